@@ -1,0 +1,74 @@
+"""tensortrace: a tensor runtime built the way PyTorch is built, that records every step.
+
+`import tensortrace as torch` gives the torch-shaped API; `with tensortrace.trace() as t:`
+records the call stack (Python binding -> dispatcher -> native -> kernel -> allocator ->
+refcount) of everything run inside.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tensortrace import autograd as _autograd  # noqa: F401 - registers autograd kernels
+from tensortrace import csrc as _csrc  # noqa: F401 - installs the bindings
+from tensortrace._tensor import Tensor
+from tensortrace.c10.cpu_allocator import profiledCPUMemoryReporter as _reporter
+from tensortrace.c10.default_dtype import get_default_dtype as _get_default_dtype
+from tensortrace.c10.default_dtype import set_default_dtype as _set_default_dtype
+from tensortrace.c10.device import Device as device
+from tensortrace.csrc.dtype import DTYPES as _DTYPES
+from tensortrace.csrc.dtype import contiguous_format, dtype, layout, memory_format, \
+    preserve_format, strided
+from tensortrace.csrc.dtype import get_dtype as _get_dtype
+from tensortrace.csrc.generator import Generator, default_generator, initial_seed, \
+    manual_seed, seed
+from tensortrace.csrc.python_torch_functions import VariableFunctions as _functions
+from tensortrace.csrc.size import Size
+from tensortrace.trace import Trace, is_tracing, trace
+
+__version__ = "0.1.0"
+
+globals().update(_DTYPES)
+globals().update(_functions)
+
+
+def get_default_dtype() -> dtype:
+    return _get_dtype(_get_default_dtype())
+
+
+def set_default_dtype(d: dtype) -> None:
+    _set_default_dtype(d.scalar_type)
+
+
+def is_tensor(obj: Any) -> bool:
+    return isinstance(obj, Tensor)
+
+
+def _check_cpu(dev: Any) -> None:
+    d = device(dev) if not isinstance(dev, device) else dev
+    if not d.is_cpu():
+        raise RuntimeError(f"tensortrace has only a CPU allocator, got device '{d}'")
+
+
+def memory_allocated(device: Any = "cpu") -> int:
+    """Bytes currently allocated by the CPU allocator (like torch.cuda.memory_allocated)."""
+    _check_cpu(device)
+    return _reporter().allocated
+
+
+def memory_stats(device: Any = "cpu") -> dict[str, int]:
+    """Allocator statistics with torch.cuda.memory_stats()'s key names."""
+    _check_cpu(device)
+    return _reporter().stats.as_dict()
+
+
+def reset_peak_memory_stats(device: Any = "cpu") -> None:
+    _check_cpu(device)
+    _reporter().stats.reset_peak()
+
+
+__all__ = ["Generator", "Size", "Tensor", "Trace", "contiguous_format", "default_generator",
+           "device", "dtype", "get_default_dtype", "initial_seed", "is_tensor", "is_tracing",
+           "layout", "manual_seed", "memory_allocated", "memory_format", "memory_stats",
+           "preserve_format", "reset_peak_memory_stats", "seed", "set_default_dtype", "strided",
+           "trace", *_DTYPES, *_functions]

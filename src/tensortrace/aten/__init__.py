@@ -1,0 +1,10 @@
+"""aten: operators, the dispatcher, TensorIterator and the native kernels.
+
+Mirrors `aten/src/ATen`. Importing it loads native_functions.yaml and generates the at::
+functions, the Tensor methods and the kernels' registrations (see codegen.py).
+"""
+
+from tensortrace.aten import native  # noqa: F401 - registers the native functions
+from tensortrace.aten.codegen import generate
+
+OPERATORS = generate()

@@ -1,0 +1,202 @@
+"""The Dispatcher: one table of kernels per operator, indexed by dispatch key.
+
+Mirrors `aten/src/ATen/core/dispatch/Dispatcher.h` (Dispatcher::call, Dispatcher::redispatch),
+`OperatorEntry.cpp` (computing each runtime key's kernel from the kernels registered under it or
+under an alias key) and `DispatchKeyExtractor.h` (the key set of a call: the union of its tensor
+arguments' key sets, plus the thread-local included keys, minus the excluded ones).
+
+Note [The dispatcher's RecordFunction]
+Dispatcher::call opens the `aten::<op>` RecordFunction scope torch.profiler shows; redispatch
+does not. So the trace's `aten::` frames nest exactly as torch.profiler's do, while the steps in
+between (the autograd kernel, BackendSelect, the redispatch to CPU) appear as frames of their own
+with names that do not start with `aten::`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from tensortrace.aten.function_schema import FunctionSchema
+from tensortrace.c10.dispatch_key import (
+    DispatchKey,
+    DispatchKeySet,
+    default_included_set,
+)
+from tensortrace.c10.local_dispatch_key_set import tls_local_dispatch_key_set
+from tensortrace.trace import FrameSite, recorder, summarize
+
+DISPATCHER_H = "aten/src/ATen/core/dispatch/Dispatcher.h"
+
+
+@dataclass(frozen=True, slots=True)
+class KernelFunction:
+    """A kernel registered for one key. `with_keyset` kernels take the DispatchKeySet first."""
+
+    fn: Callable[..., Any] | None
+    name: str
+    with_keyset: bool = False
+
+    @property
+    def is_fallthrough(self) -> bool:
+        return self.fn is None
+
+
+FALLTHROUGH = KernelFunction(None, "fallthrough")
+
+
+class OperatorHandle:
+    """One operator overload: its schema, its registered kernels and its dispatch table."""
+
+    def __init__(self, schema: FunctionSchema, entry: dict[str, Any]) -> None:
+        self.schema = schema
+        self.entry = entry
+        self.name = schema.qualified_name
+        self.registered: dict[DispatchKey, KernelFunction] = {}
+        self.dispatch_table: dict[DispatchKey, KernelFunction] = {}
+        self.tensor_indices = schema.tensor_argument_indices()
+        self.list_indices = tuple(i for i in self.tensor_indices
+                                  if schema.arguments[i].type.is_list)
+        self.arg_names = tuple(a.name for a in schema.arguments)
+        self.call_site = FrameSite("dispatch", self.name, DISPATCHER_H, "c10::Dispatcher::call",
+                                   legacy="globalATenDispatch().getOpTable(...)->getOp")
+        self._mask = 0  # keys whose kernel is not a fallthrough
+
+    # ---- registration (OperatorEntry) --------------------------------------------------------
+    def register(self, key: DispatchKey, kernel: KernelFunction) -> None:
+        self.registered[key] = kernel
+        self.update_dispatch_table()
+
+    def update_dispatch_table(self) -> None:
+        """Fill each runtime key from a direct kernel, else from the alias keys, as PyTorch does.
+
+        Backend (CPU): direct, then CompositeExplicitAutograd, then CompositeImplicitAutograd.
+        AutogradCPU: direct, then Autograd, then CompositeImplicitAutograd.
+        BackendSelect and ADInplaceOrView: direct, else fall through.
+        """
+        reg = self.registered
+        table: dict[DispatchKey, KernelFunction] = {}
+        for backend in (DispatchKey.CPU, DispatchKey.Meta):
+            kernel = (reg.get(backend) or reg.get(DispatchKey.CompositeExplicitAutogradNonFunctional)
+                      or reg.get(DispatchKey.CompositeExplicitAutograd)
+                      or reg.get(DispatchKey.CompositeImplicitAutograd))
+            if kernel is not None:
+                table[backend] = kernel
+        for autograd_key in (DispatchKey.AutogradCPU, DispatchKey.AutogradMeta,
+                             DispatchKey.AutogradOther):
+            kernel = (reg.get(autograd_key) or reg.get(DispatchKey.Autograd)
+                      or reg.get(DispatchKey.CompositeImplicitAutograd))
+            if kernel is not None:
+                table[autograd_key] = kernel
+        for key in (DispatchKey.BackendSelect, DispatchKey.ADInplaceOrView):
+            table[key] = reg.get(key, FALLTHROUGH)
+        self.dispatch_table = table
+        self._mask = 0
+        for key, kernel in table.items():
+            if not kernel.is_fallthrough:
+                self._mask |= 1 << key
+
+    # ---- calling -----------------------------------------------------------------------------
+    def compute_dispatch_key_set(self, args: tuple[Any, ...]) -> DispatchKeySet:
+        """DispatchKeyExtractor: tensor arguments' keys, plus TLS included, minus TLS excluded."""
+        mask = 0
+        for i in self.tensor_indices:
+            value = args[i]
+            if value is None:
+                continue
+            if i in self.list_indices:
+                for t in value:
+                    if t is not None:
+                        mask |= t.key_set().repr_
+            else:
+                mask |= value.key_set().repr_
+        local = tls_local_dispatch_key_set()
+        mask = (mask | local.included_.repr_ | default_included_set.repr_) & ~local.excluded_.repr_
+        return DispatchKeySet(mask)
+
+    def lookup(self, ks: DispatchKeySet) -> tuple[DispatchKey, KernelFunction]:
+        candidates = ks.repr_ & self._mask
+        if candidates == 0:
+            raise NotImplementedError(self._missing_kernel_message(ks))
+        key = DispatchKey(candidates.bit_length() - 1)
+        return key, self.dispatch_table[key]
+
+    def _missing_kernel_message(self, ks: DispatchKeySet) -> str:
+        backend = ks.highestPriorityTypeId()
+        available = ", ".join(str(k) for k in self.registered)
+        return (f"Could not run '{self.name}' with arguments from the '{backend}' backend. "
+                f"'{self.name}' is only available for these backends: [{available}].")
+
+    def call(self, *args: Any) -> Any:
+        """Dispatcher::call: compute the key set, pick the kernel, run it inside aten::<op>."""
+        ks = self.compute_dispatch_key_set(args)
+        key, kernel = self.lookup(ks)
+        rec = recorder.current
+        if rec is None:
+            return kernel.fn(ks, *args) if kernel.with_keyset else kernel.fn(*args)  # type: ignore[misc]
+        rec.begin(self.call_site, {
+            "args": {n: summarize(v) for n, v in zip(self.arg_names, args)},
+            "overload": self.schema.full_name,
+            "dispatch_key_set": repr(ks),
+            "dispatch_key": str(key),
+            "kernel": kernel.name,
+        })
+        try:
+            result = kernel.fn(ks, *args) if kernel.with_keyset else kernel.fn(*args)  # type: ignore[misc]
+        except BaseException as exc:
+            rec.end(self.call_site, {"error": f"{type(exc).__name__}: {exc}"})
+            raise
+        rec.end(self.call_site, {"result": summarize(result)})
+        return result
+
+    def redispatch(self, ks: DispatchKeySet, *args: Any) -> Any:
+        """Dispatcher::redispatch: the next kernel for `ks`, with no new aten:: scope."""
+        key, kernel = self.lookup(ks)
+        rec = recorder.current
+        if rec is None:
+            return kernel.fn(ks, *args) if kernel.with_keyset else kernel.fn(*args)  # type: ignore[misc]
+        site = FrameSite("dispatch", f"redispatch {self.schema.full_name} -> {key}",
+                         DISPATCHER_H, "c10::Dispatcher::redispatch",
+                         legacy="table->getOp<...>(backend)")
+        rec.begin(site, {"args": {"dispatch_key_set": repr(ks), "dispatch_key": str(key),
+                                  "kernel": kernel.name}})
+        try:
+            result = kernel.fn(ks, *args) if kernel.with_keyset else kernel.fn(*args)  # type: ignore[misc]
+        except BaseException as exc:
+            rec.end(site, {"error": f"{type(exc).__name__}: {exc}"})
+            raise
+        rec.end(site, {"result": summarize(result)})
+        return result
+
+    def __repr__(self) -> str:
+        return f"OperatorHandle({self.schema.full_name})"
+
+
+class Dispatcher:
+    """The singleton registry of operators (c10::Dispatcher::singleton())."""
+
+    def __init__(self) -> None:
+        self.operators: dict[str, OperatorHandle] = {}
+
+    def register_schema(self, schema: FunctionSchema, entry: dict[str, Any]) -> OperatorHandle:
+        op = OperatorHandle(schema, entry)
+        self.operators[schema.full_name] = op
+        return op
+
+    def findSchemaOrThrow(self, name: str, overload_name: str = "") -> OperatorHandle:  # noqa: N802
+        full = f"{name}.{overload_name}" if overload_name else name
+        try:
+            return self.operators[full]
+        except KeyError:
+            raise RuntimeError(f"Could not find schema for aten::{full}") from None
+
+    def overloads(self, name: str) -> list[OperatorHandle]:
+        return [op for op in self.operators.values() if op.schema.name == name]
+
+
+_singleton = Dispatcher()
+
+
+def singleton() -> Dispatcher:
+    return _singleton

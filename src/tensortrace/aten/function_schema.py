@@ -1,0 +1,178 @@
+"""Operator schemas: `add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor`.
+
+Mirrors `aten/src/ATen/core/function_schema.h` and the schema parser of
+`torch/csrc/jit/frontend/function_schema_parser.cpp` (and torchgen's `model.py`, which reads the
+same strings from native_functions.yaml). A schema knows its arguments' types, defaults, which
+are keyword-only, and the alias annotations that mark in-place (`Tensor(a!)`) and view
+(`Tensor(a)`) results.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+_SCHEMA_RE = re.compile(r"^(?P<name>[\w]+)(?:\.(?P<overload>\w+))?\((?P<args>.*)\)\s*->\s*"
+                        r"(?P<returns>.+)$")
+_TYPE_RE = re.compile(r"^(?P<base>[A-Za-z_]\w*)(?:\((?P<alias>[a-z]!?)\))?"
+                      r"(?P<list>\[(?P<list_size>\d*)\])?(?P<optional>\?)?$")
+
+
+@dataclass(frozen=True, slots=True)
+class Type:
+    """An argument type: `Tensor`, `int[]`, `SymInt[1]`, `Tensor?`, `ScalarType?`..."""
+
+    base: str
+    is_list: bool = False
+    list_size: int | None = None
+    optional: bool = False
+    alias: str | None = None  # "a" for a view of input a, "a!" for a write to it
+
+    @property
+    def is_tensor_like(self) -> bool:
+        return self.base == "Tensor"
+
+    @property
+    def is_write(self) -> bool:
+        return bool(self.alias and self.alias.endswith("!"))
+
+    def __str__(self) -> str:
+        alias = f"({self.alias})" if self.alias else ""
+        lst = f"[{self.list_size or ''}]" if self.is_list else ""
+        return f"{self.base}{alias}{lst}{'?' if self.optional else ''}"
+
+
+@dataclass(frozen=True, slots=True)
+class Argument:
+    name: str
+    type: Type
+    default: str | None
+    kwarg_only: bool
+
+    @property
+    def has_default(self) -> bool:
+        return self.default is not None
+
+    def default_value(self) -> Any:
+        return parse_default(self.default, self.type)
+
+    def __str__(self) -> str:
+        default = f"={self.default}" if self.default is not None else ""
+        return f"{self.type} {self.name}{default}"
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionSchema:
+    name: str
+    overload_name: str
+    arguments: tuple[Argument, ...]
+    returns: tuple[Type, ...]
+
+    @property
+    def qualified_name(self) -> str:
+        """`aten::add`: the name torch.profiler records for the op (no overload)."""
+        return f"aten::{self.name}"
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.name}.{self.overload_name}" if self.overload_name else self.name
+
+    @property
+    def is_inplace(self) -> bool:
+        return self.name.endswith("_") and not self.name.startswith("_")
+
+    @property
+    def is_out(self) -> bool:
+        return any(a.kwarg_only and a.type.is_write for a in self.arguments)
+
+    @property
+    def is_view(self) -> bool:
+        return any(r.alias and not r.is_write for r in self.returns)
+
+    @property
+    def has_tensor_options(self) -> bool:
+        names = {a.name for a in self.arguments}
+        return {"dtype", "layout", "device", "pin_memory"} <= names
+
+    def tensor_argument_indices(self) -> tuple[int, ...]:
+        return tuple(i for i, a in enumerate(self.arguments) if a.type.is_tensor_like)
+
+    def __str__(self) -> str:
+        args: list[str] = []
+        star = False
+        for a in self.arguments:
+            if a.kwarg_only and not star:
+                args.append("*")
+                star = True
+            args.append(str(a))
+        rets = ", ".join(str(r) for r in self.returns)
+        if len(self.returns) != 1:
+            rets = f"({rets})"
+        return f"{self.full_name}({', '.join(args)}) -> {rets}"
+
+
+def parse_type(text: str) -> Type:
+    m = _TYPE_RE.match(text.strip())
+    if not m:
+        raise ValueError(f"cannot parse type {text!r}")
+    size = m.group("list_size")
+    return Type(m.group("base"), bool(m.group("list")), int(size) if size else None,
+                bool(m.group("optional")), m.group("alias"))
+
+
+def _split_top_level(text: str) -> list[str]:
+    parts, depth, current = [], 0, ""
+    for ch in text:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    if current.strip():
+        parts.append(current.strip())
+    return parts
+
+
+def parse_schema(text: str) -> FunctionSchema:
+    m = _SCHEMA_RE.match(" ".join(text.split()))
+    if not m:
+        raise ValueError(f"cannot parse schema {text!r}")
+    arguments: list[Argument] = []
+    kwarg_only = False
+    for part in _split_top_level(m.group("args")):
+        if part == "*":
+            kwarg_only = True
+            continue
+        decl, _, default = part.partition("=")
+        type_text, _, name = decl.strip().rpartition(" ")
+        arguments.append(Argument(name, parse_type(type_text), default.strip() or None,
+                                  kwarg_only))
+    returns_text = m.group("returns").strip()
+    if returns_text.startswith("("):
+        returns_text = returns_text[1:-1]
+    returns = tuple(parse_type(r.strip().split(" ")[0]) for r in _split_top_level(returns_text))
+    return FunctionSchema(m.group("name"), m.group("overload") or "", tuple(arguments), returns)
+
+
+def parse_default(text: str | None, type_: Type) -> Any:
+    """Default values as they are written in schemas: None, True, 1, 0.5, [], contiguous_format."""
+    if text is None or text == "None":
+        return None
+    if text in ("True", "False"):
+        return text == "True"
+    if text.startswith("["):
+        inner = text[1:-1].strip()
+        return [int(v) for v in inner.split(",")] if inner else []
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        return text  # an enum spelling such as contiguous_format or "mean"

@@ -1,0 +1,85 @@
+"""Does an output overlap itself or an input? Refuse writes that would race.
+
+Mirrors `aten/src/ATen/MemoryOverlap.cpp` (has_internal_overlap, get_overlap_status and the
+assert_* helpers with PyTorch's messages). "Too hard to tell" is allowed, as in PyTorch.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from tensortrace.aten.tensor_body import Tensor
+from tensortrace.c10.exception import TORCH_CHECK
+
+
+class MemOverlap(Enum):
+    No = 0
+    Yes = 1
+    TooHard = 2
+
+
+class MemOverlapStatus(Enum):
+    Full = 0
+    Partial = 1
+    No = 2
+    TooHard = 3
+
+
+def is_non_overlapping_and_dense(sizes: tuple[int, ...], strides: tuple[int, ...]) -> bool:
+    """Some permutation of the dims is contiguous (TensorImpl::compute_non_overlapping_and_dense)."""
+    if len(sizes) == 1:
+        return sizes[0] < 2 or strides[0] == 1
+    perm = sorted(range(len(sizes)), key=lambda d: (sizes[d] >= 2, strides[d]))
+    expected = 1
+    for d in perm:
+        if sizes[d] == 1:
+            continue
+        if strides[d] != expected:
+            return False
+        expected *= sizes[d]
+    return True
+
+
+def has_internal_overlap(t: Tensor) -> MemOverlap:
+    impl = t.unsafeGetTensorImpl()
+    if is_non_overlapping_and_dense(impl.sizes_, impl.strides_):
+        return MemOverlap.No
+    for size, stride in zip(impl.sizes_, impl.strides_):
+        if size > 1 and stride == 0:
+            return MemOverlap.Yes
+    return MemOverlap.TooHard
+
+
+def assert_no_internal_overlap(t: Tensor) -> None:
+    TORCH_CHECK(has_internal_overlap(t) != MemOverlap.Yes,
+                "unsupported operation: more than one element of the written-to tensor refers "
+                "to a single memory location. Please clone() the tensor before performing the "
+                "operation.")
+
+
+def get_overlap_status(a: Tensor, b: Tensor) -> MemOverlapStatus:
+    if a.is_same(b):
+        return MemOverlapStatus.Full
+    if a.numel() == 0 or b.numel() == 0:
+        return MemOverlapStatus.No
+    ia, ib = a.unsafeGetTensorImpl(), b.unsafeGetTensorImpl()
+    if not (is_non_overlapping_and_dense(ia.sizes_, ia.strides_)
+            and is_non_overlapping_and_dense(ib.sizes_, ib.strides_)):
+        return MemOverlapStatus.TooHard
+    if not ia.storage_.is_alias_of(ib.storage_):
+        return MemOverlapStatus.No
+    a_start, b_start = ia.data(), ib.data()
+    a_end = a_start + a.numel() * a.element_size()
+    b_end = b_start + b.numel() * b.element_size()
+    if a_start == b_start and a_end == b_end:
+        return MemOverlapStatus.Full
+    if a_start < b_end and b_start < a_end:
+        return MemOverlapStatus.Partial
+    return MemOverlapStatus.No
+
+
+def assert_no_partial_overlap(a: Tensor, b: Tensor) -> None:
+    TORCH_CHECK(get_overlap_status(a, b) != MemOverlapStatus.Partial,
+                "unsupported operation: some elements of the input tensor and the written-to "
+                "tensor refer to a single memory location. Please clone() the tensor before "
+                "performing the operation.")

@@ -1,0 +1,72 @@
+"""copy_, _to_copy and to(dtype): converting and copying through TensorIterator.
+
+Mirrors `aten/src/ATen/native/Copy.cpp` (copy_, copy_impl, copy_stub) and
+`aten/src/ATen/native/TensorConversions.cpp` (_to_copy, to). `to` returns the tensor itself when
+nothing would change; otherwise `_to_copy` makes an empty_strided tensor with the source's
+strides and copies into it, which is exactly the `aten::to > aten::_to_copy > (aten::empty_strided,
+aten::copy_)` tree torch.profiler shows for a type promotion.
+"""
+
+from __future__ import annotations
+
+from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
+from tensortrace.aten.native.registry import native_function
+from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_iterator import TensorIteratorConfig
+from tensortrace.c10.device import Device
+from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.scalar_type import ScalarType
+
+SOURCE = "aten/src/ATen/native/Copy.cpp"
+CONVERSIONS = "aten/src/ATen/native/TensorConversions.cpp"
+
+copy_stub = DECLARE_DISPATCH("copy_stub", "aten/src/ATen/native/Copy.h")
+
+
+@native_function(SOURCE, name="copy_")
+def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
+    TORCH_CHECK(self.defined(), "self is undefined")
+    TORCH_CHECK(src.defined(), "src is undefined")
+    if self.is_same(src):
+        return self
+    if self.numel() == 0:
+        return self
+    it = (TensorIteratorConfig()
+          .add_output(self)
+          .add_const_input(src)
+          .resize_outputs(False)
+          .check_all_same_dtype(False)
+          .check_all_same_device(False)
+          .build())
+    copy_stub(it.device_type(), it, non_blocking)
+    self.unsafeGetTensorImpl().bump_version()
+    return self
+
+
+@native_function(CONVERSIONS, name="_to_copy")
+def _to_copy(self: Tensor, dtype: ScalarType | None = None, layout: str | None = None,
+             device: Device | None = None, pin_memory: bool | None = None,
+             non_blocking: bool = False, memory_format: str | None = None) -> Tensor:
+    from tensortrace.aten import functions as at
+    from tensortrace.aten.memory_overlap import is_non_overlapping_and_dense
+
+    dtype = dtype if dtype is not None else self.scalar_type()
+    if memory_format in (None, "preserve_format") and is_non_overlapping_and_dense(
+            self.sizes(), self.strides()):
+        r = at.empty_strided(list(self.sizes()), list(self.strides()), dtype=dtype,
+                             layout=layout, device=device, pin_memory=pin_memory)
+    else:
+        r = at.empty(list(self.sizes()), dtype=dtype, layout=layout, device=device,
+                     pin_memory=pin_memory)
+    r.copy_(self, non_blocking)
+    return r
+
+
+@native_function(CONVERSIONS, name="to")
+def to(self: Tensor, dtype: ScalarType, non_blocking: bool = False, copy: bool = False,
+       memory_format: str | None = None) -> Tensor:
+    from tensortrace.aten import functions as at
+
+    if not copy and self.scalar_type() == dtype and memory_format in (None, "preserve_format"):
+        return self  # to_will_alias: nothing to convert
+    return at._to_copy(self, dtype=dtype, non_blocking=non_blocking, memory_format=memory_format)

@@ -1,0 +1,720 @@
+"""PyTorch's CPU random kernels (uniform_, normal_, random_), bit for bit, vectorized with NumPy.
+
+Mirrors `aten/src/ATen/native/cpu/DistributionTemplates.h` (the kernels),
+`aten/src/ATen/core/DistributionsHelper.h` (the distributions),
+`aten/src/ATen/core/TransformationHelper.h` (engine bits -> values) and the stub registration
+in `aten/src/ATen/native/cpu/DistributionKernels.cpp`, as compiled into the x86-64 PyTorch 2.13
+wheels. `update_from`, `update_to` and `random_from_to_impl` come from
+`aten/src/ATen/native/DistributionTemplates.h`, which turns `random_(from, to)` into the
+kernel's (range, base).
+
+Every `*_fill` writes a 1-D contiguous NumPy array `out` (elements in the order the kernel
+visits them) from a `CPUGeneratorImpl`, drawing exactly the engine words PyTorch draws, in the
+same order, so the generator ends in the same state. Whole arrays are drawn in one NumPy call
+and transformed with array arithmetic; only the libm calls of the double-precision normal
+paths go element by element (see below).
+
+What the C++ source alone does not tell, but the shipped binary does (checked against torch):
+
+* Fused multiply-add. The kernels are compiled per CPU capability with FMA enabled, and GCC
+  contracts `x * (to - from) + from` (uniform) and `val * std + mean` (normal) into one
+  fused multiply-add, i.e. a single rounding. We reproduce that rounding exactly.
+* `normal_` on float (and on the float opmath of half/bfloat16) with >= 16 contiguous
+  elements runs the AVX2 `NormalFill16<float>` specialization (`normal_stub` registers no
+  AVX512 kernel), whose log/sin/cos are the Cephes polynomials of `avx_mathfun.h`, again with
+  GCC's mul+add contraction. They are re-run here operation by operation in float32.
+* The double paths call libm's `log` / `log1p`. NumPy's SIMD float64 log/log1p disagree with
+  glibc in the last bit for ~0.3% / ~7% of inputs, so those go through `math.log` /
+  `math.log1p` (the same libm torch calls); NumPy's float64 sin/cos already are libm's.
+
+bfloat16 needs `ml_dtypes` (its `bfloat16` dtype holds the same 16 bits as c10::BFloat16);
+without it bfloat16 arrays cannot exist and only the other dtypes are served.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from tensortrace.aten.cpu_generator_impl import CPUGeneratorImpl
+from tensortrace.c10.exception import TORCH_CHECK
+
+try:  # bfloat16 has no NumPy dtype of its own; ml_dtypes provides c10::BFloat16's bits.
+    from ml_dtypes import bfloat16 as _ml_bfloat16
+
+    BFLOAT16: np.dtype | None = np.dtype(_ml_bfloat16)
+except ImportError:  # pragma: no cover - depends on the environment
+    BFLOAT16 = None
+
+__all__ = [
+    "BFLOAT16",
+    "normal_fill",
+    "random_fill",
+    "random_from_to_fill",
+    "random_from_to_impl",
+    "random_full_64_bits_range_fill",
+    "uniform_fill",
+    "update_from",
+    "update_to",
+]
+
+_F16 = np.dtype(np.float16)
+_F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
+_I64 = np.dtype(np.int64)
+_U64 = np.dtype(np.uint64)
+_BOOL = np.dtype(np.bool_)
+
+# AT_INTEGRAL_TYPES + Bool, and AT_BAREBONES_UNSIGNED_TYPES (only random_from_to takes those).
+_INTEGRAL_AND_BOOL = tuple(
+    np.dtype(t) for t in (np.bool_, np.uint8, np.int8, np.int16, np.int32, np.int64)
+)
+_BAREBONES_UNSIGNED = tuple(np.dtype(t) for t in (np.uint16, np.uint32, np.uint64))
+
+_INT64_MIN = -(1 << 63)
+_INT64_MAX = (1 << 63) - 1
+_UINT64_MASK = (1 << 64) - 1
+
+# uniform_int_from_to_distribution switches to random64() from this range on (non-fbcode builds:
+# "allow approx 5% skew in uniform int generation using %").
+_RANDOM64_RANGE_THRESHOLD = 1 << 28
+
+_TYPE_NAMES = {
+    np.dtype(np.bool_): "Bool",
+    np.dtype(np.uint8): "Byte",
+    np.dtype(np.int8): "Char",
+    np.dtype(np.int16): "Short",
+    np.dtype(np.int32): "Int",
+    np.dtype(np.int64): "Long",
+    np.dtype(np.uint16): "UInt16",
+    np.dtype(np.uint32): "UInt32",
+    np.dtype(np.uint64): "UInt64",
+    _F16: "Half",
+    _F32: "Float",
+    _F64: "Double",
+}
+if BFLOAT16 is not None:
+    _TYPE_NAMES[BFLOAT16] = "BFloat16"
+
+
+def _type_name(dtype: np.dtype) -> str:
+    return _TYPE_NAMES.get(dtype, str(dtype))
+
+
+def _is_reduced_float(dtype: np.dtype) -> bool:
+    return dtype == _F16 or (BFLOAT16 is not None and dtype == BFLOAT16)
+
+
+def _floating_dtypes() -> tuple[np.dtype, ...]:
+    """AT_DISPATCH_FLOATING_TYPES_AND2(Half, BFloat16)."""
+    return (_F32, _F64, _F16) + ((BFLOAT16,) if BFLOAT16 is not None else ())
+
+
+def _digits(dtype: np.dtype) -> int:
+    """std::numeric_limits<T>::digits of a floating type (mantissa bits, hidden bit included)."""
+    if dtype == _F64:
+        return 53
+    if dtype == _F32:
+        return 24
+    if dtype == _F16:
+        return 11
+    return 8  # bfloat16
+
+
+def _check_out(out: np.ndarray, allowed: tuple[np.dtype, ...], kernel: str) -> np.dtype:
+    TORCH_CHECK(isinstance(out, np.ndarray), kernel, ": out must be a NumPy array")
+    TORCH_CHECK(out.ndim == 1 and out.flags.c_contiguous, kernel, ": out must be 1-D contiguous")
+    TORCH_CHECK(
+        out.dtype in allowed, '"', kernel, "\" not implemented for '", _type_name(out.dtype), "'"
+    )
+    return out.dtype
+
+
+# ===================================== static_cast helpers ======================================
+
+
+def _cast_from_double(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """static_cast<scalar_t>(double). c10::Half/BFloat16 only convert from float, so via float32."""
+    if _is_reduced_float(dtype):
+        return values.astype(_F32).astype(dtype)
+    return values.astype(dtype)
+
+
+def _cast_from_int64(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """static_cast<scalar_t>(int64_t): wraps for narrower ints, rounds to nearest for floats."""
+    if dtype == _BOOL:
+        return values != 0
+    if _is_reduced_float(dtype):
+        with np.errstate(over="ignore"):  # out-of-range values become inf, as in C++
+            return values.astype(_F32).astype(dtype)  # int64 -> float -> Half/BFloat16
+    return values.astype(dtype)
+
+
+def _float_to_int64(value: float) -> int:
+    """static_cast<int64_t>(float/double) as x86 cvttsd2si: truncate; out of range -> INT64_MIN."""
+    if math.isnan(value) or not -(2.0**63) <= value < 2.0**63:
+        return _INT64_MIN
+    return int(value)
+
+
+def _scalar_roundtrip_int64(dtype: np.dtype, v: int) -> int:
+    """static_cast<int64_t>(static_cast<scalar_t>(v)) for a floating scalar_t."""
+    as_scalar = _cast_from_int64(np.array([v], dtype=_I64), dtype)
+    return _float_to_int64(float(as_scalar.astype(_F64)[0]))
+
+
+# ==================================== exact fused multiply-add ===================================
+
+
+def _two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Knuth's TwoSum: s + e == a + b exactly, s = fl(a + b)."""
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+_VELTKAMP = 134217729.0  # 2**27 + 1
+
+
+def _two_prod(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Dekker's TwoProduct via Veltkamp splitting: p + e == a * b exactly (no over/underflow)."""
+    p = a * b
+    t = _VELTKAMP * a
+    ah = t - (t - a)
+    al = a - ah
+    t = _VELTKAMP * b
+    bh = t - (t - b)
+    bl = b - bh
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    return p, e
+
+
+def _add_round_to_odd(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a + b in double, rounded to odd: inexact results get an odd last bit.
+
+    Rounding to odd first and to nearest afterwards equals one rounding to nearest whenever
+    the first format has >= 2 more bits than the second (Boldo & Melquiond).
+    """
+    s, e = _two_sum(a, b)
+    bits = s.view(np.int64)
+    inexact_even = (e != 0) & ((bits & 1) == 0)
+    step = np.where((e > 0) == (s > 0), 1, -1)  # one ulp toward the discarded part
+    return np.where(inexact_even, bits + step, bits).view(np.float64)
+
+
+def _fma_float32(
+    a: np.ndarray, b: np.ndarray | np.float32, c: np.ndarray | np.float32
+) -> np.ndarray:
+    """fmaf(a, b, c) with a single rounding, as vfmadd*ps computes it.
+
+    The product of two floats is exact in double, so only the sum rounds twice (to double,
+    then to float). That goes wrong only when the double sum sits exactly halfway between two
+    floats, or lands in the float subnormal range; those lanes are redone with round-to-odd.
+    """
+    p = np.multiply(a, b, dtype=np.float64)
+    c64 = np.broadcast_to(np.asarray(c, dtype=np.float64), p.shape)
+    s = p + c64
+    out = s.astype(np.float32)
+    halfway = (s.view(np.uint64) & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)
+    redo = halfway | (np.abs(s) < 2.0**-126)
+    if redo.any():
+        out[redo] = _add_round_to_odd(p[redo], c64[redo]).astype(np.float32)
+    return out
+
+
+def _fma_float64(a: np.ndarray, b: float | np.ndarray, c: float | np.ndarray) -> np.ndarray:
+    """fma(a, b, c) for doubles with a single rounding.
+
+    Exact product a*b = ph + pl, then the correctly rounded sum of the three terms
+    ph + pl + c (Boldo & Melquiond: two TwoSums and a round-to-odd addition).
+    """
+    a, b, c = np.broadcast_arrays(
+        np.asarray(a, np.float64), np.asarray(b, np.float64), np.asarray(c, np.float64)
+    )
+    ph, pl = _two_prod(a, b)
+    uh, ul = _two_sum(pl, c)
+    th, tl = _two_sum(ph, uh)
+    return th + _add_round_to_odd(tl, ul)
+
+
+# ================================ TransformationHelper: bits -> real ==============================
+
+
+def _uniform_real_float(words: np.ndarray, from_: np.float32, to: np.float32) -> np.ndarray:
+    """transformation::uniform_real<float>: 24 random bits -> [0, 1) -> fma(x, to - from, from)."""
+    words &= np.uint32((1 << 24) - 1)
+    x = words.astype(np.float32)
+    x *= np.float32(2.0**-24)
+    if from_ == 0 and to == 1:  # fma(x, 1, 0) == x: skip the exact-FMA work for torch.rand
+        return x
+    return _fma_float32(x, np.float32(to - from_), from_)
+
+
+def _uniform_real_double(words: np.ndarray, from_: float, to: float) -> np.ndarray:
+    """transformation::uniform_real<double>: 53 bits of random64() -> fma(x, to - from, from)."""
+    words &= np.uint64((1 << 53) - 1)
+    x = words.astype(np.float64)
+    x *= 2.0**-53
+    if from_ == 0 and to == 1:
+        return x
+    return _fma_float64(x, to - from_, from_)
+
+
+def _uniform01(gen: CPUGeneratorImpl, n: int, opmath: np.dtype) -> np.ndarray:
+    """n draws of at::uniform_real_distribution<opmath_t>(0, 1)."""
+    if opmath == _F64:
+        return _uniform_real_double(gen.random_uint64(n), 0.0, 1.0)
+    return _uniform_real_float(gen.random_uint32(n), np.float32(0), np.float32(1))
+
+
+def _libm(fn: Callable[[float], float], x: np.ndarray) -> np.ndarray:
+    """Apply a libm function (math.log / math.log1p) elementwise: the same libm torch calls."""
+    return np.fromiter(map(fn, x.ravel().tolist()), dtype=np.float64, count=x.size).reshape(x.shape)
+
+
+# ====================================== Random ===================================================
+
+
+def random_from_to_fill(
+    gen: CPUGeneratorImpl, out: np.ndarray, base: int, range_: int
+) -> np.ndarray:
+    """random_from_to_kernel: uniform integers in [base, base + range_), cast to out's dtype.
+
+    `(word % range_) + base` in uint64 arithmetic, then static_cast<int64_t>, then
+    static_cast<scalar_t>. The word is random() (32 bits) for range_ < 2**28, else random64().
+    `range_` and `base` are what random_from_to_impl computes (see there for floating dtypes).
+    """
+    allowed = _floating_dtypes() + _INTEGRAL_AND_BOOL + _BAREBONES_UNSIGNED
+    dtype = _check_out(out, allowed, "random_from_to_kernel_cpu")
+    range_, base = int(range_), int(base)
+    TORCH_CHECK(0 < range_ <= _UINT64_MASK, "random_from_to_fill: range must be in [1, 2**64)")
+    TORCH_CHECK(_INT64_MIN <= base <= _INT64_MAX, "random_from_to_fill: base must fit int64")
+    n = out.size
+    with gen.mutex_:
+        if range_ >= _RANDOM64_RANGE_THRESHOLD:
+            words = gen.random_uint64(n)
+            words %= np.uint64(range_)
+            words += np.uint64(base & _UINT64_MASK)  # wraps mod 2**64, as uint64_t does
+            values = words.view(np.int64)
+        else:
+            small = gen.random_uint32(n)
+            small %= np.uint32(range_)
+            values = small.astype(np.int64)
+            values += np.int64(base)  # wraps like the uint64 sum (result < 2**28 + base)
+    out[...] = _cast_from_int64(values, dtype)
+    return out
+
+
+def random_full_64_bits_range_fill(gen: CPUGeneratorImpl, out: np.ndarray) -> np.ndarray:
+    """random_full_64_bits_range_kernel: random_(from=INT64_MIN, to=None), all 2**64 values.
+
+    Only int64, double, float and bfloat16 (anything else errors, as in PyTorch).
+    """
+    allowed = (_I64, _F64, _F32) + ((BFLOAT16,) if BFLOAT16 is not None else ())
+    dtype = _check_out(out, allowed, "random_full_64_bits_range_kernel_cpu")
+    with gen.mutex_:
+        values = gen.random_uint64(out.size).view(np.int64)
+    out[...] = _cast_from_int64(values, dtype)
+    return out
+
+
+def random_fill(gen: CPUGeneratorImpl, out: np.ndarray) -> np.ndarray:
+    """random_kernel: `Tensor.random_()` with no bounds (transformation::uniform_int).
+
+    bool: random() & 1; int64: random64() % 2**63; other integers: random() % (max + 1);
+    float: random() % (2**24 + 1); double: random64() % (2**53 + 1); half/bfloat16:
+    random() % (2**digits + 1). uint16/32/64 are not dispatched by PyTorch's kernel either.
+    """
+    dtype = _check_out(out, _floating_dtypes() + _INTEGRAL_AND_BOOL, "random_kernel_cpu")
+    n = out.size
+    with gen.mutex_:
+        if dtype == _BOOL:
+            out[...] = (gen.random_uint32(n) & np.uint32(1)).astype(np.bool_)
+        elif dtype == _I64:
+            out[...] = (gen.random_uint64(n) % np.uint64(1 << 63)).astype(np.int64)
+        elif dtype == _F64:
+            out[...] = (gen.random_uint64(n) % np.uint64((1 << 53) + 1)).astype(np.float64)
+        elif dtype.kind == "f" or _is_reduced_float(dtype):
+            modulus = (1 << _digits(dtype)) + 1
+            words = gen.random_uint32(n) % np.uint32(modulus)
+            # uint32 -> (float ->) scalar_t; values <= 2**digits so every step is exact
+            out[...] = words.astype(np.float32).astype(dtype)
+        else:
+            modulus = int(np.iinfo(dtype).max) + 1
+            out[...] = (gen.random_uint32(n) % np.uint32(modulus)).astype(dtype)
+    return out
+
+
+def update_from(dtype: np.dtype, from_: int) -> int:
+    """Move `from` right until static_cast<scalar_t>(from) no longer rounds below it."""
+    dtype = np.dtype(dtype)
+    from_plus_1 = _scalar_roundtrip_int64(dtype, from_ + 1)
+    if from_plus_1 < from_:
+        n = max(abs(from_ + 1).bit_length() - 1, 0)  # while (from_ >>= 1) ++n;
+        from_ = from_plus_1 + (1 << (n - _digits(dtype) + 1))
+    return from_
+
+
+def update_to(dtype: np.dtype, to: int) -> int:
+    """Move `to` left until to - 1 cast to scalar_t stays below `to` (see update_from)."""
+    dtype = np.dtype(dtype)
+    to_minus_1 = _scalar_roundtrip_int64(dtype, to - 1)
+    if to_minus_1 >= to:
+        n = max(abs(to - 1).bit_length() - 1, 0)
+        to = to_minus_1 - (1 << (n - _digits(dtype) + 1))
+    return to
+
+
+def random_from_to_impl(
+    gen: CPUGeneratorImpl, out: np.ndarray, from_: int, to: int | None = None
+) -> np.ndarray:
+    """`Tensor.random_(from, to)` / `torch.randint(from, to)`: bounds -> (range, base) -> kernel.
+
+    Mirrors native/DistributionTemplates.h random_from_to_impl (without its warnings):
+    floating dtypes get `from`/`to` nudged by update_from/update_to; `to=None` means the
+    dtype's largest value (2**digits for floats), and from=INT64_MIN with to=None the full
+    64-bit range.
+    """
+    dtype = out.dtype
+    from_ = int(from_)
+    is_float = dtype in _floating_dtypes()
+    if to is not None:
+        to = int(to)
+        TORCH_CHECK(
+            from_ < to,
+            "random_ expects 'from' to be less than 'to', but got from=",
+            from_,
+            " >= to=",
+            to,
+        )
+        if is_float:
+            from_, to = update_from(dtype, from_), update_to(dtype, to)
+            TORCH_CHECK(
+                from_ < to,
+                "random_ expects 'from' casted to dtype to be less than 'to'"
+                " casted to dtype, but got from=",
+                from_,
+                " >= to=",
+                to,
+            )
+        _check_from_to_in_range(from_, to - 1, dtype)
+        if out.size:
+            random_from_to_fill(gen, out, from_, (to - from_) & _UINT64_MASK)
+    elif from_ != _INT64_MIN:
+        if is_float:
+            to_inc = min(1 << _digits(dtype), _INT64_MAX)
+            from_ = update_from(dtype, from_)
+            TORCH_CHECK(
+                from_ < to_inc,
+                "random_ expects 'from' casted to dtype to be less than or"
+                " equal to 'to_inc' casted to dtype, but got from=",
+                from_,
+                " > to_inc=",
+                to_inc,
+            )
+        elif dtype == _BOOL:
+            to_inc = 1
+        else:
+            TORCH_CHECK(
+                dtype.kind in "iu",
+                "random_from_to_impl handles only integral, floating-point and boolean types",
+            )
+            to_inc = int(np.iinfo(dtype).max)
+        _check_from_to_in_range(from_, to_inc, dtype)
+        if out.size:
+            random_from_to_fill(gen, out, from_, (to_inc - from_ + 1) & _UINT64_MASK)
+    elif out.size:
+        random_full_64_bits_range_fill(gen, out)
+    return out
+
+
+def _check_from_to_in_range(from_: int, to_inc: int, dtype: np.dtype) -> None:
+    if dtype in _floating_dtypes():
+        lo, hi = -_max_value(dtype), _max_value(dtype)
+    elif dtype == _BOOL:
+        lo, hi = 0, 1
+    elif dtype == _U64:
+        lo, hi = 0, _INT64_MAX
+    else:
+        lo, hi = int(np.iinfo(dtype).min), int(np.iinfo(dtype).max)
+    TORCH_CHECK(lo <= from_ <= hi, "from is out of bounds for ", _type_name(dtype))
+    TORCH_CHECK(lo <= to_inc <= hi, "to - 1 is out of bounds for ", _type_name(dtype))
+
+
+def _max_value(dtype: np.dtype) -> float:
+    """std::numeric_limits<scalar_t>::max() of a floating dtype, as a double."""
+    if BFLOAT16 is not None and dtype == BFLOAT16:
+        return float(np.array(0x7F7F, dtype=np.uint16).view(BFLOAT16).astype(np.float64))
+    return float(np.finfo(dtype).max)
+
+
+# ====================================== Uniform ==================================================
+
+
+def uniform_fill(
+    gen: CPUGeneratorImpl, out: np.ndarray, from_: float = 0.0, to: float = 1.0
+) -> np.ndarray:
+    """uniform_kernel (`torch.rand`, `Tensor.uniform_(from, to)`), with uniform_impl_'s checks.
+
+    Draws in opmath: float (24 bits of random()) for float/half/bfloat16, double (53 bits of
+    random64()) for double; then casts, and a value that rounded up to `to` becomes `from`.
+    """
+    dtype = _check_out(out, _floating_dtypes(), "uniform_kernel_cpu")
+    from_, to = float(from_), float(to)
+    max_ = _max_value(dtype)
+    TORCH_CHECK(-max_ <= from_ <= max_, "from is out of bounds for ", _type_name(dtype))
+    TORCH_CHECK(-max_ <= to <= max_, "to is out of bounds for ", _type_name(dtype))
+    TORCH_CHECK(
+        from_ <= to,
+        "uniform_ expects to return a [from, to) range, but found from=",
+        from_,
+        " > to=",
+        to,
+    )
+    TORCH_CHECK(
+        to - from_ <= max_,
+        "uniform_ expects to-from <= std::numeric_limits<",
+        _type_name(dtype),
+        ">::max(), but found to=",
+        to,
+        " and from=",
+        from_,
+        " which result in to-from to exceed the limit",
+    )
+    n = out.size
+    if n == 0:
+        return out
+    with gen.mutex_:
+        if dtype == _F64:
+            value = _uniform_real_double(gen.random_uint64(n), from_, to)
+        else:
+            value = _uniform_real_float(gen.random_uint32(n), np.float32(from_), np.float32(to))
+    out[...] = value  # static_cast<scalar_t>: round to nearest even
+    to_scalar = _cast_from_double(np.array([to]), dtype)[0]
+    hit = out == to_scalar
+    if hit.any():  # "Clamp if the float->scalar_t cast rounded up to the upper bound"
+        out[hit] = _cast_from_double(np.array([from_]), dtype)[0]
+    return out
+
+
+# ====================================== Normal ===================================================
+
+# avx_mathfun.h constants (float32, as the _PS256_CONST tables hold them).
+_f = np.float32
+_ONE, _HALF = _f(1.0), _f(0.5)
+_MIN_NORM_POS_BITS = np.int32(0x00800000)
+_INV_MANT_MASK = np.int32(~0x7F800000)
+_CEPHES_SQRTHF = _f(0.707106781186547524)
+_CEPHES_LOG_P = [
+    _f(v)
+    for v in (
+        7.0376836292e-2,
+        -1.1514610310e-1,
+        1.1676998740e-1,
+        -1.2420140846e-1,
+        1.4249322787e-1,
+        -1.6668057665e-1,
+        2.0000714765e-1,
+        -2.4999993993e-1,
+        3.3333331174e-1,
+    )
+]
+_CEPHES_LOG_Q1, _CEPHES_LOG_Q2 = _f(-2.12194440e-4), _f(0.693359375)
+_MINUS_CEPHES_DP = (_f(-0.78515625), _f(-2.4187564849853515625e-4), _f(-3.77489497744594108e-8))
+_SINCOF_P = (_f(-1.9515295891e-4), _f(8.3321608736e-3), _f(-1.6666654611e-1))
+_COSCOF_P = (_f(2.443315711809948e-005), _f(-1.388731625493765e-003), _f(4.166664568298827e-002))
+_CEPHES_FOPI = _f(1.27323954473516)  # 4 / pi
+_TWO_PI_F = _f(2.0 * math.pi)  # _mm256_set1_ps(2.0f * c10::pi<double>)
+_MINUS_TWO_F = _f(-2.0)
+
+
+def _log256_ps(x: np.ndarray) -> np.ndarray:
+    """avx_mathfun.h log256_ps, as GCC compiles it (mul+add pairs fused where GCC fuses them)."""
+    invalid = x <= 0
+    x = np.maximum(x, _MIN_NORM_POS_BITS.view(np.float32))  # cut off denormals
+    imm0 = (x.view(np.uint32) >> np.uint32(23)).view(np.int32)
+    # keep only the fractional part, exponent forced to that of 0.5
+    x = ((x.view(np.int32) & _INV_MANT_MASK) | _HALF.view(np.int32)).view(np.float32)
+    imm0 = imm0 - np.int32(0x7F)
+    e = imm0.astype(np.float32) + _ONE
+    mask = x < _CEPHES_SQRTHF
+    tmp = np.where(mask, x, _f(0))
+    x = x - _ONE
+    e = e - np.where(mask, _ONE, _f(0))
+    x = x + tmp
+    z = x * x
+    y = np.full_like(x, _CEPHES_LOG_P[0])
+    for p in _CEPHES_LOG_P[1:]:  # y = y * x + p: each pair became one vfmadd
+        y = _fma_float32(y, x, p)
+    y = y * x
+    # y*z + e*q1: GCC fused the first multiply it met (y*z); e*q1 is rounded on its own.
+    y = _fma_float32(y, z, e * _CEPHES_LOG_Q1)
+    y = _fma_float32(z, -_HALF, y)  # y - z*0.5
+    x = x + y
+    x = _fma_float32(e, _CEPHES_LOG_Q2, x)  # x + e*q2
+    return (x.view(np.int32) | np.where(invalid, np.int32(-1), np.int32(0))).view(np.float32)
+
+
+def _sincos256_ps(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """avx_mathfun.h sincos256_ps (Cephes sinf/cosf), with GCC's FMA contraction."""
+    sign_bit_sin = x.view(np.int32) & np.int32(-(1 << 31))
+    x = np.abs(x)
+    y = x * _CEPHES_FOPI
+    imm2 = y.astype(np.int32)  # cvttps: truncate
+    imm2 = (imm2 + 1) & ~np.int32(1)  # j = (j + 1) & ~1
+    y = imm2.astype(np.float32)
+    imm4 = imm2
+    swap_sign_bit_sin = (imm2 & 4) << 29
+    poly_mask = (imm2 & 2) == 0
+    # extended precision modular arithmetic: x = ((x - y*DP1) - y*DP2) - y*DP3, each an fma
+    for dp in _MINUS_CEPHES_DP:
+        x = _fma_float32(y, dp, x)
+    sign_bit_cos = (~(imm4 - 2) & 4) << 29
+    sign_bit_sin = sign_bit_sin ^ swap_sign_bit_sin
+    z = x * x
+    # cosine polynomial, 0 <= x <= pi/4
+    yc = _fma_float32(np.full_like(z, _COSCOF_P[0]), z, _COSCOF_P[1])
+    yc = _fma_float32(yc, z, _COSCOF_P[2])
+    yc = yc * z
+    yc = _fma_float32(yc, z, -(z * _HALF))  # y*z - z*0.5: the y*z multiply got fused
+    yc = yc + _ONE
+    # sine polynomial
+    ys = _fma_float32(np.full_like(z, _SINCOF_P[0]), z, _SINCOF_P[1])
+    ys = _fma_float32(ys, z, _SINCOF_P[2])
+    ys = ys * z
+    ys = _fma_float32(ys, x, x)
+    ysin2 = np.where(poly_mask, ys, _f(0))
+    ysin1 = np.where(poly_mask, _f(0), yc)
+    ys = ys - ysin2
+    yc = yc - ysin1
+    sin = ((ysin1 + ysin2).view(np.int32) ^ sign_bit_sin).view(np.float32)
+    cos = ((yc + ys).view(np.int32) ^ sign_bit_cos).view(np.float32)
+    return sin, cos
+
+
+def _normal_fill_16_float(blocks: np.ndarray, mean: np.float32, std: np.float32) -> np.ndarray:
+    """NormalFill16<float, true> (AVX2) on a (k, 16) array of uniforms, all blocks at once.
+
+    Lanes 0-7 hold u1, lanes 8-15 u2; out lanes 0-7 = r*cos, 8-15 = r*sin (Box-Muller).
+    """
+    u1 = _ONE - blocks[:, :8]  # [0, 1) -> (0, 1] for log
+    u2 = blocks[:, 8:]
+    radius = np.sqrt(_MINUS_TWO_F * _log256_ps(u1))
+    theta = _TWO_PI_F * u2
+    sintheta, costheta = _sincos256_ps(theta)
+    result = np.empty_like(blocks)
+    result[:, :8] = _fma_float32(radius * costheta, std, mean)
+    result[:, 8:] = _fma_float32(radius * sintheta, std, mean)
+    return result
+
+
+def _normal_fill_16_double(blocks: np.ndarray, mean: float, std: float) -> np.ndarray:
+    """The scalar NormalFill16<double> (std::log/cos/sin + std::fma) on a (k, 16) array."""
+    u1 = 1.0 - blocks[:, :8]
+    u2 = blocks[:, 8:]
+    radius = np.sqrt(-2.0 * _libm(math.log, u1))
+    theta = (2.0 * math.pi) * u2  # 2.0f * c10::pi<double> is folded to one double constant
+    result = np.empty_like(blocks)
+    result[:, :8] = _fma_float64(radius * np.cos(theta), std, mean)
+    result[:, 8:] = _fma_float64(radius * np.sin(theta), std, mean)
+    return result
+
+
+_NORMAL_CHUNK_BLOCKS = 4096  # 64K elements per chunk
+
+
+def _normal_fill(gen: CPUGeneratorImpl, out: np.ndarray, mean: float, std: float) -> None:
+    """templates::cpu::normal_fill: the contiguous, numel >= 16 path (Box-Muller on blocks of 16).
+
+    float/double: draw all `size` uniforms first, transform each full block of 16 in place, and
+    if size % 16 != 0 draw 16 fresh uniforms and recompute the last 16 outputs from them.
+    half/bfloat16: per block, draw 16 float uniforms, transform, cast; the tail likewise.
+    """
+    dtype = out.dtype
+    size = out.size
+    full = size // 16 * 16
+    has_tail = size % 16 != 0
+    opmath = _F64 if dtype == _F64 else _F32  # at::opmath_type<scalar_t>
+
+    def fill16(blocks: np.ndarray) -> np.ndarray:
+        if opmath == _F64:
+            return _normal_fill_16_double(blocks, mean, std)
+        return _normal_fill_16_float(blocks, np.float32(mean), np.float32(std))
+
+    with gen.mutex_:
+        if dtype == opmath:
+            data = _uniform01(gen, size, opmath)
+            tail = _uniform01(gen, 16, opmath) if has_tail else None
+        else:  # same draw order as block-by-block: one contiguous run of 16-word groups
+            both = _uniform01(gen, full + (16 if has_tail else 0), opmath)
+            data, tail = both[:full], (both[full:] if has_tail else None)
+    # Blocks are independent, so go chunk by chunk: the ~100 temporaries per chunk stay in
+    # cache, which is ~3x faster than one pass over the whole array.
+    blocks = data[:full].reshape(-1, 16)
+    dst = out[:full].reshape(-1, 16)
+    for i in range(0, blocks.shape[0], _NORMAL_CHUNK_BLOCKS):
+        dst[i : i + _NORMAL_CHUNK_BLOCKS] = fill16(blocks[i : i + _NORMAL_CHUNK_BLOCKS])
+    if tail is not None:  # recompute the last 16 values
+        out[size - 16 :] = fill16(tail.reshape(1, 16)).reshape(-1)
+
+
+def _normal_distribution_fill(
+    gen: CPUGeneratorImpl, out: np.ndarray, mean: float, std: float
+) -> None:
+    """The serial path: at::normal_distribution<double> per element, with the cached sample.
+
+    Each fresh Box-Muller pair draws u1, u2 (random64 each), returns r*cos(theta) and caches
+    r*sin(theta) in gen.next_double_normal_sample for the next element (even across calls).
+    Only the cache hand-off is sequential; the pairs are computed as arrays.
+    """
+    n = out.size
+    if n == 0:
+        return
+    normals = np.empty(n, dtype=np.float64)
+    with gen.mutex_:
+        start = 0
+        cached = gen.next_double_normal_sample
+        if cached is not None:
+            gen.set_next_double_normal_sample(None)
+            normals[0] = cached
+            start = 1
+        pairs = (n - start + 1) // 2
+        u = _uniform01(gen, 2 * pairs, _F64).reshape(pairs, 2)
+        u1, u2 = u[:, 0], u[:, 1]
+        r = np.sqrt(-2.0 * _libm(math.log1p, -u2))
+        theta = (2.0 * math.pi) * u1
+        sin_half = r * np.sin(theta)
+        fresh = np.empty(2 * pairs, dtype=np.float64)
+        fresh[0::2] = r * np.cos(theta)
+        fresh[1::2] = sin_half
+        normals[start:] = fresh[: n - start]
+        if (n - start) % 2 == 1:  # the last pair's sine is left for the next draw
+            gen.set_next_double_normal_sample(float(sin_half[-1]))
+    # transformation::normal: val * std + mean, contracted to one fma
+    out[...] = _cast_from_double(_fma_float64(normals, std, mean), out.dtype)
+
+
+def normal_fill(
+    gen: CPUGeneratorImpl,
+    out: np.ndarray,
+    mean: float = 0.0,
+    std: float = 1.0,
+    *,
+    is_contiguous: bool = True,
+) -> np.ndarray:
+    """normal_kernel (`torch.randn`, `Tensor.normal_(mean, std)`), with normal_impl_'s check.
+
+    numel >= 16 and contiguous: the blocked Box-Muller normal_fill; otherwise the serial
+    normal_distribution<double> path (pass is_contiguous=False for a strided tensor, with
+    `out` holding its elements in iteration order).
+    """
+    _check_out(out, _floating_dtypes(), "normal_kernel_cpu")
+    mean, std = float(mean), float(std)
+    TORCH_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", std)
+    if out.size >= 16 and is_contiguous:
+        _normal_fill(gen, out, mean, std)
+    else:
+        _normal_distribution_fill(gen, out, mean, std)
+    return out

@@ -1,0 +1,53 @@
+"""The CPU loops that run a kernel over a TensorIterator: cpu_kernel, cpu_kernel_vec, serial.
+
+Mirrors `aten/src/ATen/native/cpu/Loops.h`. PyTorch's loops walk the iterator's dims with byte
+strides and call a scalar or Vectorized lambda per element or per vector; here the whole walk is
+one NumPy call over arrays that view each operand's storage with the iterator's shape and
+strides (Note [TensorIterator's loop order]), so no element is touched by Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from tensortrace.aten.tensor_iterator import TensorIteratorBase
+from tensortrace.trace import traced
+
+SOURCE = "aten/src/ATen/native/cpu/Loops.h"
+
+# loop(out, *inputs): computes out[...] from the inputs, all arrays in the iterator's loop order
+VectorizedLoop = Callable[..., None]
+
+
+def _run(it: TensorIteratorBase, loop: VectorizedLoop) -> None:
+    if it.numel() > 0:
+        arrays = [it.operand_array(i) for i in range(it.ntensors())]
+        with np.errstate(all="ignore"):  # C++ kernels do not trap on overflow or 0/0 either
+            loop(*arrays)
+    it.cast_outputs()
+
+
+@traced("kernel", "at::native::cpu_kernel_vec", SOURCE, legacy="cpu_kernel_vec")
+def cpu_kernel_vec(it: TensorIteratorBase, loop: VectorizedLoop) -> None:
+    """Run a loop with a Vectorized<scalar_t> path (here, a NumPy ufunc over whole arrays)."""
+    _run(it, loop)
+
+
+@traced("kernel", "at::native::cpu_kernel", SOURCE, legacy="cpu_kernel")
+def cpu_kernel(it: TensorIteratorBase, loop: VectorizedLoop) -> None:
+    _run(it, loop)
+
+
+@traced("kernel", "at::native::cpu_serial_kernel", SOURCE, legacy="TH_TENSOR_APPLY")
+def cpu_serial_kernel(it: TensorIteratorBase, fill: Callable[[int], np.ndarray]) -> None:
+    """A nullary kernel whose values must come in loop order (a random generator's draws).
+
+    `fill(n)` returns the n values in the order PyTorch's serial loop would produce them.
+    """
+    if it.numel() == 0:
+        return
+    out = it.operand_array(0)
+    out[...] = fill(out.size).reshape(out.shape)
+    it.cast_outputs()

@@ -1,0 +1,101 @@
+"""Bounds checks for views and resizing of outputs.
+
+Mirrors `aten/src/ATen/native/Resize.h` / `Resize.cpp`: checkInBoundsForStorage (the check behind
+as_strided's "out of bounds for storage" error), setStrided, resize_bytes_cpu, resize_output
+(with its warning when an out= tensor with elements has to be resized).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+
+from tensortrace.aten.empty_tensor import computeStorageNbytes, computeStorageNbytesContiguous
+from tensortrace.aten.tensor_body import Tensor
+from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.storage_impl import StorageImpl
+from tensortrace.c10.tensor_impl import TensorImpl, contiguous_strides
+from tensortrace.trace import traced
+
+SOURCE = "aten/src/ATen/native/Resize.h"
+
+
+def checkInBoundsForStorage(size: Sequence[int], stride: Sequence[int],  # noqa: N802
+                            storage_offset: int, itemsize: int, storage_nbytes: int) -> None:
+    new_storage_size_bytes = computeStorageNbytes(size, stride, itemsize)
+    storage_offset_bytes = storage_offset * itemsize
+    if new_storage_size_bytes == 0:
+        return
+    new_storage_size_bytes += storage_offset_bytes
+    TORCH_CHECK(storage_nbytes >= new_storage_size_bytes, "setStorage: sizes ", list(size),
+                ", strides ", list(stride), ", storage offset ", storage_offset,
+                ", and itemsize ", itemsize, " requiring a storage size of ",
+                new_storage_size_bytes, " are out of bounds for storage of size ",
+                storage_nbytes)
+
+
+@traced("native", "at::native::setStrided", SOURCE, legacy="as_strided (TensorShape.cpp)")
+def setStrided(self: Tensor, size: Sequence[int], stride: Sequence[int],  # noqa: N802
+               storage_offset: int) -> None:
+    TORCH_CHECK(len(size) == len(stride), "mismatch in length of strides and shape")
+    for s in stride:
+        TORCH_CHECK(s >= 0, "as_strided: Negative strides are not supported at the moment, "
+                    "got strides: ", list(stride))
+    impl = self.unsafeGetTensorImpl()
+    checkInBoundsForStorage(size, stride, storage_offset, impl.itemsize(),
+                            impl.storage_.nbytes())
+    TORCH_CHECK(storage_offset >= 0, "Tensor: invalid storage offset ", storage_offset)
+    impl.set_sizes_and_strides(tuple(size), tuple(stride), storage_offset)
+
+
+@traced("native", "at::native::resize_bytes_cpu", "aten/src/ATen/native/Resize.cpp")
+def resize_bytes_cpu(storage: StorageImpl, size_bytes: int) -> None:
+    """Give the storage a new DataPtr of `size_bytes`, keeping the old contents that fit."""
+    TORCH_CHECK(storage.resizable(), "Trying to resize storage that is not resizable")
+    allocator = storage.allocator()
+    assert allocator is not None
+    new_data = allocator.allocate(size_bytes)
+    old_data = storage.data_ptr_
+    keep = min(storage.nbytes(), size_bytes)
+    if keep > 0:
+        new_data.get_context()[:keep] = old_data.get_context()[:keep]  # type: ignore[index]
+    storage.data_ptr_ = new_data
+    storage.size_bytes_ = size_bytes
+    old_data.clear()
+
+
+def resize_impl_cpu_(impl: TensorImpl, size: Sequence[int],
+                     stride: Sequence[int] | None = None) -> None:
+    if tuple(size) == impl.sizes_ and (stride is None or tuple(stride) == impl.strides_):
+        return
+    itemsize = impl.itemsize()
+    if stride is None:
+        impl.set_sizes_contiguous(tuple(size))
+        needed = computeStorageNbytesContiguous(size, itemsize, impl.storage_offset_)
+    else:
+        impl.set_sizes_and_strides(tuple(size), tuple(stride))
+        needed = computeStorageNbytes(size, stride, itemsize, impl.storage_offset_)
+    storage = impl.storage_.unsafeGetStorageImpl()
+    if needed > storage.nbytes():
+        resize_bytes_cpu(storage, needed)
+
+
+@traced("native", "at::native::resize_output", "aten/src/ATen/native/Resize.cpp")
+def resize_output(output: Tensor, shape: Sequence[int]) -> bool:
+    """Resize an out= tensor to `shape`; warn if it had elements (PyTorch deprecates that)."""
+    if tuple(output.sizes()) == tuple(shape):
+        return False
+    if output.numel() != 0:
+        warnings.warn(
+            f"An output with one or more elements was resized since it had shape "
+            f"{list(output.sizes())}, which does not match the required output shape "
+            f"{list(shape)}. This behavior is deprecated, and in a future PyTorch release "
+            "outputs will not be resized unless they have zero elements. You can explicitly "
+            "reuse an out tensor t by resizing it, inplace, to zero elements with "
+            "t.resize_(0).", UserWarning, stacklevel=2)
+    resize_impl_cpu_(output.unsafeGetTensorImpl(), shape)
+    return True
+
+
+__all__ = ["checkInBoundsForStorage", "contiguous_strides", "resize_bytes_cpu",
+           "resize_impl_cpu_", "resize_output", "setStrided"]

@@ -1,0 +1,125 @@
+"""at::Tensor: the C++ handle to a TensorImpl, with a method for each `variants: method` op.
+
+Mirrors `aten/src/ATen/core/TensorBase.h` and `aten/src/ATen/templates/TensorBody.h`. A Tensor
+holds one intrusive_ptr<TensorImpl> and nothing else; every accessor asks the TensorImpl. The op
+methods (`self.add(other)`, `self.uniform_(0, 1)`) are generated from native_functions.yaml by
+`tensortrace.aten.codegen` and call through the Dispatcher, as TensorBody.h's methods call
+`at::_ops::<op>::call`.
+
+A Python reference to a Tensor is a borrow; only `Tensor.copy()` makes a second owner.
+See Note [Python drives the refcounts].
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tensortrace.c10.device import Device
+from tensortrace.c10.dispatch_key import DispatchKeySet
+from tensortrace.c10.intrusive_ptr import intrusive_ptr
+from tensortrace.c10.scalar_type import ScalarType, TypeMeta
+from tensortrace.c10.storage_impl import Storage
+from tensortrace.c10.tensor_impl import TensorImpl
+from tensortrace.c10.tensor_options import TensorOptions
+
+
+class Tensor:
+    __slots__ = ("impl_", "__weakref__")
+
+    def __init__(self, impl: intrusive_ptr[TensorImpl] | None = None) -> None:
+        self.impl_: intrusive_ptr[TensorImpl] = impl if impl is not None else intrusive_ptr(None)
+
+    # ---- ownership ---------------------------------------------------------------------------
+    def copy(self) -> Tensor:
+        """The C++ copy constructor: a second owner of the same TensorImpl (refcount + 1)."""
+        return Tensor(self.impl_.copy())
+
+    def reset(self) -> None:
+        self.impl_.reset_()
+
+    def defined(self) -> bool:
+        return self.impl_.defined()
+
+    def unsafeGetTensorImpl(self) -> TensorImpl:  # noqa: N802
+        return self.impl_.get()
+
+    def is_same(self, other: Tensor) -> bool:
+        return self.impl_.target_ is other.impl_.target_
+
+    def use_count(self) -> int:
+        return self.impl_.get().refcount_
+
+    # ---- metadata, all read from the TensorImpl ------------------------------------------------
+    def sizes(self) -> tuple[int, ...]:
+        return self.impl_.get().sizes_
+
+    def strides(self) -> tuple[int, ...]:
+        return self.impl_.get().strides_
+
+    def size(self, dim: int) -> int:
+        return self.impl_.get().sizes_[dim]
+
+    def stride(self, dim: int) -> int:
+        return self.impl_.get().strides_[dim]
+
+    def dim(self) -> int:
+        return len(self.impl_.get().sizes_)
+
+    def numel(self) -> int:
+        return self.impl_.get().numel_
+
+    def storage_offset(self) -> int:
+        return self.impl_.get().storage_offset_
+
+    def scalar_type(self) -> ScalarType:
+        return self.impl_.get().data_type_.scalar_type
+
+    def dtype(self) -> TypeMeta:
+        return self.impl_.get().data_type_
+
+    def element_size(self) -> int:
+        return self.impl_.get().data_type_.itemsize
+
+    def device(self) -> Device:
+        return self.impl_.get().device_opt_
+
+    def is_cpu(self) -> bool:
+        return self.impl_.get().device_opt_.is_cpu()
+
+    def key_set(self) -> DispatchKeySet:
+        return self.impl_.get().key_set_
+
+    def is_contiguous(self) -> bool:
+        return self.impl_.get().is_contiguous_
+
+    def storage(self) -> Storage:
+        return self.impl_.get().storage_
+
+    def options(self) -> TensorOptions:
+        impl = self.impl_.get()
+        return TensorOptions(impl.data_type_.scalar_type, impl.device_opt_, "strided", False)
+
+    def data_ptr(self) -> int:
+        return self.impl_.get().data()
+
+    def requires_grad(self) -> bool:
+        meta = self.impl_.get().autograd_meta_
+        return bool(meta is not None and meta.requires_grad_)
+
+    def is_floating_point(self) -> bool:
+        from tensortrace.c10.scalar_type import isFloatingType
+
+        return isFloatingType(self.scalar_type())
+
+    def numpy_view(self) -> Any:
+        return self.impl_.get().numpy_view()
+
+    def _trace_summary(self) -> str:
+        if not self.impl_.defined():
+            return "Tensor(undefined)"
+        impl = self.impl_.get()
+        return (f"Tensor({impl.trace_name}, sizes={list(impl.sizes_)}, "
+                f"{impl.data_type_.scalar_type})")
+
+    def __repr__(self) -> str:
+        return f"at::{self._trace_summary()}"

@@ -1,0 +1,714 @@
+"""TensorIterator: broadcast the operands, pick the dtype, allocate the output, order the loop.
+
+Mirrors `aten/src/ATen/TensorIterator.h` / `TensorIterator.cpp`. `build()` runs PyTorch's steps
+in PyTorch's order: populate_operands, mark_outputs, compute_mem_overlaps, compute_shape,
+mark_resize_outputs, compute_types, then either fast_set_up or compute_strides,
+reorder_dimensions, allocate_or_resize_outputs and coalesce_dimensions. Each step is a frame.
+
+Note [TensorIterator's loop order]
+After reorder_dimensions, dimension 0 of the iterator is the *fastest-moving* one (the one with
+the smallest strides): the reverse of a C-contiguous tensor's order. Kernels here hand the loop to
+NumPy: each operand becomes an array over its storage with the iterator's shape and byte strides,
+reversed so that NumPy's row-major walk visits elements in the order PyTorch's loop would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import Enum
+from typing import Any
+
+import numpy as np
+
+from tensortrace.aten.expand_utils import infer_size
+from tensortrace.aten.memory_overlap import (
+    assert_no_internal_overlap,
+    assert_no_partial_overlap,
+    is_non_overlapping_and_dense,
+)
+from tensortrace.aten.native.type_properties import (
+    ResultTypeState,
+    result_type,
+    update_result_type_state,
+)
+from tensortrace.aten.tensor_body import Tensor
+from tensortrace.c10.default_dtype import get_default_dtype
+from tensortrace.c10.device import CPU, Device
+from tensortrace.c10.exception import TORCH_CHECK, TORCH_INTERNAL_ASSERT
+from tensortrace.c10.scalar_type import (
+    ScalarType,
+    TypeMeta,
+    canCast,
+    elementSize,
+    isIntegralType,
+)
+from tensortrace.c10.tensor_options import TensorOptions
+from tensortrace.trace import traced
+
+SOURCE = "aten/src/ATen/TensorIterator.cpp"
+U = ScalarType.Undefined
+
+
+def _step(name: str, legacy: str | None = None) -> Any:
+    return traced("native", f"TensorIteratorBase::{name}", SOURCE,
+                  f"at::TensorIteratorBase::{name}", legacy)
+
+
+class FastSetupType(Enum):
+    NONE = 0
+    CONTIGUOUS = 1
+    NON_OVERLAPPING_DENSE = 2
+
+
+class OperandInfo:
+    """One tensor of the iteration, with its byte strides in the iterator's dimension order."""
+
+    __slots__ = ("tensor", "original_tensor", "stride_bytes", "target_dtype", "current_dtype",
+                 "device", "is_output", "is_const", "will_resize", "is_read_write")
+
+    def __init__(self, tensor: Tensor, is_const: bool = False) -> None:
+        self.tensor = tensor
+        self.original_tensor = Tensor()
+        self.stride_bytes: list[int] = []
+        self.is_output = False
+        self.is_const = is_const
+        self.will_resize = False
+        self.is_read_write = False
+        if tensor.defined():
+            self.target_dtype = self.current_dtype = tensor.scalar_type()
+            self.device: Device | None = tensor.device()
+        else:
+            self.target_dtype = self.current_dtype = U
+            self.device = None
+
+    def is_type_defined(self) -> bool:
+        return self.target_dtype != U
+
+    def options(self) -> TensorOptions:
+        return TensorOptions(self.target_dtype, self.device)
+
+    def exchange_tensor(self, new_tensor: Tensor) -> None:
+        self.original_tensor = self.tensor
+        self.tensor = new_tensor
+
+    def restore_original_tensor(self) -> None:
+        self.tensor = self.original_tensor
+        self.original_tensor = Tensor()
+
+
+class TensorIteratorConfig:
+    """The builder: outputs first, then inputs, then the flags (TensorIteratorConfig)."""
+
+    def __init__(self) -> None:
+        self.tensors_: list[Tensor] = []
+        self.const_indices_: set[int] = set()
+        self.num_outputs_ = 0
+        self.num_inputs_ = 0
+        self.static_shape_: tuple[int, ...] | None = None
+        self.static_dtype_: ScalarType | None = None
+        self.check_mem_overlap_ = True
+        self.allow_cpu_scalars_ = False
+        self.is_reduction_ = False
+        self.resize_outputs_ = True
+        self.check_all_same_dtype_ = True
+        self.check_all_same_device_ = True
+        self.enforce_safe_casting_to_output_ = False
+        self.enforce_linear_iteration_ = False
+        self.promote_inputs_to_common_dtype_ = False
+        self.promote_integer_inputs_to_float_ = False
+        self.cast_common_dtype_to_outputs_ = False
+
+    def add_output(self, output: Tensor) -> TensorIteratorConfig:
+        TORCH_INTERNAL_ASSERT(self.num_inputs_ == 0, "Keep in mind that you have to add all "
+                              "outputs first before adding any input.")
+        self.tensors_.append(output)
+        self.num_outputs_ += 1
+        return self
+
+    def add_input(self, tensor: Tensor) -> TensorIteratorConfig:
+        self.tensors_.append(tensor)
+        self.num_inputs_ += 1
+        return self
+
+    def add_const_input(self, tensor: Tensor) -> TensorIteratorConfig:
+        self.const_indices_.add(len(self.tensors_))
+        return self.add_input(tensor)
+
+    # add_owned_* and add_borrowed_* differ only in C++ ownership; a Python reference is a borrow.
+    add_owned_output = add_borrowed_output = add_output
+    add_owned_input = add_borrowed_input = add_input
+    add_owned_const_input = add_borrowed_const_input = add_const_input
+
+    def set_check_mem_overlap(self, v: bool) -> TensorIteratorConfig:
+        self.check_mem_overlap_ = v
+        return self
+
+    def allow_cpu_scalars(self, v: bool) -> TensorIteratorConfig:
+        self.allow_cpu_scalars_ = v
+        return self
+
+    def is_reduction(self, v: bool) -> TensorIteratorConfig:
+        self.is_reduction_ = v
+        return self
+
+    def resize_outputs(self, v: bool) -> TensorIteratorConfig:
+        self.resize_outputs_ = v
+        return self
+
+    def check_all_same_dtype(self, v: bool) -> TensorIteratorConfig:
+        self.check_all_same_dtype_ = v
+        return self
+
+    def check_all_same_device(self, v: bool) -> TensorIteratorConfig:
+        self.check_all_same_device_ = v
+        return self
+
+    def enforce_safe_casting_to_output(self, v: bool) -> TensorIteratorConfig:
+        self.enforce_safe_casting_to_output_ = v
+        return self
+
+    def enforce_linear_iteration(self, v: bool = True) -> TensorIteratorConfig:
+        self.enforce_linear_iteration_ = v
+        return self
+
+    def promote_inputs_to_common_dtype(self, v: bool) -> TensorIteratorConfig:
+        self.promote_inputs_to_common_dtype_ = v
+        if v:
+            self.check_all_same_dtype_ = False
+        return self
+
+    def promote_integer_inputs_to_float(self, v: bool) -> TensorIteratorConfig:
+        self.promote_integer_inputs_to_float_ = v
+        return self
+
+    def cast_common_dtype_to_outputs(self, v: bool) -> TensorIteratorConfig:
+        self.cast_common_dtype_to_outputs_ = v
+        if v:
+            self.check_all_same_dtype_ = False
+        return self
+
+    def declare_static_dtype(self, dtype: ScalarType) -> TensorIteratorConfig:
+        TORCH_CHECK(not self.check_all_same_dtype_,
+                    "check_all_same_dtype(false) must be called before declare_static_dtype(...)")
+        self.static_dtype_ = dtype
+        return self
+
+    def declare_static_shape(self, shape: Sequence[int]) -> TensorIteratorConfig:
+        TORCH_CHECK(not self.resize_outputs_,
+                    "resize_outputs() must be called before declare_static_shape(...)")
+        self.static_shape_ = tuple(shape)
+        return self
+
+    def build(self) -> TensorIterator:
+        it = TensorIterator()
+        it.build(self)
+        return it
+
+
+def binary_op_config() -> TensorIteratorConfig:
+    """BINARY_OP_CONFIG(): promote inputs to a common dtype and cast it to the outputs."""
+    return (TensorIteratorConfig()
+            .set_check_mem_overlap(True)
+            .allow_cpu_scalars(True)
+            .promote_inputs_to_common_dtype(True)
+            .cast_common_dtype_to_outputs(True)
+            .enforce_safe_casting_to_output(True))
+
+
+def nullary_op_config() -> TensorIteratorConfig:
+    return (TensorIteratorConfig()
+            .set_check_mem_overlap(True)
+            .check_all_same_dtype(False)
+            .resize_outputs(False))
+
+
+class TensorIteratorBase:
+    """The iteration: operands, the broadcast shape, and the loop order."""
+
+    def __init__(self) -> None:
+        self.operands_: list[OperandInfo] = []
+        self.num_outputs_ = 0
+        self.shape_: list[int] = []
+        self.perm_: list[int] = []
+        self.common_dtype_ = U
+        self.common_device_: Device = CPU
+        self.all_ops_same_shape_ = False
+        self.all_ops_are_scalars_ = False
+        self.has_coalesced_dimensions_ = False
+        self.is_reduction_ = False
+        self.enforce_linear_iteration_ = False
+
+    # ---- accessors ---------------------------------------------------------------------------
+    def ndim(self) -> int:
+        return len(self.shape_)
+
+    def ntensors(self) -> int:
+        return len(self.operands_)
+
+    def noutputs(self) -> int:
+        return self.num_outputs_
+
+    def ninputs(self) -> int:
+        return self.ntensors() - self.num_outputs_
+
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self.shape_)
+
+    def numel(self) -> int:
+        n = 1
+        for s in self.shape_:
+            n *= s
+        return n
+
+    def tensor(self, i: int) -> Tensor:
+        return self.operands_[i].tensor
+
+    def output(self, i: int = 0) -> Tensor:
+        return self.operands_[i].tensor
+
+    def input(self, i: int = 0) -> Tensor:
+        return self.operands_[self.num_outputs_ + i].tensor
+
+    def dtype(self, i: int = 0) -> ScalarType:
+        return self.operands_[i].current_dtype
+
+    def input_dtype(self, i: int = 0) -> ScalarType:
+        return self.operands_[self.num_outputs_ + i].current_dtype
+
+    def common_dtype(self) -> ScalarType:
+        TORCH_INTERNAL_ASSERT(self.common_dtype_ != U, "Queried for invalid common dtype!")
+        return self.common_dtype_
+
+    def device_type(self) -> Any:
+        return self.common_device_.type_
+
+    def strides(self, i: int) -> list[int]:
+        return self.operands_[i].stride_bytes
+
+    def maybe_get_output(self, i: int = 0) -> Tensor:
+        return Tensor()
+
+    # ---- convenience builders (TensorIteratorBase::build_*_op) --------------------------------
+    def build_binary_op(self, out: Tensor, a: Tensor, b: Tensor) -> None:
+        self.build(binary_op_config().add_output(out).add_const_input(a).add_const_input(b))
+
+    build_borrowing_binary_op = build_binary_op
+
+    # ---- build -------------------------------------------------------------------------------
+    @_step("build", legacy="TensorIterator::Builder::build")
+    def build(self, config: TensorIteratorConfig) -> None:
+        self.is_reduction_ = config.is_reduction_
+        self.enforce_linear_iteration_ = config.enforce_linear_iteration_
+        self.populate_operands(config)
+        self.mark_outputs()
+        self.compute_mem_overlaps(config)
+        self.compute_shape(config)
+        self.mark_resize_outputs(config)
+        self.compute_types(config)
+        if not self.fast_set_up(config):
+            self.compute_strides(config)
+            self.reorder_dimensions()
+            self.allocate_or_resize_outputs()
+            self.coalesce_dimensions()
+
+    def populate_operands(self, config: TensorIteratorConfig) -> None:
+        self.operands_ = [OperandInfo(t, i in config.const_indices_)
+                          for i, t in enumerate(config.tensors_)]
+        self.num_outputs_ = config.num_outputs_
+
+    @_step("mark_outputs", legacy="TensorIterator::mark_outputs")
+    def mark_outputs(self) -> None:
+        for i in range(self.num_outputs_):
+            op = self.operands_[i]
+            op.is_output = True
+            if not op.tensor.defined():
+                continue
+            for arg in range(self.num_outputs_, self.ntensors()):
+                if op.tensor.is_same(self.operands_[arg].tensor):
+                    op.is_read_write = True
+
+    def compute_mem_overlaps(self, config: TensorIteratorConfig) -> None:
+        if not config.check_mem_overlap_:
+            return
+        for i in range(self.num_outputs_):
+            output = self.operands_[i].tensor
+            if not output.defined():
+                continue
+            assert_no_internal_overlap(output)
+            for j in range(self.num_outputs_, self.ntensors()):
+                inp = self.operands_[j].tensor
+                if not inp.is_same(output):
+                    assert_no_partial_overlap(output, inp)
+
+    @_step("compute_shape", legacy="TensorIterator::compute_shape")
+    def compute_shape(self, config: TensorIteratorConfig) -> None:
+        if config.static_shape_ is not None:
+            self.shape_ = list(config.static_shape_)
+            return
+        self.all_ops_same_shape_ = True
+        has_scalars = has_tensors = False
+        shape: tuple[int, ...] | None = None
+        for op in self.operands_:
+            if not op.tensor.defined():
+                continue
+            # Outputs that will be resized do not take part (torch.add(..., out=dst) resizes dst).
+            if config.resize_outputs_ and op.is_output:
+                continue
+            sizes = op.tensor.sizes()
+            if len(sizes) == 0:
+                has_scalars = True
+            else:
+                has_tensors = True
+            if has_scalars and has_tensors:
+                self.all_ops_same_shape_ = False
+            if shape is None:
+                shape = sizes
+            elif sizes != shape:
+                self.all_ops_same_shape_ = False
+                shape = infer_size(shape, sizes)
+        self.shape_ = list(shape or ())
+        self.all_ops_are_scalars_ = not has_tensors
+
+    def mark_resize_outputs(self, config: TensorIteratorConfig) -> None:
+        if config.static_shape_ is not None:
+            return
+        for i in range(self.num_outputs_):
+            output = self.operands_[i].tensor
+            if output.defined() and list(output.sizes()) != self.shape_:
+                if config.resize_outputs_ and not self.operands_[i].is_read_write:
+                    self.operands_[i].will_resize = True
+                    continue
+                TORCH_CHECK(self.is_reduction_, "output with shape ", list(output.sizes()),
+                            " doesn't match the broadcast shape ", self.shape_)
+
+    def compute_common_dtype(self) -> ScalarType:
+        state = ResultTypeState()
+        for op in self.operands_:
+            if not op.is_output:
+                state = update_result_type_state(op.tensor, state)
+        self.common_dtype_ = result_type(state)
+        return self.common_dtype_
+
+    @_step("compute_types", legacy="TensorIterator::compute_types")
+    def compute_types(self, config: TensorIteratorConfig) -> None:
+        common_device = CPU
+        self.common_dtype_ = U
+        output_dtype = U
+        has_different_input_dtypes = has_different_output_dtypes = has_undefined_outputs = False
+        for op in self.operands_:
+            if not op.is_type_defined():
+                TORCH_INTERNAL_ASSERT(op.is_output, "Found type undefined input tensor!")
+                if config.static_dtype_ is not None:
+                    op.target_dtype = config.static_dtype_
+                else:
+                    has_undefined_outputs = True
+                continue
+            if not op.tensor.defined():
+                continue
+            if not op.is_output:
+                if op.target_dtype != self.common_dtype_:
+                    if self.common_dtype_ == U:
+                        self.common_dtype_ = op.target_dtype
+                    else:
+                        has_different_input_dtypes = True
+            elif op.target_dtype != output_dtype:
+                if output_dtype == U:
+                    output_dtype = op.target_dtype
+                else:
+                    has_different_output_dtypes = True
+
+        if config.check_all_same_dtype_ and (
+                has_different_input_dtypes or has_different_output_dtypes
+                or (self.common_dtype_ != output_dtype and output_dtype != U)):
+            for op in self.operands_:
+                if op.tensor.defined():
+                    TORCH_CHECK(op.target_dtype == self.common_dtype_, "Found dtype ",
+                                op.target_dtype, " but expected ", self.common_dtype_)
+
+        if (not has_undefined_outputs and not config.check_all_same_device_
+                and not config.promote_inputs_to_common_dtype_
+                and not config.cast_common_dtype_to_outputs_
+                and not config.enforce_safe_casting_to_output_):
+            self.common_dtype_ = U if has_different_input_dtypes else self.common_dtype_
+            return
+
+        if ((has_different_input_dtypes or self.all_ops_are_scalars_)
+                and config.promote_inputs_to_common_dtype_):
+            self.compute_common_dtype()
+
+        if config.promote_integer_inputs_to_float_ and isIntegralType(self.common_dtype_, True):
+            self.common_dtype_ = get_default_dtype()
+
+        self.common_device_ = common_device
+        for op in self.operands_:
+            if not op.is_type_defined():
+                op.target_dtype = self.common_dtype_
+            if op.device is None:
+                op.device = common_device
+            if not op.tensor.defined():
+                continue
+            if config.check_all_same_device_:
+                TORCH_CHECK(op.device == common_device, "Expected all tensors to be on the same "
+                            "device, but found at least two devices, ", common_device, " and ",
+                            op.device, "!")
+            if (config.enforce_safe_casting_to_output_ and op.is_output
+                    and op.current_dtype != self.common_dtype_):
+                TORCH_CHECK(canCast(self.common_dtype_, op.current_dtype), "result type ",
+                            self.common_dtype_, " can't be cast to the desired output type ",
+                            op.current_dtype)
+            # CPU kernels compute in one dtype: make temporaries of the common dtype.
+            if (config.cast_common_dtype_to_outputs_ and op.is_output
+                    and op.current_dtype != self.common_dtype_):
+                from tensortrace.aten import functions as at
+
+                op.exchange_tensor(at.empty(list(op.tensor.sizes()), dtype=self.common_dtype_))
+                op.current_dtype = op.target_dtype = self.common_dtype_
+            if (config.promote_inputs_to_common_dtype_ and not op.is_output
+                    and op.current_dtype != self.common_dtype_):
+                op.exchange_tensor(op.tensor.to(self.common_dtype_))
+                op.current_dtype = op.target_dtype = self.common_dtype_
+
+    def compute_fast_setup_type(self) -> FastSetupType:
+        if self.is_reduction_ or not self.all_ops_same_shape_:
+            return FastSetupType.NONE
+        defined = [op.tensor for op in self.operands_
+                   if op.tensor.defined() and not op.will_resize]
+        is_contiguous = all(t.is_contiguous() for t in defined)
+        if self.enforce_linear_iteration_:
+            return FastSetupType.CONTIGUOUS if is_contiguous else FastSetupType.NONE
+        if is_contiguous:
+            return FastSetupType.CONTIGUOUS
+        if all(is_non_overlapping_and_dense(t.sizes(), t.strides()) for t in defined):
+            # only when every operand has the same strides (inputs checked first, as PyTorch)
+            if len({t.strides() for t in defined}) == 1:
+                return FastSetupType.NON_OVERLAPPING_DENSE
+        return FastSetupType.NONE
+
+    @_step("fast_set_up")
+    def fast_set_up(self, config: TensorIteratorConfig) -> bool:
+        """Same-shape contiguous (or same-strided dense) operands: one flat loop, no reordering."""
+        setup = self.compute_fast_setup_type()
+        if setup == FastSetupType.NONE:
+            return False
+        shape = tuple(self.shape_)
+        if setup == FastSetupType.CONTIGUOUS:
+            for i in range(self.num_outputs_):
+                self.set_output_raw_strided(i, shape, (), self.operands_[i].options())
+        else:
+            defined = next(op for op in reversed(self.operands_) if op.tensor.defined())
+            strides = defined.tensor.strides()
+            for i in range(self.num_outputs_):
+                self.set_output_raw_strided(i, shape, strides, self.operands_[i].options())
+        if self.ndim() > 1:
+            self.has_coalesced_dimensions_ = True
+        if self.ndim() >= 1:
+            self.shape_ = [self.numel()]
+        # one flat dimension, walked in memory order: the stride is one element
+        for op in self.operands_:
+            op.stride_bytes = [op.tensor.element_size()] if self.ndim() > 0 else []
+        return True
+
+    @_step("compute_strides", legacy="TensorIterator::compute_strides")
+    def compute_strides(self, config: TensorIteratorConfig) -> None:
+        ndim = self.ndim()
+        for op in self.operands_:
+            if op.tensor.defined() and not op.will_resize:
+                original_shape = (tuple(self.shape_) if config.static_shape_ is not None
+                                  else op.tensor.sizes())
+                original_stride = op.tensor.strides()
+                element_size = op.tensor.element_size()
+                offset = ndim - len(original_shape)
+                stride_bytes = [0] * ndim
+                for i, size in enumerate(original_shape):
+                    # a broadcast dimension (size 1 against a larger size) gets stride 0
+                    if size == 1 and self.shape_[offset + i] != 1:
+                        stride_bytes[offset + i] = 0
+                    else:
+                        stride_bytes[offset + i] = original_stride[i] * element_size
+                op.stride_bytes = stride_bytes
+
+    @_step("reorder_dimensions", legacy="TensorIterator::reorder_dimensions")
+    def reorder_dimensions(self) -> None:
+        """Sort dims by stride, fastest first (Note [TensorIterator's loop order])."""
+        ndim = self.ndim()
+        if ndim == 1:
+            self.perm_ = [0]
+            return
+        self.perm_ = list(range(ndim - 1, -1, -1))
+        if self.enforce_linear_iteration_:
+            self.permute_dimensions(self.perm_)
+            return
+
+        def should_swap(dim0: int, dim1: int) -> int:
+            for op in self.operands_:
+                if not op.stride_bytes or op.will_resize:
+                    continue
+                stride0, stride1 = op.stride_bytes[dim0], op.stride_bytes[dim1]
+                if self.is_reduction_ and op.is_output and (stride0 == 0) != (stride1 == 0):
+                    return 1 if stride1 == 0 else -1
+                if stride0 == 0 or stride1 == 0:
+                    continue
+                if stride0 < stride1:
+                    return -1
+                if stride0 > stride1:
+                    return 1
+                if self.shape_[dim0] > self.shape_[dim1]:
+                    return 1
+            return 0
+
+        perm = self.perm_
+        for i in range(1, ndim):
+            dim1 = i
+            for dim0 in range(i - 1, -1, -1):
+                comparison = should_swap(perm[dim0], perm[dim1])
+                if comparison > 0:
+                    perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                    dim1 = dim0
+                elif comparison < 0:
+                    break
+        self.permute_dimensions(perm)
+
+    def permute_dimensions(self, perm: Sequence[int]) -> None:
+        self.shape_ = [self.shape_[p] for p in perm]
+        for op in self.operands_:
+            if op.stride_bytes:
+                op.stride_bytes = [op.stride_bytes[p] for p in perm]
+
+    def invert_perm(self, values: Sequence[int]) -> list[int]:
+        TORCH_INTERNAL_ASSERT(not self.has_coalesced_dimensions_)
+        res = [0] * len(values)
+        for dim, p in enumerate(self.perm_):
+            res[p] = values[dim]
+        return res
+
+    def compatible_stride(self, element_size: int) -> list[int]:
+        strides, next_stride = [], element_size
+        for size in self.shape_:
+            strides.append(next_stride)
+            next_stride *= size
+        return strides
+
+    @_step("allocate_or_resize_outputs", legacy="TensorIterator::allocate_outputs")
+    def allocate_or_resize_outputs(self) -> None:
+        for i in range(self.num_outputs_):
+            op = self.operands_[i]
+            if not op.tensor.defined() or op.will_resize:
+                element_size = elementSize(op.target_dtype)
+                op.stride_bytes = self.compatible_stride(element_size)
+                ndim = self.ndim()
+                inverted = all(self.perm_[j] == ndim - j - 1 for j in range(ndim))
+                tensor_shape = tuple(self.invert_perm(self.shape_))
+                if inverted:
+                    # the loop order is plain row-major: a contiguous output fits it
+                    self.set_output_raw_strided(i, tensor_shape, (), op.options())
+                else:
+                    tensor_stride = tuple(s // element_size
+                                          for s in self.invert_perm(op.stride_bytes))
+                    self.set_output_raw_strided(i, tensor_shape, tensor_stride, op.options())
+                op.current_dtype = op.target_dtype
+            elif op.tensor.defined():
+                self.set_output_raw_strided(i, op.tensor.sizes(), (), op.options())
+
+    @_step("coalesce_dimensions")
+    def coalesce_dimensions(self) -> None:
+        """Merge adjacent dims that step through memory as one (shape[n]*stride[n]==stride[n+1])."""
+        if self.ndim() <= 1:
+            return
+
+        def can_coalesce(dim0: int, dim1: int) -> bool:
+            shape0, shape1 = self.shape_[dim0], self.shape_[dim1]
+            if shape0 == 1 or shape1 == 1:
+                return True
+            return all(shape0 * op.stride_bytes[dim0] == op.stride_bytes[dim1]
+                       for op in self.operands_)
+
+        def replace_stride(dim0: int, dim1: int) -> None:
+            for op in self.operands_:
+                op.stride_bytes[dim0] = op.stride_bytes[dim1]
+
+        prev_dim = 0
+        for dim in range(1, self.ndim()):
+            if can_coalesce(prev_dim, dim):
+                if self.shape_[prev_dim] == 1:
+                    replace_stride(prev_dim, dim)
+                self.shape_[prev_dim] *= self.shape_[dim]
+            else:
+                prev_dim += 1
+                if prev_dim != dim:
+                    replace_stride(prev_dim, dim)
+                    self.shape_[prev_dim] = self.shape_[dim]
+        del self.shape_[prev_dim + 1:]
+        for op in self.operands_:
+            del op.stride_bytes[prev_dim + 1:]
+        self.has_coalesced_dimensions_ = True
+
+    # ---- outputs -----------------------------------------------------------------------------
+    def set_output_raw_strided(self, output_idx: int, sizes: Sequence[int],
+                               strides: Sequence[int], options: TensorOptions) -> None:
+        raise NotImplementedError
+
+    def _adopt_output(self, output_idx: int, tensor: Tensor) -> None:
+        """Record the (possibly new) output tensor in its operand, keeping a cast temporary."""
+        op = self.operands_[output_idx]
+        if op.original_tensor.defined():
+            # compute_types made a temporary in the common dtype; the real output is original
+            op.original_tensor = tensor
+        else:
+            op.tensor = tensor
+            op.current_dtype = tensor.scalar_type()
+
+    def cast_outputs(self) -> None:
+        """Copy each common-dtype temporary back into its real output (cast_outputs)."""
+        for op in self.operands_:
+            if (op.is_output and op.original_tensor.defined()
+                    and op.original_tensor.scalar_type() != op.current_dtype):
+                op.original_tensor.copy_(op.tensor)
+                op.restore_original_tensor()
+
+    # ---- NumPy views in loop order (Note [TensorIterator's loop order]) ----------------------
+    def operand_array(self, i: int) -> np.ndarray:
+        op = self.operands_[i]
+        impl = op.tensor.unsafeGetTensorImpl()
+        dtype = TypeMeta.fromScalarType(op.current_dtype).numpy
+        shape = tuple(reversed(self.shape_))
+        if self.numel() == 0:
+            return np.empty(shape, dtype)
+        storage = impl.storage_.unsafeGetStorageImpl().bytes_view()
+        return np.ndarray(shape, dtype, buffer=storage,
+                          offset=impl.storage_offset_ * impl.data_type_.itemsize,
+                          strides=tuple(reversed(op.stride_bytes)))
+
+
+class TensorIterator(TensorIteratorBase):
+    """An iterator whose undefined outputs are allocated through the dispatcher."""
+
+    def set_output_raw_strided(self, output_idx: int, sizes: Sequence[int],
+                               strides: Sequence[int], options: TensorOptions) -> None:
+        from tensortrace.aten import functions as at
+
+        op = self.operands_[output_idx]
+        if not op.tensor.defined():
+            if not strides:
+                tensor = at.empty(list(sizes), dtype=options.dtype, device=options.device)
+            else:
+                tensor = at.empty_strided(list(sizes), list(strides), dtype=options.dtype,
+                                          device=options.device)
+            self._adopt_output(output_idx, tensor)
+        elif op.will_resize:
+            from tensortrace.aten.native.resize import resize_output
+
+            resize_output(op.tensor, sizes)
+
+    @staticmethod
+    def binary_op(out: Tensor, a: Tensor, b: Tensor) -> TensorIterator:
+        it = TensorIterator()
+        it.build_binary_op(out, a, b)
+        return it
+
+    borrowing_binary_op = binary_op
+
+    @staticmethod
+    def nullary_op(out: Tensor) -> TensorIterator:
+        return nullary_op_config().add_output(out).build()
+
+    borrowing_nullary_op = nullary_op

@@ -1,0 +1,67 @@
+"""Autograd metadata on a TensorImpl: requires_grad, and for views, the base they came from.
+
+Mirrors `torch/csrc/autograd/variable.h` / `variable.cpp` (AutogradMeta,
+DifferentiableViewMeta, ViewInfo, make_variable) and `VariableTypeUtils.h` (as_view).
+
+Note [A view holds its base]
+as_view records the view's *root* base in the view's autograd metadata, as a Tensor, so a view
+keeps its base's TensorImpl alive (refcount + 1), not only the shared storage. After
+`_t2 = _t1[0]; del _t1`, TensorImpl#1 drops from 2 to 1 and is released only when _t2's
+TensorImpl is, which releases the storage and frees the memory. The view also shares its base's
+version counter, so an in-place op on either is seen by both. (torch.inference_mode skips all of
+this; tensortrace has no inference mode.)
+"""
+
+from __future__ import annotations
+
+from tensortrace.aten.tensor_body import Tensor
+
+
+class AutogradMeta:
+    __slots__ = ("requires_grad_", "grad_", "grad_fn_", "is_view_", "base_")
+
+    def __init__(self, requires_grad: bool = False) -> None:
+        self.requires_grad_ = requires_grad
+        self.grad_: Tensor | None = None
+        self.grad_fn_: object = None
+        self.is_view_ = False
+        self.base_ = Tensor()
+
+    def _trace_summary(self) -> str:
+        base = self.base_.unsafeGetTensorImpl().trace_name if self.base_.defined() else None
+        return f"AutogradMeta(requires_grad={self.requires_grad_}, base={base})"
+
+
+def get_autograd_meta(t: Tensor) -> AutogradMeta | None:
+    return t.unsafeGetTensorImpl().autograd_meta_
+
+
+def make_variable(data: Tensor, requires_grad: bool = False) -> Tensor:
+    """Mark a freshly made tensor as a leaf that (maybe) requires grad."""
+    if requires_grad:
+        from tensortrace.c10.exception import TORCH_CHECK
+
+        TORCH_CHECK(data.is_floating_point(),
+                    "Only Tensors of floating point and complex dtype can require gradients")
+        impl = data.unsafeGetTensorImpl()
+        meta = impl.autograd_meta_ or AutogradMeta()
+        meta.requires_grad_ = True
+        impl.autograd_meta_ = meta
+    return data
+
+
+def as_view(base: Tensor, tensor: Tensor) -> Tensor:
+    """Record that `tensor` is a view of `base` (Note [A view holds its base])."""
+    base_meta = get_autograd_meta(base)
+    root = base_meta.base_ if base_meta is not None and base_meta.is_view_ else base
+    meta = AutogradMeta()
+    meta.is_view_ = True
+    meta.base_ = root.copy()  # a second owner of the base's TensorImpl
+    impl = tensor.unsafeGetTensorImpl()
+    impl.autograd_meta_ = meta
+    impl.set_version_counter(root.unsafeGetTensorImpl().version_counter())
+    return tensor
+
+
+def increment_version(t: Tensor) -> None:
+    t.unsafeGetTensorImpl().bump_version()

@@ -1,0 +1,139 @@
+"""The CPU allocator: 64-byte aligned memory, zero/junk fill, and reports to the profiler.
+
+Mirrors `c10/core/impl/alloc_cpu.cpp` (alloc_cpu, free_cpu, gAlignment = 64, the zero-fill
+and junk-fill flags) and `c10/core/CPUAllocator.cpp` (DefaultCPUAllocator, ReportAndDelete,
+ProfiledCPUMemoryReporter, GetCPUAllocator, REGISTER_ALLOCATOR). Memory is real: NumPy allocates
+it, and alloc_cpu hands out a 64-byte aligned window of it, as posix_memalign would.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tensortrace.c10.allocator import (
+    REGISTER_ALLOCATOR,
+    Allocator,
+    DataPtr,
+    GetAllocator,
+)
+from tensortrace.c10.device import CPU, DeviceType
+from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.memory_stats import DeviceStats
+from tensortrace.trace import recorder, traced
+
+gAlignment = 64  # noqa: N816 - PyTorch's name; AVX-512 wants 64-byte aligned loads
+
+# FLAGS_caffe2_cpu_allocator_do_zero_fill / FLAGS_caffe2_cpu_allocator_do_junk_fill
+FLAGS = {"caffe2_cpu_allocator_do_zero_fill": False, "caffe2_cpu_allocator_do_junk_fill": False}
+
+# memset_junk's pattern: a signalling-NaN-ish word that makes reads of uninitialized memory obvious.
+kJunkPattern = np.uint32(0x7FEDBEEF)  # noqa: N816
+
+
+def memset_junk(data: np.ndarray) -> None:
+    words = data[: data.size // 4 * 4].view(np.uint32)
+    words.fill(kJunkPattern)
+    tail = data.size % 4
+    if tail:
+        data[-tail:] = np.frombuffer(kJunkPattern.tobytes(), np.uint8)[:tail]
+
+
+@traced("allocator", "c10::alloc_cpu", "c10/core/impl/alloc_cpu.cpp",
+        legacy="alloc_cpu (posix_memalign)")
+def alloc_cpu(nbytes: int) -> np.ndarray | None:
+    """posix_memalign(&data, gAlignment, nbytes): here a 64-byte aligned window of NumPy memory."""
+    if nbytes == 0:
+        return None
+    TORCH_CHECK(nbytes > 0, "alloc_cpu() seems to have been called with negative number: ",
+                nbytes)
+    try:
+        raw = np.empty(nbytes + gAlignment, dtype=np.uint8)
+    except MemoryError:
+        raise RuntimeError(
+            f"[enforce fail at alloc_cpu.cpp:117] data. DefaultCPUAllocator: not enough memory: "
+            f"you tried to allocate {nbytes} bytes.") from None
+    start = -raw.ctypes.data % gAlignment
+    data = raw[start:start + nbytes]
+    if FLAGS["caffe2_cpu_allocator_do_zero_fill"]:
+        data.fill(0)
+    elif FLAGS["caffe2_cpu_allocator_do_junk_fill"]:
+        memset_junk(data)
+    return data
+
+
+@traced("allocator", "c10::free_cpu", "c10/core/impl/alloc_cpu.cpp", legacy="free_cpu (free)")
+def free_cpu(data: np.ndarray | None) -> None:
+    """free(data). NumPy releases the memory once the last view of it is gone."""
+
+
+class ProfiledCPUMemoryReporter:
+    """Counts live CPU bytes and reports each allocation and free to the profiler."""
+
+    def __init__(self) -> None:
+        self.size_table: dict[int, int] = {}
+        self.allocated = 0
+        self.stats = DeviceStats()
+
+    def New(self, ptr: int, nbytes: int) -> None:  # noqa: N802
+        if nbytes == 0:
+            return
+        self.size_table[ptr] = nbytes
+        self.allocated += nbytes
+        self.stats.on_alloc(nbytes)
+        if recorder.current is not None:
+            recorder.current.instant("alloc", "allocator", "[memory]",
+                                     {"addr": ptr, "bytes": nbytes, "device": "cpu",
+                                      "total_allocated": self.allocated,
+                                      "total_reserved": self.allocated})
+
+    def Delete(self, ptr: int) -> None:  # noqa: N802
+        nbytes = self.size_table.pop(ptr, 0)
+        if nbytes == 0:
+            return
+        self.allocated -= nbytes
+        self.stats.on_free(nbytes)
+        if recorder.current is not None:
+            recorder.current.instant("free", "allocator", "[memory]",
+                                     {"addr": ptr, "bytes": nbytes, "device": "cpu",
+                                      "total_allocated": self.allocated,
+                                      "total_reserved": self.allocated})
+
+
+_reporter = ProfiledCPUMemoryReporter()
+
+
+def profiledCPUMemoryReporter() -> ProfiledCPUMemoryReporter:  # noqa: N802
+    return _reporter
+
+
+@traced("allocator", "c10::ReportAndDelete", "c10/core/CPUAllocator.cpp")
+def ReportAndDelete(ctx: np.ndarray | None) -> None:  # noqa: N802
+    """The DataPtr deleter of the default CPU allocator: report the free, then free_cpu."""
+    if ctx is None:
+        return
+    _reporter.Delete(ctx.ctypes.data)
+    free_cpu(ctx)
+
+
+class DefaultCPUAllocator(Allocator):
+    @traced("allocator", "c10::DefaultCPUAllocator::allocate", "c10/core/CPUAllocator.cpp")
+    def allocate(self, nbytes: int) -> DataPtr:
+        data = alloc_cpu(nbytes)
+        if data is None:
+            return DataPtr(0, None, ReportAndDelete, CPU)
+        ptr = data.ctypes.data
+        _reporter.New(ptr, nbytes)
+        return DataPtr(ptr, data, ReportAndDelete, CPU)
+
+    def raw_deleter(self) -> object:
+        return ReportAndDelete
+
+
+g_cpu_alloc = DefaultCPUAllocator()
+REGISTER_ALLOCATOR(DeviceType.CPU, g_cpu_alloc)
+
+
+@traced("allocator", "c10::GetCPUAllocator", "c10/core/CPUAllocator.cpp",
+        legacy="at::getCPUAllocator -> getTHDefaultAllocator")
+def GetCPUAllocator() -> Allocator:  # noqa: N802
+    return GetAllocator(DeviceType.CPU)

@@ -1,0 +1,22 @@
+"""The default floating dtype that factories use when none is given (torch.get_default_dtype).
+
+Mirrors `c10/core/DefaultDtype.cpp`.
+"""
+
+from __future__ import annotations
+
+from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.scalar_type import ScalarType, isFloatingType
+
+_default_dtype = ScalarType.Float
+
+
+def get_default_dtype() -> ScalarType:
+    return _default_dtype
+
+
+def set_default_dtype(dtype: ScalarType) -> None:
+    global _default_dtype
+    TORCH_CHECK(isFloatingType(dtype),
+                "only floating-point types are supported as the default type")
+    _default_dtype = dtype

@@ -1,0 +1,78 @@
+"""Device and DeviceType.
+
+Mirrors `c10/core/Device.h` and `c10/core/DeviceType.h`. Only the CPU has an allocator here;
+other device types parse (so their errors are PyTorch's) but cannot hold memory.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from tensortrace.c10.exception import TORCH_CHECK
+
+
+class DeviceType(IntEnum):
+    CPU = 0
+    CUDA = 1
+    Meta = 9
+
+    def lower(self) -> str:
+        return self.name.lower()
+
+
+_BY_NAME = {t.lower(): t for t in DeviceType}
+
+
+class Device:
+    """A (type, index) pair; `Device("cpu")`, `Device("cuda:1")`, `Device("cpu", 0)`."""
+
+    __slots__ = ("type_", "index_")
+
+    def __init__(self, type: str | DeviceType | Device, index: int | None = None) -> None:
+        if isinstance(type, Device):
+            self.type_, self.index_ = type.type_, type.index_
+            return
+        if isinstance(type, DeviceType):
+            self.type_, self.index_ = type, index
+            return
+        name, _, idx = type.partition(":")
+        TORCH_CHECK(name in _BY_NAME,
+                    "Expected one of cpu, cuda, meta device type at start of device string: ",
+                    type)
+        if idx:
+            TORCH_CHECK(idx.isdigit(), "Invalid device string: '", type, "'")
+            TORCH_CHECK(index is None, "type (string) must not include an index because index "
+                        "was passed explicitly: ", type)
+            index = int(idx)
+        self.type_, self.index_ = _BY_NAME[name], index
+
+    @property
+    def type(self) -> str:
+        return self.type_.lower()
+
+    @property
+    def index(self) -> int | None:
+        return self.index_
+
+    def is_cpu(self) -> bool:
+        return self.type_ == DeviceType.CPU
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            other = Device(other)
+        return (isinstance(other, Device) and self.type_ == other.type_
+                and self.index_ == other.index_)
+
+    def __hash__(self) -> int:
+        return hash((self.type_, self.index_))
+
+    def __str__(self) -> str:
+        return self.type if self.index_ is None else f"{self.type}:{self.index_}"
+
+    def __repr__(self) -> str:
+        if self.index_ is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index_})"
+
+
+CPU = Device(DeviceType.CPU)

@@ -1,0 +1,122 @@
+"""DispatchKey and DispatchKeySet: which kernel of an operator runs, decided by priority.
+
+Mirrors `c10/core/DispatchKey.h` and `c10/core/DispatchKeySet.h`. Keys are ordered by priority
+(a higher value is tried first), in the same relative order as PyTorch's. Only the keys this
+runtime uses are modelled: the CPU backend, BackendSelect, ADInplaceOrView and the autograd keys,
+plus the alias keys that native_functions.yaml may register kernels under.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from enum import IntEnum
+
+
+class DispatchKey(IntEnum):
+    Undefined = 0
+    # backend keys (lowest priority: the kernel that touches data)
+    CPU = 1
+    Meta = 2
+    # functionality keys, in PyTorch's order
+    BackendSelect = 3
+    ADInplaceOrView = 4
+    AutogradOther = 5
+    AutogradCPU = 6
+    AutogradMeta = 7
+    # alias keys: registration targets that fill several runtime keys (not runtime keys)
+    Autograd = 100
+    CompositeImplicitAutograd = 101
+    CompositeExplicitAutograd = 102
+    CompositeExplicitAutogradNonFunctional = 103
+
+    def __str__(self) -> str:
+        return self.name
+
+    def is_alias(self) -> bool:
+        return self >= DispatchKey.Autograd
+
+
+RUNTIME_KEYS: tuple[DispatchKey, ...] = tuple(k for k in DispatchKey
+                                              if 0 < k < DispatchKey.Autograd)
+
+
+class DispatchKeySet:
+    """A set of runtime dispatch keys, stored as a bitmask like c10::DispatchKeySet."""
+
+    __slots__ = ("repr_",)
+
+    def __init__(self, keys: Iterable[DispatchKey] | DispatchKey | int = 0) -> None:
+        if isinstance(keys, DispatchKey):
+            self.repr_ = 1 << keys
+        elif isinstance(keys, int):
+            self.repr_ = keys
+        else:
+            mask = 0
+            for k in keys:
+                mask |= 1 << k
+            self.repr_ = mask
+
+    def has(self, k: DispatchKey) -> bool:
+        return bool(self.repr_ & (1 << k))
+
+    def add(self, k: DispatchKey) -> DispatchKeySet:
+        return DispatchKeySet(self.repr_ | (1 << k))
+
+    def remove(self, k: DispatchKey) -> DispatchKeySet:
+        return DispatchKeySet(self.repr_ & ~(1 << k))
+
+    def __or__(self, other: DispatchKeySet) -> DispatchKeySet:
+        return DispatchKeySet(self.repr_ | other.repr_)
+
+    def __and__(self, other: DispatchKeySet) -> DispatchKeySet:
+        return DispatchKeySet(self.repr_ & other.repr_)
+
+    def __sub__(self, other: DispatchKeySet) -> DispatchKeySet:
+        return DispatchKeySet(self.repr_ & ~other.repr_)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DispatchKeySet) and self.repr_ == other.repr_
+
+    def __hash__(self) -> int:
+        return self.repr_
+
+    def empty(self) -> bool:
+        return self.repr_ == 0
+
+    def highestPriorityTypeId(self) -> DispatchKey:  # noqa: N802
+        if self.repr_ == 0:
+            return DispatchKey.Undefined
+        return DispatchKey(self.repr_.bit_length() - 1)
+
+    def __iter__(self) -> Iterator[DispatchKey]:
+        """Keys from the highest priority down, the order the dispatcher tries them."""
+        return iter([k for k in reversed(RUNTIME_KEYS) if self.has(k)])
+
+    def __repr__(self) -> str:
+        return "DispatchKeySet(" + ", ".join(str(k) for k in reversed(list(self))) + ")"
+
+    def _trace_summary(self) -> str:
+        return repr(self)
+
+
+def _below(key: DispatchKey) -> DispatchKeySet:
+    return DispatchKeySet((1 << key) - 1)
+
+
+autograd_dispatch_keyset = DispatchKeySet([DispatchKey.AutogradCPU, DispatchKey.AutogradMeta,
+                                           DispatchKey.AutogradOther])
+# What is left for a kernel to redispatch to once autograd (or ADInplaceOrView) has had its turn.
+after_autograd_keyset = _below(DispatchKey.AutogradOther)
+after_ADInplaceOrView_keyset = _below(DispatchKey.ADInplaceOrView)
+# BackendSelect and ADInplaceOrView are always candidates; their fallthroughs skip them.
+default_included_set = DispatchKeySet([DispatchKey.BackendSelect, DispatchKey.ADInplaceOrView])
+autograd_related_keys = autograd_dispatch_keyset.add(DispatchKey.ADInplaceOrView)
+
+
+def getAutogradKeyFromBackend(k: DispatchKey) -> DispatchKey:  # noqa: N802
+    return {DispatchKey.CPU: DispatchKey.AutogradCPU,
+            DispatchKey.Meta: DispatchKey.AutogradMeta}.get(k, DispatchKey.AutogradOther)
+
+
+def getAutogradRelatedKeySetFromBackend(k: DispatchKey) -> DispatchKeySet:  # noqa: N802
+    return DispatchKeySet([DispatchKey.ADInplaceOrView, getAutogradKeyFromBackend(k)])

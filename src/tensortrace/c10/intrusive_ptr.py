@@ -1,0 +1,122 @@
+"""Intrusive reference counting: the count lives in the object, the pointer bumps it.
+
+Mirrors `c10/util/intrusive_ptr.h`. A TensorImpl and a StorageImpl each inherit
+intrusive_ptr_target; every owning pointer to them is an intrusive_ptr. Copying a pointer
+retains (refcount + 1); destroying or resetting one releases (refcount - 1); at zero the target's
+`release_resources()` runs, which is where a TensorImpl lets go of its storage and a StorageImpl
+returns its memory to the allocator.
+
+Note [Python drives the refcounts]
+In C++ an intrusive_ptr dies when its scope ends. Here an intrusive_ptr is a Python object, so
+Python's own refcounting decides when it dies (`__del__` calls `reset_()`), which in CPython is
+as deterministic as a C++ destructor. A plain Python reference to a pointer is a borrow, like a
+C++ `const intrusive_ptr&`; only `intrusive_ptr.copy()` (a C++ copy) bumps the count.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, Generic, TypeVar
+
+from tensortrace.trace import recorder
+
+_ids = itertools.count(1)
+
+
+class intrusive_ptr_target:  # noqa: N801 - PyTorch's name
+    """The base of every refcounted object: the counts live here, inside the object."""
+
+    __slots__ = ("refcount_", "weakcount_", "_id", "__weakref__")
+
+    def __init__(self) -> None:
+        # Both start at 0; make_intrusive sets them to 1 (weakcount_ is 1 while refcount_ > 0).
+        self.refcount_ = 0
+        self.weakcount_ = 0
+        self._id = next(_ids)
+
+    @property
+    def trace_name(self) -> str:
+        return f"{type(self).__name__}#{self._id}"
+
+    def release_resources(self) -> None:
+        """Called when the last strong reference goes; subclasses free what they hold."""
+
+    def use_count(self) -> int:
+        return self.refcount_
+
+
+T = TypeVar("T", bound=intrusive_ptr_target)
+
+
+class intrusive_ptr(Generic[T]):  # noqa: N801
+    """An owning pointer to an intrusive_ptr_target. See Note [Python drives the refcounts]."""
+
+    __slots__ = ("target_",)
+
+    def __init__(self, target: T | None) -> None:
+        # Adopts a reference that is already counted (intrusive_ptr::reclaim); use copy() to share.
+        self.target_ = target
+
+    @staticmethod
+    def make(target: T) -> intrusive_ptr[T]:
+        target.refcount_ = 1
+        target.weakcount_ = 1
+        if recorder.current is not None:
+            recorder.current.instant("make_intrusive", "refcount", target.trace_name,
+                                     {"object": target.trace_name, "refcount": 1})
+        return intrusive_ptr(target)
+
+    def get(self) -> T:
+        target = self.target_
+        if target is None:
+            raise RuntimeError("intrusive_ptr is null")
+        return target
+
+    def defined(self) -> bool:
+        return self.target_ is not None
+
+    def copy(self) -> intrusive_ptr[T]:
+        """The copy constructor: a second owner, so the count goes up (retain_)."""
+        target = self.target_
+        if target is not None:
+            target.refcount_ += 1
+            if recorder.current is not None:
+                recorder.current.instant("incref", "refcount", target.trace_name,
+                                         {"object": target.trace_name,
+                                          "refcount": target.refcount_})
+        return intrusive_ptr(target)
+
+    def reset_(self) -> None:
+        """Drop this owner; at zero, release the target's resources (intrusive_ptr::reset_)."""
+        target = self.target_
+        if target is None:
+            return
+        self.target_ = None
+        target.refcount_ -= 1
+        if recorder.current is not None:
+            recorder.current.instant("decref", "refcount", target.trace_name,
+                                     {"object": target.trace_name, "refcount": target.refcount_})
+        if target.refcount_ == 0:
+            target.weakcount_ -= 1
+            target.release_resources()
+            if recorder.current is not None:
+                recorder.current.instant("delete", "refcount", target.trace_name,
+                                         {"object": target.trace_name})
+
+    reset = reset_
+
+    def __del__(self) -> None:
+        # At interpreter shutdown module globals may already be gone; nothing to report then.
+        try:
+            self.reset_()
+        except Exception:  # pragma: no cover - only during interpreter teardown
+            pass
+
+    def __repr__(self) -> str:
+        target = self.target_
+        return f"intrusive_ptr({target.trace_name if target else 'null'})"
+
+
+def make_intrusive(cls: type[T], *args: Any, **kwargs: Any) -> intrusive_ptr[T]:
+    """c10::make_intrusive<T>(args...): construct T and hand back its first owner."""
+    return intrusive_ptr.make(cls(*args, **kwargs))

@@ -1,0 +1,159 @@
+"""ScalarType, TypeMeta and type promotion.
+
+Mirrors `c10/core/ScalarType.h` (the enum with PyTorch's numbering, `promoteTypes`, the
+predicates) and `c10/util/typeid.h` (TypeMeta: the itemsize and name of an element type). Each
+ScalarType also knows the NumPy dtype its elements are stored as, since kernels run on NumPy.
+bfloat16 is stored with `ml_dtypes.bfloat16` (the same 16 bits PyTorch uses), when installed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+import numpy as np
+
+try:  # bfloat16 has no NumPy dtype of its own; ml_dtypes provides the real 16-bit format.
+    from ml_dtypes import bfloat16 as _np_bfloat16
+except ImportError:  # pragma: no cover - ml_dtypes is a dependency
+    _np_bfloat16 = None
+
+
+class ScalarType(IntEnum):
+    """The element types, numbered as in c10/core/ScalarType.h."""
+
+    Byte = 0
+    Char = 1
+    Short = 2
+    Int = 3
+    Long = 4
+    Half = 5
+    Float = 6
+    Double = 7
+    Bool = 11
+    BFloat16 = 15
+    Undefined = 100
+
+    def __str__(self) -> str:  # c10::toString(ScalarType)
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class TypeMeta:
+    """caffe2::TypeMeta: what the storage needs to know about an element type."""
+
+    scalar_type: ScalarType
+    itemsize: int
+    name: str  # the C++ type name, as TypeMeta::name() gives it
+    numpy: np.dtype | None
+
+    @staticmethod
+    def fromScalarType(scalar_type: ScalarType) -> TypeMeta:  # noqa: N802
+        return _TYPE_METAS[scalar_type]
+
+    def toScalarType(self) -> ScalarType:  # noqa: N802
+        return self.scalar_type
+
+
+def _meta(st: ScalarType, name: str, np_type: object) -> TypeMeta:
+    dt = np.dtype(np_type) if np_type is not None else None
+    itemsize = dt.itemsize if dt is not None else 2
+    return TypeMeta(st, itemsize, name, dt)
+
+
+_TYPE_METAS: dict[ScalarType, TypeMeta] = {
+    ScalarType.Byte: _meta(ScalarType.Byte, "unsigned char", np.uint8),
+    ScalarType.Char: _meta(ScalarType.Char, "signed char", np.int8),
+    ScalarType.Short: _meta(ScalarType.Short, "short int", np.int16),
+    ScalarType.Int: _meta(ScalarType.Int, "int", np.int32),
+    ScalarType.Long: _meta(ScalarType.Long, "long int", np.int64),
+    ScalarType.Half: _meta(ScalarType.Half, "c10::Half", np.float16),
+    ScalarType.Float: _meta(ScalarType.Float, "float", np.float32),
+    ScalarType.Double: _meta(ScalarType.Double, "double", np.float64),
+    ScalarType.Bool: _meta(ScalarType.Bool, "bool", np.bool_),
+    ScalarType.BFloat16: _meta(ScalarType.BFloat16, "c10::BFloat16", _np_bfloat16),
+}
+
+_FLOATING = frozenset({ScalarType.Half, ScalarType.Float, ScalarType.Double, ScalarType.BFloat16})
+_INTEGRAL = frozenset({ScalarType.Byte, ScalarType.Char, ScalarType.Short, ScalarType.Int,
+                       ScalarType.Long})
+
+
+def elementSize(t: ScalarType) -> int:  # noqa: N802
+    return _TYPE_METAS[t].itemsize
+
+
+def isFloatingType(t: ScalarType) -> bool:  # noqa: N802
+    return t in _FLOATING
+
+
+def isIntegralType(t: ScalarType, includeBool: bool) -> bool:  # noqa: N802, N803
+    return t in _INTEGRAL or (includeBool and t == ScalarType.Bool)
+
+
+def isComplexType(t: ScalarType) -> bool:  # noqa: N802
+    return False  # complex dtypes are not modelled yet
+
+
+def isSignedType(t: ScalarType) -> bool:  # noqa: N802
+    return t not in (ScalarType.Byte, ScalarType.Bool)
+
+
+def numpy_dtype(t: ScalarType) -> np.dtype:
+    dt = _TYPE_METAS[t].numpy
+    if dt is None:
+        raise RuntimeError(f"{t} needs the ml_dtypes package, which is not installed")
+    return dt
+
+
+_FROM_NUMPY: dict[np.dtype, ScalarType] = {
+    m.numpy: st for st, m in _TYPE_METAS.items() if m.numpy is not None
+}
+
+
+def scalar_type_from_numpy(dt: np.dtype) -> ScalarType:
+    try:
+        return _FROM_NUMPY[np.dtype(dt)]
+    except KeyError:
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{np.dtype(dt).name}. The only supported "
+            "types are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
+        ) from None
+
+
+# Integer promotion by rank; uint8 with a signed type widens to the next signed type.
+_INT_RANK = {ScalarType.Byte: 1, ScalarType.Char: 1, ScalarType.Short: 2, ScalarType.Int: 3,
+             ScalarType.Long: 4}
+_FLOAT_RANK = {ScalarType.Half: 1, ScalarType.BFloat16: 1, ScalarType.Float: 2,
+               ScalarType.Double: 3}
+
+
+def promoteTypes(a: ScalarType, b: ScalarType) -> ScalarType:  # noqa: N802
+    """c10::promoteTypes: the lookup table of ScalarType.h, written as the rules it encodes."""
+    if a == b:
+        return a
+    if ScalarType.Undefined in (a, b):
+        return ScalarType.Undefined
+    if a == ScalarType.Bool:
+        return b
+    if b == ScalarType.Bool:
+        return a
+    a_float, b_float = a in _FLOATING, b in _FLOATING
+    if a_float and not b_float:
+        return a
+    if b_float and not a_float:
+        return b
+    if a_float and b_float:
+        if {a, b} == {ScalarType.Half, ScalarType.BFloat16}:
+            return ScalarType.Float  # neither 16-bit format holds the other
+        return a if _FLOAT_RANK[a] > _FLOAT_RANK[b] else b
+    if {a, b} == {ScalarType.Byte, ScalarType.Char}:
+        return ScalarType.Short
+    return a if _INT_RANK[a] > _INT_RANK[b] else b
+
+
+def canCast(from_: ScalarType, to: ScalarType) -> bool:  # noqa: N802
+    """c10::canCast: no float to integral, no non-bool to bool (complex not modelled)."""
+    if isFloatingType(from_) and isIntegralType(to, includeBool=True):
+        return False
+    return not (from_ != ScalarType.Bool and to == ScalarType.Bool)

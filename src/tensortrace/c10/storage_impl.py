@@ -1,0 +1,107 @@
+"""StorageImpl and Storage: the refcounted owner of a tensor's memory, shared by its views.
+
+Mirrors `c10/core/StorageImpl.h` and `c10/core/Storage.h`. A StorageImpl holds the DataPtr, its
+size in bytes and the allocator; Storage is the owning handle (an intrusive_ptr<StorageImpl>)
+that every TensorImpl keeps. See Note [Views share storage].
+
+Note [Views share storage]
+A view (select, as_strided, t, ...) is a new TensorImpl with its own sizes, strides and offset,
+made with a *copy* of its base's Storage handle, so the one StorageImpl's refcount goes up. The
+memory goes back to the allocator only when the last TensorImpl holding the storage releases it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tensortrace.c10.allocator import Allocator, DataPtr
+from tensortrace.c10.device import Device
+from tensortrace.c10.intrusive_ptr import intrusive_ptr, intrusive_ptr_target
+from tensortrace.trace import traced
+
+
+class StorageImpl(intrusive_ptr_target):
+    __slots__ = ("data_ptr_", "size_bytes_", "allocator_", "resizable_")
+
+    @traced("native", "c10::StorageImpl::StorageImpl", "c10/core/StorageImpl.h",
+            legacy="StorageImpl")
+    def __init__(self, size_bytes: int, allocator: Allocator | None, resizable: bool,
+                 data_ptr: DataPtr | None = None) -> None:
+        """StorageImpl(use_byte_size_t, size_bytes, [data_ptr,] allocator, resizable).
+
+        Without a data_ptr the storage asks its allocator for `size_bytes` of memory.
+        """
+        super().__init__()
+        if data_ptr is None:
+            assert allocator is not None, "a StorageImpl without data needs an allocator"
+            data_ptr = allocator.allocate(size_bytes)
+        self.data_ptr_ = data_ptr
+        self.size_bytes_ = size_bytes
+        self.allocator_ = allocator
+        self.resizable_ = resizable
+
+    def nbytes(self) -> int:
+        return self.size_bytes_
+
+    def data(self) -> int:
+        return self.data_ptr_.get()
+
+    def data_ptr(self) -> DataPtr:
+        return self.data_ptr_
+
+    def device(self) -> Device:
+        return self.data_ptr_.device
+
+    def allocator(self) -> Allocator | None:
+        return self.allocator_
+
+    def resizable(self) -> bool:
+        return self.resizable_
+
+    def bytes_view(self) -> np.ndarray:
+        """The memory as a NumPy uint8 array (an empty one for a zero-byte storage)."""
+        ctx = self.data_ptr_.get_context()
+        return ctx if ctx is not None else np.empty(0, np.uint8)
+
+    @traced("refcount", "c10::StorageImpl::release_resources", "c10/core/StorageImpl.h",
+            legacy="StorageImpl::release_resources")
+    def release_resources(self) -> None:
+        """The last reference is gone: clear the DataPtr, whose deleter frees the memory."""
+        self.data_ptr_.clear()
+
+    def _trace_summary(self) -> str:
+        return f"{self.trace_name}({self.size_bytes_} bytes, refcount={self.refcount_})"
+
+
+class Storage:
+    """The owning handle to a StorageImpl (c10::Storage wraps intrusive_ptr<StorageImpl>)."""
+
+    __slots__ = ("storage_impl_",)
+
+    def __init__(self, storage_impl: intrusive_ptr[StorageImpl]) -> None:
+        self.storage_impl_ = storage_impl
+
+    def copy(self) -> Storage:
+        """Storage's copy constructor: one more owner of the same StorageImpl."""
+        return Storage(self.storage_impl_.copy())
+
+    def unsafeGetStorageImpl(self) -> StorageImpl:  # noqa: N802
+        return self.storage_impl_.get()
+
+    def defined(self) -> bool:
+        return self.storage_impl_.defined()
+
+    def nbytes(self) -> int:
+        return self.storage_impl_.get().nbytes()
+
+    def data(self) -> int:
+        return self.storage_impl_.get().data()
+
+    def use_count(self) -> int:
+        return self.storage_impl_.get().use_count()
+
+    def is_alias_of(self, other: Storage) -> bool:
+        return self.storage_impl_.target_ is other.storage_impl_.target_
+
+    def reset(self) -> None:
+        self.storage_impl_.reset_()

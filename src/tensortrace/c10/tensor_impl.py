@@ -1,0 +1,222 @@
+"""TensorImpl: sizes, strides, offset and dtype over a shared Storage.
+
+Mirrors `c10/core/TensorImpl.h` / `TensorImpl.cpp`. A TensorImpl is refcounted
+(intrusive_ptr_target); the Python handle and every at::Tensor hold intrusive_ptrs to it. Views
+are TensorImpls that share their base's StorageImpl (Note [Views share storage]).
+"""
+
+from __future__ import annotations
+
+import weakref
+from enum import Enum
+from typing import Any
+
+import numpy as np
+
+from tensortrace.c10.device import Device
+from tensortrace.c10.dispatch_key import (
+    DispatchKey,
+    DispatchKeySet,
+    getAutogradRelatedKeySetFromBackend,
+)
+from tensortrace.c10.intrusive_ptr import intrusive_ptr_target
+from tensortrace.c10.scalar_type import ScalarType, TypeMeta
+from tensortrace.c10.storage_impl import Storage
+from tensortrace.trace import traced
+
+
+class VariableVersion:
+    """The version counter shared by a tensor and its views; in-place ops bump it.
+
+    Autograd compares versions to detect that a saved tensor was modified in place.
+    """
+
+    __slots__ = ("version",)
+
+    def __init__(self) -> None:
+        self.version = 0
+
+    def bump(self) -> None:
+        self.version += 1
+
+    def current_version(self) -> int:
+        return self.version
+
+
+class ImplType(Enum):
+    VIEW = "VIEW"
+
+
+class TensorImpl(intrusive_ptr_target):
+    __slots__ = ("storage_", "key_set_", "data_type_", "device_opt_", "sizes_", "strides_",
+                 "storage_offset_", "numel_", "is_contiguous_", "version_counter_",
+                 "autograd_meta_", "pyobj_", "is_wrapped_number_", "is_view_")
+
+    @traced("native", "c10::TensorImpl::TensorImpl", "c10/core/TensorImpl.cpp",
+            legacy="detail::make_tensor<TensorImpl>")
+    def __init__(self, storage: Storage, key_set: DispatchKeySet, data_type: TypeMeta,
+                 impl_type: ImplType | None = None) -> None:
+        """A 1-dim, 0-size tensor backed by `storage`; its sizes are set afterwards."""
+        super().__init__()
+        self.storage_ = storage
+        self.data_type_ = data_type
+        self.device_opt_: Device = storage.unsafeGetStorageImpl().device()
+        # A dense tensor also carries its autograd keys: every op visits autograd first.
+        backend = key_set.highestPriorityTypeId()
+        self.key_set_ = key_set | getAutogradRelatedKeySetFromBackend(backend)
+        self.sizes_: tuple[int, ...] = (0,)
+        self.strides_: tuple[int, ...] = (1,)
+        self.storage_offset_ = 0
+        self.numel_ = 0
+        self.is_contiguous_ = True
+        self.version_counter_ = VariableVersion()
+        self.autograd_meta_: Any = None
+        self.pyobj_: weakref.ref[Any] | None = None
+        self.is_wrapped_number_ = False
+        self.is_view_ = impl_type is ImplType.VIEW
+
+    # ---- metadata ----------------------------------------------------------------------------
+    def sizes(self) -> tuple[int, ...]:
+        return self.sizes_
+
+    def strides(self) -> tuple[int, ...]:
+        return self.strides_
+
+    def size(self, d: int) -> int:
+        return self.sizes_[d]
+
+    def stride(self, d: int) -> int:
+        return self.strides_[d]
+
+    def dim(self) -> int:
+        return len(self.sizes_)
+
+    def numel(self) -> int:
+        return self.numel_
+
+    def storage_offset(self) -> int:
+        return self.storage_offset_
+
+    def dtype(self) -> TypeMeta:
+        return self.data_type_
+
+    def scalar_type(self) -> ScalarType:
+        return self.data_type_.scalar_type
+
+    def itemsize(self) -> int:
+        return self.data_type_.itemsize
+
+    def device(self) -> Device:
+        return self.device_opt_
+
+    def key_set(self) -> DispatchKeySet:
+        return self.key_set_
+
+    def is_contiguous(self) -> bool:
+        return self.is_contiguous_
+
+    def storage(self) -> Storage:
+        return self.storage_
+
+    def has_storage(self) -> bool:
+        return self.storage_.defined()
+
+    def version_counter(self) -> VariableVersion:
+        return self.version_counter_
+
+    def bump_version(self) -> None:
+        self.version_counter_.bump()
+
+    def set_version_counter(self, version_counter: VariableVersion) -> None:
+        self.version_counter_ = version_counter
+
+    def data(self) -> int:
+        """The address of the first element: storage data + itemsize * storage_offset."""
+        if self.numel_ == 0:
+            return 0
+        return self.storage_.data() + self.data_type_.itemsize * self.storage_offset_
+
+    # ---- setting sizes -----------------------------------------------------------------------
+    @traced("native", "c10::TensorImpl::set_sizes_contiguous", "c10/core/TensorImpl.h",
+            legacy="TensorImpl::set_sizes_contiguous")
+    def set_sizes_contiguous(self, new_size: tuple[int, ...]) -> None:
+        self.sizes_ = tuple(new_size)
+        self.strides_ = contiguous_strides(self.sizes_)
+        self.refresh_numel()
+        self.is_contiguous_ = True
+
+    def set_sizes_and_strides(self, new_size: tuple[int, ...], new_stride: tuple[int, ...],
+                              storage_offset: int | None = None) -> None:
+        self.sizes_ = tuple(new_size)
+        self.strides_ = tuple(new_stride)
+        if storage_offset is not None:
+            self.storage_offset_ = storage_offset
+        self.refresh_numel()
+        self.refresh_contiguous()
+
+    def set_storage_offset(self, storage_offset: int) -> None:
+        self.storage_offset_ = storage_offset
+
+    def set_storage_keep_dtype(self, storage: Storage) -> None:
+        old = self.storage_
+        self.storage_ = storage
+        old.reset()
+
+    def refresh_numel(self) -> None:
+        n = 1
+        for s in self.sizes_:
+            n *= s
+        self.numel_ = n
+
+    def refresh_contiguous(self) -> None:
+        self.is_contiguous_ = compute_contiguous(self.sizes_, self.strides_, self.numel_)
+
+    # ---- lifetime ----------------------------------------------------------------------------
+    @traced("refcount", "c10::TensorImpl::release_resources", "c10/core/TensorImpl.cpp",
+            legacy="TensorImpl::release_resources")
+    def release_resources(self) -> None:
+        """Refcount hit zero: drop autograd metadata and this TensorImpl's storage reference."""
+        self.autograd_meta_ = None
+        self.storage_.reset()
+
+    # ---- NumPy view of the data (what a kernel reads and writes) -------------------------------
+    def numpy_view(self) -> np.ndarray:
+        """A NumPy array over this tensor's elements in its storage: no copy, same memory."""
+        dtype = self.data_type_.numpy
+        if dtype is None:
+            raise RuntimeError(f"{self.scalar_type()} needs the ml_dtypes package")
+        if self.numel_ == 0:
+            return np.empty(self.sizes_, dtype)
+        itemsize = self.data_type_.itemsize
+        return np.ndarray(self.sizes_, dtype, buffer=self.storage_.unsafeGetStorageImpl()
+                          .bytes_view(), offset=self.storage_offset_ * itemsize,
+                          strides=tuple(s * itemsize for s in self.strides_))
+
+    def _trace_summary(self) -> str:
+        return (f"{self.trace_name}(sizes={list(self.sizes_)}, strides={list(self.strides_)}, "
+                f"offset={self.storage_offset_}, {self.scalar_type()})")
+
+
+def contiguous_strides(sizes: tuple[int, ...]) -> tuple[int, ...]:
+    strides = [1] * len(sizes)
+    acc = 1
+    for d in range(len(sizes) - 1, -1, -1):
+        strides[d] = acc
+        acc *= max(sizes[d], 1)
+    return tuple(strides)
+
+
+def compute_contiguous(sizes: tuple[int, ...], strides: tuple[int, ...], numel: int) -> bool:
+    """TensorImpl::compute_contiguous: strides are the row-major ones, size-1 dims excepted."""
+    if numel == 0:
+        return True
+    expected = 1
+    for size, stride in zip(reversed(sizes), reversed(strides)):
+        if size != 1:
+            if stride != expected:
+                return False
+            expected *= size
+    return True
+
+
+CPU_KEYSET = DispatchKeySet(DispatchKey.CPU)

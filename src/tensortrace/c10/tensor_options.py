@@ -1,0 +1,52 @@
+"""TensorOptions: the dtype, device, layout and pinned-memory request of a new tensor.
+
+Mirrors `c10/core/TensorOptions.h`, including `computeDispatchKey`, which BackendSelect uses to
+turn a factory's options into the backend key it redispatches to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from tensortrace.c10.default_dtype import get_default_dtype
+from tensortrace.c10.device import CPU, Device, DeviceType
+from tensortrace.c10.dispatch_key import DispatchKey
+from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.scalar_type import ScalarType
+
+
+class Layout:
+    """torch.strided is the only layout modelled (sparse layouts are not)."""
+
+    strided = "strided"
+
+
+@dataclass(frozen=True, slots=True)
+class TensorOptions:
+    dtype: ScalarType | None = None
+    device: Device | None = None
+    layout: str | None = None
+    pinned_memory: bool | None = None
+
+    def dtype_or_default(self) -> ScalarType:
+        return self.dtype if self.dtype is not None else get_default_dtype()
+
+    def device_or_default(self) -> Device:
+        return self.device if self.device is not None else CPU
+
+    def with_dtype(self, dtype: ScalarType | None) -> TensorOptions:
+        return replace(self, dtype=dtype)
+
+
+def computeDispatchKey(dtype: ScalarType | None, layout: str | None,  # noqa: N802
+                       device: Device | None) -> DispatchKey:
+    """The backend key for a factory's options (c10::computeDispatchKey)."""
+    device_type = device.type_ if device is not None else DeviceType.CPU
+    TORCH_CHECK(layout in (None, Layout.strided), "Unsupported layout: ", layout)
+    if device_type == DeviceType.CPU:
+        return DispatchKey.CPU
+    if device_type == DeviceType.Meta:
+        return DispatchKey.Meta
+    TORCH_CHECK(False, "Could not run this factory on device '", device,
+                "': tensortrace only has a CPU backend")
+    raise AssertionError  # unreachable

@@ -1,0 +1,93 @@
+"""torch.Generator and torch.manual_seed: the Python face of CPUGeneratorImpl.
+
+Mirrors `torch/csrc/Generator.cpp` and `torch/random.py`. A Generator wraps one
+CPUGeneratorImpl; `manual_seed` seeds the process-wide default generator, so that after
+`manual_seed(s)`, `rand` draws PyTorch's exact numbers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tensortrace.aten.cpu_generator_impl import (
+    CPUGeneratorImpl,
+    createCPUGenerator,
+    getDefaultCPUGenerator,
+)
+from tensortrace.c10.device import CPU, Device
+from tensortrace.c10.exception import TORCH_CHECK
+
+
+class Generator:
+    """torch.Generator(device='cpu')."""
+
+    __slots__ = ("_cdata",)
+
+    def __init__(self, device: str | Device = "cpu") -> None:
+        TORCH_CHECK(Device(device).is_cpu(), "tensortrace has only a CPU generator, got device ",
+                    device)
+        self._cdata: CPUGeneratorImpl = createCPUGenerator()
+
+    @classmethod
+    def _wrap(cls, impl: CPUGeneratorImpl) -> Generator:
+        gen = cls.__new__(cls)
+        gen._cdata = impl
+        return gen
+
+    @property
+    def device(self) -> Device:
+        return CPU
+
+    def manual_seed(self, seed: int) -> Generator:
+        TORCH_CHECK(isinstance(seed, int) and not isinstance(seed, bool),
+                    "manual_seed expected a long, but got ", type(seed).__name__)
+        self._cdata.set_current_seed(seed)
+        return self
+
+    def seed(self) -> int:
+        return self._cdata.seed()
+
+    def initial_seed(self) -> int:
+        return self._cdata.current_seed()
+
+    def get_state(self) -> Any:
+        """The generator state as a uint8 Tensor, like torch.Generator.get_state()."""
+        from tensortrace import tensor
+
+        return tensor(list(np.frombuffer(self._cdata.get_state(), np.uint8)),
+                      dtype=_uint8())
+
+    def set_state(self, new_state: Any) -> Generator:
+        from tensortrace._tensor import Tensor
+
+        TORCH_CHECK(isinstance(new_state, Tensor), "expected a torch.ByteTensor, but got ",
+                    type(new_state).__name__)
+        self._cdata.set_state(new_state.numpy().tobytes())
+        return self
+
+    def __repr__(self) -> str:
+        return f"<torch._C.Generator object at {id(self):#x}>"
+
+
+def _uint8() -> Any:
+    from tensortrace.csrc.dtype import DTYPES
+
+    return DTYPES["uint8"]
+
+
+default_generator = Generator._wrap(getDefaultCPUGenerator())
+
+
+def manual_seed(seed: int) -> Generator:
+    """Seed the default CPU generator (torch.manual_seed)."""
+    return default_generator.manual_seed(int(seed))
+
+
+def seed() -> int:
+    return default_generator.seed()
+
+
+def initial_seed() -> int:
+    return default_generator.initial_seed()

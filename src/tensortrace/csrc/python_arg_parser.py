@@ -1,0 +1,428 @@
+"""PythonArgParser: match Python arguments against signature strings, with PyTorch's TypeErrors.
+
+Mirrors `torch/csrc/utils/python_arg_parser.cpp` and `invalid_arguments.cpp`. A binding declares
+its overloads as strings, `"rand(SymIntArrayRef size, *, Generator? generator, ...)"`; `parse`
+tries them in order and returns the first that matches with its arguments converted (PythonArgs).
+When none match: if exactly one signature is plausible by argument count, it is parsed again to
+raise its precise error (`rand(): argument 'size' (position 1) must be tuple of ints, not str`);
+otherwise the error lists every signature (`received an invalid combination of arguments`).
+"""
+
+from __future__ import annotations
+
+import numbers
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from tensortrace.trace import traced
+
+SOURCE = "torch/csrc/utils/python_arg_parser.cpp"
+
+
+class ParameterType(Enum):
+    TENSOR = "Tensor"
+    SCALAR = "Number"
+    INT64 = "int"
+    SYM_INT = "SymInt"
+    DOUBLE = "float"
+    BOOL = "bool"
+    INT_LIST = "tuple of ints"
+    SCALARTYPE = "torch.dtype"
+    LAYOUT = "torch.layout"
+    DEVICE = "torch.device"
+    GENERATOR = "torch.Generator"
+    MEMORY_FORMAT = "torch.memory_format"
+    TENSOR_LIST = "tuple of Tensors"
+    STRING = "str"
+
+
+_TYPES = {
+    "Tensor": ParameterType.TENSOR, "Scalar": ParameterType.SCALAR,
+    "int64_t": ParameterType.INT64, "int": ParameterType.INT64,
+    "SymInt": ParameterType.SYM_INT, "double": ParameterType.DOUBLE,
+    "float": ParameterType.DOUBLE, "bool": ParameterType.BOOL,
+    "IntArrayRef": ParameterType.INT_LIST, "SymIntArrayRef": ParameterType.INT_LIST,
+    "ScalarType": ParameterType.SCALARTYPE, "Layout": ParameterType.LAYOUT,
+    "Device": ParameterType.DEVICE, "Generator": ParameterType.GENERATOR,
+    "MemoryFormat": ParameterType.MEMORY_FORMAT, "TensorList": ParameterType.TENSOR_LIST,
+    "c10::string_view": ParameterType.STRING, "str": ParameterType.STRING,
+}
+
+# The binding layer registers the Python classes the checks need (Tensor, dtype, ...), so that
+# this module stays free of import cycles: csrc/__init__ fills it in.
+PYTHON_TYPES: dict[str, Any] = {}
+
+
+def _is_int(obj: Any) -> bool:
+    """THPUtils_checkLong: an int that is not a bool (NumPy integers count too)."""
+    if isinstance(obj, bool):
+        return False
+    if isinstance(obj, numbers.Integral):
+        return True
+    tensor = PYTHON_TYPES.get("Tensor")
+    return (tensor is not None and isinstance(obj, tensor) and obj.dim() == 0
+            and not obj.is_floating_point() and obj.dtype.__str__() != "torch.bool")
+
+
+def _is_double(obj: Any) -> bool:
+    """THPUtils_checkDouble: any real number (bools are ints in Python, so they pass)."""
+    if isinstance(obj, numbers.Real):
+        return True
+    tensor = PYTHON_TYPES.get("Tensor")
+    return tensor is not None and isinstance(obj, tensor) and obj.dim() == 0
+
+
+def _is_scalar(obj: Any) -> bool:
+    if isinstance(obj, (numbers.Number, bool)):
+        return True
+    tensor = PYTHON_TYPES.get("Tensor")
+    return (tensor is not None and isinstance(obj, tensor) and obj.dim() == 0
+            and not obj.requires_grad)
+
+
+def _first_bad_int(seq: Sequence[Any]) -> int:
+    """Index of the first element that is not an int, or -1."""
+    for i, item in enumerate(seq):
+        if not _is_int(item):
+            return i
+    return -1
+
+
+@dataclass
+class FunctionParameter:
+    type_: ParameterType
+    name: str
+    optional: bool = False  # has a default
+    allow_none: bool = False  # `Type?` or default None
+    keyword_only: bool = False
+    size: int = 0  # IntArrayRef[2]: a single int broadcasts
+    default_str: str | None = None
+    allow_numbers_as_tensor: bool = False
+
+    @classmethod
+    def parse(cls, text: str, keyword_only: bool) -> FunctionParameter:
+        decl, eq, default = text.partition("=")
+        type_str, name = decl.strip().rsplit(" ", 1)
+        allow_none = type_str.endswith("?")
+        type_str = type_str.rstrip("?")
+        size = 0
+        m = re.match(r"^(\w+(?:::\w+)?)\[(\d+)\]$", type_str)
+        if m:
+            type_str, size = m.group(1), int(m.group(2))
+        default_str = default.strip() if eq else None
+        if default_str == "None":
+            allow_none = True
+        return cls(_TYPES[type_str], name.strip(), eq == "=", allow_none, keyword_only, size,
+                   default_str)
+
+    def type_name(self) -> str:
+        return self.type_.value if self.type_ != ParameterType.SYM_INT else "int"
+
+    def default_value(self) -> Any:
+        """The value an absent argument takes (PythonArgs' accessors fall back to it)."""
+        text = self.default_str
+        if text is None or text == "None":
+            return None
+        if text in ("True", "False"):
+            return text == "True"
+        if text.startswith(("[", "(")):
+            inner = text[1:-1].strip()
+            return [int(v) for v in inner.split(",") if v.strip()]
+        try:
+            return int(text)
+        except ValueError:
+            return float(text)
+
+    def check(self, obj: Any) -> tuple[bool, int]:
+        """(matches, index of the failing element of a list or -1)."""
+        t = self.type_
+        if t == ParameterType.TENSOR:
+            if isinstance(obj, PYTHON_TYPES["Tensor"]):
+                return True, -1
+            return (self.allow_numbers_as_tensor and _is_scalar(obj)), -1
+        if t == ParameterType.SCALAR:
+            return _is_scalar(obj), -1
+        if t in (ParameterType.INT64, ParameterType.SYM_INT):
+            return _is_int(obj), -1
+        if t == ParameterType.DOUBLE:
+            return _is_double(obj), -1
+        if t == ParameterType.BOOL:
+            return isinstance(obj, bool) or type(obj).__name__ == "bool_", -1
+        if t == ParameterType.INT_LIST:
+            if isinstance(obj, (tuple, list)):
+                # like PyTorch, only the first element decides; unpacking checks the rest
+                return (len(obj) == 0 or _is_int(obj[0])), -1
+            return (self.size > 0 and _is_int(obj)), -1
+        if t == ParameterType.TENSOR_LIST:
+            if isinstance(obj, (tuple, list)):
+                bad = next((i for i, o in enumerate(obj)
+                            if not isinstance(o, PYTHON_TYPES["Tensor"])), -1)
+                return bad == -1, bad
+            return False, -1
+        if t == ParameterType.SCALARTYPE:
+            return isinstance(obj, PYTHON_TYPES["dtype"]) or obj in (int, float, bool), -1
+        if t == ParameterType.LAYOUT:
+            return isinstance(obj, PYTHON_TYPES["layout"]), -1
+        if t == ParameterType.DEVICE:
+            return (isinstance(obj, (PYTHON_TYPES["device"], str))
+                    or (_is_int(obj) and not isinstance(obj, PYTHON_TYPES["Tensor"]))), -1
+        if t == ParameterType.GENERATOR:
+            return isinstance(obj, PYTHON_TYPES["Generator"]), -1
+        if t == ParameterType.MEMORY_FORMAT:
+            return isinstance(obj, PYTHON_TYPES["memory_format"]), -1
+        if t == ParameterType.STRING:
+            return isinstance(obj, str), -1
+        return False, -1
+
+    def __str__(self) -> str:
+        text = f"{self.type_name()} {self.name}"
+        if self.default_str is not None:
+            text += f" = {self.default_str}"
+        return text
+
+
+@dataclass
+class FunctionSignature:
+    name: str
+    params: list[FunctionParameter]
+    index: int
+    deprecated: bool = False
+    hidden: bool = False
+    min_args: int = 0
+    max_args: int = 0
+    max_pos_args: int = 0
+    text: str = ""
+
+    @classmethod
+    def parse(cls, fmt: str, index: int, allow_numbers_as_tensors: bool) -> FunctionSignature:
+        fmt, _, flags = fmt.partition("|")
+        m = re.match(r"^(\w+)\((.*)\)$", fmt.strip())
+        if not m:
+            raise ValueError(f"bad signature {fmt!r}")
+        params: list[FunctionParameter] = []
+        keyword_only = False
+        for part in (p.strip() for p in m.group(2).split(",")):
+            if not part:
+                continue
+            if part == "*":
+                keyword_only = True
+                continue
+            param = FunctionParameter.parse(part, keyword_only)
+            param.allow_numbers_as_tensor = allow_numbers_as_tensors
+            params.append(param)
+        sig = cls(m.group(1), params, index, deprecated="deprecated" in flags,
+                  hidden="hidden" in flags or "deprecated" in flags, text=fmt.strip())
+        sig.min_args = sum(1 for p in params if not p.optional)
+        sig.max_args = len(params)
+        sig.max_pos_args = sum(1 for p in params if not p.keyword_only)
+        return sig
+
+    def __str__(self) -> str:
+        parts: list[str] = []
+        star = False
+        for p in self.params:
+            if p.keyword_only and not star:
+                parts.append("*")
+                star = True
+            parts.append(str(p))
+        return "(" + ", ".join(parts) + ")"
+
+    # ---- matching (FunctionSignature::parse) -------------------------------------------------
+    def parse_args(self, args: Sequence[Any], kwargs: dict[str, Any],
+                   raise_exception: bool) -> list[Any] | None:
+        nargs = len(args)
+        remaining_kwargs = len(kwargs)
+        allow_varargs_intlist = (self.max_pos_args == 1
+                                 and self.params[0].type_ == ParameterType.INT_LIST)
+        if nargs > self.max_pos_args and not allow_varargs_intlist:
+            if raise_exception:
+                self._extra_args(nargs)
+            return None
+        dst: list[Any] = []
+        arg_pos = 0
+        missing = object()
+        for i, param in enumerate(self.params):
+            is_kwd = False
+            if arg_pos < nargs:
+                if param.keyword_only:
+                    if raise_exception:
+                        self._extra_args(nargs)
+                    return None
+                obj = args[arg_pos]
+            else:
+                obj = kwargs.get(param.name, missing)
+                is_kwd = True
+            varargs_eligible = allow_varargs_intlist and arg_pos == 0 and not is_kwd
+            if (obj is missing and param.optional) or (obj is None and param.allow_none):
+                dst.append(None)
+            elif obj is missing:
+                if raise_exception:
+                    self._missing_args(i)
+                return None
+            else:
+                ok, failed_idx = param.check(obj)
+                if ok:
+                    dst.append(obj)
+                elif varargs_eligible and _is_int(args[0]):
+                    # take all positional arguments as this parameter: rand(3, 4) -> rand((3, 4))
+                    dst.append(tuple(args))
+                    arg_pos = nargs
+                    continue
+                elif raise_exception:
+                    tname = type(obj).__name__
+                    if is_kwd:
+                        raise TypeError(f"{self.name}(): argument '{param.name}' must be "
+                                        f"{param.type_name()}, not {tname}")
+                    if failed_idx != -1:
+                        bad = type(obj[failed_idx]).__name__
+                        raise TypeError(f"{self.name}(): argument '{param.name}' (position "
+                                        f"{arg_pos + 1}) must be {param.type_name()}, but found "
+                                        f"element of type {bad} at pos {failed_idx}")
+                    raise TypeError(f"{self.name}(): argument '{param.name}' (position "
+                                    f"{arg_pos + 1}) must be {param.type_name()}, not {tname}")
+                else:
+                    return None
+            if not is_kwd:
+                arg_pos += 1
+            elif obj is not missing:
+                remaining_kwargs -= 1
+        if remaining_kwargs > 0:
+            if raise_exception:
+                self._extra_kwargs(kwargs)
+            return None
+        return dst
+
+    def _extra_args(self, nargs: int) -> None:
+        max_pos, min_args = self.max_pos_args, self.min_args
+        if min_args != max_pos:
+            raise TypeError(f"{self.name}() takes from {min_args} to {max_pos} positional "
+                            f"arguments but {nargs} were given")
+        plural = "" if max_pos == 1 else "s"
+        verb = "was" if nargs == 1 else "were"
+        raise TypeError(f"{self.name}() takes {max_pos} positional argument{plural} but "
+                        f"{nargs} {verb} given")
+
+    def _missing_args(self, idx: int) -> None:
+        names = [f'"{p.name}"' for p in self.params[idx:] if not p.optional]
+        # PyTorch's own message says "arguments" for one and "argument" for several; kept.
+        plural = "s" if len(names) == 1 else ""
+        raise TypeError(f"{self.name}() missing {len(names)} required positional argument"
+                        f"{plural}: {', '.join(names)}")
+
+    def _extra_kwargs(self, kwargs: dict[str, Any]) -> None:
+        names = {p.name for p in self.params}
+        for key in kwargs:
+            if key not in names:
+                raise TypeError(f"{self.name}() got an unexpected keyword argument '{key}'")
+        raise TypeError(f"{self.name}() got multiple values for argument "
+                        f"'{next(iter(kwargs))}'")
+
+
+def _describe(obj: Any) -> str:
+    return type(obj).__name__
+
+
+class PythonArgs:
+    """The parsed arguments of the matched signature, with PyTorch's typed accessors."""
+
+    def __init__(self, signature: FunctionSignature, args: list[Any]) -> None:
+        self.signature = signature
+        self.idx = signature.index
+        self.args = args
+
+    def isNone(self, i: int) -> bool:  # noqa: N802
+        return self.args[i] is None
+
+    def get(self, i: int) -> Any:
+        value = self.args[i]
+        return self.signature.params[i].default_value() if value is None else value
+
+    def intlist(self, i: int) -> list[int]:
+        obj = self.args[i]
+        param = self.signature.params[i]
+        if obj is None:
+            return []
+        if not isinstance(obj, (tuple, list)):
+            return [int(obj)] * param.size  # IntArrayRef[N] broadcasts a single int
+        bad = _first_bad_int(obj)
+        if bad != -1:
+            raise TypeError(f"{self.signature.name}(): argument '{param.name}' failed to unpack "
+                            f"the object at pos {bad + 1} with error \"type must be tuple of "
+                            f"ints,but got {type(obj[bad]).__name__}\"")
+        return [int(x) for x in obj]
+
+    def toInt64(self, i: int) -> int:  # noqa: N802
+        return int(self.args[i])
+
+    def toDouble(self, i: int) -> float:  # noqa: N802
+        return float(self.args[i])
+
+    def toBool(self, i: int) -> bool:  # noqa: N802
+        return bool(self.args[i])
+
+
+@dataclass
+class PythonArgParser:
+    signatures: list[FunctionSignature] = field(default_factory=list)
+    function_name: str = ""
+
+    @classmethod
+    def create(cls, fmts: Sequence[str],
+               allow_numbers_as_tensors: bool = False) -> PythonArgParser:
+        sigs = [FunctionSignature.parse(f, i, allow_numbers_as_tensors)
+                for i, f in enumerate(fmts)]
+        return cls(sigs, sigs[0].name)
+
+    @traced("python", "torch::PythonArgParser::parse", SOURCE, legacy="PythonArgParser::parse")
+    def parse(self, args: Sequence[Any], kwargs: dict[str, Any] | None) -> PythonArgs:
+        kwargs = kwargs or {}
+        if len(self.signatures) == 1:
+            sig = self.signatures[0]
+            parsed = sig.parse_args(args, kwargs, raise_exception=True)
+            assert parsed is not None
+            return PythonArgs(sig, parsed)
+        for sig in self.signatures:
+            parsed = sig.parse_args(args, kwargs, raise_exception=False)
+            if parsed is not None:
+                return PythonArgs(sig, parsed)
+        self.print_error(args, kwargs)
+        raise AssertionError("unreachable")
+
+    def print_error(self, args: Sequence[Any], kwargs: dict[str, Any]) -> None:
+        num_args = len(args) + len(kwargs)
+        plausible = [s for s in self.signatures
+                     if s.min_args <= num_args <= s.max_args and not s.hidden]
+        if len(plausible) == 1:
+            plausible[0].parse_args(args, kwargs, raise_exception=True)
+        options = [s for s in self.signatures if not s.hidden]
+        got = ", ".join([_describe(a) for a in args]
+                        + [f"{k}={_describe(v)}" for k, v in kwargs.items()])
+        head = (f"{self.function_name}() received an invalid combination of arguments - "
+                f"got ({got}), but expected")
+        if len(options) == 1:
+            marked = _mark_mismatches(options[0], args, kwargs)
+            raise TypeError(f"{head.replace(f'({got})', f'({marked})')} {options[0]}")
+        lines = "".join(f" * {s}\n" for s in options)
+        raise TypeError(f"{head} one of:\n{lines}")
+
+
+def _mark_mismatches(sig: FunctionSignature, args: Sequence[Any],
+                     kwargs: dict[str, Any]) -> str:
+    """invalid_arguments.cpp: wrap the arguments that do not fit the one option in `!...!`."""
+    positional = [p for p in sig.params if not p.keyword_only]
+    by_name = {p.name: p for p in sig.params}
+    parts: list[str] = []
+    for i, a in enumerate(args):
+        param = positional[i] if i < len(positional) else None
+        strict = FunctionParameter(param.type_, param.name) if param else None
+        ok = strict is not None and strict.check(a)[0]
+        parts.append(_describe(a) if ok else f"!{_describe(a)}!")
+    for k, v in kwargs.items():
+        param = by_name.get(k)
+        ok = param is not None and FunctionParameter(param.type_, k).check(v)[0]
+        parts.append(f"{k}={_describe(v)}" if ok else f"!{k}={_describe(v)}!")
+    return ", ".join(parts)
+

@@ -1,0 +1,241 @@
+"""Generate the Python bindings (torch.<op> and Tensor.<op>) from native_functions.yaml.
+
+Mirrors `tools/autograd/gen_python_functions.py`, which writes `python_torch_functions_*.cpp`
+and `python_variable_methods.cpp`: for each operator name, the PythonArgParser signatures of its
+overloads (the out= overload folded into the functional one as `Tensor out=None`, factories
+given `dtype`, `layout`, `device`, `pin_memory` and `requires_grad`), a `THPVariable_<op>`
+binding that parses, and a `dispatch_<op>` lambda that calls the at:: function or method and
+wraps the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tensortrace.aten import functions as at
+from tensortrace.aten.dispatcher import OperatorHandle
+from tensortrace.aten.function_schema import Argument, FunctionSchema
+from tensortrace.aten.scalar_ops import wrapped_scalar_tensor
+from tensortrace.aten.tensor_body import Tensor as AtTensor
+from tensortrace.autograd.variable import make_variable
+from tensortrace.c10.device import Device
+from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.local_dispatch_key_set import AutoDispatchBelowADInplaceOrView
+from tensortrace.csrc.dtype import layout, memory_format, to_scalar_type
+from tensortrace.csrc.generator import Generator
+from tensortrace.csrc.python_arg_parser import ParameterType, PythonArgParser, PythonArgs
+from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap, handle_th_errors
+from tensortrace.trace import traced
+
+TORCH_FUNCTIONS_CPP = "torch/csrc/autograd/generated/python_torch_functions_0.cpp"
+VARIABLE_METHODS_CPP = "torch/csrc/autograd/generated/python_variable_methods.cpp"
+
+# gen_python_functions.py: overloads that Python never sees (a Python number already reaches
+# add.Tensor as a wrapped scalar tensor), and ops with a hand-written binding instead.
+SKIP_PYTHON_BINDINGS = {"add.Scalar", "add_.Scalar", "to.dtype"}
+# should_allow_numbers_as_tensors: ops whose Tensor arguments also take Python numbers.
+NUMBERS_AS_TENSORS = {"add", "add_", "__radd__", "__iadd__", "sub", "sub_", "__rsub__", "mul",
+                      "mul_", "__rmul__", "div", "div_", "true_divide", "floor_divide",
+                      "remainder", "eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum",
+                      "pow", "where", "logical_and", "logical_or", "logical_xor", "fmod",
+                      "bitwise_and", "bitwise_or", "bitwise_xor", "atan2", "copysign"}
+
+_PY_TYPES = {"Tensor": "Tensor", "int": "int64_t", "SymInt": "SymInt", "float": "double",
+             "bool": "bool", "Scalar": "Scalar", "ScalarType": "ScalarType", "str": "str",
+             "Generator": "Generator", "Layout": "Layout", "Device": "Device",
+             "MemoryFormat": "MemoryFormat"}
+FACTORY_OPTIONS = ("dtype", "layout", "device", "pin_memory")
+
+
+def python_type(arg: Argument) -> str:
+    t = arg.type
+    if t.is_list:
+        base = {"Tensor": "TensorList", "int": "IntArrayRef", "SymInt": "SymIntArrayRef"}[t.base]
+        return f"{base}[{t.list_size}]" if t.list_size else base
+    return _PY_TYPES[t.base] + ("?" if t.optional else "")
+
+
+def python_default(arg: Argument) -> str | None:
+    if arg.default is None:
+        return None
+    if arg.type.base == "ScalarType" or arg.type.base == "Layout":
+        return "None"
+    return arg.default
+
+
+@dataclass
+class PythonOverload:
+    """One signature of a binding: which ops it calls and how its parameters map to them."""
+
+    signature: str
+    op: OperatorHandle
+    out_op: OperatorHandle | None
+    is_method: bool
+    is_factory: bool
+    params: list[str]  # the Python parameter names, in signature order
+
+
+def make_signature(name: str, schema: FunctionSchema, is_method: bool,
+                   out_op: OperatorHandle | None) -> tuple[str, list[str], bool]:
+    args = list(schema.arguments)
+    if is_method:
+        args = [a for a in args if a.name != "self"]
+    is_factory = schema.has_tensor_options
+    if is_factory:
+        args = [a for a in args if a.name not in FACTORY_OPTIONS]
+    parts: list[str] = []
+    names: list[str] = []
+    star = False
+    for a in args:
+        if a.kwarg_only and not star:
+            parts.append("*")
+            star = True
+        default = python_default(a)
+        parts.append(f"{python_type(a)} {a.name}" + (f"={default}" if default is not None else ""))
+        names.append(a.name)
+    extra: list[tuple[str, str]] = []
+    if out_op is not None:
+        extra.append(("Tensor out=None", "out"))
+    if is_factory:
+        extra += [("ScalarType dtype=None", "dtype"), ("Layout layout=None", "layout"),
+                  ("Device device=None", "device"), ("bool pin_memory=False", "pin_memory"),
+                  ("bool requires_grad=False", "requires_grad")]
+    for text, pname in extra:
+        if not star:
+            parts.append("*")
+            star = True
+        parts.append(text)
+        names.append(pname)
+    return f"{name}({', '.join(parts)})", names, is_factory
+
+
+def convert(r: PythonArgs, i: int) -> Any:
+    """The typed accessor for parameter i: r.tensor(i), r.intlist(i), r.scalartype(i), ..."""
+    value = r.get(i)
+    if value is None:
+        return None
+    t = r.signature.params[i].type_
+    if t == ParameterType.TENSOR:
+        return value.cdata if isinstance(value, TensorBase) else wrapped_scalar_tensor(value)
+    if t == ParameterType.INT_LIST:
+        return r.intlist(i)
+    if t == ParameterType.TENSOR_LIST:
+        return [v.cdata for v in value]
+    if t == ParameterType.SCALARTYPE:
+        return to_scalar_type(value)
+    if t == ParameterType.DEVICE:
+        return value if isinstance(value, Device) else Device(value if isinstance(value, str)
+                                                               else f"cuda:{value}")
+    if t == ParameterType.GENERATOR:
+        return value._cdata if isinstance(value, Generator) else value
+    if t == ParameterType.LAYOUT:
+        return value.name if isinstance(value, layout) else value
+    if t == ParameterType.MEMORY_FORMAT:
+        return value.name if isinstance(value, memory_format) else value
+    if t == ParameterType.SCALAR:
+        return value.item() if isinstance(value, TensorBase) else value
+    if t in (ParameterType.INT64, ParameterType.SYM_INT):
+        return int(value)
+    if t == ParameterType.DOUBLE:
+        return float(value)
+    return value
+
+
+def _check_out_options(out: AtTensor, options: dict[str, Any]) -> None:
+    dtype = options.get("dtype")
+    TORCH_CHECK(dtype is None or dtype == out.scalar_type(), "dtype ", dtype,
+                " does not match dtype of out parameter (", out.scalar_type(), ")")
+
+
+def make_dispatch(name: str, ov: PythonOverload) -> Callable[..., Any]:
+    """The dispatch_<op> lambda: call at::<op> (or Tensor::<op>) with the parsed arguments."""
+    schema_names = {a.name for a in ov.op.schema.arguments}
+    source = VARIABLE_METHODS_CPP if ov.is_method else TORCH_FUNCTIONS_CPP
+
+    @traced("python", f"dispatch_{name}", source, f"dispatch_{name}", legacy=f"dispatch_{name}")
+    def dispatch(self: AtTensor | None, kwargs: dict[str, Any]) -> Any:
+        out = kwargs.pop("out", None)
+        requires_grad = bool(kwargs.pop("requires_grad", False))
+        if out is not None:
+            assert ov.out_op is not None
+            if ov.is_factory:
+                _check_out_options(out, kwargs)
+                kwargs = {k: v for k, v in kwargs.items() if k not in FACTORY_OPTIONS}
+            args = ({"self": self} if self is not None else {}) | kwargs | {"out": out}
+            names = [a.name for a in ov.out_op.schema.arguments]
+            return ov.out_op.call(*(args.get(n, _default(ov.out_op, n)) for n in names))
+        call_kwargs = {k: v for k, v in kwargs.items() if k in schema_names}
+        if ov.is_factory:
+            # torch::rand (variable_factories.h): below ADInplaceOrView, then make_variable
+            with AutoDispatchBelowADInplaceOrView():
+                result = getattr(at, ov.op.schema.name)(**call_kwargs)
+            return make_variable(result, requires_grad)
+        if self is not None:
+            return getattr(self, ov.op.schema.name)(**call_kwargs)
+        return getattr(at, ov.op.schema.name)(**call_kwargs)
+
+    return dispatch
+
+
+def _default(op: OperatorHandle, name: str) -> Any:
+    arg = next(a for a in op.schema.arguments if a.name == name)
+    return arg.default_value()
+
+
+def make_binding(name: str, overloads: Sequence[PythonOverload], is_method: bool,
+                 python_name: str | None = None) -> Callable[..., Any]:
+    """THPVariable_<name>: parse with PythonArgParser, dispatch, wrap."""
+    parser = PythonArgParser.create([ov.signature for ov in overloads],
+                                    allow_numbers_as_tensors=name in NUMBERS_AS_TENSORS)
+    dispatches = [make_dispatch(name, ov) for ov in overloads]
+    source = VARIABLE_METHODS_CPP if is_method else TORCH_FUNCTIONS_CPP
+
+    @handle_th_errors
+    @traced("python", f"THPVariable_{name}", source,
+            legacy=f"THPVariable_{name}")
+    def binding(*args: Any, **kwargs: Any) -> Any:
+        self = args[0].cdata if is_method else None
+        r = parser.parse(args[1:] if is_method else args, kwargs)
+        ov = overloads[r.idx]
+        parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+        result = dispatches[r.idx](self, parsed)
+        return wrap_result(result)
+
+    binding.__name__ = python_name or name
+    binding.__qualname__ = binding.__name__
+    return binding
+
+
+def wrap_result(result: Any) -> Any:
+    if isinstance(result, AtTensor):
+        return THPVariable_Wrap(result)
+    if isinstance(result, tuple):
+        return tuple(wrap_result(r) for r in result)
+    if isinstance(result, list):
+        return [wrap_result(r) for r in result]
+    return result
+
+
+def collect_overloads(ops: Sequence[OperatorHandle], is_method: bool
+                      ) -> dict[str, list[PythonOverload]]:
+    """Group the YAML's ops by Python name, folding each `.out` overload into its functional."""
+    by_full = {op.schema.full_name: op for op in ops}
+    grouped: dict[str, list[PythonOverload]] = {}
+    for op in ops:
+        schema = op.schema
+        variants = str(op.entry.get("variants", "function"))
+        wanted = "method" if is_method else "function"
+        if (wanted not in variants or schema.is_out or schema.full_name in SKIP_PYTHON_BINDINGS):
+            continue
+        out_op = None
+        if not is_method:
+            out_name = (f"{schema.name}.out" if not schema.overload_name
+                        else f"{schema.name}.{schema.overload_name}_out")
+            out_op = by_full.get(out_name) or (by_full.get(f"{schema.name}.out")
+                                               if schema.overload_name in ("Tensor", "") else None)
+        sig, names, is_factory = make_signature(schema.name, schema, is_method, out_op)
+        grouped.setdefault(schema.name, []).append(
+            PythonOverload(sig, op, out_op, is_method, is_factory, names))
+    return grouped

@@ -1,0 +1,21 @@
+"""The torch.<op> functions, generated from native_functions.yaml.
+
+Mirrors `tools/autograd/templates/python_torch_functions.cpp` (`torch._C._VariableFunctions`):
+one THPVariable_<op> per operator name with `variants: function`, which `torch/__init__.py`
+copies into the torch namespace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tensortrace.aten.dispatcher import OperatorHandle
+from tensortrace.csrc.python_bindings import collect_overloads, make_binding
+
+VariableFunctions: dict[str, Callable[..., Any]] = {}
+
+
+def install(ops: Sequence[OperatorHandle]) -> None:
+    for name, overloads in collect_overloads(ops, is_method=False).items():
+        VariableFunctions[name] = make_binding(name, overloads, is_method=False)

@@ -1,0 +1,194 @@
+"""THPVariable: the Python tensor object, holding one at::Tensor (its `cdata`).
+
+Mirrors `torch/csrc/autograd/python_variable.cpp`: THPVariable_Wrap (a returned at::Tensor
+becomes a Python object, or the existing one comes back: PyObject preservation),
+THPVariable_dealloc (the Python object dies, so its at::Tensor releases its TensorImpl), the
+properties (shape, dtype, device, _base, _version, requires_grad ...) and HANDLE_TH_ERRORS.
+
+Note [Handles and their death]
+Each Python tensor is a *handle*: when CPython frees it, THPVariable_dealloc runs and drops the
+handle's reference to its TensorImpl. That may free nothing (a view still holds the TensorImpl
+or its storage) or cascade down to free_cpu. The trace records each handle's birth
+(`handle_new`) and death (`handle_del`), which is what the equivalent-code view is built from.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import traceback
+import weakref
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from tensortrace.aten.tensor_body import Tensor as AtTensor
+from tensortrace.autograd.variable import get_autograd_meta
+from tensortrace.c10.device import Device
+from tensortrace.csrc.dtype import dtype, get_dtype, strided
+from tensortrace.csrc.size import Size
+from tensortrace.trace import recorder, traced
+
+SOURCE = "torch/csrc/autograd/python_variable.cpp"
+F = TypeVar("F", bound=Callable[..., Any])
+
+_handle_ids = itertools.count(1)
+
+# The Python class THPVariable_Wrap instantiates: torch.Tensor, registered by _tensor.py.
+THPVariableClass: type[TensorBase] | None = None
+
+
+def handle_th_errors(fn: F) -> F:
+    """HANDLE_TH_ERRORS: an error leaves the C++ side fully unwound.
+
+    C++ destructors run as an exception propagates, so every tensor a failing op made is freed
+    by the time Python sees the error. Here the failed frames' locals are cleared and the
+    traceback is cut at the binding, so nothing the op allocated outlives the exception.
+    """
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except Exception as exc:
+            tb = exc.__traceback__
+            if tb is not None:
+                traceback.clear_frames(tb)
+            raise exc.with_traceback(None) from exc.__cause__
+
+    return wrapper  # type: ignore[return-value]
+
+
+class TensorBase:
+    """torch._C.TensorBase: the handle Python code holds. `cdata` is its at::Tensor."""
+
+    __slots__ = ("cdata", "_handle", "__weakref__")
+
+    cdata: AtTensor
+
+    def __del__(self) -> None:
+        try:
+            THPVariable_dealloc(self)
+        except Exception:  # pragma: no cover - only during interpreter teardown
+            pass
+
+    # ---- identity and trace ----------------------------------------------------------------
+    def _trace_summary(self) -> str:
+        cdata = getattr(self, "cdata", None)
+        if cdata is None or not cdata.defined():
+            return "Tensor(undefined)"
+        impl = cdata.unsafeGetTensorImpl()
+        return (f"_h{self._handle}: {impl.trace_name} {list(impl.sizes_)} "
+                f"{get_dtype(impl.scalar_type())!r}")
+
+    # ---- properties (THPVariable_properties) -------------------------------------------------
+    @property
+    def shape(self) -> Size:
+        return Size(self.cdata.sizes())
+
+    @property
+    def dtype(self) -> dtype:
+        return get_dtype(self.cdata.scalar_type())
+
+    @property
+    def device(self) -> Device:
+        return self.cdata.device()
+
+    @property
+    def layout(self) -> Any:
+        return strided
+
+    @property
+    def ndim(self) -> int:
+        return self.cdata.dim()
+
+    @property
+    def is_cpu(self) -> bool:
+        return self.cdata.is_cpu()
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    @property
+    def is_meta(self) -> bool:
+        return False
+
+    @property
+    def requires_grad(self) -> bool:
+        return self.cdata.requires_grad()
+
+    @property
+    def is_leaf(self) -> bool:
+        meta = get_autograd_meta(self.cdata)
+        return meta is None or meta.grad_fn_ is None
+
+    @property
+    def grad(self) -> Any:
+        meta = get_autograd_meta(self.cdata)
+        return None if meta is None or meta.grad_ is None else THPVariable_Wrap(meta.grad_.copy())
+
+    @property
+    def grad_fn(self) -> Any:
+        return None
+
+    @property
+    def _base(self) -> TensorBase | None:
+        meta = get_autograd_meta(self.cdata)
+        if meta is None or not meta.is_view_:
+            return None
+        return THPVariable_Wrap(meta.base_.copy())
+
+    @property
+    def _version(self) -> int:
+        return self.cdata.unsafeGetTensorImpl().version_counter().current_version()
+
+    def _is_view(self) -> bool:
+        meta = get_autograd_meta(self.cdata)
+        return meta is not None and meta.is_view_
+
+
+@traced("python", "THPVariable_Wrap", SOURCE, legacy="wrap")
+def THPVariable_Wrap(var: AtTensor) -> TensorBase:  # noqa: N802
+    """Hand an at::Tensor to Python: its existing Python object, or a new handle owning it."""
+    if not var.defined():
+        return None  # type: ignore[return-value]
+    impl = var.unsafeGetTensorImpl()
+    ref = impl.pyobj_
+    if ref is not None:
+        existing = ref()
+        if existing is not None:
+            return existing  # PyObject preservation: one TensorImpl, one Python object
+    assert THPVariableClass is not None, "tensortrace._tensor has not registered torch.Tensor"
+    obj = THPVariableClass.__new__(THPVariableClass)
+    obj.cdata = var  # the handle takes over this at::Tensor's reference (a move)
+    obj._handle = next(_handle_ids)
+    impl.pyobj_ = weakref.ref(obj)
+    if recorder.current is not None:
+        recorder.current.instant("handle_new", "python", f"_h{obj._handle}",
+                                 {"handle": obj._handle, "impl": impl.trace_name,
+                                  "storage": impl.storage_.unsafeGetStorageImpl().trace_name,
+                                  "sizes": list(impl.sizes_), "strides": list(impl.strides_),
+                                  "offset": impl.storage_offset_,
+                                  "dtype": repr(get_dtype(impl.scalar_type()))})
+    return obj
+
+
+wrap = THPVariable_Wrap
+
+
+@traced("python", "THPVariable_dealloc", SOURCE, legacy="THPVariable_dealloc")
+def THPVariable_dealloc(self: TensorBase) -> None:  # noqa: N802
+    """The handle is gone: drop its at::Tensor, which decrefs the TensorImpl (maybe to zero)."""
+    cdata = getattr(self, "cdata", None)
+    if cdata is None:
+        return
+    if recorder.current is not None and cdata.defined():
+        recorder.current.instant("handle_del", "python", f"_h{self._handle}",
+                                 {"handle": self._handle,
+                                  "impl": cdata.unsafeGetTensorImpl().trace_name})
+    del self.cdata
+    del cdata  # the last Python reference: intrusive_ptr::reset_ runs here
+
+
+def THPVariable_Unpack(obj: TensorBase) -> AtTensor:  # noqa: N802
+    return obj.cdata

@@ -1,0 +1,79 @@
+"""The trace's event model: frames (a call with a beginning and an end) and instants.
+
+Mirrors the records that `aten/src/ATen/record_function.h` and the profiler's collection
+(`torch/csrc/profiler/collection.h`) keep: a frame is a RecordFunction scope, an instant is a
+memory report or a refcount change. Everything here is plain data (str, int, float, dict, list)
+so that a Trace saves to JSON and loads back unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# The layers a frame can belong to, from the outside in (see DESIGN.md, "The trace").
+LAYERS: tuple[str, ...] = (
+    "python",
+    "dispatch",
+    "autograd",
+    "native",
+    "kernel",
+    "allocator",
+    "refcount",
+)
+
+BEGIN = "B"
+END = "E"
+INSTANT = "i"
+
+
+@dataclass(frozen=True, slots=True)
+class FrameSite:
+    """The static description of a traced function: who it is in tensortrace and in PyTorch.
+
+    `source` is the file in PyTorch's tree and `symbol` the C++ symbol it models; `legacy` is the
+    name the July 2019 call stack (seed 000) gives the same step, when it differs.
+    """
+
+    layer: str
+    name: str
+    source: str
+    symbol: str
+    legacy: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "layer": self.layer,
+            "name": self.name,
+            "source": self.source,
+            "symbol": self.symbol,
+            "legacy": self.legacy,
+        }
+
+
+@dataclass(slots=True)
+class Event:
+    """One step of the timeline.
+
+    `ph` is BEGIN, END or INSTANT (Chrome's phase letters). Frames carry `site`; instants carry a
+    `kind` ("alloc", "free", "incref", "decref", "release", "make_intrusive", "handle_new",
+    "handle_del") and their facts in `args`. `depth` is the call depth at the event.
+    """
+
+    ph: str
+    name: str
+    layer: str
+    ts_ns: int
+    depth: int
+    site: int = -1  # index into Trace.sites, for frames
+    kind: str = ""
+    args: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> list[Any]:
+        return [self.ph, self.name, self.layer, self.ts_ns, self.depth, self.site, self.kind,
+                self.args]
+
+    @classmethod
+    def from_json(cls, row: list[Any]) -> Event:
+        ph, name, layer, ts_ns, depth, site, kind, args = row
+        return cls(ph, name, layer, ts_ns, depth, site, kind, args)

@@ -1,0 +1,163 @@
+"""The recorder: `@traced` frames and instants, nearly free when no trace is active.
+
+Mirrors `aten/src/ATen/record_function.h` (RECORD_FUNCTION, the scope guard every dispatcher
+call opens) and the profiler's memory reports (`reportMemoryUsageToProfiler` in
+`c10/core/Allocator.h`). The module-level `current` is the one flag a traced function checks:
+when it is None the wrapper calls straight through.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+MAX_SEQUENCE_ITEMS = 8
+
+
+def summarize(value: Any) -> Any:
+    """A short, JSON-safe description of an argument or result, never the data itself."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    summary = getattr(value, "_trace_summary", None)
+    if summary is not None:
+        try:
+            return summary()
+        except AttributeError:  # an object still being constructed (`self` of an __init__)
+            return type(value).__name__
+    if isinstance(value, (tuple, list)):
+        items = [summarize(v) for v in value[:MAX_SEQUENCE_ITEMS]]
+        if len(value) > MAX_SEQUENCE_ITEMS:
+            items.append(f"... ({len(value)} items)")
+        return items
+    if isinstance(value, complex):
+        return repr(value)
+    return type(value).__name__
+
+
+class Recorder:
+    """Collects events while a trace is active. One per `tensortrace.trace()` block."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+        self.sites: list[FrameSite] = []
+        self._site_index: dict[FrameSite, int] = {}
+        self.depth = 0
+        self.t0 = time.perf_counter_ns()
+
+    def _site(self, site: FrameSite) -> int:
+        index = self._site_index.get(site)
+        if index is None:
+            index = self._site_index[site] = len(self.sites)
+            self.sites.append(site)
+        return index
+
+    def begin(self, site: FrameSite, args: dict[str, Any]) -> None:
+        self.events.append(Event(BEGIN, site.name, site.layer,
+                                 time.perf_counter_ns() - self.t0, self.depth,
+                                 self._site(site), args=args))
+        self.depth += 1
+
+    def end(self, site: FrameSite, args: dict[str, Any]) -> None:
+        self.depth -= 1
+        self.events.append(Event(END, site.name, site.layer,
+                                 time.perf_counter_ns() - self.t0, self.depth,
+                                 self._site(site), args=args))
+
+    def instant(self, kind: str, layer: str, name: str, args: dict[str, Any]) -> None:
+        self.events.append(Event(INSTANT, name, layer, time.perf_counter_ns() - self.t0,
+                                 self.depth, kind=kind, args=args))
+
+
+# The one flag: the active recorder, or None. Read it as `recorder.current`.
+current: Recorder | None = None
+
+
+def instant(kind: str, layer: str, name: str, **args: Any) -> None:
+    """Record an instant if a trace is active. Hot callers check `current` themselves first."""
+    if current is not None:
+        current.instant(kind, layer, name, args)
+
+
+def _arg_names(fn: Callable[..., Any]) -> tuple[str, ...]:
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return ()
+    return code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+
+
+def traced(layer: str, name: str, source: str, symbol: str | None = None,
+           legacy: str | None = None) -> Callable[[F], F]:
+    """Make `fn` a frame of the trace: its layer, its name, and its PyTorch counterpart.
+
+    When no trace is active the wrapper does one global read and calls `fn` directly.
+    """
+    site = FrameSite(layer, name, source, symbol or name, legacy)
+
+    def decorate(fn: F) -> F:
+        names = _arg_names(fn)
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            rec = current
+            if rec is None:
+                return fn(*args, **kwargs)
+            described = {n: summarize(v) for n, v in zip(names, args)}
+            described.update((k, summarize(v)) for k, v in kwargs.items())
+            rec.begin(site, {"args": described})
+            try:
+                result = fn(*args, **kwargs)
+            except BaseException as exc:
+                rec.end(site, {"error": f"{type(exc).__name__}: {exc}"})
+                raise
+            rec.end(site, {"result": summarize(result)})
+            return result
+
+        wrapper.__traced_site__ = site  # type: ignore[attr-defined]
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+class frame:
+    """A traced scope for code that is not a whole function (a loop, a redispatch step).
+
+    `with frame(site, key="CPU"):` records a frame only if a trace is active.
+    """
+
+    __slots__ = ("site", "args", "rec")
+
+    def __init__(self, site: FrameSite, **args: Any) -> None:
+        self.site = site
+        self.args = args
+        self.rec = current
+
+    def __enter__(self) -> None:
+        if self.rec is not None:
+            self.rec.begin(self.site, {"args": {k: summarize(v) for k, v in self.args.items()}})
+
+    def __exit__(self, exc_type: Any, exc: BaseException | None, tb: Any) -> None:
+        if self.rec is not None:
+            self.rec.end(self.site, {"error": f"{exc_type.__name__}: {exc}"} if exc_type else {})
+
+
+def start() -> Recorder:
+    """Make a new recorder the active one and return it."""
+    global current
+    if current is not None:
+        raise RuntimeError("a trace is already active: traces cannot be nested")
+    current = Recorder()
+    return current
+
+
+def stop(rec: Recorder) -> None:
+    """Deactivate `rec`. Frames still open (an exception escaped) are closed."""
+    global current
+    if current is not rec:
+        raise RuntimeError("stopping a trace that is not the active one")
+    current = None

@@ -1,0 +1,190 @@
+"""A finished trace: plain data that saves to JSON, loads back, and exports for Chrome.
+
+Mirrors what `torch.profiler.profile` hands back after its `with` block: the collected events,
+with `export_chrome_trace` writing the same Chrome Trace Event shape torch.profiler writes
+(`X` frames with `cat` = layer, `[memory]` instants with `Bytes` / `Total Allocated` / `Addr`).
+Saving is JSON only, never pickle: a trace file is data, safe to open from anyone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
+
+FORMAT_VERSION = 1
+
+
+@dataclass
+class FrameNode:
+    """A frame of the call tree, rebuilt from its BEGIN/END pair."""
+
+    name: str
+    layer: str
+    site: FrameSite | None
+    begin: int  # index of the BEGIN event
+    end: int  # index of the END event
+    args: dict[str, Any]
+    outcome: dict[str, Any]
+    children: list[FrameNode] = field(default_factory=list)
+    instants: list[Event] = field(default_factory=list)
+
+    def walk(self) -> Iterator[FrameNode]:
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+
+@dataclass
+class Trace:
+    """The events of one `tensortrace.trace()` block and the sites their frames point to."""
+
+    events: list[Event]
+    sites: list[FrameSite]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    # ---- persistence -------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": "tensortrace-trace",
+            "version": FORMAT_VERSION,
+            "meta": self.meta,
+            "sites": [s.to_json() for s in self.sites],
+            "events": [e.to_json() for e in self.events],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Trace:
+        if data.get("format") != "tensortrace-trace":
+            raise ValueError("not a tensortrace trace file (missing 'format': 'tensortrace-trace')")
+        if data.get("version") != FORMAT_VERSION:
+            raise ValueError(f"unsupported trace version {data.get('version')!r}, "
+                             f"expected {FORMAT_VERSION}")
+        sites = [FrameSite(**s) for s in data["sites"]]
+        events = [Event.from_json(row) for row in data["events"]]
+        return cls(events, sites, data.get("meta", {}))
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        Path(path).write_text(json.dumps(self.to_json()))
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Trace:
+        return cls.from_json(json.loads(Path(path).read_text()))
+
+    # ---- structure ---------------------------------------------------------------------------
+    def site_of(self, event: Event) -> FrameSite | None:
+        return self.sites[event.site] if event.site >= 0 else None
+
+    def roots(self) -> list[FrameNode]:
+        """The call tree: top-level frames, each with its children and its instants.
+
+        Instants outside any frame (a handle dying between statements) become leaf nodes of
+        their own so nothing is lost.
+        """
+        roots: list[FrameNode] = []
+        stack: list[FrameNode] = []
+        for index, event in enumerate(self.events):
+            if event.ph == BEGIN:
+                node = FrameNode(event.name, event.layer, self.site_of(event), index, -1,
+                                 event.args.get("args", {}), {})
+                (stack[-1].children if stack else roots).append(node)
+                stack.append(node)
+            elif event.ph == END:
+                node = stack.pop()
+                node.end = index
+                node.outcome = event.args
+            elif stack:
+                stack[-1].instants.append(event)
+            else:
+                roots.append(FrameNode(event.name, event.layer, None, index, index, event.args,
+                                       {}, instants=[event]))
+        return roots
+
+    def frames(self) -> Iterator[FrameNode]:
+        for root in self.roots():
+            yield from root.walk()
+
+    def instants(self, kind: str | None = None) -> list[Event]:
+        return [e for e in self.events
+                if e.ph == INSTANT and (kind is None or e.kind == kind)]
+
+    def operator_tree(self) -> list[tuple[str, list[Any]]]:
+        """The `aten::` frames only, nested as torch.profiler nests them: [(name, children)]."""
+
+        def collect(nodes: list[FrameNode]) -> list[tuple[str, list[Any]]]:
+            out: list[tuple[str, list[Any]]] = []
+            for node in nodes:
+                inner = collect(node.children)
+                if node.name.startswith("aten::"):
+                    out.append((node.name, inner))
+                else:
+                    out.extend(inner)
+            return out
+
+        return collect(self.roots())
+
+    def memory_events(self) -> list[Event]:
+        """Allocations and frees, in order, as torch.profiler's `[memory]` instants."""
+        return [e for e in self.events if e.ph == INSTANT and e.kind in ("alloc", "free")]
+
+    # ---- Chrome trace ------------------------------------------------------------------------
+    def export_chrome_trace(self, path: str | os.PathLike[str]) -> None:
+        """Write a Chrome Trace Event file shaped like torch.profiler's export_chrome_trace."""
+        Path(path).write_text(json.dumps(self.chrome_trace_events()))
+
+    def chrome_trace_events(self) -> dict[str, Any]:
+        pid = int(self.meta.get("pid", os.getpid()))
+        tid = int(self.meta.get("tid", threading.get_native_id()))
+        out: list[dict[str, Any]] = [
+            {"ph": "M", "name": "process_name", "pid": pid, "tid": 0, "ts": 0,
+             "args": {"name": "python"}},
+            {"ph": "M", "name": "process_labels", "pid": pid, "tid": 0, "ts": 0,
+             "args": {"labels": "CPU"}},
+            {"ph": "M", "name": "thread_name", "pid": pid, "tid": tid, "ts": 0,
+             "args": {"name": f"thread {tid} (python)"}},
+        ]
+        begins: list[int] = []
+        for index, event in enumerate(self.events):
+            ts = event.ts_ns / 1000.0
+            if event.ph == BEGIN:
+                begins.append(index)
+            elif event.ph == END:
+                begin = self.events[begins.pop()]
+                site = self.site_of(begin)
+                args: dict[str, Any] = {"Ev Idx": index}
+                if site is not None:
+                    args.update({"PyTorch source": site.source, "PyTorch symbol": site.symbol})
+                    if site.legacy:
+                        args["2019 name"] = site.legacy
+                args["Inputs"] = begin.args.get("args", {})
+                args.update({k.capitalize(): v for k, v in event.args.items()})
+                out.append({"ph": "X", "cat": begin.layer, "name": begin.name, "pid": pid,
+                            "tid": tid, "ts": begin.ts_ns / 1000.0,
+                            "dur": (event.ts_ns - begin.ts_ns) / 1000.0, "args": args})
+            elif event.kind in ("alloc", "free"):
+                a = event.args
+                out.append({"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]",
+                            "pid": pid, "tid": tid, "ts": ts,
+                            "args": {"Total Reserved": a.get("total_reserved", 0),
+                                     "Total Allocated": a["total_allocated"],
+                                     "Bytes": a["bytes"] if event.kind == "alloc"
+                                     else -a["bytes"],
+                                     "Device Id": -1, "Device Type": 0, "Addr": a["addr"],
+                                     "Ev Idx": index}})
+                out.append({"ph": "C", "name": "Memory Allocated", "pid": pid, "tid": tid,
+                            "ts": ts, "args": {"cpu": a["total_allocated"]}})
+            else:
+                out.append({"ph": "i", "cat": event.layer, "s": "t", "name": event.name,
+                            "pid": pid, "tid": tid, "ts": ts,
+                            "args": {"kind": event.kind, **event.args, "Ev Idx": index}})
+        return {"schemaVersion": 1, "traceEvents": out, "traceName": "tensortrace",
+                "displayTimeUnit": "ms"}
+
+    def __len__(self) -> int:
+        return len(self.events)
