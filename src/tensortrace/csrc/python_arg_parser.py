@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numbers
 import re
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -387,9 +388,18 @@ class PythonArgParser:
         for sig in self.signatures:
             parsed = sig.parse_args(args, kwargs, raise_exception=False)
             if parsed is not None:
+                if sig.deprecated:
+                    self.warn_deprecated(sig)
                 return PythonArgs(sig, parsed)
         self.print_error(args, kwargs)
         raise AssertionError("unreachable")
+
+    def warn_deprecated(self, sig: FunctionSignature) -> None:
+        """check_deprecated: name the old signature and the ones to use instead."""
+        instead = "\n".join(f"\t{self.function_name}{s}" for s in self.signatures if not s.hidden)
+        warnings.warn(f"This overload of {self.function_name} is deprecated:\n"
+                      f"\t{self.function_name}{sig}\nConsider using one of the following "
+                      f"signatures instead:\n{instead}", UserWarning, stacklevel=4)
 
     def print_error(self, args: Sequence[Any], kwargs: dict[str, Any]) -> None:
         num_args = len(args) + len(kwargs)

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from importlib import resources
 from typing import Any
+
+import yaml
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.dispatcher import OperatorHandle
-from tensortrace.aten.function_schema import Argument, FunctionSchema
+from tensortrace.aten.function_schema import Argument, FunctionSchema, parse_schema
 from tensortrace.aten.scalar_ops import wrapped_scalar_tensor
 from tensortrace.aten.tensor_body import Tensor as AtTensor
 from tensortrace.autograd.variable import make_variable
@@ -78,7 +81,8 @@ class PythonOverload:
 
 
 def make_signature(name: str, schema: FunctionSchema, is_method: bool,
-                   out_op: OperatorHandle | None) -> tuple[str, list[str], bool]:
+                   out_op: OperatorHandle | None, deprecated: bool = False
+                   ) -> tuple[str, list[str], bool]:
     args = list(schema.arguments)
     if is_method:
         args = [a for a in args if a.name != "self"]
@@ -89,11 +93,15 @@ def make_signature(name: str, schema: FunctionSchema, is_method: bool,
     names: list[str] = []
     star = False
     for a in args:
+        if a.type.is_write and a.kwarg_only:
+            continue  # an out= argument: added below as `Tensor out=None`
         if a.kwarg_only and not star:
             parts.append("*")
             star = True
         default = python_default(a)
-        parts.append(f"{python_type(a)} {a.name}" + (f"={default}" if default is not None else ""))
+        # torch.<op> calls its first tensor `input`; the method's `self` is the tensor itself
+        shown = "input" if a.name == "self" else a.name
+        parts.append(f"{python_type(a)} {shown}" + (f"={default}" if default is not None else ""))
         names.append(a.name)
     extra: list[tuple[str, str]] = []
     if out_op is not None:
@@ -108,7 +116,8 @@ def make_signature(name: str, schema: FunctionSchema, is_method: bool,
             star = True
         parts.append(text)
         names.append(pname)
-    return f"{name}({', '.join(parts)})", names, is_factory
+    flags = "|deprecated" if deprecated else ""
+    return f"{name}({', '.join(parts)}){flags}", names, is_factory
 
 
 def convert(r: PythonArgs, i: int) -> Any:
@@ -218,6 +227,41 @@ def wrap_result(result: Any) -> Any:
     return result
 
 
+def load_deprecated() -> list[tuple[FunctionSchema, str]]:
+    """deprecated.yaml: (old schema, the aten op it calls)."""
+    text = resources.files("tensortrace.csrc").joinpath("deprecated.yaml").read_text()
+    return [(parse_schema(e["name"]), e["aten"].split("(")[0]) for e in yaml.safe_load(text)]
+
+
+def deprecated_overloads(ops: Sequence[OperatorHandle], is_method: bool
+                         ) -> dict[str, list[PythonOverload]]:
+    """The deprecated.yaml signatures, after the regular ones: hidden from errors, still parsed.
+
+    Their arguments keep their names (`alpha`, `other`), so the dispatch maps them onto the
+    current overload by name: add(2, x) becomes add(x, alpha=2).
+    """
+    by_name = {op.schema.name: [o for o in ops if o.schema.name == op.schema.name]
+               for op in ops}
+    grouped: dict[str, list[PythonOverload]] = {}
+    for schema, target in load_deprecated():
+        if schema.is_out:
+            continue  # folded into the functional one as `Tensor out=None` below
+        if is_method is False and schema.is_inplace:
+            continue
+        # the overload whose arguments after self include a tensor (add.Tensor, not add.Scalar)
+        op = next((o for o in by_name.get(target, []) if not o.schema.is_out
+                   and any(a.type.is_tensor_like for a in o.schema.arguments[1:])), None)
+        if op is None:
+            continue
+        out_op = None
+        if not is_method:
+            out_op = next((o for o in ops if o.schema.full_name == f"{target}.out"), None)
+        sig, names, _ = make_signature(schema.name, schema, is_method, out_op, deprecated=True)
+        grouped.setdefault(schema.name, []).append(
+            PythonOverload(sig, op, out_op, is_method, False, names))
+    return grouped
+
+
 def collect_overloads(ops: Sequence[OperatorHandle], is_method: bool
                       ) -> dict[str, list[PythonOverload]]:
     """Group the YAML's ops by Python name, folding each `.out` overload into its functional."""
@@ -238,4 +282,7 @@ def collect_overloads(ops: Sequence[OperatorHandle], is_method: bool
         sig, names, is_factory = make_signature(schema.name, schema, is_method, out_op)
         grouped.setdefault(schema.name, []).append(
             PythonOverload(sig, op, out_op, is_method, is_factory, names))
+    for name, extra in deprecated_overloads(ops, is_method).items():
+        if name in grouped:
+            grouped[name].extend(extra)
     return grouped

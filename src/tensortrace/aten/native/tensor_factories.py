@@ -47,3 +47,12 @@ def rand(size: Sequence[int], generator: object = None, dtype: ScalarType | None
 
     result = at.empty(size, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
     return result.uniform_(0, 1, generator=generator)
+
+
+@native_function(SOURCE, legacy="at::native::rand_out")
+def rand_out(size: Sequence[int], generator: object = None, out: Tensor | None = None) -> Tensor:
+    from tensortrace.aten.native.resize import resize_output
+
+    assert out is not None
+    resize_output(out, size)
+    return out.uniform_(0, 1, generator=generator)

@@ -1,0 +1,92 @@
+"""Run the same program in tensortrace and in torch 2.13.0, and compare what comes out.
+
+A program is Python source using the name `torch`; whatever it leaves in `out` (a tensor, a
+number, a tuple or list of them) is compared: shapes, strides, storage offsets, dtypes and
+values for tensors; type and message for an exception. Both sides start from manual_seed(0).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+import tensortrace
+
+torch = pytest.importorskip("torch")
+
+
+class Outcome:
+    def __init__(self, value: Any = None, error: BaseException | None = None) -> None:
+        self.value = value
+        self.error = error
+
+
+def run(module: Any, program: str) -> Outcome:
+    module.manual_seed(0)
+    namespace: dict[str, Any] = {"torch": module, "np": np, "math": math}
+    try:
+        exec(program, namespace)
+    except Exception as exc:  # the error itself is what gets compared
+        return Outcome(error=exc)
+    return Outcome(value=namespace.get("out"))
+
+
+def _tensor_facts(t: Any) -> tuple[Any, ...]:
+    return (tuple(t.shape), tuple(t.stride()), t.storage_offset(), str(t.dtype))
+
+
+def _values(t: Any, is_torch: bool) -> np.ndarray:
+    if is_torch:
+        arr = t.detach()
+        if arr.dtype == torch.bfloat16:
+            arr = arr.float()
+        return arr.numpy()
+    arr = t.cdata.numpy_view()
+    return arr.astype(np.float32) if arr.dtype.name == "bfloat16" else arr
+
+
+def assert_same(ours: Any, theirs: Any, path: str = "out", rtol: float = 0.0,
+                atol: float = 0.0) -> None:
+    if isinstance(theirs, torch.Tensor):
+        assert isinstance(ours, tensortrace.Tensor), f"{path}: expected a Tensor, got {ours!r}"
+        assert _tensor_facts(ours) == _tensor_facts(theirs), (
+            f"{path}: (shape, stride, offset, dtype) {_tensor_facts(ours)} != "
+            f"{_tensor_facts(theirs)}")
+        a, b = _values(ours, False), _values(theirs, True)
+        if rtol or atol:
+            np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, err_msg=path)
+        else:
+            np.testing.assert_array_equal(a, b, err_msg=path)
+    elif isinstance(theirs, (tuple, list)):
+        assert isinstance(ours, (tuple, list)) and len(ours) == len(theirs), (
+            f"{path}: {ours!r} != {theirs!r}")
+        for i, (o, t) in enumerate(zip(ours, theirs)):
+            assert_same(o, t, f"{path}[{i}]", rtol, atol)
+    elif isinstance(theirs, torch.dtype):
+        assert str(ours) == str(theirs), f"{path}: {ours} != {theirs}"
+    elif isinstance(theirs, float) and math.isnan(theirs):
+        assert isinstance(ours, float) and math.isnan(ours), f"{path}: {ours!r} != nan"
+    else:
+        assert type(ours).__name__ == type(theirs).__name__ and ours == theirs, (
+            f"{path}: {ours!r} != {theirs!r}")
+
+
+def check(program: str, rtol: float = 0.0, atol: float = 0.0) -> None:
+    """The same result, or the same error (type and message), in both libraries."""
+    ours, theirs = run(tensortrace, program), run(torch, program)
+    if theirs.error is not None:
+        assert ours.error is not None, (
+            f"torch raised {type(theirs.error).__name__}: {theirs.error}, tensortrace returned "
+            f"{ours.value!r}")
+        assert type(ours.error).__name__ == type(theirs.error).__name__, (
+            f"{type(ours.error).__name__}: {ours.error} != "
+            f"{type(theirs.error).__name__}: {theirs.error}")
+        assert str(ours.error) == str(theirs.error)
+        return
+    if ours.error is not None:
+        raise AssertionError(f"tensortrace raised {type(ours.error).__name__}: {ours.error}; "
+                             f"torch returned {theirs.value!r}") from ours.error
+    assert_same(ours.value, theirs.value, rtol=rtol, atol=atol)
