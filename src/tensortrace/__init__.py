@@ -12,17 +12,24 @@ from typing import Any
 from tensortrace import autograd as _autograd  # noqa: F401 - registers autograd kernels
 from tensortrace import csrc as _csrc  # noqa: F401 - installs the bindings
 from tensortrace._tensor import Tensor
-from tensortrace.c10.cpu_allocator import profiledCPUMemoryReporter as _reporter
+from tensortrace.c10.cpu_allocator import profiledCPUMemoryReporter as _reporter  # noqa: N813
 from tensortrace.c10.default_dtype import get_default_dtype as _get_default_dtype
 from tensortrace.c10.default_dtype import set_default_dtype as _set_default_dtype
-from tensortrace.c10.device import Device as device
+from tensortrace.c10.device import Device as device  # noqa: N813 - torch.device
 from tensortrace.csrc.dtype import DTYPES as _DTYPES
-from tensortrace.csrc.dtype import contiguous_format, dtype, layout, memory_format, \
-    preserve_format, strided
+from tensortrace.csrc.dtype import (
+    contiguous_format,
+    dtype,
+    layout,
+    memory_format,
+    preserve_format,
+    strided,
+)
 from tensortrace.csrc.dtype import get_dtype as _get_dtype
-from tensortrace.csrc.generator import Generator, default_generator, initial_seed, \
-    manual_seed, seed
-from tensortrace.csrc.python_torch_functions import VariableFunctions as _functions
+from tensortrace.csrc.generator import Generator, default_generator, initial_seed, manual_seed, seed
+from tensortrace.csrc.python_torch_functions import (
+    VariableFunctions as _functions,  # noqa: N813
+)
 from tensortrace.csrc.size import Size
 from tensortrace.trace import Trace, is_tracing, trace
 

@@ -78,7 +78,8 @@ class OperatorHandle:
         reg = self.registered
         table: dict[DispatchKey, KernelFunction] = {}
         for backend in (DispatchKey.CPU, DispatchKey.Meta):
-            kernel = (reg.get(backend) or reg.get(DispatchKey.CompositeExplicitAutogradNonFunctional)
+            kernel = (reg.get(backend)
+                      or reg.get(DispatchKey.CompositeExplicitAutogradNonFunctional)
                       or reg.get(DispatchKey.CompositeExplicitAutograd)
                       or reg.get(DispatchKey.CompositeImplicitAutograd))
             if kernel is not None:

@@ -26,7 +26,7 @@ class MemOverlapStatus(Enum):
 
 
 def is_non_overlapping_and_dense(sizes: tuple[int, ...], strides: tuple[int, ...]) -> bool:
-    """Some permutation of the dims is contiguous (TensorImpl::compute_non_overlapping_and_dense)."""
+    """Some permutation of the dims is contiguous (compute_non_overlapping_and_dense)."""
     if len(sizes) == 1:
         return sizes[0] < 2 or strides[0] == 1
     perm = sorted(range(len(sizes)), key=lambda d: (sizes[d] >= 2, strides[d]))

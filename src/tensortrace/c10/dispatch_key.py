@@ -107,7 +107,7 @@ autograd_dispatch_keyset = DispatchKeySet([DispatchKey.AutogradCPU, DispatchKey.
                                            DispatchKey.AutogradOther])
 # What is left for a kernel to redispatch to once autograd (or ADInplaceOrView) has had its turn.
 after_autograd_keyset = _below(DispatchKey.AutogradOther)
-after_ADInplaceOrView_keyset = _below(DispatchKey.ADInplaceOrView)
+after_ADInplaceOrView_keyset = _below(DispatchKey.ADInplaceOrView)  # noqa: N816
 # BackendSelect and ADInplaceOrView are always candidates; their fallthroughs skip them.
 default_included_set = DispatchKeySet([DispatchKey.BackendSelect, DispatchKey.ADInplaceOrView])
 autograd_related_keys = autograd_dispatch_keyset.add(DispatchKey.ADInplaceOrView)

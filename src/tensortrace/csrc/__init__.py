@@ -6,12 +6,12 @@ builds the torch.<op> functions.
 """
 
 from tensortrace.aten import OPERATORS
+from tensortrace.c10.device import Device
 from tensortrace.csrc import python_torch_functions, python_variable_methods
 from tensortrace.csrc.dtype import dtype, layout, memory_format
 from tensortrace.csrc.generator import Generator
 from tensortrace.csrc.python_arg_parser import PYTHON_TYPES
 from tensortrace.csrc.python_variable import TensorBase
-from tensortrace.c10.device import Device
 
 PYTHON_TYPES.update({"Tensor": TensorBase, "dtype": dtype, "layout": layout,
                      "memory_format": memory_format, "device": Device, "Generator": Generator})

@@ -36,7 +36,7 @@ def native_function(source: str, name: str | None = None, legacy: str | None = N
 
 
 def meta_function(op: str, source: str) -> Callable[[F], F]:
-    """TORCH_META_FUNC(op): the shape/dtype half of a structured kernel, keyed by `name.overload`."""
+    """TORCH_META_FUNC(op): the shape/dtype half of a structured kernel (key: name.overload)."""
 
     def decorate(fn: F) -> F:
         base = op.split(".")[0]
