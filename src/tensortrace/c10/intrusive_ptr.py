@@ -41,6 +41,10 @@ class intrusive_ptr_target:  # noqa: N801 - PyTorch's name
     def release_resources(self) -> None:
         """Called when the last strong reference goes; subclasses free what they hold."""
 
+    def _trace_info(self) -> dict[str, object]:
+        """Facts the trace records when the object is made (sizes, storage, bytes...)."""
+        return {}
+
     def use_count(self) -> int:
         return self.refcount_
 
@@ -63,7 +67,8 @@ class intrusive_ptr(Generic[T]):  # noqa: N801
         target.weakcount_ = 1
         if recorder.current is not None:
             recorder.current.instant("make_intrusive", "refcount", target.trace_name,
-                                     {"object": target.trace_name, "refcount": 1})
+                                     {"object": target.trace_name, "refcount": 1,
+                                      "type": type(target).__name__, **target._trace_info()})
         return intrusive_ptr(target)
 
     def get(self) -> T:

@@ -72,6 +72,10 @@ class StorageImpl(intrusive_ptr_target):
     def _trace_summary(self) -> str:
         return f"{self.trace_name}({self.size_bytes_} bytes, refcount={self.refcount_})"
 
+    def _trace_info(self) -> dict[str, object]:
+        return {"nbytes": self.size_bytes_, "addr": self.data_ptr_.get(),
+                "device": str(self.data_ptr_.device)}
+
 
 class Storage:
     """The owning handle to a StorageImpl (c10::Storage wraps intrusive_ptr<StorageImpl>)."""

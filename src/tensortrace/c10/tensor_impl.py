@@ -22,7 +22,7 @@ from tensortrace.c10.dispatch_key import (
 from tensortrace.c10.intrusive_ptr import intrusive_ptr_target
 from tensortrace.c10.scalar_type import ScalarType, TypeMeta
 from tensortrace.c10.storage_impl import Storage
-from tensortrace.trace import traced
+from tensortrace.trace import recorder, traced
 
 
 class VariableVersion:
@@ -144,6 +144,7 @@ class TensorImpl(intrusive_ptr_target):
         self.strides_ = contiguous_strides(self.sizes_)
         self.refresh_numel()
         self.is_contiguous_ = True
+        self._record_meta()
 
     def set_sizes_and_strides(self, new_size: tuple[int, ...], new_stride: tuple[int, ...],
                               storage_offset: int | None = None) -> None:
@@ -153,13 +154,19 @@ class TensorImpl(intrusive_ptr_target):
             self.storage_offset_ = storage_offset
         self.refresh_numel()
         self.refresh_contiguous()
+        self._record_meta()
 
     def set_storage_offset(self, storage_offset: int) -> None:
         self.storage_offset_ = storage_offset
+        self._record_meta()
 
     def set_storage_keep_dtype(self, storage: Storage) -> None:
         old = self.storage_
         self.storage_ = storage
+        if recorder.current is not None:
+            recorder.current.instant("tensor_storage", "native", self.trace_name,
+                                     {"object": self.trace_name,
+                                      "storage": storage.unsafeGetStorageImpl().trace_name})
         old.reset()
 
     def refresh_numel(self) -> None:
@@ -191,6 +198,20 @@ class TensorImpl(intrusive_ptr_target):
         return np.ndarray(self.sizes_, dtype, buffer=self.storage_.unsafeGetStorageImpl()
                           .bytes_view(), offset=self.storage_offset_ * itemsize,
                           strides=tuple(s * itemsize for s in self.strides_))
+
+    def _trace_info(self) -> dict[str, object]:
+        return {"storage": self.storage_.unsafeGetStorageImpl().trace_name,
+                "dtype": str(self.data_type_.scalar_type), "itemsize": self.data_type_.itemsize,
+                "sizes": list(self.sizes_), "strides": list(self.strides_),
+                "offset": self.storage_offset_, "is_view": self.is_view_}
+
+    def _record_meta(self) -> None:
+        """Tell the trace this TensorImpl's sizes, strides or offset changed."""
+        if recorder.current is not None:
+            recorder.current.instant("tensor_meta", "native", self.trace_name,
+                                     {"object": self.trace_name, "sizes": list(self.sizes_),
+                                      "strides": list(self.strides_),
+                                      "offset": self.storage_offset_})
 
     def _trace_summary(self) -> str:
         return (f"{self.trace_name}(sizes={list(self.sizes_)}, strides={list(self.strides_)}, "

@@ -8,6 +8,7 @@ standard library, so every other layer can record into it.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,6 +17,7 @@ from typing import Any
 from tensortrace.trace import recorder
 from tensortrace.trace.events import LAYERS, Event, FrameSite
 from tensortrace.trace.recorder import frame, summarize, traced
+from tensortrace.trace.source import record_names, run_source
 from tensortrace.trace.trace import FrameNode, Trace
 
 
@@ -31,6 +33,9 @@ def trace(**meta: Any) -> Iterator[Trace]:
     try:
         yield result
     finally:
+        # the `with` block's own frame: its variables name the tensors that survive
+        caller = sys._getframe(2)
+        record_names(caller.f_locals)
         recorder.stop(rec)
 
 
@@ -39,4 +44,4 @@ def is_tracing() -> bool:
 
 
 __all__ = ["LAYERS", "Event", "FrameNode", "FrameSite", "Trace", "frame", "is_tracing",
-           "recorder", "summarize", "trace", "traced"]
+           "record_names", "recorder", "run_source", "summarize", "trace", "traced"]

@@ -15,7 +15,7 @@ from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.storage_impl import StorageImpl
 from tensortrace.c10.tensor_impl import TensorImpl, contiguous_strides
-from tensortrace.trace import traced
+from tensortrace.trace import recorder, traced
 
 SOURCE = "aten/src/ATen/native/Resize.h"
 
@@ -61,6 +61,9 @@ def resize_bytes_cpu(storage: StorageImpl, size_bytes: int) -> None:
         new_data.get_context()[:keep] = old_data.get_context()[:keep]  # type: ignore[index]
     storage.data_ptr_ = new_data
     storage.size_bytes_ = size_bytes
+    if recorder.current is not None:
+        recorder.current.instant("storage_data", "native", storage.trace_name,
+                                 {"object": storage.trace_name, **storage._trace_info()})
     old_data.clear()
 
 
