@@ -60,7 +60,7 @@ class OperatorHandle:
                                   if schema.arguments[i].type.is_list)
         self.arg_names = tuple(a.name for a in schema.arguments)
         self.call_site = FrameSite("dispatch", self.name, DISPATCHER_H, "c10::Dispatcher::call",
-                                   legacy="globalATenDispatch().getOpTable(...)->getOp")
+                                   legacy="op table getOp")
         self._mask = 0  # keys whose kernel is not a fallthrough
 
     # ---- registration (OperatorEntry) --------------------------------------------------------
@@ -159,7 +159,7 @@ class OperatorHandle:
             return kernel.fn(ks, *args) if kernel.with_keyset else kernel.fn(*args)  # type: ignore[misc]
         site = FrameSite("dispatch", f"redispatch {self.schema.full_name} -> {key}",
                          DISPATCHER_H, "c10::Dispatcher::redispatch",
-                         legacy="table->getOp<...>(backend)")
+                         legacy="getOp(backend)")
         rec.begin(site, {"args": {"dispatch_key_set": repr(ks), "dispatch_key": str(key),
                                   "kernel": kernel.name}})
         try:

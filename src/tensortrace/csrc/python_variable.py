@@ -53,6 +53,8 @@ def handle_th_errors(fn: F) -> F:
             tb = exc.__traceback__
             if tb is not None:
                 traceback.clear_frames(tb)
+            # this frame stays in the traceback: it must not keep the arguments alive either
+            del args, kwargs, tb
             raise exc.with_traceback(None) from exc.__cause__
 
     return wrapper  # type: ignore[return-value]

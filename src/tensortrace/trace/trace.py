@@ -34,6 +34,10 @@ class FrameNode:
     outcome: dict[str, Any]
     children: list[FrameNode] = field(default_factory=list)
     instants: list[Event] = field(default_factory=list)
+    # what the frame recorded besides its arguments (an operator's dispatch key set, kernel)
+    details: dict[str, Any] = field(default_factory=dict)
+    # children and instants interleaved in the order they happened
+    items: list[FrameNode | Event] = field(default_factory=list)
 
     def walk(self) -> Iterator[FrameNode]:
         yield self
@@ -92,8 +96,13 @@ class Trace:
         for index, event in enumerate(self.events):
             if event.ph == BEGIN:
                 node = FrameNode(event.name, event.layer, self.site_of(event), index, -1,
-                                 event.args.get("args", {}), {})
-                (stack[-1].children if stack else roots).append(node)
+                                 event.args.get("args", {}), {},
+                                 details={k: v for k, v in event.args.items() if k != "args"})
+                if stack:
+                    stack[-1].children.append(node)
+                    stack[-1].items.append(node)
+                else:
+                    roots.append(node)
                 stack.append(node)
             elif event.ph == END:
                 node = stack.pop()
@@ -101,9 +110,10 @@ class Trace:
                 node.outcome = event.args
             elif stack:
                 stack[-1].instants.append(event)
+                stack[-1].items.append(event)
             else:
                 roots.append(FrameNode(event.name, event.layer, None, index, index, event.args,
-                                       {}, instants=[event]))
+                                       {}, instants=[event], items=[event]))
         return roots
 
     def frames(self) -> Iterator[FrameNode]:

@@ -1,0 +1,123 @@
+"""The call-stack tree of a trace, drawn with rich: every frame, colored by layer.
+
+Like the tree views of torch.profiler's viewers, but with each frame's PyTorch counterpart (the
+source file and C++ symbol it models, and the 2019 name seed 000 gives it) and the instants
+(allocations, frees, refcount changes, handles) in place. `--layers` in the CLI hides layers:
+a hidden frame's children move up to its nearest shown ancestor, so nothing is lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from rich.text import Text
+from rich.tree import Tree
+
+from tensortrace.trace import LAYERS, Event, FrameNode, Trace
+
+LAYER_STYLES: dict[str, str] = {
+    "python": "bold bright_blue",
+    "dispatch": "bold magenta",
+    "autograd": "bold yellow",
+    "native": "bold green",
+    "kernel": "bold red",
+    "allocator": "bold cyan",
+    "refcount": "bright_black",
+}
+
+INSTANT_LAYER = {"alloc": "allocator", "free": "allocator", "make_intrusive": "refcount",
+                 "incref": "refcount", "decref": "refcount", "delete": "refcount",
+                 "handle_new": "python", "handle_del": "python", "statement": "python",
+                 "names": "python", "tensor_meta": "native", "tensor_storage": "native",
+                 "storage_data": "native"}
+
+# instants that only restate what a frame already says: kept in the data, not drawn
+QUIET_INSTANTS = frozenset({"names", "tensor_meta", "tensor_storage", "storage_data"})
+
+
+def frame_label(node: FrameNode, show_pytorch: bool = True) -> Text:
+    label = Text(node.name, style=LAYER_STYLES.get(node.layer, ""))
+    label.append(f"  [{node.layer}]", style="dim")
+    if "dispatch_key" in node.details:
+        label.append(f"  {node.details['dispatch_key_set']} → {node.details['dispatch_key']}",
+                     style="magenta")
+    error = node.outcome.get("error")
+    if error:
+        label.append(f"  ✗ {error}", style="bold red")
+    if show_pytorch and node.site is not None:
+        label.append(f"  {node.site.source}", style="dim italic")
+        if node.site.symbol != node.name:
+            label.append(f" :: {node.site.symbol}", style="dim italic")
+        if node.site.legacy:
+            label.append(f"  (2019: {node.site.legacy})", style="dim")
+    return label
+
+
+def instant_label(event: Event) -> Text:
+    a = event.args
+    kind = event.kind
+    style = LAYER_STYLES.get(INSTANT_LAYER.get(kind, ""), "")
+    if kind == "alloc":
+        text = (f"+ alloc {a['bytes']} B at {a['addr']:#x}  "
+                f"(allocated: {a['total_allocated']} B)")
+    elif kind == "free":
+        text = (f"- free {a['bytes']} B at {a['addr']:#x}  "
+                f"(allocated: {a['total_allocated']} B)")
+    elif kind == "make_intrusive":
+        text = f"make_intrusive {a['object']}  refcount=1"
+    elif kind in ("incref", "decref"):
+        arrow = "↑" if kind == "incref" else "↓"
+        text = f"{kind} {a['object']} {arrow} refcount={a['refcount']}"
+    elif kind == "delete":
+        text = f"delete {a['object']}"
+    elif kind == "handle_new":
+        text = f"new Python handle _h{a['handle']} -> {a['impl']} {a['sizes']} {a['dtype']}"
+    elif kind == "handle_del":
+        text = f"Python handle _h{a['handle']} dies -> {a['impl']}"
+    elif kind == "statement":
+        text = f"line {a['lineno']}: {a['source']}"
+    else:
+        text = f"{kind} {event.name}"
+    return Text(("• " if kind != "statement" else "▶ ") + text, style=style)
+
+
+def _visible(layer: str, layers: Collection[str] | None) -> bool:
+    return layers is None or layer in layers
+
+
+def _add_node(parent: Tree, node: FrameNode, layers: Collection[str] | None,
+              show_pytorch: bool, show_instants: bool) -> None:
+    if node.site is None:  # a lone instant outside any frame
+        for event in node.instants:
+            _add_instant(parent, event, layers, show_instants)
+        return
+    target = parent
+    if _visible(node.layer, layers):
+        target = parent.add(frame_label(node, show_pytorch))
+    for child in node.items:
+        if isinstance(child, FrameNode):
+            _add_node(target, child, layers, show_pytorch, show_instants)
+        else:
+            _add_instant(target, child, layers, show_instants)
+
+
+def _add_instant(parent: Tree, event: Event, layers: Collection[str] | None,
+                 show_instants: bool) -> None:
+    if not show_instants or event.kind in QUIET_INSTANTS:
+        return
+    if _visible(INSTANT_LAYER.get(event.kind, event.layer), layers):
+        parent.add(instant_label(event))
+
+
+def render_tree(trace: Trace, layers: Collection[str] | None = None,
+                show_pytorch: bool = True, show_instants: bool = True,
+                title: str = "tensortrace") -> Tree:
+    """The whole trace as one rich Tree. `layers` limits what is drawn (None: all)."""
+    unknown = set(layers or ()) - set(LAYERS)
+    if unknown:
+        raise ValueError(f"unknown layer(s) {sorted(unknown)}; choose from {', '.join(LAYERS)}")
+    root = Tree(Text(title, style="bold"), guide_style="bright_black")
+    for node in trace.roots():
+        _add_node(root, node, layers, show_pytorch, show_instants)
+    return root
+

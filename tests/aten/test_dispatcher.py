@@ -1,0 +1,72 @@
+"""The dispatcher: schemas from the YAML, key sets, kernel tables, redispatch."""
+
+from __future__ import annotations
+
+import pytest
+
+import tensortrace
+from tensortrace.aten.dispatcher import singleton
+from tensortrace.aten.function_schema import parse_schema
+from tensortrace.c10.dispatch_key import DispatchKey
+from tensortrace.c10.local_dispatch_key_set import AutoDispatchBelowADInplaceOrView
+
+
+def test_schema_round_trip_and_annotations() -> None:
+    text = "add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)"
+    schema = parse_schema(text)
+    assert str(schema) == text
+    assert schema.is_inplace and not schema.is_view
+    assert parse_schema("select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)").is_view
+    assert parse_schema("add.out(Tensor self, Tensor other, *, Scalar alpha=1, "
+                        "Tensor(a!) out) -> Tensor(a!)").is_out
+
+
+def test_every_yaml_entry_is_registered_with_a_cpu_kernel() -> None:
+    ops = singleton().operators
+    assert {"rand", "empty.memory_format", "select.int", "as_strided", "add.Tensor",
+            "add.out", "uniform_"} <= ops.keys()
+    for op in ops.values():
+        assert DispatchKey.CPU in op.dispatch_table, op
+
+
+def test_key_set_of_a_call() -> None:
+    op = singleton().findSchemaOrThrow("add", "Tensor")
+    x = tensortrace.rand(2).cdata
+    ks = op.compute_dispatch_key_set((x, x, 1))
+    assert ks.highestPriorityTypeId() == DispatchKey.AutogradCPU
+    with AutoDispatchBelowADInplaceOrView():
+        below = op.compute_dispatch_key_set((x, x, 1))
+    # BackendSelect is always in the set, but add has no kernel there: it falls through
+    assert below.highestPriorityTypeId() == DispatchKey.BackendSelect
+    assert op.lookup(below)[0] == DispatchKey.CPU
+
+
+def test_factories_go_through_backend_select() -> None:
+    op = singleton().findSchemaOrThrow("rand")
+    key, kernel = op.lookup(op.compute_dispatch_key_set(([2], None, None, None, None)))
+    assert key == DispatchKey.BackendSelect
+    assert "BackendSelect" in kernel.name
+
+
+def test_fallthrough_keys_are_skipped() -> None:
+    op = singleton().findSchemaOrThrow("add", "Tensor")  # not a view, not in-place
+    assert op.dispatch_table[DispatchKey.ADInplaceOrView].is_fallthrough
+    view_op = singleton().findSchemaOrThrow("select", "int")
+    assert not view_op.dispatch_table[DispatchKey.ADInplaceOrView].is_fallthrough
+
+
+def test_redispatch_frames_show_the_path() -> None:
+    x = tensortrace.rand(3, 4)
+    with tensortrace.trace() as t:
+        x[0]
+    names = [f.name for f in t.frames()]
+    i = names.index("aten::select")
+    assert names[i + 1:i + 5] == ["torch::autograd::VariableType::select",
+                                  "redispatch select.int -> ADInplaceOrView",
+                                  "torch::ADInplaceOrView::select_int",
+                                  "redispatch select.int -> CPU"]
+
+
+def test_unknown_schema() -> None:
+    with pytest.raises(RuntimeError, match="Could not find schema for aten::nope"):
+        singleton().findSchemaOrThrow("nope")

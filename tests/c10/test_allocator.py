@@ -1,0 +1,109 @@
+"""The CPU allocator, its registry, DataPtr and the memory statistics."""
+
+from __future__ import annotations
+
+import gc
+
+import numpy as np
+import pytest
+
+import tensortrace
+from tensortrace.c10 import allocator as allocator_mod
+from tensortrace.c10 import cpu_allocator
+from tensortrace.c10.allocator import Allocator, DataPtr, GetAllocator, SetAllocator
+from tensortrace.c10.device import CPU, DeviceType
+
+
+@pytest.mark.parametrize("nbytes", [1, 3, 48, 63, 64, 65, 1000, 4096, 100_003])
+def test_alloc_cpu_is_64_byte_aligned(nbytes: int) -> None:
+    data = cpu_allocator.g_cpu_alloc.allocate(nbytes)
+    try:
+        assert data.get() % 64 == 0
+        assert data.get_context().nbytes == nbytes
+    finally:
+        data.clear()
+
+
+def test_zero_bytes_gives_a_null_data_ptr() -> None:
+    data = cpu_allocator.g_cpu_alloc.allocate(0)
+    assert data.get() == 0 and not data
+
+
+def test_zero_fill_and_junk_fill_flags() -> None:
+    flags = cpu_allocator.FLAGS
+    try:
+        flags["caffe2_cpu_allocator_do_zero_fill"] = True
+        data = cpu_allocator.g_cpu_alloc.allocate(40)
+        assert not data.get_context().any()
+        data.clear()
+        flags["caffe2_cpu_allocator_do_zero_fill"] = False
+        flags["caffe2_cpu_allocator_do_junk_fill"] = True
+        data = cpu_allocator.g_cpu_alloc.allocate(10)
+        words = data.get_context()[:8].view(np.uint32)
+        assert (words == cpu_allocator.kJunkPattern).all()
+        data.clear()
+    finally:
+        flags["caffe2_cpu_allocator_do_zero_fill"] = False
+        flags["caffe2_cpu_allocator_do_junk_fill"] = False
+
+
+def test_live_bytes_and_stats_follow_allocations() -> None:
+    gc.collect()
+    start = tensortrace.memory_allocated("cpu")
+    stats0 = tensortrace.memory_stats("cpu")
+    x = tensortrace.rand(10)
+    assert tensortrace.memory_allocated() == start + 40
+    stats = tensortrace.memory_stats("cpu")
+    assert stats["allocated_bytes.all.current"] == start + 40
+    assert stats["allocation.all.allocated"] == stats0["allocation.all.allocated"] + 1
+    assert stats["allocated_bytes.all.peak"] >= start + 40
+    del x
+    stats = tensortrace.memory_stats("cpu")
+    assert stats["allocated_bytes.all.current"] == start
+    assert stats["allocated_bytes.all.freed"] == stats0["allocated_bytes.all.freed"] + 40
+    assert {"reserved_bytes.all.current", "active_bytes.all.peak", "num_ooms"} <= stats.keys()
+
+
+def test_memory_queries_refuse_other_devices() -> None:
+    with pytest.raises(RuntimeError, match="only a CPU allocator"):
+        tensortrace.memory_allocated("cuda")
+
+
+class CountingAllocator(Allocator):
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def allocate(self, nbytes: int) -> DataPtr:
+        self.calls += 1
+        return cpu_allocator.g_cpu_alloc.allocate(nbytes)
+
+
+def test_set_allocator_respects_priority() -> None:
+    default = GetAllocator(DeviceType.CPU)
+    saved_priority = dict(allocator_mod._allocator_priority)
+    counting = CountingAllocator()
+    try:
+        SetAllocator(DeviceType.CPU, counting, priority=1)
+        assert GetAllocator(DeviceType.CPU) is counting
+        tensortrace.rand(3)
+        assert counting.calls == 1
+        SetAllocator(DeviceType.CPU, default, priority=0)  # lower priority: ignored
+        assert GetAllocator(DeviceType.CPU) is counting
+    finally:
+        allocator_mod._allocator_array[DeviceType.CPU] = default
+        allocator_mod._allocator_priority.clear()
+        allocator_mod._allocator_priority.update(saved_priority)
+
+
+def test_missing_allocator_error() -> None:
+    with pytest.raises(RuntimeError, match="Allocator for meta is not set."):
+        GetAllocator(DeviceType.Meta)
+
+
+def test_data_ptr_deleter_runs_once() -> None:
+    calls: list[object] = []
+    ctx = np.zeros(4, np.uint8)
+    data = DataPtr(ctx.ctypes.data, ctx, calls.append, CPU)
+    data.clear()
+    data.clear()
+    assert calls == [ctx]

@@ -1,0 +1,57 @@
+"""ScalarType promotion, dispatch key sets, devices and contiguity."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from tensortrace.c10.device import Device
+from tensortrace.c10.dispatch_key import DispatchKey, DispatchKeySet, after_autograd_keyset
+from tensortrace.c10.scalar_type import ScalarType, promoteTypes
+from tensortrace.c10.tensor_impl import compute_contiguous, contiguous_strides
+
+TYPES = [ScalarType.Bool, ScalarType.Byte, ScalarType.Char, ScalarType.Short, ScalarType.Int,
+         ScalarType.Long, ScalarType.Half, ScalarType.BFloat16, ScalarType.Float,
+         ScalarType.Double]
+TORCH_NAMES = {ScalarType.Bool: "bool", ScalarType.Byte: "uint8", ScalarType.Char: "int8",
+               ScalarType.Short: "int16", ScalarType.Int: "int32", ScalarType.Long: "int64",
+               ScalarType.Half: "float16", ScalarType.BFloat16: "bfloat16",
+               ScalarType.Float: "float32", ScalarType.Double: "float64"}
+
+
+def test_promote_types_matches_torch_for_every_pair() -> None:
+    torch = pytest.importorskip("torch")
+    for a, b in itertools.product(TYPES, TYPES):
+        expected = torch.promote_types(getattr(torch, TORCH_NAMES[a]),
+                                       getattr(torch, TORCH_NAMES[b]))
+        assert str(expected) == f"torch.{TORCH_NAMES[promoteTypes(a, b)]}", (a, b)
+
+
+def test_promote_types_known_pairs() -> None:
+    assert promoteTypes(ScalarType.Byte, ScalarType.Char) == ScalarType.Short
+    assert promoteTypes(ScalarType.Half, ScalarType.BFloat16) == ScalarType.Float
+    assert promoteTypes(ScalarType.Bool, ScalarType.Long) == ScalarType.Long
+    assert promoteTypes(ScalarType.Long, ScalarType.Half) == ScalarType.Half
+
+
+def test_dispatch_key_set_priority_and_masks() -> None:
+    ks = DispatchKeySet([DispatchKey.CPU, DispatchKey.ADInplaceOrView, DispatchKey.AutogradCPU])
+    assert ks.highestPriorityTypeId() == DispatchKey.AutogradCPU
+    below = ks & after_autograd_keyset
+    assert below.highestPriorityTypeId() == DispatchKey.ADInplaceOrView
+    assert list(ks) == [DispatchKey.AutogradCPU, DispatchKey.ADInplaceOrView, DispatchKey.CPU]
+    assert repr(ks) == "DispatchKeySet(CPU, ADInplaceOrView, AutogradCPU)"
+
+
+def test_device_parsing() -> None:
+    assert str(Device("cpu")) == "cpu" and repr(Device("cuda:1")) == \
+        "device(type='cuda', index=1)"
+    with pytest.raises(RuntimeError, match="Expected one of cpu"):
+        Device("tpu")
+
+
+def test_contiguity() -> None:
+    assert contiguous_strides((2, 3, 4)) == (12, 4, 1)
+    assert compute_contiguous((2, 1, 4), (4, 99, 1), 8)
+    assert not compute_contiguous((3, 4), (1, 3), 12)

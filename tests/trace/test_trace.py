@@ -1,0 +1,108 @@
+"""The recorder, the Trace data, JSON save/load and the Chrome export."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import tensortrace
+from tensortrace.trace import LAYERS, Trace, recorder, run_source, traced
+
+
+@traced("native", "demo::f", "aten/src/ATen/native/Demo.cpp", legacy="TH_demo")
+def f(x: int) -> int:
+    return g(x) + 1
+
+
+@traced("kernel", "demo::g", "aten/src/ATen/native/cpu/Demo.cpp")
+def g(x: int) -> int:
+    if x < 0:
+        raise ValueError("negative")
+    return x * 2
+
+
+def test_untraced_call_goes_straight_through() -> None:
+    assert recorder.current is None
+    assert f(3) == 7
+
+
+def test_frames_nest_with_args_and_results() -> None:
+    with tensortrace.trace() as t:
+        f(3)
+    (root,) = t.roots()
+    assert (root.name, root.layer, root.args, root.outcome) == (
+        "demo::f", "native", {"x": 3}, {"result": 7})
+    assert [c.name for c in root.children] == ["demo::g"]
+    assert root.site is not None and root.site.legacy == "TH_demo"
+
+
+def test_an_exception_closes_its_frames_with_the_error() -> None:
+    with tensortrace.trace() as t, pytest.raises(ValueError):
+        f(-1)
+    (root,) = t.roots()
+    assert root.outcome == {"error": "ValueError: negative"}
+    assert root.children[0].outcome == {"error": "ValueError: negative"}
+    assert recorder.current is None
+
+
+def test_traces_cannot_nest() -> None:
+    with tensortrace.trace(), pytest.raises(RuntimeError, match="cannot be nested"):
+        with tensortrace.trace():
+            pass
+
+
+def seed_trace() -> Trace:
+    with tensortrace.trace() as t:
+        run_source("r = torch.rand(3, 4)[0] + torch.rand(3, 4)", {"torch": tensortrace})
+    return t
+
+
+def test_save_and_load_round_trip(tmp_path: Path) -> None:
+    t = seed_trace()
+    path = tmp_path / "seed.json"
+    t.save(path)
+    loaded = Trace.load(path)
+    assert loaded.events == t.events
+    assert loaded.sites == t.sites
+    assert loaded.operator_tree() == t.operator_tree()
+    assert json.loads(path.read_text())["format"] == "tensortrace-trace"
+
+
+def test_load_refuses_what_is_not_a_trace(tmp_path: Path) -> None:
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps({"traceEvents": []}))
+    with pytest.raises(ValueError, match="not a tensortrace trace"):
+        Trace.load(path)
+
+
+def test_chrome_export_has_torch_profiler_shape(tmp_path: Path) -> None:
+    t = seed_trace()
+    path = tmp_path / "chrome.json"
+    t.export_chrome_trace(path)
+    events = json.loads(path.read_text())["traceEvents"]
+    meta = {e["name"] for e in events if e["ph"] == "M"}
+    assert {"process_name", "thread_name"} <= meta
+    frames = [e for e in events if e["ph"] == "X"]
+    assert {e["cat"] for e in frames} <= set(LAYERS)
+    assert [e["name"] for e in frames if e["name"].startswith("aten::")].count("aten::rand") == 2
+    assert all(isinstance(e["pid"], int) and isinstance(e["tid"], int) for e in events)
+    memory = [e for e in events if e["name"] == "[memory]"]
+    assert [m["args"]["Bytes"] for m in memory] == [48, 48, 48, -48, -48, -48]
+    assert [m["args"]["Total Allocated"] for m in memory] == [48, 96, 144, 96, 48, 0]
+    assert all(m["ph"] == "i" and m["cat"] == "cpu_instant_event" and "Addr" in m["args"]
+               for m in memory)
+    counters = [e for e in events if e["ph"] == "C"]
+    assert [c["args"]["cpu"] for c in counters] == [48, 96, 144, 96, 48, 0]
+    for frame in frames:
+        assert frame["dur"] >= 0 and "PyTorch source" in frame["args"]
+
+
+def test_statements_and_survivor_names_are_recorded() -> None:
+    t = seed_trace()
+    (statement,) = t.instants("statement")
+    assert statement.args["source"] == "r = torch.rand(3, 4)[0] + torch.rand(3, 4)"
+    (names,) = t.instants("names")
+    survivor = t.instants("handle_new")[-1].args["handle"]
+    assert names.args["names"] == {str(survivor): ["r"]}
