@@ -100,7 +100,8 @@ if BFLOAT16 is not None:
 
 
 def _type_name(dtype: np.dtype) -> str:
-    return _TYPE_NAMES.get(dtype, str(dtype))
+    name = _TYPE_NAMES.get(dtype)
+    return name if name is not None else str(dtype)  # str(dtype) is slow: only when needed
 
 
 def _is_reduced_float(dtype: np.dtype) -> bool:

@@ -1,0 +1,109 @@
+"""The seed expression's cost, untraced and traced, and a large add against NumPy (issue #2).
+
+    python bench/bench_seed.py
+
+Prints, from one run: the seed expression `torch.rand(3, 4)[0] + torch.rand(3, 4)` untraced,
+with the recorder compiled out (TENSORTRACE_COMPILE_OUT_RECORDER=1, measured in a subprocess),
+and traced; and a 4M-element float32 add against NumPy's (and torch's, where installed).
+Goals: the idle recorder adds < 10% to the seed; the large add is within 1.2x of NumPy.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import timeit
+from collections.abc import Callable
+
+SEED = "torch.rand(3, 4)[0] + torch.rand(3, 4)"
+
+
+def best_of(fn: Callable[[], object], number: int, repeat: int = 7) -> float:
+    """Seconds per call: the minimum over repeats (the least disturbed run), as timeit advises."""
+    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
+
+
+def seed_untraced_seconds() -> float:
+    import tensortrace as torch
+
+    return best_of(lambda: torch.rand(3, 4)[0] + torch.rand(3, 4), number=200)
+
+
+def seed_compiled_out_seconds() -> float:
+    """The same measurement in a fresh interpreter whose tensortrace has no @traced wrappers."""
+    env = dict(os.environ, TENSORTRACE_COMPILE_OUT_RECORDER="1")
+    code = ("import json, sys; sys.path[:0] = " + json.dumps(sys.path) + "\n"
+            "from bench_seed import seed_untraced_seconds\n"
+            "print(json.dumps(seed_untraced_seconds()))")
+    out = subprocess.run([sys.executable, "-c", code], env=env, check=True, text=True,
+                         capture_output=True, cwd=os.path.dirname(os.path.abspath(__file__)))
+    return float(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def seed_traced_seconds() -> tuple[float, int]:
+    import tensortrace as torch
+
+    def run() -> int:
+        with torch.trace() as t:
+            torch.rand(3, 4)[0] + torch.rand(3, 4)
+        return len(t.events)
+
+    events = run()
+    return best_of(run, number=50), events
+
+
+def interleaved_best(fns: dict[str, Callable[[], object]], number: int,
+                     repeat: int = 15) -> dict[str, float]:
+    """Seconds per call for each fn, timed in alternation so they share the machine's noise."""
+    best = {name: float("inf") for name in fns}
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            best[name] = min(best[name], timeit.timeit(fn, number=number) / number)
+    return best
+
+
+def large_add_seconds(n: int = 4 * 1024 * 1024) -> dict[str, float]:
+    import numpy as np
+
+    import tensortrace
+
+    rng = np.random.default_rng(0)
+    a, b = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
+    ta, tb = tensortrace.rand(n), tensortrace.rand(n)
+    fns: dict[str, Callable[[], object]] = {"numpy": lambda: a + b,
+                                            "tensortrace": lambda: ta + tb}
+    try:
+        import torch
+
+        xa, xb = torch.from_numpy(a), torch.from_numpy(b)
+        fns["torch"] = lambda: xa + xb
+    except ImportError:
+        pass
+    return interleaved_best(fns, number=10)
+
+
+def main() -> None:
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    untraced = statistics.median(seed_untraced_seconds() for _ in range(3))
+    compiled_out = statistics.median(seed_compiled_out_seconds() for _ in range(3))
+    traced, events = seed_traced_seconds()
+    overhead = untraced / compiled_out - 1
+    print("seed expression:", SEED)
+    print(f"  recorder compiled out : {compiled_out * 1e6:9.1f} us")
+    print(f"  untraced (recorder on, idle): {untraced * 1e6:9.1f} us  "
+          f"-> idle recorder adds {overhead:+.1%} (goal < 10%)")
+    print(f"  traced ({events} events)      : {traced * 1e6:9.1f} us  "
+          f"({traced / untraced:.1f}x untraced)")
+    adds = large_add_seconds()
+    print("4M-element float32 add:")
+    for name, seconds in adds.items():
+        print(f"  {name:12s}: {seconds * 1e3:7.2f} ms  ({seconds / adds['numpy']:.2f}x NumPy)")
+    ratio = adds["tensortrace"] / adds["numpy"]
+    print(f"  goal: within 1.2x of NumPy -> {'met' if ratio <= 1.2 else 'NOT met'} ({ratio:.2f}x)")
+
+
+if __name__ == "__main__":
+    main()
