@@ -254,10 +254,9 @@ def generate() -> list[OperatorHandle]:
             kernel = KernelFunction(adapt_to_schema(fn, op.schema), f"at::native::{native_name}")
             for key in str(keys).split(","):
                 op.register(DispatchKey[key.strip()], kernel)
-        if (op.schema.has_tensor_options and not op.tensor_indices):
+        if op.schema.has_tensor_options and not op.tensor_indices:
             op.register(DispatchKey.BackendSelect, make_backend_select_kernel(op))
 
-    by_name = {op.schema.full_name: op for op in ops}
     for op in ops:
         if op.entry.get("structured"):
             delegates = [d for d in ops
@@ -265,7 +264,6 @@ def generate() -> list[OperatorHandle]:
             make_structured_kernels(op.entry, op, delegates)
 
     _generate_python_api(ops)
-    del by_name
     return ops
 
 
@@ -278,8 +276,7 @@ def _generate_python_api(ops: list[OperatorHandle]) -> None:
         if "function" in variants:
             functions.setdefault(op.schema.name, []).append(pair)
         if "method" in variants:
-            method_binder = pair
-            methods.setdefault(op.schema.name, []).append(method_binder)
+            methods.setdefault(op.schema.name, []).append(pair)
         at._ops[op.schema.full_name] = op
     for name, overloads in functions.items():
         setattr(at, name, make_function(name, overloads))

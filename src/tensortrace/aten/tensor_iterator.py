@@ -289,6 +289,7 @@ class TensorIteratorBase:
         return Tensor()
 
     # ---- convenience builders (TensorIteratorBase::build_*_op) --------------------------------
+    @_step("build_borrowing_binary_op", legacy="TensorIterator::binary_op")
     def build_binary_op(self, out: Tensor, a: Tensor, b: Tensor) -> None:
         self.build(binary_op_config().add_output(out).add_const_input(a).add_const_input(b))
 
