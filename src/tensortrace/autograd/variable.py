@@ -15,6 +15,7 @@ this; tensortrace has no inference mode.)
 from __future__ import annotations
 
 from tensortrace.aten.tensor_body import Tensor
+from tensortrace.trace import recorder
 
 
 class AutogradMeta:
@@ -58,6 +59,10 @@ def as_view(base: Tensor, tensor: Tensor) -> Tensor:
     meta.is_view_ = True
     meta.base_ = root.copy()  # a second owner of the base's TensorImpl
     impl = tensor.unsafeGetTensorImpl()
+    if recorder.current is not None:
+        recorder.current.instant("view_base", "autograd", impl.trace_name,
+                                 {"object": impl.trace_name,
+                                  "base": root.unsafeGetTensorImpl().trace_name})
     impl.autograd_meta_ = meta
     impl.set_version_counter(root.unsafeGetTensorImpl().version_counter())
     return tensor

@@ -45,6 +45,9 @@ class dtype:  # noqa: N801 - torch.dtype
     def __repr__(self) -> str:
         return f"torch.{self.name}"
 
+    def _trace_summary(self) -> str:
+        return repr(self)
+
     def __reduce__(self) -> str:
         return self.name
 

@@ -30,7 +30,7 @@ from tensortrace.csrc.dtype import layout, memory_format, to_scalar_type
 from tensortrace.csrc.generator import Generator
 from tensortrace.csrc.python_arg_parser import ParameterType, PythonArgParser, PythonArgs
 from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap, handle_th_errors
-from tensortrace.trace import traced
+from tensortrace.trace import recorder, traced
 
 TORCH_FUNCTIONS_CPP = "torch/csrc/autograd/generated/python_torch_functions_0.cpp"
 VARIABLE_METHODS_CPP = "torch/csrc/autograd/generated/python_variable_methods.cpp"
@@ -200,11 +200,15 @@ def make_binding(name: str, overloads: Sequence[PythonOverload], is_method: bool
                                     allow_numbers_as_tensors=name in NUMBERS_AS_TENSORS)
     dispatches = [make_dispatch(name, ov) for ov in overloads]
     source = VARIABLE_METHODS_CPP if is_method else TORCH_FUNCTIONS_CPP
+    called_as = f"Tensor.{python_name or name}" if is_method else f"torch.{name}"
 
     @handle_th_errors
     @traced("python", f"THPVariable_{name}", source,
             legacy=f"THPVariable_{name}")
     def binding(*args: Any, **kwargs: Any) -> Any:
+        if recorder.current is not None:
+            recorder.current.instant("python_call", "python", called_as,
+                                     {"python_name": called_as})
         self = args[0].cdata if is_method else None
         r = parser.parse(args[1:] if is_method else args, kwargs)
         ov = overloads[r.idx]

@@ -14,6 +14,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from enum import Enum
 from typing import Any, TypeVar
 
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
@@ -25,6 +26,8 @@ MAX_SEQUENCE_ITEMS = 8
 
 def summarize(value: Any) -> Any:
     """A short, JSON-safe description of an argument or result, never the data itself."""
+    if isinstance(value, Enum):  # before int: ScalarType.Float reads better than 6
+        return str(value)
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     summary = getattr(value, "_trace_summary", None)
@@ -91,6 +94,8 @@ def _call_traced(rec: Recorder, site: FrameSite, fn: Callable[..., Any],
                  names: tuple[str, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """The slow path, taken only while a trace is active: record the frame around the call."""
     described = {n: summarize(v) for n, v in zip(names, args)}
+    if len(args) > len(names):
+        described["*args"] = [summarize(v) for v in args[len(names):]]
     described.update((k, summarize(v)) for k, v in kwargs.items())
     rec.begin(site, {"args": described})
     try:

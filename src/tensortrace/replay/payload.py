@@ -1,0 +1,133 @@
+"""The replay payload: a Timeline as one compact JSON document the browser can step through.
+
+The TimelinePlayer ships this once; from then on stepping is pure JavaScript (no kernel round
+trip), so the same player works in a notebook, in an exported HTML page and in slides. The
+format, version 1:
+
+- `n`: the number of events (steps); `ph`: one letter per event, `B`, `E` or `i`;
+- `sites`: `[layer, name, source, symbol, legacy]`, the PyTorch counterpart of each frame;
+- `frames`: `[site, begin, end, parent, args, details, outcome]` in BEGIN order, texts already
+  renumbered (`TensorImpl#1`, handles by their names). The player rebuilds the open stack of any
+  step from `ph` and `frames`: a `B` opens the next frame, an `E` closes the open frame that ends
+  there;
+- `instants`: `[kind, text]` for each `i` event, in order;
+- `deltas`: `[step, op, table, key, fields]` sorted by step: the state machine of `state.py`
+  (tables `h` handles, `t` TensorImpls, `s` StorageImpls, `g` globals; ops `n` new, `u` update,
+  `d` drop). The player snapshots the tables every `checkpoint_every` steps while loading, so a
+  seek is a snapshot copy plus a few deltas, like the Python Timeline;
+- `names`: display handle id -> name; `code`: `[start, end, text]` lines of the equivalent code;
+- `blocks`: `[addr, bytes, alloc_step, free_step, storage]`; `nav`: kind -> sorted steps.
+
+`decode_state(payload, step)` is the Python twin of the player's decoder: tests compare it with
+the Timeline, so what the browser shows is what the Timeline computes.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tensortrace.replay.code_view import CodeLine, current_line
+from tensortrace.replay.state import Tables, apply_delta, empty_tables
+from tensortrace.trace.events import BEGIN, END
+
+if TYPE_CHECKING:
+    from tensortrace.replay.timeline import Timeline
+
+FORMAT = "tensortrace-replay"
+VERSION = 1
+OUTCOME_LIMIT = 80
+
+
+def build_payload(timeline: Timeline, title: str = "tensortrace") -> dict[str, Any]:
+    trace = timeline.trace
+    compiled = timeline.compiled
+    fmt = timeline.format_value
+    ph = "".join(e.ph for e in trace.events)
+    frames = []
+    for f in compiled.frames:
+        args = ", ".join(f"{k}={fmt(v)}" for k, v in f.args.items())
+        details = ", ".join(f"{k}={fmt(v)}" for k, v in f.details.items())
+        if "error" in f.outcome:
+            outcome = "raised " + fmt(f.outcome["error"])
+        elif "result" in f.outcome:
+            outcome = fmt(f.outcome["result"])
+        else:
+            outcome = ""
+        frames.append([f.site, f.begin, f.end, f.parent, args, details,
+                       outcome[:OUTCOME_LIMIT]])
+    instants = [[e.kind, timeline.describe_event(i)]
+                for i, e in enumerate(trace.events) if e.ph not in (BEGIN, END)]
+    deltas = [[step, op, table, key, fields]
+              for step, step_deltas in enumerate(compiled.deltas)
+              for op, table, key, fields in step_deltas]
+    blocks = [[b.addr, b.bytes, b.alloc_step, b.free_step, b.storage] for b in compiled.blocks]
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "title": title,
+        "n": len(trace.events),
+        "checkpoint_every": timeline.checkpoint_every,
+        "ph": ph,
+        "sites": [[s.layer, s.name, s.source, s.symbol, s.legacy] for s in trace.sites],
+        "frames": frames,
+        "instants": instants,
+        "deltas": deltas,
+        "names": {str(k): v for k, v in timeline.names.names.items()},
+        "code": [[line.start, line.end, line.text] for line in timeline.code],
+        "blocks": blocks,
+        "nav": {kind: list(steps) for kind, steps in timeline.nav.items()},
+    }
+
+
+def check_payload(payload: dict[str, Any]) -> None:
+    if payload.get("format") != FORMAT:
+        raise ValueError(f"not a replay payload (format {payload.get('format')!r})")
+    if payload.get("version") != VERSION:
+        raise ValueError(f"unsupported replay payload version {payload.get('version')!r}")
+
+
+def decode_tables(payload: dict[str, Any], step: int) -> Tables:
+    """The delta tables after `step`, replayed from the payload alone (as the player does)."""
+    tables = empty_tables()
+    for delta_step, op, table, key, fields in payload["deltas"]:
+        if delta_step > step:
+            break
+        apply_delta(tables, (op, table, key, fields))
+    return tables
+
+
+def decode_stack(payload: dict[str, Any], step: int) -> list[int]:
+    """The open frames after `step` (indices into payload["frames"]), outermost first."""
+    stack: list[int] = []
+    frames = payload["frames"]
+    next_frame = 0
+    for index, ph in enumerate(payload["ph"][: step + 1]):
+        if ph == "B":
+            stack.append(next_frame)
+            next_frame += 1
+        elif ph == "E":
+            while stack:
+                if frames[stack.pop()][2] == index:
+                    break
+    return stack
+
+
+def decode_state(payload: dict[str, Any], step: int) -> dict[str, Any]:
+    """What the player shows at `step`: tables, stack, `<--- here` line, allocator total."""
+    check_payload(payload)
+    if not 0 <= step < payload["n"]:
+        raise IndexError(f"step {step} out of range for a payload of {payload['n']} events")
+    tables = decode_tables(payload, step)
+    stack = decode_stack(payload, step)
+    frames, sites = payload["frames"], payload["sites"]
+    code = payload["code"]
+    here = current_line([CodeLine(text, start, end, "") for start, end, text in code], step)
+    return {
+        "step": step,
+        "tables": tables,
+        "stack": [sites[frames[f][0]][1] for f in stack],
+        "here": here,
+        "allocated": tables["g"].get(0, {}).get("allocated", 0),
+        "live_blocks": [b[0] for b in payload["blocks"]
+                        if b[2] <= step and (b[3] is None or step < b[3])],
+    }

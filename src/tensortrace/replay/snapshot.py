@@ -1,0 +1,155 @@
+"""The state at one step, as objects a reader (or a test) can ask questions of.
+
+`State` is what the Timeline hands back for a step: the open call stack with each frame's
+arguments and PyTorch counterpart, the live Python handles, TensorImpls and StorageImpls (with
+refcounts, as in seed 001's Tensor -> TensorImpl -> StorageImpl -> DataPtr picture) and the
+allocator's blocks. No PyTorch counterpart: PyTorch keeps this state, it does not replay it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tensortrace.replay.state import Block
+
+MAX_TEXT = 120
+MAX_DIMS = 8
+
+
+def shorten(text: str, limit: int = MAX_TEXT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def dims(values: list[int], limit: int = MAX_DIMS) -> str:
+    """`[3, 4]`; a long shape is summarized, never printed whole."""
+    if len(values) <= limit:
+        return "[" + ", ".join(str(v) for v in values) + "]"
+    head = ", ".join(str(v) for v in values[: limit - 2])
+    return f"[{head}, …, {values[-1]}] ({len(values)} dims)"
+
+
+@dataclass(frozen=True)
+class StackFrame:
+    """An open frame: who it is here and in PyTorch, and what it was called with."""
+
+    begin: int  # the BEGIN event's index
+    name: str
+    layer: str
+    args: dict[str, str]
+    source: str
+    symbol: str
+    legacy: str | None
+    details: dict[str, str] = field(default_factory=dict)  # dispatch key set, kernel
+
+    def args_text(self) -> str:
+        return shorten(", ".join(f"{k}={v}" for k, v in self.args.items()))
+
+
+@dataclass(frozen=True)
+class HandleInfo:
+    """A live Python tensor handle (a THPVariable) and the TensorImpl it owns."""
+
+    id: int
+    name: str
+    impl: int | None
+
+    @property
+    def label(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class TensorImplInfo:
+    id: int
+    sizes: list[int]
+    strides: list[int]
+    offset: int
+    dtype: str
+    itemsize: int
+    storage: int | None
+    refcount: int
+    is_view: bool
+    view_of: int | None
+
+    @property
+    def label(self) -> str:
+        return f"TensorImpl#{self.id}"
+
+    def describe(self) -> str:
+        view = f", view of TensorImpl#{self.view_of}" if self.view_of is not None else ""
+        return (f"sizes={dims(self.sizes)} strides={dims(self.strides)} offset={self.offset} "
+                f"{self.dtype}{view}")
+
+
+@dataclass(frozen=True)
+class StorageImplInfo:
+    id: int
+    nbytes: int
+    addr: int
+    device: str
+    refcount: int
+    tensors: tuple[int, ...]  # the live TensorImpls that share it
+
+    @property
+    def label(self) -> str:
+        return f"StorageImpl#{self.id}"
+
+
+@dataclass(frozen=True)
+class BlockInfo:
+    """An allocator block as seen at the step: live, or freed earlier."""
+
+    addr: int
+    bytes: int
+    device: str
+    alloc_step: int
+    free_step: int | None
+    storage: int | None
+    live: bool
+
+    @classmethod
+    def of(cls, block: Block, step: int) -> BlockInfo:
+        return cls(block.addr, block.bytes, block.device, block.alloc_step,
+                   block.free_step if block.free_step is not None and block.free_step <= step
+                   else None,
+                   block.storage, block.live_at(step))
+
+
+@dataclass(frozen=True)
+class State:
+    """Everything alive at `step` (after the event at `step` has happened)."""
+
+    step: int
+    event: str  # one line describing the event at `step`
+    stack: list[StackFrame]
+    handles: dict[int, HandleInfo]
+    tensors: dict[int, TensorImplInfo]
+    storages: dict[int, StorageImplInfo]
+    blocks: list[BlockInfo]  # every block allocated so far, live or freed
+    allocated: int  # the allocator's total, bytes
+
+    def object(self, label: str) -> Any:
+        """Look an object up by its display label: `TensorImpl#1`, `StorageImpl#2`, `_t1`."""
+        kind, _, number = label.partition("#")
+        if kind == "TensorImpl":
+            return self.tensors.get(int(number))
+        if kind == "StorageImpl":
+            return self.storages.get(int(number))
+        for handle in self.handles.values():
+            if handle.name == label:
+                return handle
+        return None
+
+    @property
+    def live_blocks(self) -> list[BlockInfo]:
+        return [b for b in self.blocks if b.live]
+
+    def block_of(self, storage: int) -> BlockInfo | None:
+        info = self.storages.get(storage)
+        if info is None:
+            return None
+        for block in reversed(self.blocks):
+            if block.live and block.addr == info.addr:
+                return block
+        return None

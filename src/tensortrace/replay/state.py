@@ -1,0 +1,292 @@
+"""The replay's state machine: a trace compiled into per-event deltas on a few object tables.
+
+PyTorch has no counterpart: torch.profiler records what happened, and its viewers draw the
+records, but nothing rebuilds the objects alive at a given moment. Here each event becomes a list
+of small deltas on four tables (Python handles, TensorImpls, StorageImpls, and a global row for
+the allocator's running total), so the state at step `s` is the result of applying the deltas of
+events 0..s. The Python Timeline and the JavaScript player apply the same deltas, which is what
+keeps the two replays equal (see `payload.py`).
+
+Object ids come from a process-wide counter (`TensorImpl#7`); `ObjectIds` renumbers them per type
+in order of first appearance, so a trace reads `TensorImpl#1`, `StorageImpl#1` on every run.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from tensortrace.trace import Event, Trace
+from tensortrace.trace.events import BEGIN, END
+
+# Table letters, shared with the JavaScript player: h = Python handles, t = TensorImpls,
+# s = StorageImpls, g = globals (key 0 holds {"allocated": bytes}).
+HANDLES, TENSORS, STORAGES, GLOBALS = "h", "t", "s", "g"
+TABLES = (HANDLES, TENSORS, STORAGES, GLOBALS)
+# Delta ops: n = new row (full fields), u = update fields (creating the row if missing), d = drop.
+NEW, UPDATE, DROP = "n", "u", "d"
+
+Delta = tuple[str, str, int, dict[str, Any]]
+Tables = dict[str, dict[int, dict[str, Any]]]
+
+_OBJECT_RE = re.compile(r"^(TensorImpl|StorageImpl)#(\d+)$")
+_TYPE_TABLE = {"TensorImpl": TENSORS, "StorageImpl": STORAGES}
+
+
+def empty_tables() -> Tables:
+    return {table: {} for table in TABLES}
+
+
+def copy_tables(tables: Tables) -> Tables:
+    """A snapshot: rows are copied, field values are never mutated in place so stay shared."""
+    return {table: {key: dict(row) for key, row in rows.items()}
+            for table, rows in tables.items()}
+
+
+def apply_delta(tables: Tables, delta: Delta) -> None:
+    op, table, key, fields = delta
+    rows = tables[table]
+    if op == NEW:
+        rows[key] = dict(fields)
+    elif op == UPDATE:
+        row = rows.get(key)
+        if row is None:
+            rows[key] = dict(fields)
+        else:
+            row.update(fields)
+    else:
+        rows.pop(key, None)
+
+
+class ObjectIds:
+    """Per-trace display numbers: `TensorImpl#7` -> ("t", 4), handle 12 -> 3."""
+
+    def __init__(self) -> None:
+        self._objects: dict[str, dict[int, int]] = {TENSORS: {}, STORAGES: {}}
+        self._handles: dict[int, int] = {}
+
+    def object(self, name: str | None) -> tuple[str, int] | None:
+        """The (table, display id) of a raw object name, or None for other types."""
+        if not name:
+            return None
+        match = _OBJECT_RE.match(name)
+        if match is None:
+            return None
+        table = _TYPE_TABLE[match.group(1)]
+        numbers = self._objects[table]
+        raw = int(match.group(2))
+        if raw not in numbers:
+            numbers[raw] = len(numbers) + 1
+        return table, numbers[raw]
+
+    def handle(self, raw: int) -> int:
+        if raw not in self._handles:
+            self._handles[raw] = len(self._handles) + 1
+        return self._handles[raw]
+
+    def known_handle(self, raw: int) -> int | None:
+        return self._handles.get(raw)
+
+    def display(self, name: str) -> str:
+        """`TensorImpl#7` -> `TensorImpl#4`; other text is returned unchanged."""
+        found = self.object(name)
+        if found is None:
+            return name
+        kind = "TensorImpl" if found[0] == TENSORS else "StorageImpl"
+        return f"{kind}#{found[1]}"
+
+    def renumber_text(self, text: str) -> str:
+        """Renumber every object id inside a summary string (`Tensor(TensorImpl#7, ...)`)."""
+        return _INLINE_OBJECT_RE.sub(lambda m: self.display(m.group(0)), text)
+
+
+_INLINE_OBJECT_RE = re.compile(r"(?:TensorImpl|StorageImpl)#\d+")
+
+
+@dataclass
+class Frame:
+    """One frame of the trace: its BEGIN/END events and its place in the call tree."""
+
+    index: int  # position in Compiled.frames
+    begin: int
+    end: int  # -1 while never closed (an unbalanced trace)
+    parent: int  # frame index, -1 at top level
+    site: int
+    name: str
+    layer: str
+    args: dict[str, Any]
+    details: dict[str, Any]
+    outcome: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Block:
+    """An allocator block: `alloc_step` .. `free_step` (None while live at the trace's end)."""
+
+    addr: int
+    bytes: int
+    device: str
+    alloc_step: int
+    free_step: int | None = None
+    storage: int | None = None  # display id of the StorageImpl that owns it
+
+    def live_at(self, step: int) -> bool:
+        return self.alloc_step <= step and (self.free_step is None or step < self.free_step)
+
+
+@dataclass
+class Compiled:
+    """Everything derived from the events in one pass."""
+
+    deltas: list[tuple[Delta, ...]]  # per event
+    frames: list[Frame]
+    frame_of_begin: dict[int, int]  # BEGIN event index -> frame index
+    innermost: list[int]  # per event: the innermost open frame after it (-1: none)
+    event_frame: list[int]  # per event: the frame it belongs to (a B/E's own frame; else enclosing)
+    blocks: list[Block]
+    ids: ObjectIds
+    handle_raw: dict[int, int]  # display handle id -> raw handle id
+
+
+_EMPTY: tuple[Delta, ...] = ()
+
+
+def compile_trace(trace: Trace) -> Compiled:
+    """Walk the events once: frames, deltas, allocator blocks."""
+    ids = ObjectIds()
+    deltas: list[tuple[Delta, ...]] = []
+    frames: list[Frame] = []
+    frame_of_begin: dict[int, int] = {}
+    innermost: list[int] = []
+    event_frame: list[int] = []
+    blocks: list[Block] = []
+    open_blocks: dict[int, int] = {}  # addr -> index into blocks
+    handle_raw: dict[int, int] = {}
+    stack: list[int] = []
+    storage_of: dict[int, int | None] = {}  # tensor display id -> storage display id
+    pending_view: int | None = None  # a view TensorImpl whose base is not yet known
+
+    for index, event in enumerate(trace.events):
+        out: list[Delta] = []
+        if event.ph == BEGIN:
+            frame = Frame(len(frames), index, -1, stack[-1] if stack else -1, event.site,
+                          event.name, event.layer, event.args.get("args", {}),
+                          {k: v for k, v in event.args.items() if k != "args"})
+            frames.append(frame)
+            frame_of_begin[index] = frame.index
+            stack.append(frame.index)
+            event_frame.append(frame.index)
+        elif event.ph == END:
+            # pop to the matching frame; a stray END (no open frame) is kept as an orphan
+            own = -1
+            while stack:
+                candidate = stack.pop()
+                if frames[candidate].name == event.name or not stack:
+                    own = candidate
+                    break
+            if own >= 0:
+                frames[own].end = index
+                frames[own].outcome = event.args
+            event_frame.append(own)
+        else:
+            event_frame.append(stack[-1] if stack else -1)
+            pending_view = _instant_deltas(event, index, ids, out, blocks, open_blocks,
+                                           handle_raw, storage_of, pending_view)
+        innermost.append(stack[-1] if stack else -1)
+        deltas.append(tuple(out) if out else _EMPTY)
+    return Compiled(deltas, frames, frame_of_begin, innermost, event_frame, blocks, ids,
+                    handle_raw)
+
+
+def _instant_deltas(event: Event, index: int, ids: ObjectIds, out: list[Delta],
+                    blocks: list[Block], open_blocks: dict[int, int],
+                    handle_raw: dict[int, int], storage_of: dict[int, int | None],
+                    pending_view: int | None) -> int | None:
+    """The deltas of one instant; returns the view still waiting for its base, if any."""
+    a = event.args
+    kind = event.kind
+    if kind == "make_intrusive":
+        found = ids.object(a.get("object"))
+        if found is None:
+            return pending_view
+        table, key = found
+        if table == TENSORS:
+            storage = ids.object(a.get("storage"))
+            base = ids.object(a.get("base"))
+            row = {"sizes": list(a.get("sizes", [])), "strides": list(a.get("strides", [])),
+                   "offset": a.get("offset", 0), "dtype": a.get("dtype", "?"),
+                   "itemsize": a.get("itemsize", 0),
+                   "storage": storage[1] if storage else None,
+                   "refcount": a.get("refcount", 1), "is_view": bool(a.get("is_view")),
+                   "view_of": base[1] if base else None}
+            storage_of[key] = row["storage"]
+            out.append((NEW, TENSORS, key, row))
+            # Note [A view holds its base]: the base is the TensorImpl increfed next that shares
+            # the view's storage, unless the runtime names it outright
+            if row["is_view"] and base is None:
+                return key
+            return None if row["is_view"] else pending_view
+        out.append((NEW, STORAGES, key, {"nbytes": a.get("nbytes", 0), "addr": a.get("addr", 0),
+                                         "device": a.get("device", "cpu"),
+                                         "refcount": a.get("refcount", 1)}))
+        block = open_blocks.get(a.get("addr", -1))
+        if block is not None and blocks[block].storage is None:
+            blocks[block].storage = key
+    elif kind in ("incref", "decref"):
+        found = ids.object(a.get("object"))
+        if found is None:
+            return pending_view
+        table, key = found
+        out.append((UPDATE, table, key, {"refcount": a["refcount"]}))
+        if (kind == "incref" and table == TENSORS and pending_view is not None
+                and key != pending_view and storage_of.get(key) == storage_of.get(pending_view)):
+            out.append((UPDATE, TENSORS, pending_view, {"view_of": key}))
+            return None
+    elif kind == "delete":
+        found = ids.object(a.get("object"))
+        if found is not None:
+            out.append((DROP, found[0], found[1], {}))
+            if found[1] == pending_view and found[0] == TENSORS:
+                return None
+    elif kind == "tensor_meta":
+        found = ids.object(a.get("object"))
+        if found is not None:
+            out.append((UPDATE, TENSORS, found[1],
+                        {"sizes": list(a["sizes"]), "strides": list(a["strides"]),
+                         "offset": a["offset"]}))
+    elif kind == "tensor_storage":
+        found = ids.object(a.get("object"))
+        storage = ids.object(a.get("storage"))
+        if found is not None:
+            storage_of[found[1]] = storage[1] if storage else None
+            out.append((UPDATE, TENSORS, found[1], {"storage": storage_of[found[1]]}))
+    elif kind == "storage_data":
+        found = ids.object(a.get("object"))
+        if found is not None:
+            out.append((UPDATE, STORAGES, found[1],
+                        {"nbytes": a.get("nbytes", 0), "addr": a.get("addr", 0),
+                         "device": a.get("device", "cpu")}))
+            block = open_blocks.get(a.get("addr", -1))
+            if block is not None:
+                blocks[block].storage = found[1]
+    elif kind == "handle_new":
+        handle = ids.handle(a["handle"])
+        handle_raw[handle] = a["handle"]
+        impl = ids.object(a.get("impl"))
+        out.append((NEW, HANDLES, handle, {"impl": impl[1] if impl else None}))
+    elif kind == "handle_del":
+        handle = ids.known_handle(a["handle"])
+        if handle is not None:
+            out.append((DROP, HANDLES, handle, {}))
+    elif kind in ("alloc", "free"):
+        addr = a["addr"]
+        if kind == "alloc":
+            open_blocks[addr] = len(blocks)
+            blocks.append(Block(addr, a["bytes"], str(a.get("device", "cpu")), index))
+        else:
+            block = open_blocks.pop(addr, None)
+            if block is not None:
+                blocks[block].free_step = index
+        out.append((UPDATE, GLOBALS, 0, {"allocated": a.get("total_allocated", 0)}))
+    return pending_view

@@ -1,0 +1,435 @@
+"""Timeline: the state of a finished trace at any step, with cheap seeking and navigation.
+
+A step is an event index. `Timeline(trace).state_at(step)` is everything alive after the event
+at `step`: the open call stack (each frame with its arguments and its PyTorch source, symbol and
+2019 name), the live Python handles under the user's names (or `_tN`, as in the code view), each
+TensorImpl and StorageImpl with its refcount, and the allocator's blocks. The trace is compiled
+once into per-event deltas (`state.py`); a snapshot every `checkpoint_every` events makes any
+seek a snapshot copy plus fewer than that many deltas.
+
+It is the replay side of torch.profiler: where `prof.key_averages().table()` summarizes what
+happened, a Timeline also answers "what existed at that moment, and why" (seed 000's
+`del _t1` frees nothing because the view `_t2` still holds TensorImpl#1).
+Rich and Jupyter show it directly (`__rich__`, `_repr_html_`); `timeline.at(step)` shows one step.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+from rich.tree import Tree
+
+from tensortrace.replay.code_view import CodeLine, current_line, derive_code
+from tensortrace.replay.code_view import render_code as _render_code
+from tensortrace.replay.navigation import NAV_KINDS, build_index, next_step, prev_step
+from tensortrace.replay.snapshot import (
+    BlockInfo,
+    HandleInfo,
+    StackFrame,
+    State,
+    StorageImplInfo,
+    TensorImplInfo,
+    dims,
+    shorten,
+)
+from tensortrace.replay.state import (
+    GLOBALS,
+    HANDLES,
+    STORAGES,
+    TENSORS,
+    Tables,
+    apply_delta,
+    compile_trace,
+    copy_tables,
+    empty_tables,
+)
+from tensortrace.trace import Trace
+from tensortrace.trace.events import BEGIN, END
+
+if TYPE_CHECKING:
+    from tensortrace.replay.summary import SummaryRow
+
+DEFAULT_CHECKPOINT_EVERY = 256
+
+_HANDLE_SUMMARY = re.compile(r"\b_h(\d+)\b")
+
+LAYER_STYLES: dict[str, str] = {
+    "python": "bold bright_blue",
+    "dispatch": "bold magenta",
+    "autograd": "bold yellow",
+    "native": "bold green",
+    "kernel": "bold red",
+    "allocator": "bold cyan",
+    "refcount": "bright_black",
+}
+try:  # one palette with the whole-trace tree when it is there
+    from tensortrace.replay.tree import LAYER_STYLES as _TREE_STYLES
+
+    LAYER_STYLES.update(_TREE_STYLES)
+except ImportError:  # pragma: no cover - tree.py is the lead's module
+    pass
+
+
+class Timeline:
+    """The replay of one trace: `state_at(step)`, `next("alloc", step)`, `code_view(step)` ..."""
+
+    def __init__(self, trace: Trace, checkpoint_every: int = DEFAULT_CHECKPOINT_EVERY) -> None:
+        if checkpoint_every < 1:
+            raise ValueError(f"checkpoint_every must be positive, got {checkpoint_every}")
+        self.trace = trace
+        self.checkpoint_every = checkpoint_every
+        self.compiled = compile_trace(trace)
+        self.code, self.names = derive_code(trace, self.compiled)
+        self.nav = build_index(trace, self.compiled, self.code)
+        self._checkpoints = self._build_checkpoints()
+
+    # ---- seeking -----------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.trace.events)
+
+    def _build_checkpoints(self) -> list[Tables]:
+        """checkpoints[j]: the tables before event j * K (so checkpoints[0] is empty)."""
+        tables = empty_tables()
+        out = [copy_tables(tables)]
+        k = self.checkpoint_every
+        for index, deltas in enumerate(self.compiled.deltas):
+            for delta in deltas:
+                apply_delta(tables, delta)
+            if (index + 1) % k == 0:
+                out.append(copy_tables(tables))
+        return out
+
+    def _check(self, step: int) -> int:
+        n = len(self)
+        if not -n <= step < n:
+            raise IndexError(f"step {step} out of range for a trace of {n} events")
+        return step % n
+
+    def tables_at(self, step: int) -> Tables:
+        """The raw delta tables after `step`: the nearest checkpoint, then replay forward."""
+        step = self._check(step)
+        j = (step + 1) // self.checkpoint_every
+        tables = copy_tables(self._checkpoints[j])
+        for deltas in self.compiled.deltas[j * self.checkpoint_every: step + 1]:
+            for delta in deltas:
+                apply_delta(tables, delta)
+        return tables
+
+    def tables_from_zero(self, step: int) -> Tables:
+        """The same tables by replaying every event from the start (the reference for tests)."""
+        step = self._check(step)
+        tables = empty_tables()
+        for deltas in self.compiled.deltas[: step + 1]:
+            for delta in deltas:
+                apply_delta(tables, delta)
+        return tables
+
+    def state_at(self, step: int) -> State:
+        step = self._check(step)
+        tables = self.tables_at(step)
+        handles = {k: HandleInfo(k, self.names(k), row.get("impl"))
+                   for k, row in sorted(tables[HANDLES].items())}
+        tensors = {k: TensorImplInfo(k, row.get("sizes", []), row.get("strides", []),
+                                     row.get("offset", 0), row.get("dtype", "?"),
+                                     row.get("itemsize", 0), row.get("storage"),
+                                     row.get("refcount", 0), row.get("is_view", False),
+                                     row.get("view_of"))
+                   for k, row in sorted(tables[TENSORS].items())}
+        sharing: dict[int, list[int]] = {}
+        for tensor in tensors.values():
+            if tensor.storage is not None:
+                sharing.setdefault(tensor.storage, []).append(tensor.id)
+        storages = {k: StorageImplInfo(k, row.get("nbytes", 0), row.get("addr", 0),
+                                       row.get("device", "cpu"), row.get("refcount", 0),
+                                       tuple(sharing.get(k, ())))
+                    for k, row in sorted(tables[STORAGES].items())}
+        blocks = [BlockInfo.of(b, step) for b in self.compiled.blocks if b.alloc_step <= step]
+        allocated = tables[GLOBALS].get(0, {}).get("allocated", 0)
+        return State(step, self.describe_event(step), self.stack_at(step), handles, tensors,
+                     storages, blocks, allocated)
+
+    def stack_at(self, step: int) -> list[StackFrame]:
+        """The open frames after `step`, outermost first."""
+        step = self._check(step)
+        chain: list[StackFrame] = []
+        frame_index = self.compiled.innermost[step]
+        while frame_index >= 0:
+            chain.append(self.stack_frame(frame_index))
+            frame_index = self.compiled.frames[frame_index].parent
+        chain.reverse()
+        return chain
+
+    def stack_frame(self, frame_index: int) -> StackFrame:
+        frame = self.compiled.frames[frame_index]
+        sites = self.trace.sites
+        site = sites[frame.site] if 0 <= frame.site < len(sites) else None
+        return StackFrame(frame.begin, frame.name, frame.layer,
+                          {k: self.format_value(v) for k, v in frame.args.items()},
+                          site.source if site else "", site.symbol if site else frame.name,
+                          site.legacy if site else None,
+                          {k: self.format_value(v) for k, v in frame.details.items()})
+
+    # ---- text --------------------------------------------------------------------------------
+    def format_value(self, value: Any) -> str:
+        """An argument summary for display: object ids renumbered, handles by their names."""
+        if isinstance(value, list):
+            return shorten("[" + ", ".join(self.format_value(v) for v in value) + "]")
+        if not isinstance(value, str):
+            return shorten(repr(value))
+        text = self.compiled.ids.renumber_text(value)
+
+        def handle_name(match: re.Match[str]) -> str:
+            handle = self.compiled.ids.known_handle(int(match.group(1)))
+            return self.names(handle) if handle is not None else match.group(0)
+
+        return shorten(_HANDLE_SUMMARY.sub(handle_name, text))
+
+    def describe_event(self, step: int) -> str:
+        """One line for the event at `step`: what just happened."""
+        event = self.trace.events[self._check(step)]
+        a = event.args
+        ids = self.compiled.ids
+        if event.ph == BEGIN:
+            frame = self.compiled.frames[self.compiled.frame_of_begin[step]]
+            return f"→ {event.name}({self.stack_frame(frame.index).args_text()})"
+        if event.ph == END:
+            if "error" in a:
+                return f"✗ {event.name} raised {shorten(str(a['error']))}"
+            return f"← {event.name} returned {self.format_value(a.get('result'))}"
+        kind = event.kind
+        if kind in ("alloc", "free"):
+            sign = "+" if kind == "alloc" else "-"
+            return (f"{sign} {kind} {a['bytes']} B at {a['addr']:#x} "
+                    f"(allocated: {a['total_allocated']} B)")
+        if kind in ("make_intrusive", "incref", "decref"):
+            return f"{kind} {ids.display(a['object'])} → refcount {a['refcount']}"
+        if kind == "delete":
+            return f"delete {ids.display(a['object'])}"
+        if kind == "handle_new":
+            handle = ids.known_handle(a["handle"])
+            return (f"new Python handle {self.names(handle or 0)} → {ids.display(a['impl'])} "
+                    f"{dims(a.get('sizes', []))} {a.get('dtype', '')}")
+        if kind == "handle_del":
+            handle = ids.known_handle(a["handle"])
+            return f"Python handle {self.names(handle or 0)} dies → {ids.display(a['impl'])}"
+        if kind == "statement":
+            return f"▶ line {a.get('lineno')}: {shorten(str(a.get('source', '')))}"
+        if kind == "tensor_meta":
+            return (f"{ids.display(a['object'])}: sizes={dims(a['sizes'])} "
+                    f"strides={dims(a['strides'])} offset={a['offset']}")
+        if kind == "tensor_storage":
+            return f"{ids.display(a['object'])} now uses {ids.display(a.get('storage') or '')}"
+        if kind == "storage_data":
+            return f"{ids.display(a['object'])}: {a.get('nbytes')} B at {a.get('addr', 0):#x}"
+        if kind == "names":
+            return "user variables: " + ", ".join(
+                n for names in a.get("names", {}).values() for n in names)
+        return f"{kind} {event.name}"
+
+    def code_view(self, step: int | None = None) -> str:
+        """The equivalent code (seed 000); with `step`, `# <--- here` marks the line running."""
+        return _render_code(self.code, None if step is None else self._check(step))
+
+    def current_line(self, step: int) -> CodeLine | None:
+        i = current_line(self.code, self._check(step))
+        return self.code[i] if i is not None else None
+
+    # ---- navigation --------------------------------------------------------------------------
+    def next(self, kind: str, step: int) -> int | None:
+        """The next step after `step` of `kind` (see NAV_KINDS), or None."""
+        return next_step(self._steps(kind), step)
+
+    def prev(self, kind: str, step: int) -> int | None:
+        return prev_step(self._steps(kind), step)
+
+    def steps(self, kind: str) -> list[int]:
+        return list(self._steps(kind))
+
+    def _steps(self, kind: str) -> list[int]:
+        if kind not in self.nav:
+            raise ValueError(f"unknown step kind {kind!r}; choose from {', '.join(NAV_KINDS)}")
+        return self.nav[kind]
+
+    # ---- rich --------------------------------------------------------------------------------
+    def stack_tree(self, step: int) -> Tree:
+        """The call stack at `step` as a rich Tree, colored by layer, with PyTorch's names."""
+        step = self._check(step)
+        root = Tree(Text(f"call stack at step {step}", style="bold"), guide_style="bright_black")
+        node = root
+        for frame in self.stack_at(step):
+            node = node.add(frame_text(frame))
+        node.add(Text(self.describe_event(step), style="italic"))
+        return root
+
+    def objects_table(self, step: int) -> Table:
+        """Handles, TensorImpls, StorageImpls and DataPtrs at `step`, with refcounts."""
+        state = self.state_at(step)
+        table = Table(title=f"objects at step {state.step}", title_justify="left",
+                      show_lines=False, expand=False)
+        for column in ("object", "refcount", "points to", "details"):
+            table.add_column(column)
+        for h in state.handles.values():
+            table.add_row(Text(h.name, style=LAYER_STYLES["python"]), "",
+                          f"TensorImpl#{h.impl}" if h.impl is not None else "", "Python handle")
+        for t in state.tensors.values():
+            table.add_row(Text(t.label, style=LAYER_STYLES["native"]), str(t.refcount),
+                          f"StorageImpl#{t.storage}" if t.storage is not None else "",
+                          t.describe())
+        for s in state.storages.values():
+            shared = ", ".join(f"TensorImpl#{t}" for t in s.tensors) or "no TensorImpl"
+            table.add_row(Text(s.label, style=LAYER_STYLES["allocator"]), str(s.refcount),
+                          f"DataPtr {s.addr:#x}", f"{s.nbytes} B {s.device}, used by {shared}")
+        table.caption = f"allocated: {state.allocated} B in {len(state.live_blocks)} block(s)"
+        return table
+
+    def memory_table(self, step: int) -> Table:
+        state = self.state_at(step)
+        table = Table(title=f"allocator blocks at step {state.step}", title_justify="left")
+        for column in ("addr", "bytes", "allocated at", "freed at", "storage"):
+            table.add_column(column)
+        for b in state.blocks:
+            style = "" if b.live else "strike dim"
+            table.add_row(Text(f"{b.addr:#x}", style=style), str(b.bytes), str(b.alloc_step),
+                          "" if b.free_step is None else str(b.free_step),
+                          f"StorageImpl#{b.storage}" if b.storage is not None else "")
+        return table
+
+    def code_text(self, step: int | None = None) -> Text:
+        here = current_line(self.code, self._check(step)) if step is not None else None
+        text = Text()
+        for i, line in enumerate(self.code):
+            if i:
+                text.append("\n")
+            if i == here:
+                text.append(line.text, style="bold reverse")
+                text.append("  # <--- here", style="bold yellow")
+            else:
+                text.append(line.text)
+        return text
+
+    def summary_table(self, sort_by: str = "total", row_limit: int | None = None,
+                      times: bool = True) -> Table:
+        """torch.profiler's key_averages().table(), with layers and bytes (summary.py)."""
+        from tensortrace.replay.summary import summary_table
+
+        return summary_table(self.trace, self.compiled, sort_by=sort_by, row_limit=row_limit,
+                             times=times)
+
+    def summary_rows(self) -> list[SummaryRow]:
+        from tensortrace.replay.summary import summary_rows
+
+        return summary_rows(self.trace, self.compiled)
+
+    def at(self, step: int) -> StepView:
+        """One step, ready to show: `timeline.at(120)` in a notebook or `rich.print`."""
+        return StepView(self, self._check(step))
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(len(self)))
+
+    def headline(self) -> str:
+        n_frames = len(self.compiled.frames)
+        n_ops = len(self.nav["dispatch"])
+        peak = max((e.args.get("total_allocated", 0) for e in self.trace.memory_events()),
+                   default=0)
+        return (f"Timeline: {len(self)} events, {n_frames} frames, {n_ops} operator calls, "
+                f"{len(self.nav['alloc'])} allocations, {len(self.nav['free'])} frees, "
+                f"peak {peak} B")
+
+    def __rich__(self) -> RenderableType:
+        return Group(Text(self.headline(), style="bold"),
+                     Panel(self.code_text(), title="equivalent code", title_align="left",
+                           expand=False),
+                     self.summary_table(row_limit=15))
+
+    def _repr_html_(self) -> str:
+        return to_html(self)
+
+    def payload(self) -> dict[str, Any]:
+        """The compact JSON the TimelinePlayer ships to the browser once (see payload.py)."""
+        from tensortrace.replay.payload import build_payload
+
+        return build_payload(self)
+
+
+class StepView:
+    """A Timeline at one step: code with `<--- here`, the call stack and the objects."""
+
+    def __init__(self, timeline: Timeline, step: int) -> None:
+        self.timeline = timeline
+        self.step = step
+
+    @property
+    def state(self) -> State:
+        return self.timeline.state_at(self.step)
+
+    def __rich__(self) -> RenderableType:
+        t = self.timeline
+        return Group(Text(f"step {self.step} / {len(t) - 1}: {t.describe_event(self.step)}",
+                          style="bold"),
+                     Panel(t.code_text(self.step), title="equivalent code", title_align="left",
+                           expand=False),
+                     t.stack_tree(self.step), t.objects_table(self.step))
+
+    def _repr_html_(self) -> str:
+        return to_html(self)
+
+
+def frame_text(frame: StackFrame) -> Text:
+    label = Text(frame.name, style=LAYER_STYLES.get(frame.layer, ""))
+    label.append(f"  [{frame.layer}]", style="dim")
+    if "dispatch_key" in frame.details:
+        label.append(f"  {frame.details.get('dispatch_key_set', '')} → "
+                     f"{frame.details['dispatch_key']}", style="magenta")
+    args = frame.args_text()
+    if args:
+        label.append(f"  ({args})")
+    label.append(f"\n{frame.source}", style="dim italic")
+    if frame.symbol != frame.name:
+        label.append(f" :: {frame.symbol}", style="dim italic")
+    if frame.legacy:
+        label.append(f"  (2019: {frame.legacy})", style="dim")
+    return label
+
+
+def to_text(renderable: Any, width: int = 120) -> str:
+    """Render anything rich can render to plain text (goldens, logs)."""
+    console = Console(width=width, record=True, color_system=None, force_terminal=False,
+                      file=_Null())
+    console.print(renderable)
+    return console.export_text()
+
+
+def to_html(renderable: Any, width: int = 120) -> str:
+    """Render to an HTML fragment with inline styles, for Jupyter's `_repr_html_`."""
+    console = Console(width=width, record=True, file=_Null(), force_terminal=True,
+                      color_system="truecolor")
+    console.print(renderable)
+    return console.export_html(
+        inline_styles=True,
+        code_format='<pre style="font-family:ui-monospace,Menlo,Consolas,monospace;'
+                    'font-size:12px;line-height:1.3">{code}</pre>')
+
+
+class _Null:
+    def write(self, _text: str) -> int:
+        return 0
+
+    def flush(self) -> None:
+        pass
+
+
+def trace_rich(trace: Trace) -> RenderableType:
+    """For `Trace.__rich__`: the trace as its Timeline overview."""
+    return Timeline(trace).__rich__()
+
+
+def trace_repr_html(trace: Trace) -> str:
+    """For `Trace._repr_html_`: the Timeline overview in Jupyter."""
+    return Timeline(trace)._repr_html_()

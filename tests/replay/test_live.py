@@ -1,0 +1,53 @@
+"""The replay on fresh traces from the runtime: the seed's code view, names, kwargs, operators."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import tensortrace
+from tensortrace.replay.timeline import Timeline
+from tensortrace.trace import Trace, run_source
+
+DATA = Path(__file__).parent.parent / "data"
+
+
+def trace_of(code: str) -> Trace:
+    with tensortrace.trace() as t:
+        run_source(code, {"torch": tensortrace})
+    return t
+
+
+def test_fresh_seed_trace_gives_the_seed_code_view() -> None:
+    timeline = Timeline(trace_of("r = torch.rand(3, 4)[0] + torch.rand(3, 4)"))
+    assert timeline.code_view() + "\n" == (DATA / "seed_000_code_view.txt").read_text()
+    last = timeline.state_at(timeline.code[-1].end)
+    assert [h.name for h in last.handles.values()] == ["r"]
+    assert [t.sizes for t in last.tensors.values()] == [[3, 4]]
+
+
+def test_user_names_keywords_and_in_place_operators() -> None:
+    timeline = Timeline(trace_of("x = torch.rand(2, 3)\nz = torch.add(x, 1, alpha=2)\nx += 1"))
+    assert timeline.code_view().splitlines() == [
+        "x = torch.rand(2, 3)",
+        "z = torch.add(x, 1, alpha=2)",
+        "x.__iadd__(1)",
+    ]
+    assert timeline.steps("source") == [i for i, e in enumerate(timeline.trace.events)
+                                        if e.kind == "statement"]
+
+
+def test_a_failing_call_is_a_line_that_raises() -> None:
+    try:
+        with tensortrace.trace() as t:
+            run_source("a = torch.rand(3, 4)\nb = a + torch.rand(2, 2)", {"torch": tensortrace})
+    except RuntimeError:
+        pass
+    timeline = Timeline(t)
+    assert timeline.code_view().splitlines()[-1] == "_t1.__add__(_t2)  # raises RuntimeError"
+    assert timeline.state_at(-1).stack == []  # the recorder closed every frame
+
+
+def test_an_empty_trace_replays_to_nothing() -> None:
+    timeline = Timeline(Trace([], []))
+    assert len(timeline) == 0 and timeline.code_view() == "" and timeline.steps("alloc") == []
+    assert "0 events" in timeline.headline()

@@ -1,0 +1,118 @@
+"""TimelinePlayer: the `step` trait drives what it shows; the page it exports stands alone.
+
+The JavaScript decoder is checked against the Python Timeline under node when node is there.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import traitlets
+
+from tensortrace.replay.timeline import Timeline
+from tensortrace.trace import Trace
+from tensortrace.widgets import TimelinePlayer, standalone_html
+from tensortrace.widgets.player import PLAYER_JS
+
+DATA = Path(__file__).parent.parent / "data"
+
+
+@pytest.fixture(scope="module")
+def timeline() -> Timeline:
+    return Timeline(Trace.load(DATA / "seed_000_trace.json"), checkpoint_every=32)
+
+
+@pytest.fixture
+def player(timeline: Timeline) -> TimelinePlayer:
+    return TimelinePlayer(timeline)
+
+
+def test_step_trait_drives_the_view(player: TimelinePlayer, timeline: Timeline) -> None:
+    assert player.step == 0 and "_t1 = torch.rand(3, 4)  # <--- here" in player.view
+    player.step = timeline.code[2].end  # after `del _t1`
+    assert "del _t1  # <--- here" in player.view
+    assert "TensorImpl#1 refcount=1" in player.view
+    assert "view of TensorImpl#1" in player.view
+    assert player.state_at().tensors[1].refcount == 1
+    player.step = 98
+    assert "incref TensorImpl#1 → refcount 2" in player.view
+    assert "torch::ADInplaceOrView::select_int [autograd]" in player.view
+
+
+def test_step_is_checked(player: TimelinePlayer) -> None:
+    with pytest.raises(traitlets.TraitError):
+        player.step = 10_000
+
+
+def test_jump_buttons_from_python(player: TimelinePlayer, timeline: Timeline) -> None:
+    assert player.next("free") == timeline.steps("free")[0]
+    assert "- free 48 B" in player.view
+    assert player.prev("alloc") == timeline.steps("alloc")[-1]
+    player.step = 0
+    assert player.prev("alloc") == 0  # nothing before: stays
+
+
+def test_payload_is_plain_json(player: TimelinePlayer) -> None:
+    text = json.dumps(player.payload)
+    assert json.loads(text) == player.payload
+    assert player.payload["format"] == "tensortrace-replay"
+
+
+def test_standalone_html_is_self_contained(player: TimelinePlayer, tmp_path: Path) -> None:
+    player.step = 112
+    page = player.standalone_html()
+    assert not re.search(r"https?:|//[a-z0-9.-]+\.[a-z]{2,}/|\bsrc\s*=|\bhref\s*=|@import|url\(",
+                         page, re.IGNORECASE)
+    assert page.count("<script") == 2 and "standaloneModel" in page
+    assert "112));" in page  # opens at the player's step
+    data = re.search(r'<script type="application/json" id="tt-payload">(.*?)</script>', page,
+                     re.DOTALL)
+    assert data is not None
+    assert json.loads(data.group(1).replace("<\\/", "</")) == player.payload
+    out = player.to_html(tmp_path / "player.html")
+    assert out.read_text(encoding="utf-8") == page
+    assert standalone_html(player.timeline, step=3).count("3));") == 1
+
+
+NODE = shutil.which("node")
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_javascript_replay_matches_python(timeline: Timeline, tmp_path: Path) -> None:
+    (tmp_path / "player.mjs").write_text(PLAYER_JS)
+    (tmp_path / "payload.json").write_text(json.dumps(timeline.payload()))
+    steps = [0, 25, 98, 112, 240, 269, 290, len(timeline) - 1]
+    (tmp_path / "check.mjs").write_text(
+        'import { createReplay, objectGraphSvg, memoryMapSvg } from "./player.mjs";\n'
+        'import { readFileSync } from "fs";\n'
+        'const r = createReplay(JSON.parse(readFileSync(process.argv[2], "utf8")));\n'
+        f"const steps = {json.dumps(steps)};\n"
+        "console.log(JSON.stringify(steps.map((s) => ({tables: r.tablesAt(s),\n"
+        "  stack: r.stackAt(s).map((f) => r.frameInfo(f).name), here: r.hereAt(s),\n"
+        "  event: r.eventAt(s).text, next: r.next('free', s), prev: r.prev('alloc', s),\n"
+        "  svg: objectGraphSvg(r, s).length > 0 && memoryMapSvg(r, s).length > 0}))));\n")
+    result = subprocess.run([NODE, str(tmp_path / "check.mjs"), str(tmp_path / "payload.json")],
+                            capture_output=True, text=True, timeout=60, check=True)
+    for step, shown in zip(steps, json.loads(result.stdout)):
+        expected = json.loads(json.dumps(timeline.tables_at(step)))
+        assert shown["tables"] == expected, step
+        assert shown["stack"] == [f.name for f in timeline.stack_at(step)]
+        line = timeline.current_line(step)
+        assert shown["here"] == (timeline.code.index(line) if line else -1)
+        assert shown["event"].split("(")[0] == timeline.describe_event(step).split("(")[0]
+        assert shown["next"] == timeline.next("free", step)
+        assert shown["prev"] == timeline.prev("alloc", step)
+        assert shown["svg"]
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_standalone_page_script_parses(player: TimelinePlayer, tmp_path: Path) -> None:
+    page = player.standalone_html()
+    script = page.split('<script type="module">\n', 1)[1].split("</script>", 1)[0]
+    (tmp_path / "page.mjs").write_text(script)
+    subprocess.run([NODE, "--check", str(tmp_path / "page.mjs")], check=True, timeout=60)
