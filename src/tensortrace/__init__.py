@@ -12,10 +12,12 @@ from typing import Any
 from tensortrace import autograd as _autograd  # noqa: F401 - registers autograd kernels
 from tensortrace import csrc as _csrc  # noqa: F401 - installs the bindings
 from tensortrace._tensor import Tensor
+from tensortrace._tensor_str import set_printoptions
 from tensortrace.c10.cpu_allocator import profiledCPUMemoryReporter as _reporter  # noqa: N813
 from tensortrace.c10.default_dtype import get_default_dtype as _get_default_dtype
 from tensortrace.c10.default_dtype import set_default_dtype as _set_default_dtype
 from tensortrace.c10.device import Device as device  # noqa: N813 - torch.device
+from tensortrace.csrc import return_types as return_types  # torch.return_types
 from tensortrace.csrc.dtype import DTYPES as _DTYPES
 from tensortrace.csrc.dtype import (
     contiguous_format,
@@ -31,6 +33,7 @@ from tensortrace.csrc.python_torch_functions import (
     VariableFunctions as _functions,  # noqa: N813
 )
 from tensortrace.csrc.size import Size
+from tensortrace.csrc.storage import TypedStorage, UntypedStorage
 from tensortrace.trace import Trace, is_tracing, trace
 
 __version__ = "0.1.0"
@@ -45,6 +48,11 @@ def get_default_dtype() -> dtype:
 
 def set_default_dtype(d: dtype) -> None:
     _set_default_dtype(d.scalar_type)
+
+
+def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> Any:
+    """torch.split (torch/functional.py): Tensor.split, which takes an int or a list of sizes."""
+    return tensor.split(split_size_or_sections, dim)
 
 
 def is_tensor(obj: Any) -> bool:
@@ -74,8 +82,9 @@ def reset_peak_memory_stats(device: Any = "cpu") -> None:
     _reporter().stats.reset_peak()
 
 
-__all__ = ["Generator", "Size", "Tensor", "Trace", "contiguous_format", "default_generator",
+__all__ = ["Generator", "Size", "Tensor", "Trace", "TypedStorage", "UntypedStorage", "split",
+           "contiguous_format", "default_generator",
            "device", "dtype", "get_default_dtype", "initial_seed", "is_tensor", "is_tracing",
            "layout", "manual_seed", "memory_allocated", "memory_format", "memory_stats",
            "preserve_format", "reset_peak_memory_stats", "seed", "set_default_dtype", "strided",
-           "trace", *_DTYPES, *_functions]
+           "trace", "set_printoptions", *_DTYPES, *_functions]

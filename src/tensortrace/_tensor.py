@@ -6,12 +6,28 @@ conversion); everything else comes from the binding (csrc/python_variable_method
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
+from typing import Any
+
 from tensortrace.csrc import python_variable
 from tensortrace.csrc.python_variable import TensorBase
 
 
 class Tensor(TensorBase):
     __slots__ = ()
+
+    def __init__(self, *args: Any) -> None:
+        """torch.Tensor(...): the legacy constructor (THPVariable_pynew)."""
+        from tensortrace.csrc.legacy_tensor_ctor import legacy_tensor_ctor
+
+        python_variable.THPVariable_NewWithVar(self, legacy_tensor_ctor(*args))
+
+    def split(self, split_size: int | Sequence[int], dim: int = 0) -> Any:
+        """An int splits into equal pieces (split.Tensor), a list into those sizes."""
+        if isinstance(split_size, int):
+            return TensorBase.split(self, split_size, dim)  # type: ignore[attr-defined]
+        return self.split_with_sizes(split_size, dim)  # type: ignore[attr-defined]
 
     def __repr__(self) -> str:
         from tensortrace._tensor_str import _str
@@ -20,5 +36,97 @@ class Tensor(TensorBase):
 
     __str__ = __repr__
 
+    # ---- iteration and conversion (torch/_tensor.py) -----------------------------------------
+    def __iter__(self) -> Any:
+        # unbind(0) makes every row at once, like torch (which skips __torch_function__ here)
+        if self.dim() == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))  # type: ignore[attr-defined]
 
+    def __format__(self, format_spec: str) -> str:
+        if self.dim() == 0 and type(self) is Tensor:
+            return self.item().__format__(format_spec)  # type: ignore[attr-defined]
+        return object.__format__(self, format_spec)
+
+    __array_priority__ = 1000  # NumPy defers binary operators to the tensor
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        if dtype is None:
+            return self.numpy()  # type: ignore[attr-defined]
+        return self.numpy().astype(dtype, copy=False)  # type: ignore[attr-defined]
+
+
+def _handle_torch_function_and_wrap_type_error_to_not_implemented(f: Any) -> Any:
+    """A TypeError (no overload takes this operand) becomes NotImplemented, so Python tries
+    the other operand's reflected method."""
+
+    @functools.wraps(f)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return f(*args, **kwargs)
+        except TypeError:
+            return NotImplemented
+
+    return wrapped
+
+
+def _install_python_operators() -> None:
+    """The operators torch/_tensor.py defines in Python (torch 2.x), on top of the binding's."""
+    import tensortrace as torch
+
+    wrap = _handle_torch_function_and_wrap_type_error_to_not_implemented
+
+    def __rsub__(self: Tensor, other: Any) -> Any:  # noqa: N807
+        return torch.rsub(self, other)
+
+    def __rmatmul__(self: Tensor, other: Any) -> Any:  # noqa: N807
+        return torch.matmul(other, self)
+
+    def __rdiv__(self: Tensor, other: Any) -> Any:  # noqa: N807
+        return self.reciprocal() * other
+
+    def __rmod__(self: Tensor, other: Any) -> Any:  # noqa: N807
+        return torch.remainder(other, self)
+
+    def __rpow__(self: Tensor, other: Any) -> Any:  # noqa: N807
+        return torch.pow(other, self)
+
+    def __floordiv__(self: Tensor, other: Any) -> Any:  # noqa: N807
+        return torch.floor_divide(self, other)
+
+    def __rfloordiv__(self: Tensor, other: Any) -> Any:  # noqa: N807
+        return torch.floor_divide(other, self)
+
+    # The binding's methods (TensorBase.pow, __idiv__, neg ...) are looked up at call time:
+    # csrc installs them when the operator library is generated.
+    def __itruediv__(self: Tensor, other: Any) -> Any:  # noqa: N807
+        return TensorBase.__idiv__(self, other)  # type: ignore[attr-defined]
+
+    def __pow__(self: Tensor, other: Any) -> Any:  # noqa: N807
+        return TensorBase.pow(self, other)  # type: ignore[attr-defined]
+
+    def __ipow__(self: Tensor, other: Any) -> Any:  # noqa: N807
+        return TensorBase.pow_(self, other)  # type: ignore[attr-defined]
+
+    def __neg__(self: Tensor) -> Any:  # noqa: N807
+        return TensorBase.neg(self)  # type: ignore[attr-defined]
+
+    def __abs__(self: Tensor) -> Any:  # noqa: N807
+        return TensorBase.abs(self)  # type: ignore[attr-defined]
+
+    Tensor.__rsub__ = wrap(__rsub__)  # type: ignore[method-assign]
+    Tensor.__rmatmul__ = wrap(__rmatmul__)  # type: ignore[attr-defined]
+    Tensor.__rdiv__ = Tensor.__rtruediv__ = wrap(__rdiv__)  # type: ignore[attr-defined]
+    Tensor.__itruediv__ = __itruediv__  # type: ignore[method-assign]
+    Tensor.__pow__ = wrap(__pow__)  # type: ignore[method-assign]
+    Tensor.__ipow__ = wrap(__ipow__)  # type: ignore[method-assign]
+    Tensor.__rmod__ = wrap(__rmod__)  # type: ignore[method-assign]
+    Tensor.__rpow__ = wrap(__rpow__)  # type: ignore[method-assign]
+    Tensor.__floordiv__ = wrap(__floordiv__)  # type: ignore[method-assign]
+    Tensor.__rfloordiv__ = wrap(__rfloordiv__)  # type: ignore[method-assign]
+    Tensor.__neg__ = __neg__  # type: ignore[method-assign]
+    Tensor.__abs__ = __abs__  # type: ignore[method-assign]
+
+
+_install_python_operators()
 python_variable.THPVariableClass = Tensor

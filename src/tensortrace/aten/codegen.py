@@ -94,7 +94,14 @@ class Binder:
                 if not (isinstance(value, Tensor) or (value is None and a.type.optional)):
                     return False
             elif a.type.base in ("Scalar", "int", "float", "SymInt") and not a.type.is_list:
-                if isinstance(value, Tensor):
+                # squeeze(dim=[0, 2]) is squeeze.dims, not squeeze.dim
+                if isinstance(value, (Tensor, list, tuple)):
+                    return False
+                if value is None and not a.type.optional:
+                    return False  # any(dim=None) is any.dims (int[]? dim), not any.dim
+            elif a.type.is_list and a.type.base in ("int", "SymInt"):
+                # any(dim=1) is any.dim, not any.dims (as C++ prefers int64_t to IntArrayRef)
+                if not (isinstance(value, (list, tuple)) or (value is None and a.type.optional)):
                     return False
         return True
 
@@ -140,10 +147,19 @@ def make_function(name: str, ops: list[tuple[OperatorHandle, Binder]]) -> Callab
 def make_method(name: str, ops: list[tuple[OperatorHandle, Binder]]) -> Callable[..., Any]:
     """Tensor::<name>(...): the same, with self first (TensorBody.h)."""
 
+    # where.self(Tensor condition, Tensor self, Tensor other): self is not always first
+    self_first = [(op, b) for op, b in ops if b.names[0] == "self"]
+    self_later = [(op, b) for op, b in ops if b.names[0] != "self" and "self" in b.names]
+
     @traced("dispatch", f"at::Tensor::{name}", f"{GENERATED}/core/TensorBody.h",
             f"at::Tensor::{name}", legacy=f"Tensor::{name} (TensorMethods.h)")
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        op, full = _select(ops, (self, *args), kwargs, f"Tensor.{name}")
+        if self_later and not args:
+            named = {**kwargs, "self": self}
+            for op, binder in self_later:
+                if binder.matches((), named):
+                    return op.call(*binder.bind((), named))
+        op, full = _select(self_first or ops, (self, *args), kwargs, f"Tensor.{name}")
         return op.call(*full)
 
     method.__name__ = name
@@ -200,7 +216,8 @@ class StructuredKernel(TensorIteratorBase):
                         out.scalar_type(), " instead")
             if resize_output(out, sizes) and strides:
                 setStrided(out, sizes, strides, out.storage_offset())
-        self._adopt_output(output_idx, out)
+        if output_idx < len(self.operands_):  # a TensorIterator meta (not cat's) has operands
+            self._adopt_output(output_idx, out)
 
 
 def make_structured_kernels(out_entry: dict[str, Any], out_op: OperatorHandle,
@@ -210,6 +227,7 @@ def make_structured_kernels(out_entry: dict[str, Any], out_op: OperatorHandle,
     functional = next(d for d in delegates if not d.schema.is_inplace)
     meta = META_FUNCTIONS[functional.schema.full_name]
     n_in = len(functional.schema.arguments)
+    n_out = len(out_op.schema.returns)  # max.dim_max writes (values, indices)
 
     def wrapper_name(op: OperatorHandle) -> str:
         return f"wrapper_CPU_{op.schema.full_name.replace('.', '_')}"
@@ -217,19 +235,20 @@ def make_structured_kernels(out_entry: dict[str, Any], out_op: OperatorHandle,
     def register(op: OperatorHandle, kind: str) -> None:
         @traced("native", f"at::(anonymous)::{wrapper_name(op)}", f"{GENERATED}/RegisterCPU.cpp",
                 legacy=f"CPUType::{op.schema.name}")
-        def kernel(*args: Any) -> Tensor:
+        def kernel(*args: Any) -> Any:
             inputs = args[:n_in]
             if kind == "functional":
-                outputs = [Tensor()]
+                outputs = [Tensor() for _ in range(n_out)]
             elif kind == "inplace":
                 outputs = [args[0]]
             else:
-                outputs = [args[n_in]]
+                outputs = list(args[n_in:n_in + n_out])
             it = StructuredKernel(outputs)
             it.kind = kind
             meta(it, *inputs)
-            impl(it, *inputs, it.outputs_[0])
-            return it.outputs_[0]
+            impl(it, *inputs, *it.outputs_)
+            # a schema returning several tensors returns them as a tuple (std::tuple)
+            return it.outputs_[0] if n_out == 1 else tuple(it.outputs_)
 
         kernel.__name__ = wrapper_name(op)
         op.register(DispatchKey.CPU, KernelFunction(kernel, wrapper_name(op)))

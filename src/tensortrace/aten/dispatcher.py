@@ -92,6 +92,12 @@ class OperatorHandle:
                 table[autograd_key] = kernel
         for key in (DispatchKey.BackendSelect, DispatchKey.ADInplaceOrView):
             table[key] = reg.get(key, FALLTHROUGH)
+        # Undefined: an op with no tensor argument (promote_types, result_type of two numbers)
+        # runs its composite kernel (computeDispatchTableEntryWithDebug, 2.1 and 2.2)
+        undefined = (reg.get(DispatchKey.CompositeExplicitAutograd)
+                     or reg.get(DispatchKey.CompositeImplicitAutograd))
+        if undefined is not None:
+            table[DispatchKey.Undefined] = undefined
         self.dispatch_table = table
         self._mask = 0
         for key, kernel in table.items():
@@ -112,6 +118,11 @@ class OperatorHandle:
                         mask |= t.key_set().repr_
             else:
                 mask |= value.key_set().repr_
+        if mask == 0 and self.list_indices:
+            # Note [An empty TensorList]: `torch.cat([])` still reaches its kernel (which
+            # raises "expected a non-empty list"): with no tensor to take a backend from,
+            # the call goes to the default backend, which here is always the CPU.
+            mask = 1 << DispatchKey.CPU
         local = tls_local_dispatch_key_set()
         mask = (mask | local.included_.repr_ | default_included_set.repr_) & ~local.excluded_.repr_
         return DispatchKeySet(mask)
@@ -119,6 +130,10 @@ class OperatorHandle:
     def lookup(self, ks: DispatchKeySet) -> tuple[DispatchKey, KernelFunction]:
         candidates = ks.repr_ & self._mask
         if candidates == 0:
+            # only the always-included keys: no tensor argument chose a backend
+            only_defaults = not ks.repr_ & ~default_included_set.repr_
+            if only_defaults and DispatchKey.Undefined in self.dispatch_table:
+                return DispatchKey.Undefined, self.dispatch_table[DispatchKey.Undefined]
             raise NotImplementedError(self._missing_kernel_message(ks))
         key = DispatchKey(candidates.bit_length() - 1)
         return key, self.dispatch_table[key]

@@ -15,7 +15,9 @@ from typing import Any
 
 _SCHEMA_RE = re.compile(r"^(?P<name>[\w]+)(?:\.(?P<overload>\w+))?\((?P<args>.*)\)\s*->\s*"
                         r"(?P<returns>.+)$")
-_TYPE_RE = re.compile(r"^(?P<base>[A-Za-z_]\w*)(?:\((?P<alias>[a-z]!?)\))?"
+# `Tensor(a -> *)` (a list whose elements alias a) and `Tensor?[]` (a list of optional tensors)
+_TYPE_RE = re.compile(r"^(?P<base>[A-Za-z_]\w*)(?:\((?P<alias>[a-z]!?)(?:\s*->\s*\*)?\))?"
+                      r"(?P<elem_optional>\?)?"
                       r"(?P<list>\[(?P<list_size>\d*)\])?(?P<optional>\?)?$")
 
 
@@ -28,6 +30,7 @@ class Type:
     list_size: int | None = None
     optional: bool = False
     alias: str | None = None  # "a" for a view of input a, "a!" for a write to it
+    elem_optional: bool = False  # Tensor?[]: the list's elements may be None
 
     @property
     def is_tensor_like(self) -> bool:
@@ -40,7 +43,8 @@ class Type:
     def __str__(self) -> str:
         alias = f"({self.alias})" if self.alias else ""
         lst = f"[{self.list_size or ''}]" if self.is_list else ""
-        return f"{self.base}{alias}{lst}{'?' if self.optional else ''}"
+        elem = "?" if self.elem_optional else ""
+        return f"{self.base}{alias}{elem}{lst}{'?' if self.optional else ''}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +72,8 @@ class FunctionSchema:
     overload_name: str
     arguments: tuple[Argument, ...]
     returns: tuple[Type, ...]
+    # `-> (Tensor values, Tensor indices)`: the names a Python namedtuple result takes
+    return_names: tuple[str, ...] = ()
 
     @property
     def qualified_name(self) -> str:
@@ -117,8 +123,12 @@ def parse_type(text: str) -> Type:
     if not m:
         raise ValueError(f"cannot parse type {text!r}")
     size = m.group("list_size")
-    return Type(m.group("base"), bool(m.group("list")), int(size) if size else None,
-                bool(m.group("optional")), m.group("alias"))
+    is_list = bool(m.group("list"))
+    # a `?` before any `[]` belongs to the elements; with no list it makes the type optional
+    elem_optional = bool(m.group("elem_optional")) and is_list
+    optional = bool(m.group("optional")) or (bool(m.group("elem_optional")) and not is_list)
+    return Type(m.group("base"), is_list, int(size) if size else None, optional,
+                m.group("alias"), elem_optional)
 
 
 def _split_top_level(text: str) -> list[str]:
@@ -155,14 +165,23 @@ def parse_schema(text: str) -> FunctionSchema:
     returns_text = m.group("returns").strip()
     if returns_text.startswith("("):
         returns_text = returns_text[1:-1]
-    returns = tuple(parse_type(r.strip().split(" ")[0]) for r in _split_top_level(returns_text))
-    return FunctionSchema(m.group("name"), m.group("overload") or "", tuple(arguments), returns)
+    declared = [r.strip().split(" ") for r in _split_top_level(returns_text)]
+    returns = tuple(parse_type(r[0]) for r in declared)
+    names = tuple(r[1] for r in declared if len(r) > 1)
+    return FunctionSchema(m.group("name"), m.group("overload") or "", tuple(arguments), returns,
+                          names if len(names) == len(returns) else ())
 
 
 def parse_default(text: str | None, type_: Type) -> Any:
     """Default values as they are written in schemas: None, True, 1, 0.5, [], contiguous_format."""
     if text is None or text == "None":
         return None
+    if type_.base == "ScalarType":
+        from tensortrace.c10.scalar_type import ScalarType
+
+        # `ScalarType? dtype=long` (randint): the C++ spelling of the enum value
+        return {"long": ScalarType.Long, "float": ScalarType.Float, "double": ScalarType.Double,
+                "int": ScalarType.Int, "bool": ScalarType.Bool}[text]
     if text in ("True", "False"):
         return text == "True"
     if text.startswith("["):

@@ -215,6 +215,42 @@ def binary_op_config() -> TensorIteratorConfig:
             .enforce_safe_casting_to_output(True))
 
 
+def binary_float_op_config() -> TensorIteratorConfig:
+    """BINARY_FLOAT_OP_CONFIG(): a binary op whose integer inputs compute in the default float."""
+    return binary_op_config().promote_integer_inputs_to_float(True)
+
+
+def unary_op_config() -> TensorIteratorConfig:
+    """UNARY_OP_CONFIG(): input and output must share one dtype (neg, abs, bitwise_not)."""
+    return (TensorIteratorConfig()
+            .set_check_mem_overlap(True)
+            .cast_common_dtype_to_outputs(False)
+            .enforce_safe_casting_to_output(False)
+            .check_all_same_dtype(True))
+
+
+def unary_float_op_config() -> TensorIteratorConfig:
+    """UNARY_FLOAT_OP_CONFIG(): integer and bool inputs compute in the default float (exp, sin)."""
+    return (TensorIteratorConfig()
+            .set_check_mem_overlap(True)
+            .promote_inputs_to_common_dtype(True)
+            .cast_common_dtype_to_outputs(True)
+            .enforce_safe_casting_to_output(True)
+            .promote_integer_inputs_to_float(True))
+
+
+def set_up_comparison_op_config(config: TensorIteratorConfig, out: Tensor) -> None:
+    """Comparisons and logical ops: a bool result unless an out= tensor says otherwise."""
+    config.set_check_mem_overlap(True)
+    config.allow_cpu_scalars(True)
+    config.promote_inputs_to_common_dtype(True)
+    if not out.defined():
+        config.declare_static_dtype(ScalarType.Bool)
+    # Note [special-case bool outputs]: a bool out= needs no common-dtype temporary
+    if out.defined() and out.scalar_type() != ScalarType.Bool:
+        config.cast_common_dtype_to_outputs(True)
+
+
 def nullary_op_config() -> TensorIteratorConfig:
     return (TensorIteratorConfig()
             .set_check_mem_overlap(True)
@@ -288,12 +324,52 @@ class TensorIteratorBase:
     def maybe_get_output(self, i: int = 0) -> Tensor:
         return Tensor()
 
+    # ---- reductions (TensorIteratorBase::num_reduce_dims, output_base) ------------------------
+    def output_base(self, i: int = 0) -> Tensor:
+        return self.operands_[i].tensor
+
+    def num_reduce_dims(self) -> int:
+        """The dims along which output 0 does not move (its stride is 0)."""
+        return sum(1 for dim in range(self.ndim())
+                   if self.operands_[0].stride_bytes[dim] == 0)
+
     # ---- convenience builders (TensorIteratorBase::build_*_op) --------------------------------
     @_step("build_borrowing_binary_op", legacy="TensorIterator::binary_op")
     def build_binary_op(self, out: Tensor, a: Tensor, b: Tensor) -> None:
         self.build(binary_op_config().add_output(out).add_const_input(a).add_const_input(b))
 
     build_borrowing_binary_op = build_binary_op
+
+    def build_binary_float_op(self, out: Tensor, a: Tensor, b: Tensor) -> None:
+        self.build(binary_float_op_config().add_output(out).add_const_input(a)
+                   .add_const_input(b))
+
+    build_borrowing_binary_float_op = build_binary_float_op
+
+    def build_comparison_op(self, out: Tensor, a: Tensor, b: Tensor) -> None:
+        config = TensorIteratorConfig()
+        set_up_comparison_op_config(config, out)
+        self.build(config.add_output(out).add_const_input(a).add_const_input(b))
+
+    build_borrowing_comparison_op = build_comparison_op
+    build_borrowing_except_last_argument_comparison_op = build_comparison_op
+
+    def build_unary_op(self, out: Tensor, a: Tensor) -> None:
+        self.build(unary_op_config().add_output(out).add_const_input(a))
+
+    build_borrowing_unary_op = build_unary_op
+
+    def build_output_borrowing_argument_owning_unary_op(self, out: Tensor, a: Tensor) -> None:
+        """pow.Tensor_Scalar's builder: the (already promoted) input's dtype is cast to an out=
+        tensor of another dtype, if the cast is safe (torch.pow(f32, 2, out=f64) works)."""
+        self.build(TensorIteratorConfig().set_check_mem_overlap(True)
+                   .promote_inputs_to_common_dtype(True).cast_common_dtype_to_outputs(True)
+                   .enforce_safe_casting_to_output(True).add_output(out).add_const_input(a))
+
+    def build_unary_float_op(self, out: Tensor, a: Tensor) -> None:
+        self.build(unary_float_op_config().add_output(out).add_const_input(a))
+
+    build_borrowing_unary_float_op = build_unary_float_op
 
     # ---- build -------------------------------------------------------------------------------
     @_step("build", legacy="TensorIterator::Builder::build")
@@ -494,12 +570,13 @@ class TensorIteratorBase:
         shape = tuple(self.shape_)
         if setup == FastSetupType.CONTIGUOUS:
             for i in range(self.num_outputs_):
-                self.set_output_raw_strided(i, shape, (), self.operands_[i].options())
+                self.set_output_raw_strided(i, shape, (), self.original_options(self.operands_[i]))
         else:
             defined = next(op for op in reversed(self.operands_) if op.tensor.defined())
             strides = defined.tensor.strides()
             for i in range(self.num_outputs_):
-                self.set_output_raw_strided(i, shape, strides, self.operands_[i].options())
+                self.set_output_raw_strided(i, shape, strides,
+                                            self.original_options(self.operands_[i]))
         if self.ndim() > 1:
             self.has_coalesced_dimensions_ = True
         if self.ndim() >= 1:
@@ -601,14 +678,15 @@ class TensorIteratorBase:
                 tensor_shape = tuple(self.invert_perm(self.shape_))
                 if inverted:
                     # the loop order is plain row-major: a contiguous output fits it
-                    self.set_output_raw_strided(i, tensor_shape, (), op.options())
+                    self.set_output_raw_strided(i, tensor_shape, (), self.original_options(op))
                 else:
                     tensor_stride = tuple(s // element_size
                                           for s in self.invert_perm(op.stride_bytes))
-                    self.set_output_raw_strided(i, tensor_shape, tensor_stride, op.options())
+                    self.set_output_raw_strided(i, tensor_shape, tensor_stride,
+                                                self.original_options(op))
                 op.current_dtype = op.target_dtype
             elif op.tensor.defined():
-                self.set_output_raw_strided(i, op.tensor.sizes(), (), op.options())
+                self.set_output_raw_strided(i, op.tensor.sizes(), (), self.original_options(op))
 
     @_step("coalesce_dimensions")
     def coalesce_dimensions(self) -> None:
@@ -644,6 +722,13 @@ class TensorIteratorBase:
         self.has_coalesced_dimensions_ = True
 
     # ---- outputs -----------------------------------------------------------------------------
+    @staticmethod
+    def original_options(op: OperandInfo) -> TensorOptions:
+        """The options of the output the caller gave (not of a common-dtype temporary)."""
+        if op.original_tensor.defined():
+            return op.original_tensor.options()
+        return op.options()
+
     def set_output_raw_strided(self, output_idx: int, sizes: Sequence[int],
                                strides: Sequence[int], options: TensorOptions) -> None:
         raise NotImplementedError
@@ -696,9 +781,12 @@ class TensorIterator(TensorIteratorBase):
                                           device=options.device)
             self._adopt_output(output_idx, tensor)
         elif op.will_resize:
-            from tensortrace.aten.native.resize import resize_output
+            from tensortrace.aten.native.resize import resize_output, setStrided
 
             resize_output(op.tensor, sizes)
+            if strides:
+                # the loop order was permuted: the output takes the inputs' layout (as_strided_)
+                setStrided(op.tensor, sizes, strides, op.tensor.storage_offset())
 
     @staticmethod
     def binary_op(out: Tensor, a: Tensor, b: Tensor) -> TensorIterator:
@@ -709,7 +797,36 @@ class TensorIterator(TensorIteratorBase):
     borrowing_binary_op = binary_op
 
     @staticmethod
+    def comparison_op(out: Tensor, a: Tensor, b: Tensor) -> TensorIterator:
+        it = TensorIterator()
+        it.build_comparison_op(out, a, b)
+        return it
+
+    @staticmethod
+    def unary_op(out: Tensor, a: Tensor) -> TensorIterator:
+        it = TensorIterator()
+        it.build_unary_op(out, a)
+        return it
+
+    @staticmethod
     def nullary_op(out: Tensor) -> TensorIterator:
         return nullary_op_config().add_output(out).build()
 
     borrowing_nullary_op = nullary_op
+
+    @staticmethod
+    def reduce_op(out: Tensor, a: Tensor, out2: Tensor | None = None) -> TensorIterator:
+        """An iterator over (out, a) where `out` has stride 0 along the reduced dims.
+
+        The outputs keep their shapes (resize_outputs(false)); compute_shape broadcasts them
+        against the input, so a reduced dim is one where the output's stride is 0.
+        """
+        config = (TensorIteratorConfig()
+                  .set_check_mem_overlap(False)
+                  .add_output(out))
+        if out2 is not None:  # reduce_op(values, indices, self): the two-output form
+            config.add_output(out2).check_all_same_dtype(False)
+        else:
+            # TODO in PyTorch too: only arg{min,max} need not cast to the outputs
+            config.promote_inputs_to_common_dtype(True)
+        return config.add_const_input(a).resize_outputs(False).is_reduction(True).build()

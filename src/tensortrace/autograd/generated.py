@@ -72,9 +72,12 @@ def make_inplace_or_view_kernel(op: OperatorHandle) -> KernelFunction:
         with AutoDispatchBelowADInplaceOrView():
             result = op.redispatch(ks & after_ADInplaceOrView_keyset, *args)
         if schema.is_inplace or schema.is_out:
-            increment_version(result)
+            for written in result if isinstance(result, tuple) else (result,):
+                increment_version(written)
         elif schema.is_view:
-            as_view(args[0], result)
+            # a multi-output view (split, unbind: `Tensor(a)[]`) makes each piece a view
+            for view in result if isinstance(result, list) else (result,):
+                as_view(args[0], view)
         return result
 
     return KernelFunction(inplace_or_view_kernel, symbol, with_keyset=True)

@@ -12,9 +12,11 @@ from tensortrace.csrc.dtype import dtype, layout, memory_format
 from tensortrace.csrc.generator import Generator
 from tensortrace.csrc.python_arg_parser import PYTHON_TYPES
 from tensortrace.csrc.python_variable import TensorBase
+from tensortrace.csrc.storage import TypedStorage, UntypedStorage
 
 PYTHON_TYPES.update({"Tensor": TensorBase, "dtype": dtype, "layout": layout,
-                     "memory_format": memory_format, "device": Device, "Generator": Generator})
+                     "memory_format": memory_format, "device": Device, "Generator": Generator,
+                     "Storage": (UntypedStorage, TypedStorage)})
 
 python_variable_methods.install(OPERATORS)
 python_torch_functions.install(OPERATORS)

@@ -38,6 +38,8 @@ class ParameterType(Enum):
     MEMORY_FORMAT = "torch.memory_format"
     TENSOR_LIST = "tuple of Tensors"
     STRING = "str"
+    PYOBJECT = "object"
+    STORAGE = "Storage"
 
 
 _TYPES = {
@@ -50,6 +52,7 @@ _TYPES = {
     "Device": ParameterType.DEVICE, "Generator": ParameterType.GENERATOR,
     "MemoryFormat": ParameterType.MEMORY_FORMAT, "TensorList": ParameterType.TENSOR_LIST,
     "c10::string_view": ParameterType.STRING, "str": ParameterType.STRING,
+    "Storage": ParameterType.STORAGE, "PyObject*": ParameterType.PYOBJECT,
 }
 
 # The binding layer registers the Python classes the checks need (Tensor, dtype, ...), so that
@@ -137,7 +140,7 @@ class FunctionParameter:
         except ValueError:
             return float(text)
 
-    def check(self, obj: Any) -> tuple[bool, int]:
+    def check(self, obj: Any, argnum: int = 0) -> tuple[bool, int]:
         """(matches, index of the failing element of a list or -1)."""
         t = self.type_
         if t == ParameterType.TENSOR:
@@ -159,10 +162,16 @@ class FunctionParameter:
             return (self.size > 0 and _is_int(obj)), -1
         if t == ParameterType.TENSOR_LIST:
             if isinstance(obj, (tuple, list)):
-                bad = next((i for i, o in enumerate(obj)
-                            if not isinstance(o, PYTHON_TYPES["Tensor"])), -1)
-                return bad == -1, bad
+                # is_tensor_list_and_append_overloaded(throw_error=true): a bad element is an
+                # error right away, not a mismatch of this signature
+                for i, o in enumerate(obj):
+                    if not isinstance(o, PYTHON_TYPES["Tensor"]):
+                        raise TypeError(f"expected Tensor as element {i} in argument "
+                                        f"{argnum}, but got {type(o).__name__}")
+                return True, -1
             return False, -1
+        if t == ParameterType.PYOBJECT:
+            return True, -1
         if t == ParameterType.SCALARTYPE:
             return isinstance(obj, PYTHON_TYPES["dtype"]) or obj in (int, float, bool), -1
         if t == ParameterType.LAYOUT:
@@ -176,6 +185,8 @@ class FunctionParameter:
             return isinstance(obj, PYTHON_TYPES["memory_format"]), -1
         if t == ParameterType.STRING:
             return isinstance(obj, str), -1
+        if t == ParameterType.STORAGE:
+            return isinstance(obj, PYTHON_TYPES["Storage"]), -1
         return False, -1
 
     def __str__(self) -> str:
@@ -264,7 +275,7 @@ class FunctionSignature:
                     self._missing_args(i)
                 return None
             else:
-                ok, failed_idx = param.check(obj)
+                ok, failed_idx = param.check(obj, i)
                 if ok:
                     dst.append(obj)
                 elif varargs_eligible and _is_int(args[0]):
@@ -323,6 +334,10 @@ class FunctionSignature:
 
 
 def _describe(obj: Any) -> str:
+    """py_typename: the type's tp_name, which for torch's own C types is qualified."""
+    for key in ("dtype", "layout", "memory_format", "device"):
+        if PYTHON_TYPES.get(key) is type(obj):
+            return f"torch.{key}"
     return type(obj).__name__
 
 

@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from tensortrace.aten import functions as at
+from tensortrace.aten.codegen import py_name
 from tensortrace.aten.dispatcher import OperatorHandle
 from tensortrace.aten.function_schema import Argument, FunctionSchema, parse_schema
 from tensortrace.aten.scalar_ops import wrapped_scalar_tensor
@@ -26,7 +27,9 @@ from tensortrace.autograd.variable import make_variable
 from tensortrace.c10.device import Device
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.local_dispatch_key_set import AutoDispatchBelowADInplaceOrView
-from tensortrace.csrc.dtype import layout, memory_format, to_scalar_type
+from tensortrace.c10.scalar_type import ScalarType
+from tensortrace.csrc import return_types
+from tensortrace.csrc.dtype import get_dtype, layout, memory_format, to_scalar_type
 from tensortrace.csrc.generator import Generator
 from tensortrace.csrc.python_arg_parser import ParameterType, PythonArgParser, PythonArgs
 from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap, handle_th_errors
@@ -36,19 +39,28 @@ TORCH_FUNCTIONS_CPP = "torch/csrc/autograd/generated/python_torch_functions_0.cp
 VARIABLE_METHODS_CPP = "torch/csrc/autograd/generated/python_variable_methods.cpp"
 
 # gen_python_functions.py: overloads that Python never sees (a Python number already reaches
-# add.Tensor as a wrapped scalar tensor), and ops with a hand-written binding instead.
-SKIP_PYTHON_BINDINGS = {"add.Scalar", "add_.Scalar", "to.dtype"}
-# should_allow_numbers_as_tensors: ops whose Tensor arguments also take Python numbers.
-NUMBERS_AS_TENSORS = {"add", "add_", "__radd__", "__iadd__", "sub", "sub_", "__rsub__", "mul",
-                      "mul_", "__rmul__", "div", "div_", "true_divide", "floor_divide",
-                      "remainder", "eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum",
-                      "pow", "where", "logical_and", "logical_or", "logical_xor", "fmod",
-                      "bitwise_and", "bitwise_or", "bitwise_xor", "atan2", "copysign"}
+# add.Tensor as a wrapped scalar tensor: SKIP_PYTHON_BINDINGS_SIGNATURES), and ops with a
+# hand-written binding instead.
+SKIP_PYTHON_BINDINGS = {"add.Scalar", "add_.Scalar", "to.dtype",
+                        "sub.Scalar", "sub_.Scalar", "mul.Scalar", "mul_.Scalar", "div.Scalar",
+                        "div_.Scalar",
+                        # internal view ops torch does not expose (gen_python_functions' skips)
+                        "_reshape_alias", "_unsafe_view", "alias", "slice.Tensor",
+                        # Tensor?[] has no PythonArgParser type here yet: reached via x[...]
+                        "index.Tensor", "index_put_", "index_put", "_index_put_impl_"}
+# should_allow_numbers_as_tensors (torch/csrc/utils/python_arg_parser.cpp): the only bindings
+# whose Tensor arguments also take Python numbers. Everything else has Scalar overloads.
+NUMBERS_AS_TENSORS = {"add", "add_", "add_out", "div", "div_", "div_out", "divide", "divide_",
+                      "divide_out", "mul", "mul_", "mul_out", "multiply", "multiply_",
+                      "multiply_out", "sub", "sub_", "sub_out", "subtract", "subtract_",
+                      "subtract_out", "true_divide", "true_divide_", "true_divide_out", "to",
+                      "_to_copy", "copy_", "copy", "floor_divide", "floor_divide_",
+                      "floor_divide_out", "_conj"}
 
 _PY_TYPES = {"Tensor": "Tensor", "int": "int64_t", "SymInt": "SymInt", "float": "double",
              "bool": "bool", "Scalar": "Scalar", "ScalarType": "ScalarType", "str": "str",
              "Generator": "Generator", "Layout": "Layout", "Device": "Device",
-             "MemoryFormat": "MemoryFormat"}
+             "MemoryFormat": "MemoryFormat", "Storage": "Storage"}
 FACTORY_OPTIONS = ("dtype", "layout", "device", "pin_memory")
 
 
@@ -56,7 +68,8 @@ def python_type(arg: Argument) -> str:
     t = arg.type
     if t.is_list:
         base = {"Tensor": "TensorList", "int": "IntArrayRef", "SymInt": "SymIntArrayRef"}[t.base]
-        return f"{base}[{t.list_size}]" if t.list_size else base
+        shown = f"{base}[{t.list_size}]" if t.list_size else base
+        return shown + ("?" if t.optional else "")  # `int[1]? dim` takes None too
     return _PY_TYPES[t.base] + ("?" if t.optional else "")
 
 
@@ -100,12 +113,14 @@ def make_signature(name: str, schema: FunctionSchema, is_method: bool,
             star = True
         default = python_default(a)
         # torch.<op> calls its first tensor `input`; the method's `self` is the tensor itself
-        shown = "input" if a.name == "self" else a.name
+        shown = "input" if a.name == "self" and a.type.base == "Tensor" else a.name
         parts.append(f"{python_type(a)} {shown}" + (f"={default}" if default is not None else ""))
         names.append(a.name)
     extra: list[tuple[str, str]] = []
     if out_op is not None:
-        extra.append(("Tensor out=None", "out"))
+        n_out = len(out_op.schema.returns)  # max.dim_max: out=(values, indices)
+        extra.append((f"TensorList[{n_out}] out=None" if n_out > 1 else "Tensor out=None",
+                      "out"))
     if is_factory:
         extra += [("ScalarType dtype=None", "dtype"), ("Layout layout=None", "layout"),
                   ("Device device=None", "device"), ("bool pin_memory=False", "pin_memory"),
@@ -145,6 +160,10 @@ def convert(r: PythonArgs, i: int) -> Any:
         return value.name if isinstance(value, memory_format) else value
     if t == ParameterType.SCALAR:
         return value.item() if isinstance(value, TensorBase) else value
+    if t == ParameterType.STORAGE:
+        from tensortrace.csrc.storage import storage_of
+
+        return storage_of(value)
     if t in (ParameterType.INT64, ParameterType.SYM_INT):
         return int(value)
     if t == ParameterType.DOUBLE:
@@ -161,6 +180,8 @@ def _check_out_options(out: AtTensor, options: dict[str, Any]) -> None:
 def make_dispatch(name: str, ov: PythonOverload) -> Callable[..., Any]:
     """The dispatch_<op> lambda: call at::<op> (or Tensor::<op>) with the parsed arguments."""
     schema_names = {a.name for a in ov.op.schema.arguments}
+    non_none_defaults = {a.name for a in ov.op.schema.arguments
+                         if a.default is not None and a.default != "None"}
     source = VARIABLE_METHODS_CPP if ov.is_method else TORCH_FUNCTIONS_CPP
 
     @traced("python", f"dispatch_{name}", source, f"dispatch_{name}", legacy=f"dispatch_{name}")
@@ -172,10 +193,20 @@ def make_dispatch(name: str, ov: PythonOverload) -> Callable[..., Any]:
             if ov.is_factory:
                 _check_out_options(out, kwargs)
                 kwargs = {k: v for k, v in kwargs.items() if k not in FACTORY_OPTIONS}
-            args = ({"self": self} if self is not None else {}) | kwargs | {"out": out}
+            args = ({"self": self} if self is not None else {}) | kwargs
+            written = [a.name for a in ov.out_op.schema.arguments
+                       if a.kwarg_only and a.type.is_write]
+            if len(written) == 1:
+                args[written[0]] = out
+            else:  # out=(values, indices) fills the schema's write arguments in order
+                TORCH_CHECK(len(out) == len(written), name, "(): expected ", len(written),
+                            " out tensors, got ", len(out))
+                args.update(zip(written, out))
             names = [a.name for a in ov.out_op.schema.arguments]
             return ov.out_op.call(*(args.get(n, _default(ov.out_op, n)) for n in names))
-        call_kwargs = {k: v for k, v in kwargs.items() if k in schema_names}
+        # an argument left out in Python takes the schema's default (randint's dtype=long)
+        call_kwargs = {py_name(k): v for k, v in kwargs.items()
+                       if k in schema_names and (v is not None or k not in non_none_defaults)}
         if ov.is_factory:
             # torch::rand (variable_factories.h): below ADInplaceOrView, then make_variable
             with AutoDispatchBelowADInplaceOrView():
@@ -199,7 +230,12 @@ def make_binding(name: str, overloads: Sequence[PythonOverload], is_method: bool
     parser = PythonArgParser.create([ov.signature for ov in overloads],
                                     allow_numbers_as_tensors=name in NUMBERS_AS_TENSORS)
     dispatches = [make_dispatch(name, ov) for ov in overloads]
+    # schemas returning named tensors give torch.return_types.<name> (and <name>_out)
+    structseqs = [(return_types.for_schema(name, ov.op.schema),
+                   return_types.for_schema(f"{name}_out", ov.out_op.schema)
+                   if ov.out_op is not None else None) for ov in overloads]
     source = VARIABLE_METHODS_CPP if is_method else TORCH_FUNCTIONS_CPP
+    # x + y and x.add(y) reach the same THPVariable_add: the trace notes which one Python called
     called_as = f"Tensor.{python_name or name}" if is_method else f"torch.{name}"
 
     @handle_th_errors
@@ -213,21 +249,27 @@ def make_binding(name: str, overloads: Sequence[PythonOverload], is_method: bool
         r = parser.parse(args[1:] if is_method else args, kwargs)
         ov = overloads[r.idx]
         parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+        out_used = parsed.get("out") is not None
         result = dispatches[r.idx](self, parsed)
-        return wrap_result(result)
+        return wrap_result(result, structseqs[r.idx][1 if out_used else 0])
 
     binding.__name__ = python_name or name
     binding.__qualname__ = binding.__name__
     return binding
 
 
-def wrap_result(result: Any) -> Any:
+def wrap_result(result: Any, structseq: type[tuple[Any, ...]] | None = None) -> Any:
     if isinstance(result, AtTensor):
         return THPVariable_Wrap(result)
     if isinstance(result, tuple):
-        return tuple(wrap_result(r) for r in result)
+        wrapped = tuple(wrap_result(r) for r in result)
+        return structseq(wrapped) if structseq is not None else wrapped
+    if isinstance(result, list) and all(isinstance(r, AtTensor) for r in result):
+        return tuple(wrap_result(r) for r in result)  # wrap(TensorList) makes a tuple
     if isinstance(result, list):
         return [wrap_result(r) for r in result]
+    if isinstance(result, ScalarType):
+        return get_dtype(result)  # a ScalarType return (result_type) is a torch.dtype
     return result
 
 
@@ -266,6 +308,64 @@ def deprecated_overloads(ops: Sequence[OperatorHandle], is_method: bool
     return grouped
 
 
+def _matching_out(schema: FunctionSchema, ops: Sequence[OperatorHandle]) -> OperatorHandle | None:
+    """The out= overload whose other arguments are the functional's (div.out_mode for
+    div.Tensor_mode), as gen_python_functions pairs them by signature."""
+    wanted = [(a.name, str(a.type)) for a in schema.arguments]
+    for op in ops:
+        if op.schema.name == schema.name and op.schema.is_out:
+            args = [(a.name, str(a.type)) for a in op.schema.arguments
+                    if not (a.kwarg_only and a.type.is_write)]
+            if args == wanted:
+                return op
+    return None
+
+
+def sort_overloads(overloads: Sequence[PythonOverload]) -> list[PythonOverload]:
+    """gen_python_functions.sort_overloads: sort by signature, then put each overload after the
+    ones it is 'smaller' than (Scalar < Tensor, int[] < int ...), so that a 0-dim tensor picks
+    the Tensor overload and a Python number falls through to the Scalar one."""
+
+    def arg_types(ov: PythonOverload) -> list[str]:
+        args = [a for a in ov.op.schema.arguments if not (a.kwarg_only and a.type.is_write)]
+        if ov.is_method:
+            args = [a for a in args if a.name != "self"]
+        return [str(a.type).replace("(a!)", "").replace("(a)", "") for a in args]
+
+    def is_arg_smaller(t1: str, t2: str) -> bool:
+        return ((t1 == "Scalar" and t2 == "Tensor") or (t1 == "Scalar?" and t2 == "Tensor?")
+                or (t1 == "int[]" and t2 in ("int", "int?"))
+                or (t1 == "Tensor[]" and "[]" in t2) or (t1 == "SymInt[]" and t2 == "int[]")
+                or (t1 in ("SymInt", "int") and t2 == "Tensor"))
+
+    def is_smaller(s1: PythonOverload, s2: PythonOverload) -> bool:
+        a1, a2 = arg_types(s1), arg_types(s2)
+        if len(a1) != len(a2):
+            return False
+        equal = all(x == y for x, y in zip(a1, a2))
+        smaller_or_equal = all(x == y or is_arg_smaller(x, y) for x, y in zip(a1, a2))
+        return smaller_or_equal and not equal
+
+    ordered = sorted(overloads, key=lambda ov: ov.signature)
+    larger_than: dict[int, set[int]] = {}
+    for i1, o1 in enumerate(ordered):
+        for i2, o2 in enumerate(ordered):
+            if is_smaller(o1, o2):
+                larger_than.setdefault(i1, set()).add(i2)
+    if not larger_than:
+        return list(ordered)
+    sorted_ids = [i for i in range(len(ordered)) if i not in larger_than]
+    for idx in range(len(ordered)):
+        i = sorted_ids[idx]
+        for j in sorted(larger_than):
+            larger = larger_than[j]
+            larger.discard(i)
+            if not larger:
+                del larger_than[j]
+                sorted_ids.append(j)
+    return [ordered[i] for i in sorted_ids]
+
+
 def collect_overloads(ops: Sequence[OperatorHandle], is_method: bool
                       ) -> dict[str, list[PythonOverload]]:
     """Group the YAML's ops by Python name, folding each `.out` overload into its functional."""
@@ -281,11 +381,17 @@ def collect_overloads(ops: Sequence[OperatorHandle], is_method: bool
         if not is_method:
             out_name = (f"{schema.name}.out" if not schema.overload_name
                         else f"{schema.name}.{schema.overload_name}_out")
-            out_op = by_full.get(out_name) or (by_full.get(f"{schema.name}.out")
-                                               if schema.overload_name in ("Tensor", "") else None)
+            # an out= overload with exactly the functional's arguments wins (all.all_out for
+            # all, not all.out, which takes a dim)
+            out_op = (_matching_out(schema, ops)
+                      or by_full.get(out_name)
+                      or (by_full.get(f"{schema.name}.out")
+                          if schema.overload_name in ("Tensor", "") else None))
         sig, names, is_factory = make_signature(schema.name, schema, is_method, out_op)
         grouped.setdefault(schema.name, []).append(
             PythonOverload(sig, op, out_op, is_method, is_factory, names))
+    for name in grouped:
+        grouped[name] = sort_overloads(grouped[name])
     for name, extra in deprecated_overloads(ops, is_method).items():
         if name in grouped:
             grouped[name].extend(extra)

@@ -19,3 +19,7 @@ VariableFunctions: dict[str, Callable[..., Any]] = {}
 def install(ops: Sequence[OperatorHandle]) -> None:
     for name, overloads in collect_overloads(ops, is_method=False).items():
         VariableFunctions[name] = make_binding(name, overloads, is_method=False)
+    # the hand-written ones (python_torch_functions_manual.cpp): tensor, as_tensor, from_numpy
+    from tensortrace.csrc.python_torch_functions_manual import MANUAL_FUNCTIONS
+
+    VariableFunctions.update(MANUAL_FUNCTIONS)

@@ -161,7 +161,12 @@ def THPVariable_Wrap(var: AtTensor) -> TensorBase:  # noqa: N802
         if existing is not None:
             return existing  # PyObject preservation: one TensorImpl, one Python object
     assert THPVariableClass is not None, "tensortrace._tensor has not registered torch.Tensor"
-    obj = THPVariableClass.__new__(THPVariableClass)
+    return THPVariable_NewWithVar(THPVariableClass.__new__(THPVariableClass), var)
+
+
+def THPVariable_NewWithVar(obj: TensorBase, var: AtTensor) -> TensorBase:  # noqa: N802
+    """Make `obj` the Python handle of `var` (also used by torch.Tensor(...), which has `obj`)."""
+    impl = var.unsafeGetTensorImpl()
     obj.cdata = var  # the handle takes over this at::Tensor's reference (a move)
     obj._handle = next(_handle_ids)
     impl.pyobj_ = weakref.ref(obj)

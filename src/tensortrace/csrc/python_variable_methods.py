@@ -15,10 +15,14 @@ from typing import Any
 
 from tensortrace.aten.dispatcher import OperatorHandle
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
-from tensortrace.csrc.dtype import to_scalar_type
 from tensortrace.csrc.python_bindings import collect_overloads, make_binding
 from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap, handle_th_errors
-from tensortrace.csrc.python_variable_indexing import THPVariable_getitem
+from tensortrace.csrc.python_variable_indexing import (
+    THPVariable_delitem,
+    THPVariable_getitem,
+    THPVariable_setitem,
+)
+from tensortrace.csrc.python_variable_methods_conversion import CONVERSION_METHODS
 from tensortrace.csrc.size import Size
 
 
@@ -82,28 +86,87 @@ def __len__(self: TensorBase) -> int:  # noqa: N807
 
 
 @handle_th_errors
-def to(self: TensorBase, dtype: Any, non_blocking: bool = False, copy: bool = False) -> Any:
-    """Tensor.to(dtype): the dtype overload of THPVariable_to."""
-    return THPVariable_Wrap(self.cdata.to(to_scalar_type(dtype), non_blocking, copy))
+def contiguous(self: TensorBase, memory_format: Any = None) -> Any:
+    """THPVariable_contiguous: an already-contiguous tensor comes back without dispatching."""
+    if self.cdata.is_contiguous():
+        return self
+    fmt = "contiguous_format" if memory_format is None else memory_format.name
+    return THPVariable_Wrap(self.cdata.contiguous(memory_format=fmt))
+
+
+def untyped_storage(self: TensorBase) -> Any:
+    """THPVariable_storage: the Python handle of this tensor's StorageImpl."""
+    from tensortrace.csrc.storage import THPStorage_Wrap
+
+    return THPStorage_Wrap(self.cdata.storage())
+
+
+def storage(self: TensorBase) -> Any:
+    """Tensor.storage() (torch/_tensor.py): the deprecated TypedStorage of this tensor."""
+    from tensortrace.csrc.storage import TypedStorage, _warn_typed_storage_removal
+
+    _warn_typed_storage_removal()
+    return TypedStorage(untyped_storage(self), self.dtype)
 
 
 HAND_WRITTEN: dict[str, Any] = {
     "size": size, "stride": stride, "dim": dim, "ndimension": dim, "numel": numel,
     "nelement": numel, "storage_offset": storage_offset, "is_contiguous": is_contiguous,
     "data_ptr": data_ptr, "element_size": element_size,
-    "is_floating_point": is_floating_point, "__len__": __len__, "to": to,
-    "__getitem__": THPVariable_getitem,
+    "is_floating_point": is_floating_point, "__len__": __len__,
+    "__getitem__": THPVariable_getitem, "__setitem__": THPVariable_setitem,
+    "__delitem__": THPVariable_delitem,
+    "contiguous": contiguous, "untyped_storage": untyped_storage, "storage": storage,
 }
+HAND_WRITTEN.update(CONVERSION_METHODS)  # to, float(), item, tolist, numpy, __bool__ ...
 
-# Python operator -> (binding name, reflected)
-OPERATORS: dict[str, str] = {"__add__": "add", "__radd__": "add", "__iadd__": "add_"}
+
+@handle_th_errors
+def _get_mT(self: TensorBase) -> Any:  # noqa: N802
+    """THPVariable_get_mT: `x.mT` is a property in Python, the mT op underneath."""
+    return THPVariable_Wrap(self.cdata.mT())
+
+
+HAND_WRITTEN["mT"] = property(_get_mT)
+
+@handle_th_errors
+def __invert__(self: TensorBase) -> Any:  # noqa: N807
+    """THPVariable_invert: ~ is bitwise_not, for integer and bool tensors only."""
+    from tensortrace.c10.scalar_type import isIntegralType
+
+    if not isIntegralType(self.cdata.scalar_type(), True):
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
+                        "tensors")
+    return THPVariable_Wrap(self.cdata.bitwise_not())
+
+
+HAND_WRITTEN["__invert__"] = __invert__
+
+# Python operator -> the binding it calls (python_variable_methods.cpp's method table). Each is
+# wrapped in TypeError_to_NotImplemented_, so `1 - t` can fall back to t.__rsub__. __eq__ is
+# THPVariable___eq__ in torch, which only adds NumPy-array handling before calling eq.
+# The reflected and in-place operators torch writes in Python are in _tensor.py.
+OPERATORS: dict[str, str] = {
+    "__add__": "add", "__radd__": "add", "__iadd__": "add_",
+    "__mul__": "mul", "__rmul__": "mul", "__imul__": "mul_",
+    "__sub__": "sub", "__isub__": "sub_",
+    "__div__": "div", "__truediv__": "div", "__idiv__": "div_",
+    "__floordiv__": "floor_divide", "__ifloordiv__": "floor_divide_",
+    "__mod__": "remainder", "__imod__": "remainder_",
+    "__eq__": "eq", "__ne__": "ne", "__lt__": "lt", "__le__": "le", "__gt__": "gt", "__ge__": "ge",
+    "__rand__": "bitwise_and", "__ror__": "bitwise_or",
+    "__matmul__": "matmul",
+}
 
 
 def install(ops: Sequence[OperatorHandle]) -> None:
     bindings: dict[str, Callable[..., Any]] = {}
     for name, overloads in collect_overloads(ops, is_method=True).items():
         bindings[name] = make_binding(name, overloads, is_method=True)
-        setattr(TensorBase, name, bindings[name])
+        # a dunder op of the YAML (__and__, __ior__) is a binary operator too
+        is_dunder = name.startswith("__") and name.endswith("__")
+        setattr(TensorBase, name,
+                TypeError_to_NotImplemented_(bindings[name]) if is_dunder else bindings[name])
     for dunder, name in OPERATORS.items():
         overloads = collect_overloads(ops, is_method=True)[name]
         binding = make_binding(name, overloads, is_method=True, python_name=dunder)

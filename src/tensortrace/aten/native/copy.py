@@ -39,7 +39,6 @@ def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
           .check_all_same_device(False)
           .build())
     copy_stub(it.device_type(), it, non_blocking)
-    self.unsafeGetTensorImpl().bump_version()
     return self
 
 
@@ -62,11 +61,31 @@ def _to_copy(self: Tensor, dtype: ScalarType | None = None, layout: str | None =
     return r
 
 
+def to_will_alias(self: Tensor, dtype: ScalarType | None, layout: str | None,
+                  device: Device | None, copy: bool, memory_format: str | None) -> bool:
+    """Nothing would change: same dtype, layout and device, no copy asked, any memory format."""
+    return ((dtype is None or dtype == self.scalar_type())
+            and layout in (None, "strided")
+            and (device is None or device == self.device())
+            and not copy
+            # suggest_memory_format() of a strided (not channels-last) tensor is contiguous
+            and memory_format in (None, "preserve_format", "contiguous_format"))
+
+
 @native_function(CONVERSIONS, name="to")
-def to(self: Tensor, dtype: ScalarType, non_blocking: bool = False, copy: bool = False,
-       memory_format: str | None = None) -> Tensor:
+def to(self: Tensor, dtype: ScalarType | None = None, non_blocking: bool = False,
+       copy: bool = False, memory_format: str | None = None, layout: str | None = None,
+       device: Device | None = None, pin_memory: bool | None = None,
+       other: Tensor | None = None) -> Tensor:
+    """to.dtype, to.dtype_layout, to.device and to.other (C++ overloads of one to_impl).
+
+    Returns self when to_will_alias, otherwise an _to_copy.
+    """
     from tensortrace.aten import functions as at
 
-    if not copy and self.scalar_type() == dtype and memory_format in (None, "preserve_format"):
-        return self  # to_will_alias: nothing to convert
-    return at._to_copy(self, dtype=dtype, non_blocking=non_blocking, memory_format=memory_format)
+    if other is not None:  # to.other: the other tensor's options
+        dtype, layout, device = other.scalar_type(), "strided", other.device()
+    if to_will_alias(self, dtype, layout, device, copy, memory_format):
+        return self
+    return at._to_copy(self, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory,
+                       non_blocking=non_blocking, memory_format=memory_format)

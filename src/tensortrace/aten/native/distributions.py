@@ -46,3 +46,40 @@ def uniform_(self: Tensor, from_: float = 0, to: float = 1, generator: object = 
     it = TensorIterator.borrowing_nullary_op(self)
     uniform_stub(it.device_type(), it, float(from_), float(to), generator)
     return self
+
+
+normal_stub = DECLARE_DISPATCH("normal_stub", "aten/src/ATen/native/DistributionTemplates.h")
+random_stub = DECLARE_DISPATCH("random_stub", "aten/src/ATen/native/DistributionTemplates.h")
+random_from_to_stub = DECLARE_DISPATCH("random_from_to_stub",
+                                       "aten/src/ATen/native/DistributionTemplates.h")
+
+
+def _fmt_double(value: float) -> str:
+    """A double streamed into a C++ message (std::ostream's default: 6 significant digits)."""
+    return f"{value:g}"
+
+
+@native_function(SOURCE, name="normal_", legacy="legacy::cpu::_th_normal_")
+def normal_(self: Tensor, mean: float = 0, std: float = 1, generator: object = None) -> Tensor:
+    """normal_impl_: CHECK_NORMAL_STD, then normal_stub (see the kernel for its two paths)."""
+    TORCH_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", _fmt_double(std))
+    normal_stub(self.device().type_, self, float(mean), float(std), generator)
+    return self
+
+
+@native_function(SOURCE, name="random_", legacy="legacy::cpu::_th_random_")
+def random_(self: Tensor, from_: int | None = None, to: int | None = None,
+            generator: object = None) -> Tensor:
+    """random_(), random_(to) and random_(from, to) (random_.to is random_(0, to)).
+
+    random_from_to_impl checks the bounds against the dtype and turns them into the kernel's
+    (range, base); random_() draws each dtype's default range.
+    """
+    it = TensorIterator.borrowing_nullary_op(self) if self.numel() else None
+    if from_ is None and to is None:
+        if it is not None:
+            random_stub(it.device_type(), it, generator)
+        return self
+    random_from_to_stub(self.device().type_, self, it, 0 if from_ is None else from_, to,
+                        generator)
+    return self

@@ -11,6 +11,7 @@ import warnings
 from collections.abc import Sequence
 
 from tensortrace.aten.empty_tensor import computeStorageNbytes, computeStorageNbytesContiguous
+from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.storage_impl import StorageImpl
@@ -100,5 +101,17 @@ def resize_output(output: Tensor, shape: Sequence[int]) -> bool:
     return True
 
 
-__all__ = ["checkInBoundsForStorage", "contiguous_strides", "resize_bytes_cpu",
+__all__ = ["checkInBoundsForStorage", "contiguous_strides", "resize_", "resize_bytes_cpu",
            "resize_impl_cpu_", "resize_output", "setStrided"]
+
+
+@native_function("aten/src/ATen/native/Resize.cpp", name="resize_")
+def resize_(self: Tensor, size: Sequence[int], memory_format: str | None = None) -> Tensor:
+    """Tensor.resize_(size): contiguous sizes; the storage grows if needed, never shrinks."""
+    from tensortrace.aten.empty_tensor import check_size_nonnegative
+
+    check_size_nonnegative(size)
+    TORCH_CHECK(memory_format in (None, "contiguous_format", "preserve_format"),
+                "tensortrace supports only torch.contiguous_format, got ", memory_format)
+    resize_impl_cpu_(self.unsafeGetTensorImpl(), size)
+    return self

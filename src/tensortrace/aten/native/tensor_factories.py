@@ -1,20 +1,32 @@
-"""Factory functions: empty, empty_strided, rand.
+"""Factory functions: empty, empty_like, zeros, ones, full, rand, randn, randint, eye...
 
-Mirrors `aten/src/ATen/native/TensorFactories.cpp`. `rand` is the seed's first step: it makes
-an empty tensor (through the dispatcher, so `aten::empty` nests under `aten::rand`, as in
-torch.profiler) and fills it in place with `uniform_(0, 1)`.
+Mirrors `aten/src/ATen/native/TensorFactories.cpp`. Each factory makes an empty tensor through
+the dispatcher (so `aten::empty` nests under `aten::rand`, as in torch.profiler) and fills it in
+place: `zero_`, `fill_`, `uniform_(0, 1)`, `normal_(0, 1)`, `random_(low, high)`. The `*_like`
+factories start from `empty_like`, which keeps the source's strides (Note [empty_like keeps the
+layout]); the `.out` variants resize the given tensor with `resize_` instead.
+
+Note [empty_like keeps the layout]
+With the default memory_format (preserve), empty_like of a non-overlapping and dense tensor gets
+the very same strides (a transposed tensor gives a transposed result), and any other strided
+tensor gets dense strides in the same dimension order (infer_dense_strides), so that a following
+elementwise op walks both tensors the same way.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from tensortrace.aten import empty_tensor
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
+from tensortrace.c10.default_dtype import get_default_dtype
 from tensortrace.c10.device import Device
 from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.scalar import Scalar, isBoolean, isIntegral
 from tensortrace.c10.scalar_type import ScalarType
+from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/TensorFactories.cpp"
 
@@ -56,3 +68,282 @@ def rand_out(size: Sequence[int], generator: object = None, out: Tensor | None =
     assert out is not None
     resize_output(out, size)
     return out.uniform_(0, 1, generator=generator)
+
+
+# ---- clone (views and indexing) -----------------------------------------------------------
+@native_function(SOURCE, name="clone", legacy="at::native::clone")
+def clone(self: Tensor, memory_format: str | None = None) -> Tensor:
+    """A copy with its own storage: same strides if self is dense (preserve_format)."""
+    from tensortrace.aten import functions as at
+    from tensortrace.aten.memory_overlap import is_non_overlapping_and_dense
+
+    memory_format = memory_format if memory_format is not None else "preserve_format"
+    if memory_format == "preserve_format":
+        if is_non_overlapping_and_dense(self.sizes(), self.strides()):
+            result = at.empty_strided(list(self.sizes()), list(self.strides()),
+                                      dtype=self.scalar_type(), device=self.device())
+        else:
+            result = at.empty_like(self)
+    else:
+        result = at.empty_like(self, memory_format=memory_format)
+    result.copy_(self)
+    return result
+
+
+def _at() -> Any:
+    from tensortrace.aten import functions as at
+
+    return at
+
+
+# ---- empty_like ----------------------------------------------------------------------------------
+def infer_dense_strides(sizes: Sequence[int], strides: Sequence[int]) -> list[int]:
+    """Dense strides that keep the dimension order of `strides` (TensorUtils.cpp).
+
+    The insertion sort is TensorIterator's: zero strides are ambiguous and stay in place; for
+    equal strides the smaller dimension goes first.
+    """
+    ndim = len(sizes)
+    if ndim == 0:
+        return []
+    if ndim == 1:
+        return [1]
+    perm = list(range(ndim - 1, -1, -1))
+
+    def should_swap(dim0: int, dim1: int) -> int:
+        stride0, stride1 = strides[dim0], strides[dim1]
+        if stride0 == 0 or stride1 == 0:
+            return 0
+        if stride0 < stride1:
+            return -1
+        if stride0 > stride1:
+            return 1
+        return 1 if sizes[dim0] > sizes[dim1] else 0
+
+    for i in range(1, ndim):
+        dim1 = i
+        for j in range(1, i + 1):
+            dim0 = i - j
+            comparison = should_swap(perm[dim0], perm[dim1])
+            if comparison > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif comparison < 0:
+                break
+    out = [0] * ndim
+    curr = 1
+    for idx in perm:
+        out[idx] = curr
+        if sizes[idx] > 1:
+            curr *= sizes[idx]
+    return out
+
+
+@native_function(SOURCE, legacy="at::native::empty_like")
+def empty_like(self: Tensor, dtype: ScalarType | None = None, layout: str | None = None,
+               device: Device | None = None, pin_memory: bool | None = None,
+               memory_format: str | None = None) -> Tensor:
+    """Same sizes; dtype and device from the arguments or from self. Note [empty_like keeps...]."""
+    from tensortrace.aten.memory_overlap import is_non_overlapping_and_dense
+
+    at = _at()
+    _check_memory_format(memory_format)
+    dtype = dtype if dtype is not None else self.scalar_type()
+    device = device if device is not None else self.device()
+    if memory_format in (None, "preserve_format"):
+        sizes, strides = self.sizes(), self.strides()
+        if not is_non_overlapping_and_dense(sizes, strides):
+            strides = tuple(infer_dense_strides(sizes, strides))
+        return at.empty_strided(list(sizes), list(strides), dtype=dtype, layout=layout,
+                                device=device, pin_memory=pin_memory)
+    return at.empty(list(self.sizes()), dtype=dtype, layout=layout, device=device,
+                    pin_memory=pin_memory, memory_format=memory_format)
+
+
+# ---- zeros, ones, full ---------------------------------------------------------------------------
+@native_function(SOURCE, name="zeros_symint", legacy="at::native::zeros")
+def zeros(size: Sequence[int], dtype: ScalarType | None = None, layout: str | None = None,
+          device: Device | None = None, pin_memory: bool | None = None) -> Tensor:
+    result = _at().empty(size, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+    return result.zero_()
+
+
+@native_function(SOURCE, legacy="at::native::zeros_out")
+def zeros_out(size: Sequence[int], out: Tensor) -> Tensor:
+    out.resize_(size)
+    return out.zero_()
+
+
+@native_function(SOURCE, legacy="at::native::zeros_like")
+def zeros_like(self: Tensor, dtype: ScalarType | None = None, layout: str | None = None,
+               device: Device | None = None, pin_memory: bool | None = None,
+               memory_format: str | None = None) -> Tensor:
+    result = _at().empty_like(self, dtype=dtype, layout=layout, device=device,
+                              pin_memory=pin_memory, memory_format=memory_format)
+    return result.zero_()
+
+
+def infer_full_options(fill_value: Scalar, dtype: ScalarType | None) -> ScalarType:
+    """full's dtype when none is given: bool, int64 or the default float, from the value."""
+    if dtype is not None:
+        return dtype
+    if isBoolean(fill_value):
+        return ScalarType.Bool
+    if isIntegral(fill_value, includeBool=False):
+        return ScalarType.Long
+    return get_default_dtype()
+
+
+def _full(size: Sequence[int], fill_value: Scalar, dtype: ScalarType | None = None,
+          layout: str | None = None, device: Device | None = None,
+          pin_memory: bool | None = None) -> Tensor:
+    TORCH_CHECK(layout in (None, "strided"), "full(...) is not implemented for sparse layout")
+    result = _at().empty(size, dtype=infer_full_options(fill_value, dtype), layout=layout,
+                         device=device, pin_memory=pin_memory)
+    return result.fill_(fill_value)
+
+
+def _full_out(size: Sequence[int], fill_value: Scalar, out: Tensor) -> Tensor:
+    out.resize_(size)
+    return out.fill_(fill_value)
+
+
+full = native_function(SOURCE, name="full", legacy="at::native::full")(_full)
+full_out = native_function(SOURCE, name="full_out", legacy="at::native::full_out")(_full_out)
+
+
+@native_function(SOURCE, legacy="at::native::full_like")
+def full_like(self: Tensor, fill_value: Scalar, dtype: ScalarType | None = None,
+              layout: str | None = None, device: Device | None = None,
+              pin_memory: bool | None = None, memory_format: str | None = None) -> Tensor:
+    result = _at().empty_like(self, dtype=dtype, layout=layout, device=device,
+                              pin_memory=pin_memory, memory_format=memory_format)
+    return result.fill_(fill_value)
+
+
+@native_function(SOURCE, name="ones", legacy="at::native::ones")
+def ones(size: Sequence[int], dtype: ScalarType | None = None, layout: str | None = None,
+         device: Device | None = None, pin_memory: bool | None = None) -> Tensor:
+    # native::full, not at::full: no aten::full frame between aten::ones and aten::empty
+    return _full(size, 1.0, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+
+
+@native_function(SOURCE, legacy="at::native::ones_out")
+def ones_out(size: Sequence[int], out: Tensor) -> Tensor:
+    return _full_out(size, 1.0, out)
+
+
+@native_function(SOURCE, legacy="at::native::ones_like")
+def ones_like(self: Tensor, dtype: ScalarType | None = None, layout: str | None = None,
+              device: Device | None = None, pin_memory: bool | None = None,
+              memory_format: str | None = None) -> Tensor:
+    result = _at().empty_like(self, dtype=dtype, layout=layout, device=device,
+                              pin_memory=pin_memory, memory_format=memory_format)
+    return result.fill_(1.0)
+
+
+# ---- random factories ----------------------------------------------------------------------------
+@native_function(SOURCE, legacy="at::native::rand_like")
+def rand_like(self: Tensor, generator: object = None, dtype: ScalarType | None = None,
+              layout: str | None = None, device: Device | None = None,
+              pin_memory: bool | None = None, memory_format: str | None = None) -> Tensor:
+    result = _at().empty_like(self, dtype=dtype, layout=layout, device=device,
+                              pin_memory=pin_memory, memory_format=memory_format)
+    return result.uniform_(0, 1, generator=generator)
+
+
+@native_function(SOURCE, legacy="at::native::randn")
+def randn(size: Sequence[int], generator: object = None, dtype: ScalarType | None = None,
+          layout: str | None = None, device: Device | None = None,
+          pin_memory: bool | None = None) -> Tensor:
+    result = _at().empty(size, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+    return result.normal_(0, 1, generator=generator)
+
+
+@native_function(SOURCE, legacy="at::native::randn_out")
+def randn_out(size: Sequence[int], generator: object = None, out: Tensor | None = None
+              ) -> Tensor:
+    assert out is not None
+    out.resize_(size)
+    return out.normal_(0, 1, generator=generator)
+
+
+@native_function(SOURCE, legacy="at::native::randn_like")
+def randn_like(self: Tensor, generator: object = None, dtype: ScalarType | None = None,
+               layout: str | None = None, device: Device | None = None,
+               pin_memory: bool | None = None, memory_format: str | None = None) -> Tensor:
+    result = _at().empty_like(self, dtype=dtype, layout=layout, device=device,
+                              pin_memory=pin_memory, memory_format=memory_format)
+    return result.normal_(0, 1, generator=generator)
+
+
+@native_function(SOURCE, legacy="at::native::randint")
+def randint(high: int, size: Sequence[int], low: int = 0, generator: object = None,
+            dtype: ScalarType | None = ScalarType.Long, layout: str | None = None,
+            device: Device | None = None, pin_memory: bool | None = None) -> Tensor:
+    """randint(high, size) is randint(0, high, size): empty, then random_(low, high)."""
+    result = _at().empty(size, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+    return result.random_(low, high, generator=generator)
+
+
+@native_function(SOURCE, legacy="at::native::randint_out")
+def randint_out(high: int, size: Sequence[int], low: int = 0, generator: object = None,
+                out: Tensor | None = None) -> Tensor:
+    assert out is not None
+    out.resize_(size)
+    return out.random_(low, high, generator=generator)
+
+
+@native_function(SOURCE, legacy="at::native::randint_like")
+def randint_like(self: Tensor, high: int, low: int = 0, generator: object = None,
+                 dtype: ScalarType | None = None, layout: str | None = None,
+                 device: Device | None = None, pin_memory: bool | None = None,
+                 memory_format: str | None = None) -> Tensor:
+    result = _at().empty_like(self, dtype=dtype, layout=layout, device=device,
+                              pin_memory=pin_memory, memory_format=memory_format)
+    return result.random_(low, high, generator=generator)
+
+
+# ---- eye ---------------------------------------------------------------------------------------
+@native_function(SOURCE, name="eye", legacy="at::native::eye")
+def eye(n: int, m: int | None = None, dtype: ScalarType | None = None, layout: str | None = None,
+        device: Device | None = None, pin_memory: bool | None = None) -> Tensor:
+    """An empty tensor to be resized, then at::eye_out (so aten::eye nests in aten::eye)."""
+    at = _at()
+    tensor = at.empty([0], dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+    return at.eye(n, n if m is None else m, out=tensor)
+
+
+@traced("kernel", "at::native::eye_out_cpu (diagonal loop)", SOURCE, legacy="THTensor_(eye)")
+def _fill_diagonal(result: Tensor, size: int) -> None:
+    """result_data[i * (stride0 + stride1)] = 1 for i < min(n, m): one strided NumPy write."""
+    if size:
+        idx = list(range(size))
+        result.numpy_view()[idx, idx] = 1
+
+
+@native_function(SOURCE, name="eye_out_cpu", legacy="at::native::eye_out_cpu")
+def eye_out_cpu(n: int, m: int | None = None, out: Tensor | None = None) -> Tensor:
+    assert out is not None
+    m = n if m is None else m
+    TORCH_CHECK(n >= 0, "n must be greater or equal to 0, got ", n)
+    TORCH_CHECK(m >= 0, "m must be greater or equal to 0, got ", m)
+    out.resize_([n, m])
+    out.zero_()
+    _fill_diagonal(out, min(n, m))
+    return out
+
+
+@native_function(SOURCE, legacy="at::native::scalar_tensor")
+def scalar_tensor(s: bool | int | float, dtype: ScalarType | None = None,
+                  layout: str | None = None, device: Device | None = None,
+                  pin_memory: bool | None = None) -> Tensor:
+    """A 0-dim tensor holding s: empty_cpu, then at::native::fill_ (no dispatcher call).
+
+    fill_ converts with Scalar::to<scalar_t>(), so a value out of the dtype's range raises."""
+    from tensortrace.aten.opmath_type import scalar_to
+    from tensortrace.c10.default_dtype import get_default_dtype
+
+    result = empty_tensor.empty_cpu((), dtype if dtype is not None else get_default_dtype())
+    result.numpy_view()[()] = scalar_to(s, result.scalar_type(), opmath=False)
+    return result

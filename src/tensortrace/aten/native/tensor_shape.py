@@ -1,8 +1,12 @@
-"""Views: select and as_strided.
+"""Views and reshapes: as_strided, select, slice, view, reshape, permute, expand, split, ...
 
-Mirrors `aten/src/ATen/native/TensorShape.cpp`. A view computes new sizes, strides and offset
-and calls as_strided, which makes a TensorImpl sharing the base's storage
-(Note [Views share storage]).
+Mirrors `aten/src/ATen/native/TensorShape.cpp` (with `aten/src/ATen/InferSize.h`, the stride
+computation of `aten/src/ATen/TensorUtils.cpp` and `inferExpandGeometry` of
+`aten/src/ATen/ExpandUtils.cpp`). A view computes new sizes, strides and offset and either calls
+as_strided (select, slice, permute, transpose, expand, squeeze, unsqueeze, diagonal: the
+`aten::<op> > aten::as_strided` tree torch.profiler shows) or makes the TensorImpl itself with
+alias_with_sizes_and_strides (view, _reshape_alias, alias: no child op). Either way the new
+TensorImpl shares the base's storage (Note [Views share storage]).
 """
 
 from __future__ import annotations
@@ -10,16 +14,113 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tensortrace.aten.native.registry import native_function
-from tensortrace.aten.native.resize import setStrided
+from tensortrace.aten.native.resize import checkInBoundsForStorage, setStrided
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
-from tensortrace.c10.exception import TORCH_CHECK_INDEX
+from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_INDEX
 from tensortrace.c10.intrusive_ptr import intrusive_ptr
+from tensortrace.c10.storage_impl import Storage
 from tensortrace.c10.tensor_impl import ImplType, TensorImpl
+from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/TensorShape.cpp"
+INFER_SIZE = "aten/src/ATen/InferSize.h"
+TENSOR_UTILS = "aten/src/ATen/TensorUtils.cpp"
 
 
+# ---- helpers -------------------------------------------------------------------------------------
+def _prod(values: Sequence[int]) -> int:
+    n = 1
+    for v in values:
+        n *= v
+    return n
+
+
+@traced("native", "at::infer_size_dv", INFER_SIZE, legacy="infer_size")
+def infer_size_dv(shape: Sequence[int], numel: int) -> list[int]:
+    """Resolve one -1 in `shape` so that it holds `numel` elements (infer_size_impl)."""
+    newsize = 1
+    infer_dim: int | None = None
+    for dim, size in enumerate(shape):
+        if size == -1:
+            TORCH_CHECK(infer_dim is None, "only one dimension can be inferred")
+            infer_dim = dim
+        elif size >= 0:
+            newsize *= size
+        else:
+            TORCH_CHECK(False, "invalid shape dimension ", size, " at index ", dim,
+                        " of shape ", list(shape))
+    res = list(shape)
+    if numel == newsize or (infer_dim is not None and newsize > 0 and numel % newsize == 0):
+        if infer_dim is not None:
+            # -1 in a shape of 0 elements could be anything: PyTorch refuses to guess
+            TORCH_CHECK(newsize != 0, "cannot reshape tensor of 0 elements into shape ",
+                        list(shape), " because the unspecified dimension size -1 can be any "
+                        "value and is ambiguous")
+            res[infer_dim] = numel // newsize
+        return res
+    TORCH_CHECK(False, "shape '", list(shape), "' is invalid for input of size ", numel)
+    raise AssertionError("unreachable")
+
+
+@traced("native", "at::detail::computeStride", TENSOR_UTILS, legacy="THTensor_compute_stride")
+def computeStride(oldshape: Sequence[int], oldstride: Sequence[int],  # noqa: N802
+                  newshape: Sequence[int]) -> list[int] | None:
+    """Strides that let `newshape` view memory laid out as (oldshape, oldstride), or None.
+
+    Walks the old dims from the back, grouping them into chunks that are contiguous with each
+    other; each chunk must be exactly covered by a run of new dims (size-1 new dims fit
+    anywhere). A new dim that would straddle two chunks makes a view impossible.
+    """
+    if len(oldshape) == 0:
+        return [1] * len(newshape)
+    numel = _prod(oldshape)
+    if numel == 0 and list(oldshape) == list(newshape):
+        return list(oldstride)
+    newstride = [0] * len(newshape)
+    if numel == 0:
+        for view_d in range(len(newshape) - 1, -1, -1):
+            if view_d == len(newshape) - 1:
+                newstride[view_d] = 1
+            else:
+                newstride[view_d] = max(newshape[view_d + 1], 1) * newstride[view_d + 1]
+        return newstride
+    view_d = len(newshape) - 1
+    chunk_base_stride = oldstride[-1]
+    tensor_numel = 1
+    view_numel = 1
+    for tensor_d in range(len(oldshape) - 1, -1, -1):
+        tensor_numel *= oldshape[tensor_d]
+        # a chunk ends where the next dim out is not laid out right after this one
+        if tensor_d == 0 or (oldshape[tensor_d - 1] != 1
+                             and oldstride[tensor_d - 1] != tensor_numel * chunk_base_stride):
+            while view_d >= 0 and (view_numel < tensor_numel or newshape[view_d] == 1):
+                newstride[view_d] = view_numel * chunk_base_stride
+                view_numel *= newshape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_base_stride = oldstride[tensor_d - 1]
+                tensor_numel = 1
+                view_numel = 1
+    if view_d != -1:
+        return None
+    return newstride
+
+
+@traced("native", "at::native::alias_with_sizes_and_strides", SOURCE)
+def alias_with_sizes_and_strides(self: Tensor, sizes: Sequence[int],
+                                 strides: Sequence[int]) -> Tensor:
+    """A VIEW TensorImpl over self's storage, made directly (no as_strided call)."""
+    impl = self.unsafeGetTensorImpl()
+    view = TensorImpl(impl.storage_.copy(), impl.key_set_, impl.data_type_, ImplType.VIEW)
+    result = Tensor(intrusive_ptr.make(view))
+    view.set_sizes_and_strides(tuple(sizes), tuple(strides), impl.storage_offset_)
+    return result
+
+
+# ---- as_strided, select, slice, narrow -----------------------------------------------------------
 @native_function(SOURCE, name="as_strided_tensorimpl",
                  legacy="as_strided_tensorimpl (CPU: as_strided_tensorimpl)")
 def as_strided_tensorimpl(self: Tensor, size: Sequence[int], stride: Sequence[int],
@@ -32,6 +133,15 @@ def as_strided_tensorimpl(self: Tensor, size: Sequence[int], stride: Sequence[in
     result = Tensor(intrusive_ptr.make(view))
     setStrided(result, size, stride, offset)
     return result
+
+
+@native_function(SOURCE, name="as_strided__symint", legacy="at::native::as_strided_")
+def as_strided_(self: Tensor, size: Sequence[int], stride: Sequence[int],
+                storage_offset: int | None = None) -> Tensor:
+    """In place: give self this geometry over the storage it already has."""
+    offset = storage_offset if storage_offset is not None else self.storage_offset()
+    setStrided(self, size, stride, offset)
+    return self
 
 
 @native_function(SOURCE, name="select_symint", legacy="at::native::select")
@@ -51,3 +161,392 @@ def select(self: Tensor, dim: int, index: int) -> Tensor:
     del sizes[dim]
     del strides[dim]
     return self.as_strided(sizes, strides, storage_offset)
+
+
+@native_function(SOURCE, name="slice", legacy="at::native::slice")
+def slice_(self: Tensor, dim: int = 0, start: int | None = None, end: int | None = None,
+           step: int = 1) -> Tensor:
+    ndim = self.dim()
+    TORCH_CHECK_INDEX(ndim != 0, "slice() cannot be applied to a 0-dim tensor.")
+    dim = maybe_wrap_dim(dim, ndim)
+    sizes = list(self.sizes())
+    strides = list(self.strides())
+    TORCH_CHECK(step > 0, "slice step must be positive")
+    start_val = start if start is not None else 0
+    end_val = end if end is not None else sizes[dim]
+    # clamp like Python slicing (get_slice_range): out-of-range bounds are not errors
+    if start_val < 0:
+        start_val += sizes[dim]
+    if end_val < 0:
+        end_val += sizes[dim]
+    start_val = min(max(start_val, 0), sizes[dim])
+    end_val = min(max(end_val, start_val), sizes[dim])
+    storage_offset = self.storage_offset() + start_val * strides[dim]
+    length = end_val - start_val
+    sizes[dim] = (length + step - 1) // step
+    strides[dim] *= step
+    return self.as_strided(sizes, strides, storage_offset)
+
+
+@native_function(SOURCE, name="narrow_symint", legacy="at::native::narrow")
+def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
+    TORCH_CHECK(self.dim() > 0, "narrow() cannot be applied to a 0-dim tensor.")
+    TORCH_CHECK(length >= 0, "narrow(): length must be non-negative.")
+    dim = maybe_wrap_dim(dim, self.dim())
+    cur_size = self.size(dim)
+    TORCH_CHECK_INDEX(-cur_size <= start <= cur_size, "start out of range (expected to be in "
+                      "range of [", -cur_size, ", ", cur_size, "], but got ", start, ")")
+    if start < 0:
+        start += cur_size
+    TORCH_CHECK(start <= cur_size - length, "start (", start, ") + length (", length,
+                ") exceeds dimension size (", cur_size, ").")
+    from tensortrace.aten import functions as at
+
+    return at.slice(self, dim, start, start + length, 1)
+
+
+# ---- view, reshape, flatten, unflatten, alias ----------------------------------------------------
+def view_impl(self: Tensor, size: Sequence[int]) -> Tensor:
+    inferred_size = infer_size_dv(size, self.numel())
+    stride = computeStride(self.sizes(), self.strides(), inferred_size)
+    TORCH_CHECK(stride is not None, "view size is not compatible with input tensor's size and "
+                "stride (at least one dimension spans across two contiguous subspaces). Use "
+                ".reshape(...) instead.")
+    assert stride is not None
+    return alias_with_sizes_and_strides(self, inferred_size, stride)
+
+
+@native_function(SOURCE, name="view", legacy="at::native::view")
+def view(self: Tensor, size: Sequence[int]) -> Tensor:
+    return view_impl(self, size)
+
+
+@native_function(SOURCE, name="_reshape_alias", legacy="at::native::_reshape_alias")
+def _reshape_alias(self: Tensor, size: Sequence[int], stride: Sequence[int]) -> Tensor:
+    # the caller (reshape) has checked that size and stride fit self's storage
+    return alias_with_sizes_and_strides(self, size, stride)
+
+
+@native_function(SOURCE, name="_unsafe_view", legacy="at::native::_unsafe_view")
+def _unsafe_view(self: Tensor, size: Sequence[int]) -> Tensor:
+    # "unsafe" only for autograd: self is a fresh clone nobody else sees, so no view tracking
+    return view_impl(self, size)
+
+
+@native_function(SOURCE, name="reshape_symint", legacy="at::native::reshape")
+def reshape(self: Tensor, shape: Sequence[int]) -> Tensor:
+    """A view when the memory allows it, else a contiguous copy (clone + _unsafe_view)."""
+    if self.is_contiguous():
+        return self.view(shape)
+    inferred = infer_size_dv(shape, self.numel())
+    stride = computeStride(self.sizes(), self.strides(), inferred)
+    if stride is not None:
+        from tensortrace.aten import functions as at
+
+        return at._reshape_alias(self, inferred, stride)
+    from tensortrace.aten import functions as at
+
+    return at._unsafe_view(self.clone(memory_format="contiguous_format"), inferred)
+
+
+@native_function(SOURCE, name="flatten", legacy="at::native::flatten")
+def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    start_dim = maybe_wrap_dim(start_dim, self.dim())
+    end_dim = maybe_wrap_dim(end_dim, self.dim())
+    TORCH_CHECK(start_dim <= end_dim, "flatten() has invalid args: start_dim cannot come after "
+                "end_dim")
+    if self.dim() == 0:
+        return self.reshape([1])
+    if start_dim == end_dim:
+        return self
+    sizes = list(self.sizes())
+    shape = sizes[:start_dim] + [_prod(sizes[start_dim:end_dim + 1])] + sizes[end_dim + 1:]
+    # native::reshape_symint called directly: no aten::reshape frame under aten::flatten
+    return reshape(self, shape)
+
+
+@native_function(SOURCE, name="unflatten_symint", legacy="at::native::unflatten")
+def unflatten(self: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
+    dim = maybe_wrap_dim(dim, self.dim())
+    TORCH_CHECK(len(sizes) > 0, "unflatten: sizes must be non-empty")
+    inferred = infer_size_dv(sizes, self.size(dim)) if -1 in sizes else list(sizes)
+    TORCH_CHECK(_prod(inferred) == self.size(dim), "unflatten: Provided sizes ", list(sizes),
+                " don't multiply up to the size of dim ", dim, " (", self.size(dim),
+                ") in the input tensor")
+    shape = list(self.sizes())
+    shape[dim:dim + 1] = inferred
+    return self.view(shape)
+
+
+@native_function(SOURCE, name="alias", legacy="at::native::alias")
+def alias(self: Tensor) -> Tensor:
+    return alias_with_sizes_and_strides(self, self.sizes(), self.strides())
+
+
+# ---- permute, transpose, t, squeeze, unsqueeze, expand, diagonal -------------------------------
+@native_function(SOURCE, name="permute", legacy="at::native::permute")
+def permute(self: Tensor, dims: Sequence[int]) -> Tensor:
+    ndim = self.dim()
+    TORCH_CHECK(ndim == len(dims), "permute(sparse_coo): number of dimensions in the tensor "
+                "input does not match the length of the desired ordering of dimensions i.e. "
+                "input.dim() = ", ndim, " is not equal to len(dims) = ", len(dims))
+    sizes, strides = self.sizes(), self.strides()
+    new_sizes: list[int] = []
+    new_strides: list[int] = []
+    seen = [False] * ndim
+    for d in dims:
+        dim = maybe_wrap_dim(d, ndim)
+        TORCH_CHECK(not seen[dim], "permute(): duplicate dims are not allowed.")
+        seen[dim] = True
+        new_sizes.append(sizes[dim])
+        new_strides.append(strides[dim])
+    return self.as_strided(new_sizes, new_strides)
+
+
+@native_function(SOURCE, name="transpose", legacy="at::native::transpose")
+def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
+    ndims = self.dim()
+    dim0 = maybe_wrap_dim(dim0, ndims)
+    dim1 = maybe_wrap_dim(dim1, ndims)
+    if dim0 == dim1:
+        return self.alias()
+    sizes, strides = list(self.sizes()), list(self.strides())
+    sizes[dim0], sizes[dim1] = sizes[dim1], sizes[dim0]
+    strides[dim0], strides[dim1] = strides[dim1], strides[dim0]
+    return self.as_strided(sizes, strides)
+
+
+@native_function(SOURCE, name="t", legacy="at::native::t")
+def t(self: Tensor) -> Tensor:
+    TORCH_CHECK(self.dim() <= 2, "t() expects a tensor with <= 2 dimensions, but self is ",
+                self.dim(), "D")
+    if self.dim() < 2:
+        return self.transpose(0, 0)
+    return self.transpose(0, 1)
+
+
+@native_function(SOURCE, name="unsqueeze", legacy="at::native::unsqueeze")
+def unsqueeze(self: Tensor, dim: int) -> Tensor:
+    dim = maybe_wrap_dim(dim, self.dim() + 1)
+    sizes, strides = list(self.sizes()), list(self.strides())
+    # inferUnsqueezeGeometry: the new dim's stride keeps the tensor's layout contiguous-looking
+    new_stride = 1 if dim >= self.dim() else sizes[dim] * strides[dim]
+    sizes.insert(dim, 1)
+    strides.insert(dim, new_stride)
+    return self.as_strided(sizes, strides)
+
+
+def _squeeze_geometry(self: Tensor, dims: set[int]) -> tuple[list[int], list[int]]:
+    sizes: list[int] = []
+    strides: list[int] = []
+    for d in range(self.dim()):
+        if d not in dims or self.size(d) != 1:
+            sizes.append(self.size(d))
+            strides.append(self.stride(d))
+    return sizes, strides
+
+
+@native_function(SOURCE, name="squeeze", legacy="at::native::squeeze")
+def squeeze(self: Tensor) -> Tensor:
+    sizes, strides = _squeeze_geometry(self, set(range(self.dim())))
+    return self.as_strided(sizes, strides)
+
+
+@native_function(SOURCE, name="squeeze_dim", legacy="at::native::squeeze (dim)")
+def squeeze_dim(self: Tensor, dim: int) -> Tensor:
+    wrapped = maybe_wrap_dim(dim, self.dim())
+    sizes, strides = _squeeze_geometry(self, {wrapped})
+    return self.as_strided(sizes, strides)
+
+
+@native_function(SOURCE, name="squeeze_dims", legacy="at::native::squeeze (dims)")
+def squeeze_dims(self: Tensor, dim: Sequence[int]) -> Tensor:
+    ndim = self.dim()
+    seen: set[int] = set()
+    for d in dim:
+        wrapped = maybe_wrap_dim(d, ndim)
+        TORCH_CHECK(wrapped not in seen, "dim ", wrapped, " appears multiple times in the "
+                    "list of dims")
+        seen.add(wrapped)
+    sizes, strides = _squeeze_geometry(self, seen)
+    return self.as_strided(sizes, strides)
+
+
+@traced("native", "at::inferExpandGeometry", "aten/src/ATen/ExpandUtils.cpp")
+def inferExpandGeometry(tensor_sizes: Sequence[int], tensor_strides: Sequence[int],  # noqa: N802
+                        sizes: Sequence[int]) -> tuple[list[int], list[int]]:
+    """The expanded sizes, with stride 0 wherever a size-1 (or new, leading) dim is repeated."""
+    ndim = len(sizes)
+    tensor_dim = len(tensor_sizes)
+    if tensor_dim == 0:
+        return list(sizes), [0] * ndim
+    expanded_sizes = [0] * ndim
+    expanded_strides = [0] * ndim
+    for i in range(ndim - 1, -1, -1):
+        offset = ndim - 1 - i
+        dim = tensor_dim - 1 - offset
+        size = tensor_sizes[dim] if dim >= 0 else 1
+        stride = tensor_strides[dim] if dim >= 0 else (
+            expanded_sizes[i + 1] * expanded_strides[i + 1])
+        target_size = sizes[i]
+        if target_size == -1:
+            TORCH_CHECK(dim >= 0, "The expanded size of the tensor (", target_size,
+                        ") isn't allowed in a leading, non-existing dimension ", i)
+            target_size = size
+        if size != target_size:
+            TORCH_CHECK(size == 1, "The expanded size of the tensor (", target_size,
+                        ") must match the existing size (", size,
+                        ") at non-singleton dimension ", i, ".  Target sizes: ", list(sizes),
+                        ".  Tensor sizes: ", list(tensor_sizes))
+            size = target_size
+            stride = 0
+        expanded_sizes[i] = size
+        expanded_strides[i] = stride
+    return expanded_sizes, expanded_strides
+
+
+def _type_string(self: Tensor) -> str:
+    """toString() of a legacy type: torch.FloatTensor, torch.LongTensor..."""
+    from tensortrace.csrc.dtype import get_dtype
+
+    name = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
+            "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
+            "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+    key = repr(get_dtype(self.scalar_type())).removeprefix("torch.")
+    return f"torch.{name.get(key, key)}Tensor"
+
+
+@native_function(SOURCE, name="expand", legacy="at::native::expand")
+def expand(self: Tensor, size: Sequence[int], implicit: bool = False) -> Tensor:
+    TORCH_CHECK(len(size) >= self.dim(), "expand(", _type_string(self), "{",
+                list(self.sizes()), "}, size=", list(size), "): the number of sizes provided (",
+                len(size), ") must be greater or equal to the number of dimensions in the "
+                "tensor (", self.dim(), ")")
+    expanded_sizes, expanded_strides = inferExpandGeometry(self.sizes(), self.strides(), size)
+    return self.as_strided(expanded_sizes, expanded_strides)
+
+
+@native_function(SOURCE, name="expand_as", legacy="at::native::expand_as")
+def expand_as(self: Tensor, other: Tensor) -> Tensor:
+    return self.expand(list(other.sizes()))
+
+
+@native_function(SOURCE, name="diagonal", legacy="at::native::diagonal")
+def diagonal(self: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    nDims = self.dim()  # noqa: N806 - PyTorch's name
+    dim1 = maybe_wrap_dim(dim1, nDims)
+    dim2 = maybe_wrap_dim(dim2, nDims)
+    TORCH_CHECK(dim1 != dim2, "diagonal dimensions cannot be identical ", dim1, ", ", dim2)
+    storage_offset = self.storage_offset()
+    if offset >= 0:
+        diag_size = max(min(self.size(dim1), self.size(dim2) - offset), 0)
+    else:
+        diag_size = max(min(self.size(dim1) + offset, self.size(dim2)), 0)
+    # an empty diagonal keeps the offset where it is (PyTorch avoids pointing past the end)
+    if diag_size > 0:
+        if offset >= 0:
+            storage_offset += offset * self.stride(dim2)
+        else:
+            storage_offset -= offset * self.stride(dim1)
+    sizes, strides = list(self.sizes()), list(self.strides())
+    # dim1 < dim2 or not, drop the larger first so the smaller's index stays valid
+    for d in sorted((dim1, dim2), reverse=True):
+        del sizes[d]
+        del strides[d]
+    sizes.append(diag_size)
+    strides.append(self.stride(dim1) + self.stride(dim2))
+    return self.as_strided(sizes, strides, storage_offset)
+
+
+# ---- split, chunk, unbind ------------------------------------------------------------------------
+@native_function(SOURCE, name="split", legacy="at::native::split")
+def split(self: Tensor, split_size: int, dim: int = 0) -> list[Tensor]:
+    TORCH_CHECK(self.dim() != 0, "split expects at least a 1-dimensional tensor")
+    dim = maybe_wrap_dim(dim, self.dim())
+    TORCH_CHECK(split_size >= 0, "split expects split_size be non-negative, but got "
+                "split_size=", split_size)
+    dim_size = self.size(dim)
+    TORCH_CHECK(split_size > 0 or dim_size == 0, "split_size can only be 0 if dimension size "
+                "is 0, but got dimension size of ", dim_size)
+    num_splits = 1
+    if split_size != 0:
+        num_splits = max((dim_size + split_size - 1) // split_size, 1)
+    last_split_size = split_size - (split_size * num_splits - dim_size)
+    from tensortrace.aten import functions as at
+
+    return [at.narrow(self, dim, i * split_size,
+                      last_split_size if i == num_splits - 1 else split_size)
+            for i in range(num_splits)]
+
+
+@native_function(SOURCE, name="split_with_sizes", legacy="at::native::split_with_sizes")
+def split_with_sizes(self: Tensor, split_sizes: Sequence[int], dim: int = 0) -> list[Tensor]:
+    TORCH_CHECK(self.dim() != 0, "split expects at least a 1-dimensional tensor")
+    dim = maybe_wrap_dim(dim, self.dim())
+    dim_size = self.size(dim)
+    results: list[Tensor] = []
+    start_idx = 0
+    for length in split_sizes:
+        TORCH_CHECK(length >= 0, "split_with_sizes expects split_sizes have only "
+                    "non-negative entries, but got split_sizes=", list(split_sizes))
+        start_idx += length
+    TORCH_CHECK(start_idx == dim_size, "split_with_sizes expects split_sizes to sum exactly to ",
+                dim_size, " (input tensor's size at dimension ", dim, "), but got split_sizes=",
+                list(split_sizes))
+    # PyTorch slices each piece with as_strided directly (no narrow/slice frames)
+    start_idx = 0
+    for length in split_sizes:
+        sizes = list(self.sizes())
+        sizes[dim] = length
+        results.append(self.as_strided(sizes, self.strides(),
+                                       self.storage_offset() + start_idx * self.stride(dim)))
+        start_idx += length
+    return results
+
+
+@native_function(SOURCE, name="chunk", legacy="at::native::chunk")
+def chunk(self: Tensor, chunks: int, dim: int = 0) -> list[Tensor]:
+    TORCH_CHECK(self.dim() > 0, "chunk expects at least a 1-dimensional tensor")
+    TORCH_CHECK(chunks > 0, "chunk expects `chunks` to be greater than 0, got: ", chunks)
+    dim = maybe_wrap_dim(dim, self.dim())
+    dim_size = self.size(dim)
+    split_size = (dim_size + chunks - 1) // chunks
+    if split_size == 0 and dim_size == 0:
+        # chunks empty pieces of size 0: split_with_sizes keeps their count
+        return self.split_with_sizes([split_size] * chunks, dim)
+    return self.split(split_size, dim)
+
+
+@native_function(SOURCE, name="unbind", legacy="at::native::unbind")
+def unbind(self: Tensor, dim: int = 0) -> list[Tensor]:
+    TORCH_CHECK_INDEX(self.dim() > 0, "Dimension specified as 0 but tensor has no dimensions")
+    dim = maybe_wrap_dim(dim, self.dim(), False)
+    return [self.select(dim, i) for i in range(self.size(dim))]
+
+
+# ---- set_ ----------------------------------------------------------------------------------------
+@native_function(SOURCE, name="set_storage_cpu_", legacy="at::native::set_storage_cpu_")
+def set_storage_cpu_(self: Tensor, source: Storage, storage_offset: int, size: Sequence[int],
+                     stride: Sequence[int] = ()) -> Tensor:
+    """Point self at `source` with the given geometry (checkSetStorage, then resize_impl_cpu_).
+
+    Like PyTorch, a geometry that reaches past the end of `source` grows the storage.
+    """
+    from tensortrace.aten.native.resize import resize_impl_cpu_
+
+    impl = self.unsafeGetTensorImpl()
+    # an empty stride list (the schema's default) means "contiguous"
+    stride_opt = list(stride) if len(stride) > 0 or len(size) == 0 else None
+    if stride_opt is not None:
+        TORCH_CHECK(len(size) == len(stride_opt), "unequal size length (", len(size),
+                    ") and stride length (", len(stride_opt), ")")
+    TORCH_CHECK(storage_offset >= 0, "Tensor: invalid storage offset ", storage_offset)
+    if not impl.storage_.is_alias_of(source):
+        impl.set_storage_keep_dtype(source.copy())
+    impl.set_storage_offset(storage_offset)
+    # grows the storage if the geometry needs more (unless the geometry is unchanged) ...
+    resize_impl_cpu_(impl, size, stride_opt)
+    # ... which leaves a geometry that did not change to be checked against the new storage
+    checkInBoundsForStorage(impl.sizes_, impl.strides_, storage_offset, impl.itemsize(),
+                            impl.storage_.nbytes())
+    return self

@@ -63,3 +63,58 @@ def update_result_type_state(tensor: Tensor, state: ResultTypeState) -> ResultTy
 def result_type(state: ResultTypeState) -> ScalarType:
     return combine_categories(state.dimResult,
                               combine_categories(state.zeroResult, state.wrappedResult))
+
+
+# ---- at::result_type, can_cast, promote_types (the torch.* functions) ---------------------------
+def result_type_tensors(*tensors: Tensor) -> ScalarType:
+    """at::native::result_type(ITensorListRef): fold every tensor into one state."""
+    state = ResultTypeState()
+    for t in tensors:
+        state = update_result_type_state(t, state)
+    return result_type(state)
+
+
+Scalar = bool | int | float
+
+
+def _wrapped(s: Scalar) -> Tensor:
+    from tensortrace.aten.scalar_ops import wrapped_scalar_tensor
+
+    return wrapped_scalar_tensor(s)
+
+
+def result_type_tensor_scalar(tensor: Tensor, other: bool | int | float) -> ScalarType:
+    """result_type(Tensor, Scalar): the number takes part as a wrapped number."""
+    return result_type_tensors(tensor, _wrapped(other))
+
+
+def result_type_scalars(a: bool | int | float, b: bool | int | float) -> ScalarType:
+    return result_type_tensors(_wrapped(a), _wrapped(b))
+
+
+def _register_natives() -> None:
+    from tensortrace.aten.native.registry import native_function
+    from tensortrace.c10.scalar_type import canCast
+
+    source = "aten/src/ATen/native/TypeProperties.cpp"
+
+    @native_function(source, name="result_type")
+    def result_type_native(tensor: Tensor | Scalar | None = None,
+                           other: Tensor | Scalar | None = None,
+                           scalar: Scalar | None = None, scalar1: Scalar | None = None,
+                           scalar2: Scalar | None = None) -> ScalarType:
+        """result_type.Tensor / .Scalar / .Scalar_Tensor / .Scalar_Scalar."""
+        operands = [o for o in (tensor, other, scalar, scalar1, scalar2) if o is not None]
+        return result_type_tensors(*(o if isinstance(o, Tensor) else _wrapped(o)
+                                     for o in operands))
+
+    @native_function(source, name="can_cast")
+    def can_cast(from_: ScalarType, to: ScalarType) -> bool:
+        return canCast(from_, to)
+
+    @native_function(source, name="promote_types")
+    def promote_types(type1: ScalarType, type2: ScalarType) -> ScalarType:
+        return promoteTypes(type1, type2)
+
+
+_register_natives()

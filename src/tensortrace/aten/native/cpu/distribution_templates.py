@@ -440,8 +440,19 @@ def _check_from_to_in_range(from_: int, to_inc: int, dtype: np.dtype) -> None:
         lo, hi = 0, _INT64_MAX
     else:
         lo, hi = int(np.iinfo(dtype).min), int(np.iinfo(dtype).max)
-    TORCH_CHECK(lo <= from_ <= hi, "from is out of bounds for ", _type_name(dtype))
-    TORCH_CHECK(lo <= to_inc <= hi, "to - 1 is out of bounds for ", _type_name(dtype))
+    # CHECK_OUT_OF_BOUNDS streams self.dtype(): the TypeMeta's C++ name ("unsigned char")
+    name = _type_meta_name(dtype)
+    TORCH_CHECK(lo <= from_ <= hi, "from is out of bounds for ", name)
+    TORCH_CHECK(lo <= to_inc <= hi, "to - 1 is out of bounds for ", name)
+
+
+def _type_meta_name(dtype: np.dtype) -> str:
+    from tensortrace.c10.scalar_type import TypeMeta, scalar_type_from_numpy
+
+    try:
+        return TypeMeta.fromScalarType(scalar_type_from_numpy(dtype)).name
+    except TypeError:  # uint16/32/64: no ScalarType here
+        return _type_name(dtype)
 
 
 def _max_value(dtype: np.dtype) -> float:

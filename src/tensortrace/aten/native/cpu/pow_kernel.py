@@ -1,0 +1,77 @@
+"""pow kernels: tensor ** tensor and tensor ** scalar.
+
+Mirrors `aten/src/ATen/native/cpu/PowKernel.cpp`. Integer powers use exponentiation by squaring
+(powi), which wraps on overflow; a negative integer exponent gives 1 for base 1, +-1 for base -1
+and 0 otherwise (integer truncation of 1/base**n). pow_tensor_scalar_optimized_kernel turns the
+exponents 2, 3, 0.5, -0.5, -1 and -2 into x*x, x*x*x, sqrt, rsqrt, 1/x and 1/(x*x).
+Floating pow uses std::pow (or SLEEF's pow in the vectorized path), which may differ from
+NumPy's in the last bit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tensortrace.aten.native.cpu.binary_ops_kernel import AT_DISPATCH_CHECK, binary_loop
+from tensortrace.aten.native.cpu.loops import cpu_kernel, cpu_kernel_vec
+from tensortrace.aten.native.cpu.unary_ops_kernel import unary_loop
+from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
+from tensortrace.aten.native.pow import pow_tensor_scalar_stub, pow_tensor_tensor_stub
+from tensortrace.aten.opmath_type import scalar_to
+from tensortrace.aten.scalar_ops import Scalar
+from tensortrace.aten.tensor_iterator import TensorIteratorBase
+from tensortrace.c10.scalar_type import ScalarType, isFloatingType, isIntegralType
+from tensortrace.trace import traced
+
+SOURCE = "aten/src/ATen/native/cpu/PowKernel.cpp"
+
+
+def powi(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """c10::powi for integers: negative exponents follow integer truncation of 1 / a**|b|."""
+    negative = b < 0
+    result = np.power(a, np.where(negative, 0, b).astype(b.dtype))
+    if negative.any():
+        one = np.ones_like(result)
+        # base 1 -> 1; base -1 -> -1 for odd exponents, 1 for even; otherwise 0
+        neg_value = np.where(a == 1, one,
+                             np.where(a == -1, np.where(b % 2 == 0, one, -one),
+                                      np.zeros_like(result)))
+        result = np.where(negative, neg_value, result)
+    return result
+
+
+@traced("kernel", "at::native::pow_tensor_tensor_kernel", SOURCE,
+        legacy="pow_tensor_tensor_kernel")
+def pow_tensor_tensor_kernel(it: TensorIteratorBase) -> None:
+    dtype = it.common_dtype()
+    if isIntegralType(dtype, False):
+        cpu_kernel(it, binary_loop(powi))
+        return
+    AT_DISPATCH_CHECK("pow", dtype, isFloatingType(dtype))
+    cpu_kernel_vec(it, binary_loop(np.power))
+
+
+@traced("kernel", "at::native::pow_tensor_scalar_kernel", SOURCE,
+        legacy="pow_tensor_scalar_kernel")
+def pow_tensor_scalar_kernel(it: TensorIteratorBase, exp_scalar: Scalar) -> None:
+    dtype = it.common_dtype()
+    if isIntegralType(dtype, False):
+        exp = scalar_to(exp_scalar, dtype)
+        cpu_kernel(it, unary_loop(lambda a: powi(a, np.full(a.shape, exp, dtype=a.dtype))))
+        return
+    AT_DISPATCH_CHECK("pow", dtype, isFloatingType(dtype))
+    exp = float(exp_scalar)
+    # pow_tensor_scalar_optimized_kernel: the exponents with an exact cheaper form
+    special = {2.0: lambda a: a * a, 3.0: lambda a: a * a * a, 0.5: np.sqrt,
+               -0.5: lambda a: a.dtype.type(1) / np.sqrt(a),
+               -1.0: lambda a: a.dtype.type(1) / a, -2.0: lambda a: a.dtype.type(1) / (a * a)}
+    if exp in special:
+        cpu_kernel_vec(it, unary_loop(special[exp]))
+        return
+    exp_value = scalar_to(exp_scalar, ScalarType.Double if dtype == ScalarType.Double
+                          else ScalarType.Float)
+    cpu_kernel_vec(it, unary_loop(lambda a: np.power(a, exp_value)))
+
+
+REGISTER_DISPATCH(pow_tensor_tensor_stub, pow_tensor_tensor_kernel)
+REGISTER_DISPATCH(pow_tensor_scalar_stub, pow_tensor_scalar_kernel)

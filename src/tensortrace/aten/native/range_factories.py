@@ -1,0 +1,134 @@
+"""arange and linspace: tensors of evenly spaced values.
+
+Mirrors `aten/src/ATen/native/RangeFactories.cpp` (arange_out, linspace_out: compute the size,
+`resize_` the output, run the stub over a nullary TensorIterator) and the functional wrappers of
+`aten/src/ATen/native/TensorFactories.cpp` (arange infers int64 when start, end and step are all
+integral and no dtype is given; both make an empty tensor and call the out= op, so torch.profiler
+shows `aten::arange > aten::empty, aten::arange > aten::resize_`).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
+from tensortrace.aten.native.registry import native_function
+from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_iterator import TensorIterator
+from tensortrace.c10.device import Device
+from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED
+from tensortrace.c10.scalar import Scalar, checked_convert, isIntegral
+from tensortrace.c10.scalar_type import ScalarType, isFloatingType
+
+SOURCE = "aten/src/ATen/native/RangeFactories.cpp"
+FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
+
+arange_stub = DECLARE_DISPATCH("arange_stub", "aten/src/ATen/native/RangeFactories.h")
+linspace_stub = DECLARE_DISPATCH("linspace_stub", "aten/src/ATen/native/RangeFactories.h")
+
+
+def _acc_type(st: ScalarType) -> ScalarType:
+    """at::acc_type<scalar_t, /*is_cuda=*/false>: double for float/double, float for half
+    and bfloat16, int64 for the integral types."""
+    if st in (ScalarType.Float, ScalarType.Double):
+        return ScalarType.Double
+    if st in (ScalarType.Half, ScalarType.BFloat16):
+        return ScalarType.Float
+    return ScalarType.Long
+
+
+def _fmt(value: Scalar) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+@native_function(FACTORIES, name="arange", legacy="at::native::arange")
+def arange(end: Scalar, start: Scalar = 0, step: Scalar = 1,
+           dtype: ScalarType | None = None, layout: str | None = None,
+           device: Device | None = None, pin_memory: bool | None = None) -> Tensor:
+    from tensortrace.aten import functions as at
+
+    set_to_integral_dtype = (dtype is None and isIntegral(start, True)
+                             and isIntegral(end, True) and isIntegral(step, True))
+    result = at.empty([0], dtype=ScalarType.Long if set_to_integral_dtype else dtype,
+                      layout=layout, device=device, pin_memory=pin_memory)
+    return at.arange(start, end, step, out=result)
+
+
+@native_function(FACTORIES, name="arange_end_out", legacy="at::native::arange_out")
+def arange_end_out(end: Scalar, out: Tensor) -> Tensor:
+    from tensortrace.aten import functions as at
+
+    return at.arange(0, end, 1, out=out)
+
+
+def compute_arange_size(start: Scalar, end: Scalar, step: Scalar, st: ScalarType) -> int:
+    """RangeUtils.h: the checks, then ceil((end - start) / step) (exact for int64)."""
+    acc = _acc_type(st)
+    xstart, xend, xstep = (checked_convert(v, acc) for v in (start, end, step))
+    TORCH_CHECK(xstep > 0 or xstep < 0, "step must be nonzero")
+    TORCH_CHECK(math.isfinite(xstart) and math.isfinite(xend),
+                "unsupported range: ", _fmt(xstart), " -> ", _fmt(xend))
+    TORCH_CHECK((xstep > 0 and xend >= xstart) or (xstep < 0 and xend <= xstart),
+                "upper bound and lower bound inconsistent with step sign")
+    if st == ScalarType.Long:
+        sgn = (xstep > 0) - (xstep < 0)
+        # C++ integer division truncates toward zero
+        num = xend - xstart + xstep - sgn
+        size_d = float(abs(num) // abs(xstep) * (1 if (num >= 0) == (xstep > 0) else -1))
+    else:
+        size_d = math.ceil((float(end) - float(start)) / float(step))
+    TORCH_CHECK(0 <= size_d <= float(2**63 - 1), "invalid size, possible overflow?")
+    return int(size_d)
+
+
+@native_function(SOURCE, name="arange_out", legacy="THTensor_(arange)")
+def arange_out(start: Scalar, end: Scalar, step: Scalar = 1, out: Tensor | None = None
+               ) -> Tensor:
+    assert out is not None
+    st = out.scalar_type()
+    TORCH_CHECK_NOT_IMPLEMENTED(st != ScalarType.Bool,
+                                "\"arange_cpu\" not implemented for 'Bool'")
+    size = compute_arange_size(start, end, step, st)
+    numel = out.numel()
+    if numel != size:
+        if numel > 0:
+            warnings.warn(f"The number of elements in the out tensor of shape "
+                          f"{list(out.sizes())} is {numel} which does not match the computed "
+                          f"number of elements {size}. Note that this may occur as a result of "
+                          f"rounding error. The out tensor will be resized to a tensor of shape "
+                          f"({size},).", UserWarning, stacklevel=2)
+        out.resize_([size])
+    if size:
+        it = TensorIterator.borrowing_nullary_op(out)
+        arange_stub(it.device_type(), it, start, size, step)
+    return out
+
+
+@native_function(FACTORIES, name="linspace", legacy="at::native::linspace")
+def linspace(start: Scalar, end: Scalar, steps: int, dtype: ScalarType | None = None,
+             layout: str | None = None, device: Device | None = None,
+             pin_memory: bool | None = None) -> Tensor:
+    from tensortrace.aten import functions as at
+
+    TORCH_CHECK(steps >= 0, "number of steps must be non-negative")
+    result = at.empty([steps], dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+    return at.linspace(start, end, steps, out=result)
+
+
+@native_function(SOURCE, name="linspace_out", legacy="THTensor_(linspace)")
+def linspace_out(start: Scalar, end: Scalar, steps: int, out: Tensor | None = None) -> Tensor:
+    assert out is not None
+    TORCH_CHECK(steps >= 0, "number of steps must be non-negative")
+    if out.numel() != steps:
+        out.resize_([steps])
+    if steps == 1:
+        out.fill_(start)
+    elif steps > 1:
+        it = TensorIterator.borrowing_nullary_op(out)
+        linspace_stub(it.device_type(), it, start, end, steps)
+    return out
+
+
+__all__ = ["arange", "arange_out", "compute_arange_size", "isFloatingType", "linspace",
+           "linspace_out"]

@@ -1,0 +1,401 @@
+"""Reductions: sum, mean, prod, var/std, argmax/argmin, all/any, and the scan cumsum.
+
+Mirrors `aten/src/ATen/native/ReduceOps.cpp` (and the stubs of `ReduceOps.h`). The structured
+ones (sum.IntList_out, mean.out, prod.int_out, argmax.out, all.out, cumsum.out ...) have a meta
+half that declares the reduced output (resize_reduction) and an impl half that views that output
+with stride 0 along the reduced dims and runs a TensorIterator reduction over it
+(Note [A reduction's output has stride 0 along the reduced dims]); the kernel behind each stub
+is in native/cpu/reduce_ops_kernel.py.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
+from tensortrace.aten.native.reduce_ops_utils import (
+    get_dtype_from_result,
+    get_dtype_from_self,
+    get_reduction_shape,
+    make_reduction,
+    make_reduction_from_out_ty,
+    make_reduction_native,
+    resize_reduction,
+    zero_numel_check_dims,
+)
+from tensortrace.aten.native.registry import impl_function, meta_function, native_function
+from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_iterator import TensorIteratorBase
+from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
+from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_INDEX
+from tensortrace.c10.scalar_type import (
+    ScalarType,
+    canCast,
+    isComplexType,
+    isFloatingType,
+    isIntegralType,
+)
+
+SOURCE = "aten/src/ATen/native/ReduceOps.cpp"
+STUBS = "aten/src/ATen/native/ReduceOps.h"
+IntList = Sequence[int] | None
+
+sum_stub = DECLARE_DISPATCH("sum_stub", STUBS)
+prod_stub = DECLARE_DISPATCH("prod_stub", STUBS)
+std_var_stub = DECLARE_DISPATCH("std_var_stub", STUBS)
+and_stub = DECLARE_DISPATCH("and_stub", STUBS)
+or_stub = DECLARE_DISPATCH("or_stub", STUBS)
+argmax_stub = DECLARE_DISPATCH("argmax_stub", STUBS)
+argmin_stub = DECLARE_DISPATCH("argmin_stub", STUBS)
+cumsum_stub = DECLARE_DISPATCH("cumsum_stub", STUBS)
+
+
+def _ops(full_name: str) -> Any:
+    """at::_ops::<op>: the operator handle, whose call() goes through the dispatcher."""
+    from tensortrace.aten import functions as at
+
+    return at._ops[full_name]
+
+
+def infer_dtype_from_optional(self: Tensor, dtype: ScalarType | None, result: Tensor
+                              ) -> ScalarType:
+    """An explicit dtype wins; else an out= tensor's dtype; else self's (ints -> int64)."""
+    if result.defined():
+        return dtype if dtype is not None else result.scalar_type()
+    return get_dtype_from_self(self, dtype, True)
+
+
+# ---- sum -----------------------------------------------------------------------------------------
+@meta_function("sum.dim_IntList", SOURCE)
+def meta_sum(it: TensorIteratorBase, self: Tensor, dim: IntList, keepdim: bool,
+             dtype: ScalarType | None) -> None:
+    out_dtype = infer_dtype_from_optional(self, dtype, it.maybe_get_output())
+    resize_reduction(it, self, dim, keepdim, out_dtype)
+
+
+@impl_function("sum_out", SOURCE, legacy="at::native::sum_out")
+def sum_out(it: TensorIteratorBase, self: Tensor, dim: IntList, keepdim: bool,
+            dtype: ScalarType | None, result: Tensor) -> None:
+    iter_ = make_reduction_from_out_ty(self, result, dim, keepdim, result.scalar_type())
+    if iter_.numel() == 0:
+        result.zero_()
+    else:
+        sum_stub(iter_.device_type(), iter_)
+
+
+@native_function(SOURCE, name="sum")
+def sum_(self: Tensor, dtype: ScalarType | None = None) -> Tensor:
+    """sum(self, dtype): the dim overload with dim=[] (every dim), through the dispatcher.
+
+    torch.profiler shows one aten::sum here: its event list drops a child that has its
+    parent's name and is its only child (EventList._remove_dup_nodes). The trace keeps both.
+    """
+    return _ops("sum.dim_IntList").call(self, [], False, dtype)
+
+
+# ---- mean ----------------------------------------------------------------------------------------
+@meta_function("mean.dim", SOURCE)
+def meta_mean(it: TensorIteratorBase, self: Tensor, dim: IntList, keepdim: bool,
+              dtype: ScalarType | None) -> None:
+    in_dtype = get_dtype_from_self(self, dtype, True)
+    if not isFloatingType(in_dtype) and not isComplexType(in_dtype):
+        what, shown = ("Optional", dtype) if dtype is not None else ("Input", self.scalar_type())
+        TORCH_CHECK(False, "mean(): could not infer output dtype. ", what,
+                    " dtype must be either a floating point or complex dtype. Got: ", shown)
+    out_dtype = infer_dtype_from_optional(self, dtype, it.maybe_get_output())
+    resize_reduction(it, self, dim, keepdim, out_dtype)
+
+
+@impl_function("mean_out", SOURCE, legacy="at::native::mean_out")
+def mean_out(it: TensorIteratorBase, self: Tensor, dim: IntList, keepdim: bool,
+             dtype: ScalarType | None, result: Tensor) -> None:
+    """On CPU, mean is sum then div_ (PyTorch's TensorIterator mean kernel is slower)."""
+    out_dtype = result.scalar_type()
+    if dim is None or len(dim) == 0 or self.dim() == 0:
+        dim_prod = self.numel()
+    else:
+        dim_prod = 1
+        for d in dim:
+            dim_prod *= self.size(maybe_wrap_dim(d, self.dim()))
+    # half and bfloat16 sum in float for accuracy, then come back
+    is_half = out_dtype in (ScalarType.Half, ScalarType.BFloat16)
+    acc = result.to(ScalarType.Float) if is_half else result
+    _ops("sum.IntList_out").call(self, dim, keepdim, ScalarType.Float if is_half else out_dtype,
+                                 acc)
+    acc.div_(dim_prod)
+    if is_half:
+        result.copy_(acc)
+
+
+@native_function(SOURCE, name="mean")
+def mean(self: Tensor, dtype: ScalarType | None = None) -> Tensor:
+    return _ops("mean.dim").call(self, [], False, dtype)
+
+
+# ---- prod ----------------------------------------------------------------------------------------
+def impl_func_prod(self: Tensor, dims: IntList, keepdim: bool, result: Tensor) -> None:
+    iter_ = make_reduction_from_out_ty(self, result, dims, keepdim, result.scalar_type())
+    if iter_.numel() == 0:
+        result.fill_(1)
+    else:
+        prod_stub(iter_.device_type(), iter_)
+
+
+@meta_function("prod.dim_int", SOURCE)
+def meta_prod(it: TensorIteratorBase, self: Tensor, dim: int, keepdim: bool,
+              dtype: ScalarType | None) -> None:
+    out_dtype = infer_dtype_from_optional(self, dtype, it.maybe_get_output())
+    resize_reduction(it, self, [dim], keepdim, out_dtype)
+
+
+@impl_function("prod_out", SOURCE, legacy="at::native::prod_out")
+def prod_out(it: TensorIteratorBase, self: Tensor, dim: int, keepdim: bool,
+             dtype: ScalarType | None, result: Tensor) -> None:
+    impl_func_prod(self, [dim], keepdim, result)
+
+
+@native_function(SOURCE, name="prod")
+def prod(self: Tensor, dtype: ScalarType | None = None) -> Tensor:
+    from tensortrace.aten import functions as at
+
+    out_dtype = get_dtype_from_self(self, dtype, True)
+    shape = get_reduction_shape(self, [], False)
+    result = at.empty(shape, dtype=out_dtype, device=self.device())
+    impl_func_prod(self, [], False, result)
+    return result
+
+
+# ---- var / std -----------------------------------------------------------------------------------
+def _correction_value(correction: Any) -> float:
+    return 1.0 if correction is None else float(correction)
+
+
+def std_var_all_cpu(result: Tensor, self: Tensor, correction: float, take_sqrt: bool) -> None:
+    """A reduction to one element: the two-pass algorithm (mean first, then squared deviations)."""
+    import numpy as np
+
+    dtype = self.scalar_type()
+    TORCH_CHECK(dtype in (ScalarType.Double, ScalarType.Float), "std_var_all: Unsupported dtype ",
+                dtype)
+    mean_value = float(self.mean().item())
+    values = self.numpy_view().astype(np.float64)  # the C++ loop accumulates in double
+    sum_dx2 = float(np.sum((values - mean_value) ** 2))
+    with np.errstate(all="ignore"):
+        var = np.float64(sum_dx2) / np.float64(max(0.0, self.numel() - correction))
+        value = float(np.sqrt(var) if take_sqrt else var)
+    result.fill_(value)
+
+
+def std_var_out(fname: str, result: Tensor, self: Tensor, dim: IntList, correction_opt: Any,
+                keepdim: bool, take_sqrt: bool) -> Tensor:
+    TORCH_CHECK(isFloatingType(self.scalar_type()) or isComplexType(self.scalar_type()),
+                "std and var only support floating point and complex dtypes")
+    correction = _correction_value(correction_opt)
+    dtype = get_dtype_from_result(result, None)
+    iter_ = make_reduction_native(fname, result, self, dim, keepdim, dtype, dtype)
+    TORCH_CHECK(canCast(self.scalar_type(), result.scalar_type()), "result type ",
+                self.scalar_type(), " can't be cast to the desired output type ",
+                result.scalar_type())
+    # the reduction factor: how many input elements make each output element
+    if result.numel() > 0 and self.numel() // result.numel() - correction <= 0:
+        warnings.warn(f"{fname}(): degrees of freedom is <= 0. Correction should be strictly "
+                      "less than the reduction factor (input numel divided by output numel).",
+                      UserWarning, stacklevel=2)
+    if iter_.numel() == 0:
+        result.fill_(float("nan"))  # a trivial reduction
+    elif (iter_.common_dtype() not in (ScalarType.BFloat16, ScalarType.Half)
+          and result.numel() == 1):
+        std_var_all_cpu(result, self, correction, take_sqrt)
+    else:
+        std_var_stub(iter_.device_type(), iter_, correction, take_sqrt)
+    return result
+
+
+def _value_type_empty(self: Tensor) -> Tensor:
+    from tensortrace.aten import functions as at
+
+    return at.empty([0], dtype=self.scalar_type(), device=self.device())
+
+
+@native_function(SOURCE, name="var")
+def var(self: Tensor, dim: IntList = None, correction: Any = None,
+        keepdim: bool = False) -> Tensor:
+    return std_var_out("var", _value_type_empty(self), self, dim, correction, keepdim, False)
+
+
+@native_function(SOURCE, name="var_out")
+def var_out(self: Tensor, dim: IntList, correction: Any, keepdim: bool, out: Tensor) -> Tensor:
+    return std_var_out("var", out, self, dim, correction, keepdim, False)
+
+
+@native_function(SOURCE, name="std")
+def std(self: Tensor, dim: IntList = None, correction: Any = None,
+        keepdim: bool = False) -> Tensor:
+    return std_var_out("std", _value_type_empty(self), self, dim, correction, keepdim, True)
+
+
+@native_function(SOURCE, name="std_out")
+def std_out(self: Tensor, dim: IntList, correction: Any, keepdim: bool, out: Tensor) -> Tensor:
+    return std_var_out("std", out, self, dim, correction, keepdim, True)
+
+
+def _unbiased_overload(name: str) -> Any:
+    def unbiased(self: Tensor, unbiased: bool = True) -> Tensor:
+        return _ops(f"{name}.correction").call(self, None, 1 if unbiased else 0, False)
+
+    def dim_unbiased(self: Tensor, dim: IntList, unbiased: bool = True,
+                     keepdim: bool = False) -> Tensor:
+        return _ops(f"{name}.correction").call(self, dim, 1 if unbiased else 0, keepdim)
+
+    return unbiased, dim_unbiased
+
+
+var_unbiased, var_dim_unbiased = _unbiased_overload("var")
+std_unbiased, std_dim_unbiased = _unbiased_overload("std")
+for _name, _fn in (("var_unbiased", var_unbiased), ("var_dim_unbiased", var_dim_unbiased),
+                   ("std_unbiased", std_unbiased), ("std_dim_unbiased", std_dim_unbiased)):
+    _fn.__name__ = _name
+    native_function(SOURCE, name=_name, legacy=f"at::native::{_name.split('_')[0]} (unbiased)",
+                    symbol=f"at::native::{_name.split('_')[0]}")(_fn)
+
+
+# ---- cumsum --------------------------------------------------------------------------------------
+@meta_function("cumsum", SOURCE)
+def meta_cumsum(it: TensorIteratorBase, self: Tensor, dim: int, dtype: ScalarType | None
+                ) -> None:
+    maybe_wrap_dim(dim, self.dim())
+    result = it.maybe_get_output()
+    if result.defined():
+        out_dtype = dtype if dtype is not None else result.scalar_type()
+    else:
+        is_integral = isIntegralType(self.scalar_type(), True)
+        out_dtype = dtype if dtype is not None else (
+            ScalarType.Long if is_integral else self.scalar_type())
+    from tensortrace.c10.tensor_options import TensorOptions
+
+    it.set_output_raw_strided(0, self.sizes(), (), TensorOptions(out_dtype, self.device()))
+
+
+@impl_function("cumsum_out", SOURCE, legacy="at::native::cumsum_out")
+def cumsum_out(it: TensorIteratorBase, self: Tensor, dim: int, dtype: ScalarType | None,
+               result: Tensor) -> None:
+    if self.dim() == 0:
+        result.fill_(self)
+    elif self.numel() == 0:
+        result.zero_()
+    else:
+        dim = maybe_wrap_dim(dim, self.dim())
+        cumsum_stub(self.device().type_, result, self.to(result.scalar_type()), dim)
+
+
+# ---- argmax / argmin -----------------------------------------------------------------------------
+def check_argmax_argmin(name: str, self: Tensor, dim: int | None) -> None:
+    if dim is not None:
+        zero_numel_check_dims(self, maybe_wrap_dim(dim, self.dim()), name)
+    else:
+        TORCH_CHECK_INDEX(self.numel() != 0, name,
+                          ": Expected reduction dim to be specified for input.numel() == 0.")
+
+
+@meta_function("argmax", SOURCE)
+def meta_argmax(it: TensorIteratorBase, self: Tensor, dim: int | None, keepdim: bool) -> None:
+    check_argmax_argmin("argmax()", self, dim)
+    resize_reduction(it, self, [dim] if dim is not None else [], keepdim, ScalarType.Long)
+
+
+@meta_function("argmin", SOURCE)
+def meta_argmin(it: TensorIteratorBase, self: Tensor, dim: int | None, keepdim: bool) -> None:
+    check_argmax_argmin("argmin()", self, dim)
+    resize_reduction(it, self, [dim] if dim is not None else [], keepdim, ScalarType.Long)
+
+
+def argmax_argmin_impl(self: Tensor, dim: int | None, keepdim: bool, result: Tensor,
+                       stub: Any) -> None:
+    if dim is not None:
+        dim_ = maybe_wrap_dim(dim, self.dim())
+        if self.dim() > 0 and self.size(dim_) == 1 or self.dim() == 0:
+            result.fill_(0)
+            return
+        dims: list[int] = [dim_]
+        inp = self
+    else:
+        inp = self.reshape([-1])  # a flat view: the index is into the flattened tensor
+        keepdim = False
+        dims = []
+    iter_ = make_reduction(inp, result, dims, keepdim, self.scalar_type())
+    if iter_.numel() != 0:
+        stub(iter_.device_type(), iter_)
+
+
+@impl_function("argmax_out", SOURCE, legacy="at::native::argmax_out")
+def argmax_out(it: TensorIteratorBase, self: Tensor, dim: int | None, keepdim: bool,
+               result: Tensor) -> None:
+    argmax_argmin_impl(self, dim, keepdim, result, argmax_stub)
+
+
+@impl_function("argmin_out", SOURCE, legacy="at::native::argmin_out")
+def argmin_out(it: TensorIteratorBase, self: Tensor, dim: int | None, keepdim: bool,
+               result: Tensor) -> None:
+    argmax_argmin_impl(self, dim, keepdim, result, argmin_stub)
+
+
+# ---- all / any -----------------------------------------------------------------------------------
+# Note [all, any : uint8 compatibility]: for NumPy compatibility all/any return bool, except
+# that a uint8 input gives a uint8 result (0 or 1), as it did before bool tensors existed.
+def allany_meta(it: TensorIteratorBase, name: str, self: Tensor, dims: IntList,
+                keepdim: bool) -> None:
+    result = it.maybe_get_output()
+    if result.defined():
+        TORCH_CHECK(result.scalar_type() in (ScalarType.Bool, ScalarType.Byte), name,
+                    " only supports bool tensor for result, got: ", result.scalar_type())
+        out_dtype = result.scalar_type()
+    else:
+        out_dtype = ScalarType.Byte if self.scalar_type() == ScalarType.Byte else ScalarType.Bool
+    resize_reduction(it, self, dims, keepdim, out_dtype, allow_empty_dims=True)
+
+
+def allany_impl(identity: int, self: Tensor, result: Tensor, dims: IntList, keepdim: bool,
+                stub: Any) -> None:
+    if self.numel() == 0:
+        result.fill_(identity)
+    elif self.numel() == 1:
+        result.copy_(self.view_as(result).to(ScalarType.Bool))
+    else:
+        # CPU kernels take bool input: make_reduction_from_out_ty converts self to it
+        iter_ = make_reduction_from_out_ty(self, result, dims, keepdim, result.scalar_type())
+        stub(iter_.device_type(), iter_)
+
+
+def _register_allany(name: str, identity: int, stub: Any) -> None:
+    def meta_dim(it: TensorIteratorBase, self: Tensor, dim: int, keepdim: bool) -> None:
+        allany_meta(it, name, self, [dim], keepdim)
+
+    def meta_dims(it: TensorIteratorBase, self: Tensor, dim: IntList, keepdim: bool) -> None:
+        allany_meta(it, name, self, dim, keepdim)
+
+    def meta_all(it: TensorIteratorBase, self: Tensor) -> None:
+        allany_meta(it, name, self, None, False)  # `{}` there is an empty optional: all dims
+
+    def impl_dim(it: TensorIteratorBase, self: Tensor, dim: int, keepdim: bool,
+                 result: Tensor) -> None:
+        allany_impl(identity, self, result, [dim], keepdim, stub)
+
+    def impl_dims(it: TensorIteratorBase, self: Tensor, dim: IntList, keepdim: bool,
+                  result: Tensor) -> None:
+        allany_impl(identity, self, result, dim, keepdim, stub)
+
+    def impl_all(it: TensorIteratorBase, self: Tensor, result: Tensor) -> None:
+        allany_impl(identity, self, result, None, False, stub)
+
+    meta_function(f"{name}.dim", SOURCE)(meta_dim)
+    meta_function(f"{name}.dims", SOURCE)(meta_dims)
+    meta_function(name, SOURCE)(meta_all)
+    impl_function(f"{name}_out", SOURCE, legacy=f"at::native::{name}_out")(impl_dim)
+    impl_function(f"{name}_dims_out", SOURCE, legacy=f"at::native::{name}_out")(impl_dims)
+    impl_function(f"{name}_all_out", SOURCE, legacy=f"at::native::{name}_out")(impl_all)
+
+
+_register_allany("all", 1, and_stub)
+_register_allany("any", 0, or_stub)

@@ -1,0 +1,177 @@
+"""The shared machinery of reductions: dim masks, result shapes, and make_reduction.
+
+Mirrors `aten/src/ATen/native/ReduceOpsUtils.h` (make_dim_mask, shape_from_dim_mask,
+resize_reduction, review_reduce_result, make_reduction, get_dtype_from_self) and
+`aten/src/ATen/WrapDimUtilsMulti.h` (dim_list_to_bitset).
+
+Note [A reduction's output has stride 0 along the reduced dims]
+A reduction is a TensorIterator over (out, self) in which `out` has the input's rank: for
+`x.sum(1)` on a (3, 4) tensor, the (3,) result is re-viewed (review_reduce_result, an
+as_strided call) as (3, 1) with stride 0 along dim 1. compute_shape broadcasts that against
+the input, so the iteration shape is (3, 4) and the kernel knows a dim is reduced because the
+output does not move along it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tensortrace.aten.native.resize import resize_output
+from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_iterator import TensorIterator, TensorIteratorBase
+from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
+from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_INDEX
+from tensortrace.c10.scalar_type import ScalarType, isIntegralType
+from tensortrace.c10.tensor_options import TensorOptions
+
+DIM_BITSET_SIZE = 64
+DimMask = list[bool]
+
+
+def dim_list_to_bitset(dims: Sequence[int] | None, ndims: int) -> DimMask:
+    """Wrap each dim and mark it; a dim named twice is an error (WrapDimUtilsMulti.h)."""
+    TORCH_CHECK(ndims <= DIM_BITSET_SIZE, "only tensors with up to ", DIM_BITSET_SIZE,
+                " dims are supported")
+    seen = [False] * max(ndims, 1)  # a 0-dim tensor wraps dim 0 / -1 (wrap_scalar)
+    if dims is None:
+        return [True] * max(ndims, 1)
+    for d in dims:
+        dim = maybe_wrap_dim(d, ndims)
+        TORCH_CHECK(not seen[dim], "dim ", dim, " appears multiple times in the list of dims")
+        seen[dim] = True
+    return seen
+
+
+def make_dim_mask(dims: Sequence[int] | None, ndim: int, allow_empty_dims: bool = False
+                  ) -> DimMask:
+    """dim=None and dim=[] both reduce every dim (unless allow_empty_dims)."""
+    if dims is None or (len(dims) == 0 and not allow_empty_dims):
+        return [True] * max(ndim, 1)
+    return dim_list_to_bitset(dims, ndim)
+
+
+def shape_from_dim_mask(self: Tensor, mask: DimMask, keepdim: bool) -> list[int]:
+    shape = list(self.sizes())
+    for dim in range(len(shape) - 1, -1, -1):
+        if mask[dim]:
+            if keepdim:
+                shape[dim] = 1
+            else:
+                del shape[dim]
+    return shape
+
+
+def get_reduction_shape(self: Tensor, dims: Sequence[int] | None, keepdim: bool,
+                        allow_empty_dims: bool = False) -> list[int]:
+    return shape_from_dim_mask(self, make_dim_mask(dims, self.dim(), allow_empty_dims), keepdim)
+
+
+def make_dim_vector(dims: Sequence[int] | None, ndim: int) -> list[int]:
+    return list(dims) if dims is not None else list(range(ndim))
+
+
+def maybe_wrap_dims(dims: Sequence[int], ndim: int) -> list[int]:
+    return [maybe_wrap_dim(d, ndim) for d in dims]
+
+
+def resize_reduction(meta: TensorIteratorBase, self: Tensor, dims: Sequence[int] | None,
+                     keepdim: bool, out_dtype: ScalarType, allow_empty_dims: bool = False
+                     ) -> None:
+    """The meta half of a structured reduction: declare the output's shape and dtype."""
+    dims_ = maybe_wrap_dims(make_dim_vector(dims, self.dim()), self.dim())
+    shape = get_reduction_shape(self, dims_, keepdim, allow_empty_dims)
+    meta.set_output_raw_strided(0, shape, (), TensorOptions(out_dtype, self.device()))
+
+
+def resize_reduction_with_indices(meta: TensorIteratorBase, self: Tensor, dims: Sequence[int],
+                                  keepdim: bool, out_dtype: ScalarType) -> None:
+    """max.dim / min.dim: values in out_dtype, indices in int64, both of the reduced shape."""
+    dims_ = maybe_wrap_dims(dims, self.dim())
+    shape = get_reduction_shape(self, dims_, keepdim)
+    meta.set_output_raw_strided(0, shape, (), TensorOptions(out_dtype, self.device()))
+    meta.set_output_raw_strided(1, shape, (), TensorOptions(ScalarType.Long, self.device()))
+
+
+def zero_numel_check_dims(self: Tensor, dims: int | Sequence[int], fn_name: str) -> None:
+    """A reduction with no identity cannot reduce over an empty dim (ReduceOpsUtils.h)."""
+    if isinstance(dims, int):
+        dims = [dims]
+    if self.dim() == 0:
+        TORCH_CHECK_INDEX(self.numel() != 0, fn_name, ": Expected reduction dim ", dims[0],
+                          " to have non-zero size.")
+        return
+    for d in dims:
+        dim = maybe_wrap_dim(d, self.dim())
+        TORCH_CHECK_INDEX(self.size(dim) != 0, fn_name, ": Expected reduction dim ", dim,
+                          " to have non-zero size.")
+
+
+def get_dtype_from_self(self: Tensor, dtype: ScalarType | None, promote_integers: bool
+                        ) -> ScalarType:
+    """An explicit dtype wins; otherwise integer (and bool) inputs reduce in int64."""
+    if dtype is not None:
+        return dtype
+    src = self.scalar_type()
+    if promote_integers and isIntegralType(src, True):
+        return ScalarType.Long
+    return src
+
+
+def get_dtype_from_result(result: Tensor, dtype: ScalarType | None) -> ScalarType:
+    TORCH_CHECK(result.defined(), "Cannot create a new tensor inside a reduction op. You likely "
+                "tried to call an operator with an out argument but the out argument was an "
+                "undefined tensor.")
+    return dtype if dtype is not None else result.scalar_type()
+
+
+def review_reduce_result(result: Tensor, ndim: int, mask: DimMask, keepdim: bool) -> Tensor:
+    """Re-view the result with the input's rank: size 1 and stride 0 along each reduced dim.
+
+    See Note [A reduction's output has stride 0 along the reduced dims].
+    """
+    if keepdim:
+        return result
+    shape = list(result.sizes())
+    stride = list(result.strides())
+    for dim in range(ndim):
+        if mask[dim]:
+            shape.insert(dim, 1)
+            stride.insert(dim, 0)
+    return result.as_strided(shape, stride)
+
+
+def make_reduction(self: Tensor, result: Tensor, dims: Sequence[int] | None, keepdim: bool,
+                   in_dtype: ScalarType) -> TensorIterator:
+    """at::meta::make_reduction: the iterator of a structured reduction (result already sized)."""
+    ndim = self.dim()
+    mask = make_dim_mask(dims, ndim)
+    viewed_result = review_reduce_result(result, ndim, mask, keepdim)
+    if self.scalar_type() == in_dtype:
+        return TensorIterator.reduce_op(viewed_result, self)
+    return TensorIterator.reduce_op(viewed_result, self.to(in_dtype))
+
+
+def make_reduction_from_out_ty(self: Tensor, result: Tensor, dims: Sequence[int] | None,
+                               keepdim: bool, out_dtype: ScalarType) -> TensorIterator:
+    """Reduce in the output's dtype (the CUDA half->float special case does not apply)."""
+    return make_reduction(self, result, dims, keepdim, out_dtype)
+
+
+def resize_reduction_result(result: Tensor, self: Tensor, mask: DimMask, keepdim: bool) -> None:
+    resize_output(result, shape_from_dim_mask(self, mask, keepdim))
+
+
+def make_reduction_native(name: str, result: Tensor, self: Tensor,
+                          dims: Sequence[int] | None, keepdim: bool, in_dtype: ScalarType,
+                          out_dtype: ScalarType) -> TensorIterator:
+    """at::native::make_reduction: the unstructured form, which resizes `result` itself."""
+    TORCH_CHECK(not result.defined() or result.scalar_type() == out_dtype, name,
+                ": provided dtype must match dtype of result. Got ", result.scalar_type(),
+                " and ", out_dtype, ".")
+    ndim = self.dim()
+    mask = make_dim_mask(dims if dims is not None else [], ndim)
+    resize_reduction_result(result, self, mask, keepdim)
+    viewed_result = review_reduce_result(result, ndim, mask, keepdim)
+    if self.scalar_type() == in_dtype:
+        return TensorIterator.reduce_op(viewed_result, self)
+    return TensorIterator.reduce_op(viewed_result, self.to(in_dtype))

@@ -1,0 +1,56 @@
+"""The in-place view ops and small composites that reductions and matmul need.
+
+Mirrors parts of `aten/src/ATen/native/TensorShape.cpp`: unsqueeze_ and squeeze_ (which
+change a tensor's own geometry through as_strided_: max.dim's kernel unsqueezes its outputs
+and squeezes them back, matmul's 1D @ 2D squeezes its result), mT (transpose(-2, -1)) and
+view_as (view with another tensor's sizes). Kept apart from tensor_shape.py (the views area).
+"""
+
+from __future__ import annotations
+
+from tensortrace.aten.native.registry import native_function
+from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
+from tensortrace.c10.exception import TORCH_CHECK
+
+SOURCE = "aten/src/ATen/native/TensorShape.cpp"
+
+
+@native_function(SOURCE, name="unsqueeze_", legacy="at::native::unsqueeze_")
+def unsqueeze_(self: Tensor, dim: int) -> Tensor:
+    dim = maybe_wrap_dim(dim, self.dim() + 1)
+    sizes, strides = list(self.sizes()), list(self.strides())
+    # inferUnsqueezeGeometry
+    new_stride = 1 if dim >= self.dim() else sizes[dim] * strides[dim]
+    sizes.insert(dim, 1)
+    strides.insert(dim, new_stride)
+    self.as_strided_(sizes, strides)
+    return self
+
+
+@native_function(SOURCE, name="squeeze__dim", legacy="at::native::squeeze_ (dim)",
+                 symbol="at::native::squeeze_")
+def squeeze__dim(self: Tensor, dim: int) -> Tensor:
+    dims = self.dim()
+    dim = maybe_wrap_dim(dim, dims)
+    sizes, strides = list(self.sizes()), list(self.strides())
+    if dims == 0 or sizes[dim] != 1:
+        self.as_strided_(sizes, strides)
+        return self
+    del sizes[dim]  # inferSqueezeGeometry
+    del strides[dim]
+    self.as_strided_(sizes, strides)
+    return self
+
+
+@native_function(SOURCE, name="mT", legacy="at::native::mT")
+def mT(self: Tensor) -> Tensor:  # noqa: N802 - PyTorch's name
+    ndim = self.dim()
+    TORCH_CHECK(ndim >= 2, "tensor.mT is only supported on matrices or batches of matrices. "
+                "Got ", ndim, "-D tensor.")
+    return self.transpose(-2, -1)
+
+
+@native_function(SOURCE, name="view_as", legacy="at::native::view_as")
+def view_as(self: Tensor, other: Tensor) -> Tensor:
+    return self.view(list(other.sizes()))

@@ -1,0 +1,78 @@
+"""opmath_type: the dtype a kernel computes in, and c10::Scalar::to<T> for NumPy kernels.
+
+Mirrors `aten/src/ATen/OpMathType.h` and `c10/core/Scalar.h` (`Scalar::to<scalar_t>()`). CPU
+kernels over Half and BFloat16 load each element into a float, compute in float, and round the
+result back once (Vectorized<Half> converts to two Vectorized<float>), so a NumPy kernel over a
+16-bit float upcasts its operands to float32 and lets the store into the output round.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.scalar_type import ScalarType, numpy_dtype
+
+_REDUCED = (ScalarType.Half, ScalarType.BFloat16)
+
+
+def opmath_type(dtype: ScalarType) -> ScalarType:
+    """at::opmath_type<scalar_t>: float for Half and BFloat16, the type itself otherwise."""
+    return ScalarType.Float if dtype in _REDUCED else dtype
+
+
+def is_reduced_floating_point(dtype: ScalarType) -> bool:
+    return dtype in _REDUCED
+
+
+def to_opmath(*arrays: np.ndarray) -> list[np.ndarray]:
+    """Upcast 16-bit float arrays to float32 (the loads of a Vectorized<Half> loop)."""
+    out = []
+    for a in arrays:
+        if a.dtype == np.float16 or a.dtype.name == "bfloat16":
+            a = a.astype(np.float32)
+        out.append(a)
+    return out
+
+
+# the C++ type names Scalar::to<T> reports in its overflow error (AT_FORALL_SCALAR_TYPES)
+_CPP_NAMES = {ScalarType.Byte: "uint8_t", ScalarType.Char: "int8_t", ScalarType.Short: "int16_t",
+              ScalarType.Int: "int", ScalarType.Long: "int64_t", ScalarType.Half: "c10::Half",
+              ScalarType.Float: "float", ScalarType.Double: "double", ScalarType.Bool: "bool",
+              ScalarType.BFloat16: "c10::BFloat16"}
+
+
+def _overflows(value: bool | int | float, dtype: ScalarType) -> bool:
+    """c10::overflows<To, From>: negative integers may wrap into unsigned types."""
+    if dtype == ScalarType.Bool or isinstance(value, bool):
+        return False
+    dt = numpy_dtype(dtype)
+    if dt.kind == "f" or dt.name == "bfloat16":
+        if isinstance(value, float) and (math.isinf(value) or math.isnan(value)):
+            return False
+        limit = float(np.finfo(dt).max) if dt.kind == "f" else 3.3895313892515355e38
+        return abs(float(value)) > limit
+    info = np.iinfo(dt)
+    if info.min == 0 and value < 0:
+        return -int(value) > info.max
+    return value < info.min or value > info.max
+
+
+def scalar_to(value: bool | int | float, dtype: ScalarType, opmath: bool = True) -> np.generic:
+    """Scalar::to<T>(): a checked conversion (an out-of-range value raises, as in c10), after
+    which integers wrap as a C++ static_cast does (-1 as uint8 is 255).
+
+    With `opmath`, a Half or BFloat16 kernel's scalar is a float (opmath_t)."""
+    target = opmath_type(dtype) if opmath else dtype
+    TORCH_CHECK(not _overflows(value, target), "value cannot be converted to type ",
+                _CPP_NAMES[target], " without overflow")
+    dt = numpy_dtype(target)
+    if target == ScalarType.Bool:
+        return np.bool_(bool(value))
+    if isinstance(value, (bool, int)) or dt.kind == "f" or dt.name == "bfloat16":
+        source = np.int64 if isinstance(value, (bool, int)) else np.float64
+        with np.errstate(all="ignore"):
+            return np.array(value, dtype=source).astype(dt)[()]
+    return np.array(int(value), dtype=np.int64).astype(dt)[()]  # float -> int truncates

@@ -1,0 +1,97 @@
+"""c10::Scalar conversions: a Python number turned into one element of a given dtype.
+
+Mirrors `c10/core/Scalar.h` (`Scalar::to<T>()`, the `toByte()`, `toFloat()`... accessors, and
+`isFloatingPoint()` / `isIntegral()` / `isBoolean()`), and `c10/util/TypeCast.h` /
+`c10/util/TypeSafeSignMath.h` (`checked_convert` and `overflows`). A Scalar holds a double, an
+int64 or a bool; converting it to a narrower type checks for overflow and raises
+`value cannot be converted to type uint8_t without overflow`, as fill_ and full do.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.scalar_type import ScalarType, isFloatingType, numpy_dtype
+
+Scalar = bool | int | float
+
+_BFLOAT16_MAX = float.fromhex("0x1.fep127")  # std::numeric_limits<c10::BFloat16>::max()
+
+# The C++ type names the Scalar accessors are declared with (AT_FORALL_SCALAR_TYPES_WITH_COMPLEX),
+# which is what the overflow message names.
+CPP_TYPE_NAMES: dict[ScalarType, str] = {
+    ScalarType.Byte: "uint8_t", ScalarType.Char: "int8_t", ScalarType.Short: "int16_t",
+    ScalarType.Int: "int", ScalarType.Long: "int64_t", ScalarType.Half: "c10::Half",
+    ScalarType.Float: "float", ScalarType.Double: "double", ScalarType.Bool: "bool",
+    ScalarType.BFloat16: "c10::BFloat16",
+}
+
+
+def isFloatingPoint(s: Scalar) -> bool:  # noqa: N802
+    return isinstance(s, float)
+
+
+def isIntegral(s: Scalar, includeBool: bool) -> bool:  # noqa: N802, N803
+    return isinstance(s, int) and (includeBool or not isinstance(s, bool))
+
+
+def isBoolean(s: Scalar) -> bool:  # noqa: N802
+    return isinstance(s, bool)
+
+
+def _limits(scalar_type: ScalarType) -> tuple[float, float]:
+    dt = numpy_dtype(scalar_type)
+    if scalar_type == ScalarType.BFloat16:
+        return -_BFLOAT16_MAX, _BFLOAT16_MAX  # np.finfo does not know ml_dtypes' bfloat16
+    if isFloatingType(scalar_type):
+        info = np.finfo(dt)
+        return float(info.min), float(info.max)
+    info_i = np.iinfo(dt)
+    return int(info_i.min), int(info_i.max)
+
+
+def overflows(value: Scalar, scalar_type: ScalarType) -> bool:
+    """c10::overflows<To, From>: would static_cast lose the value's magnitude?"""
+    if scalar_type == ScalarType.Bool or isinstance(value, bool):
+        return False
+    lo, hi = _limits(scalar_type)
+    if isFloatingType(scalar_type):
+        if isinstance(value, float) and (math.isinf(value) or math.isnan(value)):
+            return False  # float types have inf and NaN
+        return value < lo or value > hi
+    if isinstance(value, float) and math.isnan(value):
+        return True  # integral types have no NaN
+    if lo == 0 and isinstance(value, int):
+        # unsigned from signed: negative values wrap (two's complement), like `a - b` on uint8
+        return value > hi or (value < 0 and -value > hi)
+    return value < lo or value > hi
+
+
+def checked_convert(value: Scalar, scalar_type: ScalarType, name: str | None = None) -> Scalar:
+    """c10::checked_convert: the value as scalar_t would hold it, or the overflow error."""
+    TORCH_CHECK(not overflows(value, scalar_type), "value cannot be converted to type ",
+                name or CPP_TYPE_NAMES[scalar_type], " without overflow")
+    return convert(value, scalar_type)
+
+
+def convert(value: Scalar, scalar_type: ScalarType) -> Scalar:
+    """static_cast<scalar_t>(value), returned as the Python number it equals."""
+    if scalar_type == ScalarType.Bool:
+        return bool(value)
+    if isFloatingType(scalar_type):
+        return float(np.array(float(value)).astype(numpy_dtype(scalar_type)))
+    iv = math.trunc(value)  # float -> integer truncates toward zero
+    if not isinstance(value, float):
+        bits = np.dtype(numpy_dtype(scalar_type)).itemsize * 8
+        iv &= (1 << bits) - 1  # integer narrowing keeps the low bits
+        if _limits(scalar_type)[0] < 0 and iv >= 1 << (bits - 1):
+            iv -= 1 << bits
+    return int(iv)
+
+
+def to(value: Scalar, scalar_type: ScalarType) -> Scalar:
+    """Scalar::to<scalar_t>()."""
+    return checked_convert(value, scalar_type)

@@ -1,0 +1,94 @@
+"""The aten-level call trees of reductions and matmul match torch.profiler's, op for op.
+
+torch.profiler's event list drops an event that has its parent's name and is its parent's
+only child (EventList._remove_dup_nodes: `x.sum()` is aten::sum calling aten::sum), so the
+trace's tree is compared after the same rule; the trace itself keeps both frames.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import tensortrace
+
+torch = pytest.importorskip("torch")
+profiler = pytest.importorskip("torch.profiler")
+
+Tree = list[tuple[str, list[Any]]]
+
+CASES = {
+    "sum": "x.sum()", "sum_dim": "x.sum(1)", "sum_keepdim": "x.sum((0, 1), keepdim=True)",
+    "sum_dtype": "x.sum(dtype=M.float64)", "sum_out": "M.sum(x, 1, out=o3)",
+    "mean": "x.mean()", "mean_dim": "x.mean(0)", "prod": "x.prod()", "prod_dim": "x.prod(1)",
+    "max": "x.max()", "max_dim": "x.max(1)", "min_dim_keepdim": "x.min(0, keepdim=True)",
+    "argmax": "x.argmax()", "argmax_dim": "x.argmax(1)", "var": "x.var()",
+    "var_dim": "x.var(1)", "std": "x.std(0, correction=0)", "cumsum": "x.cumsum(1)",
+    "all": "x.all()", "any_dim": "x.any(1)",
+    "mm": "x.mm(m)", "bmm": "b.bmm(c)", "addmm": "M.addmm(r5, x, m)", "dot": "v.dot(v)",
+    "matmul_1d_1d": "v @ v", "matmul_2d_1d": "x @ v", "matmul_1d_2d": "v @ m",
+    "matmul_2d_2d": "x @ m", "matmul_3d_3d": "b @ c", "matmul_3d_2d": "b @ m",
+    "matmul_3d_1d": "b @ v", "matmul_2d_3d": "r53 @ b", "matmul_1d_3d": "r3 @ b",
+    "rmatmul": "v.__rmatmul__(x)",
+}
+
+
+def _env(module: Any) -> dict[str, Any]:
+    module.manual_seed(0)
+    r = module.rand
+    return {"M": module, "x": r(3, 4), "v": r(4), "b": r(2, 3, 4), "c": r(2, 4, 5),
+            "m": r(4, 5), "r53": r(5, 3), "r3": r(3), "r5": r(5), "o3": module.empty(3)}
+
+
+def remove_dup_nodes(tree: Tree) -> Tree:
+    out: Tree = []
+    for name, children in tree:
+        children = remove_dup_nodes(children)
+        while len(children) == 1 and children[0][0] == name:
+            children = children[0][1]
+        out.append((name, children))
+    return out
+
+
+def torch_tree(src: str) -> Tree:
+    env = _env(torch)
+    eval(src, env)  # warm up
+    with profiler.profile(activities=[profiler.ProfilerActivity.CPU]) as prof:
+        eval(src, env)
+    events = sorted(prof.events(), key=lambda e: (e.time_range.start, -e.time_range.end))
+    roots: Tree = []
+    stack: list[tuple[Any, tuple[str, list[Any]]]] = []
+    for e in events:
+        node: tuple[str, list[Any]] = (e.name, [])
+        while stack and not (stack[-1][0].time_range.start <= e.time_range.start
+                             and e.time_range.end <= stack[-1][0].time_range.end):
+            stack.pop()
+        (stack[-1][1][1] if stack else roots).append(node)
+        stack.append((e, node))
+    return roots
+
+
+def _plain(tree: Any) -> Tree:
+    return [(name, _plain(children)) for name, children in tree]
+
+
+def our_tree(src: str) -> Tree:
+    env = _env(tensortrace)
+    with tensortrace.trace() as t:
+        eval(src, env)
+    return remove_dup_nodes(_plain(t.operator_tree()))
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_operator_tree_matches_profiler(name: str) -> None:
+    assert our_tree(CASES[name]) == torch_tree(CASES[name])
+
+
+def test_trace_keeps_the_nested_dispatcher_call() -> None:
+    """x.sum() is aten::sum (sum) calling aten::sum (sum.dim_IntList): both are frames."""
+    x = tensortrace.rand(3, 4)
+    with tensortrace.trace() as t:
+        x.sum()
+    tree = _plain(t.operator_tree())
+    assert tree[0][0] == "aten::sum" and [n for n, _ in tree[0][1]] == ["aten::sum"]
