@@ -106,3 +106,13 @@ def test_statements_and_survivor_names_are_recorded() -> None:
     (names,) = t.instants("names")
     survivor = t.instants("handle_new")[-1].args["handle"]
     assert names.args["names"] == {str(survivor): ["r"]}
+
+
+def test_profiler_view_merges_an_operator_with_its_same_named_only_child() -> None:
+    x = tensortrace.rand(3, 4)
+    with tensortrace.trace() as t:
+        x.sum()
+    assert t.operator_tree()[0][0] == "aten::sum"
+    assert t.operator_tree()[0][1][0][0] == "aten::sum"  # sum.dim_IntList under sum
+    assert t.operator_tree(profiler_view=True) == [
+        ("aten::sum", [("aten::as_strided", []), ("aten::fill_", [])])]

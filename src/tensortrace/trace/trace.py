@@ -124,14 +124,21 @@ class Trace:
         return [e for e in self.events
                 if e.ph == INSTANT and (kind is None or e.kind == kind)]
 
-    def operator_tree(self) -> list[tuple[str, list[Any]]]:
-        """The `aten::` frames only, nested as torch.profiler nests them: [(name, children)]."""
+    def operator_tree(self, profiler_view: bool = False) -> list[tuple[str, list[Any]]]:
+        """The `aten::` frames only, nested as torch.profiler nests them: [(name, children)].
+
+        With `profiler_view`, an operator whose only child has its own name is merged with it,
+        as torch.profiler's EventList._remove_dup_nodes does: `x.sum()` really is aten::sum
+        calling aten::sum (two overloads), which the profiler's tables show as one.
+        """
 
         def collect(nodes: list[FrameNode]) -> list[tuple[str, list[Any]]]:
             out: list[tuple[str, list[Any]]] = []
             for node in nodes:
                 inner = collect(node.children)
                 if node.name.startswith("aten::"):
+                    while profiler_view and len(inner) == 1 and inner[0][0] == node.name:
+                        inner = inner[0][1]
                     out.append((node.name, inner))
                 else:
                     out.extend(inner)

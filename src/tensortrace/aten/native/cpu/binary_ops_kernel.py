@@ -30,9 +30,9 @@ from tensortrace.aten.native.binary_ops import (
     mul_stub,
     remainder_stub,
 )
-from tensortrace.aten.native.cpu.loops import cpu_kernel, cpu_kernel_vec
+from tensortrace.aten.native.cpu.loops import cpu_kernel, cpu_kernel_vec, store
 from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
-from tensortrace.aten.opmath_type import is_reduced_floating_point, scalar_to, to_opmath
+from tensortrace.aten.opmath_type import is_reduced_floating_point, scalar_to
 from tensortrace.aten.scalar_ops import Scalar
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED
@@ -57,8 +57,7 @@ def binary_loop(fn: Binary) -> Callable[..., None]:
     """A loop(out, a, b) computing fn in opmath (float for Half/BFloat16), stored into out."""
 
     def loop(out: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
-        a, b = to_opmath(a, b)
-        out[...] = fn(a, b)
+        store(out, fn, a, b)
 
     return loop
 

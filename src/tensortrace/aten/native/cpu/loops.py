@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from tensortrace.aten.opmath_type import to_opmath
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.trace import traced
 
@@ -19,6 +20,21 @@ SOURCE = "aten/src/ATen/native/cpu/Loops.h"
 
 # loop(out, *inputs): computes out[...] from the inputs, all arrays in the iterator's loop order
 VectorizedLoop = Callable[..., None]
+
+
+def store(out: np.ndarray, fn: Callable[..., np.ndarray], *inputs: np.ndarray) -> None:
+    """out = fn(*inputs), computed in opmath and written straight into `out`.
+
+    A NumPy ufunc writes its result in place, in one pass over memory, as a C++ loop stores
+    through the output pointer; `out[...] = fn(...)` would first fill a temporary as large as
+    the output and then copy it. 16-bit floats are computed in float32 (a Vectorized<Half>
+    loop loads into float) and rounded once on the store.
+    """
+    inputs = tuple(to_opmath(*inputs))
+    if isinstance(fn, np.ufunc):
+        fn(*inputs, out=out, casting="unsafe")
+    else:
+        out[...] = fn(*inputs)
 
 
 def _run(it: TensorIteratorBase, loop: VectorizedLoop) -> None:

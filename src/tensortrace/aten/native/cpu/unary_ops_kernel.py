@@ -14,10 +14,9 @@ from collections.abc import Callable
 import numpy as np
 
 from tensortrace.aten.native.cpu.binary_ops_kernel import AT_DISPATCH_CHECK
-from tensortrace.aten.native.cpu.loops import cpu_kernel, cpu_kernel_vec
+from tensortrace.aten.native.cpu.loops import cpu_kernel, cpu_kernel_vec, store
 from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
 from tensortrace.aten.native.unary_ops import STUBS
-from tensortrace.aten.opmath_type import to_opmath
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.c10.scalar_type import ScalarType, isIntegralType
 from tensortrace.trace import traced
@@ -28,8 +27,7 @@ Unary = Callable[[np.ndarray], np.ndarray]
 
 def unary_loop(fn: Unary) -> Callable[[np.ndarray, np.ndarray], None]:
     def loop(out: np.ndarray, a: np.ndarray) -> None:
-        (a,) = to_opmath(a)
-        out[...] = fn(a)
+        store(out, fn, a)
 
     return loop
 
