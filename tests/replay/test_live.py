@@ -51,3 +51,40 @@ def test_an_empty_trace_replays_to_nothing() -> None:
     timeline = Timeline(Trace([], []))
     assert len(timeline) == 0 and timeline.code_view() == "" and timeline.steps("alloc") == []
     assert "0 events" in timeline.headline()
+
+
+def test_the_recorded_view_base_sets_view_of() -> None:
+    """as_view records `view_base` after it increfs the base; the replay reads it, not a guess.
+
+    The stored seed_000 trace predates the instant, so test_timeline.py covers the inference
+    kept for such traces; here a split (two views made before either holds its base) is what
+    the inference got wrong: it named a base for the last piece only.
+    """
+    namespace = {"torch": tensortrace}  # kept alive: a, b, c, d survive the trace
+    with tensortrace.trace() as trace:
+        run_source("a = torch.rand(4, 3)\nb, c = a.split(2)\nd = b[0]", namespace)
+    events = trace.events
+    marks = [i for i, e in enumerate(events) if e.kind == "view_base"]
+    assert len(marks) == 3
+    for i in marks:  # right after the incref of the base it names
+        assert events[i - 1].kind == "incref"
+        assert events[i - 1].args["object"] == events[i].args["base"]
+    timeline = Timeline(trace)
+    state = timeline.state_at(len(timeline) - 1)
+    impl = {h.name: h.impl for h in state.handles.values()}
+    a = impl["a"]
+    # a view of a view holds the root base (Note [A view holds its base])
+    assert {name: state.tensors[impl[name]].view_of for name in "abcd"} == {
+        "a": None, "b": a, "c": a, "d": a}
+    assert state.tensors[a].refcount == 4  # a's handle and the three views
+    first = marks[0]
+    assert timeline.state_at(first - 1).tensors[impl["b"]].view_of is None
+    assert timeline.state_at(first).tensors[impl["b"]].view_of == a
+    assert timeline.describe_event(first) == (
+        f"TensorImpl#{impl['b']} is a view of TensorImpl#{a} (holds it)")
+
+    # the same events without the instant: the inference of older traces
+    older = Trace([e for e in events if e.kind != "view_base"], trace.sites, trace.meta)
+    guessed = Timeline(older).state_at(len(older.events) - 1).tensors
+    assert [guessed[impl[name]].view_of for name in "cd"] == [a, a]
+    del namespace

@@ -9,6 +9,14 @@ keeps the two replays equal (see `payload.py`).
 
 Object ids come from a process-wide counter (`TensorImpl#7`); `ObjectIds` renumbers them per type
 in order of first appearance, so a trace reads `TensorImpl#1`, `StorageImpl#1` on every run.
+This is the one numbering of a trace: the Timeline, the player and the pictures of `viz` all
+read it from here.
+
+Note [A view holds its base]: the runtime's as_view records a `view_base` instant
+(`{object: view, base: base}`) right after it increfs the base, and that sets the view's
+`view_of`. Traces recorded before that instant existed do not have it; for them (a trace with no
+`view_base` anywhere) the base is inferred: the TensorImpl increfed next after a view is made that
+shares the view's storage.
 """
 
 from __future__ import annotations
@@ -166,6 +174,8 @@ def compile_trace(trace: Trace) -> Compiled:
     stack: list[int] = []
     storage_of: dict[int, int | None] = {}  # tensor display id -> storage display id
     pending_view: int | None = None  # a view TensorImpl whose base is not yet known
+    # a trace that records view_base says which tensor a view holds; older ones are inferred
+    infer_bases = not any(e.kind == "view_base" for e in trace.events)
 
     for index, event in enumerate(trace.events):
         out: list[Delta] = []
@@ -193,6 +203,8 @@ def compile_trace(trace: Trace) -> Compiled:
             event_frame.append(stack[-1] if stack else -1)
             pending_view = _instant_deltas(event, index, ids, out, blocks, open_blocks,
                                            handle_raw, storage_of, pending_view)
+            if not infer_bases:
+                pending_view = None
         innermost.append(stack[-1] if stack else -1)
         deltas.append(tuple(out) if out else _EMPTY)
     return Compiled(deltas, frames, frame_of_begin, innermost, event_frame, blocks, ids,
@@ -222,8 +234,8 @@ def _instant_deltas(event: Event, index: int, ids: ObjectIds, out: list[Delta],
                    "view_of": base[1] if base else None}
             storage_of[key] = row["storage"]
             out.append((NEW, TENSORS, key, row))
-            # Note [A view holds its base]: the base is the TensorImpl increfed next that shares
-            # the view's storage, unless the runtime names it outright
+            # Note [A view holds its base]: in a trace without view_base instants the base is
+            # the TensorImpl increfed next that shares the view's storage
             if row["is_view"] and base is None:
                 return key
             return None if row["is_view"] else pending_view
@@ -243,6 +255,14 @@ def _instant_deltas(event: Event, index: int, ids: ObjectIds, out: list[Delta],
                 and key != pending_view and storage_of.get(key) == storage_of.get(pending_view)):
             out.append((UPDATE, TENSORS, pending_view, {"view_of": key}))
             return None
+    elif kind == "view_base":
+        view, base = ids.object(a.get("object")), ids.object(a.get("base"))
+        if view is not None and view[0] == TENSORS:
+            out.append((UPDATE, TENSORS, view[1],
+                        {"view_of": base[1] if base is not None and base[0] == TENSORS
+                         else None}))
+            if view[1] == pending_view:
+                return None
     elif kind == "delete":
         found = ids.object(a.get("object"))
         if found is not None:

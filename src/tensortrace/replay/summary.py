@@ -135,13 +135,14 @@ def summary_table(trace: Trace, compiled: Compiled, sort_by: str = "total",
     self_sum = sum(r.self_ns for r in rows) or 1
     table = Table(title="tensortrace profile (like key_averages().table())",
                   title_justify="left")
-    table.add_column("Name", overflow="ellipsis", min_width=24, max_width=44)
-    table.add_column("Layer", no_wrap=True)
+    # the name never wraps and never vanishes: on a narrow screen the numbers give way first
+    table.add_column("Name", no_wrap=True, overflow="ellipsis", min_width=16, max_width=40)
+    table.add_column("Layer", no_wrap=True, overflow="ellipsis")
     if times:
         for column in ("Self %", "Self", "Total %", "Total", "Avg"):
-            table.add_column(column, justify="right", no_wrap=True)
+            table.add_column(column, justify="right", no_wrap=True, overflow="ellipsis")
     for column in ("Calls", "Alloc", "Mem", "Self Mem"):
-        table.add_column(column, justify="right", no_wrap=True)
+        table.add_column(column, justify="right", no_wrap=True, overflow="ellipsis")
     shown = rows if row_limit is None else rows[:row_limit]
     for r in shown:
         cells: list[str | Text] = [Text(r.name, style=LAYER_STYLES.get(r.layer, "")), r.layer]

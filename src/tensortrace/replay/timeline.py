@@ -176,6 +176,10 @@ class Timeline:
                           {k: self.format_value(v) for k, v in frame.details.items()})
 
     # ---- text --------------------------------------------------------------------------------
+    def rename(self, text: str) -> str:
+        """Process-wide object ids -> this trace's: `Tensor(TensorImpl#7, ...)` reads `#1`."""
+        return self.compiled.ids.renumber_text(text)
+
     def format_value(self, value: Any) -> str:
         """An argument summary for display: object ids renumbered, handles by their names."""
         if isinstance(value, list):
@@ -211,6 +215,8 @@ class Timeline:
             return f"{kind} {ids.display(a['object'])} → refcount {a['refcount']}"
         if kind == "delete":
             return f"delete {ids.display(a['object'])}"
+        if kind == "view_base":
+            return f"{ids.display(a['object'])} is a view of {ids.display(a['base'])} (holds it)"
         if kind == "handle_new":
             handle = ids.known_handle(a["handle"])
             return (f"new Python handle {self.names(handle or 0)} → {ids.display(a['impl'])} "

@@ -29,7 +29,7 @@ INSTANT_LAYER = {"alloc": "allocator", "free": "allocator", "make_intrusive": "r
                  "incref": "refcount", "decref": "refcount", "delete": "refcount",
                  "handle_new": "python", "handle_del": "python", "statement": "python",
                  "names": "python", "tensor_meta": "native", "tensor_storage": "native",
-                 "storage_data": "native"}
+                 "storage_data": "native", "view_base": "autograd"}
 
 # instants that only restate what a frame already says: kept in the data, not drawn
 QUIET_INSTANTS = frozenset({"names", "tensor_meta", "tensor_storage", "storage_data"})

@@ -158,6 +158,7 @@ function instantLayer(kind) {
   if (kind === "alloc" || kind === "free") return "allocator";
   if (["make_intrusive", "incref", "decref", "delete"].includes(kind)) return "refcount";
   if (["tensor_meta", "tensor_storage", "storage_data"].includes(kind)) return "native";
+  if (kind === "view_base") return "autograd";
   return "python";
 }
 
