@@ -1,0 +1,273 @@
+"""Build the talk's slide deck: seed 000's timeline replayed, as ONE self-contained HTML file.
+
+    python slides/build.py            # -> slides/dist/index.html
+    python slides/build.py --out x.html
+
+The deck runs `r = torch.rand(3, 4)[0] + torch.rand(3, 4)` under a trace and turns the replay
+into slides: the equivalent code (derived from the trace, never written by hand), one slide per
+line of it with the line marked `# <--- here`, the operators it called and the object graph
+after it; call-outs for the `del` that frees nothing and the `del` whose view frees the first
+storage; the allocator's memory map; and the TimelinePlayer's standalone page, stepping inside
+the deck. reveal.js (from the npm registry, pinned in package.json / package-lock.json) is
+inlined at build time, with its theme's fonts already embedded as data URLs, so the built file
+needs no network and no kernel when it is shown: open it in any browser, offline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_OUT = HERE / "dist" / "index.html"
+SEED_SOURCE = "r = torch.rand(3, 4)[0] + torch.rand(3, 4)"
+REVEAL = Path("node_modules") / "reveal.js" / "dist"
+
+
+# ---- reveal.js --------------------------------------------------------------------------------
+def reveal_dist(slides_dir: Path = HERE) -> Path:
+    """reveal.js's dist folder, installed from the lock file with `npm ci` when missing."""
+    dist = slides_dir / REVEAL
+    if not (dist / "reveal.js").is_file():
+        npm = shutil.which("npm")
+        if npm is None:
+            raise SystemExit("reveal.js is not installed and npm is not on PATH: "
+                             "run `npm ci` in slides/ (see package.json)")
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+                       cwd=slides_dir, check=True, timeout=300)
+    return dist
+
+
+def _inline_script(code: str) -> str:
+    # a literal "</script" inside inlined JavaScript would end the element early
+    return "<script>" + code.replace("</script", "<\\/script") + "</script>"
+
+
+def _inline_style(css: str) -> str:
+    return "<style>" + css.replace("</style", "<\\/style") + "</style>"
+
+
+# ---- the trace and what the slides say about it --------------------------------------------
+def record_seed() -> Any:
+    """Run seed 000's expression under a trace; the namespace outlives it, so `r` survives."""
+    import tensortrace as torch
+    from tensortrace.trace import run_source
+
+    namespace: dict[str, Any] = {"torch": torch}
+    with torch.trace(source=SEED_SOURCE) as trace:
+        run_source(SEED_SOURCE, namespace)
+    trace.meta["survivors"] = sorted(k for k in namespace if k != "torch")
+    return trace
+
+
+@dataclass
+class LineFacts:
+    text: str
+    start: int
+    end: int
+    kind: str
+    operators: list[str]
+    allocs: list[tuple[int, str]]  # bytes, owner
+    frees: list[tuple[int, str]]
+    callout: str = ""
+
+
+def line_facts(timeline: Any) -> list[LineFacts]:
+    """What each line of the equivalent code did, read from the events it covers."""
+    from tensortrace.viz import blocks_of, state_from_timeline
+
+    trace = timeline.trace
+    events = trace.events
+    blocks = blocks_of(timeline)
+    owner_at_alloc = {b.start: b for b in blocks}
+    owner_at_free = {b.end: b for b in blocks if b.end is not None}
+    out: list[LineFacts] = []
+    for line in timeline.code:
+        ops = [e.name for e in events[line.start: line.end + 1]
+               if e.ph == "B" and e.name.startswith("aten::")]
+        allocs = [(owner_at_alloc[i].nbytes, owner_at_alloc[i].owner)
+                  for i in range(line.start, line.end + 1) if i in owner_at_alloc]
+        frees = [(owner_at_free[i].nbytes, owner_at_free[i].owner)
+                 for i in range(line.start, line.end + 1) if i in owner_at_free]
+        out.append(LineFacts(line.text, line.start, line.end, line.kind, ops, allocs, frees))
+
+    for facts in out:
+        if facts.kind != "del":
+            continue
+        name = facts.text.removeprefix("del ").strip()
+        after = state_from_timeline(timeline, facts.end)
+        deaths = [e for e in events[facts.start: facts.end + 1] if e.kind == "handle_del"]
+        impl = timeline.rename(deaths[0].args["impl"]) if deaths else ""
+        if not facts.frees:
+            holders = [i.name for i in after.impls.values() if i.base == impl]
+            held_by = [h.name for h in after.handles.values() if h.impl in holders]
+            still = after.impls.get(impl)
+            if still is not None:
+                who = (f"the view {', '.join(held_by)} ({', '.join(holders)}) still holds it"
+                       if holders else "another owner still holds it")
+                facts.callout = (f"<code>del {name}</code> frees nothing: {impl} drops to "
+                                 f"refcount {still.refcount}, because {who}; "
+                                 f"{still.storage} keeps its memory.")
+        else:
+            parts = []
+            for nbytes, owner in facts.frees:
+                first = next((f for f in out if (nbytes, owner) in f.allocs), None)
+                origin = f", allocated by <code>{html.escape(first.text)}</code>" if first else ""
+                parts.append(f"{nbytes} bytes of {owner}{origin}")
+            gone = state_from_timeline(timeline, facts.start - 1).impls.get(impl)
+            why = (f"{name} was a view: its death released its base and the shared storage"
+                   if gone is not None and gone.is_view else f"{name} was the last owner")
+            facts.callout = (f"<code>del {name}</code> frees {'; '.join(parts)}. {why}.")
+    return out
+
+
+# ---- slides ---------------------------------------------------------------------------------
+def _code_block(lines: list[LineFacts], current: int | None) -> str:
+    rows = []
+    for i, line in enumerate(lines):
+        text = html.escape(line.text)
+        if i == current:
+            rows.append(f'<mark class="here">{text}  # &lt;--- here</mark>')
+        else:
+            rows.append(text)
+    return '<pre class="code"><code>' + "\n".join(rows) + "</code></pre>"
+
+
+def _player_slide(trace: Any) -> str:
+    try:
+        from tensortrace.widgets import TimelinePlayer
+    except ImportError as exc:  # the widget package is optional at build time
+        print(f"warning: no TimelinePlayer ({exc}); the deck has no player slide",
+              file=sys.stderr)
+        return ""
+    page = TimelinePlayer(trace).standalone_html()
+    return ('<section data-state="player"><h3>Step through it yourself</h3>'
+            '<iframe class="player" title="TimelinePlayer" sandbox="allow-scripts" '
+            f'srcdoc="{html.escape(page, quote=True)}"></iframe>'
+            '<p class="small">The TimelinePlayer, as a standalone page: no kernel needed. '
+            "Click inside it, then use its buttons or arrow keys.</p></section>")
+
+
+def build_sections(trace: Any) -> str:
+    from tensortrace.replay.timeline import Timeline
+    from tensortrace.viz import memory_map, object_graph
+
+    timeline = Timeline(trace)
+    facts = line_facts(timeline)
+    sections = [
+        "<section><h2>A tensor's timeline</h2>"
+        f'<pre class="code big"><code>import torch\n{html.escape(SEED_SOURCE)}</code></pre>'
+        "<p>Every step recorded: Python binding → dispatcher → native → kernel → allocator → "
+        "refcount, replayed by <em>tensortrace</em>.</p></section>",
+        "<section><h3>The code is equivalent to</h3>" + _code_block(facts, None)
+        + f"<p class=\"small\">derived from the {len(trace.events)} events of the trace; "
+        "only <code>r</code> remains at the end.</p></section>",
+    ]
+    for i, line in enumerate(facts):
+        graph = object_graph(timeline, line.end).to_svg()
+        ops = ", ".join(html.escape(o) for o in line.operators) or "no operator call"
+        memory = []
+        memory += [f"alloc {n} B → {o}" for n, o in line.allocs]
+        memory += [f"free {n} B ← {o}" for n, o in line.frees]
+        callout = f'<p class="callout">{line.callout}</p>' if line.callout else ""
+        sections.append(
+            f'<section data-line="{i}" data-steps="{line.start}-{line.end}">'
+            f'<h3 class="line">{html.escape(line.text)}</h3>'
+            '<div class="columns"><div class="left">' + _code_block(facts, i)
+            + f'<p class="small"><b>operators</b>: {ops}</p>'
+            + f'<p class="small"><b>memory</b>: {", ".join(memory) or "none"}</p>'
+            + f'<p class="small">events {line.start}…{line.end}</p>'
+            + callout + '</div><div class="right figure">' + graph + "</div></div></section>")
+    sections.append("<section><h3>The allocator over time</h3><div class=\"figure\">"
+                    + memory_map(timeline).to_svg() + "</div></section>")
+    sections.append(_player_slide(trace))
+    sections.append("<section><h3>Only <code>r</code> remains</h3>"
+                    + '<div class="figure">' + object_graph(timeline).to_svg() + "</div>"
+                    + f'<p class="small">{html.escape(timeline.headline())}</p></section>')
+    return "\n".join(s for s in sections if s)
+
+
+DECK_CSS = """
+.reveal h2, .reveal h3 { text-transform: none; }
+.reveal h3.line { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 1.1em; }
+.reveal pre.code { width: 100%; box-shadow: none; font-size: 0.5em; }
+.reveal pre.code.big { font-size: 0.8em; }
+.reveal pre.code code { max-height: none; padding: 0.6em; background: #f6f8fa; color: #222; }
+.reveal mark.here { background: #ffe2b8; color: #222; }
+.reveal .columns { display: flex; gap: 1.2em; align-items: flex-start; text-align: left; }
+.reveal .columns .left { flex: 0 0 32%; }
+.reveal .columns .right { flex: 1 1 auto; }
+.reveal .figure svg { max-width: 100%; height: auto; background: #fff; }
+.reveal p.small { font-size: 0.45em; text-align: left; margin: 0.3em 0; }
+.reveal p.callout { font-size: 0.5em; text-align: left; border-left: 6px solid #ff8c00;
+  padding: 0.4em 0.6em; background: #fff4e6; }
+.reveal iframe.player { width: 100%; height: 560px; border: 1px solid #ccc; background: #fff; }
+"""
+
+
+def build(out: Path = DEFAULT_OUT, slides_dir: Path = HERE) -> Path:
+    """Write the deck to `out` and return its path."""
+    dist = reveal_dist(slides_dir)
+    trace = record_seed()
+    sections = build_sections(trace)
+    page = "\n".join([
+        "<!doctype html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        "<title>tensortrace: a tensor's timeline</title>",
+        _inline_style((dist / "reveal.css").read_text()),
+        _inline_style((dist / "theme" / "white.css").read_text()),
+        _inline_style(DECK_CSS),
+        '</head><body><div class="reveal"><div class="slides">',
+        sections,
+        "</div></div>",
+        _inline_script((dist / "reveal.js").read_text()),
+        _inline_script("Reveal.initialize({hash: true, controls: true, progress: true, "
+                       "slideNumber: 'c/t', width: 1280, height: 760, margin: 0.04, "
+                       "transition: 'none'});"),
+        "</body></html>",
+    ])
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(page)
+    return out
+
+
+EXTERNAL = re.compile(r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//""", re.IGNORECASE)
+
+
+def external_references(page: str) -> list[str]:
+    """src/href attributes and CSS url()/@import that would reach the network.
+
+    The page is also read unescaped, so the player page inside the iframe's srcdoc is checked too.
+    """
+    found: list[str] = []
+    for text in (page, html.unescape(page)):
+        found += [m.group(0) for m in EXTERNAL.finditer(text)]
+        found += re.findall(r"url\(\s*['\"]?\s*(?:https?:)?//[^)]*\)", text, re.IGNORECASE)
+        found += re.findall(r"@import\s+['\"]?(?:https?:)?//[^;]*;", text, re.IGNORECASE)
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("command", nargs="?", default="build", choices=["build"])
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    args = parser.parse_args(argv)
+    out = build(args.out)
+    problems = external_references(out.read_text())
+    if problems:
+        print(f"error: {out} references the network: {problems[:3]}", file=sys.stderr)
+        return 1
+    print(f"wrote {out} ({out.stat().st_size // 1024} KiB)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,174 @@
+"""The allocator's memory map over time: blocks by address against the step they live through.
+
+The picture torch.cuda.memory's snapshot viewer (`torch/cuda/_memory_viz.py`, "Active Memory
+Timeline") and the profiler's memory timeline draw, for the CPU allocator of one trace: each
+allocator block is a bar on its address's lane, from the step of its `alloc` to the step of its
+`free` (or to the end, open, if it survives), named by the StorageImpl that owns it; above it the
+total allocated, as the `[memory]` events' "Total Allocated" reports it. Lanes are in address
+order but not to scale: real addresses are megabytes apart, and 48-byte blocks drawn to scale
+would be invisible. A block's height grows with the log of its size. A `step` draws a cursor and
+marks the blocks alive at that step. The blocks and their owners are the replay's Timeline's
+(`Compiled.blocks`), named with its numbering.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from tensortrace.trace import Trace
+from tensortrace.viz import svg
+from tensortrace.viz.state import timeline_of
+from tensortrace.viz.svg import HIGHLIGHT, LAYER_COLORS, SvgPicture
+
+if TYPE_CHECKING:
+    from tensortrace.replay.timeline import Timeline
+
+LEFT = 210
+RIGHT = 30
+PLOT_W = 640
+CHART_H = 70
+TOP = 30
+
+
+@dataclass
+class Block:
+    addr: int
+    nbytes: int
+    start: int  # index of the alloc event
+    end: int | None  # index of the free event; None if alive at the end of the trace
+    owner: str  # the StorageImpl that got this memory ("" if none recorded)
+
+    def alive_at(self, step: int) -> bool:
+        return self.start <= step and (self.end is None or step < self.end)
+
+
+def blocks_of(source: Trace | Timeline) -> list[Block]:
+    """Every allocator block of the trace, in allocation order, with its lifetime and owner."""
+    return [Block(b.addr, b.bytes, b.alloc_step, b.free_step,
+                  f"StorageImpl#{b.storage}" if b.storage is not None else "")
+            for b in timeline_of(source).compiled.blocks]
+
+
+class MemoryMap(SvgPicture):
+    """Blocks (lanes by address) against steps, with the total allocated above."""
+
+    def __init__(self, source: Trace | Timeline, step: int | None = None) -> None:
+        timeline = timeline_of(source)
+        self.trace = timeline.trace
+        self.step = step
+        self.blocks = blocks_of(timeline)
+        body, height = self._draw()
+        super().__init__(LEFT + PLOT_W + RIGHT, height, body,
+                         label=f"memory map of {len(self.blocks)} allocator blocks")
+
+    def _x(self, index: float) -> float:
+        n = max(len(self.trace.events) - 1, 1)
+        return LEFT + PLOT_W * index / n
+
+    def _draw(self) -> tuple[list[str], float]:
+        body: list[str] = []
+        events = self.trace.events
+        last = max(len(events) - 1, 0)
+        body.append(svg.text(12, 18, "CPU allocator: blocks by address over the trace's steps",
+                             13, font_weight="bold", class_="title"))
+
+        # total allocated, a step line as torch.profiler's memory counter
+        memory = [(i, e) for i, e in enumerate(events) if e.kind in ("alloc", "free")]
+        peak = max([e.args.get("total_allocated", 0) for _, e in memory] + [1])
+        base_y = TOP + CHART_H
+        body.append(svg.text(12, TOP + 14, "total allocated", 11, fill="#555"))
+        body.append(svg.text(12, TOP + 30, f"peak {peak} bytes", 10, fill="#777",
+                             class_="peak"))
+        d = f"M {LEFT} {base_y}"
+        for i, e in memory:
+            y = base_y - (CHART_H - 10) * e.args.get("total_allocated", 0) / peak
+            d += f" H {self._x(i):.1f} V {y:.1f}"
+        d += f" H {self._x(last):.1f}"
+        body.append(svg.line(LEFT, base_y, LEFT + PLOT_W, base_y, stroke="#bbb"))
+        body.append(svg.path(d, fill="none", stroke=LAYER_COLORS["allocator"], stroke_width=2,
+                             class_="total-allocated"))
+
+        # one lane per distinct address, lowest address on top
+        addrs = sorted({b.addr for b in self.blocks})
+        lane_h = {a: max(self._height(b.nbytes) for b in self.blocks if b.addr == a)
+                  for a in addrs}
+        y = base_y + 24
+        lane_y: dict[int, float] = {}
+        for a in addrs:
+            lane_y[a] = y
+            y += lane_h[a] + 10
+        for a in addrs:
+            ly = lane_y[a]
+            body.append(svg.text(LEFT - 8, ly + lane_h[a] / 2 + 4, hex(a), 10.5, "end",
+                                 fill="#555", class_="lane-label"))
+            body.append(svg.line(LEFT, ly + lane_h[a] / 2, LEFT + PLOT_W, ly + lane_h[a] / 2,
+                                 stroke="#eee"))
+        for b in self.blocks:
+            body.append(self._block(b, lane_y[b.addr], lane_h[b.addr], last))
+        if not self.blocks:
+            body.append(svg.text(LEFT, y + 10, "no allocations in this trace", 12, fill="#777",
+                                 class_="empty"))
+            y += 24
+
+        # x axis: the top-level Python calls, where each statement's work begins
+        axis_y = y + 4
+        body.append(svg.line(LEFT, axis_y, LEFT + PLOT_W, axis_y, stroke="#999"))
+        for k, (i, label) in enumerate(_top_level_calls(self.trace)):
+            x = self._x(i)
+            body.append(svg.line(x, axis_y, x, axis_y + 5, stroke="#999"))
+            body.append(svg.text(x, axis_y + 17 + (k % 2) * 12, label, 10, "middle", fill="#555",
+                                 class_="call-label"))
+        height = axis_y + 44
+        body.append(svg.text(LEFT, height - 4, f"step (event index, 0 .. {last})", 10,
+                             fill="#777"))
+
+        if self.step is not None:
+            x = self._x(self.step)
+            body.append(svg.line(x, TOP, x, axis_y, stroke=HIGHLIGHT, stroke_width=2,
+                                 class_="cursor", data_step=self.step))
+        return body, height + 6
+
+    @staticmethod
+    def _height(nbytes: int) -> float:
+        return 14 + 3 * math.log2(max(nbytes, 1)) / 2
+
+    def _block(self, b: Block, y: float, h: float, last: int) -> str:
+        x1 = self._x(b.start)
+        x2 = self._x(b.end if b.end is not None else last)
+        live_now = self.step is not None and b.alive_at(self.step)
+        classes = ["block", "freed" if b.end is not None else "survives"]
+        if live_now:
+            classes.append("live")
+        color = LAYER_COLORS["allocator"]
+        parts = [svg.rect(x1, y, max(x2 - x1, 3), h, rx=3,
+                          fill=color if b.end is None else "#a9dde3",
+                          fill_opacity=1 if live_now or self.step is None else 0.55,
+                          stroke=HIGHLIGHT if live_now else color,
+                          stroke_width=2.5 if live_now else 1)]
+        label = f"{b.owner or 'block'} {b.nbytes} B"
+        parts.append(svg.text(x1 + 4, y + h / 2 + 4, label, 10, fill="#033"))
+        if b.end is None:  # survives the trace: an open end
+            parts.append(svg.text(x2 + 3, y + h / 2 + 4, "\u2192", 12, fill=color))
+        life = f"steps {b.start}..{b.end}" if b.end is not None else f"from step {b.start} on"
+        parts.append(svg.title(f"{b.owner or 'block'}: {b.nbytes} bytes at {hex(b.addr)}, "
+                               f"{life}"))
+        return svg.group(parts, class_=" ".join(classes), data_addr=hex(b.addr),
+                         data_owner=b.owner, data_start=b.start,
+                         data_end=b.end if b.end is not None else "")
+
+
+def _top_level_calls(trace: Trace) -> list[tuple[int, str]]:
+    """(begin index, short label) of each depth-0 Python frame: `rand`, `getitem`, `del`, ..."""
+    out: list[tuple[int, str]] = []
+    for i, e in enumerate(trace.events):
+        if e.ph == "B" and e.depth == 0 and e.layer == "python":
+            name = e.name.removeprefix("THPVariable_")
+            out.append((i, "del" if name == "dealloc" else name))
+    return out
+
+
+def memory_map(source: Trace | Timeline, step: int | None = None) -> MemoryMap:
+    """The memory map of a Trace or of the replay's Timeline (built here for a Trace)."""
+    return MemoryMap(source, step)

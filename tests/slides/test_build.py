@@ -1,0 +1,82 @@
+"""The slide deck builds into one offline HTML file that replays the seed timeline."""
+
+from __future__ import annotations
+
+import html
+import importlib.util
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SLIDES = Path(__file__).resolve().parent.parent.parent / "slides"
+HARMLESS = (
+    # the SVG namespace of every inline picture: an identifier, never fetched
+    "http://www.w3.org/2000/svg",
+    # reveal.js's MIT license header (kept, as the license asks): comment text
+    "https://revealjs.com",
+    "https://hakim.se",
+)
+
+
+def build_deck(out: Path) -> str:
+    if not (SLIDES / "node_modules" / "reveal.js").is_dir() and shutil.which("npm") is None:
+        pytest.skip("reveal.js is not installed and npm is absent")
+    done = subprocess.run([sys.executable, str(SLIDES / "build.py"), "build", "--out", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return out.read_text()
+
+
+@pytest.fixture(scope="module")
+def deck(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return build_deck(tmp_path_factory.mktemp("deck") / "index.html")
+
+
+def test_no_external_url(deck: str) -> None:
+    spec = importlib.util.spec_from_file_location("tensortrace_slides_build", SLIDES / "build.py")
+    assert spec is not None and spec.loader is not None
+    builder = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = builder  # its dataclasses look their module up while being made
+    try:
+        spec.loader.exec_module(builder)
+    finally:
+        del sys.modules[spec.name]
+    assert builder.external_references(deck) == []
+    for text in (deck, html.unescape(deck)):
+        for attr in re.findall(r"""\b(?:src|href)\s*=\s*["']([^"']*)""", text, re.IGNORECASE):
+            assert not re.match(r"\s*(https?:)?//", attr, re.IGNORECASE), attr
+        # every other http(s) in the page is one of the harmless texts
+        for url in re.findall(r"https?://[^\s\"'<>)]*", text):
+            assert any(url.startswith(ok) for ok in HARMLESS), url
+
+
+def test_one_file_with_reveal_inlined(deck: str) -> None:
+    assert deck.startswith("<!doctype html>")
+    assert "<link" not in deck and not re.search(r"<script[^>]+src=", deck)
+    assert "Reveal.initialize(" in deck
+
+
+def test_the_seed_timeline_is_replayed(deck: str) -> None:
+    lines = ["_t1 = torch.rand(3, 4)", "_t2 = _t1.__getitem__(0)", "del _t1",
+             "_t3 = torch.rand(3, 4)", "r = _t2.__add__(_t3)", "del _t2", "del _t3"]
+    for i, line in enumerate(lines):
+        section = re.search(rf'<section data-line="{i}".*?</section>', deck, re.DOTALL)
+        assert section is not None, line
+        body = section.group(0)
+        assert f'<h3 class="line">{html.escape(line)}</h3>' in body
+        assert f'<mark class="here">{html.escape(line)}  # &lt;--- here</mark>' in body
+        assert body.count("<svg ") == 1  # the object graph after that line
+    assert "<code>del _t1</code> frees nothing" in deck
+    assert "<code>del _t2</code> frees 48 bytes of StorageImpl#1" in deck
+
+
+def test_the_player_is_embedded(deck: str) -> None:
+    match = re.search(r'<iframe class="player"[^>]*srcdoc="([^"]*)"', deck)
+    assert match is not None
+    page = html.unescape(match.group(1))
+    assert page.lstrip().lower().startswith("<!doctype html>")
+    assert 'id="tt-payload"' in page and "mount(" in page

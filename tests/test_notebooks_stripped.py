@@ -1,0 +1,48 @@
+"""The notebooks are committed with their outputs stripped, in the learner's order.
+
+They run under `pytest --nbmake notebooks/`; this test only keeps the committed files clean, so a
+diff shows the source a reader changes and never a stale output (or a multi-megabyte widget state).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+EXPECTED = [
+    "01_seed_timeline.ipynb",
+    "02_tensor_structure.ipynb",
+    "03_strides_views.ipynb",
+    "04_refcounting.ipynb",
+    "05_dispatcher.ipynb",
+    "06_trace_your_code.ipynb",
+]
+
+
+def test_one_notebook_per_topic_in_order() -> None:
+    assert sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")) == EXPECTED
+
+
+def test_no_notebook_has_outputs() -> None:
+    dirty = []
+    for path in sorted(NOTEBOOKS.glob("*.ipynb")):
+        nb = json.loads(path.read_text())
+        assert nb["nbformat"] == 4, path.name
+        for index, cell in enumerate(nb["cells"]):
+            if cell["cell_type"] != "code":
+                continue
+            if cell.get("outputs") or cell.get("execution_count") is not None:
+                dirty.append(f"{path.name} cell {index}")
+        if "widgets" in nb.get("metadata", {}):
+            dirty.append(f"{path.name}: saved widget state in the metadata")
+    assert not dirty, "strip outputs (jupyter nbconvert --clear-output --inplace): " + \
+        ", ".join(dirty)
+
+
+def test_every_notebook_opens_with_a_title() -> None:
+    for path in sorted(NOTEBOOKS.glob("*.ipynb")):
+        first = json.loads(path.read_text())["cells"][0]
+        assert first["cell_type"] == "markdown", path.name
+        source = "".join(first["source"])
+        assert source.startswith(f"# {int(path.name[:2])}. "), path.name
