@@ -129,7 +129,7 @@ def summary_table(trace: Trace, compiled: Compiled, sort_by: str = "total",
 
     `times=False` leaves the time columns out (they vary run to run; golden texts need that).
     """
-    from tensortrace.replay.timeline import LAYER_STYLES
+    from tensortrace.replay.tree import LAYER_STYLES
 
     rows = sort_rows(summary_rows(trace, compiled), sort_by)
     self_sum = sum(r.self_ns for r in rows) or 1

@@ -49,6 +49,7 @@ from tensortrace.replay.state import (
     copy_tables,
     empty_tables,
 )
+from tensortrace.replay.tree import LAYER_STYLES
 from tensortrace.trace import Trace
 from tensortrace.trace.events import BEGIN, END
 
@@ -58,23 +59,6 @@ if TYPE_CHECKING:
 DEFAULT_CHECKPOINT_EVERY = 256
 
 _HANDLE_SUMMARY = re.compile(r"\b_h(\d+)\b")
-
-LAYER_STYLES: dict[str, str] = {
-    "python": "bold bright_blue",
-    "dispatch": "bold magenta",
-    "autograd": "bold yellow",
-    "native": "bold green",
-    "kernel": "bold red",
-    "allocator": "bold cyan",
-    "refcount": "bright_black",
-}
-try:  # one palette with the whole-trace tree when it is there
-    from tensortrace.replay.tree import LAYER_STYLES as _TREE_STYLES
-
-    LAYER_STYLES.update(_TREE_STYLES)
-except ImportError:  # pragma: no cover - tree.py is the lead's module
-    pass
-
 
 class Timeline:
     """The replay of one trace: `state_at(step)`, `next("alloc", step)`, `code_view(step)` ..."""
