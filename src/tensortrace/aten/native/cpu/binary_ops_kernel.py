@@ -90,8 +90,19 @@ def add_kernel(it: TensorIteratorBase, alpha_scalar: Scalar) -> None:
     alpha = scalar_to(alpha_scalar, dtype)  # alpha_scalar.to<opmath_t>()
     if alpha == 1:
         cpu_kernel_vec(it, binary_loop(np.add))
+    elif alpha == -1:  # sub: a + (-1) * b is exactly a - b
+        cpu_kernel_vec(it, binary_loop(np.subtract))
     else:
-        cpu_kernel_vec(it, binary_loop(lambda a, b: a + b * alpha))
+        cpu_kernel_vec(it, lambda out, a, b: _scaled_add(out, a, b, alpha))
+
+
+def _scaled_add(out: np.ndarray, a: np.ndarray, b: np.ndarray, alpha: object) -> None:
+    """out = a + alpha * b in two passes over out, with no temporary unless out overlaps a."""
+    if np.may_share_memory(out, a):  # in place (a.add_(b, alpha=2)): a must be read first
+        out[...] = a + b * alpha
+        return
+    np.multiply(b, alpha, out=out, casting="unsafe")
+    np.add(a, out, out=out, casting="unsafe")
 
 
 # ---- mul, div ------------------------------------------------------------------------------------
