@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from tensortrace.c10.exception import TORCH_CHECK
-from tensortrace.c10.scalar_type import ScalarType, numpy_dtype
+from tensortrace.c10.scalar_type import ScalarType, TypeMeta, numpy_dtype
 
 _REDUCED = (ScalarType.Half, ScalarType.BFloat16)
 
@@ -27,14 +27,14 @@ def is_reduced_floating_point(dtype: ScalarType) -> bool:
     return dtype in _REDUCED
 
 
+_SIXTEEN_BIT_FLOATS = frozenset(
+    t.numpy for t in map(TypeMeta.fromScalarType, (ScalarType.Half, ScalarType.BFloat16))
+    if t.numpy is not None)
+
+
 def to_opmath(*arrays: np.ndarray) -> list[np.ndarray]:
     """Upcast 16-bit float arrays to float32 (the loads of a Vectorized<Half> loop)."""
-    out = []
-    for a in arrays:
-        if a.dtype == np.float16 or a.dtype.name == "bfloat16":
-            a = a.astype(np.float32)
-        out.append(a)
-    return out
+    return [a.astype(np.float32) if a.dtype in _SIXTEEN_BIT_FLOATS else a for a in arrays]
 
 
 # the C++ type names Scalar::to<T> reports in its overflow error (AT_FORALL_SCALAR_TYPES)

@@ -37,7 +37,6 @@ from tensortrace.c10.device import CPU, Device
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_INTERNAL_ASSERT
 from tensortrace.c10.scalar_type import (
     ScalarType,
-    TypeMeta,
     canCast,
     elementSize,
     isIntegralType,
@@ -755,11 +754,11 @@ class TensorIteratorBase:
     def operand_array(self, i: int) -> np.ndarray:
         op = self.operands_[i]
         impl = op.tensor.unsafeGetTensorImpl()
-        dtype = TypeMeta.fromScalarType(op.current_dtype).numpy
+        dtype = impl.data_type_.numpy  # op.current_dtype: a cast temporary has its own impl
         shape = tuple(reversed(self.shape_))
-        if self.numel() == 0:
+        if 0 in shape:
             return np.empty(shape, dtype)
-        storage = impl.storage_.unsafeGetStorageImpl().bytes_view()
+        storage = impl.storage_.storage_impl_.target_.bytes_view()
         return np.ndarray(shape, dtype, buffer=storage,
                           offset=impl.storage_offset_ * impl.data_type_.itemsize,
                           strides=tuple(reversed(op.stride_bytes)))
