@@ -49,3 +49,10 @@ def test_writes_chrome_and_json(tmp_path: Path) -> None:
     assert main(["y = rand(2) + 1", "--chrome", str(chrome), "--json", str(saved)]) == 0
     assert any(e["name"] == "aten::add" for e in json.loads(chrome.read_text())["traceEvents"])
     assert json.loads(saved.read_text())["format"] == "tensortrace-trace"
+
+
+def test_code_view_of_the_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--code", "--layers", "python", "--no-instants"]) == 0
+    out = capsys.readouterr().out
+    assert ("_t1 = torch.rand(3, 4)\n_t2 = _t1.__getitem__(0)\ndel _t1\n_t3 = torch.rand(3, 4)\n"
+            "r = _t2.__add__(_t3)\ndel _t2\ndel _t3\n") in out

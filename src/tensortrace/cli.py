@@ -37,6 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="hide each frame's PyTorch source file and symbol")
     parser.add_argument("--no-instants", action="store_true",
                         help="hide allocations, frees and refcount changes")
+    parser.add_argument("--code", action="store_true",
+                        help="also print the equivalent code derived from the trace "
+                             "(_t1 = torch.rand(3, 4); del _t1 ...), as in seed 000")
     parser.add_argument("--width", type=int, default=None, help="output width in columns")
     return parser
 
@@ -93,6 +96,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         err.print(f"[bold red]tensortrace:[/] {exc}")
         return 2
     console.print(tree)
+    if args.code:
+        from tensortrace.replay import Timeline
+
+        console.print("\nequivalent code:", style="bold")
+        console.print(Timeline(trace).code_view())
     console.print(summary_line(trace), style="dim")
     if args.chrome:
         trace.export_chrome_trace(args.chrome)

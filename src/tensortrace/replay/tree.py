@@ -13,6 +13,7 @@ from collections.abc import Collection
 from rich.text import Text
 from rich.tree import Tree
 
+from tensortrace.replay.state import ObjectIds
 from tensortrace.trace import LAYERS, Event, FrameNode, Trace
 
 LAYER_STYLES: dict[str, str] = {
@@ -53,7 +54,8 @@ def frame_label(node: FrameNode, show_pytorch: bool = True) -> Text:
     return label
 
 
-def instant_label(event: Event) -> Text:
+def instant_label(event: Event, ids: ObjectIds | None = None) -> Text:
+    """One instant as a line; `ids` renumbers objects per trace, as the Timeline does."""
     a = event.args
     kind = event.kind
     style = LAYER_STYLES.get(INSTANT_LAYER.get(kind, ""), "")
@@ -78,6 +80,8 @@ def instant_label(event: Event) -> Text:
         text = f"line {a['lineno']}: {a['source']}"
     else:
         text = f"{kind} {event.name}"
+    if ids is not None:
+        text = ids.renumber_text(text)
     return Text(("• " if kind != "statement" else "▶ ") + text, style=style)
 
 
@@ -86,27 +90,36 @@ def _visible(layer: str, layers: Collection[str] | None) -> bool:
 
 
 def _add_node(parent: Tree, node: FrameNode, layers: Collection[str] | None,
-              show_pytorch: bool, show_instants: bool) -> None:
+              show_pytorch: bool, show_instants: bool, ids: ObjectIds) -> None:
     if node.site is None:  # a lone instant outside any frame
         for event in node.instants:
-            _add_instant(parent, event, layers, show_instants)
+            _add_instant(parent, event, layers, show_instants, ids)
         return
     target = parent
     if _visible(node.layer, layers):
         target = parent.add(frame_label(node, show_pytorch))
     for child in node.items:
         if isinstance(child, FrameNode):
-            _add_node(target, child, layers, show_pytorch, show_instants)
+            _add_node(target, child, layers, show_pytorch, show_instants, ids)
         else:
-            _add_instant(target, child, layers, show_instants)
+            _add_instant(target, child, layers, show_instants, ids)
 
 
 def _add_instant(parent: Tree, event: Event, layers: Collection[str] | None,
-                 show_instants: bool) -> None:
+                 show_instants: bool, ids: ObjectIds) -> None:
     if not show_instants or event.kind in QUIET_INSTANTS:
         return
     if _visible(INSTANT_LAYER.get(event.kind, event.layer), layers):
-        parent.add(instant_label(event))
+        parent.add(instant_label(event, ids))
+
+
+def trace_ids(trace: Trace) -> ObjectIds:
+    """Per-trace object numbers in order of appearance: the same ones the Timeline shows."""
+    ids = ObjectIds()
+    for event in trace.events:
+        if event.ph == "i":
+            ids.object(event.args.get("object"))
+    return ids
 
 
 def render_tree(trace: Trace, layers: Collection[str] | None = None,
@@ -117,7 +130,8 @@ def render_tree(trace: Trace, layers: Collection[str] | None = None,
     if unknown:
         raise ValueError(f"unknown layer(s) {sorted(unknown)}; choose from {', '.join(LAYERS)}")
     root = Tree(Text(title, style="bold"), guide_style="bright_black")
+    ids = trace_ids(trace)
     for node in trace.roots():
-        _add_node(root, node, layers, show_pytorch, show_instants)
+        _add_node(root, node, layers, show_pytorch, show_instants, ids)
     return root
 
