@@ -406,22 +406,17 @@ def inferExpandGeometry(tensor_sizes: Sequence[int], tensor_strides: Sequence[in
 
 
 def _type_string(self: Tensor) -> str:
-    """toString() of a legacy type: torch.FloatTensor, torch.LongTensor..."""
-    from tensortrace.csrc.dtype import get_dtype
-
-    name = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
-            "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
-            "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
-    key = repr(get_dtype(self.scalar_type())).removeprefix("torch.")
-    return f"torch.{name.get(key, key)}Tensor"
+    """toString() of a legacy type: torch.FloatTensor, torch.LongTensor (ScalarType's name)."""
+    return f"torch.{self.scalar_type()}Tensor"
 
 
 @native_function(SOURCE, name="expand", legacy="at::native::expand")
 def expand(self: Tensor, size: Sequence[int], implicit: bool = False) -> Tensor:
-    TORCH_CHECK(len(size) >= self.dim(), "expand(", _type_string(self), "{",
-                list(self.sizes()), "}, size=", list(size), "): the number of sizes provided (",
-                len(size), ") must be greater or equal to the number of dimensions in the "
-                "tensor (", self.dim(), ")")
+    if len(size) < self.dim():  # the message names the legacy type: built only on failure
+        TORCH_CHECK(False, "expand(", _type_string(self), "{", list(self.sizes()), "}, size=",
+                    list(size), "): the number of sizes provided (", len(size),
+                    ") must be greater or equal to the number of dimensions in the tensor (",
+                    self.dim(), ")")
     expanded_sizes, expanded_strides = inferExpandGeometry(self.sizes(), self.strides(), size)
     return self.as_strided(expanded_sizes, expanded_strides)
 
