@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import torch
-from torch.profiler import ProfilerActivity, profile
+from profiler_tree import profiled_tree
 
 TESTS = Path(__file__).resolve().parent.parent
 OUT = TESTS / "data" / "profiler_trees_elementwise.json"
@@ -23,18 +23,7 @@ OUT = TESTS / "data" / "profiler_trees_elementwise.json"
 def tree(setup: str, statement: str) -> list[Any]:
     namespace: dict[str, Any] = {"torch": torch}
     exec(setup, namespace)
-    with profile(activities=[ProfilerActivity.CPU]) as prof:
-        exec(statement, namespace)
-    events = sorted(prof.events(), key=lambda e: (e.time_range.start, -e.time_range.end))
-    roots: list[Any] = []
-    stack: list[tuple[int, list[Any]]] = []  # (end, node)
-    for e in events:
-        while stack and e.time_range.start >= stack[-1][0]:
-            stack.pop()
-        node: list[Any] = [e.name, []]
-        (stack[-1][1][1] if stack else roots).append(node)
-        stack.append((e.time_range.end, node))
-    return roots
+    return profiled_tree(lambda: exec(statement, namespace))
 
 
 def capture() -> dict[str, Any]:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 import torch
-from torch.profiler import ProfilerActivity, profile
+from profiler_tree import profiled_tree
 
 TESTS = Path(__file__).resolve().parent.parent
 OUT = TESTS / "data" / "profiler_trees_factories.json"
@@ -24,19 +24,7 @@ OUT = TESTS / "data" / "profiler_trees_factories.json"
 def tree(setup: str, src: str) -> list[Any]:
     ns: dict[str, Any] = {"torch": torch, "np": np}
     exec(setup, ns)
-    with profile(activities=[ProfilerActivity.CPU]) as prof:
-        exec(src, ns)
-    events = sorted((e for e in prof.events() if e.name.startswith("aten::")),
-                    key=lambda e: (e.time_range.start, -e.time_range.end))
-    root: list[Any] = []
-    stack: list[tuple[int, list[Any]]] = [(2**62, root)]  # (end, children)
-    for e in events:
-        while e.time_range.start >= stack[-1][0]:
-            stack.pop()
-        children: list[Any] = []
-        stack[-1][1].append([e.name, children])
-        stack.append((e.time_range.end, children))
-    return root
+    return profiled_tree(lambda: exec(src, ns), aten_only=True)
 
 
 def capture() -> dict[str, Any]:

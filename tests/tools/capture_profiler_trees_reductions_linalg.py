@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import torch
-from torch.profiler import ProfilerActivity, profile
+from profiler_tree import profiled_tree
 
 TESTS = Path(__file__).resolve().parent.parent
 OUT = TESTS / "data" / "profiler_trees_reductions_linalg.json"
@@ -23,19 +23,7 @@ OUT = TESTS / "data" / "profiler_trees_reductions_linalg.json"
 
 def tree(env: dict[str, Any], src: str) -> list[Any]:
     eval(src, env)  # warm up
-    with profile(activities=[ProfilerActivity.CPU]) as prof:
-        eval(src, env)
-    events = sorted(prof.events(), key=lambda e: (e.time_range.start, -e.time_range.end))
-    roots: list[Any] = []
-    stack: list[tuple[Any, list[Any]]] = []
-    for e in events:
-        node: list[Any] = [e.name, []]
-        while stack and not (stack[-1][0].time_range.start <= e.time_range.start
-                             and e.time_range.end <= stack[-1][0].time_range.end):
-            stack.pop()
-        (stack[-1][1][1] if stack else roots).append(node)
-        stack.append((e, node))
-    return roots
+    return profiled_tree(lambda: eval(src, env))
 
 
 def capture() -> dict[str, Any]:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import torch
-from torch.profiler import ProfilerActivity, profile
+from profiler_tree import profiled_tree
 
 OUT = Path(__file__).resolve().parent.parent / "data" / "profiler_trees_views.json"
 
@@ -46,20 +46,7 @@ def tree(setup: str, statement: str) -> list[Any]:
     namespace: dict[str, Any] = {"torch": torch}
     exec(setup, namespace)
     exec(statement, dict(namespace))  # warm up
-    with profile(activities=[ProfilerActivity.CPU]) as prof:
-        exec(statement, namespace)
-    events = sorted((e for e in prof.events() if e.name.startswith("aten::")),
-                    key=lambda e: (e.time_range.start, -e.time_range.end))
-    roots: list[Any] = []
-    stack: list[tuple[Any, list[Any]]] = []
-    for e in events:
-        node: list[Any] = [e.name, []]
-        while stack and not (stack[-1][0].time_range.start <= e.time_range.start
-                             and e.time_range.end <= stack[-1][0].time_range.end):
-            stack.pop()
-        (stack[-1][1][1] if stack else roots).append(node)
-        stack.append((e, node))
-    return roots
+    return profiled_tree(lambda: exec(statement, namespace), aten_only=True)
 
 
 def capture() -> dict[str, Any]:
