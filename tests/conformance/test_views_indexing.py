@@ -13,6 +13,10 @@ X = "x = torch.Tensor([[float(4 * i + j) for j in range(4)] for i in range(3)]);
 Y = "y = torch.Tensor([float(i) for i in range(24)]).view(2, 3, 4); "
 
 PROGRAMS = {
+    # ---- detach: a view of the data that records no base, by hand in VariableTypeManual.cpp --
+    "detach_is_not_a_view": "x = torch.rand(3); d = x.detach(); "
+                            "out = (d._is_view(), d._base is None, d.data_ptr() == x.data_ptr())",
+    "detach_inplace_keeps_version": "x = torch.rand(3); x.detach_(); out = (x._version, x)",
     # ---- seed 003 --------------------------------------------------------------------------
     "seed003_view": Y + "out = (y, y.stride(), y.dim(), tuple(y.size()))",
     "seed003_index_22": Y + "out = y[1][2][2]",

@@ -63,14 +63,23 @@ def make_autograd_kernel(op: OperatorHandle) -> KernelFunction:
     return KernelFunction(autograd_kernel, symbol, with_keyset=True)
 
 
+# VariableTypeManual.cpp writes these by hand instead of generating them: detach() is a view
+# made with as_view(is_bw_differentiable=false, is_fw_differentiable=false), which records no
+# base (x.detach()._is_view() is False), and detach_() bumps no version.
+MANUAL_NON_DIFFERENTIABLE = frozenset({"detach", "detach_"})
+
+
 def make_inplace_or_view_kernel(op: OperatorHandle) -> KernelFunction:
     schema = op.schema
     symbol = f"torch::ADInplaceOrView::{schema.full_name.replace('.', '_')}"
+    manual = schema.name in MANUAL_NON_DIFFERENTIABLE
 
     @traced("autograd", symbol, INPLACE_OR_VIEW)
     def inplace_or_view_kernel(ks: DispatchKeySet, *args: Any) -> Any:
         with AutoDispatchBelowADInplaceOrView():
             result = op.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+        if manual:
+            return result
         if schema.is_inplace or schema.is_out:
             for written in result if isinstance(result, tuple) else (result,):
                 increment_version(written)
