@@ -8,6 +8,9 @@ import pytest
 from .harness import check
 
 PROGRAMS = {
+    # ---- messages stream doubles as C++ does: from=2, not from=2.0 -----------------------------
+    "uniform_reversed_range": "out = torch.rand(3).uniform_(2.0, 1.0)",
+    "uniform_reversed_fraction": "out = torch.rand(3).uniform_(1.5, 1.25)",
     # ---- empty_like, zeros, ones, full ----------------------------------------------------------
     "empty_like_strides": "x = torch.rand(3, 4).t(); out = torch.empty_like(x).stride()",
     "empty_like_non_dense": "x = torch.rand(4, 6)[:, ::2]; out = torch.empty_like(x).stride()",

@@ -2,7 +2,8 @@
 
 Mirrors `c10/util/Exception.h`. A c10::Error reaches Python as RuntimeError, c10::IndexError as
 IndexError, and so on (`torch/csrc/Exceptions.h` does that translation). Messages are built by
-streaming the parts, as the C++ macros do; sequences print like IntArrayRef: `[3, 4]`.
+streaming the parts, as the C++ macros do; sequences print like IntArrayRef: `[3, 4]`, and
+doubles as an ostream prints them (`2`, `0.5`, `1e-07`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ def _stream(part: Any) -> str:
         return "[" + ", ".join(_stream(p) for p in part) + "]"
     if isinstance(part, bool):
         return "true" if part else "false"
+    if isinstance(part, float):
+        return f"{part:g}"  # std::ostream << double: 6 significant digits, 2.0 prints as 2
     return str(part)
 
 
