@@ -129,6 +129,10 @@ PROGRAMS = {
     "clamp_nan_bound": "out = x.clamp(float('nan'), 1.0)",
     "maximum_minimum": "out = torch.maximum(x, y), torch.minimum(a, b)",
     "maximum_nan": "out = torch.maximum(x, torch.full((4,), float('nan')))",
+    "max_other": "out = torch.max(x, y), x.min(y), torch.max(a, b)",
+    "max_other_broadcast": "out = torch.min(x, torch.rand(2, 4))",
+    "max_other_out": "o = torch.empty(4); torch.max(x, y, out=o); out = o",
+    "max_other_bad_type": "out = torch.max(x, 'a')",
     "maximum_bool": "out = torch.maximum(m, ~m)",
     "maximum_number_error": "out = torch.maximum(x, 2)",
     # ---- comparisons, logical and bitwise ----------------------------------------------------

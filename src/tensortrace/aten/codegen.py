@@ -68,6 +68,19 @@ def adapt_to_schema(fn: Callable[..., Any], schema: FunctionSchema) -> Callable[
     return by_name
 
 
+def pick_overload(overloads: list[Callable[..., Any]], schema: FunctionSchema
+                  ) -> Callable[..., Any]:
+    """The C++ overload resolution of a `dispatch:` name: the function whose parameters take
+    exactly the schema's arguments (extra parameters must have defaults)."""
+    names = {py_name(a.name) for a in schema.arguments}
+    for fn in overloads:
+        params = inspect.signature(fn).parameters
+        required = {n for n, p in params.items() if p.default is inspect.Parameter.empty}
+        if names <= params.keys() and required <= names:
+            return fn
+    raise TypeError(f"no at::native overload of {schema.name} takes the arguments of {schema}")
+
+
 class Binder:
     """Turns a Python call `(args, kwargs)` into the schema's full positional argument list."""
 
@@ -269,7 +282,7 @@ def generate() -> list[OperatorHandle]:
         for keys, native_name in (entry.get("dispatch") or {}).items():
             if entry.get("structured"):
                 continue  # the structured out= entry's CPU name is its impl, handled below
-            fn = NATIVE_FUNCTIONS[native_name]
+            fn = pick_overload(NATIVE_FUNCTIONS[native_name], op.schema)
             kernel = KernelFunction(adapt_to_schema(fn, op.schema), f"at::native::{native_name}")
             for key in str(keys).split(","):
                 op.register(DispatchKey[key.strip()], kernel)

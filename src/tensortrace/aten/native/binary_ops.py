@@ -354,3 +354,32 @@ _register_logical("logical_and", logical_and_stub)
 _register_logical("logical_or", logical_or_stub)
 _register_bitwise("bitwise_and", "and", bitwise_and_stub)
 _register_bitwise("bitwise_or", "or", bitwise_or_stub)
+
+
+# max(self, other) and min(self, other) are maximum and minimum under their old names
+@native_function(SOURCE, name="max", legacy="at::native::max (Tensor other)")
+def max_other(self: Tensor, other: Tensor) -> Tensor:
+    from tensortrace.aten import functions as at
+
+    return at.maximum(self, other)
+
+
+@native_function(SOURCE, name="max_out")
+def max_out(self: Tensor, other: Tensor, out: Tensor) -> Tensor:
+    from tensortrace.aten import functions as at
+
+    return at.maximum(self, other, out=out)
+
+
+@native_function(SOURCE, name="min", legacy="at::native::min (Tensor other)")
+def min_other(self: Tensor, other: Tensor) -> Tensor:
+    from tensortrace.aten import functions as at
+
+    return at.minimum(self, other)
+
+
+@native_function(SOURCE, name="min_out")
+def min_out(self: Tensor, other: Tensor, out: Tensor) -> Tensor:
+    from tensortrace.aten import functions as at
+
+    return at.minimum(self, other, out=out)

@@ -16,7 +16,9 @@ from tensortrace.trace import traced
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-NATIVE_FUNCTIONS: dict[str, Callable[..., Any]] = {}
+# name -> its overloads: C++ overloads at::native::max(self) and at::native::max(self, other)
+# share a name; the code generator picks the one whose parameters fit each schema.
+NATIVE_FUNCTIONS: dict[str, list[Callable[..., Any]]] = {}
 META_FUNCTIONS: dict[str, Callable[..., Any]] = {}
 IMPL_FUNCTIONS: dict[str, Callable[..., Any]] = {}
 
@@ -29,7 +31,7 @@ def native_function(source: str, name: str | None = None, legacy: str | None = N
         cpp_name = name or fn.__name__
         qualified = f"at::native::{cpp_name}"
         wrapped = traced("native", qualified, source, symbol or qualified, legacy)(fn)
-        NATIVE_FUNCTIONS[cpp_name] = wrapped
+        NATIVE_FUNCTIONS.setdefault(cpp_name, []).append(wrapped)
         return wrapped
 
     return decorate
