@@ -133,6 +133,7 @@ PROGRAMS = {
     "max_other_broadcast": "out = torch.min(x, torch.rand(2, 4))",
     "max_other_out": "o = torch.empty(4); torch.max(x, y, out=o); out = o",
     "max_other_bad_type": "out = torch.max(x, 'a')",
+    "max_invalid_combination": "out = x.max('a')",  # torch's "didn't match because" lines
     "maximum_bool": "out = torch.maximum(m, ~m)",
     "maximum_number_error": "out = torch.maximum(x, 2)",
     # ---- comparisons, logical and bitwise ----------------------------------------------------
