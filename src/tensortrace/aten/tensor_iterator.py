@@ -14,7 +14,7 @@ reversed so that NumPy's row-major walk visits elements in the order PyTorch's l
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import Enum
 from typing import Any
 
@@ -51,6 +51,23 @@ U = ScalarType.Undefined
 def _step(name: str, legacy: str | None = None) -> Any:
     return traced("native", f"TensorIteratorBase::{name}", SOURCE,
                   f"at::TensorIteratorBase::{name}", legacy)
+
+
+def sort_dims(perm: list[int], should_swap: Callable[[int, int], int]) -> None:
+    """Insertion-sort `perm` in place; should_swap may answer 0 (ambiguous: leave in place).
+
+    The sort of TensorIterator::reorder_dimensions, also used by infer_dense_strides: 1 means
+    dim0 goes after dim1, -1 that it goes before, 0 that this pair cannot tell.
+    """
+    for i in range(1, len(perm)):
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            comparison = should_swap(perm[dim0], perm[dim1])
+            if comparison > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif comparison < 0:
+                break
 
 
 class FastSetupType(Enum):
@@ -633,17 +650,8 @@ class TensorIteratorBase:
                     return 1
             return 0
 
-        perm = self.perm_
-        for i in range(1, ndim):
-            dim1 = i
-            for dim0 in range(i - 1, -1, -1):
-                comparison = should_swap(perm[dim0], perm[dim1])
-                if comparison > 0:
-                    perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
-                    dim1 = dim0
-                elif comparison < 0:
-                    break
-        self.permute_dimensions(perm)
+        sort_dims(self.perm_, should_swap)
+        self.permute_dimensions(self.perm_)
 
     def permute_dimensions(self, perm: Sequence[int]) -> None:
         self.shape_ = [self.shape_[p] for p in perm]

@@ -21,6 +21,7 @@ from typing import Any
 from tensortrace.aten import empty_tensor
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_iterator import sort_dims
 from tensortrace.c10.default_dtype import get_default_dtype
 from tensortrace.c10.device import Device
 from tensortrace.c10.exception import TORCH_CHECK
@@ -120,16 +121,7 @@ def infer_dense_strides(sizes: Sequence[int], strides: Sequence[int]) -> list[in
             return 1
         return 1 if sizes[dim0] > sizes[dim1] else 0
 
-    for i in range(1, ndim):
-        dim1 = i
-        for j in range(1, i + 1):
-            dim0 = i - j
-            comparison = should_swap(perm[dim0], perm[dim1])
-            if comparison > 0:
-                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
-                dim1 = dim0
-            elif comparison < 0:
-                break
+    sort_dims(perm, should_swap)
     out = [0] * ndim
     curr = 1
     for idx in perm:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from tensortrace.aten.native.cpu.binary_ops_kernel import AT_DISPATCH_CHECK
-from tensortrace.aten.native.cpu.loops import cpu_kernel, cpu_kernel_vec
+from tensortrace.aten.native.cpu.loops import cpu_kernel, cpu_kernel_vec, store
 from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
 from tensortrace.aten.native.tensor_compare_pointwise import (
     clamp_max_scalar_stub,
@@ -79,8 +79,7 @@ def clamp_min_scalar_kernel_impl(it: TensorIteratorBase, min_: Scalar) -> None:
     lo = _bound(min_, dtype)
 
     def loop(out: np.ndarray, a: np.ndarray) -> None:
-        (a,) = to_opmath(a)
-        out[...] = np.maximum(a, lo)
+        store(out, np.maximum, a, lo)
 
     cpu_kernel_vec(it, loop)
 
@@ -93,8 +92,7 @@ def clamp_max_scalar_kernel_impl(it: TensorIteratorBase, max_: Scalar) -> None:
     hi = _bound(max_, dtype)
 
     def loop(out: np.ndarray, a: np.ndarray) -> None:
-        (a,) = to_opmath(a)
-        out[...] = np.minimum(a, hi)
+        store(out, np.minimum, a, hi)
 
     cpu_kernel_vec(it, loop)
 
