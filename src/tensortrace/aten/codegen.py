@@ -23,7 +23,7 @@ import yaml
 from tensortrace.aten import functions as at
 from tensortrace.aten.dispatcher import KernelFunction, OperatorHandle, singleton
 from tensortrace.aten.empty_tensor import empty_cpu, empty_strided_cpu
-from tensortrace.aten.function_schema import FunctionSchema, parse_schema
+from tensortrace.aten.function_schema import FunctionSchema, Type, parse_schema
 from tensortrace.aten.native.registry import IMPL_FUNCTIONS, META_FUNCTIONS, NATIVE_FUNCTIONS
 from tensortrace.aten.native.resize import resize_output, setStrided
 from tensortrace.aten.tensor_body import Tensor
@@ -81,6 +81,20 @@ def pick_overload(overloads: list[Callable[..., Any]], schema: FunctionSchema
     raise TypeError(f"no at::native overload of {schema.name} takes the arguments of {schema}")
 
 
+# What Binder.matches checks of an argument's value, decided once from its schema type.
+_ANY, _TENSOR, _NUMBER, _INT_LIST = range(4)
+
+
+def _value_check(t: Type) -> int:
+    if t.is_tensor_like and not t.is_list:
+        return _TENSOR
+    if t.base in ("Scalar", "int", "float", "SymInt") and not t.is_list:
+        return _NUMBER
+    if t.is_list and t.base in ("int", "SymInt"):
+        return _INT_LIST
+    return _ANY
+
+
 class Binder:
     """Turns a Python call `(args, kwargs)` into the schema's full positional argument list."""
 
@@ -90,31 +104,37 @@ class Binder:
         self.positional = sum(1 for a in schema.arguments if not a.kwarg_only)
         self.defaults = [a.default_value() for a in schema.arguments]
         self.required = [not a.has_default for a in schema.arguments]
+        # matches() runs for each candidate overload on every call: precompute its inputs
+        self._name_set = frozenset(self.names)
+        self._checks = tuple(zip(self.names, self.required,
+                                 (_value_check(a.type) for a in schema.arguments),
+                                 (a.type.optional for a in schema.arguments)))
 
     def matches(self, args: Sequence[Any], kwargs: dict[str, Any]) -> bool:
-        if len(args) > self.positional or any(k not in self.names for k in kwargs):
+        nargs = len(args)
+        if nargs > self.positional or not self._name_set.issuperset(kwargs):
             return False
-        for i, a in enumerate(self.schema.arguments):
-            if i < len(args):
+        for i, (name, required, check, optional) in enumerate(self._checks):
+            if i < nargs:
                 value = args[i]
-            elif self.names[i] in kwargs:
-                value = kwargs[self.names[i]]
-            elif self.required[i]:
+            elif name in kwargs:
+                value = kwargs[name]
+            elif required:
                 return False
             else:
                 continue
-            if a.type.is_tensor_like and not a.type.is_list:
-                if not (isinstance(value, Tensor) or (value is None and a.type.optional)):
+            if check == _TENSOR:
+                if not (isinstance(value, Tensor) or (value is None and optional)):
                     return False
-            elif a.type.base in ("Scalar", "int", "float", "SymInt") and not a.type.is_list:
+            elif check == _NUMBER:
                 # squeeze(dim=[0, 2]) is squeeze.dims, not squeeze.dim
                 if isinstance(value, (Tensor, list, tuple)):
                     return False
-                if value is None and not a.type.optional:
+                if value is None and not optional:
                     return False  # any(dim=None) is any.dims (int[]? dim), not any.dim
-            elif a.type.is_list and a.type.base in ("int", "SymInt"):
+            elif check == _INT_LIST:
                 # any(dim=1) is any.dim, not any.dims (as C++ prefers int64_t to IntArrayRef)
-                if not (isinstance(value, (list, tuple)) or (value is None and a.type.optional)):
+                if not (isinstance(value, (list, tuple)) or (value is None and optional)):
                     return False
         return True
 

@@ -23,11 +23,13 @@ from tensortrace.c10.dispatch_key import (
     DispatchKey,
     DispatchKeySet,
     default_included_set,
+    key_at_index,
 )
 from tensortrace.c10.local_dispatch_key_set import tls_local_dispatch_key_set
 from tensortrace.trace import FrameSite, recorder, summarize
 
 DISPATCHER_H = "aten/src/ATen/core/dispatch/Dispatcher.h"
+_default_included = default_included_set.repr_
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +60,7 @@ class OperatorHandle:
         self.tensor_indices = schema.tensor_argument_indices()
         self.list_indices = tuple(i for i in self.tensor_indices
                                   if schema.arguments[i].type.is_list)
+        self._single_indices = tuple(i for i in self.tensor_indices if i not in self.list_indices)
         self.arg_names = tuple(a.name for a in schema.arguments)
         self.call_site = FrameSite("dispatch", self.name, DISPATCHER_H, "c10::Dispatcher::call",
                                    legacy="op table getOp")
@@ -108,23 +111,23 @@ class OperatorHandle:
     def compute_dispatch_key_set(self, args: tuple[Any, ...]) -> DispatchKeySet:
         """DispatchKeyExtractor: tensor arguments' keys, plus TLS included, minus TLS excluded."""
         mask = 0
-        for i in self.tensor_indices:
+        for i in self._single_indices:
             value = args[i]
-            if value is None:
-                continue
-            if i in self.list_indices:
-                for t in value:
-                    if t is not None:
-                        mask |= t.key_set().repr_
-            else:
+            if value is not None:
                 mask |= value.key_set().repr_
-        if mask == 0 and self.list_indices:
-            # Note [An empty TensorList]: `torch.cat([])` still reaches its kernel (which
-            # raises "expected a non-empty list"): with no tensor to take a backend from,
-            # the call goes to the default backend, which here is always the CPU.
-            mask = 1 << DispatchKey.CPU
+        if self.list_indices:
+            for i in self.list_indices:
+                if args[i] is not None:
+                    for t in args[i]:
+                        if t is not None:
+                            mask |= t.key_set().repr_
+            if mask == 0:
+                # Note [An empty TensorList]: `torch.cat([])` still reaches its kernel (which
+                # raises "expected a non-empty list"): with no tensor to take a backend from,
+                # the call goes to the default backend, which here is always the CPU.
+                mask = 1 << DispatchKey.CPU
         local = tls_local_dispatch_key_set()
-        mask = (mask | local.included_.repr_ | default_included_set.repr_) & ~local.excluded_.repr_
+        mask = (mask | local.included_.repr_ | _default_included) & ~local.excluded_.repr_
         return DispatchKeySet(mask)
 
     def lookup(self, ks: DispatchKeySet) -> tuple[DispatchKey, KernelFunction]:
@@ -135,7 +138,7 @@ class OperatorHandle:
             if only_defaults and DispatchKey.Undefined in self.dispatch_table:
                 return DispatchKey.Undefined, self.dispatch_table[DispatchKey.Undefined]
             raise NotImplementedError(self._missing_kernel_message(ks))
-        key = DispatchKey(candidates.bit_length() - 1)
+        key = key_at_index(candidates.bit_length() - 1)
         return key, self.dispatch_table[key]
 
     def _missing_kernel_message(self, ks: DispatchKeySet) -> str:

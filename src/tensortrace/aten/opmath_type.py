@@ -8,6 +8,7 @@ result back once (Vectorized<Half> converts to two Vectorized<float>), so a NumP
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -44,20 +45,34 @@ _CPP_NAMES = {ScalarType.Byte: "uint8_t", ScalarType.Char: "int8_t", ScalarType.
               ScalarType.BFloat16: "c10::BFloat16"}
 
 
+@functools.cache
+def _limits(dtype: ScalarType) -> tuple[bool, float, float]:
+    """(is floating, min, max) of a dtype, computed once: np.finfo / np.iinfo build arrays."""
+    dt = numpy_dtype(dtype)
+    if dt.kind == "f" or dt.name == "bfloat16":
+        limit = float(np.finfo(dt).max) if dt.kind == "f" else 3.3895313892515355e38
+        return True, -limit, limit
+    info = np.iinfo(dt)
+    return False, info.min, info.max
+
+
 def _overflows(value: bool | int | float, dtype: ScalarType) -> bool:
     """c10::overflows<To, From>: negative integers may wrap into unsigned types."""
     if dtype == ScalarType.Bool or isinstance(value, bool):
         return False
-    dt = numpy_dtype(dtype)
-    if dt.kind == "f" or dt.name == "bfloat16":
+    is_float, lo, hi = _limits(dtype)
+    if is_float:
         if isinstance(value, float) and (math.isinf(value) or math.isnan(value)):
             return False
-        limit = float(np.finfo(dt).max) if dt.kind == "f" else 3.3895313892515355e38
-        return abs(float(value)) > limit
-    info = np.iinfo(dt)
-    if info.min == 0 and value < 0:
-        return -int(value) > info.max
-    return value < info.min or value > info.max
+        return abs(float(value)) > hi
+    if lo == 0 and value < 0:
+        return -int(value) > hi
+    return value < lo or value > hi
+
+
+# float32 and float64 represent every integer up to 2**53 exactly, so converting one through a
+# Python float rounds exactly as NumPy's int64 -> float cast does.
+_EXACT_INT_TO_FLOAT = (-(2**53), 2**53)
 
 
 def scalar_to(value: bool | int | float, dtype: ScalarType, opmath: bool = True) -> np.generic:
@@ -66,11 +81,15 @@ def scalar_to(value: bool | int | float, dtype: ScalarType, opmath: bool = True)
 
     With `opmath`, a Half or BFloat16 kernel's scalar is a float (opmath_t)."""
     target = opmath_type(dtype) if opmath else dtype
-    TORCH_CHECK(not _overflows(value, target), "value cannot be converted to type ",
-                _CPP_NAMES[target], " without overflow")
+    if _overflows(value, target):
+        TORCH_CHECK(False, "value cannot be converted to type ", _CPP_NAMES[target],
+                    " without overflow")
     dt = numpy_dtype(target)
     if target == ScalarType.Bool:
         return np.bool_(bool(value))
+    if (type(value) is int and target in (ScalarType.Float, ScalarType.Double)
+            and _EXACT_INT_TO_FLOAT[0] <= value <= _EXACT_INT_TO_FLOAT[1]):
+        return dt.type(value)  # the common alpha=1: no temporary arrays
     if isinstance(value, (bool, int)) or dt.kind == "f" or dt.name == "bfloat16":
         source = np.int64 if isinstance(value, (bool, int)) else np.float64
         with np.errstate(all="ignore"):

@@ -39,7 +39,10 @@ INPLACE_OR_VIEW = "torch/csrc/autograd/generated/ADInplaceOrViewType.cpp"
 
 def _requires_grad(value: Any) -> bool:
     if isinstance(value, Tensor):
-        return value.defined() and value.requires_grad()
+        # requires_grad() inlined: asked of every tensor argument of every op
+        target = value.impl_.target_
+        meta = target.autograd_meta_ if target is not None else None
+        return bool(meta is not None and meta.requires_grad_)
     if isinstance(value, (list, tuple)):
         return any(_requires_grad(v) for v in value)
     return False
@@ -54,9 +57,10 @@ def make_autograd_kernel(op: OperatorHandle) -> KernelFunction:
 
     @traced("autograd", symbol, VARIABLE_TYPE, legacy="VariableType (autograd wrapper)")
     def autograd_kernel(ks: DispatchKeySet, *args: Any) -> Any:
-        needs_grad = any(_requires_grad(args[i]) for i in op.tensor_indices)
-        TORCH_CHECK_NOT_IMPLEMENTED(not needs_grad, "the derivative for '", schema.name,
-                                    "' is not implemented.")
+        for i in op.tensor_indices:
+            if _requires_grad(args[i]):
+                TORCH_CHECK_NOT_IMPLEMENTED(False, "the derivative for '", schema.name,
+                                            "' is not implemented.")
         with below():
             return op.redispatch(ks & after_autograd_keyset, *args)
 

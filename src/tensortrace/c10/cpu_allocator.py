@@ -8,6 +8,8 @@ it, and alloc_cpu hands out a 64-byte aligned window of it, as posix_memalign wo
 
 from __future__ import annotations
 
+import ctypes
+
 import numpy as np
 
 from tensortrace.c10.allocator import (
@@ -28,6 +30,15 @@ FLAGS = {"caffe2_cpu_allocator_do_zero_fill": False, "caffe2_cpu_allocator_do_ju
 
 # memset_junk's pattern: a signalling-NaN-ish word that makes reads of uninitialized memory obvious.
 kJunkPattern = np.uint32(0x7FEDBEEF)  # noqa: N816
+
+
+def address_of(data: np.ndarray) -> int:
+    """The address of a (writable, contiguous, non-empty) array's first byte.
+
+    `data.ctypes.data` builds a numpy `_ctypes` helper object on every call (~1 us, three times
+    per tensor); a ctypes view of the buffer gives the same address about three times faster.
+    """
+    return ctypes.addressof(ctypes.c_char.from_buffer(data))
 
 
 def memset_junk(data: np.ndarray) -> None:
@@ -52,7 +63,7 @@ def alloc_cpu(nbytes: int) -> np.ndarray | None:
         raise RuntimeError(
             f"[enforce fail at alloc_cpu.cpp:117] data. DefaultCPUAllocator: not enough memory: "
             f"you tried to allocate {nbytes} bytes.") from None
-    start = -raw.ctypes.data % gAlignment
+    start = -address_of(raw) % gAlignment
     data = raw[start:start + nbytes]
     if FLAGS["caffe2_cpu_allocator_do_zero_fill"]:
         data.fill(0)
@@ -111,7 +122,7 @@ def ReportAndDelete(ctx: np.ndarray | None) -> None:  # noqa: N802
     """The DataPtr deleter of the default CPU allocator: report the free, then free_cpu."""
     if ctx is None:
         return
-    _reporter.Delete(ctx.ctypes.data)
+    _reporter.Delete(address_of(ctx))
     free_cpu(ctx)
 
 
@@ -121,7 +132,7 @@ class DefaultCPUAllocator(Allocator):
         data = alloc_cpu(nbytes)
         if data is None:
             return DataPtr(0, None, ReportAndDelete, CPU)
-        ptr = data.ctypes.data
+        ptr = address_of(data)
         _reporter.New(ptr, nbytes)
         return DataPtr(ptr, data, ReportAndDelete, CPU)
 

@@ -38,6 +38,13 @@ class DispatchKey(IntEnum):
 
 RUNTIME_KEYS: tuple[DispatchKey, ...] = tuple(k for k in DispatchKey
                                               if 0 < k < DispatchKey.Autograd)
+# DispatchKey(n) goes through EnumMeta.__call__ (~1 us); the dispatcher asks on every call.
+_KEY_BY_INDEX: dict[int, DispatchKey] = {k.value: k for k in DispatchKey}
+
+
+def key_at_index(index: int) -> DispatchKey:
+    """DispatchKey(index) for a bit index of a key set, by table lookup."""
+    return _KEY_BY_INDEX[index]
 
 
 class DispatchKeySet:
@@ -46,7 +53,9 @@ class DispatchKeySet:
     __slots__ = ("repr_",)
 
     def __init__(self, keys: Iterable[DispatchKey] | DispatchKey | int = 0) -> None:
-        if isinstance(keys, DispatchKey):
+        if type(keys) is int:  # a raw mask (what the set operators pass): the hot path
+            self.repr_ = keys
+        elif isinstance(keys, DispatchKey):
             self.repr_ = 1 << keys
         elif isinstance(keys, int):
             self.repr_ = keys
@@ -86,7 +95,7 @@ class DispatchKeySet:
     def highestPriorityTypeId(self) -> DispatchKey:  # noqa: N802
         if self.repr_ == 0:
             return DispatchKey.Undefined
-        return DispatchKey(self.repr_.bit_length() - 1)
+        return _KEY_BY_INDEX[self.repr_.bit_length() - 1]
 
     def __iter__(self) -> Iterator[DispatchKey]:
         """Keys from the highest priority down, the order the dispatcher tries them."""
@@ -113,10 +122,19 @@ default_included_set = DispatchKeySet([DispatchKey.BackendSelect, DispatchKey.AD
 autograd_related_keys = autograd_dispatch_keyset.add(DispatchKey.ADInplaceOrView)
 
 
+_AUTOGRAD_KEY_OF_BACKEND = {DispatchKey.CPU: DispatchKey.AutogradCPU,
+                             DispatchKey.Meta: DispatchKey.AutogradMeta}
+
+
 def getAutogradKeyFromBackend(k: DispatchKey) -> DispatchKey:  # noqa: N802
-    return {DispatchKey.CPU: DispatchKey.AutogradCPU,
-            DispatchKey.Meta: DispatchKey.AutogradMeta}.get(k, DispatchKey.AutogradOther)
+    return _AUTOGRAD_KEY_OF_BACKEND.get(k, DispatchKey.AutogradOther)
+
+
+# Every TensorImpl asks for this; a DispatchKeySet is immutable, so one per backend is shared.
+_AUTOGRAD_RELATED_KEYSETS = {
+    k: DispatchKeySet([DispatchKey.ADInplaceOrView, getAutogradKeyFromBackend(k)])
+    for k in DispatchKey}
 
 
 def getAutogradRelatedKeySetFromBackend(k: DispatchKey) -> DispatchKeySet:  # noqa: N802
-    return DispatchKeySet([DispatchKey.ADInplaceOrView, getAutogradKeyFromBackend(k)])
+    return _AUTOGRAD_RELATED_KEYSETS[k]  # every DispatchKey has its entry

@@ -97,16 +97,17 @@ class intrusive_ptr(Generic[T]):  # noqa: N801
         if target is None:
             return
         self.target_ = None
-        target.refcount_ -= 1
-        if recorder.current is not None:
-            recorder.current.instant("decref", "refcount", target.trace_name,
-                                     {"object": target.trace_name, "refcount": target.refcount_})
-        if target.refcount_ == 0:
+        refcount = target.refcount_ = target.refcount_ - 1
+        rec = recorder.current
+        if rec is not None:
+            rec.instant("decref", "refcount", target.trace_name,
+                        {"object": target.trace_name, "refcount": refcount})
+        if refcount == 0:
             target.weakcount_ -= 1
             target.release_resources()
-            if recorder.current is not None:
-                recorder.current.instant("delete", "refcount", target.trace_name,
-                                         {"object": target.trace_name})
+            if rec is not None:
+                rec.instant("delete", "refcount", target.trace_name,
+                            {"object": target.trace_name})
 
     reset = reset_
 

@@ -15,6 +15,7 @@ from tensortrace.c10.dispatch_key import (
     DispatchKey,
     DispatchKeySet,
     autograd_dispatch_keyset,
+    autograd_related_keys,
 )
 
 
@@ -52,4 +53,4 @@ def AutoDispatchBelowAutograd() -> ExcludeDispatchKeyGuard:  # noqa: N802
 
 
 def AutoDispatchBelowADInplaceOrView() -> ExcludeDispatchKeyGuard:  # noqa: N802
-    return ExcludeDispatchKeyGuard(autograd_dispatch_keyset.add(DispatchKey.ADInplaceOrView))
+    return ExcludeDispatchKeyGuard(autograd_related_keys)  # autograd keys + ADInplaceOrView

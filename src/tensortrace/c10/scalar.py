@@ -9,6 +9,7 @@ int64 or a bool; converting it to a narrower type checks for overflow and raises
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -42,6 +43,7 @@ def isBoolean(s: Scalar) -> bool:  # noqa: N802
     return isinstance(s, bool)
 
 
+@functools.cache  # np.finfo / np.iinfo build arrays on every call; the limits never change
 def _limits(scalar_type: ScalarType) -> tuple[float, float]:
     dt = numpy_dtype(scalar_type)
     if scalar_type == ScalarType.BFloat16:

@@ -7,6 +7,7 @@ are TensorImpls that share their base's StorageImpl (Note [Views share storage])
 
 from __future__ import annotations
 
+import functools
 import weakref
 from enum import Enum
 from typing import Any
@@ -47,6 +48,13 @@ class ImplType(Enum):
     VIEW = "VIEW"
 
 
+@functools.cache  # a handful of distinct key sets; a DispatchKeySet is immutable, so share it
+def _with_autograd_keys(key_set: DispatchKeySet) -> DispatchKeySet:
+    """A dense tensor also carries its autograd keys: every op visits autograd first."""
+    backend = key_set.highestPriorityTypeId()
+    return key_set | getAutogradRelatedKeySetFromBackend(backend)
+
+
 class TensorImpl(intrusive_ptr_target):
     __slots__ = ("storage_", "key_set_", "data_type_", "device_opt_", "sizes_", "strides_",
                  "storage_offset_", "numel_", "is_contiguous_", "version_counter_",
@@ -61,9 +69,7 @@ class TensorImpl(intrusive_ptr_target):
         self.storage_ = storage
         self.data_type_ = data_type
         self.device_opt_: Device = storage.unsafeGetStorageImpl().device()
-        # A dense tensor also carries its autograd keys: every op visits autograd first.
-        backend = key_set.highestPriorityTypeId()
-        self.key_set_ = key_set | getAutogradRelatedKeySetFromBackend(backend)
+        self.key_set_ = _with_autograd_keys(key_set)
         self.sizes_: tuple[int, ...] = (0,)
         self.strides_: tuple[int, ...] = (1,)
         self.storage_offset_ = 0
