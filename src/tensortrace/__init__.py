@@ -30,6 +30,7 @@ from tensortrace.csrc.dtype import (
 )
 from tensortrace.csrc.dtype import get_dtype as _get_dtype
 from tensortrace.csrc.generator import Generator, default_generator, initial_seed, manual_seed, seed
+from tensortrace.csrc.module import get_num_threads, set_num_threads
 from tensortrace.csrc.python_torch_functions import (
     VariableFunctions as _functions,  # noqa: N813
 )
@@ -84,8 +85,9 @@ def reset_peak_memory_stats(device: Any = "cpu") -> None:
 
 
 __all__ = ["Generator", "Size", "Tensor", "Trace", "TypedStorage", "UntypedStorage", "split",
-           "contiguous_format", "default_generator",
-           "device", "dtype", "get_default_dtype", "initial_seed", "is_tensor", "is_tracing",
+           "contiguous_format", "default_generator", "device", "dtype", "get_default_dtype",
+           "get_num_threads", "initial_seed", "is_tensor", "is_tracing",
            "layout", "manual_seed", "memory_allocated", "memory_format", "memory_stats",
-           "preserve_format", "reset_peak_memory_stats", "seed", "set_default_dtype", "strided",
+           "preserve_format", "reset_peak_memory_stats", "seed", "set_default_dtype",
+           "set_num_threads", "strided",
            "trace", "set_printoptions", *_DTYPES, *_functions]
