@@ -31,6 +31,7 @@ from tensortrace.aten.native.type_properties import (
     result_type,
     update_result_type_state,
 )
+from tensortrace.aten.parallel import GRAIN_SIZE, get_num_threads, parallel_for
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.default_dtype import get_default_dtype
 from tensortrace.c10.device import CPU, Device
@@ -46,6 +47,46 @@ from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/TensorIterator.cpp"
 U = ScalarType.Undefined
+
+# loop(*arrays): one array per operand (outputs first), all of one block's shape, in loop order
+Loop = Callable[..., None]
+
+
+def range_blocks(shape: Sequence[int], begin: int, end: int) -> list[tuple[slice, ...]]:
+    """The linear range [begin, end) of a row-major iteration `shape`, as rectangular blocks.
+
+    This is the walk serial_for_each makes over a chunk (DimCounter): a partial first row, whole
+    rows, a partial last row, recursively. Every index keeps its dim (slices, not ints), so a
+    block of any operand has the same ndim as the operand."""
+    if not shape:
+        return [()] if begin < end else []
+    if len(shape) == 1:
+        return [(slice(begin, end),)]
+    rest = shape[1:]
+    inner = 1
+    for size in rest:
+        inner *= size
+    first, first_offset = divmod(begin, inner)
+    last, last_offset = divmod(end, inner)
+    if first == last:
+        return [(slice(first, first + 1), *block)
+                for block in range_blocks(rest, first_offset, last_offset)]
+    blocks: list[tuple[slice, ...]] = []
+    if first_offset:
+        blocks += [(slice(first, first + 1), *block)
+                   for block in range_blocks(rest, first_offset, inner)]
+        first += 1
+    if last > first:
+        blocks.append((slice(first, last), *(slice(None),) * len(rest)))
+    if last_offset:
+        blocks += [(slice(last, last + 1), *block) for block in range_blocks(rest, 0, last_offset)]
+    return blocks
+
+
+def serial_for_each(loop: Loop, arrays: Sequence[np.ndarray], begin: int, end: int) -> None:
+    """at::internal::serial_for_each: `loop` over the elements [begin, end) of the iteration."""
+    for block in range_blocks(arrays[0].shape, begin, end):
+        loop(*(array[block] for array in arrays))
 
 
 def _step(name: str, legacy: str | None = None) -> Any:
@@ -759,7 +800,8 @@ class TensorIteratorBase:
                 op.restore_original_tensor()
 
     # ---- NumPy views in loop order (Note [TensorIterator's loop order]) ----------------------
-    def operand_array(self, i: int) -> np.ndarray:
+    def operand_array(self, i: int, byte_offset: int = 0) -> np.ndarray:
+        """Operand i as an array in loop order; `byte_offset` bumps its base pointer."""
         op = self.operands_[i]
         impl = op.tensor.unsafeGetTensorImpl()
         dtype = impl.data_type_.numpy  # op.current_dtype: a cast temporary has its own impl
@@ -768,8 +810,35 @@ class TensorIteratorBase:
             return np.empty(shape, dtype)
         storage = impl.storage_.storage_impl_.target_.bytes_view()
         return np.ndarray(shape, dtype, buffer=storage,
-                          offset=impl.storage_offset_ * impl.data_type_.itemsize,
+                          offset=impl.storage_offset_ * impl.data_type_.itemsize + byte_offset,
                           strides=tuple(reversed(op.stride_bytes)))
+
+    def operand_arrays(self) -> list[np.ndarray]:
+        return [self.operand_array(i) for i in range(self.ntensors())]
+
+    def element_size(self, arg: int) -> int:
+        return elementSize(self.dtype(arg))
+
+    def is_dim_reduced(self, dim: int) -> bool:
+        """An output does not move along `dim`, and the input has more than one element there."""
+        return any(op.is_output and op.stride_bytes[dim] == 0 and self.shape_[dim] > 1
+                   for op in self.operands_)
+
+    # ---- running a loop (TensorIteratorBase::for_each, serial_for_each) -----------------------
+    def for_each(self, loop: Loop, grain_size: int = GRAIN_SIZE) -> None:
+        """Run `loop` over every element: serially below grain_size, else with parallel_for.
+
+        `loop(*arrays)` gets one array per operand, all of the same shape (a block of the
+        iteration space); it must only run NumPy (Note [What runs on the worker threads])."""
+        numel = self.numel()
+        if numel == 0:
+            return
+        arrays = self.operand_arrays()
+        if numel < grain_size or get_num_threads() == 1:
+            loop(*arrays)  # serial_for_each(loop, {0, numel}): the whole range in one block
+            return
+        parallel_for(0, numel, grain_size,
+                     lambda begin, end: serial_for_each(loop, arrays, begin, end))
 
 
 class TensorIterator(TensorIteratorBase):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from tensortrace.aten.memory_overlap import is_non_overlapping_and_dense
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import native_function
+from tensortrace.aten.parallel import GRAIN_SIZE
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorConfig
 from tensortrace.c10.exception import TORCH_CHECK
@@ -19,7 +20,6 @@ from tensortrace.c10.scalar import Scalar, checked_convert
 from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/Fill.cpp"
-GRAIN_SIZE = 32768  # at::internal::GRAIN_SIZE
 
 fill_stub = DECLARE_DISPATCH("fill_stub", "aten/src/ATen/native/Fill.h")
 

@@ -3,7 +3,8 @@
 Mirrors `aten/src/ATen/native/cpu/Loops.h`. PyTorch's loops walk the iterator's dims with byte
 strides and call a scalar or Vectorized lambda per element or per vector; here the whole walk is
 one NumPy call over arrays that view each operand's storage with the iterator's shape and
-strides (Note [TensorIterator's loop order]), so no element is touched by Python.
+strides (Note [TensorIterator's loop order]), so no element is touched by Python. A loop sees
+one block of the iteration at a time: all of it, or one thread's chunk of a parallel_for.
 """
 
 from __future__ import annotations
@@ -38,10 +39,8 @@ def store(out: np.ndarray, fn: Callable[..., np.ndarray], *inputs: np.ndarray) -
 
 
 def _run(it: TensorIteratorBase, loop: VectorizedLoop) -> None:
-    if it.numel() > 0:
-        arrays = [it.operand_array(i) for i in range(it.ntensors())]
-        with np.errstate(all="ignore"):  # C++ kernels do not trap on overflow or 0/0 either
-            loop(*arrays)
+    with np.errstate(all="ignore"):  # C++ kernels do not trap on overflow or 0/0 either
+        it.for_each(loop)  # in parallel above GRAIN_SIZE elements, as cpu_kernel's for_each
     it.cast_outputs()
 
 

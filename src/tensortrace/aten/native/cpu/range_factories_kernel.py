@@ -15,7 +15,6 @@ wheels (with fused multiply-add contraction, see distribution_templates.py):
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import numpy as np
@@ -24,6 +23,7 @@ from tensortrace.aten.native.cpu.distribution_templates import _fma_float32, _fm
 from tensortrace.aten.native.cpu.loops import cpu_serial_kernel
 from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
 from tensortrace.aten.native.range_factories import arange_stub, linspace_stub
+from tensortrace.aten.parallel import GRAIN_SIZE, chunks, get_num_threads
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.c10.scalar import checked_convert
 from tensortrace.c10.scalar_type import ScalarType, isFloatingType, numpy_dtype
@@ -32,23 +32,14 @@ from tensortrace.trace import traced
 SOURCE = "aten/src/ATen/native/cpu/RangeFactoriesKernel.cpp"
 
 
-GRAIN_SIZE = 32768  # at::internal::GRAIN_SIZE
 VECTOR_BYTES = 32  # arange_stub / linspace_stub have no AVX512 kernel: AVX2's 256-bit vectors
-
-
-def _num_threads() -> int:
-    """at::get_num_threads(): one thread per core, as PyTorch's default."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
-        os.cpu_count() or 1)
 
 
 def parallel_chunks(n: int) -> list[tuple[int, int]]:
     """at::parallel_for(0, n, GRAIN_SIZE): the [begin, end) each thread's loop gets."""
-    if n <= GRAIN_SIZE:
+    if n <= GRAIN_SIZE or get_num_threads() == 1:
         return [(0, n)]
-    threads = min(_num_threads(), -(-n // GRAIN_SIZE))
-    chunk = -(-n // threads)
-    return [(b, min(n, b + chunk)) for b in range(0, n, chunk)]
+    return chunks(0, n, GRAIN_SIZE, get_num_threads())
 
 
 def _round(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
