@@ -1,10 +1,11 @@
 """The CPU reduction loops: binary_kernel_reduce and binary_kernel_reduce_vec.
 
 Mirrors `aten/src/ATen/native/cpu/Reduce.h`. PyTorch walks the iterator's reduced dims with an
-accumulator per output element (vectorized along the innermost dim). Here the whole reduction is
-one NumPy call over the iterator's operand arrays: the reduced axes are those along which the
-output's stride is 0 (Note [A reduction's output has stride 0 along the reduced dims]), and the
-output array, indexed at 0 along them, is the accumulator. No element is touched by Python.
+accumulator per output element (vectorized along the innermost dim). Here a reduction is one
+NumPy call per block of the iteration (all of it, or one thread's chunk, see
+aten/tensor_iterator_reduce.py): the reduced axes are those along which the output's stride is 0
+(Note [A reduction's output has stride 0 along the reduced dims]), and the output array, indexed
+at 0 along them, is the accumulator. No element is touched by Python.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
+from tensortrace.aten.tensor_iterator_reduce import foreach_reduced_elt, parallel_reduce
 from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/cpu/Reduce.h"
@@ -23,11 +25,9 @@ SOURCE = "aten/src/ATen/native/cpu/Reduce.h"
 ReduceLoop = Callable[[np.ndarray, np.ndarray, tuple[int, ...]], None]
 
 
-def reduced_axes(it: TensorIteratorBase) -> tuple[int, ...]:
-    """The NumPy axes (of operand_array's reversed order) along which output 0 has stride 0."""
-    strides = it.strides(0)
-    ndim = it.ndim()
-    return tuple(ndim - 1 - dim for dim in range(ndim) if strides[dim] == 0)
+def reduced_axes(out: np.ndarray) -> tuple[int, ...]:
+    """The axes along which the output array does not move: the ones it reduces."""
+    return tuple(axis for axis, stride in enumerate(out.strides) if stride == 0)
 
 
 def accumulator(out: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
@@ -36,14 +36,14 @@ def accumulator(out: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
     return out[(*index, Ellipsis)]  # the Ellipsis keeps a 0-dim result an array, not a scalar
 
 
-def _run(it: TensorIteratorBase, reduce: ReduceLoop) -> None:
-    if it.numel() == 0:
-        return
-    axes = reduced_axes(it)
-    out = it.operand_array(0)
-    inp = it.operand_array(it.noutputs())
-    with np.errstate(all="ignore"):  # C++ reductions do not trap on overflow or 0/0 either
+def _block_loop(reduce: ReduceLoop) -> Callable[[np.ndarray, np.ndarray], None]:
+    """The loop the iterator runs per block (a thread's chunk, or all of it)."""
+
+    def loop(out: np.ndarray, inp: np.ndarray) -> None:
+        axes = reduced_axes(out)
         reduce(accumulator(out, axes), inp, axes)
+
+    return loop
 
 
 @traced("kernel", "at::native::binary_kernel_reduce_vec", SOURCE,
@@ -51,10 +51,16 @@ def _run(it: TensorIteratorBase, reduce: ReduceLoop) -> None:
 def binary_kernel_reduce_vec(it: TensorIteratorBase, reduce: ReduceLoop, ident: Any) -> None:
     """Fill the output with the identity, then fold every input element into it."""
     it.output_base().fill_(ident)
-    _run(it, reduce)
+    if it.numel() == 0:
+        return
+    with np.errstate(all="ignore"):  # C++ reductions do not trap on overflow or 0/0 either
+        parallel_reduce(it, _block_loop(reduce))
 
 
 @traced("kernel", "at::native::binary_kernel_reduce", SOURCE, legacy="binary_kernel_reduce")
 def binary_kernel_reduce(it: TensorIteratorBase, reduce: ReduceLoop) -> None:
     """A reduction whose accumulator is not the output's type (Welford, argmax's pair)."""
-    _run(it, reduce)
+    if it.numel() == 0:
+        return
+    with np.errstate(all="ignore"):
+        foreach_reduced_elt(it, _block_loop(reduce))

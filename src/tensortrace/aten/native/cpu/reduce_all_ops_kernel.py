@@ -1,8 +1,9 @@
 """max_all_kernel_impl / min_all_kernel_impl: one value for the whole tensor.
 
-Mirrors `aten/src/ATen/native/cpu/ReduceAllOpsKernel.cpp` (reduce_all_kernel_vec): the input
-is contiguous, the reduction runs over it and the result is written with output.fill_(value).
-NaN propagates, as PyTorch's max/min do.
+Mirrors `aten/src/ATen/native/cpu/ReduceAllOpsKernel.cpp` (reduce_all_impl_vec): the input is
+contiguous; at::parallel_reduce gives each thread a chunk of it, starting from the identity
+(lower_bound / upper_bound), folds the threads' results, and output.fill_(result) stores it.
+NaN propagates, as max_impl / min_impl do. A bool input takes the serial loop (|| or &&).
 """
 
 from __future__ import annotations
@@ -11,16 +12,36 @@ import numpy as np
 
 from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
 from tensortrace.aten.native.reduce_all_ops import max_all_stub, min_all_stub
+from tensortrace.aten.parallel import GRAIN_SIZE, parallel_reduce
 from tensortrace.aten.tensor_body import Tensor
+from tensortrace.c10.scalar_type import ScalarType
 from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/cpu/ReduceAllOpsKernel.cpp"
 
 
+def _bound(dtype: np.dtype, upper: bool) -> np.generic:
+    """upper_bound<scalar_t>() / lower_bound<scalar_t>(): inf for floats, the limits otherwise."""
+    if dtype.kind == "f" or dtype.name == "bfloat16":
+        return dtype.type(np.inf if upper else -np.inf)
+    info = np.iinfo(dtype)
+    return dtype.type(info.max if upper else info.min)
+
+
 def _reduce_all_kernel(result: Tensor, input: Tensor, is_max: bool) -> None:
-    values = input.numpy_view()
+    values = input.numpy_view().reshape(-1)  # the input is contiguous: a flat view, no copy
+    if input.scalar_type() == ScalarType.Bool:  # cpu_serial_kernel: result || a, result && a
+        result.fill_(bool(values.any() if is_max else values.all()))
+        return
+    reduce_chunk = np.max if is_max else np.min
+    combine = np.maximum if is_max else np.minimum  # both propagate NaN, as max_impl does
+
+    def chunk(start: int, end: int, ident: np.generic) -> np.generic:
+        return combine(ident, reduce_chunk(values[start:end]))
+
     with np.errstate(invalid="ignore"):
-        value = (np.max if is_max else np.min)(values)
+        value = parallel_reduce(0, values.size, GRAIN_SIZE,
+                                _bound(values.dtype, upper=not is_max), chunk, combine)
     result.fill_(value.item())
 
 

@@ -1,0 +1,146 @@
+"""Parallel reductions over a TensorIterator: parallel_reduce and foreach_reduced_elt.
+
+Mirrors `aten/src/ATen/native/TensorIteratorReduce.cpp`. A reduction with one output element
+(`x.sum()`) over more than GRAIN_SIZE inputs takes the two-pass path: each thread folds its chunk
+of the input into its own slot of a small buffer (`at::empty({num_threads})`, filled with the
+identity by a copy_), and a second, serial reduction folds the buffer into the output. Otherwise
+the threads split the output: each takes a range of one non-reduced dim.
+
+A reduce loop here is `loop(out, inp)`: two arrays of one block's shape, where `out` has stride 0
+along the dims it reduces (Note [A reduction's output has stride 0 along the reduced dims]).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tensortrace.aten.parallel import (
+    GRAIN_SIZE,
+    get_num_threads,
+    get_thread_num,
+    in_parallel_region,
+    parallel_for,
+)
+from tensortrace.aten.tensor_iterator import TensorIterator, serial_for_each
+from tensortrace.trace import traced
+
+if TYPE_CHECKING:
+    from tensortrace.aten.tensor_iterator import TensorIteratorBase
+
+SOURCE = "aten/src/ATen/native/TensorIteratorReduce.cpp"
+
+ReduceLoop = Callable[[np.ndarray, np.ndarray], None]
+
+
+def parallel_reduce(it: TensorIteratorBase, loop: ReduceLoop) -> None:
+    """TensorIteratorBase::parallel_reduce: one input, one output."""
+    numel = it.numel()
+    if numel == 0:
+        return
+    if numel < GRAIN_SIZE or get_num_threads() == 1 or in_parallel_region():
+        loop(*it.operand_arrays())  # serial_for_each(loop, {0, numel})
+    elif it.output(0).numel() == 1:  # use_two_pass_reduction
+        two_pass_reduction(it, loop)
+    else:
+        parallel_dim_reduction(it, loop)
+
+
+@traced("native", "two_pass_reduction", SOURCE, "at::two_pass_reduction")
+def two_pass_reduction(it: TensorIteratorBase, loop: ReduceLoop) -> None:
+    from tensortrace.aten import functions as at  # generated after the kernels are imported
+
+    max_threads = get_num_threads()
+    dst = it.output(0)
+    unsqueezed = dst.unsqueeze(0)
+    buffer_shape = list(unsqueezed.sizes())
+    buffer_shape[0] = max_threads
+    buffer = at.empty(buffer_shape, dtype=dst.scalar_type(), device=dst.device())
+    buffer.copy_(unsqueezed)  # every thread's slot starts at the identity the output holds
+
+    buffer_stride = buffer.strides()[0] * buffer.element_size()
+    buffer_0 = buffer.select(0, 0)  # buffer[0]
+    first_reduce = TensorIterator.reduce_op(buffer_0, it.input(0))
+    inp = first_reduce.operand_array(1)
+    # "Bump output ptr so each thread has its own output slice"
+    slots = [first_reduce.operand_array(0, buffer_stride * t) for t in range(max_threads)]
+
+    def chunk(begin: int, end: int) -> None:
+        serial_for_each(loop, (slots[get_thread_num()], inp), begin, end)
+
+    parallel_for(0, first_reduce.numel(), GRAIN_SIZE, chunk)
+
+    final_reduce = TensorIterator.reduce_op(unsqueezed, buffer)
+    final_reduce.for_each(loop)
+
+
+def find_split_dim(it: TensorIteratorBase) -> int:
+    """The outer-most dim that is not reduced and has at least one column per thread."""
+    num_threads = get_num_threads()
+    shape = it.shape()
+    best_dim = it.ndim() - 1
+    dim = best_dim
+    while dim >= 0 and not it.is_dim_reduced(dim):
+        if shape[dim] >= num_threads:
+            return dim
+        if shape[dim] > shape[best_dim]:
+            best_dim = dim
+        dim -= 1
+    return best_dim
+
+
+def round_columns(it: TensorIteratorBase, dim: int, multiple: int, begin: int,
+                  end: int) -> tuple[int, int]:
+    begin -= begin % multiple
+    if end != it.shape()[dim]:  # only round the 'end' column down if it's not the final column
+        end -= end % multiple
+    return begin, end
+
+
+def _narrowed(arrays: list[np.ndarray], dim: int, begin: int, end: int) -> list[np.ndarray]:
+    """TensorIterator::narrow(dim, begin, end - begin) on loop-order arrays (dim is reversed)."""
+    axis = arrays[0].ndim - 1 - dim
+    index = (slice(None),) * axis + (slice(begin, end),)
+    return [array[index] for array in arrays]
+
+
+def parallel_dim_reduction(it: TensorIteratorBase, loop: ReduceLoop) -> None:
+    dim = find_split_dim(it)
+    cols = it.shape()[dim]
+    element_size = it.element_size(1)
+    # round columns to multiples of 128 bytes if adjacent columns are contiguous in memory
+    should_round_columns = it.strides(1)[dim] == element_size
+    arrays = it.operand_arrays()
+
+    def chunk(begin: int, end: int) -> None:
+        if should_round_columns:
+            begin, end = round_columns(it, dim, 128 // element_size, begin, end)
+        if begin == end:
+            return
+        loop(*_narrowed(arrays, dim, begin, end))  # sub_iter.for_each(loop): serial in here
+
+    parallel_for(0, cols, 1, chunk, work_per_iteration=it.numel() // cols)
+
+
+def foreach_reduced_elt(it: TensorIteratorBase, loop: ReduceLoop) -> None:
+    """TensorIteratorBase::foreach_reduced_elt: whole reductions, one per output element.
+
+    For loops whose accumulator is not the output (argmax's pair, Welford): a thread always
+    reduces whole rows, so an output of one element is reduced by one thread."""
+    if it.output(0).numel() == 0:
+        return
+    arrays = it.operand_arrays()
+    if (it.output(0).numel() == 1 or it.numel() < GRAIN_SIZE or get_num_threads() == 1
+            or in_parallel_region()):
+        loop(*arrays)
+        return
+    dim = find_split_dim(it)
+
+    def chunk(begin: int, end: int) -> None:
+        if begin != end:
+            loop(*_narrowed(arrays, dim, begin, end))
+
+    parallel_for(0, it.shape()[dim], 1, chunk,
+                 work_per_iteration=it.numel() // it.shape()[dim])
