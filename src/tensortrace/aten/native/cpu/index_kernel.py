@@ -36,24 +36,34 @@ def _byte_offsets(arr: np.ndarray, storage: np.ndarray) -> np.ndarray:
     return offsets
 
 
-def _indexed_offsets(it: TensorIteratorBase, src_operand: int, index_size: Sequence[int],
-                     index_stride: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
-    """(the storage read as the operand's dtype, each element's element-offset into it)."""
-    impl = it.tensor(src_operand).unsafeGetTensorImpl()
-    storage = impl.storage_.unsafeGetStorageImpl().bytes_view()
-    src = it.operand_array(src_operand)
-    offsets = _byte_offsets(src, storage)
-    for i, (size, stride) in enumerate(zip(index_size, index_stride)):
-        index = it.operand_array(2 + i).astype(np.int64)
+def _check_indices(it: TensorIteratorBase, index_size: Sequence[int]) -> None:
+    """PyTorch's bounds check of every index, on the calling thread, before any element moves."""
+    for i, size in enumerate(index_size):
+        index = it.operand_array(2 + i)
         bad = (index < -size) | (index >= size)
         if bad.any():
             value = int(index[bad].flat[0])
             TORCH_CHECK_INDEX(False, "index ", value, " is out of bounds for dimension ", i,
                               " with size ", size)
+
+
+def _element_offsets(src: np.ndarray, indices: Sequence[np.ndarray], storage: np.ndarray,
+                     index_size: Sequence[int], index_stride: Sequence[int]) -> np.ndarray:
+    """Each element's offset, in elements of src's dtype, into the storage: base + index terms."""
+    offsets = _byte_offsets(src, storage)
+    for index, size, stride in zip(indices, index_size, index_stride):
+        index = index.astype(np.int64)
         offsets += np.where(index < 0, index + size, index) * stride
-    itemsize = src.dtype.itemsize
-    usable = storage.size - storage.size % itemsize
-    return storage[:usable].view(src.dtype), offsets // itemsize
+    return offsets // src.dtype.itemsize
+
+
+def _typed(storage: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """The storage's bytes read as `dtype` (a trailing partial element is left out)."""
+    return storage[:storage.size - storage.size % dtype.itemsize].view(dtype)
+
+
+def _storage_bytes(it: TensorIteratorBase, operand: int) -> np.ndarray:
+    return it.tensor(operand).unsafeGetTensorImpl().storage_.unsafeGetStorageImpl().bytes_view()
 
 
 @traced("kernel", "at::native::index_kernel", SOURCE)
@@ -61,10 +71,13 @@ def index_kernel(it: TensorIteratorBase, index_size: Sequence[int],
                  index_stride: Sequence[int]) -> None:
     if it.numel() == 0:
         return
-    flat, elements = _indexed_offsets(it, 1, index_size, index_stride)
+    _check_indices(it, index_size)
+    storage = _storage_bytes(it, 1)
+    flat = _typed(storage, it.operand_array(1).dtype)
 
-    def loop(out: np.ndarray, *inputs: np.ndarray) -> None:
-        out[...] = flat[elements]  # gather: *(scalar_t*)dst = *(scalar_t*)(src + offset)
+    def loop(out: np.ndarray, src: np.ndarray, *indices: np.ndarray) -> None:
+        # gather: *(scalar_t*)dst = *(scalar_t*)(src + offset), for one block of elements
+        out[...] = flat[_element_offsets(src, indices, storage, index_size, index_stride)]
 
     cpu_kernel_vec(it, loop)
 
@@ -75,7 +88,12 @@ def index_put_kernel(it: TensorIteratorBase, index_size: Sequence[int],
     if it.numel() == 0:
         return
     # operand 0 is the restrided self (the destination), operand 1 the values
-    flat, elements = _indexed_offsets(it, 0, index_size, index_stride)
+    _check_indices(it, index_size)
+    storage = _storage_bytes(it, 0)
+    dst = it.operand_array(0)
+    indices = [it.operand_array(2 + i) for i in range(len(index_size))]
+    flat = _typed(storage, dst.dtype)
+    elements = _element_offsets(dst, indices, storage, index_size, index_stride)
     values = np.broadcast_to(it.operand_array(1), elements.shape)
     if accumulate:
         np.add.at(flat, elements.ravel(), values.ravel())  # repeated indices all add up
