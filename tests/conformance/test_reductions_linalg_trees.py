@@ -39,14 +39,29 @@ CASES = {
     "matmul_2d_2d": "x @ m", "matmul_3d_3d": "b @ c", "matmul_3d_2d": "b @ m",
     "matmul_3d_1d": "b @ v", "matmul_2d_3d": "r53 @ b", "matmul_1d_3d": "r3 @ b",
     "rmatmul": "v.__rmatmul__(x)",
+    # above GRAIN_SIZE elements, on 2 threads: a reduction to one element takes the two-pass
+    # path (unsqueeze, empty, copy_, select), a reduction along a dim splits the output
+    "sum_parallel": "y.sum()", "sum_dim_parallel": "y.sum(1)", "mean_parallel": "y.mean()",
+    "max_parallel": "y.max()", "argmax_parallel": "y.argmax()", "all_parallel": "(y > 0).all()",
+    "add_parallel": "y + y",
 }
+THREADS = 2  # the trees above GRAIN_SIZE depend on running in parallel
 
 
 def _env(module: Any) -> dict[str, Any]:
     module.manual_seed(0)
     r = module.rand
     return {"M": module, "x": r(3, 4), "v": r(4), "b": r(2, 3, 4), "c": r(2, 4, 5),
-            "m": r(4, 5), "r53": r(5, 3), "r3": r(3), "r5": r(5), "o3": module.empty(3)}
+            "m": r(4, 5), "r53": r(5, 3), "r3": r(3), "r5": r(5), "o3": module.empty(3),
+            "y": r(256, 256)}
+
+
+@pytest.fixture(autouse=True)
+def _threads() -> Any:
+    saved = tensortrace.get_num_threads()
+    tensortrace.set_num_threads(THREADS)
+    yield
+    tensortrace.set_num_threads(saved)
 
 
 @functools.cache
@@ -82,7 +97,12 @@ def test_stored_trees_match_live_torch(name: str) -> None:
         sys.path.insert(0, str(TESTS / "tools"))
     from capture_profiler_trees_reductions_linalg import tree
 
-    assert tree(_env(torch), CASES[name]) == stored()["cases"][name]
+    saved = torch.get_num_threads()
+    torch.set_num_threads(THREADS)
+    try:
+        assert tree(_env(torch), CASES[name]) == stored()["cases"][name]
+    finally:
+        torch.set_num_threads(saved)
 
 
 def test_trace_keeps_the_nested_dispatcher_call() -> None:

@@ -31,6 +31,7 @@ def capture() -> dict[str, Any]:
     import test_reductions_linalg_trees as cases
 
     names = sorted(cases.CASES)
+    torch.set_num_threads(cases.THREADS)
     return {"torch_version": torch.__version__,
             "sources": {n: cases.CASES[n] for n in names},
             "cases": {n: tree(cases._env(torch), cases.CASES[n]) for n in names}}
