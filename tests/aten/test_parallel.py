@@ -126,6 +126,32 @@ def test_set_num_threads_checks_its_argument() -> None:
     assert torch.get_num_threads() == 3
 
 
+@pytest.mark.parametrize(("omp", "mkl", "expected"), [
+    ("3", None, 3), ("3", "5", 5), (None, "4", 4),
+    ("0", None, None), ("two", None, None), ("3", "-1", 3),
+])
+def test_default_thread_count_follows_the_environment(monkeypatch: pytest.MonkeyPatch,
+                                                      omp: str | None, mkl: str | None,
+                                                      expected: int | None) -> None:
+    """intraop_default_num_threads: MKL_NUM_THREADS over OMP_NUM_THREADS; bad values warn."""
+    for name, value in (("OMP_NUM_THREADS", omp), ("MKL_NUM_THREADS", mkl)):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    bad = [v for v in (omp, mkl) if v is not None and not (v.isdigit() and int(v) > 0)]
+    if bad:
+        with pytest.warns(UserWarning, match=f"variable value, .*{bad[0]!r}"):
+            nthreads = parallel.intraop_default_num_threads()
+    else:
+        nthreads = parallel.intraop_default_num_threads()
+    if expected is None:  # the fallback: the cores this process may run on
+        monkeypatch.delenv("OMP_NUM_THREADS")
+        assert nthreads == parallel.intraop_default_num_threads()
+    else:
+        assert nthreads == expected
+
+
 PROGRAMS = {
     "add": lambda x, y: x + y,
     "mul_scalar": lambda x, y: x * 3,

@@ -1,6 +1,7 @@
 """Intra-op parallelism: at::parallel_for, at::parallel_reduce and the thread count.
 
-Mirrors `aten/src/ATen/Parallel.h`, `Parallel-inl.h` and `ParallelOpenMP.h` (invoke_parallel).
+Mirrors `aten/src/ATen/Parallel.h`, `Parallel-inl.h`, `ParallelOpenMP.h` (invoke_parallel) and
+`ParallelCommon.cpp` (the default thread count: OMP_NUM_THREADS, MKL_NUM_THREADS, the cores).
 A loop over [begin, end) runs on one thread unless it has more than `grain_size` iterations;
 then the range is cut into one chunk per thread (at most one per `grain_size` iterations) and
 thread `tid` runs `f(begin + tid * chunk_size, ...)`. The calling thread is thread 0, as the
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import os
 import threading
+import warnings
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
@@ -38,11 +40,29 @@ MIN_CONCURRENT_WORK = 1 << 18
 T = TypeVar("T")
 
 
-def _default_num_threads() -> int:
-    """The default intra-op thread count: one per core this process may run on."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
+def _env_num_threads(var_name: str, default: int) -> int:
+    """get_env_num_threads: a positive integer from the environment, else `default`."""
+    value = os.environ.get(var_name)
+    if value is None:
+        return default
+    try:
+        nthreads = int(value)
+    except ValueError:
+        nthreads = 0
+    if nthreads > 0:
+        return nthreads
+    warnings.warn(f"Invalid {var_name} variable value, expected a positive integer, got "
+                  f"{value!r}", UserWarning, stacklevel=2)
+    return default
+
+
+def intraop_default_num_threads() -> int:
+    """OMP_NUM_THREADS, overridden by MKL_NUM_THREADS; else one per core we may run on."""
+    nthreads = _env_num_threads("MKL_NUM_THREADS", _env_num_threads("OMP_NUM_THREADS", 0))
+    if nthreads == 0:
+        nthreads = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                    else os.cpu_count() or 1)
+    return nthreads
 
 
 class _ThreadState(threading.local):
@@ -50,7 +70,7 @@ class _ThreadState(threading.local):
     in_parallel_region = False
 
 
-_num_threads = _default_num_threads()
+_num_threads = intraop_default_num_threads()
 _state = _ThreadState()
 _pool: ThreadPoolExecutor | None = None
 
