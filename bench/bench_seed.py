@@ -84,6 +84,20 @@ def large_add_seconds(n: int = 4 * 1024 * 1024) -> dict[str, float]:
     return interleaved_best(fns, number=10)
 
 
+def threads_line() -> str:
+    """The intra-op thread counts the large-tensor numbers were taken with."""
+    import tensortrace
+
+    line = f"tensortrace threads {tensortrace.get_num_threads()}"
+    try:
+        import torch
+
+        line += f", torch threads {torch.get_num_threads()}"
+    except ImportError:
+        pass
+    return line + "; NumPy's ufuncs run on one; OMP_NUM_THREADS=1 makes all serial"
+
+
 def main() -> None:
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     # alternate the two builds so that both see the same machine; keep the best of each
@@ -100,7 +114,7 @@ def main() -> None:
     print(f"  traced ({events} events)      : {traced * 1e6:9.1f} us  "
           f"({traced / untraced:.1f}x untraced)")
     adds = large_add_seconds()
-    print("4M-element float32 add:")
+    print(f"4M-element float32 add ({threads_line()}):")
     for name, seconds in adds.items():
         print(f"  {name:12s}: {seconds * 1e3:7.2f} ms  ({seconds / adds['numpy']:.2f}x NumPy)")
     ratio = adds["tensortrace"] / adds["numpy"]
