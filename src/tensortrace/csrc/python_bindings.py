@@ -15,10 +15,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-import yaml
-
 from tensortrace.aten import functions as at
-from tensortrace.aten.codegen import py_name
+from tensortrace.aten.codegen import load_yaml, py_name
 from tensortrace.aten.dispatcher import OperatorHandle
 from tensortrace.aten.function_schema import Argument, FunctionSchema, parse_schema
 from tensortrace.aten.scalar_ops import wrapped_scalar_tensor
@@ -276,7 +274,7 @@ def wrap_result(result: Any, structseq: type[tuple[Any, ...]] | None = None) -> 
 def load_deprecated() -> list[tuple[FunctionSchema, str]]:
     """deprecated.yaml: (old schema, the aten op it calls)."""
     text = resources.files("tensortrace.csrc").joinpath("deprecated.yaml").read_text()
-    return [(parse_schema(e["name"]), e["aten"].split("(")[0]) for e in yaml.safe_load(text)]
+    return [(parse_schema(e["name"]), e["aten"].split("(")[0]) for e in load_yaml(text)]
 
 
 def deprecated_overloads(ops: Sequence[OperatorHandle], is_method: bool
@@ -286,8 +284,7 @@ def deprecated_overloads(ops: Sequence[OperatorHandle], is_method: bool
     Their arguments keep their names (`alpha`, `other`), so the dispatch maps them onto the
     current overload by name: add(2, x) becomes add(x, alpha=2).
     """
-    by_name = {op.schema.name: [o for o in ops if o.schema.name == op.schema.name]
-               for op in ops}
+    by_name = ops_by_name(ops)
     grouped: dict[str, list[PythonOverload]] = {}
     for schema, target in load_deprecated():
         if schema.is_out:
@@ -301,19 +298,29 @@ def deprecated_overloads(ops: Sequence[OperatorHandle], is_method: bool
             continue
         out_op = None
         if not is_method:
-            out_op = next((o for o in ops if o.schema.full_name == f"{target}.out"), None)
+            out_op = next((o for o in by_name.get(target, [])
+                           if o.schema.full_name == f"{target}.out"), None)
         sig, names, _ = make_signature(schema.name, schema, is_method, out_op, deprecated=True)
         grouped.setdefault(schema.name, []).append(
             PythonOverload(sig, op, out_op, is_method, False, names))
     return grouped
 
 
-def _matching_out(schema: FunctionSchema, ops: Sequence[OperatorHandle]) -> OperatorHandle | None:
+def ops_by_name(ops: Sequence[OperatorHandle]) -> dict[str, list[OperatorHandle]]:
+    """The overloads of each operator name, in registry order."""
+    by_name: dict[str, list[OperatorHandle]] = {}
+    for op in ops:
+        by_name.setdefault(op.schema.name, []).append(op)
+    return by_name
+
+
+def _matching_out(schema: FunctionSchema, overloads: Sequence[OperatorHandle]
+                  ) -> OperatorHandle | None:
     """The out= overload whose other arguments are the functional's (div.out_mode for
     div.Tensor_mode), as gen_python_functions pairs them by signature."""
     wanted = [(a.name, str(a.type)) for a in schema.arguments]
-    for op in ops:
-        if op.schema.name == schema.name and op.schema.is_out:
+    for op in overloads:
+        if op.schema.is_out:
             args = [(a.name, str(a.type)) for a in op.schema.arguments
                     if not (a.kwarg_only and a.type.is_write)]
             if args == wanted:
@@ -370,6 +377,7 @@ def collect_overloads(ops: Sequence[OperatorHandle], is_method: bool
                       ) -> dict[str, list[PythonOverload]]:
     """Group the YAML's ops by Python name, folding each `.out` overload into its functional."""
     by_full = {op.schema.full_name: op for op in ops}
+    by_name = ops_by_name(ops)
     grouped: dict[str, list[PythonOverload]] = {}
     for op in ops:
         schema = op.schema
@@ -383,7 +391,7 @@ def collect_overloads(ops: Sequence[OperatorHandle], is_method: bool
                         else f"{schema.name}.{schema.overload_name}_out")
             # an out= overload with exactly the functional's arguments wins (all.all_out for
             # all, not all.out, which takes a dim)
-            out_op = (_matching_out(schema, ops)
+            out_op = (_matching_out(schema, by_name[schema.name])
                       or by_full.get(out_name)
                       or (by_full.get(f"{schema.name}.out")
                           if schema.overload_name in ("Tensor", "") else None))

@@ -161,15 +161,15 @@ OPERATORS: dict[str, str] = {
 
 def install(ops: Sequence[OperatorHandle]) -> None:
     bindings: dict[str, Callable[..., Any]] = {}
-    for name, overloads in collect_overloads(ops, is_method=True).items():
+    methods = collect_overloads(ops, is_method=True)
+    for name, overloads in methods.items():
         bindings[name] = make_binding(name, overloads, is_method=True)
         # a dunder op of the YAML (__and__, __ior__) is a binary operator too
         is_dunder = name.startswith("__") and name.endswith("__")
         setattr(TensorBase, name,
                 TypeError_to_NotImplemented_(bindings[name]) if is_dunder else bindings[name])
     for dunder, name in OPERATORS.items():
-        overloads = collect_overloads(ops, is_method=True)[name]
-        binding = make_binding(name, overloads, is_method=True, python_name=dunder)
+        binding = make_binding(name, methods[name], is_method=True, python_name=dunder)
         setattr(TensorBase, dunder, TypeError_to_NotImplemented_(binding))
     for name, fn in HAND_WRITTEN.items():
         setattr(TensorBase, name, fn)

@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 from enum import Enum
+from types import CodeType
 from typing import Any, TypeVar
 
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
@@ -163,8 +164,17 @@ def _exact_wrapper(fn: Callable[..., Any], site: FrameSite) -> Callable[..., Any
     positional_tuple = ", ".join(positional) + ("," if len(positional) == 1 else "")
     source = _TEMPLATE.format(name="wrapper", params=", ".join(params), call=", ".join(call),
                               positional=positional_tuple, keywords=", ".join(keywords))
-    exec(compile(source, f"<traced {site.name}>", "exec"), namespace)
-    return namespace["wrapper"]
+    exec(_compiled(source), namespace)
+    wrapper = namespace["wrapper"]
+    # tracebacks name the frame: File "<traced at::add>", line 5, in wrapper
+    wrapper.__code__ = wrapper.__code__.replace(co_filename=f"<traced {site.name}>")
+    return wrapper
+
+
+@functools.cache
+def _compiled(source: str) -> CodeType:
+    """Many traced functions share a parameter list: compile each wrapper source once."""
+    return compile(source, "<traced>", "exec")
 
 
 def _generic_wrapper(fn: Callable[..., Any], site: FrameSite) -> Callable[..., Any]:
