@@ -8,13 +8,13 @@ result back once (Vectorized<Half> converts to two Vectorized<float>), so a NumP
 
 from __future__ import annotations
 
-import functools
 import math
 
 import numpy as np
 
 from tensortrace.c10.exception import TORCH_CHECK
-from tensortrace.c10.scalar_type import ScalarType, TypeMeta, numpy_dtype
+from tensortrace.c10.scalar import CPP_TYPE_NAMES, numeric_limits
+from tensortrace.c10.scalar_type import ScalarType, TypeMeta, isFloatingType, numpy_dtype
 
 _REDUCED = (ScalarType.Half, ScalarType.BFloat16)
 
@@ -38,30 +38,12 @@ def to_opmath(*arrays: np.ndarray) -> list[np.ndarray]:
     return [a.astype(np.float32) if a.dtype in _SIXTEEN_BIT_FLOATS else a for a in arrays]
 
 
-# the C++ type names Scalar::to<T> reports in its overflow error (AT_FORALL_SCALAR_TYPES)
-_CPP_NAMES = {ScalarType.Byte: "uint8_t", ScalarType.Char: "int8_t", ScalarType.Short: "int16_t",
-              ScalarType.Int: "int", ScalarType.Long: "int64_t", ScalarType.Half: "c10::Half",
-              ScalarType.Float: "float", ScalarType.Double: "double", ScalarType.Bool: "bool",
-              ScalarType.BFloat16: "c10::BFloat16"}
-
-
-@functools.cache
-def _limits(dtype: ScalarType) -> tuple[bool, float, float]:
-    """(is floating, min, max) of a dtype, computed once: np.finfo / np.iinfo build arrays."""
-    dt = numpy_dtype(dtype)
-    if dt.kind == "f" or dt.name == "bfloat16":
-        limit = float(np.finfo(dt).max) if dt.kind == "f" else 3.3895313892515355e38
-        return True, -limit, limit
-    info = np.iinfo(dt)
-    return False, info.min, info.max
-
-
 def _overflows(value: bool | int | float, dtype: ScalarType) -> bool:
     """c10::overflows<To, From>: negative integers may wrap into unsigned types."""
     if dtype == ScalarType.Bool or isinstance(value, bool):
         return False
-    is_float, lo, hi = _limits(dtype)
-    if is_float:
+    lo, hi = numeric_limits(dtype)
+    if isFloatingType(dtype):
         if isinstance(value, float) and (math.isinf(value) or math.isnan(value)):
             return False
         return abs(float(value)) > hi
@@ -82,7 +64,7 @@ def scalar_to(value: bool | int | float, dtype: ScalarType, opmath: bool = True)
     With `opmath`, a Half or BFloat16 kernel's scalar is a float (opmath_t)."""
     target = opmath_type(dtype) if opmath else dtype
     if _overflows(value, target):
-        TORCH_CHECK(False, "value cannot be converted to type ", _CPP_NAMES[target],
+        TORCH_CHECK(False, "value cannot be converted to type ", CPP_TYPE_NAMES[target],
                     " without overflow")
     dt = numpy_dtype(target)
     if target == ScalarType.Bool:

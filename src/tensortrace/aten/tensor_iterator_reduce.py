@@ -35,12 +35,16 @@ SOURCE = "aten/src/ATen/native/TensorIteratorReduce.cpp"
 ReduceLoop = Callable[[np.ndarray, np.ndarray], None]
 
 
+def _serial(it: TensorIteratorBase) -> bool:
+    """Too little work to split, one thread, or already inside a parallel region."""
+    return it.numel() < GRAIN_SIZE or get_num_threads() == 1 or in_parallel_region()
+
+
 def parallel_reduce(it: TensorIteratorBase, loop: ReduceLoop) -> None:
     """TensorIteratorBase::parallel_reduce: one input, one output."""
-    numel = it.numel()
-    if numel == 0:
+    if it.numel() == 0:
         return
-    if numel < GRAIN_SIZE or get_num_threads() == 1 or in_parallel_region():
+    if _serial(it):
         loop(*it.operand_arrays())  # serial_for_each(loop, {0, numel})
     elif it.output(0).numel() == 1:  # use_two_pass_reduction
         two_pass_reduction(it, loop)
@@ -132,8 +136,7 @@ def foreach_reduced_elt(it: TensorIteratorBase, loop: ReduceLoop) -> None:
     if it.output(0).numel() == 0:
         return
     arrays = it.operand_arrays()
-    if (it.output(0).numel() == 1 or it.numel() < GRAIN_SIZE or get_num_threads() == 1
-            or in_parallel_region()):
+    if it.output(0).numel() == 1 or _serial(it):
         loop(*arrays)
         return
     dim = find_split_dim(it)

@@ -44,7 +44,8 @@ def isBoolean(s: Scalar) -> bool:  # noqa: N802
 
 
 @functools.cache  # np.finfo / np.iinfo build arrays on every call; the limits never change
-def _limits(scalar_type: ScalarType) -> tuple[float, float]:
+def numeric_limits(scalar_type: ScalarType) -> tuple[float, float]:
+    """(std::numeric_limits<T>::lowest(), max()) of a non-bool scalar type."""
     dt = numpy_dtype(scalar_type)
     if scalar_type == ScalarType.BFloat16:
         return -_BFLOAT16_MAX, _BFLOAT16_MAX  # np.finfo does not know ml_dtypes' bfloat16
@@ -59,7 +60,7 @@ def overflows(value: Scalar, scalar_type: ScalarType) -> bool:
     """c10::overflows<To, From>: would static_cast lose the value's magnitude?"""
     if scalar_type == ScalarType.Bool or isinstance(value, bool):
         return False
-    lo, hi = _limits(scalar_type)
+    lo, hi = numeric_limits(scalar_type)
     if isFloatingType(scalar_type):
         if isinstance(value, float) and (math.isinf(value) or math.isnan(value)):
             return False  # float types have inf and NaN
@@ -89,7 +90,7 @@ def convert(value: Scalar, scalar_type: ScalarType) -> Scalar:
     if not isinstance(value, float):
         bits = np.dtype(numpy_dtype(scalar_type)).itemsize * 8
         iv &= (1 << bits) - 1  # integer narrowing keeps the low bits
-        if _limits(scalar_type)[0] < 0 and iv >= 1 << (bits - 1):
+        if numeric_limits(scalar_type)[0] < 0 and iv >= 1 << (bits - 1):
             iv -= 1 << bits
     return int(iv)
 

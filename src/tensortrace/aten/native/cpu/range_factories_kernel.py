@@ -37,9 +37,9 @@ VECTOR_BYTES = 32  # arange_stub / linspace_stub have no AVX512 kernel: AVX2's 2
 
 def parallel_chunks(n: int) -> list[tuple[int, int]]:
     """at::parallel_for(0, n, GRAIN_SIZE): the [begin, end) each thread's loop gets."""
-    if n <= GRAIN_SIZE or get_num_threads() == 1:
-        return [(0, n)]
-    return chunks(0, n, GRAIN_SIZE, get_num_threads())
+    if n == 0:
+        return [(0, 0)]
+    return chunks(0, n, GRAIN_SIZE, get_num_threads())  # one chunk up to GRAIN_SIZE
 
 
 def _round(values: np.ndarray, dtype: np.dtype) -> np.ndarray:

@@ -14,18 +14,20 @@ from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
 from tensortrace.aten.native.reduce_all_ops import max_all_stub, min_all_stub
 from tensortrace.aten.parallel import GRAIN_SIZE, parallel_reduce
 from tensortrace.aten.tensor_body import Tensor
-from tensortrace.c10.scalar_type import ScalarType
+from tensortrace.c10.scalar import numeric_limits
+from tensortrace.c10.scalar_type import ScalarType, isFloatingType, numpy_dtype
 from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/cpu/ReduceAllOpsKernel.cpp"
 
 
-def _bound(dtype: np.dtype, upper: bool) -> np.generic:
+def _bound(scalar_type: ScalarType, upper: bool) -> np.generic:
     """upper_bound<scalar_t>() / lower_bound<scalar_t>(): inf for floats, the limits otherwise."""
-    if dtype.kind == "f" or dtype.name == "bfloat16":
+    dtype = numpy_dtype(scalar_type)
+    if isFloatingType(scalar_type):
         return dtype.type(np.inf if upper else -np.inf)
-    info = np.iinfo(dtype)
-    return dtype.type(info.max if upper else info.min)
+    lowest, highest = numeric_limits(scalar_type)
+    return dtype.type(highest if upper else lowest)
 
 
 def _reduce_all_kernel(result: Tensor, input: Tensor, is_max: bool) -> None:
@@ -41,7 +43,7 @@ def _reduce_all_kernel(result: Tensor, input: Tensor, is_max: bool) -> None:
 
     with np.errstate(invalid="ignore"):
         value = parallel_reduce(0, values.size, GRAIN_SIZE,
-                                _bound(values.dtype, upper=not is_max), chunk, combine)
+                                _bound(input.scalar_type(), upper=not is_max), chunk, combine)
     result.fill_(value.item())
 
 
