@@ -5,7 +5,6 @@ bindings generated from native_functions.yaml. Importing it installs the Tensor 
 builds the torch.<op> functions.
 """
 
-from tensortrace.aten import OPERATORS
 from tensortrace.c10.device import Device
 from tensortrace.csrc import python_torch_functions, python_variable_methods
 from tensortrace.csrc.dtype import dtype, layout, memory_format
@@ -18,5 +17,9 @@ PYTHON_TYPES.update({"Tensor": TensorBase, "dtype": dtype, "layout": layout,
                      "memory_format": memory_format, "device": Device, "Generator": Generator,
                      "Storage": (UntypedStorage, TypedStorage)})
 
-python_variable_methods.install(OPERATORS)
-python_torch_functions.install(OPERATORS)
+from tensortrace.torchgen.loader import load  # noqa: E402 - after PYTHON_TYPES is filled
+
+_generated = load("tensortrace.csrc.generated")
+python_variable_methods.install(_generated["python_variable_methods"].METHODS,
+                                _generated["python_variable_methods"].OPERATOR_METHODS)
+python_torch_functions.install(_generated["python_torch_functions_0"].FUNCTIONS)

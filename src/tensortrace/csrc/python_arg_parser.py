@@ -384,6 +384,8 @@ class PythonArgs:
 class PythonArgParser:
     signatures: list[FunctionSignature] = field(default_factory=list)
     function_name: str = ""
+    # the formats of a parser made by `lazy`, parsed into `signatures` on its first use
+    pending: tuple[Sequence[str], bool] | None = None
 
     @classmethod
     def create(cls, fmts: Sequence[str],
@@ -392,8 +394,26 @@ class PythonArgParser:
                 for i, f in enumerate(fmts)]
         return cls(sigs, sigs[0].name)
 
+    @classmethod
+    def lazy(cls, fmts: Sequence[str], allow_numbers_as_tensors: bool = False
+             ) -> PythonArgParser:
+        """A parser whose signatures are parsed when it is first used, as a generated binding's
+        `static PythonArgParser parser({...})` is constructed on the binding's first call: the
+        ~900 signatures of the generated bindings cost nothing at import."""
+        return cls([], fmts[0].split("(")[0], (fmts, allow_numbers_as_tensors))
+
+    def _parse_pending(self) -> None:
+        assert self.pending is not None
+        fmts, allow_numbers_as_tensors = self.pending
+        self.signatures = [FunctionSignature.parse(f, i, allow_numbers_as_tensors)
+                           for i, f in enumerate(fmts)]
+        self.function_name = self.signatures[0].name
+        self.pending = None
+
     @traced("python", "torch::PythonArgParser::parse", SOURCE, legacy="PythonArgParser::parse")
     def parse(self, args: Sequence[Any], kwargs: dict[str, Any] | None) -> PythonArgs:
+        if self.pending is not None:
+            self._parse_pending()
         kwargs = kwargs or {}
         if len(self.signatures) == 1:
             sig = self.signatures[0]

@@ -10,12 +10,10 @@ can try the other operand (TypeError_to_NotImplemented_).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
-from tensortrace.aten.dispatcher import OperatorHandle
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
-from tensortrace.csrc.python_bindings import collect_overloads, make_binding
 from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap, handle_th_errors
 from tensortrace.csrc.python_variable_indexing import (
     THPVariable_delitem,
@@ -159,17 +157,15 @@ OPERATORS: dict[str, str] = {
 }
 
 
-def install(ops: Sequence[OperatorHandle]) -> None:
-    bindings: dict[str, Callable[..., Any]] = {}
-    methods = collect_overloads(ops, is_method=True)
-    for name, overloads in methods.items():
-        bindings[name] = make_binding(name, overloads, is_method=True)
+def install(methods: dict[str, Callable[..., Any]], operators: dict[str, Callable[..., Any]]
+            ) -> None:
+    """Set the generated bindings (csrc/generated/python_variable_methods.py's METHODS and
+    OPERATOR_METHODS, the bindings of OPERATORS) and the hand-written methods on TensorBase."""
+    for name, binding in methods.items():
         # a dunder op of the YAML (__and__, __ior__) is a binary operator too
         is_dunder = name.startswith("__") and name.endswith("__")
-        setattr(TensorBase, name,
-                TypeError_to_NotImplemented_(bindings[name]) if is_dunder else bindings[name])
-    for dunder, name in OPERATORS.items():
-        binding = make_binding(name, methods[name], is_method=True, python_name=dunder)
+        setattr(TensorBase, name, TypeError_to_NotImplemented_(binding) if is_dunder else binding)
+    for dunder, binding in operators.items():
         setattr(TensorBase, dunder, TypeError_to_NotImplemented_(binding))
     for name, fn in HAND_WRITTEN.items():
         setattr(TensorBase, name, fn)
