@@ -30,13 +30,11 @@ class DispatchStub:
         rec = recorder.current
         if rec is None:
             return kernel(*args)  # type: ignore[misc]
-        rec.begin(self.site, {"args": {"device_type": "CPU",
-                                       "kernel": getattr(kernel, "__name__", "?"),
-                                       **{f"arg{i}": summarize(a) for i, a in enumerate(args)}}})
-        try:
-            return kernel(*args)  # type: ignore[misc]
-        finally:
-            rec.end(self.site, {})
+        described = {"device_type": "CPU", "kernel": getattr(kernel, "__name__", "?"),
+                     **{f"arg{i}": summarize(a) for i, a in enumerate(args)}}
+        # a stub's frame ends with no result (its kernels write into the iterator's outputs)
+        return recorder.record_call(rec, self.site, {"args": described}, kernel, args,
+                                    record_result=False)
 
 
 def DECLARE_DISPATCH(name: str, source: str) -> DispatchStub:  # noqa: N802
