@@ -266,7 +266,8 @@ def factory_source(key: str, factory: str) -> str:
                            keywords=", ".join(keywords))
 
 
-# Every parameter list `traced` has seen in this process: what the generator writes out.
+# Every parameter list `traced` has seen in this process for a function of the package (not of
+# a test or a notebook): what the generator writes out.
 PARAMETER_LISTS_SEEN: set[str] = set()
 # parameter list -> its factory, or None where a parameter name is reserved
 _factories: dict[str, Callable[..., Any] | None] = {}
@@ -297,7 +298,8 @@ def _exact_wrapper(fn: Callable[..., Any], site: FrameSite) -> Callable[..., Any
     factory = _factory(key)
     if factory is None:
         return None
-    PARAMETER_LISTS_SEEN.add(key)
+    if getattr(fn, "__module__", "").startswith("tensortrace."):
+        PARAMETER_LISTS_SEEN.add(key)
     return factory(fn, site, names, *defaults)  # type: ignore[no-any-return]
 
 
