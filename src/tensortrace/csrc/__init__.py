@@ -5,19 +5,8 @@ bindings generated from native_functions.yaml. Importing it installs the Tensor 
 builds the torch.<op> functions.
 """
 
-from tensortrace.c10.device import Device
 from tensortrace.csrc import python_torch_functions, python_variable_methods
-from tensortrace.csrc.dtype import dtype, layout, memory_format
-from tensortrace.csrc.generator import Generator
-from tensortrace.csrc.python_arg_parser import PYTHON_TYPES
-from tensortrace.csrc.python_variable import TensorBase
-from tensortrace.csrc.storage import TypedStorage, UntypedStorage
-
-PYTHON_TYPES.update({"Tensor": TensorBase, "dtype": dtype, "layout": layout,
-                     "memory_format": memory_format, "device": Device, "Generator": Generator,
-                     "Storage": (UntypedStorage, TypedStorage)})
-
-from tensortrace.torchgen.loader import load  # noqa: E402 - after PYTHON_TYPES is filled
+from tensortrace.torchgen.loader import load
 
 _generated = load("tensortrace.csrc.generated")
 python_variable_methods.install(_generated["python_variable_methods"].METHODS,
