@@ -203,5 +203,19 @@ class Trace:
         return {"schemaVersion": 1, "traceEvents": out, "traceName": "tensortrace",
                 "displayTimeUnit": "ms"}
 
+    # Note [A Trace shows itself]
+    # In a terminal (rich) and in Jupyter a Trace displays as the replay's Timeline overview.
+    # The replay is imported when a trace is first shown, not with the package: it is the
+    # viewer side (rich, the timeline), which a program that only records does not need.
+    def __rich__(self) -> Any:
+        from tensortrace.replay.timeline import trace_rich
+
+        return trace_rich(self)
+
+    def _repr_html_(self) -> str:
+        from tensortrace.replay.timeline import trace_repr_html
+
+        return trace_repr_html(self)
+
     def __len__(self) -> int:
         return len(self.events)
