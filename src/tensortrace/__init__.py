@@ -7,7 +7,7 @@ refcount) of everything run inside.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tensortrace import autograd as _autograd  # noqa: F401 - registers autograd kernels
 from tensortrace import csrc as _csrc  # noqa: F401 - installs the bindings
@@ -37,6 +37,9 @@ from tensortrace.csrc.size import Size
 from tensortrace.csrc.storage import TypedStorage, UntypedStorage
 from tensortrace.trace import Trace, is_tracing, trace
 
+if TYPE_CHECKING:  # torch.<op>: the generated bindings, copied into globals() below
+    from tensortrace.csrc.generated.python_torch_functions_0 import *  # noqa: F403
+
 __version__ = "0.1.0"
 
 globals().update(_DTYPES)
@@ -51,7 +54,8 @@ def set_default_dtype(d: dtype) -> None:
     _set_default_dtype(d.scalar_type)
 
 
-def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> Any:
+# torch/functional.py's split replaces the binding's, here as in torch
+def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> Any:  # type: ignore[no-redef]
     """torch.split (torch/functional.py): Tensor.split, which takes an int or a list of sizes."""
     return tensor.split(split_size_or_sections, dim)
 

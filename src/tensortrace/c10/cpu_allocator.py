@@ -16,6 +16,7 @@ from tensortrace.c10.allocator import (
     REGISTER_ALLOCATOR,
     Allocator,
     DataPtr,
+    DeleterFnPtr,
     GetAllocator,
 )
 from tensortrace.c10.device import CPU, DeviceType
@@ -136,7 +137,7 @@ class DefaultCPUAllocator(Allocator):
         _reporter.New(ptr, nbytes)
         return DataPtr(ptr, data, ReportAndDelete, CPU)
 
-    def raw_deleter(self) -> object:
+    def raw_deleter(self) -> DeleterFnPtr | None:
         return ReportAndDelete
 
 

@@ -19,7 +19,7 @@ import itertools
 import traceback
 import weakref
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tensortrace.aten.tensor_body import Tensor as AtTensor
 from tensortrace.autograd.variable import get_autograd_meta
@@ -66,6 +66,14 @@ class TensorBase:
     __slots__ = ("cdata", "_handle", "__weakref__")
 
     cdata: AtTensor
+    _handle: int  # the trace's handle number (_h1, _h2 ...), set by THPVariable_Wrap
+
+    if TYPE_CHECKING:
+        # installed on the class with the other methods (csrc/python_variable_methods.py) when
+        # the bindings are generated; the binding layer itself calls these
+        def dim(self) -> int: ...
+        def is_floating_point(self) -> bool: ...
+        def item(self) -> Any: ...
 
     def __del__(self) -> None:
         try:

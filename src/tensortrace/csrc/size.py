@@ -5,12 +5,15 @@ Mirrors `torch/csrc/Size.cpp`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import SupportsInt
+
 
 class Size(tuple[int, ...]):
     __slots__ = ()
 
-    def __new__(cls, sizes: object = ()) -> Size:
-        return super().__new__(cls, (int(s) for s in sizes))  # type: ignore[arg-type]
+    def __new__(cls, sizes: Iterable[SupportsInt] = ()) -> Size:
+        return super().__new__(cls, (int(s) for s in sizes))
 
     def numel(self) -> int:
         n = 1

@@ -154,6 +154,7 @@ class TypedStorage:
         from tensortrace.c10.scalar_type import TypeMeta
 
         np_dtype = TypeMeta.fromScalarType(self.dtype.scalar_type).numpy
+        assert np_dtype is not None
         return self._untyped_storage._bytes()[: self.size() * self.element_size()].view(np_dtype)
 
     def __getitem__(self, idx: int) -> Any:

@@ -16,6 +16,7 @@ from tensortrace.csrc.python_arg_parser import FunctionSignature
 from tensortrace.csrc.python_bindings import (
     FACTORY_OPTIONS,
     NUMBERS_AS_TENSORS,
+    OperatorLike,
     PythonOverload,
     collect_overloads,
 )
@@ -25,8 +26,9 @@ TORCH_FUNCTIONS_CPP = "torch/csrc/autograd/generated/python_torch_functions_0.cp
 VARIABLE_METHODS_CPP = "torch/csrc/autograd/generated/python_variable_methods.cpp"
 
 
-def _ident(f: NativeFunction | None) -> str:
-    return "None" if f is None else f"ops.{f.ident}"
+def _ident(f: OperatorLike | None) -> str:
+    """The generated name of an operator's handle (`ops.add_Tensor`, NativeFunction.ident)."""
+    return "None" if f is None else f"ops.{f.schema.full_name.replace('.', '_')}"
 
 
 def _dispatch(name: str, i: int, ov: PythonOverload) -> list[str]:
@@ -160,7 +162,10 @@ def gen_torch_functions(fns: Sequence[NativeFunction]) -> tuple[str, str]:
         out += _binding(name, overloads, False) + _binding_def(name, name, False)
     out += ["", "", "FUNCTIONS: dict[str, Any] = {"]
     out += [f'    "{n}": {n},' for n in grouped]
-    out.append("}")
+    out += ["}", "", "# torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package",
+            "__all__ = ["]
+    out += [f'    "{n}",' for n in grouped]
+    out.append("]")
     return doc, "\n".join(_imports(out) + out) + "\n"
 
 

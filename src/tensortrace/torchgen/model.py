@@ -59,11 +59,11 @@ def inputs_fingerprint() -> str:
     """sha256 of everything the generated files are made from: the two YAML files and this
     generator's own sources. Cheap enough to check at every import (well under a millisecond)."""
     digest = hashlib.sha256()
-    for path in (NATIVE_FUNCTIONS_YAML, DEPRECATED_YAML):
-        digest.update((PACKAGE_DIR / path).read_bytes())
-    for path in sorted(TORCHGEN_DIR.glob("*.py")):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
+    for name in (NATIVE_FUNCTIONS_YAML, DEPRECATED_YAML):
+        digest.update((PACKAGE_DIR / name).read_bytes())
+    for source in sorted(TORCHGEN_DIR.glob("*.py")):
+        digest.update(source.name.encode())
+        digest.update(source.read_bytes())
     return digest.hexdigest()
 
 

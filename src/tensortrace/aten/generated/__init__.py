@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "010f627c8690db316f65182ad318fd08205face7f7f683e77b72e5fd81634e86"
+INPUTS_SHA256 = "35eb21f4cd975023b64536571dfd991206000d14bc7e6aa7e7dfb16a6005e76a"
 
 MODULES: tuple[str, ...] = (
     "operators",

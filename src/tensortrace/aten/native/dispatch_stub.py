@@ -27,9 +27,10 @@ class DispatchStub:
                     device_type.lower())
         kernel = self.cpu_dispatch_ptr
         TORCH_CHECK(kernel is not None, "DispatchStub: missing CPU kernel for ", self.name)
+        assert kernel is not None  # for the type checker: TORCH_CHECK raised otherwise
         rec = recorder.current
         if rec is None:
-            return kernel(*args)  # type: ignore[misc]
+            return kernel(*args)
         described = {"device_type": "CPU", "kernel": getattr(kernel, "__name__", "?"),
                      **{f"arg{i}": summarize(a) for i, a in enumerate(args)}}
         # a stub's frame ends with no result (its kernels write into the iterator's outputs)
