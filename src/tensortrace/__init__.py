@@ -13,10 +13,10 @@ from tensortrace import autograd as _autograd  # noqa: F401 - registers autograd
 from tensortrace import csrc as _csrc  # noqa: F401 - installs the bindings
 from tensortrace._tensor import Tensor
 from tensortrace._tensor_str import set_printoptions
-from tensortrace.c10.cpu_allocator import profiledCPUMemoryReporter as _reporter  # noqa: N813
+from tensortrace.c10.cpu_allocator import profiledCPUMemoryReporter as _reporter
 from tensortrace.c10.default_dtype import get_default_dtype as _get_default_dtype
 from tensortrace.c10.default_dtype import set_default_dtype as _set_default_dtype
-from tensortrace.c10.device import Device as device  # noqa: N813 - torch.device
+from tensortrace.c10.device import Device as device  # torch.device
 from tensortrace.csrc import return_types as return_types  # torch.return_types
 from tensortrace.csrc.dtype import DTYPES as _DTYPES
 from tensortrace.csrc.dtype import (
@@ -31,7 +31,7 @@ from tensortrace.csrc.dtype import get_dtype as _get_dtype
 from tensortrace.csrc.generator import Generator, default_generator, initial_seed, manual_seed, seed
 from tensortrace.csrc.module import get_num_threads, set_num_threads
 from tensortrace.csrc.python_torch_functions import (
-    VariableFunctions as _functions,  # noqa: N813
+    VariableFunctions as _functions,
 )
 from tensortrace.csrc.size import Size
 from tensortrace.csrc.storage import TypedStorage, UntypedStorage

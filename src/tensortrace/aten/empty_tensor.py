@@ -33,7 +33,7 @@ def check_size_nonnegative(size: Sequence[int]) -> None:
                     list(size))
 
 
-def computeStorageNbytesContiguous(sizes: Sequence[int], itemsize: int,  # noqa: N802
+def computeStorageNbytesContiguous(sizes: Sequence[int], itemsize: int,
                                    storage_offset: int = 0) -> int:
     numel = 1
     for s in sizes:
@@ -41,7 +41,7 @@ def computeStorageNbytesContiguous(sizes: Sequence[int], itemsize: int,  # noqa:
     return itemsize * (storage_offset + numel)
 
 
-def computeStorageNbytes(sizes: Sequence[int], strides: Sequence[int],  # noqa: N802
+def computeStorageNbytes(sizes: Sequence[int], strides: Sequence[int],
                          itemsize: int, storage_offset: int = 0) -> int:
     """Bytes needed to reach the last element: itemsize * (1 + offset + sum((size-1)*stride))."""
     TORCH_CHECK(len(sizes) == len(strides), "dimensionality of sizes (", len(sizes),

@@ -47,7 +47,7 @@ class Tensor(_TensorMethods):
     def defined(self) -> bool:
         return self.impl_.target_ is not None  # hot: asked ~20 times per op
 
-    def unsafeGetTensorImpl(self) -> TensorImpl:  # noqa: N802
+    def unsafeGetTensorImpl(self) -> TensorImpl:
         return self.impl_.get()
 
     def is_same(self, other: Tensor) -> bool:

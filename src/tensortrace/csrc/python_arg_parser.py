@@ -349,7 +349,7 @@ class PythonArgs:
         self.idx = signature.index
         self.args = args
 
-    def isNone(self, i: int) -> bool:  # noqa: N802
+    def isNone(self, i: int) -> bool:
         return self.args[i] is None
 
     def get(self, i: int) -> Any:

@@ -158,7 +158,7 @@ class TensorBase:
 
 
 @traced("python", "THPVariable_Wrap", SOURCE, legacy="wrap")
-def THPVariable_Wrap(var: AtTensor) -> TensorBase:  # noqa: N802
+def THPVariable_Wrap(var: AtTensor) -> TensorBase:
     """Hand an at::Tensor to Python: its existing Python object, or a new handle owning it."""
     if not var.defined():
         return None  # type: ignore[return-value]
@@ -172,7 +172,7 @@ def THPVariable_Wrap(var: AtTensor) -> TensorBase:  # noqa: N802
     return THPVariable_NewWithVar(THPVariableClass.__new__(THPVariableClass), var)
 
 
-def THPVariable_NewWithVar(obj: TensorBase, var: AtTensor) -> TensorBase:  # noqa: N802
+def THPVariable_NewWithVar(obj: TensorBase, var: AtTensor) -> TensorBase:
     """Make `obj` the Python handle of `var` (also used by torch.Tensor(...), which has `obj`)."""
     impl = var.unsafeGetTensorImpl()
     obj.cdata = var  # the handle takes over this at::Tensor's reference (a move)
@@ -192,7 +192,7 @@ wrap = THPVariable_Wrap
 
 
 @traced("python", "THPVariable_dealloc", SOURCE, legacy="THPVariable_dealloc")
-def THPVariable_dealloc(self: TensorBase) -> None:  # noqa: N802
+def THPVariable_dealloc(self: TensorBase) -> None:
     """The handle is gone: drop its at::Tensor, which decrefs the TensorImpl (maybe to zero)."""
     cdata = getattr(self, "cdata", None)
     if cdata is None:
@@ -205,5 +205,5 @@ def THPVariable_dealloc(self: TensorBase) -> None:  # noqa: N802
     del cdata  # the last Python reference: intrusive_ptr::reset_ runs here
 
 
-def THPVariable_Unpack(obj: TensorBase) -> AtTensor:  # noqa: N802
+def THPVariable_Unpack(obj: TensorBase) -> AtTensor:
     return obj.cdata

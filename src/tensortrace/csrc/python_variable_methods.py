@@ -24,7 +24,7 @@ from tensortrace.csrc.python_variable_methods_conversion import CONVERSION_METHO
 from tensortrace.csrc.size import Size
 
 
-def TypeError_to_NotImplemented_(fn: Callable[..., Any]) -> Callable[..., Any]:  # noqa: N802
+def TypeError_to_NotImplemented_(fn: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fn)
     def wrapper(self: Any, other: Any) -> Any:
         try:
@@ -77,7 +77,7 @@ def is_floating_point(self: TensorBase) -> bool:
     return self.cdata.is_floating_point()
 
 
-def __len__(self: TensorBase) -> int:  # noqa: N807
+def __len__(self: TensorBase) -> int:
     if self.cdata.dim() == 0:
         raise TypeError("len() of a 0-d tensor")
     return self.cdata.sizes()[0]
@@ -120,7 +120,7 @@ HAND_WRITTEN.update(CONVERSION_METHODS)  # to, float(), item, tolist, numpy, __b
 
 
 @handle_th_errors
-def _get_mT(self: TensorBase) -> Any:  # noqa: N802
+def _get_mT(self: TensorBase) -> Any:
     """THPVariable_get_mT: `x.mT` is a property in Python, the mT op underneath."""
     return THPVariable_Wrap(self.cdata.mT())
 
@@ -128,7 +128,7 @@ def _get_mT(self: TensorBase) -> Any:  # noqa: N802
 HAND_WRITTEN["mT"] = property(_get_mT)
 
 @handle_th_errors
-def __invert__(self: TensorBase) -> Any:  # noqa: N807
+def __invert__(self: TensorBase) -> Any:
     """THPVariable_invert: ~ is bitwise_not, for integer and bool tensors only."""
     from tensortrace.c10.scalar_type import isIntegralType
 

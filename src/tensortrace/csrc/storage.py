@@ -106,7 +106,7 @@ class UntypedStorage:
 
 
 @traced("python", "THPStorage_Wrap", SOURCE, legacy="THPStorage_New")
-def THPStorage_Wrap(storage: Storage) -> UntypedStorage:  # noqa: N802
+def THPStorage_Wrap(storage: Storage) -> UntypedStorage:
     """The Python handle of `storage`'s StorageImpl: the live one, or a new owner."""
     impl = storage.unsafeGetStorageImpl()
     ref = _pyobjs.get(impl)

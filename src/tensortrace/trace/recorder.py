@@ -351,7 +351,7 @@ def traced(layer: str, name: str, source: str, symbol: str | None = None,
     return decorate
 
 
-class frame:  # noqa: N801 - used like a function: `with frame(site):`
+class frame:  # used like a function: `with frame(site):`
     """A traced scope for code that is not a whole function (a loop, a redispatch step).
 
     `with frame(site, key="CPU"):` records a frame only if a trace is active.

@@ -38,9 +38,9 @@ class DispatchStub:
                                     record_result=False)
 
 
-def DECLARE_DISPATCH(name: str, source: str) -> DispatchStub:  # noqa: N802
+def DECLARE_DISPATCH(name: str, source: str) -> DispatchStub:
     return DispatchStub(name, source)
 
 
-def REGISTER_DISPATCH(stub: DispatchStub, kernel: Callable[..., Any]) -> None:  # noqa: N802
+def REGISTER_DISPATCH(stub: DispatchStub, kernel: Callable[..., Any]) -> None:
     stub.cpu_dispatch_ptr = kernel

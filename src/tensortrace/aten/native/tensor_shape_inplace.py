@@ -44,7 +44,7 @@ def squeeze__dim(self: Tensor, dim: int) -> Tensor:
 
 
 @native_function(SOURCE, name="mT", legacy="at::native::mT")
-def mT(self: Tensor) -> Tensor:  # noqa: N802 - PyTorch's name
+def mT(self: Tensor) -> Tensor:  # PyTorch's name
     ndim = self.dim()
     TORCH_CHECK(ndim >= 2, "tensor.mT is only supported on matrices or batches of matrices. "
                 "Got ", ndim, "-D tensor.")
