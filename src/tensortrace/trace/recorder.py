@@ -15,7 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 from enum import Enum
-from types import FunctionType
+from types import CodeType, FunctionType
 from typing import Any, TypeVar
 
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
@@ -164,6 +164,30 @@ def parameter_list(fn: Callable[..., Any]) -> tuple[str, tuple[Any, ...], tuple[
     if code.co_posonlyargcount:
         return None
     argc, kwc = code.co_argcount, code.co_kwonlyargcount
+    pos_defaults = target.__defaults__ or ()
+    kw_defaults = target.__kwdefaults__ or {}
+    # ~2000 functions share ~350 parameter lists: build each list's text once
+    stars = code.co_flags & _STAR_FLAGS
+    n_names = argc + kwc + bool(stars & _CO_VARARGS) + bool(stars & _CO_VARKEYWORDS)
+    shape = (code.co_varnames[:n_names], argc, stars, len(pos_defaults), tuple(kw_defaults))
+    known = _shapes.get(shape)
+    if known is None:
+        known = _shapes[shape] = _parameter_list_text(code, len(pos_defaults), kw_defaults)
+    text, positional = known
+    if not kw_defaults:
+        return text, pos_defaults, positional
+    kwonly = code.co_varnames[argc:argc + kwc]
+    return text, pos_defaults + tuple(kw_defaults[n] for n in kwonly if n in kw_defaults), \
+        positional
+
+
+_STAR_FLAGS = _CO_VARARGS | _CO_VARKEYWORDS
+_shapes: dict[tuple[Any, ...], tuple[str, tuple[str, ...]]] = {}
+
+
+def _parameter_list_text(code: CodeType, n_pos_defaults: int, kw_defaults: dict[str, Any]
+                         ) -> tuple[str, tuple[str, ...]]:
+    argc, kwc = code.co_argcount, code.co_kwonlyargcount
     positional = code.co_varnames[:argc]
     kwonly = code.co_varnames[argc:argc + kwc]
     i = argc + kwc
@@ -171,30 +195,16 @@ def parameter_list(fn: Callable[..., Any]) -> tuple[str, tuple[Any, ...], tuple[
     if varargs is not None:
         i += 1
     varkw = code.co_varnames[i] if code.co_flags & _CO_VARKEYWORDS else None
-    pos_defaults = target.__defaults__ or ()
-    kw_defaults = target.__kwdefaults__ or {}
-    first_default = argc - len(pos_defaults)
-    parts: list[str] = []
-    defaults: list[Any] = []
-    for j, name in enumerate(positional):
-        if j >= first_default:
-            parts.append(f"{name}=")
-            defaults.append(pos_defaults[j - first_default])
-        else:
-            parts.append(name)
+    first_default = argc - n_pos_defaults
+    parts = [f"{name}=" if j >= first_default else name for j, name in enumerate(positional)]
     if varargs is not None:
         parts.append(f"*{varargs}")
     elif kwonly:
         parts.append("*")
-    for name in kwonly:
-        if name in kw_defaults:
-            parts.append(f"{name}=")
-            defaults.append(kw_defaults[name])
-        else:
-            parts.append(name)
+    parts += [f"{name}=" if name in kw_defaults else name for name in kwonly]
     if varkw is not None:
         parts.append(f"**{varkw}")
-    return ", ".join(parts), tuple(defaults), tuple(positional)
+    return ", ".join(parts), tuple(positional)
 
 
 def _parameter_list_of_signature(fn: Callable[..., Any]
