@@ -52,7 +52,7 @@ def trace_source(source: str) -> Any:
     namespace: dict[str, Any] = {k: v for k, v in vars(tensortrace).items()
                                  if not k.startswith("_")}
     namespace["torch"] = tensortrace
-    with tensortrace.trace(source=source) as t:
+    with tensortrace.record(source=source) as t:
         run_source(source, namespace)
     return t, namespace
 
