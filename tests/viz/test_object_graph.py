@@ -151,3 +151,13 @@ def test_the_view_base_instant_draws_the_base_edge(seed_trace: Trace) -> None:
 def test_objects_that_are_not_a_trace_are_refused() -> None:
     with pytest.raises(TypeError):
         object_graph("not a trace")  # type: ignore[arg-type]
+
+
+def test_every_instant_kind_is_described_in_words(seed_trace: Trace) -> None:
+    """No caption falls back to `kind name` (which read "names names" at the end of a trace)."""
+    for step, event in enumerate(seed_trace.events):
+        if event.ph == "i":
+            text = object_graph(seed_trace, step).state.describe_event()
+            assert not text.startswith(f"{event.kind} {event.name}"), text
+    names = step_of(seed_trace, "names")
+    assert object_graph(seed_trace, names).state.describe_event() == "user variables: r"
