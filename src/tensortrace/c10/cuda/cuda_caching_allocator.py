@@ -244,11 +244,16 @@ def _instant(kind: str, name: str, **args: Any) -> None:
 
 
 def _increase(stat: Stat, amount: int) -> None:
-    stat.increase(amount)
+    """increase_stat, written out: it runs ~10 times per malloc."""
+    current = stat.current = stat.current + amount
+    if current > stat.peak:
+        stat.peak = current
+    stat.allocated += amount
 
 
 def _decrease(stat: Stat, amount: int) -> None:
-    stat.decrease(amount)
+    stat.current -= amount
+    stat.freed += amount
 
 
 class DeviceCachingAllocator:
