@@ -16,7 +16,7 @@ SEED = "r = torch.rand(3, 4)[0] + torch.rand(3, 4)"
 
 @pytest.fixture(scope="module")
 def seed_trace() -> Trace:
-    with torch.trace() as t:
+    with torch.record() as t:
         run_source(SEED, {"torch": torch})
     return t
 
@@ -86,7 +86,7 @@ def test_the_views_death_frees_the_first_storage(seed_trace: Trace) -> None:
 
 def test_at_the_end_only_named_survivors_remain() -> None:
     namespace = {"torch": torch}
-    with torch.trace() as t:
+    with torch.record() as t:
         run_source("a = torch.rand(2, 3)\nb = a[1]", namespace)
     graph = object_graph(t)
     assert {h.name for h in graph.state.handles.values()} == {"a", "b"}
@@ -95,7 +95,7 @@ def test_at_the_end_only_named_survivors_remain() -> None:
 
 
 def test_empty_trace_draws_an_empty_graph() -> None:
-    with torch.trace() as t:
+    with torch.record() as t:
         pass
     root = parse(object_graph(t).to_svg())
     assert with_class(root, "empty")
