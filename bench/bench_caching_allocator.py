@@ -38,10 +38,16 @@ def cpu(nbytes: int) -> None:
     g_cpu_alloc.allocate(nbytes).clear()
 
 
-def best(fn: object, nbytes: int, number: int) -> float:
-    """Seconds per call: the best of REPEAT runs of `number` calls."""
-    timer = timeit.Timer(lambda: fn(nbytes))  # type: ignore[operator]
-    return min(timer.repeat(REPEAT, number)) / number
+def best_of_interleaved(nbytes: int, number: int) -> tuple[float, float, float]:
+    """Seconds per call of cached, fresh and cpu: the best of REPEAT rounds, the three cases
+    timed in turn within each round so that they share the machine's noise."""
+    times: list[list[float]] = [[], [], []]
+    for _ in range(REPEAT):
+        for i, fn in enumerate((cached, fresh, cpu)):
+            if fn is cached:
+                cached(nbytes)  # the segment is in the cache again (fresh emptied it)
+            times[i].append(timeit.timeit(lambda fn=fn: fn(nbytes), number=number) / number)
+    return min(times[0]), min(times[1]), min(times[2])
 
 
 def main() -> None:
@@ -50,11 +56,7 @@ def main() -> None:
           f"{'fresh / cached':>14}")
     print("-" * 74)
     for nbytes in SIZES:
-        cached(nbytes)  # warm: the segment is in the cache now
-        number = 2000 if nbytes < (1 << 20) else 300
-        t_cached = best(cached, nbytes, number)
-        t_fresh = best(fresh, nbytes, number // 4)
-        t_cpu = best(cpu, nbytes, number)
+        t_cached, t_fresh, t_cpu = best_of_interleaved(nbytes, 400)
         print(f"{nbytes:>10} | {t_cached * 1e6:>7.2f} us | {t_fresh * 1e6:>11.2f} us | "
               f"{t_cpu * 1e6:>11.2f} us | {t_fresh / t_cached:>13.1f}x")
         cca.allocator.emptyCache()
