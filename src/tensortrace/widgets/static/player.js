@@ -314,7 +314,10 @@ const MAX_BLOCK_LANES = 40;
 export function memoryMapSvg(replay, step) {
   const blocks = replay.payload.blocks;
   const addrs = [...new Set(blocks.map((b) => b[0]))].sort((a, b) => a - b);
-  if (addrs.length > MAX_BLOCK_LANES) return allocatedCurveSvg(replay, step);
+  if (addrs.length > MAX_BLOCK_LANES) {
+    const curve = allocatedCurveSvg(replay, step);
+    return (replay.payload.segments || []).length ? curve + segmentsSvg(replay, step) : curve;
+  }
   const n = replay.n;
   const lane = new Map(addrs.map((a, i) => [a, i]));
   const LEFT = 124, W = 600, LANE = 22;
@@ -340,7 +343,66 @@ export function memoryMapSvg(replay, step) {
   body += `<line class="tt-now" x1="${x(step)}" x2="${x(step)}" y1="20" y2="${height - 4}"></line>`;
   body += `<text x="${LEFT}" y="13" class="tt-col">blocks by address over steps · allocated now: ${allocated} B</text>`;
   if (!blocks.length) body += `<text x="${LEFT}" y="42" class="tt-empty">no allocations in this trace</text>`;
-  return `<svg class="tt-memory" width="${W}" height="${height}" viewBox="0 0 ${W} ${height}">${body}</svg>`;
+  const map = `<svg class="tt-memory" width="${W}" height="${height}" viewBox="0 0 ${W} ${height}">${body}</svg>`;
+  return (replay.payload.segments || []).length ? map + segmentsSvg(replay, step) : map;
+}
+
+// The caching allocator's segments alive at `step`, each block laid out by its offset:
+// allocated, pending (a free waiting on another stream) or cached. The twin of
+// replay/payload.py's decode_segments.
+export function segmentsAt(replay, step) {
+  const out = [];
+  for (const [addr, bytes, device, pool, a, f] of replay.payload.segments || []) {
+    if (!(a <= step && (f == null || step < f))) continue;
+    const end = addr + bytes;
+    const held = replay.payload.blocks.filter((b) => {
+      if (b.length < 8 || b[5] !== device || b[0] < addr || b[0] >= end) return false;
+      const done = b[6] != null ? b[6] : b[3];
+      return b[2] <= step && (done == null || step < done);
+    }).sort((x, y) => x[0] - y[0]);
+    const blocks = [];
+    let cursor = addr;
+    for (const b of held) {
+      if (b[0] > cursor) blocks.push([cursor - addr, b[0] - cursor, "cached", null, null]);
+      const live = b[3] == null || step < b[3];
+      blocks.push([b[0] - addr, b[1], live ? "allocated" : "pending", b[4], b[7]]);
+      cursor = b[0] + b[1];
+    }
+    if (cursor < end) blocks.push([cursor - addr, end - cursor, "cached", null, null]);
+    out.push([addr, bytes, device, pool, blocks]);
+  }
+  return out;
+}
+
+function segmentsSvg(replay, step) {
+  const LEFT = 150, W = 586, ROW = 22, MIN = 6;
+  const segments = segmentsAt(replay, step);
+  const g = replay.tablesAt(step).g[0] || {};
+  const devices = [...new Set((replay.payload.segments || []).map((s) => s[2]))];
+  const totals = devices.map((d) => `${d}: allocated ${g["allocated " + d] || 0} B, reserved ${g["reserved " + d] || 0} B`).join(" · ");
+  const height = 30 + Math.max(segments.length, 1) * ROW;
+  let body = `<text x="4" y="12" class="tt-col">CUDA segments at this step · ${esc(totals)}</text>`;
+  segments.forEach(([addr, bytes, device, pool, blocks], i) => {
+    const y = 22 + i * ROW;
+    body += `<text x="4" y="${y + 13}" class="tt-addr">${pool} ${hex(addr)}</text>`;
+    // to scale, but no block narrower than MIN pixels: a 512 B block of a 2 MiB segment shows
+    const span = W - LEFT - 6;
+    const natural = blocks.map((b) => (span * b[1]) / bytes);
+    const need = natural.filter((w) => w < MIN).length * MIN;
+    const wide = natural.filter((w) => w >= MIN).reduce((t, w) => t + w, 0);
+    const scale = wide > 0 && need < span ? (span - need) / wide : 1;
+    let x = LEFT;
+    blocks.forEach(([offset, size, state, storage, fromCache], k) => {
+      const w = natural[k] < MIN ? MIN : natural[k] * scale;
+      const who = storage != null ? `StorageImpl#${storage}` : state;
+      const how = state === "allocated" && fromCache != null ? (fromCache ? ", served from the cache" : ", in a new segment") : "";
+      body += `<g class="tt-seg-block tt-${state}"><title>${esc(who)}: ${size} B at offset ${offset} (${state}${how})</title>` +
+        `<rect x="${x}" y="${y + 2}" width="${w}" height="${ROW - 6}"></rect></g>`;
+      x += w;
+    });
+  });
+  if (!segments.length) body += `<text x="${LEFT}" y="40" class="tt-empty">no segments: nothing reserved</text>`;
+  return `<svg class="tt-segments" width="${W}" height="${height}" viewBox="0 0 ${W} ${height}">${body}</svg>`;
 }
 
 // The aggregate view for many blocks: bytes allocated after each step, as one filled curve.
