@@ -55,3 +55,6 @@ def TORCH_INTERNAL_ASSERT(cond: Any, *msg: Any) -> None:
     if not cond:
         raise RuntimeError("INTERNAL ASSERT FAILED: " + str_cat(*msg))
 
+
+class OutOfMemoryError(RuntimeError):
+    """c10::OutOfMemoryError, raised by the CUDA caching allocator (torch.OutOfMemoryError)."""

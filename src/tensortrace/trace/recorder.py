@@ -15,7 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 from enum import Enum
-from types import CodeType, FunctionType
+from types import CodeType, FrameType, FunctionType
 from typing import Any, TypeVar
 
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
@@ -48,7 +48,7 @@ def summarize(value: Any) -> Any:
 
 
 class Recorder:
-    """Collects events while a trace is active. One per `tensortrace.trace()` block."""
+    """Collects events while a trace is active. One per `tensortrace.record()` block."""
 
     def __init__(self) -> None:
         self.events: list[Event] = []
@@ -324,6 +324,22 @@ def _generic_wrapper(fn: Callable[..., Any], site: FrameSite) -> Callable[..., A
         return call_traced(rec, site, fn, names, args, kwargs)
 
     return wrapper
+
+
+def traced_site_of_frame(frame: FrameType) -> FrameSite | None:
+    """The FrameSite of a Python frame that is a @traced wrapper's, else None: what a Python
+    stack (the CUDA allocator's memory history) shows in its place, named as the C++."""
+    code = frame.f_code
+    if code.co_name != "wrapper" or not (code.co_filename in _WRAPPER_FILES
+                                         or code.co_filename.startswith("<traced")):
+        return None
+    site = frame.f_locals.get("site_", frame.f_locals.get("site"))
+    return site if isinstance(site, FrameSite) else None
+
+
+# the files a wrapper's code comes from: the generated factories and the generic wrapper here
+_WRAPPER_FILES = frozenset({
+    __file__, os.path.join(os.path.dirname(__file__), "generated", "traced_wrappers.py")})
 
 
 # Set before import to build tensortrace with no @traced wrappers at all: the baseline the

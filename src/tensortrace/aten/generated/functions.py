@@ -1709,6 +1709,19 @@ def sum(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_trace = [(ops.trace, Binder(ops.trace.schema))]
+
+
+@traced("dispatch", "at::trace", FUNCTIONS_H, "at::trace",
+        legacy="at::trace (Functions.h)")
+def trace(*args: Any, **kwargs: Any) -> Any:
+    """at::trace, overloads:
+    trace(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_trace, args, kwargs, "at::trace")
+    return op.call(*full)
+
+
 _ov_mean = [(ops.mean, Binder(ops.mean.schema)), (ops.mean_dim, Binder(ops.mean_dim.schema)), (ops.mean_out, Binder(ops.mean_out.schema))]
 
 
@@ -2081,6 +2094,7 @@ FUNCTIONS: dict[str, Any] = {
     "_index_put_impl_": _index_put_impl_,
     "nonzero": nonzero,
     "sum": sum,
+    "trace": trace,
     "mean": mean,
     "prod": prod,
     "argmax": argmax,

@@ -925,6 +925,9 @@ sum_dim_IntList = _register(parse_schema(
 sum_IntList_out = _register(parse_schema(
     'sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)'),
     {'func': 'sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU': 'sum_out'}, 'tags': 'reduction'}})
+trace = _register(parse_schema(
+    'trace(Tensor self) -> Tensor'),
+    {'func': 'trace(Tensor self) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'trace_cpu'}}})
 mean = _register(parse_schema(
     'mean(Tensor self, *, ScalarType? dtype=None) -> Tensor'),
     {'func': 'mean(Tensor self, *, ScalarType? dtype=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'mean'}, 'tags': ['core', 'reduction']}})
@@ -1415,6 +1418,7 @@ OPERATORS: list[OperatorHandle] = [
     sum,
     sum_dim_IntList,
     sum_IntList_out,
+    trace,
     mean,
     mean_dim,
     mean_out,

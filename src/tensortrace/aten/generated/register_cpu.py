@@ -59,6 +59,7 @@ ops.masked_fill__Scalar.register(DispatchKey.CPU, native_kernel("masked_fill__cp
 ops.masked_fill__Tensor.register(DispatchKey.CPU, native_kernel("masked_fill__cpu", ops.masked_fill__Tensor))
 ops._index_put_impl_.register(DispatchKey.CPU, native_kernel("_index_put_impl_", ops._index_put_impl_))
 ops.nonzero.register(DispatchKey.CPU, native_kernel("nonzero_cpu", ops.nonzero))
+ops.trace.register(DispatchKey.CPU, native_kernel("trace_cpu", ops.trace))
 ops.prod.register(DispatchKey.CPU, native_kernel("prod", ops.prod))
 ops.max.register(DispatchKey.CPU, native_kernel("max", ops.max))
 ops.max_unary_out.register(DispatchKey.CPU, native_kernel("max_unary_out", ops.max_unary_out))

@@ -140,6 +140,7 @@ _ov_index_put_ = [(ops.index_put_, Binder(ops.index_put_.schema))]
 _ov_index_put = [(ops.index_put, Binder(ops.index_put.schema))]
 _ov_nonzero = [(ops.nonzero, Binder(ops.nonzero.schema))]
 _ov_sum = [(ops.sum, Binder(ops.sum.schema)), (ops.sum_dim_IntList, Binder(ops.sum_dim_IntList.schema))]
+_ov_trace = [(ops.trace, Binder(ops.trace.schema))]
 _ov_mean = [(ops.mean, Binder(ops.mean.schema)), (ops.mean_dim, Binder(ops.mean_dim.schema))]
 _ov_prod = [(ops.prod, Binder(ops.prod.schema)), (ops.prod_dim_int, Binder(ops.prod_dim_int.schema))]
 _ov_argmax = [(ops.argmax, Binder(ops.argmax.schema))]
@@ -1342,6 +1343,15 @@ class TensorMethods:
         op, full = select_overload(_ov_sum, (self, *args), kwargs, "Tensor.sum")
         return op.call(*full)
 
+    @traced("dispatch", "at::Tensor::trace", TENSOR_BODY_H, "at::Tensor::trace",
+            legacy="Tensor::trace (TensorMethods.h)")
+    def trace(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::trace, overloads:
+        trace(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_trace, (self, *args), kwargs, "Tensor.trace")
+        return op.call(*full)
+
     @traced("dispatch", "at::Tensor::mean", TENSOR_BODY_H, "at::Tensor::mean",
             legacy="Tensor::mean (TensorMethods.h)")
     def mean(self, *args: Any, **kwargs: Any) -> Any:
@@ -1684,6 +1694,7 @@ METHODS: tuple[str, ...] = (
     "index_put",
     "nonzero",
     "sum",
+    "trace",
     "mean",
     "prod",
     "argmax",

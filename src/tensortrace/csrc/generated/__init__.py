@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "35eb21f4cd975023b64536571dfd991206000d14bc7e6aa7e7dfb16a6005e76a"
+INPUTS_SHA256 = "2de46fa4bb78c4bf0e3b5becaadd85d5a60b10119183f95d43330d5751068c3f"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

@@ -4562,6 +4562,39 @@ def sum(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_sum[r.idx][1 if out_used else 0])
 
 
+# ---- trace -------------------------------------------------------------------------------------
+parser_trace = PythonArgParser.lazy([
+    'trace(Tensor input)',
+])
+
+
+@traced("python", "dispatch_trace", TORCH_FUNCTIONS_CPP, "dispatch_trace", legacy="dispatch_trace")
+def dispatch_trace_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """trace(Tensor input): trace"""
+    return at.trace(self=kwargs['self'])
+
+
+overloads_trace = [PythonOverload('trace(Tensor input)', ops.trace, None, False, False, ['self'])]
+dispatch_trace = [dispatch_trace_0]
+structseqs_trace = [(return_types.for_schema('trace', ops.trace.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_trace", TORCH_FUNCTIONS_CPP, legacy="THPVariable_trace")
+def trace(*args: Any, **kwargs: Any) -> Any:
+    """torch.trace: THPVariable_trace"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.trace",
+                                 {"python_name": "torch.trace"})
+    self = None
+    r = parser_trace.parse(args, kwargs)
+    ov = overloads_trace[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_trace[r.idx](self, parsed)
+    return wrap_result(result, structseqs_trace[r.idx][1 if out_used else 0])
+
+
 # ---- mean --------------------------------------------------------------------------------------
 parser_mean = PythonArgParser.lazy([
     'mean(Tensor input, *, ScalarType? dtype=None, Tensor out=None)',
@@ -5469,6 +5502,7 @@ FUNCTIONS: dict[str, Any] = {
     "as_strided_": as_strided_,
     "nonzero": nonzero,
     "sum": sum,
+    "trace": trace,
     "mean": mean,
     "prod": prod,
     "argmax": argmax,
@@ -5602,6 +5636,7 @@ __all__ = [
     "as_strided_",
     "nonzero",
     "sum",
+    "trace",
     "mean",
     "prod",
     "argmax",

@@ -4378,6 +4378,39 @@ def sum(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_sum[r.idx][1 if out_used else 0])
 
 
+# ---- trace -------------------------------------------------------------------------------------
+parser_trace = PythonArgParser.lazy([
+    'trace()',
+])
+
+
+@traced("python", "dispatch_trace", VARIABLE_METHODS_CPP, "dispatch_trace", legacy="dispatch_trace")
+def dispatch_trace_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """trace(): trace"""
+    return self.trace()
+
+
+overloads_trace = [PythonOverload('trace()', ops.trace, None, True, False, [])]
+dispatch_trace = [dispatch_trace_0]
+structseqs_trace = [(return_types.for_schema('trace', ops.trace.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_trace", VARIABLE_METHODS_CPP, legacy="THPVariable_trace")
+def trace(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.trace: THPVariable_trace"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.trace",
+                                 {"python_name": "Tensor.trace"})
+    self = args[0].cdata
+    r = parser_trace.parse(args[1:], kwargs)
+    ov = overloads_trace[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_trace[r.idx](self, parsed)
+    return wrap_result(result, structseqs_trace[r.idx][1 if out_used else 0])
+
+
 # ---- mean --------------------------------------------------------------------------------------
 parser_mean = PythonArgParser.lazy([
     'mean(*, ScalarType? dtype=None)',
@@ -5799,6 +5832,7 @@ METHODS: dict[str, Any] = {
     "as_strided_": as_strided_,
     "nonzero": nonzero,
     "sum": sum,
+    "trace": trace,
     "mean": mean,
     "prod": prod,
     "argmax": argmax,

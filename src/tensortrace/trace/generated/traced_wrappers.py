@@ -745,8 +745,17 @@ def traced_80(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (output, shape), {})
     return wrapper
 
-# (result, input)
+# (ptr, device)
 def traced_81(fn_, site_, names_):
+    def wrapper(ptr, device):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(ptr, device)
+        return recorder.call_traced(rec_, site_, fn_, names_, (ptr, device), {})
+    return wrapper
+
+# (result, input)
+def traced_82(fn_, site_, names_):
     def wrapper(result, input):
         rec_ = recorder.current
         if rec_ is None:
@@ -755,7 +764,7 @@ def traced_81(fn_, site_, names_):
     return wrapper
 
 # (result, self, dim)
-def traced_82(fn_, site_, names_):
+def traced_83(fn_, site_, names_):
     def wrapper(result, self, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -764,7 +773,7 @@ def traced_82(fn_, site_, names_):
     return wrapper
 
 # (result, size)
-def traced_83(fn_, site_, names_):
+def traced_84(fn_, site_, names_):
     def wrapper(result, size):
         rec_ = recorder.current
         if rec_ is None:
@@ -773,7 +782,7 @@ def traced_83(fn_, site_, names_):
     return wrapper
 
 # (result, tensors, dim)
-def traced_84(fn_, site_, names_):
+def traced_85(fn_, site_, names_):
     def wrapper(result, tensors, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -782,7 +791,7 @@ def traced_84(fn_, site_, names_):
     return wrapper
 
 # (s, dtype=)
-def traced_85(fn_, site_, names_, _d1):
+def traced_86(fn_, site_, names_, _d1):
     def wrapper(s, dtype=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -791,7 +800,7 @@ def traced_85(fn_, site_, names_, _d1):
     return wrapper
 
 # (s, dtype=, layout=, device=, pin_memory=)
-def traced_86(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_87(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(s, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -800,7 +809,7 @@ def traced_86(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self)
-def traced_87(fn_, site_, names_):
+def traced_88(fn_, site_, names_):
     def wrapper(self):
         rec_ = recorder.current
         if rec_ is None:
@@ -809,7 +818,7 @@ def traced_87(fn_, site_, names_):
     return wrapper
 
 # (self, *, force=)
-def traced_88(fn_, site_, names_, _d2):
+def traced_89(fn_, site_, names_, _d2):
     def wrapper(self, *, force=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -818,7 +827,7 @@ def traced_88(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, *args, **kwargs)
-def traced_89(fn_, site_, names_):
+def traced_90(fn_, site_, names_):
     def wrapper(self, *args, **kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -827,7 +836,7 @@ def traced_89(fn_, site_, names_):
     return wrapper
 
 # (self, args, kwargs)
-def traced_90(fn_, site_, names_):
+def traced_91(fn_, site_, names_):
     def wrapper(self, args, kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -835,8 +844,26 @@ def traced_90(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, args, kwargs), {})
     return wrapper
 
+# (self, block)
+def traced_92(fn_, site_, names_):
+    def wrapper(self, block):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, block)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, block), {})
+    return wrapper
+
+# (self, block, context)
+def traced_93(fn_, site_, names_):
+    def wrapper(self, block, context):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, block, context)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, block, context), {})
+    return wrapper
+
 # (self, chunks, dim=)
-def traced_91(fn_, site_, names_, _d2):
+def traced_94(fn_, site_, names_, _d2):
     def wrapper(self, chunks, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -845,7 +872,7 @@ def traced_91(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, config)
-def traced_92(fn_, site_, names_):
+def traced_95(fn_, site_, names_):
     def wrapper(self, config):
         rec_ = recorder.current
         if rec_ is None:
@@ -853,8 +880,17 @@ def traced_92(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, config), {})
     return wrapper
 
+# (self, context)
+def traced_96(fn_, site_, names_):
+    def wrapper(self, context):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, context)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, context), {})
+    return wrapper
+
 # (self, device, dtype, non_blocking, copy, memory_format)
-def traced_93(fn_, site_, names_):
+def traced_97(fn_, site_, names_):
     def wrapper(self, device, dtype, non_blocking, copy, memory_format):
         rec_ = recorder.current
         if rec_ is None:
@@ -862,8 +898,17 @@ def traced_93(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, device, dtype, non_blocking, copy, memory_format), {})
     return wrapper
 
+# (self, device, orig_size, stream)
+def traced_98(fn_, site_, names_):
+    def wrapper(self, device, orig_size, stream):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, device, orig_size, stream)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, device, orig_size, stream), {})
+    return wrapper
+
 # (self, dim)
-def traced_94(fn_, site_, names_):
+def traced_99(fn_, site_, names_):
     def wrapper(self, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -872,7 +917,7 @@ def traced_94(fn_, site_, names_):
     return wrapper
 
 # (self, dim, correction, keepdim, out)
-def traced_95(fn_, site_, names_):
+def traced_100(fn_, site_, names_):
     def wrapper(self, dim, correction, keepdim, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -881,7 +926,7 @@ def traced_95(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index)
-def traced_96(fn_, site_, names_):
+def traced_101(fn_, site_, names_):
     def wrapper(self, dim, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -890,7 +935,7 @@ def traced_96(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, real_dim=)
-def traced_97(fn_, site_, names_, _d3):
+def traced_102(fn_, site_, names_, _d3):
     def wrapper(self, dim, index, real_dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -899,7 +944,7 @@ def traced_97(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, dim, sizes)
-def traced_98(fn_, site_, names_):
+def traced_103(fn_, site_, names_):
     def wrapper(self, dim, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -908,7 +953,7 @@ def traced_98(fn_, site_, names_):
     return wrapper
 
 # (self, dim, start, length)
-def traced_99(fn_, site_, names_):
+def traced_104(fn_, site_, names_):
     def wrapper(self, dim, start, length):
         rec_ = recorder.current
         if rec_ is None:
@@ -917,7 +962,7 @@ def traced_99(fn_, site_, names_):
     return wrapper
 
 # (self, dim, start, stop, step, disable_slice_optimization)
-def traced_100(fn_, site_, names_):
+def traced_105(fn_, site_, names_):
     def wrapper(self, dim, start, stop, step, disable_slice_optimization):
         rec_ = recorder.current
         if rec_ is None:
@@ -926,7 +971,7 @@ def traced_100(fn_, site_, names_):
     return wrapper
 
 # (self, dim, unbiased=, keepdim=)
-def traced_101(fn_, site_, names_, _d2, _d3):
+def traced_106(fn_, site_, names_, _d2, _d3):
     def wrapper(self, dim, unbiased=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -935,7 +980,7 @@ def traced_101(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, dim0, dim1)
-def traced_102(fn_, site_, names_):
+def traced_107(fn_, site_, names_):
     def wrapper(self, dim0, dim1):
         rec_ = recorder.current
         if rec_ is None:
@@ -944,7 +989,7 @@ def traced_102(fn_, site_, names_):
     return wrapper
 
 # (self, dim=)
-def traced_103(fn_, site_, names_, _d1):
+def traced_108(fn_, site_, names_, _d1):
     def wrapper(self, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -953,7 +998,7 @@ def traced_103(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dim=, correction=, keepdim=)
-def traced_104(fn_, site_, names_, _d1, _d2, _d3):
+def traced_109(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, dim=_d1, correction=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -962,7 +1007,7 @@ def traced_104(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, dim=, start=, end=, step=)
-def traced_105(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_110(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, dim=_d1, start=_d2, end=_d3, step=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -971,7 +1016,7 @@ def traced_105(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, dims)
-def traced_106(fn_, site_, names_):
+def traced_111(fn_, site_, names_):
     def wrapper(self, dims):
         rec_ = recorder.current
         if rec_ is None:
@@ -979,8 +1024,17 @@ def traced_106(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, dims), {})
     return wrapper
 
+# (self, dst, src, pool)
+def traced_112(fn_, site_, names_):
+    def wrapper(self, dst, src, pool):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, dst, src, pool)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, dst, src, pool), {})
+    return wrapper
+
 # (self, dtype=)
-def traced_107(fn_, site_, names_, _d1):
+def traced_113(fn_, site_, names_, _d1):
     def wrapper(self, dtype=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -989,7 +1043,7 @@ def traced_107(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_108(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_114(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(self, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -998,7 +1052,7 @@ def traced_108(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=)
-def traced_109(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_115(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, non_blocking=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -1007,7 +1061,7 @@ def traced_109(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=)
-def traced_110(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_116(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(self, dtype=_d1, non_blocking=_d2, copy=_d3, memory_format=_d4, layout=_d5, device=_d6, pin_memory=_d7, other=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -1016,7 +1070,7 @@ def traced_110(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_111(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_117(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -1025,7 +1079,7 @@ def traced_111(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, from_=, to=, generator=)
-def traced_112(fn_, site_, names_, _d1, _d2, _d3):
+def traced_118(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, from_=_d1, to=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1034,7 +1088,7 @@ def traced_112(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_113(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_119(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -1043,7 +1097,7 @@ def traced_113(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_114(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_120(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(self, high, low=_d2, generator=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7, memory_format=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -1052,7 +1106,7 @@ def traced_114(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (self, index)
-def traced_115(fn_, site_, names_):
+def traced_121(fn_, site_, names_):
     def wrapper(self, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -1061,7 +1115,7 @@ def traced_115(fn_, site_, names_):
     return wrapper
 
 # (self, index, out_indices, disable_slice_optimization, specified_dims)
-def traced_116(fn_, site_, names_):
+def traced_122(fn_, site_, names_):
     def wrapper(self, index, out_indices, disable_slice_optimization, specified_dims):
         rec_ = recorder.current
         if rec_ is None:
@@ -1070,7 +1124,7 @@ def traced_116(fn_, site_, names_):
     return wrapper
 
 # (self, index, py_value)
-def traced_117(fn_, site_, names_):
+def traced_123(fn_, site_, names_):
     def wrapper(self, index, py_value):
         rec_ = recorder.current
         if rec_ is None:
@@ -1079,7 +1133,7 @@ def traced_117(fn_, site_, names_):
     return wrapper
 
 # (self, indices)
-def traced_118(fn_, site_, names_):
+def traced_124(fn_, site_, names_):
     def wrapper(self, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -1088,7 +1142,7 @@ def traced_118(fn_, site_, names_):
     return wrapper
 
 # (self, indices, values, accumulate=)
-def traced_119(fn_, site_, names_, _d3):
+def traced_125(fn_, site_, names_, _d3):
     def wrapper(self, indices, values, accumulate=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1097,7 +1151,7 @@ def traced_119(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, indices, values, accumulate=, unsafe=)
-def traced_120(fn_, site_, names_, _d3, _d4):
+def traced_126(fn_, site_, names_, _d3, _d4):
     def wrapper(self, indices, values, accumulate=_d3, unsafe=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1106,7 +1160,7 @@ def traced_120(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (self, it, from_, to, gen)
-def traced_121(fn_, site_, names_):
+def traced_127(fn_, site_, names_):
     def wrapper(self, it, from_, to, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -1115,7 +1169,7 @@ def traced_121(fn_, site_, names_):
     return wrapper
 
 # (self, kwargs)
-def traced_122(fn_, site_, names_):
+def traced_128(fn_, site_, names_):
     def wrapper(self, kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -1124,7 +1178,7 @@ def traced_122(fn_, site_, names_):
     return wrapper
 
 # (self, mask, value)
-def traced_123(fn_, site_, names_):
+def traced_129(fn_, site_, names_):
     def wrapper(self, mask, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -1133,7 +1187,7 @@ def traced_123(fn_, site_, names_):
     return wrapper
 
 # (self, mean, std, gen)
-def traced_124(fn_, site_, names_):
+def traced_130(fn_, site_, names_):
     def wrapper(self, mean, std, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -1142,7 +1196,7 @@ def traced_124(fn_, site_, names_):
     return wrapper
 
 # (self, mean=, std=, generator=)
-def traced_125(fn_, site_, names_, _d1, _d2, _d3):
+def traced_131(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, mean=_d1, std=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1151,7 +1205,7 @@ def traced_125(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, memory_format=)
-def traced_126(fn_, site_, names_, _d1):
+def traced_132(fn_, site_, names_, _d1):
     def wrapper(self, memory_format=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1160,7 +1214,7 @@ def traced_126(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, nbytes)
-def traced_127(fn_, site_, names_):
+def traced_133(fn_, site_, names_):
     def wrapper(self, nbytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -1169,7 +1223,7 @@ def traced_127(fn_, site_, names_):
     return wrapper
 
 # (self, nelements)
-def traced_128(fn_, site_, names_):
+def traced_134(fn_, site_, names_):
     def wrapper(self, nelements):
         rec_ = recorder.current
         if rec_ is None:
@@ -1178,7 +1232,7 @@ def traced_128(fn_, site_, names_):
     return wrapper
 
 # (self, new_size)
-def traced_129(fn_, site_, names_):
+def traced_135(fn_, site_, names_):
     def wrapper(self, new_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -1187,7 +1241,7 @@ def traced_129(fn_, site_, names_):
     return wrapper
 
 # (self, offset=, dim1=, dim2=)
-def traced_130(fn_, site_, names_, _d1, _d2, _d3):
+def traced_136(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, offset=_d1, dim1=_d2, dim2=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1196,7 +1250,7 @@ def traced_130(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, orig)
-def traced_131(fn_, site_, names_):
+def traced_137(fn_, site_, names_):
     def wrapper(self, orig):
         rec_ = recorder.current
         if rec_ is None:
@@ -1205,7 +1259,7 @@ def traced_131(fn_, site_, names_):
     return wrapper
 
 # (self, other)
-def traced_132(fn_, site_, names_):
+def traced_138(fn_, site_, names_):
     def wrapper(self, other):
         rec_ = recorder.current
         if rec_ is None:
@@ -1214,7 +1268,7 @@ def traced_132(fn_, site_, names_):
     return wrapper
 
 # (self, other, alpha=)
-def traced_133(fn_, site_, names_, _d2):
+def traced_139(fn_, site_, names_, _d2):
     def wrapper(self, other, alpha=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1223,7 +1277,7 @@ def traced_133(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, out)
-def traced_134(fn_, site_, names_):
+def traced_140(fn_, site_, names_):
     def wrapper(self, other, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1232,7 +1286,7 @@ def traced_134(fn_, site_, names_):
     return wrapper
 
 # (self, other, rounding_mode=)
-def traced_135(fn_, site_, names_, _d2):
+def traced_141(fn_, site_, names_, _d2):
     def wrapper(self, other, rounding_mode=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1241,7 +1295,7 @@ def traced_135(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, out)
-def traced_136(fn_, site_, names_):
+def traced_142(fn_, site_, names_):
     def wrapper(self, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1250,7 +1304,7 @@ def traced_136(fn_, site_, names_):
     return wrapper
 
 # (self, out, a, b)
-def traced_137(fn_, site_, names_):
+def traced_143(fn_, site_, names_):
     def wrapper(self, out, a, b):
         rec_ = recorder.current
         if rec_ is None:
@@ -1258,8 +1312,53 @@ def traced_137(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, out, a, b), {})
     return wrapper
 
+# (self, p)
+def traced_144(fn_, site_, names_):
+    def wrapper(self, p):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, p)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, p), {})
+    return wrapper
+
+# (self, p, context)
+def traced_145(fn_, site_, names_):
+    def wrapper(self, p, context):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, p, context)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, p, context), {})
+    return wrapper
+
+# (self, p, isRetry, ctx)
+def traced_146(fn_, site_, names_):
+    def wrapper(self, p, isRetry, ctx):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, p, isRetry, ctx)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, p, isRetry, ctx), {})
+    return wrapper
+
+# (self, params, orig_size, context, split_remainder)
+def traced_147(fn_, site_, names_):
+    def wrapper(self, params, orig_size, context, split_remainder):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, params, orig_size, context, split_remainder)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, params, orig_size, context, split_remainder), {})
+    return wrapper
+
+# (self, ptr)
+def traced_148(fn_, site_, names_):
+    def wrapper(self, ptr):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, ptr)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, ptr), {})
+    return wrapper
+
 # (self, seq)
-def traced_138(fn_, site_, names_):
+def traced_149(fn_, site_, names_):
     def wrapper(self, seq):
         rec_ = recorder.current
         if rec_ is None:
@@ -1268,7 +1367,7 @@ def traced_138(fn_, site_, names_):
     return wrapper
 
 # (self, shape)
-def traced_139(fn_, site_, names_):
+def traced_150(fn_, site_, names_):
     def wrapper(self, shape):
         rec_ = recorder.current
         if rec_ is None:
@@ -1277,7 +1376,7 @@ def traced_139(fn_, site_, names_):
     return wrapper
 
 # (self, size)
-def traced_140(fn_, site_, names_):
+def traced_151(fn_, site_, names_):
     def wrapper(self, size):
         rec_ = recorder.current
         if rec_ is None:
@@ -1286,7 +1385,7 @@ def traced_140(fn_, site_, names_):
     return wrapper
 
 # (self, size, implicit=)
-def traced_141(fn_, site_, names_, _d2):
+def traced_152(fn_, site_, names_, _d2):
     def wrapper(self, size, implicit=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1295,7 +1394,7 @@ def traced_141(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, memory_format=)
-def traced_142(fn_, site_, names_, _d2):
+def traced_153(fn_, site_, names_, _d2):
     def wrapper(self, size, memory_format=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1304,7 +1403,7 @@ def traced_142(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, stride)
-def traced_143(fn_, site_, names_):
+def traced_154(fn_, site_, names_):
     def wrapper(self, size, stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -1313,7 +1412,7 @@ def traced_143(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, storage_offset)
-def traced_144(fn_, site_, names_):
+def traced_155(fn_, site_, names_):
     def wrapper(self, size, stride, storage_offset):
         rec_ = recorder.current
         if rec_ is None:
@@ -1322,7 +1421,7 @@ def traced_144(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, storage_offset=)
-def traced_145(fn_, site_, names_, _d3):
+def traced_156(fn_, site_, names_, _d3):
     def wrapper(self, size, stride, storage_offset=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1331,7 +1430,7 @@ def traced_145(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, size_bytes, allocator, resizable, data_ptr=)
-def traced_146(fn_, site_, names_, _d4):
+def traced_157(fn_, site_, names_, _d4):
     def wrapper(self, size_bytes, allocator, resizable, data_ptr=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1340,7 +1439,7 @@ def traced_146(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, sizes, strides)
-def traced_147(fn_, site_, names_):
+def traced_158(fn_, site_, names_):
     def wrapper(self, sizes, strides):
         rec_ = recorder.current
         if rec_ is None:
@@ -1349,7 +1448,7 @@ def traced_147(fn_, site_, names_):
     return wrapper
 
 # (self, source, storage_offset, size, stride=)
-def traced_148(fn_, site_, names_, _d4):
+def traced_159(fn_, site_, names_, _d4):
     def wrapper(self, source, storage_offset, size, stride=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1358,7 +1457,7 @@ def traced_148(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, split_size, dim=)
-def traced_149(fn_, site_, names_, _d2):
+def traced_160(fn_, site_, names_, _d2):
     def wrapper(self, split_size, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1367,7 +1466,7 @@ def traced_149(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, split_sizes, dim=)
-def traced_150(fn_, site_, names_, _d2):
+def traced_161(fn_, site_, names_, _d2):
     def wrapper(self, split_sizes, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1376,7 +1475,7 @@ def traced_150(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, src, non_blocking=)
-def traced_151(fn_, site_, names_, _d2):
+def traced_162(fn_, site_, names_, _d2):
     def wrapper(self, src, non_blocking=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1385,7 +1484,7 @@ def traced_151(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, start_dim=, end_dim=)
-def traced_152(fn_, site_, names_, _d1, _d2):
+def traced_163(fn_, site_, names_, _d1, _d2):
     def wrapper(self, start_dim=_d1, end_dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1394,7 +1493,7 @@ def traced_152(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, storage, key_set, data_type, impl_type=)
-def traced_153(fn_, site_, names_, _d4):
+def traced_164(fn_, site_, names_, _d4):
     def wrapper(self, storage, key_set, data_type, impl_type=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1403,7 +1502,7 @@ def traced_153(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, tensor)
-def traced_154(fn_, site_, names_):
+def traced_165(fn_, site_, names_):
     def wrapper(self, tensor):
         rec_ = recorder.current
         if rec_ is None:
@@ -1412,7 +1511,7 @@ def traced_154(fn_, site_, names_):
     return wrapper
 
 # (self, tensor, out)
-def traced_155(fn_, site_, names_):
+def traced_166(fn_, site_, names_):
     def wrapper(self, tensor, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1421,7 +1520,7 @@ def traced_155(fn_, site_, names_):
     return wrapper
 
 # (self, unbiased=)
-def traced_156(fn_, site_, names_, _d1):
+def traced_167(fn_, site_, names_, _d1):
     def wrapper(self, unbiased=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1430,7 +1529,7 @@ def traced_156(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, value)
-def traced_157(fn_, site_, names_):
+def traced_168(fn_, site_, names_):
     def wrapper(self, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -1439,7 +1538,7 @@ def traced_157(fn_, site_, names_):
     return wrapper
 
 # (self, vec)
-def traced_158(fn_, site_, names_):
+def traced_169(fn_, site_, names_):
     def wrapper(self, vec):
         rec_ = recorder.current
         if rec_ is None:
@@ -1448,7 +1547,7 @@ def traced_158(fn_, site_, names_):
     return wrapper
 
 # (self, vec, out)
-def traced_159(fn_, site_, names_):
+def traced_170(fn_, site_, names_):
     def wrapper(self, vec, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1457,7 +1556,7 @@ def traced_159(fn_, site_, names_):
     return wrapper
 
 # (shape, numel)
-def traced_160(fn_, site_, names_):
+def traced_171(fn_, site_, names_):
     def wrapper(shape, numel):
         rec_ = recorder.current
         if rec_ is None:
@@ -1466,7 +1565,7 @@ def traced_160(fn_, site_, names_):
     return wrapper
 
 # (size, allocator, ks, scalar_type)
-def traced_161(fn_, site_, names_):
+def traced_172(fn_, site_, names_):
     def wrapper(size, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -1474,8 +1573,17 @@ def traced_161(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (size, allocator, ks, scalar_type), {})
     return wrapper
 
+# (size, device)
+def traced_173(fn_, site_, names_):
+    def wrapper(size, device):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(size, device)
+        return recorder.call_traced(rec_, site_, fn_, names_, (size, device), {})
+    return wrapper
+
 # (size, dtype=, device=, pin_memory=)
-def traced_162(fn_, site_, names_, _d1, _d2, _d3):
+def traced_174(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(size, dtype=_d1, device=_d2, pin_memory=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1484,7 +1592,7 @@ def traced_162(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=)
-def traced_163(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_175(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1493,7 +1601,7 @@ def traced_163(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_164(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_176(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1502,7 +1610,7 @@ def traced_164(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_165(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_177(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1511,7 +1619,7 @@ def traced_165(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, out)
-def traced_166(fn_, site_, names_):
+def traced_178(fn_, site_, names_):
     def wrapper(size, fill_value, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1520,7 +1628,7 @@ def traced_166(fn_, site_, names_):
     return wrapper
 
 # (size, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_167(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_179(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1529,7 +1637,7 @@ def traced_167(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, generator=, out=)
-def traced_168(fn_, site_, names_, _d1, _d2):
+def traced_180(fn_, site_, names_, _d1, _d2):
     def wrapper(size, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1538,7 +1646,7 @@ def traced_168(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (size, out)
-def traced_169(fn_, site_, names_):
+def traced_181(fn_, site_, names_):
     def wrapper(size, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1547,7 +1655,7 @@ def traced_169(fn_, site_, names_):
     return wrapper
 
 # (size, stride, allocator, ks, scalar_type)
-def traced_170(fn_, site_, names_):
+def traced_182(fn_, site_, names_):
     def wrapper(size, stride, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -1556,7 +1664,7 @@ def traced_170(fn_, site_, names_):
     return wrapper
 
 # (size, stride, dtype=, device=, pin_memory=)
-def traced_171(fn_, site_, names_, _d2, _d3, _d4):
+def traced_183(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(size, stride, dtype=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1565,7 +1673,7 @@ def traced_171(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_172(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_184(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, stride, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1574,7 +1682,7 @@ def traced_172(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (start, end, step=, out=)
-def traced_173(fn_, site_, names_, _d2, _d3):
+def traced_185(fn_, site_, names_, _d2, _d3):
     def wrapper(start, end, step=_d2, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1583,7 +1691,7 @@ def traced_173(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (start, end, steps, dtype=, layout=, device=, pin_memory=)
-def traced_174(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_186(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(start, end, steps, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -1592,7 +1700,7 @@ def traced_174(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (start, end, steps, out=)
-def traced_175(fn_, site_, names_, _d3):
+def traced_187(fn_, site_, names_, _d3):
     def wrapper(start, end, steps, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1601,7 +1709,7 @@ def traced_175(fn_, site_, names_, _d3):
     return wrapper
 
 # (storage)
-def traced_176(fn_, site_, names_):
+def traced_188(fn_, site_, names_):
     def wrapper(storage):
         rec_ = recorder.current
         if rec_ is None:
@@ -1610,7 +1718,7 @@ def traced_176(fn_, site_, names_):
     return wrapper
 
 # (storage, size_bytes)
-def traced_177(fn_, site_, names_):
+def traced_189(fn_, site_, names_):
     def wrapper(storage, size_bytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -1619,7 +1727,7 @@ def traced_177(fn_, site_, names_):
     return wrapper
 
 # (t)
-def traced_178(fn_, site_, names_):
+def traced_190(fn_, site_, names_):
     def wrapper(t):
         rec_ = recorder.current
         if rec_ is None:
@@ -1628,7 +1736,7 @@ def traced_178(fn_, site_, names_):
     return wrapper
 
 # (t, alloc, priority=)
-def traced_179(fn_, site_, names_, _d2):
+def traced_191(fn_, site_, names_, _d2):
     def wrapper(t, alloc, priority=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1637,7 +1745,7 @@ def traced_179(fn_, site_, names_, _d2):
     return wrapper
 
 # (tensor, data, sizes)
-def traced_180(fn_, site_, names_):
+def traced_192(fn_, site_, names_):
     def wrapper(tensor, data, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -1646,7 +1754,7 @@ def traced_180(fn_, site_, names_):
     return wrapper
 
 # (tensor, force=)
-def traced_181(fn_, site_, names_, _d1):
+def traced_193(fn_, site_, names_, _d1):
     def wrapper(tensor, force=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1655,7 +1763,7 @@ def traced_181(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensor=, other=, scalar=, scalar1=, scalar2=)
-def traced_182(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
+def traced_194(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     def wrapper(tensor=_d0, other=_d1, scalar=_d2, scalar1=_d3, scalar2=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1664,7 +1772,7 @@ def traced_182(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (tensor_sizes, tensor_strides, sizes)
-def traced_183(fn_, site_, names_):
+def traced_195(fn_, site_, names_):
     def wrapper(tensor_sizes, tensor_strides, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -1673,7 +1781,7 @@ def traced_183(fn_, site_, names_):
     return wrapper
 
 # (tensors, dim=)
-def traced_184(fn_, site_, names_, _d1):
+def traced_196(fn_, site_, names_, _d1):
     def wrapper(tensors, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1682,7 +1790,7 @@ def traced_184(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensors, dim=, out=)
-def traced_185(fn_, site_, names_, _d1, _d2):
+def traced_197(fn_, site_, names_, _d1, _d2):
     def wrapper(tensors, dim=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1691,7 +1799,7 @@ def traced_185(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (type1, type2)
-def traced_186(fn_, site_, names_):
+def traced_198(fn_, site_, names_):
     def wrapper(type1, type2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1700,7 +1808,7 @@ def traced_186(fn_, site_, names_):
     return wrapper
 
 # (value, self)
-def traced_187(fn_, site_, names_):
+def traced_199(fn_, site_, names_):
     def wrapper(value, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -1709,7 +1817,7 @@ def traced_187(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, keepdim)
-def traced_188(fn_, site_, names_):
+def traced_200(fn_, site_, names_):
     def wrapper(values, indices, self, dim, keepdim):
         rec_ = recorder.current
         if rec_ is None:
@@ -1718,7 +1826,7 @@ def traced_188(fn_, site_, names_):
     return wrapper
 
 # (var)
-def traced_189(fn_, site_, names_):
+def traced_201(fn_, site_, names_):
     def wrapper(var):
         rec_ = recorder.current
         if rec_ is None:
@@ -1727,7 +1835,7 @@ def traced_189(fn_, site_, names_):
     return wrapper
 
 # (x, y)
-def traced_190(fn_, site_, names_):
+def traced_202(fn_, site_, names_):
     def wrapper(x, y):
         rec_ = recorder.current
         if rec_ is None:
@@ -1818,114 +1926,126 @@ TRACED_WRAPPERS: dict[str, Callable[..., Any]] = {
     'obj, warn_if_not_writeable=': traced_78,
     'oldshape, oldstride, newshape': traced_79,
     'output, shape': traced_80,
-    'result, input': traced_81,
-    'result, self, dim': traced_82,
-    'result, size': traced_83,
-    'result, tensors, dim': traced_84,
-    's, dtype=': traced_85,
-    's, dtype=, layout=, device=, pin_memory=': traced_86,
-    'self': traced_87,
-    'self, *, force=': traced_88,
-    'self, *args, **kwargs': traced_89,
-    'self, args, kwargs': traced_90,
-    'self, chunks, dim=': traced_91,
-    'self, config': traced_92,
-    'self, device, dtype, non_blocking, copy, memory_format': traced_93,
-    'self, dim': traced_94,
-    'self, dim, correction, keepdim, out': traced_95,
-    'self, dim, index': traced_96,
-    'self, dim, index, real_dim=': traced_97,
-    'self, dim, sizes': traced_98,
-    'self, dim, start, length': traced_99,
-    'self, dim, start, stop, step, disable_slice_optimization': traced_100,
-    'self, dim, unbiased=, keepdim=': traced_101,
-    'self, dim0, dim1': traced_102,
-    'self, dim=': traced_103,
-    'self, dim=, correction=, keepdim=': traced_104,
-    'self, dim=, start=, end=, step=': traced_105,
-    'self, dims': traced_106,
-    'self, dtype=': traced_107,
-    'self, dtype=, layout=, device=, pin_memory=, memory_format=': traced_108,
-    'self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=': traced_109,
-    'self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=': traced_110,
-    'self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=': traced_111,
-    'self, from_=, to=, generator=': traced_112,
-    'self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_113,
-    'self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_114,
-    'self, index': traced_115,
-    'self, index, out_indices, disable_slice_optimization, specified_dims': traced_116,
-    'self, index, py_value': traced_117,
-    'self, indices': traced_118,
-    'self, indices, values, accumulate=': traced_119,
-    'self, indices, values, accumulate=, unsafe=': traced_120,
-    'self, it, from_, to, gen': traced_121,
-    'self, kwargs': traced_122,
-    'self, mask, value': traced_123,
-    'self, mean, std, gen': traced_124,
-    'self, mean=, std=, generator=': traced_125,
-    'self, memory_format=': traced_126,
-    'self, nbytes': traced_127,
-    'self, nelements': traced_128,
-    'self, new_size': traced_129,
-    'self, offset=, dim1=, dim2=': traced_130,
-    'self, orig': traced_131,
-    'self, other': traced_132,
-    'self, other, alpha=': traced_133,
-    'self, other, out': traced_134,
-    'self, other, rounding_mode=': traced_135,
-    'self, out': traced_136,
-    'self, out, a, b': traced_137,
-    'self, seq': traced_138,
-    'self, shape': traced_139,
-    'self, size': traced_140,
-    'self, size, implicit=': traced_141,
-    'self, size, memory_format=': traced_142,
-    'self, size, stride': traced_143,
-    'self, size, stride, storage_offset': traced_144,
-    'self, size, stride, storage_offset=': traced_145,
-    'self, size_bytes, allocator, resizable, data_ptr=': traced_146,
-    'self, sizes, strides': traced_147,
-    'self, source, storage_offset, size, stride=': traced_148,
-    'self, split_size, dim=': traced_149,
-    'self, split_sizes, dim=': traced_150,
-    'self, src, non_blocking=': traced_151,
-    'self, start_dim=, end_dim=': traced_152,
-    'self, storage, key_set, data_type, impl_type=': traced_153,
-    'self, tensor': traced_154,
-    'self, tensor, out': traced_155,
-    'self, unbiased=': traced_156,
-    'self, value': traced_157,
-    'self, vec': traced_158,
-    'self, vec, out': traced_159,
-    'shape, numel': traced_160,
-    'size, allocator, ks, scalar_type': traced_161,
-    'size, dtype=, device=, pin_memory=': traced_162,
-    'size, dtype=, layout=, device=, pin_memory=': traced_163,
-    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_164,
-    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_165,
-    'size, fill_value, out': traced_166,
-    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_167,
-    'size, generator=, out=': traced_168,
-    'size, out': traced_169,
-    'size, stride, allocator, ks, scalar_type': traced_170,
-    'size, stride, dtype=, device=, pin_memory=': traced_171,
-    'size, stride, dtype=, layout=, device=, pin_memory=': traced_172,
-    'start, end, step=, out=': traced_173,
-    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_174,
-    'start, end, steps, out=': traced_175,
-    'storage': traced_176,
-    'storage, size_bytes': traced_177,
-    't': traced_178,
-    't, alloc, priority=': traced_179,
-    'tensor, data, sizes': traced_180,
-    'tensor, force=': traced_181,
-    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_182,
-    'tensor_sizes, tensor_strides, sizes': traced_183,
-    'tensors, dim=': traced_184,
-    'tensors, dim=, out=': traced_185,
-    'type1, type2': traced_186,
-    'value, self': traced_187,
-    'values, indices, self, dim, keepdim': traced_188,
-    'var': traced_189,
-    'x, y': traced_190,
+    'ptr, device': traced_81,
+    'result, input': traced_82,
+    'result, self, dim': traced_83,
+    'result, size': traced_84,
+    'result, tensors, dim': traced_85,
+    's, dtype=': traced_86,
+    's, dtype=, layout=, device=, pin_memory=': traced_87,
+    'self': traced_88,
+    'self, *, force=': traced_89,
+    'self, *args, **kwargs': traced_90,
+    'self, args, kwargs': traced_91,
+    'self, block': traced_92,
+    'self, block, context': traced_93,
+    'self, chunks, dim=': traced_94,
+    'self, config': traced_95,
+    'self, context': traced_96,
+    'self, device, dtype, non_blocking, copy, memory_format': traced_97,
+    'self, device, orig_size, stream': traced_98,
+    'self, dim': traced_99,
+    'self, dim, correction, keepdim, out': traced_100,
+    'self, dim, index': traced_101,
+    'self, dim, index, real_dim=': traced_102,
+    'self, dim, sizes': traced_103,
+    'self, dim, start, length': traced_104,
+    'self, dim, start, stop, step, disable_slice_optimization': traced_105,
+    'self, dim, unbiased=, keepdim=': traced_106,
+    'self, dim0, dim1': traced_107,
+    'self, dim=': traced_108,
+    'self, dim=, correction=, keepdim=': traced_109,
+    'self, dim=, start=, end=, step=': traced_110,
+    'self, dims': traced_111,
+    'self, dst, src, pool': traced_112,
+    'self, dtype=': traced_113,
+    'self, dtype=, layout=, device=, pin_memory=, memory_format=': traced_114,
+    'self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=': traced_115,
+    'self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=': traced_116,
+    'self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=': traced_117,
+    'self, from_=, to=, generator=': traced_118,
+    'self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_119,
+    'self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_120,
+    'self, index': traced_121,
+    'self, index, out_indices, disable_slice_optimization, specified_dims': traced_122,
+    'self, index, py_value': traced_123,
+    'self, indices': traced_124,
+    'self, indices, values, accumulate=': traced_125,
+    'self, indices, values, accumulate=, unsafe=': traced_126,
+    'self, it, from_, to, gen': traced_127,
+    'self, kwargs': traced_128,
+    'self, mask, value': traced_129,
+    'self, mean, std, gen': traced_130,
+    'self, mean=, std=, generator=': traced_131,
+    'self, memory_format=': traced_132,
+    'self, nbytes': traced_133,
+    'self, nelements': traced_134,
+    'self, new_size': traced_135,
+    'self, offset=, dim1=, dim2=': traced_136,
+    'self, orig': traced_137,
+    'self, other': traced_138,
+    'self, other, alpha=': traced_139,
+    'self, other, out': traced_140,
+    'self, other, rounding_mode=': traced_141,
+    'self, out': traced_142,
+    'self, out, a, b': traced_143,
+    'self, p': traced_144,
+    'self, p, context': traced_145,
+    'self, p, isRetry, ctx': traced_146,
+    'self, params, orig_size, context, split_remainder': traced_147,
+    'self, ptr': traced_148,
+    'self, seq': traced_149,
+    'self, shape': traced_150,
+    'self, size': traced_151,
+    'self, size, implicit=': traced_152,
+    'self, size, memory_format=': traced_153,
+    'self, size, stride': traced_154,
+    'self, size, stride, storage_offset': traced_155,
+    'self, size, stride, storage_offset=': traced_156,
+    'self, size_bytes, allocator, resizable, data_ptr=': traced_157,
+    'self, sizes, strides': traced_158,
+    'self, source, storage_offset, size, stride=': traced_159,
+    'self, split_size, dim=': traced_160,
+    'self, split_sizes, dim=': traced_161,
+    'self, src, non_blocking=': traced_162,
+    'self, start_dim=, end_dim=': traced_163,
+    'self, storage, key_set, data_type, impl_type=': traced_164,
+    'self, tensor': traced_165,
+    'self, tensor, out': traced_166,
+    'self, unbiased=': traced_167,
+    'self, value': traced_168,
+    'self, vec': traced_169,
+    'self, vec, out': traced_170,
+    'shape, numel': traced_171,
+    'size, allocator, ks, scalar_type': traced_172,
+    'size, device': traced_173,
+    'size, dtype=, device=, pin_memory=': traced_174,
+    'size, dtype=, layout=, device=, pin_memory=': traced_175,
+    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_176,
+    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_177,
+    'size, fill_value, out': traced_178,
+    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_179,
+    'size, generator=, out=': traced_180,
+    'size, out': traced_181,
+    'size, stride, allocator, ks, scalar_type': traced_182,
+    'size, stride, dtype=, device=, pin_memory=': traced_183,
+    'size, stride, dtype=, layout=, device=, pin_memory=': traced_184,
+    'start, end, step=, out=': traced_185,
+    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_186,
+    'start, end, steps, out=': traced_187,
+    'storage': traced_188,
+    'storage, size_bytes': traced_189,
+    't': traced_190,
+    't, alloc, priority=': traced_191,
+    'tensor, data, sizes': traced_192,
+    'tensor, force=': traced_193,
+    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_194,
+    'tensor_sizes, tensor_strides, sizes': traced_195,
+    'tensors, dim=': traced_196,
+    'tensors, dim=, out=': traced_197,
+    'type1, type2': traced_198,
+    'value, self': traced_199,
+    'values, indices, self, dim, keepdim': traced_200,
+    'var': traced_201,
+    'x, y': traced_202,
 }
