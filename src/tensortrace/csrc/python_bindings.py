@@ -208,7 +208,9 @@ def make_dispatch(name: str, ov: PythonOverload) -> Callable[..., Any]:
         if ov.is_factory:
             # torch::rand (variable_factories.h): below ADInplaceOrView, then make_variable
             with AutoDispatchBelowADInplaceOrView():
-                result = getattr(at, ov.op.schema.name)(**call_kwargs)
+                # a factory method (x.new_zeros) is Tensor::new_zeros on self
+                target = at if self is None else self
+                result = getattr(target, ov.op.schema.name)(**call_kwargs)
             return make_variable(result, requires_grad)
         if self is not None:
             return getattr(self, ov.op.schema.name)(**call_kwargs)

@@ -23,6 +23,7 @@ from tensortrace.csrc.python_variable_indexing import (
     THPVariable_setitem,
 )
 from tensortrace.csrc.python_variable_methods_conversion import CONVERSION_METHODS
+from tensortrace.csrc.python_variable_methods_everyday import EVERYDAY_METHODS
 from tensortrace.csrc.size import Size
 
 
@@ -128,6 +129,7 @@ def _get_mT(self: TensorBase) -> Any:  # noqa: N802
 
 
 HAND_WRITTEN["mT"] = property(_get_mT)
+HAND_WRITTEN.update(EVERYDAY_METHODS)  # T, H, mH, type(), new_tensor
 
 @handle_th_errors
 def __invert__(self: TensorBase) -> Any:  # noqa: N807
