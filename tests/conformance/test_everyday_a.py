@@ -77,6 +77,73 @@ def test_everyday(name: str) -> None:
         warnings.simplefilter("ignore")
         check(PROGRAMS[name])
 
+RANDOM = {
+    # ---- torch.normal: every overload, bit-exact (sizes >= 16 take normal_fill's 16-wide path)
+    "normal_TT": "out = torch.normal(torch.zeros(3), torch.ones(3))",
+    "normal_TT_big": "out = torch.normal(torch.arange(20.), torch.arange(1., 21.))",
+    "normal_TT_broadcast": "out = torch.normal(torch.zeros(2, 1), torch.ones(3) * 2)",
+    "normal_TT_mismatch": "out = torch.normal(torch.zeros(2), torch.ones(3))",
+    "normal_TT_std_int": "out = torch.normal(torch.arange(3.), torch.arange(3))",
+    "normal_TT_mean_int": "out = torch.normal(torch.arange(3), torch.arange(3.))",
+    "normal_TT_double": "out = torch.normal(torch.zeros(17, dtype=torch.float64), "
+                        "torch.ones(17))",
+    "normal_Tf": "out = torch.normal(torch.arange(4.).reshape(2, 2), 2.)",
+    "normal_Tf_default_std": "out = torch.normal(torch.zeros(5))",
+    "normal_Tf_big_T": "out = torch.normal(torch.zeros(4, 5).T, 0.5)",
+    "normal_Tf_int": "out = torch.normal(torch.arange(3), 1.)",
+    "normal_Tf_neg_std": "out = torch.normal(torch.zeros(3), -1.)",
+    "normal_fT": "out = torch.normal(1.5, torch.full((2, 9), 3.))",
+    "normal_fT_int": "out = torch.normal(2., torch.arange(3))",
+    "normal_fT_neg": "out = torch.normal(0., -torch.ones(3))",
+    "normal_TT_neg": "out = torch.normal(torch.zeros(3), -torch.ones(3))",
+    "normal_ff": "out = torch.normal(2., 3., (4, 5))",
+    "normal_ff_kw": "out = torch.normal(mean=0., std=1., size=(3,))",
+    "normal_ff_int_args": "out = torch.normal(0, 1, size=(2, 3))",
+    "normal_ff_dtype": "out = torch.normal(0., 1., (17,), dtype=torch.float64)",
+    "normal_ff_neg": "out = torch.normal(0., -1., (3,))",
+    "normal_ff_no_size": "out = torch.normal(0., 1.)",
+    "normal_generator": "g = torch.Generator().manual_seed(3); "
+                        "out = torch.normal(torch.zeros(20), 1., generator=g)",
+    "normal_out": "o = torch.empty(3); r = torch.normal(torch.zeros(3), torch.ones(3), out=o); "
+                  "out = (o, r is o)",
+    "normal_out_resize": "o = torch.empty(0); torch.normal(0., torch.ones(2, 3), out=o); out = o",
+    "normal_out_ff": "o = torch.empty(0); torch.normal(1., 2., (18,), out=o); out = o",
+    "normal_then_rand": "a = torch.normal(torch.zeros(5), 1.); out = (a, torch.rand(3))",
+    "normal_std_zero": "out = torch.normal(torch.arange(3.), 0.)",
+    "normal_empty": "out = torch.normal(torch.zeros(0), torch.ones(0))",
+    "normal_method_": "out = torch.empty(20).normal_(1., 2.)",
+    # ---- bernoulli -----------------------------------------------------------------------
+    "bernoulli_tensor": "out = torch.bernoulli(torch.rand(4, 5))",
+    "bernoulli_method": "out = torch.full((3, 3), 0.5).bernoulli()",
+    "bernoulli_double_p": "out = torch.bernoulli(torch.rand(10, dtype=torch.float64))",
+    "bernoulli_p": "out = torch.bernoulli(torch.zeros(20), 0.3)",
+    "bernoulli_p_method": "out = torch.zeros(2, 3).bernoulli(0.7)",
+    "bernoulli_T": "out = torch.bernoulli(torch.rand(3, 4).T)",
+    "bernoulli_inplace_tensor": "x = torch.zeros(3, 4); x.bernoulli_(torch.rand(4)); out = x",
+    "bernoulli_inplace_float": "x = torch.zeros(25); x.bernoulli_(0.25); out = x",
+    "bernoulli_inplace_default": "x = torch.zeros(7, dtype=torch.int64); x.bernoulli_(); out = x",
+    "bernoulli_inplace_bool": "x = torch.zeros(7, dtype=torch.bool); x.bernoulli_(0.5); out = x",
+    "bernoulli_bad_p": "out = torch.zeros(3).bernoulli_(1.5)",
+    "bernoulli_bad_p_tensor": "out = torch.bernoulli(torch.tensor([0.5, 2.0]))",
+    "bernoulli_int_p": "out = torch.bernoulli(torch.ones(3, dtype=torch.int64))",
+    "bernoulli_out": "o = torch.empty(2, dtype=torch.int64); "
+                     "torch.bernoulli(torch.rand(2, 2), out=o); out = o",
+    "bernoulli_generator": "g = torch.Generator().manual_seed(7); "
+                           "out = torch.bernoulli(torch.full((9,), 0.5), generator=g)",
+    "bernoulli_then_rand": "a = torch.bernoulli(torch.rand(5)); out = (a, torch.rand(2))",
+    "rand_like": "out = torch.rand_like(torch.zeros(3, 4).T)",
+    "randn_like": "out = torch.randn_like(torch.zeros(20, dtype=torch.float64))",
+    "randint_like": "out = torch.randint_like(torch.zeros(2, 3), 10)",
+    "randint_like_low": "out = torch.randint_like(torch.zeros(5, dtype=torch.int32), 3, 9)",
+}
+
+
+@pytest.mark.parametrize("name", sorted(RANDOM))
+def test_random(name: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check(RANDOM[name])
+
 
 def test_T_warns_on_3d() -> None:
     import tensortrace
