@@ -11,6 +11,7 @@ from typing import Any
 
 from tensortrace import autograd as _autograd  # noqa: F401 - registers autograd kernels
 from tensortrace import csrc as _csrc  # noqa: F401 - installs the bindings
+from tensortrace import linalg as linalg  # torch.linalg
 from tensortrace import replay as _replay  # noqa: F401 - a Trace shows itself (rich, Jupyter)
 from tensortrace._tensor import Tensor
 from tensortrace._tensor_str import set_printoptions
@@ -36,6 +37,7 @@ from tensortrace.csrc.python_torch_functions import (
 )
 from tensortrace.csrc.size import Size
 from tensortrace.csrc.storage import TypedStorage, UntypedStorage
+from tensortrace.functional import norm  # torch/functional.py
 from tensortrace.trace import Trace, is_tracing, trace
 
 __version__ = "0.1.0"
@@ -90,4 +92,4 @@ __all__ = ["Generator", "Size", "Tensor", "Trace", "TypedStorage", "UntypedStora
            "layout", "manual_seed", "memory_allocated", "memory_format", "memory_stats",
            "preserve_format", "reset_peak_memory_stats", "seed", "set_default_dtype",
            "set_num_threads", "strided",
-           "trace", "set_printoptions", *_DTYPES, *_functions]
+           "trace", "set_printoptions", "linalg", "norm", *_DTYPES, *_functions]

@@ -132,6 +132,8 @@ class FunctionParameter:
             return None
         if text in ("True", "False"):
             return text == "True"
+        if text[:1] in ("'", '"'):  # a str default: ord='fro'
+            return text[1:-1]
         if text.startswith(("[", "(")):
             inner = text[1:-1].strip()
             return [int(v) for v in inner.split(",") if v.strip()]
@@ -216,7 +218,8 @@ class FunctionSignature:
             raise ValueError(f"bad signature {fmt!r}")
         params: list[FunctionParameter] = []
         keyword_only = False
-        for part in (p.strip() for p in m.group(2).split(",")):
+        # parameters are separated by ", " (a default may hold commas: dim=[-2,-1])
+        for part in (p.strip() for p in m.group(2).split(", ")):
             if not part:
                 continue
             if part == "*":
@@ -359,8 +362,9 @@ class PythonArgs:
     def intlist(self, i: int) -> list[int]:
         obj = self.args[i]
         param = self.signature.params[i]
-        if obj is None:
-            return []
+        if obj is None:  # absent: the signature's default (dim=[-2,-1]), else empty
+            default = param.default_value()
+            return list(default) if isinstance(default, list) else []
         if not isinstance(obj, (tuple, list)):
             return [int(obj)] * param.size  # IntArrayRef[N] broadcasts a single int
         bad = _first_bad_int(obj)

@@ -375,9 +375,12 @@ def sort_overloads(overloads: Sequence[PythonOverload]) -> list[PythonOverload]:
     return [ordered[i] for i in sorted_ids]
 
 
-def collect_overloads(ops: Sequence[OperatorHandle], is_method: bool
-                      ) -> dict[str, list[PythonOverload]]:
-    """Group the YAML's ops by Python name, folding each `.out` overload into its functional."""
+def collect_overloads(ops: Sequence[OperatorHandle], is_method: bool,
+                      python_module: str | None = None) -> dict[str, list[PythonOverload]]:
+    """Group the YAML's ops by Python name, folding each `.out` overload into its functional.
+
+    Functions of a `python_module:` (linalg) go to that module only (torch.linalg.*).
+    """
     by_full = {op.schema.full_name: op for op in ops}
     by_name = ops_by_name(ops)
     grouped: dict[str, list[PythonOverload]] = {}
@@ -386,6 +389,8 @@ def collect_overloads(ops: Sequence[OperatorHandle], is_method: bool
         variants = str(op.entry.get("variants", "function"))
         wanted = "method" if is_method else "function"
         if (wanted not in variants or schema.is_out or schema.full_name in SKIP_PYTHON_BINDINGS):
+            continue
+        if not is_method and op.entry.get("python_module") != python_module:
             continue
         out_op = None
         if not is_method:
