@@ -37,6 +37,7 @@ from tensortrace.csrc.python_torch_functions import (
 )
 from tensortrace.csrc.size import Size
 from tensortrace.csrc.storage import TypedStorage, UntypedStorage
+from tensortrace.csrc.type_info import finfo, iinfo
 from tensortrace.functional import norm  # torch/functional.py
 from tensortrace.trace import Trace, is_tracing, trace
 
@@ -92,4 +93,4 @@ __all__ = ["Generator", "Size", "Tensor", "Trace", "TypedStorage", "UntypedStora
            "layout", "manual_seed", "memory_allocated", "memory_format", "memory_stats",
            "preserve_format", "reset_peak_memory_stats", "seed", "set_default_dtype",
            "set_num_threads", "strided",
-           "trace", "set_printoptions", "linalg", "norm", *_DTYPES, *_functions]
+           "trace", "set_printoptions", "linalg", "norm", "finfo", "iinfo", *_DTYPES, *_functions]

@@ -226,6 +226,39 @@ def test_norms(name: str) -> None:
         warnings.simplefilter("ignore")
         check(NORMS[name], rtol=1e-5, atol=1e-6)
 
+MISC = {
+    # ---- keepdim's NumPy spellings (numpy_compatibility_arg_names) ---------------------------
+    "keepdims_sum": "out = torch.arange(6.).reshape(2, 3).sum(1, keepdims=True)",
+    "keepdims_mean": "out = torch.mean(torch.arange(6.).reshape(2, 3), dim=0, keepdims=True)",
+    "axis_sum": "out = torch.arange(6.).reshape(2, 3).sum(axis=0)",
+    "keepdims_max": "out = tuple(torch.arange(6.).reshape(2, 3).max(axis=1, keepdims=True))",
+    "keepdims_norm": "out = torch.linalg.vector_norm(torch.ones(2, 3), dim=1, keepdims=True)",
+    "keepdims_amax": "out = torch.ones(2, 3).amax(1, keepdims=True)",
+    "keepdims_and_axis_clash": "out = torch.sum(torch.ones(2), dim=0, axis=0)",
+    "x_alias": "out = torch.sum(a=torch.ones(2))",
+    # ---- finfo / iinfo -----------------------------------------------------------------------
+    "finfo_repr": "out = [repr(torch.finfo(t)) for t in (torch.float32, torch.float64, "
+                  "torch.float16, torch.bfloat16)]",
+    "finfo_attrs": "f = torch.finfo(torch.float32); out = [f.bits, f.eps, f.max, f.min, f.tiny, "
+                   "f.smallest_normal, f.resolution, f.dtype]",
+    "finfo_default": "out = str(torch.finfo())",
+    "finfo_eq": "out = torch.finfo(torch.float16) == torch.finfo(torch.half)",
+    "finfo_int": "out = torch.finfo(torch.int32)",
+    "finfo_str_arg": "out = torch.finfo('float')",
+    "iinfo_repr": "out = [repr(torch.iinfo(t)) for t in (torch.uint8, torch.int8, torch.int16, "
+                  "torch.int32, torch.int64)]",
+    "iinfo_attrs": "i = torch.iinfo(torch.int64); out = [i.bits, i.max, i.min, i.dtype]",
+    "iinfo_bool": "out = torch.iinfo(torch.bool)",
+    "iinfo_float": "out = torch.iinfo(torch.float32)",
+    "iinfo_none": "out = torch.iinfo()",
+    "finfo_clamp": "x = torch.tensor([0., 1.]); out = x.clamp(min=torch.finfo(x.dtype).eps)",
+}
+
+
+@pytest.mark.parametrize("name", sorted(MISC))
+def test_misc(name: str) -> None:
+    check(MISC[name])
+
 
 def test_T_warns_on_3d() -> None:
     import tensortrace

@@ -59,6 +59,12 @@ _TYPES = {
 # this module stays free of import cycles: csrc/__init__ fills it in.
 PYTHON_TYPES: dict[str, Any] = {}
 
+# numpy_compatibility_arg_names (python_arg_parser.cpp): a keyword argument may also be spelled
+# the NumPy way: x.sum(axis=0, keepdims=True) is x.sum(dim=0, keepdim=True).
+NUMPY_COMPATIBILITY_ARG_NAMES: dict[str, tuple[str, ...]] = {
+    "dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"), "other": ("x2",),
+}
+
 
 def _is_int(obj: Any) -> bool:
     """THPUtils_checkLong: an int that is not a bool (NumPy integers count too)."""
@@ -269,6 +275,11 @@ class FunctionSignature:
                 obj = args[arg_pos]
             else:
                 obj = kwargs.get(param.name, missing)
+                if obj is missing and param.name in NUMPY_COMPATIBILITY_ARG_NAMES:
+                    for numpy_name in NUMPY_COMPATIBILITY_ARG_NAMES[param.name]:
+                        obj = kwargs.get(numpy_name, missing)
+                        if obj is not missing:
+                            break
                 is_kwd = True
             varargs_eligible = allow_varargs_intlist and arg_pos == 0 and not is_kwd
             if (obj is missing and param.optional) or (obj is None and param.allow_none):
