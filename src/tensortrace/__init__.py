@@ -39,6 +39,7 @@ from tensortrace.csrc.size import Size
 from tensortrace.csrc.storage import TypedStorage, UntypedStorage
 from tensortrace.csrc.type_info import finfo, iinfo
 from tensortrace.functional import norm  # torch/functional.py
+from tensortrace.serialization import load, save
 from tensortrace.trace import Trace, is_tracing, trace
 
 __version__ = "0.1.0"
@@ -93,4 +94,5 @@ __all__ = ["Generator", "Size", "Tensor", "Trace", "TypedStorage", "UntypedStora
            "layout", "manual_seed", "memory_allocated", "memory_format", "memory_stats",
            "preserve_format", "reset_peak_memory_stats", "seed", "set_default_dtype",
            "set_num_threads", "strided",
-           "trace", "set_printoptions", "linalg", "norm", "finfo", "iinfo", *_DTYPES, *_functions]
+           "trace", "set_printoptions", "linalg", "norm", "finfo", "iinfo", "load", "save",
+           *_DTYPES, *_functions]
