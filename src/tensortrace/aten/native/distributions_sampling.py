@@ -22,13 +22,16 @@ from tensortrace.aten.native.resize import resize_output
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.device import Device
 from tensortrace.c10.exception import TORCH_CHECK
-from tensortrace.c10.scalar_type import ScalarType
+from tensortrace.c10.scalar_type import ScalarType, isFloatingType
 
 SOURCE = "aten/src/ATen/native/Distributions.cpp"
 TEMPLATES = "aten/src/ATen/native/DistributionTemplates.h"
 
 bernoulli_tensor_stub = DECLARE_DISPATCH("bernoulli_tensor_stub", "aten/src/ATen/native/UnaryOps.h")
 bernoulli_scalar_stub = DECLARE_DISPATCH("bernoulli_scalar_stub", "aten/src/ATen/native/UnaryOps.h")
+exponential_stub = DECLARE_DISPATCH("exponential_stub", "aten/src/ATen/native/UnaryOps.h")
+multinomial_with_replacement_stub = DECLARE_DISPATCH(
+    "multinomial_with_replacement_stub", "aten/src/ATen/native/UnaryOps.h")
 
 
 def _at() -> Any:
@@ -156,3 +159,82 @@ def bernoulli_(self: Tensor, p: Tensor | float = 0.5, generator: Any = None) -> 
     assert_no_internal_overlap(self)
     bernoulli_scalar_stub(self.device().type_, self, p, generator)
     return self
+
+
+# ---- exponential_ and multinomial ---------------------------------------------------------------
+@native_function(SOURCE, name="exponential_", legacy="at::native::exponential_")
+def exponential_(self: Tensor, lambd: float = 1, generator: Any = None) -> Tensor:
+    """exponential_impl_: check lambda, then exponential_stub over the tensor."""
+    TORCH_CHECK(lambd > 0 and lambd != float("inf") and lambd == lambd,
+                "exponential_ expects lambda > 0.0, but found lambda=", _fmt_double(lambd))
+    if self.numel() == 0:
+        return self
+    from tensortrace.aten.tensor_iterator import TensorIterator
+
+    it = TensorIterator.borrowing_nullary_op(self)
+    exponential_stub(it.device_type(), it, float(lambd), generator)
+    return self
+
+
+FLOAT32_MAX_CONSECUTIVE_INT = 1 << 24
+
+
+@native_function(SOURCE, name="multinomial_out", legacy="at::native::multinomial_out")
+def multinomial_out(self: Tensor, num_samples: int, replacement: bool = False,
+                    generator: Any = None, out: Tensor | None = None) -> Tensor:
+    """Without replacement (or one sample): argmax / topk of p / q with q ~ Exp(1), the
+    Gumbel trick; with replacement: a binary search in each row's cumulative distribution."""
+    assert out is not None
+    result, n_sample = out, num_samples
+    TORCH_CHECK(self.dim() > 0 and self.dim() <= 2, "prob_dist must be 1 or 2 dim")
+    TORCH_CHECK(isFloatingType(self.scalar_type()), "multinomial only supports floating-point "
+                "dtypes for input, got: ", self.scalar_type())
+    TORCH_CHECK(result.scalar_type() == ScalarType.Long,
+                "multinomial expects Long tensor out, got: ", result.scalar_type())
+    TORCH_CHECK(n_sample > 0, "cannot sample n_sample <= 0 samples")
+    n_categories = self.size(-1)
+    TORCH_CHECK(replacement or n_sample <= n_categories,
+                "cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    TORCH_CHECK(n_categories <= FLOAT32_MAX_CONSECUTIVE_INT,
+                "number of categories cannot exceed 2^24")
+    result.resize_([n_sample] if self.dim() == 1 else [self.size(0), n_sample])
+    if result.numel() == 0:
+        return result
+    if not replacement or n_sample == 1:
+        is_valid = bool((self.max().lt(float("inf")).logical_and(self.min().ge(0))).item())
+        TORCH_CHECK(is_valid, "probability tensor contains either `inf`, `nan` or element < 0")
+        if self.dim() == 1:
+            zero_prob = bool(self.sum().eq(0).item())
+        else:
+            zero_prob = bool(self.sum([1]).eq(0).sum().item())
+        TORCH_CHECK(not zero_prob, "invalid multinomial distribution (sum of probabilities <= 0)")
+        q = _at().empty_like(self).exponential_(1, generator=generator)
+        _at().div(self, q, out=q)
+        if n_sample == 1:
+            _at().argmax(q, -1, True, out=result)
+        else:
+            _topk_indices(q, n_sample, result)
+        return result
+    multinomial_with_replacement_stub(result.device().type_, result, self, n_sample, generator)
+    return result
+
+
+def _topk_indices(q: Tensor, k: int, result: Tensor) -> None:
+    """at::topk_out(vals, result, q, k): the indices of the k largest, largest first."""
+    at = _at()
+    if hasattr(at, "topk"):
+        vals = at.empty(list(result.sizes()), dtype=q.scalar_type(), device=q.device())
+        at.topk(q, k, out=(vals, result))
+        return
+    import numpy as np
+
+    values = q.numpy_view()
+    order = np.argsort(-values, axis=-1, kind="stable")[..., :k]
+    result.numpy_view()[...] = order
+
+
+@native_function(SOURCE, name="multinomial", legacy="at::native::multinomial")
+def multinomial(self: Tensor, num_samples: int, replacement: bool = False,
+                generator: Any = None) -> Tensor:
+    result = _at().empty([0], dtype=ScalarType.Long, device=self.device())
+    return multinomial_out(self, num_samples, replacement, generator, out=result)

@@ -26,6 +26,8 @@ from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
 from tensortrace.aten.native.distributions_sampling import (
     bernoulli_scalar_stub,
     bernoulli_tensor_stub,
+    exponential_stub,
+    multinomial_with_replacement_stub,
 )
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIterator, TensorIteratorConfig
@@ -86,5 +88,52 @@ def bernoulli_scalar_kernel(self: Tensor, p: float, gen: Any) -> None:
     it.cast_outputs()
 
 
+@traced("kernel", "at::native::templates::cpu::exponential_kernel", TEMPLATES,
+        legacy="THTensor_(exponential)")
+def exponential_kernel(it: Any, lambd: float, gen: Any) -> None:
+    """exponential_distribution<double>(lambda): -1 / lambda * log1p(-u), u from random64()
+    (torch 2.13's CPU wheels run this default kernel, checked against torch)."""
+    dtype = it.dtype()
+    TORCH_CHECK(isFloatingType(dtype), "Exponential distribution is a continuous probability "
+                "distribution. dtype must be a floating point but you specified ", dtype)
+    generator = gen if gen is not None else getDefaultCPUGenerator()
+    out = it.operand_array(0)
+    with generator.mutex_:
+        u = _uniform_real_double(generator.random_uint64(out.size), 0.0, 1.0)
+    values = (-1.0 / lambd) * np.log1p(-u)
+    out[...] = values.reshape(out.shape)
+    it.cast_outputs()
+
+
+@traced("kernel", "at::native::(anonymous)::multinomial_with_replacement_kernel_impl",
+        "aten/src/ATen/native/cpu/MultinomialKernel.cpp",
+        legacy="THTensor_(multinomial)")
+def multinomial_with_replacement_kernel(result: Tensor, self: Tensor, n_sample: int,
+                                        gen: Any) -> None:
+    """Per row: the running sum in scalar_t, normalised, last bucket forced to 1; per sample a
+    uniform double (random64) and the binary search for the first bucket >= it."""
+    generator = gen if gen is not None else getDefaultCPUGenerator()
+    probs = self.numpy_view()
+    rows = probs.reshape(1, -1) if probs.ndim == 1 else probs
+    rows = rows.astype(np.float32) if rows.dtype.itemsize == 2 else rows  # opmath for 16-bit
+    out = result.numpy_view().reshape(rows.shape[0], n_sample)
+    with generator.mutex_:
+        for i, row in enumerate(rows):
+            TORCH_CHECK(bool(np.all(row >= 0)), "invalid multinomial distribution "
+                        "(encountering probability entry < 0)")
+            TORCH_CHECK(bool(np.all(np.isfinite(row))), "invalid multinomial distribution "
+                        "(encountering probability entry = infinity or NaN)")
+            cum = np.cumsum(row, dtype=row.dtype)  # sequential, in scalar_t, as the C++ loop
+            total = cum[-1]
+            TORCH_CHECK(total > 0, "invalid multinomial distribution (sum of probabilities "
+                        "<= 0)")
+            cum = cum / total
+            cum[-1] = 1
+            u = _uniform_real_double(generator.random_uint64(n_sample), 0.0, 1.0)
+            out[i] = np.searchsorted(cum.astype(np.float64), u, side="left")
+
+
+REGISTER_DISPATCH(exponential_stub, exponential_kernel)
+REGISTER_DISPATCH(multinomial_with_replacement_stub, multinomial_with_replacement_kernel)
 REGISTER_DISPATCH(bernoulli_tensor_stub, bernoulli_tensor_kernel)
 REGISTER_DISPATCH(bernoulli_scalar_stub, bernoulli_scalar_kernel)
