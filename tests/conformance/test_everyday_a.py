@@ -145,9 +145,11 @@ RANDOM = {
     "mn_int": "out = torch.multinomial(torch.ones(3, dtype=torch.int64), 1)",
     "mn_3d": "out = torch.multinomial(torch.ones(2, 2, 2), 1)",
     "mn_n0": "out = torch.multinomial(torch.ones(3), 0)",
-    "mn_gen": "g = torch.Generator().manual_seed(5); out = torch.multinomial(torch.ones(9), 4, generator=g)",
+    "mn_gen": "g = torch.Generator().manual_seed(5); "
+              "out = torch.multinomial(torch.ones(9), 4, generator=g)",
     "mn_then": "a = torch.multinomial(torch.ones(4), 2); out = (a, torch.rand(2))",
-    "mn_out": "o = torch.empty(0, dtype=torch.int64); torch.multinomial(torch.ones(4), 2, out=o); out = o",
+    "mn_out": "o = torch.empty(0, dtype=torch.int64); "
+              "torch.multinomial(torch.ones(4), 2, out=o); out = o",
     "exp_": "out = torch.empty(20).exponential_()",
     "exp_lambd": "out = torch.empty(3, 4).exponential_(2.5)",
     "exp_bad": "out = torch.empty(3).exponential_(-1.)",
