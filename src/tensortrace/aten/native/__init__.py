@@ -32,6 +32,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     tensor_shape_inplace,
     type_properties,
     unary_ops,
+    unary_ops_extra,
 )
 from tensortrace.aten.native.cpu import (  # noqa: F401
     binary_ops_kernel,
@@ -47,5 +48,6 @@ from tensortrace.aten.native.cpu import (  # noqa: F401
     reduce_minmax_kernel,
     reduce_ops_kernel,
     tensor_compare_pointwise_kernel,
+    unary_ops_extra_kernel,
     unary_ops_kernel,
 )
