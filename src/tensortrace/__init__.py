@@ -11,6 +11,7 @@ from typing import Any
 
 from tensortrace import autograd as _autograd  # noqa: F401 - registers autograd kernels
 from tensortrace import csrc as _csrc  # noqa: F401 - installs the bindings
+from tensortrace import functional as _functional
 from tensortrace import linalg as linalg  # torch.linalg
 from tensortrace import replay as _replay  # noqa: F401 - a Trace shows itself (rich, Jupyter)
 from tensortrace._tensor import Tensor
@@ -46,6 +47,8 @@ __version__ = "0.1.0"
 
 globals().update(_DTYPES)
 globals().update(_functions)
+# torch/functional.py's Python wrappers take the place of the raw bindings of the same name
+broadcast_tensors = _functional.broadcast_tensors
 
 
 def get_default_dtype() -> dtype:

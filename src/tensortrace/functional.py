@@ -1,4 +1,4 @@
-"""The torch.<function>s that PyTorch writes in Python: torch.norm.
+"""The torch.<function>s that PyTorch writes in Python: torch.norm, torch.broadcast_tensors.
 
 Mirrors `torch/functional.py`. torch.norm is a thin router onto torch.linalg: 'fro' (or p=None)
 over at most two dims is the vector 2-norm, a number p is linalg.vector_norm, and 'nuc' (or
@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["norm"]
+__all__ = ["broadcast_tensors", "norm"]
+
+
+def broadcast_tensors(*tensors: Any) -> Any:
+    """torch.broadcast_tensors(*tensors): _VF.broadcast_tensors on the tuple."""
+    from tensortrace.csrc.python_torch_functions import VariableFunctions
+
+    return VariableFunctions["broadcast_tensors"](tensors)
 
 
 def norm(input: Any, p: Any = "fro", dim: Any = None, keepdim: bool = False,  # noqa: A002

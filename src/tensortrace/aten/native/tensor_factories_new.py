@@ -60,3 +60,22 @@ def new_ones(self: Tensor, size: Sequence[int], dtype: ScalarType | None = None,
     r = self.new_empty(list(size), dtype=dtype, layout=layout, device=device,
                        pin_memory=pin_memory)
     return r.fill_(1.0)
+
+
+@native_function("aten/src/ATen/native/TensorConversions.cpp", name="type_as",
+                 legacy="at::native::type_as")
+def type_as(self: Tensor, other: Tensor) -> Tensor:
+    """self.to(other.options()): other's dtype (and device), self itself when they match."""
+    return self.to(other.scalar_type())
+
+
+@native_function("aten/src/ATen/native/TensorShape.cpp", name="broadcast_tensors",
+                 legacy="at::native::broadcast_tensors")
+def broadcast_tensors(tensors: Sequence[Tensor]) -> list[Tensor]:
+    """expand_outplace: every tensor expanded to the tensors' common broadcast shape."""
+    from tensortrace.aten.expand_utils import infer_size
+
+    shape: tuple[int, ...] = ()
+    for t in tensors:
+        shape = tuple(infer_size(shape, t.sizes()))
+    return [t if tuple(t.sizes()) == shape else t.expand(list(shape)) for t in tensors]
