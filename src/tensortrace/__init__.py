@@ -11,6 +11,7 @@ from typing import Any
 
 from tensortrace import autograd as _autograd  # noqa: F401 - registers autograd kernels
 from tensortrace import csrc as _csrc  # noqa: F401 - installs the bindings
+from tensortrace import distributions as distributions  # torch.distributions
 from tensortrace import functional as _functional
 from tensortrace import linalg as linalg  # torch.linalg
 from tensortrace import replay as _replay  # noqa: F401 - a Trace shows itself (rich, Jupyter)
