@@ -8,6 +8,7 @@ library (both after manual_seed(0)), captures what it printed, and compares:
 - every final variable that holds a tensor, a number, a string, a bool, a dtype, a torch.Size,
   or a list / tuple / dict of those (tensors: shape, strides, offset, dtype and values).
 Warnings are silenced on both sides: the comparison is about results, not warning text.
+`import torch...` inside a program resolves to tensortrace's modules on the tensortrace side.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from __future__ import annotations
 import contextlib
 import io
 import math
+import sys
 import time
+import types
 import warnings
 from typing import Any
 
@@ -43,6 +46,30 @@ class ProgramOutcome:
         self.seconds = seconds
 
 
+@contextlib.contextmanager
+def _imports_resolve_to(module: Any) -> Any:
+    """While tensortrace runs, `import torch.distributions` / `from torch.linalg import norm`
+    resolve to tensortrace's modules (torch's own entries of sys.modules are put back after)."""
+    if module is torch:
+        yield
+        return
+    saved = {name: mod for name, mod in sys.modules.items()
+             if name == "torch" or name.startswith("torch.")}
+    for name in saved:
+        del sys.modules[name]
+    sys.modules["torch"] = module
+    for attr in dir(module):
+        value = getattr(module, attr)
+        if isinstance(value, types.ModuleType) and value.__name__.startswith("tensortrace."):
+            sys.modules[f"torch.{attr}"] = value
+    try:
+        yield
+    finally:
+        for name in [n for n in sys.modules if n == "torch" or n.startswith("torch.")]:
+            del sys.modules[name]
+        sys.modules.update(saved)
+
+
 def run_program(module: Any, source: str) -> ProgramOutcome:
     """exec `source` with `torch` = module; capture stdout, the error and the namespace."""
     module.manual_seed(0)
@@ -52,7 +79,8 @@ def run_program(module: Any, source: str) -> ProgramOutcome:
     error: BaseException | None = None
     code = compile(source, "<tutorial>", "exec")
     start = time.perf_counter()
-    with contextlib.redirect_stdout(buffer), warnings.catch_warnings():
+    with (contextlib.redirect_stdout(buffer), warnings.catch_warnings(),
+          _imports_resolve_to(module)):
         warnings.simplefilter("ignore")
         try:
             exec(code, namespace)

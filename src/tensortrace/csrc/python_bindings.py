@@ -43,6 +43,7 @@ SKIP_PYTHON_BINDINGS = {"add.Scalar", "add_.Scalar", "to.dtype",
                         "sub.Scalar", "sub_.Scalar", "mul.Scalar", "mul_.Scalar", "div.Scalar",
                         "div_.Scalar",
                         # internal view ops torch does not expose (gen_python_functions' skips)
+                        "numpy_T", "matrix_H",  # x.T and x.H: properties (python_variable.cpp)
                         "_reshape_alias", "_unsafe_view", "alias", "slice.Tensor",
                         # Tensor?[] has no PythonArgParser type here yet: reached via x[...]
                         "index.Tensor", "index_put_", "index_put", "_index_put_impl_"}
