@@ -156,7 +156,7 @@ OPERATORS: dict[str, str] = {
     "__floordiv__": "floor_divide", "__ifloordiv__": "floor_divide_",
     "__mod__": "remainder", "__imod__": "remainder_",
     "__eq__": "eq", "__ne__": "ne", "__lt__": "lt", "__le__": "le", "__gt__": "gt", "__ge__": "ge",
-    "__rand__": "bitwise_and", "__ror__": "bitwise_or",
+    "__rand__": "bitwise_and", "__ror__": "bitwise_or", "__rxor__": "bitwise_xor",
     "__matmul__": "matmul",
 }
 
