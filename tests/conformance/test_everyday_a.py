@@ -283,6 +283,102 @@ MISC = {
 def test_misc(name: str) -> None:
     check(MISC[name])
 
+# The long tail: isnan/isinf/isfinite, isin, conj_physical, frexp, trapezoid, cumulative_trapezoid,
+# cov, corrcoef, histc, the inverse trig/hyperbolic functions, frac, ^ << >>, hypot.
+TAIL = {
+    'isnan': "out = torch.isnan(torch.tensor([1., float('nan'), 2.]))",
+    'isnan_int': 'out = torch.tensor([1, 2]).isnan()',
+    'isinf': "out = torch.isinf(torch.tensor([1., float('inf'), -float('inf'), float('nan')]))",
+    'isinf_int': 'out = torch.isinf(torch.arange(3))',
+    'isfinite': "out = torch.isfinite(torch.tensor([1., float('inf'), float('nan')]))",
+    'isfinite_int': 'out = torch.arange(3).isfinite()',
+    'isin': 'out = torch.isin(torch.tensor([[1, 2], [3, 4]]), torch.tensor([2, 3]))',
+    'isin_invert': 'out = torch.isin(torch.arange(5), torch.tensor([1, 3]), invert=True)',
+    'isin_scalar': 'out = torch.isin(torch.arange(4), 2)',
+    'isin_scalar_elem': 'out = torch.isin(3, torch.arange(5))',
+    'isin_promote': 'out = torch.isin(torch.tensor([1.5, 2.0]), torch.tensor([2, 3]))',
+    'isin_bool': 'out = torch.isin(torch.tensor([True]), torch.tensor([True]))',
+    'conj_physical': 'x = torch.rand(3); out = (torch.conj_physical(x), x.conj_physical() is x)',
+    'frexp': 'out = tuple(torch.frexp(torch.tensor([0., 1., 8., -3.5, 1e-3])))',
+    'frexp_named': 'r = torch.tensor([10., 0.25]).frexp(); out = (r.mantissa, r.exponent)',
+    'frexp_int': 'out = torch.frexp(torch.tensor([1, 2]))',
+    'frexp_f64': 'out = tuple(torch.frexp(torch.tensor([3., 5.], dtype=torch.float64)))',
+    'trapezoid': 'out = torch.trapezoid(torch.tensor([1., 5., 10.]))',
+    'trapezoid_int': 'out = torch.trapezoid(torch.tensor([1, 2, 3]))',
+    'trapezoid_dx': 'out = torch.trapezoid(torch.tensor([1., 5., 10.]), dx=2)',
+    'trapezoid_x': 'out = torch.trapezoid(torch.tensor([1., 5., 10.]), torch.tensor([1., 3., 6.]))',
+    'trapezoid_2d': ('y = torch.arange(9.).reshape(3, 3); '
+                     'out = (torch.trapezoid(y), torch.trapezoid(y, dim=0))'),
+    'trapezoid_2d_x': ('y = torch.arange(9.).reshape(3, 3); '
+                       'x = torch.tensor([1., 3., 6.]); out = torch.trapezoid(y, x, dim=0)'),
+    'trapezoid_empty': 'out = torch.trapezoid(torch.zeros(2, 0))',
+    'trapezoid_bad_x': 'out = torch.trapezoid(torch.tensor([1., 2, 3]), torch.tensor([0., 1.]))',
+    'cumulative_trapezoid': 'out = torch.cumulative_trapezoid(torch.tensor([1., 5., 10.]))',
+    'cumulative_trapezoid_int': 'out = torch.cumulative_trapezoid(torch.tensor([1, 2, 3]))',
+    'cumulative_trapezoid_x': ('out = torch.cumulative_trapezoid(torch.tensor([1., 5., '
+                               '10.]), torch.tensor([1., 3., 6.]))'),
+    'cumulative_trapezoid_2d': ('o'
+                                'ut = torch.cumulative_trapezoid(torch.arange(9.).reshape(3, 3), dx=0.5, dim=0)'),
+    'cov': 'out = torch.cov(torch.tensor([[0., 1., 2.], [2., 1., 0.]]))',
+    'cov_1d': 'out = torch.cov(torch.tensor([1., 2.]))',
+    'cov_int': 'out = torch.cov(torch.tensor([[1, 2, 3], [2, 4, 7]]))',
+    'cov_correction': 'out = torch.cov(torch.arange(8.).reshape(2, 4), correction=0)',
+    'cov_fweights': ('out = torch.cov(torch.arange(8.).reshape(2, 4), '
+                     'fweights=torch.tensor([1, 2, 1, 3]))'),
+    'cov_aweights': ('out = torch.cov(torch.arange(8.).reshape(2, 4), '
+                     'aweights=torch.tensor([0.5, 1., 1., 2.]))'),
+    'cov_both': ('out = torch.cov(torch.arange(8.).reshape(2, 4), '
+                 'fweights=torch.tensor([1, 2, 1, 3]), aweights=torch.tensor([0.5, 1., 1., 2.]))'),
+    'cov_3d': 'out = torch.cov(torch.ones(2, 2, 2))',
+    'cov_bool': 'out = torch.cov(torch.ones(2, 2, dtype=torch.bool))',
+    'cov_bad_fweights': 'out = torch.cov(torch.ones(2, 3), fweights=torch.tensor([1., 2., 3.]))',
+    'cov_dof': 'out = torch.cov(torch.tensor([[1.], [2.]]))',
+    'corrcoef': 'out = torch.corrcoef(torch.tensor([[0., 1., 2.], [2., 1., 0.], [1., 3., 2.]]))',
+    'corrcoef_1d': 'out = torch.corrcoef(torch.tensor([1., 2., 4.]))',
+    'corrcoef_method': 'out = torch.arange(12.).reshape(3, 4).corrcoef()',
+    'histc': 'out = torch.histc(torch.tensor([1., 2, 1]), bins=4, min=0, max=3)',
+    'histc_auto': 'out = torch.histc(torch.rand(100), bins=10)',
+    'histc_default': 'out = torch.rand(50).histc()',
+    'histc_outside': 'out = torch.histc(torch.tensor([-1., 0.5, 1., 5.]), bins=2, min=0, max=1)',
+    'histc_const': 'out = torch.histc(torch.full((3,), 2.), bins=4)',
+    'histc_empty': 'out = torch.histc(torch.tensor([]), bins=3)',
+    'histc_int': 'out = torch.histc(torch.tensor([1, 2]))',
+    'histc_bins': 'out = torch.histc(torch.tensor([1., 2.]), bins=-1)',
+    'histc_minmax': 'out = torch.histc(torch.tensor([1., 2.]), bins=4, min=3, max=1)',
+    'histc_inf': "out = torch.histc(torch.tensor([1., float('inf')]))",
+    'histc_f64': 'out = torch.histc(torch.randn(200, dtype=torch.float64), bins=7, min=-2, max=2)',
+    'log1p': 'out = torch.log1p(torch.tensor([0., 1e-8, 1.]))',
+    'asinh_int': 'out = torch.asinh(torch.arange(4))',
+    'asinh_inplace': 'x = torch.tensor([0.5, -2.]); x.asinh_(); out = x',
+    'atanh_out': 'o = torch.empty(2); torch.atanh(torch.tensor([0.5, -0.5]), out=o); out = o',
+    'frac': 'out = torch.frac(torch.tensor([1., 2.5, -3.2]))',
+    'frac_int': 'out = torch.frac(torch.arange(3))',
+    'acos_outside': 'out = torch.acos(torch.tensor([2.]))',
+    'xor': 'out = torch.tensor([1, 2, 3]) ^ torch.tensor([3, 2, 1])',
+    'xor_bool': 'out = torch.tensor([True, False]) ^ True',
+    'xor_scalar': 'out = torch.bitwise_xor(torch.tensor([5, 6]), 3)',
+    'xor_float': 'out = torch.bitwise_xor(torch.tensor([1.]), torch.tensor([2.]))',
+    'xor_inplace': 'x = torch.tensor([7, 8]); x ^= 1; out = x',
+    'rxor': 'out = 3 ^ torch.tensor([1, 2])',
+    'lshift': ('out = torch.bitwise_left_shift(torch.tensor([-1, -2, 3], '
+               'dtype=torch.int8), torch.tensor([1, 0, 3], dtype=torch.int8))'),
+    'lshift_big': ('out = torch.tensor([1, 1], '
+                   'dtype=torch.int32) << torch.tensor([31, 40], dtype=torch.int32)'),
+    'rshift': 'out = torch.tensor([-16, 16, 7]) >> torch.tensor([2, 2, 70])',
+    'rshift_scalar': 'out = torch.bitwise_right_shift(torch.tensor([8, -8]), 1)',
+    'shift_float': 'out = torch.tensor([1.]) << 1',
+    'hypot': 'out = torch.hypot(torch.tensor([4.0]), torch.tensor([3.0, 4.0, 5.0]))',
+    'hypot_int': 'out = torch.hypot(torch.tensor([3]), torch.tensor([4]))',
+    'hypot_method': 'out = torch.tensor([[3., 5.]]).hypot(torch.tensor([[4.], [12.]]))',
+}
+
+
+@pytest.mark.parametrize("name", sorted(TAIL))
+def test_long_tail(name: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check(TAIL[name], rtol=1e-6, atol=1e-7)
+
 
 def test_T_warns_on_3d() -> None:
     import tensortrace

@@ -9,9 +9,11 @@ takes floating dtypes). Kept apart from unary_ops.py so that file stays about th
 from __future__ import annotations
 
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH, DispatchStub
-from tensortrace.aten.native.registry import impl_function, meta_function
+from tensortrace.aten.native.registry import impl_function, meta_function, native_function
 from tensortrace.aten.tensor_body import Tensor
-from tensortrace.aten.tensor_iterator import TensorIteratorBase
+from tensortrace.aten.tensor_iterator import TensorIteratorBase, TensorIteratorConfig
+from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.scalar_type import ScalarType, isFloatingType
 
 SOURCE = "aten/src/ATen/native/UnaryOps.cpp"
 HEADER = "aten/src/ATen/native/UnaryOps.h"
@@ -41,3 +43,39 @@ def _register(name: str, float_op: bool) -> None:
 for _name in FLOAT_OPS:
     _register(_name, float_op=True)
 _register("frac", float_op=False)
+
+
+# ---- conj_physical and frexp -------------------------------------------------------------------
+@native_function(SOURCE, name="conj_physical", legacy="at::native::conj_physical")
+def conj_physical(self: Tensor) -> Tensor:
+    """The conjugate, materialised; a real tensor is its own conjugate (returned as is)."""
+    return self
+
+
+@native_function(SOURCE, name="frexp", legacy="at::native::frexp")
+def frexp(self: Tensor) -> tuple[Tensor, Tensor]:
+    from tensortrace.aten import functions as at
+
+    TORCH_CHECK(isFloatingType(self.scalar_type()),
+                "torch.frexp() only supports floating-point dtypes")
+    mantissa = at.empty_like(self)
+    exponent = at.empty_like(self, dtype=ScalarType.Int)
+    return frexp_out(self, mantissa, exponent)
+
+
+@native_function(SOURCE, name="frexp_out", legacy="at::native::frexp_out")
+def frexp_out(self: Tensor, mantissa: Tensor, exponent: Tensor) -> tuple[Tensor, Tensor]:
+    TORCH_CHECK(isFloatingType(self.scalar_type()),
+                "torch.frexp() only supports floating-point dtypes")
+    TORCH_CHECK(mantissa.scalar_type() == self.scalar_type(), "torch.frexp() expects mantissa "
+                "to have dtype ", self.scalar_type(), " but got ", mantissa.scalar_type())
+    TORCH_CHECK(exponent.scalar_type() == ScalarType.Int, "torch.frexp() expects exponent to "
+                "have int dtype but got ", exponent.scalar_type())
+    it = (TensorIteratorConfig().add_output(mantissa).add_output(exponent)
+          .add_const_input(self).check_all_same_dtype(False).set_check_mem_overlap(True)
+          .build())
+    frexp_stub(it.device_type(), it)
+    return mantissa, exponent
+
+
+frexp_stub = DECLARE_DISPATCH("frexp_stub", HEADER)

@@ -15,7 +15,7 @@ from tensortrace.aten.native.cpu.binary_ops_kernel import AT_DISPATCH_CHECK
 from tensortrace.aten.native.cpu.loops import cpu_kernel_vec
 from tensortrace.aten.native.cpu.unary_ops_kernel import unary_loop
 from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
-from tensortrace.aten.native.unary_ops_extra import STUBS
+from tensortrace.aten.native.unary_ops_extra import STUBS, frexp_stub
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.c10.scalar_type import isFloatingType
 from tensortrace.trace import traced
@@ -56,3 +56,16 @@ def frac_kernel(it: TensorIteratorBase) -> None:
 
 
 _register("frac", frac_kernel)
+
+
+def frexp_kernel(it: TensorIteratorBase) -> None:
+    """std::frexp per element: mantissa in [0.5, 1) with self's sign, and the int exponent."""
+    mantissa, exponent, values = it.operand_arrays()
+    m, e = np.frexp(values.astype(np.float32) if values.dtype.itemsize == 2 else values)
+    mantissa[...] = m
+    exponent[...] = e
+    it.cast_outputs()
+
+
+REGISTER_DISPATCH(frexp_stub, traced("kernel", "at::native::frexp_kernel", SOURCE,
+                                     legacy="frexp_kernel")(frexp_kernel))
