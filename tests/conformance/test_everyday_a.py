@@ -317,8 +317,8 @@ TAIL = {
     'cumulative_trapezoid_int': 'out = torch.cumulative_trapezoid(torch.tensor([1, 2, 3]))',
     'cumulative_trapezoid_x': ('out = torch.cumulative_trapezoid(torch.tensor([1., 5., '
                                '10.]), torch.tensor([1., 3., 6.]))'),
-    'cumulative_trapezoid_2d': ('o'
-                                'ut = torch.cumulative_trapezoid(torch.arange(9.).reshape(3, 3), dx=0.5, dim=0)'),
+    'cumulative_trapezoid_2d': ('out = torch.cumulative_trapezoid(torch.arange(9.).reshape(3, 3), '
+                                'dx=0.5, dim=0)'),
     'cov': 'out = torch.cov(torch.tensor([[0., 1., 2.], [2., 1., 0.]]))',
     'cov_1d': 'out = torch.cov(torch.tensor([1., 2.]))',
     'cov_int': 'out = torch.cov(torch.tensor([[1, 2, 3], [2, 4, 7]]))',
