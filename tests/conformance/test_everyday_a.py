@@ -347,6 +347,19 @@ TAIL = {
     'histc_minmax': 'out = torch.histc(torch.tensor([1., 2.]), bins=4, min=3, max=1)',
     'histc_inf': "out = torch.histc(torch.tensor([1., float('inf')]))",
     'histc_f64': 'out = torch.histc(torch.randn(200, dtype=torch.float64), bins=7, min=-2, max=2)',
+    "histogram": "out = tuple(torch.histogram(torch.tensor([1., 2, 1]), bins=4, "
+                 "range=(0., 3.), weight=torch.tensor([1., 2., 4.])))",
+    "histogram_density": "out = tuple(torch.histogram(torch.tensor([1., 2, 1]), bins=4, "
+                         "range=(0., 3.), density=True))",
+    "histogram_const": "out = tuple(torch.histogram(torch.tensor([2., 2.]), bins=2))",
+    "histogram_edges": "out = tuple(torch.histogram(torch.tensor([1., 2, 1, 7]), "
+                       "torch.tensor([0., 1.5, 3.])))",
+    "histogram_method": "r = torch.rand(50).histogram(5); out = (r.hist, r.bin_edges)",
+    "histogram_randn": "out = tuple(torch.histogram(torch.randn(300), bins=9, range=(-2., 2.)))",
+    "histogram_int": "out = torch.histogram(torch.arange(3), 2)",
+    "histogram_bad_bins": "out = torch.histogram(torch.rand(3), bins=0)",
+    "histogram_edge_dtype": "out = torch.histogram(torch.rand(3), torch.tensor([0., 1.], "
+                            "dtype=torch.float64))",
     'log1p': 'out = torch.log1p(torch.tensor([0., 1e-8, 1.]))',
     'asinh_int': 'out = torch.asinh(torch.arange(4))',
     'asinh_inplace': 'x = torch.tensor([0.5, -2.]); x.asinh_(); out = x',

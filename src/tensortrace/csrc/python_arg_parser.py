@@ -31,6 +31,7 @@ class ParameterType(Enum):
     DOUBLE = "float"
     BOOL = "bool"
     INT_LIST = "tuple of ints"
+    FLOAT_LIST = "tuple of floats"
     SCALARTYPE = "torch.dtype"
     LAYOUT = "torch.layout"
     DEVICE = "torch.device"
@@ -48,6 +49,7 @@ _TYPES = {
     "SymInt": ParameterType.SYM_INT, "double": ParameterType.DOUBLE,
     "float": ParameterType.DOUBLE, "bool": ParameterType.BOOL,
     "IntArrayRef": ParameterType.INT_LIST, "SymIntArrayRef": ParameterType.INT_LIST,
+    "ArrayRef<double>": ParameterType.FLOAT_LIST,
     "ScalarType": ParameterType.SCALARTYPE, "Layout": ParameterType.LAYOUT,
     "Device": ParameterType.DEVICE, "Generator": ParameterType.GENERATOR,
     "MemoryFormat": ParameterType.MEMORY_FORMAT, "TensorList": ParameterType.TENSOR_LIST,
@@ -168,6 +170,10 @@ class FunctionParameter:
                 # like PyTorch, only the first element decides; unpacking checks the rest
                 return (len(obj) == 0 or _is_int(obj[0])), -1
             return (self.size > 0 and _is_int(obj)), -1
+        if t == ParameterType.FLOAT_LIST:  # histogram's range=(lo, hi)
+            if isinstance(obj, (tuple, list)):
+                return (len(obj) == 0 or _is_double(obj[0])), -1
+            return (self.size > 0 and _is_double(obj)), -1
         if t == ParameterType.TENSOR_LIST:
             if isinstance(obj, (tuple, list)):
                 # is_tensor_list_and_append_overloaded(throw_error=true): a bad element is an

@@ -66,7 +66,8 @@ FACTORY_OPTIONS = ("dtype", "layout", "device", "pin_memory")
 def python_type(arg: Argument) -> str:
     t = arg.type
     if t.is_list:
-        base = {"Tensor": "TensorList", "int": "IntArrayRef", "SymInt": "SymIntArrayRef"}[t.base]
+        base = {"Tensor": "TensorList", "int": "IntArrayRef", "SymInt": "SymIntArrayRef",
+                "float": "ArrayRef<double>"}[t.base]
         shown = f"{base}[{t.list_size}]" if t.list_size else base
         return shown + ("?" if t.optional else "")  # `int[1]? dim` takes None too
     return _PY_TYPES[t.base] + ("?" if t.optional else "")
@@ -146,6 +147,8 @@ def convert(r: PythonArgs, i: int) -> Any:
         return r.intlist(i)
     if t == ParameterType.TENSOR_LIST:
         return [v.cdata for v in value]
+    if t == ParameterType.FLOAT_LIST:
+        return [float(v) for v in value]
     if t == ParameterType.SCALARTYPE:
         return to_scalar_type(value)
     if t == ParameterType.DEVICE:
