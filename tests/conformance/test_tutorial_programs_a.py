@@ -792,6 +792,91 @@ print(padded)
 print(padded.T)
 """)
 
+# ---- long tail in tutorial code --------------------------------------------------------------
+P("nan_cleaning", """
+x = torch.tensor([1.0, float('nan'), 3.0, float('inf'), -2.0])
+print(torch.isnan(x), torch.isinf(x), torch.isfinite(x))
+clean = torch.where(torch.isfinite(x), x, torch.zeros_like(x))
+print(clean)
+print("finite mean:", clean.sum().item() / torch.isfinite(x).sum().item())
+""")
+P("isin_filtering", """
+labels = torch.tensor([0, 3, 1, 4, 3, 2, 5])
+keep = torch.tensor([1, 3, 5])
+mask = torch.isin(labels, keep)
+print(mask)
+print(labels[mask])
+print(labels[torch.isin(labels, keep, invert=True)])
+""")
+P("trapezoid_integration", """
+x = torch.linspace(0, math.pi, 101)
+y = torch.sin(x)
+area = torch.trapezoid(y, x)
+print(f"integral of sin over [0, pi] ~ {area.item():.5f}")
+running = torch.cumulative_trapezoid(y, x)
+print(running.shape, f"{running[-1].item():.5f}")
+print(torch.trapezoid(torch.tensor([1., 2., 3.]), dx=0.5))
+""")
+P("covariance_correlation", """
+torch.manual_seed(26)
+a = torch.randn(50)
+b = 2 * a + 0.1 * torch.randn(50)
+c = torch.randn(50)
+data = torch.stack([a, b, c])
+print(torch.cov(data).shape)
+r = torch.corrcoef(data)
+print(f"corr(a, b) = {r[0, 1].item():.3f}")
+print(f"corr(a, c) = {r[0, 2].item():.3f}")
+""")
+P("histogram_of_samples", """
+torch.manual_seed(27)
+s = torch.randn(1000)
+counts = torch.histc(s, bins=8, min=-4, max=4)
+print(counts)
+for i, c in enumerate(counts.tolist()):
+    print(f"{-4 + i:+d} {'#' * int(c // 20)}")
+hist, edges = torch.histogram(s, bins=4, range=(-2., 2.))
+print(hist, edges)
+""")
+P("frexp_decompose", """
+x = torch.tensor([8.0, 0.3, -5.0, 1024.0])
+mantissa, exponent = torch.frexp(x)
+print(mantissa)
+print(exponent)
+print(mantissa * 2.0 ** exponent)
+""")
+P("bit_tricks", """
+flags = torch.tensor([0b0011, 0b0101, 0b1111])
+print(flags ^ 0b0110)
+print(flags << 2)
+print(flags >> 1)
+print(torch.bitwise_xor(flags, torch.tensor([1, 1, 1])))
+parity = torch.zeros_like(flags)
+v = flags.clone()
+for _ in range(4):
+    parity ^= v & 1
+    v = v >> 1
+print(parity)
+""")
+P("hypot_distances", """
+dx = torch.tensor([3., 5., 8.])
+dy = torch.tensor([4., 12., 15.])
+print(torch.hypot(dx, dy))
+print(torch.sqrt(dx ** 2 + dy ** 2))
+""")
+P("activations_by_hand", """
+x = torch.linspace(-2, 2, 5)
+print(torch.asinh(x))
+print(torch.tanh(x), torch.atanh(torch.tanh(x)))
+print(torch.log1p(torch.exp(-x.abs())) + x.clamp(min=0))
+""")
+P("fractional_hours", """
+hours = torch.tensor([1.25, 3.5, 7.75, 12.0])
+minutes = (torch.frac(hours) * 60).round() if hasattr(torch, "round") else torch.frac(hours) * 60
+print(minutes)
+print((hours - torch.frac(hours)).long())
+""")
+
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_tutorial_program(name: str) -> None:
