@@ -226,9 +226,8 @@ GRADS: dict[str, str] = {
     "index_bool": "a = leaf(5); a[a > 0.5].sum().backward(); out = a.grad",
     "index_put_": "a, v = leaf(5), leaf(2); b = a * 1; b[torch.tensor([1, 3])] = v; "
                   "(b * 2).sum().backward(); out = (a.grad, v.grad)",
-    "index_put_accumulate": "a, v = leaf(5), leaf(2); b = a * 1; "
-                            "b.index_put_((torch.tensor([1, 1]),), v, accumulate=True); "
-                            "b.sum().backward(); out = (a.grad, v.grad)",
+    "index_iadd": "a, v = leaf(5), leaf(2); b = a * 1; b[torch.tensor([1, 3])] += v; "
+                  "(b * b).sum().backward(); out = (a.grad, v.grad)",
     "cat": "a, b = leaf(2, 3), leaf(1, 3); (torch.cat([a, b]) * torch.arange(9.).view(3, 3))"
            ".sum().backward(); out = (a.grad, b.grad)",
     "cat_dim1": "a, b = leaf(2, 1), leaf(2, 3); torch.cat([a, b], 1).sum().backward(); "
