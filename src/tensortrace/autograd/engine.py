@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -321,6 +322,19 @@ def _evaluate_traced(task: GraphTask, fn: Node, inputs: InputBuffer, queue: Read
     rec.end(site, {"ready_queue": queue._trace_summary()})
 
 
+class _CurrentGraphTask(threading.local):
+    def __init__(self) -> None:
+        self.task: GraphTask | None = None
+
+
+_current = _CurrentGraphTask()
+
+
+def current_graph_task() -> GraphTask | None:
+    """The GraphTask the engine is running on this thread (graph_task.h's current_graph_task)."""
+    return _current.task
+
+
 class Engine:
     """The one engine (Engine::get_default_engine)."""
 
@@ -344,6 +358,7 @@ class Engine:
         queue = ReadyQueue()
         queue.push(graph_root, buffer)
         del buffer, graph_root, inputs
+        outer, _current.task = _current.task, task
         with grad_mode.set_grad_enabled(create_graph):
             try:
                 while not queue.empty():
@@ -353,6 +368,7 @@ class Engine:
             finally:
                 queue.heap.clear()
                 task.not_ready.clear()
+                _current.task = outer
         return task.captured_vars
 
 
