@@ -11,7 +11,6 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from tensortrace.aten import functions as at
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.autograd import grad_mode
 from tensortrace.autograd.function import UINT64_MAX, Node, check_input_count

@@ -69,24 +69,25 @@ class GraphTask:
                 info.needed = True
             else:
                 info.captures.append((edge.input_nr, index))
-        # a Node is needed if one of its next functions is needed or captures (DFS)
-        seen: set[Node] = set()
-
-        def visit(fn: Node) -> bool:
-            info = self.exec_info.get(fn)
-            if fn in seen:
-                return info is not None and info.should_execute()
-            seen.add(fn)
-            needed = False
+        # a Node is needed if one of its next functions is needed or captures: an iterative
+        # post-order DFS (a recursive closure would be a reference cycle holding the graph)
+        seen: set[Node] = {graph_root}
+        stack: list[tuple[Node, int]] = [(graph_root, 0)]
+        while stack:
+            fn, child = stack[-1]
+            if child < len(fn.next_edges_):
+                stack[-1] = (fn, child + 1)
+                nxt = fn.next_edges_[child].function
+                if nxt is not None and nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, 0))
+                continue
+            stack.pop()
             for e in fn.next_edges_:
-                if e.function is not None and visit(e.function):
-                    needed = True
-            if needed:
-                info = self.exec_info.setdefault(fn, ExecInfo())
-                info.needed = True
-            return info is not None and info.should_execute()
-
-        visit(graph_root)
+                info = self.exec_info.get(e.function) if e.function is not None else None
+                if info is not None and info.should_execute():
+                    self.exec_info.setdefault(fn, ExecInfo()).needed = True
+                    break
 
 
 class ReadyQueue:

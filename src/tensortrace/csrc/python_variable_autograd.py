@@ -10,6 +10,7 @@ into Engine::execute).
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -151,12 +152,18 @@ def retain_grad(self: TensorBase) -> None:
     if meta.grad_fn_ is None or meta.retains_grad_:
         return  # a leaf keeps its gradient anyway
     fn = meta.grad_fn_
+    # the hook holds the tensor weakly, as torch's does: its grad_fn holds the hook
+    impl_ref = weakref.ref(var.unsafeGetTensorImpl())
 
     def retain_grad_hook(grad: AtTensor) -> None:
-        if meta.grad_ is None or not meta.grad_.defined():
-            meta.grad_ = grad.clone(memory_format="contiguous_format")
+        impl = impl_ref()
+        owner = impl.autograd_meta_ if impl is not None else None
+        if owner is None:
+            return
+        if owner.grad_ is None or not owner.grad_.defined():
+            owner.grad_ = grad.clone(memory_format="contiguous_format")
         else:
-            meta.grad_ = meta.grad_.add(grad)
+            owner.grad_ = owner.grad_.add(grad)
 
     fn.retains_grad_hooks_[meta.output_nr_] = retain_grad_hook
     meta.retains_grad_ = True
