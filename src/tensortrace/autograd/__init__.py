@@ -10,6 +10,7 @@ grad_mode.py holds the thread-local grad and inference modes. As `tensortrace.au
 from tensortrace.autograd.api import backward, grad
 from tensortrace.autograd.function import Node
 from tensortrace.autograd.generated import register_all
+from tensortrace.autograd.gradcheck import GradcheckError, gradcheck
 from tensortrace.autograd.grad_mode import (
     enable_grad,
     inference_mode,
@@ -21,5 +22,5 @@ from tensortrace.autograd.grad_mode import (
 
 register_all()
 
-__all__ = ["Node", "backward", "enable_grad", "grad", "inference_mode", "is_grad_enabled",
+__all__ = ["GradcheckError", "Node", "backward", "gradcheck", "enable_grad", "grad", "inference_mode", "is_grad_enabled",
            "is_inference_mode_enabled", "no_grad", "set_grad_enabled"]
