@@ -10,7 +10,6 @@ grad_mode.py holds the thread-local grad and inference modes. As `tensortrace.au
 from tensortrace.autograd.api import backward, grad
 from tensortrace.autograd.function import Node
 from tensortrace.autograd.generated import register_all
-from tensortrace.autograd.gradcheck import GradcheckError, gradcheck
 from tensortrace.autograd.grad_mode import (
     enable_grad,
     inference_mode,
@@ -19,8 +18,10 @@ from tensortrace.autograd.grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from tensortrace.autograd.gradcheck import GradcheckError, gradcheck
 
 register_all()
 
-__all__ = ["GradcheckError", "Node", "backward", "gradcheck", "enable_grad", "grad", "inference_mode", "is_grad_enabled",
-           "is_inference_mode_enabled", "no_grad", "set_grad_enabled"]
+__all__ = ["GradcheckError", "Node", "backward", "enable_grad", "grad", "gradcheck",
+           "inference_mode", "is_grad_enabled", "is_inference_mode_enabled", "no_grad",
+           "set_grad_enabled"]
