@@ -35,7 +35,10 @@ def test_engine_frames_in_ready_queue_order() -> None:
     assert [f.name for f in mul.walk() if f.name.startswith("aten::")] == ["aten::mul",
                                                                            "aten::mul"]
     # what the player shows: the dependencies still pending and the ready queue
-    assert evaluated[0].args["dependencies"] == {}
+    assert evaluated[0].args["dependencies"] == [
+        ["MulBackward0", 1], ["torch::autograd::AccumulateGrad", 1],
+        ["torch::autograd::AccumulateGrad", 1]]
+    assert evaluated[2].args["dependencies"] == []
     assert evaluated[1].args["ready_queue"] == "[]"
     assert evaluated[1].outcome["ready_queue"] == (
         "['torch::autograd::AccumulateGrad', 'torch::autograd::AccumulateGrad']")

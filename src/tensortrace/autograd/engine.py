@@ -312,8 +312,9 @@ def _evaluate_traced(task: GraphTask, fn: Node, inputs: InputBuffer, queue: Read
     site = _site("evaluate", fn.name())
     rec.begin(site, {"record_function": True,
                      "args": {"node": fn._trace_summary(),
-                              "dependencies": {n.name(): c for n, c in task.dependencies.items()
-                                               if c},
+                              # [name, count] of each Node still waiting for gradients
+                              "dependencies": [[n.name(), c] for n, c
+                                               in task.dependencies.items() if c],
                               "ready_queue": queue._trace_summary()}})
     try:
         evaluate_function(task, fn, inputs, queue)
