@@ -243,7 +243,44 @@ def run_backward(tensors: Sequence[TensorBase], grad_tensors: Sequence[Any], kee
     return ()
 
 
+def _get_data(self: TensorBase) -> Any:
+    """Tensor.data: the same data, detached, with a version counter of its own
+    (VariableHooks::variable_data): in-place changes through it go unseen by autograd."""
+    from tensortrace.aten.native.identity_ops import detach as shallow_copy_and_detach
+
+    return THPVariable_Wrap(shallow_copy_and_detach(self.cdata))
+
+
+@handle_th_errors
+def _set_data(self: TensorBase, value: Any) -> None:
+    """`x.data = y`: x keeps its autograd identity and takes y's data (VariableHooks::set_data)."""
+    TORCH_CHECK(isinstance(value, TensorBase), "Variable data has to be a tensor, but got ",
+                type(value).__name__)
+    new = value.cdata.unsafeGetTensorImpl()
+    impl = self.cdata.unsafeGetTensorImpl()
+    TORCH_CHECK(new.scalar_type() == impl.scalar_type() or self.cdata.requires_grad() is False
+                or isFloatingType(new.scalar_type()),
+                "data set to a tensor that requires gradients must be floating point or complex "
+                "dtype")
+    impl.set_storage_keep_dtype(new.storage_.copy())
+    impl.data_type_ = new.data_type_
+    impl.set_sizes_and_strides(new.sizes_, new.strides_, new.storage_offset_)
+
+
+def _make_subclass(cls: type, data: TensorBase, require_grad: bool = False) -> Any:
+    """torch.Tensor._make_subclass (THPVariable_make_subclass): a `cls` object on data.detach(),
+    requiring grad as asked; nn.Parameter is made with it."""
+    from tensortrace.csrc.python_variable import THPVariable_NewWithVar
+
+    var = data.cdata.detach()
+    obj = THPVariable_NewWithVar(cls.__new__(cls), var)  # type: ignore[call-overload]
+    if require_grad:
+        _set_requires_grad(obj, True)
+    return obj
+
+
 PROPERTIES: dict[str, Any] = {
+    "data": property(_get_data, _set_data),
     "requires_grad": property(_get_requires_grad, _set_requires_grad),
     "grad": property(_get_grad, _set_grad),
     "grad_fn": property(_get_grad_fn),
@@ -255,6 +292,7 @@ PROPERTIES: dict[str, Any] = {
 METHODS: dict[str, Any] = {
     "requires_grad_": requires_grad_, "retain_grad": retain_grad,
     "register_hook": register_hook, "backward": backward, "is_inference": is_inference,
+    "_make_subclass": staticmethod(_make_subclass),
 }
 
 
