@@ -341,6 +341,11 @@ GRADS: dict[str, str] = {
                      "out = (type(p).__name__, p.requires_grad, p.is_leaf, p.grad)",
     "data_unseen_by_autograd": "a = leaf(3); d = a.data; d.add_(1); out = (a._version, "
                                "d._version, d.requires_grad, a.grad_fn)",
+    "stale_view_regenerated": "a = leaf(3, 4); b = a * 1; v1 = b[0]; v2 = b[:, 1]; v1.mul_(3); "
+                              "(v2 * torch.arange(3.)).sum().backward(); out = (a.grad, "
+                              "graph(v2), graph(v1))",
+    "view_after_base_inplace": "a = leaf(3, 4); c = a * 1; w = c[1:]; c.add_(1); "
+                               "(w * w).sum().backward(); out = (a.grad, graph(w))",
     "data_setter": "a = leaf(3); a.data = torch.zeros(2, 2); (a * 3).sum().backward(); "
                    "out = (a.shape, a.grad)",
 }

@@ -184,12 +184,27 @@ def gradient_edge(t: Tensor) -> Edge:
     if meta is None:
         return Edge()
     if meta.grad_fn_ is not None:
-        return Edge(meta.grad_fn_, meta.output_nr_)
+        return Edge(grad_fn(t, meta), meta.output_nr_)
     if meta.requires_grad_:
         from tensortrace.autograd.accumulate_grad import grad_accumulator
 
         return Edge(grad_accumulator(t), 0)
     return Edge()
+
+
+def grad_fn(t: Tensor, meta: Any) -> Node | None:
+    """VariableHooks::grad_fn: a view whose data changed in place since its grad_fn was made
+    (through its base or another view) gets a new one, an AsStridedBackward0 of its base."""
+    fn = meta.grad_fn_
+    if (fn is not None and meta.is_view_
+            and meta.attr_version_ != t.unsafeGetTensorImpl().version_counter_.version):
+        base_meta = meta.base_.unsafeGetTensorImpl().autograd_meta_
+        if base_meta is not None and base_meta.grad_fn_ is not None:
+            from tensortrace.autograd.variable_type_utils import regenerate_view_grad_fn
+
+            regenerate_view_grad_fn(t)
+            return meta.grad_fn_  # type: ignore[no-any-return]
+    return fn  # type: ignore[no-any-return]
 
 
 def check_input_count(node: Node, grads: Sequence[Any], expected: int) -> None:

@@ -29,7 +29,7 @@ class AutogradMeta:
     """
 
     __slots__ = ("requires_grad_", "grad_", "grad_fn_", "is_view_", "base_", "output_nr_",
-                 "grad_accumulator_", "retains_grad_", "hooks_", "is_inference_")
+                 "grad_accumulator_", "retains_grad_", "hooks_", "attr_version_")
 
     def __init__(self, requires_grad: bool = False) -> None:
         self.requires_grad_ = requires_grad
@@ -41,6 +41,8 @@ class AutogradMeta:
         self.grad_accumulator_: weakref.ref[object] | None = None
         self.retains_grad_ = False
         self.hooks_: dict[int, tuple[int, object]] = {}
+        # a view's grad_fn is valid for this version of the data it shares with its base
+        self.attr_version_ = 0
 
     def _trace_summary(self) -> str:
         base = self.base_.unsafeGetTensorImpl().trace_name if self.base_.defined() else None

@@ -39,6 +39,8 @@ def set_history(t: Tensor, grad_fn: Node) -> None:
     meta.grad_fn_ = grad_fn
     meta.output_nr_ = output_nr
     meta.requires_grad_ = True
+    if meta.is_view_:
+        meta.attr_version_ = t.unsafeGetTensorImpl().version_counter_.version
 
 
 def _geometry(t: Tensor) -> tuple[Any, ...]:

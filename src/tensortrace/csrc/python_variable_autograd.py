@@ -99,8 +99,10 @@ def _cpp_dtype(d: Any) -> str:
 
 
 def _get_grad_fn(self: TensorBase) -> Any:
+    from tensortrace.autograd.function import grad_fn
+
     meta = get_autograd_meta(self.cdata)
-    return None if meta is None else meta.grad_fn_
+    return None if meta is None else grad_fn(self.cdata, meta)
 
 
 def _get_is_leaf(self: TensorBase) -> bool:
