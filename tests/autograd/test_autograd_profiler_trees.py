@@ -36,6 +36,12 @@ CASES: dict[str, tuple[str, str]] = {
     "mm": (AB + "; w = torch.rand(4, 2, requires_grad=True)", "a.mm(w).sum().backward()"),
     "exp_mean": (AB, "a.exp().mean().backward()"),
     "grad_api": (AB, "torch.autograd.grad((a * b).sum(), [a])"),
+    "activations": (AB, "(a.relu() * b.tanh() + a.sigmoid()).sum().backward()"),
+    "mlp_ops_step": ("x = torch.rand(5, 4); y = torch.rand(5, 2); "
+                     "w1 = torch.rand(3, 4, requires_grad=True); "
+                     "b1 = torch.rand(3, requires_grad=True); "
+                     "w2 = torch.rand(2, 3, requires_grad=True)",
+                     "(((x @ w1.t() + b1).relu() @ w2.t() - y) ** 2).mean().backward()"),
     "retain_graph_twice": (AB + "; l = (a - b).sum(); l.backward(retain_graph=True)",
                            "l.backward()"),
 }

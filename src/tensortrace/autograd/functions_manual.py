@@ -7,8 +7,9 @@ and with grad mode on (create_graph=True) the ops record a graph of their own: d
 tensortrace has no complex dtypes, so the `.conj()` calls of the C++ formulas are dropped (on a
 real tensor torch's conj() returns self without dispatching) and handle_r_to_c is the identity.
 
-Where torch calls an aten op that tensortrace does not declare (select_backward, tanh_backward,
-threshold_backward, scatter ...), the helper computes the same values with ops it has.
+Where torch calls an aten op that tensortrace does not declare (select_backward, scatter, flip,
+ger ...), the helper computes the same values with ops it has; tanh_backward, sigmoid_backward
+and threshold_backward are aten ops here too (aten/native/activation_backward.py).
 """
 
 from __future__ import annotations
@@ -118,17 +119,17 @@ def pow_backward_exponent(grad: Tensor, self: Any, exponent: Tensor, result: Ten
 
 def tanh_backward(grad: Tensor, result: Tensor) -> Tensor:
     """aten::tanh_backward: grad * (1 - result^2)."""
-    return grad.mul(result.mul(result).neg().add(1))
+    return at.tanh_backward(grad, result)
 
 
 def sigmoid_backward(grad: Tensor, result: Tensor) -> Tensor:
-    """aten::sigmoid_backward: grad * result * (1 - result)."""
-    return grad.mul(result.neg().add(1).mul(result))
+    """aten::sigmoid_backward: grad * (1 - result) * result."""
+    return at.sigmoid_backward(grad, result)
 
 
-def threshold_backward(grad: Tensor, result: Tensor, threshold: float) -> Tensor:
-    """aten::threshold_backward: the gradient where the output passed the threshold."""
-    return at.where(result.le(threshold), 0.0, grad)
+def threshold_backward(grad: Tensor, self: Tensor, threshold: Any) -> Tensor:
+    """aten::threshold_backward: 0 where self <= threshold, else grad."""
+    return at.threshold_backward(grad, self, threshold)
 
 
 def clamp_backward(grad: Tensor, self: Tensor, min: Any, max: Any) -> Tensor:

@@ -127,7 +127,9 @@ def load_derivatives() -> dict[str, DifferentiabilityInfo]:
         properties: dict[str, tuple[str, str]] = {}
         list_properties: dict[str, tuple[str, str]] = {}
         arg_names = {a.name for a in schema.arguments}
-        for key in keys:
+        # load_derivatives.set_up_derivatives: `for raw_names in sorted(defn.keys())`, so a
+        # Node computes its inputs' gradients in that order (MmBackward0: mat2, then self)
+        for key in sorted(keys):
             source = str(entry[key])
             if source == "non_differentiable":
                 continue
