@@ -395,6 +395,8 @@ GRAPHS: dict[str, str] = {
     "saved_tensors": "a, b = leaf(3), leaf(3); c = a * b; out = (c.grad_fn._saved_self, "
                      "c.grad_fn._saved_other)",
     "saved_result": "a = leaf(3); c = a.exp(); out = c.grad_fn._saved_result",
+    "call_grad_fn": "a, b = leaf(3), leaf(3); c = a * b; out = c.grad_fn(torch.ones(3))",
+    "call_grad_fn_single": "a = leaf(3); c = a.exp(); out = c.grad_fn(torch.ones(3) * 2)",
     "metadata": "a = leaf(3); c = a * 2; c.grad_fn.metadata['k'] = 1; "
                 "out = c.grad_fn.metadata",
 }

@@ -162,8 +162,14 @@ class Node:
                                   ) -> RemovableHandle:
         return self._register(self.tensor_pre_hooks_, (output_nr, fn))
 
-    def __call__(self, *args: Any) -> Any:
-        raise TypeError(f"'{type(self).__name__}' object is not callable from Python here")
+    def __call__(self, *grads: Any) -> Any:
+        """grad_fn(*grads) from Python (THPCppFunction_call): run apply() on these gradients."""
+        from tensortrace.csrc.python_variable import THPVariable_Wrap
+
+        results = self.apply([g.cdata if g is not None else None for g in grads])
+        wrapped = tuple(THPVariable_Wrap(r.copy()) if r is not None and r.defined() else None
+                        for r in results)
+        return wrapped[0] if len(wrapped) == 1 else wrapped
 
     def _trace_summary(self) -> str:
         return f"{self.name()}(sequence_nr={self.sequence_nr_})"
