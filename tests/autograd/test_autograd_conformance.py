@@ -329,6 +329,8 @@ GRADS: dict[str, str] = {
                            "out = (b.requires_grad, c.requires_grad, a.is_leaf, c.is_leaf)",
     "requires_grad_factory": "a = torch.ones(2, 3, requires_grad=True); out = (a.requires_grad, "
                              "a.is_leaf, a.grad)",
+    "requires_grad_nonleaf_true": "a = leaf(3); b = a * 2; out = (b.requires_grad_(True) is b, "
+                                  "b.requires_grad, b.is_leaf)",
     "requires_grad_setter": "a = torch.rand(3); a.requires_grad = True; (a * 2).sum()"
                             ".backward(); out = a.grad",
     "int_op_no_grad": "a = leaf(3); out = ((a > 0.5).requires_grad, a.argmax().requires_grad, "
@@ -426,6 +428,8 @@ ERRORS: dict[str, str] = {
     "requires_grad_int_factory": "torch.ones(2, dtype=torch.int64, requires_grad=True)",
     "requires_grad_nonleaf": "a = leaf(3); (a * 2).requires_grad_(False)",
     "requires_grad_nonleaf_setter": "a = leaf(3); b = a * 2; b.requires_grad = False",
+    "requires_grad_nonleaf_setter_true": "a = leaf(3); b = a * 2; b.requires_grad = True",
+    "requires_grad_not_bool": "a = leaf(3); a.requires_grad = 1",
     "hook_no_grad": "torch.ones(2).register_hook(lambda g: g)",
     "retain_grad_no_grad": "torch.ones(2).retain_grad()",
     "grad_setter_size": "a = leaf(2, 3); a.grad = torch.ones(3)",

@@ -38,9 +38,7 @@ def _set_requires_grad(self: TensorBase, value: Any) -> None:
     var = self.cdata
     meta = get_autograd_meta(var)
     if meta is not None and meta.grad_fn_ is not None:
-        raise RuntimeError("you can only change requires_grad flags of leaf variables. If you "
-                           "want to use a computed variable in a subgraph that doesn't require "
-                           "differentiation use var_no_grad = var.detach().")
+        raise RuntimeError(_requires_grad_leaf_error(value))
     if value:
         TORCH_CHECK(isFloatingType(var.scalar_type()),
                     "only Tensors of floating point dtype can require gradients")
@@ -50,6 +48,15 @@ def _set_requires_grad(self: TensorBase, value: Any) -> None:
     if not value and meta is None:
         return
     materialize_autograd_meta(var).requires_grad_ = value
+
+
+def _requires_grad_leaf_error(requires_grad: bool) -> str:
+    """autograd::utils::requires_grad_leaf_error."""
+    message = "you can only change requires_grad flags of leaf variables."
+    if not requires_grad:
+        message += (" If you want to use a computed variable in a subgraph that doesn't require "
+                    "differentiation use var_no_grad = var.detach().")
+    return message
 
 
 def _get_grad(self: TensorBase) -> Any:
@@ -137,10 +144,10 @@ def requires_grad_(self: TensorBase, requires_grad: bool = True) -> TensorBase:
     """Tensor.requires_grad_ (THPVariable_requires_grad_)."""
     var = self.cdata
     meta = get_autograd_meta(var)
-    if not requires_grad and meta is not None and meta.grad_fn_ is not None:
-        raise RuntimeError("you can only change requires_grad flags of leaf variables. If you "
-                           "want to use a computed variable in a subgraph that doesn't require "
-                           "differentiation use var_no_grad = var.detach().")
+    if meta is not None and meta.grad_fn_ is not None:
+        if not requires_grad:
+            raise RuntimeError(_requires_grad_leaf_error(False))
+        return self  # a non-leaf already requires grad
     _set_requires_grad(self, bool(requires_grad))
     return self
 
