@@ -43,6 +43,8 @@ PROGRAMS = {
     "hooks": "c = a * 2; c.register_hook(lambda g: g * 2); a.register_hook(lambda g: g); "
              "c.retain_grad(); l = c.sum(); l.backward()",
     "retain_graph": "l = (a * b).sum(); l.backward(retain_graph=True); l.backward()",
+    "setitem_scalar": "c = a * 1; c[0] = 1.0; c[1, 2] = 2.0; l = c.sum(); l.backward()",
+    "setitem_scalar_no_grad": "x = torch.rand(3); x[0] = 1.5; x[1:] = 2.0",
     "dropped_graph": "l = (a.exp() * b).sum(); del l",
 }
 

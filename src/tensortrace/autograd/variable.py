@@ -79,6 +79,10 @@ def make_variable(data: Tensor, requires_grad: bool = False) -> Tensor:
 
 def as_view(base: Tensor, tensor: Tensor) -> Tensor:
     """Record that `tensor` is a view of `base` (Note [A view holds its base])."""
+    if tensor.is_same(base):
+        # a view op that handed back its input (expand to the same sizes here): recording
+        # the tensor as its own base would make it own itself, and never be freed
+        return tensor
     base_meta = get_autograd_meta(base)
     root = base_meta.base_ if base_meta is not None and base_meta.is_view_ else base
     meta = impl_meta if (impl_meta := get_autograd_meta(tensor)) is not None else AutogradMeta()
