@@ -7,6 +7,7 @@ refcount) of everything run inside.
 
 from __future__ import annotations
 
+import types as _types
 from typing import Any
 
 from tensortrace import autograd as _autograd  # noqa: F401 - registers autograd kernels
@@ -31,12 +32,16 @@ from tensortrace.csrc.dtype import (
 from tensortrace.csrc.dtype import get_dtype as _get_dtype
 from tensortrace.csrc.generator import Generator, default_generator, initial_seed, manual_seed, seed
 from tensortrace.csrc.module import get_num_threads, set_num_threads
+from tensortrace.csrc.python_nn_functions import _nn as _nn_functions
 from tensortrace.csrc.python_torch_functions import (
     VariableFunctions as _functions,  # noqa: N813
 )
 from tensortrace.csrc.size import Size
 from tensortrace.csrc.storage import TypedStorage, UntypedStorage
 from tensortrace.trace import Trace, is_tracing, trace
+
+# torch._C: only what torch.nn.functional reaches for (torch._C._nn, python_nn_functions.cpp)
+_C = _types.SimpleNamespace(_nn=_nn_functions)
 
 __version__ = "0.1.0"
 
@@ -55,6 +60,11 @@ def set_default_dtype(d: dtype) -> None:
 def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> Any:
     """torch.split (torch/functional.py): Tensor.split, which takes an int or a list of sizes."""
     return tensor.split(split_size_or_sections, dim)
+
+
+def broadcast_tensors(*tensors: Tensor) -> tuple[Tensor, ...]:
+    """torch.broadcast_tensors (torch/functional.py): _VF.broadcast_tensors of the tensors."""
+    return tuple(_functions["broadcast_tensors"](tensors))
 
 
 def is_tensor(obj: Any) -> bool:
@@ -85,6 +95,7 @@ def reset_peak_memory_stats(device: Any = "cpu") -> None:
 
 
 __all__ = ["Generator", "Size", "Tensor", "Trace", "TypedStorage", "UntypedStorage", "split",
+           "broadcast_tensors",
            "contiguous_format", "default_generator", "device", "dtype", "get_default_dtype",
            "get_num_threads", "initial_seed", "is_tensor", "is_tracing",
            "layout", "manual_seed", "memory_allocated", "memory_format", "memory_stats",

@@ -545,3 +545,14 @@ def set_storage_cpu_(self: Tensor, source: Storage, storage_offset: int, size: S
     checkInBoundsForStorage(impl.sizes_, impl.strides_, storage_offset, impl.itemsize(),
                             impl.storage_.nbytes())
     return self
+
+
+@native_function(SOURCE)
+def broadcast_tensors(tensors: Sequence[Tensor]) -> list[Tensor]:
+    """expand_outplace (ExpandUtils.h): each tensor expanded to the common shape, or itself."""
+    from tensortrace.aten.expand_utils import infer_size
+
+    sizes: tuple[int, ...] = ()
+    for t in tensors:
+        sizes = infer_size(sizes, t.sizes())
+    return [t if tuple(t.sizes()) == sizes else t.expand(list(sizes)) for t in tensors]
