@@ -102,3 +102,7 @@ __all__ = ["Generator", "Size", "Tensor", "Trace", "TypedStorage", "UntypedStora
            "preserve_format", "reset_peak_memory_stats", "seed", "set_default_dtype",
            "set_num_threads", "strided",
            "trace", "set_printoptions", *_DTYPES, *_functions]
+
+# torch.nn and torch.optim, built on everything above (imported last: they use the public API)
+from tensortrace import nn as nn  # noqa: E402
+from tensortrace import optim as optim  # noqa: E402
