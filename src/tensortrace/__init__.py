@@ -15,10 +15,19 @@ from tensortrace import csrc as _csrc  # noqa: F401 - installs the bindings
 from tensortrace import replay as _replay  # noqa: F401 - a Trace shows itself (rich, Jupyter)
 from tensortrace._tensor import Tensor
 from tensortrace._tensor_str import set_printoptions
+from tensortrace.autograd.grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from tensortrace.c10.cpu_allocator import profiledCPUMemoryReporter as _reporter  # noqa: N813
 from tensortrace.c10.default_dtype import get_default_dtype as _get_default_dtype
 from tensortrace.c10.default_dtype import set_default_dtype as _set_default_dtype
 from tensortrace.c10.device import Device as device  # noqa: N813 - torch.device
+from tensortrace.csrc import python_variable_autograd as _python_variable_autograd
 from tensortrace.csrc import return_types as return_types  # torch.return_types
 from tensortrace.csrc.dtype import DTYPES as _DTYPES
 from tensortrace.csrc.dtype import (
@@ -39,6 +48,9 @@ from tensortrace.csrc.python_torch_functions import (
 from tensortrace.csrc.size import Size
 from tensortrace.csrc.storage import TypedStorage, UntypedStorage
 from tensortrace.trace import Trace, is_tracing, trace
+
+_python_variable_autograd.install()
+autograd = _autograd  # torch.autograd
 
 # torch._C: only what torch.nn.functional reaches for (torch._C._nn, python_nn_functions.cpp)
 _C = _types.SimpleNamespace(_nn=_nn_functions)
@@ -101,7 +113,9 @@ __all__ = ["Generator", "Size", "Tensor", "Trace", "TypedStorage", "UntypedStora
            "layout", "manual_seed", "memory_allocated", "memory_format", "memory_stats",
            "preserve_format", "reset_peak_memory_stats", "seed", "set_default_dtype",
            "set_num_threads", "strided",
-           "trace", "set_printoptions", *_DTYPES, *_functions]
+           "trace", "set_printoptions", "autograd", "enable_grad", "inference_mode",
+           "is_grad_enabled", "is_inference_mode_enabled", "no_grad", "set_grad_enabled",
+           *_DTYPES, *_functions]
 
 # torch.nn and torch.optim, built on everything above (imported last: they use the public API)
 from tensortrace import nn as nn  # noqa: E402
