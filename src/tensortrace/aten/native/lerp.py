@@ -23,8 +23,8 @@ lerp_kernel_scalar_weight = DECLARE_DISPATCH("lerp_kernel_scalar_weight",
 
 @meta_function("lerp.Scalar", SOURCE)
 def meta_lerp_scalar(it: TensorIteratorBase, self: Tensor, end: Tensor, weight: Any) -> None:
-    TORCH_CHECK(self.dtype() == end.dtype(), "expected dtype ", self.scalar_type(),
-                " for `end` but got dtype ", end.scalar_type())
+    TORCH_CHECK(self.dtype() == end.dtype(), "expected dtype ", self.dtype().name,
+                " for `end` but got dtype ", end.dtype().name)
     it.build(TensorIteratorConfig().add_output(it.maybe_get_output()).add_const_input(self)
              .add_const_input(end))
 

@@ -54,7 +54,11 @@ def _check_target(target: Tensor) -> None:
 def _check_nll_shapes(self: Tensor, target: Tensor) -> None:
     TORCH_CHECK(0 < self.dim() <= 2, "input tensor should be 1D or 2D")
     TORCH_CHECK(target.dim() <= 1, "0D or 1D target tensor expected, multi-target not supported")
-    no_batch_dim = self.dim() == 1 and target.dim() == 0
+    if self.dim() == 1 and target.dim() == 1:
+        # one sample without a batch dim: its target may be [c] as well as c
+        TORCH_CHECK_VALUE(target.size(0) == 1, "For 1D input, 1D target must have size 1, but "
+                          "got target size: ", target.size(0))
+    no_batch_dim = self.dim() == 1
     TORCH_CHECK(no_batch_dim or self.size(0) == target.size(0), "size mismatch (got input: ",
                 self.sizes(), ", target: ", target.sizes(), ")")
 
@@ -63,8 +67,6 @@ def _check_nll_shapes(self: Tensor, target: Tensor) -> None:
 def meta_nll_loss_forward(it: TensorIteratorBase, self: Tensor, target: Tensor,
                           weight: Tensor | None, reduction: int, ignore_index: int) -> None:
     _check_nll_shapes(self, target)
-    TORCH_CHECK(not (self.dim() == 1 and target.dim() == 1),
-                "Expected target to be 0D when input is 1D, but got target.dim =", target.dim())
     _check_target(target)
     n_classes = self.size(-1)
     TORCH_CHECK(not _defined(weight) or (weight.dim() == 1 and weight.numel() == n_classes),
