@@ -21,11 +21,11 @@ from tensortrace.autograd.variable import materialize_autograd_meta
 class AccumulateGrad(Node):
     """Its sequence_nr is UINT64_MAX: once ready, it runs before any other Node."""
 
-    __slots__ = ("variable",)
+    __slots__ = ("variable_",)
 
     def __init__(self, variable: Tensor) -> None:
         super().__init__(sequence_nr=UINT64_MAX)
-        self.variable = variable.copy()  # an owner, as torch's AccumulateGrad holds its leaf
+        self.variable_ = variable.copy()  # an owner, as torch's AccumulateGrad holds its leaf
         self.add_input_metadata(variable)
         # a leaf's register_hook hooks live in its AutogradMeta (shared, not copied)
         self.tensor_pre_hooks_ = materialize_autograd_meta(variable).hooks_  # type: ignore[assignment]
@@ -33,13 +33,20 @@ class AccumulateGrad(Node):
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
 
+    @property
+    def variable(self) -> object:
+        """The leaf, as Python sees it (grad_fn.next_functions[0][0].variable)."""
+        from tensortrace.csrc.python_variable import THPVariable_Wrap
+
+        return THPVariable_Wrap(self.variable_.copy())
+
     def apply(self, grads: list[Tensor]) -> list[Tensor]:
         check_input_count(self, grads, 1)
         new_grad = grads[0]
-        if not self.variable.requires_grad():
+        if not self.variable_.requires_grad():
             return []
-        meta = materialize_autograd_meta(self.variable)
-        accumulate_grad(self.variable, meta, new_grad, 1)
+        meta = materialize_autograd_meta(self.variable_)
+        accumulate_grad(self.variable_, meta, new_grad, 1)
         return []
 
 

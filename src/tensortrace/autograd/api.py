@@ -62,7 +62,7 @@ def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None =
     from tensortrace.csrc.python_variable_autograd import run_backward
 
     if inputs is not None and len(inputs if not _is_tensor(inputs) else (inputs,)) == 0:
-        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     tensors = (tensors,) if _is_tensor(tensors) else tuple(tensors)
     if inputs is not None:
         inputs = (inputs,) if _is_tensor(inputs) else tuple(inputs)

@@ -245,7 +245,7 @@ class NotImplemented_(Node):  # noqa: N801 - torch's class is NotImplemented
         self.op = op
 
     def name(self) -> str:
-        return "NotImplemented"
+        return "torch::autograd::NotImplemented"
 
     def apply(self, grads: list[Any]) -> list[Any]:
         raise RuntimeError(f"derivative for {self.op} is not implemented")

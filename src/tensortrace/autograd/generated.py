@@ -51,7 +51,7 @@ from tensortrace.c10.local_dispatch_key_set import (
     AutoDispatchBelowADInplaceOrView,
     AutoDispatchBelowAutograd,
 )
-from tensortrace.trace import traced
+from tensortrace.trace import FrameSite, recorder, summarize, traced
 
 VARIABLE_TYPE = "torch/csrc/autograd/generated/VariableType.cpp"
 INPLACE_OR_VIEW = "torch/csrc/autograd/generated/ADInplaceOrViewType.cpp"
@@ -87,7 +87,36 @@ def make_autograd_kernel(op: OperatorHandle) -> KernelFunction:
         with below():
             return op.redispatch(ks & after_autograd_keyset, *args)
 
+    if schema.name == "detach":
+        return KernelFunction(make_detach_kernel(op, below), symbol, with_keyset=True)
     return KernelFunction(autograd_kernel, symbol, with_keyset=True)
+
+
+_DETACH_SITE = FrameSite("autograd", "detach", "torch/csrc/autograd/VariableTypeManual.cpp",
+                         "RECORD_FUNCTION(\"detach\")")
+
+
+def make_detach_kernel(op: OperatorHandle, below: Any) -> Any:
+    """VariableTypeManual.cpp's detach: a RECORD_FUNCTION("detach") scope, which
+    torch.profiler shows inside aten::detach, around the redispatch."""
+
+    @traced("autograd", "torch::autograd::VariableType::detach", VARIABLE_TYPE)
+    def detach_kernel(ks: DispatchKeySet, self: Tensor) -> Any:
+        rec = recorder.current
+        if rec is None:
+            with below():
+                return op.redispatch(ks & after_autograd_keyset, self)
+        rec.begin(_DETACH_SITE, {"record_function": True, "args": {"self": summarize(self)}})
+        try:
+            with below():
+                result = op.redispatch(ks & after_autograd_keyset, self)
+        except BaseException as exc:
+            rec.end(_DETACH_SITE, {"error": f"{type(exc).__name__}: {exc}"})
+            raise
+        rec.end(_DETACH_SITE, {"result": summarize(result)})
+        return result
+
+    return detach_kernel
 
 
 _infos: dict[str, DifferentiabilityInfo] | None = None
@@ -100,10 +129,26 @@ def derivative_infos() -> dict[str, DifferentiabilityInfo]:
     return _infos
 
 
-def _functional_name(schema: Any) -> str:
-    """add_.Tensor takes add.Tensor's formulas (derivatives.yaml's in-place default)."""
-    name = schema.name[:-1] if schema.is_inplace and schema.name.endswith("_") else schema.name
-    return f"{name}.{schema.overload_name}" if schema.overload_name else name
+def _signature(schema: Any) -> tuple[Any, ...]:
+    return tuple((a.name, a.type.base, a.type.is_list, a.type.optional, a.kwarg_only)
+                 for a in schema.arguments)
+
+
+def _functional_info(schema: Any, infos: dict[str, DifferentiabilityInfo]
+                     ) -> DifferentiabilityInfo | None:
+    """An in-place op takes the formulas of the functional op with its signature
+    (load_derivatives' functions_by_signature): pow_.Scalar is pow.Tensor_Scalar's."""
+    name = schema.name[:-1] if schema.name.endswith("_") else schema.name
+    wanted = _signature(schema)
+    for info in infos.values():
+        if info.schema.name == name and _signature(info.schema) == wanted:
+            return info
+    return None
+
+
+# Ops that are CompositeImplicitAutograd in torch (so their graph is that of the op they call)
+# but have a kernel of their own here: they record that op's Node.
+TORCH_COMPOSITE = {"max.other": "maximum", "min.other": "minimum"}
 
 
 def make_recording(op: OperatorHandle, below: Any) -> Any:
@@ -112,8 +157,8 @@ def make_recording(op: OperatorHandle, below: Any) -> Any:
     if schema.name in DONT_REQUIRE_DERIVATIVE or schema.name.rstrip("_") in DONT_REQUIRE_DERIVATIVE:
         return None
     infos = derivative_infos()
-    info = infos.get(schema.full_name) or (infos.get(_functional_name(schema))
-                                           if schema.is_inplace else None)
+    info = (infos.get(schema.full_name) or infos.get(TORCH_COMPOSITE.get(schema.full_name, ""))
+            or (_functional_info(schema, infos) if schema.is_inplace else None))
     arguments = schema.arguments
     index_of = {a.name: i for i, a in enumerate(arguments)}
     is_inplace = schema.is_inplace
@@ -125,9 +170,12 @@ def make_recording(op: OperatorHandle, below: Any) -> Any:
             check_no_out_grad(schema.name)
         if info is None:
             grad_fn: Node = NotImplemented_(op_name)
+            # a Python number wrapped as a tensor is not an input of the graph (torch binds it
+            # to the op's Scalar overload)
             grad_fn.set_next_edges(collect_next_edges(
                 [t for i in op.tensor_indices for t in
-                 (args[i] if isinstance(args[i], (list, tuple)) else [args[i]])]))
+                 (args[i] if isinstance(args[i], (list, tuple)) else [args[i]])
+                 if t is None or not t.unsafeGetTensorImpl().is_wrapped_number_]))
             needed: set[str] = set()
         else:
             needed = {n for n in info.diff_inputs if _requires_grad(args[index_of[n]])}
@@ -212,6 +260,10 @@ def make_inplace_or_view_kernel(op: OperatorHandle) -> KernelFunction:
         with AutoDispatchBelowADInplaceOrView():
             result = op.redispatch(ks & after_ADInplaceOrView_keyset, *args)
         if manual:
+            if schema.name == "detach":
+                # detach is a (non-differentiable) view: it shares the version counter
+                result.unsafeGetTensorImpl().set_version_counter(
+                    args[0].unsafeGetTensorImpl().version_counter())
             return result
         if schema.is_inplace or schema.is_out:
             for written in result if isinstance(result, tuple) else (result,):

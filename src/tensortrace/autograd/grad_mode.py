@@ -13,22 +13,17 @@ from __future__ import annotations
 
 import functools
 import inspect
-import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+from tensortrace.c10.autograd_state import autograd_state
+from tensortrace.c10.dispatch_key import autograd_dispatch_keyset
+from tensortrace.c10.local_dispatch_key_set import tls_local_dispatch_key_set
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class _AutogradState(threading.local):
-    """c10::AutogradState: the per-thread grad mode and inference mode flags."""
-
-    def __init__(self) -> None:
-        self.grad_mode = True
-        self.inference_mode = False
-
-
-_state = _AutogradState()
+_state = autograd_state  # c10::AutogradState: the per-thread grad and inference mode flags
 
 
 def is_grad_enabled() -> bool:
@@ -130,6 +125,7 @@ class inference_mode(_DecoratorContextManager):  # noqa: N801
     def __init__(self, mode: bool = True) -> None:
         self.mode = bool(mode)
         self.prev: tuple[bool, bool] = (True, False)
+        self.prev_excluded: Any = None
 
     def __new__(cls, mode: Any = True) -> Any:
         # torch allows `@torch.inference_mode` without parentheses
@@ -139,12 +135,19 @@ class inference_mode(_DecoratorContextManager):  # noqa: N801
 
     def __enter__(self) -> None:
         self.prev = (_state.grad_mode, _state.inference_mode)
+        tls = tls_local_dispatch_key_set()
+        self.prev_excluded = tls.excluded_
         if self.mode:
             _state.grad_mode = False
+            # the autograd kernels are skipped altogether inside inference mode
+            tls.excluded_ = tls.excluded_ | autograd_dispatch_keyset
+        else:
+            tls.excluded_ = tls.excluded_ - autograd_dispatch_keyset
         _state.inference_mode = self.mode
 
     def __exit__(self, *exc: Any) -> None:
         _state.grad_mode, _state.inference_mode = self.prev
+        tls_local_dispatch_key_set().excluded_ = self.prev_excluded
 
     def clone(self) -> inference_mode:
         return inference_mode(self.mode)
