@@ -10,7 +10,7 @@ from typing import Any
 
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
-from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_body import Tensor, expect_contiguous
 from tensortrace.aten.tensor_iterator import TensorIteratorBase, TensorIteratorConfig
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import ScalarType
@@ -61,7 +61,7 @@ def log_sigmoid_forward_cpu(self: Tensor) -> tuple[Tensor, Tensor]:
     input = self
     result = at.empty_like(input, memory_format="contiguous_format")
     buffer = at.empty_like(input, memory_format="contiguous_format")
-    log_sigmoid_cpu_stub(input.device().type_, result, buffer, input.contiguous())
+    log_sigmoid_cpu_stub(input.device().type_, result, buffer, expect_contiguous(input))
     return result, buffer
 
 

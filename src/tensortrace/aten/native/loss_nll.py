@@ -19,7 +19,7 @@ import numpy as np
 
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
 from tensortrace.aten.native.resize import resize_output
-from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_body import Tensor, expect_contiguous
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.c10.exception import (
     TORCH_CHECK,
@@ -88,7 +88,7 @@ def nll_loss_out_frame(output: Tensor, total_weight: Tensor, input: Tensor, targ
                                 '"nll_loss_out_frame" not implemented for \'',
                                 input.scalar_type(), "'")
     n_classes = input.size(-1)
-    w = weight.contiguous().numpy_view() if _defined(weight) else None
+    w = expect_contiguous(weight).numpy_view() if _defined(weight) else None
     x = input.numpy_view()
     acc = (np.float32 if input.scalar_type() in (ScalarType.Half, ScalarType.BFloat16)
            else x.dtype.type)
@@ -169,7 +169,7 @@ def nll_loss_backward_out_frame(grad_input: Tensor, grad_output: Tensor, input: 
                                 ignore_index: int, total_weight: Tensor) -> None:
     n_classes = input.size(-1)
     t = target.numpy_view().astype(np.int64).reshape(-1)
-    w = weight.contiguous().numpy_view() if _defined(weight) else None
+    w = expect_contiguous(weight).numpy_view() if _defined(weight) else None
     gi = grad_input.numpy_view()
     rows = gi.reshape(1, -1) if input.dim() == 1 else gi
     keep = t != ignore_index

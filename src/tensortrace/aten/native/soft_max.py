@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
-from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_body import Tensor, expect_contiguous
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
 from tensortrace.c10.exception import TORCH_CHECK
@@ -57,7 +57,7 @@ def host_softmax(output: Tensor, input_: Tensor, dim: int, log: bool, half_to_fl
                  op: str) -> None:
     """The shared body of softmax_cpu_out / log_softmax_cpu_out."""
     TORCH_CHECK(not half_to_float, op, " with half to float conversion is not supported on CPU")
-    input = input_.contiguous()
+    input = expect_contiguous(input_)
     dim_ = maybe_wrap_dim(dim, input.dim())
     if input.dim() == 0:
         input = input.view([1])
@@ -125,8 +125,8 @@ def meta_log_softmax_backward_data(it: TensorIteratorBase, grad: Tensor, output:
 def host_softmax_backward(grad_input: Tensor, grad_: Tensor, output_: Tensor, dim: int,
                           log: bool) -> None:
     dim_ = maybe_wrap_dim(dim, grad_.dim())
-    grad = grad_.contiguous()
-    output = output_.contiguous()
+    grad = expect_contiguous(grad_)
+    output = expect_contiguous(output_)
     if grad.dim() == 0:
         grad, output = grad.view([1]), output.view([1])
     if output.numel() == 0:
