@@ -62,6 +62,6 @@ def record_grad_fn(grad_fn: Node, outputs: list[Any]) -> None:
     rec.instant("grad_fn", "autograd", label or "?", {
         "node": label, "name": grad_fn.name(), "sequence_nr": grad_fn.sequence_nr_,
         "next_edges": edges,
-        "saved": {name: _saved(value) for name, value in saved.items()},
+        "saved": {name: _saved(saved[name]) for name in sorted(saved)},  # a set made it
         "outputs": [_impl_name(o) for o in outputs],
     })
