@@ -49,7 +49,7 @@ def make_step(lib: Any, adam: bool) -> Callable[[], None]:
 
 
 def traced(step: Callable[[], None]) -> Callable[[], None]:
-    record = getattr(tensortrace, "record", None) or tensortrace.trace
+    record = tensortrace.record
 
     def run() -> None:
         with record():

@@ -107,7 +107,7 @@ def our_tree(src: str) -> Tree:
         env = _env(tensortrace)
         eval(src, env)  # warm up: the optimizers make their state on the first step
         eval(src, env)
-        with tensortrace.trace() as t:
+        with tensortrace.record() as t:
             eval(src, env)
     finally:
         tensortrace.set_num_threads(saved)

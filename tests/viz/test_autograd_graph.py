@@ -10,7 +10,7 @@ from tensortrace.viz import AutogradGraph, autograd_graph
 
 from .svgutil import check_golden, parse, texts, with_class
 
-record = getattr(torch, "record", None) or torch.trace
+record = torch.record
 
 
 @pytest.fixture(scope="module")
