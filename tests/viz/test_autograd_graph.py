@@ -103,3 +103,15 @@ def test_the_graph_survives_json(seed_trace: Trace, tmp_path: object) -> None:
     seed_trace.save(path)
     again = Trace.load(path)
     assert autograd_graph(again).to_svg() == autograd_graph(seed_trace).to_svg()
+
+
+def test_the_picture_does_not_depend_on_earlier_graphs(seed_trace: Trace) -> None:
+    x = torch.rand(2, requires_grad=True)
+    (x * 2).sum().backward()  # Nodes made before the trace move the process-wide counter
+    torch.manual_seed(0)
+    a = torch.rand(3, requires_grad=True)
+    b = torch.rand(3, requires_grad=True)
+    with record() as t:
+        c = a + b
+        (c * a).sum().backward()
+    assert autograd_graph(t).to_svg() == autograd_graph(seed_trace).to_svg()

@@ -8,8 +8,10 @@ trace. Each node is a box: its name (`MulBackward0`), sequence number, the tenso
 to each of its next_edges (labelled with the input_nr), down to the leaves' AccumulateGrad
 nodes. The root (the loss's node) is on top, as torchviz draws it. When the trace also ran
 backward(), the nodes the engine evaluated up to `step` are filled, with their order of
-evaluation. PyTorch's counterpart is the graph `torch/csrc/autograd/function.h` holds (Node,
-Edge, SavedVariable), which torchviz draws from the live objects.
+evaluation. Sequence numbers and TensorImpls are numbered within the trace, as the Timeline
+numbers objects, so a picture does not depend on what the process ran before. PyTorch's
+counterpart is the graph `torch/csrc/autograd/function.h` holds (Node, Edge, SavedVariable),
+which torchviz draws from the live objects.
 """
 
 from __future__ import annotations
@@ -76,7 +78,24 @@ def graph_nodes(trace: Trace, step: int | None = None) -> dict[str, GraphNode]:
     for k, label in enumerate(evaluated, 1):
         if label in nodes and nodes[label].order is None:
             nodes[label].order = k
-    return nodes
+    return _renumbered(nodes)
+
+
+def _renumbered(nodes: dict[str, GraphNode]) -> dict[str, GraphNode]:
+    """Sequence numbers count from 0 within the trace (the process-wide counter depends on
+    what ran before), as the Timeline renumbers TensorImpls: MulBackward0#1 is the trace's
+    second Node, whatever the process made earlier."""
+    numbers = sorted({n.sequence_nr for n in nodes.values() if n.sequence_nr is not None})
+    local = {seq: k for k, seq in enumerate(numbers)}
+    relabel = {n.label: (f"{n.name}#{local[n.sequence_nr]}" if n.sequence_nr is not None
+                         else n.label) for n in nodes.values()}
+    out: dict[str, GraphNode] = {}
+    for n in nodes.values():
+        n.label = relabel[n.label]
+        n.sequence_nr = local.get(n.sequence_nr) if n.sequence_nr is not None else None
+        n.edges = [(relabel.get(t, t) if t is not None else None, nr) for t, nr in n.edges]
+        out[n.label] = n
+    return out
 
 
 def _evaluated_label(args: dict[str, Any], name: str) -> str:
