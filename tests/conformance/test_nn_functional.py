@@ -191,3 +191,24 @@ def test_error(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(GRADS))
 def test_grad(name: str) -> None:
     check(PRE + GRADS[name], rtol=1e-5, atol=1e-6)
+
+
+LEAK_PROGRAMS = ["nll_target_out_of_bounds", "nll_target_out_of_bounds_none", "mse_int",
+                 "cross_entropy_out_of_bounds", "softmax_int", "linear_shapes",
+                 "addcdiv_integers", "bce_size_mismatch"]
+
+
+@pytest.mark.parametrize("name", LEAK_PROGRAMS)
+def test_an_error_leaks_nothing(name: str) -> None:
+    """The outputs a kernel allocated before it raised are freed with the exception."""
+    import gc
+
+    import tensortrace
+
+    namespace = {"torch": tensortrace, "F": tensortrace.nn.functional}
+    exec("x = torch.randn(3, 4)", namespace)  # noqa: S102 - warm up the allocator's state
+    before = tensortrace.memory_allocated()
+    with pytest.raises(Exception):  # noqa: B017 - the conformance tests check which one
+        exec(ERRORS[name], namespace)  # noqa: S102 - the program under test
+    gc.collect()
+    assert tensortrace.memory_allocated() == before
