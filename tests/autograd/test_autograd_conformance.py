@@ -336,6 +336,13 @@ GRADS: dict[str, str] = {
     "version": "a = leaf(3); b = a * 1; v0 = b._version; b.add_(1); b.mul_(2); "
                "out = (v0, b._version, a._version)",
     "output_nr": "a = leaf(4); p, q = a.split(2); out = (p.output_nr, q.output_nr)",
+    "make_subclass": "class P(torch.Tensor):\n    pass\nw = torch.rand(2, 3)\n"
+                     "p = torch.Tensor._make_subclass(P, w, True); (p * 2).sum().backward()\n"
+                     "out = (type(p).__name__, p.requires_grad, p.is_leaf, p.grad)",
+    "data_unseen_by_autograd": "a = leaf(3); d = a.data; d.add_(1); out = (a._version, "
+                               "d._version, d.requires_grad, a.grad_fn)",
+    "data_setter": "a = leaf(3); a.data = torch.zeros(2, 2); (a * 3).sum().backward(); "
+                   "out = (a.shape, a.grad)",
 }
 
 GRAPHS: dict[str, str] = {

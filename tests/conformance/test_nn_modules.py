@@ -71,8 +71,9 @@ EXACT = {
                        "1, 1); m.plain = 3; m.register_buffer('b', torch.zeros(1)); m.b = "
                        "torch.ones(1); m.w = None; out = (list(m._parameters), list(m._modules), "
                        "list(m._buffers), m.plain, m.w, m.b)",
-    "module_to_double": "m = nn.Linear(3, 2).to(torch.float64); out = (m.weight.dtype, "
-                        "m(torch.randn(4, 3, dtype=torch.float64)).detach())",
+    "module_to_double": "m = nn.Linear(3, 2); w = m.weight; m.to(torch.float64); out = "
+                        "(m.weight is w, m.weight.dtype, m(torch.randn(4, 3, "
+                        "dtype=torch.float64)).detach(), repr(nn.Parameter()))",
     "zero_grad": "m = nn.Linear(3, 2); m(torch.randn(4, 3)).sum().backward(); g = m.weight.grad"
                  ".clone(); m.zero_grad(); out = (g, m.weight.grad, m.bias.grad)",
     "zero_grad_keep": "m = nn.Linear(3, 2); m(torch.randn(4, 3)).sum().backward(); "

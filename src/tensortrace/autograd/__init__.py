@@ -18,8 +18,10 @@ from tensortrace.autograd.grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from tensortrace.autograd.gradcheck import GradcheckError, gradcheck
 
 register_all()
 
-__all__ = ["Node", "backward", "enable_grad", "grad", "inference_mode", "is_grad_enabled",
-           "is_inference_mode_enabled", "no_grad", "set_grad_enabled"]
+__all__ = ["GradcheckError", "Node", "backward", "enable_grad", "grad", "gradcheck",
+           "inference_mode", "is_grad_enabled", "is_inference_mode_enabled", "no_grad",
+           "set_grad_enabled"]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from tensortrace.aten import functions as at
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.autograd import grad_mode
 from tensortrace.autograd.function import UINT64_MAX, Node, check_input_count
@@ -69,8 +68,8 @@ def obeys_layout_contract(grad: Tensor, variable: Tensor) -> bool:
 
 def clone_obey_contract(new_grad: Tensor, variable: Tensor) -> Tensor:
     if is_non_overlapping_and_dense(variable):
-        return (at.empty_strided(variable.sizes(), variable.strides(),
-                                 dtype=variable.scalar_type())
+        return (new_grad.new_empty_strided(variable.sizes(), variable.strides(),
+                                           dtype=variable.scalar_type())
                 .copy_(new_grad))
     return new_grad.clone(memory_format="contiguous_format")
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -68,24 +69,25 @@ class GraphTask:
                 info.needed = True
             else:
                 info.captures.append((edge.input_nr, index))
-        # a Node is needed if one of its next functions is needed or captures (DFS)
-        seen: set[Node] = set()
-
-        def visit(fn: Node) -> bool:
-            info = self.exec_info.get(fn)
-            if fn in seen:
-                return info is not None and info.should_execute()
-            seen.add(fn)
-            needed = False
+        # a Node is needed if one of its next functions is needed or captures: an iterative
+        # post-order DFS (a recursive closure would be a reference cycle holding the graph)
+        seen: set[Node] = {graph_root}
+        stack: list[tuple[Node, int]] = [(graph_root, 0)]
+        while stack:
+            fn, child = stack[-1]
+            if child < len(fn.next_edges_):
+                stack[-1] = (fn, child + 1)
+                nxt = fn.next_edges_[child].function
+                if nxt is not None and nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, 0))
+                continue
+            stack.pop()
             for e in fn.next_edges_:
-                if e.function is not None and visit(e.function):
-                    needed = True
-            if needed:
-                info = self.exec_info.setdefault(fn, ExecInfo())
-                info.needed = True
-            return info is not None and info.should_execute()
-
-        visit(graph_root)
+                info = self.exec_info.get(e.function) if e.function is not None else None
+                if info is not None and info.should_execute():
+                    self.exec_info.setdefault(fn, ExecInfo()).needed = True
+                    break
 
 
 class ReadyQueue:
@@ -310,8 +312,9 @@ def _evaluate_traced(task: GraphTask, fn: Node, inputs: InputBuffer, queue: Read
     site = _site("evaluate", fn.name())
     rec.begin(site, {"record_function": True,
                      "args": {"node": fn._trace_summary(),
-                              "dependencies": {n.name(): c for n, c in task.dependencies.items()
-                                               if c},
+                              # [name, count] of each Node still waiting for gradients
+                              "dependencies": [[n.name(), c] for n, c
+                                               in task.dependencies.items() if c],
                               "ready_queue": queue._trace_summary()}})
     try:
         evaluate_function(task, fn, inputs, queue)
@@ -319,6 +322,19 @@ def _evaluate_traced(task: GraphTask, fn: Node, inputs: InputBuffer, queue: Read
         rec.end(site, {"error": f"{type(exc).__name__}: {exc}"})
         raise
     rec.end(site, {"ready_queue": queue._trace_summary()})
+
+
+class _CurrentGraphTask(threading.local):
+    def __init__(self) -> None:
+        self.task: GraphTask | None = None
+
+
+_current = _CurrentGraphTask()
+
+
+def current_graph_task() -> GraphTask | None:
+    """The GraphTask the engine is running on this thread (graph_task.h's current_graph_task)."""
+    return _current.task
 
 
 class Engine:
@@ -344,6 +360,7 @@ class Engine:
         queue = ReadyQueue()
         queue.push(graph_root, buffer)
         del buffer, graph_root, inputs
+        outer, _current.task = _current.task, task
         with grad_mode.set_grad_enabled(create_graph):
             try:
                 while not queue.empty():
@@ -353,6 +370,7 @@ class Engine:
             finally:
                 queue.heap.clear()
                 task.not_ready.clear()
+                _current.task = outer
         return task.captured_vars
 
 

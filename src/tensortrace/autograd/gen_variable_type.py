@@ -174,7 +174,20 @@ class TraceableFunction(Node):
         self.input_ranges_: dict[str, tuple[int, int, bool]] = {}  # name -> (start, n, is_list)
 
     def should_compute_output(self, start: int, n: int) -> bool:
-        return any(self.next_edges_[i].function is not None for i in range(start, start + n))
+        """task_should_compute_output: an edge leads somewhere this backward will run."""
+        from tensortrace.autograd.engine import current_graph_task
+
+        task = current_graph_task()
+        for i in range(start, start + n):
+            fn = self.next_edges_[i].function
+            if fn is None:
+                continue
+            if task is None or not task.exec_info:
+                return True
+            info = task.exec_info.get(fn)
+            if info is not None and info.should_execute():
+                return True
+        return False
 
     def _unpack(self, value: Any) -> Any:
         if isinstance(value, SavedVariable):

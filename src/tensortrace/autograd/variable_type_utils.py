@@ -58,6 +58,9 @@ class CopySlices(Node):
         self.fn = fn
         self.add_input_metadata(base)
         self.set_next_edges([gradient_edge(base), *fn.next_edges_[1:]])
+        # fn's gradient for the view now flows into the base: its should_compute_output(0)
+        # must ask about the base's edge, not the view's old one
+        fn.next_edges_ = [self.next_edges_[0], *fn.next_edges_[1:]]
 
     def name(self) -> str:
         return "torch::autograd::CopySlices"

@@ -7,11 +7,7 @@ builds the torch.<op> functions.
 
 from tensortrace.aten import OPERATORS
 from tensortrace.c10.device import Device
-from tensortrace.csrc import (
-    python_torch_functions,
-    python_variable_methods,
-    python_variable_subclass,
-)
+from tensortrace.csrc import python_torch_functions, python_variable_methods
 from tensortrace.csrc.dtype import dtype, layout, memory_format
 from tensortrace.csrc.generator import Generator
 from tensortrace.csrc.python_arg_parser import PYTHON_TYPES
@@ -24,4 +20,3 @@ PYTHON_TYPES.update({"Tensor": TensorBase, "dtype": dtype, "layout": layout,
 
 python_variable_methods.install(OPERATORS)
 python_torch_functions.install(OPERATORS)
-python_variable_subclass.install()  # TensorBase._make_subclass, for nn.Parameter

@@ -10,6 +10,7 @@ into Engine::execute).
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -151,12 +152,18 @@ def retain_grad(self: TensorBase) -> None:
     if meta.grad_fn_ is None or meta.retains_grad_:
         return  # a leaf keeps its gradient anyway
     fn = meta.grad_fn_
+    # the hook holds the tensor weakly, as torch's does: its grad_fn holds the hook
+    impl_ref = weakref.ref(var.unsafeGetTensorImpl())
 
     def retain_grad_hook(grad: AtTensor) -> None:
-        if meta.grad_ is None or not meta.grad_.defined():
-            meta.grad_ = grad.clone(memory_format="contiguous_format")
+        impl = impl_ref()
+        owner = impl.autograd_meta_ if impl is not None else None
+        if owner is None:
+            return
+        if owner.grad_ is None or not owner.grad_.defined():
+            owner.grad_ = grad.clone(memory_format="contiguous_format")
         else:
-            meta.grad_ = meta.grad_.add(grad)
+            owner.grad_ = owner.grad_.add(grad)
 
     fn.retains_grad_hooks_[meta.output_nr_] = retain_grad_hook
     meta.retains_grad_ = True
@@ -236,7 +243,45 @@ def run_backward(tensors: Sequence[TensorBase], grad_tensors: Sequence[Any], kee
     return ()
 
 
+def _get_data(self: TensorBase) -> Any:
+    """Tensor.data: the same data, detached, with a version counter of its own
+    (VariableHooks::variable_data): in-place changes through it go unseen by autograd."""
+    from tensortrace.aten.native.identity_ops import detach as shallow_copy_and_detach
+
+    return THPVariable_Wrap(shallow_copy_and_detach(self.cdata))
+
+
+@handle_th_errors
+def _set_data(self: TensorBase, value: Any) -> None:
+    """`x.data = y`: x keeps its autograd identity and takes y's data (VariableHooks::set_data)."""
+    TORCH_CHECK(isinstance(value, TensorBase), "Variable data has to be a tensor, but got ",
+                type(value).__name__)
+    new = value.cdata.unsafeGetTensorImpl()
+    impl = self.cdata.unsafeGetTensorImpl()
+    TORCH_CHECK(new.scalar_type() == impl.scalar_type() or self.cdata.requires_grad() is False
+                or isFloatingType(new.scalar_type()),
+                "data set to a tensor that requires gradients must be floating point or complex "
+                "dtype")
+    impl.set_storage_keep_dtype(new.storage_.copy())
+    impl.data_type_ = new.data_type_
+    impl.set_sizes_and_strides(new.sizes_, new.strides_, new.storage_offset_)
+
+
+def _make_subclass(cls: type, data: TensorBase, require_grad: bool = False) -> Any:
+    """torch.Tensor._make_subclass (THPVariable_make_subclass): a `cls` object on data.detach(),
+    requiring grad as asked; nn.Parameter is made with it."""
+    from tensortrace.csrc.python_variable import THPVariable_NewWithVar
+
+    var = data.cdata.detach()
+    # object.__new__, not cls.__new__: nn.Parameter.__new__ is what calls this
+    obj = THPVariable_NewWithVar(object.__new__(cls), var)
+    if require_grad:
+        _set_requires_grad(obj, True)
+    return obj
+
+
 PROPERTIES: dict[str, Any] = {
+    "data": property(_get_data, _set_data),
     "requires_grad": property(_get_requires_grad, _set_requires_grad),
     "grad": property(_get_grad, _set_grad),
     "grad_fn": property(_get_grad_fn),
@@ -248,6 +293,7 @@ PROPERTIES: dict[str, Any] = {
 METHODS: dict[str, Any] = {
     "requires_grad_": requires_grad_, "retain_grad": retain_grad,
     "register_hook": register_hook, "backward": backward, "is_inference": is_inference,
+    "_make_subclass": staticmethod(_make_subclass),
 }
 
 

@@ -6,10 +6,6 @@ __getattr__ finds them there, so `self.fc = Linear(...)` registers a child and `
 reads a parameter. parameters() / named_parameters() / modules() walk the tree depth first
 with dotted prefixes ("0.weight"), state_dict() is that walk as an ordered dict of detached
 tensors, and __repr__ prints the tree exactly as torch does.
-
-Difference from torch: `module.to(dtype)` replaces a converted parameter by a new Parameter
-(torch swaps `param.data` in place, which this runtime does not model), so an optimizer must
-be built after the conversion.
 """
 
 from __future__ import annotations
@@ -332,13 +328,20 @@ class Module:
         if recurse:
             for module in self.children():
                 module._apply(fn)
-        for key, param in self._parameters.items():
+        for param in self._parameters.values():
             if param is None:
                 continue
             with torch.no_grad():
                 applied = fn(param)
-            if applied is not param:  # see the module docstring: a new Parameter
-                self._parameters[key] = Parameter(applied, param.requires_grad)
+            if applied is not param:
+                # torch's default (overwrite_module_params_on_conversion off): the Parameter
+                # keeps its identity, so an optimizer built before .to() still holds it
+                param.data = applied
+            if param.grad is not None:
+                with torch.no_grad():
+                    grad_applied = fn(param.grad)
+                if grad_applied is not param.grad:
+                    param.grad.data = grad_applied
         for key, buf in self._buffers.items():
             if buf is not None:
                 self._buffers[key] = fn(buf)
