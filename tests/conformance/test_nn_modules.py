@@ -4,6 +4,9 @@ load_state_dict, attribute routing, and the errors of each (type and message).""
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+
 import pytest
 
 from .harness import check
@@ -175,6 +178,15 @@ ERRORS = {
     "adam_lr": "torch.optim.Adam(nn.Linear(2, 2).parameters(), lr=-0.1)",
     "adam_weight_decay": "torch.optim.Adam(nn.Linear(2, 2).parameters(), weight_decay=-0.1)",
 }
+
+
+@pytest.fixture(autouse=True)
+def _collect_cycles() -> Iterator[None]:
+    """Programs that define a class or a function make reference cycles (the function's
+    __globals__ is the namespace that holds it), which keep their tensors allocated until the
+    cycle collector runs: collect them here, so later tests start from the memory they expect."""
+    yield
+    gc.collect()
 
 
 @pytest.mark.parametrize("name", sorted(EXACT))

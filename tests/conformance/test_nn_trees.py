@@ -16,9 +16,11 @@ trees are also checked against a live capture, so a stale file shows up.
 from __future__ import annotations
 
 import functools
+import gc
 import json
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -132,6 +134,15 @@ def stored() -> dict[str, Any]:
 
 def test_stored_file_is_current() -> None:
     assert stored()["sources"] == CASES and stored()["setup"] == SETUP
+
+
+@pytest.fixture(autouse=True)
+def _collect_cycles() -> Iterator[None]:
+    """Programs that define a class or a function make reference cycles (the function's
+    __globals__ is the namespace that holds it), which keep their tensors allocated until the
+    cycle collector runs: collect them here, so later tests start from the memory they expect."""
+    yield
+    gc.collect()
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
