@@ -5,8 +5,6 @@ records the call stack (Python binding -> dispatcher -> native -> kernel -> allo
 refcount) of everything run inside.
 """
 
-from __future__ import annotations
-
 import types as _types
 from typing import Any as _Any  # private: `torch.Any` is no torch name
 
