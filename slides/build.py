@@ -7,10 +7,12 @@ The deck runs `r = torch.rand(3, 4)[0] + torch.rand(3, 4)` under a trace and tur
 into slides: the equivalent code (derived from the trace, never written by hand), one slide per
 line of it with the line marked `# <--- here`, the operators it called and the object graph
 after it; call-outs for the `del` that frees nothing and the `del` whose view frees the first
-storage; the allocator's memory map; and the TimelinePlayer's standalone page, stepping inside
-the deck. reveal.js (from the npm registry, pinned in package.json / package-lock.json) is
-inlined at build time, with its theme's fonts already embedded as data URLs, so the built file
-needs no network and no kernel when it is shown: open it in any browser, offline.
+storage; the allocator's memory map; the TimelinePlayer's standalone page, stepping inside
+the deck; and seed 004's autograd story (the graph `a + b` records, backward() walking it, one
+training step of a small network), drawn from traces too. reveal.js (from the npm registry,
+pinned in package.json / package-lock.json) is inlined at build time, with its theme's fonts
+already embedded as data URLs, so the built file needs no network and no kernel when it is
+shown: open it in any browser, offline.
 """
 
 from __future__ import annotations
@@ -193,7 +195,79 @@ def build_sections(trace: Any) -> str:
     sections.append("<section><h3>Only <code>r</code> remains</h3>"
                     + '<div class="figure">' + object_graph(timeline).to_svg() + "</div>"
                     + f'<p class="small">{html.escape(timeline.headline())}</p></section>')
+    sections.extend(build_autograd_sections())
     return "\n".join(s for s in sections if s)
+
+
+AUTOGRAD_SOURCE = "c = a + b\nloss = (c * a).sum()\nloss.backward()"
+
+
+def build_autograd_sections() -> list[str]:
+    """Seed 004's story: `a + b` records AddBackward0, backward() walks the graph, .grad
+    accumulates; then one training step of a two-layer network, as the trace recorded it."""
+    import tensortrace as torch
+    from tensortrace.viz import autograd_graph
+
+    torch.manual_seed(0)
+    a = torch.rand(3, requires_grad=True)
+    b = torch.rand(3, requires_grad=True)
+    with torch.record() as trace:
+        c = a + b
+        loss = (c * a).sum()
+        loss.backward()
+    evaluate = "autograd::engine::evaluate_function: "
+    begins = [i for i, e in enumerate(trace.events) if e.ph == "B" and e.name.startswith(evaluate)]
+    first_backward = begins[0]
+    waits = []
+    for i in begins:
+        args = trace.events[i].args["args"]
+        waits.append(f"{html.escape(trace.events[i].name[len(evaluate):])}: waiting "
+                     f"{html.escape(str(args['dependencies']))}")
+    code = f'<pre class="code big"><code>{html.escape(AUTOGRAD_SOURCE)}</code></pre>'
+    sections = [
+        "<section><h2>Autograd, traced</h2>" + code
+        + "<p>Seed 004: every op on a tensor that requires grad records a grad function holding "
+        "its inputs' edges; <code>backward()</code> walks them; the leaves' gradients "
+        "accumulate into <code>.grad</code>. PyTorch 2.x: Node, Edge, the engine's GraphTask, "
+        "AccumulateGrad.</p></section>",
+        '<section data-state="autograd-graph"><h3><code>a + b</code> records '
+        "<code>AddBackward0</code></h3><div class=\"columns\"><div class=\"left\">" + code
+        + '<p class="small">The graph after the forward pass: each Node, what it saved, and its '
+        "next_edges down to the leaves' AccumulateGrad (drawn from the trace's grad_fn facts)."
+        '</p></div><div class="right figure">'
+        + autograd_graph(trace, first_backward - 1).to_svg() + "</div></div></section>",
+        '<section data-state="backward"><h3><code>backward()</code> walks the graph</h3>'
+        '<div class="columns"><div class="left">'
+        + "".join(f'<p class="small">{w}</p>' for w in waits)
+        + f'<p class="small">a.grad = {html.escape(str(a.grad))}</p>'
+        '<p class="callout">a is used twice: its AccumulateGrad runs only when both gradients '
+        "(through Mul and through Add) have arrived, as seed 004's <code>needed</code> counts."
+        '</p></div><div class="right figure">' + autograd_graph(trace).to_svg()
+        + "</div></div></section>",
+    ]
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(2, 8), torch.nn.ReLU(), torch.nn.Linear(8, 2))
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    x = torch.randn(16, 2)
+    y = (x.sum(1) > 0).to(torch.int64)
+    with torch.record() as step:
+        opt.zero_grad()
+        torch.nn.functional.cross_entropy(model(x), y).backward()
+        opt.step()
+    ops = [name for name, _ in step.operator_tree()]
+    nodes = [e.name[len(evaluate):] for e in step.events
+             if e.ph == "B" and e.name.startswith(evaluate)]
+    sections.append(
+        '<section data-state="training-step"><h3>One training step</h3>'
+        '<div class="columns"><div class="left"><pre class="code"><code>'
+        + html.escape("opt.zero_grad()\nloss = F.cross_entropy(model(x), y)\nloss.backward()\n"
+                      "opt.step()") + "</code></pre>"
+        + f'<p class="small"><b>top-level operators</b>: {html.escape(", ".join(ops))}</p>'
+        + f'<p class="small"><b>backward, node by node</b>: {html.escape(" → ".join(nodes))}</p>'
+        + '<p class="small">The same tree as torch.profiler records for this step '
+        "(tests/conformance/test_nn_trees.py).</p></div>"
+        '<div class="right figure">' + autograd_graph(step).to_svg() + "</div></div></section>")
+    return sections
 
 
 DECK_CSS = """

@@ -5,6 +5,7 @@ records the call stack (Python binding -> dispatcher -> native -> kernel -> allo
 refcount) of everything run inside.
 """
 
+import types as _types
 from typing import Any as _Any  # private: `torch.Any` is no torch name
 
 from tensortrace import autograd as _autograd  # noqa: F401 - registers autograd kernels
@@ -41,6 +42,7 @@ from tensortrace.csrc.dtype import (
 from tensortrace.csrc.dtype import get_dtype as _get_dtype
 from tensortrace.csrc.generator import Generator, default_generator, initial_seed, manual_seed, seed
 from tensortrace.csrc.module import get_num_threads, set_num_threads
+from tensortrace.csrc.python_nn_functions import _nn as _nn_functions
 from tensortrace.csrc.python_torch_functions import (
     VariableFunctions as _functions,  # noqa: N813
 )
@@ -53,6 +55,9 @@ from tensortrace.trace import Trace, is_tracing, record
 
 _python_variable_autograd.install()
 autograd = _autograd  # torch.autograd
+
+# torch._C: only what torch.nn.functional reaches for (torch._C._nn, python_nn_functions.cpp)
+_C = _types.SimpleNamespace(_nn=_nn_functions)
 
 __version__ = "0.1.0"
 
@@ -127,6 +132,7 @@ def reset_peak_memory_stats(device: _Any = "cpu") -> None:
 
 
 __all__ = ["Generator", "Size", "Tensor", "Trace", "TypedStorage", "UntypedStorage", "split",
+           "broadcast_tensors",
            "contiguous_format", "default_generator", "device", "dtype", "get_default_dtype",
            "get_num_threads", "initial_seed", "is_tensor", "is_tracing",
            "layout", "manual_seed", "memory_allocated", "memory_format", "memory_stats",
@@ -136,3 +142,7 @@ __all__ = ["Generator", "Size", "Tensor", "Trace", "TypedStorage", "UntypedStora
            "autograd", "enable_grad", "inference_mode", "is_grad_enabled",
            "is_inference_mode_enabled", "no_grad", "set_grad_enabled",
            *_DTYPES, *_functions]
+
+# torch.nn and torch.optim, built on everything above (imported last: they use the public API)
+from tensortrace import nn as nn  # noqa: E402
+from tensortrace import optim as optim  # noqa: E402

@@ -27,6 +27,21 @@ TENSORTRACE_ONLY = frozenset({
 
 # Shared names that no other conformance program uses, each with a program of its own.
 PROGRAMS = {
+    # grad modes (autograd's; their own tests are under tests/autograd)
+    "no_grad": "x = torch.ones(2, requires_grad=True)\nwith torch.no_grad():\n    y = x * 2\n"
+               "out = (y.requires_grad, y.grad_fn)",
+    "enable_grad": "x = torch.ones(2, requires_grad=True)\nwith torch.no_grad():\n"
+                   "    with torch.enable_grad():\n        y = x * 2\n"
+                   "out = (y.requires_grad, y.grad_fn.name())",
+    "set_grad_enabled": "x = torch.ones(2, requires_grad=True)\nwith torch.set_grad_enabled("
+                        "False):\n    y = x * 2\nout = (y.requires_grad, torch.is_grad_enabled())",
+    "is_grad_enabled": "with torch.no_grad():\n    a = torch.is_grad_enabled()\n"
+                       "out = (a, torch.is_grad_enabled())",
+    "inference_mode": "with torch.inference_mode():\n    y = torch.ones(2) * 2\n"
+                      "out = (y.is_inference(), y.requires_grad)",
+    "is_inference_mode_enabled": "with torch.inference_mode():\n"
+                                 "    a = torch.is_inference_mode_enabled()\n"
+                                 "out = (a, torch.is_inference_mode_enabled())",
     "trace": "out = torch.trace(torch.arange(9.).view(3, 3))",
     "abs_": "x = torch.arange(-3., 3.); torch.abs_(x); out = x",
     "addmv": "out = torch.addmv(torch.ones(2), torch.arange(6.).view(2, 3), torch.ones(3))",

@@ -80,3 +80,18 @@ def test_the_player_is_embedded(deck: str) -> None:
     page = html.unescape(match.group(1))
     assert page.lstrip().lower().startswith("<!doctype html>")
     assert 'id="tt-payload"' in page and "mount(" in page
+
+
+def test_the_autograd_story_is_told(deck: str) -> None:
+    """Seed 004: the graph `a + b` records, backward() walking it, one training step."""
+    graph = re.search(r'<section data-state="autograd-graph">.*?</section>', deck, re.DOTALL)
+    backward = re.search(r'<section data-state="backward">.*?</section>', deck, re.DOTALL)
+    step = re.search(r'<section data-state="training-step">.*?</section>', deck, re.DOTALL)
+    assert graph and backward and step
+    # before backward nothing ran; after it every node carries its evaluation order
+    assert 'data-node="AddBackward0#0"' in graph.group(0) and " ran" not in graph.group(0)
+    assert backward.group(0).count('class="node backward ran"') == 3
+    assert backward.group(0).count('class="node accumulate ran"') == 2
+    for name in ("NllLossBackward0", "LogSoftmaxBackward0", "AddmmBackward0", "ReluBackward0"):
+        assert name in step.group(0)
+    assert "aten::linear" in step.group(0) and "aten::cross_entropy_loss" in step.group(0)

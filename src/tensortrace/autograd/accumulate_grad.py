@@ -32,6 +32,10 @@ class AccumulateGrad(Node):
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
 
+    def _trace_summary(self) -> str:
+        # every AccumulateGrad has sequence_nr UINT64_MAX: the trace names it by its leaf
+        return f"{self.name()}(variable={self.variable_.unsafeGetTensorImpl().trace_name})"
+
     @property
     def variable(self) -> object:
         """The leaf, as Python sees it (grad_fn.next_functions[0][0].variable)."""

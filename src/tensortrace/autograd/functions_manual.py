@@ -9,7 +9,7 @@ real tensor torch's conj() returns self without dispatching) and handle_r_to_c i
 
 Where torch calls an aten op that tensortrace does not declare (select_backward, scatter, flip,
 ger ...), the helper computes the same values with ops it has; tanh_backward, sigmoid_backward
-and threshold_backward are aten ops here too (aten/native/activation_backward.py).
+and threshold_backward are aten ops here too (aten/native/activation.py).
 """
 
 from __future__ import annotations
@@ -422,3 +422,66 @@ def stack_tensors_backward(grad: Tensor, dim: int, dtypes: Sequence[Any]) -> lis
 
 def index_backward(zeros_like_self: Tensor, indices: Sequence[Any], grad: Tensor) -> Tensor:
     return zeros_like_self.index_put_(list(indices), grad, True)
+
+
+# ---- torch.nn's formulas (issue #9: nn/optim), from FunctionsManual.cpp ------------------------
+def softmax_double_backward(grad: Tensor, grad_output: Tensor, dim: int, output: Tensor
+                            ) -> Tensor:
+    """grad * grad_output - output * grad * grad_output summed over dim, minus grad_output's."""
+    return grad_output.mul(grad).sub(output.mul(grad_output).sum([dim], True).mul(grad)).sub(
+        grad_output.mul(output.mul(grad).sum([dim], True)))
+
+
+def mse_loss_double_backward(grad: Tensor, input: Tensor, reduction: int) -> Tensor:
+    """d(mse_loss_backward)/d(input): 2 * grad (divided by numel for 'mean')."""
+    grad_input = grad.mul(2)
+    if reduction == 1:  # at::Reduction::Mean
+        grad_input = grad_input.div(input.numel())
+    return grad_input
+
+
+def binary_cross_entropy_with_logits_backward(grad: Tensor, input: Tensor, target: Tensor,
+                                              weight: Tensor | None, pos_weight: Tensor | None,
+                                              reduction: int) -> Tensor:
+    """(sigmoid(x) - y) (with pos_weight: (1 + (p - 1) y) sigmoid(x) - p y) * grad * weight."""
+    if pos_weight is not None and pos_weight.defined():
+        # pos_weight may need broadcasting, so mul(target) is not in place
+        t = pos_weight.mul(target)
+        grad_input = t.add(1).sub_(target).mul_(input.sigmoid()).sub_(t)
+    else:
+        grad_input = input.sigmoid().sub_(target)
+    grad_input.mul_(grad)
+    if weight is not None and weight.defined():
+        grad_input.mul_(weight)
+    if reduction == 1:  # at::Reduction::Mean
+        grad_input.div_(input.numel())
+    return grad_input
+
+
+def binary_cross_entropy_with_logits_target_backward(grad: Tensor, self: Tensor, target: Tensor,
+                                                     weight: Tensor | None,
+                                                     pos_weight: Tensor | None,
+                                                     reduction: int) -> Tensor:
+    if pos_weight is not None and pos_weight.defined():
+        grad_target = at.log_sigmoid(self.neg()).sub_(at.log_sigmoid(self).mul_(pos_weight))
+    else:
+        grad_target = self.neg()
+    grad_target = grad_target.mul(grad)
+    if weight is not None and weight.defined():
+        grad_target.mul_(weight)
+    if reduction == 1:  # at::Reduction::Mean
+        grad_target.div_(target.numel())
+    return grad_target
+
+
+def log_sigmoid_backward(grad: Tensor, self: Tensor, buffer: Tensor) -> Tensor:
+    """d log(sigmoid(x)) / dx = sigmoid(-x) = 1 - sigmoid(x)."""
+    return grad.mul(self.neg().sigmoid())
+
+
+# The backward ops these formulas name now exist as operators (native/activation.py), so the
+# formulas call them, as torch's do: ReluBackward0 records aten::threshold_backward, as
+# torch.profiler shows.
+threshold_backward = at.threshold_backward  # noqa: F811
+sigmoid_backward = at.sigmoid_backward  # noqa: F811
+tanh_backward = at.tanh_backward  # noqa: F811

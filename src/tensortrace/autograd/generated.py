@@ -33,6 +33,7 @@ from tensortrace.autograd.gen_variable_type import (
     saved_names_for,
 )
 from tensortrace.autograd.grad_mode import _state as _grad_mode_state
+from tensortrace.autograd.graph_record import record_grad_fn
 from tensortrace.autograd.saved_variable import SavedVariable
 from tensortrace.autograd.variable import as_view, increment_version
 from tensortrace.autograd.variable_type_utils import (
@@ -239,6 +240,8 @@ def make_recording(op: OperatorHandle, below: Any) -> Any:
             out = outputs[position]
             grad_fn.saved_[name] = SavedVariable(  # type: ignore[attr-defined]
                 out, is_differentiable_output(out))
+        if recorder.current is not None:  # the graph's new node, as facts of the trace
+            record_grad_fn(grad_fn, outputs)
         return result
 
     return record

@@ -145,6 +145,10 @@ class FunctionParameter:
         if text.startswith(("[", "(")):
             inner = text[1:-1].strip()
             return [int(v) for v in inner.split(",") if v.strip()]
+        if text == "Mean":
+            # FunctionParameter::set_default_str parses an int default with atoi, so
+            # `int reduction=Mean` is 0 (Reduction::None) when omitted from Python, as in torch
+            return 0
         try:
             return int(text)
         except ValueError:

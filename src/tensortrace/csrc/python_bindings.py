@@ -10,6 +10,7 @@ wraps the result.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -47,6 +48,10 @@ SKIP_PYTHON_BINDINGS = {"add.Scalar", "add_.Scalar", "to.dtype",
                         "_reshape_alias", "_unsafe_view", "alias", "slice.Tensor",
                         # Tensor?[] has no PythonArgParser type here yet: reached via x[...]
                         "index.Tensor", "index_put_", "index_put", "_index_put_impl_"}
+# gen_python_functions' ".*_backward" and ".*_forward" skips: the kernels backward formulas call
+# (threshold_backward, nll_loss_backward) and the halves of composite losses (nll_loss_forward)
+# are no Python functions in torch
+SKIP_PYTHON_BINDINGS_PATTERN = re.compile(r".*_(backward|forward)$")
 # should_allow_numbers_as_tensors (torch/csrc/utils/python_arg_parser.cpp): the only bindings
 # whose Tensor arguments also take Python numbers. Everything else has Scalar overloads.
 NUMBERS_AS_TENSORS = {"add", "add_", "add_out", "div", "div_", "div_out", "divide", "divide_",
@@ -393,9 +398,7 @@ def collect_overloads(ops: Sequence[OperatorHandle], is_method: bool,
         variants = str(op.entry.get("variants", "function"))
         wanted = "method" if is_method else "function"
         if (wanted not in variants or schema.is_out or schema.full_name in SKIP_PYTHON_BINDINGS
-                or schema.name.endswith("_backward")):  # gen_python_functions: ".*_backward"
-            continue
-        if not is_method and op.entry.get("python_module") != python_module:
+                or SKIP_PYTHON_BINDINGS_PATTERN.match(schema.name)):
             continue
         out_op = None
         if not is_method:

@@ -17,6 +17,11 @@ VariableFunctions: dict[str, Callable[..., Any]] = {}
 
 
 def install(ops: Sequence[OperatorHandle]) -> None:
+    from tensortrace.csrc import python_nn_functions
+
+    # `python_module: nn` ops are bound in torch._C._nn instead (python_nn_functions.py)
+    python_nn_functions.install(ops)
+    ops = [op for op in ops if not python_nn_functions.is_nn(op)]
     for name, overloads in collect_overloads(ops, is_method=False).items():
         VariableFunctions[name] = make_binding(name, overloads, is_method=False)
     # the hand-written ones (python_torch_functions_manual.cpp): tensor, as_tensor, from_numpy

@@ -282,7 +282,8 @@ def _make_subclass(cls: type, data: TensorBase, require_grad: bool = False) -> A
     from tensortrace.csrc.python_variable import THPVariable_NewWithVar
 
     var = data.cdata.detach()
-    obj = THPVariable_NewWithVar(cls.__new__(cls), var)  # type: ignore[call-overload]
+    # object.__new__, not cls.__new__: nn.Parameter.__new__ is what calls this
+    obj = THPVariable_NewWithVar(object.__new__(cls), var)
     if require_grad:
         _set_requires_grad(obj, True)
     return obj
