@@ -400,6 +400,8 @@ def collect_overloads(ops: Sequence[OperatorHandle], is_method: bool,
         if (wanted not in variants or schema.is_out or schema.full_name in SKIP_PYTHON_BINDINGS
                 or SKIP_PYTHON_BINDINGS_PATTERN.match(schema.name)):
             continue
+        if not is_method and op.entry.get("python_module") != python_module:
+            continue
         out_op = None
         if not is_method:
             out_name = (f"{schema.name}.out" if not schema.overload_name

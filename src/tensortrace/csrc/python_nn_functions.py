@@ -24,6 +24,7 @@ def is_nn(op: OperatorHandle) -> bool:
 
 def install(ops: Sequence[OperatorHandle]) -> None:
     nn_ops = [op for op in ops if is_nn(op)]
-    for name, overloads in collect_overloads(nn_ops, is_method=False).items():
+    for name, overloads in collect_overloads(nn_ops, is_method=False,
+                                               python_module="nn").items():
         NNFunctions[name] = make_binding(name, overloads, is_method=False)
         setattr(_nn, name, NNFunctions[name])
