@@ -21,6 +21,16 @@ from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
 FORMAT_VERSION = 1
 
 
+def _copy_json(value: Any) -> Any:
+    """A deep copy of JSON data (dicts, lists and scalars): copy.deepcopy without its memo."""
+    kind = type(value)
+    if kind is dict:
+        return {k: _copy_json(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [_copy_json(v) for v in value]
+    return value
+
+
 @dataclass
 class FrameNode:
     """A frame of the call tree, rebuilt from its BEGIN/END pair."""
@@ -55,6 +65,11 @@ class Trace:
 
     # ---- persistence -------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
+        """The trace as JSON data: a deep copy, so that editing it never edits the trace."""
+        return _copy_json(self._json_data())
+
+    def _json_data(self) -> dict[str, Any]:
+        # shares the events' own dicts: for save(), which only reads them
         return {
             "format": "tensortrace-trace",
             "version": FORMAT_VERSION,
@@ -75,7 +90,7 @@ class Trace:
         return cls(events, sites, data.get("meta", {}))
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        Path(path).write_text(json.dumps(self.to_json()))
+        Path(path).write_text(json.dumps(self._json_data()))
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Trace:
