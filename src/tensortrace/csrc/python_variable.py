@@ -14,6 +14,7 @@ or its storage) or cascade down to free_cpu. The trace records each handle's bir
 
 from __future__ import annotations
 
+import _thread
 import functools
 import itertools
 import traceback
@@ -70,6 +71,10 @@ class TensorBase:
     def __del__(self) -> None:
         try:
             THPVariable_dealloc(self)
+        except KeyboardInterrupt:
+            # Python prints and drops whatever __del__ raises: re-deliver Ctrl-C to the main
+            # thread so that it still stops the program
+            _thread.interrupt_main()
         except Exception:  # pragma: no cover - only during interpreter teardown
             pass
 
