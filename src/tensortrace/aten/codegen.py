@@ -30,6 +30,7 @@ from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.c10.dispatch_key import DispatchKey, DispatchKeySet
 from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.scalar_type import TypeMeta
 from tensortrace.c10.tensor_options import TensorOptions, computeDispatchKey
 from tensortrace.trace import traced
 
@@ -249,9 +250,11 @@ class StructuredKernel(TensorIteratorBase):
                         "size ", list(out.sizes()), " and output tensor size ", list(sizes),
                         " should match")
         else:  # out=
-            TORCH_CHECK(options.dtype is None or options.dtype == out.scalar_type(),
-                        "Expected out tensor to have dtype ", options.dtype, ", but got ",
-                        out.scalar_type(), " instead")
+            # resize_out streams TypeMetas, whose names are C++ types: "float", "long int"
+            if options.dtype is not None and options.dtype != out.scalar_type():
+                TORCH_CHECK(False, "Expected out tensor to have dtype ",
+                            TypeMeta.fromScalarType(options.dtype).name, ", but got ",
+                            out.dtype().name, " instead")
             if resize_output(out, sizes) and strides:
                 setStrided(out, sizes, strides, out.storage_offset())
         if output_idx < len(self.operands_):  # a TensorIterator meta (not cat's) has operands

@@ -38,6 +38,14 @@ _handle_ids = itertools.count(1)
 THPVariableClass: type[TensorBase] | None = None
 
 
+def check_noargs(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """A METH_NOARGS method of TensorBase given arguments: CPython's own TypeErrors."""
+    if kwargs:
+        raise TypeError(f"TensorBase.{name}() takes no keyword arguments")
+    if args:
+        raise TypeError(f"TensorBase.{name}() takes no arguments ({len(args)} given)")
+
+
 def handle_th_errors(fn: F) -> F:
     """HANDLE_TH_ERRORS: an error leaves the C++ side fully unwound.
 
