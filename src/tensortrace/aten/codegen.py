@@ -22,7 +22,7 @@ import yaml
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.dispatcher import KernelFunction, OperatorHandle, singleton
-from tensortrace.aten.empty_tensor import empty_cpu, empty_strided_cpu
+from tensortrace.aten.empty_tensor import empty_cpu_for_output, empty_strided_cpu
 from tensortrace.aten.function_schema import FunctionSchema, Type, parse_schema
 from tensortrace.aten.native.registry import IMPL_FUNCTIONS, META_FUNCTIONS, NATIVE_FUNCTIONS
 from tensortrace.aten.native.resize import resize_output, setStrided
@@ -210,9 +210,13 @@ def make_backend_select_kernel(op: OperatorHandle) -> KernelFunction:
     names = [a.name for a in op.schema.arguments]
     dtype_i, layout_i, device_i = (names.index(n) for n in ("dtype", "layout", "device"))
 
+    # 2019's getOp(options.backend()) reached CPUType::<op> for an op with a CPU kernel
+    # (seed 000's `empty`: CPU: empty_cpu), TypeDefault::<op> for the others (`rand`)
+    legacy_type = "CPUType" if DispatchKey.CPU in op.registered else "TypeDefault"
+
     @traced("dispatch", f"at::(anonymous)::BackendSelect::{op.schema.name}",
             f"{GENERATED}/RegisterBackendSelect.cpp",
-            legacy="TypeDefault (options.backend())")
+            legacy=f"{legacy_type}::{op.schema.name} (options.backend())")
     def backend_select(*args: Any) -> Any:
         key = computeDispatchKey(args[dtype_i], args[layout_i], args[device_i])
         return op.redispatch(DispatchKeySet(key), *args)
@@ -225,7 +229,8 @@ def create_out(sizes: Sequence[int], strides: Sequence[int], options: TensorOpti
     """The functional variant's output: at::detail::empty_strided_cpu (no dispatcher call)."""
     if strides:
         return empty_strided_cpu(list(sizes), list(strides), options.dtype, options.device)
-    return empty_cpu(list(sizes), options.dtype, options.device)
+    # Note [The 2019 name of an output allocation]
+    return empty_cpu_for_output(list(sizes), options.dtype, options.device)
 
 
 class StructuredKernel(TensorIteratorBase):
