@@ -10,13 +10,14 @@ declare yet: they are strict xfails, so each one fails loudly once it is fixed.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
 
 import pytest
 
 import tensortrace
 
-from .harness import check, torch
+from .harness import check, run, torch
 
 X = "x = torch.rand(3, 4); "
 I = "i = torch.arange(12).reshape(3, 4); "  # noqa: E741
@@ -437,3 +438,17 @@ def test_known_gap(name: str) -> None:
 def test_fixed_behaviour_matches_torch(program: str) -> None:
     """What the fixes above must not break: the valid neighbours of the bad inputs."""
     check(program)
+
+
+def test_bad_inputs_leak_nothing() -> None:
+    """Each error unwinds what its program allocated at once: refcounting alone frees it."""
+    gc.collect()
+    leaks = {}
+    for name, program in PROGRAMS.items():
+        start = tensortrace.memory_allocated("cpu")
+        outcome = run(tensortrace, program)
+        assert outcome.error is not None, name
+        del outcome  # its traceback holds the program's frame and namespace
+        if tensortrace.memory_allocated("cpu") != start:
+            leaks[name] = tensortrace.memory_allocated("cpu") - start
+    assert leaks == {}
