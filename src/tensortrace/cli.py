@@ -11,14 +11,19 @@ it, so PyTorch code runs as written. A bad expression prints one line, not a tra
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
+import threading
 from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
 
 SEED_EXPRESSION = "r = torch.rand(3, 4)[0] + torch.rand(3, 4)"
+# From this width on, a frame's PyTorch file, symbol and 2019 name fit beside it on one line;
+# narrower terminals get them only with --pytorch (and every frame line is cropped, not wrapped).
+WIDE_COLUMNS = 160
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,8 +39,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--chrome", metavar="PATH",
                         help="also write a Chrome Trace Event file (chrome://tracing, Perfetto)")
     parser.add_argument("--json", metavar="PATH", help="also save the trace as JSON")
-    parser.add_argument("--no-pytorch", action="store_true",
-                        help="hide each frame's PyTorch source file and symbol")
+    pytorch = parser.add_mutually_exclusive_group()
+    pytorch.add_argument("--pytorch", dest="pytorch", action="store_true", default=None,
+                         help="show each frame's PyTorch source file, symbol and 2019 name "
+                              f"(the default from {WIDE_COLUMNS} columns on)")
+    pytorch.add_argument("--no-pytorch", dest="pytorch", action="store_false",
+                         help="hide each frame's PyTorch source file and symbol")
     parser.add_argument("--no-instants", action="store_true",
                         help="hide allocations, frees and refcount changes")
     parser.add_argument("--code", action="store_true",
@@ -53,7 +62,7 @@ def trace_source(source: str) -> Any:
     namespace: dict[str, Any] = {k: v for k, v in vars(tensortrace).items()
                                  if not k.startswith("_")}
     namespace["torch"] = tensortrace
-    with tensortrace.trace(source=source) as t:
+    with tensortrace.record(source=source) as t:
         run_source(source, namespace)
     return t, namespace
 
@@ -91,19 +100,49 @@ def echo_value(source: str, namespace: dict[str, Any]) -> str | None:
     return None
 
 
+# Note [Ctrl-C stops at once]: the interrupt is a KeyboardInterrupt raised wherever the main
+# thread happens to be. Python drops what a __del__ or a weakref callback raises, so the
+# runtime's __del__s re-deliver it (interrupt_main); should it still land somewhere that drops
+# it, a watchdog armed by the first Ctrl-C ends the process GRACE_SECONDS later all the same.
+GRACE_SECONDS = 2.0
+_interrupt_reported = threading.Event()
+
+
+def _report_interrupt() -> int:
+    if not _interrupt_reported.is_set():
+        _interrupt_reported.set()
+        print("tensortrace: interrupted", file=sys.stderr, flush=True)
+    return 130
+
+
+def _watchdog() -> None:
+    _report_interrupt()
+    os._exit(130)
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    timer = threading.Timer(GRACE_SECONDS, _watchdog)
+    timer.daemon = True
+    timer.start()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # one Ctrl-C is enough
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; Ctrl-C stops it at once with "interrupted" and exit status 130."""
     previous = signal.getsignal(signal.SIGINT)
+    # only where Python's own handler is in place: a caller that ignores SIGINT keeps it so
+    ours = (previous is signal.default_int_handler
+            and threading.current_thread() is threading.main_thread())
+    if ours:
+        signal.signal(signal.SIGINT, _on_sigint)
     try:
         return run(argv)
     except KeyboardInterrupt:
-        # a tensor's __del__ cannot raise, so it re-delivers the interrupt (interrupt_main);
-        # ignore further ones while we say so, to print one line and no traceback
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-        print("tensortrace: interrupted", file=sys.stderr)
-        return 130
+        return _report_interrupt()
     finally:
-        if signal.getsignal(signal.SIGINT) is not previous and previous is not None:
+        if ours:
             signal.signal(signal.SIGINT, previous)
 
 
@@ -127,7 +166,8 @@ def run(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         return fail(f"{type(exc).__name__}: {exc}")
     try:
-        tree = render_tree(trace, layers=layers, show_pytorch=not args.no_pytorch,
+        show_pytorch = args.pytorch if args.pytorch is not None else console.width >= WIDE_COLUMNS
+        tree = render_tree(trace, layers=layers, show_pytorch=show_pytorch,
                            show_instants=not args.no_instants, title=args.source)
     except ValueError as exc:
         fail(str(exc))

@@ -60,6 +60,13 @@ class Event:
     "handle_del") and their facts in `args`. `depth` is the call depth at the event, on its own
     thread. `tid` is 0 for the thread that opened the trace, else the native id of the thread
     that ran the event (torch.profiler's events carry their thread's id too).
+
+    The CUDA caching allocator adds to "alloc" / "free" the device's `total_reserved`,
+    `device_type` 1, `device_id`, the block's `segment`, `stream`, `requested` bytes and
+    `from_cache` (alloc) or `deferred` (free), and records "segment_alloc" / "segment_free"
+    (cudaMalloc / cudaFree: addr, bytes, device, pool, stream, total_reserved), "split" (addr,
+    bytes, remainder_addr, remainder_bytes, segment), "free_completed" (addr, bytes, device) and
+    "oom" (bytes, device, device_free, total_allocated, total_reserved).
     """
 
     ph: str

@@ -49,7 +49,7 @@ def summarize(value: Any) -> Any:
 
 
 class Recorder:
-    """Collects events while a trace is active. One per `tensortrace.trace()` block.
+    """Collects events while a trace is active. One per `tensortrace.record()` block.
 
     Note [Each thread has its own stack]: the thread that opened the trace keeps `depth`; an op
     run on another thread while recording gets events tagged with that thread's native id and a
