@@ -353,7 +353,12 @@ PROGRAMS = {
     "tensor_list_of_tensors_multi": "out = torch.tensor([torch.rand(2), torch.rand(2)])",
     "tensor_requires_grad_int": "out = torch.tensor([1, 2], requires_grad=True)",
     "as_tensor_ragged": "out = torch.as_tensor([[1], [1, 2]])",
-    "from_numpy_0d_object": "out = torch.from_numpy(np.array(object()))",}
+    "from_numpy_0d_object": "out = torch.from_numpy(np.array(object()))",
+    # ---- finfo, iinfo, multinomial (implemented by issue 15 part A) ----
+    "finfo_int": "out = torch.finfo(torch.int64)",
+    "iinfo_float": "out = torch.iinfo(torch.float32)",
+    "multinomial_missing": "out = torch.multinomial(torch.rand(3), 0)",
+}
 
 KNOWN_GAPS: dict[str, tuple[str, str]] = {
     "linspace_no_steps": ("out = torch.linspace(0, 1)",
@@ -380,14 +385,8 @@ KNOWN_GAPS: dict[str, tuple[str, str]] = {
     "index_put_dtype_mismatch": ("x = torch.zeros(3); out = x.index_put_((torch.tensor([0]),), "
         " torch.tensor([1]))",
         "Tensor.index_put_ has no Python binding (Tensor?[] is not a parser type yet)"),
-    "iinfo_float": ("out = torch.iinfo(torch.float32)",
-        "torch.iinfo is not implemented"),
-    "finfo_int": ("out = torch.finfo(torch.int64)",
-        "torch.finfo is not implemented"),
     "randperm_negative": ("out = torch.randperm(-1)",
         "torch.randperm is not implemented"),
-    "multinomial_missing": ("out = torch.multinomial(torch.rand(3), 0)",
-        "torch.multinomial is not implemented"),
     "arange_step_str": ("out = torch.arange(0, 5, 'a')",
         "the out= overloads of arange attach to (start, end) here, to (start, end, step) in torch"),
     "linspace_steps_str": ("out = torch.linspace(0, 1, 'a')",

@@ -308,17 +308,21 @@ export function objectGraphSvg(replay, step) {
   return `<svg class="tt-graph" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${edges}${body}</svg>`;
 }
 
-// Past this many blocks a lane per address is a barcode: draw the allocated bytes over steps.
+// Past this many blocks (or addresses) one lane per address is a barcode: the map draws the
+// allocated bytes over steps instead, as one curve computed once per replay.
+const MAX_BLOCKS = 240;
 const MAX_BLOCK_LANES = 40;
+const curves = new WeakMap();
 
 export function memoryMapSvg(replay, step) {
   const blocks = replay.payload.blocks;
-  const addrs = [...new Set(blocks.map((b) => b[0]))].sort((a, b) => a - b);
-  if (addrs.length > MAX_BLOCK_LANES) {
-    const curve = allocatedCurveSvg(replay, step);
-    return (replay.payload.segments || []).length ? curve + segmentsSvg(replay, step) : curve;
+  const curve = curves.get(replay) || allocatedCurve(replay);
+  if (curve.aggregate) {
+    const svg = allocatedCurveSvg(replay, step);
+    return (replay.payload.segments || []).length ? svg + segmentsSvg(replay, step) : svg;
   }
   const n = replay.n;
+  const addrs = curve.addrs;
   const lane = new Map(addrs.map((a, i) => [a, i]));
   const LEFT = 124, W = 600, LANE = 22;
   const height = 36 + Math.max(addrs.length, 1) * LANE;
@@ -405,35 +409,50 @@ function segmentsSvg(replay, step) {
   return `<svg class="tt-segments" width="${W}" height="${height}" viewBox="0 0 ${W} ${height}">${body}</svg>`;
 }
 
-// The aggregate view for many blocks: bytes allocated after each step, as one filled curve.
-function allocatedCurveSvg(replay, step) {
+// The aggregate view's data, once per replay: the bytes allocated after each change, its path.
+function allocatedCurve(replay) {
   const blocks = replay.payload.blocks;
   const n = replay.n;
+  const addrs = [...new Set(blocks.map((b) => b[0]))].sort((a, b) => a - b);
   const change = new Map();
   for (const [, bytes, a, f] of blocks) {
     change.set(a, (change.get(a) || 0) + bytes);
     if (f != null) change.set(f, (change.get(f) || 0) - bytes);
   }
   const steps = [...change.keys()].sort((a, b) => a - b);
-  let total = 0, peak = 1, now = 0;
-  const points = [[0, 0]];
+  const totals = [];
+  let total = 0, peak = 1;
   for (const s of steps) {
     total += change.get(s);
-    points.push([s, total]);
+    totals.push(total);
     peak = Math.max(peak, total);
-    if (s <= step) now = total;
   }
-  points.push([n - 1, total]);
   const LEFT = 8, W = 600, TOP = 22, H = 120;
   const x = (s) => LEFT + (n > 1 ? (s / (n - 1)) * (W - LEFT - 6) : 0);
   const y = (v) => TOP + H - (v / peak) * H;
   let d = `M${x(0)},${y(0)}`;
-  for (let i = 1; i < points.length; i++) d += ` H${x(points[i][0])} V${y(points[i][1])}`;
-  const body = `<path class="tt-curve" d="${d} V${y(0)} Z"></path>` +
-    `<line class="tt-now" x1="${x(step)}" x2="${x(step)}" y1="${TOP}" y2="${TOP + H}"></line>` +
-    `<text x="${LEFT}" y="13" class="tt-col">${blocks.length} blocks at ${new Set(blocks.map((b) => b[0])).size} addresses: ` +
-    `allocated bytes over steps · now ${now} B · peak ${peak} B</text>`;
-  return `<svg class="tt-memory tt-aggregate" width="${W}" height="${TOP + H + 6}" viewBox="0 0 ${W} ${TOP + H + 6}">${body}</svg>`;
+  steps.forEach((s, i) => { d += ` H${x(s).toFixed(1)} V${y(totals[i]).toFixed(1)}`; });
+  d += ` H${x(n - 1)} V${y(0)} Z`;
+  const curve = {
+    aggregate: blocks.length > MAX_BLOCKS || addrs.length > MAX_BLOCK_LANES,
+    addrs, steps, totals, peak, d, x, W, TOP, H, LEFT, blocks: blocks.length,
+  };
+  curves.set(replay, curve);
+  return curve;
+}
+
+// The aggregate view for many blocks: bytes allocated after each step, as one filled curve.
+function allocatedCurveSvg(replay, step) {
+  const c = curves.get(replay) || allocatedCurve(replay);
+  let lo = 0, hi = c.steps.length; // the last change at or before `step`
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (c.steps[mid] <= step) lo = mid + 1; else hi = mid; }
+  const now = lo > 0 ? c.totals[lo - 1] : 0;
+  const body = `<path class="tt-curve" d="${c.d}"></path>` +
+    `<line class="tt-now" x1="${c.x(step)}" x2="${c.x(step)}" y1="${c.TOP}" y2="${c.TOP + c.H}"></line>` +
+    `<text x="${c.LEFT}" y="13" class="tt-col">${c.blocks} blocks at ${c.addrs.length} addresses: ` +
+    `allocated bytes over steps · now ${now} B · peak ${c.peak} B</text>`;
+  const h = c.TOP + c.H + 6;
+  return `<svg class="tt-memory tt-aggregate" width="${c.W}" height="${h}" viewBox="0 0 ${c.W} ${h}">${body}</svg>`;
 }
 
 function codeHtml(replay) {
