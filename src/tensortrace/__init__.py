@@ -96,6 +96,10 @@ def get_default_dtype() -> dtype:
 
 
 def set_default_dtype(d: dtype) -> None:
+    # py_set_default_dtype (torch/csrc/utils/tensor_types.cpp) checks THPDtype_Check first
+    if not isinstance(d, dtype):
+        raise TypeError("invalid dtype object: only floating-point types are supported as the "
+                        "default type")
     _set_default_dtype(d.scalar_type)
 
 

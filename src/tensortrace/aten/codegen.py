@@ -22,7 +22,7 @@ import yaml
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.dispatcher import KernelFunction, OperatorHandle, singleton
-from tensortrace.aten.empty_tensor import empty_cpu, empty_strided_cpu
+from tensortrace.aten.empty_tensor import empty_cpu_for_output, empty_strided_cpu
 from tensortrace.aten.function_schema import FunctionSchema, Type, parse_schema
 from tensortrace.aten.native.registry import IMPL_FUNCTIONS, META_FUNCTIONS, NATIVE_FUNCTIONS
 from tensortrace.aten.native.resize import resize_output, setStrided
@@ -30,6 +30,7 @@ from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.c10.dispatch_key import DispatchKey, DispatchKeySet
 from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.scalar_type import TypeMeta
 from tensortrace.c10.tensor_options import TensorOptions, computeDispatchKey
 from tensortrace.trace import traced
 
@@ -209,9 +210,13 @@ def make_backend_select_kernel(op: OperatorHandle) -> KernelFunction:
     names = [a.name for a in op.schema.arguments]
     dtype_i, layout_i, device_i = (names.index(n) for n in ("dtype", "layout", "device"))
 
+    # 2019's getOp(options.backend()) reached CPUType::<op> for an op with a CPU kernel
+    # (seed 000's `empty`: CPU: empty_cpu), TypeDefault::<op> for the others (`rand`)
+    legacy_type = "CPUType" if DispatchKey.CPU in op.registered else "TypeDefault"
+
     @traced("dispatch", f"at::(anonymous)::BackendSelect::{op.schema.name}",
             f"{GENERATED}/RegisterBackendSelect.cpp",
-            legacy="TypeDefault (options.backend())")
+            legacy=f"{legacy_type}::{op.schema.name} (options.backend())")
     def backend_select(*args: Any) -> Any:
         key = computeDispatchKey(args[dtype_i], args[layout_i], args[device_i])
         return op.redispatch(DispatchKeySet(key), *args)
@@ -224,7 +229,8 @@ def create_out(sizes: Sequence[int], strides: Sequence[int], options: TensorOpti
     """The functional variant's output: at::detail::empty_strided_cpu (no dispatcher call)."""
     if strides:
         return empty_strided_cpu(list(sizes), list(strides), options.dtype, options.device)
-    return empty_cpu(list(sizes), options.dtype, options.device)
+    # Note [The 2019 name of an output allocation]
+    return empty_cpu_for_output(list(sizes), options.dtype, options.device)
 
 
 class StructuredKernel(TensorIteratorBase):
@@ -249,9 +255,11 @@ class StructuredKernel(TensorIteratorBase):
                         "size ", list(out.sizes()), " and output tensor size ", list(sizes),
                         " should match")
         else:  # out=
-            TORCH_CHECK(options.dtype is None or options.dtype == out.scalar_type(),
-                        "Expected out tensor to have dtype ", options.dtype, ", but got ",
-                        out.scalar_type(), " instead")
+            # resize_out streams TypeMetas, whose names are C++ types: "float", "long int"
+            if options.dtype is not None and options.dtype != out.scalar_type():
+                TORCH_CHECK(False, "Expected out tensor to have dtype ",
+                            TypeMeta.fromScalarType(options.dtype).name, ", but got ",
+                            out.dtype().name, " instead")
             if resize_output(out, sizes) and strides:
                 setStrided(out, sizes, strides, out.storage_offset())
         if output_idx < len(self.operands_):  # a TensorIterator meta (not cat's) has operands

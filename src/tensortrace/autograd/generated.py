@@ -272,9 +272,13 @@ def make_inplace_or_view_kernel(op: OperatorHandle) -> KernelFunction:
             for written in result if isinstance(result, tuple) else (result,):
                 increment_version(written)
         elif schema.is_view:
-            # a multi-output view (split, unbind: `Tensor(a)[]`) makes each piece a view
+            # a multi-output view (split, unbind: `Tensor(a)[]`) makes each piece a view;
+            # an op that hands back its input itself (lift_fresh, resolve_conj) makes none:
+            # a tensor is never a view of itself (torch: `_base is None`), and would own itself
+            base_impl = args[0].unsafeGetTensorImpl()
             for view in result if isinstance(result, list) else (result,):
-                as_view(args[0], view)
+                if view.unsafeGetTensorImpl() is not base_impl:
+                    as_view(args[0], view)
         return result
 
     return KernelFunction(inplace_or_view_kernel, symbol, with_keyset=True)

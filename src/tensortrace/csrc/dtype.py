@@ -45,6 +45,10 @@ class dtype:  # noqa: N801 - torch.dtype
     def __repr__(self) -> str:
         return f"torch.{self.name}"
 
+    def __getattr__(self, attr: str) -> Any:
+        # only for names not found: the C type's tp_name, "torch.dtype", is in the message
+        raise AttributeError(f"'torch.dtype' object has no attribute '{attr}'")
+
     def _trace_summary(self) -> str:
         return repr(self)
 

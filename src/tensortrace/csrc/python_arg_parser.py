@@ -21,6 +21,7 @@ from typing import Any
 from tensortrace.trace import traced
 
 SOURCE = "torch/csrc/utils/python_arg_parser.cpp"
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 
 
 class ParameterType(Enum):
@@ -387,13 +388,23 @@ class PythonArgs:
             default = param.default_value()
             return list(default) if isinstance(default, list) else []
         if not isinstance(obj, (tuple, list)):
-            return [int(obj)] * param.size  # IntArrayRef[N] broadcasts a single int
+            value = int(obj)
+            if not INT64_MIN <= value <= INT64_MAX:  # THPUtils_unpackLong
+                raise ValueError("Overflow when unpacking long long")
+            return [value] * param.size  # IntArrayRef[N] broadcasts a single int
         bad = _first_bad_int(obj)
         if bad != -1:
             raise TypeError(f"{self.signature.name}(): argument '{param.name}' failed to unpack "
                             f"the object at pos {bad + 1} with error \"type must be tuple of "
                             f"ints,but got {type(obj[bad]).__name__}\"")
-        return [int(x) for x in obj]
+        values = [int(x) for x in obj]
+        for pos, value in enumerate(values):
+            if not INT64_MIN <= value <= INT64_MAX:
+                # torch appends the C++ backtrace of THPUtils_unpackLong's error here
+                raise TypeError(f"{self.signature.name}(): argument '{param.name}' failed to "
+                                f"unpack the object at pos {pos + 1} with error \"Overflow "
+                                f"when unpacking long long\"")
+        return values
 
     def toInt64(self, i: int) -> int:  # noqa: N802
         return int(self.args[i])
@@ -495,8 +506,11 @@ def _argcount_match(arguments: list[tuple[str, str, bool]], args: Sequence[Any],
 
 
 def _arg_desc(args: Sequence[Any], kwargs: dict[str, Any]) -> str:
-    return "(" + ", ".join([_describe(a) for a in args]
-                           + [f"{k}={_describe(v)}" for k, v in kwargs.items()]) + ")"
+    # invalid_arguments.cpp's arg_desc appends ", " after each item and erases the last one
+    # only when there are positional arguments: keywords alone read `(dtype=str, )`
+    text = "".join([f"{_describe(a)}, " for a in args]
+                   + [f"{k}={_describe(v)}, " for k, v in kwargs.items()])
+    return "(" + (text[:-2] if args else text) + ")"
 
 
 def _formatted_arg_desc(arguments: list[tuple[str, str, bool]], args: Sequence[Any],

@@ -30,8 +30,19 @@ from tensortrace.c10.scalar_type import ScalarType
 from tensortrace.csrc import return_types
 from tensortrace.csrc.dtype import get_dtype, layout, memory_format, to_scalar_type
 from tensortrace.csrc.generator import Generator
-from tensortrace.csrc.python_arg_parser import ParameterType, PythonArgParser, PythonArgs
-from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap, handle_th_errors
+from tensortrace.csrc.python_arg_parser import (
+    INT64_MAX,
+    INT64_MIN,
+    ParameterType,
+    PythonArgParser,
+    PythonArgs,
+)
+from tensortrace.csrc.python_variable import (
+    TensorBase,
+    THPVariable_Wrap,
+    check_noargs,
+    handle_th_errors,
+)
 from tensortrace.trace import recorder, traced
 
 TORCH_FUNCTIONS_CPP = "torch/csrc/autograd/generated/python_torch_functions_0.cpp"
@@ -47,7 +58,9 @@ SKIP_PYTHON_BINDINGS = {"add.Scalar", "add_.Scalar", "to.dtype",
                         "numpy_T", "matrix_H",  # x.T and x.H: properties (python_variable.cpp)
                         "_reshape_alias", "_unsafe_view", "alias", "slice.Tensor",
                         # Tensor?[] has no PythonArgParser type here yet: reached via x[...]
-                        "index.Tensor", "index_put_", "index_put", "_index_put_impl_"}
+                        "index.Tensor", "index_put_", "index_put", "_index_put_impl_",
+                        # hand-written THPVariable_nonzero (as_tuple) calls it
+                        "nonzero_numpy"}
 # gen_python_functions' ".*_backward" and ".*_forward" skips: the kernels backward formulas call
 # (threshold_backward, nll_loss_backward) and the halves of composite losses (nll_loss_forward)
 # are no Python functions in torch
@@ -166,13 +179,22 @@ def convert(r: PythonArgs, i: int) -> Any:
     if t == ParameterType.MEMORY_FORMAT:
         return value.name if isinstance(value, memory_format) else value
     if t == ParameterType.SCALAR:
+        if type(value) is int and not INT64_MIN <= value <= INT64_MAX:
+            # PythonArgs::scalar_slow: past int64, PyLong_AsUnsignedLongLong's own errors
+            if value < 0:
+                raise OverflowError("can't convert negative int to unsigned")
+            if value >> 64:
+                raise OverflowError("int too big to convert")
         return value.item() if isinstance(value, TensorBase) else value
     if t == ParameterType.STORAGE:
         from tensortrace.csrc.storage import storage_of
 
         return storage_of(value)
     if t in (ParameterType.INT64, ParameterType.SYM_INT):
-        return int(value)
+        value = int(value)
+        if not INT64_MIN <= value <= INT64_MAX:  # THPUtils_unpackLong
+            raise ValueError("Overflow when unpacking long long")
+        return value
     if t == ParameterType.DOUBLE:
         return float(value)
     return value
@@ -246,6 +268,8 @@ def make_binding(name: str, overloads: Sequence[PythonOverload], is_method: bool
     source = VARIABLE_METHODS_CPP if is_method else TORCH_FUNCTIONS_CPP
     # x + y and x.add(y) reach the same THPVariable_add: the trace notes which one Python called
     called_as = f"Tensor.{python_name or name}" if is_method else f"torch.{name}"
+    # a method whose every signature is `name()` is METH_NOARGS in python_variable_methods.cpp
+    noargs = is_method and python_name is None and all(not ov.params for ov in overloads)
 
     @handle_th_errors
     @traced("python", f"THPVariable_{name}", source,
@@ -254,6 +278,8 @@ def make_binding(name: str, overloads: Sequence[PythonOverload], is_method: bool
         if recorder.current is not None:
             recorder.current.instant("python_call", "python", called_as,
                                      {"python_name": called_as})
+        if noargs and (len(args) > 1 or kwargs):
+            check_noargs(name, args[1:], kwargs)
         self = args[0].cdata if is_method else None
         r = parser.parse(args[1:] if is_method else args, kwargs)
         ov = overloads[r.idx]

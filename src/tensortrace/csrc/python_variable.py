@@ -14,6 +14,7 @@ or its storage) or cascade down to free_cpu. The trace records each handle's bir
 
 from __future__ import annotations
 
+import _thread
 import functools
 import itertools
 import traceback
@@ -35,6 +36,14 @@ _handle_ids = itertools.count(1)
 
 # The Python class THPVariable_Wrap instantiates: torch.Tensor, registered by _tensor.py.
 THPVariableClass: type[TensorBase] | None = None
+
+
+def check_noargs(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """A METH_NOARGS method of TensorBase given arguments: CPython's own TypeErrors."""
+    if kwargs:
+        raise TypeError(f"TensorBase.{name}() takes no keyword arguments")
+    if args:
+        raise TypeError(f"TensorBase.{name}() takes no arguments ({len(args)} given)")
 
 
 def handle_th_errors(fn: F) -> F:
@@ -70,6 +79,10 @@ class TensorBase:
     def __del__(self) -> None:
         try:
             THPVariable_dealloc(self)
+        except KeyboardInterrupt:
+            # Python prints and drops whatever __del__ raises: re-deliver Ctrl-C to the main
+            # thread so that it still stops the program
+            _thread.interrupt_main()
         except Exception:  # pragma: no cover - only during interpreter teardown
             pass
 

@@ -22,7 +22,12 @@ from tensortrace.c10.scalar_type import ScalarType, isFloatingType, isIntegralTy
 from tensortrace.csrc.dtype import memory_format as MemoryFormat  # noqa: N812
 from tensortrace.csrc.dtype import to_scalar_type
 from tensortrace.csrc.python_arg_parser import PythonArgParser
-from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap, handle_th_errors
+from tensortrace.csrc.python_variable import (
+    TensorBase,
+    THPVariable_Wrap,
+    check_noargs,
+    handle_th_errors,
+)
 from tensortrace.csrc.tensor_numpy import tensor_to_numpy
 from tensortrace.trace import traced
 
@@ -93,9 +98,12 @@ def to(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
 def _to_type(scalar_type: ScalarType, name: str) -> Any:
     """THPVariable_<name>: `self.to(dtype)` with no device, no copy."""
 
+    parser = PythonArgParser.create([f"{name}(*, MemoryFormat? memory_format=None)"])
+
     @handle_th_errors
     @traced("python", f"THPVariable_{name}", SOURCE, legacy=f"THPVariable_{name}")
-    def method(self: TensorBase, memory_format: Any = None) -> Any:
+    def method(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
+        memory_format = parser.parse(args, kwargs).args[0] if args or kwargs else None
         return THPVariable_Wrap(dispatch_to(self.cdata, None, scalar_type, False, False,
                                             _memory_format(memory_format)))
 
@@ -103,16 +111,21 @@ def _to_type(scalar_type: ScalarType, name: str) -> Any:
     return method
 
 
+_cpu_parser = PythonArgParser.create(["cpu(*, MemoryFormat? memory_format=None)"])
+
+
 @handle_th_errors
 @traced("python", "THPVariable_cpu", SOURCE, legacy="THPVariable_cpu")
-def cpu(self: TensorBase, memory_format: Any = None) -> Any:
+def cpu(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
+    memory_format = _cpu_parser.parse(args, kwargs).args[0] if args or kwargs else None
     return THPVariable_Wrap(dispatch_to(self.cdata, CPU, None, False, False,
                                         _memory_format(memory_format)))
 
 
 @handle_th_errors
 @traced("python", "THPVariable_item", SOURCE, legacy="THPVariable_item")
-def item(self: TensorBase) -> Any:
+def item(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
+    check_noargs("item", args, kwargs)  # METH_NOARGS
     return self.cdata.item()
 
 
@@ -152,8 +165,9 @@ def __bool__(self: TensorBase) -> bool:  # noqa: N807
 
 @handle_th_errors
 @traced("python", "THPVariable_tolist", SOURCE, legacy="THPVariable_tolist")
-def tolist(self: TensorBase) -> Any:
+def tolist(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
     """tensor_to_list (torch/csrc/utils/tensor_list.cpp): nested lists of Python numbers."""
+    check_noargs("tolist", args, kwargs)  # METH_NOARGS
     data = self.cdata.resolve_conj().resolve_neg()
     values = data.numpy_view()
     if isFloatingType(data.scalar_type()):
@@ -163,8 +177,12 @@ def tolist(self: TensorBase) -> Any:
 
 @handle_th_errors
 @traced("python", "THPVariable_numpy", SOURCE, legacy="THPVariable_numpy")
-def numpy(self: TensorBase, *, force: bool = False) -> np.ndarray:
+def numpy(self: TensorBase, *args: Any, **kwargs: Any) -> np.ndarray:
+    force = bool(_numpy_parser.parse(args, kwargs).get(0))
     return tensor_to_numpy(self.cdata, force=force)
+
+
+_numpy_parser = PythonArgParser.create(["numpy(*, bool force=False)"])
 
 
 CONVERSION_METHODS: dict[str, Any] = {

@@ -16,11 +16,11 @@ from tensortrace.trace import FrameSite, recorder, summarize
 
 
 class DispatchStub:
-    def __init__(self, name: str, source: str) -> None:
+    def __init__(self, name: str, source: str, legacy: str | None = None) -> None:
         self.name = name
         self.cpu_dispatch_ptr: Callable[..., Any] | None = None
         self.site = FrameSite("native", name, source, f"at::native::{name}",
-                              legacy=f"{name}(iter->device_type(), ...)")
+                              legacy=legacy or f"{name}(iter->device_type(), ...)")
 
     def __call__(self, device_type: DeviceType, *args: Any) -> Any:
         TORCH_CHECK(device_type == DeviceType.CPU, "DispatchStub: missing kernel for ",
@@ -39,8 +39,10 @@ class DispatchStub:
             rec.end(self.site, {})
 
 
-def DECLARE_DISPATCH(name: str, source: str) -> DispatchStub:  # noqa: N802
-    return DispatchStub(name, source)
+def DECLARE_DISPATCH(name: str, source: str,  # noqa: N802
+                     legacy: str | None = None) -> DispatchStub:
+    """`legacy`: the 2019 step, when it was no stub (seed 000's uniform_ went through TH)."""
+    return DispatchStub(name, source, legacy)
 
 
 def REGISTER_DISPATCH(stub: DispatchStub, kernel: Callable[..., Any]) -> None:  # noqa: N802

@@ -298,3 +298,12 @@ def nonzero_cpu(self: Tensor) -> Tensor:
     if num_nonzero * ndim > 0:
         result.numpy_view()[...] = np.stack(coords).astype(np.int64)
     return result.as_strided_([num_nonzero, ndim], [1, num_nonzero])
+
+
+@native_function(SOURCE, name="nonzero_numpy")
+def nonzero_numpy(self: Tensor) -> list[Tensor]:
+    """nonzero(as_tuple=True): one 1-D tensor of coordinates per dim, as numpy.nonzero gives."""
+    # special case scalar for compatibility with numpy, as TensorAdvancedIndexing.cpp does
+    if self.dim() == 0:
+        return self.unsqueeze(0).nonzero().unbind(1)
+    return self.nonzero().unbind(1)

@@ -156,6 +156,8 @@ def empty_like(self: Tensor, dtype: ScalarType | None = None, layout: str | None
 @native_function(SOURCE, name="zeros_symint", legacy="at::native::zeros")
 def zeros(size: Sequence[int], dtype: ScalarType | None = None, layout: str | None = None,
           device: Device | None = None, pin_memory: bool | None = None) -> Tensor:
+    # torch 2.9+ checks zeros' sizes itself, before empty's "negative dimension" check
+    TORCH_CHECK(all(s >= 0 for s in size), "zeros: Dimension size must be non-negative.")
     result = _at().empty(size, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
     return result.zero_()
 
