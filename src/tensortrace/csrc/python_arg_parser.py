@@ -216,7 +216,7 @@ class FunctionSignature:
             raise ValueError(f"bad signature {fmt!r}")
         params: list[FunctionParameter] = []
         keyword_only = False
-        for part in (p.strip() for p in m.group(2).split(",")):
+        for part in (p.strip() for p in re.split(r",(?![^\[]*\])", m.group(2))):  # not in [0,1]
             if not part:
                 continue
             if part == "*":
@@ -360,7 +360,7 @@ class PythonArgs:
         obj = self.args[i]
         param = self.signature.params[i]
         if obj is None:
-            return []
+            return param.default_value() or []  # rot90's `int[] dims=[0,1]`
         if not isinstance(obj, (tuple, list)):
             return [int(obj)] * param.size  # IntArrayRef[N] broadcasts a single int
         bad = _first_bad_int(obj)

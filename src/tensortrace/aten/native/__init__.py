@@ -26,6 +26,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     tensor_properties,
     tensor_shape,
     tensor_shape_inplace,
+    tensor_transformations,
     type_properties,
     unary_ops,
 )
@@ -34,6 +35,7 @@ from tensortrace.aten.native.cpu import (  # noqa: F401
     copy_kernel,
     distribution_kernels,
     fill_kernel,
+    flip_kernel,
     index_kernel,
     pow_kernel,
     range_factories_kernel,
