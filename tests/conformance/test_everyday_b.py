@@ -35,6 +35,31 @@ PROGRAMS = {
     "rot90_bad_dims": X + "out = x.rot90(1, [0])",
     "rot90_same_dims": X + "out = x.rot90(1, [1, -1])",
     "rot90_1d": "out = torch.ones(2).rot90()",
+    # ---- Sorting.cpp: sort, argsort, msort, topk ----------------------------------------------
+    "sort": XI + "out = x.sort()",
+    "sort_desc_dim0": XI + "out = torch.sort(x, 0, descending=True)",
+    "sort_stable": XI + "out = x.sort(stable=True, dim=1, descending=True)",
+    "sort_noncontig": XT + "out = x.sort(0)",
+    "sort_nan": "out = torch.tensor([1., float('nan'), 3., -1.]).sort(descending=True)",
+    "sort_bool": "out = torch.tensor([True, False, True]).sort()",
+    "sort_0d": "out = torch.tensor(3.).sort()",
+    "sort_dim_range": XI + "out = x.sort(2)",
+    "argsort": XI + "out = (x.argsort(), torch.argsort(x, dim=0, descending=True))",
+    "argsort_stable": XI + "out = x.argsort(stable=True, dim=0)",
+    "msort": XT + "out = torch.msort(x)",
+    "topk": XI + "out = x.topk(2)",
+    # ties: torch's nth_element order is libstdc++'s, not reproduced (see sorting_kernel.py)
+    "topk_smallest": X + "out = torch.topk(x, 3, largest=False)",
+    "topk_dim0": XI + "out = x.topk(2, dim=0)",
+    "topk_noncontig": XT + "out = x.topk(2, 0)",
+    "topk_nan": "out = torch.tensor([1., float('nan'), 3., 1.]).topk(2)",
+    "topk_k_range": XI + "out = x.topk(5)",
+    "topk_k_negative": XI + "out = x.topk(-1)",
+    "topk_zero": XI + "out = x.topk(0)",
+    "topk_0d": "out = (torch.tensor(3.).topk(1), torch.tensor(3.).topk(0))",
+    "topk_0d_range": "out = torch.tensor(3.).topk(2)",
+    "topk_bool": "out = torch.ones(2, dtype=torch.bool).topk(1)",
+    "topk_float16": "out = torch.tensor([1., 4., 2.], dtype=torch.float16).topk(2)",
 }
 
 

@@ -20,6 +20,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     reduce_minmax,
     reduce_ops,
     scalar,
+    sorting,
     tensor_advanced_indexing,
     tensor_compare_pointwise,
     tensor_factories,
@@ -42,6 +43,7 @@ from tensortrace.aten.native.cpu import (  # noqa: F401
     reduce_all_ops_kernel,
     reduce_minmax_kernel,
     reduce_ops_kernel,
+    sorting_kernel,
     tensor_compare_pointwise_kernel,
     unary_ops_kernel,
 )
