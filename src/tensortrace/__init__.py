@@ -42,6 +42,9 @@ __version__ = "0.1.0"
 
 globals().update(_DTYPES)
 globals().update(_functions)
+from tensortrace import functional as _functional  # noqa: E402 - torch/functional.py over _VF
+
+globals().update({_n: getattr(_functional, _n) for _n in _functional.__all__})
 
 
 def get_default_dtype() -> dtype:
@@ -90,4 +93,4 @@ __all__ = ["Generator", "Size", "Tensor", "Trace", "TypedStorage", "UntypedStora
            "layout", "manual_seed", "memory_allocated", "memory_format", "memory_stats",
            "preserve_format", "reset_peak_memory_stats", "seed", "set_default_dtype",
            "set_num_threads", "strided",
-           "trace", "set_printoptions", *_DTYPES, *_functions]
+           "trace", "set_printoptions", *_DTYPES, *_functions, *_functional.__all__]

@@ -60,6 +60,53 @@ PROGRAMS = {
     "topk_0d_range": "out = torch.tensor(3.).topk(2)",
     "topk_bool": "out = torch.ones(2, dtype=torch.bool).topk(1)",
     "topk_float16": "out = torch.tensor([1., 4., 2.], dtype=torch.float16).topk(2)",
+    # ---- TriangularOps.cpp: tril, triu, tril_, triu_ ------------------------------------------
+    "tril": X + "out = (x.tril(), torch.tril(x, -1), x.tril(2))",
+    "triu": XT + "out = (x.triu(), torch.triu(x, 1), x.triu(-5))",
+    "tril_batched": "x = torch.arange(24).reshape(2, 3, 4); out = (x.tril(1), x.triu(1))",
+    "tril_inplace": X + "y = x.tril_(); out = (x, y is x)",
+    "triu_inplace_noncontig": XT + "x.triu_(1); out = x",
+    "tril_1d": "out = torch.ones(3).tril()",
+    "triu_bool": "out = torch.ones(3, 3, dtype=torch.bool).triu()",
+    # ---- TensorShape.cpp composites ----------------------------------------------------------
+    "diag_1d": "out = (torch.diag(torch.tensor([1, 2, 3])), "
+               "torch.diag(torch.tensor([1., 2.]), -1))",
+    "diag_2d": X + "out = (torch.diag(x), x.diag(1), x.diag(-1), x.diag(5))",
+    "diag_3d": "out = torch.diag(torch.ones(2, 2, 2))",
+    "diag_0d": "out = torch.diag(torch.tensor(1))",
+    "diag_embed": "x = torch.arange(6.).reshape(2, 3); "
+                  "out = (torch.diag_embed(x), x.diag_embed(1, 0, 2), torch.diag_embed(x, -1))",
+    "diag_embed_same_dims": "out = torch.diag_embed(torch.ones(2), 0, 0, 0)",
+    "diagflat": X + "out = (torch.diagflat(x[:2, :2], -1), torch.diagflat(torch.tensor([1, 2])))",
+    "block_diag": "out = torch.block_diag(torch.ones(2, 2), torch.tensor([5, 6]), "
+                  "torch.tensor(7.))",
+    "block_diag_3d": "out = torch.block_diag(torch.ones(2, 2, 2))",
+    "block_diag_empty": "out = torch.block_diag()",
+    "atleast": "a, b = torch.tensor(1.), torch.ones(2); "
+               "out = (torch.atleast_1d(a), torch.atleast_2d(a, b), torch.atleast_3d([a, b]), "
+               "torch.atleast_3d(torch.ones(2, 3)))",
+    "hstack": "out = (torch.hstack([torch.ones(2), torch.zeros(3)]), "
+              "torch.hstack((torch.ones(2, 1), torch.arange(4.).reshape(2, 2))))",
+    "hstack_empty": "out = torch.hstack([])",
+    "vstack": "out = torch.vstack([torch.arange(3), torch.ones(2, 3, dtype=torch.long)])",
+    "vstack_mismatch": "out = torch.vstack([torch.ones(3), torch.ones(2)])",
+    "dstack": "out = (torch.dstack([torch.ones(3), torch.zeros(3)]), "
+              "torch.dstack([torch.ones(2, 2), torch.ones(2, 2)]))",
+    "column_stack": "out = torch.column_stack([torch.arange(3), torch.ones(3, 2), torch.zeros(3)])",
+    "movedim": "x = torch.arange(24).reshape(2, 3, 4); "
+               "out = (torch.movedim(x, 0, -1), x.movedim((0, 1), (2, 0)), x.moveaxis(1, 0))",
+    "movedim_range": X + "out = torch.movedim(x, 0, 5)",
+    "movedim_repeat": X + "out = torch.movedim(x, (0, 1), (0, 0))",
+    "movedim_count": X + "out = torch.movedim(x, (0, 1), (1,))",
+    "swapaxes": XT + "out = (x.swapaxes(0, 1), torch.swapaxes(x, 1, 0), torch.swapdims(x, 0, 1))",
+    "repeat": X + "out = (x.repeat(2, 1), x.repeat(1, 2, 3), x.repeat(1, 1))",
+    "repeat_noncontig": XT + "out = x.repeat(2, 2)",
+    "repeat_too_few": X + "out = x.repeat(2)",
+    "repeat_negative": X + "out = x.repeat(2, -1)",
+    "repeat_zero": X + "out = x.repeat(0, 2)",
+    "tile": X + "out = (x.tile(2), torch.tile(x, (2, 1, 1)), torch.tensor(5).tile((3,)))",
+    "narrow_copy": XT + "out = (x.narrow_copy(0, 1, 2), torch.narrow_copy(x, 1, 0, 1))",
+    "narrow_copy_range": X + "out = x.narrow_copy(1, 3, 2)",
 }
 
 

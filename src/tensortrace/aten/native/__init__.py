@@ -26,8 +26,10 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     tensor_factories,
     tensor_properties,
     tensor_shape,
+    tensor_shape_composites,
     tensor_shape_inplace,
     tensor_transformations,
+    triangular_ops,
     type_properties,
     unary_ops,
 )

@@ -1,0 +1,215 @@
+"""The composite shape ops of TensorShape.cpp: ops built from views, cat and copy_.
+
+Mirrors those functions of `aten/src/ATen/native/TensorShape.cpp` that own no kernel: diag,
+diag_embed, diagflat, block_diag, atleast_1d/2d/3d, hstack, vstack, dstack, column_stack,
+movedim / moveaxis, swapaxes, repeat, tile and narrow_copy. Each is written as ATen writes it,
+so the trace of `torch.hstack` shows the atleast_1d + cat it is made of, and `repeat` the
+expand + copy_ into a strided view of its result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tensortrace.aten.native.registry import native_function
+from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
+from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.scalar_type import promoteTypes
+
+SOURCE = "aten/src/ATen/native/TensorShape.cpp"
+
+
+def _at() -> Any:
+    from tensortrace.aten import functions as at
+
+    return at
+
+
+# ---- diagonals ----------------------------------------------------------------------------------
+@native_function(SOURCE)
+def diag_embed(self: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+    """zeros of the new size, and self copied into its diagonal(offset, dim1, dim2)."""
+    n_dims = self.dim() + 1
+    dim1 = maybe_wrap_dim(dim1, n_dims)
+    dim2 = maybe_wrap_dim(dim2, n_dims)
+    TORCH_CHECK(dim1 != dim2, "diagonal dimensions cannot be identical ", dim1, ", ", dim2)
+    new_dim_len = abs(offset) + (self.size(-1) if self.dim() else 1)
+    sizes = list(self.sizes())[:-1] if self.dim() else []
+    for d in sorted((dim1, dim2)):
+        sizes.insert(d, new_dim_len)
+    result = _at().zeros(sizes, dtype=self.scalar_type())
+    result.diagonal(offset, dim1, dim2).copy_(self)
+    return result
+
+
+@native_function(SOURCE)
+def diag(self: Tensor, diagonal: int = 0) -> Tensor:
+    ndim = self.dim()
+    TORCH_CHECK(ndim == 1 or ndim == 2, "diag(): Supports 1D or 2D tensors. Got ", ndim, "D")
+    if ndim == 1:
+        return _at().diag_embed(self, diagonal)
+    return self.diagonal(diagonal).clone(memory_format="contiguous_format")
+
+
+@native_function(SOURCE)
+def diagflat(self: Tensor, offset: int = 0) -> Tensor:
+    return self.contiguous().view([-1]).diag(offset)
+
+
+@native_function(SOURCE)
+def block_diag(tensors: Sequence[Tensor]) -> Tensor:
+    if not tensors:
+        return _at().empty([1, 0])
+    dtype = tensors[0].scalar_type()
+    rows = cols = 0
+    shapes = []
+    for i, t in enumerate(tensors):
+        TORCH_CHECK(t.dim() <= 2, "torch.block_diag: Input tensors must have 2 or fewer "
+                    "dimensions. Input ", i, " has ", t.dim(), " dimensions")
+        dtype = promoteTypes(dtype, t.scalar_type())
+        shape = list(t.sizes()) if t.dim() == 2 else [1, t.numel()]
+        shapes.append(shape)
+        rows, cols = rows + shape[0], cols + shape[1]
+    result = _at().zeros([rows, cols], dtype=dtype)
+    r = c = 0
+    for t, (h, w) in zip(tensors, shapes):
+        block = t if t.dim() == 2 else t.view([h, w])
+        result.slice(0, r, r + h).slice(1, c, c + w).copy_(block)
+        r, c = r + h, c + w
+    return result
+
+
+# ---- atleast_Nd and the stacks -----------------------------------------------------------------
+@native_function(SOURCE)
+def atleast_1d(self: Tensor) -> Tensor:
+    return self.reshape([1]) if self.dim() == 0 else self
+
+
+@native_function(SOURCE)
+def atleast_2d(self: Tensor) -> Tensor:
+    if self.dim() == 0:
+        return self.reshape([1, 1])
+    return self.unsqueeze(0) if self.dim() == 1 else self
+
+
+@native_function(SOURCE)
+def atleast_3d(self: Tensor) -> Tensor:
+    if self.dim() == 0:
+        return self.reshape([1, 1, 1])
+    if self.dim() == 1:
+        return self.unsqueeze(0).unsqueeze(-1)
+    return self.unsqueeze(-1) if self.dim() == 2 else self
+
+
+def _each(fn: Any) -> Any:
+    def sequence(tensors: Sequence[Tensor]) -> list[Tensor]:
+        return [fn(t) for t in tensors]
+
+    return sequence
+
+
+for _n, _f in (("atleast_1d", atleast_1d), ("atleast_2d", atleast_2d),
+               ("atleast_3d", atleast_3d)):
+    _s = _each(_f)
+    _s.__name__ = _n
+    native_function(SOURCE, name=_n)(_s)
+
+
+@native_function(SOURCE)
+def hstack(tensors: Sequence[Tensor]) -> Tensor:
+    TORCH_CHECK(len(tensors) > 0, "hstack expects a non-empty TensorList")
+    rep = _at().atleast_1d(list(tensors))
+    return _at().cat(rep, 0 if rep[0].dim() == 1 else 1)
+
+
+@native_function(SOURCE)
+def vstack(tensors: Sequence[Tensor]) -> Tensor:
+    TORCH_CHECK(len(tensors) > 0, "vstack expects a non-empty TensorList")
+    return _at().cat(_at().atleast_2d(list(tensors)), 0)
+
+
+@native_function(SOURCE)
+def dstack(tensors: Sequence[Tensor]) -> Tensor:
+    TORCH_CHECK(len(tensors) > 0, "dstack expects a non-empty TensorList")
+    return _at().cat(_at().atleast_3d(list(tensors)), 2)
+
+
+@native_function(SOURCE)
+def column_stack(tensors: Sequence[Tensor]) -> Tensor:
+    TORCH_CHECK(len(tensors) > 0, "column_stack expects a non-empty TensorList")
+    reshaped = [t.reshape([t.numel(), 1]) if t.dim() <= 1 else t for t in tensors]
+    return _at().hstack(reshaped)
+
+
+# ---- movedim, swapaxes ---------------------------------------------------------------------------
+@native_function(SOURCE)
+def movedim(self: Tensor, source: Sequence[int] | int, destination: Sequence[int] | int
+            ) -> Tensor:
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    TORCH_CHECK(len(src) == len(dst), "movedim: Invalid source or destination dims: source (",
+                src, " dims) should contain the same number of dims as destination (", dst,
+                " dims)")
+    n = self.dim()
+    norm_src = [maybe_wrap_dim(d, n) for d in src]
+    norm_dst = [maybe_wrap_dim(d, n) for d in dst]
+    TORCH_CHECK(len(set(norm_src)) == len(norm_src), "movedim: repeated dim in `source` (",
+                src, ")")
+    TORCH_CHECK(len(set(norm_dst)) == len(norm_dst), "movedim: repeated dim in `destination` (",
+                dst, ")")
+    if n <= 1:
+        return self.alias()
+    order = [-1] * n
+    for s, d in zip(norm_src, norm_dst):
+        order[d] = s
+    rest = iter(d for d in range(n) if d not in norm_src)
+    order = [o if o != -1 else next(rest) for o in order]
+    return self.permute(order)
+
+
+@native_function(SOURCE)
+def moveaxis(self: Tensor, source: Sequence[int] | int, destination: Sequence[int] | int
+             ) -> Tensor:
+    return self.movedim(source, destination)
+
+
+@native_function(SOURCE)
+def swapaxes(self: Tensor, axis0: int, axis1: int) -> Tensor:
+    return self.transpose(axis0, axis1)
+
+
+@native_function(SOURCE)
+def swapdims(self: Tensor, dim0: int, dim1: int) -> Tensor:
+    return self.transpose(dim0, dim1)
+
+
+# ---- repeat, tile, narrow_copy -------------------------------------------------------------------
+@native_function(SOURCE)
+def repeat(self: Tensor, repeats: Sequence[int]) -> Tensor:
+    """expand self (padded with leading 1s) into a (r0, s0, r1, s1, ...) view of the result."""
+    TORCH_CHECK(len(repeats) >= self.dim(), "Number of dimensions of repeat dims can not be "
+                "smaller than number of dimensions of tensor")
+    num_new = len(repeats) - self.dim()
+    padded = [1] * num_new + list(self.sizes())
+    target = [p * r for p, r in zip(padded, repeats)]
+    result = _at().empty(target, dtype=self.scalar_type())
+    if result.numel() == 0:
+        return result
+    interleaved = [v for r, p in zip(repeats, padded) for v in (r, p)]
+    xtensor = self.reshape([v for p in padded for v in (1, p)]).expand(interleaved)
+    result.view(interleaved).copy_(xtensor)
+    return result
+
+
+@native_function(SOURCE)
+def tile(self: Tensor, dims: Sequence[int]) -> Tensor:
+    """tile pads `dims` with leading 1s up to self.dim(), then repeats."""
+    size = [1] * (self.dim() - len(dims)) + list(dims)
+    return self.repeat(size)
+
+
+@native_function(SOURCE, name="narrow_copy_dense_cpu")
+def narrow_copy(self: Tensor, dim: int, start: int, length: int) -> Tensor:
+    return self.narrow(dim, start, length).clone(memory_format="contiguous_format")
