@@ -107,6 +107,89 @@ PROGRAMS = {
     "tile": X + "out = (x.tile(2), torch.tile(x, (2, 1, 1)), torch.tensor(5).tile((3,)))",
     "narrow_copy": XT + "out = (x.narrow_copy(0, 1, 2), torch.narrow_copy(x, 1, 0, 1))",
     "narrow_copy_range": X + "out = x.narrow_copy(1, 3, 2)",
+    # ---- gather / scatter (TensorAdvancedIndexing.cpp, ScatterGatherChecks.h) -----------------
+    "gather": X + "i = torch.tensor([[0, 1], [2, 3], [1, 1]]); "
+                  "out = (x.gather(1, i), torch.gather(x, 0, i[:2]))",
+    "gather_noncontig": XT + "out = x.gather(0, torch.tensor([[2, 1, 0], [0, 0, 0]]))",
+    "gather_int32_index": X + "out = x.gather(1, torch.tensor([[3], [2]], dtype=torch.int32))",
+    "gather_oob": X + "out = x.gather(1, torch.tensor([[4]]))",
+    "gather_negative": X + "out = x.gather(1, torch.tensor([[-1]]))",
+    "gather_ndim": X + "out = x.gather(1, torch.tensor([0]))",
+    "gather_float_index": X + "out = x.gather(1, torch.tensor([[0.]]))",
+    "gather_too_big": X + "out = x.gather(0, torch.tensor([[0, 0, 0, 0, 0]]))",
+    "gather_dim_range": X + "out = x.gather(2, torch.tensor([[0]]))",
+    "gather_0d": "out = torch.tensor(5.).gather(0, torch.tensor(0))",
+    "scatter_src": X + "i = torch.tensor([[0, 1], [2, 3], [1, 1]]); "
+                       "y = torch.zeros(3, 5); r = y.scatter_(1, i, x); out = (y, r is y)",
+    "scatter_value": "i = torch.tensor([[0, 1], [2, 3]]); "
+                     "out = (torch.zeros(3, 5).scatter(1, i, 7.), torch.zeros(2, 4, "
+                     "dtype=torch.long).scatter(0, i, 2))",
+    "scatter_reduce_add": X + "import warnings; warnings.simplefilter('ignore'); "
+                              "i = torch.tensor([[0, 1], [2, 3], [1, 1]]); "
+                              "out = torch.zeros(3, 5).scatter(1, i, x, reduce='add')",
+    "scatter_value_multiply": "i = torch.tensor([[0, 1], [2, 3], [1, 1]]); "
+                              "out = torch.ones(3, 5).scatter(1, i, 2., reduce='multiply')",
+    "scatter_bad_reduce": "i = torch.tensor([[0, 1]]); "
+                          "out = torch.ones(3, 5).scatter(1, i, 2., reduce='mean')",
+    "scatter_add": X + "i = torch.tensor([[0, 1], [2, 3], [1, 1]]); "
+                       "out = (torch.zeros(3, 5).scatter_add(1, i, x), "
+                       "torch.zeros(3, 5).scatter_add_(1, torch.tensor([[0, 0, 0]]), x))",
+    "scatter_add_noncontig_self": XT + "y = torch.zeros(5, 4).t(); "
+                                       "y.scatter_add_(1, torch.tensor([[0, 0], [4, 4]]), x); "
+                                       "out = y",
+    "scatter_oob": X + "out = torch.zeros(3, 5).scatter_(1, torch.tensor([[5]]), x)",
+    "scatter_src_small": X + "out = torch.zeros(3, 5).scatter_(1, torch.tensor([[0, 1, 2, 3, 4]]), "
+                             "torch.ones(1, 2))",
+    "scatter_dtype": "out = torch.zeros(3, 5).scatter_(1, torch.tensor([[0]]), "
+                     "torch.ones(3, 5, dtype=torch.long))",
+    "scatter_onehot": "labels = torch.tensor([2, 0, 1]); "
+                      "out = torch.zeros(3, 4).scatter_(1, labels.unsqueeze(1), 1.0)",
+    # ---- index_* / masked_* / take ------------------------------------------------------------
+    "index_select": X + "out = (x.index_select(1, torch.tensor([3, 0, 0])), "
+                        "torch.index_select(x, 0, torch.tensor(2)))",
+    "index_select_noncontig": XT + "out = x.index_select(0, torch.tensor([2]))",
+    "index_select_oob": X + "out = x.index_select(1, torch.tensor([4]))",
+    "index_select_2d_index": X + "out = x.index_select(1, torch.tensor([[1]]))",
+    "index_select_float_index": X + "out = x.index_select(1, torch.tensor([1.]))",
+    "index_select_0d": "out = torch.tensor(5.).index_select(0, torch.tensor([0]))",
+    "index_add": X + "y = torch.zeros(3, 4); y.index_add_(0, torch.tensor([0, 0, 2]), x, "
+                     "alpha=2); out = (y, torch.index_add(torch.ones(3, 4), 1, "
+                     "torch.tensor([3, 3, 0, 1]), x))",
+    "index_add_count": X + "out = torch.zeros(3, 4).index_add(0, torch.tensor([0, 0]), x)",
+    "index_add_oob": X + "out = torch.zeros(3, 4).index_add(0, torch.tensor([0, 5, 0]), x)",
+    "index_add_dtype": X + "out = torch.zeros(3, 4, dtype=torch.long).index_add(0, "
+                           "torch.tensor([0, 1, 2]), x)",
+    "index_copy": X + "out = (torch.zeros(3, 4).index_copy(1, torch.tensor([3, 0, 1, 2]), x), "
+                      "torch.zeros(4, 4).index_copy_(0, torch.tensor([3, 0, 1]), x))",
+    "index_copy_count": X + "out = torch.zeros(3, 4).index_copy_(1, torch.tensor([3, 0]), x)",
+    "index_copy_oob": X + "out = torch.zeros(3, 4).index_copy_(0, torch.tensor([0, 1, 3]), x)",
+    "index_fill": X + "out = (x.index_fill(1, torch.tensor([3, 0]), -1), "
+                      "x.clone().index_fill_(0, torch.tensor([1]), torch.tensor(2.)))",
+    "index_fill_oob": "out = torch.zeros(3, 4).index_fill_(0, torch.tensor([7]), 2)",
+    "index_fill_int32": "out = torch.zeros(3, 4).index_fill_(0, torch.tensor([1], "
+                        "dtype=torch.int32), 2)",
+    "index_reduce": X + "import warnings; warnings.simplefilter('ignore'); "
+                        "i = torch.tensor([0, 0, 2]); "
+                        "out = [torch.ones(3, 4).index_reduce(0, i, x, r, include_self=s) "
+                        "for r in ('prod', 'mean', 'amax', 'amin') for s in (True, False)]",
+    "index_reduce_int_mean": "import warnings; warnings.simplefilter('ignore'); "
+                             "out = torch.full((2, 3), 3).index_reduce_(1, torch.tensor([0, 0, 2]),"
+                             " torch.tensor([[1, 2, 4], [5, 6, 9]]), 'mean')",
+    "index_reduce_bad": X + "import warnings; warnings.simplefilter('ignore'); "
+                            "out = torch.ones(3, 4).index_reduce(0, torch.tensor([0, 0, 2]), x, "
+                            "'sum')",
+    "masked_select": X + "out = (x.masked_select(x > 5), torch.masked_select(x, "
+                         "torch.tensor([True, False, True, False])))",
+    "masked_select_noncontig": XT + "out = x.masked_select(x > 4)",
+    "masked_select_not_bool": X + "out = x.masked_select(x)",
+    "masked_scatter": X + "out = (x.masked_scatter(x > 5, torch.arange(100.)), "
+                          "torch.zeros(3, 4).masked_scatter_(torch.tensor([True, False, True, "
+                          "False]), -torch.arange(12.)))",
+    "masked_scatter_short": X + "out = x.masked_scatter(x > 5, torch.arange(2.))",
+    "take": X + "out = (x.take(torch.tensor([[0, 11], [-1, 5]])), torch.take(x.t(), "
+                "torch.tensor([1, 2])))",
+    "take_oob": X + "out = x.take(torch.tensor([12]))",
+    "take_int32": X + "out = x.take(torch.tensor([1], dtype=torch.int32))",
 }
 
 
