@@ -190,9 +190,79 @@ PROGRAMS = {
                 "torch.tensor([1, 2])))",
     "take_oob": X + "out = x.take(torch.tensor([12]))",
     "take_int32": X + "out = x.take(torch.tensor([1], dtype=torch.int32))",
+    # ---- ReduceOps.cpp: cumprod, logcumsumexp, cummax, cummin, amax, amin, logsumexp ----------
+    "cumprod": "x = torch.tensor([[1., 2., 3.], [4., 0.5, -1.]]); "
+               "out = (x.cumprod(1), torch.cumprod(x, 0), x.t().cumprod(1))",
+    "cumprod_int": "x = torch.tensor([[1, 2, 3], [4, 5, -1]]); "
+                   "out = (x.cumprod(0), x.cumprod(1, dtype=torch.float64), "
+                   "torch.tensor([True, False]).cumprod(0), x.int().cumprod(1))",
+    "cumprod_inplace": "x = torch.tensor([[1., 2., 3.], [4., 0.5, -1.]]); x.cumprod_(0); out = x",
+    "cumprod_0d": "out = torch.tensor(3).cumprod(0)",
+    "cumprod_dim_range": "out = torch.ones(2, 3).cumprod(2)",
+    "logcumsumexp": "x = torch.tensor([[1., 2., 3.], [4., 0.5, -1.]]); "
+                    "out = (x.logcumsumexp(1), torch.logcumsumexp(x.t(), 0))",
+    "logcumsumexp_inf": "out = torch.tensor([-float('inf'), 1., float('inf')]).logcumsumexp(0)",
+    "logcumsumexp_int": "out = torch.tensor([1, 2]).logcumsumexp(0)",
+    "cummax": "x = torch.tensor([[1., 2., 3.], [4., 0.5, -1.]]); "
+              "out = (x.cummax(1), torch.cummax(x, 0), x.t().cummax(0))",
+    "cummin_int": "out = torch.cummin(torch.tensor([[1, 2, 3], [4, 5, -1]]), 0)",
+    "cummax_nan": "out = torch.tensor([1., float('nan'), 0., 5.]).cummax(0)",
+    "cummax_ties": "out = (torch.tensor([3, 3, 5, 5]).cummax(0), "
+                   "torch.tensor([3, 3, 1, 1]).cummin(0), torch.tensor([True, False]).cummax(0))",
+    "cummax_0d_empty": "out = (torch.tensor(2.).cummax(0), torch.ones(0).cummin(0))",
+    "amax_amin": X + "out = (x.amax(1), torch.amax(x, (0, 1)), x.amin(0, keepdim=True), "
+                     "torch.amin(x), torch.tensor([1., float('nan')]).amax())",
+    "amax_empty": "out = torch.ones(0, 3).amax(0)",
+    "amax_empty_other_dim": "out = torch.ones(0, 3).amax(1)",
+    "logsumexp_inf": "out = (torch.tensor([float('inf'), 1.]).logsumexp(0), "
+                     "torch.tensor([-float('inf'), -float('inf')]).logsumexp(0), "
+                     "torch.ones(0, 3).logsumexp(0))",
+    "logsumexp_no_dims": "out = torch.ones(2, 3).logsumexp(dim=())",
+    # ---- closeness, equality, clip, where(condition) -------------------------------------------
+    "allclose": X + "out = (torch.allclose(x, x + 1e-9), x.allclose(x + 1), "
+                    "torch.allclose(torch.tensor([1, 2]), torch.tensor([1, 2])), "
+                    "torch.allclose(x, x + 0.5, atol=1.))",
+    "allclose_dtype": X + "out = torch.allclose(x, x.long())",
+    "isclose": X + "out = (torch.isclose(x, x + 1e-3, atol=1e-2), x.isclose(x + 1e-3), "
+                   "torch.isclose(torch.tensor([1, 2]), torch.tensor([1, 3])), "
+                   "torch.isclose(torch.tensor([True]), torch.tensor([False])), "
+                   "torch.isclose(x, x, rtol=0, atol=0))",
+    "isclose_nan_inf": "n = torch.tensor([float('nan'), float('inf'), -float('inf'), 1.]); "
+                       "out = (torch.isclose(n, n), torch.isclose(n, n, equal_nan=True), "
+                       "torch.isclose(n, n.flip(0)))",
+    "isclose_negative_rtol": X + "out = torch.isclose(x, x, rtol=-1)",
+    "isclose_negative_atol": X + "out = torch.isclose(x, x, atol=-0.5)",
+    "equal": X + "out = (torch.equal(x, x.clone()), torch.equal(x, x[:1]), x.equal(x.long()), "
+                 "x.equal(x.t().contiguous().t()), torch.equal(x, x + 1))",
+    "equal_nan": "n = torch.tensor([1., float('nan')]); out = (torch.equal(n, n), n.equal(n[:0]))",
+    "isnan_isfinite": "n = torch.tensor([float('nan'), float('inf'), 1.]); "
+                      "out = (n.isnan(), torch.isfinite(n), torch.isfinite(torch.tensor([1, 2])))",
+    "clip": X + "out = (x.clip(2, 5), torch.clip(x, min=3), x.clip(max=torch.tensor([1., 5., 7., "
+                "9.])), x.clone().clip_(max=1), x.long().clip(0, 3))",
+    "clip_none": X + "out = x.clip()",
+    "where_condition": X + "out = (torch.where(x > 5), torch.where(torch.tensor(True)), "
+                           "torch.where(torch.tensor(0)))",
+    "where_three": X + "out = (torch.where(x > 5, x, 0.), torch.where(x > 5, 1, 0), "
+                       "x.where(x < 3, -x))",
+    "nonzero_as_tuple": XT + "out = (torch.nonzero(x > 4, as_tuple=True), "
+                             "(x > 4).nonzero(as_tuple=True), x.nonzero(as_tuple=False), "
+                             "torch.nonzero(torch.tensor(5), as_tuple=True))",
+}
+
+
+# exp/log of float32: NumPy's and torch's (SLEEF) may differ in the last bit
+CLOSE = {
+    "logsumexp": "x = torch.tensor([[1., 2., 3.], [4., 0.5, -1.]]); "
+                 "out = (x.logsumexp(1), torch.logsumexp(x, (0, 1), keepdim=True), "
+                 "torch.tensor([[1, 2, 3], [4, 5, -1]]).logsumexp(0))",
 }
 
 
 @pytest.mark.parametrize("name", list(PROGRAMS))
 def test_everyday_b(name: str) -> None:
     check(PROGRAMS[name])
+
+
+@pytest.mark.parametrize("name", list(CLOSE))
+def test_everyday_b_close(name: str) -> None:
+    check(CLOSE[name], rtol=1e-6)

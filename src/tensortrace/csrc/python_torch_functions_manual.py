@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tensortrace.c10.device import Device
+from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.csrc import tensor_new
 from tensortrace.csrc.dtype import to_scalar_type
 from tensortrace.csrc.python_arg_parser import PythonArgParser
@@ -60,6 +61,31 @@ def from_numpy(arg: Any) -> Any:
     return THPVariable_Wrap(tensor_from_numpy(arg))
 
 
+_nonzero_parser = PythonArgParser.create([
+    "nonzero(Tensor input, *, bool as_tuple=False, Tensor out=None)"])
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nonzero", SOURCE, legacy="THPVariable_nonzero")
+def nonzero(*args: Any, **kwargs: Any) -> Any:
+    """as_tuple=True is nonzero_numpy (one index tensor per dim), else nonzero (one row each)."""
+    r = _nonzero_parser.parse(args, kwargs)
+    self = r.args[0]
+    if r.get(1):
+        TORCH_CHECK(r.args[2] is None, "nonzero does not support the out kwarg when as_tuple "
+                    "is True")
+        return self.nonzero_numpy()
+    if r.args[2] is not None:
+        return _VF_nonzero(self, out=r.args[2])
+    return _VF_nonzero(self)
+
+
+def _VF_nonzero(*args: Any, **kwargs: Any) -> Any:  # noqa: N802
+    from tensortrace.csrc.python_torch_functions import GENERATED
+
+    return GENERATED["nonzero"](*args, **kwargs)
+
+
 MANUAL_FUNCTIONS: dict[str, Callable[..., Any]] = {
-    "tensor": tensor, "as_tensor": as_tensor, "from_numpy": from_numpy,
+    "tensor": tensor, "as_tensor": as_tensor, "from_numpy": from_numpy, "nonzero": nonzero,
 }

@@ -173,3 +173,13 @@ def install(ops: Sequence[OperatorHandle]) -> None:
         setattr(TensorBase, dunder, TypeError_to_NotImplemented_(binding))
     for name, fn in HAND_WRITTEN.items():
         setattr(TensorBase, name, fn)
+
+
+def nonzero(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
+    """THPVariable_nonzero: `x.nonzero(as_tuple=True)` is torch.nonzero's hand-written path."""
+    from tensortrace.csrc.python_torch_functions import VariableFunctions
+
+    return VariableFunctions["nonzero"](self, *args, **kwargs)
+
+
+HAND_WRITTEN["nonzero"] = nonzero
