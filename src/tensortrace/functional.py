@@ -13,7 +13,7 @@ from typing import Any
 from tensortrace.csrc.python_torch_functions import VariableFunctions as _VF  # noqa: N814
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "block_diag", "einsum", "meshgrid",
-           "unique", "unique_consecutive"]
+           "tensordot", "unique", "unique_consecutive"]
 
 
 def _variadic(tensors: tuple[Any, ...]) -> Any:
@@ -76,6 +76,24 @@ def einsum(*args: Any) -> Any:
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = operands[0]  # the old interface: the operands as one list
     return _VF["einsum"](equation, list(operands))
+
+
+def tensordot(a: Any, b: Any, dims: Any = 2, out: Any = None) -> Any:
+    """dims: an int n (the last n dims of a with the first n of b), or two lists of dims."""
+    if isinstance(dims, (list, tuple)):
+        if len(dims) != 2:
+            raise RuntimeError("tensordot expects dims to be a pair of lists of dimensions")
+        dims_a, dims_b = dims
+        dims_a = [dims_a] if isinstance(dims_a, int) else list(dims_a)
+        dims_b = [dims_b] if isinstance(dims_b, int) else list(dims_b)
+    else:
+        dims = int(dims)
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        dims_a, dims_b = list(range(-dims, 0)), list(range(dims))
+    if out is None:
+        return _VF["tensordot"](a, b, dims_a, dims_b)
+    return _VF["tensordot"](a, b, dims_a, dims_b, out=out)
 
 
 def _return_output(output: Any, inverse: Any, counts: Any, return_inverse: bool,

@@ -247,6 +247,55 @@ PROGRAMS = {
     "nonzero_as_tuple": XT + "out = (torch.nonzero(x > 4, as_tuple=True), "
                              "(x > 4).nonzero(as_tuple=True), x.nonzero(as_tuple=False), "
                              "torch.nonzero(torch.tensor(5), as_tuple=True))",
+    # ---- Linear.cpp / LinearAlgebra.cpp: einsum, tensordot, inner, outer, ger, kron, cross -----
+    "einsum_matmul": "a = torch.arange(6.).reshape(2, 3); b = torch.arange(12.).reshape(3, 4); "
+                     "out = (torch.einsum('ij,jk', a, b), torch.einsum('ij,jk->ik', a, b), "
+                     "torch.einsum('ij,jk->ik', [a, b]), torch.einsum(a, [0, 1], b, [1, 2], "
+                     "[0, 2]))",
+    "einsum_unary": "a = torch.arange(9.).reshape(3, 3); "
+                    "out = (torch.einsum('ij->ji', a), torch.einsum('ii', a), "
+                    "torch.einsum('ii->i', a), torch.einsum('ij->', a), torch.einsum('ij->j', a))",
+    "einsum_vectors": "a = torch.arange(3.); b = torch.arange(4.); "
+                      "out = (torch.einsum('i,i->', a, a), torch.einsum('i,j->ij', a, b), "
+                      "torch.einsum('i,i', a.long(), a.long()))",
+    "einsum_batched": "q = torch.arange(24.).reshape(1, 2, 3, 4); "
+                      "out = (torch.einsum('bhqd,bhkd->bhqk', q, q), "
+                      "torch.einsum('bij,bjk->bik', q[0], q[0].transpose(1, 2)), "
+                      "torch.einsum('...ij->...ji', q), "
+                      "torch.einsum('ij,ij->i', q[0, 0], q[0, 1]))",
+    "einsum_three": "a = torch.arange(6.).reshape(2, 3); b = torch.arange(12.).reshape(3, 4); "
+                    "out = torch.einsum('ij,jk,kl->il', a, b, torch.ones(4, 2))",
+    "einsum_size_mismatch": "out = torch.einsum('ij,jk', torch.ones(2, 3), torch.ones(2, 3))",
+    "einsum_ndim_mismatch": "out = torch.einsum('ij', torch.ones(2, 3, 4))",
+    "einsum_few_operands": "out = torch.einsum('ij,jk->ik', torch.ones(2, 3))",
+    "einsum_bad_output": "out = torch.einsum('ij->ik', torch.ones(2, 3))",
+    "einsum_bad_subscript": "out = torch.einsum('i1', torch.ones(2, 3))",
+    "tensordot": "a = torch.arange(6.).reshape(2, 3); b = torch.arange(12.).reshape(3, 4); "
+                 "out = (torch.tensordot(a, b, dims=([1], [0])), torch.tensordot(a, b, dims=1), "
+                 "torch.tensordot(torch.arange(24.).reshape(2, 3, 4), b, dims=2))",
+    "tensordot_mismatch": "out = torch.tensordot(torch.ones(2, 3), torch.ones(4, 3), "
+                          "dims=([1], [0]))",
+    "inner": "a = torch.arange(6.).reshape(2, 3); "
+             "out = (torch.inner(a, a), torch.inner(torch.arange(3.), torch.arange(3.)), "
+             "a.inner(torch.tensor(2.)))",
+    "inner_mismatch": "out = torch.inner(torch.ones(2, 3), torch.ones(2))",
+    "outer": "a = torch.arange(3.); b = torch.arange(4.); "
+             "out = (torch.outer(a, b), a.ger(b), torch.outer(a, b.long()), "
+             "torch.ger(b.int(), a.int()))",
+    "outer_2d": "out = torch.outer(torch.ones(2, 2), torch.ones(3))",
+    "ger_2d": "out = torch.ones(3).ger(torch.ones(2, 2))",
+    "kron": "a = torch.arange(6.).reshape(2, 3); "
+            "out = (torch.kron(a, torch.ones(3)), torch.kron(torch.eye(2), a), a.kron(a.t()))",
+    "cross": "a = torch.arange(6.).reshape(2, 3); "
+             "out = (torch.cross(a, a.flip(1), dim=1), a.cross(torch.ones(2, 3), dim=-1), "
+             "torch.linalg_cross(a, a.flip(1)) if not hasattr(torch, 'linalg') "
+             "else torch.linalg.cross(a, a.flip(1)))",
+    "cross_default_dim": "import warnings; warnings.simplefilter('ignore'); "
+                         "out = torch.cross(torch.ones(3, 2), torch.arange(6.).reshape(3, 2))",
+    "cross_bad_length": "out = torch.cross(torch.ones(2, 4), torch.ones(2, 4), dim=1)",
+    "cross_no_dim3": "import warnings; warnings.simplefilter('ignore'); "
+                     "out = torch.cross(torch.ones(2, 4), torch.ones(2, 4))",
+    "cross_ndim": "out = torch.cross(torch.ones(3), torch.ones(2, 3), dim=0)",
 }
 
 
