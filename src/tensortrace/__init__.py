@@ -41,6 +41,8 @@ from tensortrace.trace import Trace, is_tracing, trace
 __version__ = "0.1.0"
 
 globals().update(_DTYPES)
+# torch/__init__.py leaves these _VariableFunctions out of the torch namespace (PRIVATE_OPS)
+_functions = {_n: _f for _n, _f in _functions.items() if _n not in ("unique_dim",)}
 globals().update(_functions)
 from tensortrace import functional as _functional  # noqa: E402 - torch/functional.py over _VF
 

@@ -296,6 +296,61 @@ PROGRAMS = {
     "cross_no_dim3": "import warnings; warnings.simplefilter('ignore'); "
                      "out = torch.cross(torch.ones(2, 4), torch.ones(2, 4))",
     "cross_ndim": "out = torch.cross(torch.ones(3), torch.ones(2, 3), dim=0)",
+    # ---- Unique.cpp: unique, unique_consecutive ------------------------------------------------
+    "unique": XI + "out = (torch.unique(x), x.unique(return_inverse=True), "
+                   "torch.unique(x, return_counts=True), "
+                   "torch.unique(x, return_inverse=True, return_counts=True))",
+    "unique_unsorted": "out = (torch.unique(torch.tensor([5, 3, 5, 1, 3]), sorted=False, "
+                       "return_inverse=True, return_counts=True), "
+                       "torch.tensor([[2., 1.], [1., 0.5]]).unique(sorted=False))",
+    "unique_dim": XI + "y = torch.cat([x, x[:1]]); out = (torch.unique(y, dim=0), "
+                       "torch.unique(y, dim=1, return_inverse=True, return_counts=True), "
+                       "y.unique(dim=0, return_counts=True))",
+    "unique_noncontig": XT + "out = x.unique(return_inverse=True)",
+    "unique_nan_bool_0d": "out = (torch.unique(torch.tensor([1., float('nan'), float('nan'), 1.])),"
+                          " torch.unique(torch.tensor([True, False, True])), "
+                          "torch.unique(torch.tensor(3)), "
+                          "torch.unique(torch.tensor(3), return_inverse=True))",
+    "unique_empty": "out = (torch.unique(torch.ones(0)), torch.unique(torch.ones(0, 3), dim=0))",
+    "unique_dim_range": XI + "out = torch.unique(x, dim=2)",
+    "unique_private_ops": "out = (hasattr(torch, 'unique_dim'), hasattr(torch, '_unique2'))",
+    "unique_consecutive": "x = torch.tensor([1, 1, 2, 2, 3, 1, 1, 2]); "
+                          "out = (torch.unique_consecutive(x), torch.unique_consecutive(x, "
+                          "return_inverse=True, return_counts=True), "
+                          "x.unique_consecutive(return_counts=True))",
+    "unique_consecutive_dim": XI + "y = torch.cat([x, x[2:]]); "
+                                   "out = (torch.unique_consecutive(y, dim=0), "
+                                   "torch.unique_consecutive(y.t(), dim=1, return_counts=True, "
+                                   "return_inverse=True))",
+    # ---- meshgrid, repeat_interleave, fill_diagonal_ -----------------------------------------
+    "meshgrid": "a = torch.tensor([1, 2, 3]); b = torch.tensor([4, 5]); "
+                "out = (torch.meshgrid(a, b, indexing='ij'), torch.meshgrid(a, b, indexing='xy'),"
+                " torch.meshgrid([a, b], indexing='ij'), torch.meshgrid(a, torch.tensor(2), "
+                "indexing='xy'), torch.meshgrid(a, b, a, indexing='xy'))",
+    "meshgrid_default": "import warnings; warnings.simplefilter('ignore'); "
+                        "out = torch.meshgrid(torch.tensor([1, 2, 3]), torch.tensor([4, 5]))",
+    "meshgrid_dtype": "out = torch.meshgrid(torch.tensor([1]), torch.tensor([1.]), indexing='ij')",
+    "meshgrid_indexing": "out = torch.meshgrid(torch.tensor([1]), indexing='foo')",
+    "meshgrid_empty": "out = torch.meshgrid(indexing='ij')",
+    "repeat_interleave": XI + "out = (torch.repeat_interleave(torch.tensor([1, 2]), 2), "
+                              "x.repeat_interleave(2, dim=0), x.repeat_interleave(torch.tensor("
+                              "[1, 0, 2]), dim=0), torch.repeat_interleave(torch.tensor([2, 0, "
+                              "3])), x.float().repeat_interleave(2), "
+                              "x.repeat_interleave(torch.tensor(2), dim=1), "
+                              "x.repeat_interleave(2, dim=0, output_size=6))",
+    "repeat_interleave_noncontig": XT + "out = x.repeat_interleave(2, dim=1)",
+    "repeat_interleave_size": XI + "out = x.repeat_interleave(torch.tensor([1, 2]), dim=0)",
+    "repeat_interleave_negative": XI + "out = x.repeat_interleave(-1)",
+    "repeat_interleave_negative_tensor": "out = torch.repeat_interleave(torch.tensor([1, -2]))",
+    "repeat_interleave_2d": XI + "out = x.repeat_interleave(torch.tensor([[1]]), dim=0)",
+    "fill_diagonal": "out = (torch.zeros(3, 3).fill_diagonal_(5), "
+                     "torch.zeros(7, 3).fill_diagonal_(5, wrap=True), "
+                     "torch.zeros(7, 3).fill_diagonal_(5), torch.zeros(3, 5).fill_diagonal_(1), "
+                     "torch.zeros(2, 2, 2).fill_diagonal_(1), "
+                     "torch.zeros(4, 4).t().fill_diagonal_(2), "
+                     "torch.zeros(3, 3, dtype=torch.long).fill_diagonal_(7))",
+    "fill_diagonal_unequal": "out = torch.zeros(2, 3, 2).fill_diagonal_(1)",
+    "fill_diagonal_1d": "out = torch.zeros(3).fill_diagonal_(1)",
 }
 
 
@@ -315,3 +370,20 @@ def test_everyday_b(name: str) -> None:
 @pytest.mark.parametrize("name", list(CLOSE))
 def test_everyday_b_close(name: str) -> None:
     check(CLOSE[name], rtol=1e-6)
+
+
+def test_meshgrid_warns_without_indexing() -> None:
+    """TORCH_WARN_ONCE: the first call without indexing warns (torch warns once per process,
+    so this is checked on tensortrace alone)."""
+    import warnings
+
+    import tensortrace
+    from tensortrace.aten.native import tensor_shape_composites
+
+    tensor_shape_composites._WARNED.discard("meshgrid")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        tensortrace.meshgrid(tensortrace.ones(2), tensortrace.ones(3))
+    assert [str(w.message) for w in caught] == [
+        "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
+        "argument."]

@@ -39,6 +39,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     triangular_ops,
     type_properties,
     unary_ops,
+    unique,
 )
 from tensortrace.aten.native.cpu import (  # noqa: F401
     binary_ops_kernel,

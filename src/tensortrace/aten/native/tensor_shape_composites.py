@@ -2,7 +2,8 @@
 
 Mirrors those functions of `aten/src/ATen/native/TensorShape.cpp` that own no kernel: diag,
 diag_embed, diagflat, block_diag, atleast_1d/2d/3d, hstack, vstack, dstack, column_stack,
-movedim / moveaxis, swapaxes, repeat, tile and narrow_copy. Each is written as ATen writes it,
+movedim / moveaxis, swapaxes, repeat, tile, narrow_copy and meshgrid, with repeat_interleave
+of `Repeat.cpp`. Each is written as ATen writes it,
 so the trace of `torch.hstack` shows the atleast_1d + cat it is made of, and `repeat` the
 expand + copy_ into a strided view of its result.
 """
@@ -12,11 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
 from tensortrace.c10.exception import TORCH_CHECK
-from tensortrace.c10.scalar_type import promoteTypes
+from tensortrace.c10.scalar_type import ScalarType, promoteTypes
+from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/TensorShape.cpp"
 
@@ -213,3 +217,97 @@ def tile(self: Tensor, dims: Sequence[int]) -> Tensor:
 @native_function(SOURCE, name="narrow_copy_dense_cpu")
 def narrow_copy(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     return self.narrow(dim, start, length).clone(memory_format="contiguous_format")
+
+
+# ---- meshgrid ------------------------------------------------------------------------------------
+_WARNED: set[str] = set()
+
+
+@native_function(SOURCE)
+def meshgrid(tensors: Sequence[Tensor], indexing: str | None = None) -> list[Tensor]:
+    """Each input viewed along its own dim and expanded to the grid (views, no copies)."""
+    import warnings
+
+    if indexing is None:  # meshgrid(tensors): TORCH_WARN_ONCE, then 'ij'
+        if "meshgrid" not in _WARNED:
+            _WARNED.add("meshgrid")
+            warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass "
+                          "the indexing argument.", UserWarning, stacklevel=2)
+        indexing = "ij"
+    size = len(tensors)
+    TORCH_CHECK(size > 0, "meshgrid expects a non-empty TensorList")
+    for i in range(size - 1):
+        TORCH_CHECK(tensors[i].scalar_type() == tensors[i + 1].scalar_type(),
+                    "meshgrid expects all tensors to have the same dtype")
+    refs = list(tensors)
+    swap = False
+    if indexing == "xy":
+        swap = size >= 2
+        if swap:
+            refs[0], refs[1] = refs[1], refs[0]
+    else:
+        TORCH_CHECK(indexing == "ij", "torch.meshgrid: indexing must be one of \"xy\" or "
+                    "\"ij\", but received: ", indexing)
+    for t in refs:
+        TORCH_CHECK(t.dim() <= 1, "torch.meshgrid: Expected 0D or 1D tensor in the tensor list "
+                    "but got: ", t)
+    shape = [t.numel() for t in refs]
+    grids = []
+    for i, t in enumerate(refs):
+        view_shape = [1] * size
+        view_shape[i] = -1
+        grids.append(t.view(view_shape).expand(shape))
+    if swap:
+        grids[0], grids[1] = grids[1], grids[0]
+    return grids
+
+
+# ---- repeat_interleave (Repeat.cpp) --------------------------------------------------------------
+REPEAT = "aten/src/ATen/native/Repeat.cpp"
+
+
+@traced("kernel", "at::native::compute_cpu", REPEAT, legacy="compute_cpu")
+def _repeat_interleave_kernel(result: Tensor, repeats: Any) -> None:
+    result.numpy_view()[...] = np.repeat(np.arange(repeats.size), repeats)
+
+
+@native_function(REPEAT, name="repeat_interleave_cpu")
+def repeat_interleave_cpu(repeats: Tensor, output_size: int | None = None) -> Tensor:
+    """repeat_interleave(repeats): each index i, repeats[i] times (the index of the others)."""
+    TORCH_CHECK(repeats.dim() == 1, "repeat_interleave only accept 1D vector as repeat")
+    TORCH_CHECK(repeats.scalar_type() in (ScalarType.Long, ScalarType.Int),
+                "repeats has to be Long or Int tensor")
+    reps = repeats.numpy_view().astype(np.int64)
+    TORCH_CHECK(bool((reps >= 0).all()), "repeats can not be negative")
+    total = int(reps.sum())
+    if output_size is not None:
+        TORCH_CHECK(output_size == total, "allocated size does not match required size")
+    result = _at().empty([total], dtype=repeats.scalar_type())
+    if total:
+        _repeat_interleave_kernel(result, reps)
+    return result
+
+
+@native_function(REPEAT)
+def repeat_interleave(self: Tensor, repeats: Tensor | int, dim: int | None = None,
+                      output_size: int | None = None) -> Tensor:
+    """repeat_interleave.self_Tensor / self_int: index_select with the repeated indices, or
+    (an int) unsqueeze + expand + flatten."""
+    inp = self if dim is not None else self.flatten()
+    if isinstance(repeats, int):
+        TORCH_CHECK(repeats >= 0, "Repeats must be non-negative")
+        d = maybe_wrap_dim(dim if dim is not None else 0, self.dim())
+        sizes = list(inp.sizes())
+        sizes.insert(d + 1, repeats)
+        return inp.unsqueeze(d + 1).expand(sizes).flatten(d, d + 1)
+    d = dim if dim is not None else 0
+    if repeats.dim() == 0 or (repeats.dim() == 1 and repeats.size(0) == 1):
+        reps = repeats.reshape([1]).expand([inp.size(d)])
+    elif repeats.dim() == 1:
+        TORCH_CHECK(repeats.size(0) == inp.size(d), "repeats must have the same size as input "
+                    "along dim, but got repeats.size(0) = ", repeats.size(0), " and input.size(",
+                    d, ") = ", inp.size(d))
+        reps = repeats
+    else:
+        TORCH_CHECK(False, "repeats must be 0-dim or 1-dim tensor")
+    return inp.index_select(d, _at().repeat_interleave(reps, output_size=output_size))
