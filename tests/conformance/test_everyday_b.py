@@ -351,6 +351,18 @@ PROGRAMS = {
                      "torch.zeros(3, 3, dtype=torch.long).fill_diagonal_(7))",
     "fill_diagonal_unequal": "out = torch.zeros(2, 3, 2).fill_diagonal_(1)",
     "fill_diagonal_1d": "out = torch.zeros(3).fill_diagonal_(1)",
+    # ---- checks of what existed: masked_fill, clamp with tensor bounds ------------------------
+    "masked_fill": X + "out = (x.masked_fill(x > 5, 0.), x.masked_fill(torch.tensor([True, False, "
+                       "True, False]), -1), x.clone().masked_fill_(x < 2, float('-inf')), "
+                       "x.long().masked_fill(x > 3, torch.tensor(9)))",
+    "masked_fill_noncontig": XT + "out = torch.masked_fill(x, x > 4, 1.5)",
+    "masked_fill_not_bool": X + "out = x.masked_fill(x, 1.)",
+    "masked_fill_value_dim": X + "out = x.masked_fill(x > 1, torch.tensor([1.]))",
+    "clamp_tensor_bounds": X + "out = (x.clamp(torch.tensor([1., 2., 3., 4.]), "
+                               "torch.tensor(6.)), torch.clamp(x, max=torch.tensor([[2.], [5.], "
+                               "[9.]])), x.long().clamp(min=torch.tensor(3)))",
+    "clamp_scalar": XI + "out = (x.clamp(1, 4), x.clamp(min=2.5), torch.clamp(x, max=0), "
+                         "x.clone().clamp_(max=3))",
 }
 
 
