@@ -235,8 +235,6 @@ PROGRAMS = {
     "equal": X + "out = (torch.equal(x, x.clone()), torch.equal(x, x[:1]), x.equal(x.long()), "
                  "x.equal(x.t().contiguous().t()), torch.equal(x, x + 1))",
     "equal_nan": "n = torch.tensor([1., float('nan')]); out = (torch.equal(n, n), n.equal(n[:0]))",
-    "isnan_isfinite": "n = torch.tensor([float('nan'), float('inf'), 1.]); "
-                      "out = (n.isnan(), torch.isfinite(n), torch.isfinite(torch.tensor([1, 2])))",
     "clip": X + "out = (x.clip(2, 5), torch.clip(x, min=3), x.clip(max=torch.tensor([1., 5., 7., "
                 "9.])), x.clone().clip_(max=1), x.long().clip(0, 3))",
     "clip_none": X + "out = x.clip()",

@@ -1,8 +1,8 @@
-"""isclose, allclose, equal, isnan, isfinite, clip and the one-argument where.
+"""isclose, allclose, equal, clip and the one-argument where.
 
-Mirrors `aten/src/ATen/native/TensorCompare.cpp` (isclose, allclose, isnan, isfinite, clip,
+Mirrors `aten/src/ATen/native/TensorCompare.cpp` (isclose, allclose, clip,
 where(condition)), `ReduceOps.cpp` (cpu_equal) and `TensorAdvancedIndexing.cpp`
-(nonzero_numpy). They are composites: isclose is built from ==, isnan, abs, sub, <= and the
+(nonzero_numpy). They are composites: isclose is built from ==, !=, abs, sub, <= and the
 in-place |= and &=, so the trace shows the ops Note [closeness] describes; allclose is
 isclose(...).all().item(); where(condition) is nonzero_numpy, nonzero().unbind(1).
 """
@@ -37,18 +37,6 @@ def _at() -> Any:
 
 
 @native_function(SOURCE)
-def isnan(self: Tensor) -> Tensor:
-    return self.ne(self)
-
-
-@native_function(SOURCE)
-def isfinite(self: Tensor) -> Tensor:
-    if isIntegralType(self.scalar_type(), True):
-        return _at().ones_like(self, dtype=ScalarType.Bool)
-    return self.eq(self).__iand__(self.abs().ne(math.inf))
-
-
-@native_function(SOURCE)
 def isclose(self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
             equal_nan: bool = False) -> Tensor:
     """Note [closeness]: equal (NaN too with equal_nan), or |a - b| finite and
@@ -59,7 +47,7 @@ def isclose(self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-0
     TORCH_CHECK(atol >= 0, "atol must be greater than or equal to zero, but got ", atol)
     close = self.eq(other)
     if equal_nan and (isFloatingType(self.scalar_type()) or isComplexType(self.scalar_type())):
-        close.__ior__(self.isnan().__iand__(other.isnan()))
+        close.__ior__(self.ne(self).__iand__(other.ne(other)))  # isnan: x != x
     if rtol == 0 and atol == 0:
         return close
     default = get_default_dtype()
@@ -67,7 +55,9 @@ def isclose(self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-0
     cast_other = other.to(default) if isIntegralType(self.scalar_type(), True) else other
     allowed_error = cast_other.mul(rtol).abs().add(atol)
     actual_error = cast_self.sub(cast_other).abs()
-    close.__ior__(actual_error.isfinite().__iand__(actual_error.le(allowed_error)))
+    # isfinite(actual_error): not NaN and not infinite (isnan/isfinite are part A's ops)
+    finite = actual_error.eq(actual_error).__iand__(actual_error.ne(math.inf))
+    close.__ior__(finite.__iand__(actual_error.le(allowed_error)))
     return close
 
 
