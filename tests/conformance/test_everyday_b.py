@@ -48,8 +48,13 @@ PROGRAMS = {
     "argsort_stable": XI + "out = x.argsort(stable=True, dim=0)",
     "msort": XT + "out = torch.msort(x)",
     "topk": XI + "out = x.topk(2)",
-    # ties: torch's nth_element order is libstdc++'s, not reproduced (see sorting_kernel.py)
     "topk_smallest": X + "out = torch.topk(x, 3, largest=False)",
+    "topk_ties": XI + "out = (torch.topk(x, 3, largest=False), x.topk(2), x.topk(3, dim=0), "
+                      "torch.tensor([7, 12, 7, 3]).topk(2), x.topk(2, sorted=False), "
+                      "torch.tensor([1., float('nan'), 3., float('nan'), 3.]).topk(3))",
+    "topk_ties_long": "x = (torch.arange(300) % 7).reshape(3, 100); "
+                      "out = (x.topk(1), x.topk(30), x.topk(40, largest=False, sorted=False), "
+                      "x.t().topk(2, dim=0))",
     "topk_dim0": XI + "out = x.topk(2, dim=0)",
     "topk_noncontig": XT + "out = x.topk(2, 0)",
     "topk_nan": "out = torch.tensor([1., float('nan'), 3., 1.]).topk(2)",
