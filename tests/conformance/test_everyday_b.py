@@ -366,6 +366,26 @@ PROGRAMS = {
                                "[9.]])), x.long().clamp(min=torch.tensor(3)))",
     "clamp_scalar": XI + "out = (x.clamp(1, 4), x.clamp(min=2.5), torch.clamp(x, max=0), "
                          "x.clone().clamp_(max=3))",
+    # ---- further everyday ops ----------------------------------------------------------------
+    "take_along_dim": "x = torch.tensor([[10, 30, 20], [60, 40, 50]]); "
+                      "out = (torch.take_along_dim(x, x.argsort(1), 1), "
+                      "torch.take_along_dim(x, torch.tensor([0, 5])), "
+                      "x.take_along_dim(torch.tensor([[0], [1]]), dim=1), "
+                      "torch.take_along_dim(x, torch.tensor([[2]]), dim=1))",
+    "take_along_dim_ndim": "out = torch.take_along_dim(torch.ones(2, 3), torch.tensor([0]), dim=1)",
+    "take_along_dim_int32": "out = torch.take_along_dim(torch.ones(2, 3), "
+                            "torch.tensor([[0]], dtype=torch.int32), dim=1)",
+    "argwhere": X + "out = (torch.argwhere(x > 5), (x > 100).argwhere())",
+    "broadcast_to": "out = (torch.broadcast_to(torch.tensor([1, 2]), (3, 2)), "
+                    "torch.tensor(5.).broadcast_to([2]))",
+    "concat_row_stack_ravel": XT + "out = (torch.concat([x, x], 1), torch.concatenate((x, x)), "
+                                  "torch.row_stack([x, x]), x.ravel(), torch.ravel(x.t()))",
+    "tri_indices": "out = (torch.tril_indices(3, 3), torch.triu_indices(3, 4, 1), "
+                   "torch.tril_indices(4, 3, -1, dtype=torch.int32), torch.tril_indices(0, 3))",
+    "tri_indices_negative": "out = torch.tril_indices(-1, 3)",
+    "tri_indices_float": "out = torch.triu_indices(3, 3, dtype=torch.float32)",
+    "count_nonzero": X + "out = (torch.count_nonzero(x - 3), torch.count_nonzero(x > 5, dim=0), "
+                         "x.count_nonzero((0, 1)), x.count_nonzero(-1))",
 }
 
 

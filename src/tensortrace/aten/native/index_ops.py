@@ -343,3 +343,29 @@ def take(self: Tensor, index: Tensor) -> Tensor:
         TORCH_CHECK_INDEX(self.numel() > 0, "take(): tried to take from an empty tensor")
         take_kernel(result, self, index)
     return result
+
+
+# ---- take_along_dim, argwhere --------------------------------------------------------------------
+@native_function(SOURCE)
+def take_along_dim(self: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
+    """gather along dim after broadcasting self and indices in the other dims (without a dim:
+    gather from the flattened self)."""
+    if dim is None:
+        return self.view([-1]).gather(0, indices.view([-1]))
+    dim = maybe_wrap_dim(dim, self.dim())
+    TORCH_CHECK(self.dim() == indices.dim(), "torch.take_along_dim(): input and indices should "
+                "have the same number of dimensions, but got ", self.dim(), " dimensions for "
+                "input, and ", indices.dim(), " dimensions for indices")
+    TORCH_CHECK(indices.scalar_type() == ScalarType.Long, "torch.take_along_dim(): dtype of "
+                "indices should be Long but got ", indices.scalar_type())
+    self_sizes = list(self.sizes())
+    self_sizes[dim] = indices.size(dim)
+    shape = list(infer_size(self_sizes, indices.sizes()))
+    indices_b = indices.expand(shape)
+    shape[dim] = self.size(dim)
+    return self.expand(shape).gather(dim, indices_b)
+
+
+@native_function(SOURCE)
+def argwhere(self: Tensor) -> Tensor:
+    return self.nonzero()

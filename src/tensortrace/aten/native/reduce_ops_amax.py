@@ -77,3 +77,10 @@ def logsumexp(self: Tensor, dim: Sequence[int], keepdim: bool = False) -> Tensor
     maxes_squeezed.masked_fill_(maxes_squeezed.abs().eq(math.inf), 0)
     result = at.sum(self.sub(maxes).exp_(), dims, keepdim)
     return result.log_().add_(maxes_squeezed)
+
+
+@native_function(SOURCE, name="count_nonzero")
+def count_nonzero(self: Tensor, dim: Sequence[int] | int | None = None) -> Tensor:
+    """count_nonzero.dim_IntList and count_nonzero: sum(self != 0) over the dims (all dims)."""
+    dims = [] if dim is None else ([dim] if isinstance(dim, int) else list(dim))
+    return _at().sum(self.ne(0), dims)

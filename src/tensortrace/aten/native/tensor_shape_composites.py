@@ -311,3 +311,68 @@ def repeat_interleave(self: Tensor, repeats: Tensor | int, dim: int | None = Non
     else:
         TORCH_CHECK(False, "repeats must be 0-dim or 1-dim tensor")
     return inp.index_select(d, _at().repeat_interleave(reps, output_size=output_size))
+
+
+# ---- aliases: broadcast_to, concat / concatenate, row_stack, ravel ----------------------------
+@native_function(SOURCE)
+def broadcast_to(self: Tensor, size: Sequence[int]) -> Tensor:
+    return self.expand(list(size))
+
+
+@native_function(SOURCE)
+def concat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    return _at().cat(list(tensors), dim)
+
+
+@native_function(SOURCE)
+def concatenate(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    return _at().cat(list(tensors), dim)
+
+
+@native_function(SOURCE)
+def row_stack(tensors: Sequence[Tensor]) -> Tensor:
+    return _at().vstack(list(tensors))
+
+
+@native_function(SOURCE)
+def ravel(self: Tensor) -> Tensor:
+    return self.contiguous().view([-1])
+
+
+# ---- tril_indices / triu_indices (TensorFactories.cpp) ----------------------------------------
+FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
+
+
+def _tri_indices(name: str, row: int, col: int, offset: int, dtype: ScalarType | None,
+                 upper: bool) -> Tensor:
+    from tensortrace.c10.exception import TORCH_CHECK_NOT_IMPLEMENTED
+
+    dtype = ScalarType.Long if dtype is None else dtype
+    TORCH_CHECK_NOT_IMPLEMENTED(dtype in (ScalarType.Long, ScalarType.Int), '"', name,
+                                '" not implemented for \'', dtype, "'")
+    TORCH_CHECK(row >= 0, "row must be non-negative, got", row)
+    TORCH_CHECK(col >= 0, "col must be non-negative, got", col)
+    rows, cols = (np.triu_indices if upper else np.tril_indices)(row, offset, col)
+    result = _at().empty([2, rows.size], dtype=dtype)
+    if rows.size:
+        _tri_indices_kernel(result, rows, cols)
+    return result
+
+
+@traced("kernel", "at::native::tril_indices_cpu (loop)", FACTORIES, legacy="tril_indices_cpu")
+def _tri_indices_kernel(result: Tensor, rows: Any, cols: Any) -> None:
+    out = result.numpy_view()
+    out[0] = rows
+    out[1] = cols
+
+
+@native_function(FACTORIES)
+def tril_indices_cpu(row: int, col: int, offset: int = 0, dtype: ScalarType | None = None,
+                     layout: Any = None, device: Any = None, pin_memory: Any = None) -> Tensor:
+    return _tri_indices("tril_indices", row, col, offset, dtype, False)
+
+
+@native_function(FACTORIES)
+def triu_indices_cpu(row: int, col: int, offset: int = 0, dtype: ScalarType | None = None,
+                     layout: Any = None, device: Any = None, pin_memory: Any = None) -> Tensor:
+    return _tri_indices("triu_indices", row, col, offset, dtype, True)
