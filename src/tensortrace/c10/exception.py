@@ -58,3 +58,7 @@ def TORCH_INTERNAL_ASSERT(cond: Any, *msg: Any) -> None:  # noqa: N802
 
 def AT_ERROR(*msg: Any) -> NoReturn:  # noqa: N802
     raise RuntimeError(str_cat(*msg))
+
+
+class OutOfMemoryError(RuntimeError):
+    """c10::OutOfMemoryError, raised by the CUDA caching allocator (torch.OutOfMemoryError)."""

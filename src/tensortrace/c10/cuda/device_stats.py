@@ -1,0 +1,94 @@
+"""The caching allocator's statistics: a Stat per pool type, and the event counters.
+
+Mirrors `c10/core/CachingDeviceAllocator.h` (StatType, StatArray, DeviceStats) and the nesting
+`THCPModule_memoryStats` in `torch/csrc/cuda/Module.cpp` builds for torch.cuda.memory_stats:
+`{"allocated_bytes": {"all": {"current", "peak", "allocated", "freed"}, "small_pool": ...}}`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any
+
+from tensortrace.c10.memory_stats import Stat
+
+
+class StatType(IntEnum):
+    AGGREGATE = 0
+    SMALL_POOL = 1
+    LARGE_POOL = 2
+
+
+STAT_TYPE_NAMES = ("all", "small_pool", "large_pool")
+
+
+def _stat_array() -> list[Stat]:
+    return [Stat() for _ in StatType]
+
+
+# The StatArrays, in the order THCPModule_memoryStats writes them.
+STAT_ARRAYS = ("allocation", "segment", "active", "inactive_split", "allocated_bytes",
+               "reserved_bytes", "active_bytes", "inactive_split_bytes", "requested_bytes")
+COUNTERS = ("num_alloc_retries", "num_ooms", "num_sync_all_streams", "num_device_alloc",
+            "num_device_free", "num_oom_rejections")
+
+
+@dataclass(slots=True)
+class DeviceStats:
+    allocation: list[Stat] = field(default_factory=_stat_array)  # allocation requests
+    segment: list[Stat] = field(default_factory=_stat_array)  # cudaMalloc'd segments
+    active: list[Stat] = field(default_factory=_stat_array)  # allocated or pending-free blocks
+    inactive_split: list[Stat] = field(default_factory=_stat_array)  # free blocks in split segments
+    allocated_bytes: list[Stat] = field(default_factory=_stat_array)
+    reserved_bytes: list[Stat] = field(default_factory=_stat_array)
+    active_bytes: list[Stat] = field(default_factory=_stat_array)
+    inactive_split_bytes: list[Stat] = field(default_factory=_stat_array)
+    requested_bytes: list[Stat] = field(default_factory=_stat_array)
+    num_alloc_retries: int = 0
+    num_ooms: int = 0
+    num_sync_all_streams: int = 0
+    num_device_alloc: int = 0
+    num_device_free: int = 0
+    num_oom_rejections: int = 0
+    oversize_allocations: Stat = field(default_factory=Stat)
+    oversize_segments: Stat = field(default_factory=Stat)
+    max_split_size: int = 0
+
+    def as_nested_dict(self) -> dict[str, Any]:
+        """What torch._C._cuda_memoryStats returns (memory_stats_as_nested_dict)."""
+
+        def stat(s: Stat) -> dict[str, int]:
+            return {"current": s.current, "peak": s.peak, "allocated": s.allocated,
+                    "freed": s.freed}
+
+        out: dict[str, Any] = {"num_alloc_retries": self.num_alloc_retries,
+                               "num_ooms": self.num_ooms,
+                               "max_split_size": self.max_split_size,
+                               "num_sync_all_streams": self.num_sync_all_streams,
+                               "num_device_alloc": self.num_device_alloc,
+                               "num_device_free": self.num_device_free,
+                               "num_oom_rejections": self.num_oom_rejections}
+        for name in STAT_ARRAYS:
+            array = getattr(self, name)
+            out[name] = {STAT_TYPE_NAMES[t]: stat(array[t]) for t in StatType}
+        out["oversize_allocations"] = stat(self.oversize_allocations)
+        out["oversize_segments"] = stat(self.oversize_segments)
+        out["reserved_bytes_by_private_pools"] = {}  # no CUDA graphs, so no private pools
+        return out
+
+    def reset_accumulated(self) -> None:
+        for name in STAT_ARRAYS:
+            for s in getattr(self, name):
+                s.allocated = s.freed = 0
+        for name in COUNTERS:
+            setattr(self, name, 0)
+        for s in (self.oversize_allocations, self.oversize_segments):
+            s.allocated = s.freed = 0
+
+    def reset_peak(self) -> None:
+        for name in STAT_ARRAYS:
+            for s in getattr(self, name):
+                s.reset_peak()
+        self.oversize_allocations.reset_peak()
+        self.oversize_segments.reset_peak()
