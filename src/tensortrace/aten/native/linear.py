@@ -381,5 +381,8 @@ def kron(self: Tensor, other: Tensor) -> Tensor:
         a_reshape[2 * i] = self.size(i - pad_self) if i >= pad_self else 1
         b_reshape[2 * i + 1] = other.size(i - pad_other) if i >= pad_other else 1
         result_reshape[i] = a_reshape[2 * i] * b_reshape[2 * i + 1]
-    product = _at().mul(self.reshape(a_reshape), other.reshape(b_reshape))
+    def view(t: Tensor, shape: list[int]) -> Tensor:  # _unsafe_view needs viewable strides
+        return _at()._unsafe_view(t, shape) if t.is_contiguous() else t.reshape(shape)
+
+    product = _at().mul(view(self, a_reshape), view(other, b_reshape))
     return _at()._unsafe_view(product, result_reshape)

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from tensortrace.aten.empty_tensor import empty_cpu
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
@@ -59,7 +60,7 @@ def cumprod(self: Tensor, dim: int, dtype: ScalarType | None = None) -> Tensor:
     if dtype is None:
         dtype = ScalarType.Long if isIntegralType(self.scalar_type(), True) else \
             self.scalar_type()
-    result = _at().empty(list(self.sizes()), dtype=dtype)
+    result = empty_cpu(list(self.sizes()), dtype, self.device())  # structured: no dispatch
     return _cumprod_into(result, self, dim)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from tensortrace.aten.empty_tensor import empty_cpu
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.scalar_ops import Scalar
 from tensortrace.aten.tensor_body import Tensor
@@ -143,7 +144,7 @@ def gather(self: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> 
     if index.numel() != 0:
         gather_shape_check(self, wrapped, index)
     scatter_gather_dtype_check("gather", self, index)
-    result = _at().empty(list(index.sizes()), dtype=self.scalar_type())
+    result = empty_cpu(list(index.sizes()), self.scalar_type(), self.device())  # structured
     if index.numel():
         gather_kernel(result, self, wrapped, index)
     return result

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tensortrace.aten.empty_tensor import empty_cpu
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
@@ -81,8 +82,9 @@ def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True,
     sizes = list(self.sizes())
     if sizes:
         sizes[dim] = k
-    values = _at().empty(sizes, dtype=self.scalar_type())
-    indices = _at().empty(sizes, dtype=ScalarType.Long)
+    # TORCH_META_FUNC(topk)'s outputs: at::detail::empty_cpu, no dispatcher call
+    values = empty_cpu(sizes, self.scalar_type(), self.device())
+    indices = empty_cpu(sizes, ScalarType.Long, self.device())
     if self.dim() == 0 and self.numel() == 1:
         values.copy_(self)
         indices.zero_()

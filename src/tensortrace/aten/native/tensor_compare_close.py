@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from tensortrace.aten.native.registry import native_function
-from tensortrace.aten.scalar_ops import Scalar
+from tensortrace.aten.scalar_ops import Scalar, wrapped_scalar_tensor
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.default_dtype import get_default_dtype
 from tensortrace.c10.exception import TORCH_CHECK
@@ -53,7 +53,9 @@ def isclose(self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-0
     default = get_default_dtype()
     cast_self = self.to(default) if self.scalar_type() == ScalarType.Bool else self
     cast_other = other.to(default) if isIntegralType(self.scalar_type(), True) else other
-    allowed_error = cast_other.mul(rtol).abs().add(atol)
+    # `atol + (rtol * cast_other).abs()`: C++ operators wrap the doubles (mul.Tensor, add.Tensor)
+    allowed_error = _at().add(_at().mul(cast_other, wrapped_scalar_tensor(rtol)).abs(),
+                              wrapped_scalar_tensor(atol))
     actual_error = cast_self.sub(cast_other).abs()
     # isfinite(actual_error): not NaN and not infinite (isnan/isfinite are part A's ops)
     finite = actual_error.eq(actual_error).__iand__(actual_error.ne(math.inf))

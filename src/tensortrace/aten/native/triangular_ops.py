@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from tensortrace.aten.empty_tensor import empty_cpu
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.exception import TORCH_CHECK
@@ -40,7 +41,8 @@ def apply_triu_tril(result: Tensor, self: Tensor, k: int, upper: bool) -> None:
 
 def _tril_triu(name: str, self: Tensor, k: int, upper: bool, inplace: bool) -> Tensor:
     TORCH_CHECK(self.dim() >= 2, name, ": input tensor must have at least 2 dimensions")
-    result = self if inplace else _at().empty(list(self.sizes()), dtype=self.scalar_type())
+    # the structured kernel's output: at::detail::empty_cpu, no dispatcher call
+    result = self if inplace else empty_cpu(list(self.sizes()), self.scalar_type(), self.device())
     if self.numel():
         apply_triu_tril(result, self, k, upper)
     return result
