@@ -39,8 +39,10 @@ from tensortrace.trace import Trace, is_tracing, record
 __version__ = "0.1.0"
 
 globals().update(_DTYPES)
-# torch/__init__.py leaves these _VariableFunctions out of the torch namespace (PRIVATE_OPS)
-_functions = {_n: _f for _n, _f in _functions.items() if _n not in ("unique_dim",)}
+# torch/__init__.py leaves unique_dim out of the torch namespace (PRIVATE_OPS); torch has
+# unique_dim_consecutive only in torch._VF, and linalg_cross only as torch.linalg.cross
+_functions = {_n: _f for _n, _f in _functions.items()
+              if _n not in ("unique_dim", "unique_dim_consecutive", "linalg_cross")}
 globals().update(_functions)
 from tensortrace import functional as _functional  # noqa: E402 - torch/functional.py over _VF
 

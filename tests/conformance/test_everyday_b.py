@@ -290,9 +290,7 @@ PROGRAMS = {
     "kron": "a = torch.arange(6.).reshape(2, 3); "
             "out = (torch.kron(a, torch.ones(3)), torch.kron(torch.eye(2), a), a.kron(a.t()))",
     "cross": "a = torch.arange(6.).reshape(2, 3); "
-             "out = (torch.cross(a, a.flip(1), dim=1), a.cross(torch.ones(2, 3), dim=-1), "
-             "torch.linalg_cross(a, a.flip(1)) if not hasattr(torch, 'linalg') "
-             "else torch.linalg.cross(a, a.flip(1)))",
+             "out = (torch.cross(a, a.flip(1), dim=1), a.cross(torch.ones(2, 3), dim=-1))",
     "cross_default_dim": "import warnings; warnings.simplefilter('ignore'); "
                          "out = torch.cross(torch.ones(3, 2), torch.arange(6.).reshape(3, 2))",
     "cross_bad_length": "out = torch.cross(torch.ones(2, 4), torch.ones(2, 4), dim=1)",
@@ -386,6 +384,11 @@ PROGRAMS = {
     "tri_indices_float": "out = torch.triu_indices(3, 3, dtype=torch.float32)",
     "count_nonzero": X + "out = (torch.count_nonzero(x - 3), torch.count_nonzero(x > 5, dim=0), "
                          "x.count_nonzero((0, 1)), x.count_nonzero(-1))",
+    # torch/functional.py: the module and its wrappers
+    "functional_module": "out = (torch.functional.einsum('i,i->', torch.arange(3.), "
+                         "torch.arange(3.)), torch.functional.unique(torch.tensor([2, 1, 2])), "
+                         "torch.functional.block_diag(torch.ones(1, 1), torch.ones(1)), "
+                         "torch.functional.tensordot(torch.ones(2, 3), torch.ones(3, 2), 1))",
 }
 
 

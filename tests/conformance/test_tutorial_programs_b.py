@@ -302,7 +302,7 @@ print(k)
 vs = torch.tensor([[1., 2., 3.], [4., 5., 6.]])
 ws = torch.tensor([[0., 1., 0.], [1., 0., 0.]])
 print(torch.cross(vs, ws, dim=1))
-print(torch.linalg_cross(vs, ws) if not hasattr(torch, 'linalg') else torch.linalg.cross(vs, ws))
+print(vs.cross(ws, dim=-1).sum(1))
 """,
     "sort_errors_topk": """\
 x = torch.tensor([5, 3, 8])

@@ -45,7 +45,9 @@ SKIP_PYTHON_BINDINGS = {"add.Scalar", "add_.Scalar", "to.dtype",
                         # internal view ops torch does not expose (gen_python_functions' skips)
                         "_reshape_alias", "_unsafe_view", "alias", "slice.Tensor",
                         # Tensor?[] has no PythonArgParser type here yet: reached via x[...]
-                        "index.Tensor", "index_put_", "index_put", "_index_put_impl_"}
+                        "index.Tensor", "index_put_", "index_put", "_index_put_impl_",
+                        # reached through nonzero(as_tuple=True) only (`nonzero(_(out|numpy))?`)
+                        "nonzero_numpy"}
 # should_allow_numbers_as_tensors (torch/csrc/utils/python_arg_parser.cpp): the only bindings
 # whose Tensor arguments also take Python numbers. Everything else has Scalar overloads.
 NUMBERS_AS_TENSORS = {"add", "add_", "add_out", "div", "div_", "div_out", "divide", "divide_",

@@ -74,7 +74,7 @@ def nonzero(*args: Any, **kwargs: Any) -> Any:
     if r.get(1):
         TORCH_CHECK(r.args[2] is None, "nonzero does not support the out kwarg when as_tuple "
                     "is True")
-        return self.nonzero_numpy()
+        return tuple(THPVariable_Wrap(t) for t in self.cdata.nonzero_numpy())
     if r.args[2] is not None:
         return _VF_nonzero(self, out=r.args[2])
     return _VF_nonzero(self)
