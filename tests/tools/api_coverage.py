@@ -110,7 +110,7 @@ def main(argv: list[str]) -> int:
         DOC.write_text(text)
         print(f"wrote {DOC}")
     else:
-        print(text)
+        sys.stdout.write(text)
     return 0
 
 

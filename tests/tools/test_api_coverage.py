@@ -1,8 +1,14 @@
-"""docs/coverage.md is current: what tests/tools/api_coverage.py writes today."""
+"""docs/coverage.md is current: what tests/tools/api_coverage.py writes today.
+
+The script runs in a fresh interpreter: `dir(torch)` grows as torch's submodules are imported
+lazily (torch.profiler, ...), so only a fresh `import torch` gives the same list every time.
+"""
 
 from __future__ import annotations
 
-import importlib.util
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,23 +16,20 @@ import pytest
 pytest.importorskip("torch")
 
 SCRIPT = Path(__file__).with_name("api_coverage.py")
+ROOT = SCRIPT.parents[2]
 
 
-def _module():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("api_coverage", SCRIPT)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
+def _report() -> str:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True,
+                          env=env, check=True)
+    return done.stdout
 
 
 def test_coverage_doc_is_current() -> None:
-    module = _module()
-    expected = module.render(module.compare())
-    assert module.DOC.read_text() == expected, (
+    report = _report()
+    assert (ROOT / "docs" / "coverage.md").read_text() == report, (
         "docs/coverage.md is stale: run `python tests/tools/api_coverage.py --write`")
-
-
-def test_coverage_lists_what_part_b_added() -> None:
-    groups = _module().compare()["groups"]
-    covered = set(groups["torch functions"]["covered"])
-    assert {"gather", "einsum", "topk", "unique", "meshgrid", "tril", "kron"} <= covered
+    for name in ("gather", "einsum", "topk", "unique", "meshgrid", "tril", "kron"):
+        assert f"`{name}`" in report.split("Missing (")[0]  # listed as covered
