@@ -62,9 +62,13 @@ _C = _types.SimpleNamespace(_nn=_nn_functions)
 __version__ = "0.1.0"
 
 globals().update(_DTYPES)
+# torch/__init__.py leaves unique_dim out of the torch namespace (PRIVATE_OPS); torch has
+# unique_dim_consecutive only in torch._VF, and linalg_cross only as torch.linalg.cross
+_functions = {_n: _f for _n, _f in _functions.items()
+              if _n not in ("unique_dim", "unique_dim_consecutive", "linalg_cross")}
 globals().update(_functions)
 # torch/functional.py's Python wrappers take the place of the raw bindings of the same name
-broadcast_tensors = _functional.broadcast_tensors
+globals().update({_n: getattr(_functional, _n) for _n in _functional.__all__})
 
 
 def _hint_the_recorder_moved(op_trace: _Any) -> _Any:
@@ -145,7 +149,7 @@ __all__ = ["Generator", "Size", "Tensor", "Trace", "TypedStorage", "UntypedStora
            "record", "set_printoptions", "linalg", "norm", "finfo", "iinfo", "load", "save",
            "autograd", "enable_grad", "inference_mode", "is_grad_enabled",
            "is_inference_mode_enabled", "no_grad", "set_grad_enabled",
-           *_DTYPES, *_functions]
+           *_DTYPES, *_functions, *_functional.__all__]
 
 # torch.nn and torch.optim, built on everything above (imported last: they use the public API)
 from tensortrace import nn as nn  # noqa: E402

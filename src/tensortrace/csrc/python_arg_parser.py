@@ -235,8 +235,7 @@ class FunctionSignature:
             raise ValueError(f"bad signature {fmt!r}")
         params: list[FunctionParameter] = []
         keyword_only = False
-        # parameters are separated by ", " (a default may hold commas: dim=[-2,-1])
-        for part in (p.strip() for p in m.group(2).split(", ")):
+        for part in (p.strip() for p in re.split(r",(?![^\[]*\])", m.group(2))):  # not in [0,1]
             if not part:
                 continue
             if part == "*":

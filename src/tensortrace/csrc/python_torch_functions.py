@@ -14,6 +14,7 @@ from tensortrace.aten.dispatcher import OperatorHandle
 from tensortrace.csrc.python_bindings import collect_overloads, make_binding
 
 VariableFunctions: dict[str, Callable[..., Any]] = {}
+GENERATED: dict[str, Callable[..., Any]] = {}  # the generated bindings a manual one replaces
 
 
 def install(ops: Sequence[OperatorHandle]) -> None:
@@ -27,4 +28,5 @@ def install(ops: Sequence[OperatorHandle]) -> None:
     # the hand-written ones (python_torch_functions_manual.cpp): tensor, as_tensor, from_numpy
     from tensortrace.csrc.python_torch_functions_manual import MANUAL_FUNCTIONS
 
+    GENERATED.update({n: VariableFunctions[n] for n in MANUAL_FUNCTIONS if n in VariableFunctions})
     VariableFunctions.update(MANUAL_FUNCTIONS)

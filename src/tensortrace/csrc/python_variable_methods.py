@@ -214,3 +214,4 @@ def install(ops: Sequence[OperatorHandle]) -> None:
         setattr(TensorBase, dunder, TypeError_to_NotImplemented_(binding))
     for name, fn in HAND_WRITTEN.items():
         setattr(TensorBase, name, fn)
+
