@@ -221,16 +221,10 @@ def multinomial_out(self: Tensor, num_samples: int, replacement: bool = False,
 
 def _topk_indices(q: Tensor, k: int, result: Tensor) -> None:
     """at::topk_out(vals, result, q, k): the indices of the k largest, largest first."""
-    at = _at()
-    if hasattr(at, "topk"):
-        vals = at.empty(list(result.sizes()), dtype=q.scalar_type(), device=q.device())
-        at.topk(q, k, out=(vals, result))
-        return
-    import numpy as np
-
-    values = q.numpy_view()
-    order = np.argsort(-values, axis=-1, kind="stable")[..., :k]
-    result.numpy_view()[...] = order
+    # topk.values (the out= overload torch calls) is not declared here yet: the functional
+    # topk, then its indices copied into the result
+    _, indices = _at().topk(q, k)
+    result.copy_(indices)
 
 
 @native_function(SOURCE, name="multinomial", legacy="at::native::multinomial")
