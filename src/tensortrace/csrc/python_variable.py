@@ -109,7 +109,12 @@ class TensorBase:
 
     @property
     def is_cuda(self) -> bool:
-        return False
+        return self.cdata.device().is_cuda()
+
+    def get_device(self) -> int:
+        """The CUDA device index, or -1 for a CPU tensor."""
+        device = self.cdata.device()
+        return -1 if device.is_cpu() else (device.index if device.index is not None else 0)
 
     @property
     def is_meta(self) -> bool:

@@ -43,3 +43,4 @@ from tensortrace.aten.native.cpu import (  # noqa: F401
     tensor_compare_pointwise_kernel,
     unary_ops_kernel,
 )
+from tensortrace.aten.native.cuda import kernels, natives  # noqa: F401, E402 - after the CPU ones
