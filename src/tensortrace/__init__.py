@@ -11,6 +11,7 @@ from typing import Any
 
 from tensortrace import autograd as _autograd  # noqa: F401 - registers autograd kernels
 from tensortrace import csrc as _csrc  # noqa: F401 - installs the bindings
+from tensortrace import cuda as cuda  # torch.cuda: the emulated CUDA device
 from tensortrace import replay as _replay  # noqa: F401 - a Trace shows itself (rich, Jupyter)
 from tensortrace._tensor import Tensor
 from tensortrace._tensor_str import set_printoptions
@@ -85,7 +86,7 @@ def reset_peak_memory_stats(device: Any = "cpu") -> None:
 
 
 __all__ = ["Generator", "Size", "Tensor", "Trace", "TypedStorage", "UntypedStorage", "split",
-           "contiguous_format", "default_generator", "device", "dtype", "get_default_dtype",
+           "contiguous_format", "cuda", "default_generator", "device", "dtype", "get_default_dtype",
            "get_num_threads", "initial_seed", "is_tensor", "is_tracing",
            "layout", "manual_seed", "memory_allocated", "memory_format", "memory_stats",
            "preserve_format", "reset_peak_memory_stats", "seed", "set_default_dtype",

@@ -81,8 +81,13 @@ default_generator = Generator._wrap(getDefaultCPUGenerator())
 
 
 def manual_seed(seed: int) -> Generator:
-    """Seed the default CPU generator (torch.manual_seed)."""
-    return default_generator.manual_seed(int(seed))
+    """Seed the default CPU generator and every CUDA device's (torch.manual_seed)."""
+    from tensortrace.aten.cuda.cuda_generator_impl import all_default_cuda_generators
+
+    result = default_generator.manual_seed(int(seed))
+    for gen in all_default_cuda_generators():  # torch.cuda.manual_seed_all(seed)
+        gen.set_current_seed(int(seed))
+    return result
 
 
 def seed() -> int:
