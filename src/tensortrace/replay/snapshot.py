@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tensortrace.replay.state import Block
+from tensortrace.replay.state import Block, Segment
 
 MAX_TEXT = 120
 MAX_DIMS = 8
@@ -117,6 +117,68 @@ class BlockInfo:
 
 
 @dataclass(frozen=True)
+class SegmentBlockInfo:
+    """A block of a caching allocator's segment at the step, by its offset in the segment.
+
+    `state` is "allocated" (a tensor holds it), "pending" (freed, but waiting on another
+    stream's work: torch's active_pending_free) or "cached" (free, kept for reuse: inactive).
+    A cached block is the free space between held blocks: try_merge_blocks keeps free neighbours
+    merged, so each gap is one block. `split_remainder` marks a cached block of a split segment.
+    """
+
+    offset: int
+    bytes: int
+    state: str
+    storage: int | None = None
+    from_cache: bool | None = None  # for a held block: was the request served from the cache
+    alloc_step: int | None = None
+
+    @property
+    def split_remainder(self) -> bool:
+        return self.state == "cached"
+
+
+@dataclass(frozen=True)
+class SegmentInfo:
+    """A segment (one cudaMalloc) at the step, with its blocks in address order."""
+
+    addr: int
+    bytes: int
+    device: str
+    pool: str
+    alloc_step: int
+    blocks: list[SegmentBlockInfo]
+
+    @property
+    def allocated(self) -> int:
+        return sum(b.bytes for b in self.blocks if b.state == "allocated")
+
+    @property
+    def split(self) -> bool:
+        return len(self.blocks) > 1
+
+    @classmethod
+    def at(cls, segment: Segment, blocks: list[Block], step: int) -> SegmentInfo:
+        end = segment.addr + segment.bytes
+        held = sorted((b for b in blocks
+                       if segment.addr <= b.addr < end and b.device == segment.device
+                       and b.holds_at(step)), key=lambda b: b.addr)
+        out: list[SegmentBlockInfo] = []
+        cursor = segment.addr
+        for b in held:
+            if b.addr > cursor:
+                out.append(SegmentBlockInfo(cursor - segment.addr, b.addr - cursor, "cached"))
+            out.append(SegmentBlockInfo(b.addr - segment.addr, b.bytes,
+                                        "allocated" if b.live_at(step) else "pending",
+                                        b.storage, b.from_cache, b.alloc_step))
+            cursor = b.addr + b.bytes
+        if cursor < end:
+            out.append(SegmentBlockInfo(cursor - segment.addr, end - cursor, "cached"))
+        return cls(segment.addr, segment.bytes, segment.device, segment.pool,
+                   segment.alloc_step, out)
+
+
+@dataclass(frozen=True)
 class State:
     """Everything alive at `step` (after the event at `step` has happened)."""
 
@@ -128,6 +190,10 @@ class State:
     storages: dict[int, StorageImplInfo]
     blocks: list[BlockInfo]  # every block allocated so far, live or freed
     allocated: int  # the allocator's total, bytes
+    # the caching allocator's segments alive at the step, and per CUDA device its totals:
+    # {"cuda:0": {"allocated": bytes, "reserved": bytes}}
+    segments: list[SegmentInfo] = field(default_factory=list)
+    devices: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def object(self, label: str) -> Any:
         """Look an object up by its display label: `TensorImpl#1`, `StorageImpl#2`, `_t1`."""

@@ -138,6 +138,33 @@ class Block:
     alloc_step: int
     free_step: int | None = None
     storage: int | None = None  # display id of the StorageImpl that owns it
+    # a caching allocator's block (device "cuda:i"): its segment, whether the request was
+    # served from the cache, and when its free completed (a free waiting on another stream's
+    # work completes later than it was requested)
+    segment: int | None = None
+    from_cache: bool | None = None
+    completed_step: int | None = None
+
+    def live_at(self, step: int) -> bool:
+        return self.alloc_step <= step and (self.free_step is None or step < self.free_step)
+
+    def holds_at(self, step: int) -> bool:
+        """Allocated, or freed but its free not yet completed (active_pending_free)."""
+        done = self.completed_step if self.completed_step is not None else self.free_step
+        return self.alloc_step <= step and (done is None or step < done)
+
+
+@dataclass
+class Segment:
+    """A caching allocator's segment (one cudaMalloc): `alloc_step` .. `free_step` (cudaFree)."""
+
+    addr: int
+    bytes: int
+    device: str
+    pool: str  # "small" or "large"
+    alloc_step: int
+    free_step: int | None = None
+    stream: int = 0
 
     def live_at(self, step: int) -> bool:
         return self.alloc_step <= step and (self.free_step is None or step < self.free_step)
@@ -155,6 +182,7 @@ class Compiled:
     blocks: list[Block]
     ids: ObjectIds
     handle_raw: dict[int, int]  # display handle id -> raw handle id
+    segments: list[Segment] = field(default_factory=list)  # the caching allocator's, in order
 
 
 _EMPTY: tuple[Delta, ...] = ()
@@ -170,6 +198,7 @@ def compile_trace(trace: Trace) -> Compiled:
     event_frame: list[int] = []
     blocks: list[Block] = []
     open_blocks: dict[int, int] = {}  # addr -> index into blocks
+    segments = _Segments()
     handle_raw: dict[int, int] = {}
     stack: list[int] = []
     storage_of: dict[int, int | None] = {}  # tensor display id -> storage display id
@@ -201,6 +230,8 @@ def compile_trace(trace: Trace) -> Compiled:
             event_frame.append(own)
         else:
             event_frame.append(stack[-1] if stack else -1)
+            if event.kind in _SEGMENT_KINDS:
+                segments.apply(event, index, blocks, open_blocks, out)
             pending_view = _instant_deltas(event, index, ids, out, blocks, open_blocks,
                                            handle_raw, storage_of, pending_view)
             if not infer_bases:
@@ -208,7 +239,47 @@ def compile_trace(trace: Trace) -> Compiled:
         innermost.append(stack[-1] if stack else -1)
         deltas.append(tuple(out) if out else _EMPTY)
     return Compiled(deltas, frames, frame_of_begin, innermost, event_frame, blocks, ids,
-                    handle_raw)
+                    handle_raw, segments.segments)
+
+
+_SEGMENT_KINDS = frozenset({"segment_alloc", "segment_free", "free_completed", "free"})
+
+
+class _Segments:
+    """The caching allocator's segments, and frees that complete after they are requested."""
+
+    def __init__(self) -> None:
+        self.segments: list[Segment] = []
+        self.open: dict[int, int] = {}  # segment addr -> index into segments
+        self.pending: dict[int, int] = {}  # addr of a freed block -> index into blocks
+
+    def apply(self, event: Event, index: int, blocks: list[Block], open_blocks: dict[int, int],
+              out: list[Delta]) -> None:
+        a = event.args
+        kind = event.kind
+        if kind == "segment_alloc":
+            self.open[a["addr"]] = len(self.segments)
+            self.segments.append(Segment(a["addr"], a["bytes"], str(a.get("device", "cuda:0")),
+                                         a.get("pool", "large"), index,
+                                         stream=a.get("stream", 0)))
+            out.append((UPDATE, GLOBALS, 0, {f"reserved {a.get('device')}":
+                                             a.get("total_reserved", 0)}))
+        elif kind == "segment_free":
+            seg = self.open.pop(a["addr"], None)
+            if seg is not None:
+                self.segments[seg].free_step = index
+            out.append((UPDATE, GLOBALS, 0, {f"reserved {a.get('device')}":
+                                             a.get("total_reserved", 0)}))
+        elif kind == "free" and a.get("deferred"):
+            # the block was used on another stream: its free completes at a later
+            # free_completed instant (an immediate free's free_completed comes before `free`)
+            block = open_blocks.get(a["addr"])
+            if block is not None:
+                self.pending[a["addr"]] = block
+        elif kind == "free_completed":
+            block = self.pending.pop(a["addr"], None)
+            if block is not None:
+                blocks[block].completed_step = index
 
 
 def _instant_deltas(event: Event, index: int, ids: ObjectIds, out: list[Delta],
@@ -303,10 +374,16 @@ def _instant_deltas(event: Event, index: int, ids: ObjectIds, out: list[Delta],
         addr = a["addr"]
         if kind == "alloc":
             open_blocks[addr] = len(blocks)
-            blocks.append(Block(addr, a["bytes"], str(a.get("device", "cpu")), index))
+            blocks.append(Block(addr, a["bytes"], str(a.get("device", "cpu")), index,
+                                segment=a.get("segment"), from_cache=a.get("from_cache")))
         else:
             block = open_blocks.pop(addr, None)
             if block is not None:
                 blocks[block].free_step = index
-        out.append((UPDATE, GLOBALS, 0, {"allocated": a.get("total_allocated", 0)}))
+        device = a.get("device", "cpu")
+        if device == "cpu":
+            out.append((UPDATE, GLOBALS, 0, {"allocated": a.get("total_allocated", 0)}))
+        else:  # a caching allocator: allocated and reserved of that device
+            out.append((UPDATE, GLOBALS, 0, {f"allocated {device}": a.get("total_allocated", 0),
+                                             f"reserved {device}": a.get("total_reserved", 0)}))
     return pending_view

@@ -31,6 +31,7 @@ from tensortrace.replay.navigation import NAV_KINDS, build_index, next_step, pre
 from tensortrace.replay.snapshot import (
     BlockInfo,
     HandleInfo,
+    SegmentInfo,
     StackFrame,
     State,
     StorageImplInfo,
@@ -134,9 +135,17 @@ class Timeline:
                                        tuple(sharing.get(k, ())))
                     for k, row in sorted(tables[STORAGES].items())}
         blocks = [BlockInfo.of(b, step) for b in self.compiled.blocks if b.alloc_step <= step]
-        allocated = tables[GLOBALS].get(0, {}).get("allocated", 0)
+        totals = tables[GLOBALS].get(0, {})
+        allocated = totals.get("allocated", 0)
+        segments = [SegmentInfo.at(seg, self.compiled.blocks, step)
+                    for seg in self.compiled.segments if seg.live_at(step)]
+        devices: dict[str, dict[str, int]] = {}
+        for key, value in totals.items():
+            what, _, device = key.partition(" ")
+            if device:
+                devices.setdefault(device, {})[what] = value
         return State(step, self.describe_event(step), self.stack_at(step), handles, tensors,
-                     storages, blocks, allocated)
+                     storages, blocks, allocated, segments, devices)
 
     def stack_at(self, step: int) -> list[StackFrame]:
         """The open frames after `step`, outermost first."""
@@ -191,10 +200,29 @@ class Timeline:
                 return f"✗ {event.name} raised {shorten(str(a['error']))}"
             return f"← {event.name} returned {self.format_value(a.get('result'))}"
         kind = event.kind
+        if kind in ("alloc", "free") and "total_reserved" in a and a.get("device") != "cpu":
+            sign = "+" if kind == "alloc" else "-"
+            where = (" from the cache" if a.get("from_cache") else " in a new segment"
+                     if kind == "alloc" else " (waits for other streams)"
+                     if a.get("deferred") else " back to the cache")
+            return (f"{sign} {kind} {a['bytes']} B at {a['addr']:#x} on {a['device']}{where} "
+                    f"(allocated: {a['total_allocated']} B, reserved: {a['total_reserved']} B)")
         if kind in ("alloc", "free"):
             sign = "+" if kind == "alloc" else "-"
             return (f"{sign} {kind} {a['bytes']} B at {a['addr']:#x} "
                     f"(allocated: {a['total_allocated']} B)")
+        if kind in ("segment_alloc", "segment_free"):
+            verb = "cudaMalloc" if kind == "segment_alloc" else "cudaFree"
+            return (f"{verb}: {a.get('pool')} segment of {a['bytes']} B at {a['addr']:#x} "
+                    f"on {a.get('device')} (reserved: {a.get('total_reserved')} B)")
+        if kind == "split":
+            return (f"split: {a['bytes']} B at {a['addr']:#x}, remainder {a['remainder_bytes']}"
+                    f" B at {a['remainder_addr']:#x} stays cached")
+        if kind == "free_completed":
+            return f"free completed: {a['bytes']} B at {a['addr']:#x} is cached for reuse"
+        if kind == "oom":
+            return (f"out of memory: {a['bytes']} B requested on {a['device']}, "
+                    f"{a['device_free']} B free")
         if kind in ("make_intrusive", "incref", "decref"):
             return f"{kind} {ids.display(a['object'])} → refcount {a['refcount']}"
         if kind == "delete":

@@ -192,10 +192,12 @@ class Trace:
                                      "Total Allocated": a["total_allocated"],
                                      "Bytes": a["bytes"] if event.kind == "alloc"
                                      else -a["bytes"],
-                                     "Device Id": -1, "Device Type": 0, "Addr": a["addr"],
+                                     # CUDA (DeviceType 1) and its index, as torch's
+                                     "Device Id": a.get("device_id", -1),
+                                     "Device Type": a.get("device_type", 0), "Addr": a["addr"],
                                      "Ev Idx": index}})
                 out.append({"ph": "C", "name": "Memory Allocated", "pid": pid, "tid": tid,
-                            "ts": ts, "args": {"cpu": a["total_allocated"]}})
+                            "ts": ts, "args": {a.get("device", "cpu"): a["total_allocated"]}})
             else:
                 out.append({"ph": "i", "cat": event.layer, "s": "t", "name": event.name,
                             "pid": pid, "tid": tid, "ts": ts,

@@ -9,6 +9,13 @@ order but not to scale: real addresses are megabytes apart, and 48-byte blocks d
 would be invisible. A block's height grows with the log of its size. A `step` draws a cursor and
 marks the blocks alive at that step. The blocks and their owners are the replay's Timeline's
 (`Compiled.blocks`), named with its numbering.
+
+For a trace with the CUDA caching allocator, two more panels follow: reserved against allocated
+bytes of each CUDA device over the steps (the gap is the cache), and the segments alive at the
+step, each drawn to its own scale with its blocks at their offsets, as torch's memory_viz
+"Allocator State History" does: allocated, pending free (waiting on another stream), and cached
+(split remainders and freed blocks kept for reuse). A block whose request was served from the
+cache is marked.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ RIGHT = 30
 PLOT_W = 640
 CHART_H = 70
 TOP = 30
+SEG_H = 18  # the height of one segment's row
 
 
 @dataclass
@@ -56,10 +64,13 @@ class MemoryMap(SvgPicture):
 
     def __init__(self, source: Trace | Timeline, step: int | None = None) -> None:
         timeline = timeline_of(source)
+        self.timeline = timeline
         self.trace = timeline.trace
         self.step = step
         self.blocks = blocks_of(timeline)
         body, height = self._draw()
+        if timeline.compiled.segments:
+            height = self._draw_caching_allocator(body, height)
         super().__init__(LEFT + PLOT_W + RIGHT, height, body,
                          label=f"memory map of {len(self.blocks)} allocator blocks")
 
@@ -71,11 +82,15 @@ class MemoryMap(SvgPicture):
         body: list[str] = []
         events = self.trace.events
         last = max(len(events) - 1, 0)
-        body.append(svg.text(12, 18, "CPU allocator: blocks by address over the trace's steps",
-                             13, font_weight="bold", class_="title"))
+        cuda_only = bool(self.blocks) and all(
+            b.device != "cpu" for b in self.timeline.compiled.blocks)
+        body.append(svg.text(12, 18, f"{'CUDA' if cuda_only else 'CPU'} allocator: blocks by "
+                             "address over the trace's steps", 13, font_weight="bold",
+                             class_="title"))
 
         # total allocated, a step line as torch.profiler's memory counter
-        memory = [(i, e) for i, e in enumerate(events) if e.kind in ("alloc", "free")]
+        memory = [(i, e) for i, e in enumerate(events) if e.kind in ("alloc", "free")
+                  and e.args.get("device", "cpu") == ("cpu" if not cuda_only else "cuda:0")]
         peak = max([e.args.get("total_allocated", 0) for _, e in memory] + [1])
         base_y = TOP + CHART_H
         body.append(svg.text(12, TOP + 14, "total allocated", 11, fill="#555"))
@@ -130,6 +145,85 @@ class MemoryMap(SvgPicture):
                                  class_="cursor", data_step=self.step))
         return body, height + 6
 
+    def _draw_caching_allocator(self, body: list[str], top: float) -> float:
+        """Reserved vs allocated per CUDA device over the steps, then the segments at the step."""
+        events = self.trace.events
+        last = max(len(events) - 1, 0)
+        y = top + 10
+        body.append(svg.text(12, y + 8, "CUDA caching allocator: reserved vs allocated", 13,
+                             font_weight="bold", class_="title"))
+        y += 20
+        series: dict[str, list[tuple[int, int, int]]] = {}  # device -> (step, allocated, reserved)
+        for i, e in enumerate(events):
+            a = e.args
+            device = a.get("device", "cpu")
+            if device == "cpu" or e.kind not in ("alloc", "free", "segment_alloc",
+                                                 "segment_free"):
+                continue
+            prev = series.setdefault(device, [(0, 0, 0)])[-1]
+            series[device].append((i, a.get("total_allocated", prev[1]),
+                                   a.get("total_reserved", prev[2])))
+        for device, points in sorted(series.items()):
+            peak = max([r for _, _, r in points] + [1])
+            base_y = y + CHART_H
+            body.append(svg.text(12, y + 14, f"{device}", 11, fill="#555"))
+            body.append(svg.text(12, y + 30, f"peak reserved {peak} B", 10, fill="#777",
+                                 class_="peak-reserved"))
+            for what, k, color in (("reserved", 2, "#9aa7b5"),
+                                   ("allocated", 1, LAYER_COLORS["allocator"])):
+                d = f"M {LEFT} {base_y}"
+                for point in points:
+                    level = base_y - (CHART_H - 10) * point[k] / peak
+                    d += f" H {self._x(point[0]):.1f} V {level:.1f}"
+                d += f" H {self._x(last):.1f}"
+                body.append(svg.path(d, fill="none", stroke=color, stroke_width=2,
+                                     class_=f"total-{what}", data_device=device))
+            body.append(svg.line(LEFT, base_y, LEFT + PLOT_W, base_y, stroke="#bbb"))
+            y = base_y + 14
+        if self.step is not None:
+            body.append(svg.line(self._x(self.step), top + 30, self._x(self.step), y,
+                                 stroke=HIGHLIGHT, stroke_width=2, class_="cursor"))
+
+        step = self.step if self.step is not None else last
+        state = self.timeline.state_at(step)
+        served = events[step].args if events[step].kind == "alloc" else {}
+        y += 12
+        body.append(svg.text(12, y + 8, f"segments at step {step} ({len(state.segments)} "
+                             "live): allocated, pending free, cached", 13, font_weight="bold",
+                             class_="title"))
+        y += 20
+        for seg in state.segments:
+            body.append(svg.text(LEFT - 8, y + SEG_H / 2 + 4,
+                                 f"{seg.pool} {seg.bytes} B {hex(seg.addr)}", 10, "end",
+                                 fill="#555", class_="segment-label"))
+            parts = [svg.rect(LEFT, y, PLOT_W, SEG_H, fill="none", stroke="#999")]
+            x = float(LEFT)
+            for b, w in zip(seg.blocks, _widths([b.bytes for b in seg.blocks], seg.bytes)):
+                fill = {"allocated": LAYER_COLORS["allocator"], "pending": "#f0a030",
+                        "cached": "#eef1f4"}[b.state]
+                is_served = (b.state == "allocated" and served.get("addr") == seg.addr + b.offset)
+                classes = ["segment-block", b.state]
+                if is_served:
+                    classes.append("served-from-cache" if served.get("from_cache")
+                                   else "served-new-segment")
+                owner = f"StorageImpl#{b.storage}" if b.storage is not None else "block"
+                parts.append(svg.group(
+                    [svg.rect(x, y, w, SEG_H, fill=fill,
+                              stroke=HIGHLIGHT if is_served else "#ffffff",
+                              stroke_width=2.5 if is_served else 1),
+                     svg.title(f"{owner if b.state != 'cached' else 'cached'}: {b.bytes} bytes "
+                               f"at offset {b.offset} ({b.state})")],
+                    class_=" ".join(classes), data_offset=b.offset, data_bytes=b.bytes))
+                x += w
+            body.append(svg.group(parts, class_="segment", data_addr=hex(seg.addr),
+                                  data_pool=seg.pool, data_bytes=seg.bytes))
+            y += SEG_H + 8
+        if not state.segments:
+            body.append(svg.text(LEFT, y + 10, "no segments: everything is back on the device",
+                                 12, fill="#777", class_="empty"))
+            y += 24
+        return y + 10
+
     @staticmethod
     def _height(nbytes: int) -> float:
         return 14 + 3 * math.log2(max(nbytes, 1)) / 2
@@ -157,6 +251,17 @@ class MemoryMap(SvgPicture):
         return svg.group(parts, class_=" ".join(classes), data_addr=hex(b.addr),
                          data_owner=b.owner, data_start=b.start,
                          data_end=b.end if b.end is not None else "")
+
+
+def _widths(sizes: list[int], total: int, minimum: float = 8.0) -> list[float]:
+    """Widths of a segment's blocks: to scale, but no block narrower than `minimum` pixels
+    (a 512-byte block of a 2 MiB segment would vanish); the wide ones give up the difference."""
+    widths = [PLOT_W * n / total for n in sizes]
+    narrow = [w < minimum for w in widths]
+    need = sum(minimum for w, n in zip(widths, narrow) if n)
+    wide = sum(w for w, n in zip(widths, narrow) if not n)
+    scale = (PLOT_W - need) / wide if wide > 0 and need < PLOT_W else 1.0
+    return [minimum if n else w * scale for w, n in zip(widths, narrow)]
 
 
 def _top_level_calls(trace: Trace) -> list[tuple[int, str]]:

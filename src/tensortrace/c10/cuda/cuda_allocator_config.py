@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import warnings
 
-from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.exception import TORCH_CHECK_VALUE
 
 kMB = 1024 * 1024  # noqa: N816 - PyTorch's names
 kLargeBuffer = 20971520  # noqa: N816 - "large" allocations may be packed in 20 MiB blocks
@@ -30,7 +30,18 @@ def _stoi(token: str) -> int:
     try:
         return int(token)
     except ValueError:
-        raise RuntimeError("stoi") from None  # std::invalid_argument's what()
+        raise ValueError("stoull") from None  # std::invalid_argument's what(), as torch shows it
+
+
+# ConfigTokenizer::operator[] when the option string ends early
+_OUT_OF_BOUNDS = ('i < config_.size() INTERNAL ASSERT FAILED at "c10/core/AllocatorConfig.h":124, '
+                  "please report a bug to PyTorch. Index out of bounds in ConfigTokenizer")
+
+
+def _token(config: list[str], i: int) -> str:
+    if i >= len(config):
+        raise RuntimeError(_OUT_OF_BOUNDS)
+    return config[i]
 
 
 class CUDAAllocatorConfig:
@@ -81,8 +92,17 @@ class CUDAAllocatorConfig:
 
     @staticmethod
     def consumeToken(config: list[str], i: int, c: str) -> None:  # noqa: N802
-        TORCH_CHECK(i < len(config) and config[i] == c,
-                    "Error parsing CachingAllocator::AllocatorConfig settings, expected ", c, "")
+        """ConfigTokenizer::checkToken."""
+        token = _token(config, i)
+        TORCH_CHECK_VALUE(token == c, "Expected '", c, "' at index ", i,
+                          " in ConfigTokenizer but got '", token, "'")
+
+    @staticmethod
+    def toBool(config: list[str], i: int) -> bool:  # noqa: N802
+        token = _token(config, i)
+        TORCH_CHECK_VALUE(token in ("True", "False"), "Expected 'True' or 'False' at index ", i,
+                          " in ConfigTokenizer but got '", token, "'")
+        return token == "True"
 
     def parseArgs(self, env: str | None) -> None:  # noqa: N802
         """Reset to the defaults, then apply each `option:value` of `env`."""
@@ -106,19 +126,17 @@ class CUDAAllocatorConfig:
             elif item == "backend":
                 self.consumeToken(config, i + 1, ":")
                 i += 2
-                TORCH_CHECK(i < len(config), "Error parsing backend value", "")
-                TORCH_CHECK(config[i] in ("native", "cudaMallocAsync"),
-                            "Unknown allocator backend, options are native and cudaMallocAsync")
-                TORCH_CHECK(config[i] == "native", "backend:cudaMallocAsync needs the CUDA "
-                            "driver's stream-ordered allocator, which the emulated device does "
-                            "not have; use backend:native")
+                TORCH_CHECK_VALUE(_token(config, i) in ("native", "cudaMallocAsync"),
+                                  "Unknown allocator backend, options are native and "
+                                  "cudaMallocAsync")
+                TORCH_CHECK_VALUE(config[i] == "native", "backend:cudaMallocAsync needs the "
+                                  "CUDA driver's stream-ordered allocator, which the emulated "
+                                  "device does not have; use backend:native")
             elif item in ("expandable_segments", "release_lock_on_cudamalloc",
-                          "pinned_use_cuda_host_register"):
+                          "pinned_use_cuda_host_register", "pinned_use_background_threads"):
                 self.consumeToken(config, i + 1, ":")
                 i += 2
-                TORCH_CHECK(i < len(config) and config[i] in ("True", "False"),
-                            "Expected a single True/False argument for ", item)
-                value = config[i] == "True"
+                value = self.toBool(config, i)
                 if item == "expandable_segments" and value:
                     # what CUDAAllocatorConfig does without PYTORCH_C10_DRIVER_API_SUPPORTED
                     warnings.warn("expandable_segments not supported on this platform",
@@ -128,16 +146,15 @@ class CUDAAllocatorConfig:
             elif item == "pinned_num_register_threads":
                 self.consumeToken(config, i + 1, ":")
                 i += 2
-                TORCH_CHECK(i < len(config),
-                            "Error, expecting pinned_num_register_threads value", "")
-                val = _stoi(config[i])
-                TORCH_CHECK(_is_power_of_2(val),
-                            "Number of register threads has to be power of 2 ", "")
-                TORCH_CHECK(val <= 128,
-                            "Number of register threads should be less than or equal to 128")
+                val = _stoi(_token(config, i))
+                TORCH_CHECK_VALUE(_is_power_of_2(val),
+                                  "Number of register threads has to be power of 2 ", "")
+                TORCH_CHECK_VALUE(val <= 128, "Number of register threads should be less than "
+                                  "or equal to 128")
                 self.pinned_num_register_threads = val
             else:
-                TORCH_CHECK(False, "Unrecognized CachingAllocator option: ", item)
+                TORCH_CHECK_VALUE(False, "Unrecognized key '", item,
+                                  "' in Accelerator allocator config.")
             if i + 1 < len(config):
                 i += 1
                 self.consumeToken(config, i, ",")
@@ -146,10 +163,9 @@ class CUDAAllocatorConfig:
     def _parse_mb(self, config: list[str], i: int, option: str, attr: str) -> int:
         self.consumeToken(config, i + 1, ":")
         i += 2
-        TORCH_CHECK(i < len(config), "Error, expecting ", option, " value", "")
-        val = _stoi(config[i])
+        val = _stoi(_token(config, i))
         floor = kLargeBuffer // kMB
-        TORCH_CHECK(val >= floor, "CachingAllocator option ", option,
+        TORCH_CHECK_VALUE(val >= floor, "CachingAllocator option ", option,
                     " too small, must be >= ", floor, "")
         setattr(self, attr, min(val, SIZE_MAX // kMB) * kMB)
         return i
@@ -157,25 +173,23 @@ class CUDAAllocatorConfig:
     def _parse_gc_threshold(self, config: list[str], i: int) -> int:
         self.consumeToken(config, i + 1, ":")
         i += 2
-        TORCH_CHECK(i < len(config), "Error, expecting garbage_collection_threshold value", "")
         try:
-            val = float(config[i])
+            val = float(_token(config, i))
         except ValueError:
-            raise RuntimeError("stod") from None
-        TORCH_CHECK(0 < val < 1.0, "garbage_collect_threshold is invalid, set it in (0.0, 1.0)",
-                    "")
+            raise ValueError("stod") from None
+        TORCH_CHECK_VALUE(0 < val < 1.0,
+                          "garbage_collect_threshold is invalid, set it in (0.0, 1.0)", "")
         self.garbage_collection_threshold = val
         return i
 
     def _parse_roundup(self, config: list[str], i: int) -> int:
         self.consumeToken(config, i + 1, ":")
         i += 2
-        TORCH_CHECK(i < len(config), "Error, expecting roundup_power2_divisions value", "")
         divisions = self.roundup_power2_divisions_
-        if config[i] != "[":  # one value for every interval (the older syntax)
+        if _token(config, i) != "[":  # one value for every interval (the older syntax)
             val = _stoi(config[i])
-            TORCH_CHECK(_is_power_of_2(val), "For roundups, the divisons has to be power of 2 ",
-                        "")
+            TORCH_CHECK_VALUE(_is_power_of_2(val),
+                              "For roundups, the divisions has to be power of 2 ", "")
             divisions[:] = [val] * kRoundUpPowerOfTwoIntervals
             return i
         first_value, last_index = True, 0
@@ -184,17 +198,16 @@ class CUDAAllocatorConfig:
             interval = config[i]
             self.consumeToken(config, i + 1, ":")
             i += 2
-            TORCH_CHECK(i < len(config), "Error parsing roundup_power2_divisions value", "")
-            val = _stoi(config[i])
-            TORCH_CHECK(val == 0 or _is_power_of_2(val),
-                        "For roundups, the divisons has to be power of 2 or 0 to disable "
-                        "roundup ", "")
+            val = _stoi(_token(config, i))
+            TORCH_CHECK_VALUE(val == 0 or _is_power_of_2(val),
+                              "For roundups, the divisions has to be power of 2 or 0 to disable "
+                              "roundup ", "")
             if interval == ">":
                 divisions[last_index:] = [val] * (len(divisions) - last_index)
             else:
                 mb = _stoi(interval)
-                TORCH_CHECK(_is_power_of_2(mb), "For roundups, the intervals have to be power "
-                            "of 2 ", "")
+                TORCH_CHECK_VALUE(_is_power_of_2(mb), "For roundups, the intervals have to be "
+                                  "power of 2 ", "")
                 index = min(max(mb.bit_length() - 1, 0), len(divisions) - 1)
                 if first_value:
                     divisions[:index] = [val] * index
