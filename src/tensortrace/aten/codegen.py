@@ -244,9 +244,10 @@ def _dispatch_names(entry: dict[str, Any]) -> dict[str, str]:
 def needs_device_check(entry: dict[str, Any], schema: FunctionSchema) -> bool:
     """RegisterCUDA.cpp checks that all tensor arguments share a device unless the entry says
     `device_check: NoCheck` (TensorIterator ops check in compute_types instead)."""
+    tensors = [schema.arguments[i].type for i in schema.tensor_argument_indices()]
     return (entry.get("device_check") != "NoCheck"
             and entry.get("structured_inherits") != "TensorIteratorBase"
-            and len(schema.tensor_argument_indices()) > 1)
+            and (len(tensors) > 1 or any(t.is_list for t in tensors)))
 
 
 def device_check_args(schema: FunctionSchema) -> list[tuple[int, str]]:

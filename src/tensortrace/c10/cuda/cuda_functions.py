@@ -56,7 +56,8 @@ def check_device_index(index: int) -> None:
     TORCH_CHECK(0 <= index < _device_count, "CUDA error: invalid device ordinal\n"
                 "CUDA kernel errors might be asynchronously reported at some other API call, so "
                 "the stacktrace below might be incorrect.\nFor debugging consider passing "
-                "CUDA_LAUNCH_BLOCKING=1")
+                "CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side "
+                "assertions.\n")
 
 
 @traced("allocator", "c10::cuda::set_device", SOURCE, legacy="cudaSetDevice")

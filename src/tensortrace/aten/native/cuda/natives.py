@@ -23,6 +23,7 @@ from tensortrace.aten.native.registry import (
 )
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.device import Device
+from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import ScalarType
 from tensortrace.trace import traced
 
@@ -80,6 +81,17 @@ def nonzero_cuda(self: Tensor) -> Tensor:
     return result.as_strided_([num_nonzero, ndim], [1, num_nonzero])
 
 
+# ---- Indexing.cu: the mask must be on self's device (no TensorIterator CPU-scalar rule) --------
+_masked_fill__cpu = _body(NATIVE_FUNCTIONS["masked_fill__cpu"][0])
+
+
+@native_function(CUDA + "Indexing.cu")
+def masked_fill__cuda(self: Tensor, mask: Tensor, value: Any) -> Tensor:
+    TORCH_CHECK(self.device() == mask.device(), "expected self and mask to be on the same "
+                "device, but got mask on ", mask.device(), " and self on ", self.device())
+    return _masked_fill__cpu(self, mask, value)
+
+
 # ---- same algorithm, CUDA name and file -------------------------------------------------------
 cuda_native("eye_out_cpu", "eye_out_cuda", "TensorFactories.cu")
 cuda_native("arange_out", "arange_cuda_out", "RangeFactories.cu")
@@ -87,7 +99,6 @@ cuda_native("linspace_out", "linspace_cuda_out", "RangeFactories.cu")
 cuda_native("resize_", "resize_cuda_", "Resize.cpp")
 cuda_native("_local_scalar_dense_cpu", "_local_scalar_dense_cuda", "CUDAScalar.cu")
 cuda_native("set_storage_cpu_", "set_storage_cuda_", "TensorShapeCUDA.cpp")
-cuda_native("masked_fill__cpu", "masked_fill__cuda", "Indexing.cu")
 cuda_native("dot", "dot_cuda", "Blas.cpp")
 
 cuda_impl("ufunc_add_CPU", "ufunc_add_CUDA", "build/aten/src/ATen/UfuncCUDA_add.cu")
