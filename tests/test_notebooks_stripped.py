@@ -17,6 +17,7 @@ EXPECTED = [
     "04_refcounting.ipynb",
     "05_dispatcher.ipynb",
     "06_trace_your_code.ipynb",
+    "08_caching_allocator.ipynb",
 ]
 
 
