@@ -10,9 +10,10 @@ after it; call-outs for the `del` that frees nothing and the `del` whose view fr
 storage; the allocator's memory map; the TimelinePlayer's standalone page, stepping inside
 the deck; and the same expression on the emulated CUDA device, with the caching allocator's story
 (notebook 08): rounding and splitting, `del` that keeps memory reserved, fragmentation, the
-release-and-retry before an out-of-memory error. reveal.js (from the npm registry, pinned in package.json / package-lock.json) is
-inlined at build time, with its theme's fonts already embedded as data URLs, so the built file
-needs no network and no kernel when it is shown: open it in any browser, offline.
+release-and-retry before an out-of-memory error. reveal.js (from the npm registry, pinned in
+package.json / package-lock.json) is inlined at build time, with its theme's fonts already
+embedded as data URLs, so the built file needs no network and no kernel when it is shown: open
+it in any browser, offline.
 """
 
 from __future__ import annotations
