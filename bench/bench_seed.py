@@ -46,7 +46,7 @@ def seed_traced_seconds() -> tuple[float, int]:
     import tensortrace as torch
 
     def run() -> int:
-        with torch.trace() as t:
+        with torch.record() as t:
             torch.rand(3, 4)[0] + torch.rand(3, 4)
         return len(t.events)
 

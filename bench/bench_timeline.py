@@ -27,11 +27,11 @@ SEED = "r = torch.rand(3, 4)[0] + torch.rand(3, 4)"
 
 def record(events: int) -> Trace:
     """The seed statement repeated until the trace holds at least `events` events."""
-    with torch.trace() as probe:
+    with torch.record() as probe:
         run_source(SEED, {"torch": torch})
     per_run = len(probe.events) - 20  # the loop has no per-statement instants and teardown
     runs = max(1, -(-events // per_run))
-    with torch.trace() as t:
+    with torch.record() as t:
         run_source(f"for _ in range({runs}):\n    {SEED}", {"torch": torch})
     return t
 

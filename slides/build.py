@@ -64,7 +64,7 @@ def record_seed() -> Any:
     from tensortrace.trace import run_source
 
     namespace: dict[str, Any] = {"torch": torch}
-    with torch.trace(source=SEED_SOURCE) as trace:
+    with torch.record(source=SEED_SOURCE) as trace:
         run_source(SEED_SOURCE, namespace)
     trace.meta["survivors"] = sorted(k for k in namespace if k != "torch")
     return trace

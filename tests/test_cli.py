@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -56,3 +57,29 @@ def test_code_view_of_the_seed(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert ("_t1 = torch.rand(3, 4)\n_t2 = _t1.__getitem__(0)\ndel _t1\n_t3 = torch.rand(3, 4)\n"
             "r = _t2.__add__(_t3)\ndel _t2\ndel _t3\n") in out
+
+
+def _tree_lines(out: str) -> list[str]:
+    """The tree's lines: all of them before the summary line (`299 events, ...`)."""
+    lines = out.splitlines()
+    return lines[:next(i for i, line in enumerate(lines) if re.match(r"\d+ events, ", line))]
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_narrow_terminal_puts_each_frame_on_one_line(capsys: pytest.CaptureFixture[str],
+                                                     width: int) -> None:
+    assert main(["--width", "1000", "--no-pytorch"]) == 0
+    wide = _tree_lines(capsys.readouterr().out)
+    assert main(["--width", str(width)]) == 0
+    narrow = _tree_lines(capsys.readouterr().out)
+    assert max(len(line) for line in narrow) <= width
+    assert len(narrow) == len(wide)  # a wrapped frame would add lines
+    assert "python_torch_functions_0.cpp" not in "\n".join(narrow)  # moved to --pytorch
+
+
+def test_pytorch_counterparts_by_flag_or_width(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--width", "80", "--pytorch"]) == 0
+    narrow = capsys.readouterr().out
+    assert "torch/csrc/autograd/generated/python_torch_func…" in narrow
+    assert main(["--width", "200"]) == 0
+    assert "(2019: THPVariable_rand)" in capsys.readouterr().out

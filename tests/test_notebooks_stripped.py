@@ -47,3 +47,18 @@ def test_every_notebook_opens_with_a_title() -> None:
         assert first["cell_type"] == "markdown", path.name
         source = "".join(first["source"])
         assert source.startswith(f"# {int(path.name[:2])}. "), path.name
+
+
+def test_every_notebook_ends_with_an_exercise_that_a_hidden_cell_checks() -> None:
+    """A course can hand out each notebook: a "Try it" prompt, an answer cell, a hidden check.
+
+    The answer cell holds `answer = ...`; the check cell then prints the solution, so nbmake
+    runs the solution's code on every CI run and an exercise cannot go unsolvable.
+    """
+    for path in sorted(NOTEBOOKS.glob("*.ipynb")):
+        prompt, answer, check = json.loads(path.read_text())["cells"][-3:]
+        assert "".join(prompt["source"]).startswith("## Try it"), path.name
+        assert "".join(answer["source"]).startswith("answer = ..."), path.name
+        assert check["metadata"].get("jupyter", {}).get("source_hidden") is True, path.name
+        source = "".join(check["source"])
+        assert "solution" in source and "assert answer == solution" in source, path.name

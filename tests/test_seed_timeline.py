@@ -23,7 +23,7 @@ SEED = "torch.rand(3, 4)[0] + torch.rand(3, 4)"
 
 
 def trace_of(code: str) -> Trace:
-    with tensortrace.trace() as t:
+    with tensortrace.record() as t:
         run_source(code, {"torch": tensortrace})
     return t
 

@@ -1,13 +1,11 @@
 """tensortrace: a tensor runtime built the way PyTorch is built, that records every step.
 
-`import tensortrace as torch` gives the torch-shaped API; `with tensortrace.trace() as t:`
+`import tensortrace as torch` gives the torch-shaped API; `with tensortrace.record() as t:`
 records the call stack (Python binding -> dispatcher -> native -> kernel -> allocator ->
 refcount) of everything run inside.
 """
 
-from __future__ import annotations
-
-from typing import Any
+from typing import Any as _Any  # private: `torch.Any` is no torch name
 
 from tensortrace import autograd as _autograd  # noqa: F401 - registers autograd kernels
 from tensortrace import csrc as _csrc  # noqa: F401 - installs the bindings
@@ -37,12 +35,36 @@ from tensortrace.csrc.python_torch_functions import (
 )
 from tensortrace.csrc.size import Size
 from tensortrace.csrc.storage import TypedStorage, UntypedStorage
-from tensortrace.trace import Trace, is_tracing, trace
+from tensortrace.trace import Trace, is_tracing, record
 
 __version__ = "0.1.0"
 
 globals().update(_DTYPES)
 globals().update(_functions)
+
+
+def _hint_the_recorder_moved(op_trace: _Any) -> _Any:
+    """torch.trace is PyTorch's op; code that calls it as the recorder gets told where it went.
+
+    Only a call with no positional argument (`with torch.trace() as t:`, the recorder's old
+    shape) can be that; its TypeError keeps torch's message and type, plus one line of hint.
+    """
+
+    def trace(*args: _Any, **kwargs: _Any) -> _Any:
+        if args:
+            return op_trace(*args, **kwargs)
+        try:
+            return op_trace(*args, **kwargs)
+        except TypeError as exc:
+            raise TypeError(f"{exc}\n(tensortrace's recorder is now `tensortrace.record()`; "
+                            "torch.trace(input) is the sum of a matrix's diagonal)") from None
+
+    trace.__doc__ = op_trace.__doc__
+    trace.__wrapped__ = op_trace  # type: ignore[attr-defined]
+    return trace
+
+
+trace = _hint_the_recorder_moved(_functions["trace"])
 
 
 def get_default_dtype() -> dtype:
@@ -53,34 +75,34 @@ def set_default_dtype(d: dtype) -> None:
     _set_default_dtype(d.scalar_type)
 
 
-def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> Any:
+def split(tensor: Tensor, split_size_or_sections: _Any, dim: int = 0) -> _Any:
     """torch.split (torch/functional.py): Tensor.split, which takes an int or a list of sizes."""
     return tensor.split(split_size_or_sections, dim)
 
 
-def is_tensor(obj: Any) -> bool:
+def is_tensor(obj: _Any) -> bool:
     return isinstance(obj, Tensor)
 
 
-def _check_cpu(dev: Any) -> None:
+def _check_cpu(dev: _Any) -> None:
     d = device(dev) if not isinstance(dev, device) else dev
     if not d.is_cpu():
         raise RuntimeError(f"tensortrace has only a CPU allocator, got device '{d}'")
 
 
-def memory_allocated(device: Any = "cpu") -> int:
+def memory_allocated(device: _Any = "cpu") -> int:
     """Bytes currently allocated by the CPU allocator (like torch.cuda.memory_allocated)."""
     _check_cpu(device)
     return _reporter().allocated
 
 
-def memory_stats(device: Any = "cpu") -> dict[str, int]:
+def memory_stats(device: _Any = "cpu") -> dict[str, int]:
     """Allocator statistics with torch.cuda.memory_stats()'s key names."""
     _check_cpu(device)
     return _reporter().stats.as_dict()
 
 
-def reset_peak_memory_stats(device: Any = "cpu") -> None:
+def reset_peak_memory_stats(device: _Any = "cpu") -> None:
     _check_cpu(device)
     _reporter().stats.reset_peak()
 
@@ -91,4 +113,4 @@ __all__ = ["Generator", "Size", "Tensor", "Trace", "TypedStorage", "UntypedStora
            "layout", "manual_seed", "memory_allocated", "memory_format", "memory_stats",
            "preserve_format", "reset_peak_memory_stats", "seed", "set_default_dtype",
            "set_num_threads", "strided",
-           "trace", "set_printoptions", *_DTYPES, *_functions]
+           "record", "set_printoptions", *_DTYPES, *_functions]

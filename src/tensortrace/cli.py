@@ -18,6 +18,9 @@ from typing import Any
 from rich.console import Console
 
 SEED_EXPRESSION = "r = torch.rand(3, 4)[0] + torch.rand(3, 4)"
+# From this width on, a frame's PyTorch file, symbol and 2019 name fit beside it on one line;
+# narrower terminals get them only with --pytorch (and every frame line is cropped, not wrapped).
+WIDE_COLUMNS = 160
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,8 +36,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--chrome", metavar="PATH",
                         help="also write a Chrome Trace Event file (chrome://tracing, Perfetto)")
     parser.add_argument("--json", metavar="PATH", help="also save the trace as JSON")
-    parser.add_argument("--no-pytorch", action="store_true",
-                        help="hide each frame's PyTorch source file and symbol")
+    pytorch = parser.add_mutually_exclusive_group()
+    pytorch.add_argument("--pytorch", dest="pytorch", action="store_true", default=None,
+                         help="show each frame's PyTorch source file, symbol and 2019 name "
+                              f"(the default from {WIDE_COLUMNS} columns on)")
+    pytorch.add_argument("--no-pytorch", dest="pytorch", action="store_false",
+                         help="hide each frame's PyTorch source file and symbol")
     parser.add_argument("--no-instants", action="store_true",
                         help="hide allocations, frees and refcount changes")
     parser.add_argument("--code", action="store_true",
@@ -52,7 +59,7 @@ def trace_source(source: str) -> Any:
     namespace: dict[str, Any] = {k: v for k, v in vars(tensortrace).items()
                                  if not k.startswith("_")}
     namespace["torch"] = tensortrace
-    with tensortrace.trace(source=source) as t:
+    with tensortrace.record(source=source) as t:
         run_source(source, namespace)
     return t, namespace
 
@@ -90,7 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         err.print(f"[bold red]tensortrace:[/] {type(exc).__name__}: {message}", soft_wrap=True)
         return 1
     try:
-        tree = render_tree(trace, layers=layers, show_pytorch=not args.no_pytorch,
+        show_pytorch = args.pytorch if args.pytorch is not None else console.width >= WIDE_COLUMNS
+        tree = render_tree(trace, layers=layers, show_pytorch=show_pytorch,
                            show_instants=not args.no_instants, title=args.source)
     except ValueError as exc:
         err.print(f"[bold red]tensortrace:[/] {exc}")

@@ -57,7 +57,7 @@ def test_fallthrough_keys_are_skipped() -> None:
 
 def test_redispatch_frames_show_the_path() -> None:
     x = tensortrace.rand(3, 4)
-    with tensortrace.trace() as t:
+    with tensortrace.record() as t:
         x[0]
     names = [f.name for f in t.frames()]
     i = names.index("aten::select")

@@ -49,7 +49,7 @@ def stored() -> dict[str, Any]:
 def ours(statement: str) -> list[Any]:
     namespace: dict[str, Any] = {"torch": tensortrace}
     exec(SETUP, namespace)
-    with tensortrace.trace() as t:
+    with tensortrace.record() as t:
         exec(statement, namespace)
 
     def lists(nodes: Any) -> list[Any]:

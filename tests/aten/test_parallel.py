@@ -210,9 +210,9 @@ def test_a_failing_parallel_op_leaks_nothing() -> None:
 def test_the_trace_shows_the_parallel_region_only_above_the_grain() -> None:
     torch.set_num_threads(2)
     small, large = torch.rand(100), torch.rand(N)
-    with torch.trace() as t:
+    with torch.record() as t:
         small + small
     assert "at::internal::invoke_parallel" not in {e.name for e in t.frames()}
-    with torch.trace() as t:
+    with torch.record() as t:
         large + large
     assert "at::internal::invoke_parallel" in {e.name for e in t.frames()}

@@ -26,7 +26,7 @@ def _lists(nodes: Any) -> list[Any]:
 def ours(setup: str, statement: str) -> list[Any]:
     namespace: dict[str, Any] = {"torch": tensortrace}
     exec(setup, namespace)
-    with tensortrace.trace() as t:
+    with tensortrace.record() as t:
         exec(statement, namespace)
     return _lists(t.operator_tree())
 

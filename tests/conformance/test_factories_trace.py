@@ -55,7 +55,7 @@ def test_stored_file_is_current() -> None:
 def test_operator_tree(src: str) -> None:
     ns: dict[str, Any] = {"torch": tensortrace, "np": np}
     exec(SETUP, ns)
-    with tensortrace.trace() as t:
+    with tensortrace.record() as t:
         exec(src, ns)
     assert as_lists(t.operator_tree()) == stored()["cases"][src]
 

@@ -75,7 +75,7 @@ def _plain(tree: Any) -> Tree:
 
 def our_tree(src: str) -> Tree:
     env = _env(tensortrace)
-    with tensortrace.trace() as t:
+    with tensortrace.record() as t:
         eval(src, env)
     # torch.profiler merges an op with its same-named only child (EventList._remove_dup_nodes)
     return _plain(t.operator_tree(profiler_view=True))
@@ -108,7 +108,7 @@ def test_stored_trees_match_live_torch(name: str) -> None:
 def test_trace_keeps_the_nested_dispatcher_call() -> None:
     """x.sum() is aten::sum (sum) calling aten::sum (sum.dim_IntList): both are frames."""
     x = tensortrace.rand(3, 4)
-    with tensortrace.trace() as t:
+    with tensortrace.record() as t:
         x.sum()
     tree = _plain(t.operator_tree())
     assert tree[0][0] == "aten::sum" and [n for n, _ in tree[0][1]] == ["aten::sum"]

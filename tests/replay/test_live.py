@@ -12,7 +12,7 @@ DATA = Path(__file__).parent.parent / "data"
 
 
 def trace_of(code: str) -> Trace:
-    with tensortrace.trace() as t:
+    with tensortrace.record() as t:
         run_source(code, {"torch": tensortrace})
     return t
 
@@ -38,7 +38,7 @@ def test_user_names_keywords_and_in_place_operators() -> None:
 
 def test_a_failing_call_is_a_line_that_raises() -> None:
     try:
-        with tensortrace.trace() as t:
+        with tensortrace.record() as t:
             run_source("a = torch.rand(3, 4)\nb = a + torch.rand(2, 2)", {"torch": tensortrace})
     except RuntimeError:
         pass
@@ -61,7 +61,7 @@ def test_the_recorded_view_base_sets_view_of() -> None:
     the inference got wrong: it named a base for the last piece only.
     """
     namespace = {"torch": tensortrace}  # kept alive: a, b, c, d survive the trace
-    with tensortrace.trace() as trace:
+    with tensortrace.record() as trace:
         run_source("a = torch.rand(4, 3)\nb, c = a.split(2)\nd = b[0]", namespace)
     events = trace.events
     marks = [i for i, e in enumerate(events) if e.kind == "view_base"]

@@ -29,7 +29,7 @@ def test_untraced_call_goes_straight_through() -> None:
 
 
 def test_frames_nest_with_args_and_results() -> None:
-    with tensortrace.trace() as t:
+    with tensortrace.record() as t:
         f(3)
     (root,) = t.roots()
     assert (root.name, root.layer, root.args, root.outcome) == (
@@ -39,7 +39,7 @@ def test_frames_nest_with_args_and_results() -> None:
 
 
 def test_an_exception_closes_its_frames_with_the_error() -> None:
-    with tensortrace.trace() as t, pytest.raises(ValueError):
+    with tensortrace.record() as t, pytest.raises(ValueError):
         f(-1)
     (root,) = t.roots()
     assert root.outcome == {"error": "ValueError: negative"}
@@ -48,13 +48,13 @@ def test_an_exception_closes_its_frames_with_the_error() -> None:
 
 
 def test_traces_cannot_nest() -> None:
-    with tensortrace.trace(), pytest.raises(RuntimeError, match="cannot be nested"):
-        with tensortrace.trace():
+    with tensortrace.record(), pytest.raises(RuntimeError, match="cannot be nested"):
+        with tensortrace.record():
             pass
 
 
 def seed_trace() -> Trace:
-    with tensortrace.trace() as t:
+    with tensortrace.record() as t:
         run_source("r = torch.rand(3, 4)[0] + torch.rand(3, 4)", {"torch": tensortrace})
     return t
 
@@ -110,7 +110,7 @@ def test_statements_and_survivor_names_are_recorded() -> None:
 
 def test_profiler_view_merges_an_operator_with_its_same_named_only_child() -> None:
     x = tensortrace.rand(3, 4)
-    with tensortrace.trace() as t:
+    with tensortrace.record() as t:
         x.sum()
     assert t.operator_tree()[0][0] == "aten::sum"
     assert t.operator_tree()[0][1][0][0] == "aten::sum"  # sum.dim_IntList under sum

@@ -12,7 +12,7 @@ from .svgutil import DATA, check_golden, parse, with_class
 
 def test_seed_blocks_and_lifetimes() -> None:
     namespace = {"torch": torch}
-    with torch.trace() as t:
+    with torch.record() as t:
         run_source("r = torch.rand(3, 4)[0] + torch.rand(3, 4)", namespace)
     blocks = blocks_of(t)
     assert [(b.nbytes, b.owner) for b in blocks] == [
@@ -45,7 +45,7 @@ def test_a_trace_and_its_timeline_draw_the_same_map() -> None:
 
 
 def test_no_allocations() -> None:
-    with torch.trace() as t:
+    with torch.record() as t:
         pass
     root = parse(memory_map(t).to_svg())
     assert with_class(root, "empty") and not with_class(root, "block")

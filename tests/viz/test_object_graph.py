@@ -16,7 +16,7 @@ SEED = "r = torch.rand(3, 4)[0] + torch.rand(3, 4)"
 
 @pytest.fixture(scope="module")
 def seed_trace() -> Trace:
-    with torch.trace() as t:
+    with torch.record() as t:
         run_source(SEED, {"torch": torch})
     return t
 
@@ -86,7 +86,7 @@ def test_the_views_death_frees_the_first_storage(seed_trace: Trace) -> None:
 
 def test_at_the_end_only_named_survivors_remain() -> None:
     namespace = {"torch": torch}
-    with torch.trace() as t:
+    with torch.record() as t:
         run_source("a = torch.rand(2, 3)\nb = a[1]", namespace)
     graph = object_graph(t)
     assert {h.name for h in graph.state.handles.values()} == {"a", "b"}
@@ -95,7 +95,7 @@ def test_at_the_end_only_named_survivors_remain() -> None:
 
 
 def test_empty_trace_draws_an_empty_graph() -> None:
-    with torch.trace() as t:
+    with torch.record() as t:
         pass
     root = parse(object_graph(t).to_svg())
     assert with_class(root, "empty")
@@ -151,3 +151,13 @@ def test_the_view_base_instant_draws_the_base_edge(seed_trace: Trace) -> None:
 def test_objects_that_are_not_a_trace_are_refused() -> None:
     with pytest.raises(TypeError):
         object_graph("not a trace")  # type: ignore[arg-type]
+
+
+def test_every_instant_kind_is_described_in_words(seed_trace: Trace) -> None:
+    """No caption falls back to `kind name` (which read "names names" at the end of a trace)."""
+    for step, event in enumerate(seed_trace.events):
+        if event.ph == "i":
+            text = object_graph(seed_trace, step).state.describe_event()
+            assert not text.startswith(f"{event.kind} {event.name}"), text
+    names = step_of(seed_trace, "names")
+    assert object_graph(seed_trace, names).state.describe_event() == "user variables: r"

@@ -37,7 +37,9 @@ QUIET_INSTANTS = frozenset({"names", "tensor_meta", "tensor_storage", "storage_d
 
 
 def frame_label(node: FrameNode, show_pytorch: bool = True) -> Text:
-    label = Text(node.name, style=LAYER_STYLES.get(node.layer, ""))
+    """One frame on one line: a narrow terminal crops it with an ellipsis, never wraps it."""
+    label = Text(node.name, style=LAYER_STYLES.get(node.layer, ""), no_wrap=True,
+                 overflow="ellipsis")
     label.append(f"  [{node.layer}]", style="dim")
     if "dispatch_key" in node.details:
         label.append(f"  {node.details['dispatch_key_set']} → {node.details['dispatch_key']}",
@@ -82,7 +84,8 @@ def instant_label(event: Event, ids: ObjectIds | None = None) -> Text:
         text = f"{kind} {event.name}"
     if ids is not None:
         text = ids.renumber_text(text)
-    return Text(("• " if kind != "statement" else "▶ ") + text, style=style)
+    return Text(("• " if kind != "statement" else "▶ ") + text, style=style, no_wrap=True,
+                overflow="ellipsis")
 
 
 def _visible(layer: str, layers: Collection[str] | None) -> bool:

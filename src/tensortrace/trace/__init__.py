@@ -22,8 +22,11 @@ from tensortrace.trace.trace import FrameNode, Trace
 
 
 @contextmanager
-def trace(**meta: Any) -> Iterator[Trace]:
-    """Record everything run inside the block: `with tensortrace.trace() as t: ...`.
+def record(**meta: Any) -> Iterator[Trace]:
+    """Record everything run inside the block: `with tensortrace.record() as t: ...`.
+
+    Named in the spirit of `torch.profiler.profile()`; `torch.trace` is PyTorch's op (the sum
+    of a matrix's diagonal), so the recorder does not take that name.
 
     The Trace `t` fills in when the block exits (also when it exits by an exception).
     """
@@ -44,4 +47,4 @@ def is_tracing() -> bool:
 
 
 __all__ = ["LAYERS", "Event", "FrameNode", "FrameSite", "Trace", "frame", "is_tracing",
-           "record_names", "recorder", "run_source", "summarize", "trace", "traced"]
+           "record_names", "recorder", "record", "run_source", "summarize", "traced"]

@@ -48,7 +48,7 @@ def summarize(value: Any) -> Any:
 
 
 class Recorder:
-    """Collects events while a trace is active. One per `tensortrace.trace()` block."""
+    """Collects events while a trace is active. One per `tensortrace.record()` block."""
 
     def __init__(self) -> None:
         self.events: list[Event] = []

@@ -4,7 +4,7 @@ The equivalent-code view (seed 000: `_t1 = torch.rand(3, 4)`, `del _t1`, ..., `r
 needs two facts no C++ profiler records: where each user statement starts, and which variable
 names the surviving tensors are bound to. `run_source` records a `statement` instant before each
 top-level statement and a `names` instant at the end; `record_names` does the latter for any
-namespace (the `with tensortrace.trace()` block uses the caller's locals).
+namespace (the `with tensortrace.record()` block uses the caller's locals).
 """
 
 from __future__ import annotations

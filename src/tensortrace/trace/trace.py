@@ -47,7 +47,7 @@ class FrameNode:
 
 @dataclass
 class Trace:
-    """The events of one `tensortrace.trace()` block and the sites their frames point to."""
+    """The events of one `tensortrace.record()` block and the sites their frames point to."""
 
     events: list[Event]
     sites: list[FrameSite]

@@ -86,6 +86,11 @@ class ObjectState:
             "handle_del": f"Python handle {a.get('name', '')} dies (THPVariable_dealloc)",
             "statement": f"statement {a.get('source', '')!r}",
             "tensor_meta": f"{obj}: sizes {a.get('sizes')}, strides {a.get('strides')}",
+            "tensor_storage": f"{obj} now uses {a.get('storage') or 'no storage'}",
+            "storage_data": f"{obj}: {a.get('nbytes')} bytes at {hex(a.get('addr') or 0)}",
+            "python_call": f"Python calls {a.get('python_name', e.name)}",
+            "names": "user variables: " + ", ".join(
+                n for names in a.get("names", {}).values() for n in names),
         }.get(e.kind, f"{e.kind} {e.name}")
 
 

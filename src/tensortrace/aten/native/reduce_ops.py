@@ -29,7 +29,7 @@ from tensortrace.aten.native.registry import impl_function, meta_function, nativ
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
-from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_INDEX
+from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_NOT_IMPLEMENTED
 from tensortrace.c10.scalar_type import (
     ScalarType,
     canCast,
@@ -164,6 +164,37 @@ def prod(self: Tensor, dtype: ScalarType | None = None) -> Tensor:
     shape = get_reduction_shape(self, [], False)
     result = at.empty(shape, dtype=out_dtype, device=self.device())
     impl_func_prod(self, [], False, result)
+    return result
+
+
+# ---- trace ---------------------------------------------------------------------------------------
+@native_function(SOURCE, name="trace_cpu")
+def trace_cpu(self: Tensor) -> Tensor:
+    """The sum of a matrix's diagonal, one loop over it (not diag + sum: pytorch#47305).
+
+    As in ATen the result is allocated before the dtype switch and the dim check, so a bad
+    input frees it again on the way out; integers (and bool) sum into int64.
+    """
+    import numpy as np
+
+    from tensortrace.aten import functions as at
+
+    dtype = get_dtype_from_self(self, None, True)
+    result = at.empty([], dtype=dtype, device=self.device())
+    src = self.scalar_type()
+    # AT_DISPATCH_V2(ALL_TYPES_AND_COMPLEX, kHalf, kBFloat16): every dtype but bool
+    TORCH_CHECK_NOT_IMPLEMENTED(src != ScalarType.Bool, '"trace" not implemented for \'', src,
+                                "'")
+    TORCH_CHECK(self.dim() == 2, "trace: expected a matrix, but got tensor with dim ", self.dim())
+    diagonal = np.diagonal(self.numpy_view())
+    # at::acc_type<scalar_t, /*is_cuda=*/false>: float for half and bfloat16, double for float,
+    # complex<double> for complex, int64 for integers. The loop adds in order, as
+    # np.add.accumulate does (np.sum would add pairwise).
+    acc = (np.complex128 if isComplexType(src) else
+           np.float32 if src in (ScalarType.Half, ScalarType.BFloat16) else
+           np.float64 if isFloatingType(src) else np.int64)
+    total = np.add.accumulate(diagonal, dtype=acc)[-1] if diagonal.size else acc(0)
+    result.numpy_view()[()] = total
     return result
 
 
