@@ -228,7 +228,7 @@ def record_cuda_story() -> dict[str, Any]:
     torch.cuda.empty_cache()
     story: dict[str, Any] = {}
     namespace: dict[str, Any] = {"torch": torch}
-    with torch.trace(source=CUDA_SOURCE) as trace:
+    with torch.record(source=CUDA_SOURCE) as trace:
         run_source(CUDA_SOURCE, namespace)
     story["trace"] = trace
     events = []

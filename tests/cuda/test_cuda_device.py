@@ -22,7 +22,7 @@ import tensortrace as torch
 from tensortrace.c10.dispatch_key import DispatchKey, DispatchKeySet
 from tensortrace.c10.tensor_options import computeDispatchKey
 
-record = getattr(torch, "record", None) or torch.trace
+record = torch.record
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 
 
