@@ -609,8 +609,10 @@ class TensorIteratorBase:
                     and op.current_dtype != self.common_dtype_):
                 from tensortrace.aten import functions as at
 
+                # on the output's device (a CPU output's call stays as it always was)
+                device = None if op.tensor.is_cpu() else op.tensor.device()
                 op.exchange_tensor(at.empty(list(op.tensor.sizes()), dtype=self.common_dtype_,
-                                            device=op.tensor.device()))
+                                            device=device))
                 op.current_dtype = op.target_dtype = self.common_dtype_
             if (config.promote_inputs_to_common_dtype_ and not op.is_output
                     and op.current_dtype != self.common_dtype_):
