@@ -150,12 +150,14 @@ def _player_slide(trace: Any) -> str:
         print(f"warning: no TimelinePlayer ({exc}); the deck has no player slide",
               file=sys.stderr)
         return ""
-    page = TimelinePlayer(trace).standalone_html()
+    # presentation mode: bigger type, fewer panels; deck=True: the presenter's keys (PageDown,
+    # PageUp, Space, Esc, arrows with a modifier) go up to reveal.js even after a click inside
+    page = TimelinePlayer(trace, presentation=True).standalone_html(deck=True)
     return ('<section data-state="player"><h3>Step through it yourself</h3>'
             '<iframe class="player" title="TimelinePlayer" sandbox="allow-scripts" '
             f'srcdoc="{html.escape(page, quote=True)}"></iframe>'
-            '<p class="small">The TimelinePlayer, as a standalone page: no kernel needed. '
-            "Click inside it, then use its buttons or arrow keys.</p></section>")
+            '<p class="small">The TimelinePlayer, standalone: no kernel needed. Click it, step '
+            "with ← →; PageDown still moves the deck.</p></section>")
 
 
 def build_sections(trace: Any) -> str:
@@ -330,7 +332,21 @@ DECK_CSS = """
 .reveal p.callout { font-size: 0.5em; text-align: left; border-left: 6px solid #ff8c00;
   padding: 0.4em 0.6em; background: #fff4e6; }
 .reveal table.small { font-size: 0.42em; margin: 0.4em 0; }
-.reveal iframe.player { width: 100%; height: 560px; border: 1px solid #ccc; background: #fff; }
+.reveal iframe.player { width: 100%; height: 610px; border: 1px solid #ccc; background: #fff; }
+"""
+
+
+# The player's iframe hands the presenter's keys up (postMessage); reveal.js acts on them here.
+PRESENTER_KEYS = """
+window.addEventListener('message', (event) => {
+  const key = event.data;
+  const fromPlayer = [...document.querySelectorAll('iframe.player')]
+    .some((frame) => frame.contentWindow === event.source);
+  if (!fromPlayer || !key || key.type !== 'tensortrace-key') return;
+  if (['PageDown', ' ', 'ArrowRight', 'ArrowDown'].includes(key.key)) Reveal.next();
+  else if (['PageUp', 'ArrowLeft', 'ArrowUp'].includes(key.key)) Reveal.prev();
+  else if (key.key === 'Escape') Reveal.toggleOverview();
+});
 """
 
 
@@ -354,6 +370,7 @@ def build(out: Path = DEFAULT_OUT, slides_dir: Path = HERE) -> Path:
         _inline_script("Reveal.initialize({hash: true, controls: true, progress: true, "
                        "slideNumber: 'c/t', width: 1280, height: 760, margin: 0.04, "
                        "transition: 'none'});"),
+        _inline_script(PRESENTER_KEYS),
         "</body></html>",
     ])
     out.parent.mkdir(parents=True, exist_ok=True)

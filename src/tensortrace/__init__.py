@@ -10,6 +10,9 @@ from typing import Any as _Any  # private: `torch.Any` is no torch name
 from tensortrace import autograd as _autograd  # noqa: F401 - registers autograd kernels
 from tensortrace import csrc as _csrc  # noqa: F401 - installs the bindings
 from tensortrace import cuda as cuda  # torch.cuda: the emulated CUDA device
+from tensortrace import distributions as distributions  # torch.distributions
+from tensortrace import functional as _functional
+from tensortrace import linalg as linalg  # torch.linalg
 from tensortrace import replay as _replay  # noqa: F401 - a Trace shows itself (rich, Jupyter)
 from tensortrace._tensor import Tensor
 from tensortrace._tensor_str import set_printoptions
@@ -35,12 +38,17 @@ from tensortrace.csrc.python_torch_functions import (
 )
 from tensortrace.csrc.size import Size
 from tensortrace.csrc.storage import TypedStorage, UntypedStorage
+from tensortrace.csrc.type_info import finfo, iinfo
+from tensortrace.functional import norm  # torch/functional.py
+from tensortrace.serialization import load, save
 from tensortrace.trace import Trace, is_tracing, record
 
 __version__ = "0.1.0"
 
 globals().update(_DTYPES)
 globals().update(_functions)
+# torch/functional.py's Python wrappers take the place of the raw bindings of the same name
+broadcast_tensors = _functional.broadcast_tensors
 
 
 def _hint_the_recorder_moved(op_trace: _Any) -> _Any:
@@ -113,4 +121,5 @@ __all__ = ["Generator", "Size", "Tensor", "Trace", "TypedStorage", "UntypedStora
            "layout", "manual_seed", "memory_allocated", "memory_format", "memory_stats",
            "preserve_format", "reset_peak_memory_stats", "seed", "set_default_dtype",
            "set_num_threads", "strided",
-           "record", "set_printoptions", *_DTYPES, *_functions]
+           "record", "set_printoptions", "linalg", "norm", "finfo", "iinfo", "load", "save",
+           *_DTYPES, *_functions]

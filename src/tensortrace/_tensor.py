@@ -29,6 +29,13 @@ class Tensor(TensorBase):
             return TensorBase.split(self, split_size, dim)  # type: ignore[attr-defined]
         return self.split_with_sizes(split_size, dim)  # type: ignore[attr-defined]
 
+    def norm(self, p: Any = "fro", dim: Any = None, keepdim: bool = False,
+             dtype: Any = None) -> Any:
+        """See torch.norm (torch/functional.py)."""
+        from tensortrace.functional import norm
+
+        return norm(self, p, dim, keepdim, dtype=dtype)
+
     def __repr__(self) -> str:
         from tensortrace._tensor_str import _str
 

@@ -371,3 +371,21 @@ def test_format_size() -> None:
     assert [cca.format_size(n) for n in (0, 1024, 1025, MiB, MiB + 1, 1 << 30, 3 << 30)] == [
         "0 bytes", "1024 bytes", "1.00 KiB", "1024.00 KiB", "1.00 MiB", "1024.00 MiB",
         "3.00 GiB"]
+
+
+def test_release_several_oversize_blocks_largest_first(
+        new_alloc: Callable[..., DeviceCachingAllocator]) -> None:
+    alloc = new_alloc("max_split_size_mb:20", 70 * MiB)
+    a = alloc.malloc(DEVICE, 24 * MiB, 0)
+    b = alloc.malloc(DEVICE, 26 * MiB, 0)
+    alloc.free(a)
+    alloc.free(b)
+    # 30 MiB: 50 + 30 > 70. No single cached block is >= 30 MiB, so the oversize blocks are
+    # released from the largest down (26 MiB, then 24 MiB) until 30 MiB are freed; then the
+    # first alloc_block attempt again: not a retry
+    c = alloc.malloc(DEVICE, 30 * MiB, 0)
+    assert layout(alloc) == [("large", 30 * MiB, [(0, 30 * MiB, "allocated", False)])]
+    s = stats()
+    assert (s["num_device_free"], s["num_alloc_retries"], s["num_sync_all_streams"]) == (2, 0, 0)
+    assert (s["oversize_segments.current"], s["oversize_segments.freed"]) == (1, 2)
+    alloc.free(c)

@@ -86,9 +86,23 @@ PROGRAMS = {
     "cuda": "out = (type(torch.cuda).__name__, torch.cuda.OutOfMemoryError.__name__, "
             "issubclass(torch.cuda.OutOfMemoryError, RuntimeError))",
     "dtype": "out = (isinstance(torch.float32, torch.dtype), str(torch.float32))",
+    "acos_": "x = torch.linspace(-0.9, 0.9, 5); torch.acos_(x); out = x",
+    "asin_": "x = torch.linspace(-0.9, 0.9, 5); torch.asin_(x); out = x",
+    "atan_": "x = torch.linspace(-3., 3., 5); torch.atan_(x); out = x",
+    "acosh_": "x = torch.linspace(1., 4., 5); torch.acosh_(x); out = x",
+    "atanh_": "x = torch.linspace(-0.9, 0.9, 5); torch.atanh_(x); out = x",
+    "cosh_": "x = torch.linspace(-2., 2., 5); torch.cosh_(x); out = x",
+    "sinh_": "x = torch.linspace(-2., 2., 5); torch.sinh_(x); out = x",
+    "expm1_": "x = torch.linspace(-2., 2., 5); torch.expm1_(x); out = x",
+    "log1p_": "x = torch.linspace(0., 2., 5); torch.log1p_(x); out = x",
+    "broadcast_tensors": "a, b = torch.broadcast_tensors(torch.arange(3.), torch.ones(2, 1)); "
+                         "out = (a, b)",
+    "functional": "out = type(torch.functional).__name__",
+    "serialization": "out = type(torch.serialization).__name__",
 }
 # PyTorch's sin and cos come from SLEEF, which may differ from libm in the last bit
-TOLERANCES = {"sin_": 1e-6, "cos_": 1e-6}
+TOLERANCES = {name: 1e-6 for name in ("sin_", "cos_", "acos_", "asin_", "atan_", "acosh_",
+                                       "atanh_", "cosh_", "sinh_", "expm1_", "log1p_")}
 
 TRACE_PROGRAMS = {
     "float_square": "out = torch.trace(torch.arange(9.).view(3, 3))",

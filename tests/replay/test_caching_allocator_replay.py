@@ -8,6 +8,9 @@ tests/c10/test_cuda_caching_allocator.py).
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,13 +20,16 @@ import pytest
 import tensortrace
 from tensortrace.c10.cuda import cuda_caching_allocator as cca
 from tensortrace.cuda import memory
+from tensortrace.replay.payload import decode_state
 from tensortrace.replay.timeline import Timeline
 from tensortrace.trace import Trace
 from tensortrace.viz import memory_map
+from tensortrace.widgets.player import PLAYER_JS
 
 record = getattr(tensortrace, "record", None) or tensortrace.trace
 SEG = 2 * 1024 * 1024
 DCA = "c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::"
+NODE = shutil.which("node")
 
 
 @pytest.fixture
@@ -141,3 +147,37 @@ def test_oom_is_an_instant_and_a_failed_frame() -> None:
     ends = [e for e in t.events if e.ph == "E" and "error" in e.args]
     assert ends[-1].args["error"].startswith("OutOfMemoryError: CUDA out of memory.")
     assert "out of memory" in Timeline(t).describe_event(t.events.index(oom))
+
+
+def _python_segments(tl: Timeline, step: int) -> list[list[object]]:
+    return [[s.addr, s.bytes, s.device, s.pool,
+             [[b.offset, b.bytes, b.state, b.storage, b.from_cache] for b in s.blocks]]
+            for s in tl.state_at(step).segments]
+
+
+def test_payload_and_player_lay_segments_out_as_the_timeline(seed_trace: Trace,
+                                                              tmp_path: Path) -> None:
+    tl = Timeline(seed_trace)
+    payload = json.loads(json.dumps(tl.payload()))
+    steps = list(range(len(seed_trace.events)))
+    for step in steps:
+        assert decode_state(payload, step)["segments"] == _python_segments(tl, step), step
+    if NODE is None:
+        pytest.skip("node is not installed")
+    (tmp_path / "player.mjs").write_text(PLAYER_JS)
+    (tmp_path / "payload.json").write_text(json.dumps(payload))
+    (tmp_path / "check.mjs").write_text(
+        'import { createReplay, segmentsAt, memoryMapSvg } from "./player.mjs";\n'
+        'import { readFileSync } from "fs";\n'
+        'const r = createReplay(JSON.parse(readFileSync(process.argv[2], "utf8")));\n'
+        f"const steps = {json.dumps(steps)};\n"
+        "console.log(JSON.stringify(steps.map((s) => ({segments: segmentsAt(r, s),\n"
+        "  svg: memoryMapSvg(r, s)}))));\n")
+    result = subprocess.run([NODE, str(tmp_path / "check.mjs"), str(tmp_path / "payload.json")],
+                            capture_output=True, text=True, timeout=60, check=True)
+    shown = json.loads(result.stdout)
+    for step, out in zip(steps, shown):
+        assert out["segments"] == _python_segments(tl, step), step
+    pending = steps_of(seed_trace, "free")[1]
+    assert 'class="tt-seg-block tt-pending"' in shown[pending]["svg"]
+    assert "allocated 512 B, reserved 2097152 B" in shown[pending]["svg"]

@@ -7,7 +7,11 @@ builds the torch.<op> functions.
 
 from tensortrace.aten import OPERATORS
 from tensortrace.c10.device import Device
-from tensortrace.csrc import python_torch_functions, python_variable_methods
+from tensortrace.csrc import (
+    python_linalg_functions,
+    python_torch_functions,
+    python_variable_methods,
+)
 from tensortrace.csrc.dtype import dtype, layout, memory_format
 from tensortrace.csrc.generator import Generator
 from tensortrace.csrc.python_arg_parser import PYTHON_TYPES
@@ -20,3 +24,4 @@ PYTHON_TYPES.update({"Tensor": TensorBase, "dtype": dtype, "layout": layout,
 
 python_variable_methods.install(OPERATORS)
 python_torch_functions.install(OPERATORS)
+python_linalg_functions.install(OPERATORS)

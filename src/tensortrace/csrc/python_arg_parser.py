@@ -31,6 +31,7 @@ class ParameterType(Enum):
     DOUBLE = "float"
     BOOL = "bool"
     INT_LIST = "tuple of ints"
+    FLOAT_LIST = "tuple of floats"
     SCALARTYPE = "torch.dtype"
     LAYOUT = "torch.layout"
     DEVICE = "torch.device"
@@ -48,6 +49,7 @@ _TYPES = {
     "SymInt": ParameterType.SYM_INT, "double": ParameterType.DOUBLE,
     "float": ParameterType.DOUBLE, "bool": ParameterType.BOOL,
     "IntArrayRef": ParameterType.INT_LIST, "SymIntArrayRef": ParameterType.INT_LIST,
+    "ArrayRef<double>": ParameterType.FLOAT_LIST,
     "ScalarType": ParameterType.SCALARTYPE, "Layout": ParameterType.LAYOUT,
     "Device": ParameterType.DEVICE, "Generator": ParameterType.GENERATOR,
     "MemoryFormat": ParameterType.MEMORY_FORMAT, "TensorList": ParameterType.TENSOR_LIST,
@@ -58,6 +60,12 @@ _TYPES = {
 # The binding layer registers the Python classes the checks need (Tensor, dtype, ...), so that
 # this module stays free of import cycles: csrc/__init__ fills it in.
 PYTHON_TYPES: dict[str, Any] = {}
+
+# numpy_compatibility_arg_names (python_arg_parser.cpp): a keyword argument may also be spelled
+# the NumPy way: x.sum(axis=0, keepdims=True) is x.sum(dim=0, keepdim=True).
+NUMPY_COMPATIBILITY_ARG_NAMES: dict[str, tuple[str, ...]] = {
+    "dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"), "other": ("x2",),
+}
 
 
 def _is_int(obj: Any) -> bool:
@@ -132,6 +140,8 @@ class FunctionParameter:
             return None
         if text in ("True", "False"):
             return text == "True"
+        if text[:1] in ("'", '"'):  # a str default: ord='fro'
+            return text[1:-1]
         if text.startswith(("[", "(")):
             inner = text[1:-1].strip()
             return [int(v) for v in inner.split(",") if v.strip()]
@@ -160,6 +170,10 @@ class FunctionParameter:
                 # like PyTorch, only the first element decides; unpacking checks the rest
                 return (len(obj) == 0 or _is_int(obj[0])), -1
             return (self.size > 0 and _is_int(obj)), -1
+        if t == ParameterType.FLOAT_LIST:  # histogram's range=(lo, hi)
+            if isinstance(obj, (tuple, list)):
+                return (len(obj) == 0 or _is_double(obj[0])), -1
+            return (self.size > 0 and _is_double(obj)), -1
         if t == ParameterType.TENSOR_LIST:
             if isinstance(obj, (tuple, list)):
                 # is_tensor_list_and_append_overloaded(throw_error=true): a bad element is an
@@ -216,7 +230,8 @@ class FunctionSignature:
             raise ValueError(f"bad signature {fmt!r}")
         params: list[FunctionParameter] = []
         keyword_only = False
-        for part in (p.strip() for p in m.group(2).split(",")):
+        # parameters are separated by ", " (a default may hold commas: dim=[-2,-1])
+        for part in (p.strip() for p in m.group(2).split(", ")):
             if not part:
                 continue
             if part == "*":
@@ -266,6 +281,11 @@ class FunctionSignature:
                 obj = args[arg_pos]
             else:
                 obj = kwargs.get(param.name, missing)
+                if obj is missing and param.name in NUMPY_COMPATIBILITY_ARG_NAMES:
+                    for numpy_name in NUMPY_COMPATIBILITY_ARG_NAMES[param.name]:
+                        obj = kwargs.get(numpy_name, missing)
+                        if obj is not missing:
+                            break
                 is_kwd = True
             varargs_eligible = allow_varargs_intlist and arg_pos == 0 and not is_kwd
             if (obj is missing and param.optional) or (obj is None and param.allow_none):
@@ -359,8 +379,9 @@ class PythonArgs:
     def intlist(self, i: int) -> list[int]:
         obj = self.args[i]
         param = self.signature.params[i]
-        if obj is None:
-            return []
+        if obj is None:  # absent: the signature's default (dim=[-2,-1]), else empty
+            default = param.default_value()
+            return list(default) if isinstance(default, list) else []
         if not isinstance(obj, (tuple, list)):
             return [int(obj)] * param.size  # IntArrayRef[N] broadcasts a single int
         bad = _first_bad_int(obj)

@@ -43,6 +43,7 @@ SKIP_PYTHON_BINDINGS = {"add.Scalar", "add_.Scalar", "to.dtype",
                         "sub.Scalar", "sub_.Scalar", "mul.Scalar", "mul_.Scalar", "div.Scalar",
                         "div_.Scalar",
                         # internal view ops torch does not expose (gen_python_functions' skips)
+                        "numpy_T", "matrix_H",  # x.T and x.H: properties (python_variable.cpp)
                         "_reshape_alias", "_unsafe_view", "alias", "slice.Tensor",
                         # Tensor?[] has no PythonArgParser type here yet: reached via x[...]
                         "index.Tensor", "index_put_", "index_put", "_index_put_impl_"}
@@ -65,7 +66,8 @@ FACTORY_OPTIONS = ("dtype", "layout", "device", "pin_memory")
 def python_type(arg: Argument) -> str:
     t = arg.type
     if t.is_list:
-        base = {"Tensor": "TensorList", "int": "IntArrayRef", "SymInt": "SymIntArrayRef"}[t.base]
+        base = {"Tensor": "TensorList", "int": "IntArrayRef", "SymInt": "SymIntArrayRef",
+                "float": "ArrayRef<double>"}[t.base]
         shown = f"{base}[{t.list_size}]" if t.list_size else base
         return shown + ("?" if t.optional else "")  # `int[1]? dim` takes None too
     return _PY_TYPES[t.base] + ("?" if t.optional else "")
@@ -145,6 +147,8 @@ def convert(r: PythonArgs, i: int) -> Any:
         return r.intlist(i)
     if t == ParameterType.TENSOR_LIST:
         return [v.cdata for v in value]
+    if t == ParameterType.FLOAT_LIST:
+        return [float(v) for v in value]
     if t == ParameterType.SCALARTYPE:
         return to_scalar_type(value)
     if t == ParameterType.DEVICE:
@@ -208,7 +212,9 @@ def make_dispatch(name: str, ov: PythonOverload) -> Callable[..., Any]:
         if ov.is_factory:
             # torch::rand (variable_factories.h): below ADInplaceOrView, then make_variable
             with AutoDispatchBelowADInplaceOrView():
-                result = getattr(at, ov.op.schema.name)(**call_kwargs)
+                # a factory method (x.new_zeros) is Tensor::new_zeros on self
+                target = at if self is None else self
+                result = getattr(target, ov.op.schema.name)(**call_kwargs)
             return make_variable(result, requires_grad)
         if self is not None:
             return getattr(self, ov.op.schema.name)(**call_kwargs)
@@ -373,9 +379,12 @@ def sort_overloads(overloads: Sequence[PythonOverload]) -> list[PythonOverload]:
     return [ordered[i] for i in sorted_ids]
 
 
-def collect_overloads(ops: Sequence[OperatorHandle], is_method: bool
-                      ) -> dict[str, list[PythonOverload]]:
-    """Group the YAML's ops by Python name, folding each `.out` overload into its functional."""
+def collect_overloads(ops: Sequence[OperatorHandle], is_method: bool,
+                      python_module: str | None = None) -> dict[str, list[PythonOverload]]:
+    """Group the YAML's ops by Python name, folding each `.out` overload into its functional.
+
+    Functions of a `python_module:` (linalg) go to that module only (torch.linalg.*).
+    """
     by_full = {op.schema.full_name: op for op in ops}
     by_name = ops_by_name(ops)
     grouped: dict[str, list[PythonOverload]] = {}
@@ -384,6 +393,8 @@ def collect_overloads(ops: Sequence[OperatorHandle], is_method: bool
         variants = str(op.entry.get("variants", "function"))
         wanted = "method" if is_method else "function"
         if (wanted not in variants or schema.is_out or schema.full_name in SKIP_PYTHON_BINDINGS):
+            continue
+        if not is_method and op.entry.get("python_module") != python_module:
             continue
         out_op = None
         if not is_method:

@@ -23,6 +23,7 @@ from tensortrace.csrc.python_variable_indexing import (
     THPVariable_setitem,
 )
 from tensortrace.csrc.python_variable_methods_conversion import CONVERSION_METHODS
+from tensortrace.csrc.python_variable_methods_everyday import EVERYDAY_METHODS
 from tensortrace.csrc.size import Size
 
 
@@ -128,6 +129,7 @@ def _get_mT(self: TensorBase) -> Any:  # noqa: N802
 
 
 HAND_WRITTEN["mT"] = property(_get_mT)
+HAND_WRITTEN.update(EVERYDAY_METHODS)  # T, H, mH, type(), new_tensor
 
 @handle_th_errors
 def __invert__(self: TensorBase) -> Any:  # noqa: N807
@@ -154,7 +156,7 @@ OPERATORS: dict[str, str] = {
     "__floordiv__": "floor_divide", "__ifloordiv__": "floor_divide_",
     "__mod__": "remainder", "__imod__": "remainder_",
     "__eq__": "eq", "__ne__": "ne", "__lt__": "lt", "__le__": "le", "__gt__": "gt", "__ge__": "ge",
-    "__rand__": "bitwise_and", "__ror__": "bitwise_or",
+    "__rand__": "bitwise_and", "__ror__": "bitwise_or", "__rxor__": "bitwise_xor",
     "__matmul__": "matmul",
 }
 

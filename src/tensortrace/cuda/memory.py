@@ -13,6 +13,7 @@ from __future__ import annotations
 import collections
 import pickle
 import sys
+import warnings
 from typing import Any
 
 from tensortrace.c10.cuda import cuda_allocator_config
@@ -32,7 +33,9 @@ from tensortrace.c10.exception import OutOfMemoryError
 
 __all__ = ["OutOfMemoryError", "caching_allocator_alloc", "caching_allocator_delete",
            "empty_cache", "get_per_process_memory_fraction", "max_memory_allocated",
-           "max_memory_reserved", "mem_get_info", "memory_allocated", "memory_reserved",
+           "max_memory_cached", "max_memory_reserved", "mem_get_info", "memory_allocated",
+           "memory_cached", "memory_reserved", "reset_max_memory_allocated",
+           "reset_max_memory_cached",
            "memory_snapshot", "memory_stats", "memory_stats_as_nested_dict", "memory_summary",
            "reset_accumulated_memory_stats", "reset_peak_memory_stats",
            "set_per_process_memory_fraction"]
@@ -120,6 +123,34 @@ def memory_reserved(device: Any = None) -> int:
 
 def max_memory_reserved(device: Any = None) -> int:
     return memory_stats(device).get("reserved_bytes.all.peak", 0)
+
+
+def memory_cached(device: Any = None) -> int:
+    """Deprecated; see memory_reserved."""
+    warnings.warn("`torch.cuda.memory_cached` has been renamed to `torch.cuda.memory_reserved`",
+                  FutureWarning, stacklevel=2)
+    return memory_reserved(device)
+
+
+def max_memory_cached(device: Any = None) -> int:
+    """Deprecated; see max_memory_reserved."""
+    warnings.warn("`torch.cuda.max_memory_cached` has been renamed to "
+                  "`torch.cuda.max_memory_reserved`", FutureWarning, stacklevel=2)
+    return max_memory_reserved(device)
+
+
+def reset_max_memory_allocated(device: Any = None) -> None:
+    warnings.warn("torch.cuda.reset_max_memory_allocated now calls "
+                  "torch.cuda.reset_peak_memory_stats, which resets /all/ peak memory stats.",
+                  FutureWarning, stacklevel=2)
+    reset_peak_memory_stats(device)
+
+
+def reset_max_memory_cached(device: Any = None) -> None:
+    warnings.warn("torch.cuda.reset_max_memory_cached now calls "
+                  "torch.cuda.reset_peak_memory_stats, which resets /all/ peak memory stats.",
+                  FutureWarning, stacklevel=2)
+    reset_peak_memory_stats(device)
 
 
 # ---- control -----------------------------------------------------------------------------------

@@ -16,7 +16,11 @@ format, version 1:
   `d` drop). The player snapshots the tables every `checkpoint_every` steps while loading, so a
   seek is a snapshot copy plus a few deltas, like the Python Timeline;
 - `names`: display handle id -> name; `code`: `[start, end, text]` lines of the equivalent code;
-- `blocks`: `[addr, bytes, alloc_step, free_step, storage]`; `nav`: kind -> sorted steps.
+- `blocks`: `[addr, bytes, alloc_step, free_step, storage]`, and for a caching allocator's block
+  three more: `device, completed_step, from_cache` (completed_step: when a free that waited on
+  another stream completed; null when it completed at once); `nav`: kind -> sorted steps;
+- `segments`: `[addr, bytes, device, pool, alloc_step, free_step]`, the caching allocator's
+  segments. `decode_segments` (and the player's segmentsAt) lay a segment's blocks out at a step.
 
 `decode_state(payload, step)` is the Python twin of the player's decoder: tests compare it with
 the Timeline, so what the browser shows is what the Timeline computes.
@@ -60,7 +64,11 @@ def build_payload(timeline: Timeline, title: str = "tensortrace") -> dict[str, A
     deltas = [[step, op, table, key, fields]
               for step, step_deltas in enumerate(compiled.deltas)
               for op, table, key, fields in step_deltas]
-    blocks = [[b.addr, b.bytes, b.alloc_step, b.free_step, b.storage] for b in compiled.blocks]
+    blocks = [[b.addr, b.bytes, b.alloc_step, b.free_step, b.storage]
+              + ([b.device, b.completed_step, b.from_cache] if b.segment is not None else [])
+              for b in compiled.blocks]
+    segments = [[g.addr, g.bytes, g.device, g.pool, g.alloc_step, g.free_step]
+                for g in compiled.segments]
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -75,6 +83,7 @@ def build_payload(timeline: Timeline, title: str = "tensortrace") -> dict[str, A
         "names": {str(k): v for k, v in timeline.names.names.items()},
         "code": [[line.start, line.end, line.text] for line in timeline.code],
         "blocks": blocks,
+        "segments": segments,
         "nav": {kind: list(steps) for kind, steps in timeline.nav.items()},
     }
 
@@ -130,4 +139,36 @@ def decode_state(payload: dict[str, Any], step: int) -> dict[str, Any]:
         "allocated": tables["g"].get(0, {}).get("allocated", 0),
         "live_blocks": [b[0] for b in payload["blocks"]
                         if b[2] <= step and (b[3] is None or step < b[3])],
+        "segments": decode_segments(payload, step),
     }
+
+
+def decode_segments(payload: dict[str, Any], step: int) -> list[list[Any]]:
+    """The segments alive at `step`: `[addr, bytes, device, pool, blocks]`, each block
+    `[offset, bytes, state, storage, from_cache]` with state allocated / pending / cached, as
+    replay.snapshot.SegmentInfo.at lays them out."""
+    out: list[list[Any]] = []
+    for addr, nbytes, device, pool, alloc_step, free_step in payload.get("segments", []):
+        if not (alloc_step <= step and (free_step is None or step < free_step)):
+            continue
+        end = addr + nbytes
+        held = []
+        for b in payload["blocks"]:
+            if len(b) < 8 or b[5] != device or not addr <= b[0] < end:
+                continue
+            done = b[6] if b[6] is not None else b[3]
+            if b[2] <= step and (done is None or step < done):
+                held.append(b)
+        held.sort(key=lambda b: b[0])
+        blocks: list[list[Any]] = []
+        cursor = addr
+        for b in held:
+            if b[0] > cursor:
+                blocks.append([cursor - addr, b[0] - cursor, "cached", None, None])
+            live = b[3] is None or step < b[3]
+            blocks.append([b[0] - addr, b[1], "allocated" if live else "pending", b[4], b[7]])
+            cursor = b[0] + b[1]
+        if cursor < end:
+            blocks.append([cursor - addr, end - cursor, "cached", None, None])
+        out.append([addr, nbytes, device, pool, blocks])
+    return out

@@ -58,6 +58,13 @@ class Event:
     `ph` is BEGIN, END or INSTANT (Chrome's phase letters). Frames carry `site`; instants carry a
     `kind` ("alloc", "free", "incref", "decref", "release", "make_intrusive", "handle_new",
     "handle_del") and their facts in `args`. `depth` is the call depth at the event.
+
+    The CUDA caching allocator adds to "alloc" / "free" the device's `total_reserved`,
+    `device_type` 1, `device_id`, the block's `segment`, `stream`, `requested` bytes and
+    `from_cache` (alloc) or `deferred` (free), and records "segment_alloc" / "segment_free"
+    (cudaMalloc / cudaFree: addr, bytes, device, pool, stream, total_reserved), "split" (addr,
+    bytes, remainder_addr, remainder_bytes, segment), "free_completed" (addr, bytes, device) and
+    "oom" (bytes, device, device_free, total_allocated, total_reserved).
     """
 
     ph: str

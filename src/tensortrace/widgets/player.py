@@ -51,13 +51,16 @@ class TimelinePlayer(anywidget.AnyWidget):
     payload = traitlets.Dict().tag(sync=True)
     step = traitlets.Int(0).tag(sync=True)
     view = traitlets.Unicode("").tag(sync=True)
+    # bigger type and fewer panels, for a projector (the deck uses it too)
+    presentation = traitlets.Bool(False).tag(sync=True)
 
     def __init__(self, source: Trace | Timeline, step: int = 0, title: str = "tensortrace",
-                 **kwargs: Any) -> None:
+                 presentation: bool = False, **kwargs: Any) -> None:
         self.timeline = source if isinstance(source, Timeline) else Timeline(source)
         if len(self.timeline) == 0:
             raise ValueError("cannot play an empty trace")
-        super().__init__(payload=self.timeline.payload() | {"title": title}, **kwargs)
+        super().__init__(payload=self.timeline.payload() | {"title": title},
+                         presentation=presentation, **kwargs)
         self.step = step
         self.view = view_text(self.timeline, self.step)
 
@@ -91,8 +94,8 @@ class TimelinePlayer(anywidget.AnyWidget):
         return self.step
 
     # ---- export ------------------------------------------------------------------------------
-    def standalone_html(self) -> str:
-        return standalone_html(self)
+    def standalone_html(self, deck: bool = False) -> str:
+        return standalone_html(self, deck=deck)
 
     def to_html(self, path: str | os.PathLike[str]) -> Path:
         out = Path(path)
@@ -133,8 +136,14 @@ def _payload_of(source: Trace | Timeline | TimelinePlayer | dict[str, Any]) -> d
 
 
 def standalone_html(source: Trace | Timeline | TimelinePlayer | dict[str, Any],
-                    step: int | None = None, title: str | None = None) -> str:
-    """A self-contained HTML page with the player: all JS, CSS and data inline, no URL at all."""
+                    step: int | None = None, title: str | None = None,
+                    presentation: bool | None = None, deck: bool = False) -> str:
+    """A self-contained HTML page with the player: all JS, CSS and data inline, no URL at all.
+
+    The page opens at `#step=N` when its URL says so, and keeps that fragment up to date as a
+    permalink. `deck=True` is for a page inside the slides' iframe: the presenter's keys
+    (PageDown, PageUp, Space, Esc, arrows with a modifier) go up to reveal.js.
+    """
     payload = _payload_of(source)
     if step is None:
         step = source.step if isinstance(source, TimelinePlayer) else 0
@@ -143,8 +152,18 @@ def standalone_html(source: Trace | Timeline | TimelinePlayer | dict[str, Any],
     data = json.dumps(payload, separators=(",", ":")).replace("</", "<\\/")
     if "</script" in PLAYER_JS.lower():
         raise AssertionError("player.js must not contain a closing script tag")
-    boot = (f"\nmount(document.getElementById('tt-root'), standaloneModel("
-            f"JSON.parse(document.getElementById('tt-payload').textContent), {int(step)}));\n")
+    if presentation is None:
+        presentation = isinstance(source, TimelinePlayer) and source.presentation
+    options = json.dumps({"deck": deck, "presentation": bool(presentation)})
+    boot = (f"\nconst options = {options};\n"
+            "const permalink = /(?:^#|&)step=(\\d+)/.exec(location.hash);\n"
+            f"const start = permalink ? Number(permalink[1]) : {int(step)};\n"
+            "options.onShow = (s) => {\n"
+            "  if (options.deck) return;\n"
+            "  try { history.replaceState(null, '', '#step=' + s); } catch (e) { /* sandbox */ }\n"
+            "};\n"
+            "mount(document.getElementById('tt-root'), standaloneModel("
+            "JSON.parse(document.getElementById('tt-payload').textContent), start), options);\n")
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         f"<title>{html.escape(title)}</title>\n<style>\n{PLAYER_CSS}\n"

@@ -148,9 +148,51 @@ export function createReplay(payload) {
   function handleName(key) {
     return payload.names[String(key)] || `_h${key}`;
   }
+  // A debugger's three steps, by frame. `into`: the next call that begins, at any depth.
+  // `over`: on a call's first step, its last; elsewhere, the next call of the same function, or
+  // its end. `out`: the end of the function running now.
+  const begins = frames.map((fr) => fr[1]);
+  function stepInto(step) {
+    const k = bisectRight(begins, clamp(step));
+    return k < begins.length ? begins[k] : null;
+  }
+  function stepOut(step) {
+    const f = innermost[clamp(step)];
+    return f >= 0 && frames[f][2] > step ? frames[f][2] : stepInto(step);
+  }
+  function stepOver(step) {
+    step = clamp(step);
+    if (ph[step] === "B") return frames[ordinal[step]][2];
+    const f = innermost[step];
+    const k = bisectRight(begins, step);
+    if (k < begins.length && frames[k][3] === f) return begins[k];
+    return f >= 0 ? frames[f][2] : null;
+  }
+  // The first step after `step` (wrapping) whose frame name, or instant text, contains `query`;
+  // a number is a step. Case does not matter.
+  function search(query, step) {
+    const q = String(query).trim().toLowerCase();
+    if (!q) return null;
+    if (/^\d+$/.test(q)) return clamp(Number(q));
+    const hits = [];
+    frames.forEach((fr) => {
+      const site = payload.sites[fr[0]];
+      if (site && String(site[1]).toLowerCase().includes(q)) hits.push(fr[1]);
+    });
+    for (let i = 0, j = 0; i < n; i++) {
+      if (ph[i] === "i") {
+        if (String(payload.instants[j][1]).toLowerCase().includes(q)) hits.push(i);
+        j++;
+      }
+    }
+    if (!hits.length) return null;
+    hits.sort((a, b) => a - b);
+    const i = bisectRight(hits, step);
+    return i < hits.length ? hits[i] : hits[0];
+  }
   return {
     n, payload, tablesAt, stackAt, frameInfo, hereAt, eventAt, next, prev, touched, handleName,
-    clamp,
+    clamp, stepInto, stepOver, stepOut, search,
   };
 }
 
@@ -168,12 +210,13 @@ const esc = (s) => String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replac
 const hex = (a) => "0x" + Number(a).toString(16);
 const dimsText = (v) => "[" + (v || []).slice(0, 6).join(", ") + ((v || []).length > 6 ? ", …" : "") + "]";
 
-function box(x, y, w, h, cls, title, badge, sub, changed) {
+function box(x, y, w, h, cls, title, badge, sub, changed, tip) {
   return `<g class="tt-node ${cls}${changed ? " tt-changed" : ""}">` +
+    `<title>${esc(tip || title + (badge ? " · " + badge : "") + "\n" + sub)}</title>` +
     `<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="6"></rect>` +
     `<text x="${x + 8}" y="${y + 17}" class="tt-node-title">${esc(title)}</text>` +
     (badge ? `<text x="${x + w - 8}" y="${y + 17}" class="tt-node-badge" text-anchor="end">${esc(badge)}</text>` : "") +
-    `<text x="${x + 8}" y="${y + 34}" class="tt-node-sub">${esc(sub)}</text></g>`;
+    `<text x="${x + 8}" y="${y + 36}" class="tt-node-sub">${esc(sub)}</text></g>`;
 }
 
 function edge(x1, y1, x2, y2, cls) {
@@ -186,7 +229,8 @@ function edge(x1, y1, x2, y2, cls) {
 export function objectGraphSvg(replay, step) {
   const tables = replay.tablesAt(step);
   const changed = replay.touched(step);
-  const W = 168, H = 44, GAP = 14, COLS = [8, 226, 418, 610];
+  // a column per object kind, each as wide as its longest label needs at 11-12 px
+  const WS = [120, 210, 190, 118], H = 46, GAP = 14, COLS = [8, 158, 398, 618];
   const byId = (a, b) => a - b;
   const handles = Object.keys(tables.h).map(Number).sort(byId);
   const tensors = [];
@@ -215,7 +259,7 @@ export function objectGraphSvg(replay, step) {
   }
   const rows = Math.max(tensors.length, storages.length, ...[...hPos.values()].map((y) => (y - 26) / (H + GAP) + 1), 1);
   const height = 30 + rows * (H + GAP);
-  const width = COLS[3] + W + 8;
+  const width = COLS[3] + WS[3] + 8;
   let body = "";
   ["Python handle", "TensorImpl", "StorageImpl", "DataPtr"].forEach((h, i) => {
     body += `<text x="${COLS[i]}" y="14" class="tt-col">${h}</text>`;
@@ -224,73 +268,196 @@ export function objectGraphSvg(replay, step) {
   for (const k of handles) {
     const row = tables.h[k];
     const y = hPos.get(k);
-    body += box(COLS[0], y, W, H, "tt-handle", replay.handleName(k), "", "THPVariable", changed.has("h" + k));
-    if (tPos.has(row.impl)) edges += edge(COLS[0] + W, y + H / 2, COLS[1], tPos.get(row.impl) + H / 2);
+    body += box(COLS[0], y, WS[0], H, "tt-handle", replay.handleName(k), "", "THPVariable", changed.has("h" + k),
+      `Python handle ${replay.handleName(k)} (a THPVariable) → TensorImpl#${row.impl}`);
+    if (tPos.has(row.impl)) edges += edge(COLS[0] + WS[0], y + H / 2, COLS[1], tPos.get(row.impl) + H / 2);
   }
   for (const k of tensors) {
     const row = tables.t[k];
     const y = tPos.get(k);
-    const sub = `${dimsText(row.sizes)} ${dimsText(row.strides)} +${row.offset} ${row.dtype || ""}`;
-    body += box(COLS[1], y, W, H, "tt-impl" + (row.view_of != null ? " tt-view" : ""),
-      `TensorImpl#${k}`, `refcount ${row.refcount}`, sub, changed.has("t" + k));
-    if (sPos.has(row.storage)) edges += edge(COLS[1] + W, y + H / 2, COLS[2], sPos.get(row.storage) + H / 2);
+    const sub = `${dimsText(row.sizes)} ${dimsText(row.strides)} +${row.offset} ` +
+      String(row.dtype || "").replace(/^torch\./, "");
+    const tip = `TensorImpl#${k} · refcount ${row.refcount}\nsizes ${dimsText(row.sizes)}\n` +
+      `strides ${dimsText(row.strides)}\nstorage offset ${row.offset}\ndtype ${row.dtype || "?"}\n` +
+      `storage StorageImpl#${row.storage}` + (row.view_of != null ? `\nview of TensorImpl#${row.view_of}` : "");
+    body += box(COLS[1], y, WS[1], H, "tt-impl" + (row.view_of != null ? " tt-view" : ""),
+      `TensorImpl#${k}`, `refcount ${row.refcount}`, sub, changed.has("t" + k), tip);
+    if (sPos.has(row.storage)) edges += edge(COLS[1] + WS[1], y + H / 2, COLS[2], sPos.get(row.storage) + H / 2);
     if (row.view_of != null && tPos.has(row.view_of)) {
       const yb = tPos.get(row.view_of);
       const x0 = COLS[1] + 12;
       const dy = yb > y ? H : 0;
-      edges += `<path class="tt-edge tt-base" d="M${x0},${y + (yb > y ? H : 0)} C${x0 - 48},${(y + yb) / 2 + H / 2} ${x0 - 48},${(y + yb) / 2 + H / 2} ${x0},${yb + H - dy}"></path>` +
-        `<text class="tt-edge-label" x="${COLS[1] - 46}" y="${(y + yb) / 2 + H / 2 + 4}">base</text>`;
+      edges += `<path class="tt-edge tt-base" d="M${x0},${y + (yb > y ? H : 0)} C${x0 - 34},${(y + yb) / 2 + H / 2} ${x0 - 34},${(y + yb) / 2 + H / 2} ${x0},${yb + H - dy}"></path>` +
+        `<text class="tt-edge-label" x="${COLS[1] - 62}" y="${(y + yb) / 2 + H / 2 + 4}">base</text>`;
     }
   }
   for (const k of storages) {
     const row = tables.s[k];
     const y = sPos.get(k);
-    body += box(COLS[2], y, W, H, "tt-storage", `StorageImpl#${k}`, `refcount ${row.refcount}`, `${row.nbytes} B ${row.device || ""}`, changed.has("s" + k));
-    body += box(COLS[3], y, W, H, "tt-dataptr", "DataPtr", "", hex(row.addr), false);
-    edges += edge(COLS[2] + W, y + H / 2, COLS[3], y + H / 2);
+    body += box(COLS[2], y, WS[2], H, "tt-storage", `StorageImpl#${k}`, `refcount ${row.refcount}`, `${row.nbytes} B ${row.device || ""}`, changed.has("s" + k),
+      `StorageImpl#${k} · refcount ${row.refcount}\n${row.nbytes} bytes on ${row.device || "cpu"}\ndata at ${hex(row.addr)}`);
+    body += box(COLS[3], y, WS[3], H, "tt-dataptr", "DataPtr", "", hex(row.addr), false,
+      `DataPtr ${hex(row.addr)}: the memory, its device and the deleter that returns it to the allocator`);
+    edges += edge(COLS[2] + WS[2], y + H / 2, COLS[3], y + H / 2);
   }
   if (!handles.length && !tensors.length && !storages.length) {
     body += `<text x="8" y="46" class="tt-empty">no live tensors at this step</text>`;
   }
-  return `<svg class="tt-graph" width="100%" style="max-width:${width}px" viewBox="0 0 ${width} ${height}">${edges}${body}</svg>`;
+  // drawn at its own size (never scaled below it, so no text shrinks under 11 px); the box
+  // around it scrolls when the panel is narrower
+  return `<svg class="tt-graph" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${edges}${body}</svg>`;
 }
+
+// Past this many blocks (or addresses) one lane per address is a barcode: the map draws the
+// allocated bytes over steps instead, as one curve computed once per replay.
+const MAX_BLOCKS = 240;
+const MAX_BLOCK_LANES = 40;
+const curves = new WeakMap();
 
 export function memoryMapSvg(replay, step) {
   const blocks = replay.payload.blocks;
+  const curve = curves.get(replay) || allocatedCurve(replay);
+  if (curve.aggregate) {
+    const svg = allocatedCurveSvg(replay, step);
+    return (replay.payload.segments || []).length ? svg + segmentsSvg(replay, step) : svg;
+  }
   const n = replay.n;
-  const addrs = [...new Set(blocks.map((b) => b[0]))].sort((a, b) => a - b);
+  const addrs = curve.addrs;
   const lane = new Map(addrs.map((a, i) => [a, i]));
-  const LEFT = 118, W = 586, LANE = 20;
-  const height = 34 + Math.max(addrs.length, 1) * LANE;
+  const LEFT = 124, W = 600, LANE = 22;
+  const height = 36 + Math.max(addrs.length, 1) * LANE;
   const x = (s) => LEFT + (n > 1 ? (s / (n - 1)) * (W - LEFT - 6) : 0);
   let body = "";
   addrs.forEach((a, i) => {
-    body += `<text x="4" y="${24 + i * LANE + 13}" class="tt-addr">${hex(a)}</text>`;
+    body += `<text x="4" y="${26 + i * LANE + 14}" class="tt-addr">${hex(a)}</text>`;
   });
   for (const b of blocks) {
     const [addr, bytes, a, f, storage] = b;
     const end = f == null ? n - 1 : f;
     const state = a > step ? "tt-future" : (f != null && f <= step ? "tt-freed" : "tt-live");
-    const y = 24 + lane.get(addr) * LANE;
+    const y = 26 + lane.get(addr) * LANE;
     const w = Math.max(2, x(end) - x(a));
     const label = `${bytes} B${storage != null ? " · StorageImpl#" + storage : ""}`;
     body += `<g class="tt-block ${state}"><title>${esc(label)} at ${hex(addr)}: steps ${a}–${f == null ? "end" : f}</title>` +
       `<rect x="${x(a)}" y="${y + 2}" width="${w}" height="${LANE - 4}" rx="3"></rect>` +
-      (w > label.length * 6.6 + 8 ? `<text x="${x(a) + 4}" y="${y + 14}">${esc(label)}</text>` : "") + `</g>`;
+      (w > label.length * 7 + 8 ? `<text x="${x(a) + 4}" y="${y + 15}">${esc(label)}</text>` : "") + `</g>`;
   }
   const tables = replay.tablesAt(step);
   const allocated = (tables.g[0] || {}).allocated || 0;
-  body += `<line class="tt-now" x1="${x(step)}" x2="${x(step)}" y1="18" y2="${height - 4}"></line>`;
-  body += `<text x="${LEFT}" y="12" class="tt-col">blocks by address over steps · allocated now: ${allocated} B</text>`;
-  if (!blocks.length) body += `<text x="${LEFT}" y="40" class="tt-empty">no allocations in this trace</text>`;
-  return `<svg class="tt-memory" width="100%" style="max-width:${W}px" viewBox="0 0 ${W} ${height}">${body}</svg>`;
+  body += `<line class="tt-now" x1="${x(step)}" x2="${x(step)}" y1="20" y2="${height - 4}"></line>`;
+  body += `<text x="${LEFT}" y="13" class="tt-col">blocks by address over steps · allocated now: ${allocated} B</text>`;
+  if (!blocks.length) body += `<text x="${LEFT}" y="42" class="tt-empty">no allocations in this trace</text>`;
+  const map = `<svg class="tt-memory" width="${W}" height="${height}" viewBox="0 0 ${W} ${height}">${body}</svg>`;
+  return (replay.payload.segments || []).length ? map + segmentsSvg(replay, step) : map;
 }
 
-function codeHtml(replay, step) {
-  const here = replay.hereAt(step);
+// The caching allocator's segments alive at `step`, each block laid out by its offset:
+// allocated, pending (a free waiting on another stream) or cached. The twin of
+// replay/payload.py's decode_segments.
+export function segmentsAt(replay, step) {
+  const out = [];
+  for (const [addr, bytes, device, pool, a, f] of replay.payload.segments || []) {
+    if (!(a <= step && (f == null || step < f))) continue;
+    const end = addr + bytes;
+    const held = replay.payload.blocks.filter((b) => {
+      if (b.length < 8 || b[5] !== device || b[0] < addr || b[0] >= end) return false;
+      const done = b[6] != null ? b[6] : b[3];
+      return b[2] <= step && (done == null || step < done);
+    }).sort((x, y) => x[0] - y[0]);
+    const blocks = [];
+    let cursor = addr;
+    for (const b of held) {
+      if (b[0] > cursor) blocks.push([cursor - addr, b[0] - cursor, "cached", null, null]);
+      const live = b[3] == null || step < b[3];
+      blocks.push([b[0] - addr, b[1], live ? "allocated" : "pending", b[4], b[7]]);
+      cursor = b[0] + b[1];
+    }
+    if (cursor < end) blocks.push([cursor - addr, end - cursor, "cached", null, null]);
+    out.push([addr, bytes, device, pool, blocks]);
+  }
+  return out;
+}
+
+function segmentsSvg(replay, step) {
+  const LEFT = 150, W = 586, ROW = 22, MIN = 6;
+  const segments = segmentsAt(replay, step);
+  const g = replay.tablesAt(step).g[0] || {};
+  const devices = [...new Set((replay.payload.segments || []).map((s) => s[2]))];
+  const totals = devices.map((d) => `${d}: allocated ${g["allocated " + d] || 0} B, reserved ${g["reserved " + d] || 0} B`).join(" · ");
+  const height = 30 + Math.max(segments.length, 1) * ROW;
+  let body = `<text x="4" y="12" class="tt-col">CUDA segments at this step · ${esc(totals)}</text>`;
+  segments.forEach(([addr, bytes, device, pool, blocks], i) => {
+    const y = 22 + i * ROW;
+    body += `<text x="4" y="${y + 13}" class="tt-addr">${pool} ${hex(addr)}</text>`;
+    // to scale, but no block narrower than MIN pixels: a 512 B block of a 2 MiB segment shows
+    const span = W - LEFT - 6;
+    const natural = blocks.map((b) => (span * b[1]) / bytes);
+    const need = natural.filter((w) => w < MIN).length * MIN;
+    const wide = natural.filter((w) => w >= MIN).reduce((t, w) => t + w, 0);
+    const scale = wide > 0 && need < span ? (span - need) / wide : 1;
+    let x = LEFT;
+    blocks.forEach(([offset, size, state, storage, fromCache], k) => {
+      const w = natural[k] < MIN ? MIN : natural[k] * scale;
+      const who = storage != null ? `StorageImpl#${storage}` : state;
+      const how = state === "allocated" && fromCache != null ? (fromCache ? ", served from the cache" : ", in a new segment") : "";
+      body += `<g class="tt-seg-block tt-${state}"><title>${esc(who)}: ${size} B at offset ${offset} (${state}${how})</title>` +
+        `<rect x="${x}" y="${y + 2}" width="${w}" height="${ROW - 6}"></rect></g>`;
+      x += w;
+    });
+  });
+  if (!segments.length) body += `<text x="${LEFT}" y="40" class="tt-empty">no segments: nothing reserved</text>`;
+  return `<svg class="tt-segments" width="${W}" height="${height}" viewBox="0 0 ${W} ${height}">${body}</svg>`;
+}
+
+// The aggregate view's data, once per replay: the bytes allocated after each change, its path.
+function allocatedCurve(replay) {
+  const blocks = replay.payload.blocks;
+  const n = replay.n;
+  const addrs = [...new Set(blocks.map((b) => b[0]))].sort((a, b) => a - b);
+  const change = new Map();
+  for (const [, bytes, a, f] of blocks) {
+    change.set(a, (change.get(a) || 0) + bytes);
+    if (f != null) change.set(f, (change.get(f) || 0) - bytes);
+  }
+  const steps = [...change.keys()].sort((a, b) => a - b);
+  const totals = [];
+  let total = 0, peak = 1;
+  for (const s of steps) {
+    total += change.get(s);
+    totals.push(total);
+    peak = Math.max(peak, total);
+  }
+  const LEFT = 8, W = 600, TOP = 22, H = 120;
+  const x = (s) => LEFT + (n > 1 ? (s / (n - 1)) * (W - LEFT - 6) : 0);
+  const y = (v) => TOP + H - (v / peak) * H;
+  let d = `M${x(0)},${y(0)}`;
+  steps.forEach((s, i) => { d += ` H${x(s).toFixed(1)} V${y(totals[i]).toFixed(1)}`; });
+  d += ` H${x(n - 1)} V${y(0)} Z`;
+  const curve = {
+    aggregate: blocks.length > MAX_BLOCKS || addrs.length > MAX_BLOCK_LANES,
+    addrs, steps, totals, peak, d, x, W, TOP, H, LEFT, blocks: blocks.length,
+  };
+  curves.set(replay, curve);
+  return curve;
+}
+
+// The aggregate view for many blocks: bytes allocated after each step, as one filled curve.
+function allocatedCurveSvg(replay, step) {
+  const c = curves.get(replay) || allocatedCurve(replay);
+  let lo = 0, hi = c.steps.length; // the last change at or before `step`
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (c.steps[mid] <= step) lo = mid + 1; else hi = mid; }
+  const now = lo > 0 ? c.totals[lo - 1] : 0;
+  const body = `<path class="tt-curve" d="${c.d}"></path>` +
+    `<line class="tt-now" x1="${c.x(step)}" x2="${c.x(step)}" y1="${c.TOP}" y2="${c.TOP + c.H}"></line>` +
+    `<text x="${c.LEFT}" y="13" class="tt-col">${c.blocks} blocks at ${c.addrs.length} addresses: ` +
+    `allocated bytes over steps · now ${now} B · peak ${c.peak} B</text>`;
+  const h = c.TOP + c.H + 6;
+  return `<svg class="tt-memory tt-aggregate" width="${c.W}" height="${h}" viewBox="0 0 ${c.W} ${h}">${body}</svg>`;
+}
+
+function codeHtml(replay) {
   return replay.payload.code.map((line, i) =>
-    `<div class="tt-line${i === here ? " tt-here" : ""}" data-start="${line[0]}">${esc(line[2])}` +
-    `${i === here ? '<span class="tt-here-mark">  # &lt;--- here</span>' : ""}</div>`).join("") ||
+    `<div class="tt-line" data-line="${i}" data-start="${line[0]}" title="line ${i + 1}: steps ${line[0]}–${line[1]} (click to go to its first step)">${esc(line[2])}</div>`).join("") ||
     '<div class="tt-empty">no Python binding calls in this trace</div>';
 }
 
@@ -299,7 +466,9 @@ function stackHtml(replay, step) {
   if (!chain.length) return '<div class="tt-empty">(no open frame)</div>';
   return chain.map((f, depth) => {
     const fr = replay.frameInfo(f);
-    return `<div class="tt-frame tt-layer-${esc(fr.layer)}" style="padding-left:${depth * 12}px" data-begin="${fr.begin}">` +
+    const tip = `${fr.name} [${fr.layer}]\n${fr.source}${fr.symbol !== fr.name ? " :: " + fr.symbol : ""}` +
+      `${fr.legacy ? "\n2019: " + fr.legacy : ""}\nsteps ${fr.begin}–${fr.end} (click to go to its first step)`;
+    return `<div class="tt-frame tt-layer-${esc(fr.layer)}" style="padding-left:${depth * 12}px" data-begin="${fr.begin}" title="${esc(tip)}">` +
       `<span class="tt-fname">${esc(fr.name)}</span> <span class="tt-tag">${esc(fr.layer)}</span>` +
       `<div class="tt-fsrc">${esc(fr.source)}${fr.symbol !== fr.name ? " :: " + esc(fr.symbol) : ""}` +
       `${fr.legacy ? ` <span class="tt-legacy">(2019: ${esc(fr.legacy)})</span>` : ""}</div></div>`;
@@ -316,40 +485,99 @@ function counterpartHtml(replay, step) {
     `${row("dispatch", fr.details)}</dl>`;
 }
 
+const LAYERS = ["python", "dispatch", "autograd", "native", "kernel", "allocator", "refcount"];
+
+function legendHtml() {
+  const layers = LAYERS.map((l) =>
+    `<span class="tt-key tt-layer-${l}"><span class="tt-swatch"></span>${l}</span>`).join("");
+  const blocks = [["tt-live", "allocated"], ["tt-freed", "freed"], ["tt-future", "not yet allocated"]]
+    .map(([c, t]) => `<span class="tt-key"><svg width="22" height="12" class="${c}-key"><rect x="1" y="1" width="20" height="10" rx="2"></rect></svg>${t}</span>`).join("");
+  return `<details class="tt-legend"><summary>legend</summary>` +
+    `<div><b>layers</b> ${layers}</div>` +
+    `<div><b>memory map</b> ${blocks} <span class="tt-key"><span class="tt-now-key"></span>this step</span></div>` +
+    `<div><b>objects</b> <span class="tt-key">dashed TensorImpl: a view, its dashed edge to its base</span>` +
+    `<span class="tt-key"><span class="tt-changed-key"></span>touched by this step</span></div>` +
+    `<div><b>keys</b> ← → step · Home End · PgUp PgDn line · Space play · ` +
+    `F11 / i into · F10 / o over · Shift+F11 / u out · / search · Esc leave</div></details>`;
+}
+
+// The presenter's keys: in the deck, the player passes them to reveal.js in the parent page.
+function isPresenterKey(e) {
+  return ["PageDown", "PageUp", "Escape", " "].includes(e.key) ||
+    (e.key.startsWith("Arrow") && (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey));
+}
+
 // ---- the player UI ----------------------------------------------------------------------------
-export function mount(el, model) {
+export function mount(el, model, options = {}) {
   const replay = createReplay(model.get("payload"));
+  const presentation = Boolean(options.presentation || model.get("presentation"));
+  const inDeck = Boolean(options.deck);
   const root = document.createElement("div");
-  root.className = "tt-player";
+  root.className = "tt-player" + (presentation ? " tt-presentation" : "");
   root.tabIndex = 0;
+  // JupyterLab (Lumino) runs no keyboard shortcut for a key typed inside this element
+  root.setAttribute("data-lm-suppress-shortcuts", "true");
   const navButtons = NAV_KINDS.map((k) =>
     `<span class="tt-nav"><button data-prev="${k}" title="previous ${NAV_LABELS[k]}">◀</button>` +
     `<span>${NAV_LABELS[k]}</span><button data-next="${k}" title="next ${NAV_LABELS[k]}">▶</button></span>`).join("");
+  const ticks = (replay.payload.nav.statement || []).slice(0, 400)
+    .map((s) => `<option value="${s}"></option>`).join("");
+  const listId = "tt-ticks-" + Math.random().toString(36).slice(2);
   root.innerHTML =
-    `<div class="tt-bar"><button data-act="first" title="first step">|◀</button>` +
+    `<div class="tt-bar"><button data-act="first" title="first step (Home)">|◀</button>` +
     `<button data-act="back" title="step back (←)">◀</button>` +
     `<button data-act="play" class="tt-play" title="play / pause (space)">▶ play</button>` +
     `<button data-act="fwd" title="step forward (→)">▶</button>` +
-    `<button data-act="last" title="last step">▶|</button>` +
-    `<input type="range" class="tt-slider" min="0" max="${replay.n - 1}" value="0">` +
+    `<button data-act="last" title="last step (End)">▶|</button>` +
+    `<input type="range" class="tt-slider" min="0" max="${replay.n - 1}" value="0" list="${listId}" aria-label="step">` +
+    `<datalist id="${listId}">${ticks}</datalist>` +
     `<span class="tt-count"></span>` +
     `<select class="tt-speed" title="events per tick"><option value="1">1×</option>` +
     `<option value="5">5×</option><option value="25">25×</option></select></div>` +
-    `<div class="tt-bar tt-navbar">${navButtons}</div>` +
+    `<div class="tt-bar tt-navbar">${navButtons}` +
+    `<span class="tt-nav tt-debug"><button data-act="into" title="step into: the next call (F11, i)">↘ into</button>` +
+    `<button data-act="over" title="step over this call (F10, o)">↷ over</button>` +
+    `<button data-act="out" title="step out of this function (Shift+F11, u)">↗ out</button></span>` +
+    `<input type="search" class="tt-search" placeholder="search: function, op or step" aria-label="search"></div>` +
     `<div class="tt-event"></div>` +
     `<div class="tt-grid"><div class="tt-col-left">` +
     `<section><h4>equivalent code</h4><pre class="tt-code"></pre></section>` +
     `<section><h4>call stack</h4><div class="tt-stack"></div></section>` +
-    `<section><h4>PyTorch counterpart</h4><div class="tt-counterpart"></div></section>` +
+    `<section class="tt-counterpart-box"><h4>PyTorch counterpart</h4><div class="tt-counterpart"></div></section>` +
     `</div><div class="tt-col-right">` +
     `<section><h4>objects: handle → TensorImpl → StorageImpl → DataPtr</h4><div class="tt-graph-box"></div></section>` +
-    `<section><h4>memory map</h4><div class="tt-memory-box"></div></section>` +
-    `</div></div>`;
+    `<section class="tt-memory-section"><h4>memory map</h4><div class="tt-memory-box"></div></section>` +
+    `</div></div>` + legendHtml();
   el.appendChild(root);
   const $ = (sel) => root.querySelector(sel);
   const slider = $(".tt-slider");
+  const code = $(".tt-code");
+  const stackBox = $(".tt-stack");
+  const search = $(".tt-search");
+  code.innerHTML = codeHtml(replay); // drawn once; a step only moves the `here` mark
+  const lines = [...code.querySelectorAll(".tt-line")];
+  let here = -1;
   let timer = null;
 
+  function markHere(step) {
+    const i = replay.hereAt(step);
+    if (i === here) return;
+    if (here >= 0 && lines[here]) {
+      lines[here].classList.remove("tt-here");
+      const mark = lines[here].querySelector(".tt-here-mark");
+      if (mark) mark.remove();
+    }
+    here = i;
+    const line = lines[i];
+    if (!line) return;
+    line.classList.add("tt-here");
+    line.insertAdjacentHTML("beforeend", '<span class="tt-here-mark">  # &lt;--- here</span>');
+    // follow the line inside the code box only (scrollIntoView would move the page too)
+    const top = line.offsetTop, bottom = top + line.offsetHeight;
+    if (top < code.scrollTop || bottom > code.scrollTop + code.clientHeight) {
+      code.scrollTop = Math.max(0, top - code.clientHeight / 3);
+    }
+  }
   function show(step) {
     step = replay.clamp(step);
     slider.value = String(step);
@@ -358,14 +586,17 @@ export function mount(el, model) {
     const evEl = $(".tt-event");
     evEl.textContent = ev.text;
     evEl.className = `tt-event tt-layer-${ev.layer}`;
-    $(".tt-code").innerHTML = codeHtml(replay, step);
-    $(".tt-stack").innerHTML = stackHtml(replay, step);
+    markHere(step);
+    stackBox.innerHTML = stackHtml(replay, step);
+    stackBox.scrollTop = stackBox.scrollHeight; // the innermost frame is the one that matters
     $(".tt-counterpart").innerHTML = counterpartHtml(replay, step);
     $(".tt-graph-box").innerHTML = objectGraphSvg(replay, step);
     $(".tt-memory-box").innerHTML = memoryMapSvg(replay, step);
     root.dataset.step = String(step);
+    if (options.onShow) options.onShow(step);
   }
   function go(step) {
+    if (step === null || step === undefined) return;
     step = replay.clamp(step);
     if (step !== model.get("step")) {
       model.set("step", step); // the change:step handler redraws
@@ -386,29 +617,59 @@ export function mount(el, model) {
       if (s >= replay.n - 1) { go(replay.n - 1); stop(); } else go(s);
     }, 60);
   }
+  const debug = { into: replay.stepInto, over: replay.stepOver, out: replay.stepOut };
   root.addEventListener("click", (e) => {
     const b = e.target.closest("button");
-    if (!b) return;
-    const step = model.get("step");
-    const act = b.dataset.act;
-    if (act === "play") { timer === null ? play() : stop(); return; }
-    stop();
-    if (act === "first") go(0);
-    else if (act === "last") go(replay.n - 1);
-    else if (act === "back") go(step - 1);
-    else if (act === "fwd") go(step + 1);
-    else if (b.dataset.next) { const s = replay.next(b.dataset.next, step); if (s !== null) go(s); }
-    else if (b.dataset.prev) { const s = replay.prev(b.dataset.prev, step); if (s !== null) go(s); }
+    const frame = e.target.closest(".tt-frame");
+    const line = e.target.closest(".tt-line");
+    if (b) {
+      const step = model.get("step");
+      const act = b.dataset.act;
+      if (act === "play") { timer === null ? play() : stop(); return; }
+      stop();
+      if (act === "first") go(0);
+      else if (act === "last") go(replay.n - 1);
+      else if (act === "back") go(step - 1);
+      else if (act === "fwd") go(step + 1);
+      else if (debug[act]) go(debug[act](step));
+      else if (b.dataset.next) go(replay.next(b.dataset.next, step));
+      else if (b.dataset.prev) go(replay.prev(b.dataset.prev, step));
+    } else if (frame) { stop(); go(Number(frame.dataset.begin)); }
+    else if (line) { stop(); go(Number(line.dataset.start)); }
   });
   slider.addEventListener("input", () => { stop(); go(Number(slider.value)); });
-  root.addEventListener("keydown", (e) => {
-    if (e.key === "ArrowRight") { stop(); go(model.get("step") + 1); e.preventDefault(); }
-    else if (e.key === "ArrowLeft") { stop(); go(model.get("step") - 1); e.preventDefault(); }
-    else if (e.key === " ") { timer === null ? play() : stop(); e.preventDefault(); }
+  search.addEventListener("keydown", (e) => {
+    e.stopPropagation(); // typing here is text, never a player or notebook shortcut
+    if (e.key === "Enter") {
+      const found = replay.search(search.value, model.get("step"));
+      search.classList.toggle("tt-notfound", found === null);
+      if (found !== null) { stop(); go(found); }
+      e.preventDefault();
+    } else if (e.key === "Escape") { search.blur(); root.focus(); }
   });
-  root.addEventListener("click", (e) => {
-    const line = e.target.closest(".tt-line");
-    if (line) { stop(); go(Number(line.dataset.start)); }
+  const keys = {
+    ArrowRight: (s) => s + 1, ArrowLeft: (s) => s - 1, Home: () => 0, End: () => replay.n - 1,
+    PageDown: (s) => replay.next("statement", s), PageUp: (s) => replay.prev("statement", s),
+    F11: (s, e) => (e.shiftKey ? replay.stepOut(s) : replay.stepInto(s)), F10: replay.stepOver,
+    i: replay.stepInto, o: replay.stepOver, u: replay.stepOut,
+  };
+  root.addEventListener("keydown", (e) => {
+    if (e.target === search) return;
+    if (inDeck && isPresenterKey(e)) {
+      // the presenter's keys belong to the deck: hand them to reveal.js in the parent page
+      window.parent.postMessage({ type: "tensortrace-key", key: e.key, shiftKey: e.shiftKey,
+        altKey: e.altKey, ctrlKey: e.ctrlKey, metaKey: e.metaKey }, "*");
+      e.preventDefault();
+      return;
+    }
+    if (e.key === "Tab") return; // leaving the player works as everywhere
+    if (e.key === "Escape") { root.blur(); return; }
+    e.stopPropagation(); // while the player has focus, its keys are its own
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const step = model.get("step");
+    if (e.key === " ") { timer === null ? play() : stop(); e.preventDefault(); }
+    else if (e.key === "/") { search.focus(); e.preventDefault(); }
+    else if (keys[e.key]) { stop(); go(keys[e.key](step, e)); e.preventDefault(); }
   });
   const onStep = () => show(model.get("step"));
   model.on("change:step", onStep);

@@ -118,8 +118,14 @@ def register_cuda_kernels() -> None:
     for stub_name, stub in ALL_STUBS.items():
         if stub.cpu_dispatch_ptr is None or stub.cuda_dispatch_ptr is not None:
             continue
-        name, source = KERNELS.get(stub_name, (f"{stub_name[:-5]}_kernel_cuda", "?.cu"))
-        REGISTER_CUDA_DISPATCH(stub, cuda_kernel(stub.cpu_dispatch_ptr, name, source))
+        known = KERNELS.get(stub_name)
+        if known is None:  # a stub this table does not name yet: <op>_kernel_cuda in the .cu
+            # counterpart of the CPU kernel's file (cpu/FooKernel.cpp -> cuda/FooKernel.cu)
+            site = getattr(stub.cpu_dispatch_ptr, "__traced_site__", None)
+            cpu_file = site.source.rsplit("/", 1)[-1] if site is not None else "Kernel.cpp"
+            known = (f"{stub_name.removesuffix('_stub')}_kernel_cuda",
+                     cpu_file.rsplit(".", 1)[0] + ".cu")
+        REGISTER_CUDA_DISPATCH(stub, cuda_kernel(stub.cpu_dispatch_ptr, *known))
 
 
 register_cuda_kernels()

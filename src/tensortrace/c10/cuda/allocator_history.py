@@ -1,0 +1,111 @@
+"""The allocator's history and snapshot records, and the stacks that go with them.
+
+Mirrors `c10/cuda/CUDACachingAllocator.h` (RecordContext, TraceEntry, BlockInfo, SegmentInfo),
+the TraceEntryRingBuffer of `c10/cuda/CUDACachingAllocator.cpp`, and the stack capture of
+`torch/csrc/profiler/combined_traceback.cpp` (CapturedTraceback::gather, symbolized to
+`{"filename", "line", "name"}` frames, innermost first). torch.cuda.memory._snapshot() turns these
+into the dicts that torch.cuda._memory_viz reads.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any
+
+Frames = list[dict[str, Any]]
+
+
+class RecordContext(IntEnum):
+    NEVER = 0
+    STATE = 1  # only keep stacks for active allocations
+    ALLOC = 2  # additionally keep stacks for allocations in the trace history
+    ALL = 3  # additionally record stacks for when something is freed
+
+
+ACTIONS = ("alloc", "free_requested", "free_completed", "segment_alloc", "segment_free",
+           "segment_map", "segment_unmap", "snapshot", "oom")
+
+
+@dataclass(slots=True)
+class TraceEntry:
+    """One step of the allocator's history (TraceEntry in CUDACachingAllocator.h)."""
+
+    action: str
+    device: int
+    addr: int  # the free device memory for "oom"
+    size: int
+    stream: int
+    time_us: int
+    frames: Frames | None = None
+
+
+@dataclass(slots=True)
+class BlockInfo:
+    size: int
+    requested_size: int
+    allocated: bool
+    active: bool
+    frames: Frames | None
+
+
+@dataclass(slots=True)
+class SegmentInfo:
+    device: int
+    address: int
+    stream: int
+    is_large: bool
+    total_size: int = 0
+    allocated_size: int = 0
+    active_size: int = 0
+    requested_size: int = 0
+    frames: Frames | None = None
+    blocks: list[BlockInfo] = field(default_factory=list)
+
+
+class TraceEntryRingBuffer:
+    """The last `max_entries` TraceEntries: a vector that, once full, is overwritten in a ring."""
+
+    def __init__(self) -> None:
+        self.alloc_trace: list[TraceEntry] = []
+        self.alloc_trace_max_entries = 1
+        self.alloc_trace_next = 0
+
+    def setMaxEntries(self, size: int) -> None:  # noqa: N802
+        self.alloc_trace_max_entries = max(1, size)
+
+    def insertTraceEntries(self, te: TraceEntry) -> None:  # noqa: N802
+        if len(self.alloc_trace) < self.alloc_trace_max_entries:
+            self.alloc_trace.append(te)
+        else:  # overwrite the oldest entry
+            self.alloc_trace[self.alloc_trace_next] = te
+            self.alloc_trace_next += 1
+            if self.alloc_trace_next == self.alloc_trace_max_entries:
+                self.alloc_trace_next = 0
+
+    def getTraceEntries(self) -> list[TraceEntry]:  # noqa: N802
+        """The entries, oldest first."""
+        n = self.alloc_trace_next
+        return self.alloc_trace[n:] + self.alloc_trace[:n]
+
+    def clear(self) -> None:
+        self.alloc_trace_next = 0
+        self.alloc_trace.clear()
+
+
+def gather_context(stacks: str) -> list[dict[str, Any]]:
+    """The Python stack, innermost first (CapturedTraceback::gather, then symbolize).
+
+    With stacks="all" the traced frames (`<traced c10::...>`, named as the C++) stay in, the way
+    torch's "all" adds the C++ frames; with "python" they are dropped.
+    """
+    frames: list[dict[str, Any]] = []
+    f = sys._getframe(2)
+    while f is not None:
+        filename = f.f_code.co_filename
+        if stacks == "all" or not filename.startswith("<traced"):
+            name = filename[8:-1] if filename.startswith("<traced") else f.f_code.co_name
+            frames.append({"filename": filename, "line": f.f_lineno, "name": name})
+        f = f.f_back
+    return frames

@@ -1,0 +1,625 @@
+"""One device's caching allocator: pools of cached blocks, split and merged, over cudaMalloc.
+
+Mirrors DeviceCachingAllocator of `c10/cuda/CUDACachingAllocator.cpp` rule for rule: round_size,
+get_allocation_size, get_free_block (best fit, with max_split_size's oversize rules),
+should_split, alloc_found_block, free_block, try_merge_blocks, release_available_cached_blocks,
+release_cached_blocks, garbage_collect_cached_blocks, the retry on out-of-memory and the
+OutOfMemoryError message, record_stream with deferred frees, the history, and snapshot(). The
+structures are in block_pool.py, the options in cuda_allocator_config.py, the statistics in
+device_stats.py, the history records in allocator_history.py, and the device it allocates from in
+emulated_device.py (Note [The emulated device's memory]).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from tensortrace.c10.cuda.allocator_history import (
+    BlockInfo,
+    Frames,
+    RecordContext,
+    SegmentInfo,
+    TraceEntry,
+    TraceEntryRingBuffer,
+    gather_context,
+)
+from tensortrace.c10.cuda.block_pool import AllocParams, Block, BlockPool
+from tensortrace.c10.cuda.cuda_allocator_config import SIZE_MAX, CUDAAllocatorConfig
+from tensortrace.c10.cuda.device_stats import DeviceStats, StatType
+from tensortrace.c10.cuda.emulated_device import Event, cudaFree, cudaMalloc, cudaMemGetInfo
+from tensortrace.c10.device import DeviceType
+from tensortrace.c10.exception import TORCH_CHECK, OutOfMemoryError
+from tensortrace.c10.memory_stats import Stat
+from tensortrace.trace import recorder, traced
+
+SRC = "c10/cuda/CUDACachingAllocator.cpp"
+NS = "c10::cuda::CUDACachingAllocator::Native::"
+DCA = NS + "DeviceCachingAllocator::"
+
+kMinBlockSize = 512  # noqa: N816 - all sizes are rounded to at least 512 bytes
+kSmallSize = 1048576  # noqa: N816 - largest "small" allocation is 1 MiB
+kSmallBuffer = 2097152  # noqa: N816 - "small" allocations are packed in 2 MiB blocks
+kLargeBuffer = 20971520  # noqa: N816 - "large" allocations may be packed in 20 MiB blocks
+kMinLargeAlloc = 10485760  # noqa: N816 - allocations between 1 and 10 MiB may use kLargeBuffer
+kRoundLarge = 2097152  # noqa: N816 - round up large allocations to 2 MiB
+
+def format_size(size: int) -> str:
+    """c10's size pretty-printer: `512 bytes`, `2.00 KiB`, `20.00 MiB`, `1.00 GiB`."""
+    if size <= 1024:
+        return f"{size} bytes"
+    if size <= 1048576:
+        return f"{size / 1024.0:.2f} KiB"
+    if size <= 1073741824:
+        return f"{size / 1048576.0:.2f} MiB"
+    return f"{size / 1073741824.0:.2f} GiB"
+
+
+def _profiler_report(kind: str, block_ptr: int, nbytes: int, stats: DeviceStats, device: int,
+                     extra: dict[str, Any]) -> None:
+    """c10::reportMemoryUsageToProfiler: the `[memory]` instant, with Device Type 1 (CUDA)."""
+    rec = recorder.current
+    if rec is not None:
+        rec.instant(kind, "allocator", "[memory]",
+                    {"addr": block_ptr, "bytes": nbytes, "device": f"cuda:{device}",
+                     "device_type": int(DeviceType.CUDA), "device_id": device,
+                     "total_allocated": stats.allocated_bytes[0].current,
+                     "total_reserved": stats.reserved_bytes[0].current, **extra})
+
+
+def _instant(kind: str, name: str, **args: Any) -> None:
+    rec = recorder.current
+    if rec is not None:
+        rec.instant(kind, "allocator", name, args)
+
+
+def _increase(stat: Stat, amount: int) -> None:
+    """increase_stat, written out: it runs ~10 times per malloc."""
+    current = stat.current = stat.current + amount
+    if current > stat.peak:
+        stat.peak = current
+    stat.allocated += amount
+
+
+def _decrease(stat: Stat, amount: int) -> None:
+    stat.current -= amount
+    stat.freed += amount
+
+
+class DeviceCachingAllocator:
+    """The caching allocator of one device: two pools, the active blocks and the statistics."""
+
+    def __init__(self, device: int = 0) -> None:
+        self.device = device
+        self.stats = DeviceStats()
+        self.large_blocks = BlockPool(small=False)
+        self.small_blocks = BlockPool(small=True)
+        self.active_blocks: set[Block] = set()
+        self.cuda_events: dict[int, list[tuple[Event, Block]]] = {}
+        self.total_allocated_memory = 0
+        self.allowed_memory_maximum = 0
+        self.set_fraction = False
+        self.record_history = False
+        self.record_context_ = RecordContext.NEVER
+        self.stacks = "python"
+        self.skip_actions: frozenset[str] = frozenset()
+        self.alloc_buffer = TraceEntryRingBuffer()
+        self.stats.max_split_size = _as_int64(CUDAAllocatorConfig.instance().max_split_size)
+
+    # ---- history (recordHistory, record_trace, the TraceEntryRingBuffer) --------------------
+    def recordHistory(self, enabled: bool, when: RecordContext, max_entries: int,  # noqa: N802
+                      stacks: str = "python", skip_actions: frozenset[str] = frozenset(),
+                      clear_history: bool = False) -> None:
+        self.record_history = enabled
+        self.alloc_buffer.setMaxEntries(max_entries)
+        self.record_context_ = when if enabled else RecordContext.NEVER
+        self.stacks = stacks
+        self.skip_actions = skip_actions
+        if not enabled or clear_history:
+            self.alloc_buffer.clear()
+
+    def maybeGatherContext(self, level: RecordContext) -> Frames | None:  # noqa: N802
+        if self.record_context_ < level:
+            return None
+        return gather_context(self.stacks)
+
+    def record_trace(self, action: str, addr: int, size: int, stream: int,
+                     context: Frames | None) -> None:
+        if not self.record_history or action in self.skip_actions:
+            return
+        te = TraceEntry(action, self.device, addr, size, stream, time.time_ns() // 1000,
+                        context if self.record_context_ >= RecordContext.ALLOC else None)
+        self.alloc_buffer.insertTraceEntries(te)
+
+    def trace(self) -> list[TraceEntry]:
+        """The history, oldest first."""
+        return self.alloc_buffer.getTraceEntries()
+
+    # ---- malloc ------------------------------------------------------------------------------
+    @traced("allocator", DCA + "malloc", SRC)
+    def malloc(self, device: int, orig_size: int, stream: int) -> Block:
+        """Find or make a block of round_size(orig_size) bytes usable on `stream`."""
+        context = self.maybeGatherContext(RecordContext.STATE)
+        self.process_events(context)
+        size = self.round_size(orig_size)
+        pool = self.get_pool(size)
+        alloc_size = self.get_allocation_size(size)
+        params = AllocParams(device, size, stream, pool, alloc_size)
+
+        # First, try to get a block from the existing pool.
+        block_found = self.get_free_block(params)
+        if not block_found:
+            config = CUDAAllocatorConfig.instance()
+            if self.set_fraction and config.garbage_collection_threshold > 0.0:
+                self.garbage_collect_cached_blocks(context)
+            block_found = (
+                self.alloc_block(params, False, context)
+                # free enough oversize cached blocks to satisfy the request, and retry
+                or (self.release_available_cached_blocks(params, context)
+                    and self.alloc_block(params, False, context))
+                # free all non-split cached blocks, and retry
+                or (self.release_cached_blocks(context)
+                    and self.alloc_block(params, True, context)))
+        if not block_found:
+            self._raise_out_of_memory(params, alloc_size, context)
+        assert params.block is not None
+        split_remainder = self.should_split(params.block, params.size)
+        return self.alloc_found_block(params, orig_size, context, split_remainder)
+
+    def _raise_out_of_memory(self, params: AllocParams, alloc_size: int,
+                             context: Frames | None) -> None:
+        device_free, device_total = cudaMemGetInfo(self.device)
+        allowed_info = (format_size(self.allowed_memory_maximum) + " allowed; "
+                        if self.set_fraction else "")
+        self.record_trace("oom", device_free, params.size, params.stream, context)
+        self.stats.num_ooms += 1
+        allocated = self.stats.allocated_bytes[StatType.AGGREGATE].current
+        reserved = self.stats.reserved_bytes[StatType.AGGREGATE].current
+        _instant("oom", "[OutOfMemory]", bytes=params.size, device=f"cuda:{self.device}",
+                 device_type=int(DeviceType.CUDA), device_id=self.device,
+                 total_allocated=allocated, total_reserved=reserved, device_free=device_free)
+        raise OutOfMemoryError(
+            f"CUDA out of memory. Tried to allocate {format_size(alloc_size)}. GPU "
+            f"{self.device} has a total capacity of {format_size(device_total)} of which "
+            f"{format_size(device_free)} is free. {allowed_info}Of the allocated memory "
+            f"{format_size(allocated)} is allocated by PyTorch, and "
+            f"{format_size(reserved - allocated)} is reserved by PyTorch but unallocated. "
+            "If reserved but unallocated memory is large try setting "
+            "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See "
+            "documentation for Memory Management  "
+            "(https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)")
+
+    @traced("allocator", DCA + "alloc_found_block", SRC)
+    def alloc_found_block(self, params: AllocParams, orig_size: int,
+                          context: Frames | None, split_remainder: bool) -> Block:
+        """Hand out the found block, first splitting off the remainder when should_split says."""
+        size, pool, stats = params.size, params.pool, self.stats
+        block = params.block
+        assert block is not None
+        types = self._stat_types(pool)
+        already_split = block.is_split()
+        from_cache = not params.fresh
+        if split_remainder:
+            remaining = block
+            block = Block(params.device, params.stream, size, pool, remaining.ptr,
+                          remaining.segment, remaining.base)
+            block.prev = remaining.prev
+            if block.prev is not None:
+                block.prev.next = block
+            block.next = remaining
+            remaining.prev = block
+            remaining.ptr += size
+            remaining.size -= size
+            pool.insert_into_blocks(remaining)
+            if already_split:
+                # an already-split inactive block is being shrunk by size bytes
+                for t in types:
+                    _decrease(stats.inactive_split_bytes[t], block.size)
+            else:
+                # a new split inactive block is being created from a previously unsplit block
+                for t in types:
+                    _increase(stats.inactive_split_bytes[t], remaining.size)
+                    _increase(stats.inactive_split[t], 1)
+            _instant("split", "split", addr=block.ptr, bytes=block.size,
+                     remainder_addr=remaining.ptr, remainder_bytes=remaining.size,
+                     segment=block.base, device=f"cuda:{self.device}")
+        elif already_split:
+            # an already-split block is becoming active
+            for t in types:
+                _decrease(stats.inactive_split_bytes[t], block.size)
+                _decrease(stats.inactive_split[t], 1)
+
+        block.allocated = True
+        block.requested_size = orig_size
+        block.context_when_allocated = context
+        self.record_trace("alloc", block.ptr, orig_size, block.stream, context)
+        self.active_blocks.add(block)
+        for t in types:
+            _increase(stats.allocation[t], 1)
+            _increase(stats.allocated_bytes[t], block.size)
+            _increase(stats.active[t], 1)
+            _increase(stats.active_bytes[t], block.size)
+            _increase(stats.requested_bytes[t], block.requested_size)
+        if block.size >= CUDAAllocatorConfig.instance().max_split_size:
+            _increase(stats.oversize_allocations, 1)
+        _profiler_report("alloc", block.ptr, block.size, stats, self.device,
+                         {"requested": orig_size, "stream": block.stream,
+                          "segment": block.base, "pool": "small" if pool.is_small else "large",
+                          "from_cache": from_cache})
+        return block
+
+    # ---- free --------------------------------------------------------------------------------
+    @traced("allocator", DCA + "free", SRC)
+    def free(self, block: Block) -> None:
+        """The tensor is done with `block`: cache it now, or once its other streams are done."""
+        context = self.maybeGatherContext(RecordContext.ALL)
+        block.allocated = False
+        orig_ptr, orig_size = block.ptr, block.size
+        stats = self.stats
+        for t in self._stat_types(block.pool):
+            _decrease(stats.allocation[t], 1)
+            _decrease(stats.allocated_bytes[t], block.size)
+        self.record_trace("free_requested", block.ptr, block.requested_size, block.stream,
+                          context or block.context_when_allocated)
+        if block.size >= CUDAAllocatorConfig.instance().max_split_size:
+            _decrease(stats.oversize_allocations, 1)
+        deferred = bool(block.stream_uses)
+        if deferred:
+            self.insert_events(block)
+        else:
+            self.free_block(block, context)
+        _profiler_report("free", orig_ptr, orig_size, stats, self.device,
+                         {"deferred": deferred})
+
+    @traced("allocator", DCA + "free_block", SRC)
+    def free_block(self, block: Block, context: Frames | None) -> None:
+        """Move a block into its pool of cached free blocks, merged with free neighbours."""
+        assert not block.allocated and block.event_count == 0 and not block.stream_uses
+        self.record_trace("free_completed", block.ptr, block.requested_size, block.stream,
+                          context or block.context_when_allocated)
+        _instant("free_completed", "free_completed", addr=block.ptr, bytes=block.size,
+                 device=f"cuda:{self.device}")
+        block.context_when_allocated = None
+        original_block_size, requested_size = block.size, block.requested_size
+        pool = block.pool
+        assert pool is not None
+        net_blocks = net_bytes = 0
+        for candidate in (block.prev, block.next):
+            subsumed = self.try_merge_blocks(block, candidate, pool)
+            if subsumed > 0:
+                net_blocks -= 1
+                net_bytes -= subsumed
+        self.active_blocks.discard(block)
+        inserted = pool.insert_into_blocks(block)
+        assert inserted
+        if block.is_split():
+            net_blocks += 1
+            net_bytes += block.size
+        stats = self.stats
+        for t in self._stat_types(pool):
+            if net_blocks > 0:
+                _increase(stats.inactive_split[t], net_blocks)
+            elif net_blocks < 0:
+                _decrease(stats.inactive_split[t], -net_blocks)
+            if net_bytes > 0:
+                _increase(stats.inactive_split_bytes[t], net_bytes)
+            elif net_bytes < 0:
+                _decrease(stats.inactive_split_bytes[t], -net_bytes)
+            _decrease(stats.active[t], 1)
+            _decrease(stats.active_bytes[t], original_block_size)
+            _decrease(stats.requested_bytes[t], requested_size)
+
+    @traced("allocator", DCA + "try_merge_blocks", SRC)
+    def try_merge_blocks(self, dst: Block, src: Block | None, pool: BlockPool) -> int:
+        """Absorb the free neighbour `src` into `dst`; the bytes subsumed, or 0."""
+        if (src is None or src.allocated or src.event_count > 0 or src.stream_uses):
+            return 0
+        assert dst.is_split() and src.is_split()
+        if dst.prev is src:  # [src dst]
+            dst.ptr = src.ptr
+            dst.prev = src.prev
+            if dst.prev is not None:
+                dst.prev.next = dst
+            dst.context_when_segment_allocated = src.context_when_segment_allocated
+        else:  # [dst src]
+            dst.next = src.next
+            if dst.next is not None:
+                dst.next.prev = dst
+        subsumed = src.size
+        dst.size += subsumed
+        erased = pool.erase(src)
+        assert erased
+        return subsumed
+
+    # ---- sizes and pools ---------------------------------------------------------------------
+    @staticmethod
+    def roundup_power2_next_division(size: int, divisions: int) -> int:
+        if size & (size - 1) == 0:
+            return size
+        TORCH_CHECK(divisions >= 2, "Only 2 or more divisions are supported")
+        power2_floor = 1 << (size.bit_length() - 1)
+        power2_division = power2_floor >> (divisions.bit_length() - 1)
+        if power2_division == 0:
+            return power2_floor << 1
+        round_size_floor = size & ~(power2_division - 1)
+        return size if round_size_floor == size else round_size_floor + power2_division
+
+    @staticmethod
+    def round_size(size: int) -> int:
+        """512-byte granularity, or the next power-of-two division when configured."""
+        if size < kMinBlockSize:
+            return kMinBlockSize
+        divisions = CUDAAllocatorConfig.instance().roundup_power2_divisions(size)
+        if divisions > 1 and size > kMinBlockSize * divisions:
+            return DeviceCachingAllocator.roundup_power2_next_division(size, divisions)
+        return kMinBlockSize * ((size + kMinBlockSize - 1) // kMinBlockSize)
+
+    @staticmethod
+    def get_allocation_size(size: int) -> int:
+        """The segment to cudaMalloc for a request: 2 MiB, 20 MiB, or rounded up to 2 MiB."""
+        if size <= kSmallSize:
+            return kSmallBuffer
+        if size < kMinLargeAlloc:
+            return kLargeBuffer
+        return kRoundLarge * ((size + kRoundLarge - 1) // kRoundLarge)
+
+    def get_pool(self, size: int) -> BlockPool:
+        return self.small_blocks if size <= kSmallSize else self.large_blocks
+
+    @staticmethod
+    def _stat_types(pool: BlockPool | None) -> tuple[int, int]:
+        assert pool is not None
+        return (StatType.AGGREGATE, StatType.SMALL_POOL if pool.is_small else StatType.LARGE_POOL)
+
+    @staticmethod
+    def should_split(block: Block, size: int) -> bool:
+        remaining = block.size - size
+        assert block.pool is not None
+        if block.pool.is_small:
+            return remaining >= kMinBlockSize
+        return size < CUDAAllocatorConfig.instance().max_split_size and remaining > kSmallSize
+
+    @traced("allocator", DCA + "get_free_block", SRC)
+    def get_free_block(self, p: AllocParams) -> bool:
+        """Best fit: the smallest cached block on the stream at least as large as the request."""
+        pool = p.pool
+        config = CUDAAllocatorConfig.instance()
+        if self.set_fraction and config.garbage_collection_threshold > 0.0:
+            pool.get_free_blocks_call_count += 1  # track block reuse only when gc is enabled
+        i = pool.lower_bound(p.search_key())
+        if i == len(pool.blocks) or pool.blocks[i].stream != p.stream:
+            return False
+        block = pool.blocks[i]
+        max_split = config.max_split_size
+        # do not return an oversized block for a large request
+        if p.size < max_split and block.size >= max_split:
+            return False
+        # allow an oversized block to be rounded up, but within a limit
+        if p.size >= max_split and block.size >= p.size + config.max_non_split_rounding_size:
+            return False
+        p.block = block
+        pool.erase(block)
+        return True
+
+    # ---- new segments ------------------------------------------------------------------------
+    @traced("allocator", DCA + "alloc_block", SRC)
+    def alloc_block(self, p: AllocParams, isRetry: bool,  # noqa: N803
+                    ctx: Frames | None) -> bool:
+        """cudaMalloc a new segment of p.alloc_size bytes, as one unsplit block of the pool."""
+        size = p.alloc_size
+        if isRetry:
+            self.stats.num_alloc_retries += 1
+        if self.set_fraction and self.total_allocated_memory + size > self.allowed_memory_maximum:
+            p.err = "cudaErrorMemoryAllocation"
+            return False
+        p.err, ptr, buf = cudaMalloc(size, p.device)
+        if p.err != "cudaSuccess":
+            return False
+        self.total_allocated_memory += size
+        p.block = Block(p.device, p.stream, size, p.pool, ptr, buf, ptr)
+        p.fresh = True
+        for t in self._stat_types(p.pool):
+            _increase(self.stats.segment[t], 1)
+            _increase(self.stats.reserved_bytes[t], size)
+        if size >= CUDAAllocatorConfig.instance().max_split_size:
+            _increase(self.stats.oversize_segments, 1)
+        self.stats.num_device_alloc += 1
+        self.record_trace("segment_alloc", ptr, size, p.stream, ctx)
+        p.block.context_when_segment_allocated = ctx
+        _instant("segment_alloc", "segment_alloc", addr=ptr, bytes=size,
+                 device=f"cuda:{p.device}", pool="small" if p.pool.is_small else "large",
+                 stream=p.stream, total_reserved=self.stats.reserved_bytes[0].current)
+        return True
+
+    # ---- giving memory back ------------------------------------------------------------------
+    @traced("allocator", DCA + "release_available_cached_blocks", SRC)
+    def release_available_cached_blocks(self, p: AllocParams,
+                                        context: Frames | None) -> bool:
+        """Free oversize cached blocks (>= max_split_size), only enough for the request."""
+        max_split = CUDAAllocatorConfig.instance().max_split_size
+        if max_split == SIZE_MAX:
+            return False
+        pool = p.pool
+        key_size = max(p.size, max_split)
+        i = pool.lower_bound((p.stream, key_size, 0))
+        if i == len(pool.blocks) or pool.blocks[i].stream != p.stream:
+            # no single block is large enough: free several, starting with the largest
+            if i == 0:
+                return False
+            total_released = 0
+            i -= 1
+            while (total_released < key_size and pool.blocks[i].size >= max_split
+                   and pool.blocks[i].stream == p.stream):
+                cur = pool.blocks[i]
+                total_released += cur.size
+                if i != 0:
+                    i -= 1
+                    self.release_block(cur, context)
+                else:
+                    self.release_block(cur, context)
+                    break
+            if total_released < key_size:
+                return False
+        else:
+            self.release_block(pool.blocks[i], context)
+        return True
+
+    @traced("allocator", DCA + "release_cached_blocks", SRC)
+    def release_cached_blocks(self, context: Frames | None) -> bool:
+        """Wait for pending frees, then cudaFree every cached segment that is not split."""
+        self.synchronize_and_free_events(context)
+        self.release_blocks(self.large_blocks, context)
+        self.release_blocks(self.small_blocks, context)
+        return True
+
+    def release_blocks(self, pool: BlockPool, context: Frames | None) -> None:
+        for block in pool:
+            if block.prev is None and block.next is None:
+                self.release_block(block, context)
+
+    @traced("allocator", DCA + "release_block", SRC)
+    def release_block(self, block: Block, context: Frames | None) -> None:
+        """cudaFree one whole, free segment."""
+        self.stats.num_device_free += 1
+        self.record_trace("segment_free", block.ptr, block.size, block.stream,
+                          context or block.context_when_segment_allocated)
+        cudaFree(block.ptr, block.device)
+        self.total_allocated_memory -= block.size
+        pool = block.pool
+        for t in self._stat_types(pool):
+            _decrease(self.stats.segment[t], 1)
+            _decrease(self.stats.reserved_bytes[t], block.size)
+        if block.size >= CUDAAllocatorConfig.instance().max_split_size:
+            _decrease(self.stats.oversize_segments, 1)
+        assert pool is not None
+        pool.erase(block)
+        _instant("segment_free", "segment_free", addr=block.ptr, bytes=block.size,
+                 device=f"cuda:{block.device}", pool="small" if pool.is_small else "large",
+                 stream=block.stream, total_reserved=self.stats.reserved_bytes[0].current)
+
+    @traced("allocator", DCA + "garbage_collect_cached_blocks", SRC)
+    def garbage_collect_cached_blocks(self, context: Frames | None) -> None:
+        """Free the oldest unsplit large cached blocks once reserved memory passes the threshold."""
+        gc_threshold = int(CUDAAllocatorConfig.instance().garbage_collection_threshold
+                           * self.allowed_memory_maximum)
+        if self.total_allocated_memory <= gc_threshold:
+            return
+        target_size = self.total_allocated_memory - gc_threshold
+        gc_reclaimed = 0
+        total_age = 0
+        freeable_block_count = 0
+        for b in self.large_blocks:
+            if not b.is_split():
+                total_age += b.gc_count()
+                freeable_block_count += 1
+        if freeable_block_count == 0:
+            return
+        block_freed = True
+        while gc_reclaimed < target_size and block_freed and freeable_block_count > 0:
+            age_threshold = total_age / freeable_block_count
+            block_freed = False
+            for block in self.large_blocks:
+                if not block.is_split() and block.gc_count() >= age_threshold:
+                    block_freed = True
+                    gc_reclaimed += block.size
+                    total_age -= block.gc_count()
+                    freeable_block_count -= 1
+                    self.release_block(block, context)
+
+    # ---- streams and events ------------------------------------------------------------------
+    def recordStream(self, block: Block, stream: int) -> None:  # noqa: N802
+        """The block is also used on `stream`: its free must wait for that stream's work."""
+        if stream == block.stream:
+            return  # uses on the allocation stream need no synchronization
+        block.stream_uses.add(stream)
+
+    def insert_events(self, block: Block) -> None:
+        streams, block.stream_uses = block.stream_uses, set()
+        for stream in sorted(streams):
+            block.event_count += 1
+            self.cuda_events.setdefault(stream, []).append((Event(stream), block))
+
+    def process_events(self, context: Frames | None) -> None:
+        """Free the blocks whose streams' events have completed."""
+        for stream in list(self.cuda_events):
+            queue = self.cuda_events[stream]
+            while queue and queue[0][0].query():
+                _, block = queue.pop(0)
+                block.event_count -= 1
+                if block.event_count == 0:
+                    self.free_block(block, context)
+            if not queue:
+                del self.cuda_events[stream]
+
+    @traced("allocator", DCA + "synchronize_and_free_events", SRC)
+    def synchronize_and_free_events(self, context: Frames | None) -> None:
+        self.stats.num_sync_all_streams += 1
+        for queue in self.cuda_events.values():
+            for _, block in queue:
+                block.event_count -= 1
+                if block.event_count == 0:
+                    self.free_block(block, context)
+        self.cuda_events.clear()
+
+    # ---- the public operations ---------------------------------------------------------------
+    def setMemoryFraction(self, fraction: float) -> None:  # noqa: N802
+        _, device_total = cudaMemGetInfo(self.device)
+        self.allowed_memory_maximum = int(fraction * device_total)
+        self.set_fraction = True
+
+    def getMemoryFraction(self) -> float:  # noqa: N802
+        if not self.set_fraction:
+            return 1.0
+        return self.allowed_memory_maximum / cudaMemGetInfo(self.device)[1]
+
+    def emptyCache(self) -> None:  # noqa: N802
+        self.release_cached_blocks(self.maybeGatherContext(RecordContext.ALL))
+
+    def cacheInfo(self) -> int:  # noqa: N802
+        """The size of the largest cached free block."""
+        return max((b.size for p in (self.large_blocks, self.small_blocks) for b in p), default=0)
+
+    def getStats(self) -> DeviceStats:  # noqa: N802
+        return self.stats
+
+    def resetAccumulatedStats(self) -> None:  # noqa: N802
+        self.stats.reset_accumulated()
+
+    def resetPeakStats(self) -> None:  # noqa: N802
+        self.stats.reset_peak()
+
+    def get_all_blocks(self) -> list[Block]:
+        return [*self.small_blocks.blocks, *self.large_blocks.blocks, *self.active_blocks]
+
+    def snapshot(self) -> list[SegmentInfo]:
+        """Every segment with its blocks in address order (DeviceCachingAllocator::snapshot)."""
+        result: list[SegmentInfo] = []
+        total_active = 0
+        for head in self.get_all_blocks():
+            if head.prev is not None:
+                continue
+            assert head.pool is not None
+            seg = SegmentInfo(head.device, head.ptr, head.stream, not head.pool.is_small,
+                              frames=head.context_when_segment_allocated)
+            block: Block | None = head
+            while block is not None:
+                active = block.allocated or block.event_count > 0 or bool(block.stream_uses)
+                seg.blocks.append(BlockInfo(block.size, block.requested_size, block.allocated,
+                                            active, block.context_when_allocated))
+                seg.total_size += block.size
+                if block.allocated:
+                    seg.allocated_size += block.size
+                if active:
+                    seg.active_size += block.size
+                    seg.requested_size += block.requested_size
+                block = block.next
+            total_active += seg.active_size
+            result.append(seg)
+        result.sort(key=lambda s: s.address)
+        self.record_trace("snapshot", 0, total_active, 0, None)
+        return result
+
+
+def _as_int64(v: int) -> int:
+    """static_cast<int64_t>(size_t): SIZE_MAX reads as -1."""
+    return v - (1 << 64) if v >= 1 << 63 else v
