@@ -16,10 +16,19 @@ from tensortrace import linalg as linalg  # torch.linalg
 from tensortrace import replay as _replay  # noqa: F401 - a Trace shows itself (rich, Jupyter)
 from tensortrace._tensor import Tensor
 from tensortrace._tensor_str import set_printoptions
+from tensortrace.autograd.grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from tensortrace.c10.cpu_allocator import profiledCPUMemoryReporter as _reporter  # noqa: N813
 from tensortrace.c10.default_dtype import get_default_dtype as _get_default_dtype
 from tensortrace.c10.default_dtype import set_default_dtype as _set_default_dtype
 from tensortrace.c10.device import Device as device  # noqa: N813 - torch.device
+from tensortrace.csrc import python_variable_autograd as _python_variable_autograd
 from tensortrace.csrc import return_types as return_types  # torch.return_types
 from tensortrace.csrc.dtype import DTYPES as _DTYPES
 from tensortrace.csrc.dtype import (
@@ -42,6 +51,9 @@ from tensortrace.csrc.type_info import finfo, iinfo
 from tensortrace.functional import norm  # torch/functional.py
 from tensortrace.serialization import load, save
 from tensortrace.trace import Trace, is_tracing, record
+
+_python_variable_autograd.install()
+autograd = _autograd  # torch.autograd
 
 __version__ = "0.1.0"
 
@@ -122,4 +134,6 @@ __all__ = ["Generator", "Size", "Tensor", "Trace", "TypedStorage", "UntypedStora
            "preserve_format", "reset_peak_memory_stats", "seed", "set_default_dtype",
            "set_num_threads", "strided",
            "record", "set_printoptions", "linalg", "norm", "finfo", "iinfo", "load", "save",
+           "autograd", "enable_grad", "inference_mode", "is_grad_enabled",
+           "is_inference_mode_enabled", "no_grad", "set_grad_enabled",
            *_DTYPES, *_functions]

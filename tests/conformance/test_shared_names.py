@@ -126,9 +126,10 @@ def _public(module: object) -> set[str]:
 
 
 def _used_by_conformance_programs() -> set[str]:
-    """Every `torch.<name>` and `.<name>(` in the conformance programs' sources."""
-    text = "".join(p.read_text() for p in Path(__file__).parent.glob("test_*.py")
-                   if p.name != Path(__file__).name)
+    """Every `torch.<name>` and `.<name>(` in the conformance programs' sources (autograd's too)."""
+    here = Path(__file__).parent
+    files = [*here.glob("test_*.py"), *(here.parent / "autograd").glob("test_*.py")]
+    text = "".join(p.read_text() for p in files if p.name != Path(__file__).name)
     return set(re.findall(r"torch\.(\w+)", text)) | set(re.findall(r"\.(\w+)\(", text))
 
 

@@ -392,7 +392,8 @@ def collect_overloads(ops: Sequence[OperatorHandle], is_method: bool,
         schema = op.schema
         variants = str(op.entry.get("variants", "function"))
         wanted = "method" if is_method else "function"
-        if (wanted not in variants or schema.is_out or schema.full_name in SKIP_PYTHON_BINDINGS):
+        if (wanted not in variants or schema.is_out or schema.full_name in SKIP_PYTHON_BINDINGS
+                or schema.name.endswith("_backward")):  # gen_python_functions: ".*_backward"
             continue
         if not is_method and op.entry.get("python_module") != python_module:
             continue

@@ -6,6 +6,7 @@ CPU kernel (REGISTER_DISPATCH), so the code generator can find them by name.
 
 from tensortrace.aten.native import (  # noqa: F401 - imported for their registrations
     activation,
+    activation_backward,
     binary_ops,
     binary_ops_extra,
     cat,
@@ -40,6 +41,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     unary_ops_extra,
 )
 from tensortrace.aten.native.cpu import (  # noqa: F401
+    activation_backward_kernel,
     binary_ops_extra_kernel,
     binary_ops_kernel,
     copy_kernel,

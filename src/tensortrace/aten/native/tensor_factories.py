@@ -339,3 +339,16 @@ def scalar_tensor(s: bool | int | float, dtype: ScalarType | None = None,
     result = empty_tensor.empty_cpu((), dtype if dtype is not None else get_default_dtype())
     result.numpy_view()[()] = scalar_to(s, result.scalar_type(), opmath=False)
     return result
+
+
+@native_function(SOURCE, name="new_empty_strided", legacy="at::native::new_empty_strided")
+def new_empty_strided(self: Tensor, size: Sequence[int], stride: Sequence[int],
+                      dtype: ScalarType | None = None, layout: str | None = None,
+                      device: Device | None = None, pin_memory: bool | None = None) -> Tensor:
+    """new_empty_strided_symint: empty_strided with self's dtype and device unless given
+    (AccumulateGrad makes a leaf's first gradient with it, in the leaf's layout)."""
+    from tensortrace.aten import functions as at
+
+    return at.empty_strided(size, stride, dtype=self.scalar_type() if dtype is None else dtype,
+                            layout=layout, device=self.device() if device is None else device,
+                            pin_memory=pin_memory)
