@@ -8,11 +8,13 @@ into slides: the equivalent code (derived from the trace, never written by hand)
 line of it with the line marked `# <--- here`, the operators it called and the object graph
 after it; call-outs for the `del` that frees nothing and the `del` whose view frees the first
 storage; the allocator's memory map; the TimelinePlayer's standalone page, stepping inside
-the deck; and seed 004's autograd story (the graph `a + b` records, backward() walking it, one
-training step of a small network), drawn from traces too. reveal.js (from the npm registry,
-pinned in package.json / package-lock.json) is inlined at build time, with its theme's fonts
-already embedded as data URLs, so the built file needs no network and no kernel when it is
-shown: open it in any browser, offline.
+the deck; seed 004's autograd story (the graph `a + b` records, backward() walking it, one
+training step of a small network), drawn from traces too; and the same expression on the
+emulated CUDA device, with the caching allocator's story (notebook 08): rounding and splitting,
+`del` that keeps memory reserved, fragmentation, the release-and-retry before an out-of-memory
+error. reveal.js (from the npm registry, pinned in package.json / package-lock.json) is inlined
+at build time, with its theme's fonts already embedded as data URLs, so the built file needs no
+network and no kernel when it is shown: open it in any browser, offline.
 """
 
 from __future__ import annotations
@@ -196,6 +198,7 @@ def build_sections(trace: Any) -> str:
                     + '<div class="figure">' + object_graph(timeline).to_svg() + "</div>"
                     + f'<p class="small">{html.escape(timeline.headline())}</p></section>')
     sections.extend(build_autograd_sections())
+    sections.append(cuda_sections())
     return "\n".join(s for s in sections if s)
 
 
@@ -270,6 +273,123 @@ def build_autograd_sections() -> list[str]:
     return sections
 
 
+# ---- the same expression on the emulated CUDA device: the caching allocator --------------------
+CUDA_SOURCE = "r = torch.rand(3, 4, device='cuda')[0] + torch.rand(3, 4, device='cuda')"
+MIB = 2**20
+
+
+def _usage(torch: Any, label: str) -> tuple[str, str, str, int]:
+    return (label, f"{torch.cuda.memory_allocated() / MIB:.1f} MiB",
+            f"{torch.cuda.memory_reserved() / MIB:.1f} MiB",
+            torch.cuda.memory_stats()["segment.all.current"])
+
+
+def _table(rows: list[tuple[Any, ...]], header: tuple[str, ...]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>"
+                   for row in rows)
+    return f'<table class="small"><tr>{head}</tr>{body}</table>'
+
+
+def record_cuda_story() -> dict[str, Any]:
+    """Run notebook 08's story on the emulated device and keep what the slides show."""
+    import gc
+
+    import tensortrace as torch
+    from tensortrace.c10.cuda.cuda_caching_allocator import set_device_capacity
+    from tensortrace.trace import run_source
+
+    gc.collect()
+    torch.cuda.empty_cache()
+    story: dict[str, Any] = {}
+    namespace: dict[str, Any] = {"torch": torch}
+    with torch.record(source=CUDA_SOURCE) as trace:
+        run_source(CUDA_SOURCE, namespace)
+    story["trace"] = trace
+    events = []
+    segment = 0
+    for e in trace.memory_events():
+        a = e.args
+        if e.kind == "alloc":
+            segment = a["segment"]
+            how = "from the cache" if a["from_cache"] else "new 2 MiB segment (cudaMalloc)"
+            events.append((f"alloc {a['requested']} B", f"{a['bytes']} B",
+                           f"segment+{a['addr'] - segment:#05x}", how))
+        else:
+            events.append((f"free {a['bytes']} B", "", f"segment+{a['addr'] - segment:#05x}",
+                           "back to the small pool"))
+    story["seed"] = events
+    namespace.clear()
+    gc.collect()
+    torch.cuda.empty_cache()  # the table starts from an empty device
+    rows = []
+    x = torch.empty(25 * MIB, device="cuda")
+    rows.append(_usage(torch, "x = torch.empty(100 MiB)"))
+    del x
+    rows.append(_usage(torch, "del x"))
+    y = torch.empty(25 * MIB, device="cuda")
+    rows.append(_usage(torch, "y = torch.empty(100 MiB)"))
+    del y
+    torch.cuda.empty_cache()
+    rows.append(_usage(torch, "del y; empty_cache()"))
+    blocks = [torch.empty(MIB, device="cuda") for _ in range(20)]
+    rows.append(_usage(torch, "20 x 4 MiB"))
+    del blocks[1::2]
+    rows.append(_usage(torch, "every other one freed"))
+    big = torch.empty(2 * MIB, device="cuda")
+    rows.append(_usage(torch, "one 8 MiB request"))
+    torch.cuda.empty_cache()
+    rows.append(_usage(torch, "empty_cache()"))
+    del blocks, big
+    torch.cuda.empty_cache()
+    rows.append(_usage(torch, "all freed, empty_cache()"))
+    story["usage"] = rows
+    set_device_capacity(64 * MIB)
+    try:
+        a = torch.empty(10 * MIB, device="cuda")
+        del a
+        b = torch.empty(12 * MIB, device="cuda")
+        story["retries"] = torch.cuda.memory_stats()["num_alloc_retries"]
+        try:
+            torch.empty(5 * MIB, device="cuda")
+        except torch.cuda.OutOfMemoryError as error:
+            # the first sentences; the rest points at the online docs
+            story["oom"] = str(error).split(" If reserved")[0]
+        del b
+    finally:
+        torch.cuda.empty_cache()
+        set_device_capacity(1024 * MIB)
+    return story
+
+
+def cuda_sections() -> str:
+    from tensortrace.viz import memory_map
+
+    story = record_cuda_story()
+    return "\n".join([
+        "<section><h2>On <code>cuda</code>: the caching allocator</h2>"
+        f'<pre class="code big"><code>{html.escape(CUDA_SOURCE)}</code></pre>'
+        "<p class=\"small\">tensortrace's emulated CUDA device: host memory, the CPU's loops, "
+        "PyTorch's CUDA path and its CUDACachingAllocator, traced.</p>"
+        + _table(story["seed"], ("request", "block", "where", "served"))
+        + "<p class=\"callout\">48 bytes are rounded up to 512; the first request costs a 2 MiB "
+        "segment, split; the next two are carved from it; frees go back to the pool, and "
+        "<code>memory_reserved()</code> stays at 2 MiB.</p></section>",
+        "<section><h3>The segment and its blocks</h3><div class=\"figure\">"
+        + memory_map(story["trace"]).to_svg() + "</div></section>",
+        "<section><h3>Why memory does not go down after <code>del</code></h3>"
+        + _table(story["usage"], ("step", "allocated", "reserved", "segments"))
+        + "<p class=\"callout\">A freed block is cached for the next request of its size; "
+        "4 MiB holes between live tensors cannot serve 8 MiB (fragmentation), and "
+        "<code>empty_cache()</code> only returns segments that are entirely free.</p></section>",
+        "<section><h3>Out of memory: release, retry, then fail</h3>"
+        f"<p class=\"small\">On a 64 MiB device: 40 MiB cached, then 48 MiB asked: cudaMalloc "
+        f"fails, the cache is released and the request retried "
+        f"(<code>num_alloc_retries</code> = {story['retries']}). 20 MiB more cannot be found:</p>"
+        f'<pre class="code"><code>{html.escape(story["oom"])}</code></pre></section>',
+    ])
+
+
 DECK_CSS = """
 .reveal h2, .reveal h3 { text-transform: none; }
 .reveal h3.line { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 1.1em; }
@@ -284,6 +404,7 @@ DECK_CSS = """
 .reveal p.small { font-size: 0.45em; text-align: left; margin: 0.3em 0; }
 .reveal p.callout { font-size: 0.5em; text-align: left; border-left: 6px solid #ff8c00;
   padding: 0.4em 0.6em; background: #fff4e6; }
+.reveal table.small { font-size: 0.42em; margin: 0.4em 0; }
 .reveal iframe.player { width: 100%; height: 610px; border: 1px solid #ccc; background: #fff; }
 """
 

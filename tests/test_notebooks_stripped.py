@@ -18,6 +18,7 @@ EXPECTED = [
     "05_dispatcher.ipynb",
     "06_trace_your_code.ipynb",
     "07_autograd.ipynb",
+    "08_caching_allocator.ipynb",
 ]
 
 

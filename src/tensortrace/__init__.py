@@ -10,6 +10,7 @@ from typing import Any as _Any  # private: `torch.Any` is no torch name
 
 from tensortrace import autograd as _autograd  # noqa: F401 - registers autograd kernels
 from tensortrace import csrc as _csrc  # noqa: F401 - installs the bindings
+from tensortrace import cuda as cuda  # torch.cuda: the emulated CUDA device
 from tensortrace import distributions as distributions  # torch.distributions
 from tensortrace import functional as _functional
 from tensortrace import linalg as linalg  # torch.linalg
@@ -141,7 +142,8 @@ def reset_peak_memory_stats(device: _Any = "cpu") -> None:
 
 __all__ = ["Generator", "Size", "Tensor", "Trace", "TypedStorage", "UntypedStorage", "split",
            "broadcast_tensors",
-           "contiguous_format", "default_generator", "device", "dtype", "get_default_dtype",
+           "contiguous_format", "cuda", "default_generator", "device", "dtype",
+           "get_default_dtype",
            "get_num_threads", "initial_seed", "is_tensor", "is_tracing",
            "layout", "manual_seed", "memory_allocated", "memory_format", "memory_stats",
            "preserve_format", "reset_peak_memory_stats", "seed", "set_default_dtype",

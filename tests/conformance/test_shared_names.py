@@ -97,6 +97,9 @@ PROGRAMS = {
     "return_types": "r = torch.max(torch.arange(6.).view(2, 3), 1); "
                     "out = (type(r).__name__, isinstance(r, torch.return_types.max))",
     "autograd": "out = type(torch.autograd).__name__",
+    # torch.cuda: the emulated device's API (tests/cuda); what CPU torch agrees on is its shape
+    "cuda": "out = (type(torch.cuda).__name__, torch.cuda.OutOfMemoryError.__name__, "
+            "issubclass(torch.cuda.OutOfMemoryError, RuntimeError))",
     "dtype": "out = (isinstance(torch.float32, torch.dtype), str(torch.float32))",
     "acos_": "x = torch.linspace(-0.9, 0.9, 5); torch.acos_(x); out = x",
     "asin_": "x = torch.linspace(-0.9, 0.9, 5); torch.asin_(x); out = x",

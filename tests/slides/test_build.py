@@ -95,3 +95,17 @@ def test_the_autograd_story_is_told(deck: str) -> None:
     for name in ("NllLossBackward0", "LogSoftmaxBackward0", "AddmmBackward0", "ReluBackward0"):
         assert name in step.group(0)
     assert "aten::linear" in step.group(0) and "aten::cross_entropy_loss" in step.group(0)
+
+
+def test_the_caching_allocator_story(deck: str) -> None:
+    section = re.search(r"<section><h2>On <code>cuda</code>: the caching allocator</h2>.*?"
+                        r"</section>", deck, re.DOTALL)
+    assert section is not None
+    body = section.group(0)
+    assert body.count("<td>alloc 48 B</td><td>512 B</td>") == 3
+    assert "<td>new 2 MiB segment (cudaMalloc)</td>" in body
+    assert body.count("<td>from the cache</td>") == 2
+    assert "<td>del x</td><td>0.0 MiB</td><td>100.0 MiB</td>" in deck
+    assert "<td>one 8 MiB request</td><td>48.0 MiB</td><td>100.0 MiB</td><td>5</td>" in deck
+    assert "(<code>num_alloc_retries</code> = 1)" in deck
+    assert "CUDA out of memory. Tried to allocate 20.00 MiB." in deck

@@ -21,6 +21,7 @@ from typing import Any
 import yaml
 
 from tensortrace.aten import functions as at
+from tensortrace.aten.adaption import check_and_update_common_device_all
 from tensortrace.aten.dispatcher import KernelFunction, OperatorHandle, singleton
 from tensortrace.aten.empty_tensor import empty_cpu_for_output, empty_strided_cpu
 from tensortrace.aten.function_schema import FunctionSchema, Type, parse_schema
@@ -226,11 +227,52 @@ def make_backend_select_kernel(op: OperatorHandle) -> KernelFunction:
 
 # ---- structured kernels (RegisterCPU.cpp) --------------------------------------------------------
 def create_out(sizes: Sequence[int], strides: Sequence[int], options: TensorOptions) -> Tensor:
-    """The functional variant's output: at::detail::empty_strided_cpu (no dispatcher call)."""
+    """The functional variant's output: at::detail::empty_strided_cpu (no dispatcher call);
+    RegisterCUDA.cpp's create_out calls at::detail::empty_strided_cuda."""
+    if options.device is not None and options.device.is_cuda():
+        from tensortrace.aten.cuda.empty_tensor import empty_cuda, empty_strided_cuda
+
+        if strides:
+            return empty_strided_cuda(list(sizes), list(strides), options.dtype, options.device)
+        return empty_cuda(list(sizes), options.dtype, options.device)
     if strides:
         return empty_strided_cpu(list(sizes), list(strides), options.dtype, options.device)
     # Note [The 2019 name of an output allocation]
     return empty_cpu_for_output(list(sizes), options.dtype, options.device)
+
+
+def _dispatch_names(entry: dict[str, Any]) -> dict[str, str]:
+    """`CPU, CUDA: sub_out` -> {"CPU": "sub_out", "CUDA": "sub_out"}."""
+    return {key.strip(): name for keys, name in (entry.get("dispatch") or {}).items()
+            for key in str(keys).split(",")}
+
+
+def needs_device_check(entry: dict[str, Any], schema: FunctionSchema) -> bool:
+    """RegisterCUDA.cpp checks that all tensor arguments share a device unless the entry says
+    `device_check: NoCheck` (TensorIterator ops check in compute_types instead)."""
+    tensors = [schema.arguments[i].type for i in schema.tensor_argument_indices()]
+    return (entry.get("device_check") != "NoCheck"
+            and entry.get("structured_inherits") != "TensorIteratorBase"
+            and (len(tensors) > 1 or any(t.is_list for t in tensors)))
+
+
+def device_check_args(schema: FunctionSchema) -> list[tuple[int, str]]:
+    """gen_device_check's order: the out= arguments, then the positional ones."""
+    tensors = [(i, a) for i, a in enumerate(schema.arguments) if a.type.is_tensor_like]
+    out = [(i, a.name) for i, a in tensors if a.kwarg_only and a.type.is_write]
+    return out + [(i, a.name) for i, a in tensors if not a.kwarg_only]
+
+
+def with_device_check(fn: Callable[..., Any], schema: FunctionSchema,
+                      method_name: str) -> Callable[..., Any]:
+    pairs = device_check_args(schema)
+
+    def checked(*a: Any) -> Any:
+        check_and_update_common_device_all([(a[i], n) for i, n in pairs], method_name)
+        return fn(*a)
+
+    checked.__name__ = getattr(fn, "__name__", method_name)
+    return checked
 
 
 class StructuredKernel(TensorIteratorBase):
@@ -268,20 +310,34 @@ class StructuredKernel(TensorIteratorBase):
 
 def make_structured_kernels(out_entry: dict[str, Any], out_op: OperatorHandle,
                             delegates: list[OperatorHandle]) -> None:
-    impl_name = out_entry["dispatch"]["CPU"]
-    impl = IMPL_FUNCTIONS[impl_name]
+    for backend, impl_name in _dispatch_names(out_entry).items():
+        make_structured_backend_kernels(backend, IMPL_FUNCTIONS[impl_name], out_entry, out_op,
+                                        delegates)
+
+
+def make_structured_backend_kernels(backend: str, impl: Callable[..., Any],
+                                    out_entry: dict[str, Any], out_op: OperatorHandle,
+                                    delegates: list[OperatorHandle]) -> None:
+    """Register<backend>.cpp's wrappers of one structured kernel (functional, in-place, out=)."""
     functional = next(d for d in delegates if not d.schema.is_inplace)
     meta = META_FUNCTIONS[functional.schema.full_name]
     n_in = len(functional.schema.arguments)
     n_out = len(out_op.schema.returns)  # max.dim_max writes (values, indices)
 
     def wrapper_name(op: OperatorHandle) -> str:
-        return f"wrapper_CPU_{op.schema.full_name.replace('.', '_')}"
+        return f"wrapper_{backend}_{op.schema.full_name.replace('.', '_')}"
 
     def register(op: OperatorHandle, kind: str) -> None:
-        @traced("native", f"at::(anonymous)::{wrapper_name(op)}", f"{GENERATED}/RegisterCPU.cpp",
-                legacy=f"CPUType::{op.schema.name}")
+        check = (backend == "CUDA" and needs_device_check(op.entry, op.schema)
+                 and needs_device_check(out_entry, out_op.schema))
+        check_args = device_check_args(op.schema)
+
+        @traced("native", f"at::(anonymous)::{wrapper_name(op)}",
+                f"{GENERATED}/Register{backend}.cpp", legacy=f"{backend}Type::{op.schema.name}")
         def kernel(*args: Any) -> Any:
+            if check:
+                check_and_update_common_device_all([(args[i], n) for i, n in check_args],
+                                                   wrapper_name(op))
             inputs = args[:n_in]
             if kind == "functional":
                 outputs = [Tensor() for _ in range(n_out)]
@@ -297,7 +353,7 @@ def make_structured_kernels(out_entry: dict[str, Any], out_op: OperatorHandle,
             return it.outputs_[0] if n_out == 1 else tuple(it.outputs_)
 
         kernel.__name__ = wrapper_name(op)
-        op.register(DispatchKey.CPU, KernelFunction(kernel, wrapper_name(op)))
+        op.register(DispatchKey[backend], KernelFunction(kernel, wrapper_name(op)))
 
     register(out_op, "out")
     for d in delegates:
@@ -318,7 +374,14 @@ def generate() -> list[OperatorHandle]:
             fn = pick_overload(NATIVE_FUNCTIONS[native_name], op.schema)
             kernel = KernelFunction(adapt_to_schema(fn, op.schema), f"at::native::{native_name}")
             for key in str(keys).split(","):
-                op.register(DispatchKey[key.strip()], kernel)
+                key = key.strip()
+                if key == "CUDA" and needs_device_check(entry, op.schema):
+                    # RegisterCUDA.cpp's wrapper_CUDA_<overload>_<name> checks devices first
+                    method = f"wrapper_CUDA_{op.schema.overload_name}_{op.schema.name}"
+                    checked = with_device_check(kernel.fn, op.schema, method)  # type: ignore[arg-type]
+                    op.register(DispatchKey.CUDA, KernelFunction(checked, kernel.name))
+                else:
+                    op.register(DispatchKey[key], kernel)
         if op.schema.has_tensor_options and not op.tensor_indices:
             op.register(DispatchKey.BackendSelect, make_backend_select_kernel(op))
 

@@ -1,7 +1,7 @@
 """Device and DeviceType.
 
-Mirrors `c10/core/Device.h` and `c10/core/DeviceType.h`. Only the CPU has an allocator here;
-other device types parse (so their errors are PyTorch's) but cannot hold memory.
+Mirrors `c10/core/Device.h` and `c10/core/DeviceType.h`. The CPU and the emulated CUDA device
+(Note [The emulated CUDA device] in c10/cuda/cuda_functions.py) hold memory; Meta parses.
 """
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ class Device:
         if isinstance(type, Device):
             self.type_, self.index_ = type.type_, type.index_
             return
+        if index is not None:
+            TORCH_CHECK(index >= 0, "Device index must not be negative")
         if isinstance(type, DeviceType):
             self.type_, self.index_ = type, index
             return
@@ -74,6 +76,12 @@ class Device:
 
     def is_cpu(self) -> bool:
         return self.type_ == DeviceType.CPU
+
+    def is_cuda(self) -> bool:
+        return self.type_ == DeviceType.CUDA
+
+    def has_index(self) -> bool:
+        return self.index_ is not None
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, str):

@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from tensortrace.aten.tensor_body import Tensor as AtTensor
 from tensortrace.autograd.variable import get_autograd_meta
 from tensortrace.c10.device import Device
+from tensortrace.c10.exception import TORCH_CHECK_NOT_IMPLEMENTED
 from tensortrace.csrc.dtype import dtype, get_dtype, strided
 from tensortrace.csrc.size import Size
 from tensortrace.trace import recorder, traced
@@ -122,7 +123,21 @@ class TensorBase:
 
     @property
     def is_cuda(self) -> bool:
-        return False
+        return self.cdata.device().is_cuda()
+
+    def record_stream(self, stream: Any) -> None:
+        """Tensor.record_stream (record_stream_cuda): see torch.cuda._record_stream."""
+        TORCH_CHECK_NOT_IMPLEMENTED(self.cdata.device().is_cuda(), "Could not run "
+                                    "'aten::record_stream' with arguments from the '",
+                                    self.cdata.device().type_.name, "' backend.")
+        from tensortrace.cuda import _record_stream
+
+        _record_stream(self, stream)
+
+    def get_device(self) -> int:
+        """The CUDA device index, or -1 for a CPU tensor."""
+        device = self.cdata.device()
+        return -1 if device.is_cpu() else (device.index if device.index is not None else 0)
 
     @property
     def is_meta(self) -> bool:

@@ -17,7 +17,7 @@ import numpy as np
 from tensortrace.aten import functions as at
 from tensortrace.aten.tensor_body import Tensor as AtTensor
 from tensortrace.c10.device import CPU, Device
-from tensortrace.c10.exception import TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
+from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
 from tensortrace.c10.scalar_type import ScalarType, isFloatingType, isIntegralType
 from tensortrace.csrc.dtype import memory_format as MemoryFormat  # noqa: N812
 from tensortrace.csrc.dtype import to_scalar_type
@@ -87,8 +87,9 @@ def to(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
     r = _to_parser.parse(args, kwargs)
     device, dtype, non_blocking, copy, memory_format = parse_to_conversion(r)
     if device is not None:
-        TORCH_CHECK_TYPE(device.is_cpu() or device.type_.name == "Meta",
-                         "tensortrace has only a CPU backend, got device '", device, "'")
+        TORCH_CHECK_TYPE(device.type_.name in ("CPU", "CUDA", "Meta"),
+                         "tensortrace has CPU and (emulated) CUDA backends only, got device '",
+                         device, "'")
     if device is None and dtype is None and not copy and memory_format is None:
         return self
     return THPVariable_Wrap(dispatch_to(self.cdata, device, dtype, non_blocking, copy,
@@ -120,6 +121,26 @@ def cpu(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
     memory_format = _cpu_parser.parse(args, kwargs).args[0] if args or kwargs else None
     return THPVariable_Wrap(dispatch_to(self.cdata, CPU, None, False, False,
                                         _memory_format(memory_format)))
+
+
+_cuda_parser = PythonArgParser.create([
+    "cuda(Device? device=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)",
+])
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cuda", SOURCE, legacy="THPVariable_cuda")
+def cuda(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
+    """`self.cuda()`: a copy on the current (or the given) CUDA device; no copy if already there."""
+    r = _cuda_parser.parse(args, kwargs)
+    device = Device("cuda") if r.isNone(0) else _device(r.args[0])
+    TORCH_CHECK(device.is_cuda(), "Invalid device, must be cuda device")
+    if device.index is None:
+        from tensortrace.c10.cuda.cuda_functions import current_device
+
+        device = Device("cuda", current_device())
+    return THPVariable_Wrap(dispatch_to(self.cdata, device, None, bool(r.get(1)), False,
+                                        _memory_format(r.args[2])))
 
 
 @handle_th_errors
@@ -186,7 +207,7 @@ _numpy_parser = PythonArgParser.create(["numpy(*, bool force=False)"])
 
 
 CONVERSION_METHODS: dict[str, Any] = {
-    "to": to, "cpu": cpu, "item": item, "tolist": tolist, "numpy": numpy,
+    "to": to, "cpu": cpu, "cuda": cuda, "item": item, "tolist": tolist, "numpy": numpy,
     "__bool__": __bool__, "__float__": __float__, "__int__": __int__, "__index__": __index__,
     "float": _to_type(ScalarType.Float, "float"),
     "double": _to_type(ScalarType.Double, "double"),

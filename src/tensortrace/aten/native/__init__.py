@@ -80,3 +80,5 @@ from tensortrace.aten.native.cpu import (  # noqa: F401
     unary_ops_extra_kernel,
     unary_ops_kernel,
 )
+from tensortrace.aten.native.cuda import copy as cuda_copy  # noqa: F401, E402 - CPU ones first
+from tensortrace.aten.native.cuda import kernels, natives  # noqa: F401, E402

@@ -171,6 +171,10 @@ def make_info(self: Tensor, orig: IndexList) -> AdvancedIndex:
     # that they're adjacent at the front
     if not hasContiguousSubspace(indices):
         self, indices = transposeToFront(self, indices)
+    # ensure indices are on the same device as self (CPU indices index a CUDA tensor)
+    device = self.device()
+    indices = [i.to(device=device) if i is not None and i.defined() and i.device() != device
+               else i for i in indices]
     return AdvancedIndex(self, indices)
 
 
@@ -225,7 +229,8 @@ def canDispatchToMaskedFill(self: Tensor, indices: IndexList,  # noqa: N802
         if index is None or not index.defined():
             num_ind += 1
             continue
-        if index.scalar_type() not in _MASK_TYPES or mask is not None:
+        if (index.scalar_type() not in _MASK_TYPES or index.device() != self.device()
+                or mask is not None):
             return False, None
         mask = index
         for j in range(index.dim()):
@@ -260,6 +265,8 @@ def _index_put_impl_(self: Tensor, indices: IndexList, values: Tensor, accumulat
         can_fill, mask = canDispatchToMaskedFill(self, indices, values)
         if can_fill and mask is not None:
             return self.masked_fill_(mask, values.item())
+    if values.device() != self.device() and values.numel() == 1 and values.dim() == 0:
+        values = values.to(device=self.device())  # a CPU scalar value for a CUDA self
     info = make_info(self, indices)
     TORCH_CHECK(is_expandable_to(values.sizes(), info.src.sizes()), "shape mismatch: value "
                 "tensor of shape ", list(values.sizes()), " cannot be broadcast to indexing "
