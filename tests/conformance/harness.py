@@ -19,9 +19,11 @@ torch = pytest.importorskip("torch")
 
 
 class Outcome:
-    def __init__(self, value: Any = None, error: BaseException | None = None) -> None:
+    def __init__(self, value: Any = None, error: BaseException | None = None,
+                 has_out: bool = False) -> None:
         self.value = value
         self.error = error
+        self.has_out = has_out  # whether the program set `out` (None is a value too)
 
 
 # "cuda": tensortrace runs each program on the emulated CUDA device (the conformance_device
@@ -64,7 +66,7 @@ def run(module: Any, program: str) -> Outcome:
         exec(program, namespace)
     except Exception as exc:  # the error itself is what gets compared
         return Outcome(error=exc)
-    return Outcome(value=namespace.get("out"))
+    return Outcome(value=namespace.get("out"), has_out="out" in namespace)
 
 
 def _tensor_facts(t: Any) -> tuple[Any, ...]:
@@ -120,6 +122,9 @@ def check(program: str, rtol: float = 0.0, atol: float = 0.0) -> None:
             f"{type(theirs.error).__name__}: {theirs.error}")
         assert str(ours.error) == str(theirs.error)
         return
+    # a program that raises nothing must leave what it computed in `out`: with nothing to
+    # compare, any result would pass
+    assert theirs.has_out, f"the program leaves no `out` to compare: {program!r}"
     if ours.error is not None:
         raise AssertionError(f"tensortrace raised {type(ours.error).__name__}: {ours.error}; "
                              f"torch returned {theirs.value!r}") from ours.error
