@@ -156,20 +156,13 @@ class OperatorHandle:
         rec = recorder.current
         if rec is None:
             return kernel.fn(ks, *args) if kernel.with_keyset else kernel.fn(*args)  # type: ignore[misc]
-        rec.begin(self.call_site, {
+        return recorder.record_call(rec, self.call_site, {
             "args": {n: summarize(v) for n, v in zip(self.arg_names, args)},
             "overload": self.schema.full_name,
             "dispatch_key_set": repr(ks),
             "dispatch_key": str(key),
             "kernel": kernel.name,
-        })
-        try:
-            result = kernel.fn(ks, *args) if kernel.with_keyset else kernel.fn(*args)  # type: ignore[misc]
-        except BaseException as exc:
-            rec.end(self.call_site, {"error": f"{type(exc).__name__}: {exc}"})
-            raise
-        rec.end(self.call_site, {"result": summarize(result)})
-        return result
+        }, kernel.fn, (ks, *args) if kernel.with_keyset else args)  # type: ignore[arg-type]
 
     def redispatch(self, ks: DispatchKeySet, *args: Any) -> Any:
         """Dispatcher::redispatch: the next kernel for `ks`, with no new aten:: scope."""
@@ -180,15 +173,10 @@ class OperatorHandle:
         site = FrameSite("dispatch", f"redispatch {self.schema.full_name} -> {key}",
                          DISPATCHER_H, "c10::Dispatcher::redispatch",
                          legacy="getOp(backend)")
-        rec.begin(site, {"args": {"dispatch_key_set": repr(ks), "dispatch_key": str(key),
-                                  "kernel": kernel.name}})
-        try:
-            result = kernel.fn(ks, *args) if kernel.with_keyset else kernel.fn(*args)  # type: ignore[misc]
-        except BaseException as exc:
-            rec.end(site, {"error": f"{type(exc).__name__}: {exc}"})
-            raise
-        rec.end(site, {"result": summarize(result)})
-        return result
+        return recorder.record_call(
+            rec, site, {"args": {"dispatch_key_set": repr(ks), "dispatch_key": str(key),
+                                 "kernel": kernel.name}},
+            kernel.fn, (ks, *args) if kernel.with_keyset else args)  # type: ignore[arg-type]
 
     def __repr__(self) -> str:
         return f"OperatorHandle({self.schema.full_name})"

@@ -120,21 +120,33 @@ def instant(kind: str, layer: str, name: str, **args: Any) -> None:
         current.instant(kind, layer, name, args)
 
 
+def record_call(rec: Recorder, site: FrameSite, begin_args: dict[str, Any],
+                fn: Callable[..., Any], args: tuple[Any, ...],
+                kwargs: dict[str, Any] | None = None, record_result: bool = True) -> Any:
+    """The one way a frame is recorded: begin, call, end with the result or the error.
+
+    Used by every traced wrapper, the Dispatcher's call and redispatch, and the DispatchStub,
+    so that every frame an exception crosses records it (RecordFunction's scope guard ends
+    its scope on unwinding too).
+    """
+    rec.begin(site, begin_args)
+    try:
+        result = fn(*args, **kwargs) if kwargs else fn(*args)
+    except BaseException as exc:
+        rec.end(site, {"error": f"{type(exc).__name__}: {exc}"})
+        raise
+    rec.end(site, {"result": summarize(result)} if record_result else {})
+    return result
+
+
 def _call_traced(rec: Recorder, site: FrameSite, fn: Callable[..., Any],
                  names: tuple[str, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """The slow path, taken only while a trace is active: record the frame around the call."""
+    """The slow path of a traced wrapper, taken only while a trace is active."""
     described = {n: summarize(v) for n, v in zip(names, args)}
     if len(args) > len(names):
         described["*args"] = [summarize(v) for v in args[len(names):]]
     described.update((k, summarize(v)) for k, v in kwargs.items())
-    rec.begin(site, {"args": described})
-    try:
-        result = fn(*args, **kwargs)
-    except BaseException as exc:
-        rec.end(site, {"error": f"{type(exc).__name__}: {exc}"})
-        raise
-    rec.end(site, {"result": summarize(result)})
-    return result
+    return record_call(rec, site, {"args": described}, fn, args, kwargs)
 
 
 # Note [Wrappers with the wrapped function's signature]

@@ -43,14 +43,12 @@ class DispatchStub:
             or self.get_call_ptr(device_type)
         rec = recorder.current
         if rec is None:
-            return kernel(*args)
-        rec.begin(self.site, {"args": {"device_type": device_type.name,
-                                       "kernel": getattr(kernel, "__name__", "?"),
-                                       **{f"arg{i}": summarize(a) for i, a in enumerate(args)}}})
-        try:
-            return kernel(*args)
-        finally:
-            rec.end(self.site, {})
+            return kernel(*args)  # type: ignore[misc]
+        described = {"device_type": device_type.name, "kernel": getattr(kernel, "__name__", "?"),
+                     **{f"arg{i}": summarize(a) for i, a in enumerate(args)}}
+        # a stub's frame ends with no result (its kernels write into the iterator's outputs)
+        return recorder.record_call(rec, self.site, {"args": described}, kernel, args,
+                                    record_result=False)
 
 
 def DECLARE_DISPATCH(name: str, source: str,  # noqa: N802
