@@ -8,7 +8,7 @@ doubles as an ostream prints them (`2`, `0.5`, `1e-07`).
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import Any
 
 
 def _stream(part: Any) -> str:
@@ -54,10 +54,6 @@ def TORCH_CHECK_NOT_IMPLEMENTED(cond: Any, *msg: Any) -> None:  # noqa: N802
 def TORCH_INTERNAL_ASSERT(cond: Any, *msg: Any) -> None:  # noqa: N802
     if not cond:
         raise RuntimeError("INTERNAL ASSERT FAILED: " + str_cat(*msg))
-
-
-def AT_ERROR(*msg: Any) -> NoReturn:  # noqa: N802
-    raise RuntimeError(str_cat(*msg))
 
 
 class OutOfMemoryError(RuntimeError):

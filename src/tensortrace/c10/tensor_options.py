@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from tensortrace.c10.default_dtype import get_default_dtype
-from tensortrace.c10.device import CPU, Device, DeviceType
+from tensortrace.c10.device import Device, DeviceType
 from tensortrace.c10.dispatch_key import DispatchKey
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import ScalarType
@@ -27,12 +26,6 @@ class TensorOptions:
     device: Device | None = None
     layout: str | None = None
     pinned_memory: bool | None = None
-
-    def dtype_or_default(self) -> ScalarType:
-        return self.dtype if self.dtype is not None else get_default_dtype()
-
-    def device_or_default(self) -> Device:
-        return self.device if self.device is not None else CPU
 
     def with_dtype(self, dtype: ScalarType | None) -> TensorOptions:
         return replace(self, dtype=dtype)

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from tensortrace.c10.scalar_type import (
     ScalarType,
     elementSize,
@@ -94,12 +92,6 @@ def to_scalar_type(obj: Any) -> ScalarType:
     if obj is bool:
         return ScalarType.Bool
     raise TypeError(f"expected a torch.dtype, got {type(obj).__name__}")
-
-
-def numpy_to_dtype(np_dtype: np.dtype) -> dtype:
-    from tensortrace.c10.scalar_type import scalar_type_from_numpy
-
-    return get_dtype(scalar_type_from_numpy(np_dtype))
 
 
 class layout:  # noqa: N801 - torch.layout

@@ -405,15 +405,6 @@ class PythonArgs:
                                 f"when unpacking long long\"")
         return values
 
-    def toInt64(self, i: int) -> int:  # noqa: N802
-        return int(self.args[i])
-
-    def toDouble(self, i: int) -> float:  # noqa: N802
-        return float(self.args[i])
-
-    def toBool(self, i: int) -> bool:  # noqa: N802
-        return bool(self.args[i])
-
 
 @dataclass
 class PythonArgParser:

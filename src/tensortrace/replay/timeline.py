@@ -313,18 +313,6 @@ class Timeline:
         table.caption = f"allocated: {state.allocated} B in {len(state.live_blocks)} block(s)"
         return table
 
-    def memory_table(self, step: int) -> Table:
-        state = self.state_at(step)
-        table = Table(title=f"allocator blocks at step {state.step}", title_justify="left")
-        for column in ("addr", "bytes", "allocated at", "freed at", "storage"):
-            table.add_column(column)
-        for b in state.blocks:
-            style = "" if b.live else "strike dim"
-            table.add_row(Text(f"{b.addr:#x}", style=style), str(b.bytes), str(b.alloc_step),
-                          "" if b.free_step is None else str(b.free_step),
-                          f"StorageImpl#{b.storage}" if b.storage is not None else "")
-        return table
-
     def code_text(self, step: int | None = None) -> Text:
         here = current_line(self.code, self._check(step)) if step is not None else None
         text = Text()
