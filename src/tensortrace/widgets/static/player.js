@@ -485,6 +485,34 @@ function counterpartHtml(replay, step) {
     `${row("dispatch", fr.details)}</dl>`;
 }
 
+// The autograd engine at `step`: the Node it is evaluating, its ready queue and the dependency
+// counts still pending, as the innermost evaluate_function frame recorded them (engine.cpp).
+const EVALUATE = "autograd::engine::evaluate_function: ";
+export function engineAt(replay, step) {
+  const chain = replay.stackAt(step);
+  for (let k = chain.length - 1; k >= 0; k--) {
+    const fr = replay.frameInfo(chain[k]);
+    if (!fr.name.startsWith(EVALUATE)) continue;
+    const args = String(fr.args || "");
+    const deps = args.indexOf(", dependencies="), ready = args.indexOf(", ready_queue=");
+    return {
+      node: deps >= 0 ? args.slice("node=".length, deps) : fr.name.slice(EVALUATE.length),
+      dependencies: deps >= 0 && ready > deps ? args.slice(deps + ", dependencies=".length, ready) : "",
+      ready: ready >= 0 ? args.slice(ready + ", ready_queue=".length) : "",
+      begin: fr.begin,
+    };
+  }
+  return null;
+}
+
+function engineHtml(replay, step) {
+  const e = engineAt(replay, step);
+  if (!e) return '<div class="tt-empty">not inside a backward Node at this step</div>';
+  const row = (k, v) => `<dt>${k}</dt><dd>${esc(v || "—")}</dd>`;
+  return `<dl>${row("evaluating", e.node)}${row("ready queue", e.ready)}` +
+    `${row("dependencies", e.dependencies)}</dl>`;
+}
+
 const LAYERS = ["python", "dispatch", "autograd", "native", "kernel", "allocator", "refcount"];
 
 function legendHtml() {
@@ -543,6 +571,7 @@ export function mount(el, model, options = {}) {
     `<div class="tt-grid"><div class="tt-col-left">` +
     `<section><h4>equivalent code</h4><pre class="tt-code"></pre></section>` +
     `<section><h4>call stack</h4><div class="tt-stack"></div></section>` +
+    `<section class="tt-engine-box" hidden><h4>autograd engine (backward pass)</h4><div class="tt-engine tt-counterpart"></div></section>` +
     `<section class="tt-counterpart-box"><h4>PyTorch counterpart</h4><div class="tt-counterpart"></div></section>` +
     `</div><div class="tt-col-right">` +
     `<section><h4>objects: handle → TensorImpl → StorageImpl → DataPtr</h4><div class="tt-graph-box"></div></section>` +
@@ -555,6 +584,9 @@ export function mount(el, model, options = {}) {
   const stackBox = $(".tt-stack");
   const search = $(".tt-search");
   code.innerHTML = codeHtml(replay); // drawn once; a step only moves the `here` mark
+  // a trace with a backward pass gets the engine's panel, at every step (a stable height)
+  const hasEngine = replay.payload.sites.some((site) => String(site[1]).startsWith(EVALUATE));
+  $(".tt-engine-box").hidden = !hasEngine;
   const lines = [...code.querySelectorAll(".tt-line")];
   let here = -1;
   let timer = null;
@@ -589,7 +621,8 @@ export function mount(el, model, options = {}) {
     markHere(step);
     stackBox.innerHTML = stackHtml(replay, step);
     stackBox.scrollTop = stackBox.scrollHeight; // the innermost frame is the one that matters
-    $(".tt-counterpart").innerHTML = counterpartHtml(replay, step);
+    $(".tt-counterpart-box .tt-counterpart").innerHTML = counterpartHtml(replay, step);
+    if (hasEngine) $(".tt-engine").innerHTML = engineHtml(replay, step);
     $(".tt-graph-box").innerHTML = objectGraphSvg(replay, step);
     $(".tt-memory-box").innerHTML = memoryMapSvg(replay, step);
     root.dataset.step = String(step);
