@@ -169,7 +169,8 @@ ERRORS = {
     "sgd_nesterov": "torch.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1, nesterov=True)",
     "sgd_non_leaf": "x = torch.ones(2, requires_grad=True); torch.optim.SGD([x * 2], lr=0.1)",
     "sgd_not_tensor": "torch.optim.SGD([1.0], lr=0.1)",
-    "sgd_set": "torch.optim.SGD({nn.Parameter(torch.ones(1))}, lr=0.1)",
+    "sgd_set": "o = torch.optim.SGD({nn.Parameter(torch.ones(1))}, lr=0.1); "
+               "out = len(o.param_groups[0]['params'])",
     "sgd_overlapping_groups": "p = nn.Parameter(torch.ones(1)); torch.optim.SGD([{'params': [p]}, "
                               "{'params': [p]}], lr=0.1)",
     "adam_beta": "torch.optim.Adam(nn.Linear(2, 2).parameters(), betas=(1.0, 0.9))",

@@ -19,17 +19,20 @@ record = getattr(tensortrace, "record", None) or tensortrace.trace
 
 
 @traced("python", "test::wait_inside_a_frame", "tests/trace/test_threads.py")
-def wait_inside_a_frame(done: threading.Event) -> None:
+def wait_inside_a_frame(inside: threading.Event, done: threading.Event) -> None:
+    inside.set()  # only now may the worker start: its ops must run while this frame is open
     assert done.wait(timeout=60)
 
 
 def interleaved_trace() -> tuple[Trace, int]:
     """Main: rand, then a frame that stays open while the worker runs rand + add twice."""
+    inside = threading.Event()
     done = threading.Event()
     native: list[int] = []
 
     def worker() -> None:
         native.append(threading.get_native_id())
+        assert inside.wait(timeout=60)
         for _ in range(2):
             y = tensortrace.rand(2) + 1
             del y
@@ -39,7 +42,7 @@ def interleaved_trace() -> tuple[Trace, int]:
         x = tensortrace.rand(3)
         thread = threading.Thread(target=worker)
         thread.start()
-        wait_inside_a_frame(done)
+        wait_inside_a_frame(inside, done)
         thread.join()
         del x
     return t, native[0]
