@@ -190,7 +190,13 @@ def build_sections(trace: Any) -> str:
             + f'<p class="small"><b>operators</b>: {ops}</p>'
             + f'<p class="small"><b>memory</b>: {", ".join(memory) or "none"}</p>'
             + f'<p class="small">events {line.start}…{line.end}</p>'
-            + callout + '</div><div class="right figure">' + graph + "</div></div></section>")
+            + callout + '</div><div class="right figure">' + graph + "</div></div>"
+            + _notes(f"{line.text}: events {line.start} to {line.end}. Operators: "
+                     f"{', '.join(line.operators) or 'none'}. Memory: "
+                     f"{', '.join(memory) or 'nothing allocated or freed'}. "
+                     + (re.sub('<[^>]+>', '', line.callout or '') or
+                        "Point at the graph: which refcounts moved?"), escaped=False)
+            + "</section>")
     sections.append("<section><h3>The allocator over time</h3><div class=\"figure\">"
                     + memory_map(timeline).to_svg() + "</div></section>")
     sections.append(_player_slide(trace))
@@ -423,11 +429,63 @@ window.addEventListener('message', (event) => {
 """
 
 
+# Speaker notes (reveal.js's `S` key opens the speaker view) for the slides that are not one line
+# of the code; each line slide's notes are derived from its facts in build_sections.
+SPEAKER_NOTES = {
+    "A tensor's timeline": "One line of PyTorch. Ask the room: how many tensors, how many "
+    "allocations, and when is each freed? Every answer in this talk comes from a recorded trace.",
+    "The code is equivalent to": "Python runs the line as calls and deaths: each binding call "
+    "that returns a tensor is a _tN, each handle that dies is a del. This view is derived from "
+    "the trace, not written by hand.",
+    "The allocator over time": "Three 48-byte blocks, 64-byte aligned. The first lives until the "
+    "view dies, not until its own handle does; the third is r, alive at the end.",
+    "Step through it yourself": "Click the player and step with the arrows: code, call stack, "
+    "objects and memory follow. PageDown still moves the deck.",
+    "Only <code>r</code> remains": "At the end only r and its storage are alive: every other "
+    "object reached refcount 0 and released what it held (seed 002's golden rule).",
+    "Autograd, traced": "Seed 004: every op on a tensor that requires grad records a Node with "
+    "edges to its inputs' Nodes; backward() walks them.",
+    "<code>a + b</code> records <code>AddBackward0</code>": "After the forward pass: the Nodes, "
+    "what each saved, and the edges down to the leaves' AccumulateGrad.",
+    "<code>backward()</code> walks the graph": "The engine counts dependencies first; a Node runs "
+    "when all its gradients have arrived. a is used twice, so its AccumulateGrad waits for both.",
+    "One training step": "zero_grad, forward, loss, backward, step: the same operator tree "
+    "torch.profiler records for this step, node by node.",
+    "On <code>cuda</code>: the caching allocator": "The same line on the emulated GPU: 48 bytes "
+    "round up to 512, the first request costs a 2 MiB segment, the next two are carved from it.",
+    "The segment and its blocks": "Allocated, cached and split blocks of the segment, step by "
+    "step: a free goes back to the pool, not to the device.",
+    "Why memory does not go down after <code>del</code>": "memory_allocated drops, "
+    "memory_reserved does not: the block is cached for the next request of its size. "
+    "Fragmentation: holes that cannot serve a larger request. empty_cache returns whole "
+    "segments only.",
+    "Out of memory: release, retry, then fail": "When cudaMalloc fails the allocator frees its "
+    "cached segments and retries once (num_alloc_retries); only then the OutOfMemoryError.",
+}
+
+
+def _notes(text: str, escaped: bool = True) -> str:
+    return f'<aside class="notes">{text if escaped else html.escape(text)}</aside>'
+
+
+def with_speaker_notes(sections: str) -> str:
+    """Each slide titled in SPEAKER_NOTES gets its notes, just before its closing tag."""
+
+    def add(match: re.Match[str]) -> str:
+        body = match.group(0)
+        title = re.search(r"<h[23][^>]*>(.*?)</h[23]>", body)
+        if "<aside class=\"notes\">" in body or not title or title.group(1) not in SPEAKER_NOTES:
+            return body
+        return body[:-len("</section>")] + _notes(SPEAKER_NOTES[title.group(1)]) + "</section>"
+
+    return re.sub(r"<section[ >].*?</section>", add, sections, flags=re.DOTALL)
+
+
 def build(out: Path = DEFAULT_OUT, slides_dir: Path = HERE) -> Path:
     """Write the deck to `out` and return its path."""
     dist = reveal_dist(slides_dir)
     trace = record_seed()
-    sections = build_sections(trace)
+    sections = with_speaker_notes(build_sections(trace))
     page = "\n".join([
         "<!doctype html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -440,9 +498,10 @@ def build(out: Path = DEFAULT_OUT, slides_dir: Path = HERE) -> Path:
         sections,
         "</div></div>",
         _inline_script((dist / "reveal.js").read_text()),
+        _inline_script((dist / "plugin" / "notes.js").read_text()),  # `S`: the speaker view
         _inline_script("Reveal.initialize({hash: true, controls: true, progress: true, "
                        "slideNumber: 'c/t', width: 1280, height: 760, margin: 0.04, "
-                       "transition: 'none'});"),
+                       "transition: 'none', plugins: [RevealNotes]});"),
         _inline_script(PRESENTER_KEYS),
         "</body></html>",
     ])

@@ -19,6 +19,10 @@ HARMLESS = (
     # reveal.js's MIT license header (kept, as the license asks): comment text
     "https://revealjs.com",
     "https://hakim.se",
+    # the notes plugin's bundled markdown parser (marked): its autolinker prefixes a bare
+    # `www.` link with this scheme, and its license header names its repository
+    "http://`",
+    "https://github.com/markedjs/marked",
 )
 
 
@@ -109,3 +113,12 @@ def test_the_caching_allocator_story(deck: str) -> None:
     assert "<td>one 8 MiB request</td><td>48.0 MiB</td><td>100.0 MiB</td><td>5</td>" in deck
     assert "(<code>num_alloc_retries</code> = 1)" in deck
     assert "CUDA out of memory. Tried to allocate 20.00 MiB." in deck
+
+
+def test_every_slide_has_speaker_notes(deck: str) -> None:
+    slides = re.findall(r'<section[ >].*?</section>', deck, re.DOTALL)
+    assert len(slides) >= 10
+    missing = [re.search(r"<h[23][^>]*>(.*?)</h[23]>", s).group(1)  # type: ignore[union-attr]
+               for s in slides if '<aside class="notes">' not in s]
+    assert missing == []
+    assert "RevealNotes" in deck  # the speaker view's plugin, inlined
