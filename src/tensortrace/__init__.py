@@ -80,11 +80,11 @@ def _hint_the_recorder_moved(op_trace: _Any) -> _Any:
     """
 
     def trace(*args: _Any, **kwargs: _Any) -> _Any:
-        if args:
-            return op_trace(*args, **kwargs)
         try:
             return op_trace(*args, **kwargs)
         except TypeError as exc:
+            if args:
+                raise
             raise TypeError(f"{exc}\n(tensortrace's recorder is now `tensortrace.record()`; "
                             "torch.trace(input) is the sum of a matrix's diagonal)") from None
 

@@ -206,18 +206,14 @@ def call_node(fn: Node, inputs: list[Any]) -> list[Any]:
     if rec is None:
         return fn.apply(inputs)
     site = _site("node", fn.name())
-    rec.begin(site, {"record_function": True,
-                     "args": {"sequence_nr": fn.sequence_nr_,
-                              "grads": [t._trace_summary() if t is not None else None
-                                        for t in inputs]}})
-    try:
-        outputs = fn.apply(inputs)
-    except BaseException as exc:
-        rec.end(site, {"error": f"{type(exc).__name__}: {exc}"})
-        raise
-    rec.end(site, {"result": [t._trace_summary() if t is not None else None
-                              for t in outputs]})
-    return outputs
+    return recorder.record_call(
+        rec, site, {"record_function": True,
+                    "args": {"sequence_nr": fn.sequence_nr_,
+                             "grads": [t._trace_summary() if t is not None else None
+                                       for t in inputs]}},
+        fn.apply, (inputs,),
+        end_args=lambda outputs: {"result": [t._trace_summary() if t is not None else None
+                                             for t in outputs]})
 
 
 def _wrap_for_hook(t: Tensor | None) -> Any:
@@ -310,18 +306,13 @@ def _evaluate_traced(task: GraphTask, fn: Node, inputs: InputBuffer, queue: Read
         evaluate_function(task, fn, inputs, queue)
         return
     site = _site("evaluate", fn.name())
-    rec.begin(site, {"record_function": True,
-                     "args": {"node": fn._trace_summary(),
-                              # [name, count] of each Node still waiting for gradients
-                              "dependencies": [[n.name(), c] for n, c
-                                               in task.dependencies.items() if c],
-                              "ready_queue": queue._trace_summary()}})
-    try:
-        evaluate_function(task, fn, inputs, queue)
-    except BaseException as exc:
-        rec.end(site, {"error": f"{type(exc).__name__}: {exc}"})
-        raise
-    rec.end(site, {"ready_queue": queue._trace_summary()})
+    begin = {"record_function": True,
+             "args": {"node": fn._trace_summary(),
+                      # [name, count] of each Node still waiting for gradients
+                      "dependencies": [[n.name(), c] for n, c in task.dependencies.items() if c],
+                      "ready_queue": queue._trace_summary()}}
+    recorder.record_call(rec, site, begin, evaluate_function, (task, fn, inputs, queue),
+                         end_args=lambda _: {"ready_queue": queue._trace_summary()})
 
 
 class _CurrentGraphTask(threading.local):

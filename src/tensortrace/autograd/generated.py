@@ -101,21 +101,18 @@ def make_detach_kernel(op: OperatorHandle, below: Any) -> Any:
     """VariableTypeManual.cpp's detach: a RECORD_FUNCTION("detach") scope, which
     torch.profiler shows inside aten::detach, around the redispatch."""
 
+    def below_autograd(ks: DispatchKeySet, self: Tensor) -> Any:
+        with below():
+            return op.redispatch(ks & after_autograd_keyset, self)
+
     @traced("autograd", "torch::autograd::VariableType::detach", VARIABLE_TYPE)
     def detach_kernel(ks: DispatchKeySet, self: Tensor) -> Any:
         rec = recorder.current
         if rec is None:
-            with below():
-                return op.redispatch(ks & after_autograd_keyset, self)
-        rec.begin(_DETACH_SITE, {"record_function": True, "args": {"self": summarize(self)}})
-        try:
-            with below():
-                result = op.redispatch(ks & after_autograd_keyset, self)
-        except BaseException as exc:
-            rec.end(_DETACH_SITE, {"error": f"{type(exc).__name__}: {exc}"})
-            raise
-        rec.end(_DETACH_SITE, {"result": summarize(result)})
-        return result
+            return below_autograd(ks, self)
+        return recorder.record_call(rec, _DETACH_SITE, {"record_function": True,
+                                                        "args": {"self": summarize(self)}},
+                                    below_autograd, (ks, self))
 
     return detach_kernel
 

@@ -122,12 +122,14 @@ def instant(kind: str, layer: str, name: str, **args: Any) -> None:
 
 def record_call(rec: Recorder, site: FrameSite, begin_args: dict[str, Any],
                 fn: Callable[..., Any], args: tuple[Any, ...],
-                kwargs: dict[str, Any] | None = None, record_result: bool = True) -> Any:
+                kwargs: dict[str, Any] | None = None, record_result: bool = True,
+                end_args: Callable[[Any], dict[str, Any]] | None = None) -> Any:
     """The one way a frame is recorded: begin, call, end with the result or the error.
 
-    Used by every traced wrapper, the Dispatcher's call and redispatch, and the DispatchStub,
-    so that every frame an exception crosses records it (RecordFunction's scope guard ends
-    its scope on unwinding too).
+    Used by every traced wrapper, the Dispatcher's call and redispatch, the DispatchStub and
+    the autograd engine's RECORD_FUNCTION scopes, so that every frame an exception crosses
+    records it (RecordFunction's scope guard ends its scope on unwinding too). `end_args`
+    describes the result where the default summary does not fit (a Node's gradients).
     """
     rec.begin(site, begin_args)
     try:
@@ -135,7 +137,10 @@ def record_call(rec: Recorder, site: FrameSite, begin_args: dict[str, Any],
     except BaseException as exc:
         rec.end(site, {"error": f"{type(exc).__name__}: {exc}"})
         raise
-    rec.end(site, {"result": summarize(result)} if record_result else {})
+    if end_args is not None:
+        rec.end(site, end_args(result))
+    else:
+        rec.end(site, {"result": summarize(result)} if record_result else {})
     return result
 
 

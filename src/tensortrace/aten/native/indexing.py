@@ -291,11 +291,13 @@ def _index_put_impl_(self: Tensor, indices: IndexList, values: Tensor, accumulat
 # ---- nonzero -----------------------------------------------------------------------------------
 @native_function(SOURCE, name="nonzero_cpu", legacy="at::native::nonzero_cpu")
 def nonzero_cpu(self: Tensor) -> Tensor:
-    """The coordinates of the nonzero elements, one row each, in column-major memory."""
+    """The coordinates of the nonzero elements, one row each, in column-major memory.
+
+    The result lives on the input's device (nonzero_cuda in Nonzero.cu is this body too)."""
     from tensortrace.aten import functions as at
     from tensortrace.aten.native.resize import resize_output
 
-    result = at.empty([0], dtype=ScalarType.Long)
+    result = at.empty([0], dtype=ScalarType.Long, device=self.device())
     coords = np.nonzero(self.numpy_view()) if self.dim() > 0 else (
         np.zeros(int(bool(self.numpy_view())), np.int64),)
     num_nonzero = len(coords[0])

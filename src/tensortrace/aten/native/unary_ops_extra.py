@@ -9,9 +9,10 @@ takes floating dtypes). Kept apart from unary_ops.py so that file stays about th
 from __future__ import annotations
 
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH, DispatchStub
-from tensortrace.aten.native.registry import impl_function, meta_function, native_function
+from tensortrace.aten.native.registry import native_function
+from tensortrace.aten.native.unary_ops import register_structured_unary
 from tensortrace.aten.tensor_body import Tensor
-from tensortrace.aten.tensor_iterator import TensorIteratorBase, TensorIteratorConfig
+from tensortrace.aten.tensor_iterator import TensorIteratorConfig
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import ScalarType, isFloatingType
 
@@ -24,25 +25,9 @@ STUBS: dict[str, DispatchStub] = {
     name: DECLARE_DISPATCH(f"{name}_stub", HEADER) for name in (*FLOAT_OPS, "frac")}
 
 
-def _register(name: str, float_op: bool) -> None:
-    stub = STUBS[name]
-
-    def meta(it: TensorIteratorBase, self: Tensor) -> None:
-        if float_op:
-            it.build_borrowing_unary_float_op(it.maybe_get_output(), self)
-        else:
-            it.build_borrowing_unary_op(it.maybe_get_output(), self)
-
-    def impl(it: TensorIteratorBase, self: Tensor, out: Tensor) -> None:
-        stub(it.device_type(), it)
-
-    meta_function(name, SOURCE)(meta)
-    impl_function(f"{name}_out", SOURCE, legacy=f"at::native::{name}_out")(impl)
-
-
 for _name in FLOAT_OPS:
-    _register(_name, float_op=True)
-_register("frac", float_op=False)
+    register_structured_unary(_name, float_op=True, stub=STUBS[_name])
+register_structured_unary("frac", float_op=False, stub=STUBS["frac"])
 
 
 # ---- conj_physical and frexp -------------------------------------------------------------------

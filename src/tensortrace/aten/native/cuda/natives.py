@@ -13,8 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from tensortrace.aten.cuda import empty_tensor
 from tensortrace.aten.native.registry import (
     IMPL_FUNCTIONS,
@@ -64,23 +62,6 @@ def empty_strided_cuda(size: Sequence[int], stride: Sequence[int],
     return empty_tensor.empty_strided_cuda(size, stride, dtype, device, pin_memory)
 
 
-# ---- Nonzero.cu: the result lives on the input's device ---------------------------------------
-@native_function(CUDA + "Nonzero.cu")
-def nonzero_cuda(self: Tensor) -> Tensor:
-    from tensortrace.aten import functions as at
-    from tensortrace.aten.native.resize import resize_output
-
-    result = at.empty([0], dtype=ScalarType.Long, device=self.device())
-    coords = np.nonzero(self.numpy_view()) if self.dim() > 0 else (
-        np.zeros(int(bool(self.numpy_view())), np.int64),)
-    num_nonzero = len(coords[0])
-    ndim = self.dim()
-    resize_output(result, [ndim, num_nonzero])
-    if num_nonzero * ndim > 0:
-        result.numpy_view()[...] = np.stack(coords).astype(np.int64)
-    return result.as_strided_([num_nonzero, ndim], [1, num_nonzero])
-
-
 # ---- Indexing.cu: the mask must be on self's device (no TensorIterator CPU-scalar rule) --------
 _masked_fill__cpu = _body(NATIVE_FUNCTIONS["masked_fill__cpu"][0])
 
@@ -100,6 +81,7 @@ cuda_native("resize_", "resize_cuda_", "Resize.cpp")
 cuda_native("_local_scalar_dense_cpu", "_local_scalar_dense_cuda", "CUDAScalar.cu")
 cuda_native("set_storage_cpu_", "set_storage_cuda_", "TensorShapeCUDA.cpp")
 cuda_native("dot", "dot_cuda", "Blas.cpp")
+cuda_native("nonzero_cpu", "nonzero_cuda", "Nonzero.cu")
 
 cuda_impl("ufunc_add_CPU", "ufunc_add_CUDA", "build/aten/src/ATen/UfuncCUDA_add.cu")
 cuda_impl("cat_out_cpu", "cat_out_cuda", CUDA + "Shape.cu")
