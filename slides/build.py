@@ -7,10 +7,14 @@ The deck runs `r = torch.rand(3, 4)[0] + torch.rand(3, 4)` under a trace and tur
 into slides: the equivalent code (derived from the trace, never written by hand), one slide per
 line of it with the line marked `# <--- here`, the operators it called and the object graph
 after it; call-outs for the `del` that frees nothing and the `del` whose view frees the first
-storage; the allocator's memory map; and the TimelinePlayer's standalone page, stepping inside
-the deck. reveal.js (from the npm registry, pinned in package.json / package-lock.json) is
-inlined at build time, with its theme's fonts already embedded as data URLs, so the built file
-needs no network and no kernel when it is shown: open it in any browser, offline.
+storage; the allocator's memory map; the TimelinePlayer's standalone page, stepping inside
+the deck; seed 004's autograd story (the graph `a + b` records, backward() walking it, one
+training step of a small network), drawn from traces too; and the same expression on the
+emulated CUDA device, with the caching allocator's story (notebook 08): rounding and splitting,
+`del` that keeps memory reserved, fragmentation, the release-and-retry before an out-of-memory
+error. reveal.js (from the npm registry, pinned in package.json / package-lock.json) is inlined
+at build time, with its theme's fonts already embedded as data URLs, so the built file needs no
+network and no kernel when it is shown: open it in any browser, offline.
 """
 
 from __future__ import annotations
@@ -186,14 +190,210 @@ def build_sections(trace: Any) -> str:
             + f'<p class="small"><b>operators</b>: {ops}</p>'
             + f'<p class="small"><b>memory</b>: {", ".join(memory) or "none"}</p>'
             + f'<p class="small">events {line.start}…{line.end}</p>'
-            + callout + '</div><div class="right figure">' + graph + "</div></div></section>")
+            + callout + '</div><div class="right figure">' + graph + "</div></div>"
+            + _notes(f"{line.text}: events {line.start} to {line.end}. Operators: "
+                     f"{', '.join(line.operators) or 'none'}. Memory: "
+                     f"{', '.join(memory) or 'nothing allocated or freed'}. "
+                     + (re.sub('<[^>]+>', '', line.callout or '') or
+                        "Point at the graph: which refcounts moved?"), escaped=False)
+            + "</section>")
     sections.append("<section><h3>The allocator over time</h3><div class=\"figure\">"
                     + memory_map(timeline).to_svg() + "</div></section>")
     sections.append(_player_slide(trace))
     sections.append("<section><h3>Only <code>r</code> remains</h3>"
                     + '<div class="figure">' + object_graph(timeline).to_svg() + "</div>"
                     + f'<p class="small">{html.escape(timeline.headline())}</p></section>')
+    sections.extend(build_autograd_sections())
+    sections.append(cuda_sections())
     return "\n".join(s for s in sections if s)
+
+
+AUTOGRAD_SOURCE = "c = a + b\nloss = (c * a).sum()\nloss.backward()"
+
+
+def build_autograd_sections() -> list[str]:
+    """Seed 004's story: `a + b` records AddBackward0, backward() walks the graph, .grad
+    accumulates; then one training step of a two-layer network, as the trace recorded it."""
+    import tensortrace as torch
+    from tensortrace.viz import autograd_graph
+
+    torch.manual_seed(0)
+    a = torch.rand(3, requires_grad=True)
+    b = torch.rand(3, requires_grad=True)
+    with torch.record() as trace:
+        c = a + b
+        loss = (c * a).sum()
+        loss.backward()
+    evaluate = "autograd::engine::evaluate_function: "
+    begins = [i for i, e in enumerate(trace.events) if e.ph == "B" and e.name.startswith(evaluate)]
+    first_backward = begins[0]
+    waits = []
+    for i in begins:
+        args = trace.events[i].args["args"]
+        waits.append(f"{html.escape(trace.events[i].name[len(evaluate):])}: waiting "
+                     f"{html.escape(str(args['dependencies']))}")
+    code = f'<pre class="code big"><code>{html.escape(AUTOGRAD_SOURCE)}</code></pre>'
+    sections = [
+        "<section><h2>Autograd, traced</h2>" + code
+        + "<p>Seed 004: every op on a tensor that requires grad records a grad function holding "
+        "its inputs' edges; <code>backward()</code> walks them; the leaves' gradients "
+        "accumulate into <code>.grad</code>. PyTorch 2.x: Node, Edge, the engine's GraphTask, "
+        "AccumulateGrad.</p></section>",
+        '<section data-state="autograd-graph"><h3><code>a + b</code> records '
+        "<code>AddBackward0</code></h3><div class=\"columns\"><div class=\"left\">" + code
+        + '<p class="small">The graph after the forward pass: each Node, what it saved, and its '
+        "next_edges down to the leaves' AccumulateGrad (drawn from the trace's grad_fn facts)."
+        '</p></div><div class="right figure">'
+        + autograd_graph(trace, first_backward - 1).to_svg() + "</div></div></section>",
+        '<section data-state="backward"><h3><code>backward()</code> walks the graph</h3>'
+        '<div class="columns"><div class="left">'
+        + "".join(f'<p class="small">{w}</p>' for w in waits)
+        + f'<p class="small">a.grad = {html.escape(str(a.grad))}</p>'
+        '<p class="callout">a is used twice: its AccumulateGrad runs only when both gradients '
+        "(through Mul and through Add) have arrived, as seed 004's <code>needed</code> counts."
+        '</p></div><div class="right figure">' + autograd_graph(trace).to_svg()
+        + "</div></div></section>",
+    ]
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(2, 8), torch.nn.ReLU(), torch.nn.Linear(8, 2))
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    x = torch.randn(16, 2)
+    y = (x.sum(1) > 0).to(torch.int64)
+    with torch.record() as step:
+        opt.zero_grad()
+        torch.nn.functional.cross_entropy(model(x), y).backward()
+        opt.step()
+    ops = [name for name, _ in step.operator_tree()]
+    nodes = [e.name[len(evaluate):] for e in step.events
+             if e.ph == "B" and e.name.startswith(evaluate)]
+    sections.append(
+        '<section data-state="training-step"><h3>One training step</h3>'
+        '<div class="columns"><div class="left"><pre class="code"><code>'
+        + html.escape("opt.zero_grad()\nloss = F.cross_entropy(model(x), y)\nloss.backward()\n"
+                      "opt.step()") + "</code></pre>"
+        + f'<p class="small"><b>top-level operators</b>: {html.escape(", ".join(ops))}</p>'
+        + f'<p class="small"><b>backward, node by node</b>: {html.escape(" → ".join(nodes))}</p>'
+        + '<p class="small">The same tree as torch.profiler records for this step '
+        "(tests/conformance/test_nn_trees.py).</p></div>"
+        '<div class="right figure">' + autograd_graph(step).to_svg() + "</div></div></section>")
+    return sections
+
+
+# ---- the same expression on the emulated CUDA device: the caching allocator --------------------
+CUDA_SOURCE = "r = torch.rand(3, 4, device='cuda')[0] + torch.rand(3, 4, device='cuda')"
+MIB = 2**20
+
+
+def _usage(torch: Any, label: str) -> tuple[str, str, str, int]:
+    return (label, f"{torch.cuda.memory_allocated() / MIB:.1f} MiB",
+            f"{torch.cuda.memory_reserved() / MIB:.1f} MiB",
+            torch.cuda.memory_stats()["segment.all.current"])
+
+
+def _table(rows: list[tuple[Any, ...]], header: tuple[str, ...]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>"
+                   for row in rows)
+    return f'<table class="small"><tr>{head}</tr>{body}</table>'
+
+
+def record_cuda_story() -> dict[str, Any]:
+    """Run notebook 08's story on the emulated device and keep what the slides show."""
+    import gc
+
+    import tensortrace as torch
+    from tensortrace.c10.cuda.cuda_caching_allocator import set_device_capacity
+    from tensortrace.trace import run_source
+
+    gc.collect()
+    torch.cuda.empty_cache()
+    story: dict[str, Any] = {}
+    namespace: dict[str, Any] = {"torch": torch}
+    with torch.record(source=CUDA_SOURCE) as trace:
+        run_source(CUDA_SOURCE, namespace)
+    story["trace"] = trace
+    events = []
+    segment = 0
+    for e in trace.memory_events():
+        a = e.args
+        if e.kind == "alloc":
+            segment = a["segment"]
+            how = "from the cache" if a["from_cache"] else "new 2 MiB segment (cudaMalloc)"
+            events.append((f"alloc {a['requested']} B", f"{a['bytes']} B",
+                           f"segment+{a['addr'] - segment:#05x}", how))
+        else:
+            events.append((f"free {a['bytes']} B", "", f"segment+{a['addr'] - segment:#05x}",
+                           "back to the small pool"))
+    story["seed"] = events
+    namespace.clear()
+    gc.collect()
+    torch.cuda.empty_cache()  # the table starts from an empty device
+    rows = []
+    x = torch.empty(25 * MIB, device="cuda")
+    rows.append(_usage(torch, "x = torch.empty(100 MiB)"))
+    del x
+    rows.append(_usage(torch, "del x"))
+    y = torch.empty(25 * MIB, device="cuda")
+    rows.append(_usage(torch, "y = torch.empty(100 MiB)"))
+    del y
+    torch.cuda.empty_cache()
+    rows.append(_usage(torch, "del y; empty_cache()"))
+    blocks = [torch.empty(MIB, device="cuda") for _ in range(20)]
+    rows.append(_usage(torch, "20 x 4 MiB"))
+    del blocks[1::2]
+    rows.append(_usage(torch, "every other one freed"))
+    big = torch.empty(2 * MIB, device="cuda")
+    rows.append(_usage(torch, "one 8 MiB request"))
+    torch.cuda.empty_cache()
+    rows.append(_usage(torch, "empty_cache()"))
+    del blocks, big
+    torch.cuda.empty_cache()
+    rows.append(_usage(torch, "all freed, empty_cache()"))
+    story["usage"] = rows
+    set_device_capacity(64 * MIB)
+    try:
+        a = torch.empty(10 * MIB, device="cuda")
+        del a
+        b = torch.empty(12 * MIB, device="cuda")
+        story["retries"] = torch.cuda.memory_stats()["num_alloc_retries"]
+        try:
+            torch.empty(5 * MIB, device="cuda")
+        except torch.cuda.OutOfMemoryError as error:
+            # the first sentences; the rest points at the online docs
+            story["oom"] = str(error).split(" If reserved")[0]
+        del b
+    finally:
+        torch.cuda.empty_cache()
+        set_device_capacity(1024 * MIB)
+    return story
+
+
+def cuda_sections() -> str:
+    from tensortrace.viz import memory_map
+
+    story = record_cuda_story()
+    return "\n".join([
+        "<section><h2>On <code>cuda</code>: the caching allocator</h2>"
+        f'<pre class="code big"><code>{html.escape(CUDA_SOURCE)}</code></pre>'
+        "<p class=\"small\">tensortrace's emulated CUDA device: host memory, the CPU's loops, "
+        "PyTorch's CUDA path and its CUDACachingAllocator, traced.</p>"
+        + _table(story["seed"], ("request", "block", "where", "served"))
+        + "<p class=\"callout\">48 bytes are rounded up to 512; the first request costs a 2 MiB "
+        "segment, split; the next two are carved from it; frees go back to the pool, and "
+        "<code>memory_reserved()</code> stays at 2 MiB.</p></section>",
+        "<section><h3>The segment and its blocks</h3><div class=\"figure\">"
+        + memory_map(story["trace"]).to_svg() + "</div></section>",
+        "<section><h3>Why memory does not go down after <code>del</code></h3>"
+        + _table(story["usage"], ("step", "allocated", "reserved", "segments"))
+        + "<p class=\"callout\">A freed block is cached for the next request of its size; "
+        "4 MiB holes between live tensors cannot serve 8 MiB (fragmentation), and "
+        "<code>empty_cache()</code> only returns segments that are entirely free.</p></section>",
+        "<section><h3>Out of memory: release, retry, then fail</h3>"
+        f"<p class=\"small\">On a 64 MiB device: 40 MiB cached, then 48 MiB asked: cudaMalloc "
+        f"fails, the cache is released and the request retried "
+        f"(<code>num_alloc_retries</code> = {story['retries']}). 20 MiB more cannot be found:</p>"
+        f'<pre class="code"><code>{html.escape(story["oom"])}</code></pre></section>',
+    ])
 
 
 DECK_CSS = """
@@ -210,6 +410,7 @@ DECK_CSS = """
 .reveal p.small { font-size: 0.45em; text-align: left; margin: 0.3em 0; }
 .reveal p.callout { font-size: 0.5em; text-align: left; border-left: 6px solid #ff8c00;
   padding: 0.4em 0.6em; background: #fff4e6; }
+.reveal table.small { font-size: 0.42em; margin: 0.4em 0; }
 .reveal iframe.player { width: 100%; height: 610px; border: 1px solid #ccc; background: #fff; }
 """
 
@@ -228,11 +429,63 @@ window.addEventListener('message', (event) => {
 """
 
 
+# Speaker notes (reveal.js's `S` key opens the speaker view) for the slides that are not one line
+# of the code; each line slide's notes are derived from its facts in build_sections.
+SPEAKER_NOTES = {
+    "A tensor's timeline": "One line of PyTorch. Ask the room: how many tensors, how many "
+    "allocations, and when is each freed? Every answer in this talk comes from a recorded trace.",
+    "The code is equivalent to": "Python runs the line as calls and deaths: each binding call "
+    "that returns a tensor is a _tN, each handle that dies is a del. This view is derived from "
+    "the trace, not written by hand.",
+    "The allocator over time": "Three 48-byte blocks, 64-byte aligned. The first lives until the "
+    "view dies, not until its own handle does; the third is r, alive at the end.",
+    "Step through it yourself": "Click the player and step with the arrows: code, call stack, "
+    "objects and memory follow. PageDown still moves the deck.",
+    "Only <code>r</code> remains": "At the end only r and its storage are alive: every other "
+    "object reached refcount 0 and released what it held (seed 002's golden rule).",
+    "Autograd, traced": "Seed 004: every op on a tensor that requires grad records a Node with "
+    "edges to its inputs' Nodes; backward() walks them.",
+    "<code>a + b</code> records <code>AddBackward0</code>": "After the forward pass: the Nodes, "
+    "what each saved, and the edges down to the leaves' AccumulateGrad.",
+    "<code>backward()</code> walks the graph": "The engine counts dependencies first; a Node runs "
+    "when all its gradients have arrived. a is used twice, so its AccumulateGrad waits for both.",
+    "One training step": "zero_grad, forward, loss, backward, step: the same operator tree "
+    "torch.profiler records for this step, node by node.",
+    "On <code>cuda</code>: the caching allocator": "The same line on the emulated GPU: 48 bytes "
+    "round up to 512, the first request costs a 2 MiB segment, the next two are carved from it.",
+    "The segment and its blocks": "Allocated, cached and split blocks of the segment, step by "
+    "step: a free goes back to the pool, not to the device.",
+    "Why memory does not go down after <code>del</code>": "memory_allocated drops, "
+    "memory_reserved does not: the block is cached for the next request of its size. "
+    "Fragmentation: holes that cannot serve a larger request. empty_cache returns whole "
+    "segments only.",
+    "Out of memory: release, retry, then fail": "When cudaMalloc fails the allocator frees its "
+    "cached segments and retries once (num_alloc_retries); only then the OutOfMemoryError.",
+}
+
+
+def _notes(text: str, escaped: bool = True) -> str:
+    return f'<aside class="notes">{text if escaped else html.escape(text)}</aside>'
+
+
+def with_speaker_notes(sections: str) -> str:
+    """Each slide titled in SPEAKER_NOTES gets its notes, just before its closing tag."""
+
+    def add(match: re.Match[str]) -> str:
+        body = match.group(0)
+        title = re.search(r"<h[23][^>]*>(.*?)</h[23]>", body)
+        if "<aside class=\"notes\">" in body or not title or title.group(1) not in SPEAKER_NOTES:
+            return body
+        return body[:-len("</section>")] + _notes(SPEAKER_NOTES[title.group(1)]) + "</section>"
+
+    return re.sub(r"<section[ >].*?</section>", add, sections, flags=re.DOTALL)
+
+
 def build(out: Path = DEFAULT_OUT, slides_dir: Path = HERE) -> Path:
     """Write the deck to `out` and return its path."""
     dist = reveal_dist(slides_dir)
     trace = record_seed()
-    sections = build_sections(trace)
+    sections = with_speaker_notes(build_sections(trace))
     page = "\n".join([
         "<!doctype html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -245,9 +498,10 @@ def build(out: Path = DEFAULT_OUT, slides_dir: Path = HERE) -> Path:
         sections,
         "</div></div>",
         _inline_script((dist / "reveal.js").read_text()),
+        _inline_script((dist / "plugin" / "notes.js").read_text()),  # `S`: the speaker view
         _inline_script("Reveal.initialize({hash: true, controls: true, progress: true, "
                        "slideNumber: 'c/t', width: 1280, height: 760, margin: 0.04, "
-                       "transition: 'none'});"),
+                       "transition: 'none', plugins: [RevealNotes]});"),
         _inline_script(PRESENTER_KEYS),
         "</body></html>",
     ])

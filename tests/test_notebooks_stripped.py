@@ -17,6 +17,8 @@ EXPECTED = [
     "04_refcounting.ipynb",
     "05_dispatcher.ipynb",
     "06_trace_your_code.ipynb",
+    "07_autograd.ipynb",
+    "08_caching_allocator.ipynb",
 ]
 
 

@@ -23,6 +23,7 @@ SEED = "torch.rand(3, 4)[0] + torch.rand(3, 4)"
 
 
 def trace_of(code: str) -> Trace:
+    gc.collect()  # earlier tests' cyclic garbage is not counted in (or freed inside) the trace
     with tensortrace.record() as t:
         run_source(code, {"torch": tensortrace})
     return t

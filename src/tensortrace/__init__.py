@@ -5,17 +5,31 @@ records the call stack (Python binding -> dispatcher -> native -> kernel -> allo
 refcount) of everything run inside.
 """
 
+import types as _types
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any  # private: `torch.Any` is no torch name
 
 from tensortrace import autograd as _autograd  # noqa: F401 - registers autograd kernels
 from tensortrace import csrc as _csrc  # noqa: F401 - installs the bindings
+from tensortrace import cuda as cuda  # torch.cuda: the emulated CUDA device
+from tensortrace import distributions as distributions  # torch.distributions
+from tensortrace import functional as _functional
+from tensortrace import linalg as linalg  # torch.linalg
 from tensortrace._tensor import Tensor
 from tensortrace._tensor_str import set_printoptions
-from tensortrace.c10.cpu_allocator import profiledCPUMemoryReporter as _reporter
+from tensortrace.autograd.grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+from tensortrace.c10.cpu_allocator import profiledCPUMemoryReporter as _reporter  # noqa: N813
 from tensortrace.c10.default_dtype import get_default_dtype as _get_default_dtype
 from tensortrace.c10.default_dtype import set_default_dtype as _set_default_dtype
-from tensortrace.c10.device import Device as device  # torch.device
+from tensortrace.c10.device import Device as device  # noqa: N813 - torch.device
+from tensortrace.csrc import python_variable_autograd as _python_variable_autograd
 from tensortrace.csrc import return_types as return_types  # torch.return_types
 from tensortrace.csrc.dtype import DTYPES as _DTYPES
 from tensortrace.csrc.dtype import (
@@ -29,20 +43,36 @@ from tensortrace.csrc.dtype import (
 from tensortrace.csrc.dtype import get_dtype as _get_dtype
 from tensortrace.csrc.generator import Generator, default_generator, initial_seed, manual_seed, seed
 from tensortrace.csrc.module import get_num_threads, set_num_threads
+from tensortrace.csrc.python_nn_functions import _nn as _nn_functions
 from tensortrace.csrc.python_torch_functions import (
-    VariableFunctions as _functions,
+    VariableFunctions as _functions,  # noqa: N813
 )
 from tensortrace.csrc.size import Size
 from tensortrace.csrc.storage import TypedStorage, UntypedStorage
+from tensortrace.csrc.type_info import finfo, iinfo
+from tensortrace.functional import norm  # torch/functional.py
+from tensortrace.serialization import load, save
 from tensortrace.trace import Trace, is_tracing, record
 
 if _TYPE_CHECKING:  # torch.<op>: the generated bindings, copied into globals() below
     from tensortrace.csrc.generated.python_torch_functions_0 import *  # noqa: F403
 
+_python_variable_autograd.install()
+autograd = _autograd  # torch.autograd
+
+# torch._C: only what torch.nn.functional reaches for (torch._C._nn, python_nn_functions.cpp)
+_C = _types.SimpleNamespace(_nn=_nn_functions)
+
 __version__ = "0.1.0"
 
 globals().update(_DTYPES)
+# torch/__init__.py leaves unique_dim out of the torch namespace (PRIVATE_OPS); torch has
+# unique_dim_consecutive only in torch._VF, and linalg_cross only as torch.linalg.cross
+_functions = {_n: _f for _n, _f in _functions.items()
+              if _n not in ("unique_dim", "unique_dim_consecutive", "linalg_cross")}
 globals().update(_functions)
+# torch/functional.py's Python wrappers take the place of the raw bindings of the same name
+globals().update({_n: getattr(_functional, _n) for _n in _functional.__all__})
 
 
 def _hint_the_recorder_moved(op_trace: _Any) -> _Any:
@@ -53,11 +83,11 @@ def _hint_the_recorder_moved(op_trace: _Any) -> _Any:
     """
 
     def trace(*args: _Any, **kwargs: _Any) -> _Any:
-        if args:
-            return op_trace(*args, **kwargs)
         try:
             return op_trace(*args, **kwargs)
         except TypeError as exc:
+            if args:
+                raise
             raise TypeError(f"{exc}\n(tensortrace's recorder is now `tensortrace.record()`; "
                             "torch.trace(input) is the sum of a matrix's diagonal)") from None
 
@@ -74,11 +104,14 @@ def get_default_dtype() -> dtype:
 
 
 def set_default_dtype(d: dtype) -> None:
+    # py_set_default_dtype (torch/csrc/utils/tensor_types.cpp) checks THPDtype_Check first
+    if not isinstance(d, dtype):
+        raise TypeError("invalid dtype object: only floating-point types are supported as the "
+                        "default type")
     _set_default_dtype(d.scalar_type)
 
 
-# torch/functional.py's split replaces the binding's, here as in torch
-def split(tensor: Tensor, split_size_or_sections: _Any, dim: int = 0) -> _Any:  # type: ignore[no-redef]
+def split(tensor: Tensor, split_size_or_sections: _Any, dim: int = 0) -> _Any:
     """torch.split (torch/functional.py): Tensor.split, which takes an int or a list of sizes."""
     return tensor.split(split_size_or_sections, dim)
 
@@ -111,9 +144,17 @@ def reset_peak_memory_stats(device: _Any = "cpu") -> None:
 
 
 __all__ = ["Generator", "Size", "Tensor", "Trace", "TypedStorage", "UntypedStorage", "split",
-           "contiguous_format", "default_generator", "device", "dtype", "get_default_dtype",
+           "contiguous_format", "cuda", "default_generator", "device", "dtype",
+           "get_default_dtype",
            "get_num_threads", "initial_seed", "is_tensor", "is_tracing",
            "layout", "manual_seed", "memory_allocated", "memory_format", "memory_stats",
            "preserve_format", "reset_peak_memory_stats", "seed", "set_default_dtype",
            "set_num_threads", "strided",
-           "record", "set_printoptions", *_DTYPES, *_functions]
+           "record", "set_printoptions", "linalg", "norm", "finfo", "iinfo", "load", "save",
+           "autograd", "enable_grad", "inference_mode", "is_grad_enabled",
+           "is_inference_mode_enabled", "no_grad", "set_grad_enabled",
+           *_DTYPES, *_functions, *_functional.__all__]
+
+# torch.nn and torch.optim, built on everything above (imported last: they use the public API)
+from tensortrace import nn as nn  # noqa: E402
+from tensortrace import optim as optim  # noqa: E402

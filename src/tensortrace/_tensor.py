@@ -29,6 +29,28 @@ class Tensor(TensorBase):
             return TensorBase.split(self, split_size, dim)  # type: ignore[attr-defined]
         return self.split_with_sizes(split_size, dim)  # type: ignore[attr-defined]
 
+    def norm(self, p: Any = "fro", dim: Any = None, keepdim: bool = False,
+             dtype: Any = None) -> Any:
+        """See torch.norm (torch/functional.py)."""
+        from tensortrace.functional import norm
+
+        return norm(self, p, dim, keepdim, dtype=dtype)
+
+    def unique(self, sorted: bool = True, return_inverse: bool = False,  # noqa: A002
+               return_counts: bool = False, dim: int | None = None) -> Any:
+        """torch/_tensor.py: torch.unique with self as input."""
+        import tensortrace
+
+        return tensortrace.unique(self, sorted=sorted, return_inverse=return_inverse,
+                                  return_counts=return_counts, dim=dim)
+
+    def unique_consecutive(self, return_inverse: bool = False, return_counts: bool = False,
+                           dim: int | None = None) -> Any:
+        import tensortrace
+
+        return tensortrace.unique_consecutive(self, return_inverse=return_inverse,
+                                              return_counts=return_counts, dim=dim)
+
     def __repr__(self) -> str:
         from tensortrace._tensor_str import _str
 

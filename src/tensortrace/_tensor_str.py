@@ -266,7 +266,9 @@ def _str_intern(inp: Any, *, tensor_contents: str | None = None) -> str:
     from tensortrace import get_default_dtype
     from tensortrace.csrc.dtype import DTYPES
 
-    prefix = "tensor(" if type(inp).__name__ == "Tensor" else f"{type(inp).__name__}("
+    # torch's is_plain_tensor: a Tensor or an nn.Parameter prints as tensor(...)
+    is_plain_tensor = type(inp).__name__ in ("Tensor", "Parameter")
+    prefix = "tensor(" if is_plain_tensor else f"{type(inp).__name__}("
     indent = len(prefix)
     suffixes: list[str] = []
     custom_contents_provided = tensor_contents is not None

@@ -11,7 +11,10 @@ it, so PyTorch code runs as written. A bad expression prints one line, not a tra
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -77,10 +80,79 @@ def summary_line(trace: Any) -> str:
             f"{live} B still allocated by this trace's survivors")
 
 
+MIN_WIDTH = 20
+
+
+def fail(message: str) -> int:
+    """Print one plain line on stderr (never parsed as rich markup) and return exit status 1."""
+    first = message.splitlines()[0] if message else ""
+    print(f"tensortrace: {first}", file=sys.stderr)
+    return 1
+
+
+def echo_value(source: str, namespace: dict[str, Any]) -> str | None:
+    """What Python's REPL would echo after `source`: the last bare expression's repr."""
+    import ast
+
+    body = ast.parse(source).body
+    if body and isinstance(body[-1], ast.Expr) and namespace.get("_") is not None:
+        return repr(namespace["_"])
+    return None
+
+
+# Note [Ctrl-C stops at once]: the interrupt is a KeyboardInterrupt raised wherever the main
+# thread happens to be. Python drops what a __del__ or a weakref callback raises, so the
+# runtime's __del__s re-deliver it (interrupt_main); should it still land somewhere that drops
+# it, a watchdog armed by the first Ctrl-C ends the process GRACE_SECONDS later all the same.
+GRACE_SECONDS = 2.0
+_interrupt_reported = threading.Event()
+
+
+def _report_interrupt() -> int:
+    if not _interrupt_reported.is_set():
+        _interrupt_reported.set()
+        print("tensortrace: interrupted", file=sys.stderr, flush=True)
+    return 130
+
+
+def _watchdog() -> None:
+    _report_interrupt()
+    os._exit(130)
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    timer = threading.Timer(GRACE_SECONDS, _watchdog)
+    timer.daemon = True
+    timer.start()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # one Ctrl-C is enough
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    """Run the command; Ctrl-C stops it at once with "interrupted" and exit status 130."""
+    previous = signal.getsignal(signal.SIGINT)
+    # only where Python's own handler is in place: a caller that ignores SIGINT keeps it so
+    ours = (previous is signal.default_int_handler
+            and threading.current_thread() is threading.main_thread())
+    if ours:
+        signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        return run(argv)
+    except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        return _report_interrupt()
+    finally:
+        if ours:
+            signal.signal(signal.SIGINT, previous)
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.width is not None and args.width < MIN_WIDTH:
+        parser.exit(2, f"{parser.prog}: error: argument --width: must be at least {MIN_WIDTH}, "
+                       f"got {args.width}\n")
     console = Console(width=args.width, highlight=False)
-    err = Console(stderr=True, highlight=False)
     layers = None
     if args.layers:
         layers = [layer.strip() for layer in args.layers.split(",") if layer.strip()]
@@ -88,34 +160,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     from tensortrace.replay.tree import render_tree
 
     try:
-        trace, _ = trace_source(args.source)
+        trace, namespace = trace_source(args.source)
     except SyntaxError as exc:
-        err.print(f"[bold red]tensortrace:[/] syntax error: {exc.msg} (line {exc.lineno})")
-        return 1
+        return fail(f"syntax error: {exc.msg} (line {exc.lineno})")
     except Exception as exc:
-        message = str(exc).splitlines()[0] if str(exc) else ""
-        err.print(f"[bold red]tensortrace:[/] {type(exc).__name__}: {message}", soft_wrap=True)
-        return 1
+        return fail(f"{type(exc).__name__}: {exc}")
     try:
         show_pytorch = args.pytorch if args.pytorch is not None else console.width >= WIDE_COLUMNS
         tree = render_tree(trace, layers=layers, show_pytorch=show_pytorch,
                            show_instants=not args.no_instants, title=args.source)
     except ValueError as exc:
-        err.print(f"[bold red]tensortrace:[/] {exc}")
+        fail(str(exc))
         return 2
     console.print(tree)
     if args.code:
         from tensortrace.replay import Timeline
 
         console.print("\nequivalent code:", style="bold")
-        console.print(Timeline(trace).code_view())
-    console.print(summary_line(trace), style="dim")
-    if args.chrome:
-        trace.export_chrome_trace(args.chrome)
-        console.print(f"Chrome trace written to {args.chrome}", style="dim")
-    if args.json:
-        trace.save(args.json)
-        console.print(f"trace saved to {args.json}", style="dim")
+        console.print(Timeline(trace).code_view(), markup=False)
+    echoed = echo_value(args.source, namespace)
+    if echoed is not None:
+        console.print(echoed, markup=False)
+    console.print(summary_line(trace), style="dim", markup=False)
+    for path, write, done in ((args.chrome, trace.export_chrome_trace, "Chrome trace written to"),
+                              (args.json, trace.save, "trace saved to")):
+        if not path:
+            continue
+        try:
+            write(path)
+        except OSError as exc:
+            return fail(f"cannot write {path}: {exc.strerror or exc}")
+        console.print(f"{done} {path}", style="dim", markup=False)
     return 0
 
 

@@ -46,10 +46,19 @@ def test_notebook_1_player_steps_by_clicks(jupyterlab: tuple[str, Path],
     # fire and forget: awaiting the command's promise is unbounded (evaluate has no timeout)
     browser_page.evaluate(
         "() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    # read the notebook's model, not the prompts: a cell whose input is hidden (the exercises'
+    # check cells) shows no prompt
     browser_page.wait_for_function(
         """() => {
-            const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
-            return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
+            const panel = window.jupyterapp.shell.currentWidget;
+            const cells = panel && panel.content && panel.content.model
+                ? panel.content.model.cells : null;
+            if (!cells || !cells.length) return false;
+            for (let i = 0; i < cells.length; i++) {
+                const cell = cells.get(i);
+                if (cell.type === 'code' && !(cell.executionCount > 0)) return false;
+            }
+            return true;
         }""", timeout=RUN_TIMEOUT_MS)
     errors = browser_page.locator(
         ".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']")
@@ -91,3 +100,22 @@ def test_notebook_1_player_steps_by_clicks(jupyterlab: tuple[str, Path],
     browser_page.wait_for_function(
         "el => el.querySelector('.tt-code .tt-here').textContent.includes('__getitem__')",
         arg=player.element_handle(), timeout=10_000)
+
+    # with focus in the player, JupyterLab's command-mode keys must not act on the notebook:
+    # `b` would insert a cell, `j`/`k` move the active cell, `d d` delete it
+    count = "() => document.querySelectorAll('.jp-Notebook .jp-Cell').length"
+    active = ("() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')]"
+              ".findIndex(c => c.classList.contains('jp-mod-active'))")
+    cells, current = browser_page.evaluate(count), browser_page.evaluate(active)
+    player.locator(".tt-count").click()
+    for key in ("b", "a", "j", "k", "d", "d", "m"):
+        browser_page.keyboard.press(key)
+    browser_page.wait_for_timeout(300)
+    assert browser_page.evaluate(count) == cells
+    assert browser_page.evaluate(active) == current
+    # the player's own keys still work there
+    before = step_of(player)[0]
+    browser_page.keyboard.press("ArrowRight")
+    browser_page.wait_for_function(
+        "([el, want]) => el.querySelector('.tt-count').textContent.includes(want)",
+        arg=[player.element_handle(), f"step {before + 1} /"], timeout=10_000)

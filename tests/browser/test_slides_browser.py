@@ -73,4 +73,9 @@ def test_deck_steps_offline(page: tuple[Any, OfflineGuard], deck_path: Path) -> 
     frame.locator("button[data-next='free']").click()
     assert "free 48 B" in frame.locator(".tt-event").inner_text()
     assert "del _t2" in frame.locator(".tt-code .tt-here").inner_text()
+
+    # a click inside the player does not trap the presenter: PageDown still moves the deck
+    frame.locator("button[data-act='fwd']").click()
+    browser_page.keyboard.press("PageDown")
+    browser_page.wait_for_function(f"Reveal.getIndices().h === {index + 1}", timeout=5_000)
     assert guard.blocked == [], f"the deck tried the network: {guard.blocked}"

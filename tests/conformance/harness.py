@@ -26,8 +26,41 @@ class Outcome:
         self.has_out = has_out  # whether the program set `out` (None is a value too)
 
 
+# "cuda": tensortrace runs each program on the emulated CUDA device (the conformance_device
+# fixture of conftest.py sets it), torch on the CPU, and the results must still be equal.
+DEVICE = "cpu"
+
+# torch.utils._device._device_constructors(): the factories torch.set_default_device affects
+DEVICE_CONSTRUCTORS = frozenset({
+    "empty", "empty_strided", "ones", "arange", "eye", "full", "linspace", "logspace", "rand",
+    "randn", "randint", "randperm", "range", "zeros", "asarray", "tensor", "as_tensor",
+    "scalar_tensor"})
+
+
+class OnDevice:
+    """The module, with its factories defaulting to `device` (torch.set_default_device)."""
+
+    def __init__(self, module: Any, device: str) -> None:
+        self._module = module
+        self._device = device
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._module, name)
+        if name not in DEVICE_CONSTRUCTORS:
+            return value
+
+        def factory(*args: Any, **kwargs: Any) -> Any:
+            if kwargs.get("device") is None:
+                kwargs["device"] = self._device
+            return value(*args, **kwargs)
+
+        return factory
+
+
 def run(module: Any, program: str) -> Outcome:
     module.manual_seed(0)
+    if module is tensortrace and DEVICE != "cpu":
+        module = OnDevice(module, DEVICE)
     namespace: dict[str, Any] = {"torch": module, "np": np, "math": math}
     try:
         exec(program, namespace)
@@ -54,6 +87,7 @@ def assert_same(ours: Any, theirs: Any, path: str = "out", rtol: float = 0.0,
                 atol: float = 0.0) -> None:
     if isinstance(theirs, torch.Tensor):
         assert isinstance(ours, tensortrace.Tensor), f"{path}: expected a Tensor, got {ours!r}"
+        assert ours.device.type == DEVICE, f"{path}: on {ours.device}, expected {DEVICE}"
         assert _tensor_facts(ours) == _tensor_facts(theirs), (
             f"{path}: (shape, stride, offset, dtype) {_tensor_facts(ours)} != "
             f"{_tensor_facts(theirs)}")

@@ -27,6 +27,21 @@ TENSORTRACE_ONLY = frozenset({
 
 # Shared names that no other conformance program uses, each with a program of its own.
 PROGRAMS = {
+    # grad modes (autograd's; their own tests are under tests/autograd)
+    "no_grad": "x = torch.ones(2, requires_grad=True)\nwith torch.no_grad():\n    y = x * 2\n"
+               "out = (y.requires_grad, y.grad_fn)",
+    "enable_grad": "x = torch.ones(2, requires_grad=True)\nwith torch.no_grad():\n"
+                   "    with torch.enable_grad():\n        y = x * 2\n"
+                   "out = (y.requires_grad, y.grad_fn.name())",
+    "set_grad_enabled": "x = torch.ones(2, requires_grad=True)\nwith torch.set_grad_enabled("
+                        "False):\n    y = x * 2\nout = (y.requires_grad, torch.is_grad_enabled())",
+    "is_grad_enabled": "with torch.no_grad():\n    a = torch.is_grad_enabled()\n"
+                       "out = (a, torch.is_grad_enabled())",
+    "inference_mode": "with torch.inference_mode():\n    y = torch.ones(2) * 2\n"
+                      "out = (y.is_inference(), y.requires_grad)",
+    "is_inference_mode_enabled": "with torch.inference_mode():\n"
+                                 "    a = torch.is_inference_mode_enabled()\n"
+                                 "out = (a, torch.is_inference_mode_enabled())",
     "trace": "out = torch.trace(torch.arange(9.).view(3, 3))",
     "abs_": "x = torch.arange(-3., 3.); torch.abs_(x); out = x",
     "addmv": "out = torch.addmv(torch.ones(2), torch.arange(6.).view(2, 3), torch.ones(3))",
@@ -82,10 +97,27 @@ PROGRAMS = {
     "return_types": "r = torch.max(torch.arange(6.).view(2, 3), 1); "
                     "out = (type(r).__name__, isinstance(r, torch.return_types.max))",
     "autograd": "out = type(torch.autograd).__name__",
+    # torch.cuda: the emulated device's API (tests/cuda); what CPU torch agrees on is its shape
+    "cuda": "out = (type(torch.cuda).__name__, torch.cuda.OutOfMemoryError.__name__, "
+            "issubclass(torch.cuda.OutOfMemoryError, RuntimeError))",
     "dtype": "out = (isinstance(torch.float32, torch.dtype), str(torch.float32))",
+    "acos_": "x = torch.linspace(-0.9, 0.9, 5); torch.acos_(x); out = x",
+    "asin_": "x = torch.linspace(-0.9, 0.9, 5); torch.asin_(x); out = x",
+    "atan_": "x = torch.linspace(-3., 3., 5); torch.atan_(x); out = x",
+    "acosh_": "x = torch.linspace(1., 4., 5); torch.acosh_(x); out = x",
+    "atanh_": "x = torch.linspace(-0.9, 0.9, 5); torch.atanh_(x); out = x",
+    "cosh_": "x = torch.linspace(-2., 2., 5); torch.cosh_(x); out = x",
+    "sinh_": "x = torch.linspace(-2., 2., 5); torch.sinh_(x); out = x",
+    "expm1_": "x = torch.linspace(-2., 2., 5); torch.expm1_(x); out = x",
+    "log1p_": "x = torch.linspace(0., 2., 5); torch.log1p_(x); out = x",
+    "broadcast_tensors": "a, b = torch.broadcast_tensors(torch.arange(3.), torch.ones(2, 1)); "
+                         "out = (a, b)",
+    "functional": "out = type(torch.functional).__name__",
+    "serialization": "out = type(torch.serialization).__name__",
 }
 # PyTorch's sin and cos come from SLEEF, which may differ from libm in the last bit
-TOLERANCES = {"sin_": 1e-6, "cos_": 1e-6}
+TOLERANCES = {name: 1e-6 for name in ("sin_", "cos_", "acos_", "asin_", "atan_", "acosh_",
+                                       "atanh_", "cosh_", "sinh_", "expm1_", "log1p_")}
 
 TRACE_PROGRAMS = {
     "float_square": "out = torch.trace(torch.arange(9.).view(3, 3))",
@@ -109,9 +141,10 @@ def _public(module: object) -> set[str]:
 
 
 def _used_by_conformance_programs() -> set[str]:
-    """Every `torch.<name>` and `.<name>(` in the conformance programs' sources."""
-    text = "".join(p.read_text() for p in Path(__file__).parent.glob("test_*.py")
-                   if p.name != Path(__file__).name)
+    """Every `torch.<name>` and `.<name>(` in the conformance programs' sources (autograd's too)."""
+    here = Path(__file__).parent
+    files = [*here.glob("test_*.py"), *(here.parent / "autograd").glob("test_*.py")]
+    text = "".join(p.read_text() for p in files if p.name != Path(__file__).name)
     return set(re.findall(r"torch\.(\w+)", text)) | set(re.findall(r"\.(\w+)\(", text))
 
 

@@ -19,6 +19,10 @@ HARMLESS = (
     # reveal.js's MIT license header (kept, as the license asks): comment text
     "https://revealjs.com",
     "https://hakim.se",
+    # the notes plugin's bundled markdown parser (marked): its autolinker prefixes a bare
+    # `www.` link with this scheme, and its license header names its repository
+    "http://`",
+    "https://github.com/markedjs/marked",
 )
 
 
@@ -80,3 +84,41 @@ def test_the_player_is_embedded(deck: str) -> None:
     page = html.unescape(match.group(1))
     assert page.lstrip().lower().startswith("<!doctype html>")
     assert 'id="tt-payload"' in page and "mount(" in page
+
+
+def test_the_autograd_story_is_told(deck: str) -> None:
+    """Seed 004: the graph `a + b` records, backward() walking it, one training step."""
+    graph = re.search(r'<section data-state="autograd-graph">.*?</section>', deck, re.DOTALL)
+    backward = re.search(r'<section data-state="backward">.*?</section>', deck, re.DOTALL)
+    step = re.search(r'<section data-state="training-step">.*?</section>', deck, re.DOTALL)
+    assert graph and backward and step
+    # before backward nothing ran; after it every node carries its evaluation order
+    assert 'data-node="AddBackward0#0"' in graph.group(0) and " ran" not in graph.group(0)
+    assert backward.group(0).count('class="node backward ran"') == 3
+    assert backward.group(0).count('class="node accumulate ran"') == 2
+    for name in ("NllLossBackward0", "LogSoftmaxBackward0", "AddmmBackward0", "ReluBackward0"):
+        assert name in step.group(0)
+    assert "aten::linear" in step.group(0) and "aten::cross_entropy_loss" in step.group(0)
+
+
+def test_the_caching_allocator_story(deck: str) -> None:
+    section = re.search(r"<section><h2>On <code>cuda</code>: the caching allocator</h2>.*?"
+                        r"</section>", deck, re.DOTALL)
+    assert section is not None
+    body = section.group(0)
+    assert body.count("<td>alloc 48 B</td><td>512 B</td>") == 3
+    assert "<td>new 2 MiB segment (cudaMalloc)</td>" in body
+    assert body.count("<td>from the cache</td>") == 2
+    assert "<td>del x</td><td>0.0 MiB</td><td>100.0 MiB</td>" in deck
+    assert "<td>one 8 MiB request</td><td>48.0 MiB</td><td>100.0 MiB</td><td>5</td>" in deck
+    assert "(<code>num_alloc_retries</code> = 1)" in deck
+    assert "CUDA out of memory. Tried to allocate 20.00 MiB." in deck
+
+
+def test_every_slide_has_speaker_notes(deck: str) -> None:
+    slides = re.findall(r'<section[ >].*?</section>', deck, re.DOTALL)
+    assert len(slides) >= 10
+    missing = [re.search(r"<h[23][^>]*>(.*?)</h[23]>", s).group(1)  # type: ignore[union-attr]
+               for s in slides if '<aside class="notes">' not in s]
+    assert missing == []
+    assert "RevealNotes" in deck  # the speaker view's plugin, inlined

@@ -116,3 +116,31 @@ def test_standalone_page_script_parses(player: TimelinePlayer, tmp_path: Path) -
     script = page.split('<script type="module">\n', 1)[1].split("</script>", 1)[0]
     (tmp_path / "page.mjs").write_text(script)
     subprocess.run([NODE, "--check", str(tmp_path / "page.mjs")], check=True, timeout=60)
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_the_engine_panel_shows_the_node_its_ready_queue_and_dependencies(tmp_path: Path) -> None:
+    import tensortrace as torch
+
+    a = torch.rand(3, requires_grad=True)
+    b = torch.rand(3, requires_grad=True)
+    with torch.record() as t:
+        ((a + b) * a).sum().backward()
+    timeline = Timeline(t)
+    inside = next(i for i, e in enumerate(t.events) if e.ph == "B"
+                  and e.name == "autograd::engine::evaluate_function: MulBackward0") + 1
+    (tmp_path / "player.mjs").write_text(PLAYER_JS)
+    (tmp_path / "payload.json").write_text(json.dumps(timeline.payload()))
+    (tmp_path / "check.mjs").write_text(
+        'import { createReplay, engineAt } from "./player.mjs";\n'
+        'import { readFileSync } from "fs";\n'
+        'const r = createReplay(JSON.parse(readFileSync(process.argv[2], "utf8")));\n'
+        f"console.log(JSON.stringify([engineAt(r, {inside}), engineAt(r, 0)]));\n")
+    result = subprocess.run([NODE, str(tmp_path / "check.mjs"), str(tmp_path / "payload.json")],
+                            capture_output=True, text=True, timeout=60, check=True)
+    engine, before = json.loads(result.stdout)
+    assert before is None
+    assert engine["node"].startswith("MulBackward0")
+    # Mul's gradient flows to Add (once) and to a's AccumulateGrad (which waits for Add's too)
+    assert "AddBackward0, 1" in engine["dependencies"]
+    assert engine["ready"] == "[]"

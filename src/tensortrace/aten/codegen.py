@@ -17,14 +17,16 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tensortrace.aten import functions as at
+from tensortrace.aten.adaption import check_and_update_common_device_all
 from tensortrace.aten.dispatcher import KernelFunction, OperatorHandle
-from tensortrace.aten.empty_tensor import empty_cpu, empty_strided_cpu
+from tensortrace.aten.empty_tensor import empty_cpu_for_output, empty_strided_cpu
 from tensortrace.aten.function_schema import FunctionSchema, Type
 from tensortrace.aten.native.registry import NATIVE_FUNCTIONS
 from tensortrace.aten.native.resize import resize_output, setStrided
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.scalar_type import TypeMeta
 from tensortrace.c10.tensor_options import TensorOptions
 from tensortrace.torchgen.model import py_name
 from tensortrace.trace.recorder import parameter_list
@@ -147,12 +149,27 @@ def select_overload(ops: list[tuple[OperatorHandle, Binder]], args: Sequence[Any
     raise TypeError(f"{what}: no overload of {ops[0][0].name} matches these arguments")
 
 
-# ---- structured kernels (RegisterCPU.cpp) --------------------------------------------------------
+# ---- structured kernels (Register<Key>.cpp) ------------------------------------------------------
 def create_out(sizes: Sequence[int], strides: Sequence[int], options: TensorOptions) -> Tensor:
-    """The functional variant's output: at::detail::empty_strided_cpu (no dispatcher call)."""
+    """The functional variant's output: at::detail::empty_strided_cpu (no dispatcher call);
+    RegisterCUDA.cpp's create_out calls at::detail::empty_strided_cuda."""
+    if options.device is not None and options.device.is_cuda():
+        from tensortrace.aten.cuda.empty_tensor import empty_cuda, empty_strided_cuda
+
+        if strides:
+            return empty_strided_cuda(list(sizes), list(strides), options.dtype, options.device)
+        return empty_cuda(list(sizes), options.dtype, options.device)
     if strides:
         return empty_strided_cpu(list(sizes), list(strides), options.dtype, options.device)
-    return empty_cpu(list(sizes), options.dtype, options.device)
+    # Note [The 2019 name of an output allocation]
+    return empty_cpu_for_output(list(sizes), options.dtype, options.device)
+
+
+def check_devices(args: Sequence[Any], pairs: Sequence[tuple[int, str]], method_name: str
+                  ) -> None:
+    """RegisterCUDA.cpp's device check: every tensor argument on one device (gen_device_check;
+    torchgen lists the `(index, name)` pairs in the generated wrapper)."""
+    check_and_update_common_device_all([(args[i], n) for i, n in pairs], method_name)
 
 
 class StructuredKernel(TensorIteratorBase):
@@ -177,9 +194,11 @@ class StructuredKernel(TensorIteratorBase):
                         "size ", list(out.sizes()), " and output tensor size ", list(sizes),
                         " should match")
         else:  # out=
-            TORCH_CHECK(options.dtype is None or options.dtype == out.scalar_type(),
-                        "Expected out tensor to have dtype ", options.dtype, ", but got ",
-                        out.scalar_type(), " instead")
+            # resize_out streams TypeMetas, whose names are C++ types: "float", "long int"
+            if options.dtype is not None and options.dtype != out.scalar_type():
+                TORCH_CHECK(False, "Expected out tensor to have dtype ",
+                            TypeMeta.fromScalarType(options.dtype).name, ", but got ",
+                            out.dtype().name, " instead")
             if resize_output(out, sizes) and strides:
                 setStrided(out, sizes, strides, out.storage_offset())
         if output_idx < len(self.operands_):  # a TensorIterator meta (not cat's) has operands
@@ -197,11 +216,27 @@ def _parameters(fn: Callable[..., Any]) -> tuple[list[str], set[str]]:
     return names, {p.lstrip("*") for p in parts if not p.endswith("=")}
 
 
-def native_kernel(native_name: str, op: OperatorHandle) -> KernelFunction:
+def native_kernel(native_name: str, op: OperatorHandle,
+                  device_check: Sequence[tuple[int, str]] = ()) -> KernelFunction:
     """The kernel of a `dispatch:` entry: at::native::<native_name>, the overload that takes
-    the op's schema, called with the schema's arguments."""
-    fn = pick_overload(NATIVE_FUNCTIONS[native_name], op.schema)
-    return KernelFunction(adapt_to_schema(fn, op.schema), f"at::native::{native_name}")
+    the op's schema, called with the schema's arguments. `device_check`: the tensor arguments
+    RegisterCUDA.cpp's wrapper_CUDA_<overload>_<name> checks first (torchgen's
+    needs_device_check)."""
+    fn = adapt_to_schema(pick_overload(NATIVE_FUNCTIONS[native_name], op.schema), op.schema)
+    if device_check:
+        fn = _with_device_check(fn, device_check,
+                                f"wrapper_CUDA_{op.schema.overload_name}_{op.schema.name}")
+    return KernelFunction(fn, f"at::native::{native_name}")
+
+
+def _with_device_check(fn: Callable[..., Any], pairs: Sequence[tuple[int, str]],
+                       method_name: str) -> Callable[..., Any]:
+    def checked(*a: Any) -> Any:
+        check_devices(a, pairs, method_name)
+        return fn(*a)
+
+    checked.__name__ = getattr(fn, "__name__", method_name)
+    return checked
 
 
 # ---- the whole library ---------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from typing import Any
 
 from tensortrace.aten.function_schema import FunctionSchema
 from tensortrace.c10.dispatch_key import (
+    BACKEND_KEYS,
     DispatchKey,
     DispatchKeySet,
     default_included_set,
@@ -74,21 +75,22 @@ class OperatorHandle:
     def update_dispatch_table(self) -> None:
         """Fill each runtime key from a direct kernel, else from the alias keys, as PyTorch does.
 
-        Backend (CPU): direct, then CompositeExplicitAutograd, then CompositeImplicitAutograd.
-        AutogradCPU: direct, then Autograd, then CompositeImplicitAutograd.
+        Backend (CPU, CUDA): direct, then CompositeExplicitAutograd, then
+        CompositeImplicitAutograd. AutogradCPU / AutogradCUDA: direct, then Autograd, then
+        CompositeImplicitAutograd.
         BackendSelect and ADInplaceOrView: direct, else fall through.
         """
         reg = self.registered
         table: dict[DispatchKey, KernelFunction] = {}
-        for backend in (DispatchKey.CPU, DispatchKey.Meta):
+        for backend in BACKEND_KEYS:
             kernel = (reg.get(backend)
                       or reg.get(DispatchKey.CompositeExplicitAutogradNonFunctional)
                       or reg.get(DispatchKey.CompositeExplicitAutograd)
                       or reg.get(DispatchKey.CompositeImplicitAutograd))
             if kernel is not None:
                 table[backend] = kernel
-        for autograd_key in (DispatchKey.AutogradCPU, DispatchKey.AutogradMeta,
-                             DispatchKey.AutogradOther):
+        for autograd_key in (DispatchKey.AutogradCPU, DispatchKey.AutogradCUDA,
+                             DispatchKey.AutogradMeta, DispatchKey.AutogradOther):
             kernel = (reg.get(autograd_key) or reg.get(DispatchKey.Autograd)
                       or reg.get(DispatchKey.CompositeImplicitAutograd))
             if kernel is not None:

@@ -184,6 +184,8 @@ def parse_default(text: str | None, type_: Type) -> Any:
                 "int": ScalarType.Int, "bool": ScalarType.Bool}[text]
     if text in ("True", "False"):
         return text == "True"
+    if text == "Mean":  # `int reduction=Mean`: at::Reduction::Mean (Reduction.h)
+        return 1
     if text.startswith("["):
         inner = text[1:-1].strip()
         return [int(v) for v in inner.split(",")] if inner else []

@@ -130,3 +130,9 @@ class Tensor(_TensorMethods):
 
     def __repr__(self) -> str:
         return f"at::{self._trace_summary()}"
+
+
+def expect_contiguous(t: Tensor) -> Tensor:
+    """TensorBase::contiguous() / expect_contiguous: the tensor itself when it is contiguous
+    (an inline check in C++, so no aten::contiguous is recorded), else the contiguous copy."""
+    return t if t.is_contiguous() else t.contiguous()  # type: ignore[attr-defined]

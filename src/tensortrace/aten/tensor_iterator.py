@@ -34,7 +34,7 @@ from tensortrace.aten.native.type_properties import (
 from tensortrace.aten.parallel import GRAIN_SIZE, get_num_threads, parallel_for
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.default_dtype import get_default_dtype
-from tensortrace.c10.device import CPU, Device
+from tensortrace.c10.device import CPU, Device, DeviceType
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_INTERNAL_ASSERT
 from tensortrace.c10.scalar_type import (
     ScalarType,
@@ -44,6 +44,8 @@ from tensortrace.c10.scalar_type import (
 )
 from tensortrace.c10.tensor_options import TensorOptions
 from tensortrace.trace import traced
+
+_CPU_TYPE = DeviceType.CPU
 
 SOURCE = "aten/src/ATen/TensorIterator.cpp"
 U = ScalarType.Undefined
@@ -539,6 +541,9 @@ class TensorIteratorBase:
                 continue
             if not op.tensor.defined():
                 continue
+            # the first non-CPU device (if any) is the common device
+            if common_device.type_ is _CPU_TYPE and op.device.type_ is not _CPU_TYPE:
+                common_device = op.device
             if not op.is_output:
                 if op.target_dtype != self.common_dtype_:
                     if self.common_dtype_ == U:
@@ -574,6 +579,7 @@ class TensorIteratorBase:
             self.common_dtype_ = get_default_dtype()
 
         self.common_device_ = common_device
+        cpu_scalars_on_non_cpu = 0
         for op in self.operands_:
             if not op.is_type_defined():
                 op.target_dtype = self.common_dtype_
@@ -582,9 +588,17 @@ class TensorIteratorBase:
             if not op.tensor.defined():
                 continue
             if config.check_all_same_device_:
-                TORCH_CHECK(op.device == common_device, "Expected all tensors to be on the same "
-                            "device, but found at least two devices, ", common_device, " and ",
-                            op.device, "!")
+                # a CUDA kernel that supports it takes a 0-dim CPU tensor as a scalar argument
+                if (common_device.type_ is not _CPU_TYPE and config.allow_cpu_scalars_
+                        and not op.is_output and op.tensor.dim() == 0
+                        and op.device.type_ is _CPU_TYPE):
+                    TORCH_CHECK(cpu_scalars_on_non_cpu < 1,
+                                "Trying to pass too many CPU scalars to non-CPU kernel!")
+                    cpu_scalars_on_non_cpu += 1
+                else:
+                    TORCH_CHECK(op.device == common_device, "Expected all tensors to be on the "
+                                "same device, but found at least two devices, ", common_device,
+                                " and ", op.device, "!")
             if (config.enforce_safe_casting_to_output_ and op.is_output
                     and op.current_dtype != self.common_dtype_):
                 TORCH_CHECK(canCast(self.common_dtype_, op.current_dtype), "result type ",
@@ -595,7 +609,10 @@ class TensorIteratorBase:
                     and op.current_dtype != self.common_dtype_):
                 from tensortrace.aten import functions as at
 
-                op.exchange_tensor(at.empty(list(op.tensor.sizes()), dtype=self.common_dtype_))
+                # on the output's device (a CPU output's call stays as it always was)
+                device = None if op.tensor.is_cpu() else op.tensor.device()
+                op.exchange_tensor(at.empty(list(op.tensor.sizes()), dtype=self.common_dtype_,
+                                            device=device))
                 op.current_dtype = op.target_dtype = self.common_dtype_
             if (config.promote_inputs_to_common_dtype_ and not op.is_output
                     and op.current_dtype != self.common_dtype_):

@@ -14,12 +14,22 @@ this; tensortrace has no inference mode.)
 
 from __future__ import annotations
 
+import weakref
+
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.trace import recorder
 
 
 class AutogradMeta:
-    __slots__ = ("requires_grad_", "grad_", "grad_fn_", "is_view_", "base_")
+    """What autograd knows about one tensor (variable.h's AutogradMeta / DifferentiableViewMeta).
+
+    A non-leaf holds its grad_fn (an owning edge to the Node that made it) and its output_nr; a
+    leaf that requires grad holds its AccumulateGrad weakly (grad_accumulator_), as torch does,
+    so a dropped graph frees it. hooks_ are the tensor's own hooks (register_hook on a leaf).
+    """
+
+    __slots__ = ("requires_grad_", "grad_", "grad_fn_", "is_view_", "base_", "output_nr_",
+                 "grad_accumulator_", "retains_grad_", "hooks_", "attr_version_")
 
     def __init__(self, requires_grad: bool = False) -> None:
         self.requires_grad_ = requires_grad
@@ -27,10 +37,26 @@ class AutogradMeta:
         self.grad_fn_: object = None
         self.is_view_ = False
         self.base_ = Tensor()
+        self.output_nr_ = 0
+        self.grad_accumulator_: weakref.ref[object] | None = None
+        self.retains_grad_ = False
+        self.hooks_: dict[int, tuple[int, object]] = {}
+        # a view's grad_fn is valid for this version of the data it shares with its base
+        self.attr_version_ = 0
 
     def _trace_summary(self) -> str:
         base = self.base_.unsafeGetTensorImpl().trace_name if self.base_.defined() else None
-        return f"AutogradMeta(requires_grad={self.requires_grad_}, base={base})"
+        fn = type(self.grad_fn_).__name__ if self.grad_fn_ is not None else None
+        return f"AutogradMeta(requires_grad={self.requires_grad_}, grad_fn={fn}, base={base})"
+
+
+def materialize_autograd_meta(t: Tensor) -> AutogradMeta:
+    """impl::materialize_autograd_meta: the tensor's AutogradMeta, made on first use."""
+    impl = t.unsafeGetTensorImpl()
+    meta = impl.autograd_meta_
+    if meta is None:
+        meta = impl.autograd_meta_ = AutogradMeta()
+    return meta
 
 
 def get_autograd_meta(t: Tensor) -> AutogradMeta | None:
@@ -53,9 +79,13 @@ def make_variable(data: Tensor, requires_grad: bool = False) -> Tensor:
 
 def as_view(base: Tensor, tensor: Tensor) -> Tensor:
     """Record that `tensor` is a view of `base` (Note [A view holds its base])."""
+    if tensor.is_same(base):
+        # a view op that handed back its input (expand to the same sizes here): recording
+        # the tensor as its own base would make it own itself, and never be freed
+        return tensor
     base_meta = get_autograd_meta(base)
     root = base_meta.base_ if base_meta is not None and base_meta.is_view_ else base
-    meta = AutogradMeta()
+    meta = impl_meta if (impl_meta := get_autograd_meta(tensor)) is not None else AutogradMeta()
     meta.is_view_ = True
     meta.base_ = root.copy()  # a second owner of the base's TensorImpl
     impl = tensor.unsafeGetTensorImpl()

@@ -60,10 +60,12 @@ def alloc_cpu(nbytes: int) -> np.ndarray | None:
                 nbytes)
     try:
         raw = np.empty(nbytes + gAlignment, dtype=np.uint8)
-    except MemoryError:
+    except (MemoryError, ValueError):  # ValueError: more than NumPy's largest dimension
+        # posix_memalign fails with ENOMEM: alloc_cpu.cpp's CAFFE_ENFORCE_EQ(err, 0, ...)
         raise RuntimeError(
-            f"[enforce fail at alloc_cpu.cpp:117] data. DefaultCPUAllocator: not enough memory: "
-            f"you tried to allocate {nbytes} bytes.") from None
+            f"[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate "
+            f"memory: you tried to allocate {nbytes} bytes. Error code 12 (Cannot allocate "
+            f"memory)") from None
     start = -address_of(raw) % gAlignment
     data = raw[start:start + nbytes]
     if FLAGS["caffe2_cpu_allocator_do_zero_fill"]:

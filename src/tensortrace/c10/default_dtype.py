@@ -5,7 +5,7 @@ Mirrors `c10/core/DefaultDtype.cpp`.
 
 from __future__ import annotations
 
-from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.exception import TORCH_CHECK_TYPE
 from tensortrace.c10.scalar_type import ScalarType, isFloatingType
 
 _default_dtype = ScalarType.Float
@@ -17,6 +17,6 @@ def get_default_dtype() -> ScalarType:
 
 def set_default_dtype(dtype: ScalarType) -> None:
     global _default_dtype
-    TORCH_CHECK(isFloatingType(dtype),
-                "only floating-point types are supported as the default type")
+    TORCH_CHECK_TYPE(isFloatingType(dtype),
+                     "only floating-point types are supported as the default type")
     _default_dtype = dtype

@@ -1,11 +1,12 @@
 """Device and DeviceType.
 
-Mirrors `c10/core/Device.h` and `c10/core/DeviceType.h`. Only the CPU has an allocator here;
-other device types parse (so their errors are PyTorch's) but cannot hold memory.
+Mirrors `c10/core/Device.h` and `c10/core/DeviceType.h`. The CPU and the emulated CUDA device
+(Note [The emulated CUDA device] in c10/cuda/cuda_functions.py) hold memory; Meta parses.
 """
 
 from __future__ import annotations
 
+import re
 from enum import IntEnum
 
 from tensortrace.c10.exception import TORCH_CHECK
@@ -23,6 +24,27 @@ class DeviceType(IntEnum):
 _BY_NAME = {t.lower(): t for t in DeviceType}
 
 
+# parse_type's list in c10/core/Device.cpp: every device type torch knows by name
+TORCH_DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip",
+                      "ve", "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu",
+                      "mtia", "privateuseone")
+_DEVICE_STRING = re.compile(r"([a-zA-Z_]+)(?::([1-9][0-9]*|0))?")
+
+
+def _parse_device_string(text: str) -> tuple[str, str]:
+    """Device(const std::string&): match ([a-zA-Z_]+)(?::([1-9]\\d*|0))?, then parse_type."""
+    TORCH_CHECK(text != "", "Device string must not be empty")
+    match = _DEVICE_STRING.fullmatch(text)
+    TORCH_CHECK(match is not None, "Invalid device string: '", text, "'")
+    assert match is not None
+    name, idx = match.group(1), match.group(2) or ""
+    TORCH_CHECK(name in TORCH_DEVICE_TYPES, "Expected one of ", ", ".join(TORCH_DEVICE_TYPES),
+                " device type at start of device string: ", text)
+    TORCH_CHECK(name in _BY_NAME, "tensortrace has no ", name, " device: only ",
+                ", ".join(_BY_NAME), " exist here")
+    return name, idx
+
+
 class Device:
     """A (type, index) pair; `Device("cpu")`, `Device("cuda:1")`, `Device("cpu", 0)`."""
 
@@ -34,15 +56,13 @@ class Device:
         if isinstance(type, Device):
             self.type_, self.index_ = type.type_, type.index_
             return
+        if index is not None:
+            TORCH_CHECK(index >= 0, "Device index must not be negative")
         if isinstance(type, DeviceType):
             self.type_, self.index_ = type, index
             return
-        name, _, idx = type.partition(":")
-        TORCH_CHECK(name in _BY_NAME,
-                    "Expected one of cpu, cuda, meta device type at start of device string: ",
-                    type)
+        name, idx = _parse_device_string(type)
         if idx:
-            TORCH_CHECK(idx.isdigit(), "Invalid device string: '", type, "'")
             TORCH_CHECK(index is None, "type (string) must not include an index because index "
                         "was passed explicitly: ", type)
             index = int(idx)
@@ -58,6 +78,12 @@ class Device:
 
     def is_cpu(self) -> bool:
         return self.type_ == DeviceType.CPU
+
+    def is_cuda(self) -> bool:
+        return self.type_ == DeviceType.CUDA
+
+    def has_index(self) -> bool:
+        return self.index_ is not None
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, str):

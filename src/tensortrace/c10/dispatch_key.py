@@ -2,8 +2,10 @@
 
 Mirrors `c10/core/DispatchKey.h` and `c10/core/DispatchKeySet.h`. Keys are ordered by priority
 (a higher value is tried first), in the same relative order as PyTorch's. Only the keys this
-runtime uses are modelled: the CPU backend, BackendSelect, ADInplaceOrView and the autograd keys,
-plus the alias keys that native_functions.yaml may register kernels under.
+runtime uses are modelled: the CPU and CUDA backends (and Meta), BackendSelect, ADInplaceOrView
+and the autograd keys, plus the alias keys that native_functions.yaml may register kernels under.
+The per-backend keys keep BackendComponent's order (CPUBit < CUDABit < MetaBit), so a set holding
+CPU and CUDA picks CUDA, as c10 does.
 """
 
 from __future__ import annotations
@@ -16,13 +18,15 @@ class DispatchKey(IntEnum):
     Undefined = 0
     # backend keys (lowest priority: the kernel that touches data)
     CPU = 1
-    Meta = 2
+    CUDA = 2
+    Meta = 3
     # functionality keys, in PyTorch's order
-    BackendSelect = 3
-    ADInplaceOrView = 4
-    AutogradOther = 5
-    AutogradCPU = 6
-    AutogradMeta = 7
+    BackendSelect = 4
+    ADInplaceOrView = 5
+    AutogradOther = 6
+    AutogradCPU = 7
+    AutogradCUDA = 8
+    AutogradMeta = 9
     # alias keys: registration targets that fill several runtime keys (not runtime keys)
     Autograd = 100
     CompositeImplicitAutograd = 101
@@ -112,8 +116,8 @@ def _below(key: DispatchKey) -> DispatchKeySet:
     return DispatchKeySet((1 << key) - 1)
 
 
-autograd_dispatch_keyset = DispatchKeySet([DispatchKey.AutogradCPU, DispatchKey.AutogradMeta,
-                                           DispatchKey.AutogradOther])
+autograd_dispatch_keyset = DispatchKeySet([DispatchKey.AutogradCPU, DispatchKey.AutogradCUDA,
+                                           DispatchKey.AutogradMeta, DispatchKey.AutogradOther])
 # What is left for a kernel to redispatch to once autograd (or ADInplaceOrView) has had its turn.
 after_autograd_keyset = _below(DispatchKey.AutogradOther)
 after_ADInplaceOrView_keyset = _below(DispatchKey.ADInplaceOrView)
@@ -123,7 +127,10 @@ autograd_related_keys = autograd_dispatch_keyset.add(DispatchKey.ADInplaceOrView
 
 
 _AUTOGRAD_KEY_OF_BACKEND = {DispatchKey.CPU: DispatchKey.AutogradCPU,
+                             DispatchKey.CUDA: DispatchKey.AutogradCUDA,
                              DispatchKey.Meta: DispatchKey.AutogradMeta}
+# The backend keys a tensor's key set can carry (BackendComponent), lowest priority first.
+BACKEND_KEYS: tuple[DispatchKey, ...] = (DispatchKey.CPU, DispatchKey.CUDA, DispatchKey.Meta)
 
 
 def getAutogradKeyFromBackend(k: DispatchKey) -> DispatchKey:

@@ -15,6 +15,7 @@ C++ `const intrusive_ptr&`; only `intrusive_ptr.copy()` (a C++ copy) bumps the c
 
 from __future__ import annotations
 
+import _thread
 import itertools
 from typing import Any, Generic, TypeVar
 
@@ -115,6 +116,10 @@ class intrusive_ptr(Generic[T]):
         # At interpreter shutdown module globals may already be gone; nothing to report then.
         try:
             self.reset_()
+        except KeyboardInterrupt:
+            # Python prints and drops whatever __del__ raises: re-deliver Ctrl-C to the main
+            # thread so that it still stops the program
+            _thread.interrupt_main()
         except Exception:  # pragma: no cover - only during interpreter teardown
             pass
 

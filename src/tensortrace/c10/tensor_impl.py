@@ -14,10 +14,12 @@ from typing import Any
 
 import numpy as np
 
+from tensortrace.c10.autograd_state import INFERENCE_VERSION, autograd_state
 from tensortrace.c10.device import Device
 from tensortrace.c10.dispatch_key import (
     DispatchKey,
     DispatchKeySet,
+    autograd_related_keys,
     getAutogradRelatedKeySetFromBackend,
 )
 from tensortrace.c10.intrusive_ptr import intrusive_ptr_target
@@ -69,13 +71,18 @@ class TensorImpl(intrusive_ptr_target):
         self.storage_ = storage
         self.data_type_ = data_type
         self.device_opt_: Device = storage.unsafeGetStorageImpl().device()
-        self.key_set_ = _with_autograd_keys(key_set)
+        if autograd_state.inference_mode:
+            # an inference tensor: no autograd keys, no version counter (TensorImpl.cpp)
+            self.key_set_ = key_set - autograd_related_keys
+            self.version_counter_: Any = INFERENCE_VERSION
+        else:
+            self.key_set_ = _with_autograd_keys(key_set)
+            self.version_counter_ = VariableVersion()
         self.sizes_: tuple[int, ...] = (0,)
         self.strides_: tuple[int, ...] = (1,)
         self.storage_offset_ = 0
         self.numel_ = 0
         self.is_contiguous_ = True
-        self.version_counter_ = VariableVersion()
         self.autograd_meta_: Any = None
         self.pyobj_: weakref.ref[Any] | None = None
         self.is_wrapped_number_ = False

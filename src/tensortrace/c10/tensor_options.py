@@ -38,8 +38,10 @@ def computeDispatchKey(dtype: ScalarType | None, layout: str | None,
     TORCH_CHECK(layout in (None, Layout.strided), "Unsupported layout: ", layout)
     if device_type == DeviceType.CPU:
         return DispatchKey.CPU
+    if device_type == DeviceType.CUDA:
+        return DispatchKey.CUDA
     if device_type == DeviceType.Meta:
         return DispatchKey.Meta
     TORCH_CHECK(False, "Could not run this factory on device '", device,
-                "': tensortrace only has a CPU backend")
+                "': tensortrace has CPU and (emulated) CUDA backends only")
     raise AssertionError  # unreachable

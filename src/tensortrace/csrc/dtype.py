@@ -43,6 +43,10 @@ class dtype:  # torch.dtype
     def __repr__(self) -> str:
         return f"torch.{self.name}"
 
+    def __getattr__(self, attr: str) -> Any:
+        # only for names not found: the C type's tp_name, "torch.dtype", is in the message
+        raise AttributeError(f"'torch.dtype' object has no attribute '{attr}'")
+
     def _trace_summary(self) -> str:
         return repr(self)
 
@@ -90,7 +94,7 @@ def to_scalar_type(obj: Any) -> ScalarType:
     raise TypeError(f"expected a torch.dtype, got {type(obj).__name__}")
 
 
-class layout:  # torch.layout
+class layout:  # noqa: N801 - torch.layout
     __slots__ = ("name",)
 
     def __init__(self, name: str) -> None:

@@ -27,9 +27,16 @@ class Generator:
     __slots__ = ("_cdata",)
 
     def __init__(self, device: str | Device = "cpu") -> None:
-        TORCH_CHECK(Device(device).is_cpu(), "tensortrace has only a CPU generator, got device ",
-                    device)
-        self._cdata: CPUGeneratorImpl = createCPUGenerator()
+        dev = Device(device)
+        TORCH_CHECK(dev.is_cpu() or dev.is_cuda(), "tensortrace has CPU and (emulated) CUDA "
+                    "generators only, got device ", device)
+        if dev.is_cuda():
+            from tensortrace.aten.cuda.cuda_generator_impl import createCUDAGenerator
+
+            self._cdata: CPUGeneratorImpl = createCUDAGenerator(
+                -1 if dev.index is None else dev.index)
+        else:
+            self._cdata = createCPUGenerator()
 
     @classmethod
     def _wrap(cls, impl: CPUGeneratorImpl) -> Generator:
@@ -39,7 +46,8 @@ class Generator:
 
     @property
     def device(self) -> Device:
-        return CPU
+        index = getattr(self._cdata, "device_index", None)
+        return CPU if index is None else Device("cuda", index)
 
     def manual_seed(self, seed: int) -> Generator:
         TORCH_CHECK(isinstance(seed, int) and not isinstance(seed, bool),
@@ -81,8 +89,13 @@ default_generator = Generator._wrap(getDefaultCPUGenerator())
 
 
 def manual_seed(seed: int) -> Generator:
-    """Seed the default CPU generator (torch.manual_seed)."""
-    return default_generator.manual_seed(int(seed))
+    """Seed the default CPU generator and every CUDA device's (torch.manual_seed)."""
+    from tensortrace.aten.cuda.cuda_generator_impl import all_default_cuda_generators
+
+    result = default_generator.manual_seed(int(seed))
+    for gen in all_default_cuda_generators():  # torch.cuda.manual_seed_all(seed)
+        gen.set_current_seed(int(seed))
+    return result
 
 
 def seed() -> int:

@@ -26,6 +26,7 @@ from tensortrace.csrc.storage import TypedStorage, UntypedStorage
 from tensortrace.trace import traced
 
 SOURCE = "torch/csrc/utils/python_arg_parser.cpp"
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 
 
 class ParameterType(Enum):
@@ -36,6 +37,7 @@ class ParameterType(Enum):
     DOUBLE = "float"
     BOOL = "bool"
     INT_LIST = "tuple of ints"
+    FLOAT_LIST = "tuple of floats"
     SCALARTYPE = "torch.dtype"
     LAYOUT = "torch.layout"
     DEVICE = "torch.device"
@@ -53,6 +55,7 @@ _TYPES = {
     "SymInt": ParameterType.SYM_INT, "double": ParameterType.DOUBLE,
     "float": ParameterType.DOUBLE, "bool": ParameterType.BOOL,
     "IntArrayRef": ParameterType.INT_LIST, "SymIntArrayRef": ParameterType.INT_LIST,
+    "ArrayRef<double>": ParameterType.FLOAT_LIST,
     "ScalarType": ParameterType.SCALARTYPE, "Layout": ParameterType.LAYOUT,
     "Device": ParameterType.DEVICE, "Generator": ParameterType.GENERATOR,
     "MemoryFormat": ParameterType.MEMORY_FORMAT, "TensorList": ParameterType.TENSOR_LIST,
@@ -60,6 +63,12 @@ _TYPES = {
     "Storage": ParameterType.STORAGE, "PyObject*": ParameterType.PYOBJECT,
 }
 
+
+# numpy_compatibility_arg_names (python_arg_parser.cpp): a keyword argument may also be spelled
+# the NumPy way: x.sum(axis=0, keepdims=True) is x.sum(dim=0, keepdim=True).
+NUMPY_COMPATIBILITY_ARG_NAMES: dict[str, tuple[str, ...]] = {
+    "dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"), "other": ("x2",),
+}
 
 
 def _is_int(obj: Any) -> bool:
@@ -131,9 +140,15 @@ class FunctionParameter:
             return None
         if text in ("True", "False"):
             return text == "True"
+        if text[:1] in ("'", '"'):  # a str default: ord='fro'
+            return text[1:-1]
         if text.startswith(("[", "(")):
             inner = text[1:-1].strip()
             return [int(v) for v in inner.split(",") if v.strip()]
+        if text == "Mean":
+            # FunctionParameter::set_default_str parses an int default with atoi, so
+            # `int reduction=Mean` is 0 (Reduction::None) when omitted from Python, as in torch
+            return 0
         try:
             return int(text)
         except ValueError:
@@ -159,6 +174,10 @@ class FunctionParameter:
                 # like PyTorch, only the first element decides; unpacking checks the rest
                 return (len(obj) == 0 or _is_int(obj[0])), -1
             return (self.size > 0 and _is_int(obj)), -1
+        if t == ParameterType.FLOAT_LIST:  # histogram's range=(lo, hi)
+            if isinstance(obj, (tuple, list)):
+                return (len(obj) == 0 or _is_double(obj[0])), -1
+            return (self.size > 0 and _is_double(obj)), -1
         if t == ParameterType.TENSOR_LIST:
             if isinstance(obj, (tuple, list)):
                 # is_tensor_list_and_append_overloaded(throw_error=true): a bad element is an
@@ -215,7 +234,7 @@ class FunctionSignature:
             raise ValueError(f"bad signature {fmt!r}")
         params: list[FunctionParameter] = []
         keyword_only = False
-        for part in (p.strip() for p in m.group(2).split(",")):
+        for part in (p.strip() for p in re.split(r",(?![^\[]*\])", m.group(2))):  # not in [0,1]
             if not part:
                 continue
             if part == "*":
@@ -265,6 +284,11 @@ class FunctionSignature:
                 obj = args[arg_pos]
             else:
                 obj = kwargs.get(param.name, missing)
+                if obj is missing and param.name in NUMPY_COMPATIBILITY_ARG_NAMES:
+                    for numpy_name in NUMPY_COMPATIBILITY_ARG_NAMES[param.name]:
+                        obj = kwargs.get(numpy_name, missing)
+                        if obj is not missing:
+                            break
                 is_kwd = True
             varargs_eligible = allow_varargs_intlist and arg_pos == 0 and not is_kwd
             if (obj is missing and param.optional) or (obj is None and param.allow_none):
@@ -359,17 +383,27 @@ class PythonArgs:
     def intlist(self, i: int) -> list[int]:
         obj = self.args[i]
         param = self.signature.params[i]
-        if obj is None:
-            return []
+        if obj is None:  # absent: the signature's default (dim=[-2,-1]), else empty
+            default = param.default_value()
+            return list(default) if isinstance(default, list) else []
         if not isinstance(obj, (tuple, list)):
-            return [int(obj)] * param.size  # IntArrayRef[N] broadcasts a single int
+            value = int(obj)
+            if not INT64_MIN <= value <= INT64_MAX:  # THPUtils_unpackLong
+                raise ValueError("Overflow when unpacking long long")
+            return [value] * param.size  # IntArrayRef[N] broadcasts a single int
         bad = _first_bad_int(obj)
         if bad != -1:
             raise TypeError(f"{self.signature.name}(): argument '{param.name}' failed to unpack "
                             f"the object at pos {bad + 1} with error \"type must be tuple of "
                             f"ints,but got {type(obj[bad]).__name__}\"")
-        return [int(x) for x in obj]
-
+        values = [int(x) for x in obj]
+        for pos, value in enumerate(values):
+            if not INT64_MIN <= value <= INT64_MAX:
+                # torch appends the C++ backtrace of THPUtils_unpackLong's error here
+                raise TypeError(f"{self.signature.name}(): argument '{param.name}' failed to "
+                                f"unpack the object at pos {pos + 1} with error \"Overflow "
+                                f"when unpacking long long\"")
+        return values
 
 
 @dataclass
@@ -482,8 +516,11 @@ def _argcount_match(arguments: list[tuple[str, str, bool]], args: Sequence[Any],
 
 
 def _arg_desc(args: Sequence[Any], kwargs: dict[str, Any]) -> str:
-    return "(" + ", ".join([_describe(a) for a in args]
-                           + [f"{k}={_describe(v)}" for k, v in kwargs.items()]) + ")"
+    # invalid_arguments.cpp's arg_desc appends ", " after each item and erases the last one
+    # only when there are positional arguments: keywords alone read `(dtype=str, )`
+    text = "".join([f"{_describe(a)}, " for a in args]
+                   + [f"{k}={_describe(v)}, " for k, v in kwargs.items()])
+    return "(" + (text[:-2] if args else text) + ")"
 
 
 def _formatted_arg_desc(arguments: list[tuple[str, str, bool]], args: Sequence[Any],

@@ -13,6 +13,7 @@ wrap_outputs.h).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -26,7 +27,7 @@ from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import ScalarType
 from tensortrace.csrc.dtype import get_dtype, layout, memory_format, to_scalar_type
 from tensortrace.csrc.generator import Generator
-from tensortrace.csrc.python_arg_parser import ParameterType, PythonArgs
+from tensortrace.csrc.python_arg_parser import INT64_MAX, INT64_MIN, ParameterType, PythonArgs
 from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap
 
 
@@ -48,9 +49,16 @@ SKIP_PYTHON_BINDINGS = {"add.Scalar", "add_.Scalar", "to.dtype",
                         "sub.Scalar", "sub_.Scalar", "mul.Scalar", "mul_.Scalar", "div.Scalar",
                         "div_.Scalar",
                         # internal view ops torch does not expose (gen_python_functions' skips)
+                        "numpy_T", "matrix_H",  # x.T and x.H: properties (python_variable.cpp)
                         "_reshape_alias", "_unsafe_view", "alias", "slice.Tensor",
                         # Tensor?[] has no PythonArgParser type here yet: reached via x[...]
-                        "index.Tensor", "index_put_", "index_put", "_index_put_impl_"}
+                        "index.Tensor", "index_put_", "index_put", "_index_put_impl_",
+                        # hand-written THPVariable_nonzero (as_tuple) calls it
+                        "nonzero_numpy"}
+# gen_python_functions' ".*_backward" and ".*_forward" skips: the kernels backward formulas call
+# (threshold_backward, nll_loss_backward) and the halves of composite losses (nll_loss_forward)
+# are no Python functions in torch
+SKIP_PYTHON_BINDINGS_PATTERN = re.compile(r".*_(backward|forward)$")
 # should_allow_numbers_as_tensors (torch/csrc/utils/python_arg_parser.cpp): the only bindings
 # whose Tensor arguments also take Python numbers. Everything else has Scalar overloads.
 NUMBERS_AS_TENSORS = {"add", "add_", "add_out", "div", "div_", "div_out", "divide", "divide_",
@@ -70,7 +78,8 @@ FACTORY_OPTIONS = ("dtype", "layout", "device", "pin_memory")
 def python_type(arg: Argument) -> str:
     t = arg.type
     if t.is_list:
-        base = {"Tensor": "TensorList", "int": "IntArrayRef", "SymInt": "SymIntArrayRef"}[t.base]
+        base = {"Tensor": "TensorList", "int": "IntArrayRef", "SymInt": "SymIntArrayRef",
+                "float": "ArrayRef<double>"}[t.base]
         shown = f"{base}[{t.list_size}]" if t.list_size else base
         return shown + ("?" if t.optional else "")  # `int[1]? dim` takes None too
     return _PY_TYPES[t.base] + ("?" if t.optional else "")
@@ -150,6 +159,8 @@ def convert(r: PythonArgs, i: int) -> Any:
         return r.intlist(i)
     if t == ParameterType.TENSOR_LIST:
         return [v.cdata for v in value]
+    if t == ParameterType.FLOAT_LIST:
+        return [float(v) for v in value]
     if t == ParameterType.SCALARTYPE:
         return to_scalar_type(value)
     if t == ParameterType.DEVICE:
@@ -162,13 +173,22 @@ def convert(r: PythonArgs, i: int) -> Any:
     if t == ParameterType.MEMORY_FORMAT:
         return value.name if isinstance(value, memory_format) else value
     if t == ParameterType.SCALAR:
+        if type(value) is int and not INT64_MIN <= value <= INT64_MAX:
+            # PythonArgs::scalar_slow: past int64, PyLong_AsUnsignedLongLong's own errors
+            if value < 0:
+                raise OverflowError("can't convert negative int to unsigned")
+            if value >> 64:
+                raise OverflowError("int too big to convert")
         return value.item() if isinstance(value, TensorBase) else value
     if t == ParameterType.STORAGE:
         from tensortrace.csrc.storage import storage_of
 
         return storage_of(value)
     if t in (ParameterType.INT64, ParameterType.SYM_INT):
-        return int(value)
+        value = int(value)
+        if not INT64_MIN <= value <= INT64_MAX:  # THPUtils_unpackLong
+            raise ValueError("Overflow when unpacking long long")
+        return value
     if t == ParameterType.DOUBLE:
         return float(value)
     return value
@@ -322,9 +342,13 @@ def sort_overloads(overloads: Sequence[PythonOverload]) -> list[PythonOverload]:
     return [ordered[i] for i in sorted_ids]
 
 
-def collect_overloads(ops: Sequence[OperatorLike], is_method: bool
-                      ) -> dict[str, list[PythonOverload]]:
-    """Group the YAML's ops by Python name, folding each `.out` overload into its functional."""
+def collect_overloads(ops: Sequence[OperatorLike], is_method: bool,
+                      python_module: str | None = None) -> dict[str, list[PythonOverload]]:
+    """Group the YAML's ops by Python name, folding each `.out` overload into its functional.
+
+    Functions of a `python_module:` (nn, linalg) go to that module only (torch._C._nn.*,
+    torch.linalg.*).
+    """
     by_full = {op.schema.full_name: op for op in ops}
     by_name = ops_by_name(ops)
     grouped: dict[str, list[PythonOverload]] = {}
@@ -332,7 +356,10 @@ def collect_overloads(ops: Sequence[OperatorLike], is_method: bool
         schema = op.schema
         variants = str(op.entry.get("variants", "function"))
         wanted = "method" if is_method else "function"
-        if (wanted not in variants or schema.is_out or schema.full_name in SKIP_PYTHON_BINDINGS):
+        if (wanted not in variants or schema.is_out or schema.full_name in SKIP_PYTHON_BINDINGS
+                or SKIP_PYTHON_BINDINGS_PATTERN.match(schema.name)):
+            continue
+        if not is_method and op.entry.get("python_module") != python_module:
             continue
         out_op = None
         if not is_method:

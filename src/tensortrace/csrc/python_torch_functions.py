@@ -12,12 +12,15 @@ from collections.abc import Callable
 from typing import Any
 
 VariableFunctions: dict[str, Callable[..., Any]] = {}
+GENERATED: dict[str, Callable[..., Any]] = {}  # the generated bindings a manual one replaces
 
 
 def install(generated: dict[str, Any]) -> None:
-    """Fill VariableFunctions from csrc/generated/python_torch_functions_0.py's FUNCTIONS."""
+    """Fill VariableFunctions from csrc/generated/python_torch_functions_0.py's FUNCTIONS (the
+    `python_module: nn` ops are in python_nn_functions.py's torch._C._nn instead)."""
     VariableFunctions.update(generated)
     # the hand-written ones (python_torch_functions_manual.cpp): tensor, as_tensor, from_numpy
     from tensortrace.csrc.python_torch_functions_manual import MANUAL_FUNCTIONS
 
+    GENERATED.update({n: VariableFunctions[n] for n in MANUAL_FUNCTIONS if n in VariableFunctions})
     VariableFunctions.update(MANUAL_FUNCTIONS)

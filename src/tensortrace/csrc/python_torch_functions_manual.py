@@ -1,4 +1,5 @@
-"""The hand-written torch.<function>s: torch.tensor, torch.as_tensor, torch.from_numpy.
+"""The hand-written torch.<function>s: torch.tensor, torch.as_tensor, torch.from_numpy,
+torch.nonzero (its `as_tuple` is no schema argument: it picks nonzero or nonzero_numpy).
 
 Mirrors `torch/csrc/autograd/python_torch_functions_manual.cpp`: their PythonArgParser
 signatures (`tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None,
@@ -11,11 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from tensortrace.aten import functions as at
 from tensortrace.c10.device import Device
+from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.csrc import tensor_new
 from tensortrace.csrc.dtype import to_scalar_type
 from tensortrace.csrc.python_arg_parser import PythonArgParser
-from tensortrace.csrc.python_variable import THPVariable_Wrap, handle_th_errors
+from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap, handle_th_errors
 from tensortrace.csrc.tensor_numpy import tensor_from_numpy
 from tensortrace.trace import traced
 
@@ -60,6 +63,54 @@ def from_numpy(arg: Any) -> Any:
     return THPVariable_Wrap(tensor_from_numpy(arg))
 
 
+_nonzero_parser = PythonArgParser.create([
+    "nonzero(Tensor input, *, bool as_tuple=False, Tensor out=None)"])
+
+
+@traced("python", "dispatch_nonzero", SOURCE, legacy="dispatch_nonzero")
+def dispatch_nonzero(self: Any, out: Any = None) -> Any:
+    if out is None:
+        return self.nonzero()
+    result = self.nonzero()  # nonzero.out: the out tensor takes the result's shape
+    out.resize_(list(result.sizes()))
+    return out.copy_(result)
+
+
+@traced("python", "dispatch_nonzero_numpy", SOURCE, legacy="dispatch_nonzero_numpy")
+def dispatch_nonzero_numpy(self: Any) -> Any:
+    return at.nonzero_numpy(self)
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nonzero", SOURCE, legacy="THPVariable_nonzero")
+def nonzero(*args: Any, **kwargs: Any) -> Any:
+    r = _nonzero_parser.parse(args, kwargs)
+    tensor = r.args[0].cdata
+    as_tuple = bool(r.get(1))
+    has_out = not r.isNone(2)
+    if as_tuple:
+        TORCH_CHECK(not has_out, "nonzero does not support the out kwarg when as_tuple is True")
+        return tuple(THPVariable_Wrap(t) for t in dispatch_nonzero_numpy(tensor))
+    if has_out:
+        dispatch_nonzero(tensor, r.args[2].cdata)
+        return r.args[2]
+    return THPVariable_Wrap(dispatch_nonzero(tensor))
+
+
+_nonzero_method_parser = PythonArgParser.create(["nonzero()", "nonzero(*, bool as_tuple)"])
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nonzero", "torch/csrc/autograd/generated/"
+        "python_variable_methods.cpp", legacy="THPVariable_nonzero")
+def nonzero_method(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
+    """Tensor.nonzero(*, as_tuple=False), hand-written in python_variable_methods.cpp too."""
+    r = _nonzero_method_parser.parse(args, kwargs)
+    if r.idx == 0 or not bool(r.get(0)):
+        return THPVariable_Wrap(dispatch_nonzero(self.cdata))
+    return tuple(THPVariable_Wrap(t) for t in dispatch_nonzero_numpy(self.cdata))
+
+
 MANUAL_FUNCTIONS: dict[str, Callable[..., Any]] = {
-    "tensor": tensor, "as_tensor": as_tensor, "from_numpy": from_numpy,
+    "tensor": tensor, "as_tensor": as_tensor, "from_numpy": from_numpy, "nonzero": nonzero,
 }

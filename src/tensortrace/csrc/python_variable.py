@@ -14,6 +14,7 @@ or its storage) or cascade down to free_cpu. The trace records each handle's bir
 
 from __future__ import annotations
 
+import _thread
 import functools
 import itertools
 import traceback
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from tensortrace.aten.tensor_body import Tensor as AtTensor
 from tensortrace.autograd.variable import get_autograd_meta
 from tensortrace.c10.device import Device
+from tensortrace.c10.exception import TORCH_CHECK_NOT_IMPLEMENTED
 from tensortrace.csrc.dtype import dtype, get_dtype, strided
 from tensortrace.csrc.size import Size
 from tensortrace.trace import recorder, traced
@@ -35,6 +37,14 @@ _handle_ids = itertools.count(1)
 
 # The Python class THPVariable_Wrap instantiates: torch.Tensor, registered by _tensor.py.
 THPVariableClass: type[TensorBase] | None = None
+
+
+def check_noargs(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """A METH_NOARGS method of TensorBase given arguments: CPython's own TypeErrors."""
+    if kwargs:
+        raise TypeError(f"TensorBase.{name}() takes no keyword arguments")
+    if args:
+        raise TypeError(f"TensorBase.{name}() takes no arguments ({len(args)} given)")
 
 
 def handle_th_errors(fn: F) -> F:
@@ -78,6 +88,10 @@ class TensorBase:
     def __del__(self) -> None:
         try:
             THPVariable_dealloc(self)
+        except KeyboardInterrupt:
+            # Python prints and drops whatever __del__ raises: re-deliver Ctrl-C to the main
+            # thread so that it still stops the program
+            _thread.interrupt_main()
         except Exception:  # pragma: no cover - only during interpreter teardown
             pass
 
@@ -117,7 +131,21 @@ class TensorBase:
 
     @property
     def is_cuda(self) -> bool:
-        return False
+        return self.cdata.device().is_cuda()
+
+    def record_stream(self, stream: Any) -> None:
+        """Tensor.record_stream (record_stream_cuda): see torch.cuda._record_stream."""
+        TORCH_CHECK_NOT_IMPLEMENTED(self.cdata.device().is_cuda(), "Could not run "
+                                    "'aten::record_stream' with arguments from the '",
+                                    self.cdata.device().type_.name, "' backend.")
+        from tensortrace.cuda import _record_stream
+
+        _record_stream(self, stream)
+
+    def get_device(self) -> int:
+        """The CUDA device index, or -1 for a CPU tensor."""
+        device = self.cdata.device()
+        return -1 if device.is_cpu() else (device.index if device.index is not None else 0)
 
     @property
     def is_meta(self) -> bool:

@@ -73,6 +73,13 @@ def boolToIndexingTensor(self: AtTensor, value: bool) -> AtTensor:
     return at.empty([0], dtype=ScalarType.Long, device=self.device())
 
 
+def unpack_long(value: int) -> int:
+    """THPUtils_unpackLong: an index must fit in int64_t."""
+    if not -(1 << 63) <= value < (1 << 63):
+        raise ValueError("Overflow when unpacking long long")
+    return value
+
+
 def unpack_slice(s: slice) -> tuple[int, int, int]:
     """__PySlice_Unpack: (start, stop, step) with Python's defaults and errors."""
     def as_index(v: Any) -> int:
@@ -167,7 +174,7 @@ def applySlicing(self: AtTensor, index: tuple[Any, ...],
                 value = operator.index(obj)
             except TypeError:
                 raise invalid_index(obj) from None
-            result = applySelect(result, dim, value, real_dim)
+            result = applySelect(result, dim, unpack_long(value), real_dim)
     return result
 
 
@@ -217,7 +224,7 @@ def THPVariable_getitem(self: TensorBase, index: Any) -> TensorBase:
     if index is Ellipsis:
         return THPVariable_Wrap(self_.alias())
     if _is_int_index(index):
-        return THPVariable_Wrap(applySelect(self_, 0, int(index)))
+        return THPVariable_Wrap(applySelect(self_, 0, unpack_long(int(index))))
     if isinstance(index, slice):
         start, stop, step = unpack_slice(index)
         return THPVariable_Wrap(applySlice(self_, 0, start, stop, step, True))
@@ -291,7 +298,7 @@ def THPVariable_setitem(self: TensorBase, index: Any, py_value: Any) -> None:
         copy_to(self_.unsqueeze(0), value)
         return
     if _is_int_index(index):
-        copy_to(applySelect(self_, 0, int(index)), value)
+        copy_to(applySelect(self_, 0, unpack_long(int(index))), value)
         return
     if isinstance(index, slice):
         start, stop, step = unpack_slice(index)

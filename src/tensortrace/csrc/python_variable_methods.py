@@ -14,13 +14,21 @@ from collections.abc import Callable
 from typing import Any
 
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
-from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap, handle_th_errors
+from tensortrace.csrc.python_arg_parser import PythonArgParser
+from tensortrace.csrc.python_torch_functions_manual import nonzero_method
+from tensortrace.csrc.python_variable import (
+    TensorBase,
+    THPVariable_Wrap,
+    check_noargs,
+    handle_th_errors,
+)
 from tensortrace.csrc.python_variable_indexing import (
     THPVariable_delitem,
     THPVariable_getitem,
     THPVariable_setitem,
 )
 from tensortrace.csrc.python_variable_methods_conversion import CONVERSION_METHODS
+from tensortrace.csrc.python_variable_methods_everyday import EVERYDAY_METHODS
 from tensortrace.csrc.size import Size
 
 
@@ -35,41 +43,67 @@ def TypeError_to_NotImplemented_(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+# Note [Hand-written methods parse like torch]: python_variable_methods.cpp parses these with a
+# PythonArgParser too (or declares them METH_NOARGS), so a bad argument gets torch's TypeError.
+_size_parser = PythonArgParser.create(["size(int64_t? dim=None)"])
+_stride_parser = PythonArgParser.create(["stride(int64_t? dim=None)"])
+_is_contiguous_parser = PythonArgParser.create([
+    "is_contiguous(*, MemoryFormat memory_format=contiguous_format)"])
+
+
 @handle_th_errors
-def size(self: TensorBase, dim: int | None = None) -> Any:
+def size(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
+    # x.size() and x.size(int) skip the parser: they are the calls user code makes in loops
+    fast = not kwargs and (not args or (len(args) == 1 and type(args[0]) is int))
+    dim = (args[0] if args else None) if fast else _size_parser.parse(args, kwargs).args[0]
     if dim is None:
         return Size(self.cdata.sizes())
     return self.cdata.sizes()[maybe_wrap_dim(dim, self.cdata.dim(), False)]
 
 
 @handle_th_errors
-def stride(self: TensorBase, dim: int | None = None) -> Any:
+def stride(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
+    # x.stride() and x.stride(int) skip the parser: they are the calls user code makes in loops
+    fast = not kwargs and (not args or (len(args) == 1 and type(args[0]) is int))
+    dim = (args[0] if args else None) if fast else _stride_parser.parse(args, kwargs).args[0]
     if dim is None:
         return tuple(self.cdata.strides())
     return self.cdata.strides()[maybe_wrap_dim(dim, self.cdata.dim(), False)]
 
 
-def dim(self: TensorBase) -> int:
+def dim(self: TensorBase, *args: Any, **kwargs: Any) -> int:
+    if args or kwargs:
+        check_noargs("dim", args, kwargs)
     return self.cdata.dim()
 
 
-def numel(self: TensorBase) -> int:
+def numel(self: TensorBase, *args: Any, **kwargs: Any) -> int:
+    if args or kwargs:
+        check_noargs("numel", args, kwargs)
     return self.cdata.numel()
 
 
-def storage_offset(self: TensorBase) -> int:
+def storage_offset(self: TensorBase, *args: Any, **kwargs: Any) -> int:
+    if args or kwargs:
+        check_noargs("storage_offset", args, kwargs)
     return self.cdata.storage_offset()
 
 
-def is_contiguous(self: TensorBase, memory_format: Any = None) -> bool:
+def is_contiguous(self: TensorBase, *args: Any, **kwargs: Any) -> bool:
+    if args or kwargs:
+        _is_contiguous_parser.parse(args, kwargs)
     return self.cdata.is_contiguous()
 
 
-def data_ptr(self: TensorBase) -> int:
+def data_ptr(self: TensorBase, *args: Any, **kwargs: Any) -> int:
+    if args or kwargs:
+        check_noargs("data_ptr", args, kwargs)
     return self.cdata.data_ptr()
 
 
-def element_size(self: TensorBase) -> int:
+def element_size(self: TensorBase, *args: Any, **kwargs: Any) -> int:
+    if args or kwargs:
+        check_noargs("element_size", args, kwargs)
     return self.cdata.element_size()
 
 
@@ -83,9 +117,14 @@ def __len__(self: TensorBase) -> int:
     return self.cdata.sizes()[0]
 
 
+_contiguous_parser = PythonArgParser.create([
+    "contiguous(*, MemoryFormat memory_format=contiguous_format)"])
+
+
 @handle_th_errors
-def contiguous(self: TensorBase, memory_format: Any = None) -> Any:
+def contiguous(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
     """THPVariable_contiguous: an already-contiguous tensor comes back without dispatching."""
+    memory_format = _contiguous_parser.parse(args, kwargs).args[0] if args or kwargs else None
     if self.cdata.is_contiguous():
         return self
     fmt = "contiguous_format" if memory_format is None else memory_format.name
@@ -117,6 +156,7 @@ HAND_WRITTEN: dict[str, Any] = {
     "contiguous": contiguous, "untyped_storage": untyped_storage, "storage": storage,
 }
 HAND_WRITTEN.update(CONVERSION_METHODS)  # to, float(), item, tolist, numpy, __bool__ ...
+HAND_WRITTEN["nonzero"] = nonzero_method  # as_tuple picks nonzero or nonzero_numpy
 
 
 @handle_th_errors
@@ -126,6 +166,7 @@ def _get_mT(self: TensorBase) -> Any:
 
 
 HAND_WRITTEN["mT"] = property(_get_mT)
+HAND_WRITTEN.update(EVERYDAY_METHODS)  # T, H, mH, type(), new_tensor
 
 @handle_th_errors
 def __invert__(self: TensorBase) -> Any:
@@ -152,7 +193,7 @@ OPERATORS: dict[str, str] = {
     "__floordiv__": "floor_divide", "__ifloordiv__": "floor_divide_",
     "__mod__": "remainder", "__imod__": "remainder_",
     "__eq__": "eq", "__ne__": "ne", "__lt__": "lt", "__le__": "le", "__gt__": "gt", "__ge__": "ge",
-    "__rand__": "bitwise_and", "__ror__": "bitwise_or",
+    "__rand__": "bitwise_and", "__ror__": "bitwise_or", "__rxor__": "bitwise_xor",
     "__matmul__": "matmul",
 }
 
@@ -169,3 +210,4 @@ def install(methods: dict[str, Callable[..., Any]], operators: dict[str, Callabl
         setattr(TensorBase, dunder, TypeError_to_NotImplemented_(binding))
     for name, fn in HAND_WRITTEN.items():
         setattr(TensorBase, name, fn)
+

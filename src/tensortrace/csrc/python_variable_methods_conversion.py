@@ -17,12 +17,17 @@ import numpy as np
 from tensortrace.aten import functions as at
 from tensortrace.aten.tensor_body import Tensor as AtTensor
 from tensortrace.c10.device import CPU, Device
-from tensortrace.c10.exception import TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
+from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
 from tensortrace.c10.scalar_type import ScalarType, isFloatingType, isIntegralType
 from tensortrace.csrc.dtype import memory_format as MemoryFormat
 from tensortrace.csrc.dtype import to_scalar_type
 from tensortrace.csrc.python_arg_parser import PythonArgParser
-from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap, handle_th_errors
+from tensortrace.csrc.python_variable import (
+    TensorBase,
+    THPVariable_Wrap,
+    check_noargs,
+    handle_th_errors,
+)
 from tensortrace.csrc.tensor_numpy import tensor_to_numpy
 from tensortrace.trace import traced
 
@@ -82,8 +87,9 @@ def to(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
     r = _to_parser.parse(args, kwargs)
     device, dtype, non_blocking, copy, memory_format = parse_to_conversion(r)
     if device is not None:
-        TORCH_CHECK_TYPE(device.is_cpu() or device.type_.name == "Meta",
-                         "tensortrace has only a CPU backend, got device '", device, "'")
+        TORCH_CHECK_TYPE(device.type_.name in ("CPU", "CUDA", "Meta"),
+                         "tensortrace has CPU and (emulated) CUDA backends only, got device '",
+                         device, "'")
     if device is None and dtype is None and not copy and memory_format is None:
         return self
     return THPVariable_Wrap(dispatch_to(self.cdata, device, dtype, non_blocking, copy,
@@ -93,9 +99,12 @@ def to(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
 def _to_type(scalar_type: ScalarType, name: str) -> Any:
     """THPVariable_<name>: `self.to(dtype)` with no device, no copy."""
 
+    parser = PythonArgParser.create([f"{name}(*, MemoryFormat? memory_format=None)"])
+
     @handle_th_errors
     @traced("python", f"THPVariable_{name}", SOURCE, legacy=f"THPVariable_{name}")
-    def method(self: TensorBase, memory_format: Any = None) -> Any:
+    def method(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
+        memory_format = parser.parse(args, kwargs).args[0] if args or kwargs else None
         return THPVariable_Wrap(dispatch_to(self.cdata, None, scalar_type, False, False,
                                             _memory_format(memory_format)))
 
@@ -103,16 +112,41 @@ def _to_type(scalar_type: ScalarType, name: str) -> Any:
     return method
 
 
+_cpu_parser = PythonArgParser.create(["cpu(*, MemoryFormat? memory_format=None)"])
+
+
 @handle_th_errors
 @traced("python", "THPVariable_cpu", SOURCE, legacy="THPVariable_cpu")
-def cpu(self: TensorBase, memory_format: Any = None) -> Any:
+def cpu(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
+    memory_format = _cpu_parser.parse(args, kwargs).args[0] if args or kwargs else None
     return THPVariable_Wrap(dispatch_to(self.cdata, CPU, None, False, False,
                                         _memory_format(memory_format)))
 
 
+_cuda_parser = PythonArgParser.create([
+    "cuda(Device? device=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)",
+])
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cuda", SOURCE, legacy="THPVariable_cuda")
+def cuda(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
+    """`self.cuda()`: a copy on the current (or the given) CUDA device; no copy if already there."""
+    r = _cuda_parser.parse(args, kwargs)
+    device = Device("cuda") if r.isNone(0) else _device(r.args[0])
+    TORCH_CHECK(device.is_cuda(), "Invalid device, must be cuda device")
+    if device.index is None:
+        from tensortrace.c10.cuda.cuda_functions import current_device
+
+        device = Device("cuda", current_device())
+    return THPVariable_Wrap(dispatch_to(self.cdata, device, None, bool(r.get(1)), False,
+                                        _memory_format(r.args[2])))
+
+
 @handle_th_errors
 @traced("python", "THPVariable_item", SOURCE, legacy="THPVariable_item")
-def item(self: TensorBase) -> Any:
+def item(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
+    check_noargs("item", args, kwargs)  # METH_NOARGS
     return self.cdata.item()
 
 
@@ -152,8 +186,9 @@ def __bool__(self: TensorBase) -> bool:
 
 @handle_th_errors
 @traced("python", "THPVariable_tolist", SOURCE, legacy="THPVariable_tolist")
-def tolist(self: TensorBase) -> Any:
+def tolist(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
     """tensor_to_list (torch/csrc/utils/tensor_list.cpp): nested lists of Python numbers."""
+    check_noargs("tolist", args, kwargs)  # METH_NOARGS
     data = self.cdata.resolve_conj().resolve_neg()
     values = data.numpy_view()
     if isFloatingType(data.scalar_type()):
@@ -163,12 +198,16 @@ def tolist(self: TensorBase) -> Any:
 
 @handle_th_errors
 @traced("python", "THPVariable_numpy", SOURCE, legacy="THPVariable_numpy")
-def numpy(self: TensorBase, *, force: bool = False) -> np.ndarray:
+def numpy(self: TensorBase, *args: Any, **kwargs: Any) -> np.ndarray:
+    force = bool(_numpy_parser.parse(args, kwargs).get(0))
     return tensor_to_numpy(self.cdata, force=force)
 
 
+_numpy_parser = PythonArgParser.create(["numpy(*, bool force=False)"])
+
+
 CONVERSION_METHODS: dict[str, Any] = {
-    "to": to, "cpu": cpu, "item": item, "tolist": tolist, "numpy": numpy,
+    "to": to, "cpu": cpu, "cuda": cuda, "item": item, "tolist": tolist, "numpy": numpy,
     "__bool__": __bool__, "__float__": __float__, "__int__": __int__, "__index__": __index__,
     "float": _to_type(ScalarType.Float, "float"),
     "double": _to_type(ScalarType.Double, "double"),

@@ -5,15 +5,26 @@ Mirrors `torch/csrc/Size.cpp`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import SupportsInt
+import operator
+
+
+def _index(item: object, i: int) -> int:
+    """THPSize_pynew: an int, or anything whose __index__ gives one (a 0-d integer tensor)."""
+    try:
+        return operator.index(item)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"torch.Size() takes an iterable of 'int' (item {i} is "
+                        f"'{type(item).__name__}')") from None
 
 
 class Size(tuple[int, ...]):
     __slots__ = ()
 
-    def __new__(cls, sizes: Iterable[SupportsInt] = ()) -> Size:
-        return super().__new__(cls, (int(s) for s in sizes))
+    def __new__(cls, sizes: object = ()) -> Size:
+        items = tuple(sizes)  # type: ignore[call-overload]  # PyTuple_Type.tp_new
+        if all(type(s) is int for s in items):  # the common case, checked once
+            return super().__new__(cls, items)
+        return super().__new__(cls, [_index(s, i) for i, s in enumerate(items)])
 
     def numel(self) -> int:
         n = 1

@@ -9,6 +9,7 @@ A storage handle owns a c10::Storage, so it keeps the memory alive like a tensor
 
 from __future__ import annotations
 
+import _thread
 import warnings
 import weakref
 from typing import Any
@@ -46,7 +47,10 @@ class UntypedStorage:
     def __del__(self) -> None:
         cdata = getattr(self, "_cdata", None)
         if cdata is not None:
-            cdata.reset()  # this handle's reference to the StorageImpl goes
+            try:
+                cdata.reset()  # this handle's reference to the StorageImpl goes
+            except KeyboardInterrupt:
+                _thread.interrupt_main()  # __del__ cannot raise: re-deliver Ctrl-C
 
     # ---- StorageMethods.cpp --------------------------------------------------------------------
     def nbytes(self) -> int:

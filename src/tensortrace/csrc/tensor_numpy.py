@@ -142,6 +142,9 @@ def tensor_to_numpy(tensor: AtTensor, force: bool = False) -> np.ndarray:
     from tensortrace.csrc.python_variable import THPVariable_Wrap
 
     if not force:
+        TORCH_CHECK_TYPE(tensor.is_cpu(), "can't convert ", tensor.device(), " device type "
+                         "tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory "
+                         "first.")
         TORCH_CHECK(not tensor.requires_grad(), "Can't call numpy() on Tensor that requires "
                     "grad. Use tensor.detach().numpy() instead.")
     # tensor.detach().cpu().resolve_conj().resolve_neg()

@@ -64,10 +64,17 @@ _HANDLE_SUMMARY = re.compile(r"\b_h(\d+)\b")
 class Timeline:
     """The replay of one trace: `state_at(step)`, `next("alloc", step)`, `code_view(step)` ..."""
 
-    def __init__(self, trace: Trace, checkpoint_every: int = DEFAULT_CHECKPOINT_EVERY) -> None:
+    def __init__(self, trace: Trace, checkpoint_every: int = DEFAULT_CHECKPOINT_EVERY,
+                 thread: int = 0) -> None:
         if checkpoint_every < 1:
             raise ValueError(f"checkpoint_every must be positive, got {checkpoint_every}")
-        self.trace = trace
+        # one thread's events: the tracing thread (0) unless another is asked for by its
+        # native id (Trace.threads()); its call stack is its own (Note [Each thread has its
+        # own stack])
+        if thread not in (0, *trace.threads()):
+            raise ValueError(f"no events of thread {thread} in this trace: it has "
+                             f"{trace.threads()}")
+        self.trace = trace.thread_view(thread)
         self.checkpoint_every = checkpoint_every
         self.compiled = compile_trace(trace)
         self.code, self.names = derive_code(trace, self.compiled)

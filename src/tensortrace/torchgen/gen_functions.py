@@ -13,8 +13,10 @@ Each returns the module's source; gen.py adds the header and writes the files.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
+from tensortrace.aten.function_schema import FunctionSchema
 from tensortrace.torchgen.model import NativeFunction, snake_case
 
 GENERATED = "build/aten/src/ATen"
@@ -145,9 +147,13 @@ def gen_backend_select(fns: Sequence[NativeFunction]) -> tuple[str, str]:
             continue
         names = [a.name for a in s.arguments]
         dtype_i, layout_i, device_i = (names.index(n) for n in ("dtype", "layout", "device"))
+        # 2019's getOp(options.backend()) reached CPUType::<op> for an op with a CPU kernel
+        # (seed 000's `empty`: CPU: empty_cpu), TypeDefault::<op> for the others (`rand`)
+        legacy_type = "CPUType" if "CPU" in dispatch_names(f) else "TypeDefault"
         out += ["",
                 f'@traced("dispatch", "at::(anonymous)::BackendSelect::{s.name}",',
-                '        REGISTER_BACKEND_SELECT, legacy="TypeDefault (options.backend())")',
+                f'        REGISTER_BACKEND_SELECT, legacy="{legacy_type}::{s.name} '
+                '(options.backend())")',
                 f"def {f.ident}(*args: Any) -> Any:",
                 f'    """{s}"""',
                 f"    key = computeDispatchKey(args[{dtype_i}], args[{layout_i}], "
@@ -157,6 +163,28 @@ def gen_backend_select(fns: Sequence[NativeFunction]) -> tuple[str, str]:
                 f'                       KernelFunction({f.ident}, "BackendSelect::{s.name}"))',
                 ""]
     return doc, "\n".join(out) + "\n"
+
+
+def dispatch_names(f: NativeFunction) -> dict[str, str]:
+    """`CPU, CUDA: sub_out` -> {"CPU": "sub_out", "CUDA": "sub_out"}."""
+    return {key.strip(): str(name) for keys, name in (f.entry.get("dispatch") or {}).items()
+            for key in str(keys).split(",")}
+
+
+def needs_device_check(f: NativeFunction) -> bool:
+    """RegisterCUDA.cpp checks that all tensor arguments share a device unless the entry says
+    `device_check: NoCheck` (TensorIterator ops check in compute_types instead)."""
+    tensors = [f.schema.arguments[i].type for i in f.schema.tensor_argument_indices()]
+    return (f.entry.get("device_check") != "NoCheck"
+            and f.entry.get("structured_inherits") != "TensorIteratorBase"
+            and (len(tensors) > 1 or any(t.is_list for t in tensors)))
+
+
+def device_check_args(schema: FunctionSchema) -> tuple[tuple[int, str], ...]:
+    """gen_device_check's order: the out= arguments, then the positional ones."""
+    tensors = [(i, a) for i, a in enumerate(schema.arguments) if a.type.is_tensor_like]
+    out = [(i, a.name) for i, a in tensors if a.kwarg_only and a.type.is_write]
+    return tuple(out + [(i, a.name) for i, a in tensors if not a.kwarg_only])
 
 
 def dispatch_keys(fns: Sequence[NativeFunction]) -> list[str]:
@@ -171,48 +199,59 @@ def dispatch_keys(fns: Sequence[NativeFunction]) -> list[str]:
 
 
 def gen_register_key(fns: Sequence[NativeFunction], key: str) -> tuple[str, str]:
-    """Register<Key>.cpp: the kernels of `key`, and (CPU) the structured kernels' wrappers."""
+    """Register<Key>.cpp: the kernels of `key`, and the structured kernels' wrappers."""
     doc = (f"The {key} kernels of native_functions.yaml's `dispatch:` entries, registered with "
            f"the Dispatcher.\n\nMirrors the generated `Register{key}.cpp`.")
-    if key == "CPU":
+    structured = [f for f in fns if f.entry.get("structured") and key in dispatch_names(f)]
+    if structured:
         doc += (" A structured op (`structured: True` on its out=\nvariant, "
                 "`structured_delegate` on the others) gets one wrapper per variant: it makes\n"
                 "the output (functional), checks it (in-place) or resizes it (out=), then runs "
                 "the op's meta\nfunction (shapes, dtypes) and its impl function (the compute).")
-    structured = key == "CPU" and any(f.entry.get("structured") for f in fns)
-    out = ["from typing import Any", ""] if structured else []
-    if structured:
-        out += ["from tensortrace.aten.codegen import StructuredKernel, native_kernel"]
-    else:
-        out += ["from tensortrace.aten.codegen import native_kernel"]
-    out += ["from tensortrace.aten.dispatcher import KernelFunction"] if structured else []
-    out += ["from tensortrace.aten.generated import operators as ops"]
-    if structured:
-        out += ["from tensortrace.aten.native.registry import IMPL_FUNCTIONS, META_FUNCTIONS",
-                "from tensortrace.aten.tensor_body import Tensor"]
-    out += ["from tensortrace.c10.dispatch_key import DispatchKey"]
-    if structured:
-        out += ["from tensortrace.trace import traced", "",
-                f'REGISTER_CPU = "{GENERATED}/RegisterCPU.cpp"']
-    out.append("")
+    if key == "CUDA":
+        doc += ("\nA kernel whose tensor arguments must share a device checks them first "
+                "(torchgen's\nneeds_device_check: not `device_check: NoCheck`, not a "
+                "TensorIterator op).")
+    body: list[str] = []
     for f in fns:
         if f.entry.get("structured"):
-            continue  # the structured out= entry's CPU name is its impl, handled below
-        for spec, native_name in (f.entry.get("dispatch") or {}).items():
-            keys = [k.strip() for k in str(spec).split(",")]
-            if key in keys:
-                out.append(f"ops.{f.ident}.register(DispatchKey.{key}, "
-                           f'native_kernel("{native_name}", ops.{f.ident}))')
+            continue  # the structured out= entry's name is its impl, handled below
+        native_name = dispatch_names(f).get(key)
+        if native_name is None:
+            continue
+        check = ""
+        if key == "CUDA" and needs_device_check(f):
+            check = f", {device_check_args(f.schema)!r}"
+        body.append(f"ops.{f.ident}.register(DispatchKey.{key}, "
+                    f'native_kernel("{native_name}", ops.{f.ident}{check}))')
+    for f in structured:
+        body += _structured_wrappers(key, f, [d for d in fns if d.entry.get(
+            "structured_delegate") == f.schema.full_name])
+    text = "\n".join(body)
+    imports = [("typing", "Any"), ("tensortrace.aten.codegen",
+                                    "StructuredKernel, check_devices, native_kernel"),
+               ("tensortrace.aten.dispatcher", "KernelFunction"),
+               ("tensortrace.aten.generated", "operators as ops"),
+               ("tensortrace.aten.native.registry", "IMPL_FUNCTIONS, META_FUNCTIONS"),
+               ("tensortrace.aten.tensor_body", "Tensor"),
+               ("tensortrace.c10.dispatch_key", "DispatchKey"),
+               ("tensortrace.trace", "traced")]
+    out = []
+    for module, names in imports:
+        used = [n for n in names.split(", ") if re.search(rf"\b{n.split(' as ')[-1]}\b", text)]
+        if used:
+            out.append(f"from {module} import {', '.join(used)}")
+            if module == "typing":
+                out.append("")
     if structured:
-        for f in fns:
-            if f.entry.get("structured"):
-                out += _structured_wrappers(f, [d for d in fns if d.entry.get(
-                    "structured_delegate") == f.schema.full_name])
+        out += ["", f'REGISTER_{key} = "{GENERATED}/Register{key}.cpp"']
+    out += ["", text]
     return doc, "\n".join(out) + "\n"
 
 
-def _structured_wrappers(out_f: NativeFunction, delegates: list[NativeFunction]) -> list[str]:
-    impl_name = out_f.entry["dispatch"]["CPU"]
+def _structured_wrappers(key: str, out_f: NativeFunction, delegates: list[NativeFunction]
+                         ) -> list[str]:
+    impl_name = dispatch_names(out_f)[key]
     functional = next(d for d in delegates if not d.schema.is_inplace)
     n_in = len(functional.schema.arguments)
     n_out = len(out_f.schema.returns)  # max.dim_max writes (values, indices)
@@ -223,7 +262,7 @@ def _structured_wrappers(out_f: NativeFunction, delegates: list[NativeFunction])
     variants = [(out_f, "out")] + [(d, "inplace" if d.schema.is_inplace else "functional")
                                    for d in delegates]
     for f, kind in variants:
-        wrapper = f"wrapper_CPU_{f.ident}"
+        wrapper = f"wrapper_{key}_{f.ident}"
         if kind == "functional":
             outputs = "[" + ", ".join(["Tensor()"] * n_out) + "]"
         elif kind == "inplace":
@@ -231,17 +270,21 @@ def _structured_wrappers(out_f: NativeFunction, delegates: list[NativeFunction])
         else:
             outputs = f"list(args[{n_in}:{n_in + n_out}])"
         result = "op.outputs_[0]" if n_out == 1 else "tuple(op.outputs_)"
+        check = []
+        if key == "CUDA" and needs_device_check(f) and needs_device_check(out_f):
+            check = [f"    check_devices(args, {device_check_args(f.schema)!r}, {wrapper!r})"]
         out += ["",
-                f'@traced("native", "at::(anonymous)::{wrapper}", REGISTER_CPU,',
-                f'        legacy="CPUType::{f.schema.name}")',
+                f'@traced("native", "at::(anonymous)::{wrapper}", REGISTER_{key},',
+                f'        legacy="{key}Type::{f.schema.name}")',
                 f"def {wrapper}(*args: Any) -> Any:",
                 f'    """{f.schema} ({kind})"""',
+                *check,
                 f"    op = StructuredKernel({outputs})",
                 f'    op.kind = "{kind}"',
                 f"    {meta}(op, *args[:{n_in}])",
                 f"    {impl}(op, *args[:{n_in}], *op.outputs_)",
                 f"    return {result}", "", "",
-                f"ops.{f.ident}.register(DispatchKey.CPU, KernelFunction({wrapper}, "
+                f"ops.{f.ident}.register(DispatchKey.{key}, KernelFunction({wrapper}, "
                 f'"{wrapper}"))']
     return out
 

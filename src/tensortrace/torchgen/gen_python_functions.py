@@ -67,9 +67,10 @@ def _dispatch(name: str, i: int, ov: PythonOverload) -> list[str]:
         call = "(" + ", ".join(f"{py_name(p)}=kwargs[{p!r}]" for p in passed) + ")"
     target = schema.name
     if ov.is_factory:
-        # torch::rand (variable_factories.h): below ADInplaceOrView, then make_variable
+        # torch::rand (variable_factories.h): below ADInplaceOrView, then make_variable; a
+        # factory method (x.new_zeros) is Tensor::new_zeros on self
         lines += ["    with AutoDispatchBelowADInplaceOrView():",
-                  f"        result = at.{target}{call}",
+                  f"        result = {'self' if ov.is_method else 'at'}.{target}{call}",
                   "    return make_variable(result, requires_grad)"]
     elif ov.is_method:
         lines += [f"    return self.{target}{call}"]
@@ -103,11 +104,15 @@ def _binding(name: str, overloads: Sequence[PythonOverload], is_method: bool) ->
     return lines
 
 
-def _binding_def(name: str, python_name: str, is_method: bool) -> list[str]:
-    """THPVariable_<name>: parse with PythonArgParser, dispatch, wrap."""
+def _binding_def(name: str, python_name: str, is_method: bool, noargs: bool = False
+                 ) -> list[str]:
+    """THPVariable_<name>: parse with PythonArgParser, dispatch, wrap. `noargs`: every signature
+    is `name()`, METH_NOARGS in python_variable_methods.cpp (an argument is a TypeError)."""
     src = "VARIABLE_METHODS_CPP" if is_method else "TORCH_FUNCTIONS_CPP"
     # x + y and x.add(y) reach the same THPVariable_add: the trace notes which one Python called
     called_as = f"Tensor.{python_name}" if is_method else f"torch.{name}"
+    check = ["    if len(args) > 1 or kwargs:",
+             f'        check_noargs("{name}", args[1:], kwargs)'] if noargs else []
     return ["", "", "@handle_th_errors",
             f'@traced("python", "THPVariable_{name}", {src}, legacy="THPVariable_{name}")',
             f"def {python_name}(*args: Any, **kwargs: Any) -> Any:",
@@ -115,6 +120,7 @@ def _binding_def(name: str, python_name: str, is_method: bool) -> list[str]:
             "    if recorder.current is not None:",
             f'        recorder.current.instant("python_call", "python", "{called_as}",',
             f'                                 {{"python_name": "{called_as}"}})',
+            *check,
             ("    self = args[0].cdata" if is_method else "    self = None"),
             f"    r = parser_{name}.parse({'args[1:]' if is_method else 'args'}, kwargs)",
             f"    ov = overloads_{name}[r.idx]",
@@ -132,7 +138,7 @@ _IMPORTS = [
     ("tensortrace.csrc", "return_types"),
     ("tensortrace.csrc.python_arg_parser", "PythonArgParser"),
     ("tensortrace.csrc.python_bindings", "PythonOverload, call_out, convert, wrap_result"),
-    ("tensortrace.csrc.python_variable", "handle_th_errors"),
+    ("tensortrace.csrc.python_variable", "check_noargs, handle_th_errors"),
     ("tensortrace.trace", "recorder, traced"),
 ]
 
@@ -157,7 +163,8 @@ def gen_torch_functions(fns: Sequence[NativeFunction]) -> tuple[str, str]:
            "pin_memory and requires_grad).\ncsrc/python_torch_functions.py adds the "
            "hand-written ones.")
     out = [f'TORCH_FUNCTIONS_CPP = "{TORCH_FUNCTIONS_CPP}"']
-    grouped = collect_overloads(fns, is_method=False)
+    # `python_module: nn` ops are bound in torch._C._nn instead (python_nn_functions.py)
+    grouped = collect_overloads([f for f in fns if not _in_module(f, "nn")], is_method=False)
     for name, overloads in grouped.items():
         out += _binding(name, overloads, False) + _binding_def(name, name, False)
     out += ["", "", "FUNCTIONS: dict[str, Any] = {"]
@@ -179,7 +186,8 @@ def gen_variable_methods(fns: Sequence[NativeFunction], operators: dict[str, str
     out = [f'VARIABLE_METHODS_CPP = "{VARIABLE_METHODS_CPP}"']
     grouped = collect_overloads(fns, is_method=True)
     for name, overloads in grouped.items():
-        out += _binding(name, overloads, True) + _binding_def(name, name, True)
+        noargs = all(not ov.params for ov in overloads)
+        out += _binding(name, overloads, True) + _binding_def(name, name, True, noargs)
     for dunder, name in operators.items():
         assert dunder not in grouped, dunder
         out += _binding_def(name, dunder, True)
@@ -192,9 +200,32 @@ def gen_variable_methods(fns: Sequence[NativeFunction], operators: dict[str, str
     return doc, "\n".join(_imports(out) + out) + "\n"
 
 
+def _in_module(f: NativeFunction, module: str) -> bool:
+    return f.entry.get("python_module") == module
+
+
+def gen_module_functions(fns: Sequence[NativeFunction], module: str) -> tuple[str, str]:
+    """python_<module>_functions.cpp: the bindings of the ops declared `python_module: <module>`
+    (torch._C._nn.<op>, torch._C._linalg.linalg_<op>)."""
+    doc = (f"The bindings of the `python_module: {module}` ops (torch._C._{module}).\n\n"
+           f"Mirrors the generated `python_{module}_functions.cpp`: one THPVariable_<op> per "
+           f"operator name;\ncsrc/python_{module}_functions.py installs them.")
+    out = [f'TORCH_FUNCTIONS_CPP = "{TORCH_FUNCTIONS_CPP}"']
+    grouped = collect_overloads([f for f in fns if _in_module(f, module)], is_method=False,
+                                python_module=module)
+    for name, overloads in grouped.items():
+        out += _binding(name, overloads, False) + _binding_def(name, name, False)
+    out += ["", "", "FUNCTIONS: dict[str, Any] = {"]
+    out += [f'    "{n}": {n},' for n in grouped]
+    out.append("}")
+    return doc, "\n".join(_imports(out) + out) + "\n"
+
+
 def csrc_modules(fns: Sequence[NativeFunction], operators: dict[str, str]
                  ) -> dict[str, tuple[str, str]]:
     return {"python_torch_functions_0": gen_torch_functions(fns),
+            "python_nn_functions": gen_module_functions(fns, "nn"),
+            "python_linalg_functions": gen_module_functions(fns, "linalg"),
             "python_variable_methods": gen_variable_methods(fns, operators)}
 
 

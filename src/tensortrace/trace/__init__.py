@@ -7,11 +7,13 @@ standard library, so every other layer can record into it.
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import FrameType
 from typing import Any
 
 from tensortrace.trace import recorder
@@ -37,9 +39,26 @@ def record(**meta: Any) -> Iterator[Trace]:
         yield result
     finally:
         # the `with` block's own frame: its variables name the tensors that survive
-        caller = sys._getframe(2)
-        record_names(caller.f_locals)
+        _record_caller_names(sys._getframe(2))
         recorder.stop(rec)
+
+
+def _record_caller_names(caller: FrameType) -> None:
+    """Record the names of the caller's tensors without pinning them.
+
+    Before Python 3.13, reading a function frame's `f_locals` snapshots its fast locals into a
+    dict cached on the frame, which holds a reference to every local until the function returns:
+    `del x` after the block would free nothing. So the snapshot is emptied once read (it is only
+    a copy: the next `f_locals` read refills it). From 3.13 `f_locals` is a write-through proxy
+    (PEP 667) that pins nothing and must not be cleared; module and class frames hand back their
+    real namespace, never cleared either.
+    """
+    local_vars = caller.f_locals
+    try:
+        record_names(local_vars)
+    finally:
+        if type(local_vars) is dict and caller.f_code.co_flags & inspect.CO_OPTIMIZED:
+            local_vars.clear()
 
 
 def is_tracing() -> bool:

@@ -57,7 +57,9 @@ class Event:
 
     `ph` is BEGIN, END or INSTANT (Chrome's phase letters). Frames carry `site`; instants carry a
     `kind` ("alloc", "free", "incref", "decref", "release", "make_intrusive", "handle_new",
-    "handle_del") and their facts in `args`. `depth` is the call depth at the event.
+    "handle_del") and their facts in `args`. `depth` is the call depth at the event, on its own
+    thread. `tid` is 0 for the thread that opened the trace, else the native id of the thread
+    that ran the event (torch.profiler's events carry their thread's id too).
 
     The CUDA caching allocator adds to "alloc" / "free" the device's `total_reserved`,
     `device_type` 1, `device_id`, the block's `segment`, `stream`, `requested` bytes and
@@ -75,12 +77,16 @@ class Event:
     site: int = -1  # index into Trace.sites, for frames
     kind: str = ""
     args: dict[str, Any] = field(default_factory=dict)
+    tid: int = 0
 
     def to_json(self) -> list[Any]:
-        return [self.ph, self.name, self.layer, self.ts_ns, self.depth, self.site, self.kind,
-                self.args]
+        row = [self.ph, self.name, self.layer, self.ts_ns, self.depth, self.site, self.kind,
+               self.args]
+        if self.tid:  # only events of other threads carry a ninth column
+            row.append(self.tid)
+        return row
 
     @classmethod
     def from_json(cls, row: list[Any]) -> Event:
-        ph, name, layer, ts_ns, depth, site, kind, args = row
-        return cls(ph, name, layer, ts_ns, depth, site, kind, args)
+        ph, name, layer, ts_ns, depth, site, kind, args, *rest = row
+        return cls(ph, name, layer, ts_ns, depth, site, kind, args, rest[0] if rest else 0)

@@ -13,6 +13,7 @@ import inspect
 import os
 import sys
 import time
+from _thread import get_ident, get_native_id
 from collections.abc import Callable
 from enum import Enum
 from types import CodeType, FrameType, FunctionType
@@ -48,13 +49,20 @@ def summarize(value: Any) -> Any:
 
 
 class Recorder:
-    """Collects events while a trace is active. One per `tensortrace.record()` block."""
+    """Collects events while a trace is active. One per `tensortrace.record()` block.
+
+    Note [Each thread has its own stack]: the thread that opened the trace keeps `depth`; an op
+    run on another thread while recording gets events tagged with that thread's native id and a
+    depth of its own, so its frames nest among themselves and never inside the caller's.
+    """
 
     def __init__(self) -> None:
         self.events: list[Event] = []
         self.sites: list[FrameSite] = []
         self._site_index: dict[FrameSite, int] = {}
         self.depth = 0
+        self.ident = get_ident()  # the tracing thread
+        self._other_depths: dict[int, int] = {}  # native id -> depth, for other threads
         self.t0 = time.perf_counter_ns()
 
     def _site(self, site: FrameSite) -> int:
@@ -65,18 +73,39 @@ class Recorder:
         return index
 
     def begin(self, site: FrameSite, args: dict[str, Any]) -> None:
+        if get_ident() != self.ident:
+            tid = get_native_id()
+            depth = self._other_depths.get(tid, 0)
+            self._other_depths[tid] = depth + 1
+            self.events.append(Event(BEGIN, site.name, site.layer,
+                                     time.perf_counter_ns() - self.t0, depth,
+                                     self._site(site), args=args, tid=tid))
+            return
         self.events.append(Event(BEGIN, site.name, site.layer,
                                  time.perf_counter_ns() - self.t0, self.depth,
                                  self._site(site), args=args))
         self.depth += 1
 
     def end(self, site: FrameSite, args: dict[str, Any]) -> None:
+        if get_ident() != self.ident:
+            tid = get_native_id()
+            depth = self._other_depths[tid] = self._other_depths.get(tid, 1) - 1
+            self.events.append(Event(END, site.name, site.layer,
+                                     time.perf_counter_ns() - self.t0, depth,
+                                     self._site(site), args=args, tid=tid))
+            return
         self.depth -= 1
         self.events.append(Event(END, site.name, site.layer,
                                  time.perf_counter_ns() - self.t0, self.depth,
                                  self._site(site), args=args))
 
     def instant(self, kind: str, layer: str, name: str, args: dict[str, Any]) -> None:
+        if get_ident() != self.ident:
+            tid = get_native_id()
+            self.events.append(Event(INSTANT, name, layer, time.perf_counter_ns() - self.t0,
+                                     self._other_depths.get(tid, 0), kind=kind, args=args,
+                                     tid=tid))
+            return
         self.events.append(Event(INSTANT, name, layer, time.perf_counter_ns() - self.t0,
                                  self.depth, kind=kind, args=args))
 
@@ -93,12 +122,14 @@ def instant(kind: str, layer: str, name: str, **args: Any) -> None:
 
 def record_call(rec: Recorder, site: FrameSite, begin_args: dict[str, Any],
                 fn: Callable[..., Any], args: tuple[Any, ...],
-                kwargs: dict[str, Any] | None = None, record_result: bool = True) -> Any:
+                kwargs: dict[str, Any] | None = None, record_result: bool = True,
+                end_args: Callable[[Any], dict[str, Any]] | None = None) -> Any:
     """The one way a frame is recorded: begin, call, end with the result or the error.
 
-    Used by every traced wrapper, the Dispatcher's call and redispatch, and the DispatchStub,
-    so that every frame an exception crosses records it (RecordFunction's scope guard ends
-    its scope on unwinding too).
+    Used by every traced wrapper, the Dispatcher's call and redispatch, the DispatchStub and
+    the autograd engine's RECORD_FUNCTION scopes, so that every frame an exception crosses
+    records it (RecordFunction's scope guard ends its scope on unwinding too). `end_args`
+    describes the result where the default summary does not fit (a Node's gradients).
     """
     rec.begin(site, begin_args)
     try:
@@ -106,7 +137,10 @@ def record_call(rec: Recorder, site: FrameSite, begin_args: dict[str, Any],
     except BaseException as exc:
         rec.end(site, {"error": f"{type(exc).__name__}: {exc}"})
         raise
-    rec.end(site, {"result": summarize(result)} if record_result else {})
+    if end_args is not None:
+        rec.end(site, end_args(result))
+    else:
+        rec.end(site, {"result": summarize(result)} if record_result else {})
     return result
 
 

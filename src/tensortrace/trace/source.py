@@ -45,9 +45,10 @@ def run_source(source: str, namespace: dict[str, Any], filename: str = "<tensort
                         {"index": index, "lineno": stmt.lineno, "end_lineno": stmt.end_lineno,
                          "source": text})
         if isinstance(stmt, ast.Expr):
-            node: ast.Module | ast.Interactive = ast.Module(
-                body=[ast.Assign(targets=[ast.Name("_", ast.Store())], value=stmt.value,
-                                 lineno=stmt.lineno, col_offset=0)], type_ignores=[])
+            # `_ = <expr>` located where the expression is (a multi-line one included)
+            target = ast.copy_location(ast.Name("_", ast.Store()), stmt)
+            assign = ast.copy_location(ast.Assign(targets=[target], value=stmt.value), stmt)
+            node: ast.Module | ast.Interactive = ast.Module(body=[assign], type_ignores=[])
         else:
             node = ast.Module(body=[stmt], type_ignores=[])
         ast.fix_missing_locations(node)

@@ -21,6 +21,16 @@ from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
 FORMAT_VERSION = 1
 
 
+def _copy_json(value: Any) -> Any:
+    """A deep copy of JSON data (dicts, lists and scalars): copy.deepcopy without its memo."""
+    kind = type(value)
+    if kind is dict:
+        return {k: _copy_json(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [_copy_json(v) for v in value]
+    return value
+
+
 @dataclass
 class FrameNode:
     """A frame of the call tree, rebuilt from its BEGIN/END pair."""
@@ -55,6 +65,11 @@ class Trace:
 
     # ---- persistence -------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
+        """The trace as JSON data: a deep copy, so that editing it never edits the trace."""
+        return _copy_json(self._json_data())
+
+    def _json_data(self) -> dict[str, Any]:
+        # shares the events' own dicts: for save(), which only reads them
         return {
             "format": "tensortrace-trace",
             "version": FORMAT_VERSION,
@@ -75,11 +90,22 @@ class Trace:
         return cls(events, sites, data.get("meta", {}))
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        Path(path).write_text(json.dumps(self.to_json()))
+        Path(path).write_text(json.dumps(self._json_data()))
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Trace:
         return cls.from_json(json.loads(Path(path).read_text()))
+
+    # ---- threads (Note [Each thread has its own stack]) ---------------------------------------
+    def threads(self) -> list[int]:
+        """The threads that ran events: 0 (the tracing thread) first, then native ids."""
+        return sorted({e.tid for e in self.events})
+
+    def thread_view(self, tid: int = 0) -> Trace:
+        """The events one thread ran, as a trace of their own (this trace if there is one)."""
+        if all(e.tid == tid for e in self.events):
+            return self
+        return Trace([e for e in self.events if e.tid == tid], self.sites, self.meta)
 
     # ---- structure ---------------------------------------------------------------------------
     def site_of(self, event: Event) -> FrameSite | None:
@@ -92,8 +118,11 @@ class Trace:
         their own so nothing is lost.
         """
         roots: list[FrameNode] = []
-        stack: list[FrameNode] = []
+        stacks: dict[int, list[FrameNode]] = {0: []}  # one per thread
         for index, event in enumerate(self.events):
+            stack = stacks.get(event.tid)
+            if stack is None:
+                stack = stacks[event.tid] = []
             if event.ph == BEGIN:
                 node = FrameNode(event.name, event.layer, self.site_of(event), index, -1,
                                  event.args.get("args", {}), {},
@@ -157,18 +186,21 @@ class Trace:
 
     def chrome_trace_events(self) -> dict[str, Any]:
         pid = int(self.meta.get("pid", os.getpid()))
-        tid = int(self.meta.get("tid", threading.get_native_id()))
+        main_tid = int(self.meta.get("tid", threading.get_native_id()))
         out: list[dict[str, Any]] = [
             {"ph": "M", "name": "process_name", "pid": pid, "tid": 0, "ts": 0,
              "args": {"name": "python"}},
             {"ph": "M", "name": "process_labels", "pid": pid, "tid": 0, "ts": 0,
              "args": {"labels": "CPU"}},
-            {"ph": "M", "name": "thread_name", "pid": pid, "tid": tid, "ts": 0,
-             "args": {"name": f"thread {tid} (python)"}},
         ]
-        begins: list[int] = []
+        for tid in [t or main_tid for t in self.threads()] or [main_tid]:
+            out.append({"ph": "M", "name": "thread_name", "pid": pid, "tid": tid, "ts": 0,
+                        "args": {"name": f"thread {tid} (python)"}})
+        begin_stacks: dict[int, list[int]] = {}  # one per thread
         for index, event in enumerate(self.events):
             ts = event.ts_ns / 1000.0
+            begins = begin_stacks.setdefault(event.tid, [])
+            tid = event.tid or main_tid
             if event.ph == BEGIN:
                 begins.append(index)
             elif event.ph == END:

@@ -5,6 +5,8 @@
   live).
 - `storage_strip(t, index)` / `StorageStrip(sizes, strides, offset, storage_len)`: a layout over
   its storage, the element an index reaches highlighted (seed 003).
+- `autograd_graph(trace_or_timeline, step)`: the Backward nodes a trace recorded, their edges down
+  to the leaves' AccumulateGrad, what each saved, and the order backward() evaluated them.
 - `memory_map(trace_or_timeline, step)`: the allocator's blocks by address over the trace's
   steps.
 
@@ -17,6 +19,7 @@ Each returns an `SvgPicture`: Jupyter shows it (`_repr_svg_`), `str()` is the SV
 
 from __future__ import annotations
 
+from tensortrace.viz.autograd_graph import AutogradGraph, autograd_graph
 from tensortrace.viz.memory_map import Block, MemoryMap, blocks_of, memory_map
 from tensortrace.viz.object_graph import ObjectGraph, object_graph
 from tensortrace.viz.state import ObjectState, state_from_timeline
@@ -28,6 +31,7 @@ from tensortrace.viz.storage_strip import (
 )
 from tensortrace.viz.svg import SvgPicture
 
-__all__ = ["Block", "MemoryMap", "ObjectGraph", "ObjectState", "StorageStrip", "SvgPicture",
+__all__ = ["AutogradGraph", "Block", "MemoryMap", "ObjectGraph", "ObjectState", "StorageStrip",
+           "SvgPicture", "autograd_graph",
            "blocks_of", "memory_map", "object_graph", "required_storage", "state_from_timeline",
            "storage_index", "storage_strip"]

@@ -24,7 +24,6 @@ Stable API for the slides (keep these names):
 from __future__ import annotations
 
 import html
-import json
 import os
 from pathlib import Path
 from typing import Any
@@ -36,6 +35,7 @@ from tensortrace.replay.payload import check_payload
 from tensortrace.replay.snapshot import State
 from tensortrace.replay.timeline import Timeline
 from tensortrace.trace import Trace
+from tensortrace.widgets.script_json import script_json
 
 STATIC = Path(__file__).parent / "static"
 PLAYER_JS = (STATIC / "player.js").read_text()
@@ -148,13 +148,12 @@ def standalone_html(source: Trace | Timeline | TimelinePlayer | dict[str, Any],
     if step is None:
         step = source.step if isinstance(source, TimelinePlayer) else 0
     title = title or payload.get("title", "tensortrace")
-    # `</` cannot appear inside a <script> element: escape it in the JSON data
-    data = json.dumps(payload, separators=(",", ":")).replace("</", "<\\/")
+    data = script_json(payload)  # no `<`, `>`, `&`, U+2028, U+2029: safe for any string
     if "</script" in PLAYER_JS.lower():
         raise AssertionError("player.js must not contain a closing script tag")
     if presentation is None:
         presentation = isinstance(source, TimelinePlayer) and source.presentation
-    options = json.dumps({"deck": deck, "presentation": bool(presentation)})
+    options = script_json({"deck": bool(deck), "presentation": bool(presentation)})
     boot = (f"\nconst options = {options};\n"
             "const permalink = /(?:^#|&)step=(\\d+)/.exec(location.hash);\n"
             f"const start = permalink ? Number(permalink[1]) : {int(step)};\n"

@@ -1529,7 +1529,7 @@ def clamp_max_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_where = [(ops.where_self_out, Binder(ops.where_self_out.schema)), (ops.where_self, Binder(ops.where_self.schema)), (ops.where_ScalarSelf, Binder(ops.where_ScalarSelf.schema)), (ops.where_ScalarOther, Binder(ops.where_ScalarOther.schema)), (ops.where_Scalar, Binder(ops.where_Scalar.schema))]
+_ov_where = [(ops.where_self_out, Binder(ops.where_self_out.schema)), (ops.where_self, Binder(ops.where_self.schema)), (ops.where_ScalarSelf, Binder(ops.where_ScalarSelf.schema)), (ops.where_ScalarOther, Binder(ops.where_ScalarOther.schema)), (ops.where_Scalar, Binder(ops.where_Scalar.schema)), (ops.where, Binder(ops.where.schema))]
 
 
 @traced("dispatch", "at::where", FUNCTIONS_H, "at::where",
@@ -1541,6 +1541,7 @@ def where(*args: Any, **kwargs: Any) -> Any:
     where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor
     where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor
     where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor
+    where(Tensor condition) -> Tensor[]
     """
     op, full = select_overload(_ov_where, args, kwargs, "at::where")
     return op.call(*full)
@@ -1973,6 +1974,2071 @@ def matmul(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_adjoint = [(ops.adjoint, Binder(ops.adjoint.schema))]
+
+
+@traced("dispatch", "at::adjoint", FUNCTIONS_H, "at::adjoint",
+        legacy="at::adjoint (Functions.h)")
+def adjoint(*args: Any, **kwargs: Any) -> Any:
+    """at::adjoint, overloads:
+    adjoint(Tensor(a) self) -> Tensor(a)
+    """
+    op, full = select_overload(_ov_adjoint, args, kwargs, "at::adjoint")
+    return op.call(*full)
+
+
+_ov_numel = [(ops.numel, Binder(ops.numel.schema))]
+
+
+@traced("dispatch", "at::numel", FUNCTIONS_H, "at::numel",
+        legacy="at::numel (Functions.h)")
+def numel(*args: Any, **kwargs: Any) -> Any:
+    """at::numel, overloads:
+    numel(Tensor self) -> int
+    """
+    op, full = select_overload(_ov_numel, args, kwargs, "at::numel")
+    return op.call(*full)
+
+
+_ov_normal = [(ops.normal_Tensor_float_out, Binder(ops.normal_Tensor_float_out.schema)), (ops.normal_Tensor_float, Binder(ops.normal_Tensor_float.schema)), (ops.normal_float_Tensor_out, Binder(ops.normal_float_Tensor_out.schema)), (ops.normal_float_Tensor, Binder(ops.normal_float_Tensor.schema)), (ops.normal_Tensor_Tensor_out, Binder(ops.normal_Tensor_Tensor_out.schema)), (ops.normal_Tensor_Tensor, Binder(ops.normal_Tensor_Tensor.schema)), (ops.normal_float_float, Binder(ops.normal_float_float.schema)), (ops.normal_float_float_out, Binder(ops.normal_float_float_out.schema))]
+
+
+@traced("dispatch", "at::normal", FUNCTIONS_H, "at::normal",
+        legacy="at::normal (Functions.h)")
+def normal(*args: Any, **kwargs: Any) -> Any:
+    """at::normal, overloads:
+    normal.Tensor_float_out(Tensor mean, float std=1, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)
+    normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor
+    normal.float_Tensor_out(float mean, Tensor std, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)
+    normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor
+    normal.Tensor_Tensor_out(Tensor mean, Tensor std, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)
+    normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor
+    normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    normal.float_float_out(float mean, float std, SymInt[] size, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_normal, args, kwargs, "at::normal")
+    return op.call(*full)
+
+
+_ov_bernoulli = [(ops.bernoulli, Binder(ops.bernoulli.schema)), (ops.bernoulli_out, Binder(ops.bernoulli_out.schema)), (ops.bernoulli_p, Binder(ops.bernoulli_p.schema))]
+
+
+@traced("dispatch", "at::bernoulli", FUNCTIONS_H, "at::bernoulli",
+        legacy="at::bernoulli (Functions.h)")
+def bernoulli(*args: Any, **kwargs: Any) -> Any:
+    """at::bernoulli, overloads:
+    bernoulli(Tensor self, *, Generator? generator=None) -> Tensor
+    bernoulli.out(Tensor self, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)
+    bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor
+    """
+    op, full = select_overload(_ov_bernoulli, args, kwargs, "at::bernoulli")
+    return op.call(*full)
+
+
+_ov_linalg_vector_norm = [(ops.linalg_vector_norm, Binder(ops.linalg_vector_norm.schema)), (ops.linalg_vector_norm_out, Binder(ops.linalg_vector_norm_out.schema))]
+
+
+@traced("dispatch", "at::linalg_vector_norm", FUNCTIONS_H, "at::linalg_vector_norm",
+        legacy="at::linalg_vector_norm (Functions.h)")
+def linalg_vector_norm(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_vector_norm, overloads:
+    linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+    linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_linalg_vector_norm, args, kwargs, "at::linalg_vector_norm")
+    return op.call(*full)
+
+
+_ov_linalg_matrix_norm = [(ops.linalg_matrix_norm, Binder(ops.linalg_matrix_norm.schema)), (ops.linalg_matrix_norm_str_ord, Binder(ops.linalg_matrix_norm_str_ord.schema))]
+
+
+@traced("dispatch", "at::linalg_matrix_norm", FUNCTIONS_H, "at::linalg_matrix_norm",
+        legacy="at::linalg_matrix_norm (Functions.h)")
+def linalg_matrix_norm(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_matrix_norm, overloads:
+    linalg_matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+    linalg_matrix_norm.str_ord(Tensor self, str ord='fro', int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+    """
+    op, full = select_overload(_ov_linalg_matrix_norm, args, kwargs, "at::linalg_matrix_norm")
+    return op.call(*full)
+
+
+_ov_linalg_norm = [(ops.linalg_norm, Binder(ops.linalg_norm.schema)), (ops.linalg_norm_ord_str, Binder(ops.linalg_norm_ord_str.schema))]
+
+
+@traced("dispatch", "at::linalg_norm", FUNCTIONS_H, "at::linalg_norm",
+        legacy="at::linalg_norm (Functions.h)")
+def linalg_norm(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_norm, overloads:
+    linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+    linalg_norm.ord_str(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+    """
+    op, full = select_overload(_ov_linalg_norm, args, kwargs, "at::linalg_norm")
+    return op.call(*full)
+
+
+_ov_linalg_svdvals = [(ops.linalg_svdvals, Binder(ops.linalg_svdvals.schema))]
+
+
+@traced("dispatch", "at::linalg_svdvals", FUNCTIONS_H, "at::linalg_svdvals",
+        legacy="at::linalg_svdvals (Functions.h)")
+def linalg_svdvals(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_svdvals, overloads:
+    linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor
+    """
+    op, full = select_overload(_ov_linalg_svdvals, args, kwargs, "at::linalg_svdvals")
+    return op.call(*full)
+
+
+_ov_linalg_det = [(ops.linalg_det, Binder(ops.linalg_det.schema))]
+
+
+@traced("dispatch", "at::linalg_det", FUNCTIONS_H, "at::linalg_det",
+        legacy="at::linalg_det (Functions.h)")
+def linalg_det(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_det, overloads:
+    linalg_det(Tensor A) -> Tensor
+    """
+    op, full = select_overload(_ov_linalg_det, args, kwargs, "at::linalg_det")
+    return op.call(*full)
+
+
+_ov_det = [(ops.det, Binder(ops.det.schema))]
+
+
+@traced("dispatch", "at::det", FUNCTIONS_H, "at::det",
+        legacy="at::det (Functions.h)")
+def det(*args: Any, **kwargs: Any) -> Any:
+    """at::det, overloads:
+    det(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_det, args, kwargs, "at::det")
+    return op.call(*full)
+
+
+_ov_amax = [(ops.amax, Binder(ops.amax.schema)), (ops.amax_out, Binder(ops.amax_out.schema))]
+
+
+@traced("dispatch", "at::amax", FUNCTIONS_H, "at::amax",
+        legacy="at::amax (Functions.h)")
+def amax(*args: Any, **kwargs: Any) -> Any:
+    """at::amax, overloads:
+    amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
+    amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_amax, args, kwargs, "at::amax")
+    return op.call(*full)
+
+
+_ov_amin = [(ops.amin, Binder(ops.amin.schema)), (ops.amin_out, Binder(ops.amin_out.schema))]
+
+
+@traced("dispatch", "at::amin", FUNCTIONS_H, "at::amin",
+        legacy="at::amin (Functions.h)")
+def amin(*args: Any, **kwargs: Any) -> Any:
+    """at::amin, overloads:
+    amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
+    amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_amin, args, kwargs, "at::amin")
+    return op.call(*full)
+
+
+_ov_aminmax = [(ops.aminmax, Binder(ops.aminmax.schema)), (ops.aminmax_out, Binder(ops.aminmax_out.schema))]
+
+
+@traced("dispatch", "at::aminmax", FUNCTIONS_H, "at::aminmax",
+        legacy="at::aminmax (Functions.h)")
+def aminmax(*args: Any, **kwargs: Any) -> Any:
+    """at::aminmax, overloads:
+    aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor, Tensor)
+    aminmax.out(Tensor self, *, int? dim=None, bool keepdim=False, Tensor(a!) min, Tensor(b!) max) -> (Tensor(a!), Tensor(b!))
+    """
+    op, full = select_overload(_ov_aminmax, args, kwargs, "at::aminmax")
+    return op.call(*full)
+
+
+_ov_multinomial = [(ops.multinomial_out, Binder(ops.multinomial_out.schema)), (ops.multinomial, Binder(ops.multinomial.schema))]
+
+
+@traced("dispatch", "at::multinomial", FUNCTIONS_H, "at::multinomial",
+        legacy="at::multinomial (Functions.h)")
+def multinomial(*args: Any, **kwargs: Any) -> Any:
+    """at::multinomial, overloads:
+    multinomial.out(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)
+    multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor
+    """
+    op, full = select_overload(_ov_multinomial, args, kwargs, "at::multinomial")
+    return op.call(*full)
+
+
+_ov_log1p = [(ops.log1p_out, Binder(ops.log1p_out.schema)), (ops.log1p, Binder(ops.log1p.schema))]
+
+
+@traced("dispatch", "at::log1p", FUNCTIONS_H, "at::log1p",
+        legacy="at::log1p (Functions.h)")
+def log1p(*args: Any, **kwargs: Any) -> Any:
+    """at::log1p, overloads:
+    log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    log1p(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_log1p, args, kwargs, "at::log1p")
+    return op.call(*full)
+
+
+_ov_log1p_ = [(ops.log1p_, Binder(ops.log1p_.schema))]
+
+
+@traced("dispatch", "at::log1p_", FUNCTIONS_H, "at::log1p_",
+        legacy="at::log1p_ (Functions.h)")
+def log1p_(*args: Any, **kwargs: Any) -> Any:
+    """at::log1p_, overloads:
+    log1p_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_log1p_, args, kwargs, "at::log1p_")
+    return op.call(*full)
+
+
+_ov_expm1 = [(ops.expm1_out, Binder(ops.expm1_out.schema)), (ops.expm1, Binder(ops.expm1.schema))]
+
+
+@traced("dispatch", "at::expm1", FUNCTIONS_H, "at::expm1",
+        legacy="at::expm1 (Functions.h)")
+def expm1(*args: Any, **kwargs: Any) -> Any:
+    """at::expm1, overloads:
+    expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    expm1(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_expm1, args, kwargs, "at::expm1")
+    return op.call(*full)
+
+
+_ov_expm1_ = [(ops.expm1_, Binder(ops.expm1_.schema))]
+
+
+@traced("dispatch", "at::expm1_", FUNCTIONS_H, "at::expm1_",
+        legacy="at::expm1_ (Functions.h)")
+def expm1_(*args: Any, **kwargs: Any) -> Any:
+    """at::expm1_, overloads:
+    expm1_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_expm1_, args, kwargs, "at::expm1_")
+    return op.call(*full)
+
+
+_ov_asin = [(ops.asin_out, Binder(ops.asin_out.schema)), (ops.asin, Binder(ops.asin.schema))]
+
+
+@traced("dispatch", "at::asin", FUNCTIONS_H, "at::asin",
+        legacy="at::asin (Functions.h)")
+def asin(*args: Any, **kwargs: Any) -> Any:
+    """at::asin, overloads:
+    asin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    asin(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_asin, args, kwargs, "at::asin")
+    return op.call(*full)
+
+
+_ov_asin_ = [(ops.asin_, Binder(ops.asin_.schema))]
+
+
+@traced("dispatch", "at::asin_", FUNCTIONS_H, "at::asin_",
+        legacy="at::asin_ (Functions.h)")
+def asin_(*args: Any, **kwargs: Any) -> Any:
+    """at::asin_, overloads:
+    asin_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_asin_, args, kwargs, "at::asin_")
+    return op.call(*full)
+
+
+_ov_acos = [(ops.acos_out, Binder(ops.acos_out.schema)), (ops.acos, Binder(ops.acos.schema))]
+
+
+@traced("dispatch", "at::acos", FUNCTIONS_H, "at::acos",
+        legacy="at::acos (Functions.h)")
+def acos(*args: Any, **kwargs: Any) -> Any:
+    """at::acos, overloads:
+    acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    acos(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_acos, args, kwargs, "at::acos")
+    return op.call(*full)
+
+
+_ov_acos_ = [(ops.acos_, Binder(ops.acos_.schema))]
+
+
+@traced("dispatch", "at::acos_", FUNCTIONS_H, "at::acos_",
+        legacy="at::acos_ (Functions.h)")
+def acos_(*args: Any, **kwargs: Any) -> Any:
+    """at::acos_, overloads:
+    acos_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_acos_, args, kwargs, "at::acos_")
+    return op.call(*full)
+
+
+_ov_atan = [(ops.atan_out, Binder(ops.atan_out.schema)), (ops.atan, Binder(ops.atan.schema))]
+
+
+@traced("dispatch", "at::atan", FUNCTIONS_H, "at::atan",
+        legacy="at::atan (Functions.h)")
+def atan(*args: Any, **kwargs: Any) -> Any:
+    """at::atan, overloads:
+    atan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    atan(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_atan, args, kwargs, "at::atan")
+    return op.call(*full)
+
+
+_ov_atan_ = [(ops.atan_, Binder(ops.atan_.schema))]
+
+
+@traced("dispatch", "at::atan_", FUNCTIONS_H, "at::atan_",
+        legacy="at::atan_ (Functions.h)")
+def atan_(*args: Any, **kwargs: Any) -> Any:
+    """at::atan_, overloads:
+    atan_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_atan_, args, kwargs, "at::atan_")
+    return op.call(*full)
+
+
+_ov_sinh = [(ops.sinh_out, Binder(ops.sinh_out.schema)), (ops.sinh, Binder(ops.sinh.schema))]
+
+
+@traced("dispatch", "at::sinh", FUNCTIONS_H, "at::sinh",
+        legacy="at::sinh (Functions.h)")
+def sinh(*args: Any, **kwargs: Any) -> Any:
+    """at::sinh, overloads:
+    sinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    sinh(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_sinh, args, kwargs, "at::sinh")
+    return op.call(*full)
+
+
+_ov_sinh_ = [(ops.sinh_, Binder(ops.sinh_.schema))]
+
+
+@traced("dispatch", "at::sinh_", FUNCTIONS_H, "at::sinh_",
+        legacy="at::sinh_ (Functions.h)")
+def sinh_(*args: Any, **kwargs: Any) -> Any:
+    """at::sinh_, overloads:
+    sinh_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_sinh_, args, kwargs, "at::sinh_")
+    return op.call(*full)
+
+
+_ov_cosh = [(ops.cosh_out, Binder(ops.cosh_out.schema)), (ops.cosh, Binder(ops.cosh.schema))]
+
+
+@traced("dispatch", "at::cosh", FUNCTIONS_H, "at::cosh",
+        legacy="at::cosh (Functions.h)")
+def cosh(*args: Any, **kwargs: Any) -> Any:
+    """at::cosh, overloads:
+    cosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    cosh(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_cosh, args, kwargs, "at::cosh")
+    return op.call(*full)
+
+
+_ov_cosh_ = [(ops.cosh_, Binder(ops.cosh_.schema))]
+
+
+@traced("dispatch", "at::cosh_", FUNCTIONS_H, "at::cosh_",
+        legacy="at::cosh_ (Functions.h)")
+def cosh_(*args: Any, **kwargs: Any) -> Any:
+    """at::cosh_, overloads:
+    cosh_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_cosh_, args, kwargs, "at::cosh_")
+    return op.call(*full)
+
+
+_ov_asinh = [(ops.asinh_out, Binder(ops.asinh_out.schema)), (ops.asinh, Binder(ops.asinh.schema))]
+
+
+@traced("dispatch", "at::asinh", FUNCTIONS_H, "at::asinh",
+        legacy="at::asinh (Functions.h)")
+def asinh(*args: Any, **kwargs: Any) -> Any:
+    """at::asinh, overloads:
+    asinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    asinh(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_asinh, args, kwargs, "at::asinh")
+    return op.call(*full)
+
+
+_ov_asinh_ = [(ops.asinh_, Binder(ops.asinh_.schema))]
+
+
+@traced("dispatch", "at::asinh_", FUNCTIONS_H, "at::asinh_",
+        legacy="at::asinh_ (Functions.h)")
+def asinh_(*args: Any, **kwargs: Any) -> Any:
+    """at::asinh_, overloads:
+    asinh_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_asinh_, args, kwargs, "at::asinh_")
+    return op.call(*full)
+
+
+_ov_acosh = [(ops.acosh_out, Binder(ops.acosh_out.schema)), (ops.acosh, Binder(ops.acosh.schema))]
+
+
+@traced("dispatch", "at::acosh", FUNCTIONS_H, "at::acosh",
+        legacy="at::acosh (Functions.h)")
+def acosh(*args: Any, **kwargs: Any) -> Any:
+    """at::acosh, overloads:
+    acosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    acosh(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_acosh, args, kwargs, "at::acosh")
+    return op.call(*full)
+
+
+_ov_acosh_ = [(ops.acosh_, Binder(ops.acosh_.schema))]
+
+
+@traced("dispatch", "at::acosh_", FUNCTIONS_H, "at::acosh_",
+        legacy="at::acosh_ (Functions.h)")
+def acosh_(*args: Any, **kwargs: Any) -> Any:
+    """at::acosh_, overloads:
+    acosh_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_acosh_, args, kwargs, "at::acosh_")
+    return op.call(*full)
+
+
+_ov_atanh = [(ops.atanh_out, Binder(ops.atanh_out.schema)), (ops.atanh, Binder(ops.atanh.schema))]
+
+
+@traced("dispatch", "at::atanh", FUNCTIONS_H, "at::atanh",
+        legacy="at::atanh (Functions.h)")
+def atanh(*args: Any, **kwargs: Any) -> Any:
+    """at::atanh, overloads:
+    atanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    atanh(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_atanh, args, kwargs, "at::atanh")
+    return op.call(*full)
+
+
+_ov_atanh_ = [(ops.atanh_, Binder(ops.atanh_.schema))]
+
+
+@traced("dispatch", "at::atanh_", FUNCTIONS_H, "at::atanh_",
+        legacy="at::atanh_ (Functions.h)")
+def atanh_(*args: Any, **kwargs: Any) -> Any:
+    """at::atanh_, overloads:
+    atanh_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_atanh_, args, kwargs, "at::atanh_")
+    return op.call(*full)
+
+
+_ov_frac = [(ops.frac_out, Binder(ops.frac_out.schema)), (ops.frac, Binder(ops.frac.schema))]
+
+
+@traced("dispatch", "at::frac", FUNCTIONS_H, "at::frac",
+        legacy="at::frac (Functions.h)")
+def frac(*args: Any, **kwargs: Any) -> Any:
+    """at::frac, overloads:
+    frac.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    frac(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_frac, args, kwargs, "at::frac")
+    return op.call(*full)
+
+
+_ov_frac_ = [(ops.frac_, Binder(ops.frac_.schema))]
+
+
+@traced("dispatch", "at::frac_", FUNCTIONS_H, "at::frac_",
+        legacy="at::frac_ (Functions.h)")
+def frac_(*args: Any, **kwargs: Any) -> Any:
+    """at::frac_, overloads:
+    frac_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_frac_, args, kwargs, "at::frac_")
+    return op.call(*full)
+
+
+_ov__softmax = [(ops._softmax, Binder(ops._softmax.schema)), (ops._softmax_out, Binder(ops._softmax_out.schema))]
+
+
+@traced("dispatch", "at::_softmax", FUNCTIONS_H, "at::_softmax",
+        legacy="at::_softmax (Functions.h)")
+def _softmax(*args: Any, **kwargs: Any) -> Any:
+    """at::_softmax, overloads:
+    _softmax(Tensor self, int dim, bool half_to_float) -> Tensor
+    _softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov__softmax, args, kwargs, "at::_softmax")
+    return op.call(*full)
+
+
+_ov_softmax = [(ops.softmax_int, Binder(ops.softmax_int.schema))]
+
+
+@traced("dispatch", "at::softmax", FUNCTIONS_H, "at::softmax",
+        legacy="at::softmax (Functions.h)")
+def softmax(*args: Any, **kwargs: Any) -> Any:
+    """at::softmax, overloads:
+    softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+    """
+    op, full = select_overload(_ov_softmax, args, kwargs, "at::softmax")
+    return op.call(*full)
+
+
+_ov__log_softmax = [(ops._log_softmax, Binder(ops._log_softmax.schema)), (ops._log_softmax_out, Binder(ops._log_softmax_out.schema))]
+
+
+@traced("dispatch", "at::_log_softmax", FUNCTIONS_H, "at::_log_softmax",
+        legacy="at::_log_softmax (Functions.h)")
+def _log_softmax(*args: Any, **kwargs: Any) -> Any:
+    """at::_log_softmax, overloads:
+    _log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor
+    _log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov__log_softmax, args, kwargs, "at::_log_softmax")
+    return op.call(*full)
+
+
+_ov_log_softmax = [(ops.log_softmax_int, Binder(ops.log_softmax_int.schema))]
+
+
+@traced("dispatch", "at::log_softmax", FUNCTIONS_H, "at::log_softmax",
+        legacy="at::log_softmax (Functions.h)")
+def log_softmax(*args: Any, **kwargs: Any) -> Any:
+    """at::log_softmax, overloads:
+    log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+    """
+    op, full = select_overload(_ov_log_softmax, args, kwargs, "at::log_softmax")
+    return op.call(*full)
+
+
+_ov__softmax_backward_data = [(ops._softmax_backward_data, Binder(ops._softmax_backward_data.schema)), (ops._softmax_backward_data_out, Binder(ops._softmax_backward_data_out.schema))]
+
+
+@traced("dispatch", "at::_softmax_backward_data", FUNCTIONS_H, "at::_softmax_backward_data",
+        legacy="at::_softmax_backward_data (Functions.h)")
+def _softmax_backward_data(*args: Any, **kwargs: Any) -> Any:
+    """at::_softmax_backward_data, overloads:
+    _softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor
+    _softmax_backward_data.out(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor(a!) grad_input) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov__softmax_backward_data, args, kwargs, "at::_softmax_backward_data")
+    return op.call(*full)
+
+
+_ov__log_softmax_backward_data = [(ops._log_softmax_backward_data, Binder(ops._log_softmax_backward_data.schema)), (ops._log_softmax_backward_data_out, Binder(ops._log_softmax_backward_data_out.schema))]
+
+
+@traced("dispatch", "at::_log_softmax_backward_data", FUNCTIONS_H, "at::_log_softmax_backward_data",
+        legacy="at::_log_softmax_backward_data (Functions.h)")
+def _log_softmax_backward_data(*args: Any, **kwargs: Any) -> Any:
+    """at::_log_softmax_backward_data, overloads:
+    _log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor
+    _log_softmax_backward_data.out(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov__log_softmax_backward_data, args, kwargs, "at::_log_softmax_backward_data")
+    return op.call(*full)
+
+
+_ov_nll_loss_forward = [(ops.nll_loss_forward, Binder(ops.nll_loss_forward.schema)), (ops.nll_loss_forward_output, Binder(ops.nll_loss_forward_output.schema))]
+
+
+@traced("dispatch", "at::nll_loss_forward", FUNCTIONS_H, "at::nll_loss_forward",
+        legacy="at::nll_loss_forward (Functions.h)")
+def nll_loss_forward(*args: Any, **kwargs: Any) -> Any:
+    """at::nll_loss_forward, overloads:
+    nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor, Tensor)
+    nll_loss_forward.output(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, *, Tensor(a!) output, Tensor(b!) total_weight) -> (Tensor(a!), Tensor(b!))
+    """
+    op, full = select_overload(_ov_nll_loss_forward, args, kwargs, "at::nll_loss_forward")
+    return op.call(*full)
+
+
+_ov_nll_loss_backward = [(ops.nll_loss_backward, Binder(ops.nll_loss_backward.schema)), (ops.nll_loss_backward_grad_input, Binder(ops.nll_loss_backward_grad_input.schema))]
+
+
+@traced("dispatch", "at::nll_loss_backward", FUNCTIONS_H, "at::nll_loss_backward",
+        legacy="at::nll_loss_backward (Functions.h)")
+def nll_loss_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::nll_loss_backward, overloads:
+    nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor
+    nll_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight, *, Tensor(a!) grad_input) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_nll_loss_backward, args, kwargs, "at::nll_loss_backward")
+    return op.call(*full)
+
+
+_ov_nll_loss = [(ops.nll_loss, Binder(ops.nll_loss.schema))]
+
+
+@traced("dispatch", "at::nll_loss", FUNCTIONS_H, "at::nll_loss",
+        legacy="at::nll_loss (Functions.h)")
+def nll_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::nll_loss, overloads:
+    nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor
+    """
+    op, full = select_overload(_ov_nll_loss, args, kwargs, "at::nll_loss")
+    return op.call(*full)
+
+
+_ov_nll_loss_nd = [(ops.nll_loss_nd, Binder(ops.nll_loss_nd.schema))]
+
+
+@traced("dispatch", "at::nll_loss_nd", FUNCTIONS_H, "at::nll_loss_nd",
+        legacy="at::nll_loss_nd (Functions.h)")
+def nll_loss_nd(*args: Any, **kwargs: Any) -> Any:
+    """at::nll_loss_nd, overloads:
+    nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor
+    """
+    op, full = select_overload(_ov_nll_loss_nd, args, kwargs, "at::nll_loss_nd")
+    return op.call(*full)
+
+
+_ov_cross_entropy_loss = [(ops.cross_entropy_loss, Binder(ops.cross_entropy_loss.schema))]
+
+
+@traced("dispatch", "at::cross_entropy_loss", FUNCTIONS_H, "at::cross_entropy_loss",
+        legacy="at::cross_entropy_loss (Functions.h)")
+def cross_entropy_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::cross_entropy_loss, overloads:
+    cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100, float label_smoothing=0.0) -> Tensor
+    """
+    op, full = select_overload(_ov_cross_entropy_loss, args, kwargs, "at::cross_entropy_loss")
+    return op.call(*full)
+
+
+_ov_mse_loss = [(ops.mse_loss, Binder(ops.mse_loss.schema)), (ops.mse_loss_out, Binder(ops.mse_loss_out.schema))]
+
+
+@traced("dispatch", "at::mse_loss", FUNCTIONS_H, "at::mse_loss",
+        legacy="at::mse_loss (Functions.h)")
+def mse_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::mse_loss, overloads:
+    mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor
+    mse_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_mse_loss, args, kwargs, "at::mse_loss")
+    return op.call(*full)
+
+
+_ov_mse_loss_backward = [(ops.mse_loss_backward, Binder(ops.mse_loss_backward.schema)), (ops.mse_loss_backward_grad_input, Binder(ops.mse_loss_backward_grad_input.schema))]
+
+
+@traced("dispatch", "at::mse_loss_backward", FUNCTIONS_H, "at::mse_loss_backward",
+        legacy="at::mse_loss_backward (Functions.h)")
+def mse_loss_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::mse_loss_backward, overloads:
+    mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor
+    mse_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, *, Tensor(a!) grad_input) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_mse_loss_backward, args, kwargs, "at::mse_loss_backward")
+    return op.call(*full)
+
+
+_ov_binary_cross_entropy_with_logits = [(ops.binary_cross_entropy_with_logits, Binder(ops.binary_cross_entropy_with_logits.schema))]
+
+
+@traced("dispatch", "at::binary_cross_entropy_with_logits", FUNCTIONS_H, "at::binary_cross_entropy_with_logits",
+        legacy="at::binary_cross_entropy_with_logits (Functions.h)")
+def binary_cross_entropy_with_logits(*args: Any, **kwargs: Any) -> Any:
+    """at::binary_cross_entropy_with_logits, overloads:
+    binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor
+    """
+    op, full = select_overload(_ov_binary_cross_entropy_with_logits, args, kwargs, "at::binary_cross_entropy_with_logits")
+    return op.call(*full)
+
+
+_ov_log_sigmoid = [(ops.log_sigmoid, Binder(ops.log_sigmoid.schema))]
+
+
+@traced("dispatch", "at::log_sigmoid", FUNCTIONS_H, "at::log_sigmoid",
+        legacy="at::log_sigmoid (Functions.h)")
+def log_sigmoid(*args: Any, **kwargs: Any) -> Any:
+    """at::log_sigmoid, overloads:
+    log_sigmoid(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_log_sigmoid, args, kwargs, "at::log_sigmoid")
+    return op.call(*full)
+
+
+_ov_log_sigmoid_forward = [(ops.log_sigmoid_forward, Binder(ops.log_sigmoid_forward.schema))]
+
+
+@traced("dispatch", "at::log_sigmoid_forward", FUNCTIONS_H, "at::log_sigmoid_forward",
+        legacy="at::log_sigmoid_forward (Functions.h)")
+def log_sigmoid_forward(*args: Any, **kwargs: Any) -> Any:
+    """at::log_sigmoid_forward, overloads:
+    log_sigmoid_forward(Tensor self) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_log_sigmoid_forward, args, kwargs, "at::log_sigmoid_forward")
+    return op.call(*full)
+
+
+_ov_linear = [(ops.linear, Binder(ops.linear.schema))]
+
+
+@traced("dispatch", "at::linear", FUNCTIONS_H, "at::linear",
+        legacy="at::linear (Functions.h)")
+def linear(*args: Any, **kwargs: Any) -> Any:
+    """at::linear, overloads:
+    linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor
+    """
+    op, full = select_overload(_ov_linear, args, kwargs, "at::linear")
+    return op.call(*full)
+
+
+_ov_addcmul = [(ops.addcmul_out, Binder(ops.addcmul_out.schema)), (ops.addcmul, Binder(ops.addcmul.schema))]
+
+
+@traced("dispatch", "at::addcmul", FUNCTIONS_H, "at::addcmul",
+        legacy="at::addcmul (Functions.h)")
+def addcmul(*args: Any, **kwargs: Any) -> Any:
+    """at::addcmul, overloads:
+    addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)
+    addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor
+    """
+    op, full = select_overload(_ov_addcmul, args, kwargs, "at::addcmul")
+    return op.call(*full)
+
+
+_ov_addcdiv = [(ops.addcdiv_out, Binder(ops.addcdiv_out.schema)), (ops.addcdiv, Binder(ops.addcdiv.schema))]
+
+
+@traced("dispatch", "at::addcdiv", FUNCTIONS_H, "at::addcdiv",
+        legacy="at::addcdiv (Functions.h)")
+def addcdiv(*args: Any, **kwargs: Any) -> Any:
+    """at::addcdiv, overloads:
+    addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)
+    addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor
+    """
+    op, full = select_overload(_ov_addcdiv, args, kwargs, "at::addcdiv")
+    return op.call(*full)
+
+
+_ov_lerp = [(ops.lerp_Scalar_out, Binder(ops.lerp_Scalar_out.schema)), (ops.lerp_Scalar, Binder(ops.lerp_Scalar.schema))]
+
+
+@traced("dispatch", "at::lerp", FUNCTIONS_H, "at::lerp",
+        legacy="at::lerp (Functions.h)")
+def lerp(*args: Any, **kwargs: Any) -> Any:
+    """at::lerp, overloads:
+    lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)
+    lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor
+    """
+    op, full = select_overload(_ov_lerp, args, kwargs, "at::lerp")
+    return op.call(*full)
+
+
+_ov_broadcast_tensors = [(ops.broadcast_tensors, Binder(ops.broadcast_tensors.schema))]
+
+
+@traced("dispatch", "at::broadcast_tensors", FUNCTIONS_H, "at::broadcast_tensors",
+        legacy="at::broadcast_tensors (Functions.h)")
+def broadcast_tensors(*args: Any, **kwargs: Any) -> Any:
+    """at::broadcast_tensors, overloads:
+    broadcast_tensors(Tensor[] tensors) -> Tensor[]
+    """
+    op, full = select_overload(_ov_broadcast_tensors, args, kwargs, "at::broadcast_tensors")
+    return op.call(*full)
+
+
+_ov_bitwise_xor = [(ops.bitwise_xor_Tensor_out, Binder(ops.bitwise_xor_Tensor_out.schema)), (ops.bitwise_xor_Scalar_out, Binder(ops.bitwise_xor_Scalar_out.schema)), (ops.bitwise_xor_Scalar, Binder(ops.bitwise_xor_Scalar.schema)), (ops.bitwise_xor_Tensor, Binder(ops.bitwise_xor_Tensor.schema))]
+
+
+@traced("dispatch", "at::bitwise_xor", FUNCTIONS_H, "at::bitwise_xor",
+        legacy="at::bitwise_xor (Functions.h)")
+def bitwise_xor(*args: Any, **kwargs: Any) -> Any:
+    """at::bitwise_xor, overloads:
+    bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    bitwise_xor.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+    bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor
+    bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_bitwise_xor, args, kwargs, "at::bitwise_xor")
+    return op.call(*full)
+
+
+_ov___xor__ = [(ops.__xor___Scalar, Binder(ops.__xor___Scalar.schema)), (ops.__xor___Tensor, Binder(ops.__xor___Tensor.schema))]
+
+
+@traced("dispatch", "at::__xor__", FUNCTIONS_H, "at::__xor__",
+        legacy="at::__xor__ (Functions.h)")
+def __xor__(*args: Any, **kwargs: Any) -> Any:
+    """at::__xor__, overloads:
+    __xor__.Scalar(Tensor self, Scalar other) -> Tensor
+    __xor__.Tensor(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov___xor__, args, kwargs, "at::__xor__")
+    return op.call(*full)
+
+
+_ov_bitwise_left_shift = [(ops.bitwise_left_shift_Tensor_out, Binder(ops.bitwise_left_shift_Tensor_out.schema)), (ops.bitwise_left_shift_Tensor, Binder(ops.bitwise_left_shift_Tensor.schema)), (ops.bitwise_left_shift_Tensor_Scalar, Binder(ops.bitwise_left_shift_Tensor_Scalar.schema))]
+
+
+@traced("dispatch", "at::bitwise_left_shift", FUNCTIONS_H, "at::bitwise_left_shift",
+        legacy="at::bitwise_left_shift (Functions.h)")
+def bitwise_left_shift(*args: Any, **kwargs: Any) -> Any:
+    """at::bitwise_left_shift, overloads:
+    bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor
+    bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor
+    """
+    op, full = select_overload(_ov_bitwise_left_shift, args, kwargs, "at::bitwise_left_shift")
+    return op.call(*full)
+
+
+_ov___lshift__ = [(ops.__lshift___Scalar, Binder(ops.__lshift___Scalar.schema)), (ops.__lshift___Tensor, Binder(ops.__lshift___Tensor.schema))]
+
+
+@traced("dispatch", "at::__lshift__", FUNCTIONS_H, "at::__lshift__",
+        legacy="at::__lshift__ (Functions.h)")
+def __lshift__(*args: Any, **kwargs: Any) -> Any:
+    """at::__lshift__, overloads:
+    __lshift__.Scalar(Tensor self, Scalar other) -> Tensor
+    __lshift__.Tensor(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov___lshift__, args, kwargs, "at::__lshift__")
+    return op.call(*full)
+
+
+_ov_bitwise_right_shift = [(ops.bitwise_right_shift_Tensor_out, Binder(ops.bitwise_right_shift_Tensor_out.schema)), (ops.bitwise_right_shift_Tensor, Binder(ops.bitwise_right_shift_Tensor.schema)), (ops.bitwise_right_shift_Tensor_Scalar, Binder(ops.bitwise_right_shift_Tensor_Scalar.schema))]
+
+
+@traced("dispatch", "at::bitwise_right_shift", FUNCTIONS_H, "at::bitwise_right_shift",
+        legacy="at::bitwise_right_shift (Functions.h)")
+def bitwise_right_shift(*args: Any, **kwargs: Any) -> Any:
+    """at::bitwise_right_shift, overloads:
+    bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor
+    bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor
+    """
+    op, full = select_overload(_ov_bitwise_right_shift, args, kwargs, "at::bitwise_right_shift")
+    return op.call(*full)
+
+
+_ov___rshift__ = [(ops.__rshift___Scalar, Binder(ops.__rshift___Scalar.schema)), (ops.__rshift___Tensor, Binder(ops.__rshift___Tensor.schema))]
+
+
+@traced("dispatch", "at::__rshift__", FUNCTIONS_H, "at::__rshift__",
+        legacy="at::__rshift__ (Functions.h)")
+def __rshift__(*args: Any, **kwargs: Any) -> Any:
+    """at::__rshift__, overloads:
+    __rshift__.Scalar(Tensor self, Scalar other) -> Tensor
+    __rshift__.Tensor(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov___rshift__, args, kwargs, "at::__rshift__")
+    return op.call(*full)
+
+
+_ov_hypot = [(ops.hypot_out, Binder(ops.hypot_out.schema)), (ops.hypot, Binder(ops.hypot.schema))]
+
+
+@traced("dispatch", "at::hypot", FUNCTIONS_H, "at::hypot",
+        legacy="at::hypot (Functions.h)")
+def hypot(*args: Any, **kwargs: Any) -> Any:
+    """at::hypot, overloads:
+    hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    hypot(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_hypot, args, kwargs, "at::hypot")
+    return op.call(*full)
+
+
+_ov_isnan = [(ops.isnan, Binder(ops.isnan.schema))]
+
+
+@traced("dispatch", "at::isnan", FUNCTIONS_H, "at::isnan",
+        legacy="at::isnan (Functions.h)")
+def isnan(*args: Any, **kwargs: Any) -> Any:
+    """at::isnan, overloads:
+    isnan(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_isnan, args, kwargs, "at::isnan")
+    return op.call(*full)
+
+
+_ov_isinf = [(ops.isinf, Binder(ops.isinf.schema))]
+
+
+@traced("dispatch", "at::isinf", FUNCTIONS_H, "at::isinf",
+        legacy="at::isinf (Functions.h)")
+def isinf(*args: Any, **kwargs: Any) -> Any:
+    """at::isinf, overloads:
+    isinf(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_isinf, args, kwargs, "at::isinf")
+    return op.call(*full)
+
+
+_ov_isfinite = [(ops.isfinite, Binder(ops.isfinite.schema))]
+
+
+@traced("dispatch", "at::isfinite", FUNCTIONS_H, "at::isfinite",
+        legacy="at::isfinite (Functions.h)")
+def isfinite(*args: Any, **kwargs: Any) -> Any:
+    """at::isfinite, overloads:
+    isfinite(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_isfinite, args, kwargs, "at::isfinite")
+    return op.call(*full)
+
+
+_ov_isin = [(ops.isin_Tensor_Tensor, Binder(ops.isin_Tensor_Tensor.schema)), (ops.isin_Tensor_Scalar, Binder(ops.isin_Tensor_Scalar.schema)), (ops.isin_Scalar_Tensor, Binder(ops.isin_Scalar_Tensor.schema))]
+
+
+@traced("dispatch", "at::isin", FUNCTIONS_H, "at::isin",
+        legacy="at::isin (Functions.h)")
+def isin(*args: Any, **kwargs: Any) -> Any:
+    """at::isin, overloads:
+    isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor
+    isin.Tensor_Scalar(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False) -> Tensor
+    isin.Scalar_Tensor(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor
+    """
+    op, full = select_overload(_ov_isin, args, kwargs, "at::isin")
+    return op.call(*full)
+
+
+_ov_conj_physical = [(ops.conj_physical, Binder(ops.conj_physical.schema))]
+
+
+@traced("dispatch", "at::conj_physical", FUNCTIONS_H, "at::conj_physical",
+        legacy="at::conj_physical (Functions.h)")
+def conj_physical(*args: Any, **kwargs: Any) -> Any:
+    """at::conj_physical, overloads:
+    conj_physical(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_conj_physical, args, kwargs, "at::conj_physical")
+    return op.call(*full)
+
+
+_ov_frexp = [(ops.frexp_Tensor, Binder(ops.frexp_Tensor.schema)), (ops.frexp_Tensor_out, Binder(ops.frexp_Tensor_out.schema))]
+
+
+@traced("dispatch", "at::frexp", FUNCTIONS_H, "at::frexp",
+        legacy="at::frexp (Functions.h)")
+def frexp(*args: Any, **kwargs: Any) -> Any:
+    """at::frexp, overloads:
+    frexp.Tensor(Tensor self) -> (Tensor, Tensor)
+    frexp.Tensor_out(Tensor self, *, Tensor(a!) mantissa, Tensor(b!) exponent) -> (Tensor(a!), Tensor(b!))
+    """
+    op, full = select_overload(_ov_frexp, args, kwargs, "at::frexp")
+    return op.call(*full)
+
+
+_ov_trapezoid = [(ops.trapezoid_x, Binder(ops.trapezoid_x.schema)), (ops.trapezoid_dx, Binder(ops.trapezoid_dx.schema))]
+
+
+@traced("dispatch", "at::trapezoid", FUNCTIONS_H, "at::trapezoid",
+        legacy="at::trapezoid (Functions.h)")
+def trapezoid(*args: Any, **kwargs: Any) -> Any:
+    """at::trapezoid, overloads:
+    trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor
+    trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor
+    """
+    op, full = select_overload(_ov_trapezoid, args, kwargs, "at::trapezoid")
+    return op.call(*full)
+
+
+_ov_cumulative_trapezoid = [(ops.cumulative_trapezoid_x, Binder(ops.cumulative_trapezoid_x.schema)), (ops.cumulative_trapezoid_dx, Binder(ops.cumulative_trapezoid_dx.schema))]
+
+
+@traced("dispatch", "at::cumulative_trapezoid", FUNCTIONS_H, "at::cumulative_trapezoid",
+        legacy="at::cumulative_trapezoid (Functions.h)")
+def cumulative_trapezoid(*args: Any, **kwargs: Any) -> Any:
+    """at::cumulative_trapezoid, overloads:
+    cumulative_trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor
+    cumulative_trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor
+    """
+    op, full = select_overload(_ov_cumulative_trapezoid, args, kwargs, "at::cumulative_trapezoid")
+    return op.call(*full)
+
+
+_ov_cov = [(ops.cov, Binder(ops.cov.schema))]
+
+
+@traced("dispatch", "at::cov", FUNCTIONS_H, "at::cov",
+        legacy="at::cov (Functions.h)")
+def cov(*args: Any, **kwargs: Any) -> Any:
+    """at::cov, overloads:
+    cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor
+    """
+    op, full = select_overload(_ov_cov, args, kwargs, "at::cov")
+    return op.call(*full)
+
+
+_ov_corrcoef = [(ops.corrcoef, Binder(ops.corrcoef.schema))]
+
+
+@traced("dispatch", "at::corrcoef", FUNCTIONS_H, "at::corrcoef",
+        legacy="at::corrcoef (Functions.h)")
+def corrcoef(*args: Any, **kwargs: Any) -> Any:
+    """at::corrcoef, overloads:
+    corrcoef(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_corrcoef, args, kwargs, "at::corrcoef")
+    return op.call(*full)
+
+
+_ov_histc = [(ops.histc, Binder(ops.histc.schema)), (ops.histc_out, Binder(ops.histc_out.schema))]
+
+
+@traced("dispatch", "at::histc", FUNCTIONS_H, "at::histc",
+        legacy="at::histc (Functions.h)")
+def histc(*args: Any, **kwargs: Any) -> Any:
+    """at::histc, overloads:
+    histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor
+    histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_histc, args, kwargs, "at::histc")
+    return op.call(*full)
+
+
+_ov_histogram = [(ops.histogram_bins_tensor, Binder(ops.histogram_bins_tensor.schema)), (ops.histogram_bin_ct, Binder(ops.histogram_bin_ct.schema))]
+
+
+@traced("dispatch", "at::histogram", FUNCTIONS_H, "at::histogram",
+        legacy="at::histogram (Functions.h)")
+def histogram(*args: Any, **kwargs: Any) -> Any:
+    """at::histogram, overloads:
+    histogram.bins_tensor(Tensor self, Tensor bins, *, Tensor? weight=None, bool density=False) -> (Tensor, Tensor)
+    histogram.bin_ct(Tensor self, int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_histogram, args, kwargs, "at::histogram")
+    return op.call(*full)
+
+
+_ov_sigmoid_backward = [(ops.sigmoid_backward_grad_input, Binder(ops.sigmoid_backward_grad_input.schema)), (ops.sigmoid_backward, Binder(ops.sigmoid_backward.schema))]
+
+
+@traced("dispatch", "at::sigmoid_backward", FUNCTIONS_H, "at::sigmoid_backward",
+        legacy="at::sigmoid_backward (Functions.h)")
+def sigmoid_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::sigmoid_backward, overloads:
+    sigmoid_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) -> Tensor(a!)
+    sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor
+    """
+    op, full = select_overload(_ov_sigmoid_backward, args, kwargs, "at::sigmoid_backward")
+    return op.call(*full)
+
+
+_ov_tanh_backward = [(ops.tanh_backward_grad_input, Binder(ops.tanh_backward_grad_input.schema)), (ops.tanh_backward, Binder(ops.tanh_backward.schema))]
+
+
+@traced("dispatch", "at::tanh_backward", FUNCTIONS_H, "at::tanh_backward",
+        legacy="at::tanh_backward (Functions.h)")
+def tanh_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::tanh_backward, overloads:
+    tanh_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) -> Tensor(a!)
+    tanh_backward(Tensor grad_output, Tensor output) -> Tensor
+    """
+    op, full = select_overload(_ov_tanh_backward, args, kwargs, "at::tanh_backward")
+    return op.call(*full)
+
+
+_ov_threshold_backward = [(ops.threshold_backward_grad_input, Binder(ops.threshold_backward_grad_input.schema)), (ops.threshold_backward, Binder(ops.threshold_backward.schema))]
+
+
+@traced("dispatch", "at::threshold_backward", FUNCTIONS_H, "at::threshold_backward",
+        legacy="at::threshold_backward (Functions.h)")
+def threshold_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::threshold_backward, overloads:
+    threshold_backward.grad_input(Tensor grad_output, Tensor self, Scalar threshold, *, Tensor(a!) grad_input) -> Tensor(a!)
+    threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor
+    """
+    op, full = select_overload(_ov_threshold_backward, args, kwargs, "at::threshold_backward")
+    return op.call(*full)
+
+
+_ov_flip = [(ops.flip, Binder(ops.flip.schema))]
+
+
+@traced("dispatch", "at::flip", FUNCTIONS_H, "at::flip",
+        legacy="at::flip (Functions.h)")
+def flip(*args: Any, **kwargs: Any) -> Any:
+    """at::flip, overloads:
+    flip(Tensor self, int[] dims) -> Tensor
+    """
+    op, full = select_overload(_ov_flip, args, kwargs, "at::flip")
+    return op.call(*full)
+
+
+_ov_fliplr = [(ops.fliplr, Binder(ops.fliplr.schema))]
+
+
+@traced("dispatch", "at::fliplr", FUNCTIONS_H, "at::fliplr",
+        legacy="at::fliplr (Functions.h)")
+def fliplr(*args: Any, **kwargs: Any) -> Any:
+    """at::fliplr, overloads:
+    fliplr(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_fliplr, args, kwargs, "at::fliplr")
+    return op.call(*full)
+
+
+_ov_flipud = [(ops.flipud, Binder(ops.flipud.schema))]
+
+
+@traced("dispatch", "at::flipud", FUNCTIONS_H, "at::flipud",
+        legacy="at::flipud (Functions.h)")
+def flipud(*args: Any, **kwargs: Any) -> Any:
+    """at::flipud, overloads:
+    flipud(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_flipud, args, kwargs, "at::flipud")
+    return op.call(*full)
+
+
+_ov_roll = [(ops.roll, Binder(ops.roll.schema))]
+
+
+@traced("dispatch", "at::roll", FUNCTIONS_H, "at::roll",
+        legacy="at::roll (Functions.h)")
+def roll(*args: Any, **kwargs: Any) -> Any:
+    """at::roll, overloads:
+    roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor
+    """
+    op, full = select_overload(_ov_roll, args, kwargs, "at::roll")
+    return op.call(*full)
+
+
+_ov_rot90 = [(ops.rot90, Binder(ops.rot90.schema))]
+
+
+@traced("dispatch", "at::rot90", FUNCTIONS_H, "at::rot90",
+        legacy="at::rot90 (Functions.h)")
+def rot90(*args: Any, **kwargs: Any) -> Any:
+    """at::rot90, overloads:
+    rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor
+    """
+    op, full = select_overload(_ov_rot90, args, kwargs, "at::rot90")
+    return op.call(*full)
+
+
+_ov_sort = [(ops.sort, Binder(ops.sort.schema)), (ops.sort_stable, Binder(ops.sort_stable.schema))]
+
+
+@traced("dispatch", "at::sort", FUNCTIONS_H, "at::sort",
+        legacy="at::sort (Functions.h)")
+def sort(*args: Any, **kwargs: Any) -> Any:
+    """at::sort, overloads:
+    sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor, Tensor)
+    sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_sort, args, kwargs, "at::sort")
+    return op.call(*full)
+
+
+_ov_msort = [(ops.msort, Binder(ops.msort.schema))]
+
+
+@traced("dispatch", "at::msort", FUNCTIONS_H, "at::msort",
+        legacy="at::msort (Functions.h)")
+def msort(*args: Any, **kwargs: Any) -> Any:
+    """at::msort, overloads:
+    msort(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_msort, args, kwargs, "at::msort")
+    return op.call(*full)
+
+
+_ov_argsort = [(ops.argsort, Binder(ops.argsort.schema)), (ops.argsort_stable, Binder(ops.argsort_stable.schema))]
+
+
+@traced("dispatch", "at::argsort", FUNCTIONS_H, "at::argsort",
+        legacy="at::argsort (Functions.h)")
+def argsort(*args: Any, **kwargs: Any) -> Any:
+    """at::argsort, overloads:
+    argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor
+    argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor
+    """
+    op, full = select_overload(_ov_argsort, args, kwargs, "at::argsort")
+    return op.call(*full)
+
+
+_ov_topk = [(ops.topk, Binder(ops.topk.schema))]
+
+
+@traced("dispatch", "at::topk", FUNCTIONS_H, "at::topk",
+        legacy="at::topk (Functions.h)")
+def topk(*args: Any, **kwargs: Any) -> Any:
+    """at::topk, overloads:
+    topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_topk, args, kwargs, "at::topk")
+    return op.call(*full)
+
+
+_ov_tril = [(ops.tril, Binder(ops.tril.schema))]
+
+
+@traced("dispatch", "at::tril", FUNCTIONS_H, "at::tril",
+        legacy="at::tril (Functions.h)")
+def tril(*args: Any, **kwargs: Any) -> Any:
+    """at::tril, overloads:
+    tril(Tensor self, SymInt diagonal=0) -> Tensor
+    """
+    op, full = select_overload(_ov_tril, args, kwargs, "at::tril")
+    return op.call(*full)
+
+
+_ov_triu = [(ops.triu, Binder(ops.triu.schema))]
+
+
+@traced("dispatch", "at::triu", FUNCTIONS_H, "at::triu",
+        legacy="at::triu (Functions.h)")
+def triu(*args: Any, **kwargs: Any) -> Any:
+    """at::triu, overloads:
+    triu(Tensor self, SymInt diagonal=0) -> Tensor
+    """
+    op, full = select_overload(_ov_triu, args, kwargs, "at::triu")
+    return op.call(*full)
+
+
+_ov_diag_embed = [(ops.diag_embed, Binder(ops.diag_embed.schema))]
+
+
+@traced("dispatch", "at::diag_embed", FUNCTIONS_H, "at::diag_embed",
+        legacy="at::diag_embed (Functions.h)")
+def diag_embed(*args: Any, **kwargs: Any) -> Any:
+    """at::diag_embed, overloads:
+    diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor
+    """
+    op, full = select_overload(_ov_diag_embed, args, kwargs, "at::diag_embed")
+    return op.call(*full)
+
+
+_ov_diag = [(ops.diag, Binder(ops.diag.schema))]
+
+
+@traced("dispatch", "at::diag", FUNCTIONS_H, "at::diag",
+        legacy="at::diag (Functions.h)")
+def diag(*args: Any, **kwargs: Any) -> Any:
+    """at::diag, overloads:
+    diag(Tensor self, int diagonal=0) -> Tensor
+    """
+    op, full = select_overload(_ov_diag, args, kwargs, "at::diag")
+    return op.call(*full)
+
+
+_ov_diagflat = [(ops.diagflat, Binder(ops.diagflat.schema))]
+
+
+@traced("dispatch", "at::diagflat", FUNCTIONS_H, "at::diagflat",
+        legacy="at::diagflat (Functions.h)")
+def diagflat(*args: Any, **kwargs: Any) -> Any:
+    """at::diagflat, overloads:
+    diagflat(Tensor self, int offset=0) -> Tensor
+    """
+    op, full = select_overload(_ov_diagflat, args, kwargs, "at::diagflat")
+    return op.call(*full)
+
+
+_ov_block_diag = [(ops.block_diag, Binder(ops.block_diag.schema))]
+
+
+@traced("dispatch", "at::block_diag", FUNCTIONS_H, "at::block_diag",
+        legacy="at::block_diag (Functions.h)")
+def block_diag(*args: Any, **kwargs: Any) -> Any:
+    """at::block_diag, overloads:
+    block_diag(Tensor[] tensors) -> Tensor
+    """
+    op, full = select_overload(_ov_block_diag, args, kwargs, "at::block_diag")
+    return op.call(*full)
+
+
+_ov_atleast_1d = [(ops.atleast_1d, Binder(ops.atleast_1d.schema)), (ops.atleast_1d_Sequence, Binder(ops.atleast_1d_Sequence.schema))]
+
+
+@traced("dispatch", "at::atleast_1d", FUNCTIONS_H, "at::atleast_1d",
+        legacy="at::atleast_1d (Functions.h)")
+def atleast_1d(*args: Any, **kwargs: Any) -> Any:
+    """at::atleast_1d, overloads:
+    atleast_1d(Tensor self) -> Tensor
+    atleast_1d.Sequence(Tensor[] tensors) -> Tensor[]
+    """
+    op, full = select_overload(_ov_atleast_1d, args, kwargs, "at::atleast_1d")
+    return op.call(*full)
+
+
+_ov_atleast_2d = [(ops.atleast_2d, Binder(ops.atleast_2d.schema)), (ops.atleast_2d_Sequence, Binder(ops.atleast_2d_Sequence.schema))]
+
+
+@traced("dispatch", "at::atleast_2d", FUNCTIONS_H, "at::atleast_2d",
+        legacy="at::atleast_2d (Functions.h)")
+def atleast_2d(*args: Any, **kwargs: Any) -> Any:
+    """at::atleast_2d, overloads:
+    atleast_2d(Tensor self) -> Tensor
+    atleast_2d.Sequence(Tensor[] tensors) -> Tensor[]
+    """
+    op, full = select_overload(_ov_atleast_2d, args, kwargs, "at::atleast_2d")
+    return op.call(*full)
+
+
+_ov_atleast_3d = [(ops.atleast_3d, Binder(ops.atleast_3d.schema)), (ops.atleast_3d_Sequence, Binder(ops.atleast_3d_Sequence.schema))]
+
+
+@traced("dispatch", "at::atleast_3d", FUNCTIONS_H, "at::atleast_3d",
+        legacy="at::atleast_3d (Functions.h)")
+def atleast_3d(*args: Any, **kwargs: Any) -> Any:
+    """at::atleast_3d, overloads:
+    atleast_3d(Tensor self) -> Tensor
+    atleast_3d.Sequence(Tensor[] tensors) -> Tensor[]
+    """
+    op, full = select_overload(_ov_atleast_3d, args, kwargs, "at::atleast_3d")
+    return op.call(*full)
+
+
+_ov_hstack = [(ops.hstack, Binder(ops.hstack.schema))]
+
+
+@traced("dispatch", "at::hstack", FUNCTIONS_H, "at::hstack",
+        legacy="at::hstack (Functions.h)")
+def hstack(*args: Any, **kwargs: Any) -> Any:
+    """at::hstack, overloads:
+    hstack(Tensor[] tensors) -> Tensor
+    """
+    op, full = select_overload(_ov_hstack, args, kwargs, "at::hstack")
+    return op.call(*full)
+
+
+_ov_vstack = [(ops.vstack, Binder(ops.vstack.schema))]
+
+
+@traced("dispatch", "at::vstack", FUNCTIONS_H, "at::vstack",
+        legacy="at::vstack (Functions.h)")
+def vstack(*args: Any, **kwargs: Any) -> Any:
+    """at::vstack, overloads:
+    vstack(Tensor[] tensors) -> Tensor
+    """
+    op, full = select_overload(_ov_vstack, args, kwargs, "at::vstack")
+    return op.call(*full)
+
+
+_ov_dstack = [(ops.dstack, Binder(ops.dstack.schema))]
+
+
+@traced("dispatch", "at::dstack", FUNCTIONS_H, "at::dstack",
+        legacy="at::dstack (Functions.h)")
+def dstack(*args: Any, **kwargs: Any) -> Any:
+    """at::dstack, overloads:
+    dstack(Tensor[] tensors) -> Tensor
+    """
+    op, full = select_overload(_ov_dstack, args, kwargs, "at::dstack")
+    return op.call(*full)
+
+
+_ov_column_stack = [(ops.column_stack, Binder(ops.column_stack.schema))]
+
+
+@traced("dispatch", "at::column_stack", FUNCTIONS_H, "at::column_stack",
+        legacy="at::column_stack (Functions.h)")
+def column_stack(*args: Any, **kwargs: Any) -> Any:
+    """at::column_stack, overloads:
+    column_stack(Tensor[] tensors) -> Tensor
+    """
+    op, full = select_overload(_ov_column_stack, args, kwargs, "at::column_stack")
+    return op.call(*full)
+
+
+_ov_movedim = [(ops.movedim_intlist, Binder(ops.movedim_intlist.schema)), (ops.movedim_int, Binder(ops.movedim_int.schema))]
+
+
+@traced("dispatch", "at::movedim", FUNCTIONS_H, "at::movedim",
+        legacy="at::movedim (Functions.h)")
+def movedim(*args: Any, **kwargs: Any) -> Any:
+    """at::movedim, overloads:
+    movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)
+    movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)
+    """
+    op, full = select_overload(_ov_movedim, args, kwargs, "at::movedim")
+    return op.call(*full)
+
+
+_ov_moveaxis = [(ops.moveaxis_intlist, Binder(ops.moveaxis_intlist.schema)), (ops.moveaxis_int, Binder(ops.moveaxis_int.schema))]
+
+
+@traced("dispatch", "at::moveaxis", FUNCTIONS_H, "at::moveaxis",
+        legacy="at::moveaxis (Functions.h)")
+def moveaxis(*args: Any, **kwargs: Any) -> Any:
+    """at::moveaxis, overloads:
+    moveaxis.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)
+    moveaxis.int(Tensor(a) self, int source, int destination) -> Tensor(a)
+    """
+    op, full = select_overload(_ov_moveaxis, args, kwargs, "at::moveaxis")
+    return op.call(*full)
+
+
+_ov_swapaxes = [(ops.swapaxes, Binder(ops.swapaxes.schema))]
+
+
+@traced("dispatch", "at::swapaxes", FUNCTIONS_H, "at::swapaxes",
+        legacy="at::swapaxes (Functions.h)")
+def swapaxes(*args: Any, **kwargs: Any) -> Any:
+    """at::swapaxes, overloads:
+    swapaxes(Tensor(a) self, int axis0, int axis1) -> Tensor(a)
+    """
+    op, full = select_overload(_ov_swapaxes, args, kwargs, "at::swapaxes")
+    return op.call(*full)
+
+
+_ov_swapdims = [(ops.swapdims, Binder(ops.swapdims.schema))]
+
+
+@traced("dispatch", "at::swapdims", FUNCTIONS_H, "at::swapdims",
+        legacy="at::swapdims (Functions.h)")
+def swapdims(*args: Any, **kwargs: Any) -> Any:
+    """at::swapdims, overloads:
+    swapdims(Tensor(a) self, int dim0, int dim1) -> Tensor(a)
+    """
+    op, full = select_overload(_ov_swapdims, args, kwargs, "at::swapdims")
+    return op.call(*full)
+
+
+_ov_tile = [(ops.tile, Binder(ops.tile.schema))]
+
+
+@traced("dispatch", "at::tile", FUNCTIONS_H, "at::tile",
+        legacy="at::tile (Functions.h)")
+def tile(*args: Any, **kwargs: Any) -> Any:
+    """at::tile, overloads:
+    tile(Tensor self, SymInt[] dims) -> Tensor
+    """
+    op, full = select_overload(_ov_tile, args, kwargs, "at::tile")
+    return op.call(*full)
+
+
+_ov_narrow_copy = [(ops.narrow_copy, Binder(ops.narrow_copy.schema))]
+
+
+@traced("dispatch", "at::narrow_copy", FUNCTIONS_H, "at::narrow_copy",
+        legacy="at::narrow_copy (Functions.h)")
+def narrow_copy(*args: Any, **kwargs: Any) -> Any:
+    """at::narrow_copy, overloads:
+    narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor
+    """
+    op, full = select_overload(_ov_narrow_copy, args, kwargs, "at::narrow_copy")
+    return op.call(*full)
+
+
+_ov_gather = [(ops.gather, Binder(ops.gather.schema))]
+
+
+@traced("dispatch", "at::gather", FUNCTIONS_H, "at::gather",
+        legacy="at::gather (Functions.h)")
+def gather(*args: Any, **kwargs: Any) -> Any:
+    """at::gather, overloads:
+    gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor
+    """
+    op, full = select_overload(_ov_gather, args, kwargs, "at::gather")
+    return op.call(*full)
+
+
+_ov_scatter = [(ops.scatter_src, Binder(ops.scatter_src.schema)), (ops.scatter_value, Binder(ops.scatter_value.schema)), (ops.scatter_reduce, Binder(ops.scatter_reduce.schema)), (ops.scatter_value_reduce, Binder(ops.scatter_value_reduce.schema))]
+
+
+@traced("dispatch", "at::scatter", FUNCTIONS_H, "at::scatter",
+        legacy="at::scatter (Functions.h)")
+def scatter(*args: Any, **kwargs: Any) -> Any:
+    """at::scatter, overloads:
+    scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor
+    scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor
+    scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor
+    scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor
+    """
+    op, full = select_overload(_ov_scatter, args, kwargs, "at::scatter")
+    return op.call(*full)
+
+
+_ov_scatter_add = [(ops.scatter_add, Binder(ops.scatter_add.schema))]
+
+
+@traced("dispatch", "at::scatter_add", FUNCTIONS_H, "at::scatter_add",
+        legacy="at::scatter_add (Functions.h)")
+def scatter_add(*args: Any, **kwargs: Any) -> Any:
+    """at::scatter_add, overloads:
+    scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor
+    """
+    op, full = select_overload(_ov_scatter_add, args, kwargs, "at::scatter_add")
+    return op.call(*full)
+
+
+_ov_index_select = [(ops.index_select, Binder(ops.index_select.schema))]
+
+
+@traced("dispatch", "at::index_select", FUNCTIONS_H, "at::index_select",
+        legacy="at::index_select (Functions.h)")
+def index_select(*args: Any, **kwargs: Any) -> Any:
+    """at::index_select, overloads:
+    index_select(Tensor self, int dim, Tensor index) -> Tensor
+    """
+    op, full = select_overload(_ov_index_select, args, kwargs, "at::index_select")
+    return op.call(*full)
+
+
+_ov_index_add = [(ops.index_add, Binder(ops.index_add.schema))]
+
+
+@traced("dispatch", "at::index_add", FUNCTIONS_H, "at::index_add",
+        legacy="at::index_add (Functions.h)")
+def index_add(*args: Any, **kwargs: Any) -> Any:
+    """at::index_add, overloads:
+    index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor
+    """
+    op, full = select_overload(_ov_index_add, args, kwargs, "at::index_add")
+    return op.call(*full)
+
+
+_ov_index_reduce = [(ops.index_reduce, Binder(ops.index_reduce.schema))]
+
+
+@traced("dispatch", "at::index_reduce", FUNCTIONS_H, "at::index_reduce",
+        legacy="at::index_reduce (Functions.h)")
+def index_reduce(*args: Any, **kwargs: Any) -> Any:
+    """at::index_reduce, overloads:
+    index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor
+    """
+    op, full = select_overload(_ov_index_reduce, args, kwargs, "at::index_reduce")
+    return op.call(*full)
+
+
+_ov_index_copy = [(ops.index_copy, Binder(ops.index_copy.schema))]
+
+
+@traced("dispatch", "at::index_copy", FUNCTIONS_H, "at::index_copy",
+        legacy="at::index_copy (Functions.h)")
+def index_copy(*args: Any, **kwargs: Any) -> Any:
+    """at::index_copy, overloads:
+    index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor
+    """
+    op, full = select_overload(_ov_index_copy, args, kwargs, "at::index_copy")
+    return op.call(*full)
+
+
+_ov_index_fill = [(ops.index_fill_int_Scalar, Binder(ops.index_fill_int_Scalar.schema)), (ops.index_fill_int_Tensor, Binder(ops.index_fill_int_Tensor.schema))]
+
+
+@traced("dispatch", "at::index_fill", FUNCTIONS_H, "at::index_fill",
+        legacy="at::index_fill (Functions.h)")
+def index_fill(*args: Any, **kwargs: Any) -> Any:
+    """at::index_fill, overloads:
+    index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor
+    index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor
+    """
+    op, full = select_overload(_ov_index_fill, args, kwargs, "at::index_fill")
+    return op.call(*full)
+
+
+_ov_masked_select = [(ops.masked_select, Binder(ops.masked_select.schema))]
+
+
+@traced("dispatch", "at::masked_select", FUNCTIONS_H, "at::masked_select",
+        legacy="at::masked_select (Functions.h)")
+def masked_select(*args: Any, **kwargs: Any) -> Any:
+    """at::masked_select, overloads:
+    masked_select(Tensor self, Tensor mask) -> Tensor
+    """
+    op, full = select_overload(_ov_masked_select, args, kwargs, "at::masked_select")
+    return op.call(*full)
+
+
+_ov_masked_scatter = [(ops.masked_scatter, Binder(ops.masked_scatter.schema))]
+
+
+@traced("dispatch", "at::masked_scatter", FUNCTIONS_H, "at::masked_scatter",
+        legacy="at::masked_scatter (Functions.h)")
+def masked_scatter(*args: Any, **kwargs: Any) -> Any:
+    """at::masked_scatter, overloads:
+    masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor
+    """
+    op, full = select_overload(_ov_masked_scatter, args, kwargs, "at::masked_scatter")
+    return op.call(*full)
+
+
+_ov_take = [(ops.take, Binder(ops.take.schema))]
+
+
+@traced("dispatch", "at::take", FUNCTIONS_H, "at::take",
+        legacy="at::take (Functions.h)")
+def take(*args: Any, **kwargs: Any) -> Any:
+    """at::take, overloads:
+    take(Tensor self, Tensor index) -> Tensor
+    """
+    op, full = select_overload(_ov_take, args, kwargs, "at::take")
+    return op.call(*full)
+
+
+_ov_cumprod = [(ops.cumprod, Binder(ops.cumprod.schema))]
+
+
+@traced("dispatch", "at::cumprod", FUNCTIONS_H, "at::cumprod",
+        legacy="at::cumprod (Functions.h)")
+def cumprod(*args: Any, **kwargs: Any) -> Any:
+    """at::cumprod, overloads:
+    cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor
+    """
+    op, full = select_overload(_ov_cumprod, args, kwargs, "at::cumprod")
+    return op.call(*full)
+
+
+_ov_logcumsumexp = [(ops.logcumsumexp, Binder(ops.logcumsumexp.schema))]
+
+
+@traced("dispatch", "at::logcumsumexp", FUNCTIONS_H, "at::logcumsumexp",
+        legacy="at::logcumsumexp (Functions.h)")
+def logcumsumexp(*args: Any, **kwargs: Any) -> Any:
+    """at::logcumsumexp, overloads:
+    logcumsumexp(Tensor self, int dim) -> Tensor
+    """
+    op, full = select_overload(_ov_logcumsumexp, args, kwargs, "at::logcumsumexp")
+    return op.call(*full)
+
+
+_ov_cummax = [(ops.cummax, Binder(ops.cummax.schema))]
+
+
+@traced("dispatch", "at::cummax", FUNCTIONS_H, "at::cummax",
+        legacy="at::cummax (Functions.h)")
+def cummax(*args: Any, **kwargs: Any) -> Any:
+    """at::cummax, overloads:
+    cummax(Tensor self, int dim) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_cummax, args, kwargs, "at::cummax")
+    return op.call(*full)
+
+
+_ov_cummin = [(ops.cummin, Binder(ops.cummin.schema))]
+
+
+@traced("dispatch", "at::cummin", FUNCTIONS_H, "at::cummin",
+        legacy="at::cummin (Functions.h)")
+def cummin(*args: Any, **kwargs: Any) -> Any:
+    """at::cummin, overloads:
+    cummin(Tensor self, int dim) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_cummin, args, kwargs, "at::cummin")
+    return op.call(*full)
+
+
+_ov_logsumexp = [(ops.logsumexp, Binder(ops.logsumexp.schema))]
+
+
+@traced("dispatch", "at::logsumexp", FUNCTIONS_H, "at::logsumexp",
+        legacy="at::logsumexp (Functions.h)")
+def logsumexp(*args: Any, **kwargs: Any) -> Any:
+    """at::logsumexp, overloads:
+    logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor
+    """
+    op, full = select_overload(_ov_logsumexp, args, kwargs, "at::logsumexp")
+    return op.call(*full)
+
+
+_ov_isclose = [(ops.isclose, Binder(ops.isclose.schema))]
+
+
+@traced("dispatch", "at::isclose", FUNCTIONS_H, "at::isclose",
+        legacy="at::isclose (Functions.h)")
+def isclose(*args: Any, **kwargs: Any) -> Any:
+    """at::isclose, overloads:
+    isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> Tensor
+    """
+    op, full = select_overload(_ov_isclose, args, kwargs, "at::isclose")
+    return op.call(*full)
+
+
+_ov_allclose = [(ops.allclose, Binder(ops.allclose.schema))]
+
+
+@traced("dispatch", "at::allclose", FUNCTIONS_H, "at::allclose",
+        legacy="at::allclose (Functions.h)")
+def allclose(*args: Any, **kwargs: Any) -> Any:
+    """at::allclose, overloads:
+    allclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> bool
+    """
+    op, full = select_overload(_ov_allclose, args, kwargs, "at::allclose")
+    return op.call(*full)
+
+
+_ov_equal = [(ops.equal, Binder(ops.equal.schema))]
+
+
+@traced("dispatch", "at::equal", FUNCTIONS_H, "at::equal",
+        legacy="at::equal (Functions.h)")
+def equal(*args: Any, **kwargs: Any) -> Any:
+    """at::equal, overloads:
+    equal(Tensor self, Tensor other) -> bool
+    """
+    op, full = select_overload(_ov_equal, args, kwargs, "at::equal")
+    return op.call(*full)
+
+
+_ov_clip = [(ops.clip, Binder(ops.clip.schema)), (ops.clip_Tensor, Binder(ops.clip_Tensor.schema))]
+
+
+@traced("dispatch", "at::clip", FUNCTIONS_H, "at::clip",
+        legacy="at::clip (Functions.h)")
+def clip(*args: Any, **kwargs: Any) -> Any:
+    """at::clip, overloads:
+    clip(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor
+    clip.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor
+    """
+    op, full = select_overload(_ov_clip, args, kwargs, "at::clip")
+    return op.call(*full)
+
+
+_ov_clip_ = [(ops.clip_, Binder(ops.clip_.schema)), (ops.clip__Tensor, Binder(ops.clip__Tensor.schema))]
+
+
+@traced("dispatch", "at::clip_", FUNCTIONS_H, "at::clip_",
+        legacy="at::clip_ (Functions.h)")
+def clip_(*args: Any, **kwargs: Any) -> Any:
+    """at::clip_, overloads:
+    clip_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)
+    clip_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_clip_, args, kwargs, "at::clip_")
+    return op.call(*full)
+
+
+_ov_nonzero_numpy = [(ops.nonzero_numpy, Binder(ops.nonzero_numpy.schema))]
+
+
+@traced("dispatch", "at::nonzero_numpy", FUNCTIONS_H, "at::nonzero_numpy",
+        legacy="at::nonzero_numpy (Functions.h)")
+def nonzero_numpy(*args: Any, **kwargs: Any) -> Any:
+    """at::nonzero_numpy, overloads:
+    nonzero_numpy(Tensor self) -> Tensor[]
+    """
+    op, full = select_overload(_ov_nonzero_numpy, args, kwargs, "at::nonzero_numpy")
+    return op.call(*full)
+
+
+_ov_einsum = [(ops.einsum, Binder(ops.einsum.schema))]
+
+
+@traced("dispatch", "at::einsum", FUNCTIONS_H, "at::einsum",
+        legacy="at::einsum (Functions.h)")
+def einsum(*args: Any, **kwargs: Any) -> Any:
+    """at::einsum, overloads:
+    einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor
+    """
+    op, full = select_overload(_ov_einsum, args, kwargs, "at::einsum")
+    return op.call(*full)
+
+
+_ov_tensordot = [(ops.tensordot, Binder(ops.tensordot.schema))]
+
+
+@traced("dispatch", "at::tensordot", FUNCTIONS_H, "at::tensordot",
+        legacy="at::tensordot (Functions.h)")
+def tensordot(*args: Any, **kwargs: Any) -> Any:
+    """at::tensordot, overloads:
+    tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor
+    """
+    op, full = select_overload(_ov_tensordot, args, kwargs, "at::tensordot")
+    return op.call(*full)
+
+
+_ov_inner = [(ops.inner, Binder(ops.inner.schema))]
+
+
+@traced("dispatch", "at::inner", FUNCTIONS_H, "at::inner",
+        legacy="at::inner (Functions.h)")
+def inner(*args: Any, **kwargs: Any) -> Any:
+    """at::inner, overloads:
+    inner(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_inner, args, kwargs, "at::inner")
+    return op.call(*full)
+
+
+_ov_outer = [(ops.outer, Binder(ops.outer.schema))]
+
+
+@traced("dispatch", "at::outer", FUNCTIONS_H, "at::outer",
+        legacy="at::outer (Functions.h)")
+def outer(*args: Any, **kwargs: Any) -> Any:
+    """at::outer, overloads:
+    outer(Tensor self, Tensor vec2) -> Tensor
+    """
+    op, full = select_overload(_ov_outer, args, kwargs, "at::outer")
+    return op.call(*full)
+
+
+_ov_ger = [(ops.ger, Binder(ops.ger.schema))]
+
+
+@traced("dispatch", "at::ger", FUNCTIONS_H, "at::ger",
+        legacy="at::ger (Functions.h)")
+def ger(*args: Any, **kwargs: Any) -> Any:
+    """at::ger, overloads:
+    ger(Tensor self, Tensor vec2) -> Tensor
+    """
+    op, full = select_overload(_ov_ger, args, kwargs, "at::ger")
+    return op.call(*full)
+
+
+_ov_kron = [(ops.kron, Binder(ops.kron.schema))]
+
+
+@traced("dispatch", "at::kron", FUNCTIONS_H, "at::kron",
+        legacy="at::kron (Functions.h)")
+def kron(*args: Any, **kwargs: Any) -> Any:
+    """at::kron, overloads:
+    kron(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_kron, args, kwargs, "at::kron")
+    return op.call(*full)
+
+
+_ov_linalg_cross = [(ops.linalg_cross, Binder(ops.linalg_cross.schema))]
+
+
+@traced("dispatch", "at::linalg_cross", FUNCTIONS_H, "at::linalg_cross",
+        legacy="at::linalg_cross (Functions.h)")
+def linalg_cross(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_cross, overloads:
+    linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor
+    """
+    op, full = select_overload(_ov_linalg_cross, args, kwargs, "at::linalg_cross")
+    return op.call(*full)
+
+
+_ov_cross = [(ops.cross, Binder(ops.cross.schema))]
+
+
+@traced("dispatch", "at::cross", FUNCTIONS_H, "at::cross",
+        legacy="at::cross (Functions.h)")
+def cross(*args: Any, **kwargs: Any) -> Any:
+    """at::cross, overloads:
+    cross(Tensor self, Tensor other, int? dim=None) -> Tensor
+    """
+    op, full = select_overload(_ov_cross, args, kwargs, "at::cross")
+    return op.call(*full)
+
+
+_ov__unique2 = [(ops._unique2, Binder(ops._unique2.schema))]
+
+
+@traced("dispatch", "at::_unique2", FUNCTIONS_H, "at::_unique2",
+        legacy="at::_unique2 (Functions.h)")
+def _unique2(*args: Any, **kwargs: Any) -> Any:
+    """at::_unique2, overloads:
+    _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)
+    """
+    op, full = select_overload(_ov__unique2, args, kwargs, "at::_unique2")
+    return op.call(*full)
+
+
+_ov_unique_dim = [(ops.unique_dim, Binder(ops.unique_dim.schema))]
+
+
+@traced("dispatch", "at::unique_dim", FUNCTIONS_H, "at::unique_dim",
+        legacy="at::unique_dim (Functions.h)")
+def unique_dim(*args: Any, **kwargs: Any) -> Any:
+    """at::unique_dim, overloads:
+    unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_unique_dim, args, kwargs, "at::unique_dim")
+    return op.call(*full)
+
+
+_ov_unique_consecutive = [(ops.unique_consecutive, Binder(ops.unique_consecutive.schema))]
+
+
+@traced("dispatch", "at::unique_consecutive", FUNCTIONS_H, "at::unique_consecutive",
+        legacy="at::unique_consecutive (Functions.h)")
+def unique_consecutive(*args: Any, **kwargs: Any) -> Any:
+    """at::unique_consecutive, overloads:
+    unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_unique_consecutive, args, kwargs, "at::unique_consecutive")
+    return op.call(*full)
+
+
+_ov_unique_dim_consecutive = [(ops.unique_dim_consecutive, Binder(ops.unique_dim_consecutive.schema))]
+
+
+@traced("dispatch", "at::unique_dim_consecutive", FUNCTIONS_H, "at::unique_dim_consecutive",
+        legacy="at::unique_dim_consecutive (Functions.h)")
+def unique_dim_consecutive(*args: Any, **kwargs: Any) -> Any:
+    """at::unique_dim_consecutive, overloads:
+    unique_dim_consecutive(Tensor self, int dim, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_unique_dim_consecutive, args, kwargs, "at::unique_dim_consecutive")
+    return op.call(*full)
+
+
+_ov_meshgrid = [(ops.meshgrid, Binder(ops.meshgrid.schema)), (ops.meshgrid_indexing, Binder(ops.meshgrid_indexing.schema))]
+
+
+@traced("dispatch", "at::meshgrid", FUNCTIONS_H, "at::meshgrid",
+        legacy="at::meshgrid (Functions.h)")
+def meshgrid(*args: Any, **kwargs: Any) -> Any:
+    """at::meshgrid, overloads:
+    meshgrid(Tensor[] tensors) -> Tensor[]
+    meshgrid.indexing(Tensor[] tensors, *, str indexing) -> Tensor[]
+    """
+    op, full = select_overload(_ov_meshgrid, args, kwargs, "at::meshgrid")
+    return op.call(*full)
+
+
+_ov_repeat_interleave = [(ops.repeat_interleave_Tensor, Binder(ops.repeat_interleave_Tensor.schema)), (ops.repeat_interleave_self_Tensor, Binder(ops.repeat_interleave_self_Tensor.schema)), (ops.repeat_interleave_self_int, Binder(ops.repeat_interleave_self_int.schema))]
+
+
+@traced("dispatch", "at::repeat_interleave", FUNCTIONS_H, "at::repeat_interleave",
+        legacy="at::repeat_interleave (Functions.h)")
+def repeat_interleave(*args: Any, **kwargs: Any) -> Any:
+    """at::repeat_interleave, overloads:
+    repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor
+    repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor
+    repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor
+    """
+    op, full = select_overload(_ov_repeat_interleave, args, kwargs, "at::repeat_interleave")
+    return op.call(*full)
+
+
+_ov_take_along_dim = [(ops.take_along_dim, Binder(ops.take_along_dim.schema))]
+
+
+@traced("dispatch", "at::take_along_dim", FUNCTIONS_H, "at::take_along_dim",
+        legacy="at::take_along_dim (Functions.h)")
+def take_along_dim(*args: Any, **kwargs: Any) -> Any:
+    """at::take_along_dim, overloads:
+    take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor
+    """
+    op, full = select_overload(_ov_take_along_dim, args, kwargs, "at::take_along_dim")
+    return op.call(*full)
+
+
+_ov_argwhere = [(ops.argwhere, Binder(ops.argwhere.schema))]
+
+
+@traced("dispatch", "at::argwhere", FUNCTIONS_H, "at::argwhere",
+        legacy="at::argwhere (Functions.h)")
+def argwhere(*args: Any, **kwargs: Any) -> Any:
+    """at::argwhere, overloads:
+    argwhere(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_argwhere, args, kwargs, "at::argwhere")
+    return op.call(*full)
+
+
+_ov_broadcast_to = [(ops.broadcast_to, Binder(ops.broadcast_to.schema))]
+
+
+@traced("dispatch", "at::broadcast_to", FUNCTIONS_H, "at::broadcast_to",
+        legacy="at::broadcast_to (Functions.h)")
+def broadcast_to(*args: Any, **kwargs: Any) -> Any:
+    """at::broadcast_to, overloads:
+    broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)
+    """
+    op, full = select_overload(_ov_broadcast_to, args, kwargs, "at::broadcast_to")
+    return op.call(*full)
+
+
+_ov_concat = [(ops.concat, Binder(ops.concat.schema))]
+
+
+@traced("dispatch", "at::concat", FUNCTIONS_H, "at::concat",
+        legacy="at::concat (Functions.h)")
+def concat(*args: Any, **kwargs: Any) -> Any:
+    """at::concat, overloads:
+    concat(Tensor[] tensors, int dim=0) -> Tensor
+    """
+    op, full = select_overload(_ov_concat, args, kwargs, "at::concat")
+    return op.call(*full)
+
+
+_ov_concatenate = [(ops.concatenate, Binder(ops.concatenate.schema))]
+
+
+@traced("dispatch", "at::concatenate", FUNCTIONS_H, "at::concatenate",
+        legacy="at::concatenate (Functions.h)")
+def concatenate(*args: Any, **kwargs: Any) -> Any:
+    """at::concatenate, overloads:
+    concatenate(Tensor[] tensors, int dim=0) -> Tensor
+    """
+    op, full = select_overload(_ov_concatenate, args, kwargs, "at::concatenate")
+    return op.call(*full)
+
+
+_ov_row_stack = [(ops.row_stack, Binder(ops.row_stack.schema))]
+
+
+@traced("dispatch", "at::row_stack", FUNCTIONS_H, "at::row_stack",
+        legacy="at::row_stack (Functions.h)")
+def row_stack(*args: Any, **kwargs: Any) -> Any:
+    """at::row_stack, overloads:
+    row_stack(Tensor[] tensors) -> Tensor
+    """
+    op, full = select_overload(_ov_row_stack, args, kwargs, "at::row_stack")
+    return op.call(*full)
+
+
+_ov_ravel = [(ops.ravel, Binder(ops.ravel.schema))]
+
+
+@traced("dispatch", "at::ravel", FUNCTIONS_H, "at::ravel",
+        legacy="at::ravel (Functions.h)")
+def ravel(*args: Any, **kwargs: Any) -> Any:
+    """at::ravel, overloads:
+    ravel(Tensor(a) self) -> Tensor(a)
+    """
+    op, full = select_overload(_ov_ravel, args, kwargs, "at::ravel")
+    return op.call(*full)
+
+
+_ov_tril_indices = [(ops.tril_indices, Binder(ops.tril_indices.schema))]
+
+
+@traced("dispatch", "at::tril_indices", FUNCTIONS_H, "at::tril_indices",
+        legacy="at::tril_indices (Functions.h)")
+def tril_indices(*args: Any, **kwargs: Any) -> Any:
+    """at::tril_indices, overloads:
+    tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    """
+    op, full = select_overload(_ov_tril_indices, args, kwargs, "at::tril_indices")
+    return op.call(*full)
+
+
+_ov_triu_indices = [(ops.triu_indices, Binder(ops.triu_indices.schema))]
+
+
+@traced("dispatch", "at::triu_indices", FUNCTIONS_H, "at::triu_indices",
+        legacy="at::triu_indices (Functions.h)")
+def triu_indices(*args: Any, **kwargs: Any) -> Any:
+    """at::triu_indices, overloads:
+    triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    """
+    op, full = select_overload(_ov_triu_indices, args, kwargs, "at::triu_indices")
+    return op.call(*full)
+
+
+_ov_count_nonzero = [(ops.count_nonzero_dim_IntList, Binder(ops.count_nonzero_dim_IntList.schema)), (ops.count_nonzero, Binder(ops.count_nonzero.schema))]
+
+
+@traced("dispatch", "at::count_nonzero", FUNCTIONS_H, "at::count_nonzero",
+        legacy="at::count_nonzero (Functions.h)")
+def count_nonzero(*args: Any, **kwargs: Any) -> Any:
+    """at::count_nonzero, overloads:
+    count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor
+    count_nonzero(Tensor self, int? dim=None) -> Tensor
+    """
+    op, full = select_overload(_ov_count_nonzero, args, kwargs, "at::count_nonzero")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -2112,4 +4178,157 @@ FUNCTIONS: dict[str, Any] = {
     "mv": mv,
     "dot": dot,
     "matmul": matmul,
+    "adjoint": adjoint,
+    "numel": numel,
+    "normal": normal,
+    "bernoulli": bernoulli,
+    "linalg_vector_norm": linalg_vector_norm,
+    "linalg_matrix_norm": linalg_matrix_norm,
+    "linalg_norm": linalg_norm,
+    "linalg_svdvals": linalg_svdvals,
+    "linalg_det": linalg_det,
+    "det": det,
+    "amax": amax,
+    "amin": amin,
+    "aminmax": aminmax,
+    "multinomial": multinomial,
+    "log1p": log1p,
+    "log1p_": log1p_,
+    "expm1": expm1,
+    "expm1_": expm1_,
+    "asin": asin,
+    "asin_": asin_,
+    "acos": acos,
+    "acos_": acos_,
+    "atan": atan,
+    "atan_": atan_,
+    "sinh": sinh,
+    "sinh_": sinh_,
+    "cosh": cosh,
+    "cosh_": cosh_,
+    "asinh": asinh,
+    "asinh_": asinh_,
+    "acosh": acosh,
+    "acosh_": acosh_,
+    "atanh": atanh,
+    "atanh_": atanh_,
+    "frac": frac,
+    "frac_": frac_,
+    "_softmax": _softmax,
+    "softmax": softmax,
+    "_log_softmax": _log_softmax,
+    "log_softmax": log_softmax,
+    "_softmax_backward_data": _softmax_backward_data,
+    "_log_softmax_backward_data": _log_softmax_backward_data,
+    "nll_loss_forward": nll_loss_forward,
+    "nll_loss_backward": nll_loss_backward,
+    "nll_loss": nll_loss,
+    "nll_loss_nd": nll_loss_nd,
+    "cross_entropy_loss": cross_entropy_loss,
+    "mse_loss": mse_loss,
+    "mse_loss_backward": mse_loss_backward,
+    "binary_cross_entropy_with_logits": binary_cross_entropy_with_logits,
+    "log_sigmoid": log_sigmoid,
+    "log_sigmoid_forward": log_sigmoid_forward,
+    "linear": linear,
+    "addcmul": addcmul,
+    "addcdiv": addcdiv,
+    "lerp": lerp,
+    "broadcast_tensors": broadcast_tensors,
+    "bitwise_xor": bitwise_xor,
+    "__xor__": __xor__,
+    "bitwise_left_shift": bitwise_left_shift,
+    "__lshift__": __lshift__,
+    "bitwise_right_shift": bitwise_right_shift,
+    "__rshift__": __rshift__,
+    "hypot": hypot,
+    "isnan": isnan,
+    "isinf": isinf,
+    "isfinite": isfinite,
+    "isin": isin,
+    "conj_physical": conj_physical,
+    "frexp": frexp,
+    "trapezoid": trapezoid,
+    "cumulative_trapezoid": cumulative_trapezoid,
+    "cov": cov,
+    "corrcoef": corrcoef,
+    "histc": histc,
+    "histogram": histogram,
+    "sigmoid_backward": sigmoid_backward,
+    "tanh_backward": tanh_backward,
+    "threshold_backward": threshold_backward,
+    "flip": flip,
+    "fliplr": fliplr,
+    "flipud": flipud,
+    "roll": roll,
+    "rot90": rot90,
+    "sort": sort,
+    "msort": msort,
+    "argsort": argsort,
+    "topk": topk,
+    "tril": tril,
+    "triu": triu,
+    "diag_embed": diag_embed,
+    "diag": diag,
+    "diagflat": diagflat,
+    "block_diag": block_diag,
+    "atleast_1d": atleast_1d,
+    "atleast_2d": atleast_2d,
+    "atleast_3d": atleast_3d,
+    "hstack": hstack,
+    "vstack": vstack,
+    "dstack": dstack,
+    "column_stack": column_stack,
+    "movedim": movedim,
+    "moveaxis": moveaxis,
+    "swapaxes": swapaxes,
+    "swapdims": swapdims,
+    "tile": tile,
+    "narrow_copy": narrow_copy,
+    "gather": gather,
+    "scatter": scatter,
+    "scatter_add": scatter_add,
+    "index_select": index_select,
+    "index_add": index_add,
+    "index_reduce": index_reduce,
+    "index_copy": index_copy,
+    "index_fill": index_fill,
+    "masked_select": masked_select,
+    "masked_scatter": masked_scatter,
+    "take": take,
+    "cumprod": cumprod,
+    "logcumsumexp": logcumsumexp,
+    "cummax": cummax,
+    "cummin": cummin,
+    "logsumexp": logsumexp,
+    "isclose": isclose,
+    "allclose": allclose,
+    "equal": equal,
+    "clip": clip,
+    "clip_": clip_,
+    "nonzero_numpy": nonzero_numpy,
+    "einsum": einsum,
+    "tensordot": tensordot,
+    "inner": inner,
+    "outer": outer,
+    "ger": ger,
+    "kron": kron,
+    "linalg_cross": linalg_cross,
+    "cross": cross,
+    "_unique2": _unique2,
+    "unique_dim": unique_dim,
+    "unique_consecutive": unique_consecutive,
+    "unique_dim_consecutive": unique_dim_consecutive,
+    "meshgrid": meshgrid,
+    "repeat_interleave": repeat_interleave,
+    "take_along_dim": take_along_dim,
+    "argwhere": argwhere,
+    "broadcast_to": broadcast_to,
+    "concat": concat,
+    "concatenate": concatenate,
+    "row_stack": row_stack,
+    "ravel": ravel,
+    "tril_indices": tril_indices,
+    "triu_indices": triu_indices,
+    "count_nonzero": count_nonzero,
 }

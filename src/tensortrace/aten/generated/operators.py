@@ -15,10 +15,10 @@ _register = singleton().register_schema
 
 empty_memory_format = _register(parse_schema(
     'empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor'),
-    {'func': 'empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor', **{'dispatch': {'CPU': 'empty_cpu'}}})
+    {'func': 'empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor', **{'dispatch': {'CPU': 'empty_cpu', 'CUDA': 'empty_cuda'}}})
 empty_strided = _register(parse_schema(
     'empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
-    {'func': 'empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CPU': 'empty_strided_cpu'}}})
+    {'func': 'empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CPU': 'empty_strided_cpu', 'CUDA': 'empty_strided_cuda'}}})
 rand_generator = _register(parse_schema(
     'rand.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
     {'func': 'rand.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'rand'}}})
@@ -33,13 +33,13 @@ rand_generator_out = _register(parse_schema(
     {'func': 'rand.generator_out(SymInt[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'rand_out'}}})
 uniform_ = _register(parse_schema(
     'uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)'),
-    {'func': 'uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)', **{'variants': 'method', 'tags': 'nondeterministic_seeded', 'dispatch': {'CPU': 'uniform_'}}})
+    {'func': 'uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)', **{'variants': 'method', 'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'uniform_'}}})
 select_int = _register(parse_schema(
     'select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)'),
     {'func': 'select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)', **{'variants': 'function, method', 'device_guard': False, 'dispatch': {'CompositeExplicitAutograd': 'select_symint'}}})
 as_strided = _register(parse_schema(
     'as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)'),
-    {'func': 'as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)', **{'variants': 'function, method', 'device_guard': False, 'dispatch': {'CPU': 'as_strided_tensorimpl'}}})
+    {'func': 'as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)', **{'variants': 'function, method', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'as_strided_tensorimpl'}}})
 add_Tensor = _register(parse_schema(
     'add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor'),
     {'func': 'add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor', **{'structured_delegate': 'add.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
@@ -48,7 +48,7 @@ add__Tensor = _register(parse_schema(
     {'func': 'add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)', **{'structured_delegate': 'add.out', 'variants': 'method'}})
 add_out = _register(parse_schema(
     'add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'ufunc_add_CPU'}}})
+    {'func': 'add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'ufunc_add_CPU', 'CUDA': 'ufunc_add_CUDA'}}})
 add_Scalar = _register(parse_schema(
     'add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor'),
     {'func': 'add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor', **{'variants': 'function, method', 'tags': ['core', 'pointwise'], 'dispatch': {'CompositeExplicitAutograd': 'add'}}})
@@ -168,13 +168,13 @@ arange_out = _register(parse_schema(
     {'func': 'arange.out(Scalar end, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'arange_end_out'}}})
 arange_start_out = _register(parse_schema(
     'arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, Meta': 'arange_out'}, 'cpp_no_default_args': ['step']}})
+    {'func': 'arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, Meta': 'arange_out', 'CUDA': 'arange_cuda_out'}, 'cpp_no_default_args': ['step']}})
 linspace = _register(parse_schema(
     'linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
     {'func': 'linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'linspace'}}})
 linspace_out = _register(parse_schema(
     'linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, Meta': 'linspace_out'}}})
+    {'func': 'linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, Meta': 'linspace_out', 'CUDA': 'linspace_cuda_out'}}})
 eye = _register(parse_schema(
     'eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
     {'func': 'eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'eye'}}})
@@ -183,13 +183,13 @@ eye_m = _register(parse_schema(
     {'func': 'eye.m(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'eye'}}})
 eye_out = _register(parse_schema(
     'eye.out(SymInt n, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'eye.out(SymInt n, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, Meta': 'eye_out_cpu'}}})
+    {'func': 'eye.out(SymInt n, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, Meta': 'eye_out_cpu', 'CUDA': 'eye_out_cuda'}}})
 eye_m_out = _register(parse_schema(
     'eye.m_out(SymInt n, SymInt m, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'eye.m_out(SymInt n, SymInt m, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, Meta': 'eye_out_cpu'}}})
+    {'func': 'eye.m_out(SymInt n, SymInt m, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, Meta': 'eye_out_cpu', 'CUDA': 'eye_out_cuda'}}})
 resize_ = _register(parse_schema(
     'resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)'),
-    {'func': 'resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)', **{'use_const_ref_for_mutable_tensors': True, 'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'tags': ['core', 'inplace_view'], 'dispatch': {'CPU': 'resize_'}}})
+    {'func': 'resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)', **{'use_const_ref_for_mutable_tensors': True, 'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'tags': ['core', 'inplace_view'], 'dispatch': {'CPU': 'resize_', 'CUDA': 'resize_cuda_'}}})
 fill_Scalar = _register(parse_schema(
     'fill.Scalar(Tensor self, Scalar value) -> Tensor'),
     {'func': 'fill.Scalar(Tensor self, Scalar value) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'fill'}, 'tags': 'core'}})
@@ -198,31 +198,31 @@ fill_Tensor = _register(parse_schema(
     {'func': 'fill.Tensor(Tensor self, Tensor value) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'fill'}}})
 fill__Scalar = _register(parse_schema(
     'fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)'),
-    {'func': 'fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU': 'fill_'}}})
+    {'func': 'fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'fill_'}}})
 fill__Tensor = _register(parse_schema(
     'fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)'),
-    {'func': 'fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU': 'fill_'}}})
+    {'func': 'fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'fill_'}}})
 zero_ = _register(parse_schema(
     'zero_(Tensor(a!) self) -> Tensor(a!)'),
-    {'func': 'zero_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CPU': 'zero_'}}})
+    {'func': 'zero_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'zero_'}}})
 normal_ = _register(parse_schema(
     'normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)'),
-    {'func': 'normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'tags': 'nondeterministic_seeded', 'variants': 'method', 'dispatch': {'CPU': 'normal_'}}})
+    {'func': 'normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'tags': 'nondeterministic_seeded', 'variants': 'method', 'dispatch': {'CPU, CUDA': 'normal_'}}})
 random__from = _register(parse_schema(
     'random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)'),
-    {'func': 'random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'tags': 'nondeterministic_seeded', 'dispatch': {'CPU': 'random_'}}})
+    {'func': 'random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'random_'}}})
 random__to = _register(parse_schema(
     'random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)'),
-    {'func': 'random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'tags': 'nondeterministic_seeded', 'variants': 'method', 'dispatch': {'CPU': 'random_'}}})
+    {'func': 'random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'tags': 'nondeterministic_seeded', 'variants': 'method', 'dispatch': {'CPU, CUDA': 'random_'}}})
 random_ = _register(parse_schema(
     'random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)'),
-    {'func': 'random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'tags': 'nondeterministic_seeded', 'variants': 'method', 'dispatch': {'CPU': 'random_'}}})
+    {'func': 'random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'tags': 'nondeterministic_seeded', 'variants': 'method', 'dispatch': {'CPU, CUDA': 'random_'}}})
 cat = _register(parse_schema(
     'cat(Tensor[] tensors, int dim=0) -> Tensor'),
     {'func': 'cat(Tensor[] tensors, int dim=0) -> Tensor', **{'structured_delegate': 'cat.out', 'tags': 'core'}})
 cat_out = _register(parse_schema(
     'cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'precomputed': ['dim -> int dim, int valid, bool all_contiguous, bool all_same_dtype, bool all_same_sizes_and_stride, MemoryFormat memory_format'], 'dispatch': {'CPU': 'cat_out_cpu'}}})
+    {'func': 'cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'precomputed': ['dim -> int dim, int valid, bool all_contiguous, bool all_same_dtype, bool all_same_sizes_and_stride, MemoryFormat memory_format'], 'dispatch': {'CPU': 'cat_out_cpu', 'CUDA': 'cat_out_cuda'}}})
 stack = _register(parse_schema(
     'stack(Tensor[] tensors, int dim=0) -> Tensor'),
     {'func': 'stack(Tensor[] tensors, int dim=0) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'stack'}}})
@@ -234,7 +234,7 @@ item = _register(parse_schema(
     {'func': 'item(Tensor self) -> Scalar', **{'tags': 'data_dependent_output', 'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'item'}}})
 _local_scalar_dense = _register(parse_schema(
     '_local_scalar_dense(Tensor self) -> Scalar'),
-    {'func': '_local_scalar_dense(Tensor self) -> Scalar', **{'tags': ['core', 'data_dependent_output'], 'dispatch': {'CPU': '_local_scalar_dense_cpu'}, 'variants': 'function'}})
+    {'func': '_local_scalar_dense(Tensor self) -> Scalar', **{'tags': ['core', 'data_dependent_output'], 'dispatch': {'CPU': '_local_scalar_dense_cpu', 'CUDA': '_local_scalar_dense_cuda'}, 'variants': 'function'}})
 is_nonzero = _register(parse_schema(
     'is_nonzero(Tensor self) -> bool'),
     {'func': 'is_nonzero(Tensor self) -> bool', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'is_nonzero'}}})
@@ -264,10 +264,10 @@ to_other = _register(parse_schema(
     {'func': 'to.other(Tensor(a) self, Tensor other, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'to'}}})
 view = _register(parse_schema(
     'view(Tensor(a) self, SymInt[] size) -> Tensor(a)'),
-    {'func': 'view(Tensor(a) self, SymInt[] size) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU': 'view'}}})
+    {'func': 'view(Tensor(a) self, SymInt[] size) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'view'}}})
 _reshape_alias = _register(parse_schema(
     '_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)'),
-    {'func': '_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU': '_reshape_alias'}}})
+    {'func': '_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': '_reshape_alias'}}})
 _unsafe_view = _register(parse_schema(
     '_unsafe_view(Tensor self, SymInt[] size) -> Tensor'),
     {'func': '_unsafe_view(Tensor self, SymInt[] size) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': '_unsafe_view'}}})
@@ -339,10 +339,10 @@ clone = _register(parse_schema(
     {'func': 'clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'clone'}}})
 set__source_Storage_storage_offset = _register(parse_schema(
     'set_.source_Storage_storage_offset(Tensor(a!) self, Storage source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!)'),
-    {'func': 'set_.source_Storage_storage_offset(Tensor(a!) self, Storage source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU': 'set_storage_cpu_'}}})
+    {'func': 'set_.source_Storage_storage_offset(Tensor(a!) self, Storage source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU': 'set_storage_cpu_', 'CUDA': 'set_storage_cuda_'}}})
 sub_out = _register(parse_schema(
     'sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'sub_out'}, 'tags': 'pointwise'}})
+    {'func': 'sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'sub_out'}, 'tags': 'pointwise'}})
 sub_Tensor = _register(parse_schema(
     'sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor'),
     {'func': 'sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor', **{'structured_delegate': 'sub.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
@@ -357,13 +357,13 @@ sub__Scalar = _register(parse_schema(
     {'func': 'sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'sub_'}, 'tags': 'pointwise'}})
 rsub_Tensor = _register(parse_schema(
     'rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor'),
-    {'func': 'rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU': 'rsub'}}})
+    {'func': 'rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'rsub'}}})
 rsub_Scalar = _register(parse_schema(
     'rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor'),
     {'func': 'rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'rsub'}, 'tags': 'pointwise'}})
 mul_out = _register(parse_schema(
     'mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'mul_out'}, 'tags': 'pointwise'}})
+    {'func': 'mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'mul_out'}, 'tags': 'pointwise'}})
 mul_Tensor = _register(parse_schema(
     'mul.Tensor(Tensor self, Tensor other) -> Tensor'),
     {'func': 'mul.Tensor(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'mul.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
@@ -378,7 +378,7 @@ mul__Scalar = _register(parse_schema(
     {'func': 'mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'mul_'}, 'tags': 'pointwise'}})
 div_out = _register(parse_schema(
     'div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'div_out'}, 'tags': 'pointwise'}})
+    {'func': 'div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'div_out'}, 'tags': 'pointwise'}})
 div_Tensor = _register(parse_schema(
     'div.Tensor(Tensor self, Tensor other) -> Tensor'),
     {'func': 'div.Tensor(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'div.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
@@ -387,7 +387,7 @@ div__Tensor = _register(parse_schema(
     {'func': 'div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'div.out', 'variants': 'method', 'tags': 'pointwise'}})
 div_out_mode = _register(parse_schema(
     'div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'div_out_mode'}, 'tags': 'pointwise'}})
+    {'func': 'div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'div_out_mode'}, 'tags': 'pointwise'}})
 div_Tensor_mode = _register(parse_schema(
     'div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor'),
     {'func': 'div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor', **{'structured_delegate': 'div.out_mode', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
@@ -411,13 +411,13 @@ true_divide_Tensor = _register(parse_schema(
     {'func': 'true_divide.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'true_divide'}, 'tags': 'pointwise'}})
 floor_divide = _register(parse_schema(
     'floor_divide(Tensor self, Tensor other) -> Tensor'),
-    {'func': 'floor_divide(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU': 'floor_divide'}}})
+    {'func': 'floor_divide(Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'floor_divide'}}})
 floor_divide__Tensor = _register(parse_schema(
     'floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
-    {'func': 'floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU': 'floor_divide_'}}})
+    {'func': 'floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CPU, CUDA': 'floor_divide_'}}})
 floor_divide_out = _register(parse_schema(
     'floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU': 'floor_divide_out'}}})
+    {'func': 'floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'floor_divide_out'}}})
 floor_divide_Scalar = _register(parse_schema(
     'floor_divide.Scalar(Tensor self, Scalar other) -> Tensor'),
     {'func': 'floor_divide.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'floor_divide'}}})
@@ -435,7 +435,7 @@ remainder__Scalar = _register(parse_schema(
     {'func': 'remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'remainder_'}, 'tags': 'pointwise'}})
 remainder_Tensor_out = _register(parse_schema(
     'remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'remainder_out'}, 'tags': 'pointwise'}})
+    {'func': 'remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'remainder_out'}, 'tags': 'pointwise'}})
 remainder_Tensor = _register(parse_schema(
     'remainder.Tensor(Tensor self, Tensor other) -> Tensor'),
     {'func': 'remainder.Tensor(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'remainder.Tensor_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
@@ -444,16 +444,16 @@ remainder__Tensor = _register(parse_schema(
     {'func': 'remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'remainder.Tensor_out', 'variants': 'method', 'tags': 'pointwise'}})
 remainder_Scalar_Tensor = _register(parse_schema(
     'remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor'),
-    {'func': 'remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU': 'remainder'}, 'tags': 'pointwise'}})
+    {'func': 'remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'remainder'}, 'tags': 'pointwise'}})
 maximum_out = _register(parse_schema(
     'maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'maximum_out'}, 'tags': 'pointwise'}})
+    {'func': 'maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'maximum_out'}, 'tags': 'pointwise'}})
 maximum = _register(parse_schema(
     'maximum(Tensor self, Tensor other) -> Tensor'),
     {'func': 'maximum(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'maximum.out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
 minimum_out = _register(parse_schema(
     'minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'minimum_out'}, 'tags': 'pointwise'}})
+    {'func': 'minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'minimum_out'}, 'tags': 'pointwise'}})
 minimum = _register(parse_schema(
     'minimum(Tensor self, Tensor other) -> Tensor'),
     {'func': 'minimum(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'minimum.out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
@@ -471,13 +471,13 @@ min_out = _register(parse_schema(
     {'func': 'min.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CompositeExplicitAutograd': 'min_out'}}})
 eq_Scalar_out = _register(parse_schema(
     'eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'eq_Scalar_out'}, 'tags': 'pointwise'}})
+    {'func': 'eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'eq_Scalar_out'}, 'tags': 'pointwise'}})
 eq_Scalar = _register(parse_schema(
     'eq.Scalar(Tensor self, Scalar other) -> Tensor'),
     {'func': 'eq.Scalar(Tensor self, Scalar other) -> Tensor', **{'structured_delegate': 'eq.Scalar_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
 eq_Tensor_out = _register(parse_schema(
     'eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'eq_Tensor_out'}, 'tags': 'pointwise'}})
+    {'func': 'eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'eq_Tensor_out'}, 'tags': 'pointwise'}})
 eq_Tensor = _register(parse_schema(
     'eq.Tensor(Tensor self, Tensor other) -> Tensor'),
     {'func': 'eq.Tensor(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'eq.Tensor_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
@@ -489,13 +489,13 @@ eq__Tensor = _register(parse_schema(
     {'func': 'eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'eq.Tensor_out', 'variants': 'method'}})
 ne_Scalar_out = _register(parse_schema(
     'ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'ne_Scalar_out'}, 'tags': 'pointwise'}})
+    {'func': 'ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'ne_Scalar_out'}, 'tags': 'pointwise'}})
 ne_Scalar = _register(parse_schema(
     'ne.Scalar(Tensor self, Scalar other) -> Tensor'),
     {'func': 'ne.Scalar(Tensor self, Scalar other) -> Tensor', **{'structured_delegate': 'ne.Scalar_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
 ne_Tensor_out = _register(parse_schema(
     'ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'ne_Tensor_out'}, 'tags': 'pointwise'}})
+    {'func': 'ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'ne_Tensor_out'}, 'tags': 'pointwise'}})
 ne_Tensor = _register(parse_schema(
     'ne.Tensor(Tensor self, Tensor other) -> Tensor'),
     {'func': 'ne.Tensor(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'ne.Tensor_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
@@ -507,13 +507,13 @@ ne__Tensor = _register(parse_schema(
     {'func': 'ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'ne.Tensor_out', 'variants': 'method'}})
 lt_Scalar_out = _register(parse_schema(
     'lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'lt_Scalar_out'}, 'tags': 'pointwise'}})
+    {'func': 'lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'lt_Scalar_out'}, 'tags': 'pointwise'}})
 lt_Scalar = _register(parse_schema(
     'lt.Scalar(Tensor self, Scalar other) -> Tensor'),
     {'func': 'lt.Scalar(Tensor self, Scalar other) -> Tensor', **{'structured_delegate': 'lt.Scalar_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
 lt_Tensor_out = _register(parse_schema(
     'lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'lt_Tensor_out'}, 'tags': 'pointwise'}})
+    {'func': 'lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'lt_Tensor_out'}, 'tags': 'pointwise'}})
 lt_Tensor = _register(parse_schema(
     'lt.Tensor(Tensor self, Tensor other) -> Tensor'),
     {'func': 'lt.Tensor(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'lt.Tensor_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
@@ -525,13 +525,13 @@ lt__Tensor = _register(parse_schema(
     {'func': 'lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'lt.Tensor_out', 'variants': 'method'}})
 le_Scalar_out = _register(parse_schema(
     'le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'le_Scalar_out'}, 'tags': 'pointwise'}})
+    {'func': 'le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'le_Scalar_out'}, 'tags': 'pointwise'}})
 le_Scalar = _register(parse_schema(
     'le.Scalar(Tensor self, Scalar other) -> Tensor'),
     {'func': 'le.Scalar(Tensor self, Scalar other) -> Tensor', **{'structured_delegate': 'le.Scalar_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
 le_Tensor_out = _register(parse_schema(
     'le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'le_Tensor_out'}, 'tags': 'pointwise'}})
+    {'func': 'le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'le_Tensor_out'}, 'tags': 'pointwise'}})
 le_Tensor = _register(parse_schema(
     'le.Tensor(Tensor self, Tensor other) -> Tensor'),
     {'func': 'le.Tensor(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'le.Tensor_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
@@ -543,13 +543,13 @@ le__Tensor = _register(parse_schema(
     {'func': 'le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'le.Tensor_out', 'variants': 'method'}})
 gt_Scalar_out = _register(parse_schema(
     'gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'gt_Scalar_out'}, 'tags': 'pointwise'}})
+    {'func': 'gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'gt_Scalar_out'}, 'tags': 'pointwise'}})
 gt_Scalar = _register(parse_schema(
     'gt.Scalar(Tensor self, Scalar other) -> Tensor'),
     {'func': 'gt.Scalar(Tensor self, Scalar other) -> Tensor', **{'structured_delegate': 'gt.Scalar_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
 gt_Tensor_out = _register(parse_schema(
     'gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'gt_Tensor_out'}, 'tags': 'pointwise'}})
+    {'func': 'gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'gt_Tensor_out'}, 'tags': 'pointwise'}})
 gt_Tensor = _register(parse_schema(
     'gt.Tensor(Tensor self, Tensor other) -> Tensor'),
     {'func': 'gt.Tensor(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'gt.Tensor_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
@@ -561,13 +561,13 @@ gt__Tensor = _register(parse_schema(
     {'func': 'gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'gt.Tensor_out', 'variants': 'method'}})
 ge_Scalar_out = _register(parse_schema(
     'ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'ge_Scalar_out'}, 'tags': 'pointwise'}})
+    {'func': 'ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'ge_Scalar_out'}, 'tags': 'pointwise'}})
 ge_Scalar = _register(parse_schema(
     'ge.Scalar(Tensor self, Scalar other) -> Tensor'),
     {'func': 'ge.Scalar(Tensor self, Scalar other) -> Tensor', **{'structured_delegate': 'ge.Scalar_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
 ge_Tensor_out = _register(parse_schema(
     'ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'ge_Tensor_out'}, 'tags': 'pointwise'}})
+    {'func': 'ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'ge_Tensor_out'}, 'tags': 'pointwise'}})
 ge_Tensor = _register(parse_schema(
     'ge.Tensor(Tensor self, Tensor other) -> Tensor'),
     {'func': 'ge.Tensor(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'ge.Tensor_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
@@ -579,7 +579,7 @@ ge__Tensor = _register(parse_schema(
     {'func': 'ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'ge.Tensor_out', 'variants': 'method'}})
 logical_and_out = _register(parse_schema(
     'logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU': 'logical_and_out'}, 'tags': 'pointwise'}})
+    {'func': 'logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'logical_and_out'}, 'tags': 'pointwise'}})
 logical_and = _register(parse_schema(
     'logical_and(Tensor self, Tensor other) -> Tensor'),
     {'func': 'logical_and(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'logical_and'}, 'tags': ['core', 'pointwise']}})
@@ -588,7 +588,7 @@ logical_and_ = _register(parse_schema(
     {'func': 'logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'logical_and_'}, 'tags': 'pointwise'}})
 logical_or_out = _register(parse_schema(
     'logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU': 'logical_or_out'}, 'tags': 'pointwise'}})
+    {'func': 'logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'logical_or_out'}, 'tags': 'pointwise'}})
 logical_or = _register(parse_schema(
     'logical_or(Tensor self, Tensor other) -> Tensor'),
     {'func': 'logical_or(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'logical_or'}, 'tags': ['core', 'pointwise']}})
@@ -597,7 +597,7 @@ logical_or_ = _register(parse_schema(
     {'func': 'logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'logical_or_'}, 'tags': 'pointwise'}})
 bitwise_and_Tensor_out = _register(parse_schema(
     'bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'variants': 'function', 'dispatch': {'CPU': 'bitwise_and_out'}, 'tags': 'pointwise'}})
+    {'func': 'bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'bitwise_and_out'}, 'tags': 'pointwise'}})
 bitwise_and_Scalar_out = _register(parse_schema(
     'bitwise_and.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
     {'func': 'bitwise_and.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'bitwise_and_out'}, 'tags': 'pointwise'}})
@@ -627,7 +627,7 @@ __iand___Tensor = _register(parse_schema(
     {'func': '__iand__.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': '__iand__'}}})
 bitwise_or_Tensor_out = _register(parse_schema(
     'bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'variants': 'function', 'dispatch': {'CPU': 'bitwise_or_out'}, 'tags': 'pointwise'}})
+    {'func': 'bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'bitwise_or_out'}, 'tags': 'pointwise'}})
 bitwise_or_Scalar_out = _register(parse_schema(
     'bitwise_or.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
     {'func': 'bitwise_or.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'bitwise_or_out'}, 'tags': 'pointwise'}})
@@ -657,19 +657,19 @@ __ior___Tensor = _register(parse_schema(
     {'func': '__ior__.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': '__ior__'}}})
 pow_Tensor_Tensor_out = _register(parse_schema(
     'pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'pow_Tensor_Tensor_out'}, 'tags': 'pointwise'}})
+    {'func': 'pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'pow_Tensor_Tensor_out'}, 'tags': 'pointwise'}})
 pow_Tensor_Tensor = _register(parse_schema(
     'pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor'),
     {'func': 'pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor', **{'structured_delegate': 'pow.Tensor_Tensor_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
 pow_Scalar_out = _register(parse_schema(
     'pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'pow_Scalar_out'}, 'tags': 'pointwise'}})
+    {'func': 'pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU, CUDA': 'pow_Scalar_out'}, 'tags': 'pointwise'}})
 pow_Scalar = _register(parse_schema(
     'pow.Scalar(Scalar self, Tensor exponent) -> Tensor'),
     {'func': 'pow.Scalar(Scalar self, Tensor exponent) -> Tensor', **{'structured_delegate': 'pow.Scalar_out', 'tags': ['core', 'pointwise']}})
 pow_Tensor_Scalar_out = _register(parse_schema(
     'pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'pow_Tensor_Scalar_out'}, 'tags': 'pointwise'}})
+    {'func': 'pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'pow_Tensor_Scalar_out'}, 'tags': 'pointwise'}})
 pow_Tensor_Scalar = _register(parse_schema(
     'pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor'),
     {'func': 'pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor', **{'structured_delegate': 'pow.Tensor_Scalar_out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
@@ -681,7 +681,7 @@ pow__Tensor = _register(parse_schema(
     {'func': 'pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)', **{'structured_delegate': 'pow.Tensor_Tensor_out', 'variants': 'method', 'tags': 'pointwise'}})
 neg_out = _register(parse_schema(
     'neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'neg_out'}, 'tags': 'pointwise'}})
+    {'func': 'neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'neg_out'}, 'tags': 'pointwise'}})
 neg = _register(parse_schema(
     'neg(Tensor self) -> Tensor'),
     {'func': 'neg(Tensor self) -> Tensor', **{'structured_delegate': 'neg.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
@@ -690,7 +690,7 @@ neg_ = _register(parse_schema(
     {'func': 'neg_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'neg.out', 'variants': 'function, method', 'tags': 'pointwise'}})
 exp_out = _register(parse_schema(
     'exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'exp_out'}, 'tags': 'pointwise'}})
+    {'func': 'exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'exp_out'}, 'tags': 'pointwise'}})
 exp = _register(parse_schema(
     'exp(Tensor self) -> Tensor'),
     {'func': 'exp(Tensor self) -> Tensor', **{'structured_delegate': 'exp.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
@@ -699,7 +699,7 @@ exp_ = _register(parse_schema(
     {'func': 'exp_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'exp.out', 'variants': 'function, method', 'tags': 'pointwise'}})
 log_out = _register(parse_schema(
     'log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'log_out'}, 'tags': 'pointwise'}})
+    {'func': 'log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'log_out'}, 'tags': 'pointwise'}})
 log = _register(parse_schema(
     'log(Tensor self) -> Tensor'),
     {'func': 'log(Tensor self) -> Tensor', **{'structured_delegate': 'log.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
@@ -708,7 +708,7 @@ log_ = _register(parse_schema(
     {'func': 'log_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'log.out', 'variants': 'function, method', 'tags': 'pointwise'}})
 sqrt_out = _register(parse_schema(
     'sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'sqrt_out'}, 'tags': 'pointwise'}})
+    {'func': 'sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'sqrt_out'}, 'tags': 'pointwise'}})
 sqrt = _register(parse_schema(
     'sqrt(Tensor self) -> Tensor'),
     {'func': 'sqrt(Tensor self) -> Tensor', **{'structured_delegate': 'sqrt.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
@@ -717,7 +717,7 @@ sqrt_ = _register(parse_schema(
     {'func': 'sqrt_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'sqrt.out', 'variants': 'function, method', 'tags': 'pointwise'}})
 sin_out = _register(parse_schema(
     'sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'sin_out'}, 'tags': 'pointwise'}})
+    {'func': 'sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'sin_out'}, 'tags': 'pointwise'}})
 sin = _register(parse_schema(
     'sin(Tensor self) -> Tensor'),
     {'func': 'sin(Tensor self) -> Tensor', **{'structured_delegate': 'sin.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
@@ -726,7 +726,7 @@ sin_ = _register(parse_schema(
     {'func': 'sin_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'sin.out', 'variants': 'function, method', 'tags': 'pointwise'}})
 cos_out = _register(parse_schema(
     'cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'cos_out'}, 'tags': 'pointwise'}})
+    {'func': 'cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'cos_out'}, 'tags': 'pointwise'}})
 cos = _register(parse_schema(
     'cos(Tensor self) -> Tensor'),
     {'func': 'cos(Tensor self) -> Tensor', **{'structured_delegate': 'cos.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
@@ -735,7 +735,7 @@ cos_ = _register(parse_schema(
     {'func': 'cos_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'cos.out', 'variants': 'function, method', 'tags': 'pointwise'}})
 tanh_out = _register(parse_schema(
     'tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'tanh_out'}, 'tags': 'pointwise'}})
+    {'func': 'tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'tanh_out'}, 'tags': 'pointwise'}})
 tanh = _register(parse_schema(
     'tanh(Tensor self) -> Tensor'),
     {'func': 'tanh(Tensor self) -> Tensor', **{'structured_delegate': 'tanh.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
@@ -744,7 +744,7 @@ tanh_ = _register(parse_schema(
     {'func': 'tanh_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'tanh.out', 'variants': 'function, method', 'tags': 'pointwise'}})
 sigmoid_out = _register(parse_schema(
     'sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'sigmoid_out'}, 'tags': 'pointwise'}})
+    {'func': 'sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'sigmoid_out'}, 'tags': 'pointwise'}})
 sigmoid = _register(parse_schema(
     'sigmoid(Tensor self) -> Tensor'),
     {'func': 'sigmoid(Tensor self) -> Tensor', **{'structured_delegate': 'sigmoid.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
@@ -753,7 +753,7 @@ sigmoid_ = _register(parse_schema(
     {'func': 'sigmoid_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'sigmoid.out', 'variants': 'function, method', 'tags': 'pointwise'}})
 reciprocal_out = _register(parse_schema(
     'reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'reciprocal_out'}, 'tags': 'pointwise'}})
+    {'func': 'reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'reciprocal_out'}, 'tags': 'pointwise'}})
 reciprocal = _register(parse_schema(
     'reciprocal(Tensor self) -> Tensor'),
     {'func': 'reciprocal(Tensor self) -> Tensor', **{'structured_delegate': 'reciprocal.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
@@ -762,7 +762,7 @@ reciprocal_ = _register(parse_schema(
     {'func': 'reciprocal_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'reciprocal.out', 'variants': 'function, method', 'tags': 'pointwise'}})
 bitwise_not_out = _register(parse_schema(
     'bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'bitwise_not_out'}, 'tags': 'pointwise'}})
+    {'func': 'bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'bitwise_not_out'}, 'tags': 'pointwise'}})
 bitwise_not = _register(parse_schema(
     'bitwise_not(Tensor self) -> Tensor'),
     {'func': 'bitwise_not(Tensor self) -> Tensor', **{'structured_delegate': 'bitwise_not.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
@@ -771,7 +771,7 @@ bitwise_not_ = _register(parse_schema(
     {'func': 'bitwise_not_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'bitwise_not.out', 'variants': 'method', 'tags': 'pointwise'}})
 logical_not_out = _register(parse_schema(
     'logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU': 'logical_not_out'}, 'tags': 'pointwise'}})
+    {'func': 'logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'logical_not_out'}, 'tags': 'pointwise'}})
 logical_not = _register(parse_schema(
     'logical_not(Tensor self) -> Tensor'),
     {'func': 'logical_not(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'logical_not'}, 'tags': ['core', 'pointwise']}})
@@ -780,7 +780,7 @@ logical_not_ = _register(parse_schema(
     {'func': 'logical_not_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'logical_not_'}, 'tags': 'pointwise'}})
 abs_out = _register(parse_schema(
     'abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU': 'abs_out'}, 'tags': 'pointwise'}})
+    {'func': 'abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'abs_out'}, 'tags': 'pointwise'}})
 abs = _register(parse_schema(
     'abs(Tensor self) -> Tensor'),
     {'func': 'abs(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'abs'}, 'tags': ['core', 'pointwise']}})
@@ -789,16 +789,16 @@ abs_ = _register(parse_schema(
     {'func': 'abs_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'abs_'}}})
 relu = _register(parse_schema(
     'relu(Tensor self) -> Tensor'),
-    {'func': 'relu(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU': 'relu'}, 'tags': ['core', 'pointwise']}})
+    {'func': 'relu(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'relu'}, 'tags': ['core', 'pointwise']}})
 relu_ = _register(parse_schema(
     'relu_(Tensor(a!) self) -> Tensor(a!)'),
-    {'func': 'relu_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CPU': 'relu_'}, 'tags': 'pointwise'}})
+    {'func': 'relu_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'relu_'}, 'tags': 'pointwise'}})
 clamp_out = _register(parse_schema(
     'clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'clamp_out'}, 'tags': 'pointwise'}})
+    {'func': 'clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'clamp_out'}, 'tags': 'pointwise'}})
 clamp_Tensor_out = _register(parse_schema(
     'clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'clamp_Tensor_out'}, 'tags': 'pointwise'}})
+    {'func': 'clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'clamp_Tensor_out'}, 'tags': 'pointwise'}})
 clamp = _register(parse_schema(
     'clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor'),
     {'func': 'clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor', **{'structured_delegate': 'clamp.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
@@ -813,10 +813,10 @@ clamp__Tensor = _register(parse_schema(
     {'func': 'clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)', **{'structured_delegate': 'clamp.Tensor_out', 'variants': 'function, method', 'tags': 'pointwise'}})
 clamp_min_out = _register(parse_schema(
     'clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'clamp_min_out'}, 'tags': 'pointwise'}})
+    {'func': 'clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'clamp_min_out'}, 'tags': 'pointwise'}})
 clamp_min_Tensor_out = _register(parse_schema(
     'clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'clamp_min_Tensor_out'}, 'tags': 'pointwise'}})
+    {'func': 'clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'clamp_min_Tensor_out'}, 'tags': 'pointwise'}})
 clamp_min = _register(parse_schema(
     'clamp_min(Tensor self, Scalar min) -> Tensor'),
     {'func': 'clamp_min(Tensor self, Scalar min) -> Tensor', **{'structured_delegate': 'clamp_min.out', 'variants': 'function, method', 'tags': 'pointwise'}})
@@ -831,10 +831,10 @@ clamp_min__Tensor = _register(parse_schema(
     {'func': 'clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)', **{'structured_delegate': 'clamp_min.Tensor_out', 'variants': 'function, method', 'tags': 'pointwise'}})
 clamp_max_out = _register(parse_schema(
     'clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'clamp_max_out'}, 'tags': 'pointwise'}})
+    {'func': 'clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'clamp_max_out'}, 'tags': 'pointwise'}})
 clamp_max_Tensor_out = _register(parse_schema(
     'clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'clamp_max_Tensor_out'}, 'tags': 'pointwise'}})
+    {'func': 'clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'clamp_max_Tensor_out'}, 'tags': 'pointwise'}})
 clamp_max = _register(parse_schema(
     'clamp_max(Tensor self, Scalar max) -> Tensor'),
     {'func': 'clamp_max(Tensor self, Scalar max) -> Tensor', **{'structured_delegate': 'clamp_max.out', 'variants': 'function, method', 'tags': 'pointwise'}})
@@ -849,10 +849,10 @@ clamp_max__Tensor = _register(parse_schema(
     {'func': 'clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)', **{'structured_delegate': 'clamp_max.Tensor_out', 'variants': 'function, method', 'tags': 'pointwise'}})
 where_self_out = _register(parse_schema(
     'where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU': 'where_self_out'}}})
+    {'func': 'where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'where_self_out'}}})
 where_self = _register(parse_schema(
     'where.self(Tensor condition, Tensor self, Tensor other) -> Tensor'),
-    {'func': 'where.self(Tensor condition, Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU': 'where'}, 'tags': ['core', 'pointwise']}})
+    {'func': 'where.self(Tensor condition, Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'where'}, 'tags': ['core', 'pointwise']}})
 where_ScalarSelf = _register(parse_schema(
     'where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor'),
     {'func': 'where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'where'}}})
@@ -867,13 +867,13 @@ scalar_tensor = _register(parse_schema(
     {'func': 'scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'scalar_tensor'}, 'tags': 'core'}})
 masked_fill__Scalar = _register(parse_schema(
     'masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)'),
-    {'func': 'masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU': 'masked_fill__cpu'}}})
+    {'func': 'masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CPU': 'masked_fill__cpu', 'CUDA': 'masked_fill__cuda'}}})
 masked_fill_Scalar = _register(parse_schema(
     'masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor'),
     {'func': 'masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'masked_fill'}, 'tags': 'pointwise'}})
 masked_fill__Tensor = _register(parse_schema(
     'masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)'),
-    {'func': 'masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU': 'masked_fill__cpu'}}})
+    {'func': 'masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CPU': 'masked_fill__cpu', 'CUDA': 'masked_fill__cuda'}}})
 masked_fill_Tensor = _register(parse_schema(
     'masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor'),
     {'func': 'masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'masked_fill'}}})
@@ -903,7 +903,7 @@ index_Tensor = _register(parse_schema(
     {'func': 'index.Tensor(Tensor self, Tensor?[] indices) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'structured_delegate': 'index.Tensor_out', 'precomputed': ['indices -> DimVector sizes, DimVector strides']}})
 index_Tensor_out = _register(parse_schema(
     'index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'precomputed': ['indices -> DimVector sizes, DimVector strides'], 'dispatch': {'CPU': 'index_out'}}})
+    {'func': 'index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'precomputed': ['indices -> DimVector sizes, DimVector strides'], 'dispatch': {'CPU, CUDA': 'index_out'}}})
 index_put_ = _register(parse_schema(
     'index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)'),
     {'func': 'index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'index_put_'}}})
@@ -912,10 +912,10 @@ index_put = _register(parse_schema(
     {'func': 'index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'index_put'}}})
 _index_put_impl_ = _register(parse_schema(
     '_index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!)'),
-    {'func': '_index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU': '_index_put_impl_'}}})
+    {'func': '_index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA': '_index_put_impl_'}}})
 nonzero = _register(parse_schema(
     'nonzero(Tensor self) -> Tensor'),
-    {'func': 'nonzero(Tensor self) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'nonzero_cpu'}}})
+    {'func': 'nonzero(Tensor self) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'nonzero_cpu', 'CUDA': 'nonzero_cuda'}}})
 sum = _register(parse_schema(
     'sum(Tensor self, *, ScalarType? dtype=None) -> Tensor'),
     {'func': 'sum(Tensor self, *, ScalarType? dtype=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'sum'}, 'tags': 'reduction'}})
@@ -924,10 +924,10 @@ sum_dim_IntList = _register(parse_schema(
     {'func': 'sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'structured_delegate': 'sum.IntList_out', 'device_check': 'NoCheck', 'variants': 'function, method', 'tags': ['core', 'reduction']}})
 sum_IntList_out = _register(parse_schema(
     'sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU': 'sum_out'}, 'tags': 'reduction'}})
+    {'func': 'sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'sum_out'}, 'tags': 'reduction'}})
 trace = _register(parse_schema(
     'trace(Tensor self) -> Tensor'),
-    {'func': 'trace(Tensor self) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'trace_cpu'}}})
+    {'func': 'trace(Tensor self) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'trace_cpu', 'CUDA': 'trace_cuda'}}})
 mean = _register(parse_schema(
     'mean(Tensor self, *, ScalarType? dtype=None) -> Tensor'),
     {'func': 'mean(Tensor self, *, ScalarType? dtype=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'mean'}, 'tags': ['core', 'reduction']}})
@@ -936,61 +936,61 @@ mean_dim = _register(parse_schema(
     {'func': 'mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'structured_delegate': 'mean.out', 'device_check': 'NoCheck', 'variants': 'function, method', 'tags': ['core', 'reduction']}})
 mean_out = _register(parse_schema(
     'mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU': 'mean_out'}, 'tags': 'reduction'}})
+    {'func': 'mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'mean_out'}, 'tags': 'reduction'}})
 prod = _register(parse_schema(
     'prod(Tensor self, *, ScalarType? dtype=None) -> Tensor'),
-    {'func': 'prod(Tensor self, *, ScalarType? dtype=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU': 'prod'}, 'tags': ['core', 'reduction']}})
+    {'func': 'prod(Tensor self, *, ScalarType? dtype=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'prod'}, 'tags': ['core', 'reduction']}})
 prod_dim_int = _register(parse_schema(
     'prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor'),
     {'func': 'prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'structured_delegate': 'prod.int_out', 'device_check': 'NoCheck', 'variants': 'function, method', 'tags': ['core', 'reduction']}})
 prod_int_out = _register(parse_schema(
     'prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU': 'prod_out'}, 'tags': 'reduction'}})
+    {'func': 'prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'prod_out'}, 'tags': 'reduction'}})
 max = _register(parse_schema(
     'max(Tensor self) -> Tensor'),
-    {'func': 'max(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CPU': 'max'}, 'tags': ['core', 'reduction']}})
+    {'func': 'max(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'max'}, 'tags': ['core', 'reduction']}})
 max_unary_out = _register(parse_schema(
     'max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU': 'max_unary_out'}}})
+    {'func': 'max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'max_unary_out'}}})
 max_dim = _register(parse_schema(
     'max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)'),
     {'func': 'max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'structured_delegate': 'max.dim_max', 'variants': 'function, method', 'tags': ['core', 'reduction']}})
 max_dim_max = _register(parse_schema(
     'max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)'),
-    {'func': 'max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)', **{'device_check': 'NoCheck', 'structured': True, 'precomputed': ['dim -> int dim'], 'dispatch': {'CPU': 'max_out'}}})
+    {'func': 'max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)', **{'device_check': 'NoCheck', 'structured': True, 'precomputed': ['dim -> int dim'], 'dispatch': {'CPU, CUDA': 'max_out'}}})
 min = _register(parse_schema(
     'min(Tensor self) -> Tensor'),
-    {'func': 'min(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CPU': 'min'}, 'tags': ['core', 'reduction']}})
+    {'func': 'min(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'min'}, 'tags': ['core', 'reduction']}})
 min_unary_out = _register(parse_schema(
     'min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU': 'min_unary_out'}}})
+    {'func': 'min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'min_unary_out'}}})
 min_dim = _register(parse_schema(
     'min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)'),
     {'func': 'min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'structured_delegate': 'min.dim_min', 'variants': 'function, method', 'tags': ['core', 'reduction']}})
 min_dim_min = _register(parse_schema(
     'min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices)'),
-    {'func': 'min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices)', **{'device_check': 'NoCheck', 'structured': True, 'precomputed': ['dim -> int dim'], 'dispatch': {'CPU': 'min_out'}}})
+    {'func': 'min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices)', **{'device_check': 'NoCheck', 'structured': True, 'precomputed': ['dim -> int dim'], 'dispatch': {'CPU, CUDA': 'min_out'}}})
 argmax = _register(parse_schema(
     'argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor'),
     {'func': 'argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor', **{'structured_delegate': 'argmax.out', 'device_check': 'NoCheck', 'variants': 'function, method', 'tags': ['core', 'reduction']}})
 argmax_out = _register(parse_schema(
     'argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'argmax_out'}}})
+    {'func': 'argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU, CUDA': 'argmax_out'}}})
 argmin = _register(parse_schema(
     'argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor'),
     {'func': 'argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor', **{'structured_delegate': 'argmin.out', 'device_check': 'NoCheck', 'variants': 'function, method', 'tags': ['core', 'reduction']}})
 argmin_out = _register(parse_schema(
     'argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'argmin_out'}}})
+    {'func': 'argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU, CUDA': 'argmin_out'}}})
 var_dim = _register(parse_schema(
     'var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor'),
     {'func': 'var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'core', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'var_dim_unbiased'}}})
 var_correction = _register(parse_schema(
     'var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor'),
-    {'func': 'var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU': 'var'}, 'tags': 'core'}})
+    {'func': 'var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'var'}, 'tags': 'core'}})
 var_correction_out = _register(parse_schema(
     'var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU': 'var_out'}}})
+    {'func': 'var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'var_out'}}})
 var = _register(parse_schema(
     'var(Tensor self, bool unbiased=True) -> Tensor'),
     {'func': 'var(Tensor self, bool unbiased=True) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'var_unbiased'}}})
@@ -999,10 +999,10 @@ std_dim = _register(parse_schema(
     {'func': 'std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'std_dim_unbiased'}}})
 std_correction = _register(parse_schema(
     'std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor'),
-    {'func': 'std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU': 'std'}, 'tags': 'core'}})
+    {'func': 'std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'std'}, 'tags': 'core'}})
 std_correction_out = _register(parse_schema(
     'std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU': 'std_out'}}})
+    {'func': 'std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'std_out'}}})
 std = _register(parse_schema(
     'std(Tensor self, bool unbiased=True) -> Tensor'),
     {'func': 'std(Tensor self, bool unbiased=True) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'std_unbiased'}}})
@@ -1014,58 +1014,58 @@ cumsum_ = _register(parse_schema(
     {'func': 'cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)', **{'structured_delegate': 'cumsum.out', 'variants': 'method'}})
 cumsum_out = _register(parse_schema(
     'cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU': 'cumsum_out'}}})
+    {'func': 'cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'cumsum_out'}}})
 all = _register(parse_schema(
     'all(Tensor self) -> Tensor'),
     {'func': 'all(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'all.all_out', 'variants': 'method, function', 'tags': 'reduction'}})
 all_all_out = _register(parse_schema(
     'all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU': 'all_all_out'}}})
+    {'func': 'all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU, CUDA': 'all_all_out'}}})
 all_dims = _register(parse_schema(
     'all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor'),
     {'func': 'all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'all.dims_out', 'variants': 'function, method', 'tags': 'reduction'}})
 all_dims_out = _register(parse_schema(
     'all.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'all.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU': 'all_dims_out'}}})
+    {'func': 'all.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU, CUDA': 'all_dims_out'}}})
 all_dim = _register(parse_schema(
     'all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor'),
     {'func': 'all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'all.out', 'variants': 'function, method', 'tags': 'reduction'}})
 all_out = _register(parse_schema(
     'all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'precomputed': ['dim -> int dim'], 'dispatch': {'CPU': 'all_out'}}})
+    {'func': 'all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'precomputed': ['dim -> int dim'], 'dispatch': {'CPU, CUDA': 'all_out'}}})
 any = _register(parse_schema(
     'any(Tensor self) -> Tensor'),
     {'func': 'any(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'any.all_out', 'variants': 'method, function', 'tags': 'reduction'}})
 any_all_out = _register(parse_schema(
     'any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU': 'any_all_out'}}})
+    {'func': 'any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU, CUDA': 'any_all_out'}}})
 any_dims = _register(parse_schema(
     'any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor'),
     {'func': 'any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'any.dims_out', 'variants': 'function, method', 'tags': 'reduction'}})
 any_dims_out = _register(parse_schema(
     'any.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'any.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU': 'any_dims_out'}}})
+    {'func': 'any.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU, CUDA': 'any_dims_out'}}})
 any_dim = _register(parse_schema(
     'any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor'),
     {'func': 'any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'any.out', 'variants': 'function, method', 'tags': 'reduction'}})
 any_out = _register(parse_schema(
     'any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'precomputed': ['dim -> int dim'], 'dispatch': {'CPU': 'any_out'}}})
+    {'func': 'any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'precomputed': ['dim -> int dim'], 'dispatch': {'CPU, CUDA': 'any_out'}}})
 mm = _register(parse_schema(
     'mm(Tensor self, Tensor mat2) -> Tensor'),
     {'func': 'mm(Tensor self, Tensor mat2) -> Tensor', **{'structured_delegate': 'mm.out', 'variants': 'function, method', 'tags': 'core'}})
 mm_out = _register(parse_schema(
     'mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'mm_out_cpu'}}})
+    {'func': 'mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'mm_out_cpu', 'CUDA': 'mm_out_cuda'}}})
 bmm = _register(parse_schema(
     'bmm(Tensor self, Tensor mat2) -> Tensor'),
     {'func': 'bmm(Tensor self, Tensor mat2) -> Tensor', **{'structured_delegate': 'bmm.out', 'variants': 'function, method', 'tags': 'core'}})
 bmm_out = _register(parse_schema(
     'bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'bmm_out_cpu'}}})
+    {'func': 'bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'bmm_out_cpu', 'CUDA': 'bmm_out_cuda'}}})
 addmm_out = _register(parse_schema(
     'addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'addmm_out_cpu'}}})
+    {'func': 'addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'addmm_out_cpu', 'CUDA': 'addmm_out_cuda'}}})
 addmm = _register(parse_schema(
     'addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor'),
     {'func': 'addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor', **{'structured_delegate': 'addmm.out', 'variants': 'function, method', 'tags': 'core'}})
@@ -1080,7 +1080,7 @@ addmv_ = _register(parse_schema(
     {'func': 'addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)', **{'structured_delegate': 'addmv.out', 'variants': 'function, method'}})
 addmv_out = _register(parse_schema(
     'addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)'),
-    {'func': 'addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'addmv_out_cpu'}}})
+    {'func': 'addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'addmv_out_cpu', 'CUDA': 'addmv_out_cuda'}}})
 mv = _register(parse_schema(
     'mv(Tensor self, Tensor vec) -> Tensor'),
     {'func': 'mv(Tensor self, Tensor vec) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'mv'}}})
@@ -1089,7 +1089,7 @@ mv_out = _register(parse_schema(
     {'func': 'mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'mv_out'}}})
 dot = _register(parse_schema(
     'dot(Tensor self, Tensor tensor) -> Tensor'),
-    {'func': 'dot(Tensor self, Tensor tensor) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU': 'dot'}}})
+    {'func': 'dot(Tensor self, Tensor tensor) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU': 'dot', 'CUDA': 'dot_cuda'}}})
 dot_out = _register(parse_schema(
     'dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)'),
     {'func': 'dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'dot_out'}}})
@@ -1111,6 +1111,816 @@ mT = _register(parse_schema(
 view_as = _register(parse_schema(
     'view_as(Tensor(a) self, Tensor other) -> Tensor(a)'),
     {'func': 'view_as(Tensor(a) self, Tensor other) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'view_as'}}})
+numpy_T = _register(parse_schema(
+    'numpy_T(Tensor(a) self) -> Tensor(a)'),
+    {'func': 'numpy_T(Tensor(a) self) -> Tensor(a)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'numpy_T'}}})
+matrix_H = _register(parse_schema(
+    'matrix_H(Tensor(a) self) -> Tensor(a)'),
+    {'func': 'matrix_H(Tensor(a) self) -> Tensor(a)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'matrix_H'}}})
+mH = _register(parse_schema(
+    'mH(Tensor(a) self) -> Tensor(a)'),
+    {'func': 'mH(Tensor(a) self) -> Tensor(a)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'mH'}}})
+adjoint = _register(parse_schema(
+    'adjoint(Tensor(a) self) -> Tensor(a)'),
+    {'func': 'adjoint(Tensor(a) self) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'adjoint'}}})
+new_empty = _register(parse_schema(
+    'new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+    {'func': 'new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'new_empty_symint'}}})
+new_full = _register(parse_schema(
+    'new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+    {'func': 'new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'new_full'}}})
+new_zeros = _register(parse_schema(
+    'new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+    {'func': 'new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'new_zeros'}}})
+new_ones = _register(parse_schema(
+    'new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+    {'func': 'new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'new_ones'}}})
+numel = _register(parse_schema(
+    'numel(Tensor self) -> int'),
+    {'func': 'numel(Tensor self) -> int', **{'variants': 'function', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'numel'}}})
+normal_Tensor_float_out = _register(parse_schema(
+    'normal.Tensor_float_out(Tensor mean, float std=1, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'normal.Tensor_float_out(Tensor mean, float std=1, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'normal_out'}}})
+normal_Tensor_float = _register(parse_schema(
+    'normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor'),
+    {'func': 'normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'normal'}}})
+normal_float_Tensor_out = _register(parse_schema(
+    'normal.float_Tensor_out(float mean, Tensor std, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'normal.float_Tensor_out(float mean, Tensor std, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'normal_out'}}})
+normal_float_Tensor = _register(parse_schema(
+    'normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor'),
+    {'func': 'normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'normal'}}})
+normal_Tensor_Tensor_out = _register(parse_schema(
+    'normal.Tensor_Tensor_out(Tensor mean, Tensor std, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'normal.Tensor_Tensor_out(Tensor mean, Tensor std, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'normal_out'}}})
+normal_Tensor_Tensor = _register(parse_schema(
+    'normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor'),
+    {'func': 'normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'normal'}}})
+normal_float_float = _register(parse_schema(
+    'normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+    {'func': 'normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'normal'}}})
+normal_float_float_out = _register(parse_schema(
+    'normal.float_float_out(float mean, float std, SymInt[] size, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'normal.float_float_out(float mean, float std, SymInt[] size, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'normal_out'}}})
+bernoulli = _register(parse_schema(
+    'bernoulli(Tensor self, *, Generator? generator=None) -> Tensor'),
+    {'func': 'bernoulli(Tensor self, *, Generator? generator=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutogradNonFunctional': 'bernoulli'}}})
+bernoulli_out = _register(parse_schema(
+    'bernoulli.out(Tensor self, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'bernoulli.out(Tensor self, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function', 'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'bernoulli_out'}}})
+bernoulli__Tensor = _register(parse_schema(
+    'bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!)'),
+    {'func': 'bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'bernoulli_'}}})
+bernoulli__float = _register(parse_schema(
+    'bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)'),
+    {'func': 'bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'bernoulli_'}}})
+bernoulli_p = _register(parse_schema(
+    'bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor'),
+    {'func': 'bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutogradNonFunctional': 'bernoulli'}}})
+linalg_vector_norm = _register(parse_schema(
+    'linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor'),
+    {'func': 'linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'structured_delegate': 'linalg_vector_norm.out'}})
+linalg_vector_norm_out = _register(parse_schema(
+    'linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'structured': True, 'dispatch': {'CPU, CUDA': 'linalg_vector_norm_out'}}})
+linalg_matrix_norm = _register(parse_schema(
+    'linalg_matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor'),
+    {'func': 'linalg_matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_matrix_norm'}}})
+linalg_matrix_norm_str_ord = _register(parse_schema(
+    "linalg_matrix_norm.str_ord(Tensor self, str ord='fro', int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"),
+    {'func': "linalg_matrix_norm.str_ord(Tensor self, str ord='fro', int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_matrix_norm'}}})
+linalg_norm = _register(parse_schema(
+    'linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor'),
+    {'func': 'linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_norm'}}})
+linalg_norm_ord_str = _register(parse_schema(
+    'linalg_norm.ord_str(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor'),
+    {'func': 'linalg_norm.ord_str(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_norm'}}})
+linalg_svdvals = _register(parse_schema(
+    'linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor'),
+    {'func': 'linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_svdvals'}}})
+linalg_det = _register(parse_schema(
+    'linalg_det(Tensor A) -> Tensor'),
+    {'func': 'linalg_det(Tensor A) -> Tensor', **{'python_module': 'linalg', 'dispatch': {'CompositeExplicitAutograd': 'linalg_det'}}})
+det = _register(parse_schema(
+    'det(Tensor self) -> Tensor'),
+    {'func': 'det(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'det'}}})
+amax = _register(parse_schema(
+    'amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor'),
+    {'func': 'amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor', **{'variants': 'function, method', 'structured_delegate': 'amax.out', 'tags': ['core', 'reduction']}})
+amax_out = _register(parse_schema(
+    'amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU, CUDA': 'amax_out'}}})
+amin = _register(parse_schema(
+    'amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor'),
+    {'func': 'amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor', **{'variants': 'function, method', 'structured_delegate': 'amin.out', 'tags': ['core', 'reduction']}})
+amin_out = _register(parse_schema(
+    'amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU, CUDA': 'amin_out'}}})
+aminmax = _register(parse_schema(
+    'aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)'),
+    {'func': 'aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)', **{'device_check': 'NoCheck', 'structured_delegate': 'aminmax.out', 'variants': 'function, method'}})
+aminmax_out = _register(parse_schema(
+    'aminmax.out(Tensor self, *, int? dim=None, bool keepdim=False, Tensor(a!) min, Tensor(b!) max) -> (Tensor(a!) min, Tensor(b!) max)'),
+    {'func': 'aminmax.out(Tensor self, *, int? dim=None, bool keepdim=False, Tensor(a!) min, Tensor(b!) max) -> (Tensor(a!) min, Tensor(b!) max)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU, CUDA': 'aminmax_out'}}})
+exponential_ = _register(parse_schema(
+    'exponential_(Tensor(a!) self, float lambd=1, *, Generator? generator=None) -> Tensor(a!)'),
+    {'func': 'exponential_(Tensor(a!) self, float lambd=1, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'tags': 'nondeterministic_seeded', 'variants': 'method', 'dispatch': {'CPU, CUDA': 'exponential_'}}})
+multinomial_out = _register(parse_schema(
+    'multinomial.out(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'multinomial.out(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'multinomial_out'}}})
+multinomial = _register(parse_schema(
+    'multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor'),
+    {'func': 'multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor', **{'variants': 'method, function', 'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'multinomial'}}})
+log1p_out = _register(parse_schema(
+    'log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'log1p_out'}, 'tags': 'pointwise'}})
+log1p = _register(parse_schema(
+    'log1p(Tensor self) -> Tensor'),
+    {'func': 'log1p(Tensor self) -> Tensor', **{'structured_delegate': 'log1p.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+log1p_ = _register(parse_schema(
+    'log1p_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'log1p_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'log1p.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+expm1_out = _register(parse_schema(
+    'expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'expm1_out'}, 'tags': 'pointwise'}})
+expm1 = _register(parse_schema(
+    'expm1(Tensor self) -> Tensor'),
+    {'func': 'expm1(Tensor self) -> Tensor', **{'structured_delegate': 'expm1.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+expm1_ = _register(parse_schema(
+    'expm1_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'expm1_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'expm1.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+asin_out = _register(parse_schema(
+    'asin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'asin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'asin_out'}, 'tags': 'pointwise'}})
+asin = _register(parse_schema(
+    'asin(Tensor self) -> Tensor'),
+    {'func': 'asin(Tensor self) -> Tensor', **{'structured_delegate': 'asin.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+asin_ = _register(parse_schema(
+    'asin_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'asin_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'asin.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+acos_out = _register(parse_schema(
+    'acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'acos_out'}, 'tags': 'pointwise'}})
+acos = _register(parse_schema(
+    'acos(Tensor self) -> Tensor'),
+    {'func': 'acos(Tensor self) -> Tensor', **{'structured_delegate': 'acos.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+acos_ = _register(parse_schema(
+    'acos_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'acos_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'acos.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+atan_out = _register(parse_schema(
+    'atan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'atan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'atan_out'}, 'tags': 'pointwise'}})
+atan = _register(parse_schema(
+    'atan(Tensor self) -> Tensor'),
+    {'func': 'atan(Tensor self) -> Tensor', **{'structured_delegate': 'atan.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+atan_ = _register(parse_schema(
+    'atan_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'atan_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'atan.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+sinh_out = _register(parse_schema(
+    'sinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'sinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'sinh_out'}, 'tags': 'pointwise'}})
+sinh = _register(parse_schema(
+    'sinh(Tensor self) -> Tensor'),
+    {'func': 'sinh(Tensor self) -> Tensor', **{'structured_delegate': 'sinh.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+sinh_ = _register(parse_schema(
+    'sinh_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'sinh_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'sinh.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+cosh_out = _register(parse_schema(
+    'cosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'cosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'cosh_out'}, 'tags': 'pointwise'}})
+cosh = _register(parse_schema(
+    'cosh(Tensor self) -> Tensor'),
+    {'func': 'cosh(Tensor self) -> Tensor', **{'structured_delegate': 'cosh.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+cosh_ = _register(parse_schema(
+    'cosh_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'cosh_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'cosh.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+asinh_out = _register(parse_schema(
+    'asinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'asinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'asinh_out'}, 'tags': 'pointwise'}})
+asinh = _register(parse_schema(
+    'asinh(Tensor self) -> Tensor'),
+    {'func': 'asinh(Tensor self) -> Tensor', **{'structured_delegate': 'asinh.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+asinh_ = _register(parse_schema(
+    'asinh_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'asinh_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'asinh.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+acosh_out = _register(parse_schema(
+    'acosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'acosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'acosh_out'}, 'tags': 'pointwise'}})
+acosh = _register(parse_schema(
+    'acosh(Tensor self) -> Tensor'),
+    {'func': 'acosh(Tensor self) -> Tensor', **{'structured_delegate': 'acosh.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+acosh_ = _register(parse_schema(
+    'acosh_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'acosh_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'acosh.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+atanh_out = _register(parse_schema(
+    'atanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'atanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'atanh_out'}, 'tags': 'pointwise'}})
+atanh = _register(parse_schema(
+    'atanh(Tensor self) -> Tensor'),
+    {'func': 'atanh(Tensor self) -> Tensor', **{'structured_delegate': 'atanh.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+atanh_ = _register(parse_schema(
+    'atanh_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'atanh_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'atanh.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+frac_out = _register(parse_schema(
+    'frac.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'frac.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'frac_out'}, 'tags': 'pointwise'}})
+frac = _register(parse_schema(
+    'frac(Tensor self) -> Tensor'),
+    {'func': 'frac(Tensor self) -> Tensor', **{'structured_delegate': 'frac.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+frac_ = _register(parse_schema(
+    'frac_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'frac_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'frac.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+type_as = _register(parse_schema(
+    'type_as(Tensor self, Tensor other) -> Tensor'),
+    {'func': 'type_as(Tensor self, Tensor other) -> Tensor', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'type_as'}}})
+_softmax = _register(parse_schema(
+    '_softmax(Tensor self, int dim, bool half_to_float) -> Tensor'),
+    {'func': '_softmax(Tensor self, int dim, bool half_to_float) -> Tensor', **{'structured_delegate': '_softmax.out', 'tags': 'core'}})
+_softmax_out = _register(parse_schema(
+    '_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': '_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'softmax_cpu_out', 'CUDA': 'softmax_cuda_out'}}})
+softmax_int = _register(parse_schema(
+    'softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor'),
+    {'func': 'softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'softmax'}}})
+_log_softmax = _register(parse_schema(
+    '_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor'),
+    {'func': '_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor', **{'structured_delegate': '_log_softmax.out', 'tags': 'core'}})
+_log_softmax_out = _register(parse_schema(
+    '_log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': '_log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'log_softmax_cpu_out', 'CUDA': 'log_softmax_cuda_out'}}})
+log_softmax_int = _register(parse_schema(
+    'log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor'),
+    {'func': 'log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'log_softmax'}}})
+_softmax_backward_data = _register(parse_schema(
+    '_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor'),
+    {'func': '_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor', **{'structured_delegate': '_softmax_backward_data.out'}})
+_softmax_backward_data_out = _register(parse_schema(
+    '_softmax_backward_data.out(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor(a!) grad_input) -> Tensor(a!)'),
+    {'func': '_softmax_backward_data.out(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'softmax_backward_cpu_out', 'CUDA': 'softmax_backward_cuda_out'}}})
+_log_softmax_backward_data = _register(parse_schema(
+    '_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor'),
+    {'func': '_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor', **{'structured_delegate': '_log_softmax_backward_data.out'}})
+_log_softmax_backward_data_out = _register(parse_schema(
+    '_log_softmax_backward_data.out(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': '_log_softmax_backward_data.out(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'log_softmax_backward_cpu_out', 'CUDA': 'log_softmax_backward_cuda_out'}}})
+nll_loss_forward = _register(parse_schema(
+    'nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor output, Tensor total_weight)'),
+    {'func': 'nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor output, Tensor total_weight)', **{'python_module': 'nn', 'structured_delegate': 'nll_loss_forward.output'}})
+nll_loss_forward_output = _register(parse_schema(
+    'nll_loss_forward.output(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, *, Tensor(a!) output, Tensor(b!) total_weight) -> (Tensor(a!), Tensor(b!))'),
+    {'func': 'nll_loss_forward.output(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, *, Tensor(a!) output, Tensor(b!) total_weight) -> (Tensor(a!), Tensor(b!))', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'nll_loss_forward_out_cpu', 'CUDA': 'nll_loss_forward_out_cuda'}}})
+nll_loss_backward = _register(parse_schema(
+    'nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor'),
+    {'func': 'nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'nll_loss_backward.grad_input'}})
+nll_loss_backward_grad_input = _register(parse_schema(
+    'nll_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight, *, Tensor(a!) grad_input) -> Tensor(a!)'),
+    {'func': 'nll_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'nll_loss_backward_out_cpu', 'CUDA': 'nll_loss_backward_out_cuda'}}})
+nll_loss = _register(parse_schema(
+    'nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor'),
+    {'func': 'nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'nll_loss_symint'}}})
+nll_loss_nd = _register(parse_schema(
+    'nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor'),
+    {'func': 'nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'nll_loss_nd_symint'}}})
+cross_entropy_loss = _register(parse_schema(
+    'cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100, float label_smoothing=0.0) -> Tensor'),
+    {'func': 'cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100, float label_smoothing=0.0) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'cross_entropy_loss_symint'}}})
+mse_loss = _register(parse_schema(
+    'mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor'),
+    {'func': 'mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'mse_loss.out', 'python_module': 'nn'}})
+mse_loss_out = _register(parse_schema(
+    'mse_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'mse_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'mse_loss_out'}}})
+mse_loss_backward = _register(parse_schema(
+    'mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor'),
+    {'func': 'mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'mse_loss_backward'}}})
+mse_loss_backward_grad_input = _register(parse_schema(
+    'mse_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, *, Tensor(a!) grad_input) -> Tensor(a!)'),
+    {'func': 'mse_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'mse_loss_backward_out'}}})
+binary_cross_entropy_with_logits = _register(parse_schema(
+    'binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor'),
+    {'func': 'binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor', **{'device_check': 'NoCheck', 'dispatch': {'CompositeExplicitAutograd': 'binary_cross_entropy_with_logits'}}})
+log_sigmoid = _register(parse_schema(
+    'log_sigmoid(Tensor self) -> Tensor'),
+    {'func': 'log_sigmoid(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'log_sigmoid'}}})
+log_sigmoid_forward = _register(parse_schema(
+    'log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)'),
+    {'func': 'log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU': 'log_sigmoid_forward_cpu', 'CUDA': 'log_sigmoid_forward_cuda'}}})
+linear = _register(parse_schema(
+    'linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor'),
+    {'func': 'linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'linear'}}})
+addcmul_out = _register(parse_schema(
+    'addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'addcmul_out'}}})
+addcmul = _register(parse_schema(
+    'addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor'),
+    {'func': 'addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor', **{'structured_delegate': 'addcmul.out', 'device_check': 'NoCheck', 'variants': 'method, function', 'tags': 'pointwise'}})
+addcmul_ = _register(parse_schema(
+    'addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)'),
+    {'func': 'addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)', **{'structured_delegate': 'addcmul.out', 'device_check': 'NoCheck', 'variants': 'method', 'tags': 'pointwise'}})
+addcdiv_out = _register(parse_schema(
+    'addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'addcdiv_out'}}})
+addcdiv = _register(parse_schema(
+    'addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor'),
+    {'func': 'addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor', **{'structured_delegate': 'addcdiv.out', 'device_check': 'NoCheck', 'variants': 'method, function', 'tags': 'pointwise'}})
+addcdiv_ = _register(parse_schema(
+    'addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)'),
+    {'func': 'addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)', **{'structured_delegate': 'addcdiv.out', 'device_check': 'NoCheck', 'variants': 'method', 'tags': 'pointwise'}})
+lerp_Scalar_out = _register(parse_schema(
+    'lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU, CUDA': 'lerp_Scalar'}}})
+lerp_Scalar = _register(parse_schema(
+    'lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor'),
+    {'func': 'lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'structured_delegate': 'lerp.Scalar_out', 'tags': 'pointwise'}})
+lerp__Scalar = _register(parse_schema(
+    'lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)'),
+    {'func': 'lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'structured_delegate': 'lerp.Scalar_out'}})
+broadcast_tensors = _register(parse_schema(
+    'broadcast_tensors(Tensor[] tensors) -> Tensor[]'),
+    {'func': 'broadcast_tensors(Tensor[] tensors) -> Tensor[]', **{'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'broadcast_tensors'}}})
+bitwise_xor_Tensor_out = _register(parse_schema(
+    'bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'bitwise_xor_out'}, 'tags': 'pointwise'}})
+bitwise_xor_Scalar_out = _register(parse_schema(
+    'bitwise_xor.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'bitwise_xor.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'bitwise_xor_out'}, 'tags': 'pointwise'}})
+bitwise_xor_Scalar = _register(parse_schema(
+    'bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor'),
+    {'func': 'bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'bitwise_xor'}, 'tags': 'pointwise'}})
+bitwise_xor_Tensor = _register(parse_schema(
+    'bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor'),
+    {'func': 'bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'bitwise_xor.Tensor_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
+bitwise_xor__Scalar = _register(parse_schema(
+    'bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+    {'func': 'bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'bitwise_xor_'}, 'tags': 'pointwise'}})
+bitwise_xor__Tensor = _register(parse_schema(
+    'bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+    {'func': 'bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'bitwise_xor.Tensor_out', 'variants': 'method', 'tags': 'pointwise'}})
+__xor___Scalar = _register(parse_schema(
+    '__xor__.Scalar(Tensor self, Scalar other) -> Tensor'),
+    {'func': '__xor__.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': '__xor__'}}})
+__xor___Tensor = _register(parse_schema(
+    '__xor__.Tensor(Tensor self, Tensor other) -> Tensor'),
+    {'func': '__xor__.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': '__xor__'}}})
+__ixor___Scalar = _register(parse_schema(
+    '__ixor__.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+    {'func': '__ixor__.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': '__ixor__'}}})
+__ixor___Tensor = _register(parse_schema(
+    '__ixor__.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+    {'func': '__ixor__.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': '__ixor__'}}})
+bitwise_left_shift_Tensor_out = _register(parse_schema(
+    'bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'bitwise_left_shift_out'}, 'tags': 'pointwise'}})
+bitwise_left_shift_Tensor = _register(parse_schema(
+    'bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor'),
+    {'func': 'bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'structured_delegate': 'bitwise_left_shift.Tensor_out', 'tags': 'pointwise'}})
+bitwise_left_shift__Tensor = _register(parse_schema(
+    'bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+    {'func': 'bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'structured_delegate': 'bitwise_left_shift.Tensor_out', 'tags': 'pointwise'}})
+bitwise_left_shift_Tensor_Scalar = _register(parse_schema(
+    'bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor'),
+    {'func': 'bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'bitwise_left_shift'}, 'tags': 'pointwise'}})
+bitwise_left_shift__Tensor_Scalar = _register(parse_schema(
+    'bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+    {'func': 'bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'bitwise_left_shift_'}, 'tags': 'pointwise'}})
+__lshift___Scalar = _register(parse_schema(
+    '__lshift__.Scalar(Tensor self, Scalar other) -> Tensor'),
+    {'func': '__lshift__.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': '__lshift__'}}})
+__lshift___Tensor = _register(parse_schema(
+    '__lshift__.Tensor(Tensor self, Tensor other) -> Tensor'),
+    {'func': '__lshift__.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': '__lshift__'}}})
+bitwise_right_shift_Tensor_out = _register(parse_schema(
+    'bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'bitwise_right_shift_out'}, 'tags': 'pointwise'}})
+bitwise_right_shift_Tensor = _register(parse_schema(
+    'bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor'),
+    {'func': 'bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'structured_delegate': 'bitwise_right_shift.Tensor_out', 'tags': 'pointwise'}})
+bitwise_right_shift__Tensor = _register(parse_schema(
+    'bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+    {'func': 'bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'structured_delegate': 'bitwise_right_shift.Tensor_out', 'tags': 'pointwise'}})
+bitwise_right_shift_Tensor_Scalar = _register(parse_schema(
+    'bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor'),
+    {'func': 'bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'bitwise_right_shift'}, 'tags': 'pointwise'}})
+bitwise_right_shift__Tensor_Scalar = _register(parse_schema(
+    'bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+    {'func': 'bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'bitwise_right_shift_'}, 'tags': 'pointwise'}})
+__rshift___Scalar = _register(parse_schema(
+    '__rshift__.Scalar(Tensor self, Scalar other) -> Tensor'),
+    {'func': '__rshift__.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': '__rshift__'}}})
+__rshift___Tensor = _register(parse_schema(
+    '__rshift__.Tensor(Tensor self, Tensor other) -> Tensor'),
+    {'func': '__rshift__.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': '__rshift__'}}})
+hypot_out = _register(parse_schema(
+    'hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'hypot_out'}, 'tags': 'pointwise'}})
+hypot = _register(parse_schema(
+    'hypot(Tensor self, Tensor other) -> Tensor'),
+    {'func': 'hypot(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'hypot.out', 'variants': 'method, function', 'tags': 'pointwise'}})
+hypot_ = _register(parse_schema(
+    'hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+    {'func': 'hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'hypot.out', 'variants': 'method'}})
+isnan = _register(parse_schema(
+    'isnan(Tensor self) -> Tensor'),
+    {'func': 'isnan(Tensor self) -> Tensor', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'isnan'}, 'tags': ['core', 'pointwise']}})
+isinf = _register(parse_schema(
+    'isinf(Tensor self) -> Tensor'),
+    {'func': 'isinf(Tensor self) -> Tensor', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeExplicitAutograd': 'isinf'}, 'tags': ['core', 'pointwise']}})
+isfinite = _register(parse_schema(
+    'isfinite(Tensor self) -> Tensor'),
+    {'func': 'isfinite(Tensor self) -> Tensor', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'isfinite'}, 'tags': 'pointwise'}})
+isin_Tensor_Tensor = _register(parse_schema(
+    'isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor'),
+    {'func': 'isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU, CUDA': 'isin'}}})
+isin_Tensor_Scalar = _register(parse_schema(
+    'isin.Tensor_Scalar(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False) -> Tensor'),
+    {'func': 'isin.Tensor_Scalar(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU, CUDA': 'isin'}}})
+isin_Scalar_Tensor = _register(parse_schema(
+    'isin.Scalar_Tensor(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor'),
+    {'func': 'isin.Scalar_Tensor(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU, CUDA': 'isin'}}})
+conj_physical = _register(parse_schema(
+    'conj_physical(Tensor self) -> Tensor'),
+    {'func': 'conj_physical(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'conj_physical'}, 'tags': 'pointwise'}})
+frexp_Tensor = _register(parse_schema(
+    'frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)'),
+    {'func': 'frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)', **{'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'frexp'}}})
+frexp_Tensor_out = _register(parse_schema(
+    'frexp.Tensor_out(Tensor self, *, Tensor(a!) mantissa, Tensor(b!) exponent) -> (Tensor(a!) mantissa, Tensor(b!) exponent)'),
+    {'func': 'frexp.Tensor_out(Tensor self, *, Tensor(a!) mantissa, Tensor(b!) exponent) -> (Tensor(a!) mantissa, Tensor(b!) exponent)', **{'dispatch': {'CPU, CUDA': 'frexp_out'}}})
+trapezoid_x = _register(parse_schema(
+    'trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor'),
+    {'func': 'trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'trapezoid'}}})
+trapezoid_dx = _register(parse_schema(
+    'trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor'),
+    {'func': 'trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'trapezoid'}}})
+cumulative_trapezoid_x = _register(parse_schema(
+    'cumulative_trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor'),
+    {'func': 'cumulative_trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'cumulative_trapezoid'}}})
+cumulative_trapezoid_dx = _register(parse_schema(
+    'cumulative_trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor'),
+    {'func': 'cumulative_trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'cumulative_trapezoid'}}})
+cov = _register(parse_schema(
+    'cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor'),
+    {'func': 'cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'cov'}}})
+corrcoef = _register(parse_schema(
+    'corrcoef(Tensor self) -> Tensor'),
+    {'func': 'corrcoef(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'corrcoef'}}})
+histc = _register(parse_schema(
+    'histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor'),
+    {'func': 'histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'histogram_histc', 'CUDA': '_histc_cuda'}}})
+histc_out = _register(parse_schema(
+    'histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU': 'histogram_histc_out', 'CUDA': '_histc_out_cuda'}}})
+histogram_bins_tensor = _register(parse_schema(
+    'histogram.bins_tensor(Tensor self, Tensor bins, *, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)'),
+    {'func': 'histogram.bins_tensor(Tensor self, Tensor bins, *, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'histogram'}}})
+histogram_bin_ct = _register(parse_schema(
+    'histogram.bin_ct(Tensor self, int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)'),
+    {'func': 'histogram.bin_ct(Tensor self, int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'histogram'}}})
+new_empty_strided = _register(parse_schema(
+    'new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+    {'func': 'new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutogradNonFunctional': 'new_empty_strided'}}})
+sigmoid_backward_grad_input = _register(parse_schema(
+    'sigmoid_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) -> Tensor(a!)'),
+    {'func': 'sigmoid_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'sigmoid_backward_out'}, 'tags': 'pointwise'}})
+sigmoid_backward = _register(parse_schema(
+    'sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor'),
+    {'func': 'sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'sigmoid_backward.grad_input', 'tags': 'pointwise'}})
+tanh_backward_grad_input = _register(parse_schema(
+    'tanh_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) -> Tensor(a!)'),
+    {'func': 'tanh_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'tanh_backward_out'}, 'tags': 'pointwise'}})
+tanh_backward = _register(parse_schema(
+    'tanh_backward(Tensor grad_output, Tensor output) -> Tensor'),
+    {'func': 'tanh_backward(Tensor grad_output, Tensor output) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'tanh_backward.grad_input', 'tags': 'pointwise'}})
+threshold_backward_grad_input = _register(parse_schema(
+    'threshold_backward.grad_input(Tensor grad_output, Tensor self, Scalar threshold, *, Tensor(a!) grad_input) -> Tensor(a!)'),
+    {'func': 'threshold_backward.grad_input(Tensor grad_output, Tensor self, Scalar threshold, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'threshold_backward_out'}, 'tags': 'pointwise'}})
+threshold_backward = _register(parse_schema(
+    'threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor'),
+    {'func': 'threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor', **{'variants': 'function', 'structured_delegate': 'threshold_backward.grad_input', 'tags': 'pointwise'}})
+flip = _register(parse_schema(
+    'flip(Tensor self, int[] dims) -> Tensor'),
+    {'func': 'flip(Tensor self, int[] dims) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'flip'}, 'tags': 'core'}})
+fliplr = _register(parse_schema(
+    'fliplr(Tensor self) -> Tensor'),
+    {'func': 'fliplr(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'fliplr'}}})
+flipud = _register(parse_schema(
+    'flipud(Tensor self) -> Tensor'),
+    {'func': 'flipud(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'flipud'}}})
+roll = _register(parse_schema(
+    'roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor'),
+    {'func': 'roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU': 'roll', 'CUDA': 'roll_cuda'}}})
+rot90 = _register(parse_schema(
+    'rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor'),
+    {'func': 'rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'rot90'}}})
+sort = _register(parse_schema(
+    'sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)'),
+    {'func': 'sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'sort'}}})
+sort_stable = _register(parse_schema(
+    'sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)'),
+    {'func': 'sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'sort_stable'}}})
+msort = _register(parse_schema(
+    'msort(Tensor self) -> Tensor'),
+    {'func': 'msort(Tensor self) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'msort'}}})
+argsort = _register(parse_schema(
+    'argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor'),
+    {'func': 'argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'argsort'}}})
+argsort_stable = _register(parse_schema(
+    'argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor'),
+    {'func': 'argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'argsort_stable'}}})
+topk = _register(parse_schema(
+    'topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)'),
+    {'func': 'topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'topk'}}})
+tril = _register(parse_schema(
+    'tril(Tensor self, SymInt diagonal=0) -> Tensor'),
+    {'func': 'tril(Tensor self, SymInt diagonal=0) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'tril_cpu'}}})
+triu = _register(parse_schema(
+    'triu(Tensor self, SymInt diagonal=0) -> Tensor'),
+    {'func': 'triu(Tensor self, SymInt diagonal=0) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'triu_cpu'}}})
+tril_ = _register(parse_schema(
+    'tril_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)'),
+    {'func': 'tril_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'tril_cpu_'}}})
+triu_ = _register(parse_schema(
+    'triu_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)'),
+    {'func': 'triu_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'triu_cpu_'}}})
+diag_embed = _register(parse_schema(
+    'diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor'),
+    {'func': 'diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'diag_embed'}}})
+diag = _register(parse_schema(
+    'diag(Tensor self, int diagonal=0) -> Tensor'),
+    {'func': 'diag(Tensor self, int diagonal=0) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'diag'}}})
+diagflat = _register(parse_schema(
+    'diagflat(Tensor self, int offset=0) -> Tensor'),
+    {'func': 'diagflat(Tensor self, int offset=0) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'diagflat'}}})
+block_diag = _register(parse_schema(
+    'block_diag(Tensor[] tensors) -> Tensor'),
+    {'func': 'block_diag(Tensor[] tensors) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'block_diag'}}})
+atleast_1d = _register(parse_schema(
+    'atleast_1d(Tensor self) -> Tensor'),
+    {'func': 'atleast_1d(Tensor self) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'atleast_1d'}}})
+atleast_1d_Sequence = _register(parse_schema(
+    'atleast_1d.Sequence(Tensor[] tensors) -> Tensor[]'),
+    {'func': 'atleast_1d.Sequence(Tensor[] tensors) -> Tensor[]', **{'dispatch': {'CompositeImplicitAutograd': 'atleast_1d'}}})
+atleast_2d = _register(parse_schema(
+    'atleast_2d(Tensor self) -> Tensor'),
+    {'func': 'atleast_2d(Tensor self) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'atleast_2d'}}})
+atleast_2d_Sequence = _register(parse_schema(
+    'atleast_2d.Sequence(Tensor[] tensors) -> Tensor[]'),
+    {'func': 'atleast_2d.Sequence(Tensor[] tensors) -> Tensor[]', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'atleast_2d'}}})
+atleast_3d = _register(parse_schema(
+    'atleast_3d(Tensor self) -> Tensor'),
+    {'func': 'atleast_3d(Tensor self) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'atleast_3d'}}})
+atleast_3d_Sequence = _register(parse_schema(
+    'atleast_3d.Sequence(Tensor[] tensors) -> Tensor[]'),
+    {'func': 'atleast_3d.Sequence(Tensor[] tensors) -> Tensor[]', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'atleast_3d'}}})
+hstack = _register(parse_schema(
+    'hstack(Tensor[] tensors) -> Tensor'),
+    {'func': 'hstack(Tensor[] tensors) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'hstack'}}})
+vstack = _register(parse_schema(
+    'vstack(Tensor[] tensors) -> Tensor'),
+    {'func': 'vstack(Tensor[] tensors) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'vstack'}}})
+dstack = _register(parse_schema(
+    'dstack(Tensor[] tensors) -> Tensor'),
+    {'func': 'dstack(Tensor[] tensors) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'dstack'}}})
+column_stack = _register(parse_schema(
+    'column_stack(Tensor[] tensors) -> Tensor'),
+    {'func': 'column_stack(Tensor[] tensors) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'column_stack'}}})
+movedim_intlist = _register(parse_schema(
+    'movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)'),
+    {'func': 'movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'movedim'}}})
+movedim_int = _register(parse_schema(
+    'movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)'),
+    {'func': 'movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'movedim'}}})
+moveaxis_intlist = _register(parse_schema(
+    'moveaxis.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)'),
+    {'func': 'moveaxis.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'moveaxis'}}})
+moveaxis_int = _register(parse_schema(
+    'moveaxis.int(Tensor(a) self, int source, int destination) -> Tensor(a)'),
+    {'func': 'moveaxis.int(Tensor(a) self, int source, int destination) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'moveaxis'}}})
+swapaxes = _register(parse_schema(
+    'swapaxes(Tensor(a) self, int axis0, int axis1) -> Tensor(a)'),
+    {'func': 'swapaxes(Tensor(a) self, int axis0, int axis1) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'swapaxes'}}})
+swapdims = _register(parse_schema(
+    'swapdims(Tensor(a) self, int dim0, int dim1) -> Tensor(a)'),
+    {'func': 'swapdims(Tensor(a) self, int dim0, int dim1) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'swapdims'}}})
+repeat = _register(parse_schema(
+    'repeat(Tensor self, SymInt[] repeats) -> Tensor'),
+    {'func': 'repeat(Tensor self, SymInt[] repeats) -> Tensor', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'repeat'}}})
+tile = _register(parse_schema(
+    'tile(Tensor self, SymInt[] dims) -> Tensor'),
+    {'func': 'tile(Tensor self, SymInt[] dims) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'tile'}}})
+narrow_copy = _register(parse_schema(
+    'narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor'),
+    {'func': 'narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'narrow_copy_dense_cpu'}}})
+gather = _register(parse_schema(
+    'gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor'),
+    {'func': 'gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'gather'}}})
+scatter_src = _register(parse_schema(
+    'scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor'),
+    {'func': 'scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'scatter'}}})
+scatter__src = _register(parse_schema(
+    'scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)'),
+    {'func': 'scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_'}}})
+scatter_value = _register(parse_schema(
+    'scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor'),
+    {'func': 'scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'scatter'}}})
+scatter__value = _register(parse_schema(
+    'scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)'),
+    {'func': 'scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_'}}})
+scatter_reduce = _register(parse_schema(
+    'scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor'),
+    {'func': 'scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'scatter'}}})
+scatter__reduce = _register(parse_schema(
+    'scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)'),
+    {'func': 'scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_'}}})
+scatter_value_reduce = _register(parse_schema(
+    'scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor'),
+    {'func': 'scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'scatter'}}})
+scatter__value_reduce = _register(parse_schema(
+    'scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)'),
+    {'func': 'scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_'}}})
+scatter_add = _register(parse_schema(
+    'scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor'),
+    {'func': 'scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'scatter_add'}}})
+scatter_add_ = _register(parse_schema(
+    'scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)'),
+    {'func': 'scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_add_'}}})
+index_select = _register(parse_schema(
+    'index_select(Tensor self, int dim, Tensor index) -> Tensor'),
+    {'func': 'index_select(Tensor self, int dim, Tensor index) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'index_select_cpu_', 'CUDA': 'index_select_cuda'}, 'tags': 'core'}})
+index_add_ = _register(parse_schema(
+    'index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)'),
+    {'func': 'index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'index_add_cpu_'}}})
+index_add = _register(parse_schema(
+    'index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor'),
+    {'func': 'index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'index_add'}}})
+index_reduce_ = _register(parse_schema(
+    'index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor(a!)'),
+    {'func': 'index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'index_reduce_cpu_'}}})
+index_reduce = _register(parse_schema(
+    'index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor'),
+    {'func': 'index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'index_reduce'}}})
+index_copy_ = _register(parse_schema(
+    'index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)'),
+    {'func': 'index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'index_copy_'}}})
+index_copy = _register(parse_schema(
+    'index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor'),
+    {'func': 'index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'index_copy'}}})
+index_fill__int_Scalar = _register(parse_schema(
+    'index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)'),
+    {'func': 'index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CPU, CUDA': 'index_fill_'}}})
+index_fill_int_Scalar = _register(parse_schema(
+    'index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor'),
+    {'func': 'index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'index_fill'}}})
+index_fill__int_Tensor = _register(parse_schema(
+    'index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)'),
+    {'func': 'index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CPU, CUDA': 'index_fill_'}}})
+index_fill_int_Tensor = _register(parse_schema(
+    'index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor'),
+    {'func': 'index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'index_fill'}}})
+masked_select = _register(parse_schema(
+    'masked_select(Tensor self, Tensor mask) -> Tensor'),
+    {'func': 'masked_select(Tensor self, Tensor mask) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'masked_select_cpu', 'CUDA': 'masked_select_cuda'}}})
+masked_scatter_ = _register(parse_schema(
+    'masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)'),
+    {'func': 'masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU': 'masked_scatter__cpu', 'CUDA': 'masked_scatter__cuda'}}})
+masked_scatter = _register(parse_schema(
+    'masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor'),
+    {'func': 'masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'masked_scatter'}}})
+take = _register(parse_schema(
+    'take(Tensor self, Tensor index) -> Tensor'),
+    {'func': 'take(Tensor self, Tensor index) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'take'}}})
+cumprod = _register(parse_schema(
+    'cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor'),
+    {'func': 'cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'cumprod'}}})
+cumprod_ = _register(parse_schema(
+    'cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)'),
+    {'func': 'cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'cumprod_'}}})
+logcumsumexp = _register(parse_schema(
+    'logcumsumexp(Tensor self, int dim) -> Tensor'),
+    {'func': 'logcumsumexp(Tensor self, int dim) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'logcumsumexp'}}})
+cummax = _register(parse_schema(
+    'cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)'),
+    {'func': 'cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'cummax'}}})
+cummin = _register(parse_schema(
+    'cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)'),
+    {'func': 'cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'cummin'}}})
+logsumexp = _register(parse_schema(
+    'logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor'),
+    {'func': 'logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'logsumexp'}}})
+isclose = _register(parse_schema(
+    'isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> Tensor'),
+    {'func': 'isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'isclose'}}})
+allclose = _register(parse_schema(
+    'allclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> bool'),
+    {'func': 'allclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> bool', **{'variants': 'function, method', 'tags': 'data_dependent_output', 'dispatch': {'CompositeExplicitAutograd': 'allclose'}}})
+equal = _register(parse_schema(
+    'equal(Tensor self, Tensor other) -> bool'),
+    {'func': 'equal(Tensor self, Tensor other) -> bool', **{'tags': ['data_dependent_output', 'pointwise'], 'variants': 'method, function', 'dispatch': {'CPU': 'cpu_equal', 'CUDA': 'cuda_equal'}}})
+clip = _register(parse_schema(
+    'clip(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor'),
+    {'func': 'clip(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor', **{'variants': 'function, method', 'cpp_no_default_args': ['min'], 'dispatch': {'CompositeImplicitAutograd': 'clip'}}})
+clip_Tensor = _register(parse_schema(
+    'clip.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor'),
+    {'func': 'clip.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'clip'}}})
+clip_ = _register(parse_schema(
+    'clip_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)'),
+    {'func': 'clip_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)', **{'variants': 'function, method', 'cpp_no_default_args': ['min'], 'dispatch': {'CompositeImplicitAutograd': 'clip_'}}})
+clip__Tensor = _register(parse_schema(
+    'clip_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)'),
+    {'func': 'clip_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'clip_'}}})
+nonzero_numpy = _register(parse_schema(
+    'nonzero_numpy(Tensor self) -> Tensor[]'),
+    {'func': 'nonzero_numpy(Tensor self) -> Tensor[]', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'nonzero_numpy'}}})
+where = _register(parse_schema(
+    'where(Tensor condition) -> Tensor[]'),
+    {'func': 'where(Tensor condition) -> Tensor[]', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'where'}}})
+einsum = _register(parse_schema(
+    'einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor'),
+    {'func': 'einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'einsum'}}})
+tensordot = _register(parse_schema(
+    'tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor'),
+    {'func': 'tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'tensordot'}}})
+inner = _register(parse_schema(
+    'inner(Tensor self, Tensor other) -> Tensor'),
+    {'func': 'inner(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'inner'}}})
+outer = _register(parse_schema(
+    'outer(Tensor self, Tensor vec2) -> Tensor'),
+    {'func': 'outer(Tensor self, Tensor vec2) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'outer'}}})
+ger = _register(parse_schema(
+    'ger(Tensor self, Tensor vec2) -> Tensor'),
+    {'func': 'ger(Tensor self, Tensor vec2) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'ger'}}})
+kron = _register(parse_schema(
+    'kron(Tensor self, Tensor other) -> Tensor'),
+    {'func': 'kron(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'kron'}}})
+linalg_cross = _register(parse_schema(
+    'linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor'),
+    {'func': 'linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'linalg_cross'}}})
+cross = _register(parse_schema(
+    'cross(Tensor self, Tensor other, int? dim=None) -> Tensor'),
+    {'func': 'cross(Tensor self, Tensor other, int? dim=None) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'cross'}}})
+_unique2 = _register(parse_schema(
+    '_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)'),
+    {'func': '_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)', **{'variants': 'function', 'dispatch': {'CPU': '_unique2_cpu', 'CUDA': '_unique2_cuda'}}})
+unique_dim = _register(parse_schema(
+    'unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)'),
+    {'func': 'unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)', **{'variants': 'function', 'dispatch': {'CPU': 'unique_dim_cpu', 'CUDA': 'unique_dim_cuda'}}})
+unique_consecutive = _register(parse_schema(
+    'unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)'),
+    {'func': 'unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)', **{'variants': 'function', 'dispatch': {'CPU': 'unique_consecutive_cpu', 'CUDA': 'unique_consecutive_cuda'}}})
+unique_dim_consecutive = _register(parse_schema(
+    'unique_dim_consecutive(Tensor self, int dim, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)'),
+    {'func': 'unique_dim_consecutive(Tensor self, int dim, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)', **{'variants': 'function', 'dispatch': {'CPU': 'unique_dim_consecutive_cpu', 'CUDA': 'unique_dim_consecutive_cuda'}}})
+meshgrid = _register(parse_schema(
+    'meshgrid(Tensor[] tensors) -> Tensor[]'),
+    {'func': 'meshgrid(Tensor[] tensors) -> Tensor[]', **{'dispatch': {'CompositeImplicitAutograd': 'meshgrid'}}})
+meshgrid_indexing = _register(parse_schema(
+    'meshgrid.indexing(Tensor[] tensors, *, str indexing) -> Tensor[]'),
+    {'func': 'meshgrid.indexing(Tensor[] tensors, *, str indexing) -> Tensor[]', **{'dispatch': {'CompositeImplicitAutograd': 'meshgrid'}}})
+repeat_interleave_Tensor = _register(parse_schema(
+    'repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor'),
+    {'func': 'repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU': 'repeat_interleave_cpu', 'CUDA': 'repeat_interleave_cuda'}}})
+repeat_interleave_self_Tensor = _register(parse_schema(
+    'repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor'),
+    {'func': 'repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'repeat_interleave'}}})
+repeat_interleave_self_int = _register(parse_schema(
+    'repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor'),
+    {'func': 'repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'repeat_interleave'}}})
+fill_diagonal_ = _register(parse_schema(
+    'fill_diagonal_(Tensor(a!) self, Scalar fill_value, bool wrap=False) -> Tensor(a!)'),
+    {'func': 'fill_diagonal_(Tensor(a!) self, Scalar fill_value, bool wrap=False) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'fill_diagonal_'}}})
+take_along_dim = _register(parse_schema(
+    'take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor'),
+    {'func': 'take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'take_along_dim'}}})
+argwhere = _register(parse_schema(
+    'argwhere(Tensor self) -> Tensor'),
+    {'func': 'argwhere(Tensor self) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'argwhere'}}})
+broadcast_to = _register(parse_schema(
+    'broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)'),
+    {'func': 'broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'broadcast_to'}}})
+concat = _register(parse_schema(
+    'concat(Tensor[] tensors, int dim=0) -> Tensor'),
+    {'func': 'concat(Tensor[] tensors, int dim=0) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'concat'}}})
+concatenate = _register(parse_schema(
+    'concatenate(Tensor[] tensors, int dim=0) -> Tensor'),
+    {'func': 'concatenate(Tensor[] tensors, int dim=0) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'concatenate'}}})
+row_stack = _register(parse_schema(
+    'row_stack(Tensor[] tensors) -> Tensor'),
+    {'func': 'row_stack(Tensor[] tensors) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'row_stack'}}})
+ravel = _register(parse_schema(
+    'ravel(Tensor(a) self) -> Tensor(a)'),
+    {'func': 'ravel(Tensor(a) self) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'ravel'}}})
+tril_indices = _register(parse_schema(
+    'tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+    {'func': 'tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CPU': 'tril_indices_cpu', 'CUDA': 'tril_indices_cuda'}}})
+triu_indices = _register(parse_schema(
+    'triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+    {'func': 'triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CPU': 'triu_indices_cpu', 'CUDA': 'triu_indices_cuda'}}})
+count_nonzero_dim_IntList = _register(parse_schema(
+    'count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor'),
+    {'func': 'count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU': 'count_nonzero', 'CUDA': 'count_nonzero_cuda'}}})
+count_nonzero = _register(parse_schema(
+    'count_nonzero(Tensor self, int? dim=None) -> Tensor'),
+    {'func': 'count_nonzero(Tensor self, int? dim=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'count_nonzero'}}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -1480,4 +2290,274 @@ OPERATORS: list[OperatorHandle] = [
     squeeze__dim,
     mT,
     view_as,
+    numpy_T,
+    matrix_H,
+    mH,
+    adjoint,
+    new_empty,
+    new_full,
+    new_zeros,
+    new_ones,
+    numel,
+    normal_Tensor_float_out,
+    normal_Tensor_float,
+    normal_float_Tensor_out,
+    normal_float_Tensor,
+    normal_Tensor_Tensor_out,
+    normal_Tensor_Tensor,
+    normal_float_float,
+    normal_float_float_out,
+    bernoulli,
+    bernoulli_out,
+    bernoulli__Tensor,
+    bernoulli__float,
+    bernoulli_p,
+    linalg_vector_norm,
+    linalg_vector_norm_out,
+    linalg_matrix_norm,
+    linalg_matrix_norm_str_ord,
+    linalg_norm,
+    linalg_norm_ord_str,
+    linalg_svdvals,
+    linalg_det,
+    det,
+    amax,
+    amax_out,
+    amin,
+    amin_out,
+    aminmax,
+    aminmax_out,
+    exponential_,
+    multinomial_out,
+    multinomial,
+    log1p_out,
+    log1p,
+    log1p_,
+    expm1_out,
+    expm1,
+    expm1_,
+    asin_out,
+    asin,
+    asin_,
+    acos_out,
+    acos,
+    acos_,
+    atan_out,
+    atan,
+    atan_,
+    sinh_out,
+    sinh,
+    sinh_,
+    cosh_out,
+    cosh,
+    cosh_,
+    asinh_out,
+    asinh,
+    asinh_,
+    acosh_out,
+    acosh,
+    acosh_,
+    atanh_out,
+    atanh,
+    atanh_,
+    frac_out,
+    frac,
+    frac_,
+    type_as,
+    _softmax,
+    _softmax_out,
+    softmax_int,
+    _log_softmax,
+    _log_softmax_out,
+    log_softmax_int,
+    _softmax_backward_data,
+    _softmax_backward_data_out,
+    _log_softmax_backward_data,
+    _log_softmax_backward_data_out,
+    nll_loss_forward,
+    nll_loss_forward_output,
+    nll_loss_backward,
+    nll_loss_backward_grad_input,
+    nll_loss,
+    nll_loss_nd,
+    cross_entropy_loss,
+    mse_loss,
+    mse_loss_out,
+    mse_loss_backward,
+    mse_loss_backward_grad_input,
+    binary_cross_entropy_with_logits,
+    log_sigmoid,
+    log_sigmoid_forward,
+    linear,
+    addcmul_out,
+    addcmul,
+    addcmul_,
+    addcdiv_out,
+    addcdiv,
+    addcdiv_,
+    lerp_Scalar_out,
+    lerp_Scalar,
+    lerp__Scalar,
+    broadcast_tensors,
+    bitwise_xor_Tensor_out,
+    bitwise_xor_Scalar_out,
+    bitwise_xor_Scalar,
+    bitwise_xor_Tensor,
+    bitwise_xor__Scalar,
+    bitwise_xor__Tensor,
+    __xor___Scalar,
+    __xor___Tensor,
+    __ixor___Scalar,
+    __ixor___Tensor,
+    bitwise_left_shift_Tensor_out,
+    bitwise_left_shift_Tensor,
+    bitwise_left_shift__Tensor,
+    bitwise_left_shift_Tensor_Scalar,
+    bitwise_left_shift__Tensor_Scalar,
+    __lshift___Scalar,
+    __lshift___Tensor,
+    bitwise_right_shift_Tensor_out,
+    bitwise_right_shift_Tensor,
+    bitwise_right_shift__Tensor,
+    bitwise_right_shift_Tensor_Scalar,
+    bitwise_right_shift__Tensor_Scalar,
+    __rshift___Scalar,
+    __rshift___Tensor,
+    hypot_out,
+    hypot,
+    hypot_,
+    isnan,
+    isinf,
+    isfinite,
+    isin_Tensor_Tensor,
+    isin_Tensor_Scalar,
+    isin_Scalar_Tensor,
+    conj_physical,
+    frexp_Tensor,
+    frexp_Tensor_out,
+    trapezoid_x,
+    trapezoid_dx,
+    cumulative_trapezoid_x,
+    cumulative_trapezoid_dx,
+    cov,
+    corrcoef,
+    histc,
+    histc_out,
+    histogram_bins_tensor,
+    histogram_bin_ct,
+    new_empty_strided,
+    sigmoid_backward_grad_input,
+    sigmoid_backward,
+    tanh_backward_grad_input,
+    tanh_backward,
+    threshold_backward_grad_input,
+    threshold_backward,
+    flip,
+    fliplr,
+    flipud,
+    roll,
+    rot90,
+    sort,
+    sort_stable,
+    msort,
+    argsort,
+    argsort_stable,
+    topk,
+    tril,
+    triu,
+    tril_,
+    triu_,
+    diag_embed,
+    diag,
+    diagflat,
+    block_diag,
+    atleast_1d,
+    atleast_1d_Sequence,
+    atleast_2d,
+    atleast_2d_Sequence,
+    atleast_3d,
+    atleast_3d_Sequence,
+    hstack,
+    vstack,
+    dstack,
+    column_stack,
+    movedim_intlist,
+    movedim_int,
+    moveaxis_intlist,
+    moveaxis_int,
+    swapaxes,
+    swapdims,
+    repeat,
+    tile,
+    narrow_copy,
+    gather,
+    scatter_src,
+    scatter__src,
+    scatter_value,
+    scatter__value,
+    scatter_reduce,
+    scatter__reduce,
+    scatter_value_reduce,
+    scatter__value_reduce,
+    scatter_add,
+    scatter_add_,
+    index_select,
+    index_add_,
+    index_add,
+    index_reduce_,
+    index_reduce,
+    index_copy_,
+    index_copy,
+    index_fill__int_Scalar,
+    index_fill_int_Scalar,
+    index_fill__int_Tensor,
+    index_fill_int_Tensor,
+    masked_select,
+    masked_scatter_,
+    masked_scatter,
+    take,
+    cumprod,
+    cumprod_,
+    logcumsumexp,
+    cummax,
+    cummin,
+    logsumexp,
+    isclose,
+    allclose,
+    equal,
+    clip,
+    clip_Tensor,
+    clip_,
+    clip__Tensor,
+    nonzero_numpy,
+    where,
+    einsum,
+    tensordot,
+    inner,
+    outer,
+    ger,
+    kron,
+    linalg_cross,
+    cross,
+    _unique2,
+    unique_dim,
+    unique_consecutive,
+    unique_dim_consecutive,
+    meshgrid,
+    meshgrid_indexing,
+    repeat_interleave_Tensor,
+    repeat_interleave_self_Tensor,
+    repeat_interleave_self_int,
+    fill_diagonal_,
+    take_along_dim,
+    argwhere,
+    broadcast_to,
+    concat,
+    concatenate,
+    row_stack,
+    ravel,
+    tril_indices,
+    triu_indices,
+    count_nonzero_dim_IntList,
+    count_nonzero,
 ]

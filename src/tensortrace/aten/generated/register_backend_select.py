@@ -20,7 +20,7 @@ REGISTER_BACKEND_SELECT = "build/aten/src/ATen/RegisterBackendSelect.cpp"
 
 
 @traced("dispatch", "at::(anonymous)::BackendSelect::empty",
-        REGISTER_BACKEND_SELECT, legacy="TypeDefault (options.backend())")
+        REGISTER_BACKEND_SELECT, legacy="CPUType::empty (options.backend())")
 def empty_memory_format(*args: Any) -> Any:
     """empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor"""
     key = computeDispatchKey(args[1], args[2], args[3])
@@ -32,7 +32,7 @@ ops.empty_memory_format.register(DispatchKey.BackendSelect,
 
 
 @traced("dispatch", "at::(anonymous)::BackendSelect::empty_strided",
-        REGISTER_BACKEND_SELECT, legacy="TypeDefault (options.backend())")
+        REGISTER_BACKEND_SELECT, legacy="CPUType::empty_strided (options.backend())")
 def empty_strided(*args: Any) -> Any:
     """empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[2], args[3], args[4])
@@ -44,7 +44,7 @@ ops.empty_strided.register(DispatchKey.BackendSelect,
 
 
 @traced("dispatch", "at::(anonymous)::BackendSelect::rand",
-        REGISTER_BACKEND_SELECT, legacy="TypeDefault (options.backend())")
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::rand (options.backend())")
 def rand_generator(*args: Any) -> Any:
     """rand.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[2], args[3], args[4])
@@ -56,7 +56,7 @@ ops.rand_generator.register(DispatchKey.BackendSelect,
 
 
 @traced("dispatch", "at::(anonymous)::BackendSelect::rand",
-        REGISTER_BACKEND_SELECT, legacy="TypeDefault (options.backend())")
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::rand (options.backend())")
 def rand(*args: Any) -> Any:
     """rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[1], args[2], args[3])
@@ -68,7 +68,7 @@ ops.rand.register(DispatchKey.BackendSelect,
 
 
 @traced("dispatch", "at::(anonymous)::BackendSelect::zeros",
-        REGISTER_BACKEND_SELECT, legacy="TypeDefault (options.backend())")
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::zeros (options.backend())")
 def zeros(*args: Any) -> Any:
     """zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[1], args[2], args[3])
@@ -80,7 +80,7 @@ ops.zeros.register(DispatchKey.BackendSelect,
 
 
 @traced("dispatch", "at::(anonymous)::BackendSelect::ones",
-        REGISTER_BACKEND_SELECT, legacy="TypeDefault (options.backend())")
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::ones (options.backend())")
 def ones(*args: Any) -> Any:
     """ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[1], args[2], args[3])
@@ -92,7 +92,7 @@ ops.ones.register(DispatchKey.BackendSelect,
 
 
 @traced("dispatch", "at::(anonymous)::BackendSelect::full",
-        REGISTER_BACKEND_SELECT, legacy="TypeDefault (options.backend())")
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::full (options.backend())")
 def full(*args: Any) -> Any:
     """full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[2], args[3], args[4])
@@ -104,7 +104,7 @@ ops.full.register(DispatchKey.BackendSelect,
 
 
 @traced("dispatch", "at::(anonymous)::BackendSelect::randn",
-        REGISTER_BACKEND_SELECT, legacy="TypeDefault (options.backend())")
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::randn (options.backend())")
 def randn_generator(*args: Any) -> Any:
     """randn.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[2], args[3], args[4])
@@ -116,7 +116,7 @@ ops.randn_generator.register(DispatchKey.BackendSelect,
 
 
 @traced("dispatch", "at::(anonymous)::BackendSelect::randn",
-        REGISTER_BACKEND_SELECT, legacy="TypeDefault (options.backend())")
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::randn (options.backend())")
 def randn(*args: Any) -> Any:
     """randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[1], args[2], args[3])
@@ -128,7 +128,7 @@ ops.randn.register(DispatchKey.BackendSelect,
 
 
 @traced("dispatch", "at::(anonymous)::BackendSelect::randint",
-        REGISTER_BACKEND_SELECT, legacy="TypeDefault (options.backend())")
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::randint (options.backend())")
 def randint_generator(*args: Any) -> Any:
     """randint.generator(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[3], args[4], args[5])
@@ -140,7 +140,7 @@ ops.randint_generator.register(DispatchKey.BackendSelect,
 
 
 @traced("dispatch", "at::(anonymous)::BackendSelect::randint",
-        REGISTER_BACKEND_SELECT, legacy="TypeDefault (options.backend())")
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::randint (options.backend())")
 def randint(*args: Any) -> Any:
     """randint(SymInt high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[2], args[3], args[4])
@@ -152,7 +152,7 @@ ops.randint.register(DispatchKey.BackendSelect,
 
 
 @traced("dispatch", "at::(anonymous)::BackendSelect::randint",
-        REGISTER_BACKEND_SELECT, legacy="TypeDefault (options.backend())")
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::randint (options.backend())")
 def randint_low_generator(*args: Any) -> Any:
     """randint.low_generator(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[4], args[5], args[6])
@@ -164,7 +164,7 @@ ops.randint_low_generator.register(DispatchKey.BackendSelect,
 
 
 @traced("dispatch", "at::(anonymous)::BackendSelect::randint",
-        REGISTER_BACKEND_SELECT, legacy="TypeDefault (options.backend())")
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::randint (options.backend())")
 def randint_low(*args: Any) -> Any:
     """randint.low(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[3], args[4], args[5])
@@ -176,7 +176,7 @@ ops.randint_low.register(DispatchKey.BackendSelect,
 
 
 @traced("dispatch", "at::(anonymous)::BackendSelect::arange",
-        REGISTER_BACKEND_SELECT, legacy="TypeDefault (options.backend())")
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::arange (options.backend())")
 def arange(*args: Any) -> Any:
     """arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[1], args[2], args[3])
@@ -188,7 +188,7 @@ ops.arange.register(DispatchKey.BackendSelect,
 
 
 @traced("dispatch", "at::(anonymous)::BackendSelect::arange",
-        REGISTER_BACKEND_SELECT, legacy="TypeDefault (options.backend())")
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::arange (options.backend())")
 def arange_start(*args: Any) -> Any:
     """arange.start(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[2], args[3], args[4])
@@ -200,7 +200,7 @@ ops.arange_start.register(DispatchKey.BackendSelect,
 
 
 @traced("dispatch", "at::(anonymous)::BackendSelect::arange",
-        REGISTER_BACKEND_SELECT, legacy="TypeDefault (options.backend())")
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::arange (options.backend())")
 def arange_start_step(*args: Any) -> Any:
     """arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[3], args[4], args[5])
@@ -212,7 +212,7 @@ ops.arange_start_step.register(DispatchKey.BackendSelect,
 
 
 @traced("dispatch", "at::(anonymous)::BackendSelect::linspace",
-        REGISTER_BACKEND_SELECT, legacy="TypeDefault (options.backend())")
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::linspace (options.backend())")
 def linspace(*args: Any) -> Any:
     """linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[3], args[4], args[5])
@@ -224,7 +224,7 @@ ops.linspace.register(DispatchKey.BackendSelect,
 
 
 @traced("dispatch", "at::(anonymous)::BackendSelect::eye",
-        REGISTER_BACKEND_SELECT, legacy="TypeDefault (options.backend())")
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::eye (options.backend())")
 def eye(*args: Any) -> Any:
     """eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[1], args[2], args[3])
@@ -236,7 +236,7 @@ ops.eye.register(DispatchKey.BackendSelect,
 
 
 @traced("dispatch", "at::(anonymous)::BackendSelect::eye",
-        REGISTER_BACKEND_SELECT, legacy="TypeDefault (options.backend())")
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::eye (options.backend())")
 def eye_m(*args: Any) -> Any:
     """eye.m(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[2], args[3], args[4])
@@ -248,7 +248,7 @@ ops.eye_m.register(DispatchKey.BackendSelect,
 
 
 @traced("dispatch", "at::(anonymous)::BackendSelect::scalar_tensor",
-        REGISTER_BACKEND_SELECT, legacy="TypeDefault (options.backend())")
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::scalar_tensor (options.backend())")
 def scalar_tensor(*args: Any) -> Any:
     """scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     key = computeDispatchKey(args[1], args[2], args[3])
@@ -257,4 +257,40 @@ def scalar_tensor(*args: Any) -> Any:
 
 ops.scalar_tensor.register(DispatchKey.BackendSelect,
                        KernelFunction(scalar_tensor, "BackendSelect::scalar_tensor"))
+
+
+@traced("dispatch", "at::(anonymous)::BackendSelect::normal",
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::normal (options.backend())")
+def normal_float_float(*args: Any) -> Any:
+    """normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    key = computeDispatchKey(args[4], args[5], args[6])
+    return ops.normal_float_float.redispatch(DispatchKeySet(key), *args)
+
+
+ops.normal_float_float.register(DispatchKey.BackendSelect,
+                       KernelFunction(normal_float_float, "BackendSelect::normal"))
+
+
+@traced("dispatch", "at::(anonymous)::BackendSelect::tril_indices",
+        REGISTER_BACKEND_SELECT, legacy="CPUType::tril_indices (options.backend())")
+def tril_indices(*args: Any) -> Any:
+    """tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    key = computeDispatchKey(args[3], args[4], args[5])
+    return ops.tril_indices.redispatch(DispatchKeySet(key), *args)
+
+
+ops.tril_indices.register(DispatchKey.BackendSelect,
+                       KernelFunction(tril_indices, "BackendSelect::tril_indices"))
+
+
+@traced("dispatch", "at::(anonymous)::BackendSelect::triu_indices",
+        REGISTER_BACKEND_SELECT, legacy="CPUType::triu_indices (options.backend())")
+def triu_indices(*args: Any) -> Any:
+    """triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    key = computeDispatchKey(args[3], args[4], args[5])
+    return ops.triu_indices.redispatch(DispatchKeySet(key), *args)
+
+
+ops.triu_indices.register(DispatchKey.BackendSelect,
+                       KernelFunction(triu_indices, "BackendSelect::triu_indices"))
 

@@ -12,3 +12,6 @@ from tensortrace.aten.generated import operators as ops
 from tensortrace.c10.dispatch_key import DispatchKey
 
 ops.as_strided_.register(DispatchKey.CompositeExplicitAutogradNonFunctional, native_kernel("as_strided__symint", ops.as_strided_))
+ops.bernoulli.register(DispatchKey.CompositeExplicitAutogradNonFunctional, native_kernel("bernoulli", ops.bernoulli))
+ops.bernoulli_p.register(DispatchKey.CompositeExplicitAutogradNonFunctional, native_kernel("bernoulli", ops.bernoulli_p))
+ops.new_empty_strided.register(DispatchKey.CompositeExplicitAutogradNonFunctional, native_kernel("new_empty_strided", ops.new_empty_strided))

@@ -70,6 +70,74 @@ ops.var_correction_out.register(DispatchKey.CPU, native_kernel("var_out", ops.va
 ops.std_correction.register(DispatchKey.CPU, native_kernel("std", ops.std_correction))
 ops.std_correction_out.register(DispatchKey.CPU, native_kernel("std_out", ops.std_correction_out))
 ops.dot.register(DispatchKey.CPU, native_kernel("dot", ops.dot))
+ops.normal_Tensor_float_out.register(DispatchKey.CPU, native_kernel("normal_out", ops.normal_Tensor_float_out))
+ops.normal_Tensor_float.register(DispatchKey.CPU, native_kernel("normal", ops.normal_Tensor_float))
+ops.normal_float_Tensor_out.register(DispatchKey.CPU, native_kernel("normal_out", ops.normal_float_Tensor_out))
+ops.normal_float_Tensor.register(DispatchKey.CPU, native_kernel("normal", ops.normal_float_Tensor))
+ops.normal_Tensor_Tensor_out.register(DispatchKey.CPU, native_kernel("normal_out", ops.normal_Tensor_Tensor_out))
+ops.normal_Tensor_Tensor.register(DispatchKey.CPU, native_kernel("normal", ops.normal_Tensor_Tensor))
+ops.bernoulli_out.register(DispatchKey.CPU, native_kernel("bernoulli_out", ops.bernoulli_out))
+ops.bernoulli__Tensor.register(DispatchKey.CPU, native_kernel("bernoulli_", ops.bernoulli__Tensor))
+ops.bernoulli__float.register(DispatchKey.CPU, native_kernel("bernoulli_", ops.bernoulli__float))
+ops.exponential_.register(DispatchKey.CPU, native_kernel("exponential_", ops.exponential_))
+ops.multinomial_out.register(DispatchKey.CPU, native_kernel("multinomial_out", ops.multinomial_out))
+ops.multinomial.register(DispatchKey.CPU, native_kernel("multinomial", ops.multinomial))
+ops.mse_loss_backward.register(DispatchKey.CPU, native_kernel("mse_loss_backward", ops.mse_loss_backward))
+ops.mse_loss_backward_grad_input.register(DispatchKey.CPU, native_kernel("mse_loss_backward_out", ops.mse_loss_backward_grad_input))
+ops.log_sigmoid_forward.register(DispatchKey.CPU, native_kernel("log_sigmoid_forward_cpu", ops.log_sigmoid_forward))
+ops.isnan.register(DispatchKey.CPU, native_kernel("isnan", ops.isnan))
+ops.isin_Tensor_Tensor.register(DispatchKey.CPU, native_kernel("isin", ops.isin_Tensor_Tensor))
+ops.isin_Tensor_Scalar.register(DispatchKey.CPU, native_kernel("isin", ops.isin_Tensor_Scalar))
+ops.isin_Scalar_Tensor.register(DispatchKey.CPU, native_kernel("isin", ops.isin_Scalar_Tensor))
+ops.frexp_Tensor_out.register(DispatchKey.CPU, native_kernel("frexp_out", ops.frexp_Tensor_out))
+ops.histc.register(DispatchKey.CPU, native_kernel("histogram_histc", ops.histc))
+ops.histc_out.register(DispatchKey.CPU, native_kernel("histogram_histc_out", ops.histc_out))
+ops.histogram_bins_tensor.register(DispatchKey.CPU, native_kernel("histogram", ops.histogram_bins_tensor))
+ops.histogram_bin_ct.register(DispatchKey.CPU, native_kernel("histogram", ops.histogram_bin_ct))
+ops.flip.register(DispatchKey.CPU, native_kernel("flip", ops.flip))
+ops.roll.register(DispatchKey.CPU, native_kernel("roll", ops.roll))
+ops.sort_stable.register(DispatchKey.CPU, native_kernel("sort_stable", ops.sort_stable))
+ops.topk.register(DispatchKey.CPU, native_kernel("topk", ops.topk))
+ops.tril.register(DispatchKey.CPU, native_kernel("tril_cpu", ops.tril))
+ops.triu.register(DispatchKey.CPU, native_kernel("triu_cpu", ops.triu))
+ops.tril_.register(DispatchKey.CPU, native_kernel("tril_cpu_", ops.tril_))
+ops.triu_.register(DispatchKey.CPU, native_kernel("triu_cpu_", ops.triu_))
+ops.narrow_copy.register(DispatchKey.CPU, native_kernel("narrow_copy_dense_cpu", ops.narrow_copy))
+ops.gather.register(DispatchKey.CPU, native_kernel("gather", ops.gather))
+ops.scatter_src.register(DispatchKey.CPU, native_kernel("scatter", ops.scatter_src))
+ops.scatter__src.register(DispatchKey.CPU, native_kernel("scatter_", ops.scatter__src))
+ops.scatter_value.register(DispatchKey.CPU, native_kernel("scatter", ops.scatter_value))
+ops.scatter__value.register(DispatchKey.CPU, native_kernel("scatter_", ops.scatter__value))
+ops.scatter_reduce.register(DispatchKey.CPU, native_kernel("scatter", ops.scatter_reduce))
+ops.scatter__reduce.register(DispatchKey.CPU, native_kernel("scatter_", ops.scatter__reduce))
+ops.scatter_value_reduce.register(DispatchKey.CPU, native_kernel("scatter", ops.scatter_value_reduce))
+ops.scatter__value_reduce.register(DispatchKey.CPU, native_kernel("scatter_", ops.scatter__value_reduce))
+ops.scatter_add.register(DispatchKey.CPU, native_kernel("scatter_add", ops.scatter_add))
+ops.scatter_add_.register(DispatchKey.CPU, native_kernel("scatter_add_", ops.scatter_add_))
+ops.index_select.register(DispatchKey.CPU, native_kernel("index_select_cpu_", ops.index_select))
+ops.index_add_.register(DispatchKey.CPU, native_kernel("index_add_cpu_", ops.index_add_))
+ops.index_reduce_.register(DispatchKey.CPU, native_kernel("index_reduce_cpu_", ops.index_reduce_))
+ops.index_copy_.register(DispatchKey.CPU, native_kernel("index_copy_", ops.index_copy_))
+ops.index_fill__int_Scalar.register(DispatchKey.CPU, native_kernel("index_fill_", ops.index_fill__int_Scalar))
+ops.index_fill__int_Tensor.register(DispatchKey.CPU, native_kernel("index_fill_", ops.index_fill__int_Tensor))
+ops.masked_select.register(DispatchKey.CPU, native_kernel("masked_select_cpu", ops.masked_select))
+ops.masked_scatter_.register(DispatchKey.CPU, native_kernel("masked_scatter__cpu", ops.masked_scatter_))
+ops.take.register(DispatchKey.CPU, native_kernel("take", ops.take))
+ops.cumprod.register(DispatchKey.CPU, native_kernel("cumprod", ops.cumprod))
+ops.cumprod_.register(DispatchKey.CPU, native_kernel("cumprod_", ops.cumprod_))
+ops.logcumsumexp.register(DispatchKey.CPU, native_kernel("logcumsumexp", ops.logcumsumexp))
+ops.cummax.register(DispatchKey.CPU, native_kernel("cummax", ops.cummax))
+ops.cummin.register(DispatchKey.CPU, native_kernel("cummin", ops.cummin))
+ops.equal.register(DispatchKey.CPU, native_kernel("cpu_equal", ops.equal))
+ops.linalg_cross.register(DispatchKey.CPU, native_kernel("linalg_cross", ops.linalg_cross))
+ops._unique2.register(DispatchKey.CPU, native_kernel("_unique2_cpu", ops._unique2))
+ops.unique_dim.register(DispatchKey.CPU, native_kernel("unique_dim_cpu", ops.unique_dim))
+ops.unique_consecutive.register(DispatchKey.CPU, native_kernel("unique_consecutive_cpu", ops.unique_consecutive))
+ops.unique_dim_consecutive.register(DispatchKey.CPU, native_kernel("unique_dim_consecutive_cpu", ops.unique_dim_consecutive))
+ops.repeat_interleave_Tensor.register(DispatchKey.CPU, native_kernel("repeat_interleave_cpu", ops.repeat_interleave_Tensor))
+ops.tril_indices.register(DispatchKey.CPU, native_kernel("tril_indices_cpu", ops.tril_indices))
+ops.triu_indices.register(DispatchKey.CPU, native_kernel("triu_indices_cpu", ops.triu_indices))
+ops.count_nonzero_dim_IntList.register(DispatchKey.CPU, native_kernel("count_nonzero", ops.count_nonzero_dim_IntList))
 
 
 # ---- structured: add.out (meta: add.Tensor, impl: ufunc_add_CPU) --------------------
@@ -2372,3 +2440,1165 @@ def wrapper_CPU_addmv_(*args: Any) -> Any:
 
 
 ops.addmv_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_addmv_, "wrapper_CPU_addmv_"))
+
+
+# ---- structured: linalg_vector_norm.out (meta: linalg_vector_norm, impl: linalg_vector_norm_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_linalg_vector_norm_out", REGISTER_CPU,
+        legacy="CPUType::linalg_vector_norm")
+def wrapper_CPU_linalg_vector_norm_out(*args: Any) -> Any:
+    """linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[5:6]))
+    op.kind = "out"
+    META_FUNCTIONS['linalg_vector_norm'](op, *args[:5])
+    IMPL_FUNCTIONS['linalg_vector_norm_out'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.linalg_vector_norm_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_vector_norm_out, "wrapper_CPU_linalg_vector_norm_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_linalg_vector_norm", REGISTER_CPU,
+        legacy="CPUType::linalg_vector_norm")
+def wrapper_CPU_linalg_vector_norm(*args: Any) -> Any:
+    """linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['linalg_vector_norm'](op, *args[:5])
+    IMPL_FUNCTIONS['linalg_vector_norm_out'](op, *args[:5], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.linalg_vector_norm.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_vector_norm, "wrapper_CPU_linalg_vector_norm"))
+
+
+# ---- structured: amax.out (meta: amax, impl: amax_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_amax_out", REGISTER_CPU,
+        legacy="CPUType::amax")
+def wrapper_CPU_amax_out(*args: Any) -> Any:
+    """amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['amax'](op, *args[:3])
+    IMPL_FUNCTIONS['amax_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.amax_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_amax_out, "wrapper_CPU_amax_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_amax", REGISTER_CPU,
+        legacy="CPUType::amax")
+def wrapper_CPU_amax(*args: Any) -> Any:
+    """amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['amax'](op, *args[:3])
+    IMPL_FUNCTIONS['amax_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.amax.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_amax, "wrapper_CPU_amax"))
+
+
+# ---- structured: amin.out (meta: amin, impl: amin_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_amin_out", REGISTER_CPU,
+        legacy="CPUType::amin")
+def wrapper_CPU_amin_out(*args: Any) -> Any:
+    """amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['amin'](op, *args[:3])
+    IMPL_FUNCTIONS['amin_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.amin_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_amin_out, "wrapper_CPU_amin_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_amin", REGISTER_CPU,
+        legacy="CPUType::amin")
+def wrapper_CPU_amin(*args: Any) -> Any:
+    """amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['amin'](op, *args[:3])
+    IMPL_FUNCTIONS['amin_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.amin.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_amin, "wrapper_CPU_amin"))
+
+
+# ---- structured: aminmax.out (meta: aminmax, impl: aminmax_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_aminmax_out", REGISTER_CPU,
+        legacy="CPUType::aminmax")
+def wrapper_CPU_aminmax_out(*args: Any) -> Any:
+    """aminmax.out(Tensor self, *, int? dim=None, bool keepdim=False, Tensor(a!) min, Tensor(b!) max) -> (Tensor(a!), Tensor(b!)) (out)"""
+    op = StructuredKernel(list(args[3:5]))
+    op.kind = "out"
+    META_FUNCTIONS['aminmax'](op, *args[:3])
+    IMPL_FUNCTIONS['aminmax_out'](op, *args[:3], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.aminmax_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_aminmax_out, "wrapper_CPU_aminmax_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_aminmax", REGISTER_CPU,
+        legacy="CPUType::aminmax")
+def wrapper_CPU_aminmax(*args: Any) -> Any:
+    """aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['aminmax'](op, *args[:3])
+    IMPL_FUNCTIONS['aminmax_out'](op, *args[:3], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.aminmax.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_aminmax, "wrapper_CPU_aminmax"))
+
+
+# ---- structured: log1p.out (meta: log1p, impl: log1p_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_log1p_out", REGISTER_CPU,
+        legacy="CPUType::log1p")
+def wrapper_CPU_log1p_out(*args: Any) -> Any:
+    """log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['log1p'](op, *args[:1])
+    IMPL_FUNCTIONS['log1p_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.log1p_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_log1p_out, "wrapper_CPU_log1p_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_log1p", REGISTER_CPU,
+        legacy="CPUType::log1p")
+def wrapper_CPU_log1p(*args: Any) -> Any:
+    """log1p(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['log1p'](op, *args[:1])
+    IMPL_FUNCTIONS['log1p_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.log1p.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_log1p, "wrapper_CPU_log1p"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_log1p_", REGISTER_CPU,
+        legacy="CPUType::log1p_")
+def wrapper_CPU_log1p_(*args: Any) -> Any:
+    """log1p_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['log1p'](op, *args[:1])
+    IMPL_FUNCTIONS['log1p_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.log1p_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_log1p_, "wrapper_CPU_log1p_"))
+
+
+# ---- structured: expm1.out (meta: expm1, impl: expm1_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_expm1_out", REGISTER_CPU,
+        legacy="CPUType::expm1")
+def wrapper_CPU_expm1_out(*args: Any) -> Any:
+    """expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['expm1'](op, *args[:1])
+    IMPL_FUNCTIONS['expm1_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.expm1_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_expm1_out, "wrapper_CPU_expm1_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_expm1", REGISTER_CPU,
+        legacy="CPUType::expm1")
+def wrapper_CPU_expm1(*args: Any) -> Any:
+    """expm1(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['expm1'](op, *args[:1])
+    IMPL_FUNCTIONS['expm1_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.expm1.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_expm1, "wrapper_CPU_expm1"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_expm1_", REGISTER_CPU,
+        legacy="CPUType::expm1_")
+def wrapper_CPU_expm1_(*args: Any) -> Any:
+    """expm1_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['expm1'](op, *args[:1])
+    IMPL_FUNCTIONS['expm1_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.expm1_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_expm1_, "wrapper_CPU_expm1_"))
+
+
+# ---- structured: asin.out (meta: asin, impl: asin_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_asin_out", REGISTER_CPU,
+        legacy="CPUType::asin")
+def wrapper_CPU_asin_out(*args: Any) -> Any:
+    """asin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['asin'](op, *args[:1])
+    IMPL_FUNCTIONS['asin_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.asin_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_asin_out, "wrapper_CPU_asin_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_asin", REGISTER_CPU,
+        legacy="CPUType::asin")
+def wrapper_CPU_asin(*args: Any) -> Any:
+    """asin(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['asin'](op, *args[:1])
+    IMPL_FUNCTIONS['asin_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.asin.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_asin, "wrapper_CPU_asin"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_asin_", REGISTER_CPU,
+        legacy="CPUType::asin_")
+def wrapper_CPU_asin_(*args: Any) -> Any:
+    """asin_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['asin'](op, *args[:1])
+    IMPL_FUNCTIONS['asin_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.asin_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_asin_, "wrapper_CPU_asin_"))
+
+
+# ---- structured: acos.out (meta: acos, impl: acos_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_acos_out", REGISTER_CPU,
+        legacy="CPUType::acos")
+def wrapper_CPU_acos_out(*args: Any) -> Any:
+    """acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['acos'](op, *args[:1])
+    IMPL_FUNCTIONS['acos_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.acos_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_acos_out, "wrapper_CPU_acos_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_acos", REGISTER_CPU,
+        legacy="CPUType::acos")
+def wrapper_CPU_acos(*args: Any) -> Any:
+    """acos(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['acos'](op, *args[:1])
+    IMPL_FUNCTIONS['acos_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.acos.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_acos, "wrapper_CPU_acos"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_acos_", REGISTER_CPU,
+        legacy="CPUType::acos_")
+def wrapper_CPU_acos_(*args: Any) -> Any:
+    """acos_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['acos'](op, *args[:1])
+    IMPL_FUNCTIONS['acos_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.acos_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_acos_, "wrapper_CPU_acos_"))
+
+
+# ---- structured: atan.out (meta: atan, impl: atan_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_atan_out", REGISTER_CPU,
+        legacy="CPUType::atan")
+def wrapper_CPU_atan_out(*args: Any) -> Any:
+    """atan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['atan'](op, *args[:1])
+    IMPL_FUNCTIONS['atan_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.atan_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_atan_out, "wrapper_CPU_atan_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_atan", REGISTER_CPU,
+        legacy="CPUType::atan")
+def wrapper_CPU_atan(*args: Any) -> Any:
+    """atan(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['atan'](op, *args[:1])
+    IMPL_FUNCTIONS['atan_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.atan.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_atan, "wrapper_CPU_atan"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_atan_", REGISTER_CPU,
+        legacy="CPUType::atan_")
+def wrapper_CPU_atan_(*args: Any) -> Any:
+    """atan_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['atan'](op, *args[:1])
+    IMPL_FUNCTIONS['atan_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.atan_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_atan_, "wrapper_CPU_atan_"))
+
+
+# ---- structured: sinh.out (meta: sinh, impl: sinh_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_sinh_out", REGISTER_CPU,
+        legacy="CPUType::sinh")
+def wrapper_CPU_sinh_out(*args: Any) -> Any:
+    """sinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['sinh'](op, *args[:1])
+    IMPL_FUNCTIONS['sinh_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.sinh_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sinh_out, "wrapper_CPU_sinh_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_sinh", REGISTER_CPU,
+        legacy="CPUType::sinh")
+def wrapper_CPU_sinh(*args: Any) -> Any:
+    """sinh(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['sinh'](op, *args[:1])
+    IMPL_FUNCTIONS['sinh_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.sinh.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sinh, "wrapper_CPU_sinh"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_sinh_", REGISTER_CPU,
+        legacy="CPUType::sinh_")
+def wrapper_CPU_sinh_(*args: Any) -> Any:
+    """sinh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['sinh'](op, *args[:1])
+    IMPL_FUNCTIONS['sinh_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.sinh_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sinh_, "wrapper_CPU_sinh_"))
+
+
+# ---- structured: cosh.out (meta: cosh, impl: cosh_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_cosh_out", REGISTER_CPU,
+        legacy="CPUType::cosh")
+def wrapper_CPU_cosh_out(*args: Any) -> Any:
+    """cosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['cosh'](op, *args[:1])
+    IMPL_FUNCTIONS['cosh_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.cosh_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_cosh_out, "wrapper_CPU_cosh_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_cosh", REGISTER_CPU,
+        legacy="CPUType::cosh")
+def wrapper_CPU_cosh(*args: Any) -> Any:
+    """cosh(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['cosh'](op, *args[:1])
+    IMPL_FUNCTIONS['cosh_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.cosh.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_cosh, "wrapper_CPU_cosh"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_cosh_", REGISTER_CPU,
+        legacy="CPUType::cosh_")
+def wrapper_CPU_cosh_(*args: Any) -> Any:
+    """cosh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['cosh'](op, *args[:1])
+    IMPL_FUNCTIONS['cosh_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.cosh_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_cosh_, "wrapper_CPU_cosh_"))
+
+
+# ---- structured: asinh.out (meta: asinh, impl: asinh_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_asinh_out", REGISTER_CPU,
+        legacy="CPUType::asinh")
+def wrapper_CPU_asinh_out(*args: Any) -> Any:
+    """asinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['asinh'](op, *args[:1])
+    IMPL_FUNCTIONS['asinh_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.asinh_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_asinh_out, "wrapper_CPU_asinh_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_asinh", REGISTER_CPU,
+        legacy="CPUType::asinh")
+def wrapper_CPU_asinh(*args: Any) -> Any:
+    """asinh(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['asinh'](op, *args[:1])
+    IMPL_FUNCTIONS['asinh_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.asinh.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_asinh, "wrapper_CPU_asinh"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_asinh_", REGISTER_CPU,
+        legacy="CPUType::asinh_")
+def wrapper_CPU_asinh_(*args: Any) -> Any:
+    """asinh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['asinh'](op, *args[:1])
+    IMPL_FUNCTIONS['asinh_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.asinh_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_asinh_, "wrapper_CPU_asinh_"))
+
+
+# ---- structured: acosh.out (meta: acosh, impl: acosh_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_acosh_out", REGISTER_CPU,
+        legacy="CPUType::acosh")
+def wrapper_CPU_acosh_out(*args: Any) -> Any:
+    """acosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['acosh'](op, *args[:1])
+    IMPL_FUNCTIONS['acosh_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.acosh_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_acosh_out, "wrapper_CPU_acosh_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_acosh", REGISTER_CPU,
+        legacy="CPUType::acosh")
+def wrapper_CPU_acosh(*args: Any) -> Any:
+    """acosh(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['acosh'](op, *args[:1])
+    IMPL_FUNCTIONS['acosh_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.acosh.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_acosh, "wrapper_CPU_acosh"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_acosh_", REGISTER_CPU,
+        legacy="CPUType::acosh_")
+def wrapper_CPU_acosh_(*args: Any) -> Any:
+    """acosh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['acosh'](op, *args[:1])
+    IMPL_FUNCTIONS['acosh_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.acosh_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_acosh_, "wrapper_CPU_acosh_"))
+
+
+# ---- structured: atanh.out (meta: atanh, impl: atanh_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_atanh_out", REGISTER_CPU,
+        legacy="CPUType::atanh")
+def wrapper_CPU_atanh_out(*args: Any) -> Any:
+    """atanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['atanh'](op, *args[:1])
+    IMPL_FUNCTIONS['atanh_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.atanh_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_atanh_out, "wrapper_CPU_atanh_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_atanh", REGISTER_CPU,
+        legacy="CPUType::atanh")
+def wrapper_CPU_atanh(*args: Any) -> Any:
+    """atanh(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['atanh'](op, *args[:1])
+    IMPL_FUNCTIONS['atanh_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.atanh.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_atanh, "wrapper_CPU_atanh"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_atanh_", REGISTER_CPU,
+        legacy="CPUType::atanh_")
+def wrapper_CPU_atanh_(*args: Any) -> Any:
+    """atanh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['atanh'](op, *args[:1])
+    IMPL_FUNCTIONS['atanh_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.atanh_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_atanh_, "wrapper_CPU_atanh_"))
+
+
+# ---- structured: frac.out (meta: frac, impl: frac_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_frac_out", REGISTER_CPU,
+        legacy="CPUType::frac")
+def wrapper_CPU_frac_out(*args: Any) -> Any:
+    """frac.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['frac'](op, *args[:1])
+    IMPL_FUNCTIONS['frac_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.frac_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_frac_out, "wrapper_CPU_frac_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_frac", REGISTER_CPU,
+        legacy="CPUType::frac")
+def wrapper_CPU_frac(*args: Any) -> Any:
+    """frac(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['frac'](op, *args[:1])
+    IMPL_FUNCTIONS['frac_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.frac.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_frac, "wrapper_CPU_frac"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_frac_", REGISTER_CPU,
+        legacy="CPUType::frac_")
+def wrapper_CPU_frac_(*args: Any) -> Any:
+    """frac_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['frac'](op, *args[:1])
+    IMPL_FUNCTIONS['frac_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.frac_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_frac_, "wrapper_CPU_frac_"))
+
+
+# ---- structured: _softmax.out (meta: _softmax, impl: softmax_cpu_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU__softmax_out", REGISTER_CPU,
+        legacy="CPUType::_softmax")
+def wrapper_CPU__softmax_out(*args: Any) -> Any:
+    """_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['_softmax'](op, *args[:3])
+    IMPL_FUNCTIONS['softmax_cpu_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._softmax_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__softmax_out, "wrapper_CPU__softmax_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU__softmax", REGISTER_CPU,
+        legacy="CPUType::_softmax")
+def wrapper_CPU__softmax(*args: Any) -> Any:
+    """_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_softmax'](op, *args[:3])
+    IMPL_FUNCTIONS['softmax_cpu_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._softmax.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__softmax, "wrapper_CPU__softmax"))
+
+
+# ---- structured: _log_softmax.out (meta: _log_softmax, impl: log_softmax_cpu_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU__log_softmax_out", REGISTER_CPU,
+        legacy="CPUType::_log_softmax")
+def wrapper_CPU__log_softmax_out(*args: Any) -> Any:
+    """_log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['_log_softmax'](op, *args[:3])
+    IMPL_FUNCTIONS['log_softmax_cpu_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._log_softmax_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__log_softmax_out, "wrapper_CPU__log_softmax_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU__log_softmax", REGISTER_CPU,
+        legacy="CPUType::_log_softmax")
+def wrapper_CPU__log_softmax(*args: Any) -> Any:
+    """_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_log_softmax'](op, *args[:3])
+    IMPL_FUNCTIONS['log_softmax_cpu_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._log_softmax.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__log_softmax, "wrapper_CPU__log_softmax"))
+
+
+# ---- structured: _softmax_backward_data.out (meta: _softmax_backward_data, impl: softmax_backward_cpu_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU__softmax_backward_data_out", REGISTER_CPU,
+        legacy="CPUType::_softmax_backward_data")
+def wrapper_CPU__softmax_backward_data_out(*args: Any) -> Any:
+    """_softmax_backward_data.out(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['_softmax_backward_data'](op, *args[:4])
+    IMPL_FUNCTIONS['softmax_backward_cpu_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._softmax_backward_data_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__softmax_backward_data_out, "wrapper_CPU__softmax_backward_data_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU__softmax_backward_data", REGISTER_CPU,
+        legacy="CPUType::_softmax_backward_data")
+def wrapper_CPU__softmax_backward_data(*args: Any) -> Any:
+    """_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_softmax_backward_data'](op, *args[:4])
+    IMPL_FUNCTIONS['softmax_backward_cpu_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._softmax_backward_data.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__softmax_backward_data, "wrapper_CPU__softmax_backward_data"))
+
+
+# ---- structured: _log_softmax_backward_data.out (meta: _log_softmax_backward_data, impl: log_softmax_backward_cpu_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU__log_softmax_backward_data_out", REGISTER_CPU,
+        legacy="CPUType::_log_softmax_backward_data")
+def wrapper_CPU__log_softmax_backward_data_out(*args: Any) -> Any:
+    """_log_softmax_backward_data.out(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['_log_softmax_backward_data'](op, *args[:4])
+    IMPL_FUNCTIONS['log_softmax_backward_cpu_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._log_softmax_backward_data_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__log_softmax_backward_data_out, "wrapper_CPU__log_softmax_backward_data_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU__log_softmax_backward_data", REGISTER_CPU,
+        legacy="CPUType::_log_softmax_backward_data")
+def wrapper_CPU__log_softmax_backward_data(*args: Any) -> Any:
+    """_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_log_softmax_backward_data'](op, *args[:4])
+    IMPL_FUNCTIONS['log_softmax_backward_cpu_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops._log_softmax_backward_data.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__log_softmax_backward_data, "wrapper_CPU__log_softmax_backward_data"))
+
+
+# ---- structured: nll_loss_forward.output (meta: nll_loss_forward, impl: nll_loss_forward_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_nll_loss_forward_output", REGISTER_CPU,
+        legacy="CPUType::nll_loss_forward")
+def wrapper_CPU_nll_loss_forward_output(*args: Any) -> Any:
+    """nll_loss_forward.output(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, *, Tensor(a!) output, Tensor(b!) total_weight) -> (Tensor(a!), Tensor(b!)) (out)"""
+    op = StructuredKernel(list(args[5:7]))
+    op.kind = "out"
+    META_FUNCTIONS['nll_loss_forward'](op, *args[:5])
+    IMPL_FUNCTIONS['nll_loss_forward_out_cpu'](op, *args[:5], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.nll_loss_forward_output.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_nll_loss_forward_output, "wrapper_CPU_nll_loss_forward_output"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_nll_loss_forward", REGISTER_CPU,
+        legacy="CPUType::nll_loss_forward")
+def wrapper_CPU_nll_loss_forward(*args: Any) -> Any:
+    """nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['nll_loss_forward'](op, *args[:5])
+    IMPL_FUNCTIONS['nll_loss_forward_out_cpu'](op, *args[:5], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.nll_loss_forward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_nll_loss_forward, "wrapper_CPU_nll_loss_forward"))
+
+
+# ---- structured: nll_loss_backward.grad_input (meta: nll_loss_backward, impl: nll_loss_backward_out_cpu) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_nll_loss_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::nll_loss_backward")
+def wrapper_CPU_nll_loss_backward_grad_input(*args: Any) -> Any:
+    """nll_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[7:8]))
+    op.kind = "out"
+    META_FUNCTIONS['nll_loss_backward'](op, *args[:7])
+    IMPL_FUNCTIONS['nll_loss_backward_out_cpu'](op, *args[:7], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.nll_loss_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_nll_loss_backward_grad_input, "wrapper_CPU_nll_loss_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_nll_loss_backward", REGISTER_CPU,
+        legacy="CPUType::nll_loss_backward")
+def wrapper_CPU_nll_loss_backward(*args: Any) -> Any:
+    """nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['nll_loss_backward'](op, *args[:7])
+    IMPL_FUNCTIONS['nll_loss_backward_out_cpu'](op, *args[:7], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.nll_loss_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_nll_loss_backward, "wrapper_CPU_nll_loss_backward"))
+
+
+# ---- structured: mse_loss.out (meta: mse_loss, impl: mse_loss_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_mse_loss_out", REGISTER_CPU,
+        legacy="CPUType::mse_loss")
+def wrapper_CPU_mse_loss_out(*args: Any) -> Any:
+    """mse_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['mse_loss'](op, *args[:3])
+    IMPL_FUNCTIONS['mse_loss_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.mse_loss_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_mse_loss_out, "wrapper_CPU_mse_loss_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_mse_loss", REGISTER_CPU,
+        legacy="CPUType::mse_loss")
+def wrapper_CPU_mse_loss(*args: Any) -> Any:
+    """mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['mse_loss'](op, *args[:3])
+    IMPL_FUNCTIONS['mse_loss_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.mse_loss.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_mse_loss, "wrapper_CPU_mse_loss"))
+
+
+# ---- structured: addcmul.out (meta: addcmul, impl: addcmul_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_addcmul_out", REGISTER_CPU,
+        legacy="CPUType::addcmul")
+def wrapper_CPU_addcmul_out(*args: Any) -> Any:
+    """addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['addcmul'](op, *args[:4])
+    IMPL_FUNCTIONS['addcmul_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.addcmul_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_addcmul_out, "wrapper_CPU_addcmul_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_addcmul", REGISTER_CPU,
+        legacy="CPUType::addcmul")
+def wrapper_CPU_addcmul(*args: Any) -> Any:
+    """addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['addcmul'](op, *args[:4])
+    IMPL_FUNCTIONS['addcmul_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.addcmul.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_addcmul, "wrapper_CPU_addcmul"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_addcmul_", REGISTER_CPU,
+        legacy="CPUType::addcmul_")
+def wrapper_CPU_addcmul_(*args: Any) -> Any:
+    """addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['addcmul'](op, *args[:4])
+    IMPL_FUNCTIONS['addcmul_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.addcmul_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_addcmul_, "wrapper_CPU_addcmul_"))
+
+
+# ---- structured: addcdiv.out (meta: addcdiv, impl: addcdiv_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_addcdiv_out", REGISTER_CPU,
+        legacy="CPUType::addcdiv")
+def wrapper_CPU_addcdiv_out(*args: Any) -> Any:
+    """addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['addcdiv'](op, *args[:4])
+    IMPL_FUNCTIONS['addcdiv_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.addcdiv_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_addcdiv_out, "wrapper_CPU_addcdiv_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_addcdiv", REGISTER_CPU,
+        legacy="CPUType::addcdiv")
+def wrapper_CPU_addcdiv(*args: Any) -> Any:
+    """addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['addcdiv'](op, *args[:4])
+    IMPL_FUNCTIONS['addcdiv_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.addcdiv.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_addcdiv, "wrapper_CPU_addcdiv"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_addcdiv_", REGISTER_CPU,
+        legacy="CPUType::addcdiv_")
+def wrapper_CPU_addcdiv_(*args: Any) -> Any:
+    """addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['addcdiv'](op, *args[:4])
+    IMPL_FUNCTIONS['addcdiv_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.addcdiv_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_addcdiv_, "wrapper_CPU_addcdiv_"))
+
+
+# ---- structured: lerp.Scalar_out (meta: lerp.Scalar, impl: lerp_Scalar) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_lerp_Scalar_out", REGISTER_CPU,
+        legacy="CPUType::lerp")
+def wrapper_CPU_lerp_Scalar_out(*args: Any) -> Any:
+    """lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['lerp.Scalar'](op, *args[:3])
+    IMPL_FUNCTIONS['lerp_Scalar'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lerp_Scalar_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lerp_Scalar_out, "wrapper_CPU_lerp_Scalar_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_lerp_Scalar", REGISTER_CPU,
+        legacy="CPUType::lerp")
+def wrapper_CPU_lerp_Scalar(*args: Any) -> Any:
+    """lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['lerp.Scalar'](op, *args[:3])
+    IMPL_FUNCTIONS['lerp_Scalar'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lerp_Scalar.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lerp_Scalar, "wrapper_CPU_lerp_Scalar"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_lerp__Scalar", REGISTER_CPU,
+        legacy="CPUType::lerp_")
+def wrapper_CPU_lerp__Scalar(*args: Any) -> Any:
+    """lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['lerp.Scalar'](op, *args[:3])
+    IMPL_FUNCTIONS['lerp_Scalar'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.lerp__Scalar.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_lerp__Scalar, "wrapper_CPU_lerp__Scalar"))
+
+
+# ---- structured: bitwise_xor.Tensor_out (meta: bitwise_xor.Tensor, impl: bitwise_xor_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_bitwise_xor_Tensor_out", REGISTER_CPU,
+        legacy="CPUType::bitwise_xor")
+def wrapper_CPU_bitwise_xor_Tensor_out(*args: Any) -> Any:
+    """bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['bitwise_xor.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['bitwise_xor_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.bitwise_xor_Tensor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_xor_Tensor_out, "wrapper_CPU_bitwise_xor_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_bitwise_xor_Tensor", REGISTER_CPU,
+        legacy="CPUType::bitwise_xor")
+def wrapper_CPU_bitwise_xor_Tensor(*args: Any) -> Any:
+    """bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['bitwise_xor.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['bitwise_xor_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.bitwise_xor_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_xor_Tensor, "wrapper_CPU_bitwise_xor_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_bitwise_xor__Tensor", REGISTER_CPU,
+        legacy="CPUType::bitwise_xor_")
+def wrapper_CPU_bitwise_xor__Tensor(*args: Any) -> Any:
+    """bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['bitwise_xor.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['bitwise_xor_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.bitwise_xor__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_xor__Tensor, "wrapper_CPU_bitwise_xor__Tensor"))
+
+
+# ---- structured: bitwise_left_shift.Tensor_out (meta: bitwise_left_shift.Tensor, impl: bitwise_left_shift_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_bitwise_left_shift_Tensor_out", REGISTER_CPU,
+        legacy="CPUType::bitwise_left_shift")
+def wrapper_CPU_bitwise_left_shift_Tensor_out(*args: Any) -> Any:
+    """bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['bitwise_left_shift.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['bitwise_left_shift_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.bitwise_left_shift_Tensor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_left_shift_Tensor_out, "wrapper_CPU_bitwise_left_shift_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_bitwise_left_shift_Tensor", REGISTER_CPU,
+        legacy="CPUType::bitwise_left_shift")
+def wrapper_CPU_bitwise_left_shift_Tensor(*args: Any) -> Any:
+    """bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['bitwise_left_shift.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['bitwise_left_shift_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.bitwise_left_shift_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_left_shift_Tensor, "wrapper_CPU_bitwise_left_shift_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_bitwise_left_shift__Tensor", REGISTER_CPU,
+        legacy="CPUType::bitwise_left_shift_")
+def wrapper_CPU_bitwise_left_shift__Tensor(*args: Any) -> Any:
+    """bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['bitwise_left_shift.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['bitwise_left_shift_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.bitwise_left_shift__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_left_shift__Tensor, "wrapper_CPU_bitwise_left_shift__Tensor"))
+
+
+# ---- structured: bitwise_right_shift.Tensor_out (meta: bitwise_right_shift.Tensor, impl: bitwise_right_shift_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_bitwise_right_shift_Tensor_out", REGISTER_CPU,
+        legacy="CPUType::bitwise_right_shift")
+def wrapper_CPU_bitwise_right_shift_Tensor_out(*args: Any) -> Any:
+    """bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['bitwise_right_shift.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['bitwise_right_shift_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.bitwise_right_shift_Tensor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_right_shift_Tensor_out, "wrapper_CPU_bitwise_right_shift_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_bitwise_right_shift_Tensor", REGISTER_CPU,
+        legacy="CPUType::bitwise_right_shift")
+def wrapper_CPU_bitwise_right_shift_Tensor(*args: Any) -> Any:
+    """bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['bitwise_right_shift.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['bitwise_right_shift_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.bitwise_right_shift_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_right_shift_Tensor, "wrapper_CPU_bitwise_right_shift_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_bitwise_right_shift__Tensor", REGISTER_CPU,
+        legacy="CPUType::bitwise_right_shift_")
+def wrapper_CPU_bitwise_right_shift__Tensor(*args: Any) -> Any:
+    """bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['bitwise_right_shift.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['bitwise_right_shift_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.bitwise_right_shift__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_bitwise_right_shift__Tensor, "wrapper_CPU_bitwise_right_shift__Tensor"))
+
+
+# ---- structured: hypot.out (meta: hypot, impl: hypot_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_hypot_out", REGISTER_CPU,
+        legacy="CPUType::hypot")
+def wrapper_CPU_hypot_out(*args: Any) -> Any:
+    """hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['hypot'](op, *args[:2])
+    IMPL_FUNCTIONS['hypot_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.hypot_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_hypot_out, "wrapper_CPU_hypot_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_hypot", REGISTER_CPU,
+        legacy="CPUType::hypot")
+def wrapper_CPU_hypot(*args: Any) -> Any:
+    """hypot(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['hypot'](op, *args[:2])
+    IMPL_FUNCTIONS['hypot_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.hypot.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_hypot, "wrapper_CPU_hypot"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_hypot_", REGISTER_CPU,
+        legacy="CPUType::hypot_")
+def wrapper_CPU_hypot_(*args: Any) -> Any:
+    """hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['hypot'](op, *args[:2])
+    IMPL_FUNCTIONS['hypot_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.hypot_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_hypot_, "wrapper_CPU_hypot_"))
+
+
+# ---- structured: sigmoid_backward.grad_input (meta: sigmoid_backward, impl: sigmoid_backward_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_sigmoid_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::sigmoid_backward")
+def wrapper_CPU_sigmoid_backward_grad_input(*args: Any) -> Any:
+    """sigmoid_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['sigmoid_backward'](op, *args[:2])
+    IMPL_FUNCTIONS['sigmoid_backward_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.sigmoid_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sigmoid_backward_grad_input, "wrapper_CPU_sigmoid_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_sigmoid_backward", REGISTER_CPU,
+        legacy="CPUType::sigmoid_backward")
+def wrapper_CPU_sigmoid_backward(*args: Any) -> Any:
+    """sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['sigmoid_backward'](op, *args[:2])
+    IMPL_FUNCTIONS['sigmoid_backward_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.sigmoid_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sigmoid_backward, "wrapper_CPU_sigmoid_backward"))
+
+
+# ---- structured: tanh_backward.grad_input (meta: tanh_backward, impl: tanh_backward_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_tanh_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::tanh_backward")
+def wrapper_CPU_tanh_backward_grad_input(*args: Any) -> Any:
+    """tanh_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['tanh_backward'](op, *args[:2])
+    IMPL_FUNCTIONS['tanh_backward_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.tanh_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_tanh_backward_grad_input, "wrapper_CPU_tanh_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_tanh_backward", REGISTER_CPU,
+        legacy="CPUType::tanh_backward")
+def wrapper_CPU_tanh_backward(*args: Any) -> Any:
+    """tanh_backward(Tensor grad_output, Tensor output) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['tanh_backward'](op, *args[:2])
+    IMPL_FUNCTIONS['tanh_backward_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.tanh_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_tanh_backward, "wrapper_CPU_tanh_backward"))
+
+
+# ---- structured: threshold_backward.grad_input (meta: threshold_backward, impl: threshold_backward_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_threshold_backward_grad_input", REGISTER_CPU,
+        legacy="CPUType::threshold_backward")
+def wrapper_CPU_threshold_backward_grad_input(*args: Any) -> Any:
+    """threshold_backward.grad_input(Tensor grad_output, Tensor self, Scalar threshold, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['threshold_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['threshold_backward_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.threshold_backward_grad_input.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_threshold_backward_grad_input, "wrapper_CPU_threshold_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_threshold_backward", REGISTER_CPU,
+        legacy="CPUType::threshold_backward")
+def wrapper_CPU_threshold_backward(*args: Any) -> Any:
+    """threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['threshold_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['threshold_backward_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.threshold_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_threshold_backward, "wrapper_CPU_threshold_backward"))

@@ -164,6 +164,140 @@ _ov_unsqueeze_ = [(ops.unsqueeze_, Binder(ops.unsqueeze_.schema))]
 _ov_squeeze_ = [(ops.squeeze__dim, Binder(ops.squeeze__dim.schema))]
 _ov_mT = [(ops.mT, Binder(ops.mT.schema))]
 _ov_view_as = [(ops.view_as, Binder(ops.view_as.schema))]
+_ov_numpy_T = [(ops.numpy_T, Binder(ops.numpy_T.schema))]
+_ov_matrix_H = [(ops.matrix_H, Binder(ops.matrix_H.schema))]
+_ov_mH = [(ops.mH, Binder(ops.mH.schema))]
+_ov_adjoint = [(ops.adjoint, Binder(ops.adjoint.schema))]
+_ov_new_empty = [(ops.new_empty, Binder(ops.new_empty.schema))]
+_ov_new_full = [(ops.new_full, Binder(ops.new_full.schema))]
+_ov_new_zeros = [(ops.new_zeros, Binder(ops.new_zeros.schema))]
+_ov_new_ones = [(ops.new_ones, Binder(ops.new_ones.schema))]
+_ov_bernoulli = [(ops.bernoulli, Binder(ops.bernoulli.schema)), (ops.bernoulli_p, Binder(ops.bernoulli_p.schema))]
+_ov_bernoulli_ = [(ops.bernoulli__Tensor, Binder(ops.bernoulli__Tensor.schema)), (ops.bernoulli__float, Binder(ops.bernoulli__float.schema))]
+_ov_det = [(ops.det, Binder(ops.det.schema))]
+_ov_amax = [(ops.amax, Binder(ops.amax.schema))]
+_ov_amin = [(ops.amin, Binder(ops.amin.schema))]
+_ov_aminmax = [(ops.aminmax, Binder(ops.aminmax.schema))]
+_ov_exponential_ = [(ops.exponential_, Binder(ops.exponential_.schema))]
+_ov_multinomial = [(ops.multinomial, Binder(ops.multinomial.schema))]
+_ov_log1p = [(ops.log1p, Binder(ops.log1p.schema))]
+_ov_log1p_ = [(ops.log1p_, Binder(ops.log1p_.schema))]
+_ov_expm1 = [(ops.expm1, Binder(ops.expm1.schema))]
+_ov_expm1_ = [(ops.expm1_, Binder(ops.expm1_.schema))]
+_ov_asin = [(ops.asin, Binder(ops.asin.schema))]
+_ov_asin_ = [(ops.asin_, Binder(ops.asin_.schema))]
+_ov_acos = [(ops.acos, Binder(ops.acos.schema))]
+_ov_acos_ = [(ops.acos_, Binder(ops.acos_.schema))]
+_ov_atan = [(ops.atan, Binder(ops.atan.schema))]
+_ov_atan_ = [(ops.atan_, Binder(ops.atan_.schema))]
+_ov_sinh = [(ops.sinh, Binder(ops.sinh.schema))]
+_ov_sinh_ = [(ops.sinh_, Binder(ops.sinh_.schema))]
+_ov_cosh = [(ops.cosh, Binder(ops.cosh.schema))]
+_ov_cosh_ = [(ops.cosh_, Binder(ops.cosh_.schema))]
+_ov_asinh = [(ops.asinh, Binder(ops.asinh.schema))]
+_ov_asinh_ = [(ops.asinh_, Binder(ops.asinh_.schema))]
+_ov_acosh = [(ops.acosh, Binder(ops.acosh.schema))]
+_ov_acosh_ = [(ops.acosh_, Binder(ops.acosh_.schema))]
+_ov_atanh = [(ops.atanh, Binder(ops.atanh.schema))]
+_ov_atanh_ = [(ops.atanh_, Binder(ops.atanh_.schema))]
+_ov_frac = [(ops.frac, Binder(ops.frac.schema))]
+_ov_frac_ = [(ops.frac_, Binder(ops.frac_.schema))]
+_ov_type_as = [(ops.type_as, Binder(ops.type_as.schema))]
+_ov_softmax = [(ops.softmax_int, Binder(ops.softmax_int.schema))]
+_ov_log_softmax = [(ops.log_softmax_int, Binder(ops.log_softmax_int.schema))]
+_ov_addcmul = [(ops.addcmul, Binder(ops.addcmul.schema))]
+_ov_addcmul_ = [(ops.addcmul_, Binder(ops.addcmul_.schema))]
+_ov_addcdiv = [(ops.addcdiv, Binder(ops.addcdiv.schema))]
+_ov_addcdiv_ = [(ops.addcdiv_, Binder(ops.addcdiv_.schema))]
+_ov_lerp = [(ops.lerp_Scalar, Binder(ops.lerp_Scalar.schema))]
+_ov_lerp_ = [(ops.lerp__Scalar, Binder(ops.lerp__Scalar.schema))]
+_ov_bitwise_xor = [(ops.bitwise_xor_Scalar, Binder(ops.bitwise_xor_Scalar.schema)), (ops.bitwise_xor_Tensor, Binder(ops.bitwise_xor_Tensor.schema))]
+_ov_bitwise_xor_ = [(ops.bitwise_xor__Scalar, Binder(ops.bitwise_xor__Scalar.schema)), (ops.bitwise_xor__Tensor, Binder(ops.bitwise_xor__Tensor.schema))]
+_ov___xor__ = [(ops.__xor___Scalar, Binder(ops.__xor___Scalar.schema)), (ops.__xor___Tensor, Binder(ops.__xor___Tensor.schema))]
+_ov___ixor__ = [(ops.__ixor___Scalar, Binder(ops.__ixor___Scalar.schema)), (ops.__ixor___Tensor, Binder(ops.__ixor___Tensor.schema))]
+_ov_bitwise_left_shift = [(ops.bitwise_left_shift_Tensor, Binder(ops.bitwise_left_shift_Tensor.schema)), (ops.bitwise_left_shift_Tensor_Scalar, Binder(ops.bitwise_left_shift_Tensor_Scalar.schema))]
+_ov_bitwise_left_shift_ = [(ops.bitwise_left_shift__Tensor, Binder(ops.bitwise_left_shift__Tensor.schema)), (ops.bitwise_left_shift__Tensor_Scalar, Binder(ops.bitwise_left_shift__Tensor_Scalar.schema))]
+_ov___lshift__ = [(ops.__lshift___Scalar, Binder(ops.__lshift___Scalar.schema)), (ops.__lshift___Tensor, Binder(ops.__lshift___Tensor.schema))]
+_ov_bitwise_right_shift = [(ops.bitwise_right_shift_Tensor, Binder(ops.bitwise_right_shift_Tensor.schema)), (ops.bitwise_right_shift_Tensor_Scalar, Binder(ops.bitwise_right_shift_Tensor_Scalar.schema))]
+_ov_bitwise_right_shift_ = [(ops.bitwise_right_shift__Tensor, Binder(ops.bitwise_right_shift__Tensor.schema)), (ops.bitwise_right_shift__Tensor_Scalar, Binder(ops.bitwise_right_shift__Tensor_Scalar.schema))]
+_ov___rshift__ = [(ops.__rshift___Scalar, Binder(ops.__rshift___Scalar.schema)), (ops.__rshift___Tensor, Binder(ops.__rshift___Tensor.schema))]
+_ov_hypot = [(ops.hypot, Binder(ops.hypot.schema))]
+_ov_hypot_ = [(ops.hypot_, Binder(ops.hypot_.schema))]
+_ov_isnan = [(ops.isnan, Binder(ops.isnan.schema))]
+_ov_isinf = [(ops.isinf, Binder(ops.isinf.schema))]
+_ov_isfinite = [(ops.isfinite, Binder(ops.isfinite.schema))]
+_ov_conj_physical = [(ops.conj_physical, Binder(ops.conj_physical.schema))]
+_ov_frexp = [(ops.frexp_Tensor, Binder(ops.frexp_Tensor.schema))]
+_ov_cov = [(ops.cov, Binder(ops.cov.schema))]
+_ov_corrcoef = [(ops.corrcoef, Binder(ops.corrcoef.schema))]
+_ov_histc = [(ops.histc, Binder(ops.histc.schema))]
+_ov_histogram = [(ops.histogram_bins_tensor, Binder(ops.histogram_bins_tensor.schema)), (ops.histogram_bin_ct, Binder(ops.histogram_bin_ct.schema))]
+_ov_new_empty_strided = [(ops.new_empty_strided, Binder(ops.new_empty_strided.schema))]
+_ov_flip = [(ops.flip, Binder(ops.flip.schema))]
+_ov_fliplr = [(ops.fliplr, Binder(ops.fliplr.schema))]
+_ov_flipud = [(ops.flipud, Binder(ops.flipud.schema))]
+_ov_roll = [(ops.roll, Binder(ops.roll.schema))]
+_ov_rot90 = [(ops.rot90, Binder(ops.rot90.schema))]
+_ov_sort = [(ops.sort, Binder(ops.sort.schema)), (ops.sort_stable, Binder(ops.sort_stable.schema))]
+_ov_msort = [(ops.msort, Binder(ops.msort.schema))]
+_ov_argsort = [(ops.argsort, Binder(ops.argsort.schema)), (ops.argsort_stable, Binder(ops.argsort_stable.schema))]
+_ov_topk = [(ops.topk, Binder(ops.topk.schema))]
+_ov_tril = [(ops.tril, Binder(ops.tril.schema))]
+_ov_triu = [(ops.triu, Binder(ops.triu.schema))]
+_ov_tril_ = [(ops.tril_, Binder(ops.tril_.schema))]
+_ov_triu_ = [(ops.triu_, Binder(ops.triu_.schema))]
+_ov_diag_embed = [(ops.diag_embed, Binder(ops.diag_embed.schema))]
+_ov_diag = [(ops.diag, Binder(ops.diag.schema))]
+_ov_diagflat = [(ops.diagflat, Binder(ops.diagflat.schema))]
+_ov_movedim = [(ops.movedim_intlist, Binder(ops.movedim_intlist.schema)), (ops.movedim_int, Binder(ops.movedim_int.schema))]
+_ov_moveaxis = [(ops.moveaxis_intlist, Binder(ops.moveaxis_intlist.schema)), (ops.moveaxis_int, Binder(ops.moveaxis_int.schema))]
+_ov_swapaxes = [(ops.swapaxes, Binder(ops.swapaxes.schema))]
+_ov_swapdims = [(ops.swapdims, Binder(ops.swapdims.schema))]
+_ov_repeat = [(ops.repeat, Binder(ops.repeat.schema))]
+_ov_tile = [(ops.tile, Binder(ops.tile.schema))]
+_ov_narrow_copy = [(ops.narrow_copy, Binder(ops.narrow_copy.schema))]
+_ov_gather = [(ops.gather, Binder(ops.gather.schema))]
+_ov_scatter = [(ops.scatter_src, Binder(ops.scatter_src.schema)), (ops.scatter_value, Binder(ops.scatter_value.schema)), (ops.scatter_reduce, Binder(ops.scatter_reduce.schema)), (ops.scatter_value_reduce, Binder(ops.scatter_value_reduce.schema))]
+_ov_scatter_ = [(ops.scatter__src, Binder(ops.scatter__src.schema)), (ops.scatter__value, Binder(ops.scatter__value.schema)), (ops.scatter__reduce, Binder(ops.scatter__reduce.schema)), (ops.scatter__value_reduce, Binder(ops.scatter__value_reduce.schema))]
+_ov_scatter_add = [(ops.scatter_add, Binder(ops.scatter_add.schema))]
+_ov_scatter_add_ = [(ops.scatter_add_, Binder(ops.scatter_add_.schema))]
+_ov_index_select = [(ops.index_select, Binder(ops.index_select.schema))]
+_ov_index_add_ = [(ops.index_add_, Binder(ops.index_add_.schema))]
+_ov_index_add = [(ops.index_add, Binder(ops.index_add.schema))]
+_ov_index_reduce_ = [(ops.index_reduce_, Binder(ops.index_reduce_.schema))]
+_ov_index_reduce = [(ops.index_reduce, Binder(ops.index_reduce.schema))]
+_ov_index_copy_ = [(ops.index_copy_, Binder(ops.index_copy_.schema))]
+_ov_index_copy = [(ops.index_copy, Binder(ops.index_copy.schema))]
+_ov_index_fill_ = [(ops.index_fill__int_Scalar, Binder(ops.index_fill__int_Scalar.schema)), (ops.index_fill__int_Tensor, Binder(ops.index_fill__int_Tensor.schema))]
+_ov_index_fill = [(ops.index_fill_int_Scalar, Binder(ops.index_fill_int_Scalar.schema)), (ops.index_fill_int_Tensor, Binder(ops.index_fill_int_Tensor.schema))]
+_ov_masked_select = [(ops.masked_select, Binder(ops.masked_select.schema))]
+_ov_masked_scatter_ = [(ops.masked_scatter_, Binder(ops.masked_scatter_.schema))]
+_ov_masked_scatter = [(ops.masked_scatter, Binder(ops.masked_scatter.schema))]
+_ov_take = [(ops.take, Binder(ops.take.schema))]
+_ov_cumprod = [(ops.cumprod, Binder(ops.cumprod.schema))]
+_ov_cumprod_ = [(ops.cumprod_, Binder(ops.cumprod_.schema))]
+_ov_logcumsumexp = [(ops.logcumsumexp, Binder(ops.logcumsumexp.schema))]
+_ov_cummax = [(ops.cummax, Binder(ops.cummax.schema))]
+_ov_cummin = [(ops.cummin, Binder(ops.cummin.schema))]
+_ov_logsumexp = [(ops.logsumexp, Binder(ops.logsumexp.schema))]
+_ov_isclose = [(ops.isclose, Binder(ops.isclose.schema))]
+_ov_allclose = [(ops.allclose, Binder(ops.allclose.schema))]
+_ov_equal = [(ops.equal, Binder(ops.equal.schema))]
+_ov_clip = [(ops.clip, Binder(ops.clip.schema)), (ops.clip_Tensor, Binder(ops.clip_Tensor.schema))]
+_ov_clip_ = [(ops.clip_, Binder(ops.clip_.schema)), (ops.clip__Tensor, Binder(ops.clip__Tensor.schema))]
+_ov_nonzero_numpy = [(ops.nonzero_numpy, Binder(ops.nonzero_numpy.schema))]
+_ov_inner = [(ops.inner, Binder(ops.inner.schema))]
+_ov_outer = [(ops.outer, Binder(ops.outer.schema))]
+_ov_ger = [(ops.ger, Binder(ops.ger.schema))]
+_ov_kron = [(ops.kron, Binder(ops.kron.schema))]
+_ov_cross = [(ops.cross, Binder(ops.cross.schema))]
+_ov_repeat_interleave = [(ops.repeat_interleave_self_Tensor, Binder(ops.repeat_interleave_self_Tensor.schema)), (ops.repeat_interleave_self_int, Binder(ops.repeat_interleave_self_int.schema))]
+_ov_fill_diagonal_ = [(ops.fill_diagonal_, Binder(ops.fill_diagonal_.schema))]
+_ov_take_along_dim = [(ops.take_along_dim, Binder(ops.take_along_dim.schema))]
+_ov_argwhere = [(ops.argwhere, Binder(ops.argwhere.schema))]
+_ov_broadcast_to = [(ops.broadcast_to, Binder(ops.broadcast_to.schema))]
+_ov_ravel = [(ops.ravel, Binder(ops.ravel.schema))]
+_ov_count_nonzero = [(ops.count_nonzero_dim_IntList, Binder(ops.count_nonzero_dim_IntList.schema)), (ops.count_nonzero, Binder(ops.count_nonzero.schema))]
 
 
 class TensorMethods:
@@ -1569,6 +1703,1241 @@ class TensorMethods:
         op, full = select_overload(_ov_view_as, (self, *args), kwargs, "Tensor.view_as")
         return op.call(*full)
 
+    @traced("dispatch", "at::Tensor::numpy_T", TENSOR_BODY_H, "at::Tensor::numpy_T",
+            legacy="Tensor::numpy_T (TensorMethods.h)")
+    def numpy_T(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::numpy_T, overloads:
+        numpy_T(Tensor(a) self) -> Tensor(a)
+        """
+        op, full = select_overload(_ov_numpy_T, (self, *args), kwargs, "Tensor.numpy_T")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::matrix_H", TENSOR_BODY_H, "at::Tensor::matrix_H",
+            legacy="Tensor::matrix_H (TensorMethods.h)")
+    def matrix_H(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::matrix_H, overloads:
+        matrix_H(Tensor(a) self) -> Tensor(a)
+        """
+        op, full = select_overload(_ov_matrix_H, (self, *args), kwargs, "Tensor.matrix_H")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::mH", TENSOR_BODY_H, "at::Tensor::mH",
+            legacy="Tensor::mH (TensorMethods.h)")
+    def mH(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::mH, overloads:
+        mH(Tensor(a) self) -> Tensor(a)
+        """
+        op, full = select_overload(_ov_mH, (self, *args), kwargs, "Tensor.mH")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::adjoint", TENSOR_BODY_H, "at::Tensor::adjoint",
+            legacy="Tensor::adjoint (TensorMethods.h)")
+    def adjoint(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::adjoint, overloads:
+        adjoint(Tensor(a) self) -> Tensor(a)
+        """
+        op, full = select_overload(_ov_adjoint, (self, *args), kwargs, "Tensor.adjoint")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::new_empty", TENSOR_BODY_H, "at::Tensor::new_empty",
+            legacy="Tensor::new_empty (TensorMethods.h)")
+    def new_empty(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::new_empty, overloads:
+        new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+        """
+        op, full = select_overload(_ov_new_empty, (self, *args), kwargs, "Tensor.new_empty")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::new_full", TENSOR_BODY_H, "at::Tensor::new_full",
+            legacy="Tensor::new_full (TensorMethods.h)")
+    def new_full(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::new_full, overloads:
+        new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+        """
+        op, full = select_overload(_ov_new_full, (self, *args), kwargs, "Tensor.new_full")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::new_zeros", TENSOR_BODY_H, "at::Tensor::new_zeros",
+            legacy="Tensor::new_zeros (TensorMethods.h)")
+    def new_zeros(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::new_zeros, overloads:
+        new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+        """
+        op, full = select_overload(_ov_new_zeros, (self, *args), kwargs, "Tensor.new_zeros")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::new_ones", TENSOR_BODY_H, "at::Tensor::new_ones",
+            legacy="Tensor::new_ones (TensorMethods.h)")
+    def new_ones(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::new_ones, overloads:
+        new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+        """
+        op, full = select_overload(_ov_new_ones, (self, *args), kwargs, "Tensor.new_ones")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::bernoulli", TENSOR_BODY_H, "at::Tensor::bernoulli",
+            legacy="Tensor::bernoulli (TensorMethods.h)")
+    def bernoulli(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::bernoulli, overloads:
+        bernoulli(Tensor self, *, Generator? generator=None) -> Tensor
+        bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor
+        """
+        op, full = select_overload(_ov_bernoulli, (self, *args), kwargs, "Tensor.bernoulli")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::bernoulli_", TENSOR_BODY_H, "at::Tensor::bernoulli_",
+            legacy="Tensor::bernoulli_ (TensorMethods.h)")
+    def bernoulli_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::bernoulli_, overloads:
+        bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!)
+        bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_bernoulli_, (self, *args), kwargs, "Tensor.bernoulli_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::det", TENSOR_BODY_H, "at::Tensor::det",
+            legacy="Tensor::det (TensorMethods.h)")
+    def det(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::det, overloads:
+        det(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_det, (self, *args), kwargs, "Tensor.det")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::amax", TENSOR_BODY_H, "at::Tensor::amax",
+            legacy="Tensor::amax (TensorMethods.h)")
+    def amax(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::amax, overloads:
+        amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
+        """
+        op, full = select_overload(_ov_amax, (self, *args), kwargs, "Tensor.amax")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::amin", TENSOR_BODY_H, "at::Tensor::amin",
+            legacy="Tensor::amin (TensorMethods.h)")
+    def amin(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::amin, overloads:
+        amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
+        """
+        op, full = select_overload(_ov_amin, (self, *args), kwargs, "Tensor.amin")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::aminmax", TENSOR_BODY_H, "at::Tensor::aminmax",
+            legacy="Tensor::aminmax (TensorMethods.h)")
+    def aminmax(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::aminmax, overloads:
+        aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor, Tensor)
+        """
+        op, full = select_overload(_ov_aminmax, (self, *args), kwargs, "Tensor.aminmax")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::exponential_", TENSOR_BODY_H, "at::Tensor::exponential_",
+            legacy="Tensor::exponential_ (TensorMethods.h)")
+    def exponential_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::exponential_, overloads:
+        exponential_(Tensor(a!) self, float lambd=1, *, Generator? generator=None) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_exponential_, (self, *args), kwargs, "Tensor.exponential_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::multinomial", TENSOR_BODY_H, "at::Tensor::multinomial",
+            legacy="Tensor::multinomial (TensorMethods.h)")
+    def multinomial(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::multinomial, overloads:
+        multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor
+        """
+        op, full = select_overload(_ov_multinomial, (self, *args), kwargs, "Tensor.multinomial")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::log1p", TENSOR_BODY_H, "at::Tensor::log1p",
+            legacy="Tensor::log1p (TensorMethods.h)")
+    def log1p(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::log1p, overloads:
+        log1p(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_log1p, (self, *args), kwargs, "Tensor.log1p")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::log1p_", TENSOR_BODY_H, "at::Tensor::log1p_",
+            legacy="Tensor::log1p_ (TensorMethods.h)")
+    def log1p_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::log1p_, overloads:
+        log1p_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_log1p_, (self, *args), kwargs, "Tensor.log1p_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::expm1", TENSOR_BODY_H, "at::Tensor::expm1",
+            legacy="Tensor::expm1 (TensorMethods.h)")
+    def expm1(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::expm1, overloads:
+        expm1(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_expm1, (self, *args), kwargs, "Tensor.expm1")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::expm1_", TENSOR_BODY_H, "at::Tensor::expm1_",
+            legacy="Tensor::expm1_ (TensorMethods.h)")
+    def expm1_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::expm1_, overloads:
+        expm1_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_expm1_, (self, *args), kwargs, "Tensor.expm1_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::asin", TENSOR_BODY_H, "at::Tensor::asin",
+            legacy="Tensor::asin (TensorMethods.h)")
+    def asin(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::asin, overloads:
+        asin(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_asin, (self, *args), kwargs, "Tensor.asin")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::asin_", TENSOR_BODY_H, "at::Tensor::asin_",
+            legacy="Tensor::asin_ (TensorMethods.h)")
+    def asin_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::asin_, overloads:
+        asin_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_asin_, (self, *args), kwargs, "Tensor.asin_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::acos", TENSOR_BODY_H, "at::Tensor::acos",
+            legacy="Tensor::acos (TensorMethods.h)")
+    def acos(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::acos, overloads:
+        acos(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_acos, (self, *args), kwargs, "Tensor.acos")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::acos_", TENSOR_BODY_H, "at::Tensor::acos_",
+            legacy="Tensor::acos_ (TensorMethods.h)")
+    def acos_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::acos_, overloads:
+        acos_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_acos_, (self, *args), kwargs, "Tensor.acos_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::atan", TENSOR_BODY_H, "at::Tensor::atan",
+            legacy="Tensor::atan (TensorMethods.h)")
+    def atan(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::atan, overloads:
+        atan(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_atan, (self, *args), kwargs, "Tensor.atan")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::atan_", TENSOR_BODY_H, "at::Tensor::atan_",
+            legacy="Tensor::atan_ (TensorMethods.h)")
+    def atan_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::atan_, overloads:
+        atan_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_atan_, (self, *args), kwargs, "Tensor.atan_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::sinh", TENSOR_BODY_H, "at::Tensor::sinh",
+            legacy="Tensor::sinh (TensorMethods.h)")
+    def sinh(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::sinh, overloads:
+        sinh(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_sinh, (self, *args), kwargs, "Tensor.sinh")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::sinh_", TENSOR_BODY_H, "at::Tensor::sinh_",
+            legacy="Tensor::sinh_ (TensorMethods.h)")
+    def sinh_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::sinh_, overloads:
+        sinh_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_sinh_, (self, *args), kwargs, "Tensor.sinh_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::cosh", TENSOR_BODY_H, "at::Tensor::cosh",
+            legacy="Tensor::cosh (TensorMethods.h)")
+    def cosh(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::cosh, overloads:
+        cosh(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_cosh, (self, *args), kwargs, "Tensor.cosh")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::cosh_", TENSOR_BODY_H, "at::Tensor::cosh_",
+            legacy="Tensor::cosh_ (TensorMethods.h)")
+    def cosh_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::cosh_, overloads:
+        cosh_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_cosh_, (self, *args), kwargs, "Tensor.cosh_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::asinh", TENSOR_BODY_H, "at::Tensor::asinh",
+            legacy="Tensor::asinh (TensorMethods.h)")
+    def asinh(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::asinh, overloads:
+        asinh(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_asinh, (self, *args), kwargs, "Tensor.asinh")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::asinh_", TENSOR_BODY_H, "at::Tensor::asinh_",
+            legacy="Tensor::asinh_ (TensorMethods.h)")
+    def asinh_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::asinh_, overloads:
+        asinh_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_asinh_, (self, *args), kwargs, "Tensor.asinh_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::acosh", TENSOR_BODY_H, "at::Tensor::acosh",
+            legacy="Tensor::acosh (TensorMethods.h)")
+    def acosh(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::acosh, overloads:
+        acosh(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_acosh, (self, *args), kwargs, "Tensor.acosh")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::acosh_", TENSOR_BODY_H, "at::Tensor::acosh_",
+            legacy="Tensor::acosh_ (TensorMethods.h)")
+    def acosh_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::acosh_, overloads:
+        acosh_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_acosh_, (self, *args), kwargs, "Tensor.acosh_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::atanh", TENSOR_BODY_H, "at::Tensor::atanh",
+            legacy="Tensor::atanh (TensorMethods.h)")
+    def atanh(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::atanh, overloads:
+        atanh(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_atanh, (self, *args), kwargs, "Tensor.atanh")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::atanh_", TENSOR_BODY_H, "at::Tensor::atanh_",
+            legacy="Tensor::atanh_ (TensorMethods.h)")
+    def atanh_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::atanh_, overloads:
+        atanh_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_atanh_, (self, *args), kwargs, "Tensor.atanh_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::frac", TENSOR_BODY_H, "at::Tensor::frac",
+            legacy="Tensor::frac (TensorMethods.h)")
+    def frac(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::frac, overloads:
+        frac(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_frac, (self, *args), kwargs, "Tensor.frac")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::frac_", TENSOR_BODY_H, "at::Tensor::frac_",
+            legacy="Tensor::frac_ (TensorMethods.h)")
+    def frac_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::frac_, overloads:
+        frac_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_frac_, (self, *args), kwargs, "Tensor.frac_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::type_as", TENSOR_BODY_H, "at::Tensor::type_as",
+            legacy="Tensor::type_as (TensorMethods.h)")
+    def type_as(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::type_as, overloads:
+        type_as(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_type_as, (self, *args), kwargs, "Tensor.type_as")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::softmax", TENSOR_BODY_H, "at::Tensor::softmax",
+            legacy="Tensor::softmax (TensorMethods.h)")
+    def softmax(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::softmax, overloads:
+        softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+        """
+        op, full = select_overload(_ov_softmax, (self, *args), kwargs, "Tensor.softmax")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::log_softmax", TENSOR_BODY_H, "at::Tensor::log_softmax",
+            legacy="Tensor::log_softmax (TensorMethods.h)")
+    def log_softmax(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::log_softmax, overloads:
+        log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+        """
+        op, full = select_overload(_ov_log_softmax, (self, *args), kwargs, "Tensor.log_softmax")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::addcmul", TENSOR_BODY_H, "at::Tensor::addcmul",
+            legacy="Tensor::addcmul (TensorMethods.h)")
+    def addcmul(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::addcmul, overloads:
+        addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor
+        """
+        op, full = select_overload(_ov_addcmul, (self, *args), kwargs, "Tensor.addcmul")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::addcmul_", TENSOR_BODY_H, "at::Tensor::addcmul_",
+            legacy="Tensor::addcmul_ (TensorMethods.h)")
+    def addcmul_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::addcmul_, overloads:
+        addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_addcmul_, (self, *args), kwargs, "Tensor.addcmul_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::addcdiv", TENSOR_BODY_H, "at::Tensor::addcdiv",
+            legacy="Tensor::addcdiv (TensorMethods.h)")
+    def addcdiv(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::addcdiv, overloads:
+        addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor
+        """
+        op, full = select_overload(_ov_addcdiv, (self, *args), kwargs, "Tensor.addcdiv")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::addcdiv_", TENSOR_BODY_H, "at::Tensor::addcdiv_",
+            legacy="Tensor::addcdiv_ (TensorMethods.h)")
+    def addcdiv_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::addcdiv_, overloads:
+        addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_addcdiv_, (self, *args), kwargs, "Tensor.addcdiv_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::lerp", TENSOR_BODY_H, "at::Tensor::lerp",
+            legacy="Tensor::lerp (TensorMethods.h)")
+    def lerp(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::lerp, overloads:
+        lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor
+        """
+        op, full = select_overload(_ov_lerp, (self, *args), kwargs, "Tensor.lerp")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::lerp_", TENSOR_BODY_H, "at::Tensor::lerp_",
+            legacy="Tensor::lerp_ (TensorMethods.h)")
+    def lerp_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::lerp_, overloads:
+        lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_lerp_, (self, *args), kwargs, "Tensor.lerp_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::bitwise_xor", TENSOR_BODY_H, "at::Tensor::bitwise_xor",
+            legacy="Tensor::bitwise_xor (TensorMethods.h)")
+    def bitwise_xor(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::bitwise_xor, overloads:
+        bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor
+        bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_bitwise_xor, (self, *args), kwargs, "Tensor.bitwise_xor")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::bitwise_xor_", TENSOR_BODY_H, "at::Tensor::bitwise_xor_",
+            legacy="Tensor::bitwise_xor_ (TensorMethods.h)")
+    def bitwise_xor_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::bitwise_xor_, overloads:
+        bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_bitwise_xor_, (self, *args), kwargs, "Tensor.bitwise_xor_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::__xor__", TENSOR_BODY_H, "at::Tensor::__xor__",
+            legacy="Tensor::__xor__ (TensorMethods.h)")
+    def __xor__(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::__xor__, overloads:
+        __xor__.Scalar(Tensor self, Scalar other) -> Tensor
+        __xor__.Tensor(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov___xor__, (self, *args), kwargs, "Tensor.__xor__")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::__ixor__", TENSOR_BODY_H, "at::Tensor::__ixor__",
+            legacy="Tensor::__ixor__ (TensorMethods.h)")
+    def __ixor__(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::__ixor__, overloads:
+        __ixor__.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        __ixor__.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov___ixor__, (self, *args), kwargs, "Tensor.__ixor__")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::bitwise_left_shift", TENSOR_BODY_H, "at::Tensor::bitwise_left_shift",
+            legacy="Tensor::bitwise_left_shift (TensorMethods.h)")
+    def bitwise_left_shift(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::bitwise_left_shift, overloads:
+        bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor
+        bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor
+        """
+        op, full = select_overload(_ov_bitwise_left_shift, (self, *args), kwargs, "Tensor.bitwise_left_shift")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::bitwise_left_shift_", TENSOR_BODY_H, "at::Tensor::bitwise_left_shift_",
+            legacy="Tensor::bitwise_left_shift_ (TensorMethods.h)")
+    def bitwise_left_shift_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::bitwise_left_shift_, overloads:
+        bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_bitwise_left_shift_, (self, *args), kwargs, "Tensor.bitwise_left_shift_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::__lshift__", TENSOR_BODY_H, "at::Tensor::__lshift__",
+            legacy="Tensor::__lshift__ (TensorMethods.h)")
+    def __lshift__(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::__lshift__, overloads:
+        __lshift__.Scalar(Tensor self, Scalar other) -> Tensor
+        __lshift__.Tensor(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov___lshift__, (self, *args), kwargs, "Tensor.__lshift__")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::bitwise_right_shift", TENSOR_BODY_H, "at::Tensor::bitwise_right_shift",
+            legacy="Tensor::bitwise_right_shift (TensorMethods.h)")
+    def bitwise_right_shift(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::bitwise_right_shift, overloads:
+        bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor
+        bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor
+        """
+        op, full = select_overload(_ov_bitwise_right_shift, (self, *args), kwargs, "Tensor.bitwise_right_shift")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::bitwise_right_shift_", TENSOR_BODY_H, "at::Tensor::bitwise_right_shift_",
+            legacy="Tensor::bitwise_right_shift_ (TensorMethods.h)")
+    def bitwise_right_shift_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::bitwise_right_shift_, overloads:
+        bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_bitwise_right_shift_, (self, *args), kwargs, "Tensor.bitwise_right_shift_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::__rshift__", TENSOR_BODY_H, "at::Tensor::__rshift__",
+            legacy="Tensor::__rshift__ (TensorMethods.h)")
+    def __rshift__(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::__rshift__, overloads:
+        __rshift__.Scalar(Tensor self, Scalar other) -> Tensor
+        __rshift__.Tensor(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov___rshift__, (self, *args), kwargs, "Tensor.__rshift__")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::hypot", TENSOR_BODY_H, "at::Tensor::hypot",
+            legacy="Tensor::hypot (TensorMethods.h)")
+    def hypot(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::hypot, overloads:
+        hypot(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_hypot, (self, *args), kwargs, "Tensor.hypot")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::hypot_", TENSOR_BODY_H, "at::Tensor::hypot_",
+            legacy="Tensor::hypot_ (TensorMethods.h)")
+    def hypot_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::hypot_, overloads:
+        hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_hypot_, (self, *args), kwargs, "Tensor.hypot_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::isnan", TENSOR_BODY_H, "at::Tensor::isnan",
+            legacy="Tensor::isnan (TensorMethods.h)")
+    def isnan(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::isnan, overloads:
+        isnan(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_isnan, (self, *args), kwargs, "Tensor.isnan")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::isinf", TENSOR_BODY_H, "at::Tensor::isinf",
+            legacy="Tensor::isinf (TensorMethods.h)")
+    def isinf(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::isinf, overloads:
+        isinf(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_isinf, (self, *args), kwargs, "Tensor.isinf")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::isfinite", TENSOR_BODY_H, "at::Tensor::isfinite",
+            legacy="Tensor::isfinite (TensorMethods.h)")
+    def isfinite(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::isfinite, overloads:
+        isfinite(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_isfinite, (self, *args), kwargs, "Tensor.isfinite")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::conj_physical", TENSOR_BODY_H, "at::Tensor::conj_physical",
+            legacy="Tensor::conj_physical (TensorMethods.h)")
+    def conj_physical(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::conj_physical, overloads:
+        conj_physical(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_conj_physical, (self, *args), kwargs, "Tensor.conj_physical")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::frexp", TENSOR_BODY_H, "at::Tensor::frexp",
+            legacy="Tensor::frexp (TensorMethods.h)")
+    def frexp(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::frexp, overloads:
+        frexp.Tensor(Tensor self) -> (Tensor, Tensor)
+        """
+        op, full = select_overload(_ov_frexp, (self, *args), kwargs, "Tensor.frexp")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::cov", TENSOR_BODY_H, "at::Tensor::cov",
+            legacy="Tensor::cov (TensorMethods.h)")
+    def cov(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::cov, overloads:
+        cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor
+        """
+        op, full = select_overload(_ov_cov, (self, *args), kwargs, "Tensor.cov")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::corrcoef", TENSOR_BODY_H, "at::Tensor::corrcoef",
+            legacy="Tensor::corrcoef (TensorMethods.h)")
+    def corrcoef(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::corrcoef, overloads:
+        corrcoef(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_corrcoef, (self, *args), kwargs, "Tensor.corrcoef")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::histc", TENSOR_BODY_H, "at::Tensor::histc",
+            legacy="Tensor::histc (TensorMethods.h)")
+    def histc(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::histc, overloads:
+        histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor
+        """
+        op, full = select_overload(_ov_histc, (self, *args), kwargs, "Tensor.histc")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::histogram", TENSOR_BODY_H, "at::Tensor::histogram",
+            legacy="Tensor::histogram (TensorMethods.h)")
+    def histogram(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::histogram, overloads:
+        histogram.bins_tensor(Tensor self, Tensor bins, *, Tensor? weight=None, bool density=False) -> (Tensor, Tensor)
+        histogram.bin_ct(Tensor self, int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor, Tensor)
+        """
+        op, full = select_overload(_ov_histogram, (self, *args), kwargs, "Tensor.histogram")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::new_empty_strided", TENSOR_BODY_H, "at::Tensor::new_empty_strided",
+            legacy="Tensor::new_empty_strided (TensorMethods.h)")
+    def new_empty_strided(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::new_empty_strided, overloads:
+        new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+        """
+        op, full = select_overload(_ov_new_empty_strided, (self, *args), kwargs, "Tensor.new_empty_strided")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::flip", TENSOR_BODY_H, "at::Tensor::flip",
+            legacy="Tensor::flip (TensorMethods.h)")
+    def flip(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::flip, overloads:
+        flip(Tensor self, int[] dims) -> Tensor
+        """
+        op, full = select_overload(_ov_flip, (self, *args), kwargs, "Tensor.flip")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::fliplr", TENSOR_BODY_H, "at::Tensor::fliplr",
+            legacy="Tensor::fliplr (TensorMethods.h)")
+    def fliplr(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::fliplr, overloads:
+        fliplr(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_fliplr, (self, *args), kwargs, "Tensor.fliplr")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::flipud", TENSOR_BODY_H, "at::Tensor::flipud",
+            legacy="Tensor::flipud (TensorMethods.h)")
+    def flipud(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::flipud, overloads:
+        flipud(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_flipud, (self, *args), kwargs, "Tensor.flipud")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::roll", TENSOR_BODY_H, "at::Tensor::roll",
+            legacy="Tensor::roll (TensorMethods.h)")
+    def roll(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::roll, overloads:
+        roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor
+        """
+        op, full = select_overload(_ov_roll, (self, *args), kwargs, "Tensor.roll")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::rot90", TENSOR_BODY_H, "at::Tensor::rot90",
+            legacy="Tensor::rot90 (TensorMethods.h)")
+    def rot90(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::rot90, overloads:
+        rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor
+        """
+        op, full = select_overload(_ov_rot90, (self, *args), kwargs, "Tensor.rot90")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::sort", TENSOR_BODY_H, "at::Tensor::sort",
+            legacy="Tensor::sort (TensorMethods.h)")
+    def sort(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::sort, overloads:
+        sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor, Tensor)
+        sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor, Tensor)
+        """
+        op, full = select_overload(_ov_sort, (self, *args), kwargs, "Tensor.sort")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::msort", TENSOR_BODY_H, "at::Tensor::msort",
+            legacy="Tensor::msort (TensorMethods.h)")
+    def msort(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::msort, overloads:
+        msort(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_msort, (self, *args), kwargs, "Tensor.msort")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::argsort", TENSOR_BODY_H, "at::Tensor::argsort",
+            legacy="Tensor::argsort (TensorMethods.h)")
+    def argsort(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::argsort, overloads:
+        argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor
+        argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor
+        """
+        op, full = select_overload(_ov_argsort, (self, *args), kwargs, "Tensor.argsort")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::topk", TENSOR_BODY_H, "at::Tensor::topk",
+            legacy="Tensor::topk (TensorMethods.h)")
+    def topk(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::topk, overloads:
+        topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor, Tensor)
+        """
+        op, full = select_overload(_ov_topk, (self, *args), kwargs, "Tensor.topk")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::tril", TENSOR_BODY_H, "at::Tensor::tril",
+            legacy="Tensor::tril (TensorMethods.h)")
+    def tril(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::tril, overloads:
+        tril(Tensor self, SymInt diagonal=0) -> Tensor
+        """
+        op, full = select_overload(_ov_tril, (self, *args), kwargs, "Tensor.tril")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::triu", TENSOR_BODY_H, "at::Tensor::triu",
+            legacy="Tensor::triu (TensorMethods.h)")
+    def triu(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::triu, overloads:
+        triu(Tensor self, SymInt diagonal=0) -> Tensor
+        """
+        op, full = select_overload(_ov_triu, (self, *args), kwargs, "Tensor.triu")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::tril_", TENSOR_BODY_H, "at::Tensor::tril_",
+            legacy="Tensor::tril_ (TensorMethods.h)")
+    def tril_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::tril_, overloads:
+        tril_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_tril_, (self, *args), kwargs, "Tensor.tril_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::triu_", TENSOR_BODY_H, "at::Tensor::triu_",
+            legacy="Tensor::triu_ (TensorMethods.h)")
+    def triu_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::triu_, overloads:
+        triu_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_triu_, (self, *args), kwargs, "Tensor.triu_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::diag_embed", TENSOR_BODY_H, "at::Tensor::diag_embed",
+            legacy="Tensor::diag_embed (TensorMethods.h)")
+    def diag_embed(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::diag_embed, overloads:
+        diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor
+        """
+        op, full = select_overload(_ov_diag_embed, (self, *args), kwargs, "Tensor.diag_embed")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::diag", TENSOR_BODY_H, "at::Tensor::diag",
+            legacy="Tensor::diag (TensorMethods.h)")
+    def diag(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::diag, overloads:
+        diag(Tensor self, int diagonal=0) -> Tensor
+        """
+        op, full = select_overload(_ov_diag, (self, *args), kwargs, "Tensor.diag")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::diagflat", TENSOR_BODY_H, "at::Tensor::diagflat",
+            legacy="Tensor::diagflat (TensorMethods.h)")
+    def diagflat(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::diagflat, overloads:
+        diagflat(Tensor self, int offset=0) -> Tensor
+        """
+        op, full = select_overload(_ov_diagflat, (self, *args), kwargs, "Tensor.diagflat")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::movedim", TENSOR_BODY_H, "at::Tensor::movedim",
+            legacy="Tensor::movedim (TensorMethods.h)")
+    def movedim(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::movedim, overloads:
+        movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)
+        movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)
+        """
+        op, full = select_overload(_ov_movedim, (self, *args), kwargs, "Tensor.movedim")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::moveaxis", TENSOR_BODY_H, "at::Tensor::moveaxis",
+            legacy="Tensor::moveaxis (TensorMethods.h)")
+    def moveaxis(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::moveaxis, overloads:
+        moveaxis.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)
+        moveaxis.int(Tensor(a) self, int source, int destination) -> Tensor(a)
+        """
+        op, full = select_overload(_ov_moveaxis, (self, *args), kwargs, "Tensor.moveaxis")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::swapaxes", TENSOR_BODY_H, "at::Tensor::swapaxes",
+            legacy="Tensor::swapaxes (TensorMethods.h)")
+    def swapaxes(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::swapaxes, overloads:
+        swapaxes(Tensor(a) self, int axis0, int axis1) -> Tensor(a)
+        """
+        op, full = select_overload(_ov_swapaxes, (self, *args), kwargs, "Tensor.swapaxes")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::swapdims", TENSOR_BODY_H, "at::Tensor::swapdims",
+            legacy="Tensor::swapdims (TensorMethods.h)")
+    def swapdims(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::swapdims, overloads:
+        swapdims(Tensor(a) self, int dim0, int dim1) -> Tensor(a)
+        """
+        op, full = select_overload(_ov_swapdims, (self, *args), kwargs, "Tensor.swapdims")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::repeat", TENSOR_BODY_H, "at::Tensor::repeat",
+            legacy="Tensor::repeat (TensorMethods.h)")
+    def repeat(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::repeat, overloads:
+        repeat(Tensor self, SymInt[] repeats) -> Tensor
+        """
+        op, full = select_overload(_ov_repeat, (self, *args), kwargs, "Tensor.repeat")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::tile", TENSOR_BODY_H, "at::Tensor::tile",
+            legacy="Tensor::tile (TensorMethods.h)")
+    def tile(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::tile, overloads:
+        tile(Tensor self, SymInt[] dims) -> Tensor
+        """
+        op, full = select_overload(_ov_tile, (self, *args), kwargs, "Tensor.tile")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::narrow_copy", TENSOR_BODY_H, "at::Tensor::narrow_copy",
+            legacy="Tensor::narrow_copy (TensorMethods.h)")
+    def narrow_copy(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::narrow_copy, overloads:
+        narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor
+        """
+        op, full = select_overload(_ov_narrow_copy, (self, *args), kwargs, "Tensor.narrow_copy")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::gather", TENSOR_BODY_H, "at::Tensor::gather",
+            legacy="Tensor::gather (TensorMethods.h)")
+    def gather(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::gather, overloads:
+        gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor
+        """
+        op, full = select_overload(_ov_gather, (self, *args), kwargs, "Tensor.gather")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::scatter", TENSOR_BODY_H, "at::Tensor::scatter",
+            legacy="Tensor::scatter (TensorMethods.h)")
+    def scatter(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::scatter, overloads:
+        scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor
+        scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor
+        scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor
+        scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor
+        """
+        op, full = select_overload(_ov_scatter, (self, *args), kwargs, "Tensor.scatter")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::scatter_", TENSOR_BODY_H, "at::Tensor::scatter_",
+            legacy="Tensor::scatter_ (TensorMethods.h)")
+    def scatter_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::scatter_, overloads:
+        scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)
+        scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)
+        scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)
+        scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_scatter_, (self, *args), kwargs, "Tensor.scatter_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::scatter_add", TENSOR_BODY_H, "at::Tensor::scatter_add",
+            legacy="Tensor::scatter_add (TensorMethods.h)")
+    def scatter_add(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::scatter_add, overloads:
+        scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor
+        """
+        op, full = select_overload(_ov_scatter_add, (self, *args), kwargs, "Tensor.scatter_add")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::scatter_add_", TENSOR_BODY_H, "at::Tensor::scatter_add_",
+            legacy="Tensor::scatter_add_ (TensorMethods.h)")
+    def scatter_add_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::scatter_add_, overloads:
+        scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_scatter_add_, (self, *args), kwargs, "Tensor.scatter_add_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::index_select", TENSOR_BODY_H, "at::Tensor::index_select",
+            legacy="Tensor::index_select (TensorMethods.h)")
+    def index_select(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::index_select, overloads:
+        index_select(Tensor self, int dim, Tensor index) -> Tensor
+        """
+        op, full = select_overload(_ov_index_select, (self, *args), kwargs, "Tensor.index_select")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::index_add_", TENSOR_BODY_H, "at::Tensor::index_add_",
+            legacy="Tensor::index_add_ (TensorMethods.h)")
+    def index_add_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::index_add_, overloads:
+        index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_index_add_, (self, *args), kwargs, "Tensor.index_add_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::index_add", TENSOR_BODY_H, "at::Tensor::index_add",
+            legacy="Tensor::index_add (TensorMethods.h)")
+    def index_add(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::index_add, overloads:
+        index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor
+        """
+        op, full = select_overload(_ov_index_add, (self, *args), kwargs, "Tensor.index_add")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::index_reduce_", TENSOR_BODY_H, "at::Tensor::index_reduce_",
+            legacy="Tensor::index_reduce_ (TensorMethods.h)")
+    def index_reduce_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::index_reduce_, overloads:
+        index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_index_reduce_, (self, *args), kwargs, "Tensor.index_reduce_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::index_reduce", TENSOR_BODY_H, "at::Tensor::index_reduce",
+            legacy="Tensor::index_reduce (TensorMethods.h)")
+    def index_reduce(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::index_reduce, overloads:
+        index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor
+        """
+        op, full = select_overload(_ov_index_reduce, (self, *args), kwargs, "Tensor.index_reduce")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::index_copy_", TENSOR_BODY_H, "at::Tensor::index_copy_",
+            legacy="Tensor::index_copy_ (TensorMethods.h)")
+    def index_copy_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::index_copy_, overloads:
+        index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_index_copy_, (self, *args), kwargs, "Tensor.index_copy_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::index_copy", TENSOR_BODY_H, "at::Tensor::index_copy",
+            legacy="Tensor::index_copy (TensorMethods.h)")
+    def index_copy(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::index_copy, overloads:
+        index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor
+        """
+        op, full = select_overload(_ov_index_copy, (self, *args), kwargs, "Tensor.index_copy")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::index_fill_", TENSOR_BODY_H, "at::Tensor::index_fill_",
+            legacy="Tensor::index_fill_ (TensorMethods.h)")
+    def index_fill_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::index_fill_, overloads:
+        index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)
+        index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_index_fill_, (self, *args), kwargs, "Tensor.index_fill_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::index_fill", TENSOR_BODY_H, "at::Tensor::index_fill",
+            legacy="Tensor::index_fill (TensorMethods.h)")
+    def index_fill(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::index_fill, overloads:
+        index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor
+        index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor
+        """
+        op, full = select_overload(_ov_index_fill, (self, *args), kwargs, "Tensor.index_fill")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::masked_select", TENSOR_BODY_H, "at::Tensor::masked_select",
+            legacy="Tensor::masked_select (TensorMethods.h)")
+    def masked_select(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::masked_select, overloads:
+        masked_select(Tensor self, Tensor mask) -> Tensor
+        """
+        op, full = select_overload(_ov_masked_select, (self, *args), kwargs, "Tensor.masked_select")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::masked_scatter_", TENSOR_BODY_H, "at::Tensor::masked_scatter_",
+            legacy="Tensor::masked_scatter_ (TensorMethods.h)")
+    def masked_scatter_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::masked_scatter_, overloads:
+        masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_masked_scatter_, (self, *args), kwargs, "Tensor.masked_scatter_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::masked_scatter", TENSOR_BODY_H, "at::Tensor::masked_scatter",
+            legacy="Tensor::masked_scatter (TensorMethods.h)")
+    def masked_scatter(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::masked_scatter, overloads:
+        masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor
+        """
+        op, full = select_overload(_ov_masked_scatter, (self, *args), kwargs, "Tensor.masked_scatter")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::take", TENSOR_BODY_H, "at::Tensor::take",
+            legacy="Tensor::take (TensorMethods.h)")
+    def take(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::take, overloads:
+        take(Tensor self, Tensor index) -> Tensor
+        """
+        op, full = select_overload(_ov_take, (self, *args), kwargs, "Tensor.take")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::cumprod", TENSOR_BODY_H, "at::Tensor::cumprod",
+            legacy="Tensor::cumprod (TensorMethods.h)")
+    def cumprod(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::cumprod, overloads:
+        cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor
+        """
+        op, full = select_overload(_ov_cumprod, (self, *args), kwargs, "Tensor.cumprod")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::cumprod_", TENSOR_BODY_H, "at::Tensor::cumprod_",
+            legacy="Tensor::cumprod_ (TensorMethods.h)")
+    def cumprod_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::cumprod_, overloads:
+        cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_cumprod_, (self, *args), kwargs, "Tensor.cumprod_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::logcumsumexp", TENSOR_BODY_H, "at::Tensor::logcumsumexp",
+            legacy="Tensor::logcumsumexp (TensorMethods.h)")
+    def logcumsumexp(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::logcumsumexp, overloads:
+        logcumsumexp(Tensor self, int dim) -> Tensor
+        """
+        op, full = select_overload(_ov_logcumsumexp, (self, *args), kwargs, "Tensor.logcumsumexp")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::cummax", TENSOR_BODY_H, "at::Tensor::cummax",
+            legacy="Tensor::cummax (TensorMethods.h)")
+    def cummax(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::cummax, overloads:
+        cummax(Tensor self, int dim) -> (Tensor, Tensor)
+        """
+        op, full = select_overload(_ov_cummax, (self, *args), kwargs, "Tensor.cummax")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::cummin", TENSOR_BODY_H, "at::Tensor::cummin",
+            legacy="Tensor::cummin (TensorMethods.h)")
+    def cummin(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::cummin, overloads:
+        cummin(Tensor self, int dim) -> (Tensor, Tensor)
+        """
+        op, full = select_overload(_ov_cummin, (self, *args), kwargs, "Tensor.cummin")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::logsumexp", TENSOR_BODY_H, "at::Tensor::logsumexp",
+            legacy="Tensor::logsumexp (TensorMethods.h)")
+    def logsumexp(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::logsumexp, overloads:
+        logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor
+        """
+        op, full = select_overload(_ov_logsumexp, (self, *args), kwargs, "Tensor.logsumexp")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::isclose", TENSOR_BODY_H, "at::Tensor::isclose",
+            legacy="Tensor::isclose (TensorMethods.h)")
+    def isclose(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::isclose, overloads:
+        isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> Tensor
+        """
+        op, full = select_overload(_ov_isclose, (self, *args), kwargs, "Tensor.isclose")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::allclose", TENSOR_BODY_H, "at::Tensor::allclose",
+            legacy="Tensor::allclose (TensorMethods.h)")
+    def allclose(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::allclose, overloads:
+        allclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> bool
+        """
+        op, full = select_overload(_ov_allclose, (self, *args), kwargs, "Tensor.allclose")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::equal", TENSOR_BODY_H, "at::Tensor::equal",
+            legacy="Tensor::equal (TensorMethods.h)")
+    def equal(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::equal, overloads:
+        equal(Tensor self, Tensor other) -> bool
+        """
+        op, full = select_overload(_ov_equal, (self, *args), kwargs, "Tensor.equal")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::clip", TENSOR_BODY_H, "at::Tensor::clip",
+            legacy="Tensor::clip (TensorMethods.h)")
+    def clip(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::clip, overloads:
+        clip(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor
+        clip.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor
+        """
+        op, full = select_overload(_ov_clip, (self, *args), kwargs, "Tensor.clip")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::clip_", TENSOR_BODY_H, "at::Tensor::clip_",
+            legacy="Tensor::clip_ (TensorMethods.h)")
+    def clip_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::clip_, overloads:
+        clip_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)
+        clip_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_clip_, (self, *args), kwargs, "Tensor.clip_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::nonzero_numpy", TENSOR_BODY_H, "at::Tensor::nonzero_numpy",
+            legacy="Tensor::nonzero_numpy (TensorMethods.h)")
+    def nonzero_numpy(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::nonzero_numpy, overloads:
+        nonzero_numpy(Tensor self) -> Tensor[]
+        """
+        op, full = select_overload(_ov_nonzero_numpy, (self, *args), kwargs, "Tensor.nonzero_numpy")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::inner", TENSOR_BODY_H, "at::Tensor::inner",
+            legacy="Tensor::inner (TensorMethods.h)")
+    def inner(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::inner, overloads:
+        inner(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_inner, (self, *args), kwargs, "Tensor.inner")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::outer", TENSOR_BODY_H, "at::Tensor::outer",
+            legacy="Tensor::outer (TensorMethods.h)")
+    def outer(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::outer, overloads:
+        outer(Tensor self, Tensor vec2) -> Tensor
+        """
+        op, full = select_overload(_ov_outer, (self, *args), kwargs, "Tensor.outer")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::ger", TENSOR_BODY_H, "at::Tensor::ger",
+            legacy="Tensor::ger (TensorMethods.h)")
+    def ger(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::ger, overloads:
+        ger(Tensor self, Tensor vec2) -> Tensor
+        """
+        op, full = select_overload(_ov_ger, (self, *args), kwargs, "Tensor.ger")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::kron", TENSOR_BODY_H, "at::Tensor::kron",
+            legacy="Tensor::kron (TensorMethods.h)")
+    def kron(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::kron, overloads:
+        kron(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_kron, (self, *args), kwargs, "Tensor.kron")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::cross", TENSOR_BODY_H, "at::Tensor::cross",
+            legacy="Tensor::cross (TensorMethods.h)")
+    def cross(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::cross, overloads:
+        cross(Tensor self, Tensor other, int? dim=None) -> Tensor
+        """
+        op, full = select_overload(_ov_cross, (self, *args), kwargs, "Tensor.cross")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::repeat_interleave", TENSOR_BODY_H, "at::Tensor::repeat_interleave",
+            legacy="Tensor::repeat_interleave (TensorMethods.h)")
+    def repeat_interleave(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::repeat_interleave, overloads:
+        repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor
+        repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor
+        """
+        op, full = select_overload(_ov_repeat_interleave, (self, *args), kwargs, "Tensor.repeat_interleave")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::fill_diagonal_", TENSOR_BODY_H, "at::Tensor::fill_diagonal_",
+            legacy="Tensor::fill_diagonal_ (TensorMethods.h)")
+    def fill_diagonal_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::fill_diagonal_, overloads:
+        fill_diagonal_(Tensor(a!) self, Scalar fill_value, bool wrap=False) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_fill_diagonal_, (self, *args), kwargs, "Tensor.fill_diagonal_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::take_along_dim", TENSOR_BODY_H, "at::Tensor::take_along_dim",
+            legacy="Tensor::take_along_dim (TensorMethods.h)")
+    def take_along_dim(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::take_along_dim, overloads:
+        take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor
+        """
+        op, full = select_overload(_ov_take_along_dim, (self, *args), kwargs, "Tensor.take_along_dim")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::argwhere", TENSOR_BODY_H, "at::Tensor::argwhere",
+            legacy="Tensor::argwhere (TensorMethods.h)")
+    def argwhere(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::argwhere, overloads:
+        argwhere(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_argwhere, (self, *args), kwargs, "Tensor.argwhere")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::broadcast_to", TENSOR_BODY_H, "at::Tensor::broadcast_to",
+            legacy="Tensor::broadcast_to (TensorMethods.h)")
+    def broadcast_to(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::broadcast_to, overloads:
+        broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)
+        """
+        op, full = select_overload(_ov_broadcast_to, (self, *args), kwargs, "Tensor.broadcast_to")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::ravel", TENSOR_BODY_H, "at::Tensor::ravel",
+            legacy="Tensor::ravel (TensorMethods.h)")
+    def ravel(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::ravel, overloads:
+        ravel(Tensor(a) self) -> Tensor(a)
+        """
+        op, full = select_overload(_ov_ravel, (self, *args), kwargs, "Tensor.ravel")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::count_nonzero", TENSOR_BODY_H, "at::Tensor::count_nonzero",
+            legacy="Tensor::count_nonzero (TensorMethods.h)")
+    def count_nonzero(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::count_nonzero, overloads:
+        count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor
+        count_nonzero(Tensor self, int? dim=None) -> Tensor
+        """
+        op, full = select_overload(_ov_count_nonzero, (self, *args), kwargs, "Tensor.count_nonzero")
+        return op.call(*full)
+
 
 METHODS: tuple[str, ...] = (
     "uniform_",
@@ -1718,4 +3087,138 @@ METHODS: tuple[str, ...] = (
     "squeeze_",
     "mT",
     "view_as",
+    "numpy_T",
+    "matrix_H",
+    "mH",
+    "adjoint",
+    "new_empty",
+    "new_full",
+    "new_zeros",
+    "new_ones",
+    "bernoulli",
+    "bernoulli_",
+    "det",
+    "amax",
+    "amin",
+    "aminmax",
+    "exponential_",
+    "multinomial",
+    "log1p",
+    "log1p_",
+    "expm1",
+    "expm1_",
+    "asin",
+    "asin_",
+    "acos",
+    "acos_",
+    "atan",
+    "atan_",
+    "sinh",
+    "sinh_",
+    "cosh",
+    "cosh_",
+    "asinh",
+    "asinh_",
+    "acosh",
+    "acosh_",
+    "atanh",
+    "atanh_",
+    "frac",
+    "frac_",
+    "type_as",
+    "softmax",
+    "log_softmax",
+    "addcmul",
+    "addcmul_",
+    "addcdiv",
+    "addcdiv_",
+    "lerp",
+    "lerp_",
+    "bitwise_xor",
+    "bitwise_xor_",
+    "__xor__",
+    "__ixor__",
+    "bitwise_left_shift",
+    "bitwise_left_shift_",
+    "__lshift__",
+    "bitwise_right_shift",
+    "bitwise_right_shift_",
+    "__rshift__",
+    "hypot",
+    "hypot_",
+    "isnan",
+    "isinf",
+    "isfinite",
+    "conj_physical",
+    "frexp",
+    "cov",
+    "corrcoef",
+    "histc",
+    "histogram",
+    "new_empty_strided",
+    "flip",
+    "fliplr",
+    "flipud",
+    "roll",
+    "rot90",
+    "sort",
+    "msort",
+    "argsort",
+    "topk",
+    "tril",
+    "triu",
+    "tril_",
+    "triu_",
+    "diag_embed",
+    "diag",
+    "diagflat",
+    "movedim",
+    "moveaxis",
+    "swapaxes",
+    "swapdims",
+    "repeat",
+    "tile",
+    "narrow_copy",
+    "gather",
+    "scatter",
+    "scatter_",
+    "scatter_add",
+    "scatter_add_",
+    "index_select",
+    "index_add_",
+    "index_add",
+    "index_reduce_",
+    "index_reduce",
+    "index_copy_",
+    "index_copy",
+    "index_fill_",
+    "index_fill",
+    "masked_select",
+    "masked_scatter_",
+    "masked_scatter",
+    "take",
+    "cumprod",
+    "cumprod_",
+    "logcumsumexp",
+    "cummax",
+    "cummin",
+    "logsumexp",
+    "isclose",
+    "allclose",
+    "equal",
+    "clip",
+    "clip_",
+    "nonzero_numpy",
+    "inner",
+    "outer",
+    "ger",
+    "kron",
+    "cross",
+    "repeat_interleave",
+    "fill_diagonal_",
+    "take_along_dim",
+    "argwhere",
+    "broadcast_to",
+    "ravel",
+    "count_nonzero",
 )

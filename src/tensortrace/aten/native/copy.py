@@ -13,7 +13,7 @@ from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorConfig
-from tensortrace.c10.device import Device
+from tensortrace.c10.device import Device, DeviceType
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import ScalarType
 
@@ -38,7 +38,9 @@ def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
           .check_all_same_dtype(False)
           .check_all_same_device(False)
           .build())
-    copy_stub(it.device_type(), it, non_blocking)
+    # a copy that involves the GPU runs the CUDA kernel, whichever side the GPU is on
+    device_type = DeviceType.CUDA if src.device().is_cuda() else self.device().type_
+    copy_stub(device_type, it, non_blocking)
     return self
 
 
@@ -50,6 +52,7 @@ def _to_copy(self: Tensor, dtype: ScalarType | None = None, layout: str | None =
     from tensortrace.aten.memory_overlap import is_non_overlapping_and_dense
 
     dtype = dtype if dtype is not None else self.scalar_type()
+    device = device if device is not None else self.device()  # self.options().merge_in(...)
     if memory_format in (None, "preserve_format") and is_non_overlapping_and_dense(
             self.sizes(), self.strides()):
         r = at.empty_strided(list(self.sizes()), list(self.strides()), dtype=dtype,

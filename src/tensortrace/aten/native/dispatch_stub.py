@@ -1,8 +1,9 @@
 """DispatchStub: one kernel pointer per device type, filled in by the kernel's own file.
 
 Mirrors `aten/src/ATen/native/DispatchStub.h`: DECLARE_DISPATCH in the op's file, and
-REGISTER_DISPATCH in the per-CPU-capability kernel file (`native/cpu/*Kernel.cpp`). Calling the
-stub with a device type jumps to that device's kernel; here only the CPU has one.
+REGISTER_DISPATCH in the per-CPU-capability kernel file (`native/cpu/*Kernel.cpp`) or, compiled
+by nvcc, in the CUDA kernel file (`native/cuda/*.cu`, where the same macro expands to
+REGISTER_CUDA_DISPATCH). Calling the stub with a device type jumps to that device's kernel.
 """
 
 from __future__ import annotations
@@ -14,33 +15,52 @@ from tensortrace.c10.device import DeviceType
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.trace import FrameSite, recorder, summarize
 
+ALL_STUBS: dict[str, DispatchStub] = {}  # every DECLARE_DISPATCH, by name
+
 
 class DispatchStub:
-    def __init__(self, name: str, source: str) -> None:
+    def __init__(self, name: str, source: str, legacy: str | None = None) -> None:
+        ALL_STUBS[name] = self
         self.name = name
         self.cpu_dispatch_ptr: Callable[..., Any] | None = None
+        self.cuda_dispatch_ptr: Callable[..., Any] | None = None
         self.site = FrameSite("native", name, source, f"at::native::{name}",
-                              legacy=f"{name}(iter->device_type(), ...)")
+                              legacy=legacy or f"{name}(iter->device_type(), ...)")
+
+    def get_call_ptr(self, device_type: DeviceType) -> Callable[..., Any]:
+        if device_type == DeviceType.CPU:
+            kernel = self.cpu_dispatch_ptr
+            TORCH_CHECK(kernel is not None, "DispatchStub: missing CPU kernel for ", self.name)
+        elif device_type == DeviceType.CUDA:
+            kernel = self.cuda_dispatch_ptr
+            TORCH_CHECK(kernel is not None, "DispatchStub: missing CUDA kernel")
+        else:
+            TORCH_CHECK(False, "DispatchStub: unsupported device type", device_type.lower())
+        return kernel  # type: ignore[return-value]
 
     def __call__(self, device_type: DeviceType, *args: Any) -> Any:
-        TORCH_CHECK(device_type == DeviceType.CPU, "DispatchStub: missing kernel for ",
-                    device_type.lower())
-        kernel = self.cpu_dispatch_ptr
-        TORCH_CHECK(kernel is not None, "DispatchStub: missing CPU kernel for ", self.name)
-        assert kernel is not None  # for the type checker: TORCH_CHECK raised otherwise
+        kernel = (self.cpu_dispatch_ptr if device_type is DeviceType.CPU else None) \
+            or self.get_call_ptr(device_type)
         rec = recorder.current
         if rec is None:
-            return kernel(*args)
-        described = {"device_type": "CPU", "kernel": getattr(kernel, "__name__", "?"),
+            return kernel(*args)  # type: ignore[misc]
+        described = {"device_type": device_type.name, "kernel": getattr(kernel, "__name__", "?"),
                      **{f"arg{i}": summarize(a) for i, a in enumerate(args)}}
         # a stub's frame ends with no result (its kernels write into the iterator's outputs)
         return recorder.record_call(rec, self.site, {"args": described}, kernel, args,
                                     record_result=False)
 
 
-def DECLARE_DISPATCH(name: str, source: str) -> DispatchStub:
-    return DispatchStub(name, source)
+def DECLARE_DISPATCH(name: str, source: str,  # noqa: N802
+                     legacy: str | None = None) -> DispatchStub:
+    """`legacy`: the 2019 step, when it was no stub (seed 000's uniform_ went through TH)."""
+    return DispatchStub(name, source, legacy)
 
 
 def REGISTER_DISPATCH(stub: DispatchStub, kernel: Callable[..., Any]) -> None:
     stub.cpu_dispatch_ptr = kernel
+
+
+def REGISTER_CUDA_DISPATCH(stub: DispatchStub, kernel: Callable[..., Any]) -> None:  # noqa: N802
+    """REGISTER_DISPATCH as a `.cu` file compiles it."""
+    stub.cuda_dispatch_ptr = kernel

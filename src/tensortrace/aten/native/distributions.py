@@ -19,7 +19,10 @@ from tensortrace.c10.scalar_type import TypeMeta, isFloatingType
 
 SOURCE = "aten/src/ATen/native/Distributions.cpp"
 
-uniform_stub = DECLARE_DISPATCH("uniform_stub", "aten/src/ATen/native/UnaryOps.h")
+# seed 000: CPUType::uniform_ -> legacy::cpu::_th_uniform_ (LegacyTHFunctionsCPU.cpp), which
+# calls THTensor_(uniform): there was no uniform_stub in 2019
+uniform_stub = DECLARE_DISPATCH("uniform_stub", "aten/src/ATen/native/UnaryOps.h",
+                                legacy="_th_uniform_ (LegacyTHFunctionsCPU.cpp)")
 
 
 def _finfo(meta: TypeMeta) -> tuple[float, float]:

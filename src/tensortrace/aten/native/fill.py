@@ -84,3 +84,25 @@ def zero_(self: Tensor) -> Tensor:
             and nelements < GRAIN_SIZE):
         return zero_cpu_(self, nelements)
     return self.fill_(0)
+
+
+@native_function(SOURCE)
+def fill_diagonal_(self: Tensor, fill_value: Scalar, wrap: bool = False) -> Tensor:
+    """The main diagonal as one strided view (stride: the sum of all strides), filled; with
+    wrap, a tall matrix's diagonal starts again every width + 1 rows."""
+    n_dims = self.dim()
+    TORCH_CHECK(n_dims >= 2, "dimensions must larger than 1")
+    height, width = self.size(0), self.size(1)
+    if n_dims > 2:
+        for i in range(1, n_dims):
+            TORCH_CHECK(self.size(i) == height, "all dimensions of input must be of equal length")
+    storage_offset = self.storage_offset()
+    size = min(height, width)
+    stride = sum(self.strides())
+    self.as_strided([size], [stride], storage_offset).fill_(fill_value)
+    if wrap and n_dims == 2 and height > width + 1:
+        step = width + 1
+        wrap_size = ((self.numel() + step - 1) // step) - size
+        offset = self.stride(0) * (width + 1)
+        self.as_strided([wrap_size], [stride], storage_offset + offset).fill_(fill_value)
+    return self

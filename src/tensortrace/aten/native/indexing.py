@@ -171,6 +171,10 @@ def make_info(self: Tensor, orig: IndexList) -> AdvancedIndex:
     # that they're adjacent at the front
     if not hasContiguousSubspace(indices):
         self, indices = transposeToFront(self, indices)
+    # ensure indices are on the same device as self (CPU indices index a CUDA tensor)
+    device = self.device()
+    indices = [i.to(device=device) if i is not None and i.defined() and i.device() != device
+               else i for i in indices]
     return AdvancedIndex(self, indices)
 
 
@@ -225,7 +229,8 @@ def canDispatchToMaskedFill(self: Tensor, indices: IndexList,
         if index is None or not index.defined():
             num_ind += 1
             continue
-        if index.scalar_type() not in _MASK_TYPES or mask is not None:
+        if (index.scalar_type() not in _MASK_TYPES or index.device() != self.device()
+                or mask is not None):
             return False, None
         mask = index
         for j in range(index.dim()):
@@ -260,6 +265,8 @@ def _index_put_impl_(self: Tensor, indices: IndexList, values: Tensor, accumulat
         can_fill, mask = canDispatchToMaskedFill(self, indices, values)
         if can_fill and mask is not None:
             return self.masked_fill_(mask, values.item())
+    if values.device() != self.device() and values.numel() == 1 and values.dim() == 0:
+        values = values.to(device=self.device())  # a CPU scalar value for a CUDA self
     info = make_info(self, indices)
     TORCH_CHECK(is_expandable_to(values.sizes(), info.src.sizes()), "shape mismatch: value "
                 "tensor of shape ", list(values.sizes()), " cannot be broadcast to indexing "
@@ -284,11 +291,13 @@ def _index_put_impl_(self: Tensor, indices: IndexList, values: Tensor, accumulat
 # ---- nonzero -----------------------------------------------------------------------------------
 @native_function(SOURCE, name="nonzero_cpu", legacy="at::native::nonzero_cpu")
 def nonzero_cpu(self: Tensor) -> Tensor:
-    """The coordinates of the nonzero elements, one row each, in column-major memory."""
+    """The coordinates of the nonzero elements, one row each, in column-major memory.
+
+    The result lives on the input's device (nonzero_cuda in Nonzero.cu is this body too)."""
     from tensortrace.aten import functions as at
     from tensortrace.aten.native.resize import resize_output
 
-    result = at.empty([0], dtype=ScalarType.Long)
+    result = at.empty([0], dtype=ScalarType.Long, device=self.device())
     coords = np.nonzero(self.numpy_view()) if self.dim() > 0 else (
         np.zeros(int(bool(self.numpy_view())), np.int64),)
     num_nonzero = len(coords[0])
@@ -298,3 +307,12 @@ def nonzero_cpu(self: Tensor) -> Tensor:
     if num_nonzero * ndim > 0:
         result.numpy_view()[...] = np.stack(coords).astype(np.int64)
     return result.as_strided_([num_nonzero, ndim], [1, num_nonzero])
+
+
+@native_function(SOURCE, name="nonzero_numpy")
+def nonzero_numpy(self: Tensor) -> list[Tensor]:
+    """nonzero(as_tuple=True): one 1-D tensor of coordinates per dim, as numpy.nonzero gives."""
+    # special case scalar for compatibility with numpy, as TensorAdvancedIndexing.cpp does
+    if self.dim() == 0:
+        return self.unsqueeze(0).nonzero().unbind(1)
+    return self.nonzero().unbind(1)

@@ -156,6 +156,8 @@ def empty_like(self: Tensor, dtype: ScalarType | None = None, layout: str | None
 @native_function(SOURCE, name="zeros_symint", legacy="at::native::zeros")
 def zeros(size: Sequence[int], dtype: ScalarType | None = None, layout: str | None = None,
           device: Device | None = None, pin_memory: bool | None = None) -> Tensor:
+    # torch 2.9+ checks zeros' sizes itself, before empty's "negative dimension" check
+    TORCH_CHECK(all(s >= 0 for s in size), "zeros: Dimension size must be non-negative.")
     result = _at().empty(size, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
     return result.zero_()
 
@@ -339,3 +341,16 @@ def scalar_tensor(s: bool | int | float, dtype: ScalarType | None = None,
     result = empty_tensor.empty_cpu((), dtype if dtype is not None else get_default_dtype())
     result.numpy_view()[()] = scalar_to(s, result.scalar_type(), opmath=False)
     return result
+
+
+@native_function(SOURCE, name="new_empty_strided", legacy="at::native::new_empty_strided")
+def new_empty_strided(self: Tensor, size: Sequence[int], stride: Sequence[int],
+                      dtype: ScalarType | None = None, layout: str | None = None,
+                      device: Device | None = None, pin_memory: bool | None = None) -> Tensor:
+    """new_empty_strided_symint: empty_strided with self's dtype and device unless given
+    (AccumulateGrad makes a leaf's first gradient with it, in the leaf's layout)."""
+    from tensortrace.aten import functions as at
+
+    return at.empty_strided(size, stride, dtype=self.scalar_type() if dtype is None else dtype,
+                            layout=layout, device=self.device() if device is None else device,
+                            pin_memory=pin_memory)

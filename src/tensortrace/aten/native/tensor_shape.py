@@ -545,3 +545,4 @@ def set_storage_cpu_(self: Tensor, source: Storage, storage_offset: int, size: S
     checkInBoundsForStorage(impl.sizes_, impl.strides_, storage_offset, impl.itemsize(),
                             impl.storage_.nbytes())
     return self
+

@@ -11,7 +11,6 @@ from __future__ import annotations
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
-from tensortrace.c10.exception import TORCH_CHECK
 
 SOURCE = "aten/src/ATen/native/TensorShape.cpp"
 
@@ -44,11 +43,10 @@ def squeeze__dim(self: Tensor, dim: int) -> Tensor:
 
 
 @native_function(SOURCE, name="mT", legacy="at::native::mT")
-def mT(self: Tensor) -> Tensor:  # PyTorch's name
-    ndim = self.dim()
-    TORCH_CHECK(ndim >= 2, "tensor.mT is only supported on matrices or batches of matrices. "
-                "Got ", ndim, "-D tensor.")
-    return self.transpose(-2, -1)
+def mT(self: Tensor) -> Tensor:  # noqa: N802 - PyTorch's name
+    from tensortrace.aten.native.tensor_shape_adjoint import mT as adjoint_mT
+
+    return adjoint_mT(self)  # _adjoint(self, /*transpose=*/true, "mT"): 0-D is the identity
 
 
 @native_function(SOURCE, name="view_as", legacy="at::native::view_as")

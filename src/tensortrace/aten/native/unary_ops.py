@@ -32,9 +32,9 @@ neg_stub, abs_stub = STUBS["neg"], STUBS["abs"]
 bitwise_not_stub, logical_not_stub = STUBS["bitwise_not"], STUBS["logical_not"]
 
 
-def _register_structured_unary(name: str, float_op: bool) -> None:
+def register_structured_unary(name: str, float_op: bool, stub: DispatchStub | None = None) -> None:
     """CREATE_UNARY_FLOAT_META_FUNC(name) / TORCH_META_FUNC(name), CREATE_UNARY_TORCH_IMPL_FUNC."""
-    stub = STUBS[name]
+    stub = stub or STUBS[name]
 
     def meta(it: TensorIteratorBase, self: Tensor) -> None:
         if name == "neg":
@@ -55,9 +55,9 @@ def _register_structured_unary(name: str, float_op: bool) -> None:
 
 
 for _name in FLOAT_OPS:
-    _register_structured_unary(_name, float_op=True)
-_register_structured_unary("neg", float_op=False)
-_register_structured_unary("bitwise_not", float_op=False)
+    register_structured_unary(_name, float_op=True)
+register_structured_unary("neg", float_op=False)
+register_structured_unary("bitwise_not", float_op=False)
 
 
 # ---- abs: not structured (unary_op_impl_with_complex_to_float) -----------------------------------

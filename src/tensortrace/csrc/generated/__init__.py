@@ -9,9 +9,11 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "2de46fa4bb78c4bf0e3b5becaadd85d5a60b10119183f95d43330d5751068c3f"
+INPUTS_SHA256 = "e47db182ed242ff4d349b0b944b591cc7eec20f1019329b60f026ab4e7a6d8e8"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",
+    "python_nn_functions",
+    "python_linalg_functions",
     "python_variable_methods",
 )

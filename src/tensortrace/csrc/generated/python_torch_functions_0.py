@@ -4196,6 +4196,7 @@ def clamp_max_(*args: Any, **kwargs: Any) -> Any:
 
 # ---- where -------------------------------------------------------------------------------------
 parser_where = PythonArgParser.lazy([
+    'where(Tensor condition)',
     'where(Tensor condition, Tensor input, Tensor other, *, Tensor out=None)',
     'where(Tensor condition, Scalar self, Tensor other)',
     'where(Tensor condition, Tensor input, Scalar other)',
@@ -4205,6 +4206,12 @@ parser_where = PythonArgParser.lazy([
 
 @traced("python", "dispatch_where", TORCH_FUNCTIONS_CPP, "dispatch_where", legacy="dispatch_where")
 def dispatch_where_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """where(Tensor condition): where"""
+    return at.where(condition=kwargs['condition'])
+
+
+@traced("python", "dispatch_where", TORCH_FUNCTIONS_CPP, "dispatch_where", legacy="dispatch_where")
+def dispatch_where_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """where(Tensor condition, Tensor input, Tensor other, *, Tensor out=None): where.self, out= where.self_out"""
     out = kwargs.pop("out", None)
     if out is not None:
@@ -4213,26 +4220,26 @@ def dispatch_where_0(self: Any, kwargs: dict[str, Any]) -> Any:
 
 
 @traced("python", "dispatch_where", TORCH_FUNCTIONS_CPP, "dispatch_where", legacy="dispatch_where")
-def dispatch_where_1(self: Any, kwargs: dict[str, Any]) -> Any:
+def dispatch_where_2(self: Any, kwargs: dict[str, Any]) -> Any:
     """where(Tensor condition, Scalar self, Tensor other): where.ScalarSelf"""
     return at.where(condition=kwargs['condition'], self=kwargs['self'], other=kwargs['other'])
 
 
 @traced("python", "dispatch_where", TORCH_FUNCTIONS_CPP, "dispatch_where", legacy="dispatch_where")
-def dispatch_where_2(self: Any, kwargs: dict[str, Any]) -> Any:
+def dispatch_where_3(self: Any, kwargs: dict[str, Any]) -> Any:
     """where(Tensor condition, Tensor input, Scalar other): where.ScalarOther"""
     return at.where(condition=kwargs['condition'], self=kwargs['self'], other=kwargs['other'])
 
 
 @traced("python", "dispatch_where", TORCH_FUNCTIONS_CPP, "dispatch_where", legacy="dispatch_where")
-def dispatch_where_3(self: Any, kwargs: dict[str, Any]) -> Any:
+def dispatch_where_4(self: Any, kwargs: dict[str, Any]) -> Any:
     """where(Tensor condition, Scalar self, Scalar other): where.Scalar"""
     return at.where(condition=kwargs['condition'], self=kwargs['self'], other=kwargs['other'])
 
 
-overloads_where = [PythonOverload('where(Tensor condition, Tensor input, Tensor other, *, Tensor out=None)', ops.where_self, ops.where_self_out, False, False, ['condition', 'self', 'other', 'out']), PythonOverload('where(Tensor condition, Scalar self, Tensor other)', ops.where_ScalarSelf, None, False, False, ['condition', 'self', 'other']), PythonOverload('where(Tensor condition, Tensor input, Scalar other)', ops.where_ScalarOther, None, False, False, ['condition', 'self', 'other']), PythonOverload('where(Tensor condition, Scalar self, Scalar other)', ops.where_Scalar, None, False, False, ['condition', 'self', 'other'])]
-dispatch_where = [dispatch_where_0, dispatch_where_1, dispatch_where_2, dispatch_where_3]
-structseqs_where = [(return_types.for_schema('where', ops.where_self.schema), return_types.for_schema('where_out', ops.where_self_out.schema)), (return_types.for_schema('where', ops.where_ScalarSelf.schema), None), (return_types.for_schema('where', ops.where_ScalarOther.schema), None), (return_types.for_schema('where', ops.where_Scalar.schema), None)]
+overloads_where = [PythonOverload('where(Tensor condition)', ops.where, None, False, False, ['condition']), PythonOverload('where(Tensor condition, Tensor input, Tensor other, *, Tensor out=None)', ops.where_self, ops.where_self_out, False, False, ['condition', 'self', 'other', 'out']), PythonOverload('where(Tensor condition, Scalar self, Tensor other)', ops.where_ScalarSelf, None, False, False, ['condition', 'self', 'other']), PythonOverload('where(Tensor condition, Tensor input, Scalar other)', ops.where_ScalarOther, None, False, False, ['condition', 'self', 'other']), PythonOverload('where(Tensor condition, Scalar self, Scalar other)', ops.where_Scalar, None, False, False, ['condition', 'self', 'other'])]
+dispatch_where = [dispatch_where_0, dispatch_where_1, dispatch_where_2, dispatch_where_3, dispatch_where_4]
+structseqs_where = [(return_types.for_schema('where', ops.where.schema), None), (return_types.for_schema('where', ops.where_self.schema), return_types.for_schema('where_out', ops.where_self_out.schema)), (return_types.for_schema('where', ops.where_ScalarSelf.schema), None), (return_types.for_schema('where', ops.where_ScalarOther.schema), None), (return_types.for_schema('where', ops.where_Scalar.schema), None)]
 
 
 @handle_th_errors
@@ -5389,6 +5396,5021 @@ def matmul(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_matmul[r.idx][1 if out_used else 0])
 
 
+# ---- adjoint -----------------------------------------------------------------------------------
+parser_adjoint = PythonArgParser.lazy([
+    'adjoint(Tensor input)',
+])
+
+
+@traced("python", "dispatch_adjoint", TORCH_FUNCTIONS_CPP, "dispatch_adjoint", legacy="dispatch_adjoint")
+def dispatch_adjoint_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """adjoint(Tensor input): adjoint"""
+    return at.adjoint(self=kwargs['self'])
+
+
+overloads_adjoint = [PythonOverload('adjoint(Tensor input)', ops.adjoint, None, False, False, ['self'])]
+dispatch_adjoint = [dispatch_adjoint_0]
+structseqs_adjoint = [(return_types.for_schema('adjoint', ops.adjoint.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_adjoint", TORCH_FUNCTIONS_CPP, legacy="THPVariable_adjoint")
+def adjoint(*args: Any, **kwargs: Any) -> Any:
+    """torch.adjoint: THPVariable_adjoint"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.adjoint",
+                                 {"python_name": "torch.adjoint"})
+    self = None
+    r = parser_adjoint.parse(args, kwargs)
+    ov = overloads_adjoint[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_adjoint[r.idx](self, parsed)
+    return wrap_result(result, structseqs_adjoint[r.idx][1 if out_used else 0])
+
+
+# ---- numel -------------------------------------------------------------------------------------
+parser_numel = PythonArgParser.lazy([
+    'numel(Tensor input)',
+])
+
+
+@traced("python", "dispatch_numel", TORCH_FUNCTIONS_CPP, "dispatch_numel", legacy="dispatch_numel")
+def dispatch_numel_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """numel(Tensor input): numel"""
+    return at.numel(self=kwargs['self'])
+
+
+overloads_numel = [PythonOverload('numel(Tensor input)', ops.numel, None, False, False, ['self'])]
+dispatch_numel = [dispatch_numel_0]
+structseqs_numel = [(return_types.for_schema('numel', ops.numel.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_numel", TORCH_FUNCTIONS_CPP, legacy="THPVariable_numel")
+def numel(*args: Any, **kwargs: Any) -> Any:
+    """torch.numel: THPVariable_numel"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.numel",
+                                 {"python_name": "torch.numel"})
+    self = None
+    r = parser_numel.parse(args, kwargs)
+    ov = overloads_numel[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_numel[r.idx](self, parsed)
+    return wrap_result(result, structseqs_numel[r.idx][1 if out_used else 0])
+
+
+# ---- normal ------------------------------------------------------------------------------------
+parser_normal = PythonArgParser.lazy([
+    'normal(Tensor mean, Tensor std, *, Generator? generator=None, Tensor out=None)',
+    'normal(Tensor mean, double std=1, *, Generator? generator=None, Tensor out=None)',
+    'normal(double mean, Tensor std, *, Generator? generator=None, Tensor out=None)',
+    'normal(double mean, double std, SymIntArrayRef size, *, Generator? generator=None, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+])
+
+
+@traced("python", "dispatch_normal", TORCH_FUNCTIONS_CPP, "dispatch_normal", legacy="dispatch_normal")
+def dispatch_normal_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """normal(Tensor mean, Tensor std, *, Generator? generator=None, Tensor out=None): normal.Tensor_Tensor, out= normal.Tensor_Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.normal_Tensor_Tensor_out, 'normal', False, self, kwargs, out)
+    return at.normal(mean=kwargs['mean'], std=kwargs['std'], generator=kwargs['generator'])
+
+
+@traced("python", "dispatch_normal", TORCH_FUNCTIONS_CPP, "dispatch_normal", legacy="dispatch_normal")
+def dispatch_normal_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """normal(Tensor mean, double std=1, *, Generator? generator=None, Tensor out=None): normal.Tensor_float, out= normal.Tensor_float_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.normal_Tensor_float_out, 'normal', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['mean'] = kwargs['mean']
+    if kwargs['std'] is not None:
+        call_kwargs['std'] = kwargs['std']
+    call_kwargs['generator'] = kwargs['generator']
+    return at.normal(**call_kwargs)
+
+
+@traced("python", "dispatch_normal", TORCH_FUNCTIONS_CPP, "dispatch_normal", legacy="dispatch_normal")
+def dispatch_normal_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """normal(double mean, Tensor std, *, Generator? generator=None, Tensor out=None): normal.float_Tensor, out= normal.float_Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.normal_float_Tensor_out, 'normal', False, self, kwargs, out)
+    return at.normal(mean=kwargs['mean'], std=kwargs['std'], generator=kwargs['generator'])
+
+
+@traced("python", "dispatch_normal", TORCH_FUNCTIONS_CPP, "dispatch_normal", legacy="dispatch_normal")
+def dispatch_normal_3(self: Any, kwargs: dict[str, Any]) -> Any:
+    """normal(double mean, double std, SymIntArrayRef size, *, Generator? generator=None, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): normal.float_float, out= normal.float_float_out"""
+    out = kwargs.pop("out", None)
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    if out is not None:
+        return call_out(ops.normal_float_float_out, 'normal', True, self, kwargs, out)
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.normal(mean=kwargs['mean'], std=kwargs['std'], size=kwargs['size'], generator=kwargs['generator'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+overloads_normal = [PythonOverload('normal(Tensor mean, Tensor std, *, Generator? generator=None, Tensor out=None)', ops.normal_Tensor_Tensor, ops.normal_Tensor_Tensor_out, False, False, ['mean', 'std', 'generator', 'out']), PythonOverload('normal(Tensor mean, double std=1, *, Generator? generator=None, Tensor out=None)', ops.normal_Tensor_float, ops.normal_Tensor_float_out, False, False, ['mean', 'std', 'generator', 'out']), PythonOverload('normal(double mean, Tensor std, *, Generator? generator=None, Tensor out=None)', ops.normal_float_Tensor, ops.normal_float_Tensor_out, False, False, ['mean', 'std', 'generator', 'out']), PythonOverload('normal(double mean, double std, SymIntArrayRef size, *, Generator? generator=None, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.normal_float_float, ops.normal_float_float_out, False, True, ['mean', 'std', 'size', 'generator', 'out', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
+dispatch_normal = [dispatch_normal_0, dispatch_normal_1, dispatch_normal_2, dispatch_normal_3]
+structseqs_normal = [(return_types.for_schema('normal', ops.normal_Tensor_Tensor.schema), return_types.for_schema('normal_out', ops.normal_Tensor_Tensor_out.schema)), (return_types.for_schema('normal', ops.normal_Tensor_float.schema), return_types.for_schema('normal_out', ops.normal_Tensor_float_out.schema)), (return_types.for_schema('normal', ops.normal_float_Tensor.schema), return_types.for_schema('normal_out', ops.normal_float_Tensor_out.schema)), (return_types.for_schema('normal', ops.normal_float_float.schema), return_types.for_schema('normal_out', ops.normal_float_float_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_normal", TORCH_FUNCTIONS_CPP, legacy="THPVariable_normal")
+def normal(*args: Any, **kwargs: Any) -> Any:
+    """torch.normal: THPVariable_normal"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.normal",
+                                 {"python_name": "torch.normal"})
+    self = None
+    r = parser_normal.parse(args, kwargs)
+    ov = overloads_normal[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_normal[r.idx](self, parsed)
+    return wrap_result(result, structseqs_normal[r.idx][1 if out_used else 0])
+
+
+# ---- bernoulli ---------------------------------------------------------------------------------
+parser_bernoulli = PythonArgParser.lazy([
+    'bernoulli(Tensor input, *, Generator? generator=None, Tensor out=None)',
+    'bernoulli(Tensor input, double p, *, Generator? generator=None)',
+])
+
+
+@traced("python", "dispatch_bernoulli", TORCH_FUNCTIONS_CPP, "dispatch_bernoulli", legacy="dispatch_bernoulli")
+def dispatch_bernoulli_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bernoulli(Tensor input, *, Generator? generator=None, Tensor out=None): bernoulli, out= bernoulli.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.bernoulli_out, 'bernoulli', False, self, kwargs, out)
+    return at.bernoulli(self=kwargs['self'], generator=kwargs['generator'])
+
+
+@traced("python", "dispatch_bernoulli", TORCH_FUNCTIONS_CPP, "dispatch_bernoulli", legacy="dispatch_bernoulli")
+def dispatch_bernoulli_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bernoulli(Tensor input, double p, *, Generator? generator=None): bernoulli.p"""
+    return at.bernoulli(self=kwargs['self'], p=kwargs['p'], generator=kwargs['generator'])
+
+
+overloads_bernoulli = [PythonOverload('bernoulli(Tensor input, *, Generator? generator=None, Tensor out=None)', ops.bernoulli, ops.bernoulli_out, False, False, ['self', 'generator', 'out']), PythonOverload('bernoulli(Tensor input, double p, *, Generator? generator=None)', ops.bernoulli_p, None, False, False, ['self', 'p', 'generator'])]
+dispatch_bernoulli = [dispatch_bernoulli_0, dispatch_bernoulli_1]
+structseqs_bernoulli = [(return_types.for_schema('bernoulli', ops.bernoulli.schema), return_types.for_schema('bernoulli_out', ops.bernoulli_out.schema)), (return_types.for_schema('bernoulli', ops.bernoulli_p.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_bernoulli", TORCH_FUNCTIONS_CPP, legacy="THPVariable_bernoulli")
+def bernoulli(*args: Any, **kwargs: Any) -> Any:
+    """torch.bernoulli: THPVariable_bernoulli"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.bernoulli",
+                                 {"python_name": "torch.bernoulli"})
+    self = None
+    r = parser_bernoulli.parse(args, kwargs)
+    ov = overloads_bernoulli[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_bernoulli[r.idx](self, parsed)
+    return wrap_result(result, structseqs_bernoulli[r.idx][1 if out_used else 0])
+
+
+# ---- det ---------------------------------------------------------------------------------------
+parser_det = PythonArgParser.lazy([
+    'det(Tensor input)',
+])
+
+
+@traced("python", "dispatch_det", TORCH_FUNCTIONS_CPP, "dispatch_det", legacy="dispatch_det")
+def dispatch_det_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """det(Tensor input): det"""
+    return at.det(self=kwargs['self'])
+
+
+overloads_det = [PythonOverload('det(Tensor input)', ops.det, None, False, False, ['self'])]
+dispatch_det = [dispatch_det_0]
+structseqs_det = [(return_types.for_schema('det', ops.det.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_det", TORCH_FUNCTIONS_CPP, legacy="THPVariable_det")
+def det(*args: Any, **kwargs: Any) -> Any:
+    """torch.det: THPVariable_det"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.det",
+                                 {"python_name": "torch.det"})
+    self = None
+    r = parser_det.parse(args, kwargs)
+    ov = overloads_det[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_det[r.idx](self, parsed)
+    return wrap_result(result, structseqs_det[r.idx][1 if out_used else 0])
+
+
+# ---- amax --------------------------------------------------------------------------------------
+parser_amax = PythonArgParser.lazy([
+    'amax(Tensor input, IntArrayRef[1] dim=[], bool keepdim=False, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_amax", TORCH_FUNCTIONS_CPP, "dispatch_amax", legacy="dispatch_amax")
+def dispatch_amax_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """amax(Tensor input, IntArrayRef[1] dim=[], bool keepdim=False, *, Tensor out=None): amax, out= amax.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.amax_out, 'amax', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return at.amax(**call_kwargs)
+
+
+overloads_amax = [PythonOverload('amax(Tensor input, IntArrayRef[1] dim=[], bool keepdim=False, *, Tensor out=None)', ops.amax, ops.amax_out, False, False, ['self', 'dim', 'keepdim', 'out'])]
+dispatch_amax = [dispatch_amax_0]
+structseqs_amax = [(return_types.for_schema('amax', ops.amax.schema), return_types.for_schema('amax_out', ops.amax_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_amax", TORCH_FUNCTIONS_CPP, legacy="THPVariable_amax")
+def amax(*args: Any, **kwargs: Any) -> Any:
+    """torch.amax: THPVariable_amax"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.amax",
+                                 {"python_name": "torch.amax"})
+    self = None
+    r = parser_amax.parse(args, kwargs)
+    ov = overloads_amax[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_amax[r.idx](self, parsed)
+    return wrap_result(result, structseqs_amax[r.idx][1 if out_used else 0])
+
+
+# ---- amin --------------------------------------------------------------------------------------
+parser_amin = PythonArgParser.lazy([
+    'amin(Tensor input, IntArrayRef[1] dim=[], bool keepdim=False, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_amin", TORCH_FUNCTIONS_CPP, "dispatch_amin", legacy="dispatch_amin")
+def dispatch_amin_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """amin(Tensor input, IntArrayRef[1] dim=[], bool keepdim=False, *, Tensor out=None): amin, out= amin.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.amin_out, 'amin', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return at.amin(**call_kwargs)
+
+
+overloads_amin = [PythonOverload('amin(Tensor input, IntArrayRef[1] dim=[], bool keepdim=False, *, Tensor out=None)', ops.amin, ops.amin_out, False, False, ['self', 'dim', 'keepdim', 'out'])]
+dispatch_amin = [dispatch_amin_0]
+structseqs_amin = [(return_types.for_schema('amin', ops.amin.schema), return_types.for_schema('amin_out', ops.amin_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_amin", TORCH_FUNCTIONS_CPP, legacy="THPVariable_amin")
+def amin(*args: Any, **kwargs: Any) -> Any:
+    """torch.amin: THPVariable_amin"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.amin",
+                                 {"python_name": "torch.amin"})
+    self = None
+    r = parser_amin.parse(args, kwargs)
+    ov = overloads_amin[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_amin[r.idx](self, parsed)
+    return wrap_result(result, structseqs_amin[r.idx][1 if out_used else 0])
+
+
+# ---- aminmax -----------------------------------------------------------------------------------
+parser_aminmax = PythonArgParser.lazy([
+    'aminmax(Tensor input, *, int64_t? dim=None, bool keepdim=False, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch_aminmax", TORCH_FUNCTIONS_CPP, "dispatch_aminmax", legacy="dispatch_aminmax")
+def dispatch_aminmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """aminmax(Tensor input, *, int64_t? dim=None, bool keepdim=False, TensorList[2] out=None): aminmax, out= aminmax.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.aminmax_out, 'aminmax', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return at.aminmax(**call_kwargs)
+
+
+overloads_aminmax = [PythonOverload('aminmax(Tensor input, *, int64_t? dim=None, bool keepdim=False, TensorList[2] out=None)', ops.aminmax, ops.aminmax_out, False, False, ['self', 'dim', 'keepdim', 'out'])]
+dispatch_aminmax = [dispatch_aminmax_0]
+structseqs_aminmax = [(return_types.for_schema('aminmax', ops.aminmax.schema), return_types.for_schema('aminmax_out', ops.aminmax_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_aminmax", TORCH_FUNCTIONS_CPP, legacy="THPVariable_aminmax")
+def aminmax(*args: Any, **kwargs: Any) -> Any:
+    """torch.aminmax: THPVariable_aminmax"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.aminmax",
+                                 {"python_name": "torch.aminmax"})
+    self = None
+    r = parser_aminmax.parse(args, kwargs)
+    ov = overloads_aminmax[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_aminmax[r.idx](self, parsed)
+    return wrap_result(result, structseqs_aminmax[r.idx][1 if out_used else 0])
+
+
+# ---- multinomial -------------------------------------------------------------------------------
+parser_multinomial = PythonArgParser.lazy([
+    'multinomial(Tensor input, int64_t num_samples, bool replacement=False, *, Generator? generator=None, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_multinomial", TORCH_FUNCTIONS_CPP, "dispatch_multinomial", legacy="dispatch_multinomial")
+def dispatch_multinomial_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """multinomial(Tensor input, int64_t num_samples, bool replacement=False, *, Generator? generator=None, Tensor out=None): multinomial, out= multinomial.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.multinomial_out, 'multinomial', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['num_samples'] = kwargs['num_samples']
+    if kwargs['replacement'] is not None:
+        call_kwargs['replacement'] = kwargs['replacement']
+    call_kwargs['generator'] = kwargs['generator']
+    return at.multinomial(**call_kwargs)
+
+
+overloads_multinomial = [PythonOverload('multinomial(Tensor input, int64_t num_samples, bool replacement=False, *, Generator? generator=None, Tensor out=None)', ops.multinomial, ops.multinomial_out, False, False, ['self', 'num_samples', 'replacement', 'generator', 'out'])]
+dispatch_multinomial = [dispatch_multinomial_0]
+structseqs_multinomial = [(return_types.for_schema('multinomial', ops.multinomial.schema), return_types.for_schema('multinomial_out', ops.multinomial_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_multinomial", TORCH_FUNCTIONS_CPP, legacy="THPVariable_multinomial")
+def multinomial(*args: Any, **kwargs: Any) -> Any:
+    """torch.multinomial: THPVariable_multinomial"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.multinomial",
+                                 {"python_name": "torch.multinomial"})
+    self = None
+    r = parser_multinomial.parse(args, kwargs)
+    ov = overloads_multinomial[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_multinomial[r.idx](self, parsed)
+    return wrap_result(result, structseqs_multinomial[r.idx][1 if out_used else 0])
+
+
+# ---- log1p -------------------------------------------------------------------------------------
+parser_log1p = PythonArgParser.lazy([
+    'log1p(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_log1p", TORCH_FUNCTIONS_CPP, "dispatch_log1p", legacy="dispatch_log1p")
+def dispatch_log1p_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """log1p(Tensor input, *, Tensor out=None): log1p, out= log1p.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.log1p_out, 'log1p', False, self, kwargs, out)
+    return at.log1p(self=kwargs['self'])
+
+
+overloads_log1p = [PythonOverload('log1p(Tensor input, *, Tensor out=None)', ops.log1p, ops.log1p_out, False, False, ['self', 'out'])]
+dispatch_log1p = [dispatch_log1p_0]
+structseqs_log1p = [(return_types.for_schema('log1p', ops.log1p.schema), return_types.for_schema('log1p_out', ops.log1p_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_log1p", TORCH_FUNCTIONS_CPP, legacy="THPVariable_log1p")
+def log1p(*args: Any, **kwargs: Any) -> Any:
+    """torch.log1p: THPVariable_log1p"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.log1p",
+                                 {"python_name": "torch.log1p"})
+    self = None
+    r = parser_log1p.parse(args, kwargs)
+    ov = overloads_log1p[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_log1p[r.idx](self, parsed)
+    return wrap_result(result, structseqs_log1p[r.idx][1 if out_used else 0])
+
+
+# ---- log1p_ ------------------------------------------------------------------------------------
+parser_log1p_ = PythonArgParser.lazy([
+    'log1p_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_log1p_", TORCH_FUNCTIONS_CPP, "dispatch_log1p_", legacy="dispatch_log1p_")
+def dispatch_log1p__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """log1p_(Tensor input): log1p_"""
+    return at.log1p_(self=kwargs['self'])
+
+
+overloads_log1p_ = [PythonOverload('log1p_(Tensor input)', ops.log1p_, None, False, False, ['self'])]
+dispatch_log1p_ = [dispatch_log1p__0]
+structseqs_log1p_ = [(return_types.for_schema('log1p_', ops.log1p_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_log1p_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_log1p_")
+def log1p_(*args: Any, **kwargs: Any) -> Any:
+    """torch.log1p_: THPVariable_log1p_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.log1p_",
+                                 {"python_name": "torch.log1p_"})
+    self = None
+    r = parser_log1p_.parse(args, kwargs)
+    ov = overloads_log1p_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_log1p_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_log1p_[r.idx][1 if out_used else 0])
+
+
+# ---- expm1 -------------------------------------------------------------------------------------
+parser_expm1 = PythonArgParser.lazy([
+    'expm1(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_expm1", TORCH_FUNCTIONS_CPP, "dispatch_expm1", legacy="dispatch_expm1")
+def dispatch_expm1_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """expm1(Tensor input, *, Tensor out=None): expm1, out= expm1.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.expm1_out, 'expm1', False, self, kwargs, out)
+    return at.expm1(self=kwargs['self'])
+
+
+overloads_expm1 = [PythonOverload('expm1(Tensor input, *, Tensor out=None)', ops.expm1, ops.expm1_out, False, False, ['self', 'out'])]
+dispatch_expm1 = [dispatch_expm1_0]
+structseqs_expm1 = [(return_types.for_schema('expm1', ops.expm1.schema), return_types.for_schema('expm1_out', ops.expm1_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_expm1", TORCH_FUNCTIONS_CPP, legacy="THPVariable_expm1")
+def expm1(*args: Any, **kwargs: Any) -> Any:
+    """torch.expm1: THPVariable_expm1"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.expm1",
+                                 {"python_name": "torch.expm1"})
+    self = None
+    r = parser_expm1.parse(args, kwargs)
+    ov = overloads_expm1[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_expm1[r.idx](self, parsed)
+    return wrap_result(result, structseqs_expm1[r.idx][1 if out_used else 0])
+
+
+# ---- expm1_ ------------------------------------------------------------------------------------
+parser_expm1_ = PythonArgParser.lazy([
+    'expm1_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_expm1_", TORCH_FUNCTIONS_CPP, "dispatch_expm1_", legacy="dispatch_expm1_")
+def dispatch_expm1__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """expm1_(Tensor input): expm1_"""
+    return at.expm1_(self=kwargs['self'])
+
+
+overloads_expm1_ = [PythonOverload('expm1_(Tensor input)', ops.expm1_, None, False, False, ['self'])]
+dispatch_expm1_ = [dispatch_expm1__0]
+structseqs_expm1_ = [(return_types.for_schema('expm1_', ops.expm1_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_expm1_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_expm1_")
+def expm1_(*args: Any, **kwargs: Any) -> Any:
+    """torch.expm1_: THPVariable_expm1_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.expm1_",
+                                 {"python_name": "torch.expm1_"})
+    self = None
+    r = parser_expm1_.parse(args, kwargs)
+    ov = overloads_expm1_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_expm1_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_expm1_[r.idx][1 if out_used else 0])
+
+
+# ---- asin --------------------------------------------------------------------------------------
+parser_asin = PythonArgParser.lazy([
+    'asin(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_asin", TORCH_FUNCTIONS_CPP, "dispatch_asin", legacy="dispatch_asin")
+def dispatch_asin_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """asin(Tensor input, *, Tensor out=None): asin, out= asin.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.asin_out, 'asin', False, self, kwargs, out)
+    return at.asin(self=kwargs['self'])
+
+
+overloads_asin = [PythonOverload('asin(Tensor input, *, Tensor out=None)', ops.asin, ops.asin_out, False, False, ['self', 'out'])]
+dispatch_asin = [dispatch_asin_0]
+structseqs_asin = [(return_types.for_schema('asin', ops.asin.schema), return_types.for_schema('asin_out', ops.asin_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_asin", TORCH_FUNCTIONS_CPP, legacy="THPVariable_asin")
+def asin(*args: Any, **kwargs: Any) -> Any:
+    """torch.asin: THPVariable_asin"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.asin",
+                                 {"python_name": "torch.asin"})
+    self = None
+    r = parser_asin.parse(args, kwargs)
+    ov = overloads_asin[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_asin[r.idx](self, parsed)
+    return wrap_result(result, structseqs_asin[r.idx][1 if out_used else 0])
+
+
+# ---- asin_ -------------------------------------------------------------------------------------
+parser_asin_ = PythonArgParser.lazy([
+    'asin_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_asin_", TORCH_FUNCTIONS_CPP, "dispatch_asin_", legacy="dispatch_asin_")
+def dispatch_asin__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """asin_(Tensor input): asin_"""
+    return at.asin_(self=kwargs['self'])
+
+
+overloads_asin_ = [PythonOverload('asin_(Tensor input)', ops.asin_, None, False, False, ['self'])]
+dispatch_asin_ = [dispatch_asin__0]
+structseqs_asin_ = [(return_types.for_schema('asin_', ops.asin_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_asin_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_asin_")
+def asin_(*args: Any, **kwargs: Any) -> Any:
+    """torch.asin_: THPVariable_asin_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.asin_",
+                                 {"python_name": "torch.asin_"})
+    self = None
+    r = parser_asin_.parse(args, kwargs)
+    ov = overloads_asin_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_asin_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_asin_[r.idx][1 if out_used else 0])
+
+
+# ---- acos --------------------------------------------------------------------------------------
+parser_acos = PythonArgParser.lazy([
+    'acos(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_acos", TORCH_FUNCTIONS_CPP, "dispatch_acos", legacy="dispatch_acos")
+def dispatch_acos_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """acos(Tensor input, *, Tensor out=None): acos, out= acos.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.acos_out, 'acos', False, self, kwargs, out)
+    return at.acos(self=kwargs['self'])
+
+
+overloads_acos = [PythonOverload('acos(Tensor input, *, Tensor out=None)', ops.acos, ops.acos_out, False, False, ['self', 'out'])]
+dispatch_acos = [dispatch_acos_0]
+structseqs_acos = [(return_types.for_schema('acos', ops.acos.schema), return_types.for_schema('acos_out', ops.acos_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_acos", TORCH_FUNCTIONS_CPP, legacy="THPVariable_acos")
+def acos(*args: Any, **kwargs: Any) -> Any:
+    """torch.acos: THPVariable_acos"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.acos",
+                                 {"python_name": "torch.acos"})
+    self = None
+    r = parser_acos.parse(args, kwargs)
+    ov = overloads_acos[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_acos[r.idx](self, parsed)
+    return wrap_result(result, structseqs_acos[r.idx][1 if out_used else 0])
+
+
+# ---- acos_ -------------------------------------------------------------------------------------
+parser_acos_ = PythonArgParser.lazy([
+    'acos_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_acos_", TORCH_FUNCTIONS_CPP, "dispatch_acos_", legacy="dispatch_acos_")
+def dispatch_acos__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """acos_(Tensor input): acos_"""
+    return at.acos_(self=kwargs['self'])
+
+
+overloads_acos_ = [PythonOverload('acos_(Tensor input)', ops.acos_, None, False, False, ['self'])]
+dispatch_acos_ = [dispatch_acos__0]
+structseqs_acos_ = [(return_types.for_schema('acos_', ops.acos_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_acos_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_acos_")
+def acos_(*args: Any, **kwargs: Any) -> Any:
+    """torch.acos_: THPVariable_acos_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.acos_",
+                                 {"python_name": "torch.acos_"})
+    self = None
+    r = parser_acos_.parse(args, kwargs)
+    ov = overloads_acos_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_acos_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_acos_[r.idx][1 if out_used else 0])
+
+
+# ---- atan --------------------------------------------------------------------------------------
+parser_atan = PythonArgParser.lazy([
+    'atan(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_atan", TORCH_FUNCTIONS_CPP, "dispatch_atan", legacy="dispatch_atan")
+def dispatch_atan_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """atan(Tensor input, *, Tensor out=None): atan, out= atan.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.atan_out, 'atan', False, self, kwargs, out)
+    return at.atan(self=kwargs['self'])
+
+
+overloads_atan = [PythonOverload('atan(Tensor input, *, Tensor out=None)', ops.atan, ops.atan_out, False, False, ['self', 'out'])]
+dispatch_atan = [dispatch_atan_0]
+structseqs_atan = [(return_types.for_schema('atan', ops.atan.schema), return_types.for_schema('atan_out', ops.atan_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_atan", TORCH_FUNCTIONS_CPP, legacy="THPVariable_atan")
+def atan(*args: Any, **kwargs: Any) -> Any:
+    """torch.atan: THPVariable_atan"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.atan",
+                                 {"python_name": "torch.atan"})
+    self = None
+    r = parser_atan.parse(args, kwargs)
+    ov = overloads_atan[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_atan[r.idx](self, parsed)
+    return wrap_result(result, structseqs_atan[r.idx][1 if out_used else 0])
+
+
+# ---- atan_ -------------------------------------------------------------------------------------
+parser_atan_ = PythonArgParser.lazy([
+    'atan_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_atan_", TORCH_FUNCTIONS_CPP, "dispatch_atan_", legacy="dispatch_atan_")
+def dispatch_atan__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """atan_(Tensor input): atan_"""
+    return at.atan_(self=kwargs['self'])
+
+
+overloads_atan_ = [PythonOverload('atan_(Tensor input)', ops.atan_, None, False, False, ['self'])]
+dispatch_atan_ = [dispatch_atan__0]
+structseqs_atan_ = [(return_types.for_schema('atan_', ops.atan_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_atan_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_atan_")
+def atan_(*args: Any, **kwargs: Any) -> Any:
+    """torch.atan_: THPVariable_atan_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.atan_",
+                                 {"python_name": "torch.atan_"})
+    self = None
+    r = parser_atan_.parse(args, kwargs)
+    ov = overloads_atan_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_atan_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_atan_[r.idx][1 if out_used else 0])
+
+
+# ---- sinh --------------------------------------------------------------------------------------
+parser_sinh = PythonArgParser.lazy([
+    'sinh(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_sinh", TORCH_FUNCTIONS_CPP, "dispatch_sinh", legacy="dispatch_sinh")
+def dispatch_sinh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """sinh(Tensor input, *, Tensor out=None): sinh, out= sinh.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.sinh_out, 'sinh', False, self, kwargs, out)
+    return at.sinh(self=kwargs['self'])
+
+
+overloads_sinh = [PythonOverload('sinh(Tensor input, *, Tensor out=None)', ops.sinh, ops.sinh_out, False, False, ['self', 'out'])]
+dispatch_sinh = [dispatch_sinh_0]
+structseqs_sinh = [(return_types.for_schema('sinh', ops.sinh.schema), return_types.for_schema('sinh_out', ops.sinh_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_sinh", TORCH_FUNCTIONS_CPP, legacy="THPVariable_sinh")
+def sinh(*args: Any, **kwargs: Any) -> Any:
+    """torch.sinh: THPVariable_sinh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.sinh",
+                                 {"python_name": "torch.sinh"})
+    self = None
+    r = parser_sinh.parse(args, kwargs)
+    ov = overloads_sinh[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_sinh[r.idx](self, parsed)
+    return wrap_result(result, structseqs_sinh[r.idx][1 if out_used else 0])
+
+
+# ---- sinh_ -------------------------------------------------------------------------------------
+parser_sinh_ = PythonArgParser.lazy([
+    'sinh_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_sinh_", TORCH_FUNCTIONS_CPP, "dispatch_sinh_", legacy="dispatch_sinh_")
+def dispatch_sinh__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """sinh_(Tensor input): sinh_"""
+    return at.sinh_(self=kwargs['self'])
+
+
+overloads_sinh_ = [PythonOverload('sinh_(Tensor input)', ops.sinh_, None, False, False, ['self'])]
+dispatch_sinh_ = [dispatch_sinh__0]
+structseqs_sinh_ = [(return_types.for_schema('sinh_', ops.sinh_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_sinh_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_sinh_")
+def sinh_(*args: Any, **kwargs: Any) -> Any:
+    """torch.sinh_: THPVariable_sinh_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.sinh_",
+                                 {"python_name": "torch.sinh_"})
+    self = None
+    r = parser_sinh_.parse(args, kwargs)
+    ov = overloads_sinh_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_sinh_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_sinh_[r.idx][1 if out_used else 0])
+
+
+# ---- cosh --------------------------------------------------------------------------------------
+parser_cosh = PythonArgParser.lazy([
+    'cosh(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_cosh", TORCH_FUNCTIONS_CPP, "dispatch_cosh", legacy="dispatch_cosh")
+def dispatch_cosh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cosh(Tensor input, *, Tensor out=None): cosh, out= cosh.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.cosh_out, 'cosh', False, self, kwargs, out)
+    return at.cosh(self=kwargs['self'])
+
+
+overloads_cosh = [PythonOverload('cosh(Tensor input, *, Tensor out=None)', ops.cosh, ops.cosh_out, False, False, ['self', 'out'])]
+dispatch_cosh = [dispatch_cosh_0]
+structseqs_cosh = [(return_types.for_schema('cosh', ops.cosh.schema), return_types.for_schema('cosh_out', ops.cosh_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cosh", TORCH_FUNCTIONS_CPP, legacy="THPVariable_cosh")
+def cosh(*args: Any, **kwargs: Any) -> Any:
+    """torch.cosh: THPVariable_cosh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.cosh",
+                                 {"python_name": "torch.cosh"})
+    self = None
+    r = parser_cosh.parse(args, kwargs)
+    ov = overloads_cosh[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_cosh[r.idx](self, parsed)
+    return wrap_result(result, structseqs_cosh[r.idx][1 if out_used else 0])
+
+
+# ---- cosh_ -------------------------------------------------------------------------------------
+parser_cosh_ = PythonArgParser.lazy([
+    'cosh_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_cosh_", TORCH_FUNCTIONS_CPP, "dispatch_cosh_", legacy="dispatch_cosh_")
+def dispatch_cosh__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cosh_(Tensor input): cosh_"""
+    return at.cosh_(self=kwargs['self'])
+
+
+overloads_cosh_ = [PythonOverload('cosh_(Tensor input)', ops.cosh_, None, False, False, ['self'])]
+dispatch_cosh_ = [dispatch_cosh__0]
+structseqs_cosh_ = [(return_types.for_schema('cosh_', ops.cosh_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cosh_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_cosh_")
+def cosh_(*args: Any, **kwargs: Any) -> Any:
+    """torch.cosh_: THPVariable_cosh_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.cosh_",
+                                 {"python_name": "torch.cosh_"})
+    self = None
+    r = parser_cosh_.parse(args, kwargs)
+    ov = overloads_cosh_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_cosh_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_cosh_[r.idx][1 if out_used else 0])
+
+
+# ---- asinh -------------------------------------------------------------------------------------
+parser_asinh = PythonArgParser.lazy([
+    'asinh(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_asinh", TORCH_FUNCTIONS_CPP, "dispatch_asinh", legacy="dispatch_asinh")
+def dispatch_asinh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """asinh(Tensor input, *, Tensor out=None): asinh, out= asinh.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.asinh_out, 'asinh', False, self, kwargs, out)
+    return at.asinh(self=kwargs['self'])
+
+
+overloads_asinh = [PythonOverload('asinh(Tensor input, *, Tensor out=None)', ops.asinh, ops.asinh_out, False, False, ['self', 'out'])]
+dispatch_asinh = [dispatch_asinh_0]
+structseqs_asinh = [(return_types.for_schema('asinh', ops.asinh.schema), return_types.for_schema('asinh_out', ops.asinh_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_asinh", TORCH_FUNCTIONS_CPP, legacy="THPVariable_asinh")
+def asinh(*args: Any, **kwargs: Any) -> Any:
+    """torch.asinh: THPVariable_asinh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.asinh",
+                                 {"python_name": "torch.asinh"})
+    self = None
+    r = parser_asinh.parse(args, kwargs)
+    ov = overloads_asinh[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_asinh[r.idx](self, parsed)
+    return wrap_result(result, structseqs_asinh[r.idx][1 if out_used else 0])
+
+
+# ---- asinh_ ------------------------------------------------------------------------------------
+parser_asinh_ = PythonArgParser.lazy([
+    'asinh_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_asinh_", TORCH_FUNCTIONS_CPP, "dispatch_asinh_", legacy="dispatch_asinh_")
+def dispatch_asinh__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """asinh_(Tensor input): asinh_"""
+    return at.asinh_(self=kwargs['self'])
+
+
+overloads_asinh_ = [PythonOverload('asinh_(Tensor input)', ops.asinh_, None, False, False, ['self'])]
+dispatch_asinh_ = [dispatch_asinh__0]
+structseqs_asinh_ = [(return_types.for_schema('asinh_', ops.asinh_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_asinh_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_asinh_")
+def asinh_(*args: Any, **kwargs: Any) -> Any:
+    """torch.asinh_: THPVariable_asinh_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.asinh_",
+                                 {"python_name": "torch.asinh_"})
+    self = None
+    r = parser_asinh_.parse(args, kwargs)
+    ov = overloads_asinh_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_asinh_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_asinh_[r.idx][1 if out_used else 0])
+
+
+# ---- acosh -------------------------------------------------------------------------------------
+parser_acosh = PythonArgParser.lazy([
+    'acosh(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_acosh", TORCH_FUNCTIONS_CPP, "dispatch_acosh", legacy="dispatch_acosh")
+def dispatch_acosh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """acosh(Tensor input, *, Tensor out=None): acosh, out= acosh.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.acosh_out, 'acosh', False, self, kwargs, out)
+    return at.acosh(self=kwargs['self'])
+
+
+overloads_acosh = [PythonOverload('acosh(Tensor input, *, Tensor out=None)', ops.acosh, ops.acosh_out, False, False, ['self', 'out'])]
+dispatch_acosh = [dispatch_acosh_0]
+structseqs_acosh = [(return_types.for_schema('acosh', ops.acosh.schema), return_types.for_schema('acosh_out', ops.acosh_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_acosh", TORCH_FUNCTIONS_CPP, legacy="THPVariable_acosh")
+def acosh(*args: Any, **kwargs: Any) -> Any:
+    """torch.acosh: THPVariable_acosh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.acosh",
+                                 {"python_name": "torch.acosh"})
+    self = None
+    r = parser_acosh.parse(args, kwargs)
+    ov = overloads_acosh[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_acosh[r.idx](self, parsed)
+    return wrap_result(result, structseqs_acosh[r.idx][1 if out_used else 0])
+
+
+# ---- acosh_ ------------------------------------------------------------------------------------
+parser_acosh_ = PythonArgParser.lazy([
+    'acosh_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_acosh_", TORCH_FUNCTIONS_CPP, "dispatch_acosh_", legacy="dispatch_acosh_")
+def dispatch_acosh__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """acosh_(Tensor input): acosh_"""
+    return at.acosh_(self=kwargs['self'])
+
+
+overloads_acosh_ = [PythonOverload('acosh_(Tensor input)', ops.acosh_, None, False, False, ['self'])]
+dispatch_acosh_ = [dispatch_acosh__0]
+structseqs_acosh_ = [(return_types.for_schema('acosh_', ops.acosh_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_acosh_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_acosh_")
+def acosh_(*args: Any, **kwargs: Any) -> Any:
+    """torch.acosh_: THPVariable_acosh_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.acosh_",
+                                 {"python_name": "torch.acosh_"})
+    self = None
+    r = parser_acosh_.parse(args, kwargs)
+    ov = overloads_acosh_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_acosh_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_acosh_[r.idx][1 if out_used else 0])
+
+
+# ---- atanh -------------------------------------------------------------------------------------
+parser_atanh = PythonArgParser.lazy([
+    'atanh(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_atanh", TORCH_FUNCTIONS_CPP, "dispatch_atanh", legacy="dispatch_atanh")
+def dispatch_atanh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """atanh(Tensor input, *, Tensor out=None): atanh, out= atanh.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.atanh_out, 'atanh', False, self, kwargs, out)
+    return at.atanh(self=kwargs['self'])
+
+
+overloads_atanh = [PythonOverload('atanh(Tensor input, *, Tensor out=None)', ops.atanh, ops.atanh_out, False, False, ['self', 'out'])]
+dispatch_atanh = [dispatch_atanh_0]
+structseqs_atanh = [(return_types.for_schema('atanh', ops.atanh.schema), return_types.for_schema('atanh_out', ops.atanh_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_atanh", TORCH_FUNCTIONS_CPP, legacy="THPVariable_atanh")
+def atanh(*args: Any, **kwargs: Any) -> Any:
+    """torch.atanh: THPVariable_atanh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.atanh",
+                                 {"python_name": "torch.atanh"})
+    self = None
+    r = parser_atanh.parse(args, kwargs)
+    ov = overloads_atanh[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_atanh[r.idx](self, parsed)
+    return wrap_result(result, structseqs_atanh[r.idx][1 if out_used else 0])
+
+
+# ---- atanh_ ------------------------------------------------------------------------------------
+parser_atanh_ = PythonArgParser.lazy([
+    'atanh_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_atanh_", TORCH_FUNCTIONS_CPP, "dispatch_atanh_", legacy="dispatch_atanh_")
+def dispatch_atanh__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """atanh_(Tensor input): atanh_"""
+    return at.atanh_(self=kwargs['self'])
+
+
+overloads_atanh_ = [PythonOverload('atanh_(Tensor input)', ops.atanh_, None, False, False, ['self'])]
+dispatch_atanh_ = [dispatch_atanh__0]
+structseqs_atanh_ = [(return_types.for_schema('atanh_', ops.atanh_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_atanh_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_atanh_")
+def atanh_(*args: Any, **kwargs: Any) -> Any:
+    """torch.atanh_: THPVariable_atanh_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.atanh_",
+                                 {"python_name": "torch.atanh_"})
+    self = None
+    r = parser_atanh_.parse(args, kwargs)
+    ov = overloads_atanh_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_atanh_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_atanh_[r.idx][1 if out_used else 0])
+
+
+# ---- frac --------------------------------------------------------------------------------------
+parser_frac = PythonArgParser.lazy([
+    'frac(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_frac", TORCH_FUNCTIONS_CPP, "dispatch_frac", legacy="dispatch_frac")
+def dispatch_frac_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """frac(Tensor input, *, Tensor out=None): frac, out= frac.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.frac_out, 'frac', False, self, kwargs, out)
+    return at.frac(self=kwargs['self'])
+
+
+overloads_frac = [PythonOverload('frac(Tensor input, *, Tensor out=None)', ops.frac, ops.frac_out, False, False, ['self', 'out'])]
+dispatch_frac = [dispatch_frac_0]
+structseqs_frac = [(return_types.for_schema('frac', ops.frac.schema), return_types.for_schema('frac_out', ops.frac_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_frac", TORCH_FUNCTIONS_CPP, legacy="THPVariable_frac")
+def frac(*args: Any, **kwargs: Any) -> Any:
+    """torch.frac: THPVariable_frac"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.frac",
+                                 {"python_name": "torch.frac"})
+    self = None
+    r = parser_frac.parse(args, kwargs)
+    ov = overloads_frac[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_frac[r.idx](self, parsed)
+    return wrap_result(result, structseqs_frac[r.idx][1 if out_used else 0])
+
+
+# ---- frac_ -------------------------------------------------------------------------------------
+parser_frac_ = PythonArgParser.lazy([
+    'frac_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_frac_", TORCH_FUNCTIONS_CPP, "dispatch_frac_", legacy="dispatch_frac_")
+def dispatch_frac__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """frac_(Tensor input): frac_"""
+    return at.frac_(self=kwargs['self'])
+
+
+overloads_frac_ = [PythonOverload('frac_(Tensor input)', ops.frac_, None, False, False, ['self'])]
+dispatch_frac_ = [dispatch_frac__0]
+structseqs_frac_ = [(return_types.for_schema('frac_', ops.frac_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_frac_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_frac_")
+def frac_(*args: Any, **kwargs: Any) -> Any:
+    """torch.frac_: THPVariable_frac_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.frac_",
+                                 {"python_name": "torch.frac_"})
+    self = None
+    r = parser_frac_.parse(args, kwargs)
+    ov = overloads_frac_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_frac_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_frac_[r.idx][1 if out_used else 0])
+
+
+# ---- _softmax ----------------------------------------------------------------------------------
+parser__softmax = PythonArgParser.lazy([
+    '_softmax(Tensor input, int64_t dim, bool half_to_float, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch__softmax", TORCH_FUNCTIONS_CPP, "dispatch__softmax", legacy="dispatch__softmax")
+def dispatch__softmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_softmax(Tensor input, int64_t dim, bool half_to_float, *, Tensor out=None): _softmax, out= _softmax.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops._softmax_out, '_softmax', False, self, kwargs, out)
+    return at._softmax(self=kwargs['self'], dim=kwargs['dim'], half_to_float=kwargs['half_to_float'])
+
+
+overloads__softmax = [PythonOverload('_softmax(Tensor input, int64_t dim, bool half_to_float, *, Tensor out=None)', ops._softmax, ops._softmax_out, False, False, ['self', 'dim', 'half_to_float', 'out'])]
+dispatch__softmax = [dispatch__softmax_0]
+structseqs__softmax = [(return_types.for_schema('_softmax', ops._softmax.schema), return_types.for_schema('_softmax_out', ops._softmax_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__softmax", TORCH_FUNCTIONS_CPP, legacy="THPVariable__softmax")
+def _softmax(*args: Any, **kwargs: Any) -> Any:
+    """torch._softmax: THPVariable__softmax"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._softmax",
+                                 {"python_name": "torch._softmax"})
+    self = None
+    r = parser__softmax.parse(args, kwargs)
+    ov = overloads__softmax[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch__softmax[r.idx](self, parsed)
+    return wrap_result(result, structseqs__softmax[r.idx][1 if out_used else 0])
+
+
+# ---- softmax -----------------------------------------------------------------------------------
+parser_softmax = PythonArgParser.lazy([
+    'softmax(Tensor input, int64_t dim, ScalarType? dtype=None)',
+])
+
+
+@traced("python", "dispatch_softmax", TORCH_FUNCTIONS_CPP, "dispatch_softmax", legacy="dispatch_softmax")
+def dispatch_softmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """softmax(Tensor input, int64_t dim, ScalarType? dtype=None): softmax.int"""
+    return at.softmax(self=kwargs['self'], dim=kwargs['dim'], dtype=kwargs['dtype'])
+
+
+overloads_softmax = [PythonOverload('softmax(Tensor input, int64_t dim, ScalarType? dtype=None)', ops.softmax_int, None, False, False, ['self', 'dim', 'dtype'])]
+dispatch_softmax = [dispatch_softmax_0]
+structseqs_softmax = [(return_types.for_schema('softmax', ops.softmax_int.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_softmax", TORCH_FUNCTIONS_CPP, legacy="THPVariable_softmax")
+def softmax(*args: Any, **kwargs: Any) -> Any:
+    """torch.softmax: THPVariable_softmax"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.softmax",
+                                 {"python_name": "torch.softmax"})
+    self = None
+    r = parser_softmax.parse(args, kwargs)
+    ov = overloads_softmax[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_softmax[r.idx](self, parsed)
+    return wrap_result(result, structseqs_softmax[r.idx][1 if out_used else 0])
+
+
+# ---- _log_softmax ------------------------------------------------------------------------------
+parser__log_softmax = PythonArgParser.lazy([
+    '_log_softmax(Tensor input, int64_t dim, bool half_to_float, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch__log_softmax", TORCH_FUNCTIONS_CPP, "dispatch__log_softmax", legacy="dispatch__log_softmax")
+def dispatch__log_softmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_log_softmax(Tensor input, int64_t dim, bool half_to_float, *, Tensor out=None): _log_softmax, out= _log_softmax.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops._log_softmax_out, '_log_softmax', False, self, kwargs, out)
+    return at._log_softmax(self=kwargs['self'], dim=kwargs['dim'], half_to_float=kwargs['half_to_float'])
+
+
+overloads__log_softmax = [PythonOverload('_log_softmax(Tensor input, int64_t dim, bool half_to_float, *, Tensor out=None)', ops._log_softmax, ops._log_softmax_out, False, False, ['self', 'dim', 'half_to_float', 'out'])]
+dispatch__log_softmax = [dispatch__log_softmax_0]
+structseqs__log_softmax = [(return_types.for_schema('_log_softmax', ops._log_softmax.schema), return_types.for_schema('_log_softmax_out', ops._log_softmax_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__log_softmax", TORCH_FUNCTIONS_CPP, legacy="THPVariable__log_softmax")
+def _log_softmax(*args: Any, **kwargs: Any) -> Any:
+    """torch._log_softmax: THPVariable__log_softmax"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._log_softmax",
+                                 {"python_name": "torch._log_softmax"})
+    self = None
+    r = parser__log_softmax.parse(args, kwargs)
+    ov = overloads__log_softmax[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch__log_softmax[r.idx](self, parsed)
+    return wrap_result(result, structseqs__log_softmax[r.idx][1 if out_used else 0])
+
+
+# ---- log_softmax -------------------------------------------------------------------------------
+parser_log_softmax = PythonArgParser.lazy([
+    'log_softmax(Tensor input, int64_t dim, ScalarType? dtype=None)',
+])
+
+
+@traced("python", "dispatch_log_softmax", TORCH_FUNCTIONS_CPP, "dispatch_log_softmax", legacy="dispatch_log_softmax")
+def dispatch_log_softmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """log_softmax(Tensor input, int64_t dim, ScalarType? dtype=None): log_softmax.int"""
+    return at.log_softmax(self=kwargs['self'], dim=kwargs['dim'], dtype=kwargs['dtype'])
+
+
+overloads_log_softmax = [PythonOverload('log_softmax(Tensor input, int64_t dim, ScalarType? dtype=None)', ops.log_softmax_int, None, False, False, ['self', 'dim', 'dtype'])]
+dispatch_log_softmax = [dispatch_log_softmax_0]
+structseqs_log_softmax = [(return_types.for_schema('log_softmax', ops.log_softmax_int.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_log_softmax", TORCH_FUNCTIONS_CPP, legacy="THPVariable_log_softmax")
+def log_softmax(*args: Any, **kwargs: Any) -> Any:
+    """torch.log_softmax: THPVariable_log_softmax"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.log_softmax",
+                                 {"python_name": "torch.log_softmax"})
+    self = None
+    r = parser_log_softmax.parse(args, kwargs)
+    ov = overloads_log_softmax[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_log_softmax[r.idx](self, parsed)
+    return wrap_result(result, structseqs_log_softmax[r.idx][1 if out_used else 0])
+
+
+# ---- _softmax_backward_data --------------------------------------------------------------------
+parser__softmax_backward_data = PythonArgParser.lazy([
+    '_softmax_backward_data(Tensor grad_output, Tensor output, int64_t dim, ScalarType input_dtype, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch__softmax_backward_data", TORCH_FUNCTIONS_CPP, "dispatch__softmax_backward_data", legacy="dispatch__softmax_backward_data")
+def dispatch__softmax_backward_data_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_softmax_backward_data(Tensor grad_output, Tensor output, int64_t dim, ScalarType input_dtype, *, Tensor out=None): _softmax_backward_data, out= _softmax_backward_data.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops._softmax_backward_data_out, '_softmax_backward_data', False, self, kwargs, out)
+    return at._softmax_backward_data(grad_output=kwargs['grad_output'], output=kwargs['output'], dim=kwargs['dim'], input_dtype=kwargs['input_dtype'])
+
+
+overloads__softmax_backward_data = [PythonOverload('_softmax_backward_data(Tensor grad_output, Tensor output, int64_t dim, ScalarType input_dtype, *, Tensor out=None)', ops._softmax_backward_data, ops._softmax_backward_data_out, False, False, ['grad_output', 'output', 'dim', 'input_dtype', 'out'])]
+dispatch__softmax_backward_data = [dispatch__softmax_backward_data_0]
+structseqs__softmax_backward_data = [(return_types.for_schema('_softmax_backward_data', ops._softmax_backward_data.schema), return_types.for_schema('_softmax_backward_data_out', ops._softmax_backward_data_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__softmax_backward_data", TORCH_FUNCTIONS_CPP, legacy="THPVariable__softmax_backward_data")
+def _softmax_backward_data(*args: Any, **kwargs: Any) -> Any:
+    """torch._softmax_backward_data: THPVariable__softmax_backward_data"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._softmax_backward_data",
+                                 {"python_name": "torch._softmax_backward_data"})
+    self = None
+    r = parser__softmax_backward_data.parse(args, kwargs)
+    ov = overloads__softmax_backward_data[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch__softmax_backward_data[r.idx](self, parsed)
+    return wrap_result(result, structseqs__softmax_backward_data[r.idx][1 if out_used else 0])
+
+
+# ---- _log_softmax_backward_data ----------------------------------------------------------------
+parser__log_softmax_backward_data = PythonArgParser.lazy([
+    '_log_softmax_backward_data(Tensor grad_output, Tensor output, int64_t dim, ScalarType input_dtype, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch__log_softmax_backward_data", TORCH_FUNCTIONS_CPP, "dispatch__log_softmax_backward_data", legacy="dispatch__log_softmax_backward_data")
+def dispatch__log_softmax_backward_data_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_log_softmax_backward_data(Tensor grad_output, Tensor output, int64_t dim, ScalarType input_dtype, *, Tensor out=None): _log_softmax_backward_data, out= _log_softmax_backward_data.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops._log_softmax_backward_data_out, '_log_softmax_backward_data', False, self, kwargs, out)
+    return at._log_softmax_backward_data(grad_output=kwargs['grad_output'], output=kwargs['output'], dim=kwargs['dim'], input_dtype=kwargs['input_dtype'])
+
+
+overloads__log_softmax_backward_data = [PythonOverload('_log_softmax_backward_data(Tensor grad_output, Tensor output, int64_t dim, ScalarType input_dtype, *, Tensor out=None)', ops._log_softmax_backward_data, ops._log_softmax_backward_data_out, False, False, ['grad_output', 'output', 'dim', 'input_dtype', 'out'])]
+dispatch__log_softmax_backward_data = [dispatch__log_softmax_backward_data_0]
+structseqs__log_softmax_backward_data = [(return_types.for_schema('_log_softmax_backward_data', ops._log_softmax_backward_data.schema), return_types.for_schema('_log_softmax_backward_data_out', ops._log_softmax_backward_data_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__log_softmax_backward_data", TORCH_FUNCTIONS_CPP, legacy="THPVariable__log_softmax_backward_data")
+def _log_softmax_backward_data(*args: Any, **kwargs: Any) -> Any:
+    """torch._log_softmax_backward_data: THPVariable__log_softmax_backward_data"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._log_softmax_backward_data",
+                                 {"python_name": "torch._log_softmax_backward_data"})
+    self = None
+    r = parser__log_softmax_backward_data.parse(args, kwargs)
+    ov = overloads__log_softmax_backward_data[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch__log_softmax_backward_data[r.idx](self, parsed)
+    return wrap_result(result, structseqs__log_softmax_backward_data[r.idx][1 if out_used else 0])
+
+
+# ---- binary_cross_entropy_with_logits ----------------------------------------------------------
+parser_binary_cross_entropy_with_logits = PythonArgParser.lazy([
+    'binary_cross_entropy_with_logits(Tensor input, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int64_t reduction=Mean)',
+])
+
+
+@traced("python", "dispatch_binary_cross_entropy_with_logits", TORCH_FUNCTIONS_CPP, "dispatch_binary_cross_entropy_with_logits", legacy="dispatch_binary_cross_entropy_with_logits")
+def dispatch_binary_cross_entropy_with_logits_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """binary_cross_entropy_with_logits(Tensor input, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int64_t reduction=Mean): binary_cross_entropy_with_logits"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['target'] = kwargs['target']
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['pos_weight'] = kwargs['pos_weight']
+    if kwargs['reduction'] is not None:
+        call_kwargs['reduction'] = kwargs['reduction']
+    return at.binary_cross_entropy_with_logits(**call_kwargs)
+
+
+overloads_binary_cross_entropy_with_logits = [PythonOverload('binary_cross_entropy_with_logits(Tensor input, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int64_t reduction=Mean)', ops.binary_cross_entropy_with_logits, None, False, False, ['self', 'target', 'weight', 'pos_weight', 'reduction'])]
+dispatch_binary_cross_entropy_with_logits = [dispatch_binary_cross_entropy_with_logits_0]
+structseqs_binary_cross_entropy_with_logits = [(return_types.for_schema('binary_cross_entropy_with_logits', ops.binary_cross_entropy_with_logits.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_binary_cross_entropy_with_logits", TORCH_FUNCTIONS_CPP, legacy="THPVariable_binary_cross_entropy_with_logits")
+def binary_cross_entropy_with_logits(*args: Any, **kwargs: Any) -> Any:
+    """torch.binary_cross_entropy_with_logits: THPVariable_binary_cross_entropy_with_logits"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.binary_cross_entropy_with_logits",
+                                 {"python_name": "torch.binary_cross_entropy_with_logits"})
+    self = None
+    r = parser_binary_cross_entropy_with_logits.parse(args, kwargs)
+    ov = overloads_binary_cross_entropy_with_logits[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_binary_cross_entropy_with_logits[r.idx](self, parsed)
+    return wrap_result(result, structseqs_binary_cross_entropy_with_logits[r.idx][1 if out_used else 0])
+
+
+# ---- addcmul -----------------------------------------------------------------------------------
+parser_addcmul = PythonArgParser.lazy([
+    'addcmul(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_addcmul", TORCH_FUNCTIONS_CPP, "dispatch_addcmul", legacy="dispatch_addcmul")
+def dispatch_addcmul_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """addcmul(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor out=None): addcmul, out= addcmul.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.addcmul_out, 'addcmul', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['tensor1'] = kwargs['tensor1']
+    call_kwargs['tensor2'] = kwargs['tensor2']
+    if kwargs['value'] is not None:
+        call_kwargs['value'] = kwargs['value']
+    return at.addcmul(**call_kwargs)
+
+
+overloads_addcmul = [PythonOverload('addcmul(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor out=None)', ops.addcmul, ops.addcmul_out, False, False, ['self', 'tensor1', 'tensor2', 'value', 'out'])]
+dispatch_addcmul = [dispatch_addcmul_0]
+structseqs_addcmul = [(return_types.for_schema('addcmul', ops.addcmul.schema), return_types.for_schema('addcmul_out', ops.addcmul_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_addcmul", TORCH_FUNCTIONS_CPP, legacy="THPVariable_addcmul")
+def addcmul(*args: Any, **kwargs: Any) -> Any:
+    """torch.addcmul: THPVariable_addcmul"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.addcmul",
+                                 {"python_name": "torch.addcmul"})
+    self = None
+    r = parser_addcmul.parse(args, kwargs)
+    ov = overloads_addcmul[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_addcmul[r.idx](self, parsed)
+    return wrap_result(result, structseqs_addcmul[r.idx][1 if out_used else 0])
+
+
+# ---- addcdiv -----------------------------------------------------------------------------------
+parser_addcdiv = PythonArgParser.lazy([
+    'addcdiv(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_addcdiv", TORCH_FUNCTIONS_CPP, "dispatch_addcdiv", legacy="dispatch_addcdiv")
+def dispatch_addcdiv_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """addcdiv(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor out=None): addcdiv, out= addcdiv.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.addcdiv_out, 'addcdiv', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['tensor1'] = kwargs['tensor1']
+    call_kwargs['tensor2'] = kwargs['tensor2']
+    if kwargs['value'] is not None:
+        call_kwargs['value'] = kwargs['value']
+    return at.addcdiv(**call_kwargs)
+
+
+overloads_addcdiv = [PythonOverload('addcdiv(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor out=None)', ops.addcdiv, ops.addcdiv_out, False, False, ['self', 'tensor1', 'tensor2', 'value', 'out'])]
+dispatch_addcdiv = [dispatch_addcdiv_0]
+structseqs_addcdiv = [(return_types.for_schema('addcdiv', ops.addcdiv.schema), return_types.for_schema('addcdiv_out', ops.addcdiv_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_addcdiv", TORCH_FUNCTIONS_CPP, legacy="THPVariable_addcdiv")
+def addcdiv(*args: Any, **kwargs: Any) -> Any:
+    """torch.addcdiv: THPVariable_addcdiv"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.addcdiv",
+                                 {"python_name": "torch.addcdiv"})
+    self = None
+    r = parser_addcdiv.parse(args, kwargs)
+    ov = overloads_addcdiv[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_addcdiv[r.idx](self, parsed)
+    return wrap_result(result, structseqs_addcdiv[r.idx][1 if out_used else 0])
+
+
+# ---- lerp --------------------------------------------------------------------------------------
+parser_lerp = PythonArgParser.lazy([
+    'lerp(Tensor input, Tensor end, Scalar weight, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_lerp", TORCH_FUNCTIONS_CPP, "dispatch_lerp", legacy="dispatch_lerp")
+def dispatch_lerp_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """lerp(Tensor input, Tensor end, Scalar weight, *, Tensor out=None): lerp.Scalar, out= lerp.Scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.lerp_Scalar_out, 'lerp', False, self, kwargs, out)
+    return at.lerp(self=kwargs['self'], end=kwargs['end'], weight=kwargs['weight'])
+
+
+overloads_lerp = [PythonOverload('lerp(Tensor input, Tensor end, Scalar weight, *, Tensor out=None)', ops.lerp_Scalar, ops.lerp_Scalar_out, False, False, ['self', 'end', 'weight', 'out'])]
+dispatch_lerp = [dispatch_lerp_0]
+structseqs_lerp = [(return_types.for_schema('lerp', ops.lerp_Scalar.schema), return_types.for_schema('lerp_out', ops.lerp_Scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_lerp", TORCH_FUNCTIONS_CPP, legacy="THPVariable_lerp")
+def lerp(*args: Any, **kwargs: Any) -> Any:
+    """torch.lerp: THPVariable_lerp"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.lerp",
+                                 {"python_name": "torch.lerp"})
+    self = None
+    r = parser_lerp.parse(args, kwargs)
+    ov = overloads_lerp[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_lerp[r.idx](self, parsed)
+    return wrap_result(result, structseqs_lerp[r.idx][1 if out_used else 0])
+
+
+# ---- broadcast_tensors -------------------------------------------------------------------------
+parser_broadcast_tensors = PythonArgParser.lazy([
+    'broadcast_tensors(TensorList tensors)',
+])
+
+
+@traced("python", "dispatch_broadcast_tensors", TORCH_FUNCTIONS_CPP, "dispatch_broadcast_tensors", legacy="dispatch_broadcast_tensors")
+def dispatch_broadcast_tensors_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """broadcast_tensors(TensorList tensors): broadcast_tensors"""
+    return at.broadcast_tensors(tensors=kwargs['tensors'])
+
+
+overloads_broadcast_tensors = [PythonOverload('broadcast_tensors(TensorList tensors)', ops.broadcast_tensors, None, False, False, ['tensors'])]
+dispatch_broadcast_tensors = [dispatch_broadcast_tensors_0]
+structseqs_broadcast_tensors = [(return_types.for_schema('broadcast_tensors', ops.broadcast_tensors.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_broadcast_tensors", TORCH_FUNCTIONS_CPP, legacy="THPVariable_broadcast_tensors")
+def broadcast_tensors(*args: Any, **kwargs: Any) -> Any:
+    """torch.broadcast_tensors: THPVariable_broadcast_tensors"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.broadcast_tensors",
+                                 {"python_name": "torch.broadcast_tensors"})
+    self = None
+    r = parser_broadcast_tensors.parse(args, kwargs)
+    ov = overloads_broadcast_tensors[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_broadcast_tensors[r.idx](self, parsed)
+    return wrap_result(result, structseqs_broadcast_tensors[r.idx][1 if out_used else 0])
+
+
+# ---- bitwise_xor -------------------------------------------------------------------------------
+parser_bitwise_xor = PythonArgParser.lazy([
+    'bitwise_xor(Tensor input, Tensor other, *, Tensor out=None)',
+    'bitwise_xor(Tensor input, Scalar other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_bitwise_xor", TORCH_FUNCTIONS_CPP, "dispatch_bitwise_xor", legacy="dispatch_bitwise_xor")
+def dispatch_bitwise_xor_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bitwise_xor(Tensor input, Tensor other, *, Tensor out=None): bitwise_xor.Tensor, out= bitwise_xor.Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.bitwise_xor_Tensor_out, 'bitwise_xor', False, self, kwargs, out)
+    return at.bitwise_xor(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_bitwise_xor", TORCH_FUNCTIONS_CPP, "dispatch_bitwise_xor", legacy="dispatch_bitwise_xor")
+def dispatch_bitwise_xor_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bitwise_xor(Tensor input, Scalar other, *, Tensor out=None): bitwise_xor.Scalar, out= bitwise_xor.Scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.bitwise_xor_Scalar_out, 'bitwise_xor', False, self, kwargs, out)
+    return at.bitwise_xor(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads_bitwise_xor = [PythonOverload('bitwise_xor(Tensor input, Tensor other, *, Tensor out=None)', ops.bitwise_xor_Tensor, ops.bitwise_xor_Tensor_out, False, False, ['self', 'other', 'out']), PythonOverload('bitwise_xor(Tensor input, Scalar other, *, Tensor out=None)', ops.bitwise_xor_Scalar, ops.bitwise_xor_Scalar_out, False, False, ['self', 'other', 'out'])]
+dispatch_bitwise_xor = [dispatch_bitwise_xor_0, dispatch_bitwise_xor_1]
+structseqs_bitwise_xor = [(return_types.for_schema('bitwise_xor', ops.bitwise_xor_Tensor.schema), return_types.for_schema('bitwise_xor_out', ops.bitwise_xor_Tensor_out.schema)), (return_types.for_schema('bitwise_xor', ops.bitwise_xor_Scalar.schema), return_types.for_schema('bitwise_xor_out', ops.bitwise_xor_Scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_bitwise_xor", TORCH_FUNCTIONS_CPP, legacy="THPVariable_bitwise_xor")
+def bitwise_xor(*args: Any, **kwargs: Any) -> Any:
+    """torch.bitwise_xor: THPVariable_bitwise_xor"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.bitwise_xor",
+                                 {"python_name": "torch.bitwise_xor"})
+    self = None
+    r = parser_bitwise_xor.parse(args, kwargs)
+    ov = overloads_bitwise_xor[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_bitwise_xor[r.idx](self, parsed)
+    return wrap_result(result, structseqs_bitwise_xor[r.idx][1 if out_used else 0])
+
+
+# ---- __xor__ -----------------------------------------------------------------------------------
+parser___xor__ = PythonArgParser.lazy([
+    '__xor__(Tensor input, Tensor other)',
+    '__xor__(Tensor input, Scalar other)',
+])
+
+
+@traced("python", "dispatch___xor__", TORCH_FUNCTIONS_CPP, "dispatch___xor__", legacy="dispatch___xor__")
+def dispatch___xor___0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """__xor__(Tensor input, Tensor other): __xor__.Tensor"""
+    return at.__xor__(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch___xor__", TORCH_FUNCTIONS_CPP, "dispatch___xor__", legacy="dispatch___xor__")
+def dispatch___xor___1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """__xor__(Tensor input, Scalar other): __xor__.Scalar"""
+    return at.__xor__(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads___xor__ = [PythonOverload('__xor__(Tensor input, Tensor other)', ops.__xor___Tensor, None, False, False, ['self', 'other']), PythonOverload('__xor__(Tensor input, Scalar other)', ops.__xor___Scalar, None, False, False, ['self', 'other'])]
+dispatch___xor__ = [dispatch___xor___0, dispatch___xor___1]
+structseqs___xor__ = [(return_types.for_schema('__xor__', ops.__xor___Tensor.schema), None), (return_types.for_schema('__xor__', ops.__xor___Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable___xor__", TORCH_FUNCTIONS_CPP, legacy="THPVariable___xor__")
+def __xor__(*args: Any, **kwargs: Any) -> Any:
+    """torch.__xor__: THPVariable___xor__"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.__xor__",
+                                 {"python_name": "torch.__xor__"})
+    self = None
+    r = parser___xor__.parse(args, kwargs)
+    ov = overloads___xor__[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch___xor__[r.idx](self, parsed)
+    return wrap_result(result, structseqs___xor__[r.idx][1 if out_used else 0])
+
+
+# ---- bitwise_left_shift ------------------------------------------------------------------------
+parser_bitwise_left_shift = PythonArgParser.lazy([
+    'bitwise_left_shift(Tensor input, Tensor other, *, Tensor out=None)',
+    'bitwise_left_shift(Tensor input, Scalar other)',
+])
+
+
+@traced("python", "dispatch_bitwise_left_shift", TORCH_FUNCTIONS_CPP, "dispatch_bitwise_left_shift", legacy="dispatch_bitwise_left_shift")
+def dispatch_bitwise_left_shift_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bitwise_left_shift(Tensor input, Tensor other, *, Tensor out=None): bitwise_left_shift.Tensor, out= bitwise_left_shift.Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.bitwise_left_shift_Tensor_out, 'bitwise_left_shift', False, self, kwargs, out)
+    return at.bitwise_left_shift(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_bitwise_left_shift", TORCH_FUNCTIONS_CPP, "dispatch_bitwise_left_shift", legacy="dispatch_bitwise_left_shift")
+def dispatch_bitwise_left_shift_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bitwise_left_shift(Tensor input, Scalar other): bitwise_left_shift.Tensor_Scalar"""
+    return at.bitwise_left_shift(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads_bitwise_left_shift = [PythonOverload('bitwise_left_shift(Tensor input, Tensor other, *, Tensor out=None)', ops.bitwise_left_shift_Tensor, ops.bitwise_left_shift_Tensor_out, False, False, ['self', 'other', 'out']), PythonOverload('bitwise_left_shift(Tensor input, Scalar other)', ops.bitwise_left_shift_Tensor_Scalar, None, False, False, ['self', 'other'])]
+dispatch_bitwise_left_shift = [dispatch_bitwise_left_shift_0, dispatch_bitwise_left_shift_1]
+structseqs_bitwise_left_shift = [(return_types.for_schema('bitwise_left_shift', ops.bitwise_left_shift_Tensor.schema), return_types.for_schema('bitwise_left_shift_out', ops.bitwise_left_shift_Tensor_out.schema)), (return_types.for_schema('bitwise_left_shift', ops.bitwise_left_shift_Tensor_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_bitwise_left_shift", TORCH_FUNCTIONS_CPP, legacy="THPVariable_bitwise_left_shift")
+def bitwise_left_shift(*args: Any, **kwargs: Any) -> Any:
+    """torch.bitwise_left_shift: THPVariable_bitwise_left_shift"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.bitwise_left_shift",
+                                 {"python_name": "torch.bitwise_left_shift"})
+    self = None
+    r = parser_bitwise_left_shift.parse(args, kwargs)
+    ov = overloads_bitwise_left_shift[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_bitwise_left_shift[r.idx](self, parsed)
+    return wrap_result(result, structseqs_bitwise_left_shift[r.idx][1 if out_used else 0])
+
+
+# ---- __lshift__ --------------------------------------------------------------------------------
+parser___lshift__ = PythonArgParser.lazy([
+    '__lshift__(Tensor input, Tensor other)',
+    '__lshift__(Tensor input, Scalar other)',
+])
+
+
+@traced("python", "dispatch___lshift__", TORCH_FUNCTIONS_CPP, "dispatch___lshift__", legacy="dispatch___lshift__")
+def dispatch___lshift___0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """__lshift__(Tensor input, Tensor other): __lshift__.Tensor"""
+    return at.__lshift__(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch___lshift__", TORCH_FUNCTIONS_CPP, "dispatch___lshift__", legacy="dispatch___lshift__")
+def dispatch___lshift___1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """__lshift__(Tensor input, Scalar other): __lshift__.Scalar"""
+    return at.__lshift__(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads___lshift__ = [PythonOverload('__lshift__(Tensor input, Tensor other)', ops.__lshift___Tensor, None, False, False, ['self', 'other']), PythonOverload('__lshift__(Tensor input, Scalar other)', ops.__lshift___Scalar, None, False, False, ['self', 'other'])]
+dispatch___lshift__ = [dispatch___lshift___0, dispatch___lshift___1]
+structseqs___lshift__ = [(return_types.for_schema('__lshift__', ops.__lshift___Tensor.schema), None), (return_types.for_schema('__lshift__', ops.__lshift___Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable___lshift__", TORCH_FUNCTIONS_CPP, legacy="THPVariable___lshift__")
+def __lshift__(*args: Any, **kwargs: Any) -> Any:
+    """torch.__lshift__: THPVariable___lshift__"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.__lshift__",
+                                 {"python_name": "torch.__lshift__"})
+    self = None
+    r = parser___lshift__.parse(args, kwargs)
+    ov = overloads___lshift__[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch___lshift__[r.idx](self, parsed)
+    return wrap_result(result, structseqs___lshift__[r.idx][1 if out_used else 0])
+
+
+# ---- bitwise_right_shift -----------------------------------------------------------------------
+parser_bitwise_right_shift = PythonArgParser.lazy([
+    'bitwise_right_shift(Tensor input, Tensor other, *, Tensor out=None)',
+    'bitwise_right_shift(Tensor input, Scalar other)',
+])
+
+
+@traced("python", "dispatch_bitwise_right_shift", TORCH_FUNCTIONS_CPP, "dispatch_bitwise_right_shift", legacy="dispatch_bitwise_right_shift")
+def dispatch_bitwise_right_shift_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bitwise_right_shift(Tensor input, Tensor other, *, Tensor out=None): bitwise_right_shift.Tensor, out= bitwise_right_shift.Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.bitwise_right_shift_Tensor_out, 'bitwise_right_shift', False, self, kwargs, out)
+    return at.bitwise_right_shift(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_bitwise_right_shift", TORCH_FUNCTIONS_CPP, "dispatch_bitwise_right_shift", legacy="dispatch_bitwise_right_shift")
+def dispatch_bitwise_right_shift_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bitwise_right_shift(Tensor input, Scalar other): bitwise_right_shift.Tensor_Scalar"""
+    return at.bitwise_right_shift(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads_bitwise_right_shift = [PythonOverload('bitwise_right_shift(Tensor input, Tensor other, *, Tensor out=None)', ops.bitwise_right_shift_Tensor, ops.bitwise_right_shift_Tensor_out, False, False, ['self', 'other', 'out']), PythonOverload('bitwise_right_shift(Tensor input, Scalar other)', ops.bitwise_right_shift_Tensor_Scalar, None, False, False, ['self', 'other'])]
+dispatch_bitwise_right_shift = [dispatch_bitwise_right_shift_0, dispatch_bitwise_right_shift_1]
+structseqs_bitwise_right_shift = [(return_types.for_schema('bitwise_right_shift', ops.bitwise_right_shift_Tensor.schema), return_types.for_schema('bitwise_right_shift_out', ops.bitwise_right_shift_Tensor_out.schema)), (return_types.for_schema('bitwise_right_shift', ops.bitwise_right_shift_Tensor_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_bitwise_right_shift", TORCH_FUNCTIONS_CPP, legacy="THPVariable_bitwise_right_shift")
+def bitwise_right_shift(*args: Any, **kwargs: Any) -> Any:
+    """torch.bitwise_right_shift: THPVariable_bitwise_right_shift"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.bitwise_right_shift",
+                                 {"python_name": "torch.bitwise_right_shift"})
+    self = None
+    r = parser_bitwise_right_shift.parse(args, kwargs)
+    ov = overloads_bitwise_right_shift[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_bitwise_right_shift[r.idx](self, parsed)
+    return wrap_result(result, structseqs_bitwise_right_shift[r.idx][1 if out_used else 0])
+
+
+# ---- __rshift__ --------------------------------------------------------------------------------
+parser___rshift__ = PythonArgParser.lazy([
+    '__rshift__(Tensor input, Tensor other)',
+    '__rshift__(Tensor input, Scalar other)',
+])
+
+
+@traced("python", "dispatch___rshift__", TORCH_FUNCTIONS_CPP, "dispatch___rshift__", legacy="dispatch___rshift__")
+def dispatch___rshift___0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """__rshift__(Tensor input, Tensor other): __rshift__.Tensor"""
+    return at.__rshift__(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch___rshift__", TORCH_FUNCTIONS_CPP, "dispatch___rshift__", legacy="dispatch___rshift__")
+def dispatch___rshift___1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """__rshift__(Tensor input, Scalar other): __rshift__.Scalar"""
+    return at.__rshift__(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads___rshift__ = [PythonOverload('__rshift__(Tensor input, Tensor other)', ops.__rshift___Tensor, None, False, False, ['self', 'other']), PythonOverload('__rshift__(Tensor input, Scalar other)', ops.__rshift___Scalar, None, False, False, ['self', 'other'])]
+dispatch___rshift__ = [dispatch___rshift___0, dispatch___rshift___1]
+structseqs___rshift__ = [(return_types.for_schema('__rshift__', ops.__rshift___Tensor.schema), None), (return_types.for_schema('__rshift__', ops.__rshift___Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable___rshift__", TORCH_FUNCTIONS_CPP, legacy="THPVariable___rshift__")
+def __rshift__(*args: Any, **kwargs: Any) -> Any:
+    """torch.__rshift__: THPVariable___rshift__"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.__rshift__",
+                                 {"python_name": "torch.__rshift__"})
+    self = None
+    r = parser___rshift__.parse(args, kwargs)
+    ov = overloads___rshift__[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch___rshift__[r.idx](self, parsed)
+    return wrap_result(result, structseqs___rshift__[r.idx][1 if out_used else 0])
+
+
+# ---- hypot -------------------------------------------------------------------------------------
+parser_hypot = PythonArgParser.lazy([
+    'hypot(Tensor input, Tensor other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_hypot", TORCH_FUNCTIONS_CPP, "dispatch_hypot", legacy="dispatch_hypot")
+def dispatch_hypot_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hypot(Tensor input, Tensor other, *, Tensor out=None): hypot, out= hypot.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.hypot_out, 'hypot', False, self, kwargs, out)
+    return at.hypot(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads_hypot = [PythonOverload('hypot(Tensor input, Tensor other, *, Tensor out=None)', ops.hypot, ops.hypot_out, False, False, ['self', 'other', 'out'])]
+dispatch_hypot = [dispatch_hypot_0]
+structseqs_hypot = [(return_types.for_schema('hypot', ops.hypot.schema), return_types.for_schema('hypot_out', ops.hypot_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_hypot", TORCH_FUNCTIONS_CPP, legacy="THPVariable_hypot")
+def hypot(*args: Any, **kwargs: Any) -> Any:
+    """torch.hypot: THPVariable_hypot"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.hypot",
+                                 {"python_name": "torch.hypot"})
+    self = None
+    r = parser_hypot.parse(args, kwargs)
+    ov = overloads_hypot[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_hypot[r.idx](self, parsed)
+    return wrap_result(result, structseqs_hypot[r.idx][1 if out_used else 0])
+
+
+# ---- isnan -------------------------------------------------------------------------------------
+parser_isnan = PythonArgParser.lazy([
+    'isnan(Tensor input)',
+])
+
+
+@traced("python", "dispatch_isnan", TORCH_FUNCTIONS_CPP, "dispatch_isnan", legacy="dispatch_isnan")
+def dispatch_isnan_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """isnan(Tensor input): isnan"""
+    return at.isnan(self=kwargs['self'])
+
+
+overloads_isnan = [PythonOverload('isnan(Tensor input)', ops.isnan, None, False, False, ['self'])]
+dispatch_isnan = [dispatch_isnan_0]
+structseqs_isnan = [(return_types.for_schema('isnan', ops.isnan.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_isnan", TORCH_FUNCTIONS_CPP, legacy="THPVariable_isnan")
+def isnan(*args: Any, **kwargs: Any) -> Any:
+    """torch.isnan: THPVariable_isnan"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.isnan",
+                                 {"python_name": "torch.isnan"})
+    self = None
+    r = parser_isnan.parse(args, kwargs)
+    ov = overloads_isnan[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_isnan[r.idx](self, parsed)
+    return wrap_result(result, structseqs_isnan[r.idx][1 if out_used else 0])
+
+
+# ---- isinf -------------------------------------------------------------------------------------
+parser_isinf = PythonArgParser.lazy([
+    'isinf(Tensor input)',
+])
+
+
+@traced("python", "dispatch_isinf", TORCH_FUNCTIONS_CPP, "dispatch_isinf", legacy="dispatch_isinf")
+def dispatch_isinf_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """isinf(Tensor input): isinf"""
+    return at.isinf(self=kwargs['self'])
+
+
+overloads_isinf = [PythonOverload('isinf(Tensor input)', ops.isinf, None, False, False, ['self'])]
+dispatch_isinf = [dispatch_isinf_0]
+structseqs_isinf = [(return_types.for_schema('isinf', ops.isinf.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_isinf", TORCH_FUNCTIONS_CPP, legacy="THPVariable_isinf")
+def isinf(*args: Any, **kwargs: Any) -> Any:
+    """torch.isinf: THPVariable_isinf"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.isinf",
+                                 {"python_name": "torch.isinf"})
+    self = None
+    r = parser_isinf.parse(args, kwargs)
+    ov = overloads_isinf[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_isinf[r.idx](self, parsed)
+    return wrap_result(result, structseqs_isinf[r.idx][1 if out_used else 0])
+
+
+# ---- isfinite ----------------------------------------------------------------------------------
+parser_isfinite = PythonArgParser.lazy([
+    'isfinite(Tensor input)',
+])
+
+
+@traced("python", "dispatch_isfinite", TORCH_FUNCTIONS_CPP, "dispatch_isfinite", legacy="dispatch_isfinite")
+def dispatch_isfinite_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """isfinite(Tensor input): isfinite"""
+    return at.isfinite(self=kwargs['self'])
+
+
+overloads_isfinite = [PythonOverload('isfinite(Tensor input)', ops.isfinite, None, False, False, ['self'])]
+dispatch_isfinite = [dispatch_isfinite_0]
+structseqs_isfinite = [(return_types.for_schema('isfinite', ops.isfinite.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_isfinite", TORCH_FUNCTIONS_CPP, legacy="THPVariable_isfinite")
+def isfinite(*args: Any, **kwargs: Any) -> Any:
+    """torch.isfinite: THPVariable_isfinite"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.isfinite",
+                                 {"python_name": "torch.isfinite"})
+    self = None
+    r = parser_isfinite.parse(args, kwargs)
+    ov = overloads_isfinite[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_isfinite[r.idx](self, parsed)
+    return wrap_result(result, structseqs_isfinite[r.idx][1 if out_used else 0])
+
+
+# ---- isin --------------------------------------------------------------------------------------
+parser_isin = PythonArgParser.lazy([
+    'isin(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False)',
+    'isin(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False)',
+    'isin(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False)',
+])
+
+
+@traced("python", "dispatch_isin", TORCH_FUNCTIONS_CPP, "dispatch_isin", legacy="dispatch_isin")
+def dispatch_isin_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """isin(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False): isin.Tensor_Tensor"""
+    call_kwargs = {}
+    call_kwargs['elements'] = kwargs['elements']
+    call_kwargs['test_elements'] = kwargs['test_elements']
+    if kwargs['assume_unique'] is not None:
+        call_kwargs['assume_unique'] = kwargs['assume_unique']
+    if kwargs['invert'] is not None:
+        call_kwargs['invert'] = kwargs['invert']
+    return at.isin(**call_kwargs)
+
+
+@traced("python", "dispatch_isin", TORCH_FUNCTIONS_CPP, "dispatch_isin", legacy="dispatch_isin")
+def dispatch_isin_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """isin(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False): isin.Scalar_Tensor"""
+    call_kwargs = {}
+    call_kwargs['element'] = kwargs['element']
+    call_kwargs['test_elements'] = kwargs['test_elements']
+    if kwargs['assume_unique'] is not None:
+        call_kwargs['assume_unique'] = kwargs['assume_unique']
+    if kwargs['invert'] is not None:
+        call_kwargs['invert'] = kwargs['invert']
+    return at.isin(**call_kwargs)
+
+
+@traced("python", "dispatch_isin", TORCH_FUNCTIONS_CPP, "dispatch_isin", legacy="dispatch_isin")
+def dispatch_isin_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """isin(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False): isin.Tensor_Scalar"""
+    call_kwargs = {}
+    call_kwargs['elements'] = kwargs['elements']
+    call_kwargs['test_element'] = kwargs['test_element']
+    if kwargs['assume_unique'] is not None:
+        call_kwargs['assume_unique'] = kwargs['assume_unique']
+    if kwargs['invert'] is not None:
+        call_kwargs['invert'] = kwargs['invert']
+    return at.isin(**call_kwargs)
+
+
+overloads_isin = [PythonOverload('isin(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False)', ops.isin_Tensor_Tensor, None, False, False, ['elements', 'test_elements', 'assume_unique', 'invert']), PythonOverload('isin(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False)', ops.isin_Scalar_Tensor, None, False, False, ['element', 'test_elements', 'assume_unique', 'invert']), PythonOverload('isin(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False)', ops.isin_Tensor_Scalar, None, False, False, ['elements', 'test_element', 'assume_unique', 'invert'])]
+dispatch_isin = [dispatch_isin_0, dispatch_isin_1, dispatch_isin_2]
+structseqs_isin = [(return_types.for_schema('isin', ops.isin_Tensor_Tensor.schema), None), (return_types.for_schema('isin', ops.isin_Scalar_Tensor.schema), None), (return_types.for_schema('isin', ops.isin_Tensor_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_isin", TORCH_FUNCTIONS_CPP, legacy="THPVariable_isin")
+def isin(*args: Any, **kwargs: Any) -> Any:
+    """torch.isin: THPVariable_isin"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.isin",
+                                 {"python_name": "torch.isin"})
+    self = None
+    r = parser_isin.parse(args, kwargs)
+    ov = overloads_isin[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_isin[r.idx](self, parsed)
+    return wrap_result(result, structseqs_isin[r.idx][1 if out_used else 0])
+
+
+# ---- conj_physical -----------------------------------------------------------------------------
+parser_conj_physical = PythonArgParser.lazy([
+    'conj_physical(Tensor input)',
+])
+
+
+@traced("python", "dispatch_conj_physical", TORCH_FUNCTIONS_CPP, "dispatch_conj_physical", legacy="dispatch_conj_physical")
+def dispatch_conj_physical_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """conj_physical(Tensor input): conj_physical"""
+    return at.conj_physical(self=kwargs['self'])
+
+
+overloads_conj_physical = [PythonOverload('conj_physical(Tensor input)', ops.conj_physical, None, False, False, ['self'])]
+dispatch_conj_physical = [dispatch_conj_physical_0]
+structseqs_conj_physical = [(return_types.for_schema('conj_physical', ops.conj_physical.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_conj_physical", TORCH_FUNCTIONS_CPP, legacy="THPVariable_conj_physical")
+def conj_physical(*args: Any, **kwargs: Any) -> Any:
+    """torch.conj_physical: THPVariable_conj_physical"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.conj_physical",
+                                 {"python_name": "torch.conj_physical"})
+    self = None
+    r = parser_conj_physical.parse(args, kwargs)
+    ov = overloads_conj_physical[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_conj_physical[r.idx](self, parsed)
+    return wrap_result(result, structseqs_conj_physical[r.idx][1 if out_used else 0])
+
+
+# ---- frexp -------------------------------------------------------------------------------------
+parser_frexp = PythonArgParser.lazy([
+    'frexp(Tensor input, *, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch_frexp", TORCH_FUNCTIONS_CPP, "dispatch_frexp", legacy="dispatch_frexp")
+def dispatch_frexp_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """frexp(Tensor input, *, TensorList[2] out=None): frexp.Tensor, out= frexp.Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.frexp_Tensor_out, 'frexp', False, self, kwargs, out)
+    return at.frexp(self=kwargs['self'])
+
+
+overloads_frexp = [PythonOverload('frexp(Tensor input, *, TensorList[2] out=None)', ops.frexp_Tensor, ops.frexp_Tensor_out, False, False, ['self', 'out'])]
+dispatch_frexp = [dispatch_frexp_0]
+structseqs_frexp = [(return_types.for_schema('frexp', ops.frexp_Tensor.schema), return_types.for_schema('frexp_out', ops.frexp_Tensor_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_frexp", TORCH_FUNCTIONS_CPP, legacy="THPVariable_frexp")
+def frexp(*args: Any, **kwargs: Any) -> Any:
+    """torch.frexp: THPVariable_frexp"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.frexp",
+                                 {"python_name": "torch.frexp"})
+    self = None
+    r = parser_frexp.parse(args, kwargs)
+    ov = overloads_frexp[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_frexp[r.idx](self, parsed)
+    return wrap_result(result, structseqs_frexp[r.idx][1 if out_used else 0])
+
+
+# ---- trapezoid ---------------------------------------------------------------------------------
+parser_trapezoid = PythonArgParser.lazy([
+    'trapezoid(Tensor y, Tensor x, *, int64_t dim=-1)',
+    'trapezoid(Tensor y, *, Scalar dx=1, int64_t dim=-1)',
+])
+
+
+@traced("python", "dispatch_trapezoid", TORCH_FUNCTIONS_CPP, "dispatch_trapezoid", legacy="dispatch_trapezoid")
+def dispatch_trapezoid_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """trapezoid(Tensor y, Tensor x, *, int64_t dim=-1): trapezoid.x"""
+    call_kwargs = {}
+    call_kwargs['y'] = kwargs['y']
+    call_kwargs['x'] = kwargs['x']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    return at.trapezoid(**call_kwargs)
+
+
+@traced("python", "dispatch_trapezoid", TORCH_FUNCTIONS_CPP, "dispatch_trapezoid", legacy="dispatch_trapezoid")
+def dispatch_trapezoid_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """trapezoid(Tensor y, *, Scalar dx=1, int64_t dim=-1): trapezoid.dx"""
+    call_kwargs = {}
+    call_kwargs['y'] = kwargs['y']
+    if kwargs['dx'] is not None:
+        call_kwargs['dx'] = kwargs['dx']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    return at.trapezoid(**call_kwargs)
+
+
+overloads_trapezoid = [PythonOverload('trapezoid(Tensor y, Tensor x, *, int64_t dim=-1)', ops.trapezoid_x, None, False, False, ['y', 'x', 'dim']), PythonOverload('trapezoid(Tensor y, *, Scalar dx=1, int64_t dim=-1)', ops.trapezoid_dx, None, False, False, ['y', 'dx', 'dim'])]
+dispatch_trapezoid = [dispatch_trapezoid_0, dispatch_trapezoid_1]
+structseqs_trapezoid = [(return_types.for_schema('trapezoid', ops.trapezoid_x.schema), None), (return_types.for_schema('trapezoid', ops.trapezoid_dx.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_trapezoid", TORCH_FUNCTIONS_CPP, legacy="THPVariable_trapezoid")
+def trapezoid(*args: Any, **kwargs: Any) -> Any:
+    """torch.trapezoid: THPVariable_trapezoid"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.trapezoid",
+                                 {"python_name": "torch.trapezoid"})
+    self = None
+    r = parser_trapezoid.parse(args, kwargs)
+    ov = overloads_trapezoid[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_trapezoid[r.idx](self, parsed)
+    return wrap_result(result, structseqs_trapezoid[r.idx][1 if out_used else 0])
+
+
+# ---- cumulative_trapezoid ----------------------------------------------------------------------
+parser_cumulative_trapezoid = PythonArgParser.lazy([
+    'cumulative_trapezoid(Tensor y, Tensor x, *, int64_t dim=-1)',
+    'cumulative_trapezoid(Tensor y, *, Scalar dx=1, int64_t dim=-1)',
+])
+
+
+@traced("python", "dispatch_cumulative_trapezoid", TORCH_FUNCTIONS_CPP, "dispatch_cumulative_trapezoid", legacy="dispatch_cumulative_trapezoid")
+def dispatch_cumulative_trapezoid_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cumulative_trapezoid(Tensor y, Tensor x, *, int64_t dim=-1): cumulative_trapezoid.x"""
+    call_kwargs = {}
+    call_kwargs['y'] = kwargs['y']
+    call_kwargs['x'] = kwargs['x']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    return at.cumulative_trapezoid(**call_kwargs)
+
+
+@traced("python", "dispatch_cumulative_trapezoid", TORCH_FUNCTIONS_CPP, "dispatch_cumulative_trapezoid", legacy="dispatch_cumulative_trapezoid")
+def dispatch_cumulative_trapezoid_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cumulative_trapezoid(Tensor y, *, Scalar dx=1, int64_t dim=-1): cumulative_trapezoid.dx"""
+    call_kwargs = {}
+    call_kwargs['y'] = kwargs['y']
+    if kwargs['dx'] is not None:
+        call_kwargs['dx'] = kwargs['dx']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    return at.cumulative_trapezoid(**call_kwargs)
+
+
+overloads_cumulative_trapezoid = [PythonOverload('cumulative_trapezoid(Tensor y, Tensor x, *, int64_t dim=-1)', ops.cumulative_trapezoid_x, None, False, False, ['y', 'x', 'dim']), PythonOverload('cumulative_trapezoid(Tensor y, *, Scalar dx=1, int64_t dim=-1)', ops.cumulative_trapezoid_dx, None, False, False, ['y', 'dx', 'dim'])]
+dispatch_cumulative_trapezoid = [dispatch_cumulative_trapezoid_0, dispatch_cumulative_trapezoid_1]
+structseqs_cumulative_trapezoid = [(return_types.for_schema('cumulative_trapezoid', ops.cumulative_trapezoid_x.schema), None), (return_types.for_schema('cumulative_trapezoid', ops.cumulative_trapezoid_dx.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cumulative_trapezoid", TORCH_FUNCTIONS_CPP, legacy="THPVariable_cumulative_trapezoid")
+def cumulative_trapezoid(*args: Any, **kwargs: Any) -> Any:
+    """torch.cumulative_trapezoid: THPVariable_cumulative_trapezoid"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.cumulative_trapezoid",
+                                 {"python_name": "torch.cumulative_trapezoid"})
+    self = None
+    r = parser_cumulative_trapezoid.parse(args, kwargs)
+    ov = overloads_cumulative_trapezoid[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_cumulative_trapezoid[r.idx](self, parsed)
+    return wrap_result(result, structseqs_cumulative_trapezoid[r.idx][1 if out_used else 0])
+
+
+# ---- cov ---------------------------------------------------------------------------------------
+parser_cov = PythonArgParser.lazy([
+    'cov(Tensor input, *, int64_t correction=1, Tensor? fweights=None, Tensor? aweights=None)',
+])
+
+
+@traced("python", "dispatch_cov", TORCH_FUNCTIONS_CPP, "dispatch_cov", legacy="dispatch_cov")
+def dispatch_cov_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cov(Tensor input, *, int64_t correction=1, Tensor? fweights=None, Tensor? aweights=None): cov"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['correction'] is not None:
+        call_kwargs['correction'] = kwargs['correction']
+    call_kwargs['fweights'] = kwargs['fweights']
+    call_kwargs['aweights'] = kwargs['aweights']
+    return at.cov(**call_kwargs)
+
+
+overloads_cov = [PythonOverload('cov(Tensor input, *, int64_t correction=1, Tensor? fweights=None, Tensor? aweights=None)', ops.cov, None, False, False, ['self', 'correction', 'fweights', 'aweights'])]
+dispatch_cov = [dispatch_cov_0]
+structseqs_cov = [(return_types.for_schema('cov', ops.cov.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cov", TORCH_FUNCTIONS_CPP, legacy="THPVariable_cov")
+def cov(*args: Any, **kwargs: Any) -> Any:
+    """torch.cov: THPVariable_cov"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.cov",
+                                 {"python_name": "torch.cov"})
+    self = None
+    r = parser_cov.parse(args, kwargs)
+    ov = overloads_cov[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_cov[r.idx](self, parsed)
+    return wrap_result(result, structseqs_cov[r.idx][1 if out_used else 0])
+
+
+# ---- corrcoef ----------------------------------------------------------------------------------
+parser_corrcoef = PythonArgParser.lazy([
+    'corrcoef(Tensor input)',
+])
+
+
+@traced("python", "dispatch_corrcoef", TORCH_FUNCTIONS_CPP, "dispatch_corrcoef", legacy="dispatch_corrcoef")
+def dispatch_corrcoef_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """corrcoef(Tensor input): corrcoef"""
+    return at.corrcoef(self=kwargs['self'])
+
+
+overloads_corrcoef = [PythonOverload('corrcoef(Tensor input)', ops.corrcoef, None, False, False, ['self'])]
+dispatch_corrcoef = [dispatch_corrcoef_0]
+structseqs_corrcoef = [(return_types.for_schema('corrcoef', ops.corrcoef.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_corrcoef", TORCH_FUNCTIONS_CPP, legacy="THPVariable_corrcoef")
+def corrcoef(*args: Any, **kwargs: Any) -> Any:
+    """torch.corrcoef: THPVariable_corrcoef"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.corrcoef",
+                                 {"python_name": "torch.corrcoef"})
+    self = None
+    r = parser_corrcoef.parse(args, kwargs)
+    ov = overloads_corrcoef[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_corrcoef[r.idx](self, parsed)
+    return wrap_result(result, structseqs_corrcoef[r.idx][1 if out_used else 0])
+
+
+# ---- histc -------------------------------------------------------------------------------------
+parser_histc = PythonArgParser.lazy([
+    'histc(Tensor input, int64_t bins=100, Scalar min=0, Scalar max=0, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_histc", TORCH_FUNCTIONS_CPP, "dispatch_histc", legacy="dispatch_histc")
+def dispatch_histc_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """histc(Tensor input, int64_t bins=100, Scalar min=0, Scalar max=0, *, Tensor out=None): histc, out= histc.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.histc_out, 'histc', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['bins'] is not None:
+        call_kwargs['bins'] = kwargs['bins']
+    if kwargs['min'] is not None:
+        call_kwargs['min'] = kwargs['min']
+    if kwargs['max'] is not None:
+        call_kwargs['max'] = kwargs['max']
+    return at.histc(**call_kwargs)
+
+
+overloads_histc = [PythonOverload('histc(Tensor input, int64_t bins=100, Scalar min=0, Scalar max=0, *, Tensor out=None)', ops.histc, ops.histc_out, False, False, ['self', 'bins', 'min', 'max', 'out'])]
+dispatch_histc = [dispatch_histc_0]
+structseqs_histc = [(return_types.for_schema('histc', ops.histc.schema), return_types.for_schema('histc_out', ops.histc_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_histc", TORCH_FUNCTIONS_CPP, legacy="THPVariable_histc")
+def histc(*args: Any, **kwargs: Any) -> Any:
+    """torch.histc: THPVariable_histc"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.histc",
+                                 {"python_name": "torch.histc"})
+    self = None
+    r = parser_histc.parse(args, kwargs)
+    ov = overloads_histc[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_histc[r.idx](self, parsed)
+    return wrap_result(result, structseqs_histc[r.idx][1 if out_used else 0])
+
+
+# ---- histogram ---------------------------------------------------------------------------------
+parser_histogram = PythonArgParser.lazy([
+    'histogram(Tensor input, Tensor bins, *, Tensor? weight=None, bool density=False)',
+    'histogram(Tensor input, int64_t bins=100, *, ArrayRef<double>? range=None, Tensor? weight=None, bool density=False)',
+])
+
+
+@traced("python", "dispatch_histogram", TORCH_FUNCTIONS_CPP, "dispatch_histogram", legacy="dispatch_histogram")
+def dispatch_histogram_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """histogram(Tensor input, Tensor bins, *, Tensor? weight=None, bool density=False): histogram.bins_tensor"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['bins'] = kwargs['bins']
+    call_kwargs['weight'] = kwargs['weight']
+    if kwargs['density'] is not None:
+        call_kwargs['density'] = kwargs['density']
+    return at.histogram(**call_kwargs)
+
+
+@traced("python", "dispatch_histogram", TORCH_FUNCTIONS_CPP, "dispatch_histogram", legacy="dispatch_histogram")
+def dispatch_histogram_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """histogram(Tensor input, int64_t bins=100, *, ArrayRef<double>? range=None, Tensor? weight=None, bool density=False): histogram.bin_ct"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['bins'] is not None:
+        call_kwargs['bins'] = kwargs['bins']
+    call_kwargs['range'] = kwargs['range']
+    call_kwargs['weight'] = kwargs['weight']
+    if kwargs['density'] is not None:
+        call_kwargs['density'] = kwargs['density']
+    return at.histogram(**call_kwargs)
+
+
+overloads_histogram = [PythonOverload('histogram(Tensor input, Tensor bins, *, Tensor? weight=None, bool density=False)', ops.histogram_bins_tensor, None, False, False, ['self', 'bins', 'weight', 'density']), PythonOverload('histogram(Tensor input, int64_t bins=100, *, ArrayRef<double>? range=None, Tensor? weight=None, bool density=False)', ops.histogram_bin_ct, None, False, False, ['self', 'bins', 'range', 'weight', 'density'])]
+dispatch_histogram = [dispatch_histogram_0, dispatch_histogram_1]
+structseqs_histogram = [(return_types.for_schema('histogram', ops.histogram_bins_tensor.schema), None), (return_types.for_schema('histogram', ops.histogram_bin_ct.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_histogram", TORCH_FUNCTIONS_CPP, legacy="THPVariable_histogram")
+def histogram(*args: Any, **kwargs: Any) -> Any:
+    """torch.histogram: THPVariable_histogram"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.histogram",
+                                 {"python_name": "torch.histogram"})
+    self = None
+    r = parser_histogram.parse(args, kwargs)
+    ov = overloads_histogram[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_histogram[r.idx](self, parsed)
+    return wrap_result(result, structseqs_histogram[r.idx][1 if out_used else 0])
+
+
+# ---- flip --------------------------------------------------------------------------------------
+parser_flip = PythonArgParser.lazy([
+    'flip(Tensor input, IntArrayRef dims)',
+])
+
+
+@traced("python", "dispatch_flip", TORCH_FUNCTIONS_CPP, "dispatch_flip", legacy="dispatch_flip")
+def dispatch_flip_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """flip(Tensor input, IntArrayRef dims): flip"""
+    return at.flip(self=kwargs['self'], dims=kwargs['dims'])
+
+
+overloads_flip = [PythonOverload('flip(Tensor input, IntArrayRef dims)', ops.flip, None, False, False, ['self', 'dims'])]
+dispatch_flip = [dispatch_flip_0]
+structseqs_flip = [(return_types.for_schema('flip', ops.flip.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_flip", TORCH_FUNCTIONS_CPP, legacy="THPVariable_flip")
+def flip(*args: Any, **kwargs: Any) -> Any:
+    """torch.flip: THPVariable_flip"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.flip",
+                                 {"python_name": "torch.flip"})
+    self = None
+    r = parser_flip.parse(args, kwargs)
+    ov = overloads_flip[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_flip[r.idx](self, parsed)
+    return wrap_result(result, structseqs_flip[r.idx][1 if out_used else 0])
+
+
+# ---- fliplr ------------------------------------------------------------------------------------
+parser_fliplr = PythonArgParser.lazy([
+    'fliplr(Tensor input)',
+])
+
+
+@traced("python", "dispatch_fliplr", TORCH_FUNCTIONS_CPP, "dispatch_fliplr", legacy="dispatch_fliplr")
+def dispatch_fliplr_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fliplr(Tensor input): fliplr"""
+    return at.fliplr(self=kwargs['self'])
+
+
+overloads_fliplr = [PythonOverload('fliplr(Tensor input)', ops.fliplr, None, False, False, ['self'])]
+dispatch_fliplr = [dispatch_fliplr_0]
+structseqs_fliplr = [(return_types.for_schema('fliplr', ops.fliplr.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_fliplr", TORCH_FUNCTIONS_CPP, legacy="THPVariable_fliplr")
+def fliplr(*args: Any, **kwargs: Any) -> Any:
+    """torch.fliplr: THPVariable_fliplr"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.fliplr",
+                                 {"python_name": "torch.fliplr"})
+    self = None
+    r = parser_fliplr.parse(args, kwargs)
+    ov = overloads_fliplr[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_fliplr[r.idx](self, parsed)
+    return wrap_result(result, structseqs_fliplr[r.idx][1 if out_used else 0])
+
+
+# ---- flipud ------------------------------------------------------------------------------------
+parser_flipud = PythonArgParser.lazy([
+    'flipud(Tensor input)',
+])
+
+
+@traced("python", "dispatch_flipud", TORCH_FUNCTIONS_CPP, "dispatch_flipud", legacy="dispatch_flipud")
+def dispatch_flipud_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """flipud(Tensor input): flipud"""
+    return at.flipud(self=kwargs['self'])
+
+
+overloads_flipud = [PythonOverload('flipud(Tensor input)', ops.flipud, None, False, False, ['self'])]
+dispatch_flipud = [dispatch_flipud_0]
+structseqs_flipud = [(return_types.for_schema('flipud', ops.flipud.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_flipud", TORCH_FUNCTIONS_CPP, legacy="THPVariable_flipud")
+def flipud(*args: Any, **kwargs: Any) -> Any:
+    """torch.flipud: THPVariable_flipud"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.flipud",
+                                 {"python_name": "torch.flipud"})
+    self = None
+    r = parser_flipud.parse(args, kwargs)
+    ov = overloads_flipud[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_flipud[r.idx](self, parsed)
+    return wrap_result(result, structseqs_flipud[r.idx][1 if out_used else 0])
+
+
+# ---- roll --------------------------------------------------------------------------------------
+parser_roll = PythonArgParser.lazy([
+    'roll(Tensor input, SymIntArrayRef[1] shifts, IntArrayRef[1] dims=[])',
+])
+
+
+@traced("python", "dispatch_roll", TORCH_FUNCTIONS_CPP, "dispatch_roll", legacy="dispatch_roll")
+def dispatch_roll_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """roll(Tensor input, SymIntArrayRef[1] shifts, IntArrayRef[1] dims=[]): roll"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['shifts'] = kwargs['shifts']
+    if kwargs['dims'] is not None:
+        call_kwargs['dims'] = kwargs['dims']
+    return at.roll(**call_kwargs)
+
+
+overloads_roll = [PythonOverload('roll(Tensor input, SymIntArrayRef[1] shifts, IntArrayRef[1] dims=[])', ops.roll, None, False, False, ['self', 'shifts', 'dims'])]
+dispatch_roll = [dispatch_roll_0]
+structseqs_roll = [(return_types.for_schema('roll', ops.roll.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_roll", TORCH_FUNCTIONS_CPP, legacy="THPVariable_roll")
+def roll(*args: Any, **kwargs: Any) -> Any:
+    """torch.roll: THPVariable_roll"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.roll",
+                                 {"python_name": "torch.roll"})
+    self = None
+    r = parser_roll.parse(args, kwargs)
+    ov = overloads_roll[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_roll[r.idx](self, parsed)
+    return wrap_result(result, structseqs_roll[r.idx][1 if out_used else 0])
+
+
+# ---- rot90 -------------------------------------------------------------------------------------
+parser_rot90 = PythonArgParser.lazy([
+    'rot90(Tensor input, int64_t k=1, IntArrayRef dims=[0,1])',
+])
+
+
+@traced("python", "dispatch_rot90", TORCH_FUNCTIONS_CPP, "dispatch_rot90", legacy="dispatch_rot90")
+def dispatch_rot90_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rot90(Tensor input, int64_t k=1, IntArrayRef dims=[0,1]): rot90"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['k'] is not None:
+        call_kwargs['k'] = kwargs['k']
+    if kwargs['dims'] is not None:
+        call_kwargs['dims'] = kwargs['dims']
+    return at.rot90(**call_kwargs)
+
+
+overloads_rot90 = [PythonOverload('rot90(Tensor input, int64_t k=1, IntArrayRef dims=[0,1])', ops.rot90, None, False, False, ['self', 'k', 'dims'])]
+dispatch_rot90 = [dispatch_rot90_0]
+structseqs_rot90 = [(return_types.for_schema('rot90', ops.rot90.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rot90", TORCH_FUNCTIONS_CPP, legacy="THPVariable_rot90")
+def rot90(*args: Any, **kwargs: Any) -> Any:
+    """torch.rot90: THPVariable_rot90"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.rot90",
+                                 {"python_name": "torch.rot90"})
+    self = None
+    r = parser_rot90.parse(args, kwargs)
+    ov = overloads_rot90[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_rot90[r.idx](self, parsed)
+    return wrap_result(result, structseqs_rot90[r.idx][1 if out_used else 0])
+
+
+# ---- sort --------------------------------------------------------------------------------------
+parser_sort = PythonArgParser.lazy([
+    'sort(Tensor input, *, bool? stable, int64_t dim=-1, bool descending=False)',
+    'sort(Tensor input, int64_t dim=-1, bool descending=False)',
+])
+
+
+@traced("python", "dispatch_sort", TORCH_FUNCTIONS_CPP, "dispatch_sort", legacy="dispatch_sort")
+def dispatch_sort_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """sort(Tensor input, *, bool? stable, int64_t dim=-1, bool descending=False): sort.stable"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['stable'] = kwargs['stable']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    if kwargs['descending'] is not None:
+        call_kwargs['descending'] = kwargs['descending']
+    return at.sort(**call_kwargs)
+
+
+@traced("python", "dispatch_sort", TORCH_FUNCTIONS_CPP, "dispatch_sort", legacy="dispatch_sort")
+def dispatch_sort_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """sort(Tensor input, int64_t dim=-1, bool descending=False): sort"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    if kwargs['descending'] is not None:
+        call_kwargs['descending'] = kwargs['descending']
+    return at.sort(**call_kwargs)
+
+
+overloads_sort = [PythonOverload('sort(Tensor input, *, bool? stable, int64_t dim=-1, bool descending=False)', ops.sort_stable, None, False, False, ['self', 'stable', 'dim', 'descending']), PythonOverload('sort(Tensor input, int64_t dim=-1, bool descending=False)', ops.sort, None, False, False, ['self', 'dim', 'descending'])]
+dispatch_sort = [dispatch_sort_0, dispatch_sort_1]
+structseqs_sort = [(return_types.for_schema('sort', ops.sort_stable.schema), None), (return_types.for_schema('sort', ops.sort.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_sort", TORCH_FUNCTIONS_CPP, legacy="THPVariable_sort")
+def sort(*args: Any, **kwargs: Any) -> Any:
+    """torch.sort: THPVariable_sort"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.sort",
+                                 {"python_name": "torch.sort"})
+    self = None
+    r = parser_sort.parse(args, kwargs)
+    ov = overloads_sort[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_sort[r.idx](self, parsed)
+    return wrap_result(result, structseqs_sort[r.idx][1 if out_used else 0])
+
+
+# ---- msort -------------------------------------------------------------------------------------
+parser_msort = PythonArgParser.lazy([
+    'msort(Tensor input)',
+])
+
+
+@traced("python", "dispatch_msort", TORCH_FUNCTIONS_CPP, "dispatch_msort", legacy="dispatch_msort")
+def dispatch_msort_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """msort(Tensor input): msort"""
+    return at.msort(self=kwargs['self'])
+
+
+overloads_msort = [PythonOverload('msort(Tensor input)', ops.msort, None, False, False, ['self'])]
+dispatch_msort = [dispatch_msort_0]
+structseqs_msort = [(return_types.for_schema('msort', ops.msort.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_msort", TORCH_FUNCTIONS_CPP, legacy="THPVariable_msort")
+def msort(*args: Any, **kwargs: Any) -> Any:
+    """torch.msort: THPVariable_msort"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.msort",
+                                 {"python_name": "torch.msort"})
+    self = None
+    r = parser_msort.parse(args, kwargs)
+    ov = overloads_msort[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_msort[r.idx](self, parsed)
+    return wrap_result(result, structseqs_msort[r.idx][1 if out_used else 0])
+
+
+# ---- argsort -----------------------------------------------------------------------------------
+parser_argsort = PythonArgParser.lazy([
+    'argsort(Tensor input, *, bool stable, int64_t dim=-1, bool descending=False)',
+    'argsort(Tensor input, int64_t dim=-1, bool descending=False)',
+])
+
+
+@traced("python", "dispatch_argsort", TORCH_FUNCTIONS_CPP, "dispatch_argsort", legacy="dispatch_argsort")
+def dispatch_argsort_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """argsort(Tensor input, *, bool stable, int64_t dim=-1, bool descending=False): argsort.stable"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['stable'] = kwargs['stable']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    if kwargs['descending'] is not None:
+        call_kwargs['descending'] = kwargs['descending']
+    return at.argsort(**call_kwargs)
+
+
+@traced("python", "dispatch_argsort", TORCH_FUNCTIONS_CPP, "dispatch_argsort", legacy="dispatch_argsort")
+def dispatch_argsort_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """argsort(Tensor input, int64_t dim=-1, bool descending=False): argsort"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    if kwargs['descending'] is not None:
+        call_kwargs['descending'] = kwargs['descending']
+    return at.argsort(**call_kwargs)
+
+
+overloads_argsort = [PythonOverload('argsort(Tensor input, *, bool stable, int64_t dim=-1, bool descending=False)', ops.argsort_stable, None, False, False, ['self', 'stable', 'dim', 'descending']), PythonOverload('argsort(Tensor input, int64_t dim=-1, bool descending=False)', ops.argsort, None, False, False, ['self', 'dim', 'descending'])]
+dispatch_argsort = [dispatch_argsort_0, dispatch_argsort_1]
+structseqs_argsort = [(return_types.for_schema('argsort', ops.argsort_stable.schema), None), (return_types.for_schema('argsort', ops.argsort.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_argsort", TORCH_FUNCTIONS_CPP, legacy="THPVariable_argsort")
+def argsort(*args: Any, **kwargs: Any) -> Any:
+    """torch.argsort: THPVariable_argsort"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.argsort",
+                                 {"python_name": "torch.argsort"})
+    self = None
+    r = parser_argsort.parse(args, kwargs)
+    ov = overloads_argsort[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_argsort[r.idx](self, parsed)
+    return wrap_result(result, structseqs_argsort[r.idx][1 if out_used else 0])
+
+
+# ---- topk --------------------------------------------------------------------------------------
+parser_topk = PythonArgParser.lazy([
+    'topk(Tensor input, SymInt k, int64_t dim=-1, bool largest=True, bool sorted=True)',
+])
+
+
+@traced("python", "dispatch_topk", TORCH_FUNCTIONS_CPP, "dispatch_topk", legacy="dispatch_topk")
+def dispatch_topk_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """topk(Tensor input, SymInt k, int64_t dim=-1, bool largest=True, bool sorted=True): topk"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['k'] = kwargs['k']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    if kwargs['largest'] is not None:
+        call_kwargs['largest'] = kwargs['largest']
+    if kwargs['sorted'] is not None:
+        call_kwargs['sorted'] = kwargs['sorted']
+    return at.topk(**call_kwargs)
+
+
+overloads_topk = [PythonOverload('topk(Tensor input, SymInt k, int64_t dim=-1, bool largest=True, bool sorted=True)', ops.topk, None, False, False, ['self', 'k', 'dim', 'largest', 'sorted'])]
+dispatch_topk = [dispatch_topk_0]
+structseqs_topk = [(return_types.for_schema('topk', ops.topk.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_topk", TORCH_FUNCTIONS_CPP, legacy="THPVariable_topk")
+def topk(*args: Any, **kwargs: Any) -> Any:
+    """torch.topk: THPVariable_topk"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.topk",
+                                 {"python_name": "torch.topk"})
+    self = None
+    r = parser_topk.parse(args, kwargs)
+    ov = overloads_topk[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_topk[r.idx](self, parsed)
+    return wrap_result(result, structseqs_topk[r.idx][1 if out_used else 0])
+
+
+# ---- tril --------------------------------------------------------------------------------------
+parser_tril = PythonArgParser.lazy([
+    'tril(Tensor input, SymInt diagonal=0)',
+])
+
+
+@traced("python", "dispatch_tril", TORCH_FUNCTIONS_CPP, "dispatch_tril", legacy="dispatch_tril")
+def dispatch_tril_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """tril(Tensor input, SymInt diagonal=0): tril"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['diagonal'] is not None:
+        call_kwargs['diagonal'] = kwargs['diagonal']
+    return at.tril(**call_kwargs)
+
+
+overloads_tril = [PythonOverload('tril(Tensor input, SymInt diagonal=0)', ops.tril, None, False, False, ['self', 'diagonal'])]
+dispatch_tril = [dispatch_tril_0]
+structseqs_tril = [(return_types.for_schema('tril', ops.tril.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_tril", TORCH_FUNCTIONS_CPP, legacy="THPVariable_tril")
+def tril(*args: Any, **kwargs: Any) -> Any:
+    """torch.tril: THPVariable_tril"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.tril",
+                                 {"python_name": "torch.tril"})
+    self = None
+    r = parser_tril.parse(args, kwargs)
+    ov = overloads_tril[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_tril[r.idx](self, parsed)
+    return wrap_result(result, structseqs_tril[r.idx][1 if out_used else 0])
+
+
+# ---- triu --------------------------------------------------------------------------------------
+parser_triu = PythonArgParser.lazy([
+    'triu(Tensor input, SymInt diagonal=0)',
+])
+
+
+@traced("python", "dispatch_triu", TORCH_FUNCTIONS_CPP, "dispatch_triu", legacy="dispatch_triu")
+def dispatch_triu_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """triu(Tensor input, SymInt diagonal=0): triu"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['diagonal'] is not None:
+        call_kwargs['diagonal'] = kwargs['diagonal']
+    return at.triu(**call_kwargs)
+
+
+overloads_triu = [PythonOverload('triu(Tensor input, SymInt diagonal=0)', ops.triu, None, False, False, ['self', 'diagonal'])]
+dispatch_triu = [dispatch_triu_0]
+structseqs_triu = [(return_types.for_schema('triu', ops.triu.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_triu", TORCH_FUNCTIONS_CPP, legacy="THPVariable_triu")
+def triu(*args: Any, **kwargs: Any) -> Any:
+    """torch.triu: THPVariable_triu"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.triu",
+                                 {"python_name": "torch.triu"})
+    self = None
+    r = parser_triu.parse(args, kwargs)
+    ov = overloads_triu[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_triu[r.idx](self, parsed)
+    return wrap_result(result, structseqs_triu[r.idx][1 if out_used else 0])
+
+
+# ---- diag_embed --------------------------------------------------------------------------------
+parser_diag_embed = PythonArgParser.lazy([
+    'diag_embed(Tensor input, int64_t offset=0, int64_t dim1=-2, int64_t dim2=-1)',
+])
+
+
+@traced("python", "dispatch_diag_embed", TORCH_FUNCTIONS_CPP, "dispatch_diag_embed", legacy="dispatch_diag_embed")
+def dispatch_diag_embed_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """diag_embed(Tensor input, int64_t offset=0, int64_t dim1=-2, int64_t dim2=-1): diag_embed"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['offset'] is not None:
+        call_kwargs['offset'] = kwargs['offset']
+    if kwargs['dim1'] is not None:
+        call_kwargs['dim1'] = kwargs['dim1']
+    if kwargs['dim2'] is not None:
+        call_kwargs['dim2'] = kwargs['dim2']
+    return at.diag_embed(**call_kwargs)
+
+
+overloads_diag_embed = [PythonOverload('diag_embed(Tensor input, int64_t offset=0, int64_t dim1=-2, int64_t dim2=-1)', ops.diag_embed, None, False, False, ['self', 'offset', 'dim1', 'dim2'])]
+dispatch_diag_embed = [dispatch_diag_embed_0]
+structseqs_diag_embed = [(return_types.for_schema('diag_embed', ops.diag_embed.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_diag_embed", TORCH_FUNCTIONS_CPP, legacy="THPVariable_diag_embed")
+def diag_embed(*args: Any, **kwargs: Any) -> Any:
+    """torch.diag_embed: THPVariable_diag_embed"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.diag_embed",
+                                 {"python_name": "torch.diag_embed"})
+    self = None
+    r = parser_diag_embed.parse(args, kwargs)
+    ov = overloads_diag_embed[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_diag_embed[r.idx](self, parsed)
+    return wrap_result(result, structseqs_diag_embed[r.idx][1 if out_used else 0])
+
+
+# ---- diag --------------------------------------------------------------------------------------
+parser_diag = PythonArgParser.lazy([
+    'diag(Tensor input, int64_t diagonal=0)',
+])
+
+
+@traced("python", "dispatch_diag", TORCH_FUNCTIONS_CPP, "dispatch_diag", legacy="dispatch_diag")
+def dispatch_diag_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """diag(Tensor input, int64_t diagonal=0): diag"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['diagonal'] is not None:
+        call_kwargs['diagonal'] = kwargs['diagonal']
+    return at.diag(**call_kwargs)
+
+
+overloads_diag = [PythonOverload('diag(Tensor input, int64_t diagonal=0)', ops.diag, None, False, False, ['self', 'diagonal'])]
+dispatch_diag = [dispatch_diag_0]
+structseqs_diag = [(return_types.for_schema('diag', ops.diag.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_diag", TORCH_FUNCTIONS_CPP, legacy="THPVariable_diag")
+def diag(*args: Any, **kwargs: Any) -> Any:
+    """torch.diag: THPVariable_diag"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.diag",
+                                 {"python_name": "torch.diag"})
+    self = None
+    r = parser_diag.parse(args, kwargs)
+    ov = overloads_diag[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_diag[r.idx](self, parsed)
+    return wrap_result(result, structseqs_diag[r.idx][1 if out_used else 0])
+
+
+# ---- diagflat ----------------------------------------------------------------------------------
+parser_diagflat = PythonArgParser.lazy([
+    'diagflat(Tensor input, int64_t offset=0)',
+])
+
+
+@traced("python", "dispatch_diagflat", TORCH_FUNCTIONS_CPP, "dispatch_diagflat", legacy="dispatch_diagflat")
+def dispatch_diagflat_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """diagflat(Tensor input, int64_t offset=0): diagflat"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['offset'] is not None:
+        call_kwargs['offset'] = kwargs['offset']
+    return at.diagflat(**call_kwargs)
+
+
+overloads_diagflat = [PythonOverload('diagflat(Tensor input, int64_t offset=0)', ops.diagflat, None, False, False, ['self', 'offset'])]
+dispatch_diagflat = [dispatch_diagflat_0]
+structseqs_diagflat = [(return_types.for_schema('diagflat', ops.diagflat.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_diagflat", TORCH_FUNCTIONS_CPP, legacy="THPVariable_diagflat")
+def diagflat(*args: Any, **kwargs: Any) -> Any:
+    """torch.diagflat: THPVariable_diagflat"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.diagflat",
+                                 {"python_name": "torch.diagflat"})
+    self = None
+    r = parser_diagflat.parse(args, kwargs)
+    ov = overloads_diagflat[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_diagflat[r.idx](self, parsed)
+    return wrap_result(result, structseqs_diagflat[r.idx][1 if out_used else 0])
+
+
+# ---- block_diag --------------------------------------------------------------------------------
+parser_block_diag = PythonArgParser.lazy([
+    'block_diag(TensorList tensors)',
+])
+
+
+@traced("python", "dispatch_block_diag", TORCH_FUNCTIONS_CPP, "dispatch_block_diag", legacy="dispatch_block_diag")
+def dispatch_block_diag_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """block_diag(TensorList tensors): block_diag"""
+    return at.block_diag(tensors=kwargs['tensors'])
+
+
+overloads_block_diag = [PythonOverload('block_diag(TensorList tensors)', ops.block_diag, None, False, False, ['tensors'])]
+dispatch_block_diag = [dispatch_block_diag_0]
+structseqs_block_diag = [(return_types.for_schema('block_diag', ops.block_diag.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_block_diag", TORCH_FUNCTIONS_CPP, legacy="THPVariable_block_diag")
+def block_diag(*args: Any, **kwargs: Any) -> Any:
+    """torch.block_diag: THPVariable_block_diag"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.block_diag",
+                                 {"python_name": "torch.block_diag"})
+    self = None
+    r = parser_block_diag.parse(args, kwargs)
+    ov = overloads_block_diag[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_block_diag[r.idx](self, parsed)
+    return wrap_result(result, structseqs_block_diag[r.idx][1 if out_used else 0])
+
+
+# ---- atleast_1d --------------------------------------------------------------------------------
+parser_atleast_1d = PythonArgParser.lazy([
+    'atleast_1d(Tensor input)',
+    'atleast_1d(TensorList tensors)',
+])
+
+
+@traced("python", "dispatch_atleast_1d", TORCH_FUNCTIONS_CPP, "dispatch_atleast_1d", legacy="dispatch_atleast_1d")
+def dispatch_atleast_1d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """atleast_1d(Tensor input): atleast_1d"""
+    return at.atleast_1d(self=kwargs['self'])
+
+
+@traced("python", "dispatch_atleast_1d", TORCH_FUNCTIONS_CPP, "dispatch_atleast_1d", legacy="dispatch_atleast_1d")
+def dispatch_atleast_1d_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """atleast_1d(TensorList tensors): atleast_1d.Sequence"""
+    return at.atleast_1d(tensors=kwargs['tensors'])
+
+
+overloads_atleast_1d = [PythonOverload('atleast_1d(Tensor input)', ops.atleast_1d, None, False, False, ['self']), PythonOverload('atleast_1d(TensorList tensors)', ops.atleast_1d_Sequence, None, False, False, ['tensors'])]
+dispatch_atleast_1d = [dispatch_atleast_1d_0, dispatch_atleast_1d_1]
+structseqs_atleast_1d = [(return_types.for_schema('atleast_1d', ops.atleast_1d.schema), None), (return_types.for_schema('atleast_1d', ops.atleast_1d_Sequence.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_atleast_1d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_atleast_1d")
+def atleast_1d(*args: Any, **kwargs: Any) -> Any:
+    """torch.atleast_1d: THPVariable_atleast_1d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.atleast_1d",
+                                 {"python_name": "torch.atleast_1d"})
+    self = None
+    r = parser_atleast_1d.parse(args, kwargs)
+    ov = overloads_atleast_1d[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_atleast_1d[r.idx](self, parsed)
+    return wrap_result(result, structseqs_atleast_1d[r.idx][1 if out_used else 0])
+
+
+# ---- atleast_2d --------------------------------------------------------------------------------
+parser_atleast_2d = PythonArgParser.lazy([
+    'atleast_2d(Tensor input)',
+    'atleast_2d(TensorList tensors)',
+])
+
+
+@traced("python", "dispatch_atleast_2d", TORCH_FUNCTIONS_CPP, "dispatch_atleast_2d", legacy="dispatch_atleast_2d")
+def dispatch_atleast_2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """atleast_2d(Tensor input): atleast_2d"""
+    return at.atleast_2d(self=kwargs['self'])
+
+
+@traced("python", "dispatch_atleast_2d", TORCH_FUNCTIONS_CPP, "dispatch_atleast_2d", legacy="dispatch_atleast_2d")
+def dispatch_atleast_2d_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """atleast_2d(TensorList tensors): atleast_2d.Sequence"""
+    return at.atleast_2d(tensors=kwargs['tensors'])
+
+
+overloads_atleast_2d = [PythonOverload('atleast_2d(Tensor input)', ops.atleast_2d, None, False, False, ['self']), PythonOverload('atleast_2d(TensorList tensors)', ops.atleast_2d_Sequence, None, False, False, ['tensors'])]
+dispatch_atleast_2d = [dispatch_atleast_2d_0, dispatch_atleast_2d_1]
+structseqs_atleast_2d = [(return_types.for_schema('atleast_2d', ops.atleast_2d.schema), None), (return_types.for_schema('atleast_2d', ops.atleast_2d_Sequence.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_atleast_2d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_atleast_2d")
+def atleast_2d(*args: Any, **kwargs: Any) -> Any:
+    """torch.atleast_2d: THPVariable_atleast_2d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.atleast_2d",
+                                 {"python_name": "torch.atleast_2d"})
+    self = None
+    r = parser_atleast_2d.parse(args, kwargs)
+    ov = overloads_atleast_2d[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_atleast_2d[r.idx](self, parsed)
+    return wrap_result(result, structseqs_atleast_2d[r.idx][1 if out_used else 0])
+
+
+# ---- atleast_3d --------------------------------------------------------------------------------
+parser_atleast_3d = PythonArgParser.lazy([
+    'atleast_3d(Tensor input)',
+    'atleast_3d(TensorList tensors)',
+])
+
+
+@traced("python", "dispatch_atleast_3d", TORCH_FUNCTIONS_CPP, "dispatch_atleast_3d", legacy="dispatch_atleast_3d")
+def dispatch_atleast_3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """atleast_3d(Tensor input): atleast_3d"""
+    return at.atleast_3d(self=kwargs['self'])
+
+
+@traced("python", "dispatch_atleast_3d", TORCH_FUNCTIONS_CPP, "dispatch_atleast_3d", legacy="dispatch_atleast_3d")
+def dispatch_atleast_3d_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """atleast_3d(TensorList tensors): atleast_3d.Sequence"""
+    return at.atleast_3d(tensors=kwargs['tensors'])
+
+
+overloads_atleast_3d = [PythonOverload('atleast_3d(Tensor input)', ops.atleast_3d, None, False, False, ['self']), PythonOverload('atleast_3d(TensorList tensors)', ops.atleast_3d_Sequence, None, False, False, ['tensors'])]
+dispatch_atleast_3d = [dispatch_atleast_3d_0, dispatch_atleast_3d_1]
+structseqs_atleast_3d = [(return_types.for_schema('atleast_3d', ops.atleast_3d.schema), None), (return_types.for_schema('atleast_3d', ops.atleast_3d_Sequence.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_atleast_3d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_atleast_3d")
+def atleast_3d(*args: Any, **kwargs: Any) -> Any:
+    """torch.atleast_3d: THPVariable_atleast_3d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.atleast_3d",
+                                 {"python_name": "torch.atleast_3d"})
+    self = None
+    r = parser_atleast_3d.parse(args, kwargs)
+    ov = overloads_atleast_3d[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_atleast_3d[r.idx](self, parsed)
+    return wrap_result(result, structseqs_atleast_3d[r.idx][1 if out_used else 0])
+
+
+# ---- hstack ------------------------------------------------------------------------------------
+parser_hstack = PythonArgParser.lazy([
+    'hstack(TensorList tensors)',
+])
+
+
+@traced("python", "dispatch_hstack", TORCH_FUNCTIONS_CPP, "dispatch_hstack", legacy="dispatch_hstack")
+def dispatch_hstack_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hstack(TensorList tensors): hstack"""
+    return at.hstack(tensors=kwargs['tensors'])
+
+
+overloads_hstack = [PythonOverload('hstack(TensorList tensors)', ops.hstack, None, False, False, ['tensors'])]
+dispatch_hstack = [dispatch_hstack_0]
+structseqs_hstack = [(return_types.for_schema('hstack', ops.hstack.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_hstack", TORCH_FUNCTIONS_CPP, legacy="THPVariable_hstack")
+def hstack(*args: Any, **kwargs: Any) -> Any:
+    """torch.hstack: THPVariable_hstack"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.hstack",
+                                 {"python_name": "torch.hstack"})
+    self = None
+    r = parser_hstack.parse(args, kwargs)
+    ov = overloads_hstack[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_hstack[r.idx](self, parsed)
+    return wrap_result(result, structseqs_hstack[r.idx][1 if out_used else 0])
+
+
+# ---- vstack ------------------------------------------------------------------------------------
+parser_vstack = PythonArgParser.lazy([
+    'vstack(TensorList tensors)',
+])
+
+
+@traced("python", "dispatch_vstack", TORCH_FUNCTIONS_CPP, "dispatch_vstack", legacy="dispatch_vstack")
+def dispatch_vstack_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """vstack(TensorList tensors): vstack"""
+    return at.vstack(tensors=kwargs['tensors'])
+
+
+overloads_vstack = [PythonOverload('vstack(TensorList tensors)', ops.vstack, None, False, False, ['tensors'])]
+dispatch_vstack = [dispatch_vstack_0]
+structseqs_vstack = [(return_types.for_schema('vstack', ops.vstack.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_vstack", TORCH_FUNCTIONS_CPP, legacy="THPVariable_vstack")
+def vstack(*args: Any, **kwargs: Any) -> Any:
+    """torch.vstack: THPVariable_vstack"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.vstack",
+                                 {"python_name": "torch.vstack"})
+    self = None
+    r = parser_vstack.parse(args, kwargs)
+    ov = overloads_vstack[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_vstack[r.idx](self, parsed)
+    return wrap_result(result, structseqs_vstack[r.idx][1 if out_used else 0])
+
+
+# ---- dstack ------------------------------------------------------------------------------------
+parser_dstack = PythonArgParser.lazy([
+    'dstack(TensorList tensors)',
+])
+
+
+@traced("python", "dispatch_dstack", TORCH_FUNCTIONS_CPP, "dispatch_dstack", legacy="dispatch_dstack")
+def dispatch_dstack_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """dstack(TensorList tensors): dstack"""
+    return at.dstack(tensors=kwargs['tensors'])
+
+
+overloads_dstack = [PythonOverload('dstack(TensorList tensors)', ops.dstack, None, False, False, ['tensors'])]
+dispatch_dstack = [dispatch_dstack_0]
+structseqs_dstack = [(return_types.for_schema('dstack', ops.dstack.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_dstack", TORCH_FUNCTIONS_CPP, legacy="THPVariable_dstack")
+def dstack(*args: Any, **kwargs: Any) -> Any:
+    """torch.dstack: THPVariable_dstack"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.dstack",
+                                 {"python_name": "torch.dstack"})
+    self = None
+    r = parser_dstack.parse(args, kwargs)
+    ov = overloads_dstack[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_dstack[r.idx](self, parsed)
+    return wrap_result(result, structseqs_dstack[r.idx][1 if out_used else 0])
+
+
+# ---- column_stack ------------------------------------------------------------------------------
+parser_column_stack = PythonArgParser.lazy([
+    'column_stack(TensorList tensors)',
+])
+
+
+@traced("python", "dispatch_column_stack", TORCH_FUNCTIONS_CPP, "dispatch_column_stack", legacy="dispatch_column_stack")
+def dispatch_column_stack_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """column_stack(TensorList tensors): column_stack"""
+    return at.column_stack(tensors=kwargs['tensors'])
+
+
+overloads_column_stack = [PythonOverload('column_stack(TensorList tensors)', ops.column_stack, None, False, False, ['tensors'])]
+dispatch_column_stack = [dispatch_column_stack_0]
+structseqs_column_stack = [(return_types.for_schema('column_stack', ops.column_stack.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_column_stack", TORCH_FUNCTIONS_CPP, legacy="THPVariable_column_stack")
+def column_stack(*args: Any, **kwargs: Any) -> Any:
+    """torch.column_stack: THPVariable_column_stack"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.column_stack",
+                                 {"python_name": "torch.column_stack"})
+    self = None
+    r = parser_column_stack.parse(args, kwargs)
+    ov = overloads_column_stack[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_column_stack[r.idx](self, parsed)
+    return wrap_result(result, structseqs_column_stack[r.idx][1 if out_used else 0])
+
+
+# ---- movedim -----------------------------------------------------------------------------------
+parser_movedim = PythonArgParser.lazy([
+    'movedim(Tensor input, int64_t source, int64_t destination)',
+    'movedim(Tensor input, IntArrayRef source, IntArrayRef destination)',
+])
+
+
+@traced("python", "dispatch_movedim", TORCH_FUNCTIONS_CPP, "dispatch_movedim", legacy="dispatch_movedim")
+def dispatch_movedim_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """movedim(Tensor input, int64_t source, int64_t destination): movedim.int"""
+    return at.movedim(self=kwargs['self'], source=kwargs['source'], destination=kwargs['destination'])
+
+
+@traced("python", "dispatch_movedim", TORCH_FUNCTIONS_CPP, "dispatch_movedim", legacy="dispatch_movedim")
+def dispatch_movedim_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """movedim(Tensor input, IntArrayRef source, IntArrayRef destination): movedim.intlist"""
+    return at.movedim(self=kwargs['self'], source=kwargs['source'], destination=kwargs['destination'])
+
+
+overloads_movedim = [PythonOverload('movedim(Tensor input, int64_t source, int64_t destination)', ops.movedim_int, None, False, False, ['self', 'source', 'destination']), PythonOverload('movedim(Tensor input, IntArrayRef source, IntArrayRef destination)', ops.movedim_intlist, None, False, False, ['self', 'source', 'destination'])]
+dispatch_movedim = [dispatch_movedim_0, dispatch_movedim_1]
+structseqs_movedim = [(return_types.for_schema('movedim', ops.movedim_int.schema), None), (return_types.for_schema('movedim', ops.movedim_intlist.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_movedim", TORCH_FUNCTIONS_CPP, legacy="THPVariable_movedim")
+def movedim(*args: Any, **kwargs: Any) -> Any:
+    """torch.movedim: THPVariable_movedim"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.movedim",
+                                 {"python_name": "torch.movedim"})
+    self = None
+    r = parser_movedim.parse(args, kwargs)
+    ov = overloads_movedim[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_movedim[r.idx](self, parsed)
+    return wrap_result(result, structseqs_movedim[r.idx][1 if out_used else 0])
+
+
+# ---- moveaxis ----------------------------------------------------------------------------------
+parser_moveaxis = PythonArgParser.lazy([
+    'moveaxis(Tensor input, int64_t source, int64_t destination)',
+    'moveaxis(Tensor input, IntArrayRef source, IntArrayRef destination)',
+])
+
+
+@traced("python", "dispatch_moveaxis", TORCH_FUNCTIONS_CPP, "dispatch_moveaxis", legacy="dispatch_moveaxis")
+def dispatch_moveaxis_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """moveaxis(Tensor input, int64_t source, int64_t destination): moveaxis.int"""
+    return at.moveaxis(self=kwargs['self'], source=kwargs['source'], destination=kwargs['destination'])
+
+
+@traced("python", "dispatch_moveaxis", TORCH_FUNCTIONS_CPP, "dispatch_moveaxis", legacy="dispatch_moveaxis")
+def dispatch_moveaxis_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """moveaxis(Tensor input, IntArrayRef source, IntArrayRef destination): moveaxis.intlist"""
+    return at.moveaxis(self=kwargs['self'], source=kwargs['source'], destination=kwargs['destination'])
+
+
+overloads_moveaxis = [PythonOverload('moveaxis(Tensor input, int64_t source, int64_t destination)', ops.moveaxis_int, None, False, False, ['self', 'source', 'destination']), PythonOverload('moveaxis(Tensor input, IntArrayRef source, IntArrayRef destination)', ops.moveaxis_intlist, None, False, False, ['self', 'source', 'destination'])]
+dispatch_moveaxis = [dispatch_moveaxis_0, dispatch_moveaxis_1]
+structseqs_moveaxis = [(return_types.for_schema('moveaxis', ops.moveaxis_int.schema), None), (return_types.for_schema('moveaxis', ops.moveaxis_intlist.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_moveaxis", TORCH_FUNCTIONS_CPP, legacy="THPVariable_moveaxis")
+def moveaxis(*args: Any, **kwargs: Any) -> Any:
+    """torch.moveaxis: THPVariable_moveaxis"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.moveaxis",
+                                 {"python_name": "torch.moveaxis"})
+    self = None
+    r = parser_moveaxis.parse(args, kwargs)
+    ov = overloads_moveaxis[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_moveaxis[r.idx](self, parsed)
+    return wrap_result(result, structseqs_moveaxis[r.idx][1 if out_used else 0])
+
+
+# ---- swapaxes ----------------------------------------------------------------------------------
+parser_swapaxes = PythonArgParser.lazy([
+    'swapaxes(Tensor input, int64_t axis0, int64_t axis1)',
+])
+
+
+@traced("python", "dispatch_swapaxes", TORCH_FUNCTIONS_CPP, "dispatch_swapaxes", legacy="dispatch_swapaxes")
+def dispatch_swapaxes_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """swapaxes(Tensor input, int64_t axis0, int64_t axis1): swapaxes"""
+    return at.swapaxes(self=kwargs['self'], axis0=kwargs['axis0'], axis1=kwargs['axis1'])
+
+
+overloads_swapaxes = [PythonOverload('swapaxes(Tensor input, int64_t axis0, int64_t axis1)', ops.swapaxes, None, False, False, ['self', 'axis0', 'axis1'])]
+dispatch_swapaxes = [dispatch_swapaxes_0]
+structseqs_swapaxes = [(return_types.for_schema('swapaxes', ops.swapaxes.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_swapaxes", TORCH_FUNCTIONS_CPP, legacy="THPVariable_swapaxes")
+def swapaxes(*args: Any, **kwargs: Any) -> Any:
+    """torch.swapaxes: THPVariable_swapaxes"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.swapaxes",
+                                 {"python_name": "torch.swapaxes"})
+    self = None
+    r = parser_swapaxes.parse(args, kwargs)
+    ov = overloads_swapaxes[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_swapaxes[r.idx](self, parsed)
+    return wrap_result(result, structseqs_swapaxes[r.idx][1 if out_used else 0])
+
+
+# ---- swapdims ----------------------------------------------------------------------------------
+parser_swapdims = PythonArgParser.lazy([
+    'swapdims(Tensor input, int64_t dim0, int64_t dim1)',
+])
+
+
+@traced("python", "dispatch_swapdims", TORCH_FUNCTIONS_CPP, "dispatch_swapdims", legacy="dispatch_swapdims")
+def dispatch_swapdims_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """swapdims(Tensor input, int64_t dim0, int64_t dim1): swapdims"""
+    return at.swapdims(self=kwargs['self'], dim0=kwargs['dim0'], dim1=kwargs['dim1'])
+
+
+overloads_swapdims = [PythonOverload('swapdims(Tensor input, int64_t dim0, int64_t dim1)', ops.swapdims, None, False, False, ['self', 'dim0', 'dim1'])]
+dispatch_swapdims = [dispatch_swapdims_0]
+structseqs_swapdims = [(return_types.for_schema('swapdims', ops.swapdims.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_swapdims", TORCH_FUNCTIONS_CPP, legacy="THPVariable_swapdims")
+def swapdims(*args: Any, **kwargs: Any) -> Any:
+    """torch.swapdims: THPVariable_swapdims"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.swapdims",
+                                 {"python_name": "torch.swapdims"})
+    self = None
+    r = parser_swapdims.parse(args, kwargs)
+    ov = overloads_swapdims[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_swapdims[r.idx](self, parsed)
+    return wrap_result(result, structseqs_swapdims[r.idx][1 if out_used else 0])
+
+
+# ---- tile --------------------------------------------------------------------------------------
+parser_tile = PythonArgParser.lazy([
+    'tile(Tensor input, SymIntArrayRef dims)',
+])
+
+
+@traced("python", "dispatch_tile", TORCH_FUNCTIONS_CPP, "dispatch_tile", legacy="dispatch_tile")
+def dispatch_tile_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """tile(Tensor input, SymIntArrayRef dims): tile"""
+    return at.tile(self=kwargs['self'], dims=kwargs['dims'])
+
+
+overloads_tile = [PythonOverload('tile(Tensor input, SymIntArrayRef dims)', ops.tile, None, False, False, ['self', 'dims'])]
+dispatch_tile = [dispatch_tile_0]
+structseqs_tile = [(return_types.for_schema('tile', ops.tile.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_tile", TORCH_FUNCTIONS_CPP, legacy="THPVariable_tile")
+def tile(*args: Any, **kwargs: Any) -> Any:
+    """torch.tile: THPVariable_tile"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.tile",
+                                 {"python_name": "torch.tile"})
+    self = None
+    r = parser_tile.parse(args, kwargs)
+    ov = overloads_tile[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_tile[r.idx](self, parsed)
+    return wrap_result(result, structseqs_tile[r.idx][1 if out_used else 0])
+
+
+# ---- narrow_copy -------------------------------------------------------------------------------
+parser_narrow_copy = PythonArgParser.lazy([
+    'narrow_copy(Tensor input, int64_t dim, SymInt start, SymInt length)',
+])
+
+
+@traced("python", "dispatch_narrow_copy", TORCH_FUNCTIONS_CPP, "dispatch_narrow_copy", legacy="dispatch_narrow_copy")
+def dispatch_narrow_copy_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """narrow_copy(Tensor input, int64_t dim, SymInt start, SymInt length): narrow_copy"""
+    return at.narrow_copy(self=kwargs['self'], dim=kwargs['dim'], start=kwargs['start'], length=kwargs['length'])
+
+
+overloads_narrow_copy = [PythonOverload('narrow_copy(Tensor input, int64_t dim, SymInt start, SymInt length)', ops.narrow_copy, None, False, False, ['self', 'dim', 'start', 'length'])]
+dispatch_narrow_copy = [dispatch_narrow_copy_0]
+structseqs_narrow_copy = [(return_types.for_schema('narrow_copy', ops.narrow_copy.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_narrow_copy", TORCH_FUNCTIONS_CPP, legacy="THPVariable_narrow_copy")
+def narrow_copy(*args: Any, **kwargs: Any) -> Any:
+    """torch.narrow_copy: THPVariable_narrow_copy"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.narrow_copy",
+                                 {"python_name": "torch.narrow_copy"})
+    self = None
+    r = parser_narrow_copy.parse(args, kwargs)
+    ov = overloads_narrow_copy[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_narrow_copy[r.idx](self, parsed)
+    return wrap_result(result, structseqs_narrow_copy[r.idx][1 if out_used else 0])
+
+
+# ---- gather ------------------------------------------------------------------------------------
+parser_gather = PythonArgParser.lazy([
+    'gather(Tensor input, int64_t dim, Tensor index, *, bool sparse_grad=False)',
+])
+
+
+@traced("python", "dispatch_gather", TORCH_FUNCTIONS_CPP, "dispatch_gather", legacy="dispatch_gather")
+def dispatch_gather_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """gather(Tensor input, int64_t dim, Tensor index, *, bool sparse_grad=False): gather"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['dim'] = kwargs['dim']
+    call_kwargs['index'] = kwargs['index']
+    if kwargs['sparse_grad'] is not None:
+        call_kwargs['sparse_grad'] = kwargs['sparse_grad']
+    return at.gather(**call_kwargs)
+
+
+overloads_gather = [PythonOverload('gather(Tensor input, int64_t dim, Tensor index, *, bool sparse_grad=False)', ops.gather, None, False, False, ['self', 'dim', 'index', 'sparse_grad'])]
+dispatch_gather = [dispatch_gather_0]
+structseqs_gather = [(return_types.for_schema('gather', ops.gather.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_gather", TORCH_FUNCTIONS_CPP, legacy="THPVariable_gather")
+def gather(*args: Any, **kwargs: Any) -> Any:
+    """torch.gather: THPVariable_gather"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.gather",
+                                 {"python_name": "torch.gather"})
+    self = None
+    r = parser_gather.parse(args, kwargs)
+    ov = overloads_gather[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_gather[r.idx](self, parsed)
+    return wrap_result(result, structseqs_gather[r.idx][1 if out_used else 0])
+
+
+# ---- scatter -----------------------------------------------------------------------------------
+parser_scatter = PythonArgParser.lazy([
+    'scatter(Tensor input, int64_t dim, Tensor index, Tensor src)',
+    'scatter(Tensor input, int64_t dim, Tensor index, Tensor src, *, str reduce)',
+    'scatter(Tensor input, int64_t dim, Tensor index, Scalar value)',
+    'scatter(Tensor input, int64_t dim, Tensor index, Scalar value, *, str reduce)',
+])
+
+
+@traced("python", "dispatch_scatter", TORCH_FUNCTIONS_CPP, "dispatch_scatter", legacy="dispatch_scatter")
+def dispatch_scatter_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """scatter(Tensor input, int64_t dim, Tensor index, Tensor src): scatter.src"""
+    return at.scatter(self=kwargs['self'], dim=kwargs['dim'], index=kwargs['index'], src=kwargs['src'])
+
+
+@traced("python", "dispatch_scatter", TORCH_FUNCTIONS_CPP, "dispatch_scatter", legacy="dispatch_scatter")
+def dispatch_scatter_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """scatter(Tensor input, int64_t dim, Tensor index, Tensor src, *, str reduce): scatter.reduce"""
+    return at.scatter(self=kwargs['self'], dim=kwargs['dim'], index=kwargs['index'], src=kwargs['src'], reduce=kwargs['reduce'])
+
+
+@traced("python", "dispatch_scatter", TORCH_FUNCTIONS_CPP, "dispatch_scatter", legacy="dispatch_scatter")
+def dispatch_scatter_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """scatter(Tensor input, int64_t dim, Tensor index, Scalar value): scatter.value"""
+    return at.scatter(self=kwargs['self'], dim=kwargs['dim'], index=kwargs['index'], value=kwargs['value'])
+
+
+@traced("python", "dispatch_scatter", TORCH_FUNCTIONS_CPP, "dispatch_scatter", legacy="dispatch_scatter")
+def dispatch_scatter_3(self: Any, kwargs: dict[str, Any]) -> Any:
+    """scatter(Tensor input, int64_t dim, Tensor index, Scalar value, *, str reduce): scatter.value_reduce"""
+    return at.scatter(self=kwargs['self'], dim=kwargs['dim'], index=kwargs['index'], value=kwargs['value'], reduce=kwargs['reduce'])
+
+
+overloads_scatter = [PythonOverload('scatter(Tensor input, int64_t dim, Tensor index, Tensor src)', ops.scatter_src, None, False, False, ['self', 'dim', 'index', 'src']), PythonOverload('scatter(Tensor input, int64_t dim, Tensor index, Tensor src, *, str reduce)', ops.scatter_reduce, None, False, False, ['self', 'dim', 'index', 'src', 'reduce']), PythonOverload('scatter(Tensor input, int64_t dim, Tensor index, Scalar value)', ops.scatter_value, None, False, False, ['self', 'dim', 'index', 'value']), PythonOverload('scatter(Tensor input, int64_t dim, Tensor index, Scalar value, *, str reduce)', ops.scatter_value_reduce, None, False, False, ['self', 'dim', 'index', 'value', 'reduce'])]
+dispatch_scatter = [dispatch_scatter_0, dispatch_scatter_1, dispatch_scatter_2, dispatch_scatter_3]
+structseqs_scatter = [(return_types.for_schema('scatter', ops.scatter_src.schema), None), (return_types.for_schema('scatter', ops.scatter_reduce.schema), None), (return_types.for_schema('scatter', ops.scatter_value.schema), None), (return_types.for_schema('scatter', ops.scatter_value_reduce.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_scatter", TORCH_FUNCTIONS_CPP, legacy="THPVariable_scatter")
+def scatter(*args: Any, **kwargs: Any) -> Any:
+    """torch.scatter: THPVariable_scatter"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.scatter",
+                                 {"python_name": "torch.scatter"})
+    self = None
+    r = parser_scatter.parse(args, kwargs)
+    ov = overloads_scatter[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_scatter[r.idx](self, parsed)
+    return wrap_result(result, structseqs_scatter[r.idx][1 if out_used else 0])
+
+
+# ---- scatter_add -------------------------------------------------------------------------------
+parser_scatter_add = PythonArgParser.lazy([
+    'scatter_add(Tensor input, int64_t dim, Tensor index, Tensor src)',
+])
+
+
+@traced("python", "dispatch_scatter_add", TORCH_FUNCTIONS_CPP, "dispatch_scatter_add", legacy="dispatch_scatter_add")
+def dispatch_scatter_add_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """scatter_add(Tensor input, int64_t dim, Tensor index, Tensor src): scatter_add"""
+    return at.scatter_add(self=kwargs['self'], dim=kwargs['dim'], index=kwargs['index'], src=kwargs['src'])
+
+
+overloads_scatter_add = [PythonOverload('scatter_add(Tensor input, int64_t dim, Tensor index, Tensor src)', ops.scatter_add, None, False, False, ['self', 'dim', 'index', 'src'])]
+dispatch_scatter_add = [dispatch_scatter_add_0]
+structseqs_scatter_add = [(return_types.for_schema('scatter_add', ops.scatter_add.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_scatter_add", TORCH_FUNCTIONS_CPP, legacy="THPVariable_scatter_add")
+def scatter_add(*args: Any, **kwargs: Any) -> Any:
+    """torch.scatter_add: THPVariable_scatter_add"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.scatter_add",
+                                 {"python_name": "torch.scatter_add"})
+    self = None
+    r = parser_scatter_add.parse(args, kwargs)
+    ov = overloads_scatter_add[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_scatter_add[r.idx](self, parsed)
+    return wrap_result(result, structseqs_scatter_add[r.idx][1 if out_used else 0])
+
+
+# ---- index_select ------------------------------------------------------------------------------
+parser_index_select = PythonArgParser.lazy([
+    'index_select(Tensor input, int64_t dim, Tensor index)',
+])
+
+
+@traced("python", "dispatch_index_select", TORCH_FUNCTIONS_CPP, "dispatch_index_select", legacy="dispatch_index_select")
+def dispatch_index_select_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """index_select(Tensor input, int64_t dim, Tensor index): index_select"""
+    return at.index_select(self=kwargs['self'], dim=kwargs['dim'], index=kwargs['index'])
+
+
+overloads_index_select = [PythonOverload('index_select(Tensor input, int64_t dim, Tensor index)', ops.index_select, None, False, False, ['self', 'dim', 'index'])]
+dispatch_index_select = [dispatch_index_select_0]
+structseqs_index_select = [(return_types.for_schema('index_select', ops.index_select.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_index_select", TORCH_FUNCTIONS_CPP, legacy="THPVariable_index_select")
+def index_select(*args: Any, **kwargs: Any) -> Any:
+    """torch.index_select: THPVariable_index_select"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.index_select",
+                                 {"python_name": "torch.index_select"})
+    self = None
+    r = parser_index_select.parse(args, kwargs)
+    ov = overloads_index_select[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_index_select[r.idx](self, parsed)
+    return wrap_result(result, structseqs_index_select[r.idx][1 if out_used else 0])
+
+
+# ---- index_add ---------------------------------------------------------------------------------
+parser_index_add = PythonArgParser.lazy([
+    'index_add(Tensor input, int64_t dim, Tensor index, Tensor source, *, Scalar alpha=1)',
+])
+
+
+@traced("python", "dispatch_index_add", TORCH_FUNCTIONS_CPP, "dispatch_index_add", legacy="dispatch_index_add")
+def dispatch_index_add_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """index_add(Tensor input, int64_t dim, Tensor index, Tensor source, *, Scalar alpha=1): index_add"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['dim'] = kwargs['dim']
+    call_kwargs['index'] = kwargs['index']
+    call_kwargs['source'] = kwargs['source']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    return at.index_add(**call_kwargs)
+
+
+overloads_index_add = [PythonOverload('index_add(Tensor input, int64_t dim, Tensor index, Tensor source, *, Scalar alpha=1)', ops.index_add, None, False, False, ['self', 'dim', 'index', 'source', 'alpha'])]
+dispatch_index_add = [dispatch_index_add_0]
+structseqs_index_add = [(return_types.for_schema('index_add', ops.index_add.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_index_add", TORCH_FUNCTIONS_CPP, legacy="THPVariable_index_add")
+def index_add(*args: Any, **kwargs: Any) -> Any:
+    """torch.index_add: THPVariable_index_add"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.index_add",
+                                 {"python_name": "torch.index_add"})
+    self = None
+    r = parser_index_add.parse(args, kwargs)
+    ov = overloads_index_add[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_index_add[r.idx](self, parsed)
+    return wrap_result(result, structseqs_index_add[r.idx][1 if out_used else 0])
+
+
+# ---- index_reduce ------------------------------------------------------------------------------
+parser_index_reduce = PythonArgParser.lazy([
+    'index_reduce(Tensor input, int64_t dim, Tensor index, Tensor source, str reduce, *, bool include_self=True)',
+])
+
+
+@traced("python", "dispatch_index_reduce", TORCH_FUNCTIONS_CPP, "dispatch_index_reduce", legacy="dispatch_index_reduce")
+def dispatch_index_reduce_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """index_reduce(Tensor input, int64_t dim, Tensor index, Tensor source, str reduce, *, bool include_self=True): index_reduce"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['dim'] = kwargs['dim']
+    call_kwargs['index'] = kwargs['index']
+    call_kwargs['source'] = kwargs['source']
+    call_kwargs['reduce'] = kwargs['reduce']
+    if kwargs['include_self'] is not None:
+        call_kwargs['include_self'] = kwargs['include_self']
+    return at.index_reduce(**call_kwargs)
+
+
+overloads_index_reduce = [PythonOverload('index_reduce(Tensor input, int64_t dim, Tensor index, Tensor source, str reduce, *, bool include_self=True)', ops.index_reduce, None, False, False, ['self', 'dim', 'index', 'source', 'reduce', 'include_self'])]
+dispatch_index_reduce = [dispatch_index_reduce_0]
+structseqs_index_reduce = [(return_types.for_schema('index_reduce', ops.index_reduce.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_index_reduce", TORCH_FUNCTIONS_CPP, legacy="THPVariable_index_reduce")
+def index_reduce(*args: Any, **kwargs: Any) -> Any:
+    """torch.index_reduce: THPVariable_index_reduce"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.index_reduce",
+                                 {"python_name": "torch.index_reduce"})
+    self = None
+    r = parser_index_reduce.parse(args, kwargs)
+    ov = overloads_index_reduce[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_index_reduce[r.idx](self, parsed)
+    return wrap_result(result, structseqs_index_reduce[r.idx][1 if out_used else 0])
+
+
+# ---- index_copy --------------------------------------------------------------------------------
+parser_index_copy = PythonArgParser.lazy([
+    'index_copy(Tensor input, int64_t dim, Tensor index, Tensor source)',
+])
+
+
+@traced("python", "dispatch_index_copy", TORCH_FUNCTIONS_CPP, "dispatch_index_copy", legacy="dispatch_index_copy")
+def dispatch_index_copy_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """index_copy(Tensor input, int64_t dim, Tensor index, Tensor source): index_copy"""
+    return at.index_copy(self=kwargs['self'], dim=kwargs['dim'], index=kwargs['index'], source=kwargs['source'])
+
+
+overloads_index_copy = [PythonOverload('index_copy(Tensor input, int64_t dim, Tensor index, Tensor source)', ops.index_copy, None, False, False, ['self', 'dim', 'index', 'source'])]
+dispatch_index_copy = [dispatch_index_copy_0]
+structseqs_index_copy = [(return_types.for_schema('index_copy', ops.index_copy.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_index_copy", TORCH_FUNCTIONS_CPP, legacy="THPVariable_index_copy")
+def index_copy(*args: Any, **kwargs: Any) -> Any:
+    """torch.index_copy: THPVariable_index_copy"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.index_copy",
+                                 {"python_name": "torch.index_copy"})
+    self = None
+    r = parser_index_copy.parse(args, kwargs)
+    ov = overloads_index_copy[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_index_copy[r.idx](self, parsed)
+    return wrap_result(result, structseqs_index_copy[r.idx][1 if out_used else 0])
+
+
+# ---- index_fill --------------------------------------------------------------------------------
+parser_index_fill = PythonArgParser.lazy([
+    'index_fill(Tensor input, int64_t dim, Tensor index, Tensor value)',
+    'index_fill(Tensor input, int64_t dim, Tensor index, Scalar value)',
+])
+
+
+@traced("python", "dispatch_index_fill", TORCH_FUNCTIONS_CPP, "dispatch_index_fill", legacy="dispatch_index_fill")
+def dispatch_index_fill_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """index_fill(Tensor input, int64_t dim, Tensor index, Tensor value): index_fill.int_Tensor"""
+    return at.index_fill(self=kwargs['self'], dim=kwargs['dim'], index=kwargs['index'], value=kwargs['value'])
+
+
+@traced("python", "dispatch_index_fill", TORCH_FUNCTIONS_CPP, "dispatch_index_fill", legacy="dispatch_index_fill")
+def dispatch_index_fill_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """index_fill(Tensor input, int64_t dim, Tensor index, Scalar value): index_fill.int_Scalar"""
+    return at.index_fill(self=kwargs['self'], dim=kwargs['dim'], index=kwargs['index'], value=kwargs['value'])
+
+
+overloads_index_fill = [PythonOverload('index_fill(Tensor input, int64_t dim, Tensor index, Tensor value)', ops.index_fill_int_Tensor, None, False, False, ['self', 'dim', 'index', 'value']), PythonOverload('index_fill(Tensor input, int64_t dim, Tensor index, Scalar value)', ops.index_fill_int_Scalar, None, False, False, ['self', 'dim', 'index', 'value'])]
+dispatch_index_fill = [dispatch_index_fill_0, dispatch_index_fill_1]
+structseqs_index_fill = [(return_types.for_schema('index_fill', ops.index_fill_int_Tensor.schema), None), (return_types.for_schema('index_fill', ops.index_fill_int_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_index_fill", TORCH_FUNCTIONS_CPP, legacy="THPVariable_index_fill")
+def index_fill(*args: Any, **kwargs: Any) -> Any:
+    """torch.index_fill: THPVariable_index_fill"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.index_fill",
+                                 {"python_name": "torch.index_fill"})
+    self = None
+    r = parser_index_fill.parse(args, kwargs)
+    ov = overloads_index_fill[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_index_fill[r.idx](self, parsed)
+    return wrap_result(result, structseqs_index_fill[r.idx][1 if out_used else 0])
+
+
+# ---- masked_select -----------------------------------------------------------------------------
+parser_masked_select = PythonArgParser.lazy([
+    'masked_select(Tensor input, Tensor mask)',
+])
+
+
+@traced("python", "dispatch_masked_select", TORCH_FUNCTIONS_CPP, "dispatch_masked_select", legacy="dispatch_masked_select")
+def dispatch_masked_select_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """masked_select(Tensor input, Tensor mask): masked_select"""
+    return at.masked_select(self=kwargs['self'], mask=kwargs['mask'])
+
+
+overloads_masked_select = [PythonOverload('masked_select(Tensor input, Tensor mask)', ops.masked_select, None, False, False, ['self', 'mask'])]
+dispatch_masked_select = [dispatch_masked_select_0]
+structseqs_masked_select = [(return_types.for_schema('masked_select', ops.masked_select.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_masked_select", TORCH_FUNCTIONS_CPP, legacy="THPVariable_masked_select")
+def masked_select(*args: Any, **kwargs: Any) -> Any:
+    """torch.masked_select: THPVariable_masked_select"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.masked_select",
+                                 {"python_name": "torch.masked_select"})
+    self = None
+    r = parser_masked_select.parse(args, kwargs)
+    ov = overloads_masked_select[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_masked_select[r.idx](self, parsed)
+    return wrap_result(result, structseqs_masked_select[r.idx][1 if out_used else 0])
+
+
+# ---- masked_scatter ----------------------------------------------------------------------------
+parser_masked_scatter = PythonArgParser.lazy([
+    'masked_scatter(Tensor input, Tensor mask, Tensor source)',
+])
+
+
+@traced("python", "dispatch_masked_scatter", TORCH_FUNCTIONS_CPP, "dispatch_masked_scatter", legacy="dispatch_masked_scatter")
+def dispatch_masked_scatter_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """masked_scatter(Tensor input, Tensor mask, Tensor source): masked_scatter"""
+    return at.masked_scatter(self=kwargs['self'], mask=kwargs['mask'], source=kwargs['source'])
+
+
+overloads_masked_scatter = [PythonOverload('masked_scatter(Tensor input, Tensor mask, Tensor source)', ops.masked_scatter, None, False, False, ['self', 'mask', 'source'])]
+dispatch_masked_scatter = [dispatch_masked_scatter_0]
+structseqs_masked_scatter = [(return_types.for_schema('masked_scatter', ops.masked_scatter.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_masked_scatter", TORCH_FUNCTIONS_CPP, legacy="THPVariable_masked_scatter")
+def masked_scatter(*args: Any, **kwargs: Any) -> Any:
+    """torch.masked_scatter: THPVariable_masked_scatter"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.masked_scatter",
+                                 {"python_name": "torch.masked_scatter"})
+    self = None
+    r = parser_masked_scatter.parse(args, kwargs)
+    ov = overloads_masked_scatter[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_masked_scatter[r.idx](self, parsed)
+    return wrap_result(result, structseqs_masked_scatter[r.idx][1 if out_used else 0])
+
+
+# ---- take --------------------------------------------------------------------------------------
+parser_take = PythonArgParser.lazy([
+    'take(Tensor input, Tensor index)',
+])
+
+
+@traced("python", "dispatch_take", TORCH_FUNCTIONS_CPP, "dispatch_take", legacy="dispatch_take")
+def dispatch_take_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """take(Tensor input, Tensor index): take"""
+    return at.take(self=kwargs['self'], index=kwargs['index'])
+
+
+overloads_take = [PythonOverload('take(Tensor input, Tensor index)', ops.take, None, False, False, ['self', 'index'])]
+dispatch_take = [dispatch_take_0]
+structseqs_take = [(return_types.for_schema('take', ops.take.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_take", TORCH_FUNCTIONS_CPP, legacy="THPVariable_take")
+def take(*args: Any, **kwargs: Any) -> Any:
+    """torch.take: THPVariable_take"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.take",
+                                 {"python_name": "torch.take"})
+    self = None
+    r = parser_take.parse(args, kwargs)
+    ov = overloads_take[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_take[r.idx](self, parsed)
+    return wrap_result(result, structseqs_take[r.idx][1 if out_used else 0])
+
+
+# ---- cumprod -----------------------------------------------------------------------------------
+parser_cumprod = PythonArgParser.lazy([
+    'cumprod(Tensor input, int64_t dim, *, ScalarType? dtype=None)',
+])
+
+
+@traced("python", "dispatch_cumprod", TORCH_FUNCTIONS_CPP, "dispatch_cumprod", legacy="dispatch_cumprod")
+def dispatch_cumprod_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cumprod(Tensor input, int64_t dim, *, ScalarType? dtype=None): cumprod"""
+    return at.cumprod(self=kwargs['self'], dim=kwargs['dim'], dtype=kwargs['dtype'])
+
+
+overloads_cumprod = [PythonOverload('cumprod(Tensor input, int64_t dim, *, ScalarType? dtype=None)', ops.cumprod, None, False, False, ['self', 'dim', 'dtype'])]
+dispatch_cumprod = [dispatch_cumprod_0]
+structseqs_cumprod = [(return_types.for_schema('cumprod', ops.cumprod.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cumprod", TORCH_FUNCTIONS_CPP, legacy="THPVariable_cumprod")
+def cumprod(*args: Any, **kwargs: Any) -> Any:
+    """torch.cumprod: THPVariable_cumprod"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.cumprod",
+                                 {"python_name": "torch.cumprod"})
+    self = None
+    r = parser_cumprod.parse(args, kwargs)
+    ov = overloads_cumprod[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_cumprod[r.idx](self, parsed)
+    return wrap_result(result, structseqs_cumprod[r.idx][1 if out_used else 0])
+
+
+# ---- logcumsumexp ------------------------------------------------------------------------------
+parser_logcumsumexp = PythonArgParser.lazy([
+    'logcumsumexp(Tensor input, int64_t dim)',
+])
+
+
+@traced("python", "dispatch_logcumsumexp", TORCH_FUNCTIONS_CPP, "dispatch_logcumsumexp", legacy="dispatch_logcumsumexp")
+def dispatch_logcumsumexp_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logcumsumexp(Tensor input, int64_t dim): logcumsumexp"""
+    return at.logcumsumexp(self=kwargs['self'], dim=kwargs['dim'])
+
+
+overloads_logcumsumexp = [PythonOverload('logcumsumexp(Tensor input, int64_t dim)', ops.logcumsumexp, None, False, False, ['self', 'dim'])]
+dispatch_logcumsumexp = [dispatch_logcumsumexp_0]
+structseqs_logcumsumexp = [(return_types.for_schema('logcumsumexp', ops.logcumsumexp.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logcumsumexp", TORCH_FUNCTIONS_CPP, legacy="THPVariable_logcumsumexp")
+def logcumsumexp(*args: Any, **kwargs: Any) -> Any:
+    """torch.logcumsumexp: THPVariable_logcumsumexp"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.logcumsumexp",
+                                 {"python_name": "torch.logcumsumexp"})
+    self = None
+    r = parser_logcumsumexp.parse(args, kwargs)
+    ov = overloads_logcumsumexp[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_logcumsumexp[r.idx](self, parsed)
+    return wrap_result(result, structseqs_logcumsumexp[r.idx][1 if out_used else 0])
+
+
+# ---- cummax ------------------------------------------------------------------------------------
+parser_cummax = PythonArgParser.lazy([
+    'cummax(Tensor input, int64_t dim)',
+])
+
+
+@traced("python", "dispatch_cummax", TORCH_FUNCTIONS_CPP, "dispatch_cummax", legacy="dispatch_cummax")
+def dispatch_cummax_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cummax(Tensor input, int64_t dim): cummax"""
+    return at.cummax(self=kwargs['self'], dim=kwargs['dim'])
+
+
+overloads_cummax = [PythonOverload('cummax(Tensor input, int64_t dim)', ops.cummax, None, False, False, ['self', 'dim'])]
+dispatch_cummax = [dispatch_cummax_0]
+structseqs_cummax = [(return_types.for_schema('cummax', ops.cummax.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cummax", TORCH_FUNCTIONS_CPP, legacy="THPVariable_cummax")
+def cummax(*args: Any, **kwargs: Any) -> Any:
+    """torch.cummax: THPVariable_cummax"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.cummax",
+                                 {"python_name": "torch.cummax"})
+    self = None
+    r = parser_cummax.parse(args, kwargs)
+    ov = overloads_cummax[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_cummax[r.idx](self, parsed)
+    return wrap_result(result, structseqs_cummax[r.idx][1 if out_used else 0])
+
+
+# ---- cummin ------------------------------------------------------------------------------------
+parser_cummin = PythonArgParser.lazy([
+    'cummin(Tensor input, int64_t dim)',
+])
+
+
+@traced("python", "dispatch_cummin", TORCH_FUNCTIONS_CPP, "dispatch_cummin", legacy="dispatch_cummin")
+def dispatch_cummin_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cummin(Tensor input, int64_t dim): cummin"""
+    return at.cummin(self=kwargs['self'], dim=kwargs['dim'])
+
+
+overloads_cummin = [PythonOverload('cummin(Tensor input, int64_t dim)', ops.cummin, None, False, False, ['self', 'dim'])]
+dispatch_cummin = [dispatch_cummin_0]
+structseqs_cummin = [(return_types.for_schema('cummin', ops.cummin.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cummin", TORCH_FUNCTIONS_CPP, legacy="THPVariable_cummin")
+def cummin(*args: Any, **kwargs: Any) -> Any:
+    """torch.cummin: THPVariable_cummin"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.cummin",
+                                 {"python_name": "torch.cummin"})
+    self = None
+    r = parser_cummin.parse(args, kwargs)
+    ov = overloads_cummin[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_cummin[r.idx](self, parsed)
+    return wrap_result(result, structseqs_cummin[r.idx][1 if out_used else 0])
+
+
+# ---- logsumexp ---------------------------------------------------------------------------------
+parser_logsumexp = PythonArgParser.lazy([
+    'logsumexp(Tensor input, IntArrayRef[1] dim, bool keepdim=False)',
+])
+
+
+@traced("python", "dispatch_logsumexp", TORCH_FUNCTIONS_CPP, "dispatch_logsumexp", legacy="dispatch_logsumexp")
+def dispatch_logsumexp_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logsumexp(Tensor input, IntArrayRef[1] dim, bool keepdim=False): logsumexp"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return at.logsumexp(**call_kwargs)
+
+
+overloads_logsumexp = [PythonOverload('logsumexp(Tensor input, IntArrayRef[1] dim, bool keepdim=False)', ops.logsumexp, None, False, False, ['self', 'dim', 'keepdim'])]
+dispatch_logsumexp = [dispatch_logsumexp_0]
+structseqs_logsumexp = [(return_types.for_schema('logsumexp', ops.logsumexp.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logsumexp", TORCH_FUNCTIONS_CPP, legacy="THPVariable_logsumexp")
+def logsumexp(*args: Any, **kwargs: Any) -> Any:
+    """torch.logsumexp: THPVariable_logsumexp"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.logsumexp",
+                                 {"python_name": "torch.logsumexp"})
+    self = None
+    r = parser_logsumexp.parse(args, kwargs)
+    ov = overloads_logsumexp[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_logsumexp[r.idx](self, parsed)
+    return wrap_result(result, structseqs_logsumexp[r.idx][1 if out_used else 0])
+
+
+# ---- isclose -----------------------------------------------------------------------------------
+parser_isclose = PythonArgParser.lazy([
+    'isclose(Tensor input, Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)',
+])
+
+
+@traced("python", "dispatch_isclose", TORCH_FUNCTIONS_CPP, "dispatch_isclose", legacy="dispatch_isclose")
+def dispatch_isclose_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """isclose(Tensor input, Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False): isclose"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['other'] = kwargs['other']
+    if kwargs['rtol'] is not None:
+        call_kwargs['rtol'] = kwargs['rtol']
+    if kwargs['atol'] is not None:
+        call_kwargs['atol'] = kwargs['atol']
+    if kwargs['equal_nan'] is not None:
+        call_kwargs['equal_nan'] = kwargs['equal_nan']
+    return at.isclose(**call_kwargs)
+
+
+overloads_isclose = [PythonOverload('isclose(Tensor input, Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)', ops.isclose, None, False, False, ['self', 'other', 'rtol', 'atol', 'equal_nan'])]
+dispatch_isclose = [dispatch_isclose_0]
+structseqs_isclose = [(return_types.for_schema('isclose', ops.isclose.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_isclose", TORCH_FUNCTIONS_CPP, legacy="THPVariable_isclose")
+def isclose(*args: Any, **kwargs: Any) -> Any:
+    """torch.isclose: THPVariable_isclose"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.isclose",
+                                 {"python_name": "torch.isclose"})
+    self = None
+    r = parser_isclose.parse(args, kwargs)
+    ov = overloads_isclose[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_isclose[r.idx](self, parsed)
+    return wrap_result(result, structseqs_isclose[r.idx][1 if out_used else 0])
+
+
+# ---- allclose ----------------------------------------------------------------------------------
+parser_allclose = PythonArgParser.lazy([
+    'allclose(Tensor input, Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)',
+])
+
+
+@traced("python", "dispatch_allclose", TORCH_FUNCTIONS_CPP, "dispatch_allclose", legacy="dispatch_allclose")
+def dispatch_allclose_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """allclose(Tensor input, Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False): allclose"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['other'] = kwargs['other']
+    if kwargs['rtol'] is not None:
+        call_kwargs['rtol'] = kwargs['rtol']
+    if kwargs['atol'] is not None:
+        call_kwargs['atol'] = kwargs['atol']
+    if kwargs['equal_nan'] is not None:
+        call_kwargs['equal_nan'] = kwargs['equal_nan']
+    return at.allclose(**call_kwargs)
+
+
+overloads_allclose = [PythonOverload('allclose(Tensor input, Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)', ops.allclose, None, False, False, ['self', 'other', 'rtol', 'atol', 'equal_nan'])]
+dispatch_allclose = [dispatch_allclose_0]
+structseqs_allclose = [(return_types.for_schema('allclose', ops.allclose.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_allclose", TORCH_FUNCTIONS_CPP, legacy="THPVariable_allclose")
+def allclose(*args: Any, **kwargs: Any) -> Any:
+    """torch.allclose: THPVariable_allclose"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.allclose",
+                                 {"python_name": "torch.allclose"})
+    self = None
+    r = parser_allclose.parse(args, kwargs)
+    ov = overloads_allclose[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_allclose[r.idx](self, parsed)
+    return wrap_result(result, structseqs_allclose[r.idx][1 if out_used else 0])
+
+
+# ---- equal -------------------------------------------------------------------------------------
+parser_equal = PythonArgParser.lazy([
+    'equal(Tensor input, Tensor other)',
+])
+
+
+@traced("python", "dispatch_equal", TORCH_FUNCTIONS_CPP, "dispatch_equal", legacy="dispatch_equal")
+def dispatch_equal_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """equal(Tensor input, Tensor other): equal"""
+    return at.equal(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads_equal = [PythonOverload('equal(Tensor input, Tensor other)', ops.equal, None, False, False, ['self', 'other'])]
+dispatch_equal = [dispatch_equal_0]
+structseqs_equal = [(return_types.for_schema('equal', ops.equal.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_equal", TORCH_FUNCTIONS_CPP, legacy="THPVariable_equal")
+def equal(*args: Any, **kwargs: Any) -> Any:
+    """torch.equal: THPVariable_equal"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.equal",
+                                 {"python_name": "torch.equal"})
+    self = None
+    r = parser_equal.parse(args, kwargs)
+    ov = overloads_equal[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_equal[r.idx](self, parsed)
+    return wrap_result(result, structseqs_equal[r.idx][1 if out_used else 0])
+
+
+# ---- clip --------------------------------------------------------------------------------------
+parser_clip = PythonArgParser.lazy([
+    'clip(Tensor input, Tensor? min=None, Tensor? max=None)',
+    'clip(Tensor input, Scalar? min=None, Scalar? max=None)',
+])
+
+
+@traced("python", "dispatch_clip", TORCH_FUNCTIONS_CPP, "dispatch_clip", legacy="dispatch_clip")
+def dispatch_clip_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """clip(Tensor input, Tensor? min=None, Tensor? max=None): clip.Tensor"""
+    return at.clip(self=kwargs['self'], min=kwargs['min'], max=kwargs['max'])
+
+
+@traced("python", "dispatch_clip", TORCH_FUNCTIONS_CPP, "dispatch_clip", legacy="dispatch_clip")
+def dispatch_clip_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """clip(Tensor input, Scalar? min=None, Scalar? max=None): clip"""
+    return at.clip(self=kwargs['self'], min=kwargs['min'], max=kwargs['max'])
+
+
+overloads_clip = [PythonOverload('clip(Tensor input, Tensor? min=None, Tensor? max=None)', ops.clip_Tensor, None, False, False, ['self', 'min', 'max']), PythonOverload('clip(Tensor input, Scalar? min=None, Scalar? max=None)', ops.clip, None, False, False, ['self', 'min', 'max'])]
+dispatch_clip = [dispatch_clip_0, dispatch_clip_1]
+structseqs_clip = [(return_types.for_schema('clip', ops.clip_Tensor.schema), None), (return_types.for_schema('clip', ops.clip.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_clip", TORCH_FUNCTIONS_CPP, legacy="THPVariable_clip")
+def clip(*args: Any, **kwargs: Any) -> Any:
+    """torch.clip: THPVariable_clip"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.clip",
+                                 {"python_name": "torch.clip"})
+    self = None
+    r = parser_clip.parse(args, kwargs)
+    ov = overloads_clip[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_clip[r.idx](self, parsed)
+    return wrap_result(result, structseqs_clip[r.idx][1 if out_used else 0])
+
+
+# ---- clip_ -------------------------------------------------------------------------------------
+parser_clip_ = PythonArgParser.lazy([
+    'clip_(Tensor input, Tensor? min=None, Tensor? max=None)',
+    'clip_(Tensor input, Scalar? min=None, Scalar? max=None)',
+])
+
+
+@traced("python", "dispatch_clip_", TORCH_FUNCTIONS_CPP, "dispatch_clip_", legacy="dispatch_clip_")
+def dispatch_clip__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """clip_(Tensor input, Tensor? min=None, Tensor? max=None): clip_.Tensor"""
+    return at.clip_(self=kwargs['self'], min=kwargs['min'], max=kwargs['max'])
+
+
+@traced("python", "dispatch_clip_", TORCH_FUNCTIONS_CPP, "dispatch_clip_", legacy="dispatch_clip_")
+def dispatch_clip__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """clip_(Tensor input, Scalar? min=None, Scalar? max=None): clip_"""
+    return at.clip_(self=kwargs['self'], min=kwargs['min'], max=kwargs['max'])
+
+
+overloads_clip_ = [PythonOverload('clip_(Tensor input, Tensor? min=None, Tensor? max=None)', ops.clip__Tensor, None, False, False, ['self', 'min', 'max']), PythonOverload('clip_(Tensor input, Scalar? min=None, Scalar? max=None)', ops.clip_, None, False, False, ['self', 'min', 'max'])]
+dispatch_clip_ = [dispatch_clip__0, dispatch_clip__1]
+structseqs_clip_ = [(return_types.for_schema('clip_', ops.clip__Tensor.schema), None), (return_types.for_schema('clip_', ops.clip_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_clip_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_clip_")
+def clip_(*args: Any, **kwargs: Any) -> Any:
+    """torch.clip_: THPVariable_clip_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.clip_",
+                                 {"python_name": "torch.clip_"})
+    self = None
+    r = parser_clip_.parse(args, kwargs)
+    ov = overloads_clip_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_clip_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_clip_[r.idx][1 if out_used else 0])
+
+
+# ---- einsum ------------------------------------------------------------------------------------
+parser_einsum = PythonArgParser.lazy([
+    'einsum(str equation, TensorList tensors, *, IntArrayRef? path=None)',
+])
+
+
+@traced("python", "dispatch_einsum", TORCH_FUNCTIONS_CPP, "dispatch_einsum", legacy="dispatch_einsum")
+def dispatch_einsum_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """einsum(str equation, TensorList tensors, *, IntArrayRef? path=None): einsum"""
+    return at.einsum(equation=kwargs['equation'], tensors=kwargs['tensors'], path=kwargs['path'])
+
+
+overloads_einsum = [PythonOverload('einsum(str equation, TensorList tensors, *, IntArrayRef? path=None)', ops.einsum, None, False, False, ['equation', 'tensors', 'path'])]
+dispatch_einsum = [dispatch_einsum_0]
+structseqs_einsum = [(return_types.for_schema('einsum', ops.einsum.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_einsum", TORCH_FUNCTIONS_CPP, legacy="THPVariable_einsum")
+def einsum(*args: Any, **kwargs: Any) -> Any:
+    """torch.einsum: THPVariable_einsum"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.einsum",
+                                 {"python_name": "torch.einsum"})
+    self = None
+    r = parser_einsum.parse(args, kwargs)
+    ov = overloads_einsum[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_einsum[r.idx](self, parsed)
+    return wrap_result(result, structseqs_einsum[r.idx][1 if out_used else 0])
+
+
+# ---- tensordot ---------------------------------------------------------------------------------
+parser_tensordot = PythonArgParser.lazy([
+    'tensordot(Tensor input, Tensor other, IntArrayRef dims_self, IntArrayRef dims_other)',
+])
+
+
+@traced("python", "dispatch_tensordot", TORCH_FUNCTIONS_CPP, "dispatch_tensordot", legacy="dispatch_tensordot")
+def dispatch_tensordot_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """tensordot(Tensor input, Tensor other, IntArrayRef dims_self, IntArrayRef dims_other): tensordot"""
+    return at.tensordot(self=kwargs['self'], other=kwargs['other'], dims_self=kwargs['dims_self'], dims_other=kwargs['dims_other'])
+
+
+overloads_tensordot = [PythonOverload('tensordot(Tensor input, Tensor other, IntArrayRef dims_self, IntArrayRef dims_other)', ops.tensordot, None, False, False, ['self', 'other', 'dims_self', 'dims_other'])]
+dispatch_tensordot = [dispatch_tensordot_0]
+structseqs_tensordot = [(return_types.for_schema('tensordot', ops.tensordot.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_tensordot", TORCH_FUNCTIONS_CPP, legacy="THPVariable_tensordot")
+def tensordot(*args: Any, **kwargs: Any) -> Any:
+    """torch.tensordot: THPVariable_tensordot"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.tensordot",
+                                 {"python_name": "torch.tensordot"})
+    self = None
+    r = parser_tensordot.parse(args, kwargs)
+    ov = overloads_tensordot[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_tensordot[r.idx](self, parsed)
+    return wrap_result(result, structseqs_tensordot[r.idx][1 if out_used else 0])
+
+
+# ---- inner -------------------------------------------------------------------------------------
+parser_inner = PythonArgParser.lazy([
+    'inner(Tensor input, Tensor other)',
+])
+
+
+@traced("python", "dispatch_inner", TORCH_FUNCTIONS_CPP, "dispatch_inner", legacy="dispatch_inner")
+def dispatch_inner_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """inner(Tensor input, Tensor other): inner"""
+    return at.inner(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads_inner = [PythonOverload('inner(Tensor input, Tensor other)', ops.inner, None, False, False, ['self', 'other'])]
+dispatch_inner = [dispatch_inner_0]
+structseqs_inner = [(return_types.for_schema('inner', ops.inner.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_inner", TORCH_FUNCTIONS_CPP, legacy="THPVariable_inner")
+def inner(*args: Any, **kwargs: Any) -> Any:
+    """torch.inner: THPVariable_inner"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.inner",
+                                 {"python_name": "torch.inner"})
+    self = None
+    r = parser_inner.parse(args, kwargs)
+    ov = overloads_inner[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_inner[r.idx](self, parsed)
+    return wrap_result(result, structseqs_inner[r.idx][1 if out_used else 0])
+
+
+# ---- outer -------------------------------------------------------------------------------------
+parser_outer = PythonArgParser.lazy([
+    'outer(Tensor input, Tensor vec2)',
+])
+
+
+@traced("python", "dispatch_outer", TORCH_FUNCTIONS_CPP, "dispatch_outer", legacy="dispatch_outer")
+def dispatch_outer_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """outer(Tensor input, Tensor vec2): outer"""
+    return at.outer(self=kwargs['self'], vec2=kwargs['vec2'])
+
+
+overloads_outer = [PythonOverload('outer(Tensor input, Tensor vec2)', ops.outer, None, False, False, ['self', 'vec2'])]
+dispatch_outer = [dispatch_outer_0]
+structseqs_outer = [(return_types.for_schema('outer', ops.outer.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_outer", TORCH_FUNCTIONS_CPP, legacy="THPVariable_outer")
+def outer(*args: Any, **kwargs: Any) -> Any:
+    """torch.outer: THPVariable_outer"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.outer",
+                                 {"python_name": "torch.outer"})
+    self = None
+    r = parser_outer.parse(args, kwargs)
+    ov = overloads_outer[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_outer[r.idx](self, parsed)
+    return wrap_result(result, structseqs_outer[r.idx][1 if out_used else 0])
+
+
+# ---- ger ---------------------------------------------------------------------------------------
+parser_ger = PythonArgParser.lazy([
+    'ger(Tensor input, Tensor vec2)',
+])
+
+
+@traced("python", "dispatch_ger", TORCH_FUNCTIONS_CPP, "dispatch_ger", legacy="dispatch_ger")
+def dispatch_ger_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """ger(Tensor input, Tensor vec2): ger"""
+    return at.ger(self=kwargs['self'], vec2=kwargs['vec2'])
+
+
+overloads_ger = [PythonOverload('ger(Tensor input, Tensor vec2)', ops.ger, None, False, False, ['self', 'vec2'])]
+dispatch_ger = [dispatch_ger_0]
+structseqs_ger = [(return_types.for_schema('ger', ops.ger.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_ger", TORCH_FUNCTIONS_CPP, legacy="THPVariable_ger")
+def ger(*args: Any, **kwargs: Any) -> Any:
+    """torch.ger: THPVariable_ger"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.ger",
+                                 {"python_name": "torch.ger"})
+    self = None
+    r = parser_ger.parse(args, kwargs)
+    ov = overloads_ger[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_ger[r.idx](self, parsed)
+    return wrap_result(result, structseqs_ger[r.idx][1 if out_used else 0])
+
+
+# ---- kron --------------------------------------------------------------------------------------
+parser_kron = PythonArgParser.lazy([
+    'kron(Tensor input, Tensor other)',
+])
+
+
+@traced("python", "dispatch_kron", TORCH_FUNCTIONS_CPP, "dispatch_kron", legacy="dispatch_kron")
+def dispatch_kron_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """kron(Tensor input, Tensor other): kron"""
+    return at.kron(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads_kron = [PythonOverload('kron(Tensor input, Tensor other)', ops.kron, None, False, False, ['self', 'other'])]
+dispatch_kron = [dispatch_kron_0]
+structseqs_kron = [(return_types.for_schema('kron', ops.kron.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_kron", TORCH_FUNCTIONS_CPP, legacy="THPVariable_kron")
+def kron(*args: Any, **kwargs: Any) -> Any:
+    """torch.kron: THPVariable_kron"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.kron",
+                                 {"python_name": "torch.kron"})
+    self = None
+    r = parser_kron.parse(args, kwargs)
+    ov = overloads_kron[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_kron[r.idx](self, parsed)
+    return wrap_result(result, structseqs_kron[r.idx][1 if out_used else 0])
+
+
+# ---- cross -------------------------------------------------------------------------------------
+parser_cross = PythonArgParser.lazy([
+    'cross(Tensor input, Tensor other, int64_t? dim=None)',
+])
+
+
+@traced("python", "dispatch_cross", TORCH_FUNCTIONS_CPP, "dispatch_cross", legacy="dispatch_cross")
+def dispatch_cross_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cross(Tensor input, Tensor other, int64_t? dim=None): cross"""
+    return at.cross(self=kwargs['self'], other=kwargs['other'], dim=kwargs['dim'])
+
+
+overloads_cross = [PythonOverload('cross(Tensor input, Tensor other, int64_t? dim=None)', ops.cross, None, False, False, ['self', 'other', 'dim'])]
+dispatch_cross = [dispatch_cross_0]
+structseqs_cross = [(return_types.for_schema('cross', ops.cross.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cross", TORCH_FUNCTIONS_CPP, legacy="THPVariable_cross")
+def cross(*args: Any, **kwargs: Any) -> Any:
+    """torch.cross: THPVariable_cross"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.cross",
+                                 {"python_name": "torch.cross"})
+    self = None
+    r = parser_cross.parse(args, kwargs)
+    ov = overloads_cross[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_cross[r.idx](self, parsed)
+    return wrap_result(result, structseqs_cross[r.idx][1 if out_used else 0])
+
+
+# ---- _unique2 ----------------------------------------------------------------------------------
+parser__unique2 = PythonArgParser.lazy([
+    '_unique2(Tensor input, bool sorted=True, bool return_inverse=False, bool return_counts=False)',
+])
+
+
+@traced("python", "dispatch__unique2", TORCH_FUNCTIONS_CPP, "dispatch__unique2", legacy="dispatch__unique2")
+def dispatch__unique2_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_unique2(Tensor input, bool sorted=True, bool return_inverse=False, bool return_counts=False): _unique2"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['sorted'] is not None:
+        call_kwargs['sorted'] = kwargs['sorted']
+    if kwargs['return_inverse'] is not None:
+        call_kwargs['return_inverse'] = kwargs['return_inverse']
+    if kwargs['return_counts'] is not None:
+        call_kwargs['return_counts'] = kwargs['return_counts']
+    return at._unique2(**call_kwargs)
+
+
+overloads__unique2 = [PythonOverload('_unique2(Tensor input, bool sorted=True, bool return_inverse=False, bool return_counts=False)', ops._unique2, None, False, False, ['self', 'sorted', 'return_inverse', 'return_counts'])]
+dispatch__unique2 = [dispatch__unique2_0]
+structseqs__unique2 = [(return_types.for_schema('_unique2', ops._unique2.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__unique2", TORCH_FUNCTIONS_CPP, legacy="THPVariable__unique2")
+def _unique2(*args: Any, **kwargs: Any) -> Any:
+    """torch._unique2: THPVariable__unique2"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._unique2",
+                                 {"python_name": "torch._unique2"})
+    self = None
+    r = parser__unique2.parse(args, kwargs)
+    ov = overloads__unique2[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch__unique2[r.idx](self, parsed)
+    return wrap_result(result, structseqs__unique2[r.idx][1 if out_used else 0])
+
+
+# ---- unique_dim --------------------------------------------------------------------------------
+parser_unique_dim = PythonArgParser.lazy([
+    'unique_dim(Tensor input, int64_t dim, bool sorted=True, bool return_inverse=False, bool return_counts=False)',
+])
+
+
+@traced("python", "dispatch_unique_dim", TORCH_FUNCTIONS_CPP, "dispatch_unique_dim", legacy="dispatch_unique_dim")
+def dispatch_unique_dim_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """unique_dim(Tensor input, int64_t dim, bool sorted=True, bool return_inverse=False, bool return_counts=False): unique_dim"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['sorted'] is not None:
+        call_kwargs['sorted'] = kwargs['sorted']
+    if kwargs['return_inverse'] is not None:
+        call_kwargs['return_inverse'] = kwargs['return_inverse']
+    if kwargs['return_counts'] is not None:
+        call_kwargs['return_counts'] = kwargs['return_counts']
+    return at.unique_dim(**call_kwargs)
+
+
+overloads_unique_dim = [PythonOverload('unique_dim(Tensor input, int64_t dim, bool sorted=True, bool return_inverse=False, bool return_counts=False)', ops.unique_dim, None, False, False, ['self', 'dim', 'sorted', 'return_inverse', 'return_counts'])]
+dispatch_unique_dim = [dispatch_unique_dim_0]
+structseqs_unique_dim = [(return_types.for_schema('unique_dim', ops.unique_dim.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_unique_dim", TORCH_FUNCTIONS_CPP, legacy="THPVariable_unique_dim")
+def unique_dim(*args: Any, **kwargs: Any) -> Any:
+    """torch.unique_dim: THPVariable_unique_dim"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.unique_dim",
+                                 {"python_name": "torch.unique_dim"})
+    self = None
+    r = parser_unique_dim.parse(args, kwargs)
+    ov = overloads_unique_dim[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_unique_dim[r.idx](self, parsed)
+    return wrap_result(result, structseqs_unique_dim[r.idx][1 if out_used else 0])
+
+
+# ---- unique_consecutive ------------------------------------------------------------------------
+parser_unique_consecutive = PythonArgParser.lazy([
+    'unique_consecutive(Tensor input, bool return_inverse=False, bool return_counts=False, int64_t? dim=None)',
+])
+
+
+@traced("python", "dispatch_unique_consecutive", TORCH_FUNCTIONS_CPP, "dispatch_unique_consecutive", legacy="dispatch_unique_consecutive")
+def dispatch_unique_consecutive_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """unique_consecutive(Tensor input, bool return_inverse=False, bool return_counts=False, int64_t? dim=None): unique_consecutive"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['return_inverse'] is not None:
+        call_kwargs['return_inverse'] = kwargs['return_inverse']
+    if kwargs['return_counts'] is not None:
+        call_kwargs['return_counts'] = kwargs['return_counts']
+    call_kwargs['dim'] = kwargs['dim']
+    return at.unique_consecutive(**call_kwargs)
+
+
+overloads_unique_consecutive = [PythonOverload('unique_consecutive(Tensor input, bool return_inverse=False, bool return_counts=False, int64_t? dim=None)', ops.unique_consecutive, None, False, False, ['self', 'return_inverse', 'return_counts', 'dim'])]
+dispatch_unique_consecutive = [dispatch_unique_consecutive_0]
+structseqs_unique_consecutive = [(return_types.for_schema('unique_consecutive', ops.unique_consecutive.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_unique_consecutive", TORCH_FUNCTIONS_CPP, legacy="THPVariable_unique_consecutive")
+def unique_consecutive(*args: Any, **kwargs: Any) -> Any:
+    """torch.unique_consecutive: THPVariable_unique_consecutive"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.unique_consecutive",
+                                 {"python_name": "torch.unique_consecutive"})
+    self = None
+    r = parser_unique_consecutive.parse(args, kwargs)
+    ov = overloads_unique_consecutive[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_unique_consecutive[r.idx](self, parsed)
+    return wrap_result(result, structseqs_unique_consecutive[r.idx][1 if out_used else 0])
+
+
+# ---- unique_dim_consecutive --------------------------------------------------------------------
+parser_unique_dim_consecutive = PythonArgParser.lazy([
+    'unique_dim_consecutive(Tensor input, int64_t dim, bool return_inverse=False, bool return_counts=False)',
+])
+
+
+@traced("python", "dispatch_unique_dim_consecutive", TORCH_FUNCTIONS_CPP, "dispatch_unique_dim_consecutive", legacy="dispatch_unique_dim_consecutive")
+def dispatch_unique_dim_consecutive_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """unique_dim_consecutive(Tensor input, int64_t dim, bool return_inverse=False, bool return_counts=False): unique_dim_consecutive"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['return_inverse'] is not None:
+        call_kwargs['return_inverse'] = kwargs['return_inverse']
+    if kwargs['return_counts'] is not None:
+        call_kwargs['return_counts'] = kwargs['return_counts']
+    return at.unique_dim_consecutive(**call_kwargs)
+
+
+overloads_unique_dim_consecutive = [PythonOverload('unique_dim_consecutive(Tensor input, int64_t dim, bool return_inverse=False, bool return_counts=False)', ops.unique_dim_consecutive, None, False, False, ['self', 'dim', 'return_inverse', 'return_counts'])]
+dispatch_unique_dim_consecutive = [dispatch_unique_dim_consecutive_0]
+structseqs_unique_dim_consecutive = [(return_types.for_schema('unique_dim_consecutive', ops.unique_dim_consecutive.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_unique_dim_consecutive", TORCH_FUNCTIONS_CPP, legacy="THPVariable_unique_dim_consecutive")
+def unique_dim_consecutive(*args: Any, **kwargs: Any) -> Any:
+    """torch.unique_dim_consecutive: THPVariable_unique_dim_consecutive"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.unique_dim_consecutive",
+                                 {"python_name": "torch.unique_dim_consecutive"})
+    self = None
+    r = parser_unique_dim_consecutive.parse(args, kwargs)
+    ov = overloads_unique_dim_consecutive[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_unique_dim_consecutive[r.idx](self, parsed)
+    return wrap_result(result, structseqs_unique_dim_consecutive[r.idx][1 if out_used else 0])
+
+
+# ---- meshgrid ----------------------------------------------------------------------------------
+parser_meshgrid = PythonArgParser.lazy([
+    'meshgrid(TensorList tensors)',
+    'meshgrid(TensorList tensors, *, str indexing)',
+])
+
+
+@traced("python", "dispatch_meshgrid", TORCH_FUNCTIONS_CPP, "dispatch_meshgrid", legacy="dispatch_meshgrid")
+def dispatch_meshgrid_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """meshgrid(TensorList tensors): meshgrid"""
+    return at.meshgrid(tensors=kwargs['tensors'])
+
+
+@traced("python", "dispatch_meshgrid", TORCH_FUNCTIONS_CPP, "dispatch_meshgrid", legacy="dispatch_meshgrid")
+def dispatch_meshgrid_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """meshgrid(TensorList tensors, *, str indexing): meshgrid.indexing"""
+    return at.meshgrid(tensors=kwargs['tensors'], indexing=kwargs['indexing'])
+
+
+overloads_meshgrid = [PythonOverload('meshgrid(TensorList tensors)', ops.meshgrid, None, False, False, ['tensors']), PythonOverload('meshgrid(TensorList tensors, *, str indexing)', ops.meshgrid_indexing, None, False, False, ['tensors', 'indexing'])]
+dispatch_meshgrid = [dispatch_meshgrid_0, dispatch_meshgrid_1]
+structseqs_meshgrid = [(return_types.for_schema('meshgrid', ops.meshgrid.schema), None), (return_types.for_schema('meshgrid', ops.meshgrid_indexing.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_meshgrid", TORCH_FUNCTIONS_CPP, legacy="THPVariable_meshgrid")
+def meshgrid(*args: Any, **kwargs: Any) -> Any:
+    """torch.meshgrid: THPVariable_meshgrid"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.meshgrid",
+                                 {"python_name": "torch.meshgrid"})
+    self = None
+    r = parser_meshgrid.parse(args, kwargs)
+    ov = overloads_meshgrid[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_meshgrid[r.idx](self, parsed)
+    return wrap_result(result, structseqs_meshgrid[r.idx][1 if out_used else 0])
+
+
+# ---- repeat_interleave -------------------------------------------------------------------------
+parser_repeat_interleave = PythonArgParser.lazy([
+    'repeat_interleave(Tensor input, Tensor repeats, int64_t? dim=None, *, SymInt? output_size=None)',
+    'repeat_interleave(Tensor repeats, *, SymInt? output_size=None)',
+    'repeat_interleave(Tensor input, SymInt repeats, int64_t? dim=None, *, SymInt? output_size=None)',
+])
+
+
+@traced("python", "dispatch_repeat_interleave", TORCH_FUNCTIONS_CPP, "dispatch_repeat_interleave", legacy="dispatch_repeat_interleave")
+def dispatch_repeat_interleave_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """repeat_interleave(Tensor input, Tensor repeats, int64_t? dim=None, *, SymInt? output_size=None): repeat_interleave.self_Tensor"""
+    return at.repeat_interleave(self=kwargs['self'], repeats=kwargs['repeats'], dim=kwargs['dim'], output_size=kwargs['output_size'])
+
+
+@traced("python", "dispatch_repeat_interleave", TORCH_FUNCTIONS_CPP, "dispatch_repeat_interleave", legacy="dispatch_repeat_interleave")
+def dispatch_repeat_interleave_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """repeat_interleave(Tensor repeats, *, SymInt? output_size=None): repeat_interleave.Tensor"""
+    return at.repeat_interleave(repeats=kwargs['repeats'], output_size=kwargs['output_size'])
+
+
+@traced("python", "dispatch_repeat_interleave", TORCH_FUNCTIONS_CPP, "dispatch_repeat_interleave", legacy="dispatch_repeat_interleave")
+def dispatch_repeat_interleave_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """repeat_interleave(Tensor input, SymInt repeats, int64_t? dim=None, *, SymInt? output_size=None): repeat_interleave.self_int"""
+    return at.repeat_interleave(self=kwargs['self'], repeats=kwargs['repeats'], dim=kwargs['dim'], output_size=kwargs['output_size'])
+
+
+overloads_repeat_interleave = [PythonOverload('repeat_interleave(Tensor input, Tensor repeats, int64_t? dim=None, *, SymInt? output_size=None)', ops.repeat_interleave_self_Tensor, None, False, False, ['self', 'repeats', 'dim', 'output_size']), PythonOverload('repeat_interleave(Tensor repeats, *, SymInt? output_size=None)', ops.repeat_interleave_Tensor, None, False, False, ['repeats', 'output_size']), PythonOverload('repeat_interleave(Tensor input, SymInt repeats, int64_t? dim=None, *, SymInt? output_size=None)', ops.repeat_interleave_self_int, None, False, False, ['self', 'repeats', 'dim', 'output_size'])]
+dispatch_repeat_interleave = [dispatch_repeat_interleave_0, dispatch_repeat_interleave_1, dispatch_repeat_interleave_2]
+structseqs_repeat_interleave = [(return_types.for_schema('repeat_interleave', ops.repeat_interleave_self_Tensor.schema), None), (return_types.for_schema('repeat_interleave', ops.repeat_interleave_Tensor.schema), None), (return_types.for_schema('repeat_interleave', ops.repeat_interleave_self_int.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_repeat_interleave", TORCH_FUNCTIONS_CPP, legacy="THPVariable_repeat_interleave")
+def repeat_interleave(*args: Any, **kwargs: Any) -> Any:
+    """torch.repeat_interleave: THPVariable_repeat_interleave"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.repeat_interleave",
+                                 {"python_name": "torch.repeat_interleave"})
+    self = None
+    r = parser_repeat_interleave.parse(args, kwargs)
+    ov = overloads_repeat_interleave[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_repeat_interleave[r.idx](self, parsed)
+    return wrap_result(result, structseqs_repeat_interleave[r.idx][1 if out_used else 0])
+
+
+# ---- take_along_dim ----------------------------------------------------------------------------
+parser_take_along_dim = PythonArgParser.lazy([
+    'take_along_dim(Tensor input, Tensor indices, int64_t? dim=None)',
+])
+
+
+@traced("python", "dispatch_take_along_dim", TORCH_FUNCTIONS_CPP, "dispatch_take_along_dim", legacy="dispatch_take_along_dim")
+def dispatch_take_along_dim_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """take_along_dim(Tensor input, Tensor indices, int64_t? dim=None): take_along_dim"""
+    return at.take_along_dim(self=kwargs['self'], indices=kwargs['indices'], dim=kwargs['dim'])
+
+
+overloads_take_along_dim = [PythonOverload('take_along_dim(Tensor input, Tensor indices, int64_t? dim=None)', ops.take_along_dim, None, False, False, ['self', 'indices', 'dim'])]
+dispatch_take_along_dim = [dispatch_take_along_dim_0]
+structseqs_take_along_dim = [(return_types.for_schema('take_along_dim', ops.take_along_dim.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_take_along_dim", TORCH_FUNCTIONS_CPP, legacy="THPVariable_take_along_dim")
+def take_along_dim(*args: Any, **kwargs: Any) -> Any:
+    """torch.take_along_dim: THPVariable_take_along_dim"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.take_along_dim",
+                                 {"python_name": "torch.take_along_dim"})
+    self = None
+    r = parser_take_along_dim.parse(args, kwargs)
+    ov = overloads_take_along_dim[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_take_along_dim[r.idx](self, parsed)
+    return wrap_result(result, structseqs_take_along_dim[r.idx][1 if out_used else 0])
+
+
+# ---- argwhere ----------------------------------------------------------------------------------
+parser_argwhere = PythonArgParser.lazy([
+    'argwhere(Tensor input)',
+])
+
+
+@traced("python", "dispatch_argwhere", TORCH_FUNCTIONS_CPP, "dispatch_argwhere", legacy="dispatch_argwhere")
+def dispatch_argwhere_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """argwhere(Tensor input): argwhere"""
+    return at.argwhere(self=kwargs['self'])
+
+
+overloads_argwhere = [PythonOverload('argwhere(Tensor input)', ops.argwhere, None, False, False, ['self'])]
+dispatch_argwhere = [dispatch_argwhere_0]
+structseqs_argwhere = [(return_types.for_schema('argwhere', ops.argwhere.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_argwhere", TORCH_FUNCTIONS_CPP, legacy="THPVariable_argwhere")
+def argwhere(*args: Any, **kwargs: Any) -> Any:
+    """torch.argwhere: THPVariable_argwhere"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.argwhere",
+                                 {"python_name": "torch.argwhere"})
+    self = None
+    r = parser_argwhere.parse(args, kwargs)
+    ov = overloads_argwhere[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_argwhere[r.idx](self, parsed)
+    return wrap_result(result, structseqs_argwhere[r.idx][1 if out_used else 0])
+
+
+# ---- broadcast_to ------------------------------------------------------------------------------
+parser_broadcast_to = PythonArgParser.lazy([
+    'broadcast_to(Tensor input, SymIntArrayRef size)',
+])
+
+
+@traced("python", "dispatch_broadcast_to", TORCH_FUNCTIONS_CPP, "dispatch_broadcast_to", legacy="dispatch_broadcast_to")
+def dispatch_broadcast_to_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """broadcast_to(Tensor input, SymIntArrayRef size): broadcast_to"""
+    return at.broadcast_to(self=kwargs['self'], size=kwargs['size'])
+
+
+overloads_broadcast_to = [PythonOverload('broadcast_to(Tensor input, SymIntArrayRef size)', ops.broadcast_to, None, False, False, ['self', 'size'])]
+dispatch_broadcast_to = [dispatch_broadcast_to_0]
+structseqs_broadcast_to = [(return_types.for_schema('broadcast_to', ops.broadcast_to.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_broadcast_to", TORCH_FUNCTIONS_CPP, legacy="THPVariable_broadcast_to")
+def broadcast_to(*args: Any, **kwargs: Any) -> Any:
+    """torch.broadcast_to: THPVariable_broadcast_to"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.broadcast_to",
+                                 {"python_name": "torch.broadcast_to"})
+    self = None
+    r = parser_broadcast_to.parse(args, kwargs)
+    ov = overloads_broadcast_to[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_broadcast_to[r.idx](self, parsed)
+    return wrap_result(result, structseqs_broadcast_to[r.idx][1 if out_used else 0])
+
+
+# ---- concat ------------------------------------------------------------------------------------
+parser_concat = PythonArgParser.lazy([
+    'concat(TensorList tensors, int64_t dim=0)',
+])
+
+
+@traced("python", "dispatch_concat", TORCH_FUNCTIONS_CPP, "dispatch_concat", legacy="dispatch_concat")
+def dispatch_concat_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """concat(TensorList tensors, int64_t dim=0): concat"""
+    call_kwargs = {}
+    call_kwargs['tensors'] = kwargs['tensors']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    return at.concat(**call_kwargs)
+
+
+overloads_concat = [PythonOverload('concat(TensorList tensors, int64_t dim=0)', ops.concat, None, False, False, ['tensors', 'dim'])]
+dispatch_concat = [dispatch_concat_0]
+structseqs_concat = [(return_types.for_schema('concat', ops.concat.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_concat", TORCH_FUNCTIONS_CPP, legacy="THPVariable_concat")
+def concat(*args: Any, **kwargs: Any) -> Any:
+    """torch.concat: THPVariable_concat"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.concat",
+                                 {"python_name": "torch.concat"})
+    self = None
+    r = parser_concat.parse(args, kwargs)
+    ov = overloads_concat[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_concat[r.idx](self, parsed)
+    return wrap_result(result, structseqs_concat[r.idx][1 if out_used else 0])
+
+
+# ---- concatenate -------------------------------------------------------------------------------
+parser_concatenate = PythonArgParser.lazy([
+    'concatenate(TensorList tensors, int64_t dim=0)',
+])
+
+
+@traced("python", "dispatch_concatenate", TORCH_FUNCTIONS_CPP, "dispatch_concatenate", legacy="dispatch_concatenate")
+def dispatch_concatenate_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """concatenate(TensorList tensors, int64_t dim=0): concatenate"""
+    call_kwargs = {}
+    call_kwargs['tensors'] = kwargs['tensors']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    return at.concatenate(**call_kwargs)
+
+
+overloads_concatenate = [PythonOverload('concatenate(TensorList tensors, int64_t dim=0)', ops.concatenate, None, False, False, ['tensors', 'dim'])]
+dispatch_concatenate = [dispatch_concatenate_0]
+structseqs_concatenate = [(return_types.for_schema('concatenate', ops.concatenate.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_concatenate", TORCH_FUNCTIONS_CPP, legacy="THPVariable_concatenate")
+def concatenate(*args: Any, **kwargs: Any) -> Any:
+    """torch.concatenate: THPVariable_concatenate"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.concatenate",
+                                 {"python_name": "torch.concatenate"})
+    self = None
+    r = parser_concatenate.parse(args, kwargs)
+    ov = overloads_concatenate[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_concatenate[r.idx](self, parsed)
+    return wrap_result(result, structseqs_concatenate[r.idx][1 if out_used else 0])
+
+
+# ---- row_stack ---------------------------------------------------------------------------------
+parser_row_stack = PythonArgParser.lazy([
+    'row_stack(TensorList tensors)',
+])
+
+
+@traced("python", "dispatch_row_stack", TORCH_FUNCTIONS_CPP, "dispatch_row_stack", legacy="dispatch_row_stack")
+def dispatch_row_stack_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """row_stack(TensorList tensors): row_stack"""
+    return at.row_stack(tensors=kwargs['tensors'])
+
+
+overloads_row_stack = [PythonOverload('row_stack(TensorList tensors)', ops.row_stack, None, False, False, ['tensors'])]
+dispatch_row_stack = [dispatch_row_stack_0]
+structseqs_row_stack = [(return_types.for_schema('row_stack', ops.row_stack.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_row_stack", TORCH_FUNCTIONS_CPP, legacy="THPVariable_row_stack")
+def row_stack(*args: Any, **kwargs: Any) -> Any:
+    """torch.row_stack: THPVariable_row_stack"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.row_stack",
+                                 {"python_name": "torch.row_stack"})
+    self = None
+    r = parser_row_stack.parse(args, kwargs)
+    ov = overloads_row_stack[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_row_stack[r.idx](self, parsed)
+    return wrap_result(result, structseqs_row_stack[r.idx][1 if out_used else 0])
+
+
+# ---- ravel -------------------------------------------------------------------------------------
+parser_ravel = PythonArgParser.lazy([
+    'ravel(Tensor input)',
+])
+
+
+@traced("python", "dispatch_ravel", TORCH_FUNCTIONS_CPP, "dispatch_ravel", legacy="dispatch_ravel")
+def dispatch_ravel_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """ravel(Tensor input): ravel"""
+    return at.ravel(self=kwargs['self'])
+
+
+overloads_ravel = [PythonOverload('ravel(Tensor input)', ops.ravel, None, False, False, ['self'])]
+dispatch_ravel = [dispatch_ravel_0]
+structseqs_ravel = [(return_types.for_schema('ravel', ops.ravel.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_ravel", TORCH_FUNCTIONS_CPP, legacy="THPVariable_ravel")
+def ravel(*args: Any, **kwargs: Any) -> Any:
+    """torch.ravel: THPVariable_ravel"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.ravel",
+                                 {"python_name": "torch.ravel"})
+    self = None
+    r = parser_ravel.parse(args, kwargs)
+    ov = overloads_ravel[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_ravel[r.idx](self, parsed)
+    return wrap_result(result, structseqs_ravel[r.idx][1 if out_used else 0])
+
+
+# ---- tril_indices ------------------------------------------------------------------------------
+parser_tril_indices = PythonArgParser.lazy([
+    'tril_indices(int64_t row, int64_t col, int64_t offset=0, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+])
+
+
+@traced("python", "dispatch_tril_indices", TORCH_FUNCTIONS_CPP, "dispatch_tril_indices", legacy="dispatch_tril_indices")
+def dispatch_tril_indices_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """tril_indices(int64_t row, int64_t col, int64_t offset=0, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): tril_indices"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    call_kwargs = {}
+    call_kwargs['row'] = kwargs['row']
+    call_kwargs['col'] = kwargs['col']
+    if kwargs['offset'] is not None:
+        call_kwargs['offset'] = kwargs['offset']
+    if kwargs['dtype'] is not None:
+        call_kwargs['dtype'] = kwargs['dtype']
+    call_kwargs['layout'] = kwargs['layout']
+    call_kwargs['device'] = kwargs['device']
+    call_kwargs['pin_memory'] = kwargs['pin_memory']
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.tril_indices(**call_kwargs)
+    return make_variable(result, requires_grad)
+
+
+overloads_tril_indices = [PythonOverload('tril_indices(int64_t row, int64_t col, int64_t offset=0, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.tril_indices, None, False, True, ['row', 'col', 'offset', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
+dispatch_tril_indices = [dispatch_tril_indices_0]
+structseqs_tril_indices = [(return_types.for_schema('tril_indices', ops.tril_indices.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_tril_indices", TORCH_FUNCTIONS_CPP, legacy="THPVariable_tril_indices")
+def tril_indices(*args: Any, **kwargs: Any) -> Any:
+    """torch.tril_indices: THPVariable_tril_indices"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.tril_indices",
+                                 {"python_name": "torch.tril_indices"})
+    self = None
+    r = parser_tril_indices.parse(args, kwargs)
+    ov = overloads_tril_indices[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_tril_indices[r.idx](self, parsed)
+    return wrap_result(result, structseqs_tril_indices[r.idx][1 if out_used else 0])
+
+
+# ---- triu_indices ------------------------------------------------------------------------------
+parser_triu_indices = PythonArgParser.lazy([
+    'triu_indices(int64_t row, int64_t col, int64_t offset=0, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+])
+
+
+@traced("python", "dispatch_triu_indices", TORCH_FUNCTIONS_CPP, "dispatch_triu_indices", legacy="dispatch_triu_indices")
+def dispatch_triu_indices_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """triu_indices(int64_t row, int64_t col, int64_t offset=0, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): triu_indices"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    call_kwargs = {}
+    call_kwargs['row'] = kwargs['row']
+    call_kwargs['col'] = kwargs['col']
+    if kwargs['offset'] is not None:
+        call_kwargs['offset'] = kwargs['offset']
+    if kwargs['dtype'] is not None:
+        call_kwargs['dtype'] = kwargs['dtype']
+    call_kwargs['layout'] = kwargs['layout']
+    call_kwargs['device'] = kwargs['device']
+    call_kwargs['pin_memory'] = kwargs['pin_memory']
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.triu_indices(**call_kwargs)
+    return make_variable(result, requires_grad)
+
+
+overloads_triu_indices = [PythonOverload('triu_indices(int64_t row, int64_t col, int64_t offset=0, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.triu_indices, None, False, True, ['row', 'col', 'offset', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
+dispatch_triu_indices = [dispatch_triu_indices_0]
+structseqs_triu_indices = [(return_types.for_schema('triu_indices', ops.triu_indices.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_triu_indices", TORCH_FUNCTIONS_CPP, legacy="THPVariable_triu_indices")
+def triu_indices(*args: Any, **kwargs: Any) -> Any:
+    """torch.triu_indices: THPVariable_triu_indices"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.triu_indices",
+                                 {"python_name": "torch.triu_indices"})
+    self = None
+    r = parser_triu_indices.parse(args, kwargs)
+    ov = overloads_triu_indices[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_triu_indices[r.idx](self, parsed)
+    return wrap_result(result, structseqs_triu_indices[r.idx][1 if out_used else 0])
+
+
+# ---- count_nonzero -----------------------------------------------------------------------------
+parser_count_nonzero = PythonArgParser.lazy([
+    'count_nonzero(Tensor input, int64_t? dim=None)',
+    'count_nonzero(Tensor input, IntArrayRef dim)',
+])
+
+
+@traced("python", "dispatch_count_nonzero", TORCH_FUNCTIONS_CPP, "dispatch_count_nonzero", legacy="dispatch_count_nonzero")
+def dispatch_count_nonzero_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """count_nonzero(Tensor input, int64_t? dim=None): count_nonzero"""
+    return at.count_nonzero(self=kwargs['self'], dim=kwargs['dim'])
+
+
+@traced("python", "dispatch_count_nonzero", TORCH_FUNCTIONS_CPP, "dispatch_count_nonzero", legacy="dispatch_count_nonzero")
+def dispatch_count_nonzero_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """count_nonzero(Tensor input, IntArrayRef dim): count_nonzero.dim_IntList"""
+    return at.count_nonzero(self=kwargs['self'], dim=kwargs['dim'])
+
+
+overloads_count_nonzero = [PythonOverload('count_nonzero(Tensor input, int64_t? dim=None)', ops.count_nonzero, None, False, False, ['self', 'dim']), PythonOverload('count_nonzero(Tensor input, IntArrayRef dim)', ops.count_nonzero_dim_IntList, None, False, False, ['self', 'dim'])]
+dispatch_count_nonzero = [dispatch_count_nonzero_0, dispatch_count_nonzero_1]
+structseqs_count_nonzero = [(return_types.for_schema('count_nonzero', ops.count_nonzero.schema), None), (return_types.for_schema('count_nonzero', ops.count_nonzero_dim_IntList.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_count_nonzero", TORCH_FUNCTIONS_CPP, legacy="THPVariable_count_nonzero")
+def count_nonzero(*args: Any, **kwargs: Any) -> Any:
+    """torch.count_nonzero: THPVariable_count_nonzero"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.count_nonzero",
+                                 {"python_name": "torch.count_nonzero"})
+    self = None
+    r = parser_count_nonzero.parse(args, kwargs)
+    ov = overloads_count_nonzero[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_count_nonzero[r.idx](self, parsed)
+    return wrap_result(result, structseqs_count_nonzero[r.idx][1 if out_used else 0])
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -5520,6 +10542,139 @@ FUNCTIONS: dict[str, Any] = {
     "mv": mv,
     "dot": dot,
     "matmul": matmul,
+    "adjoint": adjoint,
+    "numel": numel,
+    "normal": normal,
+    "bernoulli": bernoulli,
+    "det": det,
+    "amax": amax,
+    "amin": amin,
+    "aminmax": aminmax,
+    "multinomial": multinomial,
+    "log1p": log1p,
+    "log1p_": log1p_,
+    "expm1": expm1,
+    "expm1_": expm1_,
+    "asin": asin,
+    "asin_": asin_,
+    "acos": acos,
+    "acos_": acos_,
+    "atan": atan,
+    "atan_": atan_,
+    "sinh": sinh,
+    "sinh_": sinh_,
+    "cosh": cosh,
+    "cosh_": cosh_,
+    "asinh": asinh,
+    "asinh_": asinh_,
+    "acosh": acosh,
+    "acosh_": acosh_,
+    "atanh": atanh,
+    "atanh_": atanh_,
+    "frac": frac,
+    "frac_": frac_,
+    "_softmax": _softmax,
+    "softmax": softmax,
+    "_log_softmax": _log_softmax,
+    "log_softmax": log_softmax,
+    "_softmax_backward_data": _softmax_backward_data,
+    "_log_softmax_backward_data": _log_softmax_backward_data,
+    "binary_cross_entropy_with_logits": binary_cross_entropy_with_logits,
+    "addcmul": addcmul,
+    "addcdiv": addcdiv,
+    "lerp": lerp,
+    "broadcast_tensors": broadcast_tensors,
+    "bitwise_xor": bitwise_xor,
+    "__xor__": __xor__,
+    "bitwise_left_shift": bitwise_left_shift,
+    "__lshift__": __lshift__,
+    "bitwise_right_shift": bitwise_right_shift,
+    "__rshift__": __rshift__,
+    "hypot": hypot,
+    "isnan": isnan,
+    "isinf": isinf,
+    "isfinite": isfinite,
+    "isin": isin,
+    "conj_physical": conj_physical,
+    "frexp": frexp,
+    "trapezoid": trapezoid,
+    "cumulative_trapezoid": cumulative_trapezoid,
+    "cov": cov,
+    "corrcoef": corrcoef,
+    "histc": histc,
+    "histogram": histogram,
+    "flip": flip,
+    "fliplr": fliplr,
+    "flipud": flipud,
+    "roll": roll,
+    "rot90": rot90,
+    "sort": sort,
+    "msort": msort,
+    "argsort": argsort,
+    "topk": topk,
+    "tril": tril,
+    "triu": triu,
+    "diag_embed": diag_embed,
+    "diag": diag,
+    "diagflat": diagflat,
+    "block_diag": block_diag,
+    "atleast_1d": atleast_1d,
+    "atleast_2d": atleast_2d,
+    "atleast_3d": atleast_3d,
+    "hstack": hstack,
+    "vstack": vstack,
+    "dstack": dstack,
+    "column_stack": column_stack,
+    "movedim": movedim,
+    "moveaxis": moveaxis,
+    "swapaxes": swapaxes,
+    "swapdims": swapdims,
+    "tile": tile,
+    "narrow_copy": narrow_copy,
+    "gather": gather,
+    "scatter": scatter,
+    "scatter_add": scatter_add,
+    "index_select": index_select,
+    "index_add": index_add,
+    "index_reduce": index_reduce,
+    "index_copy": index_copy,
+    "index_fill": index_fill,
+    "masked_select": masked_select,
+    "masked_scatter": masked_scatter,
+    "take": take,
+    "cumprod": cumprod,
+    "logcumsumexp": logcumsumexp,
+    "cummax": cummax,
+    "cummin": cummin,
+    "logsumexp": logsumexp,
+    "isclose": isclose,
+    "allclose": allclose,
+    "equal": equal,
+    "clip": clip,
+    "clip_": clip_,
+    "einsum": einsum,
+    "tensordot": tensordot,
+    "inner": inner,
+    "outer": outer,
+    "ger": ger,
+    "kron": kron,
+    "cross": cross,
+    "_unique2": _unique2,
+    "unique_dim": unique_dim,
+    "unique_consecutive": unique_consecutive,
+    "unique_dim_consecutive": unique_dim_consecutive,
+    "meshgrid": meshgrid,
+    "repeat_interleave": repeat_interleave,
+    "take_along_dim": take_along_dim,
+    "argwhere": argwhere,
+    "broadcast_to": broadcast_to,
+    "concat": concat,
+    "concatenate": concatenate,
+    "row_stack": row_stack,
+    "ravel": ravel,
+    "tril_indices": tril_indices,
+    "triu_indices": triu_indices,
+    "count_nonzero": count_nonzero,
 }
 
 # torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package
@@ -5654,4 +10809,137 @@ __all__ = [
     "mv",
     "dot",
     "matmul",
+    "adjoint",
+    "numel",
+    "normal",
+    "bernoulli",
+    "det",
+    "amax",
+    "amin",
+    "aminmax",
+    "multinomial",
+    "log1p",
+    "log1p_",
+    "expm1",
+    "expm1_",
+    "asin",
+    "asin_",
+    "acos",
+    "acos_",
+    "atan",
+    "atan_",
+    "sinh",
+    "sinh_",
+    "cosh",
+    "cosh_",
+    "asinh",
+    "asinh_",
+    "acosh",
+    "acosh_",
+    "atanh",
+    "atanh_",
+    "frac",
+    "frac_",
+    "_softmax",
+    "softmax",
+    "_log_softmax",
+    "log_softmax",
+    "_softmax_backward_data",
+    "_log_softmax_backward_data",
+    "binary_cross_entropy_with_logits",
+    "addcmul",
+    "addcdiv",
+    "lerp",
+    "broadcast_tensors",
+    "bitwise_xor",
+    "__xor__",
+    "bitwise_left_shift",
+    "__lshift__",
+    "bitwise_right_shift",
+    "__rshift__",
+    "hypot",
+    "isnan",
+    "isinf",
+    "isfinite",
+    "isin",
+    "conj_physical",
+    "frexp",
+    "trapezoid",
+    "cumulative_trapezoid",
+    "cov",
+    "corrcoef",
+    "histc",
+    "histogram",
+    "flip",
+    "fliplr",
+    "flipud",
+    "roll",
+    "rot90",
+    "sort",
+    "msort",
+    "argsort",
+    "topk",
+    "tril",
+    "triu",
+    "diag_embed",
+    "diag",
+    "diagflat",
+    "block_diag",
+    "atleast_1d",
+    "atleast_2d",
+    "atleast_3d",
+    "hstack",
+    "vstack",
+    "dstack",
+    "column_stack",
+    "movedim",
+    "moveaxis",
+    "swapaxes",
+    "swapdims",
+    "tile",
+    "narrow_copy",
+    "gather",
+    "scatter",
+    "scatter_add",
+    "index_select",
+    "index_add",
+    "index_reduce",
+    "index_copy",
+    "index_fill",
+    "masked_select",
+    "masked_scatter",
+    "take",
+    "cumprod",
+    "logcumsumexp",
+    "cummax",
+    "cummin",
+    "logsumexp",
+    "isclose",
+    "allclose",
+    "equal",
+    "clip",
+    "clip_",
+    "einsum",
+    "tensordot",
+    "inner",
+    "outer",
+    "ger",
+    "kron",
+    "cross",
+    "_unique2",
+    "unique_dim",
+    "unique_consecutive",
+    "unique_dim_consecutive",
+    "meshgrid",
+    "repeat_interleave",
+    "take_along_dim",
+    "argwhere",
+    "broadcast_to",
+    "concat",
+    "concatenate",
+    "row_stack",
+    "ravel",
+    "tril_indices",
+    "triu_indices",
+    "count_nonzero",
 ]

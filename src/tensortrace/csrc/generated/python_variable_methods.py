@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from tensortrace.aten import functions as at
 from tensortrace.aten.generated import operators as ops
 from tensortrace.autograd.variable import make_variable
 from tensortrace.c10.local_dispatch_key_set import AutoDispatchBelowADInplaceOrView
 from tensortrace.csrc import return_types
 from tensortrace.csrc.python_arg_parser import PythonArgParser
 from tensortrace.csrc.python_bindings import PythonOverload, convert, wrap_result
-from tensortrace.csrc.python_variable import handle_th_errors
+from tensortrace.csrc.python_variable import check_noargs, handle_th_errors
 from tensortrace.trace import recorder, traced
 
 VARIABLE_METHODS_CPP = "torch/csrc/autograd/generated/python_variable_methods.cpp"
@@ -360,6 +359,8 @@ def zero_(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.zero_",
                                  {"python_name": "Tensor.zero_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("zero_", args[1:], kwargs)
     self = args[0].cdata
     r = parser_zero_.parse(args[1:], kwargs)
     ov = overloads_zero_[r.idx]
@@ -479,6 +480,8 @@ def item(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.item",
                                  {"python_name": "Tensor.item"})
+    if len(args) > 1 or kwargs:
+        check_noargs("item", args[1:], kwargs)
     self = args[0].cdata
     r = parser_item.parse(args[1:], kwargs)
     ov = overloads_item[r.idx]
@@ -512,6 +515,8 @@ def is_nonzero(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.is_nonzero",
                                  {"python_name": "Tensor.is_nonzero"})
+    if len(args) > 1 or kwargs:
+        check_noargs("is_nonzero", args[1:], kwargs)
     self = args[0].cdata
     r = parser_is_nonzero.parse(args[1:], kwargs)
     ov = overloads_is_nonzero[r.idx]
@@ -545,6 +550,8 @@ def detach(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.detach",
                                  {"python_name": "Tensor.detach"})
+    if len(args) > 1 or kwargs:
+        check_noargs("detach", args[1:], kwargs)
     self = args[0].cdata
     r = parser_detach.parse(args[1:], kwargs)
     ov = overloads_detach[r.idx]
@@ -578,6 +585,8 @@ def detach_(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.detach_",
                                  {"python_name": "Tensor.detach_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("detach_", args[1:], kwargs)
     self = args[0].cdata
     r = parser_detach_.parse(args[1:], kwargs)
     ov = overloads_detach_[r.idx]
@@ -611,6 +620,8 @@ def resolve_conj(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.resolve_conj",
                                  {"python_name": "Tensor.resolve_conj"})
+    if len(args) > 1 or kwargs:
+        check_noargs("resolve_conj", args[1:], kwargs)
     self = args[0].cdata
     r = parser_resolve_conj.parse(args[1:], kwargs)
     ov = overloads_resolve_conj[r.idx]
@@ -644,6 +655,8 @@ def resolve_neg(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.resolve_neg",
                                  {"python_name": "Tensor.resolve_neg"})
+    if len(args) > 1 or kwargs:
+        check_noargs("resolve_neg", args[1:], kwargs)
     self = args[0].cdata
     r = parser_resolve_neg.parse(args[1:], kwargs)
     ov = overloads_resolve_neg[r.idx]
@@ -676,7 +689,7 @@ def dispatch_to_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['device'] = kwargs['device']
     call_kwargs['pin_memory'] = kwargs['pin_memory']
     with AutoDispatchBelowADInplaceOrView():
-        result = at.to(**call_kwargs)
+        result = self.to(**call_kwargs)
     return make_variable(result, requires_grad)
 
 
@@ -917,6 +930,8 @@ def t(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.t",
                                  {"python_name": "Tensor.t"})
+    if len(args) > 1 or kwargs:
+        check_noargs("t", args[1:], kwargs)
     self = args[0].cdata
     r = parser_t.parse(args[1:], kwargs)
     ov = overloads_t[r.idx]
@@ -3073,6 +3088,8 @@ def neg(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.neg",
                                  {"python_name": "Tensor.neg"})
+    if len(args) > 1 or kwargs:
+        check_noargs("neg", args[1:], kwargs)
     self = args[0].cdata
     r = parser_neg.parse(args[1:], kwargs)
     ov = overloads_neg[r.idx]
@@ -3106,6 +3123,8 @@ def neg_(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.neg_",
                                  {"python_name": "Tensor.neg_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("neg_", args[1:], kwargs)
     self = args[0].cdata
     r = parser_neg_.parse(args[1:], kwargs)
     ov = overloads_neg_[r.idx]
@@ -3139,6 +3158,8 @@ def exp(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.exp",
                                  {"python_name": "Tensor.exp"})
+    if len(args) > 1 or kwargs:
+        check_noargs("exp", args[1:], kwargs)
     self = args[0].cdata
     r = parser_exp.parse(args[1:], kwargs)
     ov = overloads_exp[r.idx]
@@ -3172,6 +3193,8 @@ def exp_(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.exp_",
                                  {"python_name": "Tensor.exp_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("exp_", args[1:], kwargs)
     self = args[0].cdata
     r = parser_exp_.parse(args[1:], kwargs)
     ov = overloads_exp_[r.idx]
@@ -3205,6 +3228,8 @@ def log(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.log",
                                  {"python_name": "Tensor.log"})
+    if len(args) > 1 or kwargs:
+        check_noargs("log", args[1:], kwargs)
     self = args[0].cdata
     r = parser_log.parse(args[1:], kwargs)
     ov = overloads_log[r.idx]
@@ -3238,6 +3263,8 @@ def log_(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.log_",
                                  {"python_name": "Tensor.log_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("log_", args[1:], kwargs)
     self = args[0].cdata
     r = parser_log_.parse(args[1:], kwargs)
     ov = overloads_log_[r.idx]
@@ -3271,6 +3298,8 @@ def sqrt(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.sqrt",
                                  {"python_name": "Tensor.sqrt"})
+    if len(args) > 1 or kwargs:
+        check_noargs("sqrt", args[1:], kwargs)
     self = args[0].cdata
     r = parser_sqrt.parse(args[1:], kwargs)
     ov = overloads_sqrt[r.idx]
@@ -3304,6 +3333,8 @@ def sqrt_(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.sqrt_",
                                  {"python_name": "Tensor.sqrt_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("sqrt_", args[1:], kwargs)
     self = args[0].cdata
     r = parser_sqrt_.parse(args[1:], kwargs)
     ov = overloads_sqrt_[r.idx]
@@ -3337,6 +3368,8 @@ def sin(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.sin",
                                  {"python_name": "Tensor.sin"})
+    if len(args) > 1 or kwargs:
+        check_noargs("sin", args[1:], kwargs)
     self = args[0].cdata
     r = parser_sin.parse(args[1:], kwargs)
     ov = overloads_sin[r.idx]
@@ -3370,6 +3403,8 @@ def sin_(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.sin_",
                                  {"python_name": "Tensor.sin_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("sin_", args[1:], kwargs)
     self = args[0].cdata
     r = parser_sin_.parse(args[1:], kwargs)
     ov = overloads_sin_[r.idx]
@@ -3403,6 +3438,8 @@ def cos(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.cos",
                                  {"python_name": "Tensor.cos"})
+    if len(args) > 1 or kwargs:
+        check_noargs("cos", args[1:], kwargs)
     self = args[0].cdata
     r = parser_cos.parse(args[1:], kwargs)
     ov = overloads_cos[r.idx]
@@ -3436,6 +3473,8 @@ def cos_(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.cos_",
                                  {"python_name": "Tensor.cos_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("cos_", args[1:], kwargs)
     self = args[0].cdata
     r = parser_cos_.parse(args[1:], kwargs)
     ov = overloads_cos_[r.idx]
@@ -3469,6 +3508,8 @@ def tanh(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.tanh",
                                  {"python_name": "Tensor.tanh"})
+    if len(args) > 1 or kwargs:
+        check_noargs("tanh", args[1:], kwargs)
     self = args[0].cdata
     r = parser_tanh.parse(args[1:], kwargs)
     ov = overloads_tanh[r.idx]
@@ -3502,6 +3543,8 @@ def tanh_(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.tanh_",
                                  {"python_name": "Tensor.tanh_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("tanh_", args[1:], kwargs)
     self = args[0].cdata
     r = parser_tanh_.parse(args[1:], kwargs)
     ov = overloads_tanh_[r.idx]
@@ -3535,6 +3578,8 @@ def sigmoid(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.sigmoid",
                                  {"python_name": "Tensor.sigmoid"})
+    if len(args) > 1 or kwargs:
+        check_noargs("sigmoid", args[1:], kwargs)
     self = args[0].cdata
     r = parser_sigmoid.parse(args[1:], kwargs)
     ov = overloads_sigmoid[r.idx]
@@ -3568,6 +3613,8 @@ def sigmoid_(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.sigmoid_",
                                  {"python_name": "Tensor.sigmoid_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("sigmoid_", args[1:], kwargs)
     self = args[0].cdata
     r = parser_sigmoid_.parse(args[1:], kwargs)
     ov = overloads_sigmoid_[r.idx]
@@ -3601,6 +3648,8 @@ def reciprocal(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.reciprocal",
                                  {"python_name": "Tensor.reciprocal"})
+    if len(args) > 1 or kwargs:
+        check_noargs("reciprocal", args[1:], kwargs)
     self = args[0].cdata
     r = parser_reciprocal.parse(args[1:], kwargs)
     ov = overloads_reciprocal[r.idx]
@@ -3634,6 +3683,8 @@ def reciprocal_(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.reciprocal_",
                                  {"python_name": "Tensor.reciprocal_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("reciprocal_", args[1:], kwargs)
     self = args[0].cdata
     r = parser_reciprocal_.parse(args[1:], kwargs)
     ov = overloads_reciprocal_[r.idx]
@@ -3667,6 +3718,8 @@ def bitwise_not(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.bitwise_not",
                                  {"python_name": "Tensor.bitwise_not"})
+    if len(args) > 1 or kwargs:
+        check_noargs("bitwise_not", args[1:], kwargs)
     self = args[0].cdata
     r = parser_bitwise_not.parse(args[1:], kwargs)
     ov = overloads_bitwise_not[r.idx]
@@ -3700,6 +3753,8 @@ def bitwise_not_(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.bitwise_not_",
                                  {"python_name": "Tensor.bitwise_not_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("bitwise_not_", args[1:], kwargs)
     self = args[0].cdata
     r = parser_bitwise_not_.parse(args[1:], kwargs)
     ov = overloads_bitwise_not_[r.idx]
@@ -3733,6 +3788,8 @@ def logical_not(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.logical_not",
                                  {"python_name": "Tensor.logical_not"})
+    if len(args) > 1 or kwargs:
+        check_noargs("logical_not", args[1:], kwargs)
     self = args[0].cdata
     r = parser_logical_not.parse(args[1:], kwargs)
     ov = overloads_logical_not[r.idx]
@@ -3766,6 +3823,8 @@ def logical_not_(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.logical_not_",
                                  {"python_name": "Tensor.logical_not_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("logical_not_", args[1:], kwargs)
     self = args[0].cdata
     r = parser_logical_not_.parse(args[1:], kwargs)
     ov = overloads_logical_not_[r.idx]
@@ -3799,6 +3858,8 @@ def abs(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.abs",
                                  {"python_name": "Tensor.abs"})
+    if len(args) > 1 or kwargs:
+        check_noargs("abs", args[1:], kwargs)
     self = args[0].cdata
     r = parser_abs.parse(args[1:], kwargs)
     ov = overloads_abs[r.idx]
@@ -3832,6 +3893,8 @@ def abs_(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.abs_",
                                  {"python_name": "Tensor.abs_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("abs_", args[1:], kwargs)
     self = args[0].cdata
     r = parser_abs_.parse(args[1:], kwargs)
     ov = overloads_abs_[r.idx]
@@ -3865,6 +3928,8 @@ def relu(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.relu",
                                  {"python_name": "Tensor.relu"})
+    if len(args) > 1 or kwargs:
+        check_noargs("relu", args[1:], kwargs)
     self = args[0].cdata
     r = parser_relu.parse(args[1:], kwargs)
     ov = overloads_relu[r.idx]
@@ -3898,6 +3963,8 @@ def relu_(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.relu_",
                                  {"python_name": "Tensor.relu_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("relu_", args[1:], kwargs)
     self = args[0].cdata
     r = parser_relu_.parse(args[1:], kwargs)
     ov = overloads_relu_[r.idx]
@@ -4324,6 +4391,8 @@ def nonzero(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.nonzero",
                                  {"python_name": "Tensor.nonzero"})
+    if len(args) > 1 or kwargs:
+        check_noargs("nonzero", args[1:], kwargs)
     self = args[0].cdata
     r = parser_nonzero.parse(args[1:], kwargs)
     ov = overloads_nonzero[r.idx]
@@ -4402,6 +4471,8 @@ def trace(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.trace",
                                  {"python_name": "Tensor.trace"})
+    if len(args) > 1 or kwargs:
+        check_noargs("trace", args[1:], kwargs)
     self = args[0].cdata
     r = parser_trace.parse(args[1:], kwargs)
     ov = overloads_trace[r.idx]
@@ -5288,6 +5359,8 @@ def mT(*args: Any, **kwargs: Any) -> Any:
     if recorder.current is not None:
         recorder.current.instant("python_call", "python", "Tensor.mT",
                                  {"python_name": "Tensor.mT"})
+    if len(args) > 1 or kwargs:
+        check_noargs("mT", args[1:], kwargs)
     self = args[0].cdata
     r = parser_mT.parse(args[1:], kwargs)
     ov = overloads_mT[r.idx]
@@ -5328,6 +5401,4809 @@ def view_as(*args: Any, **kwargs: Any) -> Any:
     out_used = parsed.get("out") is not None
     result = dispatch_view_as[r.idx](self, parsed)
     return wrap_result(result, structseqs_view_as[r.idx][1 if out_used else 0])
+
+
+# ---- mH ----------------------------------------------------------------------------------------
+parser_mH = PythonArgParser.lazy([
+    'mH()',
+])
+
+
+@traced("python", "dispatch_mH", VARIABLE_METHODS_CPP, "dispatch_mH", legacy="dispatch_mH")
+def dispatch_mH_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """mH(): mH"""
+    return self.mH()
+
+
+overloads_mH = [PythonOverload('mH()', ops.mH, None, True, False, [])]
+dispatch_mH = [dispatch_mH_0]
+structseqs_mH = [(return_types.for_schema('mH', ops.mH.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_mH", VARIABLE_METHODS_CPP, legacy="THPVariable_mH")
+def mH(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.mH: THPVariable_mH"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.mH",
+                                 {"python_name": "Tensor.mH"})
+    if len(args) > 1 or kwargs:
+        check_noargs("mH", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_mH.parse(args[1:], kwargs)
+    ov = overloads_mH[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_mH[r.idx](self, parsed)
+    return wrap_result(result, structseqs_mH[r.idx][1 if out_used else 0])
+
+
+# ---- adjoint -----------------------------------------------------------------------------------
+parser_adjoint = PythonArgParser.lazy([
+    'adjoint()',
+])
+
+
+@traced("python", "dispatch_adjoint", VARIABLE_METHODS_CPP, "dispatch_adjoint", legacy="dispatch_adjoint")
+def dispatch_adjoint_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """adjoint(): adjoint"""
+    return self.adjoint()
+
+
+overloads_adjoint = [PythonOverload('adjoint()', ops.adjoint, None, True, False, [])]
+dispatch_adjoint = [dispatch_adjoint_0]
+structseqs_adjoint = [(return_types.for_schema('adjoint', ops.adjoint.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_adjoint", VARIABLE_METHODS_CPP, legacy="THPVariable_adjoint")
+def adjoint(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.adjoint: THPVariable_adjoint"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.adjoint",
+                                 {"python_name": "Tensor.adjoint"})
+    if len(args) > 1 or kwargs:
+        check_noargs("adjoint", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_adjoint.parse(args[1:], kwargs)
+    ov = overloads_adjoint[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_adjoint[r.idx](self, parsed)
+    return wrap_result(result, structseqs_adjoint[r.idx][1 if out_used else 0])
+
+
+# ---- new_empty ---------------------------------------------------------------------------------
+parser_new_empty = PythonArgParser.lazy([
+    'new_empty(SymIntArrayRef size, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+])
+
+
+@traced("python", "dispatch_new_empty", VARIABLE_METHODS_CPP, "dispatch_new_empty", legacy="dispatch_new_empty")
+def dispatch_new_empty_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """new_empty(SymIntArrayRef size, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): new_empty"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = self.new_empty(size=kwargs['size'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+overloads_new_empty = [PythonOverload('new_empty(SymIntArrayRef size, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.new_empty, None, True, True, ['size', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
+dispatch_new_empty = [dispatch_new_empty_0]
+structseqs_new_empty = [(return_types.for_schema('new_empty', ops.new_empty.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_new_empty", VARIABLE_METHODS_CPP, legacy="THPVariable_new_empty")
+def new_empty(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.new_empty: THPVariable_new_empty"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.new_empty",
+                                 {"python_name": "Tensor.new_empty"})
+    self = args[0].cdata
+    r = parser_new_empty.parse(args[1:], kwargs)
+    ov = overloads_new_empty[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_new_empty[r.idx](self, parsed)
+    return wrap_result(result, structseqs_new_empty[r.idx][1 if out_used else 0])
+
+
+# ---- new_full ----------------------------------------------------------------------------------
+parser_new_full = PythonArgParser.lazy([
+    'new_full(SymIntArrayRef size, Scalar fill_value, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+])
+
+
+@traced("python", "dispatch_new_full", VARIABLE_METHODS_CPP, "dispatch_new_full", legacy="dispatch_new_full")
+def dispatch_new_full_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """new_full(SymIntArrayRef size, Scalar fill_value, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): new_full"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = self.new_full(size=kwargs['size'], fill_value=kwargs['fill_value'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+overloads_new_full = [PythonOverload('new_full(SymIntArrayRef size, Scalar fill_value, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.new_full, None, True, True, ['size', 'fill_value', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
+dispatch_new_full = [dispatch_new_full_0]
+structseqs_new_full = [(return_types.for_schema('new_full', ops.new_full.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_new_full", VARIABLE_METHODS_CPP, legacy="THPVariable_new_full")
+def new_full(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.new_full: THPVariable_new_full"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.new_full",
+                                 {"python_name": "Tensor.new_full"})
+    self = args[0].cdata
+    r = parser_new_full.parse(args[1:], kwargs)
+    ov = overloads_new_full[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_new_full[r.idx](self, parsed)
+    return wrap_result(result, structseqs_new_full[r.idx][1 if out_used else 0])
+
+
+# ---- new_zeros ---------------------------------------------------------------------------------
+parser_new_zeros = PythonArgParser.lazy([
+    'new_zeros(SymIntArrayRef size, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+])
+
+
+@traced("python", "dispatch_new_zeros", VARIABLE_METHODS_CPP, "dispatch_new_zeros", legacy="dispatch_new_zeros")
+def dispatch_new_zeros_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """new_zeros(SymIntArrayRef size, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): new_zeros"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = self.new_zeros(size=kwargs['size'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+overloads_new_zeros = [PythonOverload('new_zeros(SymIntArrayRef size, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.new_zeros, None, True, True, ['size', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
+dispatch_new_zeros = [dispatch_new_zeros_0]
+structseqs_new_zeros = [(return_types.for_schema('new_zeros', ops.new_zeros.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_new_zeros", VARIABLE_METHODS_CPP, legacy="THPVariable_new_zeros")
+def new_zeros(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.new_zeros: THPVariable_new_zeros"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.new_zeros",
+                                 {"python_name": "Tensor.new_zeros"})
+    self = args[0].cdata
+    r = parser_new_zeros.parse(args[1:], kwargs)
+    ov = overloads_new_zeros[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_new_zeros[r.idx](self, parsed)
+    return wrap_result(result, structseqs_new_zeros[r.idx][1 if out_used else 0])
+
+
+# ---- new_ones ----------------------------------------------------------------------------------
+parser_new_ones = PythonArgParser.lazy([
+    'new_ones(SymIntArrayRef size, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+])
+
+
+@traced("python", "dispatch_new_ones", VARIABLE_METHODS_CPP, "dispatch_new_ones", legacy="dispatch_new_ones")
+def dispatch_new_ones_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """new_ones(SymIntArrayRef size, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): new_ones"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = self.new_ones(size=kwargs['size'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+overloads_new_ones = [PythonOverload('new_ones(SymIntArrayRef size, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.new_ones, None, True, True, ['size', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
+dispatch_new_ones = [dispatch_new_ones_0]
+structseqs_new_ones = [(return_types.for_schema('new_ones', ops.new_ones.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_new_ones", VARIABLE_METHODS_CPP, legacy="THPVariable_new_ones")
+def new_ones(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.new_ones: THPVariable_new_ones"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.new_ones",
+                                 {"python_name": "Tensor.new_ones"})
+    self = args[0].cdata
+    r = parser_new_ones.parse(args[1:], kwargs)
+    ov = overloads_new_ones[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_new_ones[r.idx](self, parsed)
+    return wrap_result(result, structseqs_new_ones[r.idx][1 if out_used else 0])
+
+
+# ---- bernoulli ---------------------------------------------------------------------------------
+parser_bernoulli = PythonArgParser.lazy([
+    'bernoulli(*, Generator? generator=None)',
+    'bernoulli(double p, *, Generator? generator=None)',
+])
+
+
+@traced("python", "dispatch_bernoulli", VARIABLE_METHODS_CPP, "dispatch_bernoulli", legacy="dispatch_bernoulli")
+def dispatch_bernoulli_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bernoulli(*, Generator? generator=None): bernoulli"""
+    return self.bernoulli(generator=kwargs['generator'])
+
+
+@traced("python", "dispatch_bernoulli", VARIABLE_METHODS_CPP, "dispatch_bernoulli", legacy="dispatch_bernoulli")
+def dispatch_bernoulli_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bernoulli(double p, *, Generator? generator=None): bernoulli.p"""
+    return self.bernoulli(p=kwargs['p'], generator=kwargs['generator'])
+
+
+overloads_bernoulli = [PythonOverload('bernoulli(*, Generator? generator=None)', ops.bernoulli, None, True, False, ['generator']), PythonOverload('bernoulli(double p, *, Generator? generator=None)', ops.bernoulli_p, None, True, False, ['p', 'generator'])]
+dispatch_bernoulli = [dispatch_bernoulli_0, dispatch_bernoulli_1]
+structseqs_bernoulli = [(return_types.for_schema('bernoulli', ops.bernoulli.schema), None), (return_types.for_schema('bernoulli', ops.bernoulli_p.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_bernoulli", VARIABLE_METHODS_CPP, legacy="THPVariable_bernoulli")
+def bernoulli(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.bernoulli: THPVariable_bernoulli"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.bernoulli",
+                                 {"python_name": "Tensor.bernoulli"})
+    self = args[0].cdata
+    r = parser_bernoulli.parse(args[1:], kwargs)
+    ov = overloads_bernoulli[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_bernoulli[r.idx](self, parsed)
+    return wrap_result(result, structseqs_bernoulli[r.idx][1 if out_used else 0])
+
+
+# ---- bernoulli_ --------------------------------------------------------------------------------
+parser_bernoulli_ = PythonArgParser.lazy([
+    'bernoulli_(Tensor p, *, Generator? generator=None)',
+    'bernoulli_(double p=0.5, *, Generator? generator=None)',
+])
+
+
+@traced("python", "dispatch_bernoulli_", VARIABLE_METHODS_CPP, "dispatch_bernoulli_", legacy="dispatch_bernoulli_")
+def dispatch_bernoulli__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bernoulli_(Tensor p, *, Generator? generator=None): bernoulli_.Tensor"""
+    return self.bernoulli_(p=kwargs['p'], generator=kwargs['generator'])
+
+
+@traced("python", "dispatch_bernoulli_", VARIABLE_METHODS_CPP, "dispatch_bernoulli_", legacy="dispatch_bernoulli_")
+def dispatch_bernoulli__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bernoulli_(double p=0.5, *, Generator? generator=None): bernoulli_.float"""
+    call_kwargs = {}
+    if kwargs['p'] is not None:
+        call_kwargs['p'] = kwargs['p']
+    call_kwargs['generator'] = kwargs['generator']
+    return self.bernoulli_(**call_kwargs)
+
+
+overloads_bernoulli_ = [PythonOverload('bernoulli_(Tensor p, *, Generator? generator=None)', ops.bernoulli__Tensor, None, True, False, ['p', 'generator']), PythonOverload('bernoulli_(double p=0.5, *, Generator? generator=None)', ops.bernoulli__float, None, True, False, ['p', 'generator'])]
+dispatch_bernoulli_ = [dispatch_bernoulli__0, dispatch_bernoulli__1]
+structseqs_bernoulli_ = [(return_types.for_schema('bernoulli_', ops.bernoulli__Tensor.schema), None), (return_types.for_schema('bernoulli_', ops.bernoulli__float.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_bernoulli_", VARIABLE_METHODS_CPP, legacy="THPVariable_bernoulli_")
+def bernoulli_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.bernoulli_: THPVariable_bernoulli_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.bernoulli_",
+                                 {"python_name": "Tensor.bernoulli_"})
+    self = args[0].cdata
+    r = parser_bernoulli_.parse(args[1:], kwargs)
+    ov = overloads_bernoulli_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_bernoulli_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_bernoulli_[r.idx][1 if out_used else 0])
+
+
+# ---- det ---------------------------------------------------------------------------------------
+parser_det = PythonArgParser.lazy([
+    'det()',
+])
+
+
+@traced("python", "dispatch_det", VARIABLE_METHODS_CPP, "dispatch_det", legacy="dispatch_det")
+def dispatch_det_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """det(): det"""
+    return self.det()
+
+
+overloads_det = [PythonOverload('det()', ops.det, None, True, False, [])]
+dispatch_det = [dispatch_det_0]
+structseqs_det = [(return_types.for_schema('det', ops.det.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_det", VARIABLE_METHODS_CPP, legacy="THPVariable_det")
+def det(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.det: THPVariable_det"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.det",
+                                 {"python_name": "Tensor.det"})
+    if len(args) > 1 or kwargs:
+        check_noargs("det", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_det.parse(args[1:], kwargs)
+    ov = overloads_det[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_det[r.idx](self, parsed)
+    return wrap_result(result, structseqs_det[r.idx][1 if out_used else 0])
+
+
+# ---- amax --------------------------------------------------------------------------------------
+parser_amax = PythonArgParser.lazy([
+    'amax(IntArrayRef[1] dim=[], bool keepdim=False)',
+])
+
+
+@traced("python", "dispatch_amax", VARIABLE_METHODS_CPP, "dispatch_amax", legacy="dispatch_amax")
+def dispatch_amax_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """amax(IntArrayRef[1] dim=[], bool keepdim=False): amax"""
+    call_kwargs = {}
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return self.amax(**call_kwargs)
+
+
+overloads_amax = [PythonOverload('amax(IntArrayRef[1] dim=[], bool keepdim=False)', ops.amax, None, True, False, ['dim', 'keepdim'])]
+dispatch_amax = [dispatch_amax_0]
+structseqs_amax = [(return_types.for_schema('amax', ops.amax.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_amax", VARIABLE_METHODS_CPP, legacy="THPVariable_amax")
+def amax(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.amax: THPVariable_amax"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.amax",
+                                 {"python_name": "Tensor.amax"})
+    self = args[0].cdata
+    r = parser_amax.parse(args[1:], kwargs)
+    ov = overloads_amax[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_amax[r.idx](self, parsed)
+    return wrap_result(result, structseqs_amax[r.idx][1 if out_used else 0])
+
+
+# ---- amin --------------------------------------------------------------------------------------
+parser_amin = PythonArgParser.lazy([
+    'amin(IntArrayRef[1] dim=[], bool keepdim=False)',
+])
+
+
+@traced("python", "dispatch_amin", VARIABLE_METHODS_CPP, "dispatch_amin", legacy="dispatch_amin")
+def dispatch_amin_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """amin(IntArrayRef[1] dim=[], bool keepdim=False): amin"""
+    call_kwargs = {}
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return self.amin(**call_kwargs)
+
+
+overloads_amin = [PythonOverload('amin(IntArrayRef[1] dim=[], bool keepdim=False)', ops.amin, None, True, False, ['dim', 'keepdim'])]
+dispatch_amin = [dispatch_amin_0]
+structseqs_amin = [(return_types.for_schema('amin', ops.amin.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_amin", VARIABLE_METHODS_CPP, legacy="THPVariable_amin")
+def amin(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.amin: THPVariable_amin"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.amin",
+                                 {"python_name": "Tensor.amin"})
+    self = args[0].cdata
+    r = parser_amin.parse(args[1:], kwargs)
+    ov = overloads_amin[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_amin[r.idx](self, parsed)
+    return wrap_result(result, structseqs_amin[r.idx][1 if out_used else 0])
+
+
+# ---- aminmax -----------------------------------------------------------------------------------
+parser_aminmax = PythonArgParser.lazy([
+    'aminmax(*, int64_t? dim=None, bool keepdim=False)',
+])
+
+
+@traced("python", "dispatch_aminmax", VARIABLE_METHODS_CPP, "dispatch_aminmax", legacy="dispatch_aminmax")
+def dispatch_aminmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """aminmax(*, int64_t? dim=None, bool keepdim=False): aminmax"""
+    call_kwargs = {}
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return self.aminmax(**call_kwargs)
+
+
+overloads_aminmax = [PythonOverload('aminmax(*, int64_t? dim=None, bool keepdim=False)', ops.aminmax, None, True, False, ['dim', 'keepdim'])]
+dispatch_aminmax = [dispatch_aminmax_0]
+structseqs_aminmax = [(return_types.for_schema('aminmax', ops.aminmax.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_aminmax", VARIABLE_METHODS_CPP, legacy="THPVariable_aminmax")
+def aminmax(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.aminmax: THPVariable_aminmax"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.aminmax",
+                                 {"python_name": "Tensor.aminmax"})
+    self = args[0].cdata
+    r = parser_aminmax.parse(args[1:], kwargs)
+    ov = overloads_aminmax[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_aminmax[r.idx](self, parsed)
+    return wrap_result(result, structseqs_aminmax[r.idx][1 if out_used else 0])
+
+
+# ---- exponential_ ------------------------------------------------------------------------------
+parser_exponential_ = PythonArgParser.lazy([
+    'exponential_(double lambd=1, *, Generator? generator=None)',
+])
+
+
+@traced("python", "dispatch_exponential_", VARIABLE_METHODS_CPP, "dispatch_exponential_", legacy="dispatch_exponential_")
+def dispatch_exponential__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """exponential_(double lambd=1, *, Generator? generator=None): exponential_"""
+    call_kwargs = {}
+    if kwargs['lambd'] is not None:
+        call_kwargs['lambd'] = kwargs['lambd']
+    call_kwargs['generator'] = kwargs['generator']
+    return self.exponential_(**call_kwargs)
+
+
+overloads_exponential_ = [PythonOverload('exponential_(double lambd=1, *, Generator? generator=None)', ops.exponential_, None, True, False, ['lambd', 'generator'])]
+dispatch_exponential_ = [dispatch_exponential__0]
+structseqs_exponential_ = [(return_types.for_schema('exponential_', ops.exponential_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_exponential_", VARIABLE_METHODS_CPP, legacy="THPVariable_exponential_")
+def exponential_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.exponential_: THPVariable_exponential_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.exponential_",
+                                 {"python_name": "Tensor.exponential_"})
+    self = args[0].cdata
+    r = parser_exponential_.parse(args[1:], kwargs)
+    ov = overloads_exponential_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_exponential_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_exponential_[r.idx][1 if out_used else 0])
+
+
+# ---- multinomial -------------------------------------------------------------------------------
+parser_multinomial = PythonArgParser.lazy([
+    'multinomial(int64_t num_samples, bool replacement=False, *, Generator? generator=None)',
+])
+
+
+@traced("python", "dispatch_multinomial", VARIABLE_METHODS_CPP, "dispatch_multinomial", legacy="dispatch_multinomial")
+def dispatch_multinomial_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """multinomial(int64_t num_samples, bool replacement=False, *, Generator? generator=None): multinomial"""
+    call_kwargs = {}
+    call_kwargs['num_samples'] = kwargs['num_samples']
+    if kwargs['replacement'] is not None:
+        call_kwargs['replacement'] = kwargs['replacement']
+    call_kwargs['generator'] = kwargs['generator']
+    return self.multinomial(**call_kwargs)
+
+
+overloads_multinomial = [PythonOverload('multinomial(int64_t num_samples, bool replacement=False, *, Generator? generator=None)', ops.multinomial, None, True, False, ['num_samples', 'replacement', 'generator'])]
+dispatch_multinomial = [dispatch_multinomial_0]
+structseqs_multinomial = [(return_types.for_schema('multinomial', ops.multinomial.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_multinomial", VARIABLE_METHODS_CPP, legacy="THPVariable_multinomial")
+def multinomial(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.multinomial: THPVariable_multinomial"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.multinomial",
+                                 {"python_name": "Tensor.multinomial"})
+    self = args[0].cdata
+    r = parser_multinomial.parse(args[1:], kwargs)
+    ov = overloads_multinomial[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_multinomial[r.idx](self, parsed)
+    return wrap_result(result, structseqs_multinomial[r.idx][1 if out_used else 0])
+
+
+# ---- log1p -------------------------------------------------------------------------------------
+parser_log1p = PythonArgParser.lazy([
+    'log1p()',
+])
+
+
+@traced("python", "dispatch_log1p", VARIABLE_METHODS_CPP, "dispatch_log1p", legacy="dispatch_log1p")
+def dispatch_log1p_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """log1p(): log1p"""
+    return self.log1p()
+
+
+overloads_log1p = [PythonOverload('log1p()', ops.log1p, None, True, False, [])]
+dispatch_log1p = [dispatch_log1p_0]
+structseqs_log1p = [(return_types.for_schema('log1p', ops.log1p.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_log1p", VARIABLE_METHODS_CPP, legacy="THPVariable_log1p")
+def log1p(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.log1p: THPVariable_log1p"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.log1p",
+                                 {"python_name": "Tensor.log1p"})
+    if len(args) > 1 or kwargs:
+        check_noargs("log1p", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_log1p.parse(args[1:], kwargs)
+    ov = overloads_log1p[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_log1p[r.idx](self, parsed)
+    return wrap_result(result, structseqs_log1p[r.idx][1 if out_used else 0])
+
+
+# ---- log1p_ ------------------------------------------------------------------------------------
+parser_log1p_ = PythonArgParser.lazy([
+    'log1p_()',
+])
+
+
+@traced("python", "dispatch_log1p_", VARIABLE_METHODS_CPP, "dispatch_log1p_", legacy="dispatch_log1p_")
+def dispatch_log1p__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """log1p_(): log1p_"""
+    return self.log1p_()
+
+
+overloads_log1p_ = [PythonOverload('log1p_()', ops.log1p_, None, True, False, [])]
+dispatch_log1p_ = [dispatch_log1p__0]
+structseqs_log1p_ = [(return_types.for_schema('log1p_', ops.log1p_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_log1p_", VARIABLE_METHODS_CPP, legacy="THPVariable_log1p_")
+def log1p_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.log1p_: THPVariable_log1p_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.log1p_",
+                                 {"python_name": "Tensor.log1p_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("log1p_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_log1p_.parse(args[1:], kwargs)
+    ov = overloads_log1p_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_log1p_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_log1p_[r.idx][1 if out_used else 0])
+
+
+# ---- expm1 -------------------------------------------------------------------------------------
+parser_expm1 = PythonArgParser.lazy([
+    'expm1()',
+])
+
+
+@traced("python", "dispatch_expm1", VARIABLE_METHODS_CPP, "dispatch_expm1", legacy="dispatch_expm1")
+def dispatch_expm1_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """expm1(): expm1"""
+    return self.expm1()
+
+
+overloads_expm1 = [PythonOverload('expm1()', ops.expm1, None, True, False, [])]
+dispatch_expm1 = [dispatch_expm1_0]
+structseqs_expm1 = [(return_types.for_schema('expm1', ops.expm1.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_expm1", VARIABLE_METHODS_CPP, legacy="THPVariable_expm1")
+def expm1(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.expm1: THPVariable_expm1"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.expm1",
+                                 {"python_name": "Tensor.expm1"})
+    if len(args) > 1 or kwargs:
+        check_noargs("expm1", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_expm1.parse(args[1:], kwargs)
+    ov = overloads_expm1[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_expm1[r.idx](self, parsed)
+    return wrap_result(result, structseqs_expm1[r.idx][1 if out_used else 0])
+
+
+# ---- expm1_ ------------------------------------------------------------------------------------
+parser_expm1_ = PythonArgParser.lazy([
+    'expm1_()',
+])
+
+
+@traced("python", "dispatch_expm1_", VARIABLE_METHODS_CPP, "dispatch_expm1_", legacy="dispatch_expm1_")
+def dispatch_expm1__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """expm1_(): expm1_"""
+    return self.expm1_()
+
+
+overloads_expm1_ = [PythonOverload('expm1_()', ops.expm1_, None, True, False, [])]
+dispatch_expm1_ = [dispatch_expm1__0]
+structseqs_expm1_ = [(return_types.for_schema('expm1_', ops.expm1_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_expm1_", VARIABLE_METHODS_CPP, legacy="THPVariable_expm1_")
+def expm1_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.expm1_: THPVariable_expm1_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.expm1_",
+                                 {"python_name": "Tensor.expm1_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("expm1_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_expm1_.parse(args[1:], kwargs)
+    ov = overloads_expm1_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_expm1_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_expm1_[r.idx][1 if out_used else 0])
+
+
+# ---- asin --------------------------------------------------------------------------------------
+parser_asin = PythonArgParser.lazy([
+    'asin()',
+])
+
+
+@traced("python", "dispatch_asin", VARIABLE_METHODS_CPP, "dispatch_asin", legacy="dispatch_asin")
+def dispatch_asin_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """asin(): asin"""
+    return self.asin()
+
+
+overloads_asin = [PythonOverload('asin()', ops.asin, None, True, False, [])]
+dispatch_asin = [dispatch_asin_0]
+structseqs_asin = [(return_types.for_schema('asin', ops.asin.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_asin", VARIABLE_METHODS_CPP, legacy="THPVariable_asin")
+def asin(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.asin: THPVariable_asin"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.asin",
+                                 {"python_name": "Tensor.asin"})
+    if len(args) > 1 or kwargs:
+        check_noargs("asin", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_asin.parse(args[1:], kwargs)
+    ov = overloads_asin[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_asin[r.idx](self, parsed)
+    return wrap_result(result, structseqs_asin[r.idx][1 if out_used else 0])
+
+
+# ---- asin_ -------------------------------------------------------------------------------------
+parser_asin_ = PythonArgParser.lazy([
+    'asin_()',
+])
+
+
+@traced("python", "dispatch_asin_", VARIABLE_METHODS_CPP, "dispatch_asin_", legacy="dispatch_asin_")
+def dispatch_asin__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """asin_(): asin_"""
+    return self.asin_()
+
+
+overloads_asin_ = [PythonOverload('asin_()', ops.asin_, None, True, False, [])]
+dispatch_asin_ = [dispatch_asin__0]
+structseqs_asin_ = [(return_types.for_schema('asin_', ops.asin_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_asin_", VARIABLE_METHODS_CPP, legacy="THPVariable_asin_")
+def asin_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.asin_: THPVariable_asin_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.asin_",
+                                 {"python_name": "Tensor.asin_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("asin_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_asin_.parse(args[1:], kwargs)
+    ov = overloads_asin_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_asin_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_asin_[r.idx][1 if out_used else 0])
+
+
+# ---- acos --------------------------------------------------------------------------------------
+parser_acos = PythonArgParser.lazy([
+    'acos()',
+])
+
+
+@traced("python", "dispatch_acos", VARIABLE_METHODS_CPP, "dispatch_acos", legacy="dispatch_acos")
+def dispatch_acos_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """acos(): acos"""
+    return self.acos()
+
+
+overloads_acos = [PythonOverload('acos()', ops.acos, None, True, False, [])]
+dispatch_acos = [dispatch_acos_0]
+structseqs_acos = [(return_types.for_schema('acos', ops.acos.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_acos", VARIABLE_METHODS_CPP, legacy="THPVariable_acos")
+def acos(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.acos: THPVariable_acos"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.acos",
+                                 {"python_name": "Tensor.acos"})
+    if len(args) > 1 or kwargs:
+        check_noargs("acos", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_acos.parse(args[1:], kwargs)
+    ov = overloads_acos[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_acos[r.idx](self, parsed)
+    return wrap_result(result, structseqs_acos[r.idx][1 if out_used else 0])
+
+
+# ---- acos_ -------------------------------------------------------------------------------------
+parser_acos_ = PythonArgParser.lazy([
+    'acos_()',
+])
+
+
+@traced("python", "dispatch_acos_", VARIABLE_METHODS_CPP, "dispatch_acos_", legacy="dispatch_acos_")
+def dispatch_acos__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """acos_(): acos_"""
+    return self.acos_()
+
+
+overloads_acos_ = [PythonOverload('acos_()', ops.acos_, None, True, False, [])]
+dispatch_acos_ = [dispatch_acos__0]
+structseqs_acos_ = [(return_types.for_schema('acos_', ops.acos_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_acos_", VARIABLE_METHODS_CPP, legacy="THPVariable_acos_")
+def acos_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.acos_: THPVariable_acos_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.acos_",
+                                 {"python_name": "Tensor.acos_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("acos_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_acos_.parse(args[1:], kwargs)
+    ov = overloads_acos_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_acos_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_acos_[r.idx][1 if out_used else 0])
+
+
+# ---- atan --------------------------------------------------------------------------------------
+parser_atan = PythonArgParser.lazy([
+    'atan()',
+])
+
+
+@traced("python", "dispatch_atan", VARIABLE_METHODS_CPP, "dispatch_atan", legacy="dispatch_atan")
+def dispatch_atan_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """atan(): atan"""
+    return self.atan()
+
+
+overloads_atan = [PythonOverload('atan()', ops.atan, None, True, False, [])]
+dispatch_atan = [dispatch_atan_0]
+structseqs_atan = [(return_types.for_schema('atan', ops.atan.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_atan", VARIABLE_METHODS_CPP, legacy="THPVariable_atan")
+def atan(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.atan: THPVariable_atan"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.atan",
+                                 {"python_name": "Tensor.atan"})
+    if len(args) > 1 or kwargs:
+        check_noargs("atan", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_atan.parse(args[1:], kwargs)
+    ov = overloads_atan[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_atan[r.idx](self, parsed)
+    return wrap_result(result, structseqs_atan[r.idx][1 if out_used else 0])
+
+
+# ---- atan_ -------------------------------------------------------------------------------------
+parser_atan_ = PythonArgParser.lazy([
+    'atan_()',
+])
+
+
+@traced("python", "dispatch_atan_", VARIABLE_METHODS_CPP, "dispatch_atan_", legacy="dispatch_atan_")
+def dispatch_atan__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """atan_(): atan_"""
+    return self.atan_()
+
+
+overloads_atan_ = [PythonOverload('atan_()', ops.atan_, None, True, False, [])]
+dispatch_atan_ = [dispatch_atan__0]
+structseqs_atan_ = [(return_types.for_schema('atan_', ops.atan_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_atan_", VARIABLE_METHODS_CPP, legacy="THPVariable_atan_")
+def atan_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.atan_: THPVariable_atan_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.atan_",
+                                 {"python_name": "Tensor.atan_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("atan_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_atan_.parse(args[1:], kwargs)
+    ov = overloads_atan_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_atan_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_atan_[r.idx][1 if out_used else 0])
+
+
+# ---- sinh --------------------------------------------------------------------------------------
+parser_sinh = PythonArgParser.lazy([
+    'sinh()',
+])
+
+
+@traced("python", "dispatch_sinh", VARIABLE_METHODS_CPP, "dispatch_sinh", legacy="dispatch_sinh")
+def dispatch_sinh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """sinh(): sinh"""
+    return self.sinh()
+
+
+overloads_sinh = [PythonOverload('sinh()', ops.sinh, None, True, False, [])]
+dispatch_sinh = [dispatch_sinh_0]
+structseqs_sinh = [(return_types.for_schema('sinh', ops.sinh.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_sinh", VARIABLE_METHODS_CPP, legacy="THPVariable_sinh")
+def sinh(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.sinh: THPVariable_sinh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.sinh",
+                                 {"python_name": "Tensor.sinh"})
+    if len(args) > 1 or kwargs:
+        check_noargs("sinh", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_sinh.parse(args[1:], kwargs)
+    ov = overloads_sinh[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_sinh[r.idx](self, parsed)
+    return wrap_result(result, structseqs_sinh[r.idx][1 if out_used else 0])
+
+
+# ---- sinh_ -------------------------------------------------------------------------------------
+parser_sinh_ = PythonArgParser.lazy([
+    'sinh_()',
+])
+
+
+@traced("python", "dispatch_sinh_", VARIABLE_METHODS_CPP, "dispatch_sinh_", legacy="dispatch_sinh_")
+def dispatch_sinh__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """sinh_(): sinh_"""
+    return self.sinh_()
+
+
+overloads_sinh_ = [PythonOverload('sinh_()', ops.sinh_, None, True, False, [])]
+dispatch_sinh_ = [dispatch_sinh__0]
+structseqs_sinh_ = [(return_types.for_schema('sinh_', ops.sinh_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_sinh_", VARIABLE_METHODS_CPP, legacy="THPVariable_sinh_")
+def sinh_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.sinh_: THPVariable_sinh_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.sinh_",
+                                 {"python_name": "Tensor.sinh_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("sinh_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_sinh_.parse(args[1:], kwargs)
+    ov = overloads_sinh_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_sinh_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_sinh_[r.idx][1 if out_used else 0])
+
+
+# ---- cosh --------------------------------------------------------------------------------------
+parser_cosh = PythonArgParser.lazy([
+    'cosh()',
+])
+
+
+@traced("python", "dispatch_cosh", VARIABLE_METHODS_CPP, "dispatch_cosh", legacy="dispatch_cosh")
+def dispatch_cosh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cosh(): cosh"""
+    return self.cosh()
+
+
+overloads_cosh = [PythonOverload('cosh()', ops.cosh, None, True, False, [])]
+dispatch_cosh = [dispatch_cosh_0]
+structseqs_cosh = [(return_types.for_schema('cosh', ops.cosh.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cosh", VARIABLE_METHODS_CPP, legacy="THPVariable_cosh")
+def cosh(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.cosh: THPVariable_cosh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.cosh",
+                                 {"python_name": "Tensor.cosh"})
+    if len(args) > 1 or kwargs:
+        check_noargs("cosh", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_cosh.parse(args[1:], kwargs)
+    ov = overloads_cosh[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_cosh[r.idx](self, parsed)
+    return wrap_result(result, structseqs_cosh[r.idx][1 if out_used else 0])
+
+
+# ---- cosh_ -------------------------------------------------------------------------------------
+parser_cosh_ = PythonArgParser.lazy([
+    'cosh_()',
+])
+
+
+@traced("python", "dispatch_cosh_", VARIABLE_METHODS_CPP, "dispatch_cosh_", legacy="dispatch_cosh_")
+def dispatch_cosh__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cosh_(): cosh_"""
+    return self.cosh_()
+
+
+overloads_cosh_ = [PythonOverload('cosh_()', ops.cosh_, None, True, False, [])]
+dispatch_cosh_ = [dispatch_cosh__0]
+structseqs_cosh_ = [(return_types.for_schema('cosh_', ops.cosh_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cosh_", VARIABLE_METHODS_CPP, legacy="THPVariable_cosh_")
+def cosh_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.cosh_: THPVariable_cosh_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.cosh_",
+                                 {"python_name": "Tensor.cosh_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("cosh_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_cosh_.parse(args[1:], kwargs)
+    ov = overloads_cosh_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_cosh_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_cosh_[r.idx][1 if out_used else 0])
+
+
+# ---- asinh -------------------------------------------------------------------------------------
+parser_asinh = PythonArgParser.lazy([
+    'asinh()',
+])
+
+
+@traced("python", "dispatch_asinh", VARIABLE_METHODS_CPP, "dispatch_asinh", legacy="dispatch_asinh")
+def dispatch_asinh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """asinh(): asinh"""
+    return self.asinh()
+
+
+overloads_asinh = [PythonOverload('asinh()', ops.asinh, None, True, False, [])]
+dispatch_asinh = [dispatch_asinh_0]
+structseqs_asinh = [(return_types.for_schema('asinh', ops.asinh.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_asinh", VARIABLE_METHODS_CPP, legacy="THPVariable_asinh")
+def asinh(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.asinh: THPVariable_asinh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.asinh",
+                                 {"python_name": "Tensor.asinh"})
+    if len(args) > 1 or kwargs:
+        check_noargs("asinh", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_asinh.parse(args[1:], kwargs)
+    ov = overloads_asinh[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_asinh[r.idx](self, parsed)
+    return wrap_result(result, structseqs_asinh[r.idx][1 if out_used else 0])
+
+
+# ---- asinh_ ------------------------------------------------------------------------------------
+parser_asinh_ = PythonArgParser.lazy([
+    'asinh_()',
+])
+
+
+@traced("python", "dispatch_asinh_", VARIABLE_METHODS_CPP, "dispatch_asinh_", legacy="dispatch_asinh_")
+def dispatch_asinh__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """asinh_(): asinh_"""
+    return self.asinh_()
+
+
+overloads_asinh_ = [PythonOverload('asinh_()', ops.asinh_, None, True, False, [])]
+dispatch_asinh_ = [dispatch_asinh__0]
+structseqs_asinh_ = [(return_types.for_schema('asinh_', ops.asinh_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_asinh_", VARIABLE_METHODS_CPP, legacy="THPVariable_asinh_")
+def asinh_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.asinh_: THPVariable_asinh_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.asinh_",
+                                 {"python_name": "Tensor.asinh_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("asinh_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_asinh_.parse(args[1:], kwargs)
+    ov = overloads_asinh_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_asinh_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_asinh_[r.idx][1 if out_used else 0])
+
+
+# ---- acosh -------------------------------------------------------------------------------------
+parser_acosh = PythonArgParser.lazy([
+    'acosh()',
+])
+
+
+@traced("python", "dispatch_acosh", VARIABLE_METHODS_CPP, "dispatch_acosh", legacy="dispatch_acosh")
+def dispatch_acosh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """acosh(): acosh"""
+    return self.acosh()
+
+
+overloads_acosh = [PythonOverload('acosh()', ops.acosh, None, True, False, [])]
+dispatch_acosh = [dispatch_acosh_0]
+structseqs_acosh = [(return_types.for_schema('acosh', ops.acosh.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_acosh", VARIABLE_METHODS_CPP, legacy="THPVariable_acosh")
+def acosh(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.acosh: THPVariable_acosh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.acosh",
+                                 {"python_name": "Tensor.acosh"})
+    if len(args) > 1 or kwargs:
+        check_noargs("acosh", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_acosh.parse(args[1:], kwargs)
+    ov = overloads_acosh[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_acosh[r.idx](self, parsed)
+    return wrap_result(result, structseqs_acosh[r.idx][1 if out_used else 0])
+
+
+# ---- acosh_ ------------------------------------------------------------------------------------
+parser_acosh_ = PythonArgParser.lazy([
+    'acosh_()',
+])
+
+
+@traced("python", "dispatch_acosh_", VARIABLE_METHODS_CPP, "dispatch_acosh_", legacy="dispatch_acosh_")
+def dispatch_acosh__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """acosh_(): acosh_"""
+    return self.acosh_()
+
+
+overloads_acosh_ = [PythonOverload('acosh_()', ops.acosh_, None, True, False, [])]
+dispatch_acosh_ = [dispatch_acosh__0]
+structseqs_acosh_ = [(return_types.for_schema('acosh_', ops.acosh_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_acosh_", VARIABLE_METHODS_CPP, legacy="THPVariable_acosh_")
+def acosh_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.acosh_: THPVariable_acosh_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.acosh_",
+                                 {"python_name": "Tensor.acosh_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("acosh_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_acosh_.parse(args[1:], kwargs)
+    ov = overloads_acosh_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_acosh_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_acosh_[r.idx][1 if out_used else 0])
+
+
+# ---- atanh -------------------------------------------------------------------------------------
+parser_atanh = PythonArgParser.lazy([
+    'atanh()',
+])
+
+
+@traced("python", "dispatch_atanh", VARIABLE_METHODS_CPP, "dispatch_atanh", legacy="dispatch_atanh")
+def dispatch_atanh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """atanh(): atanh"""
+    return self.atanh()
+
+
+overloads_atanh = [PythonOverload('atanh()', ops.atanh, None, True, False, [])]
+dispatch_atanh = [dispatch_atanh_0]
+structseqs_atanh = [(return_types.for_schema('atanh', ops.atanh.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_atanh", VARIABLE_METHODS_CPP, legacy="THPVariable_atanh")
+def atanh(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.atanh: THPVariable_atanh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.atanh",
+                                 {"python_name": "Tensor.atanh"})
+    if len(args) > 1 or kwargs:
+        check_noargs("atanh", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_atanh.parse(args[1:], kwargs)
+    ov = overloads_atanh[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_atanh[r.idx](self, parsed)
+    return wrap_result(result, structseqs_atanh[r.idx][1 if out_used else 0])
+
+
+# ---- atanh_ ------------------------------------------------------------------------------------
+parser_atanh_ = PythonArgParser.lazy([
+    'atanh_()',
+])
+
+
+@traced("python", "dispatch_atanh_", VARIABLE_METHODS_CPP, "dispatch_atanh_", legacy="dispatch_atanh_")
+def dispatch_atanh__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """atanh_(): atanh_"""
+    return self.atanh_()
+
+
+overloads_atanh_ = [PythonOverload('atanh_()', ops.atanh_, None, True, False, [])]
+dispatch_atanh_ = [dispatch_atanh__0]
+structseqs_atanh_ = [(return_types.for_schema('atanh_', ops.atanh_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_atanh_", VARIABLE_METHODS_CPP, legacy="THPVariable_atanh_")
+def atanh_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.atanh_: THPVariable_atanh_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.atanh_",
+                                 {"python_name": "Tensor.atanh_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("atanh_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_atanh_.parse(args[1:], kwargs)
+    ov = overloads_atanh_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_atanh_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_atanh_[r.idx][1 if out_used else 0])
+
+
+# ---- frac --------------------------------------------------------------------------------------
+parser_frac = PythonArgParser.lazy([
+    'frac()',
+])
+
+
+@traced("python", "dispatch_frac", VARIABLE_METHODS_CPP, "dispatch_frac", legacy="dispatch_frac")
+def dispatch_frac_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """frac(): frac"""
+    return self.frac()
+
+
+overloads_frac = [PythonOverload('frac()', ops.frac, None, True, False, [])]
+dispatch_frac = [dispatch_frac_0]
+structseqs_frac = [(return_types.for_schema('frac', ops.frac.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_frac", VARIABLE_METHODS_CPP, legacy="THPVariable_frac")
+def frac(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.frac: THPVariable_frac"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.frac",
+                                 {"python_name": "Tensor.frac"})
+    if len(args) > 1 or kwargs:
+        check_noargs("frac", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_frac.parse(args[1:], kwargs)
+    ov = overloads_frac[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_frac[r.idx](self, parsed)
+    return wrap_result(result, structseqs_frac[r.idx][1 if out_used else 0])
+
+
+# ---- frac_ -------------------------------------------------------------------------------------
+parser_frac_ = PythonArgParser.lazy([
+    'frac_()',
+])
+
+
+@traced("python", "dispatch_frac_", VARIABLE_METHODS_CPP, "dispatch_frac_", legacy="dispatch_frac_")
+def dispatch_frac__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """frac_(): frac_"""
+    return self.frac_()
+
+
+overloads_frac_ = [PythonOverload('frac_()', ops.frac_, None, True, False, [])]
+dispatch_frac_ = [dispatch_frac__0]
+structseqs_frac_ = [(return_types.for_schema('frac_', ops.frac_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_frac_", VARIABLE_METHODS_CPP, legacy="THPVariable_frac_")
+def frac_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.frac_: THPVariable_frac_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.frac_",
+                                 {"python_name": "Tensor.frac_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("frac_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_frac_.parse(args[1:], kwargs)
+    ov = overloads_frac_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_frac_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_frac_[r.idx][1 if out_used else 0])
+
+
+# ---- type_as -----------------------------------------------------------------------------------
+parser_type_as = PythonArgParser.lazy([
+    'type_as(Tensor other)',
+])
+
+
+@traced("python", "dispatch_type_as", VARIABLE_METHODS_CPP, "dispatch_type_as", legacy="dispatch_type_as")
+def dispatch_type_as_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """type_as(Tensor other): type_as"""
+    return self.type_as(other=kwargs['other'])
+
+
+overloads_type_as = [PythonOverload('type_as(Tensor other)', ops.type_as, None, True, False, ['other'])]
+dispatch_type_as = [dispatch_type_as_0]
+structseqs_type_as = [(return_types.for_schema('type_as', ops.type_as.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_type_as", VARIABLE_METHODS_CPP, legacy="THPVariable_type_as")
+def type_as(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.type_as: THPVariable_type_as"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.type_as",
+                                 {"python_name": "Tensor.type_as"})
+    self = args[0].cdata
+    r = parser_type_as.parse(args[1:], kwargs)
+    ov = overloads_type_as[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_type_as[r.idx](self, parsed)
+    return wrap_result(result, structseqs_type_as[r.idx][1 if out_used else 0])
+
+
+# ---- softmax -----------------------------------------------------------------------------------
+parser_softmax = PythonArgParser.lazy([
+    'softmax(int64_t dim, ScalarType? dtype=None)',
+])
+
+
+@traced("python", "dispatch_softmax", VARIABLE_METHODS_CPP, "dispatch_softmax", legacy="dispatch_softmax")
+def dispatch_softmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """softmax(int64_t dim, ScalarType? dtype=None): softmax.int"""
+    return self.softmax(dim=kwargs['dim'], dtype=kwargs['dtype'])
+
+
+overloads_softmax = [PythonOverload('softmax(int64_t dim, ScalarType? dtype=None)', ops.softmax_int, None, True, False, ['dim', 'dtype'])]
+dispatch_softmax = [dispatch_softmax_0]
+structseqs_softmax = [(return_types.for_schema('softmax', ops.softmax_int.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_softmax", VARIABLE_METHODS_CPP, legacy="THPVariable_softmax")
+def softmax(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.softmax: THPVariable_softmax"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.softmax",
+                                 {"python_name": "Tensor.softmax"})
+    self = args[0].cdata
+    r = parser_softmax.parse(args[1:], kwargs)
+    ov = overloads_softmax[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_softmax[r.idx](self, parsed)
+    return wrap_result(result, structseqs_softmax[r.idx][1 if out_used else 0])
+
+
+# ---- log_softmax -------------------------------------------------------------------------------
+parser_log_softmax = PythonArgParser.lazy([
+    'log_softmax(int64_t dim, ScalarType? dtype=None)',
+])
+
+
+@traced("python", "dispatch_log_softmax", VARIABLE_METHODS_CPP, "dispatch_log_softmax", legacy="dispatch_log_softmax")
+def dispatch_log_softmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """log_softmax(int64_t dim, ScalarType? dtype=None): log_softmax.int"""
+    return self.log_softmax(dim=kwargs['dim'], dtype=kwargs['dtype'])
+
+
+overloads_log_softmax = [PythonOverload('log_softmax(int64_t dim, ScalarType? dtype=None)', ops.log_softmax_int, None, True, False, ['dim', 'dtype'])]
+dispatch_log_softmax = [dispatch_log_softmax_0]
+structseqs_log_softmax = [(return_types.for_schema('log_softmax', ops.log_softmax_int.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_log_softmax", VARIABLE_METHODS_CPP, legacy="THPVariable_log_softmax")
+def log_softmax(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.log_softmax: THPVariable_log_softmax"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.log_softmax",
+                                 {"python_name": "Tensor.log_softmax"})
+    self = args[0].cdata
+    r = parser_log_softmax.parse(args[1:], kwargs)
+    ov = overloads_log_softmax[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_log_softmax[r.idx](self, parsed)
+    return wrap_result(result, structseqs_log_softmax[r.idx][1 if out_used else 0])
+
+
+# ---- addcmul -----------------------------------------------------------------------------------
+parser_addcmul = PythonArgParser.lazy([
+    'addcmul(Tensor tensor1, Tensor tensor2, *, Scalar value=1)',
+])
+
+
+@traced("python", "dispatch_addcmul", VARIABLE_METHODS_CPP, "dispatch_addcmul", legacy="dispatch_addcmul")
+def dispatch_addcmul_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """addcmul(Tensor tensor1, Tensor tensor2, *, Scalar value=1): addcmul"""
+    call_kwargs = {}
+    call_kwargs['tensor1'] = kwargs['tensor1']
+    call_kwargs['tensor2'] = kwargs['tensor2']
+    if kwargs['value'] is not None:
+        call_kwargs['value'] = kwargs['value']
+    return self.addcmul(**call_kwargs)
+
+
+overloads_addcmul = [PythonOverload('addcmul(Tensor tensor1, Tensor tensor2, *, Scalar value=1)', ops.addcmul, None, True, False, ['tensor1', 'tensor2', 'value'])]
+dispatch_addcmul = [dispatch_addcmul_0]
+structseqs_addcmul = [(return_types.for_schema('addcmul', ops.addcmul.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_addcmul", VARIABLE_METHODS_CPP, legacy="THPVariable_addcmul")
+def addcmul(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.addcmul: THPVariable_addcmul"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.addcmul",
+                                 {"python_name": "Tensor.addcmul"})
+    self = args[0].cdata
+    r = parser_addcmul.parse(args[1:], kwargs)
+    ov = overloads_addcmul[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_addcmul[r.idx](self, parsed)
+    return wrap_result(result, structseqs_addcmul[r.idx][1 if out_used else 0])
+
+
+# ---- addcmul_ ----------------------------------------------------------------------------------
+parser_addcmul_ = PythonArgParser.lazy([
+    'addcmul_(Tensor tensor1, Tensor tensor2, *, Scalar value=1)',
+])
+
+
+@traced("python", "dispatch_addcmul_", VARIABLE_METHODS_CPP, "dispatch_addcmul_", legacy="dispatch_addcmul_")
+def dispatch_addcmul__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """addcmul_(Tensor tensor1, Tensor tensor2, *, Scalar value=1): addcmul_"""
+    call_kwargs = {}
+    call_kwargs['tensor1'] = kwargs['tensor1']
+    call_kwargs['tensor2'] = kwargs['tensor2']
+    if kwargs['value'] is not None:
+        call_kwargs['value'] = kwargs['value']
+    return self.addcmul_(**call_kwargs)
+
+
+overloads_addcmul_ = [PythonOverload('addcmul_(Tensor tensor1, Tensor tensor2, *, Scalar value=1)', ops.addcmul_, None, True, False, ['tensor1', 'tensor2', 'value'])]
+dispatch_addcmul_ = [dispatch_addcmul__0]
+structseqs_addcmul_ = [(return_types.for_schema('addcmul_', ops.addcmul_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_addcmul_", VARIABLE_METHODS_CPP, legacy="THPVariable_addcmul_")
+def addcmul_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.addcmul_: THPVariable_addcmul_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.addcmul_",
+                                 {"python_name": "Tensor.addcmul_"})
+    self = args[0].cdata
+    r = parser_addcmul_.parse(args[1:], kwargs)
+    ov = overloads_addcmul_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_addcmul_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_addcmul_[r.idx][1 if out_used else 0])
+
+
+# ---- addcdiv -----------------------------------------------------------------------------------
+parser_addcdiv = PythonArgParser.lazy([
+    'addcdiv(Tensor tensor1, Tensor tensor2, *, Scalar value=1)',
+])
+
+
+@traced("python", "dispatch_addcdiv", VARIABLE_METHODS_CPP, "dispatch_addcdiv", legacy="dispatch_addcdiv")
+def dispatch_addcdiv_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """addcdiv(Tensor tensor1, Tensor tensor2, *, Scalar value=1): addcdiv"""
+    call_kwargs = {}
+    call_kwargs['tensor1'] = kwargs['tensor1']
+    call_kwargs['tensor2'] = kwargs['tensor2']
+    if kwargs['value'] is not None:
+        call_kwargs['value'] = kwargs['value']
+    return self.addcdiv(**call_kwargs)
+
+
+overloads_addcdiv = [PythonOverload('addcdiv(Tensor tensor1, Tensor tensor2, *, Scalar value=1)', ops.addcdiv, None, True, False, ['tensor1', 'tensor2', 'value'])]
+dispatch_addcdiv = [dispatch_addcdiv_0]
+structseqs_addcdiv = [(return_types.for_schema('addcdiv', ops.addcdiv.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_addcdiv", VARIABLE_METHODS_CPP, legacy="THPVariable_addcdiv")
+def addcdiv(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.addcdiv: THPVariable_addcdiv"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.addcdiv",
+                                 {"python_name": "Tensor.addcdiv"})
+    self = args[0].cdata
+    r = parser_addcdiv.parse(args[1:], kwargs)
+    ov = overloads_addcdiv[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_addcdiv[r.idx](self, parsed)
+    return wrap_result(result, structseqs_addcdiv[r.idx][1 if out_used else 0])
+
+
+# ---- addcdiv_ ----------------------------------------------------------------------------------
+parser_addcdiv_ = PythonArgParser.lazy([
+    'addcdiv_(Tensor tensor1, Tensor tensor2, *, Scalar value=1)',
+])
+
+
+@traced("python", "dispatch_addcdiv_", VARIABLE_METHODS_CPP, "dispatch_addcdiv_", legacy="dispatch_addcdiv_")
+def dispatch_addcdiv__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """addcdiv_(Tensor tensor1, Tensor tensor2, *, Scalar value=1): addcdiv_"""
+    call_kwargs = {}
+    call_kwargs['tensor1'] = kwargs['tensor1']
+    call_kwargs['tensor2'] = kwargs['tensor2']
+    if kwargs['value'] is not None:
+        call_kwargs['value'] = kwargs['value']
+    return self.addcdiv_(**call_kwargs)
+
+
+overloads_addcdiv_ = [PythonOverload('addcdiv_(Tensor tensor1, Tensor tensor2, *, Scalar value=1)', ops.addcdiv_, None, True, False, ['tensor1', 'tensor2', 'value'])]
+dispatch_addcdiv_ = [dispatch_addcdiv__0]
+structseqs_addcdiv_ = [(return_types.for_schema('addcdiv_', ops.addcdiv_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_addcdiv_", VARIABLE_METHODS_CPP, legacy="THPVariable_addcdiv_")
+def addcdiv_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.addcdiv_: THPVariable_addcdiv_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.addcdiv_",
+                                 {"python_name": "Tensor.addcdiv_"})
+    self = args[0].cdata
+    r = parser_addcdiv_.parse(args[1:], kwargs)
+    ov = overloads_addcdiv_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_addcdiv_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_addcdiv_[r.idx][1 if out_used else 0])
+
+
+# ---- lerp --------------------------------------------------------------------------------------
+parser_lerp = PythonArgParser.lazy([
+    'lerp(Tensor end, Scalar weight)',
+])
+
+
+@traced("python", "dispatch_lerp", VARIABLE_METHODS_CPP, "dispatch_lerp", legacy="dispatch_lerp")
+def dispatch_lerp_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """lerp(Tensor end, Scalar weight): lerp.Scalar"""
+    return self.lerp(end=kwargs['end'], weight=kwargs['weight'])
+
+
+overloads_lerp = [PythonOverload('lerp(Tensor end, Scalar weight)', ops.lerp_Scalar, None, True, False, ['end', 'weight'])]
+dispatch_lerp = [dispatch_lerp_0]
+structseqs_lerp = [(return_types.for_schema('lerp', ops.lerp_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_lerp", VARIABLE_METHODS_CPP, legacy="THPVariable_lerp")
+def lerp(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.lerp: THPVariable_lerp"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.lerp",
+                                 {"python_name": "Tensor.lerp"})
+    self = args[0].cdata
+    r = parser_lerp.parse(args[1:], kwargs)
+    ov = overloads_lerp[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_lerp[r.idx](self, parsed)
+    return wrap_result(result, structseqs_lerp[r.idx][1 if out_used else 0])
+
+
+# ---- lerp_ -------------------------------------------------------------------------------------
+parser_lerp_ = PythonArgParser.lazy([
+    'lerp_(Tensor end, Scalar weight)',
+])
+
+
+@traced("python", "dispatch_lerp_", VARIABLE_METHODS_CPP, "dispatch_lerp_", legacy="dispatch_lerp_")
+def dispatch_lerp__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """lerp_(Tensor end, Scalar weight): lerp_.Scalar"""
+    return self.lerp_(end=kwargs['end'], weight=kwargs['weight'])
+
+
+overloads_lerp_ = [PythonOverload('lerp_(Tensor end, Scalar weight)', ops.lerp__Scalar, None, True, False, ['end', 'weight'])]
+dispatch_lerp_ = [dispatch_lerp__0]
+structseqs_lerp_ = [(return_types.for_schema('lerp_', ops.lerp__Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_lerp_", VARIABLE_METHODS_CPP, legacy="THPVariable_lerp_")
+def lerp_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.lerp_: THPVariable_lerp_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.lerp_",
+                                 {"python_name": "Tensor.lerp_"})
+    self = args[0].cdata
+    r = parser_lerp_.parse(args[1:], kwargs)
+    ov = overloads_lerp_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_lerp_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_lerp_[r.idx][1 if out_used else 0])
+
+
+# ---- bitwise_xor -------------------------------------------------------------------------------
+parser_bitwise_xor = PythonArgParser.lazy([
+    'bitwise_xor(Tensor other)',
+    'bitwise_xor(Scalar other)',
+])
+
+
+@traced("python", "dispatch_bitwise_xor", VARIABLE_METHODS_CPP, "dispatch_bitwise_xor", legacy="dispatch_bitwise_xor")
+def dispatch_bitwise_xor_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bitwise_xor(Tensor other): bitwise_xor.Tensor"""
+    return self.bitwise_xor(other=kwargs['other'])
+
+
+@traced("python", "dispatch_bitwise_xor", VARIABLE_METHODS_CPP, "dispatch_bitwise_xor", legacy="dispatch_bitwise_xor")
+def dispatch_bitwise_xor_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bitwise_xor(Scalar other): bitwise_xor.Scalar"""
+    return self.bitwise_xor(other=kwargs['other'])
+
+
+overloads_bitwise_xor = [PythonOverload('bitwise_xor(Tensor other)', ops.bitwise_xor_Tensor, None, True, False, ['other']), PythonOverload('bitwise_xor(Scalar other)', ops.bitwise_xor_Scalar, None, True, False, ['other'])]
+dispatch_bitwise_xor = [dispatch_bitwise_xor_0, dispatch_bitwise_xor_1]
+structseqs_bitwise_xor = [(return_types.for_schema('bitwise_xor', ops.bitwise_xor_Tensor.schema), None), (return_types.for_schema('bitwise_xor', ops.bitwise_xor_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_bitwise_xor", VARIABLE_METHODS_CPP, legacy="THPVariable_bitwise_xor")
+def bitwise_xor(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.bitwise_xor: THPVariable_bitwise_xor"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.bitwise_xor",
+                                 {"python_name": "Tensor.bitwise_xor"})
+    self = args[0].cdata
+    r = parser_bitwise_xor.parse(args[1:], kwargs)
+    ov = overloads_bitwise_xor[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_bitwise_xor[r.idx](self, parsed)
+    return wrap_result(result, structseqs_bitwise_xor[r.idx][1 if out_used else 0])
+
+
+# ---- bitwise_xor_ ------------------------------------------------------------------------------
+parser_bitwise_xor_ = PythonArgParser.lazy([
+    'bitwise_xor_(Tensor other)',
+    'bitwise_xor_(Scalar other)',
+])
+
+
+@traced("python", "dispatch_bitwise_xor_", VARIABLE_METHODS_CPP, "dispatch_bitwise_xor_", legacy="dispatch_bitwise_xor_")
+def dispatch_bitwise_xor__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bitwise_xor_(Tensor other): bitwise_xor_.Tensor"""
+    return self.bitwise_xor_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_bitwise_xor_", VARIABLE_METHODS_CPP, "dispatch_bitwise_xor_", legacy="dispatch_bitwise_xor_")
+def dispatch_bitwise_xor__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bitwise_xor_(Scalar other): bitwise_xor_.Scalar"""
+    return self.bitwise_xor_(other=kwargs['other'])
+
+
+overloads_bitwise_xor_ = [PythonOverload('bitwise_xor_(Tensor other)', ops.bitwise_xor__Tensor, None, True, False, ['other']), PythonOverload('bitwise_xor_(Scalar other)', ops.bitwise_xor__Scalar, None, True, False, ['other'])]
+dispatch_bitwise_xor_ = [dispatch_bitwise_xor__0, dispatch_bitwise_xor__1]
+structseqs_bitwise_xor_ = [(return_types.for_schema('bitwise_xor_', ops.bitwise_xor__Tensor.schema), None), (return_types.for_schema('bitwise_xor_', ops.bitwise_xor__Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_bitwise_xor_", VARIABLE_METHODS_CPP, legacy="THPVariable_bitwise_xor_")
+def bitwise_xor_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.bitwise_xor_: THPVariable_bitwise_xor_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.bitwise_xor_",
+                                 {"python_name": "Tensor.bitwise_xor_"})
+    self = args[0].cdata
+    r = parser_bitwise_xor_.parse(args[1:], kwargs)
+    ov = overloads_bitwise_xor_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_bitwise_xor_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_bitwise_xor_[r.idx][1 if out_used else 0])
+
+
+# ---- __xor__ -----------------------------------------------------------------------------------
+parser___xor__ = PythonArgParser.lazy([
+    '__xor__(Tensor other)',
+    '__xor__(Scalar other)',
+])
+
+
+@traced("python", "dispatch___xor__", VARIABLE_METHODS_CPP, "dispatch___xor__", legacy="dispatch___xor__")
+def dispatch___xor___0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """__xor__(Tensor other): __xor__.Tensor"""
+    return self.__xor__(other=kwargs['other'])
+
+
+@traced("python", "dispatch___xor__", VARIABLE_METHODS_CPP, "dispatch___xor__", legacy="dispatch___xor__")
+def dispatch___xor___1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """__xor__(Scalar other): __xor__.Scalar"""
+    return self.__xor__(other=kwargs['other'])
+
+
+overloads___xor__ = [PythonOverload('__xor__(Tensor other)', ops.__xor___Tensor, None, True, False, ['other']), PythonOverload('__xor__(Scalar other)', ops.__xor___Scalar, None, True, False, ['other'])]
+dispatch___xor__ = [dispatch___xor___0, dispatch___xor___1]
+structseqs___xor__ = [(return_types.for_schema('__xor__', ops.__xor___Tensor.schema), None), (return_types.for_schema('__xor__', ops.__xor___Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable___xor__", VARIABLE_METHODS_CPP, legacy="THPVariable___xor__")
+def __xor__(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.__xor__: THPVariable___xor__"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.__xor__",
+                                 {"python_name": "Tensor.__xor__"})
+    self = args[0].cdata
+    r = parser___xor__.parse(args[1:], kwargs)
+    ov = overloads___xor__[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch___xor__[r.idx](self, parsed)
+    return wrap_result(result, structseqs___xor__[r.idx][1 if out_used else 0])
+
+
+# ---- __ixor__ ----------------------------------------------------------------------------------
+parser___ixor__ = PythonArgParser.lazy([
+    '__ixor__(Tensor other)',
+    '__ixor__(Scalar other)',
+])
+
+
+@traced("python", "dispatch___ixor__", VARIABLE_METHODS_CPP, "dispatch___ixor__", legacy="dispatch___ixor__")
+def dispatch___ixor___0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """__ixor__(Tensor other): __ixor__.Tensor"""
+    return self.__ixor__(other=kwargs['other'])
+
+
+@traced("python", "dispatch___ixor__", VARIABLE_METHODS_CPP, "dispatch___ixor__", legacy="dispatch___ixor__")
+def dispatch___ixor___1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """__ixor__(Scalar other): __ixor__.Scalar"""
+    return self.__ixor__(other=kwargs['other'])
+
+
+overloads___ixor__ = [PythonOverload('__ixor__(Tensor other)', ops.__ixor___Tensor, None, True, False, ['other']), PythonOverload('__ixor__(Scalar other)', ops.__ixor___Scalar, None, True, False, ['other'])]
+dispatch___ixor__ = [dispatch___ixor___0, dispatch___ixor___1]
+structseqs___ixor__ = [(return_types.for_schema('__ixor__', ops.__ixor___Tensor.schema), None), (return_types.for_schema('__ixor__', ops.__ixor___Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable___ixor__", VARIABLE_METHODS_CPP, legacy="THPVariable___ixor__")
+def __ixor__(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.__ixor__: THPVariable___ixor__"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.__ixor__",
+                                 {"python_name": "Tensor.__ixor__"})
+    self = args[0].cdata
+    r = parser___ixor__.parse(args[1:], kwargs)
+    ov = overloads___ixor__[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch___ixor__[r.idx](self, parsed)
+    return wrap_result(result, structseqs___ixor__[r.idx][1 if out_used else 0])
+
+
+# ---- bitwise_left_shift ------------------------------------------------------------------------
+parser_bitwise_left_shift = PythonArgParser.lazy([
+    'bitwise_left_shift(Tensor other)',
+    'bitwise_left_shift(Scalar other)',
+])
+
+
+@traced("python", "dispatch_bitwise_left_shift", VARIABLE_METHODS_CPP, "dispatch_bitwise_left_shift", legacy="dispatch_bitwise_left_shift")
+def dispatch_bitwise_left_shift_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bitwise_left_shift(Tensor other): bitwise_left_shift.Tensor"""
+    return self.bitwise_left_shift(other=kwargs['other'])
+
+
+@traced("python", "dispatch_bitwise_left_shift", VARIABLE_METHODS_CPP, "dispatch_bitwise_left_shift", legacy="dispatch_bitwise_left_shift")
+def dispatch_bitwise_left_shift_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bitwise_left_shift(Scalar other): bitwise_left_shift.Tensor_Scalar"""
+    return self.bitwise_left_shift(other=kwargs['other'])
+
+
+overloads_bitwise_left_shift = [PythonOverload('bitwise_left_shift(Tensor other)', ops.bitwise_left_shift_Tensor, None, True, False, ['other']), PythonOverload('bitwise_left_shift(Scalar other)', ops.bitwise_left_shift_Tensor_Scalar, None, True, False, ['other'])]
+dispatch_bitwise_left_shift = [dispatch_bitwise_left_shift_0, dispatch_bitwise_left_shift_1]
+structseqs_bitwise_left_shift = [(return_types.for_schema('bitwise_left_shift', ops.bitwise_left_shift_Tensor.schema), None), (return_types.for_schema('bitwise_left_shift', ops.bitwise_left_shift_Tensor_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_bitwise_left_shift", VARIABLE_METHODS_CPP, legacy="THPVariable_bitwise_left_shift")
+def bitwise_left_shift(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.bitwise_left_shift: THPVariable_bitwise_left_shift"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.bitwise_left_shift",
+                                 {"python_name": "Tensor.bitwise_left_shift"})
+    self = args[0].cdata
+    r = parser_bitwise_left_shift.parse(args[1:], kwargs)
+    ov = overloads_bitwise_left_shift[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_bitwise_left_shift[r.idx](self, parsed)
+    return wrap_result(result, structseqs_bitwise_left_shift[r.idx][1 if out_used else 0])
+
+
+# ---- bitwise_left_shift_ -----------------------------------------------------------------------
+parser_bitwise_left_shift_ = PythonArgParser.lazy([
+    'bitwise_left_shift_(Tensor other)',
+    'bitwise_left_shift_(Scalar other)',
+])
+
+
+@traced("python", "dispatch_bitwise_left_shift_", VARIABLE_METHODS_CPP, "dispatch_bitwise_left_shift_", legacy="dispatch_bitwise_left_shift_")
+def dispatch_bitwise_left_shift__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bitwise_left_shift_(Tensor other): bitwise_left_shift_.Tensor"""
+    return self.bitwise_left_shift_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_bitwise_left_shift_", VARIABLE_METHODS_CPP, "dispatch_bitwise_left_shift_", legacy="dispatch_bitwise_left_shift_")
+def dispatch_bitwise_left_shift__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bitwise_left_shift_(Scalar other): bitwise_left_shift_.Tensor_Scalar"""
+    return self.bitwise_left_shift_(other=kwargs['other'])
+
+
+overloads_bitwise_left_shift_ = [PythonOverload('bitwise_left_shift_(Tensor other)', ops.bitwise_left_shift__Tensor, None, True, False, ['other']), PythonOverload('bitwise_left_shift_(Scalar other)', ops.bitwise_left_shift__Tensor_Scalar, None, True, False, ['other'])]
+dispatch_bitwise_left_shift_ = [dispatch_bitwise_left_shift__0, dispatch_bitwise_left_shift__1]
+structseqs_bitwise_left_shift_ = [(return_types.for_schema('bitwise_left_shift_', ops.bitwise_left_shift__Tensor.schema), None), (return_types.for_schema('bitwise_left_shift_', ops.bitwise_left_shift__Tensor_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_bitwise_left_shift_", VARIABLE_METHODS_CPP, legacy="THPVariable_bitwise_left_shift_")
+def bitwise_left_shift_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.bitwise_left_shift_: THPVariable_bitwise_left_shift_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.bitwise_left_shift_",
+                                 {"python_name": "Tensor.bitwise_left_shift_"})
+    self = args[0].cdata
+    r = parser_bitwise_left_shift_.parse(args[1:], kwargs)
+    ov = overloads_bitwise_left_shift_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_bitwise_left_shift_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_bitwise_left_shift_[r.idx][1 if out_used else 0])
+
+
+# ---- __lshift__ --------------------------------------------------------------------------------
+parser___lshift__ = PythonArgParser.lazy([
+    '__lshift__(Tensor other)',
+    '__lshift__(Scalar other)',
+])
+
+
+@traced("python", "dispatch___lshift__", VARIABLE_METHODS_CPP, "dispatch___lshift__", legacy="dispatch___lshift__")
+def dispatch___lshift___0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """__lshift__(Tensor other): __lshift__.Tensor"""
+    return self.__lshift__(other=kwargs['other'])
+
+
+@traced("python", "dispatch___lshift__", VARIABLE_METHODS_CPP, "dispatch___lshift__", legacy="dispatch___lshift__")
+def dispatch___lshift___1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """__lshift__(Scalar other): __lshift__.Scalar"""
+    return self.__lshift__(other=kwargs['other'])
+
+
+overloads___lshift__ = [PythonOverload('__lshift__(Tensor other)', ops.__lshift___Tensor, None, True, False, ['other']), PythonOverload('__lshift__(Scalar other)', ops.__lshift___Scalar, None, True, False, ['other'])]
+dispatch___lshift__ = [dispatch___lshift___0, dispatch___lshift___1]
+structseqs___lshift__ = [(return_types.for_schema('__lshift__', ops.__lshift___Tensor.schema), None), (return_types.for_schema('__lshift__', ops.__lshift___Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable___lshift__", VARIABLE_METHODS_CPP, legacy="THPVariable___lshift__")
+def __lshift__(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.__lshift__: THPVariable___lshift__"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.__lshift__",
+                                 {"python_name": "Tensor.__lshift__"})
+    self = args[0].cdata
+    r = parser___lshift__.parse(args[1:], kwargs)
+    ov = overloads___lshift__[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch___lshift__[r.idx](self, parsed)
+    return wrap_result(result, structseqs___lshift__[r.idx][1 if out_used else 0])
+
+
+# ---- bitwise_right_shift -----------------------------------------------------------------------
+parser_bitwise_right_shift = PythonArgParser.lazy([
+    'bitwise_right_shift(Tensor other)',
+    'bitwise_right_shift(Scalar other)',
+])
+
+
+@traced("python", "dispatch_bitwise_right_shift", VARIABLE_METHODS_CPP, "dispatch_bitwise_right_shift", legacy="dispatch_bitwise_right_shift")
+def dispatch_bitwise_right_shift_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bitwise_right_shift(Tensor other): bitwise_right_shift.Tensor"""
+    return self.bitwise_right_shift(other=kwargs['other'])
+
+
+@traced("python", "dispatch_bitwise_right_shift", VARIABLE_METHODS_CPP, "dispatch_bitwise_right_shift", legacy="dispatch_bitwise_right_shift")
+def dispatch_bitwise_right_shift_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bitwise_right_shift(Scalar other): bitwise_right_shift.Tensor_Scalar"""
+    return self.bitwise_right_shift(other=kwargs['other'])
+
+
+overloads_bitwise_right_shift = [PythonOverload('bitwise_right_shift(Tensor other)', ops.bitwise_right_shift_Tensor, None, True, False, ['other']), PythonOverload('bitwise_right_shift(Scalar other)', ops.bitwise_right_shift_Tensor_Scalar, None, True, False, ['other'])]
+dispatch_bitwise_right_shift = [dispatch_bitwise_right_shift_0, dispatch_bitwise_right_shift_1]
+structseqs_bitwise_right_shift = [(return_types.for_schema('bitwise_right_shift', ops.bitwise_right_shift_Tensor.schema), None), (return_types.for_schema('bitwise_right_shift', ops.bitwise_right_shift_Tensor_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_bitwise_right_shift", VARIABLE_METHODS_CPP, legacy="THPVariable_bitwise_right_shift")
+def bitwise_right_shift(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.bitwise_right_shift: THPVariable_bitwise_right_shift"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.bitwise_right_shift",
+                                 {"python_name": "Tensor.bitwise_right_shift"})
+    self = args[0].cdata
+    r = parser_bitwise_right_shift.parse(args[1:], kwargs)
+    ov = overloads_bitwise_right_shift[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_bitwise_right_shift[r.idx](self, parsed)
+    return wrap_result(result, structseqs_bitwise_right_shift[r.idx][1 if out_used else 0])
+
+
+# ---- bitwise_right_shift_ ----------------------------------------------------------------------
+parser_bitwise_right_shift_ = PythonArgParser.lazy([
+    'bitwise_right_shift_(Tensor other)',
+    'bitwise_right_shift_(Scalar other)',
+])
+
+
+@traced("python", "dispatch_bitwise_right_shift_", VARIABLE_METHODS_CPP, "dispatch_bitwise_right_shift_", legacy="dispatch_bitwise_right_shift_")
+def dispatch_bitwise_right_shift__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bitwise_right_shift_(Tensor other): bitwise_right_shift_.Tensor"""
+    return self.bitwise_right_shift_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_bitwise_right_shift_", VARIABLE_METHODS_CPP, "dispatch_bitwise_right_shift_", legacy="dispatch_bitwise_right_shift_")
+def dispatch_bitwise_right_shift__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """bitwise_right_shift_(Scalar other): bitwise_right_shift_.Tensor_Scalar"""
+    return self.bitwise_right_shift_(other=kwargs['other'])
+
+
+overloads_bitwise_right_shift_ = [PythonOverload('bitwise_right_shift_(Tensor other)', ops.bitwise_right_shift__Tensor, None, True, False, ['other']), PythonOverload('bitwise_right_shift_(Scalar other)', ops.bitwise_right_shift__Tensor_Scalar, None, True, False, ['other'])]
+dispatch_bitwise_right_shift_ = [dispatch_bitwise_right_shift__0, dispatch_bitwise_right_shift__1]
+structseqs_bitwise_right_shift_ = [(return_types.for_schema('bitwise_right_shift_', ops.bitwise_right_shift__Tensor.schema), None), (return_types.for_schema('bitwise_right_shift_', ops.bitwise_right_shift__Tensor_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_bitwise_right_shift_", VARIABLE_METHODS_CPP, legacy="THPVariable_bitwise_right_shift_")
+def bitwise_right_shift_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.bitwise_right_shift_: THPVariable_bitwise_right_shift_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.bitwise_right_shift_",
+                                 {"python_name": "Tensor.bitwise_right_shift_"})
+    self = args[0].cdata
+    r = parser_bitwise_right_shift_.parse(args[1:], kwargs)
+    ov = overloads_bitwise_right_shift_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_bitwise_right_shift_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_bitwise_right_shift_[r.idx][1 if out_used else 0])
+
+
+# ---- __rshift__ --------------------------------------------------------------------------------
+parser___rshift__ = PythonArgParser.lazy([
+    '__rshift__(Tensor other)',
+    '__rshift__(Scalar other)',
+])
+
+
+@traced("python", "dispatch___rshift__", VARIABLE_METHODS_CPP, "dispatch___rshift__", legacy="dispatch___rshift__")
+def dispatch___rshift___0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """__rshift__(Tensor other): __rshift__.Tensor"""
+    return self.__rshift__(other=kwargs['other'])
+
+
+@traced("python", "dispatch___rshift__", VARIABLE_METHODS_CPP, "dispatch___rshift__", legacy="dispatch___rshift__")
+def dispatch___rshift___1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """__rshift__(Scalar other): __rshift__.Scalar"""
+    return self.__rshift__(other=kwargs['other'])
+
+
+overloads___rshift__ = [PythonOverload('__rshift__(Tensor other)', ops.__rshift___Tensor, None, True, False, ['other']), PythonOverload('__rshift__(Scalar other)', ops.__rshift___Scalar, None, True, False, ['other'])]
+dispatch___rshift__ = [dispatch___rshift___0, dispatch___rshift___1]
+structseqs___rshift__ = [(return_types.for_schema('__rshift__', ops.__rshift___Tensor.schema), None), (return_types.for_schema('__rshift__', ops.__rshift___Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable___rshift__", VARIABLE_METHODS_CPP, legacy="THPVariable___rshift__")
+def __rshift__(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.__rshift__: THPVariable___rshift__"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.__rshift__",
+                                 {"python_name": "Tensor.__rshift__"})
+    self = args[0].cdata
+    r = parser___rshift__.parse(args[1:], kwargs)
+    ov = overloads___rshift__[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch___rshift__[r.idx](self, parsed)
+    return wrap_result(result, structseqs___rshift__[r.idx][1 if out_used else 0])
+
+
+# ---- hypot -------------------------------------------------------------------------------------
+parser_hypot = PythonArgParser.lazy([
+    'hypot(Tensor other)',
+])
+
+
+@traced("python", "dispatch_hypot", VARIABLE_METHODS_CPP, "dispatch_hypot", legacy="dispatch_hypot")
+def dispatch_hypot_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hypot(Tensor other): hypot"""
+    return self.hypot(other=kwargs['other'])
+
+
+overloads_hypot = [PythonOverload('hypot(Tensor other)', ops.hypot, None, True, False, ['other'])]
+dispatch_hypot = [dispatch_hypot_0]
+structseqs_hypot = [(return_types.for_schema('hypot', ops.hypot.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_hypot", VARIABLE_METHODS_CPP, legacy="THPVariable_hypot")
+def hypot(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.hypot: THPVariable_hypot"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.hypot",
+                                 {"python_name": "Tensor.hypot"})
+    self = args[0].cdata
+    r = parser_hypot.parse(args[1:], kwargs)
+    ov = overloads_hypot[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_hypot[r.idx](self, parsed)
+    return wrap_result(result, structseqs_hypot[r.idx][1 if out_used else 0])
+
+
+# ---- hypot_ ------------------------------------------------------------------------------------
+parser_hypot_ = PythonArgParser.lazy([
+    'hypot_(Tensor other)',
+])
+
+
+@traced("python", "dispatch_hypot_", VARIABLE_METHODS_CPP, "dispatch_hypot_", legacy="dispatch_hypot_")
+def dispatch_hypot__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hypot_(Tensor other): hypot_"""
+    return self.hypot_(other=kwargs['other'])
+
+
+overloads_hypot_ = [PythonOverload('hypot_(Tensor other)', ops.hypot_, None, True, False, ['other'])]
+dispatch_hypot_ = [dispatch_hypot__0]
+structseqs_hypot_ = [(return_types.for_schema('hypot_', ops.hypot_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_hypot_", VARIABLE_METHODS_CPP, legacy="THPVariable_hypot_")
+def hypot_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.hypot_: THPVariable_hypot_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.hypot_",
+                                 {"python_name": "Tensor.hypot_"})
+    self = args[0].cdata
+    r = parser_hypot_.parse(args[1:], kwargs)
+    ov = overloads_hypot_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_hypot_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_hypot_[r.idx][1 if out_used else 0])
+
+
+# ---- isnan -------------------------------------------------------------------------------------
+parser_isnan = PythonArgParser.lazy([
+    'isnan()',
+])
+
+
+@traced("python", "dispatch_isnan", VARIABLE_METHODS_CPP, "dispatch_isnan", legacy="dispatch_isnan")
+def dispatch_isnan_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """isnan(): isnan"""
+    return self.isnan()
+
+
+overloads_isnan = [PythonOverload('isnan()', ops.isnan, None, True, False, [])]
+dispatch_isnan = [dispatch_isnan_0]
+structseqs_isnan = [(return_types.for_schema('isnan', ops.isnan.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_isnan", VARIABLE_METHODS_CPP, legacy="THPVariable_isnan")
+def isnan(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.isnan: THPVariable_isnan"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.isnan",
+                                 {"python_name": "Tensor.isnan"})
+    if len(args) > 1 or kwargs:
+        check_noargs("isnan", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_isnan.parse(args[1:], kwargs)
+    ov = overloads_isnan[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_isnan[r.idx](self, parsed)
+    return wrap_result(result, structseqs_isnan[r.idx][1 if out_used else 0])
+
+
+# ---- isinf -------------------------------------------------------------------------------------
+parser_isinf = PythonArgParser.lazy([
+    'isinf()',
+])
+
+
+@traced("python", "dispatch_isinf", VARIABLE_METHODS_CPP, "dispatch_isinf", legacy="dispatch_isinf")
+def dispatch_isinf_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """isinf(): isinf"""
+    return self.isinf()
+
+
+overloads_isinf = [PythonOverload('isinf()', ops.isinf, None, True, False, [])]
+dispatch_isinf = [dispatch_isinf_0]
+structseqs_isinf = [(return_types.for_schema('isinf', ops.isinf.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_isinf", VARIABLE_METHODS_CPP, legacy="THPVariable_isinf")
+def isinf(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.isinf: THPVariable_isinf"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.isinf",
+                                 {"python_name": "Tensor.isinf"})
+    if len(args) > 1 or kwargs:
+        check_noargs("isinf", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_isinf.parse(args[1:], kwargs)
+    ov = overloads_isinf[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_isinf[r.idx](self, parsed)
+    return wrap_result(result, structseqs_isinf[r.idx][1 if out_used else 0])
+
+
+# ---- isfinite ----------------------------------------------------------------------------------
+parser_isfinite = PythonArgParser.lazy([
+    'isfinite()',
+])
+
+
+@traced("python", "dispatch_isfinite", VARIABLE_METHODS_CPP, "dispatch_isfinite", legacy="dispatch_isfinite")
+def dispatch_isfinite_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """isfinite(): isfinite"""
+    return self.isfinite()
+
+
+overloads_isfinite = [PythonOverload('isfinite()', ops.isfinite, None, True, False, [])]
+dispatch_isfinite = [dispatch_isfinite_0]
+structseqs_isfinite = [(return_types.for_schema('isfinite', ops.isfinite.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_isfinite", VARIABLE_METHODS_CPP, legacy="THPVariable_isfinite")
+def isfinite(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.isfinite: THPVariable_isfinite"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.isfinite",
+                                 {"python_name": "Tensor.isfinite"})
+    if len(args) > 1 or kwargs:
+        check_noargs("isfinite", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_isfinite.parse(args[1:], kwargs)
+    ov = overloads_isfinite[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_isfinite[r.idx](self, parsed)
+    return wrap_result(result, structseqs_isfinite[r.idx][1 if out_used else 0])
+
+
+# ---- conj_physical -----------------------------------------------------------------------------
+parser_conj_physical = PythonArgParser.lazy([
+    'conj_physical()',
+])
+
+
+@traced("python", "dispatch_conj_physical", VARIABLE_METHODS_CPP, "dispatch_conj_physical", legacy="dispatch_conj_physical")
+def dispatch_conj_physical_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """conj_physical(): conj_physical"""
+    return self.conj_physical()
+
+
+overloads_conj_physical = [PythonOverload('conj_physical()', ops.conj_physical, None, True, False, [])]
+dispatch_conj_physical = [dispatch_conj_physical_0]
+structseqs_conj_physical = [(return_types.for_schema('conj_physical', ops.conj_physical.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_conj_physical", VARIABLE_METHODS_CPP, legacy="THPVariable_conj_physical")
+def conj_physical(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.conj_physical: THPVariable_conj_physical"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.conj_physical",
+                                 {"python_name": "Tensor.conj_physical"})
+    if len(args) > 1 or kwargs:
+        check_noargs("conj_physical", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_conj_physical.parse(args[1:], kwargs)
+    ov = overloads_conj_physical[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_conj_physical[r.idx](self, parsed)
+    return wrap_result(result, structseqs_conj_physical[r.idx][1 if out_used else 0])
+
+
+# ---- frexp -------------------------------------------------------------------------------------
+parser_frexp = PythonArgParser.lazy([
+    'frexp()',
+])
+
+
+@traced("python", "dispatch_frexp", VARIABLE_METHODS_CPP, "dispatch_frexp", legacy="dispatch_frexp")
+def dispatch_frexp_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """frexp(): frexp.Tensor"""
+    return self.frexp()
+
+
+overloads_frexp = [PythonOverload('frexp()', ops.frexp_Tensor, None, True, False, [])]
+dispatch_frexp = [dispatch_frexp_0]
+structseqs_frexp = [(return_types.for_schema('frexp', ops.frexp_Tensor.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_frexp", VARIABLE_METHODS_CPP, legacy="THPVariable_frexp")
+def frexp(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.frexp: THPVariable_frexp"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.frexp",
+                                 {"python_name": "Tensor.frexp"})
+    if len(args) > 1 or kwargs:
+        check_noargs("frexp", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_frexp.parse(args[1:], kwargs)
+    ov = overloads_frexp[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_frexp[r.idx](self, parsed)
+    return wrap_result(result, structseqs_frexp[r.idx][1 if out_used else 0])
+
+
+# ---- cov ---------------------------------------------------------------------------------------
+parser_cov = PythonArgParser.lazy([
+    'cov(*, int64_t correction=1, Tensor? fweights=None, Tensor? aweights=None)',
+])
+
+
+@traced("python", "dispatch_cov", VARIABLE_METHODS_CPP, "dispatch_cov", legacy="dispatch_cov")
+def dispatch_cov_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cov(*, int64_t correction=1, Tensor? fweights=None, Tensor? aweights=None): cov"""
+    call_kwargs = {}
+    if kwargs['correction'] is not None:
+        call_kwargs['correction'] = kwargs['correction']
+    call_kwargs['fweights'] = kwargs['fweights']
+    call_kwargs['aweights'] = kwargs['aweights']
+    return self.cov(**call_kwargs)
+
+
+overloads_cov = [PythonOverload('cov(*, int64_t correction=1, Tensor? fweights=None, Tensor? aweights=None)', ops.cov, None, True, False, ['correction', 'fweights', 'aweights'])]
+dispatch_cov = [dispatch_cov_0]
+structseqs_cov = [(return_types.for_schema('cov', ops.cov.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cov", VARIABLE_METHODS_CPP, legacy="THPVariable_cov")
+def cov(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.cov: THPVariable_cov"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.cov",
+                                 {"python_name": "Tensor.cov"})
+    self = args[0].cdata
+    r = parser_cov.parse(args[1:], kwargs)
+    ov = overloads_cov[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_cov[r.idx](self, parsed)
+    return wrap_result(result, structseqs_cov[r.idx][1 if out_used else 0])
+
+
+# ---- corrcoef ----------------------------------------------------------------------------------
+parser_corrcoef = PythonArgParser.lazy([
+    'corrcoef()',
+])
+
+
+@traced("python", "dispatch_corrcoef", VARIABLE_METHODS_CPP, "dispatch_corrcoef", legacy="dispatch_corrcoef")
+def dispatch_corrcoef_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """corrcoef(): corrcoef"""
+    return self.corrcoef()
+
+
+overloads_corrcoef = [PythonOverload('corrcoef()', ops.corrcoef, None, True, False, [])]
+dispatch_corrcoef = [dispatch_corrcoef_0]
+structseqs_corrcoef = [(return_types.for_schema('corrcoef', ops.corrcoef.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_corrcoef", VARIABLE_METHODS_CPP, legacy="THPVariable_corrcoef")
+def corrcoef(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.corrcoef: THPVariable_corrcoef"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.corrcoef",
+                                 {"python_name": "Tensor.corrcoef"})
+    if len(args) > 1 or kwargs:
+        check_noargs("corrcoef", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_corrcoef.parse(args[1:], kwargs)
+    ov = overloads_corrcoef[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_corrcoef[r.idx](self, parsed)
+    return wrap_result(result, structseqs_corrcoef[r.idx][1 if out_used else 0])
+
+
+# ---- histc -------------------------------------------------------------------------------------
+parser_histc = PythonArgParser.lazy([
+    'histc(int64_t bins=100, Scalar min=0, Scalar max=0)',
+])
+
+
+@traced("python", "dispatch_histc", VARIABLE_METHODS_CPP, "dispatch_histc", legacy="dispatch_histc")
+def dispatch_histc_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """histc(int64_t bins=100, Scalar min=0, Scalar max=0): histc"""
+    call_kwargs = {}
+    if kwargs['bins'] is not None:
+        call_kwargs['bins'] = kwargs['bins']
+    if kwargs['min'] is not None:
+        call_kwargs['min'] = kwargs['min']
+    if kwargs['max'] is not None:
+        call_kwargs['max'] = kwargs['max']
+    return self.histc(**call_kwargs)
+
+
+overloads_histc = [PythonOverload('histc(int64_t bins=100, Scalar min=0, Scalar max=0)', ops.histc, None, True, False, ['bins', 'min', 'max'])]
+dispatch_histc = [dispatch_histc_0]
+structseqs_histc = [(return_types.for_schema('histc', ops.histc.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_histc", VARIABLE_METHODS_CPP, legacy="THPVariable_histc")
+def histc(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.histc: THPVariable_histc"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.histc",
+                                 {"python_name": "Tensor.histc"})
+    self = args[0].cdata
+    r = parser_histc.parse(args[1:], kwargs)
+    ov = overloads_histc[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_histc[r.idx](self, parsed)
+    return wrap_result(result, structseqs_histc[r.idx][1 if out_used else 0])
+
+
+# ---- histogram ---------------------------------------------------------------------------------
+parser_histogram = PythonArgParser.lazy([
+    'histogram(Tensor bins, *, Tensor? weight=None, bool density=False)',
+    'histogram(int64_t bins=100, *, ArrayRef<double>? range=None, Tensor? weight=None, bool density=False)',
+])
+
+
+@traced("python", "dispatch_histogram", VARIABLE_METHODS_CPP, "dispatch_histogram", legacy="dispatch_histogram")
+def dispatch_histogram_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """histogram(Tensor bins, *, Tensor? weight=None, bool density=False): histogram.bins_tensor"""
+    call_kwargs = {}
+    call_kwargs['bins'] = kwargs['bins']
+    call_kwargs['weight'] = kwargs['weight']
+    if kwargs['density'] is not None:
+        call_kwargs['density'] = kwargs['density']
+    return self.histogram(**call_kwargs)
+
+
+@traced("python", "dispatch_histogram", VARIABLE_METHODS_CPP, "dispatch_histogram", legacy="dispatch_histogram")
+def dispatch_histogram_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """histogram(int64_t bins=100, *, ArrayRef<double>? range=None, Tensor? weight=None, bool density=False): histogram.bin_ct"""
+    call_kwargs = {}
+    if kwargs['bins'] is not None:
+        call_kwargs['bins'] = kwargs['bins']
+    call_kwargs['range'] = kwargs['range']
+    call_kwargs['weight'] = kwargs['weight']
+    if kwargs['density'] is not None:
+        call_kwargs['density'] = kwargs['density']
+    return self.histogram(**call_kwargs)
+
+
+overloads_histogram = [PythonOverload('histogram(Tensor bins, *, Tensor? weight=None, bool density=False)', ops.histogram_bins_tensor, None, True, False, ['bins', 'weight', 'density']), PythonOverload('histogram(int64_t bins=100, *, ArrayRef<double>? range=None, Tensor? weight=None, bool density=False)', ops.histogram_bin_ct, None, True, False, ['bins', 'range', 'weight', 'density'])]
+dispatch_histogram = [dispatch_histogram_0, dispatch_histogram_1]
+structseqs_histogram = [(return_types.for_schema('histogram', ops.histogram_bins_tensor.schema), None), (return_types.for_schema('histogram', ops.histogram_bin_ct.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_histogram", VARIABLE_METHODS_CPP, legacy="THPVariable_histogram")
+def histogram(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.histogram: THPVariable_histogram"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.histogram",
+                                 {"python_name": "Tensor.histogram"})
+    self = args[0].cdata
+    r = parser_histogram.parse(args[1:], kwargs)
+    ov = overloads_histogram[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_histogram[r.idx](self, parsed)
+    return wrap_result(result, structseqs_histogram[r.idx][1 if out_used else 0])
+
+
+# ---- new_empty_strided -------------------------------------------------------------------------
+parser_new_empty_strided = PythonArgParser.lazy([
+    'new_empty_strided(SymIntArrayRef size, SymIntArrayRef stride, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+])
+
+
+@traced("python", "dispatch_new_empty_strided", VARIABLE_METHODS_CPP, "dispatch_new_empty_strided", legacy="dispatch_new_empty_strided")
+def dispatch_new_empty_strided_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """new_empty_strided(SymIntArrayRef size, SymIntArrayRef stride, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): new_empty_strided"""
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    with AutoDispatchBelowADInplaceOrView():
+        result = self.new_empty_strided(size=kwargs['size'], stride=kwargs['stride'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+overloads_new_empty_strided = [PythonOverload('new_empty_strided(SymIntArrayRef size, SymIntArrayRef stride, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.new_empty_strided, None, True, True, ['size', 'stride', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
+dispatch_new_empty_strided = [dispatch_new_empty_strided_0]
+structseqs_new_empty_strided = [(return_types.for_schema('new_empty_strided', ops.new_empty_strided.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_new_empty_strided", VARIABLE_METHODS_CPP, legacy="THPVariable_new_empty_strided")
+def new_empty_strided(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.new_empty_strided: THPVariable_new_empty_strided"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.new_empty_strided",
+                                 {"python_name": "Tensor.new_empty_strided"})
+    self = args[0].cdata
+    r = parser_new_empty_strided.parse(args[1:], kwargs)
+    ov = overloads_new_empty_strided[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_new_empty_strided[r.idx](self, parsed)
+    return wrap_result(result, structseqs_new_empty_strided[r.idx][1 if out_used else 0])
+
+
+# ---- flip --------------------------------------------------------------------------------------
+parser_flip = PythonArgParser.lazy([
+    'flip(IntArrayRef dims)',
+])
+
+
+@traced("python", "dispatch_flip", VARIABLE_METHODS_CPP, "dispatch_flip", legacy="dispatch_flip")
+def dispatch_flip_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """flip(IntArrayRef dims): flip"""
+    return self.flip(dims=kwargs['dims'])
+
+
+overloads_flip = [PythonOverload('flip(IntArrayRef dims)', ops.flip, None, True, False, ['dims'])]
+dispatch_flip = [dispatch_flip_0]
+structseqs_flip = [(return_types.for_schema('flip', ops.flip.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_flip", VARIABLE_METHODS_CPP, legacy="THPVariable_flip")
+def flip(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.flip: THPVariable_flip"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.flip",
+                                 {"python_name": "Tensor.flip"})
+    self = args[0].cdata
+    r = parser_flip.parse(args[1:], kwargs)
+    ov = overloads_flip[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_flip[r.idx](self, parsed)
+    return wrap_result(result, structseqs_flip[r.idx][1 if out_used else 0])
+
+
+# ---- fliplr ------------------------------------------------------------------------------------
+parser_fliplr = PythonArgParser.lazy([
+    'fliplr()',
+])
+
+
+@traced("python", "dispatch_fliplr", VARIABLE_METHODS_CPP, "dispatch_fliplr", legacy="dispatch_fliplr")
+def dispatch_fliplr_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fliplr(): fliplr"""
+    return self.fliplr()
+
+
+overloads_fliplr = [PythonOverload('fliplr()', ops.fliplr, None, True, False, [])]
+dispatch_fliplr = [dispatch_fliplr_0]
+structseqs_fliplr = [(return_types.for_schema('fliplr', ops.fliplr.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_fliplr", VARIABLE_METHODS_CPP, legacy="THPVariable_fliplr")
+def fliplr(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.fliplr: THPVariable_fliplr"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.fliplr",
+                                 {"python_name": "Tensor.fliplr"})
+    if len(args) > 1 or kwargs:
+        check_noargs("fliplr", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_fliplr.parse(args[1:], kwargs)
+    ov = overloads_fliplr[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_fliplr[r.idx](self, parsed)
+    return wrap_result(result, structseqs_fliplr[r.idx][1 if out_used else 0])
+
+
+# ---- flipud ------------------------------------------------------------------------------------
+parser_flipud = PythonArgParser.lazy([
+    'flipud()',
+])
+
+
+@traced("python", "dispatch_flipud", VARIABLE_METHODS_CPP, "dispatch_flipud", legacy="dispatch_flipud")
+def dispatch_flipud_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """flipud(): flipud"""
+    return self.flipud()
+
+
+overloads_flipud = [PythonOverload('flipud()', ops.flipud, None, True, False, [])]
+dispatch_flipud = [dispatch_flipud_0]
+structseqs_flipud = [(return_types.for_schema('flipud', ops.flipud.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_flipud", VARIABLE_METHODS_CPP, legacy="THPVariable_flipud")
+def flipud(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.flipud: THPVariable_flipud"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.flipud",
+                                 {"python_name": "Tensor.flipud"})
+    if len(args) > 1 or kwargs:
+        check_noargs("flipud", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_flipud.parse(args[1:], kwargs)
+    ov = overloads_flipud[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_flipud[r.idx](self, parsed)
+    return wrap_result(result, structseqs_flipud[r.idx][1 if out_used else 0])
+
+
+# ---- roll --------------------------------------------------------------------------------------
+parser_roll = PythonArgParser.lazy([
+    'roll(SymIntArrayRef[1] shifts, IntArrayRef[1] dims=[])',
+])
+
+
+@traced("python", "dispatch_roll", VARIABLE_METHODS_CPP, "dispatch_roll", legacy="dispatch_roll")
+def dispatch_roll_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """roll(SymIntArrayRef[1] shifts, IntArrayRef[1] dims=[]): roll"""
+    call_kwargs = {}
+    call_kwargs['shifts'] = kwargs['shifts']
+    if kwargs['dims'] is not None:
+        call_kwargs['dims'] = kwargs['dims']
+    return self.roll(**call_kwargs)
+
+
+overloads_roll = [PythonOverload('roll(SymIntArrayRef[1] shifts, IntArrayRef[1] dims=[])', ops.roll, None, True, False, ['shifts', 'dims'])]
+dispatch_roll = [dispatch_roll_0]
+structseqs_roll = [(return_types.for_schema('roll', ops.roll.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_roll", VARIABLE_METHODS_CPP, legacy="THPVariable_roll")
+def roll(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.roll: THPVariable_roll"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.roll",
+                                 {"python_name": "Tensor.roll"})
+    self = args[0].cdata
+    r = parser_roll.parse(args[1:], kwargs)
+    ov = overloads_roll[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_roll[r.idx](self, parsed)
+    return wrap_result(result, structseqs_roll[r.idx][1 if out_used else 0])
+
+
+# ---- rot90 -------------------------------------------------------------------------------------
+parser_rot90 = PythonArgParser.lazy([
+    'rot90(int64_t k=1, IntArrayRef dims=[0,1])',
+])
+
+
+@traced("python", "dispatch_rot90", VARIABLE_METHODS_CPP, "dispatch_rot90", legacy="dispatch_rot90")
+def dispatch_rot90_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rot90(int64_t k=1, IntArrayRef dims=[0,1]): rot90"""
+    call_kwargs = {}
+    if kwargs['k'] is not None:
+        call_kwargs['k'] = kwargs['k']
+    if kwargs['dims'] is not None:
+        call_kwargs['dims'] = kwargs['dims']
+    return self.rot90(**call_kwargs)
+
+
+overloads_rot90 = [PythonOverload('rot90(int64_t k=1, IntArrayRef dims=[0,1])', ops.rot90, None, True, False, ['k', 'dims'])]
+dispatch_rot90 = [dispatch_rot90_0]
+structseqs_rot90 = [(return_types.for_schema('rot90', ops.rot90.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rot90", VARIABLE_METHODS_CPP, legacy="THPVariable_rot90")
+def rot90(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.rot90: THPVariable_rot90"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.rot90",
+                                 {"python_name": "Tensor.rot90"})
+    self = args[0].cdata
+    r = parser_rot90.parse(args[1:], kwargs)
+    ov = overloads_rot90[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_rot90[r.idx](self, parsed)
+    return wrap_result(result, structseqs_rot90[r.idx][1 if out_used else 0])
+
+
+# ---- sort --------------------------------------------------------------------------------------
+parser_sort = PythonArgParser.lazy([
+    'sort(*, bool? stable, int64_t dim=-1, bool descending=False)',
+    'sort(int64_t dim=-1, bool descending=False)',
+])
+
+
+@traced("python", "dispatch_sort", VARIABLE_METHODS_CPP, "dispatch_sort", legacy="dispatch_sort")
+def dispatch_sort_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """sort(*, bool? stable, int64_t dim=-1, bool descending=False): sort.stable"""
+    call_kwargs = {}
+    call_kwargs['stable'] = kwargs['stable']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    if kwargs['descending'] is not None:
+        call_kwargs['descending'] = kwargs['descending']
+    return self.sort(**call_kwargs)
+
+
+@traced("python", "dispatch_sort", VARIABLE_METHODS_CPP, "dispatch_sort", legacy="dispatch_sort")
+def dispatch_sort_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """sort(int64_t dim=-1, bool descending=False): sort"""
+    call_kwargs = {}
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    if kwargs['descending'] is not None:
+        call_kwargs['descending'] = kwargs['descending']
+    return self.sort(**call_kwargs)
+
+
+overloads_sort = [PythonOverload('sort(*, bool? stable, int64_t dim=-1, bool descending=False)', ops.sort_stable, None, True, False, ['stable', 'dim', 'descending']), PythonOverload('sort(int64_t dim=-1, bool descending=False)', ops.sort, None, True, False, ['dim', 'descending'])]
+dispatch_sort = [dispatch_sort_0, dispatch_sort_1]
+structseqs_sort = [(return_types.for_schema('sort', ops.sort_stable.schema), None), (return_types.for_schema('sort', ops.sort.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_sort", VARIABLE_METHODS_CPP, legacy="THPVariable_sort")
+def sort(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.sort: THPVariable_sort"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.sort",
+                                 {"python_name": "Tensor.sort"})
+    self = args[0].cdata
+    r = parser_sort.parse(args[1:], kwargs)
+    ov = overloads_sort[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_sort[r.idx](self, parsed)
+    return wrap_result(result, structseqs_sort[r.idx][1 if out_used else 0])
+
+
+# ---- msort -------------------------------------------------------------------------------------
+parser_msort = PythonArgParser.lazy([
+    'msort()',
+])
+
+
+@traced("python", "dispatch_msort", VARIABLE_METHODS_CPP, "dispatch_msort", legacy="dispatch_msort")
+def dispatch_msort_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """msort(): msort"""
+    return self.msort()
+
+
+overloads_msort = [PythonOverload('msort()', ops.msort, None, True, False, [])]
+dispatch_msort = [dispatch_msort_0]
+structseqs_msort = [(return_types.for_schema('msort', ops.msort.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_msort", VARIABLE_METHODS_CPP, legacy="THPVariable_msort")
+def msort(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.msort: THPVariable_msort"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.msort",
+                                 {"python_name": "Tensor.msort"})
+    if len(args) > 1 or kwargs:
+        check_noargs("msort", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_msort.parse(args[1:], kwargs)
+    ov = overloads_msort[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_msort[r.idx](self, parsed)
+    return wrap_result(result, structseqs_msort[r.idx][1 if out_used else 0])
+
+
+# ---- argsort -----------------------------------------------------------------------------------
+parser_argsort = PythonArgParser.lazy([
+    'argsort(*, bool stable, int64_t dim=-1, bool descending=False)',
+    'argsort(int64_t dim=-1, bool descending=False)',
+])
+
+
+@traced("python", "dispatch_argsort", VARIABLE_METHODS_CPP, "dispatch_argsort", legacy="dispatch_argsort")
+def dispatch_argsort_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """argsort(*, bool stable, int64_t dim=-1, bool descending=False): argsort.stable"""
+    call_kwargs = {}
+    call_kwargs['stable'] = kwargs['stable']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    if kwargs['descending'] is not None:
+        call_kwargs['descending'] = kwargs['descending']
+    return self.argsort(**call_kwargs)
+
+
+@traced("python", "dispatch_argsort", VARIABLE_METHODS_CPP, "dispatch_argsort", legacy="dispatch_argsort")
+def dispatch_argsort_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """argsort(int64_t dim=-1, bool descending=False): argsort"""
+    call_kwargs = {}
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    if kwargs['descending'] is not None:
+        call_kwargs['descending'] = kwargs['descending']
+    return self.argsort(**call_kwargs)
+
+
+overloads_argsort = [PythonOverload('argsort(*, bool stable, int64_t dim=-1, bool descending=False)', ops.argsort_stable, None, True, False, ['stable', 'dim', 'descending']), PythonOverload('argsort(int64_t dim=-1, bool descending=False)', ops.argsort, None, True, False, ['dim', 'descending'])]
+dispatch_argsort = [dispatch_argsort_0, dispatch_argsort_1]
+structseqs_argsort = [(return_types.for_schema('argsort', ops.argsort_stable.schema), None), (return_types.for_schema('argsort', ops.argsort.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_argsort", VARIABLE_METHODS_CPP, legacy="THPVariable_argsort")
+def argsort(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.argsort: THPVariable_argsort"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.argsort",
+                                 {"python_name": "Tensor.argsort"})
+    self = args[0].cdata
+    r = parser_argsort.parse(args[1:], kwargs)
+    ov = overloads_argsort[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_argsort[r.idx](self, parsed)
+    return wrap_result(result, structseqs_argsort[r.idx][1 if out_used else 0])
+
+
+# ---- topk --------------------------------------------------------------------------------------
+parser_topk = PythonArgParser.lazy([
+    'topk(SymInt k, int64_t dim=-1, bool largest=True, bool sorted=True)',
+])
+
+
+@traced("python", "dispatch_topk", VARIABLE_METHODS_CPP, "dispatch_topk", legacy="dispatch_topk")
+def dispatch_topk_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """topk(SymInt k, int64_t dim=-1, bool largest=True, bool sorted=True): topk"""
+    call_kwargs = {}
+    call_kwargs['k'] = kwargs['k']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    if kwargs['largest'] is not None:
+        call_kwargs['largest'] = kwargs['largest']
+    if kwargs['sorted'] is not None:
+        call_kwargs['sorted'] = kwargs['sorted']
+    return self.topk(**call_kwargs)
+
+
+overloads_topk = [PythonOverload('topk(SymInt k, int64_t dim=-1, bool largest=True, bool sorted=True)', ops.topk, None, True, False, ['k', 'dim', 'largest', 'sorted'])]
+dispatch_topk = [dispatch_topk_0]
+structseqs_topk = [(return_types.for_schema('topk', ops.topk.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_topk", VARIABLE_METHODS_CPP, legacy="THPVariable_topk")
+def topk(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.topk: THPVariable_topk"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.topk",
+                                 {"python_name": "Tensor.topk"})
+    self = args[0].cdata
+    r = parser_topk.parse(args[1:], kwargs)
+    ov = overloads_topk[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_topk[r.idx](self, parsed)
+    return wrap_result(result, structseqs_topk[r.idx][1 if out_used else 0])
+
+
+# ---- tril --------------------------------------------------------------------------------------
+parser_tril = PythonArgParser.lazy([
+    'tril(SymInt diagonal=0)',
+])
+
+
+@traced("python", "dispatch_tril", VARIABLE_METHODS_CPP, "dispatch_tril", legacy="dispatch_tril")
+def dispatch_tril_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """tril(SymInt diagonal=0): tril"""
+    call_kwargs = {}
+    if kwargs['diagonal'] is not None:
+        call_kwargs['diagonal'] = kwargs['diagonal']
+    return self.tril(**call_kwargs)
+
+
+overloads_tril = [PythonOverload('tril(SymInt diagonal=0)', ops.tril, None, True, False, ['diagonal'])]
+dispatch_tril = [dispatch_tril_0]
+structseqs_tril = [(return_types.for_schema('tril', ops.tril.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_tril", VARIABLE_METHODS_CPP, legacy="THPVariable_tril")
+def tril(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.tril: THPVariable_tril"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.tril",
+                                 {"python_name": "Tensor.tril"})
+    self = args[0].cdata
+    r = parser_tril.parse(args[1:], kwargs)
+    ov = overloads_tril[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_tril[r.idx](self, parsed)
+    return wrap_result(result, structseqs_tril[r.idx][1 if out_used else 0])
+
+
+# ---- triu --------------------------------------------------------------------------------------
+parser_triu = PythonArgParser.lazy([
+    'triu(SymInt diagonal=0)',
+])
+
+
+@traced("python", "dispatch_triu", VARIABLE_METHODS_CPP, "dispatch_triu", legacy="dispatch_triu")
+def dispatch_triu_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """triu(SymInt diagonal=0): triu"""
+    call_kwargs = {}
+    if kwargs['diagonal'] is not None:
+        call_kwargs['diagonal'] = kwargs['diagonal']
+    return self.triu(**call_kwargs)
+
+
+overloads_triu = [PythonOverload('triu(SymInt diagonal=0)', ops.triu, None, True, False, ['diagonal'])]
+dispatch_triu = [dispatch_triu_0]
+structseqs_triu = [(return_types.for_schema('triu', ops.triu.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_triu", VARIABLE_METHODS_CPP, legacy="THPVariable_triu")
+def triu(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.triu: THPVariable_triu"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.triu",
+                                 {"python_name": "Tensor.triu"})
+    self = args[0].cdata
+    r = parser_triu.parse(args[1:], kwargs)
+    ov = overloads_triu[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_triu[r.idx](self, parsed)
+    return wrap_result(result, structseqs_triu[r.idx][1 if out_used else 0])
+
+
+# ---- tril_ -------------------------------------------------------------------------------------
+parser_tril_ = PythonArgParser.lazy([
+    'tril_(SymInt diagonal=0)',
+])
+
+
+@traced("python", "dispatch_tril_", VARIABLE_METHODS_CPP, "dispatch_tril_", legacy="dispatch_tril_")
+def dispatch_tril__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """tril_(SymInt diagonal=0): tril_"""
+    call_kwargs = {}
+    if kwargs['diagonal'] is not None:
+        call_kwargs['diagonal'] = kwargs['diagonal']
+    return self.tril_(**call_kwargs)
+
+
+overloads_tril_ = [PythonOverload('tril_(SymInt diagonal=0)', ops.tril_, None, True, False, ['diagonal'])]
+dispatch_tril_ = [dispatch_tril__0]
+structseqs_tril_ = [(return_types.for_schema('tril_', ops.tril_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_tril_", VARIABLE_METHODS_CPP, legacy="THPVariable_tril_")
+def tril_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.tril_: THPVariable_tril_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.tril_",
+                                 {"python_name": "Tensor.tril_"})
+    self = args[0].cdata
+    r = parser_tril_.parse(args[1:], kwargs)
+    ov = overloads_tril_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_tril_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_tril_[r.idx][1 if out_used else 0])
+
+
+# ---- triu_ -------------------------------------------------------------------------------------
+parser_triu_ = PythonArgParser.lazy([
+    'triu_(SymInt diagonal=0)',
+])
+
+
+@traced("python", "dispatch_triu_", VARIABLE_METHODS_CPP, "dispatch_triu_", legacy="dispatch_triu_")
+def dispatch_triu__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """triu_(SymInt diagonal=0): triu_"""
+    call_kwargs = {}
+    if kwargs['diagonal'] is not None:
+        call_kwargs['diagonal'] = kwargs['diagonal']
+    return self.triu_(**call_kwargs)
+
+
+overloads_triu_ = [PythonOverload('triu_(SymInt diagonal=0)', ops.triu_, None, True, False, ['diagonal'])]
+dispatch_triu_ = [dispatch_triu__0]
+structseqs_triu_ = [(return_types.for_schema('triu_', ops.triu_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_triu_", VARIABLE_METHODS_CPP, legacy="THPVariable_triu_")
+def triu_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.triu_: THPVariable_triu_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.triu_",
+                                 {"python_name": "Tensor.triu_"})
+    self = args[0].cdata
+    r = parser_triu_.parse(args[1:], kwargs)
+    ov = overloads_triu_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_triu_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_triu_[r.idx][1 if out_used else 0])
+
+
+# ---- diag_embed --------------------------------------------------------------------------------
+parser_diag_embed = PythonArgParser.lazy([
+    'diag_embed(int64_t offset=0, int64_t dim1=-2, int64_t dim2=-1)',
+])
+
+
+@traced("python", "dispatch_diag_embed", VARIABLE_METHODS_CPP, "dispatch_diag_embed", legacy="dispatch_diag_embed")
+def dispatch_diag_embed_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """diag_embed(int64_t offset=0, int64_t dim1=-2, int64_t dim2=-1): diag_embed"""
+    call_kwargs = {}
+    if kwargs['offset'] is not None:
+        call_kwargs['offset'] = kwargs['offset']
+    if kwargs['dim1'] is not None:
+        call_kwargs['dim1'] = kwargs['dim1']
+    if kwargs['dim2'] is not None:
+        call_kwargs['dim2'] = kwargs['dim2']
+    return self.diag_embed(**call_kwargs)
+
+
+overloads_diag_embed = [PythonOverload('diag_embed(int64_t offset=0, int64_t dim1=-2, int64_t dim2=-1)', ops.diag_embed, None, True, False, ['offset', 'dim1', 'dim2'])]
+dispatch_diag_embed = [dispatch_diag_embed_0]
+structseqs_diag_embed = [(return_types.for_schema('diag_embed', ops.diag_embed.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_diag_embed", VARIABLE_METHODS_CPP, legacy="THPVariable_diag_embed")
+def diag_embed(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.diag_embed: THPVariable_diag_embed"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.diag_embed",
+                                 {"python_name": "Tensor.diag_embed"})
+    self = args[0].cdata
+    r = parser_diag_embed.parse(args[1:], kwargs)
+    ov = overloads_diag_embed[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_diag_embed[r.idx](self, parsed)
+    return wrap_result(result, structseqs_diag_embed[r.idx][1 if out_used else 0])
+
+
+# ---- diag --------------------------------------------------------------------------------------
+parser_diag = PythonArgParser.lazy([
+    'diag(int64_t diagonal=0)',
+])
+
+
+@traced("python", "dispatch_diag", VARIABLE_METHODS_CPP, "dispatch_diag", legacy="dispatch_diag")
+def dispatch_diag_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """diag(int64_t diagonal=0): diag"""
+    call_kwargs = {}
+    if kwargs['diagonal'] is not None:
+        call_kwargs['diagonal'] = kwargs['diagonal']
+    return self.diag(**call_kwargs)
+
+
+overloads_diag = [PythonOverload('diag(int64_t diagonal=0)', ops.diag, None, True, False, ['diagonal'])]
+dispatch_diag = [dispatch_diag_0]
+structseqs_diag = [(return_types.for_schema('diag', ops.diag.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_diag", VARIABLE_METHODS_CPP, legacy="THPVariable_diag")
+def diag(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.diag: THPVariable_diag"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.diag",
+                                 {"python_name": "Tensor.diag"})
+    self = args[0].cdata
+    r = parser_diag.parse(args[1:], kwargs)
+    ov = overloads_diag[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_diag[r.idx](self, parsed)
+    return wrap_result(result, structseqs_diag[r.idx][1 if out_used else 0])
+
+
+# ---- diagflat ----------------------------------------------------------------------------------
+parser_diagflat = PythonArgParser.lazy([
+    'diagflat(int64_t offset=0)',
+])
+
+
+@traced("python", "dispatch_diagflat", VARIABLE_METHODS_CPP, "dispatch_diagflat", legacy="dispatch_diagflat")
+def dispatch_diagflat_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """diagflat(int64_t offset=0): diagflat"""
+    call_kwargs = {}
+    if kwargs['offset'] is not None:
+        call_kwargs['offset'] = kwargs['offset']
+    return self.diagflat(**call_kwargs)
+
+
+overloads_diagflat = [PythonOverload('diagflat(int64_t offset=0)', ops.diagflat, None, True, False, ['offset'])]
+dispatch_diagflat = [dispatch_diagflat_0]
+structseqs_diagflat = [(return_types.for_schema('diagflat', ops.diagflat.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_diagflat", VARIABLE_METHODS_CPP, legacy="THPVariable_diagflat")
+def diagflat(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.diagflat: THPVariable_diagflat"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.diagflat",
+                                 {"python_name": "Tensor.diagflat"})
+    self = args[0].cdata
+    r = parser_diagflat.parse(args[1:], kwargs)
+    ov = overloads_diagflat[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_diagflat[r.idx](self, parsed)
+    return wrap_result(result, structseqs_diagflat[r.idx][1 if out_used else 0])
+
+
+# ---- movedim -----------------------------------------------------------------------------------
+parser_movedim = PythonArgParser.lazy([
+    'movedim(int64_t source, int64_t destination)',
+    'movedim(IntArrayRef source, IntArrayRef destination)',
+])
+
+
+@traced("python", "dispatch_movedim", VARIABLE_METHODS_CPP, "dispatch_movedim", legacy="dispatch_movedim")
+def dispatch_movedim_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """movedim(int64_t source, int64_t destination): movedim.int"""
+    return self.movedim(source=kwargs['source'], destination=kwargs['destination'])
+
+
+@traced("python", "dispatch_movedim", VARIABLE_METHODS_CPP, "dispatch_movedim", legacy="dispatch_movedim")
+def dispatch_movedim_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """movedim(IntArrayRef source, IntArrayRef destination): movedim.intlist"""
+    return self.movedim(source=kwargs['source'], destination=kwargs['destination'])
+
+
+overloads_movedim = [PythonOverload('movedim(int64_t source, int64_t destination)', ops.movedim_int, None, True, False, ['source', 'destination']), PythonOverload('movedim(IntArrayRef source, IntArrayRef destination)', ops.movedim_intlist, None, True, False, ['source', 'destination'])]
+dispatch_movedim = [dispatch_movedim_0, dispatch_movedim_1]
+structseqs_movedim = [(return_types.for_schema('movedim', ops.movedim_int.schema), None), (return_types.for_schema('movedim', ops.movedim_intlist.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_movedim", VARIABLE_METHODS_CPP, legacy="THPVariable_movedim")
+def movedim(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.movedim: THPVariable_movedim"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.movedim",
+                                 {"python_name": "Tensor.movedim"})
+    self = args[0].cdata
+    r = parser_movedim.parse(args[1:], kwargs)
+    ov = overloads_movedim[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_movedim[r.idx](self, parsed)
+    return wrap_result(result, structseqs_movedim[r.idx][1 if out_used else 0])
+
+
+# ---- moveaxis ----------------------------------------------------------------------------------
+parser_moveaxis = PythonArgParser.lazy([
+    'moveaxis(int64_t source, int64_t destination)',
+    'moveaxis(IntArrayRef source, IntArrayRef destination)',
+])
+
+
+@traced("python", "dispatch_moveaxis", VARIABLE_METHODS_CPP, "dispatch_moveaxis", legacy="dispatch_moveaxis")
+def dispatch_moveaxis_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """moveaxis(int64_t source, int64_t destination): moveaxis.int"""
+    return self.moveaxis(source=kwargs['source'], destination=kwargs['destination'])
+
+
+@traced("python", "dispatch_moveaxis", VARIABLE_METHODS_CPP, "dispatch_moveaxis", legacy="dispatch_moveaxis")
+def dispatch_moveaxis_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """moveaxis(IntArrayRef source, IntArrayRef destination): moveaxis.intlist"""
+    return self.moveaxis(source=kwargs['source'], destination=kwargs['destination'])
+
+
+overloads_moveaxis = [PythonOverload('moveaxis(int64_t source, int64_t destination)', ops.moveaxis_int, None, True, False, ['source', 'destination']), PythonOverload('moveaxis(IntArrayRef source, IntArrayRef destination)', ops.moveaxis_intlist, None, True, False, ['source', 'destination'])]
+dispatch_moveaxis = [dispatch_moveaxis_0, dispatch_moveaxis_1]
+structseqs_moveaxis = [(return_types.for_schema('moveaxis', ops.moveaxis_int.schema), None), (return_types.for_schema('moveaxis', ops.moveaxis_intlist.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_moveaxis", VARIABLE_METHODS_CPP, legacy="THPVariable_moveaxis")
+def moveaxis(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.moveaxis: THPVariable_moveaxis"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.moveaxis",
+                                 {"python_name": "Tensor.moveaxis"})
+    self = args[0].cdata
+    r = parser_moveaxis.parse(args[1:], kwargs)
+    ov = overloads_moveaxis[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_moveaxis[r.idx](self, parsed)
+    return wrap_result(result, structseqs_moveaxis[r.idx][1 if out_used else 0])
+
+
+# ---- swapaxes ----------------------------------------------------------------------------------
+parser_swapaxes = PythonArgParser.lazy([
+    'swapaxes(int64_t axis0, int64_t axis1)',
+])
+
+
+@traced("python", "dispatch_swapaxes", VARIABLE_METHODS_CPP, "dispatch_swapaxes", legacy="dispatch_swapaxes")
+def dispatch_swapaxes_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """swapaxes(int64_t axis0, int64_t axis1): swapaxes"""
+    return self.swapaxes(axis0=kwargs['axis0'], axis1=kwargs['axis1'])
+
+
+overloads_swapaxes = [PythonOverload('swapaxes(int64_t axis0, int64_t axis1)', ops.swapaxes, None, True, False, ['axis0', 'axis1'])]
+dispatch_swapaxes = [dispatch_swapaxes_0]
+structseqs_swapaxes = [(return_types.for_schema('swapaxes', ops.swapaxes.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_swapaxes", VARIABLE_METHODS_CPP, legacy="THPVariable_swapaxes")
+def swapaxes(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.swapaxes: THPVariable_swapaxes"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.swapaxes",
+                                 {"python_name": "Tensor.swapaxes"})
+    self = args[0].cdata
+    r = parser_swapaxes.parse(args[1:], kwargs)
+    ov = overloads_swapaxes[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_swapaxes[r.idx](self, parsed)
+    return wrap_result(result, structseqs_swapaxes[r.idx][1 if out_used else 0])
+
+
+# ---- swapdims ----------------------------------------------------------------------------------
+parser_swapdims = PythonArgParser.lazy([
+    'swapdims(int64_t dim0, int64_t dim1)',
+])
+
+
+@traced("python", "dispatch_swapdims", VARIABLE_METHODS_CPP, "dispatch_swapdims", legacy="dispatch_swapdims")
+def dispatch_swapdims_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """swapdims(int64_t dim0, int64_t dim1): swapdims"""
+    return self.swapdims(dim0=kwargs['dim0'], dim1=kwargs['dim1'])
+
+
+overloads_swapdims = [PythonOverload('swapdims(int64_t dim0, int64_t dim1)', ops.swapdims, None, True, False, ['dim0', 'dim1'])]
+dispatch_swapdims = [dispatch_swapdims_0]
+structseqs_swapdims = [(return_types.for_schema('swapdims', ops.swapdims.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_swapdims", VARIABLE_METHODS_CPP, legacy="THPVariable_swapdims")
+def swapdims(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.swapdims: THPVariable_swapdims"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.swapdims",
+                                 {"python_name": "Tensor.swapdims"})
+    self = args[0].cdata
+    r = parser_swapdims.parse(args[1:], kwargs)
+    ov = overloads_swapdims[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_swapdims[r.idx](self, parsed)
+    return wrap_result(result, structseqs_swapdims[r.idx][1 if out_used else 0])
+
+
+# ---- repeat ------------------------------------------------------------------------------------
+parser_repeat = PythonArgParser.lazy([
+    'repeat(SymIntArrayRef repeats)',
+])
+
+
+@traced("python", "dispatch_repeat", VARIABLE_METHODS_CPP, "dispatch_repeat", legacy="dispatch_repeat")
+def dispatch_repeat_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """repeat(SymIntArrayRef repeats): repeat"""
+    return self.repeat(repeats=kwargs['repeats'])
+
+
+overloads_repeat = [PythonOverload('repeat(SymIntArrayRef repeats)', ops.repeat, None, True, False, ['repeats'])]
+dispatch_repeat = [dispatch_repeat_0]
+structseqs_repeat = [(return_types.for_schema('repeat', ops.repeat.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_repeat", VARIABLE_METHODS_CPP, legacy="THPVariable_repeat")
+def repeat(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.repeat: THPVariable_repeat"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.repeat",
+                                 {"python_name": "Tensor.repeat"})
+    self = args[0].cdata
+    r = parser_repeat.parse(args[1:], kwargs)
+    ov = overloads_repeat[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_repeat[r.idx](self, parsed)
+    return wrap_result(result, structseqs_repeat[r.idx][1 if out_used else 0])
+
+
+# ---- tile --------------------------------------------------------------------------------------
+parser_tile = PythonArgParser.lazy([
+    'tile(SymIntArrayRef dims)',
+])
+
+
+@traced("python", "dispatch_tile", VARIABLE_METHODS_CPP, "dispatch_tile", legacy="dispatch_tile")
+def dispatch_tile_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """tile(SymIntArrayRef dims): tile"""
+    return self.tile(dims=kwargs['dims'])
+
+
+overloads_tile = [PythonOverload('tile(SymIntArrayRef dims)', ops.tile, None, True, False, ['dims'])]
+dispatch_tile = [dispatch_tile_0]
+structseqs_tile = [(return_types.for_schema('tile', ops.tile.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_tile", VARIABLE_METHODS_CPP, legacy="THPVariable_tile")
+def tile(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.tile: THPVariable_tile"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.tile",
+                                 {"python_name": "Tensor.tile"})
+    self = args[0].cdata
+    r = parser_tile.parse(args[1:], kwargs)
+    ov = overloads_tile[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_tile[r.idx](self, parsed)
+    return wrap_result(result, structseqs_tile[r.idx][1 if out_used else 0])
+
+
+# ---- narrow_copy -------------------------------------------------------------------------------
+parser_narrow_copy = PythonArgParser.lazy([
+    'narrow_copy(int64_t dim, SymInt start, SymInt length)',
+])
+
+
+@traced("python", "dispatch_narrow_copy", VARIABLE_METHODS_CPP, "dispatch_narrow_copy", legacy="dispatch_narrow_copy")
+def dispatch_narrow_copy_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """narrow_copy(int64_t dim, SymInt start, SymInt length): narrow_copy"""
+    return self.narrow_copy(dim=kwargs['dim'], start=kwargs['start'], length=kwargs['length'])
+
+
+overloads_narrow_copy = [PythonOverload('narrow_copy(int64_t dim, SymInt start, SymInt length)', ops.narrow_copy, None, True, False, ['dim', 'start', 'length'])]
+dispatch_narrow_copy = [dispatch_narrow_copy_0]
+structseqs_narrow_copy = [(return_types.for_schema('narrow_copy', ops.narrow_copy.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_narrow_copy", VARIABLE_METHODS_CPP, legacy="THPVariable_narrow_copy")
+def narrow_copy(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.narrow_copy: THPVariable_narrow_copy"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.narrow_copy",
+                                 {"python_name": "Tensor.narrow_copy"})
+    self = args[0].cdata
+    r = parser_narrow_copy.parse(args[1:], kwargs)
+    ov = overloads_narrow_copy[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_narrow_copy[r.idx](self, parsed)
+    return wrap_result(result, structseqs_narrow_copy[r.idx][1 if out_used else 0])
+
+
+# ---- gather ------------------------------------------------------------------------------------
+parser_gather = PythonArgParser.lazy([
+    'gather(int64_t dim, Tensor index, *, bool sparse_grad=False)',
+])
+
+
+@traced("python", "dispatch_gather", VARIABLE_METHODS_CPP, "dispatch_gather", legacy="dispatch_gather")
+def dispatch_gather_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """gather(int64_t dim, Tensor index, *, bool sparse_grad=False): gather"""
+    call_kwargs = {}
+    call_kwargs['dim'] = kwargs['dim']
+    call_kwargs['index'] = kwargs['index']
+    if kwargs['sparse_grad'] is not None:
+        call_kwargs['sparse_grad'] = kwargs['sparse_grad']
+    return self.gather(**call_kwargs)
+
+
+overloads_gather = [PythonOverload('gather(int64_t dim, Tensor index, *, bool sparse_grad=False)', ops.gather, None, True, False, ['dim', 'index', 'sparse_grad'])]
+dispatch_gather = [dispatch_gather_0]
+structseqs_gather = [(return_types.for_schema('gather', ops.gather.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_gather", VARIABLE_METHODS_CPP, legacy="THPVariable_gather")
+def gather(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.gather: THPVariable_gather"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.gather",
+                                 {"python_name": "Tensor.gather"})
+    self = args[0].cdata
+    r = parser_gather.parse(args[1:], kwargs)
+    ov = overloads_gather[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_gather[r.idx](self, parsed)
+    return wrap_result(result, structseqs_gather[r.idx][1 if out_used else 0])
+
+
+# ---- scatter -----------------------------------------------------------------------------------
+parser_scatter = PythonArgParser.lazy([
+    'scatter(int64_t dim, Tensor index, Tensor src)',
+    'scatter(int64_t dim, Tensor index, Tensor src, *, str reduce)',
+    'scatter(int64_t dim, Tensor index, Scalar value)',
+    'scatter(int64_t dim, Tensor index, Scalar value, *, str reduce)',
+])
+
+
+@traced("python", "dispatch_scatter", VARIABLE_METHODS_CPP, "dispatch_scatter", legacy="dispatch_scatter")
+def dispatch_scatter_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """scatter(int64_t dim, Tensor index, Tensor src): scatter.src"""
+    return self.scatter(dim=kwargs['dim'], index=kwargs['index'], src=kwargs['src'])
+
+
+@traced("python", "dispatch_scatter", VARIABLE_METHODS_CPP, "dispatch_scatter", legacy="dispatch_scatter")
+def dispatch_scatter_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """scatter(int64_t dim, Tensor index, Tensor src, *, str reduce): scatter.reduce"""
+    return self.scatter(dim=kwargs['dim'], index=kwargs['index'], src=kwargs['src'], reduce=kwargs['reduce'])
+
+
+@traced("python", "dispatch_scatter", VARIABLE_METHODS_CPP, "dispatch_scatter", legacy="dispatch_scatter")
+def dispatch_scatter_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """scatter(int64_t dim, Tensor index, Scalar value): scatter.value"""
+    return self.scatter(dim=kwargs['dim'], index=kwargs['index'], value=kwargs['value'])
+
+
+@traced("python", "dispatch_scatter", VARIABLE_METHODS_CPP, "dispatch_scatter", legacy="dispatch_scatter")
+def dispatch_scatter_3(self: Any, kwargs: dict[str, Any]) -> Any:
+    """scatter(int64_t dim, Tensor index, Scalar value, *, str reduce): scatter.value_reduce"""
+    return self.scatter(dim=kwargs['dim'], index=kwargs['index'], value=kwargs['value'], reduce=kwargs['reduce'])
+
+
+overloads_scatter = [PythonOverload('scatter(int64_t dim, Tensor index, Tensor src)', ops.scatter_src, None, True, False, ['dim', 'index', 'src']), PythonOverload('scatter(int64_t dim, Tensor index, Tensor src, *, str reduce)', ops.scatter_reduce, None, True, False, ['dim', 'index', 'src', 'reduce']), PythonOverload('scatter(int64_t dim, Tensor index, Scalar value)', ops.scatter_value, None, True, False, ['dim', 'index', 'value']), PythonOverload('scatter(int64_t dim, Tensor index, Scalar value, *, str reduce)', ops.scatter_value_reduce, None, True, False, ['dim', 'index', 'value', 'reduce'])]
+dispatch_scatter = [dispatch_scatter_0, dispatch_scatter_1, dispatch_scatter_2, dispatch_scatter_3]
+structseqs_scatter = [(return_types.for_schema('scatter', ops.scatter_src.schema), None), (return_types.for_schema('scatter', ops.scatter_reduce.schema), None), (return_types.for_schema('scatter', ops.scatter_value.schema), None), (return_types.for_schema('scatter', ops.scatter_value_reduce.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_scatter", VARIABLE_METHODS_CPP, legacy="THPVariable_scatter")
+def scatter(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.scatter: THPVariable_scatter"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.scatter",
+                                 {"python_name": "Tensor.scatter"})
+    self = args[0].cdata
+    r = parser_scatter.parse(args[1:], kwargs)
+    ov = overloads_scatter[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_scatter[r.idx](self, parsed)
+    return wrap_result(result, structseqs_scatter[r.idx][1 if out_used else 0])
+
+
+# ---- scatter_ ----------------------------------------------------------------------------------
+parser_scatter_ = PythonArgParser.lazy([
+    'scatter_(int64_t dim, Tensor index, Tensor src)',
+    'scatter_(int64_t dim, Tensor index, Tensor src, *, str reduce)',
+    'scatter_(int64_t dim, Tensor index, Scalar value)',
+    'scatter_(int64_t dim, Tensor index, Scalar value, *, str reduce)',
+])
+
+
+@traced("python", "dispatch_scatter_", VARIABLE_METHODS_CPP, "dispatch_scatter_", legacy="dispatch_scatter_")
+def dispatch_scatter__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """scatter_(int64_t dim, Tensor index, Tensor src): scatter_.src"""
+    return self.scatter_(dim=kwargs['dim'], index=kwargs['index'], src=kwargs['src'])
+
+
+@traced("python", "dispatch_scatter_", VARIABLE_METHODS_CPP, "dispatch_scatter_", legacy="dispatch_scatter_")
+def dispatch_scatter__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """scatter_(int64_t dim, Tensor index, Tensor src, *, str reduce): scatter_.reduce"""
+    return self.scatter_(dim=kwargs['dim'], index=kwargs['index'], src=kwargs['src'], reduce=kwargs['reduce'])
+
+
+@traced("python", "dispatch_scatter_", VARIABLE_METHODS_CPP, "dispatch_scatter_", legacy="dispatch_scatter_")
+def dispatch_scatter__2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """scatter_(int64_t dim, Tensor index, Scalar value): scatter_.value"""
+    return self.scatter_(dim=kwargs['dim'], index=kwargs['index'], value=kwargs['value'])
+
+
+@traced("python", "dispatch_scatter_", VARIABLE_METHODS_CPP, "dispatch_scatter_", legacy="dispatch_scatter_")
+def dispatch_scatter__3(self: Any, kwargs: dict[str, Any]) -> Any:
+    """scatter_(int64_t dim, Tensor index, Scalar value, *, str reduce): scatter_.value_reduce"""
+    return self.scatter_(dim=kwargs['dim'], index=kwargs['index'], value=kwargs['value'], reduce=kwargs['reduce'])
+
+
+overloads_scatter_ = [PythonOverload('scatter_(int64_t dim, Tensor index, Tensor src)', ops.scatter__src, None, True, False, ['dim', 'index', 'src']), PythonOverload('scatter_(int64_t dim, Tensor index, Tensor src, *, str reduce)', ops.scatter__reduce, None, True, False, ['dim', 'index', 'src', 'reduce']), PythonOverload('scatter_(int64_t dim, Tensor index, Scalar value)', ops.scatter__value, None, True, False, ['dim', 'index', 'value']), PythonOverload('scatter_(int64_t dim, Tensor index, Scalar value, *, str reduce)', ops.scatter__value_reduce, None, True, False, ['dim', 'index', 'value', 'reduce'])]
+dispatch_scatter_ = [dispatch_scatter__0, dispatch_scatter__1, dispatch_scatter__2, dispatch_scatter__3]
+structseqs_scatter_ = [(return_types.for_schema('scatter_', ops.scatter__src.schema), None), (return_types.for_schema('scatter_', ops.scatter__reduce.schema), None), (return_types.for_schema('scatter_', ops.scatter__value.schema), None), (return_types.for_schema('scatter_', ops.scatter__value_reduce.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_scatter_", VARIABLE_METHODS_CPP, legacy="THPVariable_scatter_")
+def scatter_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.scatter_: THPVariable_scatter_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.scatter_",
+                                 {"python_name": "Tensor.scatter_"})
+    self = args[0].cdata
+    r = parser_scatter_.parse(args[1:], kwargs)
+    ov = overloads_scatter_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_scatter_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_scatter_[r.idx][1 if out_used else 0])
+
+
+# ---- scatter_add -------------------------------------------------------------------------------
+parser_scatter_add = PythonArgParser.lazy([
+    'scatter_add(int64_t dim, Tensor index, Tensor src)',
+])
+
+
+@traced("python", "dispatch_scatter_add", VARIABLE_METHODS_CPP, "dispatch_scatter_add", legacy="dispatch_scatter_add")
+def dispatch_scatter_add_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """scatter_add(int64_t dim, Tensor index, Tensor src): scatter_add"""
+    return self.scatter_add(dim=kwargs['dim'], index=kwargs['index'], src=kwargs['src'])
+
+
+overloads_scatter_add = [PythonOverload('scatter_add(int64_t dim, Tensor index, Tensor src)', ops.scatter_add, None, True, False, ['dim', 'index', 'src'])]
+dispatch_scatter_add = [dispatch_scatter_add_0]
+structseqs_scatter_add = [(return_types.for_schema('scatter_add', ops.scatter_add.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_scatter_add", VARIABLE_METHODS_CPP, legacy="THPVariable_scatter_add")
+def scatter_add(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.scatter_add: THPVariable_scatter_add"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.scatter_add",
+                                 {"python_name": "Tensor.scatter_add"})
+    self = args[0].cdata
+    r = parser_scatter_add.parse(args[1:], kwargs)
+    ov = overloads_scatter_add[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_scatter_add[r.idx](self, parsed)
+    return wrap_result(result, structseqs_scatter_add[r.idx][1 if out_used else 0])
+
+
+# ---- scatter_add_ ------------------------------------------------------------------------------
+parser_scatter_add_ = PythonArgParser.lazy([
+    'scatter_add_(int64_t dim, Tensor index, Tensor src)',
+])
+
+
+@traced("python", "dispatch_scatter_add_", VARIABLE_METHODS_CPP, "dispatch_scatter_add_", legacy="dispatch_scatter_add_")
+def dispatch_scatter_add__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """scatter_add_(int64_t dim, Tensor index, Tensor src): scatter_add_"""
+    return self.scatter_add_(dim=kwargs['dim'], index=kwargs['index'], src=kwargs['src'])
+
+
+overloads_scatter_add_ = [PythonOverload('scatter_add_(int64_t dim, Tensor index, Tensor src)', ops.scatter_add_, None, True, False, ['dim', 'index', 'src'])]
+dispatch_scatter_add_ = [dispatch_scatter_add__0]
+structseqs_scatter_add_ = [(return_types.for_schema('scatter_add_', ops.scatter_add_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_scatter_add_", VARIABLE_METHODS_CPP, legacy="THPVariable_scatter_add_")
+def scatter_add_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.scatter_add_: THPVariable_scatter_add_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.scatter_add_",
+                                 {"python_name": "Tensor.scatter_add_"})
+    self = args[0].cdata
+    r = parser_scatter_add_.parse(args[1:], kwargs)
+    ov = overloads_scatter_add_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_scatter_add_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_scatter_add_[r.idx][1 if out_used else 0])
+
+
+# ---- index_select ------------------------------------------------------------------------------
+parser_index_select = PythonArgParser.lazy([
+    'index_select(int64_t dim, Tensor index)',
+])
+
+
+@traced("python", "dispatch_index_select", VARIABLE_METHODS_CPP, "dispatch_index_select", legacy="dispatch_index_select")
+def dispatch_index_select_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """index_select(int64_t dim, Tensor index): index_select"""
+    return self.index_select(dim=kwargs['dim'], index=kwargs['index'])
+
+
+overloads_index_select = [PythonOverload('index_select(int64_t dim, Tensor index)', ops.index_select, None, True, False, ['dim', 'index'])]
+dispatch_index_select = [dispatch_index_select_0]
+structseqs_index_select = [(return_types.for_schema('index_select', ops.index_select.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_index_select", VARIABLE_METHODS_CPP, legacy="THPVariable_index_select")
+def index_select(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.index_select: THPVariable_index_select"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.index_select",
+                                 {"python_name": "Tensor.index_select"})
+    self = args[0].cdata
+    r = parser_index_select.parse(args[1:], kwargs)
+    ov = overloads_index_select[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_index_select[r.idx](self, parsed)
+    return wrap_result(result, structseqs_index_select[r.idx][1 if out_used else 0])
+
+
+# ---- index_add_ --------------------------------------------------------------------------------
+parser_index_add_ = PythonArgParser.lazy([
+    'index_add_(int64_t dim, Tensor index, Tensor source, *, Scalar alpha=1)',
+])
+
+
+@traced("python", "dispatch_index_add_", VARIABLE_METHODS_CPP, "dispatch_index_add_", legacy="dispatch_index_add_")
+def dispatch_index_add__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """index_add_(int64_t dim, Tensor index, Tensor source, *, Scalar alpha=1): index_add_"""
+    call_kwargs = {}
+    call_kwargs['dim'] = kwargs['dim']
+    call_kwargs['index'] = kwargs['index']
+    call_kwargs['source'] = kwargs['source']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    return self.index_add_(**call_kwargs)
+
+
+overloads_index_add_ = [PythonOverload('index_add_(int64_t dim, Tensor index, Tensor source, *, Scalar alpha=1)', ops.index_add_, None, True, False, ['dim', 'index', 'source', 'alpha'])]
+dispatch_index_add_ = [dispatch_index_add__0]
+structseqs_index_add_ = [(return_types.for_schema('index_add_', ops.index_add_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_index_add_", VARIABLE_METHODS_CPP, legacy="THPVariable_index_add_")
+def index_add_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.index_add_: THPVariable_index_add_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.index_add_",
+                                 {"python_name": "Tensor.index_add_"})
+    self = args[0].cdata
+    r = parser_index_add_.parse(args[1:], kwargs)
+    ov = overloads_index_add_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_index_add_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_index_add_[r.idx][1 if out_used else 0])
+
+
+# ---- index_add ---------------------------------------------------------------------------------
+parser_index_add = PythonArgParser.lazy([
+    'index_add(int64_t dim, Tensor index, Tensor source, *, Scalar alpha=1)',
+])
+
+
+@traced("python", "dispatch_index_add", VARIABLE_METHODS_CPP, "dispatch_index_add", legacy="dispatch_index_add")
+def dispatch_index_add_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """index_add(int64_t dim, Tensor index, Tensor source, *, Scalar alpha=1): index_add"""
+    call_kwargs = {}
+    call_kwargs['dim'] = kwargs['dim']
+    call_kwargs['index'] = kwargs['index']
+    call_kwargs['source'] = kwargs['source']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    return self.index_add(**call_kwargs)
+
+
+overloads_index_add = [PythonOverload('index_add(int64_t dim, Tensor index, Tensor source, *, Scalar alpha=1)', ops.index_add, None, True, False, ['dim', 'index', 'source', 'alpha'])]
+dispatch_index_add = [dispatch_index_add_0]
+structseqs_index_add = [(return_types.for_schema('index_add', ops.index_add.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_index_add", VARIABLE_METHODS_CPP, legacy="THPVariable_index_add")
+def index_add(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.index_add: THPVariable_index_add"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.index_add",
+                                 {"python_name": "Tensor.index_add"})
+    self = args[0].cdata
+    r = parser_index_add.parse(args[1:], kwargs)
+    ov = overloads_index_add[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_index_add[r.idx](self, parsed)
+    return wrap_result(result, structseqs_index_add[r.idx][1 if out_used else 0])
+
+
+# ---- index_reduce_ -----------------------------------------------------------------------------
+parser_index_reduce_ = PythonArgParser.lazy([
+    'index_reduce_(int64_t dim, Tensor index, Tensor source, str reduce, *, bool include_self=True)',
+])
+
+
+@traced("python", "dispatch_index_reduce_", VARIABLE_METHODS_CPP, "dispatch_index_reduce_", legacy="dispatch_index_reduce_")
+def dispatch_index_reduce__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """index_reduce_(int64_t dim, Tensor index, Tensor source, str reduce, *, bool include_self=True): index_reduce_"""
+    call_kwargs = {}
+    call_kwargs['dim'] = kwargs['dim']
+    call_kwargs['index'] = kwargs['index']
+    call_kwargs['source'] = kwargs['source']
+    call_kwargs['reduce'] = kwargs['reduce']
+    if kwargs['include_self'] is not None:
+        call_kwargs['include_self'] = kwargs['include_self']
+    return self.index_reduce_(**call_kwargs)
+
+
+overloads_index_reduce_ = [PythonOverload('index_reduce_(int64_t dim, Tensor index, Tensor source, str reduce, *, bool include_self=True)', ops.index_reduce_, None, True, False, ['dim', 'index', 'source', 'reduce', 'include_self'])]
+dispatch_index_reduce_ = [dispatch_index_reduce__0]
+structseqs_index_reduce_ = [(return_types.for_schema('index_reduce_', ops.index_reduce_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_index_reduce_", VARIABLE_METHODS_CPP, legacy="THPVariable_index_reduce_")
+def index_reduce_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.index_reduce_: THPVariable_index_reduce_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.index_reduce_",
+                                 {"python_name": "Tensor.index_reduce_"})
+    self = args[0].cdata
+    r = parser_index_reduce_.parse(args[1:], kwargs)
+    ov = overloads_index_reduce_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_index_reduce_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_index_reduce_[r.idx][1 if out_used else 0])
+
+
+# ---- index_reduce ------------------------------------------------------------------------------
+parser_index_reduce = PythonArgParser.lazy([
+    'index_reduce(int64_t dim, Tensor index, Tensor source, str reduce, *, bool include_self=True)',
+])
+
+
+@traced("python", "dispatch_index_reduce", VARIABLE_METHODS_CPP, "dispatch_index_reduce", legacy="dispatch_index_reduce")
+def dispatch_index_reduce_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """index_reduce(int64_t dim, Tensor index, Tensor source, str reduce, *, bool include_self=True): index_reduce"""
+    call_kwargs = {}
+    call_kwargs['dim'] = kwargs['dim']
+    call_kwargs['index'] = kwargs['index']
+    call_kwargs['source'] = kwargs['source']
+    call_kwargs['reduce'] = kwargs['reduce']
+    if kwargs['include_self'] is not None:
+        call_kwargs['include_self'] = kwargs['include_self']
+    return self.index_reduce(**call_kwargs)
+
+
+overloads_index_reduce = [PythonOverload('index_reduce(int64_t dim, Tensor index, Tensor source, str reduce, *, bool include_self=True)', ops.index_reduce, None, True, False, ['dim', 'index', 'source', 'reduce', 'include_self'])]
+dispatch_index_reduce = [dispatch_index_reduce_0]
+structseqs_index_reduce = [(return_types.for_schema('index_reduce', ops.index_reduce.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_index_reduce", VARIABLE_METHODS_CPP, legacy="THPVariable_index_reduce")
+def index_reduce(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.index_reduce: THPVariable_index_reduce"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.index_reduce",
+                                 {"python_name": "Tensor.index_reduce"})
+    self = args[0].cdata
+    r = parser_index_reduce.parse(args[1:], kwargs)
+    ov = overloads_index_reduce[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_index_reduce[r.idx](self, parsed)
+    return wrap_result(result, structseqs_index_reduce[r.idx][1 if out_used else 0])
+
+
+# ---- index_copy_ -------------------------------------------------------------------------------
+parser_index_copy_ = PythonArgParser.lazy([
+    'index_copy_(int64_t dim, Tensor index, Tensor source)',
+])
+
+
+@traced("python", "dispatch_index_copy_", VARIABLE_METHODS_CPP, "dispatch_index_copy_", legacy="dispatch_index_copy_")
+def dispatch_index_copy__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """index_copy_(int64_t dim, Tensor index, Tensor source): index_copy_"""
+    return self.index_copy_(dim=kwargs['dim'], index=kwargs['index'], source=kwargs['source'])
+
+
+overloads_index_copy_ = [PythonOverload('index_copy_(int64_t dim, Tensor index, Tensor source)', ops.index_copy_, None, True, False, ['dim', 'index', 'source'])]
+dispatch_index_copy_ = [dispatch_index_copy__0]
+structseqs_index_copy_ = [(return_types.for_schema('index_copy_', ops.index_copy_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_index_copy_", VARIABLE_METHODS_CPP, legacy="THPVariable_index_copy_")
+def index_copy_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.index_copy_: THPVariable_index_copy_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.index_copy_",
+                                 {"python_name": "Tensor.index_copy_"})
+    self = args[0].cdata
+    r = parser_index_copy_.parse(args[1:], kwargs)
+    ov = overloads_index_copy_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_index_copy_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_index_copy_[r.idx][1 if out_used else 0])
+
+
+# ---- index_copy --------------------------------------------------------------------------------
+parser_index_copy = PythonArgParser.lazy([
+    'index_copy(int64_t dim, Tensor index, Tensor source)',
+])
+
+
+@traced("python", "dispatch_index_copy", VARIABLE_METHODS_CPP, "dispatch_index_copy", legacy="dispatch_index_copy")
+def dispatch_index_copy_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """index_copy(int64_t dim, Tensor index, Tensor source): index_copy"""
+    return self.index_copy(dim=kwargs['dim'], index=kwargs['index'], source=kwargs['source'])
+
+
+overloads_index_copy = [PythonOverload('index_copy(int64_t dim, Tensor index, Tensor source)', ops.index_copy, None, True, False, ['dim', 'index', 'source'])]
+dispatch_index_copy = [dispatch_index_copy_0]
+structseqs_index_copy = [(return_types.for_schema('index_copy', ops.index_copy.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_index_copy", VARIABLE_METHODS_CPP, legacy="THPVariable_index_copy")
+def index_copy(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.index_copy: THPVariable_index_copy"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.index_copy",
+                                 {"python_name": "Tensor.index_copy"})
+    self = args[0].cdata
+    r = parser_index_copy.parse(args[1:], kwargs)
+    ov = overloads_index_copy[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_index_copy[r.idx](self, parsed)
+    return wrap_result(result, structseqs_index_copy[r.idx][1 if out_used else 0])
+
+
+# ---- index_fill_ -------------------------------------------------------------------------------
+parser_index_fill_ = PythonArgParser.lazy([
+    'index_fill_(int64_t dim, Tensor index, Tensor value)',
+    'index_fill_(int64_t dim, Tensor index, Scalar value)',
+])
+
+
+@traced("python", "dispatch_index_fill_", VARIABLE_METHODS_CPP, "dispatch_index_fill_", legacy="dispatch_index_fill_")
+def dispatch_index_fill__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """index_fill_(int64_t dim, Tensor index, Tensor value): index_fill_.int_Tensor"""
+    return self.index_fill_(dim=kwargs['dim'], index=kwargs['index'], value=kwargs['value'])
+
+
+@traced("python", "dispatch_index_fill_", VARIABLE_METHODS_CPP, "dispatch_index_fill_", legacy="dispatch_index_fill_")
+def dispatch_index_fill__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """index_fill_(int64_t dim, Tensor index, Scalar value): index_fill_.int_Scalar"""
+    return self.index_fill_(dim=kwargs['dim'], index=kwargs['index'], value=kwargs['value'])
+
+
+overloads_index_fill_ = [PythonOverload('index_fill_(int64_t dim, Tensor index, Tensor value)', ops.index_fill__int_Tensor, None, True, False, ['dim', 'index', 'value']), PythonOverload('index_fill_(int64_t dim, Tensor index, Scalar value)', ops.index_fill__int_Scalar, None, True, False, ['dim', 'index', 'value'])]
+dispatch_index_fill_ = [dispatch_index_fill__0, dispatch_index_fill__1]
+structseqs_index_fill_ = [(return_types.for_schema('index_fill_', ops.index_fill__int_Tensor.schema), None), (return_types.for_schema('index_fill_', ops.index_fill__int_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_index_fill_", VARIABLE_METHODS_CPP, legacy="THPVariable_index_fill_")
+def index_fill_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.index_fill_: THPVariable_index_fill_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.index_fill_",
+                                 {"python_name": "Tensor.index_fill_"})
+    self = args[0].cdata
+    r = parser_index_fill_.parse(args[1:], kwargs)
+    ov = overloads_index_fill_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_index_fill_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_index_fill_[r.idx][1 if out_used else 0])
+
+
+# ---- index_fill --------------------------------------------------------------------------------
+parser_index_fill = PythonArgParser.lazy([
+    'index_fill(int64_t dim, Tensor index, Tensor value)',
+    'index_fill(int64_t dim, Tensor index, Scalar value)',
+])
+
+
+@traced("python", "dispatch_index_fill", VARIABLE_METHODS_CPP, "dispatch_index_fill", legacy="dispatch_index_fill")
+def dispatch_index_fill_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """index_fill(int64_t dim, Tensor index, Tensor value): index_fill.int_Tensor"""
+    return self.index_fill(dim=kwargs['dim'], index=kwargs['index'], value=kwargs['value'])
+
+
+@traced("python", "dispatch_index_fill", VARIABLE_METHODS_CPP, "dispatch_index_fill", legacy="dispatch_index_fill")
+def dispatch_index_fill_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """index_fill(int64_t dim, Tensor index, Scalar value): index_fill.int_Scalar"""
+    return self.index_fill(dim=kwargs['dim'], index=kwargs['index'], value=kwargs['value'])
+
+
+overloads_index_fill = [PythonOverload('index_fill(int64_t dim, Tensor index, Tensor value)', ops.index_fill_int_Tensor, None, True, False, ['dim', 'index', 'value']), PythonOverload('index_fill(int64_t dim, Tensor index, Scalar value)', ops.index_fill_int_Scalar, None, True, False, ['dim', 'index', 'value'])]
+dispatch_index_fill = [dispatch_index_fill_0, dispatch_index_fill_1]
+structseqs_index_fill = [(return_types.for_schema('index_fill', ops.index_fill_int_Tensor.schema), None), (return_types.for_schema('index_fill', ops.index_fill_int_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_index_fill", VARIABLE_METHODS_CPP, legacy="THPVariable_index_fill")
+def index_fill(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.index_fill: THPVariable_index_fill"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.index_fill",
+                                 {"python_name": "Tensor.index_fill"})
+    self = args[0].cdata
+    r = parser_index_fill.parse(args[1:], kwargs)
+    ov = overloads_index_fill[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_index_fill[r.idx](self, parsed)
+    return wrap_result(result, structseqs_index_fill[r.idx][1 if out_used else 0])
+
+
+# ---- masked_select -----------------------------------------------------------------------------
+parser_masked_select = PythonArgParser.lazy([
+    'masked_select(Tensor mask)',
+])
+
+
+@traced("python", "dispatch_masked_select", VARIABLE_METHODS_CPP, "dispatch_masked_select", legacy="dispatch_masked_select")
+def dispatch_masked_select_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """masked_select(Tensor mask): masked_select"""
+    return self.masked_select(mask=kwargs['mask'])
+
+
+overloads_masked_select = [PythonOverload('masked_select(Tensor mask)', ops.masked_select, None, True, False, ['mask'])]
+dispatch_masked_select = [dispatch_masked_select_0]
+structseqs_masked_select = [(return_types.for_schema('masked_select', ops.masked_select.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_masked_select", VARIABLE_METHODS_CPP, legacy="THPVariable_masked_select")
+def masked_select(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.masked_select: THPVariable_masked_select"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.masked_select",
+                                 {"python_name": "Tensor.masked_select"})
+    self = args[0].cdata
+    r = parser_masked_select.parse(args[1:], kwargs)
+    ov = overloads_masked_select[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_masked_select[r.idx](self, parsed)
+    return wrap_result(result, structseqs_masked_select[r.idx][1 if out_used else 0])
+
+
+# ---- masked_scatter_ ---------------------------------------------------------------------------
+parser_masked_scatter_ = PythonArgParser.lazy([
+    'masked_scatter_(Tensor mask, Tensor source)',
+])
+
+
+@traced("python", "dispatch_masked_scatter_", VARIABLE_METHODS_CPP, "dispatch_masked_scatter_", legacy="dispatch_masked_scatter_")
+def dispatch_masked_scatter__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """masked_scatter_(Tensor mask, Tensor source): masked_scatter_"""
+    return self.masked_scatter_(mask=kwargs['mask'], source=kwargs['source'])
+
+
+overloads_masked_scatter_ = [PythonOverload('masked_scatter_(Tensor mask, Tensor source)', ops.masked_scatter_, None, True, False, ['mask', 'source'])]
+dispatch_masked_scatter_ = [dispatch_masked_scatter__0]
+structseqs_masked_scatter_ = [(return_types.for_schema('masked_scatter_', ops.masked_scatter_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_masked_scatter_", VARIABLE_METHODS_CPP, legacy="THPVariable_masked_scatter_")
+def masked_scatter_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.masked_scatter_: THPVariable_masked_scatter_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.masked_scatter_",
+                                 {"python_name": "Tensor.masked_scatter_"})
+    self = args[0].cdata
+    r = parser_masked_scatter_.parse(args[1:], kwargs)
+    ov = overloads_masked_scatter_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_masked_scatter_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_masked_scatter_[r.idx][1 if out_used else 0])
+
+
+# ---- masked_scatter ----------------------------------------------------------------------------
+parser_masked_scatter = PythonArgParser.lazy([
+    'masked_scatter(Tensor mask, Tensor source)',
+])
+
+
+@traced("python", "dispatch_masked_scatter", VARIABLE_METHODS_CPP, "dispatch_masked_scatter", legacy="dispatch_masked_scatter")
+def dispatch_masked_scatter_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """masked_scatter(Tensor mask, Tensor source): masked_scatter"""
+    return self.masked_scatter(mask=kwargs['mask'], source=kwargs['source'])
+
+
+overloads_masked_scatter = [PythonOverload('masked_scatter(Tensor mask, Tensor source)', ops.masked_scatter, None, True, False, ['mask', 'source'])]
+dispatch_masked_scatter = [dispatch_masked_scatter_0]
+structseqs_masked_scatter = [(return_types.for_schema('masked_scatter', ops.masked_scatter.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_masked_scatter", VARIABLE_METHODS_CPP, legacy="THPVariable_masked_scatter")
+def masked_scatter(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.masked_scatter: THPVariable_masked_scatter"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.masked_scatter",
+                                 {"python_name": "Tensor.masked_scatter"})
+    self = args[0].cdata
+    r = parser_masked_scatter.parse(args[1:], kwargs)
+    ov = overloads_masked_scatter[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_masked_scatter[r.idx](self, parsed)
+    return wrap_result(result, structseqs_masked_scatter[r.idx][1 if out_used else 0])
+
+
+# ---- take --------------------------------------------------------------------------------------
+parser_take = PythonArgParser.lazy([
+    'take(Tensor index)',
+])
+
+
+@traced("python", "dispatch_take", VARIABLE_METHODS_CPP, "dispatch_take", legacy="dispatch_take")
+def dispatch_take_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """take(Tensor index): take"""
+    return self.take(index=kwargs['index'])
+
+
+overloads_take = [PythonOverload('take(Tensor index)', ops.take, None, True, False, ['index'])]
+dispatch_take = [dispatch_take_0]
+structseqs_take = [(return_types.for_schema('take', ops.take.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_take", VARIABLE_METHODS_CPP, legacy="THPVariable_take")
+def take(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.take: THPVariable_take"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.take",
+                                 {"python_name": "Tensor.take"})
+    self = args[0].cdata
+    r = parser_take.parse(args[1:], kwargs)
+    ov = overloads_take[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_take[r.idx](self, parsed)
+    return wrap_result(result, structseqs_take[r.idx][1 if out_used else 0])
+
+
+# ---- cumprod -----------------------------------------------------------------------------------
+parser_cumprod = PythonArgParser.lazy([
+    'cumprod(int64_t dim, *, ScalarType? dtype=None)',
+])
+
+
+@traced("python", "dispatch_cumprod", VARIABLE_METHODS_CPP, "dispatch_cumprod", legacy="dispatch_cumprod")
+def dispatch_cumprod_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cumprod(int64_t dim, *, ScalarType? dtype=None): cumprod"""
+    return self.cumprod(dim=kwargs['dim'], dtype=kwargs['dtype'])
+
+
+overloads_cumprod = [PythonOverload('cumprod(int64_t dim, *, ScalarType? dtype=None)', ops.cumprod, None, True, False, ['dim', 'dtype'])]
+dispatch_cumprod = [dispatch_cumprod_0]
+structseqs_cumprod = [(return_types.for_schema('cumprod', ops.cumprod.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cumprod", VARIABLE_METHODS_CPP, legacy="THPVariable_cumprod")
+def cumprod(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.cumprod: THPVariable_cumprod"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.cumprod",
+                                 {"python_name": "Tensor.cumprod"})
+    self = args[0].cdata
+    r = parser_cumprod.parse(args[1:], kwargs)
+    ov = overloads_cumprod[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_cumprod[r.idx](self, parsed)
+    return wrap_result(result, structseqs_cumprod[r.idx][1 if out_used else 0])
+
+
+# ---- cumprod_ ----------------------------------------------------------------------------------
+parser_cumprod_ = PythonArgParser.lazy([
+    'cumprod_(int64_t dim, *, ScalarType? dtype=None)',
+])
+
+
+@traced("python", "dispatch_cumprod_", VARIABLE_METHODS_CPP, "dispatch_cumprod_", legacy="dispatch_cumprod_")
+def dispatch_cumprod__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cumprod_(int64_t dim, *, ScalarType? dtype=None): cumprod_"""
+    return self.cumprod_(dim=kwargs['dim'], dtype=kwargs['dtype'])
+
+
+overloads_cumprod_ = [PythonOverload('cumprod_(int64_t dim, *, ScalarType? dtype=None)', ops.cumprod_, None, True, False, ['dim', 'dtype'])]
+dispatch_cumprod_ = [dispatch_cumprod__0]
+structseqs_cumprod_ = [(return_types.for_schema('cumprod_', ops.cumprod_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cumprod_", VARIABLE_METHODS_CPP, legacy="THPVariable_cumprod_")
+def cumprod_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.cumprod_: THPVariable_cumprod_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.cumprod_",
+                                 {"python_name": "Tensor.cumprod_"})
+    self = args[0].cdata
+    r = parser_cumprod_.parse(args[1:], kwargs)
+    ov = overloads_cumprod_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_cumprod_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_cumprod_[r.idx][1 if out_used else 0])
+
+
+# ---- logcumsumexp ------------------------------------------------------------------------------
+parser_logcumsumexp = PythonArgParser.lazy([
+    'logcumsumexp(int64_t dim)',
+])
+
+
+@traced("python", "dispatch_logcumsumexp", VARIABLE_METHODS_CPP, "dispatch_logcumsumexp", legacy="dispatch_logcumsumexp")
+def dispatch_logcumsumexp_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logcumsumexp(int64_t dim): logcumsumexp"""
+    return self.logcumsumexp(dim=kwargs['dim'])
+
+
+overloads_logcumsumexp = [PythonOverload('logcumsumexp(int64_t dim)', ops.logcumsumexp, None, True, False, ['dim'])]
+dispatch_logcumsumexp = [dispatch_logcumsumexp_0]
+structseqs_logcumsumexp = [(return_types.for_schema('logcumsumexp', ops.logcumsumexp.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logcumsumexp", VARIABLE_METHODS_CPP, legacy="THPVariable_logcumsumexp")
+def logcumsumexp(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.logcumsumexp: THPVariable_logcumsumexp"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.logcumsumexp",
+                                 {"python_name": "Tensor.logcumsumexp"})
+    self = args[0].cdata
+    r = parser_logcumsumexp.parse(args[1:], kwargs)
+    ov = overloads_logcumsumexp[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_logcumsumexp[r.idx](self, parsed)
+    return wrap_result(result, structseqs_logcumsumexp[r.idx][1 if out_used else 0])
+
+
+# ---- cummax ------------------------------------------------------------------------------------
+parser_cummax = PythonArgParser.lazy([
+    'cummax(int64_t dim)',
+])
+
+
+@traced("python", "dispatch_cummax", VARIABLE_METHODS_CPP, "dispatch_cummax", legacy="dispatch_cummax")
+def dispatch_cummax_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cummax(int64_t dim): cummax"""
+    return self.cummax(dim=kwargs['dim'])
+
+
+overloads_cummax = [PythonOverload('cummax(int64_t dim)', ops.cummax, None, True, False, ['dim'])]
+dispatch_cummax = [dispatch_cummax_0]
+structseqs_cummax = [(return_types.for_schema('cummax', ops.cummax.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cummax", VARIABLE_METHODS_CPP, legacy="THPVariable_cummax")
+def cummax(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.cummax: THPVariable_cummax"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.cummax",
+                                 {"python_name": "Tensor.cummax"})
+    self = args[0].cdata
+    r = parser_cummax.parse(args[1:], kwargs)
+    ov = overloads_cummax[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_cummax[r.idx](self, parsed)
+    return wrap_result(result, structseqs_cummax[r.idx][1 if out_used else 0])
+
+
+# ---- cummin ------------------------------------------------------------------------------------
+parser_cummin = PythonArgParser.lazy([
+    'cummin(int64_t dim)',
+])
+
+
+@traced("python", "dispatch_cummin", VARIABLE_METHODS_CPP, "dispatch_cummin", legacy="dispatch_cummin")
+def dispatch_cummin_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cummin(int64_t dim): cummin"""
+    return self.cummin(dim=kwargs['dim'])
+
+
+overloads_cummin = [PythonOverload('cummin(int64_t dim)', ops.cummin, None, True, False, ['dim'])]
+dispatch_cummin = [dispatch_cummin_0]
+structseqs_cummin = [(return_types.for_schema('cummin', ops.cummin.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cummin", VARIABLE_METHODS_CPP, legacy="THPVariable_cummin")
+def cummin(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.cummin: THPVariable_cummin"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.cummin",
+                                 {"python_name": "Tensor.cummin"})
+    self = args[0].cdata
+    r = parser_cummin.parse(args[1:], kwargs)
+    ov = overloads_cummin[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_cummin[r.idx](self, parsed)
+    return wrap_result(result, structseqs_cummin[r.idx][1 if out_used else 0])
+
+
+# ---- logsumexp ---------------------------------------------------------------------------------
+parser_logsumexp = PythonArgParser.lazy([
+    'logsumexp(IntArrayRef[1] dim, bool keepdim=False)',
+])
+
+
+@traced("python", "dispatch_logsumexp", VARIABLE_METHODS_CPP, "dispatch_logsumexp", legacy="dispatch_logsumexp")
+def dispatch_logsumexp_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logsumexp(IntArrayRef[1] dim, bool keepdim=False): logsumexp"""
+    call_kwargs = {}
+    call_kwargs['dim'] = kwargs['dim']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return self.logsumexp(**call_kwargs)
+
+
+overloads_logsumexp = [PythonOverload('logsumexp(IntArrayRef[1] dim, bool keepdim=False)', ops.logsumexp, None, True, False, ['dim', 'keepdim'])]
+dispatch_logsumexp = [dispatch_logsumexp_0]
+structseqs_logsumexp = [(return_types.for_schema('logsumexp', ops.logsumexp.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logsumexp", VARIABLE_METHODS_CPP, legacy="THPVariable_logsumexp")
+def logsumexp(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.logsumexp: THPVariable_logsumexp"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.logsumexp",
+                                 {"python_name": "Tensor.logsumexp"})
+    self = args[0].cdata
+    r = parser_logsumexp.parse(args[1:], kwargs)
+    ov = overloads_logsumexp[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_logsumexp[r.idx](self, parsed)
+    return wrap_result(result, structseqs_logsumexp[r.idx][1 if out_used else 0])
+
+
+# ---- isclose -----------------------------------------------------------------------------------
+parser_isclose = PythonArgParser.lazy([
+    'isclose(Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)',
+])
+
+
+@traced("python", "dispatch_isclose", VARIABLE_METHODS_CPP, "dispatch_isclose", legacy="dispatch_isclose")
+def dispatch_isclose_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """isclose(Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False): isclose"""
+    call_kwargs = {}
+    call_kwargs['other'] = kwargs['other']
+    if kwargs['rtol'] is not None:
+        call_kwargs['rtol'] = kwargs['rtol']
+    if kwargs['atol'] is not None:
+        call_kwargs['atol'] = kwargs['atol']
+    if kwargs['equal_nan'] is not None:
+        call_kwargs['equal_nan'] = kwargs['equal_nan']
+    return self.isclose(**call_kwargs)
+
+
+overloads_isclose = [PythonOverload('isclose(Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)', ops.isclose, None, True, False, ['other', 'rtol', 'atol', 'equal_nan'])]
+dispatch_isclose = [dispatch_isclose_0]
+structseqs_isclose = [(return_types.for_schema('isclose', ops.isclose.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_isclose", VARIABLE_METHODS_CPP, legacy="THPVariable_isclose")
+def isclose(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.isclose: THPVariable_isclose"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.isclose",
+                                 {"python_name": "Tensor.isclose"})
+    self = args[0].cdata
+    r = parser_isclose.parse(args[1:], kwargs)
+    ov = overloads_isclose[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_isclose[r.idx](self, parsed)
+    return wrap_result(result, structseqs_isclose[r.idx][1 if out_used else 0])
+
+
+# ---- allclose ----------------------------------------------------------------------------------
+parser_allclose = PythonArgParser.lazy([
+    'allclose(Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)',
+])
+
+
+@traced("python", "dispatch_allclose", VARIABLE_METHODS_CPP, "dispatch_allclose", legacy="dispatch_allclose")
+def dispatch_allclose_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """allclose(Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False): allclose"""
+    call_kwargs = {}
+    call_kwargs['other'] = kwargs['other']
+    if kwargs['rtol'] is not None:
+        call_kwargs['rtol'] = kwargs['rtol']
+    if kwargs['atol'] is not None:
+        call_kwargs['atol'] = kwargs['atol']
+    if kwargs['equal_nan'] is not None:
+        call_kwargs['equal_nan'] = kwargs['equal_nan']
+    return self.allclose(**call_kwargs)
+
+
+overloads_allclose = [PythonOverload('allclose(Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)', ops.allclose, None, True, False, ['other', 'rtol', 'atol', 'equal_nan'])]
+dispatch_allclose = [dispatch_allclose_0]
+structseqs_allclose = [(return_types.for_schema('allclose', ops.allclose.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_allclose", VARIABLE_METHODS_CPP, legacy="THPVariable_allclose")
+def allclose(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.allclose: THPVariable_allclose"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.allclose",
+                                 {"python_name": "Tensor.allclose"})
+    self = args[0].cdata
+    r = parser_allclose.parse(args[1:], kwargs)
+    ov = overloads_allclose[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_allclose[r.idx](self, parsed)
+    return wrap_result(result, structseqs_allclose[r.idx][1 if out_used else 0])
+
+
+# ---- equal -------------------------------------------------------------------------------------
+parser_equal = PythonArgParser.lazy([
+    'equal(Tensor other)',
+])
+
+
+@traced("python", "dispatch_equal", VARIABLE_METHODS_CPP, "dispatch_equal", legacy="dispatch_equal")
+def dispatch_equal_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """equal(Tensor other): equal"""
+    return self.equal(other=kwargs['other'])
+
+
+overloads_equal = [PythonOverload('equal(Tensor other)', ops.equal, None, True, False, ['other'])]
+dispatch_equal = [dispatch_equal_0]
+structseqs_equal = [(return_types.for_schema('equal', ops.equal.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_equal", VARIABLE_METHODS_CPP, legacy="THPVariable_equal")
+def equal(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.equal: THPVariable_equal"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.equal",
+                                 {"python_name": "Tensor.equal"})
+    self = args[0].cdata
+    r = parser_equal.parse(args[1:], kwargs)
+    ov = overloads_equal[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_equal[r.idx](self, parsed)
+    return wrap_result(result, structseqs_equal[r.idx][1 if out_used else 0])
+
+
+# ---- clip --------------------------------------------------------------------------------------
+parser_clip = PythonArgParser.lazy([
+    'clip(Tensor? min=None, Tensor? max=None)',
+    'clip(Scalar? min=None, Scalar? max=None)',
+])
+
+
+@traced("python", "dispatch_clip", VARIABLE_METHODS_CPP, "dispatch_clip", legacy="dispatch_clip")
+def dispatch_clip_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """clip(Tensor? min=None, Tensor? max=None): clip.Tensor"""
+    return self.clip(min=kwargs['min'], max=kwargs['max'])
+
+
+@traced("python", "dispatch_clip", VARIABLE_METHODS_CPP, "dispatch_clip", legacy="dispatch_clip")
+def dispatch_clip_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """clip(Scalar? min=None, Scalar? max=None): clip"""
+    return self.clip(min=kwargs['min'], max=kwargs['max'])
+
+
+overloads_clip = [PythonOverload('clip(Tensor? min=None, Tensor? max=None)', ops.clip_Tensor, None, True, False, ['min', 'max']), PythonOverload('clip(Scalar? min=None, Scalar? max=None)', ops.clip, None, True, False, ['min', 'max'])]
+dispatch_clip = [dispatch_clip_0, dispatch_clip_1]
+structseqs_clip = [(return_types.for_schema('clip', ops.clip_Tensor.schema), None), (return_types.for_schema('clip', ops.clip.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_clip", VARIABLE_METHODS_CPP, legacy="THPVariable_clip")
+def clip(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.clip: THPVariable_clip"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.clip",
+                                 {"python_name": "Tensor.clip"})
+    self = args[0].cdata
+    r = parser_clip.parse(args[1:], kwargs)
+    ov = overloads_clip[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_clip[r.idx](self, parsed)
+    return wrap_result(result, structseqs_clip[r.idx][1 if out_used else 0])
+
+
+# ---- clip_ -------------------------------------------------------------------------------------
+parser_clip_ = PythonArgParser.lazy([
+    'clip_(Tensor? min=None, Tensor? max=None)',
+    'clip_(Scalar? min=None, Scalar? max=None)',
+])
+
+
+@traced("python", "dispatch_clip_", VARIABLE_METHODS_CPP, "dispatch_clip_", legacy="dispatch_clip_")
+def dispatch_clip__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """clip_(Tensor? min=None, Tensor? max=None): clip_.Tensor"""
+    return self.clip_(min=kwargs['min'], max=kwargs['max'])
+
+
+@traced("python", "dispatch_clip_", VARIABLE_METHODS_CPP, "dispatch_clip_", legacy="dispatch_clip_")
+def dispatch_clip__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """clip_(Scalar? min=None, Scalar? max=None): clip_"""
+    return self.clip_(min=kwargs['min'], max=kwargs['max'])
+
+
+overloads_clip_ = [PythonOverload('clip_(Tensor? min=None, Tensor? max=None)', ops.clip__Tensor, None, True, False, ['min', 'max']), PythonOverload('clip_(Scalar? min=None, Scalar? max=None)', ops.clip_, None, True, False, ['min', 'max'])]
+dispatch_clip_ = [dispatch_clip__0, dispatch_clip__1]
+structseqs_clip_ = [(return_types.for_schema('clip_', ops.clip__Tensor.schema), None), (return_types.for_schema('clip_', ops.clip_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_clip_", VARIABLE_METHODS_CPP, legacy="THPVariable_clip_")
+def clip_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.clip_: THPVariable_clip_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.clip_",
+                                 {"python_name": "Tensor.clip_"})
+    self = args[0].cdata
+    r = parser_clip_.parse(args[1:], kwargs)
+    ov = overloads_clip_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_clip_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_clip_[r.idx][1 if out_used else 0])
+
+
+# ---- inner -------------------------------------------------------------------------------------
+parser_inner = PythonArgParser.lazy([
+    'inner(Tensor other)',
+])
+
+
+@traced("python", "dispatch_inner", VARIABLE_METHODS_CPP, "dispatch_inner", legacy="dispatch_inner")
+def dispatch_inner_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """inner(Tensor other): inner"""
+    return self.inner(other=kwargs['other'])
+
+
+overloads_inner = [PythonOverload('inner(Tensor other)', ops.inner, None, True, False, ['other'])]
+dispatch_inner = [dispatch_inner_0]
+structseqs_inner = [(return_types.for_schema('inner', ops.inner.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_inner", VARIABLE_METHODS_CPP, legacy="THPVariable_inner")
+def inner(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.inner: THPVariable_inner"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.inner",
+                                 {"python_name": "Tensor.inner"})
+    self = args[0].cdata
+    r = parser_inner.parse(args[1:], kwargs)
+    ov = overloads_inner[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_inner[r.idx](self, parsed)
+    return wrap_result(result, structseqs_inner[r.idx][1 if out_used else 0])
+
+
+# ---- outer -------------------------------------------------------------------------------------
+parser_outer = PythonArgParser.lazy([
+    'outer(Tensor vec2)',
+])
+
+
+@traced("python", "dispatch_outer", VARIABLE_METHODS_CPP, "dispatch_outer", legacy="dispatch_outer")
+def dispatch_outer_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """outer(Tensor vec2): outer"""
+    return self.outer(vec2=kwargs['vec2'])
+
+
+overloads_outer = [PythonOverload('outer(Tensor vec2)', ops.outer, None, True, False, ['vec2'])]
+dispatch_outer = [dispatch_outer_0]
+structseqs_outer = [(return_types.for_schema('outer', ops.outer.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_outer", VARIABLE_METHODS_CPP, legacy="THPVariable_outer")
+def outer(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.outer: THPVariable_outer"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.outer",
+                                 {"python_name": "Tensor.outer"})
+    self = args[0].cdata
+    r = parser_outer.parse(args[1:], kwargs)
+    ov = overloads_outer[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_outer[r.idx](self, parsed)
+    return wrap_result(result, structseqs_outer[r.idx][1 if out_used else 0])
+
+
+# ---- ger ---------------------------------------------------------------------------------------
+parser_ger = PythonArgParser.lazy([
+    'ger(Tensor vec2)',
+])
+
+
+@traced("python", "dispatch_ger", VARIABLE_METHODS_CPP, "dispatch_ger", legacy="dispatch_ger")
+def dispatch_ger_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """ger(Tensor vec2): ger"""
+    return self.ger(vec2=kwargs['vec2'])
+
+
+overloads_ger = [PythonOverload('ger(Tensor vec2)', ops.ger, None, True, False, ['vec2'])]
+dispatch_ger = [dispatch_ger_0]
+structseqs_ger = [(return_types.for_schema('ger', ops.ger.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_ger", VARIABLE_METHODS_CPP, legacy="THPVariable_ger")
+def ger(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.ger: THPVariable_ger"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.ger",
+                                 {"python_name": "Tensor.ger"})
+    self = args[0].cdata
+    r = parser_ger.parse(args[1:], kwargs)
+    ov = overloads_ger[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_ger[r.idx](self, parsed)
+    return wrap_result(result, structseqs_ger[r.idx][1 if out_used else 0])
+
+
+# ---- kron --------------------------------------------------------------------------------------
+parser_kron = PythonArgParser.lazy([
+    'kron(Tensor other)',
+])
+
+
+@traced("python", "dispatch_kron", VARIABLE_METHODS_CPP, "dispatch_kron", legacy="dispatch_kron")
+def dispatch_kron_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """kron(Tensor other): kron"""
+    return self.kron(other=kwargs['other'])
+
+
+overloads_kron = [PythonOverload('kron(Tensor other)', ops.kron, None, True, False, ['other'])]
+dispatch_kron = [dispatch_kron_0]
+structseqs_kron = [(return_types.for_schema('kron', ops.kron.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_kron", VARIABLE_METHODS_CPP, legacy="THPVariable_kron")
+def kron(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.kron: THPVariable_kron"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.kron",
+                                 {"python_name": "Tensor.kron"})
+    self = args[0].cdata
+    r = parser_kron.parse(args[1:], kwargs)
+    ov = overloads_kron[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_kron[r.idx](self, parsed)
+    return wrap_result(result, structseqs_kron[r.idx][1 if out_used else 0])
+
+
+# ---- cross -------------------------------------------------------------------------------------
+parser_cross = PythonArgParser.lazy([
+    'cross(Tensor other, int64_t? dim=None)',
+])
+
+
+@traced("python", "dispatch_cross", VARIABLE_METHODS_CPP, "dispatch_cross", legacy="dispatch_cross")
+def dispatch_cross_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cross(Tensor other, int64_t? dim=None): cross"""
+    return self.cross(other=kwargs['other'], dim=kwargs['dim'])
+
+
+overloads_cross = [PythonOverload('cross(Tensor other, int64_t? dim=None)', ops.cross, None, True, False, ['other', 'dim'])]
+dispatch_cross = [dispatch_cross_0]
+structseqs_cross = [(return_types.for_schema('cross', ops.cross.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cross", VARIABLE_METHODS_CPP, legacy="THPVariable_cross")
+def cross(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.cross: THPVariable_cross"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.cross",
+                                 {"python_name": "Tensor.cross"})
+    self = args[0].cdata
+    r = parser_cross.parse(args[1:], kwargs)
+    ov = overloads_cross[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_cross[r.idx](self, parsed)
+    return wrap_result(result, structseqs_cross[r.idx][1 if out_used else 0])
+
+
+# ---- repeat_interleave -------------------------------------------------------------------------
+parser_repeat_interleave = PythonArgParser.lazy([
+    'repeat_interleave(Tensor repeats, int64_t? dim=None, *, SymInt? output_size=None)',
+    'repeat_interleave(SymInt repeats, int64_t? dim=None, *, SymInt? output_size=None)',
+])
+
+
+@traced("python", "dispatch_repeat_interleave", VARIABLE_METHODS_CPP, "dispatch_repeat_interleave", legacy="dispatch_repeat_interleave")
+def dispatch_repeat_interleave_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """repeat_interleave(Tensor repeats, int64_t? dim=None, *, SymInt? output_size=None): repeat_interleave.self_Tensor"""
+    return self.repeat_interleave(repeats=kwargs['repeats'], dim=kwargs['dim'], output_size=kwargs['output_size'])
+
+
+@traced("python", "dispatch_repeat_interleave", VARIABLE_METHODS_CPP, "dispatch_repeat_interleave", legacy="dispatch_repeat_interleave")
+def dispatch_repeat_interleave_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """repeat_interleave(SymInt repeats, int64_t? dim=None, *, SymInt? output_size=None): repeat_interleave.self_int"""
+    return self.repeat_interleave(repeats=kwargs['repeats'], dim=kwargs['dim'], output_size=kwargs['output_size'])
+
+
+overloads_repeat_interleave = [PythonOverload('repeat_interleave(Tensor repeats, int64_t? dim=None, *, SymInt? output_size=None)', ops.repeat_interleave_self_Tensor, None, True, False, ['repeats', 'dim', 'output_size']), PythonOverload('repeat_interleave(SymInt repeats, int64_t? dim=None, *, SymInt? output_size=None)', ops.repeat_interleave_self_int, None, True, False, ['repeats', 'dim', 'output_size'])]
+dispatch_repeat_interleave = [dispatch_repeat_interleave_0, dispatch_repeat_interleave_1]
+structseqs_repeat_interleave = [(return_types.for_schema('repeat_interleave', ops.repeat_interleave_self_Tensor.schema), None), (return_types.for_schema('repeat_interleave', ops.repeat_interleave_self_int.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_repeat_interleave", VARIABLE_METHODS_CPP, legacy="THPVariable_repeat_interleave")
+def repeat_interleave(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.repeat_interleave: THPVariable_repeat_interleave"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.repeat_interleave",
+                                 {"python_name": "Tensor.repeat_interleave"})
+    self = args[0].cdata
+    r = parser_repeat_interleave.parse(args[1:], kwargs)
+    ov = overloads_repeat_interleave[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_repeat_interleave[r.idx](self, parsed)
+    return wrap_result(result, structseqs_repeat_interleave[r.idx][1 if out_used else 0])
+
+
+# ---- fill_diagonal_ ----------------------------------------------------------------------------
+parser_fill_diagonal_ = PythonArgParser.lazy([
+    'fill_diagonal_(Scalar fill_value, bool wrap=False)',
+])
+
+
+@traced("python", "dispatch_fill_diagonal_", VARIABLE_METHODS_CPP, "dispatch_fill_diagonal_", legacy="dispatch_fill_diagonal_")
+def dispatch_fill_diagonal__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fill_diagonal_(Scalar fill_value, bool wrap=False): fill_diagonal_"""
+    call_kwargs = {}
+    call_kwargs['fill_value'] = kwargs['fill_value']
+    if kwargs['wrap'] is not None:
+        call_kwargs['wrap'] = kwargs['wrap']
+    return self.fill_diagonal_(**call_kwargs)
+
+
+overloads_fill_diagonal_ = [PythonOverload('fill_diagonal_(Scalar fill_value, bool wrap=False)', ops.fill_diagonal_, None, True, False, ['fill_value', 'wrap'])]
+dispatch_fill_diagonal_ = [dispatch_fill_diagonal__0]
+structseqs_fill_diagonal_ = [(return_types.for_schema('fill_diagonal_', ops.fill_diagonal_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_fill_diagonal_", VARIABLE_METHODS_CPP, legacy="THPVariable_fill_diagonal_")
+def fill_diagonal_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.fill_diagonal_: THPVariable_fill_diagonal_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.fill_diagonal_",
+                                 {"python_name": "Tensor.fill_diagonal_"})
+    self = args[0].cdata
+    r = parser_fill_diagonal_.parse(args[1:], kwargs)
+    ov = overloads_fill_diagonal_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_fill_diagonal_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_fill_diagonal_[r.idx][1 if out_used else 0])
+
+
+# ---- take_along_dim ----------------------------------------------------------------------------
+parser_take_along_dim = PythonArgParser.lazy([
+    'take_along_dim(Tensor indices, int64_t? dim=None)',
+])
+
+
+@traced("python", "dispatch_take_along_dim", VARIABLE_METHODS_CPP, "dispatch_take_along_dim", legacy="dispatch_take_along_dim")
+def dispatch_take_along_dim_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """take_along_dim(Tensor indices, int64_t? dim=None): take_along_dim"""
+    return self.take_along_dim(indices=kwargs['indices'], dim=kwargs['dim'])
+
+
+overloads_take_along_dim = [PythonOverload('take_along_dim(Tensor indices, int64_t? dim=None)', ops.take_along_dim, None, True, False, ['indices', 'dim'])]
+dispatch_take_along_dim = [dispatch_take_along_dim_0]
+structseqs_take_along_dim = [(return_types.for_schema('take_along_dim', ops.take_along_dim.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_take_along_dim", VARIABLE_METHODS_CPP, legacy="THPVariable_take_along_dim")
+def take_along_dim(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.take_along_dim: THPVariable_take_along_dim"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.take_along_dim",
+                                 {"python_name": "Tensor.take_along_dim"})
+    self = args[0].cdata
+    r = parser_take_along_dim.parse(args[1:], kwargs)
+    ov = overloads_take_along_dim[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_take_along_dim[r.idx](self, parsed)
+    return wrap_result(result, structseqs_take_along_dim[r.idx][1 if out_used else 0])
+
+
+# ---- argwhere ----------------------------------------------------------------------------------
+parser_argwhere = PythonArgParser.lazy([
+    'argwhere()',
+])
+
+
+@traced("python", "dispatch_argwhere", VARIABLE_METHODS_CPP, "dispatch_argwhere", legacy="dispatch_argwhere")
+def dispatch_argwhere_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """argwhere(): argwhere"""
+    return self.argwhere()
+
+
+overloads_argwhere = [PythonOverload('argwhere()', ops.argwhere, None, True, False, [])]
+dispatch_argwhere = [dispatch_argwhere_0]
+structseqs_argwhere = [(return_types.for_schema('argwhere', ops.argwhere.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_argwhere", VARIABLE_METHODS_CPP, legacy="THPVariable_argwhere")
+def argwhere(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.argwhere: THPVariable_argwhere"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.argwhere",
+                                 {"python_name": "Tensor.argwhere"})
+    if len(args) > 1 or kwargs:
+        check_noargs("argwhere", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_argwhere.parse(args[1:], kwargs)
+    ov = overloads_argwhere[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_argwhere[r.idx](self, parsed)
+    return wrap_result(result, structseqs_argwhere[r.idx][1 if out_used else 0])
+
+
+# ---- broadcast_to ------------------------------------------------------------------------------
+parser_broadcast_to = PythonArgParser.lazy([
+    'broadcast_to(SymIntArrayRef size)',
+])
+
+
+@traced("python", "dispatch_broadcast_to", VARIABLE_METHODS_CPP, "dispatch_broadcast_to", legacy="dispatch_broadcast_to")
+def dispatch_broadcast_to_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """broadcast_to(SymIntArrayRef size): broadcast_to"""
+    return self.broadcast_to(size=kwargs['size'])
+
+
+overloads_broadcast_to = [PythonOverload('broadcast_to(SymIntArrayRef size)', ops.broadcast_to, None, True, False, ['size'])]
+dispatch_broadcast_to = [dispatch_broadcast_to_0]
+structseqs_broadcast_to = [(return_types.for_schema('broadcast_to', ops.broadcast_to.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_broadcast_to", VARIABLE_METHODS_CPP, legacy="THPVariable_broadcast_to")
+def broadcast_to(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.broadcast_to: THPVariable_broadcast_to"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.broadcast_to",
+                                 {"python_name": "Tensor.broadcast_to"})
+    self = args[0].cdata
+    r = parser_broadcast_to.parse(args[1:], kwargs)
+    ov = overloads_broadcast_to[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_broadcast_to[r.idx](self, parsed)
+    return wrap_result(result, structseqs_broadcast_to[r.idx][1 if out_used else 0])
+
+
+# ---- ravel -------------------------------------------------------------------------------------
+parser_ravel = PythonArgParser.lazy([
+    'ravel()',
+])
+
+
+@traced("python", "dispatch_ravel", VARIABLE_METHODS_CPP, "dispatch_ravel", legacy="dispatch_ravel")
+def dispatch_ravel_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """ravel(): ravel"""
+    return self.ravel()
+
+
+overloads_ravel = [PythonOverload('ravel()', ops.ravel, None, True, False, [])]
+dispatch_ravel = [dispatch_ravel_0]
+structseqs_ravel = [(return_types.for_schema('ravel', ops.ravel.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_ravel", VARIABLE_METHODS_CPP, legacy="THPVariable_ravel")
+def ravel(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.ravel: THPVariable_ravel"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.ravel",
+                                 {"python_name": "Tensor.ravel"})
+    if len(args) > 1 or kwargs:
+        check_noargs("ravel", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_ravel.parse(args[1:], kwargs)
+    ov = overloads_ravel[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_ravel[r.idx](self, parsed)
+    return wrap_result(result, structseqs_ravel[r.idx][1 if out_used else 0])
+
+
+# ---- count_nonzero -----------------------------------------------------------------------------
+parser_count_nonzero = PythonArgParser.lazy([
+    'count_nonzero(int64_t? dim=None)',
+    'count_nonzero(IntArrayRef dim)',
+])
+
+
+@traced("python", "dispatch_count_nonzero", VARIABLE_METHODS_CPP, "dispatch_count_nonzero", legacy="dispatch_count_nonzero")
+def dispatch_count_nonzero_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """count_nonzero(int64_t? dim=None): count_nonzero"""
+    return self.count_nonzero(dim=kwargs['dim'])
+
+
+@traced("python", "dispatch_count_nonzero", VARIABLE_METHODS_CPP, "dispatch_count_nonzero", legacy="dispatch_count_nonzero")
+def dispatch_count_nonzero_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """count_nonzero(IntArrayRef dim): count_nonzero.dim_IntList"""
+    return self.count_nonzero(dim=kwargs['dim'])
+
+
+overloads_count_nonzero = [PythonOverload('count_nonzero(int64_t? dim=None)', ops.count_nonzero, None, True, False, ['dim']), PythonOverload('count_nonzero(IntArrayRef dim)', ops.count_nonzero_dim_IntList, None, True, False, ['dim'])]
+dispatch_count_nonzero = [dispatch_count_nonzero_0, dispatch_count_nonzero_1]
+structseqs_count_nonzero = [(return_types.for_schema('count_nonzero', ops.count_nonzero.schema), None), (return_types.for_schema('count_nonzero', ops.count_nonzero_dim_IntList.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_count_nonzero", VARIABLE_METHODS_CPP, legacy="THPVariable_count_nonzero")
+def count_nonzero(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.count_nonzero: THPVariable_count_nonzero"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.count_nonzero",
+                                 {"python_name": "Tensor.count_nonzero"})
+    self = args[0].cdata
+    r = parser_count_nonzero.parse(args[1:], kwargs)
+    ov = overloads_count_nonzero[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_count_nonzero[r.idx](self, parsed)
+    return wrap_result(result, structseqs_count_nonzero[r.idx][1 if out_used else 0])
 
 
 @handle_th_errors
@@ -5699,6 +10575,22 @@ def __ror__(*args: Any, **kwargs: Any) -> Any:
 
 
 @handle_th_errors
+@traced("python", "THPVariable_bitwise_xor", VARIABLE_METHODS_CPP, legacy="THPVariable_bitwise_xor")
+def __rxor__(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.__rxor__: THPVariable_bitwise_xor"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.__rxor__",
+                                 {"python_name": "Tensor.__rxor__"})
+    self = args[0].cdata
+    r = parser_bitwise_xor.parse(args[1:], kwargs)
+    ov = overloads_bitwise_xor[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_bitwise_xor[r.idx](self, parsed)
+    return wrap_result(result, structseqs_bitwise_xor[r.idx][1 if out_used else 0])
+
+
+@handle_th_errors
 @traced("python", "THPVariable_matmul", VARIABLE_METHODS_CPP, legacy="THPVariable_matmul")
 def __matmul__(*args: Any, **kwargs: Any) -> Any:
     """Tensor.__matmul__: THPVariable_matmul"""
@@ -5856,6 +10748,137 @@ METHODS: dict[str, Any] = {
     "squeeze_": squeeze_,
     "mT": mT,
     "view_as": view_as,
+    "mH": mH,
+    "adjoint": adjoint,
+    "new_empty": new_empty,
+    "new_full": new_full,
+    "new_zeros": new_zeros,
+    "new_ones": new_ones,
+    "bernoulli": bernoulli,
+    "bernoulli_": bernoulli_,
+    "det": det,
+    "amax": amax,
+    "amin": amin,
+    "aminmax": aminmax,
+    "exponential_": exponential_,
+    "multinomial": multinomial,
+    "log1p": log1p,
+    "log1p_": log1p_,
+    "expm1": expm1,
+    "expm1_": expm1_,
+    "asin": asin,
+    "asin_": asin_,
+    "acos": acos,
+    "acos_": acos_,
+    "atan": atan,
+    "atan_": atan_,
+    "sinh": sinh,
+    "sinh_": sinh_,
+    "cosh": cosh,
+    "cosh_": cosh_,
+    "asinh": asinh,
+    "asinh_": asinh_,
+    "acosh": acosh,
+    "acosh_": acosh_,
+    "atanh": atanh,
+    "atanh_": atanh_,
+    "frac": frac,
+    "frac_": frac_,
+    "type_as": type_as,
+    "softmax": softmax,
+    "log_softmax": log_softmax,
+    "addcmul": addcmul,
+    "addcmul_": addcmul_,
+    "addcdiv": addcdiv,
+    "addcdiv_": addcdiv_,
+    "lerp": lerp,
+    "lerp_": lerp_,
+    "bitwise_xor": bitwise_xor,
+    "bitwise_xor_": bitwise_xor_,
+    "__xor__": __xor__,
+    "__ixor__": __ixor__,
+    "bitwise_left_shift": bitwise_left_shift,
+    "bitwise_left_shift_": bitwise_left_shift_,
+    "__lshift__": __lshift__,
+    "bitwise_right_shift": bitwise_right_shift,
+    "bitwise_right_shift_": bitwise_right_shift_,
+    "__rshift__": __rshift__,
+    "hypot": hypot,
+    "hypot_": hypot_,
+    "isnan": isnan,
+    "isinf": isinf,
+    "isfinite": isfinite,
+    "conj_physical": conj_physical,
+    "frexp": frexp,
+    "cov": cov,
+    "corrcoef": corrcoef,
+    "histc": histc,
+    "histogram": histogram,
+    "new_empty_strided": new_empty_strided,
+    "flip": flip,
+    "fliplr": fliplr,
+    "flipud": flipud,
+    "roll": roll,
+    "rot90": rot90,
+    "sort": sort,
+    "msort": msort,
+    "argsort": argsort,
+    "topk": topk,
+    "tril": tril,
+    "triu": triu,
+    "tril_": tril_,
+    "triu_": triu_,
+    "diag_embed": diag_embed,
+    "diag": diag,
+    "diagflat": diagflat,
+    "movedim": movedim,
+    "moveaxis": moveaxis,
+    "swapaxes": swapaxes,
+    "swapdims": swapdims,
+    "repeat": repeat,
+    "tile": tile,
+    "narrow_copy": narrow_copy,
+    "gather": gather,
+    "scatter": scatter,
+    "scatter_": scatter_,
+    "scatter_add": scatter_add,
+    "scatter_add_": scatter_add_,
+    "index_select": index_select,
+    "index_add_": index_add_,
+    "index_add": index_add,
+    "index_reduce_": index_reduce_,
+    "index_reduce": index_reduce,
+    "index_copy_": index_copy_,
+    "index_copy": index_copy,
+    "index_fill_": index_fill_,
+    "index_fill": index_fill,
+    "masked_select": masked_select,
+    "masked_scatter_": masked_scatter_,
+    "masked_scatter": masked_scatter,
+    "take": take,
+    "cumprod": cumprod,
+    "cumprod_": cumprod_,
+    "logcumsumexp": logcumsumexp,
+    "cummax": cummax,
+    "cummin": cummin,
+    "logsumexp": logsumexp,
+    "isclose": isclose,
+    "allclose": allclose,
+    "equal": equal,
+    "clip": clip,
+    "clip_": clip_,
+    "inner": inner,
+    "outer": outer,
+    "ger": ger,
+    "kron": kron,
+    "cross": cross,
+    "repeat_interleave": repeat_interleave,
+    "fill_diagonal_": fill_diagonal_,
+    "take_along_dim": take_along_dim,
+    "argwhere": argwhere,
+    "broadcast_to": broadcast_to,
+    "ravel": ravel,
+    "count_nonzero": count_nonzero,
 }
 
 # Python operator -> its binding (python_variable_methods.cpp's table)
@@ -5883,5 +10906,6 @@ OPERATOR_METHODS: dict[str, Any] = {
     "__ge__": __ge__,
     "__rand__": __rand__,
     "__ror__": __ror__,
+    "__rxor__": __rxor__,
     "__matmul__": __matmul__,
 }

@@ -43,8 +43,26 @@ def traced_2(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (*args,), {**kwargs})
     return wrapper
 
-# (alpha, a, b, beta, c)
+# (A)
 def traced_3(fn_, site_, names_):
+    def wrapper(A):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(A)
+        return recorder.call_traced(rec_, site_, fn_, names_, (A,), {})
+    return wrapper
+
+# (A, driver=)
+def traced_4(fn_, site_, names_, _d1):
+    def wrapper(A, driver=_d1):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(A, driver)
+        return recorder.call_traced(rec_, site_, fn_, names_, (A, driver), {})
+    return wrapper
+
+# (alpha, a, b, beta, c)
+def traced_5(fn_, site_, names_):
     def wrapper(alpha, a, b, beta, c):
         rec_ = recorder.current
         if rec_ is None:
@@ -53,7 +71,7 @@ def traced_3(fn_, site_, names_):
     return wrapper
 
 # (alpha, a, x, beta, y)
-def traced_4(fn_, site_, names_):
+def traced_6(fn_, site_, names_):
     def wrapper(alpha, a, x, beta, y):
         rec_ = recorder.current
         if rec_ is None:
@@ -62,7 +80,7 @@ def traced_4(fn_, site_, names_):
     return wrapper
 
 # (arg)
-def traced_5(fn_, site_, names_):
+def traced_7(fn_, site_, names_):
     def wrapper(arg):
         rec_ = recorder.current
         if rec_ is None:
@@ -71,7 +89,7 @@ def traced_5(fn_, site_, names_):
     return wrapper
 
 # (array, sizes, strides, scalar_type)
-def traced_6(fn_, site_, names_):
+def traced_8(fn_, site_, names_):
     def wrapper(array, sizes, strides, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -80,7 +98,7 @@ def traced_6(fn_, site_, names_):
     return wrapper
 
 # (begin, end, grain_size, f, work_per_iteration=)
-def traced_7(fn_, site_, names_, _d4):
+def traced_9(fn_, site_, names_, _d4):
     def wrapper(begin, end, grain_size, f, work_per_iteration=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -88,8 +106,17 @@ def traced_7(fn_, site_, names_, _d4):
         return recorder.call_traced(rec_, site_, fn_, names_, (begin, end, grain_size, f, work_per_iteration), {})
     return wrapper
 
+# (condition)
+def traced_10(fn_, site_, names_):
+    def wrapper(condition):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(condition)
+        return recorder.call_traced(rec_, site_, fn_, names_, (condition,), {})
+    return wrapper
+
 # (condition, self, other)
-def traced_8(fn_, site_, names_):
+def traced_11(fn_, site_, names_):
     def wrapper(condition, self, other):
         rec_ = recorder.current
         if rec_ is None:
@@ -98,7 +125,7 @@ def traced_8(fn_, site_, names_):
     return wrapper
 
 # (condition, self, other, out)
-def traced_9(fn_, site_, names_):
+def traced_12(fn_, site_, names_):
     def wrapper(condition, self, other, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -107,7 +134,7 @@ def traced_9(fn_, site_, names_):
     return wrapper
 
 # (ctx)
-def traced_10(fn_, site_, names_):
+def traced_13(fn_, site_, names_):
     def wrapper(ctx):
         rec_ = recorder.current
         if rec_ is None:
@@ -116,7 +143,7 @@ def traced_10(fn_, site_, names_):
     return wrapper
 
 # (data)
-def traced_11(fn_, site_, names_):
+def traced_14(fn_, site_, names_):
     def wrapper(data):
         rec_ = recorder.current
         if rec_ is None:
@@ -125,7 +152,7 @@ def traced_11(fn_, site_, names_):
     return wrapper
 
 # (data, scalar_type, device, copy_variables, copy_numpy, type_inference, pin_memory=)
-def traced_12(fn_, site_, names_, _d6):
+def traced_15(fn_, site_, names_, _d6):
     def wrapper(data, scalar_type, device, copy_variables, copy_numpy, type_inference, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -134,7 +161,7 @@ def traced_12(fn_, site_, names_, _d6):
     return wrapper
 
 # (dst, src)
-def traced_13(fn_, site_, names_):
+def traced_16(fn_, site_, names_):
     def wrapper(dst, src):
         rec_ = recorder.current
         if rec_ is None:
@@ -142,8 +169,35 @@ def traced_13(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (dst, src), {})
     return wrapper
 
+# (dst, src, nbytes, kind, stream)
+def traced_17(fn_, site_, names_):
+    def wrapper(dst, src, nbytes, kind, stream):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(dst, src, nbytes, kind, stream)
+        return recorder.call_traced(rec_, site_, fn_, names_, (dst, src, nbytes, kind, stream), {})
+    return wrapper
+
+# (elements, test_elements, invert, out)
+def traced_18(fn_, site_, names_):
+    def wrapper(elements, test_elements, invert, out):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(elements, test_elements, invert, out)
+        return recorder.call_traced(rec_, site_, fn_, names_, (elements, test_elements, invert, out), {})
+    return wrapper
+
+# (elements=, test_elements=, assume_unique=, invert=, element=, test_element=)
+def traced_19(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4, _d5):
+    def wrapper(elements=_d0, test_elements=_d1, assume_unique=_d2, invert=_d3, element=_d4, test_element=_d5):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(elements, test_elements, assume_unique, invert, element, test_element)
+        return recorder.call_traced(rec_, site_, fn_, names_, (elements, test_elements, assume_unique, invert, element, test_element), {})
+    return wrapper
+
 # (end, out)
-def traced_14(fn_, site_, names_):
+def traced_20(fn_, site_, names_):
     def wrapper(end, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -152,7 +206,7 @@ def traced_14(fn_, site_, names_):
     return wrapper
 
 # (end, start=, step=, dtype=, layout=, device=, pin_memory=)
-def traced_15(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_21(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     def wrapper(end, start=_d1, step=_d2, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -160,8 +214,35 @@ def traced_15(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
         return recorder.call_traced(rec_, site_, fn_, names_, (end, start, step, dtype, layout, device, pin_memory), {})
     return wrapper
 
+# (equation, tensors, path=)
+def traced_22(fn_, site_, names_, _d2):
+    def wrapper(equation, tensors, path=_d2):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(equation, tensors, path)
+        return recorder.call_traced(rec_, site_, fn_, names_, (equation, tensors, path), {})
+    return wrapper
+
+# (f, map_location=, pickle_module=, *, weights_only=, mmap=, **pickle_load_args)
+def traced_23(fn_, site_, names_, _d1, _d2, _d4, _d5):
+    def wrapper(f, map_location=_d1, pickle_module=_d2, *, weights_only=_d4, mmap=_d5, **pickle_load_args):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(f, map_location, pickle_module, weights_only=weights_only, mmap=mmap, **pickle_load_args)
+        return recorder.call_traced(rec_, site_, fn_, names_, (f, map_location, pickle_module), {'weights_only': weights_only, 'mmap': mmap, **pickle_load_args})
+    return wrapper
+
+# (flat)
+def traced_24(fn_, site_, names_):
+    def wrapper(flat):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(flat)
+        return recorder.call_traced(rec_, site_, fn_, names_, (flat,), {})
+    return wrapper
+
 # (from_, to)
-def traced_16(fn_, site_, names_):
+def traced_25(fn_, site_, names_):
     def wrapper(from_, to):
         rec_ = recorder.current
         if rec_ is None:
@@ -169,8 +250,44 @@ def traced_16(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (from_, to), {})
     return wrapper
 
+# (grad_input, grad, output, dim)
+def traced_26(fn_, site_, names_):
+    def wrapper(grad_input, grad, output, dim):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(grad_input, grad, output, dim)
+        return recorder.call_traced(rec_, site_, fn_, names_, (grad_input, grad, output, dim), {})
+    return wrapper
+
+# (grad_input, grad_output, input, target, weight, reduction, ignore_index, total_weight)
+def traced_27(fn_, site_, names_):
+    def wrapper(grad_input, grad_output, input, target, weight, reduction, ignore_index, total_weight):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(grad_input, grad_output, input, target, weight, reduction, ignore_index, total_weight)
+        return recorder.call_traced(rec_, site_, fn_, names_, (grad_input, grad_output, input, target, weight, reduction, ignore_index, total_weight), {})
+    return wrapper
+
+# (grad_output, self, target, reduction)
+def traced_28(fn_, site_, names_):
+    def wrapper(grad_output, self, target, reduction):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(grad_output, self, target, reduction)
+        return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, self, target, reduction), {})
+    return wrapper
+
+# (grad_output, self, target, reduction, grad_input)
+def traced_29(fn_, site_, names_):
+    def wrapper(grad_output, self, target, reduction, grad_input):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(grad_output, self, target, reduction, grad_input)
+        return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, self, target, reduction, grad_input), {})
+    return wrapper
+
 # (high, size, low=, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_17(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
+def traced_30(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
     def wrapper(high, size, low=_d2, generator=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7):
         rec_ = recorder.current
         if rec_ is None:
@@ -179,7 +296,7 @@ def traced_17(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (high, size, low=, generator=, out=)
-def traced_18(fn_, site_, names_, _d2, _d3, _d4):
+def traced_31(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(high, size, low=_d2, generator=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -187,8 +304,26 @@ def traced_18(fn_, site_, names_, _d2, _d3, _d4):
         return recorder.call_traced(rec_, site_, fn_, names_, (high, size, low, generator, out), {})
     return wrapper
 
+# (index)
+def traced_32(fn_, site_, names_):
+    def wrapper(index):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(index)
+        return recorder.call_traced(rec_, site_, fn_, names_, (index,), {})
+    return wrapper
+
+# (input, weight, bias=)
+def traced_33(fn_, site_, names_, _d2):
+    def wrapper(input, weight, bias=_d2):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(input, weight, bias)
+        return recorder.call_traced(rec_, site_, fn_, names_, (input, weight, bias), {})
+    return wrapper
+
 # (it)
-def traced_19(fn_, site_, names_):
+def traced_34(fn_, site_, names_):
     def wrapper(it):
         rec_ = recorder.current
         if rec_ is None:
@@ -197,7 +332,7 @@ def traced_19(fn_, site_, names_):
     return wrapper
 
 # (it, alpha_scalar)
-def traced_20(fn_, site_, names_):
+def traced_35(fn_, site_, names_):
     def wrapper(it, alpha_scalar):
         rec_ = recorder.current
         if rec_ is None:
@@ -206,7 +341,7 @@ def traced_20(fn_, site_, names_):
     return wrapper
 
 # (it, batch1, batch2, result)
-def traced_21(fn_, site_, names_):
+def traced_36(fn_, site_, names_):
     def wrapper(it, batch1, batch2, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -215,7 +350,7 @@ def traced_21(fn_, site_, names_):
     return wrapper
 
 # (it, correction, take_sqrt)
-def traced_22(fn_, site_, names_):
+def traced_37(fn_, site_, names_):
     def wrapper(it, correction, take_sqrt):
         rec_ = recorder.current
         if rec_ is None:
@@ -224,7 +359,7 @@ def traced_22(fn_, site_, names_):
     return wrapper
 
 # (it, exp_scalar)
-def traced_23(fn_, site_, names_):
+def traced_38(fn_, site_, names_):
     def wrapper(it, exp_scalar):
         rec_ = recorder.current
         if rec_ is None:
@@ -233,7 +368,7 @@ def traced_23(fn_, site_, names_):
     return wrapper
 
 # (it, fill)
-def traced_24(fn_, site_, names_):
+def traced_39(fn_, site_, names_):
     def wrapper(it, fill):
         rec_ = recorder.current
         if rec_ is None:
@@ -242,7 +377,7 @@ def traced_24(fn_, site_, names_):
     return wrapper
 
 # (it, from_, to, gen)
-def traced_25(fn_, site_, names_):
+def traced_40(fn_, site_, names_):
     def wrapper(it, from_, to, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -251,7 +386,7 @@ def traced_25(fn_, site_, names_):
     return wrapper
 
 # (it, gen)
-def traced_26(fn_, site_, names_):
+def traced_41(fn_, site_, names_):
     def wrapper(it, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -259,8 +394,89 @@ def traced_26(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (it, gen), {})
     return wrapper
 
+# (it, grad, output, dim, input_dtype)
+def traced_42(fn_, site_, names_):
+    def wrapper(it, grad, output, dim, input_dtype):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, grad, output, dim, input_dtype)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, grad, output, dim, input_dtype), {})
+    return wrapper
+
+# (it, grad, output, dim, input_dtype, grad_input)
+def traced_43(fn_, site_, names_):
+    def wrapper(it, grad, output, dim, input_dtype, grad_input):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, grad, output, dim, input_dtype, grad_input)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, grad, output, dim, input_dtype, grad_input), {})
+    return wrapper
+
+# (it, grad, output, dim, input_dtype, out)
+def traced_44(fn_, site_, names_):
+    def wrapper(it, grad, output, dim, input_dtype, out):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, grad, output, dim, input_dtype, out)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, grad, output, dim, input_dtype, out), {})
+    return wrapper
+
+# (it, grad, self, threshold)
+def traced_45(fn_, site_, names_):
+    def wrapper(it, grad, self, threshold):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, grad, self, threshold)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, grad, self, threshold), {})
+    return wrapper
+
+# (it, grad, self, threshold, grad_input)
+def traced_46(fn_, site_, names_):
+    def wrapper(it, grad, self, threshold, grad_input):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, grad, self, threshold, grad_input)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, grad, self, threshold, grad_input), {})
+    return wrapper
+
+# (it, grad_output, output)
+def traced_47(fn_, site_, names_):
+    def wrapper(it, grad_output, output):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, grad_output, output)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, output), {})
+    return wrapper
+
+# (it, grad_output, output, grad_input)
+def traced_48(fn_, site_, names_):
+    def wrapper(it, grad_output, output, grad_input):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, grad_output, output, grad_input)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, output, grad_input), {})
+    return wrapper
+
+# (it, grad_output, self, target, weight, reduction, ignore_index, total_weight)
+def traced_49(fn_, site_, names_):
+    def wrapper(it, grad_output, self, target, weight, reduction, ignore_index, total_weight):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, grad_output, self, target, weight, reduction, ignore_index, total_weight)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, self, target, weight, reduction, ignore_index, total_weight), {})
+    return wrapper
+
+# (it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input)
+def traced_50(fn_, site_, names_):
+    def wrapper(it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input), {})
+    return wrapper
+
 # (it, index_size, index_stride)
-def traced_27(fn_, site_, names_):
+def traced_51(fn_, site_, names_):
     def wrapper(it, index_size, index_stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -269,7 +485,7 @@ def traced_27(fn_, site_, names_):
     return wrapper
 
 # (it, index_size, index_stride, accumulate)
-def traced_28(fn_, site_, names_):
+def traced_52(fn_, site_, names_):
     def wrapper(it, index_size, index_stride, accumulate):
         rec_ = recorder.current
         if rec_ is None:
@@ -277,8 +493,53 @@ def traced_28(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (it, index_size, index_stride, accumulate), {})
     return wrapper
 
+# (it, input, dim, half_to_float)
+def traced_53(fn_, site_, names_):
+    def wrapper(it, input, dim, half_to_float):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, input, dim, half_to_float)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, input, dim, half_to_float), {})
+    return wrapper
+
+# (it, input, dim, half_to_float, output)
+def traced_54(fn_, site_, names_):
+    def wrapper(it, input, dim, half_to_float, output):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, input, dim, half_to_float, output)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, input, dim, half_to_float, output), {})
+    return wrapper
+
+# (it, input, target, reduction)
+def traced_55(fn_, site_, names_):
+    def wrapper(it, input, target, reduction):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, input, target, reduction)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, input, target, reduction), {})
+    return wrapper
+
+# (it, input, target, reduction, result)
+def traced_56(fn_, site_, names_):
+    def wrapper(it, input, target, reduction, result):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, input, target, reduction, result)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, input, target, reduction, result), {})
+    return wrapper
+
+# (it, lambd, gen)
+def traced_57(fn_, site_, names_):
+    def wrapper(it, lambd, gen):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, lambd, gen)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, lambd, gen), {})
+    return wrapper
+
 # (it, loop)
-def traced_29(fn_, site_, names_):
+def traced_58(fn_, site_, names_):
     def wrapper(it, loop):
         rec_ = recorder.current
         if rec_ is None:
@@ -287,7 +548,7 @@ def traced_29(fn_, site_, names_):
     return wrapper
 
 # (it, max_)
-def traced_30(fn_, site_, names_):
+def traced_59(fn_, site_, names_):
     def wrapper(it, max_):
         rec_ = recorder.current
         if rec_ is None:
@@ -296,7 +557,7 @@ def traced_30(fn_, site_, names_):
     return wrapper
 
 # (it, min_)
-def traced_31(fn_, site_, names_):
+def traced_60(fn_, site_, names_):
     def wrapper(it, min_):
         rec_ = recorder.current
         if rec_ is None:
@@ -305,7 +566,7 @@ def traced_31(fn_, site_, names_):
     return wrapper
 
 # (it, min_, max_)
-def traced_32(fn_, site_, names_):
+def traced_61(fn_, site_, names_):
     def wrapper(it, min_, max_):
         rec_ = recorder.current
         if rec_ is None:
@@ -314,7 +575,7 @@ def traced_32(fn_, site_, names_):
     return wrapper
 
 # (it, non_blocking)
-def traced_33(fn_, site_, names_):
+def traced_62(fn_, site_, names_):
     def wrapper(it, non_blocking):
         rec_ = recorder.current
         if rec_ is None:
@@ -322,8 +583,17 @@ def traced_33(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (it, non_blocking), {})
     return wrapper
 
+# (it, ord_)
+def traced_63(fn_, site_, names_):
+    def wrapper(it, ord_):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, ord_)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, ord_), {})
+    return wrapper
+
 # (it, reduce)
-def traced_34(fn_, site_, names_):
+def traced_64(fn_, site_, names_):
     def wrapper(it, reduce):
         rec_ = recorder.current
         if rec_ is None:
@@ -332,7 +602,7 @@ def traced_34(fn_, site_, names_):
     return wrapper
 
 # (it, reduce, ident)
-def traced_35(fn_, site_, names_):
+def traced_65(fn_, site_, names_):
     def wrapper(it, reduce, ident):
         rec_ = recorder.current
         if rec_ is None:
@@ -341,7 +611,7 @@ def traced_35(fn_, site_, names_):
     return wrapper
 
 # (it, self)
-def traced_36(fn_, site_, names_):
+def traced_66(fn_, site_, names_):
     def wrapper(it, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -350,7 +620,7 @@ def traced_36(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, dtype)
-def traced_37(fn_, site_, names_):
+def traced_67(fn_, site_, names_):
     def wrapper(it, self, dim, dtype):
         rec_ = recorder.current
         if rec_ is None:
@@ -359,7 +629,7 @@ def traced_37(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, dtype, result)
-def traced_38(fn_, site_, names_):
+def traced_68(fn_, site_, names_):
     def wrapper(it, self, dim, dtype, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -368,7 +638,7 @@ def traced_38(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim)
-def traced_39(fn_, site_, names_):
+def traced_69(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim):
         rec_ = recorder.current
         if rec_ is None:
@@ -377,7 +647,7 @@ def traced_39(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim, dtype)
-def traced_40(fn_, site_, names_):
+def traced_70(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim, dtype):
         rec_ = recorder.current
         if rec_ is None:
@@ -386,7 +656,7 @@ def traced_40(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim, dtype, result)
-def traced_41(fn_, site_, names_):
+def traced_71(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim, dtype, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -394,8 +664,17 @@ def traced_41(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (it, self, dim, keepdim, dtype, result), {})
     return wrapper
 
+# (it, self, dim, keepdim, min, max)
+def traced_72(fn_, site_, names_):
+    def wrapper(it, self, dim, keepdim, min, max):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, self, dim, keepdim, min, max)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, self, dim, keepdim, min, max), {})
+    return wrapper
+
 # (it, self, dim, keepdim, result)
-def traced_42(fn_, site_, names_):
+def traced_73(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -404,7 +683,7 @@ def traced_42(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim, values, indices)
-def traced_43(fn_, site_, names_):
+def traced_74(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim, values, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -412,8 +691,26 @@ def traced_43(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (it, self, dim, keepdim, values, indices), {})
     return wrapper
 
+# (it, self, end, weight)
+def traced_75(fn_, site_, names_):
+    def wrapper(it, self, end, weight):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, self, end, weight)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, self, end, weight), {})
+    return wrapper
+
+# (it, self, end, weight, out)
+def traced_76(fn_, site_, names_):
+    def wrapper(it, self, end, weight, out):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, self, end, weight, out)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, self, end, weight, out), {})
+    return wrapper
+
 # (it, self, exponent)
-def traced_44(fn_, site_, names_):
+def traced_77(fn_, site_, names_):
     def wrapper(it, self, exponent):
         rec_ = recorder.current
         if rec_ is None:
@@ -422,7 +719,7 @@ def traced_44(fn_, site_, names_):
     return wrapper
 
 # (it, self, exponent, out)
-def traced_45(fn_, site_, names_):
+def traced_78(fn_, site_, names_):
     def wrapper(it, self, exponent, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -431,7 +728,7 @@ def traced_45(fn_, site_, names_):
     return wrapper
 
 # (it, self, indices)
-def traced_46(fn_, site_, names_):
+def traced_79(fn_, site_, names_):
     def wrapper(it, self, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -440,7 +737,7 @@ def traced_46(fn_, site_, names_):
     return wrapper
 
 # (it, self, indices, result)
-def traced_47(fn_, site_, names_):
+def traced_80(fn_, site_, names_):
     def wrapper(it, self, indices, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -449,7 +746,7 @@ def traced_47(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat, vec, beta, alpha)
-def traced_48(fn_, site_, names_):
+def traced_81(fn_, site_, names_):
     def wrapper(it, self, mat, vec, beta, alpha):
         rec_ = recorder.current
         if rec_ is None:
@@ -458,7 +755,7 @@ def traced_48(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat, vec, beta, alpha, result)
-def traced_49(fn_, site_, names_):
+def traced_82(fn_, site_, names_):
     def wrapper(it, self, mat, vec, beta, alpha, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -467,7 +764,7 @@ def traced_49(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat1, mat2, beta, alpha)
-def traced_50(fn_, site_, names_):
+def traced_83(fn_, site_, names_):
     def wrapper(it, self, mat1, mat2, beta, alpha):
         rec_ = recorder.current
         if rec_ is None:
@@ -476,7 +773,7 @@ def traced_50(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat1, mat2, beta, alpha, result)
-def traced_51(fn_, site_, names_):
+def traced_84(fn_, site_, names_):
     def wrapper(it, self, mat1, mat2, beta, alpha, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -485,7 +782,7 @@ def traced_51(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat2)
-def traced_52(fn_, site_, names_):
+def traced_85(fn_, site_, names_):
     def wrapper(it, self, mat2):
         rec_ = recorder.current
         if rec_ is None:
@@ -494,7 +791,7 @@ def traced_52(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat2, result)
-def traced_53(fn_, site_, names_):
+def traced_86(fn_, site_, names_):
     def wrapper(it, self, mat2, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -503,7 +800,7 @@ def traced_53(fn_, site_, names_):
     return wrapper
 
 # (it, self, max)
-def traced_54(fn_, site_, names_):
+def traced_87(fn_, site_, names_):
     def wrapper(it, self, max):
         rec_ = recorder.current
         if rec_ is None:
@@ -512,7 +809,7 @@ def traced_54(fn_, site_, names_):
     return wrapper
 
 # (it, self, max, out)
-def traced_55(fn_, site_, names_):
+def traced_88(fn_, site_, names_):
     def wrapper(it, self, max, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -521,7 +818,7 @@ def traced_55(fn_, site_, names_):
     return wrapper
 
 # (it, self, min)
-def traced_56(fn_, site_, names_):
+def traced_89(fn_, site_, names_):
     def wrapper(it, self, min):
         rec_ = recorder.current
         if rec_ is None:
@@ -530,7 +827,7 @@ def traced_56(fn_, site_, names_):
     return wrapper
 
 # (it, self, min, max)
-def traced_57(fn_, site_, names_):
+def traced_90(fn_, site_, names_):
     def wrapper(it, self, min, max):
         rec_ = recorder.current
         if rec_ is None:
@@ -539,7 +836,7 @@ def traced_57(fn_, site_, names_):
     return wrapper
 
 # (it, self, min, max, out)
-def traced_58(fn_, site_, names_):
+def traced_91(fn_, site_, names_):
     def wrapper(it, self, min, max, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -548,7 +845,7 @@ def traced_58(fn_, site_, names_):
     return wrapper
 
 # (it, self, min, out)
-def traced_59(fn_, site_, names_):
+def traced_92(fn_, site_, names_):
     def wrapper(it, self, min, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -557,7 +854,7 @@ def traced_59(fn_, site_, names_):
     return wrapper
 
 # (it, self, other)
-def traced_60(fn_, site_, names_):
+def traced_93(fn_, site_, names_):
     def wrapper(it, self, other):
         rec_ = recorder.current
         if rec_ is None:
@@ -566,7 +863,7 @@ def traced_60(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, alpha)
-def traced_61(fn_, site_, names_):
+def traced_94(fn_, site_, names_):
     def wrapper(it, self, other, alpha):
         rec_ = recorder.current
         if rec_ is None:
@@ -575,7 +872,7 @@ def traced_61(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, alpha, out)
-def traced_62(fn_, site_, names_):
+def traced_95(fn_, site_, names_):
     def wrapper(it, self, other, alpha, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -584,7 +881,7 @@ def traced_62(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, out)
-def traced_63(fn_, site_, names_):
+def traced_96(fn_, site_, names_):
     def wrapper(it, self, other, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -593,7 +890,7 @@ def traced_63(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, rounding_mode)
-def traced_64(fn_, site_, names_):
+def traced_97(fn_, site_, names_):
     def wrapper(it, self, other, rounding_mode):
         rec_ = recorder.current
         if rec_ is None:
@@ -602,7 +899,7 @@ def traced_64(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, rounding_mode, out)
-def traced_65(fn_, site_, names_):
+def traced_98(fn_, site_, names_):
     def wrapper(it, self, other, rounding_mode, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -611,7 +908,7 @@ def traced_65(fn_, site_, names_):
     return wrapper
 
 # (it, self, out)
-def traced_66(fn_, site_, names_):
+def traced_99(fn_, site_, names_):
     def wrapper(it, self, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -620,7 +917,7 @@ def traced_66(fn_, site_, names_):
     return wrapper
 
 # (it, self, result)
-def traced_67(fn_, site_, names_):
+def traced_100(fn_, site_, names_):
     def wrapper(it, self, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -628,8 +925,62 @@ def traced_67(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (it, self, result), {})
     return wrapper
 
+# (it, self, scalar_ord, opt_dim, keepdim, opt_dtype)
+def traced_101(fn_, site_, names_):
+    def wrapper(it, self, scalar_ord, opt_dim, keepdim, opt_dtype):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, self, scalar_ord, opt_dim, keepdim, opt_dtype)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, self, scalar_ord, opt_dim, keepdim, opt_dtype), {})
+    return wrapper
+
+# (it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result)
+def traced_102(fn_, site_, names_):
+    def wrapper(it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result), {})
+    return wrapper
+
+# (it, self, target, weight, reduction, ignore_index)
+def traced_103(fn_, site_, names_):
+    def wrapper(it, self, target, weight, reduction, ignore_index):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, self, target, weight, reduction, ignore_index)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, self, target, weight, reduction, ignore_index), {})
+    return wrapper
+
+# (it, self, target, weight, reduction, ignore_index, output, total_weight)
+def traced_104(fn_, site_, names_):
+    def wrapper(it, self, target, weight, reduction, ignore_index, output, total_weight):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, self, target, weight, reduction, ignore_index, output, total_weight)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, self, target, weight, reduction, ignore_index, output, total_weight), {})
+    return wrapper
+
+# (it, self, tensor1, tensor2, value)
+def traced_105(fn_, site_, names_):
+    def wrapper(it, self, tensor1, tensor2, value):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, self, tensor1, tensor2, value)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, self, tensor1, tensor2, value), {})
+    return wrapper
+
+# (it, self, tensor1, tensor2, value, result)
+def traced_106(fn_, site_, names_):
+    def wrapper(it, self, tensor1, tensor2, value, result):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, self, tensor1, tensor2, value, result)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, self, tensor1, tensor2, value, result), {})
+    return wrapper
+
 # (it, start, end, steps)
-def traced_68(fn_, site_, names_):
+def traced_107(fn_, site_, names_):
     def wrapper(it, start, end, steps):
         rec_ = recorder.current
         if rec_ is None:
@@ -638,7 +989,7 @@ def traced_68(fn_, site_, names_):
     return wrapper
 
 # (it, start, size, step)
-def traced_69(fn_, site_, names_):
+def traced_108(fn_, site_, names_):
     def wrapper(it, start, size, step):
         rec_ = recorder.current
         if rec_ is None:
@@ -646,8 +997,17 @@ def traced_69(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (it, start, size, step), {})
     return wrapper
 
+# (it, threshold, value)
+def traced_109(fn_, site_, names_):
+    def wrapper(it, threshold, value):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, threshold, value)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, threshold, value), {})
+    return wrapper
+
 # (it, value)
-def traced_70(fn_, site_, names_):
+def traced_110(fn_, site_, names_):
     def wrapper(it, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -656,7 +1016,7 @@ def traced_70(fn_, site_, names_):
     return wrapper
 
 # (it, value_scalar)
-def traced_71(fn_, site_, names_):
+def traced_111(fn_, site_, names_):
     def wrapper(it, value_scalar):
         rec_ = recorder.current
         if rec_ is None:
@@ -664,8 +1024,17 @@ def traced_71(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (it, value_scalar), {})
     return wrapper
 
+# (it, weight)
+def traced_112(fn_, site_, names_):
+    def wrapper(it, weight):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, weight)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, weight), {})
+    return wrapper
+
 # (ks, *args)
-def traced_72(fn_, site_, names_):
+def traced_113(fn_, site_, names_):
     def wrapper(ks, *args):
         rec_ = recorder.current
         if rec_ is None:
@@ -673,8 +1042,44 @@ def traced_72(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (ks, *args), {})
     return wrapper
 
+# (ks, self)
+def traced_114(fn_, site_, names_):
+    def wrapper(ks, self):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(ks, self)
+        return recorder.call_traced(rec_, site_, fn_, names_, (ks, self), {})
+    return wrapper
+
+# (mat, result)
+def traced_115(fn_, site_, names_):
+    def wrapper(mat, result):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(mat, result)
+        return recorder.call_traced(rec_, site_, fn_, names_, (mat, result), {})
+    return wrapper
+
+# (mean, std=, size=, generator=, dtype=, layout=, device=, pin_memory=)
+def traced_116(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
+    def wrapper(mean, std=_d1, size=_d2, generator=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(mean, std, size, generator, dtype, layout, device, pin_memory)
+        return recorder.call_traced(rec_, site_, fn_, names_, (mean, std, size, generator, dtype, layout, device, pin_memory), {})
+    return wrapper
+
+# (mean, std=, size=, generator=, out=)
+def traced_117(fn_, site_, names_, _d1, _d2, _d3, _d4):
+    def wrapper(mean, std=_d1, size=_d2, generator=_d3, out=_d4):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(mean, std, size, generator, out)
+        return recorder.call_traced(rec_, site_, fn_, names_, (mean, std, size, generator, out), {})
+    return wrapper
+
 # (meta, tensors, dim)
-def traced_73(fn_, site_, names_):
+def traced_118(fn_, site_, names_):
     def wrapper(meta, tensors, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -683,7 +1088,7 @@ def traced_73(fn_, site_, names_):
     return wrapper
 
 # (meta, tensors, dim, result)
-def traced_74(fn_, site_, names_):
+def traced_119(fn_, site_, names_):
     def wrapper(meta, tensors, dim, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -692,7 +1097,7 @@ def traced_74(fn_, site_, names_):
     return wrapper
 
 # (n, m=, dtype=, layout=, device=, pin_memory=)
-def traced_75(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_120(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(n, m=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -701,7 +1106,7 @@ def traced_75(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (n, m=, out=)
-def traced_76(fn_, site_, names_, _d1, _d2):
+def traced_121(fn_, site_, names_, _d1, _d2):
     def wrapper(n, m=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -710,7 +1115,7 @@ def traced_76(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (nbytes)
-def traced_77(fn_, site_, names_):
+def traced_122(fn_, site_, names_):
     def wrapper(nbytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -718,8 +1123,17 @@ def traced_77(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (nbytes,), {})
     return wrapper
 
+# (obj, f, pickle_module=, pickle_protocol=, _use_new_zipfile_serialization=, _disable_byteorder_record=)
+def traced_123(fn_, site_, names_, _d2, _d3, _d4, _d5):
+    def wrapper(obj, f, pickle_module=_d2, pickle_protocol=_d3, _use_new_zipfile_serialization=_d4, _disable_byteorder_record=_d5):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(obj, f, pickle_module, pickle_protocol, _use_new_zipfile_serialization, _disable_byteorder_record)
+        return recorder.call_traced(rec_, site_, fn_, names_, (obj, f, pickle_module, pickle_protocol, _use_new_zipfile_serialization, _disable_byteorder_record), {})
+    return wrapper
+
 # (obj, warn_if_not_writeable=)
-def traced_78(fn_, site_, names_, _d1):
+def traced_124(fn_, site_, names_, _d1):
     def wrapper(obj, warn_if_not_writeable=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -728,7 +1142,7 @@ def traced_78(fn_, site_, names_, _d1):
     return wrapper
 
 # (oldshape, oldstride, newshape)
-def traced_79(fn_, site_, names_):
+def traced_125(fn_, site_, names_):
     def wrapper(oldshape, oldstride, newshape):
         rec_ = recorder.current
         if rec_ is None:
@@ -736,8 +1150,26 @@ def traced_79(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (oldshape, oldstride, newshape), {})
     return wrapper
 
+# (out, self, dims)
+def traced_126(fn_, site_, names_):
+    def wrapper(out, self, dims):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(out, self, dims)
+        return recorder.call_traced(rec_, site_, fn_, names_, (out, self, dims), {})
+    return wrapper
+
+# (output, buffer, input)
+def traced_127(fn_, site_, names_):
+    def wrapper(output, buffer, input):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(output, buffer, input)
+        return recorder.call_traced(rec_, site_, fn_, names_, (output, buffer, input), {})
+    return wrapper
+
 # (output, shape)
-def traced_80(fn_, site_, names_):
+def traced_128(fn_, site_, names_):
     def wrapper(output, shape):
         rec_ = recorder.current
         if rec_ is None:
@@ -745,8 +1177,17 @@ def traced_80(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (output, shape), {})
     return wrapper
 
+# (output, total_weight, input, target, weight, reduction, ignore_index)
+def traced_129(fn_, site_, names_):
+    def wrapper(output, total_weight, input, target, weight, reduction, ignore_index):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(output, total_weight, input, target, weight, reduction, ignore_index)
+        return recorder.call_traced(rec_, site_, fn_, names_, (output, total_weight, input, target, weight, reduction, ignore_index), {})
+    return wrapper
+
 # (ptr, device)
-def traced_81(fn_, site_, names_):
+def traced_130(fn_, site_, names_):
     def wrapper(ptr, device):
         rec_ = recorder.current
         if rec_ is None:
@@ -754,8 +1195,26 @@ def traced_81(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (ptr, device), {})
     return wrapper
 
+# (repeats, output_size=)
+def traced_131(fn_, site_, names_, _d1):
+    def wrapper(repeats, output_size=_d1):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(repeats, output_size)
+        return recorder.call_traced(rec_, site_, fn_, names_, (repeats, output_size), {})
+    return wrapper
+
+# (result, a, b, dim)
+def traced_132(fn_, site_, names_):
+    def wrapper(result, a, b, dim):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(result, a, b, dim)
+        return recorder.call_traced(rec_, site_, fn_, names_, (result, a, b, dim), {})
+    return wrapper
+
 # (result, input)
-def traced_82(fn_, site_, names_):
+def traced_133(fn_, site_, names_):
     def wrapper(result, input):
         rec_ = recorder.current
         if rec_ is None:
@@ -763,8 +1222,26 @@ def traced_82(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (result, input), {})
     return wrapper
 
+# (result, repeats)
+def traced_134(fn_, site_, names_):
+    def wrapper(result, repeats):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(result, repeats)
+        return recorder.call_traced(rec_, site_, fn_, names_, (result, repeats), {})
+    return wrapper
+
+# (result, rows, cols)
+def traced_135(fn_, site_, names_):
+    def wrapper(result, rows, cols):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(result, rows, cols)
+        return recorder.call_traced(rec_, site_, fn_, names_, (result, rows, cols), {})
+    return wrapper
+
 # (result, self, dim)
-def traced_83(fn_, site_, names_):
+def traced_136(fn_, site_, names_):
     def wrapper(result, self, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -772,8 +1249,53 @@ def traced_83(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (result, self, dim), {})
     return wrapper
 
+# (result, self, dim, index)
+def traced_137(fn_, site_, names_):
+    def wrapper(result, self, dim, index):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(result, self, dim, index)
+        return recorder.call_traced(rec_, site_, fn_, names_, (result, self, dim, index), {})
+    return wrapper
+
+# (result, self, index)
+def traced_138(fn_, site_, names_):
+    def wrapper(result, self, index):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(result, self, index)
+        return recorder.call_traced(rec_, site_, fn_, names_, (result, self, index), {})
+    return wrapper
+
+# (result, self, k, upper)
+def traced_139(fn_, site_, names_):
+    def wrapper(result, self, k, upper):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(result, self, k, upper)
+        return recorder.call_traced(rec_, site_, fn_, names_, (result, self, k, upper), {})
+    return wrapper
+
+# (result, self, mask)
+def traced_140(fn_, site_, names_):
+    def wrapper(result, self, mask):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(result, self, mask)
+        return recorder.call_traced(rec_, site_, fn_, names_, (result, self, mask), {})
+    return wrapper
+
+# (result, self, n_sample, gen)
+def traced_141(fn_, site_, names_):
+    def wrapper(result, self, n_sample, gen):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(result, self, n_sample, gen)
+        return recorder.call_traced(rec_, site_, fn_, names_, (result, self, n_sample, gen), {})
+    return wrapper
+
 # (result, size)
-def traced_84(fn_, site_, names_):
+def traced_142(fn_, site_, names_):
     def wrapper(result, size):
         rec_ = recorder.current
         if rec_ is None:
@@ -782,7 +1304,7 @@ def traced_84(fn_, site_, names_):
     return wrapper
 
 # (result, tensors, dim)
-def traced_85(fn_, site_, names_):
+def traced_143(fn_, site_, names_):
     def wrapper(result, tensors, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -790,8 +1312,26 @@ def traced_85(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (result, tensors, dim), {})
     return wrapper
 
+# (row, col, offset=, dtype=, layout=, device=, pin_memory=)
+def traced_144(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+    def wrapper(row, col, offset=_d2, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(row, col, offset, dtype, layout, device, pin_memory)
+        return recorder.call_traced(rec_, site_, fn_, names_, (row, col, offset, dtype, layout, device, pin_memory), {})
+    return wrapper
+
+# (rows)
+def traced_145(fn_, site_, names_):
+    def wrapper(rows):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(rows)
+        return recorder.call_traced(rec_, site_, fn_, names_, (rows,), {})
+    return wrapper
+
 # (s, dtype=)
-def traced_86(fn_, site_, names_, _d1):
+def traced_146(fn_, site_, names_, _d1):
     def wrapper(s, dtype=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -800,7 +1340,7 @@ def traced_86(fn_, site_, names_, _d1):
     return wrapper
 
 # (s, dtype=, layout=, device=, pin_memory=)
-def traced_87(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_147(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(s, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -809,7 +1349,7 @@ def traced_87(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self)
-def traced_88(fn_, site_, names_):
+def traced_148(fn_, site_, names_):
     def wrapper(self):
         rec_ = recorder.current
         if rec_ is None:
@@ -817,17 +1357,8 @@ def traced_88(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self,), {})
     return wrapper
 
-# (self, *, force=)
-def traced_89(fn_, site_, names_, _d2):
-    def wrapper(self, *, force=_d2):
-        rec_ = recorder.current
-        if rec_ is None:
-            return fn_(self, force=force)
-        return recorder.call_traced(rec_, site_, fn_, names_, (self,), {'force': force})
-    return wrapper
-
 # (self, *args, **kwargs)
-def traced_90(fn_, site_, names_):
+def traced_149(fn_, site_, names_):
     def wrapper(self, *args, **kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -836,7 +1367,7 @@ def traced_90(fn_, site_, names_):
     return wrapper
 
 # (self, args, kwargs)
-def traced_91(fn_, site_, names_):
+def traced_150(fn_, site_, names_):
     def wrapper(self, args, kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -844,8 +1375,44 @@ def traced_91(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, args, kwargs), {})
     return wrapper
 
+# (self, axis0, axis1)
+def traced_151(fn_, site_, names_):
+    def wrapper(self, axis0, axis1):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, axis0, axis1)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, axis0, axis1), {})
+    return wrapper
+
+# (self, bins=, min=, max=)
+def traced_152(fn_, site_, names_, _d1, _d2, _d3):
+    def wrapper(self, bins=_d1, min=_d2, max=_d3):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, bins, min, max)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, bins, min, max), {})
+    return wrapper
+
+# (self, bins=, min=, max=, out=)
+def traced_153(fn_, site_, names_, _d1, _d2, _d3, _d4):
+    def wrapper(self, bins=_d1, min=_d2, max=_d3, out=_d4):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, bins, min, max, out)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, bins, min, max, out), {})
+    return wrapper
+
+# (self, bins=, range=, weight=, density=)
+def traced_154(fn_, site_, names_, _d1, _d2, _d3, _d4):
+    def wrapper(self, bins=_d1, range=_d2, weight=_d3, density=_d4):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, bins, range, weight, density)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, bins, range, weight, density), {})
+    return wrapper
+
 # (self, block)
-def traced_92(fn_, site_, names_):
+def traced_155(fn_, site_, names_):
     def wrapper(self, block):
         rec_ = recorder.current
         if rec_ is None:
@@ -854,7 +1421,7 @@ def traced_92(fn_, site_, names_):
     return wrapper
 
 # (self, block, context)
-def traced_93(fn_, site_, names_):
+def traced_156(fn_, site_, names_):
     def wrapper(self, block, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -863,7 +1430,7 @@ def traced_93(fn_, site_, names_):
     return wrapper
 
 # (self, chunks, dim=)
-def traced_94(fn_, site_, names_, _d2):
+def traced_157(fn_, site_, names_, _d2):
     def wrapper(self, chunks, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -872,7 +1439,7 @@ def traced_94(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, config)
-def traced_95(fn_, site_, names_):
+def traced_158(fn_, site_, names_):
     def wrapper(self, config):
         rec_ = recorder.current
         if rec_ is None:
@@ -881,7 +1448,7 @@ def traced_95(fn_, site_, names_):
     return wrapper
 
 # (self, context)
-def traced_96(fn_, site_, names_):
+def traced_159(fn_, site_, names_):
     def wrapper(self, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -889,8 +1456,17 @@ def traced_96(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, context), {})
     return wrapper
 
+# (self, correction=, fweights=, aweights=)
+def traced_160(fn_, site_, names_, _d1, _d2, _d3):
+    def wrapper(self, correction=_d1, fweights=_d2, aweights=_d3):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, correction, fweights, aweights)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, correction, fweights, aweights), {})
+    return wrapper
+
 # (self, device, dtype, non_blocking, copy, memory_format)
-def traced_97(fn_, site_, names_):
+def traced_161(fn_, site_, names_):
     def wrapper(self, device, dtype, non_blocking, copy, memory_format):
         rec_ = recorder.current
         if rec_ is None:
@@ -899,7 +1475,7 @@ def traced_97(fn_, site_, names_):
     return wrapper
 
 # (self, device, orig_size, stream)
-def traced_98(fn_, site_, names_):
+def traced_162(fn_, site_, names_):
     def wrapper(self, device, orig_size, stream):
         rec_ = recorder.current
         if rec_ is None:
@@ -907,8 +1483,17 @@ def traced_98(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, device, orig_size, stream), {})
     return wrapper
 
+# (self, diagonal=)
+def traced_163(fn_, site_, names_, _d1):
+    def wrapper(self, diagonal=_d1):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, diagonal)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, diagonal), {})
+    return wrapper
+
 # (self, dim)
-def traced_99(fn_, site_, names_):
+def traced_164(fn_, site_, names_):
     def wrapper(self, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -917,7 +1502,7 @@ def traced_99(fn_, site_, names_):
     return wrapper
 
 # (self, dim, correction, keepdim, out)
-def traced_100(fn_, site_, names_):
+def traced_165(fn_, site_, names_):
     def wrapper(self, dim, correction, keepdim, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -925,8 +1510,17 @@ def traced_100(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, correction, keepdim, out), {})
     return wrapper
 
+# (self, dim, dtype=)
+def traced_166(fn_, site_, names_, _d2):
+    def wrapper(self, dim, dtype=_d2):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, dim, dtype)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, dtype), {})
+    return wrapper
+
 # (self, dim, index)
-def traced_101(fn_, site_, names_):
+def traced_167(fn_, site_, names_):
     def wrapper(self, dim, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -935,7 +1529,7 @@ def traced_101(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, real_dim=)
-def traced_102(fn_, site_, names_, _d3):
+def traced_168(fn_, site_, names_, _d3):
     def wrapper(self, dim, index, real_dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -943,8 +1537,125 @@ def traced_102(fn_, site_, names_, _d3):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, index, real_dim), {})
     return wrapper
 
+# (self, dim, index, source)
+def traced_169(fn_, site_, names_):
+    def wrapper(self, dim, index, source):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, dim, index, source)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, index, source), {})
+    return wrapper
+
+# (self, dim, index, source, alpha)
+def traced_170(fn_, site_, names_):
+    def wrapper(self, dim, index, source, alpha):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, dim, index, source, alpha)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, index, source, alpha), {})
+    return wrapper
+
+# (self, dim, index, source, alpha=)
+def traced_171(fn_, site_, names_, _d4):
+    def wrapper(self, dim, index, source, alpha=_d4):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, dim, index, source, alpha)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, index, source, alpha), {})
+    return wrapper
+
+# (self, dim, index, source, reduce, include_self)
+def traced_172(fn_, site_, names_):
+    def wrapper(self, dim, index, source, reduce, include_self):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, dim, index, source, reduce, include_self)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, index, source, reduce, include_self), {})
+    return wrapper
+
+# (self, dim, index, source, reduce, include_self=)
+def traced_173(fn_, site_, names_, _d5):
+    def wrapper(self, dim, index, source, reduce, include_self=_d5):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, dim, index, source, reduce, include_self)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, index, source, reduce, include_self), {})
+    return wrapper
+
+# (self, dim, index, sparse_grad=)
+def traced_174(fn_, site_, names_, _d3):
+    def wrapper(self, dim, index, sparse_grad=_d3):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, dim, index, sparse_grad)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, index, sparse_grad), {})
+    return wrapper
+
+# (self, dim, index, src)
+def traced_175(fn_, site_, names_):
+    def wrapper(self, dim, index, src):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, dim, index, src)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, index, src), {})
+    return wrapper
+
+# (self, dim, index, src, reduce)
+def traced_176(fn_, site_, names_):
+    def wrapper(self, dim, index, src, reduce):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, dim, index, src, reduce)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, index, src, reduce), {})
+    return wrapper
+
+# (self, dim, index, src=, value=, reduce=)
+def traced_177(fn_, site_, names_, _d3, _d4, _d5):
+    def wrapper(self, dim, index, src=_d3, value=_d4, reduce=_d5):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, dim, index, src, value, reduce)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, index, src, value, reduce), {})
+    return wrapper
+
+# (self, dim, index, value)
+def traced_178(fn_, site_, names_):
+    def wrapper(self, dim, index, value):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, dim, index, value)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, index, value), {})
+    return wrapper
+
+# (self, dim, keepdim, min_result, max_result)
+def traced_179(fn_, site_, names_):
+    def wrapper(self, dim, keepdim, min_result, max_result):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, dim, keepdim, min_result, max_result)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, keepdim, min_result, max_result), {})
+    return wrapper
+
+# (self, dim, keepdim=)
+def traced_180(fn_, site_, names_, _d2):
+    def wrapper(self, dim, keepdim=_d2):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, dim, keepdim)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, keepdim), {})
+    return wrapper
+
+# (self, dim, return_inverse=, return_counts=)
+def traced_181(fn_, site_, names_, _d2, _d3):
+    def wrapper(self, dim, return_inverse=_d2, return_counts=_d3):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, dim, return_inverse, return_counts)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, return_inverse, return_counts), {})
+    return wrapper
+
 # (self, dim, sizes)
-def traced_103(fn_, site_, names_):
+def traced_182(fn_, site_, names_):
     def wrapper(self, dim, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -952,8 +1663,17 @@ def traced_103(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, sizes), {})
     return wrapper
 
+# (self, dim, sorted=, return_inverse=, return_counts=)
+def traced_183(fn_, site_, names_, _d2, _d3, _d4):
+    def wrapper(self, dim, sorted=_d2, return_inverse=_d3, return_counts=_d4):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, dim, sorted, return_inverse, return_counts)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, sorted, return_inverse, return_counts), {})
+    return wrapper
+
 # (self, dim, start, length)
-def traced_104(fn_, site_, names_):
+def traced_184(fn_, site_, names_):
     def wrapper(self, dim, start, length):
         rec_ = recorder.current
         if rec_ is None:
@@ -962,7 +1682,7 @@ def traced_104(fn_, site_, names_):
     return wrapper
 
 # (self, dim, start, stop, step, disable_slice_optimization)
-def traced_105(fn_, site_, names_):
+def traced_185(fn_, site_, names_):
     def wrapper(self, dim, start, stop, step, disable_slice_optimization):
         rec_ = recorder.current
         if rec_ is None:
@@ -971,7 +1691,7 @@ def traced_105(fn_, site_, names_):
     return wrapper
 
 # (self, dim, unbiased=, keepdim=)
-def traced_106(fn_, site_, names_, _d2, _d3):
+def traced_186(fn_, site_, names_, _d2, _d3):
     def wrapper(self, dim, unbiased=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -980,7 +1700,7 @@ def traced_106(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, dim0, dim1)
-def traced_107(fn_, site_, names_):
+def traced_187(fn_, site_, names_):
     def wrapper(self, dim0, dim1):
         rec_ = recorder.current
         if rec_ is None:
@@ -989,7 +1709,7 @@ def traced_107(fn_, site_, names_):
     return wrapper
 
 # (self, dim=)
-def traced_108(fn_, site_, names_, _d1):
+def traced_188(fn_, site_, names_, _d1):
     def wrapper(self, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -998,7 +1718,7 @@ def traced_108(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dim=, correction=, keepdim=)
-def traced_109(fn_, site_, names_, _d1, _d2, _d3):
+def traced_189(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, dim=_d1, correction=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1006,8 +1726,17 @@ def traced_109(fn_, site_, names_, _d1, _d2, _d3):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, correction, keepdim), {})
     return wrapper
 
+# (self, dim=, descending=)
+def traced_190(fn_, site_, names_, _d1, _d2):
+    def wrapper(self, dim=_d1, descending=_d2):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, dim, descending)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, descending), {})
+    return wrapper
+
 # (self, dim=, start=, end=, step=)
-def traced_110(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_191(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, dim=_d1, start=_d2, end=_d3, step=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1016,7 +1745,7 @@ def traced_110(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, dims)
-def traced_111(fn_, site_, names_):
+def traced_192(fn_, site_, names_):
     def wrapper(self, dims):
         rec_ = recorder.current
         if rec_ is None:
@@ -1025,7 +1754,7 @@ def traced_111(fn_, site_, names_):
     return wrapper
 
 # (self, dst, src, pool)
-def traced_112(fn_, site_, names_):
+def traced_193(fn_, site_, names_):
     def wrapper(self, dst, src, pool):
         rec_ = recorder.current
         if rec_ is None:
@@ -1034,7 +1763,7 @@ def traced_112(fn_, site_, names_):
     return wrapper
 
 # (self, dtype=)
-def traced_113(fn_, site_, names_, _d1):
+def traced_194(fn_, site_, names_, _d1):
     def wrapper(self, dtype=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1043,7 +1772,7 @@ def traced_113(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_114(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_195(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(self, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1052,7 +1781,7 @@ def traced_114(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=)
-def traced_115(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_196(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, non_blocking=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -1061,7 +1790,7 @@ def traced_115(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=)
-def traced_116(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_197(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(self, dtype=_d1, non_blocking=_d2, copy=_d3, memory_format=_d4, layout=_d5, device=_d6, pin_memory=_d7, other=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -1070,7 +1799,7 @@ def traced_116(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_117(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_198(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -1078,8 +1807,17 @@ def traced_117(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, fill_value, dtype, layout, device, pin_memory, memory_format), {})
     return wrapper
 
+# (self, fill_value, wrap=)
+def traced_199(fn_, site_, names_, _d2):
+    def wrapper(self, fill_value, wrap=_d2):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, fill_value, wrap)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, fill_value, wrap), {})
+    return wrapper
+
 # (self, from_=, to=, generator=)
-def traced_118(fn_, site_, names_, _d1, _d2, _d3):
+def traced_200(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, from_=_d1, to=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1087,8 +1825,17 @@ def traced_118(fn_, site_, names_, _d1, _d2, _d3):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, from_, to, generator), {})
     return wrapper
 
+# (self, generator=)
+def traced_201(fn_, site_, names_, _d1):
+    def wrapper(self, generator=_d1):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, generator)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, generator), {})
+    return wrapper
+
 # (self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_119(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_202(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -1096,8 +1843,17 @@ def traced_119(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, generator, dtype, layout, device, pin_memory, memory_format), {})
     return wrapper
 
+# (self, generator=, out=)
+def traced_203(fn_, site_, names_, _d1, _d2):
+    def wrapper(self, generator=_d1, out=_d2):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, generator, out)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, generator, out), {})
+    return wrapper
+
 # (self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_120(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_204(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(self, high, low=_d2, generator=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7, memory_format=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -1105,8 +1861,17 @@ def traced_120(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, high, low, generator, dtype, layout, device, pin_memory, memory_format), {})
     return wrapper
 
+# (self, hist, bin_edges)
+def traced_205(fn_, site_, names_):
+    def wrapper(self, hist, bin_edges):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, hist, bin_edges)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, hist, bin_edges), {})
+    return wrapper
+
 # (self, index)
-def traced_121(fn_, site_, names_):
+def traced_206(fn_, site_, names_):
     def wrapper(self, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -1115,7 +1880,7 @@ def traced_121(fn_, site_, names_):
     return wrapper
 
 # (self, index, out_indices, disable_slice_optimization, specified_dims)
-def traced_122(fn_, site_, names_):
+def traced_207(fn_, site_, names_):
     def wrapper(self, index, out_indices, disable_slice_optimization, specified_dims):
         rec_ = recorder.current
         if rec_ is None:
@@ -1124,7 +1889,7 @@ def traced_122(fn_, site_, names_):
     return wrapper
 
 # (self, index, py_value)
-def traced_123(fn_, site_, names_):
+def traced_208(fn_, site_, names_):
     def wrapper(self, index, py_value):
         rec_ = recorder.current
         if rec_ is None:
@@ -1133,7 +1898,7 @@ def traced_123(fn_, site_, names_):
     return wrapper
 
 # (self, indices)
-def traced_124(fn_, site_, names_):
+def traced_209(fn_, site_, names_):
     def wrapper(self, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -1141,8 +1906,17 @@ def traced_124(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, indices), {})
     return wrapper
 
+# (self, indices, dim=)
+def traced_210(fn_, site_, names_, _d2):
+    def wrapper(self, indices, dim=_d2):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, indices, dim)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, indices, dim), {})
+    return wrapper
+
 # (self, indices, values, accumulate=)
-def traced_125(fn_, site_, names_, _d3):
+def traced_211(fn_, site_, names_, _d3):
     def wrapper(self, indices, values, accumulate=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1151,7 +1925,7 @@ def traced_125(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, indices, values, accumulate=, unsafe=)
-def traced_126(fn_, site_, names_, _d3, _d4):
+def traced_212(fn_, site_, names_, _d3, _d4):
     def wrapper(self, indices, values, accumulate=_d3, unsafe=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1160,7 +1934,7 @@ def traced_126(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (self, it, from_, to, gen)
-def traced_127(fn_, site_, names_):
+def traced_213(fn_, site_, names_):
     def wrapper(self, it, from_, to, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -1168,8 +1942,26 @@ def traced_127(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, it, from_, to, gen), {})
     return wrapper
 
+# (self, k, dim=, largest=, sorted=)
+def traced_214(fn_, site_, names_, _d2, _d3, _d4):
+    def wrapper(self, k, dim=_d2, largest=_d3, sorted=_d4):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, k, dim, largest, sorted)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, k, dim, largest, sorted), {})
+    return wrapper
+
+# (self, k=, dims=)
+def traced_215(fn_, site_, names_, _d1, _d2):
+    def wrapper(self, k=_d1, dims=_d2):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, k, dims)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, k, dims), {})
+    return wrapper
+
 # (self, kwargs)
-def traced_128(fn_, site_, names_):
+def traced_216(fn_, site_, names_):
     def wrapper(self, kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -1177,8 +1969,44 @@ def traced_128(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, kwargs), {})
     return wrapper
 
+# (self, lambd=, generator=)
+def traced_217(fn_, site_, names_, _d1, _d2):
+    def wrapper(self, lambd=_d1, generator=_d2):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, lambd, generator)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, lambd, generator), {})
+    return wrapper
+
+# (self, mantissa, exponent)
+def traced_218(fn_, site_, names_):
+    def wrapper(self, mantissa, exponent):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, mantissa, exponent)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, mantissa, exponent), {})
+    return wrapper
+
+# (self, mask)
+def traced_219(fn_, site_, names_):
+    def wrapper(self, mask):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, mask)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, mask), {})
+    return wrapper
+
+# (self, mask, source)
+def traced_220(fn_, site_, names_):
+    def wrapper(self, mask, source):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, mask, source)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, mask, source), {})
+    return wrapper
+
 # (self, mask, value)
-def traced_129(fn_, site_, names_):
+def traced_221(fn_, site_, names_):
     def wrapper(self, mask, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -1187,7 +2015,7 @@ def traced_129(fn_, site_, names_):
     return wrapper
 
 # (self, mean, std, gen)
-def traced_130(fn_, site_, names_):
+def traced_222(fn_, site_, names_):
     def wrapper(self, mean, std, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -1196,7 +2024,7 @@ def traced_130(fn_, site_, names_):
     return wrapper
 
 # (self, mean=, std=, generator=)
-def traced_131(fn_, site_, names_, _d1, _d2, _d3):
+def traced_223(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, mean=_d1, std=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1205,7 +2033,7 @@ def traced_131(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, memory_format=)
-def traced_132(fn_, site_, names_, _d1):
+def traced_224(fn_, site_, names_, _d1):
     def wrapper(self, memory_format=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1213,8 +2041,17 @@ def traced_132(fn_, site_, names_, _d1):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, memory_format), {})
     return wrapper
 
+# (self, min=, max=)
+def traced_225(fn_, site_, names_, _d1, _d2):
+    def wrapper(self, min=_d1, max=_d2):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, min, max)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, min, max), {})
+    return wrapper
+
 # (self, nbytes)
-def traced_133(fn_, site_, names_):
+def traced_226(fn_, site_, names_):
     def wrapper(self, nbytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -1223,7 +2060,7 @@ def traced_133(fn_, site_, names_):
     return wrapper
 
 # (self, nelements)
-def traced_134(fn_, site_, names_):
+def traced_227(fn_, site_, names_):
     def wrapper(self, nelements):
         rec_ = recorder.current
         if rec_ is None:
@@ -1232,7 +2069,7 @@ def traced_134(fn_, site_, names_):
     return wrapper
 
 # (self, new_size)
-def traced_135(fn_, site_, names_):
+def traced_228(fn_, site_, names_):
     def wrapper(self, new_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -1240,8 +2077,35 @@ def traced_135(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, new_size), {})
     return wrapper
 
+# (self, num_samples, replacement=, generator=)
+def traced_229(fn_, site_, names_, _d2, _d3):
+    def wrapper(self, num_samples, replacement=_d2, generator=_d3):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, num_samples, replacement, generator)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, num_samples, replacement, generator), {})
+    return wrapper
+
+# (self, num_samples, replacement=, generator=, out=)
+def traced_230(fn_, site_, names_, _d2, _d3, _d4):
+    def wrapper(self, num_samples, replacement=_d2, generator=_d3, out=_d4):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, num_samples, replacement, generator, out)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, num_samples, replacement, generator, out), {})
+    return wrapper
+
+# (self, offset=)
+def traced_231(fn_, site_, names_, _d1):
+    def wrapper(self, offset=_d1):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, offset)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, offset), {})
+    return wrapper
+
 # (self, offset=, dim1=, dim2=)
-def traced_136(fn_, site_, names_, _d1, _d2, _d3):
+def traced_232(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, offset=_d1, dim1=_d2, dim2=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1249,8 +2113,17 @@ def traced_136(fn_, site_, names_, _d1, _d2, _d3):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, offset, dim1, dim2), {})
     return wrapper
 
+# (self, ord=, dim=, keepdim=, dtype=)
+def traced_233(fn_, site_, names_, _d1, _d2, _d3, _d4):
+    def wrapper(self, ord=_d1, dim=_d2, keepdim=_d3, dtype=_d4):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, ord, dim, keepdim, dtype)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, ord, dim, keepdim, dtype), {})
+    return wrapper
+
 # (self, orig)
-def traced_137(fn_, site_, names_):
+def traced_234(fn_, site_, names_):
     def wrapper(self, orig):
         rec_ = recorder.current
         if rec_ is None:
@@ -1259,7 +2132,7 @@ def traced_137(fn_, site_, names_):
     return wrapper
 
 # (self, other)
-def traced_138(fn_, site_, names_):
+def traced_235(fn_, site_, names_):
     def wrapper(self, other):
         rec_ = recorder.current
         if rec_ is None:
@@ -1268,7 +2141,7 @@ def traced_138(fn_, site_, names_):
     return wrapper
 
 # (self, other, alpha=)
-def traced_139(fn_, site_, names_, _d2):
+def traced_236(fn_, site_, names_, _d2):
     def wrapper(self, other, alpha=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1276,8 +2149,26 @@ def traced_139(fn_, site_, names_, _d2):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, other, alpha), {})
     return wrapper
 
+# (self, other, dim=)
+def traced_237(fn_, site_, names_, _d2):
+    def wrapper(self, other, dim=_d2):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, other, dim)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, other, dim), {})
+    return wrapper
+
+# (self, other, dims_self, dims_other)
+def traced_238(fn_, site_, names_):
+    def wrapper(self, other, dims_self, dims_other):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, other, dims_self, dims_other)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, other, dims_self, dims_other), {})
+    return wrapper
+
 # (self, other, out)
-def traced_140(fn_, site_, names_):
+def traced_239(fn_, site_, names_):
     def wrapper(self, other, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1286,7 +2177,7 @@ def traced_140(fn_, site_, names_):
     return wrapper
 
 # (self, other, rounding_mode=)
-def traced_141(fn_, site_, names_, _d2):
+def traced_240(fn_, site_, names_, _d2):
     def wrapper(self, other, rounding_mode=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1294,8 +2185,17 @@ def traced_141(fn_, site_, names_, _d2):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, other, rounding_mode), {})
     return wrapper
 
+# (self, other, rtol=, atol=, equal_nan=)
+def traced_241(fn_, site_, names_, _d2, _d3, _d4):
+    def wrapper(self, other, rtol=_d2, atol=_d3, equal_nan=_d4):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, other, rtol, atol, equal_nan)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, other, rtol, atol, equal_nan), {})
+    return wrapper
+
 # (self, out)
-def traced_142(fn_, site_, names_):
+def traced_242(fn_, site_, names_):
     def wrapper(self, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1304,7 +2204,7 @@ def traced_142(fn_, site_, names_):
     return wrapper
 
 # (self, out, a, b)
-def traced_143(fn_, site_, names_):
+def traced_243(fn_, site_, names_):
     def wrapper(self, out, a, b):
         rec_ = recorder.current
         if rec_ is None:
@@ -1312,8 +2212,17 @@ def traced_143(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, out, a, b), {})
     return wrapper
 
+# (self, out=)
+def traced_244(fn_, site_, names_, _d1):
+    def wrapper(self, out=_d1):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, out)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, out), {})
+    return wrapper
+
 # (self, p)
-def traced_144(fn_, site_, names_):
+def traced_245(fn_, site_, names_):
     def wrapper(self, p):
         rec_ = recorder.current
         if rec_ is None:
@@ -1322,7 +2231,7 @@ def traced_144(fn_, site_, names_):
     return wrapper
 
 # (self, p, context)
-def traced_145(fn_, site_, names_):
+def traced_246(fn_, site_, names_):
     def wrapper(self, p, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -1330,8 +2239,26 @@ def traced_145(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, p, context), {})
     return wrapper
 
+# (self, p, gen)
+def traced_247(fn_, site_, names_):
+    def wrapper(self, p, gen):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, p, gen)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, p, gen), {})
+    return wrapper
+
+# (self, p, generator=)
+def traced_248(fn_, site_, names_, _d2):
+    def wrapper(self, p, generator=_d2):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, p, generator)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, p, generator), {})
+    return wrapper
+
 # (self, p, isRetry, ctx)
-def traced_146(fn_, site_, names_):
+def traced_249(fn_, site_, names_):
     def wrapper(self, p, isRetry, ctx):
         rec_ = recorder.current
         if rec_ is None:
@@ -1339,8 +2266,26 @@ def traced_146(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, p, isRetry, ctx), {})
     return wrapper
 
+# (self, p=, generator=)
+def traced_250(fn_, site_, names_, _d1, _d2):
+    def wrapper(self, p=_d1, generator=_d2):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, p, generator)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, p, generator), {})
+    return wrapper
+
+# (self, p_, gen)
+def traced_251(fn_, site_, names_):
+    def wrapper(self, p_, gen):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, p_, gen)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, p_, gen), {})
+    return wrapper
+
 # (self, params, orig_size, context, split_remainder)
-def traced_147(fn_, site_, names_):
+def traced_252(fn_, site_, names_):
     def wrapper(self, params, orig_size, context, split_remainder):
         rec_ = recorder.current
         if rec_ is None:
@@ -1349,7 +2294,7 @@ def traced_147(fn_, site_, names_):
     return wrapper
 
 # (self, ptr)
-def traced_148(fn_, site_, names_):
+def traced_253(fn_, site_, names_):
     def wrapper(self, ptr):
         rec_ = recorder.current
         if rec_ is None:
@@ -1357,8 +2302,35 @@ def traced_148(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, ptr), {})
     return wrapper
 
+# (self, repeats)
+def traced_254(fn_, site_, names_):
+    def wrapper(self, repeats):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, repeats)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, repeats), {})
+    return wrapper
+
+# (self, repeats, dim=, output_size=)
+def traced_255(fn_, site_, names_, _d2, _d3):
+    def wrapper(self, repeats, dim=_d2, output_size=_d3):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, repeats, dim, output_size)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, repeats, dim, output_size), {})
+    return wrapper
+
+# (self, return_inverse=, return_counts=, dim=)
+def traced_256(fn_, site_, names_, _d1, _d2, _d3):
+    def wrapper(self, return_inverse=_d1, return_counts=_d2, dim=_d3):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, return_inverse, return_counts, dim)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, return_inverse, return_counts, dim), {})
+    return wrapper
+
 # (self, seq)
-def traced_149(fn_, site_, names_):
+def traced_257(fn_, site_, names_):
     def wrapper(self, seq):
         rec_ = recorder.current
         if rec_ is None:
@@ -1367,7 +2339,7 @@ def traced_149(fn_, site_, names_):
     return wrapper
 
 # (self, shape)
-def traced_150(fn_, site_, names_):
+def traced_258(fn_, site_, names_):
     def wrapper(self, shape):
         rec_ = recorder.current
         if rec_ is None:
@@ -1375,8 +2347,17 @@ def traced_150(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, shape), {})
     return wrapper
 
+# (self, shifts, dims=)
+def traced_259(fn_, site_, names_, _d2):
+    def wrapper(self, shifts, dims=_d2):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, shifts, dims)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, shifts, dims), {})
+    return wrapper
+
 # (self, size)
-def traced_151(fn_, site_, names_):
+def traced_260(fn_, site_, names_):
     def wrapper(self, size):
         rec_ = recorder.current
         if rec_ is None:
@@ -1384,8 +2365,26 @@ def traced_151(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, size), {})
     return wrapper
 
+# (self, size, dtype=, layout=, device=, pin_memory=)
+def traced_261(fn_, site_, names_, _d2, _d3, _d4, _d5):
+    def wrapper(self, size, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, size, dtype, layout, device, pin_memory)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, size, dtype, layout, device, pin_memory), {})
+    return wrapper
+
+# (self, size, fill_value, dtype=, layout=, device=, pin_memory=)
+def traced_262(fn_, site_, names_, _d3, _d4, _d5, _d6):
+    def wrapper(self, size, fill_value, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, size, fill_value, dtype, layout, device, pin_memory)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, size, fill_value, dtype, layout, device, pin_memory), {})
+    return wrapper
+
 # (self, size, implicit=)
-def traced_152(fn_, site_, names_, _d2):
+def traced_263(fn_, site_, names_, _d2):
     def wrapper(self, size, implicit=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1394,7 +2393,7 @@ def traced_152(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, memory_format=)
-def traced_153(fn_, site_, names_, _d2):
+def traced_264(fn_, site_, names_, _d2):
     def wrapper(self, size, memory_format=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1403,7 +2402,7 @@ def traced_153(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, stride)
-def traced_154(fn_, site_, names_):
+def traced_265(fn_, site_, names_):
     def wrapper(self, size, stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -1411,8 +2410,17 @@ def traced_154(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, size, stride), {})
     return wrapper
 
+# (self, size, stride, dtype=, layout=, device=, pin_memory=)
+def traced_266(fn_, site_, names_, _d3, _d4, _d5, _d6):
+    def wrapper(self, size, stride, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, size, stride, dtype, layout, device, pin_memory)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, size, stride, dtype, layout, device, pin_memory), {})
+    return wrapper
+
 # (self, size, stride, storage_offset)
-def traced_155(fn_, site_, names_):
+def traced_267(fn_, site_, names_):
     def wrapper(self, size, stride, storage_offset):
         rec_ = recorder.current
         if rec_ is None:
@@ -1421,7 +2429,7 @@ def traced_155(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, storage_offset=)
-def traced_156(fn_, site_, names_, _d3):
+def traced_268(fn_, site_, names_, _d3):
     def wrapper(self, size, stride, storage_offset=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1430,7 +2438,7 @@ def traced_156(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, size_bytes, allocator, resizable, data_ptr=)
-def traced_157(fn_, site_, names_, _d4):
+def traced_269(fn_, site_, names_, _d4):
     def wrapper(self, size_bytes, allocator, resizable, data_ptr=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1439,7 +2447,7 @@ def traced_157(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, sizes, strides)
-def traced_158(fn_, site_, names_):
+def traced_270(fn_, site_, names_):
     def wrapper(self, sizes, strides):
         rec_ = recorder.current
         if rec_ is None:
@@ -1447,8 +2455,26 @@ def traced_158(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, sizes, strides), {})
     return wrapper
 
+# (self, sorted=, return_inverse=, return_counts=)
+def traced_271(fn_, site_, names_, _d1, _d2, _d3):
+    def wrapper(self, sorted=_d1, return_inverse=_d2, return_counts=_d3):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, sorted, return_inverse, return_counts)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, sorted, return_inverse, return_counts), {})
+    return wrapper
+
+# (self, source, destination)
+def traced_272(fn_, site_, names_):
+    def wrapper(self, source, destination):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, source, destination)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, source, destination), {})
+    return wrapper
+
 # (self, source, storage_offset, size, stride=)
-def traced_159(fn_, site_, names_, _d4):
+def traced_273(fn_, site_, names_, _d4):
     def wrapper(self, source, storage_offset, size, stride=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1457,7 +2483,7 @@ def traced_159(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, split_size, dim=)
-def traced_160(fn_, site_, names_, _d2):
+def traced_274(fn_, site_, names_, _d2):
     def wrapper(self, split_size, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1466,7 +2492,7 @@ def traced_160(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, split_sizes, dim=)
-def traced_161(fn_, site_, names_, _d2):
+def traced_275(fn_, site_, names_, _d2):
     def wrapper(self, split_sizes, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1475,7 +2501,7 @@ def traced_161(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, src, non_blocking=)
-def traced_162(fn_, site_, names_, _d2):
+def traced_276(fn_, site_, names_, _d2):
     def wrapper(self, src, non_blocking=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1483,8 +2509,17 @@ def traced_162(fn_, site_, names_, _d2):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, src, non_blocking), {})
     return wrapper
 
+# (self, stable, dim=, descending=)
+def traced_277(fn_, site_, names_, _d2, _d3):
+    def wrapper(self, stable, dim=_d2, descending=_d3):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, stable, dim, descending)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, stable, dim, descending), {})
+    return wrapper
+
 # (self, start_dim=, end_dim=)
-def traced_163(fn_, site_, names_, _d1, _d2):
+def traced_278(fn_, site_, names_, _d1, _d2):
     def wrapper(self, start_dim=_d1, end_dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1493,7 +2528,7 @@ def traced_163(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, storage, key_set, data_type, impl_type=)
-def traced_164(fn_, site_, names_, _d4):
+def traced_279(fn_, site_, names_, _d4):
     def wrapper(self, storage, key_set, data_type, impl_type=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1501,8 +2536,35 @@ def traced_164(fn_, site_, names_, _d4):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, storage, key_set, data_type, impl_type), {})
     return wrapper
 
+# (self, target, weight=, pos_weight=, reduction=)
+def traced_280(fn_, site_, names_, _d2, _d3, _d4):
+    def wrapper(self, target, weight=_d2, pos_weight=_d3, reduction=_d4):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, target, weight, pos_weight, reduction)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, target, weight, pos_weight, reduction), {})
+    return wrapper
+
+# (self, target, weight=, reduction=, ignore_index=)
+def traced_281(fn_, site_, names_, _d2, _d3, _d4):
+    def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, target, weight, reduction, ignore_index)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, target, weight, reduction, ignore_index), {})
+    return wrapper
+
+# (self, target, weight=, reduction=, ignore_index=, label_smoothing=)
+def traced_282(fn_, site_, names_, _d2, _d3, _d4, _d5):
+    def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4, label_smoothing=_d5):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, target, weight, reduction, ignore_index, label_smoothing)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, target, weight, reduction, ignore_index, label_smoothing), {})
+    return wrapper
+
 # (self, tensor)
-def traced_165(fn_, site_, names_):
+def traced_283(fn_, site_, names_):
     def wrapper(self, tensor):
         rec_ = recorder.current
         if rec_ is None:
@@ -1511,7 +2573,7 @@ def traced_165(fn_, site_, names_):
     return wrapper
 
 # (self, tensor, out)
-def traced_166(fn_, site_, names_):
+def traced_284(fn_, site_, names_):
     def wrapper(self, tensor, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1520,7 +2582,7 @@ def traced_166(fn_, site_, names_):
     return wrapper
 
 # (self, unbiased=)
-def traced_167(fn_, site_, names_, _d1):
+def traced_285(fn_, site_, names_, _d1):
     def wrapper(self, unbiased=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1529,7 +2591,7 @@ def traced_167(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, value)
-def traced_168(fn_, site_, names_):
+def traced_286(fn_, site_, names_):
     def wrapper(self, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -1537,8 +2599,17 @@ def traced_168(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, value), {})
     return wrapper
 
+# (self, values, indices, dim, descending)
+def traced_287(fn_, site_, names_):
+    def wrapper(self, values, indices, dim, descending):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, values, indices, dim, descending)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, values, indices, dim, descending), {})
+    return wrapper
+
 # (self, vec)
-def traced_169(fn_, site_, names_):
+def traced_288(fn_, site_, names_):
     def wrapper(self, vec):
         rec_ = recorder.current
         if rec_ is None:
@@ -1547,7 +2618,7 @@ def traced_169(fn_, site_, names_):
     return wrapper
 
 # (self, vec, out)
-def traced_170(fn_, site_, names_):
+def traced_289(fn_, site_, names_):
     def wrapper(self, vec, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1555,8 +2626,26 @@ def traced_170(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, vec, out), {})
     return wrapper
 
+# (self, vec2)
+def traced_290(fn_, site_, names_):
+    def wrapper(self, vec2):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, vec2)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, vec2), {})
+    return wrapper
+
+# (self, weight, hist, bin_edges)
+def traced_291(fn_, site_, names_):
+    def wrapper(self, weight, hist, bin_edges):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, weight, hist, bin_edges)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, weight, hist, bin_edges), {})
+    return wrapper
+
 # (shape, numel)
-def traced_171(fn_, site_, names_):
+def traced_292(fn_, site_, names_):
     def wrapper(shape, numel):
         rec_ = recorder.current
         if rec_ is None:
@@ -1565,7 +2654,7 @@ def traced_171(fn_, site_, names_):
     return wrapper
 
 # (size, allocator, ks, scalar_type)
-def traced_172(fn_, site_, names_):
+def traced_293(fn_, site_, names_):
     def wrapper(size, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -1574,7 +2663,7 @@ def traced_172(fn_, site_, names_):
     return wrapper
 
 # (size, device)
-def traced_173(fn_, site_, names_):
+def traced_294(fn_, site_, names_):
     def wrapper(size, device):
         rec_ = recorder.current
         if rec_ is None:
@@ -1583,7 +2672,7 @@ def traced_173(fn_, site_, names_):
     return wrapper
 
 # (size, dtype=, device=, pin_memory=)
-def traced_174(fn_, site_, names_, _d1, _d2, _d3):
+def traced_295(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(size, dtype=_d1, device=_d2, pin_memory=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1592,7 +2681,7 @@ def traced_174(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=)
-def traced_175(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_296(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1601,7 +2690,7 @@ def traced_175(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_176(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_297(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1610,7 +2699,7 @@ def traced_176(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_177(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_298(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1619,7 +2708,7 @@ def traced_177(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, out)
-def traced_178(fn_, site_, names_):
+def traced_299(fn_, site_, names_):
     def wrapper(size, fill_value, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1628,7 +2717,7 @@ def traced_178(fn_, site_, names_):
     return wrapper
 
 # (size, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_179(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_300(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1637,7 +2726,7 @@ def traced_179(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, generator=, out=)
-def traced_180(fn_, site_, names_, _d1, _d2):
+def traced_301(fn_, site_, names_, _d1, _d2):
     def wrapper(size, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1646,7 +2735,7 @@ def traced_180(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (size, out)
-def traced_181(fn_, site_, names_):
+def traced_302(fn_, site_, names_):
     def wrapper(size, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1655,7 +2744,7 @@ def traced_181(fn_, site_, names_):
     return wrapper
 
 # (size, stride, allocator, ks, scalar_type)
-def traced_182(fn_, site_, names_):
+def traced_303(fn_, site_, names_):
     def wrapper(size, stride, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -1664,7 +2753,7 @@ def traced_182(fn_, site_, names_):
     return wrapper
 
 # (size, stride, dtype=, device=, pin_memory=)
-def traced_183(fn_, site_, names_, _d2, _d3, _d4):
+def traced_304(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(size, stride, dtype=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1673,7 +2762,7 @@ def traced_183(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_184(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_305(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, stride, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1682,7 +2771,7 @@ def traced_184(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (start, end, step=, out=)
-def traced_185(fn_, site_, names_, _d2, _d3):
+def traced_306(fn_, site_, names_, _d2, _d3):
     def wrapper(start, end, step=_d2, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1691,7 +2780,7 @@ def traced_185(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (start, end, steps, dtype=, layout=, device=, pin_memory=)
-def traced_186(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_307(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(start, end, steps, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -1700,7 +2789,7 @@ def traced_186(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (start, end, steps, out=)
-def traced_187(fn_, site_, names_, _d3):
+def traced_308(fn_, site_, names_, _d3):
     def wrapper(start, end, steps, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1709,7 +2798,7 @@ def traced_187(fn_, site_, names_, _d3):
     return wrapper
 
 # (storage)
-def traced_188(fn_, site_, names_):
+def traced_309(fn_, site_, names_):
     def wrapper(storage):
         rec_ = recorder.current
         if rec_ is None:
@@ -1718,7 +2807,7 @@ def traced_188(fn_, site_, names_):
     return wrapper
 
 # (storage, size_bytes)
-def traced_189(fn_, site_, names_):
+def traced_310(fn_, site_, names_):
     def wrapper(storage, size_bytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -1727,7 +2816,7 @@ def traced_189(fn_, site_, names_):
     return wrapper
 
 # (t)
-def traced_190(fn_, site_, names_):
+def traced_311(fn_, site_, names_):
     def wrapper(t):
         rec_ = recorder.current
         if rec_ is None:
@@ -1736,7 +2825,7 @@ def traced_190(fn_, site_, names_):
     return wrapper
 
 # (t, alloc, priority=)
-def traced_191(fn_, site_, names_, _d2):
+def traced_312(fn_, site_, names_, _d2):
     def wrapper(t, alloc, priority=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1745,7 +2834,7 @@ def traced_191(fn_, site_, names_, _d2):
     return wrapper
 
 # (tensor, data, sizes)
-def traced_192(fn_, site_, names_):
+def traced_313(fn_, site_, names_):
     def wrapper(tensor, data, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -1754,7 +2843,7 @@ def traced_192(fn_, site_, names_):
     return wrapper
 
 # (tensor, force=)
-def traced_193(fn_, site_, names_, _d1):
+def traced_314(fn_, site_, names_, _d1):
     def wrapper(tensor, force=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1763,7 +2852,7 @@ def traced_193(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensor=, other=, scalar=, scalar1=, scalar2=)
-def traced_194(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
+def traced_315(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     def wrapper(tensor=_d0, other=_d1, scalar=_d2, scalar1=_d3, scalar2=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1772,7 +2861,7 @@ def traced_194(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (tensor_sizes, tensor_strides, sizes)
-def traced_195(fn_, site_, names_):
+def traced_316(fn_, site_, names_):
     def wrapper(tensor_sizes, tensor_strides, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -1780,8 +2869,17 @@ def traced_195(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (tensor_sizes, tensor_strides, sizes), {})
     return wrapper
 
+# (tensors)
+def traced_317(fn_, site_, names_):
+    def wrapper(tensors):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(tensors)
+        return recorder.call_traced(rec_, site_, fn_, names_, (tensors,), {})
+    return wrapper
+
 # (tensors, dim=)
-def traced_196(fn_, site_, names_, _d1):
+def traced_318(fn_, site_, names_, _d1):
     def wrapper(tensors, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1790,7 +2888,7 @@ def traced_196(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensors, dim=, out=)
-def traced_197(fn_, site_, names_, _d1, _d2):
+def traced_319(fn_, site_, names_, _d1, _d2):
     def wrapper(tensors, dim=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1798,8 +2896,17 @@ def traced_197(fn_, site_, names_, _d1, _d2):
         return recorder.call_traced(rec_, site_, fn_, names_, (tensors, dim, out), {})
     return wrapper
 
+# (tensors, indexing=)
+def traced_320(fn_, site_, names_, _d1):
+    def wrapper(tensors, indexing=_d1):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(tensors, indexing)
+        return recorder.call_traced(rec_, site_, fn_, names_, (tensors, indexing), {})
+    return wrapper
+
 # (type1, type2)
-def traced_198(fn_, site_, names_):
+def traced_321(fn_, site_, names_):
     def wrapper(type1, type2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1808,7 +2915,7 @@ def traced_198(fn_, site_, names_):
     return wrapper
 
 # (value, self)
-def traced_199(fn_, site_, names_):
+def traced_322(fn_, site_, names_):
     def wrapper(value, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -1816,8 +2923,17 @@ def traced_199(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (value, self), {})
     return wrapper
 
+# (values, indices, self, dim, is_max)
+def traced_323(fn_, site_, names_):
+    def wrapper(values, indices, self, dim, is_max):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(values, indices, self, dim, is_max)
+        return recorder.call_traced(rec_, site_, fn_, names_, (values, indices, self, dim, is_max), {})
+    return wrapper
+
 # (values, indices, self, dim, keepdim)
-def traced_200(fn_, site_, names_):
+def traced_324(fn_, site_, names_):
     def wrapper(values, indices, self, dim, keepdim):
         rec_ = recorder.current
         if rec_ is None:
@@ -1825,8 +2941,17 @@ def traced_200(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (values, indices, self, dim, keepdim), {})
     return wrapper
 
+# (values, indices, self, k, dim, largest, sorted)
+def traced_325(fn_, site_, names_):
+    def wrapper(values, indices, self, k, dim, largest, sorted):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(values, indices, self, k, dim, largest, sorted)
+        return recorder.call_traced(rec_, site_, fn_, names_, (values, indices, self, k, dim, largest, sorted), {})
+    return wrapper
+
 # (var)
-def traced_201(fn_, site_, names_):
+def traced_326(fn_, site_, names_):
     def wrapper(var):
         rec_ = recorder.current
         if rec_ is None:
@@ -1835,7 +2960,7 @@ def traced_201(fn_, site_, names_):
     return wrapper
 
 # (x, y)
-def traced_202(fn_, site_, names_):
+def traced_327(fn_, site_, names_):
     def wrapper(x, y):
         rec_ = recorder.current
         if rec_ is None:
@@ -1843,209 +2968,344 @@ def traced_202(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (x, y), {})
     return wrapper
 
+# (y, x=, dx=, dim=)
+def traced_328(fn_, site_, names_, _d1, _d2, _d3):
+    def wrapper(y, x=_d1, dx=_d2, dim=_d3):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(y, x, dx, dim)
+        return recorder.call_traced(rec_, site_, fn_, names_, (y, x, dx, dim), {})
+    return wrapper
+
 
 TRACED_WRAPPERS: dict[str, Callable[..., Any]] = {
     '': traced_0,
     '*args': traced_1,
     '*args, **kwargs': traced_2,
-    'alpha, a, b, beta, c': traced_3,
-    'alpha, a, x, beta, y': traced_4,
-    'arg': traced_5,
-    'array, sizes, strides, scalar_type': traced_6,
-    'begin, end, grain_size, f, work_per_iteration=': traced_7,
-    'condition, self, other': traced_8,
-    'condition, self, other, out': traced_9,
-    'ctx': traced_10,
-    'data': traced_11,
-    'data, scalar_type, device, copy_variables, copy_numpy, type_inference, pin_memory=': traced_12,
-    'dst, src': traced_13,
-    'end, out': traced_14,
-    'end, start=, step=, dtype=, layout=, device=, pin_memory=': traced_15,
-    'from_, to': traced_16,
-    'high, size, low=, generator=, dtype=, layout=, device=, pin_memory=': traced_17,
-    'high, size, low=, generator=, out=': traced_18,
-    'it': traced_19,
-    'it, alpha_scalar': traced_20,
-    'it, batch1, batch2, result': traced_21,
-    'it, correction, take_sqrt': traced_22,
-    'it, exp_scalar': traced_23,
-    'it, fill': traced_24,
-    'it, from_, to, gen': traced_25,
-    'it, gen': traced_26,
-    'it, index_size, index_stride': traced_27,
-    'it, index_size, index_stride, accumulate': traced_28,
-    'it, loop': traced_29,
-    'it, max_': traced_30,
-    'it, min_': traced_31,
-    'it, min_, max_': traced_32,
-    'it, non_blocking': traced_33,
-    'it, reduce': traced_34,
-    'it, reduce, ident': traced_35,
-    'it, self': traced_36,
-    'it, self, dim, dtype': traced_37,
-    'it, self, dim, dtype, result': traced_38,
-    'it, self, dim, keepdim': traced_39,
-    'it, self, dim, keepdim, dtype': traced_40,
-    'it, self, dim, keepdim, dtype, result': traced_41,
-    'it, self, dim, keepdim, result': traced_42,
-    'it, self, dim, keepdim, values, indices': traced_43,
-    'it, self, exponent': traced_44,
-    'it, self, exponent, out': traced_45,
-    'it, self, indices': traced_46,
-    'it, self, indices, result': traced_47,
-    'it, self, mat, vec, beta, alpha': traced_48,
-    'it, self, mat, vec, beta, alpha, result': traced_49,
-    'it, self, mat1, mat2, beta, alpha': traced_50,
-    'it, self, mat1, mat2, beta, alpha, result': traced_51,
-    'it, self, mat2': traced_52,
-    'it, self, mat2, result': traced_53,
-    'it, self, max': traced_54,
-    'it, self, max, out': traced_55,
-    'it, self, min': traced_56,
-    'it, self, min, max': traced_57,
-    'it, self, min, max, out': traced_58,
-    'it, self, min, out': traced_59,
-    'it, self, other': traced_60,
-    'it, self, other, alpha': traced_61,
-    'it, self, other, alpha, out': traced_62,
-    'it, self, other, out': traced_63,
-    'it, self, other, rounding_mode': traced_64,
-    'it, self, other, rounding_mode, out': traced_65,
-    'it, self, out': traced_66,
-    'it, self, result': traced_67,
-    'it, start, end, steps': traced_68,
-    'it, start, size, step': traced_69,
-    'it, value': traced_70,
-    'it, value_scalar': traced_71,
-    'ks, *args': traced_72,
-    'meta, tensors, dim': traced_73,
-    'meta, tensors, dim, result': traced_74,
-    'n, m=, dtype=, layout=, device=, pin_memory=': traced_75,
-    'n, m=, out=': traced_76,
-    'nbytes': traced_77,
-    'obj, warn_if_not_writeable=': traced_78,
-    'oldshape, oldstride, newshape': traced_79,
-    'output, shape': traced_80,
-    'ptr, device': traced_81,
-    'result, input': traced_82,
-    'result, self, dim': traced_83,
-    'result, size': traced_84,
-    'result, tensors, dim': traced_85,
-    's, dtype=': traced_86,
-    's, dtype=, layout=, device=, pin_memory=': traced_87,
-    'self': traced_88,
-    'self, *, force=': traced_89,
-    'self, *args, **kwargs': traced_90,
-    'self, args, kwargs': traced_91,
-    'self, block': traced_92,
-    'self, block, context': traced_93,
-    'self, chunks, dim=': traced_94,
-    'self, config': traced_95,
-    'self, context': traced_96,
-    'self, device, dtype, non_blocking, copy, memory_format': traced_97,
-    'self, device, orig_size, stream': traced_98,
-    'self, dim': traced_99,
-    'self, dim, correction, keepdim, out': traced_100,
-    'self, dim, index': traced_101,
-    'self, dim, index, real_dim=': traced_102,
-    'self, dim, sizes': traced_103,
-    'self, dim, start, length': traced_104,
-    'self, dim, start, stop, step, disable_slice_optimization': traced_105,
-    'self, dim, unbiased=, keepdim=': traced_106,
-    'self, dim0, dim1': traced_107,
-    'self, dim=': traced_108,
-    'self, dim=, correction=, keepdim=': traced_109,
-    'self, dim=, start=, end=, step=': traced_110,
-    'self, dims': traced_111,
-    'self, dst, src, pool': traced_112,
-    'self, dtype=': traced_113,
-    'self, dtype=, layout=, device=, pin_memory=, memory_format=': traced_114,
-    'self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=': traced_115,
-    'self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=': traced_116,
-    'self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=': traced_117,
-    'self, from_=, to=, generator=': traced_118,
-    'self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_119,
-    'self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_120,
-    'self, index': traced_121,
-    'self, index, out_indices, disable_slice_optimization, specified_dims': traced_122,
-    'self, index, py_value': traced_123,
-    'self, indices': traced_124,
-    'self, indices, values, accumulate=': traced_125,
-    'self, indices, values, accumulate=, unsafe=': traced_126,
-    'self, it, from_, to, gen': traced_127,
-    'self, kwargs': traced_128,
-    'self, mask, value': traced_129,
-    'self, mean, std, gen': traced_130,
-    'self, mean=, std=, generator=': traced_131,
-    'self, memory_format=': traced_132,
-    'self, nbytes': traced_133,
-    'self, nelements': traced_134,
-    'self, new_size': traced_135,
-    'self, offset=, dim1=, dim2=': traced_136,
-    'self, orig': traced_137,
-    'self, other': traced_138,
-    'self, other, alpha=': traced_139,
-    'self, other, out': traced_140,
-    'self, other, rounding_mode=': traced_141,
-    'self, out': traced_142,
-    'self, out, a, b': traced_143,
-    'self, p': traced_144,
-    'self, p, context': traced_145,
-    'self, p, isRetry, ctx': traced_146,
-    'self, params, orig_size, context, split_remainder': traced_147,
-    'self, ptr': traced_148,
-    'self, seq': traced_149,
-    'self, shape': traced_150,
-    'self, size': traced_151,
-    'self, size, implicit=': traced_152,
-    'self, size, memory_format=': traced_153,
-    'self, size, stride': traced_154,
-    'self, size, stride, storage_offset': traced_155,
-    'self, size, stride, storage_offset=': traced_156,
-    'self, size_bytes, allocator, resizable, data_ptr=': traced_157,
-    'self, sizes, strides': traced_158,
-    'self, source, storage_offset, size, stride=': traced_159,
-    'self, split_size, dim=': traced_160,
-    'self, split_sizes, dim=': traced_161,
-    'self, src, non_blocking=': traced_162,
-    'self, start_dim=, end_dim=': traced_163,
-    'self, storage, key_set, data_type, impl_type=': traced_164,
-    'self, tensor': traced_165,
-    'self, tensor, out': traced_166,
-    'self, unbiased=': traced_167,
-    'self, value': traced_168,
-    'self, vec': traced_169,
-    'self, vec, out': traced_170,
-    'shape, numel': traced_171,
-    'size, allocator, ks, scalar_type': traced_172,
-    'size, device': traced_173,
-    'size, dtype=, device=, pin_memory=': traced_174,
-    'size, dtype=, layout=, device=, pin_memory=': traced_175,
-    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_176,
-    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_177,
-    'size, fill_value, out': traced_178,
-    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_179,
-    'size, generator=, out=': traced_180,
-    'size, out': traced_181,
-    'size, stride, allocator, ks, scalar_type': traced_182,
-    'size, stride, dtype=, device=, pin_memory=': traced_183,
-    'size, stride, dtype=, layout=, device=, pin_memory=': traced_184,
-    'start, end, step=, out=': traced_185,
-    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_186,
-    'start, end, steps, out=': traced_187,
-    'storage': traced_188,
-    'storage, size_bytes': traced_189,
-    't': traced_190,
-    't, alloc, priority=': traced_191,
-    'tensor, data, sizes': traced_192,
-    'tensor, force=': traced_193,
-    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_194,
-    'tensor_sizes, tensor_strides, sizes': traced_195,
-    'tensors, dim=': traced_196,
-    'tensors, dim=, out=': traced_197,
-    'type1, type2': traced_198,
-    'value, self': traced_199,
-    'values, indices, self, dim, keepdim': traced_200,
-    'var': traced_201,
-    'x, y': traced_202,
+    'A': traced_3,
+    'A, driver=': traced_4,
+    'alpha, a, b, beta, c': traced_5,
+    'alpha, a, x, beta, y': traced_6,
+    'arg': traced_7,
+    'array, sizes, strides, scalar_type': traced_8,
+    'begin, end, grain_size, f, work_per_iteration=': traced_9,
+    'condition': traced_10,
+    'condition, self, other': traced_11,
+    'condition, self, other, out': traced_12,
+    'ctx': traced_13,
+    'data': traced_14,
+    'data, scalar_type, device, copy_variables, copy_numpy, type_inference, pin_memory=': traced_15,
+    'dst, src': traced_16,
+    'dst, src, nbytes, kind, stream': traced_17,
+    'elements, test_elements, invert, out': traced_18,
+    'elements=, test_elements=, assume_unique=, invert=, element=, test_element=': traced_19,
+    'end, out': traced_20,
+    'end, start=, step=, dtype=, layout=, device=, pin_memory=': traced_21,
+    'equation, tensors, path=': traced_22,
+    'f, map_location=, pickle_module=, *, weights_only=, mmap=, **pickle_load_args': traced_23,
+    'flat': traced_24,
+    'from_, to': traced_25,
+    'grad_input, grad, output, dim': traced_26,
+    'grad_input, grad_output, input, target, weight, reduction, ignore_index, total_weight': traced_27,
+    'grad_output, self, target, reduction': traced_28,
+    'grad_output, self, target, reduction, grad_input': traced_29,
+    'high, size, low=, generator=, dtype=, layout=, device=, pin_memory=': traced_30,
+    'high, size, low=, generator=, out=': traced_31,
+    'index': traced_32,
+    'input, weight, bias=': traced_33,
+    'it': traced_34,
+    'it, alpha_scalar': traced_35,
+    'it, batch1, batch2, result': traced_36,
+    'it, correction, take_sqrt': traced_37,
+    'it, exp_scalar': traced_38,
+    'it, fill': traced_39,
+    'it, from_, to, gen': traced_40,
+    'it, gen': traced_41,
+    'it, grad, output, dim, input_dtype': traced_42,
+    'it, grad, output, dim, input_dtype, grad_input': traced_43,
+    'it, grad, output, dim, input_dtype, out': traced_44,
+    'it, grad, self, threshold': traced_45,
+    'it, grad, self, threshold, grad_input': traced_46,
+    'it, grad_output, output': traced_47,
+    'it, grad_output, output, grad_input': traced_48,
+    'it, grad_output, self, target, weight, reduction, ignore_index, total_weight': traced_49,
+    'it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input': traced_50,
+    'it, index_size, index_stride': traced_51,
+    'it, index_size, index_stride, accumulate': traced_52,
+    'it, input, dim, half_to_float': traced_53,
+    'it, input, dim, half_to_float, output': traced_54,
+    'it, input, target, reduction': traced_55,
+    'it, input, target, reduction, result': traced_56,
+    'it, lambd, gen': traced_57,
+    'it, loop': traced_58,
+    'it, max_': traced_59,
+    'it, min_': traced_60,
+    'it, min_, max_': traced_61,
+    'it, non_blocking': traced_62,
+    'it, ord_': traced_63,
+    'it, reduce': traced_64,
+    'it, reduce, ident': traced_65,
+    'it, self': traced_66,
+    'it, self, dim, dtype': traced_67,
+    'it, self, dim, dtype, result': traced_68,
+    'it, self, dim, keepdim': traced_69,
+    'it, self, dim, keepdim, dtype': traced_70,
+    'it, self, dim, keepdim, dtype, result': traced_71,
+    'it, self, dim, keepdim, min, max': traced_72,
+    'it, self, dim, keepdim, result': traced_73,
+    'it, self, dim, keepdim, values, indices': traced_74,
+    'it, self, end, weight': traced_75,
+    'it, self, end, weight, out': traced_76,
+    'it, self, exponent': traced_77,
+    'it, self, exponent, out': traced_78,
+    'it, self, indices': traced_79,
+    'it, self, indices, result': traced_80,
+    'it, self, mat, vec, beta, alpha': traced_81,
+    'it, self, mat, vec, beta, alpha, result': traced_82,
+    'it, self, mat1, mat2, beta, alpha': traced_83,
+    'it, self, mat1, mat2, beta, alpha, result': traced_84,
+    'it, self, mat2': traced_85,
+    'it, self, mat2, result': traced_86,
+    'it, self, max': traced_87,
+    'it, self, max, out': traced_88,
+    'it, self, min': traced_89,
+    'it, self, min, max': traced_90,
+    'it, self, min, max, out': traced_91,
+    'it, self, min, out': traced_92,
+    'it, self, other': traced_93,
+    'it, self, other, alpha': traced_94,
+    'it, self, other, alpha, out': traced_95,
+    'it, self, other, out': traced_96,
+    'it, self, other, rounding_mode': traced_97,
+    'it, self, other, rounding_mode, out': traced_98,
+    'it, self, out': traced_99,
+    'it, self, result': traced_100,
+    'it, self, scalar_ord, opt_dim, keepdim, opt_dtype': traced_101,
+    'it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result': traced_102,
+    'it, self, target, weight, reduction, ignore_index': traced_103,
+    'it, self, target, weight, reduction, ignore_index, output, total_weight': traced_104,
+    'it, self, tensor1, tensor2, value': traced_105,
+    'it, self, tensor1, tensor2, value, result': traced_106,
+    'it, start, end, steps': traced_107,
+    'it, start, size, step': traced_108,
+    'it, threshold, value': traced_109,
+    'it, value': traced_110,
+    'it, value_scalar': traced_111,
+    'it, weight': traced_112,
+    'ks, *args': traced_113,
+    'ks, self': traced_114,
+    'mat, result': traced_115,
+    'mean, std=, size=, generator=, dtype=, layout=, device=, pin_memory=': traced_116,
+    'mean, std=, size=, generator=, out=': traced_117,
+    'meta, tensors, dim': traced_118,
+    'meta, tensors, dim, result': traced_119,
+    'n, m=, dtype=, layout=, device=, pin_memory=': traced_120,
+    'n, m=, out=': traced_121,
+    'nbytes': traced_122,
+    'obj, f, pickle_module=, pickle_protocol=, _use_new_zipfile_serialization=, _disable_byteorder_record=': traced_123,
+    'obj, warn_if_not_writeable=': traced_124,
+    'oldshape, oldstride, newshape': traced_125,
+    'out, self, dims': traced_126,
+    'output, buffer, input': traced_127,
+    'output, shape': traced_128,
+    'output, total_weight, input, target, weight, reduction, ignore_index': traced_129,
+    'ptr, device': traced_130,
+    'repeats, output_size=': traced_131,
+    'result, a, b, dim': traced_132,
+    'result, input': traced_133,
+    'result, repeats': traced_134,
+    'result, rows, cols': traced_135,
+    'result, self, dim': traced_136,
+    'result, self, dim, index': traced_137,
+    'result, self, index': traced_138,
+    'result, self, k, upper': traced_139,
+    'result, self, mask': traced_140,
+    'result, self, n_sample, gen': traced_141,
+    'result, size': traced_142,
+    'result, tensors, dim': traced_143,
+    'row, col, offset=, dtype=, layout=, device=, pin_memory=': traced_144,
+    'rows': traced_145,
+    's, dtype=': traced_146,
+    's, dtype=, layout=, device=, pin_memory=': traced_147,
+    'self': traced_148,
+    'self, *args, **kwargs': traced_149,
+    'self, args, kwargs': traced_150,
+    'self, axis0, axis1': traced_151,
+    'self, bins=, min=, max=': traced_152,
+    'self, bins=, min=, max=, out=': traced_153,
+    'self, bins=, range=, weight=, density=': traced_154,
+    'self, block': traced_155,
+    'self, block, context': traced_156,
+    'self, chunks, dim=': traced_157,
+    'self, config': traced_158,
+    'self, context': traced_159,
+    'self, correction=, fweights=, aweights=': traced_160,
+    'self, device, dtype, non_blocking, copy, memory_format': traced_161,
+    'self, device, orig_size, stream': traced_162,
+    'self, diagonal=': traced_163,
+    'self, dim': traced_164,
+    'self, dim, correction, keepdim, out': traced_165,
+    'self, dim, dtype=': traced_166,
+    'self, dim, index': traced_167,
+    'self, dim, index, real_dim=': traced_168,
+    'self, dim, index, source': traced_169,
+    'self, dim, index, source, alpha': traced_170,
+    'self, dim, index, source, alpha=': traced_171,
+    'self, dim, index, source, reduce, include_self': traced_172,
+    'self, dim, index, source, reduce, include_self=': traced_173,
+    'self, dim, index, sparse_grad=': traced_174,
+    'self, dim, index, src': traced_175,
+    'self, dim, index, src, reduce': traced_176,
+    'self, dim, index, src=, value=, reduce=': traced_177,
+    'self, dim, index, value': traced_178,
+    'self, dim, keepdim, min_result, max_result': traced_179,
+    'self, dim, keepdim=': traced_180,
+    'self, dim, return_inverse=, return_counts=': traced_181,
+    'self, dim, sizes': traced_182,
+    'self, dim, sorted=, return_inverse=, return_counts=': traced_183,
+    'self, dim, start, length': traced_184,
+    'self, dim, start, stop, step, disable_slice_optimization': traced_185,
+    'self, dim, unbiased=, keepdim=': traced_186,
+    'self, dim0, dim1': traced_187,
+    'self, dim=': traced_188,
+    'self, dim=, correction=, keepdim=': traced_189,
+    'self, dim=, descending=': traced_190,
+    'self, dim=, start=, end=, step=': traced_191,
+    'self, dims': traced_192,
+    'self, dst, src, pool': traced_193,
+    'self, dtype=': traced_194,
+    'self, dtype=, layout=, device=, pin_memory=, memory_format=': traced_195,
+    'self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=': traced_196,
+    'self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=': traced_197,
+    'self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=': traced_198,
+    'self, fill_value, wrap=': traced_199,
+    'self, from_=, to=, generator=': traced_200,
+    'self, generator=': traced_201,
+    'self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_202,
+    'self, generator=, out=': traced_203,
+    'self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_204,
+    'self, hist, bin_edges': traced_205,
+    'self, index': traced_206,
+    'self, index, out_indices, disable_slice_optimization, specified_dims': traced_207,
+    'self, index, py_value': traced_208,
+    'self, indices': traced_209,
+    'self, indices, dim=': traced_210,
+    'self, indices, values, accumulate=': traced_211,
+    'self, indices, values, accumulate=, unsafe=': traced_212,
+    'self, it, from_, to, gen': traced_213,
+    'self, k, dim=, largest=, sorted=': traced_214,
+    'self, k=, dims=': traced_215,
+    'self, kwargs': traced_216,
+    'self, lambd=, generator=': traced_217,
+    'self, mantissa, exponent': traced_218,
+    'self, mask': traced_219,
+    'self, mask, source': traced_220,
+    'self, mask, value': traced_221,
+    'self, mean, std, gen': traced_222,
+    'self, mean=, std=, generator=': traced_223,
+    'self, memory_format=': traced_224,
+    'self, min=, max=': traced_225,
+    'self, nbytes': traced_226,
+    'self, nelements': traced_227,
+    'self, new_size': traced_228,
+    'self, num_samples, replacement=, generator=': traced_229,
+    'self, num_samples, replacement=, generator=, out=': traced_230,
+    'self, offset=': traced_231,
+    'self, offset=, dim1=, dim2=': traced_232,
+    'self, ord=, dim=, keepdim=, dtype=': traced_233,
+    'self, orig': traced_234,
+    'self, other': traced_235,
+    'self, other, alpha=': traced_236,
+    'self, other, dim=': traced_237,
+    'self, other, dims_self, dims_other': traced_238,
+    'self, other, out': traced_239,
+    'self, other, rounding_mode=': traced_240,
+    'self, other, rtol=, atol=, equal_nan=': traced_241,
+    'self, out': traced_242,
+    'self, out, a, b': traced_243,
+    'self, out=': traced_244,
+    'self, p': traced_245,
+    'self, p, context': traced_246,
+    'self, p, gen': traced_247,
+    'self, p, generator=': traced_248,
+    'self, p, isRetry, ctx': traced_249,
+    'self, p=, generator=': traced_250,
+    'self, p_, gen': traced_251,
+    'self, params, orig_size, context, split_remainder': traced_252,
+    'self, ptr': traced_253,
+    'self, repeats': traced_254,
+    'self, repeats, dim=, output_size=': traced_255,
+    'self, return_inverse=, return_counts=, dim=': traced_256,
+    'self, seq': traced_257,
+    'self, shape': traced_258,
+    'self, shifts, dims=': traced_259,
+    'self, size': traced_260,
+    'self, size, dtype=, layout=, device=, pin_memory=': traced_261,
+    'self, size, fill_value, dtype=, layout=, device=, pin_memory=': traced_262,
+    'self, size, implicit=': traced_263,
+    'self, size, memory_format=': traced_264,
+    'self, size, stride': traced_265,
+    'self, size, stride, dtype=, layout=, device=, pin_memory=': traced_266,
+    'self, size, stride, storage_offset': traced_267,
+    'self, size, stride, storage_offset=': traced_268,
+    'self, size_bytes, allocator, resizable, data_ptr=': traced_269,
+    'self, sizes, strides': traced_270,
+    'self, sorted=, return_inverse=, return_counts=': traced_271,
+    'self, source, destination': traced_272,
+    'self, source, storage_offset, size, stride=': traced_273,
+    'self, split_size, dim=': traced_274,
+    'self, split_sizes, dim=': traced_275,
+    'self, src, non_blocking=': traced_276,
+    'self, stable, dim=, descending=': traced_277,
+    'self, start_dim=, end_dim=': traced_278,
+    'self, storage, key_set, data_type, impl_type=': traced_279,
+    'self, target, weight=, pos_weight=, reduction=': traced_280,
+    'self, target, weight=, reduction=, ignore_index=': traced_281,
+    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_282,
+    'self, tensor': traced_283,
+    'self, tensor, out': traced_284,
+    'self, unbiased=': traced_285,
+    'self, value': traced_286,
+    'self, values, indices, dim, descending': traced_287,
+    'self, vec': traced_288,
+    'self, vec, out': traced_289,
+    'self, vec2': traced_290,
+    'self, weight, hist, bin_edges': traced_291,
+    'shape, numel': traced_292,
+    'size, allocator, ks, scalar_type': traced_293,
+    'size, device': traced_294,
+    'size, dtype=, device=, pin_memory=': traced_295,
+    'size, dtype=, layout=, device=, pin_memory=': traced_296,
+    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_297,
+    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_298,
+    'size, fill_value, out': traced_299,
+    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_300,
+    'size, generator=, out=': traced_301,
+    'size, out': traced_302,
+    'size, stride, allocator, ks, scalar_type': traced_303,
+    'size, stride, dtype=, device=, pin_memory=': traced_304,
+    'size, stride, dtype=, layout=, device=, pin_memory=': traced_305,
+    'start, end, step=, out=': traced_306,
+    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_307,
+    'start, end, steps, out=': traced_308,
+    'storage': traced_309,
+    'storage, size_bytes': traced_310,
+    't': traced_311,
+    't, alloc, priority=': traced_312,
+    'tensor, data, sizes': traced_313,
+    'tensor, force=': traced_314,
+    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_315,
+    'tensor_sizes, tensor_strides, sizes': traced_316,
+    'tensors': traced_317,
+    'tensors, dim=': traced_318,
+    'tensors, dim=, out=': traced_319,
+    'tensors, indexing=': traced_320,
+    'type1, type2': traced_321,
+    'value, self': traced_322,
+    'values, indices, self, dim, is_max': traced_323,
+    'values, indices, self, dim, keepdim': traced_324,
+    'values, indices, self, k, dim, largest, sorted': traced_325,
+    'var': traced_326,
+    'x, y': traced_327,
+    'y, x=, dx=, dim=': traced_328,
 }

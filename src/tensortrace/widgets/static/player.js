@@ -308,17 +308,21 @@ export function objectGraphSvg(replay, step) {
   return `<svg class="tt-graph" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${edges}${body}</svg>`;
 }
 
-// Past this many blocks a lane per address is a barcode: draw the allocated bytes over steps.
+// Past this many blocks (or addresses) one lane per address is a barcode: the map draws the
+// allocated bytes over steps instead, as one curve computed once per replay.
+const MAX_BLOCKS = 240;
 const MAX_BLOCK_LANES = 40;
+const curves = new WeakMap();
 
 export function memoryMapSvg(replay, step) {
   const blocks = replay.payload.blocks;
-  const addrs = [...new Set(blocks.map((b) => b[0]))].sort((a, b) => a - b);
-  if (addrs.length > MAX_BLOCK_LANES) {
-    const curve = allocatedCurveSvg(replay, step);
-    return (replay.payload.segments || []).length ? curve + segmentsSvg(replay, step) : curve;
+  const curve = curves.get(replay) || allocatedCurve(replay);
+  if (curve.aggregate) {
+    const svg = allocatedCurveSvg(replay, step);
+    return (replay.payload.segments || []).length ? svg + segmentsSvg(replay, step) : svg;
   }
   const n = replay.n;
+  const addrs = curve.addrs;
   const lane = new Map(addrs.map((a, i) => [a, i]));
   const LEFT = 124, W = 600, LANE = 22;
   const height = 36 + Math.max(addrs.length, 1) * LANE;
@@ -405,35 +409,50 @@ function segmentsSvg(replay, step) {
   return `<svg class="tt-segments" width="${W}" height="${height}" viewBox="0 0 ${W} ${height}">${body}</svg>`;
 }
 
-// The aggregate view for many blocks: bytes allocated after each step, as one filled curve.
-function allocatedCurveSvg(replay, step) {
+// The aggregate view's data, once per replay: the bytes allocated after each change, its path.
+function allocatedCurve(replay) {
   const blocks = replay.payload.blocks;
   const n = replay.n;
+  const addrs = [...new Set(blocks.map((b) => b[0]))].sort((a, b) => a - b);
   const change = new Map();
   for (const [, bytes, a, f] of blocks) {
     change.set(a, (change.get(a) || 0) + bytes);
     if (f != null) change.set(f, (change.get(f) || 0) - bytes);
   }
   const steps = [...change.keys()].sort((a, b) => a - b);
-  let total = 0, peak = 1, now = 0;
-  const points = [[0, 0]];
+  const totals = [];
+  let total = 0, peak = 1;
   for (const s of steps) {
     total += change.get(s);
-    points.push([s, total]);
+    totals.push(total);
     peak = Math.max(peak, total);
-    if (s <= step) now = total;
   }
-  points.push([n - 1, total]);
   const LEFT = 8, W = 600, TOP = 22, H = 120;
   const x = (s) => LEFT + (n > 1 ? (s / (n - 1)) * (W - LEFT - 6) : 0);
   const y = (v) => TOP + H - (v / peak) * H;
   let d = `M${x(0)},${y(0)}`;
-  for (let i = 1; i < points.length; i++) d += ` H${x(points[i][0])} V${y(points[i][1])}`;
-  const body = `<path class="tt-curve" d="${d} V${y(0)} Z"></path>` +
-    `<line class="tt-now" x1="${x(step)}" x2="${x(step)}" y1="${TOP}" y2="${TOP + H}"></line>` +
-    `<text x="${LEFT}" y="13" class="tt-col">${blocks.length} blocks at ${new Set(blocks.map((b) => b[0])).size} addresses: ` +
-    `allocated bytes over steps · now ${now} B · peak ${peak} B</text>`;
-  return `<svg class="tt-memory tt-aggregate" width="${W}" height="${TOP + H + 6}" viewBox="0 0 ${W} ${TOP + H + 6}">${body}</svg>`;
+  steps.forEach((s, i) => { d += ` H${x(s).toFixed(1)} V${y(totals[i]).toFixed(1)}`; });
+  d += ` H${x(n - 1)} V${y(0)} Z`;
+  const curve = {
+    aggregate: blocks.length > MAX_BLOCKS || addrs.length > MAX_BLOCK_LANES,
+    addrs, steps, totals, peak, d, x, W, TOP, H, LEFT, blocks: blocks.length,
+  };
+  curves.set(replay, curve);
+  return curve;
+}
+
+// The aggregate view for many blocks: bytes allocated after each step, as one filled curve.
+function allocatedCurveSvg(replay, step) {
+  const c = curves.get(replay) || allocatedCurve(replay);
+  let lo = 0, hi = c.steps.length; // the last change at or before `step`
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (c.steps[mid] <= step) lo = mid + 1; else hi = mid; }
+  const now = lo > 0 ? c.totals[lo - 1] : 0;
+  const body = `<path class="tt-curve" d="${c.d}"></path>` +
+    `<line class="tt-now" x1="${c.x(step)}" x2="${c.x(step)}" y1="${c.TOP}" y2="${c.TOP + c.H}"></line>` +
+    `<text x="${c.LEFT}" y="13" class="tt-col">${c.blocks} blocks at ${c.addrs.length} addresses: ` +
+    `allocated bytes over steps · now ${now} B · peak ${c.peak} B</text>`;
+  const h = c.TOP + c.H + 6;
+  return `<svg class="tt-memory tt-aggregate" width="${c.W}" height="${h}" viewBox="0 0 ${c.W} ${h}">${body}</svg>`;
 }
 
 function codeHtml(replay) {
@@ -464,6 +483,34 @@ function counterpartHtml(replay, step) {
   return `<dl>${row("frame", fr.name)}${row("layer", fr.layer)}${row("PyTorch file", fr.source)}` +
     `${row("C++ symbol", fr.symbol)}${row("2019 name", fr.legacy)}${row("arguments", fr.args)}` +
     `${row("dispatch", fr.details)}</dl>`;
+}
+
+// The autograd engine at `step`: the Node it is evaluating, its ready queue and the dependency
+// counts still pending, as the innermost evaluate_function frame recorded them (engine.cpp).
+const EVALUATE = "autograd::engine::evaluate_function: ";
+export function engineAt(replay, step) {
+  const chain = replay.stackAt(step);
+  for (let k = chain.length - 1; k >= 0; k--) {
+    const fr = replay.frameInfo(chain[k]);
+    if (!fr.name.startsWith(EVALUATE)) continue;
+    const args = String(fr.args || "");
+    const deps = args.indexOf(", dependencies="), ready = args.indexOf(", ready_queue=");
+    return {
+      node: deps >= 0 ? args.slice("node=".length, deps) : fr.name.slice(EVALUATE.length),
+      dependencies: deps >= 0 && ready > deps ? args.slice(deps + ", dependencies=".length, ready) : "",
+      ready: ready >= 0 ? args.slice(ready + ", ready_queue=".length) : "",
+      begin: fr.begin,
+    };
+  }
+  return null;
+}
+
+function engineHtml(replay, step) {
+  const e = engineAt(replay, step);
+  if (!e) return '<div class="tt-empty">not inside a backward Node at this step</div>';
+  const row = (k, v) => `<dt>${k}</dt><dd>${esc(v || "—")}</dd>`;
+  return `<dl>${row("evaluating", e.node)}${row("ready queue", e.ready)}` +
+    `${row("dependencies", e.dependencies)}</dl>`;
 }
 
 const LAYERS = ["python", "dispatch", "autograd", "native", "kernel", "allocator", "refcount"];
@@ -524,6 +571,7 @@ export function mount(el, model, options = {}) {
     `<div class="tt-grid"><div class="tt-col-left">` +
     `<section><h4>equivalent code</h4><pre class="tt-code"></pre></section>` +
     `<section><h4>call stack</h4><div class="tt-stack"></div></section>` +
+    `<section class="tt-engine-box" hidden><h4>autograd engine (backward pass)</h4><div class="tt-engine tt-counterpart"></div></section>` +
     `<section class="tt-counterpart-box"><h4>PyTorch counterpart</h4><div class="tt-counterpart"></div></section>` +
     `</div><div class="tt-col-right">` +
     `<section><h4>objects: handle → TensorImpl → StorageImpl → DataPtr</h4><div class="tt-graph-box"></div></section>` +
@@ -536,6 +584,9 @@ export function mount(el, model, options = {}) {
   const stackBox = $(".tt-stack");
   const search = $(".tt-search");
   code.innerHTML = codeHtml(replay); // drawn once; a step only moves the `here` mark
+  // a trace with a backward pass gets the engine's panel, at every step (a stable height)
+  const hasEngine = replay.payload.sites.some((site) => String(site[1]).startsWith(EVALUATE));
+  $(".tt-engine-box").hidden = !hasEngine;
   const lines = [...code.querySelectorAll(".tt-line")];
   let here = -1;
   let timer = null;
@@ -570,7 +621,8 @@ export function mount(el, model, options = {}) {
     markHere(step);
     stackBox.innerHTML = stackHtml(replay, step);
     stackBox.scrollTop = stackBox.scrollHeight; // the innermost frame is the one that matters
-    $(".tt-counterpart").innerHTML = counterpartHtml(replay, step);
+    $(".tt-counterpart-box .tt-counterpart").innerHTML = counterpartHtml(replay, step);
+    if (hasEngine) $(".tt-engine").innerHTML = engineHtml(replay, step);
     $(".tt-graph-box").innerHTML = objectGraphSvg(replay, step);
     $(".tt-memory-box").innerHTML = memoryMapSvg(replay, step);
     root.dataset.step = String(step);

@@ -1,0 +1,51 @@
+"""The CPU kernel of lerp with a Scalar weight.
+
+Mirrors `aten/src/ATen/native/cpu/LerpKernel.cpp` and `Lerp.h`: for |weight| < 0.5 the result is
+self + weight * (end - self), else end - (end - self) * (1 - weight), so that weight 1 gives
+`end` exactly. The Vectorized path computes each with one fused multiply-add (vec::fmadd,
+vec::fnmadd), rounded once: here the product and sum are taken in double and rounded to the
+tensor's type once, which is the same for float32.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tensortrace.aten.native.cpu.binary_ops_kernel import AT_DISPATCH_CHECK
+from tensortrace.aten.native.cpu.loops import cpu_kernel_vec
+from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
+from tensortrace.aten.native.lerp import lerp_kernel_scalar_weight
+from tensortrace.aten.opmath_type import to_opmath
+from tensortrace.aten.tensor_iterator import TensorIteratorBase
+from tensortrace.c10.scalar_type import ScalarType, isFloatingType
+from tensortrace.trace import traced
+
+SOURCE = "aten/src/ATen/native/cpu/LerpKernel.cpp"
+
+
+@traced("kernel", "at::native::(anonymous)::lerp_scalar_kernel", SOURCE)
+def lerp_scalar_kernel(it: TensorIteratorBase, weight: Any) -> None:
+    dtype = it.common_dtype()
+    AT_DISPATCH_CHECK("lerp_kernel_scalar", dtype,
+                      isFloatingType(dtype) or dtype in (ScalarType.ComplexFloat,
+                                                         ScalarType.ComplexDouble))
+    w = float(weight)
+
+    def loop(out: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+        self_, end = to_opmath(a, b)
+        op = self_.dtype.type
+        wt = op(w)
+        diff = end - self_  # rounded in opmath, as the Vectorized subtraction is
+        wide = np.float64 if op is not np.float64 else np.longdouble
+        if abs(w) < 0.5:
+            value = wt.astype(wide) * diff.astype(wide) + self_.astype(wide)
+        else:
+            value = end.astype(wide) - diff.astype(wide) * (op(1) - wt).astype(wide)
+        out[...] = value.astype(out.dtype)
+
+    cpu_kernel_vec(it, loop)
+
+
+REGISTER_DISPATCH(lerp_kernel_scalar_weight, lerp_scalar_kernel)

@@ -1,0 +1,116 @@
+"""The native functions native_functions.yaml names under `CUDA:` where PyTorch's CUDA function
+differs from the CPU one: empty_cuda, mm_out_cuda, cat_out_cuda, nonzero_cuda...
+
+Mirrors the `at::native` functions of `aten/src/ATen/native/cuda/` (TensorFactories.cu, Blas.cpp,
+Shape.cu, Nonzero.cu, Indexing.cu, CUDAScalar.cu, Resize.cpp, RangeFactories.cu) and the
+generated `UfuncCUDA_add.cu`. Where only the name and the file differ (the algorithm is the
+CPU one on host memory, as everywhere on the emulated device), the CUDA function is the CPU
+function's body registered under the CUDA name, so the trace names the CUDA function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tensortrace.aten.cuda import empty_tensor
+from tensortrace.aten.native.registry import (
+    IMPL_FUNCTIONS,
+    NATIVE_FUNCTIONS,
+    native_function,
+)
+from tensortrace.aten.tensor_body import Tensor
+from tensortrace.c10.device import Device
+from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.scalar_type import ScalarType
+from tensortrace.trace import traced
+
+CUDA = "aten/src/ATen/native/cuda/"
+
+
+def _body(fn: Any) -> Any:
+    return getattr(fn, "__wrapped__", fn)
+
+
+def cuda_native(cpu_name: str, cuda_name: str, source: str) -> None:
+    """at::native::<cuda_name> in <source>: the CPU function's body under the CUDA name."""
+    for fn in NATIVE_FUNCTIONS[cpu_name]:
+        native_function(CUDA + source, name=cuda_name)(_body(fn))
+
+
+def cuda_impl(cpu_name: str, cuda_name: str, source: str) -> None:
+    """TORCH_IMPL_FUNC(<cuda_name>) of a structured kernel, in <source>."""
+    IMPL_FUNCTIONS[cuda_name] = traced("native", f"at::native::structured_{cuda_name}::impl",
+                                       source)(_body(IMPL_FUNCTIONS[cpu_name]))
+
+
+# ---- TensorFactories.cu -----------------------------------------------------------------------
+@native_function(CUDA + "TensorFactories.cu")
+def empty_cuda(size: Sequence[int], dtype: ScalarType | None = None, layout: str | None = None,
+               device: Device | None = None, pin_memory: bool | None = None,
+               memory_format: str | None = None) -> Tensor:
+    from tensortrace.aten.native.tensor_factories import _check_memory_format
+
+    _check_memory_format(memory_format)
+    return empty_tensor.empty_cuda(size, dtype, device, pin_memory)
+
+
+@native_function(CUDA + "TensorFactories.cu")
+def empty_strided_cuda(size: Sequence[int], stride: Sequence[int],
+                       dtype: ScalarType | None = None, layout: str | None = None,
+                       device: Device | None = None, pin_memory: bool | None = None) -> Tensor:
+    return empty_tensor.empty_strided_cuda(size, stride, dtype, device, pin_memory)
+
+
+# ---- Indexing.cu: the mask must be on self's device (no TensorIterator CPU-scalar rule) --------
+_masked_fill__cpu = _body(NATIVE_FUNCTIONS["masked_fill__cpu"][0])
+
+
+@native_function(CUDA + "Indexing.cu")
+def masked_fill__cuda(self: Tensor, mask: Tensor, value: Any) -> Tensor:
+    TORCH_CHECK(self.device() == mask.device(), "expected self and mask to be on the same "
+                "device, but got mask on ", mask.device(), " and self on ", self.device())
+    return _masked_fill__cpu(self, mask, value)
+
+
+# ---- same algorithm, CUDA name and file -------------------------------------------------------
+cuda_native("eye_out_cpu", "eye_out_cuda", "TensorFactories.cu")
+cuda_native("arange_out", "arange_cuda_out", "RangeFactories.cu")
+cuda_native("linspace_out", "linspace_cuda_out", "RangeFactories.cu")
+cuda_native("resize_", "resize_cuda_", "Resize.cpp")
+cuda_native("_local_scalar_dense_cpu", "_local_scalar_dense_cuda", "CUDAScalar.cu")
+cuda_native("set_storage_cpu_", "set_storage_cuda_", "TensorShapeCUDA.cpp")
+cuda_native("dot", "dot_cuda", "Blas.cpp")
+cuda_native("nonzero_cpu", "nonzero_cuda", "Nonzero.cu")
+
+cuda_impl("ufunc_add_CPU", "ufunc_add_CUDA", "build/aten/src/ATen/UfuncCUDA_add.cu")
+cuda_impl("cat_out_cpu", "cat_out_cuda", CUDA + "Shape.cu")
+cuda_impl("mm_out_cpu", "mm_out_cuda", CUDA + "Blas.cpp")
+cuda_impl("bmm_out_cpu", "bmm_out_cuda", CUDA + "Blas.cpp")
+cuda_impl("addmm_out_cpu", "addmm_out_cuda", CUDA + "Blas.cpp")
+cuda_impl("addmv_out_cpu", "addmv_out_cuda", CUDA + "Blas.cpp")
+cuda_native("trace_cpu", "trace_cuda", "TriangularOps.cu")
+cuda_native("histogram_histc", "_histc_cuda", "SummaryOps.cu")
+cuda_native("histogram_histc_out", "_histc_out_cuda", "SummaryOps.cu")
+
+# ---- ops merged after the CUDA entries were written: torch's CUDA names, the CPU bodies ----
+cuda_impl("softmax_cpu_out", "softmax_cuda_out", CUDA + "SoftMax.cu")
+cuda_impl("log_softmax_cpu_out", "log_softmax_cuda_out", CUDA + "SoftMax.cu")
+cuda_impl("softmax_backward_cpu_out", "softmax_backward_cuda_out", CUDA + "SoftMax.cu")
+cuda_impl("log_softmax_backward_cpu_out", "log_softmax_backward_cuda_out", CUDA + "SoftMax.cu")
+cuda_impl("nll_loss_forward_out_cpu", "nll_loss_forward_out_cuda", CUDA + "Loss.cu")
+cuda_impl("nll_loss_backward_out_cpu", "nll_loss_backward_out_cuda", CUDA + "Loss.cu")
+cuda_native("log_sigmoid_forward_cpu", "log_sigmoid_forward_cuda", "ActivationLogSigmoidKernel.cu")
+cuda_native("roll", "roll_cuda", "TensorTransformations.cu")
+cuda_native("index_select_cpu_", "index_select_cuda", "Indexing.cu")
+cuda_native("masked_select_cpu", "masked_select_cuda", "Indexing.cu")
+cuda_native("masked_scatter__cpu", "masked_scatter__cuda", "IndexKernel.cu")
+cuda_native("cpu_equal", "cuda_equal", "Equal.cpp")
+cuda_native("_unique2_cpu", "_unique2_cuda", "Unique.cu")
+cuda_native("unique_dim_cpu", "unique_dim_cuda", "Unique.cu")
+cuda_native("unique_consecutive_cpu", "unique_consecutive_cuda", "Unique.cu")
+cuda_native("unique_dim_consecutive_cpu", "unique_dim_consecutive_cuda", "Unique.cu")
+cuda_native("repeat_interleave_cpu", "repeat_interleave_cuda", "Repeat.cu")
+cuda_native("tril_indices_cpu", "tril_indices_cuda", "TensorFactories.cu")
+cuda_native("triu_indices_cpu", "triu_indices_cuda", "TensorFactories.cu")
+cuda_native("count_nonzero", "count_nonzero_cuda", "ReduceSumProdKernel.cu")

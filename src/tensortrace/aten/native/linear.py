@@ -1,0 +1,425 @@
+"""Linear.cpp: linear, einsum (and the sumproduct_pair it contracts with), tensordot, inner,
+outer / ger, kron.
+
+Mirrors `aten/src/ATen/native/Linear.cpp` and the composites of `LinearAlgebra.cpp`.
+
+- linear: input @ weight.T + bias, the op behind nn.Linear. For a 2D input with a bias it is one
+  fused addmm(bias, input, weight.t()); for a contiguous input with a bias the batch dims are
+  folded into rows first (_flatten_nd_linear: view + addmm + view); otherwise it is matmul, plus
+  an in-place add of the bias. So F.linear records aten::linear > aten::t + aten::addmm, as
+  torch.profiler shows.
+- None of the others has a kernel of its own: einsum aligns every operand to (output dims,
+  contraction dims) with diagonal / unsqueeze / permute, then contracts left to right, each pair
+  through sumproduct_pair's permute + reshape + bmm + view + permute, so the trace of
+  `torch.einsum('ij,jk->ik', a, b)` shows the bmm that does the work, as torch.profiler does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tensortrace.aten.native.registry import native_function
+from tensortrace.aten.native.tensor_transformations import dim_list_to_bitset
+from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
+from tensortrace.c10.exception import TORCH_CHECK
+
+SOURCE = "aten/src/ATen/native/Linear.cpp"
+LINALG = "aten/src/ATen/native/LinearAlgebra.cpp"
+
+NUM_OF_LETTERS = 26
+TOTAL_LABELS = 52
+ELLIPSIS = TOTAL_LABELS
+
+
+def _at() -> Any:
+    from tensortrace.aten import functions as at
+
+    return at
+
+
+def _prod(values: Sequence[int]) -> int:
+    out = 1
+    for v in values:
+        out *= v
+    return out
+
+
+def sumproduct_pair(left: Tensor, right: Tensor, sum_dims_: Sequence[int],
+                    keepdim: bool) -> Tensor:
+    """(left * right).sum(sum_dims) by permutation and batch matrix multiplication."""
+    TORCH_CHECK(left.dim() == right.dim(), "number of dimensions must match")
+    if not sum_dims_:
+        return _at().mul(left, right)
+    dim = left.dim()
+    sum_dims = dim_list_to_bitset(sum_dims_, dim)
+    lro: list[int] = []
+    lo: list[int] = []
+    ro: list[int] = []
+    lro_size = lo_size = ro_size = sum_size = 1
+    for i in range(dim):
+        sl, sr = left.size(i) != 1, right.size(i) != 1
+        if sum_dims[i]:
+            if sl and sr:
+                TORCH_CHECK(left.size(i) == right.size(i), "non-broadcast dimensions must match")
+                sum_size *= left.size(i)
+            elif sl:
+                left = left.sum([i], True)
+            elif sr:
+                right = right.sum([i], True)
+        elif sl and sr:
+            TORCH_CHECK(left.size(i) == right.size(i), "non-broadcast dimensions must match")
+            lro.append(i)
+            lro_size *= left.size(i)
+        elif sl:
+            lo.append(i)
+            lo_size *= left.size(i)
+        else:
+            ro.append(i)
+            ro_size *= right.size(i)
+    sums = list(sum_dims_)
+    out_size = ([left.size(d) for d in lro] + [left.size(d) for d in lo] + [1] * len(sums)
+                + [right.size(d) for d in ro])
+    lpermutation = lro + lo + sums + ro
+    rpermutation = lro + sums + ro + lo
+    opermutation = [-1] * len(out_size)
+    for i, d in enumerate(lro + lo + sums + ro):
+        opermutation[d] = i
+    left = left.permute(lpermutation).reshape([lro_size, lo_size, sum_size])
+    right = right.permute(rpermutation).reshape([lro_size, sum_size, ro_size])
+    result = _at().bmm(left, right)
+    result = result.view(out_size).permute(opermutation)
+    if not keepdim:
+        sizes = list(result.sizes())
+        for i in range(dim - 1, -1, -1):
+            if sum_dims[i]:
+                del sizes[i]
+        result = result.view(sizes)
+    return result
+
+
+def _label_to_subscript(label: str) -> int:
+    return ord(label) - ord("A") if label.isupper() else ord(label) - ord("a") + NUM_OF_LETTERS
+
+
+def _subscript_to_label(s: int) -> str:
+    return chr(s + ord("A")) if s < NUM_OF_LETTERS else chr(s - NUM_OF_LETTERS + ord("a"))
+
+
+def _parse_operands(lhs: str, num_ops: int) -> list[list[int]]:
+    op_labels: list[list[int]] = [[] for _ in range(num_ops)]
+    ell_in_input = False
+    curr_op = 0
+    i = 0
+    while i < len(lhs):
+        label = lhs[i]
+        if label == " ":
+            pass
+        elif label == ".":
+            TORCH_CHECK(not ell_in_input, "einsum(): found '.' for operand ", curr_op,
+                        " for which an ellipsis was already found")
+            TORCH_CHECK(i + 2 < len(lhs) and lhs[i + 1] == "." and lhs[i + 2] == ".",
+                        "einsum(): found '.' for operand ", curr_op,
+                        " that is not part of any ellipsis")
+            i += 2
+            op_labels[curr_op].append(ELLIPSIS)
+            ell_in_input = True
+        elif label == ",":
+            curr_op += 1
+            TORCH_CHECK(curr_op < num_ops,
+                        "einsum(): fewer operands were provided than specified in the equation")
+            ell_in_input = False
+        else:
+            TORCH_CHECK(label.isascii() and label.isalpha(), "einsum(): invalid subscript "
+                        "given at index ", i, " in the equation string, subscripts must be in "
+                        "[a-zA-Z]")
+            op_labels[curr_op].append(_label_to_subscript(label))
+        i += 1
+    TORCH_CHECK(curr_op == num_ops - 1,
+                "einsum(): more operands were provided than specified in the equation")
+    return op_labels
+
+
+@native_function(SOURCE)
+def einsum(equation: str, tensors: Sequence[Tensor], path: Sequence[int] | None = None
+           ) -> Tensor:
+    operands = list(tensors)
+    TORCH_CHECK(len(operands) > 0, "einsum(): must provide at least one operand")
+    num_ops = len(operands)
+    if path is not None:
+        path_size = 1 if num_ops == 1 else (num_ops - 1) * 2
+        TORCH_CHECK(len(path) == path_size, "einsum(): expected contraction path given in path "
+                    "parameter to have size ", path_size, " but got ", len(path))
+    arrow_pos = equation.find("->")
+    lhs = equation if arrow_pos == -1 else equation[:arrow_pos]
+    op_labels = _parse_operands(lhs, num_ops)
+
+    label_count = [0] * TOTAL_LABELS
+    ell_num_dim = 0
+    for i, (operand, labels) in enumerate(zip(operands, op_labels)):
+        ndims = operand.dim()
+        nlabels = len(labels)
+        has_ellipsis = False
+        for label in labels:
+            if label == ELLIPSIS:
+                nlabels -= 1
+                has_ellipsis = True
+                ell_num_dim = max(ell_num_dim, ndims - nlabels)
+            else:
+                label_count[label] += 1
+        TORCH_CHECK(nlabels <= ndims if has_ellipsis else nlabels == ndims,
+                    "einsum(): the number of subscripts in the equation (", nlabels,
+                    ") is more than the number of dimensions (" if has_ellipsis
+                    else ") does not match the number of dimensions (", ndims,
+                    ") for operand ", i, "" if has_ellipsis else " and no ellipsis was given")
+
+    # align every operand to (output dims, contraction dims)
+    label_perm_index = [-1] * TOTAL_LABELS
+    perm_index = ell_index = 0
+    ell_in_output = False
+    if arrow_pos == -1:  # implicit output: the ellipsis, then the labels seen once, sorted
+        perm_index = ell_num_dim
+        ell_in_output = True
+        for label in range(TOTAL_LABELS):
+            if label_count[label] == 1:
+                label_perm_index[label] = perm_index
+                perm_index += 1
+    else:
+        rhs = equation[arrow_pos + 2:]
+        i = 0
+        while i < len(rhs):
+            label = rhs[i]
+            if label == " ":
+                pass
+            elif label == ".":
+                TORCH_CHECK(not ell_in_output, "einsum(): found '.' for output but an ellipsis "
+                            "(...) was already found")
+                TORCH_CHECK(i + 2 < len(rhs) and rhs[i + 1] == "." and rhs[i + 2] == ".",
+                            "einsum(): found '.' for output that is not part of any ellipsis "
+                            "(...)")
+                i += 2
+                ell_index = perm_index
+                perm_index += ell_num_dim
+                ell_in_output = True
+            else:
+                TORCH_CHECK(label.isascii() and label.isalpha(), "einsum(): invalid subscript "
+                            "given at index ", len(lhs) + 2 + i, " in the equation string, "
+                            "subscripts must be in [a-zA-Z]")
+                index = _label_to_subscript(label)
+                TORCH_CHECK(label_count[index] > 0 and label_perm_index[index] == -1,
+                            "einsum(): output subscript ", label,
+                            " appears more than once in the output"
+                            if label_perm_index[index] > -1
+                            else " does not appear in the equation for any input operand")
+                label_perm_index[index] = perm_index
+                perm_index += 1
+            i += 1
+    out_num_dim = perm_index
+    if not ell_in_output:
+        ell_index = perm_index
+        perm_index += ell_num_dim
+    for label in range(TOTAL_LABELS):
+        if label_count[label] > 0 and label_perm_index[label] == -1:
+            label_perm_index[label] = perm_index
+            perm_index += 1
+
+    label_size = [1] * TOTAL_LABELS
+    ell_sizes = [1] * ell_num_dim
+    dim_counts = [0] * perm_index
+    ops: list[Tensor] = []
+    for i, operand in enumerate(operands):
+        op = operand
+        permutation = [-1] * perm_index
+        dim = 0
+        for s in op_labels[i]:
+            if s == ELLIPSIS:
+                ndim = operand.dim() - (len(op_labels[i]) - 1)
+                for j in range(ell_num_dim - ndim, ell_num_dim):
+                    if op.size(dim) != 1:
+                        TORCH_CHECK(ell_sizes[j] == 1 or ell_sizes[j] == op.size(dim),
+                                    "einsum(): dimension ", dim, " covered by ellipsis in "
+                                    "operand ", i, "has size ", op.size(dim), " which does not "
+                                    "broadcast with previously seen ellipsis with size ",
+                                    ell_sizes[j], " for the respective dimension")
+                        ell_sizes[j] = op.size(dim)
+                        dim_counts[ell_index + j] += 1
+                    permutation[ell_index + j] = dim
+                    dim += 1
+            elif permutation[label_perm_index[s]] == -1:
+                if op.size(dim) != 1:
+                    TORCH_CHECK(label_size[s] == 1 or label_size[s] == op.size(dim),
+                                "einsum(): subscript ", _subscript_to_label(s), " has size ",
+                                op.size(dim), " for operand ", i, " which does not broadcast "
+                                "with previously seen size ", label_size[s])
+                    label_size[s] = op.size(dim)
+                    dim_counts[label_perm_index[s]] += 1
+                permutation[label_perm_index[s]] = dim
+                dim += 1
+            else:  # a repeated label: take the diagonal
+                prev_dim = permutation[label_perm_index[s]]
+                TORCH_CHECK(op.size(dim) == op.size(prev_dim), "einsum(): subscript ",
+                            _subscript_to_label(s), " is repeated for operand ", i,
+                            " but the sizes don't match, ", op.size(dim), " != ",
+                            op.size(prev_dim))
+                op = op.diagonal(0, prev_dim, dim).movedim(-1, prev_dim)
+        for k, val in enumerate(permutation):
+            if val == -1:
+                op = op.unsqueeze(dim)
+                permutation[k] = dim
+                dim += 1
+        ops.append(op.permute(permutation))
+
+    contract_path = list(path) if path is not None else []
+    while len(ops) > 1:
+        i, j = 0, 1
+        if path is not None:
+            i, j = contract_path.pop(0), contract_path.pop(0)
+            if j < i:
+                i, j = j, i
+            TORCH_CHECK(i != j and i >= 0 and j < len(ops), "einsum(): invalid contraction (",
+                        i, ", ", j, ") cannot contract an operand with itself" if i == j
+                        else ") operand index is out of bounds")
+        a, b = ops[i], ops[j]
+        del ops[j]
+        del ops[i]
+        sum_dims: list[int] = []
+        a_dims_to_sum: list[int] = []
+        b_dims_to_sum: list[int] = []
+        for d in range(out_num_dim, perm_index):
+            if a.size(d) != 1 and b.size(d) != 1:
+                dim_counts[d] -= 1
+                if dim_counts[d] == 1:
+                    sum_dims.append(d)
+                    dim_counts[d] = 0
+            elif dim_counts[d] == 1:
+                if a.size(d) != 1:
+                    a_dims_to_sum.append(d)
+                    dim_counts[d] = 0
+                elif b.size(d) != 1:
+                    b_dims_to_sum.append(d)
+                    dim_counts[d] = 0
+        if a_dims_to_sum:
+            a = a.sum(a_dims_to_sum, True)
+        if b_dims_to_sum:
+            b = b.sum(b_dims_to_sum, True)
+        pair = sumproduct_pair(a, b, sum_dims, True)
+        if path is not None:
+            ops.append(pair)
+        else:
+            ops.insert(0, pair)
+
+    if perm_index - out_num_dim > 0:
+        if num_ops > 1:
+            sizes = list(ops[0].sizes())[:out_num_dim]
+            return ops[0].view(sizes)
+        return ops[0].sum(list(range(out_num_dim, perm_index)))
+    return ops[0]
+
+
+# ---- LinearAlgebra.cpp composites ----------------------------------------------------------------
+@native_function(LINALG)
+def tensordot(self: Tensor, other: Tensor, dims_self: Sequence[int],
+              dims_other: Sequence[int]) -> Tensor:
+    TORCH_CHECK(len(dims_self) == len(dims_other), "both dimension lists should have same length")
+    TORCH_CHECK(self.scalar_type() == other.scalar_type(), "both inputs should have same dtype")
+    csize = 1
+    t1, t2 = self, other
+    for d1, d2 in zip(dims_self, dims_other):
+        s1, s2 = self.size(d1), other.size(d2)
+        if s2 == 1:
+            t1 = t1.sum([d1], True, dtype=t1.scalar_type())
+        elif s1 == 1:
+            t2 = t2.sum([d2], True, dtype=t2.scalar_type())
+        else:
+            TORCH_CHECK(s1 == s2, "contracted dimensions need to match, but first has size ", s1,
+                        " in dim ", d1, " and second has size ", s2, " in dim ", d2)
+            csize *= s1
+    cdims1 = dim_list_to_bitset(dims_self, self.dim())
+    cdims2 = dim_list_to_bitset(dims_other, other.dim())
+    p1 = [i for i in range(self.dim()) if not cdims1[i]]
+    p2_rest = [i for i in range(other.dim()) if not cdims2[i]]
+    rsizes = [t1.size(i) for i in p1] + [t2.size(i) for i in p2_rest]
+    size1 = _prod([t1.size(i) for i in p1])
+    size2 = _prod([t2.size(i) for i in p2_rest])
+    t1 = t1.permute(p1 + [maybe_wrap_dim(d, self.dim()) for d in dims_self]).reshape(
+        [size1, csize])
+    t2 = t2.permute([maybe_wrap_dim(d, other.dim()) for d in dims_other] + p2_rest).reshape(
+        [csize, size2])
+    return _at().mm(t1, t2).reshape(rsizes)
+
+
+@native_function(LINALG)
+def inner(self: Tensor, other: Tensor) -> Tensor:
+    if self.dim() == 0 or other.dim() == 0:
+        return _at().mul(self, other)
+    TORCH_CHECK(self.size(-1) == other.size(-1), "inner() the last dimension must match on both "
+                "input tensors but got shapes ", list(self.sizes()), " and ",
+                list(other.sizes()))
+    return _at().tensordot(self, other, [-1], [-1])
+
+
+def _check_1d(t: Tensor, arg: str, fn: str) -> None:
+    TORCH_CHECK(t.dim() == 1, fn, ": Expected 1-D argument ", arg, ", but got ", t.dim(), "-D")
+
+
+@native_function(LINALG)
+def outer(self: Tensor, vec2: Tensor) -> Tensor:
+    _check_1d(self, "self", "outer")
+    _check_1d(vec2, "vec2", "outer")
+    return _at().mul(self.reshape([self.size(0), 1]), vec2)
+
+
+@native_function(LINALG)
+def ger(self: Tensor, vec2: Tensor) -> Tensor:
+    return self.outer(vec2)
+
+
+@native_function(LINALG)
+def kron(self: Tensor, other: Tensor) -> Tensor:
+    """KronImpl: self as (s0, 1, s1, 1, ...) times other as (1, o0, 1, o1, ...), flattened."""
+    maxdim = max(self.dim(), other.dim())
+    pad_self, pad_other = maxdim - self.dim(), maxdim - other.dim()
+    a_reshape = [1] * (2 * maxdim)
+    b_reshape = [1] * (2 * maxdim)
+    result_reshape = [1] * maxdim
+    for i in range(maxdim):
+        a_reshape[2 * i] = self.size(i - pad_self) if i >= pad_self else 1
+        b_reshape[2 * i + 1] = other.size(i - pad_other) if i >= pad_other else 1
+        result_reshape[i] = a_reshape[2 * i] * b_reshape[2 * i + 1]
+    def view(t: Tensor, shape: list[int]) -> Tensor:  # _unsafe_view needs viewable strides
+        return _at()._unsafe_view(t, shape) if t.is_contiguous() else t.reshape(shape)
+
+    product = _at().mul(view(self, a_reshape), view(other, b_reshape))
+    return _at()._unsafe_view(product, result_reshape)
+
+
+# ---- linear (nn.Linear) ----------------------------------------------------------------------
+def _flatten_nd_linear(input: Tensor, weight: Tensor, bias: Tensor) -> Tensor:
+    """Fold the batch dims into rows (a view, the input being contiguous), addmm, unfold."""
+    sizes = input.sizes()
+    flattened_dim = 1
+    for s in sizes[:-1]:
+        flattened_dim *= s
+    # reshape of a contiguous tensor is a view: torch.profiler records just aten::view
+    result = _at().addmm(bias, input.view([flattened_dim, sizes[-1]]), weight.t())
+    return result.view([*sizes[:-1], result.size(1)])
+
+
+@native_function(SOURCE)
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    at = _at()
+    input_dim = input.dim()
+    weight_dim = weight.dim()
+    TORCH_CHECK(input_dim != 0 and weight_dim != 0, "both arguments to linear need to be at "
+                "least 1D, but they are ", input_dim, "D and ", weight_dim, "D")
+    has_bias = bias is not None and bias.defined()
+    if input_dim == 2 and has_bias:
+        # fused op is marginally faster
+        return at.addmm(bias, input, weight.t())
+    if has_bias and input.is_contiguous() and (input_dim == 3 or bias.dim() == 1):
+        return _flatten_nd_linear(input, weight, bias)
+    output = at.matmul(input, weight.t())
+    if has_bias:
+        output.add_(bias)
+    return output

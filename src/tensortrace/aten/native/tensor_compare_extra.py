@@ -1,0 +1,94 @@
+"""isnan, isinf, isfinite and isin.
+
+Mirrors `aten/src/ATen/native/TensorCompare.cpp`: isnan is `self != self`; isinf and isfinite
+are composites (all-false / all-true for integer and bool tensors, else comparisons with
+infinity); isin promotes both operands to their result type and asks, per element, whether it
+occurs among the test elements (isin_default_kernel_cpu; its sorting path gives the same
+answer).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tensortrace.aten.native.registry import native_function
+from tensortrace.aten.scalar_ops import Scalar, wrapped_scalar_tensor
+from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_iterator import TensorIteratorConfig
+from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.scalar_type import ScalarType, isIntegralType
+from tensortrace.trace import traced
+
+SOURCE = "aten/src/ATen/native/TensorCompare.cpp"
+INF = float("inf")
+
+
+def _at() -> Any:
+    from tensortrace.aten import functions as at
+
+    return at
+
+
+@native_function(SOURCE, name="isnan", legacy="at::native::isnan")
+def isnan(self: Tensor) -> Tensor:
+    return self.ne(self)
+
+
+@native_function(SOURCE, name="isinf", legacy="at::native::isinf")
+def isinf(self: Tensor) -> Tensor:
+    if isIntegralType(self.scalar_type(), True):  # integers are never infinite
+        return _at().zeros_like(self, dtype=ScalarType.Bool)
+    return self.abs().eq(INF)
+
+
+@native_function(SOURCE, name="isfinite", legacy="at::native::isfinite")
+def isfinite(self: Tensor) -> Tensor:
+    if isIntegralType(self.scalar_type(), True):
+        return _at().ones_like(self, dtype=ScalarType.Bool)
+    return self.eq(self).mul(self.abs().ne(INF))
+
+
+def _check_for_unsupported_isin_dtype(dtype: ScalarType) -> None:
+    TORCH_CHECK(dtype != ScalarType.Bool, "Unsupported input type encountered for isin(): ",
+                dtype)
+
+
+@traced("kernel", "at::native::isin_default_kernel_cpu",
+        "aten/src/ATen/native/cpu/TensorCompareKernel.cpp", legacy="isin_default_kernel_cpu")
+def isin_default_kernel_cpu(elements: Tensor, test_elements: Tensor, invert: bool,
+                            out: Tensor) -> None:
+    common_type = _at().result_type(elements, test_elements)
+    promoted = elements.to(common_type)
+    test_flat = test_elements.to(common_type).reshape([-1])
+    it = (TensorIteratorConfig().add_output(out).add_const_input(promoted)
+          .check_all_same_dtype(False).build())
+    if it.numel() == 0:
+        return
+    values = np.ascontiguousarray(it.operand_array(1))
+    found = np.isin(values, test_flat.numpy_view(), invert=invert)
+    it.operand_array(0)[...] = found
+    it.cast_outputs()
+
+
+@native_function(SOURCE, name="isin", legacy="at::native::isin")
+def isin(elements: Tensor | None = None, test_elements: Tensor | None = None,
+         assume_unique: bool = False, invert: bool = False, element: Scalar | None = None,
+         test_element: Scalar | None = None) -> Tensor:
+    """isin.Tensor_Tensor, .Tensor_Scalar (test_element) and .Scalar_Tensor (element)."""
+    if test_element is not None:
+        test_elements = test_element  # type: ignore[assignment]
+    if element is not None:
+        elements = element  # type: ignore[assignment]
+    if not isinstance(test_elements, Tensor):
+        test_elements = wrapped_scalar_tensor(test_elements)
+    if not isinstance(elements, Tensor):
+        elements = wrapped_scalar_tensor(elements)
+    _check_for_unsupported_isin_dtype(elements.scalar_type())
+    _check_for_unsupported_isin_dtype(test_elements.scalar_type())
+    out = _at().empty(list(elements.sizes()), dtype=ScalarType.Bool, device=elements.device())
+    if elements.numel() == 0:
+        return out
+    isin_default_kernel_cpu(elements, test_elements, invert, out)
+    return out

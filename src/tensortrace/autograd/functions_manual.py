@@ -1,0 +1,487 @@
+"""The helpers derivatives.yaml's formulas call, with PyTorch's names.
+
+Mirrors `torch/csrc/autograd/FunctionsManual.cpp` (mul_tensor_backward, sum_backward,
+mm_mat1_backward, select_backward ...) and `at::sum_to` of `aten/src/ATen/ExpandUtils.h`. Every
+helper is written with at:: ops (through the Dispatcher), so a backward pass is traced op by op,
+and with grad mode on (create_graph=True) the ops record a graph of their own: double backward.
+tensortrace has no complex dtypes, so the `.conj()` calls of the C++ formulas are dropped (on a
+real tensor torch's conj() returns self without dispatching) and handle_r_to_c is the identity.
+
+Where torch calls an aten op that tensortrace does not declare (select_backward, scatter, flip,
+ger ...), the helper computes the same values with ops it has; tanh_backward, sigmoid_backward
+and threshold_backward are aten ops here too (aten/native/activation.py).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from tensortrace.aten import functions as at
+from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
+from tensortrace.c10.scalar_type import ScalarType
+
+
+# ---- small helpers -------------------------------------------------------------------------------
+def handle_r_to_c(self_st: Any, gradient_result: Tensor) -> Tensor:
+    return gradient_result  # real -> complex does not arise: no complex dtypes
+
+
+def maybe_multiply(t: Tensor, s: Any) -> Tensor:
+    return t if s == 1 else t.mul(s)
+
+
+def not_implemented(name: str) -> Tensor:
+    raise RuntimeError(f"the derivative for '{name}' is not implemented.")
+
+
+def sum_to(tensor: Tensor, shape: Sequence[int]) -> Tensor:
+    """at::sum_to: sum the broadcast dimensions away (ExpandUtils.h)."""
+    if len(shape) == 0:
+        return tensor.sum()
+    sizes = tensor.sizes()
+    leading = len(sizes) - len(shape)
+    reduce_dims = list(range(leading))
+    reduce_dims += [i for i in range(leading, len(sizes))
+                    if shape[i - leading] == 1 and sizes[i] != 1]
+    if reduce_dims:
+        tensor = tensor.sum(reduce_dims, True)
+    return tensor.view(list(shape)) if leading > 0 else tensor
+
+
+def _zeros(sizes: Sequence[int], like: Tensor) -> Tensor:
+    return at.zeros(list(sizes), dtype=like.scalar_type())
+
+
+def _scalar_zero(like: Tensor) -> Tensor:
+    return at.scalar_tensor(0.0, dtype=like.scalar_type())
+
+
+def _wrap_dims(dims: Any, ndim: int) -> list[int]:
+    if dims is None:
+        return list(range(ndim))
+    if isinstance(dims, int):
+        dims = [dims]
+    return [maybe_wrap_dim(d, ndim) for d in dims] if len(dims) else list(range(ndim))
+
+
+# ---- elementwise ---------------------------------------------------------------------------------
+def mul_tensor_backward(grad: Tensor, other: Any, self_st: Any) -> Tensor:
+    return handle_r_to_c(self_st, grad.mul(other))
+
+
+def div_tensor_self_backward(grad: Tensor, other: Any, self_st: ScalarType,
+                             rounding_mode: str | None = None) -> Tensor:
+    if rounding_mode is not None:
+        return at.zeros_like(grad, dtype=self_st)
+    return handle_r_to_c(self_st, grad.div(other))
+
+
+def div_tensor_other_backward(grad: Tensor, self: Tensor, other: Tensor,
+                              rounding_mode: str | None = None) -> Tensor:
+    if rounding_mode is not None:
+        return at.zeros_like(grad, dtype=other.scalar_type())
+    return grad.neg().mul(self.div(other).div(other))
+
+
+def abs_backward(grad: Tensor, self: Tensor) -> Tensor:
+    """grad * self.sgn(): sgn written with where (no sign op here)."""
+    sgn = at.where(self.gt(0), 1.0, at.where(self.lt(0), -1.0, 0.0))
+    return grad.mul(sgn)
+
+
+def pow_backward(grad: Tensor, self: Tensor, exponent: Any) -> Tensor:
+    if exponent == 0:
+        return at.zeros_like(self)
+    exp = float(exponent)
+    return grad.mul(self.pow(exp - 1).mul(exp))
+
+
+def pow_backward_self(grad: Tensor, self: Tensor, exponent: Tensor) -> Tensor:
+    return at.where(exponent.eq(0.0), _scalar_zero(grad),
+                    grad.mul(exponent.mul(self.pow(exponent.sub(1)))))
+
+
+def pow_backward_exponent(grad: Tensor, self: Any, exponent: Tensor, result: Tensor) -> Tensor:
+    if isinstance(self, Tensor):
+        cond = at.logical_and(self.eq(0), exponent.ge(0))
+        promoted = at.result_type(self, exponent)
+        self_ = self.to(promoted)
+        return grad.mul(at.where(cond, _scalar_zero(grad), result.mul(self_.log())))
+    base = float(self)
+    if base == 0.0:
+        return grad.mul(at.where(exponent.ge(0), _scalar_zero(grad),
+                                 result.mul(math.log(base) if base > 0 else -math.inf)))
+    return grad.mul(result.mul(math.log(base) if base > 0 else math.nan))
+
+
+def tanh_backward(grad: Tensor, result: Tensor) -> Tensor:
+    """aten::tanh_backward: grad * (1 - result^2)."""
+    return at.tanh_backward(grad, result)
+
+
+def sigmoid_backward(grad: Tensor, result: Tensor) -> Tensor:
+    """aten::sigmoid_backward: grad * (1 - result) * result."""
+    return at.sigmoid_backward(grad, result)
+
+
+def threshold_backward(grad: Tensor, self: Tensor, threshold: Any) -> Tensor:
+    """aten::threshold_backward: 0 where self <= threshold, else grad."""
+    return at.threshold_backward(grad, self, threshold)
+
+
+def clamp_backward(grad: Tensor, self: Tensor, min: Any, max: Any) -> Tensor:
+    zero = _scalar_zero(grad)
+    if min is not None and max is not None:
+        return at.where(at.logical_and(self.ge(min), self.le(max)), grad, zero)
+    if min is not None:
+        return at.where(self.ge(min), grad, zero)
+    if max is not None:
+        return at.where(self.le(max), grad, zero)
+    return grad
+
+
+def clamp_backward_min_max(grad: Tensor, self: Tensor, min: Any, max: Any,
+                           mask: Sequence[bool]) -> tuple[Tensor | None, Tensor | None]:
+    zero = _scalar_zero(grad)
+    gmin = gmax = None
+    if max is None:
+        if mask[0]:
+            gmin = at.where(self.lt(min), grad, zero)
+    elif min is None:
+        if mask[1]:
+            gmax = at.where(self.gt(max), grad, zero)
+    else:
+        if mask[0]:
+            gmin = at.where(at.logical_and(self.lt(min), min.lt(max)), grad, zero)
+        if mask[1]:
+            gmax = at.where(at.logical_or(self.gt(max), max.lt(min)), grad, zero)
+    return gmin, gmax
+
+
+def masked_fill_backward(grad: Tensor, mask: Tensor) -> Tensor:
+    return at.where(mask, grad, 0.0).sum()
+
+
+def _to_copy_backward(grad: Tensor, self_scalar_type: ScalarType) -> Tensor:
+    return grad.to(self_scalar_type)
+
+
+# ---- reductions ----------------------------------------------------------------------------------
+def sum_backward(grad: Tensor, sizes: Sequence[int], dims: Any, keepdim: bool) -> Tensor:
+    if not keepdim and len(sizes) > 0:
+        wrapped = _wrap_dims(dims, len(sizes))
+        if len(wrapped) == 1:
+            return grad.unsqueeze(wrapped[0]).expand(list(sizes))
+        res = grad
+        for i in range(len(sizes)):
+            if i in wrapped:
+                res = res.unsqueeze(i)
+        return res.expand(list(sizes))
+    return grad.expand(list(sizes))
+
+
+def _safe_size(sizes: Sequence[int], dims: Sequence[int]) -> int:
+    n = 1
+    for d in _wrap_dims(dims, len(sizes)):
+        n *= sizes[d] if len(sizes) else 1
+    return n
+
+
+def mean_backward(grad: Tensor, sizes: Sequence[int], dims: Any, numel: int,
+                  keepdim: bool) -> Tensor:
+    is_all = dims is None or len(dims) == 0
+    n = numel if is_all else _safe_size(sizes, dims)
+    return sum_backward(grad, sizes, dims, keepdim).div(n)
+
+
+def unsqueeze_multiple(t: Tensor, dims: Any, n_dims: int) -> Tensor:
+    res = t
+    for d in sorted(_wrap_dims(dims, n_dims)):
+        res = res.unsqueeze(d)
+    return res
+
+
+def var_backward(grad: Tensor, self: Tensor, dims: Any, correction: Any,
+                 keepdim: bool) -> Tensor:
+    corr = 1.0 if correction is None else float(correction)
+    if self.dim() == 0 or dims is None:
+        dof = self.numel() - corr
+        if dof <= 0:
+            return grad.mul(math.nan)
+        return grad.mul(2.0 / dof).mul(self.sub(self.mean()))
+    if not keepdim and self.dim() > 1:
+        grad = unsqueeze_multiple(grad, dims, self.dim())
+    rnumel = _safe_size(self.sizes(), dims)
+    return grad.mul(2.0 / (rnumel - corr)).mul(self.sub(self.mean(list(dims), True)))
+
+
+def std_backward(result: Tensor, grad: Tensor, self: Tensor, dims: Any, correction: Any,
+                 keepdim: bool) -> Tensor:
+    grad_var = grad.div(result.mul(2)).masked_fill_(result.eq(0), 0)
+    return var_backward(grad_var, self, dims, correction, keepdim)
+
+
+def evenly_distribute_backward(grad: Tensor, input: Tensor, value: Tensor) -> Tensor:
+    mask = input.eq(value)
+    return mask.mul(grad.div(mask.sum()))
+
+
+def _one_hot_along(indices: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
+    """indices (keepdim shape) == arange along `dim`: the mask scatter would write through."""
+    shape = [1] * len(sizes)
+    shape[dim] = sizes[dim]
+    positions = at.arange(sizes[dim]).view(shape)
+    return positions.eq(indices)
+
+
+def value_selecting_reduction_backward(grad: Tensor, dim: int, indices: Tensor,
+                                       sizes: Sequence[int], keepdim: bool) -> Tensor:
+    """zeros(sizes).scatter(dim, indices, grad), written as a where over a one-hot mask."""
+    if len(sizes) == 0:
+        return grad
+    dim = maybe_wrap_dim(dim, len(sizes))
+    if not keepdim:
+        grad = grad.unsqueeze(dim)
+        indices = indices.unsqueeze(dim)
+    return at.where(_one_hot_along(indices, dim, sizes), grad, _scalar_zero(grad))
+
+
+def prod_backward(grad: Tensor, input: Tensor, result: Tensor, dim: int | None = None,
+                  keepdim: bool = False) -> Tensor:
+    """prod's gradient, the product of the other elements, also where some are zero."""
+    if input.dim() == 0:
+        return grad
+    if dim is None:
+        zeros = input.eq(0)
+        count = zeros.sum()
+        others = at.where(zeros, 1.0, input).prod()
+        if int(count.item()) == 0:
+            return grad.mul(result.div(input))
+        if int(count.item()) > 1:
+            return at.zeros_like(input)
+        return grad.mul(at.where(zeros, others, 0.0))
+    dim = maybe_wrap_dim(dim, input.dim())
+    if not keepdim:
+        grad = grad.unsqueeze(dim)
+        result = result.unsqueeze(dim)
+    zeros = input.eq(0)
+    count = zeros.sum([dim], True)
+    others = at.where(zeros, 1.0, input).prod(dim, True)
+    no_zero = result.div(input)
+    one_zero = at.where(zeros, others, 0.0)
+    picked = at.where(count.eq(0), no_zero, at.where(count.eq(1), one_zero, 0.0))
+    return grad.mul(picked)
+
+
+def cumsum_backward(grad: Tensor, dim: int) -> Tensor:
+    """The reversed cumulative sum: total - cumsum + grad (torch flips; there is no flip)."""
+    if grad.numel() <= 1 or grad.size(maybe_wrap_dim(dim, grad.dim())) == 1:
+        return grad
+    return grad.sum([dim], True).sub(grad.cumsum(dim)).add(grad)
+
+
+# ---- matmul family -------------------------------------------------------------------------------
+def mm_mat1_backward(grad: Tensor, mat2: Tensor, sizes: Sequence[int], strides: Sequence[int],
+                     layout: Any, alpha: Any) -> Tensor:
+    if strides[0] == 1 and strides[1] == sizes[0]:  # mat1 column-major: answer column-major
+        return maybe_multiply(mat2.mm(grad.t()).t(), alpha)
+    return maybe_multiply(grad.mm(mat2.t()), alpha)
+
+
+def mm_mat2_backward(grad: Tensor, mat1: Tensor, sizes: Sequence[int], strides: Sequence[int],
+                     layout: Any, alpha: Any) -> Tensor:
+    if strides[0] == 1 and strides[1] == sizes[0]:
+        return maybe_multiply(grad.t().mm(mat1).t(), alpha)
+    return maybe_multiply(mat1.t().mm(grad), alpha)
+
+
+def ger(a: Tensor, b: Tensor) -> Tensor:
+    """The outer product a ⊗ b (at::ger), as a broadcast multiply."""
+    return a.unsqueeze(1).mul(b.unsqueeze(0))
+
+
+# ---- views ---------------------------------------------------------------------------------------
+def select_backward(grad: Tensor, sizes: Sequence[int], dim: int, index: int) -> Tensor:
+    grad_input = _zeros(sizes, grad)
+    grad_input.select(dim, index).copy_(grad)
+    return grad_input
+
+
+def slice_backward_wrapper(grad: Tensor, sizes: Sequence[int], dim: int, start: Any, end: Any,
+                           step: int) -> Tensor:
+    grad_input = _zeros(sizes, grad)
+    grad_input.slice(dim, start, end, step).copy_(grad)
+    return grad_input
+
+
+def diagonal_backward(grad: Tensor, sizes: Sequence[int], offset: int, dim1: int,
+                      dim2: int) -> Tensor:
+    grad_input = _zeros(sizes, grad)
+    grad_input.diagonal(offset, dim1, dim2).copy_(grad)
+    return grad_input
+
+
+def permute_backwards(grad: Tensor, dims: Sequence[int]) -> Tensor:
+    ndim = len(dims)
+    inverse = [0] * ndim
+    for i, d in enumerate(dims):
+        inverse[maybe_wrap_dim(d, ndim)] = i
+    return grad.permute(inverse)
+
+
+def unsqueeze_to(grad: Tensor, *args: Any) -> Tensor:
+    """unsqueeze_to(grad, sizes) or unsqueeze_to(grad, dim(s), sizes)."""
+    if len(args) == 1:
+        sizes = args[0]
+        res = grad
+        for i, s in enumerate(sizes):
+            if s == 1:
+                res = res.unsqueeze(i)
+        return res
+    dims, sizes = args
+    res = grad
+    for d in sorted(_wrap_dims(dims, len(sizes))):
+        if len(sizes) and sizes[d] == 1:
+            res = res.unsqueeze(d)
+    return res
+
+
+def as_strided_backward(grad: Tensor, input_geometry: tuple[Any, ...], size: Sequence[int],
+                        stride: Sequence[int], storage_offset: int | None) -> Tensor:
+    """Scatter-add grad into a buffer over the input's storage, read back in its geometry.
+
+    Each element of the output is a storage position: offset + sum(i_k * stride_k). Adding the
+    gradients at those positions (index_put_ with accumulate) sums overlapping outputs.
+    """
+    in_sizes, in_strides, in_offset, dtype = input_geometry
+    offset = in_offset if storage_offset is None else storage_offset
+    extent = in_offset + 1 + sum((s - 1) * st for s, st in zip(in_sizes, in_strides) if s > 0)
+    extent = max(extent, offset + 1 + sum((s - 1) * st for s, st in zip(size, stride) if s > 0))
+    buffer = at.zeros([extent], dtype=dtype)
+    positions = at.full(list(size), offset, dtype=ScalarType.Long)
+    for d, (s, st) in enumerate(zip(size, stride)):
+        shape = [1] * len(size)
+        shape[d] = s
+        positions = positions.add(at.arange(s).mul(st).view(shape))
+    buffer.index_put_([positions.reshape([-1])], grad.reshape([-1]), True)
+    return buffer.as_strided(list(in_sizes), list(in_strides), in_offset).clone()
+
+
+def split_with_sizes_backward(grads: Sequence[Tensor | None], split_sizes: Sequence[int],
+                              dim: int, sizes: Sequence[int], self_scalar_type: Any) -> Tensor:
+    dim = maybe_wrap_dim(dim, len(sizes))
+    filled = []
+    for g, n in zip(grads, split_sizes):
+        if g is not None and g.defined():
+            filled.append(g)
+        else:
+            shape = list(sizes)
+            shape[dim] = n
+            filled.append(at.zeros(shape, dtype=self_scalar_type))
+    return at.cat(filled, dim)
+
+
+def split_backward(grads: Sequence[Tensor | None], split_size: int, dim: int,
+                   sizes: Sequence[int], self_scalar_type: Any) -> Tensor:
+    dim = maybe_wrap_dim(dim, len(sizes))
+    total = sizes[dim]
+    n = max(1, -(-total // split_size)) if split_size else 1
+    split_sizes = [split_size] * n
+    split_sizes[-1] = total - split_size * (n - 1)
+    return split_with_sizes_backward(grads, split_sizes, dim, sizes, self_scalar_type)
+
+
+def unbind_backward(grads: Sequence[Tensor | None], dim: int) -> Tensor:
+    first = next(g for g in grads if g is not None and g.defined())
+    filled = [g if g is not None and g.defined() else at.zeros_like(first) for g in grads]
+    return at.stack(filled, dim)
+
+
+def cat_tensors_backward(grad: Tensor, sizes: Sequence[Sequence[int]],
+                         dtypes: Sequence[Any], dim: int) -> list[Tensor | None]:
+    out: list[Tensor | None] = []
+    ndim = grad.dim()
+    dim = maybe_wrap_dim(dim, ndim)
+    accumulate = 0
+    for shape in sizes:
+        if len(shape) == 1 and shape[0] == 0:  # a legacy empty input takes no gradient
+            out.append(None)
+            continue
+        size = shape[dim]
+        out.append(grad.narrow(dim, accumulate, size))
+        accumulate += size
+    return out
+
+
+def stack_tensors_backward(grad: Tensor, dim: int, dtypes: Sequence[Any]) -> list[Tensor]:
+    return list(grad.unbind(dim))
+
+
+def index_backward(zeros_like_self: Tensor, indices: Sequence[Any], grad: Tensor) -> Tensor:
+    return zeros_like_self.index_put_(list(indices), grad, True)
+
+
+# ---- torch.nn's formulas (issue #9: nn/optim), from FunctionsManual.cpp ------------------------
+def softmax_double_backward(grad: Tensor, grad_output: Tensor, dim: int, output: Tensor
+                            ) -> Tensor:
+    """grad * grad_output - output * grad * grad_output summed over dim, minus grad_output's."""
+    return grad_output.mul(grad).sub(output.mul(grad_output).sum([dim], True).mul(grad)).sub(
+        grad_output.mul(output.mul(grad).sum([dim], True)))
+
+
+def mse_loss_double_backward(grad: Tensor, input: Tensor, reduction: int) -> Tensor:
+    """d(mse_loss_backward)/d(input): 2 * grad (divided by numel for 'mean')."""
+    grad_input = grad.mul(2)
+    if reduction == 1:  # at::Reduction::Mean
+        grad_input = grad_input.div(input.numel())
+    return grad_input
+
+
+def binary_cross_entropy_with_logits_backward(grad: Tensor, input: Tensor, target: Tensor,
+                                              weight: Tensor | None, pos_weight: Tensor | None,
+                                              reduction: int) -> Tensor:
+    """(sigmoid(x) - y) (with pos_weight: (1 + (p - 1) y) sigmoid(x) - p y) * grad * weight."""
+    if pos_weight is not None and pos_weight.defined():
+        # pos_weight may need broadcasting, so mul(target) is not in place
+        t = pos_weight.mul(target)
+        grad_input = t.add(1).sub_(target).mul_(input.sigmoid()).sub_(t)
+    else:
+        grad_input = input.sigmoid().sub_(target)
+    grad_input.mul_(grad)
+    if weight is not None and weight.defined():
+        grad_input.mul_(weight)
+    if reduction == 1:  # at::Reduction::Mean
+        grad_input.div_(input.numel())
+    return grad_input
+
+
+def binary_cross_entropy_with_logits_target_backward(grad: Tensor, self: Tensor, target: Tensor,
+                                                     weight: Tensor | None,
+                                                     pos_weight: Tensor | None,
+                                                     reduction: int) -> Tensor:
+    if pos_weight is not None and pos_weight.defined():
+        grad_target = at.log_sigmoid(self.neg()).sub_(at.log_sigmoid(self).mul_(pos_weight))
+    else:
+        grad_target = self.neg()
+    grad_target = grad_target.mul(grad)
+    if weight is not None and weight.defined():
+        grad_target.mul_(weight)
+    if reduction == 1:  # at::Reduction::Mean
+        grad_target.div_(target.numel())
+    return grad_target
+
+
+def log_sigmoid_backward(grad: Tensor, self: Tensor, buffer: Tensor) -> Tensor:
+    """d log(sigmoid(x)) / dx = sigmoid(-x) = 1 - sigmoid(x)."""
+    return grad.mul(self.neg().sigmoid())
+
+
+# The backward ops these formulas name now exist as operators (native/activation.py), so the
+# formulas call them, as torch's do: ReluBackward0 records aten::threshold_backward, as
+# torch.profiler shows.
+threshold_backward = at.threshold_backward  # noqa: F811
+sigmoid_backward = at.sigmoid_backward  # noqa: F811
+tanh_backward = at.tanh_backward  # noqa: F811

@@ -1,0 +1,135 @@
+"""SavedVariable: a tensor a Node keeps for its backward, with the version it had then.
+
+Mirrors `torch/csrc/autograd/saved_variable.h` / `saved_variable.cpp`. Saving records the
+tensor's version; unpacking checks it is unchanged (else torch's "modified by an inplace
+operation" error) and that the graph was not freed (else "Trying to backward through the graph a
+second time").
+
+Note [A saved output keeps only its data]
+A Node that saves one of its own outputs (exp, sigmoid, tanh save `result`) must not own that
+output's TensorImpl: the output's AutogradMeta owns the Node (its grad_fn), and the two would own
+each other. So, as saved_variable.cpp does with `variable.tensor_data()`, the Node keeps a new
+TensorImpl over the same storage and version counter, with no autograd metadata; unpacking makes
+a fresh tensor whose grad_fn is the Node itself (what double backward needs).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tensortrace.aten.tensor_body import Tensor
+from tensortrace.autograd.variable import AutogradMeta
+from tensortrace.c10.dispatch_key import autograd_dispatch_keyset
+from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.intrusive_ptr import intrusive_ptr
+from tensortrace.c10.tensor_impl import TensorImpl
+
+ERR_BACKWARD_TWICE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed when "
+    "you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
+    "through the graph a second time or if you need to access saved tensors after calling "
+    "backward.")
+
+_BACKWARD_SUFFIX = re.compile(r"Backward\d*$")
+
+
+def tensor_data(t: Tensor) -> Tensor:
+    """Variable::tensor_data: a new TensorImpl on the same storage and version counter."""
+    impl = t.unsafeGetTensorImpl()
+    new = TensorImpl(impl.storage_.copy(), impl.key_set_, impl.data_type_)
+    new.set_sizes_and_strides(impl.sizes_, impl.strides_, impl.storage_offset_)
+    new.set_version_counter(impl.version_counter_)
+    return Tensor(intrusive_ptr.make(new))
+
+
+def type_string(t: Tensor) -> str:
+    """Tensor::toString() as a saved-variable error prints it: torch.FloatTensor."""
+    from tensortrace.csrc.dtype import get_dtype
+
+    legacy = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
+              "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
+              "uint8": "Byte", "bool": "Bool"}
+    name = str(get_dtype(t.scalar_type())).removeprefix("torch.")
+    return f"torch.{legacy.get(name, name)}Tensor"
+
+
+class SavedVariable:
+    __slots__ = ("data_", "saved_version_", "output_nr_", "requires_grad_", "is_leaf_",
+                 "is_output_", "saved_original_", "grad_fn_", "was_default_constructed_")
+
+    def __init__(self, variable: Tensor | None = None, is_output: bool = False) -> None:
+        self.was_default_constructed_ = variable is None or not variable.defined()
+        if self.was_default_constructed_:
+            self.data_ = Tensor()
+            return
+        assert variable is not None
+        impl = variable.unsafeGetTensorImpl()
+        meta = impl.autograd_meta_
+        TORCH_CHECK(not is_inference_tensor(variable),
+                    "Inference tensors cannot be saved for backward. Please do not use Tensors "
+                    "created in inference mode in computation tracked by autograd. To work "
+                    "around this, you can make a clone to get a normal tensor and use it in "
+                    "autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
+        self.saved_version_ = impl.version_counter_.version
+        self.output_nr_ = meta.output_nr_ if meta is not None else 0
+        self.requires_grad_ = bool(meta is not None and meta.requires_grad_)
+        self.is_leaf_ = meta is None or meta.grad_fn_ is None
+        self.is_output_ = is_output
+        self.grad_fn_ = None
+        if is_output:
+            # Note [A saved output keeps only its data]
+            self.saved_original_ = False
+            self.data_ = tensor_data(variable)
+        else:
+            self.saved_original_ = True
+            self.data_ = variable.copy()  # an owner: the input stays alive with the graph
+
+    def unpack(self, saved_for: object = None) -> Tensor:
+        if self.was_default_constructed_:
+            return Tensor()
+        TORCH_CHECK(self.data_.defined(), ERR_BACKWARD_TWICE)
+        data_meta = self.data_.unsafeGetTensorImpl().autograd_meta_
+        if self.saved_original_:
+            grad_fn = data_meta.grad_fn_ if data_meta is not None else None
+        else:
+            grad_fn = saved_for if not self.is_leaf_ else None
+        current = self.data_.unsafeGetTensorImpl().version_counter_.version
+        if current != self.saved_version_:
+            shape = list(self.data_.sizes())
+            message = ("one of the variables needed for gradient computation has been modified "
+                       f"by an inplace operation: [{type_string(self.data_)} "
+                       f"[{', '.join(map(str, shape))}]]")
+            if grad_fn is not None:
+                name = _BACKWARD_SUFFIX.sub("", grad_fn.name())  # type: ignore[attr-defined]
+                message += f", which is output {self.output_nr_} of {name},"
+            message += (f" is at version {current}; expected version {self.saved_version_} "
+                        "instead. Hint: enable anomaly detection to find the operation that "
+                        "failed to compute its gradient, with "
+                        "torch.autograd.set_detect_anomaly(True, check_nan=False).")
+            raise RuntimeError(message)
+        if self.saved_original_:
+            return self.data_
+        # a saved output: a fresh tensor on the data, whose grad_fn is the Node that saved it
+        var = tensor_data(self.data_)
+        if self.requires_grad_:
+            meta = AutogradMeta(requires_grad=True)
+            meta.grad_fn_ = grad_fn
+            meta.output_nr_ = self.output_nr_
+            var.unsafeGetTensorImpl().autograd_meta_ = meta
+        return var
+
+    def reset_data(self) -> None:
+        """Node::release_variables: the graph is freed, the data goes."""
+        self.data_ = Tensor()
+
+    def _trace_summary(self) -> str:
+        return f"SavedVariable({self.data_._trace_summary()})"
+
+
+def is_inference_tensor(t: Tensor) -> bool:
+    """TensorImpl::is_inference: made in inference mode, so without the autograd keys."""
+    return not t.key_set().repr_ & _AUTOGRAD_BITS
+
+
+_AUTOGRAD_BITS = autograd_dispatch_keyset.repr_

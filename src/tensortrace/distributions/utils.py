@@ -1,0 +1,112 @@
+"""Helpers of the distributions: broadcast_all, logits <-> probs, lazy_property.
+
+Mirrors `torch/distributions/utils.py`. Where torch calls an op this runtime does not have yet
+(F.softmax, logsumexp, gather), the helper here computes the same formula from the ops it has,
+and uses the op itself as soon as it exists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import update_wrapper
+from numbers import Number
+from typing import Any
+
+import tensortrace as torch
+from tensortrace.csrc.size import Size
+
+__all__ = ["broadcast_all", "clamp_probs", "lazy_property", "logits_to_probs",
+           "probs_to_logits"]
+
+_Number = (Number,)
+EMPTY_SIZE = Size()  # the default sample_shape (torch.Size() is not built yet at import)
+
+
+def broadcast_all(*values: Any) -> tuple[Any, ...]:
+    """Numbers become tensors like the first tensor (or of the default dtype); then
+    torch.broadcast_tensors."""
+    if not all(isinstance(v, torch.Tensor) or isinstance(v, _Number) for v in values):
+        raise ValueError("Input arguments must all be instances of Number, torch.Tensor or "
+                         "objects implementing __torch_function__.")
+    if not all(isinstance(v, torch.Tensor) for v in values):
+        options: dict[str, Any] = {"dtype": torch.get_default_dtype()}
+        for value in values:
+            if isinstance(value, torch.Tensor):
+                options = {"dtype": value.dtype, "device": value.device}
+                break
+        new_values = [v if isinstance(v, torch.Tensor) else torch.tensor(v, **options)
+                      for v in values]
+        return tuple(torch.broadcast_tensors(*new_values))
+    return tuple(torch.broadcast_tensors(*values))
+
+
+def _standard_normal(shape: Sequence[int], dtype: Any, device: Any) -> Any:
+    return torch.empty(shape, dtype=dtype, device=device).normal_()
+
+
+def _softmax_last(logits: Any) -> Any:
+    """F.softmax(logits, dim=-1): exp(x - max) / sum, as the CPU kernel computes it."""
+    if hasattr(torch, "softmax"):
+        return torch.softmax(logits, -1)
+    shifted = (logits - logits.amax([-1], True)).exp()
+    return shifted * shifted.sum(-1, keepdim=True).reciprocal()
+
+
+def _logsumexp_last(x: Any) -> Any:
+    """x.logsumexp(dim=-1, keepdim=True): ReduceOps.cpp's max-shifted form."""
+    if hasattr(x, "logsumexp"):
+        return x.logsumexp(dim=-1, keepdim=True)
+    maxes = x.amax([-1], True)
+    maxes_shift = torch.where(maxes.abs() == float("inf"), torch.zeros_like(maxes), maxes)
+    return (x - maxes_shift).exp().sum(-1, keepdim=True).log() + maxes_shift
+
+
+def _gather_last(x: Any, index: Any) -> Any:
+    """x.gather(-1, index) for an index of size 1 along the last dim."""
+    if hasattr(x, "gather"):
+        return x.gather(-1, index)
+    n = x.shape[-1]
+    flat = x.reshape(-1, n)
+    rows = torch.arange(flat.shape[0])
+    return flat[rows, index.reshape(-1)].reshape(index.shape)
+
+
+def logits_to_probs(logits: Any, is_binary: bool = False) -> Any:
+    if is_binary:
+        return torch.sigmoid(logits)
+    return _softmax_last(logits)
+
+
+def clamp_probs(probs: Any) -> Any:
+    eps = torch.finfo(probs.dtype).eps
+    return probs.clamp(min=eps, max=1 - eps)
+
+
+def probs_to_logits(probs: Any, is_binary: bool = False) -> Any:
+    ps_clamped = clamp_probs(probs)
+    if is_binary:
+        return torch.log(ps_clamped) - torch.log1p(-ps_clamped)
+    return torch.log(ps_clamped)
+
+
+def binary_cross_entropy_with_logits(input: Any, target: Any) -> Any:  # noqa: A002
+    """F.binary_cross_entropy_with_logits(..., reduction='none'), as Loss.cpp computes it:
+    (1 - target) * input - log_sigmoid(input), log_sigmoid(x) = min(x, 0) - log1p(exp(-|x|))."""
+    log_sigmoid = input.clamp(max=0) - torch.log1p(torch.exp(-input.abs()))
+    return (1 - target) * input - log_sigmoid
+
+
+class lazy_property:  # noqa: N801 - torch's name
+    """A non-data descriptor computing the value on first access, then caching it on the
+    instance (so Bernoulli(probs=p).logits is computed once)."""
+
+    def __init__(self, wrapped: Callable[[Any], Any]) -> None:
+        self.wrapped = wrapped
+        update_wrapper(self, wrapped)  # type: ignore[arg-type]
+
+    def __get__(self, instance: Any, obj_type: Any = None) -> Any:
+        if instance is None:
+            return self
+        value = self.wrapped(instance)
+        setattr(instance, self.wrapped.__name__, value)
+        return value

@@ -1,0 +1,118 @@
+"""torch.nn.functional: the stateless functions the nn modules call.
+
+Mirrors `torch/nn/functional.py`. Each is a thin Python layer over an operator: relu, sigmoid
+and tanh are the torch ops; softmax / log_softmax are the Tensor methods (with torch's implicit
+dim for legacy callers); linear, mse_loss, nll_loss (nll_loss_nd) and cross_entropy
+(cross_entropy_loss) are torch._C._nn bindings; the losses turn `reduction='mean'` into
+at::Reduction's number (_reduction.get_enum). The traces of these calls name the same aten
+ops torch.profiler records.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import tensortrace as torch
+from tensortrace.nn import _reduction as _Reduction  # noqa: N812 - torch's spelling
+
+Tensor = torch.Tensor
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    return torch.relu_(input) if inplace else torch.relu(input)
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    return input.sigmoid()
+
+
+def tanh(input: Tensor) -> Tensor:
+    return input.tanh()
+
+
+def _get_softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
+                  "to include dim=X as an argument.", stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+            dtype: Any = None) -> Tensor:
+    if dim is None:
+        dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
+    return input.softmax(dim) if dtype is None else input.softmax(dim, dtype=dtype)
+
+
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+                dtype: Any = None) -> Tensor:
+    if dim is None:
+        dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
+    return input.log_softmax(dim) if dtype is None else input.log_softmax(dim, dtype=dtype)
+
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """y = x W^T + b (torch._C._nn.linear: aten::linear > aten::t + aten::addmm)."""
+    return torch._C._nn.linear(input, weight, bias)
+
+
+def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+             reduce: bool | None = None, reduction: str = "mean",
+             weight: Tensor | None = None) -> Tensor:
+    if target.size() != input.size():
+        warnings.warn(f"Using a target size ({target.size()}) that is different to the input "
+                      f"size ({input.size()}). This will likely lead to incorrect results due to "
+                      "broadcasting. Please ensure they have the same size.", stacklevel=2)
+    if size_average is not None or reduce is not None:
+        reduction = _Reduction.legacy_get_string(size_average, reduce)
+    expanded_input, expanded_target = torch.broadcast_tensors(input, target)
+    if weight is not None:
+        if weight.size() != input.size():
+            raise ValueError("Weights and input must have the same size.")
+        weighted = torch.pow(expanded_input - expanded_target, 2) * weight
+        if reduction == "none":
+            return weighted
+        if reduction == "sum":
+            return torch.sum(weighted)
+        if reduction == "mean":
+            return torch.sum(weighted) / torch.sum(weight)
+        raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', "
+                         "'sum'.")
+    return torch._C._nn.mse_loss(expanded_input, expanded_target,
+                                 _Reduction.get_enum(reduction))
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
+             size_average: bool | None = None, ignore_index: int = -100,
+             reduce: bool | None = None, reduction: str = "mean") -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction = _Reduction.legacy_get_string(size_average, reduce)
+    return torch._C._nn.nll_loss_nd(input, target, weight, _Reduction.get_enum(reduction),
+                                    ignore_index)
+
+
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                  size_average: bool | None = None, ignore_index: int = -100,
+                  reduce: bool | None = None, reduction: str = "mean",
+                  label_smoothing: float = 0.0) -> Tensor:
+    """log_softmax over the class dim, then nll_loss (aten::cross_entropy_loss)."""
+    if size_average is not None or reduce is not None:
+        reduction = _Reduction.legacy_get_string(size_average, reduce)
+    return torch._C._nn.cross_entropy_loss(input, target, weight, _Reduction.get_enum(reduction),
+                                           ignore_index, label_smoothing)
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
+                                     weight: Tensor | None = None,
+                                     size_average: bool | None = None,
+                                     reduce: bool | None = None, reduction: str = "mean",
+                                     pos_weight: Tensor | None = None) -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction_enum = _Reduction.legacy_get_enum(size_average, reduce)
+    else:
+        reduction_enum = _Reduction.get_enum(reduction)
+    if not target.size() == input.size():
+        raise ValueError(f"Target size ({target.size()}) must be the same as input size "
+                         f"({input.size()})")
+    return torch.binary_cross_entropy_with_logits(input, target, weight, pos_weight,
+                                                  reduction_enum)

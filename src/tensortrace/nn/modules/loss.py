@@ -1,0 +1,85 @@
+"""The loss modules: MSELoss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss.
+
+Mirrors `torch/nn/modules/loss.py`: a loss module stores its reduction (and class weights as a
+buffer) and its forward is the nn.functional call.
+"""
+
+from __future__ import annotations
+
+import tensortrace as torch
+from tensortrace.nn import _reduction as _Reduction  # noqa: N812
+from tensortrace.nn import functional as F  # noqa: N812
+from tensortrace.nn.modules.module import Module
+
+Tensor = torch.Tensor
+
+
+class _Loss(Module):
+    reduction: str
+
+    def __init__(self, size_average: bool | None = None, reduce: bool | None = None,
+                 reduction: str = "mean") -> None:
+        super().__init__()
+        if size_average is not None or reduce is not None:
+            self.reduction = _Reduction.legacy_get_string(size_average, reduce)
+        else:
+            self.reduction = reduction
+
+
+class _WeightedLoss(_Loss):
+    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
+                 reduce: bool | None = None, reduction: str = "mean") -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+        self.weight: Tensor | None
+
+
+class MSELoss(_Loss):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.mse_loss(input, target, reduction=self.reduction)
+
+
+class NLLLoss(_WeightedLoss):
+    __constants__ = ["ignore_index", "reduction"]
+
+    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
+                 ignore_index: int = -100, reduce: bool | None = None,
+                 reduction: str = "mean") -> None:
+        super().__init__(weight, size_average, reduce, reduction)
+        self.ignore_index = ignore_index
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.nll_loss(input, target, weight=self.weight, ignore_index=self.ignore_index,
+                          reduction=self.reduction)
+
+
+class CrossEntropyLoss(_WeightedLoss):
+    __constants__ = ["ignore_index", "reduction", "label_smoothing"]
+
+    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
+                 ignore_index: int = -100, reduce: bool | None = None,
+                 reduction: str = "mean", label_smoothing: float = 0.0) -> None:
+        super().__init__(weight, size_average, reduce, reduction)
+        self.ignore_index = ignore_index
+        self.label_smoothing = label_smoothing
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.cross_entropy(input, target, weight=self.weight,
+                               ignore_index=self.ignore_index, reduction=self.reduction,
+                               label_smoothing=self.label_smoothing)
+
+
+class BCEWithLogitsLoss(_Loss):
+    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
+                 reduce: bool | None = None, reduction: str = "mean",
+                 pos_weight: Tensor | None = None) -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+        self.register_buffer("pos_weight", pos_weight)
+        self.weight: Tensor | None
+        self.pos_weight: Tensor | None
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.binary_cross_entropy_with_logits(input, target, self.weight,
+                                                  pos_weight=self.pos_weight,
+                                                  reduction=self.reduction)
