@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import keyword
+import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from tensortrace.aten.function_schema import FunctionSchema, parse_schema
@@ -19,8 +19,10 @@ from tensortrace.aten.function_schema import FunctionSchema, parse_schema
 # them imports nothing (the loader fingerprints them while tensortrace.aten is being imported)
 NATIVE_FUNCTIONS_YAML = "aten/native_functions.yaml"
 DEPRECATED_YAML = "csrc/deprecated.yaml"
-TORCHGEN_DIR = Path(__file__).resolve().parent
-PACKAGE_DIR = TORCHGEN_DIR.parent
+DERIVATIVES_YAML = "autograd/derivatives.yaml"
+# os.path, not pathlib: the runtime fingerprints the inputs at import (pathlib costs ~10 ms)
+TORCHGEN_DIR = os.path.dirname(os.path.abspath(__file__))
+PACKAGE_DIR = os.path.dirname(TORCHGEN_DIR)
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,8 @@ class NativeFunction:
 
 
 def read_input(path: str) -> str:
-    return (PACKAGE_DIR / path).read_text()
+    with open(os.path.join(PACKAGE_DIR, path)) as f:
+        return f.read()
 
 
 def load_yaml(text: str) -> Any:
@@ -56,15 +59,20 @@ def parse_native_functions(text: str) -> list[NativeFunction]:
 
 
 def inputs_fingerprint() -> str:
-    """sha256 of everything the generated files are made from: the two YAML files and this
+    """sha256 of everything the generated files are made from: the YAML files and this
     generator's own sources. Cheap enough to check at every import (well under a millisecond)."""
     digest = hashlib.sha256()
-    for name in (NATIVE_FUNCTIONS_YAML, DEPRECATED_YAML):
-        digest.update((PACKAGE_DIR / name).read_bytes())
-    for source in sorted(TORCHGEN_DIR.glob("*.py")):
-        digest.update(source.name.encode())
-        digest.update(source.read_bytes())
+    for name in (NATIVE_FUNCTIONS_YAML, DEPRECATED_YAML, DERIVATIVES_YAML):
+        digest.update(_read_bytes(os.path.join(PACKAGE_DIR, name)))
+    for source in sorted(n for n in os.listdir(TORCHGEN_DIR) if n.endswith(".py")):
+        digest.update(source.encode())
+        digest.update(_read_bytes(os.path.join(TORCHGEN_DIR, source)))
     return digest.hexdigest()
+
+
+def _read_bytes(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
 
 
 def py_name(name: str) -> str:

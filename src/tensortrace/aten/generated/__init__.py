@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "e47db182ed242ff4d349b0b944b591cc7eec20f1019329b60f026ab4e7a6d8e8"
+INPUTS_SHA256 = "f513c436d2b61d2a0893471f903cdf0b42828ca7474606ecf1701c4d0f1fc74d"
 
 MODULES: tuple[str, ...] = (
     "operators",
