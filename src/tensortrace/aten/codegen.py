@@ -81,10 +81,25 @@ def _value_check(t: Type) -> int:
 
 
 class Binder:
-    """Turns a Python call `(args, kwargs)` into the schema's full positional argument list."""
+    """Turns a Python call `(args, kwargs)` into the schema's full positional argument list.
+
+    Prepared on its first call: the generated at:: functions and Tensor methods hold ~900
+    binders, most of which a program never calls (import time).
+    """
+
+    names: list[str]
+    positional: int
+    defaults: list[Any]
+    required: list[bool]
+    _name_set: frozenset[str]
+    _checks: tuple[tuple[str, bool, int, bool], ...]
 
     def __init__(self, schema: FunctionSchema) -> None:
         self.schema = schema
+        self._ready = False
+
+    def _prepare(self) -> None:
+        schema = self.schema
         self.names = [py_name(a.name) for a in schema.arguments]
         self.positional = sum(1 for a in schema.arguments if not a.kwarg_only)
         self.defaults = [a.default_value() for a in schema.arguments]
@@ -94,8 +109,11 @@ class Binder:
         self._checks = tuple(zip(self.names, self.required,
                                  (_value_check(a.type) for a in schema.arguments),
                                  (a.type.optional for a in schema.arguments)))
+        self._ready = True
 
     def matches(self, args: Sequence[Any], kwargs: dict[str, Any]) -> bool:
+        if not self._ready:
+            self._prepare()
         nargs = len(args)
         if nargs > self.positional or not self._name_set.issuperset(kwargs):
             return False
@@ -124,6 +142,8 @@ class Binder:
         return True
 
     def bind(self, args: Sequence[Any], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+        if not self._ready:
+            self._prepare()
         if not kwargs and len(args) == len(self.names):
             return tuple(args)
         full = list(args) + [None] * (len(self.names) - len(args))

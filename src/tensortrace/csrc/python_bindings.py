@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, Protocol
 
 from tensortrace.aten.function_schema import Argument, FunctionSchema, parse_schema
@@ -240,9 +239,9 @@ def wrap_result(result: Any, structseq: type[tuple[Any, ...]] | None = None) -> 
 
 def load_deprecated() -> list[tuple[FunctionSchema, str]]:
     """deprecated.yaml: (old schema, the aten op it calls)."""
-    from tensortrace.torchgen.model import load_yaml
+    from tensortrace.torchgen.model import DEPRECATED_YAML, load_yaml, read_input
 
-    text = resources.files("tensortrace.csrc").joinpath("deprecated.yaml").read_text()
+    text = read_input(DEPRECATED_YAML)
     return [(parse_schema(e["name"]), e["aten"].split("(")[0]) for e in load_yaml(text)]
 
 

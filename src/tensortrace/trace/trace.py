@@ -8,12 +8,10 @@ Saving is JSON only, never pickle: a trace file is data, safe to open from anyon
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
@@ -90,11 +88,17 @@ class Trace:
         return cls(events, sites, data.get("meta", {}))
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        Path(path).write_text(json.dumps(self._json_data()))
+        import json  # only saving and loading need it: off the import path
+
+        with open(path, "w") as f:
+            json.dump(self._json_data(), f)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Trace:
-        return cls.from_json(json.loads(Path(path).read_text()))
+        import json
+
+        with open(path) as f:
+            return cls.from_json(json.load(f))
 
     # ---- threads (Note [Each thread has its own stack]) ---------------------------------------
     def threads(self) -> list[int]:
@@ -182,7 +186,10 @@ class Trace:
     # ---- Chrome trace ------------------------------------------------------------------------
     def export_chrome_trace(self, path: str | os.PathLike[str]) -> None:
         """Write a Chrome Trace Event file shaped like torch.profiler's export_chrome_trace."""
-        Path(path).write_text(json.dumps(self.chrome_trace_events()))
+        import json
+
+        with open(path, "w") as f:
+            json.dump(self.chrome_trace_events(), f)
 
     def chrome_trace_events(self) -> dict[str, Any]:
         pid = int(self.meta.get("pid", os.getpid()))
