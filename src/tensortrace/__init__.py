@@ -56,6 +56,11 @@ from tensortrace.trace import Trace, is_tracing, record
 
 if _TYPE_CHECKING:  # torch.<op>: the generated bindings, copied into globals() below
     from tensortrace.csrc.generated.python_torch_functions_0 import *  # noqa: F403
+    from tensortrace.csrc.python_torch_functions_manual import tensor as tensor
+    from tensortrace.functional import unique as unique
+
+    # and the rest of what globals().update() adds: dtypes, the hand-written bindings
+    def __getattr__(name: str) -> _Any: ...
 
 _python_variable_autograd.install()
 autograd = _autograd  # torch.autograd
@@ -111,7 +116,7 @@ def set_default_dtype(d: dtype) -> None:
     _set_default_dtype(d.scalar_type)
 
 
-def split(tensor: Tensor, split_size_or_sections: _Any, dim: int = 0) -> _Any:
+def split(tensor: Tensor, split_size_or_sections: _Any, dim: int = 0) -> _Any:  # type: ignore[no-redef]
     """torch.split (torch/functional.py): Tensor.split, which takes an int or a list of sizes."""
     return tensor.split(split_size_or_sections, dim)
 
