@@ -77,7 +77,7 @@ def einsum(*args: Any) -> Any:
         equation, ops = _sublist_format(args)
         return _VF["einsum"](equation, ops)
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
-        operands = operands[0]  # the old interface: the operands as one list
+        return _VF["einsum"](equation, list(operands[0]))  # the old interface: one list
     return _VF["einsum"](equation, list(operands))
 
 

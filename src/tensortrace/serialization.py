@@ -106,13 +106,14 @@ class _TensorPickler(pickle._Pickler):  # the Python pickler: its save_global ca
 
     def save_global(self, obj: Any, name: str | None = None) -> None:
         if isinstance(obj, _Global):
-            self.write(pickle.GLOBAL + f"{obj.module}\n{obj.name}\n".encode())
-            self.memoize(obj)
+            # typeshed leaves out the pure-Python pickler's internals (write, memoize, save_global)
+            self.write(pickle.GLOBAL + f"{obj.module}\n{obj.name}\n".encode())  # type: ignore[attr-defined]
+            self.memoize(obj)  # type: ignore[attr-defined]
             return
-        super().save_global(obj, name)
+        super().save_global(obj, name)  # type: ignore[misc]
 
     dispatch = dict(pickle._Pickler.dispatch)
-    dispatch[_Global] = save_global
+    dispatch[_Global] = save_global  # type: ignore[assignment]
 
 
 def TORCH_CHECK_SAVE(cond: bool) -> None:  # noqa: N802

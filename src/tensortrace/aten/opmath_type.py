@@ -9,6 +9,7 @@ result back once (Vectorized<Half> converts to two Vectorized<float>), so a NumP
 from __future__ import annotations
 
 import math
+from typing import Any, cast, overload
 
 import numpy as np
 
@@ -33,7 +34,13 @@ _SIXTEEN_BIT_FLOATS = frozenset(
     if t.numpy is not None)
 
 
-def to_opmath(*arrays: np.ndarray) -> list[np.ndarray]:
+@overload
+def to_opmath(*arrays: np.ndarray) -> list[np.ndarray]: ...
+@overload
+def to_opmath(*arrays: np.ndarray | np.generic) -> list[np.ndarray | np.generic]: ...
+
+
+def to_opmath(*arrays: np.ndarray | np.generic) -> list[Any]:
     """Upcast 16-bit float arrays to float32 (the loads of a Vectorized<Half> loop)."""
     return [a.astype(np.float32) if a.dtype in _SIXTEEN_BIT_FLOATS else a for a in arrays]
 
@@ -75,5 +82,7 @@ def scalar_to(value: bool | int | float, dtype: ScalarType, opmath: bool = True)
     if isinstance(value, (bool, int)) or dt.kind == "f" or dt.name == "bfloat16":
         source = np.int64 if isinstance(value, (bool, int)) else np.float64
         with np.errstate(all="ignore"):
-            return np.array(value, dtype=source).astype(dt)[()]
-    return np.array(int(value), dtype=np.int64).astype(dt)[()]  # float -> int truncates
+            # a 0-d array's [()] is its scalar; NumPy's stubs type it as an array
+            return cast(np.generic, np.array(value, dtype=source).astype(dt)[()])
+    # float -> int truncates
+    return cast(np.generic, np.array(int(value), dtype=np.int64).astype(dt)[()])

@@ -542,8 +542,10 @@ class TensorIteratorBase:
             if not op.tensor.defined():
                 continue
             # the first non-CPU device (if any) is the common device
-            if common_device.type_ is _CPU_TYPE and op.device.type_ is not _CPU_TYPE:
-                common_device = op.device
+            device = op.device  # set for every defined operand
+            if (device is not None and common_device.type_ is _CPU_TYPE
+                    and device.type_ is not _CPU_TYPE):
+                common_device = device
             if not op.is_output:
                 if op.target_dtype != self.common_dtype_:
                     if self.common_dtype_ == U:
@@ -825,7 +827,7 @@ class TensorIteratorBase:
         shape = tuple(reversed(self.shape_))
         if 0 in shape:
             return np.empty(shape, dtype)
-        storage = impl.storage_.storage_impl_.target_.bytes_view()
+        storage = impl.storage_.unsafeGetStorageImpl().bytes_view()
         return np.ndarray(shape, dtype, buffer=storage,
                           offset=impl.storage_offset_ * impl.data_type_.itemsize + byte_offset,
                           strides=tuple(reversed(op.stride_bytes)))

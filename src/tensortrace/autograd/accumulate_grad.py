@@ -43,9 +43,11 @@ class AccumulateGrad(Node):
 
         return THPVariable_Wrap(self.variable_.copy())
 
-    def apply(self, grads: list[Tensor]) -> list[Tensor]:
+    def apply(self, grads: list[Tensor | None]) -> list[Tensor | None]:
         check_input_count(self, grads, 1)
         new_grad = grads[0]
+        if new_grad is None or not new_grad.defined():
+            return []
         if not self.variable_.requires_grad():
             return []
         meta = materialize_autograd_meta(self.variable_)
@@ -111,7 +113,7 @@ def grad_accumulator(variable: Tensor) -> AccumulateGrad:
     ref = meta.grad_accumulator_
     existing = ref() if ref is not None else None
     if existing is not None:
-        return existing  # type: ignore[no-any-return]
+        return existing
     node = AccumulateGrad(variable)
     meta.grad_accumulator_ = weakref.ref(node)
     return node

@@ -84,8 +84,8 @@ class GraphTask:
                 continue
             stack.pop()
             for e in fn.next_edges_:
-                info = self.exec_info.get(e.function) if e.function is not None else None
-                if info is not None and info.should_execute():
+                next_info = self.exec_info.get(e.function) if e.function is not None else None
+                if next_info is not None and next_info.should_execute():
                     self.exec_info.setdefault(fn, ExecInfo()).needed = True
                     break
 
@@ -121,14 +121,14 @@ class GraphRoot(Node):
         self.set_next_edges(functions)
         self.outputs = inputs
 
-    def apply(self, grads: list[Tensor]) -> list[Tensor]:
+    def apply(self, grads: list[Tensor | None]) -> list[Tensor | None]:
         return list(self.outputs)
 
 
 class Identity(Node):
     """functions/basic_ops.h: the stand-in output edge of an input with no grad_fn yet."""
 
-    def apply(self, grads: list[Tensor]) -> list[Tensor]:
+    def apply(self, grads: list[Tensor | None]) -> list[Tensor | None]:
         return grads
 
 

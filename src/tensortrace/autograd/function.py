@@ -125,7 +125,8 @@ class Node:
         return self.input_metadata_[i]
 
     # ---- running -----------------------------------------------------------------------------
-    def apply(self, grads: list[Tensor]) -> list[Tensor]:
+    # variable_list: an undefined gradient is None here
+    def apply(self, grads: list[Tensor | None]) -> list[Tensor | None]:
         raise NotImplementedError
 
     def release_variables(self) -> None:

@@ -15,9 +15,14 @@ this; tensortrace has no inference mode.)
 from __future__ import annotations
 
 import weakref
+from typing import TYPE_CHECKING
 
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.trace import recorder
+
+if TYPE_CHECKING:  # function.py and accumulate_grad.py import this module
+    from tensortrace.autograd.accumulate_grad import AccumulateGrad
+    from tensortrace.autograd.function import Node
 
 
 class AutogradMeta:
@@ -34,11 +39,11 @@ class AutogradMeta:
     def __init__(self, requires_grad: bool = False) -> None:
         self.requires_grad_ = requires_grad
         self.grad_: Tensor | None = None
-        self.grad_fn_: object = None
+        self.grad_fn_: Node | None = None
         self.is_view_ = False
         self.base_ = Tensor()
         self.output_nr_ = 0
-        self.grad_accumulator_: weakref.ref[object] | None = None
+        self.grad_accumulator_: weakref.ref[AccumulateGrad] | None = None
         self.retains_grad_ = False
         self.hooks_: dict[int, tuple[int, object]] = {}
         # a view's grad_fn is valid for this version of the data it shares with its base

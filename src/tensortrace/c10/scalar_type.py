@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Any
 
 import numpy as np
 
@@ -55,7 +56,7 @@ class TypeMeta:
         return self.scalar_type
 
 
-def _meta(st: ScalarType, name: str, np_type: object) -> TypeMeta:
+def _meta(st: ScalarType, name: str, np_type: type[Any] | None) -> TypeMeta:
     dt = np.dtype(np_type) if np_type is not None else None
     itemsize = dt.itemsize if dt is not None else 2
     return TypeMeta(st, itemsize, name, dt)

@@ -168,6 +168,13 @@ class TensorBase:
         meta = get_autograd_meta(self.cdata)
         return None if meta is None or meta.grad_ is None else THPVariable_Wrap(meta.grad_.copy())
 
+    @grad.setter
+    def grad(self, value: Any) -> None:
+        # python_variable_autograd.install() replaces both with THPVariable_get/set_grad's port
+        from tensortrace.csrc.python_variable_autograd import _set_grad
+
+        _set_grad(self, value)
+
     @property
     def grad_fn(self) -> Any:
         return None

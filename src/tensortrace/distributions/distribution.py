@@ -152,7 +152,7 @@ class Distribution:
                 f"of the distribution {repr(self)}, "
                 f"but found invalid values:\n{value}")
 
-    def _get_checked_instance(self, cls: type, _instance: Any = None) -> Any:
+    def _get_checked_instance(self, cls: type[Distribution], _instance: Any = None) -> Any:
         if _instance is None and type(self).__init__ != cls.__init__:
             raise NotImplementedError(f"Subclass {self.__class__.__name__} of {cls.__name__} "
                                       "that defines a custom __init__ method must also define "

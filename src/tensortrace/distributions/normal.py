@@ -8,7 +8,7 @@ after the same manual_seed.
 from __future__ import annotations
 
 import math
-from numbers import Number
+from numbers import Number, Real
 from typing import Any
 
 import tensortrace as torch
@@ -73,7 +73,7 @@ class Normal(ExponentialFamily):
         if self._validate_args:
             self._validate_sample(value)
         var = self.scale**2
-        log_scale = math.log(self.scale) if isinstance(self.scale, Number) else self.scale.log()
+        log_scale = math.log(self.scale) if isinstance(self.scale, Real) else self.scale.log()
         return -((value - self.loc) ** 2) / (2 * var) - log_scale - math.log(
             math.sqrt(2 * math.pi))
 

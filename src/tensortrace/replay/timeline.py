@@ -15,6 +15,7 @@ Rich and Jupyter show it directly (`__rich__`, `_repr_html_`); `timeline.at(step
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -414,28 +415,20 @@ def frame_text(frame: StackFrame) -> Text:
 def to_text(renderable: Any, width: int = 120) -> str:
     """Render anything rich can render to plain text (goldens, logs)."""
     console = Console(width=width, record=True, color_system=None, force_terminal=False,
-                      file=_Null())
+                      file=io.StringIO())
     console.print(renderable)
     return console.export_text()
 
 
 def to_html(renderable: Any, width: int = 120) -> str:
     """Render to an HTML fragment with inline styles, for Jupyter's `_repr_html_`."""
-    console = Console(width=width, record=True, file=_Null(), force_terminal=True,
+    console = Console(width=width, record=True, file=io.StringIO(), force_terminal=True,
                       color_system="truecolor")
     console.print(renderable)
     return console.export_html(
         inline_styles=True,
         code_format='<pre style="font-family:ui-monospace,Menlo,Consolas,monospace;'
                     'font-size:12px;line-height:1.3">{code}</pre>')
-
-
-class _Null:
-    def write(self, _text: str) -> int:
-        return 0
-
-    def flush(self) -> None:
-        pass
 
 
 def trace_rich(trace: Trace) -> RenderableType:

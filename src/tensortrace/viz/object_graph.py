@@ -54,7 +54,7 @@ class ObjectGraph(SvgPicture):
         """The y of each TensorImpl (a row each) and of each StorageImpl (its impls' mean)."""
         s = self.state
         impls = sorted(s.impls.values(), key=lambda i: _number(i.name))
-        impl_y = {impl.name: TOP + k * ROW_H for k, impl in enumerate(impls)}
+        impl_y: dict[str, float] = {impl.name: TOP + k * ROW_H for k, impl in enumerate(impls)}
         storage_y: dict[str, float] = {}
         used: list[float] = []
         next_free = TOP + len(impls) * ROW_H

@@ -147,7 +147,7 @@ class StorageStrip(SvgPicture):
         rank = len(self.sizes)
         header = (f"{self.name}: sizes {tuple(self.sizes)}  strides {tuple(self.strides)}  "
                   f"storage_offset {self.offset}  storage {self.storage_len} elements")
-        y = PAD + 12
+        y: float = PAD + 12
         body.append(svg.text(PAD, y, header, 13, class_="header"))
         y += 14
 
@@ -155,7 +155,7 @@ class StorageStrip(SvgPicture):
         strip_w = min(self.wrap, max(self.storage_len, 1)) * CELL
         grids = self._grids()
         max_w = max(strip_w, max(c * CELL for _, _, c in grids))
-        x = PAD
+        x: float = PAD
         row_h = 0.0
         y += 10
         target_xy: tuple[float, float] | None = None

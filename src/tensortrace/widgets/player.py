@@ -125,10 +125,11 @@ def view_text(timeline: Timeline, step: int) -> str:
 
 
 def _payload_of(source: Trace | Timeline | TimelinePlayer | dict[str, Any]) -> dict[str, Any]:
+    if isinstance(source, Timeline):
+        timeline: Timeline = source  # not TimelinePlayer's payload trait (anywidget is untyped)
+        return timeline.payload()
     if isinstance(source, TimelinePlayer):
         return source.payload
-    if isinstance(source, Timeline):
-        return source.payload()
     if isinstance(source, Trace):
         return Timeline(source).payload()
     check_payload(source)

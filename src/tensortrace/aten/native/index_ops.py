@@ -252,13 +252,15 @@ def index_fill_(self: Tensor, dim: int, index: Tensor, value: Scalar | Tensor) -
     if isinstance(value, Tensor):
         TORCH_CHECK(value.dim() == 0, "index_fill_ only supports a 0-dimensional value tensor, "
                     "but got tensor with ", value.dim(), " dimension(s).")
-        value = value.item()
+        fill: Scalar = value.item()
+    else:
+        fill = value
     dim = maybe_wrap_dim(dim, self.dim())
     TORCH_CHECK_INDEX(index.scalar_type() == ScalarType.Long,
                       "index_fill_(): Expected dtype int64 for index.")
     TORCH_CHECK(index.dim() <= 1, "Index has to be a vector/scalar")
     if index.numel() and self.numel():
-        index_fill_kernel(self, dim, _flat_index(index), value)
+        index_fill_kernel(self, dim, _flat_index(index), fill)
     return self
 
 

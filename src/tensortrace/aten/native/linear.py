@@ -189,10 +189,10 @@ def einsum(equation: str, tensors: Sequence[Tensor], path: Sequence[int] | None 
         rhs = equation[arrow_pos + 2:]
         i = 0
         while i < len(rhs):
-            label = rhs[i]
-            if label == " ":
+            ch = rhs[i]
+            if ch == " ":
                 pass
-            elif label == ".":
+            elif ch == ".":
                 TORCH_CHECK(not ell_in_output, "einsum(): found '.' for output but an ellipsis "
                             "(...) was already found")
                 TORCH_CHECK(i + 2 < len(rhs) and rhs[i + 1] == "." and rhs[i + 2] == ".",
@@ -203,12 +203,12 @@ def einsum(equation: str, tensors: Sequence[Tensor], path: Sequence[int] | None 
                 perm_index += ell_num_dim
                 ell_in_output = True
             else:
-                TORCH_CHECK(label.isascii() and label.isalpha(), "einsum(): invalid subscript "
+                TORCH_CHECK(ch.isascii() and ch.isalpha(), "einsum(): invalid subscript "
                             "given at index ", len(lhs) + 2 + i, " in the equation string, "
                             "subscripts must be in [a-zA-Z]")
-                index = _label_to_subscript(label)
+                index = _label_to_subscript(ch)
                 TORCH_CHECK(label_count[index] > 0 and label_perm_index[index] == -1,
-                            "einsum(): output subscript ", label,
+                            "einsum(): output subscript ", ch,
                             " appears more than once in the output"
                             if label_perm_index[index] > -1
                             else " does not appear in the equation for any input operand")
@@ -417,7 +417,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if input_dim == 2 and has_bias:
         # fused op is marginally faster
         return at.addmm(bias, input, weight.t())
-    if has_bias and input.is_contiguous() and (input_dim == 3 or bias.dim() == 1):
+    if (has_bias and bias is not None and input.is_contiguous()
+            and (input_dim == 3 or bias.dim() == 1)):
         return _flatten_nd_linear(input, weight, bias)
     output = at.matmul(input, weight.t())
     if has_bias:

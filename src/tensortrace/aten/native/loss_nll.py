@@ -13,7 +13,7 @@ at::Reduction (aten/src/ATen/core/Reduction.h): None = 0, Mean = 1, Sum = 2.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -42,7 +42,7 @@ def _at() -> Any:
     return at
 
 
-def _defined(t: Tensor | None) -> bool:
+def _defined(t: Tensor | None) -> TypeGuard[Tensor]:
     return t is not None and t.defined()
 
 

@@ -103,7 +103,7 @@ def _coordinates(index: np.ndarray, dim: int, dim_size: int) -> tuple[np.ndarray
     if bad.any():
         TORCH_CHECK(False, "index ", int(index[bad].flat[0]), " is out of bounds for dimension ",
                     dim, " with size ", dim_size)
-    grid = np.indices(index.shape, sparse=True)
+    grid: tuple[np.ndarray, ...] = np.indices(index.shape, sparse=True)
     return tuple(index.astype(np.intp) if d == dim else g for d, g in enumerate(grid))
 
 
@@ -177,8 +177,9 @@ def scatter(self: Tensor, dim: int, index: Tensor, src: Tensor | None = None,
     """scatter.src, scatter.value, scatter.reduce and scatter.value_reduce."""
     if src is not None and reduce is not None:
         _warn_scatter_reduce()
-    return scatter_impl(self, dim, index, src if src is not None else value, reduce, False,
-                        "scatter")
+    source = src if src is not None else value
+    assert source is not None  # the schema's overloads: .src or .value
+    return scatter_impl(self, dim, index, source, reduce, False, "scatter")
 
 
 @native_function(SOURCE, name="scatter_")
@@ -186,8 +187,9 @@ def scatter_(self: Tensor, dim: int, index: Tensor, src: Tensor | None = None,
              value: Scalar | None = None, reduce: str | None = None) -> Tensor:
     if src is not None and reduce is not None:
         _warn_scatter_reduce()
-    return scatter_impl(self, dim, index, src if src is not None else value, reduce, True,
-                        "scatter")
+    source = src if src is not None else value
+    assert source is not None  # the schema's overloads: .src or .value
+    return scatter_impl(self, dim, index, source, reduce, True, "scatter")
 
 
 _WARNED: set[str] = set()

@@ -77,14 +77,11 @@ def isin(elements: Tensor | None = None, test_elements: Tensor | None = None,
          assume_unique: bool = False, invert: bool = False, element: Scalar | None = None,
          test_element: Scalar | None = None) -> Tensor:
     """isin.Tensor_Tensor, .Tensor_Scalar (test_element) and .Scalar_Tensor (element)."""
-    if test_element is not None:
-        test_elements = test_element  # type: ignore[assignment]
-    if element is not None:
-        elements = element  # type: ignore[assignment]
-    if not isinstance(test_elements, Tensor):
-        test_elements = wrapped_scalar_tensor(test_elements)
-    if not isinstance(elements, Tensor):
-        elements = wrapped_scalar_tensor(elements)
+    test = test_element if test_element is not None else test_elements
+    elem = element if element is not None else elements
+    assert test is not None and elem is not None  # the schema's overloads give one of each pair
+    test_elements = test if isinstance(test, Tensor) else wrapped_scalar_tensor(test)
+    elements = elem if isinstance(elem, Tensor) else wrapped_scalar_tensor(elem)
     _check_for_unsupported_isin_dtype(elements.scalar_type())
     _check_for_unsupported_isin_dtype(test_elements.scalar_type())
     out = _at().empty(list(elements.sizes()), dtype=ScalarType.Bool, device=elements.device())

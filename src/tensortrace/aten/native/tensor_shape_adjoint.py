@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+from types import FrameType
 
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
@@ -30,7 +31,8 @@ _PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__fil
 def user_stacklevel() -> int:
     """The stacklevel of the first frame outside tensortrace: where the user's code called us
     (torch's warnings from C++ name the Python line that made the call)."""
-    frame, level = sys._getframe(1), 1
+    frame: FrameType | None = sys._getframe(1)
+    level = 1
     while frame is not None and (frame.f_code.co_filename.startswith(_PACKAGE)
                                  or frame.f_code.co_filename.startswith("<traced")):
         frame, level = frame.f_back, level + 1

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 from tensortrace.nn.modules.module import Module
 
@@ -56,7 +56,8 @@ class Sequential(Module):
         return len(self._modules)
 
     def __iter__(self) -> Iterator[Module]:
-        return iter(self._modules.values())
+        # an add_module(name, None) entry comes out as None, as in torch (whose annotation this is)
+        return cast("Iterator[Module]", iter(self._modules.values()))
 
     def append(self, module: Module) -> Sequential:
         self.add_module(str(len(self)), module)

@@ -51,6 +51,7 @@ class Module:
     dump_patches: bool = False
     _version: int = 1
     training: bool
+    _modules: dict[str, Module | None]  # set in __init__ with object.__setattr__
     call_super_init: bool = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -8,6 +8,8 @@ undefined behaviour; hypot takes floating dtypes only.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from tensortrace.aten.native.binary_ops_extra import (
@@ -50,7 +52,8 @@ def _rshift(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.right_shift(a, shift)
 
 
-def _shift_kernel(name: str, fn: object) -> object:
+def _shift_kernel(name: str, fn: Callable[[np.ndarray, np.ndarray], np.ndarray]
+                  ) -> Callable[[TensorIteratorBase], None]:
     def kernel(it: TensorIteratorBase) -> None:
         dtype = it.common_dtype()
         AT_DISPATCH_CHECK(f"{name}_cpu", dtype, isIntegralType(dtype, False))

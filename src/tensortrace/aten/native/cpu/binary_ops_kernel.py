@@ -96,7 +96,7 @@ def add_kernel(it: TensorIteratorBase, alpha_scalar: Scalar) -> None:
         cpu_kernel_vec(it, lambda out, a, b: _scaled_add(out, a, b, alpha))
 
 
-def _scaled_add(out: np.ndarray, a: np.ndarray, b: np.ndarray, alpha: object) -> None:
+def _scaled_add(out: np.ndarray, a: np.ndarray, b: np.ndarray, alpha: np.generic) -> None:
     """out = a + alpha * b in two passes over out, with no temporary unless out overlaps a."""
     if np.may_share_memory(out, a):  # in place (a.add_(b, alpha=2)): a must be read first
         out[...] = a + b * alpha

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -225,7 +226,8 @@ def _fma_float32(
     return out
 
 
-def _fma_float64(a: np.ndarray, b: float | np.ndarray, c: float | np.ndarray) -> np.ndarray:
+def _fma_float64(a: np.ndarray, b: float | np.floating[Any] | np.ndarray,
+                 c: float | np.floating[Any] | np.ndarray) -> np.ndarray:
     """fma(a, b, c) for doubles with a single rounding.
 
     Exact product a*b = ph + pl, then the correctly rounded sum of the three terms

@@ -23,7 +23,8 @@ SOURCE = "aten/src/ATen/native/cpu/Loops.h"
 VectorizedLoop = Callable[..., None]
 
 
-def store(out: np.ndarray, fn: Callable[..., np.ndarray], *inputs: np.ndarray) -> None:
+def store(out: np.ndarray, fn: Callable[..., np.ndarray],
+          *inputs: np.ndarray | np.generic) -> None:
     """out = fn(*inputs), computed in opmath and written straight into `out`.
 
     A NumPy ufunc writes its result in place, in one pass over memory, as a C++ loop stores

@@ -30,10 +30,10 @@ BINARY = "aten/src/ATen/native/cpu/BinaryOpsKernel.cpp"
 def addcmul_cpu_kernel(it: TensorIteratorBase, value: Any) -> None:
     dtype = it.common_dtype()
     if dtype == ScalarType.Bool:
-        v = bool(value)
+        vb = bool(value)
 
         def bool_loop(out: np.ndarray, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> None:
-            out[...] = a | (v & b & c)
+            out[...] = a | (vb & b & c)
 
         cpu_kernel_vec(it, bool_loop)
         return
