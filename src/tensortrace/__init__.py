@@ -121,6 +121,21 @@ def split(tensor: Tensor, split_size_or_sections: _Any, dim: int = 0) -> _Any:  
     return tensor.split(split_size_or_sections, dim)
 
 
+def typename(obj: _Any) -> str:
+    """torch.typename: 'torch.FloatTensor' for a tensor, else the object's qualified name."""
+    if isinstance(obj, Tensor):
+        return f"torch.{obj.cdata.scalar_type()}Tensor"
+    module = getattr(obj, "__module__", "") or ""
+    if hasattr(obj, "__qualname__"):
+        qualname = obj.__qualname__
+    elif hasattr(obj, "__name__"):
+        qualname = obj.__name__
+    else:
+        module = obj.__class__.__module__ or ""
+        qualname = obj.__class__.__qualname__
+    return qualname if module in ("", "builtins") else f"{module}.{qualname}"
+
+
 def is_tensor(obj: _Any) -> bool:
     return isinstance(obj, Tensor)
 
@@ -151,7 +166,7 @@ def reset_peak_memory_stats(device: _Any = "cpu") -> None:
 __all__ = ["Generator", "Size", "Tensor", "Trace", "TypedStorage", "UntypedStorage", "split",
            "contiguous_format", "cuda", "default_generator", "device", "dtype",
            "get_default_dtype",
-           "get_num_threads", "initial_seed", "is_tensor", "is_tracing",
+           "get_num_threads", "initial_seed", "is_tensor", "is_tracing", "typename",
            "layout", "manual_seed", "memory_allocated", "memory_format", "memory_stats",
            "preserve_format", "reset_peak_memory_stats", "seed", "set_default_dtype",
            "set_num_threads", "strided",

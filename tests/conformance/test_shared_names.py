@@ -27,6 +27,10 @@ TENSORTRACE_ONLY = frozenset({
 
 # Shared names that no other conformance program uses, each with a program of its own.
 PROGRAMS = {
+    # nn.Module's error messages name the offending object's type with it
+    "typename": "out = (torch.typename(torch.ones(2)), torch.typename(torch.ones(2).long()), "
+                "torch.typename(1), torch.typename('a'), torch.typename(len), "
+                "torch.typename(int))",
     # grad modes (autograd's; their own tests are under tests/autograd)
     "no_grad": "x = torch.ones(2, requires_grad=True)\nwith torch.no_grad():\n    y = x * 2\n"
                "out = (y.requires_grad, y.grad_fn)",

@@ -15,7 +15,7 @@ import numpy as np
 
 from tensortrace.c10.device import Device, DeviceType
 from tensortrace.c10.exception import TORCH_CHECK
-from tensortrace.trace import traced
+from tensortrace.trace import recorder, traced
 
 DeleterFnPtr = Callable[[Any], None]
 
@@ -85,3 +85,18 @@ def GetAllocator(t: DeviceType) -> Allocator:
 def REGISTER_ALLOCATOR(t: DeviceType, alloc: Allocator) -> None:
     """The static registerer: runs SetAllocator when the module defining `alloc` is loaded."""
     SetAllocator(t, alloc)
+
+
+def reportMemoryUsageToProfiler(kind: str, ptr: int, alloc_size: int, total_allocated: int,
+                                total_reserved: int, device_type: DeviceType, device_id: int,
+                                extra: dict[str, Any]) -> None:
+    """c10::reportMemoryUsageToProfiler (Allocator.cpp): the `[memory]` instant of an allocation
+    (`alloc`, positive bytes) or a free, with the allocator's totals after it."""
+    rec = recorder.current
+    if rec is not None:
+        rec.instant(kind, "allocator", "[memory]",
+                    {"addr": ptr, "bytes": alloc_size,
+                     "device": f"{device_type.lower()}:{device_id}",
+                     "device_type": int(device_type), "device_id": device_id,
+                     "total_allocated": total_allocated, "total_reserved": total_reserved,
+                     **extra})

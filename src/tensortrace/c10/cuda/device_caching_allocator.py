@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from tensortrace.c10.allocator import reportMemoryUsageToProfiler
 from tensortrace.c10.cuda.allocator_history import (
     BlockInfo,
     Frames,
@@ -26,11 +27,10 @@ from tensortrace.c10.cuda.allocator_history import (
 )
 from tensortrace.c10.cuda.block_pool import AllocParams, Block, BlockPool
 from tensortrace.c10.cuda.cuda_allocator_config import SIZE_MAX, CUDAAllocatorConfig
-from tensortrace.c10.cuda.device_stats import DeviceStats, StatType
+from tensortrace.c10.cuda.device_stats import DeviceStats, StatType, decrease_stat, increase_stat
 from tensortrace.c10.cuda.emulated_device import Event, cudaFree, cudaMalloc, cudaMemGetInfo
 from tensortrace.c10.device import DeviceType
 from tensortrace.c10.exception import TORCH_CHECK, OutOfMemoryError
-from tensortrace.c10.memory_stats import Stat
 from tensortrace.trace import recorder, traced
 
 SRC = "c10/cuda/CUDACachingAllocator.cpp"
@@ -55,35 +55,10 @@ def format_size(size: int) -> str:
     return f"{size / 1073741824.0:.2f} GiB"
 
 
-def _profiler_report(kind: str, block_ptr: int, nbytes: int, stats: DeviceStats, device: int,
-                     extra: dict[str, Any]) -> None:
-    """c10::reportMemoryUsageToProfiler: the `[memory]` instant, with Device Type 1 (CUDA)."""
-    rec = recorder.current
-    if rec is not None:
-        rec.instant(kind, "allocator", "[memory]",
-                    {"addr": block_ptr, "bytes": nbytes, "device": f"cuda:{device}",
-                     "device_type": int(DeviceType.CUDA), "device_id": device,
-                     "total_allocated": stats.allocated_bytes[0].current,
-                     "total_reserved": stats.reserved_bytes[0].current, **extra})
-
-
 def _instant(kind: str, name: str, **args: Any) -> None:
     rec = recorder.current
     if rec is not None:
         rec.instant(kind, "allocator", name, args)
-
-
-def _increase(stat: Stat, amount: int) -> None:
-    """increase_stat, written out: it runs ~10 times per malloc."""
-    current = stat.current = stat.current + amount
-    if current > stat.peak:
-        stat.peak = current
-    stat.allocated += amount
-
-
-def _decrease(stat: Stat, amount: int) -> None:
-    stat.current -= amount
-    stat.freed += amount
 
 
 class DeviceCachingAllocator:
@@ -214,20 +189,20 @@ class DeviceCachingAllocator:
             if already_split:
                 # an already-split inactive block is being shrunk by size bytes
                 for t in types:
-                    _decrease(stats.inactive_split_bytes[t], block.size)
+                    decrease_stat(stats.inactive_split_bytes[t], block.size)
             else:
                 # a new split inactive block is being created from a previously unsplit block
                 for t in types:
-                    _increase(stats.inactive_split_bytes[t], remaining.size)
-                    _increase(stats.inactive_split[t], 1)
+                    increase_stat(stats.inactive_split_bytes[t], remaining.size)
+                    increase_stat(stats.inactive_split[t], 1)
             _instant("split", "split", addr=block.ptr, bytes=block.size,
                      remainder_addr=remaining.ptr, remainder_bytes=remaining.size,
                      segment=block.base, device=f"cuda:{self.device}")
         elif already_split:
             # an already-split block is becoming active
             for t in types:
-                _decrease(stats.inactive_split_bytes[t], block.size)
-                _decrease(stats.inactive_split[t], 1)
+                decrease_stat(stats.inactive_split_bytes[t], block.size)
+                decrease_stat(stats.inactive_split[t], 1)
 
         block.allocated = True
         block.requested_size = orig_size
@@ -235,14 +210,16 @@ class DeviceCachingAllocator:
         self.record_trace("alloc", block.ptr, orig_size, block.stream, context)
         self.active_blocks.add(block)
         for t in types:
-            _increase(stats.allocation[t], 1)
-            _increase(stats.allocated_bytes[t], block.size)
-            _increase(stats.active[t], 1)
-            _increase(stats.active_bytes[t], block.size)
-            _increase(stats.requested_bytes[t], block.requested_size)
+            increase_stat(stats.allocation[t], 1)
+            increase_stat(stats.allocated_bytes[t], block.size)
+            increase_stat(stats.active[t], 1)
+            increase_stat(stats.active_bytes[t], block.size)
+            increase_stat(stats.requested_bytes[t], block.requested_size)
         if block.size >= CUDAAllocatorConfig.instance().max_split_size:
-            _increase(stats.oversize_allocations, 1)
-        _profiler_report("alloc", block.ptr, block.size, stats, self.device,
+            increase_stat(stats.oversize_allocations, 1)
+        reportMemoryUsageToProfiler("alloc", block.ptr, block.size,
+                                    stats.allocated_bytes[0].current,
+                                    stats.reserved_bytes[0].current, DeviceType.CUDA, self.device,
                          {"requested": orig_size, "stream": block.stream,
                           "segment": block.base, "pool": "small" if pool.is_small else "large",
                           "from_cache": from_cache})
@@ -257,19 +234,21 @@ class DeviceCachingAllocator:
         orig_ptr, orig_size = block.ptr, block.size
         stats = self.stats
         for t in self._stat_types(block.pool):
-            _decrease(stats.allocation[t], 1)
-            _decrease(stats.allocated_bytes[t], block.size)
+            decrease_stat(stats.allocation[t], 1)
+            decrease_stat(stats.allocated_bytes[t], block.size)
         self.record_trace("free_requested", block.ptr, block.requested_size, block.stream,
                           context or block.context_when_allocated)
         if block.size >= CUDAAllocatorConfig.instance().max_split_size:
-            _decrease(stats.oversize_allocations, 1)
+            decrease_stat(stats.oversize_allocations, 1)
         deferred = bool(block.stream_uses)
         if deferred:
             self.insert_events(block)
         else:
             self.free_block(block, context)
-        _profiler_report("free", orig_ptr, orig_size, stats, self.device,
-                         {"deferred": deferred})
+        reportMemoryUsageToProfiler("free", orig_ptr, orig_size,
+                                    stats.allocated_bytes[0].current,
+                                    stats.reserved_bytes[0].current, DeviceType.CUDA, self.device,
+                                    {"deferred": deferred})
 
     @traced("allocator", DCA + "free_block", SRC)
     def free_block(self, block: Block, context: Frames | None) -> None:
@@ -298,16 +277,16 @@ class DeviceCachingAllocator:
         stats = self.stats
         for t in self._stat_types(pool):
             if net_blocks > 0:
-                _increase(stats.inactive_split[t], net_blocks)
+                increase_stat(stats.inactive_split[t], net_blocks)
             elif net_blocks < 0:
-                _decrease(stats.inactive_split[t], -net_blocks)
+                decrease_stat(stats.inactive_split[t], -net_blocks)
             if net_bytes > 0:
-                _increase(stats.inactive_split_bytes[t], net_bytes)
+                increase_stat(stats.inactive_split_bytes[t], net_bytes)
             elif net_bytes < 0:
-                _decrease(stats.inactive_split_bytes[t], -net_bytes)
-            _decrease(stats.active[t], 1)
-            _decrease(stats.active_bytes[t], original_block_size)
-            _decrease(stats.requested_bytes[t], requested_size)
+                decrease_stat(stats.inactive_split_bytes[t], -net_bytes)
+            decrease_stat(stats.active[t], 1)
+            decrease_stat(stats.active_bytes[t], original_block_size)
+            decrease_stat(stats.requested_bytes[t], requested_size)
 
     @traced("allocator", DCA + "try_merge_blocks", SRC)
     def try_merge_blocks(self, dst: Block, src: Block | None, pool: BlockPool) -> int:
@@ -419,10 +398,10 @@ class DeviceCachingAllocator:
         p.block = Block(p.device, p.stream, size, p.pool, ptr, buf, ptr)
         p.fresh = True
         for t in self._stat_types(p.pool):
-            _increase(self.stats.segment[t], 1)
-            _increase(self.stats.reserved_bytes[t], size)
+            increase_stat(self.stats.segment[t], 1)
+            increase_stat(self.stats.reserved_bytes[t], size)
         if size >= CUDAAllocatorConfig.instance().max_split_size:
-            _increase(self.stats.oversize_segments, 1)
+            increase_stat(self.stats.oversize_segments, 1)
         self.stats.num_device_alloc += 1
         self.record_trace("segment_alloc", ptr, size, p.stream, ctx)
         p.block.context_when_segment_allocated = ctx
@@ -487,10 +466,10 @@ class DeviceCachingAllocator:
         self.total_allocated_memory -= block.size
         pool = block.pool
         for t in self._stat_types(pool):
-            _decrease(self.stats.segment[t], 1)
-            _decrease(self.stats.reserved_bytes[t], block.size)
+            decrease_stat(self.stats.segment[t], 1)
+            decrease_stat(self.stats.reserved_bytes[t], block.size)
         if block.size >= CUDAAllocatorConfig.instance().max_split_size:
-            _decrease(self.stats.oversize_segments, 1)
+            decrease_stat(self.stats.oversize_segments, 1)
         assert pool is not None
         pool.erase(block)
         _instant("segment_free", "segment_free", addr=block.ptr, bytes=block.size,

@@ -23,6 +23,20 @@ class StatType(IntEnum):
 STAT_TYPE_NAMES = ("all", "small_pool", "large_pool")
 
 
+def increase_stat(stat: Stat, amount: int) -> None:
+    """Stat::increase, written out as a function: it runs ~10 times per malloc."""
+    current = stat.current = stat.current + amount
+    if current > stat.peak:
+        stat.peak = current
+    stat.allocated += amount
+
+
+def decrease_stat(stat: Stat, amount: int) -> None:
+    """Stat::decrease."""
+    stat.current -= amount
+    stat.freed += amount
+
+
 def _stat_array() -> list[Stat]:
     return [Stat() for _ in StatType]
 

@@ -27,15 +27,6 @@ def _addindent(s_: str, num_spaces: int) -> str:
     return first + "\n" + "\n".join(rest)
 
 
-def typename(obj: Any) -> str:
-    """torch.typename: 'torch.FloatTensor' for a tensor, the qualified class name otherwise."""
-    if isinstance(obj, torch.Tensor):
-        return f"torch.{obj.cdata.scalar_type()}Tensor"
-    module = getattr(type(obj), "__module__", "") or ""
-    name = type(obj).__qualname__
-    return name if module in ("builtins", "__builtin__", "") else f"{module}.{name}"
-
-
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     __slots__ = ()
 
@@ -85,7 +76,7 @@ class Module:
         if "_buffers" not in self.__dict__:
             raise AttributeError("cannot assign buffer before Module.__init__() call")
         if not isinstance(name, str):
-            raise TypeError(f"buffer name should be a string. Got {typename(name)}")
+            raise TypeError(f"buffer name should be a string. Got {torch.typename(name)}")
         if "." in name:
             raise KeyError('buffer name can\'t contain "."')
         if name == "":
@@ -93,7 +84,7 @@ class Module:
         if hasattr(self, name) and name not in self._buffers:
             raise KeyError(f"attribute '{name}' already exists")
         if tensor is not None and not isinstance(tensor, torch.Tensor):
-            raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
+            raise TypeError(f"cannot assign '{torch.typename(tensor)}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
         self._buffers[name] = tensor
         if persistent:
@@ -105,7 +96,7 @@ class Module:
         if "_parameters" not in self.__dict__:
             raise AttributeError("cannot assign parameter before Module.__init__() call")
         if not isinstance(name, str):
-            raise TypeError(f"parameter name should be a string. Got {typename(name)}")
+            raise TypeError(f"parameter name should be a string. Got {torch.typename(name)}")
         if "." in name:
             raise KeyError('parameter name can\'t contain "."')
         if name == "":
@@ -115,7 +106,7 @@ class Module:
         if param is None:
             self._parameters[name] = None
         elif not isinstance(param, Parameter):
-            raise TypeError(f"cannot assign '{typename(param)}' object to parameter '{name}' "
+            raise TypeError(f"cannot assign '{torch.typename(param)}' object to parameter '{name}' "
                             "(torch.nn.Parameter or None required)")
         elif param.grad_fn is not None:
             raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model "
@@ -127,9 +118,9 @@ class Module:
 
     def add_module(self, name: str, module: Module | None) -> None:
         if not isinstance(module, Module) and module is not None:
-            raise TypeError(f"{typename(module)} is not a Module subclass")
+            raise TypeError(f"{torch.typename(module)} is not a Module subclass")
         if not isinstance(name, str):
-            raise TypeError(f"module name should be a string. Got {typename(name)}")
+            raise TypeError(f"module name should be a string. Got {torch.typename(name)}")
         if hasattr(self, name) and name not in self._modules:
             raise KeyError(f"attribute '{name}' already exists")
         if "." in name:
@@ -182,7 +173,7 @@ class Module:
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
-                raise TypeError(f"cannot assign '{typename(value)}' as parameter '{name}' "
+                raise TypeError(f"cannot assign '{torch.typename(value)}' as parameter '{name}' "
                                 "(torch.nn.Parameter or None expected)")
             self.register_parameter(name, value)
         else:
@@ -195,15 +186,16 @@ class Module:
                 modules[name] = value
             elif modules is not None and name in modules:
                 if value is not None:
-                    raise TypeError(f"cannot assign '{typename(value)}' as child module "
+                    raise TypeError(f"cannot assign '{torch.typename(value)}' as child module "
                                     f"'{name}' (torch.nn.Module or None expected)")
                 modules[name] = value
             else:
                 buffers = self.__dict__.get("_buffers")
                 if buffers is not None and name in buffers:
                     if value is not None and not isinstance(value, torch.Tensor):
-                        raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
-                                        "(torch.nn.Buffer, torch.Tensor or None expected)")
+                        raise TypeError(f"cannot assign '{torch.typename(value)}' as buffer "
+                                        f"'{name}' (torch.nn.Buffer, torch.Tensor or None "
+                                        "expected)")
                     buffers[name] = value
                 else:
                     super().__setattr__(name, value)
