@@ -119,3 +119,13 @@ def test_the_generator_module_is_importable_without_side_effects() -> None:
 def test_generated_functions_carry_their_schemas(name: str) -> None:
     assert f"{name}." in (getattr(at, name).__doc__ or "") or name in (
         getattr(at, name).__doc__ or "")
+
+
+def test_the_schemas_written_parsed_are_what_the_yaml_says() -> None:
+    """operators.py holds each schema already parsed: it must be parse_schema of its `func:`."""
+    from tensortrace.aten.function_schema import parse_schema
+    from tensortrace.aten.generated import operators
+
+    differ = [op.schema.full_name for op in operators.OPERATORS
+              if op.schema != parse_schema(op.entry["func"])]
+    assert differ == []

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from tensortrace.aten.function_schema import FunctionSchema
+from tensortrace.aten.function_schema import FunctionSchema, Type
 from tensortrace.torchgen.model import NativeFunction, snake_case
 
 GENERATED = "build/aten/src/ATen"
@@ -37,17 +37,44 @@ def _schemas_doc(overloads: Sequence[NativeFunction], indent: str) -> str:
     return "\n".join(lines)
 
 
+def _type_literal(t: Type) -> str:
+    """`Type('Tensor', alias='a!')`: the fields that differ from their defaults."""
+    fields = [f"{name}={value!r}" for name, value, default in (
+        ("is_list", t.is_list, False), ("list_size", t.list_size, None),
+        ("optional", t.optional, False), ("alias", t.alias, None),
+        ("elem_optional", t.elem_optional, False)) if value != default]
+    return f"Type({', '.join([repr(t.base), *fields])})"
+
+
+def _schema_literal(schema: FunctionSchema, types: dict[Type, str]) -> str:
+    args = "".join(f"Argument({a.name!r}, {types[a.type]}, {a.default!r}, {a.kwarg_only}), "
+                   for a in schema.arguments)
+    returns = "".join(f"{types[r]}, " for r in schema.returns)
+    names = "".join(f"{n!r}, " for n in schema.return_names)
+    return (f"FunctionSchema({schema.name!r}, {schema.overload_name!r}, ({args.rstrip(' ')}), "
+            f"({returns.rstrip(' ')}), ({names.rstrip(' ')}))")
+
+
 def gen_operators(fns: Sequence[NativeFunction]) -> tuple[str, str]:
     doc = ("at::_ops: one OperatorHandle per entry of native_functions.yaml, registered with the "
            "Dispatcher.\n\nMirrors the generated `Operators.h` and `RegisterSchema.cpp`: "
            "`add_Tensor` is `at::_ops::add_Tensor`,\nwhose `.call(...)` is Dispatcher::call.")
+    # The schemas are written parsed (what parse_schema makes of each `func:`), so import does
+    # not parse 600 strings; each distinct argument type is one shared constant.
+    types: dict[Type, str] = {}
+    for f in fns:
+        for t in (*(a.type for a in f.schema.arguments), *f.schema.returns):
+            types.setdefault(t, f"_T{len(types)}")
     out = ["from tensortrace.aten.dispatcher import OperatorHandle, singleton",
-           "from tensortrace.aten.function_schema import parse_schema",
-           "", "_register = singleton().register_schema", ""]
+           "from tensortrace.aten.function_schema import Argument, FunctionSchema, Type",
+           "", "_register = singleton().register_schema", "",
+           "# the argument and return types, each parsed once"]
+    out += [f"{name} = {_type_literal(t)}  # {t}" for t, name in types.items()]
+    out.append("")
     for f in fns:
         entry = {k: v for k, v in f.entry.items() if k != "func"}
-        out.append(f"{f.ident} = _register(parse_schema(")
-        out.append(f"    {f.entry['func']!r}),")
+        out.append(f"{f.ident} = _register(")
+        out.append(f"    {_schema_literal(f.schema, types)},")
         out.append(f"    {{'func': {f.entry['func']!r}, **{entry!r}}})")
     out += ["", "# every operator, in the YAML's order",
             "OPERATORS: list[OperatorHandle] = ["]

@@ -9,1917 +9,1954 @@ whose `.call(...)` is Dispatcher::call.
 from __future__ import annotations
 
 from tensortrace.aten.dispatcher import OperatorHandle, singleton
-from tensortrace.aten.function_schema import parse_schema
+from tensortrace.aten.function_schema import Argument, FunctionSchema, Type
 
 _register = singleton().register_schema
 
-empty_memory_format = _register(parse_schema(
-    'empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor'),
+# the argument and return types, each parsed once
+_T0 = Type('SymInt', is_list=True)  # SymInt[]
+_T1 = Type('ScalarType', optional=True)  # ScalarType?
+_T2 = Type('Layout', optional=True)  # Layout?
+_T3 = Type('Device', optional=True)  # Device?
+_T4 = Type('bool', optional=True)  # bool?
+_T5 = Type('MemoryFormat', optional=True)  # MemoryFormat?
+_T6 = Type('Tensor')  # Tensor
+_T7 = Type('Generator', optional=True)  # Generator?
+_T8 = Type('Tensor', alias='a!')  # Tensor(a!)
+_T9 = Type('float')  # float
+_T10 = Type('Tensor', alias='a')  # Tensor(a)
+_T11 = Type('int')  # int
+_T12 = Type('SymInt')  # SymInt
+_T13 = Type('SymInt', optional=True)  # SymInt?
+_T14 = Type('Scalar')  # Scalar
+_T15 = Type('ScalarType')  # ScalarType
+_T16 = Type('bool')  # bool
+_T17 = Type('int', optional=True)  # int?
+_T18 = Type('Tensor', is_list=True)  # Tensor[]
+_T19 = Type('Device')  # Device
+_T20 = Type('int', is_list=True)  # int[]
+_T21 = Type('Tensor', is_list=True, alias='a')  # Tensor(a)[]
+_T22 = Type('MemoryFormat')  # MemoryFormat
+_T23 = Type('Storage')  # Storage
+_T24 = Type('str', optional=True)  # str?
+_T25 = Type('Scalar', optional=True)  # Scalar?
+_T26 = Type('Tensor', optional=True)  # Tensor?
+_T27 = Type('Tensor', is_list=True, elem_optional=True)  # Tensor?[]
+_T28 = Type('int', is_list=True, list_size=1, optional=True)  # int[1]?
+_T29 = Type('Tensor', alias='b!')  # Tensor(b!)
+_T30 = Type('int', is_list=True, optional=True)  # int[]?
+_T31 = Type('str')  # str
+_T32 = Type('int', is_list=True, list_size=1)  # int[1]
+_T33 = Type('float', is_list=True, optional=True)  # float[]?
+_T34 = Type('SymInt', is_list=True, list_size=1)  # SymInt[1]
+
+empty_memory_format = _register(
+    FunctionSchema('empty', 'memory_format', (Argument('size', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
     {'func': 'empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor', **{'dispatch': {'CPU': 'empty_cpu', 'CUDA': 'empty_cuda'}}})
-empty_strided = _register(parse_schema(
-    'empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+empty_strided = _register(
+    FunctionSchema('empty_strided', '', (Argument('size', _T0, None, False), Argument('stride', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CPU': 'empty_strided_cpu', 'CUDA': 'empty_strided_cuda'}}})
-rand_generator = _register(parse_schema(
-    'rand.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+rand_generator = _register(
+    FunctionSchema('rand', 'generator', (Argument('size', _T0, None, False), Argument('generator', _T7, None, True), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'rand.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'rand'}}})
-rand = _register(parse_schema(
-    'rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+rand = _register(
+    FunctionSchema('rand', '', (Argument('size', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'rand'}}})
-rand_out = _register(parse_schema(
-    'rand.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)'),
+rand_out = _register(
+    FunctionSchema('rand', 'out', (Argument('size', _T0, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'rand.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'rand_out'}}})
-rand_generator_out = _register(parse_schema(
-    'rand.generator_out(SymInt[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)'),
+rand_generator_out = _register(
+    FunctionSchema('rand', 'generator_out', (Argument('size', _T0, None, False), Argument('generator', _T7, None, True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'rand.generator_out(SymInt[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'rand_out'}}})
-uniform_ = _register(parse_schema(
-    'uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)'),
+uniform_ = _register(
+    FunctionSchema('uniform_', '', (Argument('self', _T8, None, False), Argument('from', _T9, '0', False), Argument('to', _T9, '1', False), Argument('generator', _T7, 'None', True),), (_T8,), ()),
     {'func': 'uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)', **{'variants': 'method', 'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'uniform_'}}})
-select_int = _register(parse_schema(
-    'select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)'),
+select_int = _register(
+    FunctionSchema('select', 'int', (Argument('self', _T10, None, False), Argument('dim', _T11, None, False), Argument('index', _T12, None, False),), (_T10,), ()),
     {'func': 'select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)', **{'variants': 'function, method', 'device_guard': False, 'dispatch': {'CompositeExplicitAutograd': 'select_symint'}}})
-as_strided = _register(parse_schema(
-    'as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)'),
+as_strided = _register(
+    FunctionSchema('as_strided', '', (Argument('self', _T10, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, None, False), Argument('storage_offset', _T13, 'None', False),), (_T10,), ()),
     {'func': 'as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)', **{'variants': 'function, method', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'as_strided_tensorimpl'}}})
-add_Tensor = _register(parse_schema(
-    'add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor'),
+add_Tensor = _register(
+    FunctionSchema('add', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('alpha', _T14, '1', True),), (_T6,), ()),
     {'func': 'add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor', **{'structured_delegate': 'add.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-add__Tensor = _register(parse_schema(
-    'add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)'),
+add__Tensor = _register(
+    FunctionSchema('add_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False), Argument('alpha', _T14, '1', True),), (_T8,), ()),
     {'func': 'add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)', **{'structured_delegate': 'add.out', 'variants': 'method'}})
-add_out = _register(parse_schema(
-    'add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)'),
+add_out = _register(
+    FunctionSchema('add', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('alpha', _T14, '1', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU': 'ufunc_add_CPU', 'CUDA': 'ufunc_add_CUDA'}}})
-add_Scalar = _register(parse_schema(
-    'add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor'),
+add_Scalar = _register(
+    FunctionSchema('add', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('alpha', _T14, '1', False),), (_T6,), ()),
     {'func': 'add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor', **{'variants': 'function, method', 'tags': ['core', 'pointwise'], 'dispatch': {'CompositeExplicitAutograd': 'add'}}})
-add__Scalar = _register(parse_schema(
-    'add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)'),
+add__Scalar = _register(
+    FunctionSchema('add_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False), Argument('alpha', _T14, '1', False),), (_T8,), ()),
     {'func': 'add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'add_'}}})
-to_dtype = _register(parse_schema(
-    'to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)'),
+to_dtype = _register(
+    FunctionSchema('to', 'dtype', (Argument('self', _T10, None, False), Argument('dtype', _T15, None, False), Argument('non_blocking', _T16, 'False', False), Argument('copy', _T16, 'False', False), Argument('memory_format', _T5, 'None', False),), (_T10,), ()),
     {'func': 'to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)', **{'variants': 'method', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'to'}}})
-_to_copy = _register(parse_schema(
-    '_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor'),
+_to_copy = _register(
+    FunctionSchema('_to_copy', '', (Argument('self', _T6, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('non_blocking', _T16, 'False', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
     {'func': '_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': '_to_copy'}}})
-copy_ = _register(parse_schema(
-    'copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)'),
+copy_ = _register(
+    FunctionSchema('copy_', '', (Argument('self', _T8, None, False), Argument('src', _T6, None, False), Argument('non_blocking', _T16, 'False', False),), (_T8,), ()),
     {'func': 'copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'copy_'}}})
-empty_like = _register(parse_schema(
-    'empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor'),
+empty_like = _register(
+    FunctionSchema('empty_like', '', (Argument('self', _T6, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
     {'func': 'empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor', **{'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeExplicitAutograd': 'empty_like'}}})
-zeros = _register(parse_schema(
-    'zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+zeros = _register(
+    FunctionSchema('zeros', '', (Argument('size', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'zeros_symint'}}})
-zeros_out = _register(parse_schema(
-    'zeros.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)'),
+zeros_out = _register(
+    FunctionSchema('zeros', 'out', (Argument('size', _T0, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'zeros.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'zeros_out'}}})
-zeros_like = _register(parse_schema(
-    'zeros_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor'),
+zeros_like = _register(
+    FunctionSchema('zeros_like', '', (Argument('self', _T6, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
     {'func': 'zeros_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'zeros_like'}}})
-ones = _register(parse_schema(
-    'ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+ones = _register(
+    FunctionSchema('ones', '', (Argument('size', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'ones'}}})
-ones_out = _register(parse_schema(
-    'ones.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)'),
+ones_out = _register(
+    FunctionSchema('ones', 'out', (Argument('size', _T0, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'ones.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'ones_out'}}})
-ones_like = _register(parse_schema(
-    'ones_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor'),
+ones_like = _register(
+    FunctionSchema('ones_like', '', (Argument('self', _T6, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
     {'func': 'ones_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'ones_like'}}})
-full = _register(parse_schema(
-    'full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+full = _register(
+    FunctionSchema('full', '', (Argument('size', _T0, None, False), Argument('fill_value', _T14, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'full'}, 'tags': 'core'}})
-full_out = _register(parse_schema(
-    'full.out(SymInt[] size, Scalar fill_value, *, Tensor(a!) out) -> Tensor(a!)'),
+full_out = _register(
+    FunctionSchema('full', 'out', (Argument('size', _T0, None, False), Argument('fill_value', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'full.out(SymInt[] size, Scalar fill_value, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'full_out'}}})
-full_like = _register(parse_schema(
-    'full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor'),
+full_like = _register(
+    FunctionSchema('full_like', '', (Argument('self', _T6, None, False), Argument('fill_value', _T14, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
     {'func': 'full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'full_like'}, 'tags': 'core'}})
-rand_like_generator = _register(parse_schema(
-    'rand_like.generator(Tensor self, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor'),
+rand_like_generator = _register(
+    FunctionSchema('rand_like', 'generator', (Argument('self', _T6, None, False), Argument('generator', _T7, None, True), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
     {'func': 'rand_like.generator(Tensor self, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'rand_like'}}})
-rand_like = _register(parse_schema(
-    'rand_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor'),
+rand_like = _register(
+    FunctionSchema('rand_like', '', (Argument('self', _T6, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
     {'func': 'rand_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'rand_like'}}})
-randn_generator = _register(parse_schema(
-    'randn.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+randn_generator = _register(
+    FunctionSchema('randn', 'generator', (Argument('size', _T0, None, False), Argument('generator', _T7, None, True), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'randn.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'randn'}}})
-randn = _register(parse_schema(
-    'randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+randn = _register(
+    FunctionSchema('randn', '', (Argument('size', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'tags': ['core', 'nondeterministic_seeded'], 'dispatch': {'CompositeExplicitAutograd': 'randn'}}})
-randn_out = _register(parse_schema(
-    'randn.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)'),
+randn_out = _register(
+    FunctionSchema('randn', 'out', (Argument('size', _T0, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'randn.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeImplicitAutograd': 'randn_out'}}})
-randn_generator_out = _register(parse_schema(
-    'randn.generator_out(SymInt[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)'),
+randn_generator_out = _register(
+    FunctionSchema('randn', 'generator_out', (Argument('size', _T0, None, False), Argument('generator', _T7, None, True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'randn.generator_out(SymInt[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeImplicitAutograd': 'randn_out'}}})
-randn_like_generator = _register(parse_schema(
-    'randn_like.generator(Tensor self, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor'),
+randn_like_generator = _register(
+    FunctionSchema('randn_like', 'generator', (Argument('self', _T6, None, False), Argument('generator', _T7, None, True), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
     {'func': 'randn_like.generator(Tensor self, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'randn_like'}}})
-randn_like = _register(parse_schema(
-    'randn_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor'),
+randn_like = _register(
+    FunctionSchema('randn_like', '', (Argument('self', _T6, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
     {'func': 'randn_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'randn_like'}}})
-randint_generator = _register(parse_schema(
-    'randint.generator(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+randint_generator = _register(
+    FunctionSchema('randint', 'generator', (Argument('high', _T12, None, False), Argument('size', _T0, None, False), Argument('generator', _T7, None, True), Argument('dtype', _T1, 'long', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'randint.generator(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'randint'}}})
-randint = _register(parse_schema(
-    'randint(SymInt high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+randint = _register(
+    FunctionSchema('randint', '', (Argument('high', _T12, None, False), Argument('size', _T0, None, False), Argument('dtype', _T1, 'long', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'randint(SymInt high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'randint'}}})
-randint_low_generator = _register(parse_schema(
-    'randint.low_generator(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+randint_low_generator = _register(
+    FunctionSchema('randint', 'low_generator', (Argument('low', _T12, None, False), Argument('high', _T12, None, False), Argument('size', _T0, None, False), Argument('generator', _T7, None, True), Argument('dtype', _T1, 'long', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'randint.low_generator(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'randint'}}})
-randint_low = _register(parse_schema(
-    'randint.low(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+randint_low = _register(
+    FunctionSchema('randint', 'low', (Argument('low', _T12, None, False), Argument('high', _T12, None, False), Argument('size', _T0, None, False), Argument('dtype', _T1, 'long', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'randint.low(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'randint'}}})
-randint_out = _register(parse_schema(
-    'randint.out(SymInt high, SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)'),
+randint_out = _register(
+    FunctionSchema('randint', 'out', (Argument('high', _T12, None, False), Argument('size', _T0, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'randint.out(SymInt high, SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'randint_out'}}})
-randint_generator_out = _register(parse_schema(
-    'randint.generator_out(SymInt high, SymInt[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)'),
+randint_generator_out = _register(
+    FunctionSchema('randint', 'generator_out', (Argument('high', _T12, None, False), Argument('size', _T0, None, False), Argument('generator', _T7, None, True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'randint.generator_out(SymInt high, SymInt[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'randint_out'}}})
-randint_low_out = _register(parse_schema(
-    'randint.low_out(SymInt low, SymInt high, SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)'),
+randint_low_out = _register(
+    FunctionSchema('randint', 'low_out', (Argument('low', _T12, None, False), Argument('high', _T12, None, False), Argument('size', _T0, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'randint.low_out(SymInt low, SymInt high, SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'randint_out'}}})
-randint_low_generator_out = _register(parse_schema(
-    'randint.low_generator_out(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)'),
+randint_low_generator_out = _register(
+    FunctionSchema('randint', 'low_generator_out', (Argument('low', _T12, None, False), Argument('high', _T12, None, False), Argument('size', _T0, None, False), Argument('generator', _T7, None, True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'randint.low_generator_out(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'randint_out'}}})
-randint_like_generator = _register(parse_schema(
-    'randint_like.generator(Tensor self, SymInt high, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor'),
+randint_like_generator = _register(
+    FunctionSchema('randint_like', 'generator', (Argument('self', _T6, None, False), Argument('high', _T12, None, False), Argument('generator', _T7, None, True), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
     {'func': 'randint_like.generator(Tensor self, SymInt high, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'randint_like'}}})
-randint_like = _register(parse_schema(
-    'randint_like(Tensor self, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor'),
+randint_like = _register(
+    FunctionSchema('randint_like', '', (Argument('self', _T6, None, False), Argument('high', _T12, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
     {'func': 'randint_like(Tensor self, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'randint_like'}}})
-randint_like_low_generator_dtype = _register(parse_schema(
-    'randint_like.low_generator_dtype(Tensor self, SymInt low, SymInt high, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor'),
+randint_like_low_generator_dtype = _register(
+    FunctionSchema('randint_like', 'low_generator_dtype', (Argument('self', _T6, None, False), Argument('low', _T12, None, False), Argument('high', _T12, None, False), Argument('generator', _T7, None, True), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
     {'func': 'randint_like.low_generator_dtype(Tensor self, SymInt low, SymInt high, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'randint_like'}}})
-randint_like_low_dtype = _register(parse_schema(
-    'randint_like.low_dtype(Tensor self, SymInt low, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor'),
+randint_like_low_dtype = _register(
+    FunctionSchema('randint_like', 'low_dtype', (Argument('self', _T6, None, False), Argument('low', _T12, None, False), Argument('high', _T12, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
     {'func': 'randint_like.low_dtype(Tensor self, SymInt low, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'randint_like'}}})
-arange = _register(parse_schema(
-    'arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+arange = _register(
+    FunctionSchema('arange', '', (Argument('end', _T14, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'arange'}}})
-arange_start = _register(parse_schema(
-    'arange.start(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+arange_start = _register(
+    FunctionSchema('arange', 'start', (Argument('start', _T14, None, False), Argument('end', _T14, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'arange.start(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'arange'}}})
-arange_start_step = _register(parse_schema(
-    'arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+arange_start_step = _register(
+    FunctionSchema('arange', 'start_step', (Argument('start', _T14, None, False), Argument('end', _T14, None, False), Argument('step', _T14, '1', False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'arange'}, 'cpp_no_default_args': ['step'], 'tags': 'core'}})
-arange_out = _register(parse_schema(
-    'arange.out(Scalar end, *, Tensor(a!) out) -> Tensor(a!)'),
+arange_out = _register(
+    FunctionSchema('arange', 'out', (Argument('end', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'arange.out(Scalar end, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'arange_end_out'}}})
-arange_start_out = _register(parse_schema(
-    'arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)'),
+arange_start_out = _register(
+    FunctionSchema('arange', 'start_out', (Argument('start', _T14, None, False), Argument('end', _T14, None, False), Argument('step', _T14, '1', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, Meta': 'arange_out', 'CUDA': 'arange_cuda_out'}, 'cpp_no_default_args': ['step']}})
-linspace = _register(parse_schema(
-    'linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+linspace = _register(
+    FunctionSchema('linspace', '', (Argument('start', _T14, None, False), Argument('end', _T14, None, False), Argument('steps', _T11, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'linspace'}}})
-linspace_out = _register(parse_schema(
-    'linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)'),
+linspace_out = _register(
+    FunctionSchema('linspace', 'out', (Argument('start', _T14, None, False), Argument('end', _T14, None, False), Argument('steps', _T11, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, Meta': 'linspace_out', 'CUDA': 'linspace_cuda_out'}}})
-eye = _register(parse_schema(
-    'eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+eye = _register(
+    FunctionSchema('eye', '', (Argument('n', _T12, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'eye'}}})
-eye_m = _register(parse_schema(
-    'eye.m(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+eye_m = _register(
+    FunctionSchema('eye', 'm', (Argument('n', _T12, None, False), Argument('m', _T12, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'eye.m(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'eye'}}})
-eye_out = _register(parse_schema(
-    'eye.out(SymInt n, *, Tensor(a!) out) -> Tensor(a!)'),
+eye_out = _register(
+    FunctionSchema('eye', 'out', (Argument('n', _T12, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'eye.out(SymInt n, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, Meta': 'eye_out_cpu', 'CUDA': 'eye_out_cuda'}}})
-eye_m_out = _register(parse_schema(
-    'eye.m_out(SymInt n, SymInt m, *, Tensor(a!) out) -> Tensor(a!)'),
+eye_m_out = _register(
+    FunctionSchema('eye', 'm_out', (Argument('n', _T12, None, False), Argument('m', _T12, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'eye.m_out(SymInt n, SymInt m, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, Meta': 'eye_out_cpu', 'CUDA': 'eye_out_cuda'}}})
-resize_ = _register(parse_schema(
-    'resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)'),
+resize_ = _register(
+    FunctionSchema('resize_', '', (Argument('self', _T8, None, False), Argument('size', _T0, None, False), Argument('memory_format', _T5, 'None', True),), (_T8,), ()),
     {'func': 'resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)', **{'use_const_ref_for_mutable_tensors': True, 'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'tags': ['core', 'inplace_view'], 'dispatch': {'CPU': 'resize_', 'CUDA': 'resize_cuda_'}}})
-fill_Scalar = _register(parse_schema(
-    'fill.Scalar(Tensor self, Scalar value) -> Tensor'),
+fill_Scalar = _register(
+    FunctionSchema('fill', 'Scalar', (Argument('self', _T6, None, False), Argument('value', _T14, None, False),), (_T6,), ()),
     {'func': 'fill.Scalar(Tensor self, Scalar value) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'fill'}, 'tags': 'core'}})
-fill_Tensor = _register(parse_schema(
-    'fill.Tensor(Tensor self, Tensor value) -> Tensor'),
+fill_Tensor = _register(
+    FunctionSchema('fill', 'Tensor', (Argument('self', _T6, None, False), Argument('value', _T6, None, False),), (_T6,), ()),
     {'func': 'fill.Tensor(Tensor self, Tensor value) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'fill'}}})
-fill__Scalar = _register(parse_schema(
-    'fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)'),
+fill__Scalar = _register(
+    FunctionSchema('fill_', 'Scalar', (Argument('self', _T8, None, False), Argument('value', _T14, None, False),), (_T8,), ()),
     {'func': 'fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'fill_'}}})
-fill__Tensor = _register(parse_schema(
-    'fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)'),
+fill__Tensor = _register(
+    FunctionSchema('fill_', 'Tensor', (Argument('self', _T8, None, False), Argument('value', _T6, None, False),), (_T8,), ()),
     {'func': 'fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'fill_'}}})
-zero_ = _register(parse_schema(
-    'zero_(Tensor(a!) self) -> Tensor(a!)'),
+zero_ = _register(
+    FunctionSchema('zero_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'zero_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'zero_'}}})
-normal_ = _register(parse_schema(
-    'normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)'),
+normal_ = _register(
+    FunctionSchema('normal_', '', (Argument('self', _T8, None, False), Argument('mean', _T9, '0', False), Argument('std', _T9, '1', False), Argument('generator', _T7, 'None', True),), (_T8,), ()),
     {'func': 'normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'tags': 'nondeterministic_seeded', 'variants': 'method', 'dispatch': {'CPU, CUDA': 'normal_'}}})
-random__from = _register(parse_schema(
-    'random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)'),
+random__from = _register(
+    FunctionSchema('random_', 'from', (Argument('self', _T8, None, False), Argument('from', _T11, None, False), Argument('to', _T17, None, False), Argument('generator', _T7, 'None', True),), (_T8,), ()),
     {'func': 'random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'random_'}}})
-random__to = _register(parse_schema(
-    'random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)'),
+random__to = _register(
+    FunctionSchema('random_', 'to', (Argument('self', _T8, None, False), Argument('to', _T11, None, False), Argument('generator', _T7, 'None', True),), (_T8,), ()),
     {'func': 'random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'tags': 'nondeterministic_seeded', 'variants': 'method', 'dispatch': {'CPU, CUDA': 'random_'}}})
-random_ = _register(parse_schema(
-    'random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)'),
+random_ = _register(
+    FunctionSchema('random_', '', (Argument('self', _T8, None, False), Argument('generator', _T7, 'None', True),), (_T8,), ()),
     {'func': 'random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'tags': 'nondeterministic_seeded', 'variants': 'method', 'dispatch': {'CPU, CUDA': 'random_'}}})
-cat = _register(parse_schema(
-    'cat(Tensor[] tensors, int dim=0) -> Tensor'),
+cat = _register(
+    FunctionSchema('cat', '', (Argument('tensors', _T18, None, False), Argument('dim', _T11, '0', False),), (_T6,), ()),
     {'func': 'cat(Tensor[] tensors, int dim=0) -> Tensor', **{'structured_delegate': 'cat.out', 'tags': 'core'}})
-cat_out = _register(parse_schema(
-    'cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)'),
+cat_out = _register(
+    FunctionSchema('cat', 'out', (Argument('tensors', _T18, None, False), Argument('dim', _T11, '0', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'precomputed': ['dim -> int dim, int valid, bool all_contiguous, bool all_same_dtype, bool all_same_sizes_and_stride, MemoryFormat memory_format'], 'dispatch': {'CPU': 'cat_out_cpu', 'CUDA': 'cat_out_cuda'}}})
-stack = _register(parse_schema(
-    'stack(Tensor[] tensors, int dim=0) -> Tensor'),
+stack = _register(
+    FunctionSchema('stack', '', (Argument('tensors', _T18, None, False), Argument('dim', _T11, '0', False),), (_T6,), ()),
     {'func': 'stack(Tensor[] tensors, int dim=0) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'stack'}}})
-stack_out = _register(parse_schema(
-    'stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)'),
+stack_out = _register(
+    FunctionSchema('stack', 'out', (Argument('tensors', _T18, None, False), Argument('dim', _T11, '0', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'stack_out'}}})
-item = _register(parse_schema(
-    'item(Tensor self) -> Scalar'),
+item = _register(
+    FunctionSchema('item', '', (Argument('self', _T6, None, False),), (_T14,), ()),
     {'func': 'item(Tensor self) -> Scalar', **{'tags': 'data_dependent_output', 'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'item'}}})
-_local_scalar_dense = _register(parse_schema(
-    '_local_scalar_dense(Tensor self) -> Scalar'),
+_local_scalar_dense = _register(
+    FunctionSchema('_local_scalar_dense', '', (Argument('self', _T6, None, False),), (_T14,), ()),
     {'func': '_local_scalar_dense(Tensor self) -> Scalar', **{'tags': ['core', 'data_dependent_output'], 'dispatch': {'CPU': '_local_scalar_dense_cpu', 'CUDA': '_local_scalar_dense_cuda'}, 'variants': 'function'}})
-is_nonzero = _register(parse_schema(
-    'is_nonzero(Tensor self) -> bool'),
+is_nonzero = _register(
+    FunctionSchema('is_nonzero', '', (Argument('self', _T6, None, False),), (_T16,), ()),
     {'func': 'is_nonzero(Tensor self) -> bool', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'is_nonzero'}}})
-lift_fresh = _register(parse_schema(
-    'lift_fresh(Tensor(a) self) -> Tensor(a)'),
+lift_fresh = _register(
+    FunctionSchema('lift_fresh', '', (Argument('self', _T10, None, False),), (_T10,), ()),
     {'func': 'lift_fresh(Tensor(a) self) -> Tensor(a)', **{'dispatch': {'CompositeExplicitAutograd': 'lift_fresh'}}})
-detach = _register(parse_schema(
-    'detach(Tensor(a) self) -> Tensor(a)'),
+detach = _register(
+    FunctionSchema('detach', '', (Argument('self', _T10, None, False),), (_T10,), ()),
     {'func': 'detach(Tensor(a) self) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'detach'}}})
-detach_ = _register(parse_schema(
-    'detach_(Tensor(a!) self) -> Tensor(a!)'),
+detach_ = _register(
+    FunctionSchema('detach_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'detach_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'tags': 'inplace_view', 'dispatch': {'CompositeExplicitAutograd': 'detach_'}}})
-resolve_conj = _register(parse_schema(
-    'resolve_conj(Tensor(a) self) -> Tensor(a)'),
+resolve_conj = _register(
+    FunctionSchema('resolve_conj', '', (Argument('self', _T10, None, False),), (_T10,), ()),
     {'func': 'resolve_conj(Tensor(a) self) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'resolve_conj'}}})
-resolve_neg = _register(parse_schema(
-    'resolve_neg(Tensor(a) self) -> Tensor(a)'),
+resolve_neg = _register(
+    FunctionSchema('resolve_neg', '', (Argument('self', _T10, None, False),), (_T10,), ()),
     {'func': 'resolve_neg(Tensor(a) self) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'resolve_neg'}}})
-to_dtype_layout = _register(parse_schema(
-    'to.dtype_layout(Tensor(a) self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)'),
+to_dtype_layout = _register(
+    FunctionSchema('to', 'dtype_layout', (Argument('self', _T10, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('non_blocking', _T16, 'False', True), Argument('copy', _T16, 'False', True), Argument('memory_format', _T5, 'None', True),), (_T10,), ()),
     {'func': 'to.dtype_layout(Tensor(a) self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'to'}}})
-to_device = _register(parse_schema(
-    'to.device(Tensor(a) self, Device device, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)'),
+to_device = _register(
+    FunctionSchema('to', 'device', (Argument('self', _T10, None, False), Argument('device', _T19, None, False), Argument('dtype', _T15, None, False), Argument('non_blocking', _T16, 'False', False), Argument('copy', _T16, 'False', False), Argument('memory_format', _T5, 'None', False),), (_T10,), ()),
     {'func': 'to.device(Tensor(a) self, Device device, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'to'}}})
-to_other = _register(parse_schema(
-    'to.other(Tensor(a) self, Tensor other, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)'),
+to_other = _register(
+    FunctionSchema('to', 'other', (Argument('self', _T10, None, False), Argument('other', _T6, None, False), Argument('non_blocking', _T16, 'False', False), Argument('copy', _T16, 'False', False), Argument('memory_format', _T5, 'None', False),), (_T10,), ()),
     {'func': 'to.other(Tensor(a) self, Tensor other, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'to'}}})
-view = _register(parse_schema(
-    'view(Tensor(a) self, SymInt[] size) -> Tensor(a)'),
+view = _register(
+    FunctionSchema('view', '', (Argument('self', _T10, None, False), Argument('size', _T0, None, False),), (_T10,), ()),
     {'func': 'view(Tensor(a) self, SymInt[] size) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'view'}}})
-_reshape_alias = _register(parse_schema(
-    '_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)'),
+_reshape_alias = _register(
+    FunctionSchema('_reshape_alias', '', (Argument('self', _T10, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, None, False),), (_T10,), ()),
     {'func': '_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': '_reshape_alias'}}})
-_unsafe_view = _register(parse_schema(
-    '_unsafe_view(Tensor self, SymInt[] size) -> Tensor'),
+_unsafe_view = _register(
+    FunctionSchema('_unsafe_view', '', (Argument('self', _T6, None, False), Argument('size', _T0, None, False),), (_T6,), ()),
     {'func': '_unsafe_view(Tensor self, SymInt[] size) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': '_unsafe_view'}}})
-reshape = _register(parse_schema(
-    'reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)'),
+reshape = _register(
+    FunctionSchema('reshape', '', (Argument('self', _T10, None, False), Argument('shape', _T0, None, False),), (_T10,), ()),
     {'func': 'reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'reshape_symint'}}})
-slice_Tensor = _register(parse_schema(
-    'slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)'),
+slice_Tensor = _register(
+    FunctionSchema('slice', 'Tensor', (Argument('self', _T10, None, False), Argument('dim', _T11, '0', False), Argument('start', _T13, 'None', False), Argument('end', _T13, 'None', False), Argument('step', _T12, '1', False),), (_T10,), ()),
     {'func': 'slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeExplicitAutograd': 'slice'}}})
-narrow = _register(parse_schema(
-    'narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)'),
+narrow = _register(
+    FunctionSchema('narrow', '', (Argument('self', _T10, None, False), Argument('dim', _T11, None, False), Argument('start', _T12, None, False), Argument('length', _T12, None, False),), (_T10,), ()),
     {'func': 'narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'narrow_symint'}}})
-permute = _register(parse_schema(
-    'permute(Tensor(a) self, int[] dims) -> Tensor(a)'),
+permute = _register(
+    FunctionSchema('permute', '', (Argument('self', _T10, None, False), Argument('dims', _T20, None, False),), (_T10,), ()),
     {'func': 'permute(Tensor(a) self, int[] dims) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'permute'}}})
-transpose_int = _register(parse_schema(
-    'transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)'),
+transpose_int = _register(
+    FunctionSchema('transpose', 'int', (Argument('self', _T10, None, False), Argument('dim0', _T11, None, False), Argument('dim1', _T11, None, False),), (_T10,), ()),
     {'func': 'transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeExplicitAutograd': 'transpose'}}})
-t = _register(parse_schema(
-    't(Tensor(a) self) -> Tensor(a)'),
+t = _register(
+    FunctionSchema('t', '', (Argument('self', _T10, None, False),), (_T10,), ()),
     {'func': 't(Tensor(a) self) -> Tensor(a)', **{'device_check': 'NoCheck', 'device_guard': False, 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 't'}}})
-unsqueeze = _register(parse_schema(
-    'unsqueeze(Tensor(a) self, int dim) -> Tensor(a)'),
+unsqueeze = _register(
+    FunctionSchema('unsqueeze', '', (Argument('self', _T10, None, False), Argument('dim', _T11, None, False),), (_T10,), ()),
     {'func': 'unsqueeze(Tensor(a) self, int dim) -> Tensor(a)', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeExplicitAutograd': 'unsqueeze'}}})
-squeeze = _register(parse_schema(
-    'squeeze(Tensor(a) self) -> Tensor(a)'),
+squeeze = _register(
+    FunctionSchema('squeeze', '', (Argument('self', _T10, None, False),), (_T10,), ()),
     {'func': 'squeeze(Tensor(a) self) -> Tensor(a)', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeExplicitAutograd': 'squeeze'}}})
-squeeze_dim = _register(parse_schema(
-    'squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)'),
+squeeze_dim = _register(
+    FunctionSchema('squeeze', 'dim', (Argument('self', _T10, None, False), Argument('dim', _T11, None, False),), (_T10,), ()),
     {'func': 'squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeExplicitAutograd': 'squeeze_dim'}}})
-squeeze_dims = _register(parse_schema(
-    'squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)'),
+squeeze_dims = _register(
+    FunctionSchema('squeeze', 'dims', (Argument('self', _T10, None, False), Argument('dim', _T20, None, False),), (_T10,), ()),
     {'func': 'squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeExplicitAutograd': 'squeeze_dims'}}})
-expand = _register(parse_schema(
-    'expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)'),
+expand = _register(
+    FunctionSchema('expand', '', (Argument('self', _T10, None, False), Argument('size', _T0, None, False), Argument('implicit', _T16, 'False', True),), (_T10,), ()),
     {'func': 'expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeExplicitAutograd': 'expand'}}})
-expand_as = _register(parse_schema(
-    'expand_as(Tensor(a) self, Tensor other) -> Tensor(a)'),
+expand_as = _register(
+    FunctionSchema('expand_as', '', (Argument('self', _T10, None, False), Argument('other', _T6, None, False),), (_T10,), ()),
     {'func': 'expand_as(Tensor(a) self, Tensor other) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'expand_as'}}})
-flatten_using_ints = _register(parse_schema(
-    'flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)'),
+flatten_using_ints = _register(
+    FunctionSchema('flatten', 'using_ints', (Argument('self', _T10, None, False), Argument('start_dim', _T11, '0', False), Argument('end_dim', _T11, '-1', False),), (_T10,), ()),
     {'func': 'flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'flatten'}}})
-unflatten_int = _register(parse_schema(
-    'unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)'),
+unflatten_int = _register(
+    FunctionSchema('unflatten', 'int', (Argument('self', _T10, None, False), Argument('dim', _T11, None, False), Argument('sizes', _T0, None, False),), (_T10,), ()),
     {'func': 'unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'unflatten_symint'}}})
-diagonal = _register(parse_schema(
-    'diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)'),
+diagonal = _register(
+    FunctionSchema('diagonal', '', (Argument('self', _T10, None, False), Argument('offset', _T11, '0', False), Argument('dim1', _T11, '0', False), Argument('dim2', _T11, '1', False),), (_T10,), ()),
     {'func': 'diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'diagonal'}}})
-split_Tensor = _register(parse_schema(
-    'split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]'),
+split_Tensor = _register(
+    FunctionSchema('split', 'Tensor', (Argument('self', _T10, None, False), Argument('split_size', _T12, None, False), Argument('dim', _T11, '0', False),), (_T21,), ()),
     {'func': 'split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeExplicitAutograd': 'split'}}})
-split_with_sizes = _register(parse_schema(
-    'split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]'),
+split_with_sizes = _register(
+    FunctionSchema('split_with_sizes', '', (Argument('self', _T10, None, False), Argument('split_sizes', _T0, None, False), Argument('dim', _T11, '0', False),), (_T21,), ()),
     {'func': 'split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeExplicitAutograd': 'split_with_sizes'}}})
-chunk = _register(parse_schema(
-    'chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]'),
+chunk = _register(
+    FunctionSchema('chunk', '', (Argument('self', _T10, None, False), Argument('chunks', _T11, None, False), Argument('dim', _T11, '0', False),), (_T21,), ()),
     {'func': 'chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'chunk'}}})
-unbind_int = _register(parse_schema(
-    'unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]'),
+unbind_int = _register(
+    FunctionSchema('unbind', 'int', (Argument('self', _T10, None, False), Argument('dim', _T11, '0', False),), (_T21,), ()),
     {'func': 'unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'unbind'}}})
-alias = _register(parse_schema(
-    'alias(Tensor(a) self) -> Tensor(a)'),
+alias = _register(
+    FunctionSchema('alias', '', (Argument('self', _T10, None, False),), (_T10,), ()),
     {'func': 'alias(Tensor(a) self) -> Tensor(a)', **{'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'alias'}}})
-contiguous = _register(parse_schema(
-    'contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)'),
+contiguous = _register(
+    FunctionSchema('contiguous', '', (Argument('self', _T10, None, False), Argument('memory_format', _T22, 'contiguous_format', True),), (_T10,), ()),
     {'func': 'contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)', **{'variants': 'method', 'manual_cpp_binding': True, 'dispatch': {'CompositeImplicitAutograd': 'contiguous'}}})
-clone = _register(parse_schema(
-    'clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor'),
+clone = _register(
+    FunctionSchema('clone', '', (Argument('self', _T6, None, False), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
     {'func': 'clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'clone'}}})
-set__source_Storage_storage_offset = _register(parse_schema(
-    'set_.source_Storage_storage_offset(Tensor(a!) self, Storage source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!)'),
+set__source_Storage_storage_offset = _register(
+    FunctionSchema('set_', 'source_Storage_storage_offset', (Argument('self', _T8, None, False), Argument('source', _T23, None, False), Argument('storage_offset', _T12, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, '[]', False),), (_T8,), ()),
     {'func': 'set_.source_Storage_storage_offset(Tensor(a!) self, Storage source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU': 'set_storage_cpu_', 'CUDA': 'set_storage_cuda_'}}})
-sub_out = _register(parse_schema(
-    'sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)'),
+sub_out = _register(
+    FunctionSchema('sub', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('alpha', _T14, '1', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'sub_out'}, 'tags': 'pointwise'}})
-sub_Tensor = _register(parse_schema(
-    'sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor'),
+sub_Tensor = _register(
+    FunctionSchema('sub', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('alpha', _T14, '1', True),), (_T6,), ()),
     {'func': 'sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor', **{'structured_delegate': 'sub.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-sub__Tensor = _register(parse_schema(
-    'sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)'),
+sub__Tensor = _register(
+    FunctionSchema('sub_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False), Argument('alpha', _T14, '1', True),), (_T8,), ()),
     {'func': 'sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)', **{'structured_delegate': 'sub.out', 'variants': 'method', 'tags': 'pointwise'}})
-sub_Scalar = _register(parse_schema(
-    'sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor'),
+sub_Scalar = _register(
+    FunctionSchema('sub', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('alpha', _T14, '1', False),), (_T6,), ()),
     {'func': 'sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'sub'}, 'tags': ['core', 'pointwise']}})
-sub__Scalar = _register(parse_schema(
-    'sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)'),
+sub__Scalar = _register(
+    FunctionSchema('sub_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False), Argument('alpha', _T14, '1', False),), (_T8,), ()),
     {'func': 'sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'sub_'}, 'tags': 'pointwise'}})
-rsub_Tensor = _register(parse_schema(
-    'rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor'),
+rsub_Tensor = _register(
+    FunctionSchema('rsub', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('alpha', _T14, '1', True),), (_T6,), ()),
     {'func': 'rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'rsub'}}})
-rsub_Scalar = _register(parse_schema(
-    'rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor'),
+rsub_Scalar = _register(
+    FunctionSchema('rsub', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('alpha', _T14, '1', False),), (_T6,), ()),
     {'func': 'rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'rsub'}, 'tags': 'pointwise'}})
-mul_out = _register(parse_schema(
-    'mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+mul_out = _register(
+    FunctionSchema('mul', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'mul_out'}, 'tags': 'pointwise'}})
-mul_Tensor = _register(parse_schema(
-    'mul.Tensor(Tensor self, Tensor other) -> Tensor'),
+mul_Tensor = _register(
+    FunctionSchema('mul', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'mul.Tensor(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'mul.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-mul__Tensor = _register(parse_schema(
-    'mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+mul__Tensor = _register(
+    FunctionSchema('mul_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
     {'func': 'mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'mul.out', 'variants': 'method', 'tags': 'pointwise'}})
-mul_Scalar = _register(parse_schema(
-    'mul.Scalar(Tensor self, Scalar other) -> Tensor'),
+mul_Scalar = _register(
+    FunctionSchema('mul', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
     {'func': 'mul.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'mul'}, 'tags': ['core', 'pointwise']}})
-mul__Scalar = _register(parse_schema(
-    'mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+mul__Scalar = _register(
+    FunctionSchema('mul_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
     {'func': 'mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'mul_'}, 'tags': 'pointwise'}})
-div_out = _register(parse_schema(
-    'div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+div_out = _register(
+    FunctionSchema('div', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'div_out'}, 'tags': 'pointwise'}})
-div_Tensor = _register(parse_schema(
-    'div.Tensor(Tensor self, Tensor other) -> Tensor'),
+div_Tensor = _register(
+    FunctionSchema('div', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'div.Tensor(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'div.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-div__Tensor = _register(parse_schema(
-    'div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+div__Tensor = _register(
+    FunctionSchema('div_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
     {'func': 'div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'div.out', 'variants': 'method', 'tags': 'pointwise'}})
-div_out_mode = _register(parse_schema(
-    'div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)'),
+div_out_mode = _register(
+    FunctionSchema('div', 'out_mode', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('rounding_mode', _T24, None, True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'div_out_mode'}, 'tags': 'pointwise'}})
-div_Tensor_mode = _register(parse_schema(
-    'div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor'),
+div_Tensor_mode = _register(
+    FunctionSchema('div', 'Tensor_mode', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('rounding_mode', _T24, None, True),), (_T6,), ()),
     {'func': 'div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor', **{'structured_delegate': 'div.out_mode', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-div__Tensor_mode = _register(parse_schema(
-    'div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)'),
+div__Tensor_mode = _register(
+    FunctionSchema('div_', 'Tensor_mode', (Argument('self', _T8, None, False), Argument('other', _T6, None, False), Argument('rounding_mode', _T24, None, True),), (_T8,), ()),
     {'func': 'div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)', **{'structured_delegate': 'div.out_mode', 'variants': 'method', 'tags': 'pointwise'}})
-div_Scalar = _register(parse_schema(
-    'div.Scalar(Tensor self, Scalar other) -> Tensor'),
+div_Scalar = _register(
+    FunctionSchema('div', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
     {'func': 'div.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'div'}, 'tags': ['core', 'pointwise']}})
-div__Scalar = _register(parse_schema(
-    'div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+div__Scalar = _register(
+    FunctionSchema('div_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
     {'func': 'div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'div_'}, 'tags': 'pointwise'}})
-div_Scalar_mode = _register(parse_schema(
-    'div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor'),
+div_Scalar_mode = _register(
+    FunctionSchema('div', 'Scalar_mode', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('rounding_mode', _T24, None, True),), (_T6,), ()),
     {'func': 'div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'div'}, 'tags': ['core', 'pointwise']}})
-div__Scalar_mode = _register(parse_schema(
-    'div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)'),
+div__Scalar_mode = _register(
+    FunctionSchema('div_', 'Scalar_mode', (Argument('self', _T8, None, False), Argument('other', _T14, None, False), Argument('rounding_mode', _T24, None, True),), (_T8,), ()),
     {'func': 'div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'div_'}, 'tags': 'pointwise'}})
-true_divide_Tensor = _register(parse_schema(
-    'true_divide.Tensor(Tensor self, Tensor other) -> Tensor'),
+true_divide_Tensor = _register(
+    FunctionSchema('true_divide', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'true_divide.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'true_divide'}, 'tags': 'pointwise'}})
-floor_divide = _register(parse_schema(
-    'floor_divide(Tensor self, Tensor other) -> Tensor'),
+floor_divide = _register(
+    FunctionSchema('floor_divide', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'floor_divide(Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'floor_divide'}}})
-floor_divide__Tensor = _register(parse_schema(
-    'floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+floor_divide__Tensor = _register(
+    FunctionSchema('floor_divide_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
     {'func': 'floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CPU, CUDA': 'floor_divide_'}}})
-floor_divide_out = _register(parse_schema(
-    'floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+floor_divide_out = _register(
+    FunctionSchema('floor_divide', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'floor_divide_out'}}})
-floor_divide_Scalar = _register(parse_schema(
-    'floor_divide.Scalar(Tensor self, Scalar other) -> Tensor'),
+floor_divide_Scalar = _register(
+    FunctionSchema('floor_divide', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
     {'func': 'floor_divide.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'floor_divide'}}})
-floor_divide__Scalar = _register(parse_schema(
-    'floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+floor_divide__Scalar = _register(
+    FunctionSchema('floor_divide_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
     {'func': 'floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'floor_divide_'}}})
-remainder_Scalar_out = _register(parse_schema(
-    'remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
+remainder_Scalar_out = _register(
+    FunctionSchema('remainder', 'Scalar_out', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'remainder_out'}, 'tags': 'pointwise'}})
-remainder_Scalar = _register(parse_schema(
-    'remainder.Scalar(Tensor self, Scalar other) -> Tensor'),
+remainder_Scalar = _register(
+    FunctionSchema('remainder', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
     {'func': 'remainder.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'remainder'}, 'tags': ['core', 'pointwise']}})
-remainder__Scalar = _register(parse_schema(
-    'remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+remainder__Scalar = _register(
+    FunctionSchema('remainder_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
     {'func': 'remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'remainder_'}, 'tags': 'pointwise'}})
-remainder_Tensor_out = _register(parse_schema(
-    'remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+remainder_Tensor_out = _register(
+    FunctionSchema('remainder', 'Tensor_out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'remainder_out'}, 'tags': 'pointwise'}})
-remainder_Tensor = _register(parse_schema(
-    'remainder.Tensor(Tensor self, Tensor other) -> Tensor'),
+remainder_Tensor = _register(
+    FunctionSchema('remainder', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'remainder.Tensor(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'remainder.Tensor_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
-remainder__Tensor = _register(parse_schema(
-    'remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+remainder__Tensor = _register(
+    FunctionSchema('remainder_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
     {'func': 'remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'remainder.Tensor_out', 'variants': 'method', 'tags': 'pointwise'}})
-remainder_Scalar_Tensor = _register(parse_schema(
-    'remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor'),
+remainder_Scalar_Tensor = _register(
+    FunctionSchema('remainder', 'Scalar_Tensor', (Argument('self', _T14, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'remainder'}, 'tags': 'pointwise'}})
-maximum_out = _register(parse_schema(
-    'maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+maximum_out = _register(
+    FunctionSchema('maximum', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'maximum_out'}, 'tags': 'pointwise'}})
-maximum = _register(parse_schema(
-    'maximum(Tensor self, Tensor other) -> Tensor'),
+maximum = _register(
+    FunctionSchema('maximum', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'maximum(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'maximum.out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
-minimum_out = _register(parse_schema(
-    'minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+minimum_out = _register(
+    FunctionSchema('minimum', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'minimum_out'}, 'tags': 'pointwise'}})
-minimum = _register(parse_schema(
-    'minimum(Tensor self, Tensor other) -> Tensor'),
+minimum = _register(
+    FunctionSchema('minimum', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'minimum(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'minimum.out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
-max_other = _register(parse_schema(
-    'max.other(Tensor self, Tensor other) -> Tensor'),
+max_other = _register(
+    FunctionSchema('max', 'other', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'max.other(Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'max'}, 'tags': 'pointwise'}})
-max_out = _register(parse_schema(
-    'max.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+max_out = _register(
+    FunctionSchema('max', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'max.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CompositeExplicitAutograd': 'max_out'}}})
-min_other = _register(parse_schema(
-    'min.other(Tensor self, Tensor other) -> Tensor'),
+min_other = _register(
+    FunctionSchema('min', 'other', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'min.other(Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'min'}, 'tags': 'pointwise'}})
-min_out = _register(parse_schema(
-    'min.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+min_out = _register(
+    FunctionSchema('min', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'min.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CompositeExplicitAutograd': 'min_out'}}})
-eq_Scalar_out = _register(parse_schema(
-    'eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
+eq_Scalar_out = _register(
+    FunctionSchema('eq', 'Scalar_out', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'eq_Scalar_out'}, 'tags': 'pointwise'}})
-eq_Scalar = _register(parse_schema(
-    'eq.Scalar(Tensor self, Scalar other) -> Tensor'),
+eq_Scalar = _register(
+    FunctionSchema('eq', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
     {'func': 'eq.Scalar(Tensor self, Scalar other) -> Tensor', **{'structured_delegate': 'eq.Scalar_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
-eq_Tensor_out = _register(parse_schema(
-    'eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+eq_Tensor_out = _register(
+    FunctionSchema('eq', 'Tensor_out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'eq_Tensor_out'}, 'tags': 'pointwise'}})
-eq_Tensor = _register(parse_schema(
-    'eq.Tensor(Tensor self, Tensor other) -> Tensor'),
+eq_Tensor = _register(
+    FunctionSchema('eq', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'eq.Tensor(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'eq.Tensor_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
-eq__Scalar = _register(parse_schema(
-    'eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+eq__Scalar = _register(
+    FunctionSchema('eq_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
     {'func': 'eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'structured_delegate': 'eq.Scalar_out', 'variants': 'method'}})
-eq__Tensor = _register(parse_schema(
-    'eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+eq__Tensor = _register(
+    FunctionSchema('eq_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
     {'func': 'eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'eq.Tensor_out', 'variants': 'method'}})
-ne_Scalar_out = _register(parse_schema(
-    'ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
+ne_Scalar_out = _register(
+    FunctionSchema('ne', 'Scalar_out', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'ne_Scalar_out'}, 'tags': 'pointwise'}})
-ne_Scalar = _register(parse_schema(
-    'ne.Scalar(Tensor self, Scalar other) -> Tensor'),
+ne_Scalar = _register(
+    FunctionSchema('ne', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
     {'func': 'ne.Scalar(Tensor self, Scalar other) -> Tensor', **{'structured_delegate': 'ne.Scalar_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
-ne_Tensor_out = _register(parse_schema(
-    'ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+ne_Tensor_out = _register(
+    FunctionSchema('ne', 'Tensor_out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'ne_Tensor_out'}, 'tags': 'pointwise'}})
-ne_Tensor = _register(parse_schema(
-    'ne.Tensor(Tensor self, Tensor other) -> Tensor'),
+ne_Tensor = _register(
+    FunctionSchema('ne', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'ne.Tensor(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'ne.Tensor_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
-ne__Scalar = _register(parse_schema(
-    'ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+ne__Scalar = _register(
+    FunctionSchema('ne_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
     {'func': 'ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'structured_delegate': 'ne.Scalar_out', 'variants': 'method'}})
-ne__Tensor = _register(parse_schema(
-    'ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+ne__Tensor = _register(
+    FunctionSchema('ne_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
     {'func': 'ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'ne.Tensor_out', 'variants': 'method'}})
-lt_Scalar_out = _register(parse_schema(
-    'lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
+lt_Scalar_out = _register(
+    FunctionSchema('lt', 'Scalar_out', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'lt_Scalar_out'}, 'tags': 'pointwise'}})
-lt_Scalar = _register(parse_schema(
-    'lt.Scalar(Tensor self, Scalar other) -> Tensor'),
+lt_Scalar = _register(
+    FunctionSchema('lt', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
     {'func': 'lt.Scalar(Tensor self, Scalar other) -> Tensor', **{'structured_delegate': 'lt.Scalar_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
-lt_Tensor_out = _register(parse_schema(
-    'lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+lt_Tensor_out = _register(
+    FunctionSchema('lt', 'Tensor_out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'lt_Tensor_out'}, 'tags': 'pointwise'}})
-lt_Tensor = _register(parse_schema(
-    'lt.Tensor(Tensor self, Tensor other) -> Tensor'),
+lt_Tensor = _register(
+    FunctionSchema('lt', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'lt.Tensor(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'lt.Tensor_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
-lt__Scalar = _register(parse_schema(
-    'lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+lt__Scalar = _register(
+    FunctionSchema('lt_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
     {'func': 'lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'structured_delegate': 'lt.Scalar_out', 'variants': 'method'}})
-lt__Tensor = _register(parse_schema(
-    'lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+lt__Tensor = _register(
+    FunctionSchema('lt_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
     {'func': 'lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'lt.Tensor_out', 'variants': 'method'}})
-le_Scalar_out = _register(parse_schema(
-    'le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
+le_Scalar_out = _register(
+    FunctionSchema('le', 'Scalar_out', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'le_Scalar_out'}, 'tags': 'pointwise'}})
-le_Scalar = _register(parse_schema(
-    'le.Scalar(Tensor self, Scalar other) -> Tensor'),
+le_Scalar = _register(
+    FunctionSchema('le', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
     {'func': 'le.Scalar(Tensor self, Scalar other) -> Tensor', **{'structured_delegate': 'le.Scalar_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
-le_Tensor_out = _register(parse_schema(
-    'le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+le_Tensor_out = _register(
+    FunctionSchema('le', 'Tensor_out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'le_Tensor_out'}, 'tags': 'pointwise'}})
-le_Tensor = _register(parse_schema(
-    'le.Tensor(Tensor self, Tensor other) -> Tensor'),
+le_Tensor = _register(
+    FunctionSchema('le', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'le.Tensor(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'le.Tensor_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
-le__Scalar = _register(parse_schema(
-    'le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+le__Scalar = _register(
+    FunctionSchema('le_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
     {'func': 'le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'structured_delegate': 'le.Scalar_out', 'variants': 'method'}})
-le__Tensor = _register(parse_schema(
-    'le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+le__Tensor = _register(
+    FunctionSchema('le_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
     {'func': 'le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'le.Tensor_out', 'variants': 'method'}})
-gt_Scalar_out = _register(parse_schema(
-    'gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
+gt_Scalar_out = _register(
+    FunctionSchema('gt', 'Scalar_out', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'gt_Scalar_out'}, 'tags': 'pointwise'}})
-gt_Scalar = _register(parse_schema(
-    'gt.Scalar(Tensor self, Scalar other) -> Tensor'),
+gt_Scalar = _register(
+    FunctionSchema('gt', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
     {'func': 'gt.Scalar(Tensor self, Scalar other) -> Tensor', **{'structured_delegate': 'gt.Scalar_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
-gt_Tensor_out = _register(parse_schema(
-    'gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+gt_Tensor_out = _register(
+    FunctionSchema('gt', 'Tensor_out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'gt_Tensor_out'}, 'tags': 'pointwise'}})
-gt_Tensor = _register(parse_schema(
-    'gt.Tensor(Tensor self, Tensor other) -> Tensor'),
+gt_Tensor = _register(
+    FunctionSchema('gt', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'gt.Tensor(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'gt.Tensor_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
-gt__Scalar = _register(parse_schema(
-    'gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+gt__Scalar = _register(
+    FunctionSchema('gt_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
     {'func': 'gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'structured_delegate': 'gt.Scalar_out', 'variants': 'method'}})
-gt__Tensor = _register(parse_schema(
-    'gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+gt__Tensor = _register(
+    FunctionSchema('gt_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
     {'func': 'gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'gt.Tensor_out', 'variants': 'method'}})
-ge_Scalar_out = _register(parse_schema(
-    'ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
+ge_Scalar_out = _register(
+    FunctionSchema('ge', 'Scalar_out', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'ge_Scalar_out'}, 'tags': 'pointwise'}})
-ge_Scalar = _register(parse_schema(
-    'ge.Scalar(Tensor self, Scalar other) -> Tensor'),
+ge_Scalar = _register(
+    FunctionSchema('ge', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
     {'func': 'ge.Scalar(Tensor self, Scalar other) -> Tensor', **{'structured_delegate': 'ge.Scalar_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
-ge_Tensor_out = _register(parse_schema(
-    'ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+ge_Tensor_out = _register(
+    FunctionSchema('ge', 'Tensor_out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'ge_Tensor_out'}, 'tags': 'pointwise'}})
-ge_Tensor = _register(parse_schema(
-    'ge.Tensor(Tensor self, Tensor other) -> Tensor'),
+ge_Tensor = _register(
+    FunctionSchema('ge', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'ge.Tensor(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'ge.Tensor_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
-ge__Scalar = _register(parse_schema(
-    'ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+ge__Scalar = _register(
+    FunctionSchema('ge_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
     {'func': 'ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'structured_delegate': 'ge.Scalar_out', 'variants': 'method'}})
-ge__Tensor = _register(parse_schema(
-    'ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+ge__Tensor = _register(
+    FunctionSchema('ge_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
     {'func': 'ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'ge.Tensor_out', 'variants': 'method'}})
-logical_and_out = _register(parse_schema(
-    'logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+logical_and_out = _register(
+    FunctionSchema('logical_and', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'logical_and_out'}, 'tags': 'pointwise'}})
-logical_and = _register(parse_schema(
-    'logical_and(Tensor self, Tensor other) -> Tensor'),
+logical_and = _register(
+    FunctionSchema('logical_and', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'logical_and(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'logical_and'}, 'tags': ['core', 'pointwise']}})
-logical_and_ = _register(parse_schema(
-    'logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+logical_and_ = _register(
+    FunctionSchema('logical_and_', '', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
     {'func': 'logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'logical_and_'}, 'tags': 'pointwise'}})
-logical_or_out = _register(parse_schema(
-    'logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+logical_or_out = _register(
+    FunctionSchema('logical_or', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'logical_or_out'}, 'tags': 'pointwise'}})
-logical_or = _register(parse_schema(
-    'logical_or(Tensor self, Tensor other) -> Tensor'),
+logical_or = _register(
+    FunctionSchema('logical_or', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'logical_or(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'logical_or'}, 'tags': ['core', 'pointwise']}})
-logical_or_ = _register(parse_schema(
-    'logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+logical_or_ = _register(
+    FunctionSchema('logical_or_', '', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
     {'func': 'logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'logical_or_'}, 'tags': 'pointwise'}})
-bitwise_and_Tensor_out = _register(parse_schema(
-    'bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+bitwise_and_Tensor_out = _register(
+    FunctionSchema('bitwise_and', 'Tensor_out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'bitwise_and_out'}, 'tags': 'pointwise'}})
-bitwise_and_Scalar_out = _register(parse_schema(
-    'bitwise_and.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
+bitwise_and_Scalar_out = _register(
+    FunctionSchema('bitwise_and', 'Scalar_out', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'bitwise_and.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'bitwise_and_out'}, 'tags': 'pointwise'}})
-bitwise_and_Scalar = _register(parse_schema(
-    'bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor'),
+bitwise_and_Scalar = _register(
+    FunctionSchema('bitwise_and', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
     {'func': 'bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'bitwise_and'}, 'tags': ['core', 'pointwise']}})
-bitwise_and_Tensor = _register(parse_schema(
-    'bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor'),
+bitwise_and_Tensor = _register(
+    FunctionSchema('bitwise_and', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'bitwise_and.Tensor_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
-bitwise_and__Scalar = _register(parse_schema(
-    'bitwise_and_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+bitwise_and__Scalar = _register(
+    FunctionSchema('bitwise_and_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
     {'func': 'bitwise_and_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'bitwise_and_'}, 'tags': 'pointwise'}})
-bitwise_and__Tensor = _register(parse_schema(
-    'bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+bitwise_and__Tensor = _register(
+    FunctionSchema('bitwise_and_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
     {'func': 'bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'bitwise_and.Tensor_out', 'variants': 'method', 'tags': 'pointwise'}})
-__and___Scalar = _register(parse_schema(
-    '__and__.Scalar(Tensor self, Scalar other) -> Tensor'),
+__and___Scalar = _register(
+    FunctionSchema('__and__', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
     {'func': '__and__.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': '__and__'}}})
-__and___Tensor = _register(parse_schema(
-    '__and__.Tensor(Tensor self, Tensor other) -> Tensor'),
+__and___Tensor = _register(
+    FunctionSchema('__and__', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': '__and__.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': '__and__'}}})
-__iand___Scalar = _register(parse_schema(
-    '__iand__.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+__iand___Scalar = _register(
+    FunctionSchema('__iand__', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
     {'func': '__iand__.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': '__iand__'}}})
-__iand___Tensor = _register(parse_schema(
-    '__iand__.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+__iand___Tensor = _register(
+    FunctionSchema('__iand__', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
     {'func': '__iand__.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': '__iand__'}}})
-bitwise_or_Tensor_out = _register(parse_schema(
-    'bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+bitwise_or_Tensor_out = _register(
+    FunctionSchema('bitwise_or', 'Tensor_out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'bitwise_or_out'}, 'tags': 'pointwise'}})
-bitwise_or_Scalar_out = _register(parse_schema(
-    'bitwise_or.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
+bitwise_or_Scalar_out = _register(
+    FunctionSchema('bitwise_or', 'Scalar_out', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'bitwise_or.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'bitwise_or_out'}, 'tags': 'pointwise'}})
-bitwise_or_Scalar = _register(parse_schema(
-    'bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor'),
+bitwise_or_Scalar = _register(
+    FunctionSchema('bitwise_or', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
     {'func': 'bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'bitwise_or'}, 'tags': ['core', 'pointwise']}})
-bitwise_or_Tensor = _register(parse_schema(
-    'bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor'),
+bitwise_or_Tensor = _register(
+    FunctionSchema('bitwise_or', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'bitwise_or.Tensor_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
-bitwise_or__Scalar = _register(parse_schema(
-    'bitwise_or_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+bitwise_or__Scalar = _register(
+    FunctionSchema('bitwise_or_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
     {'func': 'bitwise_or_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'bitwise_or_'}, 'tags': 'pointwise'}})
-bitwise_or__Tensor = _register(parse_schema(
-    'bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+bitwise_or__Tensor = _register(
+    FunctionSchema('bitwise_or_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
     {'func': 'bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'bitwise_or.Tensor_out', 'variants': 'method', 'tags': 'pointwise'}})
-__or___Scalar = _register(parse_schema(
-    '__or__.Scalar(Tensor self, Scalar other) -> Tensor'),
+__or___Scalar = _register(
+    FunctionSchema('__or__', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
     {'func': '__or__.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': '__or__'}}})
-__or___Tensor = _register(parse_schema(
-    '__or__.Tensor(Tensor self, Tensor other) -> Tensor'),
+__or___Tensor = _register(
+    FunctionSchema('__or__', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': '__or__.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': '__or__'}}})
-__ior___Scalar = _register(parse_schema(
-    '__ior__.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+__ior___Scalar = _register(
+    FunctionSchema('__ior__', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
     {'func': '__ior__.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': '__ior__'}}})
-__ior___Tensor = _register(parse_schema(
-    '__ior__.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+__ior___Tensor = _register(
+    FunctionSchema('__ior__', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
     {'func': '__ior__.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': '__ior__'}}})
-pow_Tensor_Tensor_out = _register(parse_schema(
-    'pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)'),
+pow_Tensor_Tensor_out = _register(
+    FunctionSchema('pow', 'Tensor_Tensor_out', (Argument('self', _T6, None, False), Argument('exponent', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'pow_Tensor_Tensor_out'}, 'tags': 'pointwise'}})
-pow_Tensor_Tensor = _register(parse_schema(
-    'pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor'),
+pow_Tensor_Tensor = _register(
+    FunctionSchema('pow', 'Tensor_Tensor', (Argument('self', _T6, None, False), Argument('exponent', _T6, None, False),), (_T6,), ()),
     {'func': 'pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor', **{'structured_delegate': 'pow.Tensor_Tensor_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
-pow_Scalar_out = _register(parse_schema(
-    'pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)'),
+pow_Scalar_out = _register(
+    FunctionSchema('pow', 'Scalar_out', (Argument('self', _T14, None, False), Argument('exponent', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU, CUDA': 'pow_Scalar_out'}, 'tags': 'pointwise'}})
-pow_Scalar = _register(parse_schema(
-    'pow.Scalar(Scalar self, Tensor exponent) -> Tensor'),
+pow_Scalar = _register(
+    FunctionSchema('pow', 'Scalar', (Argument('self', _T14, None, False), Argument('exponent', _T6, None, False),), (_T6,), ()),
     {'func': 'pow.Scalar(Scalar self, Tensor exponent) -> Tensor', **{'structured_delegate': 'pow.Scalar_out', 'tags': ['core', 'pointwise']}})
-pow_Tensor_Scalar_out = _register(parse_schema(
-    'pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)'),
+pow_Tensor_Scalar_out = _register(
+    FunctionSchema('pow', 'Tensor_Scalar_out', (Argument('self', _T6, None, False), Argument('exponent', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'pow_Tensor_Scalar_out'}, 'tags': 'pointwise'}})
-pow_Tensor_Scalar = _register(parse_schema(
-    'pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor'),
+pow_Tensor_Scalar = _register(
+    FunctionSchema('pow', 'Tensor_Scalar', (Argument('self', _T6, None, False), Argument('exponent', _T14, None, False),), (_T6,), ()),
     {'func': 'pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor', **{'structured_delegate': 'pow.Tensor_Scalar_out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-pow__Scalar = _register(parse_schema(
-    'pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)'),
+pow__Scalar = _register(
+    FunctionSchema('pow_', 'Scalar', (Argument('self', _T8, None, False), Argument('exponent', _T14, None, False),), (_T8,), ()),
     {'func': 'pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)', **{'structured_delegate': 'pow.Tensor_Scalar_out', 'variants': 'method', 'tags': 'pointwise'}})
-pow__Tensor = _register(parse_schema(
-    'pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)'),
+pow__Tensor = _register(
+    FunctionSchema('pow_', 'Tensor', (Argument('self', _T8, None, False), Argument('exponent', _T6, None, False),), (_T8,), ()),
     {'func': 'pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)', **{'structured_delegate': 'pow.Tensor_Tensor_out', 'variants': 'method', 'tags': 'pointwise'}})
-neg_out = _register(parse_schema(
-    'neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+neg_out = _register(
+    FunctionSchema('neg', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'neg_out'}, 'tags': 'pointwise'}})
-neg = _register(parse_schema(
-    'neg(Tensor self) -> Tensor'),
+neg = _register(
+    FunctionSchema('neg', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'neg(Tensor self) -> Tensor', **{'structured_delegate': 'neg.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-neg_ = _register(parse_schema(
-    'neg_(Tensor(a!) self) -> Tensor(a!)'),
+neg_ = _register(
+    FunctionSchema('neg_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'neg_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'neg.out', 'variants': 'function, method', 'tags': 'pointwise'}})
-exp_out = _register(parse_schema(
-    'exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+exp_out = _register(
+    FunctionSchema('exp', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'exp_out'}, 'tags': 'pointwise'}})
-exp = _register(parse_schema(
-    'exp(Tensor self) -> Tensor'),
+exp = _register(
+    FunctionSchema('exp', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'exp(Tensor self) -> Tensor', **{'structured_delegate': 'exp.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-exp_ = _register(parse_schema(
-    'exp_(Tensor(a!) self) -> Tensor(a!)'),
+exp_ = _register(
+    FunctionSchema('exp_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'exp_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'exp.out', 'variants': 'function, method', 'tags': 'pointwise'}})
-log_out = _register(parse_schema(
-    'log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+log_out = _register(
+    FunctionSchema('log', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'log_out'}, 'tags': 'pointwise'}})
-log = _register(parse_schema(
-    'log(Tensor self) -> Tensor'),
+log = _register(
+    FunctionSchema('log', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'log(Tensor self) -> Tensor', **{'structured_delegate': 'log.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-log_ = _register(parse_schema(
-    'log_(Tensor(a!) self) -> Tensor(a!)'),
+log_ = _register(
+    FunctionSchema('log_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'log_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'log.out', 'variants': 'function, method', 'tags': 'pointwise'}})
-sqrt_out = _register(parse_schema(
-    'sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+sqrt_out = _register(
+    FunctionSchema('sqrt', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'sqrt_out'}, 'tags': 'pointwise'}})
-sqrt = _register(parse_schema(
-    'sqrt(Tensor self) -> Tensor'),
+sqrt = _register(
+    FunctionSchema('sqrt', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'sqrt(Tensor self) -> Tensor', **{'structured_delegate': 'sqrt.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-sqrt_ = _register(parse_schema(
-    'sqrt_(Tensor(a!) self) -> Tensor(a!)'),
+sqrt_ = _register(
+    FunctionSchema('sqrt_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'sqrt_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'sqrt.out', 'variants': 'function, method', 'tags': 'pointwise'}})
-sin_out = _register(parse_schema(
-    'sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+sin_out = _register(
+    FunctionSchema('sin', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'sin_out'}, 'tags': 'pointwise'}})
-sin = _register(parse_schema(
-    'sin(Tensor self) -> Tensor'),
+sin = _register(
+    FunctionSchema('sin', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'sin(Tensor self) -> Tensor', **{'structured_delegate': 'sin.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-sin_ = _register(parse_schema(
-    'sin_(Tensor(a!) self) -> Tensor(a!)'),
+sin_ = _register(
+    FunctionSchema('sin_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'sin_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'sin.out', 'variants': 'function, method', 'tags': 'pointwise'}})
-cos_out = _register(parse_schema(
-    'cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+cos_out = _register(
+    FunctionSchema('cos', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'cos_out'}, 'tags': 'pointwise'}})
-cos = _register(parse_schema(
-    'cos(Tensor self) -> Tensor'),
+cos = _register(
+    FunctionSchema('cos', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'cos(Tensor self) -> Tensor', **{'structured_delegate': 'cos.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-cos_ = _register(parse_schema(
-    'cos_(Tensor(a!) self) -> Tensor(a!)'),
+cos_ = _register(
+    FunctionSchema('cos_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'cos_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'cos.out', 'variants': 'function, method', 'tags': 'pointwise'}})
-tanh_out = _register(parse_schema(
-    'tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+tanh_out = _register(
+    FunctionSchema('tanh', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'tanh_out'}, 'tags': 'pointwise'}})
-tanh = _register(parse_schema(
-    'tanh(Tensor self) -> Tensor'),
+tanh = _register(
+    FunctionSchema('tanh', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'tanh(Tensor self) -> Tensor', **{'structured_delegate': 'tanh.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-tanh_ = _register(parse_schema(
-    'tanh_(Tensor(a!) self) -> Tensor(a!)'),
+tanh_ = _register(
+    FunctionSchema('tanh_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'tanh_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'tanh.out', 'variants': 'function, method', 'tags': 'pointwise'}})
-sigmoid_out = _register(parse_schema(
-    'sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+sigmoid_out = _register(
+    FunctionSchema('sigmoid', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'sigmoid_out'}, 'tags': 'pointwise'}})
-sigmoid = _register(parse_schema(
-    'sigmoid(Tensor self) -> Tensor'),
+sigmoid = _register(
+    FunctionSchema('sigmoid', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'sigmoid(Tensor self) -> Tensor', **{'structured_delegate': 'sigmoid.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-sigmoid_ = _register(parse_schema(
-    'sigmoid_(Tensor(a!) self) -> Tensor(a!)'),
+sigmoid_ = _register(
+    FunctionSchema('sigmoid_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'sigmoid_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'sigmoid.out', 'variants': 'function, method', 'tags': 'pointwise'}})
-reciprocal_out = _register(parse_schema(
-    'reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+reciprocal_out = _register(
+    FunctionSchema('reciprocal', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'reciprocal_out'}, 'tags': 'pointwise'}})
-reciprocal = _register(parse_schema(
-    'reciprocal(Tensor self) -> Tensor'),
+reciprocal = _register(
+    FunctionSchema('reciprocal', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'reciprocal(Tensor self) -> Tensor', **{'structured_delegate': 'reciprocal.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-reciprocal_ = _register(parse_schema(
-    'reciprocal_(Tensor(a!) self) -> Tensor(a!)'),
+reciprocal_ = _register(
+    FunctionSchema('reciprocal_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'reciprocal_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'reciprocal.out', 'variants': 'function, method', 'tags': 'pointwise'}})
-bitwise_not_out = _register(parse_schema(
-    'bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+bitwise_not_out = _register(
+    FunctionSchema('bitwise_not', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'bitwise_not_out'}, 'tags': 'pointwise'}})
-bitwise_not = _register(parse_schema(
-    'bitwise_not(Tensor self) -> Tensor'),
+bitwise_not = _register(
+    FunctionSchema('bitwise_not', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'bitwise_not(Tensor self) -> Tensor', **{'structured_delegate': 'bitwise_not.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-bitwise_not_ = _register(parse_schema(
-    'bitwise_not_(Tensor(a!) self) -> Tensor(a!)'),
+bitwise_not_ = _register(
+    FunctionSchema('bitwise_not_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'bitwise_not_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'bitwise_not.out', 'variants': 'method', 'tags': 'pointwise'}})
-logical_not_out = _register(parse_schema(
-    'logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+logical_not_out = _register(
+    FunctionSchema('logical_not', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'logical_not_out'}, 'tags': 'pointwise'}})
-logical_not = _register(parse_schema(
-    'logical_not(Tensor self) -> Tensor'),
+logical_not = _register(
+    FunctionSchema('logical_not', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'logical_not(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'logical_not'}, 'tags': ['core', 'pointwise']}})
-logical_not_ = _register(parse_schema(
-    'logical_not_(Tensor(a!) self) -> Tensor(a!)'),
+logical_not_ = _register(
+    FunctionSchema('logical_not_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'logical_not_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'logical_not_'}, 'tags': 'pointwise'}})
-abs_out = _register(parse_schema(
-    'abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+abs_out = _register(
+    FunctionSchema('abs', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'abs_out'}, 'tags': 'pointwise'}})
-abs = _register(parse_schema(
-    'abs(Tensor self) -> Tensor'),
+abs = _register(
+    FunctionSchema('abs', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'abs(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'abs'}, 'tags': ['core', 'pointwise']}})
-abs_ = _register(parse_schema(
-    'abs_(Tensor(a!) self) -> Tensor(a!)'),
+abs_ = _register(
+    FunctionSchema('abs_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'abs_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'abs_'}}})
-relu = _register(parse_schema(
-    'relu(Tensor self) -> Tensor'),
+relu = _register(
+    FunctionSchema('relu', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'relu(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'relu'}, 'tags': ['core', 'pointwise']}})
-relu_ = _register(parse_schema(
-    'relu_(Tensor(a!) self) -> Tensor(a!)'),
+relu_ = _register(
+    FunctionSchema('relu_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'relu_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'relu_'}, 'tags': 'pointwise'}})
-clamp_out = _register(parse_schema(
-    'clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)'),
+clamp_out = _register(
+    FunctionSchema('clamp', 'out', (Argument('self', _T6, None, False), Argument('min', _T25, 'None', False), Argument('max', _T25, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'clamp_out'}, 'tags': 'pointwise'}})
-clamp_Tensor_out = _register(parse_schema(
-    'clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)'),
+clamp_Tensor_out = _register(
+    FunctionSchema('clamp', 'Tensor_out', (Argument('self', _T6, None, False), Argument('min', _T26, 'None', False), Argument('max', _T26, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'clamp_Tensor_out'}, 'tags': 'pointwise'}})
-clamp = _register(parse_schema(
-    'clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor'),
+clamp = _register(
+    FunctionSchema('clamp', '', (Argument('self', _T6, None, False), Argument('min', _T25, 'None', False), Argument('max', _T25, 'None', False),), (_T6,), ()),
     {'func': 'clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor', **{'structured_delegate': 'clamp.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-clamp_Tensor = _register(parse_schema(
-    'clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor'),
+clamp_Tensor = _register(
+    FunctionSchema('clamp', 'Tensor', (Argument('self', _T6, None, False), Argument('min', _T26, 'None', False), Argument('max', _T26, 'None', False),), (_T6,), ()),
     {'func': 'clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor', **{'structured_delegate': 'clamp.Tensor_out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-clamp_ = _register(parse_schema(
-    'clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)'),
+clamp_ = _register(
+    FunctionSchema('clamp_', '', (Argument('self', _T8, None, False), Argument('min', _T25, 'None', False), Argument('max', _T25, 'None', False),), (_T8,), ()),
     {'func': 'clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)', **{'structured_delegate': 'clamp.out', 'variants': 'function, method', 'tags': 'pointwise'}})
-clamp__Tensor = _register(parse_schema(
-    'clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)'),
+clamp__Tensor = _register(
+    FunctionSchema('clamp_', 'Tensor', (Argument('self', _T8, None, False), Argument('min', _T26, 'None', False), Argument('max', _T26, 'None', False),), (_T8,), ()),
     {'func': 'clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)', **{'structured_delegate': 'clamp.Tensor_out', 'variants': 'function, method', 'tags': 'pointwise'}})
-clamp_min_out = _register(parse_schema(
-    'clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)'),
+clamp_min_out = _register(
+    FunctionSchema('clamp_min', 'out', (Argument('self', _T6, None, False), Argument('min', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'clamp_min_out'}, 'tags': 'pointwise'}})
-clamp_min_Tensor_out = _register(parse_schema(
-    'clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)'),
+clamp_min_Tensor_out = _register(
+    FunctionSchema('clamp_min', 'Tensor_out', (Argument('self', _T6, None, False), Argument('min', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'clamp_min_Tensor_out'}, 'tags': 'pointwise'}})
-clamp_min = _register(parse_schema(
-    'clamp_min(Tensor self, Scalar min) -> Tensor'),
+clamp_min = _register(
+    FunctionSchema('clamp_min', '', (Argument('self', _T6, None, False), Argument('min', _T14, None, False),), (_T6,), ()),
     {'func': 'clamp_min(Tensor self, Scalar min) -> Tensor', **{'structured_delegate': 'clamp_min.out', 'variants': 'function, method', 'tags': 'pointwise'}})
-clamp_min_Tensor = _register(parse_schema(
-    'clamp_min.Tensor(Tensor self, Tensor min) -> Tensor'),
+clamp_min_Tensor = _register(
+    FunctionSchema('clamp_min', 'Tensor', (Argument('self', _T6, None, False), Argument('min', _T6, None, False),), (_T6,), ()),
     {'func': 'clamp_min.Tensor(Tensor self, Tensor min) -> Tensor', **{'structured_delegate': 'clamp_min.Tensor_out', 'variants': 'function, method', 'tags': 'pointwise'}})
-clamp_min_ = _register(parse_schema(
-    'clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)'),
+clamp_min_ = _register(
+    FunctionSchema('clamp_min_', '', (Argument('self', _T8, None, False), Argument('min', _T14, None, False),), (_T8,), ()),
     {'func': 'clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)', **{'structured_delegate': 'clamp_min.out', 'variants': 'function, method', 'tags': 'pointwise'}})
-clamp_min__Tensor = _register(parse_schema(
-    'clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)'),
+clamp_min__Tensor = _register(
+    FunctionSchema('clamp_min_', 'Tensor', (Argument('self', _T8, None, False), Argument('min', _T6, None, False),), (_T8,), ()),
     {'func': 'clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)', **{'structured_delegate': 'clamp_min.Tensor_out', 'variants': 'function, method', 'tags': 'pointwise'}})
-clamp_max_out = _register(parse_schema(
-    'clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)'),
+clamp_max_out = _register(
+    FunctionSchema('clamp_max', 'out', (Argument('self', _T6, None, False), Argument('max', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'clamp_max_out'}, 'tags': 'pointwise'}})
-clamp_max_Tensor_out = _register(parse_schema(
-    'clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)'),
+clamp_max_Tensor_out = _register(
+    FunctionSchema('clamp_max', 'Tensor_out', (Argument('self', _T6, None, False), Argument('max', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'clamp_max_Tensor_out'}, 'tags': 'pointwise'}})
-clamp_max = _register(parse_schema(
-    'clamp_max(Tensor self, Scalar max) -> Tensor'),
+clamp_max = _register(
+    FunctionSchema('clamp_max', '', (Argument('self', _T6, None, False), Argument('max', _T14, None, False),), (_T6,), ()),
     {'func': 'clamp_max(Tensor self, Scalar max) -> Tensor', **{'structured_delegate': 'clamp_max.out', 'variants': 'function, method', 'tags': 'pointwise'}})
-clamp_max_Tensor = _register(parse_schema(
-    'clamp_max.Tensor(Tensor self, Tensor max) -> Tensor'),
+clamp_max_Tensor = _register(
+    FunctionSchema('clamp_max', 'Tensor', (Argument('self', _T6, None, False), Argument('max', _T6, None, False),), (_T6,), ()),
     {'func': 'clamp_max.Tensor(Tensor self, Tensor max) -> Tensor', **{'structured_delegate': 'clamp_max.Tensor_out', 'variants': 'function, method', 'tags': 'pointwise'}})
-clamp_max_ = _register(parse_schema(
-    'clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)'),
+clamp_max_ = _register(
+    FunctionSchema('clamp_max_', '', (Argument('self', _T8, None, False), Argument('max', _T14, None, False),), (_T8,), ()),
     {'func': 'clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)', **{'structured_delegate': 'clamp_max.out', 'variants': 'function, method', 'tags': 'pointwise'}})
-clamp_max__Tensor = _register(parse_schema(
-    'clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)'),
+clamp_max__Tensor = _register(
+    FunctionSchema('clamp_max_', 'Tensor', (Argument('self', _T8, None, False), Argument('max', _T6, None, False),), (_T8,), ()),
     {'func': 'clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)', **{'structured_delegate': 'clamp_max.Tensor_out', 'variants': 'function, method', 'tags': 'pointwise'}})
-where_self_out = _register(parse_schema(
-    'where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+where_self_out = _register(
+    FunctionSchema('where', 'self_out', (Argument('condition', _T6, None, False), Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'where_self_out'}}})
-where_self = _register(parse_schema(
-    'where.self(Tensor condition, Tensor self, Tensor other) -> Tensor'),
+where_self = _register(
+    FunctionSchema('where', 'self', (Argument('condition', _T6, None, False), Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'where.self(Tensor condition, Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'where'}, 'tags': ['core', 'pointwise']}})
-where_ScalarSelf = _register(parse_schema(
-    'where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor'),
+where_ScalarSelf = _register(
+    FunctionSchema('where', 'ScalarSelf', (Argument('condition', _T6, None, False), Argument('self', _T14, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'where'}}})
-where_ScalarOther = _register(parse_schema(
-    'where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor'),
+where_ScalarOther = _register(
+    FunctionSchema('where', 'ScalarOther', (Argument('condition', _T6, None, False), Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
     {'func': 'where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'where'}}})
-where_Scalar = _register(parse_schema(
-    'where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor'),
+where_Scalar = _register(
+    FunctionSchema('where', 'Scalar', (Argument('condition', _T6, None, False), Argument('self', _T14, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
     {'func': 'where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'where'}}})
-scalar_tensor = _register(parse_schema(
-    'scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+scalar_tensor = _register(
+    FunctionSchema('scalar_tensor', '', (Argument('s', _T14, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'scalar_tensor'}, 'tags': 'core'}})
-masked_fill__Scalar = _register(parse_schema(
-    'masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)'),
+masked_fill__Scalar = _register(
+    FunctionSchema('masked_fill_', 'Scalar', (Argument('self', _T8, None, False), Argument('mask', _T6, None, False), Argument('value', _T14, None, False),), (_T8,), ()),
     {'func': 'masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CPU': 'masked_fill__cpu', 'CUDA': 'masked_fill__cuda'}}})
-masked_fill_Scalar = _register(parse_schema(
-    'masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor'),
+masked_fill_Scalar = _register(
+    FunctionSchema('masked_fill', 'Scalar', (Argument('self', _T6, None, False), Argument('mask', _T6, None, False), Argument('value', _T14, None, False),), (_T6,), ()),
     {'func': 'masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'masked_fill'}, 'tags': 'pointwise'}})
-masked_fill__Tensor = _register(parse_schema(
-    'masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)'),
+masked_fill__Tensor = _register(
+    FunctionSchema('masked_fill_', 'Tensor', (Argument('self', _T8, None, False), Argument('mask', _T6, None, False), Argument('value', _T6, None, False),), (_T8,), ()),
     {'func': 'masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CPU': 'masked_fill__cpu', 'CUDA': 'masked_fill__cuda'}}})
-masked_fill_Tensor = _register(parse_schema(
-    'masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor'),
+masked_fill_Tensor = _register(
+    FunctionSchema('masked_fill', 'Tensor', (Argument('self', _T6, None, False), Argument('mask', _T6, None, False), Argument('value', _T6, None, False),), (_T6,), ()),
     {'func': 'masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'masked_fill'}}})
-result_type_Tensor = _register(parse_schema(
-    'result_type.Tensor(Tensor tensor, Tensor other) -> ScalarType'),
+result_type_Tensor = _register(
+    FunctionSchema('result_type', 'Tensor', (Argument('tensor', _T6, None, False), Argument('other', _T6, None, False),), (_T15,), ()),
     {'func': 'result_type.Tensor(Tensor tensor, Tensor other) -> ScalarType', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'result_type'}}})
-result_type_Scalar = _register(parse_schema(
-    'result_type.Scalar(Tensor tensor, Scalar other) -> ScalarType'),
+result_type_Scalar = _register(
+    FunctionSchema('result_type', 'Scalar', (Argument('tensor', _T6, None, False), Argument('other', _T14, None, False),), (_T15,), ()),
     {'func': 'result_type.Scalar(Tensor tensor, Scalar other) -> ScalarType', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'result_type'}}})
-result_type_Scalar_Tensor = _register(parse_schema(
-    'result_type.Scalar_Tensor(Scalar scalar, Tensor tensor) -> ScalarType'),
+result_type_Scalar_Tensor = _register(
+    FunctionSchema('result_type', 'Scalar_Tensor', (Argument('scalar', _T14, None, False), Argument('tensor', _T6, None, False),), (_T15,), ()),
     {'func': 'result_type.Scalar_Tensor(Scalar scalar, Tensor tensor) -> ScalarType', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'result_type'}}})
-result_type_Scalar_Scalar = _register(parse_schema(
-    'result_type.Scalar_Scalar(Scalar scalar1, Scalar scalar2) -> ScalarType'),
+result_type_Scalar_Scalar = _register(
+    FunctionSchema('result_type', 'Scalar_Scalar', (Argument('scalar1', _T14, None, False), Argument('scalar2', _T14, None, False),), (_T15,), ()),
     {'func': 'result_type.Scalar_Scalar(Scalar scalar1, Scalar scalar2) -> ScalarType', **{'dispatch': {'CompositeImplicitAutograd': 'result_type'}}})
-can_cast = _register(parse_schema(
-    'can_cast(ScalarType from_, ScalarType to) -> bool'),
+can_cast = _register(
+    FunctionSchema('can_cast', '', (Argument('from_', _T15, None, False), Argument('to', _T15, None, False),), (_T16,), ()),
     {'func': 'can_cast(ScalarType from_, ScalarType to) -> bool', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'can_cast'}}})
-promote_types = _register(parse_schema(
-    'promote_types(ScalarType type1, ScalarType type2) -> ScalarType'),
+promote_types = _register(
+    FunctionSchema('promote_types', '', (Argument('type1', _T15, None, False), Argument('type2', _T15, None, False),), (_T15,), ()),
     {'func': 'promote_types(ScalarType type1, ScalarType type2) -> ScalarType', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'promote_types'}}})
-as_strided_ = _register(parse_schema(
-    'as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a!)'),
+as_strided_ = _register(
+    FunctionSchema('as_strided_', '', (Argument('self', _T8, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, None, False), Argument('storage_offset', _T13, 'None', False),), (_T8,), ()),
     {'func': 'as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a!)', **{'use_const_ref_for_mutable_tensors': True, 'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'tags': 'inplace_view', 'dispatch': {'CompositeExplicitAutogradNonFunctional': 'as_strided__symint'}}})
-index_Tensor = _register(parse_schema(
-    'index.Tensor(Tensor self, Tensor?[] indices) -> Tensor'),
+index_Tensor = _register(
+    FunctionSchema('index', 'Tensor', (Argument('self', _T6, None, False), Argument('indices', _T27, None, False),), (_T6,), ()),
     {'func': 'index.Tensor(Tensor self, Tensor?[] indices) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'structured_delegate': 'index.Tensor_out', 'precomputed': ['indices -> DimVector sizes, DimVector strides']}})
-index_Tensor_out = _register(parse_schema(
-    'index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out) -> Tensor(a!)'),
+index_Tensor_out = _register(
+    FunctionSchema('index', 'Tensor_out', (Argument('self', _T6, None, False), Argument('indices', _T27, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'precomputed': ['indices -> DimVector sizes, DimVector strides'], 'dispatch': {'CPU, CUDA': 'index_out'}}})
-index_put_ = _register(parse_schema(
-    'index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)'),
+index_put_ = _register(
+    FunctionSchema('index_put_', '', (Argument('self', _T8, None, False), Argument('indices', _T27, None, False), Argument('values', _T6, None, False), Argument('accumulate', _T16, 'False', False),), (_T8,), ()),
     {'func': 'index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'index_put_'}}})
-index_put = _register(parse_schema(
-    'index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor'),
+index_put = _register(
+    FunctionSchema('index_put', '', (Argument('self', _T6, None, False), Argument('indices', _T27, None, False), Argument('values', _T6, None, False), Argument('accumulate', _T16, 'False', False),), (_T6,), ()),
     {'func': 'index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'index_put'}}})
-_index_put_impl_ = _register(parse_schema(
-    '_index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!)'),
+_index_put_impl_ = _register(
+    FunctionSchema('_index_put_impl_', '', (Argument('self', _T8, None, False), Argument('indices', _T27, None, False), Argument('values', _T6, None, False), Argument('accumulate', _T16, 'False', False), Argument('unsafe', _T16, 'False', False),), (_T8,), ()),
     {'func': '_index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA': '_index_put_impl_'}}})
-nonzero = _register(parse_schema(
-    'nonzero(Tensor self) -> Tensor'),
+nonzero = _register(
+    FunctionSchema('nonzero', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'nonzero(Tensor self) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'nonzero_cpu', 'CUDA': 'nonzero_cuda'}}})
-sum = _register(parse_schema(
-    'sum(Tensor self, *, ScalarType? dtype=None) -> Tensor'),
+sum = _register(
+    FunctionSchema('sum', '', (Argument('self', _T6, None, False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'sum(Tensor self, *, ScalarType? dtype=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'sum'}, 'tags': 'reduction'}})
-sum_dim_IntList = _register(parse_schema(
-    'sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor'),
+sum_dim_IntList = _register(
+    FunctionSchema('sum', 'dim_IntList', (Argument('self', _T6, None, False), Argument('dim', _T28, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'structured_delegate': 'sum.IntList_out', 'device_check': 'NoCheck', 'variants': 'function, method', 'tags': ['core', 'reduction']}})
-sum_IntList_out = _register(parse_schema(
-    'sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)'),
+sum_IntList_out = _register(
+    FunctionSchema('sum', 'IntList_out', (Argument('self', _T6, None, False), Argument('dim', _T28, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'sum_out'}, 'tags': 'reduction'}})
-trace = _register(parse_schema(
-    'trace(Tensor self) -> Tensor'),
+trace = _register(
+    FunctionSchema('trace', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'trace(Tensor self) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'trace_cpu', 'CUDA': 'trace_cuda'}}})
-mean = _register(parse_schema(
-    'mean(Tensor self, *, ScalarType? dtype=None) -> Tensor'),
+mean = _register(
+    FunctionSchema('mean', '', (Argument('self', _T6, None, False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'mean(Tensor self, *, ScalarType? dtype=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'mean'}, 'tags': ['core', 'reduction']}})
-mean_dim = _register(parse_schema(
-    'mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor'),
+mean_dim = _register(
+    FunctionSchema('mean', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T28, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'structured_delegate': 'mean.out', 'device_check': 'NoCheck', 'variants': 'function, method', 'tags': ['core', 'reduction']}})
-mean_out = _register(parse_schema(
-    'mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)'),
+mean_out = _register(
+    FunctionSchema('mean', 'out', (Argument('self', _T6, None, False), Argument('dim', _T28, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'mean_out'}, 'tags': 'reduction'}})
-prod = _register(parse_schema(
-    'prod(Tensor self, *, ScalarType? dtype=None) -> Tensor'),
+prod = _register(
+    FunctionSchema('prod', '', (Argument('self', _T6, None, False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'prod(Tensor self, *, ScalarType? dtype=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'prod'}, 'tags': ['core', 'reduction']}})
-prod_dim_int = _register(parse_schema(
-    'prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor'),
+prod_dim_int = _register(
+    FunctionSchema('prod', 'dim_int', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'structured_delegate': 'prod.int_out', 'device_check': 'NoCheck', 'variants': 'function, method', 'tags': ['core', 'reduction']}})
-prod_int_out = _register(parse_schema(
-    'prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)'),
+prod_int_out = _register(
+    FunctionSchema('prod', 'int_out', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'prod_out'}, 'tags': 'reduction'}})
-max = _register(parse_schema(
-    'max(Tensor self) -> Tensor'),
+max = _register(
+    FunctionSchema('max', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'max(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'max'}, 'tags': ['core', 'reduction']}})
-max_unary_out = _register(parse_schema(
-    'max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+max_unary_out = _register(
+    FunctionSchema('max', 'unary_out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'max_unary_out'}}})
-max_dim = _register(parse_schema(
-    'max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)'),
+max_dim = _register(
+    FunctionSchema('max', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False),), (_T6, _T6,), ('values', 'indices',)),
     {'func': 'max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'structured_delegate': 'max.dim_max', 'variants': 'function, method', 'tags': ['core', 'reduction']}})
-max_dim_max = _register(parse_schema(
-    'max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)'),
+max_dim_max = _register(
+    FunctionSchema('max', 'dim_max', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False), Argument('max', _T8, None, True), Argument('max_values', _T29, None, True),), (_T8, _T29,), ('values', 'indices',)),
     {'func': 'max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)', **{'device_check': 'NoCheck', 'structured': True, 'precomputed': ['dim -> int dim'], 'dispatch': {'CPU, CUDA': 'max_out'}}})
-min = _register(parse_schema(
-    'min(Tensor self) -> Tensor'),
+min = _register(
+    FunctionSchema('min', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'min(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'min'}, 'tags': ['core', 'reduction']}})
-min_unary_out = _register(parse_schema(
-    'min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+min_unary_out = _register(
+    FunctionSchema('min', 'unary_out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'min_unary_out'}}})
-min_dim = _register(parse_schema(
-    'min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)'),
+min_dim = _register(
+    FunctionSchema('min', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False),), (_T6, _T6,), ('values', 'indices',)),
     {'func': 'min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'structured_delegate': 'min.dim_min', 'variants': 'function, method', 'tags': ['core', 'reduction']}})
-min_dim_min = _register(parse_schema(
-    'min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices)'),
+min_dim_min = _register(
+    FunctionSchema('min', 'dim_min', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False), Argument('min', _T8, None, True), Argument('min_indices', _T29, None, True),), (_T8, _T29,), ('values', 'indices',)),
     {'func': 'min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices)', **{'device_check': 'NoCheck', 'structured': True, 'precomputed': ['dim -> int dim'], 'dispatch': {'CPU, CUDA': 'min_out'}}})
-argmax = _register(parse_schema(
-    'argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor'),
+argmax = _register(
+    FunctionSchema('argmax', '', (Argument('self', _T6, None, False), Argument('dim', _T17, 'None', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor', **{'structured_delegate': 'argmax.out', 'device_check': 'NoCheck', 'variants': 'function, method', 'tags': ['core', 'reduction']}})
-argmax_out = _register(parse_schema(
-    'argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)'),
+argmax_out = _register(
+    FunctionSchema('argmax', 'out', (Argument('self', _T6, None, False), Argument('dim', _T17, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU, CUDA': 'argmax_out'}}})
-argmin = _register(parse_schema(
-    'argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor'),
+argmin = _register(
+    FunctionSchema('argmin', '', (Argument('self', _T6, None, False), Argument('dim', _T17, 'None', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor', **{'structured_delegate': 'argmin.out', 'device_check': 'NoCheck', 'variants': 'function, method', 'tags': ['core', 'reduction']}})
-argmin_out = _register(parse_schema(
-    'argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)'),
+argmin_out = _register(
+    FunctionSchema('argmin', 'out', (Argument('self', _T6, None, False), Argument('dim', _T17, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU, CUDA': 'argmin_out'}}})
-var_dim = _register(parse_schema(
-    'var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor'),
+var_dim = _register(
+    FunctionSchema('var', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T28, None, False), Argument('unbiased', _T16, 'True', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'core', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'var_dim_unbiased'}}})
-var_correction = _register(parse_schema(
-    'var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor'),
+var_correction = _register(
+    FunctionSchema('var', 'correction', (Argument('self', _T6, None, False), Argument('dim', _T28, 'None', False), Argument('correction', _T25, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6,), ()),
     {'func': 'var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'var'}, 'tags': 'core'}})
-var_correction_out = _register(parse_schema(
-    'var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)'),
+var_correction_out = _register(
+    FunctionSchema('var', 'correction_out', (Argument('self', _T6, None, False), Argument('dim', _T28, 'None', False), Argument('correction', _T25, 'None', True), Argument('keepdim', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'var_out'}}})
-var = _register(parse_schema(
-    'var(Tensor self, bool unbiased=True) -> Tensor'),
+var = _register(
+    FunctionSchema('var', '', (Argument('self', _T6, None, False), Argument('unbiased', _T16, 'True', False),), (_T6,), ()),
     {'func': 'var(Tensor self, bool unbiased=True) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'var_unbiased'}}})
-std_dim = _register(parse_schema(
-    'std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor'),
+std_dim = _register(
+    FunctionSchema('std', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T28, None, False), Argument('unbiased', _T16, 'True', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'std_dim_unbiased'}}})
-std_correction = _register(parse_schema(
-    'std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor'),
+std_correction = _register(
+    FunctionSchema('std', 'correction', (Argument('self', _T6, None, False), Argument('dim', _T28, 'None', False), Argument('correction', _T25, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6,), ()),
     {'func': 'std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'std'}, 'tags': 'core'}})
-std_correction_out = _register(parse_schema(
-    'std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)'),
+std_correction_out = _register(
+    FunctionSchema('std', 'correction_out', (Argument('self', _T6, None, False), Argument('dim', _T28, 'None', False), Argument('correction', _T25, 'None', True), Argument('keepdim', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'std_out'}}})
-std = _register(parse_schema(
-    'std(Tensor self, bool unbiased=True) -> Tensor'),
+std = _register(
+    FunctionSchema('std', '', (Argument('self', _T6, None, False), Argument('unbiased', _T16, 'True', False),), (_T6,), ()),
     {'func': 'std(Tensor self, bool unbiased=True) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'std_unbiased'}}})
-cumsum = _register(parse_schema(
-    'cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor'),
+cumsum = _register(
+    FunctionSchema('cumsum', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor', **{'structured_delegate': 'cumsum.out', 'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'core'}})
-cumsum_ = _register(parse_schema(
-    'cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)'),
+cumsum_ = _register(
+    FunctionSchema('cumsum_', '', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', True),), (_T8,), ()),
     {'func': 'cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)', **{'structured_delegate': 'cumsum.out', 'variants': 'method'}})
-cumsum_out = _register(parse_schema(
-    'cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)'),
+cumsum_out = _register(
+    FunctionSchema('cumsum', 'out', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'cumsum_out'}}})
-all = _register(parse_schema(
-    'all(Tensor self) -> Tensor'),
+all = _register(
+    FunctionSchema('all', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'all(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'all.all_out', 'variants': 'method, function', 'tags': 'reduction'}})
-all_all_out = _register(parse_schema(
-    'all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+all_all_out = _register(
+    FunctionSchema('all', 'all_out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU, CUDA': 'all_all_out'}}})
-all_dims = _register(parse_schema(
-    'all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor'),
+all_dims = _register(
+    FunctionSchema('all', 'dims', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'all.dims_out', 'variants': 'function, method', 'tags': 'reduction'}})
-all_dims_out = _register(parse_schema(
-    'all.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)'),
+all_dims_out = _register(
+    FunctionSchema('all', 'dims_out', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'all.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU, CUDA': 'all_dims_out'}}})
-all_dim = _register(parse_schema(
-    'all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor'),
+all_dim = _register(
+    FunctionSchema('all', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'all.out', 'variants': 'function, method', 'tags': 'reduction'}})
-all_out = _register(parse_schema(
-    'all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)'),
+all_out = _register(
+    FunctionSchema('all', 'out', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'precomputed': ['dim -> int dim'], 'dispatch': {'CPU, CUDA': 'all_out'}}})
-any = _register(parse_schema(
-    'any(Tensor self) -> Tensor'),
+any = _register(
+    FunctionSchema('any', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'any(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'any.all_out', 'variants': 'method, function', 'tags': 'reduction'}})
-any_all_out = _register(parse_schema(
-    'any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+any_all_out = _register(
+    FunctionSchema('any', 'all_out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU, CUDA': 'any_all_out'}}})
-any_dims = _register(parse_schema(
-    'any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor'),
+any_dims = _register(
+    FunctionSchema('any', 'dims', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'any.dims_out', 'variants': 'function, method', 'tags': 'reduction'}})
-any_dims_out = _register(parse_schema(
-    'any.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)'),
+any_dims_out = _register(
+    FunctionSchema('any', 'dims_out', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'any.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU, CUDA': 'any_dims_out'}}})
-any_dim = _register(parse_schema(
-    'any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor'),
+any_dim = _register(
+    FunctionSchema('any', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'any.out', 'variants': 'function, method', 'tags': 'reduction'}})
-any_out = _register(parse_schema(
-    'any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)'),
+any_out = _register(
+    FunctionSchema('any', 'out', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'precomputed': ['dim -> int dim'], 'dispatch': {'CPU, CUDA': 'any_out'}}})
-mm = _register(parse_schema(
-    'mm(Tensor self, Tensor mat2) -> Tensor'),
+mm = _register(
+    FunctionSchema('mm', '', (Argument('self', _T6, None, False), Argument('mat2', _T6, None, False),), (_T6,), ()),
     {'func': 'mm(Tensor self, Tensor mat2) -> Tensor', **{'structured_delegate': 'mm.out', 'variants': 'function, method', 'tags': 'core'}})
-mm_out = _register(parse_schema(
-    'mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)'),
+mm_out = _register(
+    FunctionSchema('mm', 'out', (Argument('self', _T6, None, False), Argument('mat2', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'mm_out_cpu', 'CUDA': 'mm_out_cuda'}}})
-bmm = _register(parse_schema(
-    'bmm(Tensor self, Tensor mat2) -> Tensor'),
+bmm = _register(
+    FunctionSchema('bmm', '', (Argument('self', _T6, None, False), Argument('mat2', _T6, None, False),), (_T6,), ()),
     {'func': 'bmm(Tensor self, Tensor mat2) -> Tensor', **{'structured_delegate': 'bmm.out', 'variants': 'function, method', 'tags': 'core'}})
-bmm_out = _register(parse_schema(
-    'bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)'),
+bmm_out = _register(
+    FunctionSchema('bmm', 'out', (Argument('self', _T6, None, False), Argument('mat2', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'bmm_out_cpu', 'CUDA': 'bmm_out_cuda'}}})
-addmm_out = _register(parse_schema(
-    'addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)'),
+addmm_out = _register(
+    FunctionSchema('addmm', 'out', (Argument('self', _T6, None, False), Argument('mat1', _T6, None, False), Argument('mat2', _T6, None, False), Argument('beta', _T14, '1', True), Argument('alpha', _T14, '1', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'addmm_out_cpu', 'CUDA': 'addmm_out_cuda'}}})
-addmm = _register(parse_schema(
-    'addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor'),
+addmm = _register(
+    FunctionSchema('addmm', '', (Argument('self', _T6, None, False), Argument('mat1', _T6, None, False), Argument('mat2', _T6, None, False), Argument('beta', _T14, '1', True), Argument('alpha', _T14, '1', True),), (_T6,), ()),
     {'func': 'addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor', **{'structured_delegate': 'addmm.out', 'variants': 'function, method', 'tags': 'core'}})
-addmm_ = _register(parse_schema(
-    'addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)'),
+addmm_ = _register(
+    FunctionSchema('addmm_', '', (Argument('self', _T8, None, False), Argument('mat1', _T6, None, False), Argument('mat2', _T6, None, False), Argument('beta', _T14, '1', True), Argument('alpha', _T14, '1', True),), (_T8,), ()),
     {'func': 'addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)', **{'structured_delegate': 'addmm.out', 'variants': 'method'}})
-addmv = _register(parse_schema(
-    'addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor'),
+addmv = _register(
+    FunctionSchema('addmv', '', (Argument('self', _T6, None, False), Argument('mat', _T6, None, False), Argument('vec', _T6, None, False), Argument('beta', _T14, '1', True), Argument('alpha', _T14, '1', True),), (_T6,), ()),
     {'func': 'addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor', **{'structured_delegate': 'addmv.out', 'variants': 'function, method', 'tags': 'core'}})
-addmv_ = _register(parse_schema(
-    'addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)'),
+addmv_ = _register(
+    FunctionSchema('addmv_', '', (Argument('self', _T8, None, False), Argument('mat', _T6, None, False), Argument('vec', _T6, None, False), Argument('beta', _T14, '1', True), Argument('alpha', _T14, '1', True),), (_T8,), ()),
     {'func': 'addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)', **{'structured_delegate': 'addmv.out', 'variants': 'function, method'}})
-addmv_out = _register(parse_schema(
-    'addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)'),
+addmv_out = _register(
+    FunctionSchema('addmv', 'out', (Argument('self', _T6, None, False), Argument('mat', _T6, None, False), Argument('vec', _T6, None, False), Argument('beta', _T14, '1', True), Argument('alpha', _T14, '1', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'addmv_out_cpu', 'CUDA': 'addmv_out_cuda'}}})
-mv = _register(parse_schema(
-    'mv(Tensor self, Tensor vec) -> Tensor'),
+mv = _register(
+    FunctionSchema('mv', '', (Argument('self', _T6, None, False), Argument('vec', _T6, None, False),), (_T6,), ()),
     {'func': 'mv(Tensor self, Tensor vec) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'mv'}}})
-mv_out = _register(parse_schema(
-    'mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)'),
+mv_out = _register(
+    FunctionSchema('mv', 'out', (Argument('self', _T6, None, False), Argument('vec', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'mv_out'}}})
-dot = _register(parse_schema(
-    'dot(Tensor self, Tensor tensor) -> Tensor'),
+dot = _register(
+    FunctionSchema('dot', '', (Argument('self', _T6, None, False), Argument('tensor', _T6, None, False),), (_T6,), ()),
     {'func': 'dot(Tensor self, Tensor tensor) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU': 'dot', 'CUDA': 'dot_cuda'}}})
-dot_out = _register(parse_schema(
-    'dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)'),
+dot_out = _register(
+    FunctionSchema('dot', 'out', (Argument('self', _T6, None, False), Argument('tensor', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'dot_out'}}})
-matmul = _register(parse_schema(
-    'matmul(Tensor self, Tensor other) -> Tensor'),
+matmul = _register(
+    FunctionSchema('matmul', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'matmul(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'matmul'}}})
-matmul_out = _register(parse_schema(
-    'matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+matmul_out = _register(
+    FunctionSchema('matmul', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'matmul_out'}}})
-unsqueeze_ = _register(parse_schema(
-    'unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)'),
+unsqueeze_ = _register(
+    FunctionSchema('unsqueeze_', '', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False),), (_T8,), ()),
     {'func': 'unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'tags': 'inplace_view', 'dispatch': {'CompositeExplicitAutograd': 'unsqueeze_'}}})
-squeeze__dim = _register(parse_schema(
-    'squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)'),
+squeeze__dim = _register(
+    FunctionSchema('squeeze_', 'dim', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False),), (_T8,), ()),
     {'func': 'squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'tags': 'inplace_view', 'dispatch': {'CompositeExplicitAutograd': 'squeeze__dim'}}})
-mT = _register(parse_schema(
-    'mT(Tensor(a) self) -> Tensor(a)'),
+mT = _register(
+    FunctionSchema('mT', '', (Argument('self', _T10, None, False),), (_T10,), ()),
     {'func': 'mT(Tensor(a) self) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'mT'}}})
-view_as = _register(parse_schema(
-    'view_as(Tensor(a) self, Tensor other) -> Tensor(a)'),
+view_as = _register(
+    FunctionSchema('view_as', '', (Argument('self', _T10, None, False), Argument('other', _T6, None, False),), (_T10,), ()),
     {'func': 'view_as(Tensor(a) self, Tensor other) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'view_as'}}})
-numpy_T = _register(parse_schema(
-    'numpy_T(Tensor(a) self) -> Tensor(a)'),
+numpy_T = _register(
+    FunctionSchema('numpy_T', '', (Argument('self', _T10, None, False),), (_T10,), ()),
     {'func': 'numpy_T(Tensor(a) self) -> Tensor(a)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'numpy_T'}}})
-matrix_H = _register(parse_schema(
-    'matrix_H(Tensor(a) self) -> Tensor(a)'),
+matrix_H = _register(
+    FunctionSchema('matrix_H', '', (Argument('self', _T10, None, False),), (_T10,), ()),
     {'func': 'matrix_H(Tensor(a) self) -> Tensor(a)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'matrix_H'}}})
-mH = _register(parse_schema(
-    'mH(Tensor(a) self) -> Tensor(a)'),
+mH = _register(
+    FunctionSchema('mH', '', (Argument('self', _T10, None, False),), (_T10,), ()),
     {'func': 'mH(Tensor(a) self) -> Tensor(a)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'mH'}}})
-adjoint = _register(parse_schema(
-    'adjoint(Tensor(a) self) -> Tensor(a)'),
+adjoint = _register(
+    FunctionSchema('adjoint', '', (Argument('self', _T10, None, False),), (_T10,), ()),
     {'func': 'adjoint(Tensor(a) self) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'adjoint'}}})
-new_empty = _register(parse_schema(
-    'new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+new_empty = _register(
+    FunctionSchema('new_empty', '', (Argument('self', _T6, None, False), Argument('size', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'new_empty_symint'}}})
-new_full = _register(parse_schema(
-    'new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+new_full = _register(
+    FunctionSchema('new_full', '', (Argument('self', _T6, None, False), Argument('size', _T0, None, False), Argument('fill_value', _T14, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'new_full'}}})
-new_zeros = _register(parse_schema(
-    'new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+new_zeros = _register(
+    FunctionSchema('new_zeros', '', (Argument('self', _T6, None, False), Argument('size', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'new_zeros'}}})
-new_ones = _register(parse_schema(
-    'new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+new_ones = _register(
+    FunctionSchema('new_ones', '', (Argument('self', _T6, None, False), Argument('size', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'new_ones'}}})
-numel = _register(parse_schema(
-    'numel(Tensor self) -> int'),
+numel = _register(
+    FunctionSchema('numel', '', (Argument('self', _T6, None, False),), (_T11,), ()),
     {'func': 'numel(Tensor self) -> int', **{'variants': 'function', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'numel'}}})
-normal_Tensor_float_out = _register(parse_schema(
-    'normal.Tensor_float_out(Tensor mean, float std=1, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)'),
+normal_Tensor_float_out = _register(
+    FunctionSchema('normal', 'Tensor_float_out', (Argument('mean', _T6, None, False), Argument('std', _T9, '1', False), Argument('generator', _T7, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'normal.Tensor_float_out(Tensor mean, float std=1, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'normal_out'}}})
-normal_Tensor_float = _register(parse_schema(
-    'normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor'),
+normal_Tensor_float = _register(
+    FunctionSchema('normal', 'Tensor_float', (Argument('mean', _T6, None, False), Argument('std', _T9, '1', False), Argument('generator', _T7, 'None', True),), (_T6,), ()),
     {'func': 'normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'normal'}}})
-normal_float_Tensor_out = _register(parse_schema(
-    'normal.float_Tensor_out(float mean, Tensor std, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)'),
+normal_float_Tensor_out = _register(
+    FunctionSchema('normal', 'float_Tensor_out', (Argument('mean', _T9, None, False), Argument('std', _T6, None, False), Argument('generator', _T7, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'normal.float_Tensor_out(float mean, Tensor std, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'normal_out'}}})
-normal_float_Tensor = _register(parse_schema(
-    'normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor'),
+normal_float_Tensor = _register(
+    FunctionSchema('normal', 'float_Tensor', (Argument('mean', _T9, None, False), Argument('std', _T6, None, False), Argument('generator', _T7, 'None', True),), (_T6,), ()),
     {'func': 'normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'normal'}}})
-normal_Tensor_Tensor_out = _register(parse_schema(
-    'normal.Tensor_Tensor_out(Tensor mean, Tensor std, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)'),
+normal_Tensor_Tensor_out = _register(
+    FunctionSchema('normal', 'Tensor_Tensor_out', (Argument('mean', _T6, None, False), Argument('std', _T6, None, False), Argument('generator', _T7, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'normal.Tensor_Tensor_out(Tensor mean, Tensor std, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'normal_out'}}})
-normal_Tensor_Tensor = _register(parse_schema(
-    'normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor'),
+normal_Tensor_Tensor = _register(
+    FunctionSchema('normal', 'Tensor_Tensor', (Argument('mean', _T6, None, False), Argument('std', _T6, None, False), Argument('generator', _T7, 'None', True),), (_T6,), ()),
     {'func': 'normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'normal'}}})
-normal_float_float = _register(parse_schema(
-    'normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+normal_float_float = _register(
+    FunctionSchema('normal', 'float_float', (Argument('mean', _T9, None, False), Argument('std', _T9, None, False), Argument('size', _T0, None, False), Argument('generator', _T7, 'None', True), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'normal'}}})
-normal_float_float_out = _register(parse_schema(
-    'normal.float_float_out(float mean, float std, SymInt[] size, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)'),
+normal_float_float_out = _register(
+    FunctionSchema('normal', 'float_float_out', (Argument('mean', _T9, None, False), Argument('std', _T9, None, False), Argument('size', _T0, None, False), Argument('generator', _T7, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'normal.float_float_out(float mean, float std, SymInt[] size, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'normal_out'}}})
-bernoulli = _register(parse_schema(
-    'bernoulli(Tensor self, *, Generator? generator=None) -> Tensor'),
+bernoulli = _register(
+    FunctionSchema('bernoulli', '', (Argument('self', _T6, None, False), Argument('generator', _T7, 'None', True),), (_T6,), ()),
     {'func': 'bernoulli(Tensor self, *, Generator? generator=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutogradNonFunctional': 'bernoulli'}}})
-bernoulli_out = _register(parse_schema(
-    'bernoulli.out(Tensor self, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)'),
+bernoulli_out = _register(
+    FunctionSchema('bernoulli', 'out', (Argument('self', _T6, None, False), Argument('generator', _T7, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'bernoulli.out(Tensor self, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function', 'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'bernoulli_out'}}})
-bernoulli__Tensor = _register(parse_schema(
-    'bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!)'),
+bernoulli__Tensor = _register(
+    FunctionSchema('bernoulli_', 'Tensor', (Argument('self', _T8, None, False), Argument('p', _T6, None, False), Argument('generator', _T7, 'None', True),), (_T8,), ()),
     {'func': 'bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'bernoulli_'}}})
-bernoulli__float = _register(parse_schema(
-    'bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)'),
+bernoulli__float = _register(
+    FunctionSchema('bernoulli_', 'float', (Argument('self', _T8, None, False), Argument('p', _T9, '0.5', False), Argument('generator', _T7, 'None', True),), (_T8,), ()),
     {'func': 'bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'bernoulli_'}}})
-bernoulli_p = _register(parse_schema(
-    'bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor'),
+bernoulli_p = _register(
+    FunctionSchema('bernoulli', 'p', (Argument('self', _T6, None, False), Argument('p', _T9, None, False), Argument('generator', _T7, 'None', True),), (_T6,), ()),
     {'func': 'bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutogradNonFunctional': 'bernoulli'}}})
-linalg_vector_norm = _register(parse_schema(
-    'linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor'),
+linalg_vector_norm = _register(
+    FunctionSchema('linalg_vector_norm', '', (Argument('self', _T6, None, False), Argument('ord', _T14, '2', False), Argument('dim', _T28, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'structured_delegate': 'linalg_vector_norm.out'}})
-linalg_vector_norm_out = _register(parse_schema(
-    'linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)'),
+linalg_vector_norm_out = _register(
+    FunctionSchema('linalg_vector_norm', 'out', (Argument('self', _T6, None, False), Argument('ord', _T14, '2', False), Argument('dim', _T28, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'structured': True, 'dispatch': {'CPU, CUDA': 'linalg_vector_norm_out'}}})
-linalg_matrix_norm = _register(parse_schema(
-    'linalg_matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor'),
+linalg_matrix_norm = _register(
+    FunctionSchema('linalg_matrix_norm', '', (Argument('self', _T6, None, False), Argument('ord', _T14, None, False), Argument('dim', _T20, '[-2,-1]', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'linalg_matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_matrix_norm'}}})
-linalg_matrix_norm_str_ord = _register(parse_schema(
-    "linalg_matrix_norm.str_ord(Tensor self, str ord='fro', int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"),
+linalg_matrix_norm_str_ord = _register(
+    FunctionSchema('linalg_matrix_norm', 'str_ord', (Argument('self', _T6, None, False), Argument('ord', _T31, "'fro'", False), Argument('dim', _T20, '[-2,-1]', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': "linalg_matrix_norm.str_ord(Tensor self, str ord='fro', int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_matrix_norm'}}})
-linalg_norm = _register(parse_schema(
-    'linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor'),
+linalg_norm = _register(
+    FunctionSchema('linalg_norm', '', (Argument('self', _T6, None, False), Argument('ord', _T25, 'None', False), Argument('dim', _T28, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_norm'}}})
-linalg_norm_ord_str = _register(parse_schema(
-    'linalg_norm.ord_str(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor'),
+linalg_norm_ord_str = _register(
+    FunctionSchema('linalg_norm', 'ord_str', (Argument('self', _T6, None, False), Argument('ord', _T31, None, False), Argument('dim', _T28, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'linalg_norm.ord_str(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_norm'}}})
-linalg_svdvals = _register(parse_schema(
-    'linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor'),
+linalg_svdvals = _register(
+    FunctionSchema('linalg_svdvals', '', (Argument('A', _T6, None, False), Argument('driver', _T24, 'None', True),), (_T6,), ()),
     {'func': 'linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_svdvals'}}})
-linalg_det = _register(parse_schema(
-    'linalg_det(Tensor A) -> Tensor'),
+linalg_det = _register(
+    FunctionSchema('linalg_det', '', (Argument('A', _T6, None, False),), (_T6,), ()),
     {'func': 'linalg_det(Tensor A) -> Tensor', **{'python_module': 'linalg', 'dispatch': {'CompositeExplicitAutograd': 'linalg_det'}}})
-det = _register(parse_schema(
-    'det(Tensor self) -> Tensor'),
+det = _register(
+    FunctionSchema('det', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'det(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'det'}}})
-amax = _register(parse_schema(
-    'amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor'),
+amax = _register(
+    FunctionSchema('amax', '', (Argument('self', _T6, None, False), Argument('dim', _T32, '[]', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor', **{'variants': 'function, method', 'structured_delegate': 'amax.out', 'tags': ['core', 'reduction']}})
-amax_out = _register(parse_schema(
-    'amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)'),
+amax_out = _register(
+    FunctionSchema('amax', 'out', (Argument('self', _T6, None, False), Argument('dim', _T32, '[]', False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU, CUDA': 'amax_out'}}})
-amin = _register(parse_schema(
-    'amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor'),
+amin = _register(
+    FunctionSchema('amin', '', (Argument('self', _T6, None, False), Argument('dim', _T32, '[]', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor', **{'variants': 'function, method', 'structured_delegate': 'amin.out', 'tags': ['core', 'reduction']}})
-amin_out = _register(parse_schema(
-    'amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)'),
+amin_out = _register(
+    FunctionSchema('amin', 'out', (Argument('self', _T6, None, False), Argument('dim', _T32, '[]', False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU, CUDA': 'amin_out'}}})
-aminmax = _register(parse_schema(
-    'aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)'),
+aminmax = _register(
+    FunctionSchema('aminmax', '', (Argument('self', _T6, None, False), Argument('dim', _T17, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6, _T6,), ('min', 'max',)),
     {'func': 'aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)', **{'device_check': 'NoCheck', 'structured_delegate': 'aminmax.out', 'variants': 'function, method'}})
-aminmax_out = _register(parse_schema(
-    'aminmax.out(Tensor self, *, int? dim=None, bool keepdim=False, Tensor(a!) min, Tensor(b!) max) -> (Tensor(a!) min, Tensor(b!) max)'),
+aminmax_out = _register(
+    FunctionSchema('aminmax', 'out', (Argument('self', _T6, None, False), Argument('dim', _T17, 'None', True), Argument('keepdim', _T16, 'False', True), Argument('min', _T8, None, True), Argument('max', _T29, None, True),), (_T8, _T29,), ('min', 'max',)),
     {'func': 'aminmax.out(Tensor self, *, int? dim=None, bool keepdim=False, Tensor(a!) min, Tensor(b!) max) -> (Tensor(a!) min, Tensor(b!) max)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU, CUDA': 'aminmax_out'}}})
-exponential_ = _register(parse_schema(
-    'exponential_(Tensor(a!) self, float lambd=1, *, Generator? generator=None) -> Tensor(a!)'),
+exponential_ = _register(
+    FunctionSchema('exponential_', '', (Argument('self', _T8, None, False), Argument('lambd', _T9, '1', False), Argument('generator', _T7, 'None', True),), (_T8,), ()),
     {'func': 'exponential_(Tensor(a!) self, float lambd=1, *, Generator? generator=None) -> Tensor(a!)', **{'device_check': 'NoCheck', 'tags': 'nondeterministic_seeded', 'variants': 'method', 'dispatch': {'CPU, CUDA': 'exponential_'}}})
-multinomial_out = _register(parse_schema(
-    'multinomial.out(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)'),
+multinomial_out = _register(
+    FunctionSchema('multinomial', 'out', (Argument('self', _T6, None, False), Argument('num_samples', _T11, None, False), Argument('replacement', _T16, 'False', False), Argument('generator', _T7, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'multinomial.out(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'multinomial_out'}}})
-multinomial = _register(parse_schema(
-    'multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor'),
+multinomial = _register(
+    FunctionSchema('multinomial', '', (Argument('self', _T6, None, False), Argument('num_samples', _T11, None, False), Argument('replacement', _T16, 'False', False), Argument('generator', _T7, 'None', True),), (_T6,), ()),
     {'func': 'multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor', **{'variants': 'method, function', 'tags': 'nondeterministic_seeded', 'dispatch': {'CPU, CUDA': 'multinomial'}}})
-log1p_out = _register(parse_schema(
-    'log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+log1p_out = _register(
+    FunctionSchema('log1p', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'log1p_out'}, 'tags': 'pointwise'}})
-log1p = _register(parse_schema(
-    'log1p(Tensor self) -> Tensor'),
+log1p = _register(
+    FunctionSchema('log1p', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'log1p(Tensor self) -> Tensor', **{'structured_delegate': 'log1p.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-log1p_ = _register(parse_schema(
-    'log1p_(Tensor(a!) self) -> Tensor(a!)'),
+log1p_ = _register(
+    FunctionSchema('log1p_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'log1p_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'log1p.out', 'variants': 'function, method', 'tags': 'pointwise'}})
-expm1_out = _register(parse_schema(
-    'expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+expm1_out = _register(
+    FunctionSchema('expm1', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'expm1_out'}, 'tags': 'pointwise'}})
-expm1 = _register(parse_schema(
-    'expm1(Tensor self) -> Tensor'),
+expm1 = _register(
+    FunctionSchema('expm1', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'expm1(Tensor self) -> Tensor', **{'structured_delegate': 'expm1.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-expm1_ = _register(parse_schema(
-    'expm1_(Tensor(a!) self) -> Tensor(a!)'),
+expm1_ = _register(
+    FunctionSchema('expm1_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'expm1_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'expm1.out', 'variants': 'function, method', 'tags': 'pointwise'}})
-asin_out = _register(parse_schema(
-    'asin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+asin_out = _register(
+    FunctionSchema('asin', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'asin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'asin_out'}, 'tags': 'pointwise'}})
-asin = _register(parse_schema(
-    'asin(Tensor self) -> Tensor'),
+asin = _register(
+    FunctionSchema('asin', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'asin(Tensor self) -> Tensor', **{'structured_delegate': 'asin.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-asin_ = _register(parse_schema(
-    'asin_(Tensor(a!) self) -> Tensor(a!)'),
+asin_ = _register(
+    FunctionSchema('asin_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'asin_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'asin.out', 'variants': 'function, method', 'tags': 'pointwise'}})
-acos_out = _register(parse_schema(
-    'acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+acos_out = _register(
+    FunctionSchema('acos', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'acos_out'}, 'tags': 'pointwise'}})
-acos = _register(parse_schema(
-    'acos(Tensor self) -> Tensor'),
+acos = _register(
+    FunctionSchema('acos', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'acos(Tensor self) -> Tensor', **{'structured_delegate': 'acos.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-acos_ = _register(parse_schema(
-    'acos_(Tensor(a!) self) -> Tensor(a!)'),
+acos_ = _register(
+    FunctionSchema('acos_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'acos_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'acos.out', 'variants': 'function, method', 'tags': 'pointwise'}})
-atan_out = _register(parse_schema(
-    'atan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+atan_out = _register(
+    FunctionSchema('atan', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'atan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'atan_out'}, 'tags': 'pointwise'}})
-atan = _register(parse_schema(
-    'atan(Tensor self) -> Tensor'),
+atan = _register(
+    FunctionSchema('atan', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'atan(Tensor self) -> Tensor', **{'structured_delegate': 'atan.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-atan_ = _register(parse_schema(
-    'atan_(Tensor(a!) self) -> Tensor(a!)'),
+atan_ = _register(
+    FunctionSchema('atan_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'atan_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'atan.out', 'variants': 'function, method', 'tags': 'pointwise'}})
-sinh_out = _register(parse_schema(
-    'sinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+sinh_out = _register(
+    FunctionSchema('sinh', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'sinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'sinh_out'}, 'tags': 'pointwise'}})
-sinh = _register(parse_schema(
-    'sinh(Tensor self) -> Tensor'),
+sinh = _register(
+    FunctionSchema('sinh', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'sinh(Tensor self) -> Tensor', **{'structured_delegate': 'sinh.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-sinh_ = _register(parse_schema(
-    'sinh_(Tensor(a!) self) -> Tensor(a!)'),
+sinh_ = _register(
+    FunctionSchema('sinh_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'sinh_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'sinh.out', 'variants': 'function, method', 'tags': 'pointwise'}})
-cosh_out = _register(parse_schema(
-    'cosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+cosh_out = _register(
+    FunctionSchema('cosh', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'cosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'cosh_out'}, 'tags': 'pointwise'}})
-cosh = _register(parse_schema(
-    'cosh(Tensor self) -> Tensor'),
+cosh = _register(
+    FunctionSchema('cosh', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'cosh(Tensor self) -> Tensor', **{'structured_delegate': 'cosh.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-cosh_ = _register(parse_schema(
-    'cosh_(Tensor(a!) self) -> Tensor(a!)'),
+cosh_ = _register(
+    FunctionSchema('cosh_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'cosh_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'cosh.out', 'variants': 'function, method', 'tags': 'pointwise'}})
-asinh_out = _register(parse_schema(
-    'asinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+asinh_out = _register(
+    FunctionSchema('asinh', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'asinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'asinh_out'}, 'tags': 'pointwise'}})
-asinh = _register(parse_schema(
-    'asinh(Tensor self) -> Tensor'),
+asinh = _register(
+    FunctionSchema('asinh', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'asinh(Tensor self) -> Tensor', **{'structured_delegate': 'asinh.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-asinh_ = _register(parse_schema(
-    'asinh_(Tensor(a!) self) -> Tensor(a!)'),
+asinh_ = _register(
+    FunctionSchema('asinh_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'asinh_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'asinh.out', 'variants': 'function, method', 'tags': 'pointwise'}})
-acosh_out = _register(parse_schema(
-    'acosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+acosh_out = _register(
+    FunctionSchema('acosh', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'acosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'acosh_out'}, 'tags': 'pointwise'}})
-acosh = _register(parse_schema(
-    'acosh(Tensor self) -> Tensor'),
+acosh = _register(
+    FunctionSchema('acosh', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'acosh(Tensor self) -> Tensor', **{'structured_delegate': 'acosh.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-acosh_ = _register(parse_schema(
-    'acosh_(Tensor(a!) self) -> Tensor(a!)'),
+acosh_ = _register(
+    FunctionSchema('acosh_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'acosh_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'acosh.out', 'variants': 'function, method', 'tags': 'pointwise'}})
-atanh_out = _register(parse_schema(
-    'atanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+atanh_out = _register(
+    FunctionSchema('atanh', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'atanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'atanh_out'}, 'tags': 'pointwise'}})
-atanh = _register(parse_schema(
-    'atanh(Tensor self) -> Tensor'),
+atanh = _register(
+    FunctionSchema('atanh', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'atanh(Tensor self) -> Tensor', **{'structured_delegate': 'atanh.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-atanh_ = _register(parse_schema(
-    'atanh_(Tensor(a!) self) -> Tensor(a!)'),
+atanh_ = _register(
+    FunctionSchema('atanh_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'atanh_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'atanh.out', 'variants': 'function, method', 'tags': 'pointwise'}})
-frac_out = _register(parse_schema(
-    'frac.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+frac_out = _register(
+    FunctionSchema('frac', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'frac.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'frac_out'}, 'tags': 'pointwise'}})
-frac = _register(parse_schema(
-    'frac(Tensor self) -> Tensor'),
+frac = _register(
+    FunctionSchema('frac', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'frac(Tensor self) -> Tensor', **{'structured_delegate': 'frac.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
-frac_ = _register(parse_schema(
-    'frac_(Tensor(a!) self) -> Tensor(a!)'),
+frac_ = _register(
+    FunctionSchema('frac_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'frac_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'frac.out', 'variants': 'function, method', 'tags': 'pointwise'}})
-type_as = _register(parse_schema(
-    'type_as(Tensor self, Tensor other) -> Tensor'),
+type_as = _register(
+    FunctionSchema('type_as', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'type_as(Tensor self, Tensor other) -> Tensor', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'type_as'}}})
-_softmax = _register(parse_schema(
-    '_softmax(Tensor self, int dim, bool half_to_float) -> Tensor'),
+_softmax = _register(
+    FunctionSchema('_softmax', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('half_to_float', _T16, None, False),), (_T6,), ()),
     {'func': '_softmax(Tensor self, int dim, bool half_to_float) -> Tensor', **{'structured_delegate': '_softmax.out', 'tags': 'core'}})
-_softmax_out = _register(parse_schema(
-    '_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)'),
+_softmax_out = _register(
+    FunctionSchema('_softmax', 'out', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('half_to_float', _T16, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': '_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'softmax_cpu_out', 'CUDA': 'softmax_cuda_out'}}})
-softmax_int = _register(parse_schema(
-    'softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor'),
+softmax_int = _register(
+    FunctionSchema('softmax', 'int', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', False),), (_T6,), ()),
     {'func': 'softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'softmax'}}})
-_log_softmax = _register(parse_schema(
-    '_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor'),
+_log_softmax = _register(
+    FunctionSchema('_log_softmax', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('half_to_float', _T16, None, False),), (_T6,), ()),
     {'func': '_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor', **{'structured_delegate': '_log_softmax.out', 'tags': 'core'}})
-_log_softmax_out = _register(parse_schema(
-    '_log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)'),
+_log_softmax_out = _register(
+    FunctionSchema('_log_softmax', 'out', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('half_to_float', _T16, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': '_log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'log_softmax_cpu_out', 'CUDA': 'log_softmax_cuda_out'}}})
-log_softmax_int = _register(parse_schema(
-    'log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor'),
+log_softmax_int = _register(
+    FunctionSchema('log_softmax', 'int', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', False),), (_T6,), ()),
     {'func': 'log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'log_softmax'}}})
-_softmax_backward_data = _register(parse_schema(
-    '_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor'),
+_softmax_backward_data = _register(
+    FunctionSchema('_softmax_backward_data', '', (Argument('grad_output', _T6, None, False), Argument('output', _T6, None, False), Argument('dim', _T11, None, False), Argument('input_dtype', _T15, None, False),), (_T6,), ()),
     {'func': '_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor', **{'structured_delegate': '_softmax_backward_data.out'}})
-_softmax_backward_data_out = _register(parse_schema(
-    '_softmax_backward_data.out(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor(a!) grad_input) -> Tensor(a!)'),
+_softmax_backward_data_out = _register(
+    FunctionSchema('_softmax_backward_data', 'out', (Argument('grad_output', _T6, None, False), Argument('output', _T6, None, False), Argument('dim', _T11, None, False), Argument('input_dtype', _T15, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
     {'func': '_softmax_backward_data.out(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'softmax_backward_cpu_out', 'CUDA': 'softmax_backward_cuda_out'}}})
-_log_softmax_backward_data = _register(parse_schema(
-    '_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor'),
+_log_softmax_backward_data = _register(
+    FunctionSchema('_log_softmax_backward_data', '', (Argument('grad_output', _T6, None, False), Argument('output', _T6, None, False), Argument('dim', _T11, None, False), Argument('input_dtype', _T15, None, False),), (_T6,), ()),
     {'func': '_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor', **{'structured_delegate': '_log_softmax_backward_data.out'}})
-_log_softmax_backward_data_out = _register(parse_schema(
-    '_log_softmax_backward_data.out(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor(a!) out) -> Tensor(a!)'),
+_log_softmax_backward_data_out = _register(
+    FunctionSchema('_log_softmax_backward_data', 'out', (Argument('grad_output', _T6, None, False), Argument('output', _T6, None, False), Argument('dim', _T11, None, False), Argument('input_dtype', _T15, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': '_log_softmax_backward_data.out(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'log_softmax_backward_cpu_out', 'CUDA': 'log_softmax_backward_cuda_out'}}})
-nll_loss_forward = _register(parse_schema(
-    'nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor output, Tensor total_weight)'),
+nll_loss_forward = _register(
+    FunctionSchema('nll_loss_forward', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T26, None, False), Argument('reduction', _T11, None, False), Argument('ignore_index', _T12, None, False),), (_T6, _T6,), ('output', 'total_weight',)),
     {'func': 'nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor output, Tensor total_weight)', **{'python_module': 'nn', 'structured_delegate': 'nll_loss_forward.output'}})
-nll_loss_forward_output = _register(parse_schema(
-    'nll_loss_forward.output(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, *, Tensor(a!) output, Tensor(b!) total_weight) -> (Tensor(a!), Tensor(b!))'),
+nll_loss_forward_output = _register(
+    FunctionSchema('nll_loss_forward', 'output', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T26, None, False), Argument('reduction', _T11, None, False), Argument('ignore_index', _T12, None, False), Argument('output', _T8, None, True), Argument('total_weight', _T29, None, True),), (_T8, _T29,), ()),
     {'func': 'nll_loss_forward.output(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, *, Tensor(a!) output, Tensor(b!) total_weight) -> (Tensor(a!), Tensor(b!))', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'nll_loss_forward_out_cpu', 'CUDA': 'nll_loss_forward_out_cuda'}}})
-nll_loss_backward = _register(parse_schema(
-    'nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor'),
+nll_loss_backward = _register(
+    FunctionSchema('nll_loss_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T26, None, False), Argument('reduction', _T11, None, False), Argument('ignore_index', _T12, None, False), Argument('total_weight', _T6, None, False),), (_T6,), ()),
     {'func': 'nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'nll_loss_backward.grad_input'}})
-nll_loss_backward_grad_input = _register(parse_schema(
-    'nll_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight, *, Tensor(a!) grad_input) -> Tensor(a!)'),
+nll_loss_backward_grad_input = _register(
+    FunctionSchema('nll_loss_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T26, None, False), Argument('reduction', _T11, None, False), Argument('ignore_index', _T12, None, False), Argument('total_weight', _T6, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
     {'func': 'nll_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'nll_loss_backward_out_cpu', 'CUDA': 'nll_loss_backward_out_cuda'}}})
-nll_loss = _register(parse_schema(
-    'nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor'),
+nll_loss = _register(
+    FunctionSchema('nll_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T26, 'None', False), Argument('reduction', _T11, 'Mean', False), Argument('ignore_index', _T12, '-100', False),), (_T6,), ()),
     {'func': 'nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'nll_loss_symint'}}})
-nll_loss_nd = _register(parse_schema(
-    'nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor'),
+nll_loss_nd = _register(
+    FunctionSchema('nll_loss_nd', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T26, 'None', False), Argument('reduction', _T11, 'Mean', False), Argument('ignore_index', _T12, '-100', False),), (_T6,), ()),
     {'func': 'nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'nll_loss_nd_symint'}}})
-cross_entropy_loss = _register(parse_schema(
-    'cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100, float label_smoothing=0.0) -> Tensor'),
+cross_entropy_loss = _register(
+    FunctionSchema('cross_entropy_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T26, 'None', False), Argument('reduction', _T11, 'Mean', False), Argument('ignore_index', _T12, '-100', False), Argument('label_smoothing', _T9, '0.0', False),), (_T6,), ()),
     {'func': 'cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100, float label_smoothing=0.0) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'cross_entropy_loss_symint'}}})
-mse_loss = _register(parse_schema(
-    'mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor'),
+mse_loss = _register(
+    FunctionSchema('mse_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
     {'func': 'mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'mse_loss.out', 'python_module': 'nn'}})
-mse_loss_out = _register(parse_schema(
-    'mse_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)'),
+mse_loss_out = _register(
+    FunctionSchema('mse_loss', 'out', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'mse_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'mse_loss_out'}}})
-mse_loss_backward = _register(parse_schema(
-    'mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor'),
+mse_loss_backward = _register(
+    FunctionSchema('mse_loss_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False),), (_T6,), ()),
     {'func': 'mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'mse_loss_backward'}}})
-mse_loss_backward_grad_input = _register(parse_schema(
-    'mse_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, *, Tensor(a!) grad_input) -> Tensor(a!)'),
+mse_loss_backward_grad_input = _register(
+    FunctionSchema('mse_loss_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
     {'func': 'mse_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'mse_loss_backward_out'}}})
-binary_cross_entropy_with_logits = _register(parse_schema(
-    'binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor'),
+binary_cross_entropy_with_logits = _register(
+    FunctionSchema('binary_cross_entropy_with_logits', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T26, 'None', False), Argument('pos_weight', _T26, 'None', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
     {'func': 'binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor', **{'device_check': 'NoCheck', 'dispatch': {'CompositeExplicitAutograd': 'binary_cross_entropy_with_logits'}}})
-log_sigmoid = _register(parse_schema(
-    'log_sigmoid(Tensor self) -> Tensor'),
+log_sigmoid = _register(
+    FunctionSchema('log_sigmoid', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'log_sigmoid(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'log_sigmoid'}}})
-log_sigmoid_forward = _register(parse_schema(
-    'log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)'),
+log_sigmoid_forward = _register(
+    FunctionSchema('log_sigmoid_forward', '', (Argument('self', _T6, None, False),), (_T6, _T6,), ('output', 'buffer',)),
     {'func': 'log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU': 'log_sigmoid_forward_cpu', 'CUDA': 'log_sigmoid_forward_cuda'}}})
-linear = _register(parse_schema(
-    'linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor'),
+linear = _register(
+    FunctionSchema('linear', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T26, 'None', False),), (_T6,), ()),
     {'func': 'linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'linear'}}})
-addcmul_out = _register(parse_schema(
-    'addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)'),
+addcmul_out = _register(
+    FunctionSchema('addcmul', 'out', (Argument('self', _T6, None, False), Argument('tensor1', _T6, None, False), Argument('tensor2', _T6, None, False), Argument('value', _T14, '1', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'addcmul_out'}}})
-addcmul = _register(parse_schema(
-    'addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor'),
+addcmul = _register(
+    FunctionSchema('addcmul', '', (Argument('self', _T6, None, False), Argument('tensor1', _T6, None, False), Argument('tensor2', _T6, None, False), Argument('value', _T14, '1', True),), (_T6,), ()),
     {'func': 'addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor', **{'structured_delegate': 'addcmul.out', 'device_check': 'NoCheck', 'variants': 'method, function', 'tags': 'pointwise'}})
-addcmul_ = _register(parse_schema(
-    'addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)'),
+addcmul_ = _register(
+    FunctionSchema('addcmul_', '', (Argument('self', _T8, None, False), Argument('tensor1', _T6, None, False), Argument('tensor2', _T6, None, False), Argument('value', _T14, '1', True),), (_T8,), ()),
     {'func': 'addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)', **{'structured_delegate': 'addcmul.out', 'device_check': 'NoCheck', 'variants': 'method', 'tags': 'pointwise'}})
-addcdiv_out = _register(parse_schema(
-    'addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)'),
+addcdiv_out = _register(
+    FunctionSchema('addcdiv', 'out', (Argument('self', _T6, None, False), Argument('tensor1', _T6, None, False), Argument('tensor2', _T6, None, False), Argument('value', _T14, '1', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'addcdiv_out'}}})
-addcdiv = _register(parse_schema(
-    'addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor'),
+addcdiv = _register(
+    FunctionSchema('addcdiv', '', (Argument('self', _T6, None, False), Argument('tensor1', _T6, None, False), Argument('tensor2', _T6, None, False), Argument('value', _T14, '1', True),), (_T6,), ()),
     {'func': 'addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor', **{'structured_delegate': 'addcdiv.out', 'device_check': 'NoCheck', 'variants': 'method, function', 'tags': 'pointwise'}})
-addcdiv_ = _register(parse_schema(
-    'addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)'),
+addcdiv_ = _register(
+    FunctionSchema('addcdiv_', '', (Argument('self', _T8, None, False), Argument('tensor1', _T6, None, False), Argument('tensor2', _T6, None, False), Argument('value', _T14, '1', True),), (_T8,), ()),
     {'func': 'addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)', **{'structured_delegate': 'addcdiv.out', 'device_check': 'NoCheck', 'variants': 'method', 'tags': 'pointwise'}})
-lerp_Scalar_out = _register(parse_schema(
-    'lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)'),
+lerp_Scalar_out = _register(
+    FunctionSchema('lerp', 'Scalar_out', (Argument('self', _T6, None, False), Argument('end', _T6, None, False), Argument('weight', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU, CUDA': 'lerp_Scalar'}}})
-lerp_Scalar = _register(parse_schema(
-    'lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor'),
+lerp_Scalar = _register(
+    FunctionSchema('lerp', 'Scalar', (Argument('self', _T6, None, False), Argument('end', _T6, None, False), Argument('weight', _T14, None, False),), (_T6,), ()),
     {'func': 'lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'structured_delegate': 'lerp.Scalar_out', 'tags': 'pointwise'}})
-lerp__Scalar = _register(parse_schema(
-    'lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)'),
+lerp__Scalar = _register(
+    FunctionSchema('lerp_', 'Scalar', (Argument('self', _T8, None, False), Argument('end', _T6, None, False), Argument('weight', _T14, None, False),), (_T8,), ()),
     {'func': 'lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'structured_delegate': 'lerp.Scalar_out'}})
-broadcast_tensors = _register(parse_schema(
-    'broadcast_tensors(Tensor[] tensors) -> Tensor[]'),
+broadcast_tensors = _register(
+    FunctionSchema('broadcast_tensors', '', (Argument('tensors', _T18, None, False),), (_T18,), ()),
     {'func': 'broadcast_tensors(Tensor[] tensors) -> Tensor[]', **{'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'broadcast_tensors'}}})
-bitwise_xor_Tensor_out = _register(parse_schema(
-    'bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+bitwise_xor_Tensor_out = _register(
+    FunctionSchema('bitwise_xor', 'Tensor_out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'bitwise_xor_out'}, 'tags': 'pointwise'}})
-bitwise_xor_Scalar_out = _register(parse_schema(
-    'bitwise_xor.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
+bitwise_xor_Scalar_out = _register(
+    FunctionSchema('bitwise_xor', 'Scalar_out', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'bitwise_xor.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'bitwise_xor_out'}, 'tags': 'pointwise'}})
-bitwise_xor_Scalar = _register(parse_schema(
-    'bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor'),
+bitwise_xor_Scalar = _register(
+    FunctionSchema('bitwise_xor', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
     {'func': 'bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'bitwise_xor'}, 'tags': 'pointwise'}})
-bitwise_xor_Tensor = _register(parse_schema(
-    'bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor'),
+bitwise_xor_Tensor = _register(
+    FunctionSchema('bitwise_xor', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'bitwise_xor.Tensor_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
-bitwise_xor__Scalar = _register(parse_schema(
-    'bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+bitwise_xor__Scalar = _register(
+    FunctionSchema('bitwise_xor_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
     {'func': 'bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'bitwise_xor_'}, 'tags': 'pointwise'}})
-bitwise_xor__Tensor = _register(parse_schema(
-    'bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+bitwise_xor__Tensor = _register(
+    FunctionSchema('bitwise_xor_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
     {'func': 'bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'bitwise_xor.Tensor_out', 'variants': 'method', 'tags': 'pointwise'}})
-__xor___Scalar = _register(parse_schema(
-    '__xor__.Scalar(Tensor self, Scalar other) -> Tensor'),
+__xor___Scalar = _register(
+    FunctionSchema('__xor__', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
     {'func': '__xor__.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': '__xor__'}}})
-__xor___Tensor = _register(parse_schema(
-    '__xor__.Tensor(Tensor self, Tensor other) -> Tensor'),
+__xor___Tensor = _register(
+    FunctionSchema('__xor__', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': '__xor__.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': '__xor__'}}})
-__ixor___Scalar = _register(parse_schema(
-    '__ixor__.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+__ixor___Scalar = _register(
+    FunctionSchema('__ixor__', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
     {'func': '__ixor__.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': '__ixor__'}}})
-__ixor___Tensor = _register(parse_schema(
-    '__ixor__.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+__ixor___Tensor = _register(
+    FunctionSchema('__ixor__', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
     {'func': '__ixor__.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': '__ixor__'}}})
-bitwise_left_shift_Tensor_out = _register(parse_schema(
-    'bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+bitwise_left_shift_Tensor_out = _register(
+    FunctionSchema('bitwise_left_shift', 'Tensor_out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'bitwise_left_shift_out'}, 'tags': 'pointwise'}})
-bitwise_left_shift_Tensor = _register(parse_schema(
-    'bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor'),
+bitwise_left_shift_Tensor = _register(
+    FunctionSchema('bitwise_left_shift', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'structured_delegate': 'bitwise_left_shift.Tensor_out', 'tags': 'pointwise'}})
-bitwise_left_shift__Tensor = _register(parse_schema(
-    'bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+bitwise_left_shift__Tensor = _register(
+    FunctionSchema('bitwise_left_shift_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
     {'func': 'bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'structured_delegate': 'bitwise_left_shift.Tensor_out', 'tags': 'pointwise'}})
-bitwise_left_shift_Tensor_Scalar = _register(parse_schema(
-    'bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor'),
+bitwise_left_shift_Tensor_Scalar = _register(
+    FunctionSchema('bitwise_left_shift', 'Tensor_Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
     {'func': 'bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'bitwise_left_shift'}, 'tags': 'pointwise'}})
-bitwise_left_shift__Tensor_Scalar = _register(parse_schema(
-    'bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+bitwise_left_shift__Tensor_Scalar = _register(
+    FunctionSchema('bitwise_left_shift_', 'Tensor_Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
     {'func': 'bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'bitwise_left_shift_'}, 'tags': 'pointwise'}})
-__lshift___Scalar = _register(parse_schema(
-    '__lshift__.Scalar(Tensor self, Scalar other) -> Tensor'),
+__lshift___Scalar = _register(
+    FunctionSchema('__lshift__', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
     {'func': '__lshift__.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': '__lshift__'}}})
-__lshift___Tensor = _register(parse_schema(
-    '__lshift__.Tensor(Tensor self, Tensor other) -> Tensor'),
+__lshift___Tensor = _register(
+    FunctionSchema('__lshift__', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': '__lshift__.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': '__lshift__'}}})
-bitwise_right_shift_Tensor_out = _register(parse_schema(
-    'bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+bitwise_right_shift_Tensor_out = _register(
+    FunctionSchema('bitwise_right_shift', 'Tensor_out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'bitwise_right_shift_out'}, 'tags': 'pointwise'}})
-bitwise_right_shift_Tensor = _register(parse_schema(
-    'bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor'),
+bitwise_right_shift_Tensor = _register(
+    FunctionSchema('bitwise_right_shift', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'structured_delegate': 'bitwise_right_shift.Tensor_out', 'tags': 'pointwise'}})
-bitwise_right_shift__Tensor = _register(parse_schema(
-    'bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+bitwise_right_shift__Tensor = _register(
+    FunctionSchema('bitwise_right_shift_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
     {'func': 'bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'structured_delegate': 'bitwise_right_shift.Tensor_out', 'tags': 'pointwise'}})
-bitwise_right_shift_Tensor_Scalar = _register(parse_schema(
-    'bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor'),
+bitwise_right_shift_Tensor_Scalar = _register(
+    FunctionSchema('bitwise_right_shift', 'Tensor_Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
     {'func': 'bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'bitwise_right_shift'}, 'tags': 'pointwise'}})
-bitwise_right_shift__Tensor_Scalar = _register(parse_schema(
-    'bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+bitwise_right_shift__Tensor_Scalar = _register(
+    FunctionSchema('bitwise_right_shift_', 'Tensor_Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
     {'func': 'bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'bitwise_right_shift_'}, 'tags': 'pointwise'}})
-__rshift___Scalar = _register(parse_schema(
-    '__rshift__.Scalar(Tensor self, Scalar other) -> Tensor'),
+__rshift___Scalar = _register(
+    FunctionSchema('__rshift__', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
     {'func': '__rshift__.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': '__rshift__'}}})
-__rshift___Tensor = _register(parse_schema(
-    '__rshift__.Tensor(Tensor self, Tensor other) -> Tensor'),
+__rshift___Tensor = _register(
+    FunctionSchema('__rshift__', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': '__rshift__.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': '__rshift__'}}})
-hypot_out = _register(parse_schema(
-    'hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+hypot_out = _register(
+    FunctionSchema('hypot', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'hypot_out'}, 'tags': 'pointwise'}})
-hypot = _register(parse_schema(
-    'hypot(Tensor self, Tensor other) -> Tensor'),
+hypot = _register(
+    FunctionSchema('hypot', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'hypot(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'hypot.out', 'variants': 'method, function', 'tags': 'pointwise'}})
-hypot_ = _register(parse_schema(
-    'hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+hypot_ = _register(
+    FunctionSchema('hypot_', '', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
     {'func': 'hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'structured_delegate': 'hypot.out', 'variants': 'method'}})
-isnan = _register(parse_schema(
-    'isnan(Tensor self) -> Tensor'),
+isnan = _register(
+    FunctionSchema('isnan', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'isnan(Tensor self) -> Tensor', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'isnan'}, 'tags': ['core', 'pointwise']}})
-isinf = _register(parse_schema(
-    'isinf(Tensor self) -> Tensor'),
+isinf = _register(
+    FunctionSchema('isinf', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'isinf(Tensor self) -> Tensor', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeExplicitAutograd': 'isinf'}, 'tags': ['core', 'pointwise']}})
-isfinite = _register(parse_schema(
-    'isfinite(Tensor self) -> Tensor'),
+isfinite = _register(
+    FunctionSchema('isfinite', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'isfinite(Tensor self) -> Tensor', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'isfinite'}, 'tags': 'pointwise'}})
-isin_Tensor_Tensor = _register(parse_schema(
-    'isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor'),
+isin_Tensor_Tensor = _register(
+    FunctionSchema('isin', 'Tensor_Tensor', (Argument('elements', _T6, None, False), Argument('test_elements', _T6, None, False), Argument('assume_unique', _T16, 'False', True), Argument('invert', _T16, 'False', True),), (_T6,), ()),
     {'func': 'isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU, CUDA': 'isin'}}})
-isin_Tensor_Scalar = _register(parse_schema(
-    'isin.Tensor_Scalar(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False) -> Tensor'),
+isin_Tensor_Scalar = _register(
+    FunctionSchema('isin', 'Tensor_Scalar', (Argument('elements', _T6, None, False), Argument('test_element', _T14, None, False), Argument('assume_unique', _T16, 'False', True), Argument('invert', _T16, 'False', True),), (_T6,), ()),
     {'func': 'isin.Tensor_Scalar(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU, CUDA': 'isin'}}})
-isin_Scalar_Tensor = _register(parse_schema(
-    'isin.Scalar_Tensor(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor'),
+isin_Scalar_Tensor = _register(
+    FunctionSchema('isin', 'Scalar_Tensor', (Argument('element', _T14, None, False), Argument('test_elements', _T6, None, False), Argument('assume_unique', _T16, 'False', True), Argument('invert', _T16, 'False', True),), (_T6,), ()),
     {'func': 'isin.Scalar_Tensor(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU, CUDA': 'isin'}}})
-conj_physical = _register(parse_schema(
-    'conj_physical(Tensor self) -> Tensor'),
+conj_physical = _register(
+    FunctionSchema('conj_physical', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'conj_physical(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'conj_physical'}, 'tags': 'pointwise'}})
-frexp_Tensor = _register(parse_schema(
-    'frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)'),
+frexp_Tensor = _register(
+    FunctionSchema('frexp', 'Tensor', (Argument('self', _T6, None, False),), (_T6, _T6,), ('mantissa', 'exponent',)),
     {'func': 'frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)', **{'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'frexp'}}})
-frexp_Tensor_out = _register(parse_schema(
-    'frexp.Tensor_out(Tensor self, *, Tensor(a!) mantissa, Tensor(b!) exponent) -> (Tensor(a!) mantissa, Tensor(b!) exponent)'),
+frexp_Tensor_out = _register(
+    FunctionSchema('frexp', 'Tensor_out', (Argument('self', _T6, None, False), Argument('mantissa', _T8, None, True), Argument('exponent', _T29, None, True),), (_T8, _T29,), ('mantissa', 'exponent',)),
     {'func': 'frexp.Tensor_out(Tensor self, *, Tensor(a!) mantissa, Tensor(b!) exponent) -> (Tensor(a!) mantissa, Tensor(b!) exponent)', **{'dispatch': {'CPU, CUDA': 'frexp_out'}}})
-trapezoid_x = _register(parse_schema(
-    'trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor'),
+trapezoid_x = _register(
+    FunctionSchema('trapezoid', 'x', (Argument('y', _T6, None, False), Argument('x', _T6, None, False), Argument('dim', _T11, '-1', True),), (_T6,), ()),
     {'func': 'trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'trapezoid'}}})
-trapezoid_dx = _register(parse_schema(
-    'trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor'),
+trapezoid_dx = _register(
+    FunctionSchema('trapezoid', 'dx', (Argument('y', _T6, None, False), Argument('dx', _T14, '1', True), Argument('dim', _T11, '-1', True),), (_T6,), ()),
     {'func': 'trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'trapezoid'}}})
-cumulative_trapezoid_x = _register(parse_schema(
-    'cumulative_trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor'),
+cumulative_trapezoid_x = _register(
+    FunctionSchema('cumulative_trapezoid', 'x', (Argument('y', _T6, None, False), Argument('x', _T6, None, False), Argument('dim', _T11, '-1', True),), (_T6,), ()),
     {'func': 'cumulative_trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'cumulative_trapezoid'}}})
-cumulative_trapezoid_dx = _register(parse_schema(
-    'cumulative_trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor'),
+cumulative_trapezoid_dx = _register(
+    FunctionSchema('cumulative_trapezoid', 'dx', (Argument('y', _T6, None, False), Argument('dx', _T14, '1', True), Argument('dim', _T11, '-1', True),), (_T6,), ()),
     {'func': 'cumulative_trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'cumulative_trapezoid'}}})
-cov = _register(parse_schema(
-    'cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor'),
+cov = _register(
+    FunctionSchema('cov', '', (Argument('self', _T6, None, False), Argument('correction', _T11, '1', True), Argument('fweights', _T26, 'None', True), Argument('aweights', _T26, 'None', True),), (_T6,), ()),
     {'func': 'cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'cov'}}})
-corrcoef = _register(parse_schema(
-    'corrcoef(Tensor self) -> Tensor'),
+corrcoef = _register(
+    FunctionSchema('corrcoef', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'corrcoef(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'corrcoef'}}})
-histc = _register(parse_schema(
-    'histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor'),
+histc = _register(
+    FunctionSchema('histc', '', (Argument('self', _T6, None, False), Argument('bins', _T11, '100', False), Argument('min', _T14, '0', False), Argument('max', _T14, '0', False),), (_T6,), ()),
     {'func': 'histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'histogram_histc', 'CUDA': '_histc_cuda'}}})
-histc_out = _register(parse_schema(
-    'histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!)'),
+histc_out = _register(
+    FunctionSchema('histc', 'out', (Argument('self', _T6, None, False), Argument('bins', _T11, '100', False), Argument('min', _T14, '0', False), Argument('max', _T14, '0', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU': 'histogram_histc_out', 'CUDA': '_histc_out_cuda'}}})
-histogram_bins_tensor = _register(parse_schema(
-    'histogram.bins_tensor(Tensor self, Tensor bins, *, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)'),
+histogram_bins_tensor = _register(
+    FunctionSchema('histogram', 'bins_tensor', (Argument('self', _T6, None, False), Argument('bins', _T6, None, False), Argument('weight', _T26, 'None', True), Argument('density', _T16, 'False', True),), (_T6, _T6,), ('hist', 'bin_edges',)),
     {'func': 'histogram.bins_tensor(Tensor self, Tensor bins, *, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'histogram'}}})
-histogram_bin_ct = _register(parse_schema(
-    'histogram.bin_ct(Tensor self, int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)'),
+histogram_bin_ct = _register(
+    FunctionSchema('histogram', 'bin_ct', (Argument('self', _T6, None, False), Argument('bins', _T11, '100', False), Argument('range', _T33, 'None', True), Argument('weight', _T26, 'None', True), Argument('density', _T16, 'False', True),), (_T6, _T6,), ('hist', 'bin_edges',)),
     {'func': 'histogram.bin_ct(Tensor self, int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'histogram'}}})
-new_empty_strided = _register(parse_schema(
-    'new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+new_empty_strided = _register(
+    FunctionSchema('new_empty_strided', '', (Argument('self', _T6, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutogradNonFunctional': 'new_empty_strided'}}})
-sigmoid_backward_grad_input = _register(parse_schema(
-    'sigmoid_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) -> Tensor(a!)'),
+sigmoid_backward_grad_input = _register(
+    FunctionSchema('sigmoid_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output', _T6, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
     {'func': 'sigmoid_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'sigmoid_backward_out'}, 'tags': 'pointwise'}})
-sigmoid_backward = _register(parse_schema(
-    'sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor'),
+sigmoid_backward = _register(
+    FunctionSchema('sigmoid_backward', '', (Argument('grad_output', _T6, None, False), Argument('output', _T6, None, False),), (_T6,), ()),
     {'func': 'sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'sigmoid_backward.grad_input', 'tags': 'pointwise'}})
-tanh_backward_grad_input = _register(parse_schema(
-    'tanh_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) -> Tensor(a!)'),
+tanh_backward_grad_input = _register(
+    FunctionSchema('tanh_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('output', _T6, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
     {'func': 'tanh_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'tanh_backward_out'}, 'tags': 'pointwise'}})
-tanh_backward = _register(parse_schema(
-    'tanh_backward(Tensor grad_output, Tensor output) -> Tensor'),
+tanh_backward = _register(
+    FunctionSchema('tanh_backward', '', (Argument('grad_output', _T6, None, False), Argument('output', _T6, None, False),), (_T6,), ()),
     {'func': 'tanh_backward(Tensor grad_output, Tensor output) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'tanh_backward.grad_input', 'tags': 'pointwise'}})
-threshold_backward_grad_input = _register(parse_schema(
-    'threshold_backward.grad_input(Tensor grad_output, Tensor self, Scalar threshold, *, Tensor(a!) grad_input) -> Tensor(a!)'),
+threshold_backward_grad_input = _register(
+    FunctionSchema('threshold_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('threshold', _T14, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
     {'func': 'threshold_backward.grad_input(Tensor grad_output, Tensor self, Scalar threshold, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'threshold_backward_out'}, 'tags': 'pointwise'}})
-threshold_backward = _register(parse_schema(
-    'threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor'),
+threshold_backward = _register(
+    FunctionSchema('threshold_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('threshold', _T14, None, False),), (_T6,), ()),
     {'func': 'threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor', **{'variants': 'function', 'structured_delegate': 'threshold_backward.grad_input', 'tags': 'pointwise'}})
-flip = _register(parse_schema(
-    'flip(Tensor self, int[] dims) -> Tensor'),
+flip = _register(
+    FunctionSchema('flip', '', (Argument('self', _T6, None, False), Argument('dims', _T20, None, False),), (_T6,), ()),
     {'func': 'flip(Tensor self, int[] dims) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'flip'}, 'tags': 'core'}})
-fliplr = _register(parse_schema(
-    'fliplr(Tensor self) -> Tensor'),
+fliplr = _register(
+    FunctionSchema('fliplr', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'fliplr(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'fliplr'}}})
-flipud = _register(parse_schema(
-    'flipud(Tensor self) -> Tensor'),
+flipud = _register(
+    FunctionSchema('flipud', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'flipud(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'flipud'}}})
-roll = _register(parse_schema(
-    'roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor'),
+roll = _register(
+    FunctionSchema('roll', '', (Argument('self', _T6, None, False), Argument('shifts', _T34, None, False), Argument('dims', _T32, '[]', False),), (_T6,), ()),
     {'func': 'roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU': 'roll', 'CUDA': 'roll_cuda'}}})
-rot90 = _register(parse_schema(
-    'rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor'),
+rot90 = _register(
+    FunctionSchema('rot90', '', (Argument('self', _T6, None, False), Argument('k', _T11, '1', False), Argument('dims', _T20, '[0,1]', False),), (_T6,), ()),
     {'func': 'rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'rot90'}}})
-sort = _register(parse_schema(
-    'sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)'),
+sort = _register(
+    FunctionSchema('sort', '', (Argument('self', _T6, None, False), Argument('dim', _T11, '-1', False), Argument('descending', _T16, 'False', False),), (_T6, _T6,), ('values', 'indices',)),
     {'func': 'sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'sort'}}})
-sort_stable = _register(parse_schema(
-    'sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)'),
+sort_stable = _register(
+    FunctionSchema('sort', 'stable', (Argument('self', _T6, None, False), Argument('stable', _T4, None, True), Argument('dim', _T11, '-1', True), Argument('descending', _T16, 'False', True),), (_T6, _T6,), ('values', 'indices',)),
     {'func': 'sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'sort_stable'}}})
-msort = _register(parse_schema(
-    'msort(Tensor self) -> Tensor'),
+msort = _register(
+    FunctionSchema('msort', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'msort(Tensor self) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'msort'}}})
-argsort = _register(parse_schema(
-    'argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor'),
+argsort = _register(
+    FunctionSchema('argsort', '', (Argument('self', _T6, None, False), Argument('dim', _T11, '-1', False), Argument('descending', _T16, 'False', False),), (_T6,), ()),
     {'func': 'argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'argsort'}}})
-argsort_stable = _register(parse_schema(
-    'argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor'),
+argsort_stable = _register(
+    FunctionSchema('argsort', 'stable', (Argument('self', _T6, None, False), Argument('stable', _T16, None, True), Argument('dim', _T11, '-1', True), Argument('descending', _T16, 'False', True),), (_T6,), ()),
     {'func': 'argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'argsort_stable'}}})
-topk = _register(parse_schema(
-    'topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)'),
+topk = _register(
+    FunctionSchema('topk', '', (Argument('self', _T6, None, False), Argument('k', _T12, None, False), Argument('dim', _T11, '-1', False), Argument('largest', _T16, 'True', False), Argument('sorted', _T16, 'True', False),), (_T6, _T6,), ('values', 'indices',)),
     {'func': 'topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'topk'}}})
-tril = _register(parse_schema(
-    'tril(Tensor self, SymInt diagonal=0) -> Tensor'),
+tril = _register(
+    FunctionSchema('tril', '', (Argument('self', _T6, None, False), Argument('diagonal', _T12, '0', False),), (_T6,), ()),
     {'func': 'tril(Tensor self, SymInt diagonal=0) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'tril_cpu'}}})
-triu = _register(parse_schema(
-    'triu(Tensor self, SymInt diagonal=0) -> Tensor'),
+triu = _register(
+    FunctionSchema('triu', '', (Argument('self', _T6, None, False), Argument('diagonal', _T12, '0', False),), (_T6,), ()),
     {'func': 'triu(Tensor self, SymInt diagonal=0) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'triu_cpu'}}})
-tril_ = _register(parse_schema(
-    'tril_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)'),
+tril_ = _register(
+    FunctionSchema('tril_', '', (Argument('self', _T8, None, False), Argument('diagonal', _T12, '0', False),), (_T8,), ()),
     {'func': 'tril_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'tril_cpu_'}}})
-triu_ = _register(parse_schema(
-    'triu_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)'),
+triu_ = _register(
+    FunctionSchema('triu_', '', (Argument('self', _T8, None, False), Argument('diagonal', _T12, '0', False),), (_T8,), ()),
     {'func': 'triu_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'triu_cpu_'}}})
-diag_embed = _register(parse_schema(
-    'diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor'),
+diag_embed = _register(
+    FunctionSchema('diag_embed', '', (Argument('self', _T6, None, False), Argument('offset', _T11, '0', False), Argument('dim1', _T11, '-2', False), Argument('dim2', _T11, '-1', False),), (_T6,), ()),
     {'func': 'diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'diag_embed'}}})
-diag = _register(parse_schema(
-    'diag(Tensor self, int diagonal=0) -> Tensor'),
+diag = _register(
+    FunctionSchema('diag', '', (Argument('self', _T6, None, False), Argument('diagonal', _T11, '0', False),), (_T6,), ()),
     {'func': 'diag(Tensor self, int diagonal=0) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'diag'}}})
-diagflat = _register(parse_schema(
-    'diagflat(Tensor self, int offset=0) -> Tensor'),
+diagflat = _register(
+    FunctionSchema('diagflat', '', (Argument('self', _T6, None, False), Argument('offset', _T11, '0', False),), (_T6,), ()),
     {'func': 'diagflat(Tensor self, int offset=0) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'diagflat'}}})
-block_diag = _register(parse_schema(
-    'block_diag(Tensor[] tensors) -> Tensor'),
+block_diag = _register(
+    FunctionSchema('block_diag', '', (Argument('tensors', _T18, None, False),), (_T6,), ()),
     {'func': 'block_diag(Tensor[] tensors) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'block_diag'}}})
-atleast_1d = _register(parse_schema(
-    'atleast_1d(Tensor self) -> Tensor'),
+atleast_1d = _register(
+    FunctionSchema('atleast_1d', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'atleast_1d(Tensor self) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'atleast_1d'}}})
-atleast_1d_Sequence = _register(parse_schema(
-    'atleast_1d.Sequence(Tensor[] tensors) -> Tensor[]'),
+atleast_1d_Sequence = _register(
+    FunctionSchema('atleast_1d', 'Sequence', (Argument('tensors', _T18, None, False),), (_T18,), ()),
     {'func': 'atleast_1d.Sequence(Tensor[] tensors) -> Tensor[]', **{'dispatch': {'CompositeImplicitAutograd': 'atleast_1d'}}})
-atleast_2d = _register(parse_schema(
-    'atleast_2d(Tensor self) -> Tensor'),
+atleast_2d = _register(
+    FunctionSchema('atleast_2d', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'atleast_2d(Tensor self) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'atleast_2d'}}})
-atleast_2d_Sequence = _register(parse_schema(
-    'atleast_2d.Sequence(Tensor[] tensors) -> Tensor[]'),
+atleast_2d_Sequence = _register(
+    FunctionSchema('atleast_2d', 'Sequence', (Argument('tensors', _T18, None, False),), (_T18,), ()),
     {'func': 'atleast_2d.Sequence(Tensor[] tensors) -> Tensor[]', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'atleast_2d'}}})
-atleast_3d = _register(parse_schema(
-    'atleast_3d(Tensor self) -> Tensor'),
+atleast_3d = _register(
+    FunctionSchema('atleast_3d', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'atleast_3d(Tensor self) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'atleast_3d'}}})
-atleast_3d_Sequence = _register(parse_schema(
-    'atleast_3d.Sequence(Tensor[] tensors) -> Tensor[]'),
+atleast_3d_Sequence = _register(
+    FunctionSchema('atleast_3d', 'Sequence', (Argument('tensors', _T18, None, False),), (_T18,), ()),
     {'func': 'atleast_3d.Sequence(Tensor[] tensors) -> Tensor[]', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'atleast_3d'}}})
-hstack = _register(parse_schema(
-    'hstack(Tensor[] tensors) -> Tensor'),
+hstack = _register(
+    FunctionSchema('hstack', '', (Argument('tensors', _T18, None, False),), (_T6,), ()),
     {'func': 'hstack(Tensor[] tensors) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'hstack'}}})
-vstack = _register(parse_schema(
-    'vstack(Tensor[] tensors) -> Tensor'),
+vstack = _register(
+    FunctionSchema('vstack', '', (Argument('tensors', _T18, None, False),), (_T6,), ()),
     {'func': 'vstack(Tensor[] tensors) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'vstack'}}})
-dstack = _register(parse_schema(
-    'dstack(Tensor[] tensors) -> Tensor'),
+dstack = _register(
+    FunctionSchema('dstack', '', (Argument('tensors', _T18, None, False),), (_T6,), ()),
     {'func': 'dstack(Tensor[] tensors) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'dstack'}}})
-column_stack = _register(parse_schema(
-    'column_stack(Tensor[] tensors) -> Tensor'),
+column_stack = _register(
+    FunctionSchema('column_stack', '', (Argument('tensors', _T18, None, False),), (_T6,), ()),
     {'func': 'column_stack(Tensor[] tensors) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'column_stack'}}})
-movedim_intlist = _register(parse_schema(
-    'movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)'),
+movedim_intlist = _register(
+    FunctionSchema('movedim', 'intlist', (Argument('self', _T10, None, False), Argument('source', _T20, None, False), Argument('destination', _T20, None, False),), (_T10,), ()),
     {'func': 'movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'movedim'}}})
-movedim_int = _register(parse_schema(
-    'movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)'),
+movedim_int = _register(
+    FunctionSchema('movedim', 'int', (Argument('self', _T10, None, False), Argument('source', _T11, None, False), Argument('destination', _T11, None, False),), (_T10,), ()),
     {'func': 'movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'movedim'}}})
-moveaxis_intlist = _register(parse_schema(
-    'moveaxis.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)'),
+moveaxis_intlist = _register(
+    FunctionSchema('moveaxis', 'intlist', (Argument('self', _T10, None, False), Argument('source', _T20, None, False), Argument('destination', _T20, None, False),), (_T10,), ()),
     {'func': 'moveaxis.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'moveaxis'}}})
-moveaxis_int = _register(parse_schema(
-    'moveaxis.int(Tensor(a) self, int source, int destination) -> Tensor(a)'),
+moveaxis_int = _register(
+    FunctionSchema('moveaxis', 'int', (Argument('self', _T10, None, False), Argument('source', _T11, None, False), Argument('destination', _T11, None, False),), (_T10,), ()),
     {'func': 'moveaxis.int(Tensor(a) self, int source, int destination) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'moveaxis'}}})
-swapaxes = _register(parse_schema(
-    'swapaxes(Tensor(a) self, int axis0, int axis1) -> Tensor(a)'),
+swapaxes = _register(
+    FunctionSchema('swapaxes', '', (Argument('self', _T10, None, False), Argument('axis0', _T11, None, False), Argument('axis1', _T11, None, False),), (_T10,), ()),
     {'func': 'swapaxes(Tensor(a) self, int axis0, int axis1) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'swapaxes'}}})
-swapdims = _register(parse_schema(
-    'swapdims(Tensor(a) self, int dim0, int dim1) -> Tensor(a)'),
+swapdims = _register(
+    FunctionSchema('swapdims', '', (Argument('self', _T10, None, False), Argument('dim0', _T11, None, False), Argument('dim1', _T11, None, False),), (_T10,), ()),
     {'func': 'swapdims(Tensor(a) self, int dim0, int dim1) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'swapdims'}}})
-repeat = _register(parse_schema(
-    'repeat(Tensor self, SymInt[] repeats) -> Tensor'),
+repeat = _register(
+    FunctionSchema('repeat', '', (Argument('self', _T6, None, False), Argument('repeats', _T0, None, False),), (_T6,), ()),
     {'func': 'repeat(Tensor self, SymInt[] repeats) -> Tensor', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'repeat'}}})
-tile = _register(parse_schema(
-    'tile(Tensor self, SymInt[] dims) -> Tensor'),
+tile = _register(
+    FunctionSchema('tile', '', (Argument('self', _T6, None, False), Argument('dims', _T0, None, False),), (_T6,), ()),
     {'func': 'tile(Tensor self, SymInt[] dims) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'tile'}}})
-narrow_copy = _register(parse_schema(
-    'narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor'),
+narrow_copy = _register(
+    FunctionSchema('narrow_copy', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('start', _T12, None, False), Argument('length', _T12, None, False),), (_T6,), ()),
     {'func': 'narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'narrow_copy_dense_cpu'}}})
-gather = _register(parse_schema(
-    'gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor'),
+gather = _register(
+    FunctionSchema('gather', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('sparse_grad', _T16, 'False', True),), (_T6,), ()),
     {'func': 'gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'gather'}}})
-scatter_src = _register(parse_schema(
-    'scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor'),
+scatter_src = _register(
+    FunctionSchema('scatter', 'src', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False),), (_T6,), ()),
     {'func': 'scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'scatter'}}})
-scatter__src = _register(parse_schema(
-    'scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)'),
+scatter__src = _register(
+    FunctionSchema('scatter_', 'src', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False),), (_T8,), ()),
     {'func': 'scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_'}}})
-scatter_value = _register(parse_schema(
-    'scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor'),
+scatter_value = _register(
+    FunctionSchema('scatter', 'value', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T14, None, False),), (_T6,), ()),
     {'func': 'scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'scatter'}}})
-scatter__value = _register(parse_schema(
-    'scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)'),
+scatter__value = _register(
+    FunctionSchema('scatter_', 'value', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T14, None, False),), (_T8,), ()),
     {'func': 'scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_'}}})
-scatter_reduce = _register(parse_schema(
-    'scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor'),
+scatter_reduce = _register(
+    FunctionSchema('scatter', 'reduce', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False), Argument('reduce', _T31, None, True),), (_T6,), ()),
     {'func': 'scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'scatter'}}})
-scatter__reduce = _register(parse_schema(
-    'scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)'),
+scatter__reduce = _register(
+    FunctionSchema('scatter_', 'reduce', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False), Argument('reduce', _T31, None, True),), (_T8,), ()),
     {'func': 'scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_'}}})
-scatter_value_reduce = _register(parse_schema(
-    'scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor'),
+scatter_value_reduce = _register(
+    FunctionSchema('scatter', 'value_reduce', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T14, None, False), Argument('reduce', _T31, None, True),), (_T6,), ()),
     {'func': 'scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'scatter'}}})
-scatter__value_reduce = _register(parse_schema(
-    'scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)'),
+scatter__value_reduce = _register(
+    FunctionSchema('scatter_', 'value_reduce', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T14, None, False), Argument('reduce', _T31, None, True),), (_T8,), ()),
     {'func': 'scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_'}}})
-scatter_add = _register(parse_schema(
-    'scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor'),
+scatter_add = _register(
+    FunctionSchema('scatter_add', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False),), (_T6,), ()),
     {'func': 'scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'scatter_add'}}})
-scatter_add_ = _register(parse_schema(
-    'scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)'),
+scatter_add_ = _register(
+    FunctionSchema('scatter_add_', '', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False),), (_T8,), ()),
     {'func': 'scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_add_'}}})
-index_select = _register(parse_schema(
-    'index_select(Tensor self, int dim, Tensor index) -> Tensor'),
+index_select = _register(
+    FunctionSchema('index_select', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False),), (_T6,), ()),
     {'func': 'index_select(Tensor self, int dim, Tensor index) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'index_select_cpu_', 'CUDA': 'index_select_cuda'}, 'tags': 'core'}})
-index_add_ = _register(parse_schema(
-    'index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)'),
+index_add_ = _register(
+    FunctionSchema('index_add_', '', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('source', _T6, None, False), Argument('alpha', _T14, '1', True),), (_T8,), ()),
     {'func': 'index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'index_add_cpu_'}}})
-index_add = _register(parse_schema(
-    'index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor'),
+index_add = _register(
+    FunctionSchema('index_add', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('source', _T6, None, False), Argument('alpha', _T14, '1', True),), (_T6,), ()),
     {'func': 'index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'index_add'}}})
-index_reduce_ = _register(parse_schema(
-    'index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor(a!)'),
+index_reduce_ = _register(
+    FunctionSchema('index_reduce_', '', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('source', _T6, None, False), Argument('reduce', _T31, None, False), Argument('include_self', _T16, 'True', True),), (_T8,), ()),
     {'func': 'index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'index_reduce_cpu_'}}})
-index_reduce = _register(parse_schema(
-    'index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor'),
+index_reduce = _register(
+    FunctionSchema('index_reduce', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('source', _T6, None, False), Argument('reduce', _T31, None, False), Argument('include_self', _T16, 'True', True),), (_T6,), ()),
     {'func': 'index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'index_reduce'}}})
-index_copy_ = _register(parse_schema(
-    'index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)'),
+index_copy_ = _register(
+    FunctionSchema('index_copy_', '', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('source', _T6, None, False),), (_T8,), ()),
     {'func': 'index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'index_copy_'}}})
-index_copy = _register(parse_schema(
-    'index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor'),
+index_copy = _register(
+    FunctionSchema('index_copy', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('source', _T6, None, False),), (_T6,), ()),
     {'func': 'index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'index_copy'}}})
-index_fill__int_Scalar = _register(parse_schema(
-    'index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)'),
+index_fill__int_Scalar = _register(
+    FunctionSchema('index_fill_', 'int_Scalar', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T14, None, False),), (_T8,), ()),
     {'func': 'index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CPU, CUDA': 'index_fill_'}}})
-index_fill_int_Scalar = _register(parse_schema(
-    'index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor'),
+index_fill_int_Scalar = _register(
+    FunctionSchema('index_fill', 'int_Scalar', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T14, None, False),), (_T6,), ()),
     {'func': 'index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'index_fill'}}})
-index_fill__int_Tensor = _register(parse_schema(
-    'index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)'),
+index_fill__int_Tensor = _register(
+    FunctionSchema('index_fill_', 'int_Tensor', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T6, None, False),), (_T8,), ()),
     {'func': 'index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CPU, CUDA': 'index_fill_'}}})
-index_fill_int_Tensor = _register(parse_schema(
-    'index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor'),
+index_fill_int_Tensor = _register(
+    FunctionSchema('index_fill', 'int_Tensor', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T6, None, False),), (_T6,), ()),
     {'func': 'index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'index_fill'}}})
-masked_select = _register(parse_schema(
-    'masked_select(Tensor self, Tensor mask) -> Tensor'),
+masked_select = _register(
+    FunctionSchema('masked_select', '', (Argument('self', _T6, None, False), Argument('mask', _T6, None, False),), (_T6,), ()),
     {'func': 'masked_select(Tensor self, Tensor mask) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU': 'masked_select_cpu', 'CUDA': 'masked_select_cuda'}}})
-masked_scatter_ = _register(parse_schema(
-    'masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)'),
+masked_scatter_ = _register(
+    FunctionSchema('masked_scatter_', '', (Argument('self', _T8, None, False), Argument('mask', _T6, None, False), Argument('source', _T6, None, False),), (_T8,), ()),
     {'func': 'masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU': 'masked_scatter__cpu', 'CUDA': 'masked_scatter__cuda'}}})
-masked_scatter = _register(parse_schema(
-    'masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor'),
+masked_scatter = _register(
+    FunctionSchema('masked_scatter', '', (Argument('self', _T6, None, False), Argument('mask', _T6, None, False), Argument('source', _T6, None, False),), (_T6,), ()),
     {'func': 'masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'masked_scatter'}}})
-take = _register(parse_schema(
-    'take(Tensor self, Tensor index) -> Tensor'),
+take = _register(
+    FunctionSchema('take', '', (Argument('self', _T6, None, False), Argument('index', _T6, None, False),), (_T6,), ()),
     {'func': 'take(Tensor self, Tensor index) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'take'}}})
-cumprod = _register(parse_schema(
-    'cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor'),
+cumprod = _register(
+    FunctionSchema('cumprod', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'cumprod'}}})
-cumprod_ = _register(parse_schema(
-    'cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)'),
+cumprod_ = _register(
+    FunctionSchema('cumprod_', '', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', True),), (_T8,), ()),
     {'func': 'cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'cumprod_'}}})
-logcumsumexp = _register(parse_schema(
-    'logcumsumexp(Tensor self, int dim) -> Tensor'),
+logcumsumexp = _register(
+    FunctionSchema('logcumsumexp', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False),), (_T6,), ()),
     {'func': 'logcumsumexp(Tensor self, int dim) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'logcumsumexp'}}})
-cummax = _register(parse_schema(
-    'cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)'),
+cummax = _register(
+    FunctionSchema('cummax', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False),), (_T6, _T6,), ('values', 'indices',)),
     {'func': 'cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'cummax'}}})
-cummin = _register(parse_schema(
-    'cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)'),
+cummin = _register(
+    FunctionSchema('cummin', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False),), (_T6, _T6,), ('values', 'indices',)),
     {'func': 'cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'cummin'}}})
-logsumexp = _register(parse_schema(
-    'logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor'),
+logsumexp = _register(
+    FunctionSchema('logsumexp', '', (Argument('self', _T6, None, False), Argument('dim', _T32, None, False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'logsumexp'}}})
-isclose = _register(parse_schema(
-    'isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> Tensor'),
+isclose = _register(
+    FunctionSchema('isclose', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('rtol', _T9, '1e-05', False), Argument('atol', _T9, '1e-08', False), Argument('equal_nan', _T16, 'False', False),), (_T6,), ()),
     {'func': 'isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'isclose'}}})
-allclose = _register(parse_schema(
-    'allclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> bool'),
+allclose = _register(
+    FunctionSchema('allclose', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('rtol', _T9, '1e-05', False), Argument('atol', _T9, '1e-08', False), Argument('equal_nan', _T16, 'False', False),), (_T16,), ()),
     {'func': 'allclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> bool', **{'variants': 'function, method', 'tags': 'data_dependent_output', 'dispatch': {'CompositeExplicitAutograd': 'allclose'}}})
-equal = _register(parse_schema(
-    'equal(Tensor self, Tensor other) -> bool'),
+equal = _register(
+    FunctionSchema('equal', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T16,), ()),
     {'func': 'equal(Tensor self, Tensor other) -> bool', **{'tags': ['data_dependent_output', 'pointwise'], 'variants': 'method, function', 'dispatch': {'CPU': 'cpu_equal', 'CUDA': 'cuda_equal'}}})
-clip = _register(parse_schema(
-    'clip(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor'),
+clip = _register(
+    FunctionSchema('clip', '', (Argument('self', _T6, None, False), Argument('min', _T25, 'None', False), Argument('max', _T25, 'None', False),), (_T6,), ()),
     {'func': 'clip(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor', **{'variants': 'function, method', 'cpp_no_default_args': ['min'], 'dispatch': {'CompositeImplicitAutograd': 'clip'}}})
-clip_Tensor = _register(parse_schema(
-    'clip.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor'),
+clip_Tensor = _register(
+    FunctionSchema('clip', 'Tensor', (Argument('self', _T6, None, False), Argument('min', _T26, 'None', False), Argument('max', _T26, 'None', False),), (_T6,), ()),
     {'func': 'clip.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'clip'}}})
-clip_ = _register(parse_schema(
-    'clip_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)'),
+clip_ = _register(
+    FunctionSchema('clip_', '', (Argument('self', _T8, None, False), Argument('min', _T25, 'None', False), Argument('max', _T25, 'None', False),), (_T8,), ()),
     {'func': 'clip_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)', **{'variants': 'function, method', 'cpp_no_default_args': ['min'], 'dispatch': {'CompositeImplicitAutograd': 'clip_'}}})
-clip__Tensor = _register(parse_schema(
-    'clip_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)'),
+clip__Tensor = _register(
+    FunctionSchema('clip_', 'Tensor', (Argument('self', _T8, None, False), Argument('min', _T26, 'None', False), Argument('max', _T26, 'None', False),), (_T8,), ()),
     {'func': 'clip_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'clip_'}}})
-nonzero_numpy = _register(parse_schema(
-    'nonzero_numpy(Tensor self) -> Tensor[]'),
+nonzero_numpy = _register(
+    FunctionSchema('nonzero_numpy', '', (Argument('self', _T6, None, False),), (_T18,), ()),
     {'func': 'nonzero_numpy(Tensor self) -> Tensor[]', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'nonzero_numpy'}}})
-where = _register(parse_schema(
-    'where(Tensor condition) -> Tensor[]'),
+where = _register(
+    FunctionSchema('where', '', (Argument('condition', _T6, None, False),), (_T18,), ()),
     {'func': 'where(Tensor condition) -> Tensor[]', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'where'}}})
-einsum = _register(parse_schema(
-    'einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor'),
+einsum = _register(
+    FunctionSchema('einsum', '', (Argument('equation', _T31, None, False), Argument('tensors', _T18, None, False), Argument('path', _T30, 'None', True),), (_T6,), ()),
     {'func': 'einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'einsum'}}})
-tensordot = _register(parse_schema(
-    'tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor'),
+tensordot = _register(
+    FunctionSchema('tensordot', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('dims_self', _T20, None, False), Argument('dims_other', _T20, None, False),), (_T6,), ()),
     {'func': 'tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'tensordot'}}})
-inner = _register(parse_schema(
-    'inner(Tensor self, Tensor other) -> Tensor'),
+inner = _register(
+    FunctionSchema('inner', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'inner(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'inner'}}})
-outer = _register(parse_schema(
-    'outer(Tensor self, Tensor vec2) -> Tensor'),
+outer = _register(
+    FunctionSchema('outer', '', (Argument('self', _T6, None, False), Argument('vec2', _T6, None, False),), (_T6,), ()),
     {'func': 'outer(Tensor self, Tensor vec2) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'outer'}}})
-ger = _register(parse_schema(
-    'ger(Tensor self, Tensor vec2) -> Tensor'),
+ger = _register(
+    FunctionSchema('ger', '', (Argument('self', _T6, None, False), Argument('vec2', _T6, None, False),), (_T6,), ()),
     {'func': 'ger(Tensor self, Tensor vec2) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'ger'}}})
-kron = _register(parse_schema(
-    'kron(Tensor self, Tensor other) -> Tensor'),
+kron = _register(
+    FunctionSchema('kron', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'kron(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'kron'}}})
-linalg_cross = _register(parse_schema(
-    'linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor'),
+linalg_cross = _register(
+    FunctionSchema('linalg_cross', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('dim', _T11, '-1', True),), (_T6,), ()),
     {'func': 'linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'linalg_cross'}}})
-cross = _register(parse_schema(
-    'cross(Tensor self, Tensor other, int? dim=None) -> Tensor'),
+cross = _register(
+    FunctionSchema('cross', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('dim', _T17, 'None', False),), (_T6,), ()),
     {'func': 'cross(Tensor self, Tensor other, int? dim=None) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'cross'}}})
-_unique2 = _register(parse_schema(
-    '_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)'),
+_unique2 = _register(
+    FunctionSchema('_unique2', '', (Argument('self', _T6, None, False), Argument('sorted', _T16, 'True', False), Argument('return_inverse', _T16, 'False', False), Argument('return_counts', _T16, 'False', False),), (_T6, _T6, _T6,), ()),
     {'func': '_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)', **{'variants': 'function', 'dispatch': {'CPU': '_unique2_cpu', 'CUDA': '_unique2_cuda'}}})
-unique_dim = _register(parse_schema(
-    'unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)'),
+unique_dim = _register(
+    FunctionSchema('unique_dim', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('sorted', _T16, 'True', False), Argument('return_inverse', _T16, 'False', False), Argument('return_counts', _T16, 'False', False),), (_T6, _T6, _T6,), ()),
     {'func': 'unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)', **{'variants': 'function', 'dispatch': {'CPU': 'unique_dim_cpu', 'CUDA': 'unique_dim_cuda'}}})
-unique_consecutive = _register(parse_schema(
-    'unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)'),
+unique_consecutive = _register(
+    FunctionSchema('unique_consecutive', '', (Argument('self', _T6, None, False), Argument('return_inverse', _T16, 'False', False), Argument('return_counts', _T16, 'False', False), Argument('dim', _T17, 'None', False),), (_T6, _T6, _T6,), ()),
     {'func': 'unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)', **{'variants': 'function', 'dispatch': {'CPU': 'unique_consecutive_cpu', 'CUDA': 'unique_consecutive_cuda'}}})
-unique_dim_consecutive = _register(parse_schema(
-    'unique_dim_consecutive(Tensor self, int dim, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)'),
+unique_dim_consecutive = _register(
+    FunctionSchema('unique_dim_consecutive', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('return_inverse', _T16, 'False', False), Argument('return_counts', _T16, 'False', False),), (_T6, _T6, _T6,), ()),
     {'func': 'unique_dim_consecutive(Tensor self, int dim, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)', **{'variants': 'function', 'dispatch': {'CPU': 'unique_dim_consecutive_cpu', 'CUDA': 'unique_dim_consecutive_cuda'}}})
-meshgrid = _register(parse_schema(
-    'meshgrid(Tensor[] tensors) -> Tensor[]'),
+meshgrid = _register(
+    FunctionSchema('meshgrid', '', (Argument('tensors', _T18, None, False),), (_T18,), ()),
     {'func': 'meshgrid(Tensor[] tensors) -> Tensor[]', **{'dispatch': {'CompositeImplicitAutograd': 'meshgrid'}}})
-meshgrid_indexing = _register(parse_schema(
-    'meshgrid.indexing(Tensor[] tensors, *, str indexing) -> Tensor[]'),
+meshgrid_indexing = _register(
+    FunctionSchema('meshgrid', 'indexing', (Argument('tensors', _T18, None, False), Argument('indexing', _T31, None, True),), (_T18,), ()),
     {'func': 'meshgrid.indexing(Tensor[] tensors, *, str indexing) -> Tensor[]', **{'dispatch': {'CompositeImplicitAutograd': 'meshgrid'}}})
-repeat_interleave_Tensor = _register(parse_schema(
-    'repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor'),
+repeat_interleave_Tensor = _register(
+    FunctionSchema('repeat_interleave', 'Tensor', (Argument('repeats', _T6, None, False), Argument('output_size', _T13, 'None', True),), (_T6,), ()),
     {'func': 'repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor', **{'variants': 'function', 'dispatch': {'CPU': 'repeat_interleave_cpu', 'CUDA': 'repeat_interleave_cuda'}}})
-repeat_interleave_self_Tensor = _register(parse_schema(
-    'repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor'),
+repeat_interleave_self_Tensor = _register(
+    FunctionSchema('repeat_interleave', 'self_Tensor', (Argument('self', _T6, None, False), Argument('repeats', _T6, None, False), Argument('dim', _T17, 'None', False), Argument('output_size', _T13, 'None', True),), (_T6,), ()),
     {'func': 'repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'repeat_interleave'}}})
-repeat_interleave_self_int = _register(parse_schema(
-    'repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor'),
+repeat_interleave_self_int = _register(
+    FunctionSchema('repeat_interleave', 'self_int', (Argument('self', _T6, None, False), Argument('repeats', _T12, None, False), Argument('dim', _T17, 'None', False), Argument('output_size', _T13, 'None', True),), (_T6,), ()),
     {'func': 'repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'repeat_interleave'}}})
-fill_diagonal_ = _register(parse_schema(
-    'fill_diagonal_(Tensor(a!) self, Scalar fill_value, bool wrap=False) -> Tensor(a!)'),
+fill_diagonal_ = _register(
+    FunctionSchema('fill_diagonal_', '', (Argument('self', _T8, None, False), Argument('fill_value', _T14, None, False), Argument('wrap', _T16, 'False', False),), (_T8,), ()),
     {'func': 'fill_diagonal_(Tensor(a!) self, Scalar fill_value, bool wrap=False) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'fill_diagonal_'}}})
-take_along_dim = _register(parse_schema(
-    'take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor'),
+take_along_dim = _register(
+    FunctionSchema('take_along_dim', '', (Argument('self', _T6, None, False), Argument('indices', _T6, None, False), Argument('dim', _T17, 'None', False),), (_T6,), ()),
     {'func': 'take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'take_along_dim'}}})
-argwhere = _register(parse_schema(
-    'argwhere(Tensor self) -> Tensor'),
+argwhere = _register(
+    FunctionSchema('argwhere', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'argwhere(Tensor self) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'argwhere'}}})
-broadcast_to = _register(parse_schema(
-    'broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)'),
+broadcast_to = _register(
+    FunctionSchema('broadcast_to', '', (Argument('self', _T10, None, False), Argument('size', _T0, None, False),), (_T10,), ()),
     {'func': 'broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'broadcast_to'}}})
-concat = _register(parse_schema(
-    'concat(Tensor[] tensors, int dim=0) -> Tensor'),
+concat = _register(
+    FunctionSchema('concat', '', (Argument('tensors', _T18, None, False), Argument('dim', _T11, '0', False),), (_T6,), ()),
     {'func': 'concat(Tensor[] tensors, int dim=0) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'concat'}}})
-concatenate = _register(parse_schema(
-    'concatenate(Tensor[] tensors, int dim=0) -> Tensor'),
+concatenate = _register(
+    FunctionSchema('concatenate', '', (Argument('tensors', _T18, None, False), Argument('dim', _T11, '0', False),), (_T6,), ()),
     {'func': 'concatenate(Tensor[] tensors, int dim=0) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'concatenate'}}})
-row_stack = _register(parse_schema(
-    'row_stack(Tensor[] tensors) -> Tensor'),
+row_stack = _register(
+    FunctionSchema('row_stack', '', (Argument('tensors', _T18, None, False),), (_T6,), ()),
     {'func': 'row_stack(Tensor[] tensors) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'row_stack'}}})
-ravel = _register(parse_schema(
-    'ravel(Tensor(a) self) -> Tensor(a)'),
+ravel = _register(
+    FunctionSchema('ravel', '', (Argument('self', _T10, None, False),), (_T10,), ()),
     {'func': 'ravel(Tensor(a) self) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'ravel'}}})
-tril_indices = _register(parse_schema(
-    'tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+tril_indices = _register(
+    FunctionSchema('tril_indices', '', (Argument('row', _T11, None, False), Argument('col', _T11, None, False), Argument('offset', _T11, '0', False), Argument('dtype', _T1, 'long', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CPU': 'tril_indices_cpu', 'CUDA': 'tril_indices_cuda'}}})
-triu_indices = _register(parse_schema(
-    'triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor'),
+triu_indices = _register(
+    FunctionSchema('triu_indices', '', (Argument('row', _T11, None, False), Argument('col', _T11, None, False), Argument('offset', _T11, '0', False), Argument('dtype', _T1, 'long', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CPU': 'triu_indices_cpu', 'CUDA': 'triu_indices_cuda'}}})
-count_nonzero_dim_IntList = _register(parse_schema(
-    'count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor'),
+count_nonzero_dim_IntList = _register(
+    FunctionSchema('count_nonzero', 'dim_IntList', (Argument('self', _T6, None, False), Argument('dim', _T20, None, False),), (_T6,), ()),
     {'func': 'count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU': 'count_nonzero', 'CUDA': 'count_nonzero_cuda'}}})
-count_nonzero = _register(parse_schema(
-    'count_nonzero(Tensor self, int? dim=None) -> Tensor'),
+count_nonzero = _register(
+    FunctionSchema('count_nonzero', '', (Argument('self', _T6, None, False), Argument('dim', _T17, 'None', False),), (_T6,), ()),
     {'func': 'count_nonzero(Tensor self, int? dim=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'count_nonzero'}}})
 
 # every operator, in the YAML's order

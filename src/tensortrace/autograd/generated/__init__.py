@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "f513c436d2b61d2a0893471f903cdf0b42828ca7474606ecf1701c4d0f1fc74d"
+INPUTS_SHA256 = "786d0a5d1e0d67e844238381e29be706c4d43886a3b9ce5ddc60ee94ffe7caac"
 
 MODULES: tuple[str, ...] = (
     "functions",
