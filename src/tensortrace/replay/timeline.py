@@ -4,8 +4,9 @@ A step is an event index. `Timeline(trace).state_at(step)` is everything alive a
 at `step`: the open call stack (each frame with its arguments and its PyTorch source, symbol and
 2019 name), the live Python handles under the user's names (or `_tN`, as in the code view), each
 TensorImpl and StorageImpl with its refcount, and the allocator's blocks. The trace is compiled
-once into per-event deltas (`state.py`); a snapshot every `checkpoint_every` events makes any
-seek a snapshot copy plus fewer than that many deltas.
+once into per-event deltas (`state.py`); a snapshot of persistent maps every `checkpoint_every`
+events (`seek.py`) makes any seek fewer than that many events of deltas, whatever the trace's
+length (Note [A seek does not grow with the trace]).
 
 It is the replay side of torch.profiler: where `prof.key_averages().table()` summarizes what
 happened, a Timeline also answers "what existed at that moment, and why" (seed 000's
@@ -16,6 +17,7 @@ Rich and Jupyter show it directly (`__rich__`, `_repr_html_`); `timeline.at(step
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -28,9 +30,11 @@ from rich.tree import Tree
 from tensortrace.replay.code_view import CodeLine, current_line, derive_code
 from tensortrace.replay.code_view import render_code as _render_code
 from tensortrace.replay.navigation import NAV_KINDS, build_index, next_step, prev_step
+from tensortrace.replay.seek import LIVE_BLOCKS, SHARES, Checkpoints
 from tensortrace.replay.snapshot import (
-    BlockInfo,
+    BlockList,
     HandleInfo,
+    RowMap,
     SegmentInfo,
     StackFrame,
     State,
@@ -47,7 +51,6 @@ from tensortrace.replay.state import (
     Tables,
     apply_delta,
     compile_trace,
-    copy_tables,
     empty_tables,
 )
 from tensortrace.replay.tree import LAYER_STYLES
@@ -60,6 +63,12 @@ if TYPE_CHECKING:
 DEFAULT_CHECKPOINT_EVERY = 256
 
 _HANDLE_SUMMARY = re.compile(r"\b_h(\d+)\b")
+
+def _tensor_info(key: int, row: dict[str, Any]) -> TensorImplInfo:
+    return TensorImplInfo(key, row.get("sizes", []), row.get("strides", []), row.get("offset", 0),
+                          row.get("dtype", "?"), row.get("itemsize", 0), row.get("storage"),
+                          row.get("refcount", 0), row.get("is_view", False), row.get("view_of"))
+
 
 class Timeline:
     """The replay of one trace: `state_at(step)`, `next("alloc", step)`, `code_view(step)` ..."""
@@ -79,23 +88,12 @@ class Timeline:
         self.compiled = compile_trace(trace)
         self.code, self.names = derive_code(trace, self.compiled)
         self.nav = build_index(trace, self.compiled, self.code)
-        self._checkpoints = self._build_checkpoints()
+        self._checkpoints = Checkpoints(self.compiled, checkpoint_every)
+        self._alloc_steps = [b.alloc_step for b in self.compiled.blocks]  # nondecreasing
 
     # ---- seeking -----------------------------------------------------------------------------
     def __len__(self) -> int:
         return len(self.trace.events)
-
-    def _build_checkpoints(self) -> list[Tables]:
-        """checkpoints[j]: the tables before event j * K (so checkpoints[0] is empty)."""
-        tables = empty_tables()
-        out = [copy_tables(tables)]
-        k = self.checkpoint_every
-        for index, deltas in enumerate(self.compiled.deltas):
-            for delta in deltas:
-                apply_delta(tables, delta)
-            if (index + 1) % k == 0:
-                out.append(copy_tables(tables))
-        return out
 
     def _check(self, step: int) -> int:
         n = len(self)
@@ -104,14 +102,9 @@ class Timeline:
         return step % n
 
     def tables_at(self, step: int) -> Tables:
-        """The raw delta tables after `step`: the nearest checkpoint, then replay forward."""
-        step = self._check(step)
-        j = (step + 1) // self.checkpoint_every
-        tables = copy_tables(self._checkpoints[j])
-        for deltas in self.compiled.deltas[j * self.checkpoint_every: step + 1]:
-            for delta in deltas:
-                apply_delta(tables, delta)
-        return tables
+        """The raw delta tables after `step` as plain dicts: the nearest checkpoint, then
+        replay forward (what the player's decoder computes)."""
+        return self._checkpoints.at(self._check(step)).tables()
 
     def tables_from_zero(self, step: int) -> Tables:
         """The same tables by replaying every event from the start (the reference for tests)."""
@@ -122,27 +115,24 @@ class Timeline:
                 apply_delta(tables, delta)
         return tables
 
+    # Note [A seek does not grow with the trace]: state_at takes the nearest checkpoint (a
+    # snapshot of persistent maps, seek.py) and replays fewer than K events; its handles,
+    # tensors, storages and blocks are views that make an info object only when read, and the
+    # live blocks and each storage's TensorImpls come from tables of their own. So a seek costs
+    # the same at 10k and 1M events, however many objects are alive.
     def state_at(self, step: int) -> State:
         step = self._check(step)
-        tables = self.tables_at(step)
-        handles = {k: HandleInfo(k, self.names(k), row.get("impl"))
-                   for k, row in sorted(tables[HANDLES].items())}
-        tensors = {k: TensorImplInfo(k, row.get("sizes", []), row.get("strides", []),
-                                     row.get("offset", 0), row.get("dtype", "?"),
-                                     row.get("itemsize", 0), row.get("storage"),
-                                     row.get("refcount", 0), row.get("is_view", False),
-                                     row.get("view_of"))
-                   for k, row in sorted(tables[TENSORS].items())}
-        sharing: dict[int, list[int]] = {}
-        for tensor in tensors.values():
-            if tensor.storage is not None:
-                sharing.setdefault(tensor.storage, []).append(tensor.id)
-        storages = {k: StorageImplInfo(k, row.get("nbytes", 0), row.get("addr", 0),
-                                       row.get("device", "cpu"), row.get("refcount", 0),
-                                       tuple(sharing.get(k, ())))
-                    for k, row in sorted(tables[STORAGES].items())}
-        blocks = [BlockInfo.of(b, step) for b in self.compiled.blocks if b.alloc_step <= step]
-        totals = tables[GLOBALS].get(0, {})
+        maps = self._checkpoints.at(step).maps
+        names = self.names
+        handles = RowMap(maps[HANDLES], lambda k, row: HandleInfo(k, names(k), row.get("impl")))
+        tensors = RowMap(maps[TENSORS], _tensor_info)
+        shares = maps[SHARES]
+        storages = RowMap(maps[STORAGES], lambda k, row: StorageImplInfo(
+            k, row.get("nbytes", 0), row.get("addr", 0), row.get("device", "cpu"),
+            row.get("refcount", 0), shares.get(k) or ()))
+        blocks = BlockList(self.compiled.blocks, bisect_right(self._alloc_steps, step), step,
+                           maps[LIVE_BLOCKS])
+        totals = maps[GLOBALS].get(0) or {}
         allocated = totals.get("allocated", 0)
         segments = [SegmentInfo.at(seg, self.compiled.blocks, step)
                     for seg in self.compiled.segments if seg.live_at(step)]

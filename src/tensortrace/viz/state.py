@@ -131,7 +131,7 @@ def state_from_timeline(timeline: Timeline, step: int | None = None) -> ObjectSt
     for k, st in state.storages.items():
         out.storages[f"StorageImpl#{k}"] = StorageState(f"StorageImpl#{k}", st.refcount,
                                                         st.nbytes, st.addr, st.device)
-    out.blocks = {b.addr: b.bytes for b in state.blocks if b.live}
+    out.blocks = {b.addr: b.bytes for b in state.live_blocks}
     event = timeline.trace.events[step]
     ids = timeline.compiled.ids
     args = dict(event.args)
