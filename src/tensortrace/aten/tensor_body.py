@@ -21,6 +21,7 @@ from tensortrace.c10.scalar_type import ScalarType, TypeMeta
 from tensortrace.c10.storage_impl import Storage
 from tensortrace.c10.tensor_impl import TensorImpl
 from tensortrace.c10.tensor_options import TensorOptions
+from tensortrace.trace import schema
 
 
 class Tensor:
@@ -114,15 +115,15 @@ class Tensor:
     def numpy_view(self) -> Any:
         return self.impl_.get().numpy_view()
 
-    def _trace_summary(self) -> str:
+    def _trace_summary(self) -> dict[str, Any]:
         if not self.impl_.defined():
-            return "Tensor(undefined)"
+            return schema.summary(schema.TENSOR, impl=None)
         impl = self.impl_.get()
-        return (f"Tensor({impl.trace_name}, sizes={list(impl.sizes_)}, "
-                f"{impl.data_type_.scalar_type})")
+        return schema.summary(schema.TENSOR, impl=impl.trace_name, sizes=list(impl.sizes_),
+                              dtype=f"{impl.data_type_.scalar_type}")
 
     def __repr__(self) -> str:
-        return f"at::{self._trace_summary()}"
+        return f"at::{schema.render_summary(self._trace_summary())}"
 
 
 def expect_contiguous(t: Tensor) -> Tensor:

@@ -22,6 +22,7 @@ from tensortrace.c10.device import CPU, DeviceType
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.memory_stats import DeviceStats
 from tensortrace.trace import recorder, traced
+from tensortrace.trace.schema import ALLOC, FREE
 
 gAlignment = 64  # noqa: N816 - PyTorch's name; AVX-512 wants 64-byte aligned loads
 
@@ -94,7 +95,7 @@ class ProfiledCPUMemoryReporter:
         self.allocated += nbytes
         self.stats.on_alloc(nbytes)
         if recorder.current is not None:
-            recorder.current.instant("alloc", "allocator", "[memory]",
+            recorder.current.instant(ALLOC, "allocator", "[memory]",
                                      {"addr": ptr, "bytes": nbytes, "device": "cpu",
                                       "total_allocated": self.allocated,
                                       "total_reserved": self.allocated})
@@ -106,7 +107,7 @@ class ProfiledCPUMemoryReporter:
         self.allocated -= nbytes
         self.stats.on_free(nbytes)
         if recorder.current is not None:
-            recorder.current.instant("free", "allocator", "[memory]",
+            recorder.current.instant(FREE, "allocator", "[memory]",
                                      {"addr": ptr, "bytes": nbytes, "device": "cpu",
                                       "total_allocated": self.allocated,
                                       "total_reserved": self.allocated})

@@ -20,6 +20,7 @@ import itertools
 from typing import Any, Generic, TypeVar
 
 from tensortrace.trace import recorder
+from tensortrace.trace.schema import DECREF, DELETE, INCREF, MAKE_INTRUSIVE, object_ref
 
 _ids = itertools.count(1)
 
@@ -37,7 +38,7 @@ class intrusive_ptr_target:  # noqa: N801 - PyTorch's name
 
     @property
     def trace_name(self) -> str:
-        return f"{type(self).__name__}#{self._id}"
+        return object_ref(type(self).__name__, self._id)
 
     def release_resources(self) -> None:
         """Called when the last strong reference goes; subclasses free what they hold."""
@@ -67,7 +68,7 @@ class intrusive_ptr(Generic[T]):  # noqa: N801
         target.refcount_ = 1
         target.weakcount_ = 1
         if recorder.current is not None:
-            recorder.current.instant("make_intrusive", "refcount", target.trace_name,
+            recorder.current.instant(MAKE_INTRUSIVE, "refcount", target.trace_name,
                                      {"object": target.trace_name, "refcount": 1,
                                       "type": type(target).__name__, **target._trace_info()})
         return intrusive_ptr(target)
@@ -87,7 +88,7 @@ class intrusive_ptr(Generic[T]):  # noqa: N801
         if target is not None:
             target.refcount_ += 1
             if recorder.current is not None:
-                recorder.current.instant("incref", "refcount", target.trace_name,
+                recorder.current.instant(INCREF, "refcount", target.trace_name,
                                          {"object": target.trace_name,
                                           "refcount": target.refcount_})
         return intrusive_ptr(target)
@@ -101,13 +102,13 @@ class intrusive_ptr(Generic[T]):  # noqa: N801
         refcount = target.refcount_ = target.refcount_ - 1
         rec = recorder.current
         if rec is not None:
-            rec.instant("decref", "refcount", target.trace_name,
+            rec.instant(DECREF, "refcount", target.trace_name,
                         {"object": target.trace_name, "refcount": refcount})
         if refcount == 0:
             target.weakcount_ -= 1
             target.release_resources()
             if rec is not None:
-                rec.instant("delete", "refcount", target.trace_name,
+                rec.instant(DELETE, "refcount", target.trace_name,
                             {"object": target.trace_name})
 
     reset = reset_

@@ -25,7 +25,8 @@ from tensortrace.c10.dispatch_key import (
 from tensortrace.c10.intrusive_ptr import intrusive_ptr_target
 from tensortrace.c10.scalar_type import ScalarType, TypeMeta
 from tensortrace.c10.storage_impl import Storage
-from tensortrace.trace import recorder, traced
+from tensortrace.trace import recorder, schema, traced
+from tensortrace.trace.schema import TENSOR_META, TENSOR_STORAGE
 
 
 class VariableVersion:
@@ -177,7 +178,7 @@ class TensorImpl(intrusive_ptr_target):
         old = self.storage_
         self.storage_ = storage
         if recorder.current is not None:
-            recorder.current.instant("tensor_storage", "native", self.trace_name,
+            recorder.current.instant(TENSOR_STORAGE, "native", self.trace_name,
                                      {"object": self.trace_name,
                                       "storage": storage.unsafeGetStorageImpl().trace_name})
         old.reset()
@@ -221,14 +222,15 @@ class TensorImpl(intrusive_ptr_target):
     def _record_meta(self) -> None:
         """Tell the trace this TensorImpl's sizes, strides or offset changed."""
         if recorder.current is not None:
-            recorder.current.instant("tensor_meta", "native", self.trace_name,
+            recorder.current.instant(TENSOR_META, "native", self.trace_name,
                                      {"object": self.trace_name, "sizes": list(self.sizes_),
                                       "strides": list(self.strides_),
                                       "offset": self.storage_offset_})
 
-    def _trace_summary(self) -> str:
-        return (f"{self.trace_name}(sizes={list(self.sizes_)}, strides={list(self.strides_)}, "
-                f"offset={self.storage_offset_}, {self.scalar_type()})")
+    def _trace_summary(self) -> dict[str, Any]:
+        return schema.summary(schema.TENSOR_IMPL, object=self.trace_name,
+                              sizes=list(self.sizes_), strides=list(self.strides_),
+                              offset=self.storage_offset_, dtype=f"{self.scalar_type()}")
 
 
 def contiguous_strides(sizes: tuple[int, ...]) -> tuple[int, ...]:

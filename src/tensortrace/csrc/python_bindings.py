@@ -44,6 +44,7 @@ from tensortrace.csrc.python_variable import (
     handle_th_errors,
 )
 from tensortrace.trace import recorder, traced
+from tensortrace.trace.schema import PYTHON_CALL
 
 TORCH_FUNCTIONS_CPP = "torch/csrc/autograd/generated/python_torch_functions_0.cpp"
 VARIABLE_METHODS_CPP = "torch/csrc/autograd/generated/python_variable_methods.cpp"
@@ -276,7 +277,7 @@ def make_binding(name: str, overloads: Sequence[PythonOverload], is_method: bool
             legacy=f"THPVariable_{name}")
     def binding(*args: Any, **kwargs: Any) -> Any:
         if recorder.current is not None:
-            recorder.current.instant("python_call", "python", called_as,
+            recorder.current.instant(PYTHON_CALL, "python", called_as,
                                      {"python_name": called_as})
         if noargs and (len(args) > 1 or kwargs):
             check_noargs(name, args[1:], kwargs)

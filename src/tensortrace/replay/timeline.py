@@ -16,7 +16,6 @@ Rich and Jupyter show it directly (`__rich__`, `_repr_html_`); `timeline.at(step
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -54,15 +53,35 @@ from tensortrace.replay.state import (
     empty_tables,
 )
 from tensortrace.replay.tree import LAYER_STYLES
-from tensortrace.trace import Trace
+from tensortrace.trace import Trace, schema
 from tensortrace.trace.events import BEGIN, END
+from tensortrace.trace.schema import (
+    ALLOC,
+    DECREF,
+    DELETE,
+    FREE,
+    FREE_COMPLETED,
+    HANDLE_DEL,
+    HANDLE_NEW,
+    INCREF,
+    MAKE_INTRUSIVE,
+    NAMES,
+    OOM,
+    SEGMENT_ALLOC,
+    SEGMENT_FREE,
+    SPLIT,
+    STATEMENT,
+    STORAGE_DATA,
+    TENSOR_META,
+    TENSOR_STORAGE,
+    VIEW_BASE,
+)
 
 if TYPE_CHECKING:
     from tensortrace.replay.summary import SummaryRow
 
 DEFAULT_CHECKPOINT_EVERY = 256
 
-_HANDLE_SUMMARY = re.compile(r"\b_h(\d+)\b")
 
 def _tensor_info(key: int, row: dict[str, Any]) -> TensorImplInfo:
     return TensorImplInfo(key, row.get("sizes", []), row.get("strides", []), row.get("offset", 0),
@@ -174,15 +193,16 @@ class Timeline:
         """An argument summary for display: object ids renumbered, handles by their names."""
         if isinstance(value, list):
             return shorten("[" + ", ".join(self.format_value(v) for v in value) + "]")
+        if schema.is_summary(value):
+            return shorten(schema.render_summary(value, self.compiled.ids.display,
+                                                 self._handle_name))
         if not isinstance(value, str):
             return shorten(repr(value))
-        text = self.compiled.ids.renumber_text(value)
+        return shorten(self.compiled.ids.display(value))  # a reference, or any other text
 
-        def handle_name(match: re.Match[str]) -> str:
-            handle = self.compiled.ids.known_handle(int(match.group(1)))
-            return self.names(handle) if handle is not None else match.group(0)
-
-        return shorten(_HANDLE_SUMMARY.sub(handle_name, text))
+    def _handle_name(self, raw: int) -> str:
+        handle = self.compiled.ids.known_handle(raw)
+        return self.names(handle) if handle is not None else f"_h{raw}"
 
     def describe_event(self, step: int) -> str:
         """One line for the event at `step`: what just happened."""
@@ -197,52 +217,52 @@ class Timeline:
                 return f"✗ {event.name} raised {shorten(str(a['error']))}"
             return f"← {event.name} returned {self.format_value(a.get('result'))}"
         kind = event.kind
-        if kind in ("alloc", "free") and "total_reserved" in a and a.get("device") != "cpu":
-            sign = "+" if kind == "alloc" else "-"
+        if kind in (ALLOC, FREE) and "total_reserved" in a and a.get("device") != "cpu":
+            sign = "+" if kind == ALLOC else "-"
             where = (" from the cache" if a.get("from_cache") else " in a new segment"
-                     if kind == "alloc" else " (waits for other streams)"
+                     if kind == ALLOC else " (waits for other streams)"
                      if a.get("deferred") else " back to the cache")
             return (f"{sign} {kind} {a['bytes']} B at {a['addr']:#x} on {a['device']}{where} "
                     f"(allocated: {a['total_allocated']} B, reserved: {a['total_reserved']} B)")
-        if kind in ("alloc", "free"):
-            sign = "+" if kind == "alloc" else "-"
+        if kind in (ALLOC, FREE):
+            sign = "+" if kind == ALLOC else "-"
             return (f"{sign} {kind} {a['bytes']} B at {a['addr']:#x} "
                     f"(allocated: {a['total_allocated']} B)")
-        if kind in ("segment_alloc", "segment_free"):
-            verb = "cudaMalloc" if kind == "segment_alloc" else "cudaFree"
+        if kind in (SEGMENT_ALLOC, SEGMENT_FREE):
+            verb = "cudaMalloc" if kind == SEGMENT_ALLOC else "cudaFree"
             return (f"{verb}: {a.get('pool')} segment of {a['bytes']} B at {a['addr']:#x} "
                     f"on {a.get('device')} (reserved: {a.get('total_reserved')} B)")
-        if kind == "split":
+        if kind == SPLIT:
             return (f"split: {a['bytes']} B at {a['addr']:#x}, remainder {a['remainder_bytes']}"
                     f" B at {a['remainder_addr']:#x} stays cached")
-        if kind == "free_completed":
+        if kind == FREE_COMPLETED:
             return f"free completed: {a['bytes']} B at {a['addr']:#x} is cached for reuse"
-        if kind == "oom":
+        if kind == OOM:
             return (f"out of memory: {a['bytes']} B requested on {a['device']}, "
                     f"{a['device_free']} B free")
-        if kind in ("make_intrusive", "incref", "decref"):
+        if kind in (MAKE_INTRUSIVE, INCREF, DECREF):
             return f"{kind} {ids.display(a['object'])} → refcount {a['refcount']}"
-        if kind == "delete":
+        if kind == DELETE:
             return f"delete {ids.display(a['object'])}"
-        if kind == "view_base":
+        if kind == VIEW_BASE:
             return f"{ids.display(a['object'])} is a view of {ids.display(a['base'])} (holds it)"
-        if kind == "handle_new":
+        if kind == HANDLE_NEW:
             handle = ids.known_handle(a["handle"])
             return (f"new Python handle {self.names(handle or 0)} → {ids.display(a['impl'])} "
                     f"{dims(a.get('sizes', []))} {a.get('dtype', '')}")
-        if kind == "handle_del":
+        if kind == HANDLE_DEL:
             handle = ids.known_handle(a["handle"])
             return f"Python handle {self.names(handle or 0)} dies → {ids.display(a['impl'])}"
-        if kind == "statement":
+        if kind == STATEMENT:
             return f"▶ line {a.get('lineno')}: {shorten(str(a.get('source', '')))}"
-        if kind == "tensor_meta":
+        if kind == TENSOR_META:
             return (f"{ids.display(a['object'])}: sizes={dims(a['sizes'])} "
                     f"strides={dims(a['strides'])} offset={a['offset']}")
-        if kind == "tensor_storage":
+        if kind == TENSOR_STORAGE:
             return f"{ids.display(a['object'])} now uses {ids.display(a.get('storage') or '')}"
-        if kind == "storage_data":
+        if kind == STORAGE_DATA:
             return f"{ids.display(a['object'])}: {a.get('nbytes')} B at {a.get('addr', 0):#x}"
-        if kind == "names":
+        if kind == NAMES:
             return "user variables: " + ", ".join(
                 n for names in a.get("names", {}).values() for n in names)
         return f"{kind} {event.name}"

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
+from tensortrace.trace.legacy import upgrade_value
+from tensortrace.trace.schema import ALLOC, FREE, render_value
 
 FORMAT_VERSION = 1
 
@@ -87,6 +89,9 @@ class Trace:
                              f"expected {FORMAT_VERSION}")
         sites = [FrameSite(**s) for s in data["sites"]]
         events = [Event.from_json(row) for row in data["events"]]
+        for event in events:  # frames written before summaries were structured (legacy.py)
+            if event.ph != INSTANT:
+                event.args = upgrade_value(event.args)
         return cls(events, sites, data.get("meta", {}))
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -177,7 +182,7 @@ class Trace:
 
     def memory_events(self) -> list[Event]:
         """Allocations and frees, in order, as torch.profiler's `[memory]` instants."""
-        return [e for e in self.events if e.ph == INSTANT and e.kind in ("alloc", "free")]
+        return [e for e in self.events if e.ph == INSTANT and e.kind in (ALLOC, FREE)]
 
     # ---- Chrome trace ------------------------------------------------------------------------
     def export_chrome_trace(self, path: str | os.PathLike[str]) -> None:
@@ -211,18 +216,19 @@ class Trace:
                     args.update({"PyTorch source": site.source, "PyTorch symbol": site.symbol})
                     if site.legacy:
                         args["2019 name"] = site.legacy
-                args["Inputs"] = begin.args.get("args", {})
-                args.update({k.capitalize(): v for k, v in event.args.items()})
+                # summaries as the text torch.profiler's viewers show for an input
+                args["Inputs"] = render_value(begin.args.get("args", {}))
+                args.update({k.capitalize(): render_value(v) for k, v in event.args.items()})
                 out.append({"ph": "X", "cat": begin.layer, "name": begin.name, "pid": pid,
                             "tid": tid, "ts": begin.ts_ns / 1000.0,
                             "dur": (event.ts_ns - begin.ts_ns) / 1000.0, "args": args})
-            elif event.kind in ("alloc", "free"):
+            elif event.kind in (ALLOC, FREE):
                 a = event.args
                 out.append({"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]",
                             "pid": pid, "tid": tid, "ts": ts,
                             "args": {"Total Reserved": a.get("total_reserved", 0),
                                      "Total Allocated": a["total_allocated"],
-                                     "Bytes": a["bytes"] if event.kind == "alloc"
+                                     "Bytes": a["bytes"] if event.kind == ALLOC
                                      else -a["bytes"],
                                      # CUDA (DeviceType 1) and its index, as torch's
                                      "Device Id": a.get("device_id", -1),

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from tensortrace.trace import Trace
 from tensortrace.trace.events import BEGIN, INSTANT
+from tensortrace.trace.schema import GRAD_FN
 from tensortrace.viz import svg
 from tensortrace.viz.svg import HIGHLIGHT, LAYER_COLORS, SvgPicture
 
@@ -63,7 +64,7 @@ def graph_nodes(trace: Trace, step: int | None = None) -> dict[str, GraphNode]:
     nodes: dict[str, GraphNode] = {}
     evaluated: list[str] = []
     for e in trace.events[: last + 1]:
-        if e.ph == INSTANT and e.kind == "grad_fn":
+        if e.ph == INSTANT and e.kind == GRAD_FN:
             a = e.args
             node = GraphNode(a["node"], a["name"], a["sequence_nr"],
                              [(t, nr) for t, nr, _ in a["next_edges"]], dict(a["saved"]),

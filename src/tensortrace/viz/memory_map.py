@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tensortrace.trace import Trace
+from tensortrace.trace.schema import ALLOC, FREE, SEGMENT_ALLOC, SEGMENT_FREE
 from tensortrace.viz import svg
 from tensortrace.viz.state import timeline_of
 from tensortrace.viz.svg import HIGHLIGHT, LAYER_COLORS, SvgPicture
@@ -89,7 +90,7 @@ class MemoryMap(SvgPicture):
                              class_="title"))
 
         # total allocated, a step line as torch.profiler's memory counter
-        memory = [(i, e) for i, e in enumerate(events) if e.kind in ("alloc", "free")
+        memory = [(i, e) for i, e in enumerate(events) if e.kind in (ALLOC, FREE)
                   and e.args.get("device", "cpu") == ("cpu" if not cuda_only else "cuda:0")]
         peak = max([e.args.get("total_allocated", 0) for _, e in memory] + [1])
         base_y = TOP + CHART_H
@@ -157,8 +158,8 @@ class MemoryMap(SvgPicture):
         for i, e in enumerate(events):
             a = e.args
             device = a.get("device", "cpu")
-            if device == "cpu" or e.kind not in ("alloc", "free", "segment_alloc",
-                                                 "segment_free"):
+            if device == "cpu" or e.kind not in (ALLOC, FREE, SEGMENT_ALLOC,
+                                                 SEGMENT_FREE):
                 continue
             prev = series.setdefault(device, [(0, 0, 0)])[-1]
             series[device].append((i, a.get("total_allocated", prev[1]),
@@ -186,7 +187,7 @@ class MemoryMap(SvgPicture):
 
         step = self.step if self.step is not None else last
         state = self.timeline.state_at(step)
-        served = events[step].args if events[step].kind == "alloc" else {}
+        served = events[step].args if events[step].kind == ALLOC else {}
         y += 12
         body.append(svg.text(12, y + 8, f"segments at step {step} ({len(state.segments)} "
                              "live): allocated, pending free, cached", 13, font_weight="bold",

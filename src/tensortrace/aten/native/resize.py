@@ -17,6 +17,7 @@ from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.storage_impl import StorageImpl
 from tensortrace.c10.tensor_impl import TensorImpl, contiguous_strides
 from tensortrace.trace import recorder, traced
+from tensortrace.trace.schema import STORAGE_DATA
 
 SOURCE = "aten/src/ATen/native/Resize.h"
 
@@ -63,7 +64,7 @@ def resize_bytes_cpu(storage: StorageImpl, size_bytes: int) -> None:
     storage.data_ptr_ = new_data
     storage.size_bytes_ = size_bytes
     if recorder.current is not None:
-        recorder.current.instant("storage_data", "native", storage.trace_name,
+        recorder.current.instant(STORAGE_DATA, "native", storage.trace_name,
                                  {"object": storage.trace_name, **storage._trace_info()})
     old_data.clear()
 
