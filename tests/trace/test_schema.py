@@ -4,6 +4,7 @@ reads structured facts, never rendered text."""
 from __future__ import annotations
 
 import ast
+import gc
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ c.resize_(4, 4)
 def program_trace() -> Trace:
     with torch.record() as t:
         run_source(PROGRAM, {"torch": torch})
+    gc.collect()  # the autograd graph's cycles: no tensor may outlive the module's tests
     return t
 
 

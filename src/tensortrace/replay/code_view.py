@@ -268,12 +268,12 @@ def _render_call(trace: Trace, frame: Frame, namer: _Namer, operators: _Operator
     positional: list[Any]
     if "*args" in args:
         # the binding recorded its Python arguments itself (a method's self comes first)
-        positional = list(args.pop("*args"))
+        positional = _as_list(args.pop("*args"))
         if is_method and positional and self_value is None:
             self_value = positional.pop(0)
         keywords = args
     elif (parse := _child(compiled, frame, "torch::PythonArgParser::parse")) is not None:
-        positional = list(parse.args.get("args", []))
+        positional = _as_list(parse.args.get("args", []))
         keywords = args
     else:
         positional, keywords = list(args.values()), {}
@@ -287,6 +287,11 @@ def _render_call(trace: Trace, frame: Frame, namer: _Namer, operators: _Operator
         receiver = namer.render(self_value) if self_value is not None else "<tensor>"
         return f"{receiver}.{python_name}({', '.join(parts)})"
     return f"torch.{python_name}({', '.join(parts)})"
+
+
+def _as_list(value: Any) -> list[Any]:
+    """The recorded positional arguments (a list; one value if a file says otherwise)."""
+    return list(value) if isinstance(value, list) else [value]
 
 
 def _called_as(trace: Trace, frame: Frame) -> str | None:

@@ -104,9 +104,10 @@ class Timeline:
                              f"{trace.threads()}")
         self.trace = trace.thread_view(thread)
         self.checkpoint_every = checkpoint_every
-        self.compiled = compile_trace(trace)
-        self.code, self.names = derive_code(trace, self.compiled)
-        self.nav = build_index(trace, self.compiled, self.code)
+        # compiled from the thread's own events, so that steps index self.trace
+        self.compiled = compile_trace(self.trace)
+        self.code, self.names = derive_code(self.trace, self.compiled)
+        self.nav = build_index(self.trace, self.compiled, self.code)
         self._checkpoints = Checkpoints(self.compiled, checkpoint_every)
         self._alloc_steps = [b.alloc_step for b in self.compiled.blocks]  # nondecreasing
 

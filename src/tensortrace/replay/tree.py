@@ -53,7 +53,7 @@ def frame_label(node: FrameNode, show_pytorch: bool = True) -> Text:
                  overflow="ellipsis")
     label.append(f"  [{node.layer}]", style="dim")
     if "dispatch_key" in node.details:
-        label.append(f"  {node.details['dispatch_key_set']} → {node.details['dispatch_key']}",
+        label.append(f"  {node.details.get('dispatch_key_set')} → {node.details['dispatch_key']}",
                      style="magenta")
     error = node.outcome.get("error")
     if error:

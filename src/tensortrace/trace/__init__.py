@@ -18,6 +18,7 @@ from typing import Any
 
 from tensortrace.trace import recorder
 from tensortrace.trace.events import LAYERS, Event, FrameSite
+from tensortrace.trace.format import TraceFormatError
 from tensortrace.trace.recorder import frame, summarize, traced
 from tensortrace.trace.source import record_names, run_source
 from tensortrace.trace.trace import FrameNode, Trace
@@ -65,5 +66,6 @@ def is_tracing() -> bool:
     return recorder.current is not None
 
 
-__all__ = ["LAYERS", "Event", "FrameNode", "FrameSite", "Trace", "frame", "is_tracing",
+__all__ = ["LAYERS", "Event", "FrameNode", "FrameSite", "Trace", "TraceFormatError", "frame",
+           "is_tracing",
            "record_names", "recorder", "record", "run_source", "summarize", "traced"]

@@ -171,7 +171,7 @@ class MemoryArgs(TypedDict):
     addr: int
     bytes: int
     total_allocated: int
-    device: NotRequired[str]
+    device: str
     total_reserved: NotRequired[int]
     device_type: NotRequired[int]
     device_id: NotRequired[int]
@@ -309,7 +309,10 @@ def summary(kind: str, **fields: Any) -> dict[str, Any]:
 
 
 def is_summary(value: object) -> bool:
-    return type(value) is dict and value.get(SUMMARY) in SUMMARY_FIELDS
+    if type(value) is not dict:
+        return False
+    kind = value.get(SUMMARY)
+    return type(kind) is str and kind in SUMMARY_FIELDS
 
 
 def _same(ref: ObjectRef) -> str:

@@ -16,21 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tensortrace.trace import format as trace_format
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
-from tensortrace.trace.legacy import upgrade_value
 from tensortrace.trace.schema import ALLOC, FREE, render_value
 
-FORMAT_VERSION = 1
-
-
-def _copy_json(value: Any) -> Any:
-    """A deep copy of JSON data (dicts, lists and scalars): copy.deepcopy without its memo."""
-    kind = type(value)
-    if kind is dict:
-        return {k: _copy_json(v) for k, v in value.items()}
-    if kind is list or kind is tuple:
-        return [_copy_json(v) for v in value]
-    return value
+FORMAT_VERSION = trace_format.VERSION
 
 
 @dataclass
@@ -65,41 +55,34 @@ class Trace:
     sites: list[FrameSite]
     meta: dict[str, Any] = field(default_factory=dict)
 
-    # ---- persistence -------------------------------------------------------------------------
+    # ---- persistence (format.py; docs/trace-format.md) ---------------------------------------
     def to_json(self) -> dict[str, Any]:
-        """The trace as JSON data: a deep copy, so that editing it never edits the trace."""
-        return _copy_json(self._json_data())
+        """The trace as JSON data (the file's version-2 document): a copy, so that editing it
+        never edits the trace."""
+        return json.loads(self.dumps())
 
-    def _json_data(self) -> dict[str, Any]:
-        # shares the events' own dicts: for save(), which only reads them
-        return {
-            "format": "tensortrace-trace",
-            "version": FORMAT_VERSION,
-            "meta": self.meta,
-            "sites": [s.to_json() for s in self.sites],
-            "events": [e.to_json() for e in self.events],
-        }
+    def dumps(self) -> str:
+        """The trace file's text."""
+        return trace_format.dumps(self.events, self.sites, self.meta)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Trace:
-        if data.get("format") != "tensortrace-trace":
-            raise ValueError("not a tensortrace trace file (missing 'format': 'tensortrace-trace')")
-        if data.get("version") != FORMAT_VERSION:
-            raise ValueError(f"unsupported trace version {data.get('version')!r}, "
-                             f"expected {FORMAT_VERSION}")
-        sites = [FrameSite(**s) for s in data["sites"]]
-        events = [Event.from_json(row) for row in data["events"]]
-        for event in events:  # frames written before summaries were structured (legacy.py)
-            if event.ph != INSTANT:
-                event.args = upgrade_value(event.args)
-        return cls(events, sites, data.get("meta", {}))
+    def from_json(cls, data: Any, file: str = "<data>") -> Trace:
+        """A trace from JSON data, checked: TraceFormatError names what is wrong and where."""
+        events, sites, meta = trace_format.from_data(data, file)
+        return cls(events, sites, meta)
+
+    @classmethod
+    def loads(cls, text: str | bytes, file: str = "<string>") -> Trace:
+        return cls.from_json(trace_format.parse(text, file), file)
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        Path(path).write_text(json.dumps(self._json_data()))
+        Path(path).write_text(self.dumps(), encoding="utf-8")
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Trace:
-        return cls.from_json(json.loads(Path(path).read_text()))
+        """Load a trace file: any file either loads into a Trace that every consumer survives
+        or raises one TraceFormatError (a ValueError) naming the file, the place, the fix."""
+        return cls(*trace_format.load_path(path))
 
     # ---- threads (Note [Each thread has its own stack]) ---------------------------------------
     def threads(self) -> list[int]:

@@ -1,0 +1,306 @@
+"""The trace file: a versioned, columnar JSON document, checked whole when it is loaded.
+
+No PyTorch counterpart: torch.profiler writes Chrome traces but never reads them back. A trace
+file is data from anyone, so loading it checks everything the consumers (Timeline, Chrome
+export, to_html, the tree, the summary) rely on, against the declarations of schema.py: any
+file either loads into a Trace they all survive, or raises one `TraceFormatError` that names the
+file, the place (a JSON path such as `$.events.args[12].object`) and what was expected there.
+The layout is documented in docs/trace-format.md.
+
+Version 2 is columnar: the events are parallel arrays of small ints indexing a string table,
+and each distinct `args` object is written once (`args` holds indices into `arg_table`), which
+makes files smaller and save and load several times cheaper than one JSON list per event; a
+loaded trace shares the identical args objects, so it is smaller in RAM too. Version 1 (one row
+per event) still loads, through the same checks, its rendered summaries upgraded (legacy.py).
+"""
+
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+from tensortrace.trace.checks import CheckError, check_args, check_json, check_sites
+from tensortrace.trace.events import Event, FrameSite
+from tensortrace.trace.legacy import upgrade_value
+from tensortrace.trace.schema import BEGIN, END, INSTANT, INSTANT_KINDS, LAYERS
+
+FORMAT = "tensortrace-trace"
+VERSION = 2
+SUPPORTED = (1, 2)
+COLUMNS = ("ph", "name", "layer", "kind", "ts", "depth", "site", "tid", "args")
+MAX_TS = 2**63 - 1
+MAX_DEPTH = 2**31 - 1
+
+
+class TraceFormatError(ValueError):
+    """A trace file that is not a valid tensortrace trace: where, and what was expected."""
+
+    def __init__(self, file: str, place: str, expected: str, got: str | None = None) -> None:
+        self.file, self.place, self.expected, self.got = file, place, expected, got
+        message = f"{file}: {place}: expected {expected}"
+        super().__init__(message + (f", got {got}" if got is not None else ""))
+
+
+# ---- writing ------------------------------------------------------------------------------------
+def dumps(events: list[Event], sites: list[FrameSite], meta: dict[str, Any]) -> str:
+    """The version-2 document as compact JSON text."""
+    strings: dict[str, int] = {}
+    encode = json.JSONEncoder(separators=(",", ":")).encode
+    table: dict[str, int] = {}  # args JSON text -> index in arg_table
+    texts: list[str] = []
+    by_identity: dict[int, int] = {}  # identical objects (a loaded trace shares them)
+    arg_index: list[int] = []
+    for event in events:
+        args = event.args
+        index = by_identity.get(id(args))
+        if index is None:
+            text = encode(args)
+            index = table.get(text)
+            if index is None:
+                index = table[text] = len(texts)
+                texts.append(text)
+            by_identity[id(args)] = index
+        arg_index.append(index)
+
+    def column(values: list[str]) -> list[int]:
+        return [strings.setdefault(v, len(strings)) for v in values]
+
+    names = column([e.name for e in events])
+    layers = column([e.layer for e in events])
+    kinds = column([e.kind for e in events])
+    head = {
+        "format": FORMAT, "version": VERSION, "meta": meta,
+        "sites": [[s.layer, s.name, s.source, s.symbol, s.legacy] for s in sites],
+        "strings": list(strings),
+    }
+    columns = {
+        "ph": "".join(e.ph for e in events), "name": names, "layer": layers, "kind": kinds,
+        "ts": [e.ts_ns for e in events], "depth": [e.depth for e in events],
+        "site": [e.site for e in events], "tid": [e.tid for e in events], "args": arg_index,
+    }
+    body = ",".join(f"{json.dumps(k)}:{encode(v)}" for k, v in columns.items())
+    return (encode(head)[:-1] + f',"events":{{{body}}},"arg_table":[' + ",".join(texts)
+            + "]}")
+
+
+# ---- reading ------------------------------------------------------------------------------------
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number {text[:20]} is out of range")
+    return value
+
+
+def parse(raw: bytes | str, file: str) -> Any:
+    """JSON text -> data, every failure a TraceFormatError (never UnicodeDecodeError,
+    RecursionError, or a NaN that breaks a consumer later)."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise TraceFormatError(file, f"byte {exc.start}", "UTF-8 JSON text") from None
+    try:
+        return json.loads(raw, parse_constant=_reject_constant, parse_float=_finite)
+    except json.JSONDecodeError as exc:
+        raise TraceFormatError(file, f"line {exc.lineno} column {exc.colno}",
+                               f"JSON ({exc.msg})") from None
+    except RecursionError:
+        raise TraceFormatError(file, "$", "JSON nested less deeply") from None
+    except ValueError as exc:  # a NaN, an infinity, an integer of thousands of digits
+        raise TraceFormatError(file, "$", "JSON numbers in range", str(exc)[:80]) from None
+
+
+def load_path(path: str | os.PathLike[str]) -> tuple[list[Event], list[FrameSite], dict[str, Any]]:
+    file = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise TraceFormatError(file, "$", "a readable file", exc.strerror) from None
+    return from_data(parse(raw, file), file)
+
+
+def from_data(data: Any, file: str = "<data>"
+              ) -> tuple[list[Event], list[FrameSite], dict[str, Any]]:
+    """Checked data -> (events, sites, meta); TraceFormatError for anything else."""
+    try:
+        return _from_data(data)
+    except CheckError as bad:
+        raise TraceFormatError(file, bad.place(), bad.expected, bad.got) from None
+
+
+def _from_data(data: Any) -> tuple[list[Event], list[FrameSite], dict[str, Any]]:
+    if type(data) is not dict:
+        raise CheckError("a JSON object (a tensortrace trace)", data)
+    if data.get("format") != FORMAT:
+        raise CheckError(f"'{FORMAT}' (this is not a tensortrace trace file)", data.get("format"),
+                  ["format"])
+    version = data.get("version")
+    if type(version) is not int or version not in SUPPORTED:  # `true` is not 1
+        raise CheckError(f"a version among {list(SUPPORTED)}", version, ["version"])
+    meta = data.get("meta", {})
+    _check_meta(meta)
+    sites = check_sites(data.get("sites"), version)
+    if version == 1:
+        events = _rows(data.get("events"), len(sites))
+    else:
+        events = _columns(data, len(sites))
+    _check_nesting(events, version >= 2)
+    return events, sites, meta
+
+
+def _check_meta(meta: Any) -> None:
+    if type(meta) is not dict:
+        raise CheckError("an object", meta, ["meta"])
+    for key in ("pid", "tid"):
+        if key in meta and not (type(meta[key]) is int and 0 <= meta[key] <= MAX_TS):
+            raise CheckError("a process or thread id (an integer >= 0)", meta[key], ["meta", key])
+    try:
+        check_json(meta)
+    except CheckError as bad:
+        raise bad.within("meta") from None
+
+
+def _event(ph: Any, name: Any, layer: Any, kind: Any, ts: Any, depth: Any, site: Any, tid: Any,
+           args: Any, n_sites: int) -> Event:
+    """One event's fields checked; a CheckError names the field (the caller adds the event)."""
+    if ph not in (BEGIN, END, INSTANT):
+        raise CheckError("'B', 'E' or 'i'", ph, ["ph"])
+    if type(name) is not str:
+        raise CheckError("a string", name, ["name"])
+    if layer not in LAYERS:
+        raise CheckError(f"a layer among {list(LAYERS)}", layer, ["layer"])
+    if type(ts) is not int or not 0 <= ts <= MAX_TS:
+        raise CheckError("a time in ns (an integer >= 0, in 63 bits)", ts, ["ts"])
+    if type(depth) is not int or not 0 <= depth <= MAX_DEPTH:
+        raise CheckError("a depth (an integer >= 0)", depth, ["depth"])
+    if type(tid) is not int or not 0 <= tid <= MAX_TS:
+        raise CheckError("a thread id (an integer >= 0)", tid, ["tid"])
+    if ph == INSTANT:
+        if type(kind) is not str or kind not in INSTANT_KINDS:
+            raise CheckError("an instant kind of schema.INSTANT_KINDS", kind, ["kind"])
+        if site != -1:
+            raise CheckError("-1 (an instant has no site)", site, ["site"])
+    else:
+        if kind != "":
+            raise CheckError("'' (a frame has no kind)", kind, ["kind"])
+        if type(site) is not int or not 0 <= site < n_sites:
+            raise CheckError(f"an index into sites (0 to {n_sites - 1})", site, ["site"])
+    return Event(ph, name, layer, ts, depth, site, kind, args, tid)
+
+
+def _rows(rows: Any, n_sites: int) -> list[Event]:
+    if type(rows) is not list:
+        raise CheckError("an array of events", rows, ["events"])
+    events = []
+    checked: set[int] = set()
+    for i, row in enumerate(rows):
+        if type(row) is not list or len(row) not in (8, 9):
+            raise CheckError("an event [ph, name, layer, ts, depth, site, kind, args(, tid)]", row,
+                      ["events", i])
+        ph, name, layer, ts, depth, site, kind, args, *rest = row
+        try:
+            event = _event(ph, name, layer, kind, ts, depth, site, rest[0] if rest else 0, args,
+                           n_sites)
+            if id(args) not in checked:
+                check_args(event.ph, event.kind, args)
+            if event.ph != INSTANT:  # format 1 rendered its summaries as text
+                event.args = upgrade_value(args)
+        except CheckError as bad:
+            raise bad.within("events", i) from None
+        events.append(event)
+    return events
+
+
+def _ints(columns: dict[str, Any], key: str, low: int, high: int, what: str) -> list[int]:
+    """A column of integers within [low, high], checked in bulk (C-speed in the common case),
+    with the first bad item found only when there is one."""
+    values = columns[key]
+    if all(type(v) is int for v in values) and (
+            not values or (low <= min(values) and max(values) <= high)):
+        return values
+    for i, v in enumerate(values):
+        if type(v) is not int or not low <= v <= high:
+            raise CheckError(what, v, ["events", key, i])
+    return values  # pragma: no cover - the loop always finds the bad item
+
+
+def _first(column: Any, bad: Any) -> int:
+    return next(i for i, v in enumerate(column) if v == bad)
+
+
+def _columns(data: dict[str, Any], n_sites: int) -> list[Event]:
+    strings = data.get("strings")
+    if type(strings) is not list or not all(type(s) is str for s in strings):
+        raise CheckError("an array of strings", strings, ["strings"])
+    table = data.get("arg_table")
+    if type(table) is not list:
+        raise CheckError("an array of args objects", table, ["arg_table"])
+    columns = data.get("events")
+    if type(columns) is not dict:
+        raise CheckError("an object of event columns", columns, ["events"])
+    ph = columns.get("ph")
+    if type(ph) is not str:
+        raise CheckError("a string of phase letters", ph, ["events", "ph"])
+    n = len(ph)
+    for key in COLUMNS[1:]:
+        value = columns.get(key)
+        if type(value) is not list or len(value) != n:
+            raise CheckError(f"an array of {n} items (one per event)", value, ["events", key])
+    for letter in set(ph) - {BEGIN, END, INSTANT}:
+        raise CheckError("'B', 'E' or 'i'", letter, ["events", "ph", ph.index(letter)])
+    last = len(strings) - 1
+    names, layers, kinds = (_ints(columns, key, 0, last, f"an index into strings (0 to {last})")
+                            for key in ("name", "layer", "kind"))
+    ts = _ints(columns, "ts", 0, MAX_TS, "a time in ns (an integer >= 0, in 63 bits)")
+    depth = _ints(columns, "depth", 0, MAX_DEPTH, "a depth (an integer >= 0)")
+    tid = _ints(columns, "tid", 0, MAX_TS, "a thread id (an integer >= 0)")
+    site = _ints(columns, "site", -1, n_sites - 1, f"-1 or an index into sites (< {n_sites})")
+    args = _ints(columns, "args", 0, len(table) - 1,
+                 f"an index into arg_table (0 to {len(table) - 1})")
+    for index in set(layers):
+        if strings[index] not in LAYERS:
+            raise CheckError(f"a layer among {list(LAYERS)}", strings[index],
+                             ["events", "layer", _first(layers, index)])
+    for letter, index in set(zip(ph, kinds)):
+        if (strings[index] in INSTANT_KINDS) if letter == INSTANT else strings[index] == "":
+            continue
+        i = next(i for i, pair in enumerate(zip(ph, kinds)) if pair == (letter, index))
+        expected = ("an instant kind of schema.INSTANT_KINDS" if letter == INSTANT
+                    else "'' (a frame has no kind)")
+        raise CheckError(expected, strings[index], ["events", "kind", i])
+    for letter, where in set(zip(ph, site)):
+        if (where == -1) == (letter == INSTANT):
+            continue
+        i = next(i for i, pair in enumerate(zip(ph, site)) if pair == (letter, where))
+        raise CheckError("-1 (an instant has no site)" if letter == INSTANT
+                         else "an index into sites (a frame has one)", where, ["events", "site", i])
+    for letter, index, a in set(zip(ph, kinds, args)):  # each distinct args object once
+        try:
+            check_args(letter, strings[index], table[a])
+        except CheckError as bad:
+            raise bad.within("arg_table", a) from None
+    text = strings.__getitem__
+    return list(map(Event, ph, map(text, names), map(text, layers), ts, depth, site,
+                    map(text, kinds), map(table.__getitem__, args), tid))
+
+
+def _check_nesting(events: list[Event], columnar: bool) -> None:
+    """Every END closes the frame its thread opened last (the Chrome export and the call tree
+    pair them); frames left open at the end are allowed (the recording stopped inside them)."""
+    open_frames: dict[int, list[Event]] = {}
+    for i, event in enumerate(events):
+        if event.ph == BEGIN:
+            open_frames.setdefault(event.tid, []).append(event)
+        elif event.ph == END:
+            stack = open_frames.get(event.tid)
+            if not stack or stack[-1].name != event.name or stack[-1].site != event.site:
+                opened = stack[-1].name if stack else None
+                raise CheckError(f"an end of the open frame {opened!r}" if opened is not None
+                                 else "a begin before this end", event.name,
+                                 ["events", "ph", i] if columnar else ["events", i])
+            stack.pop()
