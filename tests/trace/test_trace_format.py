@@ -187,9 +187,13 @@ def test_the_place_is_a_json_path() -> None:
     doc["events"][alloc][7]["bytes"] = "48"
     with pytest.raises(TraceFormatError) as info:
         Trace.from_json(doc, FILE)
-    assert info.value.place == f"$.events[{alloc}].args.bytes"
-    assert str(info.value) == (f"{FILE}: $.events[{alloc}].args.bytes: expected an integer "
+    assert info.value.place == f"$.events[{alloc}][7].bytes"
+    assert str(info.value) == (f"{FILE}: $.events[{alloc}][7].bytes: expected an integer "
                                f"(64 bits), got '48'")
+    doc = Trace.from_json(json.loads(json.dumps(V2))).to_json()
+    doc["arg_table"][doc["events"]["args"][alloc]]["bytes"] = -0.5
+    with pytest.raises(TraceFormatError, match=r"\$\.arg_table\[\d+\]\.bytes: expected an "):
+        Trace.from_json(doc, FILE)
 
 
 def test_an_end_must_close_the_open_frame() -> None:

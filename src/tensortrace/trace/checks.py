@@ -189,20 +189,17 @@ _NAMES_KEY_LIMIT = 19  # digits of a handle id
 
 
 def check_args(ph: str, kind: str, args: Any) -> None:
-    """The args of one event, for its phase and kind; CheckError's path starts below `args`."""
-    try:
-        if ph == INSTANT:
-            _INSTANTS[kind](args, 0)
-            if kind == "names":  # the code view reads the keys as handle ids
-                for key in args["names"]:
-                    if not (key.isascii() and key.isdigit() and len(key) <= _NAMES_KEY_LIMIT):
-                        raise CheckError("a handle id (decimal digits)", key, ["names"])
-        elif ph == END:
-            _END(args, 0)
-        else:
-            _BEGIN(args, 0)
-    except CheckError as bad:
-        raise bad.within("args") from None
+    """The args of one event, for its phase and kind; CheckError's path starts inside them."""
+    if ph == INSTANT:
+        _INSTANTS[kind](args, 0)
+        if kind == "names":  # the code view reads the keys as handle ids
+            for key in args["names"]:
+                if not (key.isascii() and key.isdigit() and len(key) <= _NAMES_KEY_LIMIT):
+                    raise CheckError("a handle id (decimal digits)", key, ["names", key])
+    elif ph == END:
+        _END(args, 0)
+    else:
+        _BEGIN(args, 0)
 
 
 def check_sites(sites: Any, version: int) -> list[FrameSite]:

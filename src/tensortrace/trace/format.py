@@ -30,6 +30,8 @@ VERSION = 2
 SUPPORTED = (1, 2)
 COLUMNS = ("ph", "name", "layer", "kind", "ts", "depth", "site", "tid", "args")
 MAX_TS = 2**63 - 1
+_ROW_COLUMNS = {"ph": 0, "name": 1, "layer": 2, "ts": 3, "depth": 4, "site": 5, "kind": 6,
+                "tid": 8}  # format 1's row layout
 MAX_DEPTH = 2**31 - 1
 
 
@@ -197,21 +199,25 @@ def _rows(rows: Any, n_sites: int) -> list[Event]:
     if type(rows) is not list:
         raise CheckError("an array of events", rows, ["events"])
     events = []
-    checked: set[int] = set()
     for i, row in enumerate(rows):
         if type(row) is not list or len(row) not in (8, 9):
-            raise CheckError("an event [ph, name, layer, ts, depth, site, kind, args(, tid)]", row,
-                      ["events", i])
+            raise CheckError("an event [ph, name, layer, ts, depth, site, kind, args(, tid)]",
+                             row, ["events", i])
         ph, name, layer, ts, depth, site, kind, args, *rest = row
         try:
             event = _event(ph, name, layer, kind, ts, depth, site, rest[0] if rest else 0, args,
                            n_sites)
-            if id(args) not in checked:
-                check_args(event.ph, event.kind, args)
-            if event.ph != INSTANT:  # format 1 rendered its summaries as text
-                event.args = upgrade_value(args)
+            check_args(event.ph, event.kind, args)
         except CheckError as bad:
+            # a field of _event's by its name, else a place inside args: the row's column
+            column = _ROW_COLUMNS.get(bad.path[0]) if bad.path else None
+            if column is not None:
+                bad.path[0] = column
+            else:
+                bad.within(7)
             raise bad.within("events", i) from None
+        if event.ph != INSTANT:  # format 1 rendered its summaries as text
+            event.args = upgrade_value(args)
         events.append(event)
     return events
 
