@@ -5,10 +5,10 @@
 The workload grows: each loop iteration keeps one more tensor alive (`xs.append(x[i % 3] + 1)`),
 the case where copying the whole state at each checkpoint grew quadratically. Printed per size,
 from one run: bytes per event of the Trace in RAM (every object it reaches, counted once) and on
-disk, save and load time, the Timeline's build time and the RAM it adds per event, and the
-median and worst `state_at` over random steps and over the steps K-1 after a checkpoint (the
-longest replay). Goals (issue 12): <= 200 B/event in RAM, save and load of 1M events under 5 s,
-worst seek under 10 ms at 1M and flat from 10k to 1M.
+disk, save and load time (wall and CPU: the machine may be shared), the Timeline's build time
+and the RAM it adds per event, and the median and worst `state_at` over random steps and over
+the steps K-1 after a checkpoint (the longest replay). Goals (issue 12): <= 200 B/event in RAM,
+save and load of 1M events under 5 s, worst seek under 10 ms at 1M and flat from 10k to 1M.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import statistics
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 from types import FunctionType, ModuleType
 from typing import Any
@@ -58,10 +59,12 @@ def deep_size(root: Any, seen: set[int]) -> int:
     return total
 
 
-def timed(fn: Any) -> tuple[Any, float]:
-    start = time.perf_counter()
+def timed(fn: Any) -> tuple[Any, str]:
+    """The result, and "wall s (CPU s)": on a shared machine the CPU time is the steadier."""
+    start, cpu = time.perf_counter(), time.process_time()
     result = fn()
-    return result, time.perf_counter() - start
+    return result, (f"{time.perf_counter() - start:.2f} s "
+                    f"(CPU {time.process_time() - cpu:.2f} s)")
 
 
 def seek_times(timeline: Timeline, steps: list[int]) -> list[float]:
@@ -89,15 +92,13 @@ def run(events: int, every: int, seeks: int, folder: Path) -> None:
     n = len(trace.events)
     ram = deep_size(trace, set())
     path = folder / f"trace_{events}.json"
-    start = time.perf_counter()
-    trace.save(path)
-    saved = time.perf_counter() - start
+    _, saved = timed(partial(trace.save, path))
     del trace
     gc.collect()
     loaded_trace, loaded = timed(lambda: Trace.load(path))
     timeline, built = timed(lambda: Timeline(loaded_trace, checkpoint_every=every))
     seen: set[int] = set()
-    deep_size(loaded_trace, seen)
+    loaded_ram = deep_size(loaded_trace, seen)
     timeline_ram = deep_size(timeline, seen)
 
     rng = random.Random(0)
@@ -106,11 +107,11 @@ def run(events: int, every: int, seeks: int, folder: Path) -> None:
     last = timeline.state_at(n - 1)
     ms = 1000.0
     print(f"{n} events ({len(last.tensors)} TensorImpls alive at the end; recorded in "
-          f"{recorded:.1f} s)")
-    print(f"  RAM: trace {ram / n:.0f} B/event, Timeline adds {timeline_ram / n:.0f} B/event")
-    print(f"  disk: {path.stat().st_size / n:.0f} B/event; save {saved:.2f} s, "
-          f"load {loaded:.2f} s")
-    print(f"  Timeline build (K={every}): {built:.2f} s, {len(timeline._checkpoints)} checkpoints")
+          f"{recorded})")
+    print(f"  RAM: trace as recorded {ram / n:.0f} B/event, as loaded (identical args shared) "
+          f"{loaded_ram / n:.0f} B/event; its Timeline adds {timeline_ram / n:.0f} B/event")
+    print(f"  disk: {path.stat().st_size / n:.0f} B/event; save {saved}, load {loaded}")
+    print(f"  Timeline build (K={every}): {built}, {len(timeline._checkpoints)} checkpoints")
     print(f"  seek: random median {statistics.median(random_times) * ms:.3f} ms, "
           f"worst {max(random_times) * ms:.3f} ms; K-1 after a checkpoint median "
           f"{statistics.median(worst_times) * ms:.3f} ms, "

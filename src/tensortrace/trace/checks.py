@@ -96,7 +96,8 @@ def check_json(value: Any, depth: int = 0) -> None:
         raise CheckError("JSON data", value)
     summary = value.get(SUMMARY)
     if type(summary) is str and summary in SUMMARY_FIELDS:
-        _SUMMARIES[summary](value, depth)
+        _SUMMARIES[summary](value, depth)  # every key declared and checked: nothing else to do
+        return
     for key, item in value.items():
         try:
             check_json(item, depth + 1)
@@ -155,27 +156,33 @@ def _compile(tp: Any) -> Checker:
 
 def _typed_dict(td: type, extra_ok: bool) -> Checker:
     """A TypedDict's checker: required keys present, each declared key of its type."""
-    fields = {k: _compile(t) for k, t in get_type_hints(td).items()}
+    hints = get_type_hints(td)
+    # (the plain type a value is most often, checked inline; the full checker)
+    fields = {k: (t if t in (int, str, bool) else None, _compile(t)) for k, t in hints.items()}
     required = td.__required_keys__  # type: ignore[attr-defined]
     name = td.__name__
 
     def check(value: Any, depth: int) -> None:
         if type(value) is not dict:
             raise CheckError(f"an object ({name})", value)
-        missing = required - value.keys()
-        if missing:
-            raise CheckError(f"the key {sorted(missing)[0]!r} ({name})", value)
+        if not required <= value.keys():
+            missing = sorted(required - value.keys())[0]
+            raise CheckError(f"the key {missing!r} ({name})", value)
         for key, item in value.items():
-            field = fields.get(key)
-            try:
-                if field is not None:
-                    field(item, depth + 1)
-                elif key == SUMMARY:
+            spec = fields.get(key)
+            if spec is not None:
+                plain = spec[0]
+                if type(item) is plain and (plain is not int or MIN_INT <= item <= MAX_INT):
                     continue
-                elif extra_ok:
-                    check_json(item, depth + 1)
-                else:
-                    raise CheckError(f"only the keys of {name}", key)
+                check_item = spec[1]
+            elif key == SUMMARY:
+                continue
+            elif extra_ok:
+                check_item = check_json
+            else:
+                raise CheckError(f"only the keys of {name}", key, [key])
+            try:
+                check_item(item, depth + 1)
             except CheckError as bad:
                 raise bad.within(key) from None
     return check

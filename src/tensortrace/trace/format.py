@@ -14,9 +14,12 @@ loaded trace shares the identical args objects, so it is smaller in RAM too. Ver
 per event) still loads, through the same checks, its rendered summaries upgraded (legacy.py).
 """
 
+import gc
 import json
-import math
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
 from pathlib import Path
 from typing import Any
 
@@ -45,75 +48,69 @@ class TraceFormatError(ValueError):
 
 
 # ---- writing ------------------------------------------------------------------------------------
+def _not_json(value: Any) -> Any:
+    raise TypeError(f"{type(value).__name__} is not JSON data")
+
+
+# json's C encoder made once (JSONEncoder.encode makes one per call, most of a small object's
+# cost): compact separators, no circular check (args are trees). NaN and Infinity are written
+# as JSON's usual extension: a summarized float argument may be one.
+if c_make_encoder is not None:
+    _encode_chunks = c_make_encoder(None, _not_json, encode_basestring_ascii, None, ":", ",",
+                                    False, False, True)
+
+    def _encode(value: Any) -> str:
+        return "".join(_encode_chunks(value, 0))
+else:  # pragma: no cover - a Python without json's C accelerator
+    _encode = json.JSONEncoder(separators=(",", ":"), default=_not_json).encode
+
+
 def dumps(events: list[Event], sites: list[FrameSite], meta: dict[str, Any]) -> str:
     """The version-2 document as compact JSON text."""
-    strings: dict[str, int] = {}
-    encode = json.JSONEncoder(separators=(",", ":")).encode
-    table: dict[str, int] = {}  # args JSON text -> index in arg_table
-    texts: list[str] = []
-    by_identity: dict[int, int] = {}  # identical objects (a loaded trace shares them)
-    arg_index: list[int] = []
+    table: dict[str, int] = {}  # args JSON text -> index in arg_table: each written once
+    by_id: dict[int, int] = {}  # a loaded trace shares identical args: encode each once
+    arg_index = []
     for event in events:
-        args = event.args
-        index = by_identity.get(id(args))
+        index = by_id.get(id(event.args))
         if index is None:
-            text = encode(args)
-            index = table.get(text)
-            if index is None:
-                index = table[text] = len(texts)
-                texts.append(text)
-            by_identity[id(args)] = index
+            index = by_id[id(event.args)] = table.setdefault(_encode(event.args), len(table))
         arg_index.append(index)
-
-    def column(values: list[str]) -> list[int]:
-        return [strings.setdefault(v, len(strings)) for v in values]
-
-    names = column([e.name for e in events])
-    layers = column([e.layer for e in events])
-    kinds = column([e.kind for e in events])
+    strings: dict[str, int] = {}
+    names = [strings.setdefault(e.name, len(strings)) for e in events]
+    layers = [strings.setdefault(e.layer, len(strings)) for e in events]
+    kinds = [strings.setdefault(e.kind, len(strings)) for e in events]
     head = {
         "format": FORMAT, "version": VERSION, "meta": meta,
         "sites": [[s.layer, s.name, s.source, s.symbol, s.legacy] for s in sites],
         "strings": list(strings),
     }
     columns = {
-        "ph": "".join(e.ph for e in events), "name": names, "layer": layers, "kind": kinds,
+        "ph": "".join([e.ph for e in events]), "name": names, "layer": layers, "kind": kinds,
         "ts": [e.ts_ns for e in events], "depth": [e.depth for e in events],
         "site": [e.site for e in events], "tid": [e.tid for e in events], "args": arg_index,
     }
-    body = ",".join(f"{json.dumps(k)}:{encode(v)}" for k, v in columns.items())
-    return (encode(head)[:-1] + f',"events":{{{body}}},"arg_table":[' + ",".join(texts)
-            + "]}")
+    return (_encode(head)[:-1] + ',"events":' + _encode(columns) + ',"arg_table":['
+            + ",".join(table) + "]}")
 
 
 # ---- reading ------------------------------------------------------------------------------------
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"number {text[:20]} is out of range")
-    return value
-
-
 def parse(raw: bytes | str, file: str) -> Any:
-    """JSON text -> data, every failure a TraceFormatError (never UnicodeDecodeError,
-    RecursionError, or a NaN that breaks a consumer later)."""
+    """JSON text -> data, every failure a TraceFormatError (never UnicodeDecodeError or
+    RecursionError). NaN, Infinity and 1e400 read as floats, which no integer fact accepts."""
     if isinstance(raw, bytes):
         try:
             raw = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise TraceFormatError(file, f"byte {exc.start}", "UTF-8 JSON text") from None
     try:
-        return json.loads(raw, parse_constant=_reject_constant, parse_float=_finite)
+        with _gc_paused():
+            return json.loads(raw)
     except json.JSONDecodeError as exc:
         raise TraceFormatError(file, f"line {exc.lineno} column {exc.colno}",
                                f"JSON ({exc.msg})") from None
     except RecursionError:
         raise TraceFormatError(file, "$", "JSON nested less deeply") from None
-    except ValueError as exc:  # a NaN, an infinity, an integer of thousands of digits
+    except ValueError as exc:  # an integer of thousands of digits
         raise TraceFormatError(file, "$", "JSON numbers in range", str(exc)[:80]) from None
 
 
@@ -129,10 +126,24 @@ def load_path(path: str | os.PathLike[str]) -> tuple[list[Event], list[FrameSite
 def from_data(data: Any, file: str = "<data>"
               ) -> tuple[list[Event], list[FrameSite], dict[str, Any]]:
     """Checked data -> (events, sites, meta); TraceFormatError for anything else."""
+    with _gc_paused():
+        try:
+            return _from_data(data)
+        except CheckError as bad:
+            raise TraceFormatError(file, bad.place(), bad.expected, bad.got) from None
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic GC while a million acyclic objects are made: each of its passes would
+    walk all of them again (it doubled the load time); the data holds no cycles to collect."""
+    enabled = gc.isenabled()
+    gc.disable()
     try:
-        return _from_data(data)
-    except CheckError as bad:
-        raise TraceFormatError(file, bad.place(), bad.expected, bad.got) from None
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _from_data(data: Any) -> tuple[list[Event], list[FrameSite], dict[str, Any]]:
@@ -226,8 +237,8 @@ def _ints(columns: dict[str, Any], key: str, low: int, high: int, what: str) -> 
     """A column of integers within [low, high], checked in bulk (C-speed in the common case),
     with the first bad item found only when there is one."""
     values = columns[key]
-    if all(type(v) is int for v in values) and (
-            not values or (low <= min(values) and max(values) <= high)):
+    if not values or (set(map(type, values)) == {int}
+                      and low <= min(values) and max(values) <= high):
         return values
     for i, v in enumerate(values):
         if type(v) is not int or not low <= v <= high:
@@ -241,7 +252,7 @@ def _first(column: Any, bad: Any) -> int:
 
 def _columns(data: dict[str, Any], n_sites: int) -> list[Event]:
     strings = data.get("strings")
-    if type(strings) is not list or not all(type(s) is str for s in strings):
+    if type(strings) is not list or not set(map(type, strings)) <= {str}:
         raise CheckError("an array of strings", strings, ["strings"])
     table = data.get("arg_table")
     if type(table) is not list:
