@@ -55,6 +55,7 @@ from tensortrace.replay.state import (
 from tensortrace.replay.tree import LAYER_STYLES
 from tensortrace.trace import Trace, schema
 from tensortrace.trace.events import BEGIN, END
+from tensortrace.trace.format import gc_paused
 from tensortrace.trace.schema import (
     ALLOC,
     DECREF,
@@ -105,10 +106,11 @@ class Timeline:
         self.trace = trace.thread_view(thread)
         self.checkpoint_every = checkpoint_every
         # compiled from the thread's own events, so that steps index self.trace
-        self.compiled = compile_trace(self.trace)
-        self.code, self.names = derive_code(self.trace, self.compiled)
-        self.nav = build_index(self.trace, self.compiled, self.code)
-        self._checkpoints = Checkpoints(self.compiled, checkpoint_every)
+        with gc_paused():  # millions of acyclic objects: see trace/format.py
+            self.compiled = compile_trace(self.trace)
+            self.code, self.names = derive_code(self.trace, self.compiled)
+            self.nav = build_index(self.trace, self.compiled, self.code)
+            self._checkpoints = Checkpoints(self.compiled, checkpoint_every)
         self._alloc_steps = [b.alloc_step for b in self.compiled.blocks]  # nondecreasing
 
     # ---- seeking -----------------------------------------------------------------------------

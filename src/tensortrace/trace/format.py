@@ -67,6 +67,11 @@ else:  # pragma: no cover - a Python without json's C accelerator
 
 def dumps(events: list[Event], sites: list[FrameSite], meta: dict[str, Any]) -> str:
     """The version-2 document as compact JSON text."""
+    with gc_paused():
+        return _dumps(events, sites, meta)
+
+
+def _dumps(events: list[Event], sites: list[FrameSite], meta: dict[str, Any]) -> str:
     table: dict[str, int] = {}  # args JSON text -> index in arg_table: each written once
     by_id: dict[int, int] = {}  # a loaded trace shares identical args: encode each once
     arg_index = []
@@ -103,7 +108,7 @@ def parse(raw: bytes | str, file: str) -> Any:
         except UnicodeDecodeError as exc:
             raise TraceFormatError(file, f"byte {exc.start}", "UTF-8 JSON text") from None
     try:
-        with _gc_paused():
+        with gc_paused():
             return json.loads(raw)
     except json.JSONDecodeError as exc:
         raise TraceFormatError(file, f"line {exc.lineno} column {exc.colno}",
@@ -126,7 +131,7 @@ def load_path(path: str | os.PathLike[str]) -> tuple[list[Event], list[FrameSite
 def from_data(data: Any, file: str = "<data>"
               ) -> tuple[list[Event], list[FrameSite], dict[str, Any]]:
     """Checked data -> (events, sites, meta); TraceFormatError for anything else."""
-    with _gc_paused():
+    with gc_paused():
         try:
             return _from_data(data)
         except CheckError as bad:
@@ -134,9 +139,10 @@ def from_data(data: Any, file: str = "<data>"
 
 
 @contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic GC while a million acyclic objects are made: each of its passes would
-    walk all of them again (it doubled the load time); the data holds no cycles to collect."""
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic GC while a million acyclic objects are made or encoded: each of its
+    passes would walk the whole trace again (it doubled the load time); trace data holds no
+    cycles to collect. Used by the Timeline's build too."""
     enabled = gc.isenabled()
     gc.disable()
     try:
