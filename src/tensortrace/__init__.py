@@ -8,6 +8,7 @@ refcount) of everything run inside.
 import types as _types
 from typing import Any as _Any  # private: `torch.Any` is no torch name
 
+from tensortrace import _trace_values
 from tensortrace import autograd as _autograd  # noqa: F401 - registers autograd kernels
 from tensortrace import csrc as _csrc  # noqa: F401 - installs the bindings
 from tensortrace import cuda as cuda  # torch.cuda: the emulated CUDA device
@@ -55,6 +56,7 @@ from tensortrace.serialization import load, save
 from tensortrace.trace import Trace, is_tracing, record
 
 _python_variable_autograd.install()
+_trace_values.install()  # the recorder reads tensor values (Note [Values beside the events])
 autograd = _autograd  # torch.autograd
 
 # torch._C: only what torch.nn.functional reaches for (torch._C._nn, python_nn_functions.cpp)

@@ -21,6 +21,9 @@ format, version 1:
   another stream completed; null when it completed at once); `nav`: kind -> sorted steps;
 - `segments`: `[addr, bytes, device, pool, alloc_step, free_step]`, the caching allocator's
   segments. `decode_segments` (and the player's segmentsAt) lay a segment's blocks out at a step.
+- `values` (Note [Values beside the events]): `t`: `[step, tensor, text]`, a TensorImpl as torch
+  prints it from that step on; `s`: `[step, storage, dtype, elements]`, a small storage's
+  elements from that step on; both sorted by step. `decode_values` reads them at a step.
 
 `decode_state(payload, step)` is the Python twin of the player's decoder: tests compare it with
 the Timeline, so what the browser shows is what the Timeline computes.
@@ -85,7 +88,43 @@ def build_payload(timeline: Timeline, title: str = "tensortrace") -> dict[str, A
         "blocks": blocks,
         "segments": segments,
         "nav": {kind: list(steps) for kind, steps in timeline.nav.items()},
+        "values": values_payload(timeline),
     }
+
+
+def values_payload(timeline: Timeline) -> dict[str, list[list[Any]]]:
+    """The trace's values table with the Timeline's display ids, sorted by step."""
+    ids = timeline.compiled.ids
+    texts: list[list[Any]] = []
+    storages: list[list[Any]] = []
+    for step in sorted(timeline.trace.values):
+        entry = timeline.trace.values[step]
+        for name, text in entry.get("t", {}).items():
+            found = ids.object(name)
+            if found is not None:
+                texts.append([step, found[1], text])
+        for name, (dtype, elements) in entry.get("s", {}).items():
+            found = ids.object(name)
+            if found is not None:
+                storages.append([step, found[1], dtype, elements])
+    return {"t": texts, "s": storages}
+
+
+def decode_values(payload: dict[str, Any], step: int, tensor: int) -> dict[str, Any]:
+    """What the player's values panel shows for TensorImpl `tensor` at `step`: its text and
+    its storage's elements as last recorded at or before `step` (None when not yet written),
+    with the step each was recorded at."""
+    tables = decode_tables(payload, step)
+    row = tables["t"].get(tensor)
+    if row is None:
+        raise KeyError(f"no TensorImpl#{tensor} at step {step}")
+    values = payload.get("values", {"t": [], "s": []})
+    text = next(([s, t] for s, k, t in reversed(values["t"]) if k == tensor and s <= step),
+                [None, None])
+    storage = next(([s, d, e] for s, k, d, e in reversed(values["s"])
+                    if k == row.get("storage") and s <= step), [None, None, None])
+    return {"text": text[1], "text_step": text[0], "storage": row.get("storage"),
+            "dtype": storage[1], "elements": storage[2], "elements_step": storage[0]}
 
 
 def check_payload(payload: dict[str, Any]) -> None:

@@ -62,6 +62,8 @@ class Trace:
     events: list[Event]
     sites: list[FrameSite]
     meta: dict[str, Any] = field(default_factory=dict)
+    # Note [Values beside the events]: step -> what tensors held then, read by the replay
+    values: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     # ---- persistence -------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -70,13 +72,16 @@ class Trace:
 
     def _json_data(self) -> dict[str, Any]:
         # shares the events' own dicts: for save(), which only reads them
-        return {
+        data = {
             "format": "tensortrace-trace",
             "version": FORMAT_VERSION,
             "meta": self.meta,
             "sites": [s.to_json() for s in self.sites],
             "events": [e.to_json() for e in self.events],
         }
+        if self.values:  # optional: older files and value-less traces have no such key
+            data["values"] = {str(step): v for step, v in self.values.items()}
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Trace:
@@ -87,7 +92,8 @@ class Trace:
                              f"expected {FORMAT_VERSION}")
         sites = [FrameSite(**s) for s in data["sites"]]
         events = [Event.from_json(row) for row in data["events"]]
-        return cls(events, sites, data.get("meta", {}))
+        values = {int(step): v for step, v in data.get("values", {}).items()}
+        return cls(events, sites, data.get("meta", {}), values)
 
     def save(self, path: str | os.PathLike[str]) -> None:
         Path(path).write_text(json.dumps(self._json_data()))
@@ -105,6 +111,7 @@ class Trace:
         """The events one thread ran, as a trace of their own (this trace if there is one)."""
         if all(e.tid == tid for e in self.events):
             return self
+        # a subset renumbers the steps: the values (the tracing thread's) do not carry over
         return Trace([e for e in self.events if e.tid == tid], self.sites, self.meta)
 
     # ---- structure ---------------------------------------------------------------------------
