@@ -190,9 +190,40 @@ export function createReplay(payload) {
     const i = bisectRight(hits, step);
     return i < hits.length ? hits[i] : hits[0];
   }
+  // Values (payload.py, Note [Values beside the events]): per TensorImpl its printed text, per
+  // StorageImpl its elements, each as a list of [step, ...] sorted by step.
+  const byKey = (rows) => {
+    const out = new Map();
+    for (const row of rows || []) {
+      if (!out.has(row[1])) out.set(row[1], []);
+      out.get(row[1]).push(row);
+    }
+    return out;
+  };
+  const textsOf = byKey((payload.values || {}).t);
+  const elementsOf = byKey((payload.values || {}).s);
+  const lastAt = (rows, step) => {
+    if (!rows) return null;
+    let lo = 0, hi = rows.length; // the last row at or before `step`
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (rows[mid][0] <= step) lo = mid + 1; else hi = mid; }
+    return lo > 0 ? rows[lo - 1] : null;
+  };
+  // what TensorImpl `tensor` holds at `step`: the twin of payload.py's decode_values
+  function valuesAt(tensor, storage, step) {
+    step = clamp(step);
+    const t = lastAt(textsOf.get(tensor), step);
+    const later = (textsOf.get(tensor) || []).find((row) => row[0] > step);
+    const e = lastAt(elementsOf.get(storage), step);
+    return {
+      text: t ? t[2] : null, textStep: t ? t[0] : null, nextTextStep: later ? later[0] : null,
+      dtype: e ? e[2] : null, elements: e ? e[3] : null, elementsStep: e ? e[0] : null,
+    };
+  }
   return {
     n, payload, tablesAt, stackAt, frameInfo, hereAt, eventAt, next, prev, touched, handleName,
-    clamp, stepInto, stepOver, stepOut, search,
+    clamp, stepInto, stepOver, stepOut, search, valuesAt,
+    // how many deltas have been applied after `step`: equal versions, equal tables
+    version: (step) => deltaStart[clamp(step) + 1],
   };
 }
 
@@ -210,8 +241,8 @@ const esc = (s) => String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replac
 const hex = (a) => "0x" + Number(a).toString(16);
 const dimsText = (v) => "[" + (v || []).slice(0, 6).join(", ") + ((v || []).length > 6 ? ", …" : "") + "]";
 
-function box(x, y, w, h, cls, title, badge, sub, changed, tip) {
-  return `<g class="tt-node ${cls}${changed ? " tt-changed" : ""}">` +
+function box(x, y, w, h, cls, title, badge, sub, changed, tip, attrs) {
+  return `<g class="tt-node ${cls}${changed ? " tt-changed" : ""}"${attrs || ""}>` +
     `<title>${esc(tip || title + (badge ? " · " + badge : "") + "\n" + sub)}</title>` +
     `<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="6"></rect>` +
     `<text x="${x + 8}" y="${y + 17}" class="tt-node-title">${esc(title)}</text>` +
@@ -226,8 +257,8 @@ function edge(x1, y1, x2, y2, cls) {
 
 // Seed 001's picture, live: each Python handle on the row of its TensorImpl, each StorageImpl
 // on the row of the first TensorImpl that uses it, a view's link to its base drawn dashed.
-export function objectGraphSvg(replay, step) {
-  const tables = replay.tablesAt(step);
+export function objectGraphSvg(replay, step, tables, selected) {
+  tables = tables || replay.tablesAt(step);
   const changed = replay.touched(step);
   // a column per object kind, each as wide as its longest label needs at 11-12 px
   const WS = [120, 210, 190, 118], H = 46, GAP = 14, COLS = [8, 158, 398, 618];
@@ -280,8 +311,10 @@ export function objectGraphSvg(replay, step) {
     const tip = `TensorImpl#${k} · refcount ${row.refcount}\nsizes ${dimsText(row.sizes)}\n` +
       `strides ${dimsText(row.strides)}\nstorage offset ${row.offset}\ndtype ${row.dtype || "?"}\n` +
       `storage StorageImpl#${row.storage}` + (row.view_of != null ? `\nview of TensorImpl#${row.view_of}` : "");
-    body += box(COLS[1], y, WS[1], H, "tt-impl" + (row.view_of != null ? " tt-view" : ""),
-      `TensorImpl#${k}`, `refcount ${row.refcount}`, sub, changed.has("t" + k), tip);
+    body += box(COLS[1], y, WS[1], H, "tt-impl" + (row.view_of != null ? " tt-view" : "") +
+      (k === selected ? " tt-selected" : ""),
+      `TensorImpl#${k}`, `refcount ${row.refcount}`, sub, changed.has("t" + k),
+      tip + "\n(click: its values and storage strip)", ` data-tensor="${k}"`);
     if (sPos.has(row.storage)) edges += edge(COLS[1] + WS[1], y + H / 2, COLS[2], sPos.get(row.storage) + H / 2);
     if (row.view_of != null && tPos.has(row.view_of)) {
       const yb = tPos.get(row.view_of);
@@ -442,23 +475,28 @@ function allocatedCurve(replay) {
 }
 
 // The aggregate view for many blocks: bytes allocated after each step, as one filled curve.
-function allocatedCurveSvg(replay, step) {
+function allocatedCurveTitle(replay, step) {
   const c = curves.get(replay) || allocatedCurve(replay);
   let lo = 0, hi = c.steps.length; // the last change at or before `step`
   while (lo < hi) { const mid = (lo + hi) >> 1; if (c.steps[mid] <= step) lo = mid + 1; else hi = mid; }
   const now = lo > 0 ? c.totals[lo - 1] : 0;
+  return `${c.blocks} blocks at ${c.addrs.length} addresses: ` +
+    `allocated bytes over steps · now ${now} B · peak ${c.peak} B`;
+}
+
+function allocatedCurveSvg(replay, step) {
+  const c = curves.get(replay) || allocatedCurve(replay);
   const body = `<path class="tt-curve" d="${c.d}"></path>` +
     `<line class="tt-now" x1="${c.x(step)}" x2="${c.x(step)}" y1="${c.TOP}" y2="${c.TOP + c.H}"></line>` +
-    `<text x="${c.LEFT}" y="13" class="tt-col">${c.blocks} blocks at ${c.addrs.length} addresses: ` +
-    `allocated bytes over steps · now ${now} B · peak ${c.peak} B</text>`;
+    `<text x="${c.LEFT}" y="13" class="tt-col">${esc(allocatedCurveTitle(replay, step))}</text>`;
   const h = c.TOP + c.H + 6;
   return `<svg class="tt-memory tt-aggregate" width="${c.W}" height="${h}" viewBox="0 0 ${c.W} ${h}">${body}</svg>`;
 }
 
-function codeHtml(replay) {
-  return replay.payload.code.map((line, i) =>
-    `<div class="tt-line" data-line="${i}" data-start="${line[0]}" title="line ${i + 1}: steps ${line[0]}–${line[1]} (click to go to its first step)">${esc(line[2])}</div>`).join("") ||
-    '<div class="tt-empty">no Python binding calls in this trace</div>';
+function lineHtml(line, i, here) {
+  return `<div class="tt-line${i === here ? " tt-here" : ""}" data-line="${i}" data-start="${line[0]}" ` +
+    `title="line ${i + 1}: steps ${line[0]}–${line[1]} (click to go to its first step)">${esc(line[2])}` +
+    `${i === here ? '<span class="tt-here-mark">  # &lt;--- here</span>' : ""}</div>`;
 }
 
 function stackHtml(replay, step) {
@@ -511,6 +549,76 @@ function engineHtml(replay, step) {
   const row = (k, v) => `<dt>${k}</dt><dd>${esc(v || "—")}</dd>`;
   return `<dl>${row("evaluating", e.node)}${row("ready queue", e.ready)}` +
     `${row("dependencies", e.dependencies)}</dl>`;
+}
+
+// ---- values and the storage strip (seed 003) for one TensorImpl ---------------------------------
+// The TensorImpl the values panel shows: the one picked (while it lives), else the newest one
+// this step touched, else the newest alive.
+export function pickTensor(replay, step, tables, picked) {
+  const keys = Object.keys(tables.t).map(Number);
+  if (!keys.length) return null;
+  if (picked != null && tables.t[picked]) return picked;
+  const touched = keys.filter((k) => replay.touched(step).has("t" + k));
+  return Math.max(...(touched.length ? touched : keys));
+}
+
+// Which storage elements each logical index of a layout reaches: offset + sum(i_k * stride_k),
+// as TensorImpl::data() and every strided loop compute it. Returns storage index -> first
+// logical index reaching it, and how many indices reach it.
+const MAX_WALK = 4096;
+export function reachedElements(sizes, strides, offset) {
+  const reached = new Map();
+  const numel = sizes.reduce((a, b) => a * b, 1);
+  if (numel === 0 || numel > MAX_WALK) return { reached, complete: numel === 0 };
+  const index = sizes.map(() => 0);
+  for (let n = 0; n < numel; n++) {
+    let k = offset;
+    for (let d = 0; d < sizes.length; d++) k += index[d] * strides[d];
+    const seen = reached.get(k);
+    if (seen) seen.count++; else reached.set(k, { index: index.slice(), count: 1 });
+    for (let d = sizes.length - 1; d >= 0; d--) { if (++index[d] < sizes[d]) break; index[d] = 0; }
+  }
+  return { reached, complete: true };
+}
+
+function fmtValue(v) {
+  if (typeof v !== "number") return String(v);
+  if (Number.isInteger(v)) return String(v);
+  return String(Number(v.toPrecision(4)));
+}
+
+export function valuesHtml(replay, step, tables, tensor) {
+  if (tensor == null) return '<div class="tt-empty">no TensorImpl alive at this step</div>';
+  const row = tables.t[tensor];
+  const sizes = row.sizes || [], strides = row.strides || [], offset = row.offset || 0;
+  const v = replay.valuesAt(tensor, row.storage, step);
+  const dtype = String(row.dtype || v.dtype || "").replace(/^torch\./, "");
+  let out = `<div class="tt-values-head"><b>TensorImpl#${tensor}</b> sizes ${dimsText(sizes)} ` +
+    `strides ${dimsText(strides)} offset ${offset} ${esc(dtype)} · StorageImpl#${row.storage}</div>`;
+  if (v.text != null) {
+    out += `<pre class="tt-values-text">${esc(v.text)}</pre>` +
+      `<div class="tt-values-note">as read at step ${v.textStep}` +
+      (v.textStep === step ? " (this step)" : "") + `</div>`;
+  } else {
+    out += `<div class="tt-empty">not written yet: its memory is uninitialized until a kernel ` +
+      `fills it${v.nextTextStep != null ? ` (values read at step ${v.nextTextStep})` : ""}</div>`;
+  }
+  if (v.elements == null) {
+    out += `<div class="tt-values-note">${v.text != null ? "storage strip: kept for storages of up to 1024 elements" : ""}</div>`;
+    return out;
+  }
+  const { reached, complete } = reachedElements(sizes, strides, offset);
+  const cells = v.elements.map((e, k) => {
+    const hit = reached.get(k);
+    const who = hit ? `${"[" + hit.index.join("][") + "]"}${hit.count > 1 ? ` and ${hit.count - 1} more` : ""} → ` : "";
+    return `<span class="tt-cell${hit ? " tt-reached" : ""}" title="${esc(who)}storage[${k}] = ${esc(fmtValue(e))}">` +
+      `<small>${k}</small>${esc(fmtValue(e))}</span>`;
+  }).join("");
+  out += `<div class="tt-values-note">storage: ${v.elements.length} elements, ` +
+    `${complete ? reached.size : "?"} reached by this view (offset + Σ index × stride)` +
+    `${v.elementsStep !== v.textStep ? `, read at step ${v.elementsStep}` : ""}</div>` +
+    `<div class="tt-strip">${cells}</div>`;
+  return out;
 }
 
 const LAYERS = ["python", "dispatch", "autograd", "native", "kernel", "allocator", "refcount"];
@@ -575,6 +683,7 @@ export function mount(el, model, options = {}) {
     `<section class="tt-counterpart-box"><h4>PyTorch counterpart</h4><div class="tt-counterpart"></div></section>` +
     `</div><div class="tt-col-right">` +
     `<section><h4>objects: handle → TensorImpl → StorageImpl → DataPtr</h4><div class="tt-graph-box"></div></section>` +
+    `<section class="tt-values-section"><h4>values and storage (click a TensorImpl)</h4><div class="tt-values-box"></div></section>` +
     `<section class="tt-memory-section"><h4>memory map</h4><div class="tt-memory-box"></div></section>` +
     `</div></div>` + legendHtml();
   el.appendChild(root);
@@ -583,33 +692,74 @@ export function mount(el, model, options = {}) {
   const code = $(".tt-code");
   const stackBox = $(".tt-stack");
   const search = $(".tt-search");
-  code.innerHTML = codeHtml(replay); // drawn once; a step only moves the `here` mark
+  // The code panel is virtual: a spacer as tall as every line, and only the lines in view (plus
+  // a margin) in the DOM, so a 100k-event trace's thousands of lines cost what a screenful does.
+  const codeLines = replay.payload.code;
+  const MARGIN = 20;
+  let lineH = 0, here = -1, drawn = "";
+  if (!codeLines.length) code.innerHTML = '<div class="tt-empty">no Python binding calls in this trace</div>';
+  else code.innerHTML = '<div class="tt-code-spacer"><div class="tt-code-window"></div></div>';
+  const spacer = $(".tt-code-spacer"), win = $(".tt-code-window");
+  function lineHeight() {
+    if (!lineH && win) {
+      win.innerHTML = lineHtml(codeLines[0], 0, -1);
+      lineH = win.firstChild.getBoundingClientRect().height; // 0 while not in the page yet
+      spacer.style.height = lineH ? `${codeLines.length * lineH}px` : "";
+      drawn = "";
+    }
+    return lineH;
+  }
+  function drawLines() {
+    if (!win) return;
+    const h = lineHeight();
+    const view = code.clientHeight || 230;
+    const first = h ? Math.max(0, Math.floor(code.scrollTop / h) - MARGIN) : 0;
+    const last = h ? Math.min(codeLines.length, Math.ceil((code.scrollTop + view) / h) + MARGIN)
+      : Math.min(codeLines.length, 2 * MARGIN);
+    const key = `${first}:${last}:${here}`;
+    if (key === drawn) return;
+    drawn = key;
+    win.style.top = `${first * h}px`;
+    let html = "";
+    for (let i = first; i < last; i++) html += lineHtml(codeLines[i], i, here);
+    win.innerHTML = html;
+  }
+  code.addEventListener("scroll", drawLines, { passive: true });
   // a trace with a backward pass gets the engine's panel, at every step (a stable height)
   const hasEngine = replay.payload.sites.some((site) => String(site[1]).startsWith(EVALUATE));
   $(".tt-engine-box").hidden = !hasEngine;
-  const lines = [...code.querySelectorAll(".tt-line")];
-  let here = -1;
   let timer = null;
+  let picked = null; // the TensorImpl the values panel follows, once the user clicks one
 
   function markHere(step) {
     const i = replay.hereAt(step);
-    if (i === here) return;
-    if (here >= 0 && lines[here]) {
-      lines[here].classList.remove("tt-here");
-      const mark = lines[here].querySelector(".tt-here-mark");
-      if (mark) mark.remove();
+    if (i !== here) {
+      here = i;
+      const h = lineHeight();
+      // follow the line inside the code box only (scrollIntoView would move the page too)
+      if (i >= 0 && h) {
+        const top = i * h, bottom = top + h;
+        if (top < code.scrollTop || bottom > code.scrollTop + code.clientHeight) {
+          code.scrollTop = Math.max(0, top - code.clientHeight / 3);
+        }
+      }
     }
-    here = i;
-    const line = lines[i];
-    if (!line) return;
-    line.classList.add("tt-here");
-    line.insertAdjacentHTML("beforeend", '<span class="tt-here-mark">  # &lt;--- here</span>');
-    // follow the line inside the code box only (scrollIntoView would move the page too)
-    const top = line.offsetTop, bottom = top + line.offsetHeight;
-    if (top < code.scrollTop || bottom > code.scrollTop + code.clientHeight) {
-      code.scrollTop = Math.max(0, top - code.clientHeight / 3);
-    }
+    drawLines();
   }
+  // each panel is redrawn only when what it shows changed (its key), so a step that only moves
+  // a refcount does not rebuild the stack, the code or the memory map
+  const last = {};
+  function put(name, el, key, html) {
+    if (last[name] === key) return false;
+    last[name] = key;
+    el.innerHTML = html();
+    return true;
+  }
+  const counterpart = $(".tt-counterpart-box .tt-counterpart");
+  const graphBox = $(".tt-graph-box"), memoryBox = $(".tt-memory-box"), valuesBox = $(".tt-values-box");
+  const aggregate = (curves.get(replay) || allocatedCurve(replay)).aggregate &&
+    !(replay.payload.segments || []).length;
+  let tables = null, tablesVersion = -1;
   function show(step) {
     step = replay.clamp(step);
     slider.value = String(step);
@@ -619,12 +769,34 @@ export function mount(el, model, options = {}) {
     evEl.textContent = ev.text;
     evEl.className = `tt-event tt-layer-${ev.layer}`;
     markHere(step);
-    stackBox.innerHTML = stackHtml(replay, step);
-    stackBox.scrollTop = stackBox.scrollHeight; // the innermost frame is the one that matters
-    $(".tt-counterpart-box .tt-counterpart").innerHTML = counterpartHtml(replay, step);
-    if (hasEngine) $(".tt-engine").innerHTML = engineHtml(replay, step);
-    $(".tt-graph-box").innerHTML = objectGraphSvg(replay, step);
-    $(".tt-memory-box").innerHTML = memoryMapSvg(replay, step);
+    const chain = replay.stackAt(step);
+    const top = chain.length ? chain[chain.length - 1] : -1;
+    if (put("stack", stackBox, chain.join(","), () => stackHtml(replay, step))) {
+      stackBox.scrollTop = stackBox.scrollHeight; // the innermost frame is the one that matters
+    }
+    put("counterpart", counterpart, top, () => counterpartHtml(replay, step));
+    if (hasEngine) put("engine", $(".tt-engine"), top, () => engineHtml(replay, step));
+    const version = replay.version(step);
+    if (version !== tablesVersion) { tables = replay.tablesAt(step); tablesVersion = version; }
+    const tensor = pickTensor(replay, step, tables, picked);
+    // the graph changes with its tables, with this step's highlights and with the selection
+    const touches = replay.touched(step).size > 0;
+    put("graph", graphBox, `${version}:${touches ? step : ""}:${tensor}`,
+      () => objectGraphSvg(replay, step, tables, tensor));
+    const v = tensor == null ? null : replay.valuesAt(tensor, tables.t[tensor].storage, step);
+    const row = tensor == null ? null : tables.t[tensor];
+    put("values", valuesBox, tensor == null ? "none" : JSON.stringify([tensor, v.textStep,
+      v.elementsStep, v.nextTextStep, row.sizes, row.strides, row.offset, row.dtype]),
+      () => valuesHtml(replay, step, tables, tensor));
+    // the aggregate map only moves its `now` line; the per-block map is redrawn
+    if (aggregate && memoryBox.firstChild) {
+      const c = curves.get(replay);
+      const now = memoryBox.querySelector(".tt-now");
+      if (c && now) { now.setAttribute("x1", c.x(step)); now.setAttribute("x2", c.x(step)); }
+      put("memory-total", memoryBox.querySelector(".tt-col"), step, () => esc(allocatedCurveTitle(replay, step)));
+    } else {
+      put("memory", memoryBox, step, () => memoryMapSvg(replay, step));
+    }
     root.dataset.step = String(step);
     if (options.onShow) options.onShow(step);
   }
@@ -667,6 +839,9 @@ export function mount(el, model, options = {}) {
       else if (debug[act]) go(debug[act](step));
       else if (b.dataset.next) go(replay.next(b.dataset.next, step));
       else if (b.dataset.prev) go(replay.prev(b.dataset.prev, step));
+    } else if (e.target.closest("[data-tensor]")) {
+      picked = Number(e.target.closest("[data-tensor]").dataset.tensor);
+      show(model.get("step"));
     } else if (frame) { stop(); go(Number(frame.dataset.begin)); }
     else if (line) { stop(); go(Number(line.dataset.start)); }
   });
