@@ -129,7 +129,7 @@ def test_permalink_opens_at_its_step_and_follows(page: tuple[Any, OfflineGuard],
     player = open_player(browser_page, page_path.as_uri() + "#step=120")
     assert current_step(player) == 120
     player.locator("button[data-act='fwd']").click()
-    assert browser_page.evaluate("location.hash") == "#step=121"
+    browser_page.wait_for_function("location.hash === '#step=121'", timeout=5_000)
 
 
 def _contrast(fg: list[float], bg: list[float]) -> float:

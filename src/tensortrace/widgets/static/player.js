@@ -502,7 +502,7 @@ function lineHtml(line, i, here) {
 function stackHtml(replay, step) {
   const chain = replay.stackAt(step);
   if (!chain.length) return '<div class="tt-empty">(no open frame)</div>';
-  return chain.map((f, depth) => {
+  return '<div class="tt-stack-inner">' + chain.map((f, depth) => {
     const fr = replay.frameInfo(f);
     const tip = `${fr.name} [${fr.layer}]\n${fr.source}${fr.symbol !== fr.name ? " :: " + fr.symbol : ""}` +
       `${fr.legacy ? "\n2019: " + fr.legacy : ""}\nsteps ${fr.begin}–${fr.end} (click to go to its first step)`;
@@ -510,7 +510,7 @@ function stackHtml(replay, step) {
       `<span class="tt-fname">${esc(fr.name)}</span> <span class="tt-tag">${esc(fr.layer)}</span>` +
       `<div class="tt-fsrc">${esc(fr.source)}${fr.symbol !== fr.name ? " :: " + esc(fr.symbol) : ""}` +
       `${fr.legacy ? ` <span class="tt-legacy">(2019: ${esc(fr.legacy)})</span>` : ""}</div></div>`;
-  }).join("");
+  }).join("") + "</div>";
 }
 
 function counterpartHtml(replay, step) {
@@ -709,22 +709,44 @@ export function mount(el, model, options = {}) {
     }
     return lineH;
   }
+  let shownFirst = 0; // the index of the window's first line
   function drawLines() {
     if (!win) return;
     const h = lineHeight();
-    const view = code.clientHeight || 230;
-    const first = h ? Math.max(0, Math.floor(code.scrollTop / h) - MARGIN) : 0;
-    const last = h ? Math.min(codeLines.length, Math.ceil((code.scrollTop + view) / h) + MARGIN)
+    const view = codeView || 230;
+    const first = h ? Math.max(0, Math.floor(codeTop / h) - MARGIN) : 0;
+    const last = h ? Math.min(codeLines.length, Math.ceil((codeTop + view) / h) + MARGIN)
       : Math.min(codeLines.length, 2 * MARGIN);
-    const key = `${first}:${last}:${here}`;
+    const key = `${first}:${last}`;
     if (key === drawn) return;
     drawn = key;
+    shownFirst = first;
     win.style.top = `${first * h}px`;
     let html = "";
     for (let i = first; i < last; i++) html += lineHtml(codeLines[i], i, here);
     win.innerHTML = html;
   }
-  code.addEventListener("scroll", drawLines, { passive: true });
+  // moving the mark touches two lines, not the window
+  function moveMark(from, to) {
+    const old = win && win.children[from - shownFirst];
+    if (old && from >= 0) {
+      old.classList.remove("tt-here");
+      const mark = old.querySelector(".tt-here-mark");
+      if (mark) mark.remove();
+    }
+    const line = win && win.children[to - shownFirst];
+    if (line && to >= 0 && Number(line.dataset.line) === to) {
+      line.classList.add("tt-here");
+      line.insertAdjacentHTML("beforeend", '<span class="tt-here-mark">  # &lt;--- here</span>');
+    }
+  }
+  // the code box's scroll position and height, kept from events so that stepping reads no
+  // layout (each read after a DOM change would force one)
+  let codeTop = 0, codeView = 0;
+  code.addEventListener("scroll", () => { codeTop = code.scrollTop; drawLines(); }, { passive: true });
+  if (typeof ResizeObserver !== "undefined") {
+    new ResizeObserver(() => { codeView = code.clientHeight; lineH = 0; drawLines(); }).observe(code);
+  }
   // a trace with a backward pass gets the engine's panel, at every step (a stable height)
   const hasEngine = replay.payload.sites.some((site) => String(site[1]).startsWith(EVALUATE));
   $(".tt-engine-box").hidden = !hasEngine;
@@ -733,18 +755,21 @@ export function mount(el, model, options = {}) {
 
   function markHere(step) {
     const i = replay.hereAt(step);
-    if (i !== here) {
-      here = i;
-      const h = lineHeight();
-      // follow the line inside the code box only (scrollIntoView would move the page too)
-      if (i >= 0 && h) {
-        const top = i * h, bottom = top + h;
-        if (top < code.scrollTop || bottom > code.scrollTop + code.clientHeight) {
-          code.scrollTop = Math.max(0, top - code.clientHeight / 3);
-        }
+    if (i === here) return;
+    const before = here;
+    here = i;
+    const h = lineHeight();
+    // follow the line inside the code box only (scrollIntoView would move the page too)
+    if (i >= 0 && h) {
+      const top = i * h, bottom = top + h, view = codeView || 230;
+      if (top < codeTop || bottom > codeTop + view) {
+        codeTop = Math.max(0, Math.min(top - view / 3, codeLines.length * h - view));
+        code.scrollTop = codeTop;
       }
     }
-    drawLines();
+    const key = drawn;
+    drawLines(); // a new window draws the mark itself
+    if (drawn === key) moveMark(before, i);
   }
   // each panel is redrawn only when what it shows changed (its key), so a step that only moves
   // a refcount does not rebuild the stack, the code or the memory map
@@ -771,9 +796,9 @@ export function mount(el, model, options = {}) {
     markHere(step);
     const chain = replay.stackAt(step);
     const top = chain.length ? chain[chain.length - 1] : -1;
-    if (put("stack", stackBox, chain.join(","), () => stackHtml(replay, step))) {
-      stackBox.scrollTop = stackBox.scrollHeight; // the innermost frame is the one that matters
-    }
+    // the box is a column-reverse flexbox: it stays scrolled to its end, the innermost frame,
+    // with no scroll position to read or write (a forced layout per step)
+    put("stack", stackBox, chain.join(","), () => stackHtml(replay, step));
     put("counterpart", counterpart, top, () => counterpartHtml(replay, step));
     if (hasEngine) put("engine", $(".tt-engine"), top, () => engineHtml(replay, step));
     const version = replay.version(step);
