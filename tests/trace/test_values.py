@@ -94,3 +94,21 @@ def test_values_save_and_load(tmp_path) -> None:
     elements = [v for entry in t.values.values() for v in entry.get("s", {}).values()]
     assert elements[-1][1][0] == 1.0 and elements[-1][1][1:] == ["nan", "inf"]
     assert not any(isinstance(v, float) and not math.isfinite(v) for v in elements[-1][1])
+
+
+def test_values_follow_the_tracing_threads_steps() -> None:
+    import threading
+
+    torch = tensortrace
+    with tensortrace.record() as t:
+        a = torch.ones(2)
+        worker = threading.Thread(target=lambda: torch.zeros(3))
+        worker.start()
+        worker.join()
+        b = a + 1
+    main = t.thread_view(0)
+    assert len(main.events) < len(t.events)
+    # each value entry sits at the same event (a frame's END) in the view as in the trace
+    assert {main.events[s].name for s in main.values} == {t.events[s].name for s in t.values}
+    assert list(main.values.values()) == list(t.values.values())
+    del a, b

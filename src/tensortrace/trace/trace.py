@@ -111,8 +111,11 @@ class Trace:
         """The events one thread ran, as a trace of their own (this trace if there is one)."""
         if all(e.tid == tid for e in self.events):
             return self
-        # a subset renumbers the steps: the values (the tracing thread's) do not carry over
-        return Trace([e for e in self.events if e.tid == tid], self.sites, self.meta)
+        kept = [i for i, e in enumerate(self.events) if e.tid == tid]
+        # the values are read on the tracing thread only: renumbered with its steps
+        step_of = {old: new for new, old in enumerate(kept)} if tid == 0 else {}
+        values = {step_of[s]: v for s, v in self.values.items() if s in step_of}
+        return Trace([self.events[i] for i in kept], self.sites, self.meta, values)
 
     # ---- structure ---------------------------------------------------------------------------
     def site_of(self, event: Event) -> FrameSite | None:
