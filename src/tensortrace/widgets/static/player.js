@@ -581,6 +581,42 @@ export function reachedElements(sizes, strides, offset) {
   return { reached, complete: true };
 }
 
+// A storage too large to list (its elements are not recorded): the storage as BINS bins, those
+// holding an element this view reaches filled in.
+const BINS = 96;
+const MAX_BIN_WALK = 200000;
+export function reachedBins(sizes, strides, offset, length) {
+  const numel = sizes.reduce((a, b) => a * b, 1);
+  const bins = new Array(BINS).fill(false);
+  if (numel === 0 || length === 0) return { bins, exact: true };
+  const binOf = (k) => Math.min(BINS - 1, Math.floor((k * BINS) / length));
+  if (numel > MAX_BIN_WALK) { // only the span: from the first to the last element reached
+    let lo = offset, hi = offset;
+    sizes.forEach((n, d) => { const reach = (n - 1) * strides[d]; if (reach < 0) lo += reach; else hi += reach; });
+    for (let b = binOf(lo); b <= binOf(hi); b++) bins[b] = true;
+    return { bins, exact: false };
+  }
+  const index = sizes.map(() => 0);
+  for (let n = 0; n < numel; n++) {
+    let k = offset;
+    for (let d = 0; d < sizes.length; d++) k += index[d] * strides[d];
+    bins[binOf(k)] = true;
+    for (let d = sizes.length - 1; d >= 0; d--) { if (++index[d] < sizes[d]) break; index[d] = 0; }
+  }
+  return { bins, exact: true };
+}
+
+function reachBarHtml(sizes, strides, offset, length) {
+  const { bins, exact } = reachedBins(sizes, strides, offset, length);
+  const per = length / BINS;
+  const cells = bins.map((hit, b) => `<span class="tt-bin${hit ? " tt-reached" : ""}" ` +
+    `title="storage[${Math.floor(b * per)}…${Math.max(Math.floor(b * per), Math.ceil((b + 1) * per) - 1)}]` +
+    `${hit ? " holds elements this view reaches" : ""}"></span>`).join("");
+  return `<div class="tt-values-note">storage: ${length} elements, too many to list: ` +
+    `${BINS} bins, filled where this view reaches${exact ? "" : " (its span)"}</div>` +
+    `<div class="tt-bins">${cells}</div>`;
+}
+
 function fmtValue(v) {
   if (typeof v !== "number") return String(v);
   if (Number.isInteger(v)) return String(v);
@@ -604,8 +640,9 @@ export function valuesHtml(replay, step, tables, tensor) {
       `fills it${v.nextTextStep != null ? ` (values read at step ${v.nextTextStep})` : ""}</div>`;
   }
   if (v.elements == null) {
-    out += `<div class="tt-values-note">${v.text != null ? "storage strip: kept for storages of up to 1024 elements" : ""}</div>`;
-    return out;
+    const length = row.itemsize && tables.s[row.storage]
+      ? Math.floor(tables.s[row.storage].nbytes / row.itemsize) : 0;
+    return out + (length ? reachBarHtml(sizes, strides, offset, length) : "");
   }
   const { reached, complete } = reachedElements(sizes, strides, offset);
   const cells = v.elements.map((e, k) => {
