@@ -99,7 +99,7 @@ def capture(rec: Recorder, step: int) -> None:
                 continue
             try:
                 _capture_impl(obj, texts, storages, visited, out_t, out_s)
-            except (RuntimeError, ValueError, TypeError):
+            except Exception:  # noqa: BLE001 - reading values must never break the traced code
                 continue  # a dtype NumPy cannot read, a storage being torn down
     finally:
         recorder.current = active
