@@ -782,7 +782,10 @@ export function mount(el, model, options = {}) {
   let codeTop = 0, codeView = 0;
   code.addEventListener("scroll", () => { codeTop = code.scrollTop; drawLines(); }, { passive: true });
   if (typeof ResizeObserver !== "undefined") {
-    new ResizeObserver(() => { codeView = code.clientHeight; lineH = 0; drawLines(); }).observe(code);
+    // also when the player is first attached (a widget renders before it is in the page)
+    new ResizeObserver(() => {
+      codeView = code.clientHeight; lineH = 0; follow(); drawLines();
+    }).observe(code);
   }
   // a trace with a backward pass gets the engine's panel, at every step (a stable height)
   const hasEngine = replay.payload.sites.some((site) => String(site[1]).startsWith(EVALUATE));
@@ -790,20 +793,22 @@ export function mount(el, model, options = {}) {
   let timer = null;
   let picked = null; // the TensorImpl the values panel follows, once the user clicks one
 
+  // keep the `here` line in view, inside the code box only (scrollIntoView would move the page)
+  function follow() {
+    const h = lineHeight();
+    if (here < 0 || !h) return;
+    const top = here * h, bottom = top + h, view = codeView || 230;
+    if (top < codeTop || bottom > codeTop + view) {
+      codeTop = Math.max(0, Math.min(top - view / 3, codeLines.length * h - view));
+      code.scrollTop = codeTop;
+    }
+  }
   function markHere(step) {
     const i = replay.hereAt(step);
     if (i === here) return;
     const before = here;
     here = i;
-    const h = lineHeight();
-    // follow the line inside the code box only (scrollIntoView would move the page too)
-    if (i >= 0 && h) {
-      const top = i * h, bottom = top + h, view = codeView || 230;
-      if (top < codeTop || bottom > codeTop + view) {
-        codeTop = Math.max(0, Math.min(top - view / 3, codeLines.length * h - view));
-        code.scrollTop = codeTop;
-      }
-    }
+    follow();
     const key = drawn;
     drawLines(); // a new window draws the mark itself
     if (drawn === key) moveMark(before, i);
