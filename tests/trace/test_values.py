@@ -112,3 +112,15 @@ def test_values_follow_the_tracing_threads_steps() -> None:
     assert {main.events[s].name for s in main.values} == {t.events[s].name for s in t.values}
     assert list(main.values.values()) == list(t.values.values())
     del a, b
+
+
+def test_malformed_values_are_refused_on_load() -> None:
+    import pytest
+
+    with tensortrace.record() as t:
+        tensortrace.ones(2)
+    data = t.to_json()
+    for bad in ([], {"x": {}}, {"3": []}, {"3": {"t": {"T#1": 5}}}, {"3": {"s": {"S#1": [1]}}}):
+        with pytest.raises(ValueError, match="malformed trace file: 'values'"):
+            Trace.from_json({**data, "values": bad})
+    assert Trace.from_json(data).values == t.values

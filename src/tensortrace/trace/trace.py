@@ -31,6 +31,29 @@ def _copy_json(value: Any) -> Any:
     return value
 
 
+def _values_from_json(raw: Any) -> dict[int, dict[str, Any]]:
+    """The optional `values` table (Note [Values beside the events]), checked so that a
+    malformed file fails here and never later inside the replay."""
+    def bad(where: str, expected: str) -> ValueError:
+        return ValueError(f"malformed trace file: 'values'{where} must be {expected}")
+
+    if not isinstance(raw, dict):
+        raise bad("", "an object of steps")
+    out: dict[int, dict[str, Any]] = {}
+    for step, entry in raw.items():
+        if not (isinstance(step, str) and step.isdigit()) or not isinstance(entry, dict):
+            raise bad(f"[{step!r}]", "an object keyed by a step number")
+        texts, storages = entry.get("t", {}), entry.get("s", {})
+        if not isinstance(texts, dict) or not all(isinstance(t, str) for t in texts.values()):
+            raise bad(f"[{step!r}]['t']", "an object of texts")
+        if not isinstance(storages, dict) or not all(
+                isinstance(v, list) and len(v) == 2 and isinstance(v[0], str)
+                and isinstance(v[1], list) for v in storages.values()):
+            raise bad(f"[{step!r}]['s']", "an object of [dtype, elements]")
+        out[int(step)] = entry
+    return out
+
+
 @dataclass
 class FrameNode:
     """A frame of the call tree, rebuilt from its BEGIN/END pair."""
@@ -92,8 +115,7 @@ class Trace:
                              f"expected {FORMAT_VERSION}")
         sites = [FrameSite(**s) for s in data["sites"]]
         events = [Event.from_json(row) for row in data["events"]]
-        values = {int(step): v for step, v in data.get("values", {}).items()}
-        return cls(events, sites, data.get("meta", {}), values)
+        return cls(events, sites, data.get("meta", {}), _values_from_json(data.get("values", {})))
 
     def save(self, path: str | os.PathLike[str]) -> None:
         Path(path).write_text(json.dumps(self._json_data()))
