@@ -384,6 +384,20 @@ export function memoryMapSvg(replay, step) {
   return (replay.payload.segments || []).length ? map + segmentsSvg(replay, step) : map;
 }
 
+// Where the `now` line of memoryMapSvg stands at `step` (either view).
+function nowX(replay, step) {
+  const c = curves.get(replay) || allocatedCurve(replay);
+  if (c.aggregate) return c.x(step);
+  const n = replay.n, LEFT = 124, W = 600;
+  return LEFT + (n > 1 ? (step / (n - 1)) * (W - LEFT - 6) : 0);
+}
+
+function countAtOrBefore(sorted, step) {
+  let lo = 0, hi = sorted.length;
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (sorted[mid] <= step) lo = mid + 1; else hi = mid; }
+  return lo;
+}
+
 // The caching allocator's segments alive at `step`, each block laid out by its offset:
 // allocated, pending (a free waiting on another stream) or cached. The twin of
 // replay/payload.py's decode_segments.
@@ -584,6 +598,7 @@ export function reachedElements(sizes, strides, offset) {
 // A storage too large to list (its elements are not recorded): the storage as BINS bins, those
 // holding an element this view reaches filled in.
 const BINS = 96;
+const STORAGE_LIMIT = 1024;
 const MAX_BIN_WALK = 200000;
 export function reachedBins(sizes, strides, offset, length) {
   const numel = sizes.reduce((a, b) => a * b, 1);
@@ -642,7 +657,8 @@ export function valuesHtml(replay, step, tables, tensor) {
   if (v.elements == null) {
     const length = row.itemsize && tables.s[row.storage]
       ? Math.floor(tables.s[row.storage].nbytes / row.itemsize) : 0;
-    return out + (length ? reachBarHtml(sizes, strides, offset, length) : "");
+    // past STORAGE_LIMIT (tensortrace/_trace_values.py) no elements are kept: bins instead
+    return out + (length > STORAGE_LIMIT ? reachBarHtml(sizes, strides, offset, length) : "");
   }
   const { reached, complete } = reachedElements(sizes, strides, offset);
   const cells = v.elements.map((e, k) => {
@@ -824,8 +840,10 @@ export function mount(el, model, options = {}) {
   }
   const counterpart = $(".tt-counterpart-box .tt-counterpart");
   const graphBox = $(".tt-graph-box"), memoryBox = $(".tt-memory-box"), valuesBox = $(".tt-values-box");
-  const aggregate = (curves.get(replay) || allocatedCurve(replay)).aggregate &&
-    !(replay.payload.segments || []).length;
+  const aggregate = (curves.get(replay) || allocatedCurve(replay)).aggregate;
+  const byStep = (a, b) => a - b;
+  const allocSteps = replay.payload.blocks.map((b) => b[2]).sort(byStep);
+  const freeSteps = replay.payload.blocks.filter((b) => b[3] != null).map((b) => b[3]).sort(byStep);
   let tables = null, tablesVersion = -1;
   function show(step) {
     step = replay.clamp(step);
@@ -855,14 +873,21 @@ export function mount(el, model, options = {}) {
     put("values", valuesBox, tensor == null ? "none" : JSON.stringify([tensor, v.textStep,
       v.elementsStep, v.nextTextStep, row.sizes, row.strides, row.offset, row.dtype]),
       () => valuesHtml(replay, step, tables, tensor));
-    // the aggregate map only moves its `now` line; the per-block map is redrawn
-    if (aggregate && memoryBox.firstChild) {
-      const c = curves.get(replay);
+    // the maps are redrawn only when a block changes state (an alloc or a free at or before
+    // this step); otherwise only their `now` line moves. Segments change at more events.
+    const segments = (replay.payload.segments || []).length > 0;
+    const memKey = segments ? step : aggregate ? "aggregate"
+      : `${countAtOrBefore(allocSteps, step)}:${countAtOrBefore(freeSteps, step)}`;
+    if (!put("memory", memoryBox, memKey, () => memoryMapSvg(replay, step))) {
       const now = memoryBox.querySelector(".tt-now");
-      if (c && now) { now.setAttribute("x1", c.x(step)); now.setAttribute("x2", c.x(step)); }
-      put("memory-total", memoryBox.querySelector(".tt-col"), step, () => esc(allocatedCurveTitle(replay, step)));
+      const x = nowX(replay, step);
+      if (now) { now.setAttribute("x1", x); now.setAttribute("x2", x); }
+      if (aggregate) {
+        put("memory-total", memoryBox.querySelector(".tt-col"), step,
+          () => esc(allocatedCurveTitle(replay, step)));
+      }
     } else {
-      put("memory", memoryBox, step, () => memoryMapSvg(replay, step));
+      last["memory-total"] = undefined;
     }
     root.dataset.step = String(step);
     if (options.onShow) options.onShow(step);
