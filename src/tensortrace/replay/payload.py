@@ -2,12 +2,14 @@
 
 The TimelinePlayer ships this once; from then on stepping is pure JavaScript (no kernel round
 trip), so the same player works in a notebook, in an exported HTML page and in slides. The
-format, version 1:
+format, version 2:
 
 - `n`: the number of events (steps); `ph`: one letter per event, `B`, `E` or `i`;
 - `sites`: `[layer, name, source, symbol, legacy]`, the PyTorch counterpart of each frame;
-- `frames`: `[site, begin, end, parent, args, details, outcome]` in BEGIN order, texts already
-  renumbered (`TensorImpl#1`, handles by their names). The player rebuilds the open stack of any
+- `frames`: `[site, begin, end, parent, args, details, outcome]` in BEGIN order; the three texts
+  (already renumbered: `TensorImpl#1`, handles by their names) are indices into `strings`, where
+  each distinct text is once (a loop repeats the same arguments: a page of 100k events is half
+  the size). The player rebuilds the open stack of any
   step from `ph` and `frames`: a `B` opens the next frame, an `E` closes the open frame that ends
   there;
 - `instants`: `[kind, text]` for each `i` event, in order;
@@ -41,7 +43,7 @@ if TYPE_CHECKING:
     from tensortrace.replay.timeline import Timeline
 
 FORMAT = "tensortrace-replay"
-VERSION = 1
+VERSION = 2
 OUTCOME_LIMIT = 80
 
 
@@ -51,6 +53,16 @@ def build_payload(timeline: Timeline, title: str = "tensortrace") -> dict[str, A
     fmt = timeline.format_value
     ph = "".join(e.ph for e in trace.events)
     frames = []
+    strings: list[str] = []
+    string_index: dict[str, int] = {}
+
+    def intern(text: str) -> int:
+        index = string_index.get(text)
+        if index is None:
+            index = string_index[text] = len(strings)
+            strings.append(text)
+        return index
+
     for f in compiled.frames:
         args = ", ".join(f"{k}={fmt(v)}" for k, v in f.args.items())
         details = ", ".join(f"{k}={fmt(v)}" for k, v in f.details.items())
@@ -60,8 +72,8 @@ def build_payload(timeline: Timeline, title: str = "tensortrace") -> dict[str, A
             outcome = fmt(f.outcome["result"])
         else:
             outcome = ""
-        frames.append([f.site, f.begin, f.end, f.parent, args, details,
-                       outcome[:OUTCOME_LIMIT]])
+        frames.append([f.site, f.begin, f.end, f.parent, intern(args), intern(details),
+                       intern(outcome[:OUTCOME_LIMIT])])
     instants = [[e.kind, timeline.describe_event(i)]
                 for i, e in enumerate(trace.events) if e.ph not in (BEGIN, END)]
     deltas = [[step, op, table, key, fields]
@@ -81,6 +93,7 @@ def build_payload(timeline: Timeline, title: str = "tensortrace") -> dict[str, A
         "ph": ph,
         "sites": [[s.layer, s.name, s.source, s.symbol, s.legacy] for s in trace.sites],
         "frames": frames,
+        "strings": strings,
         "instants": instants,
         "deltas": deltas,
         "names": {str(k): v for k, v in timeline.names.names.items()},

@@ -10,13 +10,14 @@ const NAV_LABELS = {
 
 // ---- the replay: pure functions over the payload, no DOM (tested under node) --------------
 export function createReplay(payload) {
-  if (payload.format !== "tensortrace-replay" || payload.version !== 1) {
-    throw new Error("not a tensortrace replay payload (version 1)");
+  if (payload.format !== "tensortrace-replay" || payload.version !== 2) {
+    throw new Error("not a tensortrace replay payload (version 2)");
   }
   const n = payload.n;
   const ph = payload.ph;
   const frames = payload.frames;
   const deltas = payload.deltas;
+  const strings = payload.strings; // a frame's texts are indices into this table
   const K = payload.checkpoint_every || 256;
   const innermost = new Int32Array(n);
   const ordinal = new Int32Array(n); // B: its frame; i: its instant; E: the frame it closes
@@ -93,8 +94,8 @@ export function createReplay(payload) {
     const fr = frames[f];
     const site = payload.sites[fr[0]] || ["?", "?", "", "", null];
     return {
-      index: f, begin: fr[1], end: fr[2], parent: fr[3], args: fr[4], details: fr[5],
-      outcome: fr[6], layer: site[0], name: site[1], source: site[2], symbol: site[3],
+      index: f, begin: fr[1], end: fr[2], parent: fr[3], args: strings[fr[4]],
+      details: strings[fr[5]], outcome: strings[fr[6]], layer: site[0], name: site[1], source: site[2], symbol: site[3],
       legacy: site[4],
     };
   }
