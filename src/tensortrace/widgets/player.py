@@ -38,7 +38,9 @@ from tensortrace.trace import Trace
 from tensortrace.widgets.script_json import script_json
 
 STATIC = Path(__file__).parent / "static"
-PLAYER_JS = (STATIC / "player.js").read_text()
+# One ES module in four files, kept small: the replay, the drawing, the values panel, the UI
+PLAYER_PARTS = ("replay.js", "draw.js", "values.js", "player.js")
+PLAYER_JS = "".join((STATIC / part).read_text() for part in PLAYER_PARTS)
 PLAYER_CSS = (STATIC / "player.css").read_text()
 
 
@@ -150,7 +152,7 @@ def standalone_html(source: Trace | Timeline | TimelinePlayer | dict[str, Any],
     title = title or payload.get("title", "tensortrace")
     data = script_json(payload)  # no `<`, `>`, `&`, U+2028, U+2029: safe for any string
     if "</script" in PLAYER_JS.lower():
-        raise AssertionError("player.js must not contain a closing script tag")
+        raise AssertionError("the player's JS must not contain a closing script tag")
     if presentation is None:
         presentation = isinstance(source, TimelinePlayer) and source.presentation
     options = script_json({"deck": bool(deck), "presentation": bool(presentation)})
