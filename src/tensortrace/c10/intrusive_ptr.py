@@ -70,6 +70,7 @@ class intrusive_ptr(Generic[T]):
             recorder.current.instant("make_intrusive", "refcount", target.trace_name,
                                      {"object": target.trace_name, "refcount": 1,
                                       "type": type(target).__name__, **target._trace_info()})
+            recorder.current.tracked.add(target)  # Note [Values beside the events]
         return intrusive_ptr(target)
 
     def get(self) -> T:
@@ -90,6 +91,7 @@ class intrusive_ptr(Generic[T]):
                 recorder.current.instant("incref", "refcount", target.trace_name,
                                          {"object": target.trace_name,
                                           "refcount": target.refcount_})
+                recorder.current.tracked.add(target)  # made before the trace, maybe
         return intrusive_ptr(target)
 
     def reset_(self) -> None:
