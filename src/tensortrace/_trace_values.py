@@ -121,7 +121,7 @@ def _capture_impl(impl: TensorImpl, texts: dict[str, Any], storages: dict[str, A
     small = length <= STORAGE_LIMIT
     raw = storage.bytes_view()[: length * meta.itemsize] if small else None
     name = storage.trace_name
-    if small and name not in visited:
+    if raw is not None and name not in visited:
         visited.add(name)
         key = (meta.scalar_type, raw.tobytes())
         if storages.get(name) != key:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 # One color per trace layer, shared by every picture (the rich tree uses the same hues).
@@ -40,9 +41,9 @@ HIGHLIGHT = "#ff8c00"
 # output that is the theme's (light or dark) font colour, in a file viewed alone black. Hues
 # are kept for shapes, as strokes or translucent fills, which read on either background.
 INK = "currentColor"
-SOFT: dict[str, object] = {"fill": INK, "fill_opacity": 0.8}  # secondary text
-MUTED: dict[str, object] = {"fill": INK, "fill_opacity": 0.7}  # notes and captions
-EDGE: dict[str, object] = {"stroke": INK, "stroke_opacity": 0.8}  # arrows
+SOFT: dict[str, Any] = {"fill": INK, "fill_opacity": 0.8}  # secondary text
+MUTED: dict[str, Any] = {"fill": INK, "fill_opacity": 0.7}  # notes and captions
+EDGE: dict[str, Any] = {"stroke": INK, "stroke_opacity": 0.8}  # arrows
 
 
 def _attrs(attrs: dict[str, object]) -> str:
