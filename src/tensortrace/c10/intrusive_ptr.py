@@ -25,7 +25,7 @@ from tensortrace.trace.schema import DECREF, DELETE, INCREF, MAKE_INTRUSIVE, obj
 _ids = itertools.count(1)
 
 
-class intrusive_ptr_target:  # noqa: N801 - PyTorch's name
+class intrusive_ptr_target:  # PyTorch's name
     """The base of every refcounted object: the counts live here, inside the object."""
 
     __slots__ = ("refcount_", "weakcount_", "_id", "__weakref__")
@@ -54,7 +54,7 @@ class intrusive_ptr_target:  # noqa: N801 - PyTorch's name
 T = TypeVar("T", bound=intrusive_ptr_target)
 
 
-class intrusive_ptr(Generic[T]):  # noqa: N801
+class intrusive_ptr(Generic[T]):
     """An owning pointer to an intrusive_ptr_target. See Note [Python drives the refcounts]."""
 
     __slots__ = ("target_",)
@@ -71,6 +71,7 @@ class intrusive_ptr(Generic[T]):  # noqa: N801
             recorder.current.instant(MAKE_INTRUSIVE, "refcount", target.trace_name,
                                      {"object": target.trace_name, "refcount": 1,
                                       "type": type(target).__name__, **target._trace_info()})
+            recorder.current.tracked.add(target)  # Note [Values beside the events]
         return intrusive_ptr(target)
 
     def get(self) -> T:
@@ -91,6 +92,7 @@ class intrusive_ptr(Generic[T]):  # noqa: N801
                 recorder.current.instant(INCREF, "refcount", target.trace_name,
                                          {"object": target.trace_name,
                                           "refcount": target.refcount_})
+                recorder.current.tracked.add(target)  # made before the trace, maybe
         return intrusive_ptr(target)
 
     def reset_(self) -> None:

@@ -379,9 +379,9 @@ def _instant_deltas(event: Event, index: int, ids: ObjectIds, out: list[Delta],
         impl = ids.object(a.get("impl"))
         out.append((NEW, HANDLES, handle, {"impl": impl[1] if impl else None}))
     elif kind == HANDLE_DEL:
-        handle = ids.known_handle(a["handle"])
-        if handle is not None:
-            out.append((DROP, HANDLES, handle, {}))
+        known = ids.known_handle(a["handle"])
+        if known is not None:
+            out.append((DROP, HANDLES, known, {}))
     elif kind in (ALLOC, FREE):
         addr = a["addr"]
         if kind == ALLOC:

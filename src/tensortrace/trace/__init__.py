@@ -17,8 +17,8 @@ from types import FrameType
 from typing import Any
 
 from tensortrace.trace import recorder
+from tensortrace.trace.errors import TraceFormatError
 from tensortrace.trace.events import LAYERS, Event, FrameSite
-from tensortrace.trace.format import TraceFormatError
 from tensortrace.trace.recorder import frame, summarize, traced
 from tensortrace.trace.source import record_names, run_source
 from tensortrace.trace.trace import FrameNode, Trace
@@ -35,7 +35,7 @@ def record(**meta: Any) -> Iterator[Trace]:
     """
     rec = recorder.start()
     result = Trace(rec.events, rec.sites,
-                   {"pid": os.getpid(), "tid": threading.get_native_id(), **meta})
+                   {"pid": os.getpid(), "tid": threading.get_native_id(), **meta}, rec.values)
     try:
         yield result
     finally:

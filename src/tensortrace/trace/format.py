@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from tensortrace.trace.checks import CheckError, check_args, check_json, check_sites
+from tensortrace.trace.errors import TraceFormatError
 from tensortrace.trace.events import Event, FrameSite
 from tensortrace.trace.legacy import upgrade_value
 from tensortrace.trace.schema import BEGIN, END, INSTANT, INSTANT_KINDS, LAYERS
@@ -36,15 +37,6 @@ MAX_TS = 2**63 - 1
 _ROW_COLUMNS = {"ph": 0, "name": 1, "layer": 2, "ts": 3, "depth": 4, "site": 5, "kind": 6,
                 "tid": 8}  # format 1's row layout
 MAX_DEPTH = 2**31 - 1
-
-
-class TraceFormatError(ValueError):
-    """A trace file that is not a valid tensortrace trace: where, and what was expected."""
-
-    def __init__(self, file: str, place: str, expected: str, got: str | None = None) -> None:
-        self.file, self.place, self.expected, self.got = file, place, expected, got
-        message = f"{file}: {place}: expected {expected}"
-        super().__init__(message + (f", got {got}" if got is not None else ""))
 
 
 # ---- writing ------------------------------------------------------------------------------------
@@ -65,13 +57,18 @@ else:  # pragma: no cover - a Python without json's C accelerator
     _encode = json.JSONEncoder(separators=(",", ":"), default=_not_json).encode
 
 
-def dumps(events: list[Event], sites: list[FrameSite], meta: dict[str, Any]) -> str:
+Loaded = tuple[list[Event], list[FrameSite], dict[str, Any], dict[int, dict[str, Any]]]
+
+
+def dumps(events: list[Event], sites: list[FrameSite], meta: dict[str, Any],
+          values: dict[int, dict[str, Any]] | None = None) -> str:
     """The version-2 document as compact JSON text."""
     with gc_paused():
-        return _dumps(events, sites, meta)
+        return _dumps(events, sites, meta, values or {})
 
 
-def _dumps(events: list[Event], sites: list[FrameSite], meta: dict[str, Any]) -> str:
+def _dumps(events: list[Event], sites: list[FrameSite], meta: dict[str, Any],
+           values: dict[int, dict[str, Any]]) -> str:
     table: dict[str, int] = {}  # args JSON text -> index in arg_table: each written once
     by_id: dict[int, int] = {}  # a loaded trace shares identical args: encode each once
     arg_index = []
@@ -94,6 +91,8 @@ def _dumps(events: list[Event], sites: list[FrameSite], meta: dict[str, Any]) ->
         "ts": [e.ts_ns for e in events], "depth": [e.depth for e in events],
         "site": [e.site for e in events], "tid": [e.tid for e in events], "args": arg_index,
     }
+    if values:  # Note [Values beside the events]: optional, what tensors held at a step
+        head["values"] = {str(step): v for step, v in values.items()}
     return (_encode(head)[:-1] + ',"events":' + _encode(columns) + ',"arg_table":['
             + ",".join(table) + "]}")
 
@@ -119,7 +118,7 @@ def parse(raw: bytes | str, file: str) -> Any:
         raise TraceFormatError(file, "$", "JSON numbers in range", str(exc)[:80]) from None
 
 
-def load_path(path: str | os.PathLike[str]) -> tuple[list[Event], list[FrameSite], dict[str, Any]]:
+def load_path(path: str | os.PathLike[str]) -> Loaded:
     file = str(path)
     try:
         raw = Path(path).read_bytes()
@@ -128,9 +127,8 @@ def load_path(path: str | os.PathLike[str]) -> tuple[list[Event], list[FrameSite
     return from_data(parse(raw, file), file)
 
 
-def from_data(data: Any, file: str = "<data>"
-              ) -> tuple[list[Event], list[FrameSite], dict[str, Any]]:
-    """Checked data -> (events, sites, meta); TraceFormatError for anything else."""
+def from_data(data: Any, file: str = "<data>") -> Loaded:
+    """Checked data -> (events, sites, meta, values); TraceFormatError for anything else."""
     with gc_paused():
         try:
             return _from_data(data)
@@ -152,7 +150,7 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _from_data(data: Any) -> tuple[list[Event], list[FrameSite], dict[str, Any]]:
+def _from_data(data: Any) -> Loaded:
     if type(data) is not dict:
         raise CheckError("a JSON object (a tensortrace trace)", data)
     if data.get("format") != FORMAT:
@@ -169,7 +167,31 @@ def _from_data(data: Any) -> tuple[list[Event], list[FrameSite], dict[str, Any]]
     else:
         events = _columns(data, len(sites))
     _check_nesting(events, version >= 2)
-    return events, sites, meta
+    return events, sites, meta, _values(data.get("values", {}))
+
+
+def _values(raw: Any) -> dict[int, dict[str, Any]]:
+    """The optional `values` table (Note [Values beside the events]): step -> {"t": {tensor:
+    text}, "s": {storage: [dtype, elements]}}."""
+    if type(raw) is not dict:
+        raise CheckError("an object of steps", raw, ["values"])
+    out: dict[int, dict[str, Any]] = {}
+    for step, entry in raw.items():
+        if not (step.isascii() and step.isdigit() and len(step) < 19) or type(entry) is not dict:
+            raise CheckError("an object keyed by a step number", entry, ["values", step])
+        texts, storages = entry.get("t", {}), entry.get("s", {})
+        if type(texts) is not dict or not all(type(t) is str for t in texts.values()):
+            raise CheckError("an object of texts", texts, ["values", step, "t"])
+        if type(storages) is not dict or not all(
+                type(v) is list and len(v) == 2 and type(v[0]) is str and type(v[1]) is list
+                for v in storages.values()):
+            raise CheckError("an object of [dtype, elements]", storages, ["values", step, "s"])
+        try:
+            check_json(entry)
+        except CheckError as bad:
+            raise bad.within("values", step) from None
+        out[int(step)] = entry
+    return out
 
 
 def _check_meta(meta: Any) -> None:

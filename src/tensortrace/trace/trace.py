@@ -8,19 +8,16 @@ Saving is JSON only, never pickle: a trace file is data, safe to open from anyon
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from tensortrace.trace import format as trace_format
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
 from tensortrace.trace.schema import ALLOC, FREE, render_value
 
-FORMAT_VERSION = trace_format.VERSION
+FORMAT_VERSION = 2  # trace/format.py's VERSION (format.py imports json: loaded on first use)
 
 
 @dataclass
@@ -54,34 +51,46 @@ class Trace:
     events: list[Event]
     sites: list[FrameSite]
     meta: dict[str, Any] = field(default_factory=dict)
+    # Note [Values beside the events]: step -> what tensors held then, read by the replay
+    values: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     # ---- persistence (format.py; docs/trace-format.md) ---------------------------------------
     def to_json(self) -> dict[str, Any]:
         """The trace as JSON data (the file's version-2 document): a copy, so that editing it
         never edits the trace."""
+        import json
+
         return json.loads(self.dumps())
 
     def dumps(self) -> str:
         """The trace file's text."""
-        return trace_format.dumps(self.events, self.sites, self.meta)
+        from tensortrace.trace import format as trace_format  # json stays off the import path
+
+        return trace_format.dumps(self.events, self.sites, self.meta, self.values)
 
     @classmethod
     def from_json(cls, data: Any, file: str = "<data>") -> Trace:
         """A trace from JSON data, checked: TraceFormatError names what is wrong and where."""
-        events, sites, meta = trace_format.from_data(data, file)
-        return cls(events, sites, meta)
+        from tensortrace.trace import format as trace_format
+
+        return cls(*trace_format.from_data(data, file))
 
     @classmethod
     def loads(cls, text: str | bytes, file: str = "<string>") -> Trace:
+        from tensortrace.trace import format as trace_format
+
         return cls.from_json(trace_format.parse(text, file), file)
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        Path(path).write_text(self.dumps(), encoding="utf-8")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.dumps())
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Trace:
         """Load a trace file: any file either loads into a Trace that every consumer survives
         or raises one TraceFormatError (a ValueError) naming the file, the place, the fix."""
+        from tensortrace.trace import format as trace_format
+
         return cls(*trace_format.load_path(path))
 
     # ---- threads (Note [Each thread has its own stack]) ---------------------------------------
@@ -93,7 +102,11 @@ class Trace:
         """The events one thread ran, as a trace of their own (this trace if there is one)."""
         if all(e.tid == tid for e in self.events):
             return self
-        return Trace([e for e in self.events if e.tid == tid], self.sites, self.meta)
+        kept = [i for i, e in enumerate(self.events) if e.tid == tid]
+        # the values are read on the tracing thread only: renumbered with its steps
+        step_of = {old: new for new, old in enumerate(kept)} if tid == 0 else {}
+        values = {step_of[s]: v for s, v in self.values.items() if s in step_of}
+        return Trace([self.events[i] for i in kept], self.sites, self.meta, values)
 
     # ---- structure ---------------------------------------------------------------------------
     def site_of(self, event: Event) -> FrameSite | None:
@@ -170,7 +183,10 @@ class Trace:
     # ---- Chrome trace ------------------------------------------------------------------------
     def export_chrome_trace(self, path: str | os.PathLike[str]) -> None:
         """Write a Chrome Trace Event file shaped like torch.profiler's export_chrome_trace."""
-        Path(path).write_text(json.dumps(self.chrome_trace_events()))
+        import json
+
+        with open(path, "w") as f:
+            json.dump(self.chrome_trace_events(), f)
 
     def chrome_trace_events(self) -> dict[str, Any]:
         pid = int(self.meta.get("pid", os.getpid()))
@@ -225,6 +241,20 @@ class Trace:
                             "args": {"kind": event.kind, **event.args, "Ev Idx": index}})
         return {"schemaVersion": 1, "traceEvents": out, "traceName": "tensortrace",
                 "displayTimeUnit": "ms"}
+
+    # Note [A Trace shows itself]
+    # In a terminal (rich) and in Jupyter a Trace displays as the replay's Timeline overview.
+    # The replay is imported when a trace is first shown, not with the package: it is the
+    # viewer side (rich, the timeline), which a program that only records does not need.
+    def __rich__(self) -> Any:
+        from tensortrace.replay.timeline import trace_rich
+
+        return trace_rich(self)
+
+    def _repr_html_(self) -> str:
+        from tensortrace.replay.timeline import trace_repr_html
+
+        return trace_repr_html(self)
 
     def __len__(self) -> int:
         return len(self.events)
