@@ -218,7 +218,7 @@ def check_sites(sites: Any, version: int) -> list[FrameSite]:
             keys = ("layer", "name", "source", "symbol", "legacy")
             if set(site) - set(keys) or not {"layer", "name", "source", "symbol"} <= set(site):
                 raise CheckError(f"a site object with the keys {list(keys)}", site, ["sites", i])
-            fields = [site.get(k) for k in keys]
+            fields: list[Any] = [site.get(k) for k in keys]
         elif type(site) is list and len(site) == 5:
             fields = site
         else:

@@ -54,7 +54,10 @@ if c_make_encoder is not None:
     def _encode(value: Any) -> str:
         return "".join(_encode_chunks(value, 0))
 else:  # pragma: no cover - a Python without json's C accelerator
-    _encode = json.JSONEncoder(separators=(",", ":"), default=_not_json).encode
+    _encoder = json.JSONEncoder(separators=(",", ":"), default=_not_json)
+
+    def _encode(value: Any) -> str:
+        return _encoder.encode(value)
 
 
 Loaded = tuple[list[Event], list[FrameSite], dict[str, Any], dict[int, dict[str, Any]]]
