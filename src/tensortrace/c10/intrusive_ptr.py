@@ -67,8 +67,9 @@ class intrusive_ptr(Generic[T]):  # noqa: N801
         target.refcount_ = 1
         target.weakcount_ = 1
         if recorder.current is not None:
-            recorder.current.instant("make_intrusive", "refcount", target.trace_name,
-                                     {"object": target.trace_name, "refcount": 1,
+            name = target.trace_name
+            recorder.current.instant("make_intrusive", "refcount", name,
+                                     {"object": name, "refcount": 1,
                                       "type": type(target).__name__, **target._trace_info()})
         return intrusive_ptr(target)
 
@@ -87,9 +88,9 @@ class intrusive_ptr(Generic[T]):  # noqa: N801
         if target is not None:
             target.refcount_ += 1
             if recorder.current is not None:
-                recorder.current.instant("incref", "refcount", target.trace_name,
-                                         {"object": target.trace_name,
-                                          "refcount": target.refcount_})
+                name = target.trace_name
+                recorder.current.instant("incref", "refcount", name,
+                                         {"object": name, "refcount": target.refcount_})
         return intrusive_ptr(target)
 
     def reset_(self) -> None:
@@ -101,14 +102,13 @@ class intrusive_ptr(Generic[T]):  # noqa: N801
         refcount = target.refcount_ = target.refcount_ - 1
         rec = recorder.current
         if rec is not None:
-            rec.instant("decref", "refcount", target.trace_name,
-                        {"object": target.trace_name, "refcount": refcount})
+            name = target.trace_name
+            rec.instant("decref", "refcount", name, {"object": name, "refcount": refcount})
         if refcount == 0:
             target.weakcount_ -= 1
             target.release_resources()
             if rec is not None:
-                rec.instant("delete", "refcount", target.trace_name,
-                            {"object": target.trace_name})
+                rec.instant("delete", "refcount", name, {"object": name})
 
     reset = reset_
 

@@ -90,9 +90,9 @@ class TensorBase:
     # ---- identity and trace ----------------------------------------------------------------
     def _trace_summary(self) -> str:
         cdata = getattr(self, "cdata", None)
-        if cdata is None or not cdata.defined():
+        impl = cdata.impl_.target_ if cdata is not None else None  # hot: read directly
+        if impl is None:
             return "Tensor(undefined)"
-        impl = cdata.unsafeGetTensorImpl()
         return (f"_h{self._handle}: {impl.trace_name} {list(impl.sizes_)} "
                 f"{get_dtype(impl.scalar_type())!r}")
 

@@ -24,10 +24,14 @@ from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
 F = TypeVar("F", bound=Callable[..., Any])
 
 MAX_SEQUENCE_ITEMS = 8
+# summarize's fast path: exact types only (an IntEnum is no `int` here, so it is still named)
+_PLAIN_TYPES = frozenset({type(None), bool, int, float, str})
 
 
 def summarize(value: Any) -> Any:
     """A short, JSON-safe description of an argument or result, never the data itself."""
+    if type(value) in _PLAIN_TYPES:  # most arguments: one set lookup, the answer unchanged
+        return value
     if isinstance(value, Enum):  # before int: ScalarType.Float reads better than 6
         return str(value)
     if value is None or isinstance(value, (bool, int, float, str)):
@@ -59,17 +63,29 @@ class Recorder:
     def __init__(self) -> None:
         self.events: list[Event] = []
         self.sites: list[FrameSite] = []
-        self._site_index: dict[FrameSite, int] = {}
+        # by the site's fields: a tuple hashes in C, the frozen dataclass's __hash__ in Python
+        self._site_index: dict[tuple[Any, ...], int] = {}
+        # Note [Sites by identity]: a traced function's site is one object for the process, so
+        # begin/end find its index by id() (one dict lookup, no dataclass hashing); a site seen
+        # first by value is pinned in _site_objects so that its id is never reused.
+        self._site_ids: dict[int, int] = {}
+        self._site_objects: list[FrameSite] = []
         self.depth = 0
         self.ident = get_ident()  # the tracing thread
         self._other_depths: dict[int, int] = {}  # native id -> depth, for other threads
         self.t0 = time.perf_counter_ns()
 
     def _site(self, site: FrameSite) -> int:
-        index = self._site_index.get(site)
+        index = self._site_ids.get(id(site))
+        if index is not None:
+            return index
+        key = (site.layer, site.name, site.source, site.symbol, site.legacy)
+        index = self._site_index.get(key)
         if index is None:
-            index = self._site_index[site] = len(self.sites)
+            index = self._site_index[key] = len(self.sites)
             self.sites.append(site)
+        self._site_ids[id(site)] = index
+        self._site_objects.append(site)
         return index
 
     def begin(self, site: FrameSite, args: dict[str, Any]) -> None:
@@ -81,9 +97,10 @@ class Recorder:
                                      time.perf_counter_ns() - self.t0, depth,
                                      self._site(site), args=args, tid=tid))
             return
+        index = self._site_ids.get(id(site))  # Note [Sites by identity]
         self.events.append(Event(BEGIN, site.name, site.layer,
                                  time.perf_counter_ns() - self.t0, self.depth,
-                                 self._site(site), args=args))
+                                 self._site(site) if index is None else index, args=args))
         self.depth += 1
 
     def end(self, site: FrameSite, args: dict[str, Any]) -> None:
@@ -95,9 +112,10 @@ class Recorder:
                                      self._site(site), args=args, tid=tid))
             return
         self.depth -= 1
+        index = self._site_ids.get(id(site))
         self.events.append(Event(END, site.name, site.layer,
                                  time.perf_counter_ns() - self.t0, self.depth,
-                                 self._site(site), args=args))
+                                 self._site(site) if index is None else index, args=args))
 
     def instant(self, kind: str, layer: str, name: str, args: dict[str, Any]) -> None:
         if get_ident() != self.ident:
@@ -140,17 +158,24 @@ def record_call(rec: Recorder, site: FrameSite, begin_args: dict[str, Any],
     if end_args is not None:
         rec.end(site, end_args(result))
     else:
-        rec.end(site, {"result": summarize(result)} if record_result else {})
+        rec.end(site, {"result": result if type(result) in _PLAIN_TYPES else summarize(result)}
+                if record_result else {})
     return result
 
 
 def _call_traced(rec: Recorder, site: FrameSite, fn: Callable[..., Any],
                  names: tuple[str, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """The slow path of a traced wrapper, taken only while a trace is active."""
-    described = {n: summarize(v) for n, v in zip(names, args)}
+    # plain loops with summarize's fast path inlined: no comprehension frames per event
+    plain = _PLAIN_TYPES
+    described = {}
+    for n, v in zip(names, args):
+        described[n] = v if type(v) in plain else summarize(v)
     if len(args) > len(names):
-        described["*args"] = [summarize(v) for v in args[len(names):]]
-    described.update((k, summarize(v)) for k, v in kwargs.items())
+        described["*args"] = [v if type(v) in plain else summarize(v)
+                              for v in args[len(names):]]
+    for k, v in kwargs.items():
+        described[k] = v if type(v) in plain else summarize(v)
     return record_call(rec, site, {"args": described}, fn, args, kwargs)
 
 
