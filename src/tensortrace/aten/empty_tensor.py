@@ -16,7 +16,7 @@ from tensortrace.c10.cpu_allocator import GetCPUAllocator
 from tensortrace.c10.default_dtype import get_default_dtype
 from tensortrace.c10.device import Device
 from tensortrace.c10.dispatch_key import DispatchKey, DispatchKeySet
-from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.exception import TORCH_CHECK, torchCheckFail
 from tensortrace.c10.intrusive_ptr import intrusive_ptr, make_intrusive
 from tensortrace.c10.scalar_type import ScalarType, TypeMeta
 from tensortrace.c10.storage_impl import Storage, StorageImpl
@@ -29,8 +29,9 @@ CPU_KS = DispatchKeySet(DispatchKey.CPU)
 
 def check_size_nonnegative(size: Sequence[int]) -> None:
     for x in size:
-        TORCH_CHECK(x >= 0, "Trying to create tensor with negative dimension ", x, ": ",
-                    list(size))
+        if x < 0:  # Note [TORCH_CHECK tests first]
+            torchCheckFail("Trying to create tensor with negative dimension ", x, ": ",
+                           list(size))
 
 
 # Note [Storage size overflow]: EmptyTensor.cpp computes the bytes in uint64 with overflow
@@ -59,7 +60,8 @@ def computeStorageNbytesContiguous(sizes: Sequence[int], itemsize: int,  # noqa:
     overflowed |= size >= UINT64_LIMIT
     step_overflowed, size = _mul_overflows(size % UINT64_LIMIT, itemsize)
     overflowed |= step_overflowed or size > STORAGE_MAX
-    TORCH_CHECK(not overflowed, "Storage size calculation overflowed with sizes=", list(sizes))
+    if overflowed:
+        torchCheckFail("Storage size calculation overflowed with sizes=", list(sizes))
     return size
 
 
@@ -79,8 +81,9 @@ def computeStorageNbytes(sizes: Sequence[int], strides: Sequence[int],  # noqa: 
         size %= UINT64_LIMIT
     step_overflowed, size = _mul_overflows(size, itemsize)
     overflowed |= step_overflowed or size > STORAGE_MAX
-    TORCH_CHECK(not overflowed, "Storage size calculation overflowed with sizes=", list(sizes),
-                " and strides=", list(strides))
+    if overflowed:
+        torchCheckFail("Storage size calculation overflowed with sizes=", list(sizes),
+                       " and strides=", list(strides))
     return size
 
 
@@ -116,9 +119,10 @@ def empty_strided_generic(size: Sequence[int], stride: Sequence[int], allocator:
 
 
 def _cpu_check(device: Device | None, pin_memory: bool | None) -> None:
-    TORCH_CHECK(device is None or device.is_cpu(), "empty_cpu: expected a CPU device, got ",
-                device)
-    TORCH_CHECK(not pin_memory, "Cannot pin memory: no accelerator is available to pin it for")
+    if not (device is None or device.is_cpu()):
+        torchCheckFail("empty_cpu: expected a CPU device, got ", device)
+    if pin_memory:
+        torchCheckFail("Cannot pin memory: no accelerator is available to pin it for")
 
 
 @traced("native", "at::detail::empty_cpu", SOURCE, legacy="empty_cpu")

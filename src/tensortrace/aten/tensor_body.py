@@ -12,7 +12,7 @@ See Note [Python drives the refcounts].
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from tensortrace.c10.device import Device
 from tensortrace.c10.dispatch_key import DispatchKeySet
@@ -23,6 +23,14 @@ from tensortrace.c10.tensor_impl import TensorImpl
 from tensortrace.c10.tensor_options import TensorOptions
 
 
+def _null() -> NoReturn:
+    raise RuntimeError("intrusive_ptr is null")  # what intrusive_ptr.get() raises
+
+
+# Note [Direct reads on hot paths]
+# Every accessor reads the TensorImpl straight from the pointer's field instead of calling
+# intrusive_ptr.get(): the same check (a null pointer raises as get() does) without a Python
+# call, which the seed expression would otherwise make ~75 times.
 class Tensor:
     __slots__ = ("impl_", "__weakref__")
 
@@ -41,66 +49,120 @@ class Tensor:
         return self.impl_.target_ is not None  # hot: asked ~20 times per op
 
     def unsafeGetTensorImpl(self) -> TensorImpl:  # noqa: N802
-        return self.impl_.get()
+        impl = self.impl_.target_  # Note [Direct reads on hot paths]
+        if impl is None:
+            _null()
+        return impl
 
     def is_same(self, other: Tensor) -> bool:
         return self.impl_.target_ is other.impl_.target_
 
     def use_count(self) -> int:
-        return self.impl_.get().refcount_
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.refcount_
 
     # ---- metadata, all read from the TensorImpl ------------------------------------------------
     def sizes(self) -> tuple[int, ...]:
-        return self.impl_.get().sizes_
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.sizes_
 
     def strides(self) -> tuple[int, ...]:
-        return self.impl_.get().strides_
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.strides_
 
     def size(self, dim: int) -> int:
-        return self.impl_.get().sizes_[dim]
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.sizes_[dim]
 
     def stride(self, dim: int) -> int:
-        return self.impl_.get().strides_[dim]
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.strides_[dim]
 
     def dim(self) -> int:
-        return len(self.impl_.get().sizes_)
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return len(impl.sizes_)
 
     def numel(self) -> int:
-        return self.impl_.get().numel_
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.numel_
 
     def storage_offset(self) -> int:
-        return self.impl_.get().storage_offset_
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.storage_offset_
 
     def scalar_type(self) -> ScalarType:
-        return self.impl_.get().data_type_.scalar_type
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.data_type_.scalar_type
 
     def dtype(self) -> TypeMeta:
-        return self.impl_.get().data_type_
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.data_type_
 
     def element_size(self) -> int:
-        return self.impl_.get().data_type_.itemsize
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.data_type_.itemsize
 
     def device(self) -> Device:
-        return self.impl_.get().device_opt_
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.device_opt_
 
     def is_cpu(self) -> bool:
-        return self.impl_.get().device_opt_.is_cpu()
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.device_opt_.is_cpu()
 
     def key_set(self) -> DispatchKeySet:
-        return self.impl_.get().key_set_
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.key_set_
 
     def is_contiguous(self) -> bool:
-        return self.impl_.get().is_contiguous_
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.is_contiguous_
 
     def storage(self) -> Storage:
-        return self.impl_.get().storage_
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.storage_
 
     def options(self) -> TensorOptions:
         impl = self.impl_.get()
         return TensorOptions(impl.data_type_.scalar_type, impl.device_opt_, "strided", False)
 
     def data_ptr(self) -> int:
-        return self.impl_.get().data()
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.data()
 
     def requires_grad(self) -> bool:
         meta = self.impl_.get().autograd_meta_
@@ -112,7 +174,10 @@ class Tensor:
         return isFloatingType(self.scalar_type())
 
     def numpy_view(self) -> Any:
-        return self.impl_.get().numpy_view()
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.numpy_view()
 
     def _trace_summary(self) -> str:
         impl = self.impl_.target_
