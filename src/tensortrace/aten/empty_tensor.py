@@ -51,6 +51,17 @@ def _mul_overflows(a: int, b: int) -> tuple[bool, int]:
 
 def computeStorageNbytesContiguous(sizes: Sequence[int], itemsize: int,  # noqa: N802
                                    storage_offset: int = 0) -> int:
+    # the common case first: with every size >= 1 each partial product is at most the total,
+    # so when the total bytes fit no step can have overflowed (the same answer, no _mul_overflows)
+    size = 1
+    for s in sizes:
+        if s < 1:
+            break
+        size *= s
+    else:
+        nbytes = (size + storage_offset) * itemsize
+        if storage_offset >= 0 and nbytes <= STORAGE_MAX:
+            return nbytes
     size = 1
     overflowed = False
     for s in sizes:  # safe_multiplies_u64

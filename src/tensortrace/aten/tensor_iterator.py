@@ -119,6 +119,11 @@ class FastSetupType(Enum):
     NON_OVERLAPPING_DENSE = 2
 
 
+# The undefined Tensor every OperandInfo starts with as its original_tensor: only ever read or
+# replaced, never changed in place, so one is shared (a new one per operand cost four calls).
+_UNDEFINED = Tensor()
+
+
 class OperandInfo:
     """One tensor of the iteration, with its byte strides in the iterator's dimension order."""
 
@@ -127,7 +132,7 @@ class OperandInfo:
 
     def __init__(self, tensor: Tensor, is_const: bool = False) -> None:
         self.tensor = tensor
-        self.original_tensor = Tensor()
+        self.original_tensor = _UNDEFINED
         self.stride_bytes: list[int] = []
         self.is_output = False
         self.is_const = is_const
@@ -153,7 +158,7 @@ class OperandInfo:
 
     def restore_original_tensor(self) -> None:
         self.tensor = self.original_tensor
-        self.original_tensor = Tensor()
+        self.original_tensor = _UNDEFINED
 
 
 class TensorIteratorConfig:

@@ -114,6 +114,8 @@ class intrusive_ptr(Generic[T]):  # noqa: N801
 
     def __del__(self) -> None:
         # At interpreter shutdown module globals may already be gone; nothing to report then.
+        if self.target_ is None:  # a null or already reset pointer: no call to reset_
+            return
         try:
             self.reset_()
         except KeyboardInterrupt:
