@@ -605,7 +605,7 @@ class TensorIteratorBase:
                     TORCH_CHECK(cpu_scalars_on_non_cpu < 1,
                                 "Trying to pass too many CPU scalars to non-CPU kernel!")
                     cpu_scalars_on_non_cpu += 1
-                elif op.device != common_device:  # Note [TORCH_CHECK tests first]
+                elif op.device is not common_device and op.device != common_device:
                     torchCheckFail("Expected all tensors to be on the same device, but found at "
                                    "least two devices, ", common_device, " and ", op.device, "!")
             if (config.enforce_safe_casting_to_output_ and op.is_output

@@ -254,6 +254,8 @@ def make_inplace_or_view_kernel(op: OperatorHandle) -> KernelFunction:
     schema = op.schema
     symbol = f"torch::ADInplaceOrView::{schema.full_name.replace('.', '_')}"
     manual = schema.name in MANUAL_NON_DIFFERENTIABLE
+    # the schema's flags, read once here: as properties they scan the arguments on each call
+    writes, is_view = schema.is_inplace or schema.is_out, schema.is_view
 
     @traced("autograd", symbol, INPLACE_OR_VIEW)
     def inplace_or_view_kernel(ks: DispatchKeySet, *args: Any) -> Any:
@@ -265,10 +267,10 @@ def make_inplace_or_view_kernel(op: OperatorHandle) -> KernelFunction:
                 result.unsafeGetTensorImpl().set_version_counter(
                     args[0].unsafeGetTensorImpl().version_counter())
             return result
-        if schema.is_inplace or schema.is_out:
+        if writes:
             for written in result if isinstance(result, tuple) else (result,):
                 increment_version(written)
-        elif schema.is_view:
+        elif is_view:
             # a multi-output view (split, unbind: `Tensor(a)[]`) makes each piece a view;
             # an op that hands back its input itself (lift_fresh, resolve_conj) makes none:
             # a tensor is never a view of itself (torch: `_base is None`), and would own itself

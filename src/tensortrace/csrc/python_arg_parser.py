@@ -110,6 +110,10 @@ def _first_bad_int(seq: Sequence[Any]) -> int:
     return -1
 
 
+_DEFAULT_VALUES: dict[str, Any] = {}
+_UNPARSED = object()
+
+
 @dataclass
 class FunctionParameter:
     type_: ParameterType
@@ -143,7 +147,18 @@ class FunctionParameter:
     def default_value(self) -> Any:
         """The value an absent argument takes (PythonArgs' accessors fall back to it)."""
         text = self.default_str
-        if text is None or text == "None":
+        if text is None:
+            return None
+        # parsed once per default text (every absent argument of every call asks); a list
+        # default is copied, since the caller may change it
+        value = _DEFAULT_VALUES.get(text, _UNPARSED)
+        if value is _UNPARSED:
+            value = _DEFAULT_VALUES[text] = self._parse_default(text)
+        return list(value) if type(value) is list else value
+
+    @staticmethod
+    def _parse_default(text: str) -> Any:
+        if text == "None":
             return None
         if text in ("True", "False"):
             return text == "True"

@@ -180,9 +180,9 @@ class TensorBase:
 @traced("python", "THPVariable_Wrap", SOURCE, legacy="wrap")
 def THPVariable_Wrap(var: AtTensor) -> TensorBase:  # noqa: N802
     """Hand an at::Tensor to Python: its existing Python object, or a new handle owning it."""
-    if not var.defined():
+    impl = var.impl_.target_  # defined() and unsafeGetTensorImpl() in one direct read
+    if impl is None:
         return None  # type: ignore[return-value]
-    impl = var.unsafeGetTensorImpl()
     ref = impl.pyobj_
     if ref is not None:
         existing = ref()
@@ -194,7 +194,9 @@ def THPVariable_Wrap(var: AtTensor) -> TensorBase:  # noqa: N802
 
 def THPVariable_NewWithVar(obj: TensorBase, var: AtTensor) -> TensorBase:  # noqa: N802
     """Make `obj` the Python handle of `var` (also used by torch.Tensor(...), which has `obj`)."""
-    impl = var.unsafeGetTensorImpl()
+    impl = var.impl_.target_  # Note [Direct reads on hot paths]
+    if impl is None:
+        impl = var.unsafeGetTensorImpl()  # raises as it always did
     obj.cdata = var  # the handle takes over this at::Tensor's reference (a move)
     obj._handle = next(_handle_ids)
     impl.pyobj_ = weakref.ref(obj)
