@@ -125,7 +125,8 @@ class OperatorHandle:
         for i in self._single_indices:
             value = args[i]
             if value is not None:
-                mask |= value.key_set().repr_
+                impl = value.impl_.target_  # key_set(), read directly when defined
+                mask |= (impl.key_set_ if impl is not None else value.key_set()).repr_
         if self.list_indices:
             for i in self.list_indices:
                 if args[i] is not None:

@@ -187,8 +187,9 @@ class TensorIteratorConfig:
         self.num_inputs_ = 0
 
     def add_output(self, output: Tensor) -> TensorIteratorConfig:
-        TORCH_INTERNAL_ASSERT(self.num_inputs_ == 0, "Keep in mind that you have to add all "
-                              "outputs first before adding any input.")
+        if self.num_inputs_ != 0:  # Note [TORCH_CHECK tests first]
+            TORCH_INTERNAL_ASSERT(False, "Keep in mind that you have to add all outputs first "
+                                  "before adding any input.")
         self.tensors_.append(output)
         self.num_outputs_ += 1
         return self
