@@ -40,6 +40,15 @@ def seed_untraced_seconds() -> float:
     return best_of(lambda: torch.rand(3, 4)[0] + torch.rand(3, 4), number=200)
 
 
+def seed_torch_seconds() -> float | None:
+    """The same expression in PyTorch itself, where it is installed."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    return best_of(lambda: torch.rand(3, 4)[0] + torch.rand(3, 4), number=200)
+
+
 def seed_compiled_out_seconds() -> float:
     """The same measurement in a fresh interpreter whose tensortrace has no @traced wrappers."""
     env = dict(os.environ, TENSORTRACE_COMPILE_OUT_RECORDER="1")
@@ -194,17 +203,22 @@ def main() -> None:
     print("seed expression:", SEED)
     print(f"  recorder compiled out : {compiled_out * 1e6:9.1f} us")
     print(f"  untraced (recorder on, idle): {untraced * 1e6:9.1f} us  "
-          f"-> idle recorder adds {overhead:+.1%} (goal < 10%); {calls} Python calls")
+          f"-> idle recorder adds {overhead:+.1%} (goal < 10%); {calls} Python calls "
+          f"(issue #14's goals: <= 200 us, <= 400 calls)")
     print(f"  traced ({events} events)      : {traced * 1e6:9.1f} us  "
-          f"({traced / untraced:.1f}x untraced); {traced_calls} Python calls "
+          f"({traced / untraced:.1f}x untraced, goal <= 3x); {traced_calls} Python calls "
           f"({(traced_calls - calls) / events:.1f} per event)")
+    torch_seconds = seed_torch_seconds()
+    if torch_seconds is not None:
+        print(f"  PyTorch itself        : {torch_seconds * 1e6:9.1f} us  "
+              f"-> untraced is {untraced / torch_seconds:.0f}x torch")
     if "--no-valgrind" not in sys.argv:
         instructions = instructions_per_seed()
         if instructions is None:
             print("  instructions: valgrind is not installed (or failed)")
         else:
             print(f"  instructions per seed expression (cachegrind): {instructions:,.0f}")
-    print("4x4 float32 ops (the fixed cost of an op):")
+    print("4x4 float32 ops (the fixed cost of an op; goal <= 50 us each):")
     for name, (seconds, op_calls) in small_ops().items():
         print(f"  {name:12s}: {seconds * 1e6:7.1f} us; {op_calls} Python calls")
     adds = large_add_seconds()
