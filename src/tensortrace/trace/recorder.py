@@ -76,10 +76,10 @@ class Recorder:
         # by the site's fields: a tuple hashes in C, the frozen dataclass's __hash__ in Python
         self._site_index: dict[tuple[Any, ...], int] = {}
         # Note [Sites by identity]: a traced function's site is one object for the process, so
-        # begin/end find its index by id() (one dict lookup, no dataclass hashing); a site seen
-        # first by value is pinned in _site_objects so that its id is never reused.
+        # begin/end find its index by id() (one dict lookup, no dataclass hashing). Only the
+        # object stored in `sites` is looked up by id: that list keeps it alive, so its id is
+        # never reused; an equal site made anew per call is found by value and never pinned.
         self._site_ids: dict[int, int] = {}
-        self._site_objects: list[FrameSite] = []
         self.depth = 0
         self.ident = get_ident()  # the tracing thread
         self._other_depths: dict[int, int] = {}  # native id -> depth, for other threads
@@ -94,8 +94,7 @@ class Recorder:
         if index is None:
             index = self._site_index[key] = len(self.sites)
             self.sites.append(site)
-        self._site_ids[id(site)] = index
-        self._site_objects.append(site)
+            self._site_ids[id(site)] = index
         return index
 
     def begin(self, site: FrameSite, args: dict[str, Any]) -> None:
