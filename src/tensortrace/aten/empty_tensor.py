@@ -16,7 +16,7 @@ from tensortrace.c10.cpu_allocator import GetCPUAllocator
 from tensortrace.c10.default_dtype import get_default_dtype
 from tensortrace.c10.device import Device
 from tensortrace.c10.dispatch_key import DispatchKey, DispatchKeySet
-from tensortrace.c10.exception import TORCH_CHECK, torchCheckFail
+from tensortrace.c10.exception import torchCheckFail
 from tensortrace.c10.intrusive_ptr import intrusive_ptr, make_intrusive
 from tensortrace.c10.scalar_type import ScalarType, TypeMeta
 from tensortrace.c10.storage_impl import Storage, StorageImpl
@@ -79,8 +79,9 @@ def computeStorageNbytesContiguous(sizes: Sequence[int], itemsize: int,  # noqa:
 def computeStorageNbytes(sizes: Sequence[int], strides: Sequence[int],  # noqa: N802
                          itemsize: int, storage_offset: int = 0) -> int:
     """Bytes needed to reach the last element: itemsize * (1 + offset + sum((size-1)*stride))."""
-    TORCH_CHECK(len(sizes) == len(strides), "dimensionality of sizes (", len(sizes),
-                ") must match dimensionality of strides (", len(strides), ")")
+    if len(sizes) != len(strides):  # Note [TORCH_CHECK tests first]
+        torchCheckFail("dimensionality of sizes (", len(sizes),
+                       ") must match dimensionality of strides (", len(strides), ")")
     size = storage_offset + 1
     overflowed = False
     for s, st in zip(sizes, strides):

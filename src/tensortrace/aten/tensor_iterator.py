@@ -525,8 +525,9 @@ class TensorIteratorBase:
                 if config.resize_outputs_ and not self.operands_[i].is_read_write:
                     self.operands_[i].will_resize = True
                     continue
-                TORCH_CHECK(self.is_reduction_, "output with shape ", list(output.sizes()),
-                            " doesn't match the broadcast shape ", self.shape_)
+                if not self.is_reduction_:  # Note [TORCH_CHECK tests first]
+                    torchCheckFail("output with shape ", list(output.sizes()),
+                                   " doesn't match the broadcast shape ", self.shape_)
 
     def compute_common_dtype(self) -> ScalarType:
         state = ResultTypeState()

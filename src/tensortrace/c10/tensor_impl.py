@@ -219,7 +219,7 @@ class TensorImpl(intrusive_ptr_target):
         itemsize = self.data_type_.itemsize
         return np.ndarray(self.sizes_, dtype, buffer=self.storage_.unsafeGetStorageImpl()
                           .bytes_view(), offset=self.storage_offset_ * itemsize,
-                          strides=tuple(s * itemsize for s in self.strides_))
+                          strides=tuple(map(itemsize.__mul__, self.strides_)))  # no genexpr
 
     def _trace_info(self) -> dict[str, object]:
         return {"storage": self.storage_.unsafeGetStorageImpl().trace_name,

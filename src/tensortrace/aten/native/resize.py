@@ -38,7 +38,8 @@ def checkInBoundsForStorage(size: Sequence[int], stride: Sequence[int],  # noqa:
 @traced("native", "at::native::setStrided", SOURCE, legacy="as_strided (TensorShape.cpp)")
 def setStrided(self: Tensor, size: Sequence[int], stride: Sequence[int],  # noqa: N802
                storage_offset: int) -> None:
-    TORCH_CHECK(len(size) == len(stride), "mismatch in length of strides and shape")
+    if len(size) != len(stride):  # Note [TORCH_CHECK tests first]
+        torchCheckFail("mismatch in length of strides and shape")
     for s in stride:
         if s < 0:  # Note [TORCH_CHECK tests first]: list(stride) only on failure
             torchCheckFail("as_strided: Negative strides are not supported at the moment, "
@@ -46,7 +47,8 @@ def setStrided(self: Tensor, size: Sequence[int], stride: Sequence[int],  # noqa
     impl = self.unsafeGetTensorImpl()
     checkInBoundsForStorage(size, stride, storage_offset, impl.itemsize(),
                             impl.storage_.nbytes())
-    TORCH_CHECK(storage_offset >= 0, "Tensor: invalid storage offset ", storage_offset)
+    if storage_offset < 0:
+        torchCheckFail("Tensor: invalid storage offset ", storage_offset)
     impl.set_sizes_and_strides(tuple(size), tuple(stride), storage_offset)
 
 
