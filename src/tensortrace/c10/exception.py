@@ -33,37 +33,37 @@ def str_cat(*parts: Any) -> str:
 # the expansion: `if not cond: torchCheckFail(msg...)`, which costs one test when the check
 # passes and builds the very message TORCH_CHECK would when it fails. Elsewhere TORCH_CHECK
 # reads better and joins its parts only on failure too.
-def TORCH_CHECK(cond: Any, *msg: Any) -> None:  # noqa: N802 - PyTorch's name
+def TORCH_CHECK(cond: Any, *msg: Any) -> None:  # PyTorch's name
     if not cond:
         raise RuntimeError(str_cat(*msg))
 
 
-def torchCheckFail(*msg: Any) -> NoReturn:  # noqa: N802 - c10::detail::torchCheckFail
+def torchCheckFail(*msg: Any) -> NoReturn:  # c10::detail::torchCheckFail
     """What TORCH_CHECK does once its condition failed (Note [TORCH_CHECK tests first])."""
     raise RuntimeError(str_cat(*msg))
 
 
-def TORCH_CHECK_INDEX(cond: Any, *msg: Any) -> None:  # noqa: N802
+def TORCH_CHECK_INDEX(cond: Any, *msg: Any) -> None:
     if not cond:
         raise IndexError(str_cat(*msg))
 
 
-def TORCH_CHECK_VALUE(cond: Any, *msg: Any) -> None:  # noqa: N802
+def TORCH_CHECK_VALUE(cond: Any, *msg: Any) -> None:
     if not cond:
         raise ValueError(str_cat(*msg))
 
 
-def TORCH_CHECK_TYPE(cond: Any, *msg: Any) -> None:  # noqa: N802
+def TORCH_CHECK_TYPE(cond: Any, *msg: Any) -> None:
     if not cond:
         raise TypeError(str_cat(*msg))
 
 
-def TORCH_CHECK_NOT_IMPLEMENTED(cond: Any, *msg: Any) -> None:  # noqa: N802
+def TORCH_CHECK_NOT_IMPLEMENTED(cond: Any, *msg: Any) -> None:
     if not cond:
         raise NotImplementedError(str_cat(*msg))
 
 
-def TORCH_INTERNAL_ASSERT(cond: Any, *msg: Any) -> None:  # noqa: N802
+def TORCH_INTERNAL_ASSERT(cond: Any, *msg: Any) -> None:
     if not cond:
         raise RuntimeError("INTERNAL ASSERT FAILED: " + str_cat(*msg))
 

@@ -51,10 +51,10 @@ class TypeMeta:
     numpy: np.dtype | None
 
     @staticmethod
-    def fromScalarType(scalar_type: ScalarType) -> TypeMeta:  # noqa: N802
+    def fromScalarType(scalar_type: ScalarType) -> TypeMeta:
         return _TYPE_METAS[scalar_type]
 
-    def toScalarType(self) -> ScalarType:  # noqa: N802
+    def toScalarType(self) -> ScalarType:
         return self.scalar_type
 
 
@@ -82,23 +82,23 @@ _INTEGRAL = frozenset({ScalarType.Byte, ScalarType.Char, ScalarType.Short, Scala
                        ScalarType.Long})
 
 
-def elementSize(t: ScalarType) -> int:  # noqa: N802
+def elementSize(t: ScalarType) -> int:
     return _TYPE_METAS[t].itemsize
 
 
-def isFloatingType(t: ScalarType) -> bool:  # noqa: N802
+def isFloatingType(t: ScalarType) -> bool:
     return t in _FLOATING
 
 
-def isIntegralType(t: ScalarType, includeBool: bool) -> bool:  # noqa: N802, N803
+def isIntegralType(t: ScalarType, includeBool: bool) -> bool:
     return t in _INTEGRAL or (includeBool and t == ScalarType.Bool)
 
 
-def isComplexType(t: ScalarType) -> bool:  # noqa: N802
+def isComplexType(t: ScalarType) -> bool:
     return False  # complex dtypes are not modelled yet
 
 
-def isSignedType(t: ScalarType) -> bool:  # noqa: N802
+def isSignedType(t: ScalarType) -> bool:
     return t not in (ScalarType.Byte, ScalarType.Bool)
 
 
@@ -131,7 +131,7 @@ _FLOAT_RANK = {ScalarType.Half: 1, ScalarType.BFloat16: 1, ScalarType.Float: 2,
                ScalarType.Double: 3}
 
 
-def promoteTypes(a: ScalarType, b: ScalarType) -> ScalarType:  # noqa: N802
+def promoteTypes(a: ScalarType, b: ScalarType) -> ScalarType:
     """c10::promoteTypes: the lookup table of ScalarType.h, written as the rules it encodes."""
     if a == b:
         return a
@@ -155,7 +155,7 @@ def promoteTypes(a: ScalarType, b: ScalarType) -> ScalarType:  # noqa: N802
     return a if _INT_RANK[a] > _INT_RANK[b] else b
 
 
-def canCast(from_: ScalarType, to: ScalarType) -> bool:  # noqa: N802
+def canCast(from_: ScalarType, to: ScalarType) -> bool:
     """c10::canCast: no float to integral, no non-bool to bool (complex not modelled)."""
     if isFloatingType(from_) and isIntegralType(to, includeBool=True):
         return False

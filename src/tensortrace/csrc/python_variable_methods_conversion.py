@@ -19,7 +19,7 @@ from tensortrace.aten.tensor_body import Tensor as AtTensor
 from tensortrace.c10.device import CPU, Device
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
 from tensortrace.c10.scalar_type import ScalarType, isFloatingType, isIntegralType
-from tensortrace.csrc.dtype import memory_format as MemoryFormat  # noqa: N812
+from tensortrace.csrc.dtype import memory_format as MemoryFormat
 from tensortrace.csrc.dtype import to_scalar_type
 from tensortrace.csrc.python_arg_parser import PythonArgParser
 from tensortrace.csrc.python_variable import (
@@ -159,20 +159,20 @@ def _scalar(self: AtTensor) -> Any:
 
 @handle_th_errors
 @traced("python", "THPVariable_float_scalar", SOURCE, legacy="THPVariable_float_scalar")
-def __float__(self: TensorBase) -> float:  # noqa: N807
+def __float__(self: TensorBase) -> float:
     return float(_scalar(self.cdata))
 
 
 @handle_th_errors
 @traced("python", "THPVariable_integral_scalar", SOURCE, legacy="THPVariable_integral_scalar")
-def __int__(self: TensorBase) -> int:  # noqa: N807
+def __int__(self: TensorBase) -> int:
     # a float goes through double and THPUtils_packDoubleAsInt: truncation, no overflow check
     return int(_scalar(self.cdata))
 
 
 @handle_th_errors
 @traced("python", "THPVariable_index_scalar", SOURCE, legacy="THPVariable_index_scalar")
-def __index__(self: TensorBase) -> int:  # noqa: N807
+def __index__(self: TensorBase) -> int:
     TORCH_CHECK_TYPE(isIntegralType(self.cdata.scalar_type(), True) and self.cdata.numel() == 1,
                      "only integer tensors of a single element can be converted to an index")
     return int(self.cdata.item())
@@ -180,7 +180,7 @@ def __index__(self: TensorBase) -> int:  # noqa: N807
 
 @handle_th_errors
 @traced("python", "THPVariable_bool_scalar", SOURCE, legacy="THPVariable_bool_scalar")
-def __bool__(self: TensorBase) -> bool:  # noqa: N807
+def __bool__(self: TensorBase) -> bool:
     return bool(self.cdata.is_nonzero())
 
 
