@@ -71,6 +71,7 @@ class intrusive_ptr(Generic[T]):
             recorder.current.instant("make_intrusive", "refcount", name,
                                      {"object": name, "refcount": 1,
                                       "type": type(target).__name__, **target._trace_info()})
+            recorder.current.tracked.add(target)  # Note [Values beside the events]
         return intrusive_ptr(target)
 
     def get(self) -> T:
@@ -91,6 +92,7 @@ class intrusive_ptr(Generic[T]):
                 name = target.trace_name
                 recorder.current.instant("incref", "refcount", name,
                                          {"object": name, "refcount": target.refcount_})
+                recorder.current.tracked.add(target)  # made before the trace, maybe
         return intrusive_ptr(target)
 
     def reset_(self) -> None:

@@ -34,7 +34,7 @@ def record(**meta: Any) -> Iterator[Trace]:
     """
     rec = recorder.start()
     result = Trace(rec.events, rec.sites,
-                   {"pid": os.getpid(), "tid": threading.get_native_id(), **meta})
+                   {"pid": os.getpid(), "tid": threading.get_native_id(), **meta}, rec.values)
     try:
         yield result
     finally:

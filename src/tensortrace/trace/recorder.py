@@ -13,6 +13,7 @@ import inspect
 import os
 import sys
 import time
+import weakref
 from _thread import get_ident, get_native_id
 from collections.abc import Callable
 from enum import Enum
@@ -84,6 +85,10 @@ class Recorder:
         self.ident = get_ident()  # the tracing thread
         self._other_depths: dict[int, int] = {}  # native id -> depth, for other threads
         self.t0 = time.perf_counter_ns()
+        # Note [Values beside the events]: what tensors held, keyed by the step they were read
+        # at; a side table, so the events themselves stay exactly what they were
+        self.values: dict[int, dict[str, Any]] = {}
+        self.tracked: weakref.WeakSet[Any] = weakref.WeakSet()  # refcounted objects seen
 
     def _site(self, site: FrameSite) -> int:
         index = self._site_ids.get(id(site))
@@ -125,6 +130,9 @@ class Recorder:
         self.events.append(Event(END, site.name, site.layer,
                                  time.perf_counter_ns() - self.t0, self.depth,
                                  self._site(site) if index is None else index, args=args))
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if capture_values is not None and (site.layer == "kernel" or self.depth == 0):
+            capture_values(self, len(self.events) - 1)
 
     def instant(self, kind: str, layer: str, name: str, args: dict[str, Any]) -> None:
         if get_ident() != self.ident:
@@ -139,6 +147,14 @@ class Recorder:
 
 # The one flag: the active recorder, or None. Read it as `recorder.current`.
 current: Recorder | None = None
+
+# Note [Values beside the events]
+# The replay reads only the trace, so the values a learner sees must be recorded; but the events
+# are compared one by one (seed 000's timeline), so values never become events. The runtime
+# installs `capture_values(rec, step)`, called while recording when a kernel frame or a top-level
+# frame ends; it reads the tensors of `rec.tracked` and writes what changed to `rec.values[step]`
+# (tensortrace/_trace_values.py). Nothing of this runs when no trace is active.
+capture_values: Callable[[Recorder, int], None] | None = None
 
 
 def instant(kind: str, layer: str, name: str, **args: Any) -> None:

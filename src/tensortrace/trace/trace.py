@@ -29,6 +29,29 @@ def _copy_json(value: Any) -> Any:
     return value
 
 
+def _values_from_json(raw: Any) -> dict[int, dict[str, Any]]:
+    """The optional `values` table (Note [Values beside the events]), checked so that a
+    malformed file fails here and never later inside the replay."""
+    def bad(where: str, expected: str) -> ValueError:
+        return ValueError(f"malformed trace file: 'values'{where} must be {expected}")
+
+    if not isinstance(raw, dict):
+        raise bad("", "an object of steps")
+    out: dict[int, dict[str, Any]] = {}
+    for step, entry in raw.items():
+        if not (isinstance(step, str) and step.isdigit()) or not isinstance(entry, dict):
+            raise bad(f"[{step!r}]", "an object keyed by a step number")
+        texts, storages = entry.get("t", {}), entry.get("s", {})
+        if not isinstance(texts, dict) or not all(isinstance(t, str) for t in texts.values()):
+            raise bad(f"[{step!r}]['t']", "an object of texts")
+        if not isinstance(storages, dict) or not all(
+                isinstance(v, list) and len(v) == 2 and isinstance(v[0], str)
+                and isinstance(v[1], list) for v in storages.values()):
+            raise bad(f"[{step!r}]['s']", "an object of [dtype, elements]")
+        out[int(step)] = entry
+    return out
+
+
 @dataclass
 class FrameNode:
     """A frame of the call tree, rebuilt from its BEGIN/END pair."""
@@ -60,6 +83,8 @@ class Trace:
     events: list[Event]
     sites: list[FrameSite]
     meta: dict[str, Any] = field(default_factory=dict)
+    # Note [Values beside the events]: step -> what tensors held then, read by the replay
+    values: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     # ---- persistence -------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -68,13 +93,16 @@ class Trace:
 
     def _json_data(self) -> dict[str, Any]:
         # shares the events' own dicts: for save(), which only reads them
-        return {
+        data = {
             "format": "tensortrace-trace",
             "version": FORMAT_VERSION,
             "meta": self.meta,
             "sites": [s.to_json() for s in self.sites],
             "events": [e.to_json() for e in self.events],
         }
+        if self.values:  # optional: older files and value-less traces have no such key
+            data["values"] = {str(step): v for step, v in self.values.items()}
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Trace:
@@ -85,7 +113,7 @@ class Trace:
                              f"expected {FORMAT_VERSION}")
         sites = [FrameSite(**s) for s in data["sites"]]
         events = [Event.from_json(row) for row in data["events"]]
-        return cls(events, sites, data.get("meta", {}))
+        return cls(events, sites, data.get("meta", {}), _values_from_json(data.get("values", {})))
 
     def save(self, path: str | os.PathLike[str]) -> None:
         import json  # only saving and loading need it: off the import path
@@ -109,7 +137,11 @@ class Trace:
         """The events one thread ran, as a trace of their own (this trace if there is one)."""
         if all(e.tid == tid for e in self.events):
             return self
-        return Trace([e for e in self.events if e.tid == tid], self.sites, self.meta)
+        kept = [i for i, e in enumerate(self.events) if e.tid == tid]
+        # the values are read on the tracing thread only: renumbered with its steps
+        step_of = {old: new for new, old in enumerate(kept)} if tid == 0 else {}
+        values = {step_of[s]: v for s, v in self.values.items() if s in step_of}
+        return Trace([self.events[i] for i in kept], self.sites, self.meta, values)
 
     # ---- structure ---------------------------------------------------------------------------
     def site_of(self, event: Event) -> FrameSite | None:
