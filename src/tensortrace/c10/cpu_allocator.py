@@ -20,7 +20,7 @@ from tensortrace.c10.allocator import (
     GetAllocator,
 )
 from tensortrace.c10.device import CPU, DeviceType
-from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.exception import torchCheckFail
 from tensortrace.c10.memory_stats import DeviceStats
 from tensortrace.trace import recorder, traced
 from tensortrace.trace.schema import ALLOC, FREE
@@ -57,8 +57,8 @@ def alloc_cpu(nbytes: int) -> np.ndarray | None:
     """posix_memalign(&data, gAlignment, nbytes): here a 64-byte aligned window of NumPy memory."""
     if nbytes == 0:
         return None
-    TORCH_CHECK(nbytes > 0, "alloc_cpu() seems to have been called with negative number: ",
-                nbytes)
+    if nbytes < 0:  # Note [TORCH_CHECK tests first] (0 returned above)
+        torchCheckFail("alloc_cpu() seems to have been called with negative number: ", nbytes)
     try:
         raw = np.empty(nbytes + gAlignment, dtype=np.uint8)
     except (MemoryError, ValueError):  # ValueError: more than NumPy's largest dimension

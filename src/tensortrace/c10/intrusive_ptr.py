@@ -68,8 +68,9 @@ class intrusive_ptr(Generic[T]):
         target.refcount_ = 1
         target.weakcount_ = 1
         if recorder.current is not None:
-            recorder.current.instant(MAKE_INTRUSIVE, "refcount", target.trace_name,
-                                     {"object": target.trace_name, "refcount": 1,
+            name = target.trace_name
+            recorder.current.instant(MAKE_INTRUSIVE, "refcount", name,
+                                     {"object": name, "refcount": 1,
                                       "type": type(target).__name__, **target._trace_info()})
             recorder.current.tracked.add(target)  # Note [Values beside the events]
         return intrusive_ptr(target)
@@ -89,9 +90,9 @@ class intrusive_ptr(Generic[T]):
         if target is not None:
             target.refcount_ += 1
             if recorder.current is not None:
-                recorder.current.instant(INCREF, "refcount", target.trace_name,
-                                         {"object": target.trace_name,
-                                          "refcount": target.refcount_})
+                name = target.trace_name
+                recorder.current.instant(INCREF, "refcount", name,
+                                         {"object": name, "refcount": target.refcount_})
                 recorder.current.tracked.add(target)  # made before the trace, maybe
         return intrusive_ptr(target)
 
@@ -104,19 +105,20 @@ class intrusive_ptr(Generic[T]):
         refcount = target.refcount_ = target.refcount_ - 1
         rec = recorder.current
         if rec is not None:
-            rec.instant(DECREF, "refcount", target.trace_name,
-                        {"object": target.trace_name, "refcount": refcount})
+            name = target.trace_name
+            rec.instant(DECREF, "refcount", name, {"object": name, "refcount": refcount})
         if refcount == 0:
             target.weakcount_ -= 1
             target.release_resources()
             if rec is not None:
-                rec.instant(DELETE, "refcount", target.trace_name,
-                            {"object": target.trace_name})
+                rec.instant(DELETE, "refcount", name, {"object": name})
 
     reset = reset_
 
     def __del__(self) -> None:
         # At interpreter shutdown module globals may already be gone; nothing to report then.
+        if self.target_ is None:  # a null or already reset pointer: no call to reset_
+            return
         try:
             self.reset_()
         except KeyboardInterrupt:

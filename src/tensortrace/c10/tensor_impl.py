@@ -7,7 +7,6 @@ are TensorImpls that share their base's StorageImpl (Note [Views share storage])
 
 from __future__ import annotations
 
-import functools
 import weakref
 from enum import Enum
 from typing import Any
@@ -51,11 +50,19 @@ class ImplType(Enum):
     VIEW = "VIEW"
 
 
-@functools.cache  # a handful of distinct key sets; a DispatchKeySet is immutable, so share it
+# a handful of distinct key sets; a DispatchKeySet is immutable, so one is shared per mask (a
+# dict keyed by the int mask: functools.cache would hash the set in Python)
+_WITH_AUTOGRAD_KEYS: dict[int, DispatchKeySet] = {}
+
+
 def _with_autograd_keys(key_set: DispatchKeySet) -> DispatchKeySet:
     """A dense tensor also carries its autograd keys: every op visits autograd first."""
-    backend = key_set.highestPriorityTypeId()
-    return key_set | getAutogradRelatedKeySetFromBackend(backend)
+    ks = _WITH_AUTOGRAD_KEYS.get(key_set.repr_)
+    if ks is None:
+        backend = key_set.highestPriorityTypeId()
+        ks = key_set | getAutogradRelatedKeySetFromBackend(backend)
+        _WITH_AUTOGRAD_KEYS[key_set.repr_] = ks
+    return ks
 
 
 class TensorImpl(intrusive_ptr_target):
@@ -71,13 +78,17 @@ class TensorImpl(intrusive_ptr_target):
         super().__init__()
         self.storage_ = storage
         self.data_type_ = data_type
-        self.device_opt_: Device = storage.unsafeGetStorageImpl().device()
+        # storage.unsafeGetStorageImpl().device(), read directly: every TensorImpl gets one
+        storage_impl = storage.storage_impl_.target_
+        assert storage_impl is not None, "a TensorImpl is made on a defined storage"
+        self.device_opt_: Device = storage_impl.data_ptr_.device
         if autograd_state.inference_mode:
             # an inference tensor: no autograd keys, no version counter (TensorImpl.cpp)
             self.key_set_ = key_set - autograd_related_keys
             self.version_counter_: Any = INFERENCE_VERSION
         else:
-            self.key_set_ = _with_autograd_keys(key_set)
+            self.key_set_ = (_WITH_AUTOGRAD_KEYS.get(key_set.repr_)
+                             or _with_autograd_keys(key_set))
             self.version_counter_ = VariableVersion()
         self.sizes_: tuple[int, ...] = (0,)
         self.strides_: tuple[int, ...] = (1,)
@@ -211,7 +222,7 @@ class TensorImpl(intrusive_ptr_target):
         itemsize = self.data_type_.itemsize
         return np.ndarray(self.sizes_, dtype, buffer=self.storage_.unsafeGetStorageImpl()
                           .bytes_view(), offset=self.storage_offset_ * itemsize,
-                          strides=tuple(s * itemsize for s in self.strides_))
+                          strides=tuple(map(itemsize.__mul__, self.strides_)))  # no genexpr
 
     def _trace_info(self) -> dict[str, object]:
         return {"storage": self.storage_.unsafeGetStorageImpl().trace_name,

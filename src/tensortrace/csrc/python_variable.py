@@ -102,9 +102,9 @@ class TensorBase:
     # ---- identity and trace ----------------------------------------------------------------
     def _trace_summary(self) -> dict[str, Any]:
         cdata = getattr(self, "cdata", None)
-        if cdata is None or not cdata.defined():
+        impl = cdata.impl_.target_ if cdata is not None else None  # hot: read directly
+        if impl is None:
             return schema.summary(schema.TENSOR, impl=None)
-        impl = cdata.unsafeGetTensorImpl()
         return schema.summary(schema.HANDLE, handle=self._handle, impl=impl.trace_name,
                               sizes=list(impl.sizes_), dtype=repr(get_dtype(impl.scalar_type())))
 
@@ -192,9 +192,9 @@ class TensorBase:
 @traced("python", "THPVariable_Wrap", SOURCE, legacy="wrap")
 def THPVariable_Wrap(var: AtTensor) -> TensorBase:
     """Hand an at::Tensor to Python: its existing Python object, or a new handle owning it."""
-    if not var.defined():
+    impl = var.impl_.target_  # defined() and unsafeGetTensorImpl() in one direct read
+    if impl is None:
         return None  # type: ignore[return-value]
-    impl = var.unsafeGetTensorImpl()
     ref = impl.pyobj_
     if ref is not None:
         existing = ref()
@@ -206,7 +206,9 @@ def THPVariable_Wrap(var: AtTensor) -> TensorBase:
 
 def THPVariable_NewWithVar(obj: TensorBase, var: AtTensor) -> TensorBase:
     """Make `obj` the Python handle of `var` (also used by torch.Tensor(...), which has `obj`)."""
-    impl = var.unsafeGetTensorImpl()
+    impl = var.impl_.target_  # Note [Direct reads on hot paths]
+    if impl is None:
+        impl = var.unsafeGetTensorImpl()  # raises as it always did
     obj.cdata = var  # the handle takes over this at::Tensor's reference (a move)
     obj._handle = next(_handle_ids)
     impl.pyobj_ = weakref.ref(obj)
