@@ -6,14 +6,23 @@ Prints, from one run: the seed expression `torch.rand(3, 4)[0] + torch.rand(3, 4
 with the recorder compiled out (TENSORTRACE_COMPILE_OUT_RECORDER=1, measured in a subprocess),
 and traced; and a 4M-element float32 add against NumPy's (and torch's, where installed).
 Goals: the idle recorder adds < 10% to the seed; the large add is within 1.2x of NumPy.
+
+Beside the times it prints figures that do not vary with the machine's load (issue #14): the
+Python calls (function frames entered, counted with sys.setprofile) per seed expression, traced
+and untraced, and per 4x4 add and sum; and, where valgrind is installed, the CPU instructions per
+seed expression (cachegrind, the difference between a run with and without the expressions).
+`--no-valgrind` skips the instruction count (about a minute under valgrind).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import timeit
 from collections.abc import Callable
 
@@ -28,6 +37,15 @@ def best_of(fn: Callable[[], object], number: int, repeat: int = 7) -> float:
 def seed_untraced_seconds() -> float:
     import tensortrace as torch
 
+    return best_of(lambda: torch.rand(3, 4)[0] + torch.rand(3, 4), number=200)
+
+
+def seed_torch_seconds() -> float | None:
+    """The same expression in PyTorch itself, where it is installed."""
+    try:
+        import torch
+    except ImportError:
+        return None
     return best_of(lambda: torch.rand(3, 4)[0] + torch.rand(3, 4), number=200)
 
 
@@ -84,6 +102,71 @@ def large_add_seconds(n: int = 4 * 1024 * 1024) -> dict[str, float]:
     return interleaved_best(fns, number=10)
 
 
+def python_calls(fn: Callable[[], object]) -> int:
+    """Python function frames entered by one call of fn, after two warm-up calls."""
+    fn()
+    fn()
+    calls = 0
+
+    def count(frame: object, event: str, arg: object) -> None:
+        nonlocal calls
+        if event == "call":
+            calls += 1
+
+    sys.setprofile(count)
+    try:
+        fn()
+    finally:
+        sys.setprofile(None)
+    return calls - 1  # the profiler sees fn's own frame too
+
+
+_VALGRIND_PROGRAM = """
+import sys
+import tensortrace as torch
+for _ in range(3 + int(sys.argv[1])):
+    torch.rand(3, 4)[0] + torch.rand(3, 4)
+"""
+
+
+def instructions_per_seed(runs: int = 50) -> float | None:
+    """CPU instructions per seed expression under cachegrind, or None without valgrind.
+
+    Two processes, with 0 and `runs` expressions after the warm-up; the difference divided by
+    `runs` leaves out the interpreter's start and the import.
+    """
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        script = os.path.join(tmp, "seed.py")
+        with open(script, "w") as f:
+            f.write(_VALGRIND_PROGRAM)
+        procs = [subprocess.Popen([valgrind, "--tool=cachegrind", "--cache-sim=no",
+                                   f"--cachegrind-out-file={tmp}/out.{n}", sys.executable,
+                                   script, str(n)], stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE, text=True)
+                 for n in (0, runs)]
+        counts = []
+        for proc in procs:
+            _, err = proc.communicate()
+            match = re.search(r"I\s+refs:\s+([\d,]+)", err)
+            if proc.returncode != 0 or match is None:
+                return None
+            counts.append(int(match[1].replace(",", "")))
+    return (counts[1] - counts[0]) / runs
+
+
+def small_ops() -> dict[str, tuple[float, int]]:
+    """Seconds and Python calls per 4x4 float32 add and sum: the fixed cost of an op."""
+    import tensortrace as torch
+
+    a, b = torch.rand(4, 4), torch.rand(4, 4)
+    fns: dict[str, Callable[[], object]] = {"add": lambda: a + b, "sum": lambda: a.sum()}
+    times = interleaved_best(fns, number=200, repeat=7)
+    return {name: (times[name], python_calls(fn)) for name, fn in fns.items()}
+
+
 def threads_line() -> str:
     """The intra-op thread counts the large-tensor numbers were taken with."""
     import tensortrace
@@ -107,12 +190,37 @@ def main() -> None:
         compiled_out = min(compiled_out, seed_compiled_out_seconds())
     traced, events = seed_traced_seconds()
     overhead = untraced / compiled_out - 1
+    import tensortrace as torch
+
+    def seed() -> None:
+        torch.rand(3, 4)[0] + torch.rand(3, 4)
+
+    def traced_seed() -> None:
+        with torch.record():
+            seed()
+
+    calls, traced_calls = python_calls(seed), python_calls(traced_seed)
     print("seed expression:", SEED)
     print(f"  recorder compiled out : {compiled_out * 1e6:9.1f} us")
     print(f"  untraced (recorder on, idle): {untraced * 1e6:9.1f} us  "
-          f"-> idle recorder adds {overhead:+.1%} (goal < 10%)")
+          f"-> idle recorder adds {overhead:+.1%} (goal < 10%); {calls} Python calls "
+          f"(issue #14's goals: <= 200 us, <= 400 calls)")
     print(f"  traced ({events} events)      : {traced * 1e6:9.1f} us  "
-          f"({traced / untraced:.1f}x untraced)")
+          f"({traced / untraced:.1f}x untraced, goal <= 3x); {traced_calls} Python calls "
+          f"({(traced_calls - calls) / events:.1f} per event)")
+    torch_seconds = seed_torch_seconds()
+    if torch_seconds is not None:
+        print(f"  PyTorch itself        : {torch_seconds * 1e6:9.1f} us  "
+              f"-> untraced is {untraced / torch_seconds:.0f}x torch")
+    if "--no-valgrind" not in sys.argv:
+        instructions = instructions_per_seed()
+        if instructions is None:
+            print("  instructions: valgrind is not installed (or failed)")
+        else:
+            print(f"  instructions per seed expression (cachegrind): {instructions:,.0f}")
+    print("4x4 float32 ops (the fixed cost of an op; goal <= 50 us each):")
+    for name, (seconds, op_calls) in small_ops().items():
+        print(f"  {name:12s}: {seconds * 1e6:7.1f} us; {op_calls} Python calls")
     adds = large_add_seconds()
     print(f"4M-element float32 add ({threads_line()}):")
     for name, seconds in adds.items():

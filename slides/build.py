@@ -415,17 +415,46 @@ DECK_CSS = """
 """
 
 
+# `deck.html#step=N` opens the player's slide at step N, as an exported player page does; read
+# before reveal.js starts, since reveal.js (hash: true) rewrites the fragment to `#/slide`.
+PERMALINK = """
+window.ttDeckStep = (/(?:^#|&)step=(\\d+)/.exec(location.hash) || [])[1];
+"""
+
 # The player's iframe hands the presenter's keys up (postMessage); reveal.js acts on them here.
+# It also says when it is ready (the deck answers with the permalink's step) and each step it
+# shows (the deck keeps `#step=N` in its URL while the player's slide is on screen).
 PRESENTER_KEYS = """
+const playerSlide = () => document.querySelector('.slides > section[data-state="player"]');
+Reveal.on('ready', () => {
+  if (window.ttDeckStep !== undefined && playerSlide()) Reveal.slide(
+    [...document.querySelectorAll('.slides > section')].indexOf(playerSlide()));
+});
 window.addEventListener('message', (event) => {
   const key = event.data;
   const fromPlayer = [...document.querySelectorAll('iframe.player')]
     .some((frame) => frame.contentWindow === event.source);
-  if (!fromPlayer || !key || key.type !== 'tensortrace-key') return;
+  if (!fromPlayer || !key) return;
+  if (key.type === 'tensortrace-ready' && window.ttDeckStep !== undefined) {
+    event.source.postMessage({ type: 'tensortrace-goto', step: Number(window.ttDeckStep) }, '*');
+    return;
+  }
+  if (key.type === 'tensortrace-step') {
+    if (Reveal.getCurrentSlide() === playerSlide() && key.step > 0) {
+      try { history.replaceState(null, '', '#step=' + key.step); } catch (e) { /* sandbox */ }
+    }
+    return;
+  }
+  if (key.type !== 'tensortrace-key') return;
   if (['PageDown', ' ', 'ArrowRight', 'ArrowDown'].includes(key.key)) Reveal.next();
   else if (['PageUp', 'ArrowLeft', 'ArrowUp'].includes(key.key)) Reveal.prev();
   else if (key.key === 'Escape') Reveal.toggleOverview();
 });
+// a player that was ready before this listener existed gets the permalink's step now
+if (window.ttDeckStep !== undefined) {
+  document.querySelectorAll('iframe.player').forEach((frame) => frame.contentWindow.postMessage(
+    { type: 'tensortrace-goto', step: Number(window.ttDeckStep) }, '*'));
+}
 """
 
 
@@ -499,6 +528,7 @@ def build(out: Path = DEFAULT_OUT, slides_dir: Path = HERE) -> Path:
         "</div></div>",
         _inline_script((dist / "reveal.js").read_text()),
         _inline_script((dist / "plugin" / "notes.js").read_text()),  # `S`: the speaker view
+        _inline_script(PERMALINK),
         _inline_script("Reveal.initialize({hash: true, controls: true, progress: true, "
                        "slideNumber: 'c/t', width: 1280, height: 760, margin: 0.04, "
                        "transition: 'none', plugins: [RevealNotes]});"),

@@ -187,8 +187,8 @@ def test_to_json_returns_a_copy() -> None:
     del x
     data = t.to_json()
     data["meta"]["pid"] = -1
-    for row in data["events"]:
-        row[-1].clear()
+    for args in data["arg_table"]:  # each distinct args object of the trace (format 2)
+        args.clear()
     assert t.meta["pid"] != -1
     assert any(e.args for e in t.events)
     assert t.to_json() != data

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -204,3 +205,83 @@ def test_memory_returns_to_start_after_an_exception(code: str) -> None:
     with pytest.raises((RuntimeError, IndexError)):
         exec(code, {"torch": tensortrace})
     assert tensortrace.memory_allocated("cpu") == start
+
+
+# ---- the golden trace -------------------------------------------------------------------------
+# Every speed change must leave the seed's trace as it is: the same frames and instants, in the
+# same order, with the same names, layers, depths, sites and arguments. Only what varies from run
+# to run is normalized: timestamps are dropped, addresses masked, and object and handle numbers
+# (which count every object made since import) renumbered by first appearance.
+# After a deliberate change to the trace: `python tests/test_seed_timeline.py --write-golden`.
+GOLDEN = Path(__file__).parent / "data" / "seed_000_trace_golden.json"
+_OBJECT = re.compile(r"\b([A-Za-z]\w*)#(\d+)\b")
+_HANDLE = re.compile(r"\b_h(\d+)\b")
+
+
+class _Renumber:
+    """Object ids (`TensorImpl#9`) and handles (`_h5`, `handle: 5`) by order of appearance."""
+
+    def __init__(self) -> None:
+        self.objects: dict[tuple[str, str], int] = {}
+        self.handles: dict[int, int] = {}
+
+    def handle(self, number: int) -> int:
+        return self.handles.setdefault(number, len(self.handles) + 1)
+
+    def obj(self, kind: str, number: str) -> str:
+        return f"{kind}#{self.objects.setdefault((kind, number), len(self.objects) + 1)}"
+
+    def text(self, s: str) -> str:
+        s = _OBJECT.sub(lambda m: self.obj(m[1], m[2]), s)
+        return _HANDLE.sub(lambda m: f"_h{self.handle(int(m[1]))}", s)
+
+    def value(self, key: str, v: Any) -> Any:
+        if key.endswith("addr") and isinstance(v, int):
+            return "<addr>"
+        if key == "handle" and isinstance(v, int):
+            return self.handle(v)
+        if isinstance(v, str):
+            return self.text(v)
+        if isinstance(v, dict):
+            return {self.text(k): self.value(k, x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [self.value(key, x) for x in v]
+        return v
+
+
+def normalized_trace(t: Trace) -> dict[str, Any]:
+    r = _Renumber()
+    events = [[e.ph, r.text(e.name), e.layer, e.depth, e.site, e.kind, e.tid,
+               r.value("", e.args)] for e in t.events]
+    return {"sites": [s.to_json() for s in t.sites], "events": events}
+
+
+def seed_golden() -> dict[str, Any]:
+    tensortrace.manual_seed(0)
+    trace = normalized_trace(trace_of(SEED))
+    tensortrace.manual_seed(0)
+    result = tensortrace.rand(3, 4)[0] + tensortrace.rand(3, 4)
+    values = result.cdata.numpy_view().tolist()  # float32 values, exact as Python floats
+    return {"seed": SEED, "manual_seed": 0, "values": values, **trace}
+
+
+def test_seed_trace_equals_the_stored_golden() -> None:
+    golden = json.loads(GOLDEN.read_text())
+    ours = json.loads(json.dumps(seed_golden()))  # tuples as lists, as stored
+    assert ours["values"] == golden["values"]
+    assert ours["sites"] == golden["sites"]
+    for i, (mine, stored) in enumerate(zip(ours["events"], golden["events"])):
+        assert mine == stored, f"event {i} differs"
+    assert len(ours["events"]) == len(golden["events"])
+
+
+if __name__ == "__main__":
+    import sys
+
+    if "--write-golden" in sys.argv:
+        data = seed_golden()
+        lines = [json.dumps({k: v for k, v in data.items() if k != "events"})[:-1] + ',"events":[']
+        lines += [json.dumps(e) + "," for e in data["events"]]
+        lines[-1] = lines[-1][:-1] + "]}"
+        GOLDEN.write_text("\n".join(lines) + "\n")
+        print(f"wrote {GOLDEN}")

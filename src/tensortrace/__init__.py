@@ -9,6 +9,7 @@ import types as _types
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any  # private: `torch.Any` is no torch name
 
+from tensortrace import _trace_values
 from tensortrace import autograd as _autograd  # noqa: F401 - registers autograd kernels
 from tensortrace import csrc as _csrc  # noqa: F401 - installs the bindings
 from tensortrace import cuda as cuda  # torch.cuda: the emulated CUDA device
@@ -63,6 +64,7 @@ if _TYPE_CHECKING:  # torch.<op>: the generated bindings, copied into globals() 
     def __getattr__(name: str) -> _Any: ...
 
 _python_variable_autograd.install()
+_trace_values.install()  # the recorder reads tensor values (Note [Values beside the events])
 autograd = _autograd  # torch.autograd
 
 # torch._C: only what torch.nn.functional reaches for (torch._C._nn, python_nn_functions.cpp)

@@ -129,7 +129,7 @@ def test_permalink_opens_at_its_step_and_follows(page: tuple[Any, OfflineGuard],
     player = open_player(browser_page, page_path.as_uri() + "#step=120")
     assert current_step(player) == 120
     player.locator("button[data-act='fwd']").click()
-    assert browser_page.evaluate("location.hash") == "#step=121"
+    browser_page.wait_for_function("location.hash === '#step=121'", timeout=5_000)
 
 
 def _contrast(fg: list[float], bg: list[float]) -> float:
@@ -210,3 +210,29 @@ def test_a_narrow_output_area_gets_one_column(page: tuple[Any, OfflineGuard],
     columns = browser_page.evaluate("getComputedStyle(document.querySelector('.tt-grid'))"
                                     ".gridTemplateColumns.split(' ').length")
     assert columns == 1
+
+
+def test_values_and_storage_strip_of_the_picked_tensor(page: tuple[Any, OfflineGuard],
+                                                       tmp_path: Path) -> None:
+    """Seed 003: x = set_(data's storage, offset 3, size (2, 3), stride (5, 2)) reaches
+    storage elements 3 5 7 / 8 10 12, and prints as torch prints it."""
+    import tensortrace as torch
+
+    with torch.record() as t:
+        data = torch.arange(24, dtype=torch.float32).view(2, 3, 4)
+        x = data.as_strided((2, 3), (5, 2), 3)
+    path = tmp_path / "values.html"
+    path.write_text(standalone_html(t), encoding="utf-8")
+    browser_page, _ = page
+    player = open_player(browser_page, path.as_uri() + f"#step={len(t.events) - 1}")
+    impl = next(k for k, row in Timeline(t).tables_at(len(t.events) - 1)["t"].items()
+                if row["sizes"] == [2, 3])
+    player.locator(f".tt-impl[data-tensor='{impl}']").click()
+    assert player.locator(".tt-values-text").inner_text() == repr(x)
+    reached = player.locator(".tt-strip .tt-reached small").all_inner_texts()
+    assert reached == ["3", "5", "7", "8", "10", "12"]
+    assert player.locator(".tt-strip .tt-cell").count() == data.numel()
+    # the pick holds while stepping back, until the tensor does not exist yet
+    browser_page.keyboard.press("ArrowLeft")
+    assert player.locator(".tt-values-text").inner_text() == repr(x)
+    browser_page.screenshot(path=str(tmp_path / "values.png"), full_page=True)

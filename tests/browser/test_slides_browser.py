@@ -79,3 +79,23 @@ def test_deck_steps_offline(page: tuple[Any, OfflineGuard], deck_path: Path) -> 
     browser_page.keyboard.press("PageDown")
     browser_page.wait_for_function(f"Reveal.getIndices().h === {index + 1}", timeout=5_000)
     assert guard.blocked == [], f"the deck tried the network: {guard.blocked}"
+
+
+def test_deck_permalink_opens_the_player_at_its_step(page: tuple[Any, OfflineGuard],
+                                                     deck_path: Path) -> None:
+    browser_page, guard = page
+    browser_page.set_viewport_size({"width": 1280, "height": 760})
+    browser_page.goto(deck_path.as_uri() + "#step=120")
+    browser_page.wait_for_function("window.Reveal && Reveal.isReady()", timeout=15_000)
+    browser_page.wait_for_function(
+        "Reveal.getCurrentSlide().dataset.state === 'player'", timeout=5_000)
+    frame = browser_page.frame_locator("section.present iframe.player")
+    counter = frame.locator(".tt-count")
+    counter.wait_for(state="visible", timeout=15_000)
+    frame.locator(".tt-player[data-step='120']").wait_for(timeout=5_000)
+    assert re.search(r"step 120 / \d+", counter.inner_text())
+    # stepping in the player keeps the deck's URL a permalink to what is on screen
+    browser_page.evaluate("Reveal.configure({margin: 0})")
+    frame.locator("button[data-act='fwd']").click()
+    browser_page.wait_for_function("location.hash === '#step=121'", timeout=5_000)
+    assert guard.blocked == [], f"the deck tried the network: {guard.blocked}"

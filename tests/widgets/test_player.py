@@ -144,3 +144,42 @@ def test_the_engine_panel_shows_the_node_its_ready_queue_and_dependencies(tmp_pa
     # Mul's gradient flows to Add (once) and to a's AccumulateGrad (which waits for Add's too)
     assert "AddBackward0, 1" in engine["dependencies"]
     assert engine["ready"] == "[]"
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_the_values_panel_reads_what_decode_values_reads(timeline: Timeline,
+                                                          tmp_path: Path) -> None:
+    from tensortrace.replay.payload import decode_values
+
+    payload = timeline.payload()
+    cases = [[step, key, row["storage"]] for step in (45, 60, 120, 250, len(timeline) - 1)
+             for key, row in timeline.tables_at(step)["t"].items()]
+    assert cases
+    (tmp_path / "player.mjs").write_text(PLAYER_JS)
+    (tmp_path / "payload.json").write_text(json.dumps(payload))
+    (tmp_path / "check.mjs").write_text(
+        'import { createReplay, reachedBins, reachedElements, valuesHtml } from "./player.mjs";\n'
+        'import { readFileSync } from "fs";\n'
+        'const r = createReplay(JSON.parse(readFileSync(process.argv[2], "utf8")));\n'
+        f"const cases = {json.dumps(cases)};\n"
+        "const out = cases.map(([s, k, st]) => [r.valuesAt(k, st, s),\n"
+        "  valuesHtml(r, s, r.tablesAt(s), k).includes('tt-strip')]);\n"
+        "const view = reachedElements([2, 3], [5, 2], 3);\n"
+        "const bins = (b) => b.bins.flatMap((hit, i) => (hit ? [i] : []));\n"
+        "console.log(JSON.stringify({out, reached: [...view.reached.keys()],\n"
+        "  head: bins(reachedBins([10], [1], 0, 960)),\n"
+        "  tail: bins(reachedBins([2], [1], 958, 960)),\n"
+        "  column: bins(reachedBins([96], [10], 5, 960))}));\n")
+    result = subprocess.run([NODE, str(tmp_path / "check.mjs"), str(tmp_path / "payload.json")],
+                            capture_output=True, text=True, timeout=60, check=True)
+    shown = json.loads(result.stdout)
+    for (step, key, _), (js, has_strip) in zip(cases, shown["out"]):
+        py = decode_values(payload, step, key)
+        assert (js["text"], js["textStep"], js["elements"]) == (
+            py["text"], py["text_step"], py["elements"])
+        assert has_strip == (py["elements"] is not None)
+    # seed 003's x = set_(storage, offset 3, size (2, 3), stride (5, 2)): 3 5 7 / 8 10 12
+    assert shown["reached"] == [3, 5, 7, 8, 10, 12]
+    # a storage too large to list: 96 bins of 10 elements each for 960
+    assert shown["head"] == [0] and shown["tail"] == [95]
+    assert shown["column"] == list(range(96))

@@ -20,13 +20,16 @@ from typing import Any
 
 from tensortrace.aten.function_schema import FunctionSchema
 from tensortrace.c10.dispatch_key import (
+    _INTERNED,
     BACKEND_KEYS,
+    KEY_NAMES,
     DispatchKey,
     DispatchKeySet,
     default_included_set,
+    interned_keyset,
     key_at_index,
 )
-from tensortrace.c10.local_dispatch_key_set import tls_local_dispatch_key_set
+from tensortrace.c10.local_dispatch_key_set import _tls
 from tensortrace.trace import FrameSite, recorder, summarize
 
 DISPATCHER_H = "aten/src/ATen/core/dispatch/Dispatcher.h"
@@ -66,6 +69,10 @@ class OperatorHandle:
         self.call_site = FrameSite("dispatch", self.name, DISPATCHER_H, "c10::Dispatcher::call",
                                    legacy="op table getOp")
         self._mask = 0  # keys whose kernel is not a fallthrough
+        # lookup's answer per key-set mask, and redispatch's frame site per key: both depend
+        # only on the dispatch table, so update_dispatch_table clears them
+        self._lookups: dict[int, tuple[DispatchKey, KernelFunction]] = {}
+        self._redispatch_sites: dict[DispatchKey, FrameSite] = {}
 
     # ---- registration (OperatorEntry) --------------------------------------------------------
     def register(self, key: DispatchKey, kernel: KernelFunction) -> None:
@@ -104,6 +111,8 @@ class OperatorHandle:
         if undefined is not None:
             table[DispatchKey.Undefined] = undefined
         self.dispatch_table = table
+        self._lookups = {}
+        self._redispatch_sites = {}
         self._mask = 0
         for key, kernel in table.items():
             if not kernel.is_fallthrough:
@@ -116,7 +125,8 @@ class OperatorHandle:
         for i in self._single_indices:
             value = args[i]
             if value is not None:
-                mask |= value.key_set().repr_
+                impl = value.impl_.target_  # key_set(), read directly when defined
+                mask |= (impl.key_set_ if impl is not None else value.key_set()).repr_
         if self.list_indices:
             for i in self.list_indices:
                 if args[i] is not None:
@@ -128,11 +138,17 @@ class OperatorHandle:
                 # raises "expected a non-empty list"): with no tensor to take a backend from,
                 # the call goes to the default backend, which here is always the CPU.
                 mask = 1 << DispatchKey.CPU
-        local = tls_local_dispatch_key_set()
+        local = _tls  # tls_local_dispatch_key_set(), read directly: hot
         mask = (mask | local.included_.repr_ | _default_included) & ~local.excluded_.repr_
-        return DispatchKeySet(mask)
+        return _INTERNED.get(mask) or interned_keyset(mask)  # Note [Interned key sets]
 
     def lookup(self, ks: DispatchKeySet) -> tuple[DispatchKey, KernelFunction]:
+        found = self._lookups.get(ks.repr_)
+        if found is None:
+            found = self._lookups[ks.repr_] = self._lookup(ks)
+        return found
+
+    def _lookup(self, ks: DispatchKeySet) -> tuple[DispatchKey, KernelFunction]:
         candidates = ks.repr_ & self._mask
         if candidates == 0:
             # only the always-included keys: no tensor argument chose a backend
@@ -152,7 +168,7 @@ class OperatorHandle:
     def call(self, *args: Any) -> Any:
         """Dispatcher::call: compute the key set, pick the kernel, run it inside aten::<op>."""
         ks = self.compute_dispatch_key_set(args)
-        key, kernel = self.lookup(ks)
+        key, kernel = self._lookups.get(ks.repr_) or self.lookup(ks)
         rec = recorder.current
         if rec is None:
             return kernel.fn(ks, *args) if kernel.with_keyset else kernel.fn(*args)  # type: ignore[misc]
@@ -160,21 +176,23 @@ class OperatorHandle:
             "args": {n: summarize(v) for n, v in zip(self.arg_names, args)},
             "overload": self.schema.full_name,
             "dispatch_key_set": repr(ks),
-            "dispatch_key": str(key),
+            "dispatch_key": KEY_NAMES[key],
             "kernel": kernel.name,
         }, kernel.fn, (ks, *args) if kernel.with_keyset else args)  # type: ignore[arg-type]
 
     def redispatch(self, ks: DispatchKeySet, *args: Any) -> Any:
         """Dispatcher::redispatch: the next kernel for `ks`, with no new aten:: scope."""
-        key, kernel = self.lookup(ks)
+        key, kernel = self._lookups.get(ks.repr_) or self.lookup(ks)
         rec = recorder.current
         if rec is None:
             return kernel.fn(ks, *args) if kernel.with_keyset else kernel.fn(*args)  # type: ignore[misc]
-        site = FrameSite("dispatch", f"redispatch {self.schema.full_name} -> {key}",
-                         DISPATCHER_H, "c10::Dispatcher::redispatch",
-                         legacy="getOp(backend)")
+        site = self._redispatch_sites.get(key)
+        if site is None:
+            site = self._redispatch_sites[key] = FrameSite(
+                "dispatch", f"redispatch {self.schema.full_name} -> {key}", DISPATCHER_H,
+                "c10::Dispatcher::redispatch", legacy="getOp(backend)")
         return recorder.record_call(
-            rec, site, {"args": {"dispatch_key_set": repr(ks), "dispatch_key": str(key),
+            rec, site, {"args": {"dispatch_key_set": repr(ks), "dispatch_key": KEY_NAMES[key],
                                  "kernel": kernel.name}},
             kernel.fn, (ks, *args) if kernel.with_keyset else args)  # type: ignore[arg-type]
 

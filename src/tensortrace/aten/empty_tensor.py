@@ -16,7 +16,7 @@ from tensortrace.c10.cpu_allocator import GetCPUAllocator
 from tensortrace.c10.default_dtype import get_default_dtype
 from tensortrace.c10.device import Device
 from tensortrace.c10.dispatch_key import DispatchKey, DispatchKeySet
-from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.exception import torchCheckFail
 from tensortrace.c10.intrusive_ptr import intrusive_ptr, make_intrusive
 from tensortrace.c10.scalar_type import ScalarType, TypeMeta
 from tensortrace.c10.storage_impl import Storage, StorageImpl
@@ -29,8 +29,9 @@ CPU_KS = DispatchKeySet(DispatchKey.CPU)
 
 def check_size_nonnegative(size: Sequence[int]) -> None:
     for x in size:
-        TORCH_CHECK(x >= 0, "Trying to create tensor with negative dimension ", x, ": ",
-                    list(size))
+        if x < 0:  # Note [TORCH_CHECK tests first]
+            torchCheckFail("Trying to create tensor with negative dimension ", x, ": ",
+                           list(size))
 
 
 # Note [Storage size overflow]: EmptyTensor.cpp computes the bytes in uint64 with overflow
@@ -50,6 +51,17 @@ def _mul_overflows(a: int, b: int) -> tuple[bool, int]:
 
 def computeStorageNbytesContiguous(sizes: Sequence[int], itemsize: int,  # noqa: N802
                                    storage_offset: int = 0) -> int:
+    # the common case first: with every size >= 1 each partial product is at most the total,
+    # so when the total bytes fit no step can have overflowed (the same answer, no _mul_overflows)
+    size = 1
+    for s in sizes:
+        if s < 1:
+            break
+        size *= s
+    else:
+        nbytes = (size + storage_offset) * itemsize
+        if storage_offset >= 0 and nbytes <= STORAGE_MAX:
+            return nbytes
     size = 1
     overflowed = False
     for s in sizes:  # safe_multiplies_u64
@@ -59,15 +71,17 @@ def computeStorageNbytesContiguous(sizes: Sequence[int], itemsize: int,  # noqa:
     overflowed |= size >= UINT64_LIMIT
     step_overflowed, size = _mul_overflows(size % UINT64_LIMIT, itemsize)
     overflowed |= step_overflowed or size > STORAGE_MAX
-    TORCH_CHECK(not overflowed, "Storage size calculation overflowed with sizes=", list(sizes))
+    if overflowed:
+        torchCheckFail("Storage size calculation overflowed with sizes=", list(sizes))
     return size
 
 
 def computeStorageNbytes(sizes: Sequence[int], strides: Sequence[int],
                          itemsize: int, storage_offset: int = 0) -> int:
     """Bytes needed to reach the last element: itemsize * (1 + offset + sum((size-1)*stride))."""
-    TORCH_CHECK(len(sizes) == len(strides), "dimensionality of sizes (", len(sizes),
-                ") must match dimensionality of strides (", len(strides), ")")
+    if len(sizes) != len(strides):  # Note [TORCH_CHECK tests first]
+        torchCheckFail("dimensionality of sizes (", len(sizes),
+                       ") must match dimensionality of strides (", len(strides), ")")
     size = storage_offset + 1
     overflowed = False
     for s, st in zip(sizes, strides):
@@ -79,8 +93,9 @@ def computeStorageNbytes(sizes: Sequence[int], strides: Sequence[int],
         size %= UINT64_LIMIT
     step_overflowed, size = _mul_overflows(size, itemsize)
     overflowed |= step_overflowed or size > STORAGE_MAX
-    TORCH_CHECK(not overflowed, "Storage size calculation overflowed with sizes=", list(sizes),
-                " and strides=", list(strides))
+    if overflowed:
+        torchCheckFail("Storage size calculation overflowed with sizes=", list(sizes),
+                       " and strides=", list(strides))
     return size
 
 
@@ -116,9 +131,10 @@ def empty_strided_generic(size: Sequence[int], stride: Sequence[int], allocator:
 
 
 def _cpu_check(device: Device | None, pin_memory: bool | None) -> None:
-    TORCH_CHECK(device is None or device.is_cpu(), "empty_cpu: expected a CPU device, got ",
-                device)
-    TORCH_CHECK(not pin_memory, "Cannot pin memory: no accelerator is available to pin it for")
+    if not (device is None or device.is_cpu()):
+        torchCheckFail("empty_cpu: expected a CPU device, got ", device)
+    if pin_memory:
+        torchCheckFail("Cannot pin memory: no accelerator is available to pin it for")
 
 
 @traced("native", "at::detail::empty_cpu", SOURCE, legacy="empty_cpu")

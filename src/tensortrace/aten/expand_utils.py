@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.exception import torchCheckFail
 
 
 def infer_size(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
@@ -20,8 +20,8 @@ def infer_size(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
         dim_b = len(b) - 1 - offset
         size_a = a[dim_a] if dim_a >= 0 else 1
         size_b = b[dim_b] if dim_b >= 0 else 1
-        TORCH_CHECK(size_a == size_b or size_a == 1 or size_b == 1,
-                    "The size of tensor a (", size_a, ") must match the size of tensor b (",
-                    size_b, ") at non-singleton dimension ", i)
+        if not (size_a == size_b or size_a == 1 or size_b == 1):
+            torchCheckFail("The size of tensor a (", size_a, ") must match the size of tensor b (",
+                           size_b, ") at non-singleton dimension ", i)
         expanded[i] = size_b if size_a == 1 else size_a
     return tuple(expanded)

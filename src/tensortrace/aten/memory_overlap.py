@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import Enum
 
 from tensortrace.aten.tensor_body import Tensor
-from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.exception import torchCheckFail
 
 
 class MemOverlap(Enum):
@@ -51,10 +51,10 @@ def has_internal_overlap(t: Tensor) -> MemOverlap:
 
 
 def assert_no_internal_overlap(t: Tensor) -> None:
-    TORCH_CHECK(has_internal_overlap(t) != MemOverlap.Yes,
-                "unsupported operation: more than one element of the written-to tensor refers "
-                "to a single memory location. Please clone() the tensor before performing the "
-                "operation.")
+    if has_internal_overlap(t) is MemOverlap.Yes:  # Note [TORCH_CHECK tests first]
+        torchCheckFail("unsupported operation: more than one element of the written-to tensor "
+                       "refers to a single memory location. Please clone() the tensor before "
+                       "performing the operation.")
 
 
 def get_overlap_status(a: Tensor, b: Tensor) -> MemOverlapStatus:
@@ -79,7 +79,7 @@ def get_overlap_status(a: Tensor, b: Tensor) -> MemOverlapStatus:
 
 
 def assert_no_partial_overlap(a: Tensor, b: Tensor) -> None:
-    TORCH_CHECK(get_overlap_status(a, b) != MemOverlapStatus.Partial,
-                "unsupported operation: some elements of the input tensor and the written-to "
-                "tensor refer to a single memory location. Please clone() the tensor before "
-                "performing the operation.")
+    if get_overlap_status(a, b) is MemOverlapStatus.Partial:
+        torchCheckFail("unsupported operation: some elements of the input tensor and the "
+                       "written-to tensor refer to a single memory location. Please clone() the "
+                       "tensor before performing the operation.")

@@ -12,15 +12,16 @@ See Note [Python drives the refcounts].
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from tensortrace.c10.device import Device
 from tensortrace.c10.dispatch_key import DispatchKeySet
 from tensortrace.c10.intrusive_ptr import intrusive_ptr
-from tensortrace.c10.scalar_type import ScalarType, TypeMeta
+from tensortrace.c10.scalar_type import _SCALAR_TYPE_NAMES, ScalarType, TypeMeta
 from tensortrace.c10.storage_impl import Storage
 from tensortrace.c10.tensor_impl import TensorImpl
 from tensortrace.c10.tensor_options import TensorOptions
+from tensortrace.trace import schema
 
 if TYPE_CHECKING:
     # the generated methods (aten/generated/tensor_body.py), which aten.codegen sets on Tensor
@@ -30,6 +31,14 @@ else:
     _TensorMethods = object
 
 
+def _null() -> NoReturn:
+    raise RuntimeError("intrusive_ptr is null")  # what intrusive_ptr.get() raises
+
+
+# Note [Direct reads on hot paths]
+# Every accessor reads the TensorImpl straight from the pointer's field instead of calling
+# intrusive_ptr.get(): the same check (a null pointer raises as get() does) without a Python
+# call, which the seed expression would otherwise make ~75 times.
 class Tensor(_TensorMethods):
     __slots__ = ("impl_", "__weakref__")
 
@@ -48,66 +57,120 @@ class Tensor(_TensorMethods):
         return self.impl_.target_ is not None  # hot: asked ~20 times per op
 
     def unsafeGetTensorImpl(self) -> TensorImpl:
-        return self.impl_.get()
+        impl = self.impl_.target_  # Note [Direct reads on hot paths]
+        if impl is None:
+            _null()
+        return impl
 
     def is_same(self, other: Tensor) -> bool:
         return self.impl_.target_ is other.impl_.target_
 
     def use_count(self) -> int:
-        return self.impl_.get().refcount_
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.refcount_
 
     # ---- metadata, all read from the TensorImpl ------------------------------------------------
     def sizes(self) -> tuple[int, ...]:
-        return self.impl_.get().sizes_
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.sizes_
 
     def strides(self) -> tuple[int, ...]:
-        return self.impl_.get().strides_
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.strides_
 
     def size(self, dim: int) -> int:
-        return self.impl_.get().sizes_[dim]
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.sizes_[dim]
 
     def stride(self, dim: int) -> int:
-        return self.impl_.get().strides_[dim]
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.strides_[dim]
 
     def dim(self) -> int:
-        return len(self.impl_.get().sizes_)
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return len(impl.sizes_)
 
     def numel(self) -> int:
-        return self.impl_.get().numel_
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.numel_
 
     def storage_offset(self) -> int:
-        return self.impl_.get().storage_offset_
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.storage_offset_
 
     def scalar_type(self) -> ScalarType:
-        return self.impl_.get().data_type_.scalar_type
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.data_type_.scalar_type
 
     def dtype(self) -> TypeMeta:
-        return self.impl_.get().data_type_
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.data_type_
 
     def element_size(self) -> int:
-        return self.impl_.get().data_type_.itemsize
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.data_type_.itemsize
 
     def device(self) -> Device:
-        return self.impl_.get().device_opt_
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.device_opt_
 
     def is_cpu(self) -> bool:
-        return self.impl_.get().device_opt_.is_cpu()
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.device_opt_.is_cpu()
 
     def key_set(self) -> DispatchKeySet:
-        return self.impl_.get().key_set_
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.key_set_
 
     def is_contiguous(self) -> bool:
-        return self.impl_.get().is_contiguous_
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.is_contiguous_
 
     def storage(self) -> Storage:
-        return self.impl_.get().storage_
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.storage_
 
     def options(self) -> TensorOptions:
         impl = self.impl_.get()
         return TensorOptions(impl.data_type_.scalar_type, impl.device_opt_, "strided", False)
 
     def data_ptr(self) -> int:
-        return self.impl_.get().data()
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.data()
 
     def requires_grad(self) -> bool:
         meta = self.impl_.get().autograd_meta_
@@ -119,17 +182,20 @@ class Tensor(_TensorMethods):
         return isFloatingType(self.scalar_type())
 
     def numpy_view(self) -> Any:
-        return self.impl_.get().numpy_view()
+        impl = self.impl_.target_
+        if impl is None:
+            _null()
+        return impl.numpy_view()
 
-    def _trace_summary(self) -> str:
-        if not self.impl_.defined():
-            return "Tensor(undefined)"
-        impl = self.impl_.get()
-        return (f"Tensor({impl.trace_name}, sizes={list(impl.sizes_)}, "
-                f"{impl.data_type_.scalar_type})")
+    def _trace_summary(self) -> dict[str, Any]:
+        impl = self.impl_.target_  # hot: the trace summarizes ~90 per seed
+        if impl is None:
+            return schema.summary(schema.TENSOR, impl=None)
+        return schema.summary(schema.TENSOR, impl=impl.trace_name, sizes=list(impl.sizes_),
+                              dtype=_SCALAR_TYPE_NAMES[impl.data_type_.scalar_type])
 
     def __repr__(self) -> str:
-        return f"at::{self._trace_summary()}"
+        return f"at::{schema.render_summary(self._trace_summary())}"
 
 
 def expect_contiguous(t: Tensor) -> Tensor:

@@ -35,7 +35,7 @@ from tensortrace.aten.parallel import GRAIN_SIZE, get_num_threads, parallel_for
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.default_dtype import get_default_dtype
 from tensortrace.c10.device import CPU, Device, DeviceType
-from tensortrace.c10.exception import TORCH_CHECK, TORCH_INTERNAL_ASSERT
+from tensortrace.c10.exception import TORCH_CHECK, TORCH_INTERNAL_ASSERT, torchCheckFail
 from tensortrace.c10.scalar_type import (
     ScalarType,
     canCast,
@@ -119,6 +119,11 @@ class FastSetupType(Enum):
     NON_OVERLAPPING_DENSE = 2
 
 
+# The undefined Tensor every OperandInfo starts with as its original_tensor: only ever read or
+# replaced, never changed in place, so one is shared (a new one per operand cost four calls).
+_UNDEFINED = Tensor()
+
+
 class OperandInfo:
     """One tensor of the iteration, with its byte strides in the iterator's dimension order."""
 
@@ -127,15 +132,16 @@ class OperandInfo:
 
     def __init__(self, tensor: Tensor, is_const: bool = False) -> None:
         self.tensor = tensor
-        self.original_tensor = Tensor()
+        self.original_tensor = _UNDEFINED
         self.stride_bytes: list[int] = []
         self.is_output = False
         self.is_const = is_const
         self.will_resize = False
         self.is_read_write = False
-        if tensor.defined():
-            self.target_dtype = self.current_dtype = tensor.scalar_type()
-            self.device: Device | None = tensor.device()
+        impl = tensor.impl_.target_  # Note [Direct reads on hot paths]
+        if impl is not None:
+            self.target_dtype = self.current_dtype = impl.data_type_.scalar_type
+            self.device: Device | None = impl.device_opt_
         else:
             self.target_dtype = self.current_dtype = U
             self.device = None
@@ -152,34 +158,38 @@ class OperandInfo:
 
     def restore_original_tensor(self) -> None:
         self.tensor = self.original_tensor
-        self.original_tensor = Tensor()
+        self.original_tensor = _UNDEFINED
 
 
 class TensorIteratorConfig:
     """The builder: outputs first, then inputs, then the flags (TensorIteratorConfig)."""
+
+    # the flags' defaults, as class attributes: a setter shadows one on the instance, so a
+    # config costs only what it changes (every op builds one)
+    static_shape_: tuple[int, ...] | None = None
+    static_dtype_: ScalarType | None = None
+    check_mem_overlap_ = True
+    allow_cpu_scalars_ = False
+    is_reduction_ = False
+    resize_outputs_ = True
+    check_all_same_dtype_ = True
+    check_all_same_device_ = True
+    enforce_safe_casting_to_output_ = False
+    enforce_linear_iteration_ = False
+    promote_inputs_to_common_dtype_ = False
+    promote_integer_inputs_to_float_ = False
+    cast_common_dtype_to_outputs_ = False
 
     def __init__(self) -> None:
         self.tensors_: list[Tensor] = []
         self.const_indices_: set[int] = set()
         self.num_outputs_ = 0
         self.num_inputs_ = 0
-        self.static_shape_: tuple[int, ...] | None = None
-        self.static_dtype_: ScalarType | None = None
-        self.check_mem_overlap_ = True
-        self.allow_cpu_scalars_ = False
-        self.is_reduction_ = False
-        self.resize_outputs_ = True
-        self.check_all_same_dtype_ = True
-        self.check_all_same_device_ = True
-        self.enforce_safe_casting_to_output_ = False
-        self.enforce_linear_iteration_ = False
-        self.promote_inputs_to_common_dtype_ = False
-        self.promote_integer_inputs_to_float_ = False
-        self.cast_common_dtype_to_outputs_ = False
 
     def add_output(self, output: Tensor) -> TensorIteratorConfig:
-        TORCH_INTERNAL_ASSERT(self.num_inputs_ == 0, "Keep in mind that you have to add all "
-                              "outputs first before adding any input.")
+        if self.num_inputs_ != 0:  # Note [TORCH_CHECK tests first]
+            TORCH_INTERNAL_ASSERT(False, "Keep in mind that you have to add all outputs first "
+                                  "before adding any input.")
         self.tensors_.append(output)
         self.num_outputs_ += 1
         return self
@@ -457,7 +467,7 @@ class TensorIteratorBase:
         for i in range(self.num_outputs_):
             op = self.operands_[i]
             op.is_output = True
-            if not op.tensor.defined():
+            if op.tensor.impl_.target_ is None:  # not defined(): Note [Direct reads on hot paths]
                 continue
             for arg in range(self.num_outputs_, self.ntensors()):
                 if op.tensor.is_same(self.operands_[arg].tensor):
@@ -468,7 +478,7 @@ class TensorIteratorBase:
             return
         for i in range(self.num_outputs_):
             output = self.operands_[i].tensor
-            if not output.defined():
+            if output.impl_.target_ is None:
                 continue
             assert_no_internal_overlap(output)
             for j in range(self.num_outputs_, self.ntensors()):
@@ -485,12 +495,13 @@ class TensorIteratorBase:
         has_scalars = has_tensors = False
         shape: tuple[int, ...] | None = None
         for op in self.operands_:
-            if not op.tensor.defined():
+            impl = op.tensor.impl_.target_
+            if impl is None:
                 continue
             # Outputs that will be resized do not take part (torch.add(..., out=dst) resizes dst).
             if config.resize_outputs_ and op.is_output:
                 continue
-            sizes = op.tensor.sizes()
+            sizes = impl.sizes_
             if len(sizes) == 0:
                 has_scalars = True
             else:
@@ -514,8 +525,9 @@ class TensorIteratorBase:
                 if config.resize_outputs_ and not self.operands_[i].is_read_write:
                     self.operands_[i].will_resize = True
                     continue
-                TORCH_CHECK(self.is_reduction_, "output with shape ", list(output.sizes()),
-                            " doesn't match the broadcast shape ", self.shape_)
+                if not self.is_reduction_:  # Note [TORCH_CHECK tests first]
+                    torchCheckFail("output with shape ", list(output.sizes()),
+                                   " doesn't match the broadcast shape ", self.shape_)
 
     def compute_common_dtype(self) -> ScalarType:
         state = ResultTypeState()
@@ -532,14 +544,14 @@ class TensorIteratorBase:
         output_dtype = U
         has_different_input_dtypes = has_different_output_dtypes = has_undefined_outputs = False
         for op in self.operands_:
-            if not op.is_type_defined():
+            if op.target_dtype == U:  # not op.is_type_defined()
                 TORCH_INTERNAL_ASSERT(op.is_output, "Found type undefined input tensor!")
                 if config.static_dtype_ is not None:
                     op.target_dtype = config.static_dtype_
                 else:
                     has_undefined_outputs = True
                 continue
-            if not op.tensor.defined():
+            if op.tensor.impl_.target_ is None:
                 continue
             # the first non-CPU device (if any) is the common device
             device = op.device  # set for every defined operand
@@ -583,11 +595,11 @@ class TensorIteratorBase:
         self.common_device_ = common_device
         cpu_scalars_on_non_cpu = 0
         for op in self.operands_:
-            if not op.is_type_defined():
+            if op.target_dtype == U:
                 op.target_dtype = self.common_dtype_
             if op.device is None:
                 op.device = common_device
-            if not op.tensor.defined():
+            if op.tensor.impl_.target_ is None:
                 continue
             if config.check_all_same_device_:
                 # a CUDA kernel that supports it takes a 0-dim CPU tensor as a scalar argument
@@ -597,10 +609,9 @@ class TensorIteratorBase:
                     TORCH_CHECK(cpu_scalars_on_non_cpu < 1,
                                 "Trying to pass too many CPU scalars to non-CPU kernel!")
                     cpu_scalars_on_non_cpu += 1
-                else:
-                    TORCH_CHECK(op.device == common_device, "Expected all tensors to be on the "
-                                "same device, but found at least two devices, ", common_device,
-                                " and ", op.device, "!")
+                elif op.device is not common_device and op.device != common_device:
+                    torchCheckFail("Expected all tensors to be on the same device, but found at "
+                                   "least two devices, ", common_device, " and ", op.device, "!")
             if (config.enforce_safe_casting_to_output_ and op.is_output
                     and op.current_dtype != self.common_dtype_):
                 TORCH_CHECK(canCast(self.common_dtype_, op.current_dtype), "result type ",
@@ -625,8 +636,13 @@ class TensorIteratorBase:
         if self.is_reduction_ or not self.all_ops_same_shape_:
             return FastSetupType.NONE
         defined = [op.tensor for op in self.operands_
-                   if op.tensor.defined() and not op.will_resize]
-        is_contiguous = all(t.is_contiguous() for t in defined)
+                   if op.tensor.impl_.target_ is not None and not op.will_resize]
+        is_contiguous = True  # all(t.is_contiguous() ...), without a generator frame
+        for t in defined:
+            impl = t.impl_.target_  # not None: `defined` holds defined tensors only
+            if impl is not None and not impl.is_contiguous_:
+                is_contiguous = False
+                break
         if self.enforce_linear_iteration_:
             return FastSetupType.CONTIGUOUS if is_contiguous else FastSetupType.NONE
         if is_contiguous:
@@ -653,13 +669,14 @@ class TensorIteratorBase:
             for i in range(self.num_outputs_):
                 self.set_output_raw_strided(i, shape, strides,
                                             self.original_options(self.operands_[i]))
-        if self.ndim() > 1:
+        ndim = len(self.shape_)
+        if ndim > 1:
             self.has_coalesced_dimensions_ = True
-        if self.ndim() >= 1:
+        if ndim >= 1:
             self.shape_ = [self.numel()]
         # one flat dimension, walked in memory order: the stride is one element
         for op in self.operands_:
-            op.stride_bytes = [op.tensor.element_size()] if self.ndim() > 0 else []
+            op.stride_bytes = [op.tensor.element_size()] if ndim > 0 else []
         return True
 
     @_step("compute_strides", legacy="TensorIterator::compute_strides")
@@ -792,7 +809,7 @@ class TensorIteratorBase:
     @staticmethod
     def original_options(op: OperandInfo) -> TensorOptions:
         """The options of the output the caller gave (not of a common-dtype temporary)."""
-        if op.original_tensor.defined():
+        if op.original_tensor.impl_.target_ is not None:
             return op.original_tensor.options()
         return op.options()
 
@@ -813,7 +830,7 @@ class TensorIteratorBase:
     def cast_outputs(self) -> None:
         """Copy each common-dtype temporary back into its real output (cast_outputs)."""
         for op in self.operands_:
-            if (op.is_output and op.original_tensor.defined()
+            if (op.is_output and op.original_tensor.impl_.target_ is not None
                     and op.original_tensor.scalar_type() != op.current_dtype):
                 op.original_tensor.copy_(op.tensor)
                 op.restore_original_tensor()
@@ -828,6 +845,12 @@ class TensorIteratorBase:
         if 0 in shape:
             return np.empty(shape, dtype)
         storage = impl.storage_.unsafeGetStorageImpl().bytes_view()
+        itemsize = impl.data_type_.itemsize
+        if len(shape) == 1 and op.stride_bytes[0] == itemsize:
+            # the contiguous fast path (one flat dimension, fast_set_up's): frombuffer makes
+            # the same writable view as np.ndarray(buffer=...) at about a third of the cost
+            return np.frombuffer(storage, dtype, shape[0],
+                                 impl.storage_offset_ * itemsize + byte_offset)
         return np.ndarray(shape, dtype, buffer=storage,
                           offset=impl.storage_offset_ * impl.data_type_.itemsize + byte_offset,
                           strides=tuple(reversed(op.stride_bytes)))
@@ -868,7 +891,7 @@ class TensorIterator(TensorIteratorBase):
         from tensortrace.aten import functions as at
 
         op = self.operands_[output_idx]
-        if not op.tensor.defined():
+        if op.tensor.impl_.target_ is None:
             if not strides:
                 tensor = at.empty(list(sizes), dtype=options.dtype, device=options.device)
             else:

@@ -17,6 +17,7 @@ from tensortrace.aten.tensor_body import Tensor
 from tensortrace.autograd.function import Node
 from tensortrace.autograd.saved_variable import SavedVariable
 from tensortrace.trace import recorder
+from tensortrace.trace.schema import GRAD_FN
 
 
 def node_label(fn: Node | None) -> str | None:
@@ -59,7 +60,7 @@ def record_grad_fn(grad_fn: Node, outputs: list[Any]) -> None:
     edges = [[node_label(e.function), e.input_nr, e.function.name() if e.function else None]
              for e in grad_fn.next_edges_]
     saved = getattr(grad_fn, "saved_", {})
-    rec.instant("grad_fn", "autograd", label or "?", {
+    rec.instant(GRAD_FN, "autograd", label or "?", {
         "node": label, "name": grad_fn.name(), "sequence_nr": grad_fn.sequence_nr_,
         "next_edges": edges,
         "saved": {name: _saved(saved[name]) for name in sorted(saved)},  # a set made it

@@ -23,6 +23,7 @@ from tensortrace.c10.dispatch_key import autograd_dispatch_keyset
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.intrusive_ptr import intrusive_ptr
 from tensortrace.c10.tensor_impl import TensorImpl
+from tensortrace.trace import schema
 
 ERR_BACKWARD_TWICE = (
     "Trying to backward through the graph a second time (or directly access saved tensors "
@@ -124,7 +125,7 @@ class SavedVariable:
         self.data_ = Tensor()
 
     def _trace_summary(self) -> str:
-        return f"SavedVariable({self.data_._trace_summary()})"
+        return f"SavedVariable({schema.render_summary(self.data_._trace_summary())})"
 
 
 def is_inference_tensor(t: Tensor) -> bool:

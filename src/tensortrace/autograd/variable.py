@@ -15,10 +15,11 @@ this; tensortrace has no inference mode.)
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tensortrace.aten.tensor_body import Tensor
-from tensortrace.trace import recorder
+from tensortrace.trace import recorder, schema
+from tensortrace.trace.schema import VIEW_BASE
 
 if TYPE_CHECKING:  # function.py and accumulate_grad.py import this module
     from tensortrace.autograd.accumulate_grad import AccumulateGrad
@@ -49,10 +50,11 @@ class AutogradMeta:
         # a view's grad_fn is valid for this version of the data it shares with its base
         self.attr_version_ = 0
 
-    def _trace_summary(self) -> str:
+    def _trace_summary(self) -> dict[str, Any]:
         base = self.base_.unsafeGetTensorImpl().trace_name if self.base_.defined() else None
         fn = type(self.grad_fn_).__name__ if self.grad_fn_ is not None else None
-        return f"AutogradMeta(requires_grad={self.requires_grad_}, grad_fn={fn}, base={base})"
+        return schema.summary("AutogradMeta", requires_grad=self.requires_grad_, grad_fn=fn,
+                              base=base)
 
 
 def materialize_autograd_meta(t: Tensor) -> AutogradMeta:
@@ -95,7 +97,7 @@ def as_view(base: Tensor, tensor: Tensor) -> Tensor:
     meta.base_ = root.copy()  # a second owner of the base's TensorImpl
     impl = tensor.unsafeGetTensorImpl()
     if recorder.current is not None:
-        recorder.current.instant("view_base", "autograd", impl.trace_name,
+        recorder.current.instant(VIEW_BASE, "autograd", impl.trace_name,
                                  {"object": impl.trace_name,
                                   "base": root.unsafeGetTensorImpl().trace_name})
     impl.autograd_meta_ = meta

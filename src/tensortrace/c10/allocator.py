@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from tensortrace.c10.device import Device, DeviceType
-from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.exception import torchCheckFail
 from tensortrace.trace import recorder, traced
 
 DeleterFnPtr = Callable[[Any], None]
@@ -78,7 +78,8 @@ def SetAllocator(t: DeviceType, alloc: Allocator, priority: int = 0) -> None:
 @traced("allocator", "c10::GetAllocator", "c10/core/Allocator.cpp")
 def GetAllocator(t: DeviceType) -> Allocator:
     alloc = _allocator_array.get(t)
-    TORCH_CHECK(alloc is not None, "Allocator for ", t.lower(), " is not set.")
+    if alloc is None:  # Note [TORCH_CHECK tests first]: t.lower() only on failure
+        torchCheckFail("Allocator for ", t.lower(), " is not set.")
     return alloc  # type: ignore[return-value]
 
 

@@ -20,9 +20,10 @@ from tensortrace.c10.allocator import (
     GetAllocator,
 )
 from tensortrace.c10.device import CPU, DeviceType
-from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.exception import torchCheckFail
 from tensortrace.c10.memory_stats import DeviceStats
 from tensortrace.trace import recorder, traced
+from tensortrace.trace.schema import ALLOC, FREE
 
 gAlignment = 64  # PyTorch's name; AVX-512 wants 64-byte aligned loads
 
@@ -57,8 +58,8 @@ def alloc_cpu(nbytes: int) -> np.ndarray | None:
     """posix_memalign(&data, gAlignment, nbytes): here a 64-byte aligned window of NumPy memory."""
     if nbytes == 0:
         return None
-    TORCH_CHECK(nbytes > 0, "alloc_cpu() seems to have been called with negative number: ",
-                nbytes)
+    if nbytes < 0:  # Note [TORCH_CHECK tests first] (0 returned above)
+        torchCheckFail("alloc_cpu() seems to have been called with negative number: ", nbytes)
     try:
         raw = np.empty(nbytes + gAlignment, dtype=np.uint8)
     except (MemoryError, ValueError):  # ValueError: more than NumPy's largest dimension
@@ -96,7 +97,7 @@ class ProfiledCPUMemoryReporter:
         self.allocated += nbytes
         self.stats.on_alloc(nbytes)
         if recorder.current is not None:
-            recorder.current.instant("alloc", "allocator", "[memory]",
+            recorder.current.instant(ALLOC, "allocator", "[memory]",
                                      {"addr": ptr, "bytes": nbytes, "device": "cpu",
                                       "total_allocated": self.allocated,
                                       "total_reserved": self.allocated})
@@ -108,7 +109,7 @@ class ProfiledCPUMemoryReporter:
         self.allocated -= nbytes
         self.stats.on_free(nbytes)
         if recorder.current is not None:
-            recorder.current.instant("free", "allocator", "[memory]",
+            recorder.current.instant(FREE, "allocator", "[memory]",
                                      {"addr": ptr, "bytes": nbytes, "device": "cpu",
                                       "total_allocated": self.allocated,
                                       "total_reserved": self.allocated})

@@ -44,6 +44,8 @@ RUNTIME_KEYS: tuple[DispatchKey, ...] = tuple(k for k in DispatchKey
                                               if 0 < k < DispatchKey.Autograd)
 # DispatchKey(n) goes through EnumMeta.__call__ (~1 us); the dispatcher asks on every call.
 _KEY_BY_INDEX: dict[int, DispatchKey] = {k.value: k for k in DispatchKey}
+# str(key) goes through Enum.name (two Python calls); the trace asks for it on every dispatch.
+KEY_NAMES: dict[DispatchKey, str] = {k: k.name for k in DispatchKey}
 
 
 def key_at_index(index: int) -> DispatchKey:
@@ -73,19 +75,24 @@ class DispatchKeySet:
         return bool(self.repr_ & (1 << k))
 
     def add(self, k: DispatchKey) -> DispatchKeySet:
-        return DispatchKeySet(self.repr_ | (1 << k))
+        mask = self.repr_ | (1 << k)
+        return _INTERNED.get(mask) or interned_keyset(mask)
 
     def remove(self, k: DispatchKey) -> DispatchKeySet:
-        return DispatchKeySet(self.repr_ & ~(1 << k))
+        mask = self.repr_ & ~(1 << k)
+        return _INTERNED.get(mask) or interned_keyset(mask)
 
     def __or__(self, other: DispatchKeySet) -> DispatchKeySet:
-        return DispatchKeySet(self.repr_ | other.repr_)
+        mask = self.repr_ | other.repr_
+        return _INTERNED.get(mask) or interned_keyset(mask)
 
     def __and__(self, other: DispatchKeySet) -> DispatchKeySet:
-        return DispatchKeySet(self.repr_ & other.repr_)
+        mask = self.repr_ & other.repr_
+        return _INTERNED.get(mask) or interned_keyset(mask)
 
     def __sub__(self, other: DispatchKeySet) -> DispatchKeySet:
-        return DispatchKeySet(self.repr_ & ~other.repr_)
+        mask = self.repr_ & ~other.repr_
+        return _INTERNED.get(mask) or interned_keyset(mask)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, DispatchKeySet) and self.repr_ == other.repr_
@@ -106,10 +113,30 @@ class DispatchKeySet:
         return iter([k for k in reversed(RUNTIME_KEYS) if self.has(k)])
 
     def __repr__(self) -> str:
-        return "DispatchKeySet(" + ", ".join(str(k) for k in reversed(list(self))) + ")"
+        text = _REPRS.get(self.repr_)
+        if text is None:  # a set is immutable: its text is made once per mask
+            text = _REPRS[self.repr_] = ("DispatchKeySet(" + ", ".join(
+                str(k) for k in reversed(list(self))) + ")")
+        return text
 
     def _trace_summary(self) -> str:
-        return repr(self)
+        return _REPRS.get(self.repr_) or repr(self)
+
+
+# Note [Interned key sets]
+# A DispatchKeySet is immutable and there are only a few dozen masks in use, so the sets the
+# dispatcher and the set operators make are interned: one object per mask, made once, as cheap
+# to hand out as the uint64 c10 passes around. `DispatchKeySet(...)` still makes a new one.
+_INTERNED: dict[int, DispatchKeySet] = {}
+_REPRS: dict[int, str] = {}
+
+
+def interned_keyset(mask: int) -> DispatchKeySet:
+    """The one shared DispatchKeySet of `mask` (hot callers try `_INTERNED.get` first)."""
+    ks = _INTERNED.get(mask)
+    if ks is None:
+        ks = _INTERNED[mask] = DispatchKeySet(mask)
+    return ks
 
 
 def _below(key: DispatchKey) -> DispatchKeySet:

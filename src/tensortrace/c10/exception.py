@@ -8,7 +8,7 @@ doubles as an ostream prints them (`2`, `0.5`, `1e-07`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 
 def _stream(part: Any) -> str:
@@ -26,9 +26,21 @@ def str_cat(*parts: Any) -> str:
     return "".join(_stream(p) for p in parts)
 
 
+# Note [TORCH_CHECK tests first]
+# The C++ macro expands to `if (!(cond)) torchCheckFail(..., msg...)`: the condition is tested
+# inline and the message parts are not even evaluated unless it fails. A Python function call
+# cannot skip evaluating its arguments, so hot call sites (those every op runs) are written as
+# the expansion: `if not cond: torchCheckFail(msg...)`, which costs one test when the check
+# passes and builds the very message TORCH_CHECK would when it fails. Elsewhere TORCH_CHECK
+# reads better and joins its parts only on failure too.
 def TORCH_CHECK(cond: Any, *msg: Any) -> None:  # PyTorch's name
     if not cond:
         raise RuntimeError(str_cat(*msg))
+
+
+def torchCheckFail(*msg: Any) -> NoReturn:  # c10::detail::torchCheckFail
+    """What TORCH_CHECK does once its condition failed (Note [TORCH_CHECK tests first])."""
+    raise RuntimeError(str_cat(*msg))
 
 
 def TORCH_CHECK_INDEX(cond: Any, *msg: Any) -> None:

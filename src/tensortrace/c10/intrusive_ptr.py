@@ -20,6 +20,7 @@ import itertools
 from typing import Any, Generic, TypeVar
 
 from tensortrace.trace import recorder
+from tensortrace.trace.schema import DECREF, DELETE, INCREF, MAKE_INTRUSIVE, object_ref
 
 _ids = itertools.count(1)
 
@@ -37,7 +38,7 @@ class intrusive_ptr_target:  # PyTorch's name
 
     @property
     def trace_name(self) -> str:
-        return f"{type(self).__name__}#{self._id}"
+        return object_ref(type(self).__name__, self._id)
 
     def release_resources(self) -> None:
         """Called when the last strong reference goes; subclasses free what they hold."""
@@ -67,9 +68,11 @@ class intrusive_ptr(Generic[T]):
         target.refcount_ = 1
         target.weakcount_ = 1
         if recorder.current is not None:
-            recorder.current.instant("make_intrusive", "refcount", target.trace_name,
-                                     {"object": target.trace_name, "refcount": 1,
+            name = target.trace_name
+            recorder.current.instant(MAKE_INTRUSIVE, "refcount", name,
+                                     {"object": name, "refcount": 1,
                                       "type": type(target).__name__, **target._trace_info()})
+            recorder.current.tracked.add(target)  # Note [Values beside the events]
         return intrusive_ptr(target)
 
     def get(self) -> T:
@@ -87,9 +90,10 @@ class intrusive_ptr(Generic[T]):
         if target is not None:
             target.refcount_ += 1
             if recorder.current is not None:
-                recorder.current.instant("incref", "refcount", target.trace_name,
-                                         {"object": target.trace_name,
-                                          "refcount": target.refcount_})
+                name = target.trace_name
+                recorder.current.instant(INCREF, "refcount", name,
+                                         {"object": name, "refcount": target.refcount_})
+                recorder.current.tracked.add(target)  # made before the trace, maybe
         return intrusive_ptr(target)
 
     def reset_(self) -> None:
@@ -101,19 +105,20 @@ class intrusive_ptr(Generic[T]):
         refcount = target.refcount_ = target.refcount_ - 1
         rec = recorder.current
         if rec is not None:
-            rec.instant("decref", "refcount", target.trace_name,
-                        {"object": target.trace_name, "refcount": refcount})
+            name = target.trace_name
+            rec.instant(DECREF, "refcount", name, {"object": name, "refcount": refcount})
         if refcount == 0:
             target.weakcount_ -= 1
             target.release_resources()
             if rec is not None:
-                rec.instant("delete", "refcount", target.trace_name,
-                            {"object": target.trace_name})
+                rec.instant(DELETE, "refcount", name, {"object": name})
 
     reset = reset_
 
     def __del__(self) -> None:
         # At interpreter shutdown module globals may already be gone; nothing to report then.
+        if self.target_ is None:  # a null or already reset pointer: no call to reset_
+            return
         try:
             self.reset_()
         except KeyboardInterrupt:

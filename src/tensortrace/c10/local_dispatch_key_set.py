@@ -12,10 +12,12 @@ import threading
 from typing import Any
 
 from tensortrace.c10.dispatch_key import (
+    _INTERNED,
     DispatchKey,
     DispatchKeySet,
     autograd_dispatch_keyset,
     autograd_related_keys,
+    interned_keyset,
 )
 
 
@@ -41,8 +43,9 @@ class ExcludeDispatchKeyGuard:
         self.keys = keys if isinstance(keys, DispatchKeySet) else DispatchKeySet(keys)
 
     def __enter__(self) -> None:
-        self.saved = _tls.excluded_
-        _tls.excluded_ = self.saved | self.keys
+        self.saved = saved = _tls.excluded_
+        mask = saved.repr_ | self.keys.repr_  # saved | keys, with no operator call
+        _tls.excluded_ = _INTERNED.get(mask) or interned_keyset(mask)
 
     def __exit__(self, *exc: Any) -> None:
         _tls.excluded_ = self.saved

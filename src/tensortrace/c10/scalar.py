@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.exception import torchCheckFail
 from tensortrace.c10.scalar_type import ScalarType, isFloatingType, numpy_dtype
 
 Scalar = bool | int | float
@@ -75,8 +75,9 @@ def overflows(value: Scalar, scalar_type: ScalarType) -> bool:
 
 def checked_convert(value: Scalar, scalar_type: ScalarType, name: str | None = None) -> Scalar:
     """c10::checked_convert: the value as scalar_t would hold it, or the overflow error."""
-    TORCH_CHECK(not overflows(value, scalar_type), "value cannot be converted to type ",
-                name or CPP_TYPE_NAMES[scalar_type], " without overflow")
+    if overflows(value, scalar_type):  # Note [TORCH_CHECK tests first]
+        torchCheckFail("value cannot be converted to type ", name or CPP_TYPE_NAMES[scalar_type],
+                       " without overflow")
     return convert(value, scalar_type)
 
 

@@ -12,12 +12,14 @@ memory goes back to the allocator only when the last TensorImpl holding the stor
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from tensortrace.c10.allocator import Allocator, DataPtr
 from tensortrace.c10.device import Device
 from tensortrace.c10.intrusive_ptr import intrusive_ptr, intrusive_ptr_target
-from tensortrace.trace import traced
+from tensortrace.trace import schema, traced
 
 
 class StorageImpl(intrusive_ptr_target):
@@ -69,8 +71,9 @@ class StorageImpl(intrusive_ptr_target):
         """The last reference is gone: clear the DataPtr, whose deleter frees the memory."""
         self.data_ptr_.clear()
 
-    def _trace_summary(self) -> str:
-        return f"{self.trace_name}({self.size_bytes_} bytes, refcount={self.refcount_})"
+    def _trace_summary(self) -> dict[str, Any]:
+        return schema.summary(schema.STORAGE_IMPL, object=self.trace_name,
+                              nbytes=self.size_bytes_, refcount=self.refcount_)
 
     def _trace_info(self) -> dict[str, object]:
         return {"nbytes": self.size_bytes_, "addr": self.data_ptr_.get(),

@@ -7,7 +7,6 @@ are TensorImpls that share their base's StorageImpl (Note [Views share storage])
 
 from __future__ import annotations
 
-import functools
 import weakref
 from enum import Enum
 from typing import Any
@@ -25,7 +24,8 @@ from tensortrace.c10.dispatch_key import (
 from tensortrace.c10.intrusive_ptr import intrusive_ptr_target
 from tensortrace.c10.scalar_type import ScalarType, TypeMeta
 from tensortrace.c10.storage_impl import Storage
-from tensortrace.trace import recorder, traced
+from tensortrace.trace import recorder, schema, traced
+from tensortrace.trace.schema import TENSOR_META, TENSOR_STORAGE
 
 
 class VariableVersion:
@@ -50,11 +50,19 @@ class ImplType(Enum):
     VIEW = "VIEW"
 
 
-@functools.cache  # a handful of distinct key sets; a DispatchKeySet is immutable, so share it
+# a handful of distinct key sets; a DispatchKeySet is immutable, so one is shared per mask (a
+# dict keyed by the int mask: functools.cache would hash the set in Python)
+_WITH_AUTOGRAD_KEYS: dict[int, DispatchKeySet] = {}
+
+
 def _with_autograd_keys(key_set: DispatchKeySet) -> DispatchKeySet:
     """A dense tensor also carries its autograd keys: every op visits autograd first."""
-    backend = key_set.highestPriorityTypeId()
-    return key_set | getAutogradRelatedKeySetFromBackend(backend)
+    ks = _WITH_AUTOGRAD_KEYS.get(key_set.repr_)
+    if ks is None:
+        backend = key_set.highestPriorityTypeId()
+        ks = key_set | getAutogradRelatedKeySetFromBackend(backend)
+        _WITH_AUTOGRAD_KEYS[key_set.repr_] = ks
+    return ks
 
 
 class TensorImpl(intrusive_ptr_target):
@@ -70,13 +78,17 @@ class TensorImpl(intrusive_ptr_target):
         super().__init__()
         self.storage_ = storage
         self.data_type_ = data_type
-        self.device_opt_: Device = storage.unsafeGetStorageImpl().device()
+        # storage.unsafeGetStorageImpl().device(), read directly: every TensorImpl gets one
+        storage_impl = storage.storage_impl_.target_
+        assert storage_impl is not None, "a TensorImpl is made on a defined storage"
+        self.device_opt_: Device = storage_impl.data_ptr_.device
         if autograd_state.inference_mode:
             # an inference tensor: no autograd keys, no version counter (TensorImpl.cpp)
             self.key_set_ = key_set - autograd_related_keys
             self.version_counter_: Any = INFERENCE_VERSION
         else:
-            self.key_set_ = _with_autograd_keys(key_set)
+            self.key_set_ = (_WITH_AUTOGRAD_KEYS.get(key_set.repr_)
+                             or _with_autograd_keys(key_set))
             self.version_counter_ = VariableVersion()
         self.sizes_: tuple[int, ...] = (0,)
         self.strides_: tuple[int, ...] = (1,)
@@ -177,7 +189,7 @@ class TensorImpl(intrusive_ptr_target):
         old = self.storage_
         self.storage_ = storage
         if recorder.current is not None:
-            recorder.current.instant("tensor_storage", "native", self.trace_name,
+            recorder.current.instant(TENSOR_STORAGE, "native", self.trace_name,
                                      {"object": self.trace_name,
                                       "storage": storage.unsafeGetStorageImpl().trace_name})
         old.reset()
@@ -210,7 +222,7 @@ class TensorImpl(intrusive_ptr_target):
         itemsize = self.data_type_.itemsize
         return np.ndarray(self.sizes_, dtype, buffer=self.storage_.unsafeGetStorageImpl()
                           .bytes_view(), offset=self.storage_offset_ * itemsize,
-                          strides=tuple(s * itemsize for s in self.strides_))
+                          strides=tuple(map(itemsize.__mul__, self.strides_)))  # no genexpr
 
     def _trace_info(self) -> dict[str, object]:
         return {"storage": self.storage_.unsafeGetStorageImpl().trace_name,
@@ -221,14 +233,15 @@ class TensorImpl(intrusive_ptr_target):
     def _record_meta(self) -> None:
         """Tell the trace this TensorImpl's sizes, strides or offset changed."""
         if recorder.current is not None:
-            recorder.current.instant("tensor_meta", "native", self.trace_name,
+            recorder.current.instant(TENSOR_META, "native", self.trace_name,
                                      {"object": self.trace_name, "sizes": list(self.sizes_),
                                       "strides": list(self.strides_),
                                       "offset": self.storage_offset_})
 
-    def _trace_summary(self) -> str:
-        return (f"{self.trace_name}(sizes={list(self.sizes_)}, strides={list(self.strides_)}, "
-                f"offset={self.storage_offset_}, {self.scalar_type()})")
+    def _trace_summary(self) -> dict[str, Any]:
+        return schema.summary(schema.TENSOR_IMPL, object=self.trace_name,
+                              sizes=list(self.sizes_), strides=list(self.strides_),
+                              offset=self.storage_offset_, dtype=f"{self.scalar_type()}")
 
 
 def contiguous_strides(sizes: tuple[int, ...]) -> tuple[int, ...]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 
 from tensortrace.c10.device import Device, DeviceType
 from tensortrace.c10.dispatch_key import DispatchKey
-from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.exception import TORCH_CHECK, torchCheckFail
 from tensortrace.c10.scalar_type import ScalarType
 
 
@@ -35,7 +35,8 @@ def computeDispatchKey(dtype: ScalarType | None, layout: str | None,
                        device: Device | None) -> DispatchKey:
     """The backend key for a factory's options (c10::computeDispatchKey)."""
     device_type = device.type_ if device is not None else DeviceType.CPU
-    TORCH_CHECK(layout in (None, Layout.strided), "Unsupported layout: ", layout)
+    if layout is not None and layout != Layout.strided:  # Note [TORCH_CHECK tests first]
+        torchCheckFail("Unsupported layout: ", layout)
     if device_type == DeviceType.CPU:
         return DispatchKey.CPU
     if device_type == DeviceType.CUDA:

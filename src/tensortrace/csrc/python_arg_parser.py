@@ -71,8 +71,14 @@ NUMPY_COMPATIBILITY_ARG_NAMES: dict[str, tuple[str, ...]] = {
 }
 
 
+# float, int and bool by exact type before the numbers ABCs (an ABC isinstance is ~1 us)
+_PLAIN_REALS = frozenset({float, int, bool})
+
+
 def _is_int(obj: Any) -> bool:
     """THPUtils_checkLong: an int that is not a bool (NumPy integers count too)."""
+    if type(obj) is int:  # the common case, by exact type: no ABC check (a bool's type is bool)
+        return True
     if isinstance(obj, bool):
         return False
     if isinstance(obj, numbers.Integral):
@@ -83,13 +89,13 @@ def _is_int(obj: Any) -> bool:
 
 def _is_double(obj: Any) -> bool:
     """THPUtils_checkDouble: any real number (bools are ints in Python, so they pass)."""
-    if isinstance(obj, numbers.Real):
+    if type(obj) in _PLAIN_REALS or isinstance(obj, numbers.Real):
         return True
     return isinstance(obj, TensorBase) and obj.dim() == 0
 
 
 def _is_scalar(obj: Any) -> bool:
-    if isinstance(obj, (numbers.Number, bool)):
+    if type(obj) in _PLAIN_REALS or isinstance(obj, (numbers.Number, bool)):
         return True
     return (isinstance(obj, TensorBase) and obj.dim() == 0
             and not obj.requires_grad)
@@ -101,6 +107,10 @@ def _first_bad_int(seq: Sequence[Any]) -> int:
         if not _is_int(item):
             return i
     return -1
+
+
+_DEFAULT_VALUES: dict[str, Any] = {}
+_UNPARSED = object()
 
 
 @dataclass
@@ -136,7 +146,18 @@ class FunctionParameter:
     def default_value(self) -> Any:
         """The value an absent argument takes (PythonArgs' accessors fall back to it)."""
         text = self.default_str
-        if text is None or text == "None":
+        if text is None:
+            return None
+        # parsed once per default text (every absent argument of every call asks); a list
+        # default is copied, since the caller may change it
+        value = _DEFAULT_VALUES.get(text, _UNPARSED)
+        if value is _UNPARSED:
+            value = _DEFAULT_VALUES[text] = self._parse_default(text)
+        return list(value) if type(value) is list else value
+
+    @staticmethod
+    def _parse_default(text: str) -> Any:
+        if text == "None":
             return None
         if text in ("True", "False"):
             return text == "True"

@@ -28,7 +28,8 @@ from tensortrace.c10.device import Device
 from tensortrace.c10.exception import TORCH_CHECK_NOT_IMPLEMENTED
 from tensortrace.csrc.dtype import dtype, get_dtype, strided
 from tensortrace.csrc.size import Size
-from tensortrace.trace import recorder, traced
+from tensortrace.trace import recorder, schema, traced
+from tensortrace.trace.schema import HANDLE_DEL, HANDLE_NEW
 
 SOURCE = "torch/csrc/autograd/python_variable.cpp"
 F = TypeVar("F", bound=Callable[..., Any])
@@ -99,13 +100,13 @@ class TensorBase:
             pass
 
     # ---- identity and trace ----------------------------------------------------------------
-    def _trace_summary(self) -> str:
+    def _trace_summary(self) -> dict[str, Any]:
         cdata = getattr(self, "cdata", None)
-        if cdata is None or not cdata.defined():
-            return "Tensor(undefined)"
-        impl = cdata.unsafeGetTensorImpl()
-        return (f"_h{self._handle}: {impl.trace_name} {list(impl.sizes_)} "
-                f"{get_dtype(impl.scalar_type())!r}")
+        impl = cdata.impl_.target_ if cdata is not None else None  # hot: read directly
+        if impl is None:
+            return schema.summary(schema.TENSOR, impl=None)
+        return schema.summary(schema.HANDLE, handle=self._handle, impl=impl.trace_name,
+                              sizes=list(impl.sizes_), dtype=repr(get_dtype(impl.scalar_type())))
 
     # ---- properties (THPVariable_properties) -------------------------------------------------
     @property
@@ -198,9 +199,9 @@ class TensorBase:
 @traced("python", "THPVariable_Wrap", SOURCE, legacy="wrap")
 def THPVariable_Wrap(var: AtTensor) -> TensorBase:
     """Hand an at::Tensor to Python: its existing Python object, or a new handle owning it."""
-    if not var.defined():
+    impl = var.impl_.target_  # defined() and unsafeGetTensorImpl() in one direct read
+    if impl is None:
         return None  # type: ignore[return-value]
-    impl = var.unsafeGetTensorImpl()
     ref = impl.pyobj_
     if ref is not None:
         existing = ref()
@@ -212,12 +213,14 @@ def THPVariable_Wrap(var: AtTensor) -> TensorBase:
 
 def THPVariable_NewWithVar(obj: TensorBase, var: AtTensor) -> TensorBase:
     """Make `obj` the Python handle of `var` (also used by torch.Tensor(...), which has `obj`)."""
-    impl = var.unsafeGetTensorImpl()
+    impl = var.impl_.target_  # Note [Direct reads on hot paths]
+    if impl is None:
+        impl = var.unsafeGetTensorImpl()  # raises as it always did
     obj.cdata = var  # the handle takes over this at::Tensor's reference (a move)
     obj._handle = next(_handle_ids)
     impl.pyobj_ = weakref.ref(obj)
     if recorder.current is not None:
-        recorder.current.instant("handle_new", "python", f"_h{obj._handle}",
+        recorder.current.instant(HANDLE_NEW, "python", f"_h{obj._handle}",
                                  {"handle": obj._handle, "impl": impl.trace_name,
                                   "storage": impl.storage_.unsafeGetStorageImpl().trace_name,
                                   "sizes": list(impl.sizes_), "strides": list(impl.strides_),
@@ -236,7 +239,7 @@ def THPVariable_dealloc(self: TensorBase) -> None:
     if cdata is None:
         return
     if recorder.current is not None and cdata.defined():
-        recorder.current.instant("handle_del", "python", f"_h{self._handle}",
+        recorder.current.instant(HANDLE_DEL, "python", f"_h{self._handle}",
                                  {"handle": self._handle,
                                   "impl": cdata.unsafeGetTensorImpl().trace_name})
     del self.cdata

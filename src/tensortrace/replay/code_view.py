@@ -21,18 +21,15 @@ No PyTorch counterpart: the profiler has no notion of the Python statements arou
 from __future__ import annotations
 
 import ast
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from tensortrace.replay.state import Compiled, Frame
-from tensortrace.trace import Trace
+from tensortrace.trace import Trace, schema
 from tensortrace.trace.events import INSTANT
+from tensortrace.trace.schema import HANDLE_DEL, HANDLE_NEW, NAMES, PYTHON_CALL, STATEMENT
 
 HERE = "  # <--- here"
-
-_HANDLE_SUMMARY = re.compile(r"^_h(\d+): ")
-_TENSOR_SUMMARY = re.compile(r"^Tensor\((TensorImpl#\d+)")
 
 # Python operators and the bindings they call (python_variable_methods.cpp binds each dunder to
 # the named method's THPVariable_<op>): (binding name, dunder)
@@ -76,7 +73,7 @@ def user_names(trace: Trace) -> tuple[dict[int, str], int]:
     names: dict[int, str] = {}
     at = -1
     for index, event in enumerate(trace.events):
-        if event.ph == INSTANT and event.kind == "names":
+        if event.ph == INSTANT and event.kind == NAMES:
             at = index
             for raw, found in event.args.get("names", {}).items():
                 if found:
@@ -147,18 +144,19 @@ class _Namer:
 
     def render(self, value: Any) -> str:
         """An argument summary as code: handles by name, tensors by their handle's name."""
+        if schema.is_summary(value):
+            kind, impl = value[schema.SUMMARY], value.get("impl")
+            if kind == schema.HANDLE:
+                handle = self.compiled.ids.known_handle(value["handle"])
+                if handle is not None:
+                    return self.names.get(handle) or self.name(handle, False)
+            elif kind == schema.TENSOR and impl is not None:
+                handle = self.impl_handle.get(impl)
+                if handle is not None:
+                    return self.names.get(handle) or self.name(handle, False)
+                return f"<{self.compiled.ids.display(impl)}>"
+            return schema.render_summary(value, self.compiled.ids.display)
         if isinstance(value, str):
-            match = _HANDLE_SUMMARY.match(value)
-            if match:
-                handle = self.compiled.ids.known_handle(int(match.group(1)))
-                if handle is not None:
-                    return self.names.get(handle) or self.name(handle, False)
-            match = _TENSOR_SUMMARY.match(value)
-            if match:
-                handle = self.impl_handle.get(match.group(1))
-                if handle is not None:
-                    return self.names.get(handle) or self.name(handle, False)
-                return f"<{self.compiled.ids.display(match.group(1))}>"
             return value
         if isinstance(value, list):
             return "[" + ", ".join(self.render(v) for v in value) + "]"
@@ -176,16 +174,16 @@ def derive_code(trace: Trace, compiled: Compiled) -> tuple[list[CodeLine], Handl
     while index < len(events):
         event = events[index]
         if event.ph == INSTANT:
-            if event.kind == "statement":
+            if event.kind == STATEMENT:
                 statement = event.args.get("source")
-            elif event.kind == "handle_new":
+            elif event.kind == HANDLE_NEW:
                 # a handle born outside any frame (an untraced binding)
                 handle = compiled.ids.known_handle(event.args["handle"])
                 if handle is not None:
                     namer.impl_handle[event.args.get("impl", "")] = handle
                     lines.append(CodeLine(f"{namer.name(handle, True)} = ...", index, index,
                                           "call"))
-            elif event.kind == "handle_del" and (names_at < 0 or index < names_at):
+            elif event.kind == HANDLE_DEL and (names_at < 0 or index < names_at):
                 text = _del_line([event], namer, compiled)
                 if text:
                     lines.append(CodeLine(text, index, index, "del"))
@@ -199,7 +197,7 @@ def derive_code(trace: Trace, compiled: Compiled) -> tuple[list[CodeLine], Handl
         end = frame.end if frame.end >= 0 else len(events) - 1
         inner = [e for e in events[index:end + 1] if e.ph == INSTANT]
         if frame.name == "THPVariable_dealloc":
-            deaths = [e for e in inner if e.kind == "handle_del"]
+            deaths = [e for e in inner if e.kind == HANDLE_DEL]
             if names_at < 0 or index < names_at:
                 text = _del_line(deaths, namer, compiled)
                 if text:
@@ -226,12 +224,12 @@ def _call_line(trace: Trace, frame: Frame, inner: list[Any], namer: _Namer,
     # handles born in this frame and still alive at its end are what the line assigns
     born: list[int] = []
     for event in inner:
-        if event.kind == "handle_new":
+        if event.kind == HANDLE_NEW:
             handle = compiled.ids.known_handle(event.args["handle"])
             if handle is not None:
                 born.append(handle)
                 namer.impl_handle[event.args.get("impl", "")] = handle
-        elif event.kind == "handle_del":
+        elif event.kind == HANDLE_DEL:
             handle = compiled.ids.known_handle(event.args["handle"])
             if handle in born:
                 born.remove(handle)
@@ -270,12 +268,12 @@ def _render_call(trace: Trace, frame: Frame, namer: _Namer, operators: _Operator
     positional: list[Any]
     if "*args" in args:
         # the binding recorded its Python arguments itself (a method's self comes first)
-        positional = list(args.pop("*args"))
+        positional = _as_list(args.pop("*args"))
         if is_method and positional and self_value is None:
             self_value = positional.pop(0)
         keywords = args
     elif (parse := _child(compiled, frame, "torch::PythonArgParser::parse")) is not None:
-        positional = list(parse.args.get("args", []))
+        positional = _as_list(parse.args.get("args", []))
         keywords = args
     else:
         positional, keywords = list(args.values()), {}
@@ -291,12 +289,17 @@ def _render_call(trace: Trace, frame: Frame, namer: _Namer, operators: _Operator
     return f"torch.{python_name}({', '.join(parts)})"
 
 
+def _as_list(value: Any) -> list[Any]:
+    """The recorded positional arguments (a list; one value if a file says otherwise)."""
+    return list(value) if isinstance(value, list) else [value]
+
+
 def _called_as(trace: Trace, frame: Frame) -> str | None:
     """The Python name the binding was reached by (`python_call` instant: `Tensor.__add__`)."""
     follow = frame.begin + 1
     if follow < len(trace.events):
         event = trace.events[follow]
-        if event.kind == "python_call":
+        if event.kind == PYTHON_CALL:
             return str(event.args["python_name"]).split(".", 1)[-1]
     return None
 

@@ -13,6 +13,7 @@ from tensortrace.replay.code_view import CodeLine
 from tensortrace.replay.state import Compiled
 from tensortrace.trace import Trace
 from tensortrace.trace.events import BEGIN, INSTANT
+from tensortrace.trace.schema import ALLOC, FREE, STATEMENT
 
 # kind -> what it stops at
 NAV_KINDS: dict[str, str] = {
@@ -30,9 +31,9 @@ def build_index(trace: Trace, compiled: Compiled, code: list[CodeLine]) -> dict[
     frames = compiled.frames
     for i, event in enumerate(trace.events):
         if event.ph == INSTANT:
-            if event.kind in ("alloc", "free"):
+            if event.kind in (ALLOC, FREE):
                 index[event.kind].append(i)
-            elif event.kind == "statement":
+            elif event.kind == STATEMENT:
                 index["source"].append(i)
         elif event.ph == BEGIN:
             if event.name.startswith("aten::"):

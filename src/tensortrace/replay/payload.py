@@ -2,12 +2,14 @@
 
 The TimelinePlayer ships this once; from then on stepping is pure JavaScript (no kernel round
 trip), so the same player works in a notebook, in an exported HTML page and in slides. The
-format, version 1:
+format, version 2:
 
 - `n`: the number of events (steps); `ph`: one letter per event, `B`, `E` or `i`;
 - `sites`: `[layer, name, source, symbol, legacy]`, the PyTorch counterpart of each frame;
-- `frames`: `[site, begin, end, parent, args, details, outcome]` in BEGIN order, texts already
-  renumbered (`TensorImpl#1`, handles by their names). The player rebuilds the open stack of any
+- `frames`: `[site, begin, end, parent, args, details, outcome]` in BEGIN order; the three texts
+  (already renumbered: `TensorImpl#1`, handles by their names) are indices into `strings`, where
+  each distinct text is once (a loop repeats the same arguments: a page of 100k events is half
+  the size). The player rebuilds the open stack of any
   step from `ph` and `frames`: a `B` opens the next frame, an `E` closes the open frame that ends
   there;
 - `instants`: `[kind, text]` for each `i` event, in order;
@@ -21,6 +23,9 @@ format, version 1:
   another stream completed; null when it completed at once); `nav`: kind -> sorted steps;
 - `segments`: `[addr, bytes, device, pool, alloc_step, free_step]`, the caching allocator's
   segments. `decode_segments` (and the player's segmentsAt) lay a segment's blocks out at a step.
+- `values` (Note [Values beside the events]): `t`: `[step, tensor, text]`, a TensorImpl as torch
+  prints it from that step on; `s`: `[step, storage, dtype, elements]`, a small storage's
+  elements from that step on; both sorted by step. `decode_values` reads them at a step.
 
 `decode_state(payload, step)` is the Python twin of the player's decoder: tests compare it with
 the Timeline, so what the browser shows is what the Timeline computes.
@@ -38,7 +43,7 @@ if TYPE_CHECKING:
     from tensortrace.replay.timeline import Timeline
 
 FORMAT = "tensortrace-replay"
-VERSION = 1
+VERSION = 2
 OUTCOME_LIMIT = 80
 
 
@@ -48,6 +53,16 @@ def build_payload(timeline: Timeline, title: str = "tensortrace") -> dict[str, A
     fmt = timeline.format_value
     ph = "".join(e.ph for e in trace.events)
     frames: list[list[Any]] = []
+    strings: list[str] = []
+    string_index: dict[str, int] = {}
+
+    def intern(text: str) -> int:
+        index = string_index.get(text)
+        if index is None:
+            index = string_index[text] = len(strings)
+            strings.append(text)
+        return index
+
     for f in compiled.frames:
         args = ", ".join(f"{k}={fmt(v)}" for k, v in f.args.items())
         details = ", ".join(f"{k}={fmt(v)}" for k, v in f.details.items())
@@ -57,8 +72,8 @@ def build_payload(timeline: Timeline, title: str = "tensortrace") -> dict[str, A
             outcome = fmt(f.outcome["result"])
         else:
             outcome = ""
-        frames.append([f.site, f.begin, f.end, f.parent, args, details,
-                       outcome[:OUTCOME_LIMIT]])
+        frames.append([f.site, f.begin, f.end, f.parent, intern(args), intern(details),
+                       intern(outcome[:OUTCOME_LIMIT])])
     instants = [[e.kind, timeline.describe_event(i)]
                 for i, e in enumerate(trace.events) if e.ph not in (BEGIN, END)]
     deltas = [[step, op, table, key, fields]
@@ -78,6 +93,7 @@ def build_payload(timeline: Timeline, title: str = "tensortrace") -> dict[str, A
         "ph": ph,
         "sites": [[s.layer, s.name, s.source, s.symbol, s.legacy] for s in trace.sites],
         "frames": frames,
+        "strings": strings,
         "instants": instants,
         "deltas": deltas,
         "names": {str(k): v for k, v in timeline.names.names.items()},
@@ -85,7 +101,43 @@ def build_payload(timeline: Timeline, title: str = "tensortrace") -> dict[str, A
         "blocks": blocks,
         "segments": segments,
         "nav": {kind: list(steps) for kind, steps in timeline.nav.items()},
+        "values": values_payload(timeline),
     }
+
+
+def values_payload(timeline: Timeline) -> dict[str, list[list[Any]]]:
+    """The trace's values table with the Timeline's display ids, sorted by step."""
+    ids = timeline.compiled.ids
+    texts: list[list[Any]] = []
+    storages: list[list[Any]] = []
+    for step in sorted(timeline.trace.values):
+        entry = timeline.trace.values[step]
+        for name, text in entry.get("t", {}).items():
+            found = ids.object(name)
+            if found is not None:
+                texts.append([step, found[1], text])
+        for name, (dtype, elements) in entry.get("s", {}).items():
+            found = ids.object(name)
+            if found is not None:
+                storages.append([step, found[1], dtype, elements])
+    return {"t": texts, "s": storages}
+
+
+def decode_values(payload: dict[str, Any], step: int, tensor: int) -> dict[str, Any]:
+    """What the player's values panel shows for TensorImpl `tensor` at `step`: its text and
+    its storage's elements as last recorded at or before `step` (None when not yet written),
+    with the step each was recorded at."""
+    tables = decode_tables(payload, step)
+    row = tables["t"].get(tensor)
+    if row is None:
+        raise KeyError(f"no TensorImpl#{tensor} at step {step}")
+    values = payload.get("values", {"t": [], "s": []})
+    text = next(([s, t] for s, k, t in reversed(values["t"]) if k == tensor and s <= step),
+                [None, None])
+    storage = next(([s, d, e] for s, k, d, e in reversed(values["s"])
+                    if k == row.get("storage") and s <= step), [None, None, None])
+    return {"text": text[1], "text_step": text[0], "storage": row.get("storage"),
+            "dtype": storage[1], "elements": storage[2], "elements_step": storage[0]}
 
 
 def check_payload(payload: dict[str, Any]) -> None:

@@ -8,10 +8,14 @@ allocator's blocks. No PyTorch counterpart: PyTorch keeps this state, it does no
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, overload
 
+from tensortrace.replay.persistent import PMap
 from tensortrace.replay.state import Block, Segment
+
+V = TypeVar("V")
 
 MAX_TEXT = 120
 MAX_DIMS = 8
@@ -178,6 +182,80 @@ class SegmentInfo:
                    segment.alloc_step, out)
 
 
+class RowMap(Mapping[int, V]):
+    """A read-only mapping over one persistent table: an info object is made when it is read,
+    so a seek costs nothing per live object (Note [A seek does not grow with the trace])."""
+
+    __slots__ = ("_rows", "_make")
+
+    def __init__(self, rows: PMap, make: Callable[[int, dict[str, Any]], V]) -> None:
+        self._rows = rows
+        self._make = make
+
+    def __getitem__(self, key: object) -> V:
+        row = self._rows.get(key) if type(key) is int and key >= 0 else None
+        if row is None:
+            raise KeyError(key)
+        return self._make(key, row)  # type: ignore[arg-type]
+
+    def __iter__(self) -> Iterator[int]:
+        return self._rows.keys()
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def items(self) -> Iterator[tuple[int, V]]:  # type: ignore[override]
+        make = self._make
+        return ((k, make(k, row)) for k, row in self._rows.items())
+
+    def values(self) -> Iterator[V]:  # type: ignore[override]
+        make = self._make
+        return (make(k, row) for k, row in self._rows.items())
+
+    def __repr__(self) -> str:
+        return repr(dict(self.items()))
+
+
+class BlockList(Sequence[BlockInfo]):
+    """Every block allocated up to a step (a prefix of `Compiled.blocks`), read lazily; `live`
+    lists the blocks allocated at the step from the seek's table, without walking the rest."""
+
+    __slots__ = ("_blocks", "_count", "_step", "_live")
+
+    def __init__(self, blocks: list[Block], count: int, step: int, live: PMap) -> None:
+        self._blocks, self._count, self._step, self._live = blocks, count, step, live
+
+    @overload
+    def __getitem__(self, index: int) -> BlockInfo: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[BlockInfo]: ...
+    def __getitem__(self, index: int | slice) -> BlockInfo | list[BlockInfo]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._count))]
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError("block index out of range")
+        return BlockInfo.of(self._blocks[index], self._step)
+
+    def __len__(self) -> int:
+        return self._count
+
+    @property
+    def live(self) -> list[BlockInfo]:
+        return [BlockInfo.of(self._blocks[i], self._step) for i in self._live.keys()]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
 @dataclass(frozen=True)
 class State:
     """Everything alive at `step` (after the event at `step` has happened)."""
@@ -185,10 +263,10 @@ class State:
     step: int
     event: str  # one line describing the event at `step`
     stack: list[StackFrame]
-    handles: dict[int, HandleInfo]
-    tensors: dict[int, TensorImplInfo]
-    storages: dict[int, StorageImplInfo]
-    blocks: list[BlockInfo]  # every block allocated so far, live or freed
+    handles: Mapping[int, HandleInfo]
+    tensors: Mapping[int, TensorImplInfo]
+    storages: Mapping[int, StorageImplInfo]
+    blocks: Sequence[BlockInfo]  # every block allocated so far, live or freed
     allocated: int  # the allocator's total, bytes
     # the caching allocator's segments alive at the step, and per CUDA device its totals:
     # {"cuda:0": {"allocated": bytes, "reserved": bytes}}
@@ -209,13 +287,15 @@ class State:
 
     @property
     def live_blocks(self) -> list[BlockInfo]:
+        if isinstance(self.blocks, BlockList):
+            return self.blocks.live
         return [b for b in self.blocks if b.live]
 
     def block_of(self, storage: int) -> BlockInfo | None:
         info = self.storages.get(storage)
         if info is None:
             return None
-        for block in reversed(self.blocks):
+        for block in reversed(self.live_blocks):
             if block.live and block.addr == info.addr:
                 return block
         return None

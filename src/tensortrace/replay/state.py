@@ -21,12 +21,28 @@ shares the view's storage.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from tensortrace.trace import Event, Trace
+from tensortrace.trace import Event, Trace, schema
 from tensortrace.trace.events import BEGIN, END
+from tensortrace.trace.schema import (
+    ALLOC,
+    DECREF,
+    DELETE,
+    FREE,
+    FREE_COMPLETED,
+    HANDLE_DEL,
+    HANDLE_NEW,
+    INCREF,
+    MAKE_INTRUSIVE,
+    SEGMENT_ALLOC,
+    SEGMENT_FREE,
+    STORAGE_DATA,
+    TENSOR_META,
+    TENSOR_STORAGE,
+    VIEW_BASE,
+)
 
 # Table letters, shared with the JavaScript player: h = Python handles, t = TensorImpls,
 # s = StorageImpls, g = globals (key 0 holds {"allocated": bytes}).
@@ -38,8 +54,7 @@ NEW, UPDATE, DROP = "n", "u", "d"
 Delta = tuple[str, str, int, dict[str, Any]]
 Tables = dict[str, dict[int, dict[str, Any]]]
 
-_OBJECT_RE = re.compile(r"^(TensorImpl|StorageImpl)#(\d+)$")
-_TYPE_TABLE = {"TensorImpl": TENSORS, "StorageImpl": STORAGES}
+_TYPE_TABLE = {schema.TENSOR_IMPL: TENSORS, schema.STORAGE_IMPL: STORAGES}
 
 
 def empty_tables() -> Tables:
@@ -75,15 +90,13 @@ class ObjectIds:
         self._handles: dict[int, int] = {}
 
     def object(self, name: str | None) -> tuple[str, int] | None:
-        """The (table, display id) of a raw object name, or None for other types."""
-        if not name:
+        """The (table, display id) of a raw object reference, or None for other types."""
+        ref = schema.split_ref(name)
+        if ref is None or ref[0] not in _TYPE_TABLE:
             return None
-        match = _OBJECT_RE.match(name)
-        if match is None:
-            return None
-        table = _TYPE_TABLE[match.group(1)]
+        table = _TYPE_TABLE[ref[0]]
         numbers = self._objects[table]
-        raw = int(match.group(2))
+        raw = ref[1]
         if raw not in numbers:
             numbers[raw] = len(numbers) + 1
         return table, numbers[raw]
@@ -97,19 +110,18 @@ class ObjectIds:
         return self._handles.get(raw)
 
     def display(self, name: str) -> str:
-        """`TensorImpl#7` -> `TensorImpl#4`; other text is returned unchanged."""
+        """`TensorImpl#7` -> `TensorImpl#4`; anything else is returned unchanged."""
         found = self.object(name)
         if found is None:
             return name
-        kind = "TensorImpl" if found[0] == TENSORS else "StorageImpl"
-        return f"{kind}#{found[1]}"
+        kind = schema.TENSOR_IMPL if found[0] == TENSORS else schema.STORAGE_IMPL
+        return schema.object_ref(kind, found[1])
 
     def renumber_text(self, text: str) -> str:
-        """Renumber every object id inside a summary string (`Tensor(TensorImpl#7, ...)`)."""
-        return _INLINE_OBJECT_RE.sub(lambda m: self.display(m.group(0)), text)
-
-
-_INLINE_OBJECT_RE = re.compile(r"(?:TensorImpl|StorageImpl)#\d+")
+        """Renumber the references inside a label that embeds them (an autograd node's
+        `AccumulateGrad(TensorImpl#7)`, drawn by viz). The replay's own reading never needs it:
+        the runtime records references and summaries as structured facts."""
+        return schema.rename_refs(text, self.display)
 
 
 @dataclass
@@ -204,7 +216,7 @@ def compile_trace(trace: Trace) -> Compiled:
     storage_of: dict[int, int | None] = {}  # tensor display id -> storage display id
     pending_view: int | None = None  # a view TensorImpl whose base is not yet known
     # a trace that records view_base says which tensor a view holds; older ones are inferred
-    infer_bases = not any(e.kind == "view_base" for e in trace.events)
+    infer_bases = not any(e.kind == VIEW_BASE for e in trace.events)
 
     for index, event in enumerate(trace.events):
         out: list[Delta] = []
@@ -242,7 +254,7 @@ def compile_trace(trace: Trace) -> Compiled:
                     handle_raw, segments.segments)
 
 
-_SEGMENT_KINDS = frozenset({"segment_alloc", "segment_free", "free_completed", "free"})
+_SEGMENT_KINDS = frozenset({SEGMENT_ALLOC, SEGMENT_FREE, FREE_COMPLETED, FREE})
 
 
 class _Segments:
@@ -257,26 +269,26 @@ class _Segments:
               out: list[Delta]) -> None:
         a = event.args
         kind = event.kind
-        if kind == "segment_alloc":
+        if kind == SEGMENT_ALLOC:
             self.open[a["addr"]] = len(self.segments)
             self.segments.append(Segment(a["addr"], a["bytes"], str(a.get("device", "cuda:0")),
                                          a.get("pool", "large"), index,
                                          stream=a.get("stream", 0)))
             out.append((UPDATE, GLOBALS, 0, {f"reserved {a.get('device')}":
                                              a.get("total_reserved", 0)}))
-        elif kind == "segment_free":
+        elif kind == SEGMENT_FREE:
             seg = self.open.pop(a["addr"], None)
             if seg is not None:
                 self.segments[seg].free_step = index
             out.append((UPDATE, GLOBALS, 0, {f"reserved {a.get('device')}":
                                              a.get("total_reserved", 0)}))
-        elif kind == "free" and a.get("deferred"):
+        elif kind == FREE and a.get("deferred"):
             # the block was used on another stream: its free completes at a later
             # free_completed instant (an immediate free's free_completed comes before `free`)
             block = open_blocks.get(a["addr"])
             if block is not None:
                 self.pending[a["addr"]] = block
-        elif kind == "free_completed":
+        elif kind == FREE_COMPLETED:
             block = self.pending.pop(a["addr"], None)
             if block is not None:
                 blocks[block].completed_step = index
@@ -289,7 +301,7 @@ def _instant_deltas(event: Event, index: int, ids: ObjectIds, out: list[Delta],
     """The deltas of one instant; returns the view still waiting for its base, if any."""
     a = event.args
     kind = event.kind
-    if kind == "make_intrusive":
+    if kind == MAKE_INTRUSIVE:
         found = ids.object(a.get("object"))
         if found is None:
             return pending_view
@@ -316,17 +328,17 @@ def _instant_deltas(event: Event, index: int, ids: ObjectIds, out: list[Delta],
         block = open_blocks.get(a.get("addr", -1))
         if block is not None and blocks[block].storage is None:
             blocks[block].storage = key
-    elif kind in ("incref", "decref"):
+    elif kind in (INCREF, DECREF):
         found = ids.object(a.get("object"))
         if found is None:
             return pending_view
         table, key = found
         out.append((UPDATE, table, key, {"refcount": a["refcount"]}))
-        if (kind == "incref" and table == TENSORS and pending_view is not None
+        if (kind == INCREF and table == TENSORS and pending_view is not None
                 and key != pending_view and storage_of.get(key) == storage_of.get(pending_view)):
             out.append((UPDATE, TENSORS, pending_view, {"view_of": key}))
             return None
-    elif kind == "view_base":
+    elif kind == VIEW_BASE:
         view, base = ids.object(a.get("object")), ids.object(a.get("base"))
         if view is not None and view[0] == TENSORS:
             out.append((UPDATE, TENSORS, view[1],
@@ -334,25 +346,25 @@ def _instant_deltas(event: Event, index: int, ids: ObjectIds, out: list[Delta],
                          else None}))
             if view[1] == pending_view:
                 return None
-    elif kind == "delete":
+    elif kind == DELETE:
         found = ids.object(a.get("object"))
         if found is not None:
             out.append((DROP, found[0], found[1], {}))
             if found[1] == pending_view and found[0] == TENSORS:
                 return None
-    elif kind == "tensor_meta":
+    elif kind == TENSOR_META:
         found = ids.object(a.get("object"))
         if found is not None:
             out.append((UPDATE, TENSORS, found[1],
                         {"sizes": list(a["sizes"]), "strides": list(a["strides"]),
                          "offset": a["offset"]}))
-    elif kind == "tensor_storage":
+    elif kind == TENSOR_STORAGE:
         found = ids.object(a.get("object"))
         storage = ids.object(a.get("storage"))
         if found is not None:
             storage_of[found[1]] = storage[1] if storage else None
             out.append((UPDATE, TENSORS, found[1], {"storage": storage_of[found[1]]}))
-    elif kind == "storage_data":
+    elif kind == STORAGE_DATA:
         found = ids.object(a.get("object"))
         if found is not None:
             out.append((UPDATE, STORAGES, found[1],
@@ -361,18 +373,18 @@ def _instant_deltas(event: Event, index: int, ids: ObjectIds, out: list[Delta],
             block = open_blocks.get(a.get("addr", -1))
             if block is not None:
                 blocks[block].storage = found[1]
-    elif kind == "handle_new":
+    elif kind == HANDLE_NEW:
         handle = ids.handle(a["handle"])
         handle_raw[handle] = a["handle"]
         impl = ids.object(a.get("impl"))
         out.append((NEW, HANDLES, handle, {"impl": impl[1] if impl else None}))
-    elif kind == "handle_del":
+    elif kind == HANDLE_DEL:
         known = ids.known_handle(a["handle"])
         if known is not None:
             out.append((DROP, HANDLES, known, {}))
-    elif kind in ("alloc", "free"):
+    elif kind in (ALLOC, FREE):
         addr = a["addr"]
-        if kind == "alloc":
+        if kind == ALLOC:
             open_blocks[addr] = len(blocks)
             blocks.append(Block(addr, a["bytes"], str(a.get("device", "cpu")), index,
                                 segment=a.get("segment"), from_cache=a.get("from_cache")))

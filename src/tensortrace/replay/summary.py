@@ -17,6 +17,7 @@ from rich.text import Text
 from tensortrace.replay.state import Compiled, Frame
 from tensortrace.trace import Trace
 from tensortrace.trace.events import INSTANT
+from tensortrace.trace.schema import ALLOC, FREE
 
 SORT_KEYS = ("total", "self", "calls", "alloc", "mem", "name", "first")
 
@@ -45,10 +46,10 @@ def summary_rows(trace: Trace, compiled: Compiled) -> list[SummaryRow]:
     self_mem = [0] * len(frames)
     self_alloc = [0] * len(frames)
     for index, event in enumerate(events):
-        if event.ph == INSTANT and event.kind in ("alloc", "free"):
+        if event.ph == INSTANT and event.kind in (ALLOC, FREE):
             owner = compiled.event_frame[index]
             if owner >= 0:
-                sign = 1 if event.kind == "alloc" else -1
+                sign = 1 if event.kind == ALLOC else -1
                 self_mem[owner] += sign * event.args["bytes"]
                 if sign > 0:
                     self_alloc[owner] += event.args["bytes"]

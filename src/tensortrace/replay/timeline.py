@@ -4,8 +4,9 @@ A step is an event index. `Timeline(trace).state_at(step)` is everything alive a
 at `step`: the open call stack (each frame with its arguments and its PyTorch source, symbol and
 2019 name), the live Python handles under the user's names (or `_tN`, as in the code view), each
 TensorImpl and StorageImpl with its refcount, and the allocator's blocks. The trace is compiled
-once into per-event deltas (`state.py`); a snapshot every `checkpoint_every` events makes any
-seek a snapshot copy plus fewer than that many deltas.
+once into per-event deltas (`state.py`); a snapshot of persistent maps every `checkpoint_every`
+events (`seek.py`) makes any seek fewer than that many events of deltas, whatever the trace's
+length (Note [A seek does not grow with the trace]).
 
 It is the replay side of torch.profiler: where `prof.key_averages().table()` summarizes what
 happened, a Timeline also answers "what existed at that moment, and why" (seed 000's
@@ -16,7 +17,7 @@ Rich and Jupyter show it directly (`__rich__`, `_repr_html_`); `timeline.at(step
 from __future__ import annotations
 
 import io
-import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -29,9 +30,11 @@ from rich.tree import Tree
 from tensortrace.replay.code_view import CodeLine, current_line, derive_code
 from tensortrace.replay.code_view import render_code as _render_code
 from tensortrace.replay.navigation import NAV_KINDS, build_index, next_step, prev_step
+from tensortrace.replay.seek import LIVE_BLOCKS, SHARES, Checkpoints
 from tensortrace.replay.snapshot import (
-    BlockInfo,
+    BlockList,
     HandleInfo,
+    RowMap,
     SegmentInfo,
     StackFrame,
     State,
@@ -48,19 +51,45 @@ from tensortrace.replay.state import (
     Tables,
     apply_delta,
     compile_trace,
-    copy_tables,
     empty_tables,
 )
 from tensortrace.replay.tree import LAYER_STYLES
-from tensortrace.trace import Trace
+from tensortrace.trace import Trace, schema
 from tensortrace.trace.events import BEGIN, END
+from tensortrace.trace.format import gc_paused
+from tensortrace.trace.schema import (
+    ALLOC,
+    DECREF,
+    DELETE,
+    FREE,
+    FREE_COMPLETED,
+    HANDLE_DEL,
+    HANDLE_NEW,
+    INCREF,
+    MAKE_INTRUSIVE,
+    NAMES,
+    OOM,
+    SEGMENT_ALLOC,
+    SEGMENT_FREE,
+    SPLIT,
+    STATEMENT,
+    STORAGE_DATA,
+    TENSOR_META,
+    TENSOR_STORAGE,
+    VIEW_BASE,
+)
 
 if TYPE_CHECKING:
     from tensortrace.replay.summary import SummaryRow
 
 DEFAULT_CHECKPOINT_EVERY = 256
 
-_HANDLE_SUMMARY = re.compile(r"\b_h(\d+)\b")
+
+def _tensor_info(key: int, row: dict[str, Any]) -> TensorImplInfo:
+    return TensorImplInfo(key, row.get("sizes", []), row.get("strides", []), row.get("offset", 0),
+                          row.get("dtype", "?"), row.get("itemsize", 0), row.get("storage"),
+                          row.get("refcount", 0), row.get("is_view", False), row.get("view_of"))
+
 
 class Timeline:
     """The replay of one trace: `state_at(step)`, `next("alloc", step)`, `code_view(step)` ..."""
@@ -77,26 +106,17 @@ class Timeline:
                              f"{trace.threads()}")
         self.trace = trace.thread_view(thread)
         self.checkpoint_every = checkpoint_every
-        self.compiled = compile_trace(trace)
-        self.code, self.names = derive_code(trace, self.compiled)
-        self.nav = build_index(trace, self.compiled, self.code)
-        self._checkpoints = self._build_checkpoints()
+        # compiled from the thread's own events, so that steps index self.trace
+        with gc_paused():  # millions of acyclic objects: see trace/format.py
+            self.compiled = compile_trace(self.trace)
+            self.code, self.names = derive_code(self.trace, self.compiled)
+            self.nav = build_index(self.trace, self.compiled, self.code)
+            self._checkpoints = Checkpoints(self.compiled, checkpoint_every)
+        self._alloc_steps = [b.alloc_step for b in self.compiled.blocks]  # nondecreasing
 
     # ---- seeking -----------------------------------------------------------------------------
     def __len__(self) -> int:
         return len(self.trace.events)
-
-    def _build_checkpoints(self) -> list[Tables]:
-        """checkpoints[j]: the tables before event j * K (so checkpoints[0] is empty)."""
-        tables = empty_tables()
-        out = [copy_tables(tables)]
-        k = self.checkpoint_every
-        for index, deltas in enumerate(self.compiled.deltas):
-            for delta in deltas:
-                apply_delta(tables, delta)
-            if (index + 1) % k == 0:
-                out.append(copy_tables(tables))
-        return out
 
     def _check(self, step: int) -> int:
         n = len(self)
@@ -105,14 +125,9 @@ class Timeline:
         return step % n
 
     def tables_at(self, step: int) -> Tables:
-        """The raw delta tables after `step`: the nearest checkpoint, then replay forward."""
-        step = self._check(step)
-        j = (step + 1) // self.checkpoint_every
-        tables = copy_tables(self._checkpoints[j])
-        for deltas in self.compiled.deltas[j * self.checkpoint_every: step + 1]:
-            for delta in deltas:
-                apply_delta(tables, delta)
-        return tables
+        """The raw delta tables after `step` as plain dicts: the nearest checkpoint, then
+        replay forward (what the player's decoder computes)."""
+        return self._checkpoints.at(self._check(step)).tables()
 
     def tables_from_zero(self, step: int) -> Tables:
         """The same tables by replaying every event from the start (the reference for tests)."""
@@ -123,27 +138,24 @@ class Timeline:
                 apply_delta(tables, delta)
         return tables
 
+    # Note [A seek does not grow with the trace]: state_at takes the nearest checkpoint (a
+    # snapshot of persistent maps, seek.py) and replays fewer than K events; its handles,
+    # tensors, storages and blocks are views that make an info object only when read, and the
+    # live blocks and each storage's TensorImpls come from tables of their own. So a seek costs
+    # the same at 10k and 1M events, however many objects are alive.
     def state_at(self, step: int) -> State:
         step = self._check(step)
-        tables = self.tables_at(step)
-        handles = {k: HandleInfo(k, self.names(k), row.get("impl"))
-                   for k, row in sorted(tables[HANDLES].items())}
-        tensors = {k: TensorImplInfo(k, row.get("sizes", []), row.get("strides", []),
-                                     row.get("offset", 0), row.get("dtype", "?"),
-                                     row.get("itemsize", 0), row.get("storage"),
-                                     row.get("refcount", 0), row.get("is_view", False),
-                                     row.get("view_of"))
-                   for k, row in sorted(tables[TENSORS].items())}
-        sharing: dict[int, list[int]] = {}
-        for tensor in tensors.values():
-            if tensor.storage is not None:
-                sharing.setdefault(tensor.storage, []).append(tensor.id)
-        storages = {k: StorageImplInfo(k, row.get("nbytes", 0), row.get("addr", 0),
-                                       row.get("device", "cpu"), row.get("refcount", 0),
-                                       tuple(sharing.get(k, ())))
-                    for k, row in sorted(tables[STORAGES].items())}
-        blocks = [BlockInfo.of(b, step) for b in self.compiled.blocks if b.alloc_step <= step]
-        totals = tables[GLOBALS].get(0, {})
+        maps = self._checkpoints.at(step).maps
+        names = self.names
+        handles = RowMap(maps[HANDLES], lambda k, row: HandleInfo(k, names(k), row.get("impl")))
+        tensors = RowMap(maps[TENSORS], _tensor_info)
+        shares = maps[SHARES]
+        storages = RowMap(maps[STORAGES], lambda k, row: StorageImplInfo(
+            k, row.get("nbytes", 0), row.get("addr", 0), row.get("device", "cpu"),
+            row.get("refcount", 0), shares.get(k) or ()))
+        blocks = BlockList(self.compiled.blocks, bisect_right(self._alloc_steps, step), step,
+                           maps[LIVE_BLOCKS])
+        totals = maps[GLOBALS].get(0) or {}
         allocated = totals.get("allocated", 0)
         segments = [SegmentInfo.at(seg, self.compiled.blocks, step)
                     for seg in self.compiled.segments if seg.live_at(step)]
@@ -185,15 +197,16 @@ class Timeline:
         """An argument summary for display: object ids renumbered, handles by their names."""
         if isinstance(value, list):
             return shorten("[" + ", ".join(self.format_value(v) for v in value) + "]")
+        if schema.is_summary(value):
+            return shorten(schema.render_summary(value, self.compiled.ids.display,
+                                                 self._handle_name))
         if not isinstance(value, str):
             return shorten(repr(value))
-        text = self.compiled.ids.renumber_text(value)
+        return shorten(self.compiled.ids.display(value))  # a reference, or any other text
 
-        def handle_name(match: re.Match[str]) -> str:
-            handle = self.compiled.ids.known_handle(int(match.group(1)))
-            return self.names(handle) if handle is not None else match.group(0)
-
-        return shorten(_HANDLE_SUMMARY.sub(handle_name, text))
+    def _handle_name(self, raw: int) -> str:
+        handle = self.compiled.ids.known_handle(raw)
+        return self.names(handle) if handle is not None else f"_h{raw}"
 
     def describe_event(self, step: int) -> str:
         """One line for the event at `step`: what just happened."""
@@ -208,52 +221,52 @@ class Timeline:
                 return f"✗ {event.name} raised {shorten(str(a['error']))}"
             return f"← {event.name} returned {self.format_value(a.get('result'))}"
         kind = event.kind
-        if kind in ("alloc", "free") and "total_reserved" in a and a.get("device") != "cpu":
-            sign = "+" if kind == "alloc" else "-"
+        if kind in (ALLOC, FREE) and "total_reserved" in a and a.get("device") != "cpu":
+            sign = "+" if kind == ALLOC else "-"
             where = (" from the cache" if a.get("from_cache") else " in a new segment"
-                     if kind == "alloc" else " (waits for other streams)"
+                     if kind == ALLOC else " (waits for other streams)"
                      if a.get("deferred") else " back to the cache")
             return (f"{sign} {kind} {a['bytes']} B at {a['addr']:#x} on {a['device']}{where} "
                     f"(allocated: {a['total_allocated']} B, reserved: {a['total_reserved']} B)")
-        if kind in ("alloc", "free"):
-            sign = "+" if kind == "alloc" else "-"
+        if kind in (ALLOC, FREE):
+            sign = "+" if kind == ALLOC else "-"
             return (f"{sign} {kind} {a['bytes']} B at {a['addr']:#x} "
                     f"(allocated: {a['total_allocated']} B)")
-        if kind in ("segment_alloc", "segment_free"):
-            verb = "cudaMalloc" if kind == "segment_alloc" else "cudaFree"
+        if kind in (SEGMENT_ALLOC, SEGMENT_FREE):
+            verb = "cudaMalloc" if kind == SEGMENT_ALLOC else "cudaFree"
             return (f"{verb}: {a.get('pool')} segment of {a['bytes']} B at {a['addr']:#x} "
                     f"on {a.get('device')} (reserved: {a.get('total_reserved')} B)")
-        if kind == "split":
+        if kind == SPLIT:
             return (f"split: {a['bytes']} B at {a['addr']:#x}, remainder {a['remainder_bytes']}"
                     f" B at {a['remainder_addr']:#x} stays cached")
-        if kind == "free_completed":
+        if kind == FREE_COMPLETED:
             return f"free completed: {a['bytes']} B at {a['addr']:#x} is cached for reuse"
-        if kind == "oom":
+        if kind == OOM:
             return (f"out of memory: {a['bytes']} B requested on {a['device']}, "
                     f"{a['device_free']} B free")
-        if kind in ("make_intrusive", "incref", "decref"):
+        if kind in (MAKE_INTRUSIVE, INCREF, DECREF):
             return f"{kind} {ids.display(a['object'])} → refcount {a['refcount']}"
-        if kind == "delete":
+        if kind == DELETE:
             return f"delete {ids.display(a['object'])}"
-        if kind == "view_base":
+        if kind == VIEW_BASE:
             return f"{ids.display(a['object'])} is a view of {ids.display(a['base'])} (holds it)"
-        if kind == "handle_new":
+        if kind == HANDLE_NEW:
             handle = ids.known_handle(a["handle"])
             return (f"new Python handle {self.names(handle or 0)} → {ids.display(a['impl'])} "
                     f"{dims(a.get('sizes', []))} {a.get('dtype', '')}")
-        if kind == "handle_del":
+        if kind == HANDLE_DEL:
             handle = ids.known_handle(a["handle"])
             return f"Python handle {self.names(handle or 0)} dies → {ids.display(a['impl'])}"
-        if kind == "statement":
+        if kind == STATEMENT:
             return f"▶ line {a.get('lineno')}: {shorten(str(a.get('source', '')))}"
-        if kind == "tensor_meta":
+        if kind == TENSOR_META:
             return (f"{ids.display(a['object'])}: sizes={dims(a['sizes'])} "
                     f"strides={dims(a['strides'])} offset={a['offset']}")
-        if kind == "tensor_storage":
+        if kind == TENSOR_STORAGE:
             return f"{ids.display(a['object'])} now uses {ids.display(a.get('storage') or '')}"
-        if kind == "storage_data":
+        if kind == STORAGE_DATA:
             return f"{ids.display(a['object'])}: {a.get('nbytes')} B at {a.get('addr', 0):#x}"
-        if kind == "names":
+        if kind == NAMES:
             return "user variables: " + ", ".join(
                 n for names in a.get("names", {}).values() for n in names)
         return f"{kind} {event.name}"

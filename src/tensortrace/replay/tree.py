@@ -15,6 +15,17 @@ from rich.tree import Tree
 
 from tensortrace.replay.state import ObjectIds
 from tensortrace.trace import LAYERS, Event, FrameNode, Trace
+from tensortrace.trace.schema import (
+    ALLOC,
+    DECREF,
+    DELETE,
+    FREE,
+    HANDLE_DEL,
+    HANDLE_NEW,
+    INCREF,
+    MAKE_INTRUSIVE,
+    STATEMENT,
+)
 
 LAYER_STYLES: dict[str, str] = {
     "python": "bold bright_blue",
@@ -42,7 +53,7 @@ def frame_label(node: FrameNode, show_pytorch: bool = True) -> Text:
                  overflow="ellipsis")
     label.append(f"  [{node.layer}]", style="dim")
     if "dispatch_key" in node.details:
-        label.append(f"  {node.details['dispatch_key_set']} → {node.details['dispatch_key']}",
+        label.append(f"  {node.details.get('dispatch_key_set')} → {node.details['dispatch_key']}",
                      style="magenta")
     error = node.outcome.get("error")
     if error:
@@ -61,30 +72,30 @@ def instant_label(event: Event, ids: ObjectIds | None = None) -> Text:
     a = event.args
     kind = event.kind
     style = LAYER_STYLES.get(INSTANT_LAYER.get(kind, ""), "")
-    if kind == "alloc":
+    ref = ids.display if ids is not None else str  # references renumbered per trace
+    if kind == ALLOC:
         text = (f"+ alloc {a['bytes']} B at {a['addr']:#x}  "
                 f"(allocated: {a['total_allocated']} B)")
-    elif kind == "free":
+    elif kind == FREE:
         text = (f"- free {a['bytes']} B at {a['addr']:#x}  "
                 f"(allocated: {a['total_allocated']} B)")
-    elif kind == "make_intrusive":
-        text = f"make_intrusive {a['object']}  refcount=1"
-    elif kind in ("incref", "decref"):
-        arrow = "↑" if kind == "incref" else "↓"
-        text = f"{kind} {a['object']} {arrow} refcount={a['refcount']}"
-    elif kind == "delete":
-        text = f"delete {a['object']}"
-    elif kind == "handle_new":
-        text = f"new Python handle _h{a['handle']} -> {a['impl']} {a['sizes']} {a['dtype']}"
-    elif kind == "handle_del":
-        text = f"Python handle _h{a['handle']} dies -> {a['impl']}"
-    elif kind == "statement":
+    elif kind == MAKE_INTRUSIVE:
+        text = f"make_intrusive {ref(a['object'])}  refcount=1"
+    elif kind in (INCREF, DECREF):
+        arrow = "↑" if kind == INCREF else "↓"
+        text = f"{kind} {ref(a['object'])} {arrow} refcount={a['refcount']}"
+    elif kind == DELETE:
+        text = f"delete {ref(a['object'])}"
+    elif kind == HANDLE_NEW:
+        text = (f"new Python handle _h{a['handle']} -> {ref(a['impl'])} {a.get('sizes')} "
+                f"{a.get('dtype')}")
+    elif kind == HANDLE_DEL:
+        text = f"Python handle _h{a['handle']} dies -> {ref(a['impl'])}"
+    elif kind == STATEMENT:
         text = f"line {a['lineno']}: {a['source']}"
     else:
-        text = f"{kind} {event.name}"
-    if ids is not None:
-        text = ids.renumber_text(text)
-    return Text(("• " if kind != "statement" else "▶ ") + text, style=style, no_wrap=True,
+        text = f"{kind} {ref(event.name)}"
+    return Text(("• " if kind != STATEMENT else "▶ ") + text, style=style, no_wrap=True,
                 overflow="ellipsis")
 
 

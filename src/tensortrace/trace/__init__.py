@@ -17,6 +17,7 @@ from types import FrameType
 from typing import Any
 
 from tensortrace.trace import recorder
+from tensortrace.trace.errors import TraceFormatError
 from tensortrace.trace.events import LAYERS, Event, FrameSite
 from tensortrace.trace.recorder import frame, summarize, traced
 from tensortrace.trace.source import record_names, run_source
@@ -34,7 +35,7 @@ def record(**meta: Any) -> Iterator[Trace]:
     """
     rec = recorder.start()
     result = Trace(rec.events, rec.sites,
-                   {"pid": os.getpid(), "tid": threading.get_native_id(), **meta})
+                   {"pid": os.getpid(), "tid": threading.get_native_id(), **meta}, rec.values)
     try:
         yield result
     finally:
@@ -65,5 +66,6 @@ def is_tracing() -> bool:
     return recorder.current is not None
 
 
-__all__ = ["LAYERS", "Event", "FrameNode", "FrameSite", "Trace", "frame", "is_tracing",
+__all__ = ["LAYERS", "Event", "FrameNode", "FrameSite", "Trace", "TraceFormatError", "frame",
+           "is_tracing",
            "record_names", "recorder", "record", "run_source", "summarize", "traced"]

@@ -11,20 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-# The layers a frame can belong to, from the outside in (see DESIGN.md, "The trace").
-LAYERS: tuple[str, ...] = (
-    "python",
-    "dispatch",
-    "autograd",
-    "native",
-    "kernel",
-    "allocator",
-    "refcount",
-)
+from tensortrace.trace.schema import BEGIN, END, INSTANT, LAYERS
 
-BEGIN = "B"
-END = "E"
-INSTANT = "i"
+__all__ = ["BEGIN", "END", "INSTANT", "LAYERS", "Event", "FrameSite"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,18 +44,12 @@ class FrameSite:
 class Event:
     """One step of the timeline.
 
-    `ph` is BEGIN, END or INSTANT (Chrome's phase letters). Frames carry `site`; instants carry a
-    `kind` ("alloc", "free", "incref", "decref", "release", "make_intrusive", "handle_new",
-    "handle_del") and their facts in `args`. `depth` is the call depth at the event, on its own
-    thread. `tid` is 0 for the thread that opened the trace, else the native id of the thread
-    that ran the event (torch.profiler's events carry their thread's id too).
-
-    The CUDA caching allocator adds to "alloc" / "free" the device's `total_reserved`,
-    `device_type` 1, `device_id`, the block's `segment`, `stream`, `requested` bytes and
-    `from_cache` (alloc) or `deferred` (free), and records "segment_alloc" / "segment_free"
-    (cudaMalloc / cudaFree: addr, bytes, device, pool, stream, total_reserved), "split" (addr,
-    bytes, remainder_addr, remainder_bytes, segment), "free_completed" (addr, bytes, device) and
-    "oom" (bytes, device, device_free, total_allocated, total_reserved).
+    `ph` is BEGIN, END or INSTANT (Chrome's phase letters). Frames carry `site` and their
+    arguments and outcome in `args` (schema.BeginArgs, schema.EndArgs); instants carry a `kind`
+    (one of schema.INSTANT_KINDS) and its facts in `args` (schema.INSTANT_ARGS[kind] declares
+    them). `depth` is the call depth at the event, on its own thread. `tid` is 0 for the thread
+    that opened the trace, else the native id of the thread that ran the event (torch.profiler's
+    events carry their thread's id too).
     """
 
     ph: str

@@ -13,6 +13,7 @@ import inspect
 import os
 import sys
 import time
+import weakref
 from _thread import get_ident, get_native_id
 from collections.abc import Callable
 from enum import Enum
@@ -24,10 +25,20 @@ from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
 F = TypeVar("F", bound=Callable[..., Any])
 
 MAX_SEQUENCE_ITEMS = 8
+# summarize's fast path: exact types only (an IntEnum is no `int` here, so it is still named)
+_PLAIN_TYPES = frozenset({type(None), bool, int, float, str})
+# types summarized by their name alone (no _trace_summary, not a sequence, number or enum),
+# learned as summarize meets them
+_NAME_ONLY: dict[type, str] = {}
 
 
 def summarize(value: Any) -> Any:
     """A short, JSON-safe description of an argument or result, never the data itself."""
+    if type(value) in _PLAIN_TYPES:  # most arguments: one set lookup, the answer unchanged
+        return value
+    name = _NAME_ONLY.get(type(value))  # a TensorIterator, a dict: described by type name
+    if name is not None:
+        return name
     if isinstance(value, Enum):  # before int: ScalarType.Float reads better than 6
         return str(value)
     if value is None or isinstance(value, (bool, int, float, str)):
@@ -39,13 +50,17 @@ def summarize(value: Any) -> Any:
         except AttributeError:  # an object still being constructed (`self` of an __init__)
             return type(value).__name__
     if isinstance(value, (tuple, list)):
-        items = [summarize(v) for v in value[:MAX_SEQUENCE_ITEMS]]
+        plain = _PLAIN_TYPES  # sizes and strides: ints, summarized without a call each
+        items = [v if type(v) in plain else summarize(v) for v in value[:MAX_SEQUENCE_ITEMS]]
         if len(value) > MAX_SEQUENCE_ITEMS:
             items.append(f"... ({len(value)} items)")
         return items
     if isinstance(value, complex):
         return repr(value)
-    return type(value).__name__
+    kind = type(value)
+    if getattr(kind, "_trace_summary", None) is None:  # always just its name: remember that
+        _NAME_ONLY[kind] = kind.__name__
+    return kind.__name__
 
 
 class Recorder:
@@ -59,17 +74,32 @@ class Recorder:
     def __init__(self) -> None:
         self.events: list[Event] = []
         self.sites: list[FrameSite] = []
-        self._site_index: dict[FrameSite, int] = {}
+        # by the site's fields: a tuple hashes in C, the frozen dataclass's __hash__ in Python
+        self._site_index: dict[tuple[Any, ...], int] = {}
+        # Note [Sites by identity]: a traced function's site is one object for the process, so
+        # begin/end find its index by id() (one dict lookup, no dataclass hashing). Only the
+        # object stored in `sites` is looked up by id: that list keeps it alive, so its id is
+        # never reused; an equal site made anew per call is found by value and never pinned.
+        self._site_ids: dict[int, int] = {}
         self.depth = 0
         self.ident = get_ident()  # the tracing thread
         self._other_depths: dict[int, int] = {}  # native id -> depth, for other threads
         self.t0 = time.perf_counter_ns()
+        # Note [Values beside the events]: what tensors held, keyed by the step they were read
+        # at; a side table, so the events themselves stay exactly what they were
+        self.values: dict[int, dict[str, Any]] = {}
+        self.tracked: weakref.WeakSet[Any] = weakref.WeakSet()  # refcounted objects seen
 
     def _site(self, site: FrameSite) -> int:
-        index = self._site_index.get(site)
+        index = self._site_ids.get(id(site))
+        if index is not None:
+            return index
+        key = (site.layer, site.name, site.source, site.symbol, site.legacy)
+        index = self._site_index.get(key)
         if index is None:
-            index = self._site_index[site] = len(self.sites)
+            index = self._site_index[key] = len(self.sites)
             self.sites.append(site)
+            self._site_ids[id(site)] = index
         return index
 
     def begin(self, site: FrameSite, args: dict[str, Any]) -> None:
@@ -81,9 +111,10 @@ class Recorder:
                                      time.perf_counter_ns() - self.t0, depth,
                                      self._site(site), args=args, tid=tid))
             return
+        index = self._site_ids.get(id(site))  # Note [Sites by identity]
         self.events.append(Event(BEGIN, site.name, site.layer,
                                  time.perf_counter_ns() - self.t0, self.depth,
-                                 self._site(site), args=args))
+                                 self._site(site) if index is None else index, args=args))
         self.depth += 1
 
     def end(self, site: FrameSite, args: dict[str, Any]) -> None:
@@ -95,9 +126,13 @@ class Recorder:
                                      self._site(site), args=args, tid=tid))
             return
         self.depth -= 1
+        index = self._site_ids.get(id(site))
         self.events.append(Event(END, site.name, site.layer,
                                  time.perf_counter_ns() - self.t0, self.depth,
-                                 self._site(site), args=args))
+                                 self._site(site) if index is None else index, args=args))
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if capture_values is not None and (site.layer == "kernel" or self.depth == 0):
+            capture_values(self, len(self.events) - 1)
 
     def instant(self, kind: str, layer: str, name: str, args: dict[str, Any]) -> None:
         if get_ident() != self.ident:
@@ -112,6 +147,14 @@ class Recorder:
 
 # The one flag: the active recorder, or None. Read it as `recorder.current`.
 current: Recorder | None = None
+
+# Note [Values beside the events]
+# The replay reads only the trace, so the values a learner sees must be recorded; but the events
+# are compared one by one (seed 000's timeline), so values never become events. The runtime
+# installs `capture_values(rec, step)`, called while recording when a kernel frame or a top-level
+# frame ends; it reads the tensors of `rec.tracked` and writes what changed to `rec.values[step]`
+# (tensortrace/_trace_values.py). Nothing of this runs when no trace is active.
+capture_values: Callable[[Recorder, int], None] | None = None
 
 
 def instant(kind: str, layer: str, name: str, **args: Any) -> None:
@@ -140,17 +183,24 @@ def record_call(rec: Recorder, site: FrameSite, begin_args: dict[str, Any],
     if end_args is not None:
         rec.end(site, end_args(result))
     else:
-        rec.end(site, {"result": summarize(result)} if record_result else {})
+        rec.end(site, {"result": result if type(result) in _PLAIN_TYPES else summarize(result)}
+                if record_result else {})
     return result
 
 
 def call_traced(rec: Recorder, site: FrameSite, fn: Callable[..., Any],
                 names: tuple[str, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """The slow path of a traced wrapper, taken only while a trace is active."""
-    described = {n: summarize(v) for n, v in zip(names, args)}
+    # plain loops with summarize's fast path inlined: no comprehension frames per event
+    plain = _PLAIN_TYPES
+    described = {}
+    for n, v in zip(names, args):
+        described[n] = v if type(v) in plain else summarize(v)
     if len(args) > len(names):
-        described["*args"] = [summarize(v) for v in args[len(names):]]
-    described.update((k, summarize(v)) for k, v in kwargs.items())
+        described["*args"] = [v if type(v) in plain else summarize(v)
+                              for v in args[len(names):]]
+    for k, v in kwargs.items():
+        described[k] = v if type(v) in plain else summarize(v)
     return record_call(rec, site, {"args": described}, fn, args, kwargs)
 
 

@@ -13,6 +13,7 @@ import ast
 from typing import Any
 
 from tensortrace.trace import recorder
+from tensortrace.trace.schema import NAMES, STATEMENT
 
 
 def record_names(namespace: dict[str, Any]) -> None:
@@ -26,7 +27,7 @@ def record_names(namespace: dict[str, Any]) -> None:
         if isinstance(handle, int) and not name.startswith("_"):
             names.setdefault(str(handle), []).append(name)
     if names:
-        rec.instant("names", "python", "names", {"names": names})
+        rec.instant(NAMES, "python", "names", {"names": names})
 
 
 def run_source(source: str, namespace: dict[str, Any], filename: str = "<tensortrace>") -> None:
@@ -41,7 +42,7 @@ def run_source(source: str, namespace: dict[str, Any], filename: str = "<tensort
         text = "\n".join(lines[stmt.lineno - 1: stmt.end_lineno])
         rec = recorder.current
         if rec is not None:
-            rec.instant("statement", "python", f"line {stmt.lineno}",
+            rec.instant(STATEMENT, "python", f"line {stmt.lineno}",
                         {"index": index, "lineno": stmt.lineno, "end_lineno": stmt.end_lineno,
                          "source": text})
         if isinstance(stmt, ast.Expr):

@@ -15,18 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
+from tensortrace.trace.schema import ALLOC, FREE, render_value
 
-FORMAT_VERSION = 1
-
-
-def _copy_json(value: Any) -> Any:
-    """A deep copy of JSON data (dicts, lists and scalars): copy.deepcopy without its memo."""
-    kind = type(value)
-    if kind is dict:
-        return {k: _copy_json(v) for k, v in value.items()}
-    if kind is list or kind is tuple:
-        return [_copy_json(v) for v in value]
-    return value
+FORMAT_VERSION = 2  # trace/format.py's VERSION (format.py imports json: loaded on first use)
 
 
 @dataclass
@@ -60,45 +51,47 @@ class Trace:
     events: list[Event]
     sites: list[FrameSite]
     meta: dict[str, Any] = field(default_factory=dict)
+    # Note [Values beside the events]: step -> what tensors held then, read by the replay
+    values: dict[int, dict[str, Any]] = field(default_factory=dict)
 
-    # ---- persistence -------------------------------------------------------------------------
+    # ---- persistence (format.py; docs/trace-format.md) ---------------------------------------
     def to_json(self) -> dict[str, Any]:
-        """The trace as JSON data: a deep copy, so that editing it never edits the trace."""
-        return _copy_json(self._json_data())
+        """The trace as JSON data (the file's version-2 document): a copy, so that editing it
+        never edits the trace."""
+        import json
 
-    def _json_data(self) -> dict[str, Any]:
-        # shares the events' own dicts: for save(), which only reads them
-        return {
-            "format": "tensortrace-trace",
-            "version": FORMAT_VERSION,
-            "meta": self.meta,
-            "sites": [s.to_json() for s in self.sites],
-            "events": [e.to_json() for e in self.events],
-        }
+        return json.loads(self.dumps())
+
+    def dumps(self) -> str:
+        """The trace file's text."""
+        from tensortrace.trace import format as trace_format  # json stays off the import path
+
+        return trace_format.dumps(self.events, self.sites, self.meta, self.values)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Trace:
-        if data.get("format") != "tensortrace-trace":
-            raise ValueError("not a tensortrace trace file (missing 'format': 'tensortrace-trace')")
-        if data.get("version") != FORMAT_VERSION:
-            raise ValueError(f"unsupported trace version {data.get('version')!r}, "
-                             f"expected {FORMAT_VERSION}")
-        sites = [FrameSite(**s) for s in data["sites"]]
-        events = [Event.from_json(row) for row in data["events"]]
-        return cls(events, sites, data.get("meta", {}))
+    def from_json(cls, data: Any, file: str = "<data>") -> Trace:
+        """A trace from JSON data, checked: TraceFormatError names what is wrong and where."""
+        from tensortrace.trace import format as trace_format
+
+        return cls(*trace_format.from_data(data, file))
+
+    @classmethod
+    def loads(cls, text: str | bytes, file: str = "<string>") -> Trace:
+        from tensortrace.trace import format as trace_format
+
+        return cls.from_json(trace_format.parse(text, file), file)
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        import json  # only saving and loading need it: off the import path
-
-        with open(path, "w") as f:
-            json.dump(self._json_data(), f)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.dumps())
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Trace:
-        import json
+        """Load a trace file: any file either loads into a Trace that every consumer survives
+        or raises one TraceFormatError (a ValueError) naming the file, the place, the fix."""
+        from tensortrace.trace import format as trace_format
 
-        with open(path) as f:
-            return cls.from_json(json.load(f))
+        return cls(*trace_format.load_path(path))
 
     # ---- threads (Note [Each thread has its own stack]) ---------------------------------------
     def threads(self) -> list[int]:
@@ -109,7 +102,11 @@ class Trace:
         """The events one thread ran, as a trace of their own (this trace if there is one)."""
         if all(e.tid == tid for e in self.events):
             return self
-        return Trace([e for e in self.events if e.tid == tid], self.sites, self.meta)
+        kept = [i for i, e in enumerate(self.events) if e.tid == tid]
+        # the values are read on the tracing thread only: renumbered with its steps
+        step_of = {old: new for new, old in enumerate(kept)} if tid == 0 else {}
+        values = {step_of[s]: v for s, v in self.values.items() if s in step_of}
+        return Trace([self.events[i] for i in kept], self.sites, self.meta, values)
 
     # ---- structure ---------------------------------------------------------------------------
     def site_of(self, event: Event) -> FrameSite | None:
@@ -181,7 +178,7 @@ class Trace:
 
     def memory_events(self) -> list[Event]:
         """Allocations and frees, in order, as torch.profiler's `[memory]` instants."""
-        return [e for e in self.events if e.ph == INSTANT and e.kind in ("alloc", "free")]
+        return [e for e in self.events if e.ph == INSTANT and e.kind in (ALLOC, FREE)]
 
     # ---- Chrome trace ------------------------------------------------------------------------
     def export_chrome_trace(self, path: str | os.PathLike[str]) -> None:
@@ -218,18 +215,19 @@ class Trace:
                     args.update({"PyTorch source": site.source, "PyTorch symbol": site.symbol})
                     if site.legacy:
                         args["2019 name"] = site.legacy
-                args["Inputs"] = begin.args.get("args", {})
-                args.update({k.capitalize(): v for k, v in event.args.items()})
+                # summaries as the text torch.profiler's viewers show for an input
+                args["Inputs"] = render_value(begin.args.get("args", {}))
+                args.update({k.capitalize(): render_value(v) for k, v in event.args.items()})
                 out.append({"ph": "X", "cat": begin.layer, "name": begin.name, "pid": pid,
                             "tid": tid, "ts": begin.ts_ns / 1000.0,
                             "dur": (event.ts_ns - begin.ts_ns) / 1000.0, "args": args})
-            elif event.kind in ("alloc", "free"):
+            elif event.kind in (ALLOC, FREE):
                 a = event.args
                 out.append({"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]",
                             "pid": pid, "tid": tid, "ts": ts,
                             "args": {"Total Reserved": a.get("total_reserved", 0),
                                      "Total Allocated": a["total_allocated"],
-                                     "Bytes": a["bytes"] if event.kind == "alloc"
+                                     "Bytes": a["bytes"] if event.kind == ALLOC
                                      else -a["bytes"],
                                      # CUDA (DeviceType 1) and its index, as torch's
                                      "Device Id": a.get("device_id", -1),

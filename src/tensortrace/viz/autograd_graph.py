@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 from tensortrace.trace import Trace
 from tensortrace.trace.events import BEGIN, INSTANT
+from tensortrace.trace.schema import GRAD_FN
 from tensortrace.viz import svg
-from tensortrace.viz.svg import HIGHLIGHT, LAYER_COLORS, SvgPicture
+from tensortrace.viz.svg import EDGE, HIGHLIGHT, INK, LAYER_COLORS, MUTED, SvgPicture
 
 if TYPE_CHECKING:
     from tensortrace.replay.timeline import Timeline
@@ -63,7 +64,7 @@ def graph_nodes(trace: Trace, step: int | None = None) -> dict[str, GraphNode]:
     nodes: dict[str, GraphNode] = {}
     evaluated: list[str] = []
     for e in trace.events[: last + 1]:
-        if e.ph == INSTANT and e.kind == "grad_fn":
+        if e.ph == INSTANT and e.kind == GRAD_FN:
             a = e.args
             node = GraphNode(a["node"], a["name"], a["sequence_nr"],
                              [(t, nr) for t, nr, _ in a["next_edges"]], dict(a["saved"]),
@@ -118,7 +119,7 @@ class AutogradGraph(SvgPicture):
         self.boxes: dict[str, tuple[float, float, float, float]] = {}
         body, width, height = self._draw(caption)
         super().__init__(width, height, body,
-                         defs=[svg.arrow_marker("ag-arrow", "#444")],
+                         defs=[svg.arrow_marker("ag-arrow", INK)],
                          label="autograd graph")
 
     @classmethod
@@ -160,12 +161,12 @@ class AutogradGraph(SvgPicture):
                  for node in self.nodes.values() for target, nr in node.edges
                  if target is not None and target in self.boxes]
         body = [svg.text(LEFT, 24, "autograd graph", 13, font_weight="bold",
-                         fill=LAYER_COLORS["autograd"], class_="column-head"),
+                         fill=INK, class_="column-head"),
                 svg.text(LEFT + 130, 24, "grad_fn -> next_functions (input_nr), leaves at the "
-                         "bottom", 10.5, fill="#777")]
+                         "bottom", 10.5, **MUTED)]
         height = TOP + max(len(rows), 1) * ROW_H
         if not self.nodes:
-            body.append(svg.text(LEFT, TOP + 30, "no autograd graph recorded", 13, fill="#777",
+            body.append(svg.text(LEFT, TOP + 30, "no autograd graph recorded", 13, **MUTED,
                                  class_="empty"))
         ran = sorted((n for n in self.nodes.values() if n.order is not None),
                      key=lambda n: n.order or 0)
@@ -177,7 +178,7 @@ class AutogradGraph(SvgPicture):
                 tail = " ->" if k + 3 < len(names) else ""
                 lines.append(head + " -> ".join(names[k:k + 3]) + tail)
         for k, content in enumerate(lines):
-            body.append(svg.text(LEFT, height + k * 18, content, 12, fill="#333",
+            body.append(svg.text(LEFT, height + k * 18, content, 12, fill=INK,
                                  class_="caption"))
         height += len(lines) * 18 + 10
         return body + edges + boxes, width, height
@@ -212,21 +213,21 @@ class AutogradGraph(SvgPicture):
         self.boxes[node.label] = (x, y, BOX_W, h)
         kind = "accumulate" if node.is_leaf_accumulator else "backward"
         ran = node.order is not None
-        fill = ("#fff4d6" if ran else "#fffbea") if kind == "backward" else (
-            "#e4f4e8" if ran else "#f3faf5")
+        fill = LAYER_COLORS["autograd"] if kind == "backward" else LAYER_COLORS["native"]
         stroke = LAYER_COLORS["autograd"] if kind == "backward" else LAYER_COLORS["native"]
         classes = f"node {kind}" + (" ran" if ran else "")
         title = node.name if not node.is_leaf_accumulator else "AccumulateGrad"
-        parts = [svg.rect(x, y, BOX_W, h, rx=6, fill=fill, stroke=HIGHLIGHT if ran else stroke,
+        parts = [svg.rect(x, y, BOX_W, h, rx=6, fill=fill, fill_opacity=0.22 if ran else 0.1,
+                          stroke=HIGHLIGHT if ran else stroke,
                           stroke_width=2.5 if ran else 1.5),
-                 svg.text(x + 8, y + 17, title, 12.5, font_weight="bold", fill="#222")]
+                 svg.text(x + 8, y + 17, title, 12.5, font_weight="bold", fill=INK)]
         for k, content in enumerate(lines[:5]):
-            parts.append(svg.text(x + 8, y + 33 + k * 14, _clip(content), 10, fill="#333"))
+            parts.append(svg.text(x + 8, y + 33 + k * 14, _clip(content), 10, fill=INK))
         if ran:
-            parts.append(svg.rect(x + BOX_W - 34, y + 5, 28, 16, rx=8, fill="#fff",
+            parts.append(svg.rect(x + BOX_W - 34, y + 5, 28, 16, rx=8, fill="none",
                                   stroke=HIGHLIGHT, class_="order-badge"))
             parts.append(svg.text(x + BOX_W - 20, y + 17, f"#{node.order}", 10, "middle",
-                                  class_="order", fill="#222"))
+                                  class_="order", fill=INK))
         parts.append(svg.title(f"{self.rename(node.label)}: " + "; ".join(lines)))
         return svg.group(parts, class_=classes, data_node=self.rename(node.label),
                          data_name=node.name, data_order=node.order)
@@ -238,9 +239,9 @@ class AutogradGraph(SvgPicture):
         mid = (sy + ey) / 2
         n = svg._n
         d = f"M {n(sx)} {n(sy)} C {n(sx)} {n(mid)} {n(ex)} {n(mid)} {n(ex)} {n(ey)}"
-        return svg.group([svg.path(d, fill="none", stroke="#444", stroke_width=1.4,
+        return svg.group([svg.path(d, fill="none", **EDGE, stroke_width=1.4,
                                    marker_end="url(#ag-arrow)"),
-                          svg.text((sx + ex) / 2 + 4, mid - 3, str(input_nr), 9.5, fill="#777")],
+                          svg.text((sx + ex) / 2 + 4, mid - 3, str(input_nr), 9.5, **MUTED)],
                          class_="edge", data_src=self.rename(src), data_dst=self.rename(dst),
                          data_input_nr=input_nr)
 

@@ -25,9 +25,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tensortrace.trace import Trace
+from tensortrace.trace.schema import ALLOC, FREE, SEGMENT_ALLOC, SEGMENT_FREE
 from tensortrace.viz import svg
 from tensortrace.viz.state import timeline_of
-from tensortrace.viz.svg import HIGHLIGHT, LAYER_COLORS, SvgPicture
+from tensortrace.viz.svg import HIGHLIGHT, INK, LAYER_COLORS, MUTED, SOFT, SvgPicture
 
 if TYPE_CHECKING:
     from tensortrace.replay.timeline import Timeline
@@ -89,19 +90,19 @@ class MemoryMap(SvgPicture):
                              class_="title"))
 
         # total allocated, a step line as torch.profiler's memory counter
-        memory = [(i, e) for i, e in enumerate(events) if e.kind in ("alloc", "free")
+        memory = [(i, e) for i, e in enumerate(events) if e.kind in (ALLOC, FREE)
                   and e.args.get("device", "cpu") == ("cpu" if not cuda_only else "cuda:0")]
         peak = max([e.args.get("total_allocated", 0) for _, e in memory] + [1])
         base_y = TOP + CHART_H
-        body.append(svg.text(12, TOP + 14, "total allocated", 11, fill="#555"))
-        body.append(svg.text(12, TOP + 30, f"peak {peak} bytes", 10, fill="#777",
+        body.append(svg.text(12, TOP + 14, "total allocated", 11, **SOFT))
+        body.append(svg.text(12, TOP + 30, f"peak {peak} bytes", 10, **MUTED,
                              class_="peak"))
         d = f"M {LEFT} {base_y}"
         for i, e in memory:
             y = base_y - (CHART_H - 10) * e.args.get("total_allocated", 0) / peak
             d += f" H {self._x(i):.1f} V {y:.1f}"
         d += f" H {self._x(last):.1f}"
-        body.append(svg.line(LEFT, base_y, LEFT + PLOT_W, base_y, stroke="#bbb"))
+        body.append(svg.line(LEFT, base_y, LEFT + PLOT_W, base_y, stroke=INK, stroke_opacity=0.35))
         body.append(svg.path(d, fill="none", stroke=LAYER_COLORS["allocator"], stroke_width=2,
                              class_="total-allocated"))
 
@@ -117,27 +118,27 @@ class MemoryMap(SvgPicture):
         for a in addrs:
             ly = lane_y[a]
             body.append(svg.text(LEFT - 8, ly + lane_h[a] / 2 + 4, hex(a), 10.5, "end",
-                                 fill="#555", class_="lane-label"))
+                                 **SOFT, class_="lane-label"))
             body.append(svg.line(LEFT, ly + lane_h[a] / 2, LEFT + PLOT_W, ly + lane_h[a] / 2,
-                                 stroke="#eee"))
+                                 stroke=INK, stroke_opacity=0.12))
         for b in self.blocks:
             body.append(self._block(b, lane_y[b.addr], lane_h[b.addr], last))
         if not self.blocks:
-            body.append(svg.text(LEFT, y + 10, "no allocations in this trace", 12, fill="#777",
+            body.append(svg.text(LEFT, y + 10, "no allocations in this trace", 12, **MUTED,
                                  class_="empty"))
             y += 24
 
         # x axis: the top-level Python calls, where each statement's work begins
         axis_y = y + 4
-        body.append(svg.line(LEFT, axis_y, LEFT + PLOT_W, axis_y, stroke="#999"))
+        body.append(svg.line(LEFT, axis_y, LEFT + PLOT_W, axis_y, stroke=INK, stroke_opacity=0.55))
         for k, (i, label) in enumerate(_top_level_calls(self.trace)):
             x = self._x(i)
-            body.append(svg.line(x, axis_y, x, axis_y + 5, stroke="#999"))
-            body.append(svg.text(x, axis_y + 17 + (k % 2) * 12, label, 10, "middle", fill="#555",
+            body.append(svg.line(x, axis_y, x, axis_y + 5, stroke=INK, stroke_opacity=0.55))
+            body.append(svg.text(x, axis_y + 17 + (k % 2) * 12, label, 10, "middle", **SOFT,
                                  class_="call-label"))
         height = axis_y + 44
         body.append(svg.text(LEFT, height - 4, f"step (event index, 0 .. {last})", 10,
-                             fill="#777"))
+                             **MUTED))
 
         if self.step is not None:
             x = self._x(self.step)
@@ -157,8 +158,8 @@ class MemoryMap(SvgPicture):
         for i, e in enumerate(events):
             a = e.args
             device = a.get("device", "cpu")
-            if device == "cpu" or e.kind not in ("alloc", "free", "segment_alloc",
-                                                 "segment_free"):
+            if device == "cpu" or e.kind not in (ALLOC, FREE, SEGMENT_ALLOC,
+                                                 SEGMENT_FREE):
                 continue
             prev = series.setdefault(device, [(0, 0, 0)])[-1]
             series[device].append((i, a.get("total_allocated", prev[1]),
@@ -166,8 +167,8 @@ class MemoryMap(SvgPicture):
         for device, points in sorted(series.items()):
             peak = max([r for _, _, r in points] + [1])
             base_y = y + CHART_H
-            body.append(svg.text(12, y + 14, f"{device}", 11, fill="#555"))
-            body.append(svg.text(12, y + 30, f"peak reserved {peak} B", 10, fill="#777",
+            body.append(svg.text(12, y + 14, f"{device}", 11, **SOFT))
+            body.append(svg.text(12, y + 30, f"peak reserved {peak} B", 10, **MUTED,
                                  class_="peak-reserved"))
             for what, k, color in (("reserved", 2, "#9aa7b5"),
                                    ("allocated", 1, LAYER_COLORS["allocator"])):
@@ -178,7 +179,8 @@ class MemoryMap(SvgPicture):
                 d += f" H {self._x(last):.1f}"
                 body.append(svg.path(d, fill="none", stroke=color, stroke_width=2,
                                      class_=f"total-{what}", data_device=device))
-            body.append(svg.line(LEFT, base_y, LEFT + PLOT_W, base_y, stroke="#bbb"))
+            body.append(svg.line(LEFT, base_y, LEFT + PLOT_W, base_y, stroke=INK,
+                                 stroke_opacity=0.35))
             y = base_y + 14
         if self.step is not None:
             body.append(svg.line(self._x(self.step), top + 30, self._x(self.step), y,
@@ -186,7 +188,7 @@ class MemoryMap(SvgPicture):
 
         step = self.step if self.step is not None else last
         state = self.timeline.state_at(step)
-        served = events[step].args if events[step].kind == "alloc" else {}
+        served = events[step].args if events[step].kind == ALLOC else {}
         y += 12
         body.append(svg.text(12, y + 8, f"segments at step {step} ({len(state.segments)} "
                              "live): allocated, pending free, cached", 13, font_weight="bold",
@@ -195,12 +197,12 @@ class MemoryMap(SvgPicture):
         for seg in state.segments:
             body.append(svg.text(LEFT - 8, y + SEG_H / 2 + 4,
                                  f"{seg.pool} {seg.bytes} B {hex(seg.addr)}", 10, "end",
-                                 fill="#555", class_="segment-label"))
-            parts = [svg.rect(LEFT, y, PLOT_W, SEG_H, fill="none", stroke="#999")]
+                                 **SOFT, class_="segment-label"))
+            parts = [svg.rect(LEFT, y, PLOT_W, SEG_H, fill="none", stroke=INK, stroke_opacity=0.55)]
             x = float(LEFT)
             for b, w in zip(seg.blocks, _widths([b.bytes for b in seg.blocks], seg.bytes)):
                 fill = {"allocated": LAYER_COLORS["allocator"], "pending": "#f0a030",
-                        "cached": "#eef1f4"}[b.state]
+                        "cached": "none"}[b.state]
                 is_served = (b.state == "allocated" and served.get("addr") == seg.addr + b.offset)
                 classes = ["segment-block", b.state]
                 if is_served:
@@ -209,7 +211,8 @@ class MemoryMap(SvgPicture):
                 owner = f"StorageImpl#{b.storage}" if b.storage is not None else "block"
                 parts.append(svg.group(
                     [svg.rect(x, y, w, SEG_H, fill=fill,
-                              stroke=HIGHLIGHT if is_served else "#ffffff",
+                              stroke=HIGHLIGHT if is_served else INK,
+                              stroke_opacity=1 if is_served else 0.4,
                               stroke_width=2.5 if is_served else 1),
                      svg.title(f"{owner if b.state != 'cached' else 'cached'}: {b.bytes} bytes "
                                f"at offset {b.offset} ({b.state})")],
@@ -220,7 +223,7 @@ class MemoryMap(SvgPicture):
             y += SEG_H + 8
         if not state.segments:
             body.append(svg.text(LEFT, y + 10, "no segments: everything is back on the device",
-                                 12, fill="#777", class_="empty"))
+                                 12, **MUTED, class_="empty"))
             y += 24
         return y + 10
 
@@ -237,14 +240,15 @@ class MemoryMap(SvgPicture):
             classes.append("live")
         color = LAYER_COLORS["allocator"]
         parts = [svg.rect(x1, y, max(x2 - x1, 3), h, rx=3,
-                          fill=color if b.end is None else "#a9dde3",
-                          fill_opacity=1 if live_now or self.step is None else 0.55,
+                          fill=color,
+                          fill_opacity=(0.45 if b.end is None else 0.25)
+                          * (1 if live_now or self.step is None else 0.6),
                           stroke=HIGHLIGHT if live_now else color,
                           stroke_width=2.5 if live_now else 1)]
         label = f"{b.owner or 'block'} {b.nbytes} B"
-        parts.append(svg.text(x1 + 4, y + h / 2 + 4, label, 10, fill="#033"))
+        parts.append(svg.text(x1 + 4, y + h / 2 + 4, label, 10, fill=INK))
         if b.end is None:  # survives the trace: an open end
-            parts.append(svg.text(x2 + 3, y + h / 2 + 4, "\u2192", 12, fill=color))
+            parts.append(svg.text(x2 + 3, y + h / 2 + 4, "\u2192", 12, fill=INK))
         life = f"steps {b.start}..{b.end}" if b.end is not None else f"from step {b.start} on"
         parts.append(svg.title(f"{b.owner or 'block'}: {b.nbytes} bytes at {hex(b.addr)}, "
                                f"{life}"))

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from tensortrace.trace import Trace
 from tensortrace.viz import svg
 from tensortrace.viz.state import ImplState, ObjectState, state_from_timeline, timeline_of
-from tensortrace.viz.svg import HIGHLIGHT, KIND_COLORS, SvgPicture
+from tensortrace.viz.svg import EDGE, HIGHLIGHT, INK, KIND_COLORS, MUTED, SvgPicture
 
 if TYPE_CHECKING:
     from tensortrace.replay.timeline import Timeline
@@ -41,7 +41,7 @@ class ObjectGraph(SvgPicture):
         body, height = self._draw(caption)
         label = f"object graph at step {state.step}"
         super().__init__(COLUMNS["dataptr"] + WIDTHS["dataptr"] + 20, height, body,
-                         defs=[svg.arrow_marker("og-arrow", "#444"),
+                         defs=[svg.arrow_marker("og-arrow", INK),
                                svg.arrow_marker("og-arrow-base", "#a23cc0")],
                          label=label)
 
@@ -76,12 +76,12 @@ class ObjectGraph(SvgPicture):
         for kind, head in (("handle", "Python handle"), ("impl", "TensorImpl"),
                            ("storage", "StorageImpl"), ("dataptr", "DataPtr")):
             body.append(svg.text(COLUMNS[kind], 24, head, 13, font_weight="bold",
-                                 fill=KIND_COLORS[kind][1], class_="column-head"))
-        body.append(svg.text(COLUMNS["handle"], 42, "Tensor.cdata", 10, fill="#777"))
-        body.append(svg.text(COLUMNS["impl"], 42, "intrusive_ptr<TensorImpl>", 10, fill="#777"))
-        body.append(svg.text(COLUMNS["storage"], 42, "Storage storage_", 10, fill="#777"))
+                                 fill=INK, class_="column-head"))
+        body.append(svg.text(COLUMNS["handle"], 42, "Tensor.cdata", 10, **MUTED))
+        body.append(svg.text(COLUMNS["impl"], 42, "intrusive_ptr<TensorImpl>", 10, **MUTED))
+        body.append(svg.text(COLUMNS["storage"], 42, "Storage storage_", 10, **MUTED))
         body.append(svg.text(COLUMNS["dataptr"], 42, "DataPtr data_ptr_ (a block)", 10,
-                             fill="#777"))
+                             **MUTED))
 
         impl_y, storage_y = self._rows()
         edges: list[str] = []
@@ -131,13 +131,13 @@ class ObjectGraph(SvgPicture):
         height = max([TOP + ROW_H] + [b[1] + b[3] + 20 for b in self.boxes.values()])
         if not s.impls and not s.storages and not s.handles:
             body.append(svg.text(COLUMNS["impl"], TOP + 30, "no tensor objects alive", 13,
-                                 fill="#777", class_="empty"))
+                                 **MUTED, class_="empty"))
         lines = [caption] if caption else []
         lines.append(f"step {s.step}: {s.describe_event()}")
         lines.append(f"allocated: {sum(s.blocks.values())} bytes in {len(s.blocks)} block"
                      + ("" if len(s.blocks) == 1 else "s"))
         for k, content in enumerate(lines):
-            body.append(svg.text(20, height + 4 + k * 18, content, 12, fill="#333",
+            body.append(svg.text(20, height + 4 + k * 18, content, 12, fill=INK,
                                  class_="caption"))
         height += 4 + len(lines) * 18 + 6
         return body + edges + boxes, height
@@ -151,20 +151,20 @@ class ObjectGraph(SvgPicture):
         fill, stroke = KIND_COLORS[kind]
         focus = name in self.state.focus
         classes = f"node {kind}" + (" focus" if focus else "") + (" dim" if dim else "")
-        parts = [svg.rect(x, y, w, h, rx=6, fill=fill if not dim else "#fafafa",
+        parts = [svg.rect(x, y, w, h, rx=6, fill=stroke if not dim else "none", fill_opacity=0.13,
                           stroke=HIGHLIGHT if focus else stroke, stroke_width=3 if focus else 1.5,
                           stroke_dasharray="4 3" if dim else None)]
         parts.append(svg.text(x + 8, y + 17, heading or name, 13, font_weight="bold",
-                              fill="#222"))
+                              fill=INK))
         if not compact:
             for k, content in enumerate(lines):
-                parts.append(svg.text(x + 8, y + 35 + k * 15, content, 10.5, fill="#333"))
+                parts.append(svg.text(x + 8, y + 35 + k * 15, content, 10.5, fill=INK))
         if refcount is not None:
             bx = x + w - 78
-            parts.append(svg.rect(bx, y + 5, 72, 17, rx=8, fill="#fff", stroke=stroke,
+            parts.append(svg.rect(bx, y + 5, 72, 17, rx=8, fill="none", stroke=stroke,
                                   class_="refcount-badge"))
             parts.append(svg.text(bx + 36, y + 17.5, f"refcount {refcount}", 10.5, "middle",
-                                  class_="refcount", fill="#222"))
+                                  class_="refcount", fill=INK))
         parts.append(svg.title(f"{name}: " + "; ".join(lines)))
         return svg.group(parts, class_=classes, data_object=name,
                          data_refcount=refcount if refcount is not None else None)
@@ -175,7 +175,7 @@ class ObjectGraph(SvgPicture):
         sx, sy, ex, ey = x1 + w1, y1 + h1 / 2, x2 - 2, y2 + h2 / 2
         mid = (sx + ex) / 2
         return svg.path(f"M {sx:.1f} {sy:.1f} C {mid:.1f} {sy:.1f} {mid:.1f} {ey:.1f} "
-                        f"{ex:.1f} {ey:.1f}", fill="none", stroke="#444", stroke_width=1.5,
+                        f"{ex:.1f} {ey:.1f}", fill="none", **EDGE, stroke_width=1.5,
                         marker_end="url(#og-arrow)", class_="edge",
                         data_src=src, data_dst=dst)
 
@@ -189,7 +189,7 @@ class ObjectGraph(SvgPicture):
             svg.path(f"M {x1:.1f} {sy:.1f} C {bulge:.1f} {sy:.1f} {bulge:.1f} {ey:.1f} "
                      f"{x1 - 1:.1f} {ey:.1f}", fill="none", stroke="#a23cc0", stroke_width=1.5,
                      stroke_dasharray="5 4", marker_end="url(#og-arrow-base)"),
-            svg.text(bulge + 6, (sy + ey) / 2 + 4, "base_", 10, fill="#a23cc0"),
+            svg.text(bulge + 6, (sy + ey) / 2 + 4, "base_", 10, fill=INK),
         ], class_="edge base", data_src=view.name, data_dst=str(view.base))
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from tensortrace.trace import Trace
 from tensortrace.trace.events import BEGIN, END, Event
+from tensortrace.trace.schema import ALLOC, FREE, HANDLE_DEL, HANDLE_NEW
 
 if TYPE_CHECKING:
     from tensortrace.replay.timeline import Timeline
@@ -131,7 +132,7 @@ def state_from_timeline(timeline: Timeline, step: int | None = None) -> ObjectSt
     for k, st in state.storages.items():
         out.storages[f"StorageImpl#{k}"] = StorageState(f"StorageImpl#{k}", st.refcount,
                                                         st.nbytes, st.addr, st.device)
-    out.blocks = {b.addr: b.bytes for b in state.blocks if b.live}
+    out.blocks = {b.addr: b.bytes for b in state.live_blocks}
     event = timeline.trace.events[step]
     ids = timeline.compiled.ids
     args = dict(event.args)
@@ -140,12 +141,12 @@ def state_from_timeline(timeline: Timeline, step: int | None = None) -> ObjectSt
         out.focus = {args["object"]}
     if "base" in args and isinstance(args["base"], str):
         args["base"] = ids.display(args["base"])
-    if event.kind in ("handle_new", "handle_del"):
+    if event.kind in (HANDLE_NEW, HANDLE_DEL):
         display = ids.known_handle(args["handle"])
         args["name"] = timeline.names(display) if display is not None else ""
         out.focus = {args["name"]}
-    if event.kind in ("alloc", "free"):
+    if event.kind in (ALLOC, FREE):
         out.focus = {f"block@{args['addr']}"}
-    out.event = Event(event.ph, ids.renumber_text(event.name), event.layer, event.ts_ns,
+    out.event = Event(event.ph, ids.display(event.name), event.layer, event.ts_ns,
                       event.depth, event.site, event.kind, args)
     return out

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tensortrace.viz import svg
-from tensortrace.viz.svg import HIGHLIGHT, SvgPicture
+from tensortrace.viz.svg import HIGHLIGHT, INK, LAYER_COLORS, MUTED, SOFT, SvgPicture
 
 CELL = 34
 GAP = 14
@@ -166,7 +166,7 @@ class StorageStrip(SvgPicture):
                 row_h = 0.0
             label = (f"{self.name}[{']['.join(map(str, lead))}]" if lead
                      else f"{self.name}" + (" (0-d)" if rank == 0 else ""))
-            body.append(svg.text(x, y + 12, label, 11, class_="grid-label", fill="#555"))
+            body.append(svg.text(x, y + 12, label, 11, class_="grid-label", **SOFT))
             for r in range(rows):
                 for c in range(cols):
                     ix = (*lead, r, c) if rank >= 2 else ((c,) if rank == 1 else ())
@@ -184,14 +184,14 @@ class StorageStrip(SvgPicture):
 
         # the storage, wrapped every `wrap` elements
         body.append(svg.text(PAD, y, "storage (one dimension, what the allocator handed out)",
-                             11, class_="storage-label", fill="#555"))
+                             11, class_="storage-label", **SOFT))
         y += 8
         storage_top = y
         storage_xy: tuple[float, float] | None = None
         for k in range(self.storage_len):
             r, c = divmod(k, self.wrap)
             cx, cy = PAD + c * CELL, storage_top + r * (CELL + 16)
-            body.append(svg.text(cx + CELL / 2, cy + 10, str(k), 9, "middle", fill="#777",
+            body.append(svg.text(cx + CELL / 2, cy + 10, str(k), 9, "middle", **MUTED,
                                  class_="storage-index"))
             body.append(self._cell(cx, cy + 13, k, "storage", k == self.target))
             if k == self.target:
@@ -207,11 +207,11 @@ class StorageStrip(SvgPicture):
                                  stroke_width=2, class_="target-link"))
         legend = (f"{len(self.reached)} of {self.storage_len} storage elements reached"
                   + ("" if self.is_contiguous() else " (not contiguous)"))
-        body.append(svg.text(PAD, y + 6, legend, 11, class_="legend", fill="#555"))
+        body.append(svg.text(PAD, y + 6, legend, 11, class_="legend", **SOFT))
         y += 20
         if self.index is not None:
             body.append(svg.text(PAD, y + 6, self.formula(), 13, class_="formula",
-                                 fill=HIGHLIGHT, font_weight="bold"))
+                                 fill=INK, font_weight="bold"))
             y += 20
         width = PAD * 2 + max(max_w, len(header) * 7.3)
         return width, y + PAD, body
@@ -224,19 +224,21 @@ class StorageStrip(SvgPicture):
             classes.append("reached")
         if is_target:
             classes.append("target")
+        # hues over the page's own background (light or dark theme), lines in its text colour
         if where == "logical":
-            fill = "#dbe8ff"
+            fill, opacity = LAYER_COLORS["python"], 0.15
         else:
-            fill = "#bfe3c9" if reached else "#ffffff"
-        stroke, width = ("#888", 1) if not is_target else (HIGHLIGHT, 3)
-        parts = [svg.rect(x + 1, y + 1, CELL - 2, CELL - 2, fill=fill, stroke=stroke,
-                          stroke_width=width, rx=3)]
+            fill, opacity = (LAYER_COLORS["native"], 0.3) if reached else ("none", 1)
+        stroke, width, stroke_opacity = ((INK, 1, 0.5) if not is_target else (HIGHLIGHT, 3, 1))
+        parts = [svg.rect(x + 1, y + 1, CELL - 2, CELL - 2, fill=fill, fill_opacity=opacity,
+                          stroke=stroke, stroke_opacity=stroke_opacity, stroke_width=width,
+                          rx=3)]
         value = self.values[k] if self.values is not None else None
         main = str(k) if where == "logical" or value is None else _fmt(value)
         parts.append(svg.text(x + CELL / 2, y + (15 if value is not None else 21), main,
                               11 if value is None or where == "logical" else 10, "middle"))
         if value is not None and where == "logical":
-            parts.append(svg.text(x + CELL / 2, y + 27, _fmt(value), 8, "middle", fill="#555"))
+            parts.append(svg.text(x + CELL / 2, y + 27, _fmt(value), 8, "middle", **SOFT))
         tip = f"storage[{k}]" + (f" = {_fmt(value)}" if value is not None else "")
         if index is not None:
             tip = f"{self.name}[{index.replace(',', '][')}] -> " + tip

@@ -1,7 +1,9 @@
 """A tiny SVG writer: the pictures of tensortrace are plain SVG text, drawn by the project itself.
 
 No PyTorch counterpart (PyTorch draws nothing). Every picture is an `SvgPicture`: Jupyter shows
-it through `_repr_svg_`, `str()` gives the SVG document, `save(path)` writes it. Elements carry
+it through `_repr_html_` (inline, so it follows JupyterLab's light and dark themes: text and lines
+are `currentColor`, hues are translucent) or `_repr_svg_`; `str()` gives the SVG document,
+`save(path)` writes it. Elements carry
 `class` and `data-*` attributes so tests (and CSS) can find what a picture highlights.
 """
 
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 # One color per trace layer, shared by every picture (the rich tree uses the same hues).
@@ -33,6 +36,14 @@ KIND_COLORS: dict[str, tuple[str, str]] = {
 }
 
 HIGHLIGHT = "#ff8c00"
+
+# Text and lines take the colour of the text around the picture: inline in JupyterLab's HTML
+# output that is the theme's (light or dark) font colour, in a file viewed alone black. Hues
+# are kept for shapes, as strokes or translucent fills, which read on either background.
+INK = "currentColor"
+SOFT: dict[str, Any] = {"fill": INK, "fill_opacity": 0.8}  # secondary text
+MUTED: dict[str, Any] = {"fill": INK, "fill_opacity": 0.7}  # notes and captions
+EDGE: dict[str, Any] = {"stroke": INK, "stroke_opacity": 0.8}  # arrows
 
 
 def _attrs(attrs: dict[str, object]) -> str:
@@ -59,6 +70,7 @@ def rect(x: float, y: float, w: float, h: float, **attrs: object) -> str:
 
 def text(x: float, y: float, content: str, size: float = 12, anchor: str = "start",
          **attrs: object) -> str:
+    attrs.setdefault("fill", INK)
     return element("text", content, x=_n(x), y=_n(y), font_size=_n(size), text_anchor=anchor,
                    **attrs)
 
@@ -113,6 +125,13 @@ class SvgPicture:
 
     def _repr_svg_(self) -> str:
         return self.to_svg()
+
+    def _repr_html_(self) -> str:
+        # JupyterLab draws image/svg+xml inside an <img>, where currentColor is always black
+        # (unreadable on its dark theme); HTML output puts the SVG in the page, so its text takes
+        # the theme's font colour. Jupyter prefers text/html when both are offered.
+        return ('<div class="tt-viz" style="color: var(--jp-content-font-color1, inherit); '
+                f'overflow-x: auto">{self.to_svg()}</div>')
 
     def __str__(self) -> str:
         return self.to_svg()

@@ -38,7 +38,9 @@ from tensortrace.trace import Trace
 from tensortrace.widgets.script_json import script_json
 
 STATIC = Path(__file__).parent / "static"
-PLAYER_JS = (STATIC / "player.js").read_text()
+# One ES module in four files, kept small: the replay, the drawing, the values panel, the UI
+PLAYER_PARTS = ("replay.js", "draw.js", "values.js", "player.js")
+PLAYER_JS = "".join((STATIC / part).read_text() for part in PLAYER_PARTS)
 PLAYER_CSS = (STATIC / "player.css").read_text()
 
 
@@ -151,19 +153,39 @@ def standalone_html(source: Trace | Timeline | TimelinePlayer | dict[str, Any],
     title = title or payload.get("title", "tensortrace")
     data = script_json(payload)  # no `<`, `>`, `&`, U+2028, U+2029: safe for any string
     if "</script" in PLAYER_JS.lower():
-        raise AssertionError("player.js must not contain a closing script tag")
+        raise AssertionError("the player's JS must not contain a closing script tag")
     if presentation is None:
         presentation = isinstance(source, TimelinePlayer) and source.presentation
     options = script_json({"deck": bool(deck), "presentation": bool(presentation)})
     boot = (f"\nconst options = {options};\n"
             "const permalink = /(?:^#|&)step=(\\d+)/.exec(location.hash);\n"
             f"const start = permalink ? Number(permalink[1]) : {int(step)};\n"
+            "const model = standaloneModel("
+            "JSON.parse(document.getElementById('tt-payload').textContent), start);\n"
             "options.onShow = (s) => {\n"
-            "  if (options.deck) return;\n"
-            "  try { history.replaceState(null, '', '#step=' + s); } catch (e) { /* sandbox */ }\n"
+            "  // in the deck the page above keeps the permalink (`#step=N` of the deck's URL)\n"
+            "  if (options.deck) {\n"
+            "    window.parent.postMessage({ type: 'tensortrace-step', step: s }, '*');\n"
+            "    return;\n"
+            "  }\n"
+            "  // replaceState costs milliseconds: the URL follows once stepping pauses\n"
+            "  clearTimeout(options.linkTimer);\n"
+            "  options.linkTimer = setTimeout(() => {\n"
+            "    try { history.replaceState(null, '', '#step=' + s); }\n"
+            "    catch (e) { /* a sandboxed frame */ }\n"
+            "  }, 150);\n"
             "};\n"
-            "mount(document.getElementById('tt-root'), standaloneModel("
-            "JSON.parse(document.getElementById('tt-payload').textContent), start), options);\n")
+            "mount(document.getElementById('tt-root'), model, options);\n"
+            "if (options.deck) {\n"
+            "  window.addEventListener('message', (event) => {\n"
+            "    const m = event.data;\n"
+            "    if (event.source !== window.parent || !m) return;\n"
+            "    if (m.type !== 'tensortrace-goto') return;\n"
+            "    const n = model.get('payload').n;\n"
+            "    model.set('step', Math.max(0, Math.min(n - 1, Number(m.step) | 0)));\n"
+            "  });\n"
+            "  window.parent.postMessage({ type: 'tensortrace-ready' }, '*');\n"
+            "}\n")
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         f"<title>{html.escape(title)}</title>\n<style>\n{PLAYER_CSS}\n"

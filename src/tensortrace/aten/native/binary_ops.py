@@ -41,6 +41,8 @@ COMPARISON_STUBS = {name: DECLARE_DISPATCH(f"{name}_stub", HEADER)
 
 
 def alpha_check(dtype: ScalarType, alpha: Scalar) -> None:
+    if type(alpha) is int:  # the usual alpha=1 passes all three checks below
+        return
     TORCH_CHECK(not isinstance(alpha, bool) or dtype == ScalarType.Bool,
                 "Boolean alpha only supported for Boolean results.")
     TORCH_CHECK(isFloatingType(dtype) or isinstance(alpha, (bool, int)),

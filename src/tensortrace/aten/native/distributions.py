@@ -14,8 +14,8 @@ from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIterator
-from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED
-from tensortrace.c10.scalar_type import TypeMeta, isFloatingType
+from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED, torchCheckFail
+from tensortrace.c10.scalar_type import ScalarType, TypeMeta, isFloatingType
 
 SOURCE = "aten/src/ATen/native/Distributions.cpp"
 
@@ -25,25 +25,36 @@ uniform_stub = DECLARE_DISPATCH("uniform_stub", "aten/src/ATen/native/UnaryOps.h
                                 legacy="_th_uniform_ (LegacyTHFunctionsCPU.cpp)")
 
 
+_FINFO: dict[ScalarType, tuple[float, float]] = {}
+
+
 def _finfo(meta: TypeMeta) -> tuple[float, float]:
-    info = np.finfo(meta.numpy)
-    return float(info.min), float(info.max)
+    """std::numeric_limits' lowest and max, made once per dtype (np.finfo costs ~1 us a call)."""
+    limits = _FINFO.get(meta.scalar_type)  # a ScalarType hashes in C, a TypeMeta in Python
+    if limits is None:
+        info = np.finfo(meta.numpy)
+        limits = _FINFO[meta.scalar_type] = (float(info.min), float(info.max))
+    return limits
 
 
 @native_function(SOURCE, name="uniform_", legacy="legacy::cpu::_th_uniform_")
 def uniform_(self: Tensor, from_: float = 0, to: float = 1, generator: object = None) -> Tensor:
     """uniform_impl_: check the range for the dtype, then run uniform_stub over the tensor."""
     dtype = self.scalar_type()
-    TORCH_CHECK_NOT_IMPLEMENTED(isFloatingType(dtype),
-                                f'"check_uniform_bounds" not implemented for \'{dtype}\'')
+    if not isFloatingType(dtype):  # Note [TORCH_CHECK tests first]: the f-string only then
+        TORCH_CHECK_NOT_IMPLEMENTED(False, f'"check_uniform_bounds" not implemented for '
+                                    f"'{dtype}'")
     lo, hi = _finfo(self.dtype())
     for value, name in ((from_, "from"), (to, "to")):
-        TORCH_CHECK(lo <= value <= hi, name, " is out of bounds for ", dtype)
-    TORCH_CHECK(from_ <= to, "uniform_ expects to return a [from, to) range, but found from=",
-                from_, " > to=", to)
-    TORCH_CHECK(to - from_ <= hi, "uniform_ expects to-from <= std::numeric_limits<", dtype,
-                ">::max(), but found to=", to, " and from=", from_,
-                " which result in to-from to exceed the limit")
+        if not lo <= value <= hi:
+            torchCheckFail(name, " is out of bounds for ", dtype)
+    if not from_ <= to:
+        torchCheckFail("uniform_ expects to return a [from, to) range, but found from=",
+                       from_, " > to=", to)
+    if not to - from_ <= hi:
+        torchCheckFail("uniform_ expects to-from <= std::numeric_limits<", dtype,
+                       ">::max(), but found to=", to, " and from=", from_,
+                       " which result in to-from to exceed the limit")
     if self.numel() == 0:
         return self
     it = TensorIterator.borrowing_nullary_op(self)

@@ -13,10 +13,11 @@ from collections.abc import Sequence
 from tensortrace.aten.empty_tensor import computeStorageNbytes, computeStorageNbytesContiguous
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
-from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.exception import TORCH_CHECK, torchCheckFail
 from tensortrace.c10.storage_impl import StorageImpl
 from tensortrace.c10.tensor_impl import TensorImpl, contiguous_strides
 from tensortrace.trace import recorder, traced
+from tensortrace.trace.schema import STORAGE_DATA
 
 SOURCE = "aten/src/ATen/native/Resize.h"
 
@@ -28,24 +29,27 @@ def checkInBoundsForStorage(size: Sequence[int], stride: Sequence[int],
     if new_storage_size_bytes == 0:
         return
     new_storage_size_bytes += storage_offset_bytes
-    TORCH_CHECK(storage_nbytes >= new_storage_size_bytes, "setStorage: sizes ", list(size),
-                ", strides ", list(stride), ", storage offset ", storage_offset,
-                ", and itemsize ", itemsize, " requiring a storage size of ",
-                new_storage_size_bytes, " are out of bounds for storage of size ",
-                storage_nbytes)
+    if storage_nbytes < new_storage_size_bytes:  # Note [TORCH_CHECK tests first]
+        torchCheckFail("setStorage: sizes ", list(size), ", strides ", list(stride),
+                       ", storage offset ", storage_offset, ", and itemsize ", itemsize,
+                       " requiring a storage size of ", new_storage_size_bytes,
+                       " are out of bounds for storage of size ", storage_nbytes)
 
 
 @traced("native", "at::native::setStrided", SOURCE, legacy="as_strided (TensorShape.cpp)")
 def setStrided(self: Tensor, size: Sequence[int], stride: Sequence[int],
                storage_offset: int) -> None:
-    TORCH_CHECK(len(size) == len(stride), "mismatch in length of strides and shape")
+    if len(size) != len(stride):  # Note [TORCH_CHECK tests first]
+        torchCheckFail("mismatch in length of strides and shape")
     for s in stride:
-        TORCH_CHECK(s >= 0, "as_strided: Negative strides are not supported at the moment, "
-                    "got strides: ", list(stride))
+        if s < 0:  # Note [TORCH_CHECK tests first]: list(stride) only on failure
+            torchCheckFail("as_strided: Negative strides are not supported at the moment, "
+                           "got strides: ", list(stride))
     impl = self.unsafeGetTensorImpl()
     checkInBoundsForStorage(size, stride, storage_offset, impl.itemsize(),
                             impl.storage_.nbytes())
-    TORCH_CHECK(storage_offset >= 0, "Tensor: invalid storage offset ", storage_offset)
+    if storage_offset < 0:
+        torchCheckFail("Tensor: invalid storage offset ", storage_offset)
     impl.set_sizes_and_strides(tuple(size), tuple(stride), storage_offset)
 
 
@@ -63,7 +67,7 @@ def resize_bytes_cpu(storage: StorageImpl, size_bytes: int) -> None:
     storage.data_ptr_ = new_data
     storage.size_bytes_ = size_bytes
     if recorder.current is not None:
-        recorder.current.instant("storage_data", "native", storage.trace_name,
+        recorder.current.instant(STORAGE_DATA, "native", storage.trace_name,
                                  {"object": storage.trace_name, **storage._trace_info()})
     old_data.clear()
 

@@ -24,7 +24,7 @@ from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import sort_dims
 from tensortrace.c10.default_dtype import get_default_dtype
 from tensortrace.c10.device import Device
-from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.exception import TORCH_CHECK, torchCheckFail
 from tensortrace.c10.scalar import Scalar, isBoolean, isIntegral
 from tensortrace.c10.scalar_type import ScalarType
 from tensortrace.trace import traced
@@ -32,9 +32,12 @@ from tensortrace.trace import traced
 SOURCE = "aten/src/ATen/native/TensorFactories.cpp"
 
 
+_MEMORY_FORMATS = ("contiguous_format", "preserve_format")
+
+
 def _check_memory_format(memory_format: str | None) -> None:
-    TORCH_CHECK(memory_format in (None, "contiguous_format", "preserve_format"),
-                "tensortrace supports only torch.contiguous_format, got ", memory_format)
+    if memory_format is not None and memory_format not in _MEMORY_FORMATS:
+        torchCheckFail("tensortrace supports only torch.contiguous_format, got ", memory_format)
 
 
 @native_function(SOURCE, legacy="empty_cpu")

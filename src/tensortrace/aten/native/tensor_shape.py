@@ -150,9 +150,9 @@ def select(self: Tensor, dim: int, index: int) -> Tensor:
     TORCH_CHECK_INDEX(ndim != 0, "select() cannot be applied to a 0-dim tensor.")
     dim = maybe_wrap_dim(dim, ndim)
     size = self.size(dim)
-    TORCH_CHECK_INDEX(-size <= index < size, "select(): index ", index,
-                      " out of range for tensor of size ", list(self.sizes()),
-                      " at dimension ", dim)
+    if not -size <= index < size:  # Note [TORCH_CHECK tests first]: list(sizes) only then
+        TORCH_CHECK_INDEX(False, "select(): index ", index, " out of range for tensor of size ",
+                          list(self.sizes()), " at dimension ", dim)
     if index < 0:
         index += size
     sizes = list(self.sizes())

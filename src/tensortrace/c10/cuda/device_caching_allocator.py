@@ -32,6 +32,7 @@ from tensortrace.c10.cuda.emulated_device import Event, cudaFree, cudaMalloc, cu
 from tensortrace.c10.device import DeviceType
 from tensortrace.c10.exception import TORCH_CHECK, OutOfMemoryError
 from tensortrace.trace import recorder, traced
+from tensortrace.trace.schema import FREE_COMPLETED, OOM, SEGMENT_ALLOC, SEGMENT_FREE, SPLIT
 
 SRC = "c10/cuda/CUDACachingAllocator.cpp"
 NS = "c10::cuda::CUDACachingAllocator::Native::"
@@ -150,7 +151,7 @@ class DeviceCachingAllocator:
         self.stats.num_ooms += 1
         allocated = self.stats.allocated_bytes[StatType.AGGREGATE].current
         reserved = self.stats.reserved_bytes[StatType.AGGREGATE].current
-        _instant("oom", "[OutOfMemory]", bytes=params.size, device=f"cuda:{self.device}",
+        _instant(OOM, "[OutOfMemory]", bytes=params.size, device=f"cuda:{self.device}",
                  device_type=int(DeviceType.CUDA), device_id=self.device,
                  total_allocated=allocated, total_reserved=reserved, device_free=device_free)
         raise OutOfMemoryError(
@@ -195,7 +196,7 @@ class DeviceCachingAllocator:
                 for t in types:
                     increase_stat(stats.inactive_split_bytes[t], remaining.size)
                     increase_stat(stats.inactive_split[t], 1)
-            _instant("split", "split", addr=block.ptr, bytes=block.size,
+            _instant(SPLIT, "split", addr=block.ptr, bytes=block.size,
                      remainder_addr=remaining.ptr, remainder_bytes=remaining.size,
                      segment=block.base, device=f"cuda:{self.device}")
         elif already_split:
@@ -256,7 +257,7 @@ class DeviceCachingAllocator:
         assert not block.allocated and block.event_count == 0 and not block.stream_uses
         self.record_trace("free_completed", block.ptr, block.requested_size, block.stream,
                           context or block.context_when_allocated)
-        _instant("free_completed", "free_completed", addr=block.ptr, bytes=block.size,
+        _instant(FREE_COMPLETED, "free_completed", addr=block.ptr, bytes=block.size,
                  device=f"cuda:{self.device}")
         block.context_when_allocated = None
         original_block_size, requested_size = block.size, block.requested_size
@@ -405,7 +406,7 @@ class DeviceCachingAllocator:
         self.stats.num_device_alloc += 1
         self.record_trace("segment_alloc", ptr, size, p.stream, ctx)
         p.block.context_when_segment_allocated = ctx
-        _instant("segment_alloc", "segment_alloc", addr=ptr, bytes=size,
+        _instant(SEGMENT_ALLOC, "segment_alloc", addr=ptr, bytes=size,
                  device=f"cuda:{p.device}", pool="small" if p.pool.is_small else "large",
                  stream=p.stream, total_reserved=self.stats.reserved_bytes[0].current)
         return True
@@ -472,7 +473,7 @@ class DeviceCachingAllocator:
             decrease_stat(self.stats.oversize_segments, 1)
         assert pool is not None
         pool.erase(block)
-        _instant("segment_free", "segment_free", addr=block.ptr, bytes=block.size,
+        _instant(SEGMENT_FREE, "segment_free", addr=block.ptr, bytes=block.size,
                  device=f"cuda:{block.device}", pool="small" if pool.is_small else "large",
                  stream=block.stream, total_reserved=self.stats.reserved_bytes[0].current)
 

@@ -1,517 +1,8 @@
 // tensortrace TimelinePlayer: steps through a replay payload (tensortrace/replay/payload.py)
 // entirely in the browser. The same module runs as an anywidget front end (default export) and
 // inline in a standalone HTML page (mount + standaloneModel). No network access, no imports.
-
-const TABLES = ["h", "t", "s", "g"];
-export const NAV_KINDS = ["statement", "dispatch", "kernel", "alloc", "free"];
-const NAV_LABELS = {
-  statement: "line", dispatch: "aten:: op", kernel: "kernel", alloc: "alloc", free: "free",
-};
-
-// ---- the replay: pure functions over the payload, no DOM (tested under node) --------------
-export function createReplay(payload) {
-  if (payload.format !== "tensortrace-replay" || payload.version !== 1) {
-    throw new Error("not a tensortrace replay payload (version 1)");
-  }
-  const n = payload.n;
-  const ph = payload.ph;
-  const frames = payload.frames;
-  const deltas = payload.deltas;
-  const K = payload.checkpoint_every || 256;
-  const innermost = new Int32Array(n);
-  const ordinal = new Int32Array(n); // B: its frame; i: its instant; E: the frame it closes
-  const stack = [];
-  let nextFrame = 0;
-  let nextInstant = 0;
-  for (let i = 0; i < n; i++) {
-    const c = ph[i];
-    if (c === "B") {
-      ordinal[i] = nextFrame;
-      stack.push(nextFrame++);
-    } else if (c === "E") {
-      ordinal[i] = -1;
-      while (stack.length) {
-        const f = stack.pop();
-        if (frames[f][2] === i) { ordinal[i] = f; break; }
-      }
-    } else {
-      ordinal[i] = nextInstant++;
-    }
-    innermost[i] = stack.length ? stack[stack.length - 1] : -1;
-  }
-  const deltaStart = new Int32Array(n + 1);
-  let d = 0;
-  for (let i = 0; i < n; i++) {
-    deltaStart[i] = d;
-    while (d < deltas.length && deltas[d][0] === i) d++;
-  }
-  deltaStart[n] = d;
-
-  const empty = () => ({ h: {}, t: {}, s: {}, g: {} });
-  const copy = (tables) => {
-    const out = {};
-    for (const name of TABLES) {
-      const rows = {};
-      for (const key in tables[name]) rows[key] = Object.assign({}, tables[name][key]);
-      out[name] = rows;
-    }
-    return out;
-  };
-  const apply = (tables, delta) => {
-    const op = delta[1], rows = tables[delta[2]], key = delta[3], fields = delta[4];
-    if (op === "n") rows[key] = Object.assign({}, fields);
-    else if (op === "u") {
-      if (rows[key]) Object.assign(rows[key], fields);
-      else rows[key] = Object.assign({}, fields);
-    } else delete rows[key];
-  };
-  // checkpoints[j]: the tables before event j*K, built once while loading
-  const checkpoints = [];
-  {
-    const tables = empty();
-    checkpoints.push(copy(tables));
-    for (let i = 0; i < n; i++) {
-      for (let k = deltaStart[i]; k < deltaStart[i + 1]; k++) apply(tables, deltas[k]);
-      if ((i + 1) % K === 0) checkpoints.push(copy(tables));
-    }
-  }
-  const clamp = (step) => Math.max(0, Math.min(n - 1, step | 0));
-
-  function tablesAt(step) {
-    step = clamp(step);
-    const j = Math.floor((step + 1) / K);
-    const tables = copy(checkpoints[j]);
-    for (let k = deltaStart[j * K]; k < deltaStart[step + 1]; k++) apply(tables, deltas[k]);
-    return tables;
-  }
-  function stackAt(step) {
-    const chain = [];
-    for (let f = innermost[clamp(step)]; f >= 0; f = frames[f][3]) chain.push(f);
-    return chain.reverse();
-  }
-  function frameInfo(f) {
-    const fr = frames[f];
-    const site = payload.sites[fr[0]] || ["?", "?", "", "", null];
-    return {
-      index: f, begin: fr[1], end: fr[2], parent: fr[3], args: fr[4], details: fr[5],
-      outcome: fr[6], layer: site[0], name: site[1], source: site[2], symbol: site[3],
-      legacy: site[4],
-    };
-  }
-  function hereAt(step) {
-    const code = payload.code;
-    let lo = 0, hi = code.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (code[mid][1] < step) lo = mid + 1; else hi = mid;
-    }
-    return lo < code.length ? lo : -1;
-  }
-  function eventAt(step) {
-    step = clamp(step);
-    const c = ph[step];
-    if (c === "i") {
-      const inst = payload.instants[ordinal[step]];
-      return { kind: inst[0], text: inst[1], layer: instantLayer(inst[0]) };
-    }
-    if (ordinal[step] < 0) return { kind: "end", text: "← (frame end)", layer: "" };
-    const f = frameInfo(ordinal[step]);
-    if (c === "B") return { kind: "begin", text: `→ ${f.name}(${f.args})`, layer: f.layer };
-    return { kind: "end", text: `← ${f.name} ${f.outcome.startsWith("raised") ? "" : "returned "}${f.outcome}`, layer: f.layer };
-  }
-  function bisectRight(arr, x) {
-    let lo = 0, hi = arr.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (arr[mid] <= x) lo = mid + 1; else hi = mid; }
-    return lo;
-  }
-  function bisectLeft(arr, x) {
-    let lo = 0, hi = arr.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (arr[mid] < x) lo = mid + 1; else hi = mid; }
-    return lo;
-  }
-  function next(kind, step) {
-    const steps = payload.nav[kind] || [];
-    const i = bisectRight(steps, step);
-    return i < steps.length ? steps[i] : null;
-  }
-  function prev(kind, step) {
-    const steps = payload.nav[kind] || [];
-    const i = bisectLeft(steps, step);
-    return i > 0 ? steps[i - 1] : null;
-  }
-  function touched(step) {
-    const out = new Set();
-    step = clamp(step);
-    for (let k = deltaStart[step]; k < deltaStart[step + 1]; k++) out.add(deltas[k][2] + deltas[k][3]);
-    return out;
-  }
-  function handleName(key) {
-    return payload.names[String(key)] || `_h${key}`;
-  }
-  // A debugger's three steps, by frame. `into`: the next call that begins, at any depth.
-  // `over`: on a call's first step, its last; elsewhere, the next call of the same function, or
-  // its end. `out`: the end of the function running now.
-  const begins = frames.map((fr) => fr[1]);
-  function stepInto(step) {
-    const k = bisectRight(begins, clamp(step));
-    return k < begins.length ? begins[k] : null;
-  }
-  function stepOut(step) {
-    const f = innermost[clamp(step)];
-    return f >= 0 && frames[f][2] > step ? frames[f][2] : stepInto(step);
-  }
-  function stepOver(step) {
-    step = clamp(step);
-    if (ph[step] === "B") return frames[ordinal[step]][2];
-    const f = innermost[step];
-    const k = bisectRight(begins, step);
-    if (k < begins.length && frames[k][3] === f) return begins[k];
-    return f >= 0 ? frames[f][2] : null;
-  }
-  // The first step after `step` (wrapping) whose frame name, or instant text, contains `query`;
-  // a number is a step. Case does not matter.
-  function search(query, step) {
-    const q = String(query).trim().toLowerCase();
-    if (!q) return null;
-    if (/^\d+$/.test(q)) return clamp(Number(q));
-    const hits = [];
-    frames.forEach((fr) => {
-      const site = payload.sites[fr[0]];
-      if (site && String(site[1]).toLowerCase().includes(q)) hits.push(fr[1]);
-    });
-    for (let i = 0, j = 0; i < n; i++) {
-      if (ph[i] === "i") {
-        if (String(payload.instants[j][1]).toLowerCase().includes(q)) hits.push(i);
-        j++;
-      }
-    }
-    if (!hits.length) return null;
-    hits.sort((a, b) => a - b);
-    const i = bisectRight(hits, step);
-    return i < hits.length ? hits[i] : hits[0];
-  }
-  return {
-    n, payload, tablesAt, stackAt, frameInfo, hereAt, eventAt, next, prev, touched, handleName,
-    clamp, stepInto, stepOver, stepOut, search,
-  };
-}
-
-function instantLayer(kind) {
-  if (kind === "alloc" || kind === "free") return "allocator";
-  if (["make_intrusive", "incref", "decref", "delete"].includes(kind)) return "refcount";
-  if (["tensor_meta", "tensor_storage", "storage_data"].includes(kind)) return "native";
-  if (kind === "view_base") return "autograd";
-  return "python";
-}
-
-// ---- drawing ----------------------------------------------------------------------------------
-const esc = (s) => String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
-  .replace(/"/g, "&quot;");
-const hex = (a) => "0x" + Number(a).toString(16);
-const dimsText = (v) => "[" + (v || []).slice(0, 6).join(", ") + ((v || []).length > 6 ? ", …" : "") + "]";
-
-function box(x, y, w, h, cls, title, badge, sub, changed, tip) {
-  return `<g class="tt-node ${cls}${changed ? " tt-changed" : ""}">` +
-    `<title>${esc(tip || title + (badge ? " · " + badge : "") + "\n" + sub)}</title>` +
-    `<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="6"></rect>` +
-    `<text x="${x + 8}" y="${y + 17}" class="tt-node-title">${esc(title)}</text>` +
-    (badge ? `<text x="${x + w - 8}" y="${y + 17}" class="tt-node-badge" text-anchor="end">${esc(badge)}</text>` : "") +
-    `<text x="${x + 8}" y="${y + 36}" class="tt-node-sub">${esc(sub)}</text></g>`;
-}
-
-function edge(x1, y1, x2, y2, cls) {
-  const mx = (x1 + x2) / 2;
-  return `<path class="tt-edge ${cls || ""}" d="M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2},${y2}"></path>`;
-}
-
-// Seed 001's picture, live: each Python handle on the row of its TensorImpl, each StorageImpl
-// on the row of the first TensorImpl that uses it, a view's link to its base drawn dashed.
-export function objectGraphSvg(replay, step) {
-  const tables = replay.tablesAt(step);
-  const changed = replay.touched(step);
-  // a column per object kind, each as wide as its longest label needs at 11-12 px
-  const WS = [120, 210, 190, 118], H = 46, GAP = 14, COLS = [8, 158, 398, 618];
-  const byId = (a, b) => a - b;
-  const handles = Object.keys(tables.h).map(Number).sort(byId);
-  const tensors = [];
-  for (const k of handles) {
-    const impl = tables.h[k].impl;
-    if (impl != null && tables.t[impl] && !tensors.includes(impl)) tensors.push(impl);
-  }
-  for (const k of Object.keys(tables.t).map(Number).sort(byId)) if (!tensors.includes(k)) tensors.push(k);
-  const storages = [];
-  for (const k of tensors) {
-    const s = tables.t[k].storage;
-    if (s != null && tables.s[s] && !storages.includes(s)) storages.push(s);
-  }
-  for (const k of Object.keys(tables.s).map(Number).sort(byId)) if (!storages.includes(k)) storages.push(k);
-  const yOf = (i) => 26 + i * (H + GAP);
-  const tPos = new Map(tensors.map((k, i) => [k, yOf(i)]));
-  const sPos = new Map(storages.map((k, i) => [k, yOf(i)]));
-  const hPos = new Map();
-  let free = 0;
-  for (const k of handles) {
-    const impl = tables.h[k].impl;
-    const used = new Set(hPos.values());
-    let y = tPos.has(impl) ? tPos.get(impl) : null;
-    if (y === null || used.has(y)) { while (used.has(yOf(free))) free++; y = yOf(free); }
-    hPos.set(k, y);
-  }
-  const rows = Math.max(tensors.length, storages.length, ...[...hPos.values()].map((y) => (y - 26) / (H + GAP) + 1), 1);
-  const height = 30 + rows * (H + GAP);
-  const width = COLS[3] + WS[3] + 8;
-  let body = "";
-  ["Python handle", "TensorImpl", "StorageImpl", "DataPtr"].forEach((h, i) => {
-    body += `<text x="${COLS[i]}" y="14" class="tt-col">${h}</text>`;
-  });
-  let edges = "";
-  for (const k of handles) {
-    const row = tables.h[k];
-    const y = hPos.get(k);
-    body += box(COLS[0], y, WS[0], H, "tt-handle", replay.handleName(k), "", "THPVariable", changed.has("h" + k),
-      `Python handle ${replay.handleName(k)} (a THPVariable) → TensorImpl#${row.impl}`);
-    if (tPos.has(row.impl)) edges += edge(COLS[0] + WS[0], y + H / 2, COLS[1], tPos.get(row.impl) + H / 2);
-  }
-  for (const k of tensors) {
-    const row = tables.t[k];
-    const y = tPos.get(k);
-    const sub = `${dimsText(row.sizes)} ${dimsText(row.strides)} +${row.offset} ` +
-      String(row.dtype || "").replace(/^torch\./, "");
-    const tip = `TensorImpl#${k} · refcount ${row.refcount}\nsizes ${dimsText(row.sizes)}\n` +
-      `strides ${dimsText(row.strides)}\nstorage offset ${row.offset}\ndtype ${row.dtype || "?"}\n` +
-      `storage StorageImpl#${row.storage}` + (row.view_of != null ? `\nview of TensorImpl#${row.view_of}` : "");
-    body += box(COLS[1], y, WS[1], H, "tt-impl" + (row.view_of != null ? " tt-view" : ""),
-      `TensorImpl#${k}`, `refcount ${row.refcount}`, sub, changed.has("t" + k), tip);
-    if (sPos.has(row.storage)) edges += edge(COLS[1] + WS[1], y + H / 2, COLS[2], sPos.get(row.storage) + H / 2);
-    if (row.view_of != null && tPos.has(row.view_of)) {
-      const yb = tPos.get(row.view_of);
-      const x0 = COLS[1] + 12;
-      const dy = yb > y ? H : 0;
-      edges += `<path class="tt-edge tt-base" d="M${x0},${y + (yb > y ? H : 0)} C${x0 - 34},${(y + yb) / 2 + H / 2} ${x0 - 34},${(y + yb) / 2 + H / 2} ${x0},${yb + H - dy}"></path>` +
-        `<text class="tt-edge-label" x="${COLS[1] - 62}" y="${(y + yb) / 2 + H / 2 + 4}">base</text>`;
-    }
-  }
-  for (const k of storages) {
-    const row = tables.s[k];
-    const y = sPos.get(k);
-    body += box(COLS[2], y, WS[2], H, "tt-storage", `StorageImpl#${k}`, `refcount ${row.refcount}`, `${row.nbytes} B ${row.device || ""}`, changed.has("s" + k),
-      `StorageImpl#${k} · refcount ${row.refcount}\n${row.nbytes} bytes on ${row.device || "cpu"}\ndata at ${hex(row.addr)}`);
-    body += box(COLS[3], y, WS[3], H, "tt-dataptr", "DataPtr", "", hex(row.addr), false,
-      `DataPtr ${hex(row.addr)}: the memory, its device and the deleter that returns it to the allocator`);
-    edges += edge(COLS[2] + WS[2], y + H / 2, COLS[3], y + H / 2);
-  }
-  if (!handles.length && !tensors.length && !storages.length) {
-    body += `<text x="8" y="46" class="tt-empty">no live tensors at this step</text>`;
-  }
-  // drawn at its own size (never scaled below it, so no text shrinks under 11 px); the box
-  // around it scrolls when the panel is narrower
-  return `<svg class="tt-graph" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${edges}${body}</svg>`;
-}
-
-// Past this many blocks (or addresses) one lane per address is a barcode: the map draws the
-// allocated bytes over steps instead, as one curve computed once per replay.
-const MAX_BLOCKS = 240;
-const MAX_BLOCK_LANES = 40;
-const curves = new WeakMap();
-
-export function memoryMapSvg(replay, step) {
-  const blocks = replay.payload.blocks;
-  const curve = curves.get(replay) || allocatedCurve(replay);
-  if (curve.aggregate) {
-    const svg = allocatedCurveSvg(replay, step);
-    return (replay.payload.segments || []).length ? svg + segmentsSvg(replay, step) : svg;
-  }
-  const n = replay.n;
-  const addrs = curve.addrs;
-  const lane = new Map(addrs.map((a, i) => [a, i]));
-  const LEFT = 124, W = 600, LANE = 22;
-  const height = 36 + Math.max(addrs.length, 1) * LANE;
-  const x = (s) => LEFT + (n > 1 ? (s / (n - 1)) * (W - LEFT - 6) : 0);
-  let body = "";
-  addrs.forEach((a, i) => {
-    body += `<text x="4" y="${26 + i * LANE + 14}" class="tt-addr">${hex(a)}</text>`;
-  });
-  for (const b of blocks) {
-    const [addr, bytes, a, f, storage] = b;
-    const end = f == null ? n - 1 : f;
-    const state = a > step ? "tt-future" : (f != null && f <= step ? "tt-freed" : "tt-live");
-    const y = 26 + lane.get(addr) * LANE;
-    const w = Math.max(2, x(end) - x(a));
-    const label = `${bytes} B${storage != null ? " · StorageImpl#" + storage : ""}`;
-    body += `<g class="tt-block ${state}"><title>${esc(label)} at ${hex(addr)}: steps ${a}–${f == null ? "end" : f}</title>` +
-      `<rect x="${x(a)}" y="${y + 2}" width="${w}" height="${LANE - 4}" rx="3"></rect>` +
-      (w > label.length * 7 + 8 ? `<text x="${x(a) + 4}" y="${y + 15}">${esc(label)}</text>` : "") + `</g>`;
-  }
-  const tables = replay.tablesAt(step);
-  const allocated = (tables.g[0] || {}).allocated || 0;
-  body += `<line class="tt-now" x1="${x(step)}" x2="${x(step)}" y1="20" y2="${height - 4}"></line>`;
-  body += `<text x="${LEFT}" y="13" class="tt-col">blocks by address over steps · allocated now: ${allocated} B</text>`;
-  if (!blocks.length) body += `<text x="${LEFT}" y="42" class="tt-empty">no allocations in this trace</text>`;
-  const map = `<svg class="tt-memory" width="${W}" height="${height}" viewBox="0 0 ${W} ${height}">${body}</svg>`;
-  return (replay.payload.segments || []).length ? map + segmentsSvg(replay, step) : map;
-}
-
-// The caching allocator's segments alive at `step`, each block laid out by its offset:
-// allocated, pending (a free waiting on another stream) or cached. The twin of
-// replay/payload.py's decode_segments.
-export function segmentsAt(replay, step) {
-  const out = [];
-  for (const [addr, bytes, device, pool, a, f] of replay.payload.segments || []) {
-    if (!(a <= step && (f == null || step < f))) continue;
-    const end = addr + bytes;
-    const held = replay.payload.blocks.filter((b) => {
-      if (b.length < 8 || b[5] !== device || b[0] < addr || b[0] >= end) return false;
-      const done = b[6] != null ? b[6] : b[3];
-      return b[2] <= step && (done == null || step < done);
-    }).sort((x, y) => x[0] - y[0]);
-    const blocks = [];
-    let cursor = addr;
-    for (const b of held) {
-      if (b[0] > cursor) blocks.push([cursor - addr, b[0] - cursor, "cached", null, null]);
-      const live = b[3] == null || step < b[3];
-      blocks.push([b[0] - addr, b[1], live ? "allocated" : "pending", b[4], b[7]]);
-      cursor = b[0] + b[1];
-    }
-    if (cursor < end) blocks.push([cursor - addr, end - cursor, "cached", null, null]);
-    out.push([addr, bytes, device, pool, blocks]);
-  }
-  return out;
-}
-
-function segmentsSvg(replay, step) {
-  const LEFT = 150, W = 586, ROW = 22, MIN = 6;
-  const segments = segmentsAt(replay, step);
-  const g = replay.tablesAt(step).g[0] || {};
-  const devices = [...new Set((replay.payload.segments || []).map((s) => s[2]))];
-  const totals = devices.map((d) => `${d}: allocated ${g["allocated " + d] || 0} B, reserved ${g["reserved " + d] || 0} B`).join(" · ");
-  const height = 30 + Math.max(segments.length, 1) * ROW;
-  let body = `<text x="4" y="12" class="tt-col">CUDA segments at this step · ${esc(totals)}</text>`;
-  segments.forEach(([addr, bytes, device, pool, blocks], i) => {
-    const y = 22 + i * ROW;
-    body += `<text x="4" y="${y + 13}" class="tt-addr">${pool} ${hex(addr)}</text>`;
-    // to scale, but no block narrower than MIN pixels: a 512 B block of a 2 MiB segment shows
-    const span = W - LEFT - 6;
-    const natural = blocks.map((b) => (span * b[1]) / bytes);
-    const need = natural.filter((w) => w < MIN).length * MIN;
-    const wide = natural.filter((w) => w >= MIN).reduce((t, w) => t + w, 0);
-    const scale = wide > 0 && need < span ? (span - need) / wide : 1;
-    let x = LEFT;
-    blocks.forEach(([offset, size, state, storage, fromCache], k) => {
-      const w = natural[k] < MIN ? MIN : natural[k] * scale;
-      const who = storage != null ? `StorageImpl#${storage}` : state;
-      const how = state === "allocated" && fromCache != null ? (fromCache ? ", served from the cache" : ", in a new segment") : "";
-      body += `<g class="tt-seg-block tt-${state}"><title>${esc(who)}: ${size} B at offset ${offset} (${state}${how})</title>` +
-        `<rect x="${x}" y="${y + 2}" width="${w}" height="${ROW - 6}"></rect></g>`;
-      x += w;
-    });
-  });
-  if (!segments.length) body += `<text x="${LEFT}" y="40" class="tt-empty">no segments: nothing reserved</text>`;
-  return `<svg class="tt-segments" width="${W}" height="${height}" viewBox="0 0 ${W} ${height}">${body}</svg>`;
-}
-
-// The aggregate view's data, once per replay: the bytes allocated after each change, its path.
-function allocatedCurve(replay) {
-  const blocks = replay.payload.blocks;
-  const n = replay.n;
-  const addrs = [...new Set(blocks.map((b) => b[0]))].sort((a, b) => a - b);
-  const change = new Map();
-  for (const [, bytes, a, f] of blocks) {
-    change.set(a, (change.get(a) || 0) + bytes);
-    if (f != null) change.set(f, (change.get(f) || 0) - bytes);
-  }
-  const steps = [...change.keys()].sort((a, b) => a - b);
-  const totals = [];
-  let total = 0, peak = 1;
-  for (const s of steps) {
-    total += change.get(s);
-    totals.push(total);
-    peak = Math.max(peak, total);
-  }
-  const LEFT = 8, W = 600, TOP = 22, H = 120;
-  const x = (s) => LEFT + (n > 1 ? (s / (n - 1)) * (W - LEFT - 6) : 0);
-  const y = (v) => TOP + H - (v / peak) * H;
-  let d = `M${x(0)},${y(0)}`;
-  steps.forEach((s, i) => { d += ` H${x(s).toFixed(1)} V${y(totals[i]).toFixed(1)}`; });
-  d += ` H${x(n - 1)} V${y(0)} Z`;
-  const curve = {
-    aggregate: blocks.length > MAX_BLOCKS || addrs.length > MAX_BLOCK_LANES,
-    addrs, steps, totals, peak, d, x, W, TOP, H, LEFT, blocks: blocks.length,
-  };
-  curves.set(replay, curve);
-  return curve;
-}
-
-// The aggregate view for many blocks: bytes allocated after each step, as one filled curve.
-function allocatedCurveSvg(replay, step) {
-  const c = curves.get(replay) || allocatedCurve(replay);
-  let lo = 0, hi = c.steps.length; // the last change at or before `step`
-  while (lo < hi) { const mid = (lo + hi) >> 1; if (c.steps[mid] <= step) lo = mid + 1; else hi = mid; }
-  const now = lo > 0 ? c.totals[lo - 1] : 0;
-  const body = `<path class="tt-curve" d="${c.d}"></path>` +
-    `<line class="tt-now" x1="${c.x(step)}" x2="${c.x(step)}" y1="${c.TOP}" y2="${c.TOP + c.H}"></line>` +
-    `<text x="${c.LEFT}" y="13" class="tt-col">${c.blocks} blocks at ${c.addrs.length} addresses: ` +
-    `allocated bytes over steps · now ${now} B · peak ${c.peak} B</text>`;
-  const h = c.TOP + c.H + 6;
-  return `<svg class="tt-memory tt-aggregate" width="${c.W}" height="${h}" viewBox="0 0 ${c.W} ${h}">${body}</svg>`;
-}
-
-function codeHtml(replay) {
-  return replay.payload.code.map((line, i) =>
-    `<div class="tt-line" data-line="${i}" data-start="${line[0]}" title="line ${i + 1}: steps ${line[0]}–${line[1]} (click to go to its first step)">${esc(line[2])}</div>`).join("") ||
-    '<div class="tt-empty">no Python binding calls in this trace</div>';
-}
-
-function stackHtml(replay, step) {
-  const chain = replay.stackAt(step);
-  if (!chain.length) return '<div class="tt-empty">(no open frame)</div>';
-  return chain.map((f, depth) => {
-    const fr = replay.frameInfo(f);
-    const tip = `${fr.name} [${fr.layer}]\n${fr.source}${fr.symbol !== fr.name ? " :: " + fr.symbol : ""}` +
-      `${fr.legacy ? "\n2019: " + fr.legacy : ""}\nsteps ${fr.begin}–${fr.end} (click to go to its first step)`;
-    return `<div class="tt-frame tt-layer-${esc(fr.layer)}" style="padding-left:${depth * 12}px" data-begin="${fr.begin}" title="${esc(tip)}">` +
-      `<span class="tt-fname">${esc(fr.name)}</span> <span class="tt-tag">${esc(fr.layer)}</span>` +
-      `<div class="tt-fsrc">${esc(fr.source)}${fr.symbol !== fr.name ? " :: " + esc(fr.symbol) : ""}` +
-      `${fr.legacy ? ` <span class="tt-legacy">(2019: ${esc(fr.legacy)})</span>` : ""}</div></div>`;
-  }).join("");
-}
-
-function counterpartHtml(replay, step) {
-  const chain = replay.stackAt(step);
-  if (!chain.length) return '<div class="tt-empty">between calls: no PyTorch frame is running</div>';
-  const fr = replay.frameInfo(chain[chain.length - 1]);
-  const row = (k, v) => v ? `<dt>${k}</dt><dd>${esc(v)}</dd>` : "";
-  return `<dl>${row("frame", fr.name)}${row("layer", fr.layer)}${row("PyTorch file", fr.source)}` +
-    `${row("C++ symbol", fr.symbol)}${row("2019 name", fr.legacy)}${row("arguments", fr.args)}` +
-    `${row("dispatch", fr.details)}</dl>`;
-}
-
-// The autograd engine at `step`: the Node it is evaluating, its ready queue and the dependency
-// counts still pending, as the innermost evaluate_function frame recorded them (engine.cpp).
-const EVALUATE = "autograd::engine::evaluate_function: ";
-export function engineAt(replay, step) {
-  const chain = replay.stackAt(step);
-  for (let k = chain.length - 1; k >= 0; k--) {
-    const fr = replay.frameInfo(chain[k]);
-    if (!fr.name.startsWith(EVALUATE)) continue;
-    const args = String(fr.args || "");
-    const deps = args.indexOf(", dependencies="), ready = args.indexOf(", ready_queue=");
-    return {
-      node: deps >= 0 ? args.slice("node=".length, deps) : fr.name.slice(EVALUATE.length),
-      dependencies: deps >= 0 && ready > deps ? args.slice(deps + ", dependencies=".length, ready) : "",
-      ready: ready >= 0 ? args.slice(ready + ", ready_queue=".length) : "",
-      begin: fr.begin,
-    };
-  }
-  return null;
-}
-
-function engineHtml(replay, step) {
-  const e = engineAt(replay, step);
-  if (!e) return '<div class="tt-empty">not inside a backward Node at this step</div>';
-  const row = (k, v) => `<dt>${k}</dt><dd>${esc(v || "—")}</dd>`;
-  return `<dl>${row("evaluating", e.node)}${row("ready queue", e.ready)}` +
-    `${row("dependencies", e.dependencies)}</dl>`;
-}
+// This file is part 4 of 4: widgets/player.py concatenates replay.js, draw.js, values.js and
+// this file into the one module.
 
 const LAYERS = ["python", "dispatch", "autograd", "native", "kernel", "allocator", "refcount"];
 
@@ -575,6 +66,7 @@ export function mount(el, model, options = {}) {
     `<section class="tt-counterpart-box"><h4>PyTorch counterpart</h4><div class="tt-counterpart"></div></section>` +
     `</div><div class="tt-col-right">` +
     `<section><h4>objects: handle → TensorImpl → StorageImpl → DataPtr</h4><div class="tt-graph-box"></div></section>` +
+    `<section class="tt-values-section"><h4>values and storage (click a TensorImpl)</h4><div class="tt-values-box"></div></section>` +
     `<section class="tt-memory-section"><h4>memory map</h4><div class="tt-memory-box"></div></section>` +
     `</div></div>` + legendHtml();
   el.appendChild(root);
@@ -583,33 +75,106 @@ export function mount(el, model, options = {}) {
   const code = $(".tt-code");
   const stackBox = $(".tt-stack");
   const search = $(".tt-search");
-  code.innerHTML = codeHtml(replay); // drawn once; a step only moves the `here` mark
+  // The code panel is virtual: a spacer as tall as every line, and only the lines in view (plus
+  // a margin) in the DOM, so a 100k-event trace's thousands of lines cost what a screenful does.
+  const codeLines = replay.payload.code;
+  const MARGIN = 20;
+  let lineH = 0, here = -1, drawn = "";
+  if (!codeLines.length) code.innerHTML = '<div class="tt-empty">no Python binding calls in this trace</div>';
+  else code.innerHTML = '<div class="tt-code-spacer"><div class="tt-code-window"></div></div>';
+  const spacer = $(".tt-code-spacer"), win = $(".tt-code-window");
+  function lineHeight() {
+    if (!lineH && win) {
+      win.innerHTML = lineHtml(codeLines[0], 0, -1);
+      lineH = win.firstChild.getBoundingClientRect().height; // 0 while not in the page yet
+      spacer.style.height = lineH ? `${codeLines.length * lineH}px` : "";
+      drawn = "";
+    }
+    return lineH;
+  }
+  let shownFirst = 0; // the index of the window's first line
+  function drawLines() {
+    if (!win) return;
+    const h = lineHeight();
+    const view = codeView || 230;
+    const first = h ? Math.max(0, Math.floor(codeTop / h) - MARGIN) : 0;
+    const last = h ? Math.min(codeLines.length, Math.ceil((codeTop + view) / h) + MARGIN)
+      : Math.min(codeLines.length, 2 * MARGIN);
+    const key = `${first}:${last}`;
+    if (key === drawn) return;
+    drawn = key;
+    shownFirst = first;
+    win.style.top = `${first * h}px`;
+    let html = "";
+    for (let i = first; i < last; i++) html += lineHtml(codeLines[i], i, here);
+    win.innerHTML = html;
+  }
+  // moving the mark touches two lines, not the window
+  function moveMark(from, to) {
+    const old = win && win.children[from - shownFirst];
+    if (old && from >= 0) {
+      old.classList.remove("tt-here");
+      const mark = old.querySelector(".tt-here-mark");
+      if (mark) mark.remove();
+    }
+    const line = win && win.children[to - shownFirst];
+    if (line && to >= 0 && Number(line.dataset.line) === to) {
+      line.classList.add("tt-here");
+      line.insertAdjacentHTML("beforeend", '<span class="tt-here-mark">  # &lt;--- here</span>');
+    }
+  }
+  // the code box's scroll position and height, kept from events so that stepping reads no
+  // layout (each read after a DOM change would force one)
+  let codeTop = 0, codeView = 0;
+  code.addEventListener("scroll", () => { codeTop = code.scrollTop; drawLines(); }, { passive: true });
+  if (typeof ResizeObserver !== "undefined") {
+    // also when the player is first attached (a widget renders before it is in the page)
+    new ResizeObserver(() => {
+      codeView = code.clientHeight; lineH = 0; follow(); drawLines();
+    }).observe(code);
+  }
   // a trace with a backward pass gets the engine's panel, at every step (a stable height)
   const hasEngine = replay.payload.sites.some((site) => String(site[1]).startsWith(EVALUATE));
   $(".tt-engine-box").hidden = !hasEngine;
-  const lines = [...code.querySelectorAll(".tt-line")];
-  let here = -1;
   let timer = null;
+  let picked = null; // the TensorImpl the values panel follows, once the user clicks one
 
+  // keep the `here` line in view, inside the code box only (scrollIntoView would move the page)
+  function follow() {
+    const h = lineHeight();
+    if (here < 0 || !h) return;
+    const top = here * h, bottom = top + h, view = codeView || 230;
+    if (top < codeTop || bottom > codeTop + view) {
+      codeTop = Math.max(0, Math.min(top - view / 3, codeLines.length * h - view));
+      code.scrollTop = codeTop;
+    }
+  }
   function markHere(step) {
     const i = replay.hereAt(step);
     if (i === here) return;
-    if (here >= 0 && lines[here]) {
-      lines[here].classList.remove("tt-here");
-      const mark = lines[here].querySelector(".tt-here-mark");
-      if (mark) mark.remove();
-    }
+    const before = here;
     here = i;
-    const line = lines[i];
-    if (!line) return;
-    line.classList.add("tt-here");
-    line.insertAdjacentHTML("beforeend", '<span class="tt-here-mark">  # &lt;--- here</span>');
-    // follow the line inside the code box only (scrollIntoView would move the page too)
-    const top = line.offsetTop, bottom = top + line.offsetHeight;
-    if (top < code.scrollTop || bottom > code.scrollTop + code.clientHeight) {
-      code.scrollTop = Math.max(0, top - code.clientHeight / 3);
-    }
+    follow();
+    const key = drawn;
+    drawLines(); // a new window draws the mark itself
+    if (drawn === key) moveMark(before, i);
   }
+  // each panel is redrawn only when what it shows changed (its key), so a step that only moves
+  // a refcount does not rebuild the stack, the code or the memory map
+  const last = {};
+  function put(name, el, key, html) {
+    if (last[name] === key) return false;
+    last[name] = key;
+    el.innerHTML = html();
+    return true;
+  }
+  const counterpart = $(".tt-counterpart-box .tt-counterpart");
+  const graphBox = $(".tt-graph-box"), memoryBox = $(".tt-memory-box"), valuesBox = $(".tt-values-box");
+  const aggregate = (curves.get(replay) || allocatedCurve(replay)).aggregate;
+  const byStep = (a, b) => a - b;
+  const allocSteps = replay.payload.blocks.map((b) => b[2]).sort(byStep);
+  const freeSteps = replay.payload.blocks.filter((b) => b[3] != null).map((b) => b[3]).sort(byStep);
+  let tables = null, tablesVersion = -1;
   function show(step) {
     step = replay.clamp(step);
     slider.value = String(step);
@@ -619,12 +184,41 @@ export function mount(el, model, options = {}) {
     evEl.textContent = ev.text;
     evEl.className = `tt-event tt-layer-${ev.layer}`;
     markHere(step);
-    stackBox.innerHTML = stackHtml(replay, step);
-    stackBox.scrollTop = stackBox.scrollHeight; // the innermost frame is the one that matters
-    $(".tt-counterpart-box .tt-counterpart").innerHTML = counterpartHtml(replay, step);
-    if (hasEngine) $(".tt-engine").innerHTML = engineHtml(replay, step);
-    $(".tt-graph-box").innerHTML = objectGraphSvg(replay, step);
-    $(".tt-memory-box").innerHTML = memoryMapSvg(replay, step);
+    const chain = replay.stackAt(step);
+    const top = chain.length ? chain[chain.length - 1] : -1;
+    // the box is a column-reverse flexbox: it stays scrolled to its end, the innermost frame,
+    // with no scroll position to read or write (a forced layout per step)
+    put("stack", stackBox, chain.join(","), () => stackHtml(replay, step));
+    put("counterpart", counterpart, top, () => counterpartHtml(replay, step));
+    if (hasEngine) put("engine", $(".tt-engine"), top, () => engineHtml(replay, step));
+    const version = replay.version(step);
+    if (version !== tablesVersion) { tables = replay.tablesAt(step); tablesVersion = version; }
+    const tensor = pickTensor(replay, step, tables, picked);
+    // the graph changes with its tables, with this step's highlights and with the selection
+    const touches = replay.touched(step).size > 0;
+    put("graph", graphBox, `${version}:${touches ? step : ""}:${tensor}`,
+      () => objectGraphSvg(replay, step, tables, tensor));
+    const v = tensor == null ? null : replay.valuesAt(tensor, tables.t[tensor].storage, step);
+    const row = tensor == null ? null : tables.t[tensor];
+    put("values", valuesBox, tensor == null ? "none" : JSON.stringify([tensor, v.textStep,
+      v.elementsStep, v.nextTextStep, row.sizes, row.strides, row.offset, row.dtype]),
+      () => valuesHtml(replay, step, tables, tensor));
+    // the maps are redrawn only when a block changes state (an alloc or a free at or before
+    // this step); otherwise only their `now` line moves. Segments change at more events.
+    const segments = (replay.payload.segments || []).length > 0;
+    const memKey = segments ? step : aggregate ? "aggregate"
+      : `${countAtOrBefore(allocSteps, step)}:${countAtOrBefore(freeSteps, step)}`;
+    if (!put("memory", memoryBox, memKey, () => memoryMapSvg(replay, step))) {
+      const now = memoryBox.querySelector(".tt-now");
+      const x = nowX(replay, step);
+      if (now) { now.setAttribute("x1", x); now.setAttribute("x2", x); }
+      if (aggregate) {
+        put("memory-total", memoryBox.querySelector(".tt-col"), step,
+          () => esc(allocatedCurveTitle(replay, step)));
+      }
+    } else {
+      last["memory-total"] = undefined;
+    }
     root.dataset.step = String(step);
     if (options.onShow) options.onShow(step);
   }
@@ -667,6 +261,9 @@ export function mount(el, model, options = {}) {
       else if (debug[act]) go(debug[act](step));
       else if (b.dataset.next) go(replay.next(b.dataset.next, step));
       else if (b.dataset.prev) go(replay.prev(b.dataset.prev, step));
+    } else if (e.target.closest("[data-tensor]")) {
+      picked = Number(e.target.closest("[data-tensor]").dataset.tensor);
+      show(model.get("step"));
     } else if (frame) { stop(); go(Number(frame.dataset.begin)); }
     else if (line) { stop(); go(Number(line.dataset.start)); }
   });

@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from tensortrace.aten.cpu_generator_impl import CPUGeneratorImpl
-from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.exception import TORCH_CHECK, torchCheckFail
 
 try:  # bfloat16 has no NumPy dtype of its own; ml_dtypes provides c10::BFloat16's bits.
     from ml_dtypes import bfloat16 as _ml_bfloat16
@@ -114,6 +114,9 @@ def _floating_dtypes() -> tuple[np.dtype, ...]:
     return (_F32, _F64, _F16) + ((BFLOAT16,) if BFLOAT16 is not None else ())
 
 
+_FLOATING_DTYPES = _floating_dtypes()  # the same tuple for every draw
+
+
 def _digits(dtype: np.dtype) -> int:
     """std::numeric_limits<T>::digits of a floating type (mantissa bits, hidden bit included)."""
     if dtype == _F64:
@@ -126,11 +129,13 @@ def _digits(dtype: np.dtype) -> int:
 
 
 def _check_out(out: np.ndarray, allowed: tuple[np.dtype, ...], kernel: str) -> np.dtype:
-    TORCH_CHECK(isinstance(out, np.ndarray), kernel, ": out must be a NumPy array")
-    TORCH_CHECK(out.ndim == 1 and out.flags.c_contiguous, kernel, ": out must be 1-D contiguous")
-    TORCH_CHECK(
-        out.dtype in allowed, '"', kernel, "\" not implemented for '", _type_name(out.dtype), "'"
-    )
+    # Note [TORCH_CHECK tests first]: every draw passes here; the messages only on failure
+    if not isinstance(out, np.ndarray):
+        torchCheckFail(kernel, ": out must be a NumPy array")
+    if not (out.ndim == 1 and out.flags.c_contiguous):
+        torchCheckFail(kernel, ": out must be 1-D contiguous")
+    if out.dtype not in allowed:
+        torchCheckFail('"', kernel, "\" not implemented for '", _type_name(out.dtype), "'")
     return out.dtype
 
 
@@ -457,11 +462,35 @@ def _type_meta_name(dtype: np.dtype) -> str:
         return _type_name(dtype)
 
 
+_MAX_VALUES: dict[np.dtype, float] = {}
+
+
 def _max_value(dtype: np.dtype) -> float:
-    """std::numeric_limits<scalar_t>::max() of a floating dtype, as a double."""
-    if BFLOAT16 is not None and dtype == BFLOAT16:
-        return float(np.array(0x7F7F, dtype=np.uint16).view(BFLOAT16).astype(np.float64))
-    return float(np.finfo(dtype).max)
+    """std::numeric_limits<scalar_t>::max() of a floating dtype, as a double (made once)."""
+    value = _MAX_VALUES.get(dtype)
+    if value is None:
+        if BFLOAT16 is not None and dtype == BFLOAT16:
+            value = float(np.array(0x7F7F, dtype=np.uint16).view(BFLOAT16).astype(np.float64))
+        else:
+            value = float(np.finfo(dtype).max)
+        _MAX_VALUES[dtype] = value
+    return value
+
+
+_CAST_BOUNDS: dict[tuple[float, np.dtype], object] = {}
+
+
+def _cast_bound(value: float, dtype: np.dtype) -> object:
+    """static_cast<scalar_t>(value) of a uniform_ bound, as a NumPy scalar, made once per pair."""
+    if value == 0:  # 0.0 and -0.0 are equal keys but cast to different bits: not cached
+        return _cast_from_double(np.array([value]), dtype)[0]
+    key = (value, dtype)
+    scalar = _CAST_BOUNDS.get(key)
+    if scalar is None:
+        if len(_CAST_BOUNDS) > 256:  # any float can be a bound: keep the table small
+            _CAST_BOUNDS.clear()
+        scalar = _CAST_BOUNDS[key] = _cast_from_double(np.array([value]), dtype)[0]
+    return scalar
 
 
 # ====================================== Uniform ==================================================
@@ -475,28 +504,21 @@ def uniform_fill(
     Draws in opmath: float (24 bits of random()) for float/half/bfloat16, double (53 bits of
     random64()) for double; then casts, and a value that rounded up to `to` becomes `from`.
     """
-    dtype = _check_out(out, _floating_dtypes(), "uniform_kernel_cpu")
+    dtype = _check_out(out, _FLOATING_DTYPES, "uniform_kernel_cpu")
     from_, to = float(from_), float(to)
     max_ = _max_value(dtype)
-    TORCH_CHECK(-max_ <= from_ <= max_, "from is out of bounds for ", _type_name(dtype))
-    TORCH_CHECK(-max_ <= to <= max_, "to is out of bounds for ", _type_name(dtype))
-    TORCH_CHECK(
-        from_ <= to,
-        "uniform_ expects to return a [from, to) range, but found from=",
-        from_,
-        " > to=",
-        to,
-    )
-    TORCH_CHECK(
-        to - from_ <= max_,
-        "uniform_ expects to-from <= std::numeric_limits<",
-        _type_name(dtype),
-        ">::max(), but found to=",
-        to,
-        " and from=",
-        from_,
-        " which result in to-from to exceed the limit",
-    )
+    # Note [TORCH_CHECK tests first]: _type_name only when a check fails
+    if not -max_ <= from_ <= max_:
+        torchCheckFail("from is out of bounds for ", _type_name(dtype))
+    if not -max_ <= to <= max_:
+        torchCheckFail("to is out of bounds for ", _type_name(dtype))
+    if not from_ <= to:
+        torchCheckFail("uniform_ expects to return a [from, to) range, but found from=",
+                       from_, " > to=", to)
+    if not to - from_ <= max_:
+        torchCheckFail("uniform_ expects to-from <= std::numeric_limits<", _type_name(dtype),
+                       ">::max(), but found to=", to, " and from=", from_,
+                       " which result in to-from to exceed the limit")
     n = out.size
     if n == 0:
         return out
@@ -506,10 +528,9 @@ def uniform_fill(
         else:
             value = _uniform_real_float(gen.random_uint32(n), np.float32(from_), np.float32(to))
     out[...] = value  # static_cast<scalar_t>: round to nearest even
-    to_scalar = _cast_from_double(np.array([to]), dtype)[0]
-    hit = out == to_scalar
+    hit = out == _cast_bound(to, dtype)
     if hit.any():  # "Clamp if the float->scalar_t cast rounded up to the upper bound"
-        out[hit] = _cast_from_double(np.array([from_]), dtype)[0]
+        out[hit] = _cast_bound(from_, dtype)
     return out
 
 
