@@ -6,5 +6,7 @@ functions, the Tensor methods and the kernels' registrations (see codegen.py).
 
 from tensortrace.aten import native  # noqa: F401 - registers the native functions
 from tensortrace.aten.codegen import generate
+from tensortrace.aten.math_bits_fallback import register_math_bit_fallbacks
 
 OPERATORS = generate()
+register_math_bit_fallbacks()

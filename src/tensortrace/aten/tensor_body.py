@@ -111,6 +111,23 @@ class Tensor:
 
         return isFloatingType(self.scalar_type())
 
+    def is_complex(self) -> bool:
+        from tensortrace.c10.scalar_type import isComplexType
+
+        return isComplexType(self.scalar_type())
+
+    def is_conj(self) -> bool:
+        return self.impl_.get().is_conj()
+
+    def _set_conj(self, value: bool) -> None:
+        self.impl_.get()._set_conj(value)
+
+    def is_neg(self) -> bool:
+        return self.impl_.get().is_neg()
+
+    def _set_neg(self, value: bool) -> None:
+        self.impl_.get()._set_neg(value)
+
     def numpy_view(self) -> Any:
         return self.impl_.get().numpy_view()
 

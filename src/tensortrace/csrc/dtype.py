@@ -12,6 +12,7 @@ from typing import Any
 from tensortrace.c10.scalar_type import (
     ScalarType,
     elementSize,
+    isComplexType,
     isFloatingType,
     isSignedType,
 )
@@ -30,7 +31,7 @@ class dtype:  # noqa: N801 - torch.dtype
 
     @property
     def is_complex(self) -> bool:
-        return False
+        return isComplexType(self.scalar_type)
 
     @property
     def is_signed(self) -> bool:
@@ -64,6 +65,9 @@ _DTYPES: list[tuple[ScalarType, str, tuple[str, ...]]] = [
     (ScalarType.Half, "float16", ("half",)),
     (ScalarType.Float, "float32", ("float",)),
     (ScalarType.Double, "float64", ("double",)),
+    (ScalarType.ComplexHalf, "complex32", ("chalf",)),
+    (ScalarType.ComplexFloat, "complex64", ("cfloat",)),
+    (ScalarType.ComplexDouble, "complex128", ("cdouble",)),
     (ScalarType.Bool, "bool", ()),
     (ScalarType.BFloat16, "bfloat16", ()),
 ]
@@ -91,6 +95,8 @@ def to_scalar_type(obj: Any) -> ScalarType:
         return ScalarType.Long
     if obj is bool:
         return ScalarType.Bool
+    if obj is complex:
+        return ScalarType.ComplexDouble
     raise TypeError(f"expected a torch.dtype, got {type(obj).__name__}")
 
 

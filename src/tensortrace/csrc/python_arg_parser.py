@@ -192,7 +192,8 @@ class FunctionParameter:
         if t == ParameterType.PYOBJECT:
             return True, -1
         if t == ParameterType.SCALARTYPE:
-            return isinstance(obj, PYTHON_TYPES["dtype"]) or obj in (int, float, bool), -1
+            return (isinstance(obj, PYTHON_TYPES["dtype"])
+                    or obj in (int, float, bool, complex)), -1
         if t == ParameterType.LAYOUT:
             return isinstance(obj, PYTHON_TYPES["layout"]), -1
         if t == ParameterType.DEVICE:

@@ -33,13 +33,14 @@ SOURCE = "torch/csrc/utils/tensor_numpy.cpp"
 
 _NUMPY_TO_ATEN: dict[np.dtype, ScalarType] = {
     np.dtype(np.float64): ScalarType.Double, np.dtype(np.float32): ScalarType.Float,
-    np.dtype(np.float16): ScalarType.Half, np.dtype(np.int64): ScalarType.Long,
+    np.dtype(np.float16): ScalarType.Half, np.dtype(np.complex64): ScalarType.ComplexFloat,
+    np.dtype(np.complex128): ScalarType.ComplexDouble, np.dtype(np.int64): ScalarType.Long,
     np.dtype(np.int32): ScalarType.Int, np.dtype(np.int16): ScalarType.Short,
     np.dtype(np.int8): ScalarType.Char, np.dtype(np.uint8): ScalarType.Byte,
     np.dtype(np.bool_): ScalarType.Bool,
 }
 # dtypes PyTorch has but tensortrace does not model
-_NOT_MODELLED = {"complex64", "complex128", "uint16", "uint32", "uint64"}
+_NOT_MODELLED = {"uint16", "uint32", "uint64"}
 
 
 def numpy_dtype_to_aten(dtype: np.dtype) -> ScalarType:
