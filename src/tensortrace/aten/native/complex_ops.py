@@ -280,9 +280,8 @@ def angle(self: Tensor) -> Tensor:
     if self.is_complex():
         result = at.empty([0], dtype=toRealValueType(self.scalar_type()), device=self.device())
         return at.angle(self, out=result)
-    # unary_op_impl_float: integers compute in the default float
-    result = at.empty([0], dtype=self.scalar_type(), device=self.device())
-    it = TensorIterator.unary_float_op(result, self)
+    # unary_op_impl_float: an undefined output, so integers compute in the default float
+    it = TensorIterator.unary_float_op(Tensor(), self)  # type: ignore[attr-defined]
     angle_stub(it.device_type(), it)
     return it.output()
 

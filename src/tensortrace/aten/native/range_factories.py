@@ -19,7 +19,7 @@ from tensortrace.aten.tensor_iterator import TensorIterator
 from tensortrace.c10.device import Device
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED
 from tensortrace.c10.scalar import Scalar, checked_convert, isIntegral
-from tensortrace.c10.scalar_type import ScalarType, isFloatingType
+from tensortrace.c10.scalar_type import ScalarType, isComplexType, isFloatingType
 
 SOURCE = "aten/src/ATen/native/RangeFactories.cpp"
 FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
@@ -87,8 +87,9 @@ def arange_out(start: Scalar, end: Scalar, step: Scalar = 1, out: Tensor | None 
                ) -> Tensor:
     assert out is not None
     st = out.scalar_type()
-    TORCH_CHECK_NOT_IMPLEMENTED(st != ScalarType.Bool,
-                                "\"arange_cpu\" not implemented for 'Bool'")
+    # AT_DISPATCH_ALL_TYPES_AND2(kHalf, kBFloat16): no bool, no complex
+    TORCH_CHECK_NOT_IMPLEMENTED(st != ScalarType.Bool and not isComplexType(st),
+                                "\"arange_cpu\" not implemented for '", st, "'")
     size = compute_arange_size(start, end, step, st)
     numel = out.numel()
     if numel != size:
