@@ -84,6 +84,13 @@ def computeStorageNbytes(sizes: Sequence[int], strides: Sequence[int],  # noqa: 
     return size
 
 
+def _check_storable(dtype: TypeMeta) -> None:
+    """complex32 has no NumPy element type for the kernels to compute in: refused up front
+    (torch 2.13 allocates it with an "experimental" warning)."""
+    TORCH_CHECK(dtype.numpy is not None or dtype.scalar_type != ScalarType.ComplexHalf,
+                "tensortrace does not store complex32 (torch.chalf) elements")
+
+
 def make_tensor(storage: Storage, key_set: DispatchKeySet, dtype: TypeMeta) -> Tensor:
     """at::detail::make_tensor<TensorImpl>: a new TensorImpl, owned by a new Tensor."""
     return Tensor(intrusive_ptr.make(TensorImpl(storage, key_set, dtype)))
@@ -94,6 +101,7 @@ def empty_generic(size: Sequence[int], allocator: Allocator, ks: DispatchKeySet,
                   scalar_type: ScalarType) -> Tensor:
     check_size_nonnegative(size)
     dtype = TypeMeta.fromScalarType(scalar_type)
+    _check_storable(dtype)
     size_bytes = computeStorageNbytesContiguous(size, dtype.itemsize)
     storage_impl = make_intrusive(StorageImpl, size_bytes, allocator, True)
     tensor = make_tensor(Storage(storage_impl), ks, dtype)
@@ -108,6 +116,7 @@ def empty_strided_generic(size: Sequence[int], stride: Sequence[int], allocator:
                           ks: DispatchKeySet, scalar_type: ScalarType) -> Tensor:
     check_size_nonnegative(size)
     dtype = TypeMeta.fromScalarType(scalar_type)
+    _check_storable(dtype)
     size_bytes = computeStorageNbytes(size, stride, dtype.itemsize)
     storage_impl = make_intrusive(StorageImpl, size_bytes, allocator, True)
     tensor = make_tensor(Storage(storage_impl), ks, dtype)

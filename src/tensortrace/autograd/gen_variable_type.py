@@ -25,7 +25,7 @@ from tensortrace.aten.tensor_body import Tensor
 from tensortrace.autograd import functions_manual
 from tensortrace.autograd.function import Node
 from tensortrace.autograd.saved_variable import SavedVariable
-from tensortrace.c10.scalar_type import isFloatingType
+from tensortrace.c10.scalar_type import isComplexType, isFloatingType
 
 # X.sizes() and friends: only the fact is saved, not the tensor (gen_variable_type's
 # `self_sym_sizes`), so an in-place change of X does not invalidate the Node.
@@ -284,7 +284,8 @@ def saved_names_for(info: DifferentiabilityInfo, needed: set[str]) -> set[str]:
 
 
 def is_differentiable_output(t: Any) -> bool:
-    return isinstance(t, Tensor) and t.defined() and isFloatingType(t.scalar_type())
+    return isinstance(t, Tensor) and t.defined() and (isFloatingType(t.scalar_type())
+                                                       or isComplexType(t.scalar_type()))
 
 
 KernelBody = Callable[..., Any]

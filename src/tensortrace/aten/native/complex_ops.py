@@ -68,6 +68,13 @@ def conj(self: Tensor) -> Tensor:
     return _at()._conj(self)
 
 
+def tensor_conj(self: Tensor) -> Tensor:
+    """TensorBody.h's inline Tensor::conj(): a real tensor is returned with no dispatch."""
+    if not self.is_complex():
+        return self
+    return _at()._conj(self)
+
+
 @native_function(UNARY, name="resolve_conj", legacy="at::native::resolve_conj")
 def resolve_conj(self: Tensor) -> Tensor:
     if not self.is_conj():
