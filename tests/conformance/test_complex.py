@@ -196,6 +196,12 @@ PROGRAMS = {
     "where_masked_fill": Z + "out = [torch.where(z.real > 0, z, torch.zeros_like(z)), "
                              "z.masked_fill(z.imag > 0, 1j)]",
     "fill_zero": Z + "z.fill_(2-3j); a = z.clone(); z.zero_(); out = [a, z]",
+    # ---- torch.save / torch.load (the conj and neg bits travel as _rebuild_tensor_v2 metadata)
+    "save_load": Z + "import io; b = io.BytesIO(); torch.save({'z': z, 'c': z.conj()}, b); "
+                     "b.seek(0); d = torch.load(b); out = [d['z'], d['c']]",
+    "save_load_neg": Z + "import io; b = io.BytesIO(); torch.save(z.conj().imag, b); b.seek(0); "
+                         "out = torch.load(b)",
+    "save_mixed_views": Z + "import io; out = torch.save([z, z.real], io.BytesIO())",
 }
 
 
@@ -209,3 +215,18 @@ def test_complex(name: str) -> None:
         check(PROGRAMS[name], rtol=1e-6, atol=1e-7)
     else:
         check(PROGRAMS[name])
+
+
+def test_save_load_across_libraries(tmp_path: object) -> None:
+    """A file written by one library is read by the other, math bits included."""
+    import tensortrace
+    torch = pytest.importorskip("torch")
+    path = f"{tmp_path}/z.pt"
+    z = tensortrace.tensor([1 + 2j, 3 - 4j])
+    tensortrace.save({"c": z.conj(), "d": z.cdouble()}, path)
+    theirs = torch.load(path)
+    assert theirs["c"].is_conj() and theirs["c"].resolve_conj().tolist() == [1 - 2j, 3 + 4j]
+    assert theirs["d"].dtype == torch.complex128
+    torch.save({"i": torch.tensor([1j, 2 - 1j]).conj().imag}, path)
+    ours = tensortrace.load(path)
+    assert ours["i"].is_neg() and ours["i"].tolist() == [-1.0, 1.0]
