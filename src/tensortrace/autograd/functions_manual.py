@@ -48,6 +48,15 @@ def not_implemented(name: str) -> Tensor:
     raise RuntimeError(f"the derivative for '{name}' is not implemented.")
 
 
+def real_only(name: str, self: Tensor, gradient: Any) -> Any:
+    """A formula written here for real inputs only: a complex input gets an error, never a
+    silently wrong gradient (Python evaluates the gradient first; it is discarded)."""
+    if isinstance(self, Tensor) and self.is_complex():
+        raise RuntimeError(f"tensortrace: the derivative of '{name}' for complex inputs is not "
+                           "implemented")
+    return gradient
+
+
 def sum_to(tensor: Tensor, shape: Sequence[int]) -> Tensor:
     """at::sum_to: sum the broadcast dimensions away (ExpandUtils.h)."""
     if len(shape) == 0:
@@ -181,6 +190,8 @@ def masked_fill_backward(grad: Tensor, mask: Tensor) -> Tensor:
 
 
 def _to_copy_backward(grad: Tensor, self_scalar_type: ScalarType) -> Tensor:
+    if not isComplexType(self_scalar_type) and grad.is_complex():
+        grad = at.real(grad)  # a real -> complex copy: no "discards the imaginary part" warning
     return grad.to(self_scalar_type)
 
 
