@@ -36,6 +36,13 @@ PROGRAMS = {
                                              "try:\n    out = [torch.tensor([1j]), "
                                              "torch.tensor([1]) + 1j, torch.tensor([2.]) * 1j]\n"
                                              "finally:\n    torch.set_default_dtype(torch.float32)",
+    "dtype_to_complex_real": "out = [torch.float32.to_complex(), torch.float16.to_complex(), "
+                             "torch.bfloat16.to_complex(), torch.complex128.to_real(), "
+                             "torch.bool.to_real(), torch.int32.to_real()]",
+    "dtype_to_complex_int": "out = torch.int64.to_complex()",
+    "finfo_complex": "out = [(f.eps, f.max, f.tiny, f.bits, f.dtype) for f in "
+                     "(torch.finfo(torch.complex64), torch.finfo(torch.complex128), "
+                     "torch.finfo(torch.complex32))]",
     "element_size": ZD + "out = [z.element_size(), z.is_complex(), z.is_floating_point(), "
                          "torch.is_complex(z), torch.is_floating_point(z), z.dtype]",
     # ---- creation -----------------------------------------------------------------------------

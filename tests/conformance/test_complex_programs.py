@@ -20,6 +20,20 @@ w = torch.tensor([[1, 2.5j], [1e-5, -3 + 0j]])
 print(w)
 print(torch.tensor(2 - 1j), torch.tensor([1e10 + 1j, 3]))
 """,
+    "printing_edge_cases": """\
+print(torch.tensor([1j] * 2000))
+print(torch.tensor([1e-8j, 1e8]))
+print(torch.tensor([[1 + 1j, float('nan')], [float('inf') * 1j, -0.0 - 0.0j]]))
+print(torch.tensor([1.5 - 2j], dtype=torch.complex128, requires_grad=True))
+print(torch.tensor([1 + 1j], requires_grad=True) * 2)
+print(torch.empty(0, dtype=torch.cfloat), torch.zeros(2, 0, dtype=torch.cdouble))
+torch.set_printoptions(precision=2)
+print(torch.tensor([[1 / 3 + 2j / 3, -1e-3j]]))
+torch.set_printoptions(profile="default")
+torch.set_default_dtype(torch.float64)
+print(torch.tensor([1 + 1j]), torch.tensor([1 + 1j], dtype=torch.cfloat))
+torch.set_default_dtype(torch.float32)
+""",
     "parts_and_polar_form": """\
 z = torch.tensor([3 + 4j, -1 + 1j, 2j, -2.0 + 0j])
 print("real:", z.real)

@@ -15,6 +15,8 @@ from tensortrace.c10.scalar_type import (
     isComplexType,
     isFloatingType,
     isSignedType,
+    toComplexType,
+    toRealValueType,
 )
 
 
@@ -40,6 +42,13 @@ class dtype:  # noqa: N801 - torch.dtype
     @property
     def itemsize(self) -> int:
         return elementSize(self.scalar_type)
+
+    def to_complex(self) -> dtype:
+        """The complex dtype whose parts have this dtype (Dtype.cpp's THPDtype_to_complex)."""
+        return get_dtype(toComplexType(self.scalar_type))
+
+    def to_real(self) -> dtype:
+        return get_dtype(toRealValueType(self.scalar_type))
 
     def __repr__(self) -> str:
         return f"torch.{self.name}"
