@@ -203,6 +203,42 @@ PROGRAMS = {
     "where_masked_fill": Z + "out = [torch.where(z.real > 0, z, torch.zeros_like(z)), "
                              "z.masked_fill(z.imag > 0, 1j)]",
     "fill_zero": Z + "z.fill_(2-3j); a = z.clone(); z.zero_(); out = [a, z]",
+    # ---- the everyday ops on complex values ---------------------------------------------------
+    "misc_shape_index": "v = torch.tensor([1j, 2]); out = [torch.where(torch.tensor([True, "
+                        "False]), v, 0), v.expand(2, 2), v.repeat(2), "
+                        "torch.cat([v, torch.ones(1)]), v.flip(0).roll(1), v[torch.tensor([True, False])], "
+                        "v.masked_select(torch.tensor([True, False])), "
+                        "v.gather(0, torch.tensor([1, 0])), torch.zeros(3, dtype=torch.cfloat)"
+                        ".scatter_(0, torch.tensor([2]), torch.tensor([5j])), "
+                        "v.index_select(0, torch.tensor([1])), v.diag(), v.diag().tril()]",
+    "misc_linalg": "m = torch.tensor([[1j, 2], [3, 4j]]); v = torch.tensor([1j, 2]); "
+                   "out = [m.trace(), m.det(), torch.einsum('i,i->', v, v), torch.outer(v, v), "
+                   "torch.bmm(m[None], m[None]), m.mv(v), torch.linalg.matrix_norm(m), "
+                   "torch.linalg.vector_norm(v, dtype=torch.cdouble)]",
+    "misc_logical": "v = torch.tensor([1j, 0]); out = [v.any(), v.nonzero(), v.count_nonzero(), "
+                    "v.bool(), v.logical_not(), v.isclose(v, equal_nan=True)]",
+    "misc_new_type": "v = torch.tensor([1j, 2]); out = [v.new_zeros(2), v.new_tensor([3j]), "
+                     "v.new_full((2,), 5j), v.type(torch.complex128), "
+                     "v.type('torch.ComplexDoubleTensor'), v.to(torch.float16)]",
+    "misc_inplace": "v = torch.tensor([1j, 2]); a = v.clone().mul_(1j); b = v.clone().div_(2); "
+                    "c = v.clone().pow_(2); d = v.clone().neg_(); e = v.clone().reciprocal_(); "
+                    "out = [a, b, c, d, e]",
+    "misc_lerp_addcmul": "v = torch.tensor([1j, 2]); out = [v.lerp(torch.tensor([0j, 0]), 0.5), "
+                         "v.lerp(torch.tensor([4j, 1]), 0.75), v.addcmul(v, v, value=2), "
+                         "v.addcdiv(v, v + 1)]",
+    "misc_activations": "v = torch.tensor([1j, 2]); out = [v.sigmoid(), v.tanh(), v.logsumexp(0)]",
+    "real_into_complex_mul_": "out = torch.tensor([1., 2]).mul_(1j)",
+    "isin_errors": "out = torch.isin(torch.tensor([1j, 2]), torch.tensor([2 + 0j]))",
+    "unique_errors": "out = torch.tensor([1j, 2]).unique()",
+    "unique_consecutive_errors": "out = torch.tensor([1j, 2]).unique_consecutive()",
+    "unique_dim_errors": "out = torch.tensor([[1j, 2]]).unique(dim=0)",
+    "argmax_errors": "out = torch.tensor([1j, 2]).argmax()",
+    "argmin_dim_errors": "out = torch.argmin(torch.tensor([[1j, 2]]), 1)",
+    "softmax_errors": "out = torch.tensor([1j, 2]).softmax(0)",
+    "relu_errors": "out = torch.tensor([1j, 2]).relu()",
+    "topk_errors": "out = torch.tensor([1j, 2]).topk(1)",
+    "sort_errors": "out = torch.tensor([1j, 2]).sort()",
+    "bitwise_not_errors": "out = torch.tensor([1j, 2]).bitwise_not()",
     # ---- torch.save / torch.load (the conj and neg bits travel as _rebuild_tensor_v2 metadata)
     "save_load": Z + "import io; b = io.BytesIO(); torch.save({'z': z, 'c': z.conj()}, b); "
                      "b.seek(0); d = torch.load(b); out = [d['z'], d['c']]",
@@ -212,7 +248,8 @@ PROGRAMS = {
 }
 
 
-LAST_BIT = frozenset({"unary_transcendental", "unary_more", "pow", "polar", "polar_double",
+LAST_BIT = frozenset({"misc_activations", "misc_linalg", "misc_lerp_addcmul",
+                      "unary_transcendental", "unary_more", "pow", "polar", "polar_double",
                       "sgn", "sgn_inplace", "norm", "var_std"})
 
 

@@ -337,6 +337,7 @@ def cumsum_out(it: TensorIteratorBase, self: Tensor, dim: int, dtype: ScalarType
 
 # ---- argmax / argmin -----------------------------------------------------------------------------
 def check_argmax_argmin(name: str, self: Tensor, dim: int | None) -> None:
+    TORCH_CHECK(not isComplexType(self.scalar_type()), name, ": does not support complex input")
     if dim is not None:
         zero_numel_check_dims(self, maybe_wrap_dim(dim, self.dim()), name)
     else:
