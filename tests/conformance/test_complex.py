@@ -206,7 +206,8 @@ PROGRAMS = {
     # ---- the everyday ops on complex values ---------------------------------------------------
     "misc_shape_index": "v = torch.tensor([1j, 2]); out = [torch.where(torch.tensor([True, "
                         "False]), v, 0), v.expand(2, 2), v.repeat(2), "
-                        "torch.cat([v, torch.ones(1)]), v.flip(0).roll(1), v[torch.tensor([True, False])], "
+                        "torch.cat([v, torch.ones(1)]), v.flip(0).roll(1), "
+                        "v[torch.tensor([True, False])], "
                         "v.masked_select(torch.tensor([True, False])), "
                         "v.gather(0, torch.tensor([1, 0])), torch.zeros(3, dtype=torch.cfloat)"
                         ".scatter_(0, torch.tensor([2]), torch.tensor([5j])), "
