@@ -17,7 +17,7 @@ from typing import Any
 from tensortrace.c10.device import Device
 from tensortrace.c10.dispatch_key import DispatchKeySet
 from tensortrace.c10.intrusive_ptr import intrusive_ptr
-from tensortrace.c10.scalar_type import ScalarType, TypeMeta
+from tensortrace.c10.scalar_type import ScalarType, TypeMeta, isComplexType
 from tensortrace.c10.storage_impl import Storage
 from tensortrace.c10.tensor_impl import TensorImpl
 from tensortrace.c10.tensor_options import TensorOptions
@@ -112,9 +112,7 @@ class Tensor:
         return isFloatingType(self.scalar_type())
 
     def is_complex(self) -> bool:
-        from tensortrace.c10.scalar_type import isComplexType
-
-        return isComplexType(self.scalar_type())
+        return isComplexType(self.impl_.get().data_type_.scalar_type)
 
     def is_conj(self) -> bool:
         return self.impl_.get().is_conj()

@@ -22,6 +22,11 @@ from typing import Any
 from tensortrace.aten import functions as at
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
+from tensortrace.autograd.functions_manual_complex import (  # noqa: F401 - for the formulas
+    angle_backward,
+    polar_backward,
+    sgn_backward,
+)
 from tensortrace.c10.scalar_type import ScalarType, isComplexType
 
 
@@ -511,24 +516,3 @@ def log_sigmoid_backward(grad: Tensor, self: Tensor, buffer: Tensor) -> Tensor:
 threshold_backward = at.threshold_backward  # noqa: F811
 sigmoid_backward = at.sigmoid_backward  # noqa: F811
 tanh_backward = at.tanh_backward  # noqa: F811
-
-
-# ---- complex -------------------------------------------------------------------------------------
-def angle_backward(grad: Tensor, self: Tensor) -> Tensor:
-    if self.is_complex():
-        return at.where(self.eq(0.0), at.zeros([], dtype=self.scalar_type()),
-                        grad.mul(self).div(self.abs().pow(2)).mul(1j))
-    return at.zeros_like(self, memory_format="preserve_format")
-
-
-def sgn_backward(x: Tensor, gx: Tensor, sgn: Tensor) -> Tensor:
-    """(gx - sgn * Re(gx * conj(sgn))) / |x|, and 0 where x is 0."""
-    abs_ = x.abs()
-    return gx.sub(sgn.mul(at.real(gx.mul(sgn.conj())))).div(abs_).masked_fill_(abs_.eq(0.0), 0.0)
-
-
-def polar_backward(grad: Tensor, result: Tensor) -> tuple[Tensor, Tensor]:
-    grad_conj = grad.conj()
-    grad_abs = at.real(grad_conj.mul(at.sgn(result)))
-    grad_angle = at.real(grad_conj.mul(result.mul(1j)))
-    return grad_abs, grad_angle
