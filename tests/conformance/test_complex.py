@@ -275,3 +275,20 @@ def test_save_load_across_libraries(tmp_path: object) -> None:
     torch.save({"i": torch.tensor([1j, 2 - 1j]).conj().imag}, path)
     ours = tensortrace.load(path)
     assert ours["i"].is_neg() and ours["i"].tolist() == [-1.0, 1.0]
+
+
+def test_copy_complex_to_real_warns() -> None:
+    """copy_impl's TORCH_WARN_ONCE (torch warns once per process, so this is checked on
+    tensortrace alone, with torch's text)."""
+    import warnings
+
+    import tensortrace
+
+    z = tensortrace.tensor([1 + 2j])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        real = z.float()
+        tensortrace.zeros(1).copy_(z.real)  # a real source: no warning
+    assert [str(w.message) for w in caught] == [
+        "Casting complex values to real discards the imaginary part"]
+    assert caught[0].category is UserWarning and real.tolist() == [1.0]

@@ -18,19 +18,21 @@ from tensortrace.trace import traced
 
 
 def _copy_loop(out: np.ndarray, src: np.ndarray) -> None:
+    if src.dtype.kind == "c" and out.dtype.kind != "c":
+        src = src.real  # static_cast<real>(complex) keeps the real part (copy_ has warned)
     np.copyto(out, src, casting="unsafe")
 
 
 def _conj_copy_loop(out: np.ndarray, src: np.ndarray) -> None:
-    np.copyto(out, np.conj(src), casting="unsafe")
+    _copy_loop(out, np.conj(src))
 
 
 def _neg_copy_loop(out: np.ndarray, src: np.ndarray) -> None:
-    np.copyto(out, np.negative(src), casting="unsafe")
+    _copy_loop(out, np.negative(src))
 
 
 def _conj_neg_copy_loop(out: np.ndarray, src: np.ndarray) -> None:
-    np.copyto(out, np.negative(np.conj(src)), casting="unsafe")
+    _copy_loop(out, np.negative(np.conj(src)))
 
 
 def math_bit_copy_loop(it: TensorIteratorBase) -> Callable[[np.ndarray, np.ndarray], None]:

@@ -27,10 +27,6 @@ from tensortrace.trace import traced
 SOURCE = "aten/src/ATen/native/cuda/Copy.cu"
 
 
-def _copy_loop(out: np.ndarray, src: np.ndarray) -> None:
-    np.copyto(out, src, casting="unsafe")
-
-
 def iter_is_contiguous(it: TensorIteratorBase) -> bool:
     """TensorIterator::is_contiguous: one element, or one dim of element-sized steps."""
     if it.numel() == 1:
