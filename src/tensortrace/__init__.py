@@ -6,6 +6,7 @@ refcount) of everything run inside.
 """
 
 import types as _types
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any  # private: `torch.Any` is no torch name
 
 from tensortrace import autograd as _autograd  # noqa: F401 - registers autograd kernels
@@ -14,7 +15,6 @@ from tensortrace import cuda as cuda  # torch.cuda: the emulated CUDA device
 from tensortrace import distributions as distributions  # torch.distributions
 from tensortrace import functional as _functional
 from tensortrace import linalg as linalg  # torch.linalg
-from tensortrace import replay as _replay  # noqa: F401 - a Trace shows itself (rich, Jupyter)
 from tensortrace._tensor import Tensor
 from tensortrace._tensor_str import set_printoptions
 from tensortrace.autograd.grad_mode import (
@@ -53,6 +53,14 @@ from tensortrace.csrc.type_info import finfo, iinfo
 from tensortrace.functional import norm  # torch/functional.py
 from tensortrace.serialization import load, save
 from tensortrace.trace import Trace, is_tracing, record
+
+if _TYPE_CHECKING:  # torch.<op>: the generated bindings, copied into globals() below
+    from tensortrace.csrc.generated.python_torch_functions_0 import *  # noqa: F403
+    from tensortrace.csrc.python_torch_functions_manual import tensor as tensor
+    from tensortrace.functional import unique as unique
+
+    # and the rest of what globals().update() adds: dtypes, the hand-written bindings
+    def __getattr__(name: str) -> _Any: ...
 
 _python_variable_autograd.install()
 autograd = _autograd  # torch.autograd
@@ -108,7 +116,7 @@ def set_default_dtype(d: dtype) -> None:
     _set_default_dtype(d.scalar_type)
 
 
-def split(tensor: Tensor, split_size_or_sections: _Any, dim: int = 0) -> _Any:
+def split(tensor: Tensor, split_size_or_sections: _Any, dim: int = 0) -> _Any:  # type: ignore[no-redef]
     """torch.split (torch/functional.py): Tensor.split, which takes an int or a list of sizes."""
     return tensor.split(split_size_or_sections, dim)
 
@@ -141,7 +149,6 @@ def reset_peak_memory_stats(device: _Any = "cpu") -> None:
 
 
 __all__ = ["Generator", "Size", "Tensor", "Trace", "TypedStorage", "UntypedStorage", "split",
-           "broadcast_tensors",
            "contiguous_format", "cuda", "default_generator", "device", "dtype",
            "get_default_dtype",
            "get_num_threads", "initial_seed", "is_tensor", "is_tracing",

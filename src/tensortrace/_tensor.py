@@ -98,56 +98,52 @@ def _install_python_operators() -> None:
 
     wrap = _handle_torch_function_and_wrap_type_error_to_not_implemented
 
-    def __rsub__(self: Tensor, other: Any) -> Any:  # noqa: N807
+    def __rsub__(self: Tensor, other: Any) -> Any:
         return torch.rsub(self, other)
 
-    def __rmatmul__(self: Tensor, other: Any) -> Any:  # noqa: N807
+    def __rmatmul__(self: Tensor, other: Any) -> Any:
         return torch.matmul(other, self)
 
-    def __rdiv__(self: Tensor, other: Any) -> Any:  # noqa: N807
-        return self.reciprocal() * other
+    def __rdiv__(self: Tensor, other: Any) -> Any:
+        return self.reciprocal() * other  # type: ignore[attr-defined]
 
-    def __rmod__(self: Tensor, other: Any) -> Any:  # noqa: N807
+    def __rmod__(self: Tensor, other: Any) -> Any:
         return torch.remainder(other, self)
 
-    def __rpow__(self: Tensor, other: Any) -> Any:  # noqa: N807
+    def __rpow__(self: Tensor, other: Any) -> Any:
         return torch.pow(other, self)
 
-    def __floordiv__(self: Tensor, other: Any) -> Any:  # noqa: N807
+    def __floordiv__(self: Tensor, other: Any) -> Any:
         return torch.floor_divide(self, other)
 
-    def __rfloordiv__(self: Tensor, other: Any) -> Any:  # noqa: N807
+    def __rfloordiv__(self: Tensor, other: Any) -> Any:
         return torch.floor_divide(other, self)
 
     # The binding's methods (TensorBase.pow, __idiv__, neg ...) are looked up at call time:
     # csrc installs them when the operator library is generated.
-    def __itruediv__(self: Tensor, other: Any) -> Any:  # noqa: N807
+    def __itruediv__(self: Tensor, other: Any) -> Any:
         return TensorBase.__idiv__(self, other)  # type: ignore[attr-defined]
 
-    def __pow__(self: Tensor, other: Any) -> Any:  # noqa: N807
+    def __pow__(self: Tensor, other: Any) -> Any:
         return TensorBase.pow(self, other)  # type: ignore[attr-defined]
 
-    def __ipow__(self: Tensor, other: Any) -> Any:  # noqa: N807
+    def __ipow__(self: Tensor, other: Any) -> Any:
         return TensorBase.pow_(self, other)  # type: ignore[attr-defined]
 
-    def __neg__(self: Tensor) -> Any:  # noqa: N807
+    def __neg__(self: Tensor) -> Any:
         return TensorBase.neg(self)  # type: ignore[attr-defined]
 
-    def __abs__(self: Tensor) -> Any:  # noqa: N807
+    def __abs__(self: Tensor) -> Any:
         return TensorBase.abs(self)  # type: ignore[attr-defined]
 
-    Tensor.__rsub__ = wrap(__rsub__)  # type: ignore[method-assign]
-    Tensor.__rmatmul__ = wrap(__rmatmul__)  # type: ignore[attr-defined]
-    Tensor.__rdiv__ = Tensor.__rtruediv__ = wrap(__rdiv__)  # type: ignore[attr-defined]
-    Tensor.__itruediv__ = __itruediv__  # type: ignore[method-assign]
-    Tensor.__pow__ = wrap(__pow__)  # type: ignore[method-assign]
-    Tensor.__ipow__ = wrap(__ipow__)  # type: ignore[method-assign]
-    Tensor.__rmod__ = wrap(__rmod__)  # type: ignore[method-assign]
-    Tensor.__rpow__ = wrap(__rpow__)  # type: ignore[method-assign]
-    Tensor.__floordiv__ = wrap(__floordiv__)  # type: ignore[method-assign]
-    Tensor.__rfloordiv__ = wrap(__rfloordiv__)  # type: ignore[method-assign]
-    Tensor.__neg__ = __neg__  # type: ignore[method-assign]
-    Tensor.__abs__ = __abs__  # type: ignore[method-assign]
+    rdiv = wrap(__rdiv__)
+    installed = {"__rsub__": wrap(__rsub__), "__rmatmul__": wrap(__rmatmul__),
+                 "__rdiv__": rdiv, "__rtruediv__": rdiv, "__itruediv__": __itruediv__,
+                 "__pow__": wrap(__pow__), "__ipow__": wrap(__ipow__), "__rmod__": wrap(__rmod__),
+                 "__rpow__": wrap(__rpow__), "__floordiv__": wrap(__floordiv__),
+                 "__rfloordiv__": wrap(__rfloordiv__), "__neg__": __neg__, "__abs__": __abs__}
+    for name, method in installed.items():
+        setattr(Tensor, name, method)
 
 
 _install_python_operators()

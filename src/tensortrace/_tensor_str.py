@@ -25,7 +25,7 @@ import numpy as np
 
 
 @dataclasses.dataclass
-class __PrinterOptions:  # noqa: N801 - torch's name
+class __PrinterOptions:  # torch's name
     precision: int = 4
     threshold: float = 1000
     edgeitems: int = 3

@@ -25,14 +25,16 @@ import io
 import os
 import pickle
 import random
-import zipfile
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from tensortrace.c10.scalar_type import ScalarType, elementSize
 from tensortrace.trace import traced
+
+if TYPE_CHECKING:  # imported where a file is written or read: off the import path
+    import zipfile
 
 SOURCE = "torch/serialization.py"
 DEFAULT_PROTOCOL = 2
@@ -135,6 +137,8 @@ def _archive_name(f: Any) -> str:
 
 
 def _write_record(zf: zipfile.ZipFile, fp: Any, name: str, data: bytes, align: bool) -> None:
+    import zipfile
+
     info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
     info.compress_type = zipfile.ZIP_STORED
     if align:  # pad the local header's extra field so the data starts on a 64-byte boundary
@@ -149,6 +153,8 @@ def save(obj: Any, f: Any, pickle_module: Any = pickle, pickle_protocol: int = D
          _use_new_zipfile_serialization: bool = True, _disable_byteorder_record: bool = False
          ) -> None:
     """torch.save(obj, f): f is a path or a writable binary file object."""
+    import zipfile
+
     buffer = io.BytesIO()
     pickler = _TensorPickler(buffer)
     pickler.dump(obj)
@@ -265,6 +271,8 @@ def load(f: Any, map_location: Any = None, pickle_module: Any = None, *,
          weights_only: bool | None = None, mmap: bool | None = None,
          **pickle_load_args: Any) -> Any:
     """torch.load(f): always the weights-only unpickler (see the module docstring)."""
+    import zipfile
+
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as fh:
             raw = fh.read()

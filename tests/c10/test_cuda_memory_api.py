@@ -155,6 +155,7 @@ def test_record_history_and_snapshot_format(device0: cca.DeviceCachingAllocator)
     last = memory._snapshot()["device_traces"][0][-1]
     assert last["action"] == "free_completed"
     assert not any(f["filename"].startswith("<traced") for f in last["frames"])
+    assert not any(f["name"] == "wrapper" for f in last["frames"])  # no @traced wrapper either
     assert snap["allocator_settings"]["max_split_size"] == -1
 
 

@@ -22,7 +22,7 @@ from .harness import check, torch
 TENSORTRACE_ONLY = frozenset({
     "Trace", "record", "is_tracing", "memory_allocated", "memory_stats",
     "reset_peak_memory_stats", "lift_fresh", "aten", "c10", "csrc", "replay", "viz",
-    "widgets", "cli",
+    "widgets", "cli", "torchgen",
 })
 
 # Shared names that no other conformance program uses, each with a program of its own.

@@ -78,13 +78,13 @@ def _to_uint64_seed(seed: int) -> int:
     return seed % _UINT64_MOD
 
 
-def getNonDeterministicRandom() -> int:  # noqa: N802 - PyTorch's name
+def getNonDeterministicRandom() -> int:  # PyTorch's name
     """c10::detail::getNonDeterministicRandom: 64 bits from /dev/urandom on CPU."""
     return int.from_bytes(os.urandom(8), "little")
 
 
 @dataclass
-class mt19937_data_pod:  # noqa: N801 - PyTorch's name
+class mt19937_data_pod:  # PyTorch's name
     """The engine's plain-old-data state, used by get_rng_state / set_rng_state."""
 
     seed_: int
@@ -108,7 +108,7 @@ def _init_genrand(seed: int) -> np.ndarray:
     return key
 
 
-class mt19937_engine:  # noqa: N801 - PyTorch's name
+class mt19937_engine:  # PyTorch's name
     """at::mt19937: the 32-bit Mersenne Twister with PyTorch's seeding and state fields.
 
     Backed by `np.random.MT19937`; `np.random.Generator.integers(0, 2**32, dtype=uint32)`
@@ -339,7 +339,7 @@ class CPUGeneratorImpl:
         self.next_double_normal_sample = float(normal_y) if normal_is_valid else None
 
 
-def createCPUGenerator(seed_val: int = default_rng_seed_val) -> CPUGeneratorImpl:  # noqa: N802
+def createCPUGenerator(seed_val: int = default_rng_seed_val) -> CPUGeneratorImpl:
     """at::detail::createCPUGenerator."""
     return CPUGeneratorImpl(seed_val)
 
@@ -348,7 +348,7 @@ _default_cpu_generator: CPUGeneratorImpl | None = None
 _default_cpu_generator_lock = threading.Lock()
 
 
-def getDefaultCPUGenerator() -> CPUGeneratorImpl:  # noqa: N802 - PyTorch's name
+def getDefaultCPUGenerator() -> CPUGeneratorImpl:  # PyTorch's name
     """The process-wide default CPU generator, created once with a nondeterministic seed."""
     global _default_cpu_generator
     if _default_cpu_generator is None:

@@ -200,7 +200,7 @@ class Dispatcher:
         self.operators[schema.full_name] = op
         return op
 
-    def findSchemaOrThrow(self, name: str, overload_name: str = "") -> OperatorHandle:  # noqa: N802
+    def findSchemaOrThrow(self, name: str, overload_name: str = "") -> OperatorHandle:
         full = f"{name}.{overload_name}" if overload_name else name
         try:
             return self.operators[full]

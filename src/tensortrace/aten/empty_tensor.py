@@ -63,7 +63,7 @@ def computeStorageNbytesContiguous(sizes: Sequence[int], itemsize: int,  # noqa:
     return size
 
 
-def computeStorageNbytes(sizes: Sequence[int], strides: Sequence[int],  # noqa: N802
+def computeStorageNbytes(sizes: Sequence[int], strides: Sequence[int],
                          itemsize: int, storage_offset: int = 0) -> int:
     """Bytes needed to reach the last element: itemsize * (1 + offset + sum((size-1)*stride))."""
     TORCH_CHECK(len(sizes) == len(strides), "dimensionality of sizes (", len(sizes),

@@ -23,13 +23,15 @@ import os
 import threading
 import warnings
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.trace import traced
+
+if TYPE_CHECKING:  # the pool is made on first use: concurrent.futures stays off the import path
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 SOURCE = "aten/src/ATen/Parallel-inl.h"
 
@@ -126,6 +128,8 @@ def _run_chunk(tid: int, f: Callable[[int, int], None], begin: int, end: int) ->
 def _workers(num_threads: int) -> ThreadPoolExecutor:
     global _pool
     if _pool is None:
+        from concurrent.futures import ThreadPoolExecutor
+
         _pool = ThreadPoolExecutor(max_workers=num_threads - 1,
                                    thread_name_prefix="tensortrace-intraop")
     return _pool

@@ -2,9 +2,9 @@
 
 Mirrors `aten/src/ATen/core/TensorBase.h` and `aten/src/ATen/templates/TensorBody.h`. A Tensor
 holds one intrusive_ptr<TensorImpl> and nothing else; every accessor asks the TensorImpl. The op
-methods (`self.add(other)`, `self.uniform_(0, 1)`) are generated from native_functions.yaml by
-`tensortrace.aten.codegen` and call through the Dispatcher, as TensorBody.h's methods call
-`at::_ops::<op>::call`.
+methods (`self.add(other)`, `self.uniform_(0, 1)`) are generated from native_functions.yaml into
+`aten/generated/tensor_body.py` (`python -m tensortrace.torchgen`) and call through the
+Dispatcher, as TensorBody.h's methods call `at::_ops::<op>::call`.
 
 A Python reference to a Tensor is a borrow; only `Tensor.copy()` makes a second owner.
 See Note [Python drives the refcounts].
@@ -12,7 +12,7 @@ See Note [Python drives the refcounts].
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tensortrace.c10.device import Device
 from tensortrace.c10.dispatch_key import DispatchKeySet
@@ -22,8 +22,15 @@ from tensortrace.c10.storage_impl import Storage
 from tensortrace.c10.tensor_impl import TensorImpl
 from tensortrace.c10.tensor_options import TensorOptions
 
+if TYPE_CHECKING:
+    # the generated methods (aten/generated/tensor_body.py), which aten.codegen sets on Tensor
+    # at import: a type checker sees them as Tensor's own
+    from tensortrace.aten.generated.tensor_body import TensorMethods as _TensorMethods
+else:
+    _TensorMethods = object
 
-class Tensor:
+
+class Tensor(_TensorMethods):
     __slots__ = ("impl_", "__weakref__")
 
     def __init__(self, impl: intrusive_ptr[TensorImpl] | None = None) -> None:
@@ -40,7 +47,7 @@ class Tensor:
     def defined(self) -> bool:
         return self.impl_.target_ is not None  # hot: asked ~20 times per op
 
-    def unsafeGetTensorImpl(self) -> TensorImpl:  # noqa: N802
+    def unsafeGetTensorImpl(self) -> TensorImpl:
         return self.impl_.get()
 
     def is_same(self, other: Tensor) -> bool:

@@ -115,13 +115,11 @@ def rebase_history(view: Tensor, grad_fn: Node) -> None:
 
 
 def regenerate_view_grad_fn(view: Tensor) -> None:
-    from tensortrace.autograd.generated import derivative_infos
+    from tensortrace.autograd.generated.functions import AsStridedBackward0
 
     meta = materialize_autograd_meta(view)
     base = meta.base_
-    info = derivative_infos()["as_strided"]
-    assert info.node_class is not None
-    fn = info.node_class()
+    fn = AsStridedBackward0()
     fn.saved_["self_geometry"] = _geometry(base)  # type: ignore[attr-defined]
     fn.saved_["size"] = list(view.sizes())  # type: ignore[attr-defined]
     fn.saved_["stride"] = list(view.strides())  # type: ignore[attr-defined]

@@ -68,7 +68,7 @@ _allocator_priority: dict[DeviceType, int] = {}
 
 
 @traced("allocator", "c10::SetAllocator", "c10/core/Allocator.cpp")
-def SetAllocator(t: DeviceType, alloc: Allocator, priority: int = 0) -> None:  # noqa: N802
+def SetAllocator(t: DeviceType, alloc: Allocator, priority: int = 0) -> None:
     """Install `alloc` for device type `t` unless one of higher priority is already there."""
     if priority >= _allocator_priority.get(t, 0):
         _allocator_array[t] = alloc
@@ -76,12 +76,12 @@ def SetAllocator(t: DeviceType, alloc: Allocator, priority: int = 0) -> None:  #
 
 
 @traced("allocator", "c10::GetAllocator", "c10/core/Allocator.cpp")
-def GetAllocator(t: DeviceType) -> Allocator:  # noqa: N802
+def GetAllocator(t: DeviceType) -> Allocator:
     alloc = _allocator_array.get(t)
     TORCH_CHECK(alloc is not None, "Allocator for ", t.lower(), " is not set.")
     return alloc  # type: ignore[return-value]
 
 
-def REGISTER_ALLOCATOR(t: DeviceType, alloc: Allocator) -> None:  # noqa: N802
+def REGISTER_ALLOCATOR(t: DeviceType, alloc: Allocator) -> None:
     """The static registerer: runs SetAllocator when the module defining `alloc` is loaded."""
     SetAllocator(t, alloc)

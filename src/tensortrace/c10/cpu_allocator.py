@@ -16,6 +16,7 @@ from tensortrace.c10.allocator import (
     REGISTER_ALLOCATOR,
     Allocator,
     DataPtr,
+    DeleterFnPtr,
     GetAllocator,
 )
 from tensortrace.c10.device import CPU, DeviceType
@@ -23,13 +24,13 @@ from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.memory_stats import DeviceStats
 from tensortrace.trace import recorder, traced
 
-gAlignment = 64  # noqa: N816 - PyTorch's name; AVX-512 wants 64-byte aligned loads
+gAlignment = 64  # PyTorch's name; AVX-512 wants 64-byte aligned loads
 
 # FLAGS_caffe2_cpu_allocator_do_zero_fill / FLAGS_caffe2_cpu_allocator_do_junk_fill
 FLAGS = {"caffe2_cpu_allocator_do_zero_fill": False, "caffe2_cpu_allocator_do_junk_fill": False}
 
 # memset_junk's pattern: a signalling-NaN-ish word that makes reads of uninitialized memory obvious.
-kJunkPattern = np.uint32(0x7FEDBEEF)  # noqa: N816
+kJunkPattern = np.uint32(0x7FEDBEEF)
 
 
 def address_of(data: np.ndarray) -> int:
@@ -87,7 +88,7 @@ class ProfiledCPUMemoryReporter:
         self.allocated = 0
         self.stats = DeviceStats()
 
-    def New(self, ptr: int, nbytes: int) -> None:  # noqa: N802
+    def New(self, ptr: int, nbytes: int) -> None:
         if nbytes == 0:
             return
         self.size_table[ptr] = nbytes
@@ -99,7 +100,7 @@ class ProfiledCPUMemoryReporter:
                                       "total_allocated": self.allocated,
                                       "total_reserved": self.allocated})
 
-    def Delete(self, ptr: int) -> None:  # noqa: N802
+    def Delete(self, ptr: int) -> None:
         nbytes = self.size_table.pop(ptr, 0)
         if nbytes == 0:
             return
@@ -115,12 +116,12 @@ class ProfiledCPUMemoryReporter:
 _reporter = ProfiledCPUMemoryReporter()
 
 
-def profiledCPUMemoryReporter() -> ProfiledCPUMemoryReporter:  # noqa: N802
+def profiledCPUMemoryReporter() -> ProfiledCPUMemoryReporter:
     return _reporter
 
 
 @traced("allocator", "c10::ReportAndDelete", "c10/core/CPUAllocator.cpp")
-def ReportAndDelete(ctx: np.ndarray | None) -> None:  # noqa: N802
+def ReportAndDelete(ctx: np.ndarray | None) -> None:
     """The DataPtr deleter of the default CPU allocator: report the free, then free_cpu."""
     if ctx is None:
         return
@@ -138,7 +139,7 @@ class DefaultCPUAllocator(Allocator):
         _reporter.New(ptr, nbytes)
         return DataPtr(ptr, data, ReportAndDelete, CPU)
 
-    def raw_deleter(self) -> object:
+    def raw_deleter(self) -> DeleterFnPtr | None:
         return ReportAndDelete
 
 
@@ -148,5 +149,5 @@ REGISTER_ALLOCATOR(DeviceType.CPU, g_cpu_alloc)
 
 @traced("allocator", "c10::GetCPUAllocator", "c10/core/CPUAllocator.cpp",
         legacy="at::getCPUAllocator -> getTHDefaultAllocator")
-def GetCPUAllocator() -> Allocator:  # noqa: N802
+def GetCPUAllocator() -> Allocator:
     return GetAllocator(DeviceType.CPU)

@@ -49,6 +49,8 @@ class Device:
     """A (type, index) pair; `Device("cpu")`, `Device("cuda:1")`, `Device("cpu", 0)`."""
 
     __slots__ = ("type_", "index_")
+    type_: DeviceType
+    index_: int | None
 
     def __init__(self, type: str | DeviceType | Device, index: int | None = None) -> None:
         if isinstance(type, Device):

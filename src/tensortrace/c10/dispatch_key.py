@@ -99,7 +99,7 @@ class DispatchKeySet:
     def empty(self) -> bool:
         return self.repr_ == 0
 
-    def highestPriorityTypeId(self) -> DispatchKey:  # noqa: N802
+    def highestPriorityTypeId(self) -> DispatchKey:
         if self.repr_ == 0:
             return DispatchKey.Undefined
         return _KEY_BY_INDEX[self.repr_.bit_length() - 1]
@@ -123,7 +123,7 @@ autograd_dispatch_keyset = DispatchKeySet([DispatchKey.AutogradCPU, DispatchKey.
                                            DispatchKey.AutogradMeta, DispatchKey.AutogradOther])
 # What is left for a kernel to redispatch to once autograd (or ADInplaceOrView) has had its turn.
 after_autograd_keyset = _below(DispatchKey.AutogradOther)
-after_ADInplaceOrView_keyset = _below(DispatchKey.ADInplaceOrView)  # noqa: N816
+after_ADInplaceOrView_keyset = _below(DispatchKey.ADInplaceOrView)
 # BackendSelect and ADInplaceOrView are always candidates; their fallthroughs skip them.
 default_included_set = DispatchKeySet([DispatchKey.BackendSelect, DispatchKey.ADInplaceOrView])
 autograd_related_keys = autograd_dispatch_keyset.add(DispatchKey.ADInplaceOrView)
@@ -136,7 +136,7 @@ _AUTOGRAD_KEY_OF_BACKEND = {DispatchKey.CPU: DispatchKey.AutogradCPU,
 BACKEND_KEYS: tuple[DispatchKey, ...] = (DispatchKey.CPU, DispatchKey.CUDA, DispatchKey.Meta)
 
 
-def getAutogradKeyFromBackend(k: DispatchKey) -> DispatchKey:  # noqa: N802
+def getAutogradKeyFromBackend(k: DispatchKey) -> DispatchKey:
     return _AUTOGRAD_KEY_OF_BACKEND.get(k, DispatchKey.AutogradOther)
 
 
@@ -146,5 +146,5 @@ _AUTOGRAD_RELATED_KEYSETS = {
     for k in DispatchKey}
 
 
-def getAutogradRelatedKeySetFromBackend(k: DispatchKey) -> DispatchKeySet:  # noqa: N802
+def getAutogradRelatedKeySetFromBackend(k: DispatchKey) -> DispatchKeySet:
     return _AUTOGRAD_RELATED_KEYSETS[k]  # every DispatchKey has its entry

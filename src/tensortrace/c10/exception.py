@@ -26,32 +26,32 @@ def str_cat(*parts: Any) -> str:
     return "".join(_stream(p) for p in parts)
 
 
-def TORCH_CHECK(cond: Any, *msg: Any) -> None:  # noqa: N802 - PyTorch's name
+def TORCH_CHECK(cond: Any, *msg: Any) -> None:  # PyTorch's name
     if not cond:
         raise RuntimeError(str_cat(*msg))
 
 
-def TORCH_CHECK_INDEX(cond: Any, *msg: Any) -> None:  # noqa: N802
+def TORCH_CHECK_INDEX(cond: Any, *msg: Any) -> None:
     if not cond:
         raise IndexError(str_cat(*msg))
 
 
-def TORCH_CHECK_VALUE(cond: Any, *msg: Any) -> None:  # noqa: N802
+def TORCH_CHECK_VALUE(cond: Any, *msg: Any) -> None:
     if not cond:
         raise ValueError(str_cat(*msg))
 
 
-def TORCH_CHECK_TYPE(cond: Any, *msg: Any) -> None:  # noqa: N802
+def TORCH_CHECK_TYPE(cond: Any, *msg: Any) -> None:
     if not cond:
         raise TypeError(str_cat(*msg))
 
 
-def TORCH_CHECK_NOT_IMPLEMENTED(cond: Any, *msg: Any) -> None:  # noqa: N802
+def TORCH_CHECK_NOT_IMPLEMENTED(cond: Any, *msg: Any) -> None:
     if not cond:
         raise NotImplementedError(str_cat(*msg))
 
 
-def TORCH_INTERNAL_ASSERT(cond: Any, *msg: Any) -> None:  # noqa: N802
+def TORCH_INTERNAL_ASSERT(cond: Any, *msg: Any) -> None:
     if not cond:
         raise RuntimeError("INTERNAL ASSERT FAILED: " + str_cat(*msg))
 

@@ -24,7 +24,7 @@ from tensortrace.trace import recorder
 _ids = itertools.count(1)
 
 
-class intrusive_ptr_target:  # noqa: N801 - PyTorch's name
+class intrusive_ptr_target:  # PyTorch's name
     """The base of every refcounted object: the counts live here, inside the object."""
 
     __slots__ = ("refcount_", "weakcount_", "_id", "__weakref__")
@@ -53,7 +53,7 @@ class intrusive_ptr_target:  # noqa: N801 - PyTorch's name
 T = TypeVar("T", bound=intrusive_ptr_target)
 
 
-class intrusive_ptr(Generic[T]):  # noqa: N801
+class intrusive_ptr(Generic[T]):
     """An owning pointer to an intrusive_ptr_target. See Note [Python drives the refcounts]."""
 
     __slots__ = ("target_",)

@@ -48,9 +48,9 @@ class ExcludeDispatchKeyGuard:
         _tls.excluded_ = self.saved
 
 
-def AutoDispatchBelowAutograd() -> ExcludeDispatchKeyGuard:  # noqa: N802
+def AutoDispatchBelowAutograd() -> ExcludeDispatchKeyGuard:
     return ExcludeDispatchKeyGuard(autograd_dispatch_keyset)
 
 
-def AutoDispatchBelowADInplaceOrView() -> ExcludeDispatchKeyGuard:  # noqa: N802
+def AutoDispatchBelowADInplaceOrView() -> ExcludeDispatchKeyGuard:
     return ExcludeDispatchKeyGuard(autograd_related_keys)  # autograd keys + ADInplaceOrView

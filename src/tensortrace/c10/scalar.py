@@ -39,15 +39,15 @@ CPP_TYPE_NAMES: dict[ScalarType, str] = {
 }
 
 
-def isFloatingPoint(s: Scalar) -> bool:  # noqa: N802
+def isFloatingPoint(s: Scalar) -> bool:
     return isinstance(s, float)
 
 
-def isIntegral(s: Scalar, includeBool: bool) -> bool:  # noqa: N802, N803
+def isIntegral(s: Scalar, includeBool: bool) -> bool:
     return isinstance(s, int) and (includeBool or not isinstance(s, bool))
 
 
-def isBoolean(s: Scalar) -> bool:  # noqa: N802
+def isBoolean(s: Scalar) -> bool:
     return isinstance(s, bool)
 
 

@@ -51,10 +51,10 @@ class TypeMeta:
     numpy: np.dtype | None
 
     @staticmethod
-    def fromScalarType(scalar_type: ScalarType) -> TypeMeta:  # noqa: N802
+    def fromScalarType(scalar_type: ScalarType) -> TypeMeta:
         return _TYPE_METAS[scalar_type]
 
-    def toScalarType(self) -> ScalarType:  # noqa: N802
+    def toScalarType(self) -> ScalarType:
         return self.scalar_type
 
 
@@ -88,19 +88,19 @@ _INTEGRAL = frozenset({ScalarType.Byte, ScalarType.Char, ScalarType.Short, Scala
                        ScalarType.Long})
 
 
-def elementSize(t: ScalarType) -> int:  # noqa: N802
+def elementSize(t: ScalarType) -> int:
     return _TYPE_METAS[t].itemsize
 
 
-def isFloatingType(t: ScalarType) -> bool:  # noqa: N802
+def isFloatingType(t: ScalarType) -> bool:
     return t in _FLOATING
 
 
-def isIntegralType(t: ScalarType, includeBool: bool) -> bool:  # noqa: N802, N803
+def isIntegralType(t: ScalarType, includeBool: bool) -> bool:
     return t in _INTEGRAL or (includeBool and t == ScalarType.Bool)
 
 
-def isComplexType(t: ScalarType) -> bool:  # noqa: N802
+def isComplexType(t: ScalarType) -> bool:
     return t in _COMPLEX
 
 
@@ -112,7 +112,7 @@ _TO_REAL = {ScalarType.ComplexHalf: ScalarType.Half, ScalarType.ComplexFloat: Sc
             ScalarType.ComplexDouble: ScalarType.Double}
 
 
-def toComplexType(t: ScalarType) -> ScalarType:  # noqa: N802
+def toComplexType(t: ScalarType) -> ScalarType:
     """c10::toComplexType: the complex type whose parts are `t` (complex types map to self)."""
     if t in _COMPLEX:
         return t
@@ -121,12 +121,12 @@ def toComplexType(t: ScalarType) -> ScalarType:  # noqa: N802
     return _TO_COMPLEX[t]
 
 
-def toRealValueType(t: ScalarType) -> ScalarType:  # noqa: N802
+def toRealValueType(t: ScalarType) -> ScalarType:
     """c10::toRealValueType: the type of a complex type's real and imaginary parts."""
     return _TO_REAL.get(t, t)
 
 
-def isSignedType(t: ScalarType) -> bool:  # noqa: N802
+def isSignedType(t: ScalarType) -> bool:
     return t not in (ScalarType.Byte, ScalarType.Bool)
 
 
@@ -160,7 +160,7 @@ _FLOAT_RANK = {ScalarType.Half: 1, ScalarType.BFloat16: 1, ScalarType.Float: 2,
                ScalarType.Double: 3}
 
 
-def promoteTypes(a: ScalarType, b: ScalarType) -> ScalarType:  # noqa: N802
+def promoteTypes(a: ScalarType, b: ScalarType) -> ScalarType:
     """c10::promoteTypes: the lookup table of ScalarType.h, written as the rules it encodes."""
     if a == b:
         return a
@@ -188,7 +188,7 @@ def promoteTypes(a: ScalarType, b: ScalarType) -> ScalarType:  # noqa: N802
     return a if _INT_RANK[a] > _INT_RANK[b] else b
 
 
-def canCast(from_: ScalarType, to: ScalarType) -> bool:  # noqa: N802
+def canCast(from_: ScalarType, to: ScalarType) -> bool:
     """c10::canCast: no complex to non-complex, no float to integral, no non-bool to bool."""
     if isComplexType(from_) and not isComplexType(to):
         return False

@@ -89,7 +89,7 @@ class Storage:
         """Storage's copy constructor: one more owner of the same StorageImpl."""
         return Storage(self.storage_impl_.copy())
 
-    def unsafeGetStorageImpl(self) -> StorageImpl:  # noqa: N802
+    def unsafeGetStorageImpl(self) -> StorageImpl:
         return self.storage_impl_.get()
 
     def defined(self) -> bool:

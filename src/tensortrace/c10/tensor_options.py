@@ -31,7 +31,7 @@ class TensorOptions:
         return replace(self, dtype=dtype)
 
 
-def computeDispatchKey(dtype: ScalarType | None, layout: str | None,  # noqa: N802
+def computeDispatchKey(dtype: ScalarType | None, layout: str | None,
                        device: Device | None) -> DispatchKey:
     """The backend key for a factory's options (c10::computeDispatchKey)."""
     device_type = device.type_ if device is not None else DeviceType.CPU

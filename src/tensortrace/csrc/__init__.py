@@ -1,27 +1,22 @@
 """csrc: the Python binding layer (torch/csrc).
 
 Mirrors `torch/csrc`: the Python tensor object (THPVariable), the argument parser, and the
-bindings generated from native_functions.yaml. Importing it installs the Tensor methods and
-builds the torch.<op> functions.
+bindings generated from native_functions.yaml (csrc/generated/, written by
+`python -m tensortrace.torchgen`). Importing it installs the Tensor methods and builds the
+torch.<op> functions, torch._C._nn and torch.linalg.
 """
 
-from tensortrace.aten import OPERATORS
-from tensortrace.c10.device import Device
 from tensortrace.csrc import (
     python_linalg_functions,
+    python_nn_functions,
     python_torch_functions,
     python_variable_methods,
 )
-from tensortrace.csrc.dtype import dtype, layout, memory_format
-from tensortrace.csrc.generator import Generator
-from tensortrace.csrc.python_arg_parser import PYTHON_TYPES
-from tensortrace.csrc.python_variable import TensorBase
-from tensortrace.csrc.storage import TypedStorage, UntypedStorage
+from tensortrace.torchgen.loader import load
 
-PYTHON_TYPES.update({"Tensor": TensorBase, "dtype": dtype, "layout": layout,
-                     "memory_format": memory_format, "device": Device, "Generator": Generator,
-                     "Storage": (UntypedStorage, TypedStorage)})
-
-python_variable_methods.install(OPERATORS)
-python_torch_functions.install(OPERATORS)
-python_linalg_functions.install(OPERATORS)
+_generated = load("tensortrace.csrc.generated")
+python_variable_methods.install(_generated["python_variable_methods"].METHODS,
+                                _generated["python_variable_methods"].OPERATOR_METHODS)
+python_torch_functions.install(_generated["python_torch_functions_0"].FUNCTIONS)
+python_nn_functions.install(_generated["python_nn_functions"].FUNCTIONS)
+python_linalg_functions.install(_generated["python_linalg_functions"].FUNCTIONS)

@@ -20,7 +20,7 @@ from tensortrace.c10.scalar_type import (
 )
 
 
-class dtype:  # noqa: N801 - torch.dtype
+class dtype:  # torch.dtype
     __slots__ = ("scalar_type", "name")
 
     def __init__(self, scalar_type: ScalarType, name: str) -> None:
@@ -122,7 +122,7 @@ class layout:  # noqa: N801 - torch.layout
 strided = layout("strided")
 
 
-class memory_format:  # noqa: N801 - torch.memory_format
+class memory_format:  # torch.memory_format
     __slots__ = ("name",)
 
     def __init__(self, name: str) -> None:

@@ -18,6 +18,7 @@ from tensortrace.aten.cpu_generator_impl import (
 )
 from tensortrace.c10.device import CPU, Device
 from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.csrc.dtype import DTYPES
 
 
 class Generator:
@@ -62,15 +63,16 @@ class Generator:
 
     def get_state(self) -> Any:
         """The generator state as a uint8 Tensor, like torch.Generator.get_state()."""
-        from tensortrace import tensor
+        # the binding layer's torch.tensor (not the package top, which imports this module)
+        from tensortrace.csrc.python_torch_functions_manual import tensor
 
         return tensor(list(np.frombuffer(self._cdata.get_state(), np.uint8)),
                       dtype=_uint8())
 
     def set_state(self, new_state: Any) -> Generator:
-        from tensortrace._tensor import Tensor
+        from tensortrace.csrc.python_variable import TensorBase
 
-        TORCH_CHECK(isinstance(new_state, Tensor), "expected a torch.ByteTensor, but got ",
+        TORCH_CHECK(isinstance(new_state, TensorBase), "expected a torch.ByteTensor, but got ",
                     type(new_state).__name__)
         self._cdata.set_state(new_state.numpy().tobytes())
         return self
@@ -80,8 +82,6 @@ class Generator:
 
 
 def _uint8() -> Any:
-    from tensortrace.csrc.dtype import DTYPES
-
     return DTYPES["uint8"]
 
 

@@ -37,7 +37,7 @@ def _infer_scalar_type(data: Any) -> ScalarType:
 
 @traced("python", "torch::utils::indexing_tensor_from_data", SOURCE,
         legacy="sequenceToVariable")
-def sequenceToVariable(self: AtTensor, seq: Any) -> AtTensor:  # noqa: N802
+def sequenceToVariable(self: AtTensor, seq: Any) -> AtTensor:
     TORCH_CHECK_TYPE(not isinstance(seq, str), "new(): invalid data type 'str'")
     scalar_type = _infer_scalar_type(seq)
     try:
@@ -55,7 +55,7 @@ def sequenceToVariable(self: AtTensor, seq: Any) -> AtTensor:  # noqa: N802
 
 
 @traced("python", "at::indexing::scalarToTensor", "aten/src/ATen/TensorIndexing.h")
-def scalarToTensor(value: Any, self: AtTensor) -> AtTensor:  # noqa: N802
+def scalarToTensor(value: Any, self: AtTensor) -> AtTensor:
     """A 0-dim CPU tensor of self's dtype holding value (scalar_tensor_static, no dispatch)."""
     if isinstance(value, bool):
         value = int(value)  # THPUtils_unpackLong: a bool is assigned as 0 or 1

@@ -18,6 +18,11 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from tensortrace.c10.device import Device
+from tensortrace.csrc.dtype import dtype, layout, memory_format
+from tensortrace.csrc.generator import Generator
+from tensortrace.csrc.python_variable import TensorBase
+from tensortrace.csrc.storage import TypedStorage, UntypedStorage
 from tensortrace.trace import traced
 
 SOURCE = "torch/csrc/utils/python_arg_parser.cpp"
@@ -58,9 +63,6 @@ _TYPES = {
     "Storage": ParameterType.STORAGE, "PyObject*": ParameterType.PYOBJECT,
 }
 
-# The binding layer registers the Python classes the checks need (Tensor, dtype, ...), so that
-# this module stays free of import cycles: csrc/__init__ fills it in.
-PYTHON_TYPES: dict[str, Any] = {}
 
 # numpy_compatibility_arg_names (python_arg_parser.cpp): a keyword argument may also be spelled
 # the NumPy way: x.sum(axis=0, keepdims=True) is x.sum(dim=0, keepdim=True).
@@ -75,8 +77,7 @@ def _is_int(obj: Any) -> bool:
         return False
     if isinstance(obj, numbers.Integral):
         return True
-    tensor = PYTHON_TYPES.get("Tensor")
-    return (tensor is not None and isinstance(obj, tensor) and obj.dim() == 0
+    return (isinstance(obj, TensorBase) and obj.dim() == 0
             and not obj.is_floating_point() and obj.dtype.__str__() != "torch.bool")
 
 
@@ -84,15 +85,13 @@ def _is_double(obj: Any) -> bool:
     """THPUtils_checkDouble: any real number (bools are ints in Python, so they pass)."""
     if isinstance(obj, numbers.Real):
         return True
-    tensor = PYTHON_TYPES.get("Tensor")
-    return tensor is not None and isinstance(obj, tensor) and obj.dim() == 0
+    return isinstance(obj, TensorBase) and obj.dim() == 0
 
 
 def _is_scalar(obj: Any) -> bool:
     if isinstance(obj, (numbers.Number, bool)):
         return True
-    tensor = PYTHON_TYPES.get("Tensor")
-    return (tensor is not None and isinstance(obj, tensor) and obj.dim() == 0
+    return (isinstance(obj, TensorBase) and obj.dim() == 0
             and not obj.requires_grad)
 
 
@@ -159,7 +158,7 @@ class FunctionParameter:
         """(matches, index of the failing element of a list or -1)."""
         t = self.type_
         if t == ParameterType.TENSOR:
-            if isinstance(obj, PYTHON_TYPES["Tensor"]):
+            if isinstance(obj, TensorBase):
                 return True, -1
             return (self.allow_numbers_as_tensor and _is_scalar(obj)), -1
         if t == ParameterType.SCALAR:
@@ -184,7 +183,7 @@ class FunctionParameter:
                 # is_tensor_list_and_append_overloaded(throw_error=true): a bad element is an
                 # error right away, not a mismatch of this signature
                 for i, o in enumerate(obj):
-                    if not isinstance(o, PYTHON_TYPES["Tensor"]):
+                    if not isinstance(o, TensorBase):
                         raise TypeError(f"expected Tensor as element {i} in argument "
                                         f"{argnum}, but got {type(o).__name__}")
                 return True, -1
@@ -192,21 +191,20 @@ class FunctionParameter:
         if t == ParameterType.PYOBJECT:
             return True, -1
         if t == ParameterType.SCALARTYPE:
-            return (isinstance(obj, PYTHON_TYPES["dtype"])
-                    or obj in (int, float, bool, complex)), -1
+            return isinstance(obj, dtype) or obj in (int, float, bool, complex), -1
         if t == ParameterType.LAYOUT:
-            return isinstance(obj, PYTHON_TYPES["layout"]), -1
+            return isinstance(obj, layout), -1
         if t == ParameterType.DEVICE:
-            return (isinstance(obj, (PYTHON_TYPES["device"], str))
-                    or (_is_int(obj) and not isinstance(obj, PYTHON_TYPES["Tensor"]))), -1
+            return (isinstance(obj, (Device, str))
+                    or (_is_int(obj) and not isinstance(obj, TensorBase))), -1
         if t == ParameterType.GENERATOR:
-            return isinstance(obj, PYTHON_TYPES["Generator"]), -1
+            return isinstance(obj, Generator), -1
         if t == ParameterType.MEMORY_FORMAT:
-            return isinstance(obj, PYTHON_TYPES["memory_format"]), -1
+            return isinstance(obj, memory_format), -1
         if t == ParameterType.STRING:
             return isinstance(obj, str), -1
         if t == ParameterType.STORAGE:
-            return isinstance(obj, PYTHON_TYPES["Storage"]), -1
+            return isinstance(obj, (UntypedStorage, TypedStorage)), -1
         return False, -1
 
     def __str__(self) -> str:
@@ -360,8 +358,9 @@ class FunctionSignature:
 
 def _describe(obj: Any) -> str:
     """py_typename: the type's tp_name, which for torch's own C types is qualified."""
-    for key in ("dtype", "layout", "memory_format", "device"):
-        if PYTHON_TYPES.get(key) is type(obj):
+    for key, cls in (("dtype", dtype), ("layout", layout), ("memory_format", memory_format),
+                     ("device", Device)):
+        if cls is type(obj):
             return f"torch.{key}"
     return type(obj).__name__
 
@@ -374,7 +373,7 @@ class PythonArgs:
         self.idx = signature.index
         self.args = args
 
-    def isNone(self, i: int) -> bool:  # noqa: N802
+    def isNone(self, i: int) -> bool:
         return self.args[i] is None
 
     def get(self, i: int) -> Any:
@@ -411,6 +410,8 @@ class PythonArgs:
 class PythonArgParser:
     signatures: list[FunctionSignature] = field(default_factory=list)
     function_name: str = ""
+    # the formats of a parser made by `lazy`, parsed into `signatures` on its first use
+    pending: tuple[Sequence[str], bool] | None = None
 
     @classmethod
     def create(cls, fmts: Sequence[str],
@@ -419,8 +420,26 @@ class PythonArgParser:
                 for i, f in enumerate(fmts)]
         return cls(sigs, sigs[0].name)
 
+    @classmethod
+    def lazy(cls, fmts: Sequence[str], allow_numbers_as_tensors: bool = False
+             ) -> PythonArgParser:
+        """A parser whose signatures are parsed when it is first used, as a generated binding's
+        `static PythonArgParser parser({...})` is constructed on the binding's first call: the
+        ~900 signatures of the generated bindings cost nothing at import."""
+        return cls([], fmts[0].split("(")[0], (fmts, allow_numbers_as_tensors))
+
+    def _parse_pending(self) -> None:
+        assert self.pending is not None
+        fmts, allow_numbers_as_tensors = self.pending
+        self.signatures = [FunctionSignature.parse(f, i, allow_numbers_as_tensors)
+                           for i, f in enumerate(fmts)]
+        self.function_name = self.signatures[0].name
+        self.pending = None
+
     @traced("python", "torch::PythonArgParser::parse", SOURCE, legacy="PythonArgParser::parse")
     def parse(self, args: Sequence[Any], kwargs: dict[str, Any] | None) -> PythonArgs:
+        if self.pending is not None:
+            self._parse_pending()
         kwargs = kwargs or {}
         if len(self.signatures) == 1:
             sig = self.signatures[0]

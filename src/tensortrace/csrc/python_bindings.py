@@ -1,52 +1,45 @@
-"""Generate the Python bindings (torch.<op> and Tensor.<op>) from native_functions.yaml.
+"""The Python bindings (torch.<op> and Tensor.<op>): their signatures, and what they call.
 
 Mirrors `tools/autograd/gen_python_functions.py`, which writes `python_torch_functions_*.cpp`
 and `python_variable_methods.cpp`: for each operator name, the PythonArgParser signatures of its
 overloads (the out= overload folded into the functional one as `Tensor out=None`, factories
 given `dtype`, `layout`, `device`, `pin_memory` and `requires_grad`), a `THPVariable_<op>`
 binding that parses, and a `dispatch_<op>` lambda that calls the at:: function or method and
-wraps the result.
+wraps the result. The generator (tensortrace.torchgen.gen_python_functions) groups, signs and
+orders the overloads with collect_overloads below and writes the bindings to csrc/generated/;
+those call convert, call_out and wrap_result from here (torch/csrc/utils/python_arg_parser.h,
+wrap_outputs.h).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
-from typing import Any
+from typing import Any, Protocol
 
-from tensortrace.aten import functions as at
-from tensortrace.aten.codegen import load_yaml, py_name
-from tensortrace.aten.dispatcher import OperatorHandle
 from tensortrace.aten.function_schema import Argument, FunctionSchema, parse_schema
 from tensortrace.aten.scalar_ops import wrapped_scalar_tensor
 from tensortrace.aten.tensor_body import Tensor as AtTensor
-from tensortrace.autograd.variable import make_variable
 from tensortrace.c10.device import Device
 from tensortrace.c10.exception import TORCH_CHECK
-from tensortrace.c10.local_dispatch_key_set import AutoDispatchBelowADInplaceOrView
 from tensortrace.c10.scalar_type import ScalarType
-from tensortrace.csrc import return_types
 from tensortrace.csrc.dtype import get_dtype, layout, memory_format, to_scalar_type
 from tensortrace.csrc.generator import Generator
-from tensortrace.csrc.python_arg_parser import (
-    INT64_MAX,
-    INT64_MIN,
-    ParameterType,
-    PythonArgParser,
-    PythonArgs,
-)
-from tensortrace.csrc.python_variable import (
-    TensorBase,
-    THPVariable_Wrap,
-    check_noargs,
-    handle_th_errors,
-)
-from tensortrace.trace import recorder, traced
+from tensortrace.csrc.python_arg_parser import INT64_MAX, INT64_MIN, ParameterType, PythonArgs
+from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap
 
-TORCH_FUNCTIONS_CPP = "torch/csrc/autograd/generated/python_torch_functions_0.cpp"
-VARIABLE_METHODS_CPP = "torch/csrc/autograd/generated/python_variable_methods.cpp"
+
+class OperatorLike(Protocol):
+    """An operator as the bindings see it: an OperatorHandle at runtime, a torchgen
+    NativeFunction in the generator."""
+
+    @property
+    def schema(self) -> FunctionSchema: ...
+
+    @property
+    def entry(self) -> dict[str, Any]: ...
+
 
 # gen_python_functions.py: overloads that Python never sees (a Python number already reaches
 # add.Tensor as a wrapped scalar tensor: SKIP_PYTHON_BINDINGS_SIGNATURES), and ops with a
@@ -104,15 +97,15 @@ class PythonOverload:
     """One signature of a binding: which ops it calls and how its parameters map to them."""
 
     signature: str
-    op: OperatorHandle
-    out_op: OperatorHandle | None
+    op: OperatorLike
+    out_op: OperatorLike | None
     is_method: bool
     is_factory: bool
     params: list[str]  # the Python parameter names, in signature order
 
 
 def make_signature(name: str, schema: FunctionSchema, is_method: bool,
-                   out_op: OperatorHandle | None, deprecated: bool = False
+                   out_op: OperatorLike | None, deprecated: bool = False
                    ) -> tuple[str, list[str], bool]:
     args = list(schema.arguments)
     if is_method:
@@ -206,91 +199,27 @@ def _check_out_options(out: AtTensor, options: dict[str, Any]) -> None:
                 " does not match dtype of out parameter (", out.scalar_type(), ")")
 
 
-def make_dispatch(name: str, ov: PythonOverload) -> Callable[..., Any]:
-    """The dispatch_<op> lambda: call at::<op> (or Tensor::<op>) with the parsed arguments."""
-    schema_names = {a.name for a in ov.op.schema.arguments}
-    non_none_defaults = {a.name for a in ov.op.schema.arguments
-                         if a.default is not None and a.default != "None"}
-    source = VARIABLE_METHODS_CPP if ov.is_method else TORCH_FUNCTIONS_CPP
-
-    @traced("python", f"dispatch_{name}", source, f"dispatch_{name}", legacy=f"dispatch_{name}")
-    def dispatch(self: AtTensor | None, kwargs: dict[str, Any]) -> Any:
-        out = kwargs.pop("out", None)
-        requires_grad = bool(kwargs.pop("requires_grad", False))
-        if out is not None:
-            assert ov.out_op is not None
-            if ov.is_factory:
-                _check_out_options(out, kwargs)
-                kwargs = {k: v for k, v in kwargs.items() if k not in FACTORY_OPTIONS}
-            args = ({"self": self} if self is not None else {}) | kwargs
-            written = [a.name for a in ov.out_op.schema.arguments
-                       if a.kwarg_only and a.type.is_write]
-            if len(written) == 1:
-                args[written[0]] = out
-            else:  # out=(values, indices) fills the schema's write arguments in order
-                TORCH_CHECK(len(out) == len(written), name, "(): expected ", len(written),
-                            " out tensors, got ", len(out))
-                args.update(zip(written, out))
-            names = [a.name for a in ov.out_op.schema.arguments]
-            return ov.out_op.call(*(args.get(n, _default(ov.out_op, n)) for n in names))
-        # an argument left out in Python takes the schema's default (randint's dtype=long)
-        call_kwargs = {py_name(k): v for k, v in kwargs.items()
-                       if k in schema_names and (v is not None or k not in non_none_defaults)}
-        if ov.is_factory:
-            # torch::rand (variable_factories.h): below ADInplaceOrView, then make_variable
-            with AutoDispatchBelowADInplaceOrView():
-                # a factory method (x.new_zeros) is Tensor::new_zeros on self
-                target = at if self is None else self
-                result = getattr(target, ov.op.schema.name)(**call_kwargs)
-            return make_variable(result, requires_grad)
-        if self is not None:
-            return getattr(self, ov.op.schema.name)(**call_kwargs)
-        return getattr(at, ov.op.schema.name)(**call_kwargs)
-
-    return dispatch
+def call_out(out_op: Any, name: str, is_factory: bool, self: AtTensor | None,
+             kwargs: dict[str, Any], out: Any) -> Any:
+    """A dispatch_<op> called with out=: the out= overload, with `out` in its write arguments."""
+    if is_factory:
+        _check_out_options(out, kwargs)
+        kwargs = {k: v for k, v in kwargs.items() if k not in FACTORY_OPTIONS}
+    args = ({"self": self} if self is not None else {}) | kwargs
+    written = [a.name for a in out_op.schema.arguments if a.kwarg_only and a.type.is_write]
+    if len(written) == 1:
+        args[written[0]] = out
+    else:  # out=(values, indices) fills the schema's write arguments in order
+        TORCH_CHECK(len(out) == len(written), name, "(): expected ", len(written),
+                    " out tensors, got ", len(out))
+        args.update(zip(written, out))
+    names = [a.name for a in out_op.schema.arguments]
+    return out_op.call(*(args.get(n, _default(out_op.schema, n)) for n in names))
 
 
-def _default(op: OperatorHandle, name: str) -> Any:
-    arg = next(a for a in op.schema.arguments if a.name == name)
+def _default(schema: FunctionSchema, name: str) -> Any:
+    arg = next(a for a in schema.arguments if a.name == name)
     return arg.default_value()
-
-
-def make_binding(name: str, overloads: Sequence[PythonOverload], is_method: bool,
-                 python_name: str | None = None) -> Callable[..., Any]:
-    """THPVariable_<name>: parse with PythonArgParser, dispatch, wrap."""
-    parser = PythonArgParser.create([ov.signature for ov in overloads],
-                                    allow_numbers_as_tensors=name in NUMBERS_AS_TENSORS)
-    dispatches = [make_dispatch(name, ov) for ov in overloads]
-    # schemas returning named tensors give torch.return_types.<name> (and <name>_out)
-    structseqs = [(return_types.for_schema(name, ov.op.schema),
-                   return_types.for_schema(f"{name}_out", ov.out_op.schema)
-                   if ov.out_op is not None else None) for ov in overloads]
-    source = VARIABLE_METHODS_CPP if is_method else TORCH_FUNCTIONS_CPP
-    # x + y and x.add(y) reach the same THPVariable_add: the trace notes which one Python called
-    called_as = f"Tensor.{python_name or name}" if is_method else f"torch.{name}"
-    # a method whose every signature is `name()` is METH_NOARGS in python_variable_methods.cpp
-    noargs = is_method and python_name is None and all(not ov.params for ov in overloads)
-
-    @handle_th_errors
-    @traced("python", f"THPVariable_{name}", source,
-            legacy=f"THPVariable_{name}")
-    def binding(*args: Any, **kwargs: Any) -> Any:
-        if recorder.current is not None:
-            recorder.current.instant("python_call", "python", called_as,
-                                     {"python_name": called_as})
-        if noargs and (len(args) > 1 or kwargs):
-            check_noargs(name, args[1:], kwargs)
-        self = args[0].cdata if is_method else None
-        r = parser.parse(args[1:] if is_method else args, kwargs)
-        ov = overloads[r.idx]
-        parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-        out_used = parsed.get("out") is not None
-        result = dispatches[r.idx](self, parsed)
-        return wrap_result(result, structseqs[r.idx][1 if out_used else 0])
-
-    binding.__name__ = python_name or name
-    binding.__qualname__ = binding.__name__
-    return binding
 
 
 def wrap_result(result: Any, structseq: type[tuple[Any, ...]] | None = None) -> Any:
@@ -310,11 +239,13 @@ def wrap_result(result: Any, structseq: type[tuple[Any, ...]] | None = None) -> 
 
 def load_deprecated() -> list[tuple[FunctionSchema, str]]:
     """deprecated.yaml: (old schema, the aten op it calls)."""
-    text = resources.files("tensortrace.csrc").joinpath("deprecated.yaml").read_text()
+    from tensortrace.torchgen.model import DEPRECATED_YAML, load_yaml, read_input
+
+    text = read_input(DEPRECATED_YAML)
     return [(parse_schema(e["name"]), e["aten"].split("(")[0]) for e in load_yaml(text)]
 
 
-def deprecated_overloads(ops: Sequence[OperatorHandle], is_method: bool
+def deprecated_overloads(ops: Sequence[OperatorLike], is_method: bool
                          ) -> dict[str, list[PythonOverload]]:
     """The deprecated.yaml signatures, after the regular ones: hidden from errors, still parsed.
 
@@ -343,16 +274,16 @@ def deprecated_overloads(ops: Sequence[OperatorHandle], is_method: bool
     return grouped
 
 
-def ops_by_name(ops: Sequence[OperatorHandle]) -> dict[str, list[OperatorHandle]]:
+def ops_by_name(ops: Sequence[OperatorLike]) -> dict[str, list[OperatorLike]]:
     """The overloads of each operator name, in registry order."""
-    by_name: dict[str, list[OperatorHandle]] = {}
+    by_name: dict[str, list[OperatorLike]] = {}
     for op in ops:
         by_name.setdefault(op.schema.name, []).append(op)
     return by_name
 
 
-def _matching_out(schema: FunctionSchema, overloads: Sequence[OperatorHandle]
-                  ) -> OperatorHandle | None:
+def _matching_out(schema: FunctionSchema, overloads: Sequence[OperatorLike]
+                  ) -> OperatorLike | None:
     """The out= overload whose other arguments are the functional's (div.out_mode for
     div.Tensor_mode), as gen_python_functions pairs them by signature."""
     wanted = [(a.name, str(a.type)) for a in schema.arguments]
@@ -410,11 +341,12 @@ def sort_overloads(overloads: Sequence[PythonOverload]) -> list[PythonOverload]:
     return [ordered[i] for i in sorted_ids]
 
 
-def collect_overloads(ops: Sequence[OperatorHandle], is_method: bool,
+def collect_overloads(ops: Sequence[OperatorLike], is_method: bool,
                       python_module: str | None = None) -> dict[str, list[PythonOverload]]:
     """Group the YAML's ops by Python name, folding each `.out` overload into its functional.
 
-    Functions of a `python_module:` (linalg) go to that module only (torch.linalg.*).
+    Functions of a `python_module:` (nn, linalg) go to that module only (torch._C._nn.*,
+    torch.linalg.*).
     """
     by_full = {op.schema.full_name: op for op in ops}
     by_name = ops_by_name(ops)

@@ -2,29 +2,22 @@
 
 Mirrors `tools/autograd/templates/python_nn_functions.cpp`: linear, mse_loss, nll_loss_nd,
 cross_entropy_loss, log_sigmoid ... are not torch.<op> functions but torch._C._nn.<op>, which
-torch.nn.functional calls. They are generated from native_functions.yaml like the others.
+torch.nn.functional calls. `python -m tensortrace.torchgen` writes them from
+native_functions.yaml to csrc/generated/python_nn_functions.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
-
-from tensortrace.aten.dispatcher import OperatorHandle
-from tensortrace.csrc.python_bindings import collect_overloads, make_binding
 
 NNFunctions: dict[str, Callable[..., Any]] = {}
 _nn = SimpleNamespace()  # torch._C._nn
 
 
-def is_nn(op: OperatorHandle) -> bool:
-    return op.entry.get("python_module") == "nn"
-
-
-def install(ops: Sequence[OperatorHandle]) -> None:
-    nn_ops = [op for op in ops if is_nn(op)]
-    for name, overloads in collect_overloads(nn_ops, is_method=False,
-                                               python_module="nn").items():
-        NNFunctions[name] = make_binding(name, overloads, is_method=False)
-        setattr(_nn, name, NNFunctions[name])
+def install(generated: dict[str, Callable[..., Any]]) -> None:
+    """Fill torch._C._nn from csrc/generated/python_nn_functions.py's FUNCTIONS."""
+    NNFunctions.update(generated)
+    for name, binding in generated.items():
+        setattr(_nn, name, binding)

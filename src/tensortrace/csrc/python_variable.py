@@ -20,7 +20,7 @@ import itertools
 import traceback
 import weakref
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tensortrace.aten.tensor_body import Tensor as AtTensor
 from tensortrace.autograd.variable import get_autograd_meta
@@ -76,6 +76,17 @@ class TensorBase:
     __slots__ = ("cdata", "_handle", "__weakref__")
 
     cdata: AtTensor
+    _handle: int  # the trace's handle number (_h1, _h2 ...), set by THPVariable_Wrap
+
+    if TYPE_CHECKING:
+        # installed on the class with the other methods (csrc/python_variable_methods.py) when
+        # the bindings are generated; the binding layer itself calls these
+        def dim(self) -> int: ...
+        def is_floating_point(self) -> bool: ...
+        def item(self) -> Any: ...
+        # every other method: the generated bindings (csrc/generated/python_variable_methods.py,
+        # `(*args, **kwargs) -> Any`) and the hand-written ones, set on the class at import
+        def __getattr__(self, name: str) -> Any: ...
 
     def __del__(self) -> None:
         try:
@@ -178,7 +189,7 @@ class TensorBase:
 
 
 @traced("python", "THPVariable_Wrap", SOURCE, legacy="wrap")
-def THPVariable_Wrap(var: AtTensor) -> TensorBase:  # noqa: N802
+def THPVariable_Wrap(var: AtTensor) -> TensorBase:
     """Hand an at::Tensor to Python: its existing Python object, or a new handle owning it."""
     if not var.defined():
         return None  # type: ignore[return-value]
@@ -192,7 +203,7 @@ def THPVariable_Wrap(var: AtTensor) -> TensorBase:  # noqa: N802
     return THPVariable_NewWithVar(THPVariableClass.__new__(THPVariableClass), var)
 
 
-def THPVariable_NewWithVar(obj: TensorBase, var: AtTensor) -> TensorBase:  # noqa: N802
+def THPVariable_NewWithVar(obj: TensorBase, var: AtTensor) -> TensorBase:
     """Make `obj` the Python handle of `var` (also used by torch.Tensor(...), which has `obj`)."""
     impl = var.unsafeGetTensorImpl()
     obj.cdata = var  # the handle takes over this at::Tensor's reference (a move)
@@ -212,7 +223,7 @@ wrap = THPVariable_Wrap
 
 
 @traced("python", "THPVariable_dealloc", SOURCE, legacy="THPVariable_dealloc")
-def THPVariable_dealloc(self: TensorBase) -> None:  # noqa: N802
+def THPVariable_dealloc(self: TensorBase) -> None:
     """The handle is gone: drop its at::Tensor, which decrefs the TensorImpl (maybe to zero)."""
     cdata = getattr(self, "cdata", None)
     if cdata is None:
@@ -225,5 +236,5 @@ def THPVariable_dealloc(self: TensorBase) -> None:  # noqa: N802
     del cdata  # the last Python reference: intrusive_ptr::reset_ runs here
 
 
-def THPVariable_Unpack(obj: TensorBase) -> AtTensor:  # noqa: N802
+def THPVariable_Unpack(obj: TensorBase) -> AtTensor:
     return obj.cdata

@@ -31,7 +31,7 @@ INDEXING_H = "aten/src/ATen/TensorIndexing.h"
 PY_SSIZE_T_MAX = sys.maxsize
 
 
-class Ellipsis_:  # noqa: N801 - a marker, like at::indexing::Ellipsis
+class Ellipsis_:  # a marker, like at::indexing::Ellipsis
     pass
 
 
@@ -42,7 +42,7 @@ def _is_int_index(index: Any) -> bool:
 
 # ---- the basic index kinds (TensorIndexing.h impl::) --------------------------------------------
 @traced("python", "at::indexing::applySelect", INDEXING_H, legacy="applySelect")
-def applySelect(self: AtTensor, dim: int, index: int, real_dim: int = 0) -> AtTensor:  # noqa: N802
+def applySelect(self: AtTensor, dim: int, index: int, real_dim: int = 0) -> AtTensor:
     sizes = self.sizes()
     TORCH_CHECK_INDEX(not (index == 0 and dim == 0 and len(sizes) == 0),
                       "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
@@ -55,7 +55,7 @@ def applySelect(self: AtTensor, dim: int, index: int, real_dim: int = 0) -> AtTe
 
 
 @traced("python", "at::indexing::applySlice", INDEXING_H, legacy="applySlice")
-def applySlice(self: AtTensor, dim: int, start: int, stop: int, step: int,  # noqa: N802
+def applySlice(self: AtTensor, dim: int, start: int, stop: int, step: int,
                disable_slice_optimization: bool) -> AtTensor:
     length = self.size(dim)
     TORCH_CHECK_VALUE(step > 0, "step must be greater than zero")
@@ -66,7 +66,7 @@ def applySlice(self: AtTensor, dim: int, start: int, stop: int, step: int,  # no
 
 
 @traced("python", "at::indexing::impl::boolToIndexingTensor", INDEXING_H)
-def boolToIndexingTensor(self: AtTensor, value: bool) -> AtTensor:  # noqa: N802
+def boolToIndexingTensor(self: AtTensor, value: bool) -> AtTensor:
     """x[True] indexes a new dim of size 1 with [0]; x[False] with an empty index."""
     if value:
         return at.empty([1], dtype=ScalarType.Long, device=self.device()).fill_(0.0)
@@ -97,7 +97,7 @@ def unpack_slice(s: slice) -> tuple[int, int, int]:
     return start, stop, step
 
 
-def recordTensorIndex(tensor: AtTensor, out_indices: list[AtTensor | None],  # noqa: N802
+def recordTensorIndex(tensor: AtTensor, out_indices: list[AtTensor | None],
                       dim: int) -> int:
     """Put the index at position `dim` (None before it); return the next dim."""
     # the dims skipped since the last tensor index (slices, ...) are not indexed: None
@@ -130,7 +130,7 @@ def invalid_index(obj: Any) -> IndexError:
 
 
 @traced("python", "at::indexing::impl::applySlicing", INDEXING_H, legacy="applySlicing")
-def applySlicing(self: AtTensor, index: tuple[Any, ...],  # noqa: N802
+def applySlicing(self: AtTensor, index: tuple[Any, ...],
                  out_indices: list[AtTensor | None], disable_slice_optimization: bool,
                  specified_dims: int) -> AtTensor:
     from tensortrace.csrc.python_advanced_indexing import sequenceToVariable
@@ -178,7 +178,7 @@ def applySlicing(self: AtTensor, index: tuple[Any, ...],  # noqa: N802
     return result
 
 
-def treatSequenceAsTuple(index: Any) -> bool:  # noqa: N802
+def treatSequenceAsTuple(index: Any) -> bool:
     """NumPy's heuristic: a short list holding slices, sequences, tensors, None, ... is a tuple."""
     import warnings
 
@@ -200,7 +200,7 @@ def treatSequenceAsTuple(index: Any) -> bool:  # noqa: N802
     return False
 
 
-def wrapTuple(index: Any) -> tuple[Any, ...]:  # noqa: N802
+def wrapTuple(index: Any) -> tuple[Any, ...]:
     return tuple(index) if treatSequenceAsTuple(index) else (index,)
 
 
@@ -216,7 +216,7 @@ def dispatch_index_put_(self: AtTensor, indices: list[AtTensor | None],
 # ---- __getitem__ ---------------------------------------------------------------------------------
 @handle_th_errors
 @traced("python", "THPVariable_getitem", SOURCE, legacy="THPVariable_getitem")
-def THPVariable_getitem(self: TensorBase, index: Any) -> TensorBase:  # noqa: N802
+def THPVariable_getitem(self: TensorBase, index: Any) -> TensorBase:
     self_ = self.cdata
     # the simple cases (TensorIndexing.h get_item with one index)
     if index is None:
@@ -251,7 +251,7 @@ def _options_to_string(self: AtTensor) -> str:
 
 
 @traced("python", "valueToTensor", SOURCE)
-def valueToTensor(self: AtTensor, value: Any) -> AtTensor:  # noqa: N802
+def valueToTensor(self: AtTensor, value: Any) -> AtTensor:
     """The value to assign, as a tensor: itself, or a 0-dim tensor of self's dtype."""
     from tensortrace.csrc.python_advanced_indexing import scalarToTensor
 
@@ -262,7 +262,7 @@ def valueToTensor(self: AtTensor, value: Any) -> AtTensor:  # noqa: N802
     return at.lift_fresh(scalarToTensor(value, self))
 
 
-def slicePrefix1sSize(sizes: tuple[int, ...]) -> list[int]:  # noqa: N802
+def slicePrefix1sSize(sizes: tuple[int, ...]) -> list[int]:
     """Drop leading 1s: a (1, 4) value fits a (4,) destination."""
     first_non1 = 0
     while first_non1 < len(sizes) and sizes[first_non1] == 1:
@@ -285,7 +285,7 @@ def copy_to(dst: AtTensor, src: AtTensor) -> None:
 
 @handle_th_errors
 @traced("python", "THPVariable_setitem", SOURCE, legacy="THPVariable_setitem")
-def THPVariable_setitem(self: TensorBase, index: Any, py_value: Any) -> None:  # noqa: N802
+def THPVariable_setitem(self: TensorBase, index: Any, py_value: Any) -> None:
     self_ = self.cdata
     value = valueToTensor(self_, py_value)
     # the simple cases (set_item with one index)
@@ -318,5 +318,5 @@ def THPVariable_setitem(self: TensorBase, index: Any, py_value: Any) -> None:  #
     dispatch_index_put_(sliced, variable_indices, values_sliced)
 
 
-def THPVariable_delitem(self: TensorBase, index: Any) -> None:  # noqa: N802
+def THPVariable_delitem(self: TensorBase, index: Any) -> None:
     raise TypeError("Tensor does not support deleting items")

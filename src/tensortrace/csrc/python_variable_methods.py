@@ -10,13 +10,11 @@ can try the other operand (TypeError_to_NotImplemented_).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
-from tensortrace.aten.dispatcher import OperatorHandle
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
 from tensortrace.csrc.python_arg_parser import PythonArgParser
-from tensortrace.csrc.python_bindings import collect_overloads, make_binding
 from tensortrace.csrc.python_torch_functions_manual import nonzero_method
 from tensortrace.csrc.python_variable import (
     TensorBase,
@@ -34,7 +32,7 @@ from tensortrace.csrc.python_variable_methods_everyday import EVERYDAY_METHODS
 from tensortrace.csrc.size import Size
 
 
-def TypeError_to_NotImplemented_(fn: Callable[..., Any]) -> Callable[..., Any]:  # noqa: N802
+def TypeError_to_NotImplemented_(fn: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fn)
     def wrapper(self: Any, other: Any) -> Any:
         try:
@@ -125,7 +123,7 @@ def is_neg(self: TensorBase) -> bool:
     return self.cdata.is_neg()
 
 
-def __len__(self: TensorBase) -> int:  # noqa: N807
+def __len__(self: TensorBase) -> int:
     if self.cdata.dim() == 0:
         raise TypeError("len() of a 0-d tensor")
     return self.cdata.sizes()[0]
@@ -175,7 +173,7 @@ HAND_WRITTEN["nonzero"] = nonzero_method  # as_tuple picks nonzero or nonzero_nu
 
 
 @handle_th_errors
-def _get_mT(self: TensorBase) -> Any:  # noqa: N802
+def _get_mT(self: TensorBase) -> Any:
     """THPVariable_get_mT: `x.mT` is a property in Python, the mT op underneath."""
     return THPVariable_Wrap(self.cdata.mT())
 
@@ -184,7 +182,7 @@ HAND_WRITTEN["mT"] = property(_get_mT)
 HAND_WRITTEN.update(EVERYDAY_METHODS)  # T, H, mH, type(), new_tensor
 
 @handle_th_errors
-def __invert__(self: TensorBase) -> Any:  # noqa: N807
+def __invert__(self: TensorBase) -> Any:
     """THPVariable_invert: ~ is bitwise_not, for integer and bool tensors only."""
     from tensortrace.c10.scalar_type import isIntegralType
 
@@ -213,17 +211,15 @@ OPERATORS: dict[str, str] = {
 }
 
 
-def install(ops: Sequence[OperatorHandle]) -> None:
-    bindings: dict[str, Callable[..., Any]] = {}
-    methods = collect_overloads(ops, is_method=True)
-    for name, overloads in methods.items():
-        bindings[name] = make_binding(name, overloads, is_method=True)
+def install(methods: dict[str, Callable[..., Any]], operators: dict[str, Callable[..., Any]]
+            ) -> None:
+    """Set the generated bindings (csrc/generated/python_variable_methods.py's METHODS and
+    OPERATOR_METHODS, the bindings of OPERATORS) and the hand-written methods on TensorBase."""
+    for name, binding in methods.items():
         # a dunder op of the YAML (__and__, __ior__) is a binary operator too
         is_dunder = name.startswith("__") and name.endswith("__")
-        setattr(TensorBase, name,
-                TypeError_to_NotImplemented_(bindings[name]) if is_dunder else bindings[name])
-    for dunder, name in OPERATORS.items():
-        binding = make_binding(name, methods[name], is_method=True, python_name=dunder)
+        setattr(TensorBase, name, TypeError_to_NotImplemented_(binding) if is_dunder else binding)
+    for dunder, binding in operators.items():
         setattr(TensorBase, dunder, TypeError_to_NotImplemented_(binding))
     for name, fn in HAND_WRITTEN.items():
         setattr(TensorBase, name, fn)

@@ -20,7 +20,7 @@ from tensortrace.c10.device import CPU, Device
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
 from tensortrace.c10.scalar import checked_convert
 from tensortrace.c10.scalar_type import ScalarType, isFloatingType, isIntegralType
-from tensortrace.csrc.dtype import memory_format as MemoryFormat  # noqa: N812
+from tensortrace.csrc.dtype import memory_format as MemoryFormat
 from tensortrace.csrc.dtype import to_scalar_type
 from tensortrace.csrc.python_arg_parser import PythonArgParser
 from tensortrace.csrc.python_variable import (
@@ -160,7 +160,7 @@ def _scalar(self: AtTensor) -> Any:
 
 @handle_th_errors
 @traced("python", "THPVariable_float_scalar", SOURCE, legacy="THPVariable_float_scalar")
-def __float__(self: TensorBase) -> float:  # noqa: N807
+def __float__(self: TensorBase) -> float:
     value = _scalar(self.cdata)
     if isinstance(value, complex):  # Scalar::toDouble: a nonzero imaginary part overflows
         value = checked_convert(value, ScalarType.Double)
@@ -169,7 +169,7 @@ def __float__(self: TensorBase) -> float:  # noqa: N807
 
 @handle_th_errors
 @traced("python", "THPVariable_integral_scalar", SOURCE, legacy="THPVariable_integral_scalar")
-def __int__(self: TensorBase) -> int:  # noqa: N807
+def __int__(self: TensorBase) -> int:
     # a float goes through double and THPUtils_packDoubleAsInt: truncation, no overflow check
     value = _scalar(self.cdata)
     if isinstance(value, complex):  # Scalar::toLong: a nonzero imaginary part overflows
@@ -185,7 +185,7 @@ def __complex__(self: TensorBase) -> complex:  # noqa: N807
 
 @handle_th_errors
 @traced("python", "THPVariable_index_scalar", SOURCE, legacy="THPVariable_index_scalar")
-def __index__(self: TensorBase) -> int:  # noqa: N807
+def __index__(self: TensorBase) -> int:
     TORCH_CHECK_TYPE(isIntegralType(self.cdata.scalar_type(), True) and self.cdata.numel() == 1,
                      "only integer tensors of a single element can be converted to an index")
     return int(self.cdata.item())
@@ -193,7 +193,7 @@ def __index__(self: TensorBase) -> int:  # noqa: N807
 
 @handle_th_errors
 @traced("python", "THPVariable_bool_scalar", SOURCE, legacy="THPVariable_bool_scalar")
-def __bool__(self: TensorBase) -> bool:  # noqa: N807
+def __bool__(self: TensorBase) -> bool:
     return bool(self.cdata.is_nonzero())
 
 

@@ -19,7 +19,7 @@ from tensortrace.aten.function_schema import FunctionSchema
 TP_MODULE = "torch.return_types"  # the tp_name prefix PyTorch prints
 
 
-class structseq(tuple[Any, ...]):  # noqa: N801 - PyStructSequence
+class structseq(tuple[Any, ...]):  # PyStructSequence
     """A tuple with named fields: the base of every return type."""
 
     __slots__ = ()

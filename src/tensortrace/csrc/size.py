@@ -6,6 +6,8 @@ Mirrors `torch/csrc/Size.cpp`.
 from __future__ import annotations
 
 import operator
+from collections.abc import Iterable
+from typing import Any, cast
 
 
 def _index(item: object, i: int) -> int:
@@ -21,7 +23,7 @@ class Size(tuple[int, ...]):
     __slots__ = ()
 
     def __new__(cls, sizes: object = ()) -> Size:
-        items = tuple(sizes)  # type: ignore[call-overload]  # PyTuple_Type.tp_new
+        items = tuple(cast("Iterable[Any]", sizes))  # PyTuple_Type.tp_new
         if all(type(s) is int for s in items):  # the common case, checked once
             return super().__new__(cls, items)
         return super().__new__(cls, [_index(s, i) for i, s in enumerate(items)])

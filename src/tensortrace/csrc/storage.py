@@ -110,7 +110,7 @@ class UntypedStorage:
 
 
 @traced("python", "THPStorage_Wrap", SOURCE, legacy="THPStorage_New")
-def THPStorage_Wrap(storage: Storage) -> UntypedStorage:  # noqa: N802
+def THPStorage_Wrap(storage: Storage) -> UntypedStorage:
     """The Python handle of `storage`'s StorageImpl: the live one, or a new owner."""
     impl = storage.unsafeGetStorageImpl()
     ref = _pyobjs.get(impl)
@@ -158,6 +158,7 @@ class TypedStorage:
         from tensortrace.c10.scalar_type import TypeMeta
 
         np_dtype = TypeMeta.fromScalarType(self.dtype.scalar_type).numpy
+        assert np_dtype is not None
         return self._untyped_storage._bytes()[: self.size() * self.element_size()].view(np_dtype)
 
     def __getitem__(self, idx: int) -> Any:

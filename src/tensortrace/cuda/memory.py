@@ -260,16 +260,17 @@ def memory_summary(device: Any = None, abbreviated: bool = False) -> str:
         if not abbreviated:
             submetrics.append(("large_pool", "      from large pool"))
             submetrics.append(("small_pool", "      from small pool"))
-        current_prefval = peak_prefval = allocated_prefval = freed_prefval = None
+        # the "all" row's values choose the units of the pool rows below it
+        prefvals: tuple[float, float, float, float] | None = None
         for submetric_key, submetric_name in submetrics:
             prefix = metric_key + "." + submetric_key + "."
             current = stats[prefix + "current"]
             peak = stats[prefix + "peak"]
             allocated = stats[prefix + "allocated"]
             freed = stats[prefix + "freed"]
-            if current_prefval is None:
-                current_prefval, peak_prefval = current, peak
-                allocated_prefval, freed_prefval = allocated, freed
+            if prefvals is None:
+                prefvals = (current, peak, allocated, freed)
+            current_prefval, peak_prefval, allocated_prefval, freed_prefval = prefvals
             lines.append(
                 f" {submetric_name:<21} | {formatter(current, current_prefval)} | "
                 f"{formatter(peak, peak_prefval)} | "

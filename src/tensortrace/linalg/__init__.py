@@ -6,7 +6,12 @@ Mirrors `torch/linalg/__init__.py`, which binds each `torch._C._linalg.linalg_<o
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from tensortrace.csrc.python_linalg_functions import LinalgFunctions as _functions  # noqa: N813
+
+if TYPE_CHECKING:  # the bindings, copied into globals() below
+    def __getattr__(name: str) -> Any: ...
 
 globals().update(_functions)
 

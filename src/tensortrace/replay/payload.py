@@ -47,7 +47,7 @@ def build_payload(timeline: Timeline, title: str = "tensortrace") -> dict[str, A
     compiled = timeline.compiled
     fmt = timeline.format_value
     ph = "".join(e.ph for e in trace.events)
-    frames = []
+    frames: list[list[Any]] = []
     for f in compiled.frames:
         args = ", ".join(f"{k}={fmt(v)}" for k, v in f.args.items())
         details = ", ".join(f"{k}={fmt(v)}" for k, v in f.details.items())
@@ -64,7 +64,7 @@ def build_payload(timeline: Timeline, title: str = "tensortrace") -> dict[str, A
     deltas = [[step, op, table, key, fields]
               for step, step_deltas in enumerate(compiled.deltas)
               for op, table, key, fields in step_deltas]
-    blocks = [[b.addr, b.bytes, b.alloc_step, b.free_step, b.storage]
+    blocks: list[list[Any]] = [[b.addr, b.bytes, b.alloc_step, b.free_step, b.storage]
               + ([b.device, b.completed_step, b.from_cache] if b.segment is not None else [])
               for b in compiled.blocks]
     segments = [[g.addr, g.bytes, g.device, g.pool, g.alloc_step, g.free_step]

@@ -367,9 +367,9 @@ def _instant_deltas(event: Event, index: int, ids: ObjectIds, out: list[Delta],
         impl = ids.object(a.get("impl"))
         out.append((NEW, HANDLES, handle, {"impl": impl[1] if impl else None}))
     elif kind == "handle_del":
-        handle = ids.known_handle(a["handle"])
-        if handle is not None:
-            out.append((DROP, HANDLES, handle, {}))
+        known = ids.known_handle(a["handle"])
+        if known is not None:
+            out.append((DROP, HANDLES, known, {}))
     elif kind in ("alloc", "free"):
         addr = a["addr"]
         if kind == "alloc":

@@ -16,7 +16,7 @@ import time
 from _thread import get_ident, get_native_id
 from collections.abc import Callable
 from enum import Enum
-from types import CodeType
+from types import CodeType, FrameType, FunctionType
 from typing import Any, TypeVar
 
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
@@ -144,8 +144,8 @@ def record_call(rec: Recorder, site: FrameSite, begin_args: dict[str, Any],
     return result
 
 
-def _call_traced(rec: Recorder, site: FrameSite, fn: Callable[..., Any],
-                 names: tuple[str, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+def call_traced(rec: Recorder, site: FrameSite, fn: Callable[..., Any],
+                names: tuple[str, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """The slow path of a traced wrapper, taken only while a trace is active."""
     described = {n: summarize(v) for n, v in zip(names, args)}
     if len(args) > len(names):
@@ -156,71 +156,195 @@ def _call_traced(rec: Recorder, site: FrameSite, fn: Callable[..., Any],
 
 # Note [Wrappers with the wrapped function's signature]
 # A `def wrapper(*args, **kwargs)` costs about 70 ns per call just to pack and unpack its
-# arguments, and the seed expression goes through ~110 traced functions. So `traced` writes each
-# wrapper with the wrapped function's own parameter list (`def wrapper(self, other, alpha=_d0)`)
-# and calls it the same way, which brings the idle cost to one global read and one call, ~10 ns.
-# Functions with positional-only parameters fall back to the generic wrapper.
-_TEMPLATE = """
-def {name}({params}):
-    rec = recorder.current
-    if rec is None:
-        return fn({call})
-    return _call_traced(rec, site, fn, names, ({positional}), {{{keywords}}})
+# arguments, and the seed expression goes through ~110 traced functions. So each wrapper has the
+# wrapped function's own parameter list (`def wrapper(self, other, *, alpha=_d2)`) and calls it
+# the same way, which brings the idle cost to one global read and one call, ~10 ns.
+# The wrappers are plain defs on disk, one factory per parameter list, in
+# trace/generated/traced_wrappers.py (written by `python -m tensortrace.torchgen`), so a debugger
+# steps into a real file. A parameter list the generator has not seen yet (a new @traced function
+# before the files are regenerated) gets the same factory compiled in memory; positional-only
+# parameters fall back to the generic wrapper.
+_FACTORY = """
+def {factory}(fn_, site_, names_{defaults}):
+    def wrapper({params}):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_({call})
+        return recorder.call_traced(rec_, site_, fn_, names_, ({positional}), {{{keywords}}})
+    return wrapper
 """
+# names the factory and the wrapper use for themselves: a parameter with one of these names
+# would shadow them, so such a function gets the generic wrapper
+_RESERVED = frozenset({"fn_", "site_", "names_", "rec_", "recorder", "wrapper"})
+
+_CO_VARARGS, _CO_VARKEYWORDS = inspect.CO_VARARGS, inspect.CO_VARKEYWORDS
+_EMPTY = inspect.Parameter.empty
 
 
-def _exact_wrapper(fn: Callable[..., Any], site: FrameSite) -> Callable[..., Any] | None:
+def parameter_list(fn: Callable[..., Any]) -> tuple[str, tuple[Any, ...], tuple[str, ...]] | None:
+    """`fn`'s parameter list as a wrapper key (`self, other, *, alpha=`), its default values in
+    order, and the names of its positional-or-keyword parameters; None if a wrapper with the same
+    signature cannot be written (positional-only parameters, no signature).
+
+    Read from the code object (as inspect.signature does, after following `__wrapped__`), which
+    is much cheaper than building a Signature for each of the ~2000 traced functions.
+    """
+    target = fn  # inspect.unwrap(fn, stop=...__signature__), without its bookkeeping
+    while not hasattr(target, "__signature__") and hasattr(target, "__wrapped__"):
+        target = target.__wrapped__
+    code = getattr(target, "__code__", None)
+    if code is None or not isinstance(target, FunctionType) or hasattr(target, "__signature__"):
+        return _parameter_list_of_signature(fn)
+    if code.co_posonlyargcount:
+        return None
+    argc, kwc = code.co_argcount, code.co_kwonlyargcount
+    pos_defaults = target.__defaults__ or ()
+    kw_defaults = target.__kwdefaults__ or {}
+    # ~2000 functions share ~350 parameter lists: build each list's text once
+    stars = code.co_flags & _STAR_FLAGS
+    n_names = argc + kwc + bool(stars & _CO_VARARGS) + bool(stars & _CO_VARKEYWORDS)
+    shape = (code.co_varnames[:n_names], argc, stars, len(pos_defaults), tuple(kw_defaults))
+    known = _shapes.get(shape)
+    if known is None:
+        known = _shapes[shape] = _parameter_list_text(code, len(pos_defaults), kw_defaults)
+    text, positional = known
+    if not kw_defaults:
+        return text, pos_defaults, positional
+    kwonly = code.co_varnames[argc:argc + kwc]
+    return text, pos_defaults + tuple(kw_defaults[n] for n in kwonly if n in kw_defaults), \
+        positional
+
+
+_STAR_FLAGS = _CO_VARARGS | _CO_VARKEYWORDS
+_shapes: dict[tuple[Any, ...], tuple[str, tuple[str, ...]]] = {}
+
+
+def _parameter_list_text(code: CodeType, n_pos_defaults: int, kw_defaults: dict[str, Any]
+                         ) -> tuple[str, tuple[str, ...]]:
+    argc, kwc = code.co_argcount, code.co_kwonlyargcount
+    positional = code.co_varnames[:argc]
+    kwonly = code.co_varnames[argc:argc + kwc]
+    i = argc + kwc
+    varargs = code.co_varnames[i] if code.co_flags & _CO_VARARGS else None
+    if varargs is not None:
+        i += 1
+    varkw = code.co_varnames[i] if code.co_flags & _CO_VARKEYWORDS else None
+    first_default = argc - n_pos_defaults
+    parts = [f"{name}=" if j >= first_default else name for j, name in enumerate(positional)]
+    if varargs is not None:
+        parts.append(f"*{varargs}")
+    elif kwonly:
+        parts.append("*")
+    parts += [f"{name}=" if name in kw_defaults else name for name in kwonly]
+    if varkw is not None:
+        parts.append(f"**{varkw}")
+    return ", ".join(parts), tuple(positional)
+
+
+def _parameter_list_of_signature(fn: Callable[..., Any]
+                                 ) -> tuple[str, tuple[Any, ...], tuple[str, ...]] | None:
+    """parameter_list for what is not a plain function (a callable object, a builtin)."""
     try:
         sig = inspect.signature(fn)
     except (TypeError, ValueError):
         return None
-    params, call, positional, keywords = [], [], [], []
-    namespace: dict[str, Any] = {"fn": fn, "site": site, "_call_traced": _call_traced,
-                                 "recorder": sys.modules[__name__]}
+    parts: list[str] = []
+    defaults: list[Any] = []
     star_seen = False
-    for i, p in enumerate(sig.parameters.values()):
-        default = ""
-        if p.default is not inspect.Parameter.empty:
-            namespace[f"_d{i}"] = p.default
-            default = f"=_d{i}"
+    for p in sig.parameters.values():
+        suffix = ""
+        if p.default is not _EMPTY:
+            suffix = "="
+            defaults.append(p.default)
         if p.kind is p.POSITIONAL_OR_KEYWORD:
-            params.append(f"{p.name}{default}")
-            call.append(p.name)
-            positional.append(p.name)
+            parts.append(p.name + suffix)
         elif p.kind is p.VAR_POSITIONAL:
-            params.append(f"*{p.name}")
-            call.append(f"*{p.name}")
-            positional.append(f"*{p.name}")
+            parts.append(f"*{p.name}")
             star_seen = True
         elif p.kind is p.KEYWORD_ONLY:
             if not star_seen:
-                params.append("*")
+                parts.append("*")
                 star_seen = True
-            params.append(f"{p.name}{default}")
-            call.append(f"{p.name}={p.name}")
-            keywords.append(f"{p.name!r}: {p.name}")
+            parts.append(p.name + suffix)
         elif p.kind is p.VAR_KEYWORD:
-            params.append(f"**{p.name}")
-            call.append(f"**{p.name}")
-            keywords.append(f"**{p.name}")
+            parts.append(f"**{p.name}")
         else:
-            return None  # positional-only: use the generic wrapper
-    namespace["names"] = tuple(p.name for p in sig.parameters.values()
-                               if p.kind is p.POSITIONAL_OR_KEYWORD)
+            return None
+    names = tuple(p.name for p in sig.parameters.values() if p.kind is p.POSITIONAL_OR_KEYWORD)
+    return ", ".join(parts), tuple(defaults), names
+
+
+def factory_source(key: str, factory: str) -> str:
+    """The source of the wrapper factory for one parameter list (see _FACTORY)."""
+    params, call, positional, keywords, defaults = [], [], [], [], []
+    kwonly = False
+    for i, part in enumerate(key.split(", ") if key else []):
+        name = part.rstrip("=")
+        default = ""
+        if part.endswith("="):
+            defaults.append(f", _d{i}")
+            default = f"=_d{i}"
+        if part == "*":
+            params.append("*")
+            kwonly = True
+        elif part.startswith("**"):
+            params.append(part)
+            call.append(part)
+            keywords.append(part)
+        elif part.startswith("*"):
+            params.append(part)
+            call.append(part)
+            positional.append(part)
+            kwonly = True
+        elif kwonly:
+            params.append(name + default)
+            call.append(f"{name}={name}")
+            keywords.append(f"{name!r}: {name}")
+        else:
+            params.append(name + default)
+            call.append(name)
+            positional.append(name)
     positional_tuple = ", ".join(positional) + ("," if len(positional) == 1 else "")
-    source = _TEMPLATE.format(name="wrapper", params=", ".join(params), call=", ".join(call),
-                              positional=positional_tuple, keywords=", ".join(keywords))
-    exec(_compiled(source), namespace)
-    wrapper = namespace["wrapper"]
-    # tracebacks name the frame: File "<traced at::add>", line 5, in wrapper
-    wrapper.__code__ = wrapper.__code__.replace(co_filename=f"<traced {site.name}>")
-    return wrapper
+    return _FACTORY.format(factory=factory, defaults="".join(defaults), params=", ".join(params),
+                           call=", ".join(call), positional=positional_tuple,
+                           keywords=", ".join(keywords))
 
 
-@functools.cache
-def _compiled(source: str) -> CodeType:
-    """Many traced functions share a parameter list: compile each wrapper source once."""
-    return compile(source, "<traced>", "exec")
+# Every parameter list `traced` has seen in this process for a function of the package (not of
+# a test or a notebook): what the generator writes out.
+PARAMETER_LISTS_SEEN: set[str] = set()
+# parameter list -> its factory, or None where a parameter name is reserved
+_factories: dict[str, Callable[..., Any] | None] = {}
+
+
+def _factory(key: str) -> Callable[..., Any] | None:
+    if key in _factories:
+        return _factories[key]
+    from tensortrace.trace.generated.traced_wrappers import TRACED_WRAPPERS
+
+    made = TRACED_WRAPPERS.get(key)
+    if _RESERVED.intersection(part.strip("*=") for part in key.split(", ")):
+        made = None
+    elif made is None:  # not generated yet: the same factory, compiled in memory
+        namespace: dict[str, Any] = {"recorder": sys.modules[__name__]}
+        exec(compile(factory_source(key, "factory"), f"<traced wrapper ({key})>", "exec"),
+             namespace)
+        made = namespace["factory"]
+    _factories[key] = made
+    return made
+
+
+def _exact_wrapper(fn: Callable[..., Any], site: FrameSite) -> Callable[..., Any] | None:
+    found = parameter_list(fn)
+    if found is None:
+        return None
+    key, defaults, names = found
+    factory = _factory(key)
+    if factory is None:
+        return None
+    if getattr(fn, "__module__", "").startswith("tensortrace."):
+        PARAMETER_LISTS_SEEN.add(key)
+    return factory(fn, site, names, *defaults)  # type: ignore[no-any-return]
 
 
 def _generic_wrapper(fn: Callable[..., Any], site: FrameSite) -> Callable[..., Any]:
@@ -231,9 +355,25 @@ def _generic_wrapper(fn: Callable[..., Any], site: FrameSite) -> Callable[..., A
         rec = current
         if rec is None:
             return fn(*args, **kwargs)
-        return _call_traced(rec, site, fn, names, args, kwargs)
+        return call_traced(rec, site, fn, names, args, kwargs)
 
     return wrapper
+
+
+def traced_site_of_frame(frame: FrameType) -> FrameSite | None:
+    """The FrameSite of a Python frame that is a @traced wrapper's, else None: what a Python
+    stack (the CUDA allocator's memory history) shows in its place, named as the C++."""
+    code = frame.f_code
+    if code.co_name != "wrapper" or not (code.co_filename in _WRAPPER_FILES
+                                         or code.co_filename.startswith("<traced")):
+        return None
+    site = frame.f_locals.get("site_", frame.f_locals.get("site"))
+    return site if isinstance(site, FrameSite) else None
+
+
+# the files a wrapper's code comes from: the generated factories and the generic wrapper here
+_WRAPPER_FILES = frozenset({
+    __file__, os.path.join(os.path.dirname(__file__), "generated", "traced_wrappers.py")})
 
 
 # Set before import to build tensortrace with no @traced wrappers at all: the baseline the
@@ -254,14 +394,24 @@ def traced(layer: str, name: str, source: str, symbol: str | None = None,
         if WRAPPERS_COMPILED_OUT:
             return fn
         wrapper = _exact_wrapper(fn, site) or _generic_wrapper(fn, site)
-        functools.update_wrapper(wrapper, fn)
+        if isinstance(fn, FunctionType):
+            # functools.update_wrapper, unrolled: it runs for ~2000 functions at import
+            wrapper.__module__ = fn.__module__
+            wrapper.__name__ = fn.__name__
+            wrapper.__qualname__ = fn.__qualname__
+            wrapper.__doc__ = fn.__doc__
+            wrapper.__annotations__ = fn.__annotations__
+            wrapper.__dict__.update(fn.__dict__)
+            wrapper.__wrapped__ = fn  # type: ignore[attr-defined]
+        else:
+            functools.update_wrapper(wrapper, fn)
         wrapper.__traced_site__ = site  # type: ignore[attr-defined]
         return wrapper  # type: ignore[return-value]
 
     return decorate
 
 
-class frame:  # noqa: N801 - used like a function: `with frame(site):`
+class frame:  # used like a function: `with frame(site):`
     """A traced scope for code that is not a whole function (a loop, a redispatch step).
 
     `with frame(site, key="CPU"):` records a frame only if a trace is active.

@@ -8,12 +8,10 @@ Saving is JSON only, never pickle: a trace file is data, safe to open from anyon
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
@@ -90,11 +88,17 @@ class Trace:
         return cls(events, sites, data.get("meta", {}))
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        Path(path).write_text(json.dumps(self._json_data()))
+        import json  # only saving and loading need it: off the import path
+
+        with open(path, "w") as f:
+            json.dump(self._json_data(), f)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Trace:
-        return cls.from_json(json.loads(Path(path).read_text()))
+        import json
+
+        with open(path) as f:
+            return cls.from_json(json.load(f))
 
     # ---- threads (Note [Each thread has its own stack]) ---------------------------------------
     def threads(self) -> list[int]:
@@ -182,7 +186,10 @@ class Trace:
     # ---- Chrome trace ------------------------------------------------------------------------
     def export_chrome_trace(self, path: str | os.PathLike[str]) -> None:
         """Write a Chrome Trace Event file shaped like torch.profiler's export_chrome_trace."""
-        Path(path).write_text(json.dumps(self.chrome_trace_events()))
+        import json
+
+        with open(path, "w") as f:
+            json.dump(self.chrome_trace_events(), f)
 
     def chrome_trace_events(self) -> dict[str, Any]:
         pid = int(self.meta.get("pid", os.getpid()))
@@ -236,6 +243,20 @@ class Trace:
                             "args": {"kind": event.kind, **event.args, "Ev Idx": index}})
         return {"schemaVersion": 1, "traceEvents": out, "traceName": "tensortrace",
                 "displayTimeUnit": "ms"}
+
+    # Note [A Trace shows itself]
+    # In a terminal (rich) and in Jupyter a Trace displays as the replay's Timeline overview.
+    # The replay is imported when a trace is first shown, not with the package: it is the
+    # viewer side (rich, the timeline), which a program that only records does not need.
+    def __rich__(self) -> Any:
+        from tensortrace.replay.timeline import trace_rich
+
+        return trace_rich(self)
+
+    def _repr_html_(self) -> str:
+        from tensortrace.replay.timeline import trace_repr_html
+
+        return trace_repr_html(self)
 
     def __len__(self) -> int:
         return len(self.events)

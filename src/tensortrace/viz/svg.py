@@ -54,7 +54,7 @@ def element(tag: str, text: str | None = None, **attrs: object) -> str:
 
 
 def rect(x: float, y: float, w: float, h: float, **attrs: object) -> str:
-    return element("rect", x=_n(x), y=_n(y), width=_n(w), height=_n(h), **attrs)
+    return element("rect", None, x=_n(x), y=_n(y), width=_n(w), height=_n(h), **attrs)
 
 
 def text(x: float, y: float, content: str, size: float = 12, anchor: str = "start",
@@ -64,11 +64,11 @@ def text(x: float, y: float, content: str, size: float = 12, anchor: str = "star
 
 
 def line(x1: float, y1: float, x2: float, y2: float, **attrs: object) -> str:
-    return element("line", x1=_n(x1), y1=_n(y1), x2=_n(x2), y2=_n(y2), **attrs)
+    return element("line", None, x1=_n(x1), y1=_n(y1), x2=_n(x2), y2=_n(y2), **attrs)
 
 
 def path(d: str, **attrs: object) -> str:
-    return element("path", d=d, **attrs)
+    return element("path", None, d=d, **attrs)
 
 
 def group(children: list[str], **attrs: object) -> str:

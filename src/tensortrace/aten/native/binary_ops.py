@@ -234,6 +234,7 @@ def remainder(self: Tensor | Scalar, other: Tensor | Scalar) -> Tensor:
     """remainder.Scalar and remainder.Scalar_Tensor: wrap the number, redispatch."""
     if not isinstance(self, Tensor):
         return at().remainder(wrapped_scalar_tensor(self), other)
+    assert not isinstance(other, Tensor)  # remainder.Tensor has its own kernel
     return at().remainder(self, wrapped_scalar_tensor(other))
 
 

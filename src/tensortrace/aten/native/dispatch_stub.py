@@ -57,7 +57,7 @@ def DECLARE_DISPATCH(name: str, source: str,  # noqa: N802
     return DispatchStub(name, source, legacy)
 
 
-def REGISTER_DISPATCH(stub: DispatchStub, kernel: Callable[..., Any]) -> None:  # noqa: N802
+def REGISTER_DISPATCH(stub: DispatchStub, kernel: Callable[..., Any]) -> None:
     stub.cpu_dispatch_ptr = kernel
 
 

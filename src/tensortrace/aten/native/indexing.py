@@ -41,7 +41,7 @@ IndexList = Sequence["Tensor | None"]
 
 
 # ---- IndexingUtils.h -----------------------------------------------------------------------------
-def checkIndexTensorTypes(indices: IndexList) -> None:  # noqa: N802
+def checkIndexTensorTypes(indices: IndexList) -> None:
     for t in indices:
         if t is not None and t.defined():
             TORCH_CHECK_INDEX(t.scalar_type() in _INDEX_TYPES, "tensors used as indices must be "
@@ -49,7 +49,7 @@ def checkIndexTensorTypes(indices: IndexList) -> None:  # noqa: N802
 
 
 @traced("native", "at::native::expandTensors", UTILS)
-def expandTensors(self: Tensor, indices: IndexList) -> list[Tensor | None]:  # noqa: N802
+def expandTensors(self: Tensor, indices: IndexList) -> list[Tensor | None]:
     """A byte/bool mask becomes one long index per mask dim: the columns of mask.nonzero()."""
     result: list[Tensor | None] = []
     for index in indices:
@@ -75,13 +75,13 @@ def expandTensors(self: Tensor, indices: IndexList) -> list[Tensor | None]:  # n
     return result
 
 
-def hasContiguousSubspace(tl: IndexList) -> bool:  # noqa: N802
+def hasContiguousSubspace(tl: IndexList) -> bool:
     """Are the defined indices next to each other (then the result keeps their place)?"""
     defined = [i for i, t in enumerate(tl) if t is not None]
     return not defined or defined[-1] - defined[0] + 1 == len(defined)
 
 
-def transposeToFront(self: Tensor, indices: IndexList) -> tuple[Tensor, list[Tensor | None]]:  # noqa: N802
+def transposeToFront(self: Tensor, indices: IndexList) -> tuple[Tensor, list[Tensor | None]]:
     """Move the indexed dims to the front (NumPy's rule for non-adjacent advanced indices)."""
     dims: list[int] = []
     transposed: list[Tensor | None] = []
@@ -218,7 +218,7 @@ def index_put(self: Tensor, indices: IndexList, values: Tensor,
     return self.clone(memory_format="contiguous_format").index_put_(indices, values, accumulate)
 
 
-def canDispatchToMaskedFill(self: Tensor, indices: IndexList,  # noqa: N802
+def canDispatchToMaskedFill(self: Tensor, indices: IndexList,
                             value: Tensor) -> tuple[bool, Tensor | None]:
     """One bool mask and a one-element value: index_put_ is a masked_fill_."""
     if not (value.numel() == 1 and value.device().is_cpu()):

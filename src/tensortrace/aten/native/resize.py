@@ -21,7 +21,7 @@ from tensortrace.trace import recorder, traced
 SOURCE = "aten/src/ATen/native/Resize.h"
 
 
-def checkInBoundsForStorage(size: Sequence[int], stride: Sequence[int],  # noqa: N802
+def checkInBoundsForStorage(size: Sequence[int], stride: Sequence[int],
                             storage_offset: int, itemsize: int, storage_nbytes: int) -> None:
     new_storage_size_bytes = computeStorageNbytes(size, stride, itemsize)
     storage_offset_bytes = storage_offset * itemsize
@@ -36,7 +36,7 @@ def checkInBoundsForStorage(size: Sequence[int], stride: Sequence[int],  # noqa:
 
 
 @traced("native", "at::native::setStrided", SOURCE, legacy="as_strided (TensorShape.cpp)")
-def setStrided(self: Tensor, size: Sequence[int], stride: Sequence[int],  # noqa: N802
+def setStrided(self: Tensor, size: Sequence[int], stride: Sequence[int],
                storage_offset: int) -> None:
     TORCH_CHECK(len(size) == len(stride), "mismatch in length of strides and shape")
     for s in stride:

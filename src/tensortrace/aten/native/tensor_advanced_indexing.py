@@ -44,7 +44,7 @@ def masked_fill__cpu(self: Tensor, mask: Tensor, value: Scalar | Tensor) -> Tens
     if isinstance(value, Tensor):
         TORCH_CHECK(value.dim() == 0, "masked_fill_ only supports a 0-dimensional value tensor, "
                     "but got tensor with ", value.dim(), " dimension(s).")
-        value = value.item()
+        return masked_fill_impl_cpu(self, mask, value.item())
     return masked_fill_impl_cpu(self, mask, value)
 
 

@@ -204,16 +204,16 @@ def where(condition: Tensor, self: Tensor | Scalar, other: Tensor | Scalar) -> T
     """where.self, and the CompositeImplicitAutograd ScalarSelf / ScalarOther / Scalar."""
     from tensortrace.aten import functions as at
 
-    self_is_tensor, other_is_tensor = isinstance(self, Tensor), isinstance(other, Tensor)
-    if self_is_tensor and other_is_tensor:
-        result_type = type_properties.result_type_tensors(self, other)
-        out = at.empty([0], dtype=result_type, device=self.device())
-        return where_self_out(condition, self, other, out)
-    if self_is_tensor:  # where.ScalarOther
+    if isinstance(self, Tensor):
+        if isinstance(other, Tensor):
+            result_type = type_properties.result_type_tensors(self, other)
+            out = at.empty([0], dtype=result_type, device=self.device())
+            return where_self_out(condition, self, other, out)
+        # where.ScalarOther
         result_type = type_properties.result_type_tensor_scalar(self, other)
         other_t = at.scalar_tensor(other, dtype=result_type, device=self.device())
         return at.where(condition, self.to(result_type), other_t)
-    if other_is_tensor:  # where.ScalarSelf
+    if isinstance(other, Tensor):  # where.ScalarSelf
         result_type = type_properties.result_type_tensor_scalar(other, self)
         self_t = at.scalar_tensor(self, dtype=result_type, device=other.device())
         return at.where(condition, self_t, other.to(result_type))

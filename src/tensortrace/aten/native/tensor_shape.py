@@ -64,7 +64,7 @@ def infer_size_dv(shape: Sequence[int], numel: int) -> list[int]:
 
 
 @traced("native", "at::detail::computeStride", TENSOR_UTILS, legacy="THTensor_compute_stride")
-def computeStride(oldshape: Sequence[int], oldstride: Sequence[int],  # noqa: N802
+def computeStride(oldshape: Sequence[int], oldstride: Sequence[int],
                   newshape: Sequence[int]) -> list[int] | None:
     """Strides that let `newshape` view memory laid out as (oldshape, oldstride), or None.
 
@@ -373,7 +373,7 @@ def squeeze_dims(self: Tensor, dim: Sequence[int]) -> Tensor:
 
 
 @traced("native", "at::inferExpandGeometry", "aten/src/ATen/ExpandUtils.cpp")
-def inferExpandGeometry(tensor_sizes: Sequence[int], tensor_strides: Sequence[int],  # noqa: N802
+def inferExpandGeometry(tensor_sizes: Sequence[int], tensor_strides: Sequence[int],
                         sizes: Sequence[int]) -> tuple[list[int], list[int]]:
     """The expanded sizes, with stride 0 wherever a size-1 (or new, leading) dim is repeated."""
     ndim = len(sizes)
@@ -428,7 +428,7 @@ def expand_as(self: Tensor, other: Tensor) -> Tensor:
 
 @native_function(SOURCE, name="diagonal", legacy="at::native::diagonal")
 def diagonal(self: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
-    nDims = self.dim()  # noqa: N806 - PyTorch's name
+    nDims = self.dim()  # PyTorch's name
     dim1 = maybe_wrap_dim(dim1, nDims)
     dim2 = maybe_wrap_dim(dim2, nDims)
     TORCH_CHECK(dim1 != dim2, "diagonal dimensions cannot be identical ", dim1, ", ", dim2)

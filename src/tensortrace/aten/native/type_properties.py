@@ -27,9 +27,9 @@ U = ScalarType.Undefined
 
 @dataclass(slots=True)
 class ResultTypeState:
-    dimResult: ScalarType = U  # noqa: N815 - PyTorch's field names
-    wrappedResult: ScalarType = U  # noqa: N815
-    zeroResult: ScalarType = U  # noqa: N815
+    dimResult: ScalarType = U  # PyTorch's field names
+    wrappedResult: ScalarType = U
+    zeroResult: ScalarType = U
 
 
 def promote_skip_undefined(a: ScalarType, b: ScalarType) -> ScalarType:

@@ -12,7 +12,10 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 from enum import IntEnum
+from types import FrameType
 from typing import Any
+
+from tensortrace.trace.recorder import traced_site_of_frame
 
 Frames = list[dict[str, Any]]
 
@@ -97,15 +100,20 @@ class TraceEntryRingBuffer:
 def gather_context(stacks: str) -> list[dict[str, Any]]:
     """The Python stack, innermost first (CapturedTraceback::gather, then symbolize).
 
-    With stacks="all" the traced frames (`<traced c10::...>`, named as the C++) stay in, the way
-    torch's "all" adds the C++ frames; with "python" they are dropped.
+    With stacks="all" the traced frames (the @traced wrappers, shown as `<traced c10::...>` and
+    named as the C++) stay in, the way torch's "all" adds the C++ frames; with "python" they are
+    dropped.
     """
     frames: list[dict[str, Any]] = []
-    f = sys._getframe(2)
+    f: FrameType | None = sys._getframe(2)
     while f is not None:
-        filename = f.f_code.co_filename
-        if stacks == "all" or not filename.startswith("<traced"):
-            name = filename[8:-1] if filename.startswith("<traced") else f.f_code.co_name
-            frames.append({"filename": filename, "line": f.f_lineno, "name": name})
+        site = traced_site_of_frame(f)
+        if site is not None:
+            if stacks == "all":
+                frames.append({"filename": f"<traced {site.name}>", "line": f.f_lineno,
+                               "name": site.name})
+        else:
+            frames.append({"filename": f.f_code.co_filename, "line": f.f_lineno,
+                           "name": f.f_code.co_name})
         f = f.f_back
     return frames

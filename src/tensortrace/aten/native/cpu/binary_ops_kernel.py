@@ -43,7 +43,7 @@ SOURCE = "aten/src/ATen/native/cpu/BinaryOpsKernel.cpp"
 Binary = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
-def AT_DISPATCH_CHECK(name: str, dtype: ScalarType, supported: bool) -> None:  # noqa: N802
+def AT_DISPATCH_CHECK(name: str, dtype: ScalarType, supported: bool) -> None:
     """The error an AT_DISPATCH_* switch raises for a dtype it has no case for."""
     TORCH_CHECK_NOT_IMPLEMENTED(supported, '"', name, '" not implemented for \'', dtype, "'")
 

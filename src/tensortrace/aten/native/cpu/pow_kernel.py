@@ -10,6 +10,8 @@ NumPy's in the last bit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from tensortrace.aten.native.cpu.binary_ops_kernel import AT_DISPATCH_CHECK, binary_loop
@@ -69,13 +71,14 @@ def pow_tensor_scalar_kernel(it: TensorIteratorBase, exp_scalar: Scalar) -> None
     if isComplexType(dtype):
         _pow_complex_scalar(it, dtype, complex(exp_scalar))
         return
-    exp = float(exp_scalar)
+    exp_f = float(exp_scalar)
     # pow_tensor_scalar_optimized_kernel: the exponents with an exact cheaper form
-    special = {2.0: lambda a: a * a, 3.0: lambda a: a * a * a, 0.5: np.sqrt,
-               -0.5: lambda a: a.dtype.type(1) / np.sqrt(a),
-               -1.0: lambda a: a.dtype.type(1) / a, -2.0: lambda a: a.dtype.type(1) / (a * a)}
-    if exp in special:
-        cpu_kernel_vec(it, unary_loop(special[exp]))
+    special: dict[float, Callable[[np.ndarray], np.ndarray]] = {
+        2.0: lambda a: a * a, 3.0: lambda a: a * a * a, 0.5: np.sqrt,
+        -0.5: lambda a: a.dtype.type(1) / np.sqrt(a),
+        -1.0: lambda a: a.dtype.type(1) / a, -2.0: lambda a: a.dtype.type(1) / (a * a)}
+    if exp_f in special:
+        cpu_kernel_vec(it, unary_loop(special[exp_f]))
         return
     exp_value = scalar_to(exp_scalar, ScalarType.Double if dtype == ScalarType.Double
                           else ScalarType.Float)

@@ -48,7 +48,7 @@ def _round(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
 
 
 def _arange_float_chunk(begin: int, end: int, start: float, step: float, dtype: np.dtype,
-                        acc: type) -> np.ndarray:
+                        acc: type[np.floating[Any]]) -> np.ndarray:
     """One thread's vectorized_loop: 2 vectors per step from `base`, then a scalar tail."""
     fma = _fma_float64 if acc is np.float64 else _fma_float32
     vec = VECTOR_BYTES // dtype.itemsize
@@ -89,7 +89,7 @@ def arange_kernel(it: TensorIteratorBase, start: Any, size: int, step: Any) -> N
     cpu_serial_kernel(it, fill)
 
 
-def _reduced(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
+def _reduced(values: np.ndarray | np.generic, dtype: np.dtype) -> np.ndarray:
     """A float result stored back into c10::Half / c10::BFloat16 (round to nearest even)."""
     return values.astype(np.float32).astype(dtype).astype(np.float32)
 

@@ -1,0 +1,45 @@
+"""Load the generated modules of a package, or build them in memory when they are stale.
+
+Note [Stale generated files]
+The generated files are checked in, so a branch that adds an entry to native_functions.yaml
+and does not run `python -m tensortrace.torchgen` leaves them behind the YAML. Importing them
+then would bind the old operators: a silent wrong binding. So each generated package's
+__init__ records the fingerprint of the inputs it was written from (INPUTS_SHA256); when it does
+not match the current inputs, the loader warns and runs the generator in memory instead, so the
+runtime always matches the YAML (it is only slower to import), and
+tests/test_generated_files.py fails until the files are regenerated.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import sys
+import types
+import warnings
+
+from tensortrace.torchgen.model import inputs_fingerprint
+
+_fingerprint = functools.cache(inputs_fingerprint)
+
+
+def load(package: str) -> dict[str, types.ModuleType]:
+    """Import `package`'s generated modules in order (or build them), name -> module."""
+    init = importlib.import_module(package)
+    if getattr(init, "INPUTS_SHA256", None) == _fingerprint():
+        return {name: importlib.import_module(f"{package}.{name}") for name in init.MODULES}
+    from tensortrace.torchgen.gen import COMMAND, package_sources
+
+    warnings.warn(f"{package} is out of date with its inputs (the YAML files, "
+                  f"torchgen): built in memory instead; `{COMMAND}` rewrites the files",
+                  RuntimeWarning, stacklevel=2)
+    modules = {}
+    for name, source in package_sources(package).items():
+        qualified = f"{package}.{name}"
+        module = types.ModuleType(qualified)
+        module.__file__ = f"<{qualified}, generated in memory>"
+        sys.modules[qualified] = module
+        setattr(init, name, module)
+        exec(compile(source, module.__file__, "exec"), module.__dict__)
+        modules[name] = module
+    return modules
