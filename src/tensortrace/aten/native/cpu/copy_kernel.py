@@ -19,7 +19,9 @@ from tensortrace.trace import traced
 
 def _copy_loop(out: np.ndarray, src: np.ndarray) -> None:
     if src.dtype.kind == "c" and out.dtype.kind != "c":
-        src = src.real  # static_cast<real>(complex) keeps the real part (copy_ has warned)
+        # static_cast<bool>(complex) is "nonzero"; to a real type it keeps the real part
+        # (copy_ has warned), without NumPy's own ComplexWarning
+        src = src != 0 if out.dtype.kind == "b" else src.real
     np.copyto(out, src, casting="unsafe")
 
 
