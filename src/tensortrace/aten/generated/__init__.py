@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "f513c436d2b61d2a0893471f903cdf0b42828ca7474606ecf1701c4d0f1fc74d"
+INPUTS_SHA256 = "24c1b5a9ef49bd6f1544643875b426bd9a54e9dfc6d12b0dda5d27cdd6039f03"
 
 MODULES: tuple[str, ...] = (
     "operators",

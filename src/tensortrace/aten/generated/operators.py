@@ -1093,6 +1093,12 @@ dot = _register(parse_schema(
 dot_out = _register(parse_schema(
     'dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)'),
     {'func': 'dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'dot_out'}}})
+vdot = _register(parse_schema(
+    'vdot(Tensor self, Tensor other) -> Tensor'),
+    {'func': 'vdot(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU': 'vdot', 'CUDA': 'vdot_cuda'}}})
+vdot_out = _register(parse_schema(
+    'vdot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'vdot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'vdot_out'}}})
 matmul = _register(parse_schema(
     'matmul(Tensor self, Tensor other) -> Tensor'),
     {'func': 'matmul(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'matmul'}}})
@@ -1342,6 +1348,9 @@ _softmax_out = _register(parse_schema(
 softmax_int = _register(parse_schema(
     'softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor'),
     {'func': 'softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'softmax'}}})
+softmax_int_out = _register(parse_schema(
+    'softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'softmax_out'}}})
 _log_softmax = _register(parse_schema(
     '_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor'),
     {'func': '_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor', **{'structured_delegate': '_log_softmax.out', 'tags': 'core'}})
@@ -1351,6 +1360,9 @@ _log_softmax_out = _register(parse_schema(
 log_softmax_int = _register(parse_schema(
     'log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor'),
     {'func': 'log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'log_softmax'}}})
+log_softmax_int_out = _register(parse_schema(
+    'log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'log_softmax_out'}}})
 _softmax_backward_data = _register(parse_schema(
     '_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor'),
     {'func': '_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor', **{'structured_delegate': '_softmax_backward_data.out'}})
@@ -1540,6 +1552,72 @@ isin_Scalar_Tensor = _register(parse_schema(
 conj_physical = _register(parse_schema(
     'conj_physical(Tensor self) -> Tensor'),
     {'func': 'conj_physical(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'conj_physical'}, 'tags': 'pointwise'}})
+conj_physical_out = _register(parse_schema(
+    'conj_physical.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'conj_physical.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'conj_physical_out'}, 'tags': 'pointwise'}})
+conj_physical_ = _register(parse_schema(
+    'conj_physical_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'conj_physical_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'conj_physical_'}, 'tags': 'pointwise'}})
+_conj_physical = _register(parse_schema(
+    '_conj_physical(Tensor self) -> Tensor'),
+    {'func': '_conj_physical(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': '_conj_physical'}, 'tags': 'pointwise'}})
+_conj = _register(parse_schema(
+    '_conj(Tensor(a) self) -> Tensor(a)'),
+    {'func': '_conj(Tensor(a) self) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': '_conj'}}})
+conj = _register(parse_schema(
+    'conj(Tensor(a) self) -> Tensor(a)'),
+    {'func': 'conj(Tensor(a) self) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'conj'}}})
+_neg_view = _register(parse_schema(
+    '_neg_view(Tensor(a) self) -> Tensor(a)'),
+    {'func': '_neg_view(Tensor(a) self) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': '_neg_view'}}})
+real = _register(parse_schema(
+    'real(Tensor(a) self) -> Tensor(a)'),
+    {'func': 'real(Tensor(a) self) -> Tensor(a)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'real'}}})
+imag = _register(parse_schema(
+    'imag(Tensor(a) self) -> Tensor(a)'),
+    {'func': 'imag(Tensor(a) self) -> Tensor(a)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'imag'}}})
+view_as_real = _register(parse_schema(
+    'view_as_real(Tensor(a) self) -> Tensor(a)'),
+    {'func': 'view_as_real(Tensor(a) self) -> Tensor(a)', **{'variants': 'function', 'dispatch': {'CPU, CUDA, Meta': 'view_as_real'}}})
+view_as_complex = _register(parse_schema(
+    'view_as_complex(Tensor(a) self) -> Tensor(a)'),
+    {'func': 'view_as_complex(Tensor(a) self) -> Tensor(a)', **{'variants': 'function', 'dispatch': {'CPU, CUDA, Meta': 'view_as_complex'}}})
+complex = _register(parse_schema(
+    'complex(Tensor real, Tensor imag) -> Tensor'),
+    {'func': 'complex(Tensor real, Tensor imag) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'complex'}}})
+complex_out = _register(parse_schema(
+    'complex.out(Tensor real, Tensor imag, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'complex.out(Tensor real, Tensor imag, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'complex_out'}}})
+polar = _register(parse_schema(
+    'polar(Tensor abs, Tensor angle) -> Tensor'),
+    {'func': 'polar(Tensor abs, Tensor angle) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'polar'}}})
+polar_out = _register(parse_schema(
+    'polar.out(Tensor abs, Tensor angle, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'polar.out(Tensor abs, Tensor angle, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'polar_out'}}})
+angle = _register(parse_schema(
+    'angle(Tensor self) -> Tensor'),
+    {'func': 'angle(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'angle'}, 'tags': 'pointwise'}})
+angle_out = _register(parse_schema(
+    'angle.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'angle.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'angle_out'}, 'tags': 'pointwise'}})
+sgn = _register(parse_schema(
+    'sgn(Tensor self) -> Tensor'),
+    {'func': 'sgn(Tensor self) -> Tensor', **{'variants': 'function, method', 'structured_delegate': 'sgn.out', 'tags': 'pointwise'}})
+sgn_ = _register(parse_schema(
+    'sgn_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'sgn_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'method', 'structured_delegate': 'sgn.out', 'tags': 'pointwise'}})
+sgn_out = _register(parse_schema(
+    'sgn.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'sgn.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'sgn_out'}, 'tags': 'pointwise'}})
+sign = _register(parse_schema(
+    'sign(Tensor self) -> Tensor'),
+    {'func': 'sign(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'sign.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+sign_ = _register(parse_schema(
+    'sign_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'sign_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'sign.out', 'variants': 'method', 'tags': 'pointwise'}})
+sign_out = _register(parse_schema(
+    'sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'sign_out'}, 'tags': 'pointwise'}})
 frexp_Tensor = _register(parse_schema(
     'frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)'),
     {'func': 'frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)', **{'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'frexp'}}})
@@ -2284,6 +2362,8 @@ OPERATORS: list[OperatorHandle] = [
     mv_out,
     dot,
     dot_out,
+    vdot,
+    vdot_out,
     matmul,
     matmul_out,
     unsqueeze_,
@@ -2367,9 +2447,11 @@ OPERATORS: list[OperatorHandle] = [
     _softmax,
     _softmax_out,
     softmax_int,
+    softmax_int_out,
     _log_softmax,
     _log_softmax_out,
     log_softmax_int,
+    log_softmax_int_out,
     _softmax_backward_data,
     _softmax_backward_data_out,
     _log_softmax_backward_data,
@@ -2433,6 +2515,28 @@ OPERATORS: list[OperatorHandle] = [
     isin_Tensor_Scalar,
     isin_Scalar_Tensor,
     conj_physical,
+    conj_physical_out,
+    conj_physical_,
+    _conj_physical,
+    _conj,
+    conj,
+    _neg_view,
+    real,
+    imag,
+    view_as_real,
+    view_as_complex,
+    complex,
+    complex_out,
+    polar,
+    polar_out,
+    angle,
+    angle_out,
+    sgn,
+    sgn_,
+    sgn_out,
+    sign,
+    sign_,
+    sign_out,
     frexp_Tensor,
     frexp_Tensor_out,
     trapezoid_x,

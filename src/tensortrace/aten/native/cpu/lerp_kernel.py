@@ -31,11 +31,18 @@ def lerp_scalar_kernel(it: TensorIteratorBase, weight: Any) -> None:
     AT_DISPATCH_CHECK("lerp_kernel_scalar", dtype,
                       isFloatingType(dtype) or dtype in (ScalarType.ComplexFloat,
                                                          ScalarType.ComplexDouble))
-    w = float(weight)
+    complex_ = dtype in (ScalarType.ComplexFloat, ScalarType.ComplexDouble)
+    w = complex(weight) if complex_ else float(weight)
 
     def loop(out: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
         self_, end = to_opmath(a, b)
         op = self_.dtype.type
+        if complex_:  # c10::complex arithmetic: no fused multiply-add to emulate
+            wc = op(w)
+            diff_c = end - self_
+            out[...] = (self_ + wc * diff_c if abs(w) < 0.5
+                        else end - diff_c * (op(1) - wc))
+            return
         wt = op(w)
         diff = end - self_  # rounded in opmath, as the Vectorized subtraction is
         wide = np.float64 if op is not np.float64 else np.longdouble

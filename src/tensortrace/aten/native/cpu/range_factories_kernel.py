@@ -26,7 +26,7 @@ from tensortrace.aten.native.range_factories import arange_stub, linspace_stub
 from tensortrace.aten.parallel import GRAIN_SIZE, chunks, get_num_threads
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.c10.scalar import checked_convert
-from tensortrace.c10.scalar_type import ScalarType, isFloatingType, numpy_dtype
+from tensortrace.c10.scalar_type import ScalarType, isComplexType, isFloatingType, numpy_dtype
 from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/cpu/RangeFactoriesKernel.cpp"
@@ -105,6 +105,14 @@ def linspace_kernel(it: TensorIteratorBase, start: Any, end: Any, steps: int) ->
         idx = np.arange(n, dtype=np.int64)
         rev = steps - idx - 1
         halfway = steps // 2
+        if isComplexType(st):  # c10::complex<T> arithmetic, step of scalar_t
+            part = dtype.type(0).real.dtype
+            s = dtype.type(checked_convert(start, st))
+            e = dtype.type(checked_convert(end, st))
+            step = (e - s) / dtype.type(steps - 1)
+            up = s + step * idx.astype(part)
+            down = e - step * rev.astype(part)
+            return np.where(idx < halfway, up, down).astype(dtype)
         if st in (ScalarType.Float, ScalarType.Double):
             s = np.asarray(checked_convert(start, st), dtype)
             e = np.asarray(checked_convert(end, st), dtype)
