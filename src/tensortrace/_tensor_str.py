@@ -164,52 +164,78 @@ class _Formatter:
         return (self.max_width - len(ret)) * " " + ret
 
 
-def _scalar_str(self: np.ndarray, formatter1: _Formatter) -> str:
-    return formatter1.format(_python_values(self.reshape(1))[0])
+def _complex_str(val: complex, formatter1: _Formatter, formatter2: _Formatter) -> str:
+    real_str = formatter1.format(val.real)
+    imag_str = (formatter2.format(val.imag) + "j").lstrip()
+    # handles negative numbers, +0.0, -0.0
+    if imag_str[0] == "+" or imag_str[0] == "-":
+        return real_str + imag_str
+    return real_str + "+" + imag_str
 
 
-def _vector_str(self: np.ndarray, indent: int, summarize: bool, formatter1: _Formatter) -> str:
+def _scalar_str(self: np.ndarray, formatter1: _Formatter,
+                formatter2: _Formatter | None = None) -> str:
+    value = _python_values(self.reshape(1))[0]
+    if formatter2 is not None:
+        return _complex_str(value, formatter1, formatter2)
+    return formatter1.format(value)
+
+
+def _vector_str(self: np.ndarray, indent: int, summarize: bool, formatter1: _Formatter,
+                formatter2: _Formatter | None = None) -> str:
     # length includes spaces and comma between elements
     element_length = formatter1.width() + 2
+    if formatter2 is not None:
+        # width for imag_formatter + an extra j for complex
+        element_length += formatter2.width() + 1
     elements_per_line = max(1, math.floor((PRINT_OPTS.linewidth - indent) / element_length))
+
+    def _val_formatter(val: Any) -> str:
+        if formatter2 is not None:
+            return _complex_str(val, formatter1, formatter2)
+        return formatter1.format(val)
 
     if summarize and not PRINT_OPTS.edgeitems:
         # Deal with edge case that negative zero is zero
         data = ["..."]
     elif summarize and self.shape[0] > 2 * PRINT_OPTS.edgeitems:
         data = (
-            [formatter1.format(val) for val in _python_values(self[: PRINT_OPTS.edgeitems])]
+            [_val_formatter(val) for val in _python_values(self[: PRINT_OPTS.edgeitems])]
             + [" ..."]
-            + [formatter1.format(val) for val in _python_values(self[-PRINT_OPTS.edgeitems:])]
+            + [_val_formatter(val) for val in _python_values(self[-PRINT_OPTS.edgeitems:])]
         )
     else:
-        data = [formatter1.format(val) for val in _python_values(self)]
+        data = [_val_formatter(val) for val in _python_values(self)]
 
     data_lines = [data[i: i + elements_per_line] for i in range(0, len(data), elements_per_line)]
     lines = [", ".join(line) for line in data_lines]
     return "[" + ("," + "\n" + " " * (indent + 1)).join(lines) + "]"
 
 
+# formatter2 is only used for printing complex tensors: formatter1 and formatter2 are then the
+# formatters of tensor.real and tensor.imag
 def _tensor_str_with_formatter(self: np.ndarray, indent: int, summarize: bool,
-                               formatter1: _Formatter) -> str:
+                               formatter1: _Formatter,
+                               formatter2: _Formatter | None = None) -> str:
     dim = self.ndim
 
     if dim == 0:
-        return _scalar_str(self, formatter1)
+        return _scalar_str(self, formatter1, formatter2)
 
     if dim == 1:
-        return _vector_str(self, indent, summarize, formatter1)
+        return _vector_str(self, indent, summarize, formatter1, formatter2)
 
     if summarize and self.shape[0] > 2 * PRINT_OPTS.edgeitems:
         slices = (
-            [_tensor_str_with_formatter(self[i], indent + 1, summarize, formatter1)
+            [_tensor_str_with_formatter(self[i], indent + 1, summarize, formatter1, formatter2)
              for i in range(PRINT_OPTS.edgeitems)]
             + ["..."]
-            + [_tensor_str_with_formatter(self[i], indent + 1, summarize, formatter1)
+            + [_tensor_str_with_formatter(self[i], indent + 1, summarize, formatter1, formatter2)
                for i in range(len(self) - PRINT_OPTS.edgeitems, len(self))]
         )
     else:
-        slices = [_tensor_str_with_formatter(self[i], indent + 1, summarize, formatter1)
+        slices = [_tensor_str_with_formatter(self[i], indent + 1, summarize, formatter1,
+                                             formatter2)
                   for i in range(self.shape[0])]
 
     tensor_str = ("," + "\n" * (dim - 1) + " " * (indent + 1)).join(slices)
@@ -222,6 +248,17 @@ def _tensor_str(self: Any, indent: int) -> str:
 
     summarize = self.numel() > PRINT_OPTS.threshold
     data = self.cdata.numpy_view()  # a view of the tensor's memory, nothing copied
+    if self.cdata.is_neg():  # handle the negative bit (resolve_neg, on the NumPy side)
+        data = np.negative(data)
+    if self.dtype.is_complex:
+        if self.cdata.is_conj():  # handle the conjugate bit (resolve_conj, on the NumPy side)
+            data = np.conj(data)
+        real_formatter = _Formatter(get_summarized_data(data.real) if summarize else data.real,
+                                    True)
+        imag_formatter = _Formatter(get_summarized_data(data.imag) if summarize else data.imag,
+                                    True)
+        return _tensor_str_with_formatter(data, indent, summarize, real_formatter,
+                                          imag_formatter)
     formatter = _Formatter(get_summarized_data(data) if summarize else data,
                            self.dtype.is_floating_point)
     return _tensor_str_with_formatter(data, indent, summarize, formatter)
@@ -279,7 +316,10 @@ def _str_intern(inp: Any, *, tensor_contents: str | None = None) -> str:
         suffixes.append("device='" + str(self.device) + "'")
 
     default_dtype = get_default_dtype()
-    has_default_dtype = self.dtype in (default_dtype, DTYPES["int64"], DTYPES["bool"])
+    default_complex_dtype = DTYPES["complex128" if default_dtype == DTYPES["float64"]
+                                   else "complex64"]
+    has_default_dtype = self.dtype in (default_dtype, default_complex_dtype, DTYPES["int64"],
+                                       DTYPES["bool"])
     if self.device.type == "meta":
         suffixes.append("size=" + str(tuple(self.shape)))
         if self.dtype != default_dtype:

@@ -47,6 +47,8 @@ STORAGE_TYPES: dict[ScalarType, str] = {
     ScalarType.Long: "LongStorage", ScalarType.Int: "IntStorage",
     ScalarType.Short: "ShortStorage", ScalarType.Char: "CharStorage",
     ScalarType.Byte: "ByteStorage", ScalarType.Bool: "BoolStorage",
+    ScalarType.ComplexFloat: "ComplexFloatStorage",
+    ScalarType.ComplexDouble: "ComplexDoubleStorage",
 }
 
 
@@ -87,9 +89,13 @@ class _TensorPickler(pickle._Pickler):  # the Python pickler: its save_global ca
             cdata = obj.cdata
             impl = cdata.unsafeGetTensorImpl()
             ref = _StorageRef(impl.storage_.unsafeGetStorageImpl(), impl.scalar_type())
-            return (_REBUILD_TENSOR_V2, (ref, cdata.storage_offset(), tuple(cdata.sizes()),
-                                         tuple(cdata.strides()), bool(obj.requires_grad),
-                                         OrderedDict()))
+            args: tuple[Any, ...] = (ref, cdata.storage_offset(), tuple(cdata.sizes()),
+                                     tuple(cdata.strides()), bool(obj.requires_grad),
+                                     OrderedDict())
+            # torch._utils.get_tensor_metadata: the math bits, appended only when set
+            metadata = {name: True for name, bit in (("conj", impl.is_conj()),
+                                                     ("neg", impl.is_neg())) if bit}
+            return (_REBUILD_TENSOR_V2, (*args, metadata) if metadata else args)
         return NotImplemented
 
     def persistent_id(self, obj: Any) -> Any:
@@ -118,8 +124,9 @@ class _TensorPickler(pickle._Pickler):  # the Python pickler: its save_global ca
 
 def TORCH_CHECK_SAVE(cond: bool) -> None:  # noqa: N802
     if not cond:
-        raise RuntimeError("torch.save: views of one storage with different dtypes are not "
-                           "supported by tensortrace")
+        # torch/serialization.py's persistent_id check, with its words
+        raise RuntimeError("Cannot save multiple tensors or storages that view the same data "
+                           "as different types")
 
 
 def _archive_name(f: Any) -> str:
@@ -296,8 +303,13 @@ class _LoadingUnpickler:
 
         def rebuild(storage: Any, storage_offset: int, size: Any, stride: Any,
                     requires_grad: bool, backward_hooks: Any, metadata: Any = None) -> Any:
-            return rebuilder.tensor(storage, storage_offset, tuple(size), tuple(stride),
-                                    requires_grad)
+            result = rebuilder.tensor(storage, storage_offset, tuple(size), tuple(stride),
+                                      requires_grad)
+            if metadata:  # torch._utils.set_tensor_metadata: the conj and neg bits
+                impl = result.cdata.unsafeGetTensorImpl()
+                impl._set_conj(bool(metadata.get("conj", False)))
+                impl._set_neg(bool(metadata.get("neg", False)))
+            return result
 
         unpickler.allowed["torch._utils._rebuild_tensor_v2"] = rebuild
         return unpickler.load()

@@ -70,16 +70,21 @@ def run(module: Any, program: str) -> Outcome:
 
 
 def _tensor_facts(t: Any) -> tuple[Any, ...]:
-    return (tuple(t.shape), tuple(t.stride()), t.storage_offset(), str(t.dtype))
+    return (tuple(t.shape), tuple(t.stride()), t.storage_offset(), str(t.dtype), t.is_conj(),
+            t.is_neg())
 
 
 def _values(t: Any, is_torch: bool) -> np.ndarray:
     if is_torch:
-        arr = t.detach()
+        arr = t.detach().resolve_conj().resolve_neg()  # numpy() refuses the math bits
         if arr.dtype == torch.bfloat16:
             arr = arr.float()
         return arr.numpy()
     arr = t.cdata.numpy_view()
+    if t.is_conj():
+        arr = np.conj(arr)
+    if t.is_neg():
+        arr = np.negative(arr)
     return arr.astype(np.float32) if arr.dtype.name == "bfloat16" else arr
 
 
@@ -89,7 +94,7 @@ def assert_same(ours: Any, theirs: Any, path: str = "out", rtol: float = 0.0,
         assert isinstance(ours, tensortrace.Tensor), f"{path}: expected a Tensor, got {ours!r}"
         assert ours.device.type == DEVICE, f"{path}: on {ours.device}, expected {DEVICE}"
         assert _tensor_facts(ours) == _tensor_facts(theirs), (
-            f"{path}: (shape, stride, offset, dtype) {_tensor_facts(ours)} != "
+            f"{path}: (shape, stride, offset, dtype, is_conj, is_neg) {_tensor_facts(ours)} != "
             f"{_tensor_facts(theirs)}")
         a, b = _values(ours, False), _values(theirs, True)
         if rtol or atol:

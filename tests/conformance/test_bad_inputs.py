@@ -358,6 +358,9 @@ PROGRAMS = {
     "finfo_int": "out = torch.finfo(torch.int64)",
     "iinfo_float": "out = torch.iinfo(torch.float32)",
     "multinomial_missing": "out = torch.multinomial(torch.rand(3), 0)",
+    "index_put_bad_values": X + "out = x.index_put_((torch.tensor([0]),), torch.rand(2, 4))",
+    "index_put_dtype_mismatch": "x = torch.zeros(3); out = x.index_put_((torch.tensor([0]),), "
+                                " torch.tensor([1]))",
 }
 
 KNOWN_GAPS: dict[str, tuple[str, str]] = {
@@ -369,8 +372,6 @@ KNOWN_GAPS: dict[str, tuple[str, str]] = {
         "view(dtype) is not declared: torch lists two signatures"),
     "unflatten_two_minus_one": (X + "out = x.unflatten(1, (-1, -1))",
         "torch's message carries its C++ backtrace"),
-    "index_put_bad_values": (X + "out = x.index_put_((torch.tensor([0]),), torch.rand(2, 4))",
-        "Tensor.index_put_ has no Python binding (Tensor?[] is not a parser type yet)"),
     "addmm_beta_str": ("out = torch.addmm(torch.rand(2, 2), torch.rand(2, 3), torch.rand(3, 2), "
         " beta='a')",
         "addmm's out_dtype overload is not declared: torch lists two signatures"),
@@ -382,9 +383,6 @@ KNOWN_GAPS: dict[str, tuple[str, str]] = {
         "resize_ checks negative sizes before numel's overflow check"),
     "set_wrong_type": (X + "out = x.set_(1)",
         "set_'s other overloads (set_(), set_(Tensor)) are not declared"),
-    "index_put_dtype_mismatch": ("x = torch.zeros(3); out = x.index_put_((torch.tensor([0]),), "
-        " torch.tensor([1]))",
-        "Tensor.index_put_ has no Python binding (Tensor?[] is not a parser type yet)"),
     "randperm_negative": ("out = torch.randperm(-1)",
         "torch.randperm is not implemented"),
     "arange_step_str": ("out = torch.arange(0, 5, 'a')",

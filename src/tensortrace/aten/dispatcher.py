@@ -50,6 +50,9 @@ class KernelFunction:
 
 
 FALLTHROUGH = KernelFunction(None, "fallthrough")
+# Dispatcher::registerFallback: a boxed kernel for every operator under one key (the math bits),
+# given here as a factory so each operator's entry can redispatch itself
+_FALLBACKS: dict[DispatchKey, Callable[[OperatorHandle], KernelFunction]] = {}
 
 
 class OperatorHandle:
@@ -104,6 +107,10 @@ class OperatorHandle:
                 table[autograd_key] = kernel
         for key in (DispatchKey.BackendSelect, DispatchKey.ADInplaceOrView):
             table[key] = reg.get(key, FALLTHROUGH)
+        for key in (DispatchKey.Conjugate, DispatchKey.Negative):
+            fallback = _FALLBACKS.get(key)
+            table[key] = reg.get(key) or (fallback(self) if fallback is not None
+                                          else FALLTHROUGH)
         # Undefined: an op with no tensor argument (promote_types, result_type of two numbers)
         # runs its composite kernel (computeDispatchTableEntryWithDebug, 2.1 and 2.2)
         undefined = (reg.get(DispatchKey.CompositeExplicitAutograd)
@@ -217,6 +224,12 @@ class Dispatcher:
             return self.operators[full]
         except KeyError:
             raise RuntimeError(f"Could not find schema for aten::{full}") from None
+
+    def registerFallback(self, key: DispatchKey,  # noqa: N802
+                         factory: Callable[[OperatorHandle], KernelFunction]) -> None:
+        _FALLBACKS[key] = factory
+        for op in self.operators.values():
+            op.update_dispatch_table()
 
     def overloads(self, name: str) -> list[OperatorHandle]:
         return [op for op in self.operators.values() if op.schema.name == name]

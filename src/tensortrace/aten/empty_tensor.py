@@ -99,6 +99,13 @@ def computeStorageNbytes(sizes: Sequence[int], strides: Sequence[int],
     return size
 
 
+def _check_storable(dtype: TypeMeta) -> None:
+    """complex32 has no NumPy element type for the kernels to compute in: refused up front
+    (torch 2.13 allocates it with an "experimental" warning)."""
+    if dtype.numpy is None and dtype.scalar_type == ScalarType.ComplexHalf:  # no call per empty
+        torchCheckFail("tensortrace does not store complex32 (torch.chalf) elements")
+
+
 def make_tensor(storage: Storage, key_set: DispatchKeySet, dtype: TypeMeta) -> Tensor:
     """at::detail::make_tensor<TensorImpl>: a new TensorImpl, owned by a new Tensor."""
     return Tensor(intrusive_ptr.make(TensorImpl(storage, key_set, dtype)))
@@ -109,6 +116,7 @@ def empty_generic(size: Sequence[int], allocator: Allocator, ks: DispatchKeySet,
                   scalar_type: ScalarType) -> Tensor:
     check_size_nonnegative(size)
     dtype = TypeMeta.fromScalarType(scalar_type)
+    _check_storable(dtype)
     size_bytes = computeStorageNbytesContiguous(size, dtype.itemsize)
     storage_impl = make_intrusive(StorageImpl, size_bytes, allocator, True)
     tensor = make_tensor(Storage(storage_impl), ks, dtype)
@@ -123,6 +131,7 @@ def empty_strided_generic(size: Sequence[int], stride: Sequence[int], allocator:
                           ks: DispatchKeySet, scalar_type: ScalarType) -> Tensor:
     check_size_nonnegative(size)
     dtype = TypeMeta.fromScalarType(scalar_type)
+    _check_storable(dtype)
     size_bytes = computeStorageNbytes(size, stride, dtype.itemsize)
     storage_impl = make_intrusive(StorageImpl, size_bytes, allocator, True)
     tensor = make_tensor(Storage(storage_impl), ks, dtype)

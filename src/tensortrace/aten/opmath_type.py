@@ -14,14 +14,22 @@ from typing import Any, cast, overload
 import numpy as np
 
 from tensortrace.c10.exception import TORCH_CHECK
-from tensortrace.c10.scalar import CPP_TYPE_NAMES, numeric_limits
-from tensortrace.c10.scalar_type import ScalarType, TypeMeta, isFloatingType, numpy_dtype
+from tensortrace.c10.scalar import CPP_TYPE_NAMES, numeric_limits, overflows
+from tensortrace.c10.scalar_type import (
+    ScalarType,
+    TypeMeta,
+    isComplexType,
+    isFloatingType,
+    numpy_dtype,
+)
 
 _REDUCED = (ScalarType.Half, ScalarType.BFloat16)
 
 
 def opmath_type(dtype: ScalarType) -> ScalarType:
     """at::opmath_type<scalar_t>: float for Half and BFloat16, the type itself otherwise."""
+    if dtype == ScalarType.ComplexHalf:
+        return ScalarType.ComplexFloat
     return ScalarType.Float if dtype in _REDUCED else dtype
 
 
@@ -64,12 +72,20 @@ def _overflows(value: bool | int | float, dtype: ScalarType) -> bool:
 _EXACT_INT_TO_FLOAT = (-(2**53), 2**53)
 
 
-def scalar_to(value: bool | int | float, dtype: ScalarType, opmath: bool = True) -> np.generic:
+def scalar_to(value: bool | int | float | complex, dtype: ScalarType,
+              opmath: bool = True) -> np.generic:
     """Scalar::to<T>(): a checked conversion (an out-of-range value raises, as in c10), after
     which integers wrap as a C++ static_cast does (-1 as uint8 is 255).
 
     With `opmath`, a Half or BFloat16 kernel's scalar is a float (opmath_t)."""
     target = opmath_type(dtype) if opmath else dtype
+    if isinstance(value, complex) or isComplexType(target):
+        # c10::complex: each part checked (a nonzero imaginary part cannot become a real)
+        TORCH_CHECK(not overflows(value, target), "value cannot be converted to type ",
+                    CPP_TYPE_NAMES[target], " without overflow")
+        if isComplexType(target):
+            return numpy_dtype(target).type(complex(value))
+        value = value.real  # type: ignore[union-attr]
     if _overflows(value, target):
         TORCH_CHECK(False, "value cannot be converted to type ", CPP_TYPE_NAMES[target],
                     " without overflow")

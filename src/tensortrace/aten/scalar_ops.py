@@ -13,11 +13,14 @@ from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.scalar_type import ScalarType
 from tensortrace.trace import traced
 
-Scalar = bool | int | float
+Scalar = bool | int | float | complex
 
 
 def scalar_type_of(s: Scalar) -> ScalarType:
-    """c10::Scalar::type(): bool -> Bool, int -> Long, float -> Double."""
+    """c10::Scalar::type(): bool -> Bool, int -> Long, float -> Double, complex ->
+    ComplexDouble."""
+    if isinstance(s, complex):
+        return ScalarType.ComplexDouble
     if isinstance(s, bool):
         return ScalarType.Bool
     if isinstance(s, int):

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from tensortrace.c10.device import Device
 from tensortrace.c10.dispatch_key import DispatchKeySet
 from tensortrace.c10.intrusive_ptr import intrusive_ptr
-from tensortrace.c10.scalar_type import _SCALAR_TYPE_NAMES, ScalarType, TypeMeta
+from tensortrace.c10.scalar_type import _SCALAR_TYPE_NAMES, ScalarType, TypeMeta, isComplexType
 from tensortrace.c10.storage_impl import Storage
 from tensortrace.c10.tensor_impl import TensorImpl
 from tensortrace.c10.tensor_options import TensorOptions
@@ -180,6 +180,21 @@ class Tensor(_TensorMethods):
         from tensortrace.c10.scalar_type import isFloatingType
 
         return isFloatingType(self.scalar_type())
+
+    def is_complex(self) -> bool:
+        return isComplexType(self.impl_.get().data_type_.scalar_type)
+
+    def is_conj(self) -> bool:
+        return self.impl_.get().is_conj()
+
+    def _set_conj(self, value: bool) -> None:
+        self.impl_.get()._set_conj(value)
+
+    def is_neg(self) -> bool:
+        return self.impl_.get().is_neg()
+
+    def _set_neg(self, value: bool) -> None:
+        self.impl_.get()._set_neg(value)
 
     def numpy_view(self) -> Any:
         impl = self.impl_.target_

@@ -927,6 +927,12 @@ class TensorIterator(TensorIteratorBase):
         return it
 
     @staticmethod
+    def unary_float_op(out: Tensor, a: Tensor) -> TensorIterator:
+        it = TensorIterator()
+        it.build_unary_float_op(out, a)
+        return it
+
+    @staticmethod
     def nullary_op(out: Tensor) -> TensorIterator:
         return nullary_op_config().add_output(out).build()
 

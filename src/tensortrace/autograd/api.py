@@ -34,8 +34,8 @@ def _make_grads(outputs: Sequence[Any], grads: Sequence[Any]) -> tuple[Any, ...]
             if grad.shape != out.shape:
                 raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
                                    f"{grad.shape} and output[{i}] has a shape of {out.shape}.")
-            if out.dtype.is_floating_point != grad.dtype.is_floating_point:
-                raise TypeError("For complex Tensors, both grad_output and output are required "
+            if out.dtype.is_complex != grad.dtype.is_complex:
+                raise RuntimeError("For complex Tensors, both grad_output and output are required "
                                 "to have the same dtype. Mismatch in dtype: grad_output[" + str(i)
                                 + "] has a dtype of " + str(grad.dtype) + " and output[" + str(i)
                                 + "] has a dtype of " + str(out.dtype) + ".")

@@ -4,8 +4,9 @@ Mirrors `torch/csrc/autograd/FunctionsManual.cpp` (mul_tensor_backward, sum_back
 mm_mat1_backward, select_backward ...) and `at::sum_to` of `aten/src/ATen/ExpandUtils.h`. Every
 helper is written with at:: ops (through the Dispatcher), so a backward pass is traced op by op,
 and with grad mode on (create_graph=True) the ops record a graph of their own: double backward.
-tensortrace has no complex dtypes, so the `.conj()` calls of the C++ formulas are dropped (on a
-real tensor torch's conj() returns self without dispatching) and handle_r_to_c is the identity.
+The formulas conjugate as torch's do (the gradient convention for complex inputs is the
+conjugate Wirtinger derivative); on a real tensor conj() returns self without dispatching, as
+TensorBody.h's inline Tensor::conj() does, so real backward passes trace no conj at all.
 
 Where torch calls an aten op that tensortrace does not declare (select_backward, scatter, flip,
 ger ...), the helper computes the same values with ops it has; tanh_backward, sigmoid_backward
@@ -21,12 +22,27 @@ from typing import Any
 from tensortrace.aten import functions as at
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
-from tensortrace.c10.scalar_type import ScalarType
+from tensortrace.autograd.functions_manual_complex import (  # noqa: F401 - for the formulas
+    angle_backward,
+    polar_backward,
+    sgn_backward,
+)
+from tensortrace.c10.scalar_type import ScalarType, isComplexType
 
 
 # ---- small helpers -------------------------------------------------------------------------------
 def handle_r_to_c(self_st: Any, gradient_result: Tensor) -> Tensor:
-    return gradient_result  # real -> complex does not arise: no complex dtypes
+    """A real input of an op with a complex result gets the real part of its gradient."""
+    if not isComplexType(self_st) and gradient_result.is_complex():
+        return at.real(gradient_result)
+    return gradient_result
+
+
+def conj(x: Any) -> Any:
+    """Tensor::conj() (no dispatch for a real tensor) or Scalar::conj()."""
+    if isinstance(x, Tensor):
+        return x.conj() if x.is_complex() else x
+    return x.conjugate() if isinstance(x, complex) else x
 
 
 def maybe_multiply(t: Tensor, s: Any) -> Tensor:
@@ -35,6 +51,15 @@ def maybe_multiply(t: Tensor, s: Any) -> Tensor:
 
 def not_implemented(name: str) -> Tensor:
     raise RuntimeError(f"the derivative for '{name}' is not implemented.")
+
+
+def real_only(name: str, self: Tensor, gradient: Any) -> Any:
+    """A formula written here for real inputs only: a complex input gets an error, never a
+    silently wrong gradient (Python evaluates the gradient first; it is discarded)."""
+    if isinstance(self, Tensor) and self.is_complex():
+        raise RuntimeError(f"tensortrace: the derivative of '{name}' for complex inputs is not "
+                           "implemented")
+    return gradient
 
 
 def sum_to(tensor: Tensor, shape: Sequence[int]) -> Tensor:
@@ -69,25 +94,27 @@ def _wrap_dims(dims: Any, ndim: int) -> list[int]:
 
 # ---- elementwise ---------------------------------------------------------------------------------
 def mul_tensor_backward(grad: Tensor, other: Any, self_st: Any) -> Tensor:
-    return handle_r_to_c(self_st, grad.mul(other))
+    return handle_r_to_c(self_st, grad.mul(conj(other)))
 
 
 def div_tensor_self_backward(grad: Tensor, other: Any, self_st: ScalarType,
                              rounding_mode: str | None = None) -> Tensor:
     if rounding_mode is not None:
         return at.zeros_like(grad, dtype=self_st)
-    return handle_r_to_c(self_st, grad.div(other))
+    return handle_r_to_c(self_st, grad.div(conj(other)))
 
 
 def div_tensor_other_backward(grad: Tensor, self: Tensor, other: Tensor,
                               rounding_mode: str | None = None) -> Tensor:
     if rounding_mode is not None:
         return at.zeros_like(grad, dtype=other.scalar_type())
-    return grad.neg().mul(self.div(other).div(other))
+    return handle_r_to_c(other.scalar_type(), grad.neg().mul(conj(self.div(other).div(other))))
 
 
 def abs_backward(grad: Tensor, self: Tensor) -> Tensor:
-    """grad * self.sgn(): sgn written with where (no sign op here)."""
+    """grad * self.sgn() (for real tensors written with where, as it always was here)."""
+    if self.is_complex():
+        return grad.mul(self.sgn())
     sgn = at.where(self.gt(0), 1.0, at.where(self.lt(0), -1.0, 0.0))
     return grad.mul(sgn)
 
@@ -95,13 +122,15 @@ def abs_backward(grad: Tensor, self: Tensor) -> Tensor:
 def pow_backward(grad: Tensor, self: Tensor, exponent: Any) -> Tensor:
     if exponent == 0:
         return at.zeros_like(self)
+    if isinstance(exponent, complex) or self.is_complex():
+        return grad.mul(conj(self.pow(exponent - 1).mul(exponent)))
     exp = float(exponent)
     return grad.mul(self.pow(exp - 1).mul(exp))
 
 
 def pow_backward_self(grad: Tensor, self: Tensor, exponent: Tensor) -> Tensor:
     return at.where(exponent.eq(0.0), _scalar_zero(grad),
-                    grad.mul(exponent.mul(self.pow(exponent.sub(1)))))
+                    grad.mul(conj(exponent.mul(self.pow(exponent.sub(1))))))
 
 
 def pow_backward_exponent(grad: Tensor, self: Any, exponent: Tensor, result: Tensor) -> Tensor:
@@ -109,7 +138,7 @@ def pow_backward_exponent(grad: Tensor, self: Any, exponent: Tensor, result: Ten
         cond = at.logical_and(self.eq(0), exponent.ge(0))
         promoted = at.result_type(self, exponent)
         self_ = self.to(promoted)
-        return grad.mul(at.where(cond, _scalar_zero(grad), result.mul(self_.log())))
+        return grad.mul(conj(at.where(cond, _scalar_zero(grad), result.mul(self_.log()))))
     base = float(self)
     if base == 0.0:
         return grad.mul(at.where(exponent.ge(0), _scalar_zero(grad),
@@ -118,12 +147,12 @@ def pow_backward_exponent(grad: Tensor, self: Any, exponent: Tensor, result: Ten
 
 
 def tanh_backward(grad: Tensor, result: Tensor) -> Tensor:
-    """aten::tanh_backward: grad * (1 - result^2)."""
+    """aten::tanh_backward: grad * (1 - result^2) (conjugated for complex results)."""
     return at.tanh_backward(grad, result)
 
 
 def sigmoid_backward(grad: Tensor, result: Tensor) -> Tensor:
-    """aten::sigmoid_backward: grad * (1 - result) * result."""
+    """aten::sigmoid_backward: grad * (1 - result) * result (conjugated for complex)."""
     return at.sigmoid_backward(grad, result)
 
 
@@ -166,6 +195,8 @@ def masked_fill_backward(grad: Tensor, mask: Tensor) -> Tensor:
 
 
 def _to_copy_backward(grad: Tensor, self_scalar_type: ScalarType) -> Tensor:
+    if not isComplexType(self_scalar_type) and grad.is_complex():
+        grad = at.real(grad)  # a real -> complex copy: no "discards the imaginary part" warning
     return grad.to(self_scalar_type)
 
 
@@ -287,15 +318,15 @@ def cumsum_backward(grad: Tensor, dim: int) -> Tensor:
 def mm_mat1_backward(grad: Tensor, mat2: Tensor, sizes: Sequence[int], strides: Sequence[int],
                      layout: Any, alpha: Any) -> Tensor:
     if strides[0] == 1 and strides[1] == sizes[0]:  # mat1 column-major: answer column-major
-        return maybe_multiply(mat2.mm(grad.t()).t(), alpha)
-    return maybe_multiply(grad.mm(mat2.t()), alpha)
+        return maybe_multiply(conj(mat2).mm(grad.t()).t(), conj(alpha))
+    return maybe_multiply(grad.mm(conj(mat2.t())), conj(alpha))
 
 
 def mm_mat2_backward(grad: Tensor, mat1: Tensor, sizes: Sequence[int], strides: Sequence[int],
                      layout: Any, alpha: Any) -> Tensor:
     if strides[0] == 1 and strides[1] == sizes[0]:
-        return maybe_multiply(grad.t().mm(mat1).t(), alpha)
-    return maybe_multiply(mat1.t().mm(grad), alpha)
+        return maybe_multiply(grad.t().mm(conj(mat1)).t(), conj(alpha))
+    return maybe_multiply(conj(mat1.t()).mm(grad), conj(alpha))
 
 
 def ger(a: Tensor, b: Tensor) -> Tensor:

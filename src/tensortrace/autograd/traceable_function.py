@@ -17,7 +17,7 @@ from typing import Any
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.autograd.function import Node
 from tensortrace.autograd.saved_variable import SavedVariable
-from tensortrace.c10.scalar_type import isFloatingType
+from tensortrace.c10.scalar_type import isComplexType, isFloatingType
 
 _SPECIAL = {"grad", "grads", "grad_input_mask", "at", "True", "False", "None"}
 
@@ -178,7 +178,8 @@ def saved_names_for(info: DifferentiabilityInfo, needed: set[str]) -> set[str]:
 
 
 def is_differentiable_output(t: Any) -> bool:
-    return isinstance(t, Tensor) and t.defined() and isFloatingType(t.scalar_type())
+    return isinstance(t, Tensor) and t.defined() and (isFloatingType(t.scalar_type())
+                                                       or isComplexType(t.scalar_type()))
 
 
 KernelBody = Callable[..., Any]

@@ -75,7 +75,7 @@ def make_variable(data: Tensor, requires_grad: bool = False) -> Tensor:
     if requires_grad:
         from tensortrace.c10.exception import TORCH_CHECK
 
-        TORCH_CHECK(data.is_floating_point(),
+        TORCH_CHECK(data.is_floating_point() or data.is_complex(),
                     "Only Tensors of floating point and complex dtype can require gradients")
         impl = data.unsafeGetTensorImpl()
         meta = impl.autograd_meta_ or AutogradMeta()

@@ -2,7 +2,8 @@
 
 Mirrors `c10/core/DispatchKey.h` and `c10/core/DispatchKeySet.h`. Keys are ordered by priority
 (a higher value is tried first), in the same relative order as PyTorch's. Only the keys this
-runtime uses are modelled: the CPU and CUDA backends (and Meta), BackendSelect, ADInplaceOrView
+runtime uses are modelled: the CPU and CUDA backends (and Meta), BackendSelect, Conjugate,
+Negative, ADInplaceOrView
 and the autograd keys, plus the alias keys that native_functions.yaml may register kernels under.
 The per-backend keys keep BackendComponent's order (CPUBit < CUDABit < MetaBit), so a set holding
 CPU and CUDA picks CUDA, as c10 does.
@@ -22,11 +23,13 @@ class DispatchKey(IntEnum):
     Meta = 3
     # functionality keys, in PyTorch's order
     BackendSelect = 4
-    ADInplaceOrView = 5
-    AutogradOther = 6
-    AutogradCPU = 7
-    AutogradCUDA = 8
-    AutogradMeta = 9
+    Conjugate = 5  # the conj bit: a tensor whose values read as their conjugates
+    Negative = 6  # the neg bit: values read negated (the imag of a conjugate view)
+    ADInplaceOrView = 7
+    AutogradOther = 8
+    AutogradCPU = 9
+    AutogradCUDA = 10
+    AutogradMeta = 11
     # alias keys: registration targets that fill several runtime keys (not runtime keys)
     Autograd = 100
     CompositeImplicitAutograd = 101

@@ -15,9 +15,15 @@ import math
 import numpy as np
 
 from tensortrace.c10.exception import torchCheckFail
-from tensortrace.c10.scalar_type import ScalarType, isFloatingType, numpy_dtype
+from tensortrace.c10.scalar_type import (
+    ScalarType,
+    isComplexType,
+    isFloatingType,
+    numpy_dtype,
+    toRealValueType,
+)
 
-Scalar = bool | int | float
+Scalar = bool | int | float | complex
 
 _BFLOAT16_MAX = float.fromhex("0x1.fep127")  # std::numeric_limits<c10::BFloat16>::max()
 
@@ -27,7 +33,9 @@ CPP_TYPE_NAMES: dict[ScalarType, str] = {
     ScalarType.Byte: "uint8_t", ScalarType.Char: "int8_t", ScalarType.Short: "int16_t",
     ScalarType.Int: "int", ScalarType.Long: "int64_t", ScalarType.Half: "c10::Half",
     ScalarType.Float: "float", ScalarType.Double: "double", ScalarType.Bool: "bool",
-    ScalarType.BFloat16: "c10::BFloat16",
+    ScalarType.BFloat16: "c10::BFloat16", ScalarType.ComplexHalf: "c10::complex<c10::Half>",
+    ScalarType.ComplexFloat: "c10::complex<float>",
+    ScalarType.ComplexDouble: "c10::complex<double>",
 }
 
 
@@ -41,6 +49,10 @@ def isIntegral(s: Scalar, includeBool: bool) -> bool:
 
 def isBoolean(s: Scalar) -> bool:
     return isinstance(s, bool)
+
+
+def isComplex(s: Scalar) -> bool:  # noqa: N802
+    return isinstance(s, complex)
 
 
 @functools.cache  # np.finfo / np.iinfo build arrays on every call; the limits never change
@@ -58,6 +70,16 @@ def numeric_limits(scalar_type: ScalarType) -> tuple[float, float]:
 
 def overflows(value: Scalar, scalar_type: ScalarType) -> bool:
     """c10::overflows<To, From>: would static_cast lose the value's magnitude?"""
+    if isinstance(value, complex):
+        # complex -> real overflows when the imaginary part is nonzero; otherwise each part
+        # is checked against the target's value type
+        if not isComplexType(scalar_type) and value.imag != 0:
+            return True
+        part_type = toRealValueType(scalar_type)
+        return overflows(value.real, part_type) or (
+            isComplexType(scalar_type) and overflows(value.imag, part_type))
+    if isComplexType(scalar_type):  # a real value into c10::complex<T>: T's limits
+        scalar_type = toRealValueType(scalar_type)
     if scalar_type == ScalarType.Bool or isinstance(value, bool):
         return False
     lo, hi = numeric_limits(scalar_type)
@@ -81,8 +103,23 @@ def checked_convert(value: Scalar, scalar_type: ScalarType, name: str | None = N
     return convert(value, scalar_type)
 
 
+def toDouble(s: Scalar) -> float:  # noqa: N802
+    """c10::Scalar::toDouble: a complex value with an imaginary part does not convert."""
+    if isinstance(s, complex):
+        if s.imag != 0:
+            torchCheckFail("value cannot be converted to type double without overflow")
+        return s.real
+    return float(s)
+
+
 def convert(value: Scalar, scalar_type: ScalarType) -> Scalar:
     """static_cast<scalar_t>(value), returned as the Python number it equals."""
+    if isComplexType(scalar_type):
+        part = toRealValueType(scalar_type)
+        value = complex(value)
+        return complex(convert(value.real, part), convert(value.imag, part))
+    if isinstance(value, complex):
+        value = value.real  # reached only with a zero imaginary part (checked_convert)
     if scalar_type == ScalarType.Bool:
         return bool(value)
     if isFloatingType(scalar_type):

@@ -31,6 +31,9 @@ class ScalarType(IntEnum):
     Half = 5
     Float = 6
     Double = 7
+    ComplexHalf = 8
+    ComplexFloat = 9
+    ComplexDouble = 10
     Bool = 11
     BFloat16 = 15
     Undefined = 100
@@ -61,7 +64,7 @@ class TypeMeta:
 
 def _meta(st: ScalarType, name: str, np_type: type[Any] | None) -> TypeMeta:
     dt = np.dtype(np_type) if np_type is not None else None
-    itemsize = dt.itemsize if dt is not None else 2
+    itemsize = dt.itemsize if dt is not None else (4 if st == ScalarType.ComplexHalf else 2)
     return TypeMeta(st, itemsize, name, dt)
 
 
@@ -74,11 +77,17 @@ _TYPE_METAS: dict[ScalarType, TypeMeta] = {
     ScalarType.Half: _meta(ScalarType.Half, "c10::Half", np.float16),
     ScalarType.Float: _meta(ScalarType.Float, "float", np.float32),
     ScalarType.Double: _meta(ScalarType.Double, "double", np.float64),
+    # c10::complex<c10::Half> has no NumPy dtype: torch's CPU kernels barely support it either
+    ScalarType.ComplexHalf: _meta(ScalarType.ComplexHalf, "c10::complex<c10::Half>", None),
+    ScalarType.ComplexFloat: _meta(ScalarType.ComplexFloat, "c10::complex<float>", np.complex64),
+    ScalarType.ComplexDouble: _meta(ScalarType.ComplexDouble, "c10::complex<double>",
+                                    np.complex128),
     ScalarType.Bool: _meta(ScalarType.Bool, "bool", np.bool_),
     ScalarType.BFloat16: _meta(ScalarType.BFloat16, "c10::BFloat16", _np_bfloat16),
 }
 
 _FLOATING = frozenset({ScalarType.Half, ScalarType.Float, ScalarType.Double, ScalarType.BFloat16})
+_COMPLEX = frozenset({ScalarType.ComplexHalf, ScalarType.ComplexFloat, ScalarType.ComplexDouble})
 _INTEGRAL = frozenset({ScalarType.Byte, ScalarType.Char, ScalarType.Short, ScalarType.Int,
                        ScalarType.Long})
 
@@ -96,7 +105,29 @@ def isIntegralType(t: ScalarType, includeBool: bool) -> bool:
 
 
 def isComplexType(t: ScalarType) -> bool:
-    return False  # complex dtypes are not modelled yet
+    return t in _COMPLEX
+
+
+_TO_COMPLEX = {ScalarType.Half: ScalarType.ComplexHalf, ScalarType.Float: ScalarType.ComplexFloat,
+               ScalarType.Double: ScalarType.ComplexDouble,
+               # BFloat16 has the range of Float, so it maps to ComplexFloat
+               ScalarType.BFloat16: ScalarType.ComplexFloat}
+_TO_REAL = {ScalarType.ComplexHalf: ScalarType.Half, ScalarType.ComplexFloat: ScalarType.Float,
+            ScalarType.ComplexDouble: ScalarType.Double}
+
+
+def toComplexType(t: ScalarType) -> ScalarType:
+    """c10::toComplexType: the complex type whose parts are `t` (complex types map to self)."""
+    if t in _COMPLEX:
+        return t
+    if t not in _TO_COMPLEX:
+        raise RuntimeError(f"Unknown Complex ScalarType for {t}")
+    return _TO_COMPLEX[t]
+
+
+def toRealValueType(t: ScalarType) -> ScalarType:
+    """c10::toRealValueType: the type of a complex type's real and imaginary parts."""
+    return _TO_REAL.get(t, t)
 
 
 def isSignedType(t: ScalarType) -> bool:
@@ -121,7 +152,8 @@ def scalar_type_from_numpy(dt: np.dtype) -> ScalarType:
     except KeyError:
         raise TypeError(
             f"can't convert np.ndarray of type numpy.{np.dtype(dt).name}. The only supported "
-            "types are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
+            "types are: float64, float32, float16, complex64, complex128, int64, int32, int16, "
+            "int8, uint8, and bool."
         ) from None
 
 
@@ -142,6 +174,10 @@ def promoteTypes(a: ScalarType, b: ScalarType) -> ScalarType:
         return b
     if b == ScalarType.Bool:
         return a
+    if a in _COMPLEX or b in _COMPLEX:
+        # complex wins over every real type; its parts follow the real promotion table
+        # (the c4/c8/c16 rows of ScalarType.h's table)
+        return toComplexType(promoteTypes(toRealValueType(a), toRealValueType(b)))
     a_float, b_float = a in _FLOATING, b in _FLOATING
     if a_float and not b_float:
         return a
@@ -157,7 +193,9 @@ def promoteTypes(a: ScalarType, b: ScalarType) -> ScalarType:
 
 
 def canCast(from_: ScalarType, to: ScalarType) -> bool:
-    """c10::canCast: no float to integral, no non-bool to bool (complex not modelled)."""
+    """c10::canCast: no complex to non-complex, no float to integral, no non-bool to bool."""
+    if isComplexType(from_) and not isComplexType(to):
+        return False
     if isFloatingType(from_) and isIntegralType(to, includeBool=True):
         return False
     return not (from_ != ScalarType.Bool and to == ScalarType.Bool)

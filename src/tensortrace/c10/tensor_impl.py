@@ -140,6 +140,21 @@ class TensorImpl(intrusive_ptr_target):
     def is_contiguous(self) -> bool:
         return self.is_contiguous_
 
+    def is_conj(self) -> bool:
+        """The conjugate bit, kept as the Conjugate key in the key set (as c10 does)."""
+        return self.key_set_.has(DispatchKey.Conjugate)
+
+    def _set_conj(self, value: bool) -> None:
+        self.key_set_ = (self.key_set_.add(DispatchKey.Conjugate) if value
+                         else self.key_set_.remove(DispatchKey.Conjugate))
+
+    def is_neg(self) -> bool:
+        return self.key_set_.has(DispatchKey.Negative)
+
+    def _set_neg(self, value: bool) -> None:
+        self.key_set_ = (self.key_set_.add(DispatchKey.Negative) if value
+                         else self.key_set_.remove(DispatchKey.Negative))
+
     def storage(self) -> Storage:
         return self.storage_
 

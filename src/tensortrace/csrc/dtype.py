@@ -12,8 +12,11 @@ from typing import Any
 from tensortrace.c10.scalar_type import (
     ScalarType,
     elementSize,
+    isComplexType,
     isFloatingType,
     isSignedType,
+    toComplexType,
+    toRealValueType,
 )
 
 
@@ -30,7 +33,7 @@ class dtype:  # torch.dtype
 
     @property
     def is_complex(self) -> bool:
-        return False
+        return isComplexType(self.scalar_type)
 
     @property
     def is_signed(self) -> bool:
@@ -39,6 +42,13 @@ class dtype:  # torch.dtype
     @property
     def itemsize(self) -> int:
         return elementSize(self.scalar_type)
+
+    def to_complex(self) -> dtype:
+        """The complex dtype whose parts have this dtype (Dtype.cpp's THPDtype_to_complex)."""
+        return get_dtype(toComplexType(self.scalar_type))
+
+    def to_real(self) -> dtype:
+        return get_dtype(toRealValueType(self.scalar_type))
 
     def __repr__(self) -> str:
         return f"torch.{self.name}"
@@ -64,6 +74,9 @@ _DTYPES: list[tuple[ScalarType, str, tuple[str, ...]]] = [
     (ScalarType.Half, "float16", ("half",)),
     (ScalarType.Float, "float32", ("float",)),
     (ScalarType.Double, "float64", ("double",)),
+    (ScalarType.ComplexHalf, "complex32", ("chalf",)),
+    (ScalarType.ComplexFloat, "complex64", ("cfloat",)),
+    (ScalarType.ComplexDouble, "complex128", ("cdouble",)),
     (ScalarType.Bool, "bool", ()),
     (ScalarType.BFloat16, "bfloat16", ()),
 ]
@@ -91,6 +104,8 @@ def to_scalar_type(obj: Any) -> ScalarType:
         return ScalarType.Long
     if obj is bool:
         return ScalarType.Bool
+    if obj is complex:
+        return ScalarType.ComplexDouble
     raise TypeError(f"expected a torch.dtype, got {type(obj).__name__}")
 
 

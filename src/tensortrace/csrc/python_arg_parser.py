@@ -212,7 +212,7 @@ class FunctionParameter:
         if t == ParameterType.PYOBJECT:
             return True, -1
         if t == ParameterType.SCALARTYPE:
-            return isinstance(obj, dtype) or obj in (int, float, bool), -1
+            return isinstance(obj, dtype) or obj in (int, float, bool, complex), -1
         if t == ParameterType.LAYOUT:
             return isinstance(obj, layout), -1
         if t == ParameterType.DEVICE:

@@ -50,8 +50,8 @@ SKIP_PYTHON_BINDINGS = {"add.Scalar", "add_.Scalar", "to.dtype",
                         # internal view ops torch does not expose (gen_python_functions' skips)
                         "numpy_T", "matrix_H",  # x.T and x.H: properties (python_variable.cpp)
                         "_reshape_alias", "_unsafe_view", "alias", "slice.Tensor",
-                        # Tensor?[] has no PythonArgParser type here yet: reached via x[...]
-                        "index.Tensor", "index_put_", "index_put", "_index_put_impl_",
+                        # index.Tensor is x[...]; torch skips _index_put_impl_ (internal)
+                        "index.Tensor", "_index_put_impl_",
                         # hand-written THPVariable_nonzero (as_tuple) calls it
                         "nonzero_numpy"}
 # gen_python_functions' ".*_backward" and ".*_forward" skips: the kernels backward formulas call

@@ -111,6 +111,22 @@ def nonzero_method(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
     return tuple(THPVariable_Wrap(t) for t in dispatch_nonzero_numpy(self.cdata))
 
 
+def _tensor_predicate(name: str) -> Callable[..., bool]:
+    """torch.is_complex / is_conj / is_neg / is_floating_point: manual_cpp_binding in the YAML,
+    so the binding asks the TensorImpl directly, with no dispatcher call."""
+    parser = PythonArgParser.create([f"{name}(Tensor input)"])
+
+    @handle_th_errors
+    def predicate(*args: Any, **kwargs: Any) -> bool:
+        tensor = parser.parse(args, kwargs).args[0]
+        return bool(getattr(tensor, name)())
+
+    predicate.__name__ = name
+    return predicate
+
+
 MANUAL_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "tensor": tensor, "as_tensor": as_tensor, "from_numpy": from_numpy, "nonzero": nonzero,
+    **{name: _tensor_predicate(name)
+       for name in ("is_complex", "is_conj", "is_neg", "is_floating_point")},
 }

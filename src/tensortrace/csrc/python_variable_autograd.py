@@ -22,7 +22,7 @@ from tensortrace.autograd.grad_mode import is_inference_mode_enabled
 from tensortrace.autograd.saved_variable import is_inference_tensor
 from tensortrace.autograd.variable import get_autograd_meta, materialize_autograd_meta
 from tensortrace.c10.exception import TORCH_CHECK
-from tensortrace.c10.scalar_type import isFloatingType
+from tensortrace.c10.scalar_type import isComplexType, isFloatingType
 from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap, handle_th_errors
 
 
@@ -40,7 +40,7 @@ def _set_requires_grad(self: TensorBase, value: Any) -> None:
     if meta is not None and meta.grad_fn_ is not None:
         raise RuntimeError(_requires_grad_leaf_error(value))
     if value:
-        TORCH_CHECK(isFloatingType(var.scalar_type()),
+        TORCH_CHECK(isFloatingType(var.scalar_type()) or isComplexType(var.scalar_type()),
                     "only Tensors of floating point dtype can require gradients")
         TORCH_CHECK(not is_inference_tensor(var) or is_inference_mode_enabled(),
                     "Setting requires_grad=True on inference tensor outside InferenceMode is "

@@ -1,11 +1,12 @@
 """Tensor.__getitem__ / __setitem__: THPVariable_getitem, THPVariable_setitem and applySlicing.
 
-Mirrors `torch/csrc/autograd/python_variable_indexing.cpp` and `aten/src/ATen/TensorIndexing.h`
-/ `TensorIndexing.cpp`. Basic indices are views: an int is applySelect (`select`), a slice
-applySlice (`slice`), None an `unsqueeze`, `...` an `alias` when nothing else happens. Tensor and
-sequence indices ("advanced" indexing) are collected on the way and handed to `aten::index` (or
-`aten::index_put_` when assigning) with the sliced tensor. Assigning to a basic index copies into
-the view (copy_to: `copy_`, or `fill_` for a 0-dim value).
+Mirrors `torch/csrc/autograd/python_variable_indexing.cpp`: it parses the Python index and calls
+ATen's at::indexing functions (aten/tensor_indexing.py, TensorIndexing.h). Basic indices are
+views: an int is applySelect (`select`), a slice applySlice (`slice`), None an `unsqueeze`, `...`
+an `alias` when nothing else happens. Tensor and sequence indices ("advanced" indexing) are
+collected on the way and handed to `aten::index` (or `aten::index_put_` when assigning) with the
+sliced tensor. Assigning to a basic index copies into the view (copy_to: `copy_`, or `fill_` for
+a 0-dim value).
 """
 
 from __future__ import annotations
@@ -19,6 +20,16 @@ import numpy as np
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.tensor_body import Tensor as AtTensor
+from tensortrace.aten.tensor_indexing import (
+    applySelect,
+    applySlice,
+    boolToIndexingTensor,
+    copy_to,
+    dispatch_index,
+    dispatch_index_put_,
+    recordTensorIndex,
+    slicePrefix1sSize,
+)
 from tensortrace.c10.exception import TORCH_CHECK_INDEX, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
 from tensortrace.c10.scalar_type import ScalarType, isIntegralType
 from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap, handle_th_errors
@@ -41,38 +52,6 @@ def _is_int_index(index: Any) -> bool:
 
 
 # ---- the basic index kinds (TensorIndexing.h impl::) --------------------------------------------
-@traced("python", "at::indexing::applySelect", INDEXING_H, legacy="applySelect")
-def applySelect(self: AtTensor, dim: int, index: int, real_dim: int = 0) -> AtTensor:
-    sizes = self.sizes()
-    TORCH_CHECK_INDEX(not (index == 0 and dim == 0 and len(sizes) == 0),
-                      "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                      "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
-    size = sizes[dim]
-    TORCH_CHECK_INDEX(size > -1 - index and size > index, "index ", index,
-                      " is out of bounds for dimension ", real_dim, " with size ", size)
-    # a negative index is not normalized here: aten::select handles it
-    return self.select(dim, index)
-
-
-@traced("python", "at::indexing::applySlice", INDEXING_H, legacy="applySlice")
-def applySlice(self: AtTensor, dim: int, start: int, stop: int, step: int,
-               disable_slice_optimization: bool) -> AtTensor:
-    length = self.size(dim)
-    TORCH_CHECK_VALUE(step > 0, "step must be greater than zero")
-    # a full slice `:` in a tuple is the tensor itself: no aten::slice (not for a lone x[:])
-    if not disable_slice_optimization and start == 0 and stop >= length and step == 1:
-        return self
-    return self.slice(dim, start, stop, step)
-
-
-@traced("python", "at::indexing::impl::boolToIndexingTensor", INDEXING_H)
-def boolToIndexingTensor(self: AtTensor, value: bool) -> AtTensor:
-    """x[True] indexes a new dim of size 1 with [0]; x[False] with an empty index."""
-    if value:
-        return at.empty([1], dtype=ScalarType.Long, device=self.device()).fill_(0.0)
-    return at.empty([0], dtype=ScalarType.Long, device=self.device())
-
-
 def unpack_long(value: int) -> int:
     """THPUtils_unpackLong: an index must fit in int64_t."""
     if not -(1 << 63) <= value < (1 << 63):
@@ -95,18 +74,6 @@ def unpack_slice(s: slice) -> tuple[int, int, int]:
     stop = (PY_SSIZE_T_MAX if step > 0 else -PY_SSIZE_T_MAX - 1) if s.stop is None else (
         as_index(s.stop))
     return start, stop, step
-
-
-def recordTensorIndex(tensor: AtTensor, out_indices: list[AtTensor | None],
-                      dim: int) -> int:
-    """Put the index at position `dim` (None before it); return the next dim."""
-    # the dims skipped since the last tensor index (slices, ...) are not indexed: None
-    out_indices.extend([None] * (dim - len(out_indices)))
-    out_indices.append(tensor)
-    # a mask covers as many dims as it has
-    if tensor.scalar_type() in (ScalarType.Byte, ScalarType.Bool):
-        return dim + tensor.dim()
-    return dim + 1
 
 
 # ---- applySlicing --------------------------------------------------------------------------------
@@ -204,15 +171,6 @@ def wrapTuple(index: Any) -> tuple[Any, ...]:
     return tuple(index) if treatSequenceAsTuple(index) else (index,)
 
 
-def dispatch_index(self: AtTensor, indices: list[AtTensor | None]) -> AtTensor:
-    return self.index(indices)
-
-
-def dispatch_index_put_(self: AtTensor, indices: list[AtTensor | None],
-                        value: AtTensor) -> AtTensor:
-    return self.index_put_(indices, value)
-
-
 # ---- __getitem__ ---------------------------------------------------------------------------------
 @handle_th_errors
 @traced("python", "THPVariable_getitem", SOURCE, legacy="THPVariable_getitem")
@@ -260,27 +218,6 @@ def valueToTensor(self: AtTensor, value: Any) -> AtTensor:
     TORCH_CHECK_TYPE(isinstance(value, (numbers.Number, bool)), "can't assign a ",
                      type(value).__name__, " to a ", _options_to_string(self))
     return at.lift_fresh(scalarToTensor(value, self))
-
-
-def slicePrefix1sSize(sizes: tuple[int, ...]) -> list[int]:
-    """Drop leading 1s: a (1, 4) value fits a (4,) destination."""
-    first_non1 = 0
-    while first_non1 < len(sizes) and sizes[first_non1] == 1:
-        first_non1 += 1
-    return list(sizes[first_non1:])
-
-
-@traced("python", "at::indexing::copy_to", INDEXING_H, legacy="copy_to")
-def copy_to(dst: AtTensor, src: AtTensor) -> None:
-    if tuple(dst.sizes()) == tuple(src.sizes()):
-        dst.copy_(src)
-        return
-    if src.dim() == 0 and src.device().is_cpu():
-        dst.fill_(src)
-        return
-    src_view = src.view(slicePrefix1sSize(src.sizes()))
-    # expand_inplace(dst, src_view, "setitem")
-    dst.copy_(src_view.expand(list(dst.sizes())))
 
 
 @handle_th_errors

@@ -111,6 +111,18 @@ def is_floating_point(self: TensorBase) -> bool:
     return self.cdata.is_floating_point()
 
 
+def is_complex(self: TensorBase) -> bool:
+    return self.cdata.is_complex()
+
+
+def is_conj(self: TensorBase) -> bool:
+    return self.cdata.is_conj()
+
+
+def is_neg(self: TensorBase) -> bool:
+    return self.cdata.is_neg()
+
+
 def __len__(self: TensorBase) -> int:
     if self.cdata.dim() == 0:
         raise TypeError("len() of a 0-d tensor")
@@ -150,7 +162,8 @@ HAND_WRITTEN: dict[str, Any] = {
     "size": size, "stride": stride, "dim": dim, "ndimension": dim, "numel": numel,
     "nelement": numel, "storage_offset": storage_offset, "is_contiguous": is_contiguous,
     "data_ptr": data_ptr, "element_size": element_size,
-    "is_floating_point": is_floating_point, "__len__": __len__,
+    "is_floating_point": is_floating_point, "is_complex": is_complex, "is_conj": is_conj,
+    "is_neg": is_neg, "__len__": __len__,
     "__getitem__": THPVariable_getitem, "__setitem__": THPVariable_setitem,
     "__delitem__": THPVariable_delitem,
     "contiguous": contiguous, "untyped_storage": untyped_storage, "storage": storage,

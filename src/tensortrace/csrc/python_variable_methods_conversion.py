@@ -18,6 +18,7 @@ from tensortrace.aten import functions as at
 from tensortrace.aten.tensor_body import Tensor as AtTensor
 from tensortrace.c10.device import CPU, Device
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
+from tensortrace.c10.scalar import checked_convert
 from tensortrace.c10.scalar_type import ScalarType, isFloatingType, isIntegralType
 from tensortrace.csrc.dtype import memory_format as MemoryFormat
 from tensortrace.csrc.dtype import to_scalar_type
@@ -160,14 +161,26 @@ def _scalar(self: AtTensor) -> Any:
 @handle_th_errors
 @traced("python", "THPVariable_float_scalar", SOURCE, legacy="THPVariable_float_scalar")
 def __float__(self: TensorBase) -> float:
-    return float(_scalar(self.cdata))
+    value = _scalar(self.cdata)
+    if isinstance(value, complex):  # Scalar::toDouble: a nonzero imaginary part overflows
+        value = checked_convert(value, ScalarType.Double)
+    return float(value)
 
 
 @handle_th_errors
 @traced("python", "THPVariable_integral_scalar", SOURCE, legacy="THPVariable_integral_scalar")
 def __int__(self: TensorBase) -> int:
     # a float goes through double and THPUtils_packDoubleAsInt: truncation, no overflow check
-    return int(_scalar(self.cdata))
+    value = _scalar(self.cdata)
+    if isinstance(value, complex):  # Scalar::toLong: a nonzero imaginary part overflows
+        value = checked_convert(value, ScalarType.Long)
+    return int(value)
+
+
+@handle_th_errors
+@traced("python", "THPVariable_complex_scalar", SOURCE, legacy="THPVariable_complex_scalar")
+def __complex__(self: TensorBase) -> complex:  # noqa: N807
+    return complex(_scalar(self.cdata))
 
 
 @handle_th_errors
@@ -209,6 +222,7 @@ _numpy_parser = PythonArgParser.create(["numpy(*, bool force=False)"])
 CONVERSION_METHODS: dict[str, Any] = {
     "to": to, "cpu": cpu, "cuda": cuda, "item": item, "tolist": tolist, "numpy": numpy,
     "__bool__": __bool__, "__float__": __float__, "__int__": __int__, "__index__": __index__,
+    "__complex__": __complex__,
     "float": _to_type(ScalarType.Float, "float"),
     "double": _to_type(ScalarType.Double, "double"),
     "half": _to_type(ScalarType.Half, "half"),
@@ -219,4 +233,7 @@ CONVERSION_METHODS: dict[str, Any] = {
     "char": _to_type(ScalarType.Char, "char"),
     "byte": _to_type(ScalarType.Byte, "byte"),
     "bool": _to_type(ScalarType.Bool, "bool"),
+    "cfloat": _to_type(ScalarType.ComplexFloat, "cfloat"),
+    "cdouble": _to_type(ScalarType.ComplexDouble, "cdouble"),
+    "chalf": _to_type(ScalarType.ComplexHalf, "chalf"),
 }

@@ -1,4 +1,5 @@
-"""The hand-written Tensor properties and methods of everyday code: T, H, mH, type(), new_tensor.
+"""The hand-written Tensor properties and methods of everyday code: T, H, mH, real, imag,
+type(), new_tensor.
 
 Mirrors `torch/csrc/autograd/python_variable.cpp` (THPVariable_get_T, get_H, get_mH: properties
 that call the numpy_T / matrix_H / mH ops), THPVariable_type in
@@ -29,7 +30,8 @@ SOURCE = "torch/csrc/autograd/generated/python_variable_methods.cpp"
 LEGACY_TYPE_NAMES: dict[str, ScalarType] = {
     f"torch.{st}Tensor": st for st in (
         ScalarType.Byte, ScalarType.Char, ScalarType.Short, ScalarType.Int, ScalarType.Long,
-        ScalarType.Half, ScalarType.Float, ScalarType.Double, ScalarType.Bool,
+        ScalarType.Half, ScalarType.Float, ScalarType.Double, ScalarType.ComplexHalf,
+        ScalarType.ComplexFloat, ScalarType.ComplexDouble, ScalarType.Bool,
         ScalarType.BFloat16)}
 
 
@@ -114,7 +116,37 @@ def new_tensor(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(make_variable(result, bool(r.get(3))))
 
 
+@handle_th_errors
+def _get_real(self: TensorBase) -> Any:
+    """THPVariable_get_real: at::real, a view of the real parts (self for a real tensor)."""
+    from tensortrace.aten import functions as at
+
+    return THPVariable_Wrap(at.real(self.cdata))
+
+
+@handle_th_errors
+def _get_imag(self: TensorBase) -> Any:
+    from tensortrace.aten import functions as at
+
+    return THPVariable_Wrap(at.imag(self.cdata))
+
+
+def _set_part(part: str) -> Any:
+    @handle_th_errors
+    def setter(self: TensorBase, value: Any) -> None:
+        """THPVariable_set_real / set_imag: copy the value into the view of the part."""
+        from tensortrace.aten import functions as at
+        from tensortrace.csrc.python_variable_indexing import valueToTensor
+
+        view = getattr(at, part)(self.cdata)
+        view.copy_(valueToTensor(view, value))
+
+    return setter
+
+
 EVERYDAY_METHODS: dict[str, Any] = {
     "T": property(_get_T), "H": property(_get_H), "mH": property(_get_mH),
+    "real": property(_get_real, _set_part("real")),
+    "imag": property(_get_imag, _set_part("imag")),
     "type": type_, "new_tensor": new_tensor,
 }

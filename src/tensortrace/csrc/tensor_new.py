@@ -23,12 +23,18 @@ import numpy as np
 from tensortrace.aten import functions as at
 from tensortrace.aten.tensor_body import Tensor as AtTensor
 from tensortrace.autograd.variable import make_variable
-from tensortrace.c10.default_dtype import get_default_dtype
+from tensortrace.c10.default_dtype import get_default_complex_dtype, get_default_dtype
 from tensortrace.c10.device import CPU, Device
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_TYPE
 from tensortrace.c10.local_dispatch_key_set import AutoDispatchBelowADInplaceOrView
 from tensortrace.c10.scalar import checked_convert
-from tensortrace.c10.scalar_type import ScalarType, isFloatingType, numpy_dtype, promoteTypes
+from tensortrace.c10.scalar_type import (
+    ScalarType,
+    isComplexType,
+    isFloatingType,
+    numpy_dtype,
+    promoteTypes,
+)
 from tensortrace.csrc.python_variable import TensorBase
 from tensortrace.csrc.tensor_numpy import numpy_dtype_to_aten, tensor_from_numpy
 from tensortrace.trace import traced
@@ -56,7 +62,8 @@ def infer_scalar_type(obj: Any) -> ScalarType:
         return get_default_dtype()
     if isinstance(obj, int) and not isinstance(obj, bool):
         return ScalarType.Long
-    TORCH_CHECK_TYPE(not isinstance(obj, complex), "tensortrace does not model complex dtypes")
+    if isinstance(obj, complex):
+        return get_default_complex_dtype()
     if isinstance(obj, bool):
         return ScalarType.Bool
     if isinstance(obj, TensorBase):
@@ -108,6 +115,15 @@ def _unpack_double(obj: Any) -> float:
     raise TypeError(f"must be real number, not {type(obj).__name__}")
 
 
+def _unpack_complex(obj: Any) -> complex:
+    """THPUtils_unpackComplexDouble: PyComplex_AsCComplex (__complex__, __float__, __index__)."""
+    if isinstance(obj, complex):
+        return obj
+    if hasattr(type(obj), "__complex__"):
+        return complex(obj)
+    return complex(_unpack_double(obj))
+
+
 def store_scalar(obj: Any, scalar_type: ScalarType) -> Any:
     """The value one Python object stores as an element of `scalar_type`."""
     if scalar_type in _INTEGRAL_NAMES:
@@ -144,7 +160,13 @@ def recursive_store(tensor: AtTensor, data: Any, sizes: list[int]) -> None:
     flat: list[Any] = []
     _flatten(data, sizes, 0, flat)
     dtype = numpy_dtype(scalar_type)
-    if isFloatingType(scalar_type):
+    if isComplexType(scalar_type):
+        TORCH_CHECK(scalar_type != ScalarType.ComplexHalf,
+                    "tensortrace does not store complex32 (torch.chalf) elements")
+        values_c = np.array([_unpack_complex(v) for v in flat], dtype=np.complex128)
+        with np.errstate(over="ignore"):
+            converted = values_c.astype(dtype)
+    elif isFloatingType(scalar_type):
         values = np.array([_unpack_double(v) for v in flat], dtype=np.float64)
         with np.errstate(over="ignore"):
             converted = values.astype(np.float32).astype(dtype) if scalar_type == (

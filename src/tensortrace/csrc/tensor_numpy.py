@@ -33,13 +33,14 @@ SOURCE = "torch/csrc/utils/tensor_numpy.cpp"
 
 _NUMPY_TO_ATEN: dict[np.dtype, ScalarType] = {
     np.dtype(np.float64): ScalarType.Double, np.dtype(np.float32): ScalarType.Float,
-    np.dtype(np.float16): ScalarType.Half, np.dtype(np.int64): ScalarType.Long,
+    np.dtype(np.float16): ScalarType.Half, np.dtype(np.complex64): ScalarType.ComplexFloat,
+    np.dtype(np.complex128): ScalarType.ComplexDouble, np.dtype(np.int64): ScalarType.Long,
     np.dtype(np.int32): ScalarType.Int, np.dtype(np.int16): ScalarType.Short,
     np.dtype(np.int8): ScalarType.Char, np.dtype(np.uint8): ScalarType.Byte,
     np.dtype(np.bool_): ScalarType.Bool,
 }
 # dtypes PyTorch has but tensortrace does not model
-_NOT_MODELLED = {"complex64", "complex128", "uint16", "uint32", "uint64"}
+_NOT_MODELLED = {"uint16", "uint32", "uint64"}
 
 
 def numpy_dtype_to_aten(dtype: np.dtype) -> ScalarType:
@@ -147,6 +148,10 @@ def tensor_to_numpy(tensor: AtTensor, force: bool = False) -> np.ndarray:
                          "first.")
         TORCH_CHECK(not tensor.requires_grad(), "Can't call numpy() on Tensor that requires "
                     "grad. Use tensor.detach().numpy() instead.")
+        TORCH_CHECK(not tensor.unsafeGetTensorImpl().is_conj(), "Can't call numpy() on Tensor "
+                    "that has conjugate bit set. Use tensor.resolve_conj().numpy() instead.")
+        TORCH_CHECK(not tensor.unsafeGetTensorImpl().is_neg(), "Can't call numpy() on Tensor "
+                    "that has negative bit set. Use tensor.resolve_neg().numpy() instead.")
     # tensor.detach().cpu().resolve_conj().resolve_neg()
     prepared = tensor.detach().to(device=CPU).resolve_conj().resolve_neg()
     dtype = aten_to_numpy_dtype(prepared.scalar_type())

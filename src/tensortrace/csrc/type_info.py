@@ -14,7 +14,13 @@ from typing import Any
 import numpy as np
 
 from tensortrace.c10.default_dtype import get_default_dtype
-from tensortrace.c10.scalar_type import ScalarType, elementSize, isFloatingType, isIntegralType
+from tensortrace.c10.scalar_type import (
+    ScalarType,
+    elementSize,
+    isFloatingType,
+    isIntegralType,
+    toRealValueType,
+)
 from tensortrace.csrc.dtype import get_dtype, to_scalar_type
 from tensortrace.csrc.python_arg_parser import PythonArgParser
 
@@ -45,6 +51,8 @@ class finfo:  # noqa: N801 - torch.finfo
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         r = _finfo_parser.parse(args, kwargs)
         scalar_type = get_default_dtype() if r.idx == 1 else to_scalar_type(r.args[0])
+        # a complex type reports the limits of its parts (THPFInfo_pynew: toRealValueType)
+        scalar_type = toRealValueType(scalar_type)
         if not isFloatingType(scalar_type):
             raise TypeError("torch.finfo() requires a floating point input type. Use "
                             "torch.iinfo to handle 'torch.finfo'")

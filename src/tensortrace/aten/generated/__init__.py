@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "786d0a5d1e0d67e844238381e29be706c4d43886a3b9ce5ddc60ee94ffe7caac"
+INPUTS_SHA256 = "05692c0db194b86ff53594791f804e16c9cd09717736fde9f7414fe8ee751158"
 
 MODULES: tuple[str, ...] = (
     "operators",

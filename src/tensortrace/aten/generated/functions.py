@@ -1960,6 +1960,20 @@ def dot(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_vdot = [(ops.vdot, Binder(ops.vdot.schema)), (ops.vdot_out, Binder(ops.vdot_out.schema))]
+
+
+@traced("dispatch", "at::vdot", FUNCTIONS_H, "at::vdot",
+        legacy="at::vdot (Functions.h)")
+def vdot(*args: Any, **kwargs: Any) -> Any:
+    """at::vdot, overloads:
+    vdot(Tensor self, Tensor other) -> Tensor
+    vdot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_vdot, args, kwargs, "at::vdot")
+    return op.call(*full)
+
+
 _ov_matmul = [(ops.matmul, Binder(ops.matmul.schema)), (ops.matmul_out, Binder(ops.matmul_out.schema))]
 
 
@@ -2483,7 +2497,7 @@ def _softmax(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_softmax = [(ops.softmax_int, Binder(ops.softmax_int.schema))]
+_ov_softmax = [(ops.softmax_int, Binder(ops.softmax_int.schema)), (ops.softmax_int_out, Binder(ops.softmax_int_out.schema))]
 
 
 @traced("dispatch", "at::softmax", FUNCTIONS_H, "at::softmax",
@@ -2491,6 +2505,7 @@ _ov_softmax = [(ops.softmax_int, Binder(ops.softmax_int.schema))]
 def softmax(*args: Any, **kwargs: Any) -> Any:
     """at::softmax, overloads:
     softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+    softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)
     """
     op, full = select_overload(_ov_softmax, args, kwargs, "at::softmax")
     return op.call(*full)
@@ -2510,7 +2525,7 @@ def _log_softmax(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_log_softmax = [(ops.log_softmax_int, Binder(ops.log_softmax_int.schema))]
+_ov_log_softmax = [(ops.log_softmax_int, Binder(ops.log_softmax_int.schema)), (ops.log_softmax_int_out, Binder(ops.log_softmax_int_out.schema))]
 
 
 @traced("dispatch", "at::log_softmax", FUNCTIONS_H, "at::log_softmax",
@@ -2518,6 +2533,7 @@ _ov_log_softmax = [(ops.log_softmax_int, Binder(ops.log_softmax_int.schema))]
 def log_softmax(*args: Any, **kwargs: Any) -> Any:
     """at::log_softmax, overloads:
     log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+    log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)
     """
     op, full = select_overload(_ov_log_softmax, args, kwargs, "at::log_softmax")
     return op.call(*full)
@@ -2909,7 +2925,7 @@ def isin(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_conj_physical = [(ops.conj_physical, Binder(ops.conj_physical.schema))]
+_ov_conj_physical = [(ops.conj_physical, Binder(ops.conj_physical.schema)), (ops.conj_physical_out, Binder(ops.conj_physical_out.schema))]
 
 
 @traced("dispatch", "at::conj_physical", FUNCTIONS_H, "at::conj_physical",
@@ -2917,8 +2933,196 @@ _ov_conj_physical = [(ops.conj_physical, Binder(ops.conj_physical.schema))]
 def conj_physical(*args: Any, **kwargs: Any) -> Any:
     """at::conj_physical, overloads:
     conj_physical(Tensor self) -> Tensor
+    conj_physical.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
     """
     op, full = select_overload(_ov_conj_physical, args, kwargs, "at::conj_physical")
+    return op.call(*full)
+
+
+_ov_conj_physical_ = [(ops.conj_physical_, Binder(ops.conj_physical_.schema))]
+
+
+@traced("dispatch", "at::conj_physical_", FUNCTIONS_H, "at::conj_physical_",
+        legacy="at::conj_physical_ (Functions.h)")
+def conj_physical_(*args: Any, **kwargs: Any) -> Any:
+    """at::conj_physical_, overloads:
+    conj_physical_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_conj_physical_, args, kwargs, "at::conj_physical_")
+    return op.call(*full)
+
+
+_ov__conj_physical = [(ops._conj_physical, Binder(ops._conj_physical.schema))]
+
+
+@traced("dispatch", "at::_conj_physical", FUNCTIONS_H, "at::_conj_physical",
+        legacy="at::_conj_physical (Functions.h)")
+def _conj_physical(*args: Any, **kwargs: Any) -> Any:
+    """at::_conj_physical, overloads:
+    _conj_physical(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov__conj_physical, args, kwargs, "at::_conj_physical")
+    return op.call(*full)
+
+
+_ov__conj = [(ops._conj, Binder(ops._conj.schema))]
+
+
+@traced("dispatch", "at::_conj", FUNCTIONS_H, "at::_conj",
+        legacy="at::_conj (Functions.h)")
+def _conj(*args: Any, **kwargs: Any) -> Any:
+    """at::_conj, overloads:
+    _conj(Tensor(a) self) -> Tensor(a)
+    """
+    op, full = select_overload(_ov__conj, args, kwargs, "at::_conj")
+    return op.call(*full)
+
+
+_ov_conj = [(ops.conj, Binder(ops.conj.schema))]
+
+
+@traced("dispatch", "at::conj", FUNCTIONS_H, "at::conj",
+        legacy="at::conj (Functions.h)")
+def conj(*args: Any, **kwargs: Any) -> Any:
+    """at::conj, overloads:
+    conj(Tensor(a) self) -> Tensor(a)
+    """
+    op, full = select_overload(_ov_conj, args, kwargs, "at::conj")
+    return op.call(*full)
+
+
+_ov__neg_view = [(ops._neg_view, Binder(ops._neg_view.schema))]
+
+
+@traced("dispatch", "at::_neg_view", FUNCTIONS_H, "at::_neg_view",
+        legacy="at::_neg_view (Functions.h)")
+def _neg_view(*args: Any, **kwargs: Any) -> Any:
+    """at::_neg_view, overloads:
+    _neg_view(Tensor(a) self) -> Tensor(a)
+    """
+    op, full = select_overload(_ov__neg_view, args, kwargs, "at::_neg_view")
+    return op.call(*full)
+
+
+_ov_real = [(ops.real, Binder(ops.real.schema))]
+
+
+@traced("dispatch", "at::real", FUNCTIONS_H, "at::real",
+        legacy="at::real (Functions.h)")
+def real(*args: Any, **kwargs: Any) -> Any:
+    """at::real, overloads:
+    real(Tensor(a) self) -> Tensor(a)
+    """
+    op, full = select_overload(_ov_real, args, kwargs, "at::real")
+    return op.call(*full)
+
+
+_ov_imag = [(ops.imag, Binder(ops.imag.schema))]
+
+
+@traced("dispatch", "at::imag", FUNCTIONS_H, "at::imag",
+        legacy="at::imag (Functions.h)")
+def imag(*args: Any, **kwargs: Any) -> Any:
+    """at::imag, overloads:
+    imag(Tensor(a) self) -> Tensor(a)
+    """
+    op, full = select_overload(_ov_imag, args, kwargs, "at::imag")
+    return op.call(*full)
+
+
+_ov_view_as_real = [(ops.view_as_real, Binder(ops.view_as_real.schema))]
+
+
+@traced("dispatch", "at::view_as_real", FUNCTIONS_H, "at::view_as_real",
+        legacy="at::view_as_real (Functions.h)")
+def view_as_real(*args: Any, **kwargs: Any) -> Any:
+    """at::view_as_real, overloads:
+    view_as_real(Tensor(a) self) -> Tensor(a)
+    """
+    op, full = select_overload(_ov_view_as_real, args, kwargs, "at::view_as_real")
+    return op.call(*full)
+
+
+_ov_view_as_complex = [(ops.view_as_complex, Binder(ops.view_as_complex.schema))]
+
+
+@traced("dispatch", "at::view_as_complex", FUNCTIONS_H, "at::view_as_complex",
+        legacy="at::view_as_complex (Functions.h)")
+def view_as_complex(*args: Any, **kwargs: Any) -> Any:
+    """at::view_as_complex, overloads:
+    view_as_complex(Tensor(a) self) -> Tensor(a)
+    """
+    op, full = select_overload(_ov_view_as_complex, args, kwargs, "at::view_as_complex")
+    return op.call(*full)
+
+
+_ov_complex = [(ops.complex, Binder(ops.complex.schema)), (ops.complex_out, Binder(ops.complex_out.schema))]
+
+
+@traced("dispatch", "at::complex", FUNCTIONS_H, "at::complex",
+        legacy="at::complex (Functions.h)")
+def complex(*args: Any, **kwargs: Any) -> Any:
+    """at::complex, overloads:
+    complex(Tensor real, Tensor imag) -> Tensor
+    complex.out(Tensor real, Tensor imag, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_complex, args, kwargs, "at::complex")
+    return op.call(*full)
+
+
+_ov_polar = [(ops.polar, Binder(ops.polar.schema)), (ops.polar_out, Binder(ops.polar_out.schema))]
+
+
+@traced("dispatch", "at::polar", FUNCTIONS_H, "at::polar",
+        legacy="at::polar (Functions.h)")
+def polar(*args: Any, **kwargs: Any) -> Any:
+    """at::polar, overloads:
+    polar(Tensor abs, Tensor angle) -> Tensor
+    polar.out(Tensor abs, Tensor angle, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_polar, args, kwargs, "at::polar")
+    return op.call(*full)
+
+
+_ov_angle = [(ops.angle, Binder(ops.angle.schema)), (ops.angle_out, Binder(ops.angle_out.schema))]
+
+
+@traced("dispatch", "at::angle", FUNCTIONS_H, "at::angle",
+        legacy="at::angle (Functions.h)")
+def angle(*args: Any, **kwargs: Any) -> Any:
+    """at::angle, overloads:
+    angle(Tensor self) -> Tensor
+    angle.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_angle, args, kwargs, "at::angle")
+    return op.call(*full)
+
+
+_ov_sgn = [(ops.sgn, Binder(ops.sgn.schema)), (ops.sgn_out, Binder(ops.sgn_out.schema))]
+
+
+@traced("dispatch", "at::sgn", FUNCTIONS_H, "at::sgn",
+        legacy="at::sgn (Functions.h)")
+def sgn(*args: Any, **kwargs: Any) -> Any:
+    """at::sgn, overloads:
+    sgn(Tensor self) -> Tensor
+    sgn.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_sgn, args, kwargs, "at::sgn")
+    return op.call(*full)
+
+
+_ov_sign = [(ops.sign, Binder(ops.sign.schema)), (ops.sign_out, Binder(ops.sign_out.schema))]
+
+
+@traced("dispatch", "at::sign", FUNCTIONS_H, "at::sign",
+        legacy="at::sign (Functions.h)")
+def sign(*args: Any, **kwargs: Any) -> Any:
+    """at::sign, overloads:
+    sign(Tensor self) -> Tensor
+    sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_sign, args, kwargs, "at::sign")
     return op.call(*full)
 
 
@@ -4177,6 +4381,7 @@ FUNCTIONS: dict[str, Any] = {
     "addmv_": addmv_,
     "mv": mv,
     "dot": dot,
+    "vdot": vdot,
     "matmul": matmul,
     "adjoint": adjoint,
     "numel": numel,
@@ -4247,6 +4452,20 @@ FUNCTIONS: dict[str, Any] = {
     "isfinite": isfinite,
     "isin": isin,
     "conj_physical": conj_physical,
+    "conj_physical_": conj_physical_,
+    "_conj_physical": _conj_physical,
+    "_conj": _conj,
+    "conj": conj,
+    "_neg_view": _neg_view,
+    "real": real,
+    "imag": imag,
+    "view_as_real": view_as_real,
+    "view_as_complex": view_as_complex,
+    "complex": complex,
+    "polar": polar,
+    "angle": angle,
+    "sgn": sgn,
+    "sign": sign,
     "frexp": frexp,
     "trapezoid": trapezoid,
     "cumulative_trapezoid": cumulative_trapezoid,

@@ -1130,6 +1130,12 @@ dot = _register(
 dot_out = _register(
     FunctionSchema('dot', 'out', (Argument('self', _T6, None, False), Argument('tensor', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'dot_out'}}})
+vdot = _register(
+    FunctionSchema('vdot', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'vdot(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU': 'vdot', 'CUDA': 'vdot_cuda'}}})
+vdot_out = _register(
+    FunctionSchema('vdot', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'vdot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'vdot_out'}}})
 matmul = _register(
     FunctionSchema('matmul', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
     {'func': 'matmul(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'matmul'}}})
@@ -1379,6 +1385,9 @@ _softmax_out = _register(
 softmax_int = _register(
     FunctionSchema('softmax', 'int', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', False),), (_T6,), ()),
     {'func': 'softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'softmax'}}})
+softmax_int_out = _register(
+    FunctionSchema('softmax', 'int_out', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'softmax_out'}}})
 _log_softmax = _register(
     FunctionSchema('_log_softmax', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('half_to_float', _T16, None, False),), (_T6,), ()),
     {'func': '_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor', **{'structured_delegate': '_log_softmax.out', 'tags': 'core'}})
@@ -1388,6 +1397,9 @@ _log_softmax_out = _register(
 log_softmax_int = _register(
     FunctionSchema('log_softmax', 'int', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', False),), (_T6,), ()),
     {'func': 'log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'log_softmax'}}})
+log_softmax_int_out = _register(
+    FunctionSchema('log_softmax', 'int_out', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('dtype', _T1, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'log_softmax_out'}}})
 _softmax_backward_data = _register(
     FunctionSchema('_softmax_backward_data', '', (Argument('grad_output', _T6, None, False), Argument('output', _T6, None, False), Argument('dim', _T11, None, False), Argument('input_dtype', _T15, None, False),), (_T6,), ()),
     {'func': '_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor', **{'structured_delegate': '_softmax_backward_data.out'}})
@@ -1577,6 +1589,72 @@ isin_Scalar_Tensor = _register(
 conj_physical = _register(
     FunctionSchema('conj_physical', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'conj_physical(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'conj_physical'}, 'tags': 'pointwise'}})
+conj_physical_out = _register(
+    FunctionSchema('conj_physical', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'conj_physical.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'conj_physical_out'}, 'tags': 'pointwise'}})
+conj_physical_ = _register(
+    FunctionSchema('conj_physical_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'conj_physical_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'conj_physical_'}, 'tags': 'pointwise'}})
+_conj_physical = _register(
+    FunctionSchema('_conj_physical', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': '_conj_physical(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': '_conj_physical'}, 'tags': 'pointwise'}})
+_conj = _register(
+    FunctionSchema('_conj', '', (Argument('self', _T10, None, False),), (_T10,), ()),
+    {'func': '_conj(Tensor(a) self) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': '_conj'}}})
+conj = _register(
+    FunctionSchema('conj', '', (Argument('self', _T10, None, False),), (_T10,), ()),
+    {'func': 'conj(Tensor(a) self) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'conj'}}})
+_neg_view = _register(
+    FunctionSchema('_neg_view', '', (Argument('self', _T10, None, False),), (_T10,), ()),
+    {'func': '_neg_view(Tensor(a) self) -> Tensor(a)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': '_neg_view'}}})
+real = _register(
+    FunctionSchema('real', '', (Argument('self', _T10, None, False),), (_T10,), ()),
+    {'func': 'real(Tensor(a) self) -> Tensor(a)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'real'}}})
+imag = _register(
+    FunctionSchema('imag', '', (Argument('self', _T10, None, False),), (_T10,), ()),
+    {'func': 'imag(Tensor(a) self) -> Tensor(a)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'imag'}}})
+view_as_real = _register(
+    FunctionSchema('view_as_real', '', (Argument('self', _T10, None, False),), (_T10,), ()),
+    {'func': 'view_as_real(Tensor(a) self) -> Tensor(a)', **{'variants': 'function', 'dispatch': {'CPU, CUDA, Meta': 'view_as_real'}}})
+view_as_complex = _register(
+    FunctionSchema('view_as_complex', '', (Argument('self', _T10, None, False),), (_T10,), ()),
+    {'func': 'view_as_complex(Tensor(a) self) -> Tensor(a)', **{'variants': 'function', 'dispatch': {'CPU, CUDA, Meta': 'view_as_complex'}}})
+complex = _register(
+    FunctionSchema('complex', '', (Argument('real', _T6, None, False), Argument('imag', _T6, None, False),), (_T6,), ()),
+    {'func': 'complex(Tensor real, Tensor imag) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'complex'}}})
+complex_out = _register(
+    FunctionSchema('complex', 'out', (Argument('real', _T6, None, False), Argument('imag', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'complex.out(Tensor real, Tensor imag, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'complex_out'}}})
+polar = _register(
+    FunctionSchema('polar', '', (Argument('abs', _T6, None, False), Argument('angle', _T6, None, False),), (_T6,), ()),
+    {'func': 'polar(Tensor abs, Tensor angle) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'polar'}}})
+polar_out = _register(
+    FunctionSchema('polar', 'out', (Argument('abs', _T6, None, False), Argument('angle', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'polar.out(Tensor abs, Tensor angle, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'polar_out'}}})
+angle = _register(
+    FunctionSchema('angle', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'angle(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'angle'}, 'tags': 'pointwise'}})
+angle_out = _register(
+    FunctionSchema('angle', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'angle.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'angle_out'}, 'tags': 'pointwise'}})
+sgn = _register(
+    FunctionSchema('sgn', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'sgn(Tensor self) -> Tensor', **{'variants': 'function, method', 'structured_delegate': 'sgn.out', 'tags': 'pointwise'}})
+sgn_ = _register(
+    FunctionSchema('sgn_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'sgn_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'method', 'structured_delegate': 'sgn.out', 'tags': 'pointwise'}})
+sgn_out = _register(
+    FunctionSchema('sgn', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'sgn.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'sgn_out'}, 'tags': 'pointwise'}})
+sign = _register(
+    FunctionSchema('sign', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'sign(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'sign.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+sign_ = _register(
+    FunctionSchema('sign_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'sign_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'sign.out', 'variants': 'method', 'tags': 'pointwise'}})
+sign_out = _register(
+    FunctionSchema('sign', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'sign_out'}, 'tags': 'pointwise'}})
 frexp_Tensor = _register(
     FunctionSchema('frexp', 'Tensor', (Argument('self', _T6, None, False),), (_T6, _T6,), ('mantissa', 'exponent',)),
     {'func': 'frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)', **{'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'frexp'}}})
@@ -2321,6 +2399,8 @@ OPERATORS: list[OperatorHandle] = [
     mv_out,
     dot,
     dot_out,
+    vdot,
+    vdot_out,
     matmul,
     matmul_out,
     unsqueeze_,
@@ -2404,9 +2484,11 @@ OPERATORS: list[OperatorHandle] = [
     _softmax,
     _softmax_out,
     softmax_int,
+    softmax_int_out,
     _log_softmax,
     _log_softmax_out,
     log_softmax_int,
+    log_softmax_int_out,
     _softmax_backward_data,
     _softmax_backward_data_out,
     _log_softmax_backward_data,
@@ -2470,6 +2552,28 @@ OPERATORS: list[OperatorHandle] = [
     isin_Tensor_Scalar,
     isin_Scalar_Tensor,
     conj_physical,
+    conj_physical_out,
+    conj_physical_,
+    _conj_physical,
+    _conj,
+    conj,
+    _neg_view,
+    real,
+    imag,
+    view_as_real,
+    view_as_complex,
+    complex,
+    complex_out,
+    polar,
+    polar_out,
+    angle,
+    angle_out,
+    sgn,
+    sgn_,
+    sgn_out,
+    sign,
+    sign_,
+    sign_out,
     frexp_Tensor,
     frexp_Tensor_out,
     trapezoid_x,

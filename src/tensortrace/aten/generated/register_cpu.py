@@ -70,6 +70,7 @@ ops.var_correction_out.register(DispatchKey.CPU, native_kernel("var_out", ops.va
 ops.std_correction.register(DispatchKey.CPU, native_kernel("std", ops.std_correction))
 ops.std_correction_out.register(DispatchKey.CPU, native_kernel("std_out", ops.std_correction_out))
 ops.dot.register(DispatchKey.CPU, native_kernel("dot", ops.dot))
+ops.vdot.register(DispatchKey.CPU, native_kernel("vdot", ops.vdot))
 ops.normal_Tensor_float_out.register(DispatchKey.CPU, native_kernel("normal_out", ops.normal_Tensor_float_out))
 ops.normal_Tensor_float.register(DispatchKey.CPU, native_kernel("normal", ops.normal_Tensor_float))
 ops.normal_float_Tensor_out.register(DispatchKey.CPU, native_kernel("normal_out", ops.normal_float_Tensor_out))
@@ -89,6 +90,13 @@ ops.isnan.register(DispatchKey.CPU, native_kernel("isnan", ops.isnan))
 ops.isin_Tensor_Tensor.register(DispatchKey.CPU, native_kernel("isin", ops.isin_Tensor_Tensor))
 ops.isin_Tensor_Scalar.register(DispatchKey.CPU, native_kernel("isin", ops.isin_Tensor_Scalar))
 ops.isin_Scalar_Tensor.register(DispatchKey.CPU, native_kernel("isin", ops.isin_Scalar_Tensor))
+ops.conj_physical_out.register(DispatchKey.CPU, native_kernel("conj_physical_out", ops.conj_physical_out))
+ops.view_as_real.register(DispatchKey.CPU, native_kernel("view_as_real", ops.view_as_real))
+ops.view_as_complex.register(DispatchKey.CPU, native_kernel("view_as_complex", ops.view_as_complex))
+ops.complex_out.register(DispatchKey.CPU, native_kernel("complex_out", ops.complex_out))
+ops.polar_out.register(DispatchKey.CPU, native_kernel("polar_out", ops.polar_out))
+ops.angle.register(DispatchKey.CPU, native_kernel("angle", ops.angle))
+ops.angle_out.register(DispatchKey.CPU, native_kernel("angle_out", ops.angle_out))
 ops.frexp_Tensor_out.register(DispatchKey.CPU, native_kernel("frexp_out", ops.frexp_Tensor_out))
 ops.histc.register(DispatchKey.CPU, native_kernel("histogram_histc", ops.histc))
 ops.histc_out.register(DispatchKey.CPU, native_kernel("histogram_histc_out", ops.histc_out))
@@ -3515,6 +3523,90 @@ def wrapper_CPU_hypot_(*args: Any) -> Any:
 
 
 ops.hypot_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_hypot_, "wrapper_CPU_hypot_"))
+
+
+# ---- structured: sgn.out (meta: sgn, impl: sgn_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_sgn_out", REGISTER_CPU,
+        legacy="CPUType::sgn")
+def wrapper_CPU_sgn_out(*args: Any) -> Any:
+    """sgn.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['sgn'](op, *args[:1])
+    IMPL_FUNCTIONS['sgn_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.sgn_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sgn_out, "wrapper_CPU_sgn_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_sgn", REGISTER_CPU,
+        legacy="CPUType::sgn")
+def wrapper_CPU_sgn(*args: Any) -> Any:
+    """sgn(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['sgn'](op, *args[:1])
+    IMPL_FUNCTIONS['sgn_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.sgn.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sgn, "wrapper_CPU_sgn"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_sgn_", REGISTER_CPU,
+        legacy="CPUType::sgn_")
+def wrapper_CPU_sgn_(*args: Any) -> Any:
+    """sgn_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['sgn'](op, *args[:1])
+    IMPL_FUNCTIONS['sgn_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.sgn_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sgn_, "wrapper_CPU_sgn_"))
+
+
+# ---- structured: sign.out (meta: sign, impl: sign_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_sign_out", REGISTER_CPU,
+        legacy="CPUType::sign")
+def wrapper_CPU_sign_out(*args: Any) -> Any:
+    """sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['sign'](op, *args[:1])
+    IMPL_FUNCTIONS['sign_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.sign_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sign_out, "wrapper_CPU_sign_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_sign", REGISTER_CPU,
+        legacy="CPUType::sign")
+def wrapper_CPU_sign(*args: Any) -> Any:
+    """sign(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['sign'](op, *args[:1])
+    IMPL_FUNCTIONS['sign_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.sign.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sign, "wrapper_CPU_sign"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_sign_", REGISTER_CPU,
+        legacy="CPUType::sign_")
+def wrapper_CPU_sign_(*args: Any) -> Any:
+    """sign_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['sign'](op, *args[:1])
+    IMPL_FUNCTIONS['sign_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.sign_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sign_, "wrapper_CPU_sign_"))
 
 
 # ---- structured: sigmoid_backward.grad_input (meta: sigmoid_backward, impl: sigmoid_backward_out) --------------------

@@ -72,6 +72,7 @@ ops.var_correction_out.register(DispatchKey.CUDA, native_kernel("var_out", ops.v
 ops.std_correction.register(DispatchKey.CUDA, native_kernel("std", ops.std_correction))
 ops.std_correction_out.register(DispatchKey.CUDA, native_kernel("std_out", ops.std_correction_out))
 ops.dot.register(DispatchKey.CUDA, native_kernel("dot_cuda", ops.dot, ((0, 'self'), (1, 'tensor'))))
+ops.vdot.register(DispatchKey.CUDA, native_kernel("vdot_cuda", ops.vdot, ((0, 'self'), (1, 'other'))))
 ops.normal_Tensor_float_out.register(DispatchKey.CUDA, native_kernel("normal_out", ops.normal_Tensor_float_out, ((3, 'out'), (0, 'mean'))))
 ops.normal_Tensor_float.register(DispatchKey.CUDA, native_kernel("normal", ops.normal_Tensor_float))
 ops.normal_float_Tensor_out.register(DispatchKey.CUDA, native_kernel("normal_out", ops.normal_float_Tensor_out, ((3, 'out'), (1, 'std'))))
@@ -91,6 +92,13 @@ ops.isnan.register(DispatchKey.CUDA, native_kernel("isnan", ops.isnan))
 ops.isin_Tensor_Tensor.register(DispatchKey.CUDA, native_kernel("isin", ops.isin_Tensor_Tensor, ((0, 'elements'), (1, 'test_elements'))))
 ops.isin_Tensor_Scalar.register(DispatchKey.CUDA, native_kernel("isin", ops.isin_Tensor_Scalar))
 ops.isin_Scalar_Tensor.register(DispatchKey.CUDA, native_kernel("isin", ops.isin_Scalar_Tensor))
+ops.conj_physical_out.register(DispatchKey.CUDA, native_kernel("conj_physical_out", ops.conj_physical_out, ((1, 'out'), (0, 'self'))))
+ops.view_as_real.register(DispatchKey.CUDA, native_kernel("view_as_real", ops.view_as_real))
+ops.view_as_complex.register(DispatchKey.CUDA, native_kernel("view_as_complex", ops.view_as_complex))
+ops.complex_out.register(DispatchKey.CUDA, native_kernel("complex_out", ops.complex_out, ((2, 'out'), (0, 'real'), (1, 'imag'))))
+ops.polar_out.register(DispatchKey.CUDA, native_kernel("polar_out", ops.polar_out, ((2, 'out'), (0, 'abs'), (1, 'angle'))))
+ops.angle.register(DispatchKey.CUDA, native_kernel("angle", ops.angle))
+ops.angle_out.register(DispatchKey.CUDA, native_kernel("angle_out", ops.angle_out))
 ops.frexp_Tensor_out.register(DispatchKey.CUDA, native_kernel("frexp_out", ops.frexp_Tensor_out, ((1, 'mantissa'), (2, 'exponent'), (0, 'self'))))
 ops.histc.register(DispatchKey.CUDA, native_kernel("_histc_cuda", ops.histc))
 ops.histc_out.register(DispatchKey.CUDA, native_kernel("_histc_out_cuda", ops.histc_out, ((4, 'out'), (0, 'self'))))
@@ -3544,6 +3552,90 @@ def wrapper_CUDA_hypot_(*args: Any) -> Any:
 
 
 ops.hypot_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_hypot_, "wrapper_CUDA_hypot_"))
+
+
+# ---- structured: sgn.out (meta: sgn, impl: sgn_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_sgn_out", REGISTER_CUDA,
+        legacy="CUDAType::sgn")
+def wrapper_CUDA_sgn_out(*args: Any) -> Any:
+    """sgn.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['sgn'](op, *args[:1])
+    IMPL_FUNCTIONS['sgn_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.sgn_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sgn_out, "wrapper_CUDA_sgn_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_sgn", REGISTER_CUDA,
+        legacy="CUDAType::sgn")
+def wrapper_CUDA_sgn(*args: Any) -> Any:
+    """sgn(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['sgn'](op, *args[:1])
+    IMPL_FUNCTIONS['sgn_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.sgn.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sgn, "wrapper_CUDA_sgn"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_sgn_", REGISTER_CUDA,
+        legacy="CUDAType::sgn_")
+def wrapper_CUDA_sgn_(*args: Any) -> Any:
+    """sgn_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['sgn'](op, *args[:1])
+    IMPL_FUNCTIONS['sgn_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.sgn_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sgn_, "wrapper_CUDA_sgn_"))
+
+
+# ---- structured: sign.out (meta: sign, impl: sign_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_sign_out", REGISTER_CUDA,
+        legacy="CUDAType::sign")
+def wrapper_CUDA_sign_out(*args: Any) -> Any:
+    """sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['sign'](op, *args[:1])
+    IMPL_FUNCTIONS['sign_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.sign_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sign_out, "wrapper_CUDA_sign_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_sign", REGISTER_CUDA,
+        legacy="CUDAType::sign")
+def wrapper_CUDA_sign(*args: Any) -> Any:
+    """sign(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['sign'](op, *args[:1])
+    IMPL_FUNCTIONS['sign_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.sign.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sign, "wrapper_CUDA_sign"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_sign_", REGISTER_CUDA,
+        legacy="CUDAType::sign_")
+def wrapper_CUDA_sign_(*args: Any) -> Any:
+    """sign_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['sign'](op, *args[:1])
+    IMPL_FUNCTIONS['sign_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.sign_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sign_, "wrapper_CUDA_sign_"))
 
 
 # ---- structured: sigmoid_backward.grad_input (meta: sigmoid_backward, impl: sigmoid_backward_out) --------------------

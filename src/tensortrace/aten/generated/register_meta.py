@@ -15,3 +15,5 @@ ops.arange_start_out.register(DispatchKey.Meta, native_kernel("arange_out", ops.
 ops.linspace_out.register(DispatchKey.Meta, native_kernel("linspace_out", ops.linspace_out))
 ops.eye_out.register(DispatchKey.Meta, native_kernel("eye_out_cpu", ops.eye_out))
 ops.eye_m_out.register(DispatchKey.Meta, native_kernel("eye_out_cpu", ops.eye_m_out))
+ops.view_as_real.register(DispatchKey.Meta, native_kernel("view_as_real", ops.view_as_real))
+ops.view_as_complex.register(DispatchKey.Meta, native_kernel("view_as_complex", ops.view_as_complex))

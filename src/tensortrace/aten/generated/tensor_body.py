@@ -159,6 +159,7 @@ _ov_addmv = [(ops.addmv, Binder(ops.addmv.schema))]
 _ov_addmv_ = [(ops.addmv_, Binder(ops.addmv_.schema))]
 _ov_mv = [(ops.mv, Binder(ops.mv.schema))]
 _ov_dot = [(ops.dot, Binder(ops.dot.schema))]
+_ov_vdot = [(ops.vdot, Binder(ops.vdot.schema))]
 _ov_matmul = [(ops.matmul, Binder(ops.matmul.schema))]
 _ov_unsqueeze_ = [(ops.unsqueeze_, Binder(ops.unsqueeze_.schema))]
 _ov_squeeze_ = [(ops.squeeze__dim, Binder(ops.squeeze__dim.schema))]
@@ -227,6 +228,16 @@ _ov_isnan = [(ops.isnan, Binder(ops.isnan.schema))]
 _ov_isinf = [(ops.isinf, Binder(ops.isinf.schema))]
 _ov_isfinite = [(ops.isfinite, Binder(ops.isfinite.schema))]
 _ov_conj_physical = [(ops.conj_physical, Binder(ops.conj_physical.schema))]
+_ov_conj_physical_ = [(ops.conj_physical_, Binder(ops.conj_physical_.schema))]
+_ov__conj_physical = [(ops._conj_physical, Binder(ops._conj_physical.schema))]
+_ov__conj = [(ops._conj, Binder(ops._conj.schema))]
+_ov_conj = [(ops.conj, Binder(ops.conj.schema))]
+_ov__neg_view = [(ops._neg_view, Binder(ops._neg_view.schema))]
+_ov_angle = [(ops.angle, Binder(ops.angle.schema))]
+_ov_sgn = [(ops.sgn, Binder(ops.sgn.schema))]
+_ov_sgn_ = [(ops.sgn_, Binder(ops.sgn_.schema))]
+_ov_sign = [(ops.sign, Binder(ops.sign.schema))]
+_ov_sign_ = [(ops.sign_, Binder(ops.sign_.schema))]
 _ov_frexp = [(ops.frexp_Tensor, Binder(ops.frexp_Tensor.schema))]
 _ov_cov = [(ops.cov, Binder(ops.cov.schema))]
 _ov_corrcoef = [(ops.corrcoef, Binder(ops.corrcoef.schema))]
@@ -1658,6 +1669,15 @@ class TensorMethods:
         op, full = select_overload(_ov_dot, (self, *args), kwargs, "Tensor.dot")
         return op.call(*full)
 
+    @traced("dispatch", "at::Tensor::vdot", TENSOR_BODY_H, "at::Tensor::vdot",
+            legacy="Tensor::vdot (TensorMethods.h)")
+    def vdot(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::vdot, overloads:
+        vdot(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_vdot, (self, *args), kwargs, "Tensor.vdot")
+        return op.call(*full)
+
     @traced("dispatch", "at::Tensor::matmul", TENSOR_BODY_H, "at::Tensor::matmul",
             legacy="Tensor::matmul (TensorMethods.h)")
     def matmul(self, *args: Any, **kwargs: Any) -> Any:
@@ -2280,6 +2300,96 @@ class TensorMethods:
         conj_physical(Tensor self) -> Tensor
         """
         op, full = select_overload(_ov_conj_physical, (self, *args), kwargs, "Tensor.conj_physical")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::conj_physical_", TENSOR_BODY_H, "at::Tensor::conj_physical_",
+            legacy="Tensor::conj_physical_ (TensorMethods.h)")
+    def conj_physical_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::conj_physical_, overloads:
+        conj_physical_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_conj_physical_, (self, *args), kwargs, "Tensor.conj_physical_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::_conj_physical", TENSOR_BODY_H, "at::Tensor::_conj_physical",
+            legacy="Tensor::_conj_physical (TensorMethods.h)")
+    def _conj_physical(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::_conj_physical, overloads:
+        _conj_physical(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov__conj_physical, (self, *args), kwargs, "Tensor._conj_physical")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::_conj", TENSOR_BODY_H, "at::Tensor::_conj",
+            legacy="Tensor::_conj (TensorMethods.h)")
+    def _conj(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::_conj, overloads:
+        _conj(Tensor(a) self) -> Tensor(a)
+        """
+        op, full = select_overload(_ov__conj, (self, *args), kwargs, "Tensor._conj")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::conj", TENSOR_BODY_H, "at::Tensor::conj",
+            legacy="Tensor::conj (TensorMethods.h)")
+    def conj(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::conj, overloads:
+        conj(Tensor(a) self) -> Tensor(a)
+        """
+        op, full = select_overload(_ov_conj, (self, *args), kwargs, "Tensor.conj")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::_neg_view", TENSOR_BODY_H, "at::Tensor::_neg_view",
+            legacy="Tensor::_neg_view (TensorMethods.h)")
+    def _neg_view(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::_neg_view, overloads:
+        _neg_view(Tensor(a) self) -> Tensor(a)
+        """
+        op, full = select_overload(_ov__neg_view, (self, *args), kwargs, "Tensor._neg_view")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::angle", TENSOR_BODY_H, "at::Tensor::angle",
+            legacy="Tensor::angle (TensorMethods.h)")
+    def angle(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::angle, overloads:
+        angle(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_angle, (self, *args), kwargs, "Tensor.angle")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::sgn", TENSOR_BODY_H, "at::Tensor::sgn",
+            legacy="Tensor::sgn (TensorMethods.h)")
+    def sgn(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::sgn, overloads:
+        sgn(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_sgn, (self, *args), kwargs, "Tensor.sgn")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::sgn_", TENSOR_BODY_H, "at::Tensor::sgn_",
+            legacy="Tensor::sgn_ (TensorMethods.h)")
+    def sgn_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::sgn_, overloads:
+        sgn_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_sgn_, (self, *args), kwargs, "Tensor.sgn_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::sign", TENSOR_BODY_H, "at::Tensor::sign",
+            legacy="Tensor::sign (TensorMethods.h)")
+    def sign(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::sign, overloads:
+        sign(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_sign, (self, *args), kwargs, "Tensor.sign")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::sign_", TENSOR_BODY_H, "at::Tensor::sign_",
+            legacy="Tensor::sign_ (TensorMethods.h)")
+    def sign_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::sign_, overloads:
+        sign_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_sign_, (self, *args), kwargs, "Tensor.sign_")
         return op.call(*full)
 
     @traced("dispatch", "at::Tensor::frexp", TENSOR_BODY_H, "at::Tensor::frexp",
@@ -3082,6 +3192,7 @@ METHODS: tuple[str, ...] = (
     "addmv_",
     "mv",
     "dot",
+    "vdot",
     "matmul",
     "unsqueeze_",
     "squeeze_",
@@ -3150,6 +3261,16 @@ METHODS: tuple[str, ...] = (
     "isinf",
     "isfinite",
     "conj_physical",
+    "conj_physical_",
+    "_conj_physical",
+    "_conj",
+    "conj",
+    "_neg_view",
+    "angle",
+    "sgn",
+    "sgn_",
+    "sign",
+    "sign_",
     "frexp",
     "cov",
     "corrcoef",

@@ -19,7 +19,7 @@ from tensortrace.aten.scalar_ops import Scalar, wrapped_scalar_tensor
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIterator, TensorIteratorBase
 from tensortrace.c10.exception import TORCH_CHECK
-from tensortrace.c10.scalar_type import ScalarType, isFloatingType
+from tensortrace.c10.scalar_type import ScalarType, isComplexType, isFloatingType
 
 SOURCE = "aten/src/ATen/native/BinaryOps.cpp"
 HEADER = "aten/src/ATen/native/BinaryOps.h"
@@ -45,10 +45,10 @@ def alpha_check(dtype: ScalarType, alpha: Scalar) -> None:
         return
     TORCH_CHECK(not isinstance(alpha, bool) or dtype == ScalarType.Bool,
                 "Boolean alpha only supported for Boolean results.")
-    TORCH_CHECK(isFloatingType(dtype) or isinstance(alpha, (bool, int)),
+    TORCH_CHECK(isFloatingType(dtype) or isComplexType(dtype) or isinstance(alpha, (bool, int)),
                 "For integral input tensors, argument alpha must not be a floating point "
                 "number.")
-    TORCH_CHECK(not isinstance(alpha, complex),
+    TORCH_CHECK(isComplexType(dtype) or not isinstance(alpha, complex),
                 "For non-complex input tensors, argument alpha must not be a complex number.")
 
 
@@ -253,6 +253,8 @@ def remainder_out(self: Tensor, other: Scalar, out: Tensor) -> Tensor:
 # ---- maximum, minimum ----------------------------------------------------------------------------
 @meta_function("maximum", SOURCE)
 def meta_maximum(it: TensorIteratorBase, self: Tensor, other: Tensor) -> None:
+    TORCH_CHECK(not self.is_complex() and not other.is_complex(),
+                "maximum not implemented for complex tensors.")
     it.build_borrowing_binary_op(it.maybe_get_output(), self, other)
 
 
@@ -263,6 +265,8 @@ def maximum_out(it: TensorIteratorBase, self: Tensor, other: Tensor, out: Tensor
 
 @meta_function("minimum", SOURCE)
 def meta_minimum(it: TensorIteratorBase, self: Tensor, other: Tensor) -> None:
+    TORCH_CHECK(not self.is_complex() and not other.is_complex(),
+                "minimum not implemented for complex tensors.")
     it.build_borrowing_binary_op(it.maybe_get_output(), self, other)
 
 

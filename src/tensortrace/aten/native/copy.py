@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import native_function
+from tensortrace.aten.native.tensor_shape_adjoint import TORCH_WARN_ONCE
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorConfig
 from tensortrace.c10.device import Device, DeviceType
@@ -38,6 +39,8 @@ def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
           .check_all_same_dtype(False)
           .check_all_same_device(False)
           .build())
+    if not self.is_complex() and src.is_complex():
+        TORCH_WARN_ONCE("Casting complex values to real discards the imaginary part")
     # a copy that involves the GPU runs the CUDA kernel, whichever side the GPU is on
     device_type = DeviceType.CUDA if src.device().is_cuda() else self.device().type_
     copy_stub(device_type, it, non_blocking)

@@ -8,6 +8,8 @@ Mirrors `aten/src/ATen/native/Distributions.cpp` and the bounds checks of `unifo
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
@@ -39,7 +41,13 @@ def _finfo(meta: TypeMeta) -> tuple[float, float]:
 
 @native_function(SOURCE, name="uniform_", legacy="legacy::cpu::_th_uniform_")
 def uniform_(self: Tensor, from_: float = 0, to: float = 1, generator: object = None) -> Tensor:
-    """uniform_impl_: check the range for the dtype, then run uniform_stub over the tensor."""
+    """uniform_impl_: check the range for the dtype, then run uniform_stub over the tensor.
+    A complex tensor draws its real and imaginary parts as the float pairs of view_as_real."""
+    if self.is_complex():
+        from tensortrace.aten import functions as at
+
+        uniform_(at.view_as_real(self), from_, to, generator)
+        return self
     dtype = self.scalar_type()
     if not isFloatingType(dtype):  # Note [TORCH_CHECK tests first]: the f-string only then
         TORCH_CHECK_NOT_IMPLEMENTED(False, f'"check_uniform_bounds" not implemented for '
@@ -77,6 +85,13 @@ def _fmt_double(value: float) -> str:
 def normal_(self: Tensor, mean: float = 0, std: float = 1, generator: object = None) -> Tensor:
     """normal_impl_: CHECK_NORMAL_STD, then normal_stub (see the kernel for its two paths)."""
     TORCH_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", _fmt_double(std))
+    if self.is_complex():
+        from tensortrace.aten import functions as at
+
+        # each part of a complex normal has half the variance: std / sqrt(2) per float
+        normal_stub(self.device().type_, at.view_as_real(self), float(mean),
+                    float(std) / math.sqrt(2), generator)
+        return self
     normal_stub(self.device().type_, self, float(mean), float(std), generator)
     return self
 

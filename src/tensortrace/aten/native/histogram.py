@@ -22,6 +22,7 @@ from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.scalar_ops import Scalar
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.scalar import toDouble
 from tensortrace.c10.scalar_type import isFloatingType
 from tensortrace.trace import traced
 
@@ -42,7 +43,7 @@ def _type_name(t: Tensor) -> str:
 
 
 def _outer_bin_edges(self: Tensor, min_: Scalar, max_: Scalar) -> tuple[float, float]:
-    left, right = float(min_), float(max_)
+    left, right = toDouble(min_), toDouble(max_)
     if left == right and self.numel() > 0:
         lo, hi = _at().aminmax(self)
         left, right = float(lo.item()), float(hi.item())

@@ -1,12 +1,12 @@
 """Ops that hand back their argument (or a new handle on its data): lift_fresh, detach,
-detach_, resolve_conj, resolve_neg.
+detach_.
 
 They still go through the dispatcher, so torch.profiler (and the trace) show them:
 `torch.tensor(...)` ends with `aten::lift_fresh` and `aten::detach_`, `Tensor.numpy()` calls
 `aten::resolve_conj` and `aten::resolve_neg`. Mirrors `lift_fresh` and `detach_` of
 `aten/src/ATen/native/TensorShape.cpp` (the autograd kernel of detach_ is what drops
-requires_grad) and `resolve_conj` / `resolve_neg` of `aten/src/ATen/native/UnaryOps.cpp`
-(tensortrace has no conjugate or negative bit, so there is nothing to resolve).
+requires_grad). resolve_conj and resolve_neg, which copy when the bit is set, are in
+complex_ops.py.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from tensortrace.c10.intrusive_ptr import intrusive_ptr
 from tensortrace.c10.tensor_impl import TensorImpl
 
 SHAPE = "aten/src/ATen/native/TensorShape.cpp"
-UNARY = "aten/src/ATen/native/UnaryOps.cpp"
 
 
 @native_function(SHAPE, name="lift_fresh")
@@ -42,14 +41,4 @@ def detach_(self: Tensor) -> Tensor:
     if meta is not None:
         meta.requires_grad_ = False
         meta.grad_fn_ = None
-    return self
-
-
-@native_function(UNARY, name="resolve_conj")
-def resolve_conj(self: Tensor) -> Tensor:
-    return self
-
-
-@native_function(UNARY, name="resolve_neg")
-def resolve_neg(self: Tensor) -> Tensor:
     return self

@@ -14,7 +14,7 @@ from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.scalar_ops import Scalar
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
-from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.exception import TORCH_CHECK, torchCheckFail
 from tensortrace.c10.scalar_type import ScalarType
 
 SOURCE = "aten/src/ATen/native/Integration.cpp"
@@ -49,8 +49,8 @@ def _slices(y: Tensor, dim: int) -> Tensor:
 
 
 def _check_dx(name: str, dx: Scalar) -> float:
-    TORCH_CHECK(not isinstance(dx, (bool, complex)), name,
-                ": Currently, we only support dx as a real number.")
+    if isinstance(dx, (bool, complex)):
+        torchCheckFail(name, ": Currently, we only support dx as a real number.")
     return float(dx)
 
 

@@ -29,7 +29,13 @@ from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
 from tensortrace.c10.exception import TORCH_CHECK
-from tensortrace.c10.scalar_type import ScalarType, isFloatingType, promoteTypes
+from tensortrace.c10.scalar_type import (
+    ScalarType,
+    isComplexType,
+    isFloatingType,
+    promoteTypes,
+    toRealValueType,
+)
 from tensortrace.c10.tensor_options import TensorOptions
 
 SOURCE = "aten/src/ATen/native/LinearAlgebra.cpp"
@@ -62,7 +68,7 @@ def _scalar_str(value: Any) -> str:
 
 def checkFloatingOrComplex(t: Tensor, f_name: str) -> None:  # noqa: N802 - PyTorch's name
     dtype = t.scalar_type()
-    TORCH_CHECK(isFloatingType(dtype), f_name,
+    TORCH_CHECK(isFloatingType(dtype) or isComplexType(dtype), f_name,
                 ": Expected a floating point or complex tensor as input. Got ", dtype)
 
 
@@ -70,7 +76,7 @@ def check_linalg_norm_dtype(opt_dtype: ScalarType | None, self_dtype: ScalarType
                             name: str) -> None:
     if opt_dtype is None:
         return
-    TORCH_CHECK(isFloatingType(opt_dtype), name,
+    TORCH_CHECK(isFloatingType(opt_dtype) or isComplexType(opt_dtype), name,
                 ": dtype should be floating point or complex, but got ", opt_dtype)
     TORCH_CHECK(promoteTypes(self_dtype, opt_dtype) == opt_dtype, name,
                 ": the dtype of the input (", self_dtype, ") should be convertible without "
@@ -97,7 +103,8 @@ def meta_linalg_vector_norm(it: TensorIteratorBase, self: Tensor, scalar_ord: An
     check_linalg_norm_dtype(opt_dtype, self.scalar_type(), "linalg.vector_norm")
     mask = make_dim_mask(dim, self.dim())
     shape = shape_from_dim_mask(self, mask, keepdim)
-    out_dtype = opt_dtype if opt_dtype is not None else self.scalar_type()
+    # a norm is real: complex inputs give their value type
+    out_dtype = toRealValueType(opt_dtype if opt_dtype is not None else self.scalar_type())
     it.set_output_raw_strided(0, shape, (), TensorOptions(out_dtype, self.device()))
 
 
@@ -117,6 +124,8 @@ def linalg_vector_norm_out(it: TensorIteratorBase, self: Tensor, scalar_ord: Any
         else:
             _at().ne(src, 0, out=result)
         return
+    if self.is_complex():  # the norm kernel reduces the magnitudes
+        self = _at().abs(self.to(opt_dtype) if opt_dtype is not None else self)
     iter_ = make_reduction(self, result, list(opt_dim or []), keepdim, result.scalar_type())
     norm_stub(iter_.device_type(), iter_, ord_)
 

@@ -260,6 +260,25 @@ def dot(self: Tensor, tensor: Tensor) -> Tensor:
     return result
 
 
+@native_function(BLAS_CPP, name="vdot")
+def vdot(self: Tensor, other: Tensor) -> Tensor:
+    """sum(conj(self) * other): dot for real dtypes."""
+    if not self.is_complex():
+        return _at().dot(self, other)
+    dot_check(self, other)
+    result = _at().empty([], dtype=self.scalar_type(), device=self.device())
+    result.fill_(blas.vdot_impl(self.numpy_view(), other.numpy_view()))
+    return result
+
+
+@native_function(SOURCE, name="vdot_out")
+def vdot_out(self: Tensor, other: Tensor, out: Tensor) -> Tensor:
+    resize_output(out, [])
+    TORCH_CHECK(out.scalar_type() == self.scalar_type(), "result dtype ", out.scalar_type(),
+                " does not match input dtype ", self.scalar_type())
+    return out.fill_(_at().vdot(self, other))
+
+
 @native_function(SOURCE, name="dot_out")
 def dot_out(self: Tensor, tensor: Tensor, out: Tensor) -> Tensor:
     resize_output(out, [])

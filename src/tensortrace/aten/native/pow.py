@@ -9,6 +9,8 @@ pow.Tensor_Tensor_out with the base as a wrapped number (unless the base is 1).
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import impl_function, meta_function
 from tensortrace.aten.scalar_ops import Scalar, wrapped_scalar_tensor
@@ -25,7 +27,7 @@ pow_tensor_tensor_stub = DECLARE_DISPATCH("pow_tensor_tensor_stub", HEADER)
 pow_tensor_scalar_stub = DECLARE_DISPATCH("pow_tensor_scalar_stub", HEADER)
 
 
-def _is_integral(s: Scalar) -> bool:
+def _is_integral(s: Scalar) -> TypeGuard[int]:
     """Scalar::isIntegral(/*includeBool=*/true)."""
     return isinstance(s, (bool, int))
 

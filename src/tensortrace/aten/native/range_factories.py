@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from typing import cast
 
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import native_function
@@ -18,8 +19,8 @@ from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIterator
 from tensortrace.c10.device import Device
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED
-from tensortrace.c10.scalar import Scalar, checked_convert, isIntegral
-from tensortrace.c10.scalar_type import ScalarType, isFloatingType
+from tensortrace.c10.scalar import Scalar, checked_convert, isIntegral, toDouble
+from tensortrace.c10.scalar_type import ScalarType, isComplexType, isFloatingType
 
 SOURCE = "aten/src/ATen/native/RangeFactories.cpp"
 FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
@@ -65,7 +66,8 @@ def arange_end_out(end: Scalar, out: Tensor) -> Tensor:
 def compute_arange_size(start: Scalar, end: Scalar, step: Scalar, st: ScalarType) -> int:
     """RangeUtils.h: the checks, then ceil((end - start) / step) (exact for int64)."""
     acc = _acc_type(st)
-    xstart, xend, xstep = (checked_convert(v, acc) for v in (start, end, step))
+    # acc is int64_t or double: arange refused complex dtypes before this
+    xstart, xend, xstep = (cast(float, checked_convert(v, acc)) for v in (start, end, step))
     TORCH_CHECK(xstep > 0 or xstep < 0, "step must be nonzero")
     TORCH_CHECK(math.isfinite(xstart) and math.isfinite(xend),
                 "unsupported range: ", _fmt(xstart), " -> ", _fmt(xend))
@@ -77,7 +79,7 @@ def compute_arange_size(start: Scalar, end: Scalar, step: Scalar, st: ScalarType
         num = xend - xstart + xstep - sgn
         size_d = float(abs(num) // abs(xstep) * (1 if (num >= 0) == (xstep > 0) else -1))
     else:
-        size_d = math.ceil((float(end) - float(start)) / float(step))
+        size_d = math.ceil((toDouble(end) - toDouble(start)) / toDouble(step))
     TORCH_CHECK(0 <= size_d <= float(2**63 - 1), "invalid size, possible overflow?")
     return int(size_d)
 
@@ -87,8 +89,9 @@ def arange_out(start: Scalar, end: Scalar, step: Scalar = 1, out: Tensor | None 
                ) -> Tensor:
     assert out is not None
     st = out.scalar_type()
-    TORCH_CHECK_NOT_IMPLEMENTED(st != ScalarType.Bool,
-                                "\"arange_cpu\" not implemented for 'Bool'")
+    # AT_DISPATCH_ALL_TYPES_AND2(kHalf, kBFloat16): no bool, no complex
+    TORCH_CHECK_NOT_IMPLEMENTED(st != ScalarType.Bool and not isComplexType(st),
+                                "\"arange_cpu\" not implemented for '", st, "'")
     size = compute_arange_size(start, end, step, st)
     numel = out.numel()
     if numel != size:

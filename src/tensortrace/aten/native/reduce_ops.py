@@ -36,6 +36,7 @@ from tensortrace.c10.scalar_type import (
     isComplexType,
     isFloatingType,
     isIntegralType,
+    toRealValueType,
 )
 
 SOURCE = "aten/src/ATen/native/ReduceOps.cpp"
@@ -223,6 +224,19 @@ def std_var_out(fname: str, result: Tensor, self: Tensor, dim: IntList, correcti
                 keepdim: bool, take_sqrt: bool) -> Tensor:
     TORCH_CHECK(isFloatingType(self.scalar_type()) or isComplexType(self.scalar_type()),
                 "std and var only support floating point and complex dtypes")
+    if isComplexType(self.scalar_type()):
+        # the variance of the real and of the imaginary parts, computed apart, then added
+        from tensortrace.aten import functions as at
+
+        dtype = toRealValueType(get_dtype_from_result(result, None))
+        parts = []
+        for part in (at.real(self), at.imag(self)):
+            part_out = at.empty([0], dtype=dtype, device=self.device())
+            parts.append(std_var_out(fname, part_out, part, dim, correction_opt, keepdim, False))
+        at.add(parts[0], parts[1], out=result)
+        if take_sqrt:
+            at.sqrt(result, out=result)
+        return result
     correction = _correction_value(correction_opt)
     dtype = get_dtype_from_result(result, None)
     iter_ = make_reduction_native(fname, result, self, dim, keepdim, dtype, dtype)
@@ -247,7 +261,7 @@ def std_var_out(fname: str, result: Tensor, self: Tensor, dim: IntList, correcti
 def _value_type_empty(self: Tensor) -> Tensor:
     from tensortrace.aten import functions as at
 
-    return at.empty([0], dtype=self.scalar_type(), device=self.device())
+    return at.empty([0], dtype=toRealValueType(self.scalar_type()), device=self.device())
 
 
 @native_function(SOURCE, name="var")
@@ -323,6 +337,7 @@ def cumsum_out(it: TensorIteratorBase, self: Tensor, dim: int, dtype: ScalarType
 
 # ---- argmax / argmin -----------------------------------------------------------------------------
 def check_argmax_argmin(name: str, self: Tensor, dim: int | None) -> None:
+    TORCH_CHECK(not isComplexType(self.scalar_type()), name, ": does not support complex input")
     if dim is not None:
         zero_numel_check_dims(self, maybe_wrap_dim(dim, self.dim()), name)
     else:

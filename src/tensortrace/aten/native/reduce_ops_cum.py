@@ -42,7 +42,8 @@ def _nd(a: np.ndarray) -> np.ndarray:
         legacy="cumprod_cpu_kernel")
 def cumprod_cpu_kernel(result: Tensor, self: Tensor, dim: int) -> None:
     src = _nd(self.numpy_view())
-    acc = np.float64 if src.dtype.kind == "f" or src.dtype.name == "bfloat16" else np.int64
+    acc = (np.float64 if src.dtype.kind == "f" or src.dtype.name == "bfloat16"
+           else np.complex128 if src.dtype.kind == "c" else np.int64)
     _nd(result.numpy_view())[...] = np.cumprod(src.astype(acc), axis=dim)
 
 

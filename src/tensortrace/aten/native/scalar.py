@@ -2,7 +2,8 @@
 
 Mirrors `aten/src/ATen/native/Scalar.cpp` (item checks there is exactly one element, then
 `_local_scalar_dense` reads it through the data pointer into a c10::Scalar: a double for
-floating dtypes, an int64 for integral ones, a bool for bool) and `is_nonzero` of
+floating dtypes, a complex<double> for complex ones, an int64 for integral ones, a bool for
+bool) and `is_nonzero` of
 `aten/src/ATen/native/TensorCompare.cpp` (what `bool(tensor)` calls).
 """
 
@@ -12,7 +13,7 @@ from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar import Scalar
-from tensortrace.c10.scalar_type import ScalarType, isFloatingType
+from tensortrace.c10.scalar_type import ScalarType, isComplexType, isFloatingType
 
 SOURCE = "aten/src/ATen/native/Scalar.cpp"
 
@@ -36,6 +37,8 @@ def _local_scalar_dense_cpu(self: Tensor) -> Scalar:
         return bool(value)
     if isFloatingType(st):
         return float(value)
+    if isComplexType(st):
+        return complex(value)  # c10::complex<double>
     return int(value)
 
 

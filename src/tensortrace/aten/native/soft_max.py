@@ -99,6 +99,33 @@ def log_softmax(self: Tensor, dim: int, dtype: ScalarType | None = None) -> Tens
     return at._log_softmax(converted, dim, False)
 
 
+def _softmax_into(out: Tensor, self: Tensor, dim: int, dtype: ScalarType | None,
+                  log: bool) -> Tensor:
+    """softmax_out / log_softmax_out: _softmax_out into out, or into a temporary that is
+    copied over when out is not contiguous."""
+    from tensortrace.aten import functions as at
+
+    converted = self.to(dtype) if dtype is not None else self
+    kernel = at._log_softmax if log else at._softmax
+    if out.is_contiguous():
+        kernel(converted, dim, False, out=out)
+        return out
+    temp = at.empty(list(out.sizes()), dtype=out.scalar_type(), device=out.device())
+    kernel(converted, dim, False, out=temp)
+    out.resize_(list(temp.sizes()))
+    return out.copy_(temp)
+
+
+@native_function(SOURCE)
+def softmax_out(self: Tensor, dim: int, dtype: ScalarType | None, out: Tensor) -> Tensor:
+    return _softmax_into(out, self, dim, dtype, log=False)
+
+
+@native_function(SOURCE)
+def log_softmax_out(self: Tensor, dim: int, dtype: ScalarType | None, out: Tensor) -> Tensor:
+    return _softmax_into(out, self, dim, dtype, log=True)
+
+
 # ---- backward ------------------------------------------------------------------------------------
 def _meta_softmax_backward(it: TensorIteratorBase, grad: Tensor, output: Tensor, dim: int,
                            input_dtype: ScalarType, name: str) -> None:

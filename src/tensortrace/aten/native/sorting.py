@@ -46,6 +46,7 @@ def sort_stable(self: Tensor, stable: bool | None, dim: int = -1,
         values.copy_(self)
         indices.zero_()
         return values, indices
+    TORCH_CHECK(not self.is_complex(), " Sort does not support complex dtypes on CPU")
     sort_stub(self.device().type_, self, values, indices, dim, descending)
     return values, indices
 
@@ -90,6 +91,7 @@ def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True,
         indices.zero_()
         return values, indices
     TORCH_CHECK(self.scalar_type() != ScalarType.Bool, "topk does not support bool dtypes on CPU")
+    TORCH_CHECK(not self.is_complex(), " topk does not support complex dtypes on CPU")
     if k and self.numel():
         topk_stub(self.device().type_, values, indices, self, k, dim, largest, sorted)
     return values, indices

@@ -51,8 +51,8 @@ def isfinite(self: Tensor) -> Tensor:
 
 
 def _check_for_unsupported_isin_dtype(dtype: ScalarType) -> None:
-    TORCH_CHECK(dtype != ScalarType.Bool, "Unsupported input type encountered for isin(): ",
-                dtype)
+    TORCH_CHECK(dtype not in (ScalarType.Bool, ScalarType.ComplexFloat, ScalarType.ComplexDouble),
+                "Unsupported input type encountered for isin(): ", dtype)
 
 
 @traced("kernel", "at::native::isin_default_kernel_cpu",

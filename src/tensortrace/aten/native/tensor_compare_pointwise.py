@@ -21,8 +21,8 @@ from tensortrace.aten.native.registry import impl_function, meta_function, nativ
 from tensortrace.aten.scalar_ops import Scalar, wrapped_scalar_tensor
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase, TensorIteratorConfig
-from tensortrace.c10.exception import TORCH_CHECK
-from tensortrace.c10.scalar_type import ScalarType, isFloatingType
+from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED
+from tensortrace.c10.scalar_type import ScalarType, isComplexType, isFloatingType
 
 SOURCE = "aten/src/ATen/native/TensorCompare.cpp"
 HEADER = "aten/src/ATen/native/TensorCompare.h"
@@ -54,6 +54,8 @@ def meta_clamp(it: TensorIteratorBase, self: Tensor, min: Scalar | None,  # noqa
     TORCH_CHECK(min is not None or max is not None,
                 "torch.clamp: At least one of 'min' or 'max' must not be None")
     result_type = self.scalar_type()
+    TORCH_CHECK_NOT_IMPLEMENTED(not isComplexType(result_type),
+                                "clamp is not supported for complex types")
     if not isFloatingType(result_type):  # floating is the highest supported
         state = type_properties.update_result_type_state(self, type_properties.ResultTypeState())
         for bound in (min, max):
@@ -77,6 +79,8 @@ def meta_clamp_tensor(it: TensorIteratorBase, self: Tensor, min: Tensor | None, 
         if bound is not None:
             config.add_const_input(bound)
     it.build(config)
+    TORCH_CHECK_NOT_IMPLEMENTED(not isComplexType(it.dtype(0)),
+                                "clamp is not supported for complex types")
 
 
 @impl_function("clamp_out", SOURCE, legacy="at::native::clamp_out")
@@ -107,6 +111,8 @@ def clamp_tensor_out(it: TensorIteratorBase, self: Tensor, min: Tensor | None,  
 # ---- clamp_min, clamp_max ------------------------------------------------------------------------
 def _meta_clamp_bound(it: TensorIteratorBase, self: Tensor, bound: Scalar) -> None:
     """relu is clamp_min(self, 0): a cheaper meta than wrapping the bound into a tensor."""
+    TORCH_CHECK_NOT_IMPLEMENTED(not isComplexType(self.scalar_type()),
+                                "clamp is not supported for complex types")
     if not isFloatingType(self.scalar_type()):
         result_type = type_properties.result_type_tensor_scalar(self, bound)
         _check_inplace_promotion(it, self, result_type)
@@ -129,12 +135,16 @@ def meta_clamp_max(it: TensorIteratorBase, self: Tensor, max: Scalar) -> None:  
 def meta_clamp_min_tensor(it: TensorIteratorBase, self: Tensor,
                           min: Tensor) -> None:  # noqa: A002
     it.build_borrowing_binary_op(it.maybe_get_output(), self, min)
+    TORCH_CHECK_NOT_IMPLEMENTED(not isComplexType(it.dtype(0)),
+                                "clamp is not supported for complex types")
 
 
 @meta_function("clamp_max.Tensor", SOURCE)
 def meta_clamp_max_tensor(it: TensorIteratorBase, self: Tensor,
                           max: Tensor) -> None:  # noqa: A002
     it.build_borrowing_binary_op(it.maybe_get_output(), self, max)
+    TORCH_CHECK_NOT_IMPLEMENTED(not isComplexType(it.dtype(0)),
+                                "clamp is not supported for complex types")
 
 
 @impl_function("clamp_min_out", SOURCE, legacy="at::native::clamp_min_out")

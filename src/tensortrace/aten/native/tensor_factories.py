@@ -22,7 +22,7 @@ from tensortrace.aten import empty_tensor
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import sort_dims
-from tensortrace.c10.default_dtype import get_default_dtype
+from tensortrace.c10.default_dtype import get_default_complex_dtype, get_default_dtype
 from tensortrace.c10.device import Device
 from tensortrace.c10.exception import TORCH_CHECK, torchCheckFail
 from tensortrace.c10.scalar import Scalar, isBoolean, isIntegral
@@ -181,13 +181,16 @@ def zeros_like(self: Tensor, dtype: ScalarType | None = None, layout: str | None
 
 
 def infer_full_options(fill_value: Scalar, dtype: ScalarType | None) -> ScalarType:
-    """full's dtype when none is given: bool, int64 or the default float, from the value."""
+    """full's dtype when none is given: bool, int64, the default float or the default complex,
+    from the value."""
     if dtype is not None:
         return dtype
     if isBoolean(fill_value):
         return ScalarType.Bool
     if isIntegral(fill_value, includeBool=False):
         return ScalarType.Long
+    if isinstance(fill_value, complex):
+        return get_default_complex_dtype()
     return get_default_dtype()
 
 

@@ -64,7 +64,7 @@ def matrix_H(self: Tensor) -> Tensor:  # noqa: N802 - PyTorch's name
                 " For batches of matrices, consider using tensor.mH" if ndim > 2 else "")
     if ndim == 0:
         return self
-    return self.transpose(-2, -1)
+    return self.transpose(-2, -1).conj()  # a view with the conj bit for complex tensors
 
 
 def _adjoint(self: Tensor, transpose: bool, name: str) -> Tensor:
@@ -78,7 +78,8 @@ def _adjoint(self: Tensor, transpose: bool, name: str) -> Tensor:
         else:
             TORCH_WARN_ONCE("Tensor.mH is deprecated on 0-D tensors. Consider using x.conj().")
         return self
-    return self.transpose(-2, -1)  # conj() is the identity on the real dtypes modelled here
+    self_t = self.transpose(-2, -1)
+    return self_t if transpose else self_t.conj()  # conj(): the identity on real dtypes
 
 
 def mT(self: Tensor) -> Tensor:  # noqa: N802 - PyTorch's name

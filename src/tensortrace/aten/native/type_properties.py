@@ -3,8 +3,9 @@
 Mirrors `aten/src/ATen/native/TypeProperties.cpp` (ResultTypeState, update_result_type_state,
 result_type). Three tiers, highest first: tensors with dimensions, zero-dim tensors, and wrapped
 Python numbers. A lower tier only decides the dtype when it is of a higher *category*
-(bool < integral < floating), so `int_tensor + 2.5` is float but `float16_tensor + 2.5` stays
-float16, and `uint8_tensor + 1000` stays uint8.
+(bool < integral < floating < complex), so `int_tensor + 2.5` is float but
+`float16_tensor + 2.5` stays float16, `uint8_tensor + 1000` stays uint8, and `float16_tensor + 1j`
+is complex32 (a complex number keeps a floating tensor's value type).
 """
 
 from __future__ import annotations
@@ -12,8 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tensortrace.aten.tensor_body import Tensor
-from tensortrace.c10.default_dtype import get_default_dtype
-from tensortrace.c10.scalar_type import ScalarType, isFloatingType, promoteTypes
+from tensortrace.c10.default_dtype import get_default_complex_dtype, get_default_dtype
+from tensortrace.c10.scalar_type import (
+    ScalarType,
+    isComplexType,
+    isFloatingType,
+    promoteTypes,
+    toComplexType,
+)
 
 U = ScalarType.Undefined
 
@@ -34,6 +41,11 @@ def promote_skip_undefined(a: ScalarType, b: ScalarType) -> ScalarType:
 
 
 def combine_categories(higher: ScalarType, lower: ScalarType) -> ScalarType:
+    if isComplexType(higher):
+        return higher
+    if isComplexType(lower):
+        # a floating higher tier keeps its value type: half_tensor + 1j is complex32
+        return toComplexType(higher) if isFloatingType(higher) else lower
     if isFloatingType(higher):
         return higher
     if higher == ScalarType.Bool or isFloatingType(lower):
@@ -48,8 +60,11 @@ def update_result_type_state(tensor: Tensor, state: ResultTypeState) -> ResultTy
         return state
     impl = tensor.unsafeGetTensorImpl()
     current = impl.scalar_type()
-    if impl.is_wrapped_number_ and isFloatingType(current):
-        current = get_default_dtype()
+    if impl.is_wrapped_number_:
+        if isComplexType(current):
+            current = get_default_complex_dtype()
+        elif isFloatingType(current):
+            current = get_default_dtype()
     new = ResultTypeState(state.dimResult, state.wrappedResult, state.zeroResult)
     if impl.dim() > 0:
         new.dimResult = promote_skip_undefined(state.dimResult, current)
@@ -74,7 +89,7 @@ def result_type_tensors(*tensors: Tensor) -> ScalarType:
     return result_type(state)
 
 
-Scalar = bool | int | float
+Scalar = bool | int | float | complex
 
 
 def _wrapped(s: Scalar) -> Tensor:
@@ -83,12 +98,12 @@ def _wrapped(s: Scalar) -> Tensor:
     return wrapped_scalar_tensor(s)
 
 
-def result_type_tensor_scalar(tensor: Tensor, other: bool | int | float) -> ScalarType:
+def result_type_tensor_scalar(tensor: Tensor, other: Scalar) -> ScalarType:
     """result_type(Tensor, Scalar): the number takes part as a wrapped number."""
     return result_type_tensors(tensor, _wrapped(other))
 
 
-def result_type_scalars(a: bool | int | float, b: bool | int | float) -> ScalarType:
+def result_type_scalars(a: Scalar, b: Scalar) -> ScalarType:
     return result_type_tensors(_wrapped(a), _wrapped(b))
 
 

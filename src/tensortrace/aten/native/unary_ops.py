@@ -14,12 +14,11 @@ from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH, DispatchStub
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import (
-    TensorIterator,
     TensorIteratorBase,
     TensorIteratorConfig,
 )
 from tensortrace.c10.exception import TORCH_CHECK
-from tensortrace.c10.scalar_type import ScalarType
+from tensortrace.c10.scalar_type import ScalarType, toRealValueType
 
 SOURCE = "aten/src/ATen/native/UnaryOps.cpp"
 HEADER = "aten/src/ATen/native/UnaryOps.h"
@@ -63,17 +62,20 @@ register_structured_unary("bitwise_not", float_op=False)
 # ---- abs: not structured (unary_op_impl_with_complex_to_float) -----------------------------------
 @native_function(SOURCE)
 def abs_out(self: Tensor, out: Tensor) -> Tensor:
-    it = TensorIterator.unary_op(out, self)
-    abs_stub(it.device_type(), it)
-    return out
+    from tensortrace.aten.native.complex_ops import unary_op_impl_with_complex_to_float_out
+
+    return unary_op_impl_with_complex_to_float_out(out, self, abs_stub, False)
 
 
 @native_function(SOURCE, name="abs")
 def abs_(self: Tensor) -> Tensor:
-    """unary_op_impl: an empty result of self's dtype, filled by at::abs_out."""
+    """unary_op_impl_with_complex_to_float: the result of a complex tensor is real."""
     from tensortrace.aten import functions as at
 
-    result = at.empty([0], dtype=self.scalar_type(), device=self.device())
+    if self.is_complex():
+        result = at.empty_like(self, dtype=toRealValueType(self.scalar_type()))
+    else:
+        result = at.empty([0], dtype=self.scalar_type(), device=self.device())
     return at.abs(self, out=result)
 
 
@@ -81,6 +83,7 @@ def abs_(self: Tensor) -> Tensor:
 def abs_inplace(self: Tensor) -> Tensor:
     from tensortrace.aten import functions as at
 
+    TORCH_CHECK(not self.is_complex(), "In-place abs is not supported for complex tensors.")
     return at.abs(self, out=self)
 
 

@@ -17,6 +17,7 @@ import numpy as np
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
+from tensortrace.c10.exception import TORCH_CHECK_NOT_IMPLEMENTED
 from tensortrace.c10.scalar_type import ScalarType
 from tensortrace.trace import traced
 
@@ -68,9 +69,17 @@ def _unique_consecutive(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nd
     return starts, inverse, counts
 
 
+def _check_not_complex(name: str, self: Tensor) -> None:
+    """The AT_DISPATCH of the unique kernels has no complex case (complex has no order)."""
+    st = self.scalar_type()
+    TORCH_CHECK_NOT_IMPLEMENTED(st not in (ScalarType.ComplexFloat, ScalarType.ComplexDouble),
+                                '"', name, '" not implemented for \'', st, "'")
+
+
 @native_function(SOURCE, name="_unique2_cpu")
 def _unique2(self: Tensor, sorted: bool = True, return_inverse: bool = False,  # noqa: A002
              return_counts: bool = False) -> tuple[Tensor, Tensor, Tensor]:
+    _check_not_complex("unique", self)
     flat = self.numpy_view().reshape(-1)
     values, inverse, counts = _unique_sorted(flat)
     output = _from_numpy(values, self.scalar_type())
@@ -95,6 +104,7 @@ def _gather_slices(self: Tensor, dim: int, picks: np.ndarray) -> Tensor:
 def unique_dim(self: Tensor, dim: int, sorted: bool = True,  # noqa: A002
                return_inverse: bool = False, return_counts: bool = False
                ) -> tuple[Tensor, Tensor, Tensor]:
+    _check_not_complex("unique_dim", self)
     dim = maybe_wrap_dim(dim, self.dim())
     rows = _rows(self, dim)
     order = np.lexsort(rows.T[::-1]) if rows.shape[1] else np.arange(rows.shape[0])
@@ -110,6 +120,7 @@ def unique_consecutive(self: Tensor, return_inverse: bool = False, return_counts
                        dim: int | None = None) -> tuple[Tensor, Tensor, Tensor]:
     if dim is not None:
         return _at().unique_dim_consecutive(self, dim, return_inverse, return_counts)
+    _check_not_complex("unique", self)
     flat = self.numpy_view().reshape(-1, 1)
     starts, inverse, counts = _unique_consecutive(flat)
     output = _from_numpy(flat[starts, 0], self.scalar_type())

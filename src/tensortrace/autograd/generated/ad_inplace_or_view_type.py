@@ -2244,6 +2244,18 @@ ops.dot_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     dot_out, "torch::ADInplaceOrView::dot_out", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::vdot_out", INPLACE_OR_VIEW)
+def vdot_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """vdot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.vdot_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.vdot_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    vdot_out, "torch::ADInplaceOrView::vdot_out", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::unsqueeze_", INPLACE_OR_VIEW)
 def unsqueeze_(ks: DispatchKeySet, *args: Any) -> Any:
     """unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)"""
@@ -2700,6 +2712,18 @@ ops._softmax_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     _softmax_out, "torch::ADInplaceOrView::_softmax_out", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::softmax_int_out", INPLACE_OR_VIEW)
+def softmax_int_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.softmax_int_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.softmax_int_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    softmax_int_out, "torch::ADInplaceOrView::softmax_int_out", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::_log_softmax_out", INPLACE_OR_VIEW)
 def _log_softmax_out(ks: DispatchKeySet, *args: Any) -> Any:
     """_log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)"""
@@ -2710,6 +2734,18 @@ def _log_softmax_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops._log_softmax_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     _log_softmax_out, "torch::ADInplaceOrView::_log_softmax_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::log_softmax_int_out", INPLACE_OR_VIEW)
+def log_softmax_int_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.log_softmax_int_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.log_softmax_int_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    log_softmax_int_out, "torch::ADInplaceOrView::log_softmax_int_out", with_keyset=True))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_softmax_backward_data_out", INPLACE_OR_VIEW)
@@ -2998,6 +3034,162 @@ def hypot_(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.hypot_.register(DispatchKey.ADInplaceOrView, KernelFunction(
     hypot_, "torch::ADInplaceOrView::hypot_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::conj_physical_out", INPLACE_OR_VIEW)
+def conj_physical_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """conj_physical.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.conj_physical_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.conj_physical_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    conj_physical_out, "torch::ADInplaceOrView::conj_physical_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::conj_physical_", INPLACE_OR_VIEW)
+def conj_physical_(ks: DispatchKeySet, *args: Any) -> Any:
+    """conj_physical_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.conj_physical_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.conj_physical_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    conj_physical_, "torch::ADInplaceOrView::conj_physical_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_conj", INPLACE_OR_VIEW)
+def _conj(ks: DispatchKeySet, *args: Any) -> Any:
+    """_conj(Tensor(a) self) -> Tensor(a)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._conj.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return record_views(args[0], result)
+
+
+ops._conj.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _conj, "torch::ADInplaceOrView::_conj", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_neg_view", INPLACE_OR_VIEW)
+def _neg_view(ks: DispatchKeySet, *args: Any) -> Any:
+    """_neg_view(Tensor(a) self) -> Tensor(a)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._neg_view.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return record_views(args[0], result)
+
+
+ops._neg_view.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _neg_view, "torch::ADInplaceOrView::_neg_view", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::view_as_real", INPLACE_OR_VIEW)
+def view_as_real(ks: DispatchKeySet, *args: Any) -> Any:
+    """view_as_real(Tensor(a) self) -> Tensor(a)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.view_as_real.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return record_views(args[0], result)
+
+
+ops.view_as_real.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    view_as_real, "torch::ADInplaceOrView::view_as_real", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::view_as_complex", INPLACE_OR_VIEW)
+def view_as_complex(ks: DispatchKeySet, *args: Any) -> Any:
+    """view_as_complex(Tensor(a) self) -> Tensor(a)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.view_as_complex.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return record_views(args[0], result)
+
+
+ops.view_as_complex.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    view_as_complex, "torch::ADInplaceOrView::view_as_complex", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::complex_out", INPLACE_OR_VIEW)
+def complex_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """complex.out(Tensor real, Tensor imag, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.complex_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.complex_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    complex_out, "torch::ADInplaceOrView::complex_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::polar_out", INPLACE_OR_VIEW)
+def polar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """polar.out(Tensor abs, Tensor angle, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.polar_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.polar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    polar_out, "torch::ADInplaceOrView::polar_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::angle_out", INPLACE_OR_VIEW)
+def angle_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """angle.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.angle_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.angle_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    angle_out, "torch::ADInplaceOrView::angle_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::sgn_", INPLACE_OR_VIEW)
+def sgn_(ks: DispatchKeySet, *args: Any) -> Any:
+    """sgn_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.sgn_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.sgn_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    sgn_, "torch::ADInplaceOrView::sgn_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::sgn_out", INPLACE_OR_VIEW)
+def sgn_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """sgn.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.sgn_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.sgn_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    sgn_out, "torch::ADInplaceOrView::sgn_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::sign_", INPLACE_OR_VIEW)
+def sign_(ks: DispatchKeySet, *args: Any) -> Any:
+    """sign_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.sign_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.sign_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    sign_, "torch::ADInplaceOrView::sign_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::sign_out", INPLACE_OR_VIEW)
+def sign_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.sign_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.sign_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    sign_out, "torch::ADInplaceOrView::sign_out", with_keyset=True))
 
 
 @traced("autograd", "torch::ADInplaceOrView::frexp_Tensor_out", INPLACE_OR_VIEW)

@@ -17,12 +17,14 @@ from tensortrace.aten import functions as at
 from tensortrace.autograd.functions_manual import (
     _to_copy_backward,
     abs_backward,
+    angle_backward,
     as_strided_backward,
     binary_cross_entropy_with_logits_backward,
     binary_cross_entropy_with_logits_target_backward,
     cat_tensors_backward,
     clamp_backward,
     clamp_backward_min_max,
+    conj,
     cumsum_backward,
     diagonal_backward,
     div_tensor_other_backward,
@@ -40,11 +42,14 @@ from tensortrace.autograd.functions_manual import (
     mse_loss_double_backward,
     mul_tensor_backward,
     permute_backwards,
+    polar_backward,
     pow_backward,
     pow_backward_exponent,
     pow_backward_self,
     prod_backward,
+    real_only,
     select_backward,
+    sgn_backward,
     sigmoid_backward,
     slice_backward_wrapper,
     softmax_double_backward,
@@ -86,8 +91,8 @@ class AbsBackward0(TraceableFunction):
 
 
 def AddBackward0_other(v: dict[str, Any]) -> Any:
-    """other: handle_r_to_c(other.scalar_type(), maybe_multiply(grad, alpha))"""
-    return handle_r_to_c(v['other_scalar_type'], maybe_multiply(v['grad'], v['alpha']))
+    """other: handle_r_to_c(other.scalar_type(), maybe_multiply(grad, conj(alpha)))"""
+    return handle_r_to_c(v['other_scalar_type'], maybe_multiply(v['grad'], conj(v['alpha'])))
 
 
 def AddBackward0_self(v: dict[str, Any]) -> Any:
@@ -101,7 +106,7 @@ class AddBackward0(TraceableFunction):
     __slots__ = ()
     info = DifferentiabilityInfo(
         'add.Tensor',
-        (Formula(('other',), AddBackward0_other, frozenset(['alpha', 'grad', 'handle_r_to_c', 'maybe_multiply', 'other_scalar_type'])),
+        (Formula(('other',), AddBackward0_other, frozenset(['alpha', 'conj', 'grad', 'handle_r_to_c', 'maybe_multiply', 'other_scalar_type'])),
          Formula(('self',), AddBackward0_self, frozenset(['grad', 'handle_r_to_c', 'self_scalar_type'])),),
         ('self', 'other'),
         {'other_scalar_type': ('other', 'scalar_type'), 'self_scalar_type': ('self', 'scalar_type')},
@@ -136,8 +141,8 @@ def AddmmBackward0_mat2(v: dict[str, Any]) -> Any:
 
 
 def AddmmBackward0_self(v: dict[str, Any]) -> Any:
-    """self: maybe_multiply(grad, beta)"""
-    return maybe_multiply(v['grad'], v['beta'])
+    """self: maybe_multiply(grad, conj(beta))"""
+    return maybe_multiply(v['grad'], conj(v['beta']))
 
 
 class AddmmBackward0(TraceableFunction):
@@ -148,25 +153,25 @@ class AddmmBackward0(TraceableFunction):
         'addmm',
         (Formula(('mat1',), AddmmBackward0_mat1, frozenset(['alpha', 'grad', 'mat1_layout', 'mat1_sym_sizes', 'mat1_sym_strides', 'mat2', 'mm_mat1_backward'])),
          Formula(('mat2',), AddmmBackward0_mat2, frozenset(['alpha', 'grad', 'mat1', 'mat2_layout', 'mat2_sym_sizes', 'mat2_sym_strides', 'mm_mat2_backward'])),
-         Formula(('self',), AddmmBackward0_self, frozenset(['beta', 'grad', 'maybe_multiply'])),),
+         Formula(('self',), AddmmBackward0_self, frozenset(['beta', 'conj', 'grad', 'maybe_multiply'])),),
         ('self', 'mat1', 'mat2'),
         {'mat1_layout': ('mat1', 'layout'), 'mat1_sym_sizes': ('mat1', 'sym_sizes'), 'mat1_sym_strides': ('mat1', 'sym_strides'), 'mat2_layout': ('mat2', 'layout'), 'mat2_sym_sizes': ('mat2', 'sym_sizes'), 'mat2_sym_strides': ('mat2', 'sym_strides')},
         {})
 
 
 def AddmvBackward0_mat(v: dict[str, Any]) -> Any:
-    """mat: maybe_multiply(ger(grad, vec), alpha)"""
-    return maybe_multiply(ger(v['grad'], v['vec']), v['alpha'])
+    """mat: maybe_multiply(ger(grad, conj(vec)), conj(alpha))"""
+    return maybe_multiply(ger(v['grad'], conj(v['vec'])), conj(v['alpha']))
 
 
 def AddmvBackward0_self(v: dict[str, Any]) -> Any:
-    """self: maybe_multiply(grad, beta)"""
-    return maybe_multiply(v['grad'], v['beta'])
+    """self: maybe_multiply(grad, conj(beta))"""
+    return maybe_multiply(v['grad'], conj(v['beta']))
 
 
 def AddmvBackward0_vec(v: dict[str, Any]) -> Any:
-    """vec: maybe_multiply(mat.t().mv(grad), alpha)"""
-    return maybe_multiply(v['mat'].t().mv(v['grad']), v['alpha'])
+    """vec: maybe_multiply(conj(mat.t()).mv(grad), conj(alpha))"""
+    return maybe_multiply(conj(v['mat'].t()).mv(v['grad']), conj(v['alpha']))
 
 
 class AddmvBackward0(TraceableFunction):
@@ -175,9 +180,9 @@ class AddmvBackward0(TraceableFunction):
     __slots__ = ()
     info = DifferentiabilityInfo(
         'addmv',
-        (Formula(('mat',), AddmvBackward0_mat, frozenset(['alpha', 'ger', 'grad', 'maybe_multiply', 'vec'])),
-         Formula(('self',), AddmvBackward0_self, frozenset(['beta', 'grad', 'maybe_multiply'])),
-         Formula(('vec',), AddmvBackward0_vec, frozenset(['alpha', 'grad', 'mat', 'maybe_multiply'])),),
+        (Formula(('mat',), AddmvBackward0_mat, frozenset(['alpha', 'conj', 'ger', 'grad', 'maybe_multiply', 'vec'])),
+         Formula(('self',), AddmvBackward0_self, frozenset(['beta', 'conj', 'grad', 'maybe_multiply'])),
+         Formula(('vec',), AddmvBackward0_vec, frozenset(['alpha', 'conj', 'grad', 'mat', 'maybe_multiply'])),),
         ('self', 'mat', 'vec'),
         {},
         {})
@@ -235,13 +240,13 @@ class AsStridedBackward1(TraceableFunction):
 
 
 def BmmBackward0_mat2(v: dict[str, Any]) -> Any:
-    """mat2: self.transpose(1, 2).bmm(grad)"""
-    return v['self'].transpose(1, 2).bmm(v['grad'])
+    """mat2: conj(self.transpose(1, 2)).bmm(grad)"""
+    return conj(v['self'].transpose(1, 2)).bmm(v['grad'])
 
 
 def BmmBackward0_self(v: dict[str, Any]) -> Any:
-    """self: grad.bmm(mat2.transpose(1, 2))"""
-    return v['grad'].bmm(v['mat2'].transpose(1, 2))
+    """self: grad.bmm(conj(mat2.transpose(1, 2)))"""
+    return v['grad'].bmm(conj(v['mat2'].transpose(1, 2)))
 
 
 class BmmBackward0(TraceableFunction):
@@ -250,8 +255,8 @@ class BmmBackward0(TraceableFunction):
     __slots__ = ()
     info = DifferentiabilityInfo(
         'bmm',
-        (Formula(('mat2',), BmmBackward0_mat2, frozenset(['grad', 'self'])),
-         Formula(('self',), BmmBackward0_self, frozenset(['grad', 'mat2'])),),
+        (Formula(('mat2',), BmmBackward0_mat2, frozenset(['conj', 'grad', 'self'])),
+         Formula(('self',), BmmBackward0_self, frozenset(['conj', 'grad', 'mat2'])),),
         ('self', 'mat2'),
         {},
         {})
@@ -429,8 +434,8 @@ class ToCopyBackward0(TraceableFunction):
 
 
 def CosBackward0_self(v: dict[str, Any]) -> Any:
-    """self: grad.mul(self.sin().neg())"""
-    return v['grad'].mul(v['self'].sin().neg())
+    """self: grad.mul(conj(self.sin().neg()))"""
+    return v['grad'].mul(conj(v['self'].sin().neg()))
 
 
 class CosBackward0(TraceableFunction):
@@ -439,7 +444,7 @@ class CosBackward0(TraceableFunction):
     __slots__ = ()
     info = DifferentiabilityInfo(
         'cos',
-        (Formula(('self',), CosBackward0_self, frozenset(['grad', 'self'])),),
+        (Formula(('self',), CosBackward0_self, frozenset(['conj', 'grad', 'self'])),),
         ('self',),
         {},
         {})
@@ -560,13 +565,13 @@ class DivBackward3(TraceableFunction):
 
 
 def DotBackward0_self(v: dict[str, Any]) -> Any:
-    """self: grad.mul(tensor)"""
-    return v['grad'].mul(v['tensor'])
+    """self: grad.mul(conj(tensor))"""
+    return v['grad'].mul(conj(v['tensor']))
 
 
 def DotBackward0_tensor(v: dict[str, Any]) -> Any:
-    """tensor: grad.mul(self)"""
-    return v['grad'].mul(v['self'])
+    """tensor: grad.mul(conj(self))"""
+    return v['grad'].mul(conj(v['self']))
 
 
 class DotBackward0(TraceableFunction):
@@ -575,16 +580,16 @@ class DotBackward0(TraceableFunction):
     __slots__ = ()
     info = DifferentiabilityInfo(
         'dot',
-        (Formula(('self',), DotBackward0_self, frozenset(['grad', 'tensor'])),
-         Formula(('tensor',), DotBackward0_tensor, frozenset(['grad', 'self'])),),
+        (Formula(('self',), DotBackward0_self, frozenset(['conj', 'grad', 'tensor'])),
+         Formula(('tensor',), DotBackward0_tensor, frozenset(['conj', 'grad', 'self'])),),
         ('self', 'tensor'),
         {},
         {})
 
 
 def ExpBackward0_self(v: dict[str, Any]) -> Any:
-    """self: grad.mul(result)"""
-    return v['grad'].mul(v['result'])
+    """self: grad.mul(conj(result))"""
+    return v['grad'].mul(conj(v['result']))
 
 
 class ExpBackward0(TraceableFunction):
@@ -593,7 +598,7 @@ class ExpBackward0(TraceableFunction):
     __slots__ = ()
     info = DifferentiabilityInfo(
         'exp',
-        (Formula(('self',), ExpBackward0_self, frozenset(['grad', 'result'])),),
+        (Formula(('self',), ExpBackward0_self, frozenset(['conj', 'grad', 'result'])),),
         ('self',),
         {},
         {})
@@ -760,8 +765,8 @@ class IndexPutImplBackward0(TraceableFunction):
 
 
 def LogBackward0_self(v: dict[str, Any]) -> Any:
-    """self: grad.div(self)"""
-    return v['grad'].div(v['self'])
+    """self: grad.div(conj(self))"""
+    return v['grad'].div(conj(v['self']))
 
 
 class LogBackward0(TraceableFunction):
@@ -770,7 +775,7 @@ class LogBackward0(TraceableFunction):
     __slots__ = ()
     info = DifferentiabilityInfo(
         'log',
-        (Formula(('self',), LogBackward0_self, frozenset(['grad', 'self'])),),
+        (Formula(('self',), LogBackward0_self, frozenset(['conj', 'grad', 'self'])),),
         ('self',),
         {},
         {})
@@ -1028,13 +1033,13 @@ class MulBackward1(TraceableFunction):
 
 
 def MvBackward0_self(v: dict[str, Any]) -> Any:
-    """self: ger(grad, vec)"""
-    return ger(v['grad'], v['vec'])
+    """self: ger(grad, conj(vec))"""
+    return ger(v['grad'], conj(v['vec']))
 
 
 def MvBackward0_vec(v: dict[str, Any]) -> Any:
-    """vec: self.t().mv(grad)"""
-    return v['self'].t().mv(v['grad'])
+    """vec: conj(self).t().mv(grad)"""
+    return conj(v['self']).t().mv(v['grad'])
 
 
 class MvBackward0(TraceableFunction):
@@ -1043,8 +1048,8 @@ class MvBackward0(TraceableFunction):
     __slots__ = ()
     info = DifferentiabilityInfo(
         'mv',
-        (Formula(('self',), MvBackward0_self, frozenset(['ger', 'grad', 'vec'])),
-         Formula(('vec',), MvBackward0_vec, frozenset(['grad', 'self'])),),
+        (Formula(('self',), MvBackward0_self, frozenset(['conj', 'ger', 'grad', 'vec'])),
+         Formula(('vec',), MvBackward0_vec, frozenset(['conj', 'grad', 'self'])),),
         ('self', 'vec'),
         {},
         {})
@@ -1159,8 +1164,8 @@ class PowBackward2(TraceableFunction):
 
 
 def ProdBackward0_self(v: dict[str, Any]) -> Any:
-    """self: prod_backward(grad, self.to(grad.scalar_type()), result)"""
-    return prod_backward(v['grad'], v['self'].to(v['grad'].scalar_type()), v['result'])
+    """self: real_only("prod", self, prod_backward(grad, self.to(grad.scalar_type()), result))"""
+    return real_only('prod', v['self'], prod_backward(v['grad'], v['self'].to(v['grad'].scalar_type()), v['result']))
 
 
 class ProdBackward0(TraceableFunction):
@@ -1169,15 +1174,15 @@ class ProdBackward0(TraceableFunction):
     __slots__ = ()
     info = DifferentiabilityInfo(
         'prod',
-        (Formula(('self',), ProdBackward0_self, frozenset(['grad', 'prod_backward', 'result', 'self'])),),
+        (Formula(('self',), ProdBackward0_self, frozenset(['grad', 'prod_backward', 'real_only', 'result', 'self'])),),
         ('self',),
         {},
         {})
 
 
 def ProdBackward1_self(v: dict[str, Any]) -> Any:
-    """self: prod_backward(grad, self.to(grad.scalar_type()), result, dim, keepdim)"""
-    return prod_backward(v['grad'], v['self'].to(v['grad'].scalar_type()), v['result'], v['dim'], v['keepdim'])
+    """self: real_only("prod", self, prod_backward(grad, self.to(grad.scalar_type()), result, dim, keepdim))"""
+    return real_only('prod', v['self'], prod_backward(v['grad'], v['self'].to(v['grad'].scalar_type()), v['result'], v['dim'], v['keepdim']))
 
 
 class ProdBackward1(TraceableFunction):
@@ -1186,7 +1191,7 @@ class ProdBackward1(TraceableFunction):
     __slots__ = ()
     info = DifferentiabilityInfo(
         'prod.dim_int',
-        (Formula(('self',), ProdBackward1_self, frozenset(['dim', 'grad', 'keepdim', 'prod_backward', 'result', 'self'])),),
+        (Formula(('self',), ProdBackward1_self, frozenset(['dim', 'grad', 'keepdim', 'prod_backward', 'real_only', 'result', 'self'])),),
         ('self',),
         {},
         {})
@@ -1244,8 +1249,8 @@ class RandomBackward2(TraceableFunction):
 
 
 def ReciprocalBackward0_self(v: dict[str, Any]) -> Any:
-    """self: grad.neg().mul(result.mul(result))"""
-    return v['grad'].neg().mul(v['result'].mul(v['result']))
+    """self: grad.neg().mul(conj(result.mul(result)))"""
+    return v['grad'].neg().mul(conj(v['result'].mul(v['result'])))
 
 
 class ReciprocalBackward0(TraceableFunction):
@@ -1254,7 +1259,7 @@ class ReciprocalBackward0(TraceableFunction):
     __slots__ = ()
     info = DifferentiabilityInfo(
         'reciprocal',
-        (Formula(('self',), ReciprocalBackward0_self, frozenset(['grad', 'result'])),),
+        (Formula(('self',), ReciprocalBackward0_self, frozenset(['conj', 'grad', 'result'])),),
         ('self',),
         {},
         {})
@@ -1352,8 +1357,8 @@ class SigmoidBackward0(TraceableFunction):
 
 
 def SinBackward0_self(v: dict[str, Any]) -> Any:
-    """self: grad.mul(self.cos())"""
-    return v['grad'].mul(v['self'].cos())
+    """self: grad.mul(conj(self.cos()))"""
+    return v['grad'].mul(conj(v['self'].cos()))
 
 
 class SinBackward0(TraceableFunction):
@@ -1362,7 +1367,7 @@ class SinBackward0(TraceableFunction):
     __slots__ = ()
     info = DifferentiabilityInfo(
         'sin',
-        (Formula(('self',), SinBackward0_self, frozenset(['grad', 'self'])),),
+        (Formula(('self',), SinBackward0_self, frozenset(['conj', 'grad', 'self'])),),
         ('self',),
         {},
         {})
@@ -1420,8 +1425,8 @@ class SplitWithSizesBackward0(TraceableFunction):
 
 
 def SqrtBackward0_self(v: dict[str, Any]) -> Any:
-    """self: grad.div(result.mul(2))"""
-    return v['grad'].div(v['result'].mul(2))
+    """self: grad.div(conj(result).mul(2))"""
+    return v['grad'].div(conj(v['result']).mul(2))
 
 
 class SqrtBackward0(TraceableFunction):
@@ -1430,7 +1435,7 @@ class SqrtBackward0(TraceableFunction):
     __slots__ = ()
     info = DifferentiabilityInfo(
         'sqrt',
-        (Formula(('self',), SqrtBackward0_self, frozenset(['grad', 'result'])),),
+        (Formula(('self',), SqrtBackward0_self, frozenset(['conj', 'grad', 'result'])),),
         ('self',),
         {},
         {})
@@ -1539,8 +1544,8 @@ class SqueezeBackward5(TraceableFunction):
 
 
 def StdBackward0_self(v: dict[str, Any]) -> Any:
-    """self: std_backward(result, grad, self, dim, correction, keepdim)"""
-    return std_backward(v['result'], v['grad'], v['self'], v['dim'], v['correction'], v['keepdim'])
+    """self: real_only("std", self, std_backward(result, grad, self, dim, correction, keepdim))"""
+    return real_only('std', v['self'], std_backward(v['result'], v['grad'], v['self'], v['dim'], v['correction'], v['keepdim']))
 
 
 class StdBackward0(TraceableFunction):
@@ -1549,15 +1554,15 @@ class StdBackward0(TraceableFunction):
     __slots__ = ()
     info = DifferentiabilityInfo(
         'std.correction',
-        (Formula(('self',), StdBackward0_self, frozenset(['correction', 'dim', 'grad', 'keepdim', 'result', 'self', 'std_backward'])),),
+        (Formula(('self',), StdBackward0_self, frozenset(['correction', 'dim', 'grad', 'keepdim', 'real_only', 'result', 'self', 'std_backward'])),),
         ('self',),
         {},
         {})
 
 
 def SubBackward0_other(v: dict[str, Any]) -> Any:
-    """other: handle_r_to_c(other.scalar_type(), maybe_multiply(grad.neg(), alpha))"""
-    return handle_r_to_c(v['other_scalar_type'], maybe_multiply(v['grad'].neg(), v['alpha']))
+    """other: handle_r_to_c(other.scalar_type(), maybe_multiply(grad.neg(), conj(alpha)))"""
+    return handle_r_to_c(v['other_scalar_type'], maybe_multiply(v['grad'].neg(), conj(v['alpha'])))
 
 
 def SubBackward0_self(v: dict[str, Any]) -> Any:
@@ -1571,7 +1576,7 @@ class SubBackward0(TraceableFunction):
     __slots__ = ()
     info = DifferentiabilityInfo(
         'sub.Tensor',
-        (Formula(('other',), SubBackward0_other, frozenset(['alpha', 'grad', 'handle_r_to_c', 'maybe_multiply', 'other_scalar_type'])),
+        (Formula(('other',), SubBackward0_other, frozenset(['alpha', 'conj', 'grad', 'handle_r_to_c', 'maybe_multiply', 'other_scalar_type'])),
          Formula(('self',), SubBackward0_self, frozenset(['grad', 'handle_r_to_c', 'self_scalar_type'])),),
         ('self', 'other'),
         {'other_scalar_type': ('other', 'scalar_type'), 'self_scalar_type': ('self', 'scalar_type')},
@@ -1601,8 +1606,8 @@ def RsubBackward0_other(v: dict[str, Any]) -> Any:
 
 
 def RsubBackward0_self(v: dict[str, Any]) -> Any:
-    """self: handle_r_to_c(self.scalar_type(), maybe_multiply(grad.neg(), alpha))"""
-    return handle_r_to_c(v['self_scalar_type'], maybe_multiply(v['grad'].neg(), v['alpha']))
+    """self: handle_r_to_c(self.scalar_type(), maybe_multiply(grad.neg(), conj(alpha)))"""
+    return handle_r_to_c(v['self_scalar_type'], maybe_multiply(v['grad'].neg(), conj(v['alpha'])))
 
 
 class RsubBackward0(TraceableFunction):
@@ -1612,15 +1617,15 @@ class RsubBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         'rsub.Tensor',
         (Formula(('other',), RsubBackward0_other, frozenset(['grad', 'handle_r_to_c', 'other_scalar_type'])),
-         Formula(('self',), RsubBackward0_self, frozenset(['alpha', 'grad', 'handle_r_to_c', 'maybe_multiply', 'self_scalar_type'])),),
+         Formula(('self',), RsubBackward0_self, frozenset(['alpha', 'conj', 'grad', 'handle_r_to_c', 'maybe_multiply', 'self_scalar_type'])),),
         ('self', 'other'),
         {'other_scalar_type': ('other', 'scalar_type'), 'self_scalar_type': ('self', 'scalar_type')},
         {})
 
 
 def RsubBackward1_self(v: dict[str, Any]) -> Any:
-    """self: handle_r_to_c(self.scalar_type(), maybe_multiply(grad.neg(), alpha))"""
-    return handle_r_to_c(v['self_scalar_type'], maybe_multiply(v['grad'].neg(), v['alpha']))
+    """self: handle_r_to_c(self.scalar_type(), maybe_multiply(grad.neg(), conj(alpha)))"""
+    return handle_r_to_c(v['self_scalar_type'], maybe_multiply(v['grad'].neg(), conj(v['alpha'])))
 
 
 class RsubBackward1(TraceableFunction):
@@ -1629,7 +1634,7 @@ class RsubBackward1(TraceableFunction):
     __slots__ = ()
     info = DifferentiabilityInfo(
         'rsub.Scalar',
-        (Formula(('self',), RsubBackward1_self, frozenset(['alpha', 'grad', 'handle_r_to_c', 'maybe_multiply', 'self_scalar_type'])),),
+        (Formula(('self',), RsubBackward1_self, frozenset(['alpha', 'conj', 'grad', 'handle_r_to_c', 'maybe_multiply', 'self_scalar_type'])),),
         ('self',),
         {'self_scalar_type': ('self', 'scalar_type')},
         {})
@@ -1806,8 +1811,8 @@ class UnsqueezeBackward1(TraceableFunction):
 
 
 def VarBackward0_self(v: dict[str, Any]) -> Any:
-    """self: var_backward(grad, self, dim, correction, keepdim)"""
-    return var_backward(v['grad'], v['self'], v['dim'], v['correction'], v['keepdim'])
+    """self: real_only("var", self, var_backward(grad, self, dim, correction, keepdim))"""
+    return real_only('var', v['self'], var_backward(v['grad'], v['self'], v['dim'], v['correction'], v['keepdim']))
 
 
 class VarBackward0(TraceableFunction):
@@ -1816,7 +1821,7 @@ class VarBackward0(TraceableFunction):
     __slots__ = ()
     info = DifferentiabilityInfo(
         'var.correction',
-        (Formula(('self',), VarBackward0_self, frozenset(['correction', 'dim', 'grad', 'keepdim', 'self', 'var_backward'])),),
+        (Formula(('self',), VarBackward0_self, frozenset(['correction', 'dim', 'grad', 'keepdim', 'real_only', 'self', 'var_backward'])),),
         ('self',),
         {},
         {})
@@ -2309,13 +2314,13 @@ def AddcmulBackward0_self(v: dict[str, Any]) -> Any:
 
 
 def AddcmulBackward0_tensor1(v: dict[str, Any]) -> Any:
-    """tensor1: handle_r_to_c(tensor1.scalar_type(), grad.mul(tensor2.mul(value)))"""
-    return handle_r_to_c(v['tensor1_scalar_type'], v['grad'].mul(v['tensor2'].mul(v['value'])))
+    """tensor1: handle_r_to_c(tensor1.scalar_type(), grad.mul(conj(tensor2.mul(value))))"""
+    return handle_r_to_c(v['tensor1_scalar_type'], v['grad'].mul(conj(v['tensor2'].mul(v['value']))))
 
 
 def AddcmulBackward0_tensor2(v: dict[str, Any]) -> Any:
-    """tensor2: handle_r_to_c(tensor2.scalar_type(), grad.mul(tensor1.mul(value)))"""
-    return handle_r_to_c(v['tensor2_scalar_type'], v['grad'].mul(v['tensor1'].mul(v['value'])))
+    """tensor2: handle_r_to_c(tensor2.scalar_type(), grad.mul(conj(tensor1.mul(value))))"""
+    return handle_r_to_c(v['tensor2_scalar_type'], v['grad'].mul(conj(v['tensor1'].mul(v['value']))))
 
 
 class AddcmulBackward0(TraceableFunction):
@@ -2325,8 +2330,8 @@ class AddcmulBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         'addcmul',
         (Formula(('self',), AddcmulBackward0_self, frozenset(['grad', 'handle_r_to_c', 'self_scalar_type'])),
-         Formula(('tensor1',), AddcmulBackward0_tensor1, frozenset(['grad', 'handle_r_to_c', 'tensor1_scalar_type', 'tensor2', 'value'])),
-         Formula(('tensor2',), AddcmulBackward0_tensor2, frozenset(['grad', 'handle_r_to_c', 'tensor1', 'tensor2_scalar_type', 'value'])),),
+         Formula(('tensor1',), AddcmulBackward0_tensor1, frozenset(['conj', 'grad', 'handle_r_to_c', 'tensor1_scalar_type', 'tensor2', 'value'])),
+         Formula(('tensor2',), AddcmulBackward0_tensor2, frozenset(['conj', 'grad', 'handle_r_to_c', 'tensor1', 'tensor2_scalar_type', 'value'])),),
         ('self', 'tensor1', 'tensor2'),
         {'self_scalar_type': ('self', 'scalar_type'), 'tensor1_scalar_type': ('tensor1', 'scalar_type'), 'tensor2_scalar_type': ('tensor2', 'scalar_type')},
         {})
@@ -2338,13 +2343,13 @@ def AddcdivBackward0_self(v: dict[str, Any]) -> Any:
 
 
 def AddcdivBackward0_tensor1(v: dict[str, Any]) -> Any:
-    """tensor1: handle_r_to_c(tensor1.scalar_type(), grad.mul(at.reciprocal(tensor2).mul(value)))"""
-    return handle_r_to_c(v['tensor1_scalar_type'], v['grad'].mul(at.reciprocal(v['tensor2']).mul(v['value'])))
+    """tensor1: handle_r_to_c(tensor1.scalar_type(), grad.mul(conj(at.reciprocal(tensor2).mul(value))))"""
+    return handle_r_to_c(v['tensor1_scalar_type'], v['grad'].mul(conj(at.reciprocal(v['tensor2']).mul(v['value']))))
 
 
 def AddcdivBackward0_tensor2(v: dict[str, Any]) -> Any:
-    """tensor2: handle_r_to_c(tensor2.scalar_type(), grad.neg().mul(tensor1.mul(value).div(tensor2.mul(tensor2))))"""
-    return handle_r_to_c(v['tensor2_scalar_type'], v['grad'].neg().mul(v['tensor1'].mul(v['value']).div(v['tensor2'].mul(v['tensor2']))))
+    """tensor2: handle_r_to_c(tensor2.scalar_type(), grad.neg().mul(conj(tensor1.mul(value).div(tensor2.mul(tensor2)))))"""
+    return handle_r_to_c(v['tensor2_scalar_type'], v['grad'].neg().mul(conj(v['tensor1'].mul(v['value']).div(v['tensor2'].mul(v['tensor2'])))))
 
 
 class AddcdivBackward0(TraceableFunction):
@@ -2354,8 +2359,8 @@ class AddcdivBackward0(TraceableFunction):
     info = DifferentiabilityInfo(
         'addcdiv',
         (Formula(('self',), AddcdivBackward0_self, frozenset(['grad', 'handle_r_to_c', 'self_scalar_type'])),
-         Formula(('tensor1',), AddcdivBackward0_tensor1, frozenset(['at', 'grad', 'handle_r_to_c', 'tensor1_scalar_type', 'tensor2', 'value'])),
-         Formula(('tensor2',), AddcdivBackward0_tensor2, frozenset(['grad', 'handle_r_to_c', 'tensor1', 'tensor2', 'tensor2_scalar_type', 'value'])),),
+         Formula(('tensor1',), AddcdivBackward0_tensor1, frozenset(['at', 'conj', 'grad', 'handle_r_to_c', 'tensor1_scalar_type', 'tensor2', 'value'])),
+         Formula(('tensor2',), AddcdivBackward0_tensor2, frozenset(['conj', 'grad', 'handle_r_to_c', 'tensor1', 'tensor2', 'tensor2_scalar_type', 'value'])),),
         ('self', 'tensor1', 'tensor2'),
         {'self_scalar_type': ('self', 'scalar_type'), 'tensor1_scalar_type': ('tensor1', 'scalar_type'), 'tensor2_scalar_type': ('tensor2', 'scalar_type')},
         {})
@@ -2380,5 +2385,204 @@ class LerpBackward0(TraceableFunction):
         (Formula(('end',), LerpBackward0_end, frozenset(['grad', 'weight'])),
          Formula(('self',), LerpBackward0_self, frozenset(['float', 'grad', 'weight'])),),
         ('self', 'end'),
+        {},
+        {})
+
+
+def ConjBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.conj()"""
+    return v['grad'].conj()
+
+
+class ConjBackward0(TraceableFunction):
+    """_conj(Tensor(a) self) -> Tensor(a)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_conj',
+        (Formula(('self',), ConjBackward0_self, frozenset(['grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def NegViewBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.neg()"""
+    return v['grad'].neg()
+
+
+class NegViewBackward0(TraceableFunction):
+    """_neg_view(Tensor(a) self) -> Tensor(a)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_neg_view',
+        (Formula(('self',), NegViewBackward0_self, frozenset(['grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def ConjPhysicalBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.conj_physical()"""
+    return v['grad'].conj_physical()
+
+
+class ConjPhysicalBackward0(TraceableFunction):
+    """_conj_physical(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_conj_physical',
+        (Formula(('self',), ConjPhysicalBackward0_self, frozenset(['grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def ViewAsRealBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.view_as_complex(grad.contiguous())"""
+    return at.view_as_complex(v['grad'].contiguous())
+
+
+class ViewAsRealBackward0(TraceableFunction):
+    """view_as_real(Tensor(a) self) -> Tensor(a)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'view_as_real',
+        (Formula(('self',), ViewAsRealBackward0_self, frozenset(['at', 'grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def ViewAsComplexBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.view_as_real(grad.contiguous().resolve_conj())"""
+    return at.view_as_real(v['grad'].contiguous().resolve_conj())
+
+
+class ViewAsComplexBackward0(TraceableFunction):
+    """view_as_complex(Tensor(a) self) -> Tensor(a)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'view_as_complex',
+        (Formula(('self',), ViewAsComplexBackward0_self, frozenset(['at', 'grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def ComplexBackward0_imag(v: dict[str, Any]) -> Any:
+    """imag: at.imag(grad)"""
+    return at.imag(v['grad'])
+
+
+def ComplexBackward0_real(v: dict[str, Any]) -> Any:
+    """real: at.real(grad)"""
+    return at.real(v['grad'])
+
+
+class ComplexBackward0(TraceableFunction):
+    """complex(Tensor real, Tensor imag) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'complex',
+        (Formula(('imag',), ComplexBackward0_imag, frozenset(['at', 'grad'])),
+         Formula(('real',), ComplexBackward0_real, frozenset(['at', 'grad'])),),
+        ('real', 'imag'),
+        {},
+        {})
+
+
+def PolarBackward0_abs_angle(v: dict[str, Any]) -> Any:
+    """abs, angle: polar_backward(grad, result)"""
+    return polar_backward(v['grad'], v['result'])
+
+
+class PolarBackward0(TraceableFunction):
+    """polar(Tensor abs, Tensor angle) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'polar',
+        (Formula(('abs', 'angle'), PolarBackward0_abs_angle, frozenset(['grad', 'polar_backward', 'result'])),),
+        ('abs', 'angle'),
+        {},
+        {})
+
+
+def AngleBackward0_self(v: dict[str, Any]) -> Any:
+    """self: angle_backward(grad, self)"""
+    return angle_backward(v['grad'], v['self'])
+
+
+class AngleBackward0(TraceableFunction):
+    """angle(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'angle',
+        (Formula(('self',), AngleBackward0_self, frozenset(['angle_backward', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SgnBackward0_self(v: dict[str, Any]) -> Any:
+    """self: sgn_backward(self, grad, result)"""
+    return sgn_backward(v['self'], v['grad'], v['result'])
+
+
+class SgnBackward0(TraceableFunction):
+    """sgn(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'sgn',
+        (Formula(('self',), SgnBackward0_self, frozenset(['grad', 'result', 'self', 'sgn_backward'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SignBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(grad)"""
+    return at.zeros_like(v['grad'])
+
+
+class SignBackward0(TraceableFunction):
+    """sign(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'sign',
+        (Formula(('self',), SignBackward0_self, frozenset(['at', 'grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def VdotBackward0_other(v: dict[str, Any]) -> Any:
+    """other: grad.mul(self)"""
+    return v['grad'].mul(v['self'])
+
+
+def VdotBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.conj().mul(other)"""
+    return v['grad'].conj().mul(v['other'])
+
+
+class VdotBackward0(TraceableFunction):
+    """vdot(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'vdot',
+        (Formula(('other',), VdotBackward0_other, frozenset(['grad', 'self'])),
+         Formula(('self',), VdotBackward0_self, frozenset(['grad', 'other'])),),
+        ('self', 'other'),
         {},
         {})

@@ -4911,6 +4911,40 @@ ops.dot_out.register(DispatchKey.Autograd, KernelFunction(
     dot_out, "torch::autograd::VariableType::dot", with_keyset=True))
 
 
+_record_vdot = GraphRecording(ops.vdot, AutoDispatchBelowADInplaceOrView, nodes.VdotBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::vdot", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def vdot(ks: DispatchKeySet, *args: Any) -> Any:
+    """vdot(Tensor self, Tensor other) -> Tensor: records VdotBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_vdot(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.vdot.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.vdot.register(DispatchKey.Autograd, KernelFunction(
+    vdot, "torch::autograd::VariableType::vdot", with_keyset=True))
+
+
+_record_vdot_out = GraphRecording(ops.vdot_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::vdot", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def vdot_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """vdot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_vdot_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.vdot_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.vdot_out.register(DispatchKey.Autograd, KernelFunction(
+    vdot_out, "torch::autograd::VariableType::vdot", with_keyset=True))
+
+
 _record_unsqueeze_ = GraphRecording(ops.unsqueeze_, AutoDispatchBelowAutograd, nodes.UnsqueezeBackward1)
 
 
@@ -6008,6 +6042,23 @@ ops._softmax_out.register(DispatchKey.Autograd, KernelFunction(
     _softmax_out, "torch::autograd::VariableType::_softmax", with_keyset=True))
 
 
+_record_softmax_int_out = GraphRecording(ops.softmax_int_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::softmax", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def softmax_int_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[3])):
+        return _record_softmax_int_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.softmax_int_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.softmax_int_out.register(DispatchKey.Autograd, KernelFunction(
+    softmax_int_out, "torch::autograd::VariableType::softmax", with_keyset=True))
+
+
 _record__log_softmax = GraphRecording(ops._log_softmax, AutoDispatchBelowADInplaceOrView, nodes.LogSoftmaxBackward0)
 
 
@@ -6040,6 +6091,23 @@ def _log_softmax_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops._log_softmax_out.register(DispatchKey.Autograd, KernelFunction(
     _log_softmax_out, "torch::autograd::VariableType::_log_softmax", with_keyset=True))
+
+
+_record_log_softmax_int_out = GraphRecording(ops.log_softmax_int_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::log_softmax", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def log_softmax_int_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[3])):
+        return _record_log_softmax_int_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.log_softmax_int_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.log_softmax_int_out.register(DispatchKey.Autograd, KernelFunction(
+    log_softmax_int_out, "torch::autograd::VariableType::log_softmax", with_keyset=True))
 
 
 _record__softmax_backward_data = GraphRecording(ops._softmax_backward_data, AutoDispatchBelowADInplaceOrView, nodes.SoftmaxBackwardDataBackward0)
@@ -6839,6 +6907,329 @@ def isin_Scalar_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.isin_Scalar_Tensor.register(DispatchKey.Autograd, KernelFunction(
     isin_Scalar_Tensor, "torch::autograd::VariableType::isin", with_keyset=True))
+
+
+_record_conj_physical_out = GraphRecording(ops.conj_physical_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::conj_physical", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def conj_physical_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """conj_physical.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_conj_physical_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.conj_physical_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.conj_physical_out.register(DispatchKey.Autograd, KernelFunction(
+    conj_physical_out, "torch::autograd::VariableType::conj_physical", with_keyset=True))
+
+
+_record_conj_physical_ = GraphRecording(ops.conj_physical_, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::conj_physical_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def conj_physical_(ks: DispatchKeySet, *args: Any) -> Any:
+    """conj_physical_(Tensor(a!) self) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_conj_physical_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.conj_physical_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.conj_physical_.register(DispatchKey.Autograd, KernelFunction(
+    conj_physical_, "torch::autograd::VariableType::conj_physical_", with_keyset=True))
+
+
+_record__conj_physical = GraphRecording(ops._conj_physical, AutoDispatchBelowADInplaceOrView, nodes.ConjPhysicalBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_conj_physical", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _conj_physical(ks: DispatchKeySet, *args: Any) -> Any:
+    """_conj_physical(Tensor self) -> Tensor: records ConjPhysicalBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__conj_physical(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._conj_physical.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._conj_physical.register(DispatchKey.Autograd, KernelFunction(
+    _conj_physical, "torch::autograd::VariableType::_conj_physical", with_keyset=True))
+
+
+_record__conj = GraphRecording(ops._conj, AutoDispatchBelowAutograd, nodes.ConjBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_conj", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _conj(ks: DispatchKeySet, *args: Any) -> Any:
+    """_conj(Tensor(a) self) -> Tensor(a): records ConjBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__conj(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._conj.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._conj.register(DispatchKey.Autograd, KernelFunction(
+    _conj, "torch::autograd::VariableType::_conj", with_keyset=True))
+
+
+_record__neg_view = GraphRecording(ops._neg_view, AutoDispatchBelowAutograd, nodes.NegViewBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_neg_view", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _neg_view(ks: DispatchKeySet, *args: Any) -> Any:
+    """_neg_view(Tensor(a) self) -> Tensor(a): records NegViewBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__neg_view(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._neg_view.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._neg_view.register(DispatchKey.Autograd, KernelFunction(
+    _neg_view, "torch::autograd::VariableType::_neg_view", with_keyset=True))
+
+
+_record_view_as_real = GraphRecording(ops.view_as_real, AutoDispatchBelowAutograd, nodes.ViewAsRealBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::view_as_real", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def view_as_real(ks: DispatchKeySet, *args: Any) -> Any:
+    """view_as_real(Tensor(a) self) -> Tensor(a): records ViewAsRealBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_view_as_real(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.view_as_real.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.view_as_real.register(DispatchKey.Autograd, KernelFunction(
+    view_as_real, "torch::autograd::VariableType::view_as_real", with_keyset=True))
+
+
+_record_view_as_complex = GraphRecording(ops.view_as_complex, AutoDispatchBelowAutograd, nodes.ViewAsComplexBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::view_as_complex", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def view_as_complex(ks: DispatchKeySet, *args: Any) -> Any:
+    """view_as_complex(Tensor(a) self) -> Tensor(a): records ViewAsComplexBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_view_as_complex(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.view_as_complex.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.view_as_complex.register(DispatchKey.Autograd, KernelFunction(
+    view_as_complex, "torch::autograd::VariableType::view_as_complex", with_keyset=True))
+
+
+_record_complex = GraphRecording(ops.complex, AutoDispatchBelowADInplaceOrView, nodes.ComplexBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::complex", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def complex(ks: DispatchKeySet, *args: Any) -> Any:
+    """complex(Tensor real, Tensor imag) -> Tensor: records ComplexBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_complex(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.complex.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.complex.register(DispatchKey.Autograd, KernelFunction(
+    complex, "torch::autograd::VariableType::complex", with_keyset=True))
+
+
+_record_complex_out = GraphRecording(ops.complex_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::complex", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def complex_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """complex.out(Tensor real, Tensor imag, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_complex_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.complex_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.complex_out.register(DispatchKey.Autograd, KernelFunction(
+    complex_out, "torch::autograd::VariableType::complex", with_keyset=True))
+
+
+_record_polar = GraphRecording(ops.polar, AutoDispatchBelowADInplaceOrView, nodes.PolarBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::polar", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def polar(ks: DispatchKeySet, *args: Any) -> Any:
+    """polar(Tensor abs, Tensor angle) -> Tensor: records PolarBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_polar(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.polar.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.polar.register(DispatchKey.Autograd, KernelFunction(
+    polar, "torch::autograd::VariableType::polar", with_keyset=True))
+
+
+_record_polar_out = GraphRecording(ops.polar_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::polar", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def polar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """polar.out(Tensor abs, Tensor angle, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_polar_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.polar_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.polar_out.register(DispatchKey.Autograd, KernelFunction(
+    polar_out, "torch::autograd::VariableType::polar", with_keyset=True))
+
+
+_record_angle = GraphRecording(ops.angle, AutoDispatchBelowADInplaceOrView, nodes.AngleBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::angle", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def angle(ks: DispatchKeySet, *args: Any) -> Any:
+    """angle(Tensor self) -> Tensor: records AngleBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_angle(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.angle.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.angle.register(DispatchKey.Autograd, KernelFunction(
+    angle, "torch::autograd::VariableType::angle", with_keyset=True))
+
+
+_record_angle_out = GraphRecording(ops.angle_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::angle", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def angle_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """angle.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_angle_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.angle_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.angle_out.register(DispatchKey.Autograd, KernelFunction(
+    angle_out, "torch::autograd::VariableType::angle", with_keyset=True))
+
+
+_record_sgn = GraphRecording(ops.sgn, AutoDispatchBelowADInplaceOrView, nodes.SgnBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::sgn", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def sgn(ks: DispatchKeySet, *args: Any) -> Any:
+    """sgn(Tensor self) -> Tensor: records SgnBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_sgn(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.sgn.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.sgn.register(DispatchKey.Autograd, KernelFunction(
+    sgn, "torch::autograd::VariableType::sgn", with_keyset=True))
+
+
+_record_sgn_ = GraphRecording(ops.sgn_, AutoDispatchBelowAutograd, nodes.SgnBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::sgn_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def sgn_(ks: DispatchKeySet, *args: Any) -> Any:
+    """sgn_(Tensor(a!) self) -> Tensor(a!): records SgnBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_sgn_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.sgn_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.sgn_.register(DispatchKey.Autograd, KernelFunction(
+    sgn_, "torch::autograd::VariableType::sgn_", with_keyset=True))
+
+
+_record_sgn_out = GraphRecording(ops.sgn_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::sgn", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def sgn_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """sgn.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_sgn_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.sgn_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.sgn_out.register(DispatchKey.Autograd, KernelFunction(
+    sgn_out, "torch::autograd::VariableType::sgn", with_keyset=True))
+
+
+_record_sign = GraphRecording(ops.sign, AutoDispatchBelowADInplaceOrView, nodes.SignBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::sign", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def sign(ks: DispatchKeySet, *args: Any) -> Any:
+    """sign(Tensor self) -> Tensor: records SignBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_sign(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.sign.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.sign.register(DispatchKey.Autograd, KernelFunction(
+    sign, "torch::autograd::VariableType::sign", with_keyset=True))
+
+
+_record_sign_ = GraphRecording(ops.sign_, AutoDispatchBelowAutograd, nodes.SignBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::sign_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def sign_(ks: DispatchKeySet, *args: Any) -> Any:
+    """sign_(Tensor(a!) self) -> Tensor(a!): records SignBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_sign_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.sign_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.sign_.register(DispatchKey.Autograd, KernelFunction(
+    sign_, "torch::autograd::VariableType::sign_", with_keyset=True))
+
+
+_record_sign_out = GraphRecording(ops.sign_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::sign", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def sign_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_sign_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.sign_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.sign_out.register(DispatchKey.Autograd, KernelFunction(
+    sign_out, "torch::autograd::VariableType::sign", with_keyset=True))
 
 
 _record_frexp_Tensor = GraphRecording(ops.frexp_Tensor, AutoDispatchBelowADInplaceOrView, None)

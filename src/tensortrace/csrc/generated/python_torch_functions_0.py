@@ -4487,6 +4487,84 @@ def as_strided_(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_as_strided_[r.idx][1 if out_used else 0])
 
 
+# ---- index_put_ --------------------------------------------------------------------------------
+parser_index_put_ = PythonArgParser.lazy([
+    'index_put_(Tensor input, TensorList indices, Tensor values, bool accumulate=False)',
+])
+
+
+@traced("python", "dispatch_index_put_", TORCH_FUNCTIONS_CPP, "dispatch_index_put_", legacy="dispatch_index_put_")
+def dispatch_index_put__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """index_put_(Tensor input, TensorList indices, Tensor values, bool accumulate=False): index_put_"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['indices'] = kwargs['indices']
+    call_kwargs['values'] = kwargs['values']
+    if kwargs['accumulate'] is not None:
+        call_kwargs['accumulate'] = kwargs['accumulate']
+    return at.index_put_(**call_kwargs)
+
+
+overloads_index_put_ = [PythonOverload('index_put_(Tensor input, TensorList indices, Tensor values, bool accumulate=False)', ops.index_put_, None, False, False, ['self', 'indices', 'values', 'accumulate'])]
+dispatch_index_put_ = [dispatch_index_put__0]
+structseqs_index_put_ = [(return_types.for_schema('index_put_', ops.index_put_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_index_put_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_index_put_")
+def index_put_(*args: Any, **kwargs: Any) -> Any:
+    """torch.index_put_: THPVariable_index_put_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.index_put_",
+                                 {"python_name": "torch.index_put_"})
+    self = None
+    r = parser_index_put_.parse(args, kwargs)
+    ov = overloads_index_put_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_index_put_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_index_put_[r.idx][1 if out_used else 0])
+
+
+# ---- index_put ---------------------------------------------------------------------------------
+parser_index_put = PythonArgParser.lazy([
+    'index_put(Tensor input, TensorList indices, Tensor values, bool accumulate=False)',
+])
+
+
+@traced("python", "dispatch_index_put", TORCH_FUNCTIONS_CPP, "dispatch_index_put", legacy="dispatch_index_put")
+def dispatch_index_put_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """index_put(Tensor input, TensorList indices, Tensor values, bool accumulate=False): index_put"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['indices'] = kwargs['indices']
+    call_kwargs['values'] = kwargs['values']
+    if kwargs['accumulate'] is not None:
+        call_kwargs['accumulate'] = kwargs['accumulate']
+    return at.index_put(**call_kwargs)
+
+
+overloads_index_put = [PythonOverload('index_put(Tensor input, TensorList indices, Tensor values, bool accumulate=False)', ops.index_put, None, False, False, ['self', 'indices', 'values', 'accumulate'])]
+dispatch_index_put = [dispatch_index_put_0]
+structseqs_index_put = [(return_types.for_schema('index_put', ops.index_put.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_index_put", TORCH_FUNCTIONS_CPP, legacy="THPVariable_index_put")
+def index_put(*args: Any, **kwargs: Any) -> Any:
+    """torch.index_put: THPVariable_index_put"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.index_put",
+                                 {"python_name": "torch.index_put"})
+    self = None
+    r = parser_index_put.parse(args, kwargs)
+    ov = overloads_index_put[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_index_put[r.idx](self, parsed)
+    return wrap_result(result, structseqs_index_put[r.idx][1 if out_used else 0])
+
+
 # ---- nonzero -----------------------------------------------------------------------------------
 parser_nonzero = PythonArgParser.lazy([
     'nonzero(Tensor input)',
@@ -5358,6 +5436,42 @@ def dot(*args: Any, **kwargs: Any) -> Any:
     out_used = parsed.get("out") is not None
     result = dispatch_dot[r.idx](self, parsed)
     return wrap_result(result, structseqs_dot[r.idx][1 if out_used else 0])
+
+
+# ---- vdot --------------------------------------------------------------------------------------
+parser_vdot = PythonArgParser.lazy([
+    'vdot(Tensor input, Tensor other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_vdot", TORCH_FUNCTIONS_CPP, "dispatch_vdot", legacy="dispatch_vdot")
+def dispatch_vdot_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """vdot(Tensor input, Tensor other, *, Tensor out=None): vdot, out= vdot.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.vdot_out, 'vdot', False, self, kwargs, out)
+    return at.vdot(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads_vdot = [PythonOverload('vdot(Tensor input, Tensor other, *, Tensor out=None)', ops.vdot, ops.vdot_out, False, False, ['self', 'other', 'out'])]
+dispatch_vdot = [dispatch_vdot_0]
+structseqs_vdot = [(return_types.for_schema('vdot', ops.vdot.schema), return_types.for_schema('vdot_out', ops.vdot_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_vdot", TORCH_FUNCTIONS_CPP, legacy="THPVariable_vdot")
+def vdot(*args: Any, **kwargs: Any) -> Any:
+    """torch.vdot: THPVariable_vdot"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.vdot",
+                                 {"python_name": "torch.vdot"})
+    self = None
+    r = parser_vdot.parse(args, kwargs)
+    ov = overloads_vdot[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_vdot[r.idx](self, parsed)
+    return wrap_result(result, structseqs_vdot[r.idx][1 if out_used else 0])
 
 
 # ---- matmul ------------------------------------------------------------------------------------
@@ -6576,19 +6690,22 @@ def _softmax(*args: Any, **kwargs: Any) -> Any:
 
 # ---- softmax -----------------------------------------------------------------------------------
 parser_softmax = PythonArgParser.lazy([
-    'softmax(Tensor input, int64_t dim, ScalarType? dtype=None)',
+    'softmax(Tensor input, int64_t dim, ScalarType? dtype=None, *, Tensor out=None)',
 ])
 
 
 @traced("python", "dispatch_softmax", TORCH_FUNCTIONS_CPP, "dispatch_softmax", legacy="dispatch_softmax")
 def dispatch_softmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
-    """softmax(Tensor input, int64_t dim, ScalarType? dtype=None): softmax.int"""
+    """softmax(Tensor input, int64_t dim, ScalarType? dtype=None, *, Tensor out=None): softmax.int, out= softmax.int_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.softmax_int_out, 'softmax', False, self, kwargs, out)
     return at.softmax(self=kwargs['self'], dim=kwargs['dim'], dtype=kwargs['dtype'])
 
 
-overloads_softmax = [PythonOverload('softmax(Tensor input, int64_t dim, ScalarType? dtype=None)', ops.softmax_int, None, False, False, ['self', 'dim', 'dtype'])]
+overloads_softmax = [PythonOverload('softmax(Tensor input, int64_t dim, ScalarType? dtype=None, *, Tensor out=None)', ops.softmax_int, ops.softmax_int_out, False, False, ['self', 'dim', 'dtype', 'out'])]
 dispatch_softmax = [dispatch_softmax_0]
-structseqs_softmax = [(return_types.for_schema('softmax', ops.softmax_int.schema), None)]
+structseqs_softmax = [(return_types.for_schema('softmax', ops.softmax_int.schema), return_types.for_schema('softmax_out', ops.softmax_int_out.schema))]
 
 
 @handle_th_errors
@@ -6645,19 +6762,22 @@ def _log_softmax(*args: Any, **kwargs: Any) -> Any:
 
 # ---- log_softmax -------------------------------------------------------------------------------
 parser_log_softmax = PythonArgParser.lazy([
-    'log_softmax(Tensor input, int64_t dim, ScalarType? dtype=None)',
+    'log_softmax(Tensor input, int64_t dim, ScalarType? dtype=None, *, Tensor out=None)',
 ])
 
 
 @traced("python", "dispatch_log_softmax", TORCH_FUNCTIONS_CPP, "dispatch_log_softmax", legacy="dispatch_log_softmax")
 def dispatch_log_softmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
-    """log_softmax(Tensor input, int64_t dim, ScalarType? dtype=None): log_softmax.int"""
+    """log_softmax(Tensor input, int64_t dim, ScalarType? dtype=None, *, Tensor out=None): log_softmax.int, out= log_softmax.int_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.log_softmax_int_out, 'log_softmax', False, self, kwargs, out)
     return at.log_softmax(self=kwargs['self'], dim=kwargs['dim'], dtype=kwargs['dtype'])
 
 
-overloads_log_softmax = [PythonOverload('log_softmax(Tensor input, int64_t dim, ScalarType? dtype=None)', ops.log_softmax_int, None, False, False, ['self', 'dim', 'dtype'])]
+overloads_log_softmax = [PythonOverload('log_softmax(Tensor input, int64_t dim, ScalarType? dtype=None, *, Tensor out=None)', ops.log_softmax_int, ops.log_softmax_int_out, False, False, ['self', 'dim', 'dtype', 'out'])]
 dispatch_log_softmax = [dispatch_log_softmax_0]
-structseqs_log_softmax = [(return_types.for_schema('log_softmax', ops.log_softmax_int.schema), None)]
+structseqs_log_softmax = [(return_types.for_schema('log_softmax', ops.log_softmax_int.schema), return_types.for_schema('log_softmax_out', ops.log_softmax_int_out.schema))]
 
 
 @handle_th_errors
@@ -7398,19 +7518,22 @@ def isin(*args: Any, **kwargs: Any) -> Any:
 
 # ---- conj_physical -----------------------------------------------------------------------------
 parser_conj_physical = PythonArgParser.lazy([
-    'conj_physical(Tensor input)',
+    'conj_physical(Tensor input, *, Tensor out=None)',
 ])
 
 
 @traced("python", "dispatch_conj_physical", TORCH_FUNCTIONS_CPP, "dispatch_conj_physical", legacy="dispatch_conj_physical")
 def dispatch_conj_physical_0(self: Any, kwargs: dict[str, Any]) -> Any:
-    """conj_physical(Tensor input): conj_physical"""
+    """conj_physical(Tensor input, *, Tensor out=None): conj_physical, out= conj_physical.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.conj_physical_out, 'conj_physical', False, self, kwargs, out)
     return at.conj_physical(self=kwargs['self'])
 
 
-overloads_conj_physical = [PythonOverload('conj_physical(Tensor input)', ops.conj_physical, None, False, False, ['self'])]
+overloads_conj_physical = [PythonOverload('conj_physical(Tensor input, *, Tensor out=None)', ops.conj_physical, ops.conj_physical_out, False, False, ['self', 'out'])]
 dispatch_conj_physical = [dispatch_conj_physical_0]
-structseqs_conj_physical = [(return_types.for_schema('conj_physical', ops.conj_physical.schema), None)]
+structseqs_conj_physical = [(return_types.for_schema('conj_physical', ops.conj_physical.schema), return_types.for_schema('conj_physical_out', ops.conj_physical_out.schema))]
 
 
 @handle_th_errors
@@ -7427,6 +7550,483 @@ def conj_physical(*args: Any, **kwargs: Any) -> Any:
     out_used = parsed.get("out") is not None
     result = dispatch_conj_physical[r.idx](self, parsed)
     return wrap_result(result, structseqs_conj_physical[r.idx][1 if out_used else 0])
+
+
+# ---- conj_physical_ ----------------------------------------------------------------------------
+parser_conj_physical_ = PythonArgParser.lazy([
+    'conj_physical_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_conj_physical_", TORCH_FUNCTIONS_CPP, "dispatch_conj_physical_", legacy="dispatch_conj_physical_")
+def dispatch_conj_physical__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """conj_physical_(Tensor input): conj_physical_"""
+    return at.conj_physical_(self=kwargs['self'])
+
+
+overloads_conj_physical_ = [PythonOverload('conj_physical_(Tensor input)', ops.conj_physical_, None, False, False, ['self'])]
+dispatch_conj_physical_ = [dispatch_conj_physical__0]
+structseqs_conj_physical_ = [(return_types.for_schema('conj_physical_', ops.conj_physical_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_conj_physical_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_conj_physical_")
+def conj_physical_(*args: Any, **kwargs: Any) -> Any:
+    """torch.conj_physical_: THPVariable_conj_physical_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.conj_physical_",
+                                 {"python_name": "torch.conj_physical_"})
+    self = None
+    r = parser_conj_physical_.parse(args, kwargs)
+    ov = overloads_conj_physical_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_conj_physical_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_conj_physical_[r.idx][1 if out_used else 0])
+
+
+# ---- _conj_physical ----------------------------------------------------------------------------
+parser__conj_physical = PythonArgParser.lazy([
+    '_conj_physical(Tensor input)',
+])
+
+
+@traced("python", "dispatch__conj_physical", TORCH_FUNCTIONS_CPP, "dispatch__conj_physical", legacy="dispatch__conj_physical")
+def dispatch__conj_physical_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_conj_physical(Tensor input): _conj_physical"""
+    return at._conj_physical(self=kwargs['self'])
+
+
+overloads__conj_physical = [PythonOverload('_conj_physical(Tensor input)', ops._conj_physical, None, False, False, ['self'])]
+dispatch__conj_physical = [dispatch__conj_physical_0]
+structseqs__conj_physical = [(return_types.for_schema('_conj_physical', ops._conj_physical.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__conj_physical", TORCH_FUNCTIONS_CPP, legacy="THPVariable__conj_physical")
+def _conj_physical(*args: Any, **kwargs: Any) -> Any:
+    """torch._conj_physical: THPVariable__conj_physical"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._conj_physical",
+                                 {"python_name": "torch._conj_physical"})
+    self = None
+    r = parser__conj_physical.parse(args, kwargs)
+    ov = overloads__conj_physical[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch__conj_physical[r.idx](self, parsed)
+    return wrap_result(result, structseqs__conj_physical[r.idx][1 if out_used else 0])
+
+
+# ---- _conj -------------------------------------------------------------------------------------
+parser__conj = PythonArgParser.lazy([
+    '_conj(Tensor input)',
+], allow_numbers_as_tensors=True)
+
+
+@traced("python", "dispatch__conj", TORCH_FUNCTIONS_CPP, "dispatch__conj", legacy="dispatch__conj")
+def dispatch__conj_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_conj(Tensor input): _conj"""
+    return at._conj(self=kwargs['self'])
+
+
+overloads__conj = [PythonOverload('_conj(Tensor input)', ops._conj, None, False, False, ['self'])]
+dispatch__conj = [dispatch__conj_0]
+structseqs__conj = [(return_types.for_schema('_conj', ops._conj.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__conj", TORCH_FUNCTIONS_CPP, legacy="THPVariable__conj")
+def _conj(*args: Any, **kwargs: Any) -> Any:
+    """torch._conj: THPVariable__conj"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._conj",
+                                 {"python_name": "torch._conj"})
+    self = None
+    r = parser__conj.parse(args, kwargs)
+    ov = overloads__conj[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch__conj[r.idx](self, parsed)
+    return wrap_result(result, structseqs__conj[r.idx][1 if out_used else 0])
+
+
+# ---- conj --------------------------------------------------------------------------------------
+parser_conj = PythonArgParser.lazy([
+    'conj(Tensor input)',
+])
+
+
+@traced("python", "dispatch_conj", TORCH_FUNCTIONS_CPP, "dispatch_conj", legacy="dispatch_conj")
+def dispatch_conj_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """conj(Tensor input): conj"""
+    return at.conj(self=kwargs['self'])
+
+
+overloads_conj = [PythonOverload('conj(Tensor input)', ops.conj, None, False, False, ['self'])]
+dispatch_conj = [dispatch_conj_0]
+structseqs_conj = [(return_types.for_schema('conj', ops.conj.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_conj", TORCH_FUNCTIONS_CPP, legacy="THPVariable_conj")
+def conj(*args: Any, **kwargs: Any) -> Any:
+    """torch.conj: THPVariable_conj"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.conj",
+                                 {"python_name": "torch.conj"})
+    self = None
+    r = parser_conj.parse(args, kwargs)
+    ov = overloads_conj[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_conj[r.idx](self, parsed)
+    return wrap_result(result, structseqs_conj[r.idx][1 if out_used else 0])
+
+
+# ---- _neg_view ---------------------------------------------------------------------------------
+parser__neg_view = PythonArgParser.lazy([
+    '_neg_view(Tensor input)',
+])
+
+
+@traced("python", "dispatch__neg_view", TORCH_FUNCTIONS_CPP, "dispatch__neg_view", legacy="dispatch__neg_view")
+def dispatch__neg_view_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_neg_view(Tensor input): _neg_view"""
+    return at._neg_view(self=kwargs['self'])
+
+
+overloads__neg_view = [PythonOverload('_neg_view(Tensor input)', ops._neg_view, None, False, False, ['self'])]
+dispatch__neg_view = [dispatch__neg_view_0]
+structseqs__neg_view = [(return_types.for_schema('_neg_view', ops._neg_view.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__neg_view", TORCH_FUNCTIONS_CPP, legacy="THPVariable__neg_view")
+def _neg_view(*args: Any, **kwargs: Any) -> Any:
+    """torch._neg_view: THPVariable__neg_view"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._neg_view",
+                                 {"python_name": "torch._neg_view"})
+    self = None
+    r = parser__neg_view.parse(args, kwargs)
+    ov = overloads__neg_view[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch__neg_view[r.idx](self, parsed)
+    return wrap_result(result, structseqs__neg_view[r.idx][1 if out_used else 0])
+
+
+# ---- real --------------------------------------------------------------------------------------
+parser_real = PythonArgParser.lazy([
+    'real(Tensor input)',
+])
+
+
+@traced("python", "dispatch_real", TORCH_FUNCTIONS_CPP, "dispatch_real", legacy="dispatch_real")
+def dispatch_real_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """real(Tensor input): real"""
+    return at.real(self=kwargs['self'])
+
+
+overloads_real = [PythonOverload('real(Tensor input)', ops.real, None, False, False, ['self'])]
+dispatch_real = [dispatch_real_0]
+structseqs_real = [(return_types.for_schema('real', ops.real.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_real", TORCH_FUNCTIONS_CPP, legacy="THPVariable_real")
+def real(*args: Any, **kwargs: Any) -> Any:
+    """torch.real: THPVariable_real"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.real",
+                                 {"python_name": "torch.real"})
+    self = None
+    r = parser_real.parse(args, kwargs)
+    ov = overloads_real[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_real[r.idx](self, parsed)
+    return wrap_result(result, structseqs_real[r.idx][1 if out_used else 0])
+
+
+# ---- imag --------------------------------------------------------------------------------------
+parser_imag = PythonArgParser.lazy([
+    'imag(Tensor input)',
+])
+
+
+@traced("python", "dispatch_imag", TORCH_FUNCTIONS_CPP, "dispatch_imag", legacy="dispatch_imag")
+def dispatch_imag_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """imag(Tensor input): imag"""
+    return at.imag(self=kwargs['self'])
+
+
+overloads_imag = [PythonOverload('imag(Tensor input)', ops.imag, None, False, False, ['self'])]
+dispatch_imag = [dispatch_imag_0]
+structseqs_imag = [(return_types.for_schema('imag', ops.imag.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_imag", TORCH_FUNCTIONS_CPP, legacy="THPVariable_imag")
+def imag(*args: Any, **kwargs: Any) -> Any:
+    """torch.imag: THPVariable_imag"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.imag",
+                                 {"python_name": "torch.imag"})
+    self = None
+    r = parser_imag.parse(args, kwargs)
+    ov = overloads_imag[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_imag[r.idx](self, parsed)
+    return wrap_result(result, structseqs_imag[r.idx][1 if out_used else 0])
+
+
+# ---- view_as_real ------------------------------------------------------------------------------
+parser_view_as_real = PythonArgParser.lazy([
+    'view_as_real(Tensor input)',
+])
+
+
+@traced("python", "dispatch_view_as_real", TORCH_FUNCTIONS_CPP, "dispatch_view_as_real", legacy="dispatch_view_as_real")
+def dispatch_view_as_real_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """view_as_real(Tensor input): view_as_real"""
+    return at.view_as_real(self=kwargs['self'])
+
+
+overloads_view_as_real = [PythonOverload('view_as_real(Tensor input)', ops.view_as_real, None, False, False, ['self'])]
+dispatch_view_as_real = [dispatch_view_as_real_0]
+structseqs_view_as_real = [(return_types.for_schema('view_as_real', ops.view_as_real.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_view_as_real", TORCH_FUNCTIONS_CPP, legacy="THPVariable_view_as_real")
+def view_as_real(*args: Any, **kwargs: Any) -> Any:
+    """torch.view_as_real: THPVariable_view_as_real"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.view_as_real",
+                                 {"python_name": "torch.view_as_real"})
+    self = None
+    r = parser_view_as_real.parse(args, kwargs)
+    ov = overloads_view_as_real[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_view_as_real[r.idx](self, parsed)
+    return wrap_result(result, structseqs_view_as_real[r.idx][1 if out_used else 0])
+
+
+# ---- view_as_complex ---------------------------------------------------------------------------
+parser_view_as_complex = PythonArgParser.lazy([
+    'view_as_complex(Tensor input)',
+])
+
+
+@traced("python", "dispatch_view_as_complex", TORCH_FUNCTIONS_CPP, "dispatch_view_as_complex", legacy="dispatch_view_as_complex")
+def dispatch_view_as_complex_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """view_as_complex(Tensor input): view_as_complex"""
+    return at.view_as_complex(self=kwargs['self'])
+
+
+overloads_view_as_complex = [PythonOverload('view_as_complex(Tensor input)', ops.view_as_complex, None, False, False, ['self'])]
+dispatch_view_as_complex = [dispatch_view_as_complex_0]
+structseqs_view_as_complex = [(return_types.for_schema('view_as_complex', ops.view_as_complex.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_view_as_complex", TORCH_FUNCTIONS_CPP, legacy="THPVariable_view_as_complex")
+def view_as_complex(*args: Any, **kwargs: Any) -> Any:
+    """torch.view_as_complex: THPVariable_view_as_complex"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.view_as_complex",
+                                 {"python_name": "torch.view_as_complex"})
+    self = None
+    r = parser_view_as_complex.parse(args, kwargs)
+    ov = overloads_view_as_complex[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_view_as_complex[r.idx](self, parsed)
+    return wrap_result(result, structseqs_view_as_complex[r.idx][1 if out_used else 0])
+
+
+# ---- complex -----------------------------------------------------------------------------------
+parser_complex = PythonArgParser.lazy([
+    'complex(Tensor real, Tensor imag, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_complex", TORCH_FUNCTIONS_CPP, "dispatch_complex", legacy="dispatch_complex")
+def dispatch_complex_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """complex(Tensor real, Tensor imag, *, Tensor out=None): complex, out= complex.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.complex_out, 'complex', False, self, kwargs, out)
+    return at.complex(real=kwargs['real'], imag=kwargs['imag'])
+
+
+overloads_complex = [PythonOverload('complex(Tensor real, Tensor imag, *, Tensor out=None)', ops.complex, ops.complex_out, False, False, ['real', 'imag', 'out'])]
+dispatch_complex = [dispatch_complex_0]
+structseqs_complex = [(return_types.for_schema('complex', ops.complex.schema), return_types.for_schema('complex_out', ops.complex_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_complex", TORCH_FUNCTIONS_CPP, legacy="THPVariable_complex")
+def complex(*args: Any, **kwargs: Any) -> Any:
+    """torch.complex: THPVariable_complex"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.complex",
+                                 {"python_name": "torch.complex"})
+    self = None
+    r = parser_complex.parse(args, kwargs)
+    ov = overloads_complex[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_complex[r.idx](self, parsed)
+    return wrap_result(result, structseqs_complex[r.idx][1 if out_used else 0])
+
+
+# ---- polar -------------------------------------------------------------------------------------
+parser_polar = PythonArgParser.lazy([
+    'polar(Tensor abs, Tensor angle, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_polar", TORCH_FUNCTIONS_CPP, "dispatch_polar", legacy="dispatch_polar")
+def dispatch_polar_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """polar(Tensor abs, Tensor angle, *, Tensor out=None): polar, out= polar.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.polar_out, 'polar', False, self, kwargs, out)
+    return at.polar(abs=kwargs['abs'], angle=kwargs['angle'])
+
+
+overloads_polar = [PythonOverload('polar(Tensor abs, Tensor angle, *, Tensor out=None)', ops.polar, ops.polar_out, False, False, ['abs', 'angle', 'out'])]
+dispatch_polar = [dispatch_polar_0]
+structseqs_polar = [(return_types.for_schema('polar', ops.polar.schema), return_types.for_schema('polar_out', ops.polar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_polar", TORCH_FUNCTIONS_CPP, legacy="THPVariable_polar")
+def polar(*args: Any, **kwargs: Any) -> Any:
+    """torch.polar: THPVariable_polar"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.polar",
+                                 {"python_name": "torch.polar"})
+    self = None
+    r = parser_polar.parse(args, kwargs)
+    ov = overloads_polar[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_polar[r.idx](self, parsed)
+    return wrap_result(result, structseqs_polar[r.idx][1 if out_used else 0])
+
+
+# ---- angle -------------------------------------------------------------------------------------
+parser_angle = PythonArgParser.lazy([
+    'angle(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_angle", TORCH_FUNCTIONS_CPP, "dispatch_angle", legacy="dispatch_angle")
+def dispatch_angle_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """angle(Tensor input, *, Tensor out=None): angle, out= angle.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.angle_out, 'angle', False, self, kwargs, out)
+    return at.angle(self=kwargs['self'])
+
+
+overloads_angle = [PythonOverload('angle(Tensor input, *, Tensor out=None)', ops.angle, ops.angle_out, False, False, ['self', 'out'])]
+dispatch_angle = [dispatch_angle_0]
+structseqs_angle = [(return_types.for_schema('angle', ops.angle.schema), return_types.for_schema('angle_out', ops.angle_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_angle", TORCH_FUNCTIONS_CPP, legacy="THPVariable_angle")
+def angle(*args: Any, **kwargs: Any) -> Any:
+    """torch.angle: THPVariable_angle"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.angle",
+                                 {"python_name": "torch.angle"})
+    self = None
+    r = parser_angle.parse(args, kwargs)
+    ov = overloads_angle[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_angle[r.idx](self, parsed)
+    return wrap_result(result, structseqs_angle[r.idx][1 if out_used else 0])
+
+
+# ---- sgn ---------------------------------------------------------------------------------------
+parser_sgn = PythonArgParser.lazy([
+    'sgn(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_sgn", TORCH_FUNCTIONS_CPP, "dispatch_sgn", legacy="dispatch_sgn")
+def dispatch_sgn_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """sgn(Tensor input, *, Tensor out=None): sgn, out= sgn.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.sgn_out, 'sgn', False, self, kwargs, out)
+    return at.sgn(self=kwargs['self'])
+
+
+overloads_sgn = [PythonOverload('sgn(Tensor input, *, Tensor out=None)', ops.sgn, ops.sgn_out, False, False, ['self', 'out'])]
+dispatch_sgn = [dispatch_sgn_0]
+structseqs_sgn = [(return_types.for_schema('sgn', ops.sgn.schema), return_types.for_schema('sgn_out', ops.sgn_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_sgn", TORCH_FUNCTIONS_CPP, legacy="THPVariable_sgn")
+def sgn(*args: Any, **kwargs: Any) -> Any:
+    """torch.sgn: THPVariable_sgn"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.sgn",
+                                 {"python_name": "torch.sgn"})
+    self = None
+    r = parser_sgn.parse(args, kwargs)
+    ov = overloads_sgn[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_sgn[r.idx](self, parsed)
+    return wrap_result(result, structseqs_sgn[r.idx][1 if out_used else 0])
+
+
+# ---- sign --------------------------------------------------------------------------------------
+parser_sign = PythonArgParser.lazy([
+    'sign(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_sign", TORCH_FUNCTIONS_CPP, "dispatch_sign", legacy="dispatch_sign")
+def dispatch_sign_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """sign(Tensor input, *, Tensor out=None): sign, out= sign.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.sign_out, 'sign', False, self, kwargs, out)
+    return at.sign(self=kwargs['self'])
+
+
+overloads_sign = [PythonOverload('sign(Tensor input, *, Tensor out=None)', ops.sign, ops.sign_out, False, False, ['self', 'out'])]
+dispatch_sign = [dispatch_sign_0]
+structseqs_sign = [(return_types.for_schema('sign', ops.sign.schema), return_types.for_schema('sign_out', ops.sign_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_sign", TORCH_FUNCTIONS_CPP, legacy="THPVariable_sign")
+def sign(*args: Any, **kwargs: Any) -> Any:
+    """torch.sign: THPVariable_sign"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.sign",
+                                 {"python_name": "torch.sign"})
+    self = None
+    r = parser_sign.parse(args, kwargs)
+    ov = overloads_sign[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_sign[r.idx](self, parsed)
+    return wrap_result(result, structseqs_sign[r.idx][1 if out_used else 0])
 
 
 # ---- frexp -------------------------------------------------------------------------------------
@@ -10522,6 +11122,8 @@ FUNCTIONS: dict[str, Any] = {
     "can_cast": can_cast,
     "promote_types": promote_types,
     "as_strided_": as_strided_,
+    "index_put_": index_put_,
+    "index_put": index_put,
     "nonzero": nonzero,
     "sum": sum,
     "trace": trace,
@@ -10541,6 +11143,7 @@ FUNCTIONS: dict[str, Any] = {
     "addmv_": addmv_,
     "mv": mv,
     "dot": dot,
+    "vdot": vdot,
     "matmul": matmul,
     "adjoint": adjoint,
     "numel": numel,
@@ -10596,6 +11199,20 @@ FUNCTIONS: dict[str, Any] = {
     "isfinite": isfinite,
     "isin": isin,
     "conj_physical": conj_physical,
+    "conj_physical_": conj_physical_,
+    "_conj_physical": _conj_physical,
+    "_conj": _conj,
+    "conj": conj,
+    "_neg_view": _neg_view,
+    "real": real,
+    "imag": imag,
+    "view_as_real": view_as_real,
+    "view_as_complex": view_as_complex,
+    "complex": complex,
+    "polar": polar,
+    "angle": angle,
+    "sgn": sgn,
+    "sign": sign,
     "frexp": frexp,
     "trapezoid": trapezoid,
     "cumulative_trapezoid": cumulative_trapezoid,
@@ -10789,6 +11406,8 @@ __all__ = [
     "can_cast",
     "promote_types",
     "as_strided_",
+    "index_put_",
+    "index_put",
     "nonzero",
     "sum",
     "trace",
@@ -10808,6 +11427,7 @@ __all__ = [
     "addmv_",
     "mv",
     "dot",
+    "vdot",
     "matmul",
     "adjoint",
     "numel",
@@ -10863,6 +11483,20 @@ __all__ = [
     "isfinite",
     "isin",
     "conj_physical",
+    "conj_physical_",
+    "_conj_physical",
+    "_conj",
+    "conj",
+    "_neg_view",
+    "real",
+    "imag",
+    "view_as_real",
+    "view_as_complex",
+    "complex",
+    "polar",
+    "angle",
+    "sgn",
+    "sign",
     "frexp",
     "trapezoid",
     "cumulative_trapezoid",

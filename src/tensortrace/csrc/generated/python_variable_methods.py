@@ -4367,6 +4367,82 @@ def as_strided_(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_as_strided_[r.idx][1 if out_used else 0])
 
 
+# ---- index_put_ --------------------------------------------------------------------------------
+parser_index_put_ = PythonArgParser.lazy([
+    'index_put_(TensorList indices, Tensor values, bool accumulate=False)',
+])
+
+
+@traced("python", "dispatch_index_put_", VARIABLE_METHODS_CPP, "dispatch_index_put_", legacy="dispatch_index_put_")
+def dispatch_index_put__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """index_put_(TensorList indices, Tensor values, bool accumulate=False): index_put_"""
+    call_kwargs = {}
+    call_kwargs['indices'] = kwargs['indices']
+    call_kwargs['values'] = kwargs['values']
+    if kwargs['accumulate'] is not None:
+        call_kwargs['accumulate'] = kwargs['accumulate']
+    return self.index_put_(**call_kwargs)
+
+
+overloads_index_put_ = [PythonOverload('index_put_(TensorList indices, Tensor values, bool accumulate=False)', ops.index_put_, None, True, False, ['indices', 'values', 'accumulate'])]
+dispatch_index_put_ = [dispatch_index_put__0]
+structseqs_index_put_ = [(return_types.for_schema('index_put_', ops.index_put_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_index_put_", VARIABLE_METHODS_CPP, legacy="THPVariable_index_put_")
+def index_put_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.index_put_: THPVariable_index_put_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.index_put_",
+                                 {"python_name": "Tensor.index_put_"})
+    self = args[0].cdata
+    r = parser_index_put_.parse(args[1:], kwargs)
+    ov = overloads_index_put_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_index_put_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_index_put_[r.idx][1 if out_used else 0])
+
+
+# ---- index_put ---------------------------------------------------------------------------------
+parser_index_put = PythonArgParser.lazy([
+    'index_put(TensorList indices, Tensor values, bool accumulate=False)',
+])
+
+
+@traced("python", "dispatch_index_put", VARIABLE_METHODS_CPP, "dispatch_index_put", legacy="dispatch_index_put")
+def dispatch_index_put_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """index_put(TensorList indices, Tensor values, bool accumulate=False): index_put"""
+    call_kwargs = {}
+    call_kwargs['indices'] = kwargs['indices']
+    call_kwargs['values'] = kwargs['values']
+    if kwargs['accumulate'] is not None:
+        call_kwargs['accumulate'] = kwargs['accumulate']
+    return self.index_put(**call_kwargs)
+
+
+overloads_index_put = [PythonOverload('index_put(TensorList indices, Tensor values, bool accumulate=False)', ops.index_put, None, True, False, ['indices', 'values', 'accumulate'])]
+dispatch_index_put = [dispatch_index_put_0]
+structseqs_index_put = [(return_types.for_schema('index_put', ops.index_put.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_index_put", VARIABLE_METHODS_CPP, legacy="THPVariable_index_put")
+def index_put(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.index_put: THPVariable_index_put"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.index_put",
+                                 {"python_name": "Tensor.index_put"})
+    self = args[0].cdata
+    r = parser_index_put.parse(args[1:], kwargs)
+    ov = overloads_index_put[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_index_put[r.idx](self, parsed)
+    return wrap_result(result, structseqs_index_put[r.idx][1 if out_used else 0])
+
+
 # ---- nonzero -----------------------------------------------------------------------------------
 parser_nonzero = PythonArgParser.lazy([
     'nonzero()',
@@ -5234,6 +5310,39 @@ def dot(*args: Any, **kwargs: Any) -> Any:
     out_used = parsed.get("out") is not None
     result = dispatch_dot[r.idx](self, parsed)
     return wrap_result(result, structseqs_dot[r.idx][1 if out_used else 0])
+
+
+# ---- vdot --------------------------------------------------------------------------------------
+parser_vdot = PythonArgParser.lazy([
+    'vdot(Tensor other)',
+])
+
+
+@traced("python", "dispatch_vdot", VARIABLE_METHODS_CPP, "dispatch_vdot", legacy="dispatch_vdot")
+def dispatch_vdot_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """vdot(Tensor other): vdot"""
+    return self.vdot(other=kwargs['other'])
+
+
+overloads_vdot = [PythonOverload('vdot(Tensor other)', ops.vdot, None, True, False, ['other'])]
+dispatch_vdot = [dispatch_vdot_0]
+structseqs_vdot = [(return_types.for_schema('vdot', ops.vdot.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_vdot", VARIABLE_METHODS_CPP, legacy="THPVariable_vdot")
+def vdot(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.vdot: THPVariable_vdot"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.vdot",
+                                 {"python_name": "Tensor.vdot"})
+    self = args[0].cdata
+    r = parser_vdot.parse(args[1:], kwargs)
+    ov = overloads_vdot[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_vdot[r.idx](self, parsed)
+    return wrap_result(result, structseqs_vdot[r.idx][1 if out_used else 0])
 
 
 # ---- matmul ------------------------------------------------------------------------------------
@@ -7615,6 +7724,356 @@ def conj_physical(*args: Any, **kwargs: Any) -> Any:
     out_used = parsed.get("out") is not None
     result = dispatch_conj_physical[r.idx](self, parsed)
     return wrap_result(result, structseqs_conj_physical[r.idx][1 if out_used else 0])
+
+
+# ---- conj_physical_ ----------------------------------------------------------------------------
+parser_conj_physical_ = PythonArgParser.lazy([
+    'conj_physical_()',
+])
+
+
+@traced("python", "dispatch_conj_physical_", VARIABLE_METHODS_CPP, "dispatch_conj_physical_", legacy="dispatch_conj_physical_")
+def dispatch_conj_physical__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """conj_physical_(): conj_physical_"""
+    return self.conj_physical_()
+
+
+overloads_conj_physical_ = [PythonOverload('conj_physical_()', ops.conj_physical_, None, True, False, [])]
+dispatch_conj_physical_ = [dispatch_conj_physical__0]
+structseqs_conj_physical_ = [(return_types.for_schema('conj_physical_', ops.conj_physical_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_conj_physical_", VARIABLE_METHODS_CPP, legacy="THPVariable_conj_physical_")
+def conj_physical_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.conj_physical_: THPVariable_conj_physical_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.conj_physical_",
+                                 {"python_name": "Tensor.conj_physical_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("conj_physical_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_conj_physical_.parse(args[1:], kwargs)
+    ov = overloads_conj_physical_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_conj_physical_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_conj_physical_[r.idx][1 if out_used else 0])
+
+
+# ---- _conj_physical ----------------------------------------------------------------------------
+parser__conj_physical = PythonArgParser.lazy([
+    '_conj_physical()',
+])
+
+
+@traced("python", "dispatch__conj_physical", VARIABLE_METHODS_CPP, "dispatch__conj_physical", legacy="dispatch__conj_physical")
+def dispatch__conj_physical_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_conj_physical(): _conj_physical"""
+    return self._conj_physical()
+
+
+overloads__conj_physical = [PythonOverload('_conj_physical()', ops._conj_physical, None, True, False, [])]
+dispatch__conj_physical = [dispatch__conj_physical_0]
+structseqs__conj_physical = [(return_types.for_schema('_conj_physical', ops._conj_physical.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__conj_physical", VARIABLE_METHODS_CPP, legacy="THPVariable__conj_physical")
+def _conj_physical(*args: Any, **kwargs: Any) -> Any:
+    """Tensor._conj_physical: THPVariable__conj_physical"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor._conj_physical",
+                                 {"python_name": "Tensor._conj_physical"})
+    if len(args) > 1 or kwargs:
+        check_noargs("_conj_physical", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser__conj_physical.parse(args[1:], kwargs)
+    ov = overloads__conj_physical[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch__conj_physical[r.idx](self, parsed)
+    return wrap_result(result, structseqs__conj_physical[r.idx][1 if out_used else 0])
+
+
+# ---- _conj -------------------------------------------------------------------------------------
+parser__conj = PythonArgParser.lazy([
+    '_conj()',
+], allow_numbers_as_tensors=True)
+
+
+@traced("python", "dispatch__conj", VARIABLE_METHODS_CPP, "dispatch__conj", legacy="dispatch__conj")
+def dispatch__conj_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_conj(): _conj"""
+    return self._conj()
+
+
+overloads__conj = [PythonOverload('_conj()', ops._conj, None, True, False, [])]
+dispatch__conj = [dispatch__conj_0]
+structseqs__conj = [(return_types.for_schema('_conj', ops._conj.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__conj", VARIABLE_METHODS_CPP, legacy="THPVariable__conj")
+def _conj(*args: Any, **kwargs: Any) -> Any:
+    """Tensor._conj: THPVariable__conj"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor._conj",
+                                 {"python_name": "Tensor._conj"})
+    if len(args) > 1 or kwargs:
+        check_noargs("_conj", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser__conj.parse(args[1:], kwargs)
+    ov = overloads__conj[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch__conj[r.idx](self, parsed)
+    return wrap_result(result, structseqs__conj[r.idx][1 if out_used else 0])
+
+
+# ---- conj --------------------------------------------------------------------------------------
+parser_conj = PythonArgParser.lazy([
+    'conj()',
+])
+
+
+@traced("python", "dispatch_conj", VARIABLE_METHODS_CPP, "dispatch_conj", legacy="dispatch_conj")
+def dispatch_conj_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """conj(): conj"""
+    return self.conj()
+
+
+overloads_conj = [PythonOverload('conj()', ops.conj, None, True, False, [])]
+dispatch_conj = [dispatch_conj_0]
+structseqs_conj = [(return_types.for_schema('conj', ops.conj.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_conj", VARIABLE_METHODS_CPP, legacy="THPVariable_conj")
+def conj(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.conj: THPVariable_conj"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.conj",
+                                 {"python_name": "Tensor.conj"})
+    if len(args) > 1 or kwargs:
+        check_noargs("conj", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_conj.parse(args[1:], kwargs)
+    ov = overloads_conj[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_conj[r.idx](self, parsed)
+    return wrap_result(result, structseqs_conj[r.idx][1 if out_used else 0])
+
+
+# ---- _neg_view ---------------------------------------------------------------------------------
+parser__neg_view = PythonArgParser.lazy([
+    '_neg_view()',
+])
+
+
+@traced("python", "dispatch__neg_view", VARIABLE_METHODS_CPP, "dispatch__neg_view", legacy="dispatch__neg_view")
+def dispatch__neg_view_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_neg_view(): _neg_view"""
+    return self._neg_view()
+
+
+overloads__neg_view = [PythonOverload('_neg_view()', ops._neg_view, None, True, False, [])]
+dispatch__neg_view = [dispatch__neg_view_0]
+structseqs__neg_view = [(return_types.for_schema('_neg_view', ops._neg_view.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__neg_view", VARIABLE_METHODS_CPP, legacy="THPVariable__neg_view")
+def _neg_view(*args: Any, **kwargs: Any) -> Any:
+    """Tensor._neg_view: THPVariable__neg_view"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor._neg_view",
+                                 {"python_name": "Tensor._neg_view"})
+    if len(args) > 1 or kwargs:
+        check_noargs("_neg_view", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser__neg_view.parse(args[1:], kwargs)
+    ov = overloads__neg_view[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch__neg_view[r.idx](self, parsed)
+    return wrap_result(result, structseqs__neg_view[r.idx][1 if out_used else 0])
+
+
+# ---- angle -------------------------------------------------------------------------------------
+parser_angle = PythonArgParser.lazy([
+    'angle()',
+])
+
+
+@traced("python", "dispatch_angle", VARIABLE_METHODS_CPP, "dispatch_angle", legacy="dispatch_angle")
+def dispatch_angle_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """angle(): angle"""
+    return self.angle()
+
+
+overloads_angle = [PythonOverload('angle()', ops.angle, None, True, False, [])]
+dispatch_angle = [dispatch_angle_0]
+structseqs_angle = [(return_types.for_schema('angle', ops.angle.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_angle", VARIABLE_METHODS_CPP, legacy="THPVariable_angle")
+def angle(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.angle: THPVariable_angle"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.angle",
+                                 {"python_name": "Tensor.angle"})
+    if len(args) > 1 or kwargs:
+        check_noargs("angle", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_angle.parse(args[1:], kwargs)
+    ov = overloads_angle[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_angle[r.idx](self, parsed)
+    return wrap_result(result, structseqs_angle[r.idx][1 if out_used else 0])
+
+
+# ---- sgn ---------------------------------------------------------------------------------------
+parser_sgn = PythonArgParser.lazy([
+    'sgn()',
+])
+
+
+@traced("python", "dispatch_sgn", VARIABLE_METHODS_CPP, "dispatch_sgn", legacy="dispatch_sgn")
+def dispatch_sgn_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """sgn(): sgn"""
+    return self.sgn()
+
+
+overloads_sgn = [PythonOverload('sgn()', ops.sgn, None, True, False, [])]
+dispatch_sgn = [dispatch_sgn_0]
+structseqs_sgn = [(return_types.for_schema('sgn', ops.sgn.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_sgn", VARIABLE_METHODS_CPP, legacy="THPVariable_sgn")
+def sgn(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.sgn: THPVariable_sgn"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.sgn",
+                                 {"python_name": "Tensor.sgn"})
+    if len(args) > 1 or kwargs:
+        check_noargs("sgn", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_sgn.parse(args[1:], kwargs)
+    ov = overloads_sgn[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_sgn[r.idx](self, parsed)
+    return wrap_result(result, structseqs_sgn[r.idx][1 if out_used else 0])
+
+
+# ---- sgn_ --------------------------------------------------------------------------------------
+parser_sgn_ = PythonArgParser.lazy([
+    'sgn_()',
+])
+
+
+@traced("python", "dispatch_sgn_", VARIABLE_METHODS_CPP, "dispatch_sgn_", legacy="dispatch_sgn_")
+def dispatch_sgn__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """sgn_(): sgn_"""
+    return self.sgn_()
+
+
+overloads_sgn_ = [PythonOverload('sgn_()', ops.sgn_, None, True, False, [])]
+dispatch_sgn_ = [dispatch_sgn__0]
+structseqs_sgn_ = [(return_types.for_schema('sgn_', ops.sgn_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_sgn_", VARIABLE_METHODS_CPP, legacy="THPVariable_sgn_")
+def sgn_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.sgn_: THPVariable_sgn_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.sgn_",
+                                 {"python_name": "Tensor.sgn_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("sgn_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_sgn_.parse(args[1:], kwargs)
+    ov = overloads_sgn_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_sgn_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_sgn_[r.idx][1 if out_used else 0])
+
+
+# ---- sign --------------------------------------------------------------------------------------
+parser_sign = PythonArgParser.lazy([
+    'sign()',
+])
+
+
+@traced("python", "dispatch_sign", VARIABLE_METHODS_CPP, "dispatch_sign", legacy="dispatch_sign")
+def dispatch_sign_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """sign(): sign"""
+    return self.sign()
+
+
+overloads_sign = [PythonOverload('sign()', ops.sign, None, True, False, [])]
+dispatch_sign = [dispatch_sign_0]
+structseqs_sign = [(return_types.for_schema('sign', ops.sign.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_sign", VARIABLE_METHODS_CPP, legacy="THPVariable_sign")
+def sign(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.sign: THPVariable_sign"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.sign",
+                                 {"python_name": "Tensor.sign"})
+    if len(args) > 1 or kwargs:
+        check_noargs("sign", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_sign.parse(args[1:], kwargs)
+    ov = overloads_sign[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_sign[r.idx](self, parsed)
+    return wrap_result(result, structseqs_sign[r.idx][1 if out_used else 0])
+
+
+# ---- sign_ -------------------------------------------------------------------------------------
+parser_sign_ = PythonArgParser.lazy([
+    'sign_()',
+])
+
+
+@traced("python", "dispatch_sign_", VARIABLE_METHODS_CPP, "dispatch_sign_", legacy="dispatch_sign_")
+def dispatch_sign__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """sign_(): sign_"""
+    return self.sign_()
+
+
+overloads_sign_ = [PythonOverload('sign_()', ops.sign_, None, True, False, [])]
+dispatch_sign_ = [dispatch_sign__0]
+structseqs_sign_ = [(return_types.for_schema('sign_', ops.sign_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_sign_", VARIABLE_METHODS_CPP, legacy="THPVariable_sign_")
+def sign_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.sign_: THPVariable_sign_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.sign_",
+                                 {"python_name": "Tensor.sign_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("sign_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_sign_.parse(args[1:], kwargs)
+    ov = overloads_sign_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_sign_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_sign_[r.idx][1 if out_used else 0])
 
 
 # ---- frexp -------------------------------------------------------------------------------------
@@ -10722,6 +11181,8 @@ METHODS: dict[str, Any] = {
     "masked_fill_": masked_fill_,
     "masked_fill": masked_fill,
     "as_strided_": as_strided_,
+    "index_put_": index_put_,
+    "index_put": index_put,
     "nonzero": nonzero,
     "sum": sum,
     "trace": trace,
@@ -10743,6 +11204,7 @@ METHODS: dict[str, Any] = {
     "addmv_": addmv_,
     "mv": mv,
     "dot": dot,
+    "vdot": vdot,
     "matmul": matmul,
     "unsqueeze_": unsqueeze_,
     "squeeze_": squeeze_,
@@ -10809,6 +11271,16 @@ METHODS: dict[str, Any] = {
     "isinf": isinf,
     "isfinite": isfinite,
     "conj_physical": conj_physical,
+    "conj_physical_": conj_physical_,
+    "_conj_physical": _conj_physical,
+    "_conj": _conj,
+    "conj": conj,
+    "_neg_view": _neg_view,
+    "angle": angle,
+    "sgn": sgn,
+    "sgn_": sgn_,
+    "sign": sign,
+    "sign_": sign_,
     "frexp": frexp,
     "cov": cov,
     "corrcoef": corrcoef,

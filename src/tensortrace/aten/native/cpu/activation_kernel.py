@@ -23,7 +23,7 @@ from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
 from tensortrace.aten.opmath_type import scalar_to, to_opmath
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
-from tensortrace.c10.scalar_type import ScalarType, isFloatingType
+from tensortrace.c10.scalar_type import ScalarType, isComplexType, isFloatingType
 from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/cpu/Activation.cpp"
@@ -58,7 +58,10 @@ def _float_binary(name: str, fn: Any) -> Any:
     @traced("kernel", f"at::native::(anonymous)::{name}", BINARY)
     def kernel(it: TensorIteratorBase) -> None:
         dtype = it.common_dtype()
-        AT_DISPATCH_CHECK(name, dtype, isFloatingType(dtype))
+        AT_DISPATCH_CHECK(name, dtype, isFloatingType(dtype) or isComplexType(dtype))
+        if isComplexType(dtype):  # the complex kernels conjugate the derivative
+            cpu_kernel_vec(it, binary_loop(lambda g, y: g * np.conj(fn(1, y))))
+            return
         cpu_kernel_vec(it, binary_loop(fn))
 
     return kernel

@@ -36,7 +36,7 @@ from tensortrace.aten.opmath_type import is_reduced_floating_point, scalar_to
 from tensortrace.aten.scalar_ops import Scalar
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED
-from tensortrace.c10.scalar_type import ScalarType, isFloatingType, isIntegralType
+from tensortrace.c10.scalar_type import ScalarType, isComplexType, isFloatingType, isIntegralType
 from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/cpu/BinaryOpsKernel.cpp"
@@ -202,8 +202,13 @@ def minimum_kernel(it: TensorIteratorBase) -> None:
 
 # ---- comparisons and logical ops: a bool output, or the common dtype's 0 and 1 -------------------
 def _register_predicate(stub_name: str, kernel_name: str, fn: Binary) -> None:
+    ordered = stub_name in ("lt", "le", "gt", "ge")  # complex numbers have no order
+
     @_kernel(kernel_name)
     def kernel(it: TensorIteratorBase) -> None:
+        if ordered:
+            dtype = it.common_dtype()
+            AT_DISPATCH_CHECK(f"{stub_name}_cpu", dtype, not isComplexType(dtype))
         cpu_kernel_vec(it, binary_loop(fn))
 
     kernel.__name__ = kernel_name

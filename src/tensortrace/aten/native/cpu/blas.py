@@ -42,6 +42,12 @@ def gemv(alpha: Any, a: np.ndarray, x: np.ndarray, beta: Any, y: np.ndarray) -> 
 
 @traced("kernel", "at::native::dot_impl", "aten/src/ATen/native/BlasKernel.cpp",
         legacy="THBlas_dot")
+def vdot_impl(x: np.ndarray, y: np.ndarray) -> Any:
+    """cblas_?dotc: the first vector conjugated."""
+    with np.errstate(all="ignore"):
+        return np.vdot(x, y).item()
+
+
 def dot_impl(x: np.ndarray, y: np.ndarray) -> Any:
     with np.errstate(all="ignore"):
         return np.dot(x, y).item()

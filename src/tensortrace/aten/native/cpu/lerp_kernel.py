@@ -19,7 +19,7 @@ from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
 from tensortrace.aten.native.lerp import lerp_kernel_scalar_weight
 from tensortrace.aten.opmath_type import to_opmath
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
-from tensortrace.c10.scalar_type import isFloatingType
+from tensortrace.c10.scalar_type import ScalarType, isFloatingType
 from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/cpu/LerpKernel.cpp"
@@ -28,13 +28,21 @@ SOURCE = "aten/src/ATen/native/cpu/LerpKernel.cpp"
 @traced("kernel", "at::native::(anonymous)::lerp_scalar_kernel", SOURCE)
 def lerp_scalar_kernel(it: TensorIteratorBase, weight: Any) -> None:
     dtype = it.common_dtype()
-    # AT_DISPATCH_FLOATING_AND_COMPLEX_TYPES; there are no complex ScalarTypes here
-    AT_DISPATCH_CHECK("lerp_kernel_scalar", dtype, isFloatingType(dtype))
-    w = float(weight)
+    AT_DISPATCH_CHECK("lerp_kernel_scalar", dtype,
+                      isFloatingType(dtype) or dtype in (ScalarType.ComplexFloat,
+                                                         ScalarType.ComplexDouble))
+    complex_ = dtype in (ScalarType.ComplexFloat, ScalarType.ComplexDouble)
+    w = complex(weight) if complex_ else float(weight)
 
     def loop(out: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
         self_, end = to_opmath(a, b)
         op = self_.dtype.type
+        if complex_:  # c10::complex arithmetic: no fused multiply-add to emulate
+            wc = op(w)
+            diff_c = end - self_
+            out[...] = (self_ + wc * diff_c if abs(w) < 0.5
+                        else end - diff_c * (op(1) - wc))
+            return
         wt = op(w)
         diff = end - self_  # rounded in opmath, as the Vectorized subtraction is
         wide = np.float64 if op is not np.float64 else np.longdouble

@@ -22,7 +22,14 @@ from tensortrace.aten.native.pow import pow_tensor_scalar_stub, pow_tensor_tenso
 from tensortrace.aten.opmath_type import scalar_to
 from tensortrace.aten.scalar_ops import Scalar
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
-from tensortrace.c10.scalar_type import ScalarType, isFloatingType, isIntegralType
+from tensortrace.c10.scalar import toDouble
+from tensortrace.c10.scalar_type import (
+    ScalarType,
+    isComplexType,
+    isFloatingType,
+    isIntegralType,
+    numpy_dtype,
+)
 from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/cpu/PowKernel.cpp"
@@ -49,8 +56,8 @@ def pow_tensor_tensor_kernel(it: TensorIteratorBase) -> None:
     if isIntegralType(dtype, False):
         cpu_kernel(it, binary_loop(powi))
         return
-    AT_DISPATCH_CHECK("pow", dtype, isFloatingType(dtype))
-    cpu_kernel_vec(it, binary_loop(np.power))
+    AT_DISPATCH_CHECK("pow", dtype, isFloatingType(dtype) or isComplexType(dtype))
+    cpu_kernel_vec(it, binary_loop(_complex_pow if isComplexType(dtype) else np.power))
 
 
 @traced("kernel", "at::native::pow_tensor_scalar_kernel", SOURCE,
@@ -61,8 +68,11 @@ def pow_tensor_scalar_kernel(it: TensorIteratorBase, exp_scalar: Scalar) -> None
         exp = scalar_to(exp_scalar, dtype)
         cpu_kernel(it, unary_loop(lambda a: powi(a, np.full(a.shape, exp, dtype=a.dtype))))
         return
-    AT_DISPATCH_CHECK("pow", dtype, isFloatingType(dtype))
-    exp_f = float(exp_scalar)
+    AT_DISPATCH_CHECK("pow", dtype, isFloatingType(dtype) or isComplexType(dtype))
+    if isComplexType(dtype):
+        _pow_complex_scalar(it, dtype, complex(exp_scalar))
+        return
+    exp_f = toDouble(exp_scalar)
     # pow_tensor_scalar_optimized_kernel: the exponents with an exact cheaper form
     special: dict[float, Callable[[np.ndarray], np.ndarray]] = {
         2.0: lambda a: a * a, 3.0: lambda a: a * a * a, 0.5: np.sqrt,
@@ -74,6 +84,25 @@ def pow_tensor_scalar_kernel(it: TensorIteratorBase, exp_scalar: Scalar) -> None
     exp_value = scalar_to(exp_scalar, ScalarType.Double if dtype == ScalarType.Double
                           else ScalarType.Float)
     cpu_kernel_vec(it, unary_loop(lambda a: np.power(a, exp_value)))
+
+
+def _pow_complex_scalar(it: TensorIteratorBase, dtype: ScalarType, exp: complex) -> None:
+    """The complex branch: sqrt, rsqrt and reciprocal for .5, -.5 and -1, then
+    pow_tensor_scalar_optimized_kernel (a*a, a*a*a, 1/(a*a)) or std::pow."""
+    one = numpy_dtype(dtype).type(1)
+    special: dict[float, Callable[[np.ndarray], np.ndarray]] = {
+        0.5: np.sqrt, -0.5: lambda a: one / np.sqrt(a), -1.0: lambda a: one / a,
+        2.0: lambda a: a * a, 3.0: lambda a: a * a * a, -2.0: lambda a: one / (a * a)}
+    if exp.imag == 0 and exp.real in special:
+        cpu_kernel_vec(it, unary_loop(special[exp.real]))
+        return
+    exp_value = numpy_dtype(dtype).type(exp)
+    cpu_kernel_vec(it, unary_loop(lambda a: _complex_pow(a, exp_value)))
+
+
+def _complex_pow(a: np.ndarray, b: np.ndarray | np.generic) -> np.ndarray:
+    """std::pow of complex numbers (glibc's cpow): exp(b * log(a)), so 0 ** 0 is NaN."""
+    return np.exp(b * np.log(a))
 
 
 REGISTER_DISPATCH(pow_tensor_tensor_stub, pow_tensor_tensor_kernel)

@@ -25,8 +25,8 @@ from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
 from tensortrace.aten.native.range_factories import arange_stub, linspace_stub
 from tensortrace.aten.parallel import GRAIN_SIZE, chunks, get_num_threads
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
-from tensortrace.c10.scalar import checked_convert
-from tensortrace.c10.scalar_type import ScalarType, isFloatingType, numpy_dtype
+from tensortrace.c10.scalar import Scalar, checked_convert
+from tensortrace.c10.scalar_type import ScalarType, isComplexType, isFloatingType, numpy_dtype
 from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/cpu/RangeFactoriesKernel.cpp"
@@ -41,6 +41,13 @@ def parallel_chunks(n: int) -> list[tuple[int, int]]:
         return [(0, 0)]
     return chunks(0, n, GRAIN_SIZE, get_num_threads())  # one chunk up to GRAIN_SIZE
 
+
+
+def _real_convert(value: Scalar, st: ScalarType) -> int | float:
+    """checked_convert to a real ScalarType: its result is never complex."""
+    out = checked_convert(value, st)
+    assert not isinstance(out, complex)
+    return out
 
 def _round(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
     with np.errstate(over="ignore"):
@@ -82,7 +89,7 @@ def arange_kernel(it: TensorIteratorBase, start: Any, size: int, step: Any) -> N
             return (xstart + xstep * np.arange(n, dtype=np.int64)).astype(dtype)
         acc = np.float64 if st in (ScalarType.Float, ScalarType.Double) else np.float32
         acc_st = ScalarType.Double if acc is np.float64 else ScalarType.Float
-        xstart, xstep = checked_convert(start, acc_st), checked_convert(step, acc_st)
+        xstart, xstep = _real_convert(start, acc_st), _real_convert(step, acc_st)
         return np.concatenate([_arange_float_chunk(b, e, xstart, xstep, dtype, acc)
                                for b, e in parallel_chunks(n)])
 
@@ -105,6 +112,14 @@ def linspace_kernel(it: TensorIteratorBase, start: Any, end: Any, steps: int) ->
         idx = np.arange(n, dtype=np.int64)
         rev = steps - idx - 1
         halfway = steps // 2
+        if isComplexType(st):  # c10::complex<T> arithmetic, step of scalar_t
+            part = dtype.type(0).real.dtype
+            s = dtype.type(checked_convert(start, st))
+            e = dtype.type(checked_convert(end, st))
+            step = (e - s) / dtype.type(steps - 1)
+            up = s + step * idx.astype(part)
+            down = e - step * rev.astype(part)
+            return np.where(idx < halfway, up, down).astype(dtype)
         if st in (ScalarType.Float, ScalarType.Double):
             s = np.asarray(checked_convert(start, st), dtype)
             e = np.asarray(checked_convert(end, st), dtype)
@@ -116,8 +131,8 @@ def linspace_kernel(it: TensorIteratorBase, start: Any, end: Any, steps: int) ->
         if isFloatingType(st):
             # c10::Half / c10::BFloat16 arithmetic: every operator rounds back to scalar_t,
             # and an int64 operand is first converted to scalar_t
-            s = _reduced(np.float32(checked_convert(start, st)), dtype)
-            e = _reduced(np.float32(checked_convert(end, st)), dtype)
+            s = _reduced(np.float32(_real_convert(start, st)), dtype)
+            e = _reduced(np.float32(_real_convert(end, st)), dtype)
             step = _reduced(_reduced(e - s, dtype) / _reduced(np.float32(steps - 1), dtype),
                             dtype)
             up = _reduced(s + _reduced(step * _reduced(idx.astype(np.float32), dtype), dtype),
@@ -125,8 +140,8 @@ def linspace_kernel(it: TensorIteratorBase, start: Any, end: Any, steps: int) ->
             down = _reduced(e - _reduced(step * _reduced(rev.astype(np.float32), dtype), dtype),
                             dtype)
             return np.where(idx < halfway, up, down).astype(dtype)
-        s_i = checked_convert(start, st)
-        e_i = checked_convert(end, st)
+        s_i = _real_convert(start, st)
+        e_i = _real_convert(end, st)
         step_d = (float(e_i) - float(s_i)) / (steps - 1)  # step_t is double for integers
         up = _fma_float64(idx.astype(np.float64), step_d, float(s_i))
         down = _fma_float64(-rev.astype(np.float64), step_d, float(e_i))

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from tensortrace.aten.native.cpu.binary_ops_kernel import AT_DISPATCH_CHECK
 from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
 from tensortrace.aten.native.reduce_all_ops import max_all_stub, min_all_stub
 from tensortrace.aten.parallel import GRAIN_SIZE, parallel_reduce
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.scalar import numeric_limits
-from tensortrace.c10.scalar_type import ScalarType, isFloatingType, numpy_dtype
+from tensortrace.c10.scalar_type import ScalarType, isComplexType, isFloatingType, numpy_dtype
 from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/cpu/ReduceAllOpsKernel.cpp"
@@ -31,6 +32,8 @@ def _bound(scalar_type: ScalarType, upper: bool) -> np.generic:
 
 
 def _reduce_all_kernel(result: Tensor, input: Tensor, is_max: bool) -> None:
+    AT_DISPATCH_CHECK("max_all" if is_max else "min_all", input.scalar_type(),
+                      not isComplexType(input.scalar_type()))
     values = input.numpy_view().reshape(-1)  # the input is contiguous: a flat view, no copy
     if input.scalar_type() == ScalarType.Bool:  # cpu_serial_kernel: result || a, result && a
         result.fill_(bool(values.any() if is_max else values.all()))

@@ -28,7 +28,7 @@ from tensortrace.aten.native.reduce_ops import (
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.c10.exception import TORCH_CHECK
-from tensortrace.c10.scalar_type import ScalarType, isFloatingType
+from tensortrace.c10.scalar_type import ScalarType, isComplexType, isFloatingType
 from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/cpu/ReduceOpsKernel.cpp"
@@ -129,7 +129,8 @@ def cumsum_cpu_kernel(result: Tensor, self: Tensor, dim: int) -> None:
     """cpu_cum_base_kernel: a running sum along dim, accumulated in acc_type (double, int64)."""
     out = result.numpy_view()
     inp = self.numpy_view()
-    acc = np.float64 if isFloatingType(self.scalar_type()) else (
+    st = self.scalar_type()
+    acc = np.float64 if isFloatingType(st) else np.complex128 if isComplexType(st) else (
         np.bool_ if out.dtype == np.bool_ else np.int64)
     with np.errstate(all="ignore"):
         if acc is np.bool_:

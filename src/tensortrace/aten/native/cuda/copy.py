@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from tensortrace.aten.native.copy import copy_stub
+from tensortrace.aten.native.cpu.copy_kernel import math_bit_copy_loop
 from tensortrace.aten.native.cuda.loops import gpu_kernel
 from tensortrace.aten.native.dispatch_stub import REGISTER_CUDA_DISPATCH
 from tensortrace.aten.tensor_body import Tensor
@@ -24,10 +25,6 @@ from tensortrace.c10.cuda.cuda_stream import getCurrentCUDAStream
 from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/cuda/Copy.cu"
-
-
-def _copy_loop(out: np.ndarray, src: np.ndarray) -> None:
-    np.copyto(out, src, casting="unsafe")
 
 
 def iter_is_contiguous(it: TensorIteratorBase) -> bool:
@@ -72,8 +69,26 @@ def copy_device_to_device(it: TensorIteratorBase, non_blocking: bool) -> None:
         with CUDAGuard(src.device().index):
             cudaMemcpyAsync(dst, src, it.numel() * it.element_size(0), "cudaMemcpyDeviceToDevice",
                             getCurrentCUDAStream())
+        _fix_math_bits(dst, src)
     else:
-        gpu_kernel(it, _copy_loop)  # direct_copy_kernel_cuda
+        gpu_kernel(it, math_bit_copy_loop(it))  # direct_copy_kernel_cuda / conj / neg
+
+
+@traced("kernel", "at::native::conj_physical_ / neg_ (after a memcpy)", SOURCE,
+        legacy="dst.conj_physical_()")
+def _apply_math_bits(dst: Tensor, conj: bool, neg: bool) -> None:
+    view = dst.numpy_view()
+    if conj:
+        np.conjugate(view, out=view)
+    if neg:
+        np.negative(view, out=view)
+
+
+def _fix_math_bits(dst: Tensor, src: Tensor) -> None:
+    """Copy.cu: a memcpy copies the bytes; differing conj / neg bits are applied after it."""
+    conj, neg = dst.is_conj() != src.is_conj(), dst.is_neg() != src.is_neg()
+    if conj or neg:
+        _apply_math_bits(dst, conj, neg)
 
 
 @traced("kernel", "at::native::copy_kernel_cuda", SOURCE, legacy="copy_kernel_cuda")
@@ -111,6 +126,7 @@ def copy_kernel_cuda(it: TensorIteratorBase, non_blocking: bool) -> None:
             cudaMemcpyAsync(dst, src, nbytes, kind, stream)
         else:
             memcpy_and_sync(dst, src, nbytes, kind, stream)
+    _fix_math_bits(dst, src)
 
 
 REGISTER_CUDA_DISPATCH(copy_stub, copy_kernel_cuda)

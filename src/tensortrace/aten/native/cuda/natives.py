@@ -81,6 +81,7 @@ cuda_native("resize_", "resize_cuda_", "Resize.cpp")
 cuda_native("_local_scalar_dense_cpu", "_local_scalar_dense_cuda", "CUDAScalar.cu")
 cuda_native("set_storage_cpu_", "set_storage_cuda_", "TensorShapeCUDA.cpp")
 cuda_native("dot", "dot_cuda", "Blas.cpp")
+cuda_native("vdot", "vdot_cuda", "Blas.cpp")
 cuda_native("nonzero_cpu", "nonzero_cuda", "Nonzero.cu")
 
 cuda_impl("ufunc_add_CPU", "ufunc_add_CUDA", "build/aten/src/ATen/UfuncCUDA_add.cu")
