@@ -38,8 +38,8 @@ from tensortrace._tensor_str import (
     get_summarized_data,
 )
 from tensortrace.c10.default_dtype import get_default_dtype
-from tensortrace.c10.scalar_type import ScalarType
 from tensortrace.c10.device import Device
+from tensortrace.c10.scalar_type import ScalarType
 from tensortrace.c10.tensor_impl import TensorImpl
 from tensortrace.csrc.dtype import get_dtype
 from tensortrace.trace import recorder
@@ -106,8 +106,8 @@ def storage_values(array: np.ndarray) -> list[Any]:
 # when it differs from the tensor's last text, a small storage's elements when its dtype or
 # bytes differ from the last ones written. A storage past STORAGE_LIMIT elements is not copied
 # (a loop over a large tensor would keep a copy per step): its change is told by its CRC-32 and
-# its tensors are printed when it changed, as before but only then. The print options are read when the texts are
-# printed, not when the values were recorded.
+# its tensors are printed when it changed, as before but only then. The print options are read
+# when the texts are printed, not when the values were recorded.
 
 # (storage name, sizes, strides, offset, scalar type, itemsize, NumPy dtype, device, default dtype)
 _Layout = tuple[str, tuple[int, ...], tuple[int, ...], int, ScalarType, int, Any, Device,
