@@ -3,12 +3,18 @@
 No PyTorch counterpart: torch.profiler records no data. A learner stepping through a replay wants
 to see what `rand(3, 4)` wrote and which storage elements `[0]` covers, and the replay reads only
 the trace, so the recorder calls `capture` (Note [Values beside the events] in
-trace/recorder.py) and this module writes, at that step, what changed since the last reading:
+trace/recorder.py) and this module keeps, at that step, what changed since the last reading:
 
 - `"t"`: TensorImpl name -> the tensor as torch prints it (`tensor([[0.4963, ...]])`, summarized
   past 1000 elements with `...`, exactly `torch/_tensor_str.py`'s rules, see _tensor_str.py);
 - `"s"`: StorageImpl name -> `[dtype, [element, ...]]`, every element of storages of at most
   `STORAGE_LIMIT` elements (what the storage strip of seed 003 draws; larger ones are not kept).
+
+Recording stays cheap (Note [Texts are printed when read]): `capture` copies each storage's bytes
+only when they changed and notes each TensorImpl's layout (sizes, strides, offset, dtype, storage)
+only when it or its storage changed; `LazyValues`, the recorder's `values` dict, prints the texts
+and lists the elements the first time it is read (by the replay, `save`, or a test), with exactly
+the results that printing at record time gave.
 
 Floats that JSON cannot spell (nan, inf) are kept as the strings "nan", "inf", "-inf".
 It lives at the top of the package because it prints with `_tensor_str`, which needs c10 and
@@ -18,7 +24,8 @@ csrc; only `tensortrace/__init__.py` installs it.
 from __future__ import annotations
 
 import math
-import weakref
+import zlib
+from collections.abc import ItemsView, Iterator, KeysView, ValuesView
 from typing import Any
 
 import numpy as np
@@ -31,6 +38,7 @@ from tensortrace._tensor_str import (
     get_summarized_data,
 )
 from tensortrace.c10.default_dtype import get_default_dtype
+from tensortrace.c10.device import Device
 from tensortrace.c10.scalar_type import ScalarType
 from tensortrace.c10.tensor_impl import TensorImpl
 from tensortrace.csrc.dtype import get_dtype
@@ -39,32 +47,33 @@ from tensortrace.trace.recorder import Recorder
 
 STORAGE_LIMIT = 1024  # elements: the storage strip draws no more (viz/storage_strip.py)
 
-# per recorder: what was last written for each TensorImpl and StorageImpl, to write only changes
-_seen: weakref.WeakKeyDictionary[Recorder, tuple[dict[str, Any], dict[str, Any]]] = (
-    weakref.WeakKeyDictionary())
+STORAGE_LIMIT = 1024  # elements: the storage strip draws no more (viz/storage_strip.py)
 
 
 def impl_text(impl: TensorImpl) -> str:
     """A TensorImpl printed as torch prints its Tensor (`_str_intern` without autograd)."""
-    scalar_type = impl.scalar_type()
+    return _text(impl.numpy_view(), impl.scalar_type(), impl.device(), get_default_dtype())
+
+
+def _text(data: np.ndarray, scalar_type: ScalarType, device: Device,
+          default_dtype: ScalarType) -> str:
+    """`data` (the tensor's elements) printed as torch prints a tensor of that dtype/device."""
     dtype = get_dtype(scalar_type)
     prefix = "tensor("
     suffixes: list[str] = []
-    device = impl.device()
     if device.type != "cpu":
         suffixes.append(f"device='{device}'")
-    plain = scalar_type in (get_default_dtype(), ScalarType.Long, ScalarType.Bool)
-    if impl.numel() == 0:
-        if impl.dim() != 1:
-            suffixes.append("size=" + str(tuple(impl.sizes())))
-        if scalar_type != get_default_dtype():
+    plain = scalar_type in (default_dtype, ScalarType.Long, ScalarType.Bool)
+    if data.size == 0:
+        if data.ndim != 1:
+            suffixes.append("size=" + str(tuple(data.shape)))
+        if scalar_type != default_dtype:
             suffixes.append(f"dtype={dtype!r}")
         body = "[]"
     else:
         if not plain:
             suffixes.append(f"dtype={dtype!r}")
-        data = impl.numpy_view()
-        summarize = impl.numel() > PRINT_OPTS.threshold
+        summarize = data.size > PRINT_OPTS.threshold
         formatter = _Formatter(get_summarized_data(data) if summarize else data,
                                dtype.is_floating_point)
         body = _tensor_str_with_formatter(data, len(prefix), summarize, formatter)
@@ -86,59 +95,208 @@ def storage_values(array: np.ndarray) -> list[Any]:
     return array.tolist()
 
 
-def capture(rec: Recorder, step: int) -> None:
-    """Write to `rec.values[step]` the tensors and small storages that changed."""
-    texts, storages = _seen.setdefault(rec, ({}, {}))
-    out_t: dict[str, str] = {}
-    out_s: dict[str, list[Any]] = {}
-    visited: set[str] = set()
-    active, recorder.current = recorder.current, None  # reading values records nothing
-    try:
-        for obj in list(rec.tracked):
-            if type(obj) is not TensorImpl or obj.refcount_ <= 0:
-                continue
+# Note [Texts are printed when read]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# Printing every changed tensor when a kernel ends made traced runs ~30% slower. A text is a
+# function of the tensor's layout, its dtype and device, the default dtype, and its storage's
+# bytes; so `capture` keeps only those: a storage's bytes are copied when they differ from its
+# last copy (an unchanged storage shares the one `bytes` object), and a TensorImpl is noted at a
+# step when its layout or its storage's copy is not the one noted last. `LazyValues._settle`
+# later replays these notes in step order and writes what printing at record time wrote: a text
+# when it differs from the tensor's last text, a small storage's elements when its dtype or
+# bytes differ from the last ones written. A storage past STORAGE_LIMIT elements is not copied
+# (a loop over a large tensor would keep a copy per step): its change is told by its CRC-32 and
+# its tensors are printed when it changed, as before but only then. The print options are read
+# when the texts are printed, not when the values were recorded.
+
+# (storage name, sizes, strides, offset, scalar type, itemsize, NumPy dtype, device, default dtype)
+_Layout = tuple[str, tuple[int, ...], tuple[int, ...], int, ScalarType, int, Any, Device,
+                ScalarType]
+# one step's notes: (step, [(tensor name, layout, storage bytes)], [(storage, scalar type,
+# NumPy dtype, element count, bytes)])
+_Note = tuple[int, list[tuple[str, _Layout, bytes | None, str | None]],
+              list[tuple[str, ScalarType, Any, int, bytes]]]
+
+
+class LazyValues(dict[int, dict[str, Any]]):
+    """The recorder's values table: step -> {"t": {tensor: text}, "s": {storage: [dtype,
+    elements]}}, filled from the cheap notes `capture` keeps the first time it is read."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._notes: list[_Note] = []
+        # storage -> its last copy (a large one: its byte count and CRC-32)
+        self._copies: dict[str, bytes | tuple[int, int]] = {}
+        self._layouts: dict[str, tuple[_Layout, Any]] = {}  # tensor -> last noted
+        self._listed: dict[str, tuple[ScalarType, Any]] = {}  # storage -> last elements noted
+        self._texts: dict[str, str] = {}  # tensor -> last text written
+        self._written: dict[str, tuple[ScalarType, bytes]] = {}  # storage -> last elements
+
+    # ---- recording (cheap) -------------------------------------------------------------------
+    def note(self, step: int, impls: list[TensorImpl]) -> None:
+        copies, layouts, listed = self._copies, self._layouts, self._listed
+        tensors: list[tuple[str, _Layout, bytes | None, str | None]] = []
+        storages: list[tuple[str, ScalarType, Any, int, bytes]] = []
+        visited: set[str] = set()
+        default = get_default_dtype()
+        for impl in impls:
             try:
-                _capture_impl(obj, texts, storages, visited, out_t, out_s)
+                meta = impl.data_type_
+                if meta.numpy is None or not impl.storage_.defined():
+                    continue
+                storage = impl.storage_.unsafeGetStorageImpl()
+                name = storage.trace_name
+                copy = copies.get(name)
+                if name not in visited:
+                    visited.add(name)
+                    nbytes = storage.nbytes()
+                    raw = storage.bytes_view()[:nbytes]
+                    length = nbytes // meta.itemsize
+                    if length <= STORAGE_LIMIT:
+                        now: bytes | tuple[int, int] = raw.tobytes()
+                        if now != copy:
+                            copy = copies[name] = now
+                        key = (meta.scalar_type, copy)
+                        if listed.get(name) != key:
+                            listed[name] = key
+                            storages.append((name, meta.scalar_type, meta.numpy, length, copy))
+                    else:  # Note [Texts are printed when read]: large ones are not copied
+                        now = (nbytes, zlib.crc32(raw))
+                        if now != copy:
+                            copy = copies[name] = now
+                elif copy is None:
+                    continue
+                layout = (name, impl.sizes_, impl.strides_, impl.storage_offset_,
+                          meta.scalar_type, meta.itemsize, meta.numpy, impl.device_opt_, default)
+                tensor = impl.trace_name
+                last = layouts.get(tensor)
+                if last is not None and last[1] is copy and last[0] == layout:
+                    continue
+                layouts[tensor] = (layout, copy)
+                if type(copy) is bytes:
+                    tensors.append((tensor, layout, copy, None))
+                else:
+                    tensors.append((tensor, layout, None, impl_text(impl)))
             except Exception:  # noqa: BLE001 - reading values must never break the traced code
                 continue  # a dtype NumPy cannot read, a storage being torn down
+        if tensors or storages:
+            self._notes.append((step, tensors, storages))
+
+    # ---- reading (prints) --------------------------------------------------------------------
+    def _settle(self) -> None:
+        notes, self._notes = self._notes, []
+        active, recorder.current = recorder.current, None  # printing records nothing
+        try:
+            for step, tensors, storages in notes:
+                out_s: dict[str, list[Any]] = {}
+                for name, scalar_type, numpy_dtype, length, copy in storages:
+                    key = (scalar_type, copy)
+                    if self._written.get(name) != key:
+                        self._written[name] = key
+                        out_s[name] = [repr(get_dtype(scalar_type)), storage_values(
+                            np.frombuffer(copy, numpy_dtype, count=length))]
+                out_t: dict[str, str] = {}
+                for tensor, layout, data, printed in tensors:
+                    if printed is not None:
+                        text = printed
+                    else:
+                        assert data is not None
+                        try:
+                            text = _layout_text(layout, data)
+                        except Exception:  # noqa: BLE001 - as when recording: skip it
+                            continue
+                    if self._texts.get(tensor) != text:
+                        self._texts[tensor] = out_t[tensor] = text
+                if out_t or out_s:
+                    entry = dict.setdefault(self, step, {})
+                    if out_t:
+                        entry.setdefault("t", {}).update(out_t)
+                    if out_s:
+                        entry.setdefault("s", {}).update(out_s)
+        finally:
+            recorder.current = active
+
+    def __getitem__(self, step: int) -> dict[str, Any]:
+        if self._notes:
+            self._settle()
+        return dict.__getitem__(self, step)
+
+    def get(self, step: int, default: Any = None) -> Any:  # type: ignore[override]
+        if self._notes:
+            self._settle()
+        return dict.get(self, step, default)
+
+    def __contains__(self, step: object) -> bool:
+        if self._notes:
+            self._settle()
+        return dict.__contains__(self, step)
+
+    def __iter__(self) -> Iterator[int]:
+        if self._notes:
+            self._settle()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        if self._notes:
+            self._settle()
+        return dict.__len__(self)
+
+    def keys(self) -> KeysView[int]:
+        if self._notes:
+            self._settle()
+        return dict.keys(self)
+
+    def values(self) -> ValuesView[dict[str, Any]]:
+        if self._notes:
+            self._settle()
+        return dict.values(self)
+
+    def items(self) -> ItemsView[int, dict[str, Any]]:
+        if self._notes:
+            self._settle()
+        return dict.items(self)
+
+    def copy(self) -> dict[int, dict[str, Any]]:
+        return dict(self.items())
+
+    def __eq__(self, other: object) -> bool:
+        return dict(self.items()) == other
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(dict(self.items()))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (dict(self.items()),))
+
+
+def _layout_text(layout: _Layout, copy: bytes) -> str:
+    _, sizes, strides, offset, scalar_type, itemsize, numpy_dtype, device, default = layout
+    if 0 in sizes:
+        data = np.empty(sizes, numpy_dtype)
+    else:
+        data = np.ndarray(sizes, numpy_dtype, buffer=copy, offset=offset * itemsize,
+                          strides=tuple(itemsize * s for s in strides))
+    return _text(data, scalar_type, device, default)
+
+
+def capture(rec: Recorder, step: int) -> None:
+    """Note at `step` the storages and tensors that changed (printed when first read)."""
+    values = rec.values
+    if not isinstance(values, LazyValues):  # a recorder started before `install`
+        values = rec.values = LazyValues()
+    active, recorder.current = recorder.current, None  # reading values records nothing
+    try:
+        values.note(step, [obj for obj in rec.tracked
+                           if type(obj) is TensorImpl and obj.refcount_ > 0])
     finally:
         recorder.current = active
-    if out_t or out_s:
-        entry = rec.values.setdefault(step, {})
-        if out_t:
-            entry.setdefault("t", {}).update(out_t)
-        if out_s:
-            entry.setdefault("s", {}).update(out_s)
-
-
-def _capture_impl(impl: TensorImpl, texts: dict[str, Any], storages: dict[str, Any],
-                  visited: set[str], out_t: dict[str, str], out_s: dict[str, list[Any]]) -> None:
-    meta = impl.dtype()
-    if meta.numpy is None or not impl.storage_.defined():
-        return
-    storage = impl.storage_.unsafeGetStorageImpl()
-    length = storage.nbytes() // meta.itemsize
-    small = length <= STORAGE_LIMIT
-    raw = storage.bytes_view()[: length * meta.itemsize] if small else None
-    name = storage.trace_name
-    if raw is not None and name not in visited:
-        visited.add(name)
-        key = (meta.scalar_type, raw.tobytes())
-        if storages.get(name) != key:
-            storages[name] = key
-            out_s[name] = [repr(get_dtype(meta.scalar_type)),
-                           storage_values(raw.view(meta.numpy))]
-    # a small tensor prints again only when its layout or its storage's bytes changed
-    layout = (name, impl.sizes(), impl.strides(), impl.storage_offset(), meta.scalar_type,
-              storages[name][1] if small else None)
-    last = texts.get(impl.trace_name)
-    if small and last is not None and last[0] == layout:
-        return
-    text = impl_text(impl)
-    if last is None or last[1] != text:
-        out_t[impl.trace_name] = text
-    texts[impl.trace_name] = (layout, text)
 
 
 def install() -> None:
+    recorder.new_values = LazyValues
     recorder.capture_values = capture

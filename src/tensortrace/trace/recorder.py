@@ -87,7 +87,7 @@ class Recorder:
         self.t0 = time.perf_counter_ns()
         # Note [Values beside the events]: what tensors held, keyed by the step they were read
         # at; a side table, so the events themselves stay exactly what they were
-        self.values: dict[int, dict[str, Any]] = {}
+        self.values: dict[int, dict[str, Any]] = new_values()
         self.tracked: weakref.WeakSet[Any] = weakref.WeakSet()  # refcounted objects seen
 
     def _site(self, site: FrameSite) -> int:
@@ -155,6 +155,9 @@ current: Recorder | None = None
 # frame ends; it reads the tensors of `rec.tracked` and writes what changed to `rec.values[step]`
 # (tensortrace/_trace_values.py). Nothing of this runs when no trace is active.
 capture_values: Callable[[Recorder, int], None] | None = None
+# The table `rec.values` starts as: the runtime installs one that keeps the cheap readings and
+# prints the texts only when first read (_trace_values.LazyValues).
+new_values: Callable[[], dict[int, dict[str, Any]]] = dict
 
 
 def instant(kind: str, layer: str, name: str, **args: Any) -> None:
