@@ -153,17 +153,17 @@ class LazyValues(dict[int, dict[str, Any]]):
                     raw = storage.bytes_view()[:nbytes]
                     length = nbytes // meta.itemsize
                     if length <= STORAGE_LIMIT:
-                        now: bytes | tuple[int, int] = raw.tobytes()
-                        if now != copy:
-                            copy = copies[name] = now
-                        key = (meta.scalar_type, copy)
+                        small = raw.tobytes()
+                        if small != copy:
+                            copy = copies[name] = small
+                        key = (meta.scalar_type, small)
                         if listed.get(name) != key:
                             listed[name] = key
-                            storages.append((name, meta.scalar_type, meta.numpy, length, copy))
+                            storages.append((name, meta.scalar_type, meta.numpy, length, small))
                     else:  # Note [Texts are printed when read]: large ones are not copied
-                        now = (nbytes, zlib.crc32(raw))
-                        if now != copy:
-                            copy = copies[name] = now
+                        digest = (nbytes, zlib.crc32(raw.data))
+                        if digest != copy:
+                            copy = copies[name] = digest
                 elif copy is None:
                     continue
                 layout = (name, impl.sizes_, impl.strides_, impl.storage_offset_,
@@ -241,17 +241,17 @@ class LazyValues(dict[int, dict[str, Any]]):
             self._settle()
         return dict.__len__(self)
 
-    def keys(self) -> KeysView[int]:
+    def keys(self) -> KeysView[int]:  # type: ignore[override]
         if self._notes:
             self._settle()
         return dict.keys(self)
 
-    def values(self) -> ValuesView[dict[str, Any]]:
+    def values(self) -> ValuesView[dict[str, Any]]:  # type: ignore[override]
         if self._notes:
             self._settle()
         return dict.values(self)
 
-    def items(self) -> ItemsView[int, dict[str, Any]]:
+    def items(self) -> ItemsView[int, dict[str, Any]]:  # type: ignore[override]
         if self._notes:
             self._settle()
         return dict.items(self)
