@@ -65,15 +65,42 @@ def test_parallel_for_gives_each_thread_its_chunk(concurrent: bool,
         monkeypatch.setattr(parallel, "MIN_CONCURRENT_WORK", 0)
     torch.set_num_threads(2)
     seen: list[tuple[int, int, int, bool, int]] = []
+    second_started = threading.Event()
 
     def f(begin: int, end: int) -> None:
         seen.append((parallel.get_thread_num(), begin, end, parallel.in_parallel_region(),
                      threading.get_ident()))
+        if parallel.get_thread_num() == 1:
+            second_started.set()
+        elif concurrent:  # the caller waits for the pool thread, so it does not take chunk 1
+            second_started.wait(timeout=10)
 
     parallel.parallel_for(0, 100, 10, f)
     assert sorted(s[:4] for s in seen) == [(0, 0, 50, True), (1, 50, 100, True)]
     on_caller = {tid: ident == threading.get_ident() for tid, *_, ident in seen}
     assert on_caller == {0: True, 1: not concurrent}
+    assert not parallel.in_parallel_region() and parallel.get_thread_num() == 0
+
+
+@pytest.mark.usefixtures("threads", "always_concurrent")
+def test_a_chunk_no_pool_thread_started_runs_on_the_caller() -> None:
+    """Note [A chunk no pool thread has started runs on the caller]: same chunk, same tid."""
+    torch.set_num_threads(2)
+    parallel.parallel_for(0, 100, 10, lambda b, e: None)  # the pool exists
+    release = threading.Event()
+    blocker = parallel._workers(2).submit(release.wait, 10)  # its only thread is busy
+    seen: list[tuple[int, int, int, bool, bool]] = []
+
+    def f(begin: int, end: int) -> None:
+        seen.append((parallel.get_thread_num(), begin, end, parallel.in_parallel_region(),
+                     threading.current_thread() is threading.main_thread()))
+
+    try:
+        parallel.parallel_for(0, 100, 10, f)
+    finally:
+        release.set()
+        blocker.result()
+    assert seen == [(0, 0, 50, True, True), (1, 50, 100, True, True)]
     assert not parallel.in_parallel_region() and parallel.get_thread_num() == 0
 
 

@@ -148,18 +148,29 @@ def invoke_parallel(begin: int, end: int, grain_size: int, f: Callable[[int, int
     ranges = chunks(begin, end, grain_size, _num_threads)
     first_begin, first_end = ranges[0]
     concurrent = (first_end - first_begin) * work_per_iteration >= MIN_CONCURRENT_WORK
-    futures: list[Future[None]] = []
+    futures: list[Future[None] | None] = [None] * len(ranges)
     if concurrent:
         pool = _workers(_num_threads)
-        futures = [pool.submit(_run_chunk, tid, f, b, e)
-                   for tid, (b, e) in enumerate(ranges) if tid > 0]
+        for tid in range(1, len(ranges)):
+            b, e = ranges[tid]
+            futures[tid] = pool.submit(_run_chunk, tid, f, b, e)
     errors: list[BaseException] = []
-    for tid, (b, e) in enumerate(ranges[:1] if concurrent else ranges):
+    for tid, (b, e) in enumerate(ranges):
+        # Note [A chunk no pool thread has started runs on the caller]: on a busy machine a
+        # pool thread can wait for a core longer than the whole chunk takes; a chunk still
+        # queued when the caller is done with its own is taken back (Future.cancel succeeds
+        # only before it starts) and run here, under its own thread number, so the split,
+        # the results and the trace stay the same.
+        future = futures[tid]
+        if future is not None and not future.cancel():
+            exc = future.exception()  # started: wait for the pool thread to finish it
+            if exc is not None:
+                errors.append(exc)
+            continue
         try:
             _run_chunk(tid, f, b, e)
         except BaseException as error:  # noqa: BLE001 - rethrown below, once the team is done
             errors.append(error)
-    errors += [exc for exc in (future.exception() for future in futures) if exc is not None]
     if errors:
         raise errors[0]
 

@@ -945,12 +945,27 @@ class TensorIterator(TensorIteratorBase):
         The outputs keep their shapes (resize_outputs(false)); compute_shape broadcasts them
         against the input, so a reduced dim is one where the output's stride is 0.
         """
-        config = (TensorIteratorConfig()
-                  .set_check_mem_overlap(False)
-                  .add_output(out))
+        # the config's setters written out as the fields they set (every reduction builds
+        # one or three of these): set_check_mem_overlap(false), add_output(out)[, add_output(
+        # out2), check_all_same_dtype(false)], add_const_input(a), resize_outputs(false),
+        # is_reduction(true)
+        config = TensorIteratorConfig()
+        config.check_mem_overlap_ = False
+        tensors = config.tensors_
+        tensors.append(out)
         if out2 is not None:  # reduce_op(values, indices, self): the two-output form
-            config.add_output(out2).check_all_same_dtype(False)
+            tensors.append(out2)
         else:
             # TODO in PyTorch too: only arg{min,max} need not cast to the outputs
-            config.promote_inputs_to_common_dtype(True)
-        return config.add_const_input(a).resize_outputs(False).is_reduction(True).build()
+            # (promote_inputs_to_common_dtype(true), which also clears check_all_same_dtype)
+            config.promote_inputs_to_common_dtype_ = True
+        config.check_all_same_dtype_ = False
+        config.num_outputs_ = len(tensors)
+        config.const_indices_.add(len(tensors))
+        tensors.append(a)
+        config.num_inputs_ = 1
+        config.resize_outputs_ = False
+        config.is_reduction_ = True
+        it = TensorIterator()
+        it.build(config)
+        return it

@@ -25,21 +25,33 @@ SOURCE = "aten/src/ATen/native/cpu/Reduce.h"
 ReduceLoop = Callable[[np.ndarray, np.ndarray, tuple[int, ...]], None]
 
 
+_ALL = slice(None)
+_FIRST = slice(0, 1)
+# a 1-d block whose output does not move: its reduced axes, and the index of its accumulator
+_FLAT_AXES: tuple[int, ...] = (0,)
+_FLAT_ACC: tuple[Any, ...] = (_FIRST, Ellipsis)
+
+
 def reduced_axes(out: np.ndarray) -> tuple[int, ...]:
     """The axes along which the output array does not move: the ones it reduces."""
-    return tuple(axis for axis, stride in enumerate(out.strides) if stride == 0)
+    return tuple([axis for axis, stride in enumerate(out.strides) if stride == 0])
 
 
 def accumulator(out: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
     """The output array with each reduced axis cut to length 1: one slot per output element."""
-    index = tuple(slice(0, 1) if axis in axes else slice(None) for axis in range(out.ndim))
-    return out[(*index, Ellipsis)]  # the Ellipsis keeps a 0-dim result an array, not a scalar
+    index: list[Any] = [_FIRST if axis in axes else _ALL for axis in range(out.ndim)]
+    index.append(Ellipsis)  # the Ellipsis keeps a 0-dim result an array, not a scalar
+    return out[tuple(index)]
 
 
 def _block_loop(reduce: ReduceLoop) -> Callable[[np.ndarray, np.ndarray], None]:
     """The loop the iterator runs per block (a thread's chunk, or all of it)."""
 
     def loop(out: np.ndarray, inp: np.ndarray) -> None:
+        strides = out.strides
+        if len(strides) == 1 and strides[0] == 0:  # a full reduction, coalesced to one dim
+            reduce(out[_FLAT_ACC], inp, _FLAT_AXES)
+            return
         axes = reduced_axes(out)
         reduce(accumulator(out, axes), inp, axes)
 

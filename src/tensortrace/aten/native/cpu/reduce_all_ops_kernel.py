@@ -38,8 +38,8 @@ def _reduce_all_kernel(result: Tensor, input: Tensor, is_max: bool) -> None:
     if input.scalar_type() == ScalarType.Bool:  # cpu_serial_kernel: result || a, result && a
         result.fill_(bool(values.any() if is_max else values.all()))
         return
-    reduce_chunk = np.max if is_max else np.min
     combine = np.maximum if is_max else np.minimum  # both propagate NaN, as max_impl does
+    reduce_chunk = combine.reduce  # what np.max / np.min call, past their Python wrappers
 
     def chunk(start: int, end: int, ident: np.generic) -> np.generic:
         return combine(ident, reduce_chunk(values[start:end]))

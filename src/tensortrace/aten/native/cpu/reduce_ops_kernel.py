@@ -33,15 +33,20 @@ from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/cpu/ReduceOpsKernel.cpp"
 
+_add_reduce = np.add.reduce  # what np.sum calls, past its Python wrapper
+_multiply_reduce = np.multiply.reduce
+
 
 @traced("kernel", "at::native::(anonymous)::sum_kernel_impl",
         "aten/src/ATen/native/cpu/SumKernel.cpp", legacy="sum_kernel_impl")
 def sum_kernel_impl(it: TensorIteratorBase) -> None:
     def loop(acc: np.ndarray, inp: np.ndarray, axes: tuple[int, ...]) -> None:
-        if acc.dtype == np.bool_:  # a bool sum stays bool: any nonzero term makes it true
+        dtype = acc.dtype
+        if dtype == np.bool_:  # a bool sum stays bool: any nonzero term makes it true
             np.logical_or(acc, np.any(inp, axis=axes, keepdims=True), out=acc)
         else:
-            np.add(acc, np.sum(inp, axis=axes, keepdims=True, dtype=acc.dtype), out=acc)
+            # np.add.reduce is what np.sum calls, without its Python wrapper: the same bits
+            np.add(acc, _add_reduce(inp, axes, dtype, keepdims=True), out=acc)
 
     binary_kernel_reduce_vec(it, loop, 0)
 
@@ -52,7 +57,7 @@ def prod_kernel_impl(it: TensorIteratorBase) -> None:
         if acc.dtype == np.bool_:  # '*' in boolean context is &&
             np.logical_and(acc, np.all(inp, axis=axes, keepdims=True), out=acc)
         else:
-            np.multiply(acc, np.prod(inp, axis=axes, keepdims=True, dtype=acc.dtype), out=acc)
+            np.multiply(acc, _multiply_reduce(inp, axes, acc.dtype, keepdims=True), out=acc)
 
     binary_kernel_reduce_vec(it, loop, 1)
 
@@ -105,8 +110,8 @@ def _arg_kernel(it: TensorIteratorBase, name: str, is_max: bool) -> None:
         # coalesce away. NaN wins and ties go to the lower index, as np.argmax/np.argmin do.
         long_axes = [a for a in axes if inp.shape[a] > 1] or list(axes[:1])
         axis = long_axes[0]
-        fn = np.argmax if is_max else np.argmin
-        acc[...] = fn(inp, axis=axis, keepdims=True)
+        # the ndarray methods np.argmax / np.argmin call, past their Python wrappers
+        acc[...] = (inp.argmax if is_max else inp.argmin)(axis=axis, keepdims=True)
 
     binary_kernel_reduce(it, loop)
 
