@@ -516,3 +516,9 @@ def log_sigmoid_backward(grad: Tensor, self: Tensor, buffer: Tensor) -> Tensor:
 threshold_backward = at.threshold_backward  # noqa: F811
 sigmoid_backward = at.sigmoid_backward  # noqa: F811
 tanh_backward = at.tanh_backward  # noqa: F811
+
+
+def conv_bias_sizes(weight: Tensor) -> list[int]:
+    """bias->sym_sizes() of convolution's formula: a defined bias has one entry per output
+    channel (weight's first dim), which is all convolution_backward reads of it."""
+    return [weight.size(0)]

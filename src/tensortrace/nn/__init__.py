@@ -8,6 +8,7 @@ traces down through the binding, dispatcher, autograd and kernels like any other
 from tensortrace.nn import functional, init
 from tensortrace.nn.modules import (
     BCEWithLogitsLoss,
+    Conv2d,
     CrossEntropyLoss,
     Flatten,
     Identity,
@@ -23,6 +24,6 @@ from tensortrace.nn.modules import (
 )
 from tensortrace.nn.parameter import Parameter
 
-__all__ = ["BCEWithLogitsLoss", "CrossEntropyLoss", "Flatten", "Identity", "Linear", "MSELoss",
-           "Module", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh",
-           "functional", "init"]
+__all__ = ["BCEWithLogitsLoss", "Conv2d", "CrossEntropyLoss", "Flatten", "Identity", "Linear",
+           "MSELoss", "Module", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid", "Softmax",
+           "Tanh", "functional", "init"]

@@ -116,3 +116,9 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
                          f"({input.size()})")
     return torch.binary_cross_entropy_with_logits(input, target, weight, pos_weight,
                                                   reduction_enum)
+
+
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
+           padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+    """torch.conv2d (aten::conv2d > aten::convolution > aten::_convolution)."""
+    return torch.conv2d(input, weight, bias, stride, padding, dilation, groups)

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "05692c0db194b86ff53594791f804e16c9cd09717736fde9f7414fe8ee751158"
+INPUTS_SHA256 = "4b694ca494a3748cf2434fc9654ec3c1037bd30183c5e73e2fc5a681e456e73c"
 
 MODULES: tuple[str, ...] = (
     "operators",

@@ -4243,6 +4243,59 @@ def count_nonzero(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_convolution = [(ops.convolution, Binder(ops.convolution.schema))]
+
+
+@traced("dispatch", "at::convolution", FUNCTIONS_H, "at::convolution",
+        legacy="at::convolution (Functions.h)")
+def convolution(*args: Any, **kwargs: Any) -> Any:
+    """at::convolution, overloads:
+    convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor
+    """
+    op, full = select_overload(_ov_convolution, args, kwargs, "at::convolution")
+    return op.call(*full)
+
+
+_ov_convolution_backward = [(ops.convolution_backward, Binder(ops.convolution_backward.schema))]
+
+
+@traced("dispatch", "at::convolution_backward", FUNCTIONS_H, "at::convolution_backward",
+        legacy="at::convolution_backward (Functions.h)")
+def convolution_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::convolution_backward, overloads:
+    convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_convolution_backward, args, kwargs, "at::convolution_backward")
+    return op.call(*full)
+
+
+_ov__convolution = [(ops._convolution, Binder(ops._convolution.schema))]
+
+
+@traced("dispatch", "at::_convolution", FUNCTIONS_H, "at::_convolution",
+        legacy="at::_convolution (Functions.h)")
+def _convolution(*args: Any, **kwargs: Any) -> Any:
+    """at::_convolution, overloads:
+    _convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32) -> Tensor
+    """
+    op, full = select_overload(_ov__convolution, args, kwargs, "at::_convolution")
+    return op.call(*full)
+
+
+_ov_conv2d = [(ops.conv2d, Binder(ops.conv2d.schema)), (ops.conv2d_padding, Binder(ops.conv2d_padding.schema))]
+
+
+@traced("dispatch", "at::conv2d", FUNCTIONS_H, "at::conv2d",
+        legacy="at::conv2d (Functions.h)")
+def conv2d(*args: Any, **kwargs: Any) -> Any:
+    """at::conv2d, overloads:
+    conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor
+    conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] dilation=1, SymInt groups=1) -> Tensor
+    """
+    op, full = select_overload(_ov_conv2d, args, kwargs, "at::conv2d")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -4550,4 +4603,8 @@ FUNCTIONS: dict[str, Any] = {
     "tril_indices": tril_indices,
     "triu_indices": triu_indices,
     "count_nonzero": count_nonzero,
+    "convolution": convolution,
+    "convolution_backward": convolution_backward,
+    "_convolution": _convolution,
+    "conv2d": conv2d,
 }

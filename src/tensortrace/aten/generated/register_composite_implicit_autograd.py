@@ -142,3 +142,5 @@ ops.concat.register(DispatchKey.CompositeImplicitAutograd, native_kernel("concat
 ops.concatenate.register(DispatchKey.CompositeImplicitAutograd, native_kernel("concatenate", ops.concatenate))
 ops.row_stack.register(DispatchKey.CompositeImplicitAutograd, native_kernel("row_stack", ops.row_stack))
 ops.ravel.register(DispatchKey.CompositeImplicitAutograd, native_kernel("ravel", ops.ravel))
+ops.conv2d.register(DispatchKey.CompositeImplicitAutograd, native_kernel("conv2d_symint", ops.conv2d))
+ops.conv2d_padding.register(DispatchKey.CompositeImplicitAutograd, native_kernel("conv2d_padding_symint", ops.conv2d_padding))

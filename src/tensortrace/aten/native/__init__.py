@@ -10,6 +10,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     binary_ops_extra,
     cat,
     complex_ops,
+    convolution,
     copy,
     correlation,
     cross,

@@ -25,6 +25,7 @@ from tensortrace.autograd.functions_manual import (
     clamp_backward,
     clamp_backward_min_max,
     conj,
+    conv_bias_sizes,
     cumsum_backward,
     diagonal_backward,
     div_tensor_other_backward,
@@ -446,6 +447,40 @@ class CosBackward0(TraceableFunction):
         'cos',
         (Formula(('self',), CosBackward0_self, frozenset(['conj', 'grad', 'self'])),),
         ('self',),
+        {},
+        {})
+
+
+def ConvolutionBackward0_input_weight_bias(v: dict[str, Any]) -> Any:
+    """input, weight, bias: at.convolution_backward(grad, input, weight, conv_bias_sizes(weight), stride, padding, dilation, transposed, output_padding, groups, grad_input_mask) if grad.defined() else (None, None, None)"""
+    return at.convolution_backward(v['grad'], v['input'], v['weight'], conv_bias_sizes(v['weight']), v['stride'], v['padding'], v['dilation'], v['transposed'], v['output_padding'], v['groups'], v['grad_input_mask']) if v['grad'].defined() else (None, None, None)
+
+
+class ConvolutionBackward0(TraceableFunction):
+    """convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'convolution',
+        (Formula(('input', 'weight', 'bias'), ConvolutionBackward0_input_weight_bias, frozenset(['at', 'conv_bias_sizes', 'dilation', 'grad', 'grad_input_mask', 'groups', 'input', 'output_padding', 'padding', 'stride', 'transposed', 'weight'])),),
+        ('input', 'weight', 'bias'),
+        {},
+        {})
+
+
+def ConvolutionBackward1_input_weight_bias(v: dict[str, Any]) -> Any:
+    """input, weight, bias: at.convolution_backward(grad, input, weight, conv_bias_sizes(weight), stride, padding, dilation, transposed, output_padding, groups, grad_input_mask) if grad.defined() else (None, None, None)"""
+    return at.convolution_backward(v['grad'], v['input'], v['weight'], conv_bias_sizes(v['weight']), v['stride'], v['padding'], v['dilation'], v['transposed'], v['output_padding'], v['groups'], v['grad_input_mask']) if v['grad'].defined() else (None, None, None)
+
+
+class ConvolutionBackward1(TraceableFunction):
+    """_convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_convolution',
+        (Formula(('input', 'weight', 'bias'), ConvolutionBackward1_input_weight_bias, frozenset(['at', 'conv_bias_sizes', 'dilation', 'grad', 'grad_input_mask', 'groups', 'input', 'output_padding', 'padding', 'stride', 'transposed', 'weight'])),),
+        ('input', 'weight', 'bias'),
         {},
         {})
 

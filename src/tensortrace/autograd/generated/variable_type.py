@@ -8439,3 +8439,54 @@ def count_nonzero(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.count_nonzero.register(DispatchKey.Autograd, KernelFunction(
     count_nonzero, "torch::autograd::VariableType::count_nonzero", with_keyset=True))
+
+
+_record_convolution = GraphRecording(ops.convolution, AutoDispatchBelowADInplaceOrView, nodes.ConvolutionBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::convolution", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def convolution(ks: DispatchKeySet, *args: Any) -> Any:
+    """convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor: records ConvolutionBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_convolution(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.convolution.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.convolution.register(DispatchKey.Autograd, KernelFunction(
+    convolution, "torch::autograd::VariableType::convolution", with_keyset=True))
+
+
+_record_convolution_backward = GraphRecording(ops.convolution_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::convolution_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def convolution_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_convolution_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.convolution_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.convolution_backward.register(DispatchKey.Autograd, KernelFunction(
+    convolution_backward, "torch::autograd::VariableType::convolution_backward", with_keyset=True))
+
+
+_record__convolution = GraphRecording(ops._convolution, AutoDispatchBelowADInplaceOrView, nodes.ConvolutionBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::_convolution", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _convolution(ks: DispatchKeySet, *args: Any) -> Any:
+    """_convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32) -> Tensor: records ConvolutionBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record__convolution(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._convolution.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._convolution.register(DispatchKey.Autograd, KernelFunction(
+    _convolution, "torch::autograd::VariableType::_convolution", with_keyset=True))

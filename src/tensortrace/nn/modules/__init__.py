@@ -2,10 +2,11 @@
 
 from tensortrace.nn.modules.activation import ReLU, Sigmoid, Softmax, Tanh
 from tensortrace.nn.modules.container import Sequential
+from tensortrace.nn.modules.conv import Conv2d
 from tensortrace.nn.modules.flatten import Flatten
 from tensortrace.nn.modules.linear import Identity, Linear
 from tensortrace.nn.modules.loss import BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
 from tensortrace.nn.modules.module import Module
 
-__all__ = ["BCEWithLogitsLoss", "CrossEntropyLoss", "Flatten", "Identity", "Linear", "MSELoss",
-           "Module", "NLLLoss", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh"]
+__all__ = ["BCEWithLogitsLoss", "Conv2d", "CrossEntropyLoss", "Flatten", "Identity", "Linear",
+           "MSELoss", "Module", "NLLLoss", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh"]
