@@ -7,12 +7,15 @@ traces down through the binding, dispatcher, autograd and kernels like any other
 
 from tensortrace.nn import functional, init
 from tensortrace.nn.modules import (
+    AdaptiveAvgPool2d,
+    AvgPool2d,
     BCEWithLogitsLoss,
     Conv2d,
     CrossEntropyLoss,
     Flatten,
     Identity,
     Linear,
+    MaxPool2d,
     Module,
     MSELoss,
     NLLLoss,
@@ -24,6 +27,6 @@ from tensortrace.nn.modules import (
 )
 from tensortrace.nn.parameter import Parameter
 
-__all__ = ["BCEWithLogitsLoss", "Conv2d", "CrossEntropyLoss", "Flatten", "Identity", "Linear",
-           "MSELoss", "Module", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid", "Softmax",
-           "Tanh", "functional", "init"]
+__all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "BCEWithLogitsLoss", "Conv2d", "CrossEntropyLoss",
+           "Flatten", "Identity", "Linear", "MSELoss", "MaxPool2d", "Module", "NLLLoss",
+           "Parameter", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh", "functional", "init"]

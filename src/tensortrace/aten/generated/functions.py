@@ -4296,6 +4296,110 @@ def conv2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_max_pool2d = [(ops.max_pool2d, Binder(ops.max_pool2d.schema))]
+
+
+@traced("dispatch", "at::max_pool2d", FUNCTIONS_H, "at::max_pool2d",
+        legacy="at::max_pool2d (Functions.h)")
+def max_pool2d(*args: Any, **kwargs: Any) -> Any:
+    """at::max_pool2d, overloads:
+    max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor
+    """
+    op, full = select_overload(_ov_max_pool2d, args, kwargs, "at::max_pool2d")
+    return op.call(*full)
+
+
+_ov_max_pool2d_with_indices = [(ops.max_pool2d_with_indices, Binder(ops.max_pool2d_with_indices.schema))]
+
+
+@traced("dispatch", "at::max_pool2d_with_indices", FUNCTIONS_H, "at::max_pool2d_with_indices",
+        legacy="at::max_pool2d_with_indices (Functions.h)")
+def max_pool2d_with_indices(*args: Any, **kwargs: Any) -> Any:
+    """at::max_pool2d_with_indices, overloads:
+    max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_max_pool2d_with_indices, args, kwargs, "at::max_pool2d_with_indices")
+    return op.call(*full)
+
+
+_ov_max_pool2d_with_indices_backward = [(ops.max_pool2d_with_indices_backward, Binder(ops.max_pool2d_with_indices_backward.schema))]
+
+
+@traced("dispatch", "at::max_pool2d_with_indices_backward", FUNCTIONS_H, "at::max_pool2d_with_indices_backward",
+        legacy="at::max_pool2d_with_indices_backward (Functions.h)")
+def max_pool2d_with_indices_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::max_pool2d_with_indices_backward, overloads:
+    max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor
+    """
+    op, full = select_overload(_ov_max_pool2d_with_indices_backward, args, kwargs, "at::max_pool2d_with_indices_backward")
+    return op.call(*full)
+
+
+_ov_avg_pool2d = [(ops.avg_pool2d, Binder(ops.avg_pool2d.schema))]
+
+
+@traced("dispatch", "at::avg_pool2d", FUNCTIONS_H, "at::avg_pool2d",
+        legacy="at::avg_pool2d (Functions.h)")
+def avg_pool2d(*args: Any, **kwargs: Any) -> Any:
+    """at::avg_pool2d, overloads:
+    avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor
+    """
+    op, full = select_overload(_ov_avg_pool2d, args, kwargs, "at::avg_pool2d")
+    return op.call(*full)
+
+
+_ov_avg_pool2d_backward = [(ops.avg_pool2d_backward, Binder(ops.avg_pool2d_backward.schema))]
+
+
+@traced("dispatch", "at::avg_pool2d_backward", FUNCTIONS_H, "at::avg_pool2d_backward",
+        legacy="at::avg_pool2d_backward (Functions.h)")
+def avg_pool2d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::avg_pool2d_backward, overloads:
+    avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor
+    """
+    op, full = select_overload(_ov_avg_pool2d_backward, args, kwargs, "at::avg_pool2d_backward")
+    return op.call(*full)
+
+
+_ov_adaptive_avg_pool2d = [(ops.adaptive_avg_pool2d, Binder(ops.adaptive_avg_pool2d.schema))]
+
+
+@traced("dispatch", "at::adaptive_avg_pool2d", FUNCTIONS_H, "at::adaptive_avg_pool2d",
+        legacy="at::adaptive_avg_pool2d (Functions.h)")
+def adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
+    """at::adaptive_avg_pool2d, overloads:
+    adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor
+    """
+    op, full = select_overload(_ov_adaptive_avg_pool2d, args, kwargs, "at::adaptive_avg_pool2d")
+    return op.call(*full)
+
+
+_ov__adaptive_avg_pool2d = [(ops._adaptive_avg_pool2d, Binder(ops._adaptive_avg_pool2d.schema))]
+
+
+@traced("dispatch", "at::_adaptive_avg_pool2d", FUNCTIONS_H, "at::_adaptive_avg_pool2d",
+        legacy="at::_adaptive_avg_pool2d (Functions.h)")
+def _adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
+    """at::_adaptive_avg_pool2d, overloads:
+    _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor
+    """
+    op, full = select_overload(_ov__adaptive_avg_pool2d, args, kwargs, "at::_adaptive_avg_pool2d")
+    return op.call(*full)
+
+
+_ov__adaptive_avg_pool2d_backward = [(ops._adaptive_avg_pool2d_backward, Binder(ops._adaptive_avg_pool2d_backward.schema))]
+
+
+@traced("dispatch", "at::_adaptive_avg_pool2d_backward", FUNCTIONS_H, "at::_adaptive_avg_pool2d_backward",
+        legacy="at::_adaptive_avg_pool2d_backward (Functions.h)")
+def _adaptive_avg_pool2d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_adaptive_avg_pool2d_backward, overloads:
+    _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov__adaptive_avg_pool2d_backward, args, kwargs, "at::_adaptive_avg_pool2d_backward")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -4607,4 +4711,12 @@ FUNCTIONS: dict[str, Any] = {
     "convolution_backward": convolution_backward,
     "_convolution": _convolution,
     "conv2d": conv2d,
+    "max_pool2d": max_pool2d,
+    "max_pool2d_with_indices": max_pool2d_with_indices,
+    "max_pool2d_with_indices_backward": max_pool2d_with_indices_backward,
+    "avg_pool2d": avg_pool2d,
+    "avg_pool2d_backward": avg_pool2d_backward,
+    "adaptive_avg_pool2d": adaptive_avg_pool2d,
+    "_adaptive_avg_pool2d": _adaptive_avg_pool2d,
+    "_adaptive_avg_pool2d_backward": _adaptive_avg_pool2d_backward,
 }

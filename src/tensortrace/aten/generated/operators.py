@@ -52,6 +52,7 @@ _T34 = Type('SymInt', is_list=True, list_size=1)  # SymInt[1]
 _T35 = Type('SymInt', is_list=True, optional=True)  # SymInt[]?
 _T36 = Type('bool', is_list=True, list_size=3)  # bool[3]
 _T37 = Type('SymInt', is_list=True, list_size=2)  # SymInt[2]
+_T38 = Type('int', is_list=True, list_size=2)  # int[2]
 
 empty_memory_format = _register(
     FunctionSchema('empty', 'memory_format', (Argument('size', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
@@ -2054,6 +2055,30 @@ conv2d = _register(
 conv2d_padding = _register(
     FunctionSchema('conv2d', 'padding', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T26, 'None', False), Argument('stride', _T37, '1', False), Argument('padding', _T31, '"valid"', False), Argument('dilation', _T37, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
     {'func': 'conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] dilation=1, SymInt groups=1) -> Tensor', **{'cpp_no_default_args': ['bias', 'stride', 'padding'], 'dispatch': {'CompositeImplicitAutograd': 'conv2d_padding_symint'}}})
+max_pool2d = _register(
+    FunctionSchema('max_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T38, None, False), Argument('stride', _T38, '[]', False), Argument('padding', _T38, '0', False), Argument('dilation', _T38, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'max_pool2d'}}})
+max_pool2d_with_indices = _register(
+    FunctionSchema('max_pool2d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T38, None, False), Argument('stride', _T38, '[]', False), Argument('padding', _T38, '0', False), Argument('dilation', _T38, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
+    {'func': 'max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'max_pool2d_with_indices'}}})
+max_pool2d_with_indices_backward = _register(
+    FunctionSchema('max_pool2d_with_indices_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T38, None, False), Argument('stride', _T38, None, False), Argument('padding', _T38, None, False), Argument('dilation', _T38, None, False), Argument('ceil_mode', _T16, None, False), Argument('indices', _T6, None, False),), (_T6,), ()),
+    {'func': 'max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'max_pool2d_with_indices_backward'}}})
+avg_pool2d = _register(
+    FunctionSchema('avg_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T38, None, False), Argument('stride', _T38, '[]', False), Argument('padding', _T38, '0', False), Argument('ceil_mode', _T16, 'False', False), Argument('count_include_pad', _T16, 'True', False), Argument('divisor_override', _T17, 'None', False),), (_T6,), ()),
+    {'func': 'avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'avg_pool2d'}}})
+avg_pool2d_backward = _register(
+    FunctionSchema('avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T38, None, False), Argument('stride', _T38, None, False), Argument('padding', _T38, None, False), Argument('ceil_mode', _T16, None, False), Argument('count_include_pad', _T16, None, False), Argument('divisor_override', _T17, None, False),), (_T6,), ()),
+    {'func': 'avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'avg_pool2d_backward'}}})
+adaptive_avg_pool2d = _register(
+    FunctionSchema('adaptive_avg_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T37, None, False),), (_T6,), ()),
+    {'func': 'adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'adaptive_avg_pool2d_symint'}}})
+_adaptive_avg_pool2d = _register(
+    FunctionSchema('_adaptive_avg_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T37, None, False),), (_T6,), ()),
+    {'func': '_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor', **{'dispatch': {'CPU, CUDA': 'adaptive_avg_pool2d_cpu'}}})
+_adaptive_avg_pool2d_backward = _register(
+    FunctionSchema('_adaptive_avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': '_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'adaptive_avg_pool2d_backward_cpu'}}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -2724,4 +2749,12 @@ OPERATORS: list[OperatorHandle] = [
     _convolution,
     conv2d,
     conv2d_padding,
+    max_pool2d,
+    max_pool2d_with_indices,
+    max_pool2d_with_indices_backward,
+    avg_pool2d,
+    avg_pool2d_backward,
+    adaptive_avg_pool2d,
+    _adaptive_avg_pool2d,
+    _adaptive_avg_pool2d_backward,
 ]

@@ -29,6 +29,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     loss,
     loss_nll,
     pointwise_ops,
+    pooling,
     pow,
     range_factories,
     reduce_all_ops,

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "4b694ca494a3748cf2434fc9654ec3c1037bd30183c5e73e2fc5a681e456e73c"
+INPUTS_SHA256 = "bfcb8764a94070293dc2ef3aa9707db2fa51be8a3ae12e4691f576dfb7fe1560"
 
 MODULES: tuple[str, ...] = (
     "functions",

@@ -11141,6 +11141,83 @@ def conv2d(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_conv2d[r.idx][1 if out_used else 0])
 
 
+# ---- max_pool2d --------------------------------------------------------------------------------
+parser_max_pool2d = PythonArgParser.lazy([
+    'max_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)',
+])
+
+
+@traced("python", "dispatch_max_pool2d", TORCH_FUNCTIONS_CPP, "dispatch_max_pool2d", legacy="dispatch_max_pool2d")
+def dispatch_max_pool2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """max_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False): max_pool2d"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['kernel_size'] = kwargs['kernel_size']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    if kwargs['ceil_mode'] is not None:
+        call_kwargs['ceil_mode'] = kwargs['ceil_mode']
+    return at.max_pool2d(**call_kwargs)
+
+
+overloads_max_pool2d = [PythonOverload('max_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)', ops.max_pool2d, None, False, False, ['self', 'kernel_size', 'stride', 'padding', 'dilation', 'ceil_mode'])]
+dispatch_max_pool2d = [dispatch_max_pool2d_0]
+structseqs_max_pool2d = [(return_types.for_schema('max_pool2d', ops.max_pool2d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_max_pool2d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_max_pool2d")
+def max_pool2d(*args: Any, **kwargs: Any) -> Any:
+    """torch.max_pool2d: THPVariable_max_pool2d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.max_pool2d",
+                                 {"python_name": "torch.max_pool2d"})
+    self = None
+    r = parser_max_pool2d.parse(args, kwargs)
+    ov = overloads_max_pool2d[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_max_pool2d[r.idx](self, parsed)
+    return wrap_result(result, structseqs_max_pool2d[r.idx][1 if out_used else 0])
+
+
+# ---- _adaptive_avg_pool2d ----------------------------------------------------------------------
+parser__adaptive_avg_pool2d = PythonArgParser.lazy([
+    '_adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)',
+])
+
+
+@traced("python", "dispatch__adaptive_avg_pool2d", TORCH_FUNCTIONS_CPP, "dispatch__adaptive_avg_pool2d", legacy="dispatch__adaptive_avg_pool2d")
+def dispatch__adaptive_avg_pool2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size): _adaptive_avg_pool2d"""
+    return at._adaptive_avg_pool2d(self=kwargs['self'], output_size=kwargs['output_size'])
+
+
+overloads__adaptive_avg_pool2d = [PythonOverload('_adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)', ops._adaptive_avg_pool2d, None, False, False, ['self', 'output_size'])]
+dispatch__adaptive_avg_pool2d = [dispatch__adaptive_avg_pool2d_0]
+structseqs__adaptive_avg_pool2d = [(return_types.for_schema('_adaptive_avg_pool2d', ops._adaptive_avg_pool2d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__adaptive_avg_pool2d", TORCH_FUNCTIONS_CPP, legacy="THPVariable__adaptive_avg_pool2d")
+def _adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
+    """torch._adaptive_avg_pool2d: THPVariable__adaptive_avg_pool2d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._adaptive_avg_pool2d",
+                                 {"python_name": "torch._adaptive_avg_pool2d"})
+    self = None
+    r = parser__adaptive_avg_pool2d.parse(args, kwargs)
+    ov = overloads__adaptive_avg_pool2d[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch__adaptive_avg_pool2d[r.idx](self, parsed)
+    return wrap_result(result, structseqs__adaptive_avg_pool2d[r.idx][1 if out_used else 0])
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -11425,6 +11502,8 @@ FUNCTIONS: dict[str, Any] = {
     "convolution": convolution,
     "_convolution": _convolution,
     "conv2d": conv2d,
+    "max_pool2d": max_pool2d,
+    "_adaptive_avg_pool2d": _adaptive_avg_pool2d,
 }
 
 # torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package
@@ -11712,4 +11791,6 @@ __all__ = [
     "convolution",
     "_convolution",
     "conv2d",
+    "max_pool2d",
+    "_adaptive_avg_pool2d",
 ]

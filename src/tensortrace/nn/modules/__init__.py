@@ -7,6 +7,8 @@ from tensortrace.nn.modules.flatten import Flatten
 from tensortrace.nn.modules.linear import Identity, Linear
 from tensortrace.nn.modules.loss import BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
 from tensortrace.nn.modules.module import Module
+from tensortrace.nn.modules.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 
-__all__ = ["BCEWithLogitsLoss", "Conv2d", "CrossEntropyLoss", "Flatten", "Identity", "Linear",
-           "MSELoss", "Module", "NLLLoss", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh"]
+__all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "BCEWithLogitsLoss", "Conv2d", "CrossEntropyLoss",
+           "Flatten", "Identity", "Linear", "MSELoss", "MaxPool2d", "Module", "NLLLoss", "ReLU",
+           "Sequential", "Sigmoid", "Softmax", "Tanh"]
