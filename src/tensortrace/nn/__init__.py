@@ -12,6 +12,7 @@ from tensortrace.nn.modules import (
     BCEWithLogitsLoss,
     Conv2d,
     CrossEntropyLoss,
+    Dropout,
     Flatten,
     Identity,
     Linear,
@@ -28,5 +29,6 @@ from tensortrace.nn.modules import (
 from tensortrace.nn.parameter import Parameter
 
 __all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "BCEWithLogitsLoss", "Conv2d", "CrossEntropyLoss",
-           "Flatten", "Identity", "Linear", "MSELoss", "MaxPool2d", "Module", "NLLLoss",
-           "Parameter", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh", "functional", "init"]
+           "Dropout", "Flatten", "Identity", "Linear", "MSELoss", "MaxPool2d", "Module",
+           "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh",
+           "functional", "init"]

@@ -162,3 +162,10 @@ def _list_with_default(out_size: Any, defaults: list[int]) -> Any:
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     _output_size = _list_with_default(output_size, list(input.size()))
     return torch._C._nn.adaptive_avg_pool2d(input, _output_size)
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True,
+            inplace: bool = False) -> Tensor:
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    return torch.dropout_(input, p, training) if inplace else torch.dropout(input, p, training)

@@ -4400,6 +4400,32 @@ def _adaptive_avg_pool2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_dropout = [(ops.dropout, Binder(ops.dropout.schema))]
+
+
+@traced("dispatch", "at::dropout", FUNCTIONS_H, "at::dropout",
+        legacy="at::dropout (Functions.h)")
+def dropout(*args: Any, **kwargs: Any) -> Any:
+    """at::dropout, overloads:
+    dropout(Tensor input, float p, bool train) -> Tensor
+    """
+    op, full = select_overload(_ov_dropout, args, kwargs, "at::dropout")
+    return op.call(*full)
+
+
+_ov_dropout_ = [(ops.dropout_, Binder(ops.dropout_.schema))]
+
+
+@traced("dispatch", "at::dropout_", FUNCTIONS_H, "at::dropout_",
+        legacy="at::dropout_ (Functions.h)")
+def dropout_(*args: Any, **kwargs: Any) -> Any:
+    """at::dropout_, overloads:
+    dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_dropout_, args, kwargs, "at::dropout_")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -4719,4 +4745,6 @@ FUNCTIONS: dict[str, Any] = {
     "adaptive_avg_pool2d": adaptive_avg_pool2d,
     "_adaptive_avg_pool2d": _adaptive_avg_pool2d,
     "_adaptive_avg_pool2d_backward": _adaptive_avg_pool2d_backward,
+    "dropout": dropout,
+    "dropout_": dropout_,
 }

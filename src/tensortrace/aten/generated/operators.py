@@ -2079,6 +2079,12 @@ _adaptive_avg_pool2d = _register(
 _adaptive_avg_pool2d_backward = _register(
     FunctionSchema('_adaptive_avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': '_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'adaptive_avg_pool2d_backward_cpu'}}})
+dropout = _register(
+    FunctionSchema('dropout', '', (Argument('input', _T6, None, False), Argument('p', _T9, None, False), Argument('train', _T16, None, False),), (_T6,), ()),
+    {'func': 'dropout(Tensor input, float p, bool train) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'dropout'}}})
+dropout_ = _register(
+    FunctionSchema('dropout_', '', (Argument('self', _T8, None, False), Argument('p', _T9, None, False), Argument('train', _T16, None, False),), (_T8,), ()),
+    {'func': 'dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'dropout_'}}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -2757,4 +2763,6 @@ OPERATORS: list[OperatorHandle] = [
     adaptive_avg_pool2d,
     _adaptive_avg_pool2d,
     _adaptive_avg_pool2d_backward,
+    dropout,
+    dropout_,
 ]

@@ -146,3 +146,5 @@ ops.conv2d.register(DispatchKey.CompositeImplicitAutograd, native_kernel("conv2d
 ops.conv2d_padding.register(DispatchKey.CompositeImplicitAutograd, native_kernel("conv2d_padding_symint", ops.conv2d_padding))
 ops.max_pool2d.register(DispatchKey.CompositeImplicitAutograd, native_kernel("max_pool2d", ops.max_pool2d))
 ops.adaptive_avg_pool2d.register(DispatchKey.CompositeImplicitAutograd, native_kernel("adaptive_avg_pool2d_symint", ops.adaptive_avg_pool2d))
+ops.dropout.register(DispatchKey.CompositeImplicitAutograd, native_kernel("dropout", ops.dropout))
+ops.dropout_.register(DispatchKey.CompositeImplicitAutograd, native_kernel("dropout_", ops.dropout_))

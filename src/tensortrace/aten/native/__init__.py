@@ -16,6 +16,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     cross,
     distributions,
     distributions_sampling,
+    dropout,
     fill,
     histogram,
     identity_ops,

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "bfcb8764a94070293dc2ef3aa9707db2fa51be8a3ae12e4691f576dfb7fe1560"
+INPUTS_SHA256 = "cdc58145edbd0f67d91c8658d5e144113f2bb708bd58c575baaf73c4a1b4abb6"
 
 MODULES: tuple[str, ...] = (
     "functions",

@@ -11218,6 +11218,72 @@ def _adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs__adaptive_avg_pool2d[r.idx][1 if out_used else 0])
 
 
+# ---- dropout -----------------------------------------------------------------------------------
+parser_dropout = PythonArgParser.lazy([
+    'dropout(Tensor input, double p, bool train)',
+])
+
+
+@traced("python", "dispatch_dropout", TORCH_FUNCTIONS_CPP, "dispatch_dropout", legacy="dispatch_dropout")
+def dispatch_dropout_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """dropout(Tensor input, double p, bool train): dropout"""
+    return at.dropout(input=kwargs['input'], p=kwargs['p'], train=kwargs['train'])
+
+
+overloads_dropout = [PythonOverload('dropout(Tensor input, double p, bool train)', ops.dropout, None, False, False, ['input', 'p', 'train'])]
+dispatch_dropout = [dispatch_dropout_0]
+structseqs_dropout = [(return_types.for_schema('dropout', ops.dropout.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_dropout", TORCH_FUNCTIONS_CPP, legacy="THPVariable_dropout")
+def dropout(*args: Any, **kwargs: Any) -> Any:
+    """torch.dropout: THPVariable_dropout"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.dropout",
+                                 {"python_name": "torch.dropout"})
+    self = None
+    r = parser_dropout.parse(args, kwargs)
+    ov = overloads_dropout[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_dropout[r.idx](self, parsed)
+    return wrap_result(result, structseqs_dropout[r.idx][1 if out_used else 0])
+
+
+# ---- dropout_ ----------------------------------------------------------------------------------
+parser_dropout_ = PythonArgParser.lazy([
+    'dropout_(Tensor input, double p, bool train)',
+])
+
+
+@traced("python", "dispatch_dropout_", TORCH_FUNCTIONS_CPP, "dispatch_dropout_", legacy="dispatch_dropout_")
+def dispatch_dropout__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """dropout_(Tensor input, double p, bool train): dropout_"""
+    return at.dropout_(self=kwargs['self'], p=kwargs['p'], train=kwargs['train'])
+
+
+overloads_dropout_ = [PythonOverload('dropout_(Tensor input, double p, bool train)', ops.dropout_, None, False, False, ['self', 'p', 'train'])]
+dispatch_dropout_ = [dispatch_dropout__0]
+structseqs_dropout_ = [(return_types.for_schema('dropout_', ops.dropout_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_dropout_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_dropout_")
+def dropout_(*args: Any, **kwargs: Any) -> Any:
+    """torch.dropout_: THPVariable_dropout_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.dropout_",
+                                 {"python_name": "torch.dropout_"})
+    self = None
+    r = parser_dropout_.parse(args, kwargs)
+    ov = overloads_dropout_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_dropout_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_dropout_[r.idx][1 if out_used else 0])
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -11504,6 +11570,8 @@ FUNCTIONS: dict[str, Any] = {
     "conv2d": conv2d,
     "max_pool2d": max_pool2d,
     "_adaptive_avg_pool2d": _adaptive_avg_pool2d,
+    "dropout": dropout,
+    "dropout_": dropout_,
 }
 
 # torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package
@@ -11793,4 +11861,6 @@ __all__ = [
     "conv2d",
     "max_pool2d",
     "_adaptive_avg_pool2d",
+    "dropout",
+    "dropout_",
 ]
