@@ -516,3 +516,15 @@ def log_sigmoid_backward(grad: Tensor, self: Tensor, buffer: Tensor) -> Tensor:
 threshold_backward = at.threshold_backward  # noqa: F811
 sigmoid_backward = at.sigmoid_backward  # noqa: F811
 tanh_backward = at.tanh_backward  # noqa: F811
+
+
+def conv_bias_sizes(weight: Tensor) -> list[int]:
+    """bias->sym_sizes() of convolution's formula: a defined bias has one entry per output
+    channel (weight's first dim), which is all convolution_backward reads of it."""
+    return [weight.size(0)]
+
+
+def max_pool_double_backward(grad: Tensor, indices: Tensor, dim: int) -> Tensor:
+    """FunctionsManual.cpp: gather grad at the argmax of each window (flattened spatial dims)."""
+    size = list(indices.sizes())[:indices.dim() - dim] + [-1]
+    return grad.view(size).gather(-1, indices.view(size)).view(list(indices.sizes()))

@@ -406,6 +406,8 @@ class PythonArgs:
         param = self.signature.params[i]
         if obj is None:  # absent: the signature's default (dim=[-2,-1]), else empty
             default = param.default_value()
+            if isinstance(default, int) and not isinstance(default, bool) and param.size:
+                return [default] * param.size  # `SymInt[2] stride=1` is [1, 1]
             return list(default) if isinstance(default, list) else []
         if not isinstance(obj, (tuple, list)):
             value = int(obj)

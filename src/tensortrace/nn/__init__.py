@@ -7,11 +7,16 @@ traces down through the binding, dispatcher, autograd and kernels like any other
 
 from tensortrace.nn import functional, init
 from tensortrace.nn.modules import (
+    AdaptiveAvgPool2d,
+    AvgPool2d,
     BCEWithLogitsLoss,
+    Conv2d,
     CrossEntropyLoss,
+    Dropout,
     Flatten,
     Identity,
     Linear,
+    MaxPool2d,
     Module,
     MSELoss,
     NLLLoss,
@@ -23,6 +28,7 @@ from tensortrace.nn.modules import (
 )
 from tensortrace.nn.parameter import Parameter
 
-__all__ = ["BCEWithLogitsLoss", "CrossEntropyLoss", "Flatten", "Identity", "Linear", "MSELoss",
-           "Module", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh",
+__all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "BCEWithLogitsLoss", "Conv2d", "CrossEntropyLoss",
+           "Dropout", "Flatten", "Identity", "Linear", "MSELoss", "MaxPool2d", "Module",
+           "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh",
            "functional", "init"]

@@ -116,3 +116,56 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
                          f"({input.size()})")
     return torch.binary_cross_entropy_with_logits(input, target, weight, pos_weight,
                                                   reduction_enum)
+
+
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
+           padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+    """torch.conv2d (aten::conv2d > aten::convolution > aten::_convolution)."""
+    return torch.conv2d(input, weight, bias, stride, padding, dilation, groups)
+
+
+def max_pool2d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
+                            padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False,
+                            return_indices: bool = False) -> tuple[Tensor, Tensor]:
+    if stride is None:
+        stride = []
+    return torch._C._nn.max_pool2d_with_indices(input, kernel_size, stride, padding, dilation,
+                                                ceil_mode)
+
+
+def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+               dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
+    """torch's boolean_dispatch: the values (torch.max_pool2d), or (values, indices)."""
+    if return_indices:
+        return max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    if stride is None:
+        stride = []
+    return torch.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+               ceil_mode: bool = False, count_include_pad: bool = True,
+               divisor_override: int | None = None) -> Tensor:
+    return torch._C._nn.avg_pool2d(input, kernel_size, [] if stride is None else stride,
+                                   padding, ceil_mode, count_include_pad, divisor_override)
+
+
+def _list_with_default(out_size: Any, defaults: list[int]) -> Any:
+    if isinstance(out_size, int):
+        return out_size
+    if len(defaults) <= len(out_size):
+        raise ValueError(f"Input dimension should be at least {len(out_size) + 1}")
+    return [v if v is not None else d
+            for v, d in zip(out_size, defaults[-len(out_size):], strict=False)]
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
+    _output_size = _list_with_default(output_size, list(input.size()))
+    return torch._C._nn.adaptive_avg_pool2d(input, _output_size)
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True,
+            inplace: bool = False) -> Tensor:
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    return torch.dropout_(input, p, training) if inplace else torch.dropout(input, p, training)

@@ -4243,6 +4243,189 @@ def count_nonzero(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_convolution = [(ops.convolution, Binder(ops.convolution.schema))]
+
+
+@traced("dispatch", "at::convolution", FUNCTIONS_H, "at::convolution",
+        legacy="at::convolution (Functions.h)")
+def convolution(*args: Any, **kwargs: Any) -> Any:
+    """at::convolution, overloads:
+    convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor
+    """
+    op, full = select_overload(_ov_convolution, args, kwargs, "at::convolution")
+    return op.call(*full)
+
+
+_ov_convolution_backward = [(ops.convolution_backward, Binder(ops.convolution_backward.schema))]
+
+
+@traced("dispatch", "at::convolution_backward", FUNCTIONS_H, "at::convolution_backward",
+        legacy="at::convolution_backward (Functions.h)")
+def convolution_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::convolution_backward, overloads:
+    convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_convolution_backward, args, kwargs, "at::convolution_backward")
+    return op.call(*full)
+
+
+_ov__convolution = [(ops._convolution, Binder(ops._convolution.schema))]
+
+
+@traced("dispatch", "at::_convolution", FUNCTIONS_H, "at::_convolution",
+        legacy="at::_convolution (Functions.h)")
+def _convolution(*args: Any, **kwargs: Any) -> Any:
+    """at::_convolution, overloads:
+    _convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32) -> Tensor
+    """
+    op, full = select_overload(_ov__convolution, args, kwargs, "at::_convolution")
+    return op.call(*full)
+
+
+_ov_conv2d = [(ops.conv2d, Binder(ops.conv2d.schema)), (ops.conv2d_padding, Binder(ops.conv2d_padding.schema))]
+
+
+@traced("dispatch", "at::conv2d", FUNCTIONS_H, "at::conv2d",
+        legacy="at::conv2d (Functions.h)")
+def conv2d(*args: Any, **kwargs: Any) -> Any:
+    """at::conv2d, overloads:
+    conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor
+    conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] dilation=1, SymInt groups=1) -> Tensor
+    """
+    op, full = select_overload(_ov_conv2d, args, kwargs, "at::conv2d")
+    return op.call(*full)
+
+
+_ov_max_pool2d = [(ops.max_pool2d, Binder(ops.max_pool2d.schema))]
+
+
+@traced("dispatch", "at::max_pool2d", FUNCTIONS_H, "at::max_pool2d",
+        legacy="at::max_pool2d (Functions.h)")
+def max_pool2d(*args: Any, **kwargs: Any) -> Any:
+    """at::max_pool2d, overloads:
+    max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor
+    """
+    op, full = select_overload(_ov_max_pool2d, args, kwargs, "at::max_pool2d")
+    return op.call(*full)
+
+
+_ov_max_pool2d_with_indices = [(ops.max_pool2d_with_indices, Binder(ops.max_pool2d_with_indices.schema))]
+
+
+@traced("dispatch", "at::max_pool2d_with_indices", FUNCTIONS_H, "at::max_pool2d_with_indices",
+        legacy="at::max_pool2d_with_indices (Functions.h)")
+def max_pool2d_with_indices(*args: Any, **kwargs: Any) -> Any:
+    """at::max_pool2d_with_indices, overloads:
+    max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_max_pool2d_with_indices, args, kwargs, "at::max_pool2d_with_indices")
+    return op.call(*full)
+
+
+_ov_max_pool2d_with_indices_backward = [(ops.max_pool2d_with_indices_backward, Binder(ops.max_pool2d_with_indices_backward.schema))]
+
+
+@traced("dispatch", "at::max_pool2d_with_indices_backward", FUNCTIONS_H, "at::max_pool2d_with_indices_backward",
+        legacy="at::max_pool2d_with_indices_backward (Functions.h)")
+def max_pool2d_with_indices_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::max_pool2d_with_indices_backward, overloads:
+    max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor
+    """
+    op, full = select_overload(_ov_max_pool2d_with_indices_backward, args, kwargs, "at::max_pool2d_with_indices_backward")
+    return op.call(*full)
+
+
+_ov_avg_pool2d = [(ops.avg_pool2d, Binder(ops.avg_pool2d.schema))]
+
+
+@traced("dispatch", "at::avg_pool2d", FUNCTIONS_H, "at::avg_pool2d",
+        legacy="at::avg_pool2d (Functions.h)")
+def avg_pool2d(*args: Any, **kwargs: Any) -> Any:
+    """at::avg_pool2d, overloads:
+    avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor
+    """
+    op, full = select_overload(_ov_avg_pool2d, args, kwargs, "at::avg_pool2d")
+    return op.call(*full)
+
+
+_ov_avg_pool2d_backward = [(ops.avg_pool2d_backward, Binder(ops.avg_pool2d_backward.schema))]
+
+
+@traced("dispatch", "at::avg_pool2d_backward", FUNCTIONS_H, "at::avg_pool2d_backward",
+        legacy="at::avg_pool2d_backward (Functions.h)")
+def avg_pool2d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::avg_pool2d_backward, overloads:
+    avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor
+    """
+    op, full = select_overload(_ov_avg_pool2d_backward, args, kwargs, "at::avg_pool2d_backward")
+    return op.call(*full)
+
+
+_ov_adaptive_avg_pool2d = [(ops.adaptive_avg_pool2d, Binder(ops.adaptive_avg_pool2d.schema))]
+
+
+@traced("dispatch", "at::adaptive_avg_pool2d", FUNCTIONS_H, "at::adaptive_avg_pool2d",
+        legacy="at::adaptive_avg_pool2d (Functions.h)")
+def adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
+    """at::adaptive_avg_pool2d, overloads:
+    adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor
+    """
+    op, full = select_overload(_ov_adaptive_avg_pool2d, args, kwargs, "at::adaptive_avg_pool2d")
+    return op.call(*full)
+
+
+_ov__adaptive_avg_pool2d = [(ops._adaptive_avg_pool2d, Binder(ops._adaptive_avg_pool2d.schema))]
+
+
+@traced("dispatch", "at::_adaptive_avg_pool2d", FUNCTIONS_H, "at::_adaptive_avg_pool2d",
+        legacy="at::_adaptive_avg_pool2d (Functions.h)")
+def _adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
+    """at::_adaptive_avg_pool2d, overloads:
+    _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor
+    """
+    op, full = select_overload(_ov__adaptive_avg_pool2d, args, kwargs, "at::_adaptive_avg_pool2d")
+    return op.call(*full)
+
+
+_ov__adaptive_avg_pool2d_backward = [(ops._adaptive_avg_pool2d_backward, Binder(ops._adaptive_avg_pool2d_backward.schema))]
+
+
+@traced("dispatch", "at::_adaptive_avg_pool2d_backward", FUNCTIONS_H, "at::_adaptive_avg_pool2d_backward",
+        legacy="at::_adaptive_avg_pool2d_backward (Functions.h)")
+def _adaptive_avg_pool2d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::_adaptive_avg_pool2d_backward, overloads:
+    _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov__adaptive_avg_pool2d_backward, args, kwargs, "at::_adaptive_avg_pool2d_backward")
+    return op.call(*full)
+
+
+_ov_dropout = [(ops.dropout, Binder(ops.dropout.schema))]
+
+
+@traced("dispatch", "at::dropout", FUNCTIONS_H, "at::dropout",
+        legacy="at::dropout (Functions.h)")
+def dropout(*args: Any, **kwargs: Any) -> Any:
+    """at::dropout, overloads:
+    dropout(Tensor input, float p, bool train) -> Tensor
+    """
+    op, full = select_overload(_ov_dropout, args, kwargs, "at::dropout")
+    return op.call(*full)
+
+
+_ov_dropout_ = [(ops.dropout_, Binder(ops.dropout_.schema))]
+
+
+@traced("dispatch", "at::dropout_", FUNCTIONS_H, "at::dropout_",
+        legacy="at::dropout_ (Functions.h)")
+def dropout_(*args: Any, **kwargs: Any) -> Any:
+    """at::dropout_, overloads:
+    dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_dropout_, args, kwargs, "at::dropout_")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -4550,4 +4733,18 @@ FUNCTIONS: dict[str, Any] = {
     "tril_indices": tril_indices,
     "triu_indices": triu_indices,
     "count_nonzero": count_nonzero,
+    "convolution": convolution,
+    "convolution_backward": convolution_backward,
+    "_convolution": _convolution,
+    "conv2d": conv2d,
+    "max_pool2d": max_pool2d,
+    "max_pool2d_with_indices": max_pool2d_with_indices,
+    "max_pool2d_with_indices_backward": max_pool2d_with_indices_backward,
+    "avg_pool2d": avg_pool2d,
+    "avg_pool2d_backward": avg_pool2d_backward,
+    "adaptive_avg_pool2d": adaptive_avg_pool2d,
+    "_adaptive_avg_pool2d": _adaptive_avg_pool2d,
+    "_adaptive_avg_pool2d_backward": _adaptive_avg_pool2d_backward,
+    "dropout": dropout,
+    "dropout_": dropout_,
 }

@@ -49,6 +49,10 @@ _T31 = Type('str')  # str
 _T32 = Type('int', is_list=True, list_size=1)  # int[1]
 _T33 = Type('float', is_list=True, optional=True)  # float[]?
 _T34 = Type('SymInt', is_list=True, list_size=1)  # SymInt[1]
+_T35 = Type('SymInt', is_list=True, optional=True)  # SymInt[]?
+_T36 = Type('bool', is_list=True, list_size=3)  # bool[3]
+_T37 = Type('SymInt', is_list=True, list_size=2)  # SymInt[2]
+_T38 = Type('int', is_list=True, list_size=2)  # int[2]
 
 empty_memory_format = _register(
     FunctionSchema('empty', 'memory_format', (Argument('size', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
@@ -2036,6 +2040,51 @@ count_nonzero_dim_IntList = _register(
 count_nonzero = _register(
     FunctionSchema('count_nonzero', '', (Argument('self', _T6, None, False), Argument('dim', _T17, 'None', False),), (_T6,), ()),
     {'func': 'count_nonzero(Tensor self, int? dim=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'count_nonzero'}}})
+convolution = _register(
+    FunctionSchema('convolution', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T26, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False),), (_T6,), ()),
+    {'func': 'convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'convolution'}}})
+convolution_backward = _register(
+    FunctionSchema('convolution_backward', '', (Argument('grad_output', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias_sizes', _T35, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('output_mask', _T36, None, False),), (_T6, _T6, _T6,), ()),
+    {'func': 'convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CompositeExplicitAutograd': 'convolution_backward'}}})
+_convolution = _register(
+    FunctionSchema('_convolution', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T26, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('benchmark', _T16, None, False), Argument('deterministic', _T16, None, False), Argument('cudnn_enabled', _T16, None, False), Argument('allow_tf32', _T16, None, False),), (_T6,), ()),
+    {'func': '_convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': '_convolution'}}})
+conv2d = _register(
+    FunctionSchema('conv2d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T26, 'None', False), Argument('stride', _T37, '1', False), Argument('padding', _T37, '0', False), Argument('dilation', _T37, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
+    {'func': 'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'conv2d_symint'}}})
+conv2d_padding = _register(
+    FunctionSchema('conv2d', 'padding', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T26, 'None', False), Argument('stride', _T37, '1', False), Argument('padding', _T31, '"valid"', False), Argument('dilation', _T37, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
+    {'func': 'conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] dilation=1, SymInt groups=1) -> Tensor', **{'cpp_no_default_args': ['bias', 'stride', 'padding'], 'dispatch': {'CompositeImplicitAutograd': 'conv2d_padding_symint'}}})
+max_pool2d = _register(
+    FunctionSchema('max_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T38, None, False), Argument('stride', _T38, '[]', False), Argument('padding', _T38, '0', False), Argument('dilation', _T38, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'max_pool2d'}}})
+max_pool2d_with_indices = _register(
+    FunctionSchema('max_pool2d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T38, None, False), Argument('stride', _T38, '[]', False), Argument('padding', _T38, '0', False), Argument('dilation', _T38, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
+    {'func': 'max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'max_pool2d_with_indices'}}})
+max_pool2d_with_indices_backward = _register(
+    FunctionSchema('max_pool2d_with_indices_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T38, None, False), Argument('stride', _T38, None, False), Argument('padding', _T38, None, False), Argument('dilation', _T38, None, False), Argument('ceil_mode', _T16, None, False), Argument('indices', _T6, None, False),), (_T6,), ()),
+    {'func': 'max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'max_pool2d_with_indices_backward'}}})
+avg_pool2d = _register(
+    FunctionSchema('avg_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T38, None, False), Argument('stride', _T38, '[]', False), Argument('padding', _T38, '0', False), Argument('ceil_mode', _T16, 'False', False), Argument('count_include_pad', _T16, 'True', False), Argument('divisor_override', _T17, 'None', False),), (_T6,), ()),
+    {'func': 'avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'avg_pool2d'}}})
+avg_pool2d_backward = _register(
+    FunctionSchema('avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T38, None, False), Argument('stride', _T38, None, False), Argument('padding', _T38, None, False), Argument('ceil_mode', _T16, None, False), Argument('count_include_pad', _T16, None, False), Argument('divisor_override', _T17, None, False),), (_T6,), ()),
+    {'func': 'avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'avg_pool2d_backward'}}})
+adaptive_avg_pool2d = _register(
+    FunctionSchema('adaptive_avg_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T37, None, False),), (_T6,), ()),
+    {'func': 'adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'adaptive_avg_pool2d_symint'}}})
+_adaptive_avg_pool2d = _register(
+    FunctionSchema('_adaptive_avg_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T37, None, False),), (_T6,), ()),
+    {'func': '_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor', **{'dispatch': {'CPU, CUDA': 'adaptive_avg_pool2d_cpu'}}})
+_adaptive_avg_pool2d_backward = _register(
+    FunctionSchema('_adaptive_avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': '_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'adaptive_avg_pool2d_backward_cpu'}}})
+dropout = _register(
+    FunctionSchema('dropout', '', (Argument('input', _T6, None, False), Argument('p', _T9, None, False), Argument('train', _T16, None, False),), (_T6,), ()),
+    {'func': 'dropout(Tensor input, float p, bool train) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'dropout'}}})
+dropout_ = _register(
+    FunctionSchema('dropout_', '', (Argument('self', _T8, None, False), Argument('p', _T9, None, False), Argument('train', _T16, None, False),), (_T8,), ()),
+    {'func': 'dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'dropout_'}}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -2701,4 +2750,19 @@ OPERATORS: list[OperatorHandle] = [
     triu_indices,
     count_nonzero_dim_IntList,
     count_nonzero,
+    convolution,
+    convolution_backward,
+    _convolution,
+    conv2d,
+    conv2d_padding,
+    max_pool2d,
+    max_pool2d_with_indices,
+    max_pool2d_with_indices_backward,
+    avg_pool2d,
+    avg_pool2d_backward,
+    adaptive_avg_pool2d,
+    _adaptive_avg_pool2d,
+    _adaptive_avg_pool2d_backward,
+    dropout,
+    dropout_,
 ]

@@ -163,3 +163,6 @@ ops.masked_scatter.register(DispatchKey.CompositeExplicitAutograd, native_kernel
 ops.logsumexp.register(DispatchKey.CompositeExplicitAutograd, native_kernel("logsumexp", ops.logsumexp))
 ops.allclose.register(DispatchKey.CompositeExplicitAutograd, native_kernel("allclose", ops.allclose))
 ops.count_nonzero.register(DispatchKey.CompositeExplicitAutograd, native_kernel("count_nonzero", ops.count_nonzero))
+ops.convolution.register(DispatchKey.CompositeExplicitAutograd, native_kernel("convolution", ops.convolution))
+ops.convolution_backward.register(DispatchKey.CompositeExplicitAutograd, native_kernel("convolution_backward", ops.convolution_backward))
+ops._convolution.register(DispatchKey.CompositeExplicitAutograd, native_kernel("_convolution", ops._convolution))

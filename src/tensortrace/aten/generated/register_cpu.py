@@ -146,6 +146,12 @@ ops.repeat_interleave_Tensor.register(DispatchKey.CPU, native_kernel("repeat_int
 ops.tril_indices.register(DispatchKey.CPU, native_kernel("tril_indices_cpu", ops.tril_indices))
 ops.triu_indices.register(DispatchKey.CPU, native_kernel("triu_indices_cpu", ops.triu_indices))
 ops.count_nonzero_dim_IntList.register(DispatchKey.CPU, native_kernel("count_nonzero", ops.count_nonzero_dim_IntList))
+ops.max_pool2d_with_indices.register(DispatchKey.CPU, native_kernel("max_pool2d_with_indices", ops.max_pool2d_with_indices))
+ops.max_pool2d_with_indices_backward.register(DispatchKey.CPU, native_kernel("max_pool2d_with_indices_backward", ops.max_pool2d_with_indices_backward))
+ops.avg_pool2d.register(DispatchKey.CPU, native_kernel("avg_pool2d", ops.avg_pool2d))
+ops.avg_pool2d_backward.register(DispatchKey.CPU, native_kernel("avg_pool2d_backward", ops.avg_pool2d_backward))
+ops._adaptive_avg_pool2d.register(DispatchKey.CPU, native_kernel("adaptive_avg_pool2d_cpu", ops._adaptive_avg_pool2d))
+ops._adaptive_avg_pool2d_backward.register(DispatchKey.CPU, native_kernel("adaptive_avg_pool2d_backward_cpu", ops._adaptive_avg_pool2d_backward))
 
 
 # ---- structured: add.out (meta: add.Tensor, impl: ufunc_add_CPU) --------------------

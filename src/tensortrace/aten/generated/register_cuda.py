@@ -148,6 +148,12 @@ ops.repeat_interleave_Tensor.register(DispatchKey.CUDA, native_kernel("repeat_in
 ops.tril_indices.register(DispatchKey.CUDA, native_kernel("tril_indices_cuda", ops.tril_indices))
 ops.triu_indices.register(DispatchKey.CUDA, native_kernel("triu_indices_cuda", ops.triu_indices))
 ops.count_nonzero_dim_IntList.register(DispatchKey.CUDA, native_kernel("count_nonzero_cuda", ops.count_nonzero_dim_IntList))
+ops.max_pool2d_with_indices.register(DispatchKey.CUDA, native_kernel("max_pool2d_with_indices", ops.max_pool2d_with_indices))
+ops.max_pool2d_with_indices_backward.register(DispatchKey.CUDA, native_kernel("max_pool2d_with_indices_backward", ops.max_pool2d_with_indices_backward, ((0, 'grad_output'), (1, 'self'), (7, 'indices'))))
+ops.avg_pool2d.register(DispatchKey.CUDA, native_kernel("avg_pool2d", ops.avg_pool2d))
+ops.avg_pool2d_backward.register(DispatchKey.CUDA, native_kernel("avg_pool2d_backward", ops.avg_pool2d_backward, ((0, 'grad_output'), (1, 'self'))))
+ops._adaptive_avg_pool2d.register(DispatchKey.CUDA, native_kernel("adaptive_avg_pool2d_cpu", ops._adaptive_avg_pool2d))
+ops._adaptive_avg_pool2d_backward.register(DispatchKey.CUDA, native_kernel("adaptive_avg_pool2d_backward_cpu", ops._adaptive_avg_pool2d_backward, ((0, 'grad_output'), (1, 'self'))))
 
 
 # ---- structured: add.out (meta: add.Tensor, impl: ufunc_add_CUDA) --------------------

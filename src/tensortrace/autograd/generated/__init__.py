@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "05692c0db194b86ff53594791f804e16c9cd09717736fde9f7414fe8ee751158"
+INPUTS_SHA256 = "cdc58145edbd0f67d91c8658d5e144113f2bb708bd58c575baaf73c4a1b4abb6"
 
 MODULES: tuple[str, ...] = (
     "functions",

@@ -25,6 +25,7 @@ from tensortrace.autograd.functions_manual import (
     clamp_backward,
     clamp_backward_min_max,
     conj,
+    conv_bias_sizes,
     cumsum_backward,
     diagonal_backward,
     div_tensor_other_backward,
@@ -35,6 +36,7 @@ from tensortrace.autograd.functions_manual import (
     index_backward,
     log_sigmoid_backward,
     masked_fill_backward,
+    max_pool_double_backward,
     maybe_multiply,
     mean_backward,
     mm_mat1_backward,
@@ -446,6 +448,160 @@ class CosBackward0(TraceableFunction):
         'cos',
         (Formula(('self',), CosBackward0_self, frozenset(['conj', 'grad', 'self'])),),
         ('self',),
+        {},
+        {})
+
+
+def ConvolutionBackward0_input_weight_bias(v: dict[str, Any]) -> Any:
+    """input, weight, bias: at.convolution_backward(grad, input, weight, conv_bias_sizes(weight), stride, padding, dilation, transposed, output_padding, groups, grad_input_mask) if grad.defined() else (None, None, None)"""
+    return at.convolution_backward(v['grad'], v['input'], v['weight'], conv_bias_sizes(v['weight']), v['stride'], v['padding'], v['dilation'], v['transposed'], v['output_padding'], v['groups'], v['grad_input_mask']) if v['grad'].defined() else (None, None, None)
+
+
+class ConvolutionBackward0(TraceableFunction):
+    """convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'convolution',
+        (Formula(('input', 'weight', 'bias'), ConvolutionBackward0_input_weight_bias, frozenset(['at', 'conv_bias_sizes', 'dilation', 'grad', 'grad_input_mask', 'groups', 'input', 'output_padding', 'padding', 'stride', 'transposed', 'weight'])),),
+        ('input', 'weight', 'bias'),
+        {},
+        {})
+
+
+def ConvolutionBackward1_input_weight_bias(v: dict[str, Any]) -> Any:
+    """input, weight, bias: at.convolution_backward(grad, input, weight, conv_bias_sizes(weight), stride, padding, dilation, transposed, output_padding, groups, grad_input_mask) if grad.defined() else (None, None, None)"""
+    return at.convolution_backward(v['grad'], v['input'], v['weight'], conv_bias_sizes(v['weight']), v['stride'], v['padding'], v['dilation'], v['transposed'], v['output_padding'], v['groups'], v['grad_input_mask']) if v['grad'].defined() else (None, None, None)
+
+
+class ConvolutionBackward1(TraceableFunction):
+    """_convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_convolution',
+        (Formula(('input', 'weight', 'bias'), ConvolutionBackward1_input_weight_bias, frozenset(['at', 'conv_bias_sizes', 'dilation', 'grad', 'grad_input_mask', 'groups', 'input', 'output_padding', 'padding', 'stride', 'transposed', 'weight'])),),
+        ('input', 'weight', 'bias'),
+        {},
+        {})
+
+
+def MaxPool2DWithIndicesBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1)"""
+    return at.max_pool2d_with_indices_backward(v['grad'], v['self'], v['kernel_size'], v['stride'], v['padding'], v['dilation'], v['ceil_mode'], v['result1'])
+
+
+class MaxPool2DWithIndicesBackward0(TraceableFunction):
+    """max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'max_pool2d_with_indices',
+        (Formula(('self',), MaxPool2DWithIndicesBackward0_self, frozenset(['at', 'ceil_mode', 'dilation', 'grad', 'kernel_size', 'padding', 'result1', 'self', 'stride'])),),
+        ('self',),
+        {},
+        {})
+
+
+def MaxPool2DWithIndicesBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: max_pool_double_backward(grad, indices, 2)"""
+    return max_pool_double_backward(v['grad'], v['indices'], 2)
+
+
+def MaxPool2DWithIndicesBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(self)"""
+    return at.zeros_like(v['self'])
+
+
+class MaxPool2DWithIndicesBackwardBackward0(TraceableFunction):
+    """max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'max_pool2d_with_indices_backward',
+        (Formula(('grad_output',), MaxPool2DWithIndicesBackwardBackward0_grad_output, frozenset(['grad', 'indices', 'max_pool_double_backward'])),
+         Formula(('self',), MaxPool2DWithIndicesBackwardBackward0_self, frozenset(['at', 'self'])),),
+        ('grad_output', 'self'),
+        {},
+        {})
+
+
+def AvgPool2DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)"""
+    return at.avg_pool2d_backward(v['grad'], v['self'], v['kernel_size'], v['stride'], v['padding'], v['ceil_mode'], v['count_include_pad'], v['divisor_override'])
+
+
+class AvgPool2DBackward0(TraceableFunction):
+    """avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'avg_pool2d',
+        (Formula(('self',), AvgPool2DBackward0_self, frozenset(['at', 'ceil_mode', 'count_include_pad', 'divisor_override', 'grad', 'kernel_size', 'padding', 'self', 'stride'])),),
+        ('self',),
+        {},
+        {})
+
+
+def AvgPool2DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)"""
+    return at.avg_pool2d(v['grad'], v['kernel_size'], v['stride'], v['padding'], v['ceil_mode'], v['count_include_pad'], v['divisor_override'])
+
+
+def AvgPool2DBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(self)"""
+    return at.zeros_like(v['self'])
+
+
+class AvgPool2DBackwardBackward0(TraceableFunction):
+    """avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'avg_pool2d_backward',
+        (Formula(('grad_output',), AvgPool2DBackwardBackward0_grad_output, frozenset(['at', 'ceil_mode', 'count_include_pad', 'divisor_override', 'grad', 'kernel_size', 'padding', 'stride'])),
+         Formula(('self',), AvgPool2DBackwardBackward0_self, frozenset(['at', 'self'])),),
+        ('grad_output', 'self'),
+        {},
+        {})
+
+
+def AdaptiveAvgPool2DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at._adaptive_avg_pool2d_backward(grad, self)"""
+    return at._adaptive_avg_pool2d_backward(v['grad'], v['self'])
+
+
+class AdaptiveAvgPool2DBackward0(TraceableFunction):
+    """_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_adaptive_avg_pool2d',
+        (Formula(('self',), AdaptiveAvgPool2DBackward0_self, frozenset(['at', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def AdaptiveAvgPool2DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at._adaptive_avg_pool2d(grad, [grad_output.size(-2), grad_output.size(-1)])"""
+    return at._adaptive_avg_pool2d(v['grad'], [v['grad_output'].size(-2), v['grad_output'].size(-1)])
+
+
+def AdaptiveAvgPool2DBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(self)"""
+    return at.zeros_like(v['self'])
+
+
+class AdaptiveAvgPool2DBackwardBackward0(TraceableFunction):
+    """_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_adaptive_avg_pool2d_backward',
+        (Formula(('grad_output',), AdaptiveAvgPool2DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'grad_output'])),
+         Formula(('self',), AdaptiveAvgPool2DBackwardBackward0_self, frozenset(['at', 'self'])),),
+        ('grad_output', 'self'),
         {},
         {})
 

@@ -8439,3 +8439,156 @@ def count_nonzero(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.count_nonzero.register(DispatchKey.Autograd, KernelFunction(
     count_nonzero, "torch::autograd::VariableType::count_nonzero", with_keyset=True))
+
+
+_record_convolution = GraphRecording(ops.convolution, AutoDispatchBelowADInplaceOrView, nodes.ConvolutionBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::convolution", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def convolution(ks: DispatchKeySet, *args: Any) -> Any:
+    """convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor: records ConvolutionBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_convolution(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.convolution.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.convolution.register(DispatchKey.Autograd, KernelFunction(
+    convolution, "torch::autograd::VariableType::convolution", with_keyset=True))
+
+
+_record_convolution_backward = GraphRecording(ops.convolution_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::convolution_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def convolution_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_convolution_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.convolution_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.convolution_backward.register(DispatchKey.Autograd, KernelFunction(
+    convolution_backward, "torch::autograd::VariableType::convolution_backward", with_keyset=True))
+
+
+_record__convolution = GraphRecording(ops._convolution, AutoDispatchBelowADInplaceOrView, nodes.ConvolutionBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::_convolution", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _convolution(ks: DispatchKeySet, *args: Any) -> Any:
+    """_convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32) -> Tensor: records ConvolutionBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record__convolution(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._convolution.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._convolution.register(DispatchKey.Autograd, KernelFunction(
+    _convolution, "torch::autograd::VariableType::_convolution", with_keyset=True))
+
+
+_record_max_pool2d_with_indices = GraphRecording(ops.max_pool2d_with_indices, AutoDispatchBelowADInplaceOrView, nodes.MaxPool2DWithIndicesBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::max_pool2d_with_indices", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def max_pool2d_with_indices(ks: DispatchKeySet, *args: Any) -> Any:
+    """max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor): records MaxPool2DWithIndicesBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_max_pool2d_with_indices(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.max_pool2d_with_indices.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.max_pool2d_with_indices.register(DispatchKey.Autograd, KernelFunction(
+    max_pool2d_with_indices, "torch::autograd::VariableType::max_pool2d_with_indices", with_keyset=True))
+
+
+_record_max_pool2d_with_indices_backward = GraphRecording(ops.max_pool2d_with_indices_backward, AutoDispatchBelowADInplaceOrView, nodes.MaxPool2DWithIndicesBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::max_pool2d_with_indices_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def max_pool2d_with_indices_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor: records MaxPool2DWithIndicesBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[7])):
+        return _record_max_pool2d_with_indices_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.max_pool2d_with_indices_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.max_pool2d_with_indices_backward.register(DispatchKey.Autograd, KernelFunction(
+    max_pool2d_with_indices_backward, "torch::autograd::VariableType::max_pool2d_with_indices_backward", with_keyset=True))
+
+
+_record_avg_pool2d = GraphRecording(ops.avg_pool2d, AutoDispatchBelowADInplaceOrView, nodes.AvgPool2DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::avg_pool2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def avg_pool2d(ks: DispatchKeySet, *args: Any) -> Any:
+    """avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor: records AvgPool2DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_avg_pool2d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.avg_pool2d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.avg_pool2d.register(DispatchKey.Autograd, KernelFunction(
+    avg_pool2d, "torch::autograd::VariableType::avg_pool2d", with_keyset=True))
+
+
+_record_avg_pool2d_backward = GraphRecording(ops.avg_pool2d_backward, AutoDispatchBelowADInplaceOrView, nodes.AvgPool2DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::avg_pool2d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def avg_pool2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor: records AvgPool2DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_avg_pool2d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.avg_pool2d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.avg_pool2d_backward.register(DispatchKey.Autograd, KernelFunction(
+    avg_pool2d_backward, "torch::autograd::VariableType::avg_pool2d_backward", with_keyset=True))
+
+
+_record__adaptive_avg_pool2d = GraphRecording(ops._adaptive_avg_pool2d, AutoDispatchBelowADInplaceOrView, nodes.AdaptiveAvgPool2DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_adaptive_avg_pool2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _adaptive_avg_pool2d(ks: DispatchKeySet, *args: Any) -> Any:
+    """_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor: records AdaptiveAvgPool2DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__adaptive_avg_pool2d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._adaptive_avg_pool2d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._adaptive_avg_pool2d.register(DispatchKey.Autograd, KernelFunction(
+    _adaptive_avg_pool2d, "torch::autograd::VariableType::_adaptive_avg_pool2d", with_keyset=True))
+
+
+_record__adaptive_avg_pool2d_backward = GraphRecording(ops._adaptive_avg_pool2d_backward, AutoDispatchBelowADInplaceOrView, nodes.AdaptiveAvgPool2DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_adaptive_avg_pool2d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _adaptive_avg_pool2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor: records AdaptiveAvgPool2DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record__adaptive_avg_pool2d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._adaptive_avg_pool2d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._adaptive_avg_pool2d_backward.register(DispatchKey.Autograd, KernelFunction(
+    _adaptive_avg_pool2d_backward, "torch::autograd::VariableType::_adaptive_avg_pool2d_backward", with_keyset=True))

@@ -253,6 +253,128 @@ def linear(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_linear[r.idx][1 if out_used else 0])
 
 
+# ---- max_pool2d_with_indices -------------------------------------------------------------------
+parser_max_pool2d_with_indices = PythonArgParser.lazy([
+    'max_pool2d_with_indices(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)',
+])
+
+
+@traced("python", "dispatch_max_pool2d_with_indices", TORCH_FUNCTIONS_CPP, "dispatch_max_pool2d_with_indices", legacy="dispatch_max_pool2d_with_indices")
+def dispatch_max_pool2d_with_indices_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """max_pool2d_with_indices(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False): max_pool2d_with_indices"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['kernel_size'] = kwargs['kernel_size']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    if kwargs['ceil_mode'] is not None:
+        call_kwargs['ceil_mode'] = kwargs['ceil_mode']
+    return at.max_pool2d_with_indices(**call_kwargs)
+
+
+overloads_max_pool2d_with_indices = [PythonOverload('max_pool2d_with_indices(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)', ops.max_pool2d_with_indices, None, False, False, ['self', 'kernel_size', 'stride', 'padding', 'dilation', 'ceil_mode'])]
+dispatch_max_pool2d_with_indices = [dispatch_max_pool2d_with_indices_0]
+structseqs_max_pool2d_with_indices = [(return_types.for_schema('max_pool2d_with_indices', ops.max_pool2d_with_indices.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_max_pool2d_with_indices", TORCH_FUNCTIONS_CPP, legacy="THPVariable_max_pool2d_with_indices")
+def max_pool2d_with_indices(*args: Any, **kwargs: Any) -> Any:
+    """torch.max_pool2d_with_indices: THPVariable_max_pool2d_with_indices"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.max_pool2d_with_indices",
+                                 {"python_name": "torch.max_pool2d_with_indices"})
+    self = None
+    r = parser_max_pool2d_with_indices.parse(args, kwargs)
+    ov = overloads_max_pool2d_with_indices[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_max_pool2d_with_indices[r.idx](self, parsed)
+    return wrap_result(result, structseqs_max_pool2d_with_indices[r.idx][1 if out_used else 0])
+
+
+# ---- avg_pool2d --------------------------------------------------------------------------------
+parser_avg_pool2d = PythonArgParser.lazy([
+    'avg_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], IntArrayRef[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int64_t? divisor_override=None)',
+])
+
+
+@traced("python", "dispatch_avg_pool2d", TORCH_FUNCTIONS_CPP, "dispatch_avg_pool2d", legacy="dispatch_avg_pool2d")
+def dispatch_avg_pool2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """avg_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], IntArrayRef[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int64_t? divisor_override=None): avg_pool2d"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['kernel_size'] = kwargs['kernel_size']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['ceil_mode'] is not None:
+        call_kwargs['ceil_mode'] = kwargs['ceil_mode']
+    if kwargs['count_include_pad'] is not None:
+        call_kwargs['count_include_pad'] = kwargs['count_include_pad']
+    call_kwargs['divisor_override'] = kwargs['divisor_override']
+    return at.avg_pool2d(**call_kwargs)
+
+
+overloads_avg_pool2d = [PythonOverload('avg_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], IntArrayRef[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int64_t? divisor_override=None)', ops.avg_pool2d, None, False, False, ['self', 'kernel_size', 'stride', 'padding', 'ceil_mode', 'count_include_pad', 'divisor_override'])]
+dispatch_avg_pool2d = [dispatch_avg_pool2d_0]
+structseqs_avg_pool2d = [(return_types.for_schema('avg_pool2d', ops.avg_pool2d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_avg_pool2d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_avg_pool2d")
+def avg_pool2d(*args: Any, **kwargs: Any) -> Any:
+    """torch.avg_pool2d: THPVariable_avg_pool2d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.avg_pool2d",
+                                 {"python_name": "torch.avg_pool2d"})
+    self = None
+    r = parser_avg_pool2d.parse(args, kwargs)
+    ov = overloads_avg_pool2d[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_avg_pool2d[r.idx](self, parsed)
+    return wrap_result(result, structseqs_avg_pool2d[r.idx][1 if out_used else 0])
+
+
+# ---- adaptive_avg_pool2d -----------------------------------------------------------------------
+parser_adaptive_avg_pool2d = PythonArgParser.lazy([
+    'adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)',
+])
+
+
+@traced("python", "dispatch_adaptive_avg_pool2d", TORCH_FUNCTIONS_CPP, "dispatch_adaptive_avg_pool2d", legacy="dispatch_adaptive_avg_pool2d")
+def dispatch_adaptive_avg_pool2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size): adaptive_avg_pool2d"""
+    return at.adaptive_avg_pool2d(self=kwargs['self'], output_size=kwargs['output_size'])
+
+
+overloads_adaptive_avg_pool2d = [PythonOverload('adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)', ops.adaptive_avg_pool2d, None, False, False, ['self', 'output_size'])]
+dispatch_adaptive_avg_pool2d = [dispatch_adaptive_avg_pool2d_0]
+structseqs_adaptive_avg_pool2d = [(return_types.for_schema('adaptive_avg_pool2d', ops.adaptive_avg_pool2d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_adaptive_avg_pool2d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_adaptive_avg_pool2d")
+def adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
+    """torch.adaptive_avg_pool2d: THPVariable_adaptive_avg_pool2d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.adaptive_avg_pool2d",
+                                 {"python_name": "torch.adaptive_avg_pool2d"})
+    self = None
+    r = parser_adaptive_avg_pool2d.parse(args, kwargs)
+    ov = overloads_adaptive_avg_pool2d[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_adaptive_avg_pool2d[r.idx](self, parsed)
+    return wrap_result(result, structseqs_adaptive_avg_pool2d[r.idx][1 if out_used else 0])
+
+
 FUNCTIONS: dict[str, Any] = {
     "nll_loss": nll_loss,
     "nll_loss_nd": nll_loss_nd,
@@ -260,4 +382,7 @@ FUNCTIONS: dict[str, Any] = {
     "mse_loss": mse_loss,
     "log_sigmoid": log_sigmoid,
     "linear": linear,
+    "max_pool2d_with_indices": max_pool2d_with_indices,
+    "avg_pool2d": avg_pool2d,
+    "adaptive_avg_pool2d": adaptive_avg_pool2d,
 }

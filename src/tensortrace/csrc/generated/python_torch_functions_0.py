@@ -11011,6 +11011,279 @@ def count_nonzero(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_count_nonzero[r.idx][1 if out_used else 0])
 
 
+# ---- convolution -------------------------------------------------------------------------------
+parser_convolution = PythonArgParser.lazy([
+    'convolution(Tensor input, Tensor weight, Tensor? bias, SymIntArrayRef stride, SymIntArrayRef padding, SymIntArrayRef dilation, bool transposed, SymIntArrayRef output_padding, SymInt groups)',
+])
+
+
+@traced("python", "dispatch_convolution", TORCH_FUNCTIONS_CPP, "dispatch_convolution", legacy="dispatch_convolution")
+def dispatch_convolution_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """convolution(Tensor input, Tensor weight, Tensor? bias, SymIntArrayRef stride, SymIntArrayRef padding, SymIntArrayRef dilation, bool transposed, SymIntArrayRef output_padding, SymInt groups): convolution"""
+    return at.convolution(input=kwargs['input'], weight=kwargs['weight'], bias=kwargs['bias'], stride=kwargs['stride'], padding=kwargs['padding'], dilation=kwargs['dilation'], transposed=kwargs['transposed'], output_padding=kwargs['output_padding'], groups=kwargs['groups'])
+
+
+overloads_convolution = [PythonOverload('convolution(Tensor input, Tensor weight, Tensor? bias, SymIntArrayRef stride, SymIntArrayRef padding, SymIntArrayRef dilation, bool transposed, SymIntArrayRef output_padding, SymInt groups)', ops.convolution, None, False, False, ['input', 'weight', 'bias', 'stride', 'padding', 'dilation', 'transposed', 'output_padding', 'groups'])]
+dispatch_convolution = [dispatch_convolution_0]
+structseqs_convolution = [(return_types.for_schema('convolution', ops.convolution.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_convolution", TORCH_FUNCTIONS_CPP, legacy="THPVariable_convolution")
+def convolution(*args: Any, **kwargs: Any) -> Any:
+    """torch.convolution: THPVariable_convolution"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.convolution",
+                                 {"python_name": "torch.convolution"})
+    self = None
+    r = parser_convolution.parse(args, kwargs)
+    ov = overloads_convolution[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_convolution[r.idx](self, parsed)
+    return wrap_result(result, structseqs_convolution[r.idx][1 if out_used else 0])
+
+
+# ---- _convolution ------------------------------------------------------------------------------
+parser__convolution = PythonArgParser.lazy([
+    '_convolution(Tensor input, Tensor weight, Tensor? bias, SymIntArrayRef stride, SymIntArrayRef padding, SymIntArrayRef dilation, bool transposed, SymIntArrayRef output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32)',
+])
+
+
+@traced("python", "dispatch__convolution", TORCH_FUNCTIONS_CPP, "dispatch__convolution", legacy="dispatch__convolution")
+def dispatch__convolution_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_convolution(Tensor input, Tensor weight, Tensor? bias, SymIntArrayRef stride, SymIntArrayRef padding, SymIntArrayRef dilation, bool transposed, SymIntArrayRef output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32): _convolution"""
+    return at._convolution(input=kwargs['input'], weight=kwargs['weight'], bias=kwargs['bias'], stride=kwargs['stride'], padding=kwargs['padding'], dilation=kwargs['dilation'], transposed=kwargs['transposed'], output_padding=kwargs['output_padding'], groups=kwargs['groups'], benchmark=kwargs['benchmark'], deterministic=kwargs['deterministic'], cudnn_enabled=kwargs['cudnn_enabled'], allow_tf32=kwargs['allow_tf32'])
+
+
+overloads__convolution = [PythonOverload('_convolution(Tensor input, Tensor weight, Tensor? bias, SymIntArrayRef stride, SymIntArrayRef padding, SymIntArrayRef dilation, bool transposed, SymIntArrayRef output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32)', ops._convolution, None, False, False, ['input', 'weight', 'bias', 'stride', 'padding', 'dilation', 'transposed', 'output_padding', 'groups', 'benchmark', 'deterministic', 'cudnn_enabled', 'allow_tf32'])]
+dispatch__convolution = [dispatch__convolution_0]
+structseqs__convolution = [(return_types.for_schema('_convolution', ops._convolution.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__convolution", TORCH_FUNCTIONS_CPP, legacy="THPVariable__convolution")
+def _convolution(*args: Any, **kwargs: Any) -> Any:
+    """torch._convolution: THPVariable__convolution"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._convolution",
+                                 {"python_name": "torch._convolution"})
+    self = None
+    r = parser__convolution.parse(args, kwargs)
+    ov = overloads__convolution[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch__convolution[r.idx](self, parsed)
+    return wrap_result(result, structseqs__convolution[r.idx][1 if out_used else 0])
+
+
+# ---- conv2d ------------------------------------------------------------------------------------
+parser_conv2d = PythonArgParser.lazy([
+    'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, SymIntArrayRef[2] padding=0, SymIntArrayRef[2] dilation=1, SymInt groups=1)',
+    'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, str padding="valid", SymIntArrayRef[2] dilation=1, SymInt groups=1)',
+])
+
+
+@traced("python", "dispatch_conv2d", TORCH_FUNCTIONS_CPP, "dispatch_conv2d", legacy="dispatch_conv2d")
+def dispatch_conv2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, SymIntArrayRef[2] padding=0, SymIntArrayRef[2] dilation=1, SymInt groups=1): conv2d"""
+    call_kwargs = {}
+    call_kwargs['input'] = kwargs['input']
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['bias'] = kwargs['bias']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    if kwargs['groups'] is not None:
+        call_kwargs['groups'] = kwargs['groups']
+    return at.conv2d(**call_kwargs)
+
+
+@traced("python", "dispatch_conv2d", TORCH_FUNCTIONS_CPP, "dispatch_conv2d", legacy="dispatch_conv2d")
+def dispatch_conv2d_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, str padding="valid", SymIntArrayRef[2] dilation=1, SymInt groups=1): conv2d.padding"""
+    call_kwargs = {}
+    call_kwargs['input'] = kwargs['input']
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['bias'] = kwargs['bias']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    if kwargs['groups'] is not None:
+        call_kwargs['groups'] = kwargs['groups']
+    return at.conv2d(**call_kwargs)
+
+
+overloads_conv2d = [PythonOverload('conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, SymIntArrayRef[2] padding=0, SymIntArrayRef[2] dilation=1, SymInt groups=1)', ops.conv2d, None, False, False, ['input', 'weight', 'bias', 'stride', 'padding', 'dilation', 'groups']), PythonOverload('conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, str padding="valid", SymIntArrayRef[2] dilation=1, SymInt groups=1)', ops.conv2d_padding, None, False, False, ['input', 'weight', 'bias', 'stride', 'padding', 'dilation', 'groups'])]
+dispatch_conv2d = [dispatch_conv2d_0, dispatch_conv2d_1]
+structseqs_conv2d = [(return_types.for_schema('conv2d', ops.conv2d.schema), None), (return_types.for_schema('conv2d', ops.conv2d_padding.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_conv2d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_conv2d")
+def conv2d(*args: Any, **kwargs: Any) -> Any:
+    """torch.conv2d: THPVariable_conv2d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.conv2d",
+                                 {"python_name": "torch.conv2d"})
+    self = None
+    r = parser_conv2d.parse(args, kwargs)
+    ov = overloads_conv2d[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_conv2d[r.idx](self, parsed)
+    return wrap_result(result, structseqs_conv2d[r.idx][1 if out_used else 0])
+
+
+# ---- max_pool2d --------------------------------------------------------------------------------
+parser_max_pool2d = PythonArgParser.lazy([
+    'max_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)',
+])
+
+
+@traced("python", "dispatch_max_pool2d", TORCH_FUNCTIONS_CPP, "dispatch_max_pool2d", legacy="dispatch_max_pool2d")
+def dispatch_max_pool2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """max_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False): max_pool2d"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['kernel_size'] = kwargs['kernel_size']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    if kwargs['ceil_mode'] is not None:
+        call_kwargs['ceil_mode'] = kwargs['ceil_mode']
+    return at.max_pool2d(**call_kwargs)
+
+
+overloads_max_pool2d = [PythonOverload('max_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)', ops.max_pool2d, None, False, False, ['self', 'kernel_size', 'stride', 'padding', 'dilation', 'ceil_mode'])]
+dispatch_max_pool2d = [dispatch_max_pool2d_0]
+structseqs_max_pool2d = [(return_types.for_schema('max_pool2d', ops.max_pool2d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_max_pool2d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_max_pool2d")
+def max_pool2d(*args: Any, **kwargs: Any) -> Any:
+    """torch.max_pool2d: THPVariable_max_pool2d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.max_pool2d",
+                                 {"python_name": "torch.max_pool2d"})
+    self = None
+    r = parser_max_pool2d.parse(args, kwargs)
+    ov = overloads_max_pool2d[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_max_pool2d[r.idx](self, parsed)
+    return wrap_result(result, structseqs_max_pool2d[r.idx][1 if out_used else 0])
+
+
+# ---- _adaptive_avg_pool2d ----------------------------------------------------------------------
+parser__adaptive_avg_pool2d = PythonArgParser.lazy([
+    '_adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)',
+])
+
+
+@traced("python", "dispatch__adaptive_avg_pool2d", TORCH_FUNCTIONS_CPP, "dispatch__adaptive_avg_pool2d", legacy="dispatch__adaptive_avg_pool2d")
+def dispatch__adaptive_avg_pool2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size): _adaptive_avg_pool2d"""
+    return at._adaptive_avg_pool2d(self=kwargs['self'], output_size=kwargs['output_size'])
+
+
+overloads__adaptive_avg_pool2d = [PythonOverload('_adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)', ops._adaptive_avg_pool2d, None, False, False, ['self', 'output_size'])]
+dispatch__adaptive_avg_pool2d = [dispatch__adaptive_avg_pool2d_0]
+structseqs__adaptive_avg_pool2d = [(return_types.for_schema('_adaptive_avg_pool2d', ops._adaptive_avg_pool2d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__adaptive_avg_pool2d", TORCH_FUNCTIONS_CPP, legacy="THPVariable__adaptive_avg_pool2d")
+def _adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
+    """torch._adaptive_avg_pool2d: THPVariable__adaptive_avg_pool2d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._adaptive_avg_pool2d",
+                                 {"python_name": "torch._adaptive_avg_pool2d"})
+    self = None
+    r = parser__adaptive_avg_pool2d.parse(args, kwargs)
+    ov = overloads__adaptive_avg_pool2d[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch__adaptive_avg_pool2d[r.idx](self, parsed)
+    return wrap_result(result, structseqs__adaptive_avg_pool2d[r.idx][1 if out_used else 0])
+
+
+# ---- dropout -----------------------------------------------------------------------------------
+parser_dropout = PythonArgParser.lazy([
+    'dropout(Tensor input, double p, bool train)',
+])
+
+
+@traced("python", "dispatch_dropout", TORCH_FUNCTIONS_CPP, "dispatch_dropout", legacy="dispatch_dropout")
+def dispatch_dropout_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """dropout(Tensor input, double p, bool train): dropout"""
+    return at.dropout(input=kwargs['input'], p=kwargs['p'], train=kwargs['train'])
+
+
+overloads_dropout = [PythonOverload('dropout(Tensor input, double p, bool train)', ops.dropout, None, False, False, ['input', 'p', 'train'])]
+dispatch_dropout = [dispatch_dropout_0]
+structseqs_dropout = [(return_types.for_schema('dropout', ops.dropout.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_dropout", TORCH_FUNCTIONS_CPP, legacy="THPVariable_dropout")
+def dropout(*args: Any, **kwargs: Any) -> Any:
+    """torch.dropout: THPVariable_dropout"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.dropout",
+                                 {"python_name": "torch.dropout"})
+    self = None
+    r = parser_dropout.parse(args, kwargs)
+    ov = overloads_dropout[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_dropout[r.idx](self, parsed)
+    return wrap_result(result, structseqs_dropout[r.idx][1 if out_used else 0])
+
+
+# ---- dropout_ ----------------------------------------------------------------------------------
+parser_dropout_ = PythonArgParser.lazy([
+    'dropout_(Tensor input, double p, bool train)',
+])
+
+
+@traced("python", "dispatch_dropout_", TORCH_FUNCTIONS_CPP, "dispatch_dropout_", legacy="dispatch_dropout_")
+def dispatch_dropout__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """dropout_(Tensor input, double p, bool train): dropout_"""
+    return at.dropout_(self=kwargs['self'], p=kwargs['p'], train=kwargs['train'])
+
+
+overloads_dropout_ = [PythonOverload('dropout_(Tensor input, double p, bool train)', ops.dropout_, None, False, False, ['self', 'p', 'train'])]
+dispatch_dropout_ = [dispatch_dropout__0]
+structseqs_dropout_ = [(return_types.for_schema('dropout_', ops.dropout_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_dropout_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_dropout_")
+def dropout_(*args: Any, **kwargs: Any) -> Any:
+    """torch.dropout_: THPVariable_dropout_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.dropout_",
+                                 {"python_name": "torch.dropout_"})
+    self = None
+    r = parser_dropout_.parse(args, kwargs)
+    ov = overloads_dropout_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_dropout_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_dropout_[r.idx][1 if out_used else 0])
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -11292,6 +11565,13 @@ FUNCTIONS: dict[str, Any] = {
     "tril_indices": tril_indices,
     "triu_indices": triu_indices,
     "count_nonzero": count_nonzero,
+    "convolution": convolution,
+    "_convolution": _convolution,
+    "conv2d": conv2d,
+    "max_pool2d": max_pool2d,
+    "_adaptive_avg_pool2d": _adaptive_avg_pool2d,
+    "dropout": dropout,
+    "dropout_": dropout_,
 }
 
 # torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package
@@ -11576,4 +11856,11 @@ __all__ = [
     "tril_indices",
     "triu_indices",
     "count_nonzero",
+    "convolution",
+    "_convolution",
+    "conv2d",
+    "max_pool2d",
+    "_adaptive_avg_pool2d",
+    "dropout",
+    "dropout_",
 ]

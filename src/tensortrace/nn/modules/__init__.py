@@ -2,10 +2,14 @@
 
 from tensortrace.nn.modules.activation import ReLU, Sigmoid, Softmax, Tanh
 from tensortrace.nn.modules.container import Sequential
+from tensortrace.nn.modules.conv import Conv2d
+from tensortrace.nn.modules.dropout import Dropout
 from tensortrace.nn.modules.flatten import Flatten
 from tensortrace.nn.modules.linear import Identity, Linear
 from tensortrace.nn.modules.loss import BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
 from tensortrace.nn.modules.module import Module
+from tensortrace.nn.modules.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 
-__all__ = ["BCEWithLogitsLoss", "CrossEntropyLoss", "Flatten", "Identity", "Linear", "MSELoss",
-           "Module", "NLLLoss", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh"]
+__all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "BCEWithLogitsLoss", "Conv2d", "CrossEntropyLoss",
+           "Dropout", "Flatten", "Identity", "Linear", "MSELoss", "MaxPool2d", "Module",
+           "NLLLoss", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh"]

@@ -1,0 +1,94 @@
+"""nn.Conv2d.
+
+Mirrors `torch/nn/modules/conv.py` (_ConvNd and Conv2d, zeros padding mode): the weight
+(out_channels, in_channels // groups, *kernel_size) and bias are made with torch.empty and
+filled by reset_parameters as torch does (kaiming_uniform_ with a=sqrt(5), the bias uniform in
++-1/sqrt(fan_in)), so after manual_seed they are bit-equal to torch's.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import tensortrace as torch
+from tensortrace.nn import functional as F  # noqa: N812
+from tensortrace.nn import init
+from tensortrace.nn.modules.module import Module
+from tensortrace.nn.parameter import Parameter
+
+_VALID_PADDING_STRINGS = {"same", "valid"}
+
+
+def _pair(x: Any) -> tuple[int, ...]:
+    return tuple(x) if isinstance(x, (list, tuple)) else (x, x)
+
+
+class Conv2d(Module):
+    weight: Parameter
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
+                 padding: Any = 0, dilation: Any = 1, groups: int = 1, bias: bool = True,
+                 padding_mode: str = "zeros", device: Any = None, dtype: Any = None) -> None:
+        factory_kwargs = {"device": device, "dtype": dtype}
+        super().__init__()
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise ValueError("out_channels must be divisible by groups")
+        kernel_size_, stride_, dilation_ = _pair(kernel_size), _pair(stride), _pair(dilation)
+        if isinstance(padding, str):
+            if padding not in _VALID_PADDING_STRINGS:
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of "
+                                 f"{_VALID_PADDING_STRINGS}")
+            if padding == "same" and any(s != 1 for s in stride_):
+                raise ValueError("padding='same' is not supported for strided convolutions")
+            padding_: Any = padding
+        else:
+            padding_ = _pair(padding)
+        if padding_mode != "zeros":
+            raise ValueError(f"padding_mode {padding_mode!r} is not implemented in tensortrace "
+                             "(only 'zeros')")
+        self.in_channels = in_channels
+        self.out_channels = out_channels
+        self.kernel_size = kernel_size_
+        self.stride = stride_
+        self.padding = padding_
+        self.dilation = dilation_
+        self.transposed = False
+        self.output_padding = (0, 0)
+        self.groups = groups
+        self.padding_mode = padding_mode
+        self.weight = Parameter(torch.empty((out_channels, in_channels // groups, *kernel_size_),
+                                            **factory_kwargs))
+        if bias:
+            self.bias = Parameter(torch.empty(out_channels, **factory_kwargs))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            if fan_in != 0:
+                bound = 1 / math.sqrt(fan_in)
+                init.uniform_(self.bias, -bound, bound)
+
+    def extra_repr(self) -> str:
+        s = "{in_channels}, {out_channels}, kernel_size={kernel_size}, stride={stride}"
+        if self.padding != (0,) * len(self.padding):
+            s += ", padding={padding}"
+        if self.dilation != (1,) * len(self.dilation):
+            s += ", dilation={dilation}"
+        if self.groups != 1:
+            s += ", groups={groups}"
+        if self.bias is None:
+            s += ", bias=False"
+        return s.format(**self.__dict__)
+
+    def forward(self, input: torch.Tensor) -> torch.Tensor:
+        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding,
+                        self.dilation, self.groups)
