@@ -12,8 +12,11 @@ list. Save and load go straight between these columns and the file's (format.py)
 
 from __future__ import annotations
 
+import sys
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from functools import partial
 from itertools import repeat
 from json import JSONDecoder
 from typing import Any, overload
@@ -27,11 +30,15 @@ _CACHE_SIZE = 512
 
 # json's C scanner called directly (json.loads adds two Python calls and a regex per text);
 # the texts are our own encoder's, one JSON value each
-_scan = JSONDecoder().scan_once
+_scan = JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 def _decode(text: str) -> Any:
     return _scan(text, 0)[0]
+
+
+# an Event from its 9 fields in C (Event._make is a Python function)
+_new_event = partial(tuple.__new__, Event)
 
 
 def _index_typecode(n: int) -> str:
@@ -42,7 +49,7 @@ class EventColumns(Sequence[Event]):
     """The events of a finished (or loaded) trace as parallel columns; read-only."""
 
     __slots__ = ("ph", "strings", "name", "layer", "kind", "ts", "depth", "site", "tid",
-                 "arg", "arg_texts", "_cache")
+                 "arg", "arg_texts", "_cache", "_limit")
 
     def __init__(self, ph: str, strings: list[str], name: Iterable[int], layer: Iterable[int],
                  kind: Iterable[int], ts: Iterable[int], depth: Iterable[int],
@@ -60,6 +67,7 @@ class EventColumns(Sequence[Event]):
         self.arg = array(_index_typecode(len(arg_texts)), arg)  # index into arg_texts
         self.arg_texts = arg_texts  # each distinct args object once, as compact JSON
         self._cache: dict[int, Any] = {}
+        self._limit = _CACHE_SIZE
 
     @classmethod
     def from_events(cls, events: Iterable[Event]) -> EventColumns:
@@ -101,10 +109,21 @@ class EventColumns(Sequence[Event]):
     def _args_of(self, index: int) -> Any:
         value = self._cache.get(index)
         if value is None:
-            if len(self._cache) >= _CACHE_SIZE:
+            if len(self._cache) >= self._limit:
                 self._cache.clear()
             value = self._cache[index] = _decode(self.arg_texts[index])
         return value
+
+    @contextmanager
+    def decoded(self) -> Iterator[None]:
+        """Inside the block, each distinct args object is decoded once and kept (a consumer
+        that walks the events several times, such as the Timeline's build); dropped after."""
+        self._limit = sys.maxsize
+        try:
+            yield
+        finally:
+            self._limit = _CACHE_SIZE
+            self._cache.clear()
 
     @overload
     def __getitem__(self, i: int) -> Event: ...
@@ -134,10 +153,10 @@ class EventColumns(Sequence[Event]):
         s = self.strings.__getitem__
         tid: Iterable[int] = (self.tid[start:stop] if self.tid is not None
                               else repeat(0, stop - start))
-        return map(Event, self.ph[start:stop], map(s, self.name[start:stop]),
-                   map(s, self.layer[start:stop]), self.ts[start:stop], self.depth[start:stop],
-                   self.site[start:stop], map(s, self.kind[start:stop]),
-                   map(self._args_of, self.arg[start:stop]), tid)
+        return map(_new_event, zip(
+            self.ph[start:stop], map(s, self.name[start:stop]), map(s, self.layer[start:stop]),
+            self.ts[start:stop], self.depth[start:stop], self.site[start:stop],
+            map(s, self.kind[start:stop]), map(self._args_of, self.arg[start:stop]), tid))
 
     def tids(self) -> Iterable[int]:
         return self.tid if self.tid is not None else repeat(0, len(self.ph))

@@ -256,7 +256,7 @@ def _rows(rows: Any, n_sites: int) -> list[Event]:
                 bad.within(7)
             raise bad.within("events", i) from None
         if event.ph != INSTANT:  # format 1 rendered its summaries as text
-            event.args = upgrade_value(args)
+            event = event._replace(args=upgrade_value(args))
         events.append(event)
     return events
 
