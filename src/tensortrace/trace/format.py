@@ -337,8 +337,22 @@ def _columns(data: dict[str, Any], n_sites: int) -> EventColumns:
 def _check_nesting(events: EventColumns, columnar: bool) -> None:
     """Every END closes the frame its thread opened last (the Chrome export and the call tree
     pair them); frames left open at the end are allowed (the recording stopped inside them)."""
-    open_frames: dict[int, list[tuple[str, int]]] = {}
     strings = events.strings
+    if events.tid is None and len(set(strings)) == len(strings):  # one thread, no twin strings
+        frames: list[tuple[int, int]] = []  # (name index, site) of each open frame
+        push, pop = frames.append, frames.pop
+        for i, ph, key in zip(range(len(events)), events.ph, zip(events.name, events.site)):
+            if ph == BEGIN:
+                push(key)
+            elif ph == END:
+                if not frames or frames[-1] != key:
+                    top = strings[frames[-1][0]] if frames else None
+                    raise CheckError(f"an end of the open frame {top!r}" if top is not None
+                                     else "a begin before this end", strings[key[0]],
+                                     ["events", "ph", i] if columnar else ["events", i])
+                pop()
+        return
+    open_frames: dict[int, list[tuple[str, int]]] = {}
     for i, (ph, name, site, tid) in enumerate(zip(events.ph, events.name, events.site,
                                                   events.tids())):
         if ph == INSTANT:
