@@ -116,3 +116,31 @@ def test_profiler_view_merges_an_operator_with_its_same_named_only_child() -> No
     assert t.operator_tree()[0][1][0][0] == "aten::sum"  # sum.dim_IntList under sum
     assert t.operator_tree(profiler_view=True) == [
         ("aten::sum", [("aten::as_strided", []), ("aten::fill_", [])])]
+
+
+def test_a_finished_trace_holds_its_events_as_columns(tmp_path: Path) -> None:
+    from tensortrace.trace.columns import EventColumns
+    from tensortrace.trace.events import Event
+
+    with tensortrace.record() as t:
+        assert isinstance(t.events, list)  # while recording: the recorder's list
+        run_source("x = torch.rand(3, 4)\ny = x[0] + 1\ndel y", {"torch": tensortrace})
+    events = t.events
+    assert isinstance(events, EventColumns)
+    listed = list(events)
+    assert all(isinstance(e, Event) for e in listed)
+    assert [events[i] for i in range(len(events))] == listed
+    assert events[-1] == listed[-1] and events[2:7] == listed[2:7]
+    assert events[::3] == listed[::3] and events[5:2] == []
+    with pytest.raises(IndexError):
+        events[len(events)]
+    assert events == Trace(listed, t.sites).events  # equal to a list of the same events
+    # save and load go column to column; each distinct args object is kept once
+    t.save(tmp_path / "t.json")
+    loaded = Trace.load(tmp_path / "t.json")
+    assert isinstance(loaded.events, EventColumns) and list(loaded.events) == listed
+    assert len(loaded.events.arg_texts) < len(listed)
+    assert Trace(listed, t.sites, t.meta, t.values).dumps() == t.dumps()
+    with events.decoded():  # every args object decoded once inside, dropped after
+        assert list(events) == listed
+    assert not events._cache or len(events._cache) <= 512

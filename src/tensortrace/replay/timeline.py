@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 from bisect import bisect_right
 from collections.abc import Iterator
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group, RenderableType
@@ -55,6 +56,7 @@ from tensortrace.replay.state import (
 )
 from tensortrace.replay.tree import LAYER_STYLES
 from tensortrace.trace import Trace, schema
+from tensortrace.trace.columns import EventColumns
 from tensortrace.trace.events import BEGIN, END
 from tensortrace.trace.format import gc_paused
 from tensortrace.trace.schema import (
@@ -107,10 +109,17 @@ class Timeline:
         self.trace = trace.thread_view(thread)
         self.checkpoint_every = checkpoint_every
         # compiled from the thread's own events, so that steps index self.trace
-        with gc_paused():  # millions of acyclic objects: see trace/format.py
-            self.compiled = compile_trace(self.trace)
-            self.code, self.names = derive_code(self.trace, self.compiled)
-            self.nav = build_index(self.trace, self.compiled, self.code)
+        events = self.trace.events
+        # the build walks the events several times: held as columns (columns.py), they are
+        # built once, as a list the build drops when it is done, each args text decoded once
+        decoded = events.decoded() if isinstance(events, EventColumns) else nullcontext()
+        with gc_paused(), decoded:  # millions of acyclic objects: see trace/format.py
+            walked = (self.trace if not isinstance(events, EventColumns) else
+                      Trace(list(events), self.trace.sites, self.trace.meta, self.trace.values))
+            self.compiled = compile_trace(walked)
+            self.code, self.names = derive_code(walked, self.compiled)
+            self.nav = build_index(walked, self.compiled, self.code)
+            del walked
             self._checkpoints = Checkpoints(self.compiled, checkpoint_every)
         self._alloc_steps = [b.alloc_step for b in self.compiled.blocks]  # nondecreasing
 

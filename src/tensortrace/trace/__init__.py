@@ -42,6 +42,7 @@ def record(**meta: Any) -> Iterator[Trace]:
         # the `with` block's own frame: its variables name the tensors that survive
         _record_caller_names(sys._getframe(2))
         recorder.stop(rec)
+        result.compact()  # the recorder's Event list becomes columns (trace/columns.py)
 
 
 def _record_caller_names(caller: FrameType) -> None:

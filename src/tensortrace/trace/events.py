@@ -8,12 +8,14 @@ so that a Trace saves to JSON and loads back unchanged.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from tensortrace.trace.schema import BEGIN, END, INSTANT, LAYERS
 
 __all__ = ["BEGIN", "END", "INSTANT", "LAYERS", "Event", "FrameSite"]
+
+_NO_ARGS: dict[str, Any] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,8 +42,7 @@ class FrameSite:
         }
 
 
-@dataclass(slots=True)
-class Event:
+class Event(NamedTuple):
     """One step of the timeline.
 
     `ph` is BEGIN, END or INSTANT (Chrome's phase letters). Frames carry `site` and their
@@ -50,6 +51,10 @@ class Event:
     them). `depth` is the call depth at the event, on its own thread. `tid` is 0 for the thread
     that opened the trace, else the native id of the thread that ran the event (torch.profiler's
     events carry their thread's id too).
+
+    A named tuple (read-only): a trace's events are held as columns (columns.py) and built on
+    access, and a tuple is built in C (`Event._make`), a dataclass by a Python `__init__`.
+    Treat `args` as read-only too: identical args are shared.
     """
 
     ph: str
@@ -59,7 +64,7 @@ class Event:
     depth: int
     site: int = -1  # index into Trace.sites, for frames
     kind: str = ""
-    args: dict[str, Any] = field(default_factory=dict)
+    args: dict[str, Any] = _NO_ARGS  # shared: never edited
     tid: int = 0
 
     def to_json(self) -> list[Any]:

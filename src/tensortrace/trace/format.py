@@ -17,13 +17,14 @@ per event) still loads, through the same checks, its rendered summaries upgraded
 import gc
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
 from pathlib import Path
 from typing import Any
 
 from tensortrace.trace.checks import CheckError, check_args, check_json, check_sites
+from tensortrace.trace.columns import EventColumns
 from tensortrace.trace.errors import TraceFormatError
 from tensortrace.trace.events import Event, FrameSite
 from tensortrace.trace.legacy import upgrade_value
@@ -60,44 +61,40 @@ else:  # pragma: no cover - a Python without json's C accelerator
         return _encoder.encode(value)
 
 
-Loaded = tuple[list[Event], list[FrameSite], dict[str, Any], dict[int, dict[str, Any]]]
+encode = _encode  # the args' text in EventColumns (columns.py)
+
+Loaded = tuple[EventColumns, list[FrameSite], dict[str, Any], dict[int, dict[str, Any]]]
 
 
-def dumps(events: list[Event], sites: list[FrameSite], meta: dict[str, Any],
+def dumps(events: Sequence[Event], sites: list[FrameSite], meta: dict[str, Any],
           values: dict[int, dict[str, Any]] | None = None) -> str:
     """The version-2 document as compact JSON text."""
     with gc_paused():
-        return _dumps(events, sites, meta, values or {})
+        columns = events if isinstance(events, EventColumns) else EventColumns.from_events(events)
+        return _dumps(columns, sites, meta, values or {})
 
 
-def _dumps(events: list[Event], sites: list[FrameSite], meta: dict[str, Any],
+def _int_list(column: Iterable[int]) -> str:
+    return "[" + ",".join(map(str, column)) + "]"
+
+
+def _dumps(columns: EventColumns, sites: list[FrameSite], meta: dict[str, Any],
            values: dict[int, dict[str, Any]]) -> str:
-    table: dict[str, int] = {}  # args JSON text -> index in arg_table: each written once
-    by_id: dict[int, int] = {}  # a loaded trace shares identical args: encode each once
-    arg_index = []
-    for event in events:
-        index = by_id.get(id(event.args))
-        if index is None:
-            index = by_id[id(event.args)] = table.setdefault(_encode(event.args), len(table))
-        arg_index.append(index)
-    strings: dict[str, int] = {}
-    names = [strings.setdefault(e.name, len(strings)) for e in events]
-    layers = [strings.setdefault(e.layer, len(strings)) for e in events]
-    kinds = [strings.setdefault(e.kind, len(strings)) for e in events]
+    """Straight from the columns: the file's columns are the same arrays, as JSON lists."""
     head = {
         "format": FORMAT, "version": VERSION, "meta": meta,
         "sites": [[s.layer, s.name, s.source, s.symbol, s.legacy] for s in sites],
-        "strings": list(strings),
-    }
-    columns = {
-        "ph": "".join([e.ph for e in events]), "name": names, "layer": layers, "kind": kinds,
-        "ts": [e.ts_ns for e in events], "depth": [e.depth for e in events],
-        "site": [e.site for e in events], "tid": [e.tid for e in events], "args": arg_index,
+        "strings": columns.strings,
     }
     if values:  # Note [Values beside the events]: optional, what tensors held at a step
         head["values"] = {str(step): v for step, v in values.items()}
-    return (_encode(head)[:-1] + ',"events":' + _encode(columns) + ',"arg_table":['
-            + ",".join(table) + "]}")
+    parts = [_encode(head)[:-1], ',"events":{"ph":', _encode(columns.ph)]
+    for key, column in (("name", columns.name), ("layer", columns.layer),
+                        ("kind", columns.kind), ("ts", columns.ts), ("depth", columns.depth),
+                        ("site", columns.site), ("tid", columns.tids()), ("args", columns.arg)):
+        parts += [',"', key, '":', _int_list(column)]
+    parts += ['},"arg_table":[', ",".join(columns.arg_texts), "]}"]
+    return "".join(parts)
 
 
 # ---- reading ------------------------------------------------------------------------------------
@@ -166,7 +163,7 @@ def _from_data(data: Any) -> Loaded:
     _check_meta(meta)
     sites = check_sites(data.get("sites"), version)
     if version == 1:
-        events = _rows(data.get("events"), len(sites))
+        events = EventColumns.from_events(_rows(data.get("events"), len(sites)))
     else:
         events = _columns(data, len(sites))
     _check_nesting(events, version >= 2)
@@ -259,7 +256,7 @@ def _rows(rows: Any, n_sites: int) -> list[Event]:
                 bad.within(7)
             raise bad.within("events", i) from None
         if event.ph != INSTANT:  # format 1 rendered its summaries as text
-            event.args = upgrade_value(args)
+            event = event._replace(args=upgrade_value(args))
         events.append(event)
     return events
 
@@ -281,7 +278,7 @@ def _first(column: Any, bad: Any) -> int:
     return next(i for i, v in enumerate(column) if v == bad)
 
 
-def _columns(data: dict[str, Any], n_sites: int) -> list[Event]:
+def _columns(data: dict[str, Any], n_sites: int) -> EventColumns:
     strings = data.get("strings")
     if type(strings) is not list or not set(map(type, strings)) <= {str}:
         raise CheckError("an array of strings", strings, ["strings"])
@@ -332,23 +329,41 @@ def _columns(data: dict[str, Any], n_sites: int) -> list[Event]:
             check_args(letter, strings[index], table[a])
         except CheckError as bad:
             raise bad.within("arg_table", a) from None
-    text = strings.__getitem__
-    return list(map(Event, ph, map(text, names), map(text, layers), ts, depth, site,
-                    map(text, kinds), map(table.__getitem__, args), tid))
+    # each distinct args object kept as its compact text (columns.py), decoded on access
+    return EventColumns(ph, strings, names, layers, kinds, ts, depth, site,
+                        tid, args, list(map(_encode, table)))
 
 
-def _check_nesting(events: list[Event], columnar: bool) -> None:
+def _check_nesting(events: EventColumns, columnar: bool) -> None:
     """Every END closes the frame its thread opened last (the Chrome export and the call tree
     pair them); frames left open at the end are allowed (the recording stopped inside them)."""
-    open_frames: dict[int, list[Event]] = {}
-    for i, event in enumerate(events):
-        if event.ph == BEGIN:
-            open_frames.setdefault(event.tid, []).append(event)
-        elif event.ph == END:
-            stack = open_frames.get(event.tid)
-            if not stack or stack[-1].name != event.name or stack[-1].site != event.site:
-                opened = stack[-1].name if stack else None
+    strings = events.strings
+    if events.tid is None and len(set(strings)) == len(strings):  # one thread, no twin strings
+        frames: list[tuple[int, int]] = []  # (name index, site) of each open frame
+        push, pop = frames.append, frames.pop
+        for i, ph, key in zip(range(len(events)), events.ph, zip(events.name, events.site)):
+            if ph == BEGIN:
+                push(key)
+            elif ph == END:
+                if not frames or frames[-1] != key:
+                    top = strings[frames[-1][0]] if frames else None
+                    raise CheckError(f"an end of the open frame {top!r}" if top is not None
+                                     else "a begin before this end", strings[key[0]],
+                                     ["events", "ph", i] if columnar else ["events", i])
+                pop()
+        return
+    open_frames: dict[int, list[tuple[str, int]]] = {}
+    for i, (ph, name, site, tid) in enumerate(zip(events.ph, events.name, events.site,
+                                                  events.tids())):
+        if ph == INSTANT:
+            continue
+        if ph == BEGIN:
+            open_frames.setdefault(tid, []).append((strings[name], site))
+        else:
+            stack = open_frames.get(tid)
+            if not stack or stack[-1] != (strings[name], site):
+                opened = stack[-1][0] if stack else None
                 raise CheckError(f"an end of the open frame {opened!r}" if opened is not None
-                                 else "a begin before this end", event.name,
+                                 else "a begin before this end", strings[name],
                                  ["events", "ph", i] if columnar else ["events", i])
             stack.pop()

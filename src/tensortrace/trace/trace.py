@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tensortrace.trace.columns import EventColumns
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
 from tensortrace.trace.schema import ALLOC, FREE, render_value
 
@@ -48,7 +49,9 @@ class FrameNode:
 class Trace:
     """The events of one `tensortrace.record()` block and the sites their frames point to."""
 
-    events: list[Event]
+    # a list while recording (the recorder appends to it); EventColumns once finished or
+    # loaded (columns.py): a read-only Sequence that builds each Event when it is read
+    events: Sequence[Event]
     sites: list[FrameSite]
     meta: dict[str, Any] = field(default_factory=dict)
     # Note [Values beside the events]: step -> what tensors held then, read by the replay
@@ -96,10 +99,14 @@ class Trace:
     # ---- threads (Note [Each thread has its own stack]) ---------------------------------------
     def threads(self) -> list[int]:
         """The threads that ran events: 0 (the tracing thread) first, then native ids."""
+        if isinstance(self.events, EventColumns):
+            return sorted(set(self.events.tids()))
         return sorted({e.tid for e in self.events})
 
     def thread_view(self, tid: int = 0) -> Trace:
         """The events one thread ran, as a trace of their own (this trace if there is one)."""
+        if tid == 0 and isinstance(self.events, EventColumns) and self.events.tid is None:
+            return self
         if all(e.tid == tid for e in self.events):
             return self
         kept = [i for i, e in enumerate(self.events) if e.tid == tid]
@@ -258,3 +265,15 @@ class Trace:
 
     def __len__(self) -> int:
         return len(self.events)
+
+    def compact(self) -> None:
+        """Hold the events as columns (columns.py): done when a recording finishes. A trace
+        whose args are not JSON data (so could not be saved either) keeps its list."""
+        if not isinstance(self.events, EventColumns):
+            from tensortrace.trace.format import gc_paused
+
+            with gc_paused():
+                try:
+                    self.events = EventColumns.from_events(self.events)
+                except (TypeError, ValueError):
+                    pass
