@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "24c1b5a9ef49bd6f1544643875b426bd9a54e9dfc6d12b0dda5d27cdd6039f03"
+INPUTS_SHA256 = "42c1d7e814b550955b9559b70ae2e91aa93a9b5a73e592cd634af6e05b0668e2"
 
 MODULES: tuple[str, ...] = (
     "functions",
