@@ -117,7 +117,10 @@ _SIMPLE_DEFAULTS = (bool, int, float, str)
 
 
 def _local(pname: str) -> str:
-    return pname + "_" if pname in _RESERVED_LOCALS or keyword.iskeyword(pname) else pname
+    """The local variable of a parameter: `from` is `from_`, `A` (linalg) is `a_`."""
+    if pname in _RESERVED_LOCALS or keyword.iskeyword(pname) or not pname.islower():
+        return pname.lower() + "_"
+    return pname
 
 
 def _convert(param: FunctionParameter, i: int, pname: str) -> list[str]:
@@ -161,10 +164,11 @@ def _convert(param: FunctionParameter, i: int, pname: str) -> list[str]:
         return lines + [f"    if {x} is not None:", f"        {x} = float({x})"]
     if t in (ParameterType.BOOL, ParameterType.STRING, ParameterType.PYOBJECT) and simple:
         return [f"    {x} = a[{i}]", *(if_none if default is not None else [])]
-    if t is ParameterType.INT_LIST:
+    if t is ParameterType.INT_LIST:  # (a local of several branches starts as a[i], an Any)
         if default is None:
-            return [f"    {x} = None if a[{i}] is None else r.intlist({i})"]
-        return [f"    {x} = r.intlist({i})"]
+            return [f"    {x} = a[{i}]", f"    if {x} is not None:",
+                    f"        {x} = r.intlist({i})"]
+        return [f"    {x} = a[{i}]", f"    {x} = r.intlist({i})  # None: the default"]
     if t is ParameterType.SCALARTYPE and default is None:
         return [f"    {x} = a[{i}]", f"    if {x} is not None:",
                 f"        {x} = to_scalar_type({x})"]
@@ -226,15 +230,16 @@ def _binding_def(name: str, python_name: str, is_method: bool,
             f'                                 {{"python_name": "{called_as}"}})',
             *check,
             ("    self = args[0].cdata" if is_method else "    self = None"),
-            f"    r = parser_{name}.parse({'args[1:]' if is_method else 'args'}, kwargs)",
-            "    a = r.args",
+            ("    r = " if any(re.search(r"\br\b|\ba\[", line) for line in body) else "    ")
+            + f"parser_{name}.parse({'args[1:]' if is_method else 'args'}, kwargs)",
+            *(["    a = r.args"] if any("a[" in line for line in body) else []),
             *body]
 
 
 _IMPORTS = [
     ("tensortrace.aten", "functions as at"),
-    ("tensortrace.aten.scalar_ops", "wrapped_scalar_tensor"),
     ("tensortrace.aten.generated", "operators as ops"),
+    ("tensortrace.aten.scalar_ops", "wrapped_scalar_tensor"),
     ("tensortrace.autograd.variable", "make_variable"),
     ("tensortrace.c10.local_dispatch_key_set", "AutoDispatchBelowADInplaceOrView"),
     ("tensortrace.csrc", "return_types"),
@@ -255,8 +260,11 @@ def _imports(body: list[str]) -> list[str]:
     for module, names in _IMPORTS:
         used = [n for n in names.split(", ")
                 if re.search(rf"\b{n.split(' as ')[-1]}\b", text)]
-        if used:
-            lines.append(f"from {module} import {', '.join(used)}")
+        line = f"from {module} import {', '.join(used)}"
+        if used and len(line) > 100:  # isort's wrapping, as ruff checks it
+            lines += [f"from {module} import (", *(f"    {n}," for n in used), ")"]
+        elif used:
+            lines.append(line)
     return [*lines, ""]
 
 

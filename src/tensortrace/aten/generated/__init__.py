@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "42c1d7e814b550955b9559b70ae2e91aa93a9b5a73e592cd634af6e05b0668e2"
+INPUTS_SHA256 = "92b2b81117c0ee977b95ccc8084b45532e08c2af986d9c292bab02c5363ee7bc"
 
 MODULES: tuple[str, ...] = (
     "operators",

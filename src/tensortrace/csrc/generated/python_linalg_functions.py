@@ -66,7 +66,9 @@ def linalg_vector_norm(*args: Any, **kwargs: Any) -> Any:
         ord = 2
     elif type(ord) is not float:
         ord = scalar_arg(ord)
-    dim = None if a[2] is None else r.intlist(2)
+    dim = a[2]
+    if dim is not None:
+        dim = r.intlist(2)
     keepdim = a[3]
     if keepdim is None:
         keepdim = False
@@ -136,7 +138,8 @@ def linalg_matrix_norm(*args: Any, **kwargs: Any) -> Any:
         ord = a[1]
         if ord is not None and type(ord) is not float:
             ord = scalar_arg(ord)
-        dim = r.intlist(2)
+        dim = a[2]
+        dim = r.intlist(2)  # None: the default
         keepdim = a[3]
         if keepdim is None:
             keepdim = False
@@ -152,7 +155,8 @@ def linalg_matrix_norm(*args: Any, **kwargs: Any) -> Any:
     ord = a[1]
     if ord is None:
         ord = 'fro'
-    dim = r.intlist(2)
+    dim = a[2]
+    dim = r.intlist(2)  # None: the default
     keepdim = a[3]
     if keepdim is None:
         keepdim = False
@@ -216,7 +220,9 @@ def linalg_norm(*args: Any, **kwargs: Any) -> Any:
         ord = a[1]
         if ord is not None and type(ord) is not float:
             ord = scalar_arg(ord)
-        dim = None if a[2] is None else r.intlist(2)
+        dim = a[2]
+        if dim is not None:
+            dim = r.intlist(2)
         keepdim = a[3]
         if keepdim is None:
             keepdim = False
@@ -230,7 +236,9 @@ def linalg_norm(*args: Any, **kwargs: Any) -> Any:
     if self_ is not None:
         self_ = self_.cdata
     ord = a[1]
-    dim = None if a[2] is None else r.intlist(2)
+    dim = a[2]
+    if dim is not None:
+        dim = r.intlist(2)
     keepdim = a[3]
     if keepdim is None:
         keepdim = False
@@ -266,11 +274,11 @@ def linalg_svdvals(*args: Any, **kwargs: Any) -> Any:
     r = parser_linalg_svdvals.parse(args, kwargs)
     a = r.args
     # linalg_svdvals(Tensor A, *, str? driver=None)
-    A = a[0]
-    if A is not None:
-        A = A.cdata
+    a_ = a[0]
+    if a_ is not None:
+        a_ = a_.cdata
     driver = a[1]
-    result = dispatch_linalg_svdvals_0(self, {'A': A, 'driver': driver})
+    result = dispatch_linalg_svdvals_0(self, {'A': a_, 'driver': driver})
     return THPVariable_Wrap(result)
 
 
@@ -299,10 +307,10 @@ def linalg_det(*args: Any, **kwargs: Any) -> Any:
     r = parser_linalg_det.parse(args, kwargs)
     a = r.args
     # linalg_det(Tensor A)
-    A = a[0]
-    if A is not None:
-        A = A.cdata
-    result = dispatch_linalg_det_0(self, {'A': A})
+    a_ = a[0]
+    if a_ is not None:
+        a_ = a_.cdata
+    result = dispatch_linalg_det_0(self, {'A': a_})
     return THPVariable_Wrap(result)
 
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from tensortrace.aten import functions as at
-from tensortrace.aten.scalar_ops import wrapped_scalar_tensor
 from tensortrace.aten.generated import operators as ops
+from tensortrace.aten.scalar_ops import wrapped_scalar_tensor
 from tensortrace.autograd.variable import make_variable
 from tensortrace.c10.local_dispatch_key_set import AutoDispatchBelowADInplaceOrView
 from tensortrace.csrc import return_types
@@ -55,7 +55,9 @@ def empty(*args: Any, **kwargs: Any) -> Any:
     r = parser_empty.parse(args, kwargs)
     a = r.args
     # empty(SymIntArrayRef size, *, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
-    size = None if a[0] is None else r.intlist(0)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
     memory_format = None if a[1] is None else convert(r, 1)
     dtype = a[2]
     if dtype is not None:
@@ -100,8 +102,12 @@ def empty_strided(*args: Any, **kwargs: Any) -> Any:
     r = parser_empty_strided.parse(args, kwargs)
     a = r.args
     # empty_strided(SymIntArrayRef size, SymIntArrayRef stride, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
-    size = None if a[0] is None else r.intlist(0)
-    stride = None if a[1] is None else r.intlist(1)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
+    stride = a[1]
+    if stride is not None:
+        stride = r.intlist(1)
     dtype = a[2]
     if dtype is not None:
         dtype = to_scalar_type(dtype)
@@ -162,7 +168,9 @@ def rand(*args: Any, **kwargs: Any) -> Any:
     a = r.args
     if r.idx == 0:
         # rand(SymIntArrayRef size, *, Generator? generator, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
-        size = None if a[0] is None else r.intlist(0)
+        size = a[0]
+        if size is not None:
+            size = r.intlist(0)
         generator = None if a[1] is None else convert(r, 1)
         out = a[2]
         if out is not None:
@@ -181,7 +189,9 @@ def rand(*args: Any, **kwargs: Any) -> Any:
         result = dispatch_rand_0(self, {'size': size, 'generator': generator, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
         return THPVariable_Wrap(result)
     # rand(SymIntArrayRef size, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
-    size = None if a[0] is None else r.intlist(0)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
     out = a[1]
     if out is not None:
         out = out.cdata
@@ -266,8 +276,12 @@ def as_strided(*args: Any, **kwargs: Any) -> Any:
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
-    size = None if a[1] is None else r.intlist(1)
-    stride = None if a[2] is None else r.intlist(2)
+    size = a[1]
+    if size is not None:
+        size = r.intlist(1)
+    stride = a[2]
+    if stride is not None:
+        stride = r.intlist(2)
     storage_offset = a[3]
     if storage_offset is not None and (type(storage_offset) is not int or not INT64_MIN <= storage_offset <= INT64_MAX):
         storage_offset = int64_arg(storage_offset)
@@ -508,7 +522,9 @@ def zeros(*args: Any, **kwargs: Any) -> Any:
     r = parser_zeros.parse(args, kwargs)
     a = r.args
     # zeros(SymIntArrayRef size, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
-    size = None if a[0] is None else r.intlist(0)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
     out = a[1]
     if out is not None:
         out = out.cdata
@@ -605,7 +621,9 @@ def ones(*args: Any, **kwargs: Any) -> Any:
     r = parser_ones.parse(args, kwargs)
     a = r.args
     # ones(SymIntArrayRef size, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
-    size = None if a[0] is None else r.intlist(0)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
     out = a[1]
     if out is not None:
         out = out.cdata
@@ -702,7 +720,9 @@ def full(*args: Any, **kwargs: Any) -> Any:
     r = parser_full.parse(args, kwargs)
     a = r.args
     # full(SymIntArrayRef size, Scalar fill_value, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
-    size = None if a[0] is None else r.intlist(0)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
     fill_value = a[1]
     if fill_value is not None and type(fill_value) is not float:
         fill_value = scalar_arg(fill_value)
@@ -896,7 +916,9 @@ def randn(*args: Any, **kwargs: Any) -> Any:
     a = r.args
     if r.idx == 0:
         # randn(SymIntArrayRef size, *, Generator? generator, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
-        size = None if a[0] is None else r.intlist(0)
+        size = a[0]
+        if size is not None:
+            size = r.intlist(0)
         generator = None if a[1] is None else convert(r, 1)
         out = a[2]
         if out is not None:
@@ -915,7 +937,9 @@ def randn(*args: Any, **kwargs: Any) -> Any:
         result = dispatch_randn_0(self, {'size': size, 'generator': generator, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
         return THPVariable_Wrap(result)
     # randn(SymIntArrayRef size, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
-    size = None if a[0] is None else r.intlist(0)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
     out = a[1]
     if out is not None:
         out = out.cdata
@@ -1121,7 +1145,9 @@ def randint(*args: Any, **kwargs: Any) -> Any:
         high = a[0]
         if high is not None and (type(high) is not int or not INT64_MIN <= high <= INT64_MAX):
             high = int64_arg(high)
-        size = None if a[1] is None else r.intlist(1)
+        size = a[1]
+        if size is not None:
+            size = r.intlist(1)
         generator = None if a[2] is None else convert(r, 2)
         out = a[3]
         if out is not None:
@@ -1144,7 +1170,9 @@ def randint(*args: Any, **kwargs: Any) -> Any:
         high = a[0]
         if high is not None and (type(high) is not int or not INT64_MIN <= high <= INT64_MAX):
             high = int64_arg(high)
-        size = None if a[1] is None else r.intlist(1)
+        size = a[1]
+        if size is not None:
+            size = r.intlist(1)
         out = a[2]
         if out is not None:
             out = out.cdata
@@ -1169,7 +1197,9 @@ def randint(*args: Any, **kwargs: Any) -> Any:
         high = a[1]
         if high is not None and (type(high) is not int or not INT64_MIN <= high <= INT64_MAX):
             high = int64_arg(high)
-        size = None if a[2] is None else r.intlist(2)
+        size = a[2]
+        if size is not None:
+            size = r.intlist(2)
         generator = None if a[3] is None else convert(r, 3)
         out = a[4]
         if out is not None:
@@ -1194,7 +1224,9 @@ def randint(*args: Any, **kwargs: Any) -> Any:
     high = a[1]
     if high is not None and (type(high) is not int or not INT64_MIN <= high <= INT64_MAX):
         high = int64_arg(high)
-    size = None if a[2] is None else r.intlist(2)
+    size = a[2]
+    if size is not None:
+        size = r.intlist(2)
     out = a[3]
     if out is not None:
         out = out.cdata
@@ -2126,7 +2158,9 @@ def reshape(*args: Any, **kwargs: Any) -> Any:
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
-    shape = None if a[1] is None else r.intlist(1)
+    shape = a[1]
+    if shape is not None:
+        shape = r.intlist(1)
     result = dispatch_reshape_0(self, {'self': self_, 'shape': shape})
     return THPVariable_Wrap(result)
 
@@ -2200,7 +2234,9 @@ def permute(*args: Any, **kwargs: Any) -> Any:
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
-    dims = None if a[1] is None else r.intlist(1)
+    dims = a[1]
+    if dims is not None:
+        dims = r.intlist(1)
     result = dispatch_permute_0(self, {'self': self_, 'dims': dims})
     return THPVariable_Wrap(result)
 
@@ -2369,7 +2405,9 @@ def squeeze(*args: Any, **kwargs: Any) -> Any:
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
-    dim = None if a[1] is None else r.intlist(1)
+    dim = a[1]
+    if dim is not None:
+        dim = r.intlist(1)
     result = dispatch_squeeze_2(self, {'self': self_, 'dim': dim})
     return THPVariable_Wrap(result)
 
@@ -2453,7 +2491,9 @@ def unflatten(*args: Any, **kwargs: Any) -> Any:
     dim = a[1]
     if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
         dim = int64_arg(dim)
-    sizes = None if a[2] is None else r.intlist(2)
+    sizes = a[2]
+    if sizes is not None:
+        sizes = r.intlist(2)
     result = dispatch_unflatten_0(self, {'self': self_, 'dim': dim, 'sizes': sizes})
     return THPVariable_Wrap(result)
 
@@ -2591,7 +2631,9 @@ def split_with_sizes(*args: Any, **kwargs: Any) -> Any:
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
-    split_sizes = None if a[1] is None else r.intlist(1)
+    split_sizes = a[1]
+    if split_sizes is not None:
+        split_sizes = r.intlist(1)
     dim = a[2]
     if dim is None:
         dim = 0
@@ -5832,8 +5874,12 @@ def as_strided_(*args: Any, **kwargs: Any) -> Any:
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
-    size = None if a[1] is None else r.intlist(1)
-    stride = None if a[2] is None else r.intlist(2)
+    size = a[1]
+    if size is not None:
+        size = r.intlist(1)
+    stride = a[2]
+    if stride is not None:
+        stride = r.intlist(2)
     storage_offset = a[3]
     if storage_offset is not None and (type(storage_offset) is not int or not INT64_MIN <= storage_offset <= INT64_MAX):
         storage_offset = int64_arg(storage_offset)
@@ -6017,7 +6063,9 @@ def sum(*args: Any, **kwargs: Any) -> Any:
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
-    dim = None if a[1] is None else r.intlist(1)
+    dim = a[1]
+    if dim is not None:
+        dim = r.intlist(1)
     keepdim = a[2]
     if keepdim is None:
         keepdim = False
@@ -6123,7 +6171,9 @@ def mean(*args: Any, **kwargs: Any) -> Any:
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
-    dim = None if a[1] is None else r.intlist(1)
+    dim = a[1]
+    if dim is not None:
+        dim = r.intlist(1)
     keepdim = a[2]
     if keepdim is None:
         keepdim = False
@@ -6368,7 +6418,9 @@ def var(*args: Any, **kwargs: Any) -> Any:
         self_ = a[0]
         if self_ is not None:
             self_ = self_.cdata
-        dim = None if a[1] is None else r.intlist(1)
+        dim = a[1]
+        if dim is not None:
+            dim = r.intlist(1)
         unbiased = a[2]
         if unbiased is None:
             unbiased = True
@@ -6382,7 +6434,9 @@ def var(*args: Any, **kwargs: Any) -> Any:
         self_ = a[0]
         if self_ is not None:
             self_ = self_.cdata
-        dim = None if a[1] is None else r.intlist(1)
+        dim = a[1]
+        if dim is not None:
+            dim = r.intlist(1)
         correction = a[2]
         if correction is not None and type(correction) is not float:
             correction = scalar_arg(correction)
@@ -6468,7 +6522,9 @@ def std(*args: Any, **kwargs: Any) -> Any:
         self_ = a[0]
         if self_ is not None:
             self_ = self_.cdata
-        dim = None if a[1] is None else r.intlist(1)
+        dim = a[1]
+        if dim is not None:
+            dim = r.intlist(1)
         unbiased = a[2]
         if unbiased is None:
             unbiased = True
@@ -6482,7 +6538,9 @@ def std(*args: Any, **kwargs: Any) -> Any:
         self_ = a[0]
         if self_ is not None:
             self_ = self_.cdata
-        dim = None if a[1] is None else r.intlist(1)
+        dim = a[1]
+        if dim is not None:
+            dim = r.intlist(1)
         correction = a[2]
         if correction is not None and type(correction) is not float:
             correction = scalar_arg(correction)
@@ -6621,7 +6679,9 @@ def all(*args: Any, **kwargs: Any) -> Any:
         self_ = a[0]
         if self_ is not None:
             self_ = self_.cdata
-        dim = None if a[1] is None else r.intlist(1)
+        dim = a[1]
+        if dim is not None:
+            dim = r.intlist(1)
         keepdim = a[2]
         if keepdim is None:
             keepdim = False
@@ -6719,7 +6779,9 @@ def any(*args: Any, **kwargs: Any) -> Any:
         self_ = a[0]
         if self_ is not None:
             self_ = self_.cdata
-        dim = None if a[1] is None else r.intlist(1)
+        dim = a[1]
+        if dim is not None:
+            dim = r.intlist(1)
         keepdim = a[2]
         if keepdim is None:
             keepdim = False
@@ -7351,7 +7413,9 @@ def normal(*args: Any, **kwargs: Any) -> Any:
     std = a[1]
     if std is not None:
         std = float(std)
-    size = None if a[2] is None else r.intlist(2)
+    size = a[2]
+    if size is not None:
+        size = r.intlist(2)
     generator = None if a[3] is None else convert(r, 3)
     out = a[4]
     if out is not None:
@@ -7497,7 +7561,8 @@ def amax(*args: Any, **kwargs: Any) -> Any:
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
-    dim = r.intlist(1)
+    dim = a[1]
+    dim = r.intlist(1)  # None: the default
     keepdim = a[2]
     if keepdim is None:
         keepdim = False
@@ -7545,7 +7610,8 @@ def amin(*args: Any, **kwargs: Any) -> Any:
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
-    dim = r.intlist(1)
+    dim = a[1]
+    dim = r.intlist(1)  # None: the default
     keepdim = a[2]
     if keepdim is None:
         keepdim = False
@@ -10469,7 +10535,9 @@ def flip(*args: Any, **kwargs: Any) -> Any:
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
-    dims = None if a[1] is None else r.intlist(1)
+    dims = a[1]
+    if dims is not None:
+        dims = r.intlist(1)
     result = dispatch_flip_0(self, {'self': self_, 'dims': dims})
     return THPVariable_Wrap(result)
 
@@ -10571,8 +10639,11 @@ def roll(*args: Any, **kwargs: Any) -> Any:
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
-    shifts = None if a[1] is None else r.intlist(1)
-    dims = r.intlist(2)
+    shifts = a[1]
+    if shifts is not None:
+        shifts = r.intlist(1)
+    dims = a[2]
+    dims = r.intlist(2)  # None: the default
     result = dispatch_roll_0(self, {'self': self_, 'shifts': shifts, 'dims': dims})
     return THPVariable_Wrap(result)
 
@@ -10616,7 +10687,8 @@ def rot90(*args: Any, **kwargs: Any) -> Any:
         k = 1
     elif k is not None and (type(k) is not int or not INT64_MIN <= k <= INT64_MAX):
         k = int64_arg(k)
-    dims = r.intlist(2)
+    dims = a[2]
+    dims = r.intlist(2)  # None: the default
     result = dispatch_rot90_0(self, {'self': self_, 'k': k, 'dims': dims})
     return THPVariable_Wrap(result)
 
@@ -11409,8 +11481,12 @@ def movedim(*args: Any, **kwargs: Any) -> Any:
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
-    source = None if a[1] is None else r.intlist(1)
-    destination = None if a[2] is None else r.intlist(2)
+    source = a[1]
+    if source is not None:
+        source = r.intlist(1)
+    destination = a[2]
+    if destination is not None:
+        destination = r.intlist(2)
     result = dispatch_movedim_1(self, {'self': self_, 'source': source, 'destination': destination})
     return THPVariable_Wrap(result)
 
@@ -11463,8 +11539,12 @@ def moveaxis(*args: Any, **kwargs: Any) -> Any:
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
-    source = None if a[1] is None else r.intlist(1)
-    destination = None if a[2] is None else r.intlist(2)
+    source = a[1]
+    if source is not None:
+        source = r.intlist(1)
+    destination = a[2]
+    if destination is not None:
+        destination = r.intlist(2)
     result = dispatch_moveaxis_1(self, {'self': self_, 'source': source, 'destination': destination})
     return THPVariable_Wrap(result)
 
@@ -11573,7 +11653,9 @@ def tile(*args: Any, **kwargs: Any) -> Any:
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
-    dims = None if a[1] is None else r.intlist(1)
+    dims = a[1]
+    if dims is not None:
+        dims = r.intlist(1)
     result = dispatch_tile_0(self, {'self': self_, 'dims': dims})
     return THPVariable_Wrap(result)
 
@@ -12352,7 +12434,9 @@ def logsumexp(*args: Any, **kwargs: Any) -> Any:
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
-    dim = None if a[1] is None else r.intlist(1)
+    dim = a[1]
+    if dim is not None:
+        dim = r.intlist(1)
     keepdim = a[2]
     if keepdim is None:
         keepdim = False
@@ -12652,7 +12736,9 @@ def einsum(*args: Any, **kwargs: Any) -> Any:
     # einsum(str equation, TensorList tensors, *, IntArrayRef? path=None)
     equation = a[0]
     tensors = None if a[1] is None else convert(r, 1)
-    path = None if a[2] is None else r.intlist(2)
+    path = a[2]
+    if path is not None:
+        path = r.intlist(2)
     result = dispatch_einsum_0(self, {'equation': equation, 'tensors': tensors, 'path': path})
     return THPVariable_Wrap(result)
 
@@ -12688,8 +12774,12 @@ def tensordot(*args: Any, **kwargs: Any) -> Any:
     other = a[1]
     if other is not None:
         other = other.cdata
-    dims_self = None if a[2] is None else r.intlist(2)
-    dims_other = None if a[3] is None else r.intlist(3)
+    dims_self = a[2]
+    if dims_self is not None:
+        dims_self = r.intlist(2)
+    dims_other = a[3]
+    if dims_other is not None:
+        dims_other = r.intlist(3)
     result = dispatch_tensordot_0(self, {'self': self_, 'other': other, 'dims_self': dims_self, 'dims_other': dims_other})
     return THPVariable_Wrap(result)
 
@@ -13292,7 +13382,9 @@ def broadcast_to(*args: Any, **kwargs: Any) -> Any:
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
-    size = None if a[1] is None else r.intlist(1)
+    size = a[1]
+    if size is not None:
+        size = r.intlist(1)
     result = dispatch_broadcast_to_0(self, {'self': self_, 'size': size})
     return THPVariable_Wrap(result)
 
@@ -13610,7 +13702,9 @@ def count_nonzero(*args: Any, **kwargs: Any) -> Any:
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
-    dim = None if a[1] is None else r.intlist(1)
+    dim = a[1]
+    if dim is not None:
+        dim = r.intlist(1)
     result = dispatch_count_nonzero_1(self, {'self': self_, 'dim': dim})
     return THPVariable_Wrap(result)
 

@@ -12,15 +12,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from tensortrace.aten.scalar_ops import wrapped_scalar_tensor
 from tensortrace.aten.generated import operators as ops
+from tensortrace.aten.scalar_ops import wrapped_scalar_tensor
 from tensortrace.autograd.variable import make_variable
 from tensortrace.c10.local_dispatch_key_set import AutoDispatchBelowADInplaceOrView
 from tensortrace.csrc import return_types
 from tensortrace.csrc.dtype import to_scalar_type
 from tensortrace.csrc.python_arg_parser import INT64_MAX, INT64_MIN, PythonArgParser
 from tensortrace.csrc.python_bindings import convert, int64_arg, scalar_arg, wrap_result
-from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap, check_noargs, handle_th_errors
+from tensortrace.csrc.python_variable import (
+    TensorBase,
+    THPVariable_Wrap,
+    check_noargs,
+    handle_th_errors,
+)
 from tensortrace.trace import recorder, traced
 
 VARIABLE_METHODS_CPP = "torch/csrc/autograd/generated/python_variable_methods.cpp"
@@ -132,8 +137,12 @@ def as_strided(*args: Any, **kwargs: Any) -> Any:
     r = parser_as_strided.parse(args[1:], kwargs)
     a = r.args
     # as_strided(SymIntArrayRef size, SymIntArrayRef stride, SymInt? storage_offset=None)
-    size = None if a[0] is None else r.intlist(0)
-    stride = None if a[1] is None else r.intlist(1)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
+    stride = a[1]
+    if stride is not None:
+        stride = r.intlist(1)
     storage_offset = a[2]
     if storage_offset is not None and (type(storage_offset) is not int or not INT64_MIN <= storage_offset <= INT64_MAX):
         storage_offset = int64_arg(storage_offset)
@@ -339,7 +348,9 @@ def resize_(*args: Any, **kwargs: Any) -> Any:
     r = parser_resize_.parse(args[1:], kwargs)
     a = r.args
     # resize_(SymIntArrayRef size, *, MemoryFormat? memory_format=None)
-    size = None if a[0] is None else r.intlist(0)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
     memory_format = None if a[1] is None else convert(r, 1)
     result = dispatch_resize__0(self, {'size': size, 'memory_format': memory_format})
     return THPVariable_Wrap(result)
@@ -415,8 +426,7 @@ def zero_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("zero_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_zero_.parse(args[1:], kwargs)
-    a = r.args
+    parser_zero_.parse(args[1:], kwargs)
     # zero_()
     result = dispatch_zero__0(self, {})
     return THPVariable_Wrap(result)
@@ -555,8 +565,7 @@ def item(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("item", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_item.parse(args[1:], kwargs)
-    a = r.args
+    parser_item.parse(args[1:], kwargs)
     # item()
     result = dispatch_item_0(self, {})
     return wrap_result(result, structseqs_item[0][0])
@@ -586,8 +595,7 @@ def is_nonzero(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("is_nonzero", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_is_nonzero.parse(args[1:], kwargs)
-    a = r.args
+    parser_is_nonzero.parse(args[1:], kwargs)
     # is_nonzero()
     result = dispatch_is_nonzero_0(self, {})
     return wrap_result(result, structseqs_is_nonzero[0][0])
@@ -617,8 +625,7 @@ def detach(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("detach", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_detach.parse(args[1:], kwargs)
-    a = r.args
+    parser_detach.parse(args[1:], kwargs)
     # detach()
     result = dispatch_detach_0(self, {})
     return THPVariable_Wrap(result)
@@ -648,8 +655,7 @@ def detach_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("detach_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_detach_.parse(args[1:], kwargs)
-    a = r.args
+    parser_detach_.parse(args[1:], kwargs)
     # detach_()
     result = dispatch_detach__0(self, {})
     return THPVariable_Wrap(result)
@@ -679,8 +685,7 @@ def resolve_conj(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("resolve_conj", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_resolve_conj.parse(args[1:], kwargs)
-    a = r.args
+    parser_resolve_conj.parse(args[1:], kwargs)
     # resolve_conj()
     result = dispatch_resolve_conj_0(self, {})
     return THPVariable_Wrap(result)
@@ -710,8 +715,7 @@ def resolve_neg(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("resolve_neg", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_resolve_neg.parse(args[1:], kwargs)
-    a = r.args
+    parser_resolve_neg.parse(args[1:], kwargs)
     # resolve_neg()
     result = dispatch_resolve_neg_0(self, {})
     return THPVariable_Wrap(result)
@@ -862,7 +866,9 @@ def view(*args: Any, **kwargs: Any) -> Any:
     r = parser_view.parse(args[1:], kwargs)
     a = r.args
     # view(SymIntArrayRef size)
-    size = None if a[0] is None else r.intlist(0)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
     result = dispatch_view_0(self, {'size': size})
     return THPVariable_Wrap(result)
 
@@ -892,7 +898,9 @@ def reshape(*args: Any, **kwargs: Any) -> Any:
     r = parser_reshape.parse(args[1:], kwargs)
     a = r.args
     # reshape(SymIntArrayRef shape)
-    shape = None if a[0] is None else r.intlist(0)
+    shape = a[0]
+    if shape is not None:
+        shape = r.intlist(0)
     result = dispatch_reshape_0(self, {'shape': shape})
     return THPVariable_Wrap(result)
 
@@ -960,7 +968,9 @@ def permute(*args: Any, **kwargs: Any) -> Any:
     r = parser_permute.parse(args[1:], kwargs)
     a = r.args
     # permute(IntArrayRef dims)
-    dims = None if a[0] is None else r.intlist(0)
+    dims = a[0]
+    if dims is not None:
+        dims = r.intlist(0)
     result = dispatch_permute_0(self, {'dims': dims})
     return THPVariable_Wrap(result)
 
@@ -1024,8 +1034,7 @@ def t(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("t", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_t.parse(args[1:], kwargs)
-    a = r.args
+    parser_t.parse(args[1:], kwargs)
     # t()
     result = dispatch_t_0(self, {})
     return THPVariable_Wrap(result)
@@ -1113,7 +1122,9 @@ def squeeze(*args: Any, **kwargs: Any) -> Any:
         result = dispatch_squeeze_1(self, {'dim': dim})
         return THPVariable_Wrap(result)
     # squeeze(IntArrayRef dim)
-    dim = None if a[0] is None else r.intlist(0)
+    dim = a[0]
+    if dim is not None:
+        dim = r.intlist(0)
     result = dispatch_squeeze_2(self, {'dim': dim})
     return THPVariable_Wrap(result)
 
@@ -1147,7 +1158,9 @@ def expand(*args: Any, **kwargs: Any) -> Any:
     r = parser_expand.parse(args[1:], kwargs)
     a = r.args
     # expand(SymIntArrayRef size, *, bool implicit=False)
-    size = None if a[0] is None else r.intlist(0)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
     implicit = a[1]
     if implicit is None:
         implicit = False
@@ -1259,7 +1272,9 @@ def unflatten(*args: Any, **kwargs: Any) -> Any:
     dim = a[0]
     if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
         dim = int64_arg(dim)
-    sizes = None if a[1] is None else r.intlist(1)
+    sizes = a[1]
+    if sizes is not None:
+        sizes = r.intlist(1)
     result = dispatch_unflatten_0(self, {'dim': dim, 'sizes': sizes})
     return THPVariable_Wrap(result)
 
@@ -1385,7 +1400,9 @@ def split_with_sizes(*args: Any, **kwargs: Any) -> Any:
     r = parser_split_with_sizes.parse(args[1:], kwargs)
     a = r.args
     # split_with_sizes(SymIntArrayRef split_sizes, int64_t dim=0)
-    split_sizes = None if a[0] is None else r.intlist(0)
+    split_sizes = a[0]
+    if split_sizes is not None:
+        split_sizes = r.intlist(0)
     dim = a[1]
     if dim is None:
         dim = 0
@@ -1499,7 +1516,6 @@ def contiguous(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.contiguous"})
     self = args[0].cdata
     r = parser_contiguous.parse(args[1:], kwargs)
-    a = r.args
     # contiguous(*, MemoryFormat memory_format=contiguous_format)
     memory_format = convert(r, 0)
     result = dispatch_contiguous_0(self, {'memory_format': memory_format})
@@ -1571,8 +1587,11 @@ def set_(*args: Any, **kwargs: Any) -> Any:
     storage_offset = a[1]
     if storage_offset is not None and (type(storage_offset) is not int or not INT64_MIN <= storage_offset <= INT64_MAX):
         storage_offset = int64_arg(storage_offset)
-    size = None if a[2] is None else r.intlist(2)
-    stride = r.intlist(3)
+    size = a[2]
+    if size is not None:
+        size = r.intlist(2)
+    stride = a[3]
+    stride = r.intlist(3)  # None: the default
     result = dispatch_set__0(self, {'source': source, 'storage_offset': storage_offset, 'size': size, 'stride': stride})
     return THPVariable_Wrap(result)
 
@@ -3441,8 +3460,7 @@ def neg(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("neg", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_neg.parse(args[1:], kwargs)
-    a = r.args
+    parser_neg.parse(args[1:], kwargs)
     # neg()
     result = dispatch_neg_0(self, {})
     return THPVariable_Wrap(result)
@@ -3472,8 +3490,7 @@ def neg_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("neg_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_neg_.parse(args[1:], kwargs)
-    a = r.args
+    parser_neg_.parse(args[1:], kwargs)
     # neg_()
     result = dispatch_neg__0(self, {})
     return THPVariable_Wrap(result)
@@ -3503,8 +3520,7 @@ def exp(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("exp", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_exp.parse(args[1:], kwargs)
-    a = r.args
+    parser_exp.parse(args[1:], kwargs)
     # exp()
     result = dispatch_exp_0(self, {})
     return THPVariable_Wrap(result)
@@ -3534,8 +3550,7 @@ def exp_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("exp_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_exp_.parse(args[1:], kwargs)
-    a = r.args
+    parser_exp_.parse(args[1:], kwargs)
     # exp_()
     result = dispatch_exp__0(self, {})
     return THPVariable_Wrap(result)
@@ -3565,8 +3580,7 @@ def log(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("log", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_log.parse(args[1:], kwargs)
-    a = r.args
+    parser_log.parse(args[1:], kwargs)
     # log()
     result = dispatch_log_0(self, {})
     return THPVariable_Wrap(result)
@@ -3596,8 +3610,7 @@ def log_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("log_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_log_.parse(args[1:], kwargs)
-    a = r.args
+    parser_log_.parse(args[1:], kwargs)
     # log_()
     result = dispatch_log__0(self, {})
     return THPVariable_Wrap(result)
@@ -3627,8 +3640,7 @@ def sqrt(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("sqrt", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_sqrt.parse(args[1:], kwargs)
-    a = r.args
+    parser_sqrt.parse(args[1:], kwargs)
     # sqrt()
     result = dispatch_sqrt_0(self, {})
     return THPVariable_Wrap(result)
@@ -3658,8 +3670,7 @@ def sqrt_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("sqrt_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_sqrt_.parse(args[1:], kwargs)
-    a = r.args
+    parser_sqrt_.parse(args[1:], kwargs)
     # sqrt_()
     result = dispatch_sqrt__0(self, {})
     return THPVariable_Wrap(result)
@@ -3689,8 +3700,7 @@ def sin(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("sin", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_sin.parse(args[1:], kwargs)
-    a = r.args
+    parser_sin.parse(args[1:], kwargs)
     # sin()
     result = dispatch_sin_0(self, {})
     return THPVariable_Wrap(result)
@@ -3720,8 +3730,7 @@ def sin_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("sin_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_sin_.parse(args[1:], kwargs)
-    a = r.args
+    parser_sin_.parse(args[1:], kwargs)
     # sin_()
     result = dispatch_sin__0(self, {})
     return THPVariable_Wrap(result)
@@ -3751,8 +3760,7 @@ def cos(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("cos", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_cos.parse(args[1:], kwargs)
-    a = r.args
+    parser_cos.parse(args[1:], kwargs)
     # cos()
     result = dispatch_cos_0(self, {})
     return THPVariable_Wrap(result)
@@ -3782,8 +3790,7 @@ def cos_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("cos_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_cos_.parse(args[1:], kwargs)
-    a = r.args
+    parser_cos_.parse(args[1:], kwargs)
     # cos_()
     result = dispatch_cos__0(self, {})
     return THPVariable_Wrap(result)
@@ -3813,8 +3820,7 @@ def tanh(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("tanh", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_tanh.parse(args[1:], kwargs)
-    a = r.args
+    parser_tanh.parse(args[1:], kwargs)
     # tanh()
     result = dispatch_tanh_0(self, {})
     return THPVariable_Wrap(result)
@@ -3844,8 +3850,7 @@ def tanh_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("tanh_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_tanh_.parse(args[1:], kwargs)
-    a = r.args
+    parser_tanh_.parse(args[1:], kwargs)
     # tanh_()
     result = dispatch_tanh__0(self, {})
     return THPVariable_Wrap(result)
@@ -3875,8 +3880,7 @@ def sigmoid(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("sigmoid", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_sigmoid.parse(args[1:], kwargs)
-    a = r.args
+    parser_sigmoid.parse(args[1:], kwargs)
     # sigmoid()
     result = dispatch_sigmoid_0(self, {})
     return THPVariable_Wrap(result)
@@ -3906,8 +3910,7 @@ def sigmoid_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("sigmoid_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_sigmoid_.parse(args[1:], kwargs)
-    a = r.args
+    parser_sigmoid_.parse(args[1:], kwargs)
     # sigmoid_()
     result = dispatch_sigmoid__0(self, {})
     return THPVariable_Wrap(result)
@@ -3937,8 +3940,7 @@ def reciprocal(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("reciprocal", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_reciprocal.parse(args[1:], kwargs)
-    a = r.args
+    parser_reciprocal.parse(args[1:], kwargs)
     # reciprocal()
     result = dispatch_reciprocal_0(self, {})
     return THPVariable_Wrap(result)
@@ -3968,8 +3970,7 @@ def reciprocal_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("reciprocal_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_reciprocal_.parse(args[1:], kwargs)
-    a = r.args
+    parser_reciprocal_.parse(args[1:], kwargs)
     # reciprocal_()
     result = dispatch_reciprocal__0(self, {})
     return THPVariable_Wrap(result)
@@ -3999,8 +4000,7 @@ def bitwise_not(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("bitwise_not", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_bitwise_not.parse(args[1:], kwargs)
-    a = r.args
+    parser_bitwise_not.parse(args[1:], kwargs)
     # bitwise_not()
     result = dispatch_bitwise_not_0(self, {})
     return THPVariable_Wrap(result)
@@ -4030,8 +4030,7 @@ def bitwise_not_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("bitwise_not_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_bitwise_not_.parse(args[1:], kwargs)
-    a = r.args
+    parser_bitwise_not_.parse(args[1:], kwargs)
     # bitwise_not_()
     result = dispatch_bitwise_not__0(self, {})
     return THPVariable_Wrap(result)
@@ -4061,8 +4060,7 @@ def logical_not(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("logical_not", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_logical_not.parse(args[1:], kwargs)
-    a = r.args
+    parser_logical_not.parse(args[1:], kwargs)
     # logical_not()
     result = dispatch_logical_not_0(self, {})
     return THPVariable_Wrap(result)
@@ -4092,8 +4090,7 @@ def logical_not_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("logical_not_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_logical_not_.parse(args[1:], kwargs)
-    a = r.args
+    parser_logical_not_.parse(args[1:], kwargs)
     # logical_not_()
     result = dispatch_logical_not__0(self, {})
     return THPVariable_Wrap(result)
@@ -4123,8 +4120,7 @@ def abs(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("abs", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_abs.parse(args[1:], kwargs)
-    a = r.args
+    parser_abs.parse(args[1:], kwargs)
     # abs()
     result = dispatch_abs_0(self, {})
     return THPVariable_Wrap(result)
@@ -4154,8 +4150,7 @@ def abs_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("abs_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_abs_.parse(args[1:], kwargs)
-    a = r.args
+    parser_abs_.parse(args[1:], kwargs)
     # abs_()
     result = dispatch_abs__0(self, {})
     return THPVariable_Wrap(result)
@@ -4185,8 +4180,7 @@ def relu(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("relu", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_relu.parse(args[1:], kwargs)
-    a = r.args
+    parser_relu.parse(args[1:], kwargs)
     # relu()
     result = dispatch_relu_0(self, {})
     return THPVariable_Wrap(result)
@@ -4216,8 +4210,7 @@ def relu_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("relu_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_relu_.parse(args[1:], kwargs)
-    a = r.args
+    parser_relu_.parse(args[1:], kwargs)
     # relu_()
     result = dispatch_relu__0(self, {})
     return THPVariable_Wrap(result)
@@ -4692,8 +4685,12 @@ def as_strided_(*args: Any, **kwargs: Any) -> Any:
     r = parser_as_strided_.parse(args[1:], kwargs)
     a = r.args
     # as_strided_(SymIntArrayRef size, SymIntArrayRef stride, SymInt? storage_offset=None)
-    size = None if a[0] is None else r.intlist(0)
-    stride = None if a[1] is None else r.intlist(1)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
+    stride = a[1]
+    if stride is not None:
+        stride = r.intlist(1)
     storage_offset = a[2]
     if storage_offset is not None and (type(storage_offset) is not int or not INT64_MIN <= storage_offset <= INT64_MAX):
         storage_offset = int64_arg(storage_offset)
@@ -4807,8 +4804,7 @@ def nonzero(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("nonzero", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_nonzero.parse(args[1:], kwargs)
-    a = r.args
+    parser_nonzero.parse(args[1:], kwargs)
     # nonzero()
     result = dispatch_nonzero_0(self, {})
     return THPVariable_Wrap(result)
@@ -4858,7 +4854,9 @@ def sum(*args: Any, **kwargs: Any) -> Any:
         result = dispatch_sum_0(self, {'dtype': dtype})
         return THPVariable_Wrap(result)
     # sum(IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
-    dim = None if a[0] is None else r.intlist(0)
+    dim = a[0]
+    if dim is not None:
+        dim = r.intlist(0)
     keepdim = a[1]
     if keepdim is None:
         keepdim = False
@@ -4893,8 +4891,7 @@ def trace(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("trace", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_trace.parse(args[1:], kwargs)
-    a = r.args
+    parser_trace.parse(args[1:], kwargs)
     # trace()
     result = dispatch_trace_0(self, {})
     return THPVariable_Wrap(result)
@@ -4944,7 +4941,9 @@ def mean(*args: Any, **kwargs: Any) -> Any:
         result = dispatch_mean_0(self, {'dtype': dtype})
         return THPVariable_Wrap(result)
     # mean(IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
-    dim = None if a[0] is None else r.intlist(0)
+    dim = a[0]
+    if dim is not None:
+        dim = r.intlist(0)
     keepdim = a[1]
     if keepdim is None:
         keepdim = False
@@ -5144,7 +5143,9 @@ def var(*args: Any, **kwargs: Any) -> Any:
     a = r.args
     if r.idx == 0:
         # var(IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)
-        dim = None if a[0] is None else r.intlist(0)
+        dim = a[0]
+        if dim is not None:
+            dim = r.intlist(0)
         unbiased = a[1]
         if unbiased is None:
             unbiased = True
@@ -5155,7 +5156,9 @@ def var(*args: Any, **kwargs: Any) -> Any:
         return THPVariable_Wrap(result)
     if r.idx == 1:
         # var(IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)
-        dim = None if a[0] is None else r.intlist(0)
+        dim = a[0]
+        if dim is not None:
+            dim = r.intlist(0)
         correction = a[1]
         if correction is not None and type(correction) is not float:
             correction = scalar_arg(correction)
@@ -5226,7 +5229,9 @@ def std(*args: Any, **kwargs: Any) -> Any:
     a = r.args
     if r.idx == 0:
         # std(IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)
-        dim = None if a[0] is None else r.intlist(0)
+        dim = a[0]
+        if dim is not None:
+            dim = r.intlist(0)
         unbiased = a[1]
         if unbiased is None:
             unbiased = True
@@ -5237,7 +5242,9 @@ def std(*args: Any, **kwargs: Any) -> Any:
         return THPVariable_Wrap(result)
     if r.idx == 1:
         # std(IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)
-        dim = None if a[0] is None else r.intlist(0)
+        dim = a[0]
+        if dim is not None:
+            dim = r.intlist(0)
         correction = a[1]
         if correction is not None and type(correction) is not float:
             correction = scalar_arg(correction)
@@ -5376,7 +5383,9 @@ def all(*args: Any, **kwargs: Any) -> Any:
         return THPVariable_Wrap(result)
     if r.idx == 1:
         # all(IntArrayRef? dim=None, bool keepdim=False)
-        dim = None if a[0] is None else r.intlist(0)
+        dim = a[0]
+        if dim is not None:
+            dim = r.intlist(0)
         keepdim = a[1]
         if keepdim is None:
             keepdim = False
@@ -5445,7 +5454,9 @@ def any(*args: Any, **kwargs: Any) -> Any:
         return THPVariable_Wrap(result)
     if r.idx == 1:
         # any(IntArrayRef? dim=None, bool keepdim=False)
-        dim = None if a[0] is None else r.intlist(0)
+        dim = a[0]
+        if dim is not None:
+            dim = r.intlist(0)
         keepdim = a[1]
         if keepdim is None:
             keepdim = False
@@ -5950,8 +5961,7 @@ def mT(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("mT", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_mT.parse(args[1:], kwargs)
-    a = r.args
+    parser_mT.parse(args[1:], kwargs)
     # mT()
     result = dispatch_mT_0(self, {})
     return THPVariable_Wrap(result)
@@ -6013,8 +6023,7 @@ def mH(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("mH", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_mH.parse(args[1:], kwargs)
-    a = r.args
+    parser_mH.parse(args[1:], kwargs)
     # mH()
     result = dispatch_mH_0(self, {})
     return THPVariable_Wrap(result)
@@ -6044,8 +6053,7 @@ def adjoint(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("adjoint", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_adjoint.parse(args[1:], kwargs)
-    a = r.args
+    parser_adjoint.parse(args[1:], kwargs)
     # adjoint()
     result = dispatch_adjoint_0(self, {})
     return THPVariable_Wrap(result)
@@ -6079,7 +6087,9 @@ def new_empty(*args: Any, **kwargs: Any) -> Any:
     r = parser_new_empty.parse(args[1:], kwargs)
     a = r.args
     # new_empty(SymIntArrayRef size, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
-    size = None if a[0] is None else r.intlist(0)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
     dtype = a[1]
     if dtype is not None:
         dtype = to_scalar_type(dtype)
@@ -6123,7 +6133,9 @@ def new_full(*args: Any, **kwargs: Any) -> Any:
     r = parser_new_full.parse(args[1:], kwargs)
     a = r.args
     # new_full(SymIntArrayRef size, Scalar fill_value, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
-    size = None if a[0] is None else r.intlist(0)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
     fill_value = a[1]
     if fill_value is not None and type(fill_value) is not float:
         fill_value = scalar_arg(fill_value)
@@ -6170,7 +6182,9 @@ def new_zeros(*args: Any, **kwargs: Any) -> Any:
     r = parser_new_zeros.parse(args[1:], kwargs)
     a = r.args
     # new_zeros(SymIntArrayRef size, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
-    size = None if a[0] is None else r.intlist(0)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
     dtype = a[1]
     if dtype is not None:
         dtype = to_scalar_type(dtype)
@@ -6214,7 +6228,9 @@ def new_ones(*args: Any, **kwargs: Any) -> Any:
     r = parser_new_ones.parse(args[1:], kwargs)
     a = r.args
     # new_ones(SymIntArrayRef size, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
-    size = None if a[0] is None else r.intlist(0)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
     dtype = a[1]
     if dtype is not None:
         dtype = to_scalar_type(dtype)
@@ -6353,8 +6369,7 @@ def det(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("det", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_det.parse(args[1:], kwargs)
-    a = r.args
+    parser_det.parse(args[1:], kwargs)
     # det()
     result = dispatch_det_0(self, {})
     return THPVariable_Wrap(result)
@@ -6390,7 +6405,8 @@ def amax(*args: Any, **kwargs: Any) -> Any:
     r = parser_amax.parse(args[1:], kwargs)
     a = r.args
     # amax(IntArrayRef[1] dim=[], bool keepdim=False)
-    dim = r.intlist(0)
+    dim = a[0]
+    dim = r.intlist(0)  # None: the default
     keepdim = a[1]
     if keepdim is None:
         keepdim = False
@@ -6428,7 +6444,8 @@ def amin(*args: Any, **kwargs: Any) -> Any:
     r = parser_amin.parse(args[1:], kwargs)
     a = r.args
     # amin(IntArrayRef[1] dim=[], bool keepdim=False)
-    dim = r.intlist(0)
+    dim = a[0]
+    dim = r.intlist(0)  # None: the default
     keepdim = a[1]
     if keepdim is None:
         keepdim = False
@@ -6579,8 +6596,7 @@ def log1p(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("log1p", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_log1p.parse(args[1:], kwargs)
-    a = r.args
+    parser_log1p.parse(args[1:], kwargs)
     # log1p()
     result = dispatch_log1p_0(self, {})
     return THPVariable_Wrap(result)
@@ -6610,8 +6626,7 @@ def log1p_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("log1p_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_log1p_.parse(args[1:], kwargs)
-    a = r.args
+    parser_log1p_.parse(args[1:], kwargs)
     # log1p_()
     result = dispatch_log1p__0(self, {})
     return THPVariable_Wrap(result)
@@ -6641,8 +6656,7 @@ def expm1(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("expm1", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_expm1.parse(args[1:], kwargs)
-    a = r.args
+    parser_expm1.parse(args[1:], kwargs)
     # expm1()
     result = dispatch_expm1_0(self, {})
     return THPVariable_Wrap(result)
@@ -6672,8 +6686,7 @@ def expm1_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("expm1_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_expm1_.parse(args[1:], kwargs)
-    a = r.args
+    parser_expm1_.parse(args[1:], kwargs)
     # expm1_()
     result = dispatch_expm1__0(self, {})
     return THPVariable_Wrap(result)
@@ -6703,8 +6716,7 @@ def asin(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("asin", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_asin.parse(args[1:], kwargs)
-    a = r.args
+    parser_asin.parse(args[1:], kwargs)
     # asin()
     result = dispatch_asin_0(self, {})
     return THPVariable_Wrap(result)
@@ -6734,8 +6746,7 @@ def asin_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("asin_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_asin_.parse(args[1:], kwargs)
-    a = r.args
+    parser_asin_.parse(args[1:], kwargs)
     # asin_()
     result = dispatch_asin__0(self, {})
     return THPVariable_Wrap(result)
@@ -6765,8 +6776,7 @@ def acos(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("acos", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_acos.parse(args[1:], kwargs)
-    a = r.args
+    parser_acos.parse(args[1:], kwargs)
     # acos()
     result = dispatch_acos_0(self, {})
     return THPVariable_Wrap(result)
@@ -6796,8 +6806,7 @@ def acos_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("acos_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_acos_.parse(args[1:], kwargs)
-    a = r.args
+    parser_acos_.parse(args[1:], kwargs)
     # acos_()
     result = dispatch_acos__0(self, {})
     return THPVariable_Wrap(result)
@@ -6827,8 +6836,7 @@ def atan(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("atan", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_atan.parse(args[1:], kwargs)
-    a = r.args
+    parser_atan.parse(args[1:], kwargs)
     # atan()
     result = dispatch_atan_0(self, {})
     return THPVariable_Wrap(result)
@@ -6858,8 +6866,7 @@ def atan_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("atan_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_atan_.parse(args[1:], kwargs)
-    a = r.args
+    parser_atan_.parse(args[1:], kwargs)
     # atan_()
     result = dispatch_atan__0(self, {})
     return THPVariable_Wrap(result)
@@ -6889,8 +6896,7 @@ def sinh(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("sinh", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_sinh.parse(args[1:], kwargs)
-    a = r.args
+    parser_sinh.parse(args[1:], kwargs)
     # sinh()
     result = dispatch_sinh_0(self, {})
     return THPVariable_Wrap(result)
@@ -6920,8 +6926,7 @@ def sinh_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("sinh_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_sinh_.parse(args[1:], kwargs)
-    a = r.args
+    parser_sinh_.parse(args[1:], kwargs)
     # sinh_()
     result = dispatch_sinh__0(self, {})
     return THPVariable_Wrap(result)
@@ -6951,8 +6956,7 @@ def cosh(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("cosh", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_cosh.parse(args[1:], kwargs)
-    a = r.args
+    parser_cosh.parse(args[1:], kwargs)
     # cosh()
     result = dispatch_cosh_0(self, {})
     return THPVariable_Wrap(result)
@@ -6982,8 +6986,7 @@ def cosh_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("cosh_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_cosh_.parse(args[1:], kwargs)
-    a = r.args
+    parser_cosh_.parse(args[1:], kwargs)
     # cosh_()
     result = dispatch_cosh__0(self, {})
     return THPVariable_Wrap(result)
@@ -7013,8 +7016,7 @@ def asinh(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("asinh", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_asinh.parse(args[1:], kwargs)
-    a = r.args
+    parser_asinh.parse(args[1:], kwargs)
     # asinh()
     result = dispatch_asinh_0(self, {})
     return THPVariable_Wrap(result)
@@ -7044,8 +7046,7 @@ def asinh_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("asinh_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_asinh_.parse(args[1:], kwargs)
-    a = r.args
+    parser_asinh_.parse(args[1:], kwargs)
     # asinh_()
     result = dispatch_asinh__0(self, {})
     return THPVariable_Wrap(result)
@@ -7075,8 +7076,7 @@ def acosh(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("acosh", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_acosh.parse(args[1:], kwargs)
-    a = r.args
+    parser_acosh.parse(args[1:], kwargs)
     # acosh()
     result = dispatch_acosh_0(self, {})
     return THPVariable_Wrap(result)
@@ -7106,8 +7106,7 @@ def acosh_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("acosh_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_acosh_.parse(args[1:], kwargs)
-    a = r.args
+    parser_acosh_.parse(args[1:], kwargs)
     # acosh_()
     result = dispatch_acosh__0(self, {})
     return THPVariable_Wrap(result)
@@ -7137,8 +7136,7 @@ def atanh(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("atanh", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_atanh.parse(args[1:], kwargs)
-    a = r.args
+    parser_atanh.parse(args[1:], kwargs)
     # atanh()
     result = dispatch_atanh_0(self, {})
     return THPVariable_Wrap(result)
@@ -7168,8 +7166,7 @@ def atanh_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("atanh_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_atanh_.parse(args[1:], kwargs)
-    a = r.args
+    parser_atanh_.parse(args[1:], kwargs)
     # atanh_()
     result = dispatch_atanh__0(self, {})
     return THPVariable_Wrap(result)
@@ -7199,8 +7196,7 @@ def frac(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("frac", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_frac.parse(args[1:], kwargs)
-    a = r.args
+    parser_frac.parse(args[1:], kwargs)
     # frac()
     result = dispatch_frac_0(self, {})
     return THPVariable_Wrap(result)
@@ -7230,8 +7226,7 @@ def frac_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("frac_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_frac_.parse(args[1:], kwargs)
-    a = r.args
+    parser_frac_.parse(args[1:], kwargs)
     # frac_()
     result = dispatch_frac__0(self, {})
     return THPVariable_Wrap(result)
@@ -8137,8 +8132,7 @@ def isnan(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("isnan", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_isnan.parse(args[1:], kwargs)
-    a = r.args
+    parser_isnan.parse(args[1:], kwargs)
     # isnan()
     result = dispatch_isnan_0(self, {})
     return THPVariable_Wrap(result)
@@ -8168,8 +8162,7 @@ def isinf(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("isinf", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_isinf.parse(args[1:], kwargs)
-    a = r.args
+    parser_isinf.parse(args[1:], kwargs)
     # isinf()
     result = dispatch_isinf_0(self, {})
     return THPVariable_Wrap(result)
@@ -8199,8 +8192,7 @@ def isfinite(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("isfinite", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_isfinite.parse(args[1:], kwargs)
-    a = r.args
+    parser_isfinite.parse(args[1:], kwargs)
     # isfinite()
     result = dispatch_isfinite_0(self, {})
     return THPVariable_Wrap(result)
@@ -8230,8 +8222,7 @@ def conj_physical(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("conj_physical", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_conj_physical.parse(args[1:], kwargs)
-    a = r.args
+    parser_conj_physical.parse(args[1:], kwargs)
     # conj_physical()
     result = dispatch_conj_physical_0(self, {})
     return THPVariable_Wrap(result)
@@ -8261,8 +8252,7 @@ def conj_physical_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("conj_physical_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_conj_physical_.parse(args[1:], kwargs)
-    a = r.args
+    parser_conj_physical_.parse(args[1:], kwargs)
     # conj_physical_()
     result = dispatch_conj_physical__0(self, {})
     return THPVariable_Wrap(result)
@@ -8292,8 +8282,7 @@ def _conj_physical(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("_conj_physical", args[1:], kwargs)
     self = args[0].cdata
-    r = parser__conj_physical.parse(args[1:], kwargs)
-    a = r.args
+    parser__conj_physical.parse(args[1:], kwargs)
     # _conj_physical()
     result = dispatch__conj_physical_0(self, {})
     return THPVariable_Wrap(result)
@@ -8323,8 +8312,7 @@ def _conj(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("_conj", args[1:], kwargs)
     self = args[0].cdata
-    r = parser__conj.parse(args[1:], kwargs)
-    a = r.args
+    parser__conj.parse(args[1:], kwargs)
     # _conj()
     result = dispatch__conj_0(self, {})
     return THPVariable_Wrap(result)
@@ -8354,8 +8342,7 @@ def conj(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("conj", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_conj.parse(args[1:], kwargs)
-    a = r.args
+    parser_conj.parse(args[1:], kwargs)
     # conj()
     result = dispatch_conj_0(self, {})
     return THPVariable_Wrap(result)
@@ -8385,8 +8372,7 @@ def _neg_view(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("_neg_view", args[1:], kwargs)
     self = args[0].cdata
-    r = parser__neg_view.parse(args[1:], kwargs)
-    a = r.args
+    parser__neg_view.parse(args[1:], kwargs)
     # _neg_view()
     result = dispatch__neg_view_0(self, {})
     return THPVariable_Wrap(result)
@@ -8416,8 +8402,7 @@ def angle(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("angle", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_angle.parse(args[1:], kwargs)
-    a = r.args
+    parser_angle.parse(args[1:], kwargs)
     # angle()
     result = dispatch_angle_0(self, {})
     return THPVariable_Wrap(result)
@@ -8447,8 +8432,7 @@ def sgn(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("sgn", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_sgn.parse(args[1:], kwargs)
-    a = r.args
+    parser_sgn.parse(args[1:], kwargs)
     # sgn()
     result = dispatch_sgn_0(self, {})
     return THPVariable_Wrap(result)
@@ -8478,8 +8462,7 @@ def sgn_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("sgn_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_sgn_.parse(args[1:], kwargs)
-    a = r.args
+    parser_sgn_.parse(args[1:], kwargs)
     # sgn_()
     result = dispatch_sgn__0(self, {})
     return THPVariable_Wrap(result)
@@ -8509,8 +8492,7 @@ def sign(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("sign", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_sign.parse(args[1:], kwargs)
-    a = r.args
+    parser_sign.parse(args[1:], kwargs)
     # sign()
     result = dispatch_sign_0(self, {})
     return THPVariable_Wrap(result)
@@ -8540,8 +8522,7 @@ def sign_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("sign_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_sign_.parse(args[1:], kwargs)
-    a = r.args
+    parser_sign_.parse(args[1:], kwargs)
     # sign_()
     result = dispatch_sign__0(self, {})
     return THPVariable_Wrap(result)
@@ -8571,8 +8552,7 @@ def frexp(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("frexp", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_frexp.parse(args[1:], kwargs)
-    a = r.args
+    parser_frexp.parse(args[1:], kwargs)
     # frexp()
     result = dispatch_frexp_0(self, {})
     return wrap_result(result, structseqs_frexp[0][0])
@@ -8647,8 +8627,7 @@ def corrcoef(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("corrcoef", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_corrcoef.parse(args[1:], kwargs)
-    a = r.args
+    parser_corrcoef.parse(args[1:], kwargs)
     # corrcoef()
     result = dispatch_corrcoef_0(self, {})
     return THPVariable_Wrap(result)
@@ -8806,8 +8785,12 @@ def new_empty_strided(*args: Any, **kwargs: Any) -> Any:
     r = parser_new_empty_strided.parse(args[1:], kwargs)
     a = r.args
     # new_empty_strided(SymIntArrayRef size, SymIntArrayRef stride, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
-    size = None if a[0] is None else r.intlist(0)
-    stride = None if a[1] is None else r.intlist(1)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
+    stride = a[1]
+    if stride is not None:
+        stride = r.intlist(1)
     dtype = a[2]
     if dtype is not None:
         dtype = to_scalar_type(dtype)
@@ -8848,7 +8831,9 @@ def flip(*args: Any, **kwargs: Any) -> Any:
     r = parser_flip.parse(args[1:], kwargs)
     a = r.args
     # flip(IntArrayRef dims)
-    dims = None if a[0] is None else r.intlist(0)
+    dims = a[0]
+    if dims is not None:
+        dims = r.intlist(0)
     result = dispatch_flip_0(self, {'dims': dims})
     return THPVariable_Wrap(result)
 
@@ -8877,8 +8862,7 @@ def fliplr(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("fliplr", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_fliplr.parse(args[1:], kwargs)
-    a = r.args
+    parser_fliplr.parse(args[1:], kwargs)
     # fliplr()
     result = dispatch_fliplr_0(self, {})
     return THPVariable_Wrap(result)
@@ -8908,8 +8892,7 @@ def flipud(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("flipud", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_flipud.parse(args[1:], kwargs)
-    a = r.args
+    parser_flipud.parse(args[1:], kwargs)
     # flipud()
     result = dispatch_flipud_0(self, {})
     return THPVariable_Wrap(result)
@@ -8944,8 +8927,11 @@ def roll(*args: Any, **kwargs: Any) -> Any:
     r = parser_roll.parse(args[1:], kwargs)
     a = r.args
     # roll(SymIntArrayRef[1] shifts, IntArrayRef[1] dims=[])
-    shifts = None if a[0] is None else r.intlist(0)
-    dims = r.intlist(1)
+    shifts = a[0]
+    if shifts is not None:
+        shifts = r.intlist(0)
+    dims = a[1]
+    dims = r.intlist(1)  # None: the default
     result = dispatch_roll_0(self, {'shifts': shifts, 'dims': dims})
     return THPVariable_Wrap(result)
 
@@ -8985,7 +8971,8 @@ def rot90(*args: Any, **kwargs: Any) -> Any:
         k = 1
     elif k is not None and (type(k) is not int or not INT64_MIN <= k <= INT64_MAX):
         k = int64_arg(k)
-    dims = r.intlist(1)
+    dims = a[1]
+    dims = r.intlist(1)  # None: the default
     result = dispatch_rot90_0(self, {'k': k, 'dims': dims})
     return THPVariable_Wrap(result)
 
@@ -9082,8 +9069,7 @@ def msort(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("msort", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_msort.parse(args[1:], kwargs)
-    a = r.args
+    parser_msort.parse(args[1:], kwargs)
     # msort()
     result = dispatch_msort_0(self, {})
     return THPVariable_Wrap(result)
@@ -9523,8 +9509,12 @@ def movedim(*args: Any, **kwargs: Any) -> Any:
         result = dispatch_movedim_0(self, {'source': source, 'destination': destination})
         return THPVariable_Wrap(result)
     # movedim(IntArrayRef source, IntArrayRef destination)
-    source = None if a[0] is None else r.intlist(0)
-    destination = None if a[1] is None else r.intlist(1)
+    source = a[0]
+    if source is not None:
+        source = r.intlist(0)
+    destination = a[1]
+    if destination is not None:
+        destination = r.intlist(1)
     result = dispatch_movedim_1(self, {'source': source, 'destination': destination})
     return THPVariable_Wrap(result)
 
@@ -9571,8 +9561,12 @@ def moveaxis(*args: Any, **kwargs: Any) -> Any:
         result = dispatch_moveaxis_0(self, {'source': source, 'destination': destination})
         return THPVariable_Wrap(result)
     # moveaxis(IntArrayRef source, IntArrayRef destination)
-    source = None if a[0] is None else r.intlist(0)
-    destination = None if a[1] is None else r.intlist(1)
+    source = a[0]
+    if source is not None:
+        source = r.intlist(0)
+    destination = a[1]
+    if destination is not None:
+        destination = r.intlist(1)
     result = dispatch_moveaxis_1(self, {'source': source, 'destination': destination})
     return THPVariable_Wrap(result)
 
@@ -9672,7 +9666,9 @@ def repeat(*args: Any, **kwargs: Any) -> Any:
     r = parser_repeat.parse(args[1:], kwargs)
     a = r.args
     # repeat(SymIntArrayRef repeats)
-    repeats = None if a[0] is None else r.intlist(0)
+    repeats = a[0]
+    if repeats is not None:
+        repeats = r.intlist(0)
     result = dispatch_repeat_0(self, {'repeats': repeats})
     return THPVariable_Wrap(result)
 
@@ -9702,7 +9698,9 @@ def tile(*args: Any, **kwargs: Any) -> Any:
     r = parser_tile.parse(args[1:], kwargs)
     a = r.args
     # tile(SymIntArrayRef dims)
-    dims = None if a[0] is None else r.intlist(0)
+    dims = a[0]
+    if dims is not None:
+        dims = r.intlist(0)
     result = dispatch_tile_0(self, {'dims': dims})
     return THPVariable_Wrap(result)
 
@@ -10816,7 +10814,9 @@ def logsumexp(*args: Any, **kwargs: Any) -> Any:
     r = parser_logsumexp.parse(args[1:], kwargs)
     a = r.args
     # logsumexp(IntArrayRef[1] dim, bool keepdim=False)
-    dim = None if a[0] is None else r.intlist(0)
+    dim = a[0]
+    if dim is not None:
+        dim = r.intlist(0)
     keepdim = a[1]
     if keepdim is None:
         keepdim = False
@@ -11385,8 +11385,7 @@ def argwhere(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("argwhere", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_argwhere.parse(args[1:], kwargs)
-    a = r.args
+    parser_argwhere.parse(args[1:], kwargs)
     # argwhere()
     result = dispatch_argwhere_0(self, {})
     return THPVariable_Wrap(result)
@@ -11417,7 +11416,9 @@ def broadcast_to(*args: Any, **kwargs: Any) -> Any:
     r = parser_broadcast_to.parse(args[1:], kwargs)
     a = r.args
     # broadcast_to(SymIntArrayRef size)
-    size = None if a[0] is None else r.intlist(0)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
     result = dispatch_broadcast_to_0(self, {'size': size})
     return THPVariable_Wrap(result)
 
@@ -11446,8 +11447,7 @@ def ravel(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("ravel", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_ravel.parse(args[1:], kwargs)
-    a = r.args
+    parser_ravel.parse(args[1:], kwargs)
     # ravel()
     result = dispatch_ravel_0(self, {})
     return THPVariable_Wrap(result)
@@ -11492,7 +11492,9 @@ def count_nonzero(*args: Any, **kwargs: Any) -> Any:
         result = dispatch_count_nonzero_0(self, {'dim': dim})
         return THPVariable_Wrap(result)
     # count_nonzero(IntArrayRef dim)
-    dim = None if a[0] is None else r.intlist(0)
+    dim = a[0]
+    if dim is not None:
+        dim = r.intlist(0)
     result = dispatch_count_nonzero_1(self, {'dim': dim})
     return THPVariable_Wrap(result)
 
