@@ -5,7 +5,8 @@ kernels and the Register<Key> registrations (with the structured kernels' wrappe
 `aten/generated/`, as torchgen writes `Functions.h`, `TensorBody.h`, `RegisterBackendSelect.cpp`
 and `RegisterCPU.cpp`. This module holds the pieces those files share, which in PyTorch are C++
 overload resolution and the structured-kernel base classes: Binder (a Python call to a schema's
-argument list), select_overload, native_kernel (a `dispatch:` name to its at::native function),
+argument list), Overloads and select_overload, native_kernel (a `dispatch:` name to its
+at::native function),
 StructuredKernel; and generate(), which loads the generated modules.
 Autograd and ADInplaceOrView kernels are registered by `tensortrace.autograd`.
 """
@@ -158,14 +159,55 @@ class Binder:
         return tuple(full)
 
 
-def select_overload(ops: list[tuple[OperatorHandle, Binder]], args: Sequence[Any],
-            kwargs: dict[str, Any], what: str) -> tuple[OperatorHandle, tuple[Any, ...]]:
-    if len(ops) == 1:
-        op, binder = ops[0]
-        return op, binder.bind(args, kwargs)
+class Overloads:
+    """The overloads of one at:: function or Tensor method, in the order C++ would try them,
+    with the choice remembered per argument types (Note [The overload chosen per argument
+    types])."""
+
+    __slots__ = ("ops", "chosen")
+
+    def __init__(self, ops: list[tuple[OperatorHandle, Binder]]) -> None:
+        self.ops = ops
+        # argument types -> (the operator, the schema's names and defaults after the
+        # positional arguments): what binds a call to it without looking again
+        self.chosen: dict[tuple[Any, ...],
+                          tuple[OperatorHandle, tuple[str, ...], tuple[Any, ...]]] = {}
+
+
+# Note [The overload chosen per argument types]
+# C++ resolves `at::rand(size, dtype, ...)` to one overload at compile time, from the static
+# types of the arguments; Python learns them per call. Binder.matches decides from the number
+# of positional arguments, the keyword names and each value's type (Tensor, list or tuple,
+# None, other) and nothing else, so its answer is a function of the tuple
+# (types of args, keyword names, types of keyword values). select_overload asks it once per
+# such tuple and remembers the overload with the rest of its argument list (the names to take
+# from the keywords, else their defaults), as the C++ call is fixed per call site.
+
+
+def select_overload(overloads: Overloads, args: tuple[Any, ...], kwargs: dict[str, Any],
+                    what: str) -> tuple[OperatorHandle, tuple[Any, ...]]:
+    """The overload these arguments call, and the schema's full argument list for it."""
+    key = (*map(type, args), *kwargs, *map(type, kwargs.values())) if kwargs \
+        else tuple(map(type, args))
+    chosen = overloads.chosen.get(key)
+    if chosen is None:
+        chosen = _choose(overloads, args, kwargs, what, key)
+    op, names, defaults = chosen
+    if not names:  # every argument given, in order
+        return op, args
+    return op, (*args, *map(kwargs.get, names, defaults))
+
+
+def _choose(overloads: Overloads, args: tuple[Any, ...], kwargs: dict[str, Any], what: str,
+            key: tuple[Any, ...]) -> tuple[OperatorHandle, tuple[str, ...], tuple[Any, ...]]:
+    ops = overloads.ops
     for op, binder in ops:
-        if binder.matches(args, kwargs):
-            return op, binder.bind(args, kwargs)
+        if len(ops) == 1 or binder.matches(args, kwargs):
+            binder.bind(args, kwargs)  # a missing argument raises here, and is not remembered
+            n = len(args)
+            chosen = (op, tuple(binder.names[n:]), tuple(binder.defaults[n:]))
+            overloads.chosen[key] = chosen
+            return chosen
     raise TypeError(f"{what}: no overload of {ops[0][0].name} matches these arguments")
 
 

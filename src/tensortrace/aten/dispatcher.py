@@ -174,7 +174,18 @@ class OperatorHandle:
 
     def call(self, *args: Any) -> Any:
         """Dispatcher::call: compute the key set, pick the kernel, run it inside aten::<op>."""
-        ks = self.compute_dispatch_key_set(args)
+        if self.list_indices:
+            ks = self.compute_dispatch_key_set(args)
+        else:  # compute_dispatch_key_set, written out for the common case (no TensorList)
+            mask = 0
+            for i in self._single_indices:
+                value = args[i]
+                if value is not None:
+                    impl = value.impl_.target_
+                    mask |= (impl.key_set_ if impl is not None else value.key_set()).repr_
+            local = _tls
+            mask = (mask | local.included_.repr_ | _default_included) & ~local.excluded_.repr_
+            ks = _INTERNED.get(mask) or interned_keyset(mask)
         key, kernel = self._lookups.get(ks.repr_) or self.lookup(ks)
         rec = recorder.current
         if rec is None:

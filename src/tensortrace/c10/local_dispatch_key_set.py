@@ -51,9 +51,16 @@ class ExcludeDispatchKeyGuard:
         _tls.excluded_ = self.saved
 
 
-def AutoDispatchBelowAutograd() -> ExcludeDispatchKeyGuard:
-    return ExcludeDispatchKeyGuard(autograd_dispatch_keyset)
+# The two guards every autograd kernel and factory binding enters: their keys are class
+# attributes and their constructor object's own, so `with AutoDispatchBelowAutograd():` makes
+# no Python call besides __enter__ and __exit__ (as the C++ guards are inlined).
+class AutoDispatchBelowAutograd(ExcludeDispatchKeyGuard):
+    __slots__ = ()
+    __init__ = object.__init__  # type: ignore[assignment]
+    keys = autograd_dispatch_keyset  # type: ignore[misc]
 
 
-def AutoDispatchBelowADInplaceOrView() -> ExcludeDispatchKeyGuard:
-    return ExcludeDispatchKeyGuard(autograd_related_keys)  # autograd keys + ADInplaceOrView
+class AutoDispatchBelowADInplaceOrView(ExcludeDispatchKeyGuard):
+    __slots__ = ()
+    __init__ = object.__init__  # type: ignore[assignment]
+    keys = autograd_related_keys  # type: ignore[misc]  # autograd keys + ADInplaceOrView

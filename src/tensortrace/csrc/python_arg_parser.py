@@ -193,7 +193,7 @@ class FunctionParameter:
         if t == ParameterType.INT_LIST:
             if isinstance(obj, (tuple, list)):
                 # like PyTorch, only the first element decides; unpacking checks the rest
-                return (len(obj) == 0 or _is_int(obj[0])), -1
+                return (len(obj) == 0 or type(obj[0]) is int or _is_int(obj[0])), -1
             return (self.size > 0 and _is_int(obj)), -1
         if t == ParameterType.FLOAT_LIST:  # histogram's range=(lo, hi)
             if isinstance(obj, (tuple, list)):
@@ -246,6 +246,7 @@ class FunctionSignature:
     max_args: int = 0
     max_pos_args: int = 0
     text: str = ""
+    required_kwargs: frozenset[str] = frozenset()
 
     @classmethod
     def parse(cls, fmt: str, index: int, allow_numbers_as_tensors: bool) -> FunctionSignature:
@@ -266,6 +267,11 @@ class FunctionSignature:
             params.append(param)
         sig = cls(m.group(1), params, index, deprecated="deprecated" in flags,
                   hidden="hidden" in flags or "deprecated" in flags, text=fmt.strip())
+        # rand(size, *, Generator? generator) cannot match a call without generator=: the
+        # parser skips it without parsing (an argument spelled the NumPy way is not counted)
+        sig.required_kwargs = frozenset(
+            p.name for p in params if p.keyword_only and not p.optional
+            and p.name not in NUMPY_COMPATIBILITY_ARG_NAMES)
         sig.min_args = sum(1 for p in params if not p.optional)
         sig.max_args = len(params)
         sig.max_pos_args = sum(1 for p in params if not p.keyword_only)
@@ -322,7 +328,7 @@ class FunctionSignature:
                 ok, failed_idx = param.check(obj, i)
                 if ok:
                     dst.append(obj)
-                elif varargs_eligible and _is_int(args[0]):
+                elif varargs_eligible and (type(args[0]) is int or _is_int(args[0])):
                     # take all positional arguments as this parameter: rand(3, 4) -> rand((3, 4))
                     dst.append(tuple(args))
                     arg_pos = nargs
@@ -414,12 +420,16 @@ class PythonArgs:
             if not INT64_MIN <= value <= INT64_MAX:  # THPUtils_unpackLong
                 raise ValueError("Overflow when unpacking long long")
             return [value] * param.size  # IntArrayRef[N] broadcasts a single int
-        bad = _first_bad_int(obj)
+        bad, exact = -1, True
+        for x in obj:  # the common case, every element an int by exact type: no call
+            if type(x) is not int:
+                bad, exact = _first_bad_int(obj), False
+                break
         if bad != -1:
             raise TypeError(f"{self.signature.name}(): argument '{param.name}' failed to unpack "
                             f"the object at pos {bad + 1} with error \"type must be tuple of "
                             f"ints,but got {type(obj[bad]).__name__}\"")
-        values = [int(x) for x in obj]
+        values = list(obj) if exact else [int(x) for x in obj]
         for pos, value in enumerate(values):
             if not INT64_MIN <= value <= INT64_MAX:
                 # torch appends the C++ backtrace of THPUtils_unpackLong's error here
@@ -470,6 +480,8 @@ class PythonArgParser:
             assert parsed is not None
             return PythonArgs(sig, parsed)
         for sig in self.signatures:
+            if sig.required_kwargs and not sig.required_kwargs <= kwargs.keys():
+                continue
             parsed = sig.parse_args(args, kwargs, raise_exception=False)
             if parsed is not None:
                 if sig.deprecated:

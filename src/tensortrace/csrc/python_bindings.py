@@ -172,24 +172,34 @@ def convert(r: PythonArgs, i: int) -> Any:
     if t == ParameterType.MEMORY_FORMAT:
         return value.name if isinstance(value, memory_format) else value
     if t == ParameterType.SCALAR:
-        if type(value) is int and not INT64_MIN <= value <= INT64_MAX:
-            # PythonArgs::scalar_slow: past int64, PyLong_AsUnsignedLongLong's own errors
-            if value < 0:
-                raise OverflowError("can't convert negative int to unsigned")
-            if value >> 64:
-                raise OverflowError("int too big to convert")
-        return value.item() if isinstance(value, TensorBase) else value
+        return scalar_arg(value)
     if t == ParameterType.STORAGE:
         from tensortrace.csrc.storage import storage_of
 
         return storage_of(value)
     if t in (ParameterType.INT64, ParameterType.SYM_INT):
-        value = int(value)
-        if not INT64_MIN <= value <= INT64_MAX:  # THPUtils_unpackLong
-            raise ValueError("Overflow when unpacking long long")
-        return value
+        return int64_arg(value)
     if t == ParameterType.DOUBLE:
         return float(value)
+    return value
+
+
+def scalar_arg(value: Any) -> Any:
+    """PythonArgs::scalar: a Python number as it is (a 0-dim tensor gives its item)."""
+    if type(value) is int and not INT64_MIN <= value <= INT64_MAX:
+        # PythonArgs::scalar_slow: past int64, PyLong_AsUnsignedLongLong's own errors
+        if value < 0:
+            raise OverflowError("can't convert negative int to unsigned")
+        if value >> 64:
+            raise OverflowError("int too big to convert")
+    return value.item() if isinstance(value, TensorBase) else value
+
+
+def int64_arg(value: Any) -> int:
+    """PythonArgs::toInt64: THPUtils_unpackLong, with its overflow error."""
+    value = int(value)
+    if not INT64_MIN <= value <= INT64_MAX:
+        raise ValueError("Overflow when unpacking long long")
     return value
 
 

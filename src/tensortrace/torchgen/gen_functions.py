@@ -87,7 +87,7 @@ def gen_functions(fns: Sequence[NativeFunction]) -> tuple[str, str]:
     doc = ("The at:: functions: `at::add(...)` picks the overload, then calls the Dispatcher.\n\n"
            "Mirrors the generated `Functions.h`. `tensortrace.aten.functions` (`at`) holds these.")
     out = ["from typing import Any", "",
-           "from tensortrace.aten.codegen import Binder, select_overload",
+           "from tensortrace.aten.codegen import Binder, Overloads, select_overload",
            "from tensortrace.aten.generated import operators as ops",
            "from tensortrace.trace import traced", "",
            f'FUNCTIONS_H = "{GENERATED}/Functions.h"', ""]
@@ -96,7 +96,7 @@ def gen_functions(fns: Sequence[NativeFunction]) -> tuple[str, str]:
         assert name not in RESERVED, name
         names.append(name)
         pairs = ", ".join(f"(ops.{f.ident}, Binder(ops.{f.ident}.schema))" for f in overloads)
-        out += ["", f"_ov_{name} = [{pairs}]", "", "",
+        out += ["", f"_ov_{name} = Overloads([{pairs}])", "", "",
                 f'@traced("dispatch", "at::{name}", FUNCTIONS_H, "at::{name}",',
                 f'        legacy="at::{name} (Functions.h)")',
                 f"def {name}(*args: Any, **kwargs: Any) -> Any:",
@@ -114,7 +114,7 @@ def gen_tensor_body(fns: Sequence[NativeFunction]) -> tuple[str, str]:
            "Dispatcher.\n\nMirrors the generated `TensorBody.h`. aten.codegen sets each method "
            "of TensorMethods\non at::Tensor (aten/tensor_body.py).")
     out = ["from typing import Any", "",
-           "from tensortrace.aten.codegen import Binder, select_overload",
+           "from tensortrace.aten.codegen import Binder, Overloads, select_overload",
            "from tensortrace.aten.generated import operators as ops",
            "from tensortrace.trace import traced", "",
            f'TENSOR_BODY_H = "{GENERATED}/core/TensorBody.h"', ""]
@@ -130,7 +130,7 @@ def gen_tensor_body(fns: Sequence[NativeFunction]) -> tuple[str, str]:
         def pairs(fs: Sequence[NativeFunction]) -> str:
             return ", ".join(f"(ops.{f.ident}, Binder(ops.{f.ident}.schema))" for f in fs)
 
-        out.append(f"_ov_{name} = [{pairs(first or overloads)}]")
+        out.append(f"_ov_{name} = Overloads([{pairs(first or overloads)}])")
         if later:
             out.append(f"_ov_{name}_self_later = [{pairs(later)}]")
         body += ["", f'    @traced("dispatch", "at::Tensor::{name}", TENSOR_BODY_H, '

@@ -9,10 +9,15 @@ the result. The grouping, signatures and overload order come from csrc/python_bi
 
 from __future__ import annotations
 
+import keyword
 import re
 from collections.abc import Sequence
 
-from tensortrace.csrc.python_arg_parser import FunctionSignature
+from tensortrace.csrc.python_arg_parser import (
+    FunctionParameter,
+    FunctionSignature,
+    ParameterType,
+)
 from tensortrace.csrc.python_bindings import (
     FACTORY_OPTIONS,
     NUMBERS_AS_TENSORS,
@@ -88,12 +93,7 @@ def _binding(name: str, overloads: Sequence[PythonOverload], is_method: bool) ->
              f"parser_{name} = PythonArgParser.lazy([{sigs}\n]{numbers})"]
     for i, ov in enumerate(overloads):
         lines += _dispatch(name, i, ov)
-    overload_list = ", ".join(
-        f"PythonOverload({ov.signature!r}, {_ident(ov.op)}, {_ident(ov.out_op)}, "
-        f"{ov.is_method}, {ov.is_factory}, {ov.params!r})" for ov in overloads)
-    lines += ["", "", f"overloads_{name} = [{overload_list}]",
-              f"dispatch_{name} = [" + ", ".join(f"dispatch_{name}_{i}"
-                                                 for i in range(len(overloads))) + "]"]
+    lines += [""]
     # schemas returning named tensors give torch.return_types.<name> (and <name>_out)
     seqs = []
     for ov in overloads:
@@ -104,15 +104,123 @@ def _binding(name: str, overloads: Sequence[PythonOverload], is_method: bool) ->
     return lines
 
 
-def _binding_def(name: str, python_name: str, is_method: bool, noargs: bool = False
-                 ) -> list[str]:
-    """THPVariable_<name>: parse with PythonArgParser, dispatch, wrap. `noargs`: every signature
-    is `name()`, METH_NOARGS in python_variable_methods.cpp (an argument is a TypeError)."""
+# the names a generated binding's body uses itself: a parameter with one of these names gets
+# its local variable spelled with a trailing underscore
+_RESERVED_LOCALS = frozenset({
+    "self", "r", "a", "args", "kwargs", "result", "out_used", "type", "isinstance", "float",
+    "int", "None", "at", "ops", "convert", "recorder", "traced", "scalar_arg", "int64_arg",
+    "to_scalar_type", "wrapped_scalar_tensor", "wrap_result", "TensorBase", "THPVariable_Wrap",
+    "INT64_MIN", "INT64_MAX", "return_types", "check_noargs", "handle_th_errors"})
+
+# the ParameterTypes whose conversion is written out; the others call convert(r, i)
+_SIMPLE_DEFAULTS = (bool, int, float, str)
+
+
+def _local(pname: str) -> str:
+    """The local variable of a parameter: `from` is `from_`, `A` (linalg) is `a_`."""
+    if pname in _RESERVED_LOCALS or keyword.iskeyword(pname) or not pname.islower():
+        return pname.lower() + "_"
+    return pname
+
+
+def _convert(param: FunctionParameter, i: int, pname: str) -> list[str]:
+    """The straight-line conversion of parameter i (PythonArgs::tensor, ::scalar, ::toInt64,
+    ...), as the generated C++ binding writes `_r.tensor(0)` in the dispatch call: no lookup of
+    the parameter's type at run time. Leaves the value in a local named after the parameter."""
+    x = _local(pname)
+    t = param.type_
+    try:
+        default = param.default_value()
+    except ValueError:  # memory_format=contiguous_format: PythonArgs' accessor knows it
+        return [f"    {x} = convert(r, {i})"]
+    simple = default is None or type(default) in _SIMPLE_DEFAULTS
+    if_none = [f"    if {x} is None:", f"        {x} = {default!r}"]
+    if t is ParameterType.TENSOR and default is None:
+        if not param.allow_numbers_as_tensor:
+            return [f"    {x} = a[{i}]", f"    if {x} is not None:", f"        {x} = {x}.cdata"]
+        return [f"    {x} = a[{i}]",
+                f"    if isinstance({x}, TensorBase):",
+                f"        {x} = {x}.cdata",
+                f"    elif {x} is not None:  # a number where a Tensor is allowed (add(x, 2))",
+                f"        {x} = wrapped_scalar_tensor({x})"]
+    if t is ParameterType.SCALAR and simple:
+        if default is None:
+            return [f"    {x} = a[{i}]", f"    if {x} is not None and type({x}) is not float:",
+                    f"        {x} = scalar_arg({x})"]
+        return [f"    {x} = a[{i}]", *if_none, f"    elif type({x}) is not float:",
+                f"        {x} = scalar_arg({x})"]
+    if t in (ParameterType.INT64, ParameterType.SYM_INT) and simple:
+        check = (f"if {x} is not None and (type({x}) is not int "
+                 f"or not INT64_MIN <= {x} <= INT64_MAX):")
+        lines = [f"    {x} = a[{i}]"]
+        if default is not None:
+            lines += if_none
+        return lines + [("    el" if default is not None else "    ") + check,
+                        f"        {x} = int64_arg({x})"]
+    if t is ParameterType.DOUBLE and simple:
+        lines = [f"    {x} = a[{i}]"]
+        if default is not None:
+            lines += if_none
+        return lines + [f"    if {x} is not None:", f"        {x} = float({x})"]
+    if t in (ParameterType.BOOL, ParameterType.STRING, ParameterType.PYOBJECT) and simple:
+        return [f"    {x} = a[{i}]", *(if_none if default is not None else [])]
+    if t is ParameterType.INT_LIST:  # (a local of several branches starts as a[i], an Any)
+        if default is None:
+            return [f"    {x} = a[{i}]", f"    if {x} is not None:",
+                    f"        {x} = r.intlist({i})"]
+        return [f"    {x} = a[{i}]", f"    {x} = r.intlist({i})  # None: the default"]
+    if t is ParameterType.SCALARTYPE and default is None:
+        return [f"    {x} = a[{i}]", f"    if {x} is not None:",
+                f"        {x} = to_scalar_type({x})"]
+    if default is None:
+        return [f"    {x} = None if a[{i}] is None else convert(r, {i})"]
+    return [f"    {x} = convert(r, {i})"]
+
+
+def _returns_one_tensor(op: OperatorLike | None) -> bool:
+    if op is None:
+        return True
+    rets = op.schema.returns
+    return len(rets) == 1 and rets[0].base == "Tensor" and not rets[0].is_list
+
+
+def _overload_body(name: str, i: int, ov: PythonOverload, numbers: bool) -> list[str]:
+    """One overload's arguments converted in straight-line code, its dispatch_<name>, its
+    result wrapped: the body of `case i:` in the generated C++ switch on `_r.idx`."""
+    sig = FunctionSignature.parse(ov.signature, i, numbers)
+    lines = [f"    # {ov.signature}"]
+    for j, param in enumerate(sig.params):
+        lines += _convert(param, j, ov.params[j])
+    parsed = ", ".join(f"{p!r}: {_local(p)}" for p in ov.params)
+    lines.append(f"    result = dispatch_{name}_{i}(self, {{{parsed}}})")
+    if _returns_one_tensor(ov.op) and _returns_one_tensor(ov.out_op):
+        lines.append("    return THPVariable_Wrap(result)")
+    elif ov.out_op is None:
+        lines.append(f"    return wrap_result(result, structseqs_{name}[{i}][0])")
+    else:
+        lines.append(f"    return wrap_result(result, structseqs_{name}[{i}]"
+                     f"[0 if {_local('out')} is None else 1])")
+    return lines
+
+
+def _binding_def(name: str, python_name: str, is_method: bool,
+                 overloads: Sequence[PythonOverload], noargs: bool = False) -> list[str]:
+    """THPVariable_<name>: parse with PythonArgParser, then, for the signature it chose, convert
+    the arguments, dispatch and wrap in straight-line code. `noargs`: every signature is
+    `name()`, METH_NOARGS in python_variable_methods.cpp (an argument is a TypeError)."""
     src = "VARIABLE_METHODS_CPP" if is_method else "TORCH_FUNCTIONS_CPP"
     # x + y and x.add(y) reach the same THPVariable_add: the trace notes which one Python called
     called_as = f"Tensor.{python_name}" if is_method else f"torch.{name}"
     check = ["    if len(args) > 1 or kwargs:",
              f'        check_noargs("{name}", args[1:], kwargs)'] if noargs else []
+    numbers = name in NUMBERS_AS_TENSORS
+    body: list[str] = []
+    for i, ov in enumerate(overloads):
+        case = _overload_body(name, i, ov, numbers)
+        if i < len(overloads) - 1:
+            body += [f"    if r.idx == {i}:", *("    " + line for line in case)]
+        else:
+            body += case
     return ["", "", "@handle_th_errors",
             f'@traced("python", "THPVariable_{name}", {src}, legacy="THPVariable_{name}")',
             f"def {python_name}(*args: Any, **kwargs: Any) -> Any:",
@@ -122,23 +230,25 @@ def _binding_def(name: str, python_name: str, is_method: bool, noargs: bool = Fa
             f'                                 {{"python_name": "{called_as}"}})',
             *check,
             ("    self = args[0].cdata" if is_method else "    self = None"),
-            f"    r = parser_{name}.parse({'args[1:]' if is_method else 'args'}, kwargs)",
-            f"    ov = overloads_{name}[r.idx]",
-            "    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}",
-            '    out_used = parsed.get("out") is not None',
-            f"    result = dispatch_{name}[r.idx](self, parsed)",
-            f"    return wrap_result(result, structseqs_{name}[r.idx][1 if out_used else 0])"]
+            ("    r = " if any(re.search(r"\br\b|\ba\[", line) for line in body) else "    ")
+            + f"parser_{name}.parse({'args[1:]' if is_method else 'args'}, kwargs)",
+            *(["    a = r.args"] if any("a[" in line for line in body) else []),
+            *body]
 
 
 _IMPORTS = [
     ("tensortrace.aten", "functions as at"),
     ("tensortrace.aten.generated", "operators as ops"),
+    ("tensortrace.aten.scalar_ops", "wrapped_scalar_tensor"),
     ("tensortrace.autograd.variable", "make_variable"),
     ("tensortrace.c10.local_dispatch_key_set", "AutoDispatchBelowADInplaceOrView"),
     ("tensortrace.csrc", "return_types"),
-    ("tensortrace.csrc.python_arg_parser", "PythonArgParser"),
-    ("tensortrace.csrc.python_bindings", "PythonOverload, call_out, convert, wrap_result"),
-    ("tensortrace.csrc.python_variable", "check_noargs, handle_th_errors"),
+    ("tensortrace.csrc.dtype", "to_scalar_type"),
+    ("tensortrace.csrc.python_arg_parser", "INT64_MAX, INT64_MIN, PythonArgParser"),
+    ("tensortrace.csrc.python_bindings",
+     "PythonOverload, call_out, convert, int64_arg, scalar_arg, wrap_result"),
+    ("tensortrace.csrc.python_variable",
+     "TensorBase, THPVariable_Wrap, check_noargs, handle_th_errors"),
     ("tensortrace.trace", "recorder, traced"),
 ]
 
@@ -150,8 +260,11 @@ def _imports(body: list[str]) -> list[str]:
     for module, names in _IMPORTS:
         used = [n for n in names.split(", ")
                 if re.search(rf"\b{n.split(' as ')[-1]}\b", text)]
-        if used:
-            lines.append(f"from {module} import {', '.join(used)}")
+        line = f"from {module} import {', '.join(used)}"
+        if used and len(line) > 100:  # isort's wrapping, as ruff checks it
+            lines += [f"from {module} import (", *(f"    {n}," for n in used), ")"]
+        elif used:
+            lines.append(line)
     return [*lines, ""]
 
 
@@ -166,7 +279,7 @@ def gen_torch_functions(fns: Sequence[NativeFunction]) -> tuple[str, str]:
     # `python_module: nn` ops are bound in torch._C._nn instead (python_nn_functions.py)
     grouped = collect_overloads([f for f in fns if not _in_module(f, "nn")], is_method=False)
     for name, overloads in grouped.items():
-        out += _binding(name, overloads, False) + _binding_def(name, name, False)
+        out += _binding(name, overloads, False) + _binding_def(name, name, False, overloads)
     out += ["", "", "FUNCTIONS: dict[str, Any] = {"]
     out += [f'    "{n}": {n},' for n in grouped]
     out += ["}", "", "# torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package",
@@ -187,10 +300,11 @@ def gen_variable_methods(fns: Sequence[NativeFunction], operators: dict[str, str
     grouped = collect_overloads(fns, is_method=True)
     for name, overloads in grouped.items():
         noargs = all(not ov.params for ov in overloads)
-        out += _binding(name, overloads, True) + _binding_def(name, name, True, noargs)
+        out += _binding(name, overloads, True) + _binding_def(name, name, True, overloads,
+                                                                noargs)
     for dunder, name in operators.items():
         assert dunder not in grouped, dunder
-        out += _binding_def(name, dunder, True)
+        out += _binding_def(name, dunder, True, grouped[name])
     out += ["", "", "METHODS: dict[str, Any] = {"]
     out += [f'    "{n}": {n},' for n in grouped]
     out += ["}", "", "# Python operator -> its binding (python_variable_methods.cpp's table)",
@@ -214,7 +328,7 @@ def gen_module_functions(fns: Sequence[NativeFunction], module: str) -> tuple[st
     grouped = collect_overloads([f for f in fns if _in_module(f, module)], is_method=False,
                                 python_module=module)
     for name, overloads in grouped.items():
-        out += _binding(name, overloads, False) + _binding_def(name, name, False)
+        out += _binding(name, overloads, False) + _binding_def(name, name, False, overloads)
     out += ["", "", "FUNCTIONS: dict[str, Any] = {"]
     out += [f'    "{n}": {n},' for n in grouped]
     out.append("}")

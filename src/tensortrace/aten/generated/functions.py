@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from tensortrace.aten.codegen import Binder, select_overload
+from tensortrace.aten.codegen import Binder, Overloads, select_overload
 from tensortrace.aten.generated import operators as ops
 from tensortrace.trace import traced
 
 FUNCTIONS_H = "build/aten/src/ATen/Functions.h"
 
 
-_ov_empty = [(ops.empty_memory_format, Binder(ops.empty_memory_format.schema))]
+_ov_empty = Overloads([(ops.empty_memory_format, Binder(ops.empty_memory_format.schema))])
 
 
 @traced("dispatch", "at::empty", FUNCTIONS_H, "at::empty",
@@ -29,7 +29,7 @@ def empty(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_empty_strided = [(ops.empty_strided, Binder(ops.empty_strided.schema))]
+_ov_empty_strided = Overloads([(ops.empty_strided, Binder(ops.empty_strided.schema))])
 
 
 @traced("dispatch", "at::empty_strided", FUNCTIONS_H, "at::empty_strided",
@@ -42,7 +42,7 @@ def empty_strided(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_rand = [(ops.rand_generator, Binder(ops.rand_generator.schema)), (ops.rand, Binder(ops.rand.schema)), (ops.rand_out, Binder(ops.rand_out.schema)), (ops.rand_generator_out, Binder(ops.rand_generator_out.schema))]
+_ov_rand = Overloads([(ops.rand_generator, Binder(ops.rand_generator.schema)), (ops.rand, Binder(ops.rand.schema)), (ops.rand_out, Binder(ops.rand_out.schema)), (ops.rand_generator_out, Binder(ops.rand_generator_out.schema))])
 
 
 @traced("dispatch", "at::rand", FUNCTIONS_H, "at::rand",
@@ -58,7 +58,7 @@ def rand(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_select = [(ops.select_int, Binder(ops.select_int.schema))]
+_ov_select = Overloads([(ops.select_int, Binder(ops.select_int.schema))])
 
 
 @traced("dispatch", "at::select", FUNCTIONS_H, "at::select",
@@ -71,7 +71,7 @@ def select(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_as_strided = [(ops.as_strided, Binder(ops.as_strided.schema))]
+_ov_as_strided = Overloads([(ops.as_strided, Binder(ops.as_strided.schema))])
 
 
 @traced("dispatch", "at::as_strided", FUNCTIONS_H, "at::as_strided",
@@ -84,7 +84,7 @@ def as_strided(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_add = [(ops.add_Tensor, Binder(ops.add_Tensor.schema)), (ops.add_out, Binder(ops.add_out.schema)), (ops.add_Scalar, Binder(ops.add_Scalar.schema))]
+_ov_add = Overloads([(ops.add_Tensor, Binder(ops.add_Tensor.schema)), (ops.add_out, Binder(ops.add_out.schema)), (ops.add_Scalar, Binder(ops.add_Scalar.schema))])
 
 
 @traced("dispatch", "at::add", FUNCTIONS_H, "at::add",
@@ -99,7 +99,7 @@ def add(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__to_copy = [(ops._to_copy, Binder(ops._to_copy.schema))]
+_ov__to_copy = Overloads([(ops._to_copy, Binder(ops._to_copy.schema))])
 
 
 @traced("dispatch", "at::_to_copy", FUNCTIONS_H, "at::_to_copy",
@@ -112,7 +112,7 @@ def _to_copy(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_empty_like = [(ops.empty_like, Binder(ops.empty_like.schema))]
+_ov_empty_like = Overloads([(ops.empty_like, Binder(ops.empty_like.schema))])
 
 
 @traced("dispatch", "at::empty_like", FUNCTIONS_H, "at::empty_like",
@@ -125,7 +125,7 @@ def empty_like(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_zeros = [(ops.zeros, Binder(ops.zeros.schema)), (ops.zeros_out, Binder(ops.zeros_out.schema))]
+_ov_zeros = Overloads([(ops.zeros, Binder(ops.zeros.schema)), (ops.zeros_out, Binder(ops.zeros_out.schema))])
 
 
 @traced("dispatch", "at::zeros", FUNCTIONS_H, "at::zeros",
@@ -139,7 +139,7 @@ def zeros(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_zeros_like = [(ops.zeros_like, Binder(ops.zeros_like.schema))]
+_ov_zeros_like = Overloads([(ops.zeros_like, Binder(ops.zeros_like.schema))])
 
 
 @traced("dispatch", "at::zeros_like", FUNCTIONS_H, "at::zeros_like",
@@ -152,7 +152,7 @@ def zeros_like(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_ones = [(ops.ones, Binder(ops.ones.schema)), (ops.ones_out, Binder(ops.ones_out.schema))]
+_ov_ones = Overloads([(ops.ones, Binder(ops.ones.schema)), (ops.ones_out, Binder(ops.ones_out.schema))])
 
 
 @traced("dispatch", "at::ones", FUNCTIONS_H, "at::ones",
@@ -166,7 +166,7 @@ def ones(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_ones_like = [(ops.ones_like, Binder(ops.ones_like.schema))]
+_ov_ones_like = Overloads([(ops.ones_like, Binder(ops.ones_like.schema))])
 
 
 @traced("dispatch", "at::ones_like", FUNCTIONS_H, "at::ones_like",
@@ -179,7 +179,7 @@ def ones_like(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_full = [(ops.full, Binder(ops.full.schema)), (ops.full_out, Binder(ops.full_out.schema))]
+_ov_full = Overloads([(ops.full, Binder(ops.full.schema)), (ops.full_out, Binder(ops.full_out.schema))])
 
 
 @traced("dispatch", "at::full", FUNCTIONS_H, "at::full",
@@ -193,7 +193,7 @@ def full(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_full_like = [(ops.full_like, Binder(ops.full_like.schema))]
+_ov_full_like = Overloads([(ops.full_like, Binder(ops.full_like.schema))])
 
 
 @traced("dispatch", "at::full_like", FUNCTIONS_H, "at::full_like",
@@ -206,7 +206,7 @@ def full_like(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_rand_like = [(ops.rand_like_generator, Binder(ops.rand_like_generator.schema)), (ops.rand_like, Binder(ops.rand_like.schema))]
+_ov_rand_like = Overloads([(ops.rand_like_generator, Binder(ops.rand_like_generator.schema)), (ops.rand_like, Binder(ops.rand_like.schema))])
 
 
 @traced("dispatch", "at::rand_like", FUNCTIONS_H, "at::rand_like",
@@ -220,7 +220,7 @@ def rand_like(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_randn = [(ops.randn_generator, Binder(ops.randn_generator.schema)), (ops.randn, Binder(ops.randn.schema)), (ops.randn_out, Binder(ops.randn_out.schema)), (ops.randn_generator_out, Binder(ops.randn_generator_out.schema))]
+_ov_randn = Overloads([(ops.randn_generator, Binder(ops.randn_generator.schema)), (ops.randn, Binder(ops.randn.schema)), (ops.randn_out, Binder(ops.randn_out.schema)), (ops.randn_generator_out, Binder(ops.randn_generator_out.schema))])
 
 
 @traced("dispatch", "at::randn", FUNCTIONS_H, "at::randn",
@@ -236,7 +236,7 @@ def randn(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_randn_like = [(ops.randn_like_generator, Binder(ops.randn_like_generator.schema)), (ops.randn_like, Binder(ops.randn_like.schema))]
+_ov_randn_like = Overloads([(ops.randn_like_generator, Binder(ops.randn_like_generator.schema)), (ops.randn_like, Binder(ops.randn_like.schema))])
 
 
 @traced("dispatch", "at::randn_like", FUNCTIONS_H, "at::randn_like",
@@ -250,7 +250,7 @@ def randn_like(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_randint = [(ops.randint_generator, Binder(ops.randint_generator.schema)), (ops.randint, Binder(ops.randint.schema)), (ops.randint_low_generator, Binder(ops.randint_low_generator.schema)), (ops.randint_low, Binder(ops.randint_low.schema)), (ops.randint_out, Binder(ops.randint_out.schema)), (ops.randint_generator_out, Binder(ops.randint_generator_out.schema)), (ops.randint_low_out, Binder(ops.randint_low_out.schema)), (ops.randint_low_generator_out, Binder(ops.randint_low_generator_out.schema))]
+_ov_randint = Overloads([(ops.randint_generator, Binder(ops.randint_generator.schema)), (ops.randint, Binder(ops.randint.schema)), (ops.randint_low_generator, Binder(ops.randint_low_generator.schema)), (ops.randint_low, Binder(ops.randint_low.schema)), (ops.randint_out, Binder(ops.randint_out.schema)), (ops.randint_generator_out, Binder(ops.randint_generator_out.schema)), (ops.randint_low_out, Binder(ops.randint_low_out.schema)), (ops.randint_low_generator_out, Binder(ops.randint_low_generator_out.schema))])
 
 
 @traced("dispatch", "at::randint", FUNCTIONS_H, "at::randint",
@@ -270,7 +270,7 @@ def randint(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_randint_like = [(ops.randint_like_generator, Binder(ops.randint_like_generator.schema)), (ops.randint_like, Binder(ops.randint_like.schema)), (ops.randint_like_low_generator_dtype, Binder(ops.randint_like_low_generator_dtype.schema)), (ops.randint_like_low_dtype, Binder(ops.randint_like_low_dtype.schema))]
+_ov_randint_like = Overloads([(ops.randint_like_generator, Binder(ops.randint_like_generator.schema)), (ops.randint_like, Binder(ops.randint_like.schema)), (ops.randint_like_low_generator_dtype, Binder(ops.randint_like_low_generator_dtype.schema)), (ops.randint_like_low_dtype, Binder(ops.randint_like_low_dtype.schema))])
 
 
 @traced("dispatch", "at::randint_like", FUNCTIONS_H, "at::randint_like",
@@ -286,7 +286,7 @@ def randint_like(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_arange = [(ops.arange, Binder(ops.arange.schema)), (ops.arange_start, Binder(ops.arange_start.schema)), (ops.arange_start_step, Binder(ops.arange_start_step.schema)), (ops.arange_out, Binder(ops.arange_out.schema)), (ops.arange_start_out, Binder(ops.arange_start_out.schema))]
+_ov_arange = Overloads([(ops.arange, Binder(ops.arange.schema)), (ops.arange_start, Binder(ops.arange_start.schema)), (ops.arange_start_step, Binder(ops.arange_start_step.schema)), (ops.arange_out, Binder(ops.arange_out.schema)), (ops.arange_start_out, Binder(ops.arange_start_out.schema))])
 
 
 @traced("dispatch", "at::arange", FUNCTIONS_H, "at::arange",
@@ -303,7 +303,7 @@ def arange(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linspace = [(ops.linspace, Binder(ops.linspace.schema)), (ops.linspace_out, Binder(ops.linspace_out.schema))]
+_ov_linspace = Overloads([(ops.linspace, Binder(ops.linspace.schema)), (ops.linspace_out, Binder(ops.linspace_out.schema))])
 
 
 @traced("dispatch", "at::linspace", FUNCTIONS_H, "at::linspace",
@@ -317,7 +317,7 @@ def linspace(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_eye = [(ops.eye, Binder(ops.eye.schema)), (ops.eye_m, Binder(ops.eye_m.schema)), (ops.eye_out, Binder(ops.eye_out.schema)), (ops.eye_m_out, Binder(ops.eye_m_out.schema))]
+_ov_eye = Overloads([(ops.eye, Binder(ops.eye.schema)), (ops.eye_m, Binder(ops.eye_m.schema)), (ops.eye_out, Binder(ops.eye_out.schema)), (ops.eye_m_out, Binder(ops.eye_m_out.schema))])
 
 
 @traced("dispatch", "at::eye", FUNCTIONS_H, "at::eye",
@@ -333,7 +333,7 @@ def eye(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fill = [(ops.fill_Scalar, Binder(ops.fill_Scalar.schema)), (ops.fill_Tensor, Binder(ops.fill_Tensor.schema))]
+_ov_fill = Overloads([(ops.fill_Scalar, Binder(ops.fill_Scalar.schema)), (ops.fill_Tensor, Binder(ops.fill_Tensor.schema))])
 
 
 @traced("dispatch", "at::fill", FUNCTIONS_H, "at::fill",
@@ -347,7 +347,7 @@ def fill(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fill_ = [(ops.fill__Scalar, Binder(ops.fill__Scalar.schema)), (ops.fill__Tensor, Binder(ops.fill__Tensor.schema))]
+_ov_fill_ = Overloads([(ops.fill__Scalar, Binder(ops.fill__Scalar.schema)), (ops.fill__Tensor, Binder(ops.fill__Tensor.schema))])
 
 
 @traced("dispatch", "at::fill_", FUNCTIONS_H, "at::fill_",
@@ -361,7 +361,7 @@ def fill_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_zero_ = [(ops.zero_, Binder(ops.zero_.schema))]
+_ov_zero_ = Overloads([(ops.zero_, Binder(ops.zero_.schema))])
 
 
 @traced("dispatch", "at::zero_", FUNCTIONS_H, "at::zero_",
@@ -374,7 +374,7 @@ def zero_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cat = [(ops.cat, Binder(ops.cat.schema)), (ops.cat_out, Binder(ops.cat_out.schema))]
+_ov_cat = Overloads([(ops.cat, Binder(ops.cat.schema)), (ops.cat_out, Binder(ops.cat_out.schema))])
 
 
 @traced("dispatch", "at::cat", FUNCTIONS_H, "at::cat",
@@ -388,7 +388,7 @@ def cat(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_stack = [(ops.stack, Binder(ops.stack.schema)), (ops.stack_out, Binder(ops.stack_out.schema))]
+_ov_stack = Overloads([(ops.stack, Binder(ops.stack.schema)), (ops.stack_out, Binder(ops.stack_out.schema))])
 
 
 @traced("dispatch", "at::stack", FUNCTIONS_H, "at::stack",
@@ -402,7 +402,7 @@ def stack(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__local_scalar_dense = [(ops._local_scalar_dense, Binder(ops._local_scalar_dense.schema))]
+_ov__local_scalar_dense = Overloads([(ops._local_scalar_dense, Binder(ops._local_scalar_dense.schema))])
 
 
 @traced("dispatch", "at::_local_scalar_dense", FUNCTIONS_H, "at::_local_scalar_dense",
@@ -415,7 +415,7 @@ def _local_scalar_dense(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_is_nonzero = [(ops.is_nonzero, Binder(ops.is_nonzero.schema))]
+_ov_is_nonzero = Overloads([(ops.is_nonzero, Binder(ops.is_nonzero.schema))])
 
 
 @traced("dispatch", "at::is_nonzero", FUNCTIONS_H, "at::is_nonzero",
@@ -428,7 +428,7 @@ def is_nonzero(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_lift_fresh = [(ops.lift_fresh, Binder(ops.lift_fresh.schema))]
+_ov_lift_fresh = Overloads([(ops.lift_fresh, Binder(ops.lift_fresh.schema))])
 
 
 @traced("dispatch", "at::lift_fresh", FUNCTIONS_H, "at::lift_fresh",
@@ -441,7 +441,7 @@ def lift_fresh(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_detach = [(ops.detach, Binder(ops.detach.schema))]
+_ov_detach = Overloads([(ops.detach, Binder(ops.detach.schema))])
 
 
 @traced("dispatch", "at::detach", FUNCTIONS_H, "at::detach",
@@ -454,7 +454,7 @@ def detach(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_detach_ = [(ops.detach_, Binder(ops.detach_.schema))]
+_ov_detach_ = Overloads([(ops.detach_, Binder(ops.detach_.schema))])
 
 
 @traced("dispatch", "at::detach_", FUNCTIONS_H, "at::detach_",
@@ -467,7 +467,7 @@ def detach_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_resolve_conj = [(ops.resolve_conj, Binder(ops.resolve_conj.schema))]
+_ov_resolve_conj = Overloads([(ops.resolve_conj, Binder(ops.resolve_conj.schema))])
 
 
 @traced("dispatch", "at::resolve_conj", FUNCTIONS_H, "at::resolve_conj",
@@ -480,7 +480,7 @@ def resolve_conj(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_resolve_neg = [(ops.resolve_neg, Binder(ops.resolve_neg.schema))]
+_ov_resolve_neg = Overloads([(ops.resolve_neg, Binder(ops.resolve_neg.schema))])
 
 
 @traced("dispatch", "at::resolve_neg", FUNCTIONS_H, "at::resolve_neg",
@@ -493,7 +493,7 @@ def resolve_neg(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__reshape_alias = [(ops._reshape_alias, Binder(ops._reshape_alias.schema))]
+_ov__reshape_alias = Overloads([(ops._reshape_alias, Binder(ops._reshape_alias.schema))])
 
 
 @traced("dispatch", "at::_reshape_alias", FUNCTIONS_H, "at::_reshape_alias",
@@ -506,7 +506,7 @@ def _reshape_alias(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__unsafe_view = [(ops._unsafe_view, Binder(ops._unsafe_view.schema))]
+_ov__unsafe_view = Overloads([(ops._unsafe_view, Binder(ops._unsafe_view.schema))])
 
 
 @traced("dispatch", "at::_unsafe_view", FUNCTIONS_H, "at::_unsafe_view",
@@ -519,7 +519,7 @@ def _unsafe_view(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_reshape = [(ops.reshape, Binder(ops.reshape.schema))]
+_ov_reshape = Overloads([(ops.reshape, Binder(ops.reshape.schema))])
 
 
 @traced("dispatch", "at::reshape", FUNCTIONS_H, "at::reshape",
@@ -532,7 +532,7 @@ def reshape(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_slice = [(ops.slice_Tensor, Binder(ops.slice_Tensor.schema))]
+_ov_slice = Overloads([(ops.slice_Tensor, Binder(ops.slice_Tensor.schema))])
 
 
 @traced("dispatch", "at::slice", FUNCTIONS_H, "at::slice",
@@ -545,7 +545,7 @@ def slice(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_narrow = [(ops.narrow, Binder(ops.narrow.schema))]
+_ov_narrow = Overloads([(ops.narrow, Binder(ops.narrow.schema))])
 
 
 @traced("dispatch", "at::narrow", FUNCTIONS_H, "at::narrow",
@@ -558,7 +558,7 @@ def narrow(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_permute = [(ops.permute, Binder(ops.permute.schema))]
+_ov_permute = Overloads([(ops.permute, Binder(ops.permute.schema))])
 
 
 @traced("dispatch", "at::permute", FUNCTIONS_H, "at::permute",
@@ -571,7 +571,7 @@ def permute(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_transpose = [(ops.transpose_int, Binder(ops.transpose_int.schema))]
+_ov_transpose = Overloads([(ops.transpose_int, Binder(ops.transpose_int.schema))])
 
 
 @traced("dispatch", "at::transpose", FUNCTIONS_H, "at::transpose",
@@ -584,7 +584,7 @@ def transpose(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_t = [(ops.t, Binder(ops.t.schema))]
+_ov_t = Overloads([(ops.t, Binder(ops.t.schema))])
 
 
 @traced("dispatch", "at::t", FUNCTIONS_H, "at::t",
@@ -597,7 +597,7 @@ def t(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_unsqueeze = [(ops.unsqueeze, Binder(ops.unsqueeze.schema))]
+_ov_unsqueeze = Overloads([(ops.unsqueeze, Binder(ops.unsqueeze.schema))])
 
 
 @traced("dispatch", "at::unsqueeze", FUNCTIONS_H, "at::unsqueeze",
@@ -610,7 +610,7 @@ def unsqueeze(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_squeeze = [(ops.squeeze, Binder(ops.squeeze.schema)), (ops.squeeze_dim, Binder(ops.squeeze_dim.schema)), (ops.squeeze_dims, Binder(ops.squeeze_dims.schema))]
+_ov_squeeze = Overloads([(ops.squeeze, Binder(ops.squeeze.schema)), (ops.squeeze_dim, Binder(ops.squeeze_dim.schema)), (ops.squeeze_dims, Binder(ops.squeeze_dims.schema))])
 
 
 @traced("dispatch", "at::squeeze", FUNCTIONS_H, "at::squeeze",
@@ -625,7 +625,7 @@ def squeeze(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_flatten = [(ops.flatten_using_ints, Binder(ops.flatten_using_ints.schema))]
+_ov_flatten = Overloads([(ops.flatten_using_ints, Binder(ops.flatten_using_ints.schema))])
 
 
 @traced("dispatch", "at::flatten", FUNCTIONS_H, "at::flatten",
@@ -638,7 +638,7 @@ def flatten(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_unflatten = [(ops.unflatten_int, Binder(ops.unflatten_int.schema))]
+_ov_unflatten = Overloads([(ops.unflatten_int, Binder(ops.unflatten_int.schema))])
 
 
 @traced("dispatch", "at::unflatten", FUNCTIONS_H, "at::unflatten",
@@ -651,7 +651,7 @@ def unflatten(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_diagonal = [(ops.diagonal, Binder(ops.diagonal.schema))]
+_ov_diagonal = Overloads([(ops.diagonal, Binder(ops.diagonal.schema))])
 
 
 @traced("dispatch", "at::diagonal", FUNCTIONS_H, "at::diagonal",
@@ -664,7 +664,7 @@ def diagonal(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_split = [(ops.split_Tensor, Binder(ops.split_Tensor.schema))]
+_ov_split = Overloads([(ops.split_Tensor, Binder(ops.split_Tensor.schema))])
 
 
 @traced("dispatch", "at::split", FUNCTIONS_H, "at::split",
@@ -677,7 +677,7 @@ def split(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_split_with_sizes = [(ops.split_with_sizes, Binder(ops.split_with_sizes.schema))]
+_ov_split_with_sizes = Overloads([(ops.split_with_sizes, Binder(ops.split_with_sizes.schema))])
 
 
 @traced("dispatch", "at::split_with_sizes", FUNCTIONS_H, "at::split_with_sizes",
@@ -690,7 +690,7 @@ def split_with_sizes(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_chunk = [(ops.chunk, Binder(ops.chunk.schema))]
+_ov_chunk = Overloads([(ops.chunk, Binder(ops.chunk.schema))])
 
 
 @traced("dispatch", "at::chunk", FUNCTIONS_H, "at::chunk",
@@ -703,7 +703,7 @@ def chunk(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_unbind = [(ops.unbind_int, Binder(ops.unbind_int.schema))]
+_ov_unbind = Overloads([(ops.unbind_int, Binder(ops.unbind_int.schema))])
 
 
 @traced("dispatch", "at::unbind", FUNCTIONS_H, "at::unbind",
@@ -716,7 +716,7 @@ def unbind(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_alias = [(ops.alias, Binder(ops.alias.schema))]
+_ov_alias = Overloads([(ops.alias, Binder(ops.alias.schema))])
 
 
 @traced("dispatch", "at::alias", FUNCTIONS_H, "at::alias",
@@ -729,7 +729,7 @@ def alias(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_clone = [(ops.clone, Binder(ops.clone.schema))]
+_ov_clone = Overloads([(ops.clone, Binder(ops.clone.schema))])
 
 
 @traced("dispatch", "at::clone", FUNCTIONS_H, "at::clone",
@@ -742,7 +742,7 @@ def clone(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sub = [(ops.sub_out, Binder(ops.sub_out.schema)), (ops.sub_Tensor, Binder(ops.sub_Tensor.schema)), (ops.sub_Scalar, Binder(ops.sub_Scalar.schema))]
+_ov_sub = Overloads([(ops.sub_out, Binder(ops.sub_out.schema)), (ops.sub_Tensor, Binder(ops.sub_Tensor.schema)), (ops.sub_Scalar, Binder(ops.sub_Scalar.schema))])
 
 
 @traced("dispatch", "at::sub", FUNCTIONS_H, "at::sub",
@@ -757,7 +757,7 @@ def sub(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_rsub = [(ops.rsub_Tensor, Binder(ops.rsub_Tensor.schema)), (ops.rsub_Scalar, Binder(ops.rsub_Scalar.schema))]
+_ov_rsub = Overloads([(ops.rsub_Tensor, Binder(ops.rsub_Tensor.schema)), (ops.rsub_Scalar, Binder(ops.rsub_Scalar.schema))])
 
 
 @traced("dispatch", "at::rsub", FUNCTIONS_H, "at::rsub",
@@ -771,7 +771,7 @@ def rsub(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_mul = [(ops.mul_out, Binder(ops.mul_out.schema)), (ops.mul_Tensor, Binder(ops.mul_Tensor.schema)), (ops.mul_Scalar, Binder(ops.mul_Scalar.schema))]
+_ov_mul = Overloads([(ops.mul_out, Binder(ops.mul_out.schema)), (ops.mul_Tensor, Binder(ops.mul_Tensor.schema)), (ops.mul_Scalar, Binder(ops.mul_Scalar.schema))])
 
 
 @traced("dispatch", "at::mul", FUNCTIONS_H, "at::mul",
@@ -786,7 +786,7 @@ def mul(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_div = [(ops.div_out, Binder(ops.div_out.schema)), (ops.div_Tensor, Binder(ops.div_Tensor.schema)), (ops.div_out_mode, Binder(ops.div_out_mode.schema)), (ops.div_Tensor_mode, Binder(ops.div_Tensor_mode.schema)), (ops.div_Scalar, Binder(ops.div_Scalar.schema)), (ops.div_Scalar_mode, Binder(ops.div_Scalar_mode.schema))]
+_ov_div = Overloads([(ops.div_out, Binder(ops.div_out.schema)), (ops.div_Tensor, Binder(ops.div_Tensor.schema)), (ops.div_out_mode, Binder(ops.div_out_mode.schema)), (ops.div_Tensor_mode, Binder(ops.div_Tensor_mode.schema)), (ops.div_Scalar, Binder(ops.div_Scalar.schema)), (ops.div_Scalar_mode, Binder(ops.div_Scalar_mode.schema))])
 
 
 @traced("dispatch", "at::div", FUNCTIONS_H, "at::div",
@@ -804,7 +804,7 @@ def div(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_true_divide = [(ops.true_divide_Tensor, Binder(ops.true_divide_Tensor.schema))]
+_ov_true_divide = Overloads([(ops.true_divide_Tensor, Binder(ops.true_divide_Tensor.schema))])
 
 
 @traced("dispatch", "at::true_divide", FUNCTIONS_H, "at::true_divide",
@@ -817,7 +817,7 @@ def true_divide(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_floor_divide = [(ops.floor_divide, Binder(ops.floor_divide.schema)), (ops.floor_divide_out, Binder(ops.floor_divide_out.schema)), (ops.floor_divide_Scalar, Binder(ops.floor_divide_Scalar.schema))]
+_ov_floor_divide = Overloads([(ops.floor_divide, Binder(ops.floor_divide.schema)), (ops.floor_divide_out, Binder(ops.floor_divide_out.schema)), (ops.floor_divide_Scalar, Binder(ops.floor_divide_Scalar.schema))])
 
 
 @traced("dispatch", "at::floor_divide", FUNCTIONS_H, "at::floor_divide",
@@ -832,7 +832,7 @@ def floor_divide(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_remainder = [(ops.remainder_Scalar_out, Binder(ops.remainder_Scalar_out.schema)), (ops.remainder_Scalar, Binder(ops.remainder_Scalar.schema)), (ops.remainder_Tensor_out, Binder(ops.remainder_Tensor_out.schema)), (ops.remainder_Tensor, Binder(ops.remainder_Tensor.schema)), (ops.remainder_Scalar_Tensor, Binder(ops.remainder_Scalar_Tensor.schema))]
+_ov_remainder = Overloads([(ops.remainder_Scalar_out, Binder(ops.remainder_Scalar_out.schema)), (ops.remainder_Scalar, Binder(ops.remainder_Scalar.schema)), (ops.remainder_Tensor_out, Binder(ops.remainder_Tensor_out.schema)), (ops.remainder_Tensor, Binder(ops.remainder_Tensor.schema)), (ops.remainder_Scalar_Tensor, Binder(ops.remainder_Scalar_Tensor.schema))])
 
 
 @traced("dispatch", "at::remainder", FUNCTIONS_H, "at::remainder",
@@ -849,7 +849,7 @@ def remainder(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_maximum = [(ops.maximum_out, Binder(ops.maximum_out.schema)), (ops.maximum, Binder(ops.maximum.schema))]
+_ov_maximum = Overloads([(ops.maximum_out, Binder(ops.maximum_out.schema)), (ops.maximum, Binder(ops.maximum.schema))])
 
 
 @traced("dispatch", "at::maximum", FUNCTIONS_H, "at::maximum",
@@ -863,7 +863,7 @@ def maximum(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_minimum = [(ops.minimum_out, Binder(ops.minimum_out.schema)), (ops.minimum, Binder(ops.minimum.schema))]
+_ov_minimum = Overloads([(ops.minimum_out, Binder(ops.minimum_out.schema)), (ops.minimum, Binder(ops.minimum.schema))])
 
 
 @traced("dispatch", "at::minimum", FUNCTIONS_H, "at::minimum",
@@ -877,7 +877,7 @@ def minimum(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_max = [(ops.max_other, Binder(ops.max_other.schema)), (ops.max_out, Binder(ops.max_out.schema)), (ops.max, Binder(ops.max.schema)), (ops.max_unary_out, Binder(ops.max_unary_out.schema)), (ops.max_dim, Binder(ops.max_dim.schema)), (ops.max_dim_max, Binder(ops.max_dim_max.schema))]
+_ov_max = Overloads([(ops.max_other, Binder(ops.max_other.schema)), (ops.max_out, Binder(ops.max_out.schema)), (ops.max, Binder(ops.max.schema)), (ops.max_unary_out, Binder(ops.max_unary_out.schema)), (ops.max_dim, Binder(ops.max_dim.schema)), (ops.max_dim_max, Binder(ops.max_dim_max.schema))])
 
 
 @traced("dispatch", "at::max", FUNCTIONS_H, "at::max",
@@ -895,7 +895,7 @@ def max(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_min = [(ops.min_other, Binder(ops.min_other.schema)), (ops.min_out, Binder(ops.min_out.schema)), (ops.min, Binder(ops.min.schema)), (ops.min_unary_out, Binder(ops.min_unary_out.schema)), (ops.min_dim, Binder(ops.min_dim.schema)), (ops.min_dim_min, Binder(ops.min_dim_min.schema))]
+_ov_min = Overloads([(ops.min_other, Binder(ops.min_other.schema)), (ops.min_out, Binder(ops.min_out.schema)), (ops.min, Binder(ops.min.schema)), (ops.min_unary_out, Binder(ops.min_unary_out.schema)), (ops.min_dim, Binder(ops.min_dim.schema)), (ops.min_dim_min, Binder(ops.min_dim_min.schema))])
 
 
 @traced("dispatch", "at::min", FUNCTIONS_H, "at::min",
@@ -913,7 +913,7 @@ def min(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_eq = [(ops.eq_Scalar_out, Binder(ops.eq_Scalar_out.schema)), (ops.eq_Scalar, Binder(ops.eq_Scalar.schema)), (ops.eq_Tensor_out, Binder(ops.eq_Tensor_out.schema)), (ops.eq_Tensor, Binder(ops.eq_Tensor.schema))]
+_ov_eq = Overloads([(ops.eq_Scalar_out, Binder(ops.eq_Scalar_out.schema)), (ops.eq_Scalar, Binder(ops.eq_Scalar.schema)), (ops.eq_Tensor_out, Binder(ops.eq_Tensor_out.schema)), (ops.eq_Tensor, Binder(ops.eq_Tensor.schema))])
 
 
 @traced("dispatch", "at::eq", FUNCTIONS_H, "at::eq",
@@ -929,7 +929,7 @@ def eq(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_ne = [(ops.ne_Scalar_out, Binder(ops.ne_Scalar_out.schema)), (ops.ne_Scalar, Binder(ops.ne_Scalar.schema)), (ops.ne_Tensor_out, Binder(ops.ne_Tensor_out.schema)), (ops.ne_Tensor, Binder(ops.ne_Tensor.schema))]
+_ov_ne = Overloads([(ops.ne_Scalar_out, Binder(ops.ne_Scalar_out.schema)), (ops.ne_Scalar, Binder(ops.ne_Scalar.schema)), (ops.ne_Tensor_out, Binder(ops.ne_Tensor_out.schema)), (ops.ne_Tensor, Binder(ops.ne_Tensor.schema))])
 
 
 @traced("dispatch", "at::ne", FUNCTIONS_H, "at::ne",
@@ -945,7 +945,7 @@ def ne(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_lt = [(ops.lt_Scalar_out, Binder(ops.lt_Scalar_out.schema)), (ops.lt_Scalar, Binder(ops.lt_Scalar.schema)), (ops.lt_Tensor_out, Binder(ops.lt_Tensor_out.schema)), (ops.lt_Tensor, Binder(ops.lt_Tensor.schema))]
+_ov_lt = Overloads([(ops.lt_Scalar_out, Binder(ops.lt_Scalar_out.schema)), (ops.lt_Scalar, Binder(ops.lt_Scalar.schema)), (ops.lt_Tensor_out, Binder(ops.lt_Tensor_out.schema)), (ops.lt_Tensor, Binder(ops.lt_Tensor.schema))])
 
 
 @traced("dispatch", "at::lt", FUNCTIONS_H, "at::lt",
@@ -961,7 +961,7 @@ def lt(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_le = [(ops.le_Scalar_out, Binder(ops.le_Scalar_out.schema)), (ops.le_Scalar, Binder(ops.le_Scalar.schema)), (ops.le_Tensor_out, Binder(ops.le_Tensor_out.schema)), (ops.le_Tensor, Binder(ops.le_Tensor.schema))]
+_ov_le = Overloads([(ops.le_Scalar_out, Binder(ops.le_Scalar_out.schema)), (ops.le_Scalar, Binder(ops.le_Scalar.schema)), (ops.le_Tensor_out, Binder(ops.le_Tensor_out.schema)), (ops.le_Tensor, Binder(ops.le_Tensor.schema))])
 
 
 @traced("dispatch", "at::le", FUNCTIONS_H, "at::le",
@@ -977,7 +977,7 @@ def le(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_gt = [(ops.gt_Scalar_out, Binder(ops.gt_Scalar_out.schema)), (ops.gt_Scalar, Binder(ops.gt_Scalar.schema)), (ops.gt_Tensor_out, Binder(ops.gt_Tensor_out.schema)), (ops.gt_Tensor, Binder(ops.gt_Tensor.schema))]
+_ov_gt = Overloads([(ops.gt_Scalar_out, Binder(ops.gt_Scalar_out.schema)), (ops.gt_Scalar, Binder(ops.gt_Scalar.schema)), (ops.gt_Tensor_out, Binder(ops.gt_Tensor_out.schema)), (ops.gt_Tensor, Binder(ops.gt_Tensor.schema))])
 
 
 @traced("dispatch", "at::gt", FUNCTIONS_H, "at::gt",
@@ -993,7 +993,7 @@ def gt(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_ge = [(ops.ge_Scalar_out, Binder(ops.ge_Scalar_out.schema)), (ops.ge_Scalar, Binder(ops.ge_Scalar.schema)), (ops.ge_Tensor_out, Binder(ops.ge_Tensor_out.schema)), (ops.ge_Tensor, Binder(ops.ge_Tensor.schema))]
+_ov_ge = Overloads([(ops.ge_Scalar_out, Binder(ops.ge_Scalar_out.schema)), (ops.ge_Scalar, Binder(ops.ge_Scalar.schema)), (ops.ge_Tensor_out, Binder(ops.ge_Tensor_out.schema)), (ops.ge_Tensor, Binder(ops.ge_Tensor.schema))])
 
 
 @traced("dispatch", "at::ge", FUNCTIONS_H, "at::ge",
@@ -1009,7 +1009,7 @@ def ge(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_logical_and = [(ops.logical_and_out, Binder(ops.logical_and_out.schema)), (ops.logical_and, Binder(ops.logical_and.schema))]
+_ov_logical_and = Overloads([(ops.logical_and_out, Binder(ops.logical_and_out.schema)), (ops.logical_and, Binder(ops.logical_and.schema))])
 
 
 @traced("dispatch", "at::logical_and", FUNCTIONS_H, "at::logical_and",
@@ -1023,7 +1023,7 @@ def logical_and(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_logical_or = [(ops.logical_or_out, Binder(ops.logical_or_out.schema)), (ops.logical_or, Binder(ops.logical_or.schema))]
+_ov_logical_or = Overloads([(ops.logical_or_out, Binder(ops.logical_or_out.schema)), (ops.logical_or, Binder(ops.logical_or.schema))])
 
 
 @traced("dispatch", "at::logical_or", FUNCTIONS_H, "at::logical_or",
@@ -1037,7 +1037,7 @@ def logical_or(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_bitwise_and = [(ops.bitwise_and_Tensor_out, Binder(ops.bitwise_and_Tensor_out.schema)), (ops.bitwise_and_Scalar_out, Binder(ops.bitwise_and_Scalar_out.schema)), (ops.bitwise_and_Scalar, Binder(ops.bitwise_and_Scalar.schema)), (ops.bitwise_and_Tensor, Binder(ops.bitwise_and_Tensor.schema))]
+_ov_bitwise_and = Overloads([(ops.bitwise_and_Tensor_out, Binder(ops.bitwise_and_Tensor_out.schema)), (ops.bitwise_and_Scalar_out, Binder(ops.bitwise_and_Scalar_out.schema)), (ops.bitwise_and_Scalar, Binder(ops.bitwise_and_Scalar.schema)), (ops.bitwise_and_Tensor, Binder(ops.bitwise_and_Tensor.schema))])
 
 
 @traced("dispatch", "at::bitwise_and", FUNCTIONS_H, "at::bitwise_and",
@@ -1053,7 +1053,7 @@ def bitwise_and(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov___and__ = [(ops.__and___Scalar, Binder(ops.__and___Scalar.schema)), (ops.__and___Tensor, Binder(ops.__and___Tensor.schema))]
+_ov___and__ = Overloads([(ops.__and___Scalar, Binder(ops.__and___Scalar.schema)), (ops.__and___Tensor, Binder(ops.__and___Tensor.schema))])
 
 
 @traced("dispatch", "at::__and__", FUNCTIONS_H, "at::__and__",
@@ -1067,7 +1067,7 @@ def __and__(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_bitwise_or = [(ops.bitwise_or_Tensor_out, Binder(ops.bitwise_or_Tensor_out.schema)), (ops.bitwise_or_Scalar_out, Binder(ops.bitwise_or_Scalar_out.schema)), (ops.bitwise_or_Scalar, Binder(ops.bitwise_or_Scalar.schema)), (ops.bitwise_or_Tensor, Binder(ops.bitwise_or_Tensor.schema))]
+_ov_bitwise_or = Overloads([(ops.bitwise_or_Tensor_out, Binder(ops.bitwise_or_Tensor_out.schema)), (ops.bitwise_or_Scalar_out, Binder(ops.bitwise_or_Scalar_out.schema)), (ops.bitwise_or_Scalar, Binder(ops.bitwise_or_Scalar.schema)), (ops.bitwise_or_Tensor, Binder(ops.bitwise_or_Tensor.schema))])
 
 
 @traced("dispatch", "at::bitwise_or", FUNCTIONS_H, "at::bitwise_or",
@@ -1083,7 +1083,7 @@ def bitwise_or(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov___or__ = [(ops.__or___Scalar, Binder(ops.__or___Scalar.schema)), (ops.__or___Tensor, Binder(ops.__or___Tensor.schema))]
+_ov___or__ = Overloads([(ops.__or___Scalar, Binder(ops.__or___Scalar.schema)), (ops.__or___Tensor, Binder(ops.__or___Tensor.schema))])
 
 
 @traced("dispatch", "at::__or__", FUNCTIONS_H, "at::__or__",
@@ -1097,7 +1097,7 @@ def __or__(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_pow = [(ops.pow_Tensor_Tensor_out, Binder(ops.pow_Tensor_Tensor_out.schema)), (ops.pow_Tensor_Tensor, Binder(ops.pow_Tensor_Tensor.schema)), (ops.pow_Scalar_out, Binder(ops.pow_Scalar_out.schema)), (ops.pow_Scalar, Binder(ops.pow_Scalar.schema)), (ops.pow_Tensor_Scalar_out, Binder(ops.pow_Tensor_Scalar_out.schema)), (ops.pow_Tensor_Scalar, Binder(ops.pow_Tensor_Scalar.schema))]
+_ov_pow = Overloads([(ops.pow_Tensor_Tensor_out, Binder(ops.pow_Tensor_Tensor_out.schema)), (ops.pow_Tensor_Tensor, Binder(ops.pow_Tensor_Tensor.schema)), (ops.pow_Scalar_out, Binder(ops.pow_Scalar_out.schema)), (ops.pow_Scalar, Binder(ops.pow_Scalar.schema)), (ops.pow_Tensor_Scalar_out, Binder(ops.pow_Tensor_Scalar_out.schema)), (ops.pow_Tensor_Scalar, Binder(ops.pow_Tensor_Scalar.schema))])
 
 
 @traced("dispatch", "at::pow", FUNCTIONS_H, "at::pow",
@@ -1115,7 +1115,7 @@ def pow(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_neg = [(ops.neg_out, Binder(ops.neg_out.schema)), (ops.neg, Binder(ops.neg.schema))]
+_ov_neg = Overloads([(ops.neg_out, Binder(ops.neg_out.schema)), (ops.neg, Binder(ops.neg.schema))])
 
 
 @traced("dispatch", "at::neg", FUNCTIONS_H, "at::neg",
@@ -1129,7 +1129,7 @@ def neg(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_neg_ = [(ops.neg_, Binder(ops.neg_.schema))]
+_ov_neg_ = Overloads([(ops.neg_, Binder(ops.neg_.schema))])
 
 
 @traced("dispatch", "at::neg_", FUNCTIONS_H, "at::neg_",
@@ -1142,7 +1142,7 @@ def neg_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_exp = [(ops.exp_out, Binder(ops.exp_out.schema)), (ops.exp, Binder(ops.exp.schema))]
+_ov_exp = Overloads([(ops.exp_out, Binder(ops.exp_out.schema)), (ops.exp, Binder(ops.exp.schema))])
 
 
 @traced("dispatch", "at::exp", FUNCTIONS_H, "at::exp",
@@ -1156,7 +1156,7 @@ def exp(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_exp_ = [(ops.exp_, Binder(ops.exp_.schema))]
+_ov_exp_ = Overloads([(ops.exp_, Binder(ops.exp_.schema))])
 
 
 @traced("dispatch", "at::exp_", FUNCTIONS_H, "at::exp_",
@@ -1169,7 +1169,7 @@ def exp_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_log = [(ops.log_out, Binder(ops.log_out.schema)), (ops.log, Binder(ops.log.schema))]
+_ov_log = Overloads([(ops.log_out, Binder(ops.log_out.schema)), (ops.log, Binder(ops.log.schema))])
 
 
 @traced("dispatch", "at::log", FUNCTIONS_H, "at::log",
@@ -1183,7 +1183,7 @@ def log(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_log_ = [(ops.log_, Binder(ops.log_.schema))]
+_ov_log_ = Overloads([(ops.log_, Binder(ops.log_.schema))])
 
 
 @traced("dispatch", "at::log_", FUNCTIONS_H, "at::log_",
@@ -1196,7 +1196,7 @@ def log_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sqrt = [(ops.sqrt_out, Binder(ops.sqrt_out.schema)), (ops.sqrt, Binder(ops.sqrt.schema))]
+_ov_sqrt = Overloads([(ops.sqrt_out, Binder(ops.sqrt_out.schema)), (ops.sqrt, Binder(ops.sqrt.schema))])
 
 
 @traced("dispatch", "at::sqrt", FUNCTIONS_H, "at::sqrt",
@@ -1210,7 +1210,7 @@ def sqrt(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sqrt_ = [(ops.sqrt_, Binder(ops.sqrt_.schema))]
+_ov_sqrt_ = Overloads([(ops.sqrt_, Binder(ops.sqrt_.schema))])
 
 
 @traced("dispatch", "at::sqrt_", FUNCTIONS_H, "at::sqrt_",
@@ -1223,7 +1223,7 @@ def sqrt_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sin = [(ops.sin_out, Binder(ops.sin_out.schema)), (ops.sin, Binder(ops.sin.schema))]
+_ov_sin = Overloads([(ops.sin_out, Binder(ops.sin_out.schema)), (ops.sin, Binder(ops.sin.schema))])
 
 
 @traced("dispatch", "at::sin", FUNCTIONS_H, "at::sin",
@@ -1237,7 +1237,7 @@ def sin(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sin_ = [(ops.sin_, Binder(ops.sin_.schema))]
+_ov_sin_ = Overloads([(ops.sin_, Binder(ops.sin_.schema))])
 
 
 @traced("dispatch", "at::sin_", FUNCTIONS_H, "at::sin_",
@@ -1250,7 +1250,7 @@ def sin_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cos = [(ops.cos_out, Binder(ops.cos_out.schema)), (ops.cos, Binder(ops.cos.schema))]
+_ov_cos = Overloads([(ops.cos_out, Binder(ops.cos_out.schema)), (ops.cos, Binder(ops.cos.schema))])
 
 
 @traced("dispatch", "at::cos", FUNCTIONS_H, "at::cos",
@@ -1264,7 +1264,7 @@ def cos(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cos_ = [(ops.cos_, Binder(ops.cos_.schema))]
+_ov_cos_ = Overloads([(ops.cos_, Binder(ops.cos_.schema))])
 
 
 @traced("dispatch", "at::cos_", FUNCTIONS_H, "at::cos_",
@@ -1277,7 +1277,7 @@ def cos_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_tanh = [(ops.tanh_out, Binder(ops.tanh_out.schema)), (ops.tanh, Binder(ops.tanh.schema))]
+_ov_tanh = Overloads([(ops.tanh_out, Binder(ops.tanh_out.schema)), (ops.tanh, Binder(ops.tanh.schema))])
 
 
 @traced("dispatch", "at::tanh", FUNCTIONS_H, "at::tanh",
@@ -1291,7 +1291,7 @@ def tanh(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_tanh_ = [(ops.tanh_, Binder(ops.tanh_.schema))]
+_ov_tanh_ = Overloads([(ops.tanh_, Binder(ops.tanh_.schema))])
 
 
 @traced("dispatch", "at::tanh_", FUNCTIONS_H, "at::tanh_",
@@ -1304,7 +1304,7 @@ def tanh_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sigmoid = [(ops.sigmoid_out, Binder(ops.sigmoid_out.schema)), (ops.sigmoid, Binder(ops.sigmoid.schema))]
+_ov_sigmoid = Overloads([(ops.sigmoid_out, Binder(ops.sigmoid_out.schema)), (ops.sigmoid, Binder(ops.sigmoid.schema))])
 
 
 @traced("dispatch", "at::sigmoid", FUNCTIONS_H, "at::sigmoid",
@@ -1318,7 +1318,7 @@ def sigmoid(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sigmoid_ = [(ops.sigmoid_, Binder(ops.sigmoid_.schema))]
+_ov_sigmoid_ = Overloads([(ops.sigmoid_, Binder(ops.sigmoid_.schema))])
 
 
 @traced("dispatch", "at::sigmoid_", FUNCTIONS_H, "at::sigmoid_",
@@ -1331,7 +1331,7 @@ def sigmoid_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_reciprocal = [(ops.reciprocal_out, Binder(ops.reciprocal_out.schema)), (ops.reciprocal, Binder(ops.reciprocal.schema))]
+_ov_reciprocal = Overloads([(ops.reciprocal_out, Binder(ops.reciprocal_out.schema)), (ops.reciprocal, Binder(ops.reciprocal.schema))])
 
 
 @traced("dispatch", "at::reciprocal", FUNCTIONS_H, "at::reciprocal",
@@ -1345,7 +1345,7 @@ def reciprocal(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_reciprocal_ = [(ops.reciprocal_, Binder(ops.reciprocal_.schema))]
+_ov_reciprocal_ = Overloads([(ops.reciprocal_, Binder(ops.reciprocal_.schema))])
 
 
 @traced("dispatch", "at::reciprocal_", FUNCTIONS_H, "at::reciprocal_",
@@ -1358,7 +1358,7 @@ def reciprocal_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_bitwise_not = [(ops.bitwise_not_out, Binder(ops.bitwise_not_out.schema)), (ops.bitwise_not, Binder(ops.bitwise_not.schema))]
+_ov_bitwise_not = Overloads([(ops.bitwise_not_out, Binder(ops.bitwise_not_out.schema)), (ops.bitwise_not, Binder(ops.bitwise_not.schema))])
 
 
 @traced("dispatch", "at::bitwise_not", FUNCTIONS_H, "at::bitwise_not",
@@ -1372,7 +1372,7 @@ def bitwise_not(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_logical_not = [(ops.logical_not_out, Binder(ops.logical_not_out.schema)), (ops.logical_not, Binder(ops.logical_not.schema))]
+_ov_logical_not = Overloads([(ops.logical_not_out, Binder(ops.logical_not_out.schema)), (ops.logical_not, Binder(ops.logical_not.schema))])
 
 
 @traced("dispatch", "at::logical_not", FUNCTIONS_H, "at::logical_not",
@@ -1386,7 +1386,7 @@ def logical_not(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_abs = [(ops.abs_out, Binder(ops.abs_out.schema)), (ops.abs, Binder(ops.abs.schema))]
+_ov_abs = Overloads([(ops.abs_out, Binder(ops.abs_out.schema)), (ops.abs, Binder(ops.abs.schema))])
 
 
 @traced("dispatch", "at::abs", FUNCTIONS_H, "at::abs",
@@ -1400,7 +1400,7 @@ def abs(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_abs_ = [(ops.abs_, Binder(ops.abs_.schema))]
+_ov_abs_ = Overloads([(ops.abs_, Binder(ops.abs_.schema))])
 
 
 @traced("dispatch", "at::abs_", FUNCTIONS_H, "at::abs_",
@@ -1413,7 +1413,7 @@ def abs_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_relu = [(ops.relu, Binder(ops.relu.schema))]
+_ov_relu = Overloads([(ops.relu, Binder(ops.relu.schema))])
 
 
 @traced("dispatch", "at::relu", FUNCTIONS_H, "at::relu",
@@ -1426,7 +1426,7 @@ def relu(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_relu_ = [(ops.relu_, Binder(ops.relu_.schema))]
+_ov_relu_ = Overloads([(ops.relu_, Binder(ops.relu_.schema))])
 
 
 @traced("dispatch", "at::relu_", FUNCTIONS_H, "at::relu_",
@@ -1439,7 +1439,7 @@ def relu_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_clamp = [(ops.clamp_out, Binder(ops.clamp_out.schema)), (ops.clamp_Tensor_out, Binder(ops.clamp_Tensor_out.schema)), (ops.clamp, Binder(ops.clamp.schema)), (ops.clamp_Tensor, Binder(ops.clamp_Tensor.schema))]
+_ov_clamp = Overloads([(ops.clamp_out, Binder(ops.clamp_out.schema)), (ops.clamp_Tensor_out, Binder(ops.clamp_Tensor_out.schema)), (ops.clamp, Binder(ops.clamp.schema)), (ops.clamp_Tensor, Binder(ops.clamp_Tensor.schema))])
 
 
 @traced("dispatch", "at::clamp", FUNCTIONS_H, "at::clamp",
@@ -1455,7 +1455,7 @@ def clamp(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_clamp_ = [(ops.clamp_, Binder(ops.clamp_.schema)), (ops.clamp__Tensor, Binder(ops.clamp__Tensor.schema))]
+_ov_clamp_ = Overloads([(ops.clamp_, Binder(ops.clamp_.schema)), (ops.clamp__Tensor, Binder(ops.clamp__Tensor.schema))])
 
 
 @traced("dispatch", "at::clamp_", FUNCTIONS_H, "at::clamp_",
@@ -1469,7 +1469,7 @@ def clamp_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_clamp_min = [(ops.clamp_min_out, Binder(ops.clamp_min_out.schema)), (ops.clamp_min_Tensor_out, Binder(ops.clamp_min_Tensor_out.schema)), (ops.clamp_min, Binder(ops.clamp_min.schema)), (ops.clamp_min_Tensor, Binder(ops.clamp_min_Tensor.schema))]
+_ov_clamp_min = Overloads([(ops.clamp_min_out, Binder(ops.clamp_min_out.schema)), (ops.clamp_min_Tensor_out, Binder(ops.clamp_min_Tensor_out.schema)), (ops.clamp_min, Binder(ops.clamp_min.schema)), (ops.clamp_min_Tensor, Binder(ops.clamp_min_Tensor.schema))])
 
 
 @traced("dispatch", "at::clamp_min", FUNCTIONS_H, "at::clamp_min",
@@ -1485,7 +1485,7 @@ def clamp_min(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_clamp_min_ = [(ops.clamp_min_, Binder(ops.clamp_min_.schema)), (ops.clamp_min__Tensor, Binder(ops.clamp_min__Tensor.schema))]
+_ov_clamp_min_ = Overloads([(ops.clamp_min_, Binder(ops.clamp_min_.schema)), (ops.clamp_min__Tensor, Binder(ops.clamp_min__Tensor.schema))])
 
 
 @traced("dispatch", "at::clamp_min_", FUNCTIONS_H, "at::clamp_min_",
@@ -1499,7 +1499,7 @@ def clamp_min_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_clamp_max = [(ops.clamp_max_out, Binder(ops.clamp_max_out.schema)), (ops.clamp_max_Tensor_out, Binder(ops.clamp_max_Tensor_out.schema)), (ops.clamp_max, Binder(ops.clamp_max.schema)), (ops.clamp_max_Tensor, Binder(ops.clamp_max_Tensor.schema))]
+_ov_clamp_max = Overloads([(ops.clamp_max_out, Binder(ops.clamp_max_out.schema)), (ops.clamp_max_Tensor_out, Binder(ops.clamp_max_Tensor_out.schema)), (ops.clamp_max, Binder(ops.clamp_max.schema)), (ops.clamp_max_Tensor, Binder(ops.clamp_max_Tensor.schema))])
 
 
 @traced("dispatch", "at::clamp_max", FUNCTIONS_H, "at::clamp_max",
@@ -1515,7 +1515,7 @@ def clamp_max(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_clamp_max_ = [(ops.clamp_max_, Binder(ops.clamp_max_.schema)), (ops.clamp_max__Tensor, Binder(ops.clamp_max__Tensor.schema))]
+_ov_clamp_max_ = Overloads([(ops.clamp_max_, Binder(ops.clamp_max_.schema)), (ops.clamp_max__Tensor, Binder(ops.clamp_max__Tensor.schema))])
 
 
 @traced("dispatch", "at::clamp_max_", FUNCTIONS_H, "at::clamp_max_",
@@ -1529,7 +1529,7 @@ def clamp_max_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_where = [(ops.where_self_out, Binder(ops.where_self_out.schema)), (ops.where_self, Binder(ops.where_self.schema)), (ops.where_ScalarSelf, Binder(ops.where_ScalarSelf.schema)), (ops.where_ScalarOther, Binder(ops.where_ScalarOther.schema)), (ops.where_Scalar, Binder(ops.where_Scalar.schema)), (ops.where, Binder(ops.where.schema))]
+_ov_where = Overloads([(ops.where_self_out, Binder(ops.where_self_out.schema)), (ops.where_self, Binder(ops.where_self.schema)), (ops.where_ScalarSelf, Binder(ops.where_ScalarSelf.schema)), (ops.where_ScalarOther, Binder(ops.where_ScalarOther.schema)), (ops.where_Scalar, Binder(ops.where_Scalar.schema)), (ops.where, Binder(ops.where.schema))])
 
 
 @traced("dispatch", "at::where", FUNCTIONS_H, "at::where",
@@ -1547,7 +1547,7 @@ def where(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_scalar_tensor = [(ops.scalar_tensor, Binder(ops.scalar_tensor.schema))]
+_ov_scalar_tensor = Overloads([(ops.scalar_tensor, Binder(ops.scalar_tensor.schema))])
 
 
 @traced("dispatch", "at::scalar_tensor", FUNCTIONS_H, "at::scalar_tensor",
@@ -1560,7 +1560,7 @@ def scalar_tensor(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_masked_fill = [(ops.masked_fill_Scalar, Binder(ops.masked_fill_Scalar.schema)), (ops.masked_fill_Tensor, Binder(ops.masked_fill_Tensor.schema))]
+_ov_masked_fill = Overloads([(ops.masked_fill_Scalar, Binder(ops.masked_fill_Scalar.schema)), (ops.masked_fill_Tensor, Binder(ops.masked_fill_Tensor.schema))])
 
 
 @traced("dispatch", "at::masked_fill", FUNCTIONS_H, "at::masked_fill",
@@ -1574,7 +1574,7 @@ def masked_fill(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_result_type = [(ops.result_type_Tensor, Binder(ops.result_type_Tensor.schema)), (ops.result_type_Scalar, Binder(ops.result_type_Scalar.schema)), (ops.result_type_Scalar_Tensor, Binder(ops.result_type_Scalar_Tensor.schema)), (ops.result_type_Scalar_Scalar, Binder(ops.result_type_Scalar_Scalar.schema))]
+_ov_result_type = Overloads([(ops.result_type_Tensor, Binder(ops.result_type_Tensor.schema)), (ops.result_type_Scalar, Binder(ops.result_type_Scalar.schema)), (ops.result_type_Scalar_Tensor, Binder(ops.result_type_Scalar_Tensor.schema)), (ops.result_type_Scalar_Scalar, Binder(ops.result_type_Scalar_Scalar.schema))])
 
 
 @traced("dispatch", "at::result_type", FUNCTIONS_H, "at::result_type",
@@ -1590,7 +1590,7 @@ def result_type(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_can_cast = [(ops.can_cast, Binder(ops.can_cast.schema))]
+_ov_can_cast = Overloads([(ops.can_cast, Binder(ops.can_cast.schema))])
 
 
 @traced("dispatch", "at::can_cast", FUNCTIONS_H, "at::can_cast",
@@ -1603,7 +1603,7 @@ def can_cast(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_promote_types = [(ops.promote_types, Binder(ops.promote_types.schema))]
+_ov_promote_types = Overloads([(ops.promote_types, Binder(ops.promote_types.schema))])
 
 
 @traced("dispatch", "at::promote_types", FUNCTIONS_H, "at::promote_types",
@@ -1616,7 +1616,7 @@ def promote_types(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_as_strided_ = [(ops.as_strided_, Binder(ops.as_strided_.schema))]
+_ov_as_strided_ = Overloads([(ops.as_strided_, Binder(ops.as_strided_.schema))])
 
 
 @traced("dispatch", "at::as_strided_", FUNCTIONS_H, "at::as_strided_",
@@ -1629,7 +1629,7 @@ def as_strided_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_index = [(ops.index_Tensor, Binder(ops.index_Tensor.schema)), (ops.index_Tensor_out, Binder(ops.index_Tensor_out.schema))]
+_ov_index = Overloads([(ops.index_Tensor, Binder(ops.index_Tensor.schema)), (ops.index_Tensor_out, Binder(ops.index_Tensor_out.schema))])
 
 
 @traced("dispatch", "at::index", FUNCTIONS_H, "at::index",
@@ -1643,7 +1643,7 @@ def index(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_index_put_ = [(ops.index_put_, Binder(ops.index_put_.schema))]
+_ov_index_put_ = Overloads([(ops.index_put_, Binder(ops.index_put_.schema))])
 
 
 @traced("dispatch", "at::index_put_", FUNCTIONS_H, "at::index_put_",
@@ -1656,7 +1656,7 @@ def index_put_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_index_put = [(ops.index_put, Binder(ops.index_put.schema))]
+_ov_index_put = Overloads([(ops.index_put, Binder(ops.index_put.schema))])
 
 
 @traced("dispatch", "at::index_put", FUNCTIONS_H, "at::index_put",
@@ -1669,7 +1669,7 @@ def index_put(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__index_put_impl_ = [(ops._index_put_impl_, Binder(ops._index_put_impl_.schema))]
+_ov__index_put_impl_ = Overloads([(ops._index_put_impl_, Binder(ops._index_put_impl_.schema))])
 
 
 @traced("dispatch", "at::_index_put_impl_", FUNCTIONS_H, "at::_index_put_impl_",
@@ -1682,7 +1682,7 @@ def _index_put_impl_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_nonzero = [(ops.nonzero, Binder(ops.nonzero.schema))]
+_ov_nonzero = Overloads([(ops.nonzero, Binder(ops.nonzero.schema))])
 
 
 @traced("dispatch", "at::nonzero", FUNCTIONS_H, "at::nonzero",
@@ -1695,7 +1695,7 @@ def nonzero(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sum = [(ops.sum, Binder(ops.sum.schema)), (ops.sum_dim_IntList, Binder(ops.sum_dim_IntList.schema)), (ops.sum_IntList_out, Binder(ops.sum_IntList_out.schema))]
+_ov_sum = Overloads([(ops.sum, Binder(ops.sum.schema)), (ops.sum_dim_IntList, Binder(ops.sum_dim_IntList.schema)), (ops.sum_IntList_out, Binder(ops.sum_IntList_out.schema))])
 
 
 @traced("dispatch", "at::sum", FUNCTIONS_H, "at::sum",
@@ -1710,7 +1710,7 @@ def sum(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_trace = [(ops.trace, Binder(ops.trace.schema))]
+_ov_trace = Overloads([(ops.trace, Binder(ops.trace.schema))])
 
 
 @traced("dispatch", "at::trace", FUNCTIONS_H, "at::trace",
@@ -1723,7 +1723,7 @@ def trace(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_mean = [(ops.mean, Binder(ops.mean.schema)), (ops.mean_dim, Binder(ops.mean_dim.schema)), (ops.mean_out, Binder(ops.mean_out.schema))]
+_ov_mean = Overloads([(ops.mean, Binder(ops.mean.schema)), (ops.mean_dim, Binder(ops.mean_dim.schema)), (ops.mean_out, Binder(ops.mean_out.schema))])
 
 
 @traced("dispatch", "at::mean", FUNCTIONS_H, "at::mean",
@@ -1738,7 +1738,7 @@ def mean(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_prod = [(ops.prod, Binder(ops.prod.schema)), (ops.prod_dim_int, Binder(ops.prod_dim_int.schema)), (ops.prod_int_out, Binder(ops.prod_int_out.schema))]
+_ov_prod = Overloads([(ops.prod, Binder(ops.prod.schema)), (ops.prod_dim_int, Binder(ops.prod_dim_int.schema)), (ops.prod_int_out, Binder(ops.prod_int_out.schema))])
 
 
 @traced("dispatch", "at::prod", FUNCTIONS_H, "at::prod",
@@ -1753,7 +1753,7 @@ def prod(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_argmax = [(ops.argmax, Binder(ops.argmax.schema)), (ops.argmax_out, Binder(ops.argmax_out.schema))]
+_ov_argmax = Overloads([(ops.argmax, Binder(ops.argmax.schema)), (ops.argmax_out, Binder(ops.argmax_out.schema))])
 
 
 @traced("dispatch", "at::argmax", FUNCTIONS_H, "at::argmax",
@@ -1767,7 +1767,7 @@ def argmax(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_argmin = [(ops.argmin, Binder(ops.argmin.schema)), (ops.argmin_out, Binder(ops.argmin_out.schema))]
+_ov_argmin = Overloads([(ops.argmin, Binder(ops.argmin.schema)), (ops.argmin_out, Binder(ops.argmin_out.schema))])
 
 
 @traced("dispatch", "at::argmin", FUNCTIONS_H, "at::argmin",
@@ -1781,7 +1781,7 @@ def argmin(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_var = [(ops.var_dim, Binder(ops.var_dim.schema)), (ops.var_correction, Binder(ops.var_correction.schema)), (ops.var_correction_out, Binder(ops.var_correction_out.schema)), (ops.var, Binder(ops.var.schema))]
+_ov_var = Overloads([(ops.var_dim, Binder(ops.var_dim.schema)), (ops.var_correction, Binder(ops.var_correction.schema)), (ops.var_correction_out, Binder(ops.var_correction_out.schema)), (ops.var, Binder(ops.var.schema))])
 
 
 @traced("dispatch", "at::var", FUNCTIONS_H, "at::var",
@@ -1797,7 +1797,7 @@ def var(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_std = [(ops.std_dim, Binder(ops.std_dim.schema)), (ops.std_correction, Binder(ops.std_correction.schema)), (ops.std_correction_out, Binder(ops.std_correction_out.schema)), (ops.std, Binder(ops.std.schema))]
+_ov_std = Overloads([(ops.std_dim, Binder(ops.std_dim.schema)), (ops.std_correction, Binder(ops.std_correction.schema)), (ops.std_correction_out, Binder(ops.std_correction_out.schema)), (ops.std, Binder(ops.std.schema))])
 
 
 @traced("dispatch", "at::std", FUNCTIONS_H, "at::std",
@@ -1813,7 +1813,7 @@ def std(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cumsum = [(ops.cumsum, Binder(ops.cumsum.schema)), (ops.cumsum_out, Binder(ops.cumsum_out.schema))]
+_ov_cumsum = Overloads([(ops.cumsum, Binder(ops.cumsum.schema)), (ops.cumsum_out, Binder(ops.cumsum_out.schema))])
 
 
 @traced("dispatch", "at::cumsum", FUNCTIONS_H, "at::cumsum",
@@ -1827,7 +1827,7 @@ def cumsum(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_all = [(ops.all, Binder(ops.all.schema)), (ops.all_all_out, Binder(ops.all_all_out.schema)), (ops.all_dims, Binder(ops.all_dims.schema)), (ops.all_dims_out, Binder(ops.all_dims_out.schema)), (ops.all_dim, Binder(ops.all_dim.schema)), (ops.all_out, Binder(ops.all_out.schema))]
+_ov_all = Overloads([(ops.all, Binder(ops.all.schema)), (ops.all_all_out, Binder(ops.all_all_out.schema)), (ops.all_dims, Binder(ops.all_dims.schema)), (ops.all_dims_out, Binder(ops.all_dims_out.schema)), (ops.all_dim, Binder(ops.all_dim.schema)), (ops.all_out, Binder(ops.all_out.schema))])
 
 
 @traced("dispatch", "at::all", FUNCTIONS_H, "at::all",
@@ -1845,7 +1845,7 @@ def all(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_any = [(ops.any, Binder(ops.any.schema)), (ops.any_all_out, Binder(ops.any_all_out.schema)), (ops.any_dims, Binder(ops.any_dims.schema)), (ops.any_dims_out, Binder(ops.any_dims_out.schema)), (ops.any_dim, Binder(ops.any_dim.schema)), (ops.any_out, Binder(ops.any_out.schema))]
+_ov_any = Overloads([(ops.any, Binder(ops.any.schema)), (ops.any_all_out, Binder(ops.any_all_out.schema)), (ops.any_dims, Binder(ops.any_dims.schema)), (ops.any_dims_out, Binder(ops.any_dims_out.schema)), (ops.any_dim, Binder(ops.any_dim.schema)), (ops.any_out, Binder(ops.any_out.schema))])
 
 
 @traced("dispatch", "at::any", FUNCTIONS_H, "at::any",
@@ -1863,7 +1863,7 @@ def any(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_mm = [(ops.mm, Binder(ops.mm.schema)), (ops.mm_out, Binder(ops.mm_out.schema))]
+_ov_mm = Overloads([(ops.mm, Binder(ops.mm.schema)), (ops.mm_out, Binder(ops.mm_out.schema))])
 
 
 @traced("dispatch", "at::mm", FUNCTIONS_H, "at::mm",
@@ -1877,7 +1877,7 @@ def mm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_bmm = [(ops.bmm, Binder(ops.bmm.schema)), (ops.bmm_out, Binder(ops.bmm_out.schema))]
+_ov_bmm = Overloads([(ops.bmm, Binder(ops.bmm.schema)), (ops.bmm_out, Binder(ops.bmm_out.schema))])
 
 
 @traced("dispatch", "at::bmm", FUNCTIONS_H, "at::bmm",
@@ -1891,7 +1891,7 @@ def bmm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_addmm = [(ops.addmm_out, Binder(ops.addmm_out.schema)), (ops.addmm, Binder(ops.addmm.schema))]
+_ov_addmm = Overloads([(ops.addmm_out, Binder(ops.addmm_out.schema)), (ops.addmm, Binder(ops.addmm.schema))])
 
 
 @traced("dispatch", "at::addmm", FUNCTIONS_H, "at::addmm",
@@ -1905,7 +1905,7 @@ def addmm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_addmv = [(ops.addmv, Binder(ops.addmv.schema)), (ops.addmv_out, Binder(ops.addmv_out.schema))]
+_ov_addmv = Overloads([(ops.addmv, Binder(ops.addmv.schema)), (ops.addmv_out, Binder(ops.addmv_out.schema))])
 
 
 @traced("dispatch", "at::addmv", FUNCTIONS_H, "at::addmv",
@@ -1919,7 +1919,7 @@ def addmv(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_addmv_ = [(ops.addmv_, Binder(ops.addmv_.schema))]
+_ov_addmv_ = Overloads([(ops.addmv_, Binder(ops.addmv_.schema))])
 
 
 @traced("dispatch", "at::addmv_", FUNCTIONS_H, "at::addmv_",
@@ -1932,7 +1932,7 @@ def addmv_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_mv = [(ops.mv, Binder(ops.mv.schema)), (ops.mv_out, Binder(ops.mv_out.schema))]
+_ov_mv = Overloads([(ops.mv, Binder(ops.mv.schema)), (ops.mv_out, Binder(ops.mv_out.schema))])
 
 
 @traced("dispatch", "at::mv", FUNCTIONS_H, "at::mv",
@@ -1946,7 +1946,7 @@ def mv(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_dot = [(ops.dot, Binder(ops.dot.schema)), (ops.dot_out, Binder(ops.dot_out.schema))]
+_ov_dot = Overloads([(ops.dot, Binder(ops.dot.schema)), (ops.dot_out, Binder(ops.dot_out.schema))])
 
 
 @traced("dispatch", "at::dot", FUNCTIONS_H, "at::dot",
@@ -1960,7 +1960,7 @@ def dot(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_vdot = [(ops.vdot, Binder(ops.vdot.schema)), (ops.vdot_out, Binder(ops.vdot_out.schema))]
+_ov_vdot = Overloads([(ops.vdot, Binder(ops.vdot.schema)), (ops.vdot_out, Binder(ops.vdot_out.schema))])
 
 
 @traced("dispatch", "at::vdot", FUNCTIONS_H, "at::vdot",
@@ -1974,7 +1974,7 @@ def vdot(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_matmul = [(ops.matmul, Binder(ops.matmul.schema)), (ops.matmul_out, Binder(ops.matmul_out.schema))]
+_ov_matmul = Overloads([(ops.matmul, Binder(ops.matmul.schema)), (ops.matmul_out, Binder(ops.matmul_out.schema))])
 
 
 @traced("dispatch", "at::matmul", FUNCTIONS_H, "at::matmul",
@@ -1988,7 +1988,7 @@ def matmul(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_adjoint = [(ops.adjoint, Binder(ops.adjoint.schema))]
+_ov_adjoint = Overloads([(ops.adjoint, Binder(ops.adjoint.schema))])
 
 
 @traced("dispatch", "at::adjoint", FUNCTIONS_H, "at::adjoint",
@@ -2001,7 +2001,7 @@ def adjoint(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_numel = [(ops.numel, Binder(ops.numel.schema))]
+_ov_numel = Overloads([(ops.numel, Binder(ops.numel.schema))])
 
 
 @traced("dispatch", "at::numel", FUNCTIONS_H, "at::numel",
@@ -2014,7 +2014,7 @@ def numel(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_normal = [(ops.normal_Tensor_float_out, Binder(ops.normal_Tensor_float_out.schema)), (ops.normal_Tensor_float, Binder(ops.normal_Tensor_float.schema)), (ops.normal_float_Tensor_out, Binder(ops.normal_float_Tensor_out.schema)), (ops.normal_float_Tensor, Binder(ops.normal_float_Tensor.schema)), (ops.normal_Tensor_Tensor_out, Binder(ops.normal_Tensor_Tensor_out.schema)), (ops.normal_Tensor_Tensor, Binder(ops.normal_Tensor_Tensor.schema)), (ops.normal_float_float, Binder(ops.normal_float_float.schema)), (ops.normal_float_float_out, Binder(ops.normal_float_float_out.schema))]
+_ov_normal = Overloads([(ops.normal_Tensor_float_out, Binder(ops.normal_Tensor_float_out.schema)), (ops.normal_Tensor_float, Binder(ops.normal_Tensor_float.schema)), (ops.normal_float_Tensor_out, Binder(ops.normal_float_Tensor_out.schema)), (ops.normal_float_Tensor, Binder(ops.normal_float_Tensor.schema)), (ops.normal_Tensor_Tensor_out, Binder(ops.normal_Tensor_Tensor_out.schema)), (ops.normal_Tensor_Tensor, Binder(ops.normal_Tensor_Tensor.schema)), (ops.normal_float_float, Binder(ops.normal_float_float.schema)), (ops.normal_float_float_out, Binder(ops.normal_float_float_out.schema))])
 
 
 @traced("dispatch", "at::normal", FUNCTIONS_H, "at::normal",
@@ -2034,7 +2034,7 @@ def normal(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_bernoulli = [(ops.bernoulli, Binder(ops.bernoulli.schema)), (ops.bernoulli_out, Binder(ops.bernoulli_out.schema)), (ops.bernoulli_p, Binder(ops.bernoulli_p.schema))]
+_ov_bernoulli = Overloads([(ops.bernoulli, Binder(ops.bernoulli.schema)), (ops.bernoulli_out, Binder(ops.bernoulli_out.schema)), (ops.bernoulli_p, Binder(ops.bernoulli_p.schema))])
 
 
 @traced("dispatch", "at::bernoulli", FUNCTIONS_H, "at::bernoulli",
@@ -2049,7 +2049,7 @@ def bernoulli(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_vector_norm = [(ops.linalg_vector_norm, Binder(ops.linalg_vector_norm.schema)), (ops.linalg_vector_norm_out, Binder(ops.linalg_vector_norm_out.schema))]
+_ov_linalg_vector_norm = Overloads([(ops.linalg_vector_norm, Binder(ops.linalg_vector_norm.schema)), (ops.linalg_vector_norm_out, Binder(ops.linalg_vector_norm_out.schema))])
 
 
 @traced("dispatch", "at::linalg_vector_norm", FUNCTIONS_H, "at::linalg_vector_norm",
@@ -2063,7 +2063,7 @@ def linalg_vector_norm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_matrix_norm = [(ops.linalg_matrix_norm, Binder(ops.linalg_matrix_norm.schema)), (ops.linalg_matrix_norm_str_ord, Binder(ops.linalg_matrix_norm_str_ord.schema))]
+_ov_linalg_matrix_norm = Overloads([(ops.linalg_matrix_norm, Binder(ops.linalg_matrix_norm.schema)), (ops.linalg_matrix_norm_str_ord, Binder(ops.linalg_matrix_norm_str_ord.schema))])
 
 
 @traced("dispatch", "at::linalg_matrix_norm", FUNCTIONS_H, "at::linalg_matrix_norm",
@@ -2077,7 +2077,7 @@ def linalg_matrix_norm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_norm = [(ops.linalg_norm, Binder(ops.linalg_norm.schema)), (ops.linalg_norm_ord_str, Binder(ops.linalg_norm_ord_str.schema))]
+_ov_linalg_norm = Overloads([(ops.linalg_norm, Binder(ops.linalg_norm.schema)), (ops.linalg_norm_ord_str, Binder(ops.linalg_norm_ord_str.schema))])
 
 
 @traced("dispatch", "at::linalg_norm", FUNCTIONS_H, "at::linalg_norm",
@@ -2091,7 +2091,7 @@ def linalg_norm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_svdvals = [(ops.linalg_svdvals, Binder(ops.linalg_svdvals.schema))]
+_ov_linalg_svdvals = Overloads([(ops.linalg_svdvals, Binder(ops.linalg_svdvals.schema))])
 
 
 @traced("dispatch", "at::linalg_svdvals", FUNCTIONS_H, "at::linalg_svdvals",
@@ -2104,7 +2104,7 @@ def linalg_svdvals(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_det = [(ops.linalg_det, Binder(ops.linalg_det.schema))]
+_ov_linalg_det = Overloads([(ops.linalg_det, Binder(ops.linalg_det.schema))])
 
 
 @traced("dispatch", "at::linalg_det", FUNCTIONS_H, "at::linalg_det",
@@ -2117,7 +2117,7 @@ def linalg_det(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_det = [(ops.det, Binder(ops.det.schema))]
+_ov_det = Overloads([(ops.det, Binder(ops.det.schema))])
 
 
 @traced("dispatch", "at::det", FUNCTIONS_H, "at::det",
@@ -2130,7 +2130,7 @@ def det(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_amax = [(ops.amax, Binder(ops.amax.schema)), (ops.amax_out, Binder(ops.amax_out.schema))]
+_ov_amax = Overloads([(ops.amax, Binder(ops.amax.schema)), (ops.amax_out, Binder(ops.amax_out.schema))])
 
 
 @traced("dispatch", "at::amax", FUNCTIONS_H, "at::amax",
@@ -2144,7 +2144,7 @@ def amax(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_amin = [(ops.amin, Binder(ops.amin.schema)), (ops.amin_out, Binder(ops.amin_out.schema))]
+_ov_amin = Overloads([(ops.amin, Binder(ops.amin.schema)), (ops.amin_out, Binder(ops.amin_out.schema))])
 
 
 @traced("dispatch", "at::amin", FUNCTIONS_H, "at::amin",
@@ -2158,7 +2158,7 @@ def amin(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_aminmax = [(ops.aminmax, Binder(ops.aminmax.schema)), (ops.aminmax_out, Binder(ops.aminmax_out.schema))]
+_ov_aminmax = Overloads([(ops.aminmax, Binder(ops.aminmax.schema)), (ops.aminmax_out, Binder(ops.aminmax_out.schema))])
 
 
 @traced("dispatch", "at::aminmax", FUNCTIONS_H, "at::aminmax",
@@ -2172,7 +2172,7 @@ def aminmax(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_multinomial = [(ops.multinomial_out, Binder(ops.multinomial_out.schema)), (ops.multinomial, Binder(ops.multinomial.schema))]
+_ov_multinomial = Overloads([(ops.multinomial_out, Binder(ops.multinomial_out.schema)), (ops.multinomial, Binder(ops.multinomial.schema))])
 
 
 @traced("dispatch", "at::multinomial", FUNCTIONS_H, "at::multinomial",
@@ -2186,7 +2186,7 @@ def multinomial(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_log1p = [(ops.log1p_out, Binder(ops.log1p_out.schema)), (ops.log1p, Binder(ops.log1p.schema))]
+_ov_log1p = Overloads([(ops.log1p_out, Binder(ops.log1p_out.schema)), (ops.log1p, Binder(ops.log1p.schema))])
 
 
 @traced("dispatch", "at::log1p", FUNCTIONS_H, "at::log1p",
@@ -2200,7 +2200,7 @@ def log1p(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_log1p_ = [(ops.log1p_, Binder(ops.log1p_.schema))]
+_ov_log1p_ = Overloads([(ops.log1p_, Binder(ops.log1p_.schema))])
 
 
 @traced("dispatch", "at::log1p_", FUNCTIONS_H, "at::log1p_",
@@ -2213,7 +2213,7 @@ def log1p_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_expm1 = [(ops.expm1_out, Binder(ops.expm1_out.schema)), (ops.expm1, Binder(ops.expm1.schema))]
+_ov_expm1 = Overloads([(ops.expm1_out, Binder(ops.expm1_out.schema)), (ops.expm1, Binder(ops.expm1.schema))])
 
 
 @traced("dispatch", "at::expm1", FUNCTIONS_H, "at::expm1",
@@ -2227,7 +2227,7 @@ def expm1(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_expm1_ = [(ops.expm1_, Binder(ops.expm1_.schema))]
+_ov_expm1_ = Overloads([(ops.expm1_, Binder(ops.expm1_.schema))])
 
 
 @traced("dispatch", "at::expm1_", FUNCTIONS_H, "at::expm1_",
@@ -2240,7 +2240,7 @@ def expm1_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_asin = [(ops.asin_out, Binder(ops.asin_out.schema)), (ops.asin, Binder(ops.asin.schema))]
+_ov_asin = Overloads([(ops.asin_out, Binder(ops.asin_out.schema)), (ops.asin, Binder(ops.asin.schema))])
 
 
 @traced("dispatch", "at::asin", FUNCTIONS_H, "at::asin",
@@ -2254,7 +2254,7 @@ def asin(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_asin_ = [(ops.asin_, Binder(ops.asin_.schema))]
+_ov_asin_ = Overloads([(ops.asin_, Binder(ops.asin_.schema))])
 
 
 @traced("dispatch", "at::asin_", FUNCTIONS_H, "at::asin_",
@@ -2267,7 +2267,7 @@ def asin_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_acos = [(ops.acos_out, Binder(ops.acos_out.schema)), (ops.acos, Binder(ops.acos.schema))]
+_ov_acos = Overloads([(ops.acos_out, Binder(ops.acos_out.schema)), (ops.acos, Binder(ops.acos.schema))])
 
 
 @traced("dispatch", "at::acos", FUNCTIONS_H, "at::acos",
@@ -2281,7 +2281,7 @@ def acos(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_acos_ = [(ops.acos_, Binder(ops.acos_.schema))]
+_ov_acos_ = Overloads([(ops.acos_, Binder(ops.acos_.schema))])
 
 
 @traced("dispatch", "at::acos_", FUNCTIONS_H, "at::acos_",
@@ -2294,7 +2294,7 @@ def acos_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_atan = [(ops.atan_out, Binder(ops.atan_out.schema)), (ops.atan, Binder(ops.atan.schema))]
+_ov_atan = Overloads([(ops.atan_out, Binder(ops.atan_out.schema)), (ops.atan, Binder(ops.atan.schema))])
 
 
 @traced("dispatch", "at::atan", FUNCTIONS_H, "at::atan",
@@ -2308,7 +2308,7 @@ def atan(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_atan_ = [(ops.atan_, Binder(ops.atan_.schema))]
+_ov_atan_ = Overloads([(ops.atan_, Binder(ops.atan_.schema))])
 
 
 @traced("dispatch", "at::atan_", FUNCTIONS_H, "at::atan_",
@@ -2321,7 +2321,7 @@ def atan_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sinh = [(ops.sinh_out, Binder(ops.sinh_out.schema)), (ops.sinh, Binder(ops.sinh.schema))]
+_ov_sinh = Overloads([(ops.sinh_out, Binder(ops.sinh_out.schema)), (ops.sinh, Binder(ops.sinh.schema))])
 
 
 @traced("dispatch", "at::sinh", FUNCTIONS_H, "at::sinh",
@@ -2335,7 +2335,7 @@ def sinh(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sinh_ = [(ops.sinh_, Binder(ops.sinh_.schema))]
+_ov_sinh_ = Overloads([(ops.sinh_, Binder(ops.sinh_.schema))])
 
 
 @traced("dispatch", "at::sinh_", FUNCTIONS_H, "at::sinh_",
@@ -2348,7 +2348,7 @@ def sinh_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cosh = [(ops.cosh_out, Binder(ops.cosh_out.schema)), (ops.cosh, Binder(ops.cosh.schema))]
+_ov_cosh = Overloads([(ops.cosh_out, Binder(ops.cosh_out.schema)), (ops.cosh, Binder(ops.cosh.schema))])
 
 
 @traced("dispatch", "at::cosh", FUNCTIONS_H, "at::cosh",
@@ -2362,7 +2362,7 @@ def cosh(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cosh_ = [(ops.cosh_, Binder(ops.cosh_.schema))]
+_ov_cosh_ = Overloads([(ops.cosh_, Binder(ops.cosh_.schema))])
 
 
 @traced("dispatch", "at::cosh_", FUNCTIONS_H, "at::cosh_",
@@ -2375,7 +2375,7 @@ def cosh_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_asinh = [(ops.asinh_out, Binder(ops.asinh_out.schema)), (ops.asinh, Binder(ops.asinh.schema))]
+_ov_asinh = Overloads([(ops.asinh_out, Binder(ops.asinh_out.schema)), (ops.asinh, Binder(ops.asinh.schema))])
 
 
 @traced("dispatch", "at::asinh", FUNCTIONS_H, "at::asinh",
@@ -2389,7 +2389,7 @@ def asinh(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_asinh_ = [(ops.asinh_, Binder(ops.asinh_.schema))]
+_ov_asinh_ = Overloads([(ops.asinh_, Binder(ops.asinh_.schema))])
 
 
 @traced("dispatch", "at::asinh_", FUNCTIONS_H, "at::asinh_",
@@ -2402,7 +2402,7 @@ def asinh_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_acosh = [(ops.acosh_out, Binder(ops.acosh_out.schema)), (ops.acosh, Binder(ops.acosh.schema))]
+_ov_acosh = Overloads([(ops.acosh_out, Binder(ops.acosh_out.schema)), (ops.acosh, Binder(ops.acosh.schema))])
 
 
 @traced("dispatch", "at::acosh", FUNCTIONS_H, "at::acosh",
@@ -2416,7 +2416,7 @@ def acosh(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_acosh_ = [(ops.acosh_, Binder(ops.acosh_.schema))]
+_ov_acosh_ = Overloads([(ops.acosh_, Binder(ops.acosh_.schema))])
 
 
 @traced("dispatch", "at::acosh_", FUNCTIONS_H, "at::acosh_",
@@ -2429,7 +2429,7 @@ def acosh_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_atanh = [(ops.atanh_out, Binder(ops.atanh_out.schema)), (ops.atanh, Binder(ops.atanh.schema))]
+_ov_atanh = Overloads([(ops.atanh_out, Binder(ops.atanh_out.schema)), (ops.atanh, Binder(ops.atanh.schema))])
 
 
 @traced("dispatch", "at::atanh", FUNCTIONS_H, "at::atanh",
@@ -2443,7 +2443,7 @@ def atanh(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_atanh_ = [(ops.atanh_, Binder(ops.atanh_.schema))]
+_ov_atanh_ = Overloads([(ops.atanh_, Binder(ops.atanh_.schema))])
 
 
 @traced("dispatch", "at::atanh_", FUNCTIONS_H, "at::atanh_",
@@ -2456,7 +2456,7 @@ def atanh_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_frac = [(ops.frac_out, Binder(ops.frac_out.schema)), (ops.frac, Binder(ops.frac.schema))]
+_ov_frac = Overloads([(ops.frac_out, Binder(ops.frac_out.schema)), (ops.frac, Binder(ops.frac.schema))])
 
 
 @traced("dispatch", "at::frac", FUNCTIONS_H, "at::frac",
@@ -2470,7 +2470,7 @@ def frac(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_frac_ = [(ops.frac_, Binder(ops.frac_.schema))]
+_ov_frac_ = Overloads([(ops.frac_, Binder(ops.frac_.schema))])
 
 
 @traced("dispatch", "at::frac_", FUNCTIONS_H, "at::frac_",
@@ -2483,7 +2483,7 @@ def frac_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__softmax = [(ops._softmax, Binder(ops._softmax.schema)), (ops._softmax_out, Binder(ops._softmax_out.schema))]
+_ov__softmax = Overloads([(ops._softmax, Binder(ops._softmax.schema)), (ops._softmax_out, Binder(ops._softmax_out.schema))])
 
 
 @traced("dispatch", "at::_softmax", FUNCTIONS_H, "at::_softmax",
@@ -2497,7 +2497,7 @@ def _softmax(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_softmax = [(ops.softmax_int, Binder(ops.softmax_int.schema)), (ops.softmax_int_out, Binder(ops.softmax_int_out.schema))]
+_ov_softmax = Overloads([(ops.softmax_int, Binder(ops.softmax_int.schema)), (ops.softmax_int_out, Binder(ops.softmax_int_out.schema))])
 
 
 @traced("dispatch", "at::softmax", FUNCTIONS_H, "at::softmax",
@@ -2511,7 +2511,7 @@ def softmax(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__log_softmax = [(ops._log_softmax, Binder(ops._log_softmax.schema)), (ops._log_softmax_out, Binder(ops._log_softmax_out.schema))]
+_ov__log_softmax = Overloads([(ops._log_softmax, Binder(ops._log_softmax.schema)), (ops._log_softmax_out, Binder(ops._log_softmax_out.schema))])
 
 
 @traced("dispatch", "at::_log_softmax", FUNCTIONS_H, "at::_log_softmax",
@@ -2525,7 +2525,7 @@ def _log_softmax(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_log_softmax = [(ops.log_softmax_int, Binder(ops.log_softmax_int.schema)), (ops.log_softmax_int_out, Binder(ops.log_softmax_int_out.schema))]
+_ov_log_softmax = Overloads([(ops.log_softmax_int, Binder(ops.log_softmax_int.schema)), (ops.log_softmax_int_out, Binder(ops.log_softmax_int_out.schema))])
 
 
 @traced("dispatch", "at::log_softmax", FUNCTIONS_H, "at::log_softmax",
@@ -2539,7 +2539,7 @@ def log_softmax(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__softmax_backward_data = [(ops._softmax_backward_data, Binder(ops._softmax_backward_data.schema)), (ops._softmax_backward_data_out, Binder(ops._softmax_backward_data_out.schema))]
+_ov__softmax_backward_data = Overloads([(ops._softmax_backward_data, Binder(ops._softmax_backward_data.schema)), (ops._softmax_backward_data_out, Binder(ops._softmax_backward_data_out.schema))])
 
 
 @traced("dispatch", "at::_softmax_backward_data", FUNCTIONS_H, "at::_softmax_backward_data",
@@ -2553,7 +2553,7 @@ def _softmax_backward_data(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__log_softmax_backward_data = [(ops._log_softmax_backward_data, Binder(ops._log_softmax_backward_data.schema)), (ops._log_softmax_backward_data_out, Binder(ops._log_softmax_backward_data_out.schema))]
+_ov__log_softmax_backward_data = Overloads([(ops._log_softmax_backward_data, Binder(ops._log_softmax_backward_data.schema)), (ops._log_softmax_backward_data_out, Binder(ops._log_softmax_backward_data_out.schema))])
 
 
 @traced("dispatch", "at::_log_softmax_backward_data", FUNCTIONS_H, "at::_log_softmax_backward_data",
@@ -2567,7 +2567,7 @@ def _log_softmax_backward_data(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_nll_loss_forward = [(ops.nll_loss_forward, Binder(ops.nll_loss_forward.schema)), (ops.nll_loss_forward_output, Binder(ops.nll_loss_forward_output.schema))]
+_ov_nll_loss_forward = Overloads([(ops.nll_loss_forward, Binder(ops.nll_loss_forward.schema)), (ops.nll_loss_forward_output, Binder(ops.nll_loss_forward_output.schema))])
 
 
 @traced("dispatch", "at::nll_loss_forward", FUNCTIONS_H, "at::nll_loss_forward",
@@ -2581,7 +2581,7 @@ def nll_loss_forward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_nll_loss_backward = [(ops.nll_loss_backward, Binder(ops.nll_loss_backward.schema)), (ops.nll_loss_backward_grad_input, Binder(ops.nll_loss_backward_grad_input.schema))]
+_ov_nll_loss_backward = Overloads([(ops.nll_loss_backward, Binder(ops.nll_loss_backward.schema)), (ops.nll_loss_backward_grad_input, Binder(ops.nll_loss_backward_grad_input.schema))])
 
 
 @traced("dispatch", "at::nll_loss_backward", FUNCTIONS_H, "at::nll_loss_backward",
@@ -2595,7 +2595,7 @@ def nll_loss_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_nll_loss = [(ops.nll_loss, Binder(ops.nll_loss.schema))]
+_ov_nll_loss = Overloads([(ops.nll_loss, Binder(ops.nll_loss.schema))])
 
 
 @traced("dispatch", "at::nll_loss", FUNCTIONS_H, "at::nll_loss",
@@ -2608,7 +2608,7 @@ def nll_loss(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_nll_loss_nd = [(ops.nll_loss_nd, Binder(ops.nll_loss_nd.schema))]
+_ov_nll_loss_nd = Overloads([(ops.nll_loss_nd, Binder(ops.nll_loss_nd.schema))])
 
 
 @traced("dispatch", "at::nll_loss_nd", FUNCTIONS_H, "at::nll_loss_nd",
@@ -2621,7 +2621,7 @@ def nll_loss_nd(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cross_entropy_loss = [(ops.cross_entropy_loss, Binder(ops.cross_entropy_loss.schema))]
+_ov_cross_entropy_loss = Overloads([(ops.cross_entropy_loss, Binder(ops.cross_entropy_loss.schema))])
 
 
 @traced("dispatch", "at::cross_entropy_loss", FUNCTIONS_H, "at::cross_entropy_loss",
@@ -2634,7 +2634,7 @@ def cross_entropy_loss(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_mse_loss = [(ops.mse_loss, Binder(ops.mse_loss.schema)), (ops.mse_loss_out, Binder(ops.mse_loss_out.schema))]
+_ov_mse_loss = Overloads([(ops.mse_loss, Binder(ops.mse_loss.schema)), (ops.mse_loss_out, Binder(ops.mse_loss_out.schema))])
 
 
 @traced("dispatch", "at::mse_loss", FUNCTIONS_H, "at::mse_loss",
@@ -2648,7 +2648,7 @@ def mse_loss(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_mse_loss_backward = [(ops.mse_loss_backward, Binder(ops.mse_loss_backward.schema)), (ops.mse_loss_backward_grad_input, Binder(ops.mse_loss_backward_grad_input.schema))]
+_ov_mse_loss_backward = Overloads([(ops.mse_loss_backward, Binder(ops.mse_loss_backward.schema)), (ops.mse_loss_backward_grad_input, Binder(ops.mse_loss_backward_grad_input.schema))])
 
 
 @traced("dispatch", "at::mse_loss_backward", FUNCTIONS_H, "at::mse_loss_backward",
@@ -2662,7 +2662,7 @@ def mse_loss_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_binary_cross_entropy_with_logits = [(ops.binary_cross_entropy_with_logits, Binder(ops.binary_cross_entropy_with_logits.schema))]
+_ov_binary_cross_entropy_with_logits = Overloads([(ops.binary_cross_entropy_with_logits, Binder(ops.binary_cross_entropy_with_logits.schema))])
 
 
 @traced("dispatch", "at::binary_cross_entropy_with_logits", FUNCTIONS_H, "at::binary_cross_entropy_with_logits",
@@ -2675,7 +2675,7 @@ def binary_cross_entropy_with_logits(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_log_sigmoid = [(ops.log_sigmoid, Binder(ops.log_sigmoid.schema))]
+_ov_log_sigmoid = Overloads([(ops.log_sigmoid, Binder(ops.log_sigmoid.schema))])
 
 
 @traced("dispatch", "at::log_sigmoid", FUNCTIONS_H, "at::log_sigmoid",
@@ -2688,7 +2688,7 @@ def log_sigmoid(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_log_sigmoid_forward = [(ops.log_sigmoid_forward, Binder(ops.log_sigmoid_forward.schema))]
+_ov_log_sigmoid_forward = Overloads([(ops.log_sigmoid_forward, Binder(ops.log_sigmoid_forward.schema))])
 
 
 @traced("dispatch", "at::log_sigmoid_forward", FUNCTIONS_H, "at::log_sigmoid_forward",
@@ -2701,7 +2701,7 @@ def log_sigmoid_forward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linear = [(ops.linear, Binder(ops.linear.schema))]
+_ov_linear = Overloads([(ops.linear, Binder(ops.linear.schema))])
 
 
 @traced("dispatch", "at::linear", FUNCTIONS_H, "at::linear",
@@ -2714,7 +2714,7 @@ def linear(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_addcmul = [(ops.addcmul_out, Binder(ops.addcmul_out.schema)), (ops.addcmul, Binder(ops.addcmul.schema))]
+_ov_addcmul = Overloads([(ops.addcmul_out, Binder(ops.addcmul_out.schema)), (ops.addcmul, Binder(ops.addcmul.schema))])
 
 
 @traced("dispatch", "at::addcmul", FUNCTIONS_H, "at::addcmul",
@@ -2728,7 +2728,7 @@ def addcmul(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_addcdiv = [(ops.addcdiv_out, Binder(ops.addcdiv_out.schema)), (ops.addcdiv, Binder(ops.addcdiv.schema))]
+_ov_addcdiv = Overloads([(ops.addcdiv_out, Binder(ops.addcdiv_out.schema)), (ops.addcdiv, Binder(ops.addcdiv.schema))])
 
 
 @traced("dispatch", "at::addcdiv", FUNCTIONS_H, "at::addcdiv",
@@ -2742,7 +2742,7 @@ def addcdiv(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_lerp = [(ops.lerp_Scalar_out, Binder(ops.lerp_Scalar_out.schema)), (ops.lerp_Scalar, Binder(ops.lerp_Scalar.schema))]
+_ov_lerp = Overloads([(ops.lerp_Scalar_out, Binder(ops.lerp_Scalar_out.schema)), (ops.lerp_Scalar, Binder(ops.lerp_Scalar.schema))])
 
 
 @traced("dispatch", "at::lerp", FUNCTIONS_H, "at::lerp",
@@ -2756,7 +2756,7 @@ def lerp(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_broadcast_tensors = [(ops.broadcast_tensors, Binder(ops.broadcast_tensors.schema))]
+_ov_broadcast_tensors = Overloads([(ops.broadcast_tensors, Binder(ops.broadcast_tensors.schema))])
 
 
 @traced("dispatch", "at::broadcast_tensors", FUNCTIONS_H, "at::broadcast_tensors",
@@ -2769,7 +2769,7 @@ def broadcast_tensors(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_bitwise_xor = [(ops.bitwise_xor_Tensor_out, Binder(ops.bitwise_xor_Tensor_out.schema)), (ops.bitwise_xor_Scalar_out, Binder(ops.bitwise_xor_Scalar_out.schema)), (ops.bitwise_xor_Scalar, Binder(ops.bitwise_xor_Scalar.schema)), (ops.bitwise_xor_Tensor, Binder(ops.bitwise_xor_Tensor.schema))]
+_ov_bitwise_xor = Overloads([(ops.bitwise_xor_Tensor_out, Binder(ops.bitwise_xor_Tensor_out.schema)), (ops.bitwise_xor_Scalar_out, Binder(ops.bitwise_xor_Scalar_out.schema)), (ops.bitwise_xor_Scalar, Binder(ops.bitwise_xor_Scalar.schema)), (ops.bitwise_xor_Tensor, Binder(ops.bitwise_xor_Tensor.schema))])
 
 
 @traced("dispatch", "at::bitwise_xor", FUNCTIONS_H, "at::bitwise_xor",
@@ -2785,7 +2785,7 @@ def bitwise_xor(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov___xor__ = [(ops.__xor___Scalar, Binder(ops.__xor___Scalar.schema)), (ops.__xor___Tensor, Binder(ops.__xor___Tensor.schema))]
+_ov___xor__ = Overloads([(ops.__xor___Scalar, Binder(ops.__xor___Scalar.schema)), (ops.__xor___Tensor, Binder(ops.__xor___Tensor.schema))])
 
 
 @traced("dispatch", "at::__xor__", FUNCTIONS_H, "at::__xor__",
@@ -2799,7 +2799,7 @@ def __xor__(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_bitwise_left_shift = [(ops.bitwise_left_shift_Tensor_out, Binder(ops.bitwise_left_shift_Tensor_out.schema)), (ops.bitwise_left_shift_Tensor, Binder(ops.bitwise_left_shift_Tensor.schema)), (ops.bitwise_left_shift_Tensor_Scalar, Binder(ops.bitwise_left_shift_Tensor_Scalar.schema))]
+_ov_bitwise_left_shift = Overloads([(ops.bitwise_left_shift_Tensor_out, Binder(ops.bitwise_left_shift_Tensor_out.schema)), (ops.bitwise_left_shift_Tensor, Binder(ops.bitwise_left_shift_Tensor.schema)), (ops.bitwise_left_shift_Tensor_Scalar, Binder(ops.bitwise_left_shift_Tensor_Scalar.schema))])
 
 
 @traced("dispatch", "at::bitwise_left_shift", FUNCTIONS_H, "at::bitwise_left_shift",
@@ -2814,7 +2814,7 @@ def bitwise_left_shift(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov___lshift__ = [(ops.__lshift___Scalar, Binder(ops.__lshift___Scalar.schema)), (ops.__lshift___Tensor, Binder(ops.__lshift___Tensor.schema))]
+_ov___lshift__ = Overloads([(ops.__lshift___Scalar, Binder(ops.__lshift___Scalar.schema)), (ops.__lshift___Tensor, Binder(ops.__lshift___Tensor.schema))])
 
 
 @traced("dispatch", "at::__lshift__", FUNCTIONS_H, "at::__lshift__",
@@ -2828,7 +2828,7 @@ def __lshift__(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_bitwise_right_shift = [(ops.bitwise_right_shift_Tensor_out, Binder(ops.bitwise_right_shift_Tensor_out.schema)), (ops.bitwise_right_shift_Tensor, Binder(ops.bitwise_right_shift_Tensor.schema)), (ops.bitwise_right_shift_Tensor_Scalar, Binder(ops.bitwise_right_shift_Tensor_Scalar.schema))]
+_ov_bitwise_right_shift = Overloads([(ops.bitwise_right_shift_Tensor_out, Binder(ops.bitwise_right_shift_Tensor_out.schema)), (ops.bitwise_right_shift_Tensor, Binder(ops.bitwise_right_shift_Tensor.schema)), (ops.bitwise_right_shift_Tensor_Scalar, Binder(ops.bitwise_right_shift_Tensor_Scalar.schema))])
 
 
 @traced("dispatch", "at::bitwise_right_shift", FUNCTIONS_H, "at::bitwise_right_shift",
@@ -2843,7 +2843,7 @@ def bitwise_right_shift(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov___rshift__ = [(ops.__rshift___Scalar, Binder(ops.__rshift___Scalar.schema)), (ops.__rshift___Tensor, Binder(ops.__rshift___Tensor.schema))]
+_ov___rshift__ = Overloads([(ops.__rshift___Scalar, Binder(ops.__rshift___Scalar.schema)), (ops.__rshift___Tensor, Binder(ops.__rshift___Tensor.schema))])
 
 
 @traced("dispatch", "at::__rshift__", FUNCTIONS_H, "at::__rshift__",
@@ -2857,7 +2857,7 @@ def __rshift__(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_hypot = [(ops.hypot_out, Binder(ops.hypot_out.schema)), (ops.hypot, Binder(ops.hypot.schema))]
+_ov_hypot = Overloads([(ops.hypot_out, Binder(ops.hypot_out.schema)), (ops.hypot, Binder(ops.hypot.schema))])
 
 
 @traced("dispatch", "at::hypot", FUNCTIONS_H, "at::hypot",
@@ -2871,7 +2871,7 @@ def hypot(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_isnan = [(ops.isnan, Binder(ops.isnan.schema))]
+_ov_isnan = Overloads([(ops.isnan, Binder(ops.isnan.schema))])
 
 
 @traced("dispatch", "at::isnan", FUNCTIONS_H, "at::isnan",
@@ -2884,7 +2884,7 @@ def isnan(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_isinf = [(ops.isinf, Binder(ops.isinf.schema))]
+_ov_isinf = Overloads([(ops.isinf, Binder(ops.isinf.schema))])
 
 
 @traced("dispatch", "at::isinf", FUNCTIONS_H, "at::isinf",
@@ -2897,7 +2897,7 @@ def isinf(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_isfinite = [(ops.isfinite, Binder(ops.isfinite.schema))]
+_ov_isfinite = Overloads([(ops.isfinite, Binder(ops.isfinite.schema))])
 
 
 @traced("dispatch", "at::isfinite", FUNCTIONS_H, "at::isfinite",
@@ -2910,7 +2910,7 @@ def isfinite(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_isin = [(ops.isin_Tensor_Tensor, Binder(ops.isin_Tensor_Tensor.schema)), (ops.isin_Tensor_Scalar, Binder(ops.isin_Tensor_Scalar.schema)), (ops.isin_Scalar_Tensor, Binder(ops.isin_Scalar_Tensor.schema))]
+_ov_isin = Overloads([(ops.isin_Tensor_Tensor, Binder(ops.isin_Tensor_Tensor.schema)), (ops.isin_Tensor_Scalar, Binder(ops.isin_Tensor_Scalar.schema)), (ops.isin_Scalar_Tensor, Binder(ops.isin_Scalar_Tensor.schema))])
 
 
 @traced("dispatch", "at::isin", FUNCTIONS_H, "at::isin",
@@ -2925,7 +2925,7 @@ def isin(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_conj_physical = [(ops.conj_physical, Binder(ops.conj_physical.schema)), (ops.conj_physical_out, Binder(ops.conj_physical_out.schema))]
+_ov_conj_physical = Overloads([(ops.conj_physical, Binder(ops.conj_physical.schema)), (ops.conj_physical_out, Binder(ops.conj_physical_out.schema))])
 
 
 @traced("dispatch", "at::conj_physical", FUNCTIONS_H, "at::conj_physical",
@@ -2939,7 +2939,7 @@ def conj_physical(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_conj_physical_ = [(ops.conj_physical_, Binder(ops.conj_physical_.schema))]
+_ov_conj_physical_ = Overloads([(ops.conj_physical_, Binder(ops.conj_physical_.schema))])
 
 
 @traced("dispatch", "at::conj_physical_", FUNCTIONS_H, "at::conj_physical_",
@@ -2952,7 +2952,7 @@ def conj_physical_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__conj_physical = [(ops._conj_physical, Binder(ops._conj_physical.schema))]
+_ov__conj_physical = Overloads([(ops._conj_physical, Binder(ops._conj_physical.schema))])
 
 
 @traced("dispatch", "at::_conj_physical", FUNCTIONS_H, "at::_conj_physical",
@@ -2965,7 +2965,7 @@ def _conj_physical(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__conj = [(ops._conj, Binder(ops._conj.schema))]
+_ov__conj = Overloads([(ops._conj, Binder(ops._conj.schema))])
 
 
 @traced("dispatch", "at::_conj", FUNCTIONS_H, "at::_conj",
@@ -2978,7 +2978,7 @@ def _conj(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_conj = [(ops.conj, Binder(ops.conj.schema))]
+_ov_conj = Overloads([(ops.conj, Binder(ops.conj.schema))])
 
 
 @traced("dispatch", "at::conj", FUNCTIONS_H, "at::conj",
@@ -2991,7 +2991,7 @@ def conj(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__neg_view = [(ops._neg_view, Binder(ops._neg_view.schema))]
+_ov__neg_view = Overloads([(ops._neg_view, Binder(ops._neg_view.schema))])
 
 
 @traced("dispatch", "at::_neg_view", FUNCTIONS_H, "at::_neg_view",
@@ -3004,7 +3004,7 @@ def _neg_view(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_real = [(ops.real, Binder(ops.real.schema))]
+_ov_real = Overloads([(ops.real, Binder(ops.real.schema))])
 
 
 @traced("dispatch", "at::real", FUNCTIONS_H, "at::real",
@@ -3017,7 +3017,7 @@ def real(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_imag = [(ops.imag, Binder(ops.imag.schema))]
+_ov_imag = Overloads([(ops.imag, Binder(ops.imag.schema))])
 
 
 @traced("dispatch", "at::imag", FUNCTIONS_H, "at::imag",
@@ -3030,7 +3030,7 @@ def imag(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_view_as_real = [(ops.view_as_real, Binder(ops.view_as_real.schema))]
+_ov_view_as_real = Overloads([(ops.view_as_real, Binder(ops.view_as_real.schema))])
 
 
 @traced("dispatch", "at::view_as_real", FUNCTIONS_H, "at::view_as_real",
@@ -3043,7 +3043,7 @@ def view_as_real(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_view_as_complex = [(ops.view_as_complex, Binder(ops.view_as_complex.schema))]
+_ov_view_as_complex = Overloads([(ops.view_as_complex, Binder(ops.view_as_complex.schema))])
 
 
 @traced("dispatch", "at::view_as_complex", FUNCTIONS_H, "at::view_as_complex",
@@ -3056,7 +3056,7 @@ def view_as_complex(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_complex = [(ops.complex, Binder(ops.complex.schema)), (ops.complex_out, Binder(ops.complex_out.schema))]
+_ov_complex = Overloads([(ops.complex, Binder(ops.complex.schema)), (ops.complex_out, Binder(ops.complex_out.schema))])
 
 
 @traced("dispatch", "at::complex", FUNCTIONS_H, "at::complex",
@@ -3070,7 +3070,7 @@ def complex(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_polar = [(ops.polar, Binder(ops.polar.schema)), (ops.polar_out, Binder(ops.polar_out.schema))]
+_ov_polar = Overloads([(ops.polar, Binder(ops.polar.schema)), (ops.polar_out, Binder(ops.polar_out.schema))])
 
 
 @traced("dispatch", "at::polar", FUNCTIONS_H, "at::polar",
@@ -3084,7 +3084,7 @@ def polar(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_angle = [(ops.angle, Binder(ops.angle.schema)), (ops.angle_out, Binder(ops.angle_out.schema))]
+_ov_angle = Overloads([(ops.angle, Binder(ops.angle.schema)), (ops.angle_out, Binder(ops.angle_out.schema))])
 
 
 @traced("dispatch", "at::angle", FUNCTIONS_H, "at::angle",
@@ -3098,7 +3098,7 @@ def angle(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sgn = [(ops.sgn, Binder(ops.sgn.schema)), (ops.sgn_out, Binder(ops.sgn_out.schema))]
+_ov_sgn = Overloads([(ops.sgn, Binder(ops.sgn.schema)), (ops.sgn_out, Binder(ops.sgn_out.schema))])
 
 
 @traced("dispatch", "at::sgn", FUNCTIONS_H, "at::sgn",
@@ -3112,7 +3112,7 @@ def sgn(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sign = [(ops.sign, Binder(ops.sign.schema)), (ops.sign_out, Binder(ops.sign_out.schema))]
+_ov_sign = Overloads([(ops.sign, Binder(ops.sign.schema)), (ops.sign_out, Binder(ops.sign_out.schema))])
 
 
 @traced("dispatch", "at::sign", FUNCTIONS_H, "at::sign",
@@ -3126,7 +3126,7 @@ def sign(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_frexp = [(ops.frexp_Tensor, Binder(ops.frexp_Tensor.schema)), (ops.frexp_Tensor_out, Binder(ops.frexp_Tensor_out.schema))]
+_ov_frexp = Overloads([(ops.frexp_Tensor, Binder(ops.frexp_Tensor.schema)), (ops.frexp_Tensor_out, Binder(ops.frexp_Tensor_out.schema))])
 
 
 @traced("dispatch", "at::frexp", FUNCTIONS_H, "at::frexp",
@@ -3140,7 +3140,7 @@ def frexp(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_trapezoid = [(ops.trapezoid_x, Binder(ops.trapezoid_x.schema)), (ops.trapezoid_dx, Binder(ops.trapezoid_dx.schema))]
+_ov_trapezoid = Overloads([(ops.trapezoid_x, Binder(ops.trapezoid_x.schema)), (ops.trapezoid_dx, Binder(ops.trapezoid_dx.schema))])
 
 
 @traced("dispatch", "at::trapezoid", FUNCTIONS_H, "at::trapezoid",
@@ -3154,7 +3154,7 @@ def trapezoid(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cumulative_trapezoid = [(ops.cumulative_trapezoid_x, Binder(ops.cumulative_trapezoid_x.schema)), (ops.cumulative_trapezoid_dx, Binder(ops.cumulative_trapezoid_dx.schema))]
+_ov_cumulative_trapezoid = Overloads([(ops.cumulative_trapezoid_x, Binder(ops.cumulative_trapezoid_x.schema)), (ops.cumulative_trapezoid_dx, Binder(ops.cumulative_trapezoid_dx.schema))])
 
 
 @traced("dispatch", "at::cumulative_trapezoid", FUNCTIONS_H, "at::cumulative_trapezoid",
@@ -3168,7 +3168,7 @@ def cumulative_trapezoid(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cov = [(ops.cov, Binder(ops.cov.schema))]
+_ov_cov = Overloads([(ops.cov, Binder(ops.cov.schema))])
 
 
 @traced("dispatch", "at::cov", FUNCTIONS_H, "at::cov",
@@ -3181,7 +3181,7 @@ def cov(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_corrcoef = [(ops.corrcoef, Binder(ops.corrcoef.schema))]
+_ov_corrcoef = Overloads([(ops.corrcoef, Binder(ops.corrcoef.schema))])
 
 
 @traced("dispatch", "at::corrcoef", FUNCTIONS_H, "at::corrcoef",
@@ -3194,7 +3194,7 @@ def corrcoef(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_histc = [(ops.histc, Binder(ops.histc.schema)), (ops.histc_out, Binder(ops.histc_out.schema))]
+_ov_histc = Overloads([(ops.histc, Binder(ops.histc.schema)), (ops.histc_out, Binder(ops.histc_out.schema))])
 
 
 @traced("dispatch", "at::histc", FUNCTIONS_H, "at::histc",
@@ -3208,7 +3208,7 @@ def histc(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_histogram = [(ops.histogram_bins_tensor, Binder(ops.histogram_bins_tensor.schema)), (ops.histogram_bin_ct, Binder(ops.histogram_bin_ct.schema))]
+_ov_histogram = Overloads([(ops.histogram_bins_tensor, Binder(ops.histogram_bins_tensor.schema)), (ops.histogram_bin_ct, Binder(ops.histogram_bin_ct.schema))])
 
 
 @traced("dispatch", "at::histogram", FUNCTIONS_H, "at::histogram",
@@ -3222,7 +3222,7 @@ def histogram(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sigmoid_backward = [(ops.sigmoid_backward_grad_input, Binder(ops.sigmoid_backward_grad_input.schema)), (ops.sigmoid_backward, Binder(ops.sigmoid_backward.schema))]
+_ov_sigmoid_backward = Overloads([(ops.sigmoid_backward_grad_input, Binder(ops.sigmoid_backward_grad_input.schema)), (ops.sigmoid_backward, Binder(ops.sigmoid_backward.schema))])
 
 
 @traced("dispatch", "at::sigmoid_backward", FUNCTIONS_H, "at::sigmoid_backward",
@@ -3236,7 +3236,7 @@ def sigmoid_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_tanh_backward = [(ops.tanh_backward_grad_input, Binder(ops.tanh_backward_grad_input.schema)), (ops.tanh_backward, Binder(ops.tanh_backward.schema))]
+_ov_tanh_backward = Overloads([(ops.tanh_backward_grad_input, Binder(ops.tanh_backward_grad_input.schema)), (ops.tanh_backward, Binder(ops.tanh_backward.schema))])
 
 
 @traced("dispatch", "at::tanh_backward", FUNCTIONS_H, "at::tanh_backward",
@@ -3250,7 +3250,7 @@ def tanh_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_threshold_backward = [(ops.threshold_backward_grad_input, Binder(ops.threshold_backward_grad_input.schema)), (ops.threshold_backward, Binder(ops.threshold_backward.schema))]
+_ov_threshold_backward = Overloads([(ops.threshold_backward_grad_input, Binder(ops.threshold_backward_grad_input.schema)), (ops.threshold_backward, Binder(ops.threshold_backward.schema))])
 
 
 @traced("dispatch", "at::threshold_backward", FUNCTIONS_H, "at::threshold_backward",
@@ -3264,7 +3264,7 @@ def threshold_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_flip = [(ops.flip, Binder(ops.flip.schema))]
+_ov_flip = Overloads([(ops.flip, Binder(ops.flip.schema))])
 
 
 @traced("dispatch", "at::flip", FUNCTIONS_H, "at::flip",
@@ -3277,7 +3277,7 @@ def flip(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_fliplr = [(ops.fliplr, Binder(ops.fliplr.schema))]
+_ov_fliplr = Overloads([(ops.fliplr, Binder(ops.fliplr.schema))])
 
 
 @traced("dispatch", "at::fliplr", FUNCTIONS_H, "at::fliplr",
@@ -3290,7 +3290,7 @@ def fliplr(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_flipud = [(ops.flipud, Binder(ops.flipud.schema))]
+_ov_flipud = Overloads([(ops.flipud, Binder(ops.flipud.schema))])
 
 
 @traced("dispatch", "at::flipud", FUNCTIONS_H, "at::flipud",
@@ -3303,7 +3303,7 @@ def flipud(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_roll = [(ops.roll, Binder(ops.roll.schema))]
+_ov_roll = Overloads([(ops.roll, Binder(ops.roll.schema))])
 
 
 @traced("dispatch", "at::roll", FUNCTIONS_H, "at::roll",
@@ -3316,7 +3316,7 @@ def roll(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_rot90 = [(ops.rot90, Binder(ops.rot90.schema))]
+_ov_rot90 = Overloads([(ops.rot90, Binder(ops.rot90.schema))])
 
 
 @traced("dispatch", "at::rot90", FUNCTIONS_H, "at::rot90",
@@ -3329,7 +3329,7 @@ def rot90(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_sort = [(ops.sort, Binder(ops.sort.schema)), (ops.sort_stable, Binder(ops.sort_stable.schema))]
+_ov_sort = Overloads([(ops.sort, Binder(ops.sort.schema)), (ops.sort_stable, Binder(ops.sort_stable.schema))])
 
 
 @traced("dispatch", "at::sort", FUNCTIONS_H, "at::sort",
@@ -3343,7 +3343,7 @@ def sort(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_msort = [(ops.msort, Binder(ops.msort.schema))]
+_ov_msort = Overloads([(ops.msort, Binder(ops.msort.schema))])
 
 
 @traced("dispatch", "at::msort", FUNCTIONS_H, "at::msort",
@@ -3356,7 +3356,7 @@ def msort(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_argsort = [(ops.argsort, Binder(ops.argsort.schema)), (ops.argsort_stable, Binder(ops.argsort_stable.schema))]
+_ov_argsort = Overloads([(ops.argsort, Binder(ops.argsort.schema)), (ops.argsort_stable, Binder(ops.argsort_stable.schema))])
 
 
 @traced("dispatch", "at::argsort", FUNCTIONS_H, "at::argsort",
@@ -3370,7 +3370,7 @@ def argsort(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_topk = [(ops.topk, Binder(ops.topk.schema))]
+_ov_topk = Overloads([(ops.topk, Binder(ops.topk.schema))])
 
 
 @traced("dispatch", "at::topk", FUNCTIONS_H, "at::topk",
@@ -3383,7 +3383,7 @@ def topk(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_tril = [(ops.tril, Binder(ops.tril.schema))]
+_ov_tril = Overloads([(ops.tril, Binder(ops.tril.schema))])
 
 
 @traced("dispatch", "at::tril", FUNCTIONS_H, "at::tril",
@@ -3396,7 +3396,7 @@ def tril(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_triu = [(ops.triu, Binder(ops.triu.schema))]
+_ov_triu = Overloads([(ops.triu, Binder(ops.triu.schema))])
 
 
 @traced("dispatch", "at::triu", FUNCTIONS_H, "at::triu",
@@ -3409,7 +3409,7 @@ def triu(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_diag_embed = [(ops.diag_embed, Binder(ops.diag_embed.schema))]
+_ov_diag_embed = Overloads([(ops.diag_embed, Binder(ops.diag_embed.schema))])
 
 
 @traced("dispatch", "at::diag_embed", FUNCTIONS_H, "at::diag_embed",
@@ -3422,7 +3422,7 @@ def diag_embed(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_diag = [(ops.diag, Binder(ops.diag.schema))]
+_ov_diag = Overloads([(ops.diag, Binder(ops.diag.schema))])
 
 
 @traced("dispatch", "at::diag", FUNCTIONS_H, "at::diag",
@@ -3435,7 +3435,7 @@ def diag(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_diagflat = [(ops.diagflat, Binder(ops.diagflat.schema))]
+_ov_diagflat = Overloads([(ops.diagflat, Binder(ops.diagflat.schema))])
 
 
 @traced("dispatch", "at::diagflat", FUNCTIONS_H, "at::diagflat",
@@ -3448,7 +3448,7 @@ def diagflat(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_block_diag = [(ops.block_diag, Binder(ops.block_diag.schema))]
+_ov_block_diag = Overloads([(ops.block_diag, Binder(ops.block_diag.schema))])
 
 
 @traced("dispatch", "at::block_diag", FUNCTIONS_H, "at::block_diag",
@@ -3461,7 +3461,7 @@ def block_diag(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_atleast_1d = [(ops.atleast_1d, Binder(ops.atleast_1d.schema)), (ops.atleast_1d_Sequence, Binder(ops.atleast_1d_Sequence.schema))]
+_ov_atleast_1d = Overloads([(ops.atleast_1d, Binder(ops.atleast_1d.schema)), (ops.atleast_1d_Sequence, Binder(ops.atleast_1d_Sequence.schema))])
 
 
 @traced("dispatch", "at::atleast_1d", FUNCTIONS_H, "at::atleast_1d",
@@ -3475,7 +3475,7 @@ def atleast_1d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_atleast_2d = [(ops.atleast_2d, Binder(ops.atleast_2d.schema)), (ops.atleast_2d_Sequence, Binder(ops.atleast_2d_Sequence.schema))]
+_ov_atleast_2d = Overloads([(ops.atleast_2d, Binder(ops.atleast_2d.schema)), (ops.atleast_2d_Sequence, Binder(ops.atleast_2d_Sequence.schema))])
 
 
 @traced("dispatch", "at::atleast_2d", FUNCTIONS_H, "at::atleast_2d",
@@ -3489,7 +3489,7 @@ def atleast_2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_atleast_3d = [(ops.atleast_3d, Binder(ops.atleast_3d.schema)), (ops.atleast_3d_Sequence, Binder(ops.atleast_3d_Sequence.schema))]
+_ov_atleast_3d = Overloads([(ops.atleast_3d, Binder(ops.atleast_3d.schema)), (ops.atleast_3d_Sequence, Binder(ops.atleast_3d_Sequence.schema))])
 
 
 @traced("dispatch", "at::atleast_3d", FUNCTIONS_H, "at::atleast_3d",
@@ -3503,7 +3503,7 @@ def atleast_3d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_hstack = [(ops.hstack, Binder(ops.hstack.schema))]
+_ov_hstack = Overloads([(ops.hstack, Binder(ops.hstack.schema))])
 
 
 @traced("dispatch", "at::hstack", FUNCTIONS_H, "at::hstack",
@@ -3516,7 +3516,7 @@ def hstack(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_vstack = [(ops.vstack, Binder(ops.vstack.schema))]
+_ov_vstack = Overloads([(ops.vstack, Binder(ops.vstack.schema))])
 
 
 @traced("dispatch", "at::vstack", FUNCTIONS_H, "at::vstack",
@@ -3529,7 +3529,7 @@ def vstack(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_dstack = [(ops.dstack, Binder(ops.dstack.schema))]
+_ov_dstack = Overloads([(ops.dstack, Binder(ops.dstack.schema))])
 
 
 @traced("dispatch", "at::dstack", FUNCTIONS_H, "at::dstack",
@@ -3542,7 +3542,7 @@ def dstack(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_column_stack = [(ops.column_stack, Binder(ops.column_stack.schema))]
+_ov_column_stack = Overloads([(ops.column_stack, Binder(ops.column_stack.schema))])
 
 
 @traced("dispatch", "at::column_stack", FUNCTIONS_H, "at::column_stack",
@@ -3555,7 +3555,7 @@ def column_stack(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_movedim = [(ops.movedim_intlist, Binder(ops.movedim_intlist.schema)), (ops.movedim_int, Binder(ops.movedim_int.schema))]
+_ov_movedim = Overloads([(ops.movedim_intlist, Binder(ops.movedim_intlist.schema)), (ops.movedim_int, Binder(ops.movedim_int.schema))])
 
 
 @traced("dispatch", "at::movedim", FUNCTIONS_H, "at::movedim",
@@ -3569,7 +3569,7 @@ def movedim(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_moveaxis = [(ops.moveaxis_intlist, Binder(ops.moveaxis_intlist.schema)), (ops.moveaxis_int, Binder(ops.moveaxis_int.schema))]
+_ov_moveaxis = Overloads([(ops.moveaxis_intlist, Binder(ops.moveaxis_intlist.schema)), (ops.moveaxis_int, Binder(ops.moveaxis_int.schema))])
 
 
 @traced("dispatch", "at::moveaxis", FUNCTIONS_H, "at::moveaxis",
@@ -3583,7 +3583,7 @@ def moveaxis(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_swapaxes = [(ops.swapaxes, Binder(ops.swapaxes.schema))]
+_ov_swapaxes = Overloads([(ops.swapaxes, Binder(ops.swapaxes.schema))])
 
 
 @traced("dispatch", "at::swapaxes", FUNCTIONS_H, "at::swapaxes",
@@ -3596,7 +3596,7 @@ def swapaxes(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_swapdims = [(ops.swapdims, Binder(ops.swapdims.schema))]
+_ov_swapdims = Overloads([(ops.swapdims, Binder(ops.swapdims.schema))])
 
 
 @traced("dispatch", "at::swapdims", FUNCTIONS_H, "at::swapdims",
@@ -3609,7 +3609,7 @@ def swapdims(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_tile = [(ops.tile, Binder(ops.tile.schema))]
+_ov_tile = Overloads([(ops.tile, Binder(ops.tile.schema))])
 
 
 @traced("dispatch", "at::tile", FUNCTIONS_H, "at::tile",
@@ -3622,7 +3622,7 @@ def tile(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_narrow_copy = [(ops.narrow_copy, Binder(ops.narrow_copy.schema))]
+_ov_narrow_copy = Overloads([(ops.narrow_copy, Binder(ops.narrow_copy.schema))])
 
 
 @traced("dispatch", "at::narrow_copy", FUNCTIONS_H, "at::narrow_copy",
@@ -3635,7 +3635,7 @@ def narrow_copy(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_gather = [(ops.gather, Binder(ops.gather.schema))]
+_ov_gather = Overloads([(ops.gather, Binder(ops.gather.schema))])
 
 
 @traced("dispatch", "at::gather", FUNCTIONS_H, "at::gather",
@@ -3648,7 +3648,7 @@ def gather(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_scatter = [(ops.scatter_src, Binder(ops.scatter_src.schema)), (ops.scatter_value, Binder(ops.scatter_value.schema)), (ops.scatter_reduce, Binder(ops.scatter_reduce.schema)), (ops.scatter_value_reduce, Binder(ops.scatter_value_reduce.schema))]
+_ov_scatter = Overloads([(ops.scatter_src, Binder(ops.scatter_src.schema)), (ops.scatter_value, Binder(ops.scatter_value.schema)), (ops.scatter_reduce, Binder(ops.scatter_reduce.schema)), (ops.scatter_value_reduce, Binder(ops.scatter_value_reduce.schema))])
 
 
 @traced("dispatch", "at::scatter", FUNCTIONS_H, "at::scatter",
@@ -3664,7 +3664,7 @@ def scatter(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_scatter_add = [(ops.scatter_add, Binder(ops.scatter_add.schema))]
+_ov_scatter_add = Overloads([(ops.scatter_add, Binder(ops.scatter_add.schema))])
 
 
 @traced("dispatch", "at::scatter_add", FUNCTIONS_H, "at::scatter_add",
@@ -3677,7 +3677,7 @@ def scatter_add(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_index_select = [(ops.index_select, Binder(ops.index_select.schema))]
+_ov_index_select = Overloads([(ops.index_select, Binder(ops.index_select.schema))])
 
 
 @traced("dispatch", "at::index_select", FUNCTIONS_H, "at::index_select",
@@ -3690,7 +3690,7 @@ def index_select(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_index_add = [(ops.index_add, Binder(ops.index_add.schema))]
+_ov_index_add = Overloads([(ops.index_add, Binder(ops.index_add.schema))])
 
 
 @traced("dispatch", "at::index_add", FUNCTIONS_H, "at::index_add",
@@ -3703,7 +3703,7 @@ def index_add(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_index_reduce = [(ops.index_reduce, Binder(ops.index_reduce.schema))]
+_ov_index_reduce = Overloads([(ops.index_reduce, Binder(ops.index_reduce.schema))])
 
 
 @traced("dispatch", "at::index_reduce", FUNCTIONS_H, "at::index_reduce",
@@ -3716,7 +3716,7 @@ def index_reduce(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_index_copy = [(ops.index_copy, Binder(ops.index_copy.schema))]
+_ov_index_copy = Overloads([(ops.index_copy, Binder(ops.index_copy.schema))])
 
 
 @traced("dispatch", "at::index_copy", FUNCTIONS_H, "at::index_copy",
@@ -3729,7 +3729,7 @@ def index_copy(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_index_fill = [(ops.index_fill_int_Scalar, Binder(ops.index_fill_int_Scalar.schema)), (ops.index_fill_int_Tensor, Binder(ops.index_fill_int_Tensor.schema))]
+_ov_index_fill = Overloads([(ops.index_fill_int_Scalar, Binder(ops.index_fill_int_Scalar.schema)), (ops.index_fill_int_Tensor, Binder(ops.index_fill_int_Tensor.schema))])
 
 
 @traced("dispatch", "at::index_fill", FUNCTIONS_H, "at::index_fill",
@@ -3743,7 +3743,7 @@ def index_fill(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_masked_select = [(ops.masked_select, Binder(ops.masked_select.schema))]
+_ov_masked_select = Overloads([(ops.masked_select, Binder(ops.masked_select.schema))])
 
 
 @traced("dispatch", "at::masked_select", FUNCTIONS_H, "at::masked_select",
@@ -3756,7 +3756,7 @@ def masked_select(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_masked_scatter = [(ops.masked_scatter, Binder(ops.masked_scatter.schema))]
+_ov_masked_scatter = Overloads([(ops.masked_scatter, Binder(ops.masked_scatter.schema))])
 
 
 @traced("dispatch", "at::masked_scatter", FUNCTIONS_H, "at::masked_scatter",
@@ -3769,7 +3769,7 @@ def masked_scatter(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_take = [(ops.take, Binder(ops.take.schema))]
+_ov_take = Overloads([(ops.take, Binder(ops.take.schema))])
 
 
 @traced("dispatch", "at::take", FUNCTIONS_H, "at::take",
@@ -3782,7 +3782,7 @@ def take(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cumprod = [(ops.cumprod, Binder(ops.cumprod.schema))]
+_ov_cumprod = Overloads([(ops.cumprod, Binder(ops.cumprod.schema))])
 
 
 @traced("dispatch", "at::cumprod", FUNCTIONS_H, "at::cumprod",
@@ -3795,7 +3795,7 @@ def cumprod(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_logcumsumexp = [(ops.logcumsumexp, Binder(ops.logcumsumexp.schema))]
+_ov_logcumsumexp = Overloads([(ops.logcumsumexp, Binder(ops.logcumsumexp.schema))])
 
 
 @traced("dispatch", "at::logcumsumexp", FUNCTIONS_H, "at::logcumsumexp",
@@ -3808,7 +3808,7 @@ def logcumsumexp(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cummax = [(ops.cummax, Binder(ops.cummax.schema))]
+_ov_cummax = Overloads([(ops.cummax, Binder(ops.cummax.schema))])
 
 
 @traced("dispatch", "at::cummax", FUNCTIONS_H, "at::cummax",
@@ -3821,7 +3821,7 @@ def cummax(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cummin = [(ops.cummin, Binder(ops.cummin.schema))]
+_ov_cummin = Overloads([(ops.cummin, Binder(ops.cummin.schema))])
 
 
 @traced("dispatch", "at::cummin", FUNCTIONS_H, "at::cummin",
@@ -3834,7 +3834,7 @@ def cummin(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_logsumexp = [(ops.logsumexp, Binder(ops.logsumexp.schema))]
+_ov_logsumexp = Overloads([(ops.logsumexp, Binder(ops.logsumexp.schema))])
 
 
 @traced("dispatch", "at::logsumexp", FUNCTIONS_H, "at::logsumexp",
@@ -3847,7 +3847,7 @@ def logsumexp(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_isclose = [(ops.isclose, Binder(ops.isclose.schema))]
+_ov_isclose = Overloads([(ops.isclose, Binder(ops.isclose.schema))])
 
 
 @traced("dispatch", "at::isclose", FUNCTIONS_H, "at::isclose",
@@ -3860,7 +3860,7 @@ def isclose(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_allclose = [(ops.allclose, Binder(ops.allclose.schema))]
+_ov_allclose = Overloads([(ops.allclose, Binder(ops.allclose.schema))])
 
 
 @traced("dispatch", "at::allclose", FUNCTIONS_H, "at::allclose",
@@ -3873,7 +3873,7 @@ def allclose(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_equal = [(ops.equal, Binder(ops.equal.schema))]
+_ov_equal = Overloads([(ops.equal, Binder(ops.equal.schema))])
 
 
 @traced("dispatch", "at::equal", FUNCTIONS_H, "at::equal",
@@ -3886,7 +3886,7 @@ def equal(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_clip = [(ops.clip, Binder(ops.clip.schema)), (ops.clip_Tensor, Binder(ops.clip_Tensor.schema))]
+_ov_clip = Overloads([(ops.clip, Binder(ops.clip.schema)), (ops.clip_Tensor, Binder(ops.clip_Tensor.schema))])
 
 
 @traced("dispatch", "at::clip", FUNCTIONS_H, "at::clip",
@@ -3900,7 +3900,7 @@ def clip(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_clip_ = [(ops.clip_, Binder(ops.clip_.schema)), (ops.clip__Tensor, Binder(ops.clip__Tensor.schema))]
+_ov_clip_ = Overloads([(ops.clip_, Binder(ops.clip_.schema)), (ops.clip__Tensor, Binder(ops.clip__Tensor.schema))])
 
 
 @traced("dispatch", "at::clip_", FUNCTIONS_H, "at::clip_",
@@ -3914,7 +3914,7 @@ def clip_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_nonzero_numpy = [(ops.nonzero_numpy, Binder(ops.nonzero_numpy.schema))]
+_ov_nonzero_numpy = Overloads([(ops.nonzero_numpy, Binder(ops.nonzero_numpy.schema))])
 
 
 @traced("dispatch", "at::nonzero_numpy", FUNCTIONS_H, "at::nonzero_numpy",
@@ -3927,7 +3927,7 @@ def nonzero_numpy(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_einsum = [(ops.einsum, Binder(ops.einsum.schema))]
+_ov_einsum = Overloads([(ops.einsum, Binder(ops.einsum.schema))])
 
 
 @traced("dispatch", "at::einsum", FUNCTIONS_H, "at::einsum",
@@ -3940,7 +3940,7 @@ def einsum(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_tensordot = [(ops.tensordot, Binder(ops.tensordot.schema))]
+_ov_tensordot = Overloads([(ops.tensordot, Binder(ops.tensordot.schema))])
 
 
 @traced("dispatch", "at::tensordot", FUNCTIONS_H, "at::tensordot",
@@ -3953,7 +3953,7 @@ def tensordot(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_inner = [(ops.inner, Binder(ops.inner.schema))]
+_ov_inner = Overloads([(ops.inner, Binder(ops.inner.schema))])
 
 
 @traced("dispatch", "at::inner", FUNCTIONS_H, "at::inner",
@@ -3966,7 +3966,7 @@ def inner(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_outer = [(ops.outer, Binder(ops.outer.schema))]
+_ov_outer = Overloads([(ops.outer, Binder(ops.outer.schema))])
 
 
 @traced("dispatch", "at::outer", FUNCTIONS_H, "at::outer",
@@ -3979,7 +3979,7 @@ def outer(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_ger = [(ops.ger, Binder(ops.ger.schema))]
+_ov_ger = Overloads([(ops.ger, Binder(ops.ger.schema))])
 
 
 @traced("dispatch", "at::ger", FUNCTIONS_H, "at::ger",
@@ -3992,7 +3992,7 @@ def ger(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_kron = [(ops.kron, Binder(ops.kron.schema))]
+_ov_kron = Overloads([(ops.kron, Binder(ops.kron.schema))])
 
 
 @traced("dispatch", "at::kron", FUNCTIONS_H, "at::kron",
@@ -4005,7 +4005,7 @@ def kron(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linalg_cross = [(ops.linalg_cross, Binder(ops.linalg_cross.schema))]
+_ov_linalg_cross = Overloads([(ops.linalg_cross, Binder(ops.linalg_cross.schema))])
 
 
 @traced("dispatch", "at::linalg_cross", FUNCTIONS_H, "at::linalg_cross",
@@ -4018,7 +4018,7 @@ def linalg_cross(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_cross = [(ops.cross, Binder(ops.cross.schema))]
+_ov_cross = Overloads([(ops.cross, Binder(ops.cross.schema))])
 
 
 @traced("dispatch", "at::cross", FUNCTIONS_H, "at::cross",
@@ -4031,7 +4031,7 @@ def cross(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__unique2 = [(ops._unique2, Binder(ops._unique2.schema))]
+_ov__unique2 = Overloads([(ops._unique2, Binder(ops._unique2.schema))])
 
 
 @traced("dispatch", "at::_unique2", FUNCTIONS_H, "at::_unique2",
@@ -4044,7 +4044,7 @@ def _unique2(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_unique_dim = [(ops.unique_dim, Binder(ops.unique_dim.schema))]
+_ov_unique_dim = Overloads([(ops.unique_dim, Binder(ops.unique_dim.schema))])
 
 
 @traced("dispatch", "at::unique_dim", FUNCTIONS_H, "at::unique_dim",
@@ -4057,7 +4057,7 @@ def unique_dim(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_unique_consecutive = [(ops.unique_consecutive, Binder(ops.unique_consecutive.schema))]
+_ov_unique_consecutive = Overloads([(ops.unique_consecutive, Binder(ops.unique_consecutive.schema))])
 
 
 @traced("dispatch", "at::unique_consecutive", FUNCTIONS_H, "at::unique_consecutive",
@@ -4070,7 +4070,7 @@ def unique_consecutive(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_unique_dim_consecutive = [(ops.unique_dim_consecutive, Binder(ops.unique_dim_consecutive.schema))]
+_ov_unique_dim_consecutive = Overloads([(ops.unique_dim_consecutive, Binder(ops.unique_dim_consecutive.schema))])
 
 
 @traced("dispatch", "at::unique_dim_consecutive", FUNCTIONS_H, "at::unique_dim_consecutive",
@@ -4083,7 +4083,7 @@ def unique_dim_consecutive(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_meshgrid = [(ops.meshgrid, Binder(ops.meshgrid.schema)), (ops.meshgrid_indexing, Binder(ops.meshgrid_indexing.schema))]
+_ov_meshgrid = Overloads([(ops.meshgrid, Binder(ops.meshgrid.schema)), (ops.meshgrid_indexing, Binder(ops.meshgrid_indexing.schema))])
 
 
 @traced("dispatch", "at::meshgrid", FUNCTIONS_H, "at::meshgrid",
@@ -4097,7 +4097,7 @@ def meshgrid(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_repeat_interleave = [(ops.repeat_interleave_Tensor, Binder(ops.repeat_interleave_Tensor.schema)), (ops.repeat_interleave_self_Tensor, Binder(ops.repeat_interleave_self_Tensor.schema)), (ops.repeat_interleave_self_int, Binder(ops.repeat_interleave_self_int.schema))]
+_ov_repeat_interleave = Overloads([(ops.repeat_interleave_Tensor, Binder(ops.repeat_interleave_Tensor.schema)), (ops.repeat_interleave_self_Tensor, Binder(ops.repeat_interleave_self_Tensor.schema)), (ops.repeat_interleave_self_int, Binder(ops.repeat_interleave_self_int.schema))])
 
 
 @traced("dispatch", "at::repeat_interleave", FUNCTIONS_H, "at::repeat_interleave",
@@ -4112,7 +4112,7 @@ def repeat_interleave(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_take_along_dim = [(ops.take_along_dim, Binder(ops.take_along_dim.schema))]
+_ov_take_along_dim = Overloads([(ops.take_along_dim, Binder(ops.take_along_dim.schema))])
 
 
 @traced("dispatch", "at::take_along_dim", FUNCTIONS_H, "at::take_along_dim",
@@ -4125,7 +4125,7 @@ def take_along_dim(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_argwhere = [(ops.argwhere, Binder(ops.argwhere.schema))]
+_ov_argwhere = Overloads([(ops.argwhere, Binder(ops.argwhere.schema))])
 
 
 @traced("dispatch", "at::argwhere", FUNCTIONS_H, "at::argwhere",
@@ -4138,7 +4138,7 @@ def argwhere(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_broadcast_to = [(ops.broadcast_to, Binder(ops.broadcast_to.schema))]
+_ov_broadcast_to = Overloads([(ops.broadcast_to, Binder(ops.broadcast_to.schema))])
 
 
 @traced("dispatch", "at::broadcast_to", FUNCTIONS_H, "at::broadcast_to",
@@ -4151,7 +4151,7 @@ def broadcast_to(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_concat = [(ops.concat, Binder(ops.concat.schema))]
+_ov_concat = Overloads([(ops.concat, Binder(ops.concat.schema))])
 
 
 @traced("dispatch", "at::concat", FUNCTIONS_H, "at::concat",
@@ -4164,7 +4164,7 @@ def concat(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_concatenate = [(ops.concatenate, Binder(ops.concatenate.schema))]
+_ov_concatenate = Overloads([(ops.concatenate, Binder(ops.concatenate.schema))])
 
 
 @traced("dispatch", "at::concatenate", FUNCTIONS_H, "at::concatenate",
@@ -4177,7 +4177,7 @@ def concatenate(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_row_stack = [(ops.row_stack, Binder(ops.row_stack.schema))]
+_ov_row_stack = Overloads([(ops.row_stack, Binder(ops.row_stack.schema))])
 
 
 @traced("dispatch", "at::row_stack", FUNCTIONS_H, "at::row_stack",
@@ -4190,7 +4190,7 @@ def row_stack(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_ravel = [(ops.ravel, Binder(ops.ravel.schema))]
+_ov_ravel = Overloads([(ops.ravel, Binder(ops.ravel.schema))])
 
 
 @traced("dispatch", "at::ravel", FUNCTIONS_H, "at::ravel",
@@ -4203,7 +4203,7 @@ def ravel(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_tril_indices = [(ops.tril_indices, Binder(ops.tril_indices.schema))]
+_ov_tril_indices = Overloads([(ops.tril_indices, Binder(ops.tril_indices.schema))])
 
 
 @traced("dispatch", "at::tril_indices", FUNCTIONS_H, "at::tril_indices",
@@ -4216,7 +4216,7 @@ def tril_indices(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_triu_indices = [(ops.triu_indices, Binder(ops.triu_indices.schema))]
+_ov_triu_indices = Overloads([(ops.triu_indices, Binder(ops.triu_indices.schema))])
 
 
 @traced("dispatch", "at::triu_indices", FUNCTIONS_H, "at::triu_indices",
@@ -4229,7 +4229,7 @@ def triu_indices(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_count_nonzero = [(ops.count_nonzero_dim_IntList, Binder(ops.count_nonzero_dim_IntList.schema)), (ops.count_nonzero, Binder(ops.count_nonzero.schema))]
+_ov_count_nonzero = Overloads([(ops.count_nonzero_dim_IntList, Binder(ops.count_nonzero_dim_IntList.schema)), (ops.count_nonzero, Binder(ops.count_nonzero.schema))])
 
 
 @traced("dispatch", "at::count_nonzero", FUNCTIONS_H, "at::count_nonzero",
@@ -4243,7 +4243,7 @@ def count_nonzero(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_convolution = [(ops.convolution, Binder(ops.convolution.schema))]
+_ov_convolution = Overloads([(ops.convolution, Binder(ops.convolution.schema))])
 
 
 @traced("dispatch", "at::convolution", FUNCTIONS_H, "at::convolution",
@@ -4256,7 +4256,7 @@ def convolution(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_convolution_backward = [(ops.convolution_backward, Binder(ops.convolution_backward.schema))]
+_ov_convolution_backward = Overloads([(ops.convolution_backward, Binder(ops.convolution_backward.schema))])
 
 
 @traced("dispatch", "at::convolution_backward", FUNCTIONS_H, "at::convolution_backward",
@@ -4269,7 +4269,7 @@ def convolution_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__convolution = [(ops._convolution, Binder(ops._convolution.schema))]
+_ov__convolution = Overloads([(ops._convolution, Binder(ops._convolution.schema))])
 
 
 @traced("dispatch", "at::_convolution", FUNCTIONS_H, "at::_convolution",
@@ -4282,7 +4282,7 @@ def _convolution(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_conv2d = [(ops.conv2d, Binder(ops.conv2d.schema)), (ops.conv2d_padding, Binder(ops.conv2d_padding.schema))]
+_ov_conv2d = Overloads([(ops.conv2d, Binder(ops.conv2d.schema)), (ops.conv2d_padding, Binder(ops.conv2d_padding.schema))])
 
 
 @traced("dispatch", "at::conv2d", FUNCTIONS_H, "at::conv2d",
@@ -4296,7 +4296,7 @@ def conv2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_max_pool2d = [(ops.max_pool2d, Binder(ops.max_pool2d.schema))]
+_ov_max_pool2d = Overloads([(ops.max_pool2d, Binder(ops.max_pool2d.schema))])
 
 
 @traced("dispatch", "at::max_pool2d", FUNCTIONS_H, "at::max_pool2d",
@@ -4309,7 +4309,7 @@ def max_pool2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_max_pool2d_with_indices = [(ops.max_pool2d_with_indices, Binder(ops.max_pool2d_with_indices.schema))]
+_ov_max_pool2d_with_indices = Overloads([(ops.max_pool2d_with_indices, Binder(ops.max_pool2d_with_indices.schema))])
 
 
 @traced("dispatch", "at::max_pool2d_with_indices", FUNCTIONS_H, "at::max_pool2d_with_indices",
@@ -4322,7 +4322,7 @@ def max_pool2d_with_indices(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_max_pool2d_with_indices_backward = [(ops.max_pool2d_with_indices_backward, Binder(ops.max_pool2d_with_indices_backward.schema))]
+_ov_max_pool2d_with_indices_backward = Overloads([(ops.max_pool2d_with_indices_backward, Binder(ops.max_pool2d_with_indices_backward.schema))])
 
 
 @traced("dispatch", "at::max_pool2d_with_indices_backward", FUNCTIONS_H, "at::max_pool2d_with_indices_backward",
@@ -4335,7 +4335,7 @@ def max_pool2d_with_indices_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_avg_pool2d = [(ops.avg_pool2d, Binder(ops.avg_pool2d.schema))]
+_ov_avg_pool2d = Overloads([(ops.avg_pool2d, Binder(ops.avg_pool2d.schema))])
 
 
 @traced("dispatch", "at::avg_pool2d", FUNCTIONS_H, "at::avg_pool2d",
@@ -4348,7 +4348,7 @@ def avg_pool2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_avg_pool2d_backward = [(ops.avg_pool2d_backward, Binder(ops.avg_pool2d_backward.schema))]
+_ov_avg_pool2d_backward = Overloads([(ops.avg_pool2d_backward, Binder(ops.avg_pool2d_backward.schema))])
 
 
 @traced("dispatch", "at::avg_pool2d_backward", FUNCTIONS_H, "at::avg_pool2d_backward",
@@ -4361,7 +4361,7 @@ def avg_pool2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_adaptive_avg_pool2d = [(ops.adaptive_avg_pool2d, Binder(ops.adaptive_avg_pool2d.schema))]
+_ov_adaptive_avg_pool2d = Overloads([(ops.adaptive_avg_pool2d, Binder(ops.adaptive_avg_pool2d.schema))])
 
 
 @traced("dispatch", "at::adaptive_avg_pool2d", FUNCTIONS_H, "at::adaptive_avg_pool2d",
@@ -4374,7 +4374,7 @@ def adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__adaptive_avg_pool2d = [(ops._adaptive_avg_pool2d, Binder(ops._adaptive_avg_pool2d.schema))]
+_ov__adaptive_avg_pool2d = Overloads([(ops._adaptive_avg_pool2d, Binder(ops._adaptive_avg_pool2d.schema))])
 
 
 @traced("dispatch", "at::_adaptive_avg_pool2d", FUNCTIONS_H, "at::_adaptive_avg_pool2d",
@@ -4387,7 +4387,7 @@ def _adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov__adaptive_avg_pool2d_backward = [(ops._adaptive_avg_pool2d_backward, Binder(ops._adaptive_avg_pool2d_backward.schema))]
+_ov__adaptive_avg_pool2d_backward = Overloads([(ops._adaptive_avg_pool2d_backward, Binder(ops._adaptive_avg_pool2d_backward.schema))])
 
 
 @traced("dispatch", "at::_adaptive_avg_pool2d_backward", FUNCTIONS_H, "at::_adaptive_avg_pool2d_backward",
@@ -4400,7 +4400,7 @@ def _adaptive_avg_pool2d_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_dropout = [(ops.dropout, Binder(ops.dropout.schema))]
+_ov_dropout = Overloads([(ops.dropout, Binder(ops.dropout.schema))])
 
 
 @traced("dispatch", "at::dropout", FUNCTIONS_H, "at::dropout",
@@ -4413,7 +4413,7 @@ def dropout(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_dropout_ = [(ops.dropout_, Binder(ops.dropout_.schema))]
+_ov_dropout_ = Overloads([(ops.dropout_, Binder(ops.dropout_.schema))])
 
 
 @traced("dispatch", "at::dropout_", FUNCTIONS_H, "at::dropout_",

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "cdc58145edbd0f67d91c8658d5e144113f2bb708bd58c575baaf73c4a1b4abb6"
+INPUTS_SHA256 = "d679452c2bec3d19ccfe045f302ae3db3fcb542a4a6fda91a248730eadd20d85"
 
 MODULES: tuple[str, ...] = (
     "functions",

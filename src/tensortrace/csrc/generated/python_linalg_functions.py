@@ -13,9 +13,10 @@ from typing import Any
 from tensortrace.aten import functions as at
 from tensortrace.aten.generated import operators as ops
 from tensortrace.csrc import return_types
-from tensortrace.csrc.python_arg_parser import PythonArgParser
-from tensortrace.csrc.python_bindings import PythonOverload, call_out, convert, wrap_result
-from tensortrace.csrc.python_variable import handle_th_errors
+from tensortrace.csrc.dtype import to_scalar_type
+from tensortrace.csrc.python_arg_parser import INT64_MAX, INT64_MIN, PythonArgParser
+from tensortrace.csrc.python_bindings import call_out, int64_arg, scalar_arg
+from tensortrace.csrc.python_variable import THPVariable_Wrap, handle_th_errors
 from tensortrace.trace import recorder, traced
 
 TORCH_FUNCTIONS_CPP = "torch/csrc/autograd/generated/python_torch_functions_0.cpp"
@@ -43,9 +44,6 @@ def dispatch_linalg_vector_norm_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return at.linalg_vector_norm(**call_kwargs)
 
-
-overloads_linalg_vector_norm = [PythonOverload('linalg_vector_norm(Tensor input, Scalar ord=2, IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)', ops.linalg_vector_norm, ops.linalg_vector_norm_out, False, False, ['self', 'ord', 'dim', 'keepdim', 'dtype', 'out'])]
-dispatch_linalg_vector_norm = [dispatch_linalg_vector_norm_0]
 structseqs_linalg_vector_norm = [(return_types.for_schema('linalg_vector_norm', ops.linalg_vector_norm.schema), return_types.for_schema('linalg_vector_norm_out', ops.linalg_vector_norm_out.schema))]
 
 
@@ -58,11 +56,30 @@ def linalg_vector_norm(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.linalg_vector_norm"})
     self = None
     r = parser_linalg_vector_norm.parse(args, kwargs)
-    ov = overloads_linalg_vector_norm[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_linalg_vector_norm[r.idx](self, parsed)
-    return wrap_result(result, structseqs_linalg_vector_norm[r.idx][1 if out_used else 0])
+    a = r.args
+    # linalg_vector_norm(Tensor input, Scalar ord=2, IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    ord = a[1]
+    if ord is None:
+        ord = 2
+    elif type(ord) is not float:
+        ord = scalar_arg(ord)
+    dim = a[2]
+    if dim is not None:
+        dim = r.intlist(2)
+    keepdim = a[3]
+    if keepdim is None:
+        keepdim = False
+    dtype = a[4]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_linalg_vector_norm_0(self, {'self': self_, 'ord': ord, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- linalg_matrix_norm ------------------------------------------------------------------------
@@ -100,9 +117,6 @@ def dispatch_linalg_matrix_norm_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return at.linalg_matrix_norm(**call_kwargs)
 
-
-overloads_linalg_matrix_norm = [PythonOverload('linalg_matrix_norm(Tensor input, Scalar ord, IntArrayRef dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None)', ops.linalg_matrix_norm, None, False, False, ['self', 'ord', 'dim', 'keepdim', 'dtype']), PythonOverload("linalg_matrix_norm(Tensor input, str ord='fro', IntArrayRef dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None)", ops.linalg_matrix_norm_str_ord, None, False, False, ['self', 'ord', 'dim', 'keepdim', 'dtype'])]
-dispatch_linalg_matrix_norm = [dispatch_linalg_matrix_norm_0, dispatch_linalg_matrix_norm_1]
 structseqs_linalg_matrix_norm = [(return_types.for_schema('linalg_matrix_norm', ops.linalg_matrix_norm.schema), None), (return_types.for_schema('linalg_matrix_norm', ops.linalg_matrix_norm_str_ord.schema), None)]
 
 
@@ -115,11 +129,42 @@ def linalg_matrix_norm(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.linalg_matrix_norm"})
     self = None
     r = parser_linalg_matrix_norm.parse(args, kwargs)
-    ov = overloads_linalg_matrix_norm[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_linalg_matrix_norm[r.idx](self, parsed)
-    return wrap_result(result, structseqs_linalg_matrix_norm[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # linalg_matrix_norm(Tensor input, Scalar ord, IntArrayRef dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        ord = a[1]
+        if ord is not None and type(ord) is not float:
+            ord = scalar_arg(ord)
+        dim = a[2]
+        dim = r.intlist(2)  # None: the default
+        keepdim = a[3]
+        if keepdim is None:
+            keepdim = False
+        dtype = a[4]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        result = dispatch_linalg_matrix_norm_0(self, {'self': self_, 'ord': ord, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype})
+        return THPVariable_Wrap(result)
+    # linalg_matrix_norm(Tensor input, str ord='fro', IntArrayRef dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    ord = a[1]
+    if ord is None:
+        ord = 'fro'
+    dim = a[2]
+    dim = r.intlist(2)  # None: the default
+    keepdim = a[3]
+    if keepdim is None:
+        keepdim = False
+    dtype = a[4]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    result = dispatch_linalg_matrix_norm_1(self, {'self': self_, 'ord': ord, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype})
+    return THPVariable_Wrap(result)
 
 
 # ---- linalg_norm -------------------------------------------------------------------------------
@@ -154,9 +199,6 @@ def dispatch_linalg_norm_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return at.linalg_norm(**call_kwargs)
 
-
-overloads_linalg_norm = [PythonOverload('linalg_norm(Tensor input, Scalar? ord=None, IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)', ops.linalg_norm, None, False, False, ['self', 'ord', 'dim', 'keepdim', 'dtype']), PythonOverload('linalg_norm(Tensor input, str ord, IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)', ops.linalg_norm_ord_str, None, False, False, ['self', 'ord', 'dim', 'keepdim', 'dtype'])]
-dispatch_linalg_norm = [dispatch_linalg_norm_0, dispatch_linalg_norm_1]
 structseqs_linalg_norm = [(return_types.for_schema('linalg_norm', ops.linalg_norm.schema), None), (return_types.for_schema('linalg_norm', ops.linalg_norm_ord_str.schema), None)]
 
 
@@ -169,11 +211,42 @@ def linalg_norm(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.linalg_norm"})
     self = None
     r = parser_linalg_norm.parse(args, kwargs)
-    ov = overloads_linalg_norm[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_linalg_norm[r.idx](self, parsed)
-    return wrap_result(result, structseqs_linalg_norm[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # linalg_norm(Tensor input, Scalar? ord=None, IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        ord = a[1]
+        if ord is not None and type(ord) is not float:
+            ord = scalar_arg(ord)
+        dim = a[2]
+        if dim is not None:
+            dim = r.intlist(2)
+        keepdim = a[3]
+        if keepdim is None:
+            keepdim = False
+        dtype = a[4]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        result = dispatch_linalg_norm_0(self, {'self': self_, 'ord': ord, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype})
+        return THPVariable_Wrap(result)
+    # linalg_norm(Tensor input, str ord, IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    ord = a[1]
+    dim = a[2]
+    if dim is not None:
+        dim = r.intlist(2)
+    keepdim = a[3]
+    if keepdim is None:
+        keepdim = False
+    dtype = a[4]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    result = dispatch_linalg_norm_1(self, {'self': self_, 'ord': ord, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype})
+    return THPVariable_Wrap(result)
 
 
 # ---- linalg_svdvals ----------------------------------------------------------------------------
@@ -187,9 +260,6 @@ def dispatch_linalg_svdvals_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """linalg_svdvals(Tensor A, *, str? driver=None): linalg_svdvals"""
     return at.linalg_svdvals(A=kwargs['A'], driver=kwargs['driver'])
 
-
-overloads_linalg_svdvals = [PythonOverload('linalg_svdvals(Tensor A, *, str? driver=None)', ops.linalg_svdvals, None, False, False, ['A', 'driver'])]
-dispatch_linalg_svdvals = [dispatch_linalg_svdvals_0]
 structseqs_linalg_svdvals = [(return_types.for_schema('linalg_svdvals', ops.linalg_svdvals.schema), None)]
 
 
@@ -202,11 +272,14 @@ def linalg_svdvals(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.linalg_svdvals"})
     self = None
     r = parser_linalg_svdvals.parse(args, kwargs)
-    ov = overloads_linalg_svdvals[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_linalg_svdvals[r.idx](self, parsed)
-    return wrap_result(result, structseqs_linalg_svdvals[r.idx][1 if out_used else 0])
+    a = r.args
+    # linalg_svdvals(Tensor A, *, str? driver=None)
+    a_ = a[0]
+    if a_ is not None:
+        a_ = a_.cdata
+    driver = a[1]
+    result = dispatch_linalg_svdvals_0(self, {'A': a_, 'driver': driver})
+    return THPVariable_Wrap(result)
 
 
 # ---- linalg_det --------------------------------------------------------------------------------
@@ -220,9 +293,6 @@ def dispatch_linalg_det_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """linalg_det(Tensor A): linalg_det"""
     return at.linalg_det(A=kwargs['A'])
 
-
-overloads_linalg_det = [PythonOverload('linalg_det(Tensor A)', ops.linalg_det, None, False, False, ['A'])]
-dispatch_linalg_det = [dispatch_linalg_det_0]
 structseqs_linalg_det = [(return_types.for_schema('linalg_det', ops.linalg_det.schema), None)]
 
 
@@ -235,11 +305,13 @@ def linalg_det(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.linalg_det"})
     self = None
     r = parser_linalg_det.parse(args, kwargs)
-    ov = overloads_linalg_det[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_linalg_det[r.idx](self, parsed)
-    return wrap_result(result, structseqs_linalg_det[r.idx][1 if out_used else 0])
+    a = r.args
+    # linalg_det(Tensor A)
+    a_ = a[0]
+    if a_ is not None:
+        a_ = a_.cdata
+    result = dispatch_linalg_det_0(self, {'A': a_})
+    return THPVariable_Wrap(result)
 
 
 # ---- linalg_cross ------------------------------------------------------------------------------
@@ -258,9 +330,6 @@ def dispatch_linalg_cross_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.linalg_cross(**call_kwargs)
 
-
-overloads_linalg_cross = [PythonOverload('linalg_cross(Tensor input, Tensor other, *, int64_t dim=-1)', ops.linalg_cross, None, False, False, ['self', 'other', 'dim'])]
-dispatch_linalg_cross = [dispatch_linalg_cross_0]
 structseqs_linalg_cross = [(return_types.for_schema('linalg_cross', ops.linalg_cross.schema), None)]
 
 
@@ -273,11 +342,21 @@ def linalg_cross(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.linalg_cross"})
     self = None
     r = parser_linalg_cross.parse(args, kwargs)
-    ov = overloads_linalg_cross[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_linalg_cross[r.idx](self, parsed)
-    return wrap_result(result, structseqs_linalg_cross[r.idx][1 if out_used else 0])
+    a = r.args
+    # linalg_cross(Tensor input, Tensor other, *, int64_t dim=-1)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    dim = a[2]
+    if dim is None:
+        dim = -1
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_linalg_cross_0(self, {'self': self_, 'other': other, 'dim': dim})
+    return THPVariable_Wrap(result)
 
 
 FUNCTIONS: dict[str, Any] = {

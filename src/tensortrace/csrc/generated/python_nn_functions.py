@@ -13,9 +13,9 @@ from typing import Any
 from tensortrace.aten import functions as at
 from tensortrace.aten.generated import operators as ops
 from tensortrace.csrc import return_types
-from tensortrace.csrc.python_arg_parser import PythonArgParser
-from tensortrace.csrc.python_bindings import PythonOverload, call_out, convert, wrap_result
-from tensortrace.csrc.python_variable import handle_th_errors
+from tensortrace.csrc.python_arg_parser import INT64_MAX, INT64_MIN, PythonArgParser
+from tensortrace.csrc.python_bindings import call_out, int64_arg, wrap_result
+from tensortrace.csrc.python_variable import THPVariable_Wrap, handle_th_errors
 from tensortrace.trace import recorder, traced
 
 TORCH_FUNCTIONS_CPP = "torch/csrc/autograd/generated/python_torch_functions_0.cpp"
@@ -40,9 +40,6 @@ def dispatch_nll_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['ignore_index'] = kwargs['ignore_index']
     return at.nll_loss(**call_kwargs)
 
-
-overloads_nll_loss = [PythonOverload('nll_loss(Tensor input, Tensor target, Tensor? weight=None, int64_t reduction=Mean, SymInt ignore_index=-100)', ops.nll_loss, None, False, False, ['self', 'target', 'weight', 'reduction', 'ignore_index'])]
-dispatch_nll_loss = [dispatch_nll_loss_0]
 structseqs_nll_loss = [(return_types.for_schema('nll_loss', ops.nll_loss.schema), None)]
 
 
@@ -55,11 +52,29 @@ def nll_loss(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.nll_loss"})
     self = None
     r = parser_nll_loss.parse(args, kwargs)
-    ov = overloads_nll_loss[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_nll_loss[r.idx](self, parsed)
-    return wrap_result(result, structseqs_nll_loss[r.idx][1 if out_used else 0])
+    a = r.args
+    # nll_loss(Tensor input, Tensor target, Tensor? weight=None, int64_t reduction=Mean, SymInt ignore_index=-100)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    target = a[1]
+    if target is not None:
+        target = target.cdata
+    weight = a[2]
+    if weight is not None:
+        weight = weight.cdata
+    reduction = a[3]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    ignore_index = a[4]
+    if ignore_index is None:
+        ignore_index = -100
+    elif ignore_index is not None and (type(ignore_index) is not int or not INT64_MIN <= ignore_index <= INT64_MAX):
+        ignore_index = int64_arg(ignore_index)
+    result = dispatch_nll_loss_0(self, {'self': self_, 'target': target, 'weight': weight, 'reduction': reduction, 'ignore_index': ignore_index})
+    return THPVariable_Wrap(result)
 
 
 # ---- nll_loss_nd -------------------------------------------------------------------------------
@@ -81,9 +96,6 @@ def dispatch_nll_loss_nd_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['ignore_index'] = kwargs['ignore_index']
     return at.nll_loss_nd(**call_kwargs)
 
-
-overloads_nll_loss_nd = [PythonOverload('nll_loss_nd(Tensor input, Tensor target, Tensor? weight=None, int64_t reduction=Mean, SymInt ignore_index=-100)', ops.nll_loss_nd, None, False, False, ['self', 'target', 'weight', 'reduction', 'ignore_index'])]
-dispatch_nll_loss_nd = [dispatch_nll_loss_nd_0]
 structseqs_nll_loss_nd = [(return_types.for_schema('nll_loss_nd', ops.nll_loss_nd.schema), None)]
 
 
@@ -96,11 +108,29 @@ def nll_loss_nd(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.nll_loss_nd"})
     self = None
     r = parser_nll_loss_nd.parse(args, kwargs)
-    ov = overloads_nll_loss_nd[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_nll_loss_nd[r.idx](self, parsed)
-    return wrap_result(result, structseqs_nll_loss_nd[r.idx][1 if out_used else 0])
+    a = r.args
+    # nll_loss_nd(Tensor input, Tensor target, Tensor? weight=None, int64_t reduction=Mean, SymInt ignore_index=-100)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    target = a[1]
+    if target is not None:
+        target = target.cdata
+    weight = a[2]
+    if weight is not None:
+        weight = weight.cdata
+    reduction = a[3]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    ignore_index = a[4]
+    if ignore_index is None:
+        ignore_index = -100
+    elif ignore_index is not None and (type(ignore_index) is not int or not INT64_MIN <= ignore_index <= INT64_MAX):
+        ignore_index = int64_arg(ignore_index)
+    result = dispatch_nll_loss_nd_0(self, {'self': self_, 'target': target, 'weight': weight, 'reduction': reduction, 'ignore_index': ignore_index})
+    return THPVariable_Wrap(result)
 
 
 # ---- cross_entropy_loss ------------------------------------------------------------------------
@@ -124,9 +154,6 @@ def dispatch_cross_entropy_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['label_smoothing'] = kwargs['label_smoothing']
     return at.cross_entropy_loss(**call_kwargs)
 
-
-overloads_cross_entropy_loss = [PythonOverload('cross_entropy_loss(Tensor input, Tensor target, Tensor? weight=None, int64_t reduction=Mean, SymInt ignore_index=-100, double label_smoothing=0.0)', ops.cross_entropy_loss, None, False, False, ['self', 'target', 'weight', 'reduction', 'ignore_index', 'label_smoothing'])]
-dispatch_cross_entropy_loss = [dispatch_cross_entropy_loss_0]
 structseqs_cross_entropy_loss = [(return_types.for_schema('cross_entropy_loss', ops.cross_entropy_loss.schema), None)]
 
 
@@ -139,11 +166,34 @@ def cross_entropy_loss(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.cross_entropy_loss"})
     self = None
     r = parser_cross_entropy_loss.parse(args, kwargs)
-    ov = overloads_cross_entropy_loss[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_cross_entropy_loss[r.idx](self, parsed)
-    return wrap_result(result, structseqs_cross_entropy_loss[r.idx][1 if out_used else 0])
+    a = r.args
+    # cross_entropy_loss(Tensor input, Tensor target, Tensor? weight=None, int64_t reduction=Mean, SymInt ignore_index=-100, double label_smoothing=0.0)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    target = a[1]
+    if target is not None:
+        target = target.cdata
+    weight = a[2]
+    if weight is not None:
+        weight = weight.cdata
+    reduction = a[3]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    ignore_index = a[4]
+    if ignore_index is None:
+        ignore_index = -100
+    elif ignore_index is not None and (type(ignore_index) is not int or not INT64_MIN <= ignore_index <= INT64_MAX):
+        ignore_index = int64_arg(ignore_index)
+    label_smoothing = a[5]
+    if label_smoothing is None:
+        label_smoothing = 0.0
+    if label_smoothing is not None:
+        label_smoothing = float(label_smoothing)
+    result = dispatch_cross_entropy_loss_0(self, {'self': self_, 'target': target, 'weight': weight, 'reduction': reduction, 'ignore_index': ignore_index, 'label_smoothing': label_smoothing})
+    return THPVariable_Wrap(result)
 
 
 # ---- mse_loss ----------------------------------------------------------------------------------
@@ -165,9 +215,6 @@ def dispatch_mse_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['reduction'] = kwargs['reduction']
     return at.mse_loss(**call_kwargs)
 
-
-overloads_mse_loss = [PythonOverload('mse_loss(Tensor input, Tensor target, int64_t reduction=Mean, *, Tensor out=None)', ops.mse_loss, ops.mse_loss_out, False, False, ['self', 'target', 'reduction', 'out'])]
-dispatch_mse_loss = [dispatch_mse_loss_0]
 structseqs_mse_loss = [(return_types.for_schema('mse_loss', ops.mse_loss.schema), return_types.for_schema('mse_loss_out', ops.mse_loss_out.schema))]
 
 
@@ -180,11 +227,24 @@ def mse_loss(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.mse_loss"})
     self = None
     r = parser_mse_loss.parse(args, kwargs)
-    ov = overloads_mse_loss[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_mse_loss[r.idx](self, parsed)
-    return wrap_result(result, structseqs_mse_loss[r.idx][1 if out_used else 0])
+    a = r.args
+    # mse_loss(Tensor input, Tensor target, int64_t reduction=Mean, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    target = a[1]
+    if target is not None:
+        target = target.cdata
+    reduction = a[2]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_mse_loss_0(self, {'self': self_, 'target': target, 'reduction': reduction, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- log_sigmoid -------------------------------------------------------------------------------
@@ -198,9 +258,6 @@ def dispatch_log_sigmoid_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """log_sigmoid(Tensor input): log_sigmoid"""
     return at.log_sigmoid(self=kwargs['self'])
 
-
-overloads_log_sigmoid = [PythonOverload('log_sigmoid(Tensor input)', ops.log_sigmoid, None, False, False, ['self'])]
-dispatch_log_sigmoid = [dispatch_log_sigmoid_0]
 structseqs_log_sigmoid = [(return_types.for_schema('log_sigmoid', ops.log_sigmoid.schema), None)]
 
 
@@ -213,11 +270,13 @@ def log_sigmoid(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.log_sigmoid"})
     self = None
     r = parser_log_sigmoid.parse(args, kwargs)
-    ov = overloads_log_sigmoid[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_log_sigmoid[r.idx](self, parsed)
-    return wrap_result(result, structseqs_log_sigmoid[r.idx][1 if out_used else 0])
+    a = r.args
+    # log_sigmoid(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_log_sigmoid_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- linear ------------------------------------------------------------------------------------
@@ -231,9 +290,6 @@ def dispatch_linear_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """linear(Tensor input, Tensor weight, Tensor? bias=None): linear"""
     return at.linear(input=kwargs['input'], weight=kwargs['weight'], bias=kwargs['bias'])
 
-
-overloads_linear = [PythonOverload('linear(Tensor input, Tensor weight, Tensor? bias=None)', ops.linear, None, False, False, ['input', 'weight', 'bias'])]
-dispatch_linear = [dispatch_linear_0]
 structseqs_linear = [(return_types.for_schema('linear', ops.linear.schema), None)]
 
 
@@ -246,11 +302,19 @@ def linear(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.linear"})
     self = None
     r = parser_linear.parse(args, kwargs)
-    ov = overloads_linear[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_linear[r.idx](self, parsed)
-    return wrap_result(result, structseqs_linear[r.idx][1 if out_used else 0])
+    a = r.args
+    # linear(Tensor input, Tensor weight, Tensor? bias=None)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    bias = a[2]
+    if bias is not None:
+        bias = bias.cdata
+    result = dispatch_linear_0(self, {'input': input, 'weight': weight, 'bias': bias})
+    return THPVariable_Wrap(result)
 
 
 # ---- max_pool2d_with_indices -------------------------------------------------------------------
@@ -275,9 +339,6 @@ def dispatch_max_pool2d_with_indices_0(self: Any, kwargs: dict[str, Any]) -> Any
         call_kwargs['ceil_mode'] = kwargs['ceil_mode']
     return at.max_pool2d_with_indices(**call_kwargs)
 
-
-overloads_max_pool2d_with_indices = [PythonOverload('max_pool2d_with_indices(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)', ops.max_pool2d_with_indices, None, False, False, ['self', 'kernel_size', 'stride', 'padding', 'dilation', 'ceil_mode'])]
-dispatch_max_pool2d_with_indices = [dispatch_max_pool2d_with_indices_0]
 structseqs_max_pool2d_with_indices = [(return_types.for_schema('max_pool2d_with_indices', ops.max_pool2d_with_indices.schema), None)]
 
 
@@ -290,11 +351,25 @@ def max_pool2d_with_indices(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.max_pool2d_with_indices"})
     self = None
     r = parser_max_pool2d_with_indices.parse(args, kwargs)
-    ov = overloads_max_pool2d_with_indices[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_max_pool2d_with_indices[r.idx](self, parsed)
-    return wrap_result(result, structseqs_max_pool2d_with_indices[r.idx][1 if out_used else 0])
+    a = r.args
+    # max_pool2d_with_indices(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    kernel_size = a[1]
+    if kernel_size is not None:
+        kernel_size = r.intlist(1)
+    stride = a[2]
+    stride = r.intlist(2)  # None: the default
+    padding = a[3]
+    padding = r.intlist(3)  # None: the default
+    dilation = a[4]
+    dilation = r.intlist(4)  # None: the default
+    ceil_mode = a[5]
+    if ceil_mode is None:
+        ceil_mode = False
+    result = dispatch_max_pool2d_with_indices_0(self, {'self': self_, 'kernel_size': kernel_size, 'stride': stride, 'padding': padding, 'dilation': dilation, 'ceil_mode': ceil_mode})
+    return wrap_result(result, structseqs_max_pool2d_with_indices[0][0])
 
 
 # ---- avg_pool2d --------------------------------------------------------------------------------
@@ -320,9 +395,6 @@ def dispatch_avg_pool2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['divisor_override'] = kwargs['divisor_override']
     return at.avg_pool2d(**call_kwargs)
 
-
-overloads_avg_pool2d = [PythonOverload('avg_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], IntArrayRef[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int64_t? divisor_override=None)', ops.avg_pool2d, None, False, False, ['self', 'kernel_size', 'stride', 'padding', 'ceil_mode', 'count_include_pad', 'divisor_override'])]
-dispatch_avg_pool2d = [dispatch_avg_pool2d_0]
 structseqs_avg_pool2d = [(return_types.for_schema('avg_pool2d', ops.avg_pool2d.schema), None)]
 
 
@@ -335,11 +407,29 @@ def avg_pool2d(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.avg_pool2d"})
     self = None
     r = parser_avg_pool2d.parse(args, kwargs)
-    ov = overloads_avg_pool2d[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_avg_pool2d[r.idx](self, parsed)
-    return wrap_result(result, structseqs_avg_pool2d[r.idx][1 if out_used else 0])
+    a = r.args
+    # avg_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], IntArrayRef[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int64_t? divisor_override=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    kernel_size = a[1]
+    if kernel_size is not None:
+        kernel_size = r.intlist(1)
+    stride = a[2]
+    stride = r.intlist(2)  # None: the default
+    padding = a[3]
+    padding = r.intlist(3)  # None: the default
+    ceil_mode = a[4]
+    if ceil_mode is None:
+        ceil_mode = False
+    count_include_pad = a[5]
+    if count_include_pad is None:
+        count_include_pad = True
+    divisor_override = a[6]
+    if divisor_override is not None and (type(divisor_override) is not int or not INT64_MIN <= divisor_override <= INT64_MAX):
+        divisor_override = int64_arg(divisor_override)
+    result = dispatch_avg_pool2d_0(self, {'self': self_, 'kernel_size': kernel_size, 'stride': stride, 'padding': padding, 'ceil_mode': ceil_mode, 'count_include_pad': count_include_pad, 'divisor_override': divisor_override})
+    return THPVariable_Wrap(result)
 
 
 # ---- adaptive_avg_pool2d -----------------------------------------------------------------------
@@ -353,9 +443,6 @@ def dispatch_adaptive_avg_pool2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size): adaptive_avg_pool2d"""
     return at.adaptive_avg_pool2d(self=kwargs['self'], output_size=kwargs['output_size'])
 
-
-overloads_adaptive_avg_pool2d = [PythonOverload('adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)', ops.adaptive_avg_pool2d, None, False, False, ['self', 'output_size'])]
-dispatch_adaptive_avg_pool2d = [dispatch_adaptive_avg_pool2d_0]
 structseqs_adaptive_avg_pool2d = [(return_types.for_schema('adaptive_avg_pool2d', ops.adaptive_avg_pool2d.schema), None)]
 
 
@@ -368,11 +455,16 @@ def adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.adaptive_avg_pool2d"})
     self = None
     r = parser_adaptive_avg_pool2d.parse(args, kwargs)
-    ov = overloads_adaptive_avg_pool2d[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_adaptive_avg_pool2d[r.idx](self, parsed)
-    return wrap_result(result, structseqs_adaptive_avg_pool2d[r.idx][1 if out_used else 0])
+    a = r.args
+    # adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    result = dispatch_adaptive_avg_pool2d_0(self, {'self': self_, 'output_size': output_size})
+    return THPVariable_Wrap(result)
 
 
 FUNCTIONS: dict[str, Any] = {

@@ -14,12 +14,14 @@ from typing import Any
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.generated import operators as ops
+from tensortrace.aten.scalar_ops import wrapped_scalar_tensor
 from tensortrace.autograd.variable import make_variable
 from tensortrace.c10.local_dispatch_key_set import AutoDispatchBelowADInplaceOrView
 from tensortrace.csrc import return_types
-from tensortrace.csrc.python_arg_parser import PythonArgParser
-from tensortrace.csrc.python_bindings import PythonOverload, call_out, convert, wrap_result
-from tensortrace.csrc.python_variable import handle_th_errors
+from tensortrace.csrc.dtype import to_scalar_type
+from tensortrace.csrc.python_arg_parser import INT64_MAX, INT64_MIN, PythonArgParser
+from tensortrace.csrc.python_bindings import call_out, convert, int64_arg, scalar_arg, wrap_result
+from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap, handle_th_errors
 from tensortrace.trace import recorder, traced
 
 TORCH_FUNCTIONS_CPP = "torch/csrc/autograd/generated/python_torch_functions_0.cpp"
@@ -39,9 +41,6 @@ def dispatch_empty_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.empty(size=kwargs['size'], memory_format=kwargs['memory_format'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-
-overloads_empty = [PythonOverload('empty(SymIntArrayRef size, *, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.empty_memory_format, None, False, True, ['size', 'memory_format', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_empty = [dispatch_empty_0]
 structseqs_empty = [(return_types.for_schema('empty', ops.empty_memory_format.schema), None)]
 
 
@@ -54,11 +53,25 @@ def empty(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.empty"})
     self = None
     r = parser_empty.parse(args, kwargs)
-    ov = overloads_empty[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_empty[r.idx](self, parsed)
-    return wrap_result(result, structseqs_empty[r.idx][1 if out_used else 0])
+    a = r.args
+    # empty(SymIntArrayRef size, *, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
+    memory_format = None if a[1] is None else convert(r, 1)
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[3] is None else convert(r, 3)
+    device = None if a[4] is None else convert(r, 4)
+    pin_memory = a[5]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[6]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_empty_0(self, {'size': size, 'memory_format': memory_format, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- empty_strided -----------------------------------------------------------------------------
@@ -75,9 +88,6 @@ def dispatch_empty_strided_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.empty_strided(size=kwargs['size'], stride=kwargs['stride'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-
-overloads_empty_strided = [PythonOverload('empty_strided(SymIntArrayRef size, SymIntArrayRef stride, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.empty_strided, None, False, True, ['size', 'stride', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_empty_strided = [dispatch_empty_strided_0]
 structseqs_empty_strided = [(return_types.for_schema('empty_strided', ops.empty_strided.schema), None)]
 
 
@@ -90,11 +100,27 @@ def empty_strided(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.empty_strided"})
     self = None
     r = parser_empty_strided.parse(args, kwargs)
-    ov = overloads_empty_strided[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_empty_strided[r.idx](self, parsed)
-    return wrap_result(result, structseqs_empty_strided[r.idx][1 if out_used else 0])
+    a = r.args
+    # empty_strided(SymIntArrayRef size, SymIntArrayRef stride, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
+    stride = a[1]
+    if stride is not None:
+        stride = r.intlist(1)
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[3] is None else convert(r, 3)
+    device = None if a[4] is None else convert(r, 4)
+    pin_memory = a[5]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[6]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_empty_strided_0(self, {'size': size, 'stride': stride, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- rand --------------------------------------------------------------------------------------
@@ -127,9 +153,6 @@ def dispatch_rand_1(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.rand(size=kwargs['size'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-
-overloads_rand = [PythonOverload('rand(SymIntArrayRef size, *, Generator? generator, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.rand_generator, ops.rand_generator_out, False, True, ['size', 'generator', 'out', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad']), PythonOverload('rand(SymIntArrayRef size, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.rand, ops.rand_out, False, True, ['size', 'out', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_rand = [dispatch_rand_0, dispatch_rand_1]
 structseqs_rand = [(return_types.for_schema('rand', ops.rand_generator.schema), return_types.for_schema('rand_out', ops.rand_generator_out.schema)), (return_types.for_schema('rand', ops.rand.schema), return_types.for_schema('rand_out', ops.rand_out.schema))]
 
 
@@ -142,11 +165,49 @@ def rand(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.rand"})
     self = None
     r = parser_rand.parse(args, kwargs)
-    ov = overloads_rand[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_rand[r.idx](self, parsed)
-    return wrap_result(result, structseqs_rand[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # rand(SymIntArrayRef size, *, Generator? generator, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        size = a[0]
+        if size is not None:
+            size = r.intlist(0)
+        generator = None if a[1] is None else convert(r, 1)
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        dtype = a[3]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[4] is None else convert(r, 4)
+        device = None if a[5] is None else convert(r, 5)
+        pin_memory = a[6]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[7]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_rand_0(self, {'size': size, 'generator': generator, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    # rand(SymIntArrayRef size, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[3] is None else convert(r, 3)
+    device = None if a[4] is None else convert(r, 4)
+    pin_memory = a[5]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[6]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_rand_1(self, {'size': size, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- select ------------------------------------------------------------------------------------
@@ -160,9 +221,6 @@ def dispatch_select_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """select(Tensor input, int64_t dim, SymInt index): select.int"""
     return at.select(self=kwargs['self'], dim=kwargs['dim'], index=kwargs['index'])
 
-
-overloads_select = [PythonOverload('select(Tensor input, int64_t dim, SymInt index)', ops.select_int, None, False, False, ['self', 'dim', 'index'])]
-dispatch_select = [dispatch_select_0]
 structseqs_select = [(return_types.for_schema('select', ops.select_int.schema), None)]
 
 
@@ -175,11 +233,19 @@ def select(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.select"})
     self = None
     r = parser_select.parse(args, kwargs)
-    ov = overloads_select[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_select[r.idx](self, parsed)
-    return wrap_result(result, structseqs_select[r.idx][1 if out_used else 0])
+    a = r.args
+    # select(Tensor input, int64_t dim, SymInt index)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    index = a[2]
+    if index is not None and (type(index) is not int or not INT64_MIN <= index <= INT64_MAX):
+        index = int64_arg(index)
+    result = dispatch_select_0(self, {'self': self_, 'dim': dim, 'index': index})
+    return THPVariable_Wrap(result)
 
 
 # ---- as_strided --------------------------------------------------------------------------------
@@ -193,9 +259,6 @@ def dispatch_as_strided_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """as_strided(Tensor input, SymIntArrayRef size, SymIntArrayRef stride, SymInt? storage_offset=None): as_strided"""
     return at.as_strided(self=kwargs['self'], size=kwargs['size'], stride=kwargs['stride'], storage_offset=kwargs['storage_offset'])
 
-
-overloads_as_strided = [PythonOverload('as_strided(Tensor input, SymIntArrayRef size, SymIntArrayRef stride, SymInt? storage_offset=None)', ops.as_strided, None, False, False, ['self', 'size', 'stride', 'storage_offset'])]
-dispatch_as_strided = [dispatch_as_strided_0]
 structseqs_as_strided = [(return_types.for_schema('as_strided', ops.as_strided.schema), None)]
 
 
@@ -208,11 +271,22 @@ def as_strided(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.as_strided"})
     self = None
     r = parser_as_strided.parse(args, kwargs)
-    ov = overloads_as_strided[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_as_strided[r.idx](self, parsed)
-    return wrap_result(result, structseqs_as_strided[r.idx][1 if out_used else 0])
+    a = r.args
+    # as_strided(Tensor input, SymIntArrayRef size, SymIntArrayRef stride, SymInt? storage_offset=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    size = a[1]
+    if size is not None:
+        size = r.intlist(1)
+    stride = a[2]
+    if stride is not None:
+        stride = r.intlist(2)
+    storage_offset = a[3]
+    if storage_offset is not None and (type(storage_offset) is not int or not INT64_MIN <= storage_offset <= INT64_MAX):
+        storage_offset = int64_arg(storage_offset)
+    result = dispatch_as_strided_0(self, {'self': self_, 'size': size, 'stride': stride, 'storage_offset': storage_offset})
+    return THPVariable_Wrap(result)
 
 
 # ---- add ---------------------------------------------------------------------------------------
@@ -249,9 +323,6 @@ def dispatch_add_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['other'] = kwargs['other']
     return at.add(**call_kwargs)
 
-
-overloads_add = [PythonOverload('add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor out=None)', ops.add_Tensor, ops.add_out, False, False, ['self', 'other', 'alpha', 'out']), PythonOverload('add(Tensor input, Scalar alpha, Tensor other, *, Tensor out=None)|deprecated', ops.add_Tensor, ops.add_out, False, False, ['self', 'alpha', 'other', 'out'])]
-dispatch_add = [dispatch_add_0, dispatch_add_1]
 structseqs_add = [(return_types.for_schema('add', ops.add_Tensor.schema), return_types.for_schema('add_out', ops.add_out.schema)), (return_types.for_schema('add', ops.add_Tensor.schema), return_types.for_schema('add_out', ops.add_out.schema))]
 
 
@@ -264,11 +335,52 @@ def add(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.add"})
     self = None
     r = parser_add.parse(args, kwargs)
-    ov = overloads_add[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_add[r.idx](self, parsed)
-    return wrap_result(result, structseqs_add[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor out=None)
+        self_ = a[0]
+        if isinstance(self_, TensorBase):
+            self_ = self_.cdata
+        elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
+            self_ = wrapped_scalar_tensor(self_)
+        other = a[1]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        alpha = a[2]
+        if alpha is None:
+            alpha = 1
+        elif type(alpha) is not float:
+            alpha = scalar_arg(alpha)
+        out = a[3]
+        if isinstance(out, TensorBase):
+            out = out.cdata
+        elif out is not None:  # a number where a Tensor is allowed (add(x, 2))
+            out = wrapped_scalar_tensor(out)
+        result = dispatch_add_0(self, {'self': self_, 'other': other, 'alpha': alpha, 'out': out})
+        return THPVariable_Wrap(result)
+    # add(Tensor input, Scalar alpha, Tensor other, *, Tensor out=None)|deprecated
+    self_ = a[0]
+    if isinstance(self_, TensorBase):
+        self_ = self_.cdata
+    elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
+        self_ = wrapped_scalar_tensor(self_)
+    alpha = a[1]
+    if alpha is not None and type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    other = a[2]
+    if isinstance(other, TensorBase):
+        other = other.cdata
+    elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+        other = wrapped_scalar_tensor(other)
+    out = a[3]
+    if isinstance(out, TensorBase):
+        out = out.cdata
+    elif out is not None:  # a number where a Tensor is allowed (add(x, 2))
+        out = wrapped_scalar_tensor(out)
+    result = dispatch_add_1(self, {'self': self_, 'alpha': alpha, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- _to_copy ----------------------------------------------------------------------------------
@@ -294,9 +406,6 @@ def dispatch__to_copy_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at._to_copy(**call_kwargs)
     return make_variable(result, requires_grad)
 
-
-overloads__to_copy = [PythonOverload('_to_copy(Tensor input, *, bool non_blocking=False, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops._to_copy, None, False, True, ['self', 'non_blocking', 'memory_format', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch__to_copy = [dispatch__to_copy_0]
 structseqs__to_copy = [(return_types.for_schema('_to_copy', ops._to_copy.schema), None)]
 
 
@@ -309,11 +418,30 @@ def _to_copy(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch._to_copy"})
     self = None
     r = parser__to_copy.parse(args, kwargs)
-    ov = overloads__to_copy[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch__to_copy[r.idx](self, parsed)
-    return wrap_result(result, structseqs__to_copy[r.idx][1 if out_used else 0])
+    a = r.args
+    # _to_copy(Tensor input, *, bool non_blocking=False, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    self_ = a[0]
+    if isinstance(self_, TensorBase):
+        self_ = self_.cdata
+    elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
+        self_ = wrapped_scalar_tensor(self_)
+    non_blocking = a[1]
+    if non_blocking is None:
+        non_blocking = False
+    memory_format = None if a[2] is None else convert(r, 2)
+    dtype = a[3]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[4] is None else convert(r, 4)
+    device = None if a[5] is None else convert(r, 5)
+    pin_memory = a[6]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[7]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch__to_copy_0(self, {'self': self_, 'non_blocking': non_blocking, 'memory_format': memory_format, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- empty_like --------------------------------------------------------------------------------
@@ -330,9 +458,6 @@ def dispatch_empty_like_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.empty_like(self=kwargs['self'], memory_format=kwargs['memory_format'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-
-overloads_empty_like = [PythonOverload('empty_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.empty_like, None, False, True, ['self', 'memory_format', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_empty_like = [dispatch_empty_like_0]
 structseqs_empty_like = [(return_types.for_schema('empty_like', ops.empty_like.schema), None)]
 
 
@@ -345,11 +470,25 @@ def empty_like(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.empty_like"})
     self = None
     r = parser_empty_like.parse(args, kwargs)
-    ov = overloads_empty_like[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_empty_like[r.idx](self, parsed)
-    return wrap_result(result, structseqs_empty_like[r.idx][1 if out_used else 0])
+    a = r.args
+    # empty_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    memory_format = None if a[1] is None else convert(r, 1)
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[3] is None else convert(r, 3)
+    device = None if a[4] is None else convert(r, 4)
+    pin_memory = a[5]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[6]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_empty_like_0(self, {'self': self_, 'memory_format': memory_format, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- zeros -------------------------------------------------------------------------------------
@@ -369,9 +508,6 @@ def dispatch_zeros_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.zeros(size=kwargs['size'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-
-overloads_zeros = [PythonOverload('zeros(SymIntArrayRef size, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.zeros, ops.zeros_out, False, True, ['size', 'out', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_zeros = [dispatch_zeros_0]
 structseqs_zeros = [(return_types.for_schema('zeros', ops.zeros.schema), return_types.for_schema('zeros_out', ops.zeros_out.schema))]
 
 
@@ -384,11 +520,27 @@ def zeros(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.zeros"})
     self = None
     r = parser_zeros.parse(args, kwargs)
-    ov = overloads_zeros[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_zeros[r.idx](self, parsed)
-    return wrap_result(result, structseqs_zeros[r.idx][1 if out_used else 0])
+    a = r.args
+    # zeros(SymIntArrayRef size, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[3] is None else convert(r, 3)
+    device = None if a[4] is None else convert(r, 4)
+    pin_memory = a[5]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[6]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_zeros_0(self, {'size': size, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- zeros_like --------------------------------------------------------------------------------
@@ -405,9 +557,6 @@ def dispatch_zeros_like_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.zeros_like(self=kwargs['self'], memory_format=kwargs['memory_format'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-
-overloads_zeros_like = [PythonOverload('zeros_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.zeros_like, None, False, True, ['self', 'memory_format', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_zeros_like = [dispatch_zeros_like_0]
 structseqs_zeros_like = [(return_types.for_schema('zeros_like', ops.zeros_like.schema), None)]
 
 
@@ -420,11 +569,25 @@ def zeros_like(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.zeros_like"})
     self = None
     r = parser_zeros_like.parse(args, kwargs)
-    ov = overloads_zeros_like[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_zeros_like[r.idx](self, parsed)
-    return wrap_result(result, structseqs_zeros_like[r.idx][1 if out_used else 0])
+    a = r.args
+    # zeros_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    memory_format = None if a[1] is None else convert(r, 1)
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[3] is None else convert(r, 3)
+    device = None if a[4] is None else convert(r, 4)
+    pin_memory = a[5]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[6]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_zeros_like_0(self, {'self': self_, 'memory_format': memory_format, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- ones --------------------------------------------------------------------------------------
@@ -444,9 +607,6 @@ def dispatch_ones_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.ones(size=kwargs['size'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-
-overloads_ones = [PythonOverload('ones(SymIntArrayRef size, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.ones, ops.ones_out, False, True, ['size', 'out', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_ones = [dispatch_ones_0]
 structseqs_ones = [(return_types.for_schema('ones', ops.ones.schema), return_types.for_schema('ones_out', ops.ones_out.schema))]
 
 
@@ -459,11 +619,27 @@ def ones(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.ones"})
     self = None
     r = parser_ones.parse(args, kwargs)
-    ov = overloads_ones[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_ones[r.idx](self, parsed)
-    return wrap_result(result, structseqs_ones[r.idx][1 if out_used else 0])
+    a = r.args
+    # ones(SymIntArrayRef size, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[3] is None else convert(r, 3)
+    device = None if a[4] is None else convert(r, 4)
+    pin_memory = a[5]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[6]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_ones_0(self, {'size': size, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- ones_like ---------------------------------------------------------------------------------
@@ -480,9 +656,6 @@ def dispatch_ones_like_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.ones_like(self=kwargs['self'], memory_format=kwargs['memory_format'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-
-overloads_ones_like = [PythonOverload('ones_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.ones_like, None, False, True, ['self', 'memory_format', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_ones_like = [dispatch_ones_like_0]
 structseqs_ones_like = [(return_types.for_schema('ones_like', ops.ones_like.schema), None)]
 
 
@@ -495,11 +668,25 @@ def ones_like(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.ones_like"})
     self = None
     r = parser_ones_like.parse(args, kwargs)
-    ov = overloads_ones_like[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_ones_like[r.idx](self, parsed)
-    return wrap_result(result, structseqs_ones_like[r.idx][1 if out_used else 0])
+    a = r.args
+    # ones_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    memory_format = None if a[1] is None else convert(r, 1)
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[3] is None else convert(r, 3)
+    device = None if a[4] is None else convert(r, 4)
+    pin_memory = a[5]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[6]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_ones_like_0(self, {'self': self_, 'memory_format': memory_format, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- full --------------------------------------------------------------------------------------
@@ -519,9 +706,6 @@ def dispatch_full_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.full(size=kwargs['size'], fill_value=kwargs['fill_value'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-
-overloads_full = [PythonOverload('full(SymIntArrayRef size, Scalar fill_value, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.full, ops.full_out, False, True, ['size', 'fill_value', 'out', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_full = [dispatch_full_0]
 structseqs_full = [(return_types.for_schema('full', ops.full.schema), return_types.for_schema('full_out', ops.full_out.schema))]
 
 
@@ -534,11 +718,30 @@ def full(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.full"})
     self = None
     r = parser_full.parse(args, kwargs)
-    ov = overloads_full[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_full[r.idx](self, parsed)
-    return wrap_result(result, structseqs_full[r.idx][1 if out_used else 0])
+    a = r.args
+    # full(SymIntArrayRef size, Scalar fill_value, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
+    fill_value = a[1]
+    if fill_value is not None and type(fill_value) is not float:
+        fill_value = scalar_arg(fill_value)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    dtype = a[3]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[4] is None else convert(r, 4)
+    device = None if a[5] is None else convert(r, 5)
+    pin_memory = a[6]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[7]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_full_0(self, {'size': size, 'fill_value': fill_value, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- full_like ---------------------------------------------------------------------------------
@@ -555,9 +758,6 @@ def dispatch_full_like_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.full_like(self=kwargs['self'], fill_value=kwargs['fill_value'], memory_format=kwargs['memory_format'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-
-overloads_full_like = [PythonOverload('full_like(Tensor input, Scalar fill_value, *, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.full_like, None, False, True, ['self', 'fill_value', 'memory_format', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_full_like = [dispatch_full_like_0]
 structseqs_full_like = [(return_types.for_schema('full_like', ops.full_like.schema), None)]
 
 
@@ -570,11 +770,28 @@ def full_like(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.full_like"})
     self = None
     r = parser_full_like.parse(args, kwargs)
-    ov = overloads_full_like[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_full_like[r.idx](self, parsed)
-    return wrap_result(result, structseqs_full_like[r.idx][1 if out_used else 0])
+    a = r.args
+    # full_like(Tensor input, Scalar fill_value, *, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    fill_value = a[1]
+    if fill_value is not None and type(fill_value) is not float:
+        fill_value = scalar_arg(fill_value)
+    memory_format = None if a[2] is None else convert(r, 2)
+    dtype = a[3]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[4] is None else convert(r, 4)
+    device = None if a[5] is None else convert(r, 5)
+    pin_memory = a[6]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[7]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_full_like_0(self, {'self': self_, 'fill_value': fill_value, 'memory_format': memory_format, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- rand_like ---------------------------------------------------------------------------------
@@ -601,9 +818,6 @@ def dispatch_rand_like_1(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.rand_like(self=kwargs['self'], memory_format=kwargs['memory_format'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-
-overloads_rand_like = [PythonOverload('rand_like(Tensor input, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.rand_like_generator, None, False, True, ['self', 'generator', 'memory_format', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad']), PythonOverload('rand_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.rand_like, None, False, True, ['self', 'memory_format', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_rand_like = [dispatch_rand_like_0, dispatch_rand_like_1]
 structseqs_rand_like = [(return_types.for_schema('rand_like', ops.rand_like_generator.schema), None), (return_types.for_schema('rand_like', ops.rand_like.schema), None)]
 
 
@@ -616,11 +830,45 @@ def rand_like(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.rand_like"})
     self = None
     r = parser_rand_like.parse(args, kwargs)
-    ov = overloads_rand_like[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_rand_like[r.idx](self, parsed)
-    return wrap_result(result, structseqs_rand_like[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # rand_like(Tensor input, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        generator = None if a[1] is None else convert(r, 1)
+        memory_format = None if a[2] is None else convert(r, 2)
+        dtype = a[3]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[4] is None else convert(r, 4)
+        device = None if a[5] is None else convert(r, 5)
+        pin_memory = a[6]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[7]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_rand_like_0(self, {'self': self_, 'generator': generator, 'memory_format': memory_format, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    # rand_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    memory_format = None if a[1] is None else convert(r, 1)
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[3] is None else convert(r, 3)
+    device = None if a[4] is None else convert(r, 4)
+    pin_memory = a[5]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[6]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_rand_like_1(self, {'self': self_, 'memory_format': memory_format, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- randn -------------------------------------------------------------------------------------
@@ -653,9 +901,6 @@ def dispatch_randn_1(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.randn(size=kwargs['size'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-
-overloads_randn = [PythonOverload('randn(SymIntArrayRef size, *, Generator? generator, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.randn_generator, ops.randn_generator_out, False, True, ['size', 'generator', 'out', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad']), PythonOverload('randn(SymIntArrayRef size, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.randn, ops.randn_out, False, True, ['size', 'out', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_randn = [dispatch_randn_0, dispatch_randn_1]
 structseqs_randn = [(return_types.for_schema('randn', ops.randn_generator.schema), return_types.for_schema('randn_out', ops.randn_generator_out.schema)), (return_types.for_schema('randn', ops.randn.schema), return_types.for_schema('randn_out', ops.randn_out.schema))]
 
 
@@ -668,11 +913,49 @@ def randn(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.randn"})
     self = None
     r = parser_randn.parse(args, kwargs)
-    ov = overloads_randn[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_randn[r.idx](self, parsed)
-    return wrap_result(result, structseqs_randn[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # randn(SymIntArrayRef size, *, Generator? generator, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        size = a[0]
+        if size is not None:
+            size = r.intlist(0)
+        generator = None if a[1] is None else convert(r, 1)
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        dtype = a[3]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[4] is None else convert(r, 4)
+        device = None if a[5] is None else convert(r, 5)
+        pin_memory = a[6]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[7]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_randn_0(self, {'size': size, 'generator': generator, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    # randn(SymIntArrayRef size, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[3] is None else convert(r, 3)
+    device = None if a[4] is None else convert(r, 4)
+    pin_memory = a[5]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[6]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_randn_1(self, {'size': size, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- randn_like --------------------------------------------------------------------------------
@@ -699,9 +982,6 @@ def dispatch_randn_like_1(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.randn_like(self=kwargs['self'], memory_format=kwargs['memory_format'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-
-overloads_randn_like = [PythonOverload('randn_like(Tensor input, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.randn_like_generator, None, False, True, ['self', 'generator', 'memory_format', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad']), PythonOverload('randn_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.randn_like, None, False, True, ['self', 'memory_format', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_randn_like = [dispatch_randn_like_0, dispatch_randn_like_1]
 structseqs_randn_like = [(return_types.for_schema('randn_like', ops.randn_like_generator.schema), None), (return_types.for_schema('randn_like', ops.randn_like.schema), None)]
 
 
@@ -714,11 +994,45 @@ def randn_like(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.randn_like"})
     self = None
     r = parser_randn_like.parse(args, kwargs)
-    ov = overloads_randn_like[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_randn_like[r.idx](self, parsed)
-    return wrap_result(result, structseqs_randn_like[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # randn_like(Tensor input, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        generator = None if a[1] is None else convert(r, 1)
+        memory_format = None if a[2] is None else convert(r, 2)
+        dtype = a[3]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[4] is None else convert(r, 4)
+        device = None if a[5] is None else convert(r, 5)
+        pin_memory = a[6]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[7]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_randn_like_0(self, {'self': self_, 'generator': generator, 'memory_format': memory_format, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    # randn_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    memory_format = None if a[1] is None else convert(r, 1)
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[3] is None else convert(r, 3)
+    device = None if a[4] is None else convert(r, 4)
+    pin_memory = a[5]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[6]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_randn_like_1(self, {'self': self_, 'memory_format': memory_format, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- randint -----------------------------------------------------------------------------------
@@ -813,9 +1127,6 @@ def dispatch_randint_3(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.randint(**call_kwargs)
     return make_variable(result, requires_grad)
 
-
-overloads_randint = [PythonOverload('randint(SymInt high, SymIntArrayRef size, *, Generator? generator, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.randint_generator, ops.randint_generator_out, False, True, ['high', 'size', 'generator', 'out', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad']), PythonOverload('randint(SymInt high, SymIntArrayRef size, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.randint, ops.randint_out, False, True, ['high', 'size', 'out', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad']), PythonOverload('randint(SymInt low, SymInt high, SymIntArrayRef size, *, Generator? generator, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.randint_low_generator, ops.randint_low_generator_out, False, True, ['low', 'high', 'size', 'generator', 'out', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad']), PythonOverload('randint(SymInt low, SymInt high, SymIntArrayRef size, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.randint_low, ops.randint_low_out, False, True, ['low', 'high', 'size', 'out', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_randint = [dispatch_randint_0, dispatch_randint_1, dispatch_randint_2, dispatch_randint_3]
 structseqs_randint = [(return_types.for_schema('randint', ops.randint_generator.schema), return_types.for_schema('randint_out', ops.randint_generator_out.schema)), (return_types.for_schema('randint', ops.randint.schema), return_types.for_schema('randint_out', ops.randint_out.schema)), (return_types.for_schema('randint', ops.randint_low_generator.schema), return_types.for_schema('randint_out', ops.randint_low_generator_out.schema)), (return_types.for_schema('randint', ops.randint_low.schema), return_types.for_schema('randint_out', ops.randint_low_out.schema))]
 
 
@@ -828,11 +1139,110 @@ def randint(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.randint"})
     self = None
     r = parser_randint.parse(args, kwargs)
-    ov = overloads_randint[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_randint[r.idx](self, parsed)
-    return wrap_result(result, structseqs_randint[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # randint(SymInt high, SymIntArrayRef size, *, Generator? generator, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        high = a[0]
+        if high is not None and (type(high) is not int or not INT64_MIN <= high <= INT64_MAX):
+            high = int64_arg(high)
+        size = a[1]
+        if size is not None:
+            size = r.intlist(1)
+        generator = None if a[2] is None else convert(r, 2)
+        out = a[3]
+        if out is not None:
+            out = out.cdata
+        dtype = a[4]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[5] is None else convert(r, 5)
+        device = None if a[6] is None else convert(r, 6)
+        pin_memory = a[7]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[8]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_randint_0(self, {'high': high, 'size': size, 'generator': generator, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # randint(SymInt high, SymIntArrayRef size, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        high = a[0]
+        if high is not None and (type(high) is not int or not INT64_MIN <= high <= INT64_MAX):
+            high = int64_arg(high)
+        size = a[1]
+        if size is not None:
+            size = r.intlist(1)
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        dtype = a[3]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[4] is None else convert(r, 4)
+        device = None if a[5] is None else convert(r, 5)
+        pin_memory = a[6]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[7]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_randint_1(self, {'high': high, 'size': size, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    if r.idx == 2:
+        # randint(SymInt low, SymInt high, SymIntArrayRef size, *, Generator? generator, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        low = a[0]
+        if low is not None and (type(low) is not int or not INT64_MIN <= low <= INT64_MAX):
+            low = int64_arg(low)
+        high = a[1]
+        if high is not None and (type(high) is not int or not INT64_MIN <= high <= INT64_MAX):
+            high = int64_arg(high)
+        size = a[2]
+        if size is not None:
+            size = r.intlist(2)
+        generator = None if a[3] is None else convert(r, 3)
+        out = a[4]
+        if out is not None:
+            out = out.cdata
+        dtype = a[5]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[6] is None else convert(r, 6)
+        device = None if a[7] is None else convert(r, 7)
+        pin_memory = a[8]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[9]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_randint_2(self, {'low': low, 'high': high, 'size': size, 'generator': generator, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    # randint(SymInt low, SymInt high, SymIntArrayRef size, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    low = a[0]
+    if low is not None and (type(low) is not int or not INT64_MIN <= low <= INT64_MAX):
+        low = int64_arg(low)
+    high = a[1]
+    if high is not None and (type(high) is not int or not INT64_MIN <= high <= INT64_MAX):
+        high = int64_arg(high)
+    size = a[2]
+    if size is not None:
+        size = r.intlist(2)
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    dtype = a[4]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[5] is None else convert(r, 5)
+    device = None if a[6] is None else convert(r, 6)
+    pin_memory = a[7]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[8]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_randint_3(self, {'low': low, 'high': high, 'size': size, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- randint_like ------------------------------------------------------------------------------
@@ -879,9 +1289,6 @@ def dispatch_randint_like_3(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.randint_like(self=kwargs['self'], low=kwargs['low'], high=kwargs['high'], memory_format=kwargs['memory_format'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-
-overloads_randint_like = [PythonOverload('randint_like(Tensor input, SymInt high, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.randint_like_generator, None, False, True, ['self', 'high', 'generator', 'memory_format', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad']), PythonOverload('randint_like(Tensor input, SymInt high, *, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.randint_like, None, False, True, ['self', 'high', 'memory_format', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad']), PythonOverload('randint_like(Tensor input, SymInt low, SymInt high, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.randint_like_low_generator_dtype, None, False, True, ['self', 'low', 'high', 'generator', 'memory_format', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad']), PythonOverload('randint_like(Tensor input, SymInt low, SymInt high, *, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.randint_like_low_dtype, None, False, True, ['self', 'low', 'high', 'memory_format', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_randint_like = [dispatch_randint_like_0, dispatch_randint_like_1, dispatch_randint_like_2, dispatch_randint_like_3]
 structseqs_randint_like = [(return_types.for_schema('randint_like', ops.randint_like_generator.schema), None), (return_types.for_schema('randint_like', ops.randint_like.schema), None), (return_types.for_schema('randint_like', ops.randint_like_low_generator_dtype.schema), None), (return_types.for_schema('randint_like', ops.randint_like_low_dtype.schema), None)]
 
 
@@ -894,11 +1301,102 @@ def randint_like(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.randint_like"})
     self = None
     r = parser_randint_like.parse(args, kwargs)
-    ov = overloads_randint_like[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_randint_like[r.idx](self, parsed)
-    return wrap_result(result, structseqs_randint_like[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # randint_like(Tensor input, SymInt high, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        high = a[1]
+        if high is not None and (type(high) is not int or not INT64_MIN <= high <= INT64_MAX):
+            high = int64_arg(high)
+        generator = None if a[2] is None else convert(r, 2)
+        memory_format = None if a[3] is None else convert(r, 3)
+        dtype = a[4]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[5] is None else convert(r, 5)
+        device = None if a[6] is None else convert(r, 6)
+        pin_memory = a[7]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[8]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_randint_like_0(self, {'self': self_, 'high': high, 'generator': generator, 'memory_format': memory_format, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # randint_like(Tensor input, SymInt high, *, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        high = a[1]
+        if high is not None and (type(high) is not int or not INT64_MIN <= high <= INT64_MAX):
+            high = int64_arg(high)
+        memory_format = None if a[2] is None else convert(r, 2)
+        dtype = a[3]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[4] is None else convert(r, 4)
+        device = None if a[5] is None else convert(r, 5)
+        pin_memory = a[6]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[7]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_randint_like_1(self, {'self': self_, 'high': high, 'memory_format': memory_format, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    if r.idx == 2:
+        # randint_like(Tensor input, SymInt low, SymInt high, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        low = a[1]
+        if low is not None and (type(low) is not int or not INT64_MIN <= low <= INT64_MAX):
+            low = int64_arg(low)
+        high = a[2]
+        if high is not None and (type(high) is not int or not INT64_MIN <= high <= INT64_MAX):
+            high = int64_arg(high)
+        generator = None if a[3] is None else convert(r, 3)
+        memory_format = None if a[4] is None else convert(r, 4)
+        dtype = a[5]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[6] is None else convert(r, 6)
+        device = None if a[7] is None else convert(r, 7)
+        pin_memory = a[8]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[9]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_randint_like_2(self, {'self': self_, 'low': low, 'high': high, 'generator': generator, 'memory_format': memory_format, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    # randint_like(Tensor input, SymInt low, SymInt high, *, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    low = a[1]
+    if low is not None and (type(low) is not int or not INT64_MIN <= low <= INT64_MAX):
+        low = int64_arg(low)
+    high = a[2]
+    if high is not None and (type(high) is not int or not INT64_MIN <= high <= INT64_MAX):
+        high = int64_arg(high)
+    memory_format = None if a[3] is None else convert(r, 3)
+    dtype = a[4]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[5] is None else convert(r, 5)
+    device = None if a[6] is None else convert(r, 6)
+    pin_memory = a[7]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[8]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_randint_like_3(self, {'self': self_, 'low': low, 'high': high, 'memory_format': memory_format, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- arange ------------------------------------------------------------------------------------
@@ -950,9 +1448,6 @@ def dispatch_arange_2(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.arange(**call_kwargs)
     return make_variable(result, requires_grad)
 
-
-overloads_arange = [PythonOverload('arange(Scalar end, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.arange, ops.arange_out, False, True, ['end', 'out', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad']), PythonOverload('arange(Scalar start, Scalar end, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.arange_start, ops.arange_start_out, False, True, ['start', 'end', 'out', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad']), PythonOverload('arange(Scalar start, Scalar end, Scalar step=1, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.arange_start_step, None, False, True, ['start', 'end', 'step', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_arange = [dispatch_arange_0, dispatch_arange_1, dispatch_arange_2]
 structseqs_arange = [(return_types.for_schema('arange', ops.arange.schema), return_types.for_schema('arange_out', ops.arange_out.schema)), (return_types.for_schema('arange', ops.arange_start.schema), return_types.for_schema('arange_out', ops.arange_start_out.schema)), (return_types.for_schema('arange', ops.arange_start_step.schema), None)]
 
 
@@ -965,11 +1460,77 @@ def arange(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.arange"})
     self = None
     r = parser_arange.parse(args, kwargs)
-    ov = overloads_arange[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_arange[r.idx](self, parsed)
-    return wrap_result(result, structseqs_arange[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # arange(Scalar end, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        end = a[0]
+        if end is not None and type(end) is not float:
+            end = scalar_arg(end)
+        out = a[1]
+        if out is not None:
+            out = out.cdata
+        dtype = a[2]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[3] is None else convert(r, 3)
+        device = None if a[4] is None else convert(r, 4)
+        pin_memory = a[5]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[6]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_arange_0(self, {'end': end, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # arange(Scalar start, Scalar end, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        start = a[0]
+        if start is not None and type(start) is not float:
+            start = scalar_arg(start)
+        end = a[1]
+        if end is not None and type(end) is not float:
+            end = scalar_arg(end)
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        dtype = a[3]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[4] is None else convert(r, 4)
+        device = None if a[5] is None else convert(r, 5)
+        pin_memory = a[6]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[7]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_arange_1(self, {'start': start, 'end': end, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    # arange(Scalar start, Scalar end, Scalar step=1, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    start = a[0]
+    if start is not None and type(start) is not float:
+        start = scalar_arg(start)
+    end = a[1]
+    if end is not None and type(end) is not float:
+        end = scalar_arg(end)
+    step = a[2]
+    if step is None:
+        step = 1
+    elif type(step) is not float:
+        step = scalar_arg(step)
+    dtype = a[3]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[4] is None else convert(r, 4)
+    device = None if a[5] is None else convert(r, 5)
+    pin_memory = a[6]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[7]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_arange_2(self, {'start': start, 'end': end, 'step': step, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- linspace ----------------------------------------------------------------------------------
@@ -989,9 +1550,6 @@ def dispatch_linspace_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.linspace(start=kwargs['start'], end=kwargs['end'], steps=kwargs['steps'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-
-overloads_linspace = [PythonOverload('linspace(Scalar start, Scalar end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.linspace, ops.linspace_out, False, True, ['start', 'end', 'steps', 'out', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_linspace = [dispatch_linspace_0]
 structseqs_linspace = [(return_types.for_schema('linspace', ops.linspace.schema), return_types.for_schema('linspace_out', ops.linspace_out.schema))]
 
 
@@ -1004,11 +1562,33 @@ def linspace(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.linspace"})
     self = None
     r = parser_linspace.parse(args, kwargs)
-    ov = overloads_linspace[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_linspace[r.idx](self, parsed)
-    return wrap_result(result, structseqs_linspace[r.idx][1 if out_used else 0])
+    a = r.args
+    # linspace(Scalar start, Scalar end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    start = a[0]
+    if start is not None and type(start) is not float:
+        start = scalar_arg(start)
+    end = a[1]
+    if end is not None and type(end) is not float:
+        end = scalar_arg(end)
+    steps = a[2]
+    if steps is not None and (type(steps) is not int or not INT64_MIN <= steps <= INT64_MAX):
+        steps = int64_arg(steps)
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    dtype = a[4]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[5] is None else convert(r, 5)
+    device = None if a[6] is None else convert(r, 6)
+    pin_memory = a[7]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[8]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_linspace_0(self, {'start': start, 'end': end, 'steps': steps, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- eye ---------------------------------------------------------------------------------------
@@ -1041,9 +1621,6 @@ def dispatch_eye_1(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.eye(n=kwargs['n'], m=kwargs['m'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-
-overloads_eye = [PythonOverload('eye(SymInt n, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.eye, ops.eye_out, False, True, ['n', 'out', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad']), PythonOverload('eye(SymInt n, SymInt m, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.eye_m, ops.eye_m_out, False, True, ['n', 'm', 'out', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_eye = [dispatch_eye_0, dispatch_eye_1]
 structseqs_eye = [(return_types.for_schema('eye', ops.eye.schema), return_types.for_schema('eye_out', ops.eye_out.schema)), (return_types.for_schema('eye', ops.eye_m.schema), return_types.for_schema('eye_out', ops.eye_m_out.schema))]
 
 
@@ -1056,11 +1633,51 @@ def eye(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.eye"})
     self = None
     r = parser_eye.parse(args, kwargs)
-    ov = overloads_eye[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_eye[r.idx](self, parsed)
-    return wrap_result(result, structseqs_eye[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # eye(SymInt n, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        n = a[0]
+        if n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
+            n = int64_arg(n)
+        out = a[1]
+        if out is not None:
+            out = out.cdata
+        dtype = a[2]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[3] is None else convert(r, 3)
+        device = None if a[4] is None else convert(r, 4)
+        pin_memory = a[5]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[6]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_eye_0(self, {'n': n, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    # eye(SymInt n, SymInt m, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    n = a[0]
+    if n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
+        n = int64_arg(n)
+    m = a[1]
+    if m is not None and (type(m) is not int or not INT64_MIN <= m <= INT64_MAX):
+        m = int64_arg(m)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    dtype = a[3]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[4] is None else convert(r, 4)
+    device = None if a[5] is None else convert(r, 5)
+    pin_memory = a[6]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[7]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_eye_1(self, {'n': n, 'm': m, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- fill --------------------------------------------------------------------------------------
@@ -1081,9 +1698,6 @@ def dispatch_fill_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """fill(Tensor input, Scalar value): fill.Scalar"""
     return at.fill(self=kwargs['self'], value=kwargs['value'])
 
-
-overloads_fill = [PythonOverload('fill(Tensor input, Tensor value)', ops.fill_Tensor, None, False, False, ['self', 'value']), PythonOverload('fill(Tensor input, Scalar value)', ops.fill_Scalar, None, False, False, ['self', 'value'])]
-dispatch_fill = [dispatch_fill_0, dispatch_fill_1]
 structseqs_fill = [(return_types.for_schema('fill', ops.fill_Tensor.schema), None), (return_types.for_schema('fill', ops.fill_Scalar.schema), None)]
 
 
@@ -1096,11 +1710,26 @@ def fill(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.fill"})
     self = None
     r = parser_fill.parse(args, kwargs)
-    ov = overloads_fill[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_fill[r.idx](self, parsed)
-    return wrap_result(result, structseqs_fill[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # fill(Tensor input, Tensor value)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        value = a[1]
+        if value is not None:
+            value = value.cdata
+        result = dispatch_fill_0(self, {'self': self_, 'value': value})
+        return THPVariable_Wrap(result)
+    # fill(Tensor input, Scalar value)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    value = a[1]
+    if value is not None and type(value) is not float:
+        value = scalar_arg(value)
+    result = dispatch_fill_1(self, {'self': self_, 'value': value})
+    return THPVariable_Wrap(result)
 
 
 # ---- fill_ -------------------------------------------------------------------------------------
@@ -1121,9 +1750,6 @@ def dispatch_fill__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """fill_(Tensor input, Scalar value): fill_.Scalar"""
     return at.fill_(self=kwargs['self'], value=kwargs['value'])
 
-
-overloads_fill_ = [PythonOverload('fill_(Tensor input, Tensor value)', ops.fill__Tensor, None, False, False, ['self', 'value']), PythonOverload('fill_(Tensor input, Scalar value)', ops.fill__Scalar, None, False, False, ['self', 'value'])]
-dispatch_fill_ = [dispatch_fill__0, dispatch_fill__1]
 structseqs_fill_ = [(return_types.for_schema('fill_', ops.fill__Tensor.schema), None), (return_types.for_schema('fill_', ops.fill__Scalar.schema), None)]
 
 
@@ -1136,11 +1762,26 @@ def fill_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.fill_"})
     self = None
     r = parser_fill_.parse(args, kwargs)
-    ov = overloads_fill_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_fill_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_fill_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # fill_(Tensor input, Tensor value)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        value = a[1]
+        if value is not None:
+            value = value.cdata
+        result = dispatch_fill__0(self, {'self': self_, 'value': value})
+        return THPVariable_Wrap(result)
+    # fill_(Tensor input, Scalar value)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    value = a[1]
+    if value is not None and type(value) is not float:
+        value = scalar_arg(value)
+    result = dispatch_fill__1(self, {'self': self_, 'value': value})
+    return THPVariable_Wrap(result)
 
 
 # ---- zero_ -------------------------------------------------------------------------------------
@@ -1154,9 +1795,6 @@ def dispatch_zero__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """zero_(Tensor input): zero_"""
     return at.zero_(self=kwargs['self'])
 
-
-overloads_zero_ = [PythonOverload('zero_(Tensor input)', ops.zero_, None, False, False, ['self'])]
-dispatch_zero_ = [dispatch_zero__0]
 structseqs_zero_ = [(return_types.for_schema('zero_', ops.zero_.schema), None)]
 
 
@@ -1169,11 +1807,13 @@ def zero_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.zero_"})
     self = None
     r = parser_zero_.parse(args, kwargs)
-    ov = overloads_zero_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_zero_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_zero_[r.idx][1 if out_used else 0])
+    a = r.args
+    # zero_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_zero__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- cat ---------------------------------------------------------------------------------------
@@ -1194,9 +1834,6 @@ def dispatch_cat_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.cat(**call_kwargs)
 
-
-overloads_cat = [PythonOverload('cat(TensorList tensors, int64_t dim=0, *, Tensor out=None)', ops.cat, ops.cat_out, False, False, ['tensors', 'dim', 'out'])]
-dispatch_cat = [dispatch_cat_0]
 structseqs_cat = [(return_types.for_schema('cat', ops.cat.schema), return_types.for_schema('cat_out', ops.cat_out.schema))]
 
 
@@ -1209,11 +1846,19 @@ def cat(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.cat"})
     self = None
     r = parser_cat.parse(args, kwargs)
-    ov = overloads_cat[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_cat[r.idx](self, parsed)
-    return wrap_result(result, structseqs_cat[r.idx][1 if out_used else 0])
+    a = r.args
+    # cat(TensorList tensors, int64_t dim=0, *, Tensor out=None)
+    tensors = None if a[0] is None else convert(r, 0)
+    dim = a[1]
+    if dim is None:
+        dim = 0
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_cat_0(self, {'tensors': tensors, 'dim': dim, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- stack -------------------------------------------------------------------------------------
@@ -1234,9 +1879,6 @@ def dispatch_stack_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.stack(**call_kwargs)
 
-
-overloads_stack = [PythonOverload('stack(TensorList tensors, int64_t dim=0, *, Tensor out=None)', ops.stack, ops.stack_out, False, False, ['tensors', 'dim', 'out'])]
-dispatch_stack = [dispatch_stack_0]
 structseqs_stack = [(return_types.for_schema('stack', ops.stack.schema), return_types.for_schema('stack_out', ops.stack_out.schema))]
 
 
@@ -1249,11 +1891,19 @@ def stack(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.stack"})
     self = None
     r = parser_stack.parse(args, kwargs)
-    ov = overloads_stack[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_stack[r.idx](self, parsed)
-    return wrap_result(result, structseqs_stack[r.idx][1 if out_used else 0])
+    a = r.args
+    # stack(TensorList tensors, int64_t dim=0, *, Tensor out=None)
+    tensors = None if a[0] is None else convert(r, 0)
+    dim = a[1]
+    if dim is None:
+        dim = 0
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_stack_0(self, {'tensors': tensors, 'dim': dim, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- _local_scalar_dense -----------------------------------------------------------------------
@@ -1267,9 +1917,6 @@ def dispatch__local_scalar_dense_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_local_scalar_dense(Tensor input): _local_scalar_dense"""
     return at._local_scalar_dense(self=kwargs['self'])
 
-
-overloads__local_scalar_dense = [PythonOverload('_local_scalar_dense(Tensor input)', ops._local_scalar_dense, None, False, False, ['self'])]
-dispatch__local_scalar_dense = [dispatch__local_scalar_dense_0]
 structseqs__local_scalar_dense = [(return_types.for_schema('_local_scalar_dense', ops._local_scalar_dense.schema), None)]
 
 
@@ -1282,11 +1929,13 @@ def _local_scalar_dense(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch._local_scalar_dense"})
     self = None
     r = parser__local_scalar_dense.parse(args, kwargs)
-    ov = overloads__local_scalar_dense[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch__local_scalar_dense[r.idx](self, parsed)
-    return wrap_result(result, structseqs__local_scalar_dense[r.idx][1 if out_used else 0])
+    a = r.args
+    # _local_scalar_dense(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch__local_scalar_dense_0(self, {'self': self_})
+    return wrap_result(result, structseqs__local_scalar_dense[0][0])
 
 
 # ---- is_nonzero --------------------------------------------------------------------------------
@@ -1300,9 +1949,6 @@ def dispatch_is_nonzero_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """is_nonzero(Tensor input): is_nonzero"""
     return at.is_nonzero(self=kwargs['self'])
 
-
-overloads_is_nonzero = [PythonOverload('is_nonzero(Tensor input)', ops.is_nonzero, None, False, False, ['self'])]
-dispatch_is_nonzero = [dispatch_is_nonzero_0]
 structseqs_is_nonzero = [(return_types.for_schema('is_nonzero', ops.is_nonzero.schema), None)]
 
 
@@ -1315,11 +1961,13 @@ def is_nonzero(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.is_nonzero"})
     self = None
     r = parser_is_nonzero.parse(args, kwargs)
-    ov = overloads_is_nonzero[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_is_nonzero[r.idx](self, parsed)
-    return wrap_result(result, structseqs_is_nonzero[r.idx][1 if out_used else 0])
+    a = r.args
+    # is_nonzero(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_is_nonzero_0(self, {'self': self_})
+    return wrap_result(result, structseqs_is_nonzero[0][0])
 
 
 # ---- lift_fresh --------------------------------------------------------------------------------
@@ -1333,9 +1981,6 @@ def dispatch_lift_fresh_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """lift_fresh(Tensor input): lift_fresh"""
     return at.lift_fresh(self=kwargs['self'])
 
-
-overloads_lift_fresh = [PythonOverload('lift_fresh(Tensor input)', ops.lift_fresh, None, False, False, ['self'])]
-dispatch_lift_fresh = [dispatch_lift_fresh_0]
 structseqs_lift_fresh = [(return_types.for_schema('lift_fresh', ops.lift_fresh.schema), None)]
 
 
@@ -1348,11 +1993,13 @@ def lift_fresh(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.lift_fresh"})
     self = None
     r = parser_lift_fresh.parse(args, kwargs)
-    ov = overloads_lift_fresh[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_lift_fresh[r.idx](self, parsed)
-    return wrap_result(result, structseqs_lift_fresh[r.idx][1 if out_used else 0])
+    a = r.args
+    # lift_fresh(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_lift_fresh_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- detach ------------------------------------------------------------------------------------
@@ -1366,9 +2013,6 @@ def dispatch_detach_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """detach(Tensor input): detach"""
     return at.detach(self=kwargs['self'])
 
-
-overloads_detach = [PythonOverload('detach(Tensor input)', ops.detach, None, False, False, ['self'])]
-dispatch_detach = [dispatch_detach_0]
 structseqs_detach = [(return_types.for_schema('detach', ops.detach.schema), None)]
 
 
@@ -1381,11 +2025,13 @@ def detach(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.detach"})
     self = None
     r = parser_detach.parse(args, kwargs)
-    ov = overloads_detach[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_detach[r.idx](self, parsed)
-    return wrap_result(result, structseqs_detach[r.idx][1 if out_used else 0])
+    a = r.args
+    # detach(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_detach_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- detach_ -----------------------------------------------------------------------------------
@@ -1399,9 +2045,6 @@ def dispatch_detach__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """detach_(Tensor input): detach_"""
     return at.detach_(self=kwargs['self'])
 
-
-overloads_detach_ = [PythonOverload('detach_(Tensor input)', ops.detach_, None, False, False, ['self'])]
-dispatch_detach_ = [dispatch_detach__0]
 structseqs_detach_ = [(return_types.for_schema('detach_', ops.detach_.schema), None)]
 
 
@@ -1414,11 +2057,13 @@ def detach_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.detach_"})
     self = None
     r = parser_detach_.parse(args, kwargs)
-    ov = overloads_detach_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_detach_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_detach_[r.idx][1 if out_used else 0])
+    a = r.args
+    # detach_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_detach__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- resolve_conj ------------------------------------------------------------------------------
@@ -1432,9 +2077,6 @@ def dispatch_resolve_conj_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """resolve_conj(Tensor input): resolve_conj"""
     return at.resolve_conj(self=kwargs['self'])
 
-
-overloads_resolve_conj = [PythonOverload('resolve_conj(Tensor input)', ops.resolve_conj, None, False, False, ['self'])]
-dispatch_resolve_conj = [dispatch_resolve_conj_0]
 structseqs_resolve_conj = [(return_types.for_schema('resolve_conj', ops.resolve_conj.schema), None)]
 
 
@@ -1447,11 +2089,13 @@ def resolve_conj(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.resolve_conj"})
     self = None
     r = parser_resolve_conj.parse(args, kwargs)
-    ov = overloads_resolve_conj[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_resolve_conj[r.idx](self, parsed)
-    return wrap_result(result, structseqs_resolve_conj[r.idx][1 if out_used else 0])
+    a = r.args
+    # resolve_conj(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_resolve_conj_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- resolve_neg -------------------------------------------------------------------------------
@@ -1465,9 +2109,6 @@ def dispatch_resolve_neg_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """resolve_neg(Tensor input): resolve_neg"""
     return at.resolve_neg(self=kwargs['self'])
 
-
-overloads_resolve_neg = [PythonOverload('resolve_neg(Tensor input)', ops.resolve_neg, None, False, False, ['self'])]
-dispatch_resolve_neg = [dispatch_resolve_neg_0]
 structseqs_resolve_neg = [(return_types.for_schema('resolve_neg', ops.resolve_neg.schema), None)]
 
 
@@ -1480,11 +2121,13 @@ def resolve_neg(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.resolve_neg"})
     self = None
     r = parser_resolve_neg.parse(args, kwargs)
-    ov = overloads_resolve_neg[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_resolve_neg[r.idx](self, parsed)
-    return wrap_result(result, structseqs_resolve_neg[r.idx][1 if out_used else 0])
+    a = r.args
+    # resolve_neg(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_resolve_neg_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- reshape -----------------------------------------------------------------------------------
@@ -1498,9 +2141,6 @@ def dispatch_reshape_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """reshape(Tensor input, SymIntArrayRef shape): reshape"""
     return at.reshape(self=kwargs['self'], shape=kwargs['shape'])
 
-
-overloads_reshape = [PythonOverload('reshape(Tensor input, SymIntArrayRef shape)', ops.reshape, None, False, False, ['self', 'shape'])]
-dispatch_reshape = [dispatch_reshape_0]
 structseqs_reshape = [(return_types.for_schema('reshape', ops.reshape.schema), None)]
 
 
@@ -1513,11 +2153,16 @@ def reshape(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.reshape"})
     self = None
     r = parser_reshape.parse(args, kwargs)
-    ov = overloads_reshape[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_reshape[r.idx](self, parsed)
-    return wrap_result(result, structseqs_reshape[r.idx][1 if out_used else 0])
+    a = r.args
+    # reshape(Tensor input, SymIntArrayRef shape)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    shape = a[1]
+    if shape is not None:
+        shape = r.intlist(1)
+    result = dispatch_reshape_0(self, {'self': self_, 'shape': shape})
+    return THPVariable_Wrap(result)
 
 
 # ---- narrow ------------------------------------------------------------------------------------
@@ -1531,9 +2176,6 @@ def dispatch_narrow_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """narrow(Tensor input, int64_t dim, SymInt start, SymInt length): narrow"""
     return at.narrow(self=kwargs['self'], dim=kwargs['dim'], start=kwargs['start'], length=kwargs['length'])
 
-
-overloads_narrow = [PythonOverload('narrow(Tensor input, int64_t dim, SymInt start, SymInt length)', ops.narrow, None, False, False, ['self', 'dim', 'start', 'length'])]
-dispatch_narrow = [dispatch_narrow_0]
 structseqs_narrow = [(return_types.for_schema('narrow', ops.narrow.schema), None)]
 
 
@@ -1546,11 +2188,22 @@ def narrow(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.narrow"})
     self = None
     r = parser_narrow.parse(args, kwargs)
-    ov = overloads_narrow[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_narrow[r.idx](self, parsed)
-    return wrap_result(result, structseqs_narrow[r.idx][1 if out_used else 0])
+    a = r.args
+    # narrow(Tensor input, int64_t dim, SymInt start, SymInt length)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    start = a[2]
+    if start is not None and (type(start) is not int or not INT64_MIN <= start <= INT64_MAX):
+        start = int64_arg(start)
+    length = a[3]
+    if length is not None and (type(length) is not int or not INT64_MIN <= length <= INT64_MAX):
+        length = int64_arg(length)
+    result = dispatch_narrow_0(self, {'self': self_, 'dim': dim, 'start': start, 'length': length})
+    return THPVariable_Wrap(result)
 
 
 # ---- permute -----------------------------------------------------------------------------------
@@ -1564,9 +2217,6 @@ def dispatch_permute_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """permute(Tensor input, IntArrayRef dims): permute"""
     return at.permute(self=kwargs['self'], dims=kwargs['dims'])
 
-
-overloads_permute = [PythonOverload('permute(Tensor input, IntArrayRef dims)', ops.permute, None, False, False, ['self', 'dims'])]
-dispatch_permute = [dispatch_permute_0]
 structseqs_permute = [(return_types.for_schema('permute', ops.permute.schema), None)]
 
 
@@ -1579,11 +2229,16 @@ def permute(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.permute"})
     self = None
     r = parser_permute.parse(args, kwargs)
-    ov = overloads_permute[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_permute[r.idx](self, parsed)
-    return wrap_result(result, structseqs_permute[r.idx][1 if out_used else 0])
+    a = r.args
+    # permute(Tensor input, IntArrayRef dims)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dims = a[1]
+    if dims is not None:
+        dims = r.intlist(1)
+    result = dispatch_permute_0(self, {'self': self_, 'dims': dims})
+    return THPVariable_Wrap(result)
 
 
 # ---- transpose ---------------------------------------------------------------------------------
@@ -1597,9 +2252,6 @@ def dispatch_transpose_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """transpose(Tensor input, int64_t dim0, int64_t dim1): transpose.int"""
     return at.transpose(self=kwargs['self'], dim0=kwargs['dim0'], dim1=kwargs['dim1'])
 
-
-overloads_transpose = [PythonOverload('transpose(Tensor input, int64_t dim0, int64_t dim1)', ops.transpose_int, None, False, False, ['self', 'dim0', 'dim1'])]
-dispatch_transpose = [dispatch_transpose_0]
 structseqs_transpose = [(return_types.for_schema('transpose', ops.transpose_int.schema), None)]
 
 
@@ -1612,11 +2264,19 @@ def transpose(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.transpose"})
     self = None
     r = parser_transpose.parse(args, kwargs)
-    ov = overloads_transpose[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_transpose[r.idx](self, parsed)
-    return wrap_result(result, structseqs_transpose[r.idx][1 if out_used else 0])
+    a = r.args
+    # transpose(Tensor input, int64_t dim0, int64_t dim1)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim0 = a[1]
+    if dim0 is not None and (type(dim0) is not int or not INT64_MIN <= dim0 <= INT64_MAX):
+        dim0 = int64_arg(dim0)
+    dim1 = a[2]
+    if dim1 is not None and (type(dim1) is not int or not INT64_MIN <= dim1 <= INT64_MAX):
+        dim1 = int64_arg(dim1)
+    result = dispatch_transpose_0(self, {'self': self_, 'dim0': dim0, 'dim1': dim1})
+    return THPVariable_Wrap(result)
 
 
 # ---- t -----------------------------------------------------------------------------------------
@@ -1630,9 +2290,6 @@ def dispatch_t_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """t(Tensor input): t"""
     return at.t(self=kwargs['self'])
 
-
-overloads_t = [PythonOverload('t(Tensor input)', ops.t, None, False, False, ['self'])]
-dispatch_t = [dispatch_t_0]
 structseqs_t = [(return_types.for_schema('t', ops.t.schema), None)]
 
 
@@ -1645,11 +2302,13 @@ def t(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.t"})
     self = None
     r = parser_t.parse(args, kwargs)
-    ov = overloads_t[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_t[r.idx](self, parsed)
-    return wrap_result(result, structseqs_t[r.idx][1 if out_used else 0])
+    a = r.args
+    # t(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_t_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- unsqueeze ---------------------------------------------------------------------------------
@@ -1663,9 +2322,6 @@ def dispatch_unsqueeze_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """unsqueeze(Tensor input, int64_t dim): unsqueeze"""
     return at.unsqueeze(self=kwargs['self'], dim=kwargs['dim'])
 
-
-overloads_unsqueeze = [PythonOverload('unsqueeze(Tensor input, int64_t dim)', ops.unsqueeze, None, False, False, ['self', 'dim'])]
-dispatch_unsqueeze = [dispatch_unsqueeze_0]
 structseqs_unsqueeze = [(return_types.for_schema('unsqueeze', ops.unsqueeze.schema), None)]
 
 
@@ -1678,11 +2334,16 @@ def unsqueeze(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.unsqueeze"})
     self = None
     r = parser_unsqueeze.parse(args, kwargs)
-    ov = overloads_unsqueeze[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_unsqueeze[r.idx](self, parsed)
-    return wrap_result(result, structseqs_unsqueeze[r.idx][1 if out_used else 0])
+    a = r.args
+    # unsqueeze(Tensor input, int64_t dim)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_unsqueeze_0(self, {'self': self_, 'dim': dim})
+    return THPVariable_Wrap(result)
 
 
 # ---- squeeze -----------------------------------------------------------------------------------
@@ -1710,9 +2371,6 @@ def dispatch_squeeze_2(self: Any, kwargs: dict[str, Any]) -> Any:
     """squeeze(Tensor input, IntArrayRef dim): squeeze.dims"""
     return at.squeeze(self=kwargs['self'], dim=kwargs['dim'])
 
-
-overloads_squeeze = [PythonOverload('squeeze(Tensor input)', ops.squeeze, None, False, False, ['self']), PythonOverload('squeeze(Tensor input, int64_t dim)', ops.squeeze_dim, None, False, False, ['self', 'dim']), PythonOverload('squeeze(Tensor input, IntArrayRef dim)', ops.squeeze_dims, None, False, False, ['self', 'dim'])]
-dispatch_squeeze = [dispatch_squeeze_0, dispatch_squeeze_1, dispatch_squeeze_2]
 structseqs_squeeze = [(return_types.for_schema('squeeze', ops.squeeze.schema), None), (return_types.for_schema('squeeze', ops.squeeze_dim.schema), None), (return_types.for_schema('squeeze', ops.squeeze_dims.schema), None)]
 
 
@@ -1725,11 +2383,33 @@ def squeeze(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.squeeze"})
     self = None
     r = parser_squeeze.parse(args, kwargs)
-    ov = overloads_squeeze[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_squeeze[r.idx](self, parsed)
-    return wrap_result(result, structseqs_squeeze[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # squeeze(Tensor input)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        result = dispatch_squeeze_0(self, {'self': self_})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # squeeze(Tensor input, int64_t dim)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        dim = a[1]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        result = dispatch_squeeze_1(self, {'self': self_, 'dim': dim})
+        return THPVariable_Wrap(result)
+    # squeeze(Tensor input, IntArrayRef dim)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None:
+        dim = r.intlist(1)
+    result = dispatch_squeeze_2(self, {'self': self_, 'dim': dim})
+    return THPVariable_Wrap(result)
 
 
 # ---- flatten -----------------------------------------------------------------------------------
@@ -1749,9 +2429,6 @@ def dispatch_flatten_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['end_dim'] = kwargs['end_dim']
     return at.flatten(**call_kwargs)
 
-
-overloads_flatten = [PythonOverload('flatten(Tensor input, int64_t start_dim=0, int64_t end_dim=-1)', ops.flatten_using_ints, None, False, False, ['self', 'start_dim', 'end_dim'])]
-dispatch_flatten = [dispatch_flatten_0]
 structseqs_flatten = [(return_types.for_schema('flatten', ops.flatten_using_ints.schema), None)]
 
 
@@ -1764,11 +2441,23 @@ def flatten(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.flatten"})
     self = None
     r = parser_flatten.parse(args, kwargs)
-    ov = overloads_flatten[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_flatten[r.idx](self, parsed)
-    return wrap_result(result, structseqs_flatten[r.idx][1 if out_used else 0])
+    a = r.args
+    # flatten(Tensor input, int64_t start_dim=0, int64_t end_dim=-1)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    start_dim = a[1]
+    if start_dim is None:
+        start_dim = 0
+    elif start_dim is not None and (type(start_dim) is not int or not INT64_MIN <= start_dim <= INT64_MAX):
+        start_dim = int64_arg(start_dim)
+    end_dim = a[2]
+    if end_dim is None:
+        end_dim = -1
+    elif end_dim is not None and (type(end_dim) is not int or not INT64_MIN <= end_dim <= INT64_MAX):
+        end_dim = int64_arg(end_dim)
+    result = dispatch_flatten_0(self, {'self': self_, 'start_dim': start_dim, 'end_dim': end_dim})
+    return THPVariable_Wrap(result)
 
 
 # ---- unflatten ---------------------------------------------------------------------------------
@@ -1782,9 +2471,6 @@ def dispatch_unflatten_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """unflatten(Tensor input, int64_t dim, SymIntArrayRef sizes): unflatten.int"""
     return at.unflatten(self=kwargs['self'], dim=kwargs['dim'], sizes=kwargs['sizes'])
 
-
-overloads_unflatten = [PythonOverload('unflatten(Tensor input, int64_t dim, SymIntArrayRef sizes)', ops.unflatten_int, None, False, False, ['self', 'dim', 'sizes'])]
-dispatch_unflatten = [dispatch_unflatten_0]
 structseqs_unflatten = [(return_types.for_schema('unflatten', ops.unflatten_int.schema), None)]
 
 
@@ -1797,11 +2483,19 @@ def unflatten(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.unflatten"})
     self = None
     r = parser_unflatten.parse(args, kwargs)
-    ov = overloads_unflatten[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_unflatten[r.idx](self, parsed)
-    return wrap_result(result, structseqs_unflatten[r.idx][1 if out_used else 0])
+    a = r.args
+    # unflatten(Tensor input, int64_t dim, SymIntArrayRef sizes)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    sizes = a[2]
+    if sizes is not None:
+        sizes = r.intlist(2)
+    result = dispatch_unflatten_0(self, {'self': self_, 'dim': dim, 'sizes': sizes})
+    return THPVariable_Wrap(result)
 
 
 # ---- diagonal ----------------------------------------------------------------------------------
@@ -1823,9 +2517,6 @@ def dispatch_diagonal_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim2'] = kwargs['dim2']
     return at.diagonal(**call_kwargs)
 
-
-overloads_diagonal = [PythonOverload('diagonal(Tensor input, int64_t offset=0, int64_t dim1=0, int64_t dim2=1)', ops.diagonal, None, False, False, ['self', 'offset', 'dim1', 'dim2'])]
-dispatch_diagonal = [dispatch_diagonal_0]
 structseqs_diagonal = [(return_types.for_schema('diagonal', ops.diagonal.schema), None)]
 
 
@@ -1838,11 +2529,28 @@ def diagonal(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.diagonal"})
     self = None
     r = parser_diagonal.parse(args, kwargs)
-    ov = overloads_diagonal[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_diagonal[r.idx](self, parsed)
-    return wrap_result(result, structseqs_diagonal[r.idx][1 if out_used else 0])
+    a = r.args
+    # diagonal(Tensor input, int64_t offset=0, int64_t dim1=0, int64_t dim2=1)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    offset = a[1]
+    if offset is None:
+        offset = 0
+    elif offset is not None and (type(offset) is not int or not INT64_MIN <= offset <= INT64_MAX):
+        offset = int64_arg(offset)
+    dim1 = a[2]
+    if dim1 is None:
+        dim1 = 0
+    elif dim1 is not None and (type(dim1) is not int or not INT64_MIN <= dim1 <= INT64_MAX):
+        dim1 = int64_arg(dim1)
+    dim2 = a[3]
+    if dim2 is None:
+        dim2 = 1
+    elif dim2 is not None and (type(dim2) is not int or not INT64_MIN <= dim2 <= INT64_MAX):
+        dim2 = int64_arg(dim2)
+    result = dispatch_diagonal_0(self, {'self': self_, 'offset': offset, 'dim1': dim1, 'dim2': dim2})
+    return THPVariable_Wrap(result)
 
 
 # ---- split -------------------------------------------------------------------------------------
@@ -1861,9 +2569,6 @@ def dispatch_split_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.split(**call_kwargs)
 
-
-overloads_split = [PythonOverload('split(Tensor input, SymInt split_size, int64_t dim=0)', ops.split_Tensor, None, False, False, ['self', 'split_size', 'dim'])]
-dispatch_split = [dispatch_split_0]
 structseqs_split = [(return_types.for_schema('split', ops.split_Tensor.schema), None)]
 
 
@@ -1876,11 +2581,21 @@ def split(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.split"})
     self = None
     r = parser_split.parse(args, kwargs)
-    ov = overloads_split[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_split[r.idx](self, parsed)
-    return wrap_result(result, structseqs_split[r.idx][1 if out_used else 0])
+    a = r.args
+    # split(Tensor input, SymInt split_size, int64_t dim=0)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    split_size = a[1]
+    if split_size is not None and (type(split_size) is not int or not INT64_MIN <= split_size <= INT64_MAX):
+        split_size = int64_arg(split_size)
+    dim = a[2]
+    if dim is None:
+        dim = 0
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_split_0(self, {'self': self_, 'split_size': split_size, 'dim': dim})
+    return wrap_result(result, structseqs_split[0][0])
 
 
 # ---- split_with_sizes --------------------------------------------------------------------------
@@ -1899,9 +2614,6 @@ def dispatch_split_with_sizes_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.split_with_sizes(**call_kwargs)
 
-
-overloads_split_with_sizes = [PythonOverload('split_with_sizes(Tensor input, SymIntArrayRef split_sizes, int64_t dim=0)', ops.split_with_sizes, None, False, False, ['self', 'split_sizes', 'dim'])]
-dispatch_split_with_sizes = [dispatch_split_with_sizes_0]
 structseqs_split_with_sizes = [(return_types.for_schema('split_with_sizes', ops.split_with_sizes.schema), None)]
 
 
@@ -1914,11 +2626,21 @@ def split_with_sizes(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.split_with_sizes"})
     self = None
     r = parser_split_with_sizes.parse(args, kwargs)
-    ov = overloads_split_with_sizes[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_split_with_sizes[r.idx](self, parsed)
-    return wrap_result(result, structseqs_split_with_sizes[r.idx][1 if out_used else 0])
+    a = r.args
+    # split_with_sizes(Tensor input, SymIntArrayRef split_sizes, int64_t dim=0)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    split_sizes = a[1]
+    if split_sizes is not None:
+        split_sizes = r.intlist(1)
+    dim = a[2]
+    if dim is None:
+        dim = 0
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_split_with_sizes_0(self, {'self': self_, 'split_sizes': split_sizes, 'dim': dim})
+    return wrap_result(result, structseqs_split_with_sizes[0][0])
 
 
 # ---- chunk -------------------------------------------------------------------------------------
@@ -1937,9 +2659,6 @@ def dispatch_chunk_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.chunk(**call_kwargs)
 
-
-overloads_chunk = [PythonOverload('chunk(Tensor input, int64_t chunks, int64_t dim=0)', ops.chunk, None, False, False, ['self', 'chunks', 'dim'])]
-dispatch_chunk = [dispatch_chunk_0]
 structseqs_chunk = [(return_types.for_schema('chunk', ops.chunk.schema), None)]
 
 
@@ -1952,11 +2671,21 @@ def chunk(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.chunk"})
     self = None
     r = parser_chunk.parse(args, kwargs)
-    ov = overloads_chunk[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_chunk[r.idx](self, parsed)
-    return wrap_result(result, structseqs_chunk[r.idx][1 if out_used else 0])
+    a = r.args
+    # chunk(Tensor input, int64_t chunks, int64_t dim=0)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    chunks = a[1]
+    if chunks is not None and (type(chunks) is not int or not INT64_MIN <= chunks <= INT64_MAX):
+        chunks = int64_arg(chunks)
+    dim = a[2]
+    if dim is None:
+        dim = 0
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_chunk_0(self, {'self': self_, 'chunks': chunks, 'dim': dim})
+    return wrap_result(result, structseqs_chunk[0][0])
 
 
 # ---- unbind ------------------------------------------------------------------------------------
@@ -1974,9 +2703,6 @@ def dispatch_unbind_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.unbind(**call_kwargs)
 
-
-overloads_unbind = [PythonOverload('unbind(Tensor input, int64_t dim=0)', ops.unbind_int, None, False, False, ['self', 'dim'])]
-dispatch_unbind = [dispatch_unbind_0]
 structseqs_unbind = [(return_types.for_schema('unbind', ops.unbind_int.schema), None)]
 
 
@@ -1989,11 +2715,18 @@ def unbind(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.unbind"})
     self = None
     r = parser_unbind.parse(args, kwargs)
-    ov = overloads_unbind[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_unbind[r.idx](self, parsed)
-    return wrap_result(result, structseqs_unbind[r.idx][1 if out_used else 0])
+    a = r.args
+    # unbind(Tensor input, int64_t dim=0)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is None:
+        dim = 0
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_unbind_0(self, {'self': self_, 'dim': dim})
+    return wrap_result(result, structseqs_unbind[0][0])
 
 
 # ---- clone -------------------------------------------------------------------------------------
@@ -2007,9 +2740,6 @@ def dispatch_clone_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """clone(Tensor input, *, MemoryFormat? memory_format=None): clone"""
     return at.clone(self=kwargs['self'], memory_format=kwargs['memory_format'])
 
-
-overloads_clone = [PythonOverload('clone(Tensor input, *, MemoryFormat? memory_format=None)', ops.clone, None, False, False, ['self', 'memory_format'])]
-dispatch_clone = [dispatch_clone_0]
 structseqs_clone = [(return_types.for_schema('clone', ops.clone.schema), None)]
 
 
@@ -2022,11 +2752,14 @@ def clone(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.clone"})
     self = None
     r = parser_clone.parse(args, kwargs)
-    ov = overloads_clone[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_clone[r.idx](self, parsed)
-    return wrap_result(result, structseqs_clone[r.idx][1 if out_used else 0])
+    a = r.args
+    # clone(Tensor input, *, MemoryFormat? memory_format=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    memory_format = None if a[1] is None else convert(r, 1)
+    result = dispatch_clone_0(self, {'self': self_, 'memory_format': memory_format})
+    return THPVariable_Wrap(result)
 
 
 # ---- sub ---------------------------------------------------------------------------------------
@@ -2048,9 +2781,6 @@ def dispatch_sub_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return at.sub(**call_kwargs)
 
-
-overloads_sub = [PythonOverload('sub(Tensor input, Tensor other, *, Scalar alpha=1, Tensor out=None)', ops.sub_Tensor, ops.sub_out, False, False, ['self', 'other', 'alpha', 'out'])]
-dispatch_sub = [dispatch_sub_0]
 structseqs_sub = [(return_types.for_schema('sub', ops.sub_Tensor.schema), return_types.for_schema('sub_out', ops.sub_out.schema))]
 
 
@@ -2063,11 +2793,30 @@ def sub(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.sub"})
     self = None
     r = parser_sub.parse(args, kwargs)
-    ov = overloads_sub[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sub[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sub[r.idx][1 if out_used else 0])
+    a = r.args
+    # sub(Tensor input, Tensor other, *, Scalar alpha=1, Tensor out=None)
+    self_ = a[0]
+    if isinstance(self_, TensorBase):
+        self_ = self_.cdata
+    elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
+        self_ = wrapped_scalar_tensor(self_)
+    other = a[1]
+    if isinstance(other, TensorBase):
+        other = other.cdata
+    elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+        other = wrapped_scalar_tensor(other)
+    alpha = a[2]
+    if alpha is None:
+        alpha = 1
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    out = a[3]
+    if isinstance(out, TensorBase):
+        out = out.cdata
+    elif out is not None:  # a number where a Tensor is allowed (add(x, 2))
+        out = wrapped_scalar_tensor(out)
+    result = dispatch_sub_0(self, {'self': self_, 'other': other, 'alpha': alpha, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- rsub --------------------------------------------------------------------------------------
@@ -2098,9 +2847,6 @@ def dispatch_rsub_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return at.rsub(**call_kwargs)
 
-
-overloads_rsub = [PythonOverload('rsub(Tensor input, Tensor other, *, Scalar alpha=1)', ops.rsub_Tensor, None, False, False, ['self', 'other', 'alpha']), PythonOverload('rsub(Tensor input, Scalar other, Scalar alpha=1)', ops.rsub_Scalar, None, False, False, ['self', 'other', 'alpha'])]
-dispatch_rsub = [dispatch_rsub_0, dispatch_rsub_1]
 structseqs_rsub = [(return_types.for_schema('rsub', ops.rsub_Tensor.schema), None), (return_types.for_schema('rsub', ops.rsub_Scalar.schema), None)]
 
 
@@ -2113,11 +2859,36 @@ def rsub(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.rsub"})
     self = None
     r = parser_rsub.parse(args, kwargs)
-    ov = overloads_rsub[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_rsub[r.idx](self, parsed)
-    return wrap_result(result, structseqs_rsub[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # rsub(Tensor input, Tensor other, *, Scalar alpha=1)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        alpha = a[2]
+        if alpha is None:
+            alpha = 1
+        elif type(alpha) is not float:
+            alpha = scalar_arg(alpha)
+        result = dispatch_rsub_0(self, {'self': self_, 'other': other, 'alpha': alpha})
+        return THPVariable_Wrap(result)
+    # rsub(Tensor input, Scalar other, Scalar alpha=1)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    alpha = a[2]
+    if alpha is None:
+        alpha = 1
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    result = dispatch_rsub_1(self, {'self': self_, 'other': other, 'alpha': alpha})
+    return THPVariable_Wrap(result)
 
 
 # ---- mul ---------------------------------------------------------------------------------------
@@ -2134,9 +2905,6 @@ def dispatch_mul_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.mul_out, 'mul', False, self, kwargs, out)
     return at.mul(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_mul = [PythonOverload('mul(Tensor input, Tensor other, *, Tensor out=None)', ops.mul_Tensor, ops.mul_out, False, False, ['self', 'other', 'out'])]
-dispatch_mul = [dispatch_mul_0]
 structseqs_mul = [(return_types.for_schema('mul', ops.mul_Tensor.schema), return_types.for_schema('mul_out', ops.mul_out.schema))]
 
 
@@ -2149,11 +2917,25 @@ def mul(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.mul"})
     self = None
     r = parser_mul.parse(args, kwargs)
-    ov = overloads_mul[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_mul[r.idx](self, parsed)
-    return wrap_result(result, structseqs_mul[r.idx][1 if out_used else 0])
+    a = r.args
+    # mul(Tensor input, Tensor other, *, Tensor out=None)
+    self_ = a[0]
+    if isinstance(self_, TensorBase):
+        self_ = self_.cdata
+    elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
+        self_ = wrapped_scalar_tensor(self_)
+    other = a[1]
+    if isinstance(other, TensorBase):
+        other = other.cdata
+    elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+        other = wrapped_scalar_tensor(other)
+    out = a[2]
+    if isinstance(out, TensorBase):
+        out = out.cdata
+    elif out is not None:  # a number where a Tensor is allowed (add(x, 2))
+        out = wrapped_scalar_tensor(out)
+    result = dispatch_mul_0(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- div ---------------------------------------------------------------------------------------
@@ -2187,9 +2969,6 @@ def dispatch_div_2(self: Any, kwargs: dict[str, Any]) -> Any:
     """div(Tensor input, Scalar other, *, str? rounding_mode): div.Scalar_mode"""
     return at.div(self=kwargs['self'], other=kwargs['other'], rounding_mode=kwargs['rounding_mode'])
 
-
-overloads_div = [PythonOverload('div(Tensor input, Tensor other, *, Tensor out=None)', ops.div_Tensor, ops.div_out, False, False, ['self', 'other', 'out']), PythonOverload('div(Tensor input, Tensor other, *, str? rounding_mode, Tensor out=None)', ops.div_Tensor_mode, ops.div_out_mode, False, False, ['self', 'other', 'rounding_mode', 'out']), PythonOverload('div(Tensor input, Scalar other, *, str? rounding_mode)', ops.div_Scalar_mode, None, False, False, ['self', 'other', 'rounding_mode'])]
-dispatch_div = [dispatch_div_0, dispatch_div_1, dispatch_div_2]
 structseqs_div = [(return_types.for_schema('div', ops.div_Tensor.schema), return_types.for_schema('div_out', ops.div_out.schema)), (return_types.for_schema('div', ops.div_Tensor_mode.schema), return_types.for_schema('div_out', ops.div_out_mode.schema)), (return_types.for_schema('div', ops.div_Scalar_mode.schema), None)]
 
 
@@ -2202,11 +2981,58 @@ def div(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.div"})
     self = None
     r = parser_div.parse(args, kwargs)
-    ov = overloads_div[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_div[r.idx](self, parsed)
-    return wrap_result(result, structseqs_div[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # div(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if isinstance(self_, TensorBase):
+            self_ = self_.cdata
+        elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
+            self_ = wrapped_scalar_tensor(self_)
+        other = a[1]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        out = a[2]
+        if isinstance(out, TensorBase):
+            out = out.cdata
+        elif out is not None:  # a number where a Tensor is allowed (add(x, 2))
+            out = wrapped_scalar_tensor(out)
+        result = dispatch_div_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # div(Tensor input, Tensor other, *, str? rounding_mode, Tensor out=None)
+        self_ = a[0]
+        if isinstance(self_, TensorBase):
+            self_ = self_.cdata
+        elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
+            self_ = wrapped_scalar_tensor(self_)
+        other = a[1]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        rounding_mode = a[2]
+        out = a[3]
+        if isinstance(out, TensorBase):
+            out = out.cdata
+        elif out is not None:  # a number where a Tensor is allowed (add(x, 2))
+            out = wrapped_scalar_tensor(out)
+        result = dispatch_div_1(self, {'self': self_, 'other': other, 'rounding_mode': rounding_mode, 'out': out})
+        return THPVariable_Wrap(result)
+    # div(Tensor input, Scalar other, *, str? rounding_mode)
+    self_ = a[0]
+    if isinstance(self_, TensorBase):
+        self_ = self_.cdata
+    elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
+        self_ = wrapped_scalar_tensor(self_)
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    rounding_mode = a[2]
+    result = dispatch_div_2(self, {'self': self_, 'other': other, 'rounding_mode': rounding_mode})
+    return THPVariable_Wrap(result)
 
 
 # ---- true_divide -------------------------------------------------------------------------------
@@ -2220,9 +3046,6 @@ def dispatch_true_divide_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """true_divide(Tensor input, Tensor other): true_divide.Tensor"""
     return at.true_divide(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_true_divide = [PythonOverload('true_divide(Tensor input, Tensor other)', ops.true_divide_Tensor, None, False, False, ['self', 'other'])]
-dispatch_true_divide = [dispatch_true_divide_0]
 structseqs_true_divide = [(return_types.for_schema('true_divide', ops.true_divide_Tensor.schema), None)]
 
 
@@ -2235,11 +3058,20 @@ def true_divide(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.true_divide"})
     self = None
     r = parser_true_divide.parse(args, kwargs)
-    ov = overloads_true_divide[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_true_divide[r.idx](self, parsed)
-    return wrap_result(result, structseqs_true_divide[r.idx][1 if out_used else 0])
+    a = r.args
+    # true_divide(Tensor input, Tensor other)
+    self_ = a[0]
+    if isinstance(self_, TensorBase):
+        self_ = self_.cdata
+    elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
+        self_ = wrapped_scalar_tensor(self_)
+    other = a[1]
+    if isinstance(other, TensorBase):
+        other = other.cdata
+    elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+        other = wrapped_scalar_tensor(other)
+    result = dispatch_true_divide_0(self, {'self': self_, 'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- floor_divide ------------------------------------------------------------------------------
@@ -2263,9 +3095,6 @@ def dispatch_floor_divide_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """floor_divide(Tensor input, Scalar other): floor_divide.Scalar"""
     return at.floor_divide(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_floor_divide = [PythonOverload('floor_divide(Tensor input, Tensor other, *, Tensor out=None)', ops.floor_divide, ops.floor_divide_out, False, False, ['self', 'other', 'out']), PythonOverload('floor_divide(Tensor input, Scalar other)', ops.floor_divide_Scalar, None, False, False, ['self', 'other'])]
-dispatch_floor_divide = [dispatch_floor_divide_0, dispatch_floor_divide_1]
 structseqs_floor_divide = [(return_types.for_schema('floor_divide', ops.floor_divide.schema), return_types.for_schema('floor_divide_out', ops.floor_divide_out.schema)), (return_types.for_schema('floor_divide', ops.floor_divide_Scalar.schema), None)]
 
 
@@ -2278,11 +3107,37 @@ def floor_divide(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.floor_divide"})
     self = None
     r = parser_floor_divide.parse(args, kwargs)
-    ov = overloads_floor_divide[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_floor_divide[r.idx](self, parsed)
-    return wrap_result(result, structseqs_floor_divide[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # floor_divide(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if isinstance(self_, TensorBase):
+            self_ = self_.cdata
+        elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
+            self_ = wrapped_scalar_tensor(self_)
+        other = a[1]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        out = a[2]
+        if isinstance(out, TensorBase):
+            out = out.cdata
+        elif out is not None:  # a number where a Tensor is allowed (add(x, 2))
+            out = wrapped_scalar_tensor(out)
+        result = dispatch_floor_divide_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    # floor_divide(Tensor input, Scalar other)
+    self_ = a[0]
+    if isinstance(self_, TensorBase):
+        self_ = self_.cdata
+    elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
+        self_ = wrapped_scalar_tensor(self_)
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_floor_divide_1(self, {'self': self_, 'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- remainder ---------------------------------------------------------------------------------
@@ -2316,9 +3171,6 @@ def dispatch_remainder_2(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.remainder_Scalar_out, 'remainder', False, self, kwargs, out)
     return at.remainder(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_remainder = [PythonOverload('remainder(Tensor input, Tensor other, *, Tensor out=None)', ops.remainder_Tensor, ops.remainder_Tensor_out, False, False, ['self', 'other', 'out']), PythonOverload('remainder(Scalar self, Tensor other)', ops.remainder_Scalar_Tensor, None, False, False, ['self', 'other']), PythonOverload('remainder(Tensor input, Scalar other, *, Tensor out=None)', ops.remainder_Scalar, ops.remainder_Scalar_out, False, False, ['self', 'other', 'out'])]
-dispatch_remainder = [dispatch_remainder_0, dispatch_remainder_1, dispatch_remainder_2]
 structseqs_remainder = [(return_types.for_schema('remainder', ops.remainder_Tensor.schema), return_types.for_schema('remainder_out', ops.remainder_Tensor_out.schema)), (return_types.for_schema('remainder', ops.remainder_Scalar_Tensor.schema), None), (return_types.for_schema('remainder', ops.remainder_Scalar.schema), return_types.for_schema('remainder_out', ops.remainder_Scalar_out.schema))]
 
 
@@ -2331,11 +3183,42 @@ def remainder(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.remainder"})
     self = None
     r = parser_remainder.parse(args, kwargs)
-    ov = overloads_remainder[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_remainder[r.idx](self, parsed)
-    return wrap_result(result, structseqs_remainder[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # remainder(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_remainder_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # remainder(Scalar self, Tensor other)
+        self_ = a[0]
+        if self_ is not None and type(self_) is not float:
+            self_ = scalar_arg(self_)
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_remainder_1(self, {'self': self_, 'other': other})
+        return THPVariable_Wrap(result)
+    # remainder(Tensor input, Scalar other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_remainder_2(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- maximum -----------------------------------------------------------------------------------
@@ -2352,9 +3235,6 @@ def dispatch_maximum_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.maximum_out, 'maximum', False, self, kwargs, out)
     return at.maximum(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_maximum = [PythonOverload('maximum(Tensor input, Tensor other, *, Tensor out=None)', ops.maximum, ops.maximum_out, False, False, ['self', 'other', 'out'])]
-dispatch_maximum = [dispatch_maximum_0]
 structseqs_maximum = [(return_types.for_schema('maximum', ops.maximum.schema), return_types.for_schema('maximum_out', ops.maximum_out.schema))]
 
 
@@ -2367,11 +3247,19 @@ def maximum(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.maximum"})
     self = None
     r = parser_maximum.parse(args, kwargs)
-    ov = overloads_maximum[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_maximum[r.idx](self, parsed)
-    return wrap_result(result, structseqs_maximum[r.idx][1 if out_used else 0])
+    a = r.args
+    # maximum(Tensor input, Tensor other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_maximum_0(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- minimum -----------------------------------------------------------------------------------
@@ -2388,9 +3276,6 @@ def dispatch_minimum_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.minimum_out, 'minimum', False, self, kwargs, out)
     return at.minimum(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_minimum = [PythonOverload('minimum(Tensor input, Tensor other, *, Tensor out=None)', ops.minimum, ops.minimum_out, False, False, ['self', 'other', 'out'])]
-dispatch_minimum = [dispatch_minimum_0]
 structseqs_minimum = [(return_types.for_schema('minimum', ops.minimum.schema), return_types.for_schema('minimum_out', ops.minimum_out.schema))]
 
 
@@ -2403,11 +3288,19 @@ def minimum(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.minimum"})
     self = None
     r = parser_minimum.parse(args, kwargs)
-    ov = overloads_minimum[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_minimum[r.idx](self, parsed)
-    return wrap_result(result, structseqs_minimum[r.idx][1 if out_used else 0])
+    a = r.args
+    # minimum(Tensor input, Tensor other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_minimum_0(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- max ---------------------------------------------------------------------------------------
@@ -2449,9 +3342,6 @@ def dispatch_max_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return at.max(**call_kwargs)
 
-
-overloads_max = [PythonOverload('max(Tensor input, *, Tensor out=None)', ops.max, ops.max_unary_out, False, False, ['self', 'out']), PythonOverload('max(Tensor input, Tensor other, *, Tensor out=None)', ops.max_other, ops.max_out, False, False, ['self', 'other', 'out']), PythonOverload('max(Tensor input, int64_t dim, bool keepdim=False, *, TensorList[2] out=None)', ops.max_dim, ops.max_dim_max, False, False, ['self', 'dim', 'keepdim', 'out'])]
-dispatch_max = [dispatch_max_0, dispatch_max_1, dispatch_max_2]
 structseqs_max = [(return_types.for_schema('max', ops.max.schema), return_types.for_schema('max_out', ops.max_unary_out.schema)), (return_types.for_schema('max', ops.max_other.schema), return_types.for_schema('max_out', ops.max_out.schema)), (return_types.for_schema('max', ops.max_dim.schema), return_types.for_schema('max_out', ops.max_dim_max.schema))]
 
 
@@ -2464,11 +3354,43 @@ def max(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.max"})
     self = None
     r = parser_max.parse(args, kwargs)
-    ov = overloads_max[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_max[r.idx](self, parsed)
-    return wrap_result(result, structseqs_max[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # max(Tensor input, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        out = a[1]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_max_0(self, {'self': self_, 'out': out})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # max(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_max_1(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    # max(Tensor input, int64_t dim, bool keepdim=False, *, TensorList[2] out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    out = None if a[3] is None else convert(r, 3)
+    result = dispatch_max_2(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'out': out})
+    return wrap_result(result, structseqs_max[2][0 if out is None else 1])
 
 
 # ---- min ---------------------------------------------------------------------------------------
@@ -2510,9 +3432,6 @@ def dispatch_min_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return at.min(**call_kwargs)
 
-
-overloads_min = [PythonOverload('min(Tensor input, *, Tensor out=None)', ops.min, ops.min_unary_out, False, False, ['self', 'out']), PythonOverload('min(Tensor input, Tensor other, *, Tensor out=None)', ops.min_other, ops.min_out, False, False, ['self', 'other', 'out']), PythonOverload('min(Tensor input, int64_t dim, bool keepdim=False, *, TensorList[2] out=None)', ops.min_dim, ops.min_dim_min, False, False, ['self', 'dim', 'keepdim', 'out'])]
-dispatch_min = [dispatch_min_0, dispatch_min_1, dispatch_min_2]
 structseqs_min = [(return_types.for_schema('min', ops.min.schema), return_types.for_schema('min_out', ops.min_unary_out.schema)), (return_types.for_schema('min', ops.min_other.schema), return_types.for_schema('min_out', ops.min_out.schema)), (return_types.for_schema('min', ops.min_dim.schema), return_types.for_schema('min_out', ops.min_dim_min.schema))]
 
 
@@ -2525,11 +3444,43 @@ def min(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.min"})
     self = None
     r = parser_min.parse(args, kwargs)
-    ov = overloads_min[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_min[r.idx](self, parsed)
-    return wrap_result(result, structseqs_min[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # min(Tensor input, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        out = a[1]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_min_0(self, {'self': self_, 'out': out})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # min(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_min_1(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    # min(Tensor input, int64_t dim, bool keepdim=False, *, TensorList[2] out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    out = None if a[3] is None else convert(r, 3)
+    result = dispatch_min_2(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'out': out})
+    return wrap_result(result, structseqs_min[2][0 if out is None else 1])
 
 
 # ---- eq ----------------------------------------------------------------------------------------
@@ -2556,9 +3507,6 @@ def dispatch_eq_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.eq_Scalar_out, 'eq', False, self, kwargs, out)
     return at.eq(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_eq = [PythonOverload('eq(Tensor input, Tensor other, *, Tensor out=None)', ops.eq_Tensor, ops.eq_Tensor_out, False, False, ['self', 'other', 'out']), PythonOverload('eq(Tensor input, Scalar other, *, Tensor out=None)', ops.eq_Scalar, ops.eq_Scalar_out, False, False, ['self', 'other', 'out'])]
-dispatch_eq = [dispatch_eq_0, dispatch_eq_1]
 structseqs_eq = [(return_types.for_schema('eq', ops.eq_Tensor.schema), return_types.for_schema('eq_out', ops.eq_Tensor_out.schema)), (return_types.for_schema('eq', ops.eq_Scalar.schema), return_types.for_schema('eq_out', ops.eq_Scalar_out.schema))]
 
 
@@ -2571,11 +3519,32 @@ def eq(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.eq"})
     self = None
     r = parser_eq.parse(args, kwargs)
-    ov = overloads_eq[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_eq[r.idx](self, parsed)
-    return wrap_result(result, structseqs_eq[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # eq(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_eq_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    # eq(Tensor input, Scalar other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_eq_1(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- ne ----------------------------------------------------------------------------------------
@@ -2602,9 +3571,6 @@ def dispatch_ne_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.ne_Scalar_out, 'ne', False, self, kwargs, out)
     return at.ne(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_ne = [PythonOverload('ne(Tensor input, Tensor other, *, Tensor out=None)', ops.ne_Tensor, ops.ne_Tensor_out, False, False, ['self', 'other', 'out']), PythonOverload('ne(Tensor input, Scalar other, *, Tensor out=None)', ops.ne_Scalar, ops.ne_Scalar_out, False, False, ['self', 'other', 'out'])]
-dispatch_ne = [dispatch_ne_0, dispatch_ne_1]
 structseqs_ne = [(return_types.for_schema('ne', ops.ne_Tensor.schema), return_types.for_schema('ne_out', ops.ne_Tensor_out.schema)), (return_types.for_schema('ne', ops.ne_Scalar.schema), return_types.for_schema('ne_out', ops.ne_Scalar_out.schema))]
 
 
@@ -2617,11 +3583,32 @@ def ne(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.ne"})
     self = None
     r = parser_ne.parse(args, kwargs)
-    ov = overloads_ne[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_ne[r.idx](self, parsed)
-    return wrap_result(result, structseqs_ne[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # ne(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_ne_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    # ne(Tensor input, Scalar other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_ne_1(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- lt ----------------------------------------------------------------------------------------
@@ -2648,9 +3635,6 @@ def dispatch_lt_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.lt_Scalar_out, 'lt', False, self, kwargs, out)
     return at.lt(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_lt = [PythonOverload('lt(Tensor input, Tensor other, *, Tensor out=None)', ops.lt_Tensor, ops.lt_Tensor_out, False, False, ['self', 'other', 'out']), PythonOverload('lt(Tensor input, Scalar other, *, Tensor out=None)', ops.lt_Scalar, ops.lt_Scalar_out, False, False, ['self', 'other', 'out'])]
-dispatch_lt = [dispatch_lt_0, dispatch_lt_1]
 structseqs_lt = [(return_types.for_schema('lt', ops.lt_Tensor.schema), return_types.for_schema('lt_out', ops.lt_Tensor_out.schema)), (return_types.for_schema('lt', ops.lt_Scalar.schema), return_types.for_schema('lt_out', ops.lt_Scalar_out.schema))]
 
 
@@ -2663,11 +3647,32 @@ def lt(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.lt"})
     self = None
     r = parser_lt.parse(args, kwargs)
-    ov = overloads_lt[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_lt[r.idx](self, parsed)
-    return wrap_result(result, structseqs_lt[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # lt(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_lt_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    # lt(Tensor input, Scalar other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_lt_1(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- le ----------------------------------------------------------------------------------------
@@ -2694,9 +3699,6 @@ def dispatch_le_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.le_Scalar_out, 'le', False, self, kwargs, out)
     return at.le(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_le = [PythonOverload('le(Tensor input, Tensor other, *, Tensor out=None)', ops.le_Tensor, ops.le_Tensor_out, False, False, ['self', 'other', 'out']), PythonOverload('le(Tensor input, Scalar other, *, Tensor out=None)', ops.le_Scalar, ops.le_Scalar_out, False, False, ['self', 'other', 'out'])]
-dispatch_le = [dispatch_le_0, dispatch_le_1]
 structseqs_le = [(return_types.for_schema('le', ops.le_Tensor.schema), return_types.for_schema('le_out', ops.le_Tensor_out.schema)), (return_types.for_schema('le', ops.le_Scalar.schema), return_types.for_schema('le_out', ops.le_Scalar_out.schema))]
 
 
@@ -2709,11 +3711,32 @@ def le(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.le"})
     self = None
     r = parser_le.parse(args, kwargs)
-    ov = overloads_le[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_le[r.idx](self, parsed)
-    return wrap_result(result, structseqs_le[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # le(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_le_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    # le(Tensor input, Scalar other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_le_1(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- gt ----------------------------------------------------------------------------------------
@@ -2740,9 +3763,6 @@ def dispatch_gt_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.gt_Scalar_out, 'gt', False, self, kwargs, out)
     return at.gt(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_gt = [PythonOverload('gt(Tensor input, Tensor other, *, Tensor out=None)', ops.gt_Tensor, ops.gt_Tensor_out, False, False, ['self', 'other', 'out']), PythonOverload('gt(Tensor input, Scalar other, *, Tensor out=None)', ops.gt_Scalar, ops.gt_Scalar_out, False, False, ['self', 'other', 'out'])]
-dispatch_gt = [dispatch_gt_0, dispatch_gt_1]
 structseqs_gt = [(return_types.for_schema('gt', ops.gt_Tensor.schema), return_types.for_schema('gt_out', ops.gt_Tensor_out.schema)), (return_types.for_schema('gt', ops.gt_Scalar.schema), return_types.for_schema('gt_out', ops.gt_Scalar_out.schema))]
 
 
@@ -2755,11 +3775,32 @@ def gt(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.gt"})
     self = None
     r = parser_gt.parse(args, kwargs)
-    ov = overloads_gt[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_gt[r.idx](self, parsed)
-    return wrap_result(result, structseqs_gt[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # gt(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_gt_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    # gt(Tensor input, Scalar other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_gt_1(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- ge ----------------------------------------------------------------------------------------
@@ -2786,9 +3827,6 @@ def dispatch_ge_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.ge_Scalar_out, 'ge', False, self, kwargs, out)
     return at.ge(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_ge = [PythonOverload('ge(Tensor input, Tensor other, *, Tensor out=None)', ops.ge_Tensor, ops.ge_Tensor_out, False, False, ['self', 'other', 'out']), PythonOverload('ge(Tensor input, Scalar other, *, Tensor out=None)', ops.ge_Scalar, ops.ge_Scalar_out, False, False, ['self', 'other', 'out'])]
-dispatch_ge = [dispatch_ge_0, dispatch_ge_1]
 structseqs_ge = [(return_types.for_schema('ge', ops.ge_Tensor.schema), return_types.for_schema('ge_out', ops.ge_Tensor_out.schema)), (return_types.for_schema('ge', ops.ge_Scalar.schema), return_types.for_schema('ge_out', ops.ge_Scalar_out.schema))]
 
 
@@ -2801,11 +3839,32 @@ def ge(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.ge"})
     self = None
     r = parser_ge.parse(args, kwargs)
-    ov = overloads_ge[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_ge[r.idx](self, parsed)
-    return wrap_result(result, structseqs_ge[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # ge(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_ge_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    # ge(Tensor input, Scalar other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_ge_1(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- logical_and -------------------------------------------------------------------------------
@@ -2822,9 +3881,6 @@ def dispatch_logical_and_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.logical_and_out, 'logical_and', False, self, kwargs, out)
     return at.logical_and(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_logical_and = [PythonOverload('logical_and(Tensor input, Tensor other, *, Tensor out=None)', ops.logical_and, ops.logical_and_out, False, False, ['self', 'other', 'out'])]
-dispatch_logical_and = [dispatch_logical_and_0]
 structseqs_logical_and = [(return_types.for_schema('logical_and', ops.logical_and.schema), return_types.for_schema('logical_and_out', ops.logical_and_out.schema))]
 
 
@@ -2837,11 +3893,19 @@ def logical_and(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.logical_and"})
     self = None
     r = parser_logical_and.parse(args, kwargs)
-    ov = overloads_logical_and[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_logical_and[r.idx](self, parsed)
-    return wrap_result(result, structseqs_logical_and[r.idx][1 if out_used else 0])
+    a = r.args
+    # logical_and(Tensor input, Tensor other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_logical_and_0(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- logical_or --------------------------------------------------------------------------------
@@ -2858,9 +3922,6 @@ def dispatch_logical_or_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.logical_or_out, 'logical_or', False, self, kwargs, out)
     return at.logical_or(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_logical_or = [PythonOverload('logical_or(Tensor input, Tensor other, *, Tensor out=None)', ops.logical_or, ops.logical_or_out, False, False, ['self', 'other', 'out'])]
-dispatch_logical_or = [dispatch_logical_or_0]
 structseqs_logical_or = [(return_types.for_schema('logical_or', ops.logical_or.schema), return_types.for_schema('logical_or_out', ops.logical_or_out.schema))]
 
 
@@ -2873,11 +3934,19 @@ def logical_or(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.logical_or"})
     self = None
     r = parser_logical_or.parse(args, kwargs)
-    ov = overloads_logical_or[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_logical_or[r.idx](self, parsed)
-    return wrap_result(result, structseqs_logical_or[r.idx][1 if out_used else 0])
+    a = r.args
+    # logical_or(Tensor input, Tensor other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_logical_or_0(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- bitwise_and -------------------------------------------------------------------------------
@@ -2904,9 +3973,6 @@ def dispatch_bitwise_and_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.bitwise_and_Scalar_out, 'bitwise_and', False, self, kwargs, out)
     return at.bitwise_and(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_bitwise_and = [PythonOverload('bitwise_and(Tensor input, Tensor other, *, Tensor out=None)', ops.bitwise_and_Tensor, ops.bitwise_and_Tensor_out, False, False, ['self', 'other', 'out']), PythonOverload('bitwise_and(Tensor input, Scalar other, *, Tensor out=None)', ops.bitwise_and_Scalar, ops.bitwise_and_Scalar_out, False, False, ['self', 'other', 'out'])]
-dispatch_bitwise_and = [dispatch_bitwise_and_0, dispatch_bitwise_and_1]
 structseqs_bitwise_and = [(return_types.for_schema('bitwise_and', ops.bitwise_and_Tensor.schema), return_types.for_schema('bitwise_and_out', ops.bitwise_and_Tensor_out.schema)), (return_types.for_schema('bitwise_and', ops.bitwise_and_Scalar.schema), return_types.for_schema('bitwise_and_out', ops.bitwise_and_Scalar_out.schema))]
 
 
@@ -2919,11 +3985,32 @@ def bitwise_and(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.bitwise_and"})
     self = None
     r = parser_bitwise_and.parse(args, kwargs)
-    ov = overloads_bitwise_and[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bitwise_and[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bitwise_and[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # bitwise_and(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_bitwise_and_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    # bitwise_and(Tensor input, Scalar other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_bitwise_and_1(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- __and__ -----------------------------------------------------------------------------------
@@ -2944,9 +4031,6 @@ def dispatch___and___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__and__(Tensor input, Scalar other): __and__.Scalar"""
     return at.__and__(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads___and__ = [PythonOverload('__and__(Tensor input, Tensor other)', ops.__and___Tensor, None, False, False, ['self', 'other']), PythonOverload('__and__(Tensor input, Scalar other)', ops.__and___Scalar, None, False, False, ['self', 'other'])]
-dispatch___and__ = [dispatch___and___0, dispatch___and___1]
 structseqs___and__ = [(return_types.for_schema('__and__', ops.__and___Tensor.schema), None), (return_types.for_schema('__and__', ops.__and___Scalar.schema), None)]
 
 
@@ -2959,11 +4043,26 @@ def __and__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.__and__"})
     self = None
     r = parser___and__.parse(args, kwargs)
-    ov = overloads___and__[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch___and__[r.idx](self, parsed)
-    return wrap_result(result, structseqs___and__[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # __and__(Tensor input, Tensor other)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        result = dispatch___and___0(self, {'self': self_, 'other': other})
+        return THPVariable_Wrap(result)
+    # __and__(Tensor input, Scalar other)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch___and___1(self, {'self': self_, 'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- bitwise_or --------------------------------------------------------------------------------
@@ -2990,9 +4089,6 @@ def dispatch_bitwise_or_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.bitwise_or_Scalar_out, 'bitwise_or', False, self, kwargs, out)
     return at.bitwise_or(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_bitwise_or = [PythonOverload('bitwise_or(Tensor input, Tensor other, *, Tensor out=None)', ops.bitwise_or_Tensor, ops.bitwise_or_Tensor_out, False, False, ['self', 'other', 'out']), PythonOverload('bitwise_or(Tensor input, Scalar other, *, Tensor out=None)', ops.bitwise_or_Scalar, ops.bitwise_or_Scalar_out, False, False, ['self', 'other', 'out'])]
-dispatch_bitwise_or = [dispatch_bitwise_or_0, dispatch_bitwise_or_1]
 structseqs_bitwise_or = [(return_types.for_schema('bitwise_or', ops.bitwise_or_Tensor.schema), return_types.for_schema('bitwise_or_out', ops.bitwise_or_Tensor_out.schema)), (return_types.for_schema('bitwise_or', ops.bitwise_or_Scalar.schema), return_types.for_schema('bitwise_or_out', ops.bitwise_or_Scalar_out.schema))]
 
 
@@ -3005,11 +4101,32 @@ def bitwise_or(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.bitwise_or"})
     self = None
     r = parser_bitwise_or.parse(args, kwargs)
-    ov = overloads_bitwise_or[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bitwise_or[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bitwise_or[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # bitwise_or(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_bitwise_or_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    # bitwise_or(Tensor input, Scalar other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_bitwise_or_1(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- __or__ ------------------------------------------------------------------------------------
@@ -3030,9 +4147,6 @@ def dispatch___or___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__or__(Tensor input, Scalar other): __or__.Scalar"""
     return at.__or__(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads___or__ = [PythonOverload('__or__(Tensor input, Tensor other)', ops.__or___Tensor, None, False, False, ['self', 'other']), PythonOverload('__or__(Tensor input, Scalar other)', ops.__or___Scalar, None, False, False, ['self', 'other'])]
-dispatch___or__ = [dispatch___or___0, dispatch___or___1]
 structseqs___or__ = [(return_types.for_schema('__or__', ops.__or___Tensor.schema), None), (return_types.for_schema('__or__', ops.__or___Scalar.schema), None)]
 
 
@@ -3045,11 +4159,26 @@ def __or__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.__or__"})
     self = None
     r = parser___or__.parse(args, kwargs)
-    ov = overloads___or__[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch___or__[r.idx](self, parsed)
-    return wrap_result(result, structseqs___or__[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # __or__(Tensor input, Tensor other)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        result = dispatch___or___0(self, {'self': self_, 'other': other})
+        return THPVariable_Wrap(result)
+    # __or__(Tensor input, Scalar other)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch___or___1(self, {'self': self_, 'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- pow ---------------------------------------------------------------------------------------
@@ -3086,9 +4215,6 @@ def dispatch_pow_2(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.pow_Tensor_Scalar_out, 'pow', False, self, kwargs, out)
     return at.pow(self=kwargs['self'], exponent=kwargs['exponent'])
 
-
-overloads_pow = [PythonOverload('pow(Tensor input, Tensor exponent, *, Tensor out=None)', ops.pow_Tensor_Tensor, ops.pow_Tensor_Tensor_out, False, False, ['self', 'exponent', 'out']), PythonOverload('pow(Scalar self, Tensor exponent, *, Tensor out=None)', ops.pow_Scalar, ops.pow_Scalar_out, False, False, ['self', 'exponent', 'out']), PythonOverload('pow(Tensor input, Scalar exponent, *, Tensor out=None)', ops.pow_Tensor_Scalar, ops.pow_Tensor_Scalar_out, False, False, ['self', 'exponent', 'out'])]
-dispatch_pow = [dispatch_pow_0, dispatch_pow_1, dispatch_pow_2]
 structseqs_pow = [(return_types.for_schema('pow', ops.pow_Tensor_Tensor.schema), return_types.for_schema('pow_out', ops.pow_Tensor_Tensor_out.schema)), (return_types.for_schema('pow', ops.pow_Scalar.schema), return_types.for_schema('pow_out', ops.pow_Scalar_out.schema)), (return_types.for_schema('pow', ops.pow_Tensor_Scalar.schema), return_types.for_schema('pow_out', ops.pow_Tensor_Scalar_out.schema))]
 
 
@@ -3101,11 +4227,45 @@ def pow(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.pow"})
     self = None
     r = parser_pow.parse(args, kwargs)
-    ov = overloads_pow[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_pow[r.idx](self, parsed)
-    return wrap_result(result, structseqs_pow[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # pow(Tensor input, Tensor exponent, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        exponent = a[1]
+        if exponent is not None:
+            exponent = exponent.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_pow_0(self, {'self': self_, 'exponent': exponent, 'out': out})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # pow(Scalar self, Tensor exponent, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None and type(self_) is not float:
+            self_ = scalar_arg(self_)
+        exponent = a[1]
+        if exponent is not None:
+            exponent = exponent.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_pow_1(self, {'self': self_, 'exponent': exponent, 'out': out})
+        return THPVariable_Wrap(result)
+    # pow(Tensor input, Scalar exponent, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    exponent = a[1]
+    if exponent is not None and type(exponent) is not float:
+        exponent = scalar_arg(exponent)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_pow_2(self, {'self': self_, 'exponent': exponent, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- neg ---------------------------------------------------------------------------------------
@@ -3122,9 +4282,6 @@ def dispatch_neg_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.neg_out, 'neg', False, self, kwargs, out)
     return at.neg(self=kwargs['self'])
 
-
-overloads_neg = [PythonOverload('neg(Tensor input, *, Tensor out=None)', ops.neg, ops.neg_out, False, False, ['self', 'out'])]
-dispatch_neg = [dispatch_neg_0]
 structseqs_neg = [(return_types.for_schema('neg', ops.neg.schema), return_types.for_schema('neg_out', ops.neg_out.schema))]
 
 
@@ -3137,11 +4294,16 @@ def neg(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.neg"})
     self = None
     r = parser_neg.parse(args, kwargs)
-    ov = overloads_neg[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_neg[r.idx](self, parsed)
-    return wrap_result(result, structseqs_neg[r.idx][1 if out_used else 0])
+    a = r.args
+    # neg(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_neg_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- neg_ --------------------------------------------------------------------------------------
@@ -3155,9 +4317,6 @@ def dispatch_neg__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """neg_(Tensor input): neg_"""
     return at.neg_(self=kwargs['self'])
 
-
-overloads_neg_ = [PythonOverload('neg_(Tensor input)', ops.neg_, None, False, False, ['self'])]
-dispatch_neg_ = [dispatch_neg__0]
 structseqs_neg_ = [(return_types.for_schema('neg_', ops.neg_.schema), None)]
 
 
@@ -3170,11 +4329,13 @@ def neg_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.neg_"})
     self = None
     r = parser_neg_.parse(args, kwargs)
-    ov = overloads_neg_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_neg_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_neg_[r.idx][1 if out_used else 0])
+    a = r.args
+    # neg_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_neg__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- exp ---------------------------------------------------------------------------------------
@@ -3191,9 +4352,6 @@ def dispatch_exp_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.exp_out, 'exp', False, self, kwargs, out)
     return at.exp(self=kwargs['self'])
 
-
-overloads_exp = [PythonOverload('exp(Tensor input, *, Tensor out=None)', ops.exp, ops.exp_out, False, False, ['self', 'out'])]
-dispatch_exp = [dispatch_exp_0]
 structseqs_exp = [(return_types.for_schema('exp', ops.exp.schema), return_types.for_schema('exp_out', ops.exp_out.schema))]
 
 
@@ -3206,11 +4364,16 @@ def exp(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.exp"})
     self = None
     r = parser_exp.parse(args, kwargs)
-    ov = overloads_exp[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_exp[r.idx](self, parsed)
-    return wrap_result(result, structseqs_exp[r.idx][1 if out_used else 0])
+    a = r.args
+    # exp(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_exp_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- exp_ --------------------------------------------------------------------------------------
@@ -3224,9 +4387,6 @@ def dispatch_exp__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """exp_(Tensor input): exp_"""
     return at.exp_(self=kwargs['self'])
 
-
-overloads_exp_ = [PythonOverload('exp_(Tensor input)', ops.exp_, None, False, False, ['self'])]
-dispatch_exp_ = [dispatch_exp__0]
 structseqs_exp_ = [(return_types.for_schema('exp_', ops.exp_.schema), None)]
 
 
@@ -3239,11 +4399,13 @@ def exp_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.exp_"})
     self = None
     r = parser_exp_.parse(args, kwargs)
-    ov = overloads_exp_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_exp_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_exp_[r.idx][1 if out_used else 0])
+    a = r.args
+    # exp_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_exp__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- log ---------------------------------------------------------------------------------------
@@ -3260,9 +4422,6 @@ def dispatch_log_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.log_out, 'log', False, self, kwargs, out)
     return at.log(self=kwargs['self'])
 
-
-overloads_log = [PythonOverload('log(Tensor input, *, Tensor out=None)', ops.log, ops.log_out, False, False, ['self', 'out'])]
-dispatch_log = [dispatch_log_0]
 structseqs_log = [(return_types.for_schema('log', ops.log.schema), return_types.for_schema('log_out', ops.log_out.schema))]
 
 
@@ -3275,11 +4434,16 @@ def log(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.log"})
     self = None
     r = parser_log.parse(args, kwargs)
-    ov = overloads_log[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_log[r.idx](self, parsed)
-    return wrap_result(result, structseqs_log[r.idx][1 if out_used else 0])
+    a = r.args
+    # log(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_log_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- log_ --------------------------------------------------------------------------------------
@@ -3293,9 +4457,6 @@ def dispatch_log__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """log_(Tensor input): log_"""
     return at.log_(self=kwargs['self'])
 
-
-overloads_log_ = [PythonOverload('log_(Tensor input)', ops.log_, None, False, False, ['self'])]
-dispatch_log_ = [dispatch_log__0]
 structseqs_log_ = [(return_types.for_schema('log_', ops.log_.schema), None)]
 
 
@@ -3308,11 +4469,13 @@ def log_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.log_"})
     self = None
     r = parser_log_.parse(args, kwargs)
-    ov = overloads_log_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_log_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_log_[r.idx][1 if out_used else 0])
+    a = r.args
+    # log_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_log__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- sqrt --------------------------------------------------------------------------------------
@@ -3329,9 +4492,6 @@ def dispatch_sqrt_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.sqrt_out, 'sqrt', False, self, kwargs, out)
     return at.sqrt(self=kwargs['self'])
 
-
-overloads_sqrt = [PythonOverload('sqrt(Tensor input, *, Tensor out=None)', ops.sqrt, ops.sqrt_out, False, False, ['self', 'out'])]
-dispatch_sqrt = [dispatch_sqrt_0]
 structseqs_sqrt = [(return_types.for_schema('sqrt', ops.sqrt.schema), return_types.for_schema('sqrt_out', ops.sqrt_out.schema))]
 
 
@@ -3344,11 +4504,16 @@ def sqrt(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.sqrt"})
     self = None
     r = parser_sqrt.parse(args, kwargs)
-    ov = overloads_sqrt[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sqrt[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sqrt[r.idx][1 if out_used else 0])
+    a = r.args
+    # sqrt(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_sqrt_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- sqrt_ -------------------------------------------------------------------------------------
@@ -3362,9 +4527,6 @@ def dispatch_sqrt__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sqrt_(Tensor input): sqrt_"""
     return at.sqrt_(self=kwargs['self'])
 
-
-overloads_sqrt_ = [PythonOverload('sqrt_(Tensor input)', ops.sqrt_, None, False, False, ['self'])]
-dispatch_sqrt_ = [dispatch_sqrt__0]
 structseqs_sqrt_ = [(return_types.for_schema('sqrt_', ops.sqrt_.schema), None)]
 
 
@@ -3377,11 +4539,13 @@ def sqrt_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.sqrt_"})
     self = None
     r = parser_sqrt_.parse(args, kwargs)
-    ov = overloads_sqrt_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sqrt_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sqrt_[r.idx][1 if out_used else 0])
+    a = r.args
+    # sqrt_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_sqrt__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- sin ---------------------------------------------------------------------------------------
@@ -3398,9 +4562,6 @@ def dispatch_sin_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.sin_out, 'sin', False, self, kwargs, out)
     return at.sin(self=kwargs['self'])
 
-
-overloads_sin = [PythonOverload('sin(Tensor input, *, Tensor out=None)', ops.sin, ops.sin_out, False, False, ['self', 'out'])]
-dispatch_sin = [dispatch_sin_0]
 structseqs_sin = [(return_types.for_schema('sin', ops.sin.schema), return_types.for_schema('sin_out', ops.sin_out.schema))]
 
 
@@ -3413,11 +4574,16 @@ def sin(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.sin"})
     self = None
     r = parser_sin.parse(args, kwargs)
-    ov = overloads_sin[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sin[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sin[r.idx][1 if out_used else 0])
+    a = r.args
+    # sin(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_sin_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- sin_ --------------------------------------------------------------------------------------
@@ -3431,9 +4597,6 @@ def dispatch_sin__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sin_(Tensor input): sin_"""
     return at.sin_(self=kwargs['self'])
 
-
-overloads_sin_ = [PythonOverload('sin_(Tensor input)', ops.sin_, None, False, False, ['self'])]
-dispatch_sin_ = [dispatch_sin__0]
 structseqs_sin_ = [(return_types.for_schema('sin_', ops.sin_.schema), None)]
 
 
@@ -3446,11 +4609,13 @@ def sin_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.sin_"})
     self = None
     r = parser_sin_.parse(args, kwargs)
-    ov = overloads_sin_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sin_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sin_[r.idx][1 if out_used else 0])
+    a = r.args
+    # sin_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_sin__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- cos ---------------------------------------------------------------------------------------
@@ -3467,9 +4632,6 @@ def dispatch_cos_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.cos_out, 'cos', False, self, kwargs, out)
     return at.cos(self=kwargs['self'])
 
-
-overloads_cos = [PythonOverload('cos(Tensor input, *, Tensor out=None)', ops.cos, ops.cos_out, False, False, ['self', 'out'])]
-dispatch_cos = [dispatch_cos_0]
 structseqs_cos = [(return_types.for_schema('cos', ops.cos.schema), return_types.for_schema('cos_out', ops.cos_out.schema))]
 
 
@@ -3482,11 +4644,16 @@ def cos(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.cos"})
     self = None
     r = parser_cos.parse(args, kwargs)
-    ov = overloads_cos[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_cos[r.idx](self, parsed)
-    return wrap_result(result, structseqs_cos[r.idx][1 if out_used else 0])
+    a = r.args
+    # cos(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_cos_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- cos_ --------------------------------------------------------------------------------------
@@ -3500,9 +4667,6 @@ def dispatch_cos__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cos_(Tensor input): cos_"""
     return at.cos_(self=kwargs['self'])
 
-
-overloads_cos_ = [PythonOverload('cos_(Tensor input)', ops.cos_, None, False, False, ['self'])]
-dispatch_cos_ = [dispatch_cos__0]
 structseqs_cos_ = [(return_types.for_schema('cos_', ops.cos_.schema), None)]
 
 
@@ -3515,11 +4679,13 @@ def cos_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.cos_"})
     self = None
     r = parser_cos_.parse(args, kwargs)
-    ov = overloads_cos_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_cos_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_cos_[r.idx][1 if out_used else 0])
+    a = r.args
+    # cos_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_cos__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- tanh --------------------------------------------------------------------------------------
@@ -3536,9 +4702,6 @@ def dispatch_tanh_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.tanh_out, 'tanh', False, self, kwargs, out)
     return at.tanh(self=kwargs['self'])
 
-
-overloads_tanh = [PythonOverload('tanh(Tensor input, *, Tensor out=None)', ops.tanh, ops.tanh_out, False, False, ['self', 'out'])]
-dispatch_tanh = [dispatch_tanh_0]
 structseqs_tanh = [(return_types.for_schema('tanh', ops.tanh.schema), return_types.for_schema('tanh_out', ops.tanh_out.schema))]
 
 
@@ -3551,11 +4714,16 @@ def tanh(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.tanh"})
     self = None
     r = parser_tanh.parse(args, kwargs)
-    ov = overloads_tanh[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_tanh[r.idx](self, parsed)
-    return wrap_result(result, structseqs_tanh[r.idx][1 if out_used else 0])
+    a = r.args
+    # tanh(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_tanh_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- tanh_ -------------------------------------------------------------------------------------
@@ -3569,9 +4737,6 @@ def dispatch_tanh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """tanh_(Tensor input): tanh_"""
     return at.tanh_(self=kwargs['self'])
 
-
-overloads_tanh_ = [PythonOverload('tanh_(Tensor input)', ops.tanh_, None, False, False, ['self'])]
-dispatch_tanh_ = [dispatch_tanh__0]
 structseqs_tanh_ = [(return_types.for_schema('tanh_', ops.tanh_.schema), None)]
 
 
@@ -3584,11 +4749,13 @@ def tanh_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.tanh_"})
     self = None
     r = parser_tanh_.parse(args, kwargs)
-    ov = overloads_tanh_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_tanh_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_tanh_[r.idx][1 if out_used else 0])
+    a = r.args
+    # tanh_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_tanh__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- sigmoid -----------------------------------------------------------------------------------
@@ -3605,9 +4772,6 @@ def dispatch_sigmoid_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.sigmoid_out, 'sigmoid', False, self, kwargs, out)
     return at.sigmoid(self=kwargs['self'])
 
-
-overloads_sigmoid = [PythonOverload('sigmoid(Tensor input, *, Tensor out=None)', ops.sigmoid, ops.sigmoid_out, False, False, ['self', 'out'])]
-dispatch_sigmoid = [dispatch_sigmoid_0]
 structseqs_sigmoid = [(return_types.for_schema('sigmoid', ops.sigmoid.schema), return_types.for_schema('sigmoid_out', ops.sigmoid_out.schema))]
 
 
@@ -3620,11 +4784,16 @@ def sigmoid(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.sigmoid"})
     self = None
     r = parser_sigmoid.parse(args, kwargs)
-    ov = overloads_sigmoid[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sigmoid[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sigmoid[r.idx][1 if out_used else 0])
+    a = r.args
+    # sigmoid(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_sigmoid_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- sigmoid_ ----------------------------------------------------------------------------------
@@ -3638,9 +4807,6 @@ def dispatch_sigmoid__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sigmoid_(Tensor input): sigmoid_"""
     return at.sigmoid_(self=kwargs['self'])
 
-
-overloads_sigmoid_ = [PythonOverload('sigmoid_(Tensor input)', ops.sigmoid_, None, False, False, ['self'])]
-dispatch_sigmoid_ = [dispatch_sigmoid__0]
 structseqs_sigmoid_ = [(return_types.for_schema('sigmoid_', ops.sigmoid_.schema), None)]
 
 
@@ -3653,11 +4819,13 @@ def sigmoid_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.sigmoid_"})
     self = None
     r = parser_sigmoid_.parse(args, kwargs)
-    ov = overloads_sigmoid_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sigmoid_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sigmoid_[r.idx][1 if out_used else 0])
+    a = r.args
+    # sigmoid_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_sigmoid__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- reciprocal --------------------------------------------------------------------------------
@@ -3674,9 +4842,6 @@ def dispatch_reciprocal_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.reciprocal_out, 'reciprocal', False, self, kwargs, out)
     return at.reciprocal(self=kwargs['self'])
 
-
-overloads_reciprocal = [PythonOverload('reciprocal(Tensor input, *, Tensor out=None)', ops.reciprocal, ops.reciprocal_out, False, False, ['self', 'out'])]
-dispatch_reciprocal = [dispatch_reciprocal_0]
 structseqs_reciprocal = [(return_types.for_schema('reciprocal', ops.reciprocal.schema), return_types.for_schema('reciprocal_out', ops.reciprocal_out.schema))]
 
 
@@ -3689,11 +4854,16 @@ def reciprocal(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.reciprocal"})
     self = None
     r = parser_reciprocal.parse(args, kwargs)
-    ov = overloads_reciprocal[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_reciprocal[r.idx](self, parsed)
-    return wrap_result(result, structseqs_reciprocal[r.idx][1 if out_used else 0])
+    a = r.args
+    # reciprocal(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_reciprocal_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- reciprocal_ -------------------------------------------------------------------------------
@@ -3707,9 +4877,6 @@ def dispatch_reciprocal__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """reciprocal_(Tensor input): reciprocal_"""
     return at.reciprocal_(self=kwargs['self'])
 
-
-overloads_reciprocal_ = [PythonOverload('reciprocal_(Tensor input)', ops.reciprocal_, None, False, False, ['self'])]
-dispatch_reciprocal_ = [dispatch_reciprocal__0]
 structseqs_reciprocal_ = [(return_types.for_schema('reciprocal_', ops.reciprocal_.schema), None)]
 
 
@@ -3722,11 +4889,13 @@ def reciprocal_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.reciprocal_"})
     self = None
     r = parser_reciprocal_.parse(args, kwargs)
-    ov = overloads_reciprocal_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_reciprocal_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_reciprocal_[r.idx][1 if out_used else 0])
+    a = r.args
+    # reciprocal_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_reciprocal__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- bitwise_not -------------------------------------------------------------------------------
@@ -3743,9 +4912,6 @@ def dispatch_bitwise_not_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.bitwise_not_out, 'bitwise_not', False, self, kwargs, out)
     return at.bitwise_not(self=kwargs['self'])
 
-
-overloads_bitwise_not = [PythonOverload('bitwise_not(Tensor input, *, Tensor out=None)', ops.bitwise_not, ops.bitwise_not_out, False, False, ['self', 'out'])]
-dispatch_bitwise_not = [dispatch_bitwise_not_0]
 structseqs_bitwise_not = [(return_types.for_schema('bitwise_not', ops.bitwise_not.schema), return_types.for_schema('bitwise_not_out', ops.bitwise_not_out.schema))]
 
 
@@ -3758,11 +4924,16 @@ def bitwise_not(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.bitwise_not"})
     self = None
     r = parser_bitwise_not.parse(args, kwargs)
-    ov = overloads_bitwise_not[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bitwise_not[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bitwise_not[r.idx][1 if out_used else 0])
+    a = r.args
+    # bitwise_not(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_bitwise_not_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- logical_not -------------------------------------------------------------------------------
@@ -3779,9 +4950,6 @@ def dispatch_logical_not_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.logical_not_out, 'logical_not', False, self, kwargs, out)
     return at.logical_not(self=kwargs['self'])
 
-
-overloads_logical_not = [PythonOverload('logical_not(Tensor input, *, Tensor out=None)', ops.logical_not, ops.logical_not_out, False, False, ['self', 'out'])]
-dispatch_logical_not = [dispatch_logical_not_0]
 structseqs_logical_not = [(return_types.for_schema('logical_not', ops.logical_not.schema), return_types.for_schema('logical_not_out', ops.logical_not_out.schema))]
 
 
@@ -3794,11 +4962,16 @@ def logical_not(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.logical_not"})
     self = None
     r = parser_logical_not.parse(args, kwargs)
-    ov = overloads_logical_not[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_logical_not[r.idx](self, parsed)
-    return wrap_result(result, structseqs_logical_not[r.idx][1 if out_used else 0])
+    a = r.args
+    # logical_not(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_logical_not_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- abs ---------------------------------------------------------------------------------------
@@ -3815,9 +4988,6 @@ def dispatch_abs_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.abs_out, 'abs', False, self, kwargs, out)
     return at.abs(self=kwargs['self'])
 
-
-overloads_abs = [PythonOverload('abs(Tensor input, *, Tensor out=None)', ops.abs, ops.abs_out, False, False, ['self', 'out'])]
-dispatch_abs = [dispatch_abs_0]
 structseqs_abs = [(return_types.for_schema('abs', ops.abs.schema), return_types.for_schema('abs_out', ops.abs_out.schema))]
 
 
@@ -3830,11 +5000,16 @@ def abs(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.abs"})
     self = None
     r = parser_abs.parse(args, kwargs)
-    ov = overloads_abs[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_abs[r.idx](self, parsed)
-    return wrap_result(result, structseqs_abs[r.idx][1 if out_used else 0])
+    a = r.args
+    # abs(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_abs_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- abs_ --------------------------------------------------------------------------------------
@@ -3848,9 +5023,6 @@ def dispatch_abs__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """abs_(Tensor input): abs_"""
     return at.abs_(self=kwargs['self'])
 
-
-overloads_abs_ = [PythonOverload('abs_(Tensor input)', ops.abs_, None, False, False, ['self'])]
-dispatch_abs_ = [dispatch_abs__0]
 structseqs_abs_ = [(return_types.for_schema('abs_', ops.abs_.schema), None)]
 
 
@@ -3863,11 +5035,13 @@ def abs_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.abs_"})
     self = None
     r = parser_abs_.parse(args, kwargs)
-    ov = overloads_abs_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_abs_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_abs_[r.idx][1 if out_used else 0])
+    a = r.args
+    # abs_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_abs__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- relu --------------------------------------------------------------------------------------
@@ -3881,9 +5055,6 @@ def dispatch_relu_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """relu(Tensor input): relu"""
     return at.relu(self=kwargs['self'])
 
-
-overloads_relu = [PythonOverload('relu(Tensor input)', ops.relu, None, False, False, ['self'])]
-dispatch_relu = [dispatch_relu_0]
 structseqs_relu = [(return_types.for_schema('relu', ops.relu.schema), None)]
 
 
@@ -3896,11 +5067,13 @@ def relu(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.relu"})
     self = None
     r = parser_relu.parse(args, kwargs)
-    ov = overloads_relu[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_relu[r.idx](self, parsed)
-    return wrap_result(result, structseqs_relu[r.idx][1 if out_used else 0])
+    a = r.args
+    # relu(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_relu_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- relu_ -------------------------------------------------------------------------------------
@@ -3914,9 +5087,6 @@ def dispatch_relu__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """relu_(Tensor input): relu_"""
     return at.relu_(self=kwargs['self'])
 
-
-overloads_relu_ = [PythonOverload('relu_(Tensor input)', ops.relu_, None, False, False, ['self'])]
-dispatch_relu_ = [dispatch_relu__0]
 structseqs_relu_ = [(return_types.for_schema('relu_', ops.relu_.schema), None)]
 
 
@@ -3929,11 +5099,13 @@ def relu_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.relu_"})
     self = None
     r = parser_relu_.parse(args, kwargs)
-    ov = overloads_relu_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_relu_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_relu_[r.idx][1 if out_used else 0])
+    a = r.args
+    # relu_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_relu__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- clamp -------------------------------------------------------------------------------------
@@ -3960,9 +5132,6 @@ def dispatch_clamp_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.clamp_out, 'clamp', False, self, kwargs, out)
     return at.clamp(self=kwargs['self'], min=kwargs['min'], max=kwargs['max'])
 
-
-overloads_clamp = [PythonOverload('clamp(Tensor input, Tensor? min=None, Tensor? max=None, *, Tensor out=None)', ops.clamp_Tensor, ops.clamp_Tensor_out, False, False, ['self', 'min', 'max', 'out']), PythonOverload('clamp(Tensor input, Scalar? min=None, Scalar? max=None, *, Tensor out=None)', ops.clamp, ops.clamp_out, False, False, ['self', 'min', 'max', 'out'])]
-dispatch_clamp = [dispatch_clamp_0, dispatch_clamp_1]
 structseqs_clamp = [(return_types.for_schema('clamp', ops.clamp_Tensor.schema), return_types.for_schema('clamp_out', ops.clamp_Tensor_out.schema)), (return_types.for_schema('clamp', ops.clamp.schema), return_types.for_schema('clamp_out', ops.clamp_out.schema))]
 
 
@@ -3975,11 +5144,38 @@ def clamp(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.clamp"})
     self = None
     r = parser_clamp.parse(args, kwargs)
-    ov = overloads_clamp[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_clamp[r.idx](self, parsed)
-    return wrap_result(result, structseqs_clamp[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # clamp(Tensor input, Tensor? min=None, Tensor? max=None, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        min = a[1]
+        if min is not None:
+            min = min.cdata
+        max = a[2]
+        if max is not None:
+            max = max.cdata
+        out = a[3]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_clamp_0(self, {'self': self_, 'min': min, 'max': max, 'out': out})
+        return THPVariable_Wrap(result)
+    # clamp(Tensor input, Scalar? min=None, Scalar? max=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    min = a[1]
+    if min is not None and type(min) is not float:
+        min = scalar_arg(min)
+    max = a[2]
+    if max is not None and type(max) is not float:
+        max = scalar_arg(max)
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_clamp_1(self, {'self': self_, 'min': min, 'max': max, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- clamp_ ------------------------------------------------------------------------------------
@@ -4000,9 +5196,6 @@ def dispatch_clamp__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clamp_(Tensor input, Scalar? min=None, Scalar? max=None): clamp_"""
     return at.clamp_(self=kwargs['self'], min=kwargs['min'], max=kwargs['max'])
 
-
-overloads_clamp_ = [PythonOverload('clamp_(Tensor input, Tensor? min=None, Tensor? max=None)', ops.clamp__Tensor, None, False, False, ['self', 'min', 'max']), PythonOverload('clamp_(Tensor input, Scalar? min=None, Scalar? max=None)', ops.clamp_, None, False, False, ['self', 'min', 'max'])]
-dispatch_clamp_ = [dispatch_clamp__0, dispatch_clamp__1]
 structseqs_clamp_ = [(return_types.for_schema('clamp_', ops.clamp__Tensor.schema), None), (return_types.for_schema('clamp_', ops.clamp_.schema), None)]
 
 
@@ -4015,11 +5208,32 @@ def clamp_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.clamp_"})
     self = None
     r = parser_clamp_.parse(args, kwargs)
-    ov = overloads_clamp_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_clamp_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_clamp_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # clamp_(Tensor input, Tensor? min=None, Tensor? max=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        min = a[1]
+        if min is not None:
+            min = min.cdata
+        max = a[2]
+        if max is not None:
+            max = max.cdata
+        result = dispatch_clamp__0(self, {'self': self_, 'min': min, 'max': max})
+        return THPVariable_Wrap(result)
+    # clamp_(Tensor input, Scalar? min=None, Scalar? max=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    min = a[1]
+    if min is not None and type(min) is not float:
+        min = scalar_arg(min)
+    max = a[2]
+    if max is not None and type(max) is not float:
+        max = scalar_arg(max)
+    result = dispatch_clamp__1(self, {'self': self_, 'min': min, 'max': max})
+    return THPVariable_Wrap(result)
 
 
 # ---- clamp_min ---------------------------------------------------------------------------------
@@ -4046,9 +5260,6 @@ def dispatch_clamp_min_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.clamp_min_out, 'clamp_min', False, self, kwargs, out)
     return at.clamp_min(self=kwargs['self'], min=kwargs['min'])
 
-
-overloads_clamp_min = [PythonOverload('clamp_min(Tensor input, Tensor min, *, Tensor out=None)', ops.clamp_min_Tensor, ops.clamp_min_Tensor_out, False, False, ['self', 'min', 'out']), PythonOverload('clamp_min(Tensor input, Scalar min, *, Tensor out=None)', ops.clamp_min, ops.clamp_min_out, False, False, ['self', 'min', 'out'])]
-dispatch_clamp_min = [dispatch_clamp_min_0, dispatch_clamp_min_1]
 structseqs_clamp_min = [(return_types.for_schema('clamp_min', ops.clamp_min_Tensor.schema), return_types.for_schema('clamp_min_out', ops.clamp_min_Tensor_out.schema)), (return_types.for_schema('clamp_min', ops.clamp_min.schema), return_types.for_schema('clamp_min_out', ops.clamp_min_out.schema))]
 
 
@@ -4061,11 +5272,32 @@ def clamp_min(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.clamp_min"})
     self = None
     r = parser_clamp_min.parse(args, kwargs)
-    ov = overloads_clamp_min[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_clamp_min[r.idx](self, parsed)
-    return wrap_result(result, structseqs_clamp_min[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # clamp_min(Tensor input, Tensor min, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        min = a[1]
+        if min is not None:
+            min = min.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_clamp_min_0(self, {'self': self_, 'min': min, 'out': out})
+        return THPVariable_Wrap(result)
+    # clamp_min(Tensor input, Scalar min, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    min = a[1]
+    if min is not None and type(min) is not float:
+        min = scalar_arg(min)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_clamp_min_1(self, {'self': self_, 'min': min, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- clamp_min_ --------------------------------------------------------------------------------
@@ -4086,9 +5318,6 @@ def dispatch_clamp_min__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clamp_min_(Tensor input, Scalar min): clamp_min_"""
     return at.clamp_min_(self=kwargs['self'], min=kwargs['min'])
 
-
-overloads_clamp_min_ = [PythonOverload('clamp_min_(Tensor input, Tensor min)', ops.clamp_min__Tensor, None, False, False, ['self', 'min']), PythonOverload('clamp_min_(Tensor input, Scalar min)', ops.clamp_min_, None, False, False, ['self', 'min'])]
-dispatch_clamp_min_ = [dispatch_clamp_min__0, dispatch_clamp_min__1]
 structseqs_clamp_min_ = [(return_types.for_schema('clamp_min_', ops.clamp_min__Tensor.schema), None), (return_types.for_schema('clamp_min_', ops.clamp_min_.schema), None)]
 
 
@@ -4101,11 +5330,26 @@ def clamp_min_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.clamp_min_"})
     self = None
     r = parser_clamp_min_.parse(args, kwargs)
-    ov = overloads_clamp_min_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_clamp_min_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_clamp_min_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # clamp_min_(Tensor input, Tensor min)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        min = a[1]
+        if min is not None:
+            min = min.cdata
+        result = dispatch_clamp_min__0(self, {'self': self_, 'min': min})
+        return THPVariable_Wrap(result)
+    # clamp_min_(Tensor input, Scalar min)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    min = a[1]
+    if min is not None and type(min) is not float:
+        min = scalar_arg(min)
+    result = dispatch_clamp_min__1(self, {'self': self_, 'min': min})
+    return THPVariable_Wrap(result)
 
 
 # ---- clamp_max ---------------------------------------------------------------------------------
@@ -4132,9 +5376,6 @@ def dispatch_clamp_max_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.clamp_max_out, 'clamp_max', False, self, kwargs, out)
     return at.clamp_max(self=kwargs['self'], max=kwargs['max'])
 
-
-overloads_clamp_max = [PythonOverload('clamp_max(Tensor input, Tensor max, *, Tensor out=None)', ops.clamp_max_Tensor, ops.clamp_max_Tensor_out, False, False, ['self', 'max', 'out']), PythonOverload('clamp_max(Tensor input, Scalar max, *, Tensor out=None)', ops.clamp_max, ops.clamp_max_out, False, False, ['self', 'max', 'out'])]
-dispatch_clamp_max = [dispatch_clamp_max_0, dispatch_clamp_max_1]
 structseqs_clamp_max = [(return_types.for_schema('clamp_max', ops.clamp_max_Tensor.schema), return_types.for_schema('clamp_max_out', ops.clamp_max_Tensor_out.schema)), (return_types.for_schema('clamp_max', ops.clamp_max.schema), return_types.for_schema('clamp_max_out', ops.clamp_max_out.schema))]
 
 
@@ -4147,11 +5388,32 @@ def clamp_max(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.clamp_max"})
     self = None
     r = parser_clamp_max.parse(args, kwargs)
-    ov = overloads_clamp_max[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_clamp_max[r.idx](self, parsed)
-    return wrap_result(result, structseqs_clamp_max[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # clamp_max(Tensor input, Tensor max, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        max = a[1]
+        if max is not None:
+            max = max.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_clamp_max_0(self, {'self': self_, 'max': max, 'out': out})
+        return THPVariable_Wrap(result)
+    # clamp_max(Tensor input, Scalar max, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    max = a[1]
+    if max is not None and type(max) is not float:
+        max = scalar_arg(max)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_clamp_max_1(self, {'self': self_, 'max': max, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- clamp_max_ --------------------------------------------------------------------------------
@@ -4172,9 +5434,6 @@ def dispatch_clamp_max__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clamp_max_(Tensor input, Scalar max): clamp_max_"""
     return at.clamp_max_(self=kwargs['self'], max=kwargs['max'])
 
-
-overloads_clamp_max_ = [PythonOverload('clamp_max_(Tensor input, Tensor max)', ops.clamp_max__Tensor, None, False, False, ['self', 'max']), PythonOverload('clamp_max_(Tensor input, Scalar max)', ops.clamp_max_, None, False, False, ['self', 'max'])]
-dispatch_clamp_max_ = [dispatch_clamp_max__0, dispatch_clamp_max__1]
 structseqs_clamp_max_ = [(return_types.for_schema('clamp_max_', ops.clamp_max__Tensor.schema), None), (return_types.for_schema('clamp_max_', ops.clamp_max_.schema), None)]
 
 
@@ -4187,11 +5446,26 @@ def clamp_max_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.clamp_max_"})
     self = None
     r = parser_clamp_max_.parse(args, kwargs)
-    ov = overloads_clamp_max_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_clamp_max_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_clamp_max_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # clamp_max_(Tensor input, Tensor max)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        max = a[1]
+        if max is not None:
+            max = max.cdata
+        result = dispatch_clamp_max__0(self, {'self': self_, 'max': max})
+        return THPVariable_Wrap(result)
+    # clamp_max_(Tensor input, Scalar max)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    max = a[1]
+    if max is not None and type(max) is not float:
+        max = scalar_arg(max)
+    result = dispatch_clamp_max__1(self, {'self': self_, 'max': max})
+    return THPVariable_Wrap(result)
 
 
 # ---- where -------------------------------------------------------------------------------------
@@ -4236,9 +5510,6 @@ def dispatch_where_4(self: Any, kwargs: dict[str, Any]) -> Any:
     """where(Tensor condition, Scalar self, Scalar other): where.Scalar"""
     return at.where(condition=kwargs['condition'], self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_where = [PythonOverload('where(Tensor condition)', ops.where, None, False, False, ['condition']), PythonOverload('where(Tensor condition, Tensor input, Tensor other, *, Tensor out=None)', ops.where_self, ops.where_self_out, False, False, ['condition', 'self', 'other', 'out']), PythonOverload('where(Tensor condition, Scalar self, Tensor other)', ops.where_ScalarSelf, None, False, False, ['condition', 'self', 'other']), PythonOverload('where(Tensor condition, Tensor input, Scalar other)', ops.where_ScalarOther, None, False, False, ['condition', 'self', 'other']), PythonOverload('where(Tensor condition, Scalar self, Scalar other)', ops.where_Scalar, None, False, False, ['condition', 'self', 'other'])]
-dispatch_where = [dispatch_where_0, dispatch_where_1, dispatch_where_2, dispatch_where_3, dispatch_where_4]
 structseqs_where = [(return_types.for_schema('where', ops.where.schema), None), (return_types.for_schema('where', ops.where_self.schema), return_types.for_schema('where_out', ops.where_self_out.schema)), (return_types.for_schema('where', ops.where_ScalarSelf.schema), None), (return_types.for_schema('where', ops.where_ScalarOther.schema), None), (return_types.for_schema('where', ops.where_Scalar.schema), None)]
 
 
@@ -4251,11 +5522,68 @@ def where(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.where"})
     self = None
     r = parser_where.parse(args, kwargs)
-    ov = overloads_where[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_where[r.idx](self, parsed)
-    return wrap_result(result, structseqs_where[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # where(Tensor condition)
+        condition = a[0]
+        if condition is not None:
+            condition = condition.cdata
+        result = dispatch_where_0(self, {'condition': condition})
+        return wrap_result(result, structseqs_where[0][0])
+    if r.idx == 1:
+        # where(Tensor condition, Tensor input, Tensor other, *, Tensor out=None)
+        condition = a[0]
+        if condition is not None:
+            condition = condition.cdata
+        self_ = a[1]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[2]
+        if other is not None:
+            other = other.cdata
+        out = a[3]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_where_1(self, {'condition': condition, 'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    if r.idx == 2:
+        # where(Tensor condition, Scalar self, Tensor other)
+        condition = a[0]
+        if condition is not None:
+            condition = condition.cdata
+        self_ = a[1]
+        if self_ is not None and type(self_) is not float:
+            self_ = scalar_arg(self_)
+        other = a[2]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_where_2(self, {'condition': condition, 'self': self_, 'other': other})
+        return THPVariable_Wrap(result)
+    if r.idx == 3:
+        # where(Tensor condition, Tensor input, Scalar other)
+        condition = a[0]
+        if condition is not None:
+            condition = condition.cdata
+        self_ = a[1]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[2]
+        if other is not None and type(other) is not float:
+            other = scalar_arg(other)
+        result = dispatch_where_3(self, {'condition': condition, 'self': self_, 'other': other})
+        return THPVariable_Wrap(result)
+    # where(Tensor condition, Scalar self, Scalar other)
+    condition = a[0]
+    if condition is not None:
+        condition = condition.cdata
+    self_ = a[1]
+    if self_ is not None and type(self_) is not float:
+        self_ = scalar_arg(self_)
+    other = a[2]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_where_4(self, {'condition': condition, 'self': self_, 'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- scalar_tensor -----------------------------------------------------------------------------
@@ -4272,9 +5600,6 @@ def dispatch_scalar_tensor_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.scalar_tensor(s=kwargs['s'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-
-overloads_scalar_tensor = [PythonOverload('scalar_tensor(Scalar s, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.scalar_tensor, None, False, True, ['s', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_scalar_tensor = [dispatch_scalar_tensor_0]
 structseqs_scalar_tensor = [(return_types.for_schema('scalar_tensor', ops.scalar_tensor.schema), None)]
 
 
@@ -4287,11 +5612,24 @@ def scalar_tensor(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.scalar_tensor"})
     self = None
     r = parser_scalar_tensor.parse(args, kwargs)
-    ov = overloads_scalar_tensor[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_scalar_tensor[r.idx](self, parsed)
-    return wrap_result(result, structseqs_scalar_tensor[r.idx][1 if out_used else 0])
+    a = r.args
+    # scalar_tensor(Scalar s, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    s = a[0]
+    if s is not None and type(s) is not float:
+        s = scalar_arg(s)
+    dtype = a[1]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[2] is None else convert(r, 2)
+    device = None if a[3] is None else convert(r, 3)
+    pin_memory = a[4]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[5]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_scalar_tensor_0(self, {'s': s, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- masked_fill -------------------------------------------------------------------------------
@@ -4312,9 +5650,6 @@ def dispatch_masked_fill_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """masked_fill(Tensor input, Tensor mask, Scalar value): masked_fill.Scalar"""
     return at.masked_fill(self=kwargs['self'], mask=kwargs['mask'], value=kwargs['value'])
 
-
-overloads_masked_fill = [PythonOverload('masked_fill(Tensor input, Tensor mask, Tensor value)', ops.masked_fill_Tensor, None, False, False, ['self', 'mask', 'value']), PythonOverload('masked_fill(Tensor input, Tensor mask, Scalar value)', ops.masked_fill_Scalar, None, False, False, ['self', 'mask', 'value'])]
-dispatch_masked_fill = [dispatch_masked_fill_0, dispatch_masked_fill_1]
 structseqs_masked_fill = [(return_types.for_schema('masked_fill', ops.masked_fill_Tensor.schema), None), (return_types.for_schema('masked_fill', ops.masked_fill_Scalar.schema), None)]
 
 
@@ -4327,11 +5662,32 @@ def masked_fill(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.masked_fill"})
     self = None
     r = parser_masked_fill.parse(args, kwargs)
-    ov = overloads_masked_fill[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_masked_fill[r.idx](self, parsed)
-    return wrap_result(result, structseqs_masked_fill[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # masked_fill(Tensor input, Tensor mask, Tensor value)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        mask = a[1]
+        if mask is not None:
+            mask = mask.cdata
+        value = a[2]
+        if value is not None:
+            value = value.cdata
+        result = dispatch_masked_fill_0(self, {'self': self_, 'mask': mask, 'value': value})
+        return THPVariable_Wrap(result)
+    # masked_fill(Tensor input, Tensor mask, Scalar value)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    mask = a[1]
+    if mask is not None:
+        mask = mask.cdata
+    value = a[2]
+    if value is not None and type(value) is not float:
+        value = scalar_arg(value)
+    result = dispatch_masked_fill_1(self, {'self': self_, 'mask': mask, 'value': value})
+    return THPVariable_Wrap(result)
 
 
 # ---- result_type -------------------------------------------------------------------------------
@@ -4366,9 +5722,6 @@ def dispatch_result_type_3(self: Any, kwargs: dict[str, Any]) -> Any:
     """result_type(Scalar scalar1, Scalar scalar2): result_type.Scalar_Scalar"""
     return at.result_type(scalar1=kwargs['scalar1'], scalar2=kwargs['scalar2'])
 
-
-overloads_result_type = [PythonOverload('result_type(Tensor tensor, Tensor other)', ops.result_type_Tensor, None, False, False, ['tensor', 'other']), PythonOverload('result_type(Scalar scalar, Tensor tensor)', ops.result_type_Scalar_Tensor, None, False, False, ['scalar', 'tensor']), PythonOverload('result_type(Tensor tensor, Scalar other)', ops.result_type_Scalar, None, False, False, ['tensor', 'other']), PythonOverload('result_type(Scalar scalar1, Scalar scalar2)', ops.result_type_Scalar_Scalar, None, False, False, ['scalar1', 'scalar2'])]
-dispatch_result_type = [dispatch_result_type_0, dispatch_result_type_1, dispatch_result_type_2, dispatch_result_type_3]
 structseqs_result_type = [(return_types.for_schema('result_type', ops.result_type_Tensor.schema), None), (return_types.for_schema('result_type', ops.result_type_Scalar_Tensor.schema), None), (return_types.for_schema('result_type', ops.result_type_Scalar.schema), None), (return_types.for_schema('result_type', ops.result_type_Scalar_Scalar.schema), None)]
 
 
@@ -4381,11 +5734,46 @@ def result_type(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.result_type"})
     self = None
     r = parser_result_type.parse(args, kwargs)
-    ov = overloads_result_type[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_result_type[r.idx](self, parsed)
-    return wrap_result(result, structseqs_result_type[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # result_type(Tensor tensor, Tensor other)
+        tensor = a[0]
+        if tensor is not None:
+            tensor = tensor.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_result_type_0(self, {'tensor': tensor, 'other': other})
+        return wrap_result(result, structseqs_result_type[0][0])
+    if r.idx == 1:
+        # result_type(Scalar scalar, Tensor tensor)
+        scalar = a[0]
+        if scalar is not None and type(scalar) is not float:
+            scalar = scalar_arg(scalar)
+        tensor = a[1]
+        if tensor is not None:
+            tensor = tensor.cdata
+        result = dispatch_result_type_1(self, {'scalar': scalar, 'tensor': tensor})
+        return wrap_result(result, structseqs_result_type[1][0])
+    if r.idx == 2:
+        # result_type(Tensor tensor, Scalar other)
+        tensor = a[0]
+        if tensor is not None:
+            tensor = tensor.cdata
+        other = a[1]
+        if other is not None and type(other) is not float:
+            other = scalar_arg(other)
+        result = dispatch_result_type_2(self, {'tensor': tensor, 'other': other})
+        return wrap_result(result, structseqs_result_type[2][0])
+    # result_type(Scalar scalar1, Scalar scalar2)
+    scalar1 = a[0]
+    if scalar1 is not None and type(scalar1) is not float:
+        scalar1 = scalar_arg(scalar1)
+    scalar2 = a[1]
+    if scalar2 is not None and type(scalar2) is not float:
+        scalar2 = scalar_arg(scalar2)
+    result = dispatch_result_type_3(self, {'scalar1': scalar1, 'scalar2': scalar2})
+    return wrap_result(result, structseqs_result_type[3][0])
 
 
 # ---- can_cast ----------------------------------------------------------------------------------
@@ -4399,9 +5787,6 @@ def dispatch_can_cast_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """can_cast(ScalarType from_, ScalarType to): can_cast"""
     return at.can_cast(from_=kwargs['from_'], to=kwargs['to'])
 
-
-overloads_can_cast = [PythonOverload('can_cast(ScalarType from_, ScalarType to)', ops.can_cast, None, False, False, ['from_', 'to'])]
-dispatch_can_cast = [dispatch_can_cast_0]
 structseqs_can_cast = [(return_types.for_schema('can_cast', ops.can_cast.schema), None)]
 
 
@@ -4414,11 +5799,16 @@ def can_cast(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.can_cast"})
     self = None
     r = parser_can_cast.parse(args, kwargs)
-    ov = overloads_can_cast[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_can_cast[r.idx](self, parsed)
-    return wrap_result(result, structseqs_can_cast[r.idx][1 if out_used else 0])
+    a = r.args
+    # can_cast(ScalarType from_, ScalarType to)
+    from_ = a[0]
+    if from_ is not None:
+        from_ = to_scalar_type(from_)
+    to = a[1]
+    if to is not None:
+        to = to_scalar_type(to)
+    result = dispatch_can_cast_0(self, {'from_': from_, 'to': to})
+    return wrap_result(result, structseqs_can_cast[0][0])
 
 
 # ---- promote_types -----------------------------------------------------------------------------
@@ -4432,9 +5822,6 @@ def dispatch_promote_types_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """promote_types(ScalarType type1, ScalarType type2): promote_types"""
     return at.promote_types(type1=kwargs['type1'], type2=kwargs['type2'])
 
-
-overloads_promote_types = [PythonOverload('promote_types(ScalarType type1, ScalarType type2)', ops.promote_types, None, False, False, ['type1', 'type2'])]
-dispatch_promote_types = [dispatch_promote_types_0]
 structseqs_promote_types = [(return_types.for_schema('promote_types', ops.promote_types.schema), None)]
 
 
@@ -4447,11 +5834,16 @@ def promote_types(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.promote_types"})
     self = None
     r = parser_promote_types.parse(args, kwargs)
-    ov = overloads_promote_types[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_promote_types[r.idx](self, parsed)
-    return wrap_result(result, structseqs_promote_types[r.idx][1 if out_used else 0])
+    a = r.args
+    # promote_types(ScalarType type1, ScalarType type2)
+    type1 = a[0]
+    if type1 is not None:
+        type1 = to_scalar_type(type1)
+    type2 = a[1]
+    if type2 is not None:
+        type2 = to_scalar_type(type2)
+    result = dispatch_promote_types_0(self, {'type1': type1, 'type2': type2})
+    return wrap_result(result, structseqs_promote_types[0][0])
 
 
 # ---- as_strided_ -------------------------------------------------------------------------------
@@ -4465,9 +5857,6 @@ def dispatch_as_strided__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """as_strided_(Tensor input, SymIntArrayRef size, SymIntArrayRef stride, SymInt? storage_offset=None): as_strided_"""
     return at.as_strided_(self=kwargs['self'], size=kwargs['size'], stride=kwargs['stride'], storage_offset=kwargs['storage_offset'])
 
-
-overloads_as_strided_ = [PythonOverload('as_strided_(Tensor input, SymIntArrayRef size, SymIntArrayRef stride, SymInt? storage_offset=None)', ops.as_strided_, None, False, False, ['self', 'size', 'stride', 'storage_offset'])]
-dispatch_as_strided_ = [dispatch_as_strided__0]
 structseqs_as_strided_ = [(return_types.for_schema('as_strided_', ops.as_strided_.schema), None)]
 
 
@@ -4480,11 +5869,22 @@ def as_strided_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.as_strided_"})
     self = None
     r = parser_as_strided_.parse(args, kwargs)
-    ov = overloads_as_strided_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_as_strided_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_as_strided_[r.idx][1 if out_used else 0])
+    a = r.args
+    # as_strided_(Tensor input, SymIntArrayRef size, SymIntArrayRef stride, SymInt? storage_offset=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    size = a[1]
+    if size is not None:
+        size = r.intlist(1)
+    stride = a[2]
+    if stride is not None:
+        stride = r.intlist(2)
+    storage_offset = a[3]
+    if storage_offset is not None and (type(storage_offset) is not int or not INT64_MIN <= storage_offset <= INT64_MAX):
+        storage_offset = int64_arg(storage_offset)
+    result = dispatch_as_strided__0(self, {'self': self_, 'size': size, 'stride': stride, 'storage_offset': storage_offset})
+    return THPVariable_Wrap(result)
 
 
 # ---- index_put_ --------------------------------------------------------------------------------
@@ -4504,9 +5904,6 @@ def dispatch_index_put__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['accumulate'] = kwargs['accumulate']
     return at.index_put_(**call_kwargs)
 
-
-overloads_index_put_ = [PythonOverload('index_put_(Tensor input, TensorList indices, Tensor values, bool accumulate=False)', ops.index_put_, None, False, False, ['self', 'indices', 'values', 'accumulate'])]
-dispatch_index_put_ = [dispatch_index_put__0]
 structseqs_index_put_ = [(return_types.for_schema('index_put_', ops.index_put_.schema), None)]
 
 
@@ -4519,11 +5916,20 @@ def index_put_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.index_put_"})
     self = None
     r = parser_index_put_.parse(args, kwargs)
-    ov = overloads_index_put_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_index_put_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_index_put_[r.idx][1 if out_used else 0])
+    a = r.args
+    # index_put_(Tensor input, TensorList indices, Tensor values, bool accumulate=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    indices = None if a[1] is None else convert(r, 1)
+    values = a[2]
+    if values is not None:
+        values = values.cdata
+    accumulate = a[3]
+    if accumulate is None:
+        accumulate = False
+    result = dispatch_index_put__0(self, {'self': self_, 'indices': indices, 'values': values, 'accumulate': accumulate})
+    return THPVariable_Wrap(result)
 
 
 # ---- index_put ---------------------------------------------------------------------------------
@@ -4543,9 +5949,6 @@ def dispatch_index_put_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['accumulate'] = kwargs['accumulate']
     return at.index_put(**call_kwargs)
 
-
-overloads_index_put = [PythonOverload('index_put(Tensor input, TensorList indices, Tensor values, bool accumulate=False)', ops.index_put, None, False, False, ['self', 'indices', 'values', 'accumulate'])]
-dispatch_index_put = [dispatch_index_put_0]
 structseqs_index_put = [(return_types.for_schema('index_put', ops.index_put.schema), None)]
 
 
@@ -4558,11 +5961,20 @@ def index_put(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.index_put"})
     self = None
     r = parser_index_put.parse(args, kwargs)
-    ov = overloads_index_put[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_index_put[r.idx](self, parsed)
-    return wrap_result(result, structseqs_index_put[r.idx][1 if out_used else 0])
+    a = r.args
+    # index_put(Tensor input, TensorList indices, Tensor values, bool accumulate=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    indices = None if a[1] is None else convert(r, 1)
+    values = a[2]
+    if values is not None:
+        values = values.cdata
+    accumulate = a[3]
+    if accumulate is None:
+        accumulate = False
+    result = dispatch_index_put_0(self, {'self': self_, 'indices': indices, 'values': values, 'accumulate': accumulate})
+    return THPVariable_Wrap(result)
 
 
 # ---- nonzero -----------------------------------------------------------------------------------
@@ -4576,9 +5988,6 @@ def dispatch_nonzero_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """nonzero(Tensor input): nonzero"""
     return at.nonzero(self=kwargs['self'])
 
-
-overloads_nonzero = [PythonOverload('nonzero(Tensor input)', ops.nonzero, None, False, False, ['self'])]
-dispatch_nonzero = [dispatch_nonzero_0]
 structseqs_nonzero = [(return_types.for_schema('nonzero', ops.nonzero.schema), None)]
 
 
@@ -4591,11 +6000,13 @@ def nonzero(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.nonzero"})
     self = None
     r = parser_nonzero.parse(args, kwargs)
-    ov = overloads_nonzero[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_nonzero[r.idx](self, parsed)
-    return wrap_result(result, structseqs_nonzero[r.idx][1 if out_used else 0])
+    a = r.args
+    # nonzero(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_nonzero_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- sum ---------------------------------------------------------------------------------------
@@ -4625,9 +6036,6 @@ def dispatch_sum_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return at.sum(**call_kwargs)
 
-
-overloads_sum = [PythonOverload('sum(Tensor input, *, ScalarType? dtype=None)', ops.sum, None, False, False, ['self', 'dtype']), PythonOverload('sum(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)', ops.sum_dim_IntList, ops.sum_IntList_out, False, False, ['self', 'dim', 'keepdim', 'dtype', 'out'])]
-dispatch_sum = [dispatch_sum_0, dispatch_sum_1]
 structseqs_sum = [(return_types.for_schema('sum', ops.sum.schema), None), (return_types.for_schema('sum', ops.sum_dim_IntList.schema), return_types.for_schema('sum_out', ops.sum_IntList_out.schema))]
 
 
@@ -4640,11 +6048,35 @@ def sum(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.sum"})
     self = None
     r = parser_sum.parse(args, kwargs)
-    ov = overloads_sum[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sum[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sum[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # sum(Tensor input, *, ScalarType? dtype=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        dtype = a[1]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        result = dispatch_sum_0(self, {'self': self_, 'dtype': dtype})
+        return THPVariable_Wrap(result)
+    # sum(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None:
+        dim = r.intlist(1)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    dtype = a[3]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_sum_1(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- trace -------------------------------------------------------------------------------------
@@ -4658,9 +6090,6 @@ def dispatch_trace_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """trace(Tensor input): trace"""
     return at.trace(self=kwargs['self'])
 
-
-overloads_trace = [PythonOverload('trace(Tensor input)', ops.trace, None, False, False, ['self'])]
-dispatch_trace = [dispatch_trace_0]
 structseqs_trace = [(return_types.for_schema('trace', ops.trace.schema), None)]
 
 
@@ -4673,11 +6102,13 @@ def trace(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.trace"})
     self = None
     r = parser_trace.parse(args, kwargs)
-    ov = overloads_trace[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_trace[r.idx](self, parsed)
-    return wrap_result(result, structseqs_trace[r.idx][1 if out_used else 0])
+    a = r.args
+    # trace(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_trace_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- mean --------------------------------------------------------------------------------------
@@ -4710,9 +6141,6 @@ def dispatch_mean_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return at.mean(**call_kwargs)
 
-
-overloads_mean = [PythonOverload('mean(Tensor input, *, ScalarType? dtype=None, Tensor out=None)', ops.mean, ops.mean_out, False, False, ['self', 'dtype', 'out']), PythonOverload('mean(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)', ops.mean_dim, ops.mean_out, False, False, ['self', 'dim', 'keepdim', 'dtype', 'out'])]
-dispatch_mean = [dispatch_mean_0, dispatch_mean_1]
 structseqs_mean = [(return_types.for_schema('mean', ops.mean.schema), return_types.for_schema('mean_out', ops.mean_out.schema)), (return_types.for_schema('mean', ops.mean_dim.schema), return_types.for_schema('mean_out', ops.mean_out.schema))]
 
 
@@ -4725,11 +6153,38 @@ def mean(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.mean"})
     self = None
     r = parser_mean.parse(args, kwargs)
-    ov = overloads_mean[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_mean[r.idx](self, parsed)
-    return wrap_result(result, structseqs_mean[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # mean(Tensor input, *, ScalarType? dtype=None, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        dtype = a[1]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_mean_0(self, {'self': self_, 'dtype': dtype, 'out': out})
+        return THPVariable_Wrap(result)
+    # mean(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None:
+        dim = r.intlist(1)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    dtype = a[3]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_mean_1(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- prod --------------------------------------------------------------------------------------
@@ -4759,9 +6214,6 @@ def dispatch_prod_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return at.prod(**call_kwargs)
 
-
-overloads_prod = [PythonOverload('prod(Tensor input, *, ScalarType? dtype=None)', ops.prod, None, False, False, ['self', 'dtype']), PythonOverload('prod(Tensor input, int64_t dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)', ops.prod_dim_int, ops.prod_int_out, False, False, ['self', 'dim', 'keepdim', 'dtype', 'out'])]
-dispatch_prod = [dispatch_prod_0, dispatch_prod_1]
 structseqs_prod = [(return_types.for_schema('prod', ops.prod.schema), None), (return_types.for_schema('prod', ops.prod_dim_int.schema), return_types.for_schema('prod_out', ops.prod_int_out.schema))]
 
 
@@ -4774,11 +6226,35 @@ def prod(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.prod"})
     self = None
     r = parser_prod.parse(args, kwargs)
-    ov = overloads_prod[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_prod[r.idx](self, parsed)
-    return wrap_result(result, structseqs_prod[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # prod(Tensor input, *, ScalarType? dtype=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        dtype = a[1]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        result = dispatch_prod_0(self, {'self': self_, 'dtype': dtype})
+        return THPVariable_Wrap(result)
+    # prod(Tensor input, int64_t dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    dtype = a[3]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_prod_1(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- argmax ------------------------------------------------------------------------------------
@@ -4800,9 +6276,6 @@ def dispatch_argmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return at.argmax(**call_kwargs)
 
-
-overloads_argmax = [PythonOverload('argmax(Tensor input, int64_t? dim=None, bool keepdim=False, *, Tensor out=None)', ops.argmax, ops.argmax_out, False, False, ['self', 'dim', 'keepdim', 'out'])]
-dispatch_argmax = [dispatch_argmax_0]
 structseqs_argmax = [(return_types.for_schema('argmax', ops.argmax.schema), return_types.for_schema('argmax_out', ops.argmax_out.schema))]
 
 
@@ -4815,11 +6288,22 @@ def argmax(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.argmax"})
     self = None
     r = parser_argmax.parse(args, kwargs)
-    ov = overloads_argmax[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_argmax[r.idx](self, parsed)
-    return wrap_result(result, structseqs_argmax[r.idx][1 if out_used else 0])
+    a = r.args
+    # argmax(Tensor input, int64_t? dim=None, bool keepdim=False, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_argmax_0(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- argmin ------------------------------------------------------------------------------------
@@ -4841,9 +6325,6 @@ def dispatch_argmin_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return at.argmin(**call_kwargs)
 
-
-overloads_argmin = [PythonOverload('argmin(Tensor input, int64_t? dim=None, bool keepdim=False, *, Tensor out=None)', ops.argmin, ops.argmin_out, False, False, ['self', 'dim', 'keepdim', 'out'])]
-dispatch_argmin = [dispatch_argmin_0]
 structseqs_argmin = [(return_types.for_schema('argmin', ops.argmin.schema), return_types.for_schema('argmin_out', ops.argmin_out.schema))]
 
 
@@ -4856,11 +6337,22 @@ def argmin(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.argmin"})
     self = None
     r = parser_argmin.parse(args, kwargs)
-    ov = overloads_argmin[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_argmin[r.idx](self, parsed)
-    return wrap_result(result, structseqs_argmin[r.idx][1 if out_used else 0])
+    a = r.args
+    # argmin(Tensor input, int64_t? dim=None, bool keepdim=False, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_argmin_0(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- var ---------------------------------------------------------------------------------------
@@ -4908,9 +6400,6 @@ def dispatch_var_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['unbiased'] = kwargs['unbiased']
     return at.var(**call_kwargs)
 
-
-overloads_var = [PythonOverload('var(Tensor input, IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)', ops.var_dim, None, False, False, ['self', 'dim', 'unbiased', 'keepdim']), PythonOverload('var(Tensor input, IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor out=None)', ops.var_correction, ops.var_correction_out, False, False, ['self', 'dim', 'correction', 'keepdim', 'out']), PythonOverload('var(Tensor input, bool unbiased=True)', ops.var, None, False, False, ['self', 'unbiased'])]
-dispatch_var = [dispatch_var_0, dispatch_var_1, dispatch_var_2]
 structseqs_var = [(return_types.for_schema('var', ops.var_dim.schema), None), (return_types.for_schema('var', ops.var_correction.schema), return_types.for_schema('var_out', ops.var_correction_out.schema)), (return_types.for_schema('var', ops.var.schema), None)]
 
 
@@ -4923,11 +6412,51 @@ def var(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.var"})
     self = None
     r = parser_var.parse(args, kwargs)
-    ov = overloads_var[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_var[r.idx](self, parsed)
-    return wrap_result(result, structseqs_var[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # var(Tensor input, IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        dim = a[1]
+        if dim is not None:
+            dim = r.intlist(1)
+        unbiased = a[2]
+        if unbiased is None:
+            unbiased = True
+        keepdim = a[3]
+        if keepdim is None:
+            keepdim = False
+        result = dispatch_var_0(self, {'self': self_, 'dim': dim, 'unbiased': unbiased, 'keepdim': keepdim})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # var(Tensor input, IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        dim = a[1]
+        if dim is not None:
+            dim = r.intlist(1)
+        correction = a[2]
+        if correction is not None and type(correction) is not float:
+            correction = scalar_arg(correction)
+        keepdim = a[3]
+        if keepdim is None:
+            keepdim = False
+        out = a[4]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_var_1(self, {'self': self_, 'dim': dim, 'correction': correction, 'keepdim': keepdim, 'out': out})
+        return THPVariable_Wrap(result)
+    # var(Tensor input, bool unbiased=True)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    unbiased = a[1]
+    if unbiased is None:
+        unbiased = True
+    result = dispatch_var_2(self, {'self': self_, 'unbiased': unbiased})
+    return THPVariable_Wrap(result)
 
 
 # ---- std ---------------------------------------------------------------------------------------
@@ -4975,9 +6504,6 @@ def dispatch_std_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['unbiased'] = kwargs['unbiased']
     return at.std(**call_kwargs)
 
-
-overloads_std = [PythonOverload('std(Tensor input, IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)', ops.std_dim, None, False, False, ['self', 'dim', 'unbiased', 'keepdim']), PythonOverload('std(Tensor input, IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor out=None)', ops.std_correction, ops.std_correction_out, False, False, ['self', 'dim', 'correction', 'keepdim', 'out']), PythonOverload('std(Tensor input, bool unbiased=True)', ops.std, None, False, False, ['self', 'unbiased'])]
-dispatch_std = [dispatch_std_0, dispatch_std_1, dispatch_std_2]
 structseqs_std = [(return_types.for_schema('std', ops.std_dim.schema), None), (return_types.for_schema('std', ops.std_correction.schema), return_types.for_schema('std_out', ops.std_correction_out.schema)), (return_types.for_schema('std', ops.std.schema), None)]
 
 
@@ -4990,11 +6516,51 @@ def std(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.std"})
     self = None
     r = parser_std.parse(args, kwargs)
-    ov = overloads_std[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_std[r.idx](self, parsed)
-    return wrap_result(result, structseqs_std[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # std(Tensor input, IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        dim = a[1]
+        if dim is not None:
+            dim = r.intlist(1)
+        unbiased = a[2]
+        if unbiased is None:
+            unbiased = True
+        keepdim = a[3]
+        if keepdim is None:
+            keepdim = False
+        result = dispatch_std_0(self, {'self': self_, 'dim': dim, 'unbiased': unbiased, 'keepdim': keepdim})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # std(Tensor input, IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        dim = a[1]
+        if dim is not None:
+            dim = r.intlist(1)
+        correction = a[2]
+        if correction is not None and type(correction) is not float:
+            correction = scalar_arg(correction)
+        keepdim = a[3]
+        if keepdim is None:
+            keepdim = False
+        out = a[4]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_std_1(self, {'self': self_, 'dim': dim, 'correction': correction, 'keepdim': keepdim, 'out': out})
+        return THPVariable_Wrap(result)
+    # std(Tensor input, bool unbiased=True)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    unbiased = a[1]
+    if unbiased is None:
+        unbiased = True
+    result = dispatch_std_2(self, {'self': self_, 'unbiased': unbiased})
+    return THPVariable_Wrap(result)
 
 
 # ---- cumsum ------------------------------------------------------------------------------------
@@ -5011,9 +6577,6 @@ def dispatch_cumsum_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.cumsum_out, 'cumsum', False, self, kwargs, out)
     return at.cumsum(self=kwargs['self'], dim=kwargs['dim'], dtype=kwargs['dtype'])
 
-
-overloads_cumsum = [PythonOverload('cumsum(Tensor input, int64_t dim, *, ScalarType? dtype=None, Tensor out=None)', ops.cumsum, ops.cumsum_out, False, False, ['self', 'dim', 'dtype', 'out'])]
-dispatch_cumsum = [dispatch_cumsum_0]
 structseqs_cumsum = [(return_types.for_schema('cumsum', ops.cumsum.schema), return_types.for_schema('cumsum_out', ops.cumsum_out.schema))]
 
 
@@ -5026,11 +6589,22 @@ def cumsum(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.cumsum"})
     self = None
     r = parser_cumsum.parse(args, kwargs)
-    ov = overloads_cumsum[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_cumsum[r.idx](self, parsed)
-    return wrap_result(result, structseqs_cumsum[r.idx][1 if out_used else 0])
+    a = r.args
+    # cumsum(Tensor input, int64_t dim, *, ScalarType? dtype=None, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_cumsum_0(self, {'self': self_, 'dim': dim, 'dtype': dtype, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- all ---------------------------------------------------------------------------------------
@@ -5077,9 +6651,6 @@ def dispatch_all_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return at.all(**call_kwargs)
 
-
-overloads_all = [PythonOverload('all(Tensor input, *, Tensor out=None)', ops.all, ops.all_all_out, False, False, ['self', 'out']), PythonOverload('all(Tensor input, IntArrayRef? dim=None, bool keepdim=False, *, Tensor out=None)', ops.all_dims, ops.all_dims_out, False, False, ['self', 'dim', 'keepdim', 'out']), PythonOverload('all(Tensor input, int64_t dim, bool keepdim=False, *, Tensor out=None)', ops.all_dim, ops.all_out, False, False, ['self', 'dim', 'keepdim', 'out'])]
-dispatch_all = [dispatch_all_0, dispatch_all_1, dispatch_all_2]
 structseqs_all = [(return_types.for_schema('all', ops.all.schema), return_types.for_schema('all_out', ops.all_all_out.schema)), (return_types.for_schema('all', ops.all_dims.schema), return_types.for_schema('all_out', ops.all_dims_out.schema)), (return_types.for_schema('all', ops.all_dim.schema), return_types.for_schema('all_out', ops.all_out.schema))]
 
 
@@ -5092,11 +6663,48 @@ def all(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.all"})
     self = None
     r = parser_all.parse(args, kwargs)
-    ov = overloads_all[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_all[r.idx](self, parsed)
-    return wrap_result(result, structseqs_all[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # all(Tensor input, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        out = a[1]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_all_0(self, {'self': self_, 'out': out})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # all(Tensor input, IntArrayRef? dim=None, bool keepdim=False, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        dim = a[1]
+        if dim is not None:
+            dim = r.intlist(1)
+        keepdim = a[2]
+        if keepdim is None:
+            keepdim = False
+        out = a[3]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_all_1(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'out': out})
+        return THPVariable_Wrap(result)
+    # all(Tensor input, int64_t dim, bool keepdim=False, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_all_2(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- any ---------------------------------------------------------------------------------------
@@ -5143,9 +6751,6 @@ def dispatch_any_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return at.any(**call_kwargs)
 
-
-overloads_any = [PythonOverload('any(Tensor input, *, Tensor out=None)', ops.any, ops.any_all_out, False, False, ['self', 'out']), PythonOverload('any(Tensor input, IntArrayRef? dim=None, bool keepdim=False, *, Tensor out=None)', ops.any_dims, ops.any_dims_out, False, False, ['self', 'dim', 'keepdim', 'out']), PythonOverload('any(Tensor input, int64_t dim, bool keepdim=False, *, Tensor out=None)', ops.any_dim, ops.any_out, False, False, ['self', 'dim', 'keepdim', 'out'])]
-dispatch_any = [dispatch_any_0, dispatch_any_1, dispatch_any_2]
 structseqs_any = [(return_types.for_schema('any', ops.any.schema), return_types.for_schema('any_out', ops.any_all_out.schema)), (return_types.for_schema('any', ops.any_dims.schema), return_types.for_schema('any_out', ops.any_dims_out.schema)), (return_types.for_schema('any', ops.any_dim.schema), return_types.for_schema('any_out', ops.any_out.schema))]
 
 
@@ -5158,11 +6763,48 @@ def any(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.any"})
     self = None
     r = parser_any.parse(args, kwargs)
-    ov = overloads_any[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_any[r.idx](self, parsed)
-    return wrap_result(result, structseqs_any[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # any(Tensor input, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        out = a[1]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_any_0(self, {'self': self_, 'out': out})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # any(Tensor input, IntArrayRef? dim=None, bool keepdim=False, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        dim = a[1]
+        if dim is not None:
+            dim = r.intlist(1)
+        keepdim = a[2]
+        if keepdim is None:
+            keepdim = False
+        out = a[3]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_any_1(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'out': out})
+        return THPVariable_Wrap(result)
+    # any(Tensor input, int64_t dim, bool keepdim=False, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_any_2(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- mm ----------------------------------------------------------------------------------------
@@ -5179,9 +6821,6 @@ def dispatch_mm_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.mm_out, 'mm', False, self, kwargs, out)
     return at.mm(self=kwargs['self'], mat2=kwargs['mat2'])
 
-
-overloads_mm = [PythonOverload('mm(Tensor input, Tensor mat2, *, Tensor out=None)', ops.mm, ops.mm_out, False, False, ['self', 'mat2', 'out'])]
-dispatch_mm = [dispatch_mm_0]
 structseqs_mm = [(return_types.for_schema('mm', ops.mm.schema), return_types.for_schema('mm_out', ops.mm_out.schema))]
 
 
@@ -5194,11 +6833,19 @@ def mm(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.mm"})
     self = None
     r = parser_mm.parse(args, kwargs)
-    ov = overloads_mm[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_mm[r.idx](self, parsed)
-    return wrap_result(result, structseqs_mm[r.idx][1 if out_used else 0])
+    a = r.args
+    # mm(Tensor input, Tensor mat2, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    mat2 = a[1]
+    if mat2 is not None:
+        mat2 = mat2.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_mm_0(self, {'self': self_, 'mat2': mat2, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- bmm ---------------------------------------------------------------------------------------
@@ -5215,9 +6862,6 @@ def dispatch_bmm_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.bmm_out, 'bmm', False, self, kwargs, out)
     return at.bmm(self=kwargs['self'], mat2=kwargs['mat2'])
 
-
-overloads_bmm = [PythonOverload('bmm(Tensor input, Tensor mat2, *, Tensor out=None)', ops.bmm, ops.bmm_out, False, False, ['self', 'mat2', 'out'])]
-dispatch_bmm = [dispatch_bmm_0]
 structseqs_bmm = [(return_types.for_schema('bmm', ops.bmm.schema), return_types.for_schema('bmm_out', ops.bmm_out.schema))]
 
 
@@ -5230,11 +6874,19 @@ def bmm(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.bmm"})
     self = None
     r = parser_bmm.parse(args, kwargs)
-    ov = overloads_bmm[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bmm[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bmm[r.idx][1 if out_used else 0])
+    a = r.args
+    # bmm(Tensor input, Tensor mat2, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    mat2 = a[1]
+    if mat2 is not None:
+        mat2 = mat2.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_bmm_0(self, {'self': self_, 'mat2': mat2, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- addmm -------------------------------------------------------------------------------------
@@ -5259,9 +6911,6 @@ def dispatch_addmm_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return at.addmm(**call_kwargs)
 
-
-overloads_addmm = [PythonOverload('addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)', ops.addmm, ops.addmm_out, False, False, ['self', 'mat1', 'mat2', 'beta', 'alpha', 'out'])]
-dispatch_addmm = [dispatch_addmm_0]
 structseqs_addmm = [(return_types.for_schema('addmm', ops.addmm.schema), return_types.for_schema('addmm_out', ops.addmm_out.schema))]
 
 
@@ -5274,11 +6923,32 @@ def addmm(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.addmm"})
     self = None
     r = parser_addmm.parse(args, kwargs)
-    ov = overloads_addmm[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_addmm[r.idx](self, parsed)
-    return wrap_result(result, structseqs_addmm[r.idx][1 if out_used else 0])
+    a = r.args
+    # addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    mat1 = a[1]
+    if mat1 is not None:
+        mat1 = mat1.cdata
+    mat2 = a[2]
+    if mat2 is not None:
+        mat2 = mat2.cdata
+    beta = a[3]
+    if beta is None:
+        beta = 1
+    elif type(beta) is not float:
+        beta = scalar_arg(beta)
+    alpha = a[4]
+    if alpha is None:
+        alpha = 1
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_addmm_0(self, {'self': self_, 'mat1': mat1, 'mat2': mat2, 'beta': beta, 'alpha': alpha, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- addmv -------------------------------------------------------------------------------------
@@ -5303,9 +6973,6 @@ def dispatch_addmv_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return at.addmv(**call_kwargs)
 
-
-overloads_addmv = [PythonOverload('addmv(Tensor input, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)', ops.addmv, ops.addmv_out, False, False, ['self', 'mat', 'vec', 'beta', 'alpha', 'out'])]
-dispatch_addmv = [dispatch_addmv_0]
 structseqs_addmv = [(return_types.for_schema('addmv', ops.addmv.schema), return_types.for_schema('addmv_out', ops.addmv_out.schema))]
 
 
@@ -5318,11 +6985,32 @@ def addmv(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.addmv"})
     self = None
     r = parser_addmv.parse(args, kwargs)
-    ov = overloads_addmv[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_addmv[r.idx](self, parsed)
-    return wrap_result(result, structseqs_addmv[r.idx][1 if out_used else 0])
+    a = r.args
+    # addmv(Tensor input, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    mat = a[1]
+    if mat is not None:
+        mat = mat.cdata
+    vec = a[2]
+    if vec is not None:
+        vec = vec.cdata
+    beta = a[3]
+    if beta is None:
+        beta = 1
+    elif type(beta) is not float:
+        beta = scalar_arg(beta)
+    alpha = a[4]
+    if alpha is None:
+        alpha = 1
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    out = a[5]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_addmv_0(self, {'self': self_, 'mat': mat, 'vec': vec, 'beta': beta, 'alpha': alpha, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- addmv_ ------------------------------------------------------------------------------------
@@ -5344,9 +7032,6 @@ def dispatch_addmv__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return at.addmv_(**call_kwargs)
 
-
-overloads_addmv_ = [PythonOverload('addmv_(Tensor input, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1)', ops.addmv_, None, False, False, ['self', 'mat', 'vec', 'beta', 'alpha'])]
-dispatch_addmv_ = [dispatch_addmv__0]
 structseqs_addmv_ = [(return_types.for_schema('addmv_', ops.addmv_.schema), None)]
 
 
@@ -5359,11 +7044,29 @@ def addmv_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.addmv_"})
     self = None
     r = parser_addmv_.parse(args, kwargs)
-    ov = overloads_addmv_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_addmv_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_addmv_[r.idx][1 if out_used else 0])
+    a = r.args
+    # addmv_(Tensor input, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    mat = a[1]
+    if mat is not None:
+        mat = mat.cdata
+    vec = a[2]
+    if vec is not None:
+        vec = vec.cdata
+    beta = a[3]
+    if beta is None:
+        beta = 1
+    elif type(beta) is not float:
+        beta = scalar_arg(beta)
+    alpha = a[4]
+    if alpha is None:
+        alpha = 1
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    result = dispatch_addmv__0(self, {'self': self_, 'mat': mat, 'vec': vec, 'beta': beta, 'alpha': alpha})
+    return THPVariable_Wrap(result)
 
 
 # ---- mv ----------------------------------------------------------------------------------------
@@ -5380,9 +7083,6 @@ def dispatch_mv_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.mv_out, 'mv', False, self, kwargs, out)
     return at.mv(self=kwargs['self'], vec=kwargs['vec'])
 
-
-overloads_mv = [PythonOverload('mv(Tensor input, Tensor vec, *, Tensor out=None)', ops.mv, ops.mv_out, False, False, ['self', 'vec', 'out'])]
-dispatch_mv = [dispatch_mv_0]
 structseqs_mv = [(return_types.for_schema('mv', ops.mv.schema), return_types.for_schema('mv_out', ops.mv_out.schema))]
 
 
@@ -5395,11 +7095,19 @@ def mv(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.mv"})
     self = None
     r = parser_mv.parse(args, kwargs)
-    ov = overloads_mv[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_mv[r.idx](self, parsed)
-    return wrap_result(result, structseqs_mv[r.idx][1 if out_used else 0])
+    a = r.args
+    # mv(Tensor input, Tensor vec, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    vec = a[1]
+    if vec is not None:
+        vec = vec.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_mv_0(self, {'self': self_, 'vec': vec, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- dot ---------------------------------------------------------------------------------------
@@ -5416,9 +7124,6 @@ def dispatch_dot_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.dot_out, 'dot', False, self, kwargs, out)
     return at.dot(self=kwargs['self'], tensor=kwargs['tensor'])
 
-
-overloads_dot = [PythonOverload('dot(Tensor input, Tensor tensor, *, Tensor out=None)', ops.dot, ops.dot_out, False, False, ['self', 'tensor', 'out'])]
-dispatch_dot = [dispatch_dot_0]
 structseqs_dot = [(return_types.for_schema('dot', ops.dot.schema), return_types.for_schema('dot_out', ops.dot_out.schema))]
 
 
@@ -5431,11 +7136,19 @@ def dot(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.dot"})
     self = None
     r = parser_dot.parse(args, kwargs)
-    ov = overloads_dot[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_dot[r.idx](self, parsed)
-    return wrap_result(result, structseqs_dot[r.idx][1 if out_used else 0])
+    a = r.args
+    # dot(Tensor input, Tensor tensor, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    tensor = a[1]
+    if tensor is not None:
+        tensor = tensor.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_dot_0(self, {'self': self_, 'tensor': tensor, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- vdot --------------------------------------------------------------------------------------
@@ -5452,9 +7165,6 @@ def dispatch_vdot_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.vdot_out, 'vdot', False, self, kwargs, out)
     return at.vdot(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_vdot = [PythonOverload('vdot(Tensor input, Tensor other, *, Tensor out=None)', ops.vdot, ops.vdot_out, False, False, ['self', 'other', 'out'])]
-dispatch_vdot = [dispatch_vdot_0]
 structseqs_vdot = [(return_types.for_schema('vdot', ops.vdot.schema), return_types.for_schema('vdot_out', ops.vdot_out.schema))]
 
 
@@ -5467,11 +7177,19 @@ def vdot(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.vdot"})
     self = None
     r = parser_vdot.parse(args, kwargs)
-    ov = overloads_vdot[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_vdot[r.idx](self, parsed)
-    return wrap_result(result, structseqs_vdot[r.idx][1 if out_used else 0])
+    a = r.args
+    # vdot(Tensor input, Tensor other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_vdot_0(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- matmul ------------------------------------------------------------------------------------
@@ -5488,9 +7206,6 @@ def dispatch_matmul_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.matmul_out, 'matmul', False, self, kwargs, out)
     return at.matmul(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_matmul = [PythonOverload('matmul(Tensor input, Tensor other, *, Tensor out=None)', ops.matmul, ops.matmul_out, False, False, ['self', 'other', 'out'])]
-dispatch_matmul = [dispatch_matmul_0]
 structseqs_matmul = [(return_types.for_schema('matmul', ops.matmul.schema), return_types.for_schema('matmul_out', ops.matmul_out.schema))]
 
 
@@ -5503,11 +7218,19 @@ def matmul(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.matmul"})
     self = None
     r = parser_matmul.parse(args, kwargs)
-    ov = overloads_matmul[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_matmul[r.idx](self, parsed)
-    return wrap_result(result, structseqs_matmul[r.idx][1 if out_used else 0])
+    a = r.args
+    # matmul(Tensor input, Tensor other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_matmul_0(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- adjoint -----------------------------------------------------------------------------------
@@ -5521,9 +7244,6 @@ def dispatch_adjoint_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """adjoint(Tensor input): adjoint"""
     return at.adjoint(self=kwargs['self'])
 
-
-overloads_adjoint = [PythonOverload('adjoint(Tensor input)', ops.adjoint, None, False, False, ['self'])]
-dispatch_adjoint = [dispatch_adjoint_0]
 structseqs_adjoint = [(return_types.for_schema('adjoint', ops.adjoint.schema), None)]
 
 
@@ -5536,11 +7256,13 @@ def adjoint(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.adjoint"})
     self = None
     r = parser_adjoint.parse(args, kwargs)
-    ov = overloads_adjoint[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_adjoint[r.idx](self, parsed)
-    return wrap_result(result, structseqs_adjoint[r.idx][1 if out_used else 0])
+    a = r.args
+    # adjoint(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_adjoint_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- numel -------------------------------------------------------------------------------------
@@ -5554,9 +7276,6 @@ def dispatch_numel_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """numel(Tensor input): numel"""
     return at.numel(self=kwargs['self'])
 
-
-overloads_numel = [PythonOverload('numel(Tensor input)', ops.numel, None, False, False, ['self'])]
-dispatch_numel = [dispatch_numel_0]
 structseqs_numel = [(return_types.for_schema('numel', ops.numel.schema), None)]
 
 
@@ -5569,11 +7288,13 @@ def numel(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.numel"})
     self = None
     r = parser_numel.parse(args, kwargs)
-    ov = overloads_numel[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_numel[r.idx](self, parsed)
-    return wrap_result(result, structseqs_numel[r.idx][1 if out_used else 0])
+    a = r.args
+    # numel(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_numel_0(self, {'self': self_})
+    return wrap_result(result, structseqs_numel[0][0])
 
 
 # ---- normal ------------------------------------------------------------------------------------
@@ -5628,9 +7349,6 @@ def dispatch_normal_3(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.normal(mean=kwargs['mean'], std=kwargs['std'], size=kwargs['size'], generator=kwargs['generator'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-
-overloads_normal = [PythonOverload('normal(Tensor mean, Tensor std, *, Generator? generator=None, Tensor out=None)', ops.normal_Tensor_Tensor, ops.normal_Tensor_Tensor_out, False, False, ['mean', 'std', 'generator', 'out']), PythonOverload('normal(Tensor mean, double std=1, *, Generator? generator=None, Tensor out=None)', ops.normal_Tensor_float, ops.normal_Tensor_float_out, False, False, ['mean', 'std', 'generator', 'out']), PythonOverload('normal(double mean, Tensor std, *, Generator? generator=None, Tensor out=None)', ops.normal_float_Tensor, ops.normal_float_Tensor_out, False, False, ['mean', 'std', 'generator', 'out']), PythonOverload('normal(double mean, double std, SymIntArrayRef size, *, Generator? generator=None, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.normal_float_float, ops.normal_float_float_out, False, True, ['mean', 'std', 'size', 'generator', 'out', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_normal = [dispatch_normal_0, dispatch_normal_1, dispatch_normal_2, dispatch_normal_3]
 structseqs_normal = [(return_types.for_schema('normal', ops.normal_Tensor_Tensor.schema), return_types.for_schema('normal_out', ops.normal_Tensor_Tensor_out.schema)), (return_types.for_schema('normal', ops.normal_Tensor_float.schema), return_types.for_schema('normal_out', ops.normal_Tensor_float_out.schema)), (return_types.for_schema('normal', ops.normal_float_Tensor.schema), return_types.for_schema('normal_out', ops.normal_float_Tensor_out.schema)), (return_types.for_schema('normal', ops.normal_float_float.schema), return_types.for_schema('normal_out', ops.normal_float_float_out.schema))]
 
 
@@ -5643,11 +7361,78 @@ def normal(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.normal"})
     self = None
     r = parser_normal.parse(args, kwargs)
-    ov = overloads_normal[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_normal[r.idx](self, parsed)
-    return wrap_result(result, structseqs_normal[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # normal(Tensor mean, Tensor std, *, Generator? generator=None, Tensor out=None)
+        mean = a[0]
+        if mean is not None:
+            mean = mean.cdata
+        std = a[1]
+        if std is not None:
+            std = std.cdata
+        generator = None if a[2] is None else convert(r, 2)
+        out = a[3]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_normal_0(self, {'mean': mean, 'std': std, 'generator': generator, 'out': out})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # normal(Tensor mean, double std=1, *, Generator? generator=None, Tensor out=None)
+        mean = a[0]
+        if mean is not None:
+            mean = mean.cdata
+        std = a[1]
+        if std is None:
+            std = 1
+        if std is not None:
+            std = float(std)
+        generator = None if a[2] is None else convert(r, 2)
+        out = a[3]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_normal_1(self, {'mean': mean, 'std': std, 'generator': generator, 'out': out})
+        return THPVariable_Wrap(result)
+    if r.idx == 2:
+        # normal(double mean, Tensor std, *, Generator? generator=None, Tensor out=None)
+        mean = a[0]
+        if mean is not None:
+            mean = float(mean)
+        std = a[1]
+        if std is not None:
+            std = std.cdata
+        generator = None if a[2] is None else convert(r, 2)
+        out = a[3]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_normal_2(self, {'mean': mean, 'std': std, 'generator': generator, 'out': out})
+        return THPVariable_Wrap(result)
+    # normal(double mean, double std, SymIntArrayRef size, *, Generator? generator=None, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    mean = a[0]
+    if mean is not None:
+        mean = float(mean)
+    std = a[1]
+    if std is not None:
+        std = float(std)
+    size = a[2]
+    if size is not None:
+        size = r.intlist(2)
+    generator = None if a[3] is None else convert(r, 3)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    dtype = a[5]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[6] is None else convert(r, 6)
+    device = None if a[7] is None else convert(r, 7)
+    pin_memory = a[8]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[9]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_normal_3(self, {'mean': mean, 'std': std, 'size': size, 'generator': generator, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- bernoulli ---------------------------------------------------------------------------------
@@ -5671,9 +7456,6 @@ def dispatch_bernoulli_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bernoulli(Tensor input, double p, *, Generator? generator=None): bernoulli.p"""
     return at.bernoulli(self=kwargs['self'], p=kwargs['p'], generator=kwargs['generator'])
 
-
-overloads_bernoulli = [PythonOverload('bernoulli(Tensor input, *, Generator? generator=None, Tensor out=None)', ops.bernoulli, ops.bernoulli_out, False, False, ['self', 'generator', 'out']), PythonOverload('bernoulli(Tensor input, double p, *, Generator? generator=None)', ops.bernoulli_p, None, False, False, ['self', 'p', 'generator'])]
-dispatch_bernoulli = [dispatch_bernoulli_0, dispatch_bernoulli_1]
 structseqs_bernoulli = [(return_types.for_schema('bernoulli', ops.bernoulli.schema), return_types.for_schema('bernoulli_out', ops.bernoulli_out.schema)), (return_types.for_schema('bernoulli', ops.bernoulli_p.schema), None)]
 
 
@@ -5686,11 +7468,28 @@ def bernoulli(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.bernoulli"})
     self = None
     r = parser_bernoulli.parse(args, kwargs)
-    ov = overloads_bernoulli[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bernoulli[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bernoulli[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # bernoulli(Tensor input, *, Generator? generator=None, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        generator = None if a[1] is None else convert(r, 1)
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_bernoulli_0(self, {'self': self_, 'generator': generator, 'out': out})
+        return THPVariable_Wrap(result)
+    # bernoulli(Tensor input, double p, *, Generator? generator=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    p = a[1]
+    if p is not None:
+        p = float(p)
+    generator = None if a[2] is None else convert(r, 2)
+    result = dispatch_bernoulli_1(self, {'self': self_, 'p': p, 'generator': generator})
+    return THPVariable_Wrap(result)
 
 
 # ---- det ---------------------------------------------------------------------------------------
@@ -5704,9 +7503,6 @@ def dispatch_det_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """det(Tensor input): det"""
     return at.det(self=kwargs['self'])
 
-
-overloads_det = [PythonOverload('det(Tensor input)', ops.det, None, False, False, ['self'])]
-dispatch_det = [dispatch_det_0]
 structseqs_det = [(return_types.for_schema('det', ops.det.schema), None)]
 
 
@@ -5719,11 +7515,13 @@ def det(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.det"})
     self = None
     r = parser_det.parse(args, kwargs)
-    ov = overloads_det[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_det[r.idx](self, parsed)
-    return wrap_result(result, structseqs_det[r.idx][1 if out_used else 0])
+    a = r.args
+    # det(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_det_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- amax --------------------------------------------------------------------------------------
@@ -5746,9 +7544,6 @@ def dispatch_amax_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return at.amax(**call_kwargs)
 
-
-overloads_amax = [PythonOverload('amax(Tensor input, IntArrayRef[1] dim=[], bool keepdim=False, *, Tensor out=None)', ops.amax, ops.amax_out, False, False, ['self', 'dim', 'keepdim', 'out'])]
-dispatch_amax = [dispatch_amax_0]
 structseqs_amax = [(return_types.for_schema('amax', ops.amax.schema), return_types.for_schema('amax_out', ops.amax_out.schema))]
 
 
@@ -5761,11 +7556,21 @@ def amax(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.amax"})
     self = None
     r = parser_amax.parse(args, kwargs)
-    ov = overloads_amax[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_amax[r.idx](self, parsed)
-    return wrap_result(result, structseqs_amax[r.idx][1 if out_used else 0])
+    a = r.args
+    # amax(Tensor input, IntArrayRef[1] dim=[], bool keepdim=False, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    dim = r.intlist(1)  # None: the default
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_amax_0(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- amin --------------------------------------------------------------------------------------
@@ -5788,9 +7593,6 @@ def dispatch_amin_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return at.amin(**call_kwargs)
 
-
-overloads_amin = [PythonOverload('amin(Tensor input, IntArrayRef[1] dim=[], bool keepdim=False, *, Tensor out=None)', ops.amin, ops.amin_out, False, False, ['self', 'dim', 'keepdim', 'out'])]
-dispatch_amin = [dispatch_amin_0]
 structseqs_amin = [(return_types.for_schema('amin', ops.amin.schema), return_types.for_schema('amin_out', ops.amin_out.schema))]
 
 
@@ -5803,11 +7605,21 @@ def amin(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.amin"})
     self = None
     r = parser_amin.parse(args, kwargs)
-    ov = overloads_amin[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_amin[r.idx](self, parsed)
-    return wrap_result(result, structseqs_amin[r.idx][1 if out_used else 0])
+    a = r.args
+    # amin(Tensor input, IntArrayRef[1] dim=[], bool keepdim=False, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    dim = r.intlist(1)  # None: the default
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_amin_0(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- aminmax -----------------------------------------------------------------------------------
@@ -5829,9 +7641,6 @@ def dispatch_aminmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return at.aminmax(**call_kwargs)
 
-
-overloads_aminmax = [PythonOverload('aminmax(Tensor input, *, int64_t? dim=None, bool keepdim=False, TensorList[2] out=None)', ops.aminmax, ops.aminmax_out, False, False, ['self', 'dim', 'keepdim', 'out'])]
-dispatch_aminmax = [dispatch_aminmax_0]
 structseqs_aminmax = [(return_types.for_schema('aminmax', ops.aminmax.schema), return_types.for_schema('aminmax_out', ops.aminmax_out.schema))]
 
 
@@ -5844,11 +7653,20 @@ def aminmax(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.aminmax"})
     self = None
     r = parser_aminmax.parse(args, kwargs)
-    ov = overloads_aminmax[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_aminmax[r.idx](self, parsed)
-    return wrap_result(result, structseqs_aminmax[r.idx][1 if out_used else 0])
+    a = r.args
+    # aminmax(Tensor input, *, int64_t? dim=None, bool keepdim=False, TensorList[2] out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    out = None if a[3] is None else convert(r, 3)
+    result = dispatch_aminmax_0(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'out': out})
+    return wrap_result(result, structseqs_aminmax[0][0 if out is None else 1])
 
 
 # ---- multinomial -------------------------------------------------------------------------------
@@ -5871,9 +7689,6 @@ def dispatch_multinomial_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['generator'] = kwargs['generator']
     return at.multinomial(**call_kwargs)
 
-
-overloads_multinomial = [PythonOverload('multinomial(Tensor input, int64_t num_samples, bool replacement=False, *, Generator? generator=None, Tensor out=None)', ops.multinomial, ops.multinomial_out, False, False, ['self', 'num_samples', 'replacement', 'generator', 'out'])]
-dispatch_multinomial = [dispatch_multinomial_0]
 structseqs_multinomial = [(return_types.for_schema('multinomial', ops.multinomial.schema), return_types.for_schema('multinomial_out', ops.multinomial_out.schema))]
 
 
@@ -5886,11 +7701,23 @@ def multinomial(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.multinomial"})
     self = None
     r = parser_multinomial.parse(args, kwargs)
-    ov = overloads_multinomial[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_multinomial[r.idx](self, parsed)
-    return wrap_result(result, structseqs_multinomial[r.idx][1 if out_used else 0])
+    a = r.args
+    # multinomial(Tensor input, int64_t num_samples, bool replacement=False, *, Generator? generator=None, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    num_samples = a[1]
+    if num_samples is not None and (type(num_samples) is not int or not INT64_MIN <= num_samples <= INT64_MAX):
+        num_samples = int64_arg(num_samples)
+    replacement = a[2]
+    if replacement is None:
+        replacement = False
+    generator = None if a[3] is None else convert(r, 3)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_multinomial_0(self, {'self': self_, 'num_samples': num_samples, 'replacement': replacement, 'generator': generator, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- log1p -------------------------------------------------------------------------------------
@@ -5907,9 +7734,6 @@ def dispatch_log1p_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.log1p_out, 'log1p', False, self, kwargs, out)
     return at.log1p(self=kwargs['self'])
 
-
-overloads_log1p = [PythonOverload('log1p(Tensor input, *, Tensor out=None)', ops.log1p, ops.log1p_out, False, False, ['self', 'out'])]
-dispatch_log1p = [dispatch_log1p_0]
 structseqs_log1p = [(return_types.for_schema('log1p', ops.log1p.schema), return_types.for_schema('log1p_out', ops.log1p_out.schema))]
 
 
@@ -5922,11 +7746,16 @@ def log1p(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.log1p"})
     self = None
     r = parser_log1p.parse(args, kwargs)
-    ov = overloads_log1p[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_log1p[r.idx](self, parsed)
-    return wrap_result(result, structseqs_log1p[r.idx][1 if out_used else 0])
+    a = r.args
+    # log1p(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_log1p_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- log1p_ ------------------------------------------------------------------------------------
@@ -5940,9 +7769,6 @@ def dispatch_log1p__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """log1p_(Tensor input): log1p_"""
     return at.log1p_(self=kwargs['self'])
 
-
-overloads_log1p_ = [PythonOverload('log1p_(Tensor input)', ops.log1p_, None, False, False, ['self'])]
-dispatch_log1p_ = [dispatch_log1p__0]
 structseqs_log1p_ = [(return_types.for_schema('log1p_', ops.log1p_.schema), None)]
 
 
@@ -5955,11 +7781,13 @@ def log1p_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.log1p_"})
     self = None
     r = parser_log1p_.parse(args, kwargs)
-    ov = overloads_log1p_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_log1p_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_log1p_[r.idx][1 if out_used else 0])
+    a = r.args
+    # log1p_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_log1p__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- expm1 -------------------------------------------------------------------------------------
@@ -5976,9 +7804,6 @@ def dispatch_expm1_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.expm1_out, 'expm1', False, self, kwargs, out)
     return at.expm1(self=kwargs['self'])
 
-
-overloads_expm1 = [PythonOverload('expm1(Tensor input, *, Tensor out=None)', ops.expm1, ops.expm1_out, False, False, ['self', 'out'])]
-dispatch_expm1 = [dispatch_expm1_0]
 structseqs_expm1 = [(return_types.for_schema('expm1', ops.expm1.schema), return_types.for_schema('expm1_out', ops.expm1_out.schema))]
 
 
@@ -5991,11 +7816,16 @@ def expm1(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.expm1"})
     self = None
     r = parser_expm1.parse(args, kwargs)
-    ov = overloads_expm1[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_expm1[r.idx](self, parsed)
-    return wrap_result(result, structseqs_expm1[r.idx][1 if out_used else 0])
+    a = r.args
+    # expm1(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_expm1_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- expm1_ ------------------------------------------------------------------------------------
@@ -6009,9 +7839,6 @@ def dispatch_expm1__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """expm1_(Tensor input): expm1_"""
     return at.expm1_(self=kwargs['self'])
 
-
-overloads_expm1_ = [PythonOverload('expm1_(Tensor input)', ops.expm1_, None, False, False, ['self'])]
-dispatch_expm1_ = [dispatch_expm1__0]
 structseqs_expm1_ = [(return_types.for_schema('expm1_', ops.expm1_.schema), None)]
 
 
@@ -6024,11 +7851,13 @@ def expm1_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.expm1_"})
     self = None
     r = parser_expm1_.parse(args, kwargs)
-    ov = overloads_expm1_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_expm1_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_expm1_[r.idx][1 if out_used else 0])
+    a = r.args
+    # expm1_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_expm1__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- asin --------------------------------------------------------------------------------------
@@ -6045,9 +7874,6 @@ def dispatch_asin_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.asin_out, 'asin', False, self, kwargs, out)
     return at.asin(self=kwargs['self'])
 
-
-overloads_asin = [PythonOverload('asin(Tensor input, *, Tensor out=None)', ops.asin, ops.asin_out, False, False, ['self', 'out'])]
-dispatch_asin = [dispatch_asin_0]
 structseqs_asin = [(return_types.for_schema('asin', ops.asin.schema), return_types.for_schema('asin_out', ops.asin_out.schema))]
 
 
@@ -6060,11 +7886,16 @@ def asin(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.asin"})
     self = None
     r = parser_asin.parse(args, kwargs)
-    ov = overloads_asin[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_asin[r.idx](self, parsed)
-    return wrap_result(result, structseqs_asin[r.idx][1 if out_used else 0])
+    a = r.args
+    # asin(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_asin_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- asin_ -------------------------------------------------------------------------------------
@@ -6078,9 +7909,6 @@ def dispatch_asin__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """asin_(Tensor input): asin_"""
     return at.asin_(self=kwargs['self'])
 
-
-overloads_asin_ = [PythonOverload('asin_(Tensor input)', ops.asin_, None, False, False, ['self'])]
-dispatch_asin_ = [dispatch_asin__0]
 structseqs_asin_ = [(return_types.for_schema('asin_', ops.asin_.schema), None)]
 
 
@@ -6093,11 +7921,13 @@ def asin_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.asin_"})
     self = None
     r = parser_asin_.parse(args, kwargs)
-    ov = overloads_asin_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_asin_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_asin_[r.idx][1 if out_used else 0])
+    a = r.args
+    # asin_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_asin__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- acos --------------------------------------------------------------------------------------
@@ -6114,9 +7944,6 @@ def dispatch_acos_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.acos_out, 'acos', False, self, kwargs, out)
     return at.acos(self=kwargs['self'])
 
-
-overloads_acos = [PythonOverload('acos(Tensor input, *, Tensor out=None)', ops.acos, ops.acos_out, False, False, ['self', 'out'])]
-dispatch_acos = [dispatch_acos_0]
 structseqs_acos = [(return_types.for_schema('acos', ops.acos.schema), return_types.for_schema('acos_out', ops.acos_out.schema))]
 
 
@@ -6129,11 +7956,16 @@ def acos(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.acos"})
     self = None
     r = parser_acos.parse(args, kwargs)
-    ov = overloads_acos[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_acos[r.idx](self, parsed)
-    return wrap_result(result, structseqs_acos[r.idx][1 if out_used else 0])
+    a = r.args
+    # acos(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_acos_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- acos_ -------------------------------------------------------------------------------------
@@ -6147,9 +7979,6 @@ def dispatch_acos__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """acos_(Tensor input): acos_"""
     return at.acos_(self=kwargs['self'])
 
-
-overloads_acos_ = [PythonOverload('acos_(Tensor input)', ops.acos_, None, False, False, ['self'])]
-dispatch_acos_ = [dispatch_acos__0]
 structseqs_acos_ = [(return_types.for_schema('acos_', ops.acos_.schema), None)]
 
 
@@ -6162,11 +7991,13 @@ def acos_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.acos_"})
     self = None
     r = parser_acos_.parse(args, kwargs)
-    ov = overloads_acos_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_acos_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_acos_[r.idx][1 if out_used else 0])
+    a = r.args
+    # acos_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_acos__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- atan --------------------------------------------------------------------------------------
@@ -6183,9 +8014,6 @@ def dispatch_atan_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.atan_out, 'atan', False, self, kwargs, out)
     return at.atan(self=kwargs['self'])
 
-
-overloads_atan = [PythonOverload('atan(Tensor input, *, Tensor out=None)', ops.atan, ops.atan_out, False, False, ['self', 'out'])]
-dispatch_atan = [dispatch_atan_0]
 structseqs_atan = [(return_types.for_schema('atan', ops.atan.schema), return_types.for_schema('atan_out', ops.atan_out.schema))]
 
 
@@ -6198,11 +8026,16 @@ def atan(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.atan"})
     self = None
     r = parser_atan.parse(args, kwargs)
-    ov = overloads_atan[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_atan[r.idx](self, parsed)
-    return wrap_result(result, structseqs_atan[r.idx][1 if out_used else 0])
+    a = r.args
+    # atan(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_atan_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- atan_ -------------------------------------------------------------------------------------
@@ -6216,9 +8049,6 @@ def dispatch_atan__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """atan_(Tensor input): atan_"""
     return at.atan_(self=kwargs['self'])
 
-
-overloads_atan_ = [PythonOverload('atan_(Tensor input)', ops.atan_, None, False, False, ['self'])]
-dispatch_atan_ = [dispatch_atan__0]
 structseqs_atan_ = [(return_types.for_schema('atan_', ops.atan_.schema), None)]
 
 
@@ -6231,11 +8061,13 @@ def atan_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.atan_"})
     self = None
     r = parser_atan_.parse(args, kwargs)
-    ov = overloads_atan_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_atan_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_atan_[r.idx][1 if out_used else 0])
+    a = r.args
+    # atan_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_atan__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- sinh --------------------------------------------------------------------------------------
@@ -6252,9 +8084,6 @@ def dispatch_sinh_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.sinh_out, 'sinh', False, self, kwargs, out)
     return at.sinh(self=kwargs['self'])
 
-
-overloads_sinh = [PythonOverload('sinh(Tensor input, *, Tensor out=None)', ops.sinh, ops.sinh_out, False, False, ['self', 'out'])]
-dispatch_sinh = [dispatch_sinh_0]
 structseqs_sinh = [(return_types.for_schema('sinh', ops.sinh.schema), return_types.for_schema('sinh_out', ops.sinh_out.schema))]
 
 
@@ -6267,11 +8096,16 @@ def sinh(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.sinh"})
     self = None
     r = parser_sinh.parse(args, kwargs)
-    ov = overloads_sinh[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sinh[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sinh[r.idx][1 if out_used else 0])
+    a = r.args
+    # sinh(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_sinh_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- sinh_ -------------------------------------------------------------------------------------
@@ -6285,9 +8119,6 @@ def dispatch_sinh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sinh_(Tensor input): sinh_"""
     return at.sinh_(self=kwargs['self'])
 
-
-overloads_sinh_ = [PythonOverload('sinh_(Tensor input)', ops.sinh_, None, False, False, ['self'])]
-dispatch_sinh_ = [dispatch_sinh__0]
 structseqs_sinh_ = [(return_types.for_schema('sinh_', ops.sinh_.schema), None)]
 
 
@@ -6300,11 +8131,13 @@ def sinh_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.sinh_"})
     self = None
     r = parser_sinh_.parse(args, kwargs)
-    ov = overloads_sinh_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sinh_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sinh_[r.idx][1 if out_used else 0])
+    a = r.args
+    # sinh_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_sinh__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- cosh --------------------------------------------------------------------------------------
@@ -6321,9 +8154,6 @@ def dispatch_cosh_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.cosh_out, 'cosh', False, self, kwargs, out)
     return at.cosh(self=kwargs['self'])
 
-
-overloads_cosh = [PythonOverload('cosh(Tensor input, *, Tensor out=None)', ops.cosh, ops.cosh_out, False, False, ['self', 'out'])]
-dispatch_cosh = [dispatch_cosh_0]
 structseqs_cosh = [(return_types.for_schema('cosh', ops.cosh.schema), return_types.for_schema('cosh_out', ops.cosh_out.schema))]
 
 
@@ -6336,11 +8166,16 @@ def cosh(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.cosh"})
     self = None
     r = parser_cosh.parse(args, kwargs)
-    ov = overloads_cosh[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_cosh[r.idx](self, parsed)
-    return wrap_result(result, structseqs_cosh[r.idx][1 if out_used else 0])
+    a = r.args
+    # cosh(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_cosh_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- cosh_ -------------------------------------------------------------------------------------
@@ -6354,9 +8189,6 @@ def dispatch_cosh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cosh_(Tensor input): cosh_"""
     return at.cosh_(self=kwargs['self'])
 
-
-overloads_cosh_ = [PythonOverload('cosh_(Tensor input)', ops.cosh_, None, False, False, ['self'])]
-dispatch_cosh_ = [dispatch_cosh__0]
 structseqs_cosh_ = [(return_types.for_schema('cosh_', ops.cosh_.schema), None)]
 
 
@@ -6369,11 +8201,13 @@ def cosh_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.cosh_"})
     self = None
     r = parser_cosh_.parse(args, kwargs)
-    ov = overloads_cosh_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_cosh_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_cosh_[r.idx][1 if out_used else 0])
+    a = r.args
+    # cosh_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_cosh__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- asinh -------------------------------------------------------------------------------------
@@ -6390,9 +8224,6 @@ def dispatch_asinh_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.asinh_out, 'asinh', False, self, kwargs, out)
     return at.asinh(self=kwargs['self'])
 
-
-overloads_asinh = [PythonOverload('asinh(Tensor input, *, Tensor out=None)', ops.asinh, ops.asinh_out, False, False, ['self', 'out'])]
-dispatch_asinh = [dispatch_asinh_0]
 structseqs_asinh = [(return_types.for_schema('asinh', ops.asinh.schema), return_types.for_schema('asinh_out', ops.asinh_out.schema))]
 
 
@@ -6405,11 +8236,16 @@ def asinh(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.asinh"})
     self = None
     r = parser_asinh.parse(args, kwargs)
-    ov = overloads_asinh[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_asinh[r.idx](self, parsed)
-    return wrap_result(result, structseqs_asinh[r.idx][1 if out_used else 0])
+    a = r.args
+    # asinh(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_asinh_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- asinh_ ------------------------------------------------------------------------------------
@@ -6423,9 +8259,6 @@ def dispatch_asinh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """asinh_(Tensor input): asinh_"""
     return at.asinh_(self=kwargs['self'])
 
-
-overloads_asinh_ = [PythonOverload('asinh_(Tensor input)', ops.asinh_, None, False, False, ['self'])]
-dispatch_asinh_ = [dispatch_asinh__0]
 structseqs_asinh_ = [(return_types.for_schema('asinh_', ops.asinh_.schema), None)]
 
 
@@ -6438,11 +8271,13 @@ def asinh_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.asinh_"})
     self = None
     r = parser_asinh_.parse(args, kwargs)
-    ov = overloads_asinh_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_asinh_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_asinh_[r.idx][1 if out_used else 0])
+    a = r.args
+    # asinh_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_asinh__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- acosh -------------------------------------------------------------------------------------
@@ -6459,9 +8294,6 @@ def dispatch_acosh_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.acosh_out, 'acosh', False, self, kwargs, out)
     return at.acosh(self=kwargs['self'])
 
-
-overloads_acosh = [PythonOverload('acosh(Tensor input, *, Tensor out=None)', ops.acosh, ops.acosh_out, False, False, ['self', 'out'])]
-dispatch_acosh = [dispatch_acosh_0]
 structseqs_acosh = [(return_types.for_schema('acosh', ops.acosh.schema), return_types.for_schema('acosh_out', ops.acosh_out.schema))]
 
 
@@ -6474,11 +8306,16 @@ def acosh(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.acosh"})
     self = None
     r = parser_acosh.parse(args, kwargs)
-    ov = overloads_acosh[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_acosh[r.idx](self, parsed)
-    return wrap_result(result, structseqs_acosh[r.idx][1 if out_used else 0])
+    a = r.args
+    # acosh(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_acosh_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- acosh_ ------------------------------------------------------------------------------------
@@ -6492,9 +8329,6 @@ def dispatch_acosh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """acosh_(Tensor input): acosh_"""
     return at.acosh_(self=kwargs['self'])
 
-
-overloads_acosh_ = [PythonOverload('acosh_(Tensor input)', ops.acosh_, None, False, False, ['self'])]
-dispatch_acosh_ = [dispatch_acosh__0]
 structseqs_acosh_ = [(return_types.for_schema('acosh_', ops.acosh_.schema), None)]
 
 
@@ -6507,11 +8341,13 @@ def acosh_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.acosh_"})
     self = None
     r = parser_acosh_.parse(args, kwargs)
-    ov = overloads_acosh_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_acosh_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_acosh_[r.idx][1 if out_used else 0])
+    a = r.args
+    # acosh_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_acosh__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- atanh -------------------------------------------------------------------------------------
@@ -6528,9 +8364,6 @@ def dispatch_atanh_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.atanh_out, 'atanh', False, self, kwargs, out)
     return at.atanh(self=kwargs['self'])
 
-
-overloads_atanh = [PythonOverload('atanh(Tensor input, *, Tensor out=None)', ops.atanh, ops.atanh_out, False, False, ['self', 'out'])]
-dispatch_atanh = [dispatch_atanh_0]
 structseqs_atanh = [(return_types.for_schema('atanh', ops.atanh.schema), return_types.for_schema('atanh_out', ops.atanh_out.schema))]
 
 
@@ -6543,11 +8376,16 @@ def atanh(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.atanh"})
     self = None
     r = parser_atanh.parse(args, kwargs)
-    ov = overloads_atanh[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_atanh[r.idx](self, parsed)
-    return wrap_result(result, structseqs_atanh[r.idx][1 if out_used else 0])
+    a = r.args
+    # atanh(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_atanh_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- atanh_ ------------------------------------------------------------------------------------
@@ -6561,9 +8399,6 @@ def dispatch_atanh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """atanh_(Tensor input): atanh_"""
     return at.atanh_(self=kwargs['self'])
 
-
-overloads_atanh_ = [PythonOverload('atanh_(Tensor input)', ops.atanh_, None, False, False, ['self'])]
-dispatch_atanh_ = [dispatch_atanh__0]
 structseqs_atanh_ = [(return_types.for_schema('atanh_', ops.atanh_.schema), None)]
 
 
@@ -6576,11 +8411,13 @@ def atanh_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.atanh_"})
     self = None
     r = parser_atanh_.parse(args, kwargs)
-    ov = overloads_atanh_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_atanh_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_atanh_[r.idx][1 if out_used else 0])
+    a = r.args
+    # atanh_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_atanh__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- frac --------------------------------------------------------------------------------------
@@ -6597,9 +8434,6 @@ def dispatch_frac_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.frac_out, 'frac', False, self, kwargs, out)
     return at.frac(self=kwargs['self'])
 
-
-overloads_frac = [PythonOverload('frac(Tensor input, *, Tensor out=None)', ops.frac, ops.frac_out, False, False, ['self', 'out'])]
-dispatch_frac = [dispatch_frac_0]
 structseqs_frac = [(return_types.for_schema('frac', ops.frac.schema), return_types.for_schema('frac_out', ops.frac_out.schema))]
 
 
@@ -6612,11 +8446,16 @@ def frac(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.frac"})
     self = None
     r = parser_frac.parse(args, kwargs)
-    ov = overloads_frac[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_frac[r.idx](self, parsed)
-    return wrap_result(result, structseqs_frac[r.idx][1 if out_used else 0])
+    a = r.args
+    # frac(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_frac_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- frac_ -------------------------------------------------------------------------------------
@@ -6630,9 +8469,6 @@ def dispatch_frac__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """frac_(Tensor input): frac_"""
     return at.frac_(self=kwargs['self'])
 
-
-overloads_frac_ = [PythonOverload('frac_(Tensor input)', ops.frac_, None, False, False, ['self'])]
-dispatch_frac_ = [dispatch_frac__0]
 structseqs_frac_ = [(return_types.for_schema('frac_', ops.frac_.schema), None)]
 
 
@@ -6645,11 +8481,13 @@ def frac_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.frac_"})
     self = None
     r = parser_frac_.parse(args, kwargs)
-    ov = overloads_frac_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_frac_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_frac_[r.idx][1 if out_used else 0])
+    a = r.args
+    # frac_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_frac__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- _softmax ----------------------------------------------------------------------------------
@@ -6666,9 +8504,6 @@ def dispatch__softmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops._softmax_out, '_softmax', False, self, kwargs, out)
     return at._softmax(self=kwargs['self'], dim=kwargs['dim'], half_to_float=kwargs['half_to_float'])
 
-
-overloads__softmax = [PythonOverload('_softmax(Tensor input, int64_t dim, bool half_to_float, *, Tensor out=None)', ops._softmax, ops._softmax_out, False, False, ['self', 'dim', 'half_to_float', 'out'])]
-dispatch__softmax = [dispatch__softmax_0]
 structseqs__softmax = [(return_types.for_schema('_softmax', ops._softmax.schema), return_types.for_schema('_softmax_out', ops._softmax_out.schema))]
 
 
@@ -6681,11 +8516,20 @@ def _softmax(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch._softmax"})
     self = None
     r = parser__softmax.parse(args, kwargs)
-    ov = overloads__softmax[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch__softmax[r.idx](self, parsed)
-    return wrap_result(result, structseqs__softmax[r.idx][1 if out_used else 0])
+    a = r.args
+    # _softmax(Tensor input, int64_t dim, bool half_to_float, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    half_to_float = a[2]
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch__softmax_0(self, {'self': self_, 'dim': dim, 'half_to_float': half_to_float, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- softmax -----------------------------------------------------------------------------------
@@ -6702,9 +8546,6 @@ def dispatch_softmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.softmax_int_out, 'softmax', False, self, kwargs, out)
     return at.softmax(self=kwargs['self'], dim=kwargs['dim'], dtype=kwargs['dtype'])
 
-
-overloads_softmax = [PythonOverload('softmax(Tensor input, int64_t dim, ScalarType? dtype=None, *, Tensor out=None)', ops.softmax_int, ops.softmax_int_out, False, False, ['self', 'dim', 'dtype', 'out'])]
-dispatch_softmax = [dispatch_softmax_0]
 structseqs_softmax = [(return_types.for_schema('softmax', ops.softmax_int.schema), return_types.for_schema('softmax_out', ops.softmax_int_out.schema))]
 
 
@@ -6717,11 +8558,22 @@ def softmax(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.softmax"})
     self = None
     r = parser_softmax.parse(args, kwargs)
-    ov = overloads_softmax[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_softmax[r.idx](self, parsed)
-    return wrap_result(result, structseqs_softmax[r.idx][1 if out_used else 0])
+    a = r.args
+    # softmax(Tensor input, int64_t dim, ScalarType? dtype=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_softmax_0(self, {'self': self_, 'dim': dim, 'dtype': dtype, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- _log_softmax ------------------------------------------------------------------------------
@@ -6738,9 +8590,6 @@ def dispatch__log_softmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops._log_softmax_out, '_log_softmax', False, self, kwargs, out)
     return at._log_softmax(self=kwargs['self'], dim=kwargs['dim'], half_to_float=kwargs['half_to_float'])
 
-
-overloads__log_softmax = [PythonOverload('_log_softmax(Tensor input, int64_t dim, bool half_to_float, *, Tensor out=None)', ops._log_softmax, ops._log_softmax_out, False, False, ['self', 'dim', 'half_to_float', 'out'])]
-dispatch__log_softmax = [dispatch__log_softmax_0]
 structseqs__log_softmax = [(return_types.for_schema('_log_softmax', ops._log_softmax.schema), return_types.for_schema('_log_softmax_out', ops._log_softmax_out.schema))]
 
 
@@ -6753,11 +8602,20 @@ def _log_softmax(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch._log_softmax"})
     self = None
     r = parser__log_softmax.parse(args, kwargs)
-    ov = overloads__log_softmax[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch__log_softmax[r.idx](self, parsed)
-    return wrap_result(result, structseqs__log_softmax[r.idx][1 if out_used else 0])
+    a = r.args
+    # _log_softmax(Tensor input, int64_t dim, bool half_to_float, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    half_to_float = a[2]
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch__log_softmax_0(self, {'self': self_, 'dim': dim, 'half_to_float': half_to_float, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- log_softmax -------------------------------------------------------------------------------
@@ -6774,9 +8632,6 @@ def dispatch_log_softmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.log_softmax_int_out, 'log_softmax', False, self, kwargs, out)
     return at.log_softmax(self=kwargs['self'], dim=kwargs['dim'], dtype=kwargs['dtype'])
 
-
-overloads_log_softmax = [PythonOverload('log_softmax(Tensor input, int64_t dim, ScalarType? dtype=None, *, Tensor out=None)', ops.log_softmax_int, ops.log_softmax_int_out, False, False, ['self', 'dim', 'dtype', 'out'])]
-dispatch_log_softmax = [dispatch_log_softmax_0]
 structseqs_log_softmax = [(return_types.for_schema('log_softmax', ops.log_softmax_int.schema), return_types.for_schema('log_softmax_out', ops.log_softmax_int_out.schema))]
 
 
@@ -6789,11 +8644,22 @@ def log_softmax(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.log_softmax"})
     self = None
     r = parser_log_softmax.parse(args, kwargs)
-    ov = overloads_log_softmax[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_log_softmax[r.idx](self, parsed)
-    return wrap_result(result, structseqs_log_softmax[r.idx][1 if out_used else 0])
+    a = r.args
+    # log_softmax(Tensor input, int64_t dim, ScalarType? dtype=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_log_softmax_0(self, {'self': self_, 'dim': dim, 'dtype': dtype, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- _softmax_backward_data --------------------------------------------------------------------
@@ -6810,9 +8676,6 @@ def dispatch__softmax_backward_data_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops._softmax_backward_data_out, '_softmax_backward_data', False, self, kwargs, out)
     return at._softmax_backward_data(grad_output=kwargs['grad_output'], output=kwargs['output'], dim=kwargs['dim'], input_dtype=kwargs['input_dtype'])
 
-
-overloads__softmax_backward_data = [PythonOverload('_softmax_backward_data(Tensor grad_output, Tensor output, int64_t dim, ScalarType input_dtype, *, Tensor out=None)', ops._softmax_backward_data, ops._softmax_backward_data_out, False, False, ['grad_output', 'output', 'dim', 'input_dtype', 'out'])]
-dispatch__softmax_backward_data = [dispatch__softmax_backward_data_0]
 structseqs__softmax_backward_data = [(return_types.for_schema('_softmax_backward_data', ops._softmax_backward_data.schema), return_types.for_schema('_softmax_backward_data_out', ops._softmax_backward_data_out.schema))]
 
 
@@ -6825,11 +8688,25 @@ def _softmax_backward_data(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch._softmax_backward_data"})
     self = None
     r = parser__softmax_backward_data.parse(args, kwargs)
-    ov = overloads__softmax_backward_data[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch__softmax_backward_data[r.idx](self, parsed)
-    return wrap_result(result, structseqs__softmax_backward_data[r.idx][1 if out_used else 0])
+    a = r.args
+    # _softmax_backward_data(Tensor grad_output, Tensor output, int64_t dim, ScalarType input_dtype, *, Tensor out=None)
+    grad_output = a[0]
+    if grad_output is not None:
+        grad_output = grad_output.cdata
+    output = a[1]
+    if output is not None:
+        output = output.cdata
+    dim = a[2]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    input_dtype = a[3]
+    if input_dtype is not None:
+        input_dtype = to_scalar_type(input_dtype)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch__softmax_backward_data_0(self, {'grad_output': grad_output, 'output': output, 'dim': dim, 'input_dtype': input_dtype, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- _log_softmax_backward_data ----------------------------------------------------------------
@@ -6846,9 +8723,6 @@ def dispatch__log_softmax_backward_data_0(self: Any, kwargs: dict[str, Any]) -> 
         return call_out(ops._log_softmax_backward_data_out, '_log_softmax_backward_data', False, self, kwargs, out)
     return at._log_softmax_backward_data(grad_output=kwargs['grad_output'], output=kwargs['output'], dim=kwargs['dim'], input_dtype=kwargs['input_dtype'])
 
-
-overloads__log_softmax_backward_data = [PythonOverload('_log_softmax_backward_data(Tensor grad_output, Tensor output, int64_t dim, ScalarType input_dtype, *, Tensor out=None)', ops._log_softmax_backward_data, ops._log_softmax_backward_data_out, False, False, ['grad_output', 'output', 'dim', 'input_dtype', 'out'])]
-dispatch__log_softmax_backward_data = [dispatch__log_softmax_backward_data_0]
 structseqs__log_softmax_backward_data = [(return_types.for_schema('_log_softmax_backward_data', ops._log_softmax_backward_data.schema), return_types.for_schema('_log_softmax_backward_data_out', ops._log_softmax_backward_data_out.schema))]
 
 
@@ -6861,11 +8735,25 @@ def _log_softmax_backward_data(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch._log_softmax_backward_data"})
     self = None
     r = parser__log_softmax_backward_data.parse(args, kwargs)
-    ov = overloads__log_softmax_backward_data[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch__log_softmax_backward_data[r.idx](self, parsed)
-    return wrap_result(result, structseqs__log_softmax_backward_data[r.idx][1 if out_used else 0])
+    a = r.args
+    # _log_softmax_backward_data(Tensor grad_output, Tensor output, int64_t dim, ScalarType input_dtype, *, Tensor out=None)
+    grad_output = a[0]
+    if grad_output is not None:
+        grad_output = grad_output.cdata
+    output = a[1]
+    if output is not None:
+        output = output.cdata
+    dim = a[2]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    input_dtype = a[3]
+    if input_dtype is not None:
+        input_dtype = to_scalar_type(input_dtype)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch__log_softmax_backward_data_0(self, {'grad_output': grad_output, 'output': output, 'dim': dim, 'input_dtype': input_dtype, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- binary_cross_entropy_with_logits ----------------------------------------------------------
@@ -6886,9 +8774,6 @@ def dispatch_binary_cross_entropy_with_logits_0(self: Any, kwargs: dict[str, Any
         call_kwargs['reduction'] = kwargs['reduction']
     return at.binary_cross_entropy_with_logits(**call_kwargs)
 
-
-overloads_binary_cross_entropy_with_logits = [PythonOverload('binary_cross_entropy_with_logits(Tensor input, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int64_t reduction=Mean)', ops.binary_cross_entropy_with_logits, None, False, False, ['self', 'target', 'weight', 'pos_weight', 'reduction'])]
-dispatch_binary_cross_entropy_with_logits = [dispatch_binary_cross_entropy_with_logits_0]
 structseqs_binary_cross_entropy_with_logits = [(return_types.for_schema('binary_cross_entropy_with_logits', ops.binary_cross_entropy_with_logits.schema), None)]
 
 
@@ -6901,11 +8786,27 @@ def binary_cross_entropy_with_logits(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.binary_cross_entropy_with_logits"})
     self = None
     r = parser_binary_cross_entropy_with_logits.parse(args, kwargs)
-    ov = overloads_binary_cross_entropy_with_logits[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_binary_cross_entropy_with_logits[r.idx](self, parsed)
-    return wrap_result(result, structseqs_binary_cross_entropy_with_logits[r.idx][1 if out_used else 0])
+    a = r.args
+    # binary_cross_entropy_with_logits(Tensor input, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int64_t reduction=Mean)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    target = a[1]
+    if target is not None:
+        target = target.cdata
+    weight = a[2]
+    if weight is not None:
+        weight = weight.cdata
+    pos_weight = a[3]
+    if pos_weight is not None:
+        pos_weight = pos_weight.cdata
+    reduction = a[4]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    result = dispatch_binary_cross_entropy_with_logits_0(self, {'self': self_, 'target': target, 'weight': weight, 'pos_weight': pos_weight, 'reduction': reduction})
+    return THPVariable_Wrap(result)
 
 
 # ---- addcmul -----------------------------------------------------------------------------------
@@ -6928,9 +8829,6 @@ def dispatch_addcmul_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['value'] = kwargs['value']
     return at.addcmul(**call_kwargs)
 
-
-overloads_addcmul = [PythonOverload('addcmul(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor out=None)', ops.addcmul, ops.addcmul_out, False, False, ['self', 'tensor1', 'tensor2', 'value', 'out'])]
-dispatch_addcmul = [dispatch_addcmul_0]
 structseqs_addcmul = [(return_types.for_schema('addcmul', ops.addcmul.schema), return_types.for_schema('addcmul_out', ops.addcmul_out.schema))]
 
 
@@ -6943,11 +8841,27 @@ def addcmul(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.addcmul"})
     self = None
     r = parser_addcmul.parse(args, kwargs)
-    ov = overloads_addcmul[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_addcmul[r.idx](self, parsed)
-    return wrap_result(result, structseqs_addcmul[r.idx][1 if out_used else 0])
+    a = r.args
+    # addcmul(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    tensor1 = a[1]
+    if tensor1 is not None:
+        tensor1 = tensor1.cdata
+    tensor2 = a[2]
+    if tensor2 is not None:
+        tensor2 = tensor2.cdata
+    value = a[3]
+    if value is None:
+        value = 1
+    elif type(value) is not float:
+        value = scalar_arg(value)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_addcmul_0(self, {'self': self_, 'tensor1': tensor1, 'tensor2': tensor2, 'value': value, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- addcdiv -----------------------------------------------------------------------------------
@@ -6970,9 +8884,6 @@ def dispatch_addcdiv_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['value'] = kwargs['value']
     return at.addcdiv(**call_kwargs)
 
-
-overloads_addcdiv = [PythonOverload('addcdiv(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor out=None)', ops.addcdiv, ops.addcdiv_out, False, False, ['self', 'tensor1', 'tensor2', 'value', 'out'])]
-dispatch_addcdiv = [dispatch_addcdiv_0]
 structseqs_addcdiv = [(return_types.for_schema('addcdiv', ops.addcdiv.schema), return_types.for_schema('addcdiv_out', ops.addcdiv_out.schema))]
 
 
@@ -6985,11 +8896,27 @@ def addcdiv(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.addcdiv"})
     self = None
     r = parser_addcdiv.parse(args, kwargs)
-    ov = overloads_addcdiv[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_addcdiv[r.idx](self, parsed)
-    return wrap_result(result, structseqs_addcdiv[r.idx][1 if out_used else 0])
+    a = r.args
+    # addcdiv(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    tensor1 = a[1]
+    if tensor1 is not None:
+        tensor1 = tensor1.cdata
+    tensor2 = a[2]
+    if tensor2 is not None:
+        tensor2 = tensor2.cdata
+    value = a[3]
+    if value is None:
+        value = 1
+    elif type(value) is not float:
+        value = scalar_arg(value)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_addcdiv_0(self, {'self': self_, 'tensor1': tensor1, 'tensor2': tensor2, 'value': value, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- lerp --------------------------------------------------------------------------------------
@@ -7006,9 +8933,6 @@ def dispatch_lerp_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.lerp_Scalar_out, 'lerp', False, self, kwargs, out)
     return at.lerp(self=kwargs['self'], end=kwargs['end'], weight=kwargs['weight'])
 
-
-overloads_lerp = [PythonOverload('lerp(Tensor input, Tensor end, Scalar weight, *, Tensor out=None)', ops.lerp_Scalar, ops.lerp_Scalar_out, False, False, ['self', 'end', 'weight', 'out'])]
-dispatch_lerp = [dispatch_lerp_0]
 structseqs_lerp = [(return_types.for_schema('lerp', ops.lerp_Scalar.schema), return_types.for_schema('lerp_out', ops.lerp_Scalar_out.schema))]
 
 
@@ -7021,11 +8945,22 @@ def lerp(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.lerp"})
     self = None
     r = parser_lerp.parse(args, kwargs)
-    ov = overloads_lerp[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_lerp[r.idx](self, parsed)
-    return wrap_result(result, structseqs_lerp[r.idx][1 if out_used else 0])
+    a = r.args
+    # lerp(Tensor input, Tensor end, Scalar weight, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    end = a[1]
+    if end is not None:
+        end = end.cdata
+    weight = a[2]
+    if weight is not None and type(weight) is not float:
+        weight = scalar_arg(weight)
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_lerp_0(self, {'self': self_, 'end': end, 'weight': weight, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- broadcast_tensors -------------------------------------------------------------------------
@@ -7039,9 +8974,6 @@ def dispatch_broadcast_tensors_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """broadcast_tensors(TensorList tensors): broadcast_tensors"""
     return at.broadcast_tensors(tensors=kwargs['tensors'])
 
-
-overloads_broadcast_tensors = [PythonOverload('broadcast_tensors(TensorList tensors)', ops.broadcast_tensors, None, False, False, ['tensors'])]
-dispatch_broadcast_tensors = [dispatch_broadcast_tensors_0]
 structseqs_broadcast_tensors = [(return_types.for_schema('broadcast_tensors', ops.broadcast_tensors.schema), None)]
 
 
@@ -7054,11 +8986,11 @@ def broadcast_tensors(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.broadcast_tensors"})
     self = None
     r = parser_broadcast_tensors.parse(args, kwargs)
-    ov = overloads_broadcast_tensors[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_broadcast_tensors[r.idx](self, parsed)
-    return wrap_result(result, structseqs_broadcast_tensors[r.idx][1 if out_used else 0])
+    a = r.args
+    # broadcast_tensors(TensorList tensors)
+    tensors = None if a[0] is None else convert(r, 0)
+    result = dispatch_broadcast_tensors_0(self, {'tensors': tensors})
+    return wrap_result(result, structseqs_broadcast_tensors[0][0])
 
 
 # ---- bitwise_xor -------------------------------------------------------------------------------
@@ -7085,9 +9017,6 @@ def dispatch_bitwise_xor_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.bitwise_xor_Scalar_out, 'bitwise_xor', False, self, kwargs, out)
     return at.bitwise_xor(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_bitwise_xor = [PythonOverload('bitwise_xor(Tensor input, Tensor other, *, Tensor out=None)', ops.bitwise_xor_Tensor, ops.bitwise_xor_Tensor_out, False, False, ['self', 'other', 'out']), PythonOverload('bitwise_xor(Tensor input, Scalar other, *, Tensor out=None)', ops.bitwise_xor_Scalar, ops.bitwise_xor_Scalar_out, False, False, ['self', 'other', 'out'])]
-dispatch_bitwise_xor = [dispatch_bitwise_xor_0, dispatch_bitwise_xor_1]
 structseqs_bitwise_xor = [(return_types.for_schema('bitwise_xor', ops.bitwise_xor_Tensor.schema), return_types.for_schema('bitwise_xor_out', ops.bitwise_xor_Tensor_out.schema)), (return_types.for_schema('bitwise_xor', ops.bitwise_xor_Scalar.schema), return_types.for_schema('bitwise_xor_out', ops.bitwise_xor_Scalar_out.schema))]
 
 
@@ -7100,11 +9029,32 @@ def bitwise_xor(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.bitwise_xor"})
     self = None
     r = parser_bitwise_xor.parse(args, kwargs)
-    ov = overloads_bitwise_xor[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bitwise_xor[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bitwise_xor[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # bitwise_xor(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_bitwise_xor_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    # bitwise_xor(Tensor input, Scalar other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_bitwise_xor_1(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- __xor__ -----------------------------------------------------------------------------------
@@ -7125,9 +9075,6 @@ def dispatch___xor___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__xor__(Tensor input, Scalar other): __xor__.Scalar"""
     return at.__xor__(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads___xor__ = [PythonOverload('__xor__(Tensor input, Tensor other)', ops.__xor___Tensor, None, False, False, ['self', 'other']), PythonOverload('__xor__(Tensor input, Scalar other)', ops.__xor___Scalar, None, False, False, ['self', 'other'])]
-dispatch___xor__ = [dispatch___xor___0, dispatch___xor___1]
 structseqs___xor__ = [(return_types.for_schema('__xor__', ops.__xor___Tensor.schema), None), (return_types.for_schema('__xor__', ops.__xor___Scalar.schema), None)]
 
 
@@ -7140,11 +9087,26 @@ def __xor__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.__xor__"})
     self = None
     r = parser___xor__.parse(args, kwargs)
-    ov = overloads___xor__[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch___xor__[r.idx](self, parsed)
-    return wrap_result(result, structseqs___xor__[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # __xor__(Tensor input, Tensor other)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        result = dispatch___xor___0(self, {'self': self_, 'other': other})
+        return THPVariable_Wrap(result)
+    # __xor__(Tensor input, Scalar other)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch___xor___1(self, {'self': self_, 'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- bitwise_left_shift ------------------------------------------------------------------------
@@ -7168,9 +9130,6 @@ def dispatch_bitwise_left_shift_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_left_shift(Tensor input, Scalar other): bitwise_left_shift.Tensor_Scalar"""
     return at.bitwise_left_shift(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_bitwise_left_shift = [PythonOverload('bitwise_left_shift(Tensor input, Tensor other, *, Tensor out=None)', ops.bitwise_left_shift_Tensor, ops.bitwise_left_shift_Tensor_out, False, False, ['self', 'other', 'out']), PythonOverload('bitwise_left_shift(Tensor input, Scalar other)', ops.bitwise_left_shift_Tensor_Scalar, None, False, False, ['self', 'other'])]
-dispatch_bitwise_left_shift = [dispatch_bitwise_left_shift_0, dispatch_bitwise_left_shift_1]
 structseqs_bitwise_left_shift = [(return_types.for_schema('bitwise_left_shift', ops.bitwise_left_shift_Tensor.schema), return_types.for_schema('bitwise_left_shift_out', ops.bitwise_left_shift_Tensor_out.schema)), (return_types.for_schema('bitwise_left_shift', ops.bitwise_left_shift_Tensor_Scalar.schema), None)]
 
 
@@ -7183,11 +9142,29 @@ def bitwise_left_shift(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.bitwise_left_shift"})
     self = None
     r = parser_bitwise_left_shift.parse(args, kwargs)
-    ov = overloads_bitwise_left_shift[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bitwise_left_shift[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bitwise_left_shift[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # bitwise_left_shift(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_bitwise_left_shift_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    # bitwise_left_shift(Tensor input, Scalar other)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_bitwise_left_shift_1(self, {'self': self_, 'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- __lshift__ --------------------------------------------------------------------------------
@@ -7208,9 +9185,6 @@ def dispatch___lshift___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__lshift__(Tensor input, Scalar other): __lshift__.Scalar"""
     return at.__lshift__(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads___lshift__ = [PythonOverload('__lshift__(Tensor input, Tensor other)', ops.__lshift___Tensor, None, False, False, ['self', 'other']), PythonOverload('__lshift__(Tensor input, Scalar other)', ops.__lshift___Scalar, None, False, False, ['self', 'other'])]
-dispatch___lshift__ = [dispatch___lshift___0, dispatch___lshift___1]
 structseqs___lshift__ = [(return_types.for_schema('__lshift__', ops.__lshift___Tensor.schema), None), (return_types.for_schema('__lshift__', ops.__lshift___Scalar.schema), None)]
 
 
@@ -7223,11 +9197,26 @@ def __lshift__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.__lshift__"})
     self = None
     r = parser___lshift__.parse(args, kwargs)
-    ov = overloads___lshift__[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch___lshift__[r.idx](self, parsed)
-    return wrap_result(result, structseqs___lshift__[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # __lshift__(Tensor input, Tensor other)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        result = dispatch___lshift___0(self, {'self': self_, 'other': other})
+        return THPVariable_Wrap(result)
+    # __lshift__(Tensor input, Scalar other)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch___lshift___1(self, {'self': self_, 'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- bitwise_right_shift -----------------------------------------------------------------------
@@ -7251,9 +9240,6 @@ def dispatch_bitwise_right_shift_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_right_shift(Tensor input, Scalar other): bitwise_right_shift.Tensor_Scalar"""
     return at.bitwise_right_shift(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_bitwise_right_shift = [PythonOverload('bitwise_right_shift(Tensor input, Tensor other, *, Tensor out=None)', ops.bitwise_right_shift_Tensor, ops.bitwise_right_shift_Tensor_out, False, False, ['self', 'other', 'out']), PythonOverload('bitwise_right_shift(Tensor input, Scalar other)', ops.bitwise_right_shift_Tensor_Scalar, None, False, False, ['self', 'other'])]
-dispatch_bitwise_right_shift = [dispatch_bitwise_right_shift_0, dispatch_bitwise_right_shift_1]
 structseqs_bitwise_right_shift = [(return_types.for_schema('bitwise_right_shift', ops.bitwise_right_shift_Tensor.schema), return_types.for_schema('bitwise_right_shift_out', ops.bitwise_right_shift_Tensor_out.schema)), (return_types.for_schema('bitwise_right_shift', ops.bitwise_right_shift_Tensor_Scalar.schema), None)]
 
 
@@ -7266,11 +9252,29 @@ def bitwise_right_shift(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.bitwise_right_shift"})
     self = None
     r = parser_bitwise_right_shift.parse(args, kwargs)
-    ov = overloads_bitwise_right_shift[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bitwise_right_shift[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bitwise_right_shift[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # bitwise_right_shift(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_bitwise_right_shift_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    # bitwise_right_shift(Tensor input, Scalar other)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_bitwise_right_shift_1(self, {'self': self_, 'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- __rshift__ --------------------------------------------------------------------------------
@@ -7291,9 +9295,6 @@ def dispatch___rshift___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__rshift__(Tensor input, Scalar other): __rshift__.Scalar"""
     return at.__rshift__(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads___rshift__ = [PythonOverload('__rshift__(Tensor input, Tensor other)', ops.__rshift___Tensor, None, False, False, ['self', 'other']), PythonOverload('__rshift__(Tensor input, Scalar other)', ops.__rshift___Scalar, None, False, False, ['self', 'other'])]
-dispatch___rshift__ = [dispatch___rshift___0, dispatch___rshift___1]
 structseqs___rshift__ = [(return_types.for_schema('__rshift__', ops.__rshift___Tensor.schema), None), (return_types.for_schema('__rshift__', ops.__rshift___Scalar.schema), None)]
 
 
@@ -7306,11 +9307,26 @@ def __rshift__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.__rshift__"})
     self = None
     r = parser___rshift__.parse(args, kwargs)
-    ov = overloads___rshift__[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch___rshift__[r.idx](self, parsed)
-    return wrap_result(result, structseqs___rshift__[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # __rshift__(Tensor input, Tensor other)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        result = dispatch___rshift___0(self, {'self': self_, 'other': other})
+        return THPVariable_Wrap(result)
+    # __rshift__(Tensor input, Scalar other)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch___rshift___1(self, {'self': self_, 'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- hypot -------------------------------------------------------------------------------------
@@ -7327,9 +9343,6 @@ def dispatch_hypot_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.hypot_out, 'hypot', False, self, kwargs, out)
     return at.hypot(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_hypot = [PythonOverload('hypot(Tensor input, Tensor other, *, Tensor out=None)', ops.hypot, ops.hypot_out, False, False, ['self', 'other', 'out'])]
-dispatch_hypot = [dispatch_hypot_0]
 structseqs_hypot = [(return_types.for_schema('hypot', ops.hypot.schema), return_types.for_schema('hypot_out', ops.hypot_out.schema))]
 
 
@@ -7342,11 +9355,19 @@ def hypot(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.hypot"})
     self = None
     r = parser_hypot.parse(args, kwargs)
-    ov = overloads_hypot[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_hypot[r.idx](self, parsed)
-    return wrap_result(result, structseqs_hypot[r.idx][1 if out_used else 0])
+    a = r.args
+    # hypot(Tensor input, Tensor other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_hypot_0(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- isnan -------------------------------------------------------------------------------------
@@ -7360,9 +9381,6 @@ def dispatch_isnan_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """isnan(Tensor input): isnan"""
     return at.isnan(self=kwargs['self'])
 
-
-overloads_isnan = [PythonOverload('isnan(Tensor input)', ops.isnan, None, False, False, ['self'])]
-dispatch_isnan = [dispatch_isnan_0]
 structseqs_isnan = [(return_types.for_schema('isnan', ops.isnan.schema), None)]
 
 
@@ -7375,11 +9393,13 @@ def isnan(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.isnan"})
     self = None
     r = parser_isnan.parse(args, kwargs)
-    ov = overloads_isnan[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_isnan[r.idx](self, parsed)
-    return wrap_result(result, structseqs_isnan[r.idx][1 if out_used else 0])
+    a = r.args
+    # isnan(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_isnan_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- isinf -------------------------------------------------------------------------------------
@@ -7393,9 +9413,6 @@ def dispatch_isinf_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """isinf(Tensor input): isinf"""
     return at.isinf(self=kwargs['self'])
 
-
-overloads_isinf = [PythonOverload('isinf(Tensor input)', ops.isinf, None, False, False, ['self'])]
-dispatch_isinf = [dispatch_isinf_0]
 structseqs_isinf = [(return_types.for_schema('isinf', ops.isinf.schema), None)]
 
 
@@ -7408,11 +9425,13 @@ def isinf(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.isinf"})
     self = None
     r = parser_isinf.parse(args, kwargs)
-    ov = overloads_isinf[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_isinf[r.idx](self, parsed)
-    return wrap_result(result, structseqs_isinf[r.idx][1 if out_used else 0])
+    a = r.args
+    # isinf(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_isinf_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- isfinite ----------------------------------------------------------------------------------
@@ -7426,9 +9445,6 @@ def dispatch_isfinite_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """isfinite(Tensor input): isfinite"""
     return at.isfinite(self=kwargs['self'])
 
-
-overloads_isfinite = [PythonOverload('isfinite(Tensor input)', ops.isfinite, None, False, False, ['self'])]
-dispatch_isfinite = [dispatch_isfinite_0]
 structseqs_isfinite = [(return_types.for_schema('isfinite', ops.isfinite.schema), None)]
 
 
@@ -7441,11 +9457,13 @@ def isfinite(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.isfinite"})
     self = None
     r = parser_isfinite.parse(args, kwargs)
-    ov = overloads_isfinite[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_isfinite[r.idx](self, parsed)
-    return wrap_result(result, structseqs_isfinite[r.idx][1 if out_used else 0])
+    a = r.args
+    # isfinite(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_isfinite_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- isin --------------------------------------------------------------------------------------
@@ -7494,9 +9512,6 @@ def dispatch_isin_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['invert'] = kwargs['invert']
     return at.isin(**call_kwargs)
 
-
-overloads_isin = [PythonOverload('isin(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False)', ops.isin_Tensor_Tensor, None, False, False, ['elements', 'test_elements', 'assume_unique', 'invert']), PythonOverload('isin(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False)', ops.isin_Scalar_Tensor, None, False, False, ['element', 'test_elements', 'assume_unique', 'invert']), PythonOverload('isin(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False)', ops.isin_Tensor_Scalar, None, False, False, ['elements', 'test_element', 'assume_unique', 'invert'])]
-dispatch_isin = [dispatch_isin_0, dispatch_isin_1, dispatch_isin_2]
 structseqs_isin = [(return_types.for_schema('isin', ops.isin_Tensor_Tensor.schema), None), (return_types.for_schema('isin', ops.isin_Scalar_Tensor.schema), None), (return_types.for_schema('isin', ops.isin_Tensor_Scalar.schema), None)]
 
 
@@ -7509,11 +9524,54 @@ def isin(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.isin"})
     self = None
     r = parser_isin.parse(args, kwargs)
-    ov = overloads_isin[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_isin[r.idx](self, parsed)
-    return wrap_result(result, structseqs_isin[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # isin(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False)
+        elements = a[0]
+        if elements is not None:
+            elements = elements.cdata
+        test_elements = a[1]
+        if test_elements is not None:
+            test_elements = test_elements.cdata
+        assume_unique = a[2]
+        if assume_unique is None:
+            assume_unique = False
+        invert = a[3]
+        if invert is None:
+            invert = False
+        result = dispatch_isin_0(self, {'elements': elements, 'test_elements': test_elements, 'assume_unique': assume_unique, 'invert': invert})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # isin(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False)
+        element = a[0]
+        if element is not None and type(element) is not float:
+            element = scalar_arg(element)
+        test_elements = a[1]
+        if test_elements is not None:
+            test_elements = test_elements.cdata
+        assume_unique = a[2]
+        if assume_unique is None:
+            assume_unique = False
+        invert = a[3]
+        if invert is None:
+            invert = False
+        result = dispatch_isin_1(self, {'element': element, 'test_elements': test_elements, 'assume_unique': assume_unique, 'invert': invert})
+        return THPVariable_Wrap(result)
+    # isin(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False)
+    elements = a[0]
+    if elements is not None:
+        elements = elements.cdata
+    test_element = a[1]
+    if test_element is not None and type(test_element) is not float:
+        test_element = scalar_arg(test_element)
+    assume_unique = a[2]
+    if assume_unique is None:
+        assume_unique = False
+    invert = a[3]
+    if invert is None:
+        invert = False
+    result = dispatch_isin_2(self, {'elements': elements, 'test_element': test_element, 'assume_unique': assume_unique, 'invert': invert})
+    return THPVariable_Wrap(result)
 
 
 # ---- conj_physical -----------------------------------------------------------------------------
@@ -7530,9 +9588,6 @@ def dispatch_conj_physical_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.conj_physical_out, 'conj_physical', False, self, kwargs, out)
     return at.conj_physical(self=kwargs['self'])
 
-
-overloads_conj_physical = [PythonOverload('conj_physical(Tensor input, *, Tensor out=None)', ops.conj_physical, ops.conj_physical_out, False, False, ['self', 'out'])]
-dispatch_conj_physical = [dispatch_conj_physical_0]
 structseqs_conj_physical = [(return_types.for_schema('conj_physical', ops.conj_physical.schema), return_types.for_schema('conj_physical_out', ops.conj_physical_out.schema))]
 
 
@@ -7545,11 +9600,16 @@ def conj_physical(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.conj_physical"})
     self = None
     r = parser_conj_physical.parse(args, kwargs)
-    ov = overloads_conj_physical[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_conj_physical[r.idx](self, parsed)
-    return wrap_result(result, structseqs_conj_physical[r.idx][1 if out_used else 0])
+    a = r.args
+    # conj_physical(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_conj_physical_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- conj_physical_ ----------------------------------------------------------------------------
@@ -7563,9 +9623,6 @@ def dispatch_conj_physical__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """conj_physical_(Tensor input): conj_physical_"""
     return at.conj_physical_(self=kwargs['self'])
 
-
-overloads_conj_physical_ = [PythonOverload('conj_physical_(Tensor input)', ops.conj_physical_, None, False, False, ['self'])]
-dispatch_conj_physical_ = [dispatch_conj_physical__0]
 structseqs_conj_physical_ = [(return_types.for_schema('conj_physical_', ops.conj_physical_.schema), None)]
 
 
@@ -7578,11 +9635,13 @@ def conj_physical_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.conj_physical_"})
     self = None
     r = parser_conj_physical_.parse(args, kwargs)
-    ov = overloads_conj_physical_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_conj_physical_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_conj_physical_[r.idx][1 if out_used else 0])
+    a = r.args
+    # conj_physical_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_conj_physical__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- _conj_physical ----------------------------------------------------------------------------
@@ -7596,9 +9655,6 @@ def dispatch__conj_physical_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_conj_physical(Tensor input): _conj_physical"""
     return at._conj_physical(self=kwargs['self'])
 
-
-overloads__conj_physical = [PythonOverload('_conj_physical(Tensor input)', ops._conj_physical, None, False, False, ['self'])]
-dispatch__conj_physical = [dispatch__conj_physical_0]
 structseqs__conj_physical = [(return_types.for_schema('_conj_physical', ops._conj_physical.schema), None)]
 
 
@@ -7611,11 +9667,13 @@ def _conj_physical(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch._conj_physical"})
     self = None
     r = parser__conj_physical.parse(args, kwargs)
-    ov = overloads__conj_physical[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch__conj_physical[r.idx](self, parsed)
-    return wrap_result(result, structseqs__conj_physical[r.idx][1 if out_used else 0])
+    a = r.args
+    # _conj_physical(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch__conj_physical_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- _conj -------------------------------------------------------------------------------------
@@ -7629,9 +9687,6 @@ def dispatch__conj_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_conj(Tensor input): _conj"""
     return at._conj(self=kwargs['self'])
 
-
-overloads__conj = [PythonOverload('_conj(Tensor input)', ops._conj, None, False, False, ['self'])]
-dispatch__conj = [dispatch__conj_0]
 structseqs__conj = [(return_types.for_schema('_conj', ops._conj.schema), None)]
 
 
@@ -7644,11 +9699,15 @@ def _conj(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch._conj"})
     self = None
     r = parser__conj.parse(args, kwargs)
-    ov = overloads__conj[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch__conj[r.idx](self, parsed)
-    return wrap_result(result, structseqs__conj[r.idx][1 if out_used else 0])
+    a = r.args
+    # _conj(Tensor input)
+    self_ = a[0]
+    if isinstance(self_, TensorBase):
+        self_ = self_.cdata
+    elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
+        self_ = wrapped_scalar_tensor(self_)
+    result = dispatch__conj_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- conj --------------------------------------------------------------------------------------
@@ -7662,9 +9721,6 @@ def dispatch_conj_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """conj(Tensor input): conj"""
     return at.conj(self=kwargs['self'])
 
-
-overloads_conj = [PythonOverload('conj(Tensor input)', ops.conj, None, False, False, ['self'])]
-dispatch_conj = [dispatch_conj_0]
 structseqs_conj = [(return_types.for_schema('conj', ops.conj.schema), None)]
 
 
@@ -7677,11 +9733,13 @@ def conj(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.conj"})
     self = None
     r = parser_conj.parse(args, kwargs)
-    ov = overloads_conj[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_conj[r.idx](self, parsed)
-    return wrap_result(result, structseqs_conj[r.idx][1 if out_used else 0])
+    a = r.args
+    # conj(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_conj_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- _neg_view ---------------------------------------------------------------------------------
@@ -7695,9 +9753,6 @@ def dispatch__neg_view_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_neg_view(Tensor input): _neg_view"""
     return at._neg_view(self=kwargs['self'])
 
-
-overloads__neg_view = [PythonOverload('_neg_view(Tensor input)', ops._neg_view, None, False, False, ['self'])]
-dispatch__neg_view = [dispatch__neg_view_0]
 structseqs__neg_view = [(return_types.for_schema('_neg_view', ops._neg_view.schema), None)]
 
 
@@ -7710,11 +9765,13 @@ def _neg_view(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch._neg_view"})
     self = None
     r = parser__neg_view.parse(args, kwargs)
-    ov = overloads__neg_view[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch__neg_view[r.idx](self, parsed)
-    return wrap_result(result, structseqs__neg_view[r.idx][1 if out_used else 0])
+    a = r.args
+    # _neg_view(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch__neg_view_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- real --------------------------------------------------------------------------------------
@@ -7728,9 +9785,6 @@ def dispatch_real_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """real(Tensor input): real"""
     return at.real(self=kwargs['self'])
 
-
-overloads_real = [PythonOverload('real(Tensor input)', ops.real, None, False, False, ['self'])]
-dispatch_real = [dispatch_real_0]
 structseqs_real = [(return_types.for_schema('real', ops.real.schema), None)]
 
 
@@ -7743,11 +9797,13 @@ def real(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.real"})
     self = None
     r = parser_real.parse(args, kwargs)
-    ov = overloads_real[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_real[r.idx](self, parsed)
-    return wrap_result(result, structseqs_real[r.idx][1 if out_used else 0])
+    a = r.args
+    # real(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_real_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- imag --------------------------------------------------------------------------------------
@@ -7761,9 +9817,6 @@ def dispatch_imag_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """imag(Tensor input): imag"""
     return at.imag(self=kwargs['self'])
 
-
-overloads_imag = [PythonOverload('imag(Tensor input)', ops.imag, None, False, False, ['self'])]
-dispatch_imag = [dispatch_imag_0]
 structseqs_imag = [(return_types.for_schema('imag', ops.imag.schema), None)]
 
 
@@ -7776,11 +9829,13 @@ def imag(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.imag"})
     self = None
     r = parser_imag.parse(args, kwargs)
-    ov = overloads_imag[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_imag[r.idx](self, parsed)
-    return wrap_result(result, structseqs_imag[r.idx][1 if out_used else 0])
+    a = r.args
+    # imag(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_imag_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- view_as_real ------------------------------------------------------------------------------
@@ -7794,9 +9849,6 @@ def dispatch_view_as_real_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """view_as_real(Tensor input): view_as_real"""
     return at.view_as_real(self=kwargs['self'])
 
-
-overloads_view_as_real = [PythonOverload('view_as_real(Tensor input)', ops.view_as_real, None, False, False, ['self'])]
-dispatch_view_as_real = [dispatch_view_as_real_0]
 structseqs_view_as_real = [(return_types.for_schema('view_as_real', ops.view_as_real.schema), None)]
 
 
@@ -7809,11 +9861,13 @@ def view_as_real(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.view_as_real"})
     self = None
     r = parser_view_as_real.parse(args, kwargs)
-    ov = overloads_view_as_real[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_view_as_real[r.idx](self, parsed)
-    return wrap_result(result, structseqs_view_as_real[r.idx][1 if out_used else 0])
+    a = r.args
+    # view_as_real(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_view_as_real_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- view_as_complex ---------------------------------------------------------------------------
@@ -7827,9 +9881,6 @@ def dispatch_view_as_complex_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """view_as_complex(Tensor input): view_as_complex"""
     return at.view_as_complex(self=kwargs['self'])
 
-
-overloads_view_as_complex = [PythonOverload('view_as_complex(Tensor input)', ops.view_as_complex, None, False, False, ['self'])]
-dispatch_view_as_complex = [dispatch_view_as_complex_0]
 structseqs_view_as_complex = [(return_types.for_schema('view_as_complex', ops.view_as_complex.schema), None)]
 
 
@@ -7842,11 +9893,13 @@ def view_as_complex(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.view_as_complex"})
     self = None
     r = parser_view_as_complex.parse(args, kwargs)
-    ov = overloads_view_as_complex[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_view_as_complex[r.idx](self, parsed)
-    return wrap_result(result, structseqs_view_as_complex[r.idx][1 if out_used else 0])
+    a = r.args
+    # view_as_complex(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_view_as_complex_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- complex -----------------------------------------------------------------------------------
@@ -7863,9 +9916,6 @@ def dispatch_complex_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.complex_out, 'complex', False, self, kwargs, out)
     return at.complex(real=kwargs['real'], imag=kwargs['imag'])
 
-
-overloads_complex = [PythonOverload('complex(Tensor real, Tensor imag, *, Tensor out=None)', ops.complex, ops.complex_out, False, False, ['real', 'imag', 'out'])]
-dispatch_complex = [dispatch_complex_0]
 structseqs_complex = [(return_types.for_schema('complex', ops.complex.schema), return_types.for_schema('complex_out', ops.complex_out.schema))]
 
 
@@ -7878,11 +9928,19 @@ def complex(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.complex"})
     self = None
     r = parser_complex.parse(args, kwargs)
-    ov = overloads_complex[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_complex[r.idx](self, parsed)
-    return wrap_result(result, structseqs_complex[r.idx][1 if out_used else 0])
+    a = r.args
+    # complex(Tensor real, Tensor imag, *, Tensor out=None)
+    real = a[0]
+    if real is not None:
+        real = real.cdata
+    imag = a[1]
+    if imag is not None:
+        imag = imag.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_complex_0(self, {'real': real, 'imag': imag, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- polar -------------------------------------------------------------------------------------
@@ -7899,9 +9957,6 @@ def dispatch_polar_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.polar_out, 'polar', False, self, kwargs, out)
     return at.polar(abs=kwargs['abs'], angle=kwargs['angle'])
 
-
-overloads_polar = [PythonOverload('polar(Tensor abs, Tensor angle, *, Tensor out=None)', ops.polar, ops.polar_out, False, False, ['abs', 'angle', 'out'])]
-dispatch_polar = [dispatch_polar_0]
 structseqs_polar = [(return_types.for_schema('polar', ops.polar.schema), return_types.for_schema('polar_out', ops.polar_out.schema))]
 
 
@@ -7914,11 +9969,19 @@ def polar(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.polar"})
     self = None
     r = parser_polar.parse(args, kwargs)
-    ov = overloads_polar[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_polar[r.idx](self, parsed)
-    return wrap_result(result, structseqs_polar[r.idx][1 if out_used else 0])
+    a = r.args
+    # polar(Tensor abs, Tensor angle, *, Tensor out=None)
+    abs = a[0]
+    if abs is not None:
+        abs = abs.cdata
+    angle = a[1]
+    if angle is not None:
+        angle = angle.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_polar_0(self, {'abs': abs, 'angle': angle, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- angle -------------------------------------------------------------------------------------
@@ -7935,9 +9998,6 @@ def dispatch_angle_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.angle_out, 'angle', False, self, kwargs, out)
     return at.angle(self=kwargs['self'])
 
-
-overloads_angle = [PythonOverload('angle(Tensor input, *, Tensor out=None)', ops.angle, ops.angle_out, False, False, ['self', 'out'])]
-dispatch_angle = [dispatch_angle_0]
 structseqs_angle = [(return_types.for_schema('angle', ops.angle.schema), return_types.for_schema('angle_out', ops.angle_out.schema))]
 
 
@@ -7950,11 +10010,16 @@ def angle(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.angle"})
     self = None
     r = parser_angle.parse(args, kwargs)
-    ov = overloads_angle[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_angle[r.idx](self, parsed)
-    return wrap_result(result, structseqs_angle[r.idx][1 if out_used else 0])
+    a = r.args
+    # angle(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_angle_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- sgn ---------------------------------------------------------------------------------------
@@ -7971,9 +10036,6 @@ def dispatch_sgn_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.sgn_out, 'sgn', False, self, kwargs, out)
     return at.sgn(self=kwargs['self'])
 
-
-overloads_sgn = [PythonOverload('sgn(Tensor input, *, Tensor out=None)', ops.sgn, ops.sgn_out, False, False, ['self', 'out'])]
-dispatch_sgn = [dispatch_sgn_0]
 structseqs_sgn = [(return_types.for_schema('sgn', ops.sgn.schema), return_types.for_schema('sgn_out', ops.sgn_out.schema))]
 
 
@@ -7986,11 +10048,16 @@ def sgn(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.sgn"})
     self = None
     r = parser_sgn.parse(args, kwargs)
-    ov = overloads_sgn[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sgn[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sgn[r.idx][1 if out_used else 0])
+    a = r.args
+    # sgn(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_sgn_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- sign --------------------------------------------------------------------------------------
@@ -8007,9 +10074,6 @@ def dispatch_sign_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.sign_out, 'sign', False, self, kwargs, out)
     return at.sign(self=kwargs['self'])
 
-
-overloads_sign = [PythonOverload('sign(Tensor input, *, Tensor out=None)', ops.sign, ops.sign_out, False, False, ['self', 'out'])]
-dispatch_sign = [dispatch_sign_0]
 structseqs_sign = [(return_types.for_schema('sign', ops.sign.schema), return_types.for_schema('sign_out', ops.sign_out.schema))]
 
 
@@ -8022,11 +10086,16 @@ def sign(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.sign"})
     self = None
     r = parser_sign.parse(args, kwargs)
-    ov = overloads_sign[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sign[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sign[r.idx][1 if out_used else 0])
+    a = r.args
+    # sign(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_sign_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- frexp -------------------------------------------------------------------------------------
@@ -8043,9 +10112,6 @@ def dispatch_frexp_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.frexp_Tensor_out, 'frexp', False, self, kwargs, out)
     return at.frexp(self=kwargs['self'])
 
-
-overloads_frexp = [PythonOverload('frexp(Tensor input, *, TensorList[2] out=None)', ops.frexp_Tensor, ops.frexp_Tensor_out, False, False, ['self', 'out'])]
-dispatch_frexp = [dispatch_frexp_0]
 structseqs_frexp = [(return_types.for_schema('frexp', ops.frexp_Tensor.schema), return_types.for_schema('frexp_out', ops.frexp_Tensor_out.schema))]
 
 
@@ -8058,11 +10124,14 @@ def frexp(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.frexp"})
     self = None
     r = parser_frexp.parse(args, kwargs)
-    ov = overloads_frexp[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_frexp[r.idx](self, parsed)
-    return wrap_result(result, structseqs_frexp[r.idx][1 if out_used else 0])
+    a = r.args
+    # frexp(Tensor input, *, TensorList[2] out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = None if a[1] is None else convert(r, 1)
+    result = dispatch_frexp_0(self, {'self': self_, 'out': out})
+    return wrap_result(result, structseqs_frexp[0][0 if out is None else 1])
 
 
 # ---- trapezoid ---------------------------------------------------------------------------------
@@ -8094,9 +10163,6 @@ def dispatch_trapezoid_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.trapezoid(**call_kwargs)
 
-
-overloads_trapezoid = [PythonOverload('trapezoid(Tensor y, Tensor x, *, int64_t dim=-1)', ops.trapezoid_x, None, False, False, ['y', 'x', 'dim']), PythonOverload('trapezoid(Tensor y, *, Scalar dx=1, int64_t dim=-1)', ops.trapezoid_dx, None, False, False, ['y', 'dx', 'dim'])]
-dispatch_trapezoid = [dispatch_trapezoid_0, dispatch_trapezoid_1]
 structseqs_trapezoid = [(return_types.for_schema('trapezoid', ops.trapezoid_x.schema), None), (return_types.for_schema('trapezoid', ops.trapezoid_dx.schema), None)]
 
 
@@ -8109,11 +10175,38 @@ def trapezoid(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.trapezoid"})
     self = None
     r = parser_trapezoid.parse(args, kwargs)
-    ov = overloads_trapezoid[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_trapezoid[r.idx](self, parsed)
-    return wrap_result(result, structseqs_trapezoid[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # trapezoid(Tensor y, Tensor x, *, int64_t dim=-1)
+        y = a[0]
+        if y is not None:
+            y = y.cdata
+        x = a[1]
+        if x is not None:
+            x = x.cdata
+        dim = a[2]
+        if dim is None:
+            dim = -1
+        elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        result = dispatch_trapezoid_0(self, {'y': y, 'x': x, 'dim': dim})
+        return THPVariable_Wrap(result)
+    # trapezoid(Tensor y, *, Scalar dx=1, int64_t dim=-1)
+    y = a[0]
+    if y is not None:
+        y = y.cdata
+    dx = a[1]
+    if dx is None:
+        dx = 1
+    elif type(dx) is not float:
+        dx = scalar_arg(dx)
+    dim = a[2]
+    if dim is None:
+        dim = -1
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_trapezoid_1(self, {'y': y, 'dx': dx, 'dim': dim})
+    return THPVariable_Wrap(result)
 
 
 # ---- cumulative_trapezoid ----------------------------------------------------------------------
@@ -8145,9 +10238,6 @@ def dispatch_cumulative_trapezoid_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.cumulative_trapezoid(**call_kwargs)
 
-
-overloads_cumulative_trapezoid = [PythonOverload('cumulative_trapezoid(Tensor y, Tensor x, *, int64_t dim=-1)', ops.cumulative_trapezoid_x, None, False, False, ['y', 'x', 'dim']), PythonOverload('cumulative_trapezoid(Tensor y, *, Scalar dx=1, int64_t dim=-1)', ops.cumulative_trapezoid_dx, None, False, False, ['y', 'dx', 'dim'])]
-dispatch_cumulative_trapezoid = [dispatch_cumulative_trapezoid_0, dispatch_cumulative_trapezoid_1]
 structseqs_cumulative_trapezoid = [(return_types.for_schema('cumulative_trapezoid', ops.cumulative_trapezoid_x.schema), None), (return_types.for_schema('cumulative_trapezoid', ops.cumulative_trapezoid_dx.schema), None)]
 
 
@@ -8160,11 +10250,38 @@ def cumulative_trapezoid(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.cumulative_trapezoid"})
     self = None
     r = parser_cumulative_trapezoid.parse(args, kwargs)
-    ov = overloads_cumulative_trapezoid[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_cumulative_trapezoid[r.idx](self, parsed)
-    return wrap_result(result, structseqs_cumulative_trapezoid[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # cumulative_trapezoid(Tensor y, Tensor x, *, int64_t dim=-1)
+        y = a[0]
+        if y is not None:
+            y = y.cdata
+        x = a[1]
+        if x is not None:
+            x = x.cdata
+        dim = a[2]
+        if dim is None:
+            dim = -1
+        elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        result = dispatch_cumulative_trapezoid_0(self, {'y': y, 'x': x, 'dim': dim})
+        return THPVariable_Wrap(result)
+    # cumulative_trapezoid(Tensor y, *, Scalar dx=1, int64_t dim=-1)
+    y = a[0]
+    if y is not None:
+        y = y.cdata
+    dx = a[1]
+    if dx is None:
+        dx = 1
+    elif type(dx) is not float:
+        dx = scalar_arg(dx)
+    dim = a[2]
+    if dim is None:
+        dim = -1
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_cumulative_trapezoid_1(self, {'y': y, 'dx': dx, 'dim': dim})
+    return THPVariable_Wrap(result)
 
 
 # ---- cov ---------------------------------------------------------------------------------------
@@ -8184,9 +10301,6 @@ def dispatch_cov_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['aweights'] = kwargs['aweights']
     return at.cov(**call_kwargs)
 
-
-overloads_cov = [PythonOverload('cov(Tensor input, *, int64_t correction=1, Tensor? fweights=None, Tensor? aweights=None)', ops.cov, None, False, False, ['self', 'correction', 'fweights', 'aweights'])]
-dispatch_cov = [dispatch_cov_0]
 structseqs_cov = [(return_types.for_schema('cov', ops.cov.schema), None)]
 
 
@@ -8199,11 +10313,24 @@ def cov(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.cov"})
     self = None
     r = parser_cov.parse(args, kwargs)
-    ov = overloads_cov[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_cov[r.idx](self, parsed)
-    return wrap_result(result, structseqs_cov[r.idx][1 if out_used else 0])
+    a = r.args
+    # cov(Tensor input, *, int64_t correction=1, Tensor? fweights=None, Tensor? aweights=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    correction = a[1]
+    if correction is None:
+        correction = 1
+    elif correction is not None and (type(correction) is not int or not INT64_MIN <= correction <= INT64_MAX):
+        correction = int64_arg(correction)
+    fweights = a[2]
+    if fweights is not None:
+        fweights = fweights.cdata
+    aweights = a[3]
+    if aweights is not None:
+        aweights = aweights.cdata
+    result = dispatch_cov_0(self, {'self': self_, 'correction': correction, 'fweights': fweights, 'aweights': aweights})
+    return THPVariable_Wrap(result)
 
 
 # ---- corrcoef ----------------------------------------------------------------------------------
@@ -8217,9 +10344,6 @@ def dispatch_corrcoef_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """corrcoef(Tensor input): corrcoef"""
     return at.corrcoef(self=kwargs['self'])
 
-
-overloads_corrcoef = [PythonOverload('corrcoef(Tensor input)', ops.corrcoef, None, False, False, ['self'])]
-dispatch_corrcoef = [dispatch_corrcoef_0]
 structseqs_corrcoef = [(return_types.for_schema('corrcoef', ops.corrcoef.schema), None)]
 
 
@@ -8232,11 +10356,13 @@ def corrcoef(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.corrcoef"})
     self = None
     r = parser_corrcoef.parse(args, kwargs)
-    ov = overloads_corrcoef[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_corrcoef[r.idx](self, parsed)
-    return wrap_result(result, structseqs_corrcoef[r.idx][1 if out_used else 0])
+    a = r.args
+    # corrcoef(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_corrcoef_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- histc -------------------------------------------------------------------------------------
@@ -8261,9 +10387,6 @@ def dispatch_histc_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['max'] = kwargs['max']
     return at.histc(**call_kwargs)
 
-
-overloads_histc = [PythonOverload('histc(Tensor input, int64_t bins=100, Scalar min=0, Scalar max=0, *, Tensor out=None)', ops.histc, ops.histc_out, False, False, ['self', 'bins', 'min', 'max', 'out'])]
-dispatch_histc = [dispatch_histc_0]
 structseqs_histc = [(return_types.for_schema('histc', ops.histc.schema), return_types.for_schema('histc_out', ops.histc_out.schema))]
 
 
@@ -8276,11 +10399,31 @@ def histc(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.histc"})
     self = None
     r = parser_histc.parse(args, kwargs)
-    ov = overloads_histc[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_histc[r.idx](self, parsed)
-    return wrap_result(result, structseqs_histc[r.idx][1 if out_used else 0])
+    a = r.args
+    # histc(Tensor input, int64_t bins=100, Scalar min=0, Scalar max=0, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    bins = a[1]
+    if bins is None:
+        bins = 100
+    elif bins is not None and (type(bins) is not int or not INT64_MIN <= bins <= INT64_MAX):
+        bins = int64_arg(bins)
+    min = a[2]
+    if min is None:
+        min = 0
+    elif type(min) is not float:
+        min = scalar_arg(min)
+    max = a[3]
+    if max is None:
+        max = 0
+    elif type(max) is not float:
+        max = scalar_arg(max)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_histc_0(self, {'self': self_, 'bins': bins, 'min': min, 'max': max, 'out': out})
+    return THPVariable_Wrap(result)
 
 
 # ---- histogram ---------------------------------------------------------------------------------
@@ -8315,9 +10458,6 @@ def dispatch_histogram_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['density'] = kwargs['density']
     return at.histogram(**call_kwargs)
 
-
-overloads_histogram = [PythonOverload('histogram(Tensor input, Tensor bins, *, Tensor? weight=None, bool density=False)', ops.histogram_bins_tensor, None, False, False, ['self', 'bins', 'weight', 'density']), PythonOverload('histogram(Tensor input, int64_t bins=100, *, ArrayRef<double>? range=None, Tensor? weight=None, bool density=False)', ops.histogram_bin_ct, None, False, False, ['self', 'bins', 'range', 'weight', 'density'])]
-dispatch_histogram = [dispatch_histogram_0, dispatch_histogram_1]
 structseqs_histogram = [(return_types.for_schema('histogram', ops.histogram_bins_tensor.schema), None), (return_types.for_schema('histogram', ops.histogram_bin_ct.schema), None)]
 
 
@@ -8330,11 +10470,41 @@ def histogram(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.histogram"})
     self = None
     r = parser_histogram.parse(args, kwargs)
-    ov = overloads_histogram[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_histogram[r.idx](self, parsed)
-    return wrap_result(result, structseqs_histogram[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # histogram(Tensor input, Tensor bins, *, Tensor? weight=None, bool density=False)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        bins = a[1]
+        if bins is not None:
+            bins = bins.cdata
+        weight = a[2]
+        if weight is not None:
+            weight = weight.cdata
+        density = a[3]
+        if density is None:
+            density = False
+        result = dispatch_histogram_0(self, {'self': self_, 'bins': bins, 'weight': weight, 'density': density})
+        return wrap_result(result, structseqs_histogram[0][0])
+    # histogram(Tensor input, int64_t bins=100, *, ArrayRef<double>? range=None, Tensor? weight=None, bool density=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    bins = a[1]
+    if bins is None:
+        bins = 100
+    elif bins is not None and (type(bins) is not int or not INT64_MIN <= bins <= INT64_MAX):
+        bins = int64_arg(bins)
+    range = None if a[2] is None else convert(r, 2)
+    weight = a[3]
+    if weight is not None:
+        weight = weight.cdata
+    density = a[4]
+    if density is None:
+        density = False
+    result = dispatch_histogram_1(self, {'self': self_, 'bins': bins, 'range': range, 'weight': weight, 'density': density})
+    return wrap_result(result, structseqs_histogram[1][0])
 
 
 # ---- flip --------------------------------------------------------------------------------------
@@ -8348,9 +10518,6 @@ def dispatch_flip_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """flip(Tensor input, IntArrayRef dims): flip"""
     return at.flip(self=kwargs['self'], dims=kwargs['dims'])
 
-
-overloads_flip = [PythonOverload('flip(Tensor input, IntArrayRef dims)', ops.flip, None, False, False, ['self', 'dims'])]
-dispatch_flip = [dispatch_flip_0]
 structseqs_flip = [(return_types.for_schema('flip', ops.flip.schema), None)]
 
 
@@ -8363,11 +10530,16 @@ def flip(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.flip"})
     self = None
     r = parser_flip.parse(args, kwargs)
-    ov = overloads_flip[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_flip[r.idx](self, parsed)
-    return wrap_result(result, structseqs_flip[r.idx][1 if out_used else 0])
+    a = r.args
+    # flip(Tensor input, IntArrayRef dims)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dims = a[1]
+    if dims is not None:
+        dims = r.intlist(1)
+    result = dispatch_flip_0(self, {'self': self_, 'dims': dims})
+    return THPVariable_Wrap(result)
 
 
 # ---- fliplr ------------------------------------------------------------------------------------
@@ -8381,9 +10553,6 @@ def dispatch_fliplr_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """fliplr(Tensor input): fliplr"""
     return at.fliplr(self=kwargs['self'])
 
-
-overloads_fliplr = [PythonOverload('fliplr(Tensor input)', ops.fliplr, None, False, False, ['self'])]
-dispatch_fliplr = [dispatch_fliplr_0]
 structseqs_fliplr = [(return_types.for_schema('fliplr', ops.fliplr.schema), None)]
 
 
@@ -8396,11 +10565,13 @@ def fliplr(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.fliplr"})
     self = None
     r = parser_fliplr.parse(args, kwargs)
-    ov = overloads_fliplr[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_fliplr[r.idx](self, parsed)
-    return wrap_result(result, structseqs_fliplr[r.idx][1 if out_used else 0])
+    a = r.args
+    # fliplr(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_fliplr_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- flipud ------------------------------------------------------------------------------------
@@ -8414,9 +10585,6 @@ def dispatch_flipud_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """flipud(Tensor input): flipud"""
     return at.flipud(self=kwargs['self'])
 
-
-overloads_flipud = [PythonOverload('flipud(Tensor input)', ops.flipud, None, False, False, ['self'])]
-dispatch_flipud = [dispatch_flipud_0]
 structseqs_flipud = [(return_types.for_schema('flipud', ops.flipud.schema), None)]
 
 
@@ -8429,11 +10597,13 @@ def flipud(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.flipud"})
     self = None
     r = parser_flipud.parse(args, kwargs)
-    ov = overloads_flipud[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_flipud[r.idx](self, parsed)
-    return wrap_result(result, structseqs_flipud[r.idx][1 if out_used else 0])
+    a = r.args
+    # flipud(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_flipud_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- roll --------------------------------------------------------------------------------------
@@ -8452,9 +10622,6 @@ def dispatch_roll_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dims'] = kwargs['dims']
     return at.roll(**call_kwargs)
 
-
-overloads_roll = [PythonOverload('roll(Tensor input, SymIntArrayRef[1] shifts, IntArrayRef[1] dims=[])', ops.roll, None, False, False, ['self', 'shifts', 'dims'])]
-dispatch_roll = [dispatch_roll_0]
 structseqs_roll = [(return_types.for_schema('roll', ops.roll.schema), None)]
 
 
@@ -8467,11 +10634,18 @@ def roll(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.roll"})
     self = None
     r = parser_roll.parse(args, kwargs)
-    ov = overloads_roll[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_roll[r.idx](self, parsed)
-    return wrap_result(result, structseqs_roll[r.idx][1 if out_used else 0])
+    a = r.args
+    # roll(Tensor input, SymIntArrayRef[1] shifts, IntArrayRef[1] dims=[])
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    shifts = a[1]
+    if shifts is not None:
+        shifts = r.intlist(1)
+    dims = a[2]
+    dims = r.intlist(2)  # None: the default
+    result = dispatch_roll_0(self, {'self': self_, 'shifts': shifts, 'dims': dims})
+    return THPVariable_Wrap(result)
 
 
 # ---- rot90 -------------------------------------------------------------------------------------
@@ -8491,9 +10665,6 @@ def dispatch_rot90_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dims'] = kwargs['dims']
     return at.rot90(**call_kwargs)
 
-
-overloads_rot90 = [PythonOverload('rot90(Tensor input, int64_t k=1, IntArrayRef dims=[0,1])', ops.rot90, None, False, False, ['self', 'k', 'dims'])]
-dispatch_rot90 = [dispatch_rot90_0]
 structseqs_rot90 = [(return_types.for_schema('rot90', ops.rot90.schema), None)]
 
 
@@ -8506,11 +10677,20 @@ def rot90(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.rot90"})
     self = None
     r = parser_rot90.parse(args, kwargs)
-    ov = overloads_rot90[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_rot90[r.idx](self, parsed)
-    return wrap_result(result, structseqs_rot90[r.idx][1 if out_used else 0])
+    a = r.args
+    # rot90(Tensor input, int64_t k=1, IntArrayRef dims=[0,1])
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    k = a[1]
+    if k is None:
+        k = 1
+    elif k is not None and (type(k) is not int or not INT64_MIN <= k <= INT64_MAX):
+        k = int64_arg(k)
+    dims = a[2]
+    dims = r.intlist(2)  # None: the default
+    result = dispatch_rot90_0(self, {'self': self_, 'k': k, 'dims': dims})
+    return THPVariable_Wrap(result)
 
 
 # ---- sort --------------------------------------------------------------------------------------
@@ -8544,9 +10724,6 @@ def dispatch_sort_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['descending'] = kwargs['descending']
     return at.sort(**call_kwargs)
 
-
-overloads_sort = [PythonOverload('sort(Tensor input, *, bool? stable, int64_t dim=-1, bool descending=False)', ops.sort_stable, None, False, False, ['self', 'stable', 'dim', 'descending']), PythonOverload('sort(Tensor input, int64_t dim=-1, bool descending=False)', ops.sort, None, False, False, ['self', 'dim', 'descending'])]
-dispatch_sort = [dispatch_sort_0, dispatch_sort_1]
 structseqs_sort = [(return_types.for_schema('sort', ops.sort_stable.schema), None), (return_types.for_schema('sort', ops.sort.schema), None)]
 
 
@@ -8559,11 +10736,37 @@ def sort(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.sort"})
     self = None
     r = parser_sort.parse(args, kwargs)
-    ov = overloads_sort[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sort[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sort[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # sort(Tensor input, *, bool? stable, int64_t dim=-1, bool descending=False)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        stable = a[1]
+        dim = a[2]
+        if dim is None:
+            dim = -1
+        elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        descending = a[3]
+        if descending is None:
+            descending = False
+        result = dispatch_sort_0(self, {'self': self_, 'stable': stable, 'dim': dim, 'descending': descending})
+        return wrap_result(result, structseqs_sort[0][0])
+    # sort(Tensor input, int64_t dim=-1, bool descending=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is None:
+        dim = -1
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    descending = a[2]
+    if descending is None:
+        descending = False
+    result = dispatch_sort_1(self, {'self': self_, 'dim': dim, 'descending': descending})
+    return wrap_result(result, structseqs_sort[1][0])
 
 
 # ---- msort -------------------------------------------------------------------------------------
@@ -8577,9 +10780,6 @@ def dispatch_msort_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """msort(Tensor input): msort"""
     return at.msort(self=kwargs['self'])
 
-
-overloads_msort = [PythonOverload('msort(Tensor input)', ops.msort, None, False, False, ['self'])]
-dispatch_msort = [dispatch_msort_0]
 structseqs_msort = [(return_types.for_schema('msort', ops.msort.schema), None)]
 
 
@@ -8592,11 +10792,13 @@ def msort(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.msort"})
     self = None
     r = parser_msort.parse(args, kwargs)
-    ov = overloads_msort[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_msort[r.idx](self, parsed)
-    return wrap_result(result, structseqs_msort[r.idx][1 if out_used else 0])
+    a = r.args
+    # msort(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_msort_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- argsort -----------------------------------------------------------------------------------
@@ -8630,9 +10832,6 @@ def dispatch_argsort_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['descending'] = kwargs['descending']
     return at.argsort(**call_kwargs)
 
-
-overloads_argsort = [PythonOverload('argsort(Tensor input, *, bool stable, int64_t dim=-1, bool descending=False)', ops.argsort_stable, None, False, False, ['self', 'stable', 'dim', 'descending']), PythonOverload('argsort(Tensor input, int64_t dim=-1, bool descending=False)', ops.argsort, None, False, False, ['self', 'dim', 'descending'])]
-dispatch_argsort = [dispatch_argsort_0, dispatch_argsort_1]
 structseqs_argsort = [(return_types.for_schema('argsort', ops.argsort_stable.schema), None), (return_types.for_schema('argsort', ops.argsort.schema), None)]
 
 
@@ -8645,11 +10844,37 @@ def argsort(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.argsort"})
     self = None
     r = parser_argsort.parse(args, kwargs)
-    ov = overloads_argsort[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_argsort[r.idx](self, parsed)
-    return wrap_result(result, structseqs_argsort[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # argsort(Tensor input, *, bool stable, int64_t dim=-1, bool descending=False)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        stable = a[1]
+        dim = a[2]
+        if dim is None:
+            dim = -1
+        elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        descending = a[3]
+        if descending is None:
+            descending = False
+        result = dispatch_argsort_0(self, {'self': self_, 'stable': stable, 'dim': dim, 'descending': descending})
+        return THPVariable_Wrap(result)
+    # argsort(Tensor input, int64_t dim=-1, bool descending=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is None:
+        dim = -1
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    descending = a[2]
+    if descending is None:
+        descending = False
+    result = dispatch_argsort_1(self, {'self': self_, 'dim': dim, 'descending': descending})
+    return THPVariable_Wrap(result)
 
 
 # ---- topk --------------------------------------------------------------------------------------
@@ -8672,9 +10897,6 @@ def dispatch_topk_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['sorted'] = kwargs['sorted']
     return at.topk(**call_kwargs)
 
-
-overloads_topk = [PythonOverload('topk(Tensor input, SymInt k, int64_t dim=-1, bool largest=True, bool sorted=True)', ops.topk, None, False, False, ['self', 'k', 'dim', 'largest', 'sorted'])]
-dispatch_topk = [dispatch_topk_0]
 structseqs_topk = [(return_types.for_schema('topk', ops.topk.schema), None)]
 
 
@@ -8687,11 +10909,27 @@ def topk(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.topk"})
     self = None
     r = parser_topk.parse(args, kwargs)
-    ov = overloads_topk[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_topk[r.idx](self, parsed)
-    return wrap_result(result, structseqs_topk[r.idx][1 if out_used else 0])
+    a = r.args
+    # topk(Tensor input, SymInt k, int64_t dim=-1, bool largest=True, bool sorted=True)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    k = a[1]
+    if k is not None and (type(k) is not int or not INT64_MIN <= k <= INT64_MAX):
+        k = int64_arg(k)
+    dim = a[2]
+    if dim is None:
+        dim = -1
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    largest = a[3]
+    if largest is None:
+        largest = True
+    sorted = a[4]
+    if sorted is None:
+        sorted = True
+    result = dispatch_topk_0(self, {'self': self_, 'k': k, 'dim': dim, 'largest': largest, 'sorted': sorted})
+    return wrap_result(result, structseqs_topk[0][0])
 
 
 # ---- tril --------------------------------------------------------------------------------------
@@ -8709,9 +10947,6 @@ def dispatch_tril_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['diagonal'] = kwargs['diagonal']
     return at.tril(**call_kwargs)
 
-
-overloads_tril = [PythonOverload('tril(Tensor input, SymInt diagonal=0)', ops.tril, None, False, False, ['self', 'diagonal'])]
-dispatch_tril = [dispatch_tril_0]
 structseqs_tril = [(return_types.for_schema('tril', ops.tril.schema), None)]
 
 
@@ -8724,11 +10959,18 @@ def tril(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.tril"})
     self = None
     r = parser_tril.parse(args, kwargs)
-    ov = overloads_tril[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_tril[r.idx](self, parsed)
-    return wrap_result(result, structseqs_tril[r.idx][1 if out_used else 0])
+    a = r.args
+    # tril(Tensor input, SymInt diagonal=0)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    diagonal = a[1]
+    if diagonal is None:
+        diagonal = 0
+    elif diagonal is not None and (type(diagonal) is not int or not INT64_MIN <= diagonal <= INT64_MAX):
+        diagonal = int64_arg(diagonal)
+    result = dispatch_tril_0(self, {'self': self_, 'diagonal': diagonal})
+    return THPVariable_Wrap(result)
 
 
 # ---- triu --------------------------------------------------------------------------------------
@@ -8746,9 +10988,6 @@ def dispatch_triu_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['diagonal'] = kwargs['diagonal']
     return at.triu(**call_kwargs)
 
-
-overloads_triu = [PythonOverload('triu(Tensor input, SymInt diagonal=0)', ops.triu, None, False, False, ['self', 'diagonal'])]
-dispatch_triu = [dispatch_triu_0]
 structseqs_triu = [(return_types.for_schema('triu', ops.triu.schema), None)]
 
 
@@ -8761,11 +11000,18 @@ def triu(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.triu"})
     self = None
     r = parser_triu.parse(args, kwargs)
-    ov = overloads_triu[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_triu[r.idx](self, parsed)
-    return wrap_result(result, structseqs_triu[r.idx][1 if out_used else 0])
+    a = r.args
+    # triu(Tensor input, SymInt diagonal=0)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    diagonal = a[1]
+    if diagonal is None:
+        diagonal = 0
+    elif diagonal is not None and (type(diagonal) is not int or not INT64_MIN <= diagonal <= INT64_MAX):
+        diagonal = int64_arg(diagonal)
+    result = dispatch_triu_0(self, {'self': self_, 'diagonal': diagonal})
+    return THPVariable_Wrap(result)
 
 
 # ---- diag_embed --------------------------------------------------------------------------------
@@ -8787,9 +11033,6 @@ def dispatch_diag_embed_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim2'] = kwargs['dim2']
     return at.diag_embed(**call_kwargs)
 
-
-overloads_diag_embed = [PythonOverload('diag_embed(Tensor input, int64_t offset=0, int64_t dim1=-2, int64_t dim2=-1)', ops.diag_embed, None, False, False, ['self', 'offset', 'dim1', 'dim2'])]
-dispatch_diag_embed = [dispatch_diag_embed_0]
 structseqs_diag_embed = [(return_types.for_schema('diag_embed', ops.diag_embed.schema), None)]
 
 
@@ -8802,11 +11045,28 @@ def diag_embed(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.diag_embed"})
     self = None
     r = parser_diag_embed.parse(args, kwargs)
-    ov = overloads_diag_embed[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_diag_embed[r.idx](self, parsed)
-    return wrap_result(result, structseqs_diag_embed[r.idx][1 if out_used else 0])
+    a = r.args
+    # diag_embed(Tensor input, int64_t offset=0, int64_t dim1=-2, int64_t dim2=-1)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    offset = a[1]
+    if offset is None:
+        offset = 0
+    elif offset is not None and (type(offset) is not int or not INT64_MIN <= offset <= INT64_MAX):
+        offset = int64_arg(offset)
+    dim1 = a[2]
+    if dim1 is None:
+        dim1 = -2
+    elif dim1 is not None and (type(dim1) is not int or not INT64_MIN <= dim1 <= INT64_MAX):
+        dim1 = int64_arg(dim1)
+    dim2 = a[3]
+    if dim2 is None:
+        dim2 = -1
+    elif dim2 is not None and (type(dim2) is not int or not INT64_MIN <= dim2 <= INT64_MAX):
+        dim2 = int64_arg(dim2)
+    result = dispatch_diag_embed_0(self, {'self': self_, 'offset': offset, 'dim1': dim1, 'dim2': dim2})
+    return THPVariable_Wrap(result)
 
 
 # ---- diag --------------------------------------------------------------------------------------
@@ -8824,9 +11084,6 @@ def dispatch_diag_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['diagonal'] = kwargs['diagonal']
     return at.diag(**call_kwargs)
 
-
-overloads_diag = [PythonOverload('diag(Tensor input, int64_t diagonal=0)', ops.diag, None, False, False, ['self', 'diagonal'])]
-dispatch_diag = [dispatch_diag_0]
 structseqs_diag = [(return_types.for_schema('diag', ops.diag.schema), None)]
 
 
@@ -8839,11 +11096,18 @@ def diag(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.diag"})
     self = None
     r = parser_diag.parse(args, kwargs)
-    ov = overloads_diag[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_diag[r.idx](self, parsed)
-    return wrap_result(result, structseqs_diag[r.idx][1 if out_used else 0])
+    a = r.args
+    # diag(Tensor input, int64_t diagonal=0)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    diagonal = a[1]
+    if diagonal is None:
+        diagonal = 0
+    elif diagonal is not None and (type(diagonal) is not int or not INT64_MIN <= diagonal <= INT64_MAX):
+        diagonal = int64_arg(diagonal)
+    result = dispatch_diag_0(self, {'self': self_, 'diagonal': diagonal})
+    return THPVariable_Wrap(result)
 
 
 # ---- diagflat ----------------------------------------------------------------------------------
@@ -8861,9 +11125,6 @@ def dispatch_diagflat_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['offset'] = kwargs['offset']
     return at.diagflat(**call_kwargs)
 
-
-overloads_diagflat = [PythonOverload('diagflat(Tensor input, int64_t offset=0)', ops.diagflat, None, False, False, ['self', 'offset'])]
-dispatch_diagflat = [dispatch_diagflat_0]
 structseqs_diagflat = [(return_types.for_schema('diagflat', ops.diagflat.schema), None)]
 
 
@@ -8876,11 +11137,18 @@ def diagflat(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.diagflat"})
     self = None
     r = parser_diagflat.parse(args, kwargs)
-    ov = overloads_diagflat[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_diagflat[r.idx](self, parsed)
-    return wrap_result(result, structseqs_diagflat[r.idx][1 if out_used else 0])
+    a = r.args
+    # diagflat(Tensor input, int64_t offset=0)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    offset = a[1]
+    if offset is None:
+        offset = 0
+    elif offset is not None and (type(offset) is not int or not INT64_MIN <= offset <= INT64_MAX):
+        offset = int64_arg(offset)
+    result = dispatch_diagflat_0(self, {'self': self_, 'offset': offset})
+    return THPVariable_Wrap(result)
 
 
 # ---- block_diag --------------------------------------------------------------------------------
@@ -8894,9 +11162,6 @@ def dispatch_block_diag_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """block_diag(TensorList tensors): block_diag"""
     return at.block_diag(tensors=kwargs['tensors'])
 
-
-overloads_block_diag = [PythonOverload('block_diag(TensorList tensors)', ops.block_diag, None, False, False, ['tensors'])]
-dispatch_block_diag = [dispatch_block_diag_0]
 structseqs_block_diag = [(return_types.for_schema('block_diag', ops.block_diag.schema), None)]
 
 
@@ -8909,11 +11174,11 @@ def block_diag(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.block_diag"})
     self = None
     r = parser_block_diag.parse(args, kwargs)
-    ov = overloads_block_diag[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_block_diag[r.idx](self, parsed)
-    return wrap_result(result, structseqs_block_diag[r.idx][1 if out_used else 0])
+    a = r.args
+    # block_diag(TensorList tensors)
+    tensors = None if a[0] is None else convert(r, 0)
+    result = dispatch_block_diag_0(self, {'tensors': tensors})
+    return THPVariable_Wrap(result)
 
 
 # ---- atleast_1d --------------------------------------------------------------------------------
@@ -8934,9 +11199,6 @@ def dispatch_atleast_1d_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """atleast_1d(TensorList tensors): atleast_1d.Sequence"""
     return at.atleast_1d(tensors=kwargs['tensors'])
 
-
-overloads_atleast_1d = [PythonOverload('atleast_1d(Tensor input)', ops.atleast_1d, None, False, False, ['self']), PythonOverload('atleast_1d(TensorList tensors)', ops.atleast_1d_Sequence, None, False, False, ['tensors'])]
-dispatch_atleast_1d = [dispatch_atleast_1d_0, dispatch_atleast_1d_1]
 structseqs_atleast_1d = [(return_types.for_schema('atleast_1d', ops.atleast_1d.schema), None), (return_types.for_schema('atleast_1d', ops.atleast_1d_Sequence.schema), None)]
 
 
@@ -8949,11 +11211,18 @@ def atleast_1d(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.atleast_1d"})
     self = None
     r = parser_atleast_1d.parse(args, kwargs)
-    ov = overloads_atleast_1d[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_atleast_1d[r.idx](self, parsed)
-    return wrap_result(result, structseqs_atleast_1d[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # atleast_1d(Tensor input)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        result = dispatch_atleast_1d_0(self, {'self': self_})
+        return THPVariable_Wrap(result)
+    # atleast_1d(TensorList tensors)
+    tensors = None if a[0] is None else convert(r, 0)
+    result = dispatch_atleast_1d_1(self, {'tensors': tensors})
+    return wrap_result(result, structseqs_atleast_1d[1][0])
 
 
 # ---- atleast_2d --------------------------------------------------------------------------------
@@ -8974,9 +11243,6 @@ def dispatch_atleast_2d_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """atleast_2d(TensorList tensors): atleast_2d.Sequence"""
     return at.atleast_2d(tensors=kwargs['tensors'])
 
-
-overloads_atleast_2d = [PythonOverload('atleast_2d(Tensor input)', ops.atleast_2d, None, False, False, ['self']), PythonOverload('atleast_2d(TensorList tensors)', ops.atleast_2d_Sequence, None, False, False, ['tensors'])]
-dispatch_atleast_2d = [dispatch_atleast_2d_0, dispatch_atleast_2d_1]
 structseqs_atleast_2d = [(return_types.for_schema('atleast_2d', ops.atleast_2d.schema), None), (return_types.for_schema('atleast_2d', ops.atleast_2d_Sequence.schema), None)]
 
 
@@ -8989,11 +11255,18 @@ def atleast_2d(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.atleast_2d"})
     self = None
     r = parser_atleast_2d.parse(args, kwargs)
-    ov = overloads_atleast_2d[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_atleast_2d[r.idx](self, parsed)
-    return wrap_result(result, structseqs_atleast_2d[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # atleast_2d(Tensor input)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        result = dispatch_atleast_2d_0(self, {'self': self_})
+        return THPVariable_Wrap(result)
+    # atleast_2d(TensorList tensors)
+    tensors = None if a[0] is None else convert(r, 0)
+    result = dispatch_atleast_2d_1(self, {'tensors': tensors})
+    return wrap_result(result, structseqs_atleast_2d[1][0])
 
 
 # ---- atleast_3d --------------------------------------------------------------------------------
@@ -9014,9 +11287,6 @@ def dispatch_atleast_3d_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """atleast_3d(TensorList tensors): atleast_3d.Sequence"""
     return at.atleast_3d(tensors=kwargs['tensors'])
 
-
-overloads_atleast_3d = [PythonOverload('atleast_3d(Tensor input)', ops.atleast_3d, None, False, False, ['self']), PythonOverload('atleast_3d(TensorList tensors)', ops.atleast_3d_Sequence, None, False, False, ['tensors'])]
-dispatch_atleast_3d = [dispatch_atleast_3d_0, dispatch_atleast_3d_1]
 structseqs_atleast_3d = [(return_types.for_schema('atleast_3d', ops.atleast_3d.schema), None), (return_types.for_schema('atleast_3d', ops.atleast_3d_Sequence.schema), None)]
 
 
@@ -9029,11 +11299,18 @@ def atleast_3d(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.atleast_3d"})
     self = None
     r = parser_atleast_3d.parse(args, kwargs)
-    ov = overloads_atleast_3d[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_atleast_3d[r.idx](self, parsed)
-    return wrap_result(result, structseqs_atleast_3d[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # atleast_3d(Tensor input)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        result = dispatch_atleast_3d_0(self, {'self': self_})
+        return THPVariable_Wrap(result)
+    # atleast_3d(TensorList tensors)
+    tensors = None if a[0] is None else convert(r, 0)
+    result = dispatch_atleast_3d_1(self, {'tensors': tensors})
+    return wrap_result(result, structseqs_atleast_3d[1][0])
 
 
 # ---- hstack ------------------------------------------------------------------------------------
@@ -9047,9 +11324,6 @@ def dispatch_hstack_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """hstack(TensorList tensors): hstack"""
     return at.hstack(tensors=kwargs['tensors'])
 
-
-overloads_hstack = [PythonOverload('hstack(TensorList tensors)', ops.hstack, None, False, False, ['tensors'])]
-dispatch_hstack = [dispatch_hstack_0]
 structseqs_hstack = [(return_types.for_schema('hstack', ops.hstack.schema), None)]
 
 
@@ -9062,11 +11336,11 @@ def hstack(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.hstack"})
     self = None
     r = parser_hstack.parse(args, kwargs)
-    ov = overloads_hstack[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_hstack[r.idx](self, parsed)
-    return wrap_result(result, structseqs_hstack[r.idx][1 if out_used else 0])
+    a = r.args
+    # hstack(TensorList tensors)
+    tensors = None if a[0] is None else convert(r, 0)
+    result = dispatch_hstack_0(self, {'tensors': tensors})
+    return THPVariable_Wrap(result)
 
 
 # ---- vstack ------------------------------------------------------------------------------------
@@ -9080,9 +11354,6 @@ def dispatch_vstack_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """vstack(TensorList tensors): vstack"""
     return at.vstack(tensors=kwargs['tensors'])
 
-
-overloads_vstack = [PythonOverload('vstack(TensorList tensors)', ops.vstack, None, False, False, ['tensors'])]
-dispatch_vstack = [dispatch_vstack_0]
 structseqs_vstack = [(return_types.for_schema('vstack', ops.vstack.schema), None)]
 
 
@@ -9095,11 +11366,11 @@ def vstack(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.vstack"})
     self = None
     r = parser_vstack.parse(args, kwargs)
-    ov = overloads_vstack[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_vstack[r.idx](self, parsed)
-    return wrap_result(result, structseqs_vstack[r.idx][1 if out_used else 0])
+    a = r.args
+    # vstack(TensorList tensors)
+    tensors = None if a[0] is None else convert(r, 0)
+    result = dispatch_vstack_0(self, {'tensors': tensors})
+    return THPVariable_Wrap(result)
 
 
 # ---- dstack ------------------------------------------------------------------------------------
@@ -9113,9 +11384,6 @@ def dispatch_dstack_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """dstack(TensorList tensors): dstack"""
     return at.dstack(tensors=kwargs['tensors'])
 
-
-overloads_dstack = [PythonOverload('dstack(TensorList tensors)', ops.dstack, None, False, False, ['tensors'])]
-dispatch_dstack = [dispatch_dstack_0]
 structseqs_dstack = [(return_types.for_schema('dstack', ops.dstack.schema), None)]
 
 
@@ -9128,11 +11396,11 @@ def dstack(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.dstack"})
     self = None
     r = parser_dstack.parse(args, kwargs)
-    ov = overloads_dstack[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_dstack[r.idx](self, parsed)
-    return wrap_result(result, structseqs_dstack[r.idx][1 if out_used else 0])
+    a = r.args
+    # dstack(TensorList tensors)
+    tensors = None if a[0] is None else convert(r, 0)
+    result = dispatch_dstack_0(self, {'tensors': tensors})
+    return THPVariable_Wrap(result)
 
 
 # ---- column_stack ------------------------------------------------------------------------------
@@ -9146,9 +11414,6 @@ def dispatch_column_stack_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """column_stack(TensorList tensors): column_stack"""
     return at.column_stack(tensors=kwargs['tensors'])
 
-
-overloads_column_stack = [PythonOverload('column_stack(TensorList tensors)', ops.column_stack, None, False, False, ['tensors'])]
-dispatch_column_stack = [dispatch_column_stack_0]
 structseqs_column_stack = [(return_types.for_schema('column_stack', ops.column_stack.schema), None)]
 
 
@@ -9161,11 +11426,11 @@ def column_stack(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.column_stack"})
     self = None
     r = parser_column_stack.parse(args, kwargs)
-    ov = overloads_column_stack[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_column_stack[r.idx](self, parsed)
-    return wrap_result(result, structseqs_column_stack[r.idx][1 if out_used else 0])
+    a = r.args
+    # column_stack(TensorList tensors)
+    tensors = None if a[0] is None else convert(r, 0)
+    result = dispatch_column_stack_0(self, {'tensors': tensors})
+    return THPVariable_Wrap(result)
 
 
 # ---- movedim -----------------------------------------------------------------------------------
@@ -9186,9 +11451,6 @@ def dispatch_movedim_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """movedim(Tensor input, IntArrayRef source, IntArrayRef destination): movedim.intlist"""
     return at.movedim(self=kwargs['self'], source=kwargs['source'], destination=kwargs['destination'])
 
-
-overloads_movedim = [PythonOverload('movedim(Tensor input, int64_t source, int64_t destination)', ops.movedim_int, None, False, False, ['self', 'source', 'destination']), PythonOverload('movedim(Tensor input, IntArrayRef source, IntArrayRef destination)', ops.movedim_intlist, None, False, False, ['self', 'source', 'destination'])]
-dispatch_movedim = [dispatch_movedim_0, dispatch_movedim_1]
 structseqs_movedim = [(return_types.for_schema('movedim', ops.movedim_int.schema), None), (return_types.for_schema('movedim', ops.movedim_intlist.schema), None)]
 
 
@@ -9201,11 +11463,32 @@ def movedim(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.movedim"})
     self = None
     r = parser_movedim.parse(args, kwargs)
-    ov = overloads_movedim[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_movedim[r.idx](self, parsed)
-    return wrap_result(result, structseqs_movedim[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # movedim(Tensor input, int64_t source, int64_t destination)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        source = a[1]
+        if source is not None and (type(source) is not int or not INT64_MIN <= source <= INT64_MAX):
+            source = int64_arg(source)
+        destination = a[2]
+        if destination is not None and (type(destination) is not int or not INT64_MIN <= destination <= INT64_MAX):
+            destination = int64_arg(destination)
+        result = dispatch_movedim_0(self, {'self': self_, 'source': source, 'destination': destination})
+        return THPVariable_Wrap(result)
+    # movedim(Tensor input, IntArrayRef source, IntArrayRef destination)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    source = a[1]
+    if source is not None:
+        source = r.intlist(1)
+    destination = a[2]
+    if destination is not None:
+        destination = r.intlist(2)
+    result = dispatch_movedim_1(self, {'self': self_, 'source': source, 'destination': destination})
+    return THPVariable_Wrap(result)
 
 
 # ---- moveaxis ----------------------------------------------------------------------------------
@@ -9226,9 +11509,6 @@ def dispatch_moveaxis_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """moveaxis(Tensor input, IntArrayRef source, IntArrayRef destination): moveaxis.intlist"""
     return at.moveaxis(self=kwargs['self'], source=kwargs['source'], destination=kwargs['destination'])
 
-
-overloads_moveaxis = [PythonOverload('moveaxis(Tensor input, int64_t source, int64_t destination)', ops.moveaxis_int, None, False, False, ['self', 'source', 'destination']), PythonOverload('moveaxis(Tensor input, IntArrayRef source, IntArrayRef destination)', ops.moveaxis_intlist, None, False, False, ['self', 'source', 'destination'])]
-dispatch_moveaxis = [dispatch_moveaxis_0, dispatch_moveaxis_1]
 structseqs_moveaxis = [(return_types.for_schema('moveaxis', ops.moveaxis_int.schema), None), (return_types.for_schema('moveaxis', ops.moveaxis_intlist.schema), None)]
 
 
@@ -9241,11 +11521,32 @@ def moveaxis(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.moveaxis"})
     self = None
     r = parser_moveaxis.parse(args, kwargs)
-    ov = overloads_moveaxis[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_moveaxis[r.idx](self, parsed)
-    return wrap_result(result, structseqs_moveaxis[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # moveaxis(Tensor input, int64_t source, int64_t destination)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        source = a[1]
+        if source is not None and (type(source) is not int or not INT64_MIN <= source <= INT64_MAX):
+            source = int64_arg(source)
+        destination = a[2]
+        if destination is not None and (type(destination) is not int or not INT64_MIN <= destination <= INT64_MAX):
+            destination = int64_arg(destination)
+        result = dispatch_moveaxis_0(self, {'self': self_, 'source': source, 'destination': destination})
+        return THPVariable_Wrap(result)
+    # moveaxis(Tensor input, IntArrayRef source, IntArrayRef destination)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    source = a[1]
+    if source is not None:
+        source = r.intlist(1)
+    destination = a[2]
+    if destination is not None:
+        destination = r.intlist(2)
+    result = dispatch_moveaxis_1(self, {'self': self_, 'source': source, 'destination': destination})
+    return THPVariable_Wrap(result)
 
 
 # ---- swapaxes ----------------------------------------------------------------------------------
@@ -9259,9 +11560,6 @@ def dispatch_swapaxes_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """swapaxes(Tensor input, int64_t axis0, int64_t axis1): swapaxes"""
     return at.swapaxes(self=kwargs['self'], axis0=kwargs['axis0'], axis1=kwargs['axis1'])
 
-
-overloads_swapaxes = [PythonOverload('swapaxes(Tensor input, int64_t axis0, int64_t axis1)', ops.swapaxes, None, False, False, ['self', 'axis0', 'axis1'])]
-dispatch_swapaxes = [dispatch_swapaxes_0]
 structseqs_swapaxes = [(return_types.for_schema('swapaxes', ops.swapaxes.schema), None)]
 
 
@@ -9274,11 +11572,19 @@ def swapaxes(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.swapaxes"})
     self = None
     r = parser_swapaxes.parse(args, kwargs)
-    ov = overloads_swapaxes[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_swapaxes[r.idx](self, parsed)
-    return wrap_result(result, structseqs_swapaxes[r.idx][1 if out_used else 0])
+    a = r.args
+    # swapaxes(Tensor input, int64_t axis0, int64_t axis1)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    axis0 = a[1]
+    if axis0 is not None and (type(axis0) is not int or not INT64_MIN <= axis0 <= INT64_MAX):
+        axis0 = int64_arg(axis0)
+    axis1 = a[2]
+    if axis1 is not None and (type(axis1) is not int or not INT64_MIN <= axis1 <= INT64_MAX):
+        axis1 = int64_arg(axis1)
+    result = dispatch_swapaxes_0(self, {'self': self_, 'axis0': axis0, 'axis1': axis1})
+    return THPVariable_Wrap(result)
 
 
 # ---- swapdims ----------------------------------------------------------------------------------
@@ -9292,9 +11598,6 @@ def dispatch_swapdims_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """swapdims(Tensor input, int64_t dim0, int64_t dim1): swapdims"""
     return at.swapdims(self=kwargs['self'], dim0=kwargs['dim0'], dim1=kwargs['dim1'])
 
-
-overloads_swapdims = [PythonOverload('swapdims(Tensor input, int64_t dim0, int64_t dim1)', ops.swapdims, None, False, False, ['self', 'dim0', 'dim1'])]
-dispatch_swapdims = [dispatch_swapdims_0]
 structseqs_swapdims = [(return_types.for_schema('swapdims', ops.swapdims.schema), None)]
 
 
@@ -9307,11 +11610,19 @@ def swapdims(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.swapdims"})
     self = None
     r = parser_swapdims.parse(args, kwargs)
-    ov = overloads_swapdims[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_swapdims[r.idx](self, parsed)
-    return wrap_result(result, structseqs_swapdims[r.idx][1 if out_used else 0])
+    a = r.args
+    # swapdims(Tensor input, int64_t dim0, int64_t dim1)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim0 = a[1]
+    if dim0 is not None and (type(dim0) is not int or not INT64_MIN <= dim0 <= INT64_MAX):
+        dim0 = int64_arg(dim0)
+    dim1 = a[2]
+    if dim1 is not None and (type(dim1) is not int or not INT64_MIN <= dim1 <= INT64_MAX):
+        dim1 = int64_arg(dim1)
+    result = dispatch_swapdims_0(self, {'self': self_, 'dim0': dim0, 'dim1': dim1})
+    return THPVariable_Wrap(result)
 
 
 # ---- tile --------------------------------------------------------------------------------------
@@ -9325,9 +11636,6 @@ def dispatch_tile_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """tile(Tensor input, SymIntArrayRef dims): tile"""
     return at.tile(self=kwargs['self'], dims=kwargs['dims'])
 
-
-overloads_tile = [PythonOverload('tile(Tensor input, SymIntArrayRef dims)', ops.tile, None, False, False, ['self', 'dims'])]
-dispatch_tile = [dispatch_tile_0]
 structseqs_tile = [(return_types.for_schema('tile', ops.tile.schema), None)]
 
 
@@ -9340,11 +11648,16 @@ def tile(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.tile"})
     self = None
     r = parser_tile.parse(args, kwargs)
-    ov = overloads_tile[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_tile[r.idx](self, parsed)
-    return wrap_result(result, structseqs_tile[r.idx][1 if out_used else 0])
+    a = r.args
+    # tile(Tensor input, SymIntArrayRef dims)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dims = a[1]
+    if dims is not None:
+        dims = r.intlist(1)
+    result = dispatch_tile_0(self, {'self': self_, 'dims': dims})
+    return THPVariable_Wrap(result)
 
 
 # ---- narrow_copy -------------------------------------------------------------------------------
@@ -9358,9 +11671,6 @@ def dispatch_narrow_copy_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """narrow_copy(Tensor input, int64_t dim, SymInt start, SymInt length): narrow_copy"""
     return at.narrow_copy(self=kwargs['self'], dim=kwargs['dim'], start=kwargs['start'], length=kwargs['length'])
 
-
-overloads_narrow_copy = [PythonOverload('narrow_copy(Tensor input, int64_t dim, SymInt start, SymInt length)', ops.narrow_copy, None, False, False, ['self', 'dim', 'start', 'length'])]
-dispatch_narrow_copy = [dispatch_narrow_copy_0]
 structseqs_narrow_copy = [(return_types.for_schema('narrow_copy', ops.narrow_copy.schema), None)]
 
 
@@ -9373,11 +11683,22 @@ def narrow_copy(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.narrow_copy"})
     self = None
     r = parser_narrow_copy.parse(args, kwargs)
-    ov = overloads_narrow_copy[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_narrow_copy[r.idx](self, parsed)
-    return wrap_result(result, structseqs_narrow_copy[r.idx][1 if out_used else 0])
+    a = r.args
+    # narrow_copy(Tensor input, int64_t dim, SymInt start, SymInt length)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    start = a[2]
+    if start is not None and (type(start) is not int or not INT64_MIN <= start <= INT64_MAX):
+        start = int64_arg(start)
+    length = a[3]
+    if length is not None and (type(length) is not int or not INT64_MIN <= length <= INT64_MAX):
+        length = int64_arg(length)
+    result = dispatch_narrow_copy_0(self, {'self': self_, 'dim': dim, 'start': start, 'length': length})
+    return THPVariable_Wrap(result)
 
 
 # ---- gather ------------------------------------------------------------------------------------
@@ -9397,9 +11718,6 @@ def dispatch_gather_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['sparse_grad'] = kwargs['sparse_grad']
     return at.gather(**call_kwargs)
 
-
-overloads_gather = [PythonOverload('gather(Tensor input, int64_t dim, Tensor index, *, bool sparse_grad=False)', ops.gather, None, False, False, ['self', 'dim', 'index', 'sparse_grad'])]
-dispatch_gather = [dispatch_gather_0]
 structseqs_gather = [(return_types.for_schema('gather', ops.gather.schema), None)]
 
 
@@ -9412,11 +11730,22 @@ def gather(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.gather"})
     self = None
     r = parser_gather.parse(args, kwargs)
-    ov = overloads_gather[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_gather[r.idx](self, parsed)
-    return wrap_result(result, structseqs_gather[r.idx][1 if out_used else 0])
+    a = r.args
+    # gather(Tensor input, int64_t dim, Tensor index, *, bool sparse_grad=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    index = a[2]
+    if index is not None:
+        index = index.cdata
+    sparse_grad = a[3]
+    if sparse_grad is None:
+        sparse_grad = False
+    result = dispatch_gather_0(self, {'self': self_, 'dim': dim, 'index': index, 'sparse_grad': sparse_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- scatter -----------------------------------------------------------------------------------
@@ -9451,9 +11780,6 @@ def dispatch_scatter_3(self: Any, kwargs: dict[str, Any]) -> Any:
     """scatter(Tensor input, int64_t dim, Tensor index, Scalar value, *, str reduce): scatter.value_reduce"""
     return at.scatter(self=kwargs['self'], dim=kwargs['dim'], index=kwargs['index'], value=kwargs['value'], reduce=kwargs['reduce'])
 
-
-overloads_scatter = [PythonOverload('scatter(Tensor input, int64_t dim, Tensor index, Tensor src)', ops.scatter_src, None, False, False, ['self', 'dim', 'index', 'src']), PythonOverload('scatter(Tensor input, int64_t dim, Tensor index, Tensor src, *, str reduce)', ops.scatter_reduce, None, False, False, ['self', 'dim', 'index', 'src', 'reduce']), PythonOverload('scatter(Tensor input, int64_t dim, Tensor index, Scalar value)', ops.scatter_value, None, False, False, ['self', 'dim', 'index', 'value']), PythonOverload('scatter(Tensor input, int64_t dim, Tensor index, Scalar value, *, str reduce)', ops.scatter_value_reduce, None, False, False, ['self', 'dim', 'index', 'value', 'reduce'])]
-dispatch_scatter = [dispatch_scatter_0, dispatch_scatter_1, dispatch_scatter_2, dispatch_scatter_3]
 structseqs_scatter = [(return_types.for_schema('scatter', ops.scatter_src.schema), None), (return_types.for_schema('scatter', ops.scatter_reduce.schema), None), (return_types.for_schema('scatter', ops.scatter_value.schema), None), (return_types.for_schema('scatter', ops.scatter_value_reduce.schema), None)]
 
 
@@ -9466,11 +11792,72 @@ def scatter(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.scatter"})
     self = None
     r = parser_scatter.parse(args, kwargs)
-    ov = overloads_scatter[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_scatter[r.idx](self, parsed)
-    return wrap_result(result, structseqs_scatter[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # scatter(Tensor input, int64_t dim, Tensor index, Tensor src)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        dim = a[1]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        index = a[2]
+        if index is not None:
+            index = index.cdata
+        src = a[3]
+        if src is not None:
+            src = src.cdata
+        result = dispatch_scatter_0(self, {'self': self_, 'dim': dim, 'index': index, 'src': src})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # scatter(Tensor input, int64_t dim, Tensor index, Tensor src, *, str reduce)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        dim = a[1]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        index = a[2]
+        if index is not None:
+            index = index.cdata
+        src = a[3]
+        if src is not None:
+            src = src.cdata
+        reduce = a[4]
+        result = dispatch_scatter_1(self, {'self': self_, 'dim': dim, 'index': index, 'src': src, 'reduce': reduce})
+        return THPVariable_Wrap(result)
+    if r.idx == 2:
+        # scatter(Tensor input, int64_t dim, Tensor index, Scalar value)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        dim = a[1]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        index = a[2]
+        if index is not None:
+            index = index.cdata
+        value = a[3]
+        if value is not None and type(value) is not float:
+            value = scalar_arg(value)
+        result = dispatch_scatter_2(self, {'self': self_, 'dim': dim, 'index': index, 'value': value})
+        return THPVariable_Wrap(result)
+    # scatter(Tensor input, int64_t dim, Tensor index, Scalar value, *, str reduce)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    index = a[2]
+    if index is not None:
+        index = index.cdata
+    value = a[3]
+    if value is not None and type(value) is not float:
+        value = scalar_arg(value)
+    reduce = a[4]
+    result = dispatch_scatter_3(self, {'self': self_, 'dim': dim, 'index': index, 'value': value, 'reduce': reduce})
+    return THPVariable_Wrap(result)
 
 
 # ---- scatter_add -------------------------------------------------------------------------------
@@ -9484,9 +11871,6 @@ def dispatch_scatter_add_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """scatter_add(Tensor input, int64_t dim, Tensor index, Tensor src): scatter_add"""
     return at.scatter_add(self=kwargs['self'], dim=kwargs['dim'], index=kwargs['index'], src=kwargs['src'])
 
-
-overloads_scatter_add = [PythonOverload('scatter_add(Tensor input, int64_t dim, Tensor index, Tensor src)', ops.scatter_add, None, False, False, ['self', 'dim', 'index', 'src'])]
-dispatch_scatter_add = [dispatch_scatter_add_0]
 structseqs_scatter_add = [(return_types.for_schema('scatter_add', ops.scatter_add.schema), None)]
 
 
@@ -9499,11 +11883,22 @@ def scatter_add(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.scatter_add"})
     self = None
     r = parser_scatter_add.parse(args, kwargs)
-    ov = overloads_scatter_add[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_scatter_add[r.idx](self, parsed)
-    return wrap_result(result, structseqs_scatter_add[r.idx][1 if out_used else 0])
+    a = r.args
+    # scatter_add(Tensor input, int64_t dim, Tensor index, Tensor src)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    index = a[2]
+    if index is not None:
+        index = index.cdata
+    src = a[3]
+    if src is not None:
+        src = src.cdata
+    result = dispatch_scatter_add_0(self, {'self': self_, 'dim': dim, 'index': index, 'src': src})
+    return THPVariable_Wrap(result)
 
 
 # ---- index_select ------------------------------------------------------------------------------
@@ -9517,9 +11912,6 @@ def dispatch_index_select_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """index_select(Tensor input, int64_t dim, Tensor index): index_select"""
     return at.index_select(self=kwargs['self'], dim=kwargs['dim'], index=kwargs['index'])
 
-
-overloads_index_select = [PythonOverload('index_select(Tensor input, int64_t dim, Tensor index)', ops.index_select, None, False, False, ['self', 'dim', 'index'])]
-dispatch_index_select = [dispatch_index_select_0]
 structseqs_index_select = [(return_types.for_schema('index_select', ops.index_select.schema), None)]
 
 
@@ -9532,11 +11924,19 @@ def index_select(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.index_select"})
     self = None
     r = parser_index_select.parse(args, kwargs)
-    ov = overloads_index_select[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_index_select[r.idx](self, parsed)
-    return wrap_result(result, structseqs_index_select[r.idx][1 if out_used else 0])
+    a = r.args
+    # index_select(Tensor input, int64_t dim, Tensor index)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    index = a[2]
+    if index is not None:
+        index = index.cdata
+    result = dispatch_index_select_0(self, {'self': self_, 'dim': dim, 'index': index})
+    return THPVariable_Wrap(result)
 
 
 # ---- index_add ---------------------------------------------------------------------------------
@@ -9557,9 +11957,6 @@ def dispatch_index_add_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return at.index_add(**call_kwargs)
 
-
-overloads_index_add = [PythonOverload('index_add(Tensor input, int64_t dim, Tensor index, Tensor source, *, Scalar alpha=1)', ops.index_add, None, False, False, ['self', 'dim', 'index', 'source', 'alpha'])]
-dispatch_index_add = [dispatch_index_add_0]
 structseqs_index_add = [(return_types.for_schema('index_add', ops.index_add.schema), None)]
 
 
@@ -9572,11 +11969,27 @@ def index_add(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.index_add"})
     self = None
     r = parser_index_add.parse(args, kwargs)
-    ov = overloads_index_add[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_index_add[r.idx](self, parsed)
-    return wrap_result(result, structseqs_index_add[r.idx][1 if out_used else 0])
+    a = r.args
+    # index_add(Tensor input, int64_t dim, Tensor index, Tensor source, *, Scalar alpha=1)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    index = a[2]
+    if index is not None:
+        index = index.cdata
+    source = a[3]
+    if source is not None:
+        source = source.cdata
+    alpha = a[4]
+    if alpha is None:
+        alpha = 1
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    result = dispatch_index_add_0(self, {'self': self_, 'dim': dim, 'index': index, 'source': source, 'alpha': alpha})
+    return THPVariable_Wrap(result)
 
 
 # ---- index_reduce ------------------------------------------------------------------------------
@@ -9598,9 +12011,6 @@ def dispatch_index_reduce_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['include_self'] = kwargs['include_self']
     return at.index_reduce(**call_kwargs)
 
-
-overloads_index_reduce = [PythonOverload('index_reduce(Tensor input, int64_t dim, Tensor index, Tensor source, str reduce, *, bool include_self=True)', ops.index_reduce, None, False, False, ['self', 'dim', 'index', 'source', 'reduce', 'include_self'])]
-dispatch_index_reduce = [dispatch_index_reduce_0]
 structseqs_index_reduce = [(return_types.for_schema('index_reduce', ops.index_reduce.schema), None)]
 
 
@@ -9613,11 +12023,26 @@ def index_reduce(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.index_reduce"})
     self = None
     r = parser_index_reduce.parse(args, kwargs)
-    ov = overloads_index_reduce[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_index_reduce[r.idx](self, parsed)
-    return wrap_result(result, structseqs_index_reduce[r.idx][1 if out_used else 0])
+    a = r.args
+    # index_reduce(Tensor input, int64_t dim, Tensor index, Tensor source, str reduce, *, bool include_self=True)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    index = a[2]
+    if index is not None:
+        index = index.cdata
+    source = a[3]
+    if source is not None:
+        source = source.cdata
+    reduce = a[4]
+    include_self = a[5]
+    if include_self is None:
+        include_self = True
+    result = dispatch_index_reduce_0(self, {'self': self_, 'dim': dim, 'index': index, 'source': source, 'reduce': reduce, 'include_self': include_self})
+    return THPVariable_Wrap(result)
 
 
 # ---- index_copy --------------------------------------------------------------------------------
@@ -9631,9 +12056,6 @@ def dispatch_index_copy_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """index_copy(Tensor input, int64_t dim, Tensor index, Tensor source): index_copy"""
     return at.index_copy(self=kwargs['self'], dim=kwargs['dim'], index=kwargs['index'], source=kwargs['source'])
 
-
-overloads_index_copy = [PythonOverload('index_copy(Tensor input, int64_t dim, Tensor index, Tensor source)', ops.index_copy, None, False, False, ['self', 'dim', 'index', 'source'])]
-dispatch_index_copy = [dispatch_index_copy_0]
 structseqs_index_copy = [(return_types.for_schema('index_copy', ops.index_copy.schema), None)]
 
 
@@ -9646,11 +12068,22 @@ def index_copy(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.index_copy"})
     self = None
     r = parser_index_copy.parse(args, kwargs)
-    ov = overloads_index_copy[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_index_copy[r.idx](self, parsed)
-    return wrap_result(result, structseqs_index_copy[r.idx][1 if out_used else 0])
+    a = r.args
+    # index_copy(Tensor input, int64_t dim, Tensor index, Tensor source)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    index = a[2]
+    if index is not None:
+        index = index.cdata
+    source = a[3]
+    if source is not None:
+        source = source.cdata
+    result = dispatch_index_copy_0(self, {'self': self_, 'dim': dim, 'index': index, 'source': source})
+    return THPVariable_Wrap(result)
 
 
 # ---- index_fill --------------------------------------------------------------------------------
@@ -9671,9 +12104,6 @@ def dispatch_index_fill_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """index_fill(Tensor input, int64_t dim, Tensor index, Scalar value): index_fill.int_Scalar"""
     return at.index_fill(self=kwargs['self'], dim=kwargs['dim'], index=kwargs['index'], value=kwargs['value'])
 
-
-overloads_index_fill = [PythonOverload('index_fill(Tensor input, int64_t dim, Tensor index, Tensor value)', ops.index_fill_int_Tensor, None, False, False, ['self', 'dim', 'index', 'value']), PythonOverload('index_fill(Tensor input, int64_t dim, Tensor index, Scalar value)', ops.index_fill_int_Scalar, None, False, False, ['self', 'dim', 'index', 'value'])]
-dispatch_index_fill = [dispatch_index_fill_0, dispatch_index_fill_1]
 structseqs_index_fill = [(return_types.for_schema('index_fill', ops.index_fill_int_Tensor.schema), None), (return_types.for_schema('index_fill', ops.index_fill_int_Scalar.schema), None)]
 
 
@@ -9686,11 +12116,38 @@ def index_fill(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.index_fill"})
     self = None
     r = parser_index_fill.parse(args, kwargs)
-    ov = overloads_index_fill[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_index_fill[r.idx](self, parsed)
-    return wrap_result(result, structseqs_index_fill[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # index_fill(Tensor input, int64_t dim, Tensor index, Tensor value)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        dim = a[1]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        index = a[2]
+        if index is not None:
+            index = index.cdata
+        value = a[3]
+        if value is not None:
+            value = value.cdata
+        result = dispatch_index_fill_0(self, {'self': self_, 'dim': dim, 'index': index, 'value': value})
+        return THPVariable_Wrap(result)
+    # index_fill(Tensor input, int64_t dim, Tensor index, Scalar value)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    index = a[2]
+    if index is not None:
+        index = index.cdata
+    value = a[3]
+    if value is not None and type(value) is not float:
+        value = scalar_arg(value)
+    result = dispatch_index_fill_1(self, {'self': self_, 'dim': dim, 'index': index, 'value': value})
+    return THPVariable_Wrap(result)
 
 
 # ---- masked_select -----------------------------------------------------------------------------
@@ -9704,9 +12161,6 @@ def dispatch_masked_select_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """masked_select(Tensor input, Tensor mask): masked_select"""
     return at.masked_select(self=kwargs['self'], mask=kwargs['mask'])
 
-
-overloads_masked_select = [PythonOverload('masked_select(Tensor input, Tensor mask)', ops.masked_select, None, False, False, ['self', 'mask'])]
-dispatch_masked_select = [dispatch_masked_select_0]
 structseqs_masked_select = [(return_types.for_schema('masked_select', ops.masked_select.schema), None)]
 
 
@@ -9719,11 +12173,16 @@ def masked_select(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.masked_select"})
     self = None
     r = parser_masked_select.parse(args, kwargs)
-    ov = overloads_masked_select[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_masked_select[r.idx](self, parsed)
-    return wrap_result(result, structseqs_masked_select[r.idx][1 if out_used else 0])
+    a = r.args
+    # masked_select(Tensor input, Tensor mask)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    mask = a[1]
+    if mask is not None:
+        mask = mask.cdata
+    result = dispatch_masked_select_0(self, {'self': self_, 'mask': mask})
+    return THPVariable_Wrap(result)
 
 
 # ---- masked_scatter ----------------------------------------------------------------------------
@@ -9737,9 +12196,6 @@ def dispatch_masked_scatter_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """masked_scatter(Tensor input, Tensor mask, Tensor source): masked_scatter"""
     return at.masked_scatter(self=kwargs['self'], mask=kwargs['mask'], source=kwargs['source'])
 
-
-overloads_masked_scatter = [PythonOverload('masked_scatter(Tensor input, Tensor mask, Tensor source)', ops.masked_scatter, None, False, False, ['self', 'mask', 'source'])]
-dispatch_masked_scatter = [dispatch_masked_scatter_0]
 structseqs_masked_scatter = [(return_types.for_schema('masked_scatter', ops.masked_scatter.schema), None)]
 
 
@@ -9752,11 +12208,19 @@ def masked_scatter(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.masked_scatter"})
     self = None
     r = parser_masked_scatter.parse(args, kwargs)
-    ov = overloads_masked_scatter[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_masked_scatter[r.idx](self, parsed)
-    return wrap_result(result, structseqs_masked_scatter[r.idx][1 if out_used else 0])
+    a = r.args
+    # masked_scatter(Tensor input, Tensor mask, Tensor source)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    mask = a[1]
+    if mask is not None:
+        mask = mask.cdata
+    source = a[2]
+    if source is not None:
+        source = source.cdata
+    result = dispatch_masked_scatter_0(self, {'self': self_, 'mask': mask, 'source': source})
+    return THPVariable_Wrap(result)
 
 
 # ---- take --------------------------------------------------------------------------------------
@@ -9770,9 +12234,6 @@ def dispatch_take_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """take(Tensor input, Tensor index): take"""
     return at.take(self=kwargs['self'], index=kwargs['index'])
 
-
-overloads_take = [PythonOverload('take(Tensor input, Tensor index)', ops.take, None, False, False, ['self', 'index'])]
-dispatch_take = [dispatch_take_0]
 structseqs_take = [(return_types.for_schema('take', ops.take.schema), None)]
 
 
@@ -9785,11 +12246,16 @@ def take(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.take"})
     self = None
     r = parser_take.parse(args, kwargs)
-    ov = overloads_take[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_take[r.idx](self, parsed)
-    return wrap_result(result, structseqs_take[r.idx][1 if out_used else 0])
+    a = r.args
+    # take(Tensor input, Tensor index)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    index = a[1]
+    if index is not None:
+        index = index.cdata
+    result = dispatch_take_0(self, {'self': self_, 'index': index})
+    return THPVariable_Wrap(result)
 
 
 # ---- cumprod -----------------------------------------------------------------------------------
@@ -9803,9 +12269,6 @@ def dispatch_cumprod_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cumprod(Tensor input, int64_t dim, *, ScalarType? dtype=None): cumprod"""
     return at.cumprod(self=kwargs['self'], dim=kwargs['dim'], dtype=kwargs['dtype'])
 
-
-overloads_cumprod = [PythonOverload('cumprod(Tensor input, int64_t dim, *, ScalarType? dtype=None)', ops.cumprod, None, False, False, ['self', 'dim', 'dtype'])]
-dispatch_cumprod = [dispatch_cumprod_0]
 structseqs_cumprod = [(return_types.for_schema('cumprod', ops.cumprod.schema), None)]
 
 
@@ -9818,11 +12281,19 @@ def cumprod(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.cumprod"})
     self = None
     r = parser_cumprod.parse(args, kwargs)
-    ov = overloads_cumprod[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_cumprod[r.idx](self, parsed)
-    return wrap_result(result, structseqs_cumprod[r.idx][1 if out_used else 0])
+    a = r.args
+    # cumprod(Tensor input, int64_t dim, *, ScalarType? dtype=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    result = dispatch_cumprod_0(self, {'self': self_, 'dim': dim, 'dtype': dtype})
+    return THPVariable_Wrap(result)
 
 
 # ---- logcumsumexp ------------------------------------------------------------------------------
@@ -9836,9 +12307,6 @@ def dispatch_logcumsumexp_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """logcumsumexp(Tensor input, int64_t dim): logcumsumexp"""
     return at.logcumsumexp(self=kwargs['self'], dim=kwargs['dim'])
 
-
-overloads_logcumsumexp = [PythonOverload('logcumsumexp(Tensor input, int64_t dim)', ops.logcumsumexp, None, False, False, ['self', 'dim'])]
-dispatch_logcumsumexp = [dispatch_logcumsumexp_0]
 structseqs_logcumsumexp = [(return_types.for_schema('logcumsumexp', ops.logcumsumexp.schema), None)]
 
 
@@ -9851,11 +12319,16 @@ def logcumsumexp(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.logcumsumexp"})
     self = None
     r = parser_logcumsumexp.parse(args, kwargs)
-    ov = overloads_logcumsumexp[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_logcumsumexp[r.idx](self, parsed)
-    return wrap_result(result, structseqs_logcumsumexp[r.idx][1 if out_used else 0])
+    a = r.args
+    # logcumsumexp(Tensor input, int64_t dim)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_logcumsumexp_0(self, {'self': self_, 'dim': dim})
+    return THPVariable_Wrap(result)
 
 
 # ---- cummax ------------------------------------------------------------------------------------
@@ -9869,9 +12342,6 @@ def dispatch_cummax_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cummax(Tensor input, int64_t dim): cummax"""
     return at.cummax(self=kwargs['self'], dim=kwargs['dim'])
 
-
-overloads_cummax = [PythonOverload('cummax(Tensor input, int64_t dim)', ops.cummax, None, False, False, ['self', 'dim'])]
-dispatch_cummax = [dispatch_cummax_0]
 structseqs_cummax = [(return_types.for_schema('cummax', ops.cummax.schema), None)]
 
 
@@ -9884,11 +12354,16 @@ def cummax(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.cummax"})
     self = None
     r = parser_cummax.parse(args, kwargs)
-    ov = overloads_cummax[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_cummax[r.idx](self, parsed)
-    return wrap_result(result, structseqs_cummax[r.idx][1 if out_used else 0])
+    a = r.args
+    # cummax(Tensor input, int64_t dim)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_cummax_0(self, {'self': self_, 'dim': dim})
+    return wrap_result(result, structseqs_cummax[0][0])
 
 
 # ---- cummin ------------------------------------------------------------------------------------
@@ -9902,9 +12377,6 @@ def dispatch_cummin_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cummin(Tensor input, int64_t dim): cummin"""
     return at.cummin(self=kwargs['self'], dim=kwargs['dim'])
 
-
-overloads_cummin = [PythonOverload('cummin(Tensor input, int64_t dim)', ops.cummin, None, False, False, ['self', 'dim'])]
-dispatch_cummin = [dispatch_cummin_0]
 structseqs_cummin = [(return_types.for_schema('cummin', ops.cummin.schema), None)]
 
 
@@ -9917,11 +12389,16 @@ def cummin(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.cummin"})
     self = None
     r = parser_cummin.parse(args, kwargs)
-    ov = overloads_cummin[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_cummin[r.idx](self, parsed)
-    return wrap_result(result, structseqs_cummin[r.idx][1 if out_used else 0])
+    a = r.args
+    # cummin(Tensor input, int64_t dim)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_cummin_0(self, {'self': self_, 'dim': dim})
+    return wrap_result(result, structseqs_cummin[0][0])
 
 
 # ---- logsumexp ---------------------------------------------------------------------------------
@@ -9940,9 +12417,6 @@ def dispatch_logsumexp_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return at.logsumexp(**call_kwargs)
 
-
-overloads_logsumexp = [PythonOverload('logsumexp(Tensor input, IntArrayRef[1] dim, bool keepdim=False)', ops.logsumexp, None, False, False, ['self', 'dim', 'keepdim'])]
-dispatch_logsumexp = [dispatch_logsumexp_0]
 structseqs_logsumexp = [(return_types.for_schema('logsumexp', ops.logsumexp.schema), None)]
 
 
@@ -9955,11 +12429,19 @@ def logsumexp(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.logsumexp"})
     self = None
     r = parser_logsumexp.parse(args, kwargs)
-    ov = overloads_logsumexp[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_logsumexp[r.idx](self, parsed)
-    return wrap_result(result, structseqs_logsumexp[r.idx][1 if out_used else 0])
+    a = r.args
+    # logsumexp(Tensor input, IntArrayRef[1] dim, bool keepdim=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None:
+        dim = r.intlist(1)
+    keepdim = a[2]
+    if keepdim is None:
+        keepdim = False
+    result = dispatch_logsumexp_0(self, {'self': self_, 'dim': dim, 'keepdim': keepdim})
+    return THPVariable_Wrap(result)
 
 
 # ---- isclose -----------------------------------------------------------------------------------
@@ -9982,9 +12464,6 @@ def dispatch_isclose_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['equal_nan'] = kwargs['equal_nan']
     return at.isclose(**call_kwargs)
 
-
-overloads_isclose = [PythonOverload('isclose(Tensor input, Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)', ops.isclose, None, False, False, ['self', 'other', 'rtol', 'atol', 'equal_nan'])]
-dispatch_isclose = [dispatch_isclose_0]
 structseqs_isclose = [(return_types.for_schema('isclose', ops.isclose.schema), None)]
 
 
@@ -9997,11 +12476,29 @@ def isclose(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.isclose"})
     self = None
     r = parser_isclose.parse(args, kwargs)
-    ov = overloads_isclose[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_isclose[r.idx](self, parsed)
-    return wrap_result(result, structseqs_isclose[r.idx][1 if out_used else 0])
+    a = r.args
+    # isclose(Tensor input, Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    rtol = a[2]
+    if rtol is None:
+        rtol = 1e-05
+    if rtol is not None:
+        rtol = float(rtol)
+    atol = a[3]
+    if atol is None:
+        atol = 1e-08
+    if atol is not None:
+        atol = float(atol)
+    equal_nan = a[4]
+    if equal_nan is None:
+        equal_nan = False
+    result = dispatch_isclose_0(self, {'self': self_, 'other': other, 'rtol': rtol, 'atol': atol, 'equal_nan': equal_nan})
+    return THPVariable_Wrap(result)
 
 
 # ---- allclose ----------------------------------------------------------------------------------
@@ -10024,9 +12521,6 @@ def dispatch_allclose_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['equal_nan'] = kwargs['equal_nan']
     return at.allclose(**call_kwargs)
 
-
-overloads_allclose = [PythonOverload('allclose(Tensor input, Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)', ops.allclose, None, False, False, ['self', 'other', 'rtol', 'atol', 'equal_nan'])]
-dispatch_allclose = [dispatch_allclose_0]
 structseqs_allclose = [(return_types.for_schema('allclose', ops.allclose.schema), None)]
 
 
@@ -10039,11 +12533,29 @@ def allclose(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.allclose"})
     self = None
     r = parser_allclose.parse(args, kwargs)
-    ov = overloads_allclose[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_allclose[r.idx](self, parsed)
-    return wrap_result(result, structseqs_allclose[r.idx][1 if out_used else 0])
+    a = r.args
+    # allclose(Tensor input, Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    rtol = a[2]
+    if rtol is None:
+        rtol = 1e-05
+    if rtol is not None:
+        rtol = float(rtol)
+    atol = a[3]
+    if atol is None:
+        atol = 1e-08
+    if atol is not None:
+        atol = float(atol)
+    equal_nan = a[4]
+    if equal_nan is None:
+        equal_nan = False
+    result = dispatch_allclose_0(self, {'self': self_, 'other': other, 'rtol': rtol, 'atol': atol, 'equal_nan': equal_nan})
+    return wrap_result(result, structseqs_allclose[0][0])
 
 
 # ---- equal -------------------------------------------------------------------------------------
@@ -10057,9 +12569,6 @@ def dispatch_equal_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """equal(Tensor input, Tensor other): equal"""
     return at.equal(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_equal = [PythonOverload('equal(Tensor input, Tensor other)', ops.equal, None, False, False, ['self', 'other'])]
-dispatch_equal = [dispatch_equal_0]
 structseqs_equal = [(return_types.for_schema('equal', ops.equal.schema), None)]
 
 
@@ -10072,11 +12581,16 @@ def equal(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.equal"})
     self = None
     r = parser_equal.parse(args, kwargs)
-    ov = overloads_equal[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_equal[r.idx](self, parsed)
-    return wrap_result(result, structseqs_equal[r.idx][1 if out_used else 0])
+    a = r.args
+    # equal(Tensor input, Tensor other)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_equal_0(self, {'self': self_, 'other': other})
+    return wrap_result(result, structseqs_equal[0][0])
 
 
 # ---- clip --------------------------------------------------------------------------------------
@@ -10097,9 +12611,6 @@ def dispatch_clip_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clip(Tensor input, Scalar? min=None, Scalar? max=None): clip"""
     return at.clip(self=kwargs['self'], min=kwargs['min'], max=kwargs['max'])
 
-
-overloads_clip = [PythonOverload('clip(Tensor input, Tensor? min=None, Tensor? max=None)', ops.clip_Tensor, None, False, False, ['self', 'min', 'max']), PythonOverload('clip(Tensor input, Scalar? min=None, Scalar? max=None)', ops.clip, None, False, False, ['self', 'min', 'max'])]
-dispatch_clip = [dispatch_clip_0, dispatch_clip_1]
 structseqs_clip = [(return_types.for_schema('clip', ops.clip_Tensor.schema), None), (return_types.for_schema('clip', ops.clip.schema), None)]
 
 
@@ -10112,11 +12623,32 @@ def clip(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.clip"})
     self = None
     r = parser_clip.parse(args, kwargs)
-    ov = overloads_clip[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_clip[r.idx](self, parsed)
-    return wrap_result(result, structseqs_clip[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # clip(Tensor input, Tensor? min=None, Tensor? max=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        min = a[1]
+        if min is not None:
+            min = min.cdata
+        max = a[2]
+        if max is not None:
+            max = max.cdata
+        result = dispatch_clip_0(self, {'self': self_, 'min': min, 'max': max})
+        return THPVariable_Wrap(result)
+    # clip(Tensor input, Scalar? min=None, Scalar? max=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    min = a[1]
+    if min is not None and type(min) is not float:
+        min = scalar_arg(min)
+    max = a[2]
+    if max is not None and type(max) is not float:
+        max = scalar_arg(max)
+    result = dispatch_clip_1(self, {'self': self_, 'min': min, 'max': max})
+    return THPVariable_Wrap(result)
 
 
 # ---- clip_ -------------------------------------------------------------------------------------
@@ -10137,9 +12669,6 @@ def dispatch_clip__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clip_(Tensor input, Scalar? min=None, Scalar? max=None): clip_"""
     return at.clip_(self=kwargs['self'], min=kwargs['min'], max=kwargs['max'])
 
-
-overloads_clip_ = [PythonOverload('clip_(Tensor input, Tensor? min=None, Tensor? max=None)', ops.clip__Tensor, None, False, False, ['self', 'min', 'max']), PythonOverload('clip_(Tensor input, Scalar? min=None, Scalar? max=None)', ops.clip_, None, False, False, ['self', 'min', 'max'])]
-dispatch_clip_ = [dispatch_clip__0, dispatch_clip__1]
 structseqs_clip_ = [(return_types.for_schema('clip_', ops.clip__Tensor.schema), None), (return_types.for_schema('clip_', ops.clip_.schema), None)]
 
 
@@ -10152,11 +12681,32 @@ def clip_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.clip_"})
     self = None
     r = parser_clip_.parse(args, kwargs)
-    ov = overloads_clip_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_clip_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_clip_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # clip_(Tensor input, Tensor? min=None, Tensor? max=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        min = a[1]
+        if min is not None:
+            min = min.cdata
+        max = a[2]
+        if max is not None:
+            max = max.cdata
+        result = dispatch_clip__0(self, {'self': self_, 'min': min, 'max': max})
+        return THPVariable_Wrap(result)
+    # clip_(Tensor input, Scalar? min=None, Scalar? max=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    min = a[1]
+    if min is not None and type(min) is not float:
+        min = scalar_arg(min)
+    max = a[2]
+    if max is not None and type(max) is not float:
+        max = scalar_arg(max)
+    result = dispatch_clip__1(self, {'self': self_, 'min': min, 'max': max})
+    return THPVariable_Wrap(result)
 
 
 # ---- einsum ------------------------------------------------------------------------------------
@@ -10170,9 +12720,6 @@ def dispatch_einsum_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """einsum(str equation, TensorList tensors, *, IntArrayRef? path=None): einsum"""
     return at.einsum(equation=kwargs['equation'], tensors=kwargs['tensors'], path=kwargs['path'])
 
-
-overloads_einsum = [PythonOverload('einsum(str equation, TensorList tensors, *, IntArrayRef? path=None)', ops.einsum, None, False, False, ['equation', 'tensors', 'path'])]
-dispatch_einsum = [dispatch_einsum_0]
 structseqs_einsum = [(return_types.for_schema('einsum', ops.einsum.schema), None)]
 
 
@@ -10185,11 +12732,15 @@ def einsum(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.einsum"})
     self = None
     r = parser_einsum.parse(args, kwargs)
-    ov = overloads_einsum[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_einsum[r.idx](self, parsed)
-    return wrap_result(result, structseqs_einsum[r.idx][1 if out_used else 0])
+    a = r.args
+    # einsum(str equation, TensorList tensors, *, IntArrayRef? path=None)
+    equation = a[0]
+    tensors = None if a[1] is None else convert(r, 1)
+    path = a[2]
+    if path is not None:
+        path = r.intlist(2)
+    result = dispatch_einsum_0(self, {'equation': equation, 'tensors': tensors, 'path': path})
+    return THPVariable_Wrap(result)
 
 
 # ---- tensordot ---------------------------------------------------------------------------------
@@ -10203,9 +12754,6 @@ def dispatch_tensordot_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """tensordot(Tensor input, Tensor other, IntArrayRef dims_self, IntArrayRef dims_other): tensordot"""
     return at.tensordot(self=kwargs['self'], other=kwargs['other'], dims_self=kwargs['dims_self'], dims_other=kwargs['dims_other'])
 
-
-overloads_tensordot = [PythonOverload('tensordot(Tensor input, Tensor other, IntArrayRef dims_self, IntArrayRef dims_other)', ops.tensordot, None, False, False, ['self', 'other', 'dims_self', 'dims_other'])]
-dispatch_tensordot = [dispatch_tensordot_0]
 structseqs_tensordot = [(return_types.for_schema('tensordot', ops.tensordot.schema), None)]
 
 
@@ -10218,11 +12766,22 @@ def tensordot(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.tensordot"})
     self = None
     r = parser_tensordot.parse(args, kwargs)
-    ov = overloads_tensordot[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_tensordot[r.idx](self, parsed)
-    return wrap_result(result, structseqs_tensordot[r.idx][1 if out_used else 0])
+    a = r.args
+    # tensordot(Tensor input, Tensor other, IntArrayRef dims_self, IntArrayRef dims_other)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    dims_self = a[2]
+    if dims_self is not None:
+        dims_self = r.intlist(2)
+    dims_other = a[3]
+    if dims_other is not None:
+        dims_other = r.intlist(3)
+    result = dispatch_tensordot_0(self, {'self': self_, 'other': other, 'dims_self': dims_self, 'dims_other': dims_other})
+    return THPVariable_Wrap(result)
 
 
 # ---- inner -------------------------------------------------------------------------------------
@@ -10236,9 +12795,6 @@ def dispatch_inner_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """inner(Tensor input, Tensor other): inner"""
     return at.inner(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_inner = [PythonOverload('inner(Tensor input, Tensor other)', ops.inner, None, False, False, ['self', 'other'])]
-dispatch_inner = [dispatch_inner_0]
 structseqs_inner = [(return_types.for_schema('inner', ops.inner.schema), None)]
 
 
@@ -10251,11 +12807,16 @@ def inner(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.inner"})
     self = None
     r = parser_inner.parse(args, kwargs)
-    ov = overloads_inner[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_inner[r.idx](self, parsed)
-    return wrap_result(result, structseqs_inner[r.idx][1 if out_used else 0])
+    a = r.args
+    # inner(Tensor input, Tensor other)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_inner_0(self, {'self': self_, 'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- outer -------------------------------------------------------------------------------------
@@ -10269,9 +12830,6 @@ def dispatch_outer_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """outer(Tensor input, Tensor vec2): outer"""
     return at.outer(self=kwargs['self'], vec2=kwargs['vec2'])
 
-
-overloads_outer = [PythonOverload('outer(Tensor input, Tensor vec2)', ops.outer, None, False, False, ['self', 'vec2'])]
-dispatch_outer = [dispatch_outer_0]
 structseqs_outer = [(return_types.for_schema('outer', ops.outer.schema), None)]
 
 
@@ -10284,11 +12842,16 @@ def outer(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.outer"})
     self = None
     r = parser_outer.parse(args, kwargs)
-    ov = overloads_outer[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_outer[r.idx](self, parsed)
-    return wrap_result(result, structseqs_outer[r.idx][1 if out_used else 0])
+    a = r.args
+    # outer(Tensor input, Tensor vec2)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    vec2 = a[1]
+    if vec2 is not None:
+        vec2 = vec2.cdata
+    result = dispatch_outer_0(self, {'self': self_, 'vec2': vec2})
+    return THPVariable_Wrap(result)
 
 
 # ---- ger ---------------------------------------------------------------------------------------
@@ -10302,9 +12865,6 @@ def dispatch_ger_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """ger(Tensor input, Tensor vec2): ger"""
     return at.ger(self=kwargs['self'], vec2=kwargs['vec2'])
 
-
-overloads_ger = [PythonOverload('ger(Tensor input, Tensor vec2)', ops.ger, None, False, False, ['self', 'vec2'])]
-dispatch_ger = [dispatch_ger_0]
 structseqs_ger = [(return_types.for_schema('ger', ops.ger.schema), None)]
 
 
@@ -10317,11 +12877,16 @@ def ger(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.ger"})
     self = None
     r = parser_ger.parse(args, kwargs)
-    ov = overloads_ger[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_ger[r.idx](self, parsed)
-    return wrap_result(result, structseqs_ger[r.idx][1 if out_used else 0])
+    a = r.args
+    # ger(Tensor input, Tensor vec2)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    vec2 = a[1]
+    if vec2 is not None:
+        vec2 = vec2.cdata
+    result = dispatch_ger_0(self, {'self': self_, 'vec2': vec2})
+    return THPVariable_Wrap(result)
 
 
 # ---- kron --------------------------------------------------------------------------------------
@@ -10335,9 +12900,6 @@ def dispatch_kron_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """kron(Tensor input, Tensor other): kron"""
     return at.kron(self=kwargs['self'], other=kwargs['other'])
 
-
-overloads_kron = [PythonOverload('kron(Tensor input, Tensor other)', ops.kron, None, False, False, ['self', 'other'])]
-dispatch_kron = [dispatch_kron_0]
 structseqs_kron = [(return_types.for_schema('kron', ops.kron.schema), None)]
 
 
@@ -10350,11 +12912,16 @@ def kron(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.kron"})
     self = None
     r = parser_kron.parse(args, kwargs)
-    ov = overloads_kron[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_kron[r.idx](self, parsed)
-    return wrap_result(result, structseqs_kron[r.idx][1 if out_used else 0])
+    a = r.args
+    # kron(Tensor input, Tensor other)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_kron_0(self, {'self': self_, 'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- cross -------------------------------------------------------------------------------------
@@ -10368,9 +12935,6 @@ def dispatch_cross_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cross(Tensor input, Tensor other, int64_t? dim=None): cross"""
     return at.cross(self=kwargs['self'], other=kwargs['other'], dim=kwargs['dim'])
 
-
-overloads_cross = [PythonOverload('cross(Tensor input, Tensor other, int64_t? dim=None)', ops.cross, None, False, False, ['self', 'other', 'dim'])]
-dispatch_cross = [dispatch_cross_0]
 structseqs_cross = [(return_types.for_schema('cross', ops.cross.schema), None)]
 
 
@@ -10383,11 +12947,19 @@ def cross(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.cross"})
     self = None
     r = parser_cross.parse(args, kwargs)
-    ov = overloads_cross[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_cross[r.idx](self, parsed)
-    return wrap_result(result, structseqs_cross[r.idx][1 if out_used else 0])
+    a = r.args
+    # cross(Tensor input, Tensor other, int64_t? dim=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    dim = a[2]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_cross_0(self, {'self': self_, 'other': other, 'dim': dim})
+    return THPVariable_Wrap(result)
 
 
 # ---- _unique2 ----------------------------------------------------------------------------------
@@ -10409,9 +12981,6 @@ def dispatch__unique2_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['return_counts'] = kwargs['return_counts']
     return at._unique2(**call_kwargs)
 
-
-overloads__unique2 = [PythonOverload('_unique2(Tensor input, bool sorted=True, bool return_inverse=False, bool return_counts=False)', ops._unique2, None, False, False, ['self', 'sorted', 'return_inverse', 'return_counts'])]
-dispatch__unique2 = [dispatch__unique2_0]
 structseqs__unique2 = [(return_types.for_schema('_unique2', ops._unique2.schema), None)]
 
 
@@ -10424,11 +12993,22 @@ def _unique2(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch._unique2"})
     self = None
     r = parser__unique2.parse(args, kwargs)
-    ov = overloads__unique2[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch__unique2[r.idx](self, parsed)
-    return wrap_result(result, structseqs__unique2[r.idx][1 if out_used else 0])
+    a = r.args
+    # _unique2(Tensor input, bool sorted=True, bool return_inverse=False, bool return_counts=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    sorted = a[1]
+    if sorted is None:
+        sorted = True
+    return_inverse = a[2]
+    if return_inverse is None:
+        return_inverse = False
+    return_counts = a[3]
+    if return_counts is None:
+        return_counts = False
+    result = dispatch__unique2_0(self, {'self': self_, 'sorted': sorted, 'return_inverse': return_inverse, 'return_counts': return_counts})
+    return wrap_result(result, structseqs__unique2[0][0])
 
 
 # ---- unique_dim --------------------------------------------------------------------------------
@@ -10451,9 +13031,6 @@ def dispatch_unique_dim_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['return_counts'] = kwargs['return_counts']
     return at.unique_dim(**call_kwargs)
 
-
-overloads_unique_dim = [PythonOverload('unique_dim(Tensor input, int64_t dim, bool sorted=True, bool return_inverse=False, bool return_counts=False)', ops.unique_dim, None, False, False, ['self', 'dim', 'sorted', 'return_inverse', 'return_counts'])]
-dispatch_unique_dim = [dispatch_unique_dim_0]
 structseqs_unique_dim = [(return_types.for_schema('unique_dim', ops.unique_dim.schema), None)]
 
 
@@ -10466,11 +13043,25 @@ def unique_dim(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.unique_dim"})
     self = None
     r = parser_unique_dim.parse(args, kwargs)
-    ov = overloads_unique_dim[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_unique_dim[r.idx](self, parsed)
-    return wrap_result(result, structseqs_unique_dim[r.idx][1 if out_used else 0])
+    a = r.args
+    # unique_dim(Tensor input, int64_t dim, bool sorted=True, bool return_inverse=False, bool return_counts=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    sorted = a[2]
+    if sorted is None:
+        sorted = True
+    return_inverse = a[3]
+    if return_inverse is None:
+        return_inverse = False
+    return_counts = a[4]
+    if return_counts is None:
+        return_counts = False
+    result = dispatch_unique_dim_0(self, {'self': self_, 'dim': dim, 'sorted': sorted, 'return_inverse': return_inverse, 'return_counts': return_counts})
+    return wrap_result(result, structseqs_unique_dim[0][0])
 
 
 # ---- unique_consecutive ------------------------------------------------------------------------
@@ -10491,9 +13082,6 @@ def dispatch_unique_consecutive_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dim'] = kwargs['dim']
     return at.unique_consecutive(**call_kwargs)
 
-
-overloads_unique_consecutive = [PythonOverload('unique_consecutive(Tensor input, bool return_inverse=False, bool return_counts=False, int64_t? dim=None)', ops.unique_consecutive, None, False, False, ['self', 'return_inverse', 'return_counts', 'dim'])]
-dispatch_unique_consecutive = [dispatch_unique_consecutive_0]
 structseqs_unique_consecutive = [(return_types.for_schema('unique_consecutive', ops.unique_consecutive.schema), None)]
 
 
@@ -10506,11 +13094,22 @@ def unique_consecutive(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.unique_consecutive"})
     self = None
     r = parser_unique_consecutive.parse(args, kwargs)
-    ov = overloads_unique_consecutive[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_unique_consecutive[r.idx](self, parsed)
-    return wrap_result(result, structseqs_unique_consecutive[r.idx][1 if out_used else 0])
+    a = r.args
+    # unique_consecutive(Tensor input, bool return_inverse=False, bool return_counts=False, int64_t? dim=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    return_inverse = a[1]
+    if return_inverse is None:
+        return_inverse = False
+    return_counts = a[2]
+    if return_counts is None:
+        return_counts = False
+    dim = a[3]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_unique_consecutive_0(self, {'self': self_, 'return_inverse': return_inverse, 'return_counts': return_counts, 'dim': dim})
+    return wrap_result(result, structseqs_unique_consecutive[0][0])
 
 
 # ---- unique_dim_consecutive --------------------------------------------------------------------
@@ -10531,9 +13130,6 @@ def dispatch_unique_dim_consecutive_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['return_counts'] = kwargs['return_counts']
     return at.unique_dim_consecutive(**call_kwargs)
 
-
-overloads_unique_dim_consecutive = [PythonOverload('unique_dim_consecutive(Tensor input, int64_t dim, bool return_inverse=False, bool return_counts=False)', ops.unique_dim_consecutive, None, False, False, ['self', 'dim', 'return_inverse', 'return_counts'])]
-dispatch_unique_dim_consecutive = [dispatch_unique_dim_consecutive_0]
 structseqs_unique_dim_consecutive = [(return_types.for_schema('unique_dim_consecutive', ops.unique_dim_consecutive.schema), None)]
 
 
@@ -10546,11 +13142,22 @@ def unique_dim_consecutive(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.unique_dim_consecutive"})
     self = None
     r = parser_unique_dim_consecutive.parse(args, kwargs)
-    ov = overloads_unique_dim_consecutive[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_unique_dim_consecutive[r.idx](self, parsed)
-    return wrap_result(result, structseqs_unique_dim_consecutive[r.idx][1 if out_used else 0])
+    a = r.args
+    # unique_dim_consecutive(Tensor input, int64_t dim, bool return_inverse=False, bool return_counts=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    return_inverse = a[2]
+    if return_inverse is None:
+        return_inverse = False
+    return_counts = a[3]
+    if return_counts is None:
+        return_counts = False
+    result = dispatch_unique_dim_consecutive_0(self, {'self': self_, 'dim': dim, 'return_inverse': return_inverse, 'return_counts': return_counts})
+    return wrap_result(result, structseqs_unique_dim_consecutive[0][0])
 
 
 # ---- meshgrid ----------------------------------------------------------------------------------
@@ -10571,9 +13178,6 @@ def dispatch_meshgrid_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """meshgrid(TensorList tensors, *, str indexing): meshgrid.indexing"""
     return at.meshgrid(tensors=kwargs['tensors'], indexing=kwargs['indexing'])
 
-
-overloads_meshgrid = [PythonOverload('meshgrid(TensorList tensors)', ops.meshgrid, None, False, False, ['tensors']), PythonOverload('meshgrid(TensorList tensors, *, str indexing)', ops.meshgrid_indexing, None, False, False, ['tensors', 'indexing'])]
-dispatch_meshgrid = [dispatch_meshgrid_0, dispatch_meshgrid_1]
 structseqs_meshgrid = [(return_types.for_schema('meshgrid', ops.meshgrid.schema), None), (return_types.for_schema('meshgrid', ops.meshgrid_indexing.schema), None)]
 
 
@@ -10586,11 +13190,17 @@ def meshgrid(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.meshgrid"})
     self = None
     r = parser_meshgrid.parse(args, kwargs)
-    ov = overloads_meshgrid[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_meshgrid[r.idx](self, parsed)
-    return wrap_result(result, structseqs_meshgrid[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # meshgrid(TensorList tensors)
+        tensors = None if a[0] is None else convert(r, 0)
+        result = dispatch_meshgrid_0(self, {'tensors': tensors})
+        return wrap_result(result, structseqs_meshgrid[0][0])
+    # meshgrid(TensorList tensors, *, str indexing)
+    tensors = None if a[0] is None else convert(r, 0)
+    indexing = a[1]
+    result = dispatch_meshgrid_1(self, {'tensors': tensors, 'indexing': indexing})
+    return wrap_result(result, structseqs_meshgrid[1][0])
 
 
 # ---- repeat_interleave -------------------------------------------------------------------------
@@ -10618,9 +13228,6 @@ def dispatch_repeat_interleave_2(self: Any, kwargs: dict[str, Any]) -> Any:
     """repeat_interleave(Tensor input, SymInt repeats, int64_t? dim=None, *, SymInt? output_size=None): repeat_interleave.self_int"""
     return at.repeat_interleave(self=kwargs['self'], repeats=kwargs['repeats'], dim=kwargs['dim'], output_size=kwargs['output_size'])
 
-
-overloads_repeat_interleave = [PythonOverload('repeat_interleave(Tensor input, Tensor repeats, int64_t? dim=None, *, SymInt? output_size=None)', ops.repeat_interleave_self_Tensor, None, False, False, ['self', 'repeats', 'dim', 'output_size']), PythonOverload('repeat_interleave(Tensor repeats, *, SymInt? output_size=None)', ops.repeat_interleave_Tensor, None, False, False, ['repeats', 'output_size']), PythonOverload('repeat_interleave(Tensor input, SymInt repeats, int64_t? dim=None, *, SymInt? output_size=None)', ops.repeat_interleave_self_int, None, False, False, ['self', 'repeats', 'dim', 'output_size'])]
-dispatch_repeat_interleave = [dispatch_repeat_interleave_0, dispatch_repeat_interleave_1, dispatch_repeat_interleave_2]
 structseqs_repeat_interleave = [(return_types.for_schema('repeat_interleave', ops.repeat_interleave_self_Tensor.schema), None), (return_types.for_schema('repeat_interleave', ops.repeat_interleave_Tensor.schema), None), (return_types.for_schema('repeat_interleave', ops.repeat_interleave_self_int.schema), None)]
 
 
@@ -10633,11 +13240,48 @@ def repeat_interleave(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.repeat_interleave"})
     self = None
     r = parser_repeat_interleave.parse(args, kwargs)
-    ov = overloads_repeat_interleave[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_repeat_interleave[r.idx](self, parsed)
-    return wrap_result(result, structseqs_repeat_interleave[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # repeat_interleave(Tensor input, Tensor repeats, int64_t? dim=None, *, SymInt? output_size=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        repeats = a[1]
+        if repeats is not None:
+            repeats = repeats.cdata
+        dim = a[2]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        output_size = a[3]
+        if output_size is not None and (type(output_size) is not int or not INT64_MIN <= output_size <= INT64_MAX):
+            output_size = int64_arg(output_size)
+        result = dispatch_repeat_interleave_0(self, {'self': self_, 'repeats': repeats, 'dim': dim, 'output_size': output_size})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # repeat_interleave(Tensor repeats, *, SymInt? output_size=None)
+        repeats = a[0]
+        if repeats is not None:
+            repeats = repeats.cdata
+        output_size = a[1]
+        if output_size is not None and (type(output_size) is not int or not INT64_MIN <= output_size <= INT64_MAX):
+            output_size = int64_arg(output_size)
+        result = dispatch_repeat_interleave_1(self, {'repeats': repeats, 'output_size': output_size})
+        return THPVariable_Wrap(result)
+    # repeat_interleave(Tensor input, SymInt repeats, int64_t? dim=None, *, SymInt? output_size=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    repeats = a[1]
+    if repeats is not None and (type(repeats) is not int or not INT64_MIN <= repeats <= INT64_MAX):
+        repeats = int64_arg(repeats)
+    dim = a[2]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    output_size = a[3]
+    if output_size is not None and (type(output_size) is not int or not INT64_MIN <= output_size <= INT64_MAX):
+        output_size = int64_arg(output_size)
+    result = dispatch_repeat_interleave_2(self, {'self': self_, 'repeats': repeats, 'dim': dim, 'output_size': output_size})
+    return THPVariable_Wrap(result)
 
 
 # ---- take_along_dim ----------------------------------------------------------------------------
@@ -10651,9 +13295,6 @@ def dispatch_take_along_dim_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """take_along_dim(Tensor input, Tensor indices, int64_t? dim=None): take_along_dim"""
     return at.take_along_dim(self=kwargs['self'], indices=kwargs['indices'], dim=kwargs['dim'])
 
-
-overloads_take_along_dim = [PythonOverload('take_along_dim(Tensor input, Tensor indices, int64_t? dim=None)', ops.take_along_dim, None, False, False, ['self', 'indices', 'dim'])]
-dispatch_take_along_dim = [dispatch_take_along_dim_0]
 structseqs_take_along_dim = [(return_types.for_schema('take_along_dim', ops.take_along_dim.schema), None)]
 
 
@@ -10666,11 +13307,19 @@ def take_along_dim(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.take_along_dim"})
     self = None
     r = parser_take_along_dim.parse(args, kwargs)
-    ov = overloads_take_along_dim[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_take_along_dim[r.idx](self, parsed)
-    return wrap_result(result, structseqs_take_along_dim[r.idx][1 if out_used else 0])
+    a = r.args
+    # take_along_dim(Tensor input, Tensor indices, int64_t? dim=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    indices = a[1]
+    if indices is not None:
+        indices = indices.cdata
+    dim = a[2]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_take_along_dim_0(self, {'self': self_, 'indices': indices, 'dim': dim})
+    return THPVariable_Wrap(result)
 
 
 # ---- argwhere ----------------------------------------------------------------------------------
@@ -10684,9 +13333,6 @@ def dispatch_argwhere_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """argwhere(Tensor input): argwhere"""
     return at.argwhere(self=kwargs['self'])
 
-
-overloads_argwhere = [PythonOverload('argwhere(Tensor input)', ops.argwhere, None, False, False, ['self'])]
-dispatch_argwhere = [dispatch_argwhere_0]
 structseqs_argwhere = [(return_types.for_schema('argwhere', ops.argwhere.schema), None)]
 
 
@@ -10699,11 +13345,13 @@ def argwhere(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.argwhere"})
     self = None
     r = parser_argwhere.parse(args, kwargs)
-    ov = overloads_argwhere[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_argwhere[r.idx](self, parsed)
-    return wrap_result(result, structseqs_argwhere[r.idx][1 if out_used else 0])
+    a = r.args
+    # argwhere(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_argwhere_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- broadcast_to ------------------------------------------------------------------------------
@@ -10717,9 +13365,6 @@ def dispatch_broadcast_to_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """broadcast_to(Tensor input, SymIntArrayRef size): broadcast_to"""
     return at.broadcast_to(self=kwargs['self'], size=kwargs['size'])
 
-
-overloads_broadcast_to = [PythonOverload('broadcast_to(Tensor input, SymIntArrayRef size)', ops.broadcast_to, None, False, False, ['self', 'size'])]
-dispatch_broadcast_to = [dispatch_broadcast_to_0]
 structseqs_broadcast_to = [(return_types.for_schema('broadcast_to', ops.broadcast_to.schema), None)]
 
 
@@ -10732,11 +13377,16 @@ def broadcast_to(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.broadcast_to"})
     self = None
     r = parser_broadcast_to.parse(args, kwargs)
-    ov = overloads_broadcast_to[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_broadcast_to[r.idx](self, parsed)
-    return wrap_result(result, structseqs_broadcast_to[r.idx][1 if out_used else 0])
+    a = r.args
+    # broadcast_to(Tensor input, SymIntArrayRef size)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    size = a[1]
+    if size is not None:
+        size = r.intlist(1)
+    result = dispatch_broadcast_to_0(self, {'self': self_, 'size': size})
+    return THPVariable_Wrap(result)
 
 
 # ---- concat ------------------------------------------------------------------------------------
@@ -10754,9 +13404,6 @@ def dispatch_concat_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.concat(**call_kwargs)
 
-
-overloads_concat = [PythonOverload('concat(TensorList tensors, int64_t dim=0)', ops.concat, None, False, False, ['tensors', 'dim'])]
-dispatch_concat = [dispatch_concat_0]
 structseqs_concat = [(return_types.for_schema('concat', ops.concat.schema), None)]
 
 
@@ -10769,11 +13416,16 @@ def concat(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.concat"})
     self = None
     r = parser_concat.parse(args, kwargs)
-    ov = overloads_concat[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_concat[r.idx](self, parsed)
-    return wrap_result(result, structseqs_concat[r.idx][1 if out_used else 0])
+    a = r.args
+    # concat(TensorList tensors, int64_t dim=0)
+    tensors = None if a[0] is None else convert(r, 0)
+    dim = a[1]
+    if dim is None:
+        dim = 0
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_concat_0(self, {'tensors': tensors, 'dim': dim})
+    return THPVariable_Wrap(result)
 
 
 # ---- concatenate -------------------------------------------------------------------------------
@@ -10791,9 +13443,6 @@ def dispatch_concatenate_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.concatenate(**call_kwargs)
 
-
-overloads_concatenate = [PythonOverload('concatenate(TensorList tensors, int64_t dim=0)', ops.concatenate, None, False, False, ['tensors', 'dim'])]
-dispatch_concatenate = [dispatch_concatenate_0]
 structseqs_concatenate = [(return_types.for_schema('concatenate', ops.concatenate.schema), None)]
 
 
@@ -10806,11 +13455,16 @@ def concatenate(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.concatenate"})
     self = None
     r = parser_concatenate.parse(args, kwargs)
-    ov = overloads_concatenate[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_concatenate[r.idx](self, parsed)
-    return wrap_result(result, structseqs_concatenate[r.idx][1 if out_used else 0])
+    a = r.args
+    # concatenate(TensorList tensors, int64_t dim=0)
+    tensors = None if a[0] is None else convert(r, 0)
+    dim = a[1]
+    if dim is None:
+        dim = 0
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_concatenate_0(self, {'tensors': tensors, 'dim': dim})
+    return THPVariable_Wrap(result)
 
 
 # ---- row_stack ---------------------------------------------------------------------------------
@@ -10824,9 +13478,6 @@ def dispatch_row_stack_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """row_stack(TensorList tensors): row_stack"""
     return at.row_stack(tensors=kwargs['tensors'])
 
-
-overloads_row_stack = [PythonOverload('row_stack(TensorList tensors)', ops.row_stack, None, False, False, ['tensors'])]
-dispatch_row_stack = [dispatch_row_stack_0]
 structseqs_row_stack = [(return_types.for_schema('row_stack', ops.row_stack.schema), None)]
 
 
@@ -10839,11 +13490,11 @@ def row_stack(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.row_stack"})
     self = None
     r = parser_row_stack.parse(args, kwargs)
-    ov = overloads_row_stack[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_row_stack[r.idx](self, parsed)
-    return wrap_result(result, structseqs_row_stack[r.idx][1 if out_used else 0])
+    a = r.args
+    # row_stack(TensorList tensors)
+    tensors = None if a[0] is None else convert(r, 0)
+    result = dispatch_row_stack_0(self, {'tensors': tensors})
+    return THPVariable_Wrap(result)
 
 
 # ---- ravel -------------------------------------------------------------------------------------
@@ -10857,9 +13508,6 @@ def dispatch_ravel_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """ravel(Tensor input): ravel"""
     return at.ravel(self=kwargs['self'])
 
-
-overloads_ravel = [PythonOverload('ravel(Tensor input)', ops.ravel, None, False, False, ['self'])]
-dispatch_ravel = [dispatch_ravel_0]
 structseqs_ravel = [(return_types.for_schema('ravel', ops.ravel.schema), None)]
 
 
@@ -10872,11 +13520,13 @@ def ravel(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.ravel"})
     self = None
     r = parser_ravel.parse(args, kwargs)
-    ov = overloads_ravel[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_ravel[r.idx](self, parsed)
-    return wrap_result(result, structseqs_ravel[r.idx][1 if out_used else 0])
+    a = r.args
+    # ravel(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_ravel_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- tril_indices ------------------------------------------------------------------------------
@@ -10903,9 +13553,6 @@ def dispatch_tril_indices_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.tril_indices(**call_kwargs)
     return make_variable(result, requires_grad)
 
-
-overloads_tril_indices = [PythonOverload('tril_indices(int64_t row, int64_t col, int64_t offset=0, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.tril_indices, None, False, True, ['row', 'col', 'offset', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_tril_indices = [dispatch_tril_indices_0]
 structseqs_tril_indices = [(return_types.for_schema('tril_indices', ops.tril_indices.schema), None)]
 
 
@@ -10918,11 +13565,32 @@ def tril_indices(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.tril_indices"})
     self = None
     r = parser_tril_indices.parse(args, kwargs)
-    ov = overloads_tril_indices[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_tril_indices[r.idx](self, parsed)
-    return wrap_result(result, structseqs_tril_indices[r.idx][1 if out_used else 0])
+    a = r.args
+    # tril_indices(int64_t row, int64_t col, int64_t offset=0, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    row = a[0]
+    if row is not None and (type(row) is not int or not INT64_MIN <= row <= INT64_MAX):
+        row = int64_arg(row)
+    col = a[1]
+    if col is not None and (type(col) is not int or not INT64_MIN <= col <= INT64_MAX):
+        col = int64_arg(col)
+    offset = a[2]
+    if offset is None:
+        offset = 0
+    elif offset is not None and (type(offset) is not int or not INT64_MIN <= offset <= INT64_MAX):
+        offset = int64_arg(offset)
+    dtype = a[3]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[4] is None else convert(r, 4)
+    device = None if a[5] is None else convert(r, 5)
+    pin_memory = a[6]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[7]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_tril_indices_0(self, {'row': row, 'col': col, 'offset': offset, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- triu_indices ------------------------------------------------------------------------------
@@ -10949,9 +13617,6 @@ def dispatch_triu_indices_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.triu_indices(**call_kwargs)
     return make_variable(result, requires_grad)
 
-
-overloads_triu_indices = [PythonOverload('triu_indices(int64_t row, int64_t col, int64_t offset=0, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.triu_indices, None, False, True, ['row', 'col', 'offset', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_triu_indices = [dispatch_triu_indices_0]
 structseqs_triu_indices = [(return_types.for_schema('triu_indices', ops.triu_indices.schema), None)]
 
 
@@ -10964,11 +13629,32 @@ def triu_indices(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.triu_indices"})
     self = None
     r = parser_triu_indices.parse(args, kwargs)
-    ov = overloads_triu_indices[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_triu_indices[r.idx](self, parsed)
-    return wrap_result(result, structseqs_triu_indices[r.idx][1 if out_used else 0])
+    a = r.args
+    # triu_indices(int64_t row, int64_t col, int64_t offset=0, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    row = a[0]
+    if row is not None and (type(row) is not int or not INT64_MIN <= row <= INT64_MAX):
+        row = int64_arg(row)
+    col = a[1]
+    if col is not None and (type(col) is not int or not INT64_MIN <= col <= INT64_MAX):
+        col = int64_arg(col)
+    offset = a[2]
+    if offset is None:
+        offset = 0
+    elif offset is not None and (type(offset) is not int or not INT64_MIN <= offset <= INT64_MAX):
+        offset = int64_arg(offset)
+    dtype = a[3]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[4] is None else convert(r, 4)
+    device = None if a[5] is None else convert(r, 5)
+    pin_memory = a[6]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[7]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_triu_indices_0(self, {'row': row, 'col': col, 'offset': offset, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- count_nonzero -----------------------------------------------------------------------------
@@ -10989,9 +13675,6 @@ def dispatch_count_nonzero_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """count_nonzero(Tensor input, IntArrayRef dim): count_nonzero.dim_IntList"""
     return at.count_nonzero(self=kwargs['self'], dim=kwargs['dim'])
 
-
-overloads_count_nonzero = [PythonOverload('count_nonzero(Tensor input, int64_t? dim=None)', ops.count_nonzero, None, False, False, ['self', 'dim']), PythonOverload('count_nonzero(Tensor input, IntArrayRef dim)', ops.count_nonzero_dim_IntList, None, False, False, ['self', 'dim'])]
-dispatch_count_nonzero = [dispatch_count_nonzero_0, dispatch_count_nonzero_1]
 structseqs_count_nonzero = [(return_types.for_schema('count_nonzero', ops.count_nonzero.schema), None), (return_types.for_schema('count_nonzero', ops.count_nonzero_dim_IntList.schema), None)]
 
 
@@ -11004,11 +13687,26 @@ def count_nonzero(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.count_nonzero"})
     self = None
     r = parser_count_nonzero.parse(args, kwargs)
-    ov = overloads_count_nonzero[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_count_nonzero[r.idx](self, parsed)
-    return wrap_result(result, structseqs_count_nonzero[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # count_nonzero(Tensor input, int64_t? dim=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        dim = a[1]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        result = dispatch_count_nonzero_0(self, {'self': self_, 'dim': dim})
+        return THPVariable_Wrap(result)
+    # count_nonzero(Tensor input, IntArrayRef dim)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is not None:
+        dim = r.intlist(1)
+    result = dispatch_count_nonzero_1(self, {'self': self_, 'dim': dim})
+    return THPVariable_Wrap(result)
 
 
 # ---- convolution -------------------------------------------------------------------------------
@@ -11022,9 +13720,6 @@ def dispatch_convolution_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """convolution(Tensor input, Tensor weight, Tensor? bias, SymIntArrayRef stride, SymIntArrayRef padding, SymIntArrayRef dilation, bool transposed, SymIntArrayRef output_padding, SymInt groups): convolution"""
     return at.convolution(input=kwargs['input'], weight=kwargs['weight'], bias=kwargs['bias'], stride=kwargs['stride'], padding=kwargs['padding'], dilation=kwargs['dilation'], transposed=kwargs['transposed'], output_padding=kwargs['output_padding'], groups=kwargs['groups'])
 
-
-overloads_convolution = [PythonOverload('convolution(Tensor input, Tensor weight, Tensor? bias, SymIntArrayRef stride, SymIntArrayRef padding, SymIntArrayRef dilation, bool transposed, SymIntArrayRef output_padding, SymInt groups)', ops.convolution, None, False, False, ['input', 'weight', 'bias', 'stride', 'padding', 'dilation', 'transposed', 'output_padding', 'groups'])]
-dispatch_convolution = [dispatch_convolution_0]
 structseqs_convolution = [(return_types.for_schema('convolution', ops.convolution.schema), None)]
 
 
@@ -11037,11 +13732,35 @@ def convolution(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.convolution"})
     self = None
     r = parser_convolution.parse(args, kwargs)
-    ov = overloads_convolution[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_convolution[r.idx](self, parsed)
-    return wrap_result(result, structseqs_convolution[r.idx][1 if out_used else 0])
+    a = r.args
+    # convolution(Tensor input, Tensor weight, Tensor? bias, SymIntArrayRef stride, SymIntArrayRef padding, SymIntArrayRef dilation, bool transposed, SymIntArrayRef output_padding, SymInt groups)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    bias = a[2]
+    if bias is not None:
+        bias = bias.cdata
+    stride = a[3]
+    if stride is not None:
+        stride = r.intlist(3)
+    padding = a[4]
+    if padding is not None:
+        padding = r.intlist(4)
+    dilation = a[5]
+    if dilation is not None:
+        dilation = r.intlist(5)
+    transposed = a[6]
+    output_padding = a[7]
+    if output_padding is not None:
+        output_padding = r.intlist(7)
+    groups = a[8]
+    if groups is not None and (type(groups) is not int or not INT64_MIN <= groups <= INT64_MAX):
+        groups = int64_arg(groups)
+    result = dispatch_convolution_0(self, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'dilation': dilation, 'transposed': transposed, 'output_padding': output_padding, 'groups': groups})
+    return THPVariable_Wrap(result)
 
 
 # ---- _convolution ------------------------------------------------------------------------------
@@ -11055,9 +13774,6 @@ def dispatch__convolution_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_convolution(Tensor input, Tensor weight, Tensor? bias, SymIntArrayRef stride, SymIntArrayRef padding, SymIntArrayRef dilation, bool transposed, SymIntArrayRef output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32): _convolution"""
     return at._convolution(input=kwargs['input'], weight=kwargs['weight'], bias=kwargs['bias'], stride=kwargs['stride'], padding=kwargs['padding'], dilation=kwargs['dilation'], transposed=kwargs['transposed'], output_padding=kwargs['output_padding'], groups=kwargs['groups'], benchmark=kwargs['benchmark'], deterministic=kwargs['deterministic'], cudnn_enabled=kwargs['cudnn_enabled'], allow_tf32=kwargs['allow_tf32'])
 
-
-overloads__convolution = [PythonOverload('_convolution(Tensor input, Tensor weight, Tensor? bias, SymIntArrayRef stride, SymIntArrayRef padding, SymIntArrayRef dilation, bool transposed, SymIntArrayRef output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32)', ops._convolution, None, False, False, ['input', 'weight', 'bias', 'stride', 'padding', 'dilation', 'transposed', 'output_padding', 'groups', 'benchmark', 'deterministic', 'cudnn_enabled', 'allow_tf32'])]
-dispatch__convolution = [dispatch__convolution_0]
 structseqs__convolution = [(return_types.for_schema('_convolution', ops._convolution.schema), None)]
 
 
@@ -11070,11 +13786,39 @@ def _convolution(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch._convolution"})
     self = None
     r = parser__convolution.parse(args, kwargs)
-    ov = overloads__convolution[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch__convolution[r.idx](self, parsed)
-    return wrap_result(result, structseqs__convolution[r.idx][1 if out_used else 0])
+    a = r.args
+    # _convolution(Tensor input, Tensor weight, Tensor? bias, SymIntArrayRef stride, SymIntArrayRef padding, SymIntArrayRef dilation, bool transposed, SymIntArrayRef output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    bias = a[2]
+    if bias is not None:
+        bias = bias.cdata
+    stride = a[3]
+    if stride is not None:
+        stride = r.intlist(3)
+    padding = a[4]
+    if padding is not None:
+        padding = r.intlist(4)
+    dilation = a[5]
+    if dilation is not None:
+        dilation = r.intlist(5)
+    transposed = a[6]
+    output_padding = a[7]
+    if output_padding is not None:
+        output_padding = r.intlist(7)
+    groups = a[8]
+    if groups is not None and (type(groups) is not int or not INT64_MIN <= groups <= INT64_MAX):
+        groups = int64_arg(groups)
+    benchmark = a[9]
+    deterministic = a[10]
+    cudnn_enabled = a[11]
+    allow_tf32 = a[12]
+    result = dispatch__convolution_0(self, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'dilation': dilation, 'transposed': transposed, 'output_padding': output_padding, 'groups': groups, 'benchmark': benchmark, 'deterministic': deterministic, 'cudnn_enabled': cudnn_enabled, 'allow_tf32': allow_tf32})
+    return THPVariable_Wrap(result)
 
 
 # ---- conv2d ------------------------------------------------------------------------------------
@@ -11119,9 +13863,6 @@ def dispatch_conv2d_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['groups'] = kwargs['groups']
     return at.conv2d(**call_kwargs)
 
-
-overloads_conv2d = [PythonOverload('conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, SymIntArrayRef[2] padding=0, SymIntArrayRef[2] dilation=1, SymInt groups=1)', ops.conv2d, None, False, False, ['input', 'weight', 'bias', 'stride', 'padding', 'dilation', 'groups']), PythonOverload('conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, str padding="valid", SymIntArrayRef[2] dilation=1, SymInt groups=1)', ops.conv2d_padding, None, False, False, ['input', 'weight', 'bias', 'stride', 'padding', 'dilation', 'groups'])]
-dispatch_conv2d = [dispatch_conv2d_0, dispatch_conv2d_1]
 structseqs_conv2d = [(return_types.for_schema('conv2d', ops.conv2d.schema), None), (return_types.for_schema('conv2d', ops.conv2d_padding.schema), None)]
 
 
@@ -11134,11 +13875,55 @@ def conv2d(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.conv2d"})
     self = None
     r = parser_conv2d.parse(args, kwargs)
-    ov = overloads_conv2d[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_conv2d[r.idx](self, parsed)
-    return wrap_result(result, structseqs_conv2d[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, SymIntArrayRef[2] padding=0, SymIntArrayRef[2] dilation=1, SymInt groups=1)
+        input = a[0]
+        if input is not None:
+            input = input.cdata
+        weight = a[1]
+        if weight is not None:
+            weight = weight.cdata
+        bias = a[2]
+        if bias is not None:
+            bias = bias.cdata
+        stride = a[3]
+        stride = r.intlist(3)  # None: the default
+        padding = a[4]
+        padding = r.intlist(4)  # None: the default
+        dilation = a[5]
+        dilation = r.intlist(5)  # None: the default
+        groups = a[6]
+        if groups is None:
+            groups = 1
+        elif groups is not None and (type(groups) is not int or not INT64_MIN <= groups <= INT64_MAX):
+            groups = int64_arg(groups)
+        result = dispatch_conv2d_0(self, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'dilation': dilation, 'groups': groups})
+        return THPVariable_Wrap(result)
+    # conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, str padding="valid", SymIntArrayRef[2] dilation=1, SymInt groups=1)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    bias = a[2]
+    if bias is not None:
+        bias = bias.cdata
+    stride = a[3]
+    stride = r.intlist(3)  # None: the default
+    padding = a[4]
+    if padding is None:
+        padding = 'valid'
+    dilation = a[5]
+    dilation = r.intlist(5)  # None: the default
+    groups = a[6]
+    if groups is None:
+        groups = 1
+    elif groups is not None and (type(groups) is not int or not INT64_MIN <= groups <= INT64_MAX):
+        groups = int64_arg(groups)
+    result = dispatch_conv2d_1(self, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'dilation': dilation, 'groups': groups})
+    return THPVariable_Wrap(result)
 
 
 # ---- max_pool2d --------------------------------------------------------------------------------
@@ -11163,9 +13948,6 @@ def dispatch_max_pool2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['ceil_mode'] = kwargs['ceil_mode']
     return at.max_pool2d(**call_kwargs)
 
-
-overloads_max_pool2d = [PythonOverload('max_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)', ops.max_pool2d, None, False, False, ['self', 'kernel_size', 'stride', 'padding', 'dilation', 'ceil_mode'])]
-dispatch_max_pool2d = [dispatch_max_pool2d_0]
 structseqs_max_pool2d = [(return_types.for_schema('max_pool2d', ops.max_pool2d.schema), None)]
 
 
@@ -11178,11 +13960,25 @@ def max_pool2d(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.max_pool2d"})
     self = None
     r = parser_max_pool2d.parse(args, kwargs)
-    ov = overloads_max_pool2d[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_max_pool2d[r.idx](self, parsed)
-    return wrap_result(result, structseqs_max_pool2d[r.idx][1 if out_used else 0])
+    a = r.args
+    # max_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    kernel_size = a[1]
+    if kernel_size is not None:
+        kernel_size = r.intlist(1)
+    stride = a[2]
+    stride = r.intlist(2)  # None: the default
+    padding = a[3]
+    padding = r.intlist(3)  # None: the default
+    dilation = a[4]
+    dilation = r.intlist(4)  # None: the default
+    ceil_mode = a[5]
+    if ceil_mode is None:
+        ceil_mode = False
+    result = dispatch_max_pool2d_0(self, {'self': self_, 'kernel_size': kernel_size, 'stride': stride, 'padding': padding, 'dilation': dilation, 'ceil_mode': ceil_mode})
+    return THPVariable_Wrap(result)
 
 
 # ---- _adaptive_avg_pool2d ----------------------------------------------------------------------
@@ -11196,9 +13992,6 @@ def dispatch__adaptive_avg_pool2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size): _adaptive_avg_pool2d"""
     return at._adaptive_avg_pool2d(self=kwargs['self'], output_size=kwargs['output_size'])
 
-
-overloads__adaptive_avg_pool2d = [PythonOverload('_adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)', ops._adaptive_avg_pool2d, None, False, False, ['self', 'output_size'])]
-dispatch__adaptive_avg_pool2d = [dispatch__adaptive_avg_pool2d_0]
 structseqs__adaptive_avg_pool2d = [(return_types.for_schema('_adaptive_avg_pool2d', ops._adaptive_avg_pool2d.schema), None)]
 
 
@@ -11211,11 +14004,16 @@ def _adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch._adaptive_avg_pool2d"})
     self = None
     r = parser__adaptive_avg_pool2d.parse(args, kwargs)
-    ov = overloads__adaptive_avg_pool2d[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch__adaptive_avg_pool2d[r.idx](self, parsed)
-    return wrap_result(result, structseqs__adaptive_avg_pool2d[r.idx][1 if out_used else 0])
+    a = r.args
+    # _adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    result = dispatch__adaptive_avg_pool2d_0(self, {'self': self_, 'output_size': output_size})
+    return THPVariable_Wrap(result)
 
 
 # ---- dropout -----------------------------------------------------------------------------------
@@ -11229,9 +14027,6 @@ def dispatch_dropout_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """dropout(Tensor input, double p, bool train): dropout"""
     return at.dropout(input=kwargs['input'], p=kwargs['p'], train=kwargs['train'])
 
-
-overloads_dropout = [PythonOverload('dropout(Tensor input, double p, bool train)', ops.dropout, None, False, False, ['input', 'p', 'train'])]
-dispatch_dropout = [dispatch_dropout_0]
 structseqs_dropout = [(return_types.for_schema('dropout', ops.dropout.schema), None)]
 
 
@@ -11244,11 +14039,17 @@ def dropout(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.dropout"})
     self = None
     r = parser_dropout.parse(args, kwargs)
-    ov = overloads_dropout[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_dropout[r.idx](self, parsed)
-    return wrap_result(result, structseqs_dropout[r.idx][1 if out_used else 0])
+    a = r.args
+    # dropout(Tensor input, double p, bool train)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    p = a[1]
+    if p is not None:
+        p = float(p)
+    train = a[2]
+    result = dispatch_dropout_0(self, {'input': input, 'p': p, 'train': train})
+    return THPVariable_Wrap(result)
 
 
 # ---- dropout_ ----------------------------------------------------------------------------------
@@ -11262,9 +14063,6 @@ def dispatch_dropout__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """dropout_(Tensor input, double p, bool train): dropout_"""
     return at.dropout_(self=kwargs['self'], p=kwargs['p'], train=kwargs['train'])
 
-
-overloads_dropout_ = [PythonOverload('dropout_(Tensor input, double p, bool train)', ops.dropout_, None, False, False, ['self', 'p', 'train'])]
-dispatch_dropout_ = [dispatch_dropout__0]
 structseqs_dropout_ = [(return_types.for_schema('dropout_', ops.dropout_.schema), None)]
 
 
@@ -11277,11 +14075,17 @@ def dropout_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "torch.dropout_"})
     self = None
     r = parser_dropout_.parse(args, kwargs)
-    ov = overloads_dropout_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_dropout_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_dropout_[r.idx][1 if out_used else 0])
+    a = r.args
+    # dropout_(Tensor input, double p, bool train)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    p = a[1]
+    if p is not None:
+        p = float(p)
+    train = a[2]
+    result = dispatch_dropout__0(self, {'self': self_, 'p': p, 'train': train})
+    return THPVariable_Wrap(result)
 
 
 FUNCTIONS: dict[str, Any] = {

@@ -13,12 +13,19 @@ from __future__ import annotations
 from typing import Any
 
 from tensortrace.aten.generated import operators as ops
+from tensortrace.aten.scalar_ops import wrapped_scalar_tensor
 from tensortrace.autograd.variable import make_variable
 from tensortrace.c10.local_dispatch_key_set import AutoDispatchBelowADInplaceOrView
 from tensortrace.csrc import return_types
-from tensortrace.csrc.python_arg_parser import PythonArgParser
-from tensortrace.csrc.python_bindings import PythonOverload, convert, wrap_result
-from tensortrace.csrc.python_variable import check_noargs, handle_th_errors
+from tensortrace.csrc.dtype import to_scalar_type
+from tensortrace.csrc.python_arg_parser import INT64_MAX, INT64_MIN, PythonArgParser
+from tensortrace.csrc.python_bindings import convert, int64_arg, scalar_arg, wrap_result
+from tensortrace.csrc.python_variable import (
+    TensorBase,
+    THPVariable_Wrap,
+    check_noargs,
+    handle_th_errors,
+)
 from tensortrace.trace import recorder, traced
 
 VARIABLE_METHODS_CPP = "torch/csrc/autograd/generated/python_variable_methods.cpp"
@@ -41,9 +48,6 @@ def dispatch_uniform__0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['generator'] = kwargs['generator']
     return self.uniform_(**call_kwargs)
 
-
-overloads_uniform_ = [PythonOverload('uniform_(double from=0, double to=1, *, Generator? generator=None)', ops.uniform_, None, True, False, ['from', 'to', 'generator'])]
-dispatch_uniform_ = [dispatch_uniform__0]
 structseqs_uniform_ = [(return_types.for_schema('uniform_', ops.uniform_.schema), None)]
 
 
@@ -56,11 +60,21 @@ def uniform_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.uniform_"})
     self = args[0].cdata
     r = parser_uniform_.parse(args[1:], kwargs)
-    ov = overloads_uniform_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_uniform_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_uniform_[r.idx][1 if out_used else 0])
+    a = r.args
+    # uniform_(double from=0, double to=1, *, Generator? generator=None)
+    from_ = a[0]
+    if from_ is None:
+        from_ = 0
+    if from_ is not None:
+        from_ = float(from_)
+    to = a[1]
+    if to is None:
+        to = 1
+    if to is not None:
+        to = float(to)
+    generator = None if a[2] is None else convert(r, 2)
+    result = dispatch_uniform__0(self, {'from': from_, 'to': to, 'generator': generator})
+    return THPVariable_Wrap(result)
 
 
 # ---- select ------------------------------------------------------------------------------------
@@ -74,9 +88,6 @@ def dispatch_select_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """select(int64_t dim, SymInt index): select.int"""
     return self.select(dim=kwargs['dim'], index=kwargs['index'])
 
-
-overloads_select = [PythonOverload('select(int64_t dim, SymInt index)', ops.select_int, None, True, False, ['dim', 'index'])]
-dispatch_select = [dispatch_select_0]
 structseqs_select = [(return_types.for_schema('select', ops.select_int.schema), None)]
 
 
@@ -89,11 +100,16 @@ def select(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.select"})
     self = args[0].cdata
     r = parser_select.parse(args[1:], kwargs)
-    ov = overloads_select[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_select[r.idx](self, parsed)
-    return wrap_result(result, structseqs_select[r.idx][1 if out_used else 0])
+    a = r.args
+    # select(int64_t dim, SymInt index)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    index = a[1]
+    if index is not None and (type(index) is not int or not INT64_MIN <= index <= INT64_MAX):
+        index = int64_arg(index)
+    result = dispatch_select_0(self, {'dim': dim, 'index': index})
+    return THPVariable_Wrap(result)
 
 
 # ---- as_strided --------------------------------------------------------------------------------
@@ -107,9 +123,6 @@ def dispatch_as_strided_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """as_strided(SymIntArrayRef size, SymIntArrayRef stride, SymInt? storage_offset=None): as_strided"""
     return self.as_strided(size=kwargs['size'], stride=kwargs['stride'], storage_offset=kwargs['storage_offset'])
 
-
-overloads_as_strided = [PythonOverload('as_strided(SymIntArrayRef size, SymIntArrayRef stride, SymInt? storage_offset=None)', ops.as_strided, None, True, False, ['size', 'stride', 'storage_offset'])]
-dispatch_as_strided = [dispatch_as_strided_0]
 structseqs_as_strided = [(return_types.for_schema('as_strided', ops.as_strided.schema), None)]
 
 
@@ -122,11 +135,19 @@ def as_strided(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.as_strided"})
     self = args[0].cdata
     r = parser_as_strided.parse(args[1:], kwargs)
-    ov = overloads_as_strided[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_as_strided[r.idx](self, parsed)
-    return wrap_result(result, structseqs_as_strided[r.idx][1 if out_used else 0])
+    a = r.args
+    # as_strided(SymIntArrayRef size, SymIntArrayRef stride, SymInt? storage_offset=None)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
+    stride = a[1]
+    if stride is not None:
+        stride = r.intlist(1)
+    storage_offset = a[2]
+    if storage_offset is not None and (type(storage_offset) is not int or not INT64_MIN <= storage_offset <= INT64_MAX):
+        storage_offset = int64_arg(storage_offset)
+    result = dispatch_as_strided_0(self, {'size': size, 'stride': stride, 'storage_offset': storage_offset})
+    return THPVariable_Wrap(result)
 
 
 # ---- add ---------------------------------------------------------------------------------------
@@ -155,9 +176,6 @@ def dispatch_add_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['other'] = kwargs['other']
     return self.add(**call_kwargs)
 
-
-overloads_add = [PythonOverload('add(Tensor other, *, Scalar alpha=1)', ops.add_Tensor, None, True, False, ['other', 'alpha']), PythonOverload('add(Scalar alpha, Tensor other)|deprecated', ops.add_Tensor, None, True, False, ['alpha', 'other'])]
-dispatch_add = [dispatch_add_0, dispatch_add_1]
 structseqs_add = [(return_types.for_schema('add', ops.add_Tensor.schema), None), (return_types.for_schema('add', ops.add_Tensor.schema), None)]
 
 
@@ -170,11 +188,32 @@ def add(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.add"})
     self = args[0].cdata
     r = parser_add.parse(args[1:], kwargs)
-    ov = overloads_add[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_add[r.idx](self, parsed)
-    return wrap_result(result, structseqs_add[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # add(Tensor other, *, Scalar alpha=1)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        alpha = a[1]
+        if alpha is None:
+            alpha = 1
+        elif type(alpha) is not float:
+            alpha = scalar_arg(alpha)
+        result = dispatch_add_0(self, {'other': other, 'alpha': alpha})
+        return THPVariable_Wrap(result)
+    # add(Scalar alpha, Tensor other)|deprecated
+    alpha = a[0]
+    if alpha is not None and type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    other = a[1]
+    if isinstance(other, TensorBase):
+        other = other.cdata
+    elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+        other = wrapped_scalar_tensor(other)
+    result = dispatch_add_1(self, {'alpha': alpha, 'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- add_ --------------------------------------------------------------------------------------
@@ -203,9 +242,6 @@ def dispatch_add__1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['other'] = kwargs['other']
     return self.add_(**call_kwargs)
 
-
-overloads_add_ = [PythonOverload('add_(Tensor other, *, Scalar alpha=1)', ops.add__Tensor, None, True, False, ['other', 'alpha']), PythonOverload('add_(Scalar alpha, Tensor other)|deprecated', ops.add__Tensor, None, True, False, ['alpha', 'other'])]
-dispatch_add_ = [dispatch_add__0, dispatch_add__1]
 structseqs_add_ = [(return_types.for_schema('add_', ops.add__Tensor.schema), None), (return_types.for_schema('add_', ops.add__Tensor.schema), None)]
 
 
@@ -218,11 +254,32 @@ def add_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.add_"})
     self = args[0].cdata
     r = parser_add_.parse(args[1:], kwargs)
-    ov = overloads_add_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_add_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_add_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # add_(Tensor other, *, Scalar alpha=1)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        alpha = a[1]
+        if alpha is None:
+            alpha = 1
+        elif type(alpha) is not float:
+            alpha = scalar_arg(alpha)
+        result = dispatch_add__0(self, {'other': other, 'alpha': alpha})
+        return THPVariable_Wrap(result)
+    # add_(Scalar alpha, Tensor other)|deprecated
+    alpha = a[0]
+    if alpha is not None and type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    other = a[1]
+    if isinstance(other, TensorBase):
+        other = other.cdata
+    elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+        other = wrapped_scalar_tensor(other)
+    result = dispatch_add__1(self, {'alpha': alpha, 'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- copy_ -------------------------------------------------------------------------------------
@@ -240,9 +297,6 @@ def dispatch_copy__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['non_blocking'] = kwargs['non_blocking']
     return self.copy_(**call_kwargs)
 
-
-overloads_copy_ = [PythonOverload('copy_(Tensor src, bool non_blocking=False)', ops.copy_, None, True, False, ['src', 'non_blocking'])]
-dispatch_copy_ = [dispatch_copy__0]
 structseqs_copy_ = [(return_types.for_schema('copy_', ops.copy_.schema), None)]
 
 
@@ -255,11 +309,18 @@ def copy_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.copy_"})
     self = args[0].cdata
     r = parser_copy_.parse(args[1:], kwargs)
-    ov = overloads_copy_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_copy_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_copy_[r.idx][1 if out_used else 0])
+    a = r.args
+    # copy_(Tensor src, bool non_blocking=False)
+    src = a[0]
+    if isinstance(src, TensorBase):
+        src = src.cdata
+    elif src is not None:  # a number where a Tensor is allowed (add(x, 2))
+        src = wrapped_scalar_tensor(src)
+    non_blocking = a[1]
+    if non_blocking is None:
+        non_blocking = False
+    result = dispatch_copy__0(self, {'src': src, 'non_blocking': non_blocking})
+    return THPVariable_Wrap(result)
 
 
 # ---- resize_ -----------------------------------------------------------------------------------
@@ -273,9 +334,6 @@ def dispatch_resize__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """resize_(SymIntArrayRef size, *, MemoryFormat? memory_format=None): resize_"""
     return self.resize_(size=kwargs['size'], memory_format=kwargs['memory_format'])
 
-
-overloads_resize_ = [PythonOverload('resize_(SymIntArrayRef size, *, MemoryFormat? memory_format=None)', ops.resize_, None, True, False, ['size', 'memory_format'])]
-dispatch_resize_ = [dispatch_resize__0]
 structseqs_resize_ = [(return_types.for_schema('resize_', ops.resize_.schema), None)]
 
 
@@ -288,11 +346,14 @@ def resize_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.resize_"})
     self = args[0].cdata
     r = parser_resize_.parse(args[1:], kwargs)
-    ov = overloads_resize_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_resize_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_resize_[r.idx][1 if out_used else 0])
+    a = r.args
+    # resize_(SymIntArrayRef size, *, MemoryFormat? memory_format=None)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
+    memory_format = None if a[1] is None else convert(r, 1)
+    result = dispatch_resize__0(self, {'size': size, 'memory_format': memory_format})
+    return THPVariable_Wrap(result)
 
 
 # ---- fill_ -------------------------------------------------------------------------------------
@@ -313,9 +374,6 @@ def dispatch_fill__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """fill_(Scalar value): fill_.Scalar"""
     return self.fill_(value=kwargs['value'])
 
-
-overloads_fill_ = [PythonOverload('fill_(Tensor value)', ops.fill__Tensor, None, True, False, ['value']), PythonOverload('fill_(Scalar value)', ops.fill__Scalar, None, True, False, ['value'])]
-dispatch_fill_ = [dispatch_fill__0, dispatch_fill__1]
 structseqs_fill_ = [(return_types.for_schema('fill_', ops.fill__Tensor.schema), None), (return_types.for_schema('fill_', ops.fill__Scalar.schema), None)]
 
 
@@ -328,11 +386,20 @@ def fill_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.fill_"})
     self = args[0].cdata
     r = parser_fill_.parse(args[1:], kwargs)
-    ov = overloads_fill_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_fill_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_fill_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # fill_(Tensor value)
+        value = a[0]
+        if value is not None:
+            value = value.cdata
+        result = dispatch_fill__0(self, {'value': value})
+        return THPVariable_Wrap(result)
+    # fill_(Scalar value)
+    value = a[0]
+    if value is not None and type(value) is not float:
+        value = scalar_arg(value)
+    result = dispatch_fill__1(self, {'value': value})
+    return THPVariable_Wrap(result)
 
 
 # ---- zero_ -------------------------------------------------------------------------------------
@@ -346,9 +413,6 @@ def dispatch_zero__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """zero_(): zero_"""
     return self.zero_()
 
-
-overloads_zero_ = [PythonOverload('zero_()', ops.zero_, None, True, False, [])]
-dispatch_zero_ = [dispatch_zero__0]
 structseqs_zero_ = [(return_types.for_schema('zero_', ops.zero_.schema), None)]
 
 
@@ -362,12 +426,10 @@ def zero_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("zero_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_zero_.parse(args[1:], kwargs)
-    ov = overloads_zero_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_zero_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_zero_[r.idx][1 if out_used else 0])
+    parser_zero_.parse(args[1:], kwargs)
+    # zero_()
+    result = dispatch_zero__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- normal_ -----------------------------------------------------------------------------------
@@ -387,9 +449,6 @@ def dispatch_normal__0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['generator'] = kwargs['generator']
     return self.normal_(**call_kwargs)
 
-
-overloads_normal_ = [PythonOverload('normal_(double mean=0, double std=1, *, Generator? generator=None)', ops.normal_, None, True, False, ['mean', 'std', 'generator'])]
-dispatch_normal_ = [dispatch_normal__0]
 structseqs_normal_ = [(return_types.for_schema('normal_', ops.normal_.schema), None)]
 
 
@@ -402,11 +461,21 @@ def normal_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.normal_"})
     self = args[0].cdata
     r = parser_normal_.parse(args[1:], kwargs)
-    ov = overloads_normal_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_normal_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_normal_[r.idx][1 if out_used else 0])
+    a = r.args
+    # normal_(double mean=0, double std=1, *, Generator? generator=None)
+    mean = a[0]
+    if mean is None:
+        mean = 0
+    if mean is not None:
+        mean = float(mean)
+    std = a[1]
+    if std is None:
+        std = 1
+    if std is not None:
+        std = float(std)
+    generator = None if a[2] is None else convert(r, 2)
+    result = dispatch_normal__0(self, {'mean': mean, 'std': std, 'generator': generator})
+    return THPVariable_Wrap(result)
 
 
 # ---- random_ -----------------------------------------------------------------------------------
@@ -434,9 +503,6 @@ def dispatch_random__2(self: Any, kwargs: dict[str, Any]) -> Any:
     """random_(int64_t to, *, Generator? generator=None): random_.to"""
     return self.random_(to=kwargs['to'], generator=kwargs['generator'])
 
-
-overloads_random_ = [PythonOverload('random_(*, Generator? generator=None)', ops.random_, None, True, False, ['generator']), PythonOverload('random_(int64_t from, int64_t? to, *, Generator? generator=None)', ops.random__from, None, True, False, ['from', 'to', 'generator']), PythonOverload('random_(int64_t to, *, Generator? generator=None)', ops.random__to, None, True, False, ['to', 'generator'])]
-dispatch_random_ = [dispatch_random__0, dispatch_random__1, dispatch_random__2]
 structseqs_random_ = [(return_types.for_schema('random_', ops.random_.schema), None), (return_types.for_schema('random_', ops.random__from.schema), None), (return_types.for_schema('random_', ops.random__to.schema), None)]
 
 
@@ -449,11 +515,30 @@ def random_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.random_"})
     self = args[0].cdata
     r = parser_random_.parse(args[1:], kwargs)
-    ov = overloads_random_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_random_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_random_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # random_(*, Generator? generator=None)
+        generator = None if a[0] is None else convert(r, 0)
+        result = dispatch_random__0(self, {'generator': generator})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # random_(int64_t from, int64_t? to, *, Generator? generator=None)
+        from_ = a[0]
+        if from_ is not None and (type(from_) is not int or not INT64_MIN <= from_ <= INT64_MAX):
+            from_ = int64_arg(from_)
+        to = a[1]
+        if to is not None and (type(to) is not int or not INT64_MIN <= to <= INT64_MAX):
+            to = int64_arg(to)
+        generator = None if a[2] is None else convert(r, 2)
+        result = dispatch_random__1(self, {'from': from_, 'to': to, 'generator': generator})
+        return THPVariable_Wrap(result)
+    # random_(int64_t to, *, Generator? generator=None)
+    to = a[0]
+    if to is not None and (type(to) is not int or not INT64_MIN <= to <= INT64_MAX):
+        to = int64_arg(to)
+    generator = None if a[1] is None else convert(r, 1)
+    result = dispatch_random__2(self, {'to': to, 'generator': generator})
+    return THPVariable_Wrap(result)
 
 
 # ---- item --------------------------------------------------------------------------------------
@@ -467,9 +552,6 @@ def dispatch_item_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """item(): item"""
     return self.item()
 
-
-overloads_item = [PythonOverload('item()', ops.item, None, True, False, [])]
-dispatch_item = [dispatch_item_0]
 structseqs_item = [(return_types.for_schema('item', ops.item.schema), None)]
 
 
@@ -483,12 +565,10 @@ def item(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("item", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_item.parse(args[1:], kwargs)
-    ov = overloads_item[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_item[r.idx](self, parsed)
-    return wrap_result(result, structseqs_item[r.idx][1 if out_used else 0])
+    parser_item.parse(args[1:], kwargs)
+    # item()
+    result = dispatch_item_0(self, {})
+    return wrap_result(result, structseqs_item[0][0])
 
 
 # ---- is_nonzero --------------------------------------------------------------------------------
@@ -502,9 +582,6 @@ def dispatch_is_nonzero_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """is_nonzero(): is_nonzero"""
     return self.is_nonzero()
 
-
-overloads_is_nonzero = [PythonOverload('is_nonzero()', ops.is_nonzero, None, True, False, [])]
-dispatch_is_nonzero = [dispatch_is_nonzero_0]
 structseqs_is_nonzero = [(return_types.for_schema('is_nonzero', ops.is_nonzero.schema), None)]
 
 
@@ -518,12 +595,10 @@ def is_nonzero(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("is_nonzero", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_is_nonzero.parse(args[1:], kwargs)
-    ov = overloads_is_nonzero[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_is_nonzero[r.idx](self, parsed)
-    return wrap_result(result, structseqs_is_nonzero[r.idx][1 if out_used else 0])
+    parser_is_nonzero.parse(args[1:], kwargs)
+    # is_nonzero()
+    result = dispatch_is_nonzero_0(self, {})
+    return wrap_result(result, structseqs_is_nonzero[0][0])
 
 
 # ---- detach ------------------------------------------------------------------------------------
@@ -537,9 +612,6 @@ def dispatch_detach_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """detach(): detach"""
     return self.detach()
 
-
-overloads_detach = [PythonOverload('detach()', ops.detach, None, True, False, [])]
-dispatch_detach = [dispatch_detach_0]
 structseqs_detach = [(return_types.for_schema('detach', ops.detach.schema), None)]
 
 
@@ -553,12 +625,10 @@ def detach(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("detach", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_detach.parse(args[1:], kwargs)
-    ov = overloads_detach[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_detach[r.idx](self, parsed)
-    return wrap_result(result, structseqs_detach[r.idx][1 if out_used else 0])
+    parser_detach.parse(args[1:], kwargs)
+    # detach()
+    result = dispatch_detach_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- detach_ -----------------------------------------------------------------------------------
@@ -572,9 +642,6 @@ def dispatch_detach__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """detach_(): detach_"""
     return self.detach_()
 
-
-overloads_detach_ = [PythonOverload('detach_()', ops.detach_, None, True, False, [])]
-dispatch_detach_ = [dispatch_detach__0]
 structseqs_detach_ = [(return_types.for_schema('detach_', ops.detach_.schema), None)]
 
 
@@ -588,12 +655,10 @@ def detach_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("detach_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_detach_.parse(args[1:], kwargs)
-    ov = overloads_detach_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_detach_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_detach_[r.idx][1 if out_used else 0])
+    parser_detach_.parse(args[1:], kwargs)
+    # detach_()
+    result = dispatch_detach__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- resolve_conj ------------------------------------------------------------------------------
@@ -607,9 +672,6 @@ def dispatch_resolve_conj_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """resolve_conj(): resolve_conj"""
     return self.resolve_conj()
 
-
-overloads_resolve_conj = [PythonOverload('resolve_conj()', ops.resolve_conj, None, True, False, [])]
-dispatch_resolve_conj = [dispatch_resolve_conj_0]
 structseqs_resolve_conj = [(return_types.for_schema('resolve_conj', ops.resolve_conj.schema), None)]
 
 
@@ -623,12 +685,10 @@ def resolve_conj(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("resolve_conj", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_resolve_conj.parse(args[1:], kwargs)
-    ov = overloads_resolve_conj[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_resolve_conj[r.idx](self, parsed)
-    return wrap_result(result, structseqs_resolve_conj[r.idx][1 if out_used else 0])
+    parser_resolve_conj.parse(args[1:], kwargs)
+    # resolve_conj()
+    result = dispatch_resolve_conj_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- resolve_neg -------------------------------------------------------------------------------
@@ -642,9 +702,6 @@ def dispatch_resolve_neg_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """resolve_neg(): resolve_neg"""
     return self.resolve_neg()
 
-
-overloads_resolve_neg = [PythonOverload('resolve_neg()', ops.resolve_neg, None, True, False, [])]
-dispatch_resolve_neg = [dispatch_resolve_neg_0]
 structseqs_resolve_neg = [(return_types.for_schema('resolve_neg', ops.resolve_neg.schema), None)]
 
 
@@ -658,12 +715,10 @@ def resolve_neg(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("resolve_neg", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_resolve_neg.parse(args[1:], kwargs)
-    ov = overloads_resolve_neg[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_resolve_neg[r.idx](self, parsed)
-    return wrap_result(result, structseqs_resolve_neg[r.idx][1 if out_used else 0])
+    parser_resolve_neg.parse(args[1:], kwargs)
+    # resolve_neg()
+    result = dispatch_resolve_neg_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- to ----------------------------------------------------------------------------------------
@@ -719,9 +774,6 @@ def dispatch_to_2(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['memory_format'] = kwargs['memory_format']
     return self.to(**call_kwargs)
 
-
-overloads_to = [PythonOverload('to(*, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.to_dtype_layout, None, True, True, ['non_blocking', 'copy', 'memory_format', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad']), PythonOverload('to(Device device, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None)', ops.to_device, None, True, False, ['device', 'dtype', 'non_blocking', 'copy', 'memory_format']), PythonOverload('to(Tensor other, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None)', ops.to_other, None, True, False, ['other', 'non_blocking', 'copy', 'memory_format'])]
-dispatch_to = [dispatch_to_0, dispatch_to_1, dispatch_to_2]
 structseqs_to = [(return_types.for_schema('to', ops.to_dtype_layout.schema), None), (return_types.for_schema('to', ops.to_device.schema), None), (return_types.for_schema('to', ops.to_other.schema), None)]
 
 
@@ -734,11 +786,59 @@ def to(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.to"})
     self = args[0].cdata
     r = parser_to.parse(args[1:], kwargs)
-    ov = overloads_to[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_to[r.idx](self, parsed)
-    return wrap_result(result, structseqs_to[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # to(*, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        non_blocking = a[0]
+        if non_blocking is None:
+            non_blocking = False
+        copy = a[1]
+        if copy is None:
+            copy = False
+        memory_format = None if a[2] is None else convert(r, 2)
+        dtype = a[3]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[4] is None else convert(r, 4)
+        device = None if a[5] is None else convert(r, 5)
+        pin_memory = a[6]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[7]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_to_0(self, {'non_blocking': non_blocking, 'copy': copy, 'memory_format': memory_format, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # to(Device device, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None)
+        device = None if a[0] is None else convert(r, 0)
+        dtype = a[1]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        non_blocking = a[2]
+        if non_blocking is None:
+            non_blocking = False
+        copy = a[3]
+        if copy is None:
+            copy = False
+        memory_format = None if a[4] is None else convert(r, 4)
+        result = dispatch_to_1(self, {'device': device, 'dtype': dtype, 'non_blocking': non_blocking, 'copy': copy, 'memory_format': memory_format})
+        return THPVariable_Wrap(result)
+    # to(Tensor other, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None)
+    other = a[0]
+    if isinstance(other, TensorBase):
+        other = other.cdata
+    elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+        other = wrapped_scalar_tensor(other)
+    non_blocking = a[1]
+    if non_blocking is None:
+        non_blocking = False
+    copy = a[2]
+    if copy is None:
+        copy = False
+    memory_format = None if a[3] is None else convert(r, 3)
+    result = dispatch_to_2(self, {'other': other, 'non_blocking': non_blocking, 'copy': copy, 'memory_format': memory_format})
+    return THPVariable_Wrap(result)
 
 
 # ---- view --------------------------------------------------------------------------------------
@@ -752,9 +852,6 @@ def dispatch_view_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """view(SymIntArrayRef size): view"""
     return self.view(size=kwargs['size'])
 
-
-overloads_view = [PythonOverload('view(SymIntArrayRef size)', ops.view, None, True, False, ['size'])]
-dispatch_view = [dispatch_view_0]
 structseqs_view = [(return_types.for_schema('view', ops.view.schema), None)]
 
 
@@ -767,11 +864,13 @@ def view(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.view"})
     self = args[0].cdata
     r = parser_view.parse(args[1:], kwargs)
-    ov = overloads_view[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_view[r.idx](self, parsed)
-    return wrap_result(result, structseqs_view[r.idx][1 if out_used else 0])
+    a = r.args
+    # view(SymIntArrayRef size)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
+    result = dispatch_view_0(self, {'size': size})
+    return THPVariable_Wrap(result)
 
 
 # ---- reshape -----------------------------------------------------------------------------------
@@ -785,9 +884,6 @@ def dispatch_reshape_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """reshape(SymIntArrayRef shape): reshape"""
     return self.reshape(shape=kwargs['shape'])
 
-
-overloads_reshape = [PythonOverload('reshape(SymIntArrayRef shape)', ops.reshape, None, True, False, ['shape'])]
-dispatch_reshape = [dispatch_reshape_0]
 structseqs_reshape = [(return_types.for_schema('reshape', ops.reshape.schema), None)]
 
 
@@ -800,11 +896,13 @@ def reshape(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.reshape"})
     self = args[0].cdata
     r = parser_reshape.parse(args[1:], kwargs)
-    ov = overloads_reshape[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_reshape[r.idx](self, parsed)
-    return wrap_result(result, structseqs_reshape[r.idx][1 if out_used else 0])
+    a = r.args
+    # reshape(SymIntArrayRef shape)
+    shape = a[0]
+    if shape is not None:
+        shape = r.intlist(0)
+    result = dispatch_reshape_0(self, {'shape': shape})
+    return THPVariable_Wrap(result)
 
 
 # ---- narrow ------------------------------------------------------------------------------------
@@ -818,9 +916,6 @@ def dispatch_narrow_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """narrow(int64_t dim, SymInt start, SymInt length): narrow"""
     return self.narrow(dim=kwargs['dim'], start=kwargs['start'], length=kwargs['length'])
 
-
-overloads_narrow = [PythonOverload('narrow(int64_t dim, SymInt start, SymInt length)', ops.narrow, None, True, False, ['dim', 'start', 'length'])]
-dispatch_narrow = [dispatch_narrow_0]
 structseqs_narrow = [(return_types.for_schema('narrow', ops.narrow.schema), None)]
 
 
@@ -833,11 +928,19 @@ def narrow(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.narrow"})
     self = args[0].cdata
     r = parser_narrow.parse(args[1:], kwargs)
-    ov = overloads_narrow[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_narrow[r.idx](self, parsed)
-    return wrap_result(result, structseqs_narrow[r.idx][1 if out_used else 0])
+    a = r.args
+    # narrow(int64_t dim, SymInt start, SymInt length)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    start = a[1]
+    if start is not None and (type(start) is not int or not INT64_MIN <= start <= INT64_MAX):
+        start = int64_arg(start)
+    length = a[2]
+    if length is not None and (type(length) is not int or not INT64_MIN <= length <= INT64_MAX):
+        length = int64_arg(length)
+    result = dispatch_narrow_0(self, {'dim': dim, 'start': start, 'length': length})
+    return THPVariable_Wrap(result)
 
 
 # ---- permute -----------------------------------------------------------------------------------
@@ -851,9 +954,6 @@ def dispatch_permute_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """permute(IntArrayRef dims): permute"""
     return self.permute(dims=kwargs['dims'])
 
-
-overloads_permute = [PythonOverload('permute(IntArrayRef dims)', ops.permute, None, True, False, ['dims'])]
-dispatch_permute = [dispatch_permute_0]
 structseqs_permute = [(return_types.for_schema('permute', ops.permute.schema), None)]
 
 
@@ -866,11 +966,13 @@ def permute(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.permute"})
     self = args[0].cdata
     r = parser_permute.parse(args[1:], kwargs)
-    ov = overloads_permute[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_permute[r.idx](self, parsed)
-    return wrap_result(result, structseqs_permute[r.idx][1 if out_used else 0])
+    a = r.args
+    # permute(IntArrayRef dims)
+    dims = a[0]
+    if dims is not None:
+        dims = r.intlist(0)
+    result = dispatch_permute_0(self, {'dims': dims})
+    return THPVariable_Wrap(result)
 
 
 # ---- transpose ---------------------------------------------------------------------------------
@@ -884,9 +986,6 @@ def dispatch_transpose_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """transpose(int64_t dim0, int64_t dim1): transpose.int"""
     return self.transpose(dim0=kwargs['dim0'], dim1=kwargs['dim1'])
 
-
-overloads_transpose = [PythonOverload('transpose(int64_t dim0, int64_t dim1)', ops.transpose_int, None, True, False, ['dim0', 'dim1'])]
-dispatch_transpose = [dispatch_transpose_0]
 structseqs_transpose = [(return_types.for_schema('transpose', ops.transpose_int.schema), None)]
 
 
@@ -899,11 +998,16 @@ def transpose(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.transpose"})
     self = args[0].cdata
     r = parser_transpose.parse(args[1:], kwargs)
-    ov = overloads_transpose[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_transpose[r.idx](self, parsed)
-    return wrap_result(result, structseqs_transpose[r.idx][1 if out_used else 0])
+    a = r.args
+    # transpose(int64_t dim0, int64_t dim1)
+    dim0 = a[0]
+    if dim0 is not None and (type(dim0) is not int or not INT64_MIN <= dim0 <= INT64_MAX):
+        dim0 = int64_arg(dim0)
+    dim1 = a[1]
+    if dim1 is not None and (type(dim1) is not int or not INT64_MIN <= dim1 <= INT64_MAX):
+        dim1 = int64_arg(dim1)
+    result = dispatch_transpose_0(self, {'dim0': dim0, 'dim1': dim1})
+    return THPVariable_Wrap(result)
 
 
 # ---- t -----------------------------------------------------------------------------------------
@@ -917,9 +1021,6 @@ def dispatch_t_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """t(): t"""
     return self.t()
 
-
-overloads_t = [PythonOverload('t()', ops.t, None, True, False, [])]
-dispatch_t = [dispatch_t_0]
 structseqs_t = [(return_types.for_schema('t', ops.t.schema), None)]
 
 
@@ -933,12 +1034,10 @@ def t(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("t", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_t.parse(args[1:], kwargs)
-    ov = overloads_t[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_t[r.idx](self, parsed)
-    return wrap_result(result, structseqs_t[r.idx][1 if out_used else 0])
+    parser_t.parse(args[1:], kwargs)
+    # t()
+    result = dispatch_t_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- unsqueeze ---------------------------------------------------------------------------------
@@ -952,9 +1051,6 @@ def dispatch_unsqueeze_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """unsqueeze(int64_t dim): unsqueeze"""
     return self.unsqueeze(dim=kwargs['dim'])
 
-
-overloads_unsqueeze = [PythonOverload('unsqueeze(int64_t dim)', ops.unsqueeze, None, True, False, ['dim'])]
-dispatch_unsqueeze = [dispatch_unsqueeze_0]
 structseqs_unsqueeze = [(return_types.for_schema('unsqueeze', ops.unsqueeze.schema), None)]
 
 
@@ -967,11 +1063,13 @@ def unsqueeze(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.unsqueeze"})
     self = args[0].cdata
     r = parser_unsqueeze.parse(args[1:], kwargs)
-    ov = overloads_unsqueeze[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_unsqueeze[r.idx](self, parsed)
-    return wrap_result(result, structseqs_unsqueeze[r.idx][1 if out_used else 0])
+    a = r.args
+    # unsqueeze(int64_t dim)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_unsqueeze_0(self, {'dim': dim})
+    return THPVariable_Wrap(result)
 
 
 # ---- squeeze -----------------------------------------------------------------------------------
@@ -999,9 +1097,6 @@ def dispatch_squeeze_2(self: Any, kwargs: dict[str, Any]) -> Any:
     """squeeze(IntArrayRef dim): squeeze.dims"""
     return self.squeeze(dim=kwargs['dim'])
 
-
-overloads_squeeze = [PythonOverload('squeeze()', ops.squeeze, None, True, False, []), PythonOverload('squeeze(int64_t dim)', ops.squeeze_dim, None, True, False, ['dim']), PythonOverload('squeeze(IntArrayRef dim)', ops.squeeze_dims, None, True, False, ['dim'])]
-dispatch_squeeze = [dispatch_squeeze_0, dispatch_squeeze_1, dispatch_squeeze_2]
 structseqs_squeeze = [(return_types.for_schema('squeeze', ops.squeeze.schema), None), (return_types.for_schema('squeeze', ops.squeeze_dim.schema), None), (return_types.for_schema('squeeze', ops.squeeze_dims.schema), None)]
 
 
@@ -1014,11 +1109,24 @@ def squeeze(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.squeeze"})
     self = args[0].cdata
     r = parser_squeeze.parse(args[1:], kwargs)
-    ov = overloads_squeeze[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_squeeze[r.idx](self, parsed)
-    return wrap_result(result, structseqs_squeeze[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # squeeze()
+        result = dispatch_squeeze_0(self, {})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # squeeze(int64_t dim)
+        dim = a[0]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        result = dispatch_squeeze_1(self, {'dim': dim})
+        return THPVariable_Wrap(result)
+    # squeeze(IntArrayRef dim)
+    dim = a[0]
+    if dim is not None:
+        dim = r.intlist(0)
+    result = dispatch_squeeze_2(self, {'dim': dim})
+    return THPVariable_Wrap(result)
 
 
 # ---- expand ------------------------------------------------------------------------------------
@@ -1036,9 +1144,6 @@ def dispatch_expand_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['implicit'] = kwargs['implicit']
     return self.expand(**call_kwargs)
 
-
-overloads_expand = [PythonOverload('expand(SymIntArrayRef size, *, bool implicit=False)', ops.expand, None, True, False, ['size', 'implicit'])]
-dispatch_expand = [dispatch_expand_0]
 structseqs_expand = [(return_types.for_schema('expand', ops.expand.schema), None)]
 
 
@@ -1051,11 +1156,16 @@ def expand(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.expand"})
     self = args[0].cdata
     r = parser_expand.parse(args[1:], kwargs)
-    ov = overloads_expand[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_expand[r.idx](self, parsed)
-    return wrap_result(result, structseqs_expand[r.idx][1 if out_used else 0])
+    a = r.args
+    # expand(SymIntArrayRef size, *, bool implicit=False)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
+    implicit = a[1]
+    if implicit is None:
+        implicit = False
+    result = dispatch_expand_0(self, {'size': size, 'implicit': implicit})
+    return THPVariable_Wrap(result)
 
 
 # ---- expand_as ---------------------------------------------------------------------------------
@@ -1069,9 +1179,6 @@ def dispatch_expand_as_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """expand_as(Tensor other): expand_as"""
     return self.expand_as(other=kwargs['other'])
 
-
-overloads_expand_as = [PythonOverload('expand_as(Tensor other)', ops.expand_as, None, True, False, ['other'])]
-dispatch_expand_as = [dispatch_expand_as_0]
 structseqs_expand_as = [(return_types.for_schema('expand_as', ops.expand_as.schema), None)]
 
 
@@ -1084,11 +1191,13 @@ def expand_as(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.expand_as"})
     self = args[0].cdata
     r = parser_expand_as.parse(args[1:], kwargs)
-    ov = overloads_expand_as[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_expand_as[r.idx](self, parsed)
-    return wrap_result(result, structseqs_expand_as[r.idx][1 if out_used else 0])
+    a = r.args
+    # expand_as(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_expand_as_0(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- flatten -----------------------------------------------------------------------------------
@@ -1107,9 +1216,6 @@ def dispatch_flatten_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['end_dim'] = kwargs['end_dim']
     return self.flatten(**call_kwargs)
 
-
-overloads_flatten = [PythonOverload('flatten(int64_t start_dim=0, int64_t end_dim=-1)', ops.flatten_using_ints, None, True, False, ['start_dim', 'end_dim'])]
-dispatch_flatten = [dispatch_flatten_0]
 structseqs_flatten = [(return_types.for_schema('flatten', ops.flatten_using_ints.schema), None)]
 
 
@@ -1122,11 +1228,20 @@ def flatten(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.flatten"})
     self = args[0].cdata
     r = parser_flatten.parse(args[1:], kwargs)
-    ov = overloads_flatten[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_flatten[r.idx](self, parsed)
-    return wrap_result(result, structseqs_flatten[r.idx][1 if out_used else 0])
+    a = r.args
+    # flatten(int64_t start_dim=0, int64_t end_dim=-1)
+    start_dim = a[0]
+    if start_dim is None:
+        start_dim = 0
+    elif start_dim is not None and (type(start_dim) is not int or not INT64_MIN <= start_dim <= INT64_MAX):
+        start_dim = int64_arg(start_dim)
+    end_dim = a[1]
+    if end_dim is None:
+        end_dim = -1
+    elif end_dim is not None and (type(end_dim) is not int or not INT64_MIN <= end_dim <= INT64_MAX):
+        end_dim = int64_arg(end_dim)
+    result = dispatch_flatten_0(self, {'start_dim': start_dim, 'end_dim': end_dim})
+    return THPVariable_Wrap(result)
 
 
 # ---- unflatten ---------------------------------------------------------------------------------
@@ -1140,9 +1255,6 @@ def dispatch_unflatten_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """unflatten(int64_t dim, SymIntArrayRef sizes): unflatten.int"""
     return self.unflatten(dim=kwargs['dim'], sizes=kwargs['sizes'])
 
-
-overloads_unflatten = [PythonOverload('unflatten(int64_t dim, SymIntArrayRef sizes)', ops.unflatten_int, None, True, False, ['dim', 'sizes'])]
-dispatch_unflatten = [dispatch_unflatten_0]
 structseqs_unflatten = [(return_types.for_schema('unflatten', ops.unflatten_int.schema), None)]
 
 
@@ -1155,11 +1267,16 @@ def unflatten(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.unflatten"})
     self = args[0].cdata
     r = parser_unflatten.parse(args[1:], kwargs)
-    ov = overloads_unflatten[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_unflatten[r.idx](self, parsed)
-    return wrap_result(result, structseqs_unflatten[r.idx][1 if out_used else 0])
+    a = r.args
+    # unflatten(int64_t dim, SymIntArrayRef sizes)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    sizes = a[1]
+    if sizes is not None:
+        sizes = r.intlist(1)
+    result = dispatch_unflatten_0(self, {'dim': dim, 'sizes': sizes})
+    return THPVariable_Wrap(result)
 
 
 # ---- diagonal ----------------------------------------------------------------------------------
@@ -1180,9 +1297,6 @@ def dispatch_diagonal_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim2'] = kwargs['dim2']
     return self.diagonal(**call_kwargs)
 
-
-overloads_diagonal = [PythonOverload('diagonal(int64_t offset=0, int64_t dim1=0, int64_t dim2=1)', ops.diagonal, None, True, False, ['offset', 'dim1', 'dim2'])]
-dispatch_diagonal = [dispatch_diagonal_0]
 structseqs_diagonal = [(return_types.for_schema('diagonal', ops.diagonal.schema), None)]
 
 
@@ -1195,11 +1309,25 @@ def diagonal(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.diagonal"})
     self = args[0].cdata
     r = parser_diagonal.parse(args[1:], kwargs)
-    ov = overloads_diagonal[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_diagonal[r.idx](self, parsed)
-    return wrap_result(result, structseqs_diagonal[r.idx][1 if out_used else 0])
+    a = r.args
+    # diagonal(int64_t offset=0, int64_t dim1=0, int64_t dim2=1)
+    offset = a[0]
+    if offset is None:
+        offset = 0
+    elif offset is not None and (type(offset) is not int or not INT64_MIN <= offset <= INT64_MAX):
+        offset = int64_arg(offset)
+    dim1 = a[1]
+    if dim1 is None:
+        dim1 = 0
+    elif dim1 is not None and (type(dim1) is not int or not INT64_MIN <= dim1 <= INT64_MAX):
+        dim1 = int64_arg(dim1)
+    dim2 = a[2]
+    if dim2 is None:
+        dim2 = 1
+    elif dim2 is not None and (type(dim2) is not int or not INT64_MIN <= dim2 <= INT64_MAX):
+        dim2 = int64_arg(dim2)
+    result = dispatch_diagonal_0(self, {'offset': offset, 'dim1': dim1, 'dim2': dim2})
+    return THPVariable_Wrap(result)
 
 
 # ---- split -------------------------------------------------------------------------------------
@@ -1217,9 +1345,6 @@ def dispatch_split_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return self.split(**call_kwargs)
 
-
-overloads_split = [PythonOverload('split(SymInt split_size, int64_t dim=0)', ops.split_Tensor, None, True, False, ['split_size', 'dim'])]
-dispatch_split = [dispatch_split_0]
 structseqs_split = [(return_types.for_schema('split', ops.split_Tensor.schema), None)]
 
 
@@ -1232,11 +1357,18 @@ def split(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.split"})
     self = args[0].cdata
     r = parser_split.parse(args[1:], kwargs)
-    ov = overloads_split[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_split[r.idx](self, parsed)
-    return wrap_result(result, structseqs_split[r.idx][1 if out_used else 0])
+    a = r.args
+    # split(SymInt split_size, int64_t dim=0)
+    split_size = a[0]
+    if split_size is not None and (type(split_size) is not int or not INT64_MIN <= split_size <= INT64_MAX):
+        split_size = int64_arg(split_size)
+    dim = a[1]
+    if dim is None:
+        dim = 0
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_split_0(self, {'split_size': split_size, 'dim': dim})
+    return wrap_result(result, structseqs_split[0][0])
 
 
 # ---- split_with_sizes --------------------------------------------------------------------------
@@ -1254,9 +1386,6 @@ def dispatch_split_with_sizes_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return self.split_with_sizes(**call_kwargs)
 
-
-overloads_split_with_sizes = [PythonOverload('split_with_sizes(SymIntArrayRef split_sizes, int64_t dim=0)', ops.split_with_sizes, None, True, False, ['split_sizes', 'dim'])]
-dispatch_split_with_sizes = [dispatch_split_with_sizes_0]
 structseqs_split_with_sizes = [(return_types.for_schema('split_with_sizes', ops.split_with_sizes.schema), None)]
 
 
@@ -1269,11 +1398,18 @@ def split_with_sizes(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.split_with_sizes"})
     self = args[0].cdata
     r = parser_split_with_sizes.parse(args[1:], kwargs)
-    ov = overloads_split_with_sizes[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_split_with_sizes[r.idx](self, parsed)
-    return wrap_result(result, structseqs_split_with_sizes[r.idx][1 if out_used else 0])
+    a = r.args
+    # split_with_sizes(SymIntArrayRef split_sizes, int64_t dim=0)
+    split_sizes = a[0]
+    if split_sizes is not None:
+        split_sizes = r.intlist(0)
+    dim = a[1]
+    if dim is None:
+        dim = 0
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_split_with_sizes_0(self, {'split_sizes': split_sizes, 'dim': dim})
+    return wrap_result(result, structseqs_split_with_sizes[0][0])
 
 
 # ---- chunk -------------------------------------------------------------------------------------
@@ -1291,9 +1427,6 @@ def dispatch_chunk_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return self.chunk(**call_kwargs)
 
-
-overloads_chunk = [PythonOverload('chunk(int64_t chunks, int64_t dim=0)', ops.chunk, None, True, False, ['chunks', 'dim'])]
-dispatch_chunk = [dispatch_chunk_0]
 structseqs_chunk = [(return_types.for_schema('chunk', ops.chunk.schema), None)]
 
 
@@ -1306,11 +1439,18 @@ def chunk(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.chunk"})
     self = args[0].cdata
     r = parser_chunk.parse(args[1:], kwargs)
-    ov = overloads_chunk[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_chunk[r.idx](self, parsed)
-    return wrap_result(result, structseqs_chunk[r.idx][1 if out_used else 0])
+    a = r.args
+    # chunk(int64_t chunks, int64_t dim=0)
+    chunks = a[0]
+    if chunks is not None and (type(chunks) is not int or not INT64_MIN <= chunks <= INT64_MAX):
+        chunks = int64_arg(chunks)
+    dim = a[1]
+    if dim is None:
+        dim = 0
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_chunk_0(self, {'chunks': chunks, 'dim': dim})
+    return wrap_result(result, structseqs_chunk[0][0])
 
 
 # ---- unbind ------------------------------------------------------------------------------------
@@ -1327,9 +1467,6 @@ def dispatch_unbind_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return self.unbind(**call_kwargs)
 
-
-overloads_unbind = [PythonOverload('unbind(int64_t dim=0)', ops.unbind_int, None, True, False, ['dim'])]
-dispatch_unbind = [dispatch_unbind_0]
 structseqs_unbind = [(return_types.for_schema('unbind', ops.unbind_int.schema), None)]
 
 
@@ -1342,11 +1479,15 @@ def unbind(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.unbind"})
     self = args[0].cdata
     r = parser_unbind.parse(args[1:], kwargs)
-    ov = overloads_unbind[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_unbind[r.idx](self, parsed)
-    return wrap_result(result, structseqs_unbind[r.idx][1 if out_used else 0])
+    a = r.args
+    # unbind(int64_t dim=0)
+    dim = a[0]
+    if dim is None:
+        dim = 0
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_unbind_0(self, {'dim': dim})
+    return wrap_result(result, structseqs_unbind[0][0])
 
 
 # ---- contiguous --------------------------------------------------------------------------------
@@ -1363,9 +1504,6 @@ def dispatch_contiguous_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['memory_format'] = kwargs['memory_format']
     return self.contiguous(**call_kwargs)
 
-
-overloads_contiguous = [PythonOverload('contiguous(*, MemoryFormat memory_format=contiguous_format)', ops.contiguous, None, True, False, ['memory_format'])]
-dispatch_contiguous = [dispatch_contiguous_0]
 structseqs_contiguous = [(return_types.for_schema('contiguous', ops.contiguous.schema), None)]
 
 
@@ -1378,11 +1516,10 @@ def contiguous(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.contiguous"})
     self = args[0].cdata
     r = parser_contiguous.parse(args[1:], kwargs)
-    ov = overloads_contiguous[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_contiguous[r.idx](self, parsed)
-    return wrap_result(result, structseqs_contiguous[r.idx][1 if out_used else 0])
+    # contiguous(*, MemoryFormat memory_format=contiguous_format)
+    memory_format = convert(r, 0)
+    result = dispatch_contiguous_0(self, {'memory_format': memory_format})
+    return THPVariable_Wrap(result)
 
 
 # ---- clone -------------------------------------------------------------------------------------
@@ -1396,9 +1533,6 @@ def dispatch_clone_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """clone(*, MemoryFormat? memory_format=None): clone"""
     return self.clone(memory_format=kwargs['memory_format'])
 
-
-overloads_clone = [PythonOverload('clone(*, MemoryFormat? memory_format=None)', ops.clone, None, True, False, ['memory_format'])]
-dispatch_clone = [dispatch_clone_0]
 structseqs_clone = [(return_types.for_schema('clone', ops.clone.schema), None)]
 
 
@@ -1411,11 +1545,11 @@ def clone(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.clone"})
     self = args[0].cdata
     r = parser_clone.parse(args[1:], kwargs)
-    ov = overloads_clone[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_clone[r.idx](self, parsed)
-    return wrap_result(result, structseqs_clone[r.idx][1 if out_used else 0])
+    a = r.args
+    # clone(*, MemoryFormat? memory_format=None)
+    memory_format = None if a[0] is None else convert(r, 0)
+    result = dispatch_clone_0(self, {'memory_format': memory_format})
+    return THPVariable_Wrap(result)
 
 
 # ---- set_ --------------------------------------------------------------------------------------
@@ -1435,9 +1569,6 @@ def dispatch_set__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['stride'] = kwargs['stride']
     return self.set_(**call_kwargs)
 
-
-overloads_set_ = [PythonOverload('set_(Storage source, SymInt storage_offset, SymIntArrayRef size, SymIntArrayRef stride=[])', ops.set__source_Storage_storage_offset, None, True, False, ['source', 'storage_offset', 'size', 'stride'])]
-dispatch_set_ = [dispatch_set__0]
 structseqs_set_ = [(return_types.for_schema('set_', ops.set__source_Storage_storage_offset.schema), None)]
 
 
@@ -1450,11 +1581,19 @@ def set_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.set_"})
     self = args[0].cdata
     r = parser_set_.parse(args[1:], kwargs)
-    ov = overloads_set_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_set_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_set_[r.idx][1 if out_used else 0])
+    a = r.args
+    # set_(Storage source, SymInt storage_offset, SymIntArrayRef size, SymIntArrayRef stride=[])
+    source = None if a[0] is None else convert(r, 0)
+    storage_offset = a[1]
+    if storage_offset is not None and (type(storage_offset) is not int or not INT64_MIN <= storage_offset <= INT64_MAX):
+        storage_offset = int64_arg(storage_offset)
+    size = a[2]
+    if size is not None:
+        size = r.intlist(2)
+    stride = a[3]
+    stride = r.intlist(3)  # None: the default
+    result = dispatch_set__0(self, {'source': source, 'storage_offset': storage_offset, 'size': size, 'stride': stride})
+    return THPVariable_Wrap(result)
 
 
 # ---- sub ---------------------------------------------------------------------------------------
@@ -1472,9 +1611,6 @@ def dispatch_sub_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return self.sub(**call_kwargs)
 
-
-overloads_sub = [PythonOverload('sub(Tensor other, *, Scalar alpha=1)', ops.sub_Tensor, None, True, False, ['other', 'alpha'])]
-dispatch_sub = [dispatch_sub_0]
 structseqs_sub = [(return_types.for_schema('sub', ops.sub_Tensor.schema), None)]
 
 
@@ -1487,11 +1623,20 @@ def sub(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.sub"})
     self = args[0].cdata
     r = parser_sub.parse(args[1:], kwargs)
-    ov = overloads_sub[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sub[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sub[r.idx][1 if out_used else 0])
+    a = r.args
+    # sub(Tensor other, *, Scalar alpha=1)
+    other = a[0]
+    if isinstance(other, TensorBase):
+        other = other.cdata
+    elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+        other = wrapped_scalar_tensor(other)
+    alpha = a[1]
+    if alpha is None:
+        alpha = 1
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    result = dispatch_sub_0(self, {'other': other, 'alpha': alpha})
+    return THPVariable_Wrap(result)
 
 
 # ---- sub_ --------------------------------------------------------------------------------------
@@ -1509,9 +1654,6 @@ def dispatch_sub__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return self.sub_(**call_kwargs)
 
-
-overloads_sub_ = [PythonOverload('sub_(Tensor other, *, Scalar alpha=1)', ops.sub__Tensor, None, True, False, ['other', 'alpha'])]
-dispatch_sub_ = [dispatch_sub__0]
 structseqs_sub_ = [(return_types.for_schema('sub_', ops.sub__Tensor.schema), None)]
 
 
@@ -1524,11 +1666,20 @@ def sub_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.sub_"})
     self = args[0].cdata
     r = parser_sub_.parse(args[1:], kwargs)
-    ov = overloads_sub_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sub_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sub_[r.idx][1 if out_used else 0])
+    a = r.args
+    # sub_(Tensor other, *, Scalar alpha=1)
+    other = a[0]
+    if isinstance(other, TensorBase):
+        other = other.cdata
+    elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+        other = wrapped_scalar_tensor(other)
+    alpha = a[1]
+    if alpha is None:
+        alpha = 1
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    result = dispatch_sub__0(self, {'other': other, 'alpha': alpha})
+    return THPVariable_Wrap(result)
 
 
 # ---- mul ---------------------------------------------------------------------------------------
@@ -1542,9 +1693,6 @@ def dispatch_mul_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """mul(Tensor other): mul.Tensor"""
     return self.mul(other=kwargs['other'])
 
-
-overloads_mul = [PythonOverload('mul(Tensor other)', ops.mul_Tensor, None, True, False, ['other'])]
-dispatch_mul = [dispatch_mul_0]
 structseqs_mul = [(return_types.for_schema('mul', ops.mul_Tensor.schema), None)]
 
 
@@ -1557,11 +1705,15 @@ def mul(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.mul"})
     self = args[0].cdata
     r = parser_mul.parse(args[1:], kwargs)
-    ov = overloads_mul[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_mul[r.idx](self, parsed)
-    return wrap_result(result, structseqs_mul[r.idx][1 if out_used else 0])
+    a = r.args
+    # mul(Tensor other)
+    other = a[0]
+    if isinstance(other, TensorBase):
+        other = other.cdata
+    elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+        other = wrapped_scalar_tensor(other)
+    result = dispatch_mul_0(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- mul_ --------------------------------------------------------------------------------------
@@ -1575,9 +1727,6 @@ def dispatch_mul__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """mul_(Tensor other): mul_.Tensor"""
     return self.mul_(other=kwargs['other'])
 
-
-overloads_mul_ = [PythonOverload('mul_(Tensor other)', ops.mul__Tensor, None, True, False, ['other'])]
-dispatch_mul_ = [dispatch_mul__0]
 structseqs_mul_ = [(return_types.for_schema('mul_', ops.mul__Tensor.schema), None)]
 
 
@@ -1590,11 +1739,15 @@ def mul_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.mul_"})
     self = args[0].cdata
     r = parser_mul_.parse(args[1:], kwargs)
-    ov = overloads_mul_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_mul_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_mul_[r.idx][1 if out_used else 0])
+    a = r.args
+    # mul_(Tensor other)
+    other = a[0]
+    if isinstance(other, TensorBase):
+        other = other.cdata
+    elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+        other = wrapped_scalar_tensor(other)
+    result = dispatch_mul__0(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- div ---------------------------------------------------------------------------------------
@@ -1622,9 +1775,6 @@ def dispatch_div_2(self: Any, kwargs: dict[str, Any]) -> Any:
     """div(Scalar other, *, str? rounding_mode): div.Scalar_mode"""
     return self.div(other=kwargs['other'], rounding_mode=kwargs['rounding_mode'])
 
-
-overloads_div = [PythonOverload('div(Tensor other)', ops.div_Tensor, None, True, False, ['other']), PythonOverload('div(Tensor other, *, str? rounding_mode)', ops.div_Tensor_mode, None, True, False, ['other', 'rounding_mode']), PythonOverload('div(Scalar other, *, str? rounding_mode)', ops.div_Scalar_mode, None, True, False, ['other', 'rounding_mode'])]
-dispatch_div = [dispatch_div_0, dispatch_div_1, dispatch_div_2]
 structseqs_div = [(return_types.for_schema('div', ops.div_Tensor.schema), None), (return_types.for_schema('div', ops.div_Tensor_mode.schema), None), (return_types.for_schema('div', ops.div_Scalar_mode.schema), None)]
 
 
@@ -1637,11 +1787,33 @@ def div(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.div"})
     self = args[0].cdata
     r = parser_div.parse(args[1:], kwargs)
-    ov = overloads_div[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_div[r.idx](self, parsed)
-    return wrap_result(result, structseqs_div[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # div(Tensor other)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        result = dispatch_div_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # div(Tensor other, *, str? rounding_mode)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        rounding_mode = a[1]
+        result = dispatch_div_1(self, {'other': other, 'rounding_mode': rounding_mode})
+        return THPVariable_Wrap(result)
+    # div(Scalar other, *, str? rounding_mode)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    rounding_mode = a[1]
+    result = dispatch_div_2(self, {'other': other, 'rounding_mode': rounding_mode})
+    return THPVariable_Wrap(result)
 
 
 # ---- div_ --------------------------------------------------------------------------------------
@@ -1669,9 +1841,6 @@ def dispatch_div__2(self: Any, kwargs: dict[str, Any]) -> Any:
     """div_(Scalar other, *, str? rounding_mode): div_.Scalar_mode"""
     return self.div_(other=kwargs['other'], rounding_mode=kwargs['rounding_mode'])
 
-
-overloads_div_ = [PythonOverload('div_(Tensor other)', ops.div__Tensor, None, True, False, ['other']), PythonOverload('div_(Tensor other, *, str? rounding_mode)', ops.div__Tensor_mode, None, True, False, ['other', 'rounding_mode']), PythonOverload('div_(Scalar other, *, str? rounding_mode)', ops.div__Scalar_mode, None, True, False, ['other', 'rounding_mode'])]
-dispatch_div_ = [dispatch_div__0, dispatch_div__1, dispatch_div__2]
 structseqs_div_ = [(return_types.for_schema('div_', ops.div__Tensor.schema), None), (return_types.for_schema('div_', ops.div__Tensor_mode.schema), None), (return_types.for_schema('div_', ops.div__Scalar_mode.schema), None)]
 
 
@@ -1684,11 +1853,33 @@ def div_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.div_"})
     self = args[0].cdata
     r = parser_div_.parse(args[1:], kwargs)
-    ov = overloads_div_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_div_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_div_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # div_(Tensor other)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        result = dispatch_div__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # div_(Tensor other, *, str? rounding_mode)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        rounding_mode = a[1]
+        result = dispatch_div__1(self, {'other': other, 'rounding_mode': rounding_mode})
+        return THPVariable_Wrap(result)
+    # div_(Scalar other, *, str? rounding_mode)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    rounding_mode = a[1]
+    result = dispatch_div__2(self, {'other': other, 'rounding_mode': rounding_mode})
+    return THPVariable_Wrap(result)
 
 
 # ---- true_divide -------------------------------------------------------------------------------
@@ -1702,9 +1893,6 @@ def dispatch_true_divide_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """true_divide(Tensor other): true_divide.Tensor"""
     return self.true_divide(other=kwargs['other'])
 
-
-overloads_true_divide = [PythonOverload('true_divide(Tensor other)', ops.true_divide_Tensor, None, True, False, ['other'])]
-dispatch_true_divide = [dispatch_true_divide_0]
 structseqs_true_divide = [(return_types.for_schema('true_divide', ops.true_divide_Tensor.schema), None)]
 
 
@@ -1717,11 +1905,15 @@ def true_divide(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.true_divide"})
     self = args[0].cdata
     r = parser_true_divide.parse(args[1:], kwargs)
-    ov = overloads_true_divide[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_true_divide[r.idx](self, parsed)
-    return wrap_result(result, structseqs_true_divide[r.idx][1 if out_used else 0])
+    a = r.args
+    # true_divide(Tensor other)
+    other = a[0]
+    if isinstance(other, TensorBase):
+        other = other.cdata
+    elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+        other = wrapped_scalar_tensor(other)
+    result = dispatch_true_divide_0(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- floor_divide ------------------------------------------------------------------------------
@@ -1742,9 +1934,6 @@ def dispatch_floor_divide_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """floor_divide(Scalar other): floor_divide.Scalar"""
     return self.floor_divide(other=kwargs['other'])
 
-
-overloads_floor_divide = [PythonOverload('floor_divide(Tensor other)', ops.floor_divide, None, True, False, ['other']), PythonOverload('floor_divide(Scalar other)', ops.floor_divide_Scalar, None, True, False, ['other'])]
-dispatch_floor_divide = [dispatch_floor_divide_0, dispatch_floor_divide_1]
 structseqs_floor_divide = [(return_types.for_schema('floor_divide', ops.floor_divide.schema), None), (return_types.for_schema('floor_divide', ops.floor_divide_Scalar.schema), None)]
 
 
@@ -1757,11 +1946,22 @@ def floor_divide(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.floor_divide"})
     self = args[0].cdata
     r = parser_floor_divide.parse(args[1:], kwargs)
-    ov = overloads_floor_divide[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_floor_divide[r.idx](self, parsed)
-    return wrap_result(result, structseqs_floor_divide[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # floor_divide(Tensor other)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        result = dispatch_floor_divide_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # floor_divide(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_floor_divide_1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- floor_divide_ -----------------------------------------------------------------------------
@@ -1782,9 +1982,6 @@ def dispatch_floor_divide__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """floor_divide_(Scalar other): floor_divide_.Scalar"""
     return self.floor_divide_(other=kwargs['other'])
 
-
-overloads_floor_divide_ = [PythonOverload('floor_divide_(Tensor other)', ops.floor_divide__Tensor, None, True, False, ['other']), PythonOverload('floor_divide_(Scalar other)', ops.floor_divide__Scalar, None, True, False, ['other'])]
-dispatch_floor_divide_ = [dispatch_floor_divide__0, dispatch_floor_divide__1]
 structseqs_floor_divide_ = [(return_types.for_schema('floor_divide_', ops.floor_divide__Tensor.schema), None), (return_types.for_schema('floor_divide_', ops.floor_divide__Scalar.schema), None)]
 
 
@@ -1797,11 +1994,22 @@ def floor_divide_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.floor_divide_"})
     self = args[0].cdata
     r = parser_floor_divide_.parse(args[1:], kwargs)
-    ov = overloads_floor_divide_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_floor_divide_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_floor_divide_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # floor_divide_(Tensor other)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        result = dispatch_floor_divide__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # floor_divide_(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_floor_divide__1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- remainder ---------------------------------------------------------------------------------
@@ -1822,9 +2030,6 @@ def dispatch_remainder_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """remainder(Scalar other): remainder.Scalar"""
     return self.remainder(other=kwargs['other'])
 
-
-overloads_remainder = [PythonOverload('remainder(Tensor other)', ops.remainder_Tensor, None, True, False, ['other']), PythonOverload('remainder(Scalar other)', ops.remainder_Scalar, None, True, False, ['other'])]
-dispatch_remainder = [dispatch_remainder_0, dispatch_remainder_1]
 structseqs_remainder = [(return_types.for_schema('remainder', ops.remainder_Tensor.schema), None), (return_types.for_schema('remainder', ops.remainder_Scalar.schema), None)]
 
 
@@ -1837,11 +2042,20 @@ def remainder(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.remainder"})
     self = args[0].cdata
     r = parser_remainder.parse(args[1:], kwargs)
-    ov = overloads_remainder[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_remainder[r.idx](self, parsed)
-    return wrap_result(result, structseqs_remainder[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # remainder(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_remainder_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # remainder(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_remainder_1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- remainder_ --------------------------------------------------------------------------------
@@ -1862,9 +2076,6 @@ def dispatch_remainder__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """remainder_(Scalar other): remainder_.Scalar"""
     return self.remainder_(other=kwargs['other'])
 
-
-overloads_remainder_ = [PythonOverload('remainder_(Tensor other)', ops.remainder__Tensor, None, True, False, ['other']), PythonOverload('remainder_(Scalar other)', ops.remainder__Scalar, None, True, False, ['other'])]
-dispatch_remainder_ = [dispatch_remainder__0, dispatch_remainder__1]
 structseqs_remainder_ = [(return_types.for_schema('remainder_', ops.remainder__Tensor.schema), None), (return_types.for_schema('remainder_', ops.remainder__Scalar.schema), None)]
 
 
@@ -1877,11 +2088,20 @@ def remainder_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.remainder_"})
     self = args[0].cdata
     r = parser_remainder_.parse(args[1:], kwargs)
-    ov = overloads_remainder_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_remainder_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_remainder_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # remainder_(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_remainder__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # remainder_(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_remainder__1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- maximum -----------------------------------------------------------------------------------
@@ -1895,9 +2115,6 @@ def dispatch_maximum_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """maximum(Tensor other): maximum"""
     return self.maximum(other=kwargs['other'])
 
-
-overloads_maximum = [PythonOverload('maximum(Tensor other)', ops.maximum, None, True, False, ['other'])]
-dispatch_maximum = [dispatch_maximum_0]
 structseqs_maximum = [(return_types.for_schema('maximum', ops.maximum.schema), None)]
 
 
@@ -1910,11 +2127,13 @@ def maximum(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.maximum"})
     self = args[0].cdata
     r = parser_maximum.parse(args[1:], kwargs)
-    ov = overloads_maximum[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_maximum[r.idx](self, parsed)
-    return wrap_result(result, structseqs_maximum[r.idx][1 if out_used else 0])
+    a = r.args
+    # maximum(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_maximum_0(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- minimum -----------------------------------------------------------------------------------
@@ -1928,9 +2147,6 @@ def dispatch_minimum_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """minimum(Tensor other): minimum"""
     return self.minimum(other=kwargs['other'])
 
-
-overloads_minimum = [PythonOverload('minimum(Tensor other)', ops.minimum, None, True, False, ['other'])]
-dispatch_minimum = [dispatch_minimum_0]
 structseqs_minimum = [(return_types.for_schema('minimum', ops.minimum.schema), None)]
 
 
@@ -1943,11 +2159,13 @@ def minimum(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.minimum"})
     self = args[0].cdata
     r = parser_minimum.parse(args[1:], kwargs)
-    ov = overloads_minimum[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_minimum[r.idx](self, parsed)
-    return wrap_result(result, structseqs_minimum[r.idx][1 if out_used else 0])
+    a = r.args
+    # minimum(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_minimum_0(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- max ---------------------------------------------------------------------------------------
@@ -1979,9 +2197,6 @@ def dispatch_max_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return self.max(**call_kwargs)
 
-
-overloads_max = [PythonOverload('max()', ops.max, None, True, False, []), PythonOverload('max(Tensor other)', ops.max_other, None, True, False, ['other']), PythonOverload('max(int64_t dim, bool keepdim=False)', ops.max_dim, None, True, False, ['dim', 'keepdim'])]
-dispatch_max = [dispatch_max_0, dispatch_max_1, dispatch_max_2]
 structseqs_max = [(return_types.for_schema('max', ops.max.schema), None), (return_types.for_schema('max', ops.max_other.schema), None), (return_types.for_schema('max', ops.max_dim.schema), None)]
 
 
@@ -1994,11 +2209,27 @@ def max(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.max"})
     self = args[0].cdata
     r = parser_max.parse(args[1:], kwargs)
-    ov = overloads_max[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_max[r.idx](self, parsed)
-    return wrap_result(result, structseqs_max[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # max()
+        result = dispatch_max_0(self, {})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # max(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_max_1(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # max(int64_t dim, bool keepdim=False)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[1]
+    if keepdim is None:
+        keepdim = False
+    result = dispatch_max_2(self, {'dim': dim, 'keepdim': keepdim})
+    return wrap_result(result, structseqs_max[2][0])
 
 
 # ---- min ---------------------------------------------------------------------------------------
@@ -2030,9 +2261,6 @@ def dispatch_min_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return self.min(**call_kwargs)
 
-
-overloads_min = [PythonOverload('min()', ops.min, None, True, False, []), PythonOverload('min(Tensor other)', ops.min_other, None, True, False, ['other']), PythonOverload('min(int64_t dim, bool keepdim=False)', ops.min_dim, None, True, False, ['dim', 'keepdim'])]
-dispatch_min = [dispatch_min_0, dispatch_min_1, dispatch_min_2]
 structseqs_min = [(return_types.for_schema('min', ops.min.schema), None), (return_types.for_schema('min', ops.min_other.schema), None), (return_types.for_schema('min', ops.min_dim.schema), None)]
 
 
@@ -2045,11 +2273,27 @@ def min(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.min"})
     self = args[0].cdata
     r = parser_min.parse(args[1:], kwargs)
-    ov = overloads_min[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_min[r.idx](self, parsed)
-    return wrap_result(result, structseqs_min[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # min()
+        result = dispatch_min_0(self, {})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # min(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_min_1(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # min(int64_t dim, bool keepdim=False)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[1]
+    if keepdim is None:
+        keepdim = False
+    result = dispatch_min_2(self, {'dim': dim, 'keepdim': keepdim})
+    return wrap_result(result, structseqs_min[2][0])
 
 
 # ---- eq ----------------------------------------------------------------------------------------
@@ -2070,9 +2314,6 @@ def dispatch_eq_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """eq(Scalar other): eq.Scalar"""
     return self.eq(other=kwargs['other'])
 
-
-overloads_eq = [PythonOverload('eq(Tensor other)', ops.eq_Tensor, None, True, False, ['other']), PythonOverload('eq(Scalar other)', ops.eq_Scalar, None, True, False, ['other'])]
-dispatch_eq = [dispatch_eq_0, dispatch_eq_1]
 structseqs_eq = [(return_types.for_schema('eq', ops.eq_Tensor.schema), None), (return_types.for_schema('eq', ops.eq_Scalar.schema), None)]
 
 
@@ -2085,11 +2326,20 @@ def eq(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.eq"})
     self = args[0].cdata
     r = parser_eq.parse(args[1:], kwargs)
-    ov = overloads_eq[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_eq[r.idx](self, parsed)
-    return wrap_result(result, structseqs_eq[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # eq(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_eq_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # eq(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_eq_1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- eq_ ---------------------------------------------------------------------------------------
@@ -2110,9 +2360,6 @@ def dispatch_eq__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """eq_(Scalar other): eq_.Scalar"""
     return self.eq_(other=kwargs['other'])
 
-
-overloads_eq_ = [PythonOverload('eq_(Tensor other)', ops.eq__Tensor, None, True, False, ['other']), PythonOverload('eq_(Scalar other)', ops.eq__Scalar, None, True, False, ['other'])]
-dispatch_eq_ = [dispatch_eq__0, dispatch_eq__1]
 structseqs_eq_ = [(return_types.for_schema('eq_', ops.eq__Tensor.schema), None), (return_types.for_schema('eq_', ops.eq__Scalar.schema), None)]
 
 
@@ -2125,11 +2372,20 @@ def eq_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.eq_"})
     self = args[0].cdata
     r = parser_eq_.parse(args[1:], kwargs)
-    ov = overloads_eq_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_eq_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_eq_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # eq_(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_eq__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # eq_(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_eq__1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- ne ----------------------------------------------------------------------------------------
@@ -2150,9 +2406,6 @@ def dispatch_ne_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """ne(Scalar other): ne.Scalar"""
     return self.ne(other=kwargs['other'])
 
-
-overloads_ne = [PythonOverload('ne(Tensor other)', ops.ne_Tensor, None, True, False, ['other']), PythonOverload('ne(Scalar other)', ops.ne_Scalar, None, True, False, ['other'])]
-dispatch_ne = [dispatch_ne_0, dispatch_ne_1]
 structseqs_ne = [(return_types.for_schema('ne', ops.ne_Tensor.schema), None), (return_types.for_schema('ne', ops.ne_Scalar.schema), None)]
 
 
@@ -2165,11 +2418,20 @@ def ne(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.ne"})
     self = args[0].cdata
     r = parser_ne.parse(args[1:], kwargs)
-    ov = overloads_ne[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_ne[r.idx](self, parsed)
-    return wrap_result(result, structseqs_ne[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # ne(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_ne_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # ne(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_ne_1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- ne_ ---------------------------------------------------------------------------------------
@@ -2190,9 +2452,6 @@ def dispatch_ne__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """ne_(Scalar other): ne_.Scalar"""
     return self.ne_(other=kwargs['other'])
 
-
-overloads_ne_ = [PythonOverload('ne_(Tensor other)', ops.ne__Tensor, None, True, False, ['other']), PythonOverload('ne_(Scalar other)', ops.ne__Scalar, None, True, False, ['other'])]
-dispatch_ne_ = [dispatch_ne__0, dispatch_ne__1]
 structseqs_ne_ = [(return_types.for_schema('ne_', ops.ne__Tensor.schema), None), (return_types.for_schema('ne_', ops.ne__Scalar.schema), None)]
 
 
@@ -2205,11 +2464,20 @@ def ne_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.ne_"})
     self = args[0].cdata
     r = parser_ne_.parse(args[1:], kwargs)
-    ov = overloads_ne_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_ne_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_ne_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # ne_(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_ne__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # ne_(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_ne__1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- lt ----------------------------------------------------------------------------------------
@@ -2230,9 +2498,6 @@ def dispatch_lt_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """lt(Scalar other): lt.Scalar"""
     return self.lt(other=kwargs['other'])
 
-
-overloads_lt = [PythonOverload('lt(Tensor other)', ops.lt_Tensor, None, True, False, ['other']), PythonOverload('lt(Scalar other)', ops.lt_Scalar, None, True, False, ['other'])]
-dispatch_lt = [dispatch_lt_0, dispatch_lt_1]
 structseqs_lt = [(return_types.for_schema('lt', ops.lt_Tensor.schema), None), (return_types.for_schema('lt', ops.lt_Scalar.schema), None)]
 
 
@@ -2245,11 +2510,20 @@ def lt(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.lt"})
     self = args[0].cdata
     r = parser_lt.parse(args[1:], kwargs)
-    ov = overloads_lt[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_lt[r.idx](self, parsed)
-    return wrap_result(result, structseqs_lt[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # lt(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_lt_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # lt(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_lt_1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- lt_ ---------------------------------------------------------------------------------------
@@ -2270,9 +2544,6 @@ def dispatch_lt__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """lt_(Scalar other): lt_.Scalar"""
     return self.lt_(other=kwargs['other'])
 
-
-overloads_lt_ = [PythonOverload('lt_(Tensor other)', ops.lt__Tensor, None, True, False, ['other']), PythonOverload('lt_(Scalar other)', ops.lt__Scalar, None, True, False, ['other'])]
-dispatch_lt_ = [dispatch_lt__0, dispatch_lt__1]
 structseqs_lt_ = [(return_types.for_schema('lt_', ops.lt__Tensor.schema), None), (return_types.for_schema('lt_', ops.lt__Scalar.schema), None)]
 
 
@@ -2285,11 +2556,20 @@ def lt_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.lt_"})
     self = args[0].cdata
     r = parser_lt_.parse(args[1:], kwargs)
-    ov = overloads_lt_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_lt_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_lt_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # lt_(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_lt__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # lt_(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_lt__1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- le ----------------------------------------------------------------------------------------
@@ -2310,9 +2590,6 @@ def dispatch_le_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """le(Scalar other): le.Scalar"""
     return self.le(other=kwargs['other'])
 
-
-overloads_le = [PythonOverload('le(Tensor other)', ops.le_Tensor, None, True, False, ['other']), PythonOverload('le(Scalar other)', ops.le_Scalar, None, True, False, ['other'])]
-dispatch_le = [dispatch_le_0, dispatch_le_1]
 structseqs_le = [(return_types.for_schema('le', ops.le_Tensor.schema), None), (return_types.for_schema('le', ops.le_Scalar.schema), None)]
 
 
@@ -2325,11 +2602,20 @@ def le(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.le"})
     self = args[0].cdata
     r = parser_le.parse(args[1:], kwargs)
-    ov = overloads_le[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_le[r.idx](self, parsed)
-    return wrap_result(result, structseqs_le[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # le(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_le_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # le(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_le_1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- le_ ---------------------------------------------------------------------------------------
@@ -2350,9 +2636,6 @@ def dispatch_le__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """le_(Scalar other): le_.Scalar"""
     return self.le_(other=kwargs['other'])
 
-
-overloads_le_ = [PythonOverload('le_(Tensor other)', ops.le__Tensor, None, True, False, ['other']), PythonOverload('le_(Scalar other)', ops.le__Scalar, None, True, False, ['other'])]
-dispatch_le_ = [dispatch_le__0, dispatch_le__1]
 structseqs_le_ = [(return_types.for_schema('le_', ops.le__Tensor.schema), None), (return_types.for_schema('le_', ops.le__Scalar.schema), None)]
 
 
@@ -2365,11 +2648,20 @@ def le_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.le_"})
     self = args[0].cdata
     r = parser_le_.parse(args[1:], kwargs)
-    ov = overloads_le_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_le_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_le_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # le_(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_le__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # le_(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_le__1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- gt ----------------------------------------------------------------------------------------
@@ -2390,9 +2682,6 @@ def dispatch_gt_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """gt(Scalar other): gt.Scalar"""
     return self.gt(other=kwargs['other'])
 
-
-overloads_gt = [PythonOverload('gt(Tensor other)', ops.gt_Tensor, None, True, False, ['other']), PythonOverload('gt(Scalar other)', ops.gt_Scalar, None, True, False, ['other'])]
-dispatch_gt = [dispatch_gt_0, dispatch_gt_1]
 structseqs_gt = [(return_types.for_schema('gt', ops.gt_Tensor.schema), None), (return_types.for_schema('gt', ops.gt_Scalar.schema), None)]
 
 
@@ -2405,11 +2694,20 @@ def gt(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.gt"})
     self = args[0].cdata
     r = parser_gt.parse(args[1:], kwargs)
-    ov = overloads_gt[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_gt[r.idx](self, parsed)
-    return wrap_result(result, structseqs_gt[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # gt(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_gt_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # gt(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_gt_1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- gt_ ---------------------------------------------------------------------------------------
@@ -2430,9 +2728,6 @@ def dispatch_gt__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """gt_(Scalar other): gt_.Scalar"""
     return self.gt_(other=kwargs['other'])
 
-
-overloads_gt_ = [PythonOverload('gt_(Tensor other)', ops.gt__Tensor, None, True, False, ['other']), PythonOverload('gt_(Scalar other)', ops.gt__Scalar, None, True, False, ['other'])]
-dispatch_gt_ = [dispatch_gt__0, dispatch_gt__1]
 structseqs_gt_ = [(return_types.for_schema('gt_', ops.gt__Tensor.schema), None), (return_types.for_schema('gt_', ops.gt__Scalar.schema), None)]
 
 
@@ -2445,11 +2740,20 @@ def gt_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.gt_"})
     self = args[0].cdata
     r = parser_gt_.parse(args[1:], kwargs)
-    ov = overloads_gt_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_gt_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_gt_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # gt_(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_gt__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # gt_(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_gt__1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- ge ----------------------------------------------------------------------------------------
@@ -2470,9 +2774,6 @@ def dispatch_ge_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """ge(Scalar other): ge.Scalar"""
     return self.ge(other=kwargs['other'])
 
-
-overloads_ge = [PythonOverload('ge(Tensor other)', ops.ge_Tensor, None, True, False, ['other']), PythonOverload('ge(Scalar other)', ops.ge_Scalar, None, True, False, ['other'])]
-dispatch_ge = [dispatch_ge_0, dispatch_ge_1]
 structseqs_ge = [(return_types.for_schema('ge', ops.ge_Tensor.schema), None), (return_types.for_schema('ge', ops.ge_Scalar.schema), None)]
 
 
@@ -2485,11 +2786,20 @@ def ge(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.ge"})
     self = args[0].cdata
     r = parser_ge.parse(args[1:], kwargs)
-    ov = overloads_ge[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_ge[r.idx](self, parsed)
-    return wrap_result(result, structseqs_ge[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # ge(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_ge_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # ge(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_ge_1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- ge_ ---------------------------------------------------------------------------------------
@@ -2510,9 +2820,6 @@ def dispatch_ge__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """ge_(Scalar other): ge_.Scalar"""
     return self.ge_(other=kwargs['other'])
 
-
-overloads_ge_ = [PythonOverload('ge_(Tensor other)', ops.ge__Tensor, None, True, False, ['other']), PythonOverload('ge_(Scalar other)', ops.ge__Scalar, None, True, False, ['other'])]
-dispatch_ge_ = [dispatch_ge__0, dispatch_ge__1]
 structseqs_ge_ = [(return_types.for_schema('ge_', ops.ge__Tensor.schema), None), (return_types.for_schema('ge_', ops.ge__Scalar.schema), None)]
 
 
@@ -2525,11 +2832,20 @@ def ge_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.ge_"})
     self = args[0].cdata
     r = parser_ge_.parse(args[1:], kwargs)
-    ov = overloads_ge_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_ge_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_ge_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # ge_(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_ge__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # ge_(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_ge__1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- logical_and -------------------------------------------------------------------------------
@@ -2543,9 +2859,6 @@ def dispatch_logical_and_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """logical_and(Tensor other): logical_and"""
     return self.logical_and(other=kwargs['other'])
 
-
-overloads_logical_and = [PythonOverload('logical_and(Tensor other)', ops.logical_and, None, True, False, ['other'])]
-dispatch_logical_and = [dispatch_logical_and_0]
 structseqs_logical_and = [(return_types.for_schema('logical_and', ops.logical_and.schema), None)]
 
 
@@ -2558,11 +2871,13 @@ def logical_and(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.logical_and"})
     self = args[0].cdata
     r = parser_logical_and.parse(args[1:], kwargs)
-    ov = overloads_logical_and[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_logical_and[r.idx](self, parsed)
-    return wrap_result(result, structseqs_logical_and[r.idx][1 if out_used else 0])
+    a = r.args
+    # logical_and(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_logical_and_0(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- logical_and_ ------------------------------------------------------------------------------
@@ -2576,9 +2891,6 @@ def dispatch_logical_and__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """logical_and_(Tensor other): logical_and_"""
     return self.logical_and_(other=kwargs['other'])
 
-
-overloads_logical_and_ = [PythonOverload('logical_and_(Tensor other)', ops.logical_and_, None, True, False, ['other'])]
-dispatch_logical_and_ = [dispatch_logical_and__0]
 structseqs_logical_and_ = [(return_types.for_schema('logical_and_', ops.logical_and_.schema), None)]
 
 
@@ -2591,11 +2903,13 @@ def logical_and_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.logical_and_"})
     self = args[0].cdata
     r = parser_logical_and_.parse(args[1:], kwargs)
-    ov = overloads_logical_and_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_logical_and_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_logical_and_[r.idx][1 if out_used else 0])
+    a = r.args
+    # logical_and_(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_logical_and__0(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- logical_or --------------------------------------------------------------------------------
@@ -2609,9 +2923,6 @@ def dispatch_logical_or_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """logical_or(Tensor other): logical_or"""
     return self.logical_or(other=kwargs['other'])
 
-
-overloads_logical_or = [PythonOverload('logical_or(Tensor other)', ops.logical_or, None, True, False, ['other'])]
-dispatch_logical_or = [dispatch_logical_or_0]
 structseqs_logical_or = [(return_types.for_schema('logical_or', ops.logical_or.schema), None)]
 
 
@@ -2624,11 +2935,13 @@ def logical_or(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.logical_or"})
     self = args[0].cdata
     r = parser_logical_or.parse(args[1:], kwargs)
-    ov = overloads_logical_or[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_logical_or[r.idx](self, parsed)
-    return wrap_result(result, structseqs_logical_or[r.idx][1 if out_used else 0])
+    a = r.args
+    # logical_or(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_logical_or_0(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- logical_or_ -------------------------------------------------------------------------------
@@ -2642,9 +2955,6 @@ def dispatch_logical_or__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """logical_or_(Tensor other): logical_or_"""
     return self.logical_or_(other=kwargs['other'])
 
-
-overloads_logical_or_ = [PythonOverload('logical_or_(Tensor other)', ops.logical_or_, None, True, False, ['other'])]
-dispatch_logical_or_ = [dispatch_logical_or__0]
 structseqs_logical_or_ = [(return_types.for_schema('logical_or_', ops.logical_or_.schema), None)]
 
 
@@ -2657,11 +2967,13 @@ def logical_or_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.logical_or_"})
     self = args[0].cdata
     r = parser_logical_or_.parse(args[1:], kwargs)
-    ov = overloads_logical_or_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_logical_or_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_logical_or_[r.idx][1 if out_used else 0])
+    a = r.args
+    # logical_or_(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_logical_or__0(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- bitwise_and -------------------------------------------------------------------------------
@@ -2682,9 +2994,6 @@ def dispatch_bitwise_and_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_and(Scalar other): bitwise_and.Scalar"""
     return self.bitwise_and(other=kwargs['other'])
 
-
-overloads_bitwise_and = [PythonOverload('bitwise_and(Tensor other)', ops.bitwise_and_Tensor, None, True, False, ['other']), PythonOverload('bitwise_and(Scalar other)', ops.bitwise_and_Scalar, None, True, False, ['other'])]
-dispatch_bitwise_and = [dispatch_bitwise_and_0, dispatch_bitwise_and_1]
 structseqs_bitwise_and = [(return_types.for_schema('bitwise_and', ops.bitwise_and_Tensor.schema), None), (return_types.for_schema('bitwise_and', ops.bitwise_and_Scalar.schema), None)]
 
 
@@ -2697,11 +3006,20 @@ def bitwise_and(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.bitwise_and"})
     self = args[0].cdata
     r = parser_bitwise_and.parse(args[1:], kwargs)
-    ov = overloads_bitwise_and[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bitwise_and[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bitwise_and[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # bitwise_and(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_bitwise_and_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # bitwise_and(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_bitwise_and_1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- bitwise_and_ ------------------------------------------------------------------------------
@@ -2722,9 +3040,6 @@ def dispatch_bitwise_and__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_and_(Scalar other): bitwise_and_.Scalar"""
     return self.bitwise_and_(other=kwargs['other'])
 
-
-overloads_bitwise_and_ = [PythonOverload('bitwise_and_(Tensor other)', ops.bitwise_and__Tensor, None, True, False, ['other']), PythonOverload('bitwise_and_(Scalar other)', ops.bitwise_and__Scalar, None, True, False, ['other'])]
-dispatch_bitwise_and_ = [dispatch_bitwise_and__0, dispatch_bitwise_and__1]
 structseqs_bitwise_and_ = [(return_types.for_schema('bitwise_and_', ops.bitwise_and__Tensor.schema), None), (return_types.for_schema('bitwise_and_', ops.bitwise_and__Scalar.schema), None)]
 
 
@@ -2737,11 +3052,20 @@ def bitwise_and_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.bitwise_and_"})
     self = args[0].cdata
     r = parser_bitwise_and_.parse(args[1:], kwargs)
-    ov = overloads_bitwise_and_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bitwise_and_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bitwise_and_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # bitwise_and_(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_bitwise_and__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # bitwise_and_(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_bitwise_and__1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- __and__ -----------------------------------------------------------------------------------
@@ -2762,9 +3086,6 @@ def dispatch___and___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__and__(Scalar other): __and__.Scalar"""
     return self.__and__(other=kwargs['other'])
 
-
-overloads___and__ = [PythonOverload('__and__(Tensor other)', ops.__and___Tensor, None, True, False, ['other']), PythonOverload('__and__(Scalar other)', ops.__and___Scalar, None, True, False, ['other'])]
-dispatch___and__ = [dispatch___and___0, dispatch___and___1]
 structseqs___and__ = [(return_types.for_schema('__and__', ops.__and___Tensor.schema), None), (return_types.for_schema('__and__', ops.__and___Scalar.schema), None)]
 
 
@@ -2777,11 +3098,20 @@ def __and__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__and__"})
     self = args[0].cdata
     r = parser___and__.parse(args[1:], kwargs)
-    ov = overloads___and__[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch___and__[r.idx](self, parsed)
-    return wrap_result(result, structseqs___and__[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # __and__(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch___and___0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # __and__(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch___and___1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- __iand__ ----------------------------------------------------------------------------------
@@ -2802,9 +3132,6 @@ def dispatch___iand___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__iand__(Scalar other): __iand__.Scalar"""
     return self.__iand__(other=kwargs['other'])
 
-
-overloads___iand__ = [PythonOverload('__iand__(Tensor other)', ops.__iand___Tensor, None, True, False, ['other']), PythonOverload('__iand__(Scalar other)', ops.__iand___Scalar, None, True, False, ['other'])]
-dispatch___iand__ = [dispatch___iand___0, dispatch___iand___1]
 structseqs___iand__ = [(return_types.for_schema('__iand__', ops.__iand___Tensor.schema), None), (return_types.for_schema('__iand__', ops.__iand___Scalar.schema), None)]
 
 
@@ -2817,11 +3144,20 @@ def __iand__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__iand__"})
     self = args[0].cdata
     r = parser___iand__.parse(args[1:], kwargs)
-    ov = overloads___iand__[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch___iand__[r.idx](self, parsed)
-    return wrap_result(result, structseqs___iand__[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # __iand__(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch___iand___0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # __iand__(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch___iand___1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- bitwise_or --------------------------------------------------------------------------------
@@ -2842,9 +3178,6 @@ def dispatch_bitwise_or_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_or(Scalar other): bitwise_or.Scalar"""
     return self.bitwise_or(other=kwargs['other'])
 
-
-overloads_bitwise_or = [PythonOverload('bitwise_or(Tensor other)', ops.bitwise_or_Tensor, None, True, False, ['other']), PythonOverload('bitwise_or(Scalar other)', ops.bitwise_or_Scalar, None, True, False, ['other'])]
-dispatch_bitwise_or = [dispatch_bitwise_or_0, dispatch_bitwise_or_1]
 structseqs_bitwise_or = [(return_types.for_schema('bitwise_or', ops.bitwise_or_Tensor.schema), None), (return_types.for_schema('bitwise_or', ops.bitwise_or_Scalar.schema), None)]
 
 
@@ -2857,11 +3190,20 @@ def bitwise_or(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.bitwise_or"})
     self = args[0].cdata
     r = parser_bitwise_or.parse(args[1:], kwargs)
-    ov = overloads_bitwise_or[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bitwise_or[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bitwise_or[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # bitwise_or(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_bitwise_or_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # bitwise_or(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_bitwise_or_1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- bitwise_or_ -------------------------------------------------------------------------------
@@ -2882,9 +3224,6 @@ def dispatch_bitwise_or__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_or_(Scalar other): bitwise_or_.Scalar"""
     return self.bitwise_or_(other=kwargs['other'])
 
-
-overloads_bitwise_or_ = [PythonOverload('bitwise_or_(Tensor other)', ops.bitwise_or__Tensor, None, True, False, ['other']), PythonOverload('bitwise_or_(Scalar other)', ops.bitwise_or__Scalar, None, True, False, ['other'])]
-dispatch_bitwise_or_ = [dispatch_bitwise_or__0, dispatch_bitwise_or__1]
 structseqs_bitwise_or_ = [(return_types.for_schema('bitwise_or_', ops.bitwise_or__Tensor.schema), None), (return_types.for_schema('bitwise_or_', ops.bitwise_or__Scalar.schema), None)]
 
 
@@ -2897,11 +3236,20 @@ def bitwise_or_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.bitwise_or_"})
     self = args[0].cdata
     r = parser_bitwise_or_.parse(args[1:], kwargs)
-    ov = overloads_bitwise_or_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bitwise_or_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bitwise_or_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # bitwise_or_(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_bitwise_or__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # bitwise_or_(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_bitwise_or__1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- __or__ ------------------------------------------------------------------------------------
@@ -2922,9 +3270,6 @@ def dispatch___or___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__or__(Scalar other): __or__.Scalar"""
     return self.__or__(other=kwargs['other'])
 
-
-overloads___or__ = [PythonOverload('__or__(Tensor other)', ops.__or___Tensor, None, True, False, ['other']), PythonOverload('__or__(Scalar other)', ops.__or___Scalar, None, True, False, ['other'])]
-dispatch___or__ = [dispatch___or___0, dispatch___or___1]
 structseqs___or__ = [(return_types.for_schema('__or__', ops.__or___Tensor.schema), None), (return_types.for_schema('__or__', ops.__or___Scalar.schema), None)]
 
 
@@ -2937,11 +3282,20 @@ def __or__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__or__"})
     self = args[0].cdata
     r = parser___or__.parse(args[1:], kwargs)
-    ov = overloads___or__[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch___or__[r.idx](self, parsed)
-    return wrap_result(result, structseqs___or__[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # __or__(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch___or___0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # __or__(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch___or___1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- __ior__ -----------------------------------------------------------------------------------
@@ -2962,9 +3316,6 @@ def dispatch___ior___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__ior__(Scalar other): __ior__.Scalar"""
     return self.__ior__(other=kwargs['other'])
 
-
-overloads___ior__ = [PythonOverload('__ior__(Tensor other)', ops.__ior___Tensor, None, True, False, ['other']), PythonOverload('__ior__(Scalar other)', ops.__ior___Scalar, None, True, False, ['other'])]
-dispatch___ior__ = [dispatch___ior___0, dispatch___ior___1]
 structseqs___ior__ = [(return_types.for_schema('__ior__', ops.__ior___Tensor.schema), None), (return_types.for_schema('__ior__', ops.__ior___Scalar.schema), None)]
 
 
@@ -2977,11 +3328,20 @@ def __ior__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__ior__"})
     self = args[0].cdata
     r = parser___ior__.parse(args[1:], kwargs)
-    ov = overloads___ior__[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch___ior__[r.idx](self, parsed)
-    return wrap_result(result, structseqs___ior__[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # __ior__(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch___ior___0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # __ior__(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch___ior___1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- pow ---------------------------------------------------------------------------------------
@@ -3002,9 +3362,6 @@ def dispatch_pow_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """pow(Scalar exponent): pow.Tensor_Scalar"""
     return self.pow(exponent=kwargs['exponent'])
 
-
-overloads_pow = [PythonOverload('pow(Tensor exponent)', ops.pow_Tensor_Tensor, None, True, False, ['exponent']), PythonOverload('pow(Scalar exponent)', ops.pow_Tensor_Scalar, None, True, False, ['exponent'])]
-dispatch_pow = [dispatch_pow_0, dispatch_pow_1]
 structseqs_pow = [(return_types.for_schema('pow', ops.pow_Tensor_Tensor.schema), None), (return_types.for_schema('pow', ops.pow_Tensor_Scalar.schema), None)]
 
 
@@ -3017,11 +3374,20 @@ def pow(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.pow"})
     self = args[0].cdata
     r = parser_pow.parse(args[1:], kwargs)
-    ov = overloads_pow[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_pow[r.idx](self, parsed)
-    return wrap_result(result, structseqs_pow[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # pow(Tensor exponent)
+        exponent = a[0]
+        if exponent is not None:
+            exponent = exponent.cdata
+        result = dispatch_pow_0(self, {'exponent': exponent})
+        return THPVariable_Wrap(result)
+    # pow(Scalar exponent)
+    exponent = a[0]
+    if exponent is not None and type(exponent) is not float:
+        exponent = scalar_arg(exponent)
+    result = dispatch_pow_1(self, {'exponent': exponent})
+    return THPVariable_Wrap(result)
 
 
 # ---- pow_ --------------------------------------------------------------------------------------
@@ -3042,9 +3408,6 @@ def dispatch_pow__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """pow_(Scalar exponent): pow_.Scalar"""
     return self.pow_(exponent=kwargs['exponent'])
 
-
-overloads_pow_ = [PythonOverload('pow_(Tensor exponent)', ops.pow__Tensor, None, True, False, ['exponent']), PythonOverload('pow_(Scalar exponent)', ops.pow__Scalar, None, True, False, ['exponent'])]
-dispatch_pow_ = [dispatch_pow__0, dispatch_pow__1]
 structseqs_pow_ = [(return_types.for_schema('pow_', ops.pow__Tensor.schema), None), (return_types.for_schema('pow_', ops.pow__Scalar.schema), None)]
 
 
@@ -3057,11 +3420,20 @@ def pow_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.pow_"})
     self = args[0].cdata
     r = parser_pow_.parse(args[1:], kwargs)
-    ov = overloads_pow_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_pow_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_pow_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # pow_(Tensor exponent)
+        exponent = a[0]
+        if exponent is not None:
+            exponent = exponent.cdata
+        result = dispatch_pow__0(self, {'exponent': exponent})
+        return THPVariable_Wrap(result)
+    # pow_(Scalar exponent)
+    exponent = a[0]
+    if exponent is not None and type(exponent) is not float:
+        exponent = scalar_arg(exponent)
+    result = dispatch_pow__1(self, {'exponent': exponent})
+    return THPVariable_Wrap(result)
 
 
 # ---- neg ---------------------------------------------------------------------------------------
@@ -3075,9 +3447,6 @@ def dispatch_neg_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """neg(): neg"""
     return self.neg()
 
-
-overloads_neg = [PythonOverload('neg()', ops.neg, None, True, False, [])]
-dispatch_neg = [dispatch_neg_0]
 structseqs_neg = [(return_types.for_schema('neg', ops.neg.schema), None)]
 
 
@@ -3091,12 +3460,10 @@ def neg(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("neg", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_neg.parse(args[1:], kwargs)
-    ov = overloads_neg[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_neg[r.idx](self, parsed)
-    return wrap_result(result, structseqs_neg[r.idx][1 if out_used else 0])
+    parser_neg.parse(args[1:], kwargs)
+    # neg()
+    result = dispatch_neg_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- neg_ --------------------------------------------------------------------------------------
@@ -3110,9 +3477,6 @@ def dispatch_neg__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """neg_(): neg_"""
     return self.neg_()
 
-
-overloads_neg_ = [PythonOverload('neg_()', ops.neg_, None, True, False, [])]
-dispatch_neg_ = [dispatch_neg__0]
 structseqs_neg_ = [(return_types.for_schema('neg_', ops.neg_.schema), None)]
 
 
@@ -3126,12 +3490,10 @@ def neg_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("neg_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_neg_.parse(args[1:], kwargs)
-    ov = overloads_neg_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_neg_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_neg_[r.idx][1 if out_used else 0])
+    parser_neg_.parse(args[1:], kwargs)
+    # neg_()
+    result = dispatch_neg__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- exp ---------------------------------------------------------------------------------------
@@ -3145,9 +3507,6 @@ def dispatch_exp_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """exp(): exp"""
     return self.exp()
 
-
-overloads_exp = [PythonOverload('exp()', ops.exp, None, True, False, [])]
-dispatch_exp = [dispatch_exp_0]
 structseqs_exp = [(return_types.for_schema('exp', ops.exp.schema), None)]
 
 
@@ -3161,12 +3520,10 @@ def exp(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("exp", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_exp.parse(args[1:], kwargs)
-    ov = overloads_exp[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_exp[r.idx](self, parsed)
-    return wrap_result(result, structseqs_exp[r.idx][1 if out_used else 0])
+    parser_exp.parse(args[1:], kwargs)
+    # exp()
+    result = dispatch_exp_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- exp_ --------------------------------------------------------------------------------------
@@ -3180,9 +3537,6 @@ def dispatch_exp__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """exp_(): exp_"""
     return self.exp_()
 
-
-overloads_exp_ = [PythonOverload('exp_()', ops.exp_, None, True, False, [])]
-dispatch_exp_ = [dispatch_exp__0]
 structseqs_exp_ = [(return_types.for_schema('exp_', ops.exp_.schema), None)]
 
 
@@ -3196,12 +3550,10 @@ def exp_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("exp_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_exp_.parse(args[1:], kwargs)
-    ov = overloads_exp_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_exp_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_exp_[r.idx][1 if out_used else 0])
+    parser_exp_.parse(args[1:], kwargs)
+    # exp_()
+    result = dispatch_exp__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- log ---------------------------------------------------------------------------------------
@@ -3215,9 +3567,6 @@ def dispatch_log_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """log(): log"""
     return self.log()
 
-
-overloads_log = [PythonOverload('log()', ops.log, None, True, False, [])]
-dispatch_log = [dispatch_log_0]
 structseqs_log = [(return_types.for_schema('log', ops.log.schema), None)]
 
 
@@ -3231,12 +3580,10 @@ def log(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("log", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_log.parse(args[1:], kwargs)
-    ov = overloads_log[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_log[r.idx](self, parsed)
-    return wrap_result(result, structseqs_log[r.idx][1 if out_used else 0])
+    parser_log.parse(args[1:], kwargs)
+    # log()
+    result = dispatch_log_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- log_ --------------------------------------------------------------------------------------
@@ -3250,9 +3597,6 @@ def dispatch_log__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """log_(): log_"""
     return self.log_()
 
-
-overloads_log_ = [PythonOverload('log_()', ops.log_, None, True, False, [])]
-dispatch_log_ = [dispatch_log__0]
 structseqs_log_ = [(return_types.for_schema('log_', ops.log_.schema), None)]
 
 
@@ -3266,12 +3610,10 @@ def log_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("log_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_log_.parse(args[1:], kwargs)
-    ov = overloads_log_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_log_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_log_[r.idx][1 if out_used else 0])
+    parser_log_.parse(args[1:], kwargs)
+    # log_()
+    result = dispatch_log__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- sqrt --------------------------------------------------------------------------------------
@@ -3285,9 +3627,6 @@ def dispatch_sqrt_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sqrt(): sqrt"""
     return self.sqrt()
 
-
-overloads_sqrt = [PythonOverload('sqrt()', ops.sqrt, None, True, False, [])]
-dispatch_sqrt = [dispatch_sqrt_0]
 structseqs_sqrt = [(return_types.for_schema('sqrt', ops.sqrt.schema), None)]
 
 
@@ -3301,12 +3640,10 @@ def sqrt(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("sqrt", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_sqrt.parse(args[1:], kwargs)
-    ov = overloads_sqrt[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sqrt[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sqrt[r.idx][1 if out_used else 0])
+    parser_sqrt.parse(args[1:], kwargs)
+    # sqrt()
+    result = dispatch_sqrt_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- sqrt_ -------------------------------------------------------------------------------------
@@ -3320,9 +3657,6 @@ def dispatch_sqrt__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sqrt_(): sqrt_"""
     return self.sqrt_()
 
-
-overloads_sqrt_ = [PythonOverload('sqrt_()', ops.sqrt_, None, True, False, [])]
-dispatch_sqrt_ = [dispatch_sqrt__0]
 structseqs_sqrt_ = [(return_types.for_schema('sqrt_', ops.sqrt_.schema), None)]
 
 
@@ -3336,12 +3670,10 @@ def sqrt_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("sqrt_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_sqrt_.parse(args[1:], kwargs)
-    ov = overloads_sqrt_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sqrt_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sqrt_[r.idx][1 if out_used else 0])
+    parser_sqrt_.parse(args[1:], kwargs)
+    # sqrt_()
+    result = dispatch_sqrt__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- sin ---------------------------------------------------------------------------------------
@@ -3355,9 +3687,6 @@ def dispatch_sin_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sin(): sin"""
     return self.sin()
 
-
-overloads_sin = [PythonOverload('sin()', ops.sin, None, True, False, [])]
-dispatch_sin = [dispatch_sin_0]
 structseqs_sin = [(return_types.for_schema('sin', ops.sin.schema), None)]
 
 
@@ -3371,12 +3700,10 @@ def sin(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("sin", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_sin.parse(args[1:], kwargs)
-    ov = overloads_sin[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sin[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sin[r.idx][1 if out_used else 0])
+    parser_sin.parse(args[1:], kwargs)
+    # sin()
+    result = dispatch_sin_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- sin_ --------------------------------------------------------------------------------------
@@ -3390,9 +3717,6 @@ def dispatch_sin__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sin_(): sin_"""
     return self.sin_()
 
-
-overloads_sin_ = [PythonOverload('sin_()', ops.sin_, None, True, False, [])]
-dispatch_sin_ = [dispatch_sin__0]
 structseqs_sin_ = [(return_types.for_schema('sin_', ops.sin_.schema), None)]
 
 
@@ -3406,12 +3730,10 @@ def sin_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("sin_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_sin_.parse(args[1:], kwargs)
-    ov = overloads_sin_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sin_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sin_[r.idx][1 if out_used else 0])
+    parser_sin_.parse(args[1:], kwargs)
+    # sin_()
+    result = dispatch_sin__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- cos ---------------------------------------------------------------------------------------
@@ -3425,9 +3747,6 @@ def dispatch_cos_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cos(): cos"""
     return self.cos()
 
-
-overloads_cos = [PythonOverload('cos()', ops.cos, None, True, False, [])]
-dispatch_cos = [dispatch_cos_0]
 structseqs_cos = [(return_types.for_schema('cos', ops.cos.schema), None)]
 
 
@@ -3441,12 +3760,10 @@ def cos(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("cos", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_cos.parse(args[1:], kwargs)
-    ov = overloads_cos[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_cos[r.idx](self, parsed)
-    return wrap_result(result, structseqs_cos[r.idx][1 if out_used else 0])
+    parser_cos.parse(args[1:], kwargs)
+    # cos()
+    result = dispatch_cos_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- cos_ --------------------------------------------------------------------------------------
@@ -3460,9 +3777,6 @@ def dispatch_cos__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cos_(): cos_"""
     return self.cos_()
 
-
-overloads_cos_ = [PythonOverload('cos_()', ops.cos_, None, True, False, [])]
-dispatch_cos_ = [dispatch_cos__0]
 structseqs_cos_ = [(return_types.for_schema('cos_', ops.cos_.schema), None)]
 
 
@@ -3476,12 +3790,10 @@ def cos_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("cos_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_cos_.parse(args[1:], kwargs)
-    ov = overloads_cos_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_cos_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_cos_[r.idx][1 if out_used else 0])
+    parser_cos_.parse(args[1:], kwargs)
+    # cos_()
+    result = dispatch_cos__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- tanh --------------------------------------------------------------------------------------
@@ -3495,9 +3807,6 @@ def dispatch_tanh_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """tanh(): tanh"""
     return self.tanh()
 
-
-overloads_tanh = [PythonOverload('tanh()', ops.tanh, None, True, False, [])]
-dispatch_tanh = [dispatch_tanh_0]
 structseqs_tanh = [(return_types.for_schema('tanh', ops.tanh.schema), None)]
 
 
@@ -3511,12 +3820,10 @@ def tanh(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("tanh", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_tanh.parse(args[1:], kwargs)
-    ov = overloads_tanh[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_tanh[r.idx](self, parsed)
-    return wrap_result(result, structseqs_tanh[r.idx][1 if out_used else 0])
+    parser_tanh.parse(args[1:], kwargs)
+    # tanh()
+    result = dispatch_tanh_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- tanh_ -------------------------------------------------------------------------------------
@@ -3530,9 +3837,6 @@ def dispatch_tanh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """tanh_(): tanh_"""
     return self.tanh_()
 
-
-overloads_tanh_ = [PythonOverload('tanh_()', ops.tanh_, None, True, False, [])]
-dispatch_tanh_ = [dispatch_tanh__0]
 structseqs_tanh_ = [(return_types.for_schema('tanh_', ops.tanh_.schema), None)]
 
 
@@ -3546,12 +3850,10 @@ def tanh_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("tanh_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_tanh_.parse(args[1:], kwargs)
-    ov = overloads_tanh_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_tanh_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_tanh_[r.idx][1 if out_used else 0])
+    parser_tanh_.parse(args[1:], kwargs)
+    # tanh_()
+    result = dispatch_tanh__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- sigmoid -----------------------------------------------------------------------------------
@@ -3565,9 +3867,6 @@ def dispatch_sigmoid_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sigmoid(): sigmoid"""
     return self.sigmoid()
 
-
-overloads_sigmoid = [PythonOverload('sigmoid()', ops.sigmoid, None, True, False, [])]
-dispatch_sigmoid = [dispatch_sigmoid_0]
 structseqs_sigmoid = [(return_types.for_schema('sigmoid', ops.sigmoid.schema), None)]
 
 
@@ -3581,12 +3880,10 @@ def sigmoid(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("sigmoid", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_sigmoid.parse(args[1:], kwargs)
-    ov = overloads_sigmoid[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sigmoid[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sigmoid[r.idx][1 if out_used else 0])
+    parser_sigmoid.parse(args[1:], kwargs)
+    # sigmoid()
+    result = dispatch_sigmoid_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- sigmoid_ ----------------------------------------------------------------------------------
@@ -3600,9 +3897,6 @@ def dispatch_sigmoid__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sigmoid_(): sigmoid_"""
     return self.sigmoid_()
 
-
-overloads_sigmoid_ = [PythonOverload('sigmoid_()', ops.sigmoid_, None, True, False, [])]
-dispatch_sigmoid_ = [dispatch_sigmoid__0]
 structseqs_sigmoid_ = [(return_types.for_schema('sigmoid_', ops.sigmoid_.schema), None)]
 
 
@@ -3616,12 +3910,10 @@ def sigmoid_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("sigmoid_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_sigmoid_.parse(args[1:], kwargs)
-    ov = overloads_sigmoid_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sigmoid_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sigmoid_[r.idx][1 if out_used else 0])
+    parser_sigmoid_.parse(args[1:], kwargs)
+    # sigmoid_()
+    result = dispatch_sigmoid__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- reciprocal --------------------------------------------------------------------------------
@@ -3635,9 +3927,6 @@ def dispatch_reciprocal_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """reciprocal(): reciprocal"""
     return self.reciprocal()
 
-
-overloads_reciprocal = [PythonOverload('reciprocal()', ops.reciprocal, None, True, False, [])]
-dispatch_reciprocal = [dispatch_reciprocal_0]
 structseqs_reciprocal = [(return_types.for_schema('reciprocal', ops.reciprocal.schema), None)]
 
 
@@ -3651,12 +3940,10 @@ def reciprocal(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("reciprocal", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_reciprocal.parse(args[1:], kwargs)
-    ov = overloads_reciprocal[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_reciprocal[r.idx](self, parsed)
-    return wrap_result(result, structseqs_reciprocal[r.idx][1 if out_used else 0])
+    parser_reciprocal.parse(args[1:], kwargs)
+    # reciprocal()
+    result = dispatch_reciprocal_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- reciprocal_ -------------------------------------------------------------------------------
@@ -3670,9 +3957,6 @@ def dispatch_reciprocal__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """reciprocal_(): reciprocal_"""
     return self.reciprocal_()
 
-
-overloads_reciprocal_ = [PythonOverload('reciprocal_()', ops.reciprocal_, None, True, False, [])]
-dispatch_reciprocal_ = [dispatch_reciprocal__0]
 structseqs_reciprocal_ = [(return_types.for_schema('reciprocal_', ops.reciprocal_.schema), None)]
 
 
@@ -3686,12 +3970,10 @@ def reciprocal_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("reciprocal_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_reciprocal_.parse(args[1:], kwargs)
-    ov = overloads_reciprocal_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_reciprocal_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_reciprocal_[r.idx][1 if out_used else 0])
+    parser_reciprocal_.parse(args[1:], kwargs)
+    # reciprocal_()
+    result = dispatch_reciprocal__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- bitwise_not -------------------------------------------------------------------------------
@@ -3705,9 +3987,6 @@ def dispatch_bitwise_not_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_not(): bitwise_not"""
     return self.bitwise_not()
 
-
-overloads_bitwise_not = [PythonOverload('bitwise_not()', ops.bitwise_not, None, True, False, [])]
-dispatch_bitwise_not = [dispatch_bitwise_not_0]
 structseqs_bitwise_not = [(return_types.for_schema('bitwise_not', ops.bitwise_not.schema), None)]
 
 
@@ -3721,12 +4000,10 @@ def bitwise_not(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("bitwise_not", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_bitwise_not.parse(args[1:], kwargs)
-    ov = overloads_bitwise_not[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bitwise_not[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bitwise_not[r.idx][1 if out_used else 0])
+    parser_bitwise_not.parse(args[1:], kwargs)
+    # bitwise_not()
+    result = dispatch_bitwise_not_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- bitwise_not_ ------------------------------------------------------------------------------
@@ -3740,9 +4017,6 @@ def dispatch_bitwise_not__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_not_(): bitwise_not_"""
     return self.bitwise_not_()
 
-
-overloads_bitwise_not_ = [PythonOverload('bitwise_not_()', ops.bitwise_not_, None, True, False, [])]
-dispatch_bitwise_not_ = [dispatch_bitwise_not__0]
 structseqs_bitwise_not_ = [(return_types.for_schema('bitwise_not_', ops.bitwise_not_.schema), None)]
 
 
@@ -3756,12 +4030,10 @@ def bitwise_not_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("bitwise_not_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_bitwise_not_.parse(args[1:], kwargs)
-    ov = overloads_bitwise_not_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bitwise_not_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bitwise_not_[r.idx][1 if out_used else 0])
+    parser_bitwise_not_.parse(args[1:], kwargs)
+    # bitwise_not_()
+    result = dispatch_bitwise_not__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- logical_not -------------------------------------------------------------------------------
@@ -3775,9 +4047,6 @@ def dispatch_logical_not_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """logical_not(): logical_not"""
     return self.logical_not()
 
-
-overloads_logical_not = [PythonOverload('logical_not()', ops.logical_not, None, True, False, [])]
-dispatch_logical_not = [dispatch_logical_not_0]
 structseqs_logical_not = [(return_types.for_schema('logical_not', ops.logical_not.schema), None)]
 
 
@@ -3791,12 +4060,10 @@ def logical_not(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("logical_not", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_logical_not.parse(args[1:], kwargs)
-    ov = overloads_logical_not[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_logical_not[r.idx](self, parsed)
-    return wrap_result(result, structseqs_logical_not[r.idx][1 if out_used else 0])
+    parser_logical_not.parse(args[1:], kwargs)
+    # logical_not()
+    result = dispatch_logical_not_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- logical_not_ ------------------------------------------------------------------------------
@@ -3810,9 +4077,6 @@ def dispatch_logical_not__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """logical_not_(): logical_not_"""
     return self.logical_not_()
 
-
-overloads_logical_not_ = [PythonOverload('logical_not_()', ops.logical_not_, None, True, False, [])]
-dispatch_logical_not_ = [dispatch_logical_not__0]
 structseqs_logical_not_ = [(return_types.for_schema('logical_not_', ops.logical_not_.schema), None)]
 
 
@@ -3826,12 +4090,10 @@ def logical_not_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("logical_not_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_logical_not_.parse(args[1:], kwargs)
-    ov = overloads_logical_not_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_logical_not_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_logical_not_[r.idx][1 if out_used else 0])
+    parser_logical_not_.parse(args[1:], kwargs)
+    # logical_not_()
+    result = dispatch_logical_not__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- abs ---------------------------------------------------------------------------------------
@@ -3845,9 +4107,6 @@ def dispatch_abs_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """abs(): abs"""
     return self.abs()
 
-
-overloads_abs = [PythonOverload('abs()', ops.abs, None, True, False, [])]
-dispatch_abs = [dispatch_abs_0]
 structseqs_abs = [(return_types.for_schema('abs', ops.abs.schema), None)]
 
 
@@ -3861,12 +4120,10 @@ def abs(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("abs", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_abs.parse(args[1:], kwargs)
-    ov = overloads_abs[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_abs[r.idx](self, parsed)
-    return wrap_result(result, structseqs_abs[r.idx][1 if out_used else 0])
+    parser_abs.parse(args[1:], kwargs)
+    # abs()
+    result = dispatch_abs_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- abs_ --------------------------------------------------------------------------------------
@@ -3880,9 +4137,6 @@ def dispatch_abs__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """abs_(): abs_"""
     return self.abs_()
 
-
-overloads_abs_ = [PythonOverload('abs_()', ops.abs_, None, True, False, [])]
-dispatch_abs_ = [dispatch_abs__0]
 structseqs_abs_ = [(return_types.for_schema('abs_', ops.abs_.schema), None)]
 
 
@@ -3896,12 +4150,10 @@ def abs_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("abs_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_abs_.parse(args[1:], kwargs)
-    ov = overloads_abs_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_abs_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_abs_[r.idx][1 if out_used else 0])
+    parser_abs_.parse(args[1:], kwargs)
+    # abs_()
+    result = dispatch_abs__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- relu --------------------------------------------------------------------------------------
@@ -3915,9 +4167,6 @@ def dispatch_relu_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """relu(): relu"""
     return self.relu()
 
-
-overloads_relu = [PythonOverload('relu()', ops.relu, None, True, False, [])]
-dispatch_relu = [dispatch_relu_0]
 structseqs_relu = [(return_types.for_schema('relu', ops.relu.schema), None)]
 
 
@@ -3931,12 +4180,10 @@ def relu(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("relu", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_relu.parse(args[1:], kwargs)
-    ov = overloads_relu[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_relu[r.idx](self, parsed)
-    return wrap_result(result, structseqs_relu[r.idx][1 if out_used else 0])
+    parser_relu.parse(args[1:], kwargs)
+    # relu()
+    result = dispatch_relu_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- relu_ -------------------------------------------------------------------------------------
@@ -3950,9 +4197,6 @@ def dispatch_relu__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """relu_(): relu_"""
     return self.relu_()
 
-
-overloads_relu_ = [PythonOverload('relu_()', ops.relu_, None, True, False, [])]
-dispatch_relu_ = [dispatch_relu__0]
 structseqs_relu_ = [(return_types.for_schema('relu_', ops.relu_.schema), None)]
 
 
@@ -3966,12 +4210,10 @@ def relu_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("relu_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_relu_.parse(args[1:], kwargs)
-    ov = overloads_relu_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_relu_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_relu_[r.idx][1 if out_used else 0])
+    parser_relu_.parse(args[1:], kwargs)
+    # relu_()
+    result = dispatch_relu__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- clamp -------------------------------------------------------------------------------------
@@ -3992,9 +4234,6 @@ def dispatch_clamp_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clamp(Scalar? min=None, Scalar? max=None): clamp"""
     return self.clamp(min=kwargs['min'], max=kwargs['max'])
 
-
-overloads_clamp = [PythonOverload('clamp(Tensor? min=None, Tensor? max=None)', ops.clamp_Tensor, None, True, False, ['min', 'max']), PythonOverload('clamp(Scalar? min=None, Scalar? max=None)', ops.clamp, None, True, False, ['min', 'max'])]
-dispatch_clamp = [dispatch_clamp_0, dispatch_clamp_1]
 structseqs_clamp = [(return_types.for_schema('clamp', ops.clamp_Tensor.schema), None), (return_types.for_schema('clamp', ops.clamp.schema), None)]
 
 
@@ -4007,11 +4246,26 @@ def clamp(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.clamp"})
     self = args[0].cdata
     r = parser_clamp.parse(args[1:], kwargs)
-    ov = overloads_clamp[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_clamp[r.idx](self, parsed)
-    return wrap_result(result, structseqs_clamp[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # clamp(Tensor? min=None, Tensor? max=None)
+        min = a[0]
+        if min is not None:
+            min = min.cdata
+        max = a[1]
+        if max is not None:
+            max = max.cdata
+        result = dispatch_clamp_0(self, {'min': min, 'max': max})
+        return THPVariable_Wrap(result)
+    # clamp(Scalar? min=None, Scalar? max=None)
+    min = a[0]
+    if min is not None and type(min) is not float:
+        min = scalar_arg(min)
+    max = a[1]
+    if max is not None and type(max) is not float:
+        max = scalar_arg(max)
+    result = dispatch_clamp_1(self, {'min': min, 'max': max})
+    return THPVariable_Wrap(result)
 
 
 # ---- clamp_ ------------------------------------------------------------------------------------
@@ -4032,9 +4286,6 @@ def dispatch_clamp__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clamp_(Scalar? min=None, Scalar? max=None): clamp_"""
     return self.clamp_(min=kwargs['min'], max=kwargs['max'])
 
-
-overloads_clamp_ = [PythonOverload('clamp_(Tensor? min=None, Tensor? max=None)', ops.clamp__Tensor, None, True, False, ['min', 'max']), PythonOverload('clamp_(Scalar? min=None, Scalar? max=None)', ops.clamp_, None, True, False, ['min', 'max'])]
-dispatch_clamp_ = [dispatch_clamp__0, dispatch_clamp__1]
 structseqs_clamp_ = [(return_types.for_schema('clamp_', ops.clamp__Tensor.schema), None), (return_types.for_schema('clamp_', ops.clamp_.schema), None)]
 
 
@@ -4047,11 +4298,26 @@ def clamp_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.clamp_"})
     self = args[0].cdata
     r = parser_clamp_.parse(args[1:], kwargs)
-    ov = overloads_clamp_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_clamp_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_clamp_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # clamp_(Tensor? min=None, Tensor? max=None)
+        min = a[0]
+        if min is not None:
+            min = min.cdata
+        max = a[1]
+        if max is not None:
+            max = max.cdata
+        result = dispatch_clamp__0(self, {'min': min, 'max': max})
+        return THPVariable_Wrap(result)
+    # clamp_(Scalar? min=None, Scalar? max=None)
+    min = a[0]
+    if min is not None and type(min) is not float:
+        min = scalar_arg(min)
+    max = a[1]
+    if max is not None and type(max) is not float:
+        max = scalar_arg(max)
+    result = dispatch_clamp__1(self, {'min': min, 'max': max})
+    return THPVariable_Wrap(result)
 
 
 # ---- clamp_min ---------------------------------------------------------------------------------
@@ -4072,9 +4338,6 @@ def dispatch_clamp_min_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clamp_min(Scalar min): clamp_min"""
     return self.clamp_min(min=kwargs['min'])
 
-
-overloads_clamp_min = [PythonOverload('clamp_min(Tensor min)', ops.clamp_min_Tensor, None, True, False, ['min']), PythonOverload('clamp_min(Scalar min)', ops.clamp_min, None, True, False, ['min'])]
-dispatch_clamp_min = [dispatch_clamp_min_0, dispatch_clamp_min_1]
 structseqs_clamp_min = [(return_types.for_schema('clamp_min', ops.clamp_min_Tensor.schema), None), (return_types.for_schema('clamp_min', ops.clamp_min.schema), None)]
 
 
@@ -4087,11 +4350,20 @@ def clamp_min(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.clamp_min"})
     self = args[0].cdata
     r = parser_clamp_min.parse(args[1:], kwargs)
-    ov = overloads_clamp_min[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_clamp_min[r.idx](self, parsed)
-    return wrap_result(result, structseqs_clamp_min[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # clamp_min(Tensor min)
+        min = a[0]
+        if min is not None:
+            min = min.cdata
+        result = dispatch_clamp_min_0(self, {'min': min})
+        return THPVariable_Wrap(result)
+    # clamp_min(Scalar min)
+    min = a[0]
+    if min is not None and type(min) is not float:
+        min = scalar_arg(min)
+    result = dispatch_clamp_min_1(self, {'min': min})
+    return THPVariable_Wrap(result)
 
 
 # ---- clamp_min_ --------------------------------------------------------------------------------
@@ -4112,9 +4384,6 @@ def dispatch_clamp_min__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clamp_min_(Scalar min): clamp_min_"""
     return self.clamp_min_(min=kwargs['min'])
 
-
-overloads_clamp_min_ = [PythonOverload('clamp_min_(Tensor min)', ops.clamp_min__Tensor, None, True, False, ['min']), PythonOverload('clamp_min_(Scalar min)', ops.clamp_min_, None, True, False, ['min'])]
-dispatch_clamp_min_ = [dispatch_clamp_min__0, dispatch_clamp_min__1]
 structseqs_clamp_min_ = [(return_types.for_schema('clamp_min_', ops.clamp_min__Tensor.schema), None), (return_types.for_schema('clamp_min_', ops.clamp_min_.schema), None)]
 
 
@@ -4127,11 +4396,20 @@ def clamp_min_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.clamp_min_"})
     self = args[0].cdata
     r = parser_clamp_min_.parse(args[1:], kwargs)
-    ov = overloads_clamp_min_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_clamp_min_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_clamp_min_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # clamp_min_(Tensor min)
+        min = a[0]
+        if min is not None:
+            min = min.cdata
+        result = dispatch_clamp_min__0(self, {'min': min})
+        return THPVariable_Wrap(result)
+    # clamp_min_(Scalar min)
+    min = a[0]
+    if min is not None and type(min) is not float:
+        min = scalar_arg(min)
+    result = dispatch_clamp_min__1(self, {'min': min})
+    return THPVariable_Wrap(result)
 
 
 # ---- clamp_max ---------------------------------------------------------------------------------
@@ -4152,9 +4430,6 @@ def dispatch_clamp_max_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clamp_max(Scalar max): clamp_max"""
     return self.clamp_max(max=kwargs['max'])
 
-
-overloads_clamp_max = [PythonOverload('clamp_max(Tensor max)', ops.clamp_max_Tensor, None, True, False, ['max']), PythonOverload('clamp_max(Scalar max)', ops.clamp_max, None, True, False, ['max'])]
-dispatch_clamp_max = [dispatch_clamp_max_0, dispatch_clamp_max_1]
 structseqs_clamp_max = [(return_types.for_schema('clamp_max', ops.clamp_max_Tensor.schema), None), (return_types.for_schema('clamp_max', ops.clamp_max.schema), None)]
 
 
@@ -4167,11 +4442,20 @@ def clamp_max(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.clamp_max"})
     self = args[0].cdata
     r = parser_clamp_max.parse(args[1:], kwargs)
-    ov = overloads_clamp_max[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_clamp_max[r.idx](self, parsed)
-    return wrap_result(result, structseqs_clamp_max[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # clamp_max(Tensor max)
+        max = a[0]
+        if max is not None:
+            max = max.cdata
+        result = dispatch_clamp_max_0(self, {'max': max})
+        return THPVariable_Wrap(result)
+    # clamp_max(Scalar max)
+    max = a[0]
+    if max is not None and type(max) is not float:
+        max = scalar_arg(max)
+    result = dispatch_clamp_max_1(self, {'max': max})
+    return THPVariable_Wrap(result)
 
 
 # ---- clamp_max_ --------------------------------------------------------------------------------
@@ -4192,9 +4476,6 @@ def dispatch_clamp_max__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clamp_max_(Scalar max): clamp_max_"""
     return self.clamp_max_(max=kwargs['max'])
 
-
-overloads_clamp_max_ = [PythonOverload('clamp_max_(Tensor max)', ops.clamp_max__Tensor, None, True, False, ['max']), PythonOverload('clamp_max_(Scalar max)', ops.clamp_max_, None, True, False, ['max'])]
-dispatch_clamp_max_ = [dispatch_clamp_max__0, dispatch_clamp_max__1]
 structseqs_clamp_max_ = [(return_types.for_schema('clamp_max_', ops.clamp_max__Tensor.schema), None), (return_types.for_schema('clamp_max_', ops.clamp_max_.schema), None)]
 
 
@@ -4207,11 +4488,20 @@ def clamp_max_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.clamp_max_"})
     self = args[0].cdata
     r = parser_clamp_max_.parse(args[1:], kwargs)
-    ov = overloads_clamp_max_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_clamp_max_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_clamp_max_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # clamp_max_(Tensor max)
+        max = a[0]
+        if max is not None:
+            max = max.cdata
+        result = dispatch_clamp_max__0(self, {'max': max})
+        return THPVariable_Wrap(result)
+    # clamp_max_(Scalar max)
+    max = a[0]
+    if max is not None and type(max) is not float:
+        max = scalar_arg(max)
+    result = dispatch_clamp_max__1(self, {'max': max})
+    return THPVariable_Wrap(result)
 
 
 # ---- where -------------------------------------------------------------------------------------
@@ -4232,9 +4522,6 @@ def dispatch_where_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """where(Tensor condition, Scalar other): where.ScalarOther"""
     return self.where(condition=kwargs['condition'], other=kwargs['other'])
 
-
-overloads_where = [PythonOverload('where(Tensor condition, Tensor other)', ops.where_self, None, True, False, ['condition', 'other']), PythonOverload('where(Tensor condition, Scalar other)', ops.where_ScalarOther, None, True, False, ['condition', 'other'])]
-dispatch_where = [dispatch_where_0, dispatch_where_1]
 structseqs_where = [(return_types.for_schema('where', ops.where_self.schema), None), (return_types.for_schema('where', ops.where_ScalarOther.schema), None)]
 
 
@@ -4247,11 +4534,26 @@ def where(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.where"})
     self = args[0].cdata
     r = parser_where.parse(args[1:], kwargs)
-    ov = overloads_where[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_where[r.idx](self, parsed)
-    return wrap_result(result, structseqs_where[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # where(Tensor condition, Tensor other)
+        condition = a[0]
+        if condition is not None:
+            condition = condition.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_where_0(self, {'condition': condition, 'other': other})
+        return THPVariable_Wrap(result)
+    # where(Tensor condition, Scalar other)
+    condition = a[0]
+    if condition is not None:
+        condition = condition.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_where_1(self, {'condition': condition, 'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- masked_fill_ ------------------------------------------------------------------------------
@@ -4272,9 +4574,6 @@ def dispatch_masked_fill__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """masked_fill_(Tensor mask, Scalar value): masked_fill_.Scalar"""
     return self.masked_fill_(mask=kwargs['mask'], value=kwargs['value'])
 
-
-overloads_masked_fill_ = [PythonOverload('masked_fill_(Tensor mask, Tensor value)', ops.masked_fill__Tensor, None, True, False, ['mask', 'value']), PythonOverload('masked_fill_(Tensor mask, Scalar value)', ops.masked_fill__Scalar, None, True, False, ['mask', 'value'])]
-dispatch_masked_fill_ = [dispatch_masked_fill__0, dispatch_masked_fill__1]
 structseqs_masked_fill_ = [(return_types.for_schema('masked_fill_', ops.masked_fill__Tensor.schema), None), (return_types.for_schema('masked_fill_', ops.masked_fill__Scalar.schema), None)]
 
 
@@ -4287,11 +4586,26 @@ def masked_fill_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.masked_fill_"})
     self = args[0].cdata
     r = parser_masked_fill_.parse(args[1:], kwargs)
-    ov = overloads_masked_fill_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_masked_fill_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_masked_fill_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # masked_fill_(Tensor mask, Tensor value)
+        mask = a[0]
+        if mask is not None:
+            mask = mask.cdata
+        value = a[1]
+        if value is not None:
+            value = value.cdata
+        result = dispatch_masked_fill__0(self, {'mask': mask, 'value': value})
+        return THPVariable_Wrap(result)
+    # masked_fill_(Tensor mask, Scalar value)
+    mask = a[0]
+    if mask is not None:
+        mask = mask.cdata
+    value = a[1]
+    if value is not None and type(value) is not float:
+        value = scalar_arg(value)
+    result = dispatch_masked_fill__1(self, {'mask': mask, 'value': value})
+    return THPVariable_Wrap(result)
 
 
 # ---- masked_fill -------------------------------------------------------------------------------
@@ -4312,9 +4626,6 @@ def dispatch_masked_fill_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """masked_fill(Tensor mask, Scalar value): masked_fill.Scalar"""
     return self.masked_fill(mask=kwargs['mask'], value=kwargs['value'])
 
-
-overloads_masked_fill = [PythonOverload('masked_fill(Tensor mask, Tensor value)', ops.masked_fill_Tensor, None, True, False, ['mask', 'value']), PythonOverload('masked_fill(Tensor mask, Scalar value)', ops.masked_fill_Scalar, None, True, False, ['mask', 'value'])]
-dispatch_masked_fill = [dispatch_masked_fill_0, dispatch_masked_fill_1]
 structseqs_masked_fill = [(return_types.for_schema('masked_fill', ops.masked_fill_Tensor.schema), None), (return_types.for_schema('masked_fill', ops.masked_fill_Scalar.schema), None)]
 
 
@@ -4327,11 +4638,26 @@ def masked_fill(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.masked_fill"})
     self = args[0].cdata
     r = parser_masked_fill.parse(args[1:], kwargs)
-    ov = overloads_masked_fill[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_masked_fill[r.idx](self, parsed)
-    return wrap_result(result, structseqs_masked_fill[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # masked_fill(Tensor mask, Tensor value)
+        mask = a[0]
+        if mask is not None:
+            mask = mask.cdata
+        value = a[1]
+        if value is not None:
+            value = value.cdata
+        result = dispatch_masked_fill_0(self, {'mask': mask, 'value': value})
+        return THPVariable_Wrap(result)
+    # masked_fill(Tensor mask, Scalar value)
+    mask = a[0]
+    if mask is not None:
+        mask = mask.cdata
+    value = a[1]
+    if value is not None and type(value) is not float:
+        value = scalar_arg(value)
+    result = dispatch_masked_fill_1(self, {'mask': mask, 'value': value})
+    return THPVariable_Wrap(result)
 
 
 # ---- as_strided_ -------------------------------------------------------------------------------
@@ -4345,9 +4671,6 @@ def dispatch_as_strided__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """as_strided_(SymIntArrayRef size, SymIntArrayRef stride, SymInt? storage_offset=None): as_strided_"""
     return self.as_strided_(size=kwargs['size'], stride=kwargs['stride'], storage_offset=kwargs['storage_offset'])
 
-
-overloads_as_strided_ = [PythonOverload('as_strided_(SymIntArrayRef size, SymIntArrayRef stride, SymInt? storage_offset=None)', ops.as_strided_, None, True, False, ['size', 'stride', 'storage_offset'])]
-dispatch_as_strided_ = [dispatch_as_strided__0]
 structseqs_as_strided_ = [(return_types.for_schema('as_strided_', ops.as_strided_.schema), None)]
 
 
@@ -4360,11 +4683,19 @@ def as_strided_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.as_strided_"})
     self = args[0].cdata
     r = parser_as_strided_.parse(args[1:], kwargs)
-    ov = overloads_as_strided_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_as_strided_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_as_strided_[r.idx][1 if out_used else 0])
+    a = r.args
+    # as_strided_(SymIntArrayRef size, SymIntArrayRef stride, SymInt? storage_offset=None)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
+    stride = a[1]
+    if stride is not None:
+        stride = r.intlist(1)
+    storage_offset = a[2]
+    if storage_offset is not None and (type(storage_offset) is not int or not INT64_MIN <= storage_offset <= INT64_MAX):
+        storage_offset = int64_arg(storage_offset)
+    result = dispatch_as_strided__0(self, {'size': size, 'stride': stride, 'storage_offset': storage_offset})
+    return THPVariable_Wrap(result)
 
 
 # ---- index_put_ --------------------------------------------------------------------------------
@@ -4383,9 +4714,6 @@ def dispatch_index_put__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['accumulate'] = kwargs['accumulate']
     return self.index_put_(**call_kwargs)
 
-
-overloads_index_put_ = [PythonOverload('index_put_(TensorList indices, Tensor values, bool accumulate=False)', ops.index_put_, None, True, False, ['indices', 'values', 'accumulate'])]
-dispatch_index_put_ = [dispatch_index_put__0]
 structseqs_index_put_ = [(return_types.for_schema('index_put_', ops.index_put_.schema), None)]
 
 
@@ -4398,11 +4726,17 @@ def index_put_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.index_put_"})
     self = args[0].cdata
     r = parser_index_put_.parse(args[1:], kwargs)
-    ov = overloads_index_put_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_index_put_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_index_put_[r.idx][1 if out_used else 0])
+    a = r.args
+    # index_put_(TensorList indices, Tensor values, bool accumulate=False)
+    indices = None if a[0] is None else convert(r, 0)
+    values = a[1]
+    if values is not None:
+        values = values.cdata
+    accumulate = a[2]
+    if accumulate is None:
+        accumulate = False
+    result = dispatch_index_put__0(self, {'indices': indices, 'values': values, 'accumulate': accumulate})
+    return THPVariable_Wrap(result)
 
 
 # ---- index_put ---------------------------------------------------------------------------------
@@ -4421,9 +4755,6 @@ def dispatch_index_put_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['accumulate'] = kwargs['accumulate']
     return self.index_put(**call_kwargs)
 
-
-overloads_index_put = [PythonOverload('index_put(TensorList indices, Tensor values, bool accumulate=False)', ops.index_put, None, True, False, ['indices', 'values', 'accumulate'])]
-dispatch_index_put = [dispatch_index_put_0]
 structseqs_index_put = [(return_types.for_schema('index_put', ops.index_put.schema), None)]
 
 
@@ -4436,11 +4767,17 @@ def index_put(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.index_put"})
     self = args[0].cdata
     r = parser_index_put.parse(args[1:], kwargs)
-    ov = overloads_index_put[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_index_put[r.idx](self, parsed)
-    return wrap_result(result, structseqs_index_put[r.idx][1 if out_used else 0])
+    a = r.args
+    # index_put(TensorList indices, Tensor values, bool accumulate=False)
+    indices = None if a[0] is None else convert(r, 0)
+    values = a[1]
+    if values is not None:
+        values = values.cdata
+    accumulate = a[2]
+    if accumulate is None:
+        accumulate = False
+    result = dispatch_index_put_0(self, {'indices': indices, 'values': values, 'accumulate': accumulate})
+    return THPVariable_Wrap(result)
 
 
 # ---- nonzero -----------------------------------------------------------------------------------
@@ -4454,9 +4791,6 @@ def dispatch_nonzero_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """nonzero(): nonzero"""
     return self.nonzero()
 
-
-overloads_nonzero = [PythonOverload('nonzero()', ops.nonzero, None, True, False, [])]
-dispatch_nonzero = [dispatch_nonzero_0]
 structseqs_nonzero = [(return_types.for_schema('nonzero', ops.nonzero.schema), None)]
 
 
@@ -4470,12 +4804,10 @@ def nonzero(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("nonzero", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_nonzero.parse(args[1:], kwargs)
-    ov = overloads_nonzero[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_nonzero[r.idx](self, parsed)
-    return wrap_result(result, structseqs_nonzero[r.idx][1 if out_used else 0])
+    parser_nonzero.parse(args[1:], kwargs)
+    # nonzero()
+    result = dispatch_nonzero_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- sum ---------------------------------------------------------------------------------------
@@ -4501,9 +4833,6 @@ def dispatch_sum_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return self.sum(**call_kwargs)
 
-
-overloads_sum = [PythonOverload('sum(*, ScalarType? dtype=None)', ops.sum, None, True, False, ['dtype']), PythonOverload('sum(IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)', ops.sum_dim_IntList, None, True, False, ['dim', 'keepdim', 'dtype'])]
-dispatch_sum = [dispatch_sum_0, dispatch_sum_1]
 structseqs_sum = [(return_types.for_schema('sum', ops.sum.schema), None), (return_types.for_schema('sum', ops.sum_dim_IntList.schema), None)]
 
 
@@ -4516,11 +4845,26 @@ def sum(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.sum"})
     self = args[0].cdata
     r = parser_sum.parse(args[1:], kwargs)
-    ov = overloads_sum[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sum[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sum[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # sum(*, ScalarType? dtype=None)
+        dtype = a[0]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        result = dispatch_sum_0(self, {'dtype': dtype})
+        return THPVariable_Wrap(result)
+    # sum(IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
+    dim = a[0]
+    if dim is not None:
+        dim = r.intlist(0)
+    keepdim = a[1]
+    if keepdim is None:
+        keepdim = False
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    result = dispatch_sum_1(self, {'dim': dim, 'keepdim': keepdim, 'dtype': dtype})
+    return THPVariable_Wrap(result)
 
 
 # ---- trace -------------------------------------------------------------------------------------
@@ -4534,9 +4878,6 @@ def dispatch_trace_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """trace(): trace"""
     return self.trace()
 
-
-overloads_trace = [PythonOverload('trace()', ops.trace, None, True, False, [])]
-dispatch_trace = [dispatch_trace_0]
 structseqs_trace = [(return_types.for_schema('trace', ops.trace.schema), None)]
 
 
@@ -4550,12 +4891,10 @@ def trace(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("trace", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_trace.parse(args[1:], kwargs)
-    ov = overloads_trace[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_trace[r.idx](self, parsed)
-    return wrap_result(result, structseqs_trace[r.idx][1 if out_used else 0])
+    parser_trace.parse(args[1:], kwargs)
+    # trace()
+    result = dispatch_trace_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- mean --------------------------------------------------------------------------------------
@@ -4581,9 +4920,6 @@ def dispatch_mean_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return self.mean(**call_kwargs)
 
-
-overloads_mean = [PythonOverload('mean(*, ScalarType? dtype=None)', ops.mean, None, True, False, ['dtype']), PythonOverload('mean(IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)', ops.mean_dim, None, True, False, ['dim', 'keepdim', 'dtype'])]
-dispatch_mean = [dispatch_mean_0, dispatch_mean_1]
 structseqs_mean = [(return_types.for_schema('mean', ops.mean.schema), None), (return_types.for_schema('mean', ops.mean_dim.schema), None)]
 
 
@@ -4596,11 +4932,26 @@ def mean(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.mean"})
     self = args[0].cdata
     r = parser_mean.parse(args[1:], kwargs)
-    ov = overloads_mean[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_mean[r.idx](self, parsed)
-    return wrap_result(result, structseqs_mean[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # mean(*, ScalarType? dtype=None)
+        dtype = a[0]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        result = dispatch_mean_0(self, {'dtype': dtype})
+        return THPVariable_Wrap(result)
+    # mean(IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
+    dim = a[0]
+    if dim is not None:
+        dim = r.intlist(0)
+    keepdim = a[1]
+    if keepdim is None:
+        keepdim = False
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    result = dispatch_mean_1(self, {'dim': dim, 'keepdim': keepdim, 'dtype': dtype})
+    return THPVariable_Wrap(result)
 
 
 # ---- prod --------------------------------------------------------------------------------------
@@ -4626,9 +4977,6 @@ def dispatch_prod_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return self.prod(**call_kwargs)
 
-
-overloads_prod = [PythonOverload('prod(*, ScalarType? dtype=None)', ops.prod, None, True, False, ['dtype']), PythonOverload('prod(int64_t dim, bool keepdim=False, *, ScalarType? dtype=None)', ops.prod_dim_int, None, True, False, ['dim', 'keepdim', 'dtype'])]
-dispatch_prod = [dispatch_prod_0, dispatch_prod_1]
 structseqs_prod = [(return_types.for_schema('prod', ops.prod.schema), None), (return_types.for_schema('prod', ops.prod_dim_int.schema), None)]
 
 
@@ -4641,11 +4989,26 @@ def prod(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.prod"})
     self = args[0].cdata
     r = parser_prod.parse(args[1:], kwargs)
-    ov = overloads_prod[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_prod[r.idx](self, parsed)
-    return wrap_result(result, structseqs_prod[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # prod(*, ScalarType? dtype=None)
+        dtype = a[0]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        result = dispatch_prod_0(self, {'dtype': dtype})
+        return THPVariable_Wrap(result)
+    # prod(int64_t dim, bool keepdim=False, *, ScalarType? dtype=None)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[1]
+    if keepdim is None:
+        keepdim = False
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    result = dispatch_prod_1(self, {'dim': dim, 'keepdim': keepdim, 'dtype': dtype})
+    return THPVariable_Wrap(result)
 
 
 # ---- argmax ------------------------------------------------------------------------------------
@@ -4663,9 +5026,6 @@ def dispatch_argmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return self.argmax(**call_kwargs)
 
-
-overloads_argmax = [PythonOverload('argmax(int64_t? dim=None, bool keepdim=False)', ops.argmax, None, True, False, ['dim', 'keepdim'])]
-dispatch_argmax = [dispatch_argmax_0]
 structseqs_argmax = [(return_types.for_schema('argmax', ops.argmax.schema), None)]
 
 
@@ -4678,11 +5038,16 @@ def argmax(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.argmax"})
     self = args[0].cdata
     r = parser_argmax.parse(args[1:], kwargs)
-    ov = overloads_argmax[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_argmax[r.idx](self, parsed)
-    return wrap_result(result, structseqs_argmax[r.idx][1 if out_used else 0])
+    a = r.args
+    # argmax(int64_t? dim=None, bool keepdim=False)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[1]
+    if keepdim is None:
+        keepdim = False
+    result = dispatch_argmax_0(self, {'dim': dim, 'keepdim': keepdim})
+    return THPVariable_Wrap(result)
 
 
 # ---- argmin ------------------------------------------------------------------------------------
@@ -4700,9 +5065,6 @@ def dispatch_argmin_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return self.argmin(**call_kwargs)
 
-
-overloads_argmin = [PythonOverload('argmin(int64_t? dim=None, bool keepdim=False)', ops.argmin, None, True, False, ['dim', 'keepdim'])]
-dispatch_argmin = [dispatch_argmin_0]
 structseqs_argmin = [(return_types.for_schema('argmin', ops.argmin.schema), None)]
 
 
@@ -4715,11 +5077,16 @@ def argmin(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.argmin"})
     self = args[0].cdata
     r = parser_argmin.parse(args[1:], kwargs)
-    ov = overloads_argmin[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_argmin[r.idx](self, parsed)
-    return wrap_result(result, structseqs_argmin[r.idx][1 if out_used else 0])
+    a = r.args
+    # argmin(int64_t? dim=None, bool keepdim=False)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[1]
+    if keepdim is None:
+        keepdim = False
+    result = dispatch_argmin_0(self, {'dim': dim, 'keepdim': keepdim})
+    return THPVariable_Wrap(result)
 
 
 # ---- var ---------------------------------------------------------------------------------------
@@ -4761,9 +5128,6 @@ def dispatch_var_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['unbiased'] = kwargs['unbiased']
     return self.var(**call_kwargs)
 
-
-overloads_var = [PythonOverload('var(IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)', ops.var_dim, None, True, False, ['dim', 'unbiased', 'keepdim']), PythonOverload('var(IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)', ops.var_correction, None, True, False, ['dim', 'correction', 'keepdim']), PythonOverload('var(bool unbiased=True)', ops.var, None, True, False, ['unbiased'])]
-dispatch_var = [dispatch_var_0, dispatch_var_1, dispatch_var_2]
 structseqs_var = [(return_types.for_schema('var', ops.var_dim.schema), None), (return_types.for_schema('var', ops.var_correction.schema), None), (return_types.for_schema('var', ops.var.schema), None)]
 
 
@@ -4776,11 +5140,39 @@ def var(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.var"})
     self = args[0].cdata
     r = parser_var.parse(args[1:], kwargs)
-    ov = overloads_var[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_var[r.idx](self, parsed)
-    return wrap_result(result, structseqs_var[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # var(IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)
+        dim = a[0]
+        if dim is not None:
+            dim = r.intlist(0)
+        unbiased = a[1]
+        if unbiased is None:
+            unbiased = True
+        keepdim = a[2]
+        if keepdim is None:
+            keepdim = False
+        result = dispatch_var_0(self, {'dim': dim, 'unbiased': unbiased, 'keepdim': keepdim})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # var(IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)
+        dim = a[0]
+        if dim is not None:
+            dim = r.intlist(0)
+        correction = a[1]
+        if correction is not None and type(correction) is not float:
+            correction = scalar_arg(correction)
+        keepdim = a[2]
+        if keepdim is None:
+            keepdim = False
+        result = dispatch_var_1(self, {'dim': dim, 'correction': correction, 'keepdim': keepdim})
+        return THPVariable_Wrap(result)
+    # var(bool unbiased=True)
+    unbiased = a[0]
+    if unbiased is None:
+        unbiased = True
+    result = dispatch_var_2(self, {'unbiased': unbiased})
+    return THPVariable_Wrap(result)
 
 
 # ---- std ---------------------------------------------------------------------------------------
@@ -4822,9 +5214,6 @@ def dispatch_std_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['unbiased'] = kwargs['unbiased']
     return self.std(**call_kwargs)
 
-
-overloads_std = [PythonOverload('std(IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)', ops.std_dim, None, True, False, ['dim', 'unbiased', 'keepdim']), PythonOverload('std(IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)', ops.std_correction, None, True, False, ['dim', 'correction', 'keepdim']), PythonOverload('std(bool unbiased=True)', ops.std, None, True, False, ['unbiased'])]
-dispatch_std = [dispatch_std_0, dispatch_std_1, dispatch_std_2]
 structseqs_std = [(return_types.for_schema('std', ops.std_dim.schema), None), (return_types.for_schema('std', ops.std_correction.schema), None), (return_types.for_schema('std', ops.std.schema), None)]
 
 
@@ -4837,11 +5226,39 @@ def std(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.std"})
     self = args[0].cdata
     r = parser_std.parse(args[1:], kwargs)
-    ov = overloads_std[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_std[r.idx](self, parsed)
-    return wrap_result(result, structseqs_std[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # std(IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)
+        dim = a[0]
+        if dim is not None:
+            dim = r.intlist(0)
+        unbiased = a[1]
+        if unbiased is None:
+            unbiased = True
+        keepdim = a[2]
+        if keepdim is None:
+            keepdim = False
+        result = dispatch_std_0(self, {'dim': dim, 'unbiased': unbiased, 'keepdim': keepdim})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # std(IntArrayRef[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)
+        dim = a[0]
+        if dim is not None:
+            dim = r.intlist(0)
+        correction = a[1]
+        if correction is not None and type(correction) is not float:
+            correction = scalar_arg(correction)
+        keepdim = a[2]
+        if keepdim is None:
+            keepdim = False
+        result = dispatch_std_1(self, {'dim': dim, 'correction': correction, 'keepdim': keepdim})
+        return THPVariable_Wrap(result)
+    # std(bool unbiased=True)
+    unbiased = a[0]
+    if unbiased is None:
+        unbiased = True
+    result = dispatch_std_2(self, {'unbiased': unbiased})
+    return THPVariable_Wrap(result)
 
 
 # ---- cumsum ------------------------------------------------------------------------------------
@@ -4855,9 +5272,6 @@ def dispatch_cumsum_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cumsum(int64_t dim, *, ScalarType? dtype=None): cumsum"""
     return self.cumsum(dim=kwargs['dim'], dtype=kwargs['dtype'])
 
-
-overloads_cumsum = [PythonOverload('cumsum(int64_t dim, *, ScalarType? dtype=None)', ops.cumsum, None, True, False, ['dim', 'dtype'])]
-dispatch_cumsum = [dispatch_cumsum_0]
 structseqs_cumsum = [(return_types.for_schema('cumsum', ops.cumsum.schema), None)]
 
 
@@ -4870,11 +5284,16 @@ def cumsum(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.cumsum"})
     self = args[0].cdata
     r = parser_cumsum.parse(args[1:], kwargs)
-    ov = overloads_cumsum[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_cumsum[r.idx](self, parsed)
-    return wrap_result(result, structseqs_cumsum[r.idx][1 if out_used else 0])
+    a = r.args
+    # cumsum(int64_t dim, *, ScalarType? dtype=None)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    dtype = a[1]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    result = dispatch_cumsum_0(self, {'dim': dim, 'dtype': dtype})
+    return THPVariable_Wrap(result)
 
 
 # ---- cumsum_ -----------------------------------------------------------------------------------
@@ -4888,9 +5307,6 @@ def dispatch_cumsum__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cumsum_(int64_t dim, *, ScalarType? dtype=None): cumsum_"""
     return self.cumsum_(dim=kwargs['dim'], dtype=kwargs['dtype'])
 
-
-overloads_cumsum_ = [PythonOverload('cumsum_(int64_t dim, *, ScalarType? dtype=None)', ops.cumsum_, None, True, False, ['dim', 'dtype'])]
-dispatch_cumsum_ = [dispatch_cumsum__0]
 structseqs_cumsum_ = [(return_types.for_schema('cumsum_', ops.cumsum_.schema), None)]
 
 
@@ -4903,11 +5319,16 @@ def cumsum_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.cumsum_"})
     self = args[0].cdata
     r = parser_cumsum_.parse(args[1:], kwargs)
-    ov = overloads_cumsum_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_cumsum_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_cumsum_[r.idx][1 if out_used else 0])
+    a = r.args
+    # cumsum_(int64_t dim, *, ScalarType? dtype=None)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    dtype = a[1]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    result = dispatch_cumsum__0(self, {'dim': dim, 'dtype': dtype})
+    return THPVariable_Wrap(result)
 
 
 # ---- all ---------------------------------------------------------------------------------------
@@ -4943,9 +5364,6 @@ def dispatch_all_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return self.all(**call_kwargs)
 
-
-overloads_all = [PythonOverload('all()', ops.all, None, True, False, []), PythonOverload('all(IntArrayRef? dim=None, bool keepdim=False)', ops.all_dims, None, True, False, ['dim', 'keepdim']), PythonOverload('all(int64_t dim, bool keepdim=False)', ops.all_dim, None, True, False, ['dim', 'keepdim'])]
-dispatch_all = [dispatch_all_0, dispatch_all_1, dispatch_all_2]
 structseqs_all = [(return_types.for_schema('all', ops.all.schema), None), (return_types.for_schema('all', ops.all_dims.schema), None), (return_types.for_schema('all', ops.all_dim.schema), None)]
 
 
@@ -4958,11 +5376,30 @@ def all(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.all"})
     self = args[0].cdata
     r = parser_all.parse(args[1:], kwargs)
-    ov = overloads_all[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_all[r.idx](self, parsed)
-    return wrap_result(result, structseqs_all[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # all()
+        result = dispatch_all_0(self, {})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # all(IntArrayRef? dim=None, bool keepdim=False)
+        dim = a[0]
+        if dim is not None:
+            dim = r.intlist(0)
+        keepdim = a[1]
+        if keepdim is None:
+            keepdim = False
+        result = dispatch_all_1(self, {'dim': dim, 'keepdim': keepdim})
+        return THPVariable_Wrap(result)
+    # all(int64_t dim, bool keepdim=False)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[1]
+    if keepdim is None:
+        keepdim = False
+    result = dispatch_all_2(self, {'dim': dim, 'keepdim': keepdim})
+    return THPVariable_Wrap(result)
 
 
 # ---- any ---------------------------------------------------------------------------------------
@@ -4998,9 +5435,6 @@ def dispatch_any_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return self.any(**call_kwargs)
 
-
-overloads_any = [PythonOverload('any()', ops.any, None, True, False, []), PythonOverload('any(IntArrayRef? dim=None, bool keepdim=False)', ops.any_dims, None, True, False, ['dim', 'keepdim']), PythonOverload('any(int64_t dim, bool keepdim=False)', ops.any_dim, None, True, False, ['dim', 'keepdim'])]
-dispatch_any = [dispatch_any_0, dispatch_any_1, dispatch_any_2]
 structseqs_any = [(return_types.for_schema('any', ops.any.schema), None), (return_types.for_schema('any', ops.any_dims.schema), None), (return_types.for_schema('any', ops.any_dim.schema), None)]
 
 
@@ -5013,11 +5447,30 @@ def any(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.any"})
     self = args[0].cdata
     r = parser_any.parse(args[1:], kwargs)
-    ov = overloads_any[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_any[r.idx](self, parsed)
-    return wrap_result(result, structseqs_any[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # any()
+        result = dispatch_any_0(self, {})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # any(IntArrayRef? dim=None, bool keepdim=False)
+        dim = a[0]
+        if dim is not None:
+            dim = r.intlist(0)
+        keepdim = a[1]
+        if keepdim is None:
+            keepdim = False
+        result = dispatch_any_1(self, {'dim': dim, 'keepdim': keepdim})
+        return THPVariable_Wrap(result)
+    # any(int64_t dim, bool keepdim=False)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[1]
+    if keepdim is None:
+        keepdim = False
+    result = dispatch_any_2(self, {'dim': dim, 'keepdim': keepdim})
+    return THPVariable_Wrap(result)
 
 
 # ---- mm ----------------------------------------------------------------------------------------
@@ -5031,9 +5484,6 @@ def dispatch_mm_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """mm(Tensor mat2): mm"""
     return self.mm(mat2=kwargs['mat2'])
 
-
-overloads_mm = [PythonOverload('mm(Tensor mat2)', ops.mm, None, True, False, ['mat2'])]
-dispatch_mm = [dispatch_mm_0]
 structseqs_mm = [(return_types.for_schema('mm', ops.mm.schema), None)]
 
 
@@ -5046,11 +5496,13 @@ def mm(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.mm"})
     self = args[0].cdata
     r = parser_mm.parse(args[1:], kwargs)
-    ov = overloads_mm[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_mm[r.idx](self, parsed)
-    return wrap_result(result, structseqs_mm[r.idx][1 if out_used else 0])
+    a = r.args
+    # mm(Tensor mat2)
+    mat2 = a[0]
+    if mat2 is not None:
+        mat2 = mat2.cdata
+    result = dispatch_mm_0(self, {'mat2': mat2})
+    return THPVariable_Wrap(result)
 
 
 # ---- bmm ---------------------------------------------------------------------------------------
@@ -5064,9 +5516,6 @@ def dispatch_bmm_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """bmm(Tensor mat2): bmm"""
     return self.bmm(mat2=kwargs['mat2'])
 
-
-overloads_bmm = [PythonOverload('bmm(Tensor mat2)', ops.bmm, None, True, False, ['mat2'])]
-dispatch_bmm = [dispatch_bmm_0]
 structseqs_bmm = [(return_types.for_schema('bmm', ops.bmm.schema), None)]
 
 
@@ -5079,11 +5528,13 @@ def bmm(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.bmm"})
     self = args[0].cdata
     r = parser_bmm.parse(args[1:], kwargs)
-    ov = overloads_bmm[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bmm[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bmm[r.idx][1 if out_used else 0])
+    a = r.args
+    # bmm(Tensor mat2)
+    mat2 = a[0]
+    if mat2 is not None:
+        mat2 = mat2.cdata
+    result = dispatch_bmm_0(self, {'mat2': mat2})
+    return THPVariable_Wrap(result)
 
 
 # ---- addmm -------------------------------------------------------------------------------------
@@ -5104,9 +5555,6 @@ def dispatch_addmm_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return self.addmm(**call_kwargs)
 
-
-overloads_addmm = [PythonOverload('addmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)', ops.addmm, None, True, False, ['mat1', 'mat2', 'beta', 'alpha'])]
-dispatch_addmm = [dispatch_addmm_0]
 structseqs_addmm = [(return_types.for_schema('addmm', ops.addmm.schema), None)]
 
 
@@ -5119,11 +5567,26 @@ def addmm(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.addmm"})
     self = args[0].cdata
     r = parser_addmm.parse(args[1:], kwargs)
-    ov = overloads_addmm[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_addmm[r.idx](self, parsed)
-    return wrap_result(result, structseqs_addmm[r.idx][1 if out_used else 0])
+    a = r.args
+    # addmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)
+    mat1 = a[0]
+    if mat1 is not None:
+        mat1 = mat1.cdata
+    mat2 = a[1]
+    if mat2 is not None:
+        mat2 = mat2.cdata
+    beta = a[2]
+    if beta is None:
+        beta = 1
+    elif type(beta) is not float:
+        beta = scalar_arg(beta)
+    alpha = a[3]
+    if alpha is None:
+        alpha = 1
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    result = dispatch_addmm_0(self, {'mat1': mat1, 'mat2': mat2, 'beta': beta, 'alpha': alpha})
+    return THPVariable_Wrap(result)
 
 
 # ---- addmm_ ------------------------------------------------------------------------------------
@@ -5144,9 +5607,6 @@ def dispatch_addmm__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return self.addmm_(**call_kwargs)
 
-
-overloads_addmm_ = [PythonOverload('addmm_(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)', ops.addmm_, None, True, False, ['mat1', 'mat2', 'beta', 'alpha'])]
-dispatch_addmm_ = [dispatch_addmm__0]
 structseqs_addmm_ = [(return_types.for_schema('addmm_', ops.addmm_.schema), None)]
 
 
@@ -5159,11 +5619,26 @@ def addmm_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.addmm_"})
     self = args[0].cdata
     r = parser_addmm_.parse(args[1:], kwargs)
-    ov = overloads_addmm_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_addmm_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_addmm_[r.idx][1 if out_used else 0])
+    a = r.args
+    # addmm_(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)
+    mat1 = a[0]
+    if mat1 is not None:
+        mat1 = mat1.cdata
+    mat2 = a[1]
+    if mat2 is not None:
+        mat2 = mat2.cdata
+    beta = a[2]
+    if beta is None:
+        beta = 1
+    elif type(beta) is not float:
+        beta = scalar_arg(beta)
+    alpha = a[3]
+    if alpha is None:
+        alpha = 1
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    result = dispatch_addmm__0(self, {'mat1': mat1, 'mat2': mat2, 'beta': beta, 'alpha': alpha})
+    return THPVariable_Wrap(result)
 
 
 # ---- addmv -------------------------------------------------------------------------------------
@@ -5184,9 +5659,6 @@ def dispatch_addmv_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return self.addmv(**call_kwargs)
 
-
-overloads_addmv = [PythonOverload('addmv(Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1)', ops.addmv, None, True, False, ['mat', 'vec', 'beta', 'alpha'])]
-dispatch_addmv = [dispatch_addmv_0]
 structseqs_addmv = [(return_types.for_schema('addmv', ops.addmv.schema), None)]
 
 
@@ -5199,11 +5671,26 @@ def addmv(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.addmv"})
     self = args[0].cdata
     r = parser_addmv.parse(args[1:], kwargs)
-    ov = overloads_addmv[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_addmv[r.idx](self, parsed)
-    return wrap_result(result, structseqs_addmv[r.idx][1 if out_used else 0])
+    a = r.args
+    # addmv(Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1)
+    mat = a[0]
+    if mat is not None:
+        mat = mat.cdata
+    vec = a[1]
+    if vec is not None:
+        vec = vec.cdata
+    beta = a[2]
+    if beta is None:
+        beta = 1
+    elif type(beta) is not float:
+        beta = scalar_arg(beta)
+    alpha = a[3]
+    if alpha is None:
+        alpha = 1
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    result = dispatch_addmv_0(self, {'mat': mat, 'vec': vec, 'beta': beta, 'alpha': alpha})
+    return THPVariable_Wrap(result)
 
 
 # ---- addmv_ ------------------------------------------------------------------------------------
@@ -5224,9 +5711,6 @@ def dispatch_addmv__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return self.addmv_(**call_kwargs)
 
-
-overloads_addmv_ = [PythonOverload('addmv_(Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1)', ops.addmv_, None, True, False, ['mat', 'vec', 'beta', 'alpha'])]
-dispatch_addmv_ = [dispatch_addmv__0]
 structseqs_addmv_ = [(return_types.for_schema('addmv_', ops.addmv_.schema), None)]
 
 
@@ -5239,11 +5723,26 @@ def addmv_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.addmv_"})
     self = args[0].cdata
     r = parser_addmv_.parse(args[1:], kwargs)
-    ov = overloads_addmv_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_addmv_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_addmv_[r.idx][1 if out_used else 0])
+    a = r.args
+    # addmv_(Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1)
+    mat = a[0]
+    if mat is not None:
+        mat = mat.cdata
+    vec = a[1]
+    if vec is not None:
+        vec = vec.cdata
+    beta = a[2]
+    if beta is None:
+        beta = 1
+    elif type(beta) is not float:
+        beta = scalar_arg(beta)
+    alpha = a[3]
+    if alpha is None:
+        alpha = 1
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    result = dispatch_addmv__0(self, {'mat': mat, 'vec': vec, 'beta': beta, 'alpha': alpha})
+    return THPVariable_Wrap(result)
 
 
 # ---- mv ----------------------------------------------------------------------------------------
@@ -5257,9 +5756,6 @@ def dispatch_mv_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """mv(Tensor vec): mv"""
     return self.mv(vec=kwargs['vec'])
 
-
-overloads_mv = [PythonOverload('mv(Tensor vec)', ops.mv, None, True, False, ['vec'])]
-dispatch_mv = [dispatch_mv_0]
 structseqs_mv = [(return_types.for_schema('mv', ops.mv.schema), None)]
 
 
@@ -5272,11 +5768,13 @@ def mv(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.mv"})
     self = args[0].cdata
     r = parser_mv.parse(args[1:], kwargs)
-    ov = overloads_mv[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_mv[r.idx](self, parsed)
-    return wrap_result(result, structseqs_mv[r.idx][1 if out_used else 0])
+    a = r.args
+    # mv(Tensor vec)
+    vec = a[0]
+    if vec is not None:
+        vec = vec.cdata
+    result = dispatch_mv_0(self, {'vec': vec})
+    return THPVariable_Wrap(result)
 
 
 # ---- dot ---------------------------------------------------------------------------------------
@@ -5290,9 +5788,6 @@ def dispatch_dot_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """dot(Tensor tensor): dot"""
     return self.dot(tensor=kwargs['tensor'])
 
-
-overloads_dot = [PythonOverload('dot(Tensor tensor)', ops.dot, None, True, False, ['tensor'])]
-dispatch_dot = [dispatch_dot_0]
 structseqs_dot = [(return_types.for_schema('dot', ops.dot.schema), None)]
 
 
@@ -5305,11 +5800,13 @@ def dot(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.dot"})
     self = args[0].cdata
     r = parser_dot.parse(args[1:], kwargs)
-    ov = overloads_dot[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_dot[r.idx](self, parsed)
-    return wrap_result(result, structseqs_dot[r.idx][1 if out_used else 0])
+    a = r.args
+    # dot(Tensor tensor)
+    tensor = a[0]
+    if tensor is not None:
+        tensor = tensor.cdata
+    result = dispatch_dot_0(self, {'tensor': tensor})
+    return THPVariable_Wrap(result)
 
 
 # ---- vdot --------------------------------------------------------------------------------------
@@ -5323,9 +5820,6 @@ def dispatch_vdot_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """vdot(Tensor other): vdot"""
     return self.vdot(other=kwargs['other'])
 
-
-overloads_vdot = [PythonOverload('vdot(Tensor other)', ops.vdot, None, True, False, ['other'])]
-dispatch_vdot = [dispatch_vdot_0]
 structseqs_vdot = [(return_types.for_schema('vdot', ops.vdot.schema), None)]
 
 
@@ -5338,11 +5832,13 @@ def vdot(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.vdot"})
     self = args[0].cdata
     r = parser_vdot.parse(args[1:], kwargs)
-    ov = overloads_vdot[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_vdot[r.idx](self, parsed)
-    return wrap_result(result, structseqs_vdot[r.idx][1 if out_used else 0])
+    a = r.args
+    # vdot(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_vdot_0(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- matmul ------------------------------------------------------------------------------------
@@ -5356,9 +5852,6 @@ def dispatch_matmul_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """matmul(Tensor other): matmul"""
     return self.matmul(other=kwargs['other'])
 
-
-overloads_matmul = [PythonOverload('matmul(Tensor other)', ops.matmul, None, True, False, ['other'])]
-dispatch_matmul = [dispatch_matmul_0]
 structseqs_matmul = [(return_types.for_schema('matmul', ops.matmul.schema), None)]
 
 
@@ -5371,11 +5864,13 @@ def matmul(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.matmul"})
     self = args[0].cdata
     r = parser_matmul.parse(args[1:], kwargs)
-    ov = overloads_matmul[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_matmul[r.idx](self, parsed)
-    return wrap_result(result, structseqs_matmul[r.idx][1 if out_used else 0])
+    a = r.args
+    # matmul(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_matmul_0(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- unsqueeze_ --------------------------------------------------------------------------------
@@ -5389,9 +5884,6 @@ def dispatch_unsqueeze__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """unsqueeze_(int64_t dim): unsqueeze_"""
     return self.unsqueeze_(dim=kwargs['dim'])
 
-
-overloads_unsqueeze_ = [PythonOverload('unsqueeze_(int64_t dim)', ops.unsqueeze_, None, True, False, ['dim'])]
-dispatch_unsqueeze_ = [dispatch_unsqueeze__0]
 structseqs_unsqueeze_ = [(return_types.for_schema('unsqueeze_', ops.unsqueeze_.schema), None)]
 
 
@@ -5404,11 +5896,13 @@ def unsqueeze_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.unsqueeze_"})
     self = args[0].cdata
     r = parser_unsqueeze_.parse(args[1:], kwargs)
-    ov = overloads_unsqueeze_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_unsqueeze_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_unsqueeze_[r.idx][1 if out_used else 0])
+    a = r.args
+    # unsqueeze_(int64_t dim)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_unsqueeze__0(self, {'dim': dim})
+    return THPVariable_Wrap(result)
 
 
 # ---- squeeze_ ----------------------------------------------------------------------------------
@@ -5422,9 +5916,6 @@ def dispatch_squeeze__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """squeeze_(int64_t dim): squeeze_.dim"""
     return self.squeeze_(dim=kwargs['dim'])
 
-
-overloads_squeeze_ = [PythonOverload('squeeze_(int64_t dim)', ops.squeeze__dim, None, True, False, ['dim'])]
-dispatch_squeeze_ = [dispatch_squeeze__0]
 structseqs_squeeze_ = [(return_types.for_schema('squeeze_', ops.squeeze__dim.schema), None)]
 
 
@@ -5437,11 +5928,13 @@ def squeeze_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.squeeze_"})
     self = args[0].cdata
     r = parser_squeeze_.parse(args[1:], kwargs)
-    ov = overloads_squeeze_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_squeeze_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_squeeze_[r.idx][1 if out_used else 0])
+    a = r.args
+    # squeeze_(int64_t dim)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_squeeze__0(self, {'dim': dim})
+    return THPVariable_Wrap(result)
 
 
 # ---- mT ----------------------------------------------------------------------------------------
@@ -5455,9 +5948,6 @@ def dispatch_mT_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """mT(): mT"""
     return self.mT()
 
-
-overloads_mT = [PythonOverload('mT()', ops.mT, None, True, False, [])]
-dispatch_mT = [dispatch_mT_0]
 structseqs_mT = [(return_types.for_schema('mT', ops.mT.schema), None)]
 
 
@@ -5471,12 +5961,10 @@ def mT(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("mT", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_mT.parse(args[1:], kwargs)
-    ov = overloads_mT[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_mT[r.idx](self, parsed)
-    return wrap_result(result, structseqs_mT[r.idx][1 if out_used else 0])
+    parser_mT.parse(args[1:], kwargs)
+    # mT()
+    result = dispatch_mT_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- view_as -----------------------------------------------------------------------------------
@@ -5490,9 +5978,6 @@ def dispatch_view_as_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """view_as(Tensor other): view_as"""
     return self.view_as(other=kwargs['other'])
 
-
-overloads_view_as = [PythonOverload('view_as(Tensor other)', ops.view_as, None, True, False, ['other'])]
-dispatch_view_as = [dispatch_view_as_0]
 structseqs_view_as = [(return_types.for_schema('view_as', ops.view_as.schema), None)]
 
 
@@ -5505,11 +5990,13 @@ def view_as(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.view_as"})
     self = args[0].cdata
     r = parser_view_as.parse(args[1:], kwargs)
-    ov = overloads_view_as[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_view_as[r.idx](self, parsed)
-    return wrap_result(result, structseqs_view_as[r.idx][1 if out_used else 0])
+    a = r.args
+    # view_as(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_view_as_0(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- mH ----------------------------------------------------------------------------------------
@@ -5523,9 +6010,6 @@ def dispatch_mH_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """mH(): mH"""
     return self.mH()
 
-
-overloads_mH = [PythonOverload('mH()', ops.mH, None, True, False, [])]
-dispatch_mH = [dispatch_mH_0]
 structseqs_mH = [(return_types.for_schema('mH', ops.mH.schema), None)]
 
 
@@ -5539,12 +6023,10 @@ def mH(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("mH", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_mH.parse(args[1:], kwargs)
-    ov = overloads_mH[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_mH[r.idx](self, parsed)
-    return wrap_result(result, structseqs_mH[r.idx][1 if out_used else 0])
+    parser_mH.parse(args[1:], kwargs)
+    # mH()
+    result = dispatch_mH_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- adjoint -----------------------------------------------------------------------------------
@@ -5558,9 +6040,6 @@ def dispatch_adjoint_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """adjoint(): adjoint"""
     return self.adjoint()
 
-
-overloads_adjoint = [PythonOverload('adjoint()', ops.adjoint, None, True, False, [])]
-dispatch_adjoint = [dispatch_adjoint_0]
 structseqs_adjoint = [(return_types.for_schema('adjoint', ops.adjoint.schema), None)]
 
 
@@ -5574,12 +6053,10 @@ def adjoint(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("adjoint", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_adjoint.parse(args[1:], kwargs)
-    ov = overloads_adjoint[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_adjoint[r.idx](self, parsed)
-    return wrap_result(result, structseqs_adjoint[r.idx][1 if out_used else 0])
+    parser_adjoint.parse(args[1:], kwargs)
+    # adjoint()
+    result = dispatch_adjoint_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- new_empty ---------------------------------------------------------------------------------
@@ -5596,9 +6073,6 @@ def dispatch_new_empty_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = self.new_empty(size=kwargs['size'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-
-overloads_new_empty = [PythonOverload('new_empty(SymIntArrayRef size, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.new_empty, None, True, True, ['size', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_new_empty = [dispatch_new_empty_0]
 structseqs_new_empty = [(return_types.for_schema('new_empty', ops.new_empty.schema), None)]
 
 
@@ -5611,11 +6085,24 @@ def new_empty(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.new_empty"})
     self = args[0].cdata
     r = parser_new_empty.parse(args[1:], kwargs)
-    ov = overloads_new_empty[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_new_empty[r.idx](self, parsed)
-    return wrap_result(result, structseqs_new_empty[r.idx][1 if out_used else 0])
+    a = r.args
+    # new_empty(SymIntArrayRef size, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
+    dtype = a[1]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[2] is None else convert(r, 2)
+    device = None if a[3] is None else convert(r, 3)
+    pin_memory = a[4]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[5]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_new_empty_0(self, {'size': size, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- new_full ----------------------------------------------------------------------------------
@@ -5632,9 +6119,6 @@ def dispatch_new_full_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = self.new_full(size=kwargs['size'], fill_value=kwargs['fill_value'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-
-overloads_new_full = [PythonOverload('new_full(SymIntArrayRef size, Scalar fill_value, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.new_full, None, True, True, ['size', 'fill_value', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_new_full = [dispatch_new_full_0]
 structseqs_new_full = [(return_types.for_schema('new_full', ops.new_full.schema), None)]
 
 
@@ -5647,11 +6131,27 @@ def new_full(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.new_full"})
     self = args[0].cdata
     r = parser_new_full.parse(args[1:], kwargs)
-    ov = overloads_new_full[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_new_full[r.idx](self, parsed)
-    return wrap_result(result, structseqs_new_full[r.idx][1 if out_used else 0])
+    a = r.args
+    # new_full(SymIntArrayRef size, Scalar fill_value, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
+    fill_value = a[1]
+    if fill_value is not None and type(fill_value) is not float:
+        fill_value = scalar_arg(fill_value)
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[3] is None else convert(r, 3)
+    device = None if a[4] is None else convert(r, 4)
+    pin_memory = a[5]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[6]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_new_full_0(self, {'size': size, 'fill_value': fill_value, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- new_zeros ---------------------------------------------------------------------------------
@@ -5668,9 +6168,6 @@ def dispatch_new_zeros_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = self.new_zeros(size=kwargs['size'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-
-overloads_new_zeros = [PythonOverload('new_zeros(SymIntArrayRef size, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.new_zeros, None, True, True, ['size', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_new_zeros = [dispatch_new_zeros_0]
 structseqs_new_zeros = [(return_types.for_schema('new_zeros', ops.new_zeros.schema), None)]
 
 
@@ -5683,11 +6180,24 @@ def new_zeros(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.new_zeros"})
     self = args[0].cdata
     r = parser_new_zeros.parse(args[1:], kwargs)
-    ov = overloads_new_zeros[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_new_zeros[r.idx](self, parsed)
-    return wrap_result(result, structseqs_new_zeros[r.idx][1 if out_used else 0])
+    a = r.args
+    # new_zeros(SymIntArrayRef size, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
+    dtype = a[1]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[2] is None else convert(r, 2)
+    device = None if a[3] is None else convert(r, 3)
+    pin_memory = a[4]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[5]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_new_zeros_0(self, {'size': size, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- new_ones ----------------------------------------------------------------------------------
@@ -5704,9 +6214,6 @@ def dispatch_new_ones_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = self.new_ones(size=kwargs['size'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-
-overloads_new_ones = [PythonOverload('new_ones(SymIntArrayRef size, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.new_ones, None, True, True, ['size', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_new_ones = [dispatch_new_ones_0]
 structseqs_new_ones = [(return_types.for_schema('new_ones', ops.new_ones.schema), None)]
 
 
@@ -5719,11 +6226,24 @@ def new_ones(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.new_ones"})
     self = args[0].cdata
     r = parser_new_ones.parse(args[1:], kwargs)
-    ov = overloads_new_ones[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_new_ones[r.idx](self, parsed)
-    return wrap_result(result, structseqs_new_ones[r.idx][1 if out_used else 0])
+    a = r.args
+    # new_ones(SymIntArrayRef size, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
+    dtype = a[1]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[2] is None else convert(r, 2)
+    device = None if a[3] is None else convert(r, 3)
+    pin_memory = a[4]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[5]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_new_ones_0(self, {'size': size, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- bernoulli ---------------------------------------------------------------------------------
@@ -5744,9 +6264,6 @@ def dispatch_bernoulli_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bernoulli(double p, *, Generator? generator=None): bernoulli.p"""
     return self.bernoulli(p=kwargs['p'], generator=kwargs['generator'])
 
-
-overloads_bernoulli = [PythonOverload('bernoulli(*, Generator? generator=None)', ops.bernoulli, None, True, False, ['generator']), PythonOverload('bernoulli(double p, *, Generator? generator=None)', ops.bernoulli_p, None, True, False, ['p', 'generator'])]
-dispatch_bernoulli = [dispatch_bernoulli_0, dispatch_bernoulli_1]
 structseqs_bernoulli = [(return_types.for_schema('bernoulli', ops.bernoulli.schema), None), (return_types.for_schema('bernoulli', ops.bernoulli_p.schema), None)]
 
 
@@ -5759,11 +6276,19 @@ def bernoulli(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.bernoulli"})
     self = args[0].cdata
     r = parser_bernoulli.parse(args[1:], kwargs)
-    ov = overloads_bernoulli[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bernoulli[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bernoulli[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # bernoulli(*, Generator? generator=None)
+        generator = None if a[0] is None else convert(r, 0)
+        result = dispatch_bernoulli_0(self, {'generator': generator})
+        return THPVariable_Wrap(result)
+    # bernoulli(double p, *, Generator? generator=None)
+    p = a[0]
+    if p is not None:
+        p = float(p)
+    generator = None if a[1] is None else convert(r, 1)
+    result = dispatch_bernoulli_1(self, {'p': p, 'generator': generator})
+    return THPVariable_Wrap(result)
 
 
 # ---- bernoulli_ --------------------------------------------------------------------------------
@@ -5788,9 +6313,6 @@ def dispatch_bernoulli__1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['generator'] = kwargs['generator']
     return self.bernoulli_(**call_kwargs)
 
-
-overloads_bernoulli_ = [PythonOverload('bernoulli_(Tensor p, *, Generator? generator=None)', ops.bernoulli__Tensor, None, True, False, ['p', 'generator']), PythonOverload('bernoulli_(double p=0.5, *, Generator? generator=None)', ops.bernoulli__float, None, True, False, ['p', 'generator'])]
-dispatch_bernoulli_ = [dispatch_bernoulli__0, dispatch_bernoulli__1]
 structseqs_bernoulli_ = [(return_types.for_schema('bernoulli_', ops.bernoulli__Tensor.schema), None), (return_types.for_schema('bernoulli_', ops.bernoulli__float.schema), None)]
 
 
@@ -5803,11 +6325,24 @@ def bernoulli_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.bernoulli_"})
     self = args[0].cdata
     r = parser_bernoulli_.parse(args[1:], kwargs)
-    ov = overloads_bernoulli_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bernoulli_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bernoulli_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # bernoulli_(Tensor p, *, Generator? generator=None)
+        p = a[0]
+        if p is not None:
+            p = p.cdata
+        generator = None if a[1] is None else convert(r, 1)
+        result = dispatch_bernoulli__0(self, {'p': p, 'generator': generator})
+        return THPVariable_Wrap(result)
+    # bernoulli_(double p=0.5, *, Generator? generator=None)
+    p = a[0]
+    if p is None:
+        p = 0.5
+    if p is not None:
+        p = float(p)
+    generator = None if a[1] is None else convert(r, 1)
+    result = dispatch_bernoulli__1(self, {'p': p, 'generator': generator})
+    return THPVariable_Wrap(result)
 
 
 # ---- det ---------------------------------------------------------------------------------------
@@ -5821,9 +6356,6 @@ def dispatch_det_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """det(): det"""
     return self.det()
 
-
-overloads_det = [PythonOverload('det()', ops.det, None, True, False, [])]
-dispatch_det = [dispatch_det_0]
 structseqs_det = [(return_types.for_schema('det', ops.det.schema), None)]
 
 
@@ -5837,12 +6369,10 @@ def det(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("det", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_det.parse(args[1:], kwargs)
-    ov = overloads_det[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_det[r.idx](self, parsed)
-    return wrap_result(result, structseqs_det[r.idx][1 if out_used else 0])
+    parser_det.parse(args[1:], kwargs)
+    # det()
+    result = dispatch_det_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- amax --------------------------------------------------------------------------------------
@@ -5861,9 +6391,6 @@ def dispatch_amax_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return self.amax(**call_kwargs)
 
-
-overloads_amax = [PythonOverload('amax(IntArrayRef[1] dim=[], bool keepdim=False)', ops.amax, None, True, False, ['dim', 'keepdim'])]
-dispatch_amax = [dispatch_amax_0]
 structseqs_amax = [(return_types.for_schema('amax', ops.amax.schema), None)]
 
 
@@ -5876,11 +6403,15 @@ def amax(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.amax"})
     self = args[0].cdata
     r = parser_amax.parse(args[1:], kwargs)
-    ov = overloads_amax[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_amax[r.idx](self, parsed)
-    return wrap_result(result, structseqs_amax[r.idx][1 if out_used else 0])
+    a = r.args
+    # amax(IntArrayRef[1] dim=[], bool keepdim=False)
+    dim = a[0]
+    dim = r.intlist(0)  # None: the default
+    keepdim = a[1]
+    if keepdim is None:
+        keepdim = False
+    result = dispatch_amax_0(self, {'dim': dim, 'keepdim': keepdim})
+    return THPVariable_Wrap(result)
 
 
 # ---- amin --------------------------------------------------------------------------------------
@@ -5899,9 +6430,6 @@ def dispatch_amin_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return self.amin(**call_kwargs)
 
-
-overloads_amin = [PythonOverload('amin(IntArrayRef[1] dim=[], bool keepdim=False)', ops.amin, None, True, False, ['dim', 'keepdim'])]
-dispatch_amin = [dispatch_amin_0]
 structseqs_amin = [(return_types.for_schema('amin', ops.amin.schema), None)]
 
 
@@ -5914,11 +6442,15 @@ def amin(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.amin"})
     self = args[0].cdata
     r = parser_amin.parse(args[1:], kwargs)
-    ov = overloads_amin[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_amin[r.idx](self, parsed)
-    return wrap_result(result, structseqs_amin[r.idx][1 if out_used else 0])
+    a = r.args
+    # amin(IntArrayRef[1] dim=[], bool keepdim=False)
+    dim = a[0]
+    dim = r.intlist(0)  # None: the default
+    keepdim = a[1]
+    if keepdim is None:
+        keepdim = False
+    result = dispatch_amin_0(self, {'dim': dim, 'keepdim': keepdim})
+    return THPVariable_Wrap(result)
 
 
 # ---- aminmax -----------------------------------------------------------------------------------
@@ -5936,9 +6468,6 @@ def dispatch_aminmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return self.aminmax(**call_kwargs)
 
-
-overloads_aminmax = [PythonOverload('aminmax(*, int64_t? dim=None, bool keepdim=False)', ops.aminmax, None, True, False, ['dim', 'keepdim'])]
-dispatch_aminmax = [dispatch_aminmax_0]
 structseqs_aminmax = [(return_types.for_schema('aminmax', ops.aminmax.schema), None)]
 
 
@@ -5951,11 +6480,16 @@ def aminmax(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.aminmax"})
     self = args[0].cdata
     r = parser_aminmax.parse(args[1:], kwargs)
-    ov = overloads_aminmax[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_aminmax[r.idx](self, parsed)
-    return wrap_result(result, structseqs_aminmax[r.idx][1 if out_used else 0])
+    a = r.args
+    # aminmax(*, int64_t? dim=None, bool keepdim=False)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    keepdim = a[1]
+    if keepdim is None:
+        keepdim = False
+    result = dispatch_aminmax_0(self, {'dim': dim, 'keepdim': keepdim})
+    return wrap_result(result, structseqs_aminmax[0][0])
 
 
 # ---- exponential_ ------------------------------------------------------------------------------
@@ -5973,9 +6507,6 @@ def dispatch_exponential__0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['generator'] = kwargs['generator']
     return self.exponential_(**call_kwargs)
 
-
-overloads_exponential_ = [PythonOverload('exponential_(double lambd=1, *, Generator? generator=None)', ops.exponential_, None, True, False, ['lambd', 'generator'])]
-dispatch_exponential_ = [dispatch_exponential__0]
 structseqs_exponential_ = [(return_types.for_schema('exponential_', ops.exponential_.schema), None)]
 
 
@@ -5988,11 +6519,16 @@ def exponential_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.exponential_"})
     self = args[0].cdata
     r = parser_exponential_.parse(args[1:], kwargs)
-    ov = overloads_exponential_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_exponential_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_exponential_[r.idx][1 if out_used else 0])
+    a = r.args
+    # exponential_(double lambd=1, *, Generator? generator=None)
+    lambd = a[0]
+    if lambd is None:
+        lambd = 1
+    if lambd is not None:
+        lambd = float(lambd)
+    generator = None if a[1] is None else convert(r, 1)
+    result = dispatch_exponential__0(self, {'lambd': lambd, 'generator': generator})
+    return THPVariable_Wrap(result)
 
 
 # ---- multinomial -------------------------------------------------------------------------------
@@ -6011,9 +6547,6 @@ def dispatch_multinomial_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['generator'] = kwargs['generator']
     return self.multinomial(**call_kwargs)
 
-
-overloads_multinomial = [PythonOverload('multinomial(int64_t num_samples, bool replacement=False, *, Generator? generator=None)', ops.multinomial, None, True, False, ['num_samples', 'replacement', 'generator'])]
-dispatch_multinomial = [dispatch_multinomial_0]
 structseqs_multinomial = [(return_types.for_schema('multinomial', ops.multinomial.schema), None)]
 
 
@@ -6026,11 +6559,17 @@ def multinomial(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.multinomial"})
     self = args[0].cdata
     r = parser_multinomial.parse(args[1:], kwargs)
-    ov = overloads_multinomial[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_multinomial[r.idx](self, parsed)
-    return wrap_result(result, structseqs_multinomial[r.idx][1 if out_used else 0])
+    a = r.args
+    # multinomial(int64_t num_samples, bool replacement=False, *, Generator? generator=None)
+    num_samples = a[0]
+    if num_samples is not None and (type(num_samples) is not int or not INT64_MIN <= num_samples <= INT64_MAX):
+        num_samples = int64_arg(num_samples)
+    replacement = a[1]
+    if replacement is None:
+        replacement = False
+    generator = None if a[2] is None else convert(r, 2)
+    result = dispatch_multinomial_0(self, {'num_samples': num_samples, 'replacement': replacement, 'generator': generator})
+    return THPVariable_Wrap(result)
 
 
 # ---- log1p -------------------------------------------------------------------------------------
@@ -6044,9 +6583,6 @@ def dispatch_log1p_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """log1p(): log1p"""
     return self.log1p()
 
-
-overloads_log1p = [PythonOverload('log1p()', ops.log1p, None, True, False, [])]
-dispatch_log1p = [dispatch_log1p_0]
 structseqs_log1p = [(return_types.for_schema('log1p', ops.log1p.schema), None)]
 
 
@@ -6060,12 +6596,10 @@ def log1p(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("log1p", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_log1p.parse(args[1:], kwargs)
-    ov = overloads_log1p[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_log1p[r.idx](self, parsed)
-    return wrap_result(result, structseqs_log1p[r.idx][1 if out_used else 0])
+    parser_log1p.parse(args[1:], kwargs)
+    # log1p()
+    result = dispatch_log1p_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- log1p_ ------------------------------------------------------------------------------------
@@ -6079,9 +6613,6 @@ def dispatch_log1p__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """log1p_(): log1p_"""
     return self.log1p_()
 
-
-overloads_log1p_ = [PythonOverload('log1p_()', ops.log1p_, None, True, False, [])]
-dispatch_log1p_ = [dispatch_log1p__0]
 structseqs_log1p_ = [(return_types.for_schema('log1p_', ops.log1p_.schema), None)]
 
 
@@ -6095,12 +6626,10 @@ def log1p_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("log1p_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_log1p_.parse(args[1:], kwargs)
-    ov = overloads_log1p_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_log1p_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_log1p_[r.idx][1 if out_used else 0])
+    parser_log1p_.parse(args[1:], kwargs)
+    # log1p_()
+    result = dispatch_log1p__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- expm1 -------------------------------------------------------------------------------------
@@ -6114,9 +6643,6 @@ def dispatch_expm1_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """expm1(): expm1"""
     return self.expm1()
 
-
-overloads_expm1 = [PythonOverload('expm1()', ops.expm1, None, True, False, [])]
-dispatch_expm1 = [dispatch_expm1_0]
 structseqs_expm1 = [(return_types.for_schema('expm1', ops.expm1.schema), None)]
 
 
@@ -6130,12 +6656,10 @@ def expm1(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("expm1", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_expm1.parse(args[1:], kwargs)
-    ov = overloads_expm1[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_expm1[r.idx](self, parsed)
-    return wrap_result(result, structseqs_expm1[r.idx][1 if out_used else 0])
+    parser_expm1.parse(args[1:], kwargs)
+    # expm1()
+    result = dispatch_expm1_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- expm1_ ------------------------------------------------------------------------------------
@@ -6149,9 +6673,6 @@ def dispatch_expm1__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """expm1_(): expm1_"""
     return self.expm1_()
 
-
-overloads_expm1_ = [PythonOverload('expm1_()', ops.expm1_, None, True, False, [])]
-dispatch_expm1_ = [dispatch_expm1__0]
 structseqs_expm1_ = [(return_types.for_schema('expm1_', ops.expm1_.schema), None)]
 
 
@@ -6165,12 +6686,10 @@ def expm1_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("expm1_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_expm1_.parse(args[1:], kwargs)
-    ov = overloads_expm1_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_expm1_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_expm1_[r.idx][1 if out_used else 0])
+    parser_expm1_.parse(args[1:], kwargs)
+    # expm1_()
+    result = dispatch_expm1__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- asin --------------------------------------------------------------------------------------
@@ -6184,9 +6703,6 @@ def dispatch_asin_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """asin(): asin"""
     return self.asin()
 
-
-overloads_asin = [PythonOverload('asin()', ops.asin, None, True, False, [])]
-dispatch_asin = [dispatch_asin_0]
 structseqs_asin = [(return_types.for_schema('asin', ops.asin.schema), None)]
 
 
@@ -6200,12 +6716,10 @@ def asin(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("asin", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_asin.parse(args[1:], kwargs)
-    ov = overloads_asin[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_asin[r.idx](self, parsed)
-    return wrap_result(result, structseqs_asin[r.idx][1 if out_used else 0])
+    parser_asin.parse(args[1:], kwargs)
+    # asin()
+    result = dispatch_asin_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- asin_ -------------------------------------------------------------------------------------
@@ -6219,9 +6733,6 @@ def dispatch_asin__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """asin_(): asin_"""
     return self.asin_()
 
-
-overloads_asin_ = [PythonOverload('asin_()', ops.asin_, None, True, False, [])]
-dispatch_asin_ = [dispatch_asin__0]
 structseqs_asin_ = [(return_types.for_schema('asin_', ops.asin_.schema), None)]
 
 
@@ -6235,12 +6746,10 @@ def asin_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("asin_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_asin_.parse(args[1:], kwargs)
-    ov = overloads_asin_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_asin_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_asin_[r.idx][1 if out_used else 0])
+    parser_asin_.parse(args[1:], kwargs)
+    # asin_()
+    result = dispatch_asin__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- acos --------------------------------------------------------------------------------------
@@ -6254,9 +6763,6 @@ def dispatch_acos_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """acos(): acos"""
     return self.acos()
 
-
-overloads_acos = [PythonOverload('acos()', ops.acos, None, True, False, [])]
-dispatch_acos = [dispatch_acos_0]
 structseqs_acos = [(return_types.for_schema('acos', ops.acos.schema), None)]
 
 
@@ -6270,12 +6776,10 @@ def acos(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("acos", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_acos.parse(args[1:], kwargs)
-    ov = overloads_acos[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_acos[r.idx](self, parsed)
-    return wrap_result(result, structseqs_acos[r.idx][1 if out_used else 0])
+    parser_acos.parse(args[1:], kwargs)
+    # acos()
+    result = dispatch_acos_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- acos_ -------------------------------------------------------------------------------------
@@ -6289,9 +6793,6 @@ def dispatch_acos__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """acos_(): acos_"""
     return self.acos_()
 
-
-overloads_acos_ = [PythonOverload('acos_()', ops.acos_, None, True, False, [])]
-dispatch_acos_ = [dispatch_acos__0]
 structseqs_acos_ = [(return_types.for_schema('acos_', ops.acos_.schema), None)]
 
 
@@ -6305,12 +6806,10 @@ def acos_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("acos_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_acos_.parse(args[1:], kwargs)
-    ov = overloads_acos_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_acos_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_acos_[r.idx][1 if out_used else 0])
+    parser_acos_.parse(args[1:], kwargs)
+    # acos_()
+    result = dispatch_acos__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- atan --------------------------------------------------------------------------------------
@@ -6324,9 +6823,6 @@ def dispatch_atan_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """atan(): atan"""
     return self.atan()
 
-
-overloads_atan = [PythonOverload('atan()', ops.atan, None, True, False, [])]
-dispatch_atan = [dispatch_atan_0]
 structseqs_atan = [(return_types.for_schema('atan', ops.atan.schema), None)]
 
 
@@ -6340,12 +6836,10 @@ def atan(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("atan", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_atan.parse(args[1:], kwargs)
-    ov = overloads_atan[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_atan[r.idx](self, parsed)
-    return wrap_result(result, structseqs_atan[r.idx][1 if out_used else 0])
+    parser_atan.parse(args[1:], kwargs)
+    # atan()
+    result = dispatch_atan_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- atan_ -------------------------------------------------------------------------------------
@@ -6359,9 +6853,6 @@ def dispatch_atan__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """atan_(): atan_"""
     return self.atan_()
 
-
-overloads_atan_ = [PythonOverload('atan_()', ops.atan_, None, True, False, [])]
-dispatch_atan_ = [dispatch_atan__0]
 structseqs_atan_ = [(return_types.for_schema('atan_', ops.atan_.schema), None)]
 
 
@@ -6375,12 +6866,10 @@ def atan_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("atan_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_atan_.parse(args[1:], kwargs)
-    ov = overloads_atan_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_atan_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_atan_[r.idx][1 if out_used else 0])
+    parser_atan_.parse(args[1:], kwargs)
+    # atan_()
+    result = dispatch_atan__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- sinh --------------------------------------------------------------------------------------
@@ -6394,9 +6883,6 @@ def dispatch_sinh_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sinh(): sinh"""
     return self.sinh()
 
-
-overloads_sinh = [PythonOverload('sinh()', ops.sinh, None, True, False, [])]
-dispatch_sinh = [dispatch_sinh_0]
 structseqs_sinh = [(return_types.for_schema('sinh', ops.sinh.schema), None)]
 
 
@@ -6410,12 +6896,10 @@ def sinh(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("sinh", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_sinh.parse(args[1:], kwargs)
-    ov = overloads_sinh[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sinh[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sinh[r.idx][1 if out_used else 0])
+    parser_sinh.parse(args[1:], kwargs)
+    # sinh()
+    result = dispatch_sinh_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- sinh_ -------------------------------------------------------------------------------------
@@ -6429,9 +6913,6 @@ def dispatch_sinh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sinh_(): sinh_"""
     return self.sinh_()
 
-
-overloads_sinh_ = [PythonOverload('sinh_()', ops.sinh_, None, True, False, [])]
-dispatch_sinh_ = [dispatch_sinh__0]
 structseqs_sinh_ = [(return_types.for_schema('sinh_', ops.sinh_.schema), None)]
 
 
@@ -6445,12 +6926,10 @@ def sinh_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("sinh_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_sinh_.parse(args[1:], kwargs)
-    ov = overloads_sinh_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sinh_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sinh_[r.idx][1 if out_used else 0])
+    parser_sinh_.parse(args[1:], kwargs)
+    # sinh_()
+    result = dispatch_sinh__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- cosh --------------------------------------------------------------------------------------
@@ -6464,9 +6943,6 @@ def dispatch_cosh_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cosh(): cosh"""
     return self.cosh()
 
-
-overloads_cosh = [PythonOverload('cosh()', ops.cosh, None, True, False, [])]
-dispatch_cosh = [dispatch_cosh_0]
 structseqs_cosh = [(return_types.for_schema('cosh', ops.cosh.schema), None)]
 
 
@@ -6480,12 +6956,10 @@ def cosh(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("cosh", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_cosh.parse(args[1:], kwargs)
-    ov = overloads_cosh[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_cosh[r.idx](self, parsed)
-    return wrap_result(result, structseqs_cosh[r.idx][1 if out_used else 0])
+    parser_cosh.parse(args[1:], kwargs)
+    # cosh()
+    result = dispatch_cosh_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- cosh_ -------------------------------------------------------------------------------------
@@ -6499,9 +6973,6 @@ def dispatch_cosh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cosh_(): cosh_"""
     return self.cosh_()
 
-
-overloads_cosh_ = [PythonOverload('cosh_()', ops.cosh_, None, True, False, [])]
-dispatch_cosh_ = [dispatch_cosh__0]
 structseqs_cosh_ = [(return_types.for_schema('cosh_', ops.cosh_.schema), None)]
 
 
@@ -6515,12 +6986,10 @@ def cosh_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("cosh_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_cosh_.parse(args[1:], kwargs)
-    ov = overloads_cosh_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_cosh_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_cosh_[r.idx][1 if out_used else 0])
+    parser_cosh_.parse(args[1:], kwargs)
+    # cosh_()
+    result = dispatch_cosh__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- asinh -------------------------------------------------------------------------------------
@@ -6534,9 +7003,6 @@ def dispatch_asinh_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """asinh(): asinh"""
     return self.asinh()
 
-
-overloads_asinh = [PythonOverload('asinh()', ops.asinh, None, True, False, [])]
-dispatch_asinh = [dispatch_asinh_0]
 structseqs_asinh = [(return_types.for_schema('asinh', ops.asinh.schema), None)]
 
 
@@ -6550,12 +7016,10 @@ def asinh(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("asinh", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_asinh.parse(args[1:], kwargs)
-    ov = overloads_asinh[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_asinh[r.idx](self, parsed)
-    return wrap_result(result, structseqs_asinh[r.idx][1 if out_used else 0])
+    parser_asinh.parse(args[1:], kwargs)
+    # asinh()
+    result = dispatch_asinh_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- asinh_ ------------------------------------------------------------------------------------
@@ -6569,9 +7033,6 @@ def dispatch_asinh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """asinh_(): asinh_"""
     return self.asinh_()
 
-
-overloads_asinh_ = [PythonOverload('asinh_()', ops.asinh_, None, True, False, [])]
-dispatch_asinh_ = [dispatch_asinh__0]
 structseqs_asinh_ = [(return_types.for_schema('asinh_', ops.asinh_.schema), None)]
 
 
@@ -6585,12 +7046,10 @@ def asinh_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("asinh_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_asinh_.parse(args[1:], kwargs)
-    ov = overloads_asinh_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_asinh_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_asinh_[r.idx][1 if out_used else 0])
+    parser_asinh_.parse(args[1:], kwargs)
+    # asinh_()
+    result = dispatch_asinh__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- acosh -------------------------------------------------------------------------------------
@@ -6604,9 +7063,6 @@ def dispatch_acosh_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """acosh(): acosh"""
     return self.acosh()
 
-
-overloads_acosh = [PythonOverload('acosh()', ops.acosh, None, True, False, [])]
-dispatch_acosh = [dispatch_acosh_0]
 structseqs_acosh = [(return_types.for_schema('acosh', ops.acosh.schema), None)]
 
 
@@ -6620,12 +7076,10 @@ def acosh(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("acosh", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_acosh.parse(args[1:], kwargs)
-    ov = overloads_acosh[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_acosh[r.idx](self, parsed)
-    return wrap_result(result, structseqs_acosh[r.idx][1 if out_used else 0])
+    parser_acosh.parse(args[1:], kwargs)
+    # acosh()
+    result = dispatch_acosh_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- acosh_ ------------------------------------------------------------------------------------
@@ -6639,9 +7093,6 @@ def dispatch_acosh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """acosh_(): acosh_"""
     return self.acosh_()
 
-
-overloads_acosh_ = [PythonOverload('acosh_()', ops.acosh_, None, True, False, [])]
-dispatch_acosh_ = [dispatch_acosh__0]
 structseqs_acosh_ = [(return_types.for_schema('acosh_', ops.acosh_.schema), None)]
 
 
@@ -6655,12 +7106,10 @@ def acosh_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("acosh_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_acosh_.parse(args[1:], kwargs)
-    ov = overloads_acosh_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_acosh_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_acosh_[r.idx][1 if out_used else 0])
+    parser_acosh_.parse(args[1:], kwargs)
+    # acosh_()
+    result = dispatch_acosh__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- atanh -------------------------------------------------------------------------------------
@@ -6674,9 +7123,6 @@ def dispatch_atanh_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """atanh(): atanh"""
     return self.atanh()
 
-
-overloads_atanh = [PythonOverload('atanh()', ops.atanh, None, True, False, [])]
-dispatch_atanh = [dispatch_atanh_0]
 structseqs_atanh = [(return_types.for_schema('atanh', ops.atanh.schema), None)]
 
 
@@ -6690,12 +7136,10 @@ def atanh(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("atanh", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_atanh.parse(args[1:], kwargs)
-    ov = overloads_atanh[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_atanh[r.idx](self, parsed)
-    return wrap_result(result, structseqs_atanh[r.idx][1 if out_used else 0])
+    parser_atanh.parse(args[1:], kwargs)
+    # atanh()
+    result = dispatch_atanh_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- atanh_ ------------------------------------------------------------------------------------
@@ -6709,9 +7153,6 @@ def dispatch_atanh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """atanh_(): atanh_"""
     return self.atanh_()
 
-
-overloads_atanh_ = [PythonOverload('atanh_()', ops.atanh_, None, True, False, [])]
-dispatch_atanh_ = [dispatch_atanh__0]
 structseqs_atanh_ = [(return_types.for_schema('atanh_', ops.atanh_.schema), None)]
 
 
@@ -6725,12 +7166,10 @@ def atanh_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("atanh_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_atanh_.parse(args[1:], kwargs)
-    ov = overloads_atanh_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_atanh_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_atanh_[r.idx][1 if out_used else 0])
+    parser_atanh_.parse(args[1:], kwargs)
+    # atanh_()
+    result = dispatch_atanh__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- frac --------------------------------------------------------------------------------------
@@ -6744,9 +7183,6 @@ def dispatch_frac_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """frac(): frac"""
     return self.frac()
 
-
-overloads_frac = [PythonOverload('frac()', ops.frac, None, True, False, [])]
-dispatch_frac = [dispatch_frac_0]
 structseqs_frac = [(return_types.for_schema('frac', ops.frac.schema), None)]
 
 
@@ -6760,12 +7196,10 @@ def frac(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("frac", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_frac.parse(args[1:], kwargs)
-    ov = overloads_frac[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_frac[r.idx](self, parsed)
-    return wrap_result(result, structseqs_frac[r.idx][1 if out_used else 0])
+    parser_frac.parse(args[1:], kwargs)
+    # frac()
+    result = dispatch_frac_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- frac_ -------------------------------------------------------------------------------------
@@ -6779,9 +7213,6 @@ def dispatch_frac__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """frac_(): frac_"""
     return self.frac_()
 
-
-overloads_frac_ = [PythonOverload('frac_()', ops.frac_, None, True, False, [])]
-dispatch_frac_ = [dispatch_frac__0]
 structseqs_frac_ = [(return_types.for_schema('frac_', ops.frac_.schema), None)]
 
 
@@ -6795,12 +7226,10 @@ def frac_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("frac_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_frac_.parse(args[1:], kwargs)
-    ov = overloads_frac_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_frac_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_frac_[r.idx][1 if out_used else 0])
+    parser_frac_.parse(args[1:], kwargs)
+    # frac_()
+    result = dispatch_frac__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- type_as -----------------------------------------------------------------------------------
@@ -6814,9 +7243,6 @@ def dispatch_type_as_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """type_as(Tensor other): type_as"""
     return self.type_as(other=kwargs['other'])
 
-
-overloads_type_as = [PythonOverload('type_as(Tensor other)', ops.type_as, None, True, False, ['other'])]
-dispatch_type_as = [dispatch_type_as_0]
 structseqs_type_as = [(return_types.for_schema('type_as', ops.type_as.schema), None)]
 
 
@@ -6829,11 +7255,13 @@ def type_as(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.type_as"})
     self = args[0].cdata
     r = parser_type_as.parse(args[1:], kwargs)
-    ov = overloads_type_as[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_type_as[r.idx](self, parsed)
-    return wrap_result(result, structseqs_type_as[r.idx][1 if out_used else 0])
+    a = r.args
+    # type_as(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_type_as_0(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- softmax -----------------------------------------------------------------------------------
@@ -6847,9 +7275,6 @@ def dispatch_softmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """softmax(int64_t dim, ScalarType? dtype=None): softmax.int"""
     return self.softmax(dim=kwargs['dim'], dtype=kwargs['dtype'])
 
-
-overloads_softmax = [PythonOverload('softmax(int64_t dim, ScalarType? dtype=None)', ops.softmax_int, None, True, False, ['dim', 'dtype'])]
-dispatch_softmax = [dispatch_softmax_0]
 structseqs_softmax = [(return_types.for_schema('softmax', ops.softmax_int.schema), None)]
 
 
@@ -6862,11 +7287,16 @@ def softmax(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.softmax"})
     self = args[0].cdata
     r = parser_softmax.parse(args[1:], kwargs)
-    ov = overloads_softmax[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_softmax[r.idx](self, parsed)
-    return wrap_result(result, structseqs_softmax[r.idx][1 if out_used else 0])
+    a = r.args
+    # softmax(int64_t dim, ScalarType? dtype=None)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    dtype = a[1]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    result = dispatch_softmax_0(self, {'dim': dim, 'dtype': dtype})
+    return THPVariable_Wrap(result)
 
 
 # ---- log_softmax -------------------------------------------------------------------------------
@@ -6880,9 +7310,6 @@ def dispatch_log_softmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """log_softmax(int64_t dim, ScalarType? dtype=None): log_softmax.int"""
     return self.log_softmax(dim=kwargs['dim'], dtype=kwargs['dtype'])
 
-
-overloads_log_softmax = [PythonOverload('log_softmax(int64_t dim, ScalarType? dtype=None)', ops.log_softmax_int, None, True, False, ['dim', 'dtype'])]
-dispatch_log_softmax = [dispatch_log_softmax_0]
 structseqs_log_softmax = [(return_types.for_schema('log_softmax', ops.log_softmax_int.schema), None)]
 
 
@@ -6895,11 +7322,16 @@ def log_softmax(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.log_softmax"})
     self = args[0].cdata
     r = parser_log_softmax.parse(args[1:], kwargs)
-    ov = overloads_log_softmax[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_log_softmax[r.idx](self, parsed)
-    return wrap_result(result, structseqs_log_softmax[r.idx][1 if out_used else 0])
+    a = r.args
+    # log_softmax(int64_t dim, ScalarType? dtype=None)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    dtype = a[1]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    result = dispatch_log_softmax_0(self, {'dim': dim, 'dtype': dtype})
+    return THPVariable_Wrap(result)
 
 
 # ---- addcmul -----------------------------------------------------------------------------------
@@ -6918,9 +7350,6 @@ def dispatch_addcmul_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['value'] = kwargs['value']
     return self.addcmul(**call_kwargs)
 
-
-overloads_addcmul = [PythonOverload('addcmul(Tensor tensor1, Tensor tensor2, *, Scalar value=1)', ops.addcmul, None, True, False, ['tensor1', 'tensor2', 'value'])]
-dispatch_addcmul = [dispatch_addcmul_0]
 structseqs_addcmul = [(return_types.for_schema('addcmul', ops.addcmul.schema), None)]
 
 
@@ -6933,11 +7362,21 @@ def addcmul(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.addcmul"})
     self = args[0].cdata
     r = parser_addcmul.parse(args[1:], kwargs)
-    ov = overloads_addcmul[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_addcmul[r.idx](self, parsed)
-    return wrap_result(result, structseqs_addcmul[r.idx][1 if out_used else 0])
+    a = r.args
+    # addcmul(Tensor tensor1, Tensor tensor2, *, Scalar value=1)
+    tensor1 = a[0]
+    if tensor1 is not None:
+        tensor1 = tensor1.cdata
+    tensor2 = a[1]
+    if tensor2 is not None:
+        tensor2 = tensor2.cdata
+    value = a[2]
+    if value is None:
+        value = 1
+    elif type(value) is not float:
+        value = scalar_arg(value)
+    result = dispatch_addcmul_0(self, {'tensor1': tensor1, 'tensor2': tensor2, 'value': value})
+    return THPVariable_Wrap(result)
 
 
 # ---- addcmul_ ----------------------------------------------------------------------------------
@@ -6956,9 +7395,6 @@ def dispatch_addcmul__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['value'] = kwargs['value']
     return self.addcmul_(**call_kwargs)
 
-
-overloads_addcmul_ = [PythonOverload('addcmul_(Tensor tensor1, Tensor tensor2, *, Scalar value=1)', ops.addcmul_, None, True, False, ['tensor1', 'tensor2', 'value'])]
-dispatch_addcmul_ = [dispatch_addcmul__0]
 structseqs_addcmul_ = [(return_types.for_schema('addcmul_', ops.addcmul_.schema), None)]
 
 
@@ -6971,11 +7407,21 @@ def addcmul_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.addcmul_"})
     self = args[0].cdata
     r = parser_addcmul_.parse(args[1:], kwargs)
-    ov = overloads_addcmul_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_addcmul_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_addcmul_[r.idx][1 if out_used else 0])
+    a = r.args
+    # addcmul_(Tensor tensor1, Tensor tensor2, *, Scalar value=1)
+    tensor1 = a[0]
+    if tensor1 is not None:
+        tensor1 = tensor1.cdata
+    tensor2 = a[1]
+    if tensor2 is not None:
+        tensor2 = tensor2.cdata
+    value = a[2]
+    if value is None:
+        value = 1
+    elif type(value) is not float:
+        value = scalar_arg(value)
+    result = dispatch_addcmul__0(self, {'tensor1': tensor1, 'tensor2': tensor2, 'value': value})
+    return THPVariable_Wrap(result)
 
 
 # ---- addcdiv -----------------------------------------------------------------------------------
@@ -6994,9 +7440,6 @@ def dispatch_addcdiv_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['value'] = kwargs['value']
     return self.addcdiv(**call_kwargs)
 
-
-overloads_addcdiv = [PythonOverload('addcdiv(Tensor tensor1, Tensor tensor2, *, Scalar value=1)', ops.addcdiv, None, True, False, ['tensor1', 'tensor2', 'value'])]
-dispatch_addcdiv = [dispatch_addcdiv_0]
 structseqs_addcdiv = [(return_types.for_schema('addcdiv', ops.addcdiv.schema), None)]
 
 
@@ -7009,11 +7452,21 @@ def addcdiv(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.addcdiv"})
     self = args[0].cdata
     r = parser_addcdiv.parse(args[1:], kwargs)
-    ov = overloads_addcdiv[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_addcdiv[r.idx](self, parsed)
-    return wrap_result(result, structseqs_addcdiv[r.idx][1 if out_used else 0])
+    a = r.args
+    # addcdiv(Tensor tensor1, Tensor tensor2, *, Scalar value=1)
+    tensor1 = a[0]
+    if tensor1 is not None:
+        tensor1 = tensor1.cdata
+    tensor2 = a[1]
+    if tensor2 is not None:
+        tensor2 = tensor2.cdata
+    value = a[2]
+    if value is None:
+        value = 1
+    elif type(value) is not float:
+        value = scalar_arg(value)
+    result = dispatch_addcdiv_0(self, {'tensor1': tensor1, 'tensor2': tensor2, 'value': value})
+    return THPVariable_Wrap(result)
 
 
 # ---- addcdiv_ ----------------------------------------------------------------------------------
@@ -7032,9 +7485,6 @@ def dispatch_addcdiv__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['value'] = kwargs['value']
     return self.addcdiv_(**call_kwargs)
 
-
-overloads_addcdiv_ = [PythonOverload('addcdiv_(Tensor tensor1, Tensor tensor2, *, Scalar value=1)', ops.addcdiv_, None, True, False, ['tensor1', 'tensor2', 'value'])]
-dispatch_addcdiv_ = [dispatch_addcdiv__0]
 structseqs_addcdiv_ = [(return_types.for_schema('addcdiv_', ops.addcdiv_.schema), None)]
 
 
@@ -7047,11 +7497,21 @@ def addcdiv_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.addcdiv_"})
     self = args[0].cdata
     r = parser_addcdiv_.parse(args[1:], kwargs)
-    ov = overloads_addcdiv_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_addcdiv_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_addcdiv_[r.idx][1 if out_used else 0])
+    a = r.args
+    # addcdiv_(Tensor tensor1, Tensor tensor2, *, Scalar value=1)
+    tensor1 = a[0]
+    if tensor1 is not None:
+        tensor1 = tensor1.cdata
+    tensor2 = a[1]
+    if tensor2 is not None:
+        tensor2 = tensor2.cdata
+    value = a[2]
+    if value is None:
+        value = 1
+    elif type(value) is not float:
+        value = scalar_arg(value)
+    result = dispatch_addcdiv__0(self, {'tensor1': tensor1, 'tensor2': tensor2, 'value': value})
+    return THPVariable_Wrap(result)
 
 
 # ---- lerp --------------------------------------------------------------------------------------
@@ -7065,9 +7525,6 @@ def dispatch_lerp_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """lerp(Tensor end, Scalar weight): lerp.Scalar"""
     return self.lerp(end=kwargs['end'], weight=kwargs['weight'])
 
-
-overloads_lerp = [PythonOverload('lerp(Tensor end, Scalar weight)', ops.lerp_Scalar, None, True, False, ['end', 'weight'])]
-dispatch_lerp = [dispatch_lerp_0]
 structseqs_lerp = [(return_types.for_schema('lerp', ops.lerp_Scalar.schema), None)]
 
 
@@ -7080,11 +7537,16 @@ def lerp(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.lerp"})
     self = args[0].cdata
     r = parser_lerp.parse(args[1:], kwargs)
-    ov = overloads_lerp[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_lerp[r.idx](self, parsed)
-    return wrap_result(result, structseqs_lerp[r.idx][1 if out_used else 0])
+    a = r.args
+    # lerp(Tensor end, Scalar weight)
+    end = a[0]
+    if end is not None:
+        end = end.cdata
+    weight = a[1]
+    if weight is not None and type(weight) is not float:
+        weight = scalar_arg(weight)
+    result = dispatch_lerp_0(self, {'end': end, 'weight': weight})
+    return THPVariable_Wrap(result)
 
 
 # ---- lerp_ -------------------------------------------------------------------------------------
@@ -7098,9 +7560,6 @@ def dispatch_lerp__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """lerp_(Tensor end, Scalar weight): lerp_.Scalar"""
     return self.lerp_(end=kwargs['end'], weight=kwargs['weight'])
 
-
-overloads_lerp_ = [PythonOverload('lerp_(Tensor end, Scalar weight)', ops.lerp__Scalar, None, True, False, ['end', 'weight'])]
-dispatch_lerp_ = [dispatch_lerp__0]
 structseqs_lerp_ = [(return_types.for_schema('lerp_', ops.lerp__Scalar.schema), None)]
 
 
@@ -7113,11 +7572,16 @@ def lerp_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.lerp_"})
     self = args[0].cdata
     r = parser_lerp_.parse(args[1:], kwargs)
-    ov = overloads_lerp_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_lerp_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_lerp_[r.idx][1 if out_used else 0])
+    a = r.args
+    # lerp_(Tensor end, Scalar weight)
+    end = a[0]
+    if end is not None:
+        end = end.cdata
+    weight = a[1]
+    if weight is not None and type(weight) is not float:
+        weight = scalar_arg(weight)
+    result = dispatch_lerp__0(self, {'end': end, 'weight': weight})
+    return THPVariable_Wrap(result)
 
 
 # ---- bitwise_xor -------------------------------------------------------------------------------
@@ -7138,9 +7602,6 @@ def dispatch_bitwise_xor_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_xor(Scalar other): bitwise_xor.Scalar"""
     return self.bitwise_xor(other=kwargs['other'])
 
-
-overloads_bitwise_xor = [PythonOverload('bitwise_xor(Tensor other)', ops.bitwise_xor_Tensor, None, True, False, ['other']), PythonOverload('bitwise_xor(Scalar other)', ops.bitwise_xor_Scalar, None, True, False, ['other'])]
-dispatch_bitwise_xor = [dispatch_bitwise_xor_0, dispatch_bitwise_xor_1]
 structseqs_bitwise_xor = [(return_types.for_schema('bitwise_xor', ops.bitwise_xor_Tensor.schema), None), (return_types.for_schema('bitwise_xor', ops.bitwise_xor_Scalar.schema), None)]
 
 
@@ -7153,11 +7614,20 @@ def bitwise_xor(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.bitwise_xor"})
     self = args[0].cdata
     r = parser_bitwise_xor.parse(args[1:], kwargs)
-    ov = overloads_bitwise_xor[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bitwise_xor[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bitwise_xor[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # bitwise_xor(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_bitwise_xor_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # bitwise_xor(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_bitwise_xor_1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- bitwise_xor_ ------------------------------------------------------------------------------
@@ -7178,9 +7648,6 @@ def dispatch_bitwise_xor__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_xor_(Scalar other): bitwise_xor_.Scalar"""
     return self.bitwise_xor_(other=kwargs['other'])
 
-
-overloads_bitwise_xor_ = [PythonOverload('bitwise_xor_(Tensor other)', ops.bitwise_xor__Tensor, None, True, False, ['other']), PythonOverload('bitwise_xor_(Scalar other)', ops.bitwise_xor__Scalar, None, True, False, ['other'])]
-dispatch_bitwise_xor_ = [dispatch_bitwise_xor__0, dispatch_bitwise_xor__1]
 structseqs_bitwise_xor_ = [(return_types.for_schema('bitwise_xor_', ops.bitwise_xor__Tensor.schema), None), (return_types.for_schema('bitwise_xor_', ops.bitwise_xor__Scalar.schema), None)]
 
 
@@ -7193,11 +7660,20 @@ def bitwise_xor_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.bitwise_xor_"})
     self = args[0].cdata
     r = parser_bitwise_xor_.parse(args[1:], kwargs)
-    ov = overloads_bitwise_xor_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bitwise_xor_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bitwise_xor_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # bitwise_xor_(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_bitwise_xor__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # bitwise_xor_(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_bitwise_xor__1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- __xor__ -----------------------------------------------------------------------------------
@@ -7218,9 +7694,6 @@ def dispatch___xor___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__xor__(Scalar other): __xor__.Scalar"""
     return self.__xor__(other=kwargs['other'])
 
-
-overloads___xor__ = [PythonOverload('__xor__(Tensor other)', ops.__xor___Tensor, None, True, False, ['other']), PythonOverload('__xor__(Scalar other)', ops.__xor___Scalar, None, True, False, ['other'])]
-dispatch___xor__ = [dispatch___xor___0, dispatch___xor___1]
 structseqs___xor__ = [(return_types.for_schema('__xor__', ops.__xor___Tensor.schema), None), (return_types.for_schema('__xor__', ops.__xor___Scalar.schema), None)]
 
 
@@ -7233,11 +7706,20 @@ def __xor__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__xor__"})
     self = args[0].cdata
     r = parser___xor__.parse(args[1:], kwargs)
-    ov = overloads___xor__[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch___xor__[r.idx](self, parsed)
-    return wrap_result(result, structseqs___xor__[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # __xor__(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch___xor___0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # __xor__(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch___xor___1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- __ixor__ ----------------------------------------------------------------------------------
@@ -7258,9 +7740,6 @@ def dispatch___ixor___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__ixor__(Scalar other): __ixor__.Scalar"""
     return self.__ixor__(other=kwargs['other'])
 
-
-overloads___ixor__ = [PythonOverload('__ixor__(Tensor other)', ops.__ixor___Tensor, None, True, False, ['other']), PythonOverload('__ixor__(Scalar other)', ops.__ixor___Scalar, None, True, False, ['other'])]
-dispatch___ixor__ = [dispatch___ixor___0, dispatch___ixor___1]
 structseqs___ixor__ = [(return_types.for_schema('__ixor__', ops.__ixor___Tensor.schema), None), (return_types.for_schema('__ixor__', ops.__ixor___Scalar.schema), None)]
 
 
@@ -7273,11 +7752,20 @@ def __ixor__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__ixor__"})
     self = args[0].cdata
     r = parser___ixor__.parse(args[1:], kwargs)
-    ov = overloads___ixor__[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch___ixor__[r.idx](self, parsed)
-    return wrap_result(result, structseqs___ixor__[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # __ixor__(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch___ixor___0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # __ixor__(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch___ixor___1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- bitwise_left_shift ------------------------------------------------------------------------
@@ -7298,9 +7786,6 @@ def dispatch_bitwise_left_shift_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_left_shift(Scalar other): bitwise_left_shift.Tensor_Scalar"""
     return self.bitwise_left_shift(other=kwargs['other'])
 
-
-overloads_bitwise_left_shift = [PythonOverload('bitwise_left_shift(Tensor other)', ops.bitwise_left_shift_Tensor, None, True, False, ['other']), PythonOverload('bitwise_left_shift(Scalar other)', ops.bitwise_left_shift_Tensor_Scalar, None, True, False, ['other'])]
-dispatch_bitwise_left_shift = [dispatch_bitwise_left_shift_0, dispatch_bitwise_left_shift_1]
 structseqs_bitwise_left_shift = [(return_types.for_schema('bitwise_left_shift', ops.bitwise_left_shift_Tensor.schema), None), (return_types.for_schema('bitwise_left_shift', ops.bitwise_left_shift_Tensor_Scalar.schema), None)]
 
 
@@ -7313,11 +7798,20 @@ def bitwise_left_shift(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.bitwise_left_shift"})
     self = args[0].cdata
     r = parser_bitwise_left_shift.parse(args[1:], kwargs)
-    ov = overloads_bitwise_left_shift[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bitwise_left_shift[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bitwise_left_shift[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # bitwise_left_shift(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_bitwise_left_shift_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # bitwise_left_shift(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_bitwise_left_shift_1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- bitwise_left_shift_ -----------------------------------------------------------------------
@@ -7338,9 +7832,6 @@ def dispatch_bitwise_left_shift__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_left_shift_(Scalar other): bitwise_left_shift_.Tensor_Scalar"""
     return self.bitwise_left_shift_(other=kwargs['other'])
 
-
-overloads_bitwise_left_shift_ = [PythonOverload('bitwise_left_shift_(Tensor other)', ops.bitwise_left_shift__Tensor, None, True, False, ['other']), PythonOverload('bitwise_left_shift_(Scalar other)', ops.bitwise_left_shift__Tensor_Scalar, None, True, False, ['other'])]
-dispatch_bitwise_left_shift_ = [dispatch_bitwise_left_shift__0, dispatch_bitwise_left_shift__1]
 structseqs_bitwise_left_shift_ = [(return_types.for_schema('bitwise_left_shift_', ops.bitwise_left_shift__Tensor.schema), None), (return_types.for_schema('bitwise_left_shift_', ops.bitwise_left_shift__Tensor_Scalar.schema), None)]
 
 
@@ -7353,11 +7844,20 @@ def bitwise_left_shift_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.bitwise_left_shift_"})
     self = args[0].cdata
     r = parser_bitwise_left_shift_.parse(args[1:], kwargs)
-    ov = overloads_bitwise_left_shift_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bitwise_left_shift_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bitwise_left_shift_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # bitwise_left_shift_(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_bitwise_left_shift__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # bitwise_left_shift_(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_bitwise_left_shift__1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- __lshift__ --------------------------------------------------------------------------------
@@ -7378,9 +7878,6 @@ def dispatch___lshift___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__lshift__(Scalar other): __lshift__.Scalar"""
     return self.__lshift__(other=kwargs['other'])
 
-
-overloads___lshift__ = [PythonOverload('__lshift__(Tensor other)', ops.__lshift___Tensor, None, True, False, ['other']), PythonOverload('__lshift__(Scalar other)', ops.__lshift___Scalar, None, True, False, ['other'])]
-dispatch___lshift__ = [dispatch___lshift___0, dispatch___lshift___1]
 structseqs___lshift__ = [(return_types.for_schema('__lshift__', ops.__lshift___Tensor.schema), None), (return_types.for_schema('__lshift__', ops.__lshift___Scalar.schema), None)]
 
 
@@ -7393,11 +7890,20 @@ def __lshift__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__lshift__"})
     self = args[0].cdata
     r = parser___lshift__.parse(args[1:], kwargs)
-    ov = overloads___lshift__[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch___lshift__[r.idx](self, parsed)
-    return wrap_result(result, structseqs___lshift__[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # __lshift__(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch___lshift___0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # __lshift__(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch___lshift___1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- bitwise_right_shift -----------------------------------------------------------------------
@@ -7418,9 +7924,6 @@ def dispatch_bitwise_right_shift_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_right_shift(Scalar other): bitwise_right_shift.Tensor_Scalar"""
     return self.bitwise_right_shift(other=kwargs['other'])
 
-
-overloads_bitwise_right_shift = [PythonOverload('bitwise_right_shift(Tensor other)', ops.bitwise_right_shift_Tensor, None, True, False, ['other']), PythonOverload('bitwise_right_shift(Scalar other)', ops.bitwise_right_shift_Tensor_Scalar, None, True, False, ['other'])]
-dispatch_bitwise_right_shift = [dispatch_bitwise_right_shift_0, dispatch_bitwise_right_shift_1]
 structseqs_bitwise_right_shift = [(return_types.for_schema('bitwise_right_shift', ops.bitwise_right_shift_Tensor.schema), None), (return_types.for_schema('bitwise_right_shift', ops.bitwise_right_shift_Tensor_Scalar.schema), None)]
 
 
@@ -7433,11 +7936,20 @@ def bitwise_right_shift(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.bitwise_right_shift"})
     self = args[0].cdata
     r = parser_bitwise_right_shift.parse(args[1:], kwargs)
-    ov = overloads_bitwise_right_shift[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bitwise_right_shift[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bitwise_right_shift[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # bitwise_right_shift(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_bitwise_right_shift_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # bitwise_right_shift(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_bitwise_right_shift_1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- bitwise_right_shift_ ----------------------------------------------------------------------
@@ -7458,9 +7970,6 @@ def dispatch_bitwise_right_shift__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_right_shift_(Scalar other): bitwise_right_shift_.Tensor_Scalar"""
     return self.bitwise_right_shift_(other=kwargs['other'])
 
-
-overloads_bitwise_right_shift_ = [PythonOverload('bitwise_right_shift_(Tensor other)', ops.bitwise_right_shift__Tensor, None, True, False, ['other']), PythonOverload('bitwise_right_shift_(Scalar other)', ops.bitwise_right_shift__Tensor_Scalar, None, True, False, ['other'])]
-dispatch_bitwise_right_shift_ = [dispatch_bitwise_right_shift__0, dispatch_bitwise_right_shift__1]
 structseqs_bitwise_right_shift_ = [(return_types.for_schema('bitwise_right_shift_', ops.bitwise_right_shift__Tensor.schema), None), (return_types.for_schema('bitwise_right_shift_', ops.bitwise_right_shift__Tensor_Scalar.schema), None)]
 
 
@@ -7473,11 +7982,20 @@ def bitwise_right_shift_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.bitwise_right_shift_"})
     self = args[0].cdata
     r = parser_bitwise_right_shift_.parse(args[1:], kwargs)
-    ov = overloads_bitwise_right_shift_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bitwise_right_shift_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bitwise_right_shift_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # bitwise_right_shift_(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_bitwise_right_shift__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # bitwise_right_shift_(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_bitwise_right_shift__1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- __rshift__ --------------------------------------------------------------------------------
@@ -7498,9 +8016,6 @@ def dispatch___rshift___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__rshift__(Scalar other): __rshift__.Scalar"""
     return self.__rshift__(other=kwargs['other'])
 
-
-overloads___rshift__ = [PythonOverload('__rshift__(Tensor other)', ops.__rshift___Tensor, None, True, False, ['other']), PythonOverload('__rshift__(Scalar other)', ops.__rshift___Scalar, None, True, False, ['other'])]
-dispatch___rshift__ = [dispatch___rshift___0, dispatch___rshift___1]
 structseqs___rshift__ = [(return_types.for_schema('__rshift__', ops.__rshift___Tensor.schema), None), (return_types.for_schema('__rshift__', ops.__rshift___Scalar.schema), None)]
 
 
@@ -7513,11 +8028,20 @@ def __rshift__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__rshift__"})
     self = args[0].cdata
     r = parser___rshift__.parse(args[1:], kwargs)
-    ov = overloads___rshift__[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch___rshift__[r.idx](self, parsed)
-    return wrap_result(result, structseqs___rshift__[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # __rshift__(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch___rshift___0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # __rshift__(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch___rshift___1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- hypot -------------------------------------------------------------------------------------
@@ -7531,9 +8055,6 @@ def dispatch_hypot_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """hypot(Tensor other): hypot"""
     return self.hypot(other=kwargs['other'])
 
-
-overloads_hypot = [PythonOverload('hypot(Tensor other)', ops.hypot, None, True, False, ['other'])]
-dispatch_hypot = [dispatch_hypot_0]
 structseqs_hypot = [(return_types.for_schema('hypot', ops.hypot.schema), None)]
 
 
@@ -7546,11 +8067,13 @@ def hypot(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.hypot"})
     self = args[0].cdata
     r = parser_hypot.parse(args[1:], kwargs)
-    ov = overloads_hypot[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_hypot[r.idx](self, parsed)
-    return wrap_result(result, structseqs_hypot[r.idx][1 if out_used else 0])
+    a = r.args
+    # hypot(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_hypot_0(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- hypot_ ------------------------------------------------------------------------------------
@@ -7564,9 +8087,6 @@ def dispatch_hypot__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """hypot_(Tensor other): hypot_"""
     return self.hypot_(other=kwargs['other'])
 
-
-overloads_hypot_ = [PythonOverload('hypot_(Tensor other)', ops.hypot_, None, True, False, ['other'])]
-dispatch_hypot_ = [dispatch_hypot__0]
 structseqs_hypot_ = [(return_types.for_schema('hypot_', ops.hypot_.schema), None)]
 
 
@@ -7579,11 +8099,13 @@ def hypot_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.hypot_"})
     self = args[0].cdata
     r = parser_hypot_.parse(args[1:], kwargs)
-    ov = overloads_hypot_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_hypot_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_hypot_[r.idx][1 if out_used else 0])
+    a = r.args
+    # hypot_(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_hypot__0(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- isnan -------------------------------------------------------------------------------------
@@ -7597,9 +8119,6 @@ def dispatch_isnan_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """isnan(): isnan"""
     return self.isnan()
 
-
-overloads_isnan = [PythonOverload('isnan()', ops.isnan, None, True, False, [])]
-dispatch_isnan = [dispatch_isnan_0]
 structseqs_isnan = [(return_types.for_schema('isnan', ops.isnan.schema), None)]
 
 
@@ -7613,12 +8132,10 @@ def isnan(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("isnan", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_isnan.parse(args[1:], kwargs)
-    ov = overloads_isnan[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_isnan[r.idx](self, parsed)
-    return wrap_result(result, structseqs_isnan[r.idx][1 if out_used else 0])
+    parser_isnan.parse(args[1:], kwargs)
+    # isnan()
+    result = dispatch_isnan_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- isinf -------------------------------------------------------------------------------------
@@ -7632,9 +8149,6 @@ def dispatch_isinf_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """isinf(): isinf"""
     return self.isinf()
 
-
-overloads_isinf = [PythonOverload('isinf()', ops.isinf, None, True, False, [])]
-dispatch_isinf = [dispatch_isinf_0]
 structseqs_isinf = [(return_types.for_schema('isinf', ops.isinf.schema), None)]
 
 
@@ -7648,12 +8162,10 @@ def isinf(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("isinf", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_isinf.parse(args[1:], kwargs)
-    ov = overloads_isinf[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_isinf[r.idx](self, parsed)
-    return wrap_result(result, structseqs_isinf[r.idx][1 if out_used else 0])
+    parser_isinf.parse(args[1:], kwargs)
+    # isinf()
+    result = dispatch_isinf_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- isfinite ----------------------------------------------------------------------------------
@@ -7667,9 +8179,6 @@ def dispatch_isfinite_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """isfinite(): isfinite"""
     return self.isfinite()
 
-
-overloads_isfinite = [PythonOverload('isfinite()', ops.isfinite, None, True, False, [])]
-dispatch_isfinite = [dispatch_isfinite_0]
 structseqs_isfinite = [(return_types.for_schema('isfinite', ops.isfinite.schema), None)]
 
 
@@ -7683,12 +8192,10 @@ def isfinite(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("isfinite", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_isfinite.parse(args[1:], kwargs)
-    ov = overloads_isfinite[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_isfinite[r.idx](self, parsed)
-    return wrap_result(result, structseqs_isfinite[r.idx][1 if out_used else 0])
+    parser_isfinite.parse(args[1:], kwargs)
+    # isfinite()
+    result = dispatch_isfinite_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- conj_physical -----------------------------------------------------------------------------
@@ -7702,9 +8209,6 @@ def dispatch_conj_physical_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """conj_physical(): conj_physical"""
     return self.conj_physical()
 
-
-overloads_conj_physical = [PythonOverload('conj_physical()', ops.conj_physical, None, True, False, [])]
-dispatch_conj_physical = [dispatch_conj_physical_0]
 structseqs_conj_physical = [(return_types.for_schema('conj_physical', ops.conj_physical.schema), None)]
 
 
@@ -7718,12 +8222,10 @@ def conj_physical(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("conj_physical", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_conj_physical.parse(args[1:], kwargs)
-    ov = overloads_conj_physical[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_conj_physical[r.idx](self, parsed)
-    return wrap_result(result, structseqs_conj_physical[r.idx][1 if out_used else 0])
+    parser_conj_physical.parse(args[1:], kwargs)
+    # conj_physical()
+    result = dispatch_conj_physical_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- conj_physical_ ----------------------------------------------------------------------------
@@ -7737,9 +8239,6 @@ def dispatch_conj_physical__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """conj_physical_(): conj_physical_"""
     return self.conj_physical_()
 
-
-overloads_conj_physical_ = [PythonOverload('conj_physical_()', ops.conj_physical_, None, True, False, [])]
-dispatch_conj_physical_ = [dispatch_conj_physical__0]
 structseqs_conj_physical_ = [(return_types.for_schema('conj_physical_', ops.conj_physical_.schema), None)]
 
 
@@ -7753,12 +8252,10 @@ def conj_physical_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("conj_physical_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_conj_physical_.parse(args[1:], kwargs)
-    ov = overloads_conj_physical_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_conj_physical_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_conj_physical_[r.idx][1 if out_used else 0])
+    parser_conj_physical_.parse(args[1:], kwargs)
+    # conj_physical_()
+    result = dispatch_conj_physical__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- _conj_physical ----------------------------------------------------------------------------
@@ -7772,9 +8269,6 @@ def dispatch__conj_physical_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_conj_physical(): _conj_physical"""
     return self._conj_physical()
 
-
-overloads__conj_physical = [PythonOverload('_conj_physical()', ops._conj_physical, None, True, False, [])]
-dispatch__conj_physical = [dispatch__conj_physical_0]
 structseqs__conj_physical = [(return_types.for_schema('_conj_physical', ops._conj_physical.schema), None)]
 
 
@@ -7788,12 +8282,10 @@ def _conj_physical(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("_conj_physical", args[1:], kwargs)
     self = args[0].cdata
-    r = parser__conj_physical.parse(args[1:], kwargs)
-    ov = overloads__conj_physical[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch__conj_physical[r.idx](self, parsed)
-    return wrap_result(result, structseqs__conj_physical[r.idx][1 if out_used else 0])
+    parser__conj_physical.parse(args[1:], kwargs)
+    # _conj_physical()
+    result = dispatch__conj_physical_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- _conj -------------------------------------------------------------------------------------
@@ -7807,9 +8299,6 @@ def dispatch__conj_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_conj(): _conj"""
     return self._conj()
 
-
-overloads__conj = [PythonOverload('_conj()', ops._conj, None, True, False, [])]
-dispatch__conj = [dispatch__conj_0]
 structseqs__conj = [(return_types.for_schema('_conj', ops._conj.schema), None)]
 
 
@@ -7823,12 +8312,10 @@ def _conj(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("_conj", args[1:], kwargs)
     self = args[0].cdata
-    r = parser__conj.parse(args[1:], kwargs)
-    ov = overloads__conj[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch__conj[r.idx](self, parsed)
-    return wrap_result(result, structseqs__conj[r.idx][1 if out_used else 0])
+    parser__conj.parse(args[1:], kwargs)
+    # _conj()
+    result = dispatch__conj_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- conj --------------------------------------------------------------------------------------
@@ -7842,9 +8329,6 @@ def dispatch_conj_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """conj(): conj"""
     return self.conj()
 
-
-overloads_conj = [PythonOverload('conj()', ops.conj, None, True, False, [])]
-dispatch_conj = [dispatch_conj_0]
 structseqs_conj = [(return_types.for_schema('conj', ops.conj.schema), None)]
 
 
@@ -7858,12 +8342,10 @@ def conj(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("conj", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_conj.parse(args[1:], kwargs)
-    ov = overloads_conj[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_conj[r.idx](self, parsed)
-    return wrap_result(result, structseqs_conj[r.idx][1 if out_used else 0])
+    parser_conj.parse(args[1:], kwargs)
+    # conj()
+    result = dispatch_conj_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- _neg_view ---------------------------------------------------------------------------------
@@ -7877,9 +8359,6 @@ def dispatch__neg_view_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_neg_view(): _neg_view"""
     return self._neg_view()
 
-
-overloads__neg_view = [PythonOverload('_neg_view()', ops._neg_view, None, True, False, [])]
-dispatch__neg_view = [dispatch__neg_view_0]
 structseqs__neg_view = [(return_types.for_schema('_neg_view', ops._neg_view.schema), None)]
 
 
@@ -7893,12 +8372,10 @@ def _neg_view(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("_neg_view", args[1:], kwargs)
     self = args[0].cdata
-    r = parser__neg_view.parse(args[1:], kwargs)
-    ov = overloads__neg_view[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch__neg_view[r.idx](self, parsed)
-    return wrap_result(result, structseqs__neg_view[r.idx][1 if out_used else 0])
+    parser__neg_view.parse(args[1:], kwargs)
+    # _neg_view()
+    result = dispatch__neg_view_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- angle -------------------------------------------------------------------------------------
@@ -7912,9 +8389,6 @@ def dispatch_angle_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """angle(): angle"""
     return self.angle()
 
-
-overloads_angle = [PythonOverload('angle()', ops.angle, None, True, False, [])]
-dispatch_angle = [dispatch_angle_0]
 structseqs_angle = [(return_types.for_schema('angle', ops.angle.schema), None)]
 
 
@@ -7928,12 +8402,10 @@ def angle(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("angle", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_angle.parse(args[1:], kwargs)
-    ov = overloads_angle[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_angle[r.idx](self, parsed)
-    return wrap_result(result, structseqs_angle[r.idx][1 if out_used else 0])
+    parser_angle.parse(args[1:], kwargs)
+    # angle()
+    result = dispatch_angle_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- sgn ---------------------------------------------------------------------------------------
@@ -7947,9 +8419,6 @@ def dispatch_sgn_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sgn(): sgn"""
     return self.sgn()
 
-
-overloads_sgn = [PythonOverload('sgn()', ops.sgn, None, True, False, [])]
-dispatch_sgn = [dispatch_sgn_0]
 structseqs_sgn = [(return_types.for_schema('sgn', ops.sgn.schema), None)]
 
 
@@ -7963,12 +8432,10 @@ def sgn(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("sgn", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_sgn.parse(args[1:], kwargs)
-    ov = overloads_sgn[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sgn[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sgn[r.idx][1 if out_used else 0])
+    parser_sgn.parse(args[1:], kwargs)
+    # sgn()
+    result = dispatch_sgn_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- sgn_ --------------------------------------------------------------------------------------
@@ -7982,9 +8449,6 @@ def dispatch_sgn__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sgn_(): sgn_"""
     return self.sgn_()
 
-
-overloads_sgn_ = [PythonOverload('sgn_()', ops.sgn_, None, True, False, [])]
-dispatch_sgn_ = [dispatch_sgn__0]
 structseqs_sgn_ = [(return_types.for_schema('sgn_', ops.sgn_.schema), None)]
 
 
@@ -7998,12 +8462,10 @@ def sgn_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("sgn_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_sgn_.parse(args[1:], kwargs)
-    ov = overloads_sgn_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sgn_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sgn_[r.idx][1 if out_used else 0])
+    parser_sgn_.parse(args[1:], kwargs)
+    # sgn_()
+    result = dispatch_sgn__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- sign --------------------------------------------------------------------------------------
@@ -8017,9 +8479,6 @@ def dispatch_sign_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sign(): sign"""
     return self.sign()
 
-
-overloads_sign = [PythonOverload('sign()', ops.sign, None, True, False, [])]
-dispatch_sign = [dispatch_sign_0]
 structseqs_sign = [(return_types.for_schema('sign', ops.sign.schema), None)]
 
 
@@ -8033,12 +8492,10 @@ def sign(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("sign", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_sign.parse(args[1:], kwargs)
-    ov = overloads_sign[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sign[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sign[r.idx][1 if out_used else 0])
+    parser_sign.parse(args[1:], kwargs)
+    # sign()
+    result = dispatch_sign_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- sign_ -------------------------------------------------------------------------------------
@@ -8052,9 +8509,6 @@ def dispatch_sign__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sign_(): sign_"""
     return self.sign_()
 
-
-overloads_sign_ = [PythonOverload('sign_()', ops.sign_, None, True, False, [])]
-dispatch_sign_ = [dispatch_sign__0]
 structseqs_sign_ = [(return_types.for_schema('sign_', ops.sign_.schema), None)]
 
 
@@ -8068,12 +8522,10 @@ def sign_(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("sign_", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_sign_.parse(args[1:], kwargs)
-    ov = overloads_sign_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sign_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sign_[r.idx][1 if out_used else 0])
+    parser_sign_.parse(args[1:], kwargs)
+    # sign_()
+    result = dispatch_sign__0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- frexp -------------------------------------------------------------------------------------
@@ -8087,9 +8539,6 @@ def dispatch_frexp_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """frexp(): frexp.Tensor"""
     return self.frexp()
 
-
-overloads_frexp = [PythonOverload('frexp()', ops.frexp_Tensor, None, True, False, [])]
-dispatch_frexp = [dispatch_frexp_0]
 structseqs_frexp = [(return_types.for_schema('frexp', ops.frexp_Tensor.schema), None)]
 
 
@@ -8103,12 +8552,10 @@ def frexp(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("frexp", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_frexp.parse(args[1:], kwargs)
-    ov = overloads_frexp[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_frexp[r.idx](self, parsed)
-    return wrap_result(result, structseqs_frexp[r.idx][1 if out_used else 0])
+    parser_frexp.parse(args[1:], kwargs)
+    # frexp()
+    result = dispatch_frexp_0(self, {})
+    return wrap_result(result, structseqs_frexp[0][0])
 
 
 # ---- cov ---------------------------------------------------------------------------------------
@@ -8127,9 +8574,6 @@ def dispatch_cov_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['aweights'] = kwargs['aweights']
     return self.cov(**call_kwargs)
 
-
-overloads_cov = [PythonOverload('cov(*, int64_t correction=1, Tensor? fweights=None, Tensor? aweights=None)', ops.cov, None, True, False, ['correction', 'fweights', 'aweights'])]
-dispatch_cov = [dispatch_cov_0]
 structseqs_cov = [(return_types.for_schema('cov', ops.cov.schema), None)]
 
 
@@ -8142,11 +8586,21 @@ def cov(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.cov"})
     self = args[0].cdata
     r = parser_cov.parse(args[1:], kwargs)
-    ov = overloads_cov[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_cov[r.idx](self, parsed)
-    return wrap_result(result, structseqs_cov[r.idx][1 if out_used else 0])
+    a = r.args
+    # cov(*, int64_t correction=1, Tensor? fweights=None, Tensor? aweights=None)
+    correction = a[0]
+    if correction is None:
+        correction = 1
+    elif correction is not None and (type(correction) is not int or not INT64_MIN <= correction <= INT64_MAX):
+        correction = int64_arg(correction)
+    fweights = a[1]
+    if fweights is not None:
+        fweights = fweights.cdata
+    aweights = a[2]
+    if aweights is not None:
+        aweights = aweights.cdata
+    result = dispatch_cov_0(self, {'correction': correction, 'fweights': fweights, 'aweights': aweights})
+    return THPVariable_Wrap(result)
 
 
 # ---- corrcoef ----------------------------------------------------------------------------------
@@ -8160,9 +8614,6 @@ def dispatch_corrcoef_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """corrcoef(): corrcoef"""
     return self.corrcoef()
 
-
-overloads_corrcoef = [PythonOverload('corrcoef()', ops.corrcoef, None, True, False, [])]
-dispatch_corrcoef = [dispatch_corrcoef_0]
 structseqs_corrcoef = [(return_types.for_schema('corrcoef', ops.corrcoef.schema), None)]
 
 
@@ -8176,12 +8627,10 @@ def corrcoef(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("corrcoef", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_corrcoef.parse(args[1:], kwargs)
-    ov = overloads_corrcoef[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_corrcoef[r.idx](self, parsed)
-    return wrap_result(result, structseqs_corrcoef[r.idx][1 if out_used else 0])
+    parser_corrcoef.parse(args[1:], kwargs)
+    # corrcoef()
+    result = dispatch_corrcoef_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- histc -------------------------------------------------------------------------------------
@@ -8202,9 +8651,6 @@ def dispatch_histc_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['max'] = kwargs['max']
     return self.histc(**call_kwargs)
 
-
-overloads_histc = [PythonOverload('histc(int64_t bins=100, Scalar min=0, Scalar max=0)', ops.histc, None, True, False, ['bins', 'min', 'max'])]
-dispatch_histc = [dispatch_histc_0]
 structseqs_histc = [(return_types.for_schema('histc', ops.histc.schema), None)]
 
 
@@ -8217,11 +8663,25 @@ def histc(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.histc"})
     self = args[0].cdata
     r = parser_histc.parse(args[1:], kwargs)
-    ov = overloads_histc[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_histc[r.idx](self, parsed)
-    return wrap_result(result, structseqs_histc[r.idx][1 if out_used else 0])
+    a = r.args
+    # histc(int64_t bins=100, Scalar min=0, Scalar max=0)
+    bins = a[0]
+    if bins is None:
+        bins = 100
+    elif bins is not None and (type(bins) is not int or not INT64_MIN <= bins <= INT64_MAX):
+        bins = int64_arg(bins)
+    min = a[1]
+    if min is None:
+        min = 0
+    elif type(min) is not float:
+        min = scalar_arg(min)
+    max = a[2]
+    if max is None:
+        max = 0
+    elif type(max) is not float:
+        max = scalar_arg(max)
+    result = dispatch_histc_0(self, {'bins': bins, 'min': min, 'max': max})
+    return THPVariable_Wrap(result)
 
 
 # ---- histogram ---------------------------------------------------------------------------------
@@ -8254,9 +8714,6 @@ def dispatch_histogram_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['density'] = kwargs['density']
     return self.histogram(**call_kwargs)
 
-
-overloads_histogram = [PythonOverload('histogram(Tensor bins, *, Tensor? weight=None, bool density=False)', ops.histogram_bins_tensor, None, True, False, ['bins', 'weight', 'density']), PythonOverload('histogram(int64_t bins=100, *, ArrayRef<double>? range=None, Tensor? weight=None, bool density=False)', ops.histogram_bin_ct, None, True, False, ['bins', 'range', 'weight', 'density'])]
-dispatch_histogram = [dispatch_histogram_0, dispatch_histogram_1]
 structseqs_histogram = [(return_types.for_schema('histogram', ops.histogram_bins_tensor.schema), None), (return_types.for_schema('histogram', ops.histogram_bin_ct.schema), None)]
 
 
@@ -8269,11 +8726,35 @@ def histogram(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.histogram"})
     self = args[0].cdata
     r = parser_histogram.parse(args[1:], kwargs)
-    ov = overloads_histogram[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_histogram[r.idx](self, parsed)
-    return wrap_result(result, structseqs_histogram[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # histogram(Tensor bins, *, Tensor? weight=None, bool density=False)
+        bins = a[0]
+        if bins is not None:
+            bins = bins.cdata
+        weight = a[1]
+        if weight is not None:
+            weight = weight.cdata
+        density = a[2]
+        if density is None:
+            density = False
+        result = dispatch_histogram_0(self, {'bins': bins, 'weight': weight, 'density': density})
+        return wrap_result(result, structseqs_histogram[0][0])
+    # histogram(int64_t bins=100, *, ArrayRef<double>? range=None, Tensor? weight=None, bool density=False)
+    bins = a[0]
+    if bins is None:
+        bins = 100
+    elif bins is not None and (type(bins) is not int or not INT64_MIN <= bins <= INT64_MAX):
+        bins = int64_arg(bins)
+    range = None if a[1] is None else convert(r, 1)
+    weight = a[2]
+    if weight is not None:
+        weight = weight.cdata
+    density = a[3]
+    if density is None:
+        density = False
+    result = dispatch_histogram_1(self, {'bins': bins, 'range': range, 'weight': weight, 'density': density})
+    return wrap_result(result, structseqs_histogram[1][0])
 
 
 # ---- new_empty_strided -------------------------------------------------------------------------
@@ -8290,9 +8771,6 @@ def dispatch_new_empty_strided_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = self.new_empty_strided(size=kwargs['size'], stride=kwargs['stride'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-
-overloads_new_empty_strided = [PythonOverload('new_empty_strided(SymIntArrayRef size, SymIntArrayRef stride, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)', ops.new_empty_strided, None, True, True, ['size', 'stride', 'dtype', 'layout', 'device', 'pin_memory', 'requires_grad'])]
-dispatch_new_empty_strided = [dispatch_new_empty_strided_0]
 structseqs_new_empty_strided = [(return_types.for_schema('new_empty_strided', ops.new_empty_strided.schema), None)]
 
 
@@ -8305,11 +8783,27 @@ def new_empty_strided(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.new_empty_strided"})
     self = args[0].cdata
     r = parser_new_empty_strided.parse(args[1:], kwargs)
-    ov = overloads_new_empty_strided[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_new_empty_strided[r.idx](self, parsed)
-    return wrap_result(result, structseqs_new_empty_strided[r.idx][1 if out_used else 0])
+    a = r.args
+    # new_empty_strided(SymIntArrayRef size, SymIntArrayRef stride, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
+    stride = a[1]
+    if stride is not None:
+        stride = r.intlist(1)
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[3] is None else convert(r, 3)
+    device = None if a[4] is None else convert(r, 4)
+    pin_memory = a[5]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[6]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_new_empty_strided_0(self, {'size': size, 'stride': stride, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- flip --------------------------------------------------------------------------------------
@@ -8323,9 +8817,6 @@ def dispatch_flip_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """flip(IntArrayRef dims): flip"""
     return self.flip(dims=kwargs['dims'])
 
-
-overloads_flip = [PythonOverload('flip(IntArrayRef dims)', ops.flip, None, True, False, ['dims'])]
-dispatch_flip = [dispatch_flip_0]
 structseqs_flip = [(return_types.for_schema('flip', ops.flip.schema), None)]
 
 
@@ -8338,11 +8829,13 @@ def flip(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.flip"})
     self = args[0].cdata
     r = parser_flip.parse(args[1:], kwargs)
-    ov = overloads_flip[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_flip[r.idx](self, parsed)
-    return wrap_result(result, structseqs_flip[r.idx][1 if out_used else 0])
+    a = r.args
+    # flip(IntArrayRef dims)
+    dims = a[0]
+    if dims is not None:
+        dims = r.intlist(0)
+    result = dispatch_flip_0(self, {'dims': dims})
+    return THPVariable_Wrap(result)
 
 
 # ---- fliplr ------------------------------------------------------------------------------------
@@ -8356,9 +8849,6 @@ def dispatch_fliplr_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """fliplr(): fliplr"""
     return self.fliplr()
 
-
-overloads_fliplr = [PythonOverload('fliplr()', ops.fliplr, None, True, False, [])]
-dispatch_fliplr = [dispatch_fliplr_0]
 structseqs_fliplr = [(return_types.for_schema('fliplr', ops.fliplr.schema), None)]
 
 
@@ -8372,12 +8862,10 @@ def fliplr(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("fliplr", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_fliplr.parse(args[1:], kwargs)
-    ov = overloads_fliplr[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_fliplr[r.idx](self, parsed)
-    return wrap_result(result, structseqs_fliplr[r.idx][1 if out_used else 0])
+    parser_fliplr.parse(args[1:], kwargs)
+    # fliplr()
+    result = dispatch_fliplr_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- flipud ------------------------------------------------------------------------------------
@@ -8391,9 +8879,6 @@ def dispatch_flipud_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """flipud(): flipud"""
     return self.flipud()
 
-
-overloads_flipud = [PythonOverload('flipud()', ops.flipud, None, True, False, [])]
-dispatch_flipud = [dispatch_flipud_0]
 structseqs_flipud = [(return_types.for_schema('flipud', ops.flipud.schema), None)]
 
 
@@ -8407,12 +8892,10 @@ def flipud(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("flipud", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_flipud.parse(args[1:], kwargs)
-    ov = overloads_flipud[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_flipud[r.idx](self, parsed)
-    return wrap_result(result, structseqs_flipud[r.idx][1 if out_used else 0])
+    parser_flipud.parse(args[1:], kwargs)
+    # flipud()
+    result = dispatch_flipud_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- roll --------------------------------------------------------------------------------------
@@ -8430,9 +8913,6 @@ def dispatch_roll_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dims'] = kwargs['dims']
     return self.roll(**call_kwargs)
 
-
-overloads_roll = [PythonOverload('roll(SymIntArrayRef[1] shifts, IntArrayRef[1] dims=[])', ops.roll, None, True, False, ['shifts', 'dims'])]
-dispatch_roll = [dispatch_roll_0]
 structseqs_roll = [(return_types.for_schema('roll', ops.roll.schema), None)]
 
 
@@ -8445,11 +8925,15 @@ def roll(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.roll"})
     self = args[0].cdata
     r = parser_roll.parse(args[1:], kwargs)
-    ov = overloads_roll[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_roll[r.idx](self, parsed)
-    return wrap_result(result, structseqs_roll[r.idx][1 if out_used else 0])
+    a = r.args
+    # roll(SymIntArrayRef[1] shifts, IntArrayRef[1] dims=[])
+    shifts = a[0]
+    if shifts is not None:
+        shifts = r.intlist(0)
+    dims = a[1]
+    dims = r.intlist(1)  # None: the default
+    result = dispatch_roll_0(self, {'shifts': shifts, 'dims': dims})
+    return THPVariable_Wrap(result)
 
 
 # ---- rot90 -------------------------------------------------------------------------------------
@@ -8468,9 +8952,6 @@ def dispatch_rot90_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dims'] = kwargs['dims']
     return self.rot90(**call_kwargs)
 
-
-overloads_rot90 = [PythonOverload('rot90(int64_t k=1, IntArrayRef dims=[0,1])', ops.rot90, None, True, False, ['k', 'dims'])]
-dispatch_rot90 = [dispatch_rot90_0]
 structseqs_rot90 = [(return_types.for_schema('rot90', ops.rot90.schema), None)]
 
 
@@ -8483,11 +8964,17 @@ def rot90(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.rot90"})
     self = args[0].cdata
     r = parser_rot90.parse(args[1:], kwargs)
-    ov = overloads_rot90[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_rot90[r.idx](self, parsed)
-    return wrap_result(result, structseqs_rot90[r.idx][1 if out_used else 0])
+    a = r.args
+    # rot90(int64_t k=1, IntArrayRef dims=[0,1])
+    k = a[0]
+    if k is None:
+        k = 1
+    elif k is not None and (type(k) is not int or not INT64_MIN <= k <= INT64_MAX):
+        k = int64_arg(k)
+    dims = a[1]
+    dims = r.intlist(1)  # None: the default
+    result = dispatch_rot90_0(self, {'k': k, 'dims': dims})
+    return THPVariable_Wrap(result)
 
 
 # ---- sort --------------------------------------------------------------------------------------
@@ -8519,9 +9006,6 @@ def dispatch_sort_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['descending'] = kwargs['descending']
     return self.sort(**call_kwargs)
 
-
-overloads_sort = [PythonOverload('sort(*, bool? stable, int64_t dim=-1, bool descending=False)', ops.sort_stable, None, True, False, ['stable', 'dim', 'descending']), PythonOverload('sort(int64_t dim=-1, bool descending=False)', ops.sort, None, True, False, ['dim', 'descending'])]
-dispatch_sort = [dispatch_sort_0, dispatch_sort_1]
 structseqs_sort = [(return_types.for_schema('sort', ops.sort_stable.schema), None), (return_types.for_schema('sort', ops.sort.schema), None)]
 
 
@@ -8534,11 +9018,31 @@ def sort(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.sort"})
     self = args[0].cdata
     r = parser_sort.parse(args[1:], kwargs)
-    ov = overloads_sort[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sort[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sort[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # sort(*, bool? stable, int64_t dim=-1, bool descending=False)
+        stable = a[0]
+        dim = a[1]
+        if dim is None:
+            dim = -1
+        elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        descending = a[2]
+        if descending is None:
+            descending = False
+        result = dispatch_sort_0(self, {'stable': stable, 'dim': dim, 'descending': descending})
+        return wrap_result(result, structseqs_sort[0][0])
+    # sort(int64_t dim=-1, bool descending=False)
+    dim = a[0]
+    if dim is None:
+        dim = -1
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    descending = a[1]
+    if descending is None:
+        descending = False
+    result = dispatch_sort_1(self, {'dim': dim, 'descending': descending})
+    return wrap_result(result, structseqs_sort[1][0])
 
 
 # ---- msort -------------------------------------------------------------------------------------
@@ -8552,9 +9056,6 @@ def dispatch_msort_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """msort(): msort"""
     return self.msort()
 
-
-overloads_msort = [PythonOverload('msort()', ops.msort, None, True, False, [])]
-dispatch_msort = [dispatch_msort_0]
 structseqs_msort = [(return_types.for_schema('msort', ops.msort.schema), None)]
 
 
@@ -8568,12 +9069,10 @@ def msort(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("msort", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_msort.parse(args[1:], kwargs)
-    ov = overloads_msort[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_msort[r.idx](self, parsed)
-    return wrap_result(result, structseqs_msort[r.idx][1 if out_used else 0])
+    parser_msort.parse(args[1:], kwargs)
+    # msort()
+    result = dispatch_msort_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- argsort -----------------------------------------------------------------------------------
@@ -8605,9 +9104,6 @@ def dispatch_argsort_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['descending'] = kwargs['descending']
     return self.argsort(**call_kwargs)
 
-
-overloads_argsort = [PythonOverload('argsort(*, bool stable, int64_t dim=-1, bool descending=False)', ops.argsort_stable, None, True, False, ['stable', 'dim', 'descending']), PythonOverload('argsort(int64_t dim=-1, bool descending=False)', ops.argsort, None, True, False, ['dim', 'descending'])]
-dispatch_argsort = [dispatch_argsort_0, dispatch_argsort_1]
 structseqs_argsort = [(return_types.for_schema('argsort', ops.argsort_stable.schema), None), (return_types.for_schema('argsort', ops.argsort.schema), None)]
 
 
@@ -8620,11 +9116,31 @@ def argsort(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.argsort"})
     self = args[0].cdata
     r = parser_argsort.parse(args[1:], kwargs)
-    ov = overloads_argsort[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_argsort[r.idx](self, parsed)
-    return wrap_result(result, structseqs_argsort[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # argsort(*, bool stable, int64_t dim=-1, bool descending=False)
+        stable = a[0]
+        dim = a[1]
+        if dim is None:
+            dim = -1
+        elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        descending = a[2]
+        if descending is None:
+            descending = False
+        result = dispatch_argsort_0(self, {'stable': stable, 'dim': dim, 'descending': descending})
+        return THPVariable_Wrap(result)
+    # argsort(int64_t dim=-1, bool descending=False)
+    dim = a[0]
+    if dim is None:
+        dim = -1
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    descending = a[1]
+    if descending is None:
+        descending = False
+    result = dispatch_argsort_1(self, {'dim': dim, 'descending': descending})
+    return THPVariable_Wrap(result)
 
 
 # ---- topk --------------------------------------------------------------------------------------
@@ -8646,9 +9162,6 @@ def dispatch_topk_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['sorted'] = kwargs['sorted']
     return self.topk(**call_kwargs)
 
-
-overloads_topk = [PythonOverload('topk(SymInt k, int64_t dim=-1, bool largest=True, bool sorted=True)', ops.topk, None, True, False, ['k', 'dim', 'largest', 'sorted'])]
-dispatch_topk = [dispatch_topk_0]
 structseqs_topk = [(return_types.for_schema('topk', ops.topk.schema), None)]
 
 
@@ -8661,11 +9174,24 @@ def topk(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.topk"})
     self = args[0].cdata
     r = parser_topk.parse(args[1:], kwargs)
-    ov = overloads_topk[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_topk[r.idx](self, parsed)
-    return wrap_result(result, structseqs_topk[r.idx][1 if out_used else 0])
+    a = r.args
+    # topk(SymInt k, int64_t dim=-1, bool largest=True, bool sorted=True)
+    k = a[0]
+    if k is not None and (type(k) is not int or not INT64_MIN <= k <= INT64_MAX):
+        k = int64_arg(k)
+    dim = a[1]
+    if dim is None:
+        dim = -1
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    largest = a[2]
+    if largest is None:
+        largest = True
+    sorted = a[3]
+    if sorted is None:
+        sorted = True
+    result = dispatch_topk_0(self, {'k': k, 'dim': dim, 'largest': largest, 'sorted': sorted})
+    return wrap_result(result, structseqs_topk[0][0])
 
 
 # ---- tril --------------------------------------------------------------------------------------
@@ -8682,9 +9208,6 @@ def dispatch_tril_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['diagonal'] = kwargs['diagonal']
     return self.tril(**call_kwargs)
 
-
-overloads_tril = [PythonOverload('tril(SymInt diagonal=0)', ops.tril, None, True, False, ['diagonal'])]
-dispatch_tril = [dispatch_tril_0]
 structseqs_tril = [(return_types.for_schema('tril', ops.tril.schema), None)]
 
 
@@ -8697,11 +9220,15 @@ def tril(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.tril"})
     self = args[0].cdata
     r = parser_tril.parse(args[1:], kwargs)
-    ov = overloads_tril[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_tril[r.idx](self, parsed)
-    return wrap_result(result, structseqs_tril[r.idx][1 if out_used else 0])
+    a = r.args
+    # tril(SymInt diagonal=0)
+    diagonal = a[0]
+    if diagonal is None:
+        diagonal = 0
+    elif diagonal is not None and (type(diagonal) is not int or not INT64_MIN <= diagonal <= INT64_MAX):
+        diagonal = int64_arg(diagonal)
+    result = dispatch_tril_0(self, {'diagonal': diagonal})
+    return THPVariable_Wrap(result)
 
 
 # ---- triu --------------------------------------------------------------------------------------
@@ -8718,9 +9245,6 @@ def dispatch_triu_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['diagonal'] = kwargs['diagonal']
     return self.triu(**call_kwargs)
 
-
-overloads_triu = [PythonOverload('triu(SymInt diagonal=0)', ops.triu, None, True, False, ['diagonal'])]
-dispatch_triu = [dispatch_triu_0]
 structseqs_triu = [(return_types.for_schema('triu', ops.triu.schema), None)]
 
 
@@ -8733,11 +9257,15 @@ def triu(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.triu"})
     self = args[0].cdata
     r = parser_triu.parse(args[1:], kwargs)
-    ov = overloads_triu[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_triu[r.idx](self, parsed)
-    return wrap_result(result, structseqs_triu[r.idx][1 if out_used else 0])
+    a = r.args
+    # triu(SymInt diagonal=0)
+    diagonal = a[0]
+    if diagonal is None:
+        diagonal = 0
+    elif diagonal is not None and (type(diagonal) is not int or not INT64_MIN <= diagonal <= INT64_MAX):
+        diagonal = int64_arg(diagonal)
+    result = dispatch_triu_0(self, {'diagonal': diagonal})
+    return THPVariable_Wrap(result)
 
 
 # ---- tril_ -------------------------------------------------------------------------------------
@@ -8754,9 +9282,6 @@ def dispatch_tril__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['diagonal'] = kwargs['diagonal']
     return self.tril_(**call_kwargs)
 
-
-overloads_tril_ = [PythonOverload('tril_(SymInt diagonal=0)', ops.tril_, None, True, False, ['diagonal'])]
-dispatch_tril_ = [dispatch_tril__0]
 structseqs_tril_ = [(return_types.for_schema('tril_', ops.tril_.schema), None)]
 
 
@@ -8769,11 +9294,15 @@ def tril_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.tril_"})
     self = args[0].cdata
     r = parser_tril_.parse(args[1:], kwargs)
-    ov = overloads_tril_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_tril_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_tril_[r.idx][1 if out_used else 0])
+    a = r.args
+    # tril_(SymInt diagonal=0)
+    diagonal = a[0]
+    if diagonal is None:
+        diagonal = 0
+    elif diagonal is not None and (type(diagonal) is not int or not INT64_MIN <= diagonal <= INT64_MAX):
+        diagonal = int64_arg(diagonal)
+    result = dispatch_tril__0(self, {'diagonal': diagonal})
+    return THPVariable_Wrap(result)
 
 
 # ---- triu_ -------------------------------------------------------------------------------------
@@ -8790,9 +9319,6 @@ def dispatch_triu__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['diagonal'] = kwargs['diagonal']
     return self.triu_(**call_kwargs)
 
-
-overloads_triu_ = [PythonOverload('triu_(SymInt diagonal=0)', ops.triu_, None, True, False, ['diagonal'])]
-dispatch_triu_ = [dispatch_triu__0]
 structseqs_triu_ = [(return_types.for_schema('triu_', ops.triu_.schema), None)]
 
 
@@ -8805,11 +9331,15 @@ def triu_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.triu_"})
     self = args[0].cdata
     r = parser_triu_.parse(args[1:], kwargs)
-    ov = overloads_triu_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_triu_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_triu_[r.idx][1 if out_used else 0])
+    a = r.args
+    # triu_(SymInt diagonal=0)
+    diagonal = a[0]
+    if diagonal is None:
+        diagonal = 0
+    elif diagonal is not None and (type(diagonal) is not int or not INT64_MIN <= diagonal <= INT64_MAX):
+        diagonal = int64_arg(diagonal)
+    result = dispatch_triu__0(self, {'diagonal': diagonal})
+    return THPVariable_Wrap(result)
 
 
 # ---- diag_embed --------------------------------------------------------------------------------
@@ -8830,9 +9360,6 @@ def dispatch_diag_embed_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim2'] = kwargs['dim2']
     return self.diag_embed(**call_kwargs)
 
-
-overloads_diag_embed = [PythonOverload('diag_embed(int64_t offset=0, int64_t dim1=-2, int64_t dim2=-1)', ops.diag_embed, None, True, False, ['offset', 'dim1', 'dim2'])]
-dispatch_diag_embed = [dispatch_diag_embed_0]
 structseqs_diag_embed = [(return_types.for_schema('diag_embed', ops.diag_embed.schema), None)]
 
 
@@ -8845,11 +9372,25 @@ def diag_embed(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.diag_embed"})
     self = args[0].cdata
     r = parser_diag_embed.parse(args[1:], kwargs)
-    ov = overloads_diag_embed[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_diag_embed[r.idx](self, parsed)
-    return wrap_result(result, structseqs_diag_embed[r.idx][1 if out_used else 0])
+    a = r.args
+    # diag_embed(int64_t offset=0, int64_t dim1=-2, int64_t dim2=-1)
+    offset = a[0]
+    if offset is None:
+        offset = 0
+    elif offset is not None and (type(offset) is not int or not INT64_MIN <= offset <= INT64_MAX):
+        offset = int64_arg(offset)
+    dim1 = a[1]
+    if dim1 is None:
+        dim1 = -2
+    elif dim1 is not None and (type(dim1) is not int or not INT64_MIN <= dim1 <= INT64_MAX):
+        dim1 = int64_arg(dim1)
+    dim2 = a[2]
+    if dim2 is None:
+        dim2 = -1
+    elif dim2 is not None and (type(dim2) is not int or not INT64_MIN <= dim2 <= INT64_MAX):
+        dim2 = int64_arg(dim2)
+    result = dispatch_diag_embed_0(self, {'offset': offset, 'dim1': dim1, 'dim2': dim2})
+    return THPVariable_Wrap(result)
 
 
 # ---- diag --------------------------------------------------------------------------------------
@@ -8866,9 +9407,6 @@ def dispatch_diag_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['diagonal'] = kwargs['diagonal']
     return self.diag(**call_kwargs)
 
-
-overloads_diag = [PythonOverload('diag(int64_t diagonal=0)', ops.diag, None, True, False, ['diagonal'])]
-dispatch_diag = [dispatch_diag_0]
 structseqs_diag = [(return_types.for_schema('diag', ops.diag.schema), None)]
 
 
@@ -8881,11 +9419,15 @@ def diag(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.diag"})
     self = args[0].cdata
     r = parser_diag.parse(args[1:], kwargs)
-    ov = overloads_diag[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_diag[r.idx](self, parsed)
-    return wrap_result(result, structseqs_diag[r.idx][1 if out_used else 0])
+    a = r.args
+    # diag(int64_t diagonal=0)
+    diagonal = a[0]
+    if diagonal is None:
+        diagonal = 0
+    elif diagonal is not None and (type(diagonal) is not int or not INT64_MIN <= diagonal <= INT64_MAX):
+        diagonal = int64_arg(diagonal)
+    result = dispatch_diag_0(self, {'diagonal': diagonal})
+    return THPVariable_Wrap(result)
 
 
 # ---- diagflat ----------------------------------------------------------------------------------
@@ -8902,9 +9444,6 @@ def dispatch_diagflat_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['offset'] = kwargs['offset']
     return self.diagflat(**call_kwargs)
 
-
-overloads_diagflat = [PythonOverload('diagflat(int64_t offset=0)', ops.diagflat, None, True, False, ['offset'])]
-dispatch_diagflat = [dispatch_diagflat_0]
 structseqs_diagflat = [(return_types.for_schema('diagflat', ops.diagflat.schema), None)]
 
 
@@ -8917,11 +9456,15 @@ def diagflat(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.diagflat"})
     self = args[0].cdata
     r = parser_diagflat.parse(args[1:], kwargs)
-    ov = overloads_diagflat[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_diagflat[r.idx](self, parsed)
-    return wrap_result(result, structseqs_diagflat[r.idx][1 if out_used else 0])
+    a = r.args
+    # diagflat(int64_t offset=0)
+    offset = a[0]
+    if offset is None:
+        offset = 0
+    elif offset is not None and (type(offset) is not int or not INT64_MIN <= offset <= INT64_MAX):
+        offset = int64_arg(offset)
+    result = dispatch_diagflat_0(self, {'offset': offset})
+    return THPVariable_Wrap(result)
 
 
 # ---- movedim -----------------------------------------------------------------------------------
@@ -8942,9 +9485,6 @@ def dispatch_movedim_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """movedim(IntArrayRef source, IntArrayRef destination): movedim.intlist"""
     return self.movedim(source=kwargs['source'], destination=kwargs['destination'])
 
-
-overloads_movedim = [PythonOverload('movedim(int64_t source, int64_t destination)', ops.movedim_int, None, True, False, ['source', 'destination']), PythonOverload('movedim(IntArrayRef source, IntArrayRef destination)', ops.movedim_intlist, None, True, False, ['source', 'destination'])]
-dispatch_movedim = [dispatch_movedim_0, dispatch_movedim_1]
 structseqs_movedim = [(return_types.for_schema('movedim', ops.movedim_int.schema), None), (return_types.for_schema('movedim', ops.movedim_intlist.schema), None)]
 
 
@@ -8957,11 +9497,26 @@ def movedim(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.movedim"})
     self = args[0].cdata
     r = parser_movedim.parse(args[1:], kwargs)
-    ov = overloads_movedim[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_movedim[r.idx](self, parsed)
-    return wrap_result(result, structseqs_movedim[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # movedim(int64_t source, int64_t destination)
+        source = a[0]
+        if source is not None and (type(source) is not int or not INT64_MIN <= source <= INT64_MAX):
+            source = int64_arg(source)
+        destination = a[1]
+        if destination is not None and (type(destination) is not int or not INT64_MIN <= destination <= INT64_MAX):
+            destination = int64_arg(destination)
+        result = dispatch_movedim_0(self, {'source': source, 'destination': destination})
+        return THPVariable_Wrap(result)
+    # movedim(IntArrayRef source, IntArrayRef destination)
+    source = a[0]
+    if source is not None:
+        source = r.intlist(0)
+    destination = a[1]
+    if destination is not None:
+        destination = r.intlist(1)
+    result = dispatch_movedim_1(self, {'source': source, 'destination': destination})
+    return THPVariable_Wrap(result)
 
 
 # ---- moveaxis ----------------------------------------------------------------------------------
@@ -8982,9 +9537,6 @@ def dispatch_moveaxis_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """moveaxis(IntArrayRef source, IntArrayRef destination): moveaxis.intlist"""
     return self.moveaxis(source=kwargs['source'], destination=kwargs['destination'])
 
-
-overloads_moveaxis = [PythonOverload('moveaxis(int64_t source, int64_t destination)', ops.moveaxis_int, None, True, False, ['source', 'destination']), PythonOverload('moveaxis(IntArrayRef source, IntArrayRef destination)', ops.moveaxis_intlist, None, True, False, ['source', 'destination'])]
-dispatch_moveaxis = [dispatch_moveaxis_0, dispatch_moveaxis_1]
 structseqs_moveaxis = [(return_types.for_schema('moveaxis', ops.moveaxis_int.schema), None), (return_types.for_schema('moveaxis', ops.moveaxis_intlist.schema), None)]
 
 
@@ -8997,11 +9549,26 @@ def moveaxis(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.moveaxis"})
     self = args[0].cdata
     r = parser_moveaxis.parse(args[1:], kwargs)
-    ov = overloads_moveaxis[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_moveaxis[r.idx](self, parsed)
-    return wrap_result(result, structseqs_moveaxis[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # moveaxis(int64_t source, int64_t destination)
+        source = a[0]
+        if source is not None and (type(source) is not int or not INT64_MIN <= source <= INT64_MAX):
+            source = int64_arg(source)
+        destination = a[1]
+        if destination is not None and (type(destination) is not int or not INT64_MIN <= destination <= INT64_MAX):
+            destination = int64_arg(destination)
+        result = dispatch_moveaxis_0(self, {'source': source, 'destination': destination})
+        return THPVariable_Wrap(result)
+    # moveaxis(IntArrayRef source, IntArrayRef destination)
+    source = a[0]
+    if source is not None:
+        source = r.intlist(0)
+    destination = a[1]
+    if destination is not None:
+        destination = r.intlist(1)
+    result = dispatch_moveaxis_1(self, {'source': source, 'destination': destination})
+    return THPVariable_Wrap(result)
 
 
 # ---- swapaxes ----------------------------------------------------------------------------------
@@ -9015,9 +9582,6 @@ def dispatch_swapaxes_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """swapaxes(int64_t axis0, int64_t axis1): swapaxes"""
     return self.swapaxes(axis0=kwargs['axis0'], axis1=kwargs['axis1'])
 
-
-overloads_swapaxes = [PythonOverload('swapaxes(int64_t axis0, int64_t axis1)', ops.swapaxes, None, True, False, ['axis0', 'axis1'])]
-dispatch_swapaxes = [dispatch_swapaxes_0]
 structseqs_swapaxes = [(return_types.for_schema('swapaxes', ops.swapaxes.schema), None)]
 
 
@@ -9030,11 +9594,16 @@ def swapaxes(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.swapaxes"})
     self = args[0].cdata
     r = parser_swapaxes.parse(args[1:], kwargs)
-    ov = overloads_swapaxes[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_swapaxes[r.idx](self, parsed)
-    return wrap_result(result, structseqs_swapaxes[r.idx][1 if out_used else 0])
+    a = r.args
+    # swapaxes(int64_t axis0, int64_t axis1)
+    axis0 = a[0]
+    if axis0 is not None and (type(axis0) is not int or not INT64_MIN <= axis0 <= INT64_MAX):
+        axis0 = int64_arg(axis0)
+    axis1 = a[1]
+    if axis1 is not None and (type(axis1) is not int or not INT64_MIN <= axis1 <= INT64_MAX):
+        axis1 = int64_arg(axis1)
+    result = dispatch_swapaxes_0(self, {'axis0': axis0, 'axis1': axis1})
+    return THPVariable_Wrap(result)
 
 
 # ---- swapdims ----------------------------------------------------------------------------------
@@ -9048,9 +9617,6 @@ def dispatch_swapdims_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """swapdims(int64_t dim0, int64_t dim1): swapdims"""
     return self.swapdims(dim0=kwargs['dim0'], dim1=kwargs['dim1'])
 
-
-overloads_swapdims = [PythonOverload('swapdims(int64_t dim0, int64_t dim1)', ops.swapdims, None, True, False, ['dim0', 'dim1'])]
-dispatch_swapdims = [dispatch_swapdims_0]
 structseqs_swapdims = [(return_types.for_schema('swapdims', ops.swapdims.schema), None)]
 
 
@@ -9063,11 +9629,16 @@ def swapdims(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.swapdims"})
     self = args[0].cdata
     r = parser_swapdims.parse(args[1:], kwargs)
-    ov = overloads_swapdims[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_swapdims[r.idx](self, parsed)
-    return wrap_result(result, structseqs_swapdims[r.idx][1 if out_used else 0])
+    a = r.args
+    # swapdims(int64_t dim0, int64_t dim1)
+    dim0 = a[0]
+    if dim0 is not None and (type(dim0) is not int or not INT64_MIN <= dim0 <= INT64_MAX):
+        dim0 = int64_arg(dim0)
+    dim1 = a[1]
+    if dim1 is not None and (type(dim1) is not int or not INT64_MIN <= dim1 <= INT64_MAX):
+        dim1 = int64_arg(dim1)
+    result = dispatch_swapdims_0(self, {'dim0': dim0, 'dim1': dim1})
+    return THPVariable_Wrap(result)
 
 
 # ---- repeat ------------------------------------------------------------------------------------
@@ -9081,9 +9652,6 @@ def dispatch_repeat_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """repeat(SymIntArrayRef repeats): repeat"""
     return self.repeat(repeats=kwargs['repeats'])
 
-
-overloads_repeat = [PythonOverload('repeat(SymIntArrayRef repeats)', ops.repeat, None, True, False, ['repeats'])]
-dispatch_repeat = [dispatch_repeat_0]
 structseqs_repeat = [(return_types.for_schema('repeat', ops.repeat.schema), None)]
 
 
@@ -9096,11 +9664,13 @@ def repeat(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.repeat"})
     self = args[0].cdata
     r = parser_repeat.parse(args[1:], kwargs)
-    ov = overloads_repeat[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_repeat[r.idx](self, parsed)
-    return wrap_result(result, structseqs_repeat[r.idx][1 if out_used else 0])
+    a = r.args
+    # repeat(SymIntArrayRef repeats)
+    repeats = a[0]
+    if repeats is not None:
+        repeats = r.intlist(0)
+    result = dispatch_repeat_0(self, {'repeats': repeats})
+    return THPVariable_Wrap(result)
 
 
 # ---- tile --------------------------------------------------------------------------------------
@@ -9114,9 +9684,6 @@ def dispatch_tile_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """tile(SymIntArrayRef dims): tile"""
     return self.tile(dims=kwargs['dims'])
 
-
-overloads_tile = [PythonOverload('tile(SymIntArrayRef dims)', ops.tile, None, True, False, ['dims'])]
-dispatch_tile = [dispatch_tile_0]
 structseqs_tile = [(return_types.for_schema('tile', ops.tile.schema), None)]
 
 
@@ -9129,11 +9696,13 @@ def tile(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.tile"})
     self = args[0].cdata
     r = parser_tile.parse(args[1:], kwargs)
-    ov = overloads_tile[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_tile[r.idx](self, parsed)
-    return wrap_result(result, structseqs_tile[r.idx][1 if out_used else 0])
+    a = r.args
+    # tile(SymIntArrayRef dims)
+    dims = a[0]
+    if dims is not None:
+        dims = r.intlist(0)
+    result = dispatch_tile_0(self, {'dims': dims})
+    return THPVariable_Wrap(result)
 
 
 # ---- narrow_copy -------------------------------------------------------------------------------
@@ -9147,9 +9716,6 @@ def dispatch_narrow_copy_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """narrow_copy(int64_t dim, SymInt start, SymInt length): narrow_copy"""
     return self.narrow_copy(dim=kwargs['dim'], start=kwargs['start'], length=kwargs['length'])
 
-
-overloads_narrow_copy = [PythonOverload('narrow_copy(int64_t dim, SymInt start, SymInt length)', ops.narrow_copy, None, True, False, ['dim', 'start', 'length'])]
-dispatch_narrow_copy = [dispatch_narrow_copy_0]
 structseqs_narrow_copy = [(return_types.for_schema('narrow_copy', ops.narrow_copy.schema), None)]
 
 
@@ -9162,11 +9728,19 @@ def narrow_copy(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.narrow_copy"})
     self = args[0].cdata
     r = parser_narrow_copy.parse(args[1:], kwargs)
-    ov = overloads_narrow_copy[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_narrow_copy[r.idx](self, parsed)
-    return wrap_result(result, structseqs_narrow_copy[r.idx][1 if out_used else 0])
+    a = r.args
+    # narrow_copy(int64_t dim, SymInt start, SymInt length)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    start = a[1]
+    if start is not None and (type(start) is not int or not INT64_MIN <= start <= INT64_MAX):
+        start = int64_arg(start)
+    length = a[2]
+    if length is not None and (type(length) is not int or not INT64_MIN <= length <= INT64_MAX):
+        length = int64_arg(length)
+    result = dispatch_narrow_copy_0(self, {'dim': dim, 'start': start, 'length': length})
+    return THPVariable_Wrap(result)
 
 
 # ---- gather ------------------------------------------------------------------------------------
@@ -9185,9 +9759,6 @@ def dispatch_gather_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['sparse_grad'] = kwargs['sparse_grad']
     return self.gather(**call_kwargs)
 
-
-overloads_gather = [PythonOverload('gather(int64_t dim, Tensor index, *, bool sparse_grad=False)', ops.gather, None, True, False, ['dim', 'index', 'sparse_grad'])]
-dispatch_gather = [dispatch_gather_0]
 structseqs_gather = [(return_types.for_schema('gather', ops.gather.schema), None)]
 
 
@@ -9200,11 +9771,19 @@ def gather(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.gather"})
     self = args[0].cdata
     r = parser_gather.parse(args[1:], kwargs)
-    ov = overloads_gather[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_gather[r.idx](self, parsed)
-    return wrap_result(result, structseqs_gather[r.idx][1 if out_used else 0])
+    a = r.args
+    # gather(int64_t dim, Tensor index, *, bool sparse_grad=False)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    index = a[1]
+    if index is not None:
+        index = index.cdata
+    sparse_grad = a[2]
+    if sparse_grad is None:
+        sparse_grad = False
+    result = dispatch_gather_0(self, {'dim': dim, 'index': index, 'sparse_grad': sparse_grad})
+    return THPVariable_Wrap(result)
 
 
 # ---- scatter -----------------------------------------------------------------------------------
@@ -9239,9 +9818,6 @@ def dispatch_scatter_3(self: Any, kwargs: dict[str, Any]) -> Any:
     """scatter(int64_t dim, Tensor index, Scalar value, *, str reduce): scatter.value_reduce"""
     return self.scatter(dim=kwargs['dim'], index=kwargs['index'], value=kwargs['value'], reduce=kwargs['reduce'])
 
-
-overloads_scatter = [PythonOverload('scatter(int64_t dim, Tensor index, Tensor src)', ops.scatter_src, None, True, False, ['dim', 'index', 'src']), PythonOverload('scatter(int64_t dim, Tensor index, Tensor src, *, str reduce)', ops.scatter_reduce, None, True, False, ['dim', 'index', 'src', 'reduce']), PythonOverload('scatter(int64_t dim, Tensor index, Scalar value)', ops.scatter_value, None, True, False, ['dim', 'index', 'value']), PythonOverload('scatter(int64_t dim, Tensor index, Scalar value, *, str reduce)', ops.scatter_value_reduce, None, True, False, ['dim', 'index', 'value', 'reduce'])]
-dispatch_scatter = [dispatch_scatter_0, dispatch_scatter_1, dispatch_scatter_2, dispatch_scatter_3]
 structseqs_scatter = [(return_types.for_schema('scatter', ops.scatter_src.schema), None), (return_types.for_schema('scatter', ops.scatter_reduce.schema), None), (return_types.for_schema('scatter', ops.scatter_value.schema), None), (return_types.for_schema('scatter', ops.scatter_value_reduce.schema), None)]
 
 
@@ -9254,11 +9830,60 @@ def scatter(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.scatter"})
     self = args[0].cdata
     r = parser_scatter.parse(args[1:], kwargs)
-    ov = overloads_scatter[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_scatter[r.idx](self, parsed)
-    return wrap_result(result, structseqs_scatter[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # scatter(int64_t dim, Tensor index, Tensor src)
+        dim = a[0]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        index = a[1]
+        if index is not None:
+            index = index.cdata
+        src = a[2]
+        if src is not None:
+            src = src.cdata
+        result = dispatch_scatter_0(self, {'dim': dim, 'index': index, 'src': src})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # scatter(int64_t dim, Tensor index, Tensor src, *, str reduce)
+        dim = a[0]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        index = a[1]
+        if index is not None:
+            index = index.cdata
+        src = a[2]
+        if src is not None:
+            src = src.cdata
+        reduce = a[3]
+        result = dispatch_scatter_1(self, {'dim': dim, 'index': index, 'src': src, 'reduce': reduce})
+        return THPVariable_Wrap(result)
+    if r.idx == 2:
+        # scatter(int64_t dim, Tensor index, Scalar value)
+        dim = a[0]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        index = a[1]
+        if index is not None:
+            index = index.cdata
+        value = a[2]
+        if value is not None and type(value) is not float:
+            value = scalar_arg(value)
+        result = dispatch_scatter_2(self, {'dim': dim, 'index': index, 'value': value})
+        return THPVariable_Wrap(result)
+    # scatter(int64_t dim, Tensor index, Scalar value, *, str reduce)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    index = a[1]
+    if index is not None:
+        index = index.cdata
+    value = a[2]
+    if value is not None and type(value) is not float:
+        value = scalar_arg(value)
+    reduce = a[3]
+    result = dispatch_scatter_3(self, {'dim': dim, 'index': index, 'value': value, 'reduce': reduce})
+    return THPVariable_Wrap(result)
 
 
 # ---- scatter_ ----------------------------------------------------------------------------------
@@ -9293,9 +9918,6 @@ def dispatch_scatter__3(self: Any, kwargs: dict[str, Any]) -> Any:
     """scatter_(int64_t dim, Tensor index, Scalar value, *, str reduce): scatter_.value_reduce"""
     return self.scatter_(dim=kwargs['dim'], index=kwargs['index'], value=kwargs['value'], reduce=kwargs['reduce'])
 
-
-overloads_scatter_ = [PythonOverload('scatter_(int64_t dim, Tensor index, Tensor src)', ops.scatter__src, None, True, False, ['dim', 'index', 'src']), PythonOverload('scatter_(int64_t dim, Tensor index, Tensor src, *, str reduce)', ops.scatter__reduce, None, True, False, ['dim', 'index', 'src', 'reduce']), PythonOverload('scatter_(int64_t dim, Tensor index, Scalar value)', ops.scatter__value, None, True, False, ['dim', 'index', 'value']), PythonOverload('scatter_(int64_t dim, Tensor index, Scalar value, *, str reduce)', ops.scatter__value_reduce, None, True, False, ['dim', 'index', 'value', 'reduce'])]
-dispatch_scatter_ = [dispatch_scatter__0, dispatch_scatter__1, dispatch_scatter__2, dispatch_scatter__3]
 structseqs_scatter_ = [(return_types.for_schema('scatter_', ops.scatter__src.schema), None), (return_types.for_schema('scatter_', ops.scatter__reduce.schema), None), (return_types.for_schema('scatter_', ops.scatter__value.schema), None), (return_types.for_schema('scatter_', ops.scatter__value_reduce.schema), None)]
 
 
@@ -9308,11 +9930,60 @@ def scatter_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.scatter_"})
     self = args[0].cdata
     r = parser_scatter_.parse(args[1:], kwargs)
-    ov = overloads_scatter_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_scatter_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_scatter_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # scatter_(int64_t dim, Tensor index, Tensor src)
+        dim = a[0]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        index = a[1]
+        if index is not None:
+            index = index.cdata
+        src = a[2]
+        if src is not None:
+            src = src.cdata
+        result = dispatch_scatter__0(self, {'dim': dim, 'index': index, 'src': src})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # scatter_(int64_t dim, Tensor index, Tensor src, *, str reduce)
+        dim = a[0]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        index = a[1]
+        if index is not None:
+            index = index.cdata
+        src = a[2]
+        if src is not None:
+            src = src.cdata
+        reduce = a[3]
+        result = dispatch_scatter__1(self, {'dim': dim, 'index': index, 'src': src, 'reduce': reduce})
+        return THPVariable_Wrap(result)
+    if r.idx == 2:
+        # scatter_(int64_t dim, Tensor index, Scalar value)
+        dim = a[0]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        index = a[1]
+        if index is not None:
+            index = index.cdata
+        value = a[2]
+        if value is not None and type(value) is not float:
+            value = scalar_arg(value)
+        result = dispatch_scatter__2(self, {'dim': dim, 'index': index, 'value': value})
+        return THPVariable_Wrap(result)
+    # scatter_(int64_t dim, Tensor index, Scalar value, *, str reduce)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    index = a[1]
+    if index is not None:
+        index = index.cdata
+    value = a[2]
+    if value is not None and type(value) is not float:
+        value = scalar_arg(value)
+    reduce = a[3]
+    result = dispatch_scatter__3(self, {'dim': dim, 'index': index, 'value': value, 'reduce': reduce})
+    return THPVariable_Wrap(result)
 
 
 # ---- scatter_add -------------------------------------------------------------------------------
@@ -9326,9 +9997,6 @@ def dispatch_scatter_add_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """scatter_add(int64_t dim, Tensor index, Tensor src): scatter_add"""
     return self.scatter_add(dim=kwargs['dim'], index=kwargs['index'], src=kwargs['src'])
 
-
-overloads_scatter_add = [PythonOverload('scatter_add(int64_t dim, Tensor index, Tensor src)', ops.scatter_add, None, True, False, ['dim', 'index', 'src'])]
-dispatch_scatter_add = [dispatch_scatter_add_0]
 structseqs_scatter_add = [(return_types.for_schema('scatter_add', ops.scatter_add.schema), None)]
 
 
@@ -9341,11 +10009,19 @@ def scatter_add(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.scatter_add"})
     self = args[0].cdata
     r = parser_scatter_add.parse(args[1:], kwargs)
-    ov = overloads_scatter_add[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_scatter_add[r.idx](self, parsed)
-    return wrap_result(result, structseqs_scatter_add[r.idx][1 if out_used else 0])
+    a = r.args
+    # scatter_add(int64_t dim, Tensor index, Tensor src)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    index = a[1]
+    if index is not None:
+        index = index.cdata
+    src = a[2]
+    if src is not None:
+        src = src.cdata
+    result = dispatch_scatter_add_0(self, {'dim': dim, 'index': index, 'src': src})
+    return THPVariable_Wrap(result)
 
 
 # ---- scatter_add_ ------------------------------------------------------------------------------
@@ -9359,9 +10035,6 @@ def dispatch_scatter_add__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """scatter_add_(int64_t dim, Tensor index, Tensor src): scatter_add_"""
     return self.scatter_add_(dim=kwargs['dim'], index=kwargs['index'], src=kwargs['src'])
 
-
-overloads_scatter_add_ = [PythonOverload('scatter_add_(int64_t dim, Tensor index, Tensor src)', ops.scatter_add_, None, True, False, ['dim', 'index', 'src'])]
-dispatch_scatter_add_ = [dispatch_scatter_add__0]
 structseqs_scatter_add_ = [(return_types.for_schema('scatter_add_', ops.scatter_add_.schema), None)]
 
 
@@ -9374,11 +10047,19 @@ def scatter_add_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.scatter_add_"})
     self = args[0].cdata
     r = parser_scatter_add_.parse(args[1:], kwargs)
-    ov = overloads_scatter_add_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_scatter_add_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_scatter_add_[r.idx][1 if out_used else 0])
+    a = r.args
+    # scatter_add_(int64_t dim, Tensor index, Tensor src)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    index = a[1]
+    if index is not None:
+        index = index.cdata
+    src = a[2]
+    if src is not None:
+        src = src.cdata
+    result = dispatch_scatter_add__0(self, {'dim': dim, 'index': index, 'src': src})
+    return THPVariable_Wrap(result)
 
 
 # ---- index_select ------------------------------------------------------------------------------
@@ -9392,9 +10073,6 @@ def dispatch_index_select_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """index_select(int64_t dim, Tensor index): index_select"""
     return self.index_select(dim=kwargs['dim'], index=kwargs['index'])
 
-
-overloads_index_select = [PythonOverload('index_select(int64_t dim, Tensor index)', ops.index_select, None, True, False, ['dim', 'index'])]
-dispatch_index_select = [dispatch_index_select_0]
 structseqs_index_select = [(return_types.for_schema('index_select', ops.index_select.schema), None)]
 
 
@@ -9407,11 +10085,16 @@ def index_select(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.index_select"})
     self = args[0].cdata
     r = parser_index_select.parse(args[1:], kwargs)
-    ov = overloads_index_select[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_index_select[r.idx](self, parsed)
-    return wrap_result(result, structseqs_index_select[r.idx][1 if out_used else 0])
+    a = r.args
+    # index_select(int64_t dim, Tensor index)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    index = a[1]
+    if index is not None:
+        index = index.cdata
+    result = dispatch_index_select_0(self, {'dim': dim, 'index': index})
+    return THPVariable_Wrap(result)
 
 
 # ---- index_add_ --------------------------------------------------------------------------------
@@ -9431,9 +10114,6 @@ def dispatch_index_add__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return self.index_add_(**call_kwargs)
 
-
-overloads_index_add_ = [PythonOverload('index_add_(int64_t dim, Tensor index, Tensor source, *, Scalar alpha=1)', ops.index_add_, None, True, False, ['dim', 'index', 'source', 'alpha'])]
-dispatch_index_add_ = [dispatch_index_add__0]
 structseqs_index_add_ = [(return_types.for_schema('index_add_', ops.index_add_.schema), None)]
 
 
@@ -9446,11 +10126,24 @@ def index_add_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.index_add_"})
     self = args[0].cdata
     r = parser_index_add_.parse(args[1:], kwargs)
-    ov = overloads_index_add_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_index_add_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_index_add_[r.idx][1 if out_used else 0])
+    a = r.args
+    # index_add_(int64_t dim, Tensor index, Tensor source, *, Scalar alpha=1)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    index = a[1]
+    if index is not None:
+        index = index.cdata
+    source = a[2]
+    if source is not None:
+        source = source.cdata
+    alpha = a[3]
+    if alpha is None:
+        alpha = 1
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    result = dispatch_index_add__0(self, {'dim': dim, 'index': index, 'source': source, 'alpha': alpha})
+    return THPVariable_Wrap(result)
 
 
 # ---- index_add ---------------------------------------------------------------------------------
@@ -9470,9 +10163,6 @@ def dispatch_index_add_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return self.index_add(**call_kwargs)
 
-
-overloads_index_add = [PythonOverload('index_add(int64_t dim, Tensor index, Tensor source, *, Scalar alpha=1)', ops.index_add, None, True, False, ['dim', 'index', 'source', 'alpha'])]
-dispatch_index_add = [dispatch_index_add_0]
 structseqs_index_add = [(return_types.for_schema('index_add', ops.index_add.schema), None)]
 
 
@@ -9485,11 +10175,24 @@ def index_add(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.index_add"})
     self = args[0].cdata
     r = parser_index_add.parse(args[1:], kwargs)
-    ov = overloads_index_add[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_index_add[r.idx](self, parsed)
-    return wrap_result(result, structseqs_index_add[r.idx][1 if out_used else 0])
+    a = r.args
+    # index_add(int64_t dim, Tensor index, Tensor source, *, Scalar alpha=1)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    index = a[1]
+    if index is not None:
+        index = index.cdata
+    source = a[2]
+    if source is not None:
+        source = source.cdata
+    alpha = a[3]
+    if alpha is None:
+        alpha = 1
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    result = dispatch_index_add_0(self, {'dim': dim, 'index': index, 'source': source, 'alpha': alpha})
+    return THPVariable_Wrap(result)
 
 
 # ---- index_reduce_ -----------------------------------------------------------------------------
@@ -9510,9 +10213,6 @@ def dispatch_index_reduce__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['include_self'] = kwargs['include_self']
     return self.index_reduce_(**call_kwargs)
 
-
-overloads_index_reduce_ = [PythonOverload('index_reduce_(int64_t dim, Tensor index, Tensor source, str reduce, *, bool include_self=True)', ops.index_reduce_, None, True, False, ['dim', 'index', 'source', 'reduce', 'include_self'])]
-dispatch_index_reduce_ = [dispatch_index_reduce__0]
 structseqs_index_reduce_ = [(return_types.for_schema('index_reduce_', ops.index_reduce_.schema), None)]
 
 
@@ -9525,11 +10225,23 @@ def index_reduce_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.index_reduce_"})
     self = args[0].cdata
     r = parser_index_reduce_.parse(args[1:], kwargs)
-    ov = overloads_index_reduce_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_index_reduce_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_index_reduce_[r.idx][1 if out_used else 0])
+    a = r.args
+    # index_reduce_(int64_t dim, Tensor index, Tensor source, str reduce, *, bool include_self=True)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    index = a[1]
+    if index is not None:
+        index = index.cdata
+    source = a[2]
+    if source is not None:
+        source = source.cdata
+    reduce = a[3]
+    include_self = a[4]
+    if include_self is None:
+        include_self = True
+    result = dispatch_index_reduce__0(self, {'dim': dim, 'index': index, 'source': source, 'reduce': reduce, 'include_self': include_self})
+    return THPVariable_Wrap(result)
 
 
 # ---- index_reduce ------------------------------------------------------------------------------
@@ -9550,9 +10262,6 @@ def dispatch_index_reduce_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['include_self'] = kwargs['include_self']
     return self.index_reduce(**call_kwargs)
 
-
-overloads_index_reduce = [PythonOverload('index_reduce(int64_t dim, Tensor index, Tensor source, str reduce, *, bool include_self=True)', ops.index_reduce, None, True, False, ['dim', 'index', 'source', 'reduce', 'include_self'])]
-dispatch_index_reduce = [dispatch_index_reduce_0]
 structseqs_index_reduce = [(return_types.for_schema('index_reduce', ops.index_reduce.schema), None)]
 
 
@@ -9565,11 +10274,23 @@ def index_reduce(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.index_reduce"})
     self = args[0].cdata
     r = parser_index_reduce.parse(args[1:], kwargs)
-    ov = overloads_index_reduce[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_index_reduce[r.idx](self, parsed)
-    return wrap_result(result, structseqs_index_reduce[r.idx][1 if out_used else 0])
+    a = r.args
+    # index_reduce(int64_t dim, Tensor index, Tensor source, str reduce, *, bool include_self=True)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    index = a[1]
+    if index is not None:
+        index = index.cdata
+    source = a[2]
+    if source is not None:
+        source = source.cdata
+    reduce = a[3]
+    include_self = a[4]
+    if include_self is None:
+        include_self = True
+    result = dispatch_index_reduce_0(self, {'dim': dim, 'index': index, 'source': source, 'reduce': reduce, 'include_self': include_self})
+    return THPVariable_Wrap(result)
 
 
 # ---- index_copy_ -------------------------------------------------------------------------------
@@ -9583,9 +10304,6 @@ def dispatch_index_copy__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """index_copy_(int64_t dim, Tensor index, Tensor source): index_copy_"""
     return self.index_copy_(dim=kwargs['dim'], index=kwargs['index'], source=kwargs['source'])
 
-
-overloads_index_copy_ = [PythonOverload('index_copy_(int64_t dim, Tensor index, Tensor source)', ops.index_copy_, None, True, False, ['dim', 'index', 'source'])]
-dispatch_index_copy_ = [dispatch_index_copy__0]
 structseqs_index_copy_ = [(return_types.for_schema('index_copy_', ops.index_copy_.schema), None)]
 
 
@@ -9598,11 +10316,19 @@ def index_copy_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.index_copy_"})
     self = args[0].cdata
     r = parser_index_copy_.parse(args[1:], kwargs)
-    ov = overloads_index_copy_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_index_copy_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_index_copy_[r.idx][1 if out_used else 0])
+    a = r.args
+    # index_copy_(int64_t dim, Tensor index, Tensor source)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    index = a[1]
+    if index is not None:
+        index = index.cdata
+    source = a[2]
+    if source is not None:
+        source = source.cdata
+    result = dispatch_index_copy__0(self, {'dim': dim, 'index': index, 'source': source})
+    return THPVariable_Wrap(result)
 
 
 # ---- index_copy --------------------------------------------------------------------------------
@@ -9616,9 +10342,6 @@ def dispatch_index_copy_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """index_copy(int64_t dim, Tensor index, Tensor source): index_copy"""
     return self.index_copy(dim=kwargs['dim'], index=kwargs['index'], source=kwargs['source'])
 
-
-overloads_index_copy = [PythonOverload('index_copy(int64_t dim, Tensor index, Tensor source)', ops.index_copy, None, True, False, ['dim', 'index', 'source'])]
-dispatch_index_copy = [dispatch_index_copy_0]
 structseqs_index_copy = [(return_types.for_schema('index_copy', ops.index_copy.schema), None)]
 
 
@@ -9631,11 +10354,19 @@ def index_copy(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.index_copy"})
     self = args[0].cdata
     r = parser_index_copy.parse(args[1:], kwargs)
-    ov = overloads_index_copy[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_index_copy[r.idx](self, parsed)
-    return wrap_result(result, structseqs_index_copy[r.idx][1 if out_used else 0])
+    a = r.args
+    # index_copy(int64_t dim, Tensor index, Tensor source)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    index = a[1]
+    if index is not None:
+        index = index.cdata
+    source = a[2]
+    if source is not None:
+        source = source.cdata
+    result = dispatch_index_copy_0(self, {'dim': dim, 'index': index, 'source': source})
+    return THPVariable_Wrap(result)
 
 
 # ---- index_fill_ -------------------------------------------------------------------------------
@@ -9656,9 +10387,6 @@ def dispatch_index_fill__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """index_fill_(int64_t dim, Tensor index, Scalar value): index_fill_.int_Scalar"""
     return self.index_fill_(dim=kwargs['dim'], index=kwargs['index'], value=kwargs['value'])
 
-
-overloads_index_fill_ = [PythonOverload('index_fill_(int64_t dim, Tensor index, Tensor value)', ops.index_fill__int_Tensor, None, True, False, ['dim', 'index', 'value']), PythonOverload('index_fill_(int64_t dim, Tensor index, Scalar value)', ops.index_fill__int_Scalar, None, True, False, ['dim', 'index', 'value'])]
-dispatch_index_fill_ = [dispatch_index_fill__0, dispatch_index_fill__1]
 structseqs_index_fill_ = [(return_types.for_schema('index_fill_', ops.index_fill__int_Tensor.schema), None), (return_types.for_schema('index_fill_', ops.index_fill__int_Scalar.schema), None)]
 
 
@@ -9671,11 +10399,32 @@ def index_fill_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.index_fill_"})
     self = args[0].cdata
     r = parser_index_fill_.parse(args[1:], kwargs)
-    ov = overloads_index_fill_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_index_fill_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_index_fill_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # index_fill_(int64_t dim, Tensor index, Tensor value)
+        dim = a[0]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        index = a[1]
+        if index is not None:
+            index = index.cdata
+        value = a[2]
+        if value is not None:
+            value = value.cdata
+        result = dispatch_index_fill__0(self, {'dim': dim, 'index': index, 'value': value})
+        return THPVariable_Wrap(result)
+    # index_fill_(int64_t dim, Tensor index, Scalar value)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    index = a[1]
+    if index is not None:
+        index = index.cdata
+    value = a[2]
+    if value is not None and type(value) is not float:
+        value = scalar_arg(value)
+    result = dispatch_index_fill__1(self, {'dim': dim, 'index': index, 'value': value})
+    return THPVariable_Wrap(result)
 
 
 # ---- index_fill --------------------------------------------------------------------------------
@@ -9696,9 +10445,6 @@ def dispatch_index_fill_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """index_fill(int64_t dim, Tensor index, Scalar value): index_fill.int_Scalar"""
     return self.index_fill(dim=kwargs['dim'], index=kwargs['index'], value=kwargs['value'])
 
-
-overloads_index_fill = [PythonOverload('index_fill(int64_t dim, Tensor index, Tensor value)', ops.index_fill_int_Tensor, None, True, False, ['dim', 'index', 'value']), PythonOverload('index_fill(int64_t dim, Tensor index, Scalar value)', ops.index_fill_int_Scalar, None, True, False, ['dim', 'index', 'value'])]
-dispatch_index_fill = [dispatch_index_fill_0, dispatch_index_fill_1]
 structseqs_index_fill = [(return_types.for_schema('index_fill', ops.index_fill_int_Tensor.schema), None), (return_types.for_schema('index_fill', ops.index_fill_int_Scalar.schema), None)]
 
 
@@ -9711,11 +10457,32 @@ def index_fill(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.index_fill"})
     self = args[0].cdata
     r = parser_index_fill.parse(args[1:], kwargs)
-    ov = overloads_index_fill[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_index_fill[r.idx](self, parsed)
-    return wrap_result(result, structseqs_index_fill[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # index_fill(int64_t dim, Tensor index, Tensor value)
+        dim = a[0]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        index = a[1]
+        if index is not None:
+            index = index.cdata
+        value = a[2]
+        if value is not None:
+            value = value.cdata
+        result = dispatch_index_fill_0(self, {'dim': dim, 'index': index, 'value': value})
+        return THPVariable_Wrap(result)
+    # index_fill(int64_t dim, Tensor index, Scalar value)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    index = a[1]
+    if index is not None:
+        index = index.cdata
+    value = a[2]
+    if value is not None and type(value) is not float:
+        value = scalar_arg(value)
+    result = dispatch_index_fill_1(self, {'dim': dim, 'index': index, 'value': value})
+    return THPVariable_Wrap(result)
 
 
 # ---- masked_select -----------------------------------------------------------------------------
@@ -9729,9 +10496,6 @@ def dispatch_masked_select_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """masked_select(Tensor mask): masked_select"""
     return self.masked_select(mask=kwargs['mask'])
 
-
-overloads_masked_select = [PythonOverload('masked_select(Tensor mask)', ops.masked_select, None, True, False, ['mask'])]
-dispatch_masked_select = [dispatch_masked_select_0]
 structseqs_masked_select = [(return_types.for_schema('masked_select', ops.masked_select.schema), None)]
 
 
@@ -9744,11 +10508,13 @@ def masked_select(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.masked_select"})
     self = args[0].cdata
     r = parser_masked_select.parse(args[1:], kwargs)
-    ov = overloads_masked_select[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_masked_select[r.idx](self, parsed)
-    return wrap_result(result, structseqs_masked_select[r.idx][1 if out_used else 0])
+    a = r.args
+    # masked_select(Tensor mask)
+    mask = a[0]
+    if mask is not None:
+        mask = mask.cdata
+    result = dispatch_masked_select_0(self, {'mask': mask})
+    return THPVariable_Wrap(result)
 
 
 # ---- masked_scatter_ ---------------------------------------------------------------------------
@@ -9762,9 +10528,6 @@ def dispatch_masked_scatter__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """masked_scatter_(Tensor mask, Tensor source): masked_scatter_"""
     return self.masked_scatter_(mask=kwargs['mask'], source=kwargs['source'])
 
-
-overloads_masked_scatter_ = [PythonOverload('masked_scatter_(Tensor mask, Tensor source)', ops.masked_scatter_, None, True, False, ['mask', 'source'])]
-dispatch_masked_scatter_ = [dispatch_masked_scatter__0]
 structseqs_masked_scatter_ = [(return_types.for_schema('masked_scatter_', ops.masked_scatter_.schema), None)]
 
 
@@ -9777,11 +10540,16 @@ def masked_scatter_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.masked_scatter_"})
     self = args[0].cdata
     r = parser_masked_scatter_.parse(args[1:], kwargs)
-    ov = overloads_masked_scatter_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_masked_scatter_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_masked_scatter_[r.idx][1 if out_used else 0])
+    a = r.args
+    # masked_scatter_(Tensor mask, Tensor source)
+    mask = a[0]
+    if mask is not None:
+        mask = mask.cdata
+    source = a[1]
+    if source is not None:
+        source = source.cdata
+    result = dispatch_masked_scatter__0(self, {'mask': mask, 'source': source})
+    return THPVariable_Wrap(result)
 
 
 # ---- masked_scatter ----------------------------------------------------------------------------
@@ -9795,9 +10563,6 @@ def dispatch_masked_scatter_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """masked_scatter(Tensor mask, Tensor source): masked_scatter"""
     return self.masked_scatter(mask=kwargs['mask'], source=kwargs['source'])
 
-
-overloads_masked_scatter = [PythonOverload('masked_scatter(Tensor mask, Tensor source)', ops.masked_scatter, None, True, False, ['mask', 'source'])]
-dispatch_masked_scatter = [dispatch_masked_scatter_0]
 structseqs_masked_scatter = [(return_types.for_schema('masked_scatter', ops.masked_scatter.schema), None)]
 
 
@@ -9810,11 +10575,16 @@ def masked_scatter(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.masked_scatter"})
     self = args[0].cdata
     r = parser_masked_scatter.parse(args[1:], kwargs)
-    ov = overloads_masked_scatter[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_masked_scatter[r.idx](self, parsed)
-    return wrap_result(result, structseqs_masked_scatter[r.idx][1 if out_used else 0])
+    a = r.args
+    # masked_scatter(Tensor mask, Tensor source)
+    mask = a[0]
+    if mask is not None:
+        mask = mask.cdata
+    source = a[1]
+    if source is not None:
+        source = source.cdata
+    result = dispatch_masked_scatter_0(self, {'mask': mask, 'source': source})
+    return THPVariable_Wrap(result)
 
 
 # ---- take --------------------------------------------------------------------------------------
@@ -9828,9 +10598,6 @@ def dispatch_take_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """take(Tensor index): take"""
     return self.take(index=kwargs['index'])
 
-
-overloads_take = [PythonOverload('take(Tensor index)', ops.take, None, True, False, ['index'])]
-dispatch_take = [dispatch_take_0]
 structseqs_take = [(return_types.for_schema('take', ops.take.schema), None)]
 
 
@@ -9843,11 +10610,13 @@ def take(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.take"})
     self = args[0].cdata
     r = parser_take.parse(args[1:], kwargs)
-    ov = overloads_take[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_take[r.idx](self, parsed)
-    return wrap_result(result, structseqs_take[r.idx][1 if out_used else 0])
+    a = r.args
+    # take(Tensor index)
+    index = a[0]
+    if index is not None:
+        index = index.cdata
+    result = dispatch_take_0(self, {'index': index})
+    return THPVariable_Wrap(result)
 
 
 # ---- cumprod -----------------------------------------------------------------------------------
@@ -9861,9 +10630,6 @@ def dispatch_cumprod_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cumprod(int64_t dim, *, ScalarType? dtype=None): cumprod"""
     return self.cumprod(dim=kwargs['dim'], dtype=kwargs['dtype'])
 
-
-overloads_cumprod = [PythonOverload('cumprod(int64_t dim, *, ScalarType? dtype=None)', ops.cumprod, None, True, False, ['dim', 'dtype'])]
-dispatch_cumprod = [dispatch_cumprod_0]
 structseqs_cumprod = [(return_types.for_schema('cumprod', ops.cumprod.schema), None)]
 
 
@@ -9876,11 +10642,16 @@ def cumprod(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.cumprod"})
     self = args[0].cdata
     r = parser_cumprod.parse(args[1:], kwargs)
-    ov = overloads_cumprod[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_cumprod[r.idx](self, parsed)
-    return wrap_result(result, structseqs_cumprod[r.idx][1 if out_used else 0])
+    a = r.args
+    # cumprod(int64_t dim, *, ScalarType? dtype=None)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    dtype = a[1]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    result = dispatch_cumprod_0(self, {'dim': dim, 'dtype': dtype})
+    return THPVariable_Wrap(result)
 
 
 # ---- cumprod_ ----------------------------------------------------------------------------------
@@ -9894,9 +10665,6 @@ def dispatch_cumprod__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cumprod_(int64_t dim, *, ScalarType? dtype=None): cumprod_"""
     return self.cumprod_(dim=kwargs['dim'], dtype=kwargs['dtype'])
 
-
-overloads_cumprod_ = [PythonOverload('cumprod_(int64_t dim, *, ScalarType? dtype=None)', ops.cumprod_, None, True, False, ['dim', 'dtype'])]
-dispatch_cumprod_ = [dispatch_cumprod__0]
 structseqs_cumprod_ = [(return_types.for_schema('cumprod_', ops.cumprod_.schema), None)]
 
 
@@ -9909,11 +10677,16 @@ def cumprod_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.cumprod_"})
     self = args[0].cdata
     r = parser_cumprod_.parse(args[1:], kwargs)
-    ov = overloads_cumprod_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_cumprod_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_cumprod_[r.idx][1 if out_used else 0])
+    a = r.args
+    # cumprod_(int64_t dim, *, ScalarType? dtype=None)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    dtype = a[1]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    result = dispatch_cumprod__0(self, {'dim': dim, 'dtype': dtype})
+    return THPVariable_Wrap(result)
 
 
 # ---- logcumsumexp ------------------------------------------------------------------------------
@@ -9927,9 +10700,6 @@ def dispatch_logcumsumexp_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """logcumsumexp(int64_t dim): logcumsumexp"""
     return self.logcumsumexp(dim=kwargs['dim'])
 
-
-overloads_logcumsumexp = [PythonOverload('logcumsumexp(int64_t dim)', ops.logcumsumexp, None, True, False, ['dim'])]
-dispatch_logcumsumexp = [dispatch_logcumsumexp_0]
 structseqs_logcumsumexp = [(return_types.for_schema('logcumsumexp', ops.logcumsumexp.schema), None)]
 
 
@@ -9942,11 +10712,13 @@ def logcumsumexp(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.logcumsumexp"})
     self = args[0].cdata
     r = parser_logcumsumexp.parse(args[1:], kwargs)
-    ov = overloads_logcumsumexp[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_logcumsumexp[r.idx](self, parsed)
-    return wrap_result(result, structseqs_logcumsumexp[r.idx][1 if out_used else 0])
+    a = r.args
+    # logcumsumexp(int64_t dim)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_logcumsumexp_0(self, {'dim': dim})
+    return THPVariable_Wrap(result)
 
 
 # ---- cummax ------------------------------------------------------------------------------------
@@ -9960,9 +10732,6 @@ def dispatch_cummax_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cummax(int64_t dim): cummax"""
     return self.cummax(dim=kwargs['dim'])
 
-
-overloads_cummax = [PythonOverload('cummax(int64_t dim)', ops.cummax, None, True, False, ['dim'])]
-dispatch_cummax = [dispatch_cummax_0]
 structseqs_cummax = [(return_types.for_schema('cummax', ops.cummax.schema), None)]
 
 
@@ -9975,11 +10744,13 @@ def cummax(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.cummax"})
     self = args[0].cdata
     r = parser_cummax.parse(args[1:], kwargs)
-    ov = overloads_cummax[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_cummax[r.idx](self, parsed)
-    return wrap_result(result, structseqs_cummax[r.idx][1 if out_used else 0])
+    a = r.args
+    # cummax(int64_t dim)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_cummax_0(self, {'dim': dim})
+    return wrap_result(result, structseqs_cummax[0][0])
 
 
 # ---- cummin ------------------------------------------------------------------------------------
@@ -9993,9 +10764,6 @@ def dispatch_cummin_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cummin(int64_t dim): cummin"""
     return self.cummin(dim=kwargs['dim'])
 
-
-overloads_cummin = [PythonOverload('cummin(int64_t dim)', ops.cummin, None, True, False, ['dim'])]
-dispatch_cummin = [dispatch_cummin_0]
 structseqs_cummin = [(return_types.for_schema('cummin', ops.cummin.schema), None)]
 
 
@@ -10008,11 +10776,13 @@ def cummin(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.cummin"})
     self = args[0].cdata
     r = parser_cummin.parse(args[1:], kwargs)
-    ov = overloads_cummin[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_cummin[r.idx](self, parsed)
-    return wrap_result(result, structseqs_cummin[r.idx][1 if out_used else 0])
+    a = r.args
+    # cummin(int64_t dim)
+    dim = a[0]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_cummin_0(self, {'dim': dim})
+    return wrap_result(result, structseqs_cummin[0][0])
 
 
 # ---- logsumexp ---------------------------------------------------------------------------------
@@ -10030,9 +10800,6 @@ def dispatch_logsumexp_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return self.logsumexp(**call_kwargs)
 
-
-overloads_logsumexp = [PythonOverload('logsumexp(IntArrayRef[1] dim, bool keepdim=False)', ops.logsumexp, None, True, False, ['dim', 'keepdim'])]
-dispatch_logsumexp = [dispatch_logsumexp_0]
 structseqs_logsumexp = [(return_types.for_schema('logsumexp', ops.logsumexp.schema), None)]
 
 
@@ -10045,11 +10812,16 @@ def logsumexp(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.logsumexp"})
     self = args[0].cdata
     r = parser_logsumexp.parse(args[1:], kwargs)
-    ov = overloads_logsumexp[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_logsumexp[r.idx](self, parsed)
-    return wrap_result(result, structseqs_logsumexp[r.idx][1 if out_used else 0])
+    a = r.args
+    # logsumexp(IntArrayRef[1] dim, bool keepdim=False)
+    dim = a[0]
+    if dim is not None:
+        dim = r.intlist(0)
+    keepdim = a[1]
+    if keepdim is None:
+        keepdim = False
+    result = dispatch_logsumexp_0(self, {'dim': dim, 'keepdim': keepdim})
+    return THPVariable_Wrap(result)
 
 
 # ---- isclose -----------------------------------------------------------------------------------
@@ -10071,9 +10843,6 @@ def dispatch_isclose_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['equal_nan'] = kwargs['equal_nan']
     return self.isclose(**call_kwargs)
 
-
-overloads_isclose = [PythonOverload('isclose(Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)', ops.isclose, None, True, False, ['other', 'rtol', 'atol', 'equal_nan'])]
-dispatch_isclose = [dispatch_isclose_0]
 structseqs_isclose = [(return_types.for_schema('isclose', ops.isclose.schema), None)]
 
 
@@ -10086,11 +10855,26 @@ def isclose(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.isclose"})
     self = args[0].cdata
     r = parser_isclose.parse(args[1:], kwargs)
-    ov = overloads_isclose[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_isclose[r.idx](self, parsed)
-    return wrap_result(result, structseqs_isclose[r.idx][1 if out_used else 0])
+    a = r.args
+    # isclose(Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    rtol = a[1]
+    if rtol is None:
+        rtol = 1e-05
+    if rtol is not None:
+        rtol = float(rtol)
+    atol = a[2]
+    if atol is None:
+        atol = 1e-08
+    if atol is not None:
+        atol = float(atol)
+    equal_nan = a[3]
+    if equal_nan is None:
+        equal_nan = False
+    result = dispatch_isclose_0(self, {'other': other, 'rtol': rtol, 'atol': atol, 'equal_nan': equal_nan})
+    return THPVariable_Wrap(result)
 
 
 # ---- allclose ----------------------------------------------------------------------------------
@@ -10112,9 +10896,6 @@ def dispatch_allclose_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['equal_nan'] = kwargs['equal_nan']
     return self.allclose(**call_kwargs)
 
-
-overloads_allclose = [PythonOverload('allclose(Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)', ops.allclose, None, True, False, ['other', 'rtol', 'atol', 'equal_nan'])]
-dispatch_allclose = [dispatch_allclose_0]
 structseqs_allclose = [(return_types.for_schema('allclose', ops.allclose.schema), None)]
 
 
@@ -10127,11 +10908,26 @@ def allclose(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.allclose"})
     self = args[0].cdata
     r = parser_allclose.parse(args[1:], kwargs)
-    ov = overloads_allclose[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_allclose[r.idx](self, parsed)
-    return wrap_result(result, structseqs_allclose[r.idx][1 if out_used else 0])
+    a = r.args
+    # allclose(Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    rtol = a[1]
+    if rtol is None:
+        rtol = 1e-05
+    if rtol is not None:
+        rtol = float(rtol)
+    atol = a[2]
+    if atol is None:
+        atol = 1e-08
+    if atol is not None:
+        atol = float(atol)
+    equal_nan = a[3]
+    if equal_nan is None:
+        equal_nan = False
+    result = dispatch_allclose_0(self, {'other': other, 'rtol': rtol, 'atol': atol, 'equal_nan': equal_nan})
+    return wrap_result(result, structseqs_allclose[0][0])
 
 
 # ---- equal -------------------------------------------------------------------------------------
@@ -10145,9 +10941,6 @@ def dispatch_equal_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """equal(Tensor other): equal"""
     return self.equal(other=kwargs['other'])
 
-
-overloads_equal = [PythonOverload('equal(Tensor other)', ops.equal, None, True, False, ['other'])]
-dispatch_equal = [dispatch_equal_0]
 structseqs_equal = [(return_types.for_schema('equal', ops.equal.schema), None)]
 
 
@@ -10160,11 +10953,13 @@ def equal(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.equal"})
     self = args[0].cdata
     r = parser_equal.parse(args[1:], kwargs)
-    ov = overloads_equal[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_equal[r.idx](self, parsed)
-    return wrap_result(result, structseqs_equal[r.idx][1 if out_used else 0])
+    a = r.args
+    # equal(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_equal_0(self, {'other': other})
+    return wrap_result(result, structseqs_equal[0][0])
 
 
 # ---- clip --------------------------------------------------------------------------------------
@@ -10185,9 +10980,6 @@ def dispatch_clip_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clip(Scalar? min=None, Scalar? max=None): clip"""
     return self.clip(min=kwargs['min'], max=kwargs['max'])
 
-
-overloads_clip = [PythonOverload('clip(Tensor? min=None, Tensor? max=None)', ops.clip_Tensor, None, True, False, ['min', 'max']), PythonOverload('clip(Scalar? min=None, Scalar? max=None)', ops.clip, None, True, False, ['min', 'max'])]
-dispatch_clip = [dispatch_clip_0, dispatch_clip_1]
 structseqs_clip = [(return_types.for_schema('clip', ops.clip_Tensor.schema), None), (return_types.for_schema('clip', ops.clip.schema), None)]
 
 
@@ -10200,11 +10992,26 @@ def clip(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.clip"})
     self = args[0].cdata
     r = parser_clip.parse(args[1:], kwargs)
-    ov = overloads_clip[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_clip[r.idx](self, parsed)
-    return wrap_result(result, structseqs_clip[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # clip(Tensor? min=None, Tensor? max=None)
+        min = a[0]
+        if min is not None:
+            min = min.cdata
+        max = a[1]
+        if max is not None:
+            max = max.cdata
+        result = dispatch_clip_0(self, {'min': min, 'max': max})
+        return THPVariable_Wrap(result)
+    # clip(Scalar? min=None, Scalar? max=None)
+    min = a[0]
+    if min is not None and type(min) is not float:
+        min = scalar_arg(min)
+    max = a[1]
+    if max is not None and type(max) is not float:
+        max = scalar_arg(max)
+    result = dispatch_clip_1(self, {'min': min, 'max': max})
+    return THPVariable_Wrap(result)
 
 
 # ---- clip_ -------------------------------------------------------------------------------------
@@ -10225,9 +11032,6 @@ def dispatch_clip__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clip_(Scalar? min=None, Scalar? max=None): clip_"""
     return self.clip_(min=kwargs['min'], max=kwargs['max'])
 
-
-overloads_clip_ = [PythonOverload('clip_(Tensor? min=None, Tensor? max=None)', ops.clip__Tensor, None, True, False, ['min', 'max']), PythonOverload('clip_(Scalar? min=None, Scalar? max=None)', ops.clip_, None, True, False, ['min', 'max'])]
-dispatch_clip_ = [dispatch_clip__0, dispatch_clip__1]
 structseqs_clip_ = [(return_types.for_schema('clip_', ops.clip__Tensor.schema), None), (return_types.for_schema('clip_', ops.clip_.schema), None)]
 
 
@@ -10240,11 +11044,26 @@ def clip_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.clip_"})
     self = args[0].cdata
     r = parser_clip_.parse(args[1:], kwargs)
-    ov = overloads_clip_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_clip_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_clip_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # clip_(Tensor? min=None, Tensor? max=None)
+        min = a[0]
+        if min is not None:
+            min = min.cdata
+        max = a[1]
+        if max is not None:
+            max = max.cdata
+        result = dispatch_clip__0(self, {'min': min, 'max': max})
+        return THPVariable_Wrap(result)
+    # clip_(Scalar? min=None, Scalar? max=None)
+    min = a[0]
+    if min is not None and type(min) is not float:
+        min = scalar_arg(min)
+    max = a[1]
+    if max is not None and type(max) is not float:
+        max = scalar_arg(max)
+    result = dispatch_clip__1(self, {'min': min, 'max': max})
+    return THPVariable_Wrap(result)
 
 
 # ---- inner -------------------------------------------------------------------------------------
@@ -10258,9 +11077,6 @@ def dispatch_inner_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """inner(Tensor other): inner"""
     return self.inner(other=kwargs['other'])
 
-
-overloads_inner = [PythonOverload('inner(Tensor other)', ops.inner, None, True, False, ['other'])]
-dispatch_inner = [dispatch_inner_0]
 structseqs_inner = [(return_types.for_schema('inner', ops.inner.schema), None)]
 
 
@@ -10273,11 +11089,13 @@ def inner(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.inner"})
     self = args[0].cdata
     r = parser_inner.parse(args[1:], kwargs)
-    ov = overloads_inner[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_inner[r.idx](self, parsed)
-    return wrap_result(result, structseqs_inner[r.idx][1 if out_used else 0])
+    a = r.args
+    # inner(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_inner_0(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- outer -------------------------------------------------------------------------------------
@@ -10291,9 +11109,6 @@ def dispatch_outer_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """outer(Tensor vec2): outer"""
     return self.outer(vec2=kwargs['vec2'])
 
-
-overloads_outer = [PythonOverload('outer(Tensor vec2)', ops.outer, None, True, False, ['vec2'])]
-dispatch_outer = [dispatch_outer_0]
 structseqs_outer = [(return_types.for_schema('outer', ops.outer.schema), None)]
 
 
@@ -10306,11 +11121,13 @@ def outer(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.outer"})
     self = args[0].cdata
     r = parser_outer.parse(args[1:], kwargs)
-    ov = overloads_outer[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_outer[r.idx](self, parsed)
-    return wrap_result(result, structseqs_outer[r.idx][1 if out_used else 0])
+    a = r.args
+    # outer(Tensor vec2)
+    vec2 = a[0]
+    if vec2 is not None:
+        vec2 = vec2.cdata
+    result = dispatch_outer_0(self, {'vec2': vec2})
+    return THPVariable_Wrap(result)
 
 
 # ---- ger ---------------------------------------------------------------------------------------
@@ -10324,9 +11141,6 @@ def dispatch_ger_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """ger(Tensor vec2): ger"""
     return self.ger(vec2=kwargs['vec2'])
 
-
-overloads_ger = [PythonOverload('ger(Tensor vec2)', ops.ger, None, True, False, ['vec2'])]
-dispatch_ger = [dispatch_ger_0]
 structseqs_ger = [(return_types.for_schema('ger', ops.ger.schema), None)]
 
 
@@ -10339,11 +11153,13 @@ def ger(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.ger"})
     self = args[0].cdata
     r = parser_ger.parse(args[1:], kwargs)
-    ov = overloads_ger[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_ger[r.idx](self, parsed)
-    return wrap_result(result, structseqs_ger[r.idx][1 if out_used else 0])
+    a = r.args
+    # ger(Tensor vec2)
+    vec2 = a[0]
+    if vec2 is not None:
+        vec2 = vec2.cdata
+    result = dispatch_ger_0(self, {'vec2': vec2})
+    return THPVariable_Wrap(result)
 
 
 # ---- kron --------------------------------------------------------------------------------------
@@ -10357,9 +11173,6 @@ def dispatch_kron_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """kron(Tensor other): kron"""
     return self.kron(other=kwargs['other'])
 
-
-overloads_kron = [PythonOverload('kron(Tensor other)', ops.kron, None, True, False, ['other'])]
-dispatch_kron = [dispatch_kron_0]
 structseqs_kron = [(return_types.for_schema('kron', ops.kron.schema), None)]
 
 
@@ -10372,11 +11185,13 @@ def kron(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.kron"})
     self = args[0].cdata
     r = parser_kron.parse(args[1:], kwargs)
-    ov = overloads_kron[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_kron[r.idx](self, parsed)
-    return wrap_result(result, structseqs_kron[r.idx][1 if out_used else 0])
+    a = r.args
+    # kron(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_kron_0(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 # ---- cross -------------------------------------------------------------------------------------
@@ -10390,9 +11205,6 @@ def dispatch_cross_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cross(Tensor other, int64_t? dim=None): cross"""
     return self.cross(other=kwargs['other'], dim=kwargs['dim'])
 
-
-overloads_cross = [PythonOverload('cross(Tensor other, int64_t? dim=None)', ops.cross, None, True, False, ['other', 'dim'])]
-dispatch_cross = [dispatch_cross_0]
 structseqs_cross = [(return_types.for_schema('cross', ops.cross.schema), None)]
 
 
@@ -10405,11 +11217,16 @@ def cross(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.cross"})
     self = args[0].cdata
     r = parser_cross.parse(args[1:], kwargs)
-    ov = overloads_cross[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_cross[r.idx](self, parsed)
-    return wrap_result(result, structseqs_cross[r.idx][1 if out_used else 0])
+    a = r.args
+    # cross(Tensor other, int64_t? dim=None)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_cross_0(self, {'other': other, 'dim': dim})
+    return THPVariable_Wrap(result)
 
 
 # ---- repeat_interleave -------------------------------------------------------------------------
@@ -10430,9 +11247,6 @@ def dispatch_repeat_interleave_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """repeat_interleave(SymInt repeats, int64_t? dim=None, *, SymInt? output_size=None): repeat_interleave.self_int"""
     return self.repeat_interleave(repeats=kwargs['repeats'], dim=kwargs['dim'], output_size=kwargs['output_size'])
 
-
-overloads_repeat_interleave = [PythonOverload('repeat_interleave(Tensor repeats, int64_t? dim=None, *, SymInt? output_size=None)', ops.repeat_interleave_self_Tensor, None, True, False, ['repeats', 'dim', 'output_size']), PythonOverload('repeat_interleave(SymInt repeats, int64_t? dim=None, *, SymInt? output_size=None)', ops.repeat_interleave_self_int, None, True, False, ['repeats', 'dim', 'output_size'])]
-dispatch_repeat_interleave = [dispatch_repeat_interleave_0, dispatch_repeat_interleave_1]
 structseqs_repeat_interleave = [(return_types.for_schema('repeat_interleave', ops.repeat_interleave_self_Tensor.schema), None), (return_types.for_schema('repeat_interleave', ops.repeat_interleave_self_int.schema), None)]
 
 
@@ -10445,11 +11259,32 @@ def repeat_interleave(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.repeat_interleave"})
     self = args[0].cdata
     r = parser_repeat_interleave.parse(args[1:], kwargs)
-    ov = overloads_repeat_interleave[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_repeat_interleave[r.idx](self, parsed)
-    return wrap_result(result, structseqs_repeat_interleave[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # repeat_interleave(Tensor repeats, int64_t? dim=None, *, SymInt? output_size=None)
+        repeats = a[0]
+        if repeats is not None:
+            repeats = repeats.cdata
+        dim = a[1]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        output_size = a[2]
+        if output_size is not None and (type(output_size) is not int or not INT64_MIN <= output_size <= INT64_MAX):
+            output_size = int64_arg(output_size)
+        result = dispatch_repeat_interleave_0(self, {'repeats': repeats, 'dim': dim, 'output_size': output_size})
+        return THPVariable_Wrap(result)
+    # repeat_interleave(SymInt repeats, int64_t? dim=None, *, SymInt? output_size=None)
+    repeats = a[0]
+    if repeats is not None and (type(repeats) is not int or not INT64_MIN <= repeats <= INT64_MAX):
+        repeats = int64_arg(repeats)
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    output_size = a[2]
+    if output_size is not None and (type(output_size) is not int or not INT64_MIN <= output_size <= INT64_MAX):
+        output_size = int64_arg(output_size)
+    result = dispatch_repeat_interleave_1(self, {'repeats': repeats, 'dim': dim, 'output_size': output_size})
+    return THPVariable_Wrap(result)
 
 
 # ---- fill_diagonal_ ----------------------------------------------------------------------------
@@ -10467,9 +11302,6 @@ def dispatch_fill_diagonal__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['wrap'] = kwargs['wrap']
     return self.fill_diagonal_(**call_kwargs)
 
-
-overloads_fill_diagonal_ = [PythonOverload('fill_diagonal_(Scalar fill_value, bool wrap=False)', ops.fill_diagonal_, None, True, False, ['fill_value', 'wrap'])]
-dispatch_fill_diagonal_ = [dispatch_fill_diagonal__0]
 structseqs_fill_diagonal_ = [(return_types.for_schema('fill_diagonal_', ops.fill_diagonal_.schema), None)]
 
 
@@ -10482,11 +11314,16 @@ def fill_diagonal_(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.fill_diagonal_"})
     self = args[0].cdata
     r = parser_fill_diagonal_.parse(args[1:], kwargs)
-    ov = overloads_fill_diagonal_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_fill_diagonal_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_fill_diagonal_[r.idx][1 if out_used else 0])
+    a = r.args
+    # fill_diagonal_(Scalar fill_value, bool wrap=False)
+    fill_value = a[0]
+    if fill_value is not None and type(fill_value) is not float:
+        fill_value = scalar_arg(fill_value)
+    wrap = a[1]
+    if wrap is None:
+        wrap = False
+    result = dispatch_fill_diagonal__0(self, {'fill_value': fill_value, 'wrap': wrap})
+    return THPVariable_Wrap(result)
 
 
 # ---- take_along_dim ----------------------------------------------------------------------------
@@ -10500,9 +11337,6 @@ def dispatch_take_along_dim_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """take_along_dim(Tensor indices, int64_t? dim=None): take_along_dim"""
     return self.take_along_dim(indices=kwargs['indices'], dim=kwargs['dim'])
 
-
-overloads_take_along_dim = [PythonOverload('take_along_dim(Tensor indices, int64_t? dim=None)', ops.take_along_dim, None, True, False, ['indices', 'dim'])]
-dispatch_take_along_dim = [dispatch_take_along_dim_0]
 structseqs_take_along_dim = [(return_types.for_schema('take_along_dim', ops.take_along_dim.schema), None)]
 
 
@@ -10515,11 +11349,16 @@ def take_along_dim(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.take_along_dim"})
     self = args[0].cdata
     r = parser_take_along_dim.parse(args[1:], kwargs)
-    ov = overloads_take_along_dim[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_take_along_dim[r.idx](self, parsed)
-    return wrap_result(result, structseqs_take_along_dim[r.idx][1 if out_used else 0])
+    a = r.args
+    # take_along_dim(Tensor indices, int64_t? dim=None)
+    indices = a[0]
+    if indices is not None:
+        indices = indices.cdata
+    dim = a[1]
+    if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_take_along_dim_0(self, {'indices': indices, 'dim': dim})
+    return THPVariable_Wrap(result)
 
 
 # ---- argwhere ----------------------------------------------------------------------------------
@@ -10533,9 +11372,6 @@ def dispatch_argwhere_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """argwhere(): argwhere"""
     return self.argwhere()
 
-
-overloads_argwhere = [PythonOverload('argwhere()', ops.argwhere, None, True, False, [])]
-dispatch_argwhere = [dispatch_argwhere_0]
 structseqs_argwhere = [(return_types.for_schema('argwhere', ops.argwhere.schema), None)]
 
 
@@ -10549,12 +11385,10 @@ def argwhere(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("argwhere", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_argwhere.parse(args[1:], kwargs)
-    ov = overloads_argwhere[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_argwhere[r.idx](self, parsed)
-    return wrap_result(result, structseqs_argwhere[r.idx][1 if out_used else 0])
+    parser_argwhere.parse(args[1:], kwargs)
+    # argwhere()
+    result = dispatch_argwhere_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- broadcast_to ------------------------------------------------------------------------------
@@ -10568,9 +11402,6 @@ def dispatch_broadcast_to_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """broadcast_to(SymIntArrayRef size): broadcast_to"""
     return self.broadcast_to(size=kwargs['size'])
 
-
-overloads_broadcast_to = [PythonOverload('broadcast_to(SymIntArrayRef size)', ops.broadcast_to, None, True, False, ['size'])]
-dispatch_broadcast_to = [dispatch_broadcast_to_0]
 structseqs_broadcast_to = [(return_types.for_schema('broadcast_to', ops.broadcast_to.schema), None)]
 
 
@@ -10583,11 +11414,13 @@ def broadcast_to(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.broadcast_to"})
     self = args[0].cdata
     r = parser_broadcast_to.parse(args[1:], kwargs)
-    ov = overloads_broadcast_to[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_broadcast_to[r.idx](self, parsed)
-    return wrap_result(result, structseqs_broadcast_to[r.idx][1 if out_used else 0])
+    a = r.args
+    # broadcast_to(SymIntArrayRef size)
+    size = a[0]
+    if size is not None:
+        size = r.intlist(0)
+    result = dispatch_broadcast_to_0(self, {'size': size})
+    return THPVariable_Wrap(result)
 
 
 # ---- ravel -------------------------------------------------------------------------------------
@@ -10601,9 +11434,6 @@ def dispatch_ravel_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """ravel(): ravel"""
     return self.ravel()
 
-
-overloads_ravel = [PythonOverload('ravel()', ops.ravel, None, True, False, [])]
-dispatch_ravel = [dispatch_ravel_0]
 structseqs_ravel = [(return_types.for_schema('ravel', ops.ravel.schema), None)]
 
 
@@ -10617,12 +11447,10 @@ def ravel(*args: Any, **kwargs: Any) -> Any:
     if len(args) > 1 or kwargs:
         check_noargs("ravel", args[1:], kwargs)
     self = args[0].cdata
-    r = parser_ravel.parse(args[1:], kwargs)
-    ov = overloads_ravel[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_ravel[r.idx](self, parsed)
-    return wrap_result(result, structseqs_ravel[r.idx][1 if out_used else 0])
+    parser_ravel.parse(args[1:], kwargs)
+    # ravel()
+    result = dispatch_ravel_0(self, {})
+    return THPVariable_Wrap(result)
 
 
 # ---- count_nonzero -----------------------------------------------------------------------------
@@ -10643,9 +11471,6 @@ def dispatch_count_nonzero_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """count_nonzero(IntArrayRef dim): count_nonzero.dim_IntList"""
     return self.count_nonzero(dim=kwargs['dim'])
 
-
-overloads_count_nonzero = [PythonOverload('count_nonzero(int64_t? dim=None)', ops.count_nonzero, None, True, False, ['dim']), PythonOverload('count_nonzero(IntArrayRef dim)', ops.count_nonzero_dim_IntList, None, True, False, ['dim'])]
-dispatch_count_nonzero = [dispatch_count_nonzero_0, dispatch_count_nonzero_1]
 structseqs_count_nonzero = [(return_types.for_schema('count_nonzero', ops.count_nonzero.schema), None), (return_types.for_schema('count_nonzero', ops.count_nonzero_dim_IntList.schema), None)]
 
 
@@ -10658,11 +11483,20 @@ def count_nonzero(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.count_nonzero"})
     self = args[0].cdata
     r = parser_count_nonzero.parse(args[1:], kwargs)
-    ov = overloads_count_nonzero[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_count_nonzero[r.idx](self, parsed)
-    return wrap_result(result, structseqs_count_nonzero[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # count_nonzero(int64_t? dim=None)
+        dim = a[0]
+        if dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        result = dispatch_count_nonzero_0(self, {'dim': dim})
+        return THPVariable_Wrap(result)
+    # count_nonzero(IntArrayRef dim)
+    dim = a[0]
+    if dim is not None:
+        dim = r.intlist(0)
+    result = dispatch_count_nonzero_1(self, {'dim': dim})
+    return THPVariable_Wrap(result)
 
 
 @handle_th_errors
@@ -10674,11 +11508,32 @@ def __add__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__add__"})
     self = args[0].cdata
     r = parser_add.parse(args[1:], kwargs)
-    ov = overloads_add[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_add[r.idx](self, parsed)
-    return wrap_result(result, structseqs_add[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # add(Tensor other, *, Scalar alpha=1)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        alpha = a[1]
+        if alpha is None:
+            alpha = 1
+        elif type(alpha) is not float:
+            alpha = scalar_arg(alpha)
+        result = dispatch_add_0(self, {'other': other, 'alpha': alpha})
+        return THPVariable_Wrap(result)
+    # add(Scalar alpha, Tensor other)|deprecated
+    alpha = a[0]
+    if alpha is not None and type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    other = a[1]
+    if isinstance(other, TensorBase):
+        other = other.cdata
+    elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+        other = wrapped_scalar_tensor(other)
+    result = dispatch_add_1(self, {'alpha': alpha, 'other': other})
+    return THPVariable_Wrap(result)
 
 
 @handle_th_errors
@@ -10690,11 +11545,32 @@ def __radd__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__radd__"})
     self = args[0].cdata
     r = parser_add.parse(args[1:], kwargs)
-    ov = overloads_add[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_add[r.idx](self, parsed)
-    return wrap_result(result, structseqs_add[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # add(Tensor other, *, Scalar alpha=1)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        alpha = a[1]
+        if alpha is None:
+            alpha = 1
+        elif type(alpha) is not float:
+            alpha = scalar_arg(alpha)
+        result = dispatch_add_0(self, {'other': other, 'alpha': alpha})
+        return THPVariable_Wrap(result)
+    # add(Scalar alpha, Tensor other)|deprecated
+    alpha = a[0]
+    if alpha is not None and type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    other = a[1]
+    if isinstance(other, TensorBase):
+        other = other.cdata
+    elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+        other = wrapped_scalar_tensor(other)
+    result = dispatch_add_1(self, {'alpha': alpha, 'other': other})
+    return THPVariable_Wrap(result)
 
 
 @handle_th_errors
@@ -10706,11 +11582,32 @@ def __iadd__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__iadd__"})
     self = args[0].cdata
     r = parser_add_.parse(args[1:], kwargs)
-    ov = overloads_add_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_add_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_add_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # add_(Tensor other, *, Scalar alpha=1)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        alpha = a[1]
+        if alpha is None:
+            alpha = 1
+        elif type(alpha) is not float:
+            alpha = scalar_arg(alpha)
+        result = dispatch_add__0(self, {'other': other, 'alpha': alpha})
+        return THPVariable_Wrap(result)
+    # add_(Scalar alpha, Tensor other)|deprecated
+    alpha = a[0]
+    if alpha is not None and type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    other = a[1]
+    if isinstance(other, TensorBase):
+        other = other.cdata
+    elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+        other = wrapped_scalar_tensor(other)
+    result = dispatch_add__1(self, {'alpha': alpha, 'other': other})
+    return THPVariable_Wrap(result)
 
 
 @handle_th_errors
@@ -10722,11 +11619,15 @@ def __mul__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__mul__"})
     self = args[0].cdata
     r = parser_mul.parse(args[1:], kwargs)
-    ov = overloads_mul[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_mul[r.idx](self, parsed)
-    return wrap_result(result, structseqs_mul[r.idx][1 if out_used else 0])
+    a = r.args
+    # mul(Tensor other)
+    other = a[0]
+    if isinstance(other, TensorBase):
+        other = other.cdata
+    elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+        other = wrapped_scalar_tensor(other)
+    result = dispatch_mul_0(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 @handle_th_errors
@@ -10738,11 +11639,15 @@ def __rmul__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__rmul__"})
     self = args[0].cdata
     r = parser_mul.parse(args[1:], kwargs)
-    ov = overloads_mul[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_mul[r.idx](self, parsed)
-    return wrap_result(result, structseqs_mul[r.idx][1 if out_used else 0])
+    a = r.args
+    # mul(Tensor other)
+    other = a[0]
+    if isinstance(other, TensorBase):
+        other = other.cdata
+    elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+        other = wrapped_scalar_tensor(other)
+    result = dispatch_mul_0(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 @handle_th_errors
@@ -10754,11 +11659,15 @@ def __imul__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__imul__"})
     self = args[0].cdata
     r = parser_mul_.parse(args[1:], kwargs)
-    ov = overloads_mul_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_mul_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_mul_[r.idx][1 if out_used else 0])
+    a = r.args
+    # mul_(Tensor other)
+    other = a[0]
+    if isinstance(other, TensorBase):
+        other = other.cdata
+    elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+        other = wrapped_scalar_tensor(other)
+    result = dispatch_mul__0(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 @handle_th_errors
@@ -10770,11 +11679,20 @@ def __sub__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__sub__"})
     self = args[0].cdata
     r = parser_sub.parse(args[1:], kwargs)
-    ov = overloads_sub[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sub[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sub[r.idx][1 if out_used else 0])
+    a = r.args
+    # sub(Tensor other, *, Scalar alpha=1)
+    other = a[0]
+    if isinstance(other, TensorBase):
+        other = other.cdata
+    elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+        other = wrapped_scalar_tensor(other)
+    alpha = a[1]
+    if alpha is None:
+        alpha = 1
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    result = dispatch_sub_0(self, {'other': other, 'alpha': alpha})
+    return THPVariable_Wrap(result)
 
 
 @handle_th_errors
@@ -10786,11 +11704,20 @@ def __isub__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__isub__"})
     self = args[0].cdata
     r = parser_sub_.parse(args[1:], kwargs)
-    ov = overloads_sub_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_sub_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_sub_[r.idx][1 if out_used else 0])
+    a = r.args
+    # sub_(Tensor other, *, Scalar alpha=1)
+    other = a[0]
+    if isinstance(other, TensorBase):
+        other = other.cdata
+    elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+        other = wrapped_scalar_tensor(other)
+    alpha = a[1]
+    if alpha is None:
+        alpha = 1
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    result = dispatch_sub__0(self, {'other': other, 'alpha': alpha})
+    return THPVariable_Wrap(result)
 
 
 @handle_th_errors
@@ -10802,11 +11729,33 @@ def __div__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__div__"})
     self = args[0].cdata
     r = parser_div.parse(args[1:], kwargs)
-    ov = overloads_div[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_div[r.idx](self, parsed)
-    return wrap_result(result, structseqs_div[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # div(Tensor other)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        result = dispatch_div_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # div(Tensor other, *, str? rounding_mode)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        rounding_mode = a[1]
+        result = dispatch_div_1(self, {'other': other, 'rounding_mode': rounding_mode})
+        return THPVariable_Wrap(result)
+    # div(Scalar other, *, str? rounding_mode)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    rounding_mode = a[1]
+    result = dispatch_div_2(self, {'other': other, 'rounding_mode': rounding_mode})
+    return THPVariable_Wrap(result)
 
 
 @handle_th_errors
@@ -10818,11 +11767,33 @@ def __truediv__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__truediv__"})
     self = args[0].cdata
     r = parser_div.parse(args[1:], kwargs)
-    ov = overloads_div[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_div[r.idx](self, parsed)
-    return wrap_result(result, structseqs_div[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # div(Tensor other)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        result = dispatch_div_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # div(Tensor other, *, str? rounding_mode)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        rounding_mode = a[1]
+        result = dispatch_div_1(self, {'other': other, 'rounding_mode': rounding_mode})
+        return THPVariable_Wrap(result)
+    # div(Scalar other, *, str? rounding_mode)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    rounding_mode = a[1]
+    result = dispatch_div_2(self, {'other': other, 'rounding_mode': rounding_mode})
+    return THPVariable_Wrap(result)
 
 
 @handle_th_errors
@@ -10834,11 +11805,33 @@ def __idiv__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__idiv__"})
     self = args[0].cdata
     r = parser_div_.parse(args[1:], kwargs)
-    ov = overloads_div_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_div_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_div_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # div_(Tensor other)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        result = dispatch_div__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # div_(Tensor other, *, str? rounding_mode)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        rounding_mode = a[1]
+        result = dispatch_div__1(self, {'other': other, 'rounding_mode': rounding_mode})
+        return THPVariable_Wrap(result)
+    # div_(Scalar other, *, str? rounding_mode)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    rounding_mode = a[1]
+    result = dispatch_div__2(self, {'other': other, 'rounding_mode': rounding_mode})
+    return THPVariable_Wrap(result)
 
 
 @handle_th_errors
@@ -10850,11 +11843,22 @@ def __floordiv__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__floordiv__"})
     self = args[0].cdata
     r = parser_floor_divide.parse(args[1:], kwargs)
-    ov = overloads_floor_divide[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_floor_divide[r.idx](self, parsed)
-    return wrap_result(result, structseqs_floor_divide[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # floor_divide(Tensor other)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        result = dispatch_floor_divide_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # floor_divide(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_floor_divide_1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 @handle_th_errors
@@ -10866,11 +11870,22 @@ def __ifloordiv__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__ifloordiv__"})
     self = args[0].cdata
     r = parser_floor_divide_.parse(args[1:], kwargs)
-    ov = overloads_floor_divide_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_floor_divide_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_floor_divide_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # floor_divide_(Tensor other)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        result = dispatch_floor_divide__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # floor_divide_(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_floor_divide__1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 @handle_th_errors
@@ -10882,11 +11897,20 @@ def __mod__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__mod__"})
     self = args[0].cdata
     r = parser_remainder.parse(args[1:], kwargs)
-    ov = overloads_remainder[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_remainder[r.idx](self, parsed)
-    return wrap_result(result, structseqs_remainder[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # remainder(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_remainder_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # remainder(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_remainder_1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 @handle_th_errors
@@ -10898,11 +11922,20 @@ def __imod__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__imod__"})
     self = args[0].cdata
     r = parser_remainder_.parse(args[1:], kwargs)
-    ov = overloads_remainder_[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_remainder_[r.idx](self, parsed)
-    return wrap_result(result, structseqs_remainder_[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # remainder_(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_remainder__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # remainder_(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_remainder__1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 @handle_th_errors
@@ -10914,11 +11947,20 @@ def __eq__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__eq__"})
     self = args[0].cdata
     r = parser_eq.parse(args[1:], kwargs)
-    ov = overloads_eq[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_eq[r.idx](self, parsed)
-    return wrap_result(result, structseqs_eq[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # eq(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_eq_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # eq(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_eq_1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 @handle_th_errors
@@ -10930,11 +11972,20 @@ def __ne__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__ne__"})
     self = args[0].cdata
     r = parser_ne.parse(args[1:], kwargs)
-    ov = overloads_ne[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_ne[r.idx](self, parsed)
-    return wrap_result(result, structseqs_ne[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # ne(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_ne_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # ne(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_ne_1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 @handle_th_errors
@@ -10946,11 +11997,20 @@ def __lt__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__lt__"})
     self = args[0].cdata
     r = parser_lt.parse(args[1:], kwargs)
-    ov = overloads_lt[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_lt[r.idx](self, parsed)
-    return wrap_result(result, structseqs_lt[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # lt(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_lt_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # lt(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_lt_1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 @handle_th_errors
@@ -10962,11 +12022,20 @@ def __le__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__le__"})
     self = args[0].cdata
     r = parser_le.parse(args[1:], kwargs)
-    ov = overloads_le[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_le[r.idx](self, parsed)
-    return wrap_result(result, structseqs_le[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # le(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_le_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # le(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_le_1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 @handle_th_errors
@@ -10978,11 +12047,20 @@ def __gt__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__gt__"})
     self = args[0].cdata
     r = parser_gt.parse(args[1:], kwargs)
-    ov = overloads_gt[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_gt[r.idx](self, parsed)
-    return wrap_result(result, structseqs_gt[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # gt(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_gt_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # gt(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_gt_1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 @handle_th_errors
@@ -10994,11 +12072,20 @@ def __ge__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__ge__"})
     self = args[0].cdata
     r = parser_ge.parse(args[1:], kwargs)
-    ov = overloads_ge[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_ge[r.idx](self, parsed)
-    return wrap_result(result, structseqs_ge[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # ge(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_ge_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # ge(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_ge_1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 @handle_th_errors
@@ -11010,11 +12097,20 @@ def __rand__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__rand__"})
     self = args[0].cdata
     r = parser_bitwise_and.parse(args[1:], kwargs)
-    ov = overloads_bitwise_and[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bitwise_and[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bitwise_and[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # bitwise_and(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_bitwise_and_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # bitwise_and(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_bitwise_and_1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 @handle_th_errors
@@ -11026,11 +12122,20 @@ def __ror__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__ror__"})
     self = args[0].cdata
     r = parser_bitwise_or.parse(args[1:], kwargs)
-    ov = overloads_bitwise_or[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bitwise_or[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bitwise_or[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # bitwise_or(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_bitwise_or_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # bitwise_or(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_bitwise_or_1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 @handle_th_errors
@@ -11042,11 +12147,20 @@ def __rxor__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__rxor__"})
     self = args[0].cdata
     r = parser_bitwise_xor.parse(args[1:], kwargs)
-    ov = overloads_bitwise_xor[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_bitwise_xor[r.idx](self, parsed)
-    return wrap_result(result, structseqs_bitwise_xor[r.idx][1 if out_used else 0])
+    a = r.args
+    if r.idx == 0:
+        # bitwise_xor(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_bitwise_xor_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # bitwise_xor(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_bitwise_xor_1(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 @handle_th_errors
@@ -11058,11 +12172,13 @@ def __matmul__(*args: Any, **kwargs: Any) -> Any:
                                  {"python_name": "Tensor.__matmul__"})
     self = args[0].cdata
     r = parser_matmul.parse(args[1:], kwargs)
-    ov = overloads_matmul[r.idx]
-    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
-    out_used = parsed.get("out") is not None
-    result = dispatch_matmul[r.idx](self, parsed)
-    return wrap_result(result, structseqs_matmul[r.idx][1 if out_used else 0])
+    a = r.args
+    # matmul(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_matmul_0(self, {'other': other})
+    return THPVariable_Wrap(result)
 
 
 METHODS: dict[str, Any] = {
