@@ -4243,6 +4243,581 @@ def count_nonzero(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_ceil = [(ops.ceil, Binder(ops.ceil.schema)), (ops.ceil_out, Binder(ops.ceil_out.schema))]
+
+
+@traced("dispatch", "at::ceil", FUNCTIONS_H, "at::ceil",
+        legacy="at::ceil (Functions.h)")
+def ceil(*args: Any, **kwargs: Any) -> Any:
+    """at::ceil, overloads:
+    ceil(Tensor self) -> Tensor
+    ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_ceil, args, kwargs, "at::ceil")
+    return op.call(*full)
+
+
+_ov_ceil_ = [(ops.ceil_, Binder(ops.ceil_.schema))]
+
+
+@traced("dispatch", "at::ceil_", FUNCTIONS_H, "at::ceil_",
+        legacy="at::ceil_ (Functions.h)")
+def ceil_(*args: Any, **kwargs: Any) -> Any:
+    """at::ceil_, overloads:
+    ceil_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_ceil_, args, kwargs, "at::ceil_")
+    return op.call(*full)
+
+
+_ov_erf = [(ops.erf, Binder(ops.erf.schema)), (ops.erf_out, Binder(ops.erf_out.schema))]
+
+
+@traced("dispatch", "at::erf", FUNCTIONS_H, "at::erf",
+        legacy="at::erf (Functions.h)")
+def erf(*args: Any, **kwargs: Any) -> Any:
+    """at::erf, overloads:
+    erf(Tensor self) -> Tensor
+    erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_erf, args, kwargs, "at::erf")
+    return op.call(*full)
+
+
+_ov_erf_ = [(ops.erf_, Binder(ops.erf_.schema))]
+
+
+@traced("dispatch", "at::erf_", FUNCTIONS_H, "at::erf_",
+        legacy="at::erf_ (Functions.h)")
+def erf_(*args: Any, **kwargs: Any) -> Any:
+    """at::erf_, overloads:
+    erf_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_erf_, args, kwargs, "at::erf_")
+    return op.call(*full)
+
+
+_ov_erfc = [(ops.erfc, Binder(ops.erfc.schema)), (ops.erfc_out, Binder(ops.erfc_out.schema))]
+
+
+@traced("dispatch", "at::erfc", FUNCTIONS_H, "at::erfc",
+        legacy="at::erfc (Functions.h)")
+def erfc(*args: Any, **kwargs: Any) -> Any:
+    """at::erfc, overloads:
+    erfc(Tensor self) -> Tensor
+    erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_erfc, args, kwargs, "at::erfc")
+    return op.call(*full)
+
+
+_ov_erfc_ = [(ops.erfc_, Binder(ops.erfc_.schema))]
+
+
+@traced("dispatch", "at::erfc_", FUNCTIONS_H, "at::erfc_",
+        legacy="at::erfc_ (Functions.h)")
+def erfc_(*args: Any, **kwargs: Any) -> Any:
+    """at::erfc_, overloads:
+    erfc_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_erfc_, args, kwargs, "at::erfc_")
+    return op.call(*full)
+
+
+_ov_exp2 = [(ops.exp2, Binder(ops.exp2.schema)), (ops.exp2_out, Binder(ops.exp2_out.schema))]
+
+
+@traced("dispatch", "at::exp2", FUNCTIONS_H, "at::exp2",
+        legacy="at::exp2 (Functions.h)")
+def exp2(*args: Any, **kwargs: Any) -> Any:
+    """at::exp2, overloads:
+    exp2(Tensor self) -> Tensor
+    exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_exp2, args, kwargs, "at::exp2")
+    return op.call(*full)
+
+
+_ov_exp2_ = [(ops.exp2_, Binder(ops.exp2_.schema))]
+
+
+@traced("dispatch", "at::exp2_", FUNCTIONS_H, "at::exp2_",
+        legacy="at::exp2_ (Functions.h)")
+def exp2_(*args: Any, **kwargs: Any) -> Any:
+    """at::exp2_, overloads:
+    exp2_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_exp2_, args, kwargs, "at::exp2_")
+    return op.call(*full)
+
+
+_ov_floor = [(ops.floor, Binder(ops.floor.schema)), (ops.floor_out, Binder(ops.floor_out.schema))]
+
+
+@traced("dispatch", "at::floor", FUNCTIONS_H, "at::floor",
+        legacy="at::floor (Functions.h)")
+def floor(*args: Any, **kwargs: Any) -> Any:
+    """at::floor, overloads:
+    floor(Tensor self) -> Tensor
+    floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_floor, args, kwargs, "at::floor")
+    return op.call(*full)
+
+
+_ov_floor_ = [(ops.floor_, Binder(ops.floor_.schema))]
+
+
+@traced("dispatch", "at::floor_", FUNCTIONS_H, "at::floor_",
+        legacy="at::floor_ (Functions.h)")
+def floor_(*args: Any, **kwargs: Any) -> Any:
+    """at::floor_, overloads:
+    floor_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_floor_, args, kwargs, "at::floor_")
+    return op.call(*full)
+
+
+_ov_log10 = [(ops.log10, Binder(ops.log10.schema)), (ops.log10_out, Binder(ops.log10_out.schema))]
+
+
+@traced("dispatch", "at::log10", FUNCTIONS_H, "at::log10",
+        legacy="at::log10 (Functions.h)")
+def log10(*args: Any, **kwargs: Any) -> Any:
+    """at::log10, overloads:
+    log10(Tensor self) -> Tensor
+    log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_log10, args, kwargs, "at::log10")
+    return op.call(*full)
+
+
+_ov_log10_ = [(ops.log10_, Binder(ops.log10_.schema))]
+
+
+@traced("dispatch", "at::log10_", FUNCTIONS_H, "at::log10_",
+        legacy="at::log10_ (Functions.h)")
+def log10_(*args: Any, **kwargs: Any) -> Any:
+    """at::log10_, overloads:
+    log10_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_log10_, args, kwargs, "at::log10_")
+    return op.call(*full)
+
+
+_ov_log2 = [(ops.log2, Binder(ops.log2.schema)), (ops.log2_out, Binder(ops.log2_out.schema))]
+
+
+@traced("dispatch", "at::log2", FUNCTIONS_H, "at::log2",
+        legacy="at::log2 (Functions.h)")
+def log2(*args: Any, **kwargs: Any) -> Any:
+    """at::log2, overloads:
+    log2(Tensor self) -> Tensor
+    log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_log2, args, kwargs, "at::log2")
+    return op.call(*full)
+
+
+_ov_log2_ = [(ops.log2_, Binder(ops.log2_.schema))]
+
+
+@traced("dispatch", "at::log2_", FUNCTIONS_H, "at::log2_",
+        legacy="at::log2_ (Functions.h)")
+def log2_(*args: Any, **kwargs: Any) -> Any:
+    """at::log2_, overloads:
+    log2_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_log2_, args, kwargs, "at::log2_")
+    return op.call(*full)
+
+
+_ov_round = [(ops.round, Binder(ops.round.schema)), (ops.round_out, Binder(ops.round_out.schema)), (ops.round_decimals, Binder(ops.round_decimals.schema)), (ops.round_decimals_out, Binder(ops.round_decimals_out.schema))]
+
+
+@traced("dispatch", "at::round", FUNCTIONS_H, "at::round",
+        legacy="at::round (Functions.h)")
+def round(*args: Any, **kwargs: Any) -> Any:
+    """at::round, overloads:
+    round(Tensor self) -> Tensor
+    round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    round.decimals(Tensor self, *, int decimals) -> Tensor
+    round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_round, args, kwargs, "at::round")
+    return op.call(*full)
+
+
+_ov_round_ = [(ops.round_, Binder(ops.round_.schema)), (ops.round__decimals, Binder(ops.round__decimals.schema))]
+
+
+@traced("dispatch", "at::round_", FUNCTIONS_H, "at::round_",
+        legacy="at::round_ (Functions.h)")
+def round_(*args: Any, **kwargs: Any) -> Any:
+    """at::round_, overloads:
+    round_(Tensor(a!) self) -> Tensor(a!)
+    round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_round_, args, kwargs, "at::round_")
+    return op.call(*full)
+
+
+_ov_rsqrt = [(ops.rsqrt, Binder(ops.rsqrt.schema)), (ops.rsqrt_out, Binder(ops.rsqrt_out.schema))]
+
+
+@traced("dispatch", "at::rsqrt", FUNCTIONS_H, "at::rsqrt",
+        legacy="at::rsqrt (Functions.h)")
+def rsqrt(*args: Any, **kwargs: Any) -> Any:
+    """at::rsqrt, overloads:
+    rsqrt(Tensor self) -> Tensor
+    rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_rsqrt, args, kwargs, "at::rsqrt")
+    return op.call(*full)
+
+
+_ov_rsqrt_ = [(ops.rsqrt_, Binder(ops.rsqrt_.schema))]
+
+
+@traced("dispatch", "at::rsqrt_", FUNCTIONS_H, "at::rsqrt_",
+        legacy="at::rsqrt_ (Functions.h)")
+def rsqrt_(*args: Any, **kwargs: Any) -> Any:
+    """at::rsqrt_, overloads:
+    rsqrt_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_rsqrt_, args, kwargs, "at::rsqrt_")
+    return op.call(*full)
+
+
+_ov_sinc = [(ops.sinc, Binder(ops.sinc.schema)), (ops.sinc_out, Binder(ops.sinc_out.schema))]
+
+
+@traced("dispatch", "at::sinc", FUNCTIONS_H, "at::sinc",
+        legacy="at::sinc (Functions.h)")
+def sinc(*args: Any, **kwargs: Any) -> Any:
+    """at::sinc, overloads:
+    sinc(Tensor self) -> Tensor
+    sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_sinc, args, kwargs, "at::sinc")
+    return op.call(*full)
+
+
+_ov_sinc_ = [(ops.sinc_, Binder(ops.sinc_.schema))]
+
+
+@traced("dispatch", "at::sinc_", FUNCTIONS_H, "at::sinc_",
+        legacy="at::sinc_ (Functions.h)")
+def sinc_(*args: Any, **kwargs: Any) -> Any:
+    """at::sinc_, overloads:
+    sinc_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_sinc_, args, kwargs, "at::sinc_")
+    return op.call(*full)
+
+
+_ov_square = [(ops.square, Binder(ops.square.schema)), (ops.square_out, Binder(ops.square_out.schema))]
+
+
+@traced("dispatch", "at::square", FUNCTIONS_H, "at::square",
+        legacy="at::square (Functions.h)")
+def square(*args: Any, **kwargs: Any) -> Any:
+    """at::square, overloads:
+    square(Tensor self) -> Tensor
+    square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_square, args, kwargs, "at::square")
+    return op.call(*full)
+
+
+_ov_square_ = [(ops.square_, Binder(ops.square_.schema))]
+
+
+@traced("dispatch", "at::square_", FUNCTIONS_H, "at::square_",
+        legacy="at::square_ (Functions.h)")
+def square_(*args: Any, **kwargs: Any) -> Any:
+    """at::square_, overloads:
+    square_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_square_, args, kwargs, "at::square_")
+    return op.call(*full)
+
+
+_ov_tan = [(ops.tan, Binder(ops.tan.schema)), (ops.tan_out, Binder(ops.tan_out.schema))]
+
+
+@traced("dispatch", "at::tan", FUNCTIONS_H, "at::tan",
+        legacy="at::tan (Functions.h)")
+def tan(*args: Any, **kwargs: Any) -> Any:
+    """at::tan, overloads:
+    tan(Tensor self) -> Tensor
+    tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_tan, args, kwargs, "at::tan")
+    return op.call(*full)
+
+
+_ov_tan_ = [(ops.tan_, Binder(ops.tan_.schema))]
+
+
+@traced("dispatch", "at::tan_", FUNCTIONS_H, "at::tan_",
+        legacy="at::tan_ (Functions.h)")
+def tan_(*args: Any, **kwargs: Any) -> Any:
+    """at::tan_, overloads:
+    tan_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_tan_, args, kwargs, "at::tan_")
+    return op.call(*full)
+
+
+_ov_trunc = [(ops.trunc, Binder(ops.trunc.schema)), (ops.trunc_out, Binder(ops.trunc_out.schema))]
+
+
+@traced("dispatch", "at::trunc", FUNCTIONS_H, "at::trunc",
+        legacy="at::trunc (Functions.h)")
+def trunc(*args: Any, **kwargs: Any) -> Any:
+    """at::trunc, overloads:
+    trunc(Tensor self) -> Tensor
+    trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_trunc, args, kwargs, "at::trunc")
+    return op.call(*full)
+
+
+_ov_trunc_ = [(ops.trunc_, Binder(ops.trunc_.schema))]
+
+
+@traced("dispatch", "at::trunc_", FUNCTIONS_H, "at::trunc_",
+        legacy="at::trunc_ (Functions.h)")
+def trunc_(*args: Any, **kwargs: Any) -> Any:
+    """at::trunc_, overloads:
+    trunc_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_trunc_, args, kwargs, "at::trunc_")
+    return op.call(*full)
+
+
+_ov_fix = [(ops.fix, Binder(ops.fix.schema)), (ops.fix_out, Binder(ops.fix_out.schema))]
+
+
+@traced("dispatch", "at::fix", FUNCTIONS_H, "at::fix",
+        legacy="at::fix (Functions.h)")
+def fix(*args: Any, **kwargs: Any) -> Any:
+    """at::fix, overloads:
+    fix(Tensor self) -> Tensor
+    fix.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fix, args, kwargs, "at::fix")
+    return op.call(*full)
+
+
+_ov_fix_ = [(ops.fix_, Binder(ops.fix_.schema))]
+
+
+@traced("dispatch", "at::fix_", FUNCTIONS_H, "at::fix_",
+        legacy="at::fix_ (Functions.h)")
+def fix_(*args: Any, **kwargs: Any) -> Any:
+    """at::fix_, overloads:
+    fix_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fix_, args, kwargs, "at::fix_")
+    return op.call(*full)
+
+
+_ov_signbit = [(ops.signbit, Binder(ops.signbit.schema)), (ops.signbit_out, Binder(ops.signbit_out.schema))]
+
+
+@traced("dispatch", "at::signbit", FUNCTIONS_H, "at::signbit",
+        legacy="at::signbit (Functions.h)")
+def signbit(*args: Any, **kwargs: Any) -> Any:
+    """at::signbit, overloads:
+    signbit(Tensor self) -> Tensor
+    signbit.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_signbit, args, kwargs, "at::signbit")
+    return op.call(*full)
+
+
+_ov_copysign = [(ops.copysign_out, Binder(ops.copysign_out.schema)), (ops.copysign_Tensor, Binder(ops.copysign_Tensor.schema)), (ops.copysign_Scalar, Binder(ops.copysign_Scalar.schema)), (ops.copysign_Scalar_out, Binder(ops.copysign_Scalar_out.schema))]
+
+
+@traced("dispatch", "at::copysign", FUNCTIONS_H, "at::copysign",
+        legacy="at::copysign (Functions.h)")
+def copysign(*args: Any, **kwargs: Any) -> Any:
+    """at::copysign, overloads:
+    copysign.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    copysign.Tensor(Tensor self, Tensor other) -> Tensor
+    copysign.Scalar(Tensor self, Scalar other) -> Tensor
+    copysign.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_copysign, args, kwargs, "at::copysign")
+    return op.call(*full)
+
+
+_ov_logical_xor = [(ops.logical_xor, Binder(ops.logical_xor.schema)), (ops.logical_xor_out, Binder(ops.logical_xor_out.schema))]
+
+
+@traced("dispatch", "at::logical_xor", FUNCTIONS_H, "at::logical_xor",
+        legacy="at::logical_xor (Functions.h)")
+def logical_xor(*args: Any, **kwargs: Any) -> Any:
+    """at::logical_xor, overloads:
+    logical_xor(Tensor self, Tensor other) -> Tensor
+    logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_logical_xor, args, kwargs, "at::logical_xor")
+    return op.call(*full)
+
+
+_ov_logaddexp = [(ops.logaddexp_out, Binder(ops.logaddexp_out.schema)), (ops.logaddexp, Binder(ops.logaddexp.schema))]
+
+
+@traced("dispatch", "at::logaddexp", FUNCTIONS_H, "at::logaddexp",
+        legacy="at::logaddexp (Functions.h)")
+def logaddexp(*args: Any, **kwargs: Any) -> Any:
+    """at::logaddexp, overloads:
+    logaddexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    logaddexp(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_logaddexp, args, kwargs, "at::logaddexp")
+    return op.call(*full)
+
+
+_ov_xlogy = [(ops.xlogy_Tensor, Binder(ops.xlogy_Tensor.schema)), (ops.xlogy_Scalar_Self, Binder(ops.xlogy_Scalar_Self.schema)), (ops.xlogy_Scalar_Other, Binder(ops.xlogy_Scalar_Other.schema)), (ops.xlogy_OutTensor, Binder(ops.xlogy_OutTensor.schema)), (ops.xlogy_OutScalar_Self, Binder(ops.xlogy_OutScalar_Self.schema)), (ops.xlogy_OutScalar_Other, Binder(ops.xlogy_OutScalar_Other.schema))]
+
+
+@traced("dispatch", "at::xlogy", FUNCTIONS_H, "at::xlogy",
+        legacy="at::xlogy (Functions.h)")
+def xlogy(*args: Any, **kwargs: Any) -> Any:
+    """at::xlogy, overloads:
+    xlogy.Tensor(Tensor self, Tensor other) -> Tensor
+    xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor
+    xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor
+    xlogy.OutTensor(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    xlogy.OutScalar_Self(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    xlogy.OutScalar_Other(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_xlogy, args, kwargs, "at::xlogy")
+    return op.call(*full)
+
+
+_ov_xlogy_ = [(ops.xlogy__Tensor, Binder(ops.xlogy__Tensor.schema)), (ops.xlogy__Scalar_Other, Binder(ops.xlogy__Scalar_Other.schema))]
+
+
+@traced("dispatch", "at::xlogy_", FUNCTIONS_H, "at::xlogy_",
+        legacy="at::xlogy_ (Functions.h)")
+def xlogy_(*args: Any, **kwargs: Any) -> Any:
+    """at::xlogy_, overloads:
+    xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+    xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_xlogy_, args, kwargs, "at::xlogy_")
+    return op.call(*full)
+
+
+_ov_heaviside = [(ops.heaviside_out, Binder(ops.heaviside_out.schema)), (ops.heaviside, Binder(ops.heaviside.schema))]
+
+
+@traced("dispatch", "at::heaviside", FUNCTIONS_H, "at::heaviside",
+        legacy="at::heaviside (Functions.h)")
+def heaviside(*args: Any, **kwargs: Any) -> Any:
+    """at::heaviside, overloads:
+    heaviside.out(Tensor self, Tensor values, *, Tensor(a!) out) -> Tensor(a!)
+    heaviside(Tensor self, Tensor values) -> Tensor
+    """
+    op, full = select_overload(_ov_heaviside, args, kwargs, "at::heaviside")
+    return op.call(*full)
+
+
+_ov_atan2 = [(ops.atan2_out, Binder(ops.atan2_out.schema)), (ops.atan2, Binder(ops.atan2.schema))]
+
+
+@traced("dispatch", "at::atan2", FUNCTIONS_H, "at::atan2",
+        legacy="at::atan2 (Functions.h)")
+def atan2(*args: Any, **kwargs: Any) -> Any:
+    """at::atan2, overloads:
+    atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    atan2(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_atan2, args, kwargs, "at::atan2")
+    return op.call(*full)
+
+
+_ov_arctan2 = [(ops.arctan2, Binder(ops.arctan2.schema)), (ops.arctan2_out, Binder(ops.arctan2_out.schema))]
+
+
+@traced("dispatch", "at::arctan2", FUNCTIONS_H, "at::arctan2",
+        legacy="at::arctan2 (Functions.h)")
+def arctan2(*args: Any, **kwargs: Any) -> Any:
+    """at::arctan2, overloads:
+    arctan2(Tensor self, Tensor other) -> Tensor
+    arctan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arctan2, args, kwargs, "at::arctan2")
+    return op.call(*full)
+
+
+_ov_fmod = [(ops.fmod_Scalar_out, Binder(ops.fmod_Scalar_out.schema)), (ops.fmod_Scalar, Binder(ops.fmod_Scalar.schema)), (ops.fmod_Tensor_out, Binder(ops.fmod_Tensor_out.schema)), (ops.fmod_Tensor, Binder(ops.fmod_Tensor.schema))]
+
+
+@traced("dispatch", "at::fmod", FUNCTIONS_H, "at::fmod",
+        legacy="at::fmod (Functions.h)")
+def fmod(*args: Any, **kwargs: Any) -> Any:
+    """at::fmod, overloads:
+    fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+    fmod.Scalar(Tensor self, Scalar other) -> Tensor
+    fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    fmod.Tensor(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_fmod, args, kwargs, "at::fmod")
+    return op.call(*full)
+
+
+_ov_fmin = [(ops.fmin, Binder(ops.fmin.schema)), (ops.fmin_out, Binder(ops.fmin_out.schema))]
+
+
+@traced("dispatch", "at::fmin", FUNCTIONS_H, "at::fmin",
+        legacy="at::fmin (Functions.h)")
+def fmin(*args: Any, **kwargs: Any) -> Any:
+    """at::fmin, overloads:
+    fmin(Tensor self, Tensor other) -> Tensor
+    fmin.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fmin, args, kwargs, "at::fmin")
+    return op.call(*full)
+
+
+_ov_fmax = [(ops.fmax, Binder(ops.fmax.schema)), (ops.fmax_out, Binder(ops.fmax_out.schema))]
+
+
+@traced("dispatch", "at::fmax", FUNCTIONS_H, "at::fmax",
+        legacy="at::fmax (Functions.h)")
+def fmax(*args: Any, **kwargs: Any) -> Any:
+    """at::fmax, overloads:
+    fmax(Tensor self, Tensor other) -> Tensor
+    fmax.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fmax, args, kwargs, "at::fmax")
+    return op.call(*full)
+
+
+_ov_float_power = [(ops.float_power_Tensor_Tensor_out, Binder(ops.float_power_Tensor_Tensor_out.schema)), (ops.float_power_Tensor_Tensor, Binder(ops.float_power_Tensor_Tensor.schema)), (ops.float_power_Scalar_out, Binder(ops.float_power_Scalar_out.schema)), (ops.float_power_Scalar, Binder(ops.float_power_Scalar.schema)), (ops.float_power_Tensor_Scalar_out, Binder(ops.float_power_Tensor_Scalar_out.schema)), (ops.float_power_Tensor_Scalar, Binder(ops.float_power_Tensor_Scalar.schema))]
+
+
+@traced("dispatch", "at::float_power", FUNCTIONS_H, "at::float_power",
+        legacy="at::float_power (Functions.h)")
+def float_power(*args: Any, **kwargs: Any) -> Any:
+    """at::float_power, overloads:
+    float_power.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)
+    float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor
+    float_power.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)
+    float_power.Scalar(Scalar self, Tensor exponent) -> Tensor
+    float_power.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)
+    float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor
+    """
+    op, full = select_overload(_ov_float_power, args, kwargs, "at::float_power")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -4550,4 +5125,45 @@ FUNCTIONS: dict[str, Any] = {
     "tril_indices": tril_indices,
     "triu_indices": triu_indices,
     "count_nonzero": count_nonzero,
+    "ceil": ceil,
+    "ceil_": ceil_,
+    "erf": erf,
+    "erf_": erf_,
+    "erfc": erfc,
+    "erfc_": erfc_,
+    "exp2": exp2,
+    "exp2_": exp2_,
+    "floor": floor,
+    "floor_": floor_,
+    "log10": log10,
+    "log10_": log10_,
+    "log2": log2,
+    "log2_": log2_,
+    "round": round,
+    "round_": round_,
+    "rsqrt": rsqrt,
+    "rsqrt_": rsqrt_,
+    "sinc": sinc,
+    "sinc_": sinc_,
+    "square": square,
+    "square_": square_,
+    "tan": tan,
+    "tan_": tan_,
+    "trunc": trunc,
+    "trunc_": trunc_,
+    "fix": fix,
+    "fix_": fix_,
+    "signbit": signbit,
+    "copysign": copysign,
+    "logical_xor": logical_xor,
+    "logaddexp": logaddexp,
+    "xlogy": xlogy,
+    "xlogy_": xlogy_,
+    "heaviside": heaviside,
+    "atan2": atan2,
+    "arctan2": arctan2,
+    "fmod": fmod,
+    "fmin": fmin,
+    "fmax": fmax,
+    "float_power": float_power,
 }

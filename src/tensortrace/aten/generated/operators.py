@@ -1999,6 +1999,285 @@ count_nonzero_dim_IntList = _register(parse_schema(
 count_nonzero = _register(parse_schema(
     'count_nonzero(Tensor self, int? dim=None) -> Tensor'),
     {'func': 'count_nonzero(Tensor self, int? dim=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'count_nonzero'}}})
+ceil = _register(parse_schema(
+    'ceil(Tensor self) -> Tensor'),
+    {'func': 'ceil(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'ceil.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+ceil_ = _register(parse_schema(
+    'ceil_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'ceil_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'ceil.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+ceil_out = _register(parse_schema(
+    'ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'ceil_out'}, 'tags': 'pointwise'}})
+erf = _register(parse_schema(
+    'erf(Tensor self) -> Tensor'),
+    {'func': 'erf(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'erf.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+erf_ = _register(parse_schema(
+    'erf_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'erf_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'erf.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+erf_out = _register(parse_schema(
+    'erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'erf_out'}, 'tags': 'pointwise'}})
+erfc = _register(parse_schema(
+    'erfc(Tensor self) -> Tensor'),
+    {'func': 'erfc(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'erfc.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+erfc_ = _register(parse_schema(
+    'erfc_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'erfc_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'erfc.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+erfc_out = _register(parse_schema(
+    'erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'erfc_out'}, 'tags': 'pointwise'}})
+exp2 = _register(parse_schema(
+    'exp2(Tensor self) -> Tensor'),
+    {'func': 'exp2(Tensor self) -> Tensor', **{'structured_delegate': 'exp2.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+exp2_ = _register(parse_schema(
+    'exp2_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'exp2_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'exp2.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+exp2_out = _register(parse_schema(
+    'exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'exp2_out'}, 'tags': 'pointwise'}})
+floor = _register(parse_schema(
+    'floor(Tensor self) -> Tensor'),
+    {'func': 'floor(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'floor.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+floor_ = _register(parse_schema(
+    'floor_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'floor_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'floor.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+floor_out = _register(parse_schema(
+    'floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'floor_out'}, 'tags': 'pointwise'}})
+log10 = _register(parse_schema(
+    'log10(Tensor self) -> Tensor'),
+    {'func': 'log10(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'log10.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+log10_ = _register(parse_schema(
+    'log10_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'log10_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'log10.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+log10_out = _register(parse_schema(
+    'log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'log10_out'}, 'tags': 'pointwise'}})
+log2 = _register(parse_schema(
+    'log2(Tensor self) -> Tensor'),
+    {'func': 'log2(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'log2.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+log2_ = _register(parse_schema(
+    'log2_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'log2_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'log2.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+log2_out = _register(parse_schema(
+    'log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'log2_out'}, 'tags': 'pointwise'}})
+round = _register(parse_schema(
+    'round(Tensor self) -> Tensor'),
+    {'func': 'round(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'round.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+round_ = _register(parse_schema(
+    'round_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'round_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'round.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+round_out = _register(parse_schema(
+    'round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'round_out'}, 'tags': 'pointwise'}})
+round_decimals = _register(parse_schema(
+    'round.decimals(Tensor self, *, int decimals) -> Tensor'),
+    {'func': 'round.decimals(Tensor self, *, int decimals) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'round.decimals_out', 'variants': 'function, method', 'tags': 'pointwise'}})
+round__decimals = _register(parse_schema(
+    'round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)'),
+    {'func': 'round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'round.decimals_out', 'variants': 'function, method', 'tags': 'pointwise'}})
+round_decimals_out = _register(parse_schema(
+    'round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'round_decimals_out'}, 'tags': 'pointwise'}})
+rsqrt = _register(parse_schema(
+    'rsqrt(Tensor self) -> Tensor'),
+    {'func': 'rsqrt(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'rsqrt.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+rsqrt_ = _register(parse_schema(
+    'rsqrt_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'rsqrt_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'rsqrt.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+rsqrt_out = _register(parse_schema(
+    'rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'rsqrt_out'}, 'tags': 'pointwise'}})
+sinc = _register(parse_schema(
+    'sinc(Tensor self) -> Tensor'),
+    {'func': 'sinc(Tensor self) -> Tensor', **{'structured_delegate': 'sinc.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+sinc_ = _register(parse_schema(
+    'sinc_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'sinc_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'sinc.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+sinc_out = _register(parse_schema(
+    'sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'sinc_out'}, 'tags': 'pointwise'}})
+square = _register(parse_schema(
+    'square(Tensor self) -> Tensor'),
+    {'func': 'square(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'pointwise', 'dispatch': {'CompositeImplicitAutograd': 'square'}}})
+square_ = _register(parse_schema(
+    'square_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'square_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'pointwise', 'dispatch': {'CompositeImplicitAutograd': 'square_'}}})
+square_out = _register(parse_schema(
+    'square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'pointwise', 'dispatch': {'CompositeImplicitAutograd': 'square_out'}}})
+tan = _register(parse_schema(
+    'tan(Tensor self) -> Tensor'),
+    {'func': 'tan(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'tan.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+tan_ = _register(parse_schema(
+    'tan_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'tan_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'tan.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+tan_out = _register(parse_schema(
+    'tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'tan_out'}, 'tags': 'pointwise'}})
+trunc = _register(parse_schema(
+    'trunc(Tensor self) -> Tensor'),
+    {'func': 'trunc(Tensor self) -> Tensor', **{'structured_delegate': 'trunc.out', 'device_check': 'NoCheck', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+trunc_ = _register(parse_schema(
+    'trunc_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'trunc_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'trunc.out', 'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'pointwise'}})
+trunc_out = _register(parse_schema(
+    'trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'trunc_out'}, 'tags': 'pointwise'}})
+fix = _register(parse_schema(
+    'fix(Tensor self) -> Tensor'),
+    {'func': 'fix(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'fix'}}})
+fix_ = _register(parse_schema(
+    'fix_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'fix_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'fix_'}}})
+fix_out = _register(parse_schema(
+    'fix.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'fix.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'fix_out'}}})
+signbit = _register(parse_schema(
+    'signbit(Tensor self) -> Tensor'),
+    {'func': 'signbit(Tensor self) -> Tensor', **{'variants': 'function, method', 'structured_delegate': 'signbit.out', 'tags': 'pointwise'}})
+signbit_out = _register(parse_schema(
+    'signbit.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'signbit.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'signbit_out'}, 'tags': 'pointwise'}})
+copysign_out = _register(parse_schema(
+    'copysign.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'copysign.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'copysign_out'}, 'tags': 'pointwise'}})
+copysign_Tensor = _register(parse_schema(
+    'copysign.Tensor(Tensor self, Tensor other) -> Tensor'),
+    {'func': 'copysign.Tensor(Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'structured_delegate': 'copysign.out', 'tags': 'pointwise'}})
+copysign__Tensor = _register(parse_schema(
+    'copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+    {'func': 'copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'structured_delegate': 'copysign.out'}})
+copysign_Scalar = _register(parse_schema(
+    'copysign.Scalar(Tensor self, Scalar other) -> Tensor'),
+    {'func': 'copysign.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'copysign'}, 'tags': 'pointwise'}})
+copysign__Scalar = _register(parse_schema(
+    'copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+    {'func': 'copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'copysign_'}}})
+copysign_Scalar_out = _register(parse_schema(
+    'copysign.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'copysign.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'copysign_out'}, 'tags': 'pointwise'}})
+logical_xor = _register(parse_schema(
+    'logical_xor(Tensor self, Tensor other) -> Tensor'),
+    {'func': 'logical_xor(Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'logical_xor'}, 'tags': ['core', 'pointwise']}})
+logical_xor_ = _register(parse_schema(
+    'logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+    {'func': 'logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'logical_xor_'}, 'tags': 'pointwise'}})
+logical_xor_out = _register(parse_schema(
+    'logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'logical_xor_out'}, 'tags': 'pointwise'}})
+logaddexp_out = _register(parse_schema(
+    'logaddexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'logaddexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'logaddexp_out'}, 'tags': 'pointwise'}})
+logaddexp = _register(parse_schema(
+    'logaddexp(Tensor self, Tensor other) -> Tensor'),
+    {'func': 'logaddexp(Tensor self, Tensor other) -> Tensor', **{'variants': 'method, function', 'structured_delegate': 'logaddexp.out', 'tags': 'pointwise'}})
+xlogy_Tensor = _register(parse_schema(
+    'xlogy.Tensor(Tensor self, Tensor other) -> Tensor'),
+    {'func': 'xlogy.Tensor(Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'xlogy.OutTensor', 'variants': 'function, method', 'tags': 'pointwise'}})
+xlogy_Scalar_Self = _register(parse_schema(
+    'xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor'),
+    {'func': 'xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'xlogy'}, 'tags': 'pointwise'}})
+xlogy_Scalar_Other = _register(parse_schema(
+    'xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor'),
+    {'func': 'xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'xlogy'}, 'tags': 'pointwise'}})
+xlogy__Tensor = _register(parse_schema(
+    'xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+    {'func': 'xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'structured_delegate': 'xlogy.OutTensor', 'tags': 'pointwise'}})
+xlogy__Scalar_Other = _register(parse_schema(
+    'xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+    {'func': 'xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'xlogy_'}}})
+xlogy_OutTensor = _register(parse_schema(
+    'xlogy.OutTensor(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'xlogy.OutTensor(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'xlogy_out'}, 'tags': 'pointwise'}})
+xlogy_OutScalar_Self = _register(parse_schema(
+    'xlogy.OutScalar_Self(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'xlogy.OutScalar_Self(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'xlogy_out'}, 'tags': 'pointwise'}})
+xlogy_OutScalar_Other = _register(parse_schema(
+    'xlogy.OutScalar_Other(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'xlogy.OutScalar_Other(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'xlogy_out'}, 'tags': 'pointwise'}})
+heaviside_out = _register(parse_schema(
+    'heaviside.out(Tensor self, Tensor values, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'heaviside.out(Tensor self, Tensor values, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'heaviside_out'}, 'tags': 'pointwise'}})
+heaviside = _register(parse_schema(
+    'heaviside(Tensor self, Tensor values) -> Tensor'),
+    {'func': 'heaviside(Tensor self, Tensor values) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'structured_delegate': 'heaviside.out', 'tags': 'pointwise'}})
+heaviside_ = _register(parse_schema(
+    'heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!)'),
+    {'func': 'heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'structured_delegate': 'heaviside.out'}})
+atan2_out = _register(parse_schema(
+    'atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'atan2_out'}, 'tags': ['core', 'pointwise']}})
+atan2_ = _register(parse_schema(
+    'atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+    {'func': 'atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'atan2.out', 'variants': 'method', 'tags': 'pointwise'}})
+atan2 = _register(parse_schema(
+    'atan2(Tensor self, Tensor other) -> Tensor'),
+    {'func': 'atan2(Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'atan2.out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
+arctan2 = _register(parse_schema(
+    'arctan2(Tensor self, Tensor other) -> Tensor'),
+    {'func': 'arctan2(Tensor self, Tensor other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'arctan2'}}})
+arctan2_out = _register(parse_schema(
+    'arctan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'arctan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CompositeImplicitAutograd': 'arctan2_out'}}})
+arctan2_ = _register(parse_schema(
+    'arctan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+    {'func': 'arctan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'arctan2_'}}})
+fmod_Scalar_out = _register(parse_schema(
+    'fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CompositeExplicitAutograd': 'fmod_out'}, 'tags': 'pointwise'}})
+fmod_Scalar = _register(parse_schema(
+    'fmod.Scalar(Tensor self, Scalar other) -> Tensor'),
+    {'func': 'fmod.Scalar(Tensor self, Scalar other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'fmod'}, 'tags': ['core', 'pointwise']}})
+fmod__Scalar = _register(parse_schema(
+    'fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+    {'func': 'fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'fmod_'}, 'tags': 'pointwise'}})
+fmod_Tensor_out = _register(parse_schema(
+    'fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'fmod_out'}, 'tags': 'pointwise'}})
+fmod_Tensor = _register(parse_schema(
+    'fmod.Tensor(Tensor self, Tensor other) -> Tensor'),
+    {'func': 'fmod.Tensor(Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'fmod.Tensor_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
+fmod__Tensor = _register(parse_schema(
+    'fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+    {'func': 'fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'structured_delegate': 'fmod.Tensor_out', 'tags': 'pointwise'}})
+fmin = _register(parse_schema(
+    'fmin(Tensor self, Tensor other) -> Tensor'),
+    {'func': 'fmin(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'fmin.out', 'device_check': 'NoCheck', 'variants': 'method, function', 'tags': 'pointwise'}})
+fmin_out = _register(parse_schema(
+    'fmin.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'fmin.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'fmin_out'}, 'tags': 'pointwise'}})
+fmax = _register(parse_schema(
+    'fmax(Tensor self, Tensor other) -> Tensor'),
+    {'func': 'fmax(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'fmax.out', 'device_check': 'NoCheck', 'variants': 'method, function', 'tags': 'pointwise'}})
+fmax_out = _register(parse_schema(
+    'fmax.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'fmax.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'fmax_out'}, 'tags': 'pointwise'}})
+float_power_Tensor_Tensor_out = _register(parse_schema(
+    'float_power.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'float_power.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'pointwise', 'dispatch': {'CompositeImplicitAutograd': 'float_power_out'}}})
+float_power_Tensor_Tensor = _register(parse_schema(
+    'float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor'),
+    {'func': 'float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor', **{'variants': 'function, method', 'tags': 'pointwise', 'dispatch': {'CompositeImplicitAutograd': 'float_power'}}})
+float_power_Scalar_out = _register(parse_schema(
+    'float_power.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'float_power.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'pointwise', 'dispatch': {'CompositeImplicitAutograd': 'float_power_out'}}})
+float_power_Scalar = _register(parse_schema(
+    'float_power.Scalar(Scalar self, Tensor exponent) -> Tensor'),
+    {'func': 'float_power.Scalar(Scalar self, Tensor exponent) -> Tensor', **{'tags': 'pointwise', 'dispatch': {'CompositeImplicitAutograd': 'float_power'}}})
+float_power_Tensor_Scalar_out = _register(parse_schema(
+    'float_power.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'float_power.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'pointwise', 'dispatch': {'CompositeImplicitAutograd': 'float_power_out'}}})
+float_power_Tensor_Scalar = _register(parse_schema(
+    'float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor'),
+    {'func': 'float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor', **{'variants': 'function, method', 'tags': 'pointwise', 'dispatch': {'CompositeImplicitAutograd': 'float_power'}}})
+float_power__Scalar = _register(parse_schema(
+    'float_power_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)'),
+    {'func': 'float_power_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)', **{'variants': 'method', 'tags': 'pointwise', 'dispatch': {'CompositeImplicitAutograd': 'float_power_'}}})
+float_power__Tensor = _register(parse_schema(
+    'float_power_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)'),
+    {'func': 'float_power_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)', **{'variants': 'method', 'tags': 'pointwise', 'dispatch': {'CompositeImplicitAutograd': 'float_power_'}}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -2664,4 +2943,97 @@ OPERATORS: list[OperatorHandle] = [
     triu_indices,
     count_nonzero_dim_IntList,
     count_nonzero,
+    ceil,
+    ceil_,
+    ceil_out,
+    erf,
+    erf_,
+    erf_out,
+    erfc,
+    erfc_,
+    erfc_out,
+    exp2,
+    exp2_,
+    exp2_out,
+    floor,
+    floor_,
+    floor_out,
+    log10,
+    log10_,
+    log10_out,
+    log2,
+    log2_,
+    log2_out,
+    round,
+    round_,
+    round_out,
+    round_decimals,
+    round__decimals,
+    round_decimals_out,
+    rsqrt,
+    rsqrt_,
+    rsqrt_out,
+    sinc,
+    sinc_,
+    sinc_out,
+    square,
+    square_,
+    square_out,
+    tan,
+    tan_,
+    tan_out,
+    trunc,
+    trunc_,
+    trunc_out,
+    fix,
+    fix_,
+    fix_out,
+    signbit,
+    signbit_out,
+    copysign_out,
+    copysign_Tensor,
+    copysign__Tensor,
+    copysign_Scalar,
+    copysign__Scalar,
+    copysign_Scalar_out,
+    logical_xor,
+    logical_xor_,
+    logical_xor_out,
+    logaddexp_out,
+    logaddexp,
+    xlogy_Tensor,
+    xlogy_Scalar_Self,
+    xlogy_Scalar_Other,
+    xlogy__Tensor,
+    xlogy__Scalar_Other,
+    xlogy_OutTensor,
+    xlogy_OutScalar_Self,
+    xlogy_OutScalar_Other,
+    heaviside_out,
+    heaviside,
+    heaviside_,
+    atan2_out,
+    atan2_,
+    atan2,
+    arctan2,
+    arctan2_out,
+    arctan2_,
+    fmod_Scalar_out,
+    fmod_Scalar,
+    fmod__Scalar,
+    fmod_Tensor_out,
+    fmod_Tensor,
+    fmod__Tensor,
+    fmin,
+    fmin_out,
+    fmax,
+    fmax_out,
+    float_power_Tensor_Tensor_out,
+    float_power_Tensor_Tensor,
+    float_power_Scalar_out,
+    float_power_Scalar,
+    float_power_Tensor_Scalar_out,
+    float_power_Tensor_Scalar,
+    float_power__Scalar,
+    float_power__Tensor,
 ]

@@ -309,6 +309,54 @@ _ov_argwhere = [(ops.argwhere, Binder(ops.argwhere.schema))]
 _ov_broadcast_to = [(ops.broadcast_to, Binder(ops.broadcast_to.schema))]
 _ov_ravel = [(ops.ravel, Binder(ops.ravel.schema))]
 _ov_count_nonzero = [(ops.count_nonzero_dim_IntList, Binder(ops.count_nonzero_dim_IntList.schema)), (ops.count_nonzero, Binder(ops.count_nonzero.schema))]
+_ov_ceil = [(ops.ceil, Binder(ops.ceil.schema))]
+_ov_ceil_ = [(ops.ceil_, Binder(ops.ceil_.schema))]
+_ov_erf = [(ops.erf, Binder(ops.erf.schema))]
+_ov_erf_ = [(ops.erf_, Binder(ops.erf_.schema))]
+_ov_erfc = [(ops.erfc, Binder(ops.erfc.schema))]
+_ov_erfc_ = [(ops.erfc_, Binder(ops.erfc_.schema))]
+_ov_exp2 = [(ops.exp2, Binder(ops.exp2.schema))]
+_ov_exp2_ = [(ops.exp2_, Binder(ops.exp2_.schema))]
+_ov_floor = [(ops.floor, Binder(ops.floor.schema))]
+_ov_floor_ = [(ops.floor_, Binder(ops.floor_.schema))]
+_ov_log10 = [(ops.log10, Binder(ops.log10.schema))]
+_ov_log10_ = [(ops.log10_, Binder(ops.log10_.schema))]
+_ov_log2 = [(ops.log2, Binder(ops.log2.schema))]
+_ov_log2_ = [(ops.log2_, Binder(ops.log2_.schema))]
+_ov_round = [(ops.round, Binder(ops.round.schema)), (ops.round_decimals, Binder(ops.round_decimals.schema))]
+_ov_round_ = [(ops.round_, Binder(ops.round_.schema)), (ops.round__decimals, Binder(ops.round__decimals.schema))]
+_ov_rsqrt = [(ops.rsqrt, Binder(ops.rsqrt.schema))]
+_ov_rsqrt_ = [(ops.rsqrt_, Binder(ops.rsqrt_.schema))]
+_ov_sinc = [(ops.sinc, Binder(ops.sinc.schema))]
+_ov_sinc_ = [(ops.sinc_, Binder(ops.sinc_.schema))]
+_ov_square = [(ops.square, Binder(ops.square.schema))]
+_ov_square_ = [(ops.square_, Binder(ops.square_.schema))]
+_ov_tan = [(ops.tan, Binder(ops.tan.schema))]
+_ov_tan_ = [(ops.tan_, Binder(ops.tan_.schema))]
+_ov_trunc = [(ops.trunc, Binder(ops.trunc.schema))]
+_ov_trunc_ = [(ops.trunc_, Binder(ops.trunc_.schema))]
+_ov_fix = [(ops.fix, Binder(ops.fix.schema))]
+_ov_fix_ = [(ops.fix_, Binder(ops.fix_.schema))]
+_ov_signbit = [(ops.signbit, Binder(ops.signbit.schema))]
+_ov_copysign = [(ops.copysign_Tensor, Binder(ops.copysign_Tensor.schema)), (ops.copysign_Scalar, Binder(ops.copysign_Scalar.schema))]
+_ov_copysign_ = [(ops.copysign__Tensor, Binder(ops.copysign__Tensor.schema)), (ops.copysign__Scalar, Binder(ops.copysign__Scalar.schema))]
+_ov_logical_xor = [(ops.logical_xor, Binder(ops.logical_xor.schema))]
+_ov_logical_xor_ = [(ops.logical_xor_, Binder(ops.logical_xor_.schema))]
+_ov_logaddexp = [(ops.logaddexp, Binder(ops.logaddexp.schema))]
+_ov_xlogy = [(ops.xlogy_Tensor, Binder(ops.xlogy_Tensor.schema)), (ops.xlogy_Scalar_Other, Binder(ops.xlogy_Scalar_Other.schema))]
+_ov_xlogy_ = [(ops.xlogy__Tensor, Binder(ops.xlogy__Tensor.schema)), (ops.xlogy__Scalar_Other, Binder(ops.xlogy__Scalar_Other.schema))]
+_ov_heaviside = [(ops.heaviside, Binder(ops.heaviside.schema))]
+_ov_heaviside_ = [(ops.heaviside_, Binder(ops.heaviside_.schema))]
+_ov_atan2_ = [(ops.atan2_, Binder(ops.atan2_.schema))]
+_ov_atan2 = [(ops.atan2, Binder(ops.atan2.schema))]
+_ov_arctan2 = [(ops.arctan2, Binder(ops.arctan2.schema))]
+_ov_arctan2_ = [(ops.arctan2_, Binder(ops.arctan2_.schema))]
+_ov_fmod = [(ops.fmod_Scalar, Binder(ops.fmod_Scalar.schema)), (ops.fmod_Tensor, Binder(ops.fmod_Tensor.schema))]
+_ov_fmod_ = [(ops.fmod__Scalar, Binder(ops.fmod__Scalar.schema)), (ops.fmod__Tensor, Binder(ops.fmod__Tensor.schema))]
+_ov_fmin = [(ops.fmin, Binder(ops.fmin.schema))]
+_ov_fmax = [(ops.fmax, Binder(ops.fmax.schema))]
+_ov_float_power = [(ops.float_power_Tensor_Tensor, Binder(ops.float_power_Tensor_Tensor.schema)), (ops.float_power_Tensor_Scalar, Binder(ops.float_power_Tensor_Scalar.schema))]
+_ov_float_power_ = [(ops.float_power__Scalar, Binder(ops.float_power__Scalar.schema)), (ops.float_power__Tensor, Binder(ops.float_power__Tensor.schema))]
 
 
 class TensorMethods:
@@ -3048,6 +3096,448 @@ class TensorMethods:
         op, full = select_overload(_ov_count_nonzero, (self, *args), kwargs, "Tensor.count_nonzero")
         return op.call(*full)
 
+    @traced("dispatch", "at::Tensor::ceil", TENSOR_BODY_H, "at::Tensor::ceil",
+            legacy="Tensor::ceil (TensorMethods.h)")
+    def ceil(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::ceil, overloads:
+        ceil(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_ceil, (self, *args), kwargs, "Tensor.ceil")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::ceil_", TENSOR_BODY_H, "at::Tensor::ceil_",
+            legacy="Tensor::ceil_ (TensorMethods.h)")
+    def ceil_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::ceil_, overloads:
+        ceil_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_ceil_, (self, *args), kwargs, "Tensor.ceil_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::erf", TENSOR_BODY_H, "at::Tensor::erf",
+            legacy="Tensor::erf (TensorMethods.h)")
+    def erf(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::erf, overloads:
+        erf(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_erf, (self, *args), kwargs, "Tensor.erf")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::erf_", TENSOR_BODY_H, "at::Tensor::erf_",
+            legacy="Tensor::erf_ (TensorMethods.h)")
+    def erf_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::erf_, overloads:
+        erf_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_erf_, (self, *args), kwargs, "Tensor.erf_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::erfc", TENSOR_BODY_H, "at::Tensor::erfc",
+            legacy="Tensor::erfc (TensorMethods.h)")
+    def erfc(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::erfc, overloads:
+        erfc(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_erfc, (self, *args), kwargs, "Tensor.erfc")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::erfc_", TENSOR_BODY_H, "at::Tensor::erfc_",
+            legacy="Tensor::erfc_ (TensorMethods.h)")
+    def erfc_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::erfc_, overloads:
+        erfc_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_erfc_, (self, *args), kwargs, "Tensor.erfc_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::exp2", TENSOR_BODY_H, "at::Tensor::exp2",
+            legacy="Tensor::exp2 (TensorMethods.h)")
+    def exp2(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::exp2, overloads:
+        exp2(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_exp2, (self, *args), kwargs, "Tensor.exp2")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::exp2_", TENSOR_BODY_H, "at::Tensor::exp2_",
+            legacy="Tensor::exp2_ (TensorMethods.h)")
+    def exp2_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::exp2_, overloads:
+        exp2_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_exp2_, (self, *args), kwargs, "Tensor.exp2_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::floor", TENSOR_BODY_H, "at::Tensor::floor",
+            legacy="Tensor::floor (TensorMethods.h)")
+    def floor(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::floor, overloads:
+        floor(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_floor, (self, *args), kwargs, "Tensor.floor")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::floor_", TENSOR_BODY_H, "at::Tensor::floor_",
+            legacy="Tensor::floor_ (TensorMethods.h)")
+    def floor_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::floor_, overloads:
+        floor_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_floor_, (self, *args), kwargs, "Tensor.floor_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::log10", TENSOR_BODY_H, "at::Tensor::log10",
+            legacy="Tensor::log10 (TensorMethods.h)")
+    def log10(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::log10, overloads:
+        log10(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_log10, (self, *args), kwargs, "Tensor.log10")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::log10_", TENSOR_BODY_H, "at::Tensor::log10_",
+            legacy="Tensor::log10_ (TensorMethods.h)")
+    def log10_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::log10_, overloads:
+        log10_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_log10_, (self, *args), kwargs, "Tensor.log10_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::log2", TENSOR_BODY_H, "at::Tensor::log2",
+            legacy="Tensor::log2 (TensorMethods.h)")
+    def log2(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::log2, overloads:
+        log2(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_log2, (self, *args), kwargs, "Tensor.log2")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::log2_", TENSOR_BODY_H, "at::Tensor::log2_",
+            legacy="Tensor::log2_ (TensorMethods.h)")
+    def log2_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::log2_, overloads:
+        log2_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_log2_, (self, *args), kwargs, "Tensor.log2_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::round", TENSOR_BODY_H, "at::Tensor::round",
+            legacy="Tensor::round (TensorMethods.h)")
+    def round(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::round, overloads:
+        round(Tensor self) -> Tensor
+        round.decimals(Tensor self, *, int decimals) -> Tensor
+        """
+        op, full = select_overload(_ov_round, (self, *args), kwargs, "Tensor.round")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::round_", TENSOR_BODY_H, "at::Tensor::round_",
+            legacy="Tensor::round_ (TensorMethods.h)")
+    def round_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::round_, overloads:
+        round_(Tensor(a!) self) -> Tensor(a!)
+        round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_round_, (self, *args), kwargs, "Tensor.round_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::rsqrt", TENSOR_BODY_H, "at::Tensor::rsqrt",
+            legacy="Tensor::rsqrt (TensorMethods.h)")
+    def rsqrt(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::rsqrt, overloads:
+        rsqrt(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_rsqrt, (self, *args), kwargs, "Tensor.rsqrt")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::rsqrt_", TENSOR_BODY_H, "at::Tensor::rsqrt_",
+            legacy="Tensor::rsqrt_ (TensorMethods.h)")
+    def rsqrt_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::rsqrt_, overloads:
+        rsqrt_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_rsqrt_, (self, *args), kwargs, "Tensor.rsqrt_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::sinc", TENSOR_BODY_H, "at::Tensor::sinc",
+            legacy="Tensor::sinc (TensorMethods.h)")
+    def sinc(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::sinc, overloads:
+        sinc(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_sinc, (self, *args), kwargs, "Tensor.sinc")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::sinc_", TENSOR_BODY_H, "at::Tensor::sinc_",
+            legacy="Tensor::sinc_ (TensorMethods.h)")
+    def sinc_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::sinc_, overloads:
+        sinc_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_sinc_, (self, *args), kwargs, "Tensor.sinc_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::square", TENSOR_BODY_H, "at::Tensor::square",
+            legacy="Tensor::square (TensorMethods.h)")
+    def square(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::square, overloads:
+        square(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_square, (self, *args), kwargs, "Tensor.square")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::square_", TENSOR_BODY_H, "at::Tensor::square_",
+            legacy="Tensor::square_ (TensorMethods.h)")
+    def square_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::square_, overloads:
+        square_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_square_, (self, *args), kwargs, "Tensor.square_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::tan", TENSOR_BODY_H, "at::Tensor::tan",
+            legacy="Tensor::tan (TensorMethods.h)")
+    def tan(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::tan, overloads:
+        tan(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_tan, (self, *args), kwargs, "Tensor.tan")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::tan_", TENSOR_BODY_H, "at::Tensor::tan_",
+            legacy="Tensor::tan_ (TensorMethods.h)")
+    def tan_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::tan_, overloads:
+        tan_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_tan_, (self, *args), kwargs, "Tensor.tan_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::trunc", TENSOR_BODY_H, "at::Tensor::trunc",
+            legacy="Tensor::trunc (TensorMethods.h)")
+    def trunc(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::trunc, overloads:
+        trunc(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_trunc, (self, *args), kwargs, "Tensor.trunc")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::trunc_", TENSOR_BODY_H, "at::Tensor::trunc_",
+            legacy="Tensor::trunc_ (TensorMethods.h)")
+    def trunc_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::trunc_, overloads:
+        trunc_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_trunc_, (self, *args), kwargs, "Tensor.trunc_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::fix", TENSOR_BODY_H, "at::Tensor::fix",
+            legacy="Tensor::fix (TensorMethods.h)")
+    def fix(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::fix, overloads:
+        fix(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_fix, (self, *args), kwargs, "Tensor.fix")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::fix_", TENSOR_BODY_H, "at::Tensor::fix_",
+            legacy="Tensor::fix_ (TensorMethods.h)")
+    def fix_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::fix_, overloads:
+        fix_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_fix_, (self, *args), kwargs, "Tensor.fix_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::signbit", TENSOR_BODY_H, "at::Tensor::signbit",
+            legacy="Tensor::signbit (TensorMethods.h)")
+    def signbit(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::signbit, overloads:
+        signbit(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_signbit, (self, *args), kwargs, "Tensor.signbit")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::copysign", TENSOR_BODY_H, "at::Tensor::copysign",
+            legacy="Tensor::copysign (TensorMethods.h)")
+    def copysign(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::copysign, overloads:
+        copysign.Tensor(Tensor self, Tensor other) -> Tensor
+        copysign.Scalar(Tensor self, Scalar other) -> Tensor
+        """
+        op, full = select_overload(_ov_copysign, (self, *args), kwargs, "Tensor.copysign")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::copysign_", TENSOR_BODY_H, "at::Tensor::copysign_",
+            legacy="Tensor::copysign_ (TensorMethods.h)")
+    def copysign_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::copysign_, overloads:
+        copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_copysign_, (self, *args), kwargs, "Tensor.copysign_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::logical_xor", TENSOR_BODY_H, "at::Tensor::logical_xor",
+            legacy="Tensor::logical_xor (TensorMethods.h)")
+    def logical_xor(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::logical_xor, overloads:
+        logical_xor(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_logical_xor, (self, *args), kwargs, "Tensor.logical_xor")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::logical_xor_", TENSOR_BODY_H, "at::Tensor::logical_xor_",
+            legacy="Tensor::logical_xor_ (TensorMethods.h)")
+    def logical_xor_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::logical_xor_, overloads:
+        logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_logical_xor_, (self, *args), kwargs, "Tensor.logical_xor_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::logaddexp", TENSOR_BODY_H, "at::Tensor::logaddexp",
+            legacy="Tensor::logaddexp (TensorMethods.h)")
+    def logaddexp(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::logaddexp, overloads:
+        logaddexp(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_logaddexp, (self, *args), kwargs, "Tensor.logaddexp")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::xlogy", TENSOR_BODY_H, "at::Tensor::xlogy",
+            legacy="Tensor::xlogy (TensorMethods.h)")
+    def xlogy(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::xlogy, overloads:
+        xlogy.Tensor(Tensor self, Tensor other) -> Tensor
+        xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor
+        """
+        op, full = select_overload(_ov_xlogy, (self, *args), kwargs, "Tensor.xlogy")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::xlogy_", TENSOR_BODY_H, "at::Tensor::xlogy_",
+            legacy="Tensor::xlogy_ (TensorMethods.h)")
+    def xlogy_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::xlogy_, overloads:
+        xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_xlogy_, (self, *args), kwargs, "Tensor.xlogy_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::heaviside", TENSOR_BODY_H, "at::Tensor::heaviside",
+            legacy="Tensor::heaviside (TensorMethods.h)")
+    def heaviside(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::heaviside, overloads:
+        heaviside(Tensor self, Tensor values) -> Tensor
+        """
+        op, full = select_overload(_ov_heaviside, (self, *args), kwargs, "Tensor.heaviside")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::heaviside_", TENSOR_BODY_H, "at::Tensor::heaviside_",
+            legacy="Tensor::heaviside_ (TensorMethods.h)")
+    def heaviside_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::heaviside_, overloads:
+        heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_heaviside_, (self, *args), kwargs, "Tensor.heaviside_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::atan2_", TENSOR_BODY_H, "at::Tensor::atan2_",
+            legacy="Tensor::atan2_ (TensorMethods.h)")
+    def atan2_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::atan2_, overloads:
+        atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_atan2_, (self, *args), kwargs, "Tensor.atan2_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::atan2", TENSOR_BODY_H, "at::Tensor::atan2",
+            legacy="Tensor::atan2 (TensorMethods.h)")
+    def atan2(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::atan2, overloads:
+        atan2(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_atan2, (self, *args), kwargs, "Tensor.atan2")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arctan2", TENSOR_BODY_H, "at::Tensor::arctan2",
+            legacy="Tensor::arctan2 (TensorMethods.h)")
+    def arctan2(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arctan2, overloads:
+        arctan2(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_arctan2, (self, *args), kwargs, "Tensor.arctan2")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arctan2_", TENSOR_BODY_H, "at::Tensor::arctan2_",
+            legacy="Tensor::arctan2_ (TensorMethods.h)")
+    def arctan2_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arctan2_, overloads:
+        arctan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_arctan2_, (self, *args), kwargs, "Tensor.arctan2_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::fmod", TENSOR_BODY_H, "at::Tensor::fmod",
+            legacy="Tensor::fmod (TensorMethods.h)")
+    def fmod(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::fmod, overloads:
+        fmod.Scalar(Tensor self, Scalar other) -> Tensor
+        fmod.Tensor(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_fmod, (self, *args), kwargs, "Tensor.fmod")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::fmod_", TENSOR_BODY_H, "at::Tensor::fmod_",
+            legacy="Tensor::fmod_ (TensorMethods.h)")
+    def fmod_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::fmod_, overloads:
+        fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_fmod_, (self, *args), kwargs, "Tensor.fmod_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::fmin", TENSOR_BODY_H, "at::Tensor::fmin",
+            legacy="Tensor::fmin (TensorMethods.h)")
+    def fmin(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::fmin, overloads:
+        fmin(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_fmin, (self, *args), kwargs, "Tensor.fmin")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::fmax", TENSOR_BODY_H, "at::Tensor::fmax",
+            legacy="Tensor::fmax (TensorMethods.h)")
+    def fmax(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::fmax, overloads:
+        fmax(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_fmax, (self, *args), kwargs, "Tensor.fmax")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::float_power", TENSOR_BODY_H, "at::Tensor::float_power",
+            legacy="Tensor::float_power (TensorMethods.h)")
+    def float_power(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::float_power, overloads:
+        float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor
+        float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor
+        """
+        op, full = select_overload(_ov_float_power, (self, *args), kwargs, "Tensor.float_power")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::float_power_", TENSOR_BODY_H, "at::Tensor::float_power_",
+            legacy="Tensor::float_power_ (TensorMethods.h)")
+    def float_power_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::float_power_, overloads:
+        float_power_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)
+        float_power_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_float_power_, (self, *args), kwargs, "Tensor.float_power_")
+        return op.call(*full)
+
 
 METHODS: tuple[str, ...] = (
     "uniform_",
@@ -3342,4 +3832,52 @@ METHODS: tuple[str, ...] = (
     "broadcast_to",
     "ravel",
     "count_nonzero",
+    "ceil",
+    "ceil_",
+    "erf",
+    "erf_",
+    "erfc",
+    "erfc_",
+    "exp2",
+    "exp2_",
+    "floor",
+    "floor_",
+    "log10",
+    "log10_",
+    "log2",
+    "log2_",
+    "round",
+    "round_",
+    "rsqrt",
+    "rsqrt_",
+    "sinc",
+    "sinc_",
+    "square",
+    "square_",
+    "tan",
+    "tan_",
+    "trunc",
+    "trunc_",
+    "fix",
+    "fix_",
+    "signbit",
+    "copysign",
+    "copysign_",
+    "logical_xor",
+    "logical_xor_",
+    "logaddexp",
+    "xlogy",
+    "xlogy_",
+    "heaviside",
+    "heaviside_",
+    "atan2_",
+    "atan2",
+    "arctan2",
+    "arctan2_",
+    "fmod",
+    "fmod_",
+    "fmin",
+    "fmax",
+    "float_power",
+    "float_power_",
 )

@@ -8,6 +8,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     activation,
     binary_ops,
     binary_ops_extra,
+    binary_ops_math,
     cat,
     complex_ops,
     copy,
@@ -55,12 +56,14 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     type_properties,
     unary_ops,
     unary_ops_extra,
+    unary_ops_math,
     unique,
 )
 from tensortrace.aten.native.cpu import (  # noqa: F401
     activation_kernel,
     binary_ops_extra_kernel,
     binary_ops_kernel,
+    binary_ops_math_kernel,
     complex_kernel,
     copy_kernel,
     distribution_kernels,
@@ -81,6 +84,7 @@ from tensortrace.aten.native.cpu import (  # noqa: F401
     tensor_compare_pointwise_kernel,
     unary_ops_extra_kernel,
     unary_ops_kernel,
+    unary_ops_math_kernel,
 )
 from tensortrace.aten.native.cuda import copy as cuda_copy  # noqa: F401, E402 - CPU ones first
 from tensortrace.aten.native.cuda import kernels, natives  # noqa: F401, E402

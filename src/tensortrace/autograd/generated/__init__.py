@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "24c1b5a9ef49bd6f1544643875b426bd9a54e9dfc6d12b0dda5d27cdd6039f03"
+INPUTS_SHA256 = "d85e27b9cfd43a76c323dadf79e2f4d549b56bb136c5ec4a8928ae386cf44c97"
 
 MODULES: tuple[str, ...] = (
     "functions",

@@ -11011,6 +11011,1521 @@ def count_nonzero(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_count_nonzero[r.idx][1 if out_used else 0])
 
 
+# ---- ceil --------------------------------------------------------------------------------------
+parser_ceil = PythonArgParser.lazy([
+    'ceil(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_ceil", TORCH_FUNCTIONS_CPP, "dispatch_ceil", legacy="dispatch_ceil")
+def dispatch_ceil_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """ceil(Tensor input, *, Tensor out=None): ceil, out= ceil.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.ceil_out, 'ceil', False, self, kwargs, out)
+    return at.ceil(self=kwargs['self'])
+
+
+overloads_ceil = [PythonOverload('ceil(Tensor input, *, Tensor out=None)', ops.ceil, ops.ceil_out, False, False, ['self', 'out'])]
+dispatch_ceil = [dispatch_ceil_0]
+structseqs_ceil = [(return_types.for_schema('ceil', ops.ceil.schema), return_types.for_schema('ceil_out', ops.ceil_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_ceil", TORCH_FUNCTIONS_CPP, legacy="THPVariable_ceil")
+def ceil(*args: Any, **kwargs: Any) -> Any:
+    """torch.ceil: THPVariable_ceil"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.ceil",
+                                 {"python_name": "torch.ceil"})
+    self = None
+    r = parser_ceil.parse(args, kwargs)
+    ov = overloads_ceil[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_ceil[r.idx](self, parsed)
+    return wrap_result(result, structseqs_ceil[r.idx][1 if out_used else 0])
+
+
+# ---- ceil_ -------------------------------------------------------------------------------------
+parser_ceil_ = PythonArgParser.lazy([
+    'ceil_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_ceil_", TORCH_FUNCTIONS_CPP, "dispatch_ceil_", legacy="dispatch_ceil_")
+def dispatch_ceil__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """ceil_(Tensor input): ceil_"""
+    return at.ceil_(self=kwargs['self'])
+
+
+overloads_ceil_ = [PythonOverload('ceil_(Tensor input)', ops.ceil_, None, False, False, ['self'])]
+dispatch_ceil_ = [dispatch_ceil__0]
+structseqs_ceil_ = [(return_types.for_schema('ceil_', ops.ceil_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_ceil_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_ceil_")
+def ceil_(*args: Any, **kwargs: Any) -> Any:
+    """torch.ceil_: THPVariable_ceil_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.ceil_",
+                                 {"python_name": "torch.ceil_"})
+    self = None
+    r = parser_ceil_.parse(args, kwargs)
+    ov = overloads_ceil_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_ceil_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_ceil_[r.idx][1 if out_used else 0])
+
+
+# ---- erf ---------------------------------------------------------------------------------------
+parser_erf = PythonArgParser.lazy([
+    'erf(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_erf", TORCH_FUNCTIONS_CPP, "dispatch_erf", legacy="dispatch_erf")
+def dispatch_erf_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """erf(Tensor input, *, Tensor out=None): erf, out= erf.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.erf_out, 'erf', False, self, kwargs, out)
+    return at.erf(self=kwargs['self'])
+
+
+overloads_erf = [PythonOverload('erf(Tensor input, *, Tensor out=None)', ops.erf, ops.erf_out, False, False, ['self', 'out'])]
+dispatch_erf = [dispatch_erf_0]
+structseqs_erf = [(return_types.for_schema('erf', ops.erf.schema), return_types.for_schema('erf_out', ops.erf_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_erf", TORCH_FUNCTIONS_CPP, legacy="THPVariable_erf")
+def erf(*args: Any, **kwargs: Any) -> Any:
+    """torch.erf: THPVariable_erf"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.erf",
+                                 {"python_name": "torch.erf"})
+    self = None
+    r = parser_erf.parse(args, kwargs)
+    ov = overloads_erf[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_erf[r.idx](self, parsed)
+    return wrap_result(result, structseqs_erf[r.idx][1 if out_used else 0])
+
+
+# ---- erf_ --------------------------------------------------------------------------------------
+parser_erf_ = PythonArgParser.lazy([
+    'erf_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_erf_", TORCH_FUNCTIONS_CPP, "dispatch_erf_", legacy="dispatch_erf_")
+def dispatch_erf__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """erf_(Tensor input): erf_"""
+    return at.erf_(self=kwargs['self'])
+
+
+overloads_erf_ = [PythonOverload('erf_(Tensor input)', ops.erf_, None, False, False, ['self'])]
+dispatch_erf_ = [dispatch_erf__0]
+structseqs_erf_ = [(return_types.for_schema('erf_', ops.erf_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_erf_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_erf_")
+def erf_(*args: Any, **kwargs: Any) -> Any:
+    """torch.erf_: THPVariable_erf_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.erf_",
+                                 {"python_name": "torch.erf_"})
+    self = None
+    r = parser_erf_.parse(args, kwargs)
+    ov = overloads_erf_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_erf_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_erf_[r.idx][1 if out_used else 0])
+
+
+# ---- erfc --------------------------------------------------------------------------------------
+parser_erfc = PythonArgParser.lazy([
+    'erfc(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_erfc", TORCH_FUNCTIONS_CPP, "dispatch_erfc", legacy="dispatch_erfc")
+def dispatch_erfc_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """erfc(Tensor input, *, Tensor out=None): erfc, out= erfc.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.erfc_out, 'erfc', False, self, kwargs, out)
+    return at.erfc(self=kwargs['self'])
+
+
+overloads_erfc = [PythonOverload('erfc(Tensor input, *, Tensor out=None)', ops.erfc, ops.erfc_out, False, False, ['self', 'out'])]
+dispatch_erfc = [dispatch_erfc_0]
+structseqs_erfc = [(return_types.for_schema('erfc', ops.erfc.schema), return_types.for_schema('erfc_out', ops.erfc_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_erfc", TORCH_FUNCTIONS_CPP, legacy="THPVariable_erfc")
+def erfc(*args: Any, **kwargs: Any) -> Any:
+    """torch.erfc: THPVariable_erfc"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.erfc",
+                                 {"python_name": "torch.erfc"})
+    self = None
+    r = parser_erfc.parse(args, kwargs)
+    ov = overloads_erfc[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_erfc[r.idx](self, parsed)
+    return wrap_result(result, structseqs_erfc[r.idx][1 if out_used else 0])
+
+
+# ---- erfc_ -------------------------------------------------------------------------------------
+parser_erfc_ = PythonArgParser.lazy([
+    'erfc_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_erfc_", TORCH_FUNCTIONS_CPP, "dispatch_erfc_", legacy="dispatch_erfc_")
+def dispatch_erfc__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """erfc_(Tensor input): erfc_"""
+    return at.erfc_(self=kwargs['self'])
+
+
+overloads_erfc_ = [PythonOverload('erfc_(Tensor input)', ops.erfc_, None, False, False, ['self'])]
+dispatch_erfc_ = [dispatch_erfc__0]
+structseqs_erfc_ = [(return_types.for_schema('erfc_', ops.erfc_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_erfc_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_erfc_")
+def erfc_(*args: Any, **kwargs: Any) -> Any:
+    """torch.erfc_: THPVariable_erfc_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.erfc_",
+                                 {"python_name": "torch.erfc_"})
+    self = None
+    r = parser_erfc_.parse(args, kwargs)
+    ov = overloads_erfc_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_erfc_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_erfc_[r.idx][1 if out_used else 0])
+
+
+# ---- exp2 --------------------------------------------------------------------------------------
+parser_exp2 = PythonArgParser.lazy([
+    'exp2(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_exp2", TORCH_FUNCTIONS_CPP, "dispatch_exp2", legacy="dispatch_exp2")
+def dispatch_exp2_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """exp2(Tensor input, *, Tensor out=None): exp2, out= exp2.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.exp2_out, 'exp2', False, self, kwargs, out)
+    return at.exp2(self=kwargs['self'])
+
+
+overloads_exp2 = [PythonOverload('exp2(Tensor input, *, Tensor out=None)', ops.exp2, ops.exp2_out, False, False, ['self', 'out'])]
+dispatch_exp2 = [dispatch_exp2_0]
+structseqs_exp2 = [(return_types.for_schema('exp2', ops.exp2.schema), return_types.for_schema('exp2_out', ops.exp2_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_exp2", TORCH_FUNCTIONS_CPP, legacy="THPVariable_exp2")
+def exp2(*args: Any, **kwargs: Any) -> Any:
+    """torch.exp2: THPVariable_exp2"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.exp2",
+                                 {"python_name": "torch.exp2"})
+    self = None
+    r = parser_exp2.parse(args, kwargs)
+    ov = overloads_exp2[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_exp2[r.idx](self, parsed)
+    return wrap_result(result, structseqs_exp2[r.idx][1 if out_used else 0])
+
+
+# ---- exp2_ -------------------------------------------------------------------------------------
+parser_exp2_ = PythonArgParser.lazy([
+    'exp2_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_exp2_", TORCH_FUNCTIONS_CPP, "dispatch_exp2_", legacy="dispatch_exp2_")
+def dispatch_exp2__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """exp2_(Tensor input): exp2_"""
+    return at.exp2_(self=kwargs['self'])
+
+
+overloads_exp2_ = [PythonOverload('exp2_(Tensor input)', ops.exp2_, None, False, False, ['self'])]
+dispatch_exp2_ = [dispatch_exp2__0]
+structseqs_exp2_ = [(return_types.for_schema('exp2_', ops.exp2_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_exp2_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_exp2_")
+def exp2_(*args: Any, **kwargs: Any) -> Any:
+    """torch.exp2_: THPVariable_exp2_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.exp2_",
+                                 {"python_name": "torch.exp2_"})
+    self = None
+    r = parser_exp2_.parse(args, kwargs)
+    ov = overloads_exp2_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_exp2_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_exp2_[r.idx][1 if out_used else 0])
+
+
+# ---- floor -------------------------------------------------------------------------------------
+parser_floor = PythonArgParser.lazy([
+    'floor(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_floor", TORCH_FUNCTIONS_CPP, "dispatch_floor", legacy="dispatch_floor")
+def dispatch_floor_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """floor(Tensor input, *, Tensor out=None): floor, out= floor.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.floor_out, 'floor', False, self, kwargs, out)
+    return at.floor(self=kwargs['self'])
+
+
+overloads_floor = [PythonOverload('floor(Tensor input, *, Tensor out=None)', ops.floor, ops.floor_out, False, False, ['self', 'out'])]
+dispatch_floor = [dispatch_floor_0]
+structseqs_floor = [(return_types.for_schema('floor', ops.floor.schema), return_types.for_schema('floor_out', ops.floor_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_floor", TORCH_FUNCTIONS_CPP, legacy="THPVariable_floor")
+def floor(*args: Any, **kwargs: Any) -> Any:
+    """torch.floor: THPVariable_floor"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.floor",
+                                 {"python_name": "torch.floor"})
+    self = None
+    r = parser_floor.parse(args, kwargs)
+    ov = overloads_floor[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_floor[r.idx](self, parsed)
+    return wrap_result(result, structseqs_floor[r.idx][1 if out_used else 0])
+
+
+# ---- floor_ ------------------------------------------------------------------------------------
+parser_floor_ = PythonArgParser.lazy([
+    'floor_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_floor_", TORCH_FUNCTIONS_CPP, "dispatch_floor_", legacy="dispatch_floor_")
+def dispatch_floor__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """floor_(Tensor input): floor_"""
+    return at.floor_(self=kwargs['self'])
+
+
+overloads_floor_ = [PythonOverload('floor_(Tensor input)', ops.floor_, None, False, False, ['self'])]
+dispatch_floor_ = [dispatch_floor__0]
+structseqs_floor_ = [(return_types.for_schema('floor_', ops.floor_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_floor_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_floor_")
+def floor_(*args: Any, **kwargs: Any) -> Any:
+    """torch.floor_: THPVariable_floor_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.floor_",
+                                 {"python_name": "torch.floor_"})
+    self = None
+    r = parser_floor_.parse(args, kwargs)
+    ov = overloads_floor_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_floor_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_floor_[r.idx][1 if out_used else 0])
+
+
+# ---- log10 -------------------------------------------------------------------------------------
+parser_log10 = PythonArgParser.lazy([
+    'log10(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_log10", TORCH_FUNCTIONS_CPP, "dispatch_log10", legacy="dispatch_log10")
+def dispatch_log10_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """log10(Tensor input, *, Tensor out=None): log10, out= log10.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.log10_out, 'log10', False, self, kwargs, out)
+    return at.log10(self=kwargs['self'])
+
+
+overloads_log10 = [PythonOverload('log10(Tensor input, *, Tensor out=None)', ops.log10, ops.log10_out, False, False, ['self', 'out'])]
+dispatch_log10 = [dispatch_log10_0]
+structseqs_log10 = [(return_types.for_schema('log10', ops.log10.schema), return_types.for_schema('log10_out', ops.log10_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_log10", TORCH_FUNCTIONS_CPP, legacy="THPVariable_log10")
+def log10(*args: Any, **kwargs: Any) -> Any:
+    """torch.log10: THPVariable_log10"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.log10",
+                                 {"python_name": "torch.log10"})
+    self = None
+    r = parser_log10.parse(args, kwargs)
+    ov = overloads_log10[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_log10[r.idx](self, parsed)
+    return wrap_result(result, structseqs_log10[r.idx][1 if out_used else 0])
+
+
+# ---- log10_ ------------------------------------------------------------------------------------
+parser_log10_ = PythonArgParser.lazy([
+    'log10_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_log10_", TORCH_FUNCTIONS_CPP, "dispatch_log10_", legacy="dispatch_log10_")
+def dispatch_log10__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """log10_(Tensor input): log10_"""
+    return at.log10_(self=kwargs['self'])
+
+
+overloads_log10_ = [PythonOverload('log10_(Tensor input)', ops.log10_, None, False, False, ['self'])]
+dispatch_log10_ = [dispatch_log10__0]
+structseqs_log10_ = [(return_types.for_schema('log10_', ops.log10_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_log10_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_log10_")
+def log10_(*args: Any, **kwargs: Any) -> Any:
+    """torch.log10_: THPVariable_log10_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.log10_",
+                                 {"python_name": "torch.log10_"})
+    self = None
+    r = parser_log10_.parse(args, kwargs)
+    ov = overloads_log10_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_log10_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_log10_[r.idx][1 if out_used else 0])
+
+
+# ---- log2 --------------------------------------------------------------------------------------
+parser_log2 = PythonArgParser.lazy([
+    'log2(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_log2", TORCH_FUNCTIONS_CPP, "dispatch_log2", legacy="dispatch_log2")
+def dispatch_log2_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """log2(Tensor input, *, Tensor out=None): log2, out= log2.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.log2_out, 'log2', False, self, kwargs, out)
+    return at.log2(self=kwargs['self'])
+
+
+overloads_log2 = [PythonOverload('log2(Tensor input, *, Tensor out=None)', ops.log2, ops.log2_out, False, False, ['self', 'out'])]
+dispatch_log2 = [dispatch_log2_0]
+structseqs_log2 = [(return_types.for_schema('log2', ops.log2.schema), return_types.for_schema('log2_out', ops.log2_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_log2", TORCH_FUNCTIONS_CPP, legacy="THPVariable_log2")
+def log2(*args: Any, **kwargs: Any) -> Any:
+    """torch.log2: THPVariable_log2"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.log2",
+                                 {"python_name": "torch.log2"})
+    self = None
+    r = parser_log2.parse(args, kwargs)
+    ov = overloads_log2[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_log2[r.idx](self, parsed)
+    return wrap_result(result, structseqs_log2[r.idx][1 if out_used else 0])
+
+
+# ---- log2_ -------------------------------------------------------------------------------------
+parser_log2_ = PythonArgParser.lazy([
+    'log2_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_log2_", TORCH_FUNCTIONS_CPP, "dispatch_log2_", legacy="dispatch_log2_")
+def dispatch_log2__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """log2_(Tensor input): log2_"""
+    return at.log2_(self=kwargs['self'])
+
+
+overloads_log2_ = [PythonOverload('log2_(Tensor input)', ops.log2_, None, False, False, ['self'])]
+dispatch_log2_ = [dispatch_log2__0]
+structseqs_log2_ = [(return_types.for_schema('log2_', ops.log2_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_log2_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_log2_")
+def log2_(*args: Any, **kwargs: Any) -> Any:
+    """torch.log2_: THPVariable_log2_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.log2_",
+                                 {"python_name": "torch.log2_"})
+    self = None
+    r = parser_log2_.parse(args, kwargs)
+    ov = overloads_log2_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_log2_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_log2_[r.idx][1 if out_used else 0])
+
+
+# ---- round -------------------------------------------------------------------------------------
+parser_round = PythonArgParser.lazy([
+    'round(Tensor input, *, Tensor out=None)',
+    'round(Tensor input, *, int64_t decimals, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_round", TORCH_FUNCTIONS_CPP, "dispatch_round", legacy="dispatch_round")
+def dispatch_round_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """round(Tensor input, *, Tensor out=None): round, out= round.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.round_out, 'round', False, self, kwargs, out)
+    return at.round(self=kwargs['self'])
+
+
+@traced("python", "dispatch_round", TORCH_FUNCTIONS_CPP, "dispatch_round", legacy="dispatch_round")
+def dispatch_round_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """round(Tensor input, *, int64_t decimals, Tensor out=None): round.decimals, out= round.decimals_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.round_decimals_out, 'round', False, self, kwargs, out)
+    return at.round(self=kwargs['self'], decimals=kwargs['decimals'])
+
+
+overloads_round = [PythonOverload('round(Tensor input, *, Tensor out=None)', ops.round, ops.round_out, False, False, ['self', 'out']), PythonOverload('round(Tensor input, *, int64_t decimals, Tensor out=None)', ops.round_decimals, ops.round_decimals_out, False, False, ['self', 'decimals', 'out'])]
+dispatch_round = [dispatch_round_0, dispatch_round_1]
+structseqs_round = [(return_types.for_schema('round', ops.round.schema), return_types.for_schema('round_out', ops.round_out.schema)), (return_types.for_schema('round', ops.round_decimals.schema), return_types.for_schema('round_out', ops.round_decimals_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_round", TORCH_FUNCTIONS_CPP, legacy="THPVariable_round")
+def round(*args: Any, **kwargs: Any) -> Any:
+    """torch.round: THPVariable_round"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.round",
+                                 {"python_name": "torch.round"})
+    self = None
+    r = parser_round.parse(args, kwargs)
+    ov = overloads_round[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_round[r.idx](self, parsed)
+    return wrap_result(result, structseqs_round[r.idx][1 if out_used else 0])
+
+
+# ---- round_ ------------------------------------------------------------------------------------
+parser_round_ = PythonArgParser.lazy([
+    'round_(Tensor input)',
+    'round_(Tensor input, *, int64_t decimals)',
+])
+
+
+@traced("python", "dispatch_round_", TORCH_FUNCTIONS_CPP, "dispatch_round_", legacy="dispatch_round_")
+def dispatch_round__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """round_(Tensor input): round_"""
+    return at.round_(self=kwargs['self'])
+
+
+@traced("python", "dispatch_round_", TORCH_FUNCTIONS_CPP, "dispatch_round_", legacy="dispatch_round_")
+def dispatch_round__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """round_(Tensor input, *, int64_t decimals): round_.decimals"""
+    return at.round_(self=kwargs['self'], decimals=kwargs['decimals'])
+
+
+overloads_round_ = [PythonOverload('round_(Tensor input)', ops.round_, None, False, False, ['self']), PythonOverload('round_(Tensor input, *, int64_t decimals)', ops.round__decimals, None, False, False, ['self', 'decimals'])]
+dispatch_round_ = [dispatch_round__0, dispatch_round__1]
+structseqs_round_ = [(return_types.for_schema('round_', ops.round_.schema), None), (return_types.for_schema('round_', ops.round__decimals.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_round_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_round_")
+def round_(*args: Any, **kwargs: Any) -> Any:
+    """torch.round_: THPVariable_round_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.round_",
+                                 {"python_name": "torch.round_"})
+    self = None
+    r = parser_round_.parse(args, kwargs)
+    ov = overloads_round_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_round_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_round_[r.idx][1 if out_used else 0])
+
+
+# ---- rsqrt -------------------------------------------------------------------------------------
+parser_rsqrt = PythonArgParser.lazy([
+    'rsqrt(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_rsqrt", TORCH_FUNCTIONS_CPP, "dispatch_rsqrt", legacy="dispatch_rsqrt")
+def dispatch_rsqrt_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rsqrt(Tensor input, *, Tensor out=None): rsqrt, out= rsqrt.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.rsqrt_out, 'rsqrt', False, self, kwargs, out)
+    return at.rsqrt(self=kwargs['self'])
+
+
+overloads_rsqrt = [PythonOverload('rsqrt(Tensor input, *, Tensor out=None)', ops.rsqrt, ops.rsqrt_out, False, False, ['self', 'out'])]
+dispatch_rsqrt = [dispatch_rsqrt_0]
+structseqs_rsqrt = [(return_types.for_schema('rsqrt', ops.rsqrt.schema), return_types.for_schema('rsqrt_out', ops.rsqrt_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rsqrt", TORCH_FUNCTIONS_CPP, legacy="THPVariable_rsqrt")
+def rsqrt(*args: Any, **kwargs: Any) -> Any:
+    """torch.rsqrt: THPVariable_rsqrt"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.rsqrt",
+                                 {"python_name": "torch.rsqrt"})
+    self = None
+    r = parser_rsqrt.parse(args, kwargs)
+    ov = overloads_rsqrt[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_rsqrt[r.idx](self, parsed)
+    return wrap_result(result, structseqs_rsqrt[r.idx][1 if out_used else 0])
+
+
+# ---- rsqrt_ ------------------------------------------------------------------------------------
+parser_rsqrt_ = PythonArgParser.lazy([
+    'rsqrt_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_rsqrt_", TORCH_FUNCTIONS_CPP, "dispatch_rsqrt_", legacy="dispatch_rsqrt_")
+def dispatch_rsqrt__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rsqrt_(Tensor input): rsqrt_"""
+    return at.rsqrt_(self=kwargs['self'])
+
+
+overloads_rsqrt_ = [PythonOverload('rsqrt_(Tensor input)', ops.rsqrt_, None, False, False, ['self'])]
+dispatch_rsqrt_ = [dispatch_rsqrt__0]
+structseqs_rsqrt_ = [(return_types.for_schema('rsqrt_', ops.rsqrt_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rsqrt_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_rsqrt_")
+def rsqrt_(*args: Any, **kwargs: Any) -> Any:
+    """torch.rsqrt_: THPVariable_rsqrt_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.rsqrt_",
+                                 {"python_name": "torch.rsqrt_"})
+    self = None
+    r = parser_rsqrt_.parse(args, kwargs)
+    ov = overloads_rsqrt_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_rsqrt_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_rsqrt_[r.idx][1 if out_used else 0])
+
+
+# ---- sinc --------------------------------------------------------------------------------------
+parser_sinc = PythonArgParser.lazy([
+    'sinc(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_sinc", TORCH_FUNCTIONS_CPP, "dispatch_sinc", legacy="dispatch_sinc")
+def dispatch_sinc_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """sinc(Tensor input, *, Tensor out=None): sinc, out= sinc.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.sinc_out, 'sinc', False, self, kwargs, out)
+    return at.sinc(self=kwargs['self'])
+
+
+overloads_sinc = [PythonOverload('sinc(Tensor input, *, Tensor out=None)', ops.sinc, ops.sinc_out, False, False, ['self', 'out'])]
+dispatch_sinc = [dispatch_sinc_0]
+structseqs_sinc = [(return_types.for_schema('sinc', ops.sinc.schema), return_types.for_schema('sinc_out', ops.sinc_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_sinc", TORCH_FUNCTIONS_CPP, legacy="THPVariable_sinc")
+def sinc(*args: Any, **kwargs: Any) -> Any:
+    """torch.sinc: THPVariable_sinc"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.sinc",
+                                 {"python_name": "torch.sinc"})
+    self = None
+    r = parser_sinc.parse(args, kwargs)
+    ov = overloads_sinc[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_sinc[r.idx](self, parsed)
+    return wrap_result(result, structseqs_sinc[r.idx][1 if out_used else 0])
+
+
+# ---- sinc_ -------------------------------------------------------------------------------------
+parser_sinc_ = PythonArgParser.lazy([
+    'sinc_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_sinc_", TORCH_FUNCTIONS_CPP, "dispatch_sinc_", legacy="dispatch_sinc_")
+def dispatch_sinc__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """sinc_(Tensor input): sinc_"""
+    return at.sinc_(self=kwargs['self'])
+
+
+overloads_sinc_ = [PythonOverload('sinc_(Tensor input)', ops.sinc_, None, False, False, ['self'])]
+dispatch_sinc_ = [dispatch_sinc__0]
+structseqs_sinc_ = [(return_types.for_schema('sinc_', ops.sinc_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_sinc_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_sinc_")
+def sinc_(*args: Any, **kwargs: Any) -> Any:
+    """torch.sinc_: THPVariable_sinc_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.sinc_",
+                                 {"python_name": "torch.sinc_"})
+    self = None
+    r = parser_sinc_.parse(args, kwargs)
+    ov = overloads_sinc_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_sinc_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_sinc_[r.idx][1 if out_used else 0])
+
+
+# ---- square ------------------------------------------------------------------------------------
+parser_square = PythonArgParser.lazy([
+    'square(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_square", TORCH_FUNCTIONS_CPP, "dispatch_square", legacy="dispatch_square")
+def dispatch_square_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """square(Tensor input, *, Tensor out=None): square, out= square.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.square_out, 'square', False, self, kwargs, out)
+    return at.square(self=kwargs['self'])
+
+
+overloads_square = [PythonOverload('square(Tensor input, *, Tensor out=None)', ops.square, ops.square_out, False, False, ['self', 'out'])]
+dispatch_square = [dispatch_square_0]
+structseqs_square = [(return_types.for_schema('square', ops.square.schema), return_types.for_schema('square_out', ops.square_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_square", TORCH_FUNCTIONS_CPP, legacy="THPVariable_square")
+def square(*args: Any, **kwargs: Any) -> Any:
+    """torch.square: THPVariable_square"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.square",
+                                 {"python_name": "torch.square"})
+    self = None
+    r = parser_square.parse(args, kwargs)
+    ov = overloads_square[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_square[r.idx](self, parsed)
+    return wrap_result(result, structseqs_square[r.idx][1 if out_used else 0])
+
+
+# ---- square_ -----------------------------------------------------------------------------------
+parser_square_ = PythonArgParser.lazy([
+    'square_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_square_", TORCH_FUNCTIONS_CPP, "dispatch_square_", legacy="dispatch_square_")
+def dispatch_square__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """square_(Tensor input): square_"""
+    return at.square_(self=kwargs['self'])
+
+
+overloads_square_ = [PythonOverload('square_(Tensor input)', ops.square_, None, False, False, ['self'])]
+dispatch_square_ = [dispatch_square__0]
+structseqs_square_ = [(return_types.for_schema('square_', ops.square_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_square_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_square_")
+def square_(*args: Any, **kwargs: Any) -> Any:
+    """torch.square_: THPVariable_square_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.square_",
+                                 {"python_name": "torch.square_"})
+    self = None
+    r = parser_square_.parse(args, kwargs)
+    ov = overloads_square_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_square_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_square_[r.idx][1 if out_used else 0])
+
+
+# ---- tan ---------------------------------------------------------------------------------------
+parser_tan = PythonArgParser.lazy([
+    'tan(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_tan", TORCH_FUNCTIONS_CPP, "dispatch_tan", legacy="dispatch_tan")
+def dispatch_tan_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """tan(Tensor input, *, Tensor out=None): tan, out= tan.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.tan_out, 'tan', False, self, kwargs, out)
+    return at.tan(self=kwargs['self'])
+
+
+overloads_tan = [PythonOverload('tan(Tensor input, *, Tensor out=None)', ops.tan, ops.tan_out, False, False, ['self', 'out'])]
+dispatch_tan = [dispatch_tan_0]
+structseqs_tan = [(return_types.for_schema('tan', ops.tan.schema), return_types.for_schema('tan_out', ops.tan_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_tan", TORCH_FUNCTIONS_CPP, legacy="THPVariable_tan")
+def tan(*args: Any, **kwargs: Any) -> Any:
+    """torch.tan: THPVariable_tan"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.tan",
+                                 {"python_name": "torch.tan"})
+    self = None
+    r = parser_tan.parse(args, kwargs)
+    ov = overloads_tan[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_tan[r.idx](self, parsed)
+    return wrap_result(result, structseqs_tan[r.idx][1 if out_used else 0])
+
+
+# ---- tan_ --------------------------------------------------------------------------------------
+parser_tan_ = PythonArgParser.lazy([
+    'tan_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_tan_", TORCH_FUNCTIONS_CPP, "dispatch_tan_", legacy="dispatch_tan_")
+def dispatch_tan__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """tan_(Tensor input): tan_"""
+    return at.tan_(self=kwargs['self'])
+
+
+overloads_tan_ = [PythonOverload('tan_(Tensor input)', ops.tan_, None, False, False, ['self'])]
+dispatch_tan_ = [dispatch_tan__0]
+structseqs_tan_ = [(return_types.for_schema('tan_', ops.tan_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_tan_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_tan_")
+def tan_(*args: Any, **kwargs: Any) -> Any:
+    """torch.tan_: THPVariable_tan_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.tan_",
+                                 {"python_name": "torch.tan_"})
+    self = None
+    r = parser_tan_.parse(args, kwargs)
+    ov = overloads_tan_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_tan_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_tan_[r.idx][1 if out_used else 0])
+
+
+# ---- trunc -------------------------------------------------------------------------------------
+parser_trunc = PythonArgParser.lazy([
+    'trunc(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_trunc", TORCH_FUNCTIONS_CPP, "dispatch_trunc", legacy="dispatch_trunc")
+def dispatch_trunc_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """trunc(Tensor input, *, Tensor out=None): trunc, out= trunc.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.trunc_out, 'trunc', False, self, kwargs, out)
+    return at.trunc(self=kwargs['self'])
+
+
+overloads_trunc = [PythonOverload('trunc(Tensor input, *, Tensor out=None)', ops.trunc, ops.trunc_out, False, False, ['self', 'out'])]
+dispatch_trunc = [dispatch_trunc_0]
+structseqs_trunc = [(return_types.for_schema('trunc', ops.trunc.schema), return_types.for_schema('trunc_out', ops.trunc_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_trunc", TORCH_FUNCTIONS_CPP, legacy="THPVariable_trunc")
+def trunc(*args: Any, **kwargs: Any) -> Any:
+    """torch.trunc: THPVariable_trunc"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.trunc",
+                                 {"python_name": "torch.trunc"})
+    self = None
+    r = parser_trunc.parse(args, kwargs)
+    ov = overloads_trunc[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_trunc[r.idx](self, parsed)
+    return wrap_result(result, structseqs_trunc[r.idx][1 if out_used else 0])
+
+
+# ---- trunc_ ------------------------------------------------------------------------------------
+parser_trunc_ = PythonArgParser.lazy([
+    'trunc_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_trunc_", TORCH_FUNCTIONS_CPP, "dispatch_trunc_", legacy="dispatch_trunc_")
+def dispatch_trunc__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """trunc_(Tensor input): trunc_"""
+    return at.trunc_(self=kwargs['self'])
+
+
+overloads_trunc_ = [PythonOverload('trunc_(Tensor input)', ops.trunc_, None, False, False, ['self'])]
+dispatch_trunc_ = [dispatch_trunc__0]
+structseqs_trunc_ = [(return_types.for_schema('trunc_', ops.trunc_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_trunc_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_trunc_")
+def trunc_(*args: Any, **kwargs: Any) -> Any:
+    """torch.trunc_: THPVariable_trunc_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.trunc_",
+                                 {"python_name": "torch.trunc_"})
+    self = None
+    r = parser_trunc_.parse(args, kwargs)
+    ov = overloads_trunc_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_trunc_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_trunc_[r.idx][1 if out_used else 0])
+
+
+# ---- fix ---------------------------------------------------------------------------------------
+parser_fix = PythonArgParser.lazy([
+    'fix(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_fix", TORCH_FUNCTIONS_CPP, "dispatch_fix", legacy="dispatch_fix")
+def dispatch_fix_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fix(Tensor input, *, Tensor out=None): fix, out= fix.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.fix_out, 'fix', False, self, kwargs, out)
+    return at.fix(self=kwargs['self'])
+
+
+overloads_fix = [PythonOverload('fix(Tensor input, *, Tensor out=None)', ops.fix, ops.fix_out, False, False, ['self', 'out'])]
+dispatch_fix = [dispatch_fix_0]
+structseqs_fix = [(return_types.for_schema('fix', ops.fix.schema), return_types.for_schema('fix_out', ops.fix_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_fix", TORCH_FUNCTIONS_CPP, legacy="THPVariable_fix")
+def fix(*args: Any, **kwargs: Any) -> Any:
+    """torch.fix: THPVariable_fix"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.fix",
+                                 {"python_name": "torch.fix"})
+    self = None
+    r = parser_fix.parse(args, kwargs)
+    ov = overloads_fix[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_fix[r.idx](self, parsed)
+    return wrap_result(result, structseqs_fix[r.idx][1 if out_used else 0])
+
+
+# ---- fix_ --------------------------------------------------------------------------------------
+parser_fix_ = PythonArgParser.lazy([
+    'fix_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_fix_", TORCH_FUNCTIONS_CPP, "dispatch_fix_", legacy="dispatch_fix_")
+def dispatch_fix__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fix_(Tensor input): fix_"""
+    return at.fix_(self=kwargs['self'])
+
+
+overloads_fix_ = [PythonOverload('fix_(Tensor input)', ops.fix_, None, False, False, ['self'])]
+dispatch_fix_ = [dispatch_fix__0]
+structseqs_fix_ = [(return_types.for_schema('fix_', ops.fix_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_fix_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_fix_")
+def fix_(*args: Any, **kwargs: Any) -> Any:
+    """torch.fix_: THPVariable_fix_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.fix_",
+                                 {"python_name": "torch.fix_"})
+    self = None
+    r = parser_fix_.parse(args, kwargs)
+    ov = overloads_fix_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_fix_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_fix_[r.idx][1 if out_used else 0])
+
+
+# ---- signbit -----------------------------------------------------------------------------------
+parser_signbit = PythonArgParser.lazy([
+    'signbit(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_signbit", TORCH_FUNCTIONS_CPP, "dispatch_signbit", legacy="dispatch_signbit")
+def dispatch_signbit_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """signbit(Tensor input, *, Tensor out=None): signbit, out= signbit.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.signbit_out, 'signbit', False, self, kwargs, out)
+    return at.signbit(self=kwargs['self'])
+
+
+overloads_signbit = [PythonOverload('signbit(Tensor input, *, Tensor out=None)', ops.signbit, ops.signbit_out, False, False, ['self', 'out'])]
+dispatch_signbit = [dispatch_signbit_0]
+structseqs_signbit = [(return_types.for_schema('signbit', ops.signbit.schema), return_types.for_schema('signbit_out', ops.signbit_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_signbit", TORCH_FUNCTIONS_CPP, legacy="THPVariable_signbit")
+def signbit(*args: Any, **kwargs: Any) -> Any:
+    """torch.signbit: THPVariable_signbit"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.signbit",
+                                 {"python_name": "torch.signbit"})
+    self = None
+    r = parser_signbit.parse(args, kwargs)
+    ov = overloads_signbit[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_signbit[r.idx](self, parsed)
+    return wrap_result(result, structseqs_signbit[r.idx][1 if out_used else 0])
+
+
+# ---- copysign ----------------------------------------------------------------------------------
+parser_copysign = PythonArgParser.lazy([
+    'copysign(Tensor input, Tensor other, *, Tensor out=None)',
+    'copysign(Tensor input, Scalar other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_copysign", TORCH_FUNCTIONS_CPP, "dispatch_copysign", legacy="dispatch_copysign")
+def dispatch_copysign_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """copysign(Tensor input, Tensor other, *, Tensor out=None): copysign.Tensor, out= copysign.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.copysign_out, 'copysign', False, self, kwargs, out)
+    return at.copysign(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_copysign", TORCH_FUNCTIONS_CPP, "dispatch_copysign", legacy="dispatch_copysign")
+def dispatch_copysign_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """copysign(Tensor input, Scalar other, *, Tensor out=None): copysign.Scalar, out= copysign.Scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.copysign_Scalar_out, 'copysign', False, self, kwargs, out)
+    return at.copysign(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads_copysign = [PythonOverload('copysign(Tensor input, Tensor other, *, Tensor out=None)', ops.copysign_Tensor, ops.copysign_out, False, False, ['self', 'other', 'out']), PythonOverload('copysign(Tensor input, Scalar other, *, Tensor out=None)', ops.copysign_Scalar, ops.copysign_Scalar_out, False, False, ['self', 'other', 'out'])]
+dispatch_copysign = [dispatch_copysign_0, dispatch_copysign_1]
+structseqs_copysign = [(return_types.for_schema('copysign', ops.copysign_Tensor.schema), return_types.for_schema('copysign_out', ops.copysign_out.schema)), (return_types.for_schema('copysign', ops.copysign_Scalar.schema), return_types.for_schema('copysign_out', ops.copysign_Scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_copysign", TORCH_FUNCTIONS_CPP, legacy="THPVariable_copysign")
+def copysign(*args: Any, **kwargs: Any) -> Any:
+    """torch.copysign: THPVariable_copysign"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.copysign",
+                                 {"python_name": "torch.copysign"})
+    self = None
+    r = parser_copysign.parse(args, kwargs)
+    ov = overloads_copysign[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_copysign[r.idx](self, parsed)
+    return wrap_result(result, structseqs_copysign[r.idx][1 if out_used else 0])
+
+
+# ---- logical_xor -------------------------------------------------------------------------------
+parser_logical_xor = PythonArgParser.lazy([
+    'logical_xor(Tensor input, Tensor other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_logical_xor", TORCH_FUNCTIONS_CPP, "dispatch_logical_xor", legacy="dispatch_logical_xor")
+def dispatch_logical_xor_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logical_xor(Tensor input, Tensor other, *, Tensor out=None): logical_xor, out= logical_xor.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.logical_xor_out, 'logical_xor', False, self, kwargs, out)
+    return at.logical_xor(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads_logical_xor = [PythonOverload('logical_xor(Tensor input, Tensor other, *, Tensor out=None)', ops.logical_xor, ops.logical_xor_out, False, False, ['self', 'other', 'out'])]
+dispatch_logical_xor = [dispatch_logical_xor_0]
+structseqs_logical_xor = [(return_types.for_schema('logical_xor', ops.logical_xor.schema), return_types.for_schema('logical_xor_out', ops.logical_xor_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logical_xor", TORCH_FUNCTIONS_CPP, legacy="THPVariable_logical_xor")
+def logical_xor(*args: Any, **kwargs: Any) -> Any:
+    """torch.logical_xor: THPVariable_logical_xor"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.logical_xor",
+                                 {"python_name": "torch.logical_xor"})
+    self = None
+    r = parser_logical_xor.parse(args, kwargs)
+    ov = overloads_logical_xor[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_logical_xor[r.idx](self, parsed)
+    return wrap_result(result, structseqs_logical_xor[r.idx][1 if out_used else 0])
+
+
+# ---- logaddexp ---------------------------------------------------------------------------------
+parser_logaddexp = PythonArgParser.lazy([
+    'logaddexp(Tensor input, Tensor other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_logaddexp", TORCH_FUNCTIONS_CPP, "dispatch_logaddexp", legacy="dispatch_logaddexp")
+def dispatch_logaddexp_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logaddexp(Tensor input, Tensor other, *, Tensor out=None): logaddexp, out= logaddexp.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.logaddexp_out, 'logaddexp', False, self, kwargs, out)
+    return at.logaddexp(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads_logaddexp = [PythonOverload('logaddexp(Tensor input, Tensor other, *, Tensor out=None)', ops.logaddexp, ops.logaddexp_out, False, False, ['self', 'other', 'out'])]
+dispatch_logaddexp = [dispatch_logaddexp_0]
+structseqs_logaddexp = [(return_types.for_schema('logaddexp', ops.logaddexp.schema), return_types.for_schema('logaddexp_out', ops.logaddexp_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logaddexp", TORCH_FUNCTIONS_CPP, legacy="THPVariable_logaddexp")
+def logaddexp(*args: Any, **kwargs: Any) -> Any:
+    """torch.logaddexp: THPVariable_logaddexp"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.logaddexp",
+                                 {"python_name": "torch.logaddexp"})
+    self = None
+    r = parser_logaddexp.parse(args, kwargs)
+    ov = overloads_logaddexp[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_logaddexp[r.idx](self, parsed)
+    return wrap_result(result, structseqs_logaddexp[r.idx][1 if out_used else 0])
+
+
+# ---- xlogy -------------------------------------------------------------------------------------
+parser_xlogy = PythonArgParser.lazy([
+    'xlogy(Tensor input, Tensor other, *, Tensor out=None)',
+    'xlogy(Scalar self, Tensor other, *, Tensor out=None)',
+    'xlogy(Tensor input, Scalar other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_xlogy", TORCH_FUNCTIONS_CPP, "dispatch_xlogy", legacy="dispatch_xlogy")
+def dispatch_xlogy_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """xlogy(Tensor input, Tensor other, *, Tensor out=None): xlogy.Tensor, out= xlogy.OutTensor"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.xlogy_OutTensor, 'xlogy', False, self, kwargs, out)
+    return at.xlogy(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_xlogy", TORCH_FUNCTIONS_CPP, "dispatch_xlogy", legacy="dispatch_xlogy")
+def dispatch_xlogy_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """xlogy(Scalar self, Tensor other, *, Tensor out=None): xlogy.Scalar_Self, out= xlogy.OutScalar_Self"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.xlogy_OutScalar_Self, 'xlogy', False, self, kwargs, out)
+    return at.xlogy(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_xlogy", TORCH_FUNCTIONS_CPP, "dispatch_xlogy", legacy="dispatch_xlogy")
+def dispatch_xlogy_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """xlogy(Tensor input, Scalar other, *, Tensor out=None): xlogy.Scalar_Other, out= xlogy.OutScalar_Other"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.xlogy_OutScalar_Other, 'xlogy', False, self, kwargs, out)
+    return at.xlogy(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads_xlogy = [PythonOverload('xlogy(Tensor input, Tensor other, *, Tensor out=None)', ops.xlogy_Tensor, ops.xlogy_OutTensor, False, False, ['self', 'other', 'out']), PythonOverload('xlogy(Scalar self, Tensor other, *, Tensor out=None)', ops.xlogy_Scalar_Self, ops.xlogy_OutScalar_Self, False, False, ['self', 'other', 'out']), PythonOverload('xlogy(Tensor input, Scalar other, *, Tensor out=None)', ops.xlogy_Scalar_Other, ops.xlogy_OutScalar_Other, False, False, ['self', 'other', 'out'])]
+dispatch_xlogy = [dispatch_xlogy_0, dispatch_xlogy_1, dispatch_xlogy_2]
+structseqs_xlogy = [(return_types.for_schema('xlogy', ops.xlogy_Tensor.schema), return_types.for_schema('xlogy_out', ops.xlogy_OutTensor.schema)), (return_types.for_schema('xlogy', ops.xlogy_Scalar_Self.schema), return_types.for_schema('xlogy_out', ops.xlogy_OutScalar_Self.schema)), (return_types.for_schema('xlogy', ops.xlogy_Scalar_Other.schema), return_types.for_schema('xlogy_out', ops.xlogy_OutScalar_Other.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_xlogy", TORCH_FUNCTIONS_CPP, legacy="THPVariable_xlogy")
+def xlogy(*args: Any, **kwargs: Any) -> Any:
+    """torch.xlogy: THPVariable_xlogy"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.xlogy",
+                                 {"python_name": "torch.xlogy"})
+    self = None
+    r = parser_xlogy.parse(args, kwargs)
+    ov = overloads_xlogy[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_xlogy[r.idx](self, parsed)
+    return wrap_result(result, structseqs_xlogy[r.idx][1 if out_used else 0])
+
+
+# ---- xlogy_ ------------------------------------------------------------------------------------
+parser_xlogy_ = PythonArgParser.lazy([
+    'xlogy_(Tensor input, Tensor other)',
+    'xlogy_(Tensor input, Scalar other)',
+])
+
+
+@traced("python", "dispatch_xlogy_", TORCH_FUNCTIONS_CPP, "dispatch_xlogy_", legacy="dispatch_xlogy_")
+def dispatch_xlogy__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """xlogy_(Tensor input, Tensor other): xlogy_.Tensor"""
+    return at.xlogy_(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_xlogy_", TORCH_FUNCTIONS_CPP, "dispatch_xlogy_", legacy="dispatch_xlogy_")
+def dispatch_xlogy__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """xlogy_(Tensor input, Scalar other): xlogy_.Scalar_Other"""
+    return at.xlogy_(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads_xlogy_ = [PythonOverload('xlogy_(Tensor input, Tensor other)', ops.xlogy__Tensor, None, False, False, ['self', 'other']), PythonOverload('xlogy_(Tensor input, Scalar other)', ops.xlogy__Scalar_Other, None, False, False, ['self', 'other'])]
+dispatch_xlogy_ = [dispatch_xlogy__0, dispatch_xlogy__1]
+structseqs_xlogy_ = [(return_types.for_schema('xlogy_', ops.xlogy__Tensor.schema), None), (return_types.for_schema('xlogy_', ops.xlogy__Scalar_Other.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_xlogy_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_xlogy_")
+def xlogy_(*args: Any, **kwargs: Any) -> Any:
+    """torch.xlogy_: THPVariable_xlogy_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.xlogy_",
+                                 {"python_name": "torch.xlogy_"})
+    self = None
+    r = parser_xlogy_.parse(args, kwargs)
+    ov = overloads_xlogy_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_xlogy_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_xlogy_[r.idx][1 if out_used else 0])
+
+
+# ---- heaviside ---------------------------------------------------------------------------------
+parser_heaviside = PythonArgParser.lazy([
+    'heaviside(Tensor input, Tensor values, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_heaviside", TORCH_FUNCTIONS_CPP, "dispatch_heaviside", legacy="dispatch_heaviside")
+def dispatch_heaviside_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """heaviside(Tensor input, Tensor values, *, Tensor out=None): heaviside, out= heaviside.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.heaviside_out, 'heaviside', False, self, kwargs, out)
+    return at.heaviside(self=kwargs['self'], values=kwargs['values'])
+
+
+overloads_heaviside = [PythonOverload('heaviside(Tensor input, Tensor values, *, Tensor out=None)', ops.heaviside, ops.heaviside_out, False, False, ['self', 'values', 'out'])]
+dispatch_heaviside = [dispatch_heaviside_0]
+structseqs_heaviside = [(return_types.for_schema('heaviside', ops.heaviside.schema), return_types.for_schema('heaviside_out', ops.heaviside_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_heaviside", TORCH_FUNCTIONS_CPP, legacy="THPVariable_heaviside")
+def heaviside(*args: Any, **kwargs: Any) -> Any:
+    """torch.heaviside: THPVariable_heaviside"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.heaviside",
+                                 {"python_name": "torch.heaviside"})
+    self = None
+    r = parser_heaviside.parse(args, kwargs)
+    ov = overloads_heaviside[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_heaviside[r.idx](self, parsed)
+    return wrap_result(result, structseqs_heaviside[r.idx][1 if out_used else 0])
+
+
+# ---- atan2 -------------------------------------------------------------------------------------
+parser_atan2 = PythonArgParser.lazy([
+    'atan2(Tensor input, Tensor other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_atan2", TORCH_FUNCTIONS_CPP, "dispatch_atan2", legacy="dispatch_atan2")
+def dispatch_atan2_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """atan2(Tensor input, Tensor other, *, Tensor out=None): atan2, out= atan2.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.atan2_out, 'atan2', False, self, kwargs, out)
+    return at.atan2(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads_atan2 = [PythonOverload('atan2(Tensor input, Tensor other, *, Tensor out=None)', ops.atan2, ops.atan2_out, False, False, ['self', 'other', 'out'])]
+dispatch_atan2 = [dispatch_atan2_0]
+structseqs_atan2 = [(return_types.for_schema('atan2', ops.atan2.schema), return_types.for_schema('atan2_out', ops.atan2_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_atan2", TORCH_FUNCTIONS_CPP, legacy="THPVariable_atan2")
+def atan2(*args: Any, **kwargs: Any) -> Any:
+    """torch.atan2: THPVariable_atan2"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.atan2",
+                                 {"python_name": "torch.atan2"})
+    self = None
+    r = parser_atan2.parse(args, kwargs)
+    ov = overloads_atan2[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_atan2[r.idx](self, parsed)
+    return wrap_result(result, structseqs_atan2[r.idx][1 if out_used else 0])
+
+
+# ---- arctan2 -----------------------------------------------------------------------------------
+parser_arctan2 = PythonArgParser.lazy([
+    'arctan2(Tensor input, Tensor other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_arctan2", TORCH_FUNCTIONS_CPP, "dispatch_arctan2", legacy="dispatch_arctan2")
+def dispatch_arctan2_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arctan2(Tensor input, Tensor other, *, Tensor out=None): arctan2, out= arctan2.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.arctan2_out, 'arctan2', False, self, kwargs, out)
+    return at.arctan2(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads_arctan2 = [PythonOverload('arctan2(Tensor input, Tensor other, *, Tensor out=None)', ops.arctan2, ops.arctan2_out, False, False, ['self', 'other', 'out'])]
+dispatch_arctan2 = [dispatch_arctan2_0]
+structseqs_arctan2 = [(return_types.for_schema('arctan2', ops.arctan2.schema), return_types.for_schema('arctan2_out', ops.arctan2_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arctan2", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arctan2")
+def arctan2(*args: Any, **kwargs: Any) -> Any:
+    """torch.arctan2: THPVariable_arctan2"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arctan2",
+                                 {"python_name": "torch.arctan2"})
+    self = None
+    r = parser_arctan2.parse(args, kwargs)
+    ov = overloads_arctan2[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arctan2[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arctan2[r.idx][1 if out_used else 0])
+
+
+# ---- fmod --------------------------------------------------------------------------------------
+parser_fmod = PythonArgParser.lazy([
+    'fmod(Tensor input, Tensor other, *, Tensor out=None)',
+    'fmod(Tensor input, Scalar other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_fmod", TORCH_FUNCTIONS_CPP, "dispatch_fmod", legacy="dispatch_fmod")
+def dispatch_fmod_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fmod(Tensor input, Tensor other, *, Tensor out=None): fmod.Tensor, out= fmod.Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.fmod_Tensor_out, 'fmod', False, self, kwargs, out)
+    return at.fmod(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_fmod", TORCH_FUNCTIONS_CPP, "dispatch_fmod", legacy="dispatch_fmod")
+def dispatch_fmod_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fmod(Tensor input, Scalar other, *, Tensor out=None): fmod.Scalar, out= fmod.Scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.fmod_Scalar_out, 'fmod', False, self, kwargs, out)
+    return at.fmod(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads_fmod = [PythonOverload('fmod(Tensor input, Tensor other, *, Tensor out=None)', ops.fmod_Tensor, ops.fmod_Tensor_out, False, False, ['self', 'other', 'out']), PythonOverload('fmod(Tensor input, Scalar other, *, Tensor out=None)', ops.fmod_Scalar, ops.fmod_Scalar_out, False, False, ['self', 'other', 'out'])]
+dispatch_fmod = [dispatch_fmod_0, dispatch_fmod_1]
+structseqs_fmod = [(return_types.for_schema('fmod', ops.fmod_Tensor.schema), return_types.for_schema('fmod_out', ops.fmod_Tensor_out.schema)), (return_types.for_schema('fmod', ops.fmod_Scalar.schema), return_types.for_schema('fmod_out', ops.fmod_Scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_fmod", TORCH_FUNCTIONS_CPP, legacy="THPVariable_fmod")
+def fmod(*args: Any, **kwargs: Any) -> Any:
+    """torch.fmod: THPVariable_fmod"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.fmod",
+                                 {"python_name": "torch.fmod"})
+    self = None
+    r = parser_fmod.parse(args, kwargs)
+    ov = overloads_fmod[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_fmod[r.idx](self, parsed)
+    return wrap_result(result, structseqs_fmod[r.idx][1 if out_used else 0])
+
+
+# ---- fmin --------------------------------------------------------------------------------------
+parser_fmin = PythonArgParser.lazy([
+    'fmin(Tensor input, Tensor other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_fmin", TORCH_FUNCTIONS_CPP, "dispatch_fmin", legacy="dispatch_fmin")
+def dispatch_fmin_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fmin(Tensor input, Tensor other, *, Tensor out=None): fmin, out= fmin.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.fmin_out, 'fmin', False, self, kwargs, out)
+    return at.fmin(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads_fmin = [PythonOverload('fmin(Tensor input, Tensor other, *, Tensor out=None)', ops.fmin, ops.fmin_out, False, False, ['self', 'other', 'out'])]
+dispatch_fmin = [dispatch_fmin_0]
+structseqs_fmin = [(return_types.for_schema('fmin', ops.fmin.schema), return_types.for_schema('fmin_out', ops.fmin_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_fmin", TORCH_FUNCTIONS_CPP, legacy="THPVariable_fmin")
+def fmin(*args: Any, **kwargs: Any) -> Any:
+    """torch.fmin: THPVariable_fmin"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.fmin",
+                                 {"python_name": "torch.fmin"})
+    self = None
+    r = parser_fmin.parse(args, kwargs)
+    ov = overloads_fmin[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_fmin[r.idx](self, parsed)
+    return wrap_result(result, structseqs_fmin[r.idx][1 if out_used else 0])
+
+
+# ---- fmax --------------------------------------------------------------------------------------
+parser_fmax = PythonArgParser.lazy([
+    'fmax(Tensor input, Tensor other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_fmax", TORCH_FUNCTIONS_CPP, "dispatch_fmax", legacy="dispatch_fmax")
+def dispatch_fmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fmax(Tensor input, Tensor other, *, Tensor out=None): fmax, out= fmax.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.fmax_out, 'fmax', False, self, kwargs, out)
+    return at.fmax(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads_fmax = [PythonOverload('fmax(Tensor input, Tensor other, *, Tensor out=None)', ops.fmax, ops.fmax_out, False, False, ['self', 'other', 'out'])]
+dispatch_fmax = [dispatch_fmax_0]
+structseqs_fmax = [(return_types.for_schema('fmax', ops.fmax.schema), return_types.for_schema('fmax_out', ops.fmax_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_fmax", TORCH_FUNCTIONS_CPP, legacy="THPVariable_fmax")
+def fmax(*args: Any, **kwargs: Any) -> Any:
+    """torch.fmax: THPVariable_fmax"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.fmax",
+                                 {"python_name": "torch.fmax"})
+    self = None
+    r = parser_fmax.parse(args, kwargs)
+    ov = overloads_fmax[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_fmax[r.idx](self, parsed)
+    return wrap_result(result, structseqs_fmax[r.idx][1 if out_used else 0])
+
+
+# ---- float_power -------------------------------------------------------------------------------
+parser_float_power = PythonArgParser.lazy([
+    'float_power(Tensor input, Tensor exponent, *, Tensor out=None)',
+    'float_power(Scalar self, Tensor exponent, *, Tensor out=None)',
+    'float_power(Tensor input, Scalar exponent, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_float_power", TORCH_FUNCTIONS_CPP, "dispatch_float_power", legacy="dispatch_float_power")
+def dispatch_float_power_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """float_power(Tensor input, Tensor exponent, *, Tensor out=None): float_power.Tensor_Tensor, out= float_power.Tensor_Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.float_power_Tensor_Tensor_out, 'float_power', False, self, kwargs, out)
+    return at.float_power(self=kwargs['self'], exponent=kwargs['exponent'])
+
+
+@traced("python", "dispatch_float_power", TORCH_FUNCTIONS_CPP, "dispatch_float_power", legacy="dispatch_float_power")
+def dispatch_float_power_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """float_power(Scalar self, Tensor exponent, *, Tensor out=None): float_power.Scalar, out= float_power.Scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.float_power_Scalar_out, 'float_power', False, self, kwargs, out)
+    return at.float_power(self=kwargs['self'], exponent=kwargs['exponent'])
+
+
+@traced("python", "dispatch_float_power", TORCH_FUNCTIONS_CPP, "dispatch_float_power", legacy="dispatch_float_power")
+def dispatch_float_power_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """float_power(Tensor input, Scalar exponent, *, Tensor out=None): float_power.Tensor_Scalar, out= float_power.Tensor_Scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.float_power_Tensor_Scalar_out, 'float_power', False, self, kwargs, out)
+    return at.float_power(self=kwargs['self'], exponent=kwargs['exponent'])
+
+
+overloads_float_power = [PythonOverload('float_power(Tensor input, Tensor exponent, *, Tensor out=None)', ops.float_power_Tensor_Tensor, ops.float_power_Tensor_Tensor_out, False, False, ['self', 'exponent', 'out']), PythonOverload('float_power(Scalar self, Tensor exponent, *, Tensor out=None)', ops.float_power_Scalar, ops.float_power_Scalar_out, False, False, ['self', 'exponent', 'out']), PythonOverload('float_power(Tensor input, Scalar exponent, *, Tensor out=None)', ops.float_power_Tensor_Scalar, ops.float_power_Tensor_Scalar_out, False, False, ['self', 'exponent', 'out'])]
+dispatch_float_power = [dispatch_float_power_0, dispatch_float_power_1, dispatch_float_power_2]
+structseqs_float_power = [(return_types.for_schema('float_power', ops.float_power_Tensor_Tensor.schema), return_types.for_schema('float_power_out', ops.float_power_Tensor_Tensor_out.schema)), (return_types.for_schema('float_power', ops.float_power_Scalar.schema), return_types.for_schema('float_power_out', ops.float_power_Scalar_out.schema)), (return_types.for_schema('float_power', ops.float_power_Tensor_Scalar.schema), return_types.for_schema('float_power_out', ops.float_power_Tensor_Scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_float_power", TORCH_FUNCTIONS_CPP, legacy="THPVariable_float_power")
+def float_power(*args: Any, **kwargs: Any) -> Any:
+    """torch.float_power: THPVariable_float_power"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.float_power",
+                                 {"python_name": "torch.float_power"})
+    self = None
+    r = parser_float_power.parse(args, kwargs)
+    ov = overloads_float_power[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_float_power[r.idx](self, parsed)
+    return wrap_result(result, structseqs_float_power[r.idx][1 if out_used else 0])
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -11292,6 +12807,47 @@ FUNCTIONS: dict[str, Any] = {
     "tril_indices": tril_indices,
     "triu_indices": triu_indices,
     "count_nonzero": count_nonzero,
+    "ceil": ceil,
+    "ceil_": ceil_,
+    "erf": erf,
+    "erf_": erf_,
+    "erfc": erfc,
+    "erfc_": erfc_,
+    "exp2": exp2,
+    "exp2_": exp2_,
+    "floor": floor,
+    "floor_": floor_,
+    "log10": log10,
+    "log10_": log10_,
+    "log2": log2,
+    "log2_": log2_,
+    "round": round,
+    "round_": round_,
+    "rsqrt": rsqrt,
+    "rsqrt_": rsqrt_,
+    "sinc": sinc,
+    "sinc_": sinc_,
+    "square": square,
+    "square_": square_,
+    "tan": tan,
+    "tan_": tan_,
+    "trunc": trunc,
+    "trunc_": trunc_,
+    "fix": fix,
+    "fix_": fix_,
+    "signbit": signbit,
+    "copysign": copysign,
+    "logical_xor": logical_xor,
+    "logaddexp": logaddexp,
+    "xlogy": xlogy,
+    "xlogy_": xlogy_,
+    "heaviside": heaviside,
+    "atan2": atan2,
+    "arctan2": arctan2,
+    "fmod": fmod,
+    "fmin": fmin,
+    "fmax": fmax,
+    "float_power": float_power,
 }
 
 # torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package
@@ -11576,4 +13132,45 @@ __all__ = [
     "tril_indices",
     "triu_indices",
     "count_nonzero",
+    "ceil",
+    "ceil_",
+    "erf",
+    "erf_",
+    "erfc",
+    "erfc_",
+    "exp2",
+    "exp2_",
+    "floor",
+    "floor_",
+    "log10",
+    "log10_",
+    "log2",
+    "log2_",
+    "round",
+    "round_",
+    "rsqrt",
+    "rsqrt_",
+    "sinc",
+    "sinc_",
+    "square",
+    "square_",
+    "tan",
+    "tan_",
+    "trunc",
+    "trunc_",
+    "fix",
+    "fix_",
+    "signbit",
+    "copysign",
+    "logical_xor",
+    "logaddexp",
+    "xlogy",
+    "xlogy_",
+    "heaviside",
+    "atan2",
+    "arctan2",
+    "fmod",
+    "fmin",
+    "fmax",
+    "float_power",
 ]

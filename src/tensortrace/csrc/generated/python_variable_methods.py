@@ -10665,6 +10665,1714 @@ def count_nonzero(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_count_nonzero[r.idx][1 if out_used else 0])
 
 
+# ---- ceil --------------------------------------------------------------------------------------
+parser_ceil = PythonArgParser.lazy([
+    'ceil()',
+])
+
+
+@traced("python", "dispatch_ceil", VARIABLE_METHODS_CPP, "dispatch_ceil", legacy="dispatch_ceil")
+def dispatch_ceil_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """ceil(): ceil"""
+    return self.ceil()
+
+
+overloads_ceil = [PythonOverload('ceil()', ops.ceil, None, True, False, [])]
+dispatch_ceil = [dispatch_ceil_0]
+structseqs_ceil = [(return_types.for_schema('ceil', ops.ceil.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_ceil", VARIABLE_METHODS_CPP, legacy="THPVariable_ceil")
+def ceil(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.ceil: THPVariable_ceil"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.ceil",
+                                 {"python_name": "Tensor.ceil"})
+    if len(args) > 1 or kwargs:
+        check_noargs("ceil", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_ceil.parse(args[1:], kwargs)
+    ov = overloads_ceil[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_ceil[r.idx](self, parsed)
+    return wrap_result(result, structseqs_ceil[r.idx][1 if out_used else 0])
+
+
+# ---- ceil_ -------------------------------------------------------------------------------------
+parser_ceil_ = PythonArgParser.lazy([
+    'ceil_()',
+])
+
+
+@traced("python", "dispatch_ceil_", VARIABLE_METHODS_CPP, "dispatch_ceil_", legacy="dispatch_ceil_")
+def dispatch_ceil__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """ceil_(): ceil_"""
+    return self.ceil_()
+
+
+overloads_ceil_ = [PythonOverload('ceil_()', ops.ceil_, None, True, False, [])]
+dispatch_ceil_ = [dispatch_ceil__0]
+structseqs_ceil_ = [(return_types.for_schema('ceil_', ops.ceil_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_ceil_", VARIABLE_METHODS_CPP, legacy="THPVariable_ceil_")
+def ceil_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.ceil_: THPVariable_ceil_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.ceil_",
+                                 {"python_name": "Tensor.ceil_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("ceil_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_ceil_.parse(args[1:], kwargs)
+    ov = overloads_ceil_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_ceil_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_ceil_[r.idx][1 if out_used else 0])
+
+
+# ---- erf ---------------------------------------------------------------------------------------
+parser_erf = PythonArgParser.lazy([
+    'erf()',
+])
+
+
+@traced("python", "dispatch_erf", VARIABLE_METHODS_CPP, "dispatch_erf", legacy="dispatch_erf")
+def dispatch_erf_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """erf(): erf"""
+    return self.erf()
+
+
+overloads_erf = [PythonOverload('erf()', ops.erf, None, True, False, [])]
+dispatch_erf = [dispatch_erf_0]
+structseqs_erf = [(return_types.for_schema('erf', ops.erf.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_erf", VARIABLE_METHODS_CPP, legacy="THPVariable_erf")
+def erf(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.erf: THPVariable_erf"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.erf",
+                                 {"python_name": "Tensor.erf"})
+    if len(args) > 1 or kwargs:
+        check_noargs("erf", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_erf.parse(args[1:], kwargs)
+    ov = overloads_erf[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_erf[r.idx](self, parsed)
+    return wrap_result(result, structseqs_erf[r.idx][1 if out_used else 0])
+
+
+# ---- erf_ --------------------------------------------------------------------------------------
+parser_erf_ = PythonArgParser.lazy([
+    'erf_()',
+])
+
+
+@traced("python", "dispatch_erf_", VARIABLE_METHODS_CPP, "dispatch_erf_", legacy="dispatch_erf_")
+def dispatch_erf__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """erf_(): erf_"""
+    return self.erf_()
+
+
+overloads_erf_ = [PythonOverload('erf_()', ops.erf_, None, True, False, [])]
+dispatch_erf_ = [dispatch_erf__0]
+structseqs_erf_ = [(return_types.for_schema('erf_', ops.erf_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_erf_", VARIABLE_METHODS_CPP, legacy="THPVariable_erf_")
+def erf_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.erf_: THPVariable_erf_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.erf_",
+                                 {"python_name": "Tensor.erf_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("erf_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_erf_.parse(args[1:], kwargs)
+    ov = overloads_erf_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_erf_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_erf_[r.idx][1 if out_used else 0])
+
+
+# ---- erfc --------------------------------------------------------------------------------------
+parser_erfc = PythonArgParser.lazy([
+    'erfc()',
+])
+
+
+@traced("python", "dispatch_erfc", VARIABLE_METHODS_CPP, "dispatch_erfc", legacy="dispatch_erfc")
+def dispatch_erfc_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """erfc(): erfc"""
+    return self.erfc()
+
+
+overloads_erfc = [PythonOverload('erfc()', ops.erfc, None, True, False, [])]
+dispatch_erfc = [dispatch_erfc_0]
+structseqs_erfc = [(return_types.for_schema('erfc', ops.erfc.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_erfc", VARIABLE_METHODS_CPP, legacy="THPVariable_erfc")
+def erfc(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.erfc: THPVariable_erfc"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.erfc",
+                                 {"python_name": "Tensor.erfc"})
+    if len(args) > 1 or kwargs:
+        check_noargs("erfc", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_erfc.parse(args[1:], kwargs)
+    ov = overloads_erfc[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_erfc[r.idx](self, parsed)
+    return wrap_result(result, structseqs_erfc[r.idx][1 if out_used else 0])
+
+
+# ---- erfc_ -------------------------------------------------------------------------------------
+parser_erfc_ = PythonArgParser.lazy([
+    'erfc_()',
+])
+
+
+@traced("python", "dispatch_erfc_", VARIABLE_METHODS_CPP, "dispatch_erfc_", legacy="dispatch_erfc_")
+def dispatch_erfc__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """erfc_(): erfc_"""
+    return self.erfc_()
+
+
+overloads_erfc_ = [PythonOverload('erfc_()', ops.erfc_, None, True, False, [])]
+dispatch_erfc_ = [dispatch_erfc__0]
+structseqs_erfc_ = [(return_types.for_schema('erfc_', ops.erfc_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_erfc_", VARIABLE_METHODS_CPP, legacy="THPVariable_erfc_")
+def erfc_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.erfc_: THPVariable_erfc_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.erfc_",
+                                 {"python_name": "Tensor.erfc_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("erfc_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_erfc_.parse(args[1:], kwargs)
+    ov = overloads_erfc_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_erfc_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_erfc_[r.idx][1 if out_used else 0])
+
+
+# ---- exp2 --------------------------------------------------------------------------------------
+parser_exp2 = PythonArgParser.lazy([
+    'exp2()',
+])
+
+
+@traced("python", "dispatch_exp2", VARIABLE_METHODS_CPP, "dispatch_exp2", legacy="dispatch_exp2")
+def dispatch_exp2_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """exp2(): exp2"""
+    return self.exp2()
+
+
+overloads_exp2 = [PythonOverload('exp2()', ops.exp2, None, True, False, [])]
+dispatch_exp2 = [dispatch_exp2_0]
+structseqs_exp2 = [(return_types.for_schema('exp2', ops.exp2.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_exp2", VARIABLE_METHODS_CPP, legacy="THPVariable_exp2")
+def exp2(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.exp2: THPVariable_exp2"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.exp2",
+                                 {"python_name": "Tensor.exp2"})
+    if len(args) > 1 or kwargs:
+        check_noargs("exp2", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_exp2.parse(args[1:], kwargs)
+    ov = overloads_exp2[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_exp2[r.idx](self, parsed)
+    return wrap_result(result, structseqs_exp2[r.idx][1 if out_used else 0])
+
+
+# ---- exp2_ -------------------------------------------------------------------------------------
+parser_exp2_ = PythonArgParser.lazy([
+    'exp2_()',
+])
+
+
+@traced("python", "dispatch_exp2_", VARIABLE_METHODS_CPP, "dispatch_exp2_", legacy="dispatch_exp2_")
+def dispatch_exp2__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """exp2_(): exp2_"""
+    return self.exp2_()
+
+
+overloads_exp2_ = [PythonOverload('exp2_()', ops.exp2_, None, True, False, [])]
+dispatch_exp2_ = [dispatch_exp2__0]
+structseqs_exp2_ = [(return_types.for_schema('exp2_', ops.exp2_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_exp2_", VARIABLE_METHODS_CPP, legacy="THPVariable_exp2_")
+def exp2_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.exp2_: THPVariable_exp2_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.exp2_",
+                                 {"python_name": "Tensor.exp2_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("exp2_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_exp2_.parse(args[1:], kwargs)
+    ov = overloads_exp2_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_exp2_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_exp2_[r.idx][1 if out_used else 0])
+
+
+# ---- floor -------------------------------------------------------------------------------------
+parser_floor = PythonArgParser.lazy([
+    'floor()',
+])
+
+
+@traced("python", "dispatch_floor", VARIABLE_METHODS_CPP, "dispatch_floor", legacy="dispatch_floor")
+def dispatch_floor_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """floor(): floor"""
+    return self.floor()
+
+
+overloads_floor = [PythonOverload('floor()', ops.floor, None, True, False, [])]
+dispatch_floor = [dispatch_floor_0]
+structseqs_floor = [(return_types.for_schema('floor', ops.floor.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_floor", VARIABLE_METHODS_CPP, legacy="THPVariable_floor")
+def floor(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.floor: THPVariable_floor"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.floor",
+                                 {"python_name": "Tensor.floor"})
+    if len(args) > 1 or kwargs:
+        check_noargs("floor", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_floor.parse(args[1:], kwargs)
+    ov = overloads_floor[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_floor[r.idx](self, parsed)
+    return wrap_result(result, structseqs_floor[r.idx][1 if out_used else 0])
+
+
+# ---- floor_ ------------------------------------------------------------------------------------
+parser_floor_ = PythonArgParser.lazy([
+    'floor_()',
+])
+
+
+@traced("python", "dispatch_floor_", VARIABLE_METHODS_CPP, "dispatch_floor_", legacy="dispatch_floor_")
+def dispatch_floor__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """floor_(): floor_"""
+    return self.floor_()
+
+
+overloads_floor_ = [PythonOverload('floor_()', ops.floor_, None, True, False, [])]
+dispatch_floor_ = [dispatch_floor__0]
+structseqs_floor_ = [(return_types.for_schema('floor_', ops.floor_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_floor_", VARIABLE_METHODS_CPP, legacy="THPVariable_floor_")
+def floor_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.floor_: THPVariable_floor_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.floor_",
+                                 {"python_name": "Tensor.floor_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("floor_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_floor_.parse(args[1:], kwargs)
+    ov = overloads_floor_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_floor_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_floor_[r.idx][1 if out_used else 0])
+
+
+# ---- log10 -------------------------------------------------------------------------------------
+parser_log10 = PythonArgParser.lazy([
+    'log10()',
+])
+
+
+@traced("python", "dispatch_log10", VARIABLE_METHODS_CPP, "dispatch_log10", legacy="dispatch_log10")
+def dispatch_log10_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """log10(): log10"""
+    return self.log10()
+
+
+overloads_log10 = [PythonOverload('log10()', ops.log10, None, True, False, [])]
+dispatch_log10 = [dispatch_log10_0]
+structseqs_log10 = [(return_types.for_schema('log10', ops.log10.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_log10", VARIABLE_METHODS_CPP, legacy="THPVariable_log10")
+def log10(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.log10: THPVariable_log10"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.log10",
+                                 {"python_name": "Tensor.log10"})
+    if len(args) > 1 or kwargs:
+        check_noargs("log10", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_log10.parse(args[1:], kwargs)
+    ov = overloads_log10[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_log10[r.idx](self, parsed)
+    return wrap_result(result, structseqs_log10[r.idx][1 if out_used else 0])
+
+
+# ---- log10_ ------------------------------------------------------------------------------------
+parser_log10_ = PythonArgParser.lazy([
+    'log10_()',
+])
+
+
+@traced("python", "dispatch_log10_", VARIABLE_METHODS_CPP, "dispatch_log10_", legacy="dispatch_log10_")
+def dispatch_log10__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """log10_(): log10_"""
+    return self.log10_()
+
+
+overloads_log10_ = [PythonOverload('log10_()', ops.log10_, None, True, False, [])]
+dispatch_log10_ = [dispatch_log10__0]
+structseqs_log10_ = [(return_types.for_schema('log10_', ops.log10_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_log10_", VARIABLE_METHODS_CPP, legacy="THPVariable_log10_")
+def log10_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.log10_: THPVariable_log10_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.log10_",
+                                 {"python_name": "Tensor.log10_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("log10_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_log10_.parse(args[1:], kwargs)
+    ov = overloads_log10_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_log10_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_log10_[r.idx][1 if out_used else 0])
+
+
+# ---- log2 --------------------------------------------------------------------------------------
+parser_log2 = PythonArgParser.lazy([
+    'log2()',
+])
+
+
+@traced("python", "dispatch_log2", VARIABLE_METHODS_CPP, "dispatch_log2", legacy="dispatch_log2")
+def dispatch_log2_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """log2(): log2"""
+    return self.log2()
+
+
+overloads_log2 = [PythonOverload('log2()', ops.log2, None, True, False, [])]
+dispatch_log2 = [dispatch_log2_0]
+structseqs_log2 = [(return_types.for_schema('log2', ops.log2.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_log2", VARIABLE_METHODS_CPP, legacy="THPVariable_log2")
+def log2(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.log2: THPVariable_log2"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.log2",
+                                 {"python_name": "Tensor.log2"})
+    if len(args) > 1 or kwargs:
+        check_noargs("log2", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_log2.parse(args[1:], kwargs)
+    ov = overloads_log2[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_log2[r.idx](self, parsed)
+    return wrap_result(result, structseqs_log2[r.idx][1 if out_used else 0])
+
+
+# ---- log2_ -------------------------------------------------------------------------------------
+parser_log2_ = PythonArgParser.lazy([
+    'log2_()',
+])
+
+
+@traced("python", "dispatch_log2_", VARIABLE_METHODS_CPP, "dispatch_log2_", legacy="dispatch_log2_")
+def dispatch_log2__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """log2_(): log2_"""
+    return self.log2_()
+
+
+overloads_log2_ = [PythonOverload('log2_()', ops.log2_, None, True, False, [])]
+dispatch_log2_ = [dispatch_log2__0]
+structseqs_log2_ = [(return_types.for_schema('log2_', ops.log2_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_log2_", VARIABLE_METHODS_CPP, legacy="THPVariable_log2_")
+def log2_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.log2_: THPVariable_log2_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.log2_",
+                                 {"python_name": "Tensor.log2_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("log2_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_log2_.parse(args[1:], kwargs)
+    ov = overloads_log2_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_log2_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_log2_[r.idx][1 if out_used else 0])
+
+
+# ---- round -------------------------------------------------------------------------------------
+parser_round = PythonArgParser.lazy([
+    'round()',
+    'round(*, int64_t decimals)',
+])
+
+
+@traced("python", "dispatch_round", VARIABLE_METHODS_CPP, "dispatch_round", legacy="dispatch_round")
+def dispatch_round_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """round(): round"""
+    return self.round()
+
+
+@traced("python", "dispatch_round", VARIABLE_METHODS_CPP, "dispatch_round", legacy="dispatch_round")
+def dispatch_round_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """round(*, int64_t decimals): round.decimals"""
+    return self.round(decimals=kwargs['decimals'])
+
+
+overloads_round = [PythonOverload('round()', ops.round, None, True, False, []), PythonOverload('round(*, int64_t decimals)', ops.round_decimals, None, True, False, ['decimals'])]
+dispatch_round = [dispatch_round_0, dispatch_round_1]
+structseqs_round = [(return_types.for_schema('round', ops.round.schema), None), (return_types.for_schema('round', ops.round_decimals.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_round", VARIABLE_METHODS_CPP, legacy="THPVariable_round")
+def round(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.round: THPVariable_round"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.round",
+                                 {"python_name": "Tensor.round"})
+    self = args[0].cdata
+    r = parser_round.parse(args[1:], kwargs)
+    ov = overloads_round[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_round[r.idx](self, parsed)
+    return wrap_result(result, structseqs_round[r.idx][1 if out_used else 0])
+
+
+# ---- round_ ------------------------------------------------------------------------------------
+parser_round_ = PythonArgParser.lazy([
+    'round_()',
+    'round_(*, int64_t decimals)',
+])
+
+
+@traced("python", "dispatch_round_", VARIABLE_METHODS_CPP, "dispatch_round_", legacy="dispatch_round_")
+def dispatch_round__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """round_(): round_"""
+    return self.round_()
+
+
+@traced("python", "dispatch_round_", VARIABLE_METHODS_CPP, "dispatch_round_", legacy="dispatch_round_")
+def dispatch_round__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """round_(*, int64_t decimals): round_.decimals"""
+    return self.round_(decimals=kwargs['decimals'])
+
+
+overloads_round_ = [PythonOverload('round_()', ops.round_, None, True, False, []), PythonOverload('round_(*, int64_t decimals)', ops.round__decimals, None, True, False, ['decimals'])]
+dispatch_round_ = [dispatch_round__0, dispatch_round__1]
+structseqs_round_ = [(return_types.for_schema('round_', ops.round_.schema), None), (return_types.for_schema('round_', ops.round__decimals.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_round_", VARIABLE_METHODS_CPP, legacy="THPVariable_round_")
+def round_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.round_: THPVariable_round_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.round_",
+                                 {"python_name": "Tensor.round_"})
+    self = args[0].cdata
+    r = parser_round_.parse(args[1:], kwargs)
+    ov = overloads_round_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_round_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_round_[r.idx][1 if out_used else 0])
+
+
+# ---- rsqrt -------------------------------------------------------------------------------------
+parser_rsqrt = PythonArgParser.lazy([
+    'rsqrt()',
+])
+
+
+@traced("python", "dispatch_rsqrt", VARIABLE_METHODS_CPP, "dispatch_rsqrt", legacy="dispatch_rsqrt")
+def dispatch_rsqrt_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rsqrt(): rsqrt"""
+    return self.rsqrt()
+
+
+overloads_rsqrt = [PythonOverload('rsqrt()', ops.rsqrt, None, True, False, [])]
+dispatch_rsqrt = [dispatch_rsqrt_0]
+structseqs_rsqrt = [(return_types.for_schema('rsqrt', ops.rsqrt.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rsqrt", VARIABLE_METHODS_CPP, legacy="THPVariable_rsqrt")
+def rsqrt(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.rsqrt: THPVariable_rsqrt"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.rsqrt",
+                                 {"python_name": "Tensor.rsqrt"})
+    if len(args) > 1 or kwargs:
+        check_noargs("rsqrt", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_rsqrt.parse(args[1:], kwargs)
+    ov = overloads_rsqrt[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_rsqrt[r.idx](self, parsed)
+    return wrap_result(result, structseqs_rsqrt[r.idx][1 if out_used else 0])
+
+
+# ---- rsqrt_ ------------------------------------------------------------------------------------
+parser_rsqrt_ = PythonArgParser.lazy([
+    'rsqrt_()',
+])
+
+
+@traced("python", "dispatch_rsqrt_", VARIABLE_METHODS_CPP, "dispatch_rsqrt_", legacy="dispatch_rsqrt_")
+def dispatch_rsqrt__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rsqrt_(): rsqrt_"""
+    return self.rsqrt_()
+
+
+overloads_rsqrt_ = [PythonOverload('rsqrt_()', ops.rsqrt_, None, True, False, [])]
+dispatch_rsqrt_ = [dispatch_rsqrt__0]
+structseqs_rsqrt_ = [(return_types.for_schema('rsqrt_', ops.rsqrt_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rsqrt_", VARIABLE_METHODS_CPP, legacy="THPVariable_rsqrt_")
+def rsqrt_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.rsqrt_: THPVariable_rsqrt_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.rsqrt_",
+                                 {"python_name": "Tensor.rsqrt_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("rsqrt_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_rsqrt_.parse(args[1:], kwargs)
+    ov = overloads_rsqrt_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_rsqrt_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_rsqrt_[r.idx][1 if out_used else 0])
+
+
+# ---- sinc --------------------------------------------------------------------------------------
+parser_sinc = PythonArgParser.lazy([
+    'sinc()',
+])
+
+
+@traced("python", "dispatch_sinc", VARIABLE_METHODS_CPP, "dispatch_sinc", legacy="dispatch_sinc")
+def dispatch_sinc_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """sinc(): sinc"""
+    return self.sinc()
+
+
+overloads_sinc = [PythonOverload('sinc()', ops.sinc, None, True, False, [])]
+dispatch_sinc = [dispatch_sinc_0]
+structseqs_sinc = [(return_types.for_schema('sinc', ops.sinc.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_sinc", VARIABLE_METHODS_CPP, legacy="THPVariable_sinc")
+def sinc(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.sinc: THPVariable_sinc"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.sinc",
+                                 {"python_name": "Tensor.sinc"})
+    if len(args) > 1 or kwargs:
+        check_noargs("sinc", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_sinc.parse(args[1:], kwargs)
+    ov = overloads_sinc[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_sinc[r.idx](self, parsed)
+    return wrap_result(result, structseqs_sinc[r.idx][1 if out_used else 0])
+
+
+# ---- sinc_ -------------------------------------------------------------------------------------
+parser_sinc_ = PythonArgParser.lazy([
+    'sinc_()',
+])
+
+
+@traced("python", "dispatch_sinc_", VARIABLE_METHODS_CPP, "dispatch_sinc_", legacy="dispatch_sinc_")
+def dispatch_sinc__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """sinc_(): sinc_"""
+    return self.sinc_()
+
+
+overloads_sinc_ = [PythonOverload('sinc_()', ops.sinc_, None, True, False, [])]
+dispatch_sinc_ = [dispatch_sinc__0]
+structseqs_sinc_ = [(return_types.for_schema('sinc_', ops.sinc_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_sinc_", VARIABLE_METHODS_CPP, legacy="THPVariable_sinc_")
+def sinc_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.sinc_: THPVariable_sinc_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.sinc_",
+                                 {"python_name": "Tensor.sinc_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("sinc_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_sinc_.parse(args[1:], kwargs)
+    ov = overloads_sinc_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_sinc_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_sinc_[r.idx][1 if out_used else 0])
+
+
+# ---- square ------------------------------------------------------------------------------------
+parser_square = PythonArgParser.lazy([
+    'square()',
+])
+
+
+@traced("python", "dispatch_square", VARIABLE_METHODS_CPP, "dispatch_square", legacy="dispatch_square")
+def dispatch_square_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """square(): square"""
+    return self.square()
+
+
+overloads_square = [PythonOverload('square()', ops.square, None, True, False, [])]
+dispatch_square = [dispatch_square_0]
+structseqs_square = [(return_types.for_schema('square', ops.square.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_square", VARIABLE_METHODS_CPP, legacy="THPVariable_square")
+def square(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.square: THPVariable_square"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.square",
+                                 {"python_name": "Tensor.square"})
+    if len(args) > 1 or kwargs:
+        check_noargs("square", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_square.parse(args[1:], kwargs)
+    ov = overloads_square[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_square[r.idx](self, parsed)
+    return wrap_result(result, structseqs_square[r.idx][1 if out_used else 0])
+
+
+# ---- square_ -----------------------------------------------------------------------------------
+parser_square_ = PythonArgParser.lazy([
+    'square_()',
+])
+
+
+@traced("python", "dispatch_square_", VARIABLE_METHODS_CPP, "dispatch_square_", legacy="dispatch_square_")
+def dispatch_square__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """square_(): square_"""
+    return self.square_()
+
+
+overloads_square_ = [PythonOverload('square_()', ops.square_, None, True, False, [])]
+dispatch_square_ = [dispatch_square__0]
+structseqs_square_ = [(return_types.for_schema('square_', ops.square_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_square_", VARIABLE_METHODS_CPP, legacy="THPVariable_square_")
+def square_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.square_: THPVariable_square_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.square_",
+                                 {"python_name": "Tensor.square_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("square_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_square_.parse(args[1:], kwargs)
+    ov = overloads_square_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_square_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_square_[r.idx][1 if out_used else 0])
+
+
+# ---- tan ---------------------------------------------------------------------------------------
+parser_tan = PythonArgParser.lazy([
+    'tan()',
+])
+
+
+@traced("python", "dispatch_tan", VARIABLE_METHODS_CPP, "dispatch_tan", legacy="dispatch_tan")
+def dispatch_tan_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """tan(): tan"""
+    return self.tan()
+
+
+overloads_tan = [PythonOverload('tan()', ops.tan, None, True, False, [])]
+dispatch_tan = [dispatch_tan_0]
+structseqs_tan = [(return_types.for_schema('tan', ops.tan.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_tan", VARIABLE_METHODS_CPP, legacy="THPVariable_tan")
+def tan(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.tan: THPVariable_tan"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.tan",
+                                 {"python_name": "Tensor.tan"})
+    if len(args) > 1 or kwargs:
+        check_noargs("tan", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_tan.parse(args[1:], kwargs)
+    ov = overloads_tan[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_tan[r.idx](self, parsed)
+    return wrap_result(result, structseqs_tan[r.idx][1 if out_used else 0])
+
+
+# ---- tan_ --------------------------------------------------------------------------------------
+parser_tan_ = PythonArgParser.lazy([
+    'tan_()',
+])
+
+
+@traced("python", "dispatch_tan_", VARIABLE_METHODS_CPP, "dispatch_tan_", legacy="dispatch_tan_")
+def dispatch_tan__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """tan_(): tan_"""
+    return self.tan_()
+
+
+overloads_tan_ = [PythonOverload('tan_()', ops.tan_, None, True, False, [])]
+dispatch_tan_ = [dispatch_tan__0]
+structseqs_tan_ = [(return_types.for_schema('tan_', ops.tan_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_tan_", VARIABLE_METHODS_CPP, legacy="THPVariable_tan_")
+def tan_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.tan_: THPVariable_tan_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.tan_",
+                                 {"python_name": "Tensor.tan_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("tan_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_tan_.parse(args[1:], kwargs)
+    ov = overloads_tan_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_tan_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_tan_[r.idx][1 if out_used else 0])
+
+
+# ---- trunc -------------------------------------------------------------------------------------
+parser_trunc = PythonArgParser.lazy([
+    'trunc()',
+])
+
+
+@traced("python", "dispatch_trunc", VARIABLE_METHODS_CPP, "dispatch_trunc", legacy="dispatch_trunc")
+def dispatch_trunc_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """trunc(): trunc"""
+    return self.trunc()
+
+
+overloads_trunc = [PythonOverload('trunc()', ops.trunc, None, True, False, [])]
+dispatch_trunc = [dispatch_trunc_0]
+structseqs_trunc = [(return_types.for_schema('trunc', ops.trunc.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_trunc", VARIABLE_METHODS_CPP, legacy="THPVariable_trunc")
+def trunc(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.trunc: THPVariable_trunc"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.trunc",
+                                 {"python_name": "Tensor.trunc"})
+    if len(args) > 1 or kwargs:
+        check_noargs("trunc", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_trunc.parse(args[1:], kwargs)
+    ov = overloads_trunc[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_trunc[r.idx](self, parsed)
+    return wrap_result(result, structseqs_trunc[r.idx][1 if out_used else 0])
+
+
+# ---- trunc_ ------------------------------------------------------------------------------------
+parser_trunc_ = PythonArgParser.lazy([
+    'trunc_()',
+])
+
+
+@traced("python", "dispatch_trunc_", VARIABLE_METHODS_CPP, "dispatch_trunc_", legacy="dispatch_trunc_")
+def dispatch_trunc__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """trunc_(): trunc_"""
+    return self.trunc_()
+
+
+overloads_trunc_ = [PythonOverload('trunc_()', ops.trunc_, None, True, False, [])]
+dispatch_trunc_ = [dispatch_trunc__0]
+structseqs_trunc_ = [(return_types.for_schema('trunc_', ops.trunc_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_trunc_", VARIABLE_METHODS_CPP, legacy="THPVariable_trunc_")
+def trunc_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.trunc_: THPVariable_trunc_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.trunc_",
+                                 {"python_name": "Tensor.trunc_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("trunc_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_trunc_.parse(args[1:], kwargs)
+    ov = overloads_trunc_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_trunc_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_trunc_[r.idx][1 if out_used else 0])
+
+
+# ---- fix ---------------------------------------------------------------------------------------
+parser_fix = PythonArgParser.lazy([
+    'fix()',
+])
+
+
+@traced("python", "dispatch_fix", VARIABLE_METHODS_CPP, "dispatch_fix", legacy="dispatch_fix")
+def dispatch_fix_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fix(): fix"""
+    return self.fix()
+
+
+overloads_fix = [PythonOverload('fix()', ops.fix, None, True, False, [])]
+dispatch_fix = [dispatch_fix_0]
+structseqs_fix = [(return_types.for_schema('fix', ops.fix.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_fix", VARIABLE_METHODS_CPP, legacy="THPVariable_fix")
+def fix(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.fix: THPVariable_fix"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.fix",
+                                 {"python_name": "Tensor.fix"})
+    if len(args) > 1 or kwargs:
+        check_noargs("fix", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_fix.parse(args[1:], kwargs)
+    ov = overloads_fix[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_fix[r.idx](self, parsed)
+    return wrap_result(result, structseqs_fix[r.idx][1 if out_used else 0])
+
+
+# ---- fix_ --------------------------------------------------------------------------------------
+parser_fix_ = PythonArgParser.lazy([
+    'fix_()',
+])
+
+
+@traced("python", "dispatch_fix_", VARIABLE_METHODS_CPP, "dispatch_fix_", legacy="dispatch_fix_")
+def dispatch_fix__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fix_(): fix_"""
+    return self.fix_()
+
+
+overloads_fix_ = [PythonOverload('fix_()', ops.fix_, None, True, False, [])]
+dispatch_fix_ = [dispatch_fix__0]
+structseqs_fix_ = [(return_types.for_schema('fix_', ops.fix_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_fix_", VARIABLE_METHODS_CPP, legacy="THPVariable_fix_")
+def fix_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.fix_: THPVariable_fix_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.fix_",
+                                 {"python_name": "Tensor.fix_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("fix_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_fix_.parse(args[1:], kwargs)
+    ov = overloads_fix_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_fix_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_fix_[r.idx][1 if out_used else 0])
+
+
+# ---- signbit -----------------------------------------------------------------------------------
+parser_signbit = PythonArgParser.lazy([
+    'signbit()',
+])
+
+
+@traced("python", "dispatch_signbit", VARIABLE_METHODS_CPP, "dispatch_signbit", legacy="dispatch_signbit")
+def dispatch_signbit_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """signbit(): signbit"""
+    return self.signbit()
+
+
+overloads_signbit = [PythonOverload('signbit()', ops.signbit, None, True, False, [])]
+dispatch_signbit = [dispatch_signbit_0]
+structseqs_signbit = [(return_types.for_schema('signbit', ops.signbit.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_signbit", VARIABLE_METHODS_CPP, legacy="THPVariable_signbit")
+def signbit(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.signbit: THPVariable_signbit"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.signbit",
+                                 {"python_name": "Tensor.signbit"})
+    if len(args) > 1 or kwargs:
+        check_noargs("signbit", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_signbit.parse(args[1:], kwargs)
+    ov = overloads_signbit[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_signbit[r.idx](self, parsed)
+    return wrap_result(result, structseqs_signbit[r.idx][1 if out_used else 0])
+
+
+# ---- copysign ----------------------------------------------------------------------------------
+parser_copysign = PythonArgParser.lazy([
+    'copysign(Tensor other)',
+    'copysign(Scalar other)',
+])
+
+
+@traced("python", "dispatch_copysign", VARIABLE_METHODS_CPP, "dispatch_copysign", legacy="dispatch_copysign")
+def dispatch_copysign_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """copysign(Tensor other): copysign.Tensor"""
+    return self.copysign(other=kwargs['other'])
+
+
+@traced("python", "dispatch_copysign", VARIABLE_METHODS_CPP, "dispatch_copysign", legacy="dispatch_copysign")
+def dispatch_copysign_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """copysign(Scalar other): copysign.Scalar"""
+    return self.copysign(other=kwargs['other'])
+
+
+overloads_copysign = [PythonOverload('copysign(Tensor other)', ops.copysign_Tensor, None, True, False, ['other']), PythonOverload('copysign(Scalar other)', ops.copysign_Scalar, None, True, False, ['other'])]
+dispatch_copysign = [dispatch_copysign_0, dispatch_copysign_1]
+structseqs_copysign = [(return_types.for_schema('copysign', ops.copysign_Tensor.schema), None), (return_types.for_schema('copysign', ops.copysign_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_copysign", VARIABLE_METHODS_CPP, legacy="THPVariable_copysign")
+def copysign(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.copysign: THPVariable_copysign"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.copysign",
+                                 {"python_name": "Tensor.copysign"})
+    self = args[0].cdata
+    r = parser_copysign.parse(args[1:], kwargs)
+    ov = overloads_copysign[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_copysign[r.idx](self, parsed)
+    return wrap_result(result, structseqs_copysign[r.idx][1 if out_used else 0])
+
+
+# ---- copysign_ ---------------------------------------------------------------------------------
+parser_copysign_ = PythonArgParser.lazy([
+    'copysign_(Tensor other)',
+    'copysign_(Scalar other)',
+])
+
+
+@traced("python", "dispatch_copysign_", VARIABLE_METHODS_CPP, "dispatch_copysign_", legacy="dispatch_copysign_")
+def dispatch_copysign__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """copysign_(Tensor other): copysign_.Tensor"""
+    return self.copysign_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_copysign_", VARIABLE_METHODS_CPP, "dispatch_copysign_", legacy="dispatch_copysign_")
+def dispatch_copysign__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """copysign_(Scalar other): copysign_.Scalar"""
+    return self.copysign_(other=kwargs['other'])
+
+
+overloads_copysign_ = [PythonOverload('copysign_(Tensor other)', ops.copysign__Tensor, None, True, False, ['other']), PythonOverload('copysign_(Scalar other)', ops.copysign__Scalar, None, True, False, ['other'])]
+dispatch_copysign_ = [dispatch_copysign__0, dispatch_copysign__1]
+structseqs_copysign_ = [(return_types.for_schema('copysign_', ops.copysign__Tensor.schema), None), (return_types.for_schema('copysign_', ops.copysign__Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_copysign_", VARIABLE_METHODS_CPP, legacy="THPVariable_copysign_")
+def copysign_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.copysign_: THPVariable_copysign_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.copysign_",
+                                 {"python_name": "Tensor.copysign_"})
+    self = args[0].cdata
+    r = parser_copysign_.parse(args[1:], kwargs)
+    ov = overloads_copysign_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_copysign_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_copysign_[r.idx][1 if out_used else 0])
+
+
+# ---- logical_xor -------------------------------------------------------------------------------
+parser_logical_xor = PythonArgParser.lazy([
+    'logical_xor(Tensor other)',
+])
+
+
+@traced("python", "dispatch_logical_xor", VARIABLE_METHODS_CPP, "dispatch_logical_xor", legacy="dispatch_logical_xor")
+def dispatch_logical_xor_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logical_xor(Tensor other): logical_xor"""
+    return self.logical_xor(other=kwargs['other'])
+
+
+overloads_logical_xor = [PythonOverload('logical_xor(Tensor other)', ops.logical_xor, None, True, False, ['other'])]
+dispatch_logical_xor = [dispatch_logical_xor_0]
+structseqs_logical_xor = [(return_types.for_schema('logical_xor', ops.logical_xor.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logical_xor", VARIABLE_METHODS_CPP, legacy="THPVariable_logical_xor")
+def logical_xor(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.logical_xor: THPVariable_logical_xor"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.logical_xor",
+                                 {"python_name": "Tensor.logical_xor"})
+    self = args[0].cdata
+    r = parser_logical_xor.parse(args[1:], kwargs)
+    ov = overloads_logical_xor[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_logical_xor[r.idx](self, parsed)
+    return wrap_result(result, structseqs_logical_xor[r.idx][1 if out_used else 0])
+
+
+# ---- logical_xor_ ------------------------------------------------------------------------------
+parser_logical_xor_ = PythonArgParser.lazy([
+    'logical_xor_(Tensor other)',
+])
+
+
+@traced("python", "dispatch_logical_xor_", VARIABLE_METHODS_CPP, "dispatch_logical_xor_", legacy="dispatch_logical_xor_")
+def dispatch_logical_xor__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logical_xor_(Tensor other): logical_xor_"""
+    return self.logical_xor_(other=kwargs['other'])
+
+
+overloads_logical_xor_ = [PythonOverload('logical_xor_(Tensor other)', ops.logical_xor_, None, True, False, ['other'])]
+dispatch_logical_xor_ = [dispatch_logical_xor__0]
+structseqs_logical_xor_ = [(return_types.for_schema('logical_xor_', ops.logical_xor_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logical_xor_", VARIABLE_METHODS_CPP, legacy="THPVariable_logical_xor_")
+def logical_xor_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.logical_xor_: THPVariable_logical_xor_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.logical_xor_",
+                                 {"python_name": "Tensor.logical_xor_"})
+    self = args[0].cdata
+    r = parser_logical_xor_.parse(args[1:], kwargs)
+    ov = overloads_logical_xor_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_logical_xor_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_logical_xor_[r.idx][1 if out_used else 0])
+
+
+# ---- logaddexp ---------------------------------------------------------------------------------
+parser_logaddexp = PythonArgParser.lazy([
+    'logaddexp(Tensor other)',
+])
+
+
+@traced("python", "dispatch_logaddexp", VARIABLE_METHODS_CPP, "dispatch_logaddexp", legacy="dispatch_logaddexp")
+def dispatch_logaddexp_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logaddexp(Tensor other): logaddexp"""
+    return self.logaddexp(other=kwargs['other'])
+
+
+overloads_logaddexp = [PythonOverload('logaddexp(Tensor other)', ops.logaddexp, None, True, False, ['other'])]
+dispatch_logaddexp = [dispatch_logaddexp_0]
+structseqs_logaddexp = [(return_types.for_schema('logaddexp', ops.logaddexp.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logaddexp", VARIABLE_METHODS_CPP, legacy="THPVariable_logaddexp")
+def logaddexp(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.logaddexp: THPVariable_logaddexp"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.logaddexp",
+                                 {"python_name": "Tensor.logaddexp"})
+    self = args[0].cdata
+    r = parser_logaddexp.parse(args[1:], kwargs)
+    ov = overloads_logaddexp[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_logaddexp[r.idx](self, parsed)
+    return wrap_result(result, structseqs_logaddexp[r.idx][1 if out_used else 0])
+
+
+# ---- xlogy -------------------------------------------------------------------------------------
+parser_xlogy = PythonArgParser.lazy([
+    'xlogy(Tensor other)',
+    'xlogy(Scalar other)',
+])
+
+
+@traced("python", "dispatch_xlogy", VARIABLE_METHODS_CPP, "dispatch_xlogy", legacy="dispatch_xlogy")
+def dispatch_xlogy_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """xlogy(Tensor other): xlogy.Tensor"""
+    return self.xlogy(other=kwargs['other'])
+
+
+@traced("python", "dispatch_xlogy", VARIABLE_METHODS_CPP, "dispatch_xlogy", legacy="dispatch_xlogy")
+def dispatch_xlogy_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """xlogy(Scalar other): xlogy.Scalar_Other"""
+    return self.xlogy(other=kwargs['other'])
+
+
+overloads_xlogy = [PythonOverload('xlogy(Tensor other)', ops.xlogy_Tensor, None, True, False, ['other']), PythonOverload('xlogy(Scalar other)', ops.xlogy_Scalar_Other, None, True, False, ['other'])]
+dispatch_xlogy = [dispatch_xlogy_0, dispatch_xlogy_1]
+structseqs_xlogy = [(return_types.for_schema('xlogy', ops.xlogy_Tensor.schema), None), (return_types.for_schema('xlogy', ops.xlogy_Scalar_Other.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_xlogy", VARIABLE_METHODS_CPP, legacy="THPVariable_xlogy")
+def xlogy(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.xlogy: THPVariable_xlogy"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.xlogy",
+                                 {"python_name": "Tensor.xlogy"})
+    self = args[0].cdata
+    r = parser_xlogy.parse(args[1:], kwargs)
+    ov = overloads_xlogy[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_xlogy[r.idx](self, parsed)
+    return wrap_result(result, structseqs_xlogy[r.idx][1 if out_used else 0])
+
+
+# ---- xlogy_ ------------------------------------------------------------------------------------
+parser_xlogy_ = PythonArgParser.lazy([
+    'xlogy_(Tensor other)',
+    'xlogy_(Scalar other)',
+])
+
+
+@traced("python", "dispatch_xlogy_", VARIABLE_METHODS_CPP, "dispatch_xlogy_", legacy="dispatch_xlogy_")
+def dispatch_xlogy__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """xlogy_(Tensor other): xlogy_.Tensor"""
+    return self.xlogy_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_xlogy_", VARIABLE_METHODS_CPP, "dispatch_xlogy_", legacy="dispatch_xlogy_")
+def dispatch_xlogy__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """xlogy_(Scalar other): xlogy_.Scalar_Other"""
+    return self.xlogy_(other=kwargs['other'])
+
+
+overloads_xlogy_ = [PythonOverload('xlogy_(Tensor other)', ops.xlogy__Tensor, None, True, False, ['other']), PythonOverload('xlogy_(Scalar other)', ops.xlogy__Scalar_Other, None, True, False, ['other'])]
+dispatch_xlogy_ = [dispatch_xlogy__0, dispatch_xlogy__1]
+structseqs_xlogy_ = [(return_types.for_schema('xlogy_', ops.xlogy__Tensor.schema), None), (return_types.for_schema('xlogy_', ops.xlogy__Scalar_Other.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_xlogy_", VARIABLE_METHODS_CPP, legacy="THPVariable_xlogy_")
+def xlogy_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.xlogy_: THPVariable_xlogy_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.xlogy_",
+                                 {"python_name": "Tensor.xlogy_"})
+    self = args[0].cdata
+    r = parser_xlogy_.parse(args[1:], kwargs)
+    ov = overloads_xlogy_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_xlogy_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_xlogy_[r.idx][1 if out_used else 0])
+
+
+# ---- heaviside ---------------------------------------------------------------------------------
+parser_heaviside = PythonArgParser.lazy([
+    'heaviside(Tensor values)',
+])
+
+
+@traced("python", "dispatch_heaviside", VARIABLE_METHODS_CPP, "dispatch_heaviside", legacy="dispatch_heaviside")
+def dispatch_heaviside_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """heaviside(Tensor values): heaviside"""
+    return self.heaviside(values=kwargs['values'])
+
+
+overloads_heaviside = [PythonOverload('heaviside(Tensor values)', ops.heaviside, None, True, False, ['values'])]
+dispatch_heaviside = [dispatch_heaviside_0]
+structseqs_heaviside = [(return_types.for_schema('heaviside', ops.heaviside.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_heaviside", VARIABLE_METHODS_CPP, legacy="THPVariable_heaviside")
+def heaviside(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.heaviside: THPVariable_heaviside"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.heaviside",
+                                 {"python_name": "Tensor.heaviside"})
+    self = args[0].cdata
+    r = parser_heaviside.parse(args[1:], kwargs)
+    ov = overloads_heaviside[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_heaviside[r.idx](self, parsed)
+    return wrap_result(result, structseqs_heaviside[r.idx][1 if out_used else 0])
+
+
+# ---- heaviside_ --------------------------------------------------------------------------------
+parser_heaviside_ = PythonArgParser.lazy([
+    'heaviside_(Tensor values)',
+])
+
+
+@traced("python", "dispatch_heaviside_", VARIABLE_METHODS_CPP, "dispatch_heaviside_", legacy="dispatch_heaviside_")
+def dispatch_heaviside__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """heaviside_(Tensor values): heaviside_"""
+    return self.heaviside_(values=kwargs['values'])
+
+
+overloads_heaviside_ = [PythonOverload('heaviside_(Tensor values)', ops.heaviside_, None, True, False, ['values'])]
+dispatch_heaviside_ = [dispatch_heaviside__0]
+structseqs_heaviside_ = [(return_types.for_schema('heaviside_', ops.heaviside_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_heaviside_", VARIABLE_METHODS_CPP, legacy="THPVariable_heaviside_")
+def heaviside_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.heaviside_: THPVariable_heaviside_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.heaviside_",
+                                 {"python_name": "Tensor.heaviside_"})
+    self = args[0].cdata
+    r = parser_heaviside_.parse(args[1:], kwargs)
+    ov = overloads_heaviside_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_heaviside_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_heaviside_[r.idx][1 if out_used else 0])
+
+
+# ---- atan2_ ------------------------------------------------------------------------------------
+parser_atan2_ = PythonArgParser.lazy([
+    'atan2_(Tensor other)',
+])
+
+
+@traced("python", "dispatch_atan2_", VARIABLE_METHODS_CPP, "dispatch_atan2_", legacy="dispatch_atan2_")
+def dispatch_atan2__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """atan2_(Tensor other): atan2_"""
+    return self.atan2_(other=kwargs['other'])
+
+
+overloads_atan2_ = [PythonOverload('atan2_(Tensor other)', ops.atan2_, None, True, False, ['other'])]
+dispatch_atan2_ = [dispatch_atan2__0]
+structseqs_atan2_ = [(return_types.for_schema('atan2_', ops.atan2_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_atan2_", VARIABLE_METHODS_CPP, legacy="THPVariable_atan2_")
+def atan2_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.atan2_: THPVariable_atan2_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.atan2_",
+                                 {"python_name": "Tensor.atan2_"})
+    self = args[0].cdata
+    r = parser_atan2_.parse(args[1:], kwargs)
+    ov = overloads_atan2_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_atan2_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_atan2_[r.idx][1 if out_used else 0])
+
+
+# ---- atan2 -------------------------------------------------------------------------------------
+parser_atan2 = PythonArgParser.lazy([
+    'atan2(Tensor other)',
+])
+
+
+@traced("python", "dispatch_atan2", VARIABLE_METHODS_CPP, "dispatch_atan2", legacy="dispatch_atan2")
+def dispatch_atan2_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """atan2(Tensor other): atan2"""
+    return self.atan2(other=kwargs['other'])
+
+
+overloads_atan2 = [PythonOverload('atan2(Tensor other)', ops.atan2, None, True, False, ['other'])]
+dispatch_atan2 = [dispatch_atan2_0]
+structseqs_atan2 = [(return_types.for_schema('atan2', ops.atan2.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_atan2", VARIABLE_METHODS_CPP, legacy="THPVariable_atan2")
+def atan2(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.atan2: THPVariable_atan2"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.atan2",
+                                 {"python_name": "Tensor.atan2"})
+    self = args[0].cdata
+    r = parser_atan2.parse(args[1:], kwargs)
+    ov = overloads_atan2[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_atan2[r.idx](self, parsed)
+    return wrap_result(result, structseqs_atan2[r.idx][1 if out_used else 0])
+
+
+# ---- arctan2 -----------------------------------------------------------------------------------
+parser_arctan2 = PythonArgParser.lazy([
+    'arctan2(Tensor other)',
+])
+
+
+@traced("python", "dispatch_arctan2", VARIABLE_METHODS_CPP, "dispatch_arctan2", legacy="dispatch_arctan2")
+def dispatch_arctan2_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arctan2(Tensor other): arctan2"""
+    return self.arctan2(other=kwargs['other'])
+
+
+overloads_arctan2 = [PythonOverload('arctan2(Tensor other)', ops.arctan2, None, True, False, ['other'])]
+dispatch_arctan2 = [dispatch_arctan2_0]
+structseqs_arctan2 = [(return_types.for_schema('arctan2', ops.arctan2.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arctan2", VARIABLE_METHODS_CPP, legacy="THPVariable_arctan2")
+def arctan2(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arctan2: THPVariable_arctan2"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arctan2",
+                                 {"python_name": "Tensor.arctan2"})
+    self = args[0].cdata
+    r = parser_arctan2.parse(args[1:], kwargs)
+    ov = overloads_arctan2[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arctan2[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arctan2[r.idx][1 if out_used else 0])
+
+
+# ---- arctan2_ ----------------------------------------------------------------------------------
+parser_arctan2_ = PythonArgParser.lazy([
+    'arctan2_(Tensor other)',
+])
+
+
+@traced("python", "dispatch_arctan2_", VARIABLE_METHODS_CPP, "dispatch_arctan2_", legacy="dispatch_arctan2_")
+def dispatch_arctan2__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arctan2_(Tensor other): arctan2_"""
+    return self.arctan2_(other=kwargs['other'])
+
+
+overloads_arctan2_ = [PythonOverload('arctan2_(Tensor other)', ops.arctan2_, None, True, False, ['other'])]
+dispatch_arctan2_ = [dispatch_arctan2__0]
+structseqs_arctan2_ = [(return_types.for_schema('arctan2_', ops.arctan2_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arctan2_", VARIABLE_METHODS_CPP, legacy="THPVariable_arctan2_")
+def arctan2_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arctan2_: THPVariable_arctan2_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arctan2_",
+                                 {"python_name": "Tensor.arctan2_"})
+    self = args[0].cdata
+    r = parser_arctan2_.parse(args[1:], kwargs)
+    ov = overloads_arctan2_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arctan2_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arctan2_[r.idx][1 if out_used else 0])
+
+
+# ---- fmod --------------------------------------------------------------------------------------
+parser_fmod = PythonArgParser.lazy([
+    'fmod(Tensor other)',
+    'fmod(Scalar other)',
+])
+
+
+@traced("python", "dispatch_fmod", VARIABLE_METHODS_CPP, "dispatch_fmod", legacy="dispatch_fmod")
+def dispatch_fmod_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fmod(Tensor other): fmod.Tensor"""
+    return self.fmod(other=kwargs['other'])
+
+
+@traced("python", "dispatch_fmod", VARIABLE_METHODS_CPP, "dispatch_fmod", legacy="dispatch_fmod")
+def dispatch_fmod_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fmod(Scalar other): fmod.Scalar"""
+    return self.fmod(other=kwargs['other'])
+
+
+overloads_fmod = [PythonOverload('fmod(Tensor other)', ops.fmod_Tensor, None, True, False, ['other']), PythonOverload('fmod(Scalar other)', ops.fmod_Scalar, None, True, False, ['other'])]
+dispatch_fmod = [dispatch_fmod_0, dispatch_fmod_1]
+structseqs_fmod = [(return_types.for_schema('fmod', ops.fmod_Tensor.schema), None), (return_types.for_schema('fmod', ops.fmod_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_fmod", VARIABLE_METHODS_CPP, legacy="THPVariable_fmod")
+def fmod(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.fmod: THPVariable_fmod"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.fmod",
+                                 {"python_name": "Tensor.fmod"})
+    self = args[0].cdata
+    r = parser_fmod.parse(args[1:], kwargs)
+    ov = overloads_fmod[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_fmod[r.idx](self, parsed)
+    return wrap_result(result, structseqs_fmod[r.idx][1 if out_used else 0])
+
+
+# ---- fmod_ -------------------------------------------------------------------------------------
+parser_fmod_ = PythonArgParser.lazy([
+    'fmod_(Tensor other)',
+    'fmod_(Scalar other)',
+])
+
+
+@traced("python", "dispatch_fmod_", VARIABLE_METHODS_CPP, "dispatch_fmod_", legacy="dispatch_fmod_")
+def dispatch_fmod__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fmod_(Tensor other): fmod_.Tensor"""
+    return self.fmod_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_fmod_", VARIABLE_METHODS_CPP, "dispatch_fmod_", legacy="dispatch_fmod_")
+def dispatch_fmod__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fmod_(Scalar other): fmod_.Scalar"""
+    return self.fmod_(other=kwargs['other'])
+
+
+overloads_fmod_ = [PythonOverload('fmod_(Tensor other)', ops.fmod__Tensor, None, True, False, ['other']), PythonOverload('fmod_(Scalar other)', ops.fmod__Scalar, None, True, False, ['other'])]
+dispatch_fmod_ = [dispatch_fmod__0, dispatch_fmod__1]
+structseqs_fmod_ = [(return_types.for_schema('fmod_', ops.fmod__Tensor.schema), None), (return_types.for_schema('fmod_', ops.fmod__Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_fmod_", VARIABLE_METHODS_CPP, legacy="THPVariable_fmod_")
+def fmod_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.fmod_: THPVariable_fmod_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.fmod_",
+                                 {"python_name": "Tensor.fmod_"})
+    self = args[0].cdata
+    r = parser_fmod_.parse(args[1:], kwargs)
+    ov = overloads_fmod_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_fmod_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_fmod_[r.idx][1 if out_used else 0])
+
+
+# ---- fmin --------------------------------------------------------------------------------------
+parser_fmin = PythonArgParser.lazy([
+    'fmin(Tensor other)',
+])
+
+
+@traced("python", "dispatch_fmin", VARIABLE_METHODS_CPP, "dispatch_fmin", legacy="dispatch_fmin")
+def dispatch_fmin_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fmin(Tensor other): fmin"""
+    return self.fmin(other=kwargs['other'])
+
+
+overloads_fmin = [PythonOverload('fmin(Tensor other)', ops.fmin, None, True, False, ['other'])]
+dispatch_fmin = [dispatch_fmin_0]
+structseqs_fmin = [(return_types.for_schema('fmin', ops.fmin.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_fmin", VARIABLE_METHODS_CPP, legacy="THPVariable_fmin")
+def fmin(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.fmin: THPVariable_fmin"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.fmin",
+                                 {"python_name": "Tensor.fmin"})
+    self = args[0].cdata
+    r = parser_fmin.parse(args[1:], kwargs)
+    ov = overloads_fmin[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_fmin[r.idx](self, parsed)
+    return wrap_result(result, structseqs_fmin[r.idx][1 if out_used else 0])
+
+
+# ---- fmax --------------------------------------------------------------------------------------
+parser_fmax = PythonArgParser.lazy([
+    'fmax(Tensor other)',
+])
+
+
+@traced("python", "dispatch_fmax", VARIABLE_METHODS_CPP, "dispatch_fmax", legacy="dispatch_fmax")
+def dispatch_fmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fmax(Tensor other): fmax"""
+    return self.fmax(other=kwargs['other'])
+
+
+overloads_fmax = [PythonOverload('fmax(Tensor other)', ops.fmax, None, True, False, ['other'])]
+dispatch_fmax = [dispatch_fmax_0]
+structseqs_fmax = [(return_types.for_schema('fmax', ops.fmax.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_fmax", VARIABLE_METHODS_CPP, legacy="THPVariable_fmax")
+def fmax(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.fmax: THPVariable_fmax"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.fmax",
+                                 {"python_name": "Tensor.fmax"})
+    self = args[0].cdata
+    r = parser_fmax.parse(args[1:], kwargs)
+    ov = overloads_fmax[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_fmax[r.idx](self, parsed)
+    return wrap_result(result, structseqs_fmax[r.idx][1 if out_used else 0])
+
+
+# ---- float_power -------------------------------------------------------------------------------
+parser_float_power = PythonArgParser.lazy([
+    'float_power(Tensor exponent)',
+    'float_power(Scalar exponent)',
+])
+
+
+@traced("python", "dispatch_float_power", VARIABLE_METHODS_CPP, "dispatch_float_power", legacy="dispatch_float_power")
+def dispatch_float_power_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """float_power(Tensor exponent): float_power.Tensor_Tensor"""
+    return self.float_power(exponent=kwargs['exponent'])
+
+
+@traced("python", "dispatch_float_power", VARIABLE_METHODS_CPP, "dispatch_float_power", legacy="dispatch_float_power")
+def dispatch_float_power_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """float_power(Scalar exponent): float_power.Tensor_Scalar"""
+    return self.float_power(exponent=kwargs['exponent'])
+
+
+overloads_float_power = [PythonOverload('float_power(Tensor exponent)', ops.float_power_Tensor_Tensor, None, True, False, ['exponent']), PythonOverload('float_power(Scalar exponent)', ops.float_power_Tensor_Scalar, None, True, False, ['exponent'])]
+dispatch_float_power = [dispatch_float_power_0, dispatch_float_power_1]
+structseqs_float_power = [(return_types.for_schema('float_power', ops.float_power_Tensor_Tensor.schema), None), (return_types.for_schema('float_power', ops.float_power_Tensor_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_float_power", VARIABLE_METHODS_CPP, legacy="THPVariable_float_power")
+def float_power(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.float_power: THPVariable_float_power"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.float_power",
+                                 {"python_name": "Tensor.float_power"})
+    self = args[0].cdata
+    r = parser_float_power.parse(args[1:], kwargs)
+    ov = overloads_float_power[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_float_power[r.idx](self, parsed)
+    return wrap_result(result, structseqs_float_power[r.idx][1 if out_used else 0])
+
+
+# ---- float_power_ ------------------------------------------------------------------------------
+parser_float_power_ = PythonArgParser.lazy([
+    'float_power_(Tensor exponent)',
+    'float_power_(Scalar exponent)',
+])
+
+
+@traced("python", "dispatch_float_power_", VARIABLE_METHODS_CPP, "dispatch_float_power_", legacy="dispatch_float_power_")
+def dispatch_float_power__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """float_power_(Tensor exponent): float_power_.Tensor"""
+    return self.float_power_(exponent=kwargs['exponent'])
+
+
+@traced("python", "dispatch_float_power_", VARIABLE_METHODS_CPP, "dispatch_float_power_", legacy="dispatch_float_power_")
+def dispatch_float_power__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """float_power_(Scalar exponent): float_power_.Scalar"""
+    return self.float_power_(exponent=kwargs['exponent'])
+
+
+overloads_float_power_ = [PythonOverload('float_power_(Tensor exponent)', ops.float_power__Tensor, None, True, False, ['exponent']), PythonOverload('float_power_(Scalar exponent)', ops.float_power__Scalar, None, True, False, ['exponent'])]
+dispatch_float_power_ = [dispatch_float_power__0, dispatch_float_power__1]
+structseqs_float_power_ = [(return_types.for_schema('float_power_', ops.float_power__Tensor.schema), None), (return_types.for_schema('float_power_', ops.float_power__Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_float_power_", VARIABLE_METHODS_CPP, legacy="THPVariable_float_power_")
+def float_power_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.float_power_: THPVariable_float_power_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.float_power_",
+                                 {"python_name": "Tensor.float_power_"})
+    self = args[0].cdata
+    r = parser_float_power_.parse(args[1:], kwargs)
+    ov = overloads_float_power_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_float_power_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_float_power_[r.idx][1 if out_used else 0])
+
+
 @handle_th_errors
 @traced("python", "THPVariable_add", VARIABLE_METHODS_CPP, legacy="THPVariable_add")
 def __add__(*args: Any, **kwargs: Any) -> Any:
@@ -11351,6 +13059,54 @@ METHODS: dict[str, Any] = {
     "broadcast_to": broadcast_to,
     "ravel": ravel,
     "count_nonzero": count_nonzero,
+    "ceil": ceil,
+    "ceil_": ceil_,
+    "erf": erf,
+    "erf_": erf_,
+    "erfc": erfc,
+    "erfc_": erfc_,
+    "exp2": exp2,
+    "exp2_": exp2_,
+    "floor": floor,
+    "floor_": floor_,
+    "log10": log10,
+    "log10_": log10_,
+    "log2": log2,
+    "log2_": log2_,
+    "round": round,
+    "round_": round_,
+    "rsqrt": rsqrt,
+    "rsqrt_": rsqrt_,
+    "sinc": sinc,
+    "sinc_": sinc_,
+    "square": square,
+    "square_": square_,
+    "tan": tan,
+    "tan_": tan_,
+    "trunc": trunc,
+    "trunc_": trunc_,
+    "fix": fix,
+    "fix_": fix_,
+    "signbit": signbit,
+    "copysign": copysign,
+    "copysign_": copysign_,
+    "logical_xor": logical_xor,
+    "logical_xor_": logical_xor_,
+    "logaddexp": logaddexp,
+    "xlogy": xlogy,
+    "xlogy_": xlogy_,
+    "heaviside": heaviside,
+    "heaviside_": heaviside_,
+    "atan2_": atan2_,
+    "atan2": atan2,
+    "arctan2": arctan2,
+    "arctan2_": arctan2_,
+    "fmod": fmod,
+    "fmod_": fmod_,
+    "fmin": fmin,
+    "fmax": fmax,
+    "float_power": float_power,
+    "float_power_": float_power_,
 }
 
 # Python operator -> its binding (python_variable_methods.cpp's table)
