@@ -4818,6 +4818,417 @@ def float_power(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_absolute = [(ops.absolute, Binder(ops.absolute.schema)), (ops.absolute_out, Binder(ops.absolute_out.schema))]
+
+
+@traced("dispatch", "at::absolute", FUNCTIONS_H, "at::absolute",
+        legacy="at::absolute (Functions.h)")
+def absolute(*args: Any, **kwargs: Any) -> Any:
+    """at::absolute, overloads:
+    absolute(Tensor self) -> Tensor
+    absolute.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_absolute, args, kwargs, "at::absolute")
+    return op.call(*full)
+
+
+_ov_arccos = [(ops.arccos, Binder(ops.arccos.schema)), (ops.arccos_out, Binder(ops.arccos_out.schema))]
+
+
+@traced("dispatch", "at::arccos", FUNCTIONS_H, "at::arccos",
+        legacy="at::arccos (Functions.h)")
+def arccos(*args: Any, **kwargs: Any) -> Any:
+    """at::arccos, overloads:
+    arccos(Tensor self) -> Tensor
+    arccos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arccos, args, kwargs, "at::arccos")
+    return op.call(*full)
+
+
+_ov_arccos_ = [(ops.arccos_, Binder(ops.arccos_.schema))]
+
+
+@traced("dispatch", "at::arccos_", FUNCTIONS_H, "at::arccos_",
+        legacy="at::arccos_ (Functions.h)")
+def arccos_(*args: Any, **kwargs: Any) -> Any:
+    """at::arccos_, overloads:
+    arccos_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arccos_, args, kwargs, "at::arccos_")
+    return op.call(*full)
+
+
+_ov_arccosh = [(ops.arccosh, Binder(ops.arccosh.schema)), (ops.arccosh_out, Binder(ops.arccosh_out.schema))]
+
+
+@traced("dispatch", "at::arccosh", FUNCTIONS_H, "at::arccosh",
+        legacy="at::arccosh (Functions.h)")
+def arccosh(*args: Any, **kwargs: Any) -> Any:
+    """at::arccosh, overloads:
+    arccosh(Tensor self) -> Tensor
+    arccosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arccosh, args, kwargs, "at::arccosh")
+    return op.call(*full)
+
+
+_ov_arccosh_ = [(ops.arccosh_, Binder(ops.arccosh_.schema))]
+
+
+@traced("dispatch", "at::arccosh_", FUNCTIONS_H, "at::arccosh_",
+        legacy="at::arccosh_ (Functions.h)")
+def arccosh_(*args: Any, **kwargs: Any) -> Any:
+    """at::arccosh_, overloads:
+    arccosh_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arccosh_, args, kwargs, "at::arccosh_")
+    return op.call(*full)
+
+
+_ov_arcsinh = [(ops.arcsinh, Binder(ops.arcsinh.schema)), (ops.arcsinh_out, Binder(ops.arcsinh_out.schema))]
+
+
+@traced("dispatch", "at::arcsinh", FUNCTIONS_H, "at::arcsinh",
+        legacy="at::arcsinh (Functions.h)")
+def arcsinh(*args: Any, **kwargs: Any) -> Any:
+    """at::arcsinh, overloads:
+    arcsinh(Tensor self) -> Tensor
+    arcsinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arcsinh, args, kwargs, "at::arcsinh")
+    return op.call(*full)
+
+
+_ov_arcsinh_ = [(ops.arcsinh_, Binder(ops.arcsinh_.schema))]
+
+
+@traced("dispatch", "at::arcsinh_", FUNCTIONS_H, "at::arcsinh_",
+        legacy="at::arcsinh_ (Functions.h)")
+def arcsinh_(*args: Any, **kwargs: Any) -> Any:
+    """at::arcsinh_, overloads:
+    arcsinh_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arcsinh_, args, kwargs, "at::arcsinh_")
+    return op.call(*full)
+
+
+_ov_arctanh = [(ops.arctanh, Binder(ops.arctanh.schema)), (ops.arctanh_out, Binder(ops.arctanh_out.schema))]
+
+
+@traced("dispatch", "at::arctanh", FUNCTIONS_H, "at::arctanh",
+        legacy="at::arctanh (Functions.h)")
+def arctanh(*args: Any, **kwargs: Any) -> Any:
+    """at::arctanh, overloads:
+    arctanh(Tensor self) -> Tensor
+    arctanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arctanh, args, kwargs, "at::arctanh")
+    return op.call(*full)
+
+
+_ov_arctanh_ = [(ops.arctanh_, Binder(ops.arctanh_.schema))]
+
+
+@traced("dispatch", "at::arctanh_", FUNCTIONS_H, "at::arctanh_",
+        legacy="at::arctanh_ (Functions.h)")
+def arctanh_(*args: Any, **kwargs: Any) -> Any:
+    """at::arctanh_, overloads:
+    arctanh_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arctanh_, args, kwargs, "at::arctanh_")
+    return op.call(*full)
+
+
+_ov_arcsin = [(ops.arcsin, Binder(ops.arcsin.schema)), (ops.arcsin_out, Binder(ops.arcsin_out.schema))]
+
+
+@traced("dispatch", "at::arcsin", FUNCTIONS_H, "at::arcsin",
+        legacy="at::arcsin (Functions.h)")
+def arcsin(*args: Any, **kwargs: Any) -> Any:
+    """at::arcsin, overloads:
+    arcsin(Tensor self) -> Tensor
+    arcsin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arcsin, args, kwargs, "at::arcsin")
+    return op.call(*full)
+
+
+_ov_arcsin_ = [(ops.arcsin_, Binder(ops.arcsin_.schema))]
+
+
+@traced("dispatch", "at::arcsin_", FUNCTIONS_H, "at::arcsin_",
+        legacy="at::arcsin_ (Functions.h)")
+def arcsin_(*args: Any, **kwargs: Any) -> Any:
+    """at::arcsin_, overloads:
+    arcsin_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arcsin_, args, kwargs, "at::arcsin_")
+    return op.call(*full)
+
+
+_ov_arctan = [(ops.arctan, Binder(ops.arctan.schema)), (ops.arctan_out, Binder(ops.arctan_out.schema))]
+
+
+@traced("dispatch", "at::arctan", FUNCTIONS_H, "at::arctan",
+        legacy="at::arctan (Functions.h)")
+def arctan(*args: Any, **kwargs: Any) -> Any:
+    """at::arctan, overloads:
+    arctan(Tensor self) -> Tensor
+    arctan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arctan, args, kwargs, "at::arctan")
+    return op.call(*full)
+
+
+_ov_arctan_ = [(ops.arctan_, Binder(ops.arctan_.schema))]
+
+
+@traced("dispatch", "at::arctan_", FUNCTIONS_H, "at::arctan_",
+        legacy="at::arctan_ (Functions.h)")
+def arctan_(*args: Any, **kwargs: Any) -> Any:
+    """at::arctan_, overloads:
+    arctan_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arctan_, args, kwargs, "at::arctan_")
+    return op.call(*full)
+
+
+_ov_divide = [(ops.divide_Tensor, Binder(ops.divide_Tensor.schema)), (ops.divide_out, Binder(ops.divide_out.schema)), (ops.divide_Scalar, Binder(ops.divide_Scalar.schema)), (ops.divide_Tensor_mode, Binder(ops.divide_Tensor_mode.schema)), (ops.divide_out_mode, Binder(ops.divide_out_mode.schema)), (ops.divide_Scalar_mode, Binder(ops.divide_Scalar_mode.schema))]
+
+
+@traced("dispatch", "at::divide", FUNCTIONS_H, "at::divide",
+        legacy="at::divide (Functions.h)")
+def divide(*args: Any, **kwargs: Any) -> Any:
+    """at::divide, overloads:
+    divide.Tensor(Tensor self, Tensor other) -> Tensor
+    divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    divide.Scalar(Tensor self, Scalar other) -> Tensor
+    divide.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor
+    divide.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)
+    divide.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor
+    """
+    op, full = select_overload(_ov_divide, args, kwargs, "at::divide")
+    return op.call(*full)
+
+
+_ov_isreal = [(ops.isreal, Binder(ops.isreal.schema))]
+
+
+@traced("dispatch", "at::isreal", FUNCTIONS_H, "at::isreal",
+        legacy="at::isreal (Functions.h)")
+def isreal(*args: Any, **kwargs: Any) -> Any:
+    """at::isreal, overloads:
+    isreal(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_isreal, args, kwargs, "at::isreal")
+    return op.call(*full)
+
+
+_ov_multiply = [(ops.multiply_Tensor, Binder(ops.multiply_Tensor.schema)), (ops.multiply_out, Binder(ops.multiply_out.schema)), (ops.multiply_Scalar, Binder(ops.multiply_Scalar.schema))]
+
+
+@traced("dispatch", "at::multiply", FUNCTIONS_H, "at::multiply",
+        legacy="at::multiply (Functions.h)")
+def multiply(*args: Any, **kwargs: Any) -> Any:
+    """at::multiply, overloads:
+    multiply.Tensor(Tensor self, Tensor other) -> Tensor
+    multiply.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    multiply.Scalar(Tensor self, Scalar other) -> Tensor
+    """
+    op, full = select_overload(_ov_multiply, args, kwargs, "at::multiply")
+    return op.call(*full)
+
+
+_ov_rad2deg = [(ops.rad2deg, Binder(ops.rad2deg.schema)), (ops.rad2deg_out, Binder(ops.rad2deg_out.schema))]
+
+
+@traced("dispatch", "at::rad2deg", FUNCTIONS_H, "at::rad2deg",
+        legacy="at::rad2deg (Functions.h)")
+def rad2deg(*args: Any, **kwargs: Any) -> Any:
+    """at::rad2deg, overloads:
+    rad2deg(Tensor self) -> Tensor
+    rad2deg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_rad2deg, args, kwargs, "at::rad2deg")
+    return op.call(*full)
+
+
+_ov_rad2deg_ = [(ops.rad2deg_, Binder(ops.rad2deg_.schema))]
+
+
+@traced("dispatch", "at::rad2deg_", FUNCTIONS_H, "at::rad2deg_",
+        legacy="at::rad2deg_ (Functions.h)")
+def rad2deg_(*args: Any, **kwargs: Any) -> Any:
+    """at::rad2deg_, overloads:
+    rad2deg_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_rad2deg_, args, kwargs, "at::rad2deg_")
+    return op.call(*full)
+
+
+_ov_deg2rad = [(ops.deg2rad, Binder(ops.deg2rad.schema)), (ops.deg2rad_out, Binder(ops.deg2rad_out.schema))]
+
+
+@traced("dispatch", "at::deg2rad", FUNCTIONS_H, "at::deg2rad",
+        legacy="at::deg2rad (Functions.h)")
+def deg2rad(*args: Any, **kwargs: Any) -> Any:
+    """at::deg2rad, overloads:
+    deg2rad(Tensor self) -> Tensor
+    deg2rad.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_deg2rad, args, kwargs, "at::deg2rad")
+    return op.call(*full)
+
+
+_ov_deg2rad_ = [(ops.deg2rad_, Binder(ops.deg2rad_.schema))]
+
+
+@traced("dispatch", "at::deg2rad_", FUNCTIONS_H, "at::deg2rad_",
+        legacy="at::deg2rad_ (Functions.h)")
+def deg2rad_(*args: Any, **kwargs: Any) -> Any:
+    """at::deg2rad_, overloads:
+    deg2rad_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_deg2rad_, args, kwargs, "at::deg2rad_")
+    return op.call(*full)
+
+
+_ov_negative = [(ops.negative, Binder(ops.negative.schema)), (ops.negative_out, Binder(ops.negative_out.schema))]
+
+
+@traced("dispatch", "at::negative", FUNCTIONS_H, "at::negative",
+        legacy="at::negative (Functions.h)")
+def negative(*args: Any, **kwargs: Any) -> Any:
+    """at::negative, overloads:
+    negative(Tensor self) -> Tensor
+    negative.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_negative, args, kwargs, "at::negative")
+    return op.call(*full)
+
+
+_ov_negative_ = [(ops.negative_, Binder(ops.negative_.schema))]
+
+
+@traced("dispatch", "at::negative_", FUNCTIONS_H, "at::negative_",
+        legacy="at::negative_ (Functions.h)")
+def negative_(*args: Any, **kwargs: Any) -> Any:
+    """at::negative_, overloads:
+    negative_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_negative_, args, kwargs, "at::negative_")
+    return op.call(*full)
+
+
+_ov_positive = [(ops.positive, Binder(ops.positive.schema))]
+
+
+@traced("dispatch", "at::positive", FUNCTIONS_H, "at::positive",
+        legacy="at::positive (Functions.h)")
+def positive(*args: Any, **kwargs: Any) -> Any:
+    """at::positive, overloads:
+    positive(Tensor(a) self) -> Tensor(a)
+    """
+    op, full = select_overload(_ov_positive, args, kwargs, "at::positive")
+    return op.call(*full)
+
+
+_ov_subtract = [(ops.subtract_out, Binder(ops.subtract_out.schema)), (ops.subtract_Tensor, Binder(ops.subtract_Tensor.schema)), (ops.subtract_Scalar, Binder(ops.subtract_Scalar.schema))]
+
+
+@traced("dispatch", "at::subtract", FUNCTIONS_H, "at::subtract",
+        legacy="at::subtract (Functions.h)")
+def subtract(*args: Any, **kwargs: Any) -> Any:
+    """at::subtract, overloads:
+    subtract.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
+    subtract.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+    subtract.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor
+    """
+    op, full = select_overload(_ov_subtract, args, kwargs, "at::subtract")
+    return op.call(*full)
+
+
+_ov_not_equal = [(ops.not_equal_Scalar_out, Binder(ops.not_equal_Scalar_out.schema)), (ops.not_equal_Scalar, Binder(ops.not_equal_Scalar.schema)), (ops.not_equal_Tensor_out, Binder(ops.not_equal_Tensor_out.schema)), (ops.not_equal_Tensor, Binder(ops.not_equal_Tensor.schema))]
+
+
+@traced("dispatch", "at::not_equal", FUNCTIONS_H, "at::not_equal",
+        legacy="at::not_equal (Functions.h)")
+def not_equal(*args: Any, **kwargs: Any) -> Any:
+    """at::not_equal, overloads:
+    not_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+    not_equal.Scalar(Tensor self, Scalar other) -> Tensor
+    not_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    not_equal.Tensor(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_not_equal, args, kwargs, "at::not_equal")
+    return op.call(*full)
+
+
+_ov_greater_equal = [(ops.greater_equal_Scalar_out, Binder(ops.greater_equal_Scalar_out.schema)), (ops.greater_equal_Scalar, Binder(ops.greater_equal_Scalar.schema)), (ops.greater_equal_Tensor_out, Binder(ops.greater_equal_Tensor_out.schema)), (ops.greater_equal_Tensor, Binder(ops.greater_equal_Tensor.schema))]
+
+
+@traced("dispatch", "at::greater_equal", FUNCTIONS_H, "at::greater_equal",
+        legacy="at::greater_equal (Functions.h)")
+def greater_equal(*args: Any, **kwargs: Any) -> Any:
+    """at::greater_equal, overloads:
+    greater_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+    greater_equal.Scalar(Tensor self, Scalar other) -> Tensor
+    greater_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    greater_equal.Tensor(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_greater_equal, args, kwargs, "at::greater_equal")
+    return op.call(*full)
+
+
+_ov_less_equal = [(ops.less_equal_Scalar_out, Binder(ops.less_equal_Scalar_out.schema)), (ops.less_equal_Scalar, Binder(ops.less_equal_Scalar.schema)), (ops.less_equal_Tensor_out, Binder(ops.less_equal_Tensor_out.schema)), (ops.less_equal_Tensor, Binder(ops.less_equal_Tensor.schema))]
+
+
+@traced("dispatch", "at::less_equal", FUNCTIONS_H, "at::less_equal",
+        legacy="at::less_equal (Functions.h)")
+def less_equal(*args: Any, **kwargs: Any) -> Any:
+    """at::less_equal, overloads:
+    less_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+    less_equal.Scalar(Tensor self, Scalar other) -> Tensor
+    less_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    less_equal.Tensor(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_less_equal, args, kwargs, "at::less_equal")
+    return op.call(*full)
+
+
+_ov_greater = [(ops.greater_Scalar_out, Binder(ops.greater_Scalar_out.schema)), (ops.greater_Scalar, Binder(ops.greater_Scalar.schema)), (ops.greater_Tensor_out, Binder(ops.greater_Tensor_out.schema)), (ops.greater_Tensor, Binder(ops.greater_Tensor.schema))]
+
+
+@traced("dispatch", "at::greater", FUNCTIONS_H, "at::greater",
+        legacy="at::greater (Functions.h)")
+def greater(*args: Any, **kwargs: Any) -> Any:
+    """at::greater, overloads:
+    greater.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+    greater.Scalar(Tensor self, Scalar other) -> Tensor
+    greater.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    greater.Tensor(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_greater, args, kwargs, "at::greater")
+    return op.call(*full)
+
+
+_ov_less = [(ops.less_Scalar_out, Binder(ops.less_Scalar_out.schema)), (ops.less_Scalar, Binder(ops.less_Scalar.schema)), (ops.less_Tensor_out, Binder(ops.less_Tensor_out.schema)), (ops.less_Tensor, Binder(ops.less_Tensor.schema))]
+
+
+@traced("dispatch", "at::less", FUNCTIONS_H, "at::less",
+        legacy="at::less (Functions.h)")
+def less(*args: Any, **kwargs: Any) -> Any:
+    """at::less, overloads:
+    less.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+    less.Scalar(Tensor self, Scalar other) -> Tensor
+    less.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    less.Tensor(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_less, args, kwargs, "at::less")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -5166,4 +5577,33 @@ FUNCTIONS: dict[str, Any] = {
     "fmin": fmin,
     "fmax": fmax,
     "float_power": float_power,
+    "absolute": absolute,
+    "arccos": arccos,
+    "arccos_": arccos_,
+    "arccosh": arccosh,
+    "arccosh_": arccosh_,
+    "arcsinh": arcsinh,
+    "arcsinh_": arcsinh_,
+    "arctanh": arctanh,
+    "arctanh_": arctanh_,
+    "arcsin": arcsin,
+    "arcsin_": arcsin_,
+    "arctan": arctan,
+    "arctan_": arctan_,
+    "divide": divide,
+    "isreal": isreal,
+    "multiply": multiply,
+    "rad2deg": rad2deg,
+    "rad2deg_": rad2deg_,
+    "deg2rad": deg2rad,
+    "deg2rad_": deg2rad_,
+    "negative": negative,
+    "negative_": negative_,
+    "positive": positive,
+    "subtract": subtract,
+    "not_equal": not_equal,
+    "greater_equal": greater_equal,
+    "less_equal": less_equal,
+    "greater": greater,
+    "less": less,
 }

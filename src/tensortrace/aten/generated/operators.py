@@ -2278,6 +2278,258 @@ float_power__Scalar = _register(parse_schema(
 float_power__Tensor = _register(parse_schema(
     'float_power_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)'),
     {'func': 'float_power_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)', **{'variants': 'method', 'tags': 'pointwise', 'dispatch': {'CompositeImplicitAutograd': 'float_power_'}}})
+absolute = _register(parse_schema(
+    'absolute(Tensor self) -> Tensor'),
+    {'func': 'absolute(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'absolute'}}})
+absolute_ = _register(parse_schema(
+    'absolute_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'absolute_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'absolute_'}}})
+absolute_out = _register(parse_schema(
+    'absolute.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'absolute.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CompositeImplicitAutograd': 'absolute_out'}}})
+arccos = _register(parse_schema(
+    'arccos(Tensor self) -> Tensor'),
+    {'func': 'arccos(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'arccos'}}})
+arccos_ = _register(parse_schema(
+    'arccos_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'arccos_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'arccos_'}}})
+arccos_out = _register(parse_schema(
+    'arccos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'arccos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'arccos_out'}}})
+arccosh = _register(parse_schema(
+    'arccosh(Tensor self) -> Tensor'),
+    {'func': 'arccosh(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'arccosh'}}})
+arccosh_ = _register(parse_schema(
+    'arccosh_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'arccosh_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'arccosh_'}}})
+arccosh_out = _register(parse_schema(
+    'arccosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'arccosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'arccosh_out'}}})
+arcsinh = _register(parse_schema(
+    'arcsinh(Tensor self) -> Tensor'),
+    {'func': 'arcsinh(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'arcsinh'}}})
+arcsinh_ = _register(parse_schema(
+    'arcsinh_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'arcsinh_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'arcsinh_'}}})
+arcsinh_out = _register(parse_schema(
+    'arcsinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'arcsinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'arcsinh_out'}}})
+arctanh = _register(parse_schema(
+    'arctanh(Tensor self) -> Tensor'),
+    {'func': 'arctanh(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'arctanh'}}})
+arctanh_ = _register(parse_schema(
+    'arctanh_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'arctanh_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'arctanh_'}}})
+arctanh_out = _register(parse_schema(
+    'arctanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'arctanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'arctanh_out'}}})
+arcsin = _register(parse_schema(
+    'arcsin(Tensor self) -> Tensor'),
+    {'func': 'arcsin(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'arcsin'}}})
+arcsin_ = _register(parse_schema(
+    'arcsin_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'arcsin_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'arcsin_'}}})
+arcsin_out = _register(parse_schema(
+    'arcsin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'arcsin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'arcsin_out'}}})
+arctan = _register(parse_schema(
+    'arctan(Tensor self) -> Tensor'),
+    {'func': 'arctan(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'arctan'}}})
+arctan_ = _register(parse_schema(
+    'arctan_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'arctan_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'arctan_'}}})
+arctan_out = _register(parse_schema(
+    'arctan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'arctan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'arctan_out'}}})
+divide_Tensor = _register(parse_schema(
+    'divide.Tensor(Tensor self, Tensor other) -> Tensor'),
+    {'func': 'divide.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'divide'}}})
+divide__Tensor = _register(parse_schema(
+    'divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+    {'func': 'divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'divide_'}}})
+divide_out = _register(parse_schema(
+    'divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'divide_out'}}})
+divide_Scalar = _register(parse_schema(
+    'divide.Scalar(Tensor self, Scalar other) -> Tensor'),
+    {'func': 'divide.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'divide'}}})
+divide__Scalar = _register(parse_schema(
+    'divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+    {'func': 'divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'divide_'}}})
+divide_Tensor_mode = _register(parse_schema(
+    'divide.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor'),
+    {'func': 'divide.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'divide'}}})
+divide__Tensor_mode = _register(parse_schema(
+    'divide_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)'),
+    {'func': 'divide_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'divide_'}}})
+divide_out_mode = _register(parse_schema(
+    'divide.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'divide.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'divide_out'}}})
+divide_Scalar_mode = _register(parse_schema(
+    'divide.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor'),
+    {'func': 'divide.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'divide'}}})
+divide__Scalar_mode = _register(parse_schema(
+    'divide_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)'),
+    {'func': 'divide_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'divide_'}}})
+true_divide__Tensor = _register(parse_schema(
+    'true_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+    {'func': 'true_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'true_divide_'}}})
+true_divide__Scalar = _register(parse_schema(
+    'true_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+    {'func': 'true_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'true_divide_'}}})
+isreal = _register(parse_schema(
+    'isreal(Tensor self) -> Tensor'),
+    {'func': 'isreal(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'isreal'}}})
+multiply_Tensor = _register(parse_schema(
+    'multiply.Tensor(Tensor self, Tensor other) -> Tensor'),
+    {'func': 'multiply.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'multiply'}}})
+multiply__Tensor = _register(parse_schema(
+    'multiply_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+    {'func': 'multiply_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'multiply_'}}})
+multiply_out = _register(parse_schema(
+    'multiply.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'multiply.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'multiply_out'}}})
+multiply_Scalar = _register(parse_schema(
+    'multiply.Scalar(Tensor self, Scalar other) -> Tensor'),
+    {'func': 'multiply.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'multiply'}}})
+multiply__Scalar = _register(parse_schema(
+    'multiply_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+    {'func': 'multiply_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'multiply_'}}})
+rad2deg = _register(parse_schema(
+    'rad2deg(Tensor self) -> Tensor'),
+    {'func': 'rad2deg(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'rad2deg'}, 'tags': 'pointwise'}})
+rad2deg_ = _register(parse_schema(
+    'rad2deg_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'rad2deg_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'rad2deg_'}, 'tags': 'pointwise'}})
+rad2deg_out = _register(parse_schema(
+    'rad2deg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'rad2deg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'rad2deg_out'}, 'tags': 'pointwise'}})
+deg2rad = _register(parse_schema(
+    'deg2rad(Tensor self) -> Tensor'),
+    {'func': 'deg2rad(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'deg2rad'}, 'tags': 'pointwise'}})
+deg2rad_ = _register(parse_schema(
+    'deg2rad_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'deg2rad_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'deg2rad_'}, 'tags': 'pointwise'}})
+deg2rad_out = _register(parse_schema(
+    'deg2rad.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'deg2rad.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'deg2rad_out'}, 'tags': 'pointwise'}})
+negative = _register(parse_schema(
+    'negative(Tensor self) -> Tensor'),
+    {'func': 'negative(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'negative'}}})
+negative_ = _register(parse_schema(
+    'negative_(Tensor(a!) self) -> Tensor(a!)'),
+    {'func': 'negative_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'negative_'}}})
+negative_out = _register(parse_schema(
+    'negative.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'negative.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'negative_out'}}})
+positive = _register(parse_schema(
+    'positive(Tensor(a) self) -> Tensor(a)'),
+    {'func': 'positive(Tensor(a) self) -> Tensor(a)', **{'variants': 'function, method', 'tags': 'pointwise', 'dispatch': {'CompositeImplicitAutograd': 'positive'}}})
+subtract_out = _register(parse_schema(
+    'subtract.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'subtract.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'subtract_out'}}})
+subtract_Tensor = _register(parse_schema(
+    'subtract.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor'),
+    {'func': 'subtract.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'subtract'}}})
+subtract__Tensor = _register(parse_schema(
+    'subtract_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)'),
+    {'func': 'subtract_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'subtract_'}}})
+subtract_Scalar = _register(parse_schema(
+    'subtract.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor'),
+    {'func': 'subtract.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'subtract'}}})
+subtract__Scalar = _register(parse_schema(
+    'subtract_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)'),
+    {'func': 'subtract_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'subtract_'}}})
+not_equal_Scalar_out = _register(parse_schema(
+    'not_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'not_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'not_equal_out'}}})
+not_equal_Scalar = _register(parse_schema(
+    'not_equal.Scalar(Tensor self, Scalar other) -> Tensor'),
+    {'func': 'not_equal.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'not_equal'}}})
+not_equal_Tensor_out = _register(parse_schema(
+    'not_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'not_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'not_equal_out'}}})
+not_equal_Tensor = _register(parse_schema(
+    'not_equal.Tensor(Tensor self, Tensor other) -> Tensor'),
+    {'func': 'not_equal.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'not_equal'}}})
+not_equal__Scalar = _register(parse_schema(
+    'not_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+    {'func': 'not_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'not_equal_'}}})
+not_equal__Tensor = _register(parse_schema(
+    'not_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+    {'func': 'not_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'not_equal_'}}})
+greater_equal_Scalar_out = _register(parse_schema(
+    'greater_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'greater_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'greater_equal_out'}}})
+greater_equal_Scalar = _register(parse_schema(
+    'greater_equal.Scalar(Tensor self, Scalar other) -> Tensor'),
+    {'func': 'greater_equal.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'greater_equal'}}})
+greater_equal_Tensor_out = _register(parse_schema(
+    'greater_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'greater_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'greater_equal_out'}}})
+greater_equal_Tensor = _register(parse_schema(
+    'greater_equal.Tensor(Tensor self, Tensor other) -> Tensor'),
+    {'func': 'greater_equal.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'greater_equal'}}})
+greater_equal__Scalar = _register(parse_schema(
+    'greater_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+    {'func': 'greater_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'greater_equal_'}}})
+greater_equal__Tensor = _register(parse_schema(
+    'greater_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+    {'func': 'greater_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'greater_equal_'}}})
+less_equal_Scalar_out = _register(parse_schema(
+    'less_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'less_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'less_equal_out'}}})
+less_equal_Scalar = _register(parse_schema(
+    'less_equal.Scalar(Tensor self, Scalar other) -> Tensor'),
+    {'func': 'less_equal.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'less_equal'}}})
+less_equal_Tensor_out = _register(parse_schema(
+    'less_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'less_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'less_equal_out'}}})
+less_equal_Tensor = _register(parse_schema(
+    'less_equal.Tensor(Tensor self, Tensor other) -> Tensor'),
+    {'func': 'less_equal.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'less_equal'}}})
+less_equal__Scalar = _register(parse_schema(
+    'less_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+    {'func': 'less_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'less_equal_'}}})
+less_equal__Tensor = _register(parse_schema(
+    'less_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+    {'func': 'less_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'less_equal_'}}})
+greater_Scalar_out = _register(parse_schema(
+    'greater.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'greater.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'greater_out'}}})
+greater_Scalar = _register(parse_schema(
+    'greater.Scalar(Tensor self, Scalar other) -> Tensor'),
+    {'func': 'greater.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'greater'}}})
+greater_Tensor_out = _register(parse_schema(
+    'greater.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'greater.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'greater_out'}}})
+greater_Tensor = _register(parse_schema(
+    'greater.Tensor(Tensor self, Tensor other) -> Tensor'),
+    {'func': 'greater.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'greater'}}})
+greater__Scalar = _register(parse_schema(
+    'greater_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+    {'func': 'greater_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'greater_'}}})
+greater__Tensor = _register(parse_schema(
+    'greater_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+    {'func': 'greater_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'greater_'}}})
+less_Scalar_out = _register(parse_schema(
+    'less.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'less.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'less_out'}}})
+less_Scalar = _register(parse_schema(
+    'less.Scalar(Tensor self, Scalar other) -> Tensor'),
+    {'func': 'less.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'less'}}})
+less_Tensor_out = _register(parse_schema(
+    'less.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'less.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'less_out'}}})
+less_Tensor = _register(parse_schema(
+    'less.Tensor(Tensor self, Tensor other) -> Tensor'),
+    {'func': 'less.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'less'}}})
+less__Scalar = _register(parse_schema(
+    'less_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)'),
+    {'func': 'less_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'less_'}}})
+less__Tensor = _register(parse_schema(
+    'less_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
+    {'func': 'less_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'less_'}}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -3036,4 +3288,88 @@ OPERATORS: list[OperatorHandle] = [
     float_power_Tensor_Scalar,
     float_power__Scalar,
     float_power__Tensor,
+    absolute,
+    absolute_,
+    absolute_out,
+    arccos,
+    arccos_,
+    arccos_out,
+    arccosh,
+    arccosh_,
+    arccosh_out,
+    arcsinh,
+    arcsinh_,
+    arcsinh_out,
+    arctanh,
+    arctanh_,
+    arctanh_out,
+    arcsin,
+    arcsin_,
+    arcsin_out,
+    arctan,
+    arctan_,
+    arctan_out,
+    divide_Tensor,
+    divide__Tensor,
+    divide_out,
+    divide_Scalar,
+    divide__Scalar,
+    divide_Tensor_mode,
+    divide__Tensor_mode,
+    divide_out_mode,
+    divide_Scalar_mode,
+    divide__Scalar_mode,
+    true_divide__Tensor,
+    true_divide__Scalar,
+    isreal,
+    multiply_Tensor,
+    multiply__Tensor,
+    multiply_out,
+    multiply_Scalar,
+    multiply__Scalar,
+    rad2deg,
+    rad2deg_,
+    rad2deg_out,
+    deg2rad,
+    deg2rad_,
+    deg2rad_out,
+    negative,
+    negative_,
+    negative_out,
+    positive,
+    subtract_out,
+    subtract_Tensor,
+    subtract__Tensor,
+    subtract_Scalar,
+    subtract__Scalar,
+    not_equal_Scalar_out,
+    not_equal_Scalar,
+    not_equal_Tensor_out,
+    not_equal_Tensor,
+    not_equal__Scalar,
+    not_equal__Tensor,
+    greater_equal_Scalar_out,
+    greater_equal_Scalar,
+    greater_equal_Tensor_out,
+    greater_equal_Tensor,
+    greater_equal__Scalar,
+    greater_equal__Tensor,
+    less_equal_Scalar_out,
+    less_equal_Scalar,
+    less_equal_Tensor_out,
+    less_equal_Tensor,
+    less_equal__Scalar,
+    less_equal__Tensor,
+    greater_Scalar_out,
+    greater_Scalar,
+    greater_Tensor_out,
+    greater_Tensor,
+    greater__Scalar,
+    greater__Tensor,
+    less_Scalar_out,
+    less_Scalar,
+    less_Tensor_out,
+    less_Tensor,
+    less__Scalar,
+    less__Tensor,
 ]

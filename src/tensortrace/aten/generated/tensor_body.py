@@ -357,6 +357,45 @@ _ov_fmin = [(ops.fmin, Binder(ops.fmin.schema))]
 _ov_fmax = [(ops.fmax, Binder(ops.fmax.schema))]
 _ov_float_power = [(ops.float_power_Tensor_Tensor, Binder(ops.float_power_Tensor_Tensor.schema)), (ops.float_power_Tensor_Scalar, Binder(ops.float_power_Tensor_Scalar.schema))]
 _ov_float_power_ = [(ops.float_power__Scalar, Binder(ops.float_power__Scalar.schema)), (ops.float_power__Tensor, Binder(ops.float_power__Tensor.schema))]
+_ov_absolute = [(ops.absolute, Binder(ops.absolute.schema))]
+_ov_absolute_ = [(ops.absolute_, Binder(ops.absolute_.schema))]
+_ov_arccos = [(ops.arccos, Binder(ops.arccos.schema))]
+_ov_arccos_ = [(ops.arccos_, Binder(ops.arccos_.schema))]
+_ov_arccosh = [(ops.arccosh, Binder(ops.arccosh.schema))]
+_ov_arccosh_ = [(ops.arccosh_, Binder(ops.arccosh_.schema))]
+_ov_arcsinh = [(ops.arcsinh, Binder(ops.arcsinh.schema))]
+_ov_arcsinh_ = [(ops.arcsinh_, Binder(ops.arcsinh_.schema))]
+_ov_arctanh = [(ops.arctanh, Binder(ops.arctanh.schema))]
+_ov_arctanh_ = [(ops.arctanh_, Binder(ops.arctanh_.schema))]
+_ov_arcsin = [(ops.arcsin, Binder(ops.arcsin.schema))]
+_ov_arcsin_ = [(ops.arcsin_, Binder(ops.arcsin_.schema))]
+_ov_arctan = [(ops.arctan, Binder(ops.arctan.schema))]
+_ov_arctan_ = [(ops.arctan_, Binder(ops.arctan_.schema))]
+_ov_divide = [(ops.divide_Tensor, Binder(ops.divide_Tensor.schema)), (ops.divide_Scalar, Binder(ops.divide_Scalar.schema)), (ops.divide_Tensor_mode, Binder(ops.divide_Tensor_mode.schema)), (ops.divide_Scalar_mode, Binder(ops.divide_Scalar_mode.schema))]
+_ov_divide_ = [(ops.divide__Tensor, Binder(ops.divide__Tensor.schema)), (ops.divide__Scalar, Binder(ops.divide__Scalar.schema)), (ops.divide__Tensor_mode, Binder(ops.divide__Tensor_mode.schema)), (ops.divide__Scalar_mode, Binder(ops.divide__Scalar_mode.schema))]
+_ov_true_divide_ = [(ops.true_divide__Tensor, Binder(ops.true_divide__Tensor.schema)), (ops.true_divide__Scalar, Binder(ops.true_divide__Scalar.schema))]
+_ov_isreal = [(ops.isreal, Binder(ops.isreal.schema))]
+_ov_multiply = [(ops.multiply_Tensor, Binder(ops.multiply_Tensor.schema)), (ops.multiply_Scalar, Binder(ops.multiply_Scalar.schema))]
+_ov_multiply_ = [(ops.multiply__Tensor, Binder(ops.multiply__Tensor.schema)), (ops.multiply__Scalar, Binder(ops.multiply__Scalar.schema))]
+_ov_rad2deg = [(ops.rad2deg, Binder(ops.rad2deg.schema))]
+_ov_rad2deg_ = [(ops.rad2deg_, Binder(ops.rad2deg_.schema))]
+_ov_deg2rad = [(ops.deg2rad, Binder(ops.deg2rad.schema))]
+_ov_deg2rad_ = [(ops.deg2rad_, Binder(ops.deg2rad_.schema))]
+_ov_negative = [(ops.negative, Binder(ops.negative.schema))]
+_ov_negative_ = [(ops.negative_, Binder(ops.negative_.schema))]
+_ov_positive = [(ops.positive, Binder(ops.positive.schema))]
+_ov_subtract = [(ops.subtract_Tensor, Binder(ops.subtract_Tensor.schema)), (ops.subtract_Scalar, Binder(ops.subtract_Scalar.schema))]
+_ov_subtract_ = [(ops.subtract__Tensor, Binder(ops.subtract__Tensor.schema)), (ops.subtract__Scalar, Binder(ops.subtract__Scalar.schema))]
+_ov_not_equal = [(ops.not_equal_Scalar, Binder(ops.not_equal_Scalar.schema)), (ops.not_equal_Tensor, Binder(ops.not_equal_Tensor.schema))]
+_ov_not_equal_ = [(ops.not_equal__Scalar, Binder(ops.not_equal__Scalar.schema)), (ops.not_equal__Tensor, Binder(ops.not_equal__Tensor.schema))]
+_ov_greater_equal = [(ops.greater_equal_Scalar, Binder(ops.greater_equal_Scalar.schema)), (ops.greater_equal_Tensor, Binder(ops.greater_equal_Tensor.schema))]
+_ov_greater_equal_ = [(ops.greater_equal__Scalar, Binder(ops.greater_equal__Scalar.schema)), (ops.greater_equal__Tensor, Binder(ops.greater_equal__Tensor.schema))]
+_ov_less_equal = [(ops.less_equal_Scalar, Binder(ops.less_equal_Scalar.schema)), (ops.less_equal_Tensor, Binder(ops.less_equal_Tensor.schema))]
+_ov_less_equal_ = [(ops.less_equal__Scalar, Binder(ops.less_equal__Scalar.schema)), (ops.less_equal__Tensor, Binder(ops.less_equal__Tensor.schema))]
+_ov_greater = [(ops.greater_Scalar, Binder(ops.greater_Scalar.schema)), (ops.greater_Tensor, Binder(ops.greater_Tensor.schema))]
+_ov_greater_ = [(ops.greater__Scalar, Binder(ops.greater__Scalar.schema)), (ops.greater__Tensor, Binder(ops.greater__Tensor.schema))]
+_ov_less = [(ops.less_Scalar, Binder(ops.less_Scalar.schema)), (ops.less_Tensor, Binder(ops.less_Tensor.schema))]
+_ov_less_ = [(ops.less__Scalar, Binder(ops.less__Scalar.schema)), (ops.less__Tensor, Binder(ops.less__Tensor.schema))]
 
 
 class TensorMethods:
@@ -3538,6 +3577,378 @@ class TensorMethods:
         op, full = select_overload(_ov_float_power_, (self, *args), kwargs, "Tensor.float_power_")
         return op.call(*full)
 
+    @traced("dispatch", "at::Tensor::absolute", TENSOR_BODY_H, "at::Tensor::absolute",
+            legacy="Tensor::absolute (TensorMethods.h)")
+    def absolute(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::absolute, overloads:
+        absolute(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_absolute, (self, *args), kwargs, "Tensor.absolute")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::absolute_", TENSOR_BODY_H, "at::Tensor::absolute_",
+            legacy="Tensor::absolute_ (TensorMethods.h)")
+    def absolute_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::absolute_, overloads:
+        absolute_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_absolute_, (self, *args), kwargs, "Tensor.absolute_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arccos", TENSOR_BODY_H, "at::Tensor::arccos",
+            legacy="Tensor::arccos (TensorMethods.h)")
+    def arccos(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arccos, overloads:
+        arccos(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_arccos, (self, *args), kwargs, "Tensor.arccos")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arccos_", TENSOR_BODY_H, "at::Tensor::arccos_",
+            legacy="Tensor::arccos_ (TensorMethods.h)")
+    def arccos_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arccos_, overloads:
+        arccos_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_arccos_, (self, *args), kwargs, "Tensor.arccos_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arccosh", TENSOR_BODY_H, "at::Tensor::arccosh",
+            legacy="Tensor::arccosh (TensorMethods.h)")
+    def arccosh(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arccosh, overloads:
+        arccosh(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_arccosh, (self, *args), kwargs, "Tensor.arccosh")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arccosh_", TENSOR_BODY_H, "at::Tensor::arccosh_",
+            legacy="Tensor::arccosh_ (TensorMethods.h)")
+    def arccosh_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arccosh_, overloads:
+        arccosh_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_arccosh_, (self, *args), kwargs, "Tensor.arccosh_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arcsinh", TENSOR_BODY_H, "at::Tensor::arcsinh",
+            legacy="Tensor::arcsinh (TensorMethods.h)")
+    def arcsinh(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arcsinh, overloads:
+        arcsinh(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_arcsinh, (self, *args), kwargs, "Tensor.arcsinh")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arcsinh_", TENSOR_BODY_H, "at::Tensor::arcsinh_",
+            legacy="Tensor::arcsinh_ (TensorMethods.h)")
+    def arcsinh_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arcsinh_, overloads:
+        arcsinh_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_arcsinh_, (self, *args), kwargs, "Tensor.arcsinh_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arctanh", TENSOR_BODY_H, "at::Tensor::arctanh",
+            legacy="Tensor::arctanh (TensorMethods.h)")
+    def arctanh(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arctanh, overloads:
+        arctanh(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_arctanh, (self, *args), kwargs, "Tensor.arctanh")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arctanh_", TENSOR_BODY_H, "at::Tensor::arctanh_",
+            legacy="Tensor::arctanh_ (TensorMethods.h)")
+    def arctanh_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arctanh_, overloads:
+        arctanh_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_arctanh_, (self, *args), kwargs, "Tensor.arctanh_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arcsin", TENSOR_BODY_H, "at::Tensor::arcsin",
+            legacy="Tensor::arcsin (TensorMethods.h)")
+    def arcsin(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arcsin, overloads:
+        arcsin(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_arcsin, (self, *args), kwargs, "Tensor.arcsin")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arcsin_", TENSOR_BODY_H, "at::Tensor::arcsin_",
+            legacy="Tensor::arcsin_ (TensorMethods.h)")
+    def arcsin_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arcsin_, overloads:
+        arcsin_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_arcsin_, (self, *args), kwargs, "Tensor.arcsin_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arctan", TENSOR_BODY_H, "at::Tensor::arctan",
+            legacy="Tensor::arctan (TensorMethods.h)")
+    def arctan(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arctan, overloads:
+        arctan(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_arctan, (self, *args), kwargs, "Tensor.arctan")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arctan_", TENSOR_BODY_H, "at::Tensor::arctan_",
+            legacy="Tensor::arctan_ (TensorMethods.h)")
+    def arctan_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arctan_, overloads:
+        arctan_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_arctan_, (self, *args), kwargs, "Tensor.arctan_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::divide", TENSOR_BODY_H, "at::Tensor::divide",
+            legacy="Tensor::divide (TensorMethods.h)")
+    def divide(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::divide, overloads:
+        divide.Tensor(Tensor self, Tensor other) -> Tensor
+        divide.Scalar(Tensor self, Scalar other) -> Tensor
+        divide.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor
+        divide.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor
+        """
+        op, full = select_overload(_ov_divide, (self, *args), kwargs, "Tensor.divide")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::divide_", TENSOR_BODY_H, "at::Tensor::divide_",
+            legacy="Tensor::divide_ (TensorMethods.h)")
+    def divide_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::divide_, overloads:
+        divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        divide_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)
+        divide_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_divide_, (self, *args), kwargs, "Tensor.divide_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::true_divide_", TENSOR_BODY_H, "at::Tensor::true_divide_",
+            legacy="Tensor::true_divide_ (TensorMethods.h)")
+    def true_divide_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::true_divide_, overloads:
+        true_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        true_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_true_divide_, (self, *args), kwargs, "Tensor.true_divide_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::isreal", TENSOR_BODY_H, "at::Tensor::isreal",
+            legacy="Tensor::isreal (TensorMethods.h)")
+    def isreal(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::isreal, overloads:
+        isreal(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_isreal, (self, *args), kwargs, "Tensor.isreal")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::multiply", TENSOR_BODY_H, "at::Tensor::multiply",
+            legacy="Tensor::multiply (TensorMethods.h)")
+    def multiply(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::multiply, overloads:
+        multiply.Tensor(Tensor self, Tensor other) -> Tensor
+        multiply.Scalar(Tensor self, Scalar other) -> Tensor
+        """
+        op, full = select_overload(_ov_multiply, (self, *args), kwargs, "Tensor.multiply")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::multiply_", TENSOR_BODY_H, "at::Tensor::multiply_",
+            legacy="Tensor::multiply_ (TensorMethods.h)")
+    def multiply_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::multiply_, overloads:
+        multiply_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        multiply_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_multiply_, (self, *args), kwargs, "Tensor.multiply_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::rad2deg", TENSOR_BODY_H, "at::Tensor::rad2deg",
+            legacy="Tensor::rad2deg (TensorMethods.h)")
+    def rad2deg(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::rad2deg, overloads:
+        rad2deg(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_rad2deg, (self, *args), kwargs, "Tensor.rad2deg")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::rad2deg_", TENSOR_BODY_H, "at::Tensor::rad2deg_",
+            legacy="Tensor::rad2deg_ (TensorMethods.h)")
+    def rad2deg_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::rad2deg_, overloads:
+        rad2deg_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_rad2deg_, (self, *args), kwargs, "Tensor.rad2deg_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::deg2rad", TENSOR_BODY_H, "at::Tensor::deg2rad",
+            legacy="Tensor::deg2rad (TensorMethods.h)")
+    def deg2rad(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::deg2rad, overloads:
+        deg2rad(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_deg2rad, (self, *args), kwargs, "Tensor.deg2rad")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::deg2rad_", TENSOR_BODY_H, "at::Tensor::deg2rad_",
+            legacy="Tensor::deg2rad_ (TensorMethods.h)")
+    def deg2rad_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::deg2rad_, overloads:
+        deg2rad_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_deg2rad_, (self, *args), kwargs, "Tensor.deg2rad_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::negative", TENSOR_BODY_H, "at::Tensor::negative",
+            legacy="Tensor::negative (TensorMethods.h)")
+    def negative(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::negative, overloads:
+        negative(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_negative, (self, *args), kwargs, "Tensor.negative")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::negative_", TENSOR_BODY_H, "at::Tensor::negative_",
+            legacy="Tensor::negative_ (TensorMethods.h)")
+    def negative_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::negative_, overloads:
+        negative_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_negative_, (self, *args), kwargs, "Tensor.negative_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::positive", TENSOR_BODY_H, "at::Tensor::positive",
+            legacy="Tensor::positive (TensorMethods.h)")
+    def positive(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::positive, overloads:
+        positive(Tensor(a) self) -> Tensor(a)
+        """
+        op, full = select_overload(_ov_positive, (self, *args), kwargs, "Tensor.positive")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::subtract", TENSOR_BODY_H, "at::Tensor::subtract",
+            legacy="Tensor::subtract (TensorMethods.h)")
+    def subtract(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::subtract, overloads:
+        subtract.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+        subtract.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor
+        """
+        op, full = select_overload(_ov_subtract, (self, *args), kwargs, "Tensor.subtract")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::subtract_", TENSOR_BODY_H, "at::Tensor::subtract_",
+            legacy="Tensor::subtract_ (TensorMethods.h)")
+    def subtract_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::subtract_, overloads:
+        subtract_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
+        subtract_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_subtract_, (self, *args), kwargs, "Tensor.subtract_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::not_equal", TENSOR_BODY_H, "at::Tensor::not_equal",
+            legacy="Tensor::not_equal (TensorMethods.h)")
+    def not_equal(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::not_equal, overloads:
+        not_equal.Scalar(Tensor self, Scalar other) -> Tensor
+        not_equal.Tensor(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_not_equal, (self, *args), kwargs, "Tensor.not_equal")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::not_equal_", TENSOR_BODY_H, "at::Tensor::not_equal_",
+            legacy="Tensor::not_equal_ (TensorMethods.h)")
+    def not_equal_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::not_equal_, overloads:
+        not_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        not_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_not_equal_, (self, *args), kwargs, "Tensor.not_equal_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::greater_equal", TENSOR_BODY_H, "at::Tensor::greater_equal",
+            legacy="Tensor::greater_equal (TensorMethods.h)")
+    def greater_equal(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::greater_equal, overloads:
+        greater_equal.Scalar(Tensor self, Scalar other) -> Tensor
+        greater_equal.Tensor(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_greater_equal, (self, *args), kwargs, "Tensor.greater_equal")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::greater_equal_", TENSOR_BODY_H, "at::Tensor::greater_equal_",
+            legacy="Tensor::greater_equal_ (TensorMethods.h)")
+    def greater_equal_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::greater_equal_, overloads:
+        greater_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        greater_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_greater_equal_, (self, *args), kwargs, "Tensor.greater_equal_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::less_equal", TENSOR_BODY_H, "at::Tensor::less_equal",
+            legacy="Tensor::less_equal (TensorMethods.h)")
+    def less_equal(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::less_equal, overloads:
+        less_equal.Scalar(Tensor self, Scalar other) -> Tensor
+        less_equal.Tensor(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_less_equal, (self, *args), kwargs, "Tensor.less_equal")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::less_equal_", TENSOR_BODY_H, "at::Tensor::less_equal_",
+            legacy="Tensor::less_equal_ (TensorMethods.h)")
+    def less_equal_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::less_equal_, overloads:
+        less_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        less_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_less_equal_, (self, *args), kwargs, "Tensor.less_equal_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::greater", TENSOR_BODY_H, "at::Tensor::greater",
+            legacy="Tensor::greater (TensorMethods.h)")
+    def greater(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::greater, overloads:
+        greater.Scalar(Tensor self, Scalar other) -> Tensor
+        greater.Tensor(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_greater, (self, *args), kwargs, "Tensor.greater")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::greater_", TENSOR_BODY_H, "at::Tensor::greater_",
+            legacy="Tensor::greater_ (TensorMethods.h)")
+    def greater_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::greater_, overloads:
+        greater_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        greater_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_greater_, (self, *args), kwargs, "Tensor.greater_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::less", TENSOR_BODY_H, "at::Tensor::less",
+            legacy="Tensor::less (TensorMethods.h)")
+    def less(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::less, overloads:
+        less.Scalar(Tensor self, Scalar other) -> Tensor
+        less.Tensor(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_less, (self, *args), kwargs, "Tensor.less")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::less_", TENSOR_BODY_H, "at::Tensor::less_",
+            legacy="Tensor::less_ (TensorMethods.h)")
+    def less_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::less_, overloads:
+        less_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        less_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_less_, (self, *args), kwargs, "Tensor.less_")
+        return op.call(*full)
+
 
 METHODS: tuple[str, ...] = (
     "uniform_",
@@ -3880,4 +4291,43 @@ METHODS: tuple[str, ...] = (
     "fmax",
     "float_power",
     "float_power_",
+    "absolute",
+    "absolute_",
+    "arccos",
+    "arccos_",
+    "arccosh",
+    "arccosh_",
+    "arcsinh",
+    "arcsinh_",
+    "arctanh",
+    "arctanh_",
+    "arcsin",
+    "arcsin_",
+    "arctan",
+    "arctan_",
+    "divide",
+    "divide_",
+    "true_divide_",
+    "isreal",
+    "multiply",
+    "multiply_",
+    "rad2deg",
+    "rad2deg_",
+    "deg2rad",
+    "deg2rad_",
+    "negative",
+    "negative_",
+    "positive",
+    "subtract",
+    "subtract_",
+    "not_equal",
+    "not_equal_",
+    "greater_equal",
+    "greater_equal_",
+    "less_equal",
+    "less_equal_",
+    "greater",
+    "greater_",
+    "less",
+    "less_",
 )

@@ -6,6 +6,7 @@ CPU kernel (REGISTER_DISPATCH), so the code generator can find them by name.
 
 from tensortrace.aten.native import (  # noqa: F401 - imported for their registrations
     activation,
+    aliases,
     binary_ops,
     binary_ops_extra,
     binary_ops_math,

@@ -4018,3 +4018,51 @@ def fmax_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.fmax_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     fmax_out, "torch::ADInplaceOrView::fmax_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::rad2deg_", INPLACE_OR_VIEW)
+def rad2deg_(ks: DispatchKeySet, *args: Any) -> Any:
+    """rad2deg_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.rad2deg_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.rad2deg_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    rad2deg_, "torch::ADInplaceOrView::rad2deg_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::rad2deg_out", INPLACE_OR_VIEW)
+def rad2deg_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """rad2deg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.rad2deg_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.rad2deg_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    rad2deg_out, "torch::ADInplaceOrView::rad2deg_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::deg2rad_", INPLACE_OR_VIEW)
+def deg2rad_(ks: DispatchKeySet, *args: Any) -> Any:
+    """deg2rad_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.deg2rad_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.deg2rad_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    deg2rad_, "torch::ADInplaceOrView::deg2rad_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::deg2rad_out", INPLACE_OR_VIEW)
+def deg2rad_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """deg2rad.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.deg2rad_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.deg2rad_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    deg2rad_out, "torch::ADInplaceOrView::deg2rad_out", with_keyset=True))

@@ -3019,3 +3019,37 @@ class LogaddexpBackward0(TraceableFunction):
         ('self', 'other'),
         {},
         {})
+
+
+def Deg2RadBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(0.017453292519943295)"""
+    return v['grad'].mul(0.017453292519943295)
+
+
+class Deg2RadBackward0(TraceableFunction):
+    """deg2rad(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'deg2rad',
+        (Formula(('self',), Deg2RadBackward0_self, frozenset(['grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def Rad2DegBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(57.29577951308232)"""
+    return v['grad'].mul(57.29577951308232)
+
+
+class Rad2DegBackward0(TraceableFunction):
+    """rad2deg(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'rad2deg',
+        (Formula(('self',), Rad2DegBackward0_self, frozenset(['grad'])),),
+        ('self',),
+        {},
+        {})

@@ -9731,3 +9731,105 @@ def fmax_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.fmax_out.register(DispatchKey.Autograd, KernelFunction(
     fmax_out, "torch::autograd::VariableType::fmax", with_keyset=True))
+
+
+_record_rad2deg = GraphRecording(ops.rad2deg, AutoDispatchBelowADInplaceOrView, nodes.Rad2DegBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::rad2deg", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def rad2deg(ks: DispatchKeySet, *args: Any) -> Any:
+    """rad2deg(Tensor self) -> Tensor: records Rad2DegBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_rad2deg(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.rad2deg.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.rad2deg.register(DispatchKey.Autograd, KernelFunction(
+    rad2deg, "torch::autograd::VariableType::rad2deg", with_keyset=True))
+
+
+_record_rad2deg_ = GraphRecording(ops.rad2deg_, AutoDispatchBelowAutograd, nodes.Rad2DegBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::rad2deg_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def rad2deg_(ks: DispatchKeySet, *args: Any) -> Any:
+    """rad2deg_(Tensor(a!) self) -> Tensor(a!): records Rad2DegBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_rad2deg_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.rad2deg_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.rad2deg_.register(DispatchKey.Autograd, KernelFunction(
+    rad2deg_, "torch::autograd::VariableType::rad2deg_", with_keyset=True))
+
+
+_record_rad2deg_out = GraphRecording(ops.rad2deg_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::rad2deg", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def rad2deg_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """rad2deg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_rad2deg_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.rad2deg_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.rad2deg_out.register(DispatchKey.Autograd, KernelFunction(
+    rad2deg_out, "torch::autograd::VariableType::rad2deg", with_keyset=True))
+
+
+_record_deg2rad = GraphRecording(ops.deg2rad, AutoDispatchBelowADInplaceOrView, nodes.Deg2RadBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::deg2rad", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def deg2rad(ks: DispatchKeySet, *args: Any) -> Any:
+    """deg2rad(Tensor self) -> Tensor: records Deg2RadBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_deg2rad(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.deg2rad.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.deg2rad.register(DispatchKey.Autograd, KernelFunction(
+    deg2rad, "torch::autograd::VariableType::deg2rad", with_keyset=True))
+
+
+_record_deg2rad_ = GraphRecording(ops.deg2rad_, AutoDispatchBelowAutograd, nodes.Deg2RadBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::deg2rad_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def deg2rad_(ks: DispatchKeySet, *args: Any) -> Any:
+    """deg2rad_(Tensor(a!) self) -> Tensor(a!): records Deg2RadBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_deg2rad_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.deg2rad_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.deg2rad_.register(DispatchKey.Autograd, KernelFunction(
+    deg2rad_, "torch::autograd::VariableType::deg2rad_", with_keyset=True))
+
+
+_record_deg2rad_out = GraphRecording(ops.deg2rad_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::deg2rad", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def deg2rad_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """deg2rad.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_deg2rad_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.deg2rad_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.deg2rad_out.register(DispatchKey.Autograd, KernelFunction(
+    deg2rad_out, "torch::autograd::VariableType::deg2rad", with_keyset=True))

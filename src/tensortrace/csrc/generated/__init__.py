@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "d85e27b9cfd43a76c323dadf79e2f4d549b56bb136c5ec4a8928ae386cf44c97"
+INPUTS_SHA256 = "11161348c74358a2584dd0cb66e6878ca957830f7b75def8efcb85207ac48d28"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

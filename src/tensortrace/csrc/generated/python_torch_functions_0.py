@@ -12526,6 +12526,1115 @@ def float_power(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_float_power[r.idx][1 if out_used else 0])
 
 
+# ---- absolute ----------------------------------------------------------------------------------
+parser_absolute = PythonArgParser.lazy([
+    'absolute(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_absolute", TORCH_FUNCTIONS_CPP, "dispatch_absolute", legacy="dispatch_absolute")
+def dispatch_absolute_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """absolute(Tensor input, *, Tensor out=None): absolute, out= absolute.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.absolute_out, 'absolute', False, self, kwargs, out)
+    return at.absolute(self=kwargs['self'])
+
+
+overloads_absolute = [PythonOverload('absolute(Tensor input, *, Tensor out=None)', ops.absolute, ops.absolute_out, False, False, ['self', 'out'])]
+dispatch_absolute = [dispatch_absolute_0]
+structseqs_absolute = [(return_types.for_schema('absolute', ops.absolute.schema), return_types.for_schema('absolute_out', ops.absolute_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_absolute", TORCH_FUNCTIONS_CPP, legacy="THPVariable_absolute")
+def absolute(*args: Any, **kwargs: Any) -> Any:
+    """torch.absolute: THPVariable_absolute"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.absolute",
+                                 {"python_name": "torch.absolute"})
+    self = None
+    r = parser_absolute.parse(args, kwargs)
+    ov = overloads_absolute[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_absolute[r.idx](self, parsed)
+    return wrap_result(result, structseqs_absolute[r.idx][1 if out_used else 0])
+
+
+# ---- arccos ------------------------------------------------------------------------------------
+parser_arccos = PythonArgParser.lazy([
+    'arccos(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_arccos", TORCH_FUNCTIONS_CPP, "dispatch_arccos", legacy="dispatch_arccos")
+def dispatch_arccos_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arccos(Tensor input, *, Tensor out=None): arccos, out= arccos.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.arccos_out, 'arccos', False, self, kwargs, out)
+    return at.arccos(self=kwargs['self'])
+
+
+overloads_arccos = [PythonOverload('arccos(Tensor input, *, Tensor out=None)', ops.arccos, ops.arccos_out, False, False, ['self', 'out'])]
+dispatch_arccos = [dispatch_arccos_0]
+structseqs_arccos = [(return_types.for_schema('arccos', ops.arccos.schema), return_types.for_schema('arccos_out', ops.arccos_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arccos", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arccos")
+def arccos(*args: Any, **kwargs: Any) -> Any:
+    """torch.arccos: THPVariable_arccos"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arccos",
+                                 {"python_name": "torch.arccos"})
+    self = None
+    r = parser_arccos.parse(args, kwargs)
+    ov = overloads_arccos[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arccos[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arccos[r.idx][1 if out_used else 0])
+
+
+# ---- arccos_ -----------------------------------------------------------------------------------
+parser_arccos_ = PythonArgParser.lazy([
+    'arccos_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_arccos_", TORCH_FUNCTIONS_CPP, "dispatch_arccos_", legacy="dispatch_arccos_")
+def dispatch_arccos__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arccos_(Tensor input): arccos_"""
+    return at.arccos_(self=kwargs['self'])
+
+
+overloads_arccos_ = [PythonOverload('arccos_(Tensor input)', ops.arccos_, None, False, False, ['self'])]
+dispatch_arccos_ = [dispatch_arccos__0]
+structseqs_arccos_ = [(return_types.for_schema('arccos_', ops.arccos_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arccos_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arccos_")
+def arccos_(*args: Any, **kwargs: Any) -> Any:
+    """torch.arccos_: THPVariable_arccos_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arccos_",
+                                 {"python_name": "torch.arccos_"})
+    self = None
+    r = parser_arccos_.parse(args, kwargs)
+    ov = overloads_arccos_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arccos_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arccos_[r.idx][1 if out_used else 0])
+
+
+# ---- arccosh -----------------------------------------------------------------------------------
+parser_arccosh = PythonArgParser.lazy([
+    'arccosh(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_arccosh", TORCH_FUNCTIONS_CPP, "dispatch_arccosh", legacy="dispatch_arccosh")
+def dispatch_arccosh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arccosh(Tensor input, *, Tensor out=None): arccosh, out= arccosh.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.arccosh_out, 'arccosh', False, self, kwargs, out)
+    return at.arccosh(self=kwargs['self'])
+
+
+overloads_arccosh = [PythonOverload('arccosh(Tensor input, *, Tensor out=None)', ops.arccosh, ops.arccosh_out, False, False, ['self', 'out'])]
+dispatch_arccosh = [dispatch_arccosh_0]
+structseqs_arccosh = [(return_types.for_schema('arccosh', ops.arccosh.schema), return_types.for_schema('arccosh_out', ops.arccosh_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arccosh", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arccosh")
+def arccosh(*args: Any, **kwargs: Any) -> Any:
+    """torch.arccosh: THPVariable_arccosh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arccosh",
+                                 {"python_name": "torch.arccosh"})
+    self = None
+    r = parser_arccosh.parse(args, kwargs)
+    ov = overloads_arccosh[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arccosh[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arccosh[r.idx][1 if out_used else 0])
+
+
+# ---- arccosh_ ----------------------------------------------------------------------------------
+parser_arccosh_ = PythonArgParser.lazy([
+    'arccosh_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_arccosh_", TORCH_FUNCTIONS_CPP, "dispatch_arccosh_", legacy="dispatch_arccosh_")
+def dispatch_arccosh__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arccosh_(Tensor input): arccosh_"""
+    return at.arccosh_(self=kwargs['self'])
+
+
+overloads_arccosh_ = [PythonOverload('arccosh_(Tensor input)', ops.arccosh_, None, False, False, ['self'])]
+dispatch_arccosh_ = [dispatch_arccosh__0]
+structseqs_arccosh_ = [(return_types.for_schema('arccosh_', ops.arccosh_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arccosh_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arccosh_")
+def arccosh_(*args: Any, **kwargs: Any) -> Any:
+    """torch.arccosh_: THPVariable_arccosh_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arccosh_",
+                                 {"python_name": "torch.arccosh_"})
+    self = None
+    r = parser_arccosh_.parse(args, kwargs)
+    ov = overloads_arccosh_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arccosh_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arccosh_[r.idx][1 if out_used else 0])
+
+
+# ---- arcsinh -----------------------------------------------------------------------------------
+parser_arcsinh = PythonArgParser.lazy([
+    'arcsinh(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_arcsinh", TORCH_FUNCTIONS_CPP, "dispatch_arcsinh", legacy="dispatch_arcsinh")
+def dispatch_arcsinh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arcsinh(Tensor input, *, Tensor out=None): arcsinh, out= arcsinh.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.arcsinh_out, 'arcsinh', False, self, kwargs, out)
+    return at.arcsinh(self=kwargs['self'])
+
+
+overloads_arcsinh = [PythonOverload('arcsinh(Tensor input, *, Tensor out=None)', ops.arcsinh, ops.arcsinh_out, False, False, ['self', 'out'])]
+dispatch_arcsinh = [dispatch_arcsinh_0]
+structseqs_arcsinh = [(return_types.for_schema('arcsinh', ops.arcsinh.schema), return_types.for_schema('arcsinh_out', ops.arcsinh_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arcsinh", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arcsinh")
+def arcsinh(*args: Any, **kwargs: Any) -> Any:
+    """torch.arcsinh: THPVariable_arcsinh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arcsinh",
+                                 {"python_name": "torch.arcsinh"})
+    self = None
+    r = parser_arcsinh.parse(args, kwargs)
+    ov = overloads_arcsinh[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arcsinh[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arcsinh[r.idx][1 if out_used else 0])
+
+
+# ---- arcsinh_ ----------------------------------------------------------------------------------
+parser_arcsinh_ = PythonArgParser.lazy([
+    'arcsinh_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_arcsinh_", TORCH_FUNCTIONS_CPP, "dispatch_arcsinh_", legacy="dispatch_arcsinh_")
+def dispatch_arcsinh__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arcsinh_(Tensor input): arcsinh_"""
+    return at.arcsinh_(self=kwargs['self'])
+
+
+overloads_arcsinh_ = [PythonOverload('arcsinh_(Tensor input)', ops.arcsinh_, None, False, False, ['self'])]
+dispatch_arcsinh_ = [dispatch_arcsinh__0]
+structseqs_arcsinh_ = [(return_types.for_schema('arcsinh_', ops.arcsinh_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arcsinh_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arcsinh_")
+def arcsinh_(*args: Any, **kwargs: Any) -> Any:
+    """torch.arcsinh_: THPVariable_arcsinh_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arcsinh_",
+                                 {"python_name": "torch.arcsinh_"})
+    self = None
+    r = parser_arcsinh_.parse(args, kwargs)
+    ov = overloads_arcsinh_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arcsinh_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arcsinh_[r.idx][1 if out_used else 0])
+
+
+# ---- arctanh -----------------------------------------------------------------------------------
+parser_arctanh = PythonArgParser.lazy([
+    'arctanh(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_arctanh", TORCH_FUNCTIONS_CPP, "dispatch_arctanh", legacy="dispatch_arctanh")
+def dispatch_arctanh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arctanh(Tensor input, *, Tensor out=None): arctanh, out= arctanh.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.arctanh_out, 'arctanh', False, self, kwargs, out)
+    return at.arctanh(self=kwargs['self'])
+
+
+overloads_arctanh = [PythonOverload('arctanh(Tensor input, *, Tensor out=None)', ops.arctanh, ops.arctanh_out, False, False, ['self', 'out'])]
+dispatch_arctanh = [dispatch_arctanh_0]
+structseqs_arctanh = [(return_types.for_schema('arctanh', ops.arctanh.schema), return_types.for_schema('arctanh_out', ops.arctanh_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arctanh", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arctanh")
+def arctanh(*args: Any, **kwargs: Any) -> Any:
+    """torch.arctanh: THPVariable_arctanh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arctanh",
+                                 {"python_name": "torch.arctanh"})
+    self = None
+    r = parser_arctanh.parse(args, kwargs)
+    ov = overloads_arctanh[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arctanh[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arctanh[r.idx][1 if out_used else 0])
+
+
+# ---- arctanh_ ----------------------------------------------------------------------------------
+parser_arctanh_ = PythonArgParser.lazy([
+    'arctanh_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_arctanh_", TORCH_FUNCTIONS_CPP, "dispatch_arctanh_", legacy="dispatch_arctanh_")
+def dispatch_arctanh__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arctanh_(Tensor input): arctanh_"""
+    return at.arctanh_(self=kwargs['self'])
+
+
+overloads_arctanh_ = [PythonOverload('arctanh_(Tensor input)', ops.arctanh_, None, False, False, ['self'])]
+dispatch_arctanh_ = [dispatch_arctanh__0]
+structseqs_arctanh_ = [(return_types.for_schema('arctanh_', ops.arctanh_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arctanh_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arctanh_")
+def arctanh_(*args: Any, **kwargs: Any) -> Any:
+    """torch.arctanh_: THPVariable_arctanh_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arctanh_",
+                                 {"python_name": "torch.arctanh_"})
+    self = None
+    r = parser_arctanh_.parse(args, kwargs)
+    ov = overloads_arctanh_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arctanh_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arctanh_[r.idx][1 if out_used else 0])
+
+
+# ---- arcsin ------------------------------------------------------------------------------------
+parser_arcsin = PythonArgParser.lazy([
+    'arcsin(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_arcsin", TORCH_FUNCTIONS_CPP, "dispatch_arcsin", legacy="dispatch_arcsin")
+def dispatch_arcsin_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arcsin(Tensor input, *, Tensor out=None): arcsin, out= arcsin.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.arcsin_out, 'arcsin', False, self, kwargs, out)
+    return at.arcsin(self=kwargs['self'])
+
+
+overloads_arcsin = [PythonOverload('arcsin(Tensor input, *, Tensor out=None)', ops.arcsin, ops.arcsin_out, False, False, ['self', 'out'])]
+dispatch_arcsin = [dispatch_arcsin_0]
+structseqs_arcsin = [(return_types.for_schema('arcsin', ops.arcsin.schema), return_types.for_schema('arcsin_out', ops.arcsin_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arcsin", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arcsin")
+def arcsin(*args: Any, **kwargs: Any) -> Any:
+    """torch.arcsin: THPVariable_arcsin"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arcsin",
+                                 {"python_name": "torch.arcsin"})
+    self = None
+    r = parser_arcsin.parse(args, kwargs)
+    ov = overloads_arcsin[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arcsin[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arcsin[r.idx][1 if out_used else 0])
+
+
+# ---- arcsin_ -----------------------------------------------------------------------------------
+parser_arcsin_ = PythonArgParser.lazy([
+    'arcsin_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_arcsin_", TORCH_FUNCTIONS_CPP, "dispatch_arcsin_", legacy="dispatch_arcsin_")
+def dispatch_arcsin__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arcsin_(Tensor input): arcsin_"""
+    return at.arcsin_(self=kwargs['self'])
+
+
+overloads_arcsin_ = [PythonOverload('arcsin_(Tensor input)', ops.arcsin_, None, False, False, ['self'])]
+dispatch_arcsin_ = [dispatch_arcsin__0]
+structseqs_arcsin_ = [(return_types.for_schema('arcsin_', ops.arcsin_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arcsin_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arcsin_")
+def arcsin_(*args: Any, **kwargs: Any) -> Any:
+    """torch.arcsin_: THPVariable_arcsin_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arcsin_",
+                                 {"python_name": "torch.arcsin_"})
+    self = None
+    r = parser_arcsin_.parse(args, kwargs)
+    ov = overloads_arcsin_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arcsin_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arcsin_[r.idx][1 if out_used else 0])
+
+
+# ---- arctan ------------------------------------------------------------------------------------
+parser_arctan = PythonArgParser.lazy([
+    'arctan(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_arctan", TORCH_FUNCTIONS_CPP, "dispatch_arctan", legacy="dispatch_arctan")
+def dispatch_arctan_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arctan(Tensor input, *, Tensor out=None): arctan, out= arctan.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.arctan_out, 'arctan', False, self, kwargs, out)
+    return at.arctan(self=kwargs['self'])
+
+
+overloads_arctan = [PythonOverload('arctan(Tensor input, *, Tensor out=None)', ops.arctan, ops.arctan_out, False, False, ['self', 'out'])]
+dispatch_arctan = [dispatch_arctan_0]
+structseqs_arctan = [(return_types.for_schema('arctan', ops.arctan.schema), return_types.for_schema('arctan_out', ops.arctan_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arctan", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arctan")
+def arctan(*args: Any, **kwargs: Any) -> Any:
+    """torch.arctan: THPVariable_arctan"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arctan",
+                                 {"python_name": "torch.arctan"})
+    self = None
+    r = parser_arctan.parse(args, kwargs)
+    ov = overloads_arctan[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arctan[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arctan[r.idx][1 if out_used else 0])
+
+
+# ---- arctan_ -----------------------------------------------------------------------------------
+parser_arctan_ = PythonArgParser.lazy([
+    'arctan_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_arctan_", TORCH_FUNCTIONS_CPP, "dispatch_arctan_", legacy="dispatch_arctan_")
+def dispatch_arctan__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arctan_(Tensor input): arctan_"""
+    return at.arctan_(self=kwargs['self'])
+
+
+overloads_arctan_ = [PythonOverload('arctan_(Tensor input)', ops.arctan_, None, False, False, ['self'])]
+dispatch_arctan_ = [dispatch_arctan__0]
+structseqs_arctan_ = [(return_types.for_schema('arctan_', ops.arctan_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arctan_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arctan_")
+def arctan_(*args: Any, **kwargs: Any) -> Any:
+    """torch.arctan_: THPVariable_arctan_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arctan_",
+                                 {"python_name": "torch.arctan_"})
+    self = None
+    r = parser_arctan_.parse(args, kwargs)
+    ov = overloads_arctan_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arctan_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arctan_[r.idx][1 if out_used else 0])
+
+
+# ---- divide ------------------------------------------------------------------------------------
+parser_divide = PythonArgParser.lazy([
+    'divide(Tensor input, Tensor other, *, Tensor out=None)',
+    'divide(Tensor input, Tensor other, *, str? rounding_mode, Tensor out=None)',
+    'divide(Tensor input, Scalar other)',
+    'divide(Tensor input, Scalar other, *, str? rounding_mode)',
+], allow_numbers_as_tensors=True)
+
+
+@traced("python", "dispatch_divide", TORCH_FUNCTIONS_CPP, "dispatch_divide", legacy="dispatch_divide")
+def dispatch_divide_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """divide(Tensor input, Tensor other, *, Tensor out=None): divide.Tensor, out= divide.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.divide_out, 'divide', False, self, kwargs, out)
+    return at.divide(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_divide", TORCH_FUNCTIONS_CPP, "dispatch_divide", legacy="dispatch_divide")
+def dispatch_divide_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """divide(Tensor input, Tensor other, *, str? rounding_mode, Tensor out=None): divide.Tensor_mode, out= divide.out_mode"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.divide_out_mode, 'divide', False, self, kwargs, out)
+    return at.divide(self=kwargs['self'], other=kwargs['other'], rounding_mode=kwargs['rounding_mode'])
+
+
+@traced("python", "dispatch_divide", TORCH_FUNCTIONS_CPP, "dispatch_divide", legacy="dispatch_divide")
+def dispatch_divide_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """divide(Tensor input, Scalar other): divide.Scalar"""
+    return at.divide(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_divide", TORCH_FUNCTIONS_CPP, "dispatch_divide", legacy="dispatch_divide")
+def dispatch_divide_3(self: Any, kwargs: dict[str, Any]) -> Any:
+    """divide(Tensor input, Scalar other, *, str? rounding_mode): divide.Scalar_mode"""
+    return at.divide(self=kwargs['self'], other=kwargs['other'], rounding_mode=kwargs['rounding_mode'])
+
+
+overloads_divide = [PythonOverload('divide(Tensor input, Tensor other, *, Tensor out=None)', ops.divide_Tensor, ops.divide_out, False, False, ['self', 'other', 'out']), PythonOverload('divide(Tensor input, Tensor other, *, str? rounding_mode, Tensor out=None)', ops.divide_Tensor_mode, ops.divide_out_mode, False, False, ['self', 'other', 'rounding_mode', 'out']), PythonOverload('divide(Tensor input, Scalar other)', ops.divide_Scalar, None, False, False, ['self', 'other']), PythonOverload('divide(Tensor input, Scalar other, *, str? rounding_mode)', ops.divide_Scalar_mode, None, False, False, ['self', 'other', 'rounding_mode'])]
+dispatch_divide = [dispatch_divide_0, dispatch_divide_1, dispatch_divide_2, dispatch_divide_3]
+structseqs_divide = [(return_types.for_schema('divide', ops.divide_Tensor.schema), return_types.for_schema('divide_out', ops.divide_out.schema)), (return_types.for_schema('divide', ops.divide_Tensor_mode.schema), return_types.for_schema('divide_out', ops.divide_out_mode.schema)), (return_types.for_schema('divide', ops.divide_Scalar.schema), None), (return_types.for_schema('divide', ops.divide_Scalar_mode.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_divide", TORCH_FUNCTIONS_CPP, legacy="THPVariable_divide")
+def divide(*args: Any, **kwargs: Any) -> Any:
+    """torch.divide: THPVariable_divide"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.divide",
+                                 {"python_name": "torch.divide"})
+    self = None
+    r = parser_divide.parse(args, kwargs)
+    ov = overloads_divide[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_divide[r.idx](self, parsed)
+    return wrap_result(result, structseqs_divide[r.idx][1 if out_used else 0])
+
+
+# ---- isreal ------------------------------------------------------------------------------------
+parser_isreal = PythonArgParser.lazy([
+    'isreal(Tensor input)',
+])
+
+
+@traced("python", "dispatch_isreal", TORCH_FUNCTIONS_CPP, "dispatch_isreal", legacy="dispatch_isreal")
+def dispatch_isreal_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """isreal(Tensor input): isreal"""
+    return at.isreal(self=kwargs['self'])
+
+
+overloads_isreal = [PythonOverload('isreal(Tensor input)', ops.isreal, None, False, False, ['self'])]
+dispatch_isreal = [dispatch_isreal_0]
+structseqs_isreal = [(return_types.for_schema('isreal', ops.isreal.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_isreal", TORCH_FUNCTIONS_CPP, legacy="THPVariable_isreal")
+def isreal(*args: Any, **kwargs: Any) -> Any:
+    """torch.isreal: THPVariable_isreal"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.isreal",
+                                 {"python_name": "torch.isreal"})
+    self = None
+    r = parser_isreal.parse(args, kwargs)
+    ov = overloads_isreal[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_isreal[r.idx](self, parsed)
+    return wrap_result(result, structseqs_isreal[r.idx][1 if out_used else 0])
+
+
+# ---- multiply ----------------------------------------------------------------------------------
+parser_multiply = PythonArgParser.lazy([
+    'multiply(Tensor input, Tensor other, *, Tensor out=None)',
+    'multiply(Tensor input, Scalar other)',
+], allow_numbers_as_tensors=True)
+
+
+@traced("python", "dispatch_multiply", TORCH_FUNCTIONS_CPP, "dispatch_multiply", legacy="dispatch_multiply")
+def dispatch_multiply_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """multiply(Tensor input, Tensor other, *, Tensor out=None): multiply.Tensor, out= multiply.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.multiply_out, 'multiply', False, self, kwargs, out)
+    return at.multiply(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_multiply", TORCH_FUNCTIONS_CPP, "dispatch_multiply", legacy="dispatch_multiply")
+def dispatch_multiply_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """multiply(Tensor input, Scalar other): multiply.Scalar"""
+    return at.multiply(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads_multiply = [PythonOverload('multiply(Tensor input, Tensor other, *, Tensor out=None)', ops.multiply_Tensor, ops.multiply_out, False, False, ['self', 'other', 'out']), PythonOverload('multiply(Tensor input, Scalar other)', ops.multiply_Scalar, None, False, False, ['self', 'other'])]
+dispatch_multiply = [dispatch_multiply_0, dispatch_multiply_1]
+structseqs_multiply = [(return_types.for_schema('multiply', ops.multiply_Tensor.schema), return_types.for_schema('multiply_out', ops.multiply_out.schema)), (return_types.for_schema('multiply', ops.multiply_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_multiply", TORCH_FUNCTIONS_CPP, legacy="THPVariable_multiply")
+def multiply(*args: Any, **kwargs: Any) -> Any:
+    """torch.multiply: THPVariable_multiply"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.multiply",
+                                 {"python_name": "torch.multiply"})
+    self = None
+    r = parser_multiply.parse(args, kwargs)
+    ov = overloads_multiply[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_multiply[r.idx](self, parsed)
+    return wrap_result(result, structseqs_multiply[r.idx][1 if out_used else 0])
+
+
+# ---- rad2deg -----------------------------------------------------------------------------------
+parser_rad2deg = PythonArgParser.lazy([
+    'rad2deg(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_rad2deg", TORCH_FUNCTIONS_CPP, "dispatch_rad2deg", legacy="dispatch_rad2deg")
+def dispatch_rad2deg_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rad2deg(Tensor input, *, Tensor out=None): rad2deg, out= rad2deg.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.rad2deg_out, 'rad2deg', False, self, kwargs, out)
+    return at.rad2deg(self=kwargs['self'])
+
+
+overloads_rad2deg = [PythonOverload('rad2deg(Tensor input, *, Tensor out=None)', ops.rad2deg, ops.rad2deg_out, False, False, ['self', 'out'])]
+dispatch_rad2deg = [dispatch_rad2deg_0]
+structseqs_rad2deg = [(return_types.for_schema('rad2deg', ops.rad2deg.schema), return_types.for_schema('rad2deg_out', ops.rad2deg_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rad2deg", TORCH_FUNCTIONS_CPP, legacy="THPVariable_rad2deg")
+def rad2deg(*args: Any, **kwargs: Any) -> Any:
+    """torch.rad2deg: THPVariable_rad2deg"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.rad2deg",
+                                 {"python_name": "torch.rad2deg"})
+    self = None
+    r = parser_rad2deg.parse(args, kwargs)
+    ov = overloads_rad2deg[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_rad2deg[r.idx](self, parsed)
+    return wrap_result(result, structseqs_rad2deg[r.idx][1 if out_used else 0])
+
+
+# ---- rad2deg_ ----------------------------------------------------------------------------------
+parser_rad2deg_ = PythonArgParser.lazy([
+    'rad2deg_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_rad2deg_", TORCH_FUNCTIONS_CPP, "dispatch_rad2deg_", legacy="dispatch_rad2deg_")
+def dispatch_rad2deg__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rad2deg_(Tensor input): rad2deg_"""
+    return at.rad2deg_(self=kwargs['self'])
+
+
+overloads_rad2deg_ = [PythonOverload('rad2deg_(Tensor input)', ops.rad2deg_, None, False, False, ['self'])]
+dispatch_rad2deg_ = [dispatch_rad2deg__0]
+structseqs_rad2deg_ = [(return_types.for_schema('rad2deg_', ops.rad2deg_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rad2deg_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_rad2deg_")
+def rad2deg_(*args: Any, **kwargs: Any) -> Any:
+    """torch.rad2deg_: THPVariable_rad2deg_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.rad2deg_",
+                                 {"python_name": "torch.rad2deg_"})
+    self = None
+    r = parser_rad2deg_.parse(args, kwargs)
+    ov = overloads_rad2deg_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_rad2deg_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_rad2deg_[r.idx][1 if out_used else 0])
+
+
+# ---- deg2rad -----------------------------------------------------------------------------------
+parser_deg2rad = PythonArgParser.lazy([
+    'deg2rad(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_deg2rad", TORCH_FUNCTIONS_CPP, "dispatch_deg2rad", legacy="dispatch_deg2rad")
+def dispatch_deg2rad_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """deg2rad(Tensor input, *, Tensor out=None): deg2rad, out= deg2rad.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.deg2rad_out, 'deg2rad', False, self, kwargs, out)
+    return at.deg2rad(self=kwargs['self'])
+
+
+overloads_deg2rad = [PythonOverload('deg2rad(Tensor input, *, Tensor out=None)', ops.deg2rad, ops.deg2rad_out, False, False, ['self', 'out'])]
+dispatch_deg2rad = [dispatch_deg2rad_0]
+structseqs_deg2rad = [(return_types.for_schema('deg2rad', ops.deg2rad.schema), return_types.for_schema('deg2rad_out', ops.deg2rad_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_deg2rad", TORCH_FUNCTIONS_CPP, legacy="THPVariable_deg2rad")
+def deg2rad(*args: Any, **kwargs: Any) -> Any:
+    """torch.deg2rad: THPVariable_deg2rad"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.deg2rad",
+                                 {"python_name": "torch.deg2rad"})
+    self = None
+    r = parser_deg2rad.parse(args, kwargs)
+    ov = overloads_deg2rad[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_deg2rad[r.idx](self, parsed)
+    return wrap_result(result, structseqs_deg2rad[r.idx][1 if out_used else 0])
+
+
+# ---- deg2rad_ ----------------------------------------------------------------------------------
+parser_deg2rad_ = PythonArgParser.lazy([
+    'deg2rad_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_deg2rad_", TORCH_FUNCTIONS_CPP, "dispatch_deg2rad_", legacy="dispatch_deg2rad_")
+def dispatch_deg2rad__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """deg2rad_(Tensor input): deg2rad_"""
+    return at.deg2rad_(self=kwargs['self'])
+
+
+overloads_deg2rad_ = [PythonOverload('deg2rad_(Tensor input)', ops.deg2rad_, None, False, False, ['self'])]
+dispatch_deg2rad_ = [dispatch_deg2rad__0]
+structseqs_deg2rad_ = [(return_types.for_schema('deg2rad_', ops.deg2rad_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_deg2rad_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_deg2rad_")
+def deg2rad_(*args: Any, **kwargs: Any) -> Any:
+    """torch.deg2rad_: THPVariable_deg2rad_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.deg2rad_",
+                                 {"python_name": "torch.deg2rad_"})
+    self = None
+    r = parser_deg2rad_.parse(args, kwargs)
+    ov = overloads_deg2rad_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_deg2rad_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_deg2rad_[r.idx][1 if out_used else 0])
+
+
+# ---- negative ----------------------------------------------------------------------------------
+parser_negative = PythonArgParser.lazy([
+    'negative(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_negative", TORCH_FUNCTIONS_CPP, "dispatch_negative", legacy="dispatch_negative")
+def dispatch_negative_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """negative(Tensor input, *, Tensor out=None): negative, out= negative.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.negative_out, 'negative', False, self, kwargs, out)
+    return at.negative(self=kwargs['self'])
+
+
+overloads_negative = [PythonOverload('negative(Tensor input, *, Tensor out=None)', ops.negative, ops.negative_out, False, False, ['self', 'out'])]
+dispatch_negative = [dispatch_negative_0]
+structseqs_negative = [(return_types.for_schema('negative', ops.negative.schema), return_types.for_schema('negative_out', ops.negative_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_negative", TORCH_FUNCTIONS_CPP, legacy="THPVariable_negative")
+def negative(*args: Any, **kwargs: Any) -> Any:
+    """torch.negative: THPVariable_negative"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.negative",
+                                 {"python_name": "torch.negative"})
+    self = None
+    r = parser_negative.parse(args, kwargs)
+    ov = overloads_negative[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_negative[r.idx](self, parsed)
+    return wrap_result(result, structseqs_negative[r.idx][1 if out_used else 0])
+
+
+# ---- negative_ ---------------------------------------------------------------------------------
+parser_negative_ = PythonArgParser.lazy([
+    'negative_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_negative_", TORCH_FUNCTIONS_CPP, "dispatch_negative_", legacy="dispatch_negative_")
+def dispatch_negative__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """negative_(Tensor input): negative_"""
+    return at.negative_(self=kwargs['self'])
+
+
+overloads_negative_ = [PythonOverload('negative_(Tensor input)', ops.negative_, None, False, False, ['self'])]
+dispatch_negative_ = [dispatch_negative__0]
+structseqs_negative_ = [(return_types.for_schema('negative_', ops.negative_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_negative_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_negative_")
+def negative_(*args: Any, **kwargs: Any) -> Any:
+    """torch.negative_: THPVariable_negative_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.negative_",
+                                 {"python_name": "torch.negative_"})
+    self = None
+    r = parser_negative_.parse(args, kwargs)
+    ov = overloads_negative_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_negative_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_negative_[r.idx][1 if out_used else 0])
+
+
+# ---- positive ----------------------------------------------------------------------------------
+parser_positive = PythonArgParser.lazy([
+    'positive(Tensor input)',
+])
+
+
+@traced("python", "dispatch_positive", TORCH_FUNCTIONS_CPP, "dispatch_positive", legacy="dispatch_positive")
+def dispatch_positive_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """positive(Tensor input): positive"""
+    return at.positive(self=kwargs['self'])
+
+
+overloads_positive = [PythonOverload('positive(Tensor input)', ops.positive, None, False, False, ['self'])]
+dispatch_positive = [dispatch_positive_0]
+structseqs_positive = [(return_types.for_schema('positive', ops.positive.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_positive", TORCH_FUNCTIONS_CPP, legacy="THPVariable_positive")
+def positive(*args: Any, **kwargs: Any) -> Any:
+    """torch.positive: THPVariable_positive"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.positive",
+                                 {"python_name": "torch.positive"})
+    self = None
+    r = parser_positive.parse(args, kwargs)
+    ov = overloads_positive[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_positive[r.idx](self, parsed)
+    return wrap_result(result, structseqs_positive[r.idx][1 if out_used else 0])
+
+
+# ---- subtract ----------------------------------------------------------------------------------
+parser_subtract = PythonArgParser.lazy([
+    'subtract(Tensor input, Tensor other, *, Scalar alpha=1, Tensor out=None)',
+    'subtract(Tensor input, Scalar other, Scalar alpha=1)',
+], allow_numbers_as_tensors=True)
+
+
+@traced("python", "dispatch_subtract", TORCH_FUNCTIONS_CPP, "dispatch_subtract", legacy="dispatch_subtract")
+def dispatch_subtract_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """subtract(Tensor input, Tensor other, *, Scalar alpha=1, Tensor out=None): subtract.Tensor, out= subtract.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.subtract_out, 'subtract', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['other'] = kwargs['other']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    return at.subtract(**call_kwargs)
+
+
+@traced("python", "dispatch_subtract", TORCH_FUNCTIONS_CPP, "dispatch_subtract", legacy="dispatch_subtract")
+def dispatch_subtract_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """subtract(Tensor input, Scalar other, Scalar alpha=1): subtract.Scalar"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['other'] = kwargs['other']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    return at.subtract(**call_kwargs)
+
+
+overloads_subtract = [PythonOverload('subtract(Tensor input, Tensor other, *, Scalar alpha=1, Tensor out=None)', ops.subtract_Tensor, ops.subtract_out, False, False, ['self', 'other', 'alpha', 'out']), PythonOverload('subtract(Tensor input, Scalar other, Scalar alpha=1)', ops.subtract_Scalar, None, False, False, ['self', 'other', 'alpha'])]
+dispatch_subtract = [dispatch_subtract_0, dispatch_subtract_1]
+structseqs_subtract = [(return_types.for_schema('subtract', ops.subtract_Tensor.schema), return_types.for_schema('subtract_out', ops.subtract_out.schema)), (return_types.for_schema('subtract', ops.subtract_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_subtract", TORCH_FUNCTIONS_CPP, legacy="THPVariable_subtract")
+def subtract(*args: Any, **kwargs: Any) -> Any:
+    """torch.subtract: THPVariable_subtract"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.subtract",
+                                 {"python_name": "torch.subtract"})
+    self = None
+    r = parser_subtract.parse(args, kwargs)
+    ov = overloads_subtract[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_subtract[r.idx](self, parsed)
+    return wrap_result(result, structseqs_subtract[r.idx][1 if out_used else 0])
+
+
+# ---- not_equal ---------------------------------------------------------------------------------
+parser_not_equal = PythonArgParser.lazy([
+    'not_equal(Tensor input, Tensor other, *, Tensor out=None)',
+    'not_equal(Tensor input, Scalar other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_not_equal", TORCH_FUNCTIONS_CPP, "dispatch_not_equal", legacy="dispatch_not_equal")
+def dispatch_not_equal_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """not_equal(Tensor input, Tensor other, *, Tensor out=None): not_equal.Tensor, out= not_equal.Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.not_equal_Tensor_out, 'not_equal', False, self, kwargs, out)
+    return at.not_equal(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_not_equal", TORCH_FUNCTIONS_CPP, "dispatch_not_equal", legacy="dispatch_not_equal")
+def dispatch_not_equal_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """not_equal(Tensor input, Scalar other, *, Tensor out=None): not_equal.Scalar, out= not_equal.Scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.not_equal_Scalar_out, 'not_equal', False, self, kwargs, out)
+    return at.not_equal(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads_not_equal = [PythonOverload('not_equal(Tensor input, Tensor other, *, Tensor out=None)', ops.not_equal_Tensor, ops.not_equal_Tensor_out, False, False, ['self', 'other', 'out']), PythonOverload('not_equal(Tensor input, Scalar other, *, Tensor out=None)', ops.not_equal_Scalar, ops.not_equal_Scalar_out, False, False, ['self', 'other', 'out'])]
+dispatch_not_equal = [dispatch_not_equal_0, dispatch_not_equal_1]
+structseqs_not_equal = [(return_types.for_schema('not_equal', ops.not_equal_Tensor.schema), return_types.for_schema('not_equal_out', ops.not_equal_Tensor_out.schema)), (return_types.for_schema('not_equal', ops.not_equal_Scalar.schema), return_types.for_schema('not_equal_out', ops.not_equal_Scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_not_equal", TORCH_FUNCTIONS_CPP, legacy="THPVariable_not_equal")
+def not_equal(*args: Any, **kwargs: Any) -> Any:
+    """torch.not_equal: THPVariable_not_equal"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.not_equal",
+                                 {"python_name": "torch.not_equal"})
+    self = None
+    r = parser_not_equal.parse(args, kwargs)
+    ov = overloads_not_equal[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_not_equal[r.idx](self, parsed)
+    return wrap_result(result, structseqs_not_equal[r.idx][1 if out_used else 0])
+
+
+# ---- greater_equal -----------------------------------------------------------------------------
+parser_greater_equal = PythonArgParser.lazy([
+    'greater_equal(Tensor input, Tensor other, *, Tensor out=None)',
+    'greater_equal(Tensor input, Scalar other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_greater_equal", TORCH_FUNCTIONS_CPP, "dispatch_greater_equal", legacy="dispatch_greater_equal")
+def dispatch_greater_equal_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """greater_equal(Tensor input, Tensor other, *, Tensor out=None): greater_equal.Tensor, out= greater_equal.Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.greater_equal_Tensor_out, 'greater_equal', False, self, kwargs, out)
+    return at.greater_equal(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_greater_equal", TORCH_FUNCTIONS_CPP, "dispatch_greater_equal", legacy="dispatch_greater_equal")
+def dispatch_greater_equal_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """greater_equal(Tensor input, Scalar other, *, Tensor out=None): greater_equal.Scalar, out= greater_equal.Scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.greater_equal_Scalar_out, 'greater_equal', False, self, kwargs, out)
+    return at.greater_equal(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads_greater_equal = [PythonOverload('greater_equal(Tensor input, Tensor other, *, Tensor out=None)', ops.greater_equal_Tensor, ops.greater_equal_Tensor_out, False, False, ['self', 'other', 'out']), PythonOverload('greater_equal(Tensor input, Scalar other, *, Tensor out=None)', ops.greater_equal_Scalar, ops.greater_equal_Scalar_out, False, False, ['self', 'other', 'out'])]
+dispatch_greater_equal = [dispatch_greater_equal_0, dispatch_greater_equal_1]
+structseqs_greater_equal = [(return_types.for_schema('greater_equal', ops.greater_equal_Tensor.schema), return_types.for_schema('greater_equal_out', ops.greater_equal_Tensor_out.schema)), (return_types.for_schema('greater_equal', ops.greater_equal_Scalar.schema), return_types.for_schema('greater_equal_out', ops.greater_equal_Scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_greater_equal", TORCH_FUNCTIONS_CPP, legacy="THPVariable_greater_equal")
+def greater_equal(*args: Any, **kwargs: Any) -> Any:
+    """torch.greater_equal: THPVariable_greater_equal"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.greater_equal",
+                                 {"python_name": "torch.greater_equal"})
+    self = None
+    r = parser_greater_equal.parse(args, kwargs)
+    ov = overloads_greater_equal[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_greater_equal[r.idx](self, parsed)
+    return wrap_result(result, structseqs_greater_equal[r.idx][1 if out_used else 0])
+
+
+# ---- less_equal --------------------------------------------------------------------------------
+parser_less_equal = PythonArgParser.lazy([
+    'less_equal(Tensor input, Tensor other, *, Tensor out=None)',
+    'less_equal(Tensor input, Scalar other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_less_equal", TORCH_FUNCTIONS_CPP, "dispatch_less_equal", legacy="dispatch_less_equal")
+def dispatch_less_equal_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """less_equal(Tensor input, Tensor other, *, Tensor out=None): less_equal.Tensor, out= less_equal.Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.less_equal_Tensor_out, 'less_equal', False, self, kwargs, out)
+    return at.less_equal(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_less_equal", TORCH_FUNCTIONS_CPP, "dispatch_less_equal", legacy="dispatch_less_equal")
+def dispatch_less_equal_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """less_equal(Tensor input, Scalar other, *, Tensor out=None): less_equal.Scalar, out= less_equal.Scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.less_equal_Scalar_out, 'less_equal', False, self, kwargs, out)
+    return at.less_equal(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads_less_equal = [PythonOverload('less_equal(Tensor input, Tensor other, *, Tensor out=None)', ops.less_equal_Tensor, ops.less_equal_Tensor_out, False, False, ['self', 'other', 'out']), PythonOverload('less_equal(Tensor input, Scalar other, *, Tensor out=None)', ops.less_equal_Scalar, ops.less_equal_Scalar_out, False, False, ['self', 'other', 'out'])]
+dispatch_less_equal = [dispatch_less_equal_0, dispatch_less_equal_1]
+structseqs_less_equal = [(return_types.for_schema('less_equal', ops.less_equal_Tensor.schema), return_types.for_schema('less_equal_out', ops.less_equal_Tensor_out.schema)), (return_types.for_schema('less_equal', ops.less_equal_Scalar.schema), return_types.for_schema('less_equal_out', ops.less_equal_Scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_less_equal", TORCH_FUNCTIONS_CPP, legacy="THPVariable_less_equal")
+def less_equal(*args: Any, **kwargs: Any) -> Any:
+    """torch.less_equal: THPVariable_less_equal"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.less_equal",
+                                 {"python_name": "torch.less_equal"})
+    self = None
+    r = parser_less_equal.parse(args, kwargs)
+    ov = overloads_less_equal[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_less_equal[r.idx](self, parsed)
+    return wrap_result(result, structseqs_less_equal[r.idx][1 if out_used else 0])
+
+
+# ---- greater -----------------------------------------------------------------------------------
+parser_greater = PythonArgParser.lazy([
+    'greater(Tensor input, Tensor other, *, Tensor out=None)',
+    'greater(Tensor input, Scalar other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_greater", TORCH_FUNCTIONS_CPP, "dispatch_greater", legacy="dispatch_greater")
+def dispatch_greater_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """greater(Tensor input, Tensor other, *, Tensor out=None): greater.Tensor, out= greater.Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.greater_Tensor_out, 'greater', False, self, kwargs, out)
+    return at.greater(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_greater", TORCH_FUNCTIONS_CPP, "dispatch_greater", legacy="dispatch_greater")
+def dispatch_greater_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """greater(Tensor input, Scalar other, *, Tensor out=None): greater.Scalar, out= greater.Scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.greater_Scalar_out, 'greater', False, self, kwargs, out)
+    return at.greater(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads_greater = [PythonOverload('greater(Tensor input, Tensor other, *, Tensor out=None)', ops.greater_Tensor, ops.greater_Tensor_out, False, False, ['self', 'other', 'out']), PythonOverload('greater(Tensor input, Scalar other, *, Tensor out=None)', ops.greater_Scalar, ops.greater_Scalar_out, False, False, ['self', 'other', 'out'])]
+dispatch_greater = [dispatch_greater_0, dispatch_greater_1]
+structseqs_greater = [(return_types.for_schema('greater', ops.greater_Tensor.schema), return_types.for_schema('greater_out', ops.greater_Tensor_out.schema)), (return_types.for_schema('greater', ops.greater_Scalar.schema), return_types.for_schema('greater_out', ops.greater_Scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_greater", TORCH_FUNCTIONS_CPP, legacy="THPVariable_greater")
+def greater(*args: Any, **kwargs: Any) -> Any:
+    """torch.greater: THPVariable_greater"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.greater",
+                                 {"python_name": "torch.greater"})
+    self = None
+    r = parser_greater.parse(args, kwargs)
+    ov = overloads_greater[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_greater[r.idx](self, parsed)
+    return wrap_result(result, structseqs_greater[r.idx][1 if out_used else 0])
+
+
+# ---- less --------------------------------------------------------------------------------------
+parser_less = PythonArgParser.lazy([
+    'less(Tensor input, Tensor other, *, Tensor out=None)',
+    'less(Tensor input, Scalar other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_less", TORCH_FUNCTIONS_CPP, "dispatch_less", legacy="dispatch_less")
+def dispatch_less_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """less(Tensor input, Tensor other, *, Tensor out=None): less.Tensor, out= less.Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.less_Tensor_out, 'less', False, self, kwargs, out)
+    return at.less(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_less", TORCH_FUNCTIONS_CPP, "dispatch_less", legacy="dispatch_less")
+def dispatch_less_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """less(Tensor input, Scalar other, *, Tensor out=None): less.Scalar, out= less.Scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.less_Scalar_out, 'less', False, self, kwargs, out)
+    return at.less(self=kwargs['self'], other=kwargs['other'])
+
+
+overloads_less = [PythonOverload('less(Tensor input, Tensor other, *, Tensor out=None)', ops.less_Tensor, ops.less_Tensor_out, False, False, ['self', 'other', 'out']), PythonOverload('less(Tensor input, Scalar other, *, Tensor out=None)', ops.less_Scalar, ops.less_Scalar_out, False, False, ['self', 'other', 'out'])]
+dispatch_less = [dispatch_less_0, dispatch_less_1]
+structseqs_less = [(return_types.for_schema('less', ops.less_Tensor.schema), return_types.for_schema('less_out', ops.less_Tensor_out.schema)), (return_types.for_schema('less', ops.less_Scalar.schema), return_types.for_schema('less_out', ops.less_Scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_less", TORCH_FUNCTIONS_CPP, legacy="THPVariable_less")
+def less(*args: Any, **kwargs: Any) -> Any:
+    """torch.less: THPVariable_less"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.less",
+                                 {"python_name": "torch.less"})
+    self = None
+    r = parser_less.parse(args, kwargs)
+    ov = overloads_less[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_less[r.idx](self, parsed)
+    return wrap_result(result, structseqs_less[r.idx][1 if out_used else 0])
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -12848,6 +13957,35 @@ FUNCTIONS: dict[str, Any] = {
     "fmin": fmin,
     "fmax": fmax,
     "float_power": float_power,
+    "absolute": absolute,
+    "arccos": arccos,
+    "arccos_": arccos_,
+    "arccosh": arccosh,
+    "arccosh_": arccosh_,
+    "arcsinh": arcsinh,
+    "arcsinh_": arcsinh_,
+    "arctanh": arctanh,
+    "arctanh_": arctanh_,
+    "arcsin": arcsin,
+    "arcsin_": arcsin_,
+    "arctan": arctan,
+    "arctan_": arctan_,
+    "divide": divide,
+    "isreal": isreal,
+    "multiply": multiply,
+    "rad2deg": rad2deg,
+    "rad2deg_": rad2deg_,
+    "deg2rad": deg2rad,
+    "deg2rad_": deg2rad_,
+    "negative": negative,
+    "negative_": negative_,
+    "positive": positive,
+    "subtract": subtract,
+    "not_equal": not_equal,
+    "greater_equal": greater_equal,
+    "less_equal": less_equal,
+    "greater": greater,
+    "less": less,
 }
 
 # torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package
@@ -13173,4 +14311,33 @@ __all__ = [
     "fmin",
     "fmax",
     "float_power",
+    "absolute",
+    "arccos",
+    "arccos_",
+    "arccosh",
+    "arccosh_",
+    "arcsinh",
+    "arcsinh_",
+    "arctanh",
+    "arctanh_",
+    "arcsin",
+    "arcsin_",
+    "arctan",
+    "arctan_",
+    "divide",
+    "isreal",
+    "multiply",
+    "rad2deg",
+    "rad2deg_",
+    "deg2rad",
+    "deg2rad_",
+    "negative",
+    "negative_",
+    "positive",
+    "subtract",
+    "not_equal",
+    "greater_equal",
+    "less_equal",
+    "greater",
+    "less",
 ]

@@ -12373,6 +12373,1500 @@ def float_power_(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_float_power_[r.idx][1 if out_used else 0])
 
 
+# ---- absolute ----------------------------------------------------------------------------------
+parser_absolute = PythonArgParser.lazy([
+    'absolute()',
+])
+
+
+@traced("python", "dispatch_absolute", VARIABLE_METHODS_CPP, "dispatch_absolute", legacy="dispatch_absolute")
+def dispatch_absolute_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """absolute(): absolute"""
+    return self.absolute()
+
+
+overloads_absolute = [PythonOverload('absolute()', ops.absolute, None, True, False, [])]
+dispatch_absolute = [dispatch_absolute_0]
+structseqs_absolute = [(return_types.for_schema('absolute', ops.absolute.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_absolute", VARIABLE_METHODS_CPP, legacy="THPVariable_absolute")
+def absolute(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.absolute: THPVariable_absolute"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.absolute",
+                                 {"python_name": "Tensor.absolute"})
+    if len(args) > 1 or kwargs:
+        check_noargs("absolute", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_absolute.parse(args[1:], kwargs)
+    ov = overloads_absolute[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_absolute[r.idx](self, parsed)
+    return wrap_result(result, structseqs_absolute[r.idx][1 if out_used else 0])
+
+
+# ---- absolute_ ---------------------------------------------------------------------------------
+parser_absolute_ = PythonArgParser.lazy([
+    'absolute_()',
+])
+
+
+@traced("python", "dispatch_absolute_", VARIABLE_METHODS_CPP, "dispatch_absolute_", legacy="dispatch_absolute_")
+def dispatch_absolute__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """absolute_(): absolute_"""
+    return self.absolute_()
+
+
+overloads_absolute_ = [PythonOverload('absolute_()', ops.absolute_, None, True, False, [])]
+dispatch_absolute_ = [dispatch_absolute__0]
+structseqs_absolute_ = [(return_types.for_schema('absolute_', ops.absolute_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_absolute_", VARIABLE_METHODS_CPP, legacy="THPVariable_absolute_")
+def absolute_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.absolute_: THPVariable_absolute_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.absolute_",
+                                 {"python_name": "Tensor.absolute_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("absolute_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_absolute_.parse(args[1:], kwargs)
+    ov = overloads_absolute_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_absolute_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_absolute_[r.idx][1 if out_used else 0])
+
+
+# ---- arccos ------------------------------------------------------------------------------------
+parser_arccos = PythonArgParser.lazy([
+    'arccos()',
+])
+
+
+@traced("python", "dispatch_arccos", VARIABLE_METHODS_CPP, "dispatch_arccos", legacy="dispatch_arccos")
+def dispatch_arccos_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arccos(): arccos"""
+    return self.arccos()
+
+
+overloads_arccos = [PythonOverload('arccos()', ops.arccos, None, True, False, [])]
+dispatch_arccos = [dispatch_arccos_0]
+structseqs_arccos = [(return_types.for_schema('arccos', ops.arccos.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arccos", VARIABLE_METHODS_CPP, legacy="THPVariable_arccos")
+def arccos(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arccos: THPVariable_arccos"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arccos",
+                                 {"python_name": "Tensor.arccos"})
+    if len(args) > 1 or kwargs:
+        check_noargs("arccos", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_arccos.parse(args[1:], kwargs)
+    ov = overloads_arccos[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arccos[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arccos[r.idx][1 if out_used else 0])
+
+
+# ---- arccos_ -----------------------------------------------------------------------------------
+parser_arccos_ = PythonArgParser.lazy([
+    'arccos_()',
+])
+
+
+@traced("python", "dispatch_arccos_", VARIABLE_METHODS_CPP, "dispatch_arccos_", legacy="dispatch_arccos_")
+def dispatch_arccos__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arccos_(): arccos_"""
+    return self.arccos_()
+
+
+overloads_arccos_ = [PythonOverload('arccos_()', ops.arccos_, None, True, False, [])]
+dispatch_arccos_ = [dispatch_arccos__0]
+structseqs_arccos_ = [(return_types.for_schema('arccos_', ops.arccos_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arccos_", VARIABLE_METHODS_CPP, legacy="THPVariable_arccos_")
+def arccos_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arccos_: THPVariable_arccos_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arccos_",
+                                 {"python_name": "Tensor.arccos_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("arccos_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_arccos_.parse(args[1:], kwargs)
+    ov = overloads_arccos_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arccos_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arccos_[r.idx][1 if out_used else 0])
+
+
+# ---- arccosh -----------------------------------------------------------------------------------
+parser_arccosh = PythonArgParser.lazy([
+    'arccosh()',
+])
+
+
+@traced("python", "dispatch_arccosh", VARIABLE_METHODS_CPP, "dispatch_arccosh", legacy="dispatch_arccosh")
+def dispatch_arccosh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arccosh(): arccosh"""
+    return self.arccosh()
+
+
+overloads_arccosh = [PythonOverload('arccosh()', ops.arccosh, None, True, False, [])]
+dispatch_arccosh = [dispatch_arccosh_0]
+structseqs_arccosh = [(return_types.for_schema('arccosh', ops.arccosh.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arccosh", VARIABLE_METHODS_CPP, legacy="THPVariable_arccosh")
+def arccosh(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arccosh: THPVariable_arccosh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arccosh",
+                                 {"python_name": "Tensor.arccosh"})
+    if len(args) > 1 or kwargs:
+        check_noargs("arccosh", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_arccosh.parse(args[1:], kwargs)
+    ov = overloads_arccosh[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arccosh[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arccosh[r.idx][1 if out_used else 0])
+
+
+# ---- arccosh_ ----------------------------------------------------------------------------------
+parser_arccosh_ = PythonArgParser.lazy([
+    'arccosh_()',
+])
+
+
+@traced("python", "dispatch_arccosh_", VARIABLE_METHODS_CPP, "dispatch_arccosh_", legacy="dispatch_arccosh_")
+def dispatch_arccosh__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arccosh_(): arccosh_"""
+    return self.arccosh_()
+
+
+overloads_arccosh_ = [PythonOverload('arccosh_()', ops.arccosh_, None, True, False, [])]
+dispatch_arccosh_ = [dispatch_arccosh__0]
+structseqs_arccosh_ = [(return_types.for_schema('arccosh_', ops.arccosh_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arccosh_", VARIABLE_METHODS_CPP, legacy="THPVariable_arccosh_")
+def arccosh_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arccosh_: THPVariable_arccosh_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arccosh_",
+                                 {"python_name": "Tensor.arccosh_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("arccosh_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_arccosh_.parse(args[1:], kwargs)
+    ov = overloads_arccosh_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arccosh_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arccosh_[r.idx][1 if out_used else 0])
+
+
+# ---- arcsinh -----------------------------------------------------------------------------------
+parser_arcsinh = PythonArgParser.lazy([
+    'arcsinh()',
+])
+
+
+@traced("python", "dispatch_arcsinh", VARIABLE_METHODS_CPP, "dispatch_arcsinh", legacy="dispatch_arcsinh")
+def dispatch_arcsinh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arcsinh(): arcsinh"""
+    return self.arcsinh()
+
+
+overloads_arcsinh = [PythonOverload('arcsinh()', ops.arcsinh, None, True, False, [])]
+dispatch_arcsinh = [dispatch_arcsinh_0]
+structseqs_arcsinh = [(return_types.for_schema('arcsinh', ops.arcsinh.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arcsinh", VARIABLE_METHODS_CPP, legacy="THPVariable_arcsinh")
+def arcsinh(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arcsinh: THPVariable_arcsinh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arcsinh",
+                                 {"python_name": "Tensor.arcsinh"})
+    if len(args) > 1 or kwargs:
+        check_noargs("arcsinh", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_arcsinh.parse(args[1:], kwargs)
+    ov = overloads_arcsinh[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arcsinh[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arcsinh[r.idx][1 if out_used else 0])
+
+
+# ---- arcsinh_ ----------------------------------------------------------------------------------
+parser_arcsinh_ = PythonArgParser.lazy([
+    'arcsinh_()',
+])
+
+
+@traced("python", "dispatch_arcsinh_", VARIABLE_METHODS_CPP, "dispatch_arcsinh_", legacy="dispatch_arcsinh_")
+def dispatch_arcsinh__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arcsinh_(): arcsinh_"""
+    return self.arcsinh_()
+
+
+overloads_arcsinh_ = [PythonOverload('arcsinh_()', ops.arcsinh_, None, True, False, [])]
+dispatch_arcsinh_ = [dispatch_arcsinh__0]
+structseqs_arcsinh_ = [(return_types.for_schema('arcsinh_', ops.arcsinh_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arcsinh_", VARIABLE_METHODS_CPP, legacy="THPVariable_arcsinh_")
+def arcsinh_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arcsinh_: THPVariable_arcsinh_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arcsinh_",
+                                 {"python_name": "Tensor.arcsinh_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("arcsinh_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_arcsinh_.parse(args[1:], kwargs)
+    ov = overloads_arcsinh_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arcsinh_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arcsinh_[r.idx][1 if out_used else 0])
+
+
+# ---- arctanh -----------------------------------------------------------------------------------
+parser_arctanh = PythonArgParser.lazy([
+    'arctanh()',
+])
+
+
+@traced("python", "dispatch_arctanh", VARIABLE_METHODS_CPP, "dispatch_arctanh", legacy="dispatch_arctanh")
+def dispatch_arctanh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arctanh(): arctanh"""
+    return self.arctanh()
+
+
+overloads_arctanh = [PythonOverload('arctanh()', ops.arctanh, None, True, False, [])]
+dispatch_arctanh = [dispatch_arctanh_0]
+structseqs_arctanh = [(return_types.for_schema('arctanh', ops.arctanh.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arctanh", VARIABLE_METHODS_CPP, legacy="THPVariable_arctanh")
+def arctanh(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arctanh: THPVariable_arctanh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arctanh",
+                                 {"python_name": "Tensor.arctanh"})
+    if len(args) > 1 or kwargs:
+        check_noargs("arctanh", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_arctanh.parse(args[1:], kwargs)
+    ov = overloads_arctanh[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arctanh[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arctanh[r.idx][1 if out_used else 0])
+
+
+# ---- arctanh_ ----------------------------------------------------------------------------------
+parser_arctanh_ = PythonArgParser.lazy([
+    'arctanh_()',
+])
+
+
+@traced("python", "dispatch_arctanh_", VARIABLE_METHODS_CPP, "dispatch_arctanh_", legacy="dispatch_arctanh_")
+def dispatch_arctanh__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arctanh_(): arctanh_"""
+    return self.arctanh_()
+
+
+overloads_arctanh_ = [PythonOverload('arctanh_()', ops.arctanh_, None, True, False, [])]
+dispatch_arctanh_ = [dispatch_arctanh__0]
+structseqs_arctanh_ = [(return_types.for_schema('arctanh_', ops.arctanh_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arctanh_", VARIABLE_METHODS_CPP, legacy="THPVariable_arctanh_")
+def arctanh_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arctanh_: THPVariable_arctanh_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arctanh_",
+                                 {"python_name": "Tensor.arctanh_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("arctanh_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_arctanh_.parse(args[1:], kwargs)
+    ov = overloads_arctanh_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arctanh_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arctanh_[r.idx][1 if out_used else 0])
+
+
+# ---- arcsin ------------------------------------------------------------------------------------
+parser_arcsin = PythonArgParser.lazy([
+    'arcsin()',
+])
+
+
+@traced("python", "dispatch_arcsin", VARIABLE_METHODS_CPP, "dispatch_arcsin", legacy="dispatch_arcsin")
+def dispatch_arcsin_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arcsin(): arcsin"""
+    return self.arcsin()
+
+
+overloads_arcsin = [PythonOverload('arcsin()', ops.arcsin, None, True, False, [])]
+dispatch_arcsin = [dispatch_arcsin_0]
+structseqs_arcsin = [(return_types.for_schema('arcsin', ops.arcsin.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arcsin", VARIABLE_METHODS_CPP, legacy="THPVariable_arcsin")
+def arcsin(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arcsin: THPVariable_arcsin"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arcsin",
+                                 {"python_name": "Tensor.arcsin"})
+    if len(args) > 1 or kwargs:
+        check_noargs("arcsin", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_arcsin.parse(args[1:], kwargs)
+    ov = overloads_arcsin[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arcsin[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arcsin[r.idx][1 if out_used else 0])
+
+
+# ---- arcsin_ -----------------------------------------------------------------------------------
+parser_arcsin_ = PythonArgParser.lazy([
+    'arcsin_()',
+])
+
+
+@traced("python", "dispatch_arcsin_", VARIABLE_METHODS_CPP, "dispatch_arcsin_", legacy="dispatch_arcsin_")
+def dispatch_arcsin__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arcsin_(): arcsin_"""
+    return self.arcsin_()
+
+
+overloads_arcsin_ = [PythonOverload('arcsin_()', ops.arcsin_, None, True, False, [])]
+dispatch_arcsin_ = [dispatch_arcsin__0]
+structseqs_arcsin_ = [(return_types.for_schema('arcsin_', ops.arcsin_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arcsin_", VARIABLE_METHODS_CPP, legacy="THPVariable_arcsin_")
+def arcsin_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arcsin_: THPVariable_arcsin_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arcsin_",
+                                 {"python_name": "Tensor.arcsin_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("arcsin_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_arcsin_.parse(args[1:], kwargs)
+    ov = overloads_arcsin_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arcsin_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arcsin_[r.idx][1 if out_used else 0])
+
+
+# ---- arctan ------------------------------------------------------------------------------------
+parser_arctan = PythonArgParser.lazy([
+    'arctan()',
+])
+
+
+@traced("python", "dispatch_arctan", VARIABLE_METHODS_CPP, "dispatch_arctan", legacy="dispatch_arctan")
+def dispatch_arctan_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arctan(): arctan"""
+    return self.arctan()
+
+
+overloads_arctan = [PythonOverload('arctan()', ops.arctan, None, True, False, [])]
+dispatch_arctan = [dispatch_arctan_0]
+structseqs_arctan = [(return_types.for_schema('arctan', ops.arctan.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arctan", VARIABLE_METHODS_CPP, legacy="THPVariable_arctan")
+def arctan(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arctan: THPVariable_arctan"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arctan",
+                                 {"python_name": "Tensor.arctan"})
+    if len(args) > 1 or kwargs:
+        check_noargs("arctan", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_arctan.parse(args[1:], kwargs)
+    ov = overloads_arctan[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arctan[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arctan[r.idx][1 if out_used else 0])
+
+
+# ---- arctan_ -----------------------------------------------------------------------------------
+parser_arctan_ = PythonArgParser.lazy([
+    'arctan_()',
+])
+
+
+@traced("python", "dispatch_arctan_", VARIABLE_METHODS_CPP, "dispatch_arctan_", legacy="dispatch_arctan_")
+def dispatch_arctan__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arctan_(): arctan_"""
+    return self.arctan_()
+
+
+overloads_arctan_ = [PythonOverload('arctan_()', ops.arctan_, None, True, False, [])]
+dispatch_arctan_ = [dispatch_arctan__0]
+structseqs_arctan_ = [(return_types.for_schema('arctan_', ops.arctan_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arctan_", VARIABLE_METHODS_CPP, legacy="THPVariable_arctan_")
+def arctan_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arctan_: THPVariable_arctan_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arctan_",
+                                 {"python_name": "Tensor.arctan_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("arctan_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_arctan_.parse(args[1:], kwargs)
+    ov = overloads_arctan_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_arctan_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_arctan_[r.idx][1 if out_used else 0])
+
+
+# ---- divide ------------------------------------------------------------------------------------
+parser_divide = PythonArgParser.lazy([
+    'divide(Tensor other)',
+    'divide(Tensor other, *, str? rounding_mode)',
+    'divide(Scalar other)',
+    'divide(Scalar other, *, str? rounding_mode)',
+], allow_numbers_as_tensors=True)
+
+
+@traced("python", "dispatch_divide", VARIABLE_METHODS_CPP, "dispatch_divide", legacy="dispatch_divide")
+def dispatch_divide_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """divide(Tensor other): divide.Tensor"""
+    return self.divide(other=kwargs['other'])
+
+
+@traced("python", "dispatch_divide", VARIABLE_METHODS_CPP, "dispatch_divide", legacy="dispatch_divide")
+def dispatch_divide_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """divide(Tensor other, *, str? rounding_mode): divide.Tensor_mode"""
+    return self.divide(other=kwargs['other'], rounding_mode=kwargs['rounding_mode'])
+
+
+@traced("python", "dispatch_divide", VARIABLE_METHODS_CPP, "dispatch_divide", legacy="dispatch_divide")
+def dispatch_divide_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """divide(Scalar other): divide.Scalar"""
+    return self.divide(other=kwargs['other'])
+
+
+@traced("python", "dispatch_divide", VARIABLE_METHODS_CPP, "dispatch_divide", legacy="dispatch_divide")
+def dispatch_divide_3(self: Any, kwargs: dict[str, Any]) -> Any:
+    """divide(Scalar other, *, str? rounding_mode): divide.Scalar_mode"""
+    return self.divide(other=kwargs['other'], rounding_mode=kwargs['rounding_mode'])
+
+
+overloads_divide = [PythonOverload('divide(Tensor other)', ops.divide_Tensor, None, True, False, ['other']), PythonOverload('divide(Tensor other, *, str? rounding_mode)', ops.divide_Tensor_mode, None, True, False, ['other', 'rounding_mode']), PythonOverload('divide(Scalar other)', ops.divide_Scalar, None, True, False, ['other']), PythonOverload('divide(Scalar other, *, str? rounding_mode)', ops.divide_Scalar_mode, None, True, False, ['other', 'rounding_mode'])]
+dispatch_divide = [dispatch_divide_0, dispatch_divide_1, dispatch_divide_2, dispatch_divide_3]
+structseqs_divide = [(return_types.for_schema('divide', ops.divide_Tensor.schema), None), (return_types.for_schema('divide', ops.divide_Tensor_mode.schema), None), (return_types.for_schema('divide', ops.divide_Scalar.schema), None), (return_types.for_schema('divide', ops.divide_Scalar_mode.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_divide", VARIABLE_METHODS_CPP, legacy="THPVariable_divide")
+def divide(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.divide: THPVariable_divide"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.divide",
+                                 {"python_name": "Tensor.divide"})
+    self = args[0].cdata
+    r = parser_divide.parse(args[1:], kwargs)
+    ov = overloads_divide[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_divide[r.idx](self, parsed)
+    return wrap_result(result, structseqs_divide[r.idx][1 if out_used else 0])
+
+
+# ---- divide_ -----------------------------------------------------------------------------------
+parser_divide_ = PythonArgParser.lazy([
+    'divide_(Tensor other)',
+    'divide_(Tensor other, *, str? rounding_mode)',
+    'divide_(Scalar other)',
+    'divide_(Scalar other, *, str? rounding_mode)',
+], allow_numbers_as_tensors=True)
+
+
+@traced("python", "dispatch_divide_", VARIABLE_METHODS_CPP, "dispatch_divide_", legacy="dispatch_divide_")
+def dispatch_divide__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """divide_(Tensor other): divide_.Tensor"""
+    return self.divide_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_divide_", VARIABLE_METHODS_CPP, "dispatch_divide_", legacy="dispatch_divide_")
+def dispatch_divide__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """divide_(Tensor other, *, str? rounding_mode): divide_.Tensor_mode"""
+    return self.divide_(other=kwargs['other'], rounding_mode=kwargs['rounding_mode'])
+
+
+@traced("python", "dispatch_divide_", VARIABLE_METHODS_CPP, "dispatch_divide_", legacy="dispatch_divide_")
+def dispatch_divide__2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """divide_(Scalar other): divide_.Scalar"""
+    return self.divide_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_divide_", VARIABLE_METHODS_CPP, "dispatch_divide_", legacy="dispatch_divide_")
+def dispatch_divide__3(self: Any, kwargs: dict[str, Any]) -> Any:
+    """divide_(Scalar other, *, str? rounding_mode): divide_.Scalar_mode"""
+    return self.divide_(other=kwargs['other'], rounding_mode=kwargs['rounding_mode'])
+
+
+overloads_divide_ = [PythonOverload('divide_(Tensor other)', ops.divide__Tensor, None, True, False, ['other']), PythonOverload('divide_(Tensor other, *, str? rounding_mode)', ops.divide__Tensor_mode, None, True, False, ['other', 'rounding_mode']), PythonOverload('divide_(Scalar other)', ops.divide__Scalar, None, True, False, ['other']), PythonOverload('divide_(Scalar other, *, str? rounding_mode)', ops.divide__Scalar_mode, None, True, False, ['other', 'rounding_mode'])]
+dispatch_divide_ = [dispatch_divide__0, dispatch_divide__1, dispatch_divide__2, dispatch_divide__3]
+structseqs_divide_ = [(return_types.for_schema('divide_', ops.divide__Tensor.schema), None), (return_types.for_schema('divide_', ops.divide__Tensor_mode.schema), None), (return_types.for_schema('divide_', ops.divide__Scalar.schema), None), (return_types.for_schema('divide_', ops.divide__Scalar_mode.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_divide_", VARIABLE_METHODS_CPP, legacy="THPVariable_divide_")
+def divide_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.divide_: THPVariable_divide_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.divide_",
+                                 {"python_name": "Tensor.divide_"})
+    self = args[0].cdata
+    r = parser_divide_.parse(args[1:], kwargs)
+    ov = overloads_divide_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_divide_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_divide_[r.idx][1 if out_used else 0])
+
+
+# ---- true_divide_ ------------------------------------------------------------------------------
+parser_true_divide_ = PythonArgParser.lazy([
+    'true_divide_(Tensor other)',
+    'true_divide_(Scalar other)',
+], allow_numbers_as_tensors=True)
+
+
+@traced("python", "dispatch_true_divide_", VARIABLE_METHODS_CPP, "dispatch_true_divide_", legacy="dispatch_true_divide_")
+def dispatch_true_divide__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """true_divide_(Tensor other): true_divide_.Tensor"""
+    return self.true_divide_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_true_divide_", VARIABLE_METHODS_CPP, "dispatch_true_divide_", legacy="dispatch_true_divide_")
+def dispatch_true_divide__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """true_divide_(Scalar other): true_divide_.Scalar"""
+    return self.true_divide_(other=kwargs['other'])
+
+
+overloads_true_divide_ = [PythonOverload('true_divide_(Tensor other)', ops.true_divide__Tensor, None, True, False, ['other']), PythonOverload('true_divide_(Scalar other)', ops.true_divide__Scalar, None, True, False, ['other'])]
+dispatch_true_divide_ = [dispatch_true_divide__0, dispatch_true_divide__1]
+structseqs_true_divide_ = [(return_types.for_schema('true_divide_', ops.true_divide__Tensor.schema), None), (return_types.for_schema('true_divide_', ops.true_divide__Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_true_divide_", VARIABLE_METHODS_CPP, legacy="THPVariable_true_divide_")
+def true_divide_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.true_divide_: THPVariable_true_divide_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.true_divide_",
+                                 {"python_name": "Tensor.true_divide_"})
+    self = args[0].cdata
+    r = parser_true_divide_.parse(args[1:], kwargs)
+    ov = overloads_true_divide_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_true_divide_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_true_divide_[r.idx][1 if out_used else 0])
+
+
+# ---- isreal ------------------------------------------------------------------------------------
+parser_isreal = PythonArgParser.lazy([
+    'isreal()',
+])
+
+
+@traced("python", "dispatch_isreal", VARIABLE_METHODS_CPP, "dispatch_isreal", legacy="dispatch_isreal")
+def dispatch_isreal_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """isreal(): isreal"""
+    return self.isreal()
+
+
+overloads_isreal = [PythonOverload('isreal()', ops.isreal, None, True, False, [])]
+dispatch_isreal = [dispatch_isreal_0]
+structseqs_isreal = [(return_types.for_schema('isreal', ops.isreal.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_isreal", VARIABLE_METHODS_CPP, legacy="THPVariable_isreal")
+def isreal(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.isreal: THPVariable_isreal"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.isreal",
+                                 {"python_name": "Tensor.isreal"})
+    if len(args) > 1 or kwargs:
+        check_noargs("isreal", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_isreal.parse(args[1:], kwargs)
+    ov = overloads_isreal[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_isreal[r.idx](self, parsed)
+    return wrap_result(result, structseqs_isreal[r.idx][1 if out_used else 0])
+
+
+# ---- multiply ----------------------------------------------------------------------------------
+parser_multiply = PythonArgParser.lazy([
+    'multiply(Tensor other)',
+    'multiply(Scalar other)',
+], allow_numbers_as_tensors=True)
+
+
+@traced("python", "dispatch_multiply", VARIABLE_METHODS_CPP, "dispatch_multiply", legacy="dispatch_multiply")
+def dispatch_multiply_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """multiply(Tensor other): multiply.Tensor"""
+    return self.multiply(other=kwargs['other'])
+
+
+@traced("python", "dispatch_multiply", VARIABLE_METHODS_CPP, "dispatch_multiply", legacy="dispatch_multiply")
+def dispatch_multiply_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """multiply(Scalar other): multiply.Scalar"""
+    return self.multiply(other=kwargs['other'])
+
+
+overloads_multiply = [PythonOverload('multiply(Tensor other)', ops.multiply_Tensor, None, True, False, ['other']), PythonOverload('multiply(Scalar other)', ops.multiply_Scalar, None, True, False, ['other'])]
+dispatch_multiply = [dispatch_multiply_0, dispatch_multiply_1]
+structseqs_multiply = [(return_types.for_schema('multiply', ops.multiply_Tensor.schema), None), (return_types.for_schema('multiply', ops.multiply_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_multiply", VARIABLE_METHODS_CPP, legacy="THPVariable_multiply")
+def multiply(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.multiply: THPVariable_multiply"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.multiply",
+                                 {"python_name": "Tensor.multiply"})
+    self = args[0].cdata
+    r = parser_multiply.parse(args[1:], kwargs)
+    ov = overloads_multiply[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_multiply[r.idx](self, parsed)
+    return wrap_result(result, structseqs_multiply[r.idx][1 if out_used else 0])
+
+
+# ---- multiply_ ---------------------------------------------------------------------------------
+parser_multiply_ = PythonArgParser.lazy([
+    'multiply_(Tensor other)',
+    'multiply_(Scalar other)',
+], allow_numbers_as_tensors=True)
+
+
+@traced("python", "dispatch_multiply_", VARIABLE_METHODS_CPP, "dispatch_multiply_", legacy="dispatch_multiply_")
+def dispatch_multiply__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """multiply_(Tensor other): multiply_.Tensor"""
+    return self.multiply_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_multiply_", VARIABLE_METHODS_CPP, "dispatch_multiply_", legacy="dispatch_multiply_")
+def dispatch_multiply__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """multiply_(Scalar other): multiply_.Scalar"""
+    return self.multiply_(other=kwargs['other'])
+
+
+overloads_multiply_ = [PythonOverload('multiply_(Tensor other)', ops.multiply__Tensor, None, True, False, ['other']), PythonOverload('multiply_(Scalar other)', ops.multiply__Scalar, None, True, False, ['other'])]
+dispatch_multiply_ = [dispatch_multiply__0, dispatch_multiply__1]
+structseqs_multiply_ = [(return_types.for_schema('multiply_', ops.multiply__Tensor.schema), None), (return_types.for_schema('multiply_', ops.multiply__Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_multiply_", VARIABLE_METHODS_CPP, legacy="THPVariable_multiply_")
+def multiply_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.multiply_: THPVariable_multiply_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.multiply_",
+                                 {"python_name": "Tensor.multiply_"})
+    self = args[0].cdata
+    r = parser_multiply_.parse(args[1:], kwargs)
+    ov = overloads_multiply_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_multiply_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_multiply_[r.idx][1 if out_used else 0])
+
+
+# ---- rad2deg -----------------------------------------------------------------------------------
+parser_rad2deg = PythonArgParser.lazy([
+    'rad2deg()',
+])
+
+
+@traced("python", "dispatch_rad2deg", VARIABLE_METHODS_CPP, "dispatch_rad2deg", legacy="dispatch_rad2deg")
+def dispatch_rad2deg_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rad2deg(): rad2deg"""
+    return self.rad2deg()
+
+
+overloads_rad2deg = [PythonOverload('rad2deg()', ops.rad2deg, None, True, False, [])]
+dispatch_rad2deg = [dispatch_rad2deg_0]
+structseqs_rad2deg = [(return_types.for_schema('rad2deg', ops.rad2deg.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rad2deg", VARIABLE_METHODS_CPP, legacy="THPVariable_rad2deg")
+def rad2deg(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.rad2deg: THPVariable_rad2deg"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.rad2deg",
+                                 {"python_name": "Tensor.rad2deg"})
+    if len(args) > 1 or kwargs:
+        check_noargs("rad2deg", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_rad2deg.parse(args[1:], kwargs)
+    ov = overloads_rad2deg[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_rad2deg[r.idx](self, parsed)
+    return wrap_result(result, structseqs_rad2deg[r.idx][1 if out_used else 0])
+
+
+# ---- rad2deg_ ----------------------------------------------------------------------------------
+parser_rad2deg_ = PythonArgParser.lazy([
+    'rad2deg_()',
+])
+
+
+@traced("python", "dispatch_rad2deg_", VARIABLE_METHODS_CPP, "dispatch_rad2deg_", legacy="dispatch_rad2deg_")
+def dispatch_rad2deg__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rad2deg_(): rad2deg_"""
+    return self.rad2deg_()
+
+
+overloads_rad2deg_ = [PythonOverload('rad2deg_()', ops.rad2deg_, None, True, False, [])]
+dispatch_rad2deg_ = [dispatch_rad2deg__0]
+structseqs_rad2deg_ = [(return_types.for_schema('rad2deg_', ops.rad2deg_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rad2deg_", VARIABLE_METHODS_CPP, legacy="THPVariable_rad2deg_")
+def rad2deg_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.rad2deg_: THPVariable_rad2deg_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.rad2deg_",
+                                 {"python_name": "Tensor.rad2deg_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("rad2deg_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_rad2deg_.parse(args[1:], kwargs)
+    ov = overloads_rad2deg_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_rad2deg_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_rad2deg_[r.idx][1 if out_used else 0])
+
+
+# ---- deg2rad -----------------------------------------------------------------------------------
+parser_deg2rad = PythonArgParser.lazy([
+    'deg2rad()',
+])
+
+
+@traced("python", "dispatch_deg2rad", VARIABLE_METHODS_CPP, "dispatch_deg2rad", legacy="dispatch_deg2rad")
+def dispatch_deg2rad_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """deg2rad(): deg2rad"""
+    return self.deg2rad()
+
+
+overloads_deg2rad = [PythonOverload('deg2rad()', ops.deg2rad, None, True, False, [])]
+dispatch_deg2rad = [dispatch_deg2rad_0]
+structseqs_deg2rad = [(return_types.for_schema('deg2rad', ops.deg2rad.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_deg2rad", VARIABLE_METHODS_CPP, legacy="THPVariable_deg2rad")
+def deg2rad(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.deg2rad: THPVariable_deg2rad"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.deg2rad",
+                                 {"python_name": "Tensor.deg2rad"})
+    if len(args) > 1 or kwargs:
+        check_noargs("deg2rad", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_deg2rad.parse(args[1:], kwargs)
+    ov = overloads_deg2rad[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_deg2rad[r.idx](self, parsed)
+    return wrap_result(result, structseqs_deg2rad[r.idx][1 if out_used else 0])
+
+
+# ---- deg2rad_ ----------------------------------------------------------------------------------
+parser_deg2rad_ = PythonArgParser.lazy([
+    'deg2rad_()',
+])
+
+
+@traced("python", "dispatch_deg2rad_", VARIABLE_METHODS_CPP, "dispatch_deg2rad_", legacy="dispatch_deg2rad_")
+def dispatch_deg2rad__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """deg2rad_(): deg2rad_"""
+    return self.deg2rad_()
+
+
+overloads_deg2rad_ = [PythonOverload('deg2rad_()', ops.deg2rad_, None, True, False, [])]
+dispatch_deg2rad_ = [dispatch_deg2rad__0]
+structseqs_deg2rad_ = [(return_types.for_schema('deg2rad_', ops.deg2rad_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_deg2rad_", VARIABLE_METHODS_CPP, legacy="THPVariable_deg2rad_")
+def deg2rad_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.deg2rad_: THPVariable_deg2rad_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.deg2rad_",
+                                 {"python_name": "Tensor.deg2rad_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("deg2rad_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_deg2rad_.parse(args[1:], kwargs)
+    ov = overloads_deg2rad_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_deg2rad_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_deg2rad_[r.idx][1 if out_used else 0])
+
+
+# ---- negative ----------------------------------------------------------------------------------
+parser_negative = PythonArgParser.lazy([
+    'negative()',
+])
+
+
+@traced("python", "dispatch_negative", VARIABLE_METHODS_CPP, "dispatch_negative", legacy="dispatch_negative")
+def dispatch_negative_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """negative(): negative"""
+    return self.negative()
+
+
+overloads_negative = [PythonOverload('negative()', ops.negative, None, True, False, [])]
+dispatch_negative = [dispatch_negative_0]
+structseqs_negative = [(return_types.for_schema('negative', ops.negative.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_negative", VARIABLE_METHODS_CPP, legacy="THPVariable_negative")
+def negative(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.negative: THPVariable_negative"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.negative",
+                                 {"python_name": "Tensor.negative"})
+    if len(args) > 1 or kwargs:
+        check_noargs("negative", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_negative.parse(args[1:], kwargs)
+    ov = overloads_negative[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_negative[r.idx](self, parsed)
+    return wrap_result(result, structseqs_negative[r.idx][1 if out_used else 0])
+
+
+# ---- negative_ ---------------------------------------------------------------------------------
+parser_negative_ = PythonArgParser.lazy([
+    'negative_()',
+])
+
+
+@traced("python", "dispatch_negative_", VARIABLE_METHODS_CPP, "dispatch_negative_", legacy="dispatch_negative_")
+def dispatch_negative__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """negative_(): negative_"""
+    return self.negative_()
+
+
+overloads_negative_ = [PythonOverload('negative_()', ops.negative_, None, True, False, [])]
+dispatch_negative_ = [dispatch_negative__0]
+structseqs_negative_ = [(return_types.for_schema('negative_', ops.negative_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_negative_", VARIABLE_METHODS_CPP, legacy="THPVariable_negative_")
+def negative_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.negative_: THPVariable_negative_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.negative_",
+                                 {"python_name": "Tensor.negative_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("negative_", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_negative_.parse(args[1:], kwargs)
+    ov = overloads_negative_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_negative_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_negative_[r.idx][1 if out_used else 0])
+
+
+# ---- positive ----------------------------------------------------------------------------------
+parser_positive = PythonArgParser.lazy([
+    'positive()',
+])
+
+
+@traced("python", "dispatch_positive", VARIABLE_METHODS_CPP, "dispatch_positive", legacy="dispatch_positive")
+def dispatch_positive_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """positive(): positive"""
+    return self.positive()
+
+
+overloads_positive = [PythonOverload('positive()', ops.positive, None, True, False, [])]
+dispatch_positive = [dispatch_positive_0]
+structseqs_positive = [(return_types.for_schema('positive', ops.positive.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_positive", VARIABLE_METHODS_CPP, legacy="THPVariable_positive")
+def positive(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.positive: THPVariable_positive"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.positive",
+                                 {"python_name": "Tensor.positive"})
+    if len(args) > 1 or kwargs:
+        check_noargs("positive", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_positive.parse(args[1:], kwargs)
+    ov = overloads_positive[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_positive[r.idx](self, parsed)
+    return wrap_result(result, structseqs_positive[r.idx][1 if out_used else 0])
+
+
+# ---- subtract ----------------------------------------------------------------------------------
+parser_subtract = PythonArgParser.lazy([
+    'subtract(Tensor other, *, Scalar alpha=1)',
+    'subtract(Scalar other, Scalar alpha=1)',
+], allow_numbers_as_tensors=True)
+
+
+@traced("python", "dispatch_subtract", VARIABLE_METHODS_CPP, "dispatch_subtract", legacy="dispatch_subtract")
+def dispatch_subtract_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """subtract(Tensor other, *, Scalar alpha=1): subtract.Tensor"""
+    call_kwargs = {}
+    call_kwargs['other'] = kwargs['other']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    return self.subtract(**call_kwargs)
+
+
+@traced("python", "dispatch_subtract", VARIABLE_METHODS_CPP, "dispatch_subtract", legacy="dispatch_subtract")
+def dispatch_subtract_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """subtract(Scalar other, Scalar alpha=1): subtract.Scalar"""
+    call_kwargs = {}
+    call_kwargs['other'] = kwargs['other']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    return self.subtract(**call_kwargs)
+
+
+overloads_subtract = [PythonOverload('subtract(Tensor other, *, Scalar alpha=1)', ops.subtract_Tensor, None, True, False, ['other', 'alpha']), PythonOverload('subtract(Scalar other, Scalar alpha=1)', ops.subtract_Scalar, None, True, False, ['other', 'alpha'])]
+dispatch_subtract = [dispatch_subtract_0, dispatch_subtract_1]
+structseqs_subtract = [(return_types.for_schema('subtract', ops.subtract_Tensor.schema), None), (return_types.for_schema('subtract', ops.subtract_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_subtract", VARIABLE_METHODS_CPP, legacy="THPVariable_subtract")
+def subtract(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.subtract: THPVariable_subtract"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.subtract",
+                                 {"python_name": "Tensor.subtract"})
+    self = args[0].cdata
+    r = parser_subtract.parse(args[1:], kwargs)
+    ov = overloads_subtract[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_subtract[r.idx](self, parsed)
+    return wrap_result(result, structseqs_subtract[r.idx][1 if out_used else 0])
+
+
+# ---- subtract_ ---------------------------------------------------------------------------------
+parser_subtract_ = PythonArgParser.lazy([
+    'subtract_(Tensor other, *, Scalar alpha=1)',
+    'subtract_(Scalar other, Scalar alpha=1)',
+], allow_numbers_as_tensors=True)
+
+
+@traced("python", "dispatch_subtract_", VARIABLE_METHODS_CPP, "dispatch_subtract_", legacy="dispatch_subtract_")
+def dispatch_subtract__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """subtract_(Tensor other, *, Scalar alpha=1): subtract_.Tensor"""
+    call_kwargs = {}
+    call_kwargs['other'] = kwargs['other']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    return self.subtract_(**call_kwargs)
+
+
+@traced("python", "dispatch_subtract_", VARIABLE_METHODS_CPP, "dispatch_subtract_", legacy="dispatch_subtract_")
+def dispatch_subtract__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """subtract_(Scalar other, Scalar alpha=1): subtract_.Scalar"""
+    call_kwargs = {}
+    call_kwargs['other'] = kwargs['other']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    return self.subtract_(**call_kwargs)
+
+
+overloads_subtract_ = [PythonOverload('subtract_(Tensor other, *, Scalar alpha=1)', ops.subtract__Tensor, None, True, False, ['other', 'alpha']), PythonOverload('subtract_(Scalar other, Scalar alpha=1)', ops.subtract__Scalar, None, True, False, ['other', 'alpha'])]
+dispatch_subtract_ = [dispatch_subtract__0, dispatch_subtract__1]
+structseqs_subtract_ = [(return_types.for_schema('subtract_', ops.subtract__Tensor.schema), None), (return_types.for_schema('subtract_', ops.subtract__Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_subtract_", VARIABLE_METHODS_CPP, legacy="THPVariable_subtract_")
+def subtract_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.subtract_: THPVariable_subtract_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.subtract_",
+                                 {"python_name": "Tensor.subtract_"})
+    self = args[0].cdata
+    r = parser_subtract_.parse(args[1:], kwargs)
+    ov = overloads_subtract_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_subtract_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_subtract_[r.idx][1 if out_used else 0])
+
+
+# ---- not_equal ---------------------------------------------------------------------------------
+parser_not_equal = PythonArgParser.lazy([
+    'not_equal(Tensor other)',
+    'not_equal(Scalar other)',
+])
+
+
+@traced("python", "dispatch_not_equal", VARIABLE_METHODS_CPP, "dispatch_not_equal", legacy="dispatch_not_equal")
+def dispatch_not_equal_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """not_equal(Tensor other): not_equal.Tensor"""
+    return self.not_equal(other=kwargs['other'])
+
+
+@traced("python", "dispatch_not_equal", VARIABLE_METHODS_CPP, "dispatch_not_equal", legacy="dispatch_not_equal")
+def dispatch_not_equal_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """not_equal(Scalar other): not_equal.Scalar"""
+    return self.not_equal(other=kwargs['other'])
+
+
+overloads_not_equal = [PythonOverload('not_equal(Tensor other)', ops.not_equal_Tensor, None, True, False, ['other']), PythonOverload('not_equal(Scalar other)', ops.not_equal_Scalar, None, True, False, ['other'])]
+dispatch_not_equal = [dispatch_not_equal_0, dispatch_not_equal_1]
+structseqs_not_equal = [(return_types.for_schema('not_equal', ops.not_equal_Tensor.schema), None), (return_types.for_schema('not_equal', ops.not_equal_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_not_equal", VARIABLE_METHODS_CPP, legacy="THPVariable_not_equal")
+def not_equal(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.not_equal: THPVariable_not_equal"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.not_equal",
+                                 {"python_name": "Tensor.not_equal"})
+    self = args[0].cdata
+    r = parser_not_equal.parse(args[1:], kwargs)
+    ov = overloads_not_equal[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_not_equal[r.idx](self, parsed)
+    return wrap_result(result, structseqs_not_equal[r.idx][1 if out_used else 0])
+
+
+# ---- not_equal_ --------------------------------------------------------------------------------
+parser_not_equal_ = PythonArgParser.lazy([
+    'not_equal_(Tensor other)',
+    'not_equal_(Scalar other)',
+])
+
+
+@traced("python", "dispatch_not_equal_", VARIABLE_METHODS_CPP, "dispatch_not_equal_", legacy="dispatch_not_equal_")
+def dispatch_not_equal__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """not_equal_(Tensor other): not_equal_.Tensor"""
+    return self.not_equal_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_not_equal_", VARIABLE_METHODS_CPP, "dispatch_not_equal_", legacy="dispatch_not_equal_")
+def dispatch_not_equal__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """not_equal_(Scalar other): not_equal_.Scalar"""
+    return self.not_equal_(other=kwargs['other'])
+
+
+overloads_not_equal_ = [PythonOverload('not_equal_(Tensor other)', ops.not_equal__Tensor, None, True, False, ['other']), PythonOverload('not_equal_(Scalar other)', ops.not_equal__Scalar, None, True, False, ['other'])]
+dispatch_not_equal_ = [dispatch_not_equal__0, dispatch_not_equal__1]
+structseqs_not_equal_ = [(return_types.for_schema('not_equal_', ops.not_equal__Tensor.schema), None), (return_types.for_schema('not_equal_', ops.not_equal__Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_not_equal_", VARIABLE_METHODS_CPP, legacy="THPVariable_not_equal_")
+def not_equal_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.not_equal_: THPVariable_not_equal_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.not_equal_",
+                                 {"python_name": "Tensor.not_equal_"})
+    self = args[0].cdata
+    r = parser_not_equal_.parse(args[1:], kwargs)
+    ov = overloads_not_equal_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_not_equal_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_not_equal_[r.idx][1 if out_used else 0])
+
+
+# ---- greater_equal -----------------------------------------------------------------------------
+parser_greater_equal = PythonArgParser.lazy([
+    'greater_equal(Tensor other)',
+    'greater_equal(Scalar other)',
+])
+
+
+@traced("python", "dispatch_greater_equal", VARIABLE_METHODS_CPP, "dispatch_greater_equal", legacy="dispatch_greater_equal")
+def dispatch_greater_equal_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """greater_equal(Tensor other): greater_equal.Tensor"""
+    return self.greater_equal(other=kwargs['other'])
+
+
+@traced("python", "dispatch_greater_equal", VARIABLE_METHODS_CPP, "dispatch_greater_equal", legacy="dispatch_greater_equal")
+def dispatch_greater_equal_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """greater_equal(Scalar other): greater_equal.Scalar"""
+    return self.greater_equal(other=kwargs['other'])
+
+
+overloads_greater_equal = [PythonOverload('greater_equal(Tensor other)', ops.greater_equal_Tensor, None, True, False, ['other']), PythonOverload('greater_equal(Scalar other)', ops.greater_equal_Scalar, None, True, False, ['other'])]
+dispatch_greater_equal = [dispatch_greater_equal_0, dispatch_greater_equal_1]
+structseqs_greater_equal = [(return_types.for_schema('greater_equal', ops.greater_equal_Tensor.schema), None), (return_types.for_schema('greater_equal', ops.greater_equal_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_greater_equal", VARIABLE_METHODS_CPP, legacy="THPVariable_greater_equal")
+def greater_equal(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.greater_equal: THPVariable_greater_equal"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.greater_equal",
+                                 {"python_name": "Tensor.greater_equal"})
+    self = args[0].cdata
+    r = parser_greater_equal.parse(args[1:], kwargs)
+    ov = overloads_greater_equal[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_greater_equal[r.idx](self, parsed)
+    return wrap_result(result, structseqs_greater_equal[r.idx][1 if out_used else 0])
+
+
+# ---- greater_equal_ ----------------------------------------------------------------------------
+parser_greater_equal_ = PythonArgParser.lazy([
+    'greater_equal_(Tensor other)',
+    'greater_equal_(Scalar other)',
+])
+
+
+@traced("python", "dispatch_greater_equal_", VARIABLE_METHODS_CPP, "dispatch_greater_equal_", legacy="dispatch_greater_equal_")
+def dispatch_greater_equal__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """greater_equal_(Tensor other): greater_equal_.Tensor"""
+    return self.greater_equal_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_greater_equal_", VARIABLE_METHODS_CPP, "dispatch_greater_equal_", legacy="dispatch_greater_equal_")
+def dispatch_greater_equal__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """greater_equal_(Scalar other): greater_equal_.Scalar"""
+    return self.greater_equal_(other=kwargs['other'])
+
+
+overloads_greater_equal_ = [PythonOverload('greater_equal_(Tensor other)', ops.greater_equal__Tensor, None, True, False, ['other']), PythonOverload('greater_equal_(Scalar other)', ops.greater_equal__Scalar, None, True, False, ['other'])]
+dispatch_greater_equal_ = [dispatch_greater_equal__0, dispatch_greater_equal__1]
+structseqs_greater_equal_ = [(return_types.for_schema('greater_equal_', ops.greater_equal__Tensor.schema), None), (return_types.for_schema('greater_equal_', ops.greater_equal__Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_greater_equal_", VARIABLE_METHODS_CPP, legacy="THPVariable_greater_equal_")
+def greater_equal_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.greater_equal_: THPVariable_greater_equal_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.greater_equal_",
+                                 {"python_name": "Tensor.greater_equal_"})
+    self = args[0].cdata
+    r = parser_greater_equal_.parse(args[1:], kwargs)
+    ov = overloads_greater_equal_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_greater_equal_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_greater_equal_[r.idx][1 if out_used else 0])
+
+
+# ---- less_equal --------------------------------------------------------------------------------
+parser_less_equal = PythonArgParser.lazy([
+    'less_equal(Tensor other)',
+    'less_equal(Scalar other)',
+])
+
+
+@traced("python", "dispatch_less_equal", VARIABLE_METHODS_CPP, "dispatch_less_equal", legacy="dispatch_less_equal")
+def dispatch_less_equal_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """less_equal(Tensor other): less_equal.Tensor"""
+    return self.less_equal(other=kwargs['other'])
+
+
+@traced("python", "dispatch_less_equal", VARIABLE_METHODS_CPP, "dispatch_less_equal", legacy="dispatch_less_equal")
+def dispatch_less_equal_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """less_equal(Scalar other): less_equal.Scalar"""
+    return self.less_equal(other=kwargs['other'])
+
+
+overloads_less_equal = [PythonOverload('less_equal(Tensor other)', ops.less_equal_Tensor, None, True, False, ['other']), PythonOverload('less_equal(Scalar other)', ops.less_equal_Scalar, None, True, False, ['other'])]
+dispatch_less_equal = [dispatch_less_equal_0, dispatch_less_equal_1]
+structseqs_less_equal = [(return_types.for_schema('less_equal', ops.less_equal_Tensor.schema), None), (return_types.for_schema('less_equal', ops.less_equal_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_less_equal", VARIABLE_METHODS_CPP, legacy="THPVariable_less_equal")
+def less_equal(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.less_equal: THPVariable_less_equal"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.less_equal",
+                                 {"python_name": "Tensor.less_equal"})
+    self = args[0].cdata
+    r = parser_less_equal.parse(args[1:], kwargs)
+    ov = overloads_less_equal[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_less_equal[r.idx](self, parsed)
+    return wrap_result(result, structseqs_less_equal[r.idx][1 if out_used else 0])
+
+
+# ---- less_equal_ -------------------------------------------------------------------------------
+parser_less_equal_ = PythonArgParser.lazy([
+    'less_equal_(Tensor other)',
+    'less_equal_(Scalar other)',
+])
+
+
+@traced("python", "dispatch_less_equal_", VARIABLE_METHODS_CPP, "dispatch_less_equal_", legacy="dispatch_less_equal_")
+def dispatch_less_equal__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """less_equal_(Tensor other): less_equal_.Tensor"""
+    return self.less_equal_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_less_equal_", VARIABLE_METHODS_CPP, "dispatch_less_equal_", legacy="dispatch_less_equal_")
+def dispatch_less_equal__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """less_equal_(Scalar other): less_equal_.Scalar"""
+    return self.less_equal_(other=kwargs['other'])
+
+
+overloads_less_equal_ = [PythonOverload('less_equal_(Tensor other)', ops.less_equal__Tensor, None, True, False, ['other']), PythonOverload('less_equal_(Scalar other)', ops.less_equal__Scalar, None, True, False, ['other'])]
+dispatch_less_equal_ = [dispatch_less_equal__0, dispatch_less_equal__1]
+structseqs_less_equal_ = [(return_types.for_schema('less_equal_', ops.less_equal__Tensor.schema), None), (return_types.for_schema('less_equal_', ops.less_equal__Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_less_equal_", VARIABLE_METHODS_CPP, legacy="THPVariable_less_equal_")
+def less_equal_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.less_equal_: THPVariable_less_equal_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.less_equal_",
+                                 {"python_name": "Tensor.less_equal_"})
+    self = args[0].cdata
+    r = parser_less_equal_.parse(args[1:], kwargs)
+    ov = overloads_less_equal_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_less_equal_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_less_equal_[r.idx][1 if out_used else 0])
+
+
+# ---- greater -----------------------------------------------------------------------------------
+parser_greater = PythonArgParser.lazy([
+    'greater(Tensor other)',
+    'greater(Scalar other)',
+])
+
+
+@traced("python", "dispatch_greater", VARIABLE_METHODS_CPP, "dispatch_greater", legacy="dispatch_greater")
+def dispatch_greater_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """greater(Tensor other): greater.Tensor"""
+    return self.greater(other=kwargs['other'])
+
+
+@traced("python", "dispatch_greater", VARIABLE_METHODS_CPP, "dispatch_greater", legacy="dispatch_greater")
+def dispatch_greater_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """greater(Scalar other): greater.Scalar"""
+    return self.greater(other=kwargs['other'])
+
+
+overloads_greater = [PythonOverload('greater(Tensor other)', ops.greater_Tensor, None, True, False, ['other']), PythonOverload('greater(Scalar other)', ops.greater_Scalar, None, True, False, ['other'])]
+dispatch_greater = [dispatch_greater_0, dispatch_greater_1]
+structseqs_greater = [(return_types.for_schema('greater', ops.greater_Tensor.schema), None), (return_types.for_schema('greater', ops.greater_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_greater", VARIABLE_METHODS_CPP, legacy="THPVariable_greater")
+def greater(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.greater: THPVariable_greater"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.greater",
+                                 {"python_name": "Tensor.greater"})
+    self = args[0].cdata
+    r = parser_greater.parse(args[1:], kwargs)
+    ov = overloads_greater[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_greater[r.idx](self, parsed)
+    return wrap_result(result, structseqs_greater[r.idx][1 if out_used else 0])
+
+
+# ---- greater_ ----------------------------------------------------------------------------------
+parser_greater_ = PythonArgParser.lazy([
+    'greater_(Tensor other)',
+    'greater_(Scalar other)',
+])
+
+
+@traced("python", "dispatch_greater_", VARIABLE_METHODS_CPP, "dispatch_greater_", legacy="dispatch_greater_")
+def dispatch_greater__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """greater_(Tensor other): greater_.Tensor"""
+    return self.greater_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_greater_", VARIABLE_METHODS_CPP, "dispatch_greater_", legacy="dispatch_greater_")
+def dispatch_greater__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """greater_(Scalar other): greater_.Scalar"""
+    return self.greater_(other=kwargs['other'])
+
+
+overloads_greater_ = [PythonOverload('greater_(Tensor other)', ops.greater__Tensor, None, True, False, ['other']), PythonOverload('greater_(Scalar other)', ops.greater__Scalar, None, True, False, ['other'])]
+dispatch_greater_ = [dispatch_greater__0, dispatch_greater__1]
+structseqs_greater_ = [(return_types.for_schema('greater_', ops.greater__Tensor.schema), None), (return_types.for_schema('greater_', ops.greater__Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_greater_", VARIABLE_METHODS_CPP, legacy="THPVariable_greater_")
+def greater_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.greater_: THPVariable_greater_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.greater_",
+                                 {"python_name": "Tensor.greater_"})
+    self = args[0].cdata
+    r = parser_greater_.parse(args[1:], kwargs)
+    ov = overloads_greater_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_greater_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_greater_[r.idx][1 if out_used else 0])
+
+
+# ---- less --------------------------------------------------------------------------------------
+parser_less = PythonArgParser.lazy([
+    'less(Tensor other)',
+    'less(Scalar other)',
+])
+
+
+@traced("python", "dispatch_less", VARIABLE_METHODS_CPP, "dispatch_less", legacy="dispatch_less")
+def dispatch_less_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """less(Tensor other): less.Tensor"""
+    return self.less(other=kwargs['other'])
+
+
+@traced("python", "dispatch_less", VARIABLE_METHODS_CPP, "dispatch_less", legacy="dispatch_less")
+def dispatch_less_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """less(Scalar other): less.Scalar"""
+    return self.less(other=kwargs['other'])
+
+
+overloads_less = [PythonOverload('less(Tensor other)', ops.less_Tensor, None, True, False, ['other']), PythonOverload('less(Scalar other)', ops.less_Scalar, None, True, False, ['other'])]
+dispatch_less = [dispatch_less_0, dispatch_less_1]
+structseqs_less = [(return_types.for_schema('less', ops.less_Tensor.schema), None), (return_types.for_schema('less', ops.less_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_less", VARIABLE_METHODS_CPP, legacy="THPVariable_less")
+def less(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.less: THPVariable_less"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.less",
+                                 {"python_name": "Tensor.less"})
+    self = args[0].cdata
+    r = parser_less.parse(args[1:], kwargs)
+    ov = overloads_less[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_less[r.idx](self, parsed)
+    return wrap_result(result, structseqs_less[r.idx][1 if out_used else 0])
+
+
+# ---- less_ -------------------------------------------------------------------------------------
+parser_less_ = PythonArgParser.lazy([
+    'less_(Tensor other)',
+    'less_(Scalar other)',
+])
+
+
+@traced("python", "dispatch_less_", VARIABLE_METHODS_CPP, "dispatch_less_", legacy="dispatch_less_")
+def dispatch_less__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """less_(Tensor other): less_.Tensor"""
+    return self.less_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_less_", VARIABLE_METHODS_CPP, "dispatch_less_", legacy="dispatch_less_")
+def dispatch_less__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """less_(Scalar other): less_.Scalar"""
+    return self.less_(other=kwargs['other'])
+
+
+overloads_less_ = [PythonOverload('less_(Tensor other)', ops.less__Tensor, None, True, False, ['other']), PythonOverload('less_(Scalar other)', ops.less__Scalar, None, True, False, ['other'])]
+dispatch_less_ = [dispatch_less__0, dispatch_less__1]
+structseqs_less_ = [(return_types.for_schema('less_', ops.less__Tensor.schema), None), (return_types.for_schema('less_', ops.less__Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_less_", VARIABLE_METHODS_CPP, legacy="THPVariable_less_")
+def less_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.less_: THPVariable_less_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.less_",
+                                 {"python_name": "Tensor.less_"})
+    self = args[0].cdata
+    r = parser_less_.parse(args[1:], kwargs)
+    ov = overloads_less_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_less_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_less_[r.idx][1 if out_used else 0])
+
+
 @handle_th_errors
 @traced("python", "THPVariable_add", VARIABLE_METHODS_CPP, legacy="THPVariable_add")
 def __add__(*args: Any, **kwargs: Any) -> Any:
@@ -13107,6 +14601,45 @@ METHODS: dict[str, Any] = {
     "fmax": fmax,
     "float_power": float_power,
     "float_power_": float_power_,
+    "absolute": absolute,
+    "absolute_": absolute_,
+    "arccos": arccos,
+    "arccos_": arccos_,
+    "arccosh": arccosh,
+    "arccosh_": arccosh_,
+    "arcsinh": arcsinh,
+    "arcsinh_": arcsinh_,
+    "arctanh": arctanh,
+    "arctanh_": arctanh_,
+    "arcsin": arcsin,
+    "arcsin_": arcsin_,
+    "arctan": arctan,
+    "arctan_": arctan_,
+    "divide": divide,
+    "divide_": divide_,
+    "true_divide_": true_divide_,
+    "isreal": isreal,
+    "multiply": multiply,
+    "multiply_": multiply_,
+    "rad2deg": rad2deg,
+    "rad2deg_": rad2deg_,
+    "deg2rad": deg2rad,
+    "deg2rad_": deg2rad_,
+    "negative": negative,
+    "negative_": negative_,
+    "positive": positive,
+    "subtract": subtract,
+    "subtract_": subtract_,
+    "not_equal": not_equal,
+    "not_equal_": not_equal_,
+    "greater_equal": greater_equal,
+    "greater_equal_": greater_equal_,
+    "less_equal": less_equal,
+    "less_equal_": less_equal_,
+    "greater": greater,
+    "greater_": greater_,
+    "less": less,
+    "less_": less_,
 }
 
 # Python operator -> its binding (python_variable_methods.cpp's table)

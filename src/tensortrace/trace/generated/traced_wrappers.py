@@ -2248,8 +2248,17 @@ def traced_247(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, other), {})
     return wrapper
 
+# (self, other, alpha, out)
+def traced_248(fn_, site_, names_):
+    def wrapper(self, other, alpha, out):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, other, alpha, out)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, other, alpha, out), {})
+    return wrapper
+
 # (self, other, alpha=)
-def traced_248(fn_, site_, names_, _d2):
+def traced_249(fn_, site_, names_, _d2):
     def wrapper(self, other, alpha=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2258,7 +2267,7 @@ def traced_248(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, dim=)
-def traced_249(fn_, site_, names_, _d2):
+def traced_250(fn_, site_, names_, _d2):
     def wrapper(self, other, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2267,7 +2276,7 @@ def traced_249(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, dims_self, dims_other)
-def traced_250(fn_, site_, names_):
+def traced_251(fn_, site_, names_):
     def wrapper(self, other, dims_self, dims_other):
         rec_ = recorder.current
         if rec_ is None:
@@ -2276,7 +2285,7 @@ def traced_250(fn_, site_, names_):
     return wrapper
 
 # (self, other, out)
-def traced_251(fn_, site_, names_):
+def traced_252(fn_, site_, names_):
     def wrapper(self, other, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2285,7 +2294,7 @@ def traced_251(fn_, site_, names_):
     return wrapper
 
 # (self, other, rounding_mode=)
-def traced_252(fn_, site_, names_, _d2):
+def traced_253(fn_, site_, names_, _d2):
     def wrapper(self, other, rounding_mode=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2293,8 +2302,17 @@ def traced_252(fn_, site_, names_, _d2):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, other, rounding_mode), {})
     return wrapper
 
+# (self, other, rounding_mode=, out=)
+def traced_254(fn_, site_, names_, _d2, _d3):
+    def wrapper(self, other, rounding_mode=_d2, out=_d3):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, other, rounding_mode, out)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, other, rounding_mode, out), {})
+    return wrapper
+
 # (self, other, rtol=, atol=, equal_nan=)
-def traced_253(fn_, site_, names_, _d2, _d3, _d4):
+def traced_255(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, other, rtol=_d2, atol=_d3, equal_nan=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2303,7 +2321,7 @@ def traced_253(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, out)
-def traced_254(fn_, site_, names_):
+def traced_256(fn_, site_, names_):
     def wrapper(self, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2312,7 +2330,7 @@ def traced_254(fn_, site_, names_):
     return wrapper
 
 # (self, out, a, b)
-def traced_255(fn_, site_, names_):
+def traced_257(fn_, site_, names_):
     def wrapper(self, out, a, b):
         rec_ = recorder.current
         if rec_ is None:
@@ -2321,7 +2339,7 @@ def traced_255(fn_, site_, names_):
     return wrapper
 
 # (self, out=)
-def traced_256(fn_, site_, names_, _d1):
+def traced_258(fn_, site_, names_, _d1):
     def wrapper(self, out=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2330,7 +2348,7 @@ def traced_256(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, p)
-def traced_257(fn_, site_, names_):
+def traced_259(fn_, site_, names_):
     def wrapper(self, p):
         rec_ = recorder.current
         if rec_ is None:
@@ -2339,7 +2357,7 @@ def traced_257(fn_, site_, names_):
     return wrapper
 
 # (self, p, context)
-def traced_258(fn_, site_, names_):
+def traced_260(fn_, site_, names_):
     def wrapper(self, p, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -2348,7 +2366,7 @@ def traced_258(fn_, site_, names_):
     return wrapper
 
 # (self, p, gen)
-def traced_259(fn_, site_, names_):
+def traced_261(fn_, site_, names_):
     def wrapper(self, p, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -2357,7 +2375,7 @@ def traced_259(fn_, site_, names_):
     return wrapper
 
 # (self, p, generator=)
-def traced_260(fn_, site_, names_, _d2):
+def traced_262(fn_, site_, names_, _d2):
     def wrapper(self, p, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2366,7 +2384,7 @@ def traced_260(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, p, isRetry, ctx)
-def traced_261(fn_, site_, names_):
+def traced_263(fn_, site_, names_):
     def wrapper(self, p, isRetry, ctx):
         rec_ = recorder.current
         if rec_ is None:
@@ -2375,7 +2393,7 @@ def traced_261(fn_, site_, names_):
     return wrapper
 
 # (self, p=, generator=)
-def traced_262(fn_, site_, names_, _d1, _d2):
+def traced_264(fn_, site_, names_, _d1, _d2):
     def wrapper(self, p=_d1, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2384,7 +2402,7 @@ def traced_262(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, p_, gen)
-def traced_263(fn_, site_, names_):
+def traced_265(fn_, site_, names_):
     def wrapper(self, p_, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -2393,7 +2411,7 @@ def traced_263(fn_, site_, names_):
     return wrapper
 
 # (self, params, orig_size, context, split_remainder)
-def traced_264(fn_, site_, names_):
+def traced_266(fn_, site_, names_):
     def wrapper(self, params, orig_size, context, split_remainder):
         rec_ = recorder.current
         if rec_ is None:
@@ -2402,7 +2420,7 @@ def traced_264(fn_, site_, names_):
     return wrapper
 
 # (self, ptr)
-def traced_265(fn_, site_, names_):
+def traced_267(fn_, site_, names_):
     def wrapper(self, ptr):
         rec_ = recorder.current
         if rec_ is None:
@@ -2411,7 +2429,7 @@ def traced_265(fn_, site_, names_):
     return wrapper
 
 # (self, repeats)
-def traced_266(fn_, site_, names_):
+def traced_268(fn_, site_, names_):
     def wrapper(self, repeats):
         rec_ = recorder.current
         if rec_ is None:
@@ -2420,7 +2438,7 @@ def traced_266(fn_, site_, names_):
     return wrapper
 
 # (self, repeats, dim=, output_size=)
-def traced_267(fn_, site_, names_, _d2, _d3):
+def traced_269(fn_, site_, names_, _d2, _d3):
     def wrapper(self, repeats, dim=_d2, output_size=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2429,7 +2447,7 @@ def traced_267(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, return_inverse=, return_counts=, dim=)
-def traced_268(fn_, site_, names_, _d1, _d2, _d3):
+def traced_270(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, return_inverse=_d1, return_counts=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2438,7 +2456,7 @@ def traced_268(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, seq)
-def traced_269(fn_, site_, names_):
+def traced_271(fn_, site_, names_):
     def wrapper(self, seq):
         rec_ = recorder.current
         if rec_ is None:
@@ -2447,7 +2465,7 @@ def traced_269(fn_, site_, names_):
     return wrapper
 
 # (self, shape)
-def traced_270(fn_, site_, names_):
+def traced_272(fn_, site_, names_):
     def wrapper(self, shape):
         rec_ = recorder.current
         if rec_ is None:
@@ -2456,7 +2474,7 @@ def traced_270(fn_, site_, names_):
     return wrapper
 
 # (self, shifts, dims=)
-def traced_271(fn_, site_, names_, _d2):
+def traced_273(fn_, site_, names_, _d2):
     def wrapper(self, shifts, dims=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2465,7 +2483,7 @@ def traced_271(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size)
-def traced_272(fn_, site_, names_):
+def traced_274(fn_, site_, names_):
     def wrapper(self, size):
         rec_ = recorder.current
         if rec_ is None:
@@ -2474,7 +2492,7 @@ def traced_272(fn_, site_, names_):
     return wrapper
 
 # (self, size, dtype=, layout=, device=, pin_memory=)
-def traced_273(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_275(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, size, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2483,7 +2501,7 @@ def traced_273(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_274(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_276(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(self, size, fill_value, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -2492,7 +2510,7 @@ def traced_274(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, size, implicit=)
-def traced_275(fn_, site_, names_, _d2):
+def traced_277(fn_, site_, names_, _d2):
     def wrapper(self, size, implicit=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2501,7 +2519,7 @@ def traced_275(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, memory_format=)
-def traced_276(fn_, site_, names_, _d2):
+def traced_278(fn_, site_, names_, _d2):
     def wrapper(self, size, memory_format=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2510,7 +2528,7 @@ def traced_276(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, stride)
-def traced_277(fn_, site_, names_):
+def traced_279(fn_, site_, names_):
     def wrapper(self, size, stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -2519,7 +2537,7 @@ def traced_277(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_278(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_280(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(self, size, stride, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -2528,7 +2546,7 @@ def traced_278(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, size, stride, storage_offset)
-def traced_279(fn_, site_, names_):
+def traced_281(fn_, site_, names_):
     def wrapper(self, size, stride, storage_offset):
         rec_ = recorder.current
         if rec_ is None:
@@ -2537,7 +2555,7 @@ def traced_279(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, storage_offset=)
-def traced_280(fn_, site_, names_, _d3):
+def traced_282(fn_, site_, names_, _d3):
     def wrapper(self, size, stride, storage_offset=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2546,7 +2564,7 @@ def traced_280(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, size_bytes, allocator, resizable, data_ptr=)
-def traced_281(fn_, site_, names_, _d4):
+def traced_283(fn_, site_, names_, _d4):
     def wrapper(self, size_bytes, allocator, resizable, data_ptr=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2555,7 +2573,7 @@ def traced_281(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, sizes, strides)
-def traced_282(fn_, site_, names_):
+def traced_284(fn_, site_, names_):
     def wrapper(self, sizes, strides):
         rec_ = recorder.current
         if rec_ is None:
@@ -2564,7 +2582,7 @@ def traced_282(fn_, site_, names_):
     return wrapper
 
 # (self, sorted=, return_inverse=, return_counts=)
-def traced_283(fn_, site_, names_, _d1, _d2, _d3):
+def traced_285(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, sorted=_d1, return_inverse=_d2, return_counts=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2573,7 +2591,7 @@ def traced_283(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, source, destination)
-def traced_284(fn_, site_, names_):
+def traced_286(fn_, site_, names_):
     def wrapper(self, source, destination):
         rec_ = recorder.current
         if rec_ is None:
@@ -2582,7 +2600,7 @@ def traced_284(fn_, site_, names_):
     return wrapper
 
 # (self, source, storage_offset, size, stride=)
-def traced_285(fn_, site_, names_, _d4):
+def traced_287(fn_, site_, names_, _d4):
     def wrapper(self, source, storage_offset, size, stride=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2591,7 +2609,7 @@ def traced_285(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, split_size, dim=)
-def traced_286(fn_, site_, names_, _d2):
+def traced_288(fn_, site_, names_, _d2):
     def wrapper(self, split_size, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2600,7 +2618,7 @@ def traced_286(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, split_sizes, dim=)
-def traced_287(fn_, site_, names_, _d2):
+def traced_289(fn_, site_, names_, _d2):
     def wrapper(self, split_sizes, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2609,7 +2627,7 @@ def traced_287(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, src, non_blocking=)
-def traced_288(fn_, site_, names_, _d2):
+def traced_290(fn_, site_, names_, _d2):
     def wrapper(self, src, non_blocking=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2618,7 +2636,7 @@ def traced_288(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, stable, dim=, descending=)
-def traced_289(fn_, site_, names_, _d2, _d3):
+def traced_291(fn_, site_, names_, _d2, _d3):
     def wrapper(self, stable, dim=_d2, descending=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2627,7 +2645,7 @@ def traced_289(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, start_dim=, end_dim=)
-def traced_290(fn_, site_, names_, _d1, _d2):
+def traced_292(fn_, site_, names_, _d1, _d2):
     def wrapper(self, start_dim=_d1, end_dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2636,7 +2654,7 @@ def traced_290(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, storage, key_set, data_type, impl_type=)
-def traced_291(fn_, site_, names_, _d4):
+def traced_293(fn_, site_, names_, _d4):
     def wrapper(self, storage, key_set, data_type, impl_type=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2645,7 +2663,7 @@ def traced_291(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, target, weight=, pos_weight=, reduction=)
-def traced_292(fn_, site_, names_, _d2, _d3, _d4):
+def traced_294(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, target, weight=_d2, pos_weight=_d3, reduction=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2654,7 +2672,7 @@ def traced_292(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=)
-def traced_293(fn_, site_, names_, _d2, _d3, _d4):
+def traced_295(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2663,7 +2681,7 @@ def traced_293(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=, label_smoothing=)
-def traced_294(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_296(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4, label_smoothing=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2672,7 +2690,7 @@ def traced_294(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, tensor)
-def traced_295(fn_, site_, names_):
+def traced_297(fn_, site_, names_):
     def wrapper(self, tensor):
         rec_ = recorder.current
         if rec_ is None:
@@ -2681,7 +2699,7 @@ def traced_295(fn_, site_, names_):
     return wrapper
 
 # (self, tensor, out)
-def traced_296(fn_, site_, names_):
+def traced_298(fn_, site_, names_):
     def wrapper(self, tensor, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2690,7 +2708,7 @@ def traced_296(fn_, site_, names_):
     return wrapper
 
 # (self, unbiased=)
-def traced_297(fn_, site_, names_, _d1):
+def traced_299(fn_, site_, names_, _d1):
     def wrapper(self, unbiased=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2699,7 +2717,7 @@ def traced_297(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, value)
-def traced_298(fn_, site_, names_):
+def traced_300(fn_, site_, names_):
     def wrapper(self, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -2708,7 +2726,7 @@ def traced_298(fn_, site_, names_):
     return wrapper
 
 # (self, values, indices, dim, descending)
-def traced_299(fn_, site_, names_):
+def traced_301(fn_, site_, names_):
     def wrapper(self, values, indices, dim, descending):
         rec_ = recorder.current
         if rec_ is None:
@@ -2717,7 +2735,7 @@ def traced_299(fn_, site_, names_):
     return wrapper
 
 # (self, vec)
-def traced_300(fn_, site_, names_):
+def traced_302(fn_, site_, names_):
     def wrapper(self, vec):
         rec_ = recorder.current
         if rec_ is None:
@@ -2726,7 +2744,7 @@ def traced_300(fn_, site_, names_):
     return wrapper
 
 # (self, vec, out)
-def traced_301(fn_, site_, names_):
+def traced_303(fn_, site_, names_):
     def wrapper(self, vec, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2735,7 +2753,7 @@ def traced_301(fn_, site_, names_):
     return wrapper
 
 # (self, vec2)
-def traced_302(fn_, site_, names_):
+def traced_304(fn_, site_, names_):
     def wrapper(self, vec2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2744,7 +2762,7 @@ def traced_302(fn_, site_, names_):
     return wrapper
 
 # (self, weight, hist, bin_edges)
-def traced_303(fn_, site_, names_):
+def traced_305(fn_, site_, names_):
     def wrapper(self, weight, hist, bin_edges):
         rec_ = recorder.current
         if rec_ is None:
@@ -2753,7 +2771,7 @@ def traced_303(fn_, site_, names_):
     return wrapper
 
 # (shape, numel)
-def traced_304(fn_, site_, names_):
+def traced_306(fn_, site_, names_):
     def wrapper(shape, numel):
         rec_ = recorder.current
         if rec_ is None:
@@ -2762,7 +2780,7 @@ def traced_304(fn_, site_, names_):
     return wrapper
 
 # (size, allocator, ks, scalar_type)
-def traced_305(fn_, site_, names_):
+def traced_307(fn_, site_, names_):
     def wrapper(size, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -2771,7 +2789,7 @@ def traced_305(fn_, site_, names_):
     return wrapper
 
 # (size, device)
-def traced_306(fn_, site_, names_):
+def traced_308(fn_, site_, names_):
     def wrapper(size, device):
         rec_ = recorder.current
         if rec_ is None:
@@ -2780,7 +2798,7 @@ def traced_306(fn_, site_, names_):
     return wrapper
 
 # (size, dtype=, device=, pin_memory=)
-def traced_307(fn_, site_, names_, _d1, _d2, _d3):
+def traced_309(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(size, dtype=_d1, device=_d2, pin_memory=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2789,7 +2807,7 @@ def traced_307(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=)
-def traced_308(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_310(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2798,7 +2816,7 @@ def traced_308(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_309(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_311(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2807,7 +2825,7 @@ def traced_309(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_310(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_312(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2816,7 +2834,7 @@ def traced_310(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, out)
-def traced_311(fn_, site_, names_):
+def traced_313(fn_, site_, names_):
     def wrapper(size, fill_value, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2825,7 +2843,7 @@ def traced_311(fn_, site_, names_):
     return wrapper
 
 # (size, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_312(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_314(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2834,7 +2852,7 @@ def traced_312(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, generator=, out=)
-def traced_313(fn_, site_, names_, _d1, _d2):
+def traced_315(fn_, site_, names_, _d1, _d2):
     def wrapper(size, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2843,7 +2861,7 @@ def traced_313(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (size, out)
-def traced_314(fn_, site_, names_):
+def traced_316(fn_, site_, names_):
     def wrapper(size, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2852,7 +2870,7 @@ def traced_314(fn_, site_, names_):
     return wrapper
 
 # (size, stride, allocator, ks, scalar_type)
-def traced_315(fn_, site_, names_):
+def traced_317(fn_, site_, names_):
     def wrapper(size, stride, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -2861,7 +2879,7 @@ def traced_315(fn_, site_, names_):
     return wrapper
 
 # (size, stride, dtype=, device=, pin_memory=)
-def traced_316(fn_, site_, names_, _d2, _d3, _d4):
+def traced_318(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(size, stride, dtype=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2870,7 +2888,7 @@ def traced_316(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_317(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_319(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, stride, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2879,7 +2897,7 @@ def traced_317(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (start, end, step=, out=)
-def traced_318(fn_, site_, names_, _d2, _d3):
+def traced_320(fn_, site_, names_, _d2, _d3):
     def wrapper(start, end, step=_d2, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2888,7 +2906,7 @@ def traced_318(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (start, end, steps, dtype=, layout=, device=, pin_memory=)
-def traced_319(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_321(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(start, end, steps, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -2897,7 +2915,7 @@ def traced_319(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (start, end, steps, out=)
-def traced_320(fn_, site_, names_, _d3):
+def traced_322(fn_, site_, names_, _d3):
     def wrapper(start, end, steps, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2906,7 +2924,7 @@ def traced_320(fn_, site_, names_, _d3):
     return wrapper
 
 # (storage)
-def traced_321(fn_, site_, names_):
+def traced_323(fn_, site_, names_):
     def wrapper(storage):
         rec_ = recorder.current
         if rec_ is None:
@@ -2915,7 +2933,7 @@ def traced_321(fn_, site_, names_):
     return wrapper
 
 # (storage, size_bytes)
-def traced_322(fn_, site_, names_):
+def traced_324(fn_, site_, names_):
     def wrapper(storage, size_bytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -2924,7 +2942,7 @@ def traced_322(fn_, site_, names_):
     return wrapper
 
 # (t)
-def traced_323(fn_, site_, names_):
+def traced_325(fn_, site_, names_):
     def wrapper(t):
         rec_ = recorder.current
         if rec_ is None:
@@ -2933,7 +2951,7 @@ def traced_323(fn_, site_, names_):
     return wrapper
 
 # (t, alloc, priority=)
-def traced_324(fn_, site_, names_, _d2):
+def traced_326(fn_, site_, names_, _d2):
     def wrapper(t, alloc, priority=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2942,7 +2960,7 @@ def traced_324(fn_, site_, names_, _d2):
     return wrapper
 
 # (tensor, data, sizes)
-def traced_325(fn_, site_, names_):
+def traced_327(fn_, site_, names_):
     def wrapper(tensor, data, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -2951,7 +2969,7 @@ def traced_325(fn_, site_, names_):
     return wrapper
 
 # (tensor, force=)
-def traced_326(fn_, site_, names_, _d1):
+def traced_328(fn_, site_, names_, _d1):
     def wrapper(tensor, force=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2960,7 +2978,7 @@ def traced_326(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensor=, other=, scalar=, scalar1=, scalar2=)
-def traced_327(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
+def traced_329(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     def wrapper(tensor=_d0, other=_d1, scalar=_d2, scalar1=_d3, scalar2=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2969,7 +2987,7 @@ def traced_327(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (tensor_sizes, tensor_strides, sizes)
-def traced_328(fn_, site_, names_):
+def traced_330(fn_, site_, names_):
     def wrapper(tensor_sizes, tensor_strides, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -2978,7 +2996,7 @@ def traced_328(fn_, site_, names_):
     return wrapper
 
 # (tensors)
-def traced_329(fn_, site_, names_):
+def traced_331(fn_, site_, names_):
     def wrapper(tensors):
         rec_ = recorder.current
         if rec_ is None:
@@ -2987,7 +3005,7 @@ def traced_329(fn_, site_, names_):
     return wrapper
 
 # (tensors, dim=)
-def traced_330(fn_, site_, names_, _d1):
+def traced_332(fn_, site_, names_, _d1):
     def wrapper(tensors, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2996,7 +3014,7 @@ def traced_330(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensors, dim=, out=)
-def traced_331(fn_, site_, names_, _d1, _d2):
+def traced_333(fn_, site_, names_, _d1, _d2):
     def wrapper(tensors, dim=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3005,7 +3023,7 @@ def traced_331(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (tensors, indexing=)
-def traced_332(fn_, site_, names_, _d1):
+def traced_334(fn_, site_, names_, _d1):
     def wrapper(tensors, indexing=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3014,7 +3032,7 @@ def traced_332(fn_, site_, names_, _d1):
     return wrapper
 
 # (type1, type2)
-def traced_333(fn_, site_, names_):
+def traced_335(fn_, site_, names_):
     def wrapper(type1, type2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3023,7 +3041,7 @@ def traced_333(fn_, site_, names_):
     return wrapper
 
 # (value, self)
-def traced_334(fn_, site_, names_):
+def traced_336(fn_, site_, names_):
     def wrapper(value, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -3032,7 +3050,7 @@ def traced_334(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, is_max)
-def traced_335(fn_, site_, names_):
+def traced_337(fn_, site_, names_):
     def wrapper(values, indices, self, dim, is_max):
         rec_ = recorder.current
         if rec_ is None:
@@ -3041,7 +3059,7 @@ def traced_335(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, keepdim)
-def traced_336(fn_, site_, names_):
+def traced_338(fn_, site_, names_):
     def wrapper(values, indices, self, dim, keepdim):
         rec_ = recorder.current
         if rec_ is None:
@@ -3050,7 +3068,7 @@ def traced_336(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, k, dim, largest, sorted)
-def traced_337(fn_, site_, names_):
+def traced_339(fn_, site_, names_):
     def wrapper(values, indices, self, k, dim, largest, sorted):
         rec_ = recorder.current
         if rec_ is None:
@@ -3059,7 +3077,7 @@ def traced_337(fn_, site_, names_):
     return wrapper
 
 # (var)
-def traced_338(fn_, site_, names_):
+def traced_340(fn_, site_, names_):
     def wrapper(var):
         rec_ = recorder.current
         if rec_ is None:
@@ -3068,7 +3086,7 @@ def traced_338(fn_, site_, names_):
     return wrapper
 
 # (x, y)
-def traced_339(fn_, site_, names_):
+def traced_341(fn_, site_, names_):
     def wrapper(x, y):
         rec_ = recorder.current
         if rec_ is None:
@@ -3077,7 +3095,7 @@ def traced_339(fn_, site_, names_):
     return wrapper
 
 # (y, x=, dx=, dim=)
-def traced_340(fn_, site_, names_, _d1, _d2, _d3):
+def traced_342(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(y, x=_d1, dx=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3335,97 +3353,99 @@ TRACED_WRAPPERS: dict[str, Callable[..., Any]] = {
     'self, ord=, dim=, keepdim=, dtype=': traced_245,
     'self, orig': traced_246,
     'self, other': traced_247,
-    'self, other, alpha=': traced_248,
-    'self, other, dim=': traced_249,
-    'self, other, dims_self, dims_other': traced_250,
-    'self, other, out': traced_251,
-    'self, other, rounding_mode=': traced_252,
-    'self, other, rtol=, atol=, equal_nan=': traced_253,
-    'self, out': traced_254,
-    'self, out, a, b': traced_255,
-    'self, out=': traced_256,
-    'self, p': traced_257,
-    'self, p, context': traced_258,
-    'self, p, gen': traced_259,
-    'self, p, generator=': traced_260,
-    'self, p, isRetry, ctx': traced_261,
-    'self, p=, generator=': traced_262,
-    'self, p_, gen': traced_263,
-    'self, params, orig_size, context, split_remainder': traced_264,
-    'self, ptr': traced_265,
-    'self, repeats': traced_266,
-    'self, repeats, dim=, output_size=': traced_267,
-    'self, return_inverse=, return_counts=, dim=': traced_268,
-    'self, seq': traced_269,
-    'self, shape': traced_270,
-    'self, shifts, dims=': traced_271,
-    'self, size': traced_272,
-    'self, size, dtype=, layout=, device=, pin_memory=': traced_273,
-    'self, size, fill_value, dtype=, layout=, device=, pin_memory=': traced_274,
-    'self, size, implicit=': traced_275,
-    'self, size, memory_format=': traced_276,
-    'self, size, stride': traced_277,
-    'self, size, stride, dtype=, layout=, device=, pin_memory=': traced_278,
-    'self, size, stride, storage_offset': traced_279,
-    'self, size, stride, storage_offset=': traced_280,
-    'self, size_bytes, allocator, resizable, data_ptr=': traced_281,
-    'self, sizes, strides': traced_282,
-    'self, sorted=, return_inverse=, return_counts=': traced_283,
-    'self, source, destination': traced_284,
-    'self, source, storage_offset, size, stride=': traced_285,
-    'self, split_size, dim=': traced_286,
-    'self, split_sizes, dim=': traced_287,
-    'self, src, non_blocking=': traced_288,
-    'self, stable, dim=, descending=': traced_289,
-    'self, start_dim=, end_dim=': traced_290,
-    'self, storage, key_set, data_type, impl_type=': traced_291,
-    'self, target, weight=, pos_weight=, reduction=': traced_292,
-    'self, target, weight=, reduction=, ignore_index=': traced_293,
-    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_294,
-    'self, tensor': traced_295,
-    'self, tensor, out': traced_296,
-    'self, unbiased=': traced_297,
-    'self, value': traced_298,
-    'self, values, indices, dim, descending': traced_299,
-    'self, vec': traced_300,
-    'self, vec, out': traced_301,
-    'self, vec2': traced_302,
-    'self, weight, hist, bin_edges': traced_303,
-    'shape, numel': traced_304,
-    'size, allocator, ks, scalar_type': traced_305,
-    'size, device': traced_306,
-    'size, dtype=, device=, pin_memory=': traced_307,
-    'size, dtype=, layout=, device=, pin_memory=': traced_308,
-    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_309,
-    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_310,
-    'size, fill_value, out': traced_311,
-    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_312,
-    'size, generator=, out=': traced_313,
-    'size, out': traced_314,
-    'size, stride, allocator, ks, scalar_type': traced_315,
-    'size, stride, dtype=, device=, pin_memory=': traced_316,
-    'size, stride, dtype=, layout=, device=, pin_memory=': traced_317,
-    'start, end, step=, out=': traced_318,
-    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_319,
-    'start, end, steps, out=': traced_320,
-    'storage': traced_321,
-    'storage, size_bytes': traced_322,
-    't': traced_323,
-    't, alloc, priority=': traced_324,
-    'tensor, data, sizes': traced_325,
-    'tensor, force=': traced_326,
-    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_327,
-    'tensor_sizes, tensor_strides, sizes': traced_328,
-    'tensors': traced_329,
-    'tensors, dim=': traced_330,
-    'tensors, dim=, out=': traced_331,
-    'tensors, indexing=': traced_332,
-    'type1, type2': traced_333,
-    'value, self': traced_334,
-    'values, indices, self, dim, is_max': traced_335,
-    'values, indices, self, dim, keepdim': traced_336,
-    'values, indices, self, k, dim, largest, sorted': traced_337,
-    'var': traced_338,
-    'x, y': traced_339,
-    'y, x=, dx=, dim=': traced_340,
+    'self, other, alpha, out': traced_248,
+    'self, other, alpha=': traced_249,
+    'self, other, dim=': traced_250,
+    'self, other, dims_self, dims_other': traced_251,
+    'self, other, out': traced_252,
+    'self, other, rounding_mode=': traced_253,
+    'self, other, rounding_mode=, out=': traced_254,
+    'self, other, rtol=, atol=, equal_nan=': traced_255,
+    'self, out': traced_256,
+    'self, out, a, b': traced_257,
+    'self, out=': traced_258,
+    'self, p': traced_259,
+    'self, p, context': traced_260,
+    'self, p, gen': traced_261,
+    'self, p, generator=': traced_262,
+    'self, p, isRetry, ctx': traced_263,
+    'self, p=, generator=': traced_264,
+    'self, p_, gen': traced_265,
+    'self, params, orig_size, context, split_remainder': traced_266,
+    'self, ptr': traced_267,
+    'self, repeats': traced_268,
+    'self, repeats, dim=, output_size=': traced_269,
+    'self, return_inverse=, return_counts=, dim=': traced_270,
+    'self, seq': traced_271,
+    'self, shape': traced_272,
+    'self, shifts, dims=': traced_273,
+    'self, size': traced_274,
+    'self, size, dtype=, layout=, device=, pin_memory=': traced_275,
+    'self, size, fill_value, dtype=, layout=, device=, pin_memory=': traced_276,
+    'self, size, implicit=': traced_277,
+    'self, size, memory_format=': traced_278,
+    'self, size, stride': traced_279,
+    'self, size, stride, dtype=, layout=, device=, pin_memory=': traced_280,
+    'self, size, stride, storage_offset': traced_281,
+    'self, size, stride, storage_offset=': traced_282,
+    'self, size_bytes, allocator, resizable, data_ptr=': traced_283,
+    'self, sizes, strides': traced_284,
+    'self, sorted=, return_inverse=, return_counts=': traced_285,
+    'self, source, destination': traced_286,
+    'self, source, storage_offset, size, stride=': traced_287,
+    'self, split_size, dim=': traced_288,
+    'self, split_sizes, dim=': traced_289,
+    'self, src, non_blocking=': traced_290,
+    'self, stable, dim=, descending=': traced_291,
+    'self, start_dim=, end_dim=': traced_292,
+    'self, storage, key_set, data_type, impl_type=': traced_293,
+    'self, target, weight=, pos_weight=, reduction=': traced_294,
+    'self, target, weight=, reduction=, ignore_index=': traced_295,
+    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_296,
+    'self, tensor': traced_297,
+    'self, tensor, out': traced_298,
+    'self, unbiased=': traced_299,
+    'self, value': traced_300,
+    'self, values, indices, dim, descending': traced_301,
+    'self, vec': traced_302,
+    'self, vec, out': traced_303,
+    'self, vec2': traced_304,
+    'self, weight, hist, bin_edges': traced_305,
+    'shape, numel': traced_306,
+    'size, allocator, ks, scalar_type': traced_307,
+    'size, device': traced_308,
+    'size, dtype=, device=, pin_memory=': traced_309,
+    'size, dtype=, layout=, device=, pin_memory=': traced_310,
+    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_311,
+    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_312,
+    'size, fill_value, out': traced_313,
+    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_314,
+    'size, generator=, out=': traced_315,
+    'size, out': traced_316,
+    'size, stride, allocator, ks, scalar_type': traced_317,
+    'size, stride, dtype=, device=, pin_memory=': traced_318,
+    'size, stride, dtype=, layout=, device=, pin_memory=': traced_319,
+    'start, end, step=, out=': traced_320,
+    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_321,
+    'start, end, steps, out=': traced_322,
+    'storage': traced_323,
+    'storage, size_bytes': traced_324,
+    't': traced_325,
+    't, alloc, priority=': traced_326,
+    'tensor, data, sizes': traced_327,
+    'tensor, force=': traced_328,
+    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_329,
+    'tensor_sizes, tensor_strides, sizes': traced_330,
+    'tensors': traced_331,
+    'tensors, dim=': traced_332,
+    'tensors, dim=, out=': traced_333,
+    'tensors, indexing=': traced_334,
+    'type1, type2': traced_335,
+    'value, self': traced_336,
+    'values, indices, self, dim, is_max': traced_337,
+    'values, indices, self, dim, keepdim': traced_338,
+    'values, indices, self, k, dim, largest, sorted': traced_339,
+    'var': traced_340,
+    'x, y': traced_341,
+    'y, x=, dx=, dim=': traced_342,
 }
