@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "11161348c74358a2584dd0cb66e6878ca957830f7b75def8efcb85207ac48d28"
+INPUTS_SHA256 = "dffb81492209a6402c77875faac03895d02288f645db603c2518b1d74365814b"
 
 MODULES: tuple[str, ...] = (
     "operators",

@@ -5229,6 +5229,61 @@ def less(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_nan_to_num = [(ops.nan_to_num, Binder(ops.nan_to_num.schema)), (ops.nan_to_num_out, Binder(ops.nan_to_num_out.schema))]
+
+
+@traced("dispatch", "at::nan_to_num", FUNCTIONS_H, "at::nan_to_num",
+        legacy="at::nan_to_num (Functions.h)")
+def nan_to_num(*args: Any, **kwargs: Any) -> Any:
+    """at::nan_to_num, overloads:
+    nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor
+    nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_nan_to_num, args, kwargs, "at::nan_to_num")
+    return op.call(*full)
+
+
+_ov_nan_to_num_ = [(ops.nan_to_num_, Binder(ops.nan_to_num_.schema))]
+
+
+@traced("dispatch", "at::nan_to_num_", FUNCTIONS_H, "at::nan_to_num_",
+        legacy="at::nan_to_num_ (Functions.h)")
+def nan_to_num_(*args: Any, **kwargs: Any) -> Any:
+    """at::nan_to_num_, overloads:
+    nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_nan_to_num_, args, kwargs, "at::nan_to_num_")
+    return op.call(*full)
+
+
+_ov_isposinf = [(ops.isposinf, Binder(ops.isposinf.schema)), (ops.isposinf_out, Binder(ops.isposinf_out.schema))]
+
+
+@traced("dispatch", "at::isposinf", FUNCTIONS_H, "at::isposinf",
+        legacy="at::isposinf (Functions.h)")
+def isposinf(*args: Any, **kwargs: Any) -> Any:
+    """at::isposinf, overloads:
+    isposinf(Tensor self) -> Tensor
+    isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_isposinf, args, kwargs, "at::isposinf")
+    return op.call(*full)
+
+
+_ov_isneginf = [(ops.isneginf, Binder(ops.isneginf.schema)), (ops.isneginf_out, Binder(ops.isneginf_out.schema))]
+
+
+@traced("dispatch", "at::isneginf", FUNCTIONS_H, "at::isneginf",
+        legacy="at::isneginf (Functions.h)")
+def isneginf(*args: Any, **kwargs: Any) -> Any:
+    """at::isneginf, overloads:
+    isneginf(Tensor self) -> Tensor
+    isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_isneginf, args, kwargs, "at::isneginf")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -5606,4 +5661,8 @@ FUNCTIONS: dict[str, Any] = {
     "less_equal": less_equal,
     "greater": greater,
     "less": less,
+    "nan_to_num": nan_to_num,
+    "nan_to_num_": nan_to_num_,
+    "isposinf": isposinf,
+    "isneginf": isneginf,
 }

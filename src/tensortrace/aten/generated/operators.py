@@ -2530,6 +2530,27 @@ less__Scalar = _register(parse_schema(
 less__Tensor = _register(parse_schema(
     'less_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'),
     {'func': 'less_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'less_'}}})
+nan_to_num = _register(parse_schema(
+    'nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor'),
+    {'func': 'nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'nan_to_num'}, 'tags': 'pointwise'}})
+nan_to_num_ = _register(parse_schema(
+    'nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)'),
+    {'func': 'nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'nan_to_num_'}, 'tags': 'pointwise'}})
+nan_to_num_out = _register(parse_schema(
+    'nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'nan_to_num_out'}, 'tags': 'pointwise'}})
+isposinf = _register(parse_schema(
+    'isposinf(Tensor self) -> Tensor'),
+    {'func': 'isposinf(Tensor self) -> Tensor', **{'variants': 'function, method', 'structured_delegate': 'isposinf.out', 'tags': 'pointwise'}})
+isposinf_out = _register(parse_schema(
+    'isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'isposinf_out'}, 'tags': 'pointwise'}})
+isneginf = _register(parse_schema(
+    'isneginf(Tensor self) -> Tensor'),
+    {'func': 'isneginf(Tensor self) -> Tensor', **{'variants': 'function, method', 'structured_delegate': 'isneginf.out', 'tags': 'pointwise'}})
+isneginf_out = _register(parse_schema(
+    'isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
+    {'func': 'isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'isneginf_out'}, 'tags': 'pointwise'}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -3372,4 +3393,11 @@ OPERATORS: list[OperatorHandle] = [
     less_Tensor,
     less__Scalar,
     less__Tensor,
+    nan_to_num,
+    nan_to_num_,
+    nan_to_num_out,
+    isposinf,
+    isposinf_out,
+    isneginf,
+    isneginf_out,
 ]

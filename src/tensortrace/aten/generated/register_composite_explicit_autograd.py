@@ -182,3 +182,5 @@ ops.rad2deg_out.register(DispatchKey.CompositeExplicitAutograd, native_kernel("r
 ops.deg2rad.register(DispatchKey.CompositeExplicitAutograd, native_kernel("deg2rad", ops.deg2rad))
 ops.deg2rad_.register(DispatchKey.CompositeExplicitAutograd, native_kernel("deg2rad_", ops.deg2rad_))
 ops.deg2rad_out.register(DispatchKey.CompositeExplicitAutograd, native_kernel("deg2rad_out", ops.deg2rad_out))
+ops.nan_to_num.register(DispatchKey.CompositeExplicitAutograd, native_kernel("nan_to_num", ops.nan_to_num))
+ops.nan_to_num_.register(DispatchKey.CompositeExplicitAutograd, native_kernel("nan_to_num_", ops.nan_to_num_))

@@ -147,6 +147,7 @@ ops.tril_indices.register(DispatchKey.CPU, native_kernel("tril_indices_cpu", ops
 ops.triu_indices.register(DispatchKey.CPU, native_kernel("triu_indices_cpu", ops.triu_indices))
 ops.count_nonzero_dim_IntList.register(DispatchKey.CPU, native_kernel("count_nonzero", ops.count_nonzero_dim_IntList))
 ops.logical_xor_out.register(DispatchKey.CPU, native_kernel("logical_xor_out", ops.logical_xor_out))
+ops.nan_to_num_out.register(DispatchKey.CPU, native_kernel("nan_to_num_out", ops.nan_to_num_out))
 
 
 # ---- structured: add.out (meta: add.Tensor, impl: ufunc_add_CPU) --------------------
@@ -4567,3 +4568,61 @@ def wrapper_CPU_fmax(*args: Any) -> Any:
 
 
 ops.fmax.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_fmax, "wrapper_CPU_fmax"))
+
+
+# ---- structured: isposinf.out (meta: isposinf, impl: isposinf_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_isposinf_out", REGISTER_CPU,
+        legacy="CPUType::isposinf")
+def wrapper_CPU_isposinf_out(*args: Any) -> Any:
+    """isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['isposinf'](op, *args[:1])
+    IMPL_FUNCTIONS['isposinf_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.isposinf_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_isposinf_out, "wrapper_CPU_isposinf_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_isposinf", REGISTER_CPU,
+        legacy="CPUType::isposinf")
+def wrapper_CPU_isposinf(*args: Any) -> Any:
+    """isposinf(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['isposinf'](op, *args[:1])
+    IMPL_FUNCTIONS['isposinf_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.isposinf.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_isposinf, "wrapper_CPU_isposinf"))
+
+
+# ---- structured: isneginf.out (meta: isneginf, impl: isneginf_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_isneginf_out", REGISTER_CPU,
+        legacy="CPUType::isneginf")
+def wrapper_CPU_isneginf_out(*args: Any) -> Any:
+    """isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['isneginf'](op, *args[:1])
+    IMPL_FUNCTIONS['isneginf_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.isneginf_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_isneginf_out, "wrapper_CPU_isneginf_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_isneginf", REGISTER_CPU,
+        legacy="CPUType::isneginf")
+def wrapper_CPU_isneginf(*args: Any) -> Any:
+    """isneginf(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['isneginf'](op, *args[:1])
+    IMPL_FUNCTIONS['isneginf_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.isneginf.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_isneginf, "wrapper_CPU_isneginf"))

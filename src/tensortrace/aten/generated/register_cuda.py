@@ -149,6 +149,7 @@ ops.tril_indices.register(DispatchKey.CUDA, native_kernel("tril_indices_cuda", o
 ops.triu_indices.register(DispatchKey.CUDA, native_kernel("triu_indices_cuda", ops.triu_indices))
 ops.count_nonzero_dim_IntList.register(DispatchKey.CUDA, native_kernel("count_nonzero_cuda", ops.count_nonzero_dim_IntList))
 ops.logical_xor_out.register(DispatchKey.CUDA, native_kernel("logical_xor_out", ops.logical_xor_out))
+ops.nan_to_num_out.register(DispatchKey.CUDA, native_kernel("nan_to_num_out", ops.nan_to_num_out, ((4, 'out'), (0, 'self'))))
 
 
 # ---- structured: add.out (meta: add.Tensor, impl: ufunc_add_CUDA) --------------------
@@ -4596,3 +4597,61 @@ def wrapper_CUDA_fmax(*args: Any) -> Any:
 
 
 ops.fmax.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_fmax, "wrapper_CUDA_fmax"))
+
+
+# ---- structured: isposinf.out (meta: isposinf, impl: isposinf_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_isposinf_out", REGISTER_CUDA,
+        legacy="CUDAType::isposinf")
+def wrapper_CUDA_isposinf_out(*args: Any) -> Any:
+    """isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['isposinf'](op, *args[:1])
+    IMPL_FUNCTIONS['isposinf_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.isposinf_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_isposinf_out, "wrapper_CUDA_isposinf_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_isposinf", REGISTER_CUDA,
+        legacy="CUDAType::isposinf")
+def wrapper_CUDA_isposinf(*args: Any) -> Any:
+    """isposinf(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['isposinf'](op, *args[:1])
+    IMPL_FUNCTIONS['isposinf_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.isposinf.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_isposinf, "wrapper_CUDA_isposinf"))
+
+
+# ---- structured: isneginf.out (meta: isneginf, impl: isneginf_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_isneginf_out", REGISTER_CUDA,
+        legacy="CUDAType::isneginf")
+def wrapper_CUDA_isneginf_out(*args: Any) -> Any:
+    """isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['isneginf'](op, *args[:1])
+    IMPL_FUNCTIONS['isneginf_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.isneginf_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_isneginf_out, "wrapper_CUDA_isneginf_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_isneginf", REGISTER_CUDA,
+        legacy="CUDAType::isneginf")
+def wrapper_CUDA_isneginf(*args: Any) -> Any:
+    """isneginf(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['isneginf'](op, *args[:1])
+    IMPL_FUNCTIONS['isneginf_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.isneginf.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_isneginf, "wrapper_CUDA_isneginf"))

@@ -396,6 +396,10 @@ _ov_greater = [(ops.greater_Scalar, Binder(ops.greater_Scalar.schema)), (ops.gre
 _ov_greater_ = [(ops.greater__Scalar, Binder(ops.greater__Scalar.schema)), (ops.greater__Tensor, Binder(ops.greater__Tensor.schema))]
 _ov_less = [(ops.less_Scalar, Binder(ops.less_Scalar.schema)), (ops.less_Tensor, Binder(ops.less_Tensor.schema))]
 _ov_less_ = [(ops.less__Scalar, Binder(ops.less__Scalar.schema)), (ops.less__Tensor, Binder(ops.less__Tensor.schema))]
+_ov_nan_to_num = [(ops.nan_to_num, Binder(ops.nan_to_num.schema))]
+_ov_nan_to_num_ = [(ops.nan_to_num_, Binder(ops.nan_to_num_.schema))]
+_ov_isposinf = [(ops.isposinf, Binder(ops.isposinf.schema))]
+_ov_isneginf = [(ops.isneginf, Binder(ops.isneginf.schema))]
 
 
 class TensorMethods:
@@ -3949,6 +3953,42 @@ class TensorMethods:
         op, full = select_overload(_ov_less_, (self, *args), kwargs, "Tensor.less_")
         return op.call(*full)
 
+    @traced("dispatch", "at::Tensor::nan_to_num", TENSOR_BODY_H, "at::Tensor::nan_to_num",
+            legacy="Tensor::nan_to_num (TensorMethods.h)")
+    def nan_to_num(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::nan_to_num, overloads:
+        nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor
+        """
+        op, full = select_overload(_ov_nan_to_num, (self, *args), kwargs, "Tensor.nan_to_num")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::nan_to_num_", TENSOR_BODY_H, "at::Tensor::nan_to_num_",
+            legacy="Tensor::nan_to_num_ (TensorMethods.h)")
+    def nan_to_num_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::nan_to_num_, overloads:
+        nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_nan_to_num_, (self, *args), kwargs, "Tensor.nan_to_num_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::isposinf", TENSOR_BODY_H, "at::Tensor::isposinf",
+            legacy="Tensor::isposinf (TensorMethods.h)")
+    def isposinf(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::isposinf, overloads:
+        isposinf(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_isposinf, (self, *args), kwargs, "Tensor.isposinf")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::isneginf", TENSOR_BODY_H, "at::Tensor::isneginf",
+            legacy="Tensor::isneginf (TensorMethods.h)")
+    def isneginf(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::isneginf, overloads:
+        isneginf(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_isneginf, (self, *args), kwargs, "Tensor.isneginf")
+        return op.call(*full)
+
 
 METHODS: tuple[str, ...] = (
     "uniform_",
@@ -4330,4 +4370,8 @@ METHODS: tuple[str, ...] = (
     "greater_",
     "less",
     "less_",
+    "nan_to_num",
+    "nan_to_num_",
+    "isposinf",
+    "isneginf",
 )

@@ -4066,3 +4066,51 @@ def deg2rad_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.deg2rad_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     deg2rad_out, "torch::ADInplaceOrView::deg2rad_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::nan_to_num_", INPLACE_OR_VIEW)
+def nan_to_num_(ks: DispatchKeySet, *args: Any) -> Any:
+    """nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.nan_to_num_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.nan_to_num_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    nan_to_num_, "torch::ADInplaceOrView::nan_to_num_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::nan_to_num_out", INPLACE_OR_VIEW)
+def nan_to_num_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.nan_to_num_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.nan_to_num_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    nan_to_num_out, "torch::ADInplaceOrView::nan_to_num_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::isposinf_out", INPLACE_OR_VIEW)
+def isposinf_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.isposinf_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.isposinf_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    isposinf_out, "torch::ADInplaceOrView::isposinf_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::isneginf_out", INPLACE_OR_VIEW)
+def isneginf_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.isneginf_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.isneginf_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    isneginf_out, "torch::ADInplaceOrView::isneginf_out", with_keyset=True))

@@ -3053,3 +3053,20 @@ class Rad2DegBackward0(TraceableFunction):
         ('self',),
         {},
         {})
+
+
+def NanToNumBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at.isfinite(self))"""
+    return v['grad'].mul(at.isfinite(v['self']))
+
+
+class NanToNumBackward0(TraceableFunction):
+    """nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'nan_to_num',
+        (Formula(('self',), NanToNumBackward0_self, frozenset(['at', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})

@@ -9833,3 +9833,122 @@ def deg2rad_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.deg2rad_out.register(DispatchKey.Autograd, KernelFunction(
     deg2rad_out, "torch::autograd::VariableType::deg2rad", with_keyset=True))
+
+
+_record_nan_to_num = GraphRecording(ops.nan_to_num, AutoDispatchBelowADInplaceOrView, nodes.NanToNumBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::nan_to_num", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def nan_to_num(ks: DispatchKeySet, *args: Any) -> Any:
+    """nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor: records NanToNumBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_nan_to_num(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.nan_to_num.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.nan_to_num.register(DispatchKey.Autograd, KernelFunction(
+    nan_to_num, "torch::autograd::VariableType::nan_to_num", with_keyset=True))
+
+
+_record_nan_to_num_ = GraphRecording(ops.nan_to_num_, AutoDispatchBelowAutograd, nodes.NanToNumBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::nan_to_num_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def nan_to_num_(ks: DispatchKeySet, *args: Any) -> Any:
+    """nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!): records NanToNumBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_nan_to_num_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.nan_to_num_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.nan_to_num_.register(DispatchKey.Autograd, KernelFunction(
+    nan_to_num_, "torch::autograd::VariableType::nan_to_num_", with_keyset=True))
+
+
+_record_nan_to_num_out = GraphRecording(ops.nan_to_num_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::nan_to_num", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def nan_to_num_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4])):
+        return _record_nan_to_num_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.nan_to_num_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.nan_to_num_out.register(DispatchKey.Autograd, KernelFunction(
+    nan_to_num_out, "torch::autograd::VariableType::nan_to_num", with_keyset=True))
+
+
+_record_isposinf = GraphRecording(ops.isposinf, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::isposinf", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def isposinf(ks: DispatchKeySet, *args: Any) -> Any:
+    """isposinf(Tensor self) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_isposinf(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.isposinf.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.isposinf.register(DispatchKey.Autograd, KernelFunction(
+    isposinf, "torch::autograd::VariableType::isposinf", with_keyset=True))
+
+
+_record_isposinf_out = GraphRecording(ops.isposinf_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::isposinf", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def isposinf_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_isposinf_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.isposinf_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.isposinf_out.register(DispatchKey.Autograd, KernelFunction(
+    isposinf_out, "torch::autograd::VariableType::isposinf", with_keyset=True))
+
+
+_record_isneginf = GraphRecording(ops.isneginf, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::isneginf", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def isneginf(ks: DispatchKeySet, *args: Any) -> Any:
+    """isneginf(Tensor self) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_isneginf(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.isneginf.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.isneginf.register(DispatchKey.Autograd, KernelFunction(
+    isneginf, "torch::autograd::VariableType::isneginf", with_keyset=True))
+
+
+_record_isneginf_out = GraphRecording(ops.isneginf_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::isneginf", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def isneginf_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_isneginf_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.isneginf_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.isneginf_out.register(DispatchKey.Autograd, KernelFunction(
+    isneginf_out, "torch::autograd::VariableType::isneginf", with_keyset=True))

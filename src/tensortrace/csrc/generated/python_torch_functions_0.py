@@ -13635,6 +13635,147 @@ def less(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_less[r.idx][1 if out_used else 0])
 
 
+# ---- nan_to_num --------------------------------------------------------------------------------
+parser_nan_to_num = PythonArgParser.lazy([
+    'nan_to_num(Tensor input, double? nan=None, double? posinf=None, double? neginf=None, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_nan_to_num", TORCH_FUNCTIONS_CPP, "dispatch_nan_to_num", legacy="dispatch_nan_to_num")
+def dispatch_nan_to_num_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nan_to_num(Tensor input, double? nan=None, double? posinf=None, double? neginf=None, *, Tensor out=None): nan_to_num, out= nan_to_num.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.nan_to_num_out, 'nan_to_num', False, self, kwargs, out)
+    return at.nan_to_num(self=kwargs['self'], nan=kwargs['nan'], posinf=kwargs['posinf'], neginf=kwargs['neginf'])
+
+
+overloads_nan_to_num = [PythonOverload('nan_to_num(Tensor input, double? nan=None, double? posinf=None, double? neginf=None, *, Tensor out=None)', ops.nan_to_num, ops.nan_to_num_out, False, False, ['self', 'nan', 'posinf', 'neginf', 'out'])]
+dispatch_nan_to_num = [dispatch_nan_to_num_0]
+structseqs_nan_to_num = [(return_types.for_schema('nan_to_num', ops.nan_to_num.schema), return_types.for_schema('nan_to_num_out', ops.nan_to_num_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nan_to_num", TORCH_FUNCTIONS_CPP, legacy="THPVariable_nan_to_num")
+def nan_to_num(*args: Any, **kwargs: Any) -> Any:
+    """torch.nan_to_num: THPVariable_nan_to_num"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.nan_to_num",
+                                 {"python_name": "torch.nan_to_num"})
+    self = None
+    r = parser_nan_to_num.parse(args, kwargs)
+    ov = overloads_nan_to_num[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_nan_to_num[r.idx](self, parsed)
+    return wrap_result(result, structseqs_nan_to_num[r.idx][1 if out_used else 0])
+
+
+# ---- nan_to_num_ -------------------------------------------------------------------------------
+parser_nan_to_num_ = PythonArgParser.lazy([
+    'nan_to_num_(Tensor input, double? nan=None, double? posinf=None, double? neginf=None)',
+])
+
+
+@traced("python", "dispatch_nan_to_num_", TORCH_FUNCTIONS_CPP, "dispatch_nan_to_num_", legacy="dispatch_nan_to_num_")
+def dispatch_nan_to_num__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nan_to_num_(Tensor input, double? nan=None, double? posinf=None, double? neginf=None): nan_to_num_"""
+    return at.nan_to_num_(self=kwargs['self'], nan=kwargs['nan'], posinf=kwargs['posinf'], neginf=kwargs['neginf'])
+
+
+overloads_nan_to_num_ = [PythonOverload('nan_to_num_(Tensor input, double? nan=None, double? posinf=None, double? neginf=None)', ops.nan_to_num_, None, False, False, ['self', 'nan', 'posinf', 'neginf'])]
+dispatch_nan_to_num_ = [dispatch_nan_to_num__0]
+structseqs_nan_to_num_ = [(return_types.for_schema('nan_to_num_', ops.nan_to_num_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nan_to_num_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_nan_to_num_")
+def nan_to_num_(*args: Any, **kwargs: Any) -> Any:
+    """torch.nan_to_num_: THPVariable_nan_to_num_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.nan_to_num_",
+                                 {"python_name": "torch.nan_to_num_"})
+    self = None
+    r = parser_nan_to_num_.parse(args, kwargs)
+    ov = overloads_nan_to_num_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_nan_to_num_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_nan_to_num_[r.idx][1 if out_used else 0])
+
+
+# ---- isposinf ----------------------------------------------------------------------------------
+parser_isposinf = PythonArgParser.lazy([
+    'isposinf(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_isposinf", TORCH_FUNCTIONS_CPP, "dispatch_isposinf", legacy="dispatch_isposinf")
+def dispatch_isposinf_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """isposinf(Tensor input, *, Tensor out=None): isposinf, out= isposinf.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.isposinf_out, 'isposinf', False, self, kwargs, out)
+    return at.isposinf(self=kwargs['self'])
+
+
+overloads_isposinf = [PythonOverload('isposinf(Tensor input, *, Tensor out=None)', ops.isposinf, ops.isposinf_out, False, False, ['self', 'out'])]
+dispatch_isposinf = [dispatch_isposinf_0]
+structseqs_isposinf = [(return_types.for_schema('isposinf', ops.isposinf.schema), return_types.for_schema('isposinf_out', ops.isposinf_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_isposinf", TORCH_FUNCTIONS_CPP, legacy="THPVariable_isposinf")
+def isposinf(*args: Any, **kwargs: Any) -> Any:
+    """torch.isposinf: THPVariable_isposinf"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.isposinf",
+                                 {"python_name": "torch.isposinf"})
+    self = None
+    r = parser_isposinf.parse(args, kwargs)
+    ov = overloads_isposinf[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_isposinf[r.idx](self, parsed)
+    return wrap_result(result, structseqs_isposinf[r.idx][1 if out_used else 0])
+
+
+# ---- isneginf ----------------------------------------------------------------------------------
+parser_isneginf = PythonArgParser.lazy([
+    'isneginf(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_isneginf", TORCH_FUNCTIONS_CPP, "dispatch_isneginf", legacy="dispatch_isneginf")
+def dispatch_isneginf_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """isneginf(Tensor input, *, Tensor out=None): isneginf, out= isneginf.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.isneginf_out, 'isneginf', False, self, kwargs, out)
+    return at.isneginf(self=kwargs['self'])
+
+
+overloads_isneginf = [PythonOverload('isneginf(Tensor input, *, Tensor out=None)', ops.isneginf, ops.isneginf_out, False, False, ['self', 'out'])]
+dispatch_isneginf = [dispatch_isneginf_0]
+structseqs_isneginf = [(return_types.for_schema('isneginf', ops.isneginf.schema), return_types.for_schema('isneginf_out', ops.isneginf_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_isneginf", TORCH_FUNCTIONS_CPP, legacy="THPVariable_isneginf")
+def isneginf(*args: Any, **kwargs: Any) -> Any:
+    """torch.isneginf: THPVariable_isneginf"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.isneginf",
+                                 {"python_name": "torch.isneginf"})
+    self = None
+    r = parser_isneginf.parse(args, kwargs)
+    ov = overloads_isneginf[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_isneginf[r.idx](self, parsed)
+    return wrap_result(result, structseqs_isneginf[r.idx][1 if out_used else 0])
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -13986,6 +14127,10 @@ FUNCTIONS: dict[str, Any] = {
     "less_equal": less_equal,
     "greater": greater,
     "less": less,
+    "nan_to_num": nan_to_num,
+    "nan_to_num_": nan_to_num_,
+    "isposinf": isposinf,
+    "isneginf": isneginf,
 }
 
 # torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package
@@ -14340,4 +14485,8 @@ __all__ = [
     "less_equal",
     "greater",
     "less",
+    "nan_to_num",
+    "nan_to_num_",
+    "isposinf",
+    "isneginf",
 ]

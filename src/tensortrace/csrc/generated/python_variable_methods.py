@@ -13867,6 +13867,142 @@ def less_(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_less_[r.idx][1 if out_used else 0])
 
 
+# ---- nan_to_num --------------------------------------------------------------------------------
+parser_nan_to_num = PythonArgParser.lazy([
+    'nan_to_num(double? nan=None, double? posinf=None, double? neginf=None)',
+])
+
+
+@traced("python", "dispatch_nan_to_num", VARIABLE_METHODS_CPP, "dispatch_nan_to_num", legacy="dispatch_nan_to_num")
+def dispatch_nan_to_num_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nan_to_num(double? nan=None, double? posinf=None, double? neginf=None): nan_to_num"""
+    return self.nan_to_num(nan=kwargs['nan'], posinf=kwargs['posinf'], neginf=kwargs['neginf'])
+
+
+overloads_nan_to_num = [PythonOverload('nan_to_num(double? nan=None, double? posinf=None, double? neginf=None)', ops.nan_to_num, None, True, False, ['nan', 'posinf', 'neginf'])]
+dispatch_nan_to_num = [dispatch_nan_to_num_0]
+structseqs_nan_to_num = [(return_types.for_schema('nan_to_num', ops.nan_to_num.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nan_to_num", VARIABLE_METHODS_CPP, legacy="THPVariable_nan_to_num")
+def nan_to_num(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.nan_to_num: THPVariable_nan_to_num"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.nan_to_num",
+                                 {"python_name": "Tensor.nan_to_num"})
+    self = args[0].cdata
+    r = parser_nan_to_num.parse(args[1:], kwargs)
+    ov = overloads_nan_to_num[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_nan_to_num[r.idx](self, parsed)
+    return wrap_result(result, structseqs_nan_to_num[r.idx][1 if out_used else 0])
+
+
+# ---- nan_to_num_ -------------------------------------------------------------------------------
+parser_nan_to_num_ = PythonArgParser.lazy([
+    'nan_to_num_(double? nan=None, double? posinf=None, double? neginf=None)',
+])
+
+
+@traced("python", "dispatch_nan_to_num_", VARIABLE_METHODS_CPP, "dispatch_nan_to_num_", legacy="dispatch_nan_to_num_")
+def dispatch_nan_to_num__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nan_to_num_(double? nan=None, double? posinf=None, double? neginf=None): nan_to_num_"""
+    return self.nan_to_num_(nan=kwargs['nan'], posinf=kwargs['posinf'], neginf=kwargs['neginf'])
+
+
+overloads_nan_to_num_ = [PythonOverload('nan_to_num_(double? nan=None, double? posinf=None, double? neginf=None)', ops.nan_to_num_, None, True, False, ['nan', 'posinf', 'neginf'])]
+dispatch_nan_to_num_ = [dispatch_nan_to_num__0]
+structseqs_nan_to_num_ = [(return_types.for_schema('nan_to_num_', ops.nan_to_num_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nan_to_num_", VARIABLE_METHODS_CPP, legacy="THPVariable_nan_to_num_")
+def nan_to_num_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.nan_to_num_: THPVariable_nan_to_num_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.nan_to_num_",
+                                 {"python_name": "Tensor.nan_to_num_"})
+    self = args[0].cdata
+    r = parser_nan_to_num_.parse(args[1:], kwargs)
+    ov = overloads_nan_to_num_[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_nan_to_num_[r.idx](self, parsed)
+    return wrap_result(result, structseqs_nan_to_num_[r.idx][1 if out_used else 0])
+
+
+# ---- isposinf ----------------------------------------------------------------------------------
+parser_isposinf = PythonArgParser.lazy([
+    'isposinf()',
+])
+
+
+@traced("python", "dispatch_isposinf", VARIABLE_METHODS_CPP, "dispatch_isposinf", legacy="dispatch_isposinf")
+def dispatch_isposinf_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """isposinf(): isposinf"""
+    return self.isposinf()
+
+
+overloads_isposinf = [PythonOverload('isposinf()', ops.isposinf, None, True, False, [])]
+dispatch_isposinf = [dispatch_isposinf_0]
+structseqs_isposinf = [(return_types.for_schema('isposinf', ops.isposinf.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_isposinf", VARIABLE_METHODS_CPP, legacy="THPVariable_isposinf")
+def isposinf(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.isposinf: THPVariable_isposinf"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.isposinf",
+                                 {"python_name": "Tensor.isposinf"})
+    if len(args) > 1 or kwargs:
+        check_noargs("isposinf", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_isposinf.parse(args[1:], kwargs)
+    ov = overloads_isposinf[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_isposinf[r.idx](self, parsed)
+    return wrap_result(result, structseqs_isposinf[r.idx][1 if out_used else 0])
+
+
+# ---- isneginf ----------------------------------------------------------------------------------
+parser_isneginf = PythonArgParser.lazy([
+    'isneginf()',
+])
+
+
+@traced("python", "dispatch_isneginf", VARIABLE_METHODS_CPP, "dispatch_isneginf", legacy="dispatch_isneginf")
+def dispatch_isneginf_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """isneginf(): isneginf"""
+    return self.isneginf()
+
+
+overloads_isneginf = [PythonOverload('isneginf()', ops.isneginf, None, True, False, [])]
+dispatch_isneginf = [dispatch_isneginf_0]
+structseqs_isneginf = [(return_types.for_schema('isneginf', ops.isneginf.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_isneginf", VARIABLE_METHODS_CPP, legacy="THPVariable_isneginf")
+def isneginf(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.isneginf: THPVariable_isneginf"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.isneginf",
+                                 {"python_name": "Tensor.isneginf"})
+    if len(args) > 1 or kwargs:
+        check_noargs("isneginf", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_isneginf.parse(args[1:], kwargs)
+    ov = overloads_isneginf[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_isneginf[r.idx](self, parsed)
+    return wrap_result(result, structseqs_isneginf[r.idx][1 if out_used else 0])
+
+
 @handle_th_errors
 @traced("python", "THPVariable_add", VARIABLE_METHODS_CPP, legacy="THPVariable_add")
 def __add__(*args: Any, **kwargs: Any) -> Any:
@@ -14640,6 +14776,10 @@ METHODS: dict[str, Any] = {
     "greater_": greater_,
     "less": less,
     "less_": less_,
+    "nan_to_num": nan_to_num,
+    "nan_to_num_": nan_to_num_,
+    "isposinf": isposinf,
+    "isneginf": isneginf,
 }
 
 # Python operator -> its binding (python_variable_methods.cpp's table)
