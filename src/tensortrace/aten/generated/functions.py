@@ -5284,6 +5284,19 @@ def isneginf(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_is_signed = [(ops.is_signed, Binder(ops.is_signed.schema))]
+
+
+@traced("dispatch", "at::is_signed", FUNCTIONS_H, "at::is_signed",
+        legacy="at::is_signed (Functions.h)")
+def is_signed(*args: Any, **kwargs: Any) -> Any:
+    """at::is_signed, overloads:
+    is_signed(Tensor self) -> bool
+    """
+    op, full = select_overload(_ov_is_signed, args, kwargs, "at::is_signed")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -5665,4 +5678,5 @@ FUNCTIONS: dict[str, Any] = {
     "nan_to_num_": nan_to_num_,
     "isposinf": isposinf,
     "isneginf": isneginf,
+    "is_signed": is_signed,
 }

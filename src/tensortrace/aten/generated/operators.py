@@ -2551,6 +2551,12 @@ isneginf = _register(parse_schema(
 isneginf_out = _register(parse_schema(
     'isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)'),
     {'func': 'isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'isneginf_out'}, 'tags': 'pointwise'}})
+is_signed = _register(parse_schema(
+    'is_signed(Tensor self) -> bool'),
+    {'func': 'is_signed(Tensor self) -> bool', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'is_signed'}}})
+reshape_as = _register(parse_schema(
+    'reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)'),
+    {'func': 'reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'reshape_as'}}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -3400,4 +3406,6 @@ OPERATORS: list[OperatorHandle] = [
     isposinf_out,
     isneginf,
     isneginf_out,
+    is_signed,
+    reshape_as,
 ]

@@ -237,3 +237,5 @@ ops.less_Tensor_out.register(DispatchKey.CompositeImplicitAutograd, native_kerne
 ops.less_Tensor.register(DispatchKey.CompositeImplicitAutograd, native_kernel("less", ops.less_Tensor))
 ops.less__Scalar.register(DispatchKey.CompositeImplicitAutograd, native_kernel("less_", ops.less__Scalar))
 ops.less__Tensor.register(DispatchKey.CompositeImplicitAutograd, native_kernel("less_", ops.less__Tensor))
+ops.is_signed.register(DispatchKey.CompositeImplicitAutograd, native_kernel("is_signed", ops.is_signed))
+ops.reshape_as.register(DispatchKey.CompositeImplicitAutograd, native_kernel("reshape_as", ops.reshape_as))

@@ -400,6 +400,8 @@ _ov_nan_to_num = [(ops.nan_to_num, Binder(ops.nan_to_num.schema))]
 _ov_nan_to_num_ = [(ops.nan_to_num_, Binder(ops.nan_to_num_.schema))]
 _ov_isposinf = [(ops.isposinf, Binder(ops.isposinf.schema))]
 _ov_isneginf = [(ops.isneginf, Binder(ops.isneginf.schema))]
+_ov_is_signed = [(ops.is_signed, Binder(ops.is_signed.schema))]
+_ov_reshape_as = [(ops.reshape_as, Binder(ops.reshape_as.schema))]
 
 
 class TensorMethods:
@@ -3989,6 +3991,24 @@ class TensorMethods:
         op, full = select_overload(_ov_isneginf, (self, *args), kwargs, "Tensor.isneginf")
         return op.call(*full)
 
+    @traced("dispatch", "at::Tensor::is_signed", TENSOR_BODY_H, "at::Tensor::is_signed",
+            legacy="Tensor::is_signed (TensorMethods.h)")
+    def is_signed(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::is_signed, overloads:
+        is_signed(Tensor self) -> bool
+        """
+        op, full = select_overload(_ov_is_signed, (self, *args), kwargs, "Tensor.is_signed")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::reshape_as", TENSOR_BODY_H, "at::Tensor::reshape_as",
+            legacy="Tensor::reshape_as (TensorMethods.h)")
+    def reshape_as(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::reshape_as, overloads:
+        reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)
+        """
+        op, full = select_overload(_ov_reshape_as, (self, *args), kwargs, "Tensor.reshape_as")
+        return op.call(*full)
+
 
 METHODS: tuple[str, ...] = (
     "uniform_",
@@ -4374,4 +4394,6 @@ METHODS: tuple[str, ...] = (
     "nan_to_num_",
     "isposinf",
     "isneginf",
+    "is_signed",
+    "reshape_as",
 )

@@ -376,3 +376,8 @@ def tril_indices_cpu(row: int, col: int, offset: int = 0, dtype: ScalarType | No
 def triu_indices_cpu(row: int, col: int, offset: int = 0, dtype: ScalarType | None = None,
                      layout: Any = None, device: Any = None, pin_memory: Any = None) -> Tensor:
     return _tri_indices("triu_indices", row, col, offset, dtype, True)
+
+
+@native_function(SOURCE, name="reshape_as", legacy="at::native::reshape_as")
+def reshape_as(self: Tensor, other: Tensor) -> Tensor:
+    return self.reshape(other.sizes())

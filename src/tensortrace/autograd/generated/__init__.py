@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "dffb81492209a6402c77875faac03895d02288f645db603c2518b1d74365814b"
+INPUTS_SHA256 = "829f7b1c1b8bc926fa5c744b69a0b9d5d85df16d594e2306a062783b0118ed3d"
 
 MODULES: tuple[str, ...] = (
     "functions",

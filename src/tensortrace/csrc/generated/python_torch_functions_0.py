@@ -13776,6 +13776,39 @@ def isneginf(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_isneginf[r.idx][1 if out_used else 0])
 
 
+# ---- is_signed ---------------------------------------------------------------------------------
+parser_is_signed = PythonArgParser.lazy([
+    'is_signed(Tensor input)',
+])
+
+
+@traced("python", "dispatch_is_signed", TORCH_FUNCTIONS_CPP, "dispatch_is_signed", legacy="dispatch_is_signed")
+def dispatch_is_signed_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """is_signed(Tensor input): is_signed"""
+    return at.is_signed(self=kwargs['self'])
+
+
+overloads_is_signed = [PythonOverload('is_signed(Tensor input)', ops.is_signed, None, False, False, ['self'])]
+dispatch_is_signed = [dispatch_is_signed_0]
+structseqs_is_signed = [(return_types.for_schema('is_signed', ops.is_signed.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_is_signed", TORCH_FUNCTIONS_CPP, legacy="THPVariable_is_signed")
+def is_signed(*args: Any, **kwargs: Any) -> Any:
+    """torch.is_signed: THPVariable_is_signed"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.is_signed",
+                                 {"python_name": "torch.is_signed"})
+    self = None
+    r = parser_is_signed.parse(args, kwargs)
+    ov = overloads_is_signed[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_is_signed[r.idx](self, parsed)
+    return wrap_result(result, structseqs_is_signed[r.idx][1 if out_used else 0])
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -14131,6 +14164,7 @@ FUNCTIONS: dict[str, Any] = {
     "nan_to_num_": nan_to_num_,
     "isposinf": isposinf,
     "isneginf": isneginf,
+    "is_signed": is_signed,
 }
 
 # torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package
@@ -14489,4 +14523,5 @@ __all__ = [
     "nan_to_num_",
     "isposinf",
     "isneginf",
+    "is_signed",
 ]

@@ -14003,6 +14003,74 @@ def isneginf(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_isneginf[r.idx][1 if out_used else 0])
 
 
+# ---- is_signed ---------------------------------------------------------------------------------
+parser_is_signed = PythonArgParser.lazy([
+    'is_signed()',
+])
+
+
+@traced("python", "dispatch_is_signed", VARIABLE_METHODS_CPP, "dispatch_is_signed", legacy="dispatch_is_signed")
+def dispatch_is_signed_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """is_signed(): is_signed"""
+    return self.is_signed()
+
+
+overloads_is_signed = [PythonOverload('is_signed()', ops.is_signed, None, True, False, [])]
+dispatch_is_signed = [dispatch_is_signed_0]
+structseqs_is_signed = [(return_types.for_schema('is_signed', ops.is_signed.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_is_signed", VARIABLE_METHODS_CPP, legacy="THPVariable_is_signed")
+def is_signed(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.is_signed: THPVariable_is_signed"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.is_signed",
+                                 {"python_name": "Tensor.is_signed"})
+    if len(args) > 1 or kwargs:
+        check_noargs("is_signed", args[1:], kwargs)
+    self = args[0].cdata
+    r = parser_is_signed.parse(args[1:], kwargs)
+    ov = overloads_is_signed[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_is_signed[r.idx](self, parsed)
+    return wrap_result(result, structseqs_is_signed[r.idx][1 if out_used else 0])
+
+
+# ---- reshape_as --------------------------------------------------------------------------------
+parser_reshape_as = PythonArgParser.lazy([
+    'reshape_as(Tensor other)',
+])
+
+
+@traced("python", "dispatch_reshape_as", VARIABLE_METHODS_CPP, "dispatch_reshape_as", legacy="dispatch_reshape_as")
+def dispatch_reshape_as_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """reshape_as(Tensor other): reshape_as"""
+    return self.reshape_as(other=kwargs['other'])
+
+
+overloads_reshape_as = [PythonOverload('reshape_as(Tensor other)', ops.reshape_as, None, True, False, ['other'])]
+dispatch_reshape_as = [dispatch_reshape_as_0]
+structseqs_reshape_as = [(return_types.for_schema('reshape_as', ops.reshape_as.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_reshape_as", VARIABLE_METHODS_CPP, legacy="THPVariable_reshape_as")
+def reshape_as(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.reshape_as: THPVariable_reshape_as"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.reshape_as",
+                                 {"python_name": "Tensor.reshape_as"})
+    self = args[0].cdata
+    r = parser_reshape_as.parse(args[1:], kwargs)
+    ov = overloads_reshape_as[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_reshape_as[r.idx](self, parsed)
+    return wrap_result(result, structseqs_reshape_as[r.idx][1 if out_used else 0])
+
+
 @handle_th_errors
 @traced("python", "THPVariable_add", VARIABLE_METHODS_CPP, legacy="THPVariable_add")
 def __add__(*args: Any, **kwargs: Any) -> Any:
@@ -14780,6 +14848,8 @@ METHODS: dict[str, Any] = {
     "nan_to_num_": nan_to_num_,
     "isposinf": isposinf,
     "isneginf": isneginf,
+    "is_signed": is_signed,
+    "reshape_as": reshape_as,
 }
 
 # Python operator -> its binding (python_variable_methods.cpp's table)
