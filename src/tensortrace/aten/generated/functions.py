@@ -5297,6 +5297,62 @@ def is_signed(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_tensor_split = [(ops.tensor_split_sections, Binder(ops.tensor_split_sections.schema)), (ops.tensor_split_indices, Binder(ops.tensor_split_indices.schema))]
+
+
+@traced("dispatch", "at::tensor_split", FUNCTIONS_H, "at::tensor_split",
+        legacy="at::tensor_split (Functions.h)")
+def tensor_split(*args: Any, **kwargs: Any) -> Any:
+    """at::tensor_split, overloads:
+    tensor_split.sections(Tensor(a) self, SymInt sections, int dim=0) -> Tensor(a)[]
+    tensor_split.indices(Tensor(a) self, SymInt[] indices, int dim=0) -> Tensor(a)[]
+    """
+    op, full = select_overload(_ov_tensor_split, args, kwargs, "at::tensor_split")
+    return op.call(*full)
+
+
+_ov_hsplit = [(ops.hsplit_int, Binder(ops.hsplit_int.schema)), (ops.hsplit_array, Binder(ops.hsplit_array.schema))]
+
+
+@traced("dispatch", "at::hsplit", FUNCTIONS_H, "at::hsplit",
+        legacy="at::hsplit (Functions.h)")
+def hsplit(*args: Any, **kwargs: Any) -> Any:
+    """at::hsplit, overloads:
+    hsplit.int(Tensor(a) self, int sections) -> Tensor(a)[]
+    hsplit.array(Tensor(a) self, int[] indices) -> Tensor(a)[]
+    """
+    op, full = select_overload(_ov_hsplit, args, kwargs, "at::hsplit")
+    return op.call(*full)
+
+
+_ov_vsplit = [(ops.vsplit_int, Binder(ops.vsplit_int.schema)), (ops.vsplit_array, Binder(ops.vsplit_array.schema))]
+
+
+@traced("dispatch", "at::vsplit", FUNCTIONS_H, "at::vsplit",
+        legacy="at::vsplit (Functions.h)")
+def vsplit(*args: Any, **kwargs: Any) -> Any:
+    """at::vsplit, overloads:
+    vsplit.int(Tensor(a) self, int sections) -> Tensor(a)[]
+    vsplit.array(Tensor(a) self, int[] indices) -> Tensor(a)[]
+    """
+    op, full = select_overload(_ov_vsplit, args, kwargs, "at::vsplit")
+    return op.call(*full)
+
+
+_ov_dsplit = [(ops.dsplit_int, Binder(ops.dsplit_int.schema)), (ops.dsplit_array, Binder(ops.dsplit_array.schema))]
+
+
+@traced("dispatch", "at::dsplit", FUNCTIONS_H, "at::dsplit",
+        legacy="at::dsplit (Functions.h)")
+def dsplit(*args: Any, **kwargs: Any) -> Any:
+    """at::dsplit, overloads:
+    dsplit.int(Tensor(a) self, int sections) -> Tensor(a)[]
+    dsplit.array(Tensor(a) self, int[] indices) -> Tensor(a)[]
+    """
+    op, full = select_overload(_ov_dsplit, args, kwargs, "at::dsplit")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -5679,4 +5735,8 @@ FUNCTIONS: dict[str, Any] = {
     "isposinf": isposinf,
     "isneginf": isneginf,
     "is_signed": is_signed,
+    "tensor_split": tensor_split,
+    "hsplit": hsplit,
+    "vsplit": vsplit,
+    "dsplit": dsplit,
 }

@@ -2557,6 +2557,30 @@ is_signed = _register(parse_schema(
 reshape_as = _register(parse_schema(
     'reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)'),
     {'func': 'reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'reshape_as'}}})
+tensor_split_sections = _register(parse_schema(
+    'tensor_split.sections(Tensor(a -> *) self, SymInt sections, int dim=0) -> Tensor(a)[]'),
+    {'func': 'tensor_split.sections(Tensor(a -> *) self, SymInt sections, int dim=0) -> Tensor(a)[]', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'tensor_split_sections_symint'}}})
+tensor_split_indices = _register(parse_schema(
+    'tensor_split.indices(Tensor(a -> *) self, SymInt[] indices, int dim=0) -> Tensor(a)[]'),
+    {'func': 'tensor_split.indices(Tensor(a -> *) self, SymInt[] indices, int dim=0) -> Tensor(a)[]', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'tensor_split_indices_symint'}}})
+hsplit_int = _register(parse_schema(
+    'hsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]'),
+    {'func': 'hsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'hsplit'}}})
+hsplit_array = _register(parse_schema(
+    'hsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]'),
+    {'func': 'hsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'hsplit'}}})
+vsplit_int = _register(parse_schema(
+    'vsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]'),
+    {'func': 'vsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'vsplit'}}})
+vsplit_array = _register(parse_schema(
+    'vsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]'),
+    {'func': 'vsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'vsplit'}}})
+dsplit_int = _register(parse_schema(
+    'dsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]'),
+    {'func': 'dsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'dsplit'}}})
+dsplit_array = _register(parse_schema(
+    'dsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]'),
+    {'func': 'dsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'dsplit'}}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -3408,4 +3432,12 @@ OPERATORS: list[OperatorHandle] = [
     isneginf_out,
     is_signed,
     reshape_as,
+    tensor_split_sections,
+    tensor_split_indices,
+    hsplit_int,
+    hsplit_array,
+    vsplit_int,
+    vsplit_array,
+    dsplit_int,
+    dsplit_array,
 ]

@@ -402,6 +402,10 @@ _ov_isposinf = [(ops.isposinf, Binder(ops.isposinf.schema))]
 _ov_isneginf = [(ops.isneginf, Binder(ops.isneginf.schema))]
 _ov_is_signed = [(ops.is_signed, Binder(ops.is_signed.schema))]
 _ov_reshape_as = [(ops.reshape_as, Binder(ops.reshape_as.schema))]
+_ov_tensor_split = [(ops.tensor_split_sections, Binder(ops.tensor_split_sections.schema)), (ops.tensor_split_indices, Binder(ops.tensor_split_indices.schema))]
+_ov_hsplit = [(ops.hsplit_int, Binder(ops.hsplit_int.schema)), (ops.hsplit_array, Binder(ops.hsplit_array.schema))]
+_ov_vsplit = [(ops.vsplit_int, Binder(ops.vsplit_int.schema)), (ops.vsplit_array, Binder(ops.vsplit_array.schema))]
+_ov_dsplit = [(ops.dsplit_int, Binder(ops.dsplit_int.schema)), (ops.dsplit_array, Binder(ops.dsplit_array.schema))]
 
 
 class TensorMethods:
@@ -4009,6 +4013,46 @@ class TensorMethods:
         op, full = select_overload(_ov_reshape_as, (self, *args), kwargs, "Tensor.reshape_as")
         return op.call(*full)
 
+    @traced("dispatch", "at::Tensor::tensor_split", TENSOR_BODY_H, "at::Tensor::tensor_split",
+            legacy="Tensor::tensor_split (TensorMethods.h)")
+    def tensor_split(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::tensor_split, overloads:
+        tensor_split.sections(Tensor(a) self, SymInt sections, int dim=0) -> Tensor(a)[]
+        tensor_split.indices(Tensor(a) self, SymInt[] indices, int dim=0) -> Tensor(a)[]
+        """
+        op, full = select_overload(_ov_tensor_split, (self, *args), kwargs, "Tensor.tensor_split")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::hsplit", TENSOR_BODY_H, "at::Tensor::hsplit",
+            legacy="Tensor::hsplit (TensorMethods.h)")
+    def hsplit(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::hsplit, overloads:
+        hsplit.int(Tensor(a) self, int sections) -> Tensor(a)[]
+        hsplit.array(Tensor(a) self, int[] indices) -> Tensor(a)[]
+        """
+        op, full = select_overload(_ov_hsplit, (self, *args), kwargs, "Tensor.hsplit")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::vsplit", TENSOR_BODY_H, "at::Tensor::vsplit",
+            legacy="Tensor::vsplit (TensorMethods.h)")
+    def vsplit(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::vsplit, overloads:
+        vsplit.int(Tensor(a) self, int sections) -> Tensor(a)[]
+        vsplit.array(Tensor(a) self, int[] indices) -> Tensor(a)[]
+        """
+        op, full = select_overload(_ov_vsplit, (self, *args), kwargs, "Tensor.vsplit")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::dsplit", TENSOR_BODY_H, "at::Tensor::dsplit",
+            legacy="Tensor::dsplit (TensorMethods.h)")
+    def dsplit(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::dsplit, overloads:
+        dsplit.int(Tensor(a) self, int sections) -> Tensor(a)[]
+        dsplit.array(Tensor(a) self, int[] indices) -> Tensor(a)[]
+        """
+        op, full = select_overload(_ov_dsplit, (self, *args), kwargs, "Tensor.dsplit")
+        return op.call(*full)
+
 
 METHODS: tuple[str, ...] = (
     "uniform_",
@@ -4396,4 +4440,8 @@ METHODS: tuple[str, ...] = (
     "isneginf",
     "is_signed",
     "reshape_as",
+    "tensor_split",
+    "hsplit",
+    "vsplit",
+    "dsplit",
 )

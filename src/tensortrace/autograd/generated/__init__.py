@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "829f7b1c1b8bc926fa5c744b69a0b9d5d85df16d594e2306a062783b0118ed3d"
+INPUTS_SHA256 = "c7f5632b293655b94e5781f74f303bbee54351b28278d2a1dda0fe515225b398"
 
 MODULES: tuple[str, ...] = (
     "functions",

@@ -13809,6 +13809,176 @@ def is_signed(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_is_signed[r.idx][1 if out_used else 0])
 
 
+# ---- tensor_split ------------------------------------------------------------------------------
+parser_tensor_split = PythonArgParser.lazy([
+    'tensor_split(Tensor input, SymInt sections, int64_t dim=0)',
+    'tensor_split(Tensor input, SymIntArrayRef indices, int64_t dim=0)',
+])
+
+
+@traced("python", "dispatch_tensor_split", TORCH_FUNCTIONS_CPP, "dispatch_tensor_split", legacy="dispatch_tensor_split")
+def dispatch_tensor_split_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """tensor_split(Tensor input, SymInt sections, int64_t dim=0): tensor_split.sections"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['sections'] = kwargs['sections']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    return at.tensor_split(**call_kwargs)
+
+
+@traced("python", "dispatch_tensor_split", TORCH_FUNCTIONS_CPP, "dispatch_tensor_split", legacy="dispatch_tensor_split")
+def dispatch_tensor_split_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """tensor_split(Tensor input, SymIntArrayRef indices, int64_t dim=0): tensor_split.indices"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['indices'] = kwargs['indices']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    return at.tensor_split(**call_kwargs)
+
+
+overloads_tensor_split = [PythonOverload('tensor_split(Tensor input, SymInt sections, int64_t dim=0)', ops.tensor_split_sections, None, False, False, ['self', 'sections', 'dim']), PythonOverload('tensor_split(Tensor input, SymIntArrayRef indices, int64_t dim=0)', ops.tensor_split_indices, None, False, False, ['self', 'indices', 'dim'])]
+dispatch_tensor_split = [dispatch_tensor_split_0, dispatch_tensor_split_1]
+structseqs_tensor_split = [(return_types.for_schema('tensor_split', ops.tensor_split_sections.schema), None), (return_types.for_schema('tensor_split', ops.tensor_split_indices.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_tensor_split", TORCH_FUNCTIONS_CPP, legacy="THPVariable_tensor_split")
+def tensor_split(*args: Any, **kwargs: Any) -> Any:
+    """torch.tensor_split: THPVariable_tensor_split"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.tensor_split",
+                                 {"python_name": "torch.tensor_split"})
+    self = None
+    r = parser_tensor_split.parse(args, kwargs)
+    ov = overloads_tensor_split[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_tensor_split[r.idx](self, parsed)
+    return wrap_result(result, structseqs_tensor_split[r.idx][1 if out_used else 0])
+
+
+# ---- hsplit ------------------------------------------------------------------------------------
+parser_hsplit = PythonArgParser.lazy([
+    'hsplit(Tensor input, int64_t sections)',
+    'hsplit(Tensor input, IntArrayRef indices)',
+])
+
+
+@traced("python", "dispatch_hsplit", TORCH_FUNCTIONS_CPP, "dispatch_hsplit", legacy="dispatch_hsplit")
+def dispatch_hsplit_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hsplit(Tensor input, int64_t sections): hsplit.int"""
+    return at.hsplit(self=kwargs['self'], sections=kwargs['sections'])
+
+
+@traced("python", "dispatch_hsplit", TORCH_FUNCTIONS_CPP, "dispatch_hsplit", legacy="dispatch_hsplit")
+def dispatch_hsplit_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hsplit(Tensor input, IntArrayRef indices): hsplit.array"""
+    return at.hsplit(self=kwargs['self'], indices=kwargs['indices'])
+
+
+overloads_hsplit = [PythonOverload('hsplit(Tensor input, int64_t sections)', ops.hsplit_int, None, False, False, ['self', 'sections']), PythonOverload('hsplit(Tensor input, IntArrayRef indices)', ops.hsplit_array, None, False, False, ['self', 'indices'])]
+dispatch_hsplit = [dispatch_hsplit_0, dispatch_hsplit_1]
+structseqs_hsplit = [(return_types.for_schema('hsplit', ops.hsplit_int.schema), None), (return_types.for_schema('hsplit', ops.hsplit_array.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_hsplit", TORCH_FUNCTIONS_CPP, legacy="THPVariable_hsplit")
+def hsplit(*args: Any, **kwargs: Any) -> Any:
+    """torch.hsplit: THPVariable_hsplit"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.hsplit",
+                                 {"python_name": "torch.hsplit"})
+    self = None
+    r = parser_hsplit.parse(args, kwargs)
+    ov = overloads_hsplit[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_hsplit[r.idx](self, parsed)
+    return wrap_result(result, structseqs_hsplit[r.idx][1 if out_used else 0])
+
+
+# ---- vsplit ------------------------------------------------------------------------------------
+parser_vsplit = PythonArgParser.lazy([
+    'vsplit(Tensor input, int64_t sections)',
+    'vsplit(Tensor input, IntArrayRef indices)',
+])
+
+
+@traced("python", "dispatch_vsplit", TORCH_FUNCTIONS_CPP, "dispatch_vsplit", legacy="dispatch_vsplit")
+def dispatch_vsplit_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """vsplit(Tensor input, int64_t sections): vsplit.int"""
+    return at.vsplit(self=kwargs['self'], sections=kwargs['sections'])
+
+
+@traced("python", "dispatch_vsplit", TORCH_FUNCTIONS_CPP, "dispatch_vsplit", legacy="dispatch_vsplit")
+def dispatch_vsplit_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """vsplit(Tensor input, IntArrayRef indices): vsplit.array"""
+    return at.vsplit(self=kwargs['self'], indices=kwargs['indices'])
+
+
+overloads_vsplit = [PythonOverload('vsplit(Tensor input, int64_t sections)', ops.vsplit_int, None, False, False, ['self', 'sections']), PythonOverload('vsplit(Tensor input, IntArrayRef indices)', ops.vsplit_array, None, False, False, ['self', 'indices'])]
+dispatch_vsplit = [dispatch_vsplit_0, dispatch_vsplit_1]
+structseqs_vsplit = [(return_types.for_schema('vsplit', ops.vsplit_int.schema), None), (return_types.for_schema('vsplit', ops.vsplit_array.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_vsplit", TORCH_FUNCTIONS_CPP, legacy="THPVariable_vsplit")
+def vsplit(*args: Any, **kwargs: Any) -> Any:
+    """torch.vsplit: THPVariable_vsplit"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.vsplit",
+                                 {"python_name": "torch.vsplit"})
+    self = None
+    r = parser_vsplit.parse(args, kwargs)
+    ov = overloads_vsplit[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_vsplit[r.idx](self, parsed)
+    return wrap_result(result, structseqs_vsplit[r.idx][1 if out_used else 0])
+
+
+# ---- dsplit ------------------------------------------------------------------------------------
+parser_dsplit = PythonArgParser.lazy([
+    'dsplit(Tensor input, int64_t sections)',
+    'dsplit(Tensor input, IntArrayRef indices)',
+])
+
+
+@traced("python", "dispatch_dsplit", TORCH_FUNCTIONS_CPP, "dispatch_dsplit", legacy="dispatch_dsplit")
+def dispatch_dsplit_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """dsplit(Tensor input, int64_t sections): dsplit.int"""
+    return at.dsplit(self=kwargs['self'], sections=kwargs['sections'])
+
+
+@traced("python", "dispatch_dsplit", TORCH_FUNCTIONS_CPP, "dispatch_dsplit", legacy="dispatch_dsplit")
+def dispatch_dsplit_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """dsplit(Tensor input, IntArrayRef indices): dsplit.array"""
+    return at.dsplit(self=kwargs['self'], indices=kwargs['indices'])
+
+
+overloads_dsplit = [PythonOverload('dsplit(Tensor input, int64_t sections)', ops.dsplit_int, None, False, False, ['self', 'sections']), PythonOverload('dsplit(Tensor input, IntArrayRef indices)', ops.dsplit_array, None, False, False, ['self', 'indices'])]
+dispatch_dsplit = [dispatch_dsplit_0, dispatch_dsplit_1]
+structseqs_dsplit = [(return_types.for_schema('dsplit', ops.dsplit_int.schema), None), (return_types.for_schema('dsplit', ops.dsplit_array.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_dsplit", TORCH_FUNCTIONS_CPP, legacy="THPVariable_dsplit")
+def dsplit(*args: Any, **kwargs: Any) -> Any:
+    """torch.dsplit: THPVariable_dsplit"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.dsplit",
+                                 {"python_name": "torch.dsplit"})
+    self = None
+    r = parser_dsplit.parse(args, kwargs)
+    ov = overloads_dsplit[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_dsplit[r.idx](self, parsed)
+    return wrap_result(result, structseqs_dsplit[r.idx][1 if out_used else 0])
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -14165,6 +14335,10 @@ FUNCTIONS: dict[str, Any] = {
     "isposinf": isposinf,
     "isneginf": isneginf,
     "is_signed": is_signed,
+    "tensor_split": tensor_split,
+    "hsplit": hsplit,
+    "vsplit": vsplit,
+    "dsplit": dsplit,
 }
 
 # torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package
@@ -14524,4 +14698,8 @@ __all__ = [
     "isposinf",
     "isneginf",
     "is_signed",
+    "tensor_split",
+    "hsplit",
+    "vsplit",
+    "dsplit",
 ]

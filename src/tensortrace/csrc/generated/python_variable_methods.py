@@ -14071,6 +14071,174 @@ def reshape_as(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_reshape_as[r.idx][1 if out_used else 0])
 
 
+# ---- tensor_split ------------------------------------------------------------------------------
+parser_tensor_split = PythonArgParser.lazy([
+    'tensor_split(SymInt sections, int64_t dim=0)',
+    'tensor_split(SymIntArrayRef indices, int64_t dim=0)',
+])
+
+
+@traced("python", "dispatch_tensor_split", VARIABLE_METHODS_CPP, "dispatch_tensor_split", legacy="dispatch_tensor_split")
+def dispatch_tensor_split_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """tensor_split(SymInt sections, int64_t dim=0): tensor_split.sections"""
+    call_kwargs = {}
+    call_kwargs['sections'] = kwargs['sections']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    return self.tensor_split(**call_kwargs)
+
+
+@traced("python", "dispatch_tensor_split", VARIABLE_METHODS_CPP, "dispatch_tensor_split", legacy="dispatch_tensor_split")
+def dispatch_tensor_split_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """tensor_split(SymIntArrayRef indices, int64_t dim=0): tensor_split.indices"""
+    call_kwargs = {}
+    call_kwargs['indices'] = kwargs['indices']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    return self.tensor_split(**call_kwargs)
+
+
+overloads_tensor_split = [PythonOverload('tensor_split(SymInt sections, int64_t dim=0)', ops.tensor_split_sections, None, True, False, ['sections', 'dim']), PythonOverload('tensor_split(SymIntArrayRef indices, int64_t dim=0)', ops.tensor_split_indices, None, True, False, ['indices', 'dim'])]
+dispatch_tensor_split = [dispatch_tensor_split_0, dispatch_tensor_split_1]
+structseqs_tensor_split = [(return_types.for_schema('tensor_split', ops.tensor_split_sections.schema), None), (return_types.for_schema('tensor_split', ops.tensor_split_indices.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_tensor_split", VARIABLE_METHODS_CPP, legacy="THPVariable_tensor_split")
+def tensor_split(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.tensor_split: THPVariable_tensor_split"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.tensor_split",
+                                 {"python_name": "Tensor.tensor_split"})
+    self = args[0].cdata
+    r = parser_tensor_split.parse(args[1:], kwargs)
+    ov = overloads_tensor_split[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_tensor_split[r.idx](self, parsed)
+    return wrap_result(result, structseqs_tensor_split[r.idx][1 if out_used else 0])
+
+
+# ---- hsplit ------------------------------------------------------------------------------------
+parser_hsplit = PythonArgParser.lazy([
+    'hsplit(int64_t sections)',
+    'hsplit(IntArrayRef indices)',
+])
+
+
+@traced("python", "dispatch_hsplit", VARIABLE_METHODS_CPP, "dispatch_hsplit", legacy="dispatch_hsplit")
+def dispatch_hsplit_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hsplit(int64_t sections): hsplit.int"""
+    return self.hsplit(sections=kwargs['sections'])
+
+
+@traced("python", "dispatch_hsplit", VARIABLE_METHODS_CPP, "dispatch_hsplit", legacy="dispatch_hsplit")
+def dispatch_hsplit_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hsplit(IntArrayRef indices): hsplit.array"""
+    return self.hsplit(indices=kwargs['indices'])
+
+
+overloads_hsplit = [PythonOverload('hsplit(int64_t sections)', ops.hsplit_int, None, True, False, ['sections']), PythonOverload('hsplit(IntArrayRef indices)', ops.hsplit_array, None, True, False, ['indices'])]
+dispatch_hsplit = [dispatch_hsplit_0, dispatch_hsplit_1]
+structseqs_hsplit = [(return_types.for_schema('hsplit', ops.hsplit_int.schema), None), (return_types.for_schema('hsplit', ops.hsplit_array.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_hsplit", VARIABLE_METHODS_CPP, legacy="THPVariable_hsplit")
+def hsplit(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.hsplit: THPVariable_hsplit"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.hsplit",
+                                 {"python_name": "Tensor.hsplit"})
+    self = args[0].cdata
+    r = parser_hsplit.parse(args[1:], kwargs)
+    ov = overloads_hsplit[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_hsplit[r.idx](self, parsed)
+    return wrap_result(result, structseqs_hsplit[r.idx][1 if out_used else 0])
+
+
+# ---- vsplit ------------------------------------------------------------------------------------
+parser_vsplit = PythonArgParser.lazy([
+    'vsplit(int64_t sections)',
+    'vsplit(IntArrayRef indices)',
+])
+
+
+@traced("python", "dispatch_vsplit", VARIABLE_METHODS_CPP, "dispatch_vsplit", legacy="dispatch_vsplit")
+def dispatch_vsplit_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """vsplit(int64_t sections): vsplit.int"""
+    return self.vsplit(sections=kwargs['sections'])
+
+
+@traced("python", "dispatch_vsplit", VARIABLE_METHODS_CPP, "dispatch_vsplit", legacy="dispatch_vsplit")
+def dispatch_vsplit_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """vsplit(IntArrayRef indices): vsplit.array"""
+    return self.vsplit(indices=kwargs['indices'])
+
+
+overloads_vsplit = [PythonOverload('vsplit(int64_t sections)', ops.vsplit_int, None, True, False, ['sections']), PythonOverload('vsplit(IntArrayRef indices)', ops.vsplit_array, None, True, False, ['indices'])]
+dispatch_vsplit = [dispatch_vsplit_0, dispatch_vsplit_1]
+structseqs_vsplit = [(return_types.for_schema('vsplit', ops.vsplit_int.schema), None), (return_types.for_schema('vsplit', ops.vsplit_array.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_vsplit", VARIABLE_METHODS_CPP, legacy="THPVariable_vsplit")
+def vsplit(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.vsplit: THPVariable_vsplit"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.vsplit",
+                                 {"python_name": "Tensor.vsplit"})
+    self = args[0].cdata
+    r = parser_vsplit.parse(args[1:], kwargs)
+    ov = overloads_vsplit[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_vsplit[r.idx](self, parsed)
+    return wrap_result(result, structseqs_vsplit[r.idx][1 if out_used else 0])
+
+
+# ---- dsplit ------------------------------------------------------------------------------------
+parser_dsplit = PythonArgParser.lazy([
+    'dsplit(int64_t sections)',
+    'dsplit(IntArrayRef indices)',
+])
+
+
+@traced("python", "dispatch_dsplit", VARIABLE_METHODS_CPP, "dispatch_dsplit", legacy="dispatch_dsplit")
+def dispatch_dsplit_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """dsplit(int64_t sections): dsplit.int"""
+    return self.dsplit(sections=kwargs['sections'])
+
+
+@traced("python", "dispatch_dsplit", VARIABLE_METHODS_CPP, "dispatch_dsplit", legacy="dispatch_dsplit")
+def dispatch_dsplit_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """dsplit(IntArrayRef indices): dsplit.array"""
+    return self.dsplit(indices=kwargs['indices'])
+
+
+overloads_dsplit = [PythonOverload('dsplit(int64_t sections)', ops.dsplit_int, None, True, False, ['sections']), PythonOverload('dsplit(IntArrayRef indices)', ops.dsplit_array, None, True, False, ['indices'])]
+dispatch_dsplit = [dispatch_dsplit_0, dispatch_dsplit_1]
+structseqs_dsplit = [(return_types.for_schema('dsplit', ops.dsplit_int.schema), None), (return_types.for_schema('dsplit', ops.dsplit_array.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_dsplit", VARIABLE_METHODS_CPP, legacy="THPVariable_dsplit")
+def dsplit(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.dsplit: THPVariable_dsplit"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.dsplit",
+                                 {"python_name": "Tensor.dsplit"})
+    self = args[0].cdata
+    r = parser_dsplit.parse(args[1:], kwargs)
+    ov = overloads_dsplit[r.idx]
+    parsed = {pname: convert(r, i) for i, pname in enumerate(ov.params)}
+    out_used = parsed.get("out") is not None
+    result = dispatch_dsplit[r.idx](self, parsed)
+    return wrap_result(result, structseqs_dsplit[r.idx][1 if out_used else 0])
+
+
 @handle_th_errors
 @traced("python", "THPVariable_add", VARIABLE_METHODS_CPP, legacy="THPVariable_add")
 def __add__(*args: Any, **kwargs: Any) -> Any:
@@ -14850,6 +15018,10 @@ METHODS: dict[str, Any] = {
     "isneginf": isneginf,
     "is_signed": is_signed,
     "reshape_as": reshape_as,
+    "tensor_split": tensor_split,
+    "hsplit": hsplit,
+    "vsplit": vsplit,
+    "dsplit": dsplit,
 }
 
 # Python operator -> its binding (python_variable_methods.cpp's table)

@@ -2482,8 +2482,26 @@ def traced_273(fn_, site_, names_, _d1, _d2, _d3):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, return_inverse, return_counts, dim), {})
     return wrapper
 
-# (self, seq)
+# (self, sections)
 def traced_274(fn_, site_, names_):
+    def wrapper(self, sections):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, sections)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, sections), {})
+    return wrapper
+
+# (self, sections, dim=)
+def traced_275(fn_, site_, names_, _d2):
+    def wrapper(self, sections, dim=_d2):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, sections, dim)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, sections, dim), {})
+    return wrapper
+
+# (self, seq)
+def traced_276(fn_, site_, names_):
     def wrapper(self, seq):
         rec_ = recorder.current
         if rec_ is None:
@@ -2492,7 +2510,7 @@ def traced_274(fn_, site_, names_):
     return wrapper
 
 # (self, shape)
-def traced_275(fn_, site_, names_):
+def traced_277(fn_, site_, names_):
     def wrapper(self, shape):
         rec_ = recorder.current
         if rec_ is None:
@@ -2501,7 +2519,7 @@ def traced_275(fn_, site_, names_):
     return wrapper
 
 # (self, shifts, dims=)
-def traced_276(fn_, site_, names_, _d2):
+def traced_278(fn_, site_, names_, _d2):
     def wrapper(self, shifts, dims=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2510,7 +2528,7 @@ def traced_276(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size)
-def traced_277(fn_, site_, names_):
+def traced_279(fn_, site_, names_):
     def wrapper(self, size):
         rec_ = recorder.current
         if rec_ is None:
@@ -2519,7 +2537,7 @@ def traced_277(fn_, site_, names_):
     return wrapper
 
 # (self, size, dtype=, layout=, device=, pin_memory=)
-def traced_278(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_280(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, size, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2528,7 +2546,7 @@ def traced_278(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_279(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_281(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(self, size, fill_value, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -2537,7 +2555,7 @@ def traced_279(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, size, implicit=)
-def traced_280(fn_, site_, names_, _d2):
+def traced_282(fn_, site_, names_, _d2):
     def wrapper(self, size, implicit=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2546,7 +2564,7 @@ def traced_280(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, memory_format=)
-def traced_281(fn_, site_, names_, _d2):
+def traced_283(fn_, site_, names_, _d2):
     def wrapper(self, size, memory_format=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2555,7 +2573,7 @@ def traced_281(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, stride)
-def traced_282(fn_, site_, names_):
+def traced_284(fn_, site_, names_):
     def wrapper(self, size, stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -2564,7 +2582,7 @@ def traced_282(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_283(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_285(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(self, size, stride, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -2573,7 +2591,7 @@ def traced_283(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, size, stride, storage_offset)
-def traced_284(fn_, site_, names_):
+def traced_286(fn_, site_, names_):
     def wrapper(self, size, stride, storage_offset):
         rec_ = recorder.current
         if rec_ is None:
@@ -2582,7 +2600,7 @@ def traced_284(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, storage_offset=)
-def traced_285(fn_, site_, names_, _d3):
+def traced_287(fn_, site_, names_, _d3):
     def wrapper(self, size, stride, storage_offset=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2591,7 +2609,7 @@ def traced_285(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, size_bytes, allocator, resizable, data_ptr=)
-def traced_286(fn_, site_, names_, _d4):
+def traced_288(fn_, site_, names_, _d4):
     def wrapper(self, size_bytes, allocator, resizable, data_ptr=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2600,7 +2618,7 @@ def traced_286(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, sizes, strides)
-def traced_287(fn_, site_, names_):
+def traced_289(fn_, site_, names_):
     def wrapper(self, sizes, strides):
         rec_ = recorder.current
         if rec_ is None:
@@ -2609,7 +2627,7 @@ def traced_287(fn_, site_, names_):
     return wrapper
 
 # (self, sorted=, return_inverse=, return_counts=)
-def traced_288(fn_, site_, names_, _d1, _d2, _d3):
+def traced_290(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, sorted=_d1, return_inverse=_d2, return_counts=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2618,7 +2636,7 @@ def traced_288(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, source, destination)
-def traced_289(fn_, site_, names_):
+def traced_291(fn_, site_, names_):
     def wrapper(self, source, destination):
         rec_ = recorder.current
         if rec_ is None:
@@ -2627,7 +2645,7 @@ def traced_289(fn_, site_, names_):
     return wrapper
 
 # (self, source, storage_offset, size, stride=)
-def traced_290(fn_, site_, names_, _d4):
+def traced_292(fn_, site_, names_, _d4):
     def wrapper(self, source, storage_offset, size, stride=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2636,7 +2654,7 @@ def traced_290(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, split_size, dim=)
-def traced_291(fn_, site_, names_, _d2):
+def traced_293(fn_, site_, names_, _d2):
     def wrapper(self, split_size, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2645,7 +2663,7 @@ def traced_291(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, split_sizes, dim=)
-def traced_292(fn_, site_, names_, _d2):
+def traced_294(fn_, site_, names_, _d2):
     def wrapper(self, split_sizes, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2654,7 +2672,7 @@ def traced_292(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, src, non_blocking=)
-def traced_293(fn_, site_, names_, _d2):
+def traced_295(fn_, site_, names_, _d2):
     def wrapper(self, src, non_blocking=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2663,7 +2681,7 @@ def traced_293(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, stable, dim=, descending=)
-def traced_294(fn_, site_, names_, _d2, _d3):
+def traced_296(fn_, site_, names_, _d2, _d3):
     def wrapper(self, stable, dim=_d2, descending=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2672,7 +2690,7 @@ def traced_294(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, start_dim=, end_dim=)
-def traced_295(fn_, site_, names_, _d1, _d2):
+def traced_297(fn_, site_, names_, _d1, _d2):
     def wrapper(self, start_dim=_d1, end_dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2681,7 +2699,7 @@ def traced_295(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, storage, key_set, data_type, impl_type=)
-def traced_296(fn_, site_, names_, _d4):
+def traced_298(fn_, site_, names_, _d4):
     def wrapper(self, storage, key_set, data_type, impl_type=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2690,7 +2708,7 @@ def traced_296(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, target, weight=, pos_weight=, reduction=)
-def traced_297(fn_, site_, names_, _d2, _d3, _d4):
+def traced_299(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, target, weight=_d2, pos_weight=_d3, reduction=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2699,7 +2717,7 @@ def traced_297(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=)
-def traced_298(fn_, site_, names_, _d2, _d3, _d4):
+def traced_300(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2708,7 +2726,7 @@ def traced_298(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=, label_smoothing=)
-def traced_299(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_301(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4, label_smoothing=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2717,7 +2735,7 @@ def traced_299(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, tensor)
-def traced_300(fn_, site_, names_):
+def traced_302(fn_, site_, names_):
     def wrapper(self, tensor):
         rec_ = recorder.current
         if rec_ is None:
@@ -2726,7 +2744,7 @@ def traced_300(fn_, site_, names_):
     return wrapper
 
 # (self, tensor, out)
-def traced_301(fn_, site_, names_):
+def traced_303(fn_, site_, names_):
     def wrapper(self, tensor, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2735,7 +2753,7 @@ def traced_301(fn_, site_, names_):
     return wrapper
 
 # (self, unbiased=)
-def traced_302(fn_, site_, names_, _d1):
+def traced_304(fn_, site_, names_, _d1):
     def wrapper(self, unbiased=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2744,7 +2762,7 @@ def traced_302(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, value)
-def traced_303(fn_, site_, names_):
+def traced_305(fn_, site_, names_):
     def wrapper(self, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -2753,7 +2771,7 @@ def traced_303(fn_, site_, names_):
     return wrapper
 
 # (self, values, indices, dim, descending)
-def traced_304(fn_, site_, names_):
+def traced_306(fn_, site_, names_):
     def wrapper(self, values, indices, dim, descending):
         rec_ = recorder.current
         if rec_ is None:
@@ -2762,7 +2780,7 @@ def traced_304(fn_, site_, names_):
     return wrapper
 
 # (self, vec)
-def traced_305(fn_, site_, names_):
+def traced_307(fn_, site_, names_):
     def wrapper(self, vec):
         rec_ = recorder.current
         if rec_ is None:
@@ -2771,7 +2789,7 @@ def traced_305(fn_, site_, names_):
     return wrapper
 
 # (self, vec, out)
-def traced_306(fn_, site_, names_):
+def traced_308(fn_, site_, names_):
     def wrapper(self, vec, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2780,7 +2798,7 @@ def traced_306(fn_, site_, names_):
     return wrapper
 
 # (self, vec2)
-def traced_307(fn_, site_, names_):
+def traced_309(fn_, site_, names_):
     def wrapper(self, vec2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2789,7 +2807,7 @@ def traced_307(fn_, site_, names_):
     return wrapper
 
 # (self, weight, hist, bin_edges)
-def traced_308(fn_, site_, names_):
+def traced_310(fn_, site_, names_):
     def wrapper(self, weight, hist, bin_edges):
         rec_ = recorder.current
         if rec_ is None:
@@ -2798,7 +2816,7 @@ def traced_308(fn_, site_, names_):
     return wrapper
 
 # (shape, numel)
-def traced_309(fn_, site_, names_):
+def traced_311(fn_, site_, names_):
     def wrapper(shape, numel):
         rec_ = recorder.current
         if rec_ is None:
@@ -2807,7 +2825,7 @@ def traced_309(fn_, site_, names_):
     return wrapper
 
 # (size, allocator, ks, scalar_type)
-def traced_310(fn_, site_, names_):
+def traced_312(fn_, site_, names_):
     def wrapper(size, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -2816,7 +2834,7 @@ def traced_310(fn_, site_, names_):
     return wrapper
 
 # (size, device)
-def traced_311(fn_, site_, names_):
+def traced_313(fn_, site_, names_):
     def wrapper(size, device):
         rec_ = recorder.current
         if rec_ is None:
@@ -2825,7 +2843,7 @@ def traced_311(fn_, site_, names_):
     return wrapper
 
 # (size, dtype=, device=, pin_memory=)
-def traced_312(fn_, site_, names_, _d1, _d2, _d3):
+def traced_314(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(size, dtype=_d1, device=_d2, pin_memory=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2834,7 +2852,7 @@ def traced_312(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=)
-def traced_313(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_315(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2843,7 +2861,7 @@ def traced_313(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_314(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_316(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2852,7 +2870,7 @@ def traced_314(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_315(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_317(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2861,7 +2879,7 @@ def traced_315(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, out)
-def traced_316(fn_, site_, names_):
+def traced_318(fn_, site_, names_):
     def wrapper(size, fill_value, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2870,7 +2888,7 @@ def traced_316(fn_, site_, names_):
     return wrapper
 
 # (size, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_317(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_319(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2879,7 +2897,7 @@ def traced_317(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, generator=, out=)
-def traced_318(fn_, site_, names_, _d1, _d2):
+def traced_320(fn_, site_, names_, _d1, _d2):
     def wrapper(size, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2888,7 +2906,7 @@ def traced_318(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (size, out)
-def traced_319(fn_, site_, names_):
+def traced_321(fn_, site_, names_):
     def wrapper(size, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2897,7 +2915,7 @@ def traced_319(fn_, site_, names_):
     return wrapper
 
 # (size, stride, allocator, ks, scalar_type)
-def traced_320(fn_, site_, names_):
+def traced_322(fn_, site_, names_):
     def wrapper(size, stride, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -2906,7 +2924,7 @@ def traced_320(fn_, site_, names_):
     return wrapper
 
 # (size, stride, dtype=, device=, pin_memory=)
-def traced_321(fn_, site_, names_, _d2, _d3, _d4):
+def traced_323(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(size, stride, dtype=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2915,7 +2933,7 @@ def traced_321(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_322(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_324(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, stride, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2924,7 +2942,7 @@ def traced_322(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (start, end, step=, out=)
-def traced_323(fn_, site_, names_, _d2, _d3):
+def traced_325(fn_, site_, names_, _d2, _d3):
     def wrapper(start, end, step=_d2, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2933,7 +2951,7 @@ def traced_323(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (start, end, steps, dtype=, layout=, device=, pin_memory=)
-def traced_324(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_326(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(start, end, steps, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -2942,7 +2960,7 @@ def traced_324(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (start, end, steps, out=)
-def traced_325(fn_, site_, names_, _d3):
+def traced_327(fn_, site_, names_, _d3):
     def wrapper(start, end, steps, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2951,7 +2969,7 @@ def traced_325(fn_, site_, names_, _d3):
     return wrapper
 
 # (storage)
-def traced_326(fn_, site_, names_):
+def traced_328(fn_, site_, names_):
     def wrapper(storage):
         rec_ = recorder.current
         if rec_ is None:
@@ -2960,7 +2978,7 @@ def traced_326(fn_, site_, names_):
     return wrapper
 
 # (storage, size_bytes)
-def traced_327(fn_, site_, names_):
+def traced_329(fn_, site_, names_):
     def wrapper(storage, size_bytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -2969,7 +2987,7 @@ def traced_327(fn_, site_, names_):
     return wrapper
 
 # (t)
-def traced_328(fn_, site_, names_):
+def traced_330(fn_, site_, names_):
     def wrapper(t):
         rec_ = recorder.current
         if rec_ is None:
@@ -2978,7 +2996,7 @@ def traced_328(fn_, site_, names_):
     return wrapper
 
 # (t, alloc, priority=)
-def traced_329(fn_, site_, names_, _d2):
+def traced_331(fn_, site_, names_, _d2):
     def wrapper(t, alloc, priority=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2987,7 +3005,7 @@ def traced_329(fn_, site_, names_, _d2):
     return wrapper
 
 # (tensor, data, sizes)
-def traced_330(fn_, site_, names_):
+def traced_332(fn_, site_, names_):
     def wrapper(tensor, data, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -2996,7 +3014,7 @@ def traced_330(fn_, site_, names_):
     return wrapper
 
 # (tensor, force=)
-def traced_331(fn_, site_, names_, _d1):
+def traced_333(fn_, site_, names_, _d1):
     def wrapper(tensor, force=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3005,7 +3023,7 @@ def traced_331(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensor=, other=, scalar=, scalar1=, scalar2=)
-def traced_332(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
+def traced_334(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     def wrapper(tensor=_d0, other=_d1, scalar=_d2, scalar1=_d3, scalar2=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3014,7 +3032,7 @@ def traced_332(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (tensor_sizes, tensor_strides, sizes)
-def traced_333(fn_, site_, names_):
+def traced_335(fn_, site_, names_):
     def wrapper(tensor_sizes, tensor_strides, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -3023,7 +3041,7 @@ def traced_333(fn_, site_, names_):
     return wrapper
 
 # (tensors)
-def traced_334(fn_, site_, names_):
+def traced_336(fn_, site_, names_):
     def wrapper(tensors):
         rec_ = recorder.current
         if rec_ is None:
@@ -3032,7 +3050,7 @@ def traced_334(fn_, site_, names_):
     return wrapper
 
 # (tensors, dim=)
-def traced_335(fn_, site_, names_, _d1):
+def traced_337(fn_, site_, names_, _d1):
     def wrapper(tensors, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3041,7 +3059,7 @@ def traced_335(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensors, dim=, out=)
-def traced_336(fn_, site_, names_, _d1, _d2):
+def traced_338(fn_, site_, names_, _d1, _d2):
     def wrapper(tensors, dim=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3050,7 +3068,7 @@ def traced_336(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (tensors, indexing=)
-def traced_337(fn_, site_, names_, _d1):
+def traced_339(fn_, site_, names_, _d1):
     def wrapper(tensors, indexing=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3059,7 +3077,7 @@ def traced_337(fn_, site_, names_, _d1):
     return wrapper
 
 # (type1, type2)
-def traced_338(fn_, site_, names_):
+def traced_340(fn_, site_, names_):
     def wrapper(type1, type2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3068,7 +3086,7 @@ def traced_338(fn_, site_, names_):
     return wrapper
 
 # (value, self)
-def traced_339(fn_, site_, names_):
+def traced_341(fn_, site_, names_):
     def wrapper(value, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -3077,7 +3095,7 @@ def traced_339(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, is_max)
-def traced_340(fn_, site_, names_):
+def traced_342(fn_, site_, names_):
     def wrapper(values, indices, self, dim, is_max):
         rec_ = recorder.current
         if rec_ is None:
@@ -3086,7 +3104,7 @@ def traced_340(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, keepdim)
-def traced_341(fn_, site_, names_):
+def traced_343(fn_, site_, names_):
     def wrapper(values, indices, self, dim, keepdim):
         rec_ = recorder.current
         if rec_ is None:
@@ -3095,7 +3113,7 @@ def traced_341(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, k, dim, largest, sorted)
-def traced_342(fn_, site_, names_):
+def traced_344(fn_, site_, names_):
     def wrapper(values, indices, self, k, dim, largest, sorted):
         rec_ = recorder.current
         if rec_ is None:
@@ -3104,7 +3122,7 @@ def traced_342(fn_, site_, names_):
     return wrapper
 
 # (var)
-def traced_343(fn_, site_, names_):
+def traced_345(fn_, site_, names_):
     def wrapper(var):
         rec_ = recorder.current
         if rec_ is None:
@@ -3113,7 +3131,7 @@ def traced_343(fn_, site_, names_):
     return wrapper
 
 # (x, y)
-def traced_344(fn_, site_, names_):
+def traced_346(fn_, site_, names_):
     def wrapper(x, y):
         rec_ = recorder.current
         if rec_ is None:
@@ -3122,7 +3140,7 @@ def traced_344(fn_, site_, names_):
     return wrapper
 
 # (y, x=, dx=, dim=)
-def traced_345(fn_, site_, names_, _d1, _d2, _d3):
+def traced_347(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(y, x=_d1, dx=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3406,76 +3424,78 @@ TRACED_WRAPPERS: dict[str, Callable[..., Any]] = {
     'self, repeats': traced_271,
     'self, repeats, dim=, output_size=': traced_272,
     'self, return_inverse=, return_counts=, dim=': traced_273,
-    'self, seq': traced_274,
-    'self, shape': traced_275,
-    'self, shifts, dims=': traced_276,
-    'self, size': traced_277,
-    'self, size, dtype=, layout=, device=, pin_memory=': traced_278,
-    'self, size, fill_value, dtype=, layout=, device=, pin_memory=': traced_279,
-    'self, size, implicit=': traced_280,
-    'self, size, memory_format=': traced_281,
-    'self, size, stride': traced_282,
-    'self, size, stride, dtype=, layout=, device=, pin_memory=': traced_283,
-    'self, size, stride, storage_offset': traced_284,
-    'self, size, stride, storage_offset=': traced_285,
-    'self, size_bytes, allocator, resizable, data_ptr=': traced_286,
-    'self, sizes, strides': traced_287,
-    'self, sorted=, return_inverse=, return_counts=': traced_288,
-    'self, source, destination': traced_289,
-    'self, source, storage_offset, size, stride=': traced_290,
-    'self, split_size, dim=': traced_291,
-    'self, split_sizes, dim=': traced_292,
-    'self, src, non_blocking=': traced_293,
-    'self, stable, dim=, descending=': traced_294,
-    'self, start_dim=, end_dim=': traced_295,
-    'self, storage, key_set, data_type, impl_type=': traced_296,
-    'self, target, weight=, pos_weight=, reduction=': traced_297,
-    'self, target, weight=, reduction=, ignore_index=': traced_298,
-    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_299,
-    'self, tensor': traced_300,
-    'self, tensor, out': traced_301,
-    'self, unbiased=': traced_302,
-    'self, value': traced_303,
-    'self, values, indices, dim, descending': traced_304,
-    'self, vec': traced_305,
-    'self, vec, out': traced_306,
-    'self, vec2': traced_307,
-    'self, weight, hist, bin_edges': traced_308,
-    'shape, numel': traced_309,
-    'size, allocator, ks, scalar_type': traced_310,
-    'size, device': traced_311,
-    'size, dtype=, device=, pin_memory=': traced_312,
-    'size, dtype=, layout=, device=, pin_memory=': traced_313,
-    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_314,
-    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_315,
-    'size, fill_value, out': traced_316,
-    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_317,
-    'size, generator=, out=': traced_318,
-    'size, out': traced_319,
-    'size, stride, allocator, ks, scalar_type': traced_320,
-    'size, stride, dtype=, device=, pin_memory=': traced_321,
-    'size, stride, dtype=, layout=, device=, pin_memory=': traced_322,
-    'start, end, step=, out=': traced_323,
-    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_324,
-    'start, end, steps, out=': traced_325,
-    'storage': traced_326,
-    'storage, size_bytes': traced_327,
-    't': traced_328,
-    't, alloc, priority=': traced_329,
-    'tensor, data, sizes': traced_330,
-    'tensor, force=': traced_331,
-    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_332,
-    'tensor_sizes, tensor_strides, sizes': traced_333,
-    'tensors': traced_334,
-    'tensors, dim=': traced_335,
-    'tensors, dim=, out=': traced_336,
-    'tensors, indexing=': traced_337,
-    'type1, type2': traced_338,
-    'value, self': traced_339,
-    'values, indices, self, dim, is_max': traced_340,
-    'values, indices, self, dim, keepdim': traced_341,
-    'values, indices, self, k, dim, largest, sorted': traced_342,
-    'var': traced_343,
-    'x, y': traced_344,
-    'y, x=, dx=, dim=': traced_345,
+    'self, sections': traced_274,
+    'self, sections, dim=': traced_275,
+    'self, seq': traced_276,
+    'self, shape': traced_277,
+    'self, shifts, dims=': traced_278,
+    'self, size': traced_279,
+    'self, size, dtype=, layout=, device=, pin_memory=': traced_280,
+    'self, size, fill_value, dtype=, layout=, device=, pin_memory=': traced_281,
+    'self, size, implicit=': traced_282,
+    'self, size, memory_format=': traced_283,
+    'self, size, stride': traced_284,
+    'self, size, stride, dtype=, layout=, device=, pin_memory=': traced_285,
+    'self, size, stride, storage_offset': traced_286,
+    'self, size, stride, storage_offset=': traced_287,
+    'self, size_bytes, allocator, resizable, data_ptr=': traced_288,
+    'self, sizes, strides': traced_289,
+    'self, sorted=, return_inverse=, return_counts=': traced_290,
+    'self, source, destination': traced_291,
+    'self, source, storage_offset, size, stride=': traced_292,
+    'self, split_size, dim=': traced_293,
+    'self, split_sizes, dim=': traced_294,
+    'self, src, non_blocking=': traced_295,
+    'self, stable, dim=, descending=': traced_296,
+    'self, start_dim=, end_dim=': traced_297,
+    'self, storage, key_set, data_type, impl_type=': traced_298,
+    'self, target, weight=, pos_weight=, reduction=': traced_299,
+    'self, target, weight=, reduction=, ignore_index=': traced_300,
+    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_301,
+    'self, tensor': traced_302,
+    'self, tensor, out': traced_303,
+    'self, unbiased=': traced_304,
+    'self, value': traced_305,
+    'self, values, indices, dim, descending': traced_306,
+    'self, vec': traced_307,
+    'self, vec, out': traced_308,
+    'self, vec2': traced_309,
+    'self, weight, hist, bin_edges': traced_310,
+    'shape, numel': traced_311,
+    'size, allocator, ks, scalar_type': traced_312,
+    'size, device': traced_313,
+    'size, dtype=, device=, pin_memory=': traced_314,
+    'size, dtype=, layout=, device=, pin_memory=': traced_315,
+    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_316,
+    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_317,
+    'size, fill_value, out': traced_318,
+    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_319,
+    'size, generator=, out=': traced_320,
+    'size, out': traced_321,
+    'size, stride, allocator, ks, scalar_type': traced_322,
+    'size, stride, dtype=, device=, pin_memory=': traced_323,
+    'size, stride, dtype=, layout=, device=, pin_memory=': traced_324,
+    'start, end, step=, out=': traced_325,
+    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_326,
+    'start, end, steps, out=': traced_327,
+    'storage': traced_328,
+    'storage, size_bytes': traced_329,
+    't': traced_330,
+    't, alloc, priority=': traced_331,
+    'tensor, data, sizes': traced_332,
+    'tensor, force=': traced_333,
+    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_334,
+    'tensor_sizes, tensor_strides, sizes': traced_335,
+    'tensors': traced_336,
+    'tensors, dim=': traced_337,
+    'tensors, dim=, out=': traced_338,
+    'tensors, indexing=': traced_339,
+    'type1, type2': traced_340,
+    'value, self': traced_341,
+    'values, indices, self, dim, is_max': traced_342,
+    'values, indices, self, dim, keepdim': traced_343,
+    'values, indices, self, k, dim, largest, sorted': traced_344,
+    'var': traced_345,
+    'x, y': traced_346,
+    'y, x=, dx=, dim=': traced_347,
 }
