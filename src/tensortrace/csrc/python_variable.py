@@ -152,6 +152,16 @@ class TensorBase:
         return -1 if device.is_cpu() else (device.index if device.index is not None else 0)
 
     @property
+    def itemsize(self) -> int:
+        """THPVariable_get_itemsize: the element size in bytes."""
+        return self.cdata.element_size()
+
+    @property
+    def nbytes(self) -> int:
+        """THPVariable_get_nbytes: numel() * element_size(), the view's bytes, not the storage's."""
+        return self.cdata.numel() * self.cdata.element_size()
+
+    @property
     def is_meta(self) -> bool:
         return False
 

@@ -4426,6 +4426,1116 @@ def dropout_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_ceil = Overloads([(ops.ceil, Binder(ops.ceil.schema)), (ops.ceil_out, Binder(ops.ceil_out.schema))])
+
+
+@traced("dispatch", "at::ceil", FUNCTIONS_H, "at::ceil",
+        legacy="at::ceil (Functions.h)")
+def ceil(*args: Any, **kwargs: Any) -> Any:
+    """at::ceil, overloads:
+    ceil(Tensor self) -> Tensor
+    ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_ceil, args, kwargs, "at::ceil")
+    return op.call(*full)
+
+
+_ov_ceil_ = Overloads([(ops.ceil_, Binder(ops.ceil_.schema))])
+
+
+@traced("dispatch", "at::ceil_", FUNCTIONS_H, "at::ceil_",
+        legacy="at::ceil_ (Functions.h)")
+def ceil_(*args: Any, **kwargs: Any) -> Any:
+    """at::ceil_, overloads:
+    ceil_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_ceil_, args, kwargs, "at::ceil_")
+    return op.call(*full)
+
+
+_ov_erf = Overloads([(ops.erf, Binder(ops.erf.schema)), (ops.erf_out, Binder(ops.erf_out.schema))])
+
+
+@traced("dispatch", "at::erf", FUNCTIONS_H, "at::erf",
+        legacy="at::erf (Functions.h)")
+def erf(*args: Any, **kwargs: Any) -> Any:
+    """at::erf, overloads:
+    erf(Tensor self) -> Tensor
+    erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_erf, args, kwargs, "at::erf")
+    return op.call(*full)
+
+
+_ov_erf_ = Overloads([(ops.erf_, Binder(ops.erf_.schema))])
+
+
+@traced("dispatch", "at::erf_", FUNCTIONS_H, "at::erf_",
+        legacy="at::erf_ (Functions.h)")
+def erf_(*args: Any, **kwargs: Any) -> Any:
+    """at::erf_, overloads:
+    erf_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_erf_, args, kwargs, "at::erf_")
+    return op.call(*full)
+
+
+_ov_erfc = Overloads([(ops.erfc, Binder(ops.erfc.schema)), (ops.erfc_out, Binder(ops.erfc_out.schema))])
+
+
+@traced("dispatch", "at::erfc", FUNCTIONS_H, "at::erfc",
+        legacy="at::erfc (Functions.h)")
+def erfc(*args: Any, **kwargs: Any) -> Any:
+    """at::erfc, overloads:
+    erfc(Tensor self) -> Tensor
+    erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_erfc, args, kwargs, "at::erfc")
+    return op.call(*full)
+
+
+_ov_erfc_ = Overloads([(ops.erfc_, Binder(ops.erfc_.schema))])
+
+
+@traced("dispatch", "at::erfc_", FUNCTIONS_H, "at::erfc_",
+        legacy="at::erfc_ (Functions.h)")
+def erfc_(*args: Any, **kwargs: Any) -> Any:
+    """at::erfc_, overloads:
+    erfc_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_erfc_, args, kwargs, "at::erfc_")
+    return op.call(*full)
+
+
+_ov_exp2 = Overloads([(ops.exp2, Binder(ops.exp2.schema)), (ops.exp2_out, Binder(ops.exp2_out.schema))])
+
+
+@traced("dispatch", "at::exp2", FUNCTIONS_H, "at::exp2",
+        legacy="at::exp2 (Functions.h)")
+def exp2(*args: Any, **kwargs: Any) -> Any:
+    """at::exp2, overloads:
+    exp2(Tensor self) -> Tensor
+    exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_exp2, args, kwargs, "at::exp2")
+    return op.call(*full)
+
+
+_ov_exp2_ = Overloads([(ops.exp2_, Binder(ops.exp2_.schema))])
+
+
+@traced("dispatch", "at::exp2_", FUNCTIONS_H, "at::exp2_",
+        legacy="at::exp2_ (Functions.h)")
+def exp2_(*args: Any, **kwargs: Any) -> Any:
+    """at::exp2_, overloads:
+    exp2_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_exp2_, args, kwargs, "at::exp2_")
+    return op.call(*full)
+
+
+_ov_floor = Overloads([(ops.floor, Binder(ops.floor.schema)), (ops.floor_out, Binder(ops.floor_out.schema))])
+
+
+@traced("dispatch", "at::floor", FUNCTIONS_H, "at::floor",
+        legacy="at::floor (Functions.h)")
+def floor(*args: Any, **kwargs: Any) -> Any:
+    """at::floor, overloads:
+    floor(Tensor self) -> Tensor
+    floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_floor, args, kwargs, "at::floor")
+    return op.call(*full)
+
+
+_ov_floor_ = Overloads([(ops.floor_, Binder(ops.floor_.schema))])
+
+
+@traced("dispatch", "at::floor_", FUNCTIONS_H, "at::floor_",
+        legacy="at::floor_ (Functions.h)")
+def floor_(*args: Any, **kwargs: Any) -> Any:
+    """at::floor_, overloads:
+    floor_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_floor_, args, kwargs, "at::floor_")
+    return op.call(*full)
+
+
+_ov_log10 = Overloads([(ops.log10, Binder(ops.log10.schema)), (ops.log10_out, Binder(ops.log10_out.schema))])
+
+
+@traced("dispatch", "at::log10", FUNCTIONS_H, "at::log10",
+        legacy="at::log10 (Functions.h)")
+def log10(*args: Any, **kwargs: Any) -> Any:
+    """at::log10, overloads:
+    log10(Tensor self) -> Tensor
+    log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_log10, args, kwargs, "at::log10")
+    return op.call(*full)
+
+
+_ov_log10_ = Overloads([(ops.log10_, Binder(ops.log10_.schema))])
+
+
+@traced("dispatch", "at::log10_", FUNCTIONS_H, "at::log10_",
+        legacy="at::log10_ (Functions.h)")
+def log10_(*args: Any, **kwargs: Any) -> Any:
+    """at::log10_, overloads:
+    log10_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_log10_, args, kwargs, "at::log10_")
+    return op.call(*full)
+
+
+_ov_log2 = Overloads([(ops.log2, Binder(ops.log2.schema)), (ops.log2_out, Binder(ops.log2_out.schema))])
+
+
+@traced("dispatch", "at::log2", FUNCTIONS_H, "at::log2",
+        legacy="at::log2 (Functions.h)")
+def log2(*args: Any, **kwargs: Any) -> Any:
+    """at::log2, overloads:
+    log2(Tensor self) -> Tensor
+    log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_log2, args, kwargs, "at::log2")
+    return op.call(*full)
+
+
+_ov_log2_ = Overloads([(ops.log2_, Binder(ops.log2_.schema))])
+
+
+@traced("dispatch", "at::log2_", FUNCTIONS_H, "at::log2_",
+        legacy="at::log2_ (Functions.h)")
+def log2_(*args: Any, **kwargs: Any) -> Any:
+    """at::log2_, overloads:
+    log2_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_log2_, args, kwargs, "at::log2_")
+    return op.call(*full)
+
+
+_ov_round = Overloads([(ops.round, Binder(ops.round.schema)), (ops.round_out, Binder(ops.round_out.schema)), (ops.round_decimals, Binder(ops.round_decimals.schema)), (ops.round_decimals_out, Binder(ops.round_decimals_out.schema))])
+
+
+@traced("dispatch", "at::round", FUNCTIONS_H, "at::round",
+        legacy="at::round (Functions.h)")
+def round(*args: Any, **kwargs: Any) -> Any:
+    """at::round, overloads:
+    round(Tensor self) -> Tensor
+    round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    round.decimals(Tensor self, *, int decimals) -> Tensor
+    round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_round, args, kwargs, "at::round")
+    return op.call(*full)
+
+
+_ov_round_ = Overloads([(ops.round_, Binder(ops.round_.schema)), (ops.round__decimals, Binder(ops.round__decimals.schema))])
+
+
+@traced("dispatch", "at::round_", FUNCTIONS_H, "at::round_",
+        legacy="at::round_ (Functions.h)")
+def round_(*args: Any, **kwargs: Any) -> Any:
+    """at::round_, overloads:
+    round_(Tensor(a!) self) -> Tensor(a!)
+    round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_round_, args, kwargs, "at::round_")
+    return op.call(*full)
+
+
+_ov_rsqrt = Overloads([(ops.rsqrt, Binder(ops.rsqrt.schema)), (ops.rsqrt_out, Binder(ops.rsqrt_out.schema))])
+
+
+@traced("dispatch", "at::rsqrt", FUNCTIONS_H, "at::rsqrt",
+        legacy="at::rsqrt (Functions.h)")
+def rsqrt(*args: Any, **kwargs: Any) -> Any:
+    """at::rsqrt, overloads:
+    rsqrt(Tensor self) -> Tensor
+    rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_rsqrt, args, kwargs, "at::rsqrt")
+    return op.call(*full)
+
+
+_ov_rsqrt_ = Overloads([(ops.rsqrt_, Binder(ops.rsqrt_.schema))])
+
+
+@traced("dispatch", "at::rsqrt_", FUNCTIONS_H, "at::rsqrt_",
+        legacy="at::rsqrt_ (Functions.h)")
+def rsqrt_(*args: Any, **kwargs: Any) -> Any:
+    """at::rsqrt_, overloads:
+    rsqrt_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_rsqrt_, args, kwargs, "at::rsqrt_")
+    return op.call(*full)
+
+
+_ov_sinc = Overloads([(ops.sinc, Binder(ops.sinc.schema)), (ops.sinc_out, Binder(ops.sinc_out.schema))])
+
+
+@traced("dispatch", "at::sinc", FUNCTIONS_H, "at::sinc",
+        legacy="at::sinc (Functions.h)")
+def sinc(*args: Any, **kwargs: Any) -> Any:
+    """at::sinc, overloads:
+    sinc(Tensor self) -> Tensor
+    sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_sinc, args, kwargs, "at::sinc")
+    return op.call(*full)
+
+
+_ov_sinc_ = Overloads([(ops.sinc_, Binder(ops.sinc_.schema))])
+
+
+@traced("dispatch", "at::sinc_", FUNCTIONS_H, "at::sinc_",
+        legacy="at::sinc_ (Functions.h)")
+def sinc_(*args: Any, **kwargs: Any) -> Any:
+    """at::sinc_, overloads:
+    sinc_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_sinc_, args, kwargs, "at::sinc_")
+    return op.call(*full)
+
+
+_ov_square = Overloads([(ops.square, Binder(ops.square.schema)), (ops.square_out, Binder(ops.square_out.schema))])
+
+
+@traced("dispatch", "at::square", FUNCTIONS_H, "at::square",
+        legacy="at::square (Functions.h)")
+def square(*args: Any, **kwargs: Any) -> Any:
+    """at::square, overloads:
+    square(Tensor self) -> Tensor
+    square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_square, args, kwargs, "at::square")
+    return op.call(*full)
+
+
+_ov_square_ = Overloads([(ops.square_, Binder(ops.square_.schema))])
+
+
+@traced("dispatch", "at::square_", FUNCTIONS_H, "at::square_",
+        legacy="at::square_ (Functions.h)")
+def square_(*args: Any, **kwargs: Any) -> Any:
+    """at::square_, overloads:
+    square_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_square_, args, kwargs, "at::square_")
+    return op.call(*full)
+
+
+_ov_tan = Overloads([(ops.tan, Binder(ops.tan.schema)), (ops.tan_out, Binder(ops.tan_out.schema))])
+
+
+@traced("dispatch", "at::tan", FUNCTIONS_H, "at::tan",
+        legacy="at::tan (Functions.h)")
+def tan(*args: Any, **kwargs: Any) -> Any:
+    """at::tan, overloads:
+    tan(Tensor self) -> Tensor
+    tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_tan, args, kwargs, "at::tan")
+    return op.call(*full)
+
+
+_ov_tan_ = Overloads([(ops.tan_, Binder(ops.tan_.schema))])
+
+
+@traced("dispatch", "at::tan_", FUNCTIONS_H, "at::tan_",
+        legacy="at::tan_ (Functions.h)")
+def tan_(*args: Any, **kwargs: Any) -> Any:
+    """at::tan_, overloads:
+    tan_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_tan_, args, kwargs, "at::tan_")
+    return op.call(*full)
+
+
+_ov_trunc = Overloads([(ops.trunc, Binder(ops.trunc.schema)), (ops.trunc_out, Binder(ops.trunc_out.schema))])
+
+
+@traced("dispatch", "at::trunc", FUNCTIONS_H, "at::trunc",
+        legacy="at::trunc (Functions.h)")
+def trunc(*args: Any, **kwargs: Any) -> Any:
+    """at::trunc, overloads:
+    trunc(Tensor self) -> Tensor
+    trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_trunc, args, kwargs, "at::trunc")
+    return op.call(*full)
+
+
+_ov_trunc_ = Overloads([(ops.trunc_, Binder(ops.trunc_.schema))])
+
+
+@traced("dispatch", "at::trunc_", FUNCTIONS_H, "at::trunc_",
+        legacy="at::trunc_ (Functions.h)")
+def trunc_(*args: Any, **kwargs: Any) -> Any:
+    """at::trunc_, overloads:
+    trunc_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_trunc_, args, kwargs, "at::trunc_")
+    return op.call(*full)
+
+
+_ov_fix = Overloads([(ops.fix, Binder(ops.fix.schema)), (ops.fix_out, Binder(ops.fix_out.schema))])
+
+
+@traced("dispatch", "at::fix", FUNCTIONS_H, "at::fix",
+        legacy="at::fix (Functions.h)")
+def fix(*args: Any, **kwargs: Any) -> Any:
+    """at::fix, overloads:
+    fix(Tensor self) -> Tensor
+    fix.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fix, args, kwargs, "at::fix")
+    return op.call(*full)
+
+
+_ov_fix_ = Overloads([(ops.fix_, Binder(ops.fix_.schema))])
+
+
+@traced("dispatch", "at::fix_", FUNCTIONS_H, "at::fix_",
+        legacy="at::fix_ (Functions.h)")
+def fix_(*args: Any, **kwargs: Any) -> Any:
+    """at::fix_, overloads:
+    fix_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fix_, args, kwargs, "at::fix_")
+    return op.call(*full)
+
+
+_ov_signbit = Overloads([(ops.signbit, Binder(ops.signbit.schema)), (ops.signbit_out, Binder(ops.signbit_out.schema))])
+
+
+@traced("dispatch", "at::signbit", FUNCTIONS_H, "at::signbit",
+        legacy="at::signbit (Functions.h)")
+def signbit(*args: Any, **kwargs: Any) -> Any:
+    """at::signbit, overloads:
+    signbit(Tensor self) -> Tensor
+    signbit.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_signbit, args, kwargs, "at::signbit")
+    return op.call(*full)
+
+
+_ov_copysign = Overloads([(ops.copysign_out, Binder(ops.copysign_out.schema)), (ops.copysign_Tensor, Binder(ops.copysign_Tensor.schema)), (ops.copysign_Scalar, Binder(ops.copysign_Scalar.schema)), (ops.copysign_Scalar_out, Binder(ops.copysign_Scalar_out.schema))])
+
+
+@traced("dispatch", "at::copysign", FUNCTIONS_H, "at::copysign",
+        legacy="at::copysign (Functions.h)")
+def copysign(*args: Any, **kwargs: Any) -> Any:
+    """at::copysign, overloads:
+    copysign.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    copysign.Tensor(Tensor self, Tensor other) -> Tensor
+    copysign.Scalar(Tensor self, Scalar other) -> Tensor
+    copysign.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_copysign, args, kwargs, "at::copysign")
+    return op.call(*full)
+
+
+_ov_logical_xor = Overloads([(ops.logical_xor, Binder(ops.logical_xor.schema)), (ops.logical_xor_out, Binder(ops.logical_xor_out.schema))])
+
+
+@traced("dispatch", "at::logical_xor", FUNCTIONS_H, "at::logical_xor",
+        legacy="at::logical_xor (Functions.h)")
+def logical_xor(*args: Any, **kwargs: Any) -> Any:
+    """at::logical_xor, overloads:
+    logical_xor(Tensor self, Tensor other) -> Tensor
+    logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_logical_xor, args, kwargs, "at::logical_xor")
+    return op.call(*full)
+
+
+_ov_logaddexp = Overloads([(ops.logaddexp_out, Binder(ops.logaddexp_out.schema)), (ops.logaddexp, Binder(ops.logaddexp.schema))])
+
+
+@traced("dispatch", "at::logaddexp", FUNCTIONS_H, "at::logaddexp",
+        legacy="at::logaddexp (Functions.h)")
+def logaddexp(*args: Any, **kwargs: Any) -> Any:
+    """at::logaddexp, overloads:
+    logaddexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    logaddexp(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_logaddexp, args, kwargs, "at::logaddexp")
+    return op.call(*full)
+
+
+_ov_xlogy = Overloads([(ops.xlogy_Tensor, Binder(ops.xlogy_Tensor.schema)), (ops.xlogy_Scalar_Self, Binder(ops.xlogy_Scalar_Self.schema)), (ops.xlogy_Scalar_Other, Binder(ops.xlogy_Scalar_Other.schema)), (ops.xlogy_OutTensor, Binder(ops.xlogy_OutTensor.schema)), (ops.xlogy_OutScalar_Self, Binder(ops.xlogy_OutScalar_Self.schema)), (ops.xlogy_OutScalar_Other, Binder(ops.xlogy_OutScalar_Other.schema))])
+
+
+@traced("dispatch", "at::xlogy", FUNCTIONS_H, "at::xlogy",
+        legacy="at::xlogy (Functions.h)")
+def xlogy(*args: Any, **kwargs: Any) -> Any:
+    """at::xlogy, overloads:
+    xlogy.Tensor(Tensor self, Tensor other) -> Tensor
+    xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor
+    xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor
+    xlogy.OutTensor(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    xlogy.OutScalar_Self(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    xlogy.OutScalar_Other(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_xlogy, args, kwargs, "at::xlogy")
+    return op.call(*full)
+
+
+_ov_xlogy_ = Overloads([(ops.xlogy__Tensor, Binder(ops.xlogy__Tensor.schema)), (ops.xlogy__Scalar_Other, Binder(ops.xlogy__Scalar_Other.schema))])
+
+
+@traced("dispatch", "at::xlogy_", FUNCTIONS_H, "at::xlogy_",
+        legacy="at::xlogy_ (Functions.h)")
+def xlogy_(*args: Any, **kwargs: Any) -> Any:
+    """at::xlogy_, overloads:
+    xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+    xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_xlogy_, args, kwargs, "at::xlogy_")
+    return op.call(*full)
+
+
+_ov_heaviside = Overloads([(ops.heaviside_out, Binder(ops.heaviside_out.schema)), (ops.heaviside, Binder(ops.heaviside.schema))])
+
+
+@traced("dispatch", "at::heaviside", FUNCTIONS_H, "at::heaviside",
+        legacy="at::heaviside (Functions.h)")
+def heaviside(*args: Any, **kwargs: Any) -> Any:
+    """at::heaviside, overloads:
+    heaviside.out(Tensor self, Tensor values, *, Tensor(a!) out) -> Tensor(a!)
+    heaviside(Tensor self, Tensor values) -> Tensor
+    """
+    op, full = select_overload(_ov_heaviside, args, kwargs, "at::heaviside")
+    return op.call(*full)
+
+
+_ov_atan2 = Overloads([(ops.atan2_out, Binder(ops.atan2_out.schema)), (ops.atan2, Binder(ops.atan2.schema))])
+
+
+@traced("dispatch", "at::atan2", FUNCTIONS_H, "at::atan2",
+        legacy="at::atan2 (Functions.h)")
+def atan2(*args: Any, **kwargs: Any) -> Any:
+    """at::atan2, overloads:
+    atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    atan2(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_atan2, args, kwargs, "at::atan2")
+    return op.call(*full)
+
+
+_ov_arctan2 = Overloads([(ops.arctan2, Binder(ops.arctan2.schema)), (ops.arctan2_out, Binder(ops.arctan2_out.schema))])
+
+
+@traced("dispatch", "at::arctan2", FUNCTIONS_H, "at::arctan2",
+        legacy="at::arctan2 (Functions.h)")
+def arctan2(*args: Any, **kwargs: Any) -> Any:
+    """at::arctan2, overloads:
+    arctan2(Tensor self, Tensor other) -> Tensor
+    arctan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arctan2, args, kwargs, "at::arctan2")
+    return op.call(*full)
+
+
+_ov_fmod = Overloads([(ops.fmod_Scalar_out, Binder(ops.fmod_Scalar_out.schema)), (ops.fmod_Scalar, Binder(ops.fmod_Scalar.schema)), (ops.fmod_Tensor_out, Binder(ops.fmod_Tensor_out.schema)), (ops.fmod_Tensor, Binder(ops.fmod_Tensor.schema))])
+
+
+@traced("dispatch", "at::fmod", FUNCTIONS_H, "at::fmod",
+        legacy="at::fmod (Functions.h)")
+def fmod(*args: Any, **kwargs: Any) -> Any:
+    """at::fmod, overloads:
+    fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+    fmod.Scalar(Tensor self, Scalar other) -> Tensor
+    fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    fmod.Tensor(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_fmod, args, kwargs, "at::fmod")
+    return op.call(*full)
+
+
+_ov_fmin = Overloads([(ops.fmin, Binder(ops.fmin.schema)), (ops.fmin_out, Binder(ops.fmin_out.schema))])
+
+
+@traced("dispatch", "at::fmin", FUNCTIONS_H, "at::fmin",
+        legacy="at::fmin (Functions.h)")
+def fmin(*args: Any, **kwargs: Any) -> Any:
+    """at::fmin, overloads:
+    fmin(Tensor self, Tensor other) -> Tensor
+    fmin.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fmin, args, kwargs, "at::fmin")
+    return op.call(*full)
+
+
+_ov_fmax = Overloads([(ops.fmax, Binder(ops.fmax.schema)), (ops.fmax_out, Binder(ops.fmax_out.schema))])
+
+
+@traced("dispatch", "at::fmax", FUNCTIONS_H, "at::fmax",
+        legacy="at::fmax (Functions.h)")
+def fmax(*args: Any, **kwargs: Any) -> Any:
+    """at::fmax, overloads:
+    fmax(Tensor self, Tensor other) -> Tensor
+    fmax.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_fmax, args, kwargs, "at::fmax")
+    return op.call(*full)
+
+
+_ov_float_power = Overloads([(ops.float_power_Tensor_Tensor_out, Binder(ops.float_power_Tensor_Tensor_out.schema)), (ops.float_power_Tensor_Tensor, Binder(ops.float_power_Tensor_Tensor.schema)), (ops.float_power_Scalar_out, Binder(ops.float_power_Scalar_out.schema)), (ops.float_power_Scalar, Binder(ops.float_power_Scalar.schema)), (ops.float_power_Tensor_Scalar_out, Binder(ops.float_power_Tensor_Scalar_out.schema)), (ops.float_power_Tensor_Scalar, Binder(ops.float_power_Tensor_Scalar.schema))])
+
+
+@traced("dispatch", "at::float_power", FUNCTIONS_H, "at::float_power",
+        legacy="at::float_power (Functions.h)")
+def float_power(*args: Any, **kwargs: Any) -> Any:
+    """at::float_power, overloads:
+    float_power.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)
+    float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor
+    float_power.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)
+    float_power.Scalar(Scalar self, Tensor exponent) -> Tensor
+    float_power.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)
+    float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor
+    """
+    op, full = select_overload(_ov_float_power, args, kwargs, "at::float_power")
+    return op.call(*full)
+
+
+_ov_absolute = Overloads([(ops.absolute, Binder(ops.absolute.schema)), (ops.absolute_out, Binder(ops.absolute_out.schema))])
+
+
+@traced("dispatch", "at::absolute", FUNCTIONS_H, "at::absolute",
+        legacy="at::absolute (Functions.h)")
+def absolute(*args: Any, **kwargs: Any) -> Any:
+    """at::absolute, overloads:
+    absolute(Tensor self) -> Tensor
+    absolute.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_absolute, args, kwargs, "at::absolute")
+    return op.call(*full)
+
+
+_ov_arccos = Overloads([(ops.arccos, Binder(ops.arccos.schema)), (ops.arccos_out, Binder(ops.arccos_out.schema))])
+
+
+@traced("dispatch", "at::arccos", FUNCTIONS_H, "at::arccos",
+        legacy="at::arccos (Functions.h)")
+def arccos(*args: Any, **kwargs: Any) -> Any:
+    """at::arccos, overloads:
+    arccos(Tensor self) -> Tensor
+    arccos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arccos, args, kwargs, "at::arccos")
+    return op.call(*full)
+
+
+_ov_arccos_ = Overloads([(ops.arccos_, Binder(ops.arccos_.schema))])
+
+
+@traced("dispatch", "at::arccos_", FUNCTIONS_H, "at::arccos_",
+        legacy="at::arccos_ (Functions.h)")
+def arccos_(*args: Any, **kwargs: Any) -> Any:
+    """at::arccos_, overloads:
+    arccos_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arccos_, args, kwargs, "at::arccos_")
+    return op.call(*full)
+
+
+_ov_arccosh = Overloads([(ops.arccosh, Binder(ops.arccosh.schema)), (ops.arccosh_out, Binder(ops.arccosh_out.schema))])
+
+
+@traced("dispatch", "at::arccosh", FUNCTIONS_H, "at::arccosh",
+        legacy="at::arccosh (Functions.h)")
+def arccosh(*args: Any, **kwargs: Any) -> Any:
+    """at::arccosh, overloads:
+    arccosh(Tensor self) -> Tensor
+    arccosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arccosh, args, kwargs, "at::arccosh")
+    return op.call(*full)
+
+
+_ov_arccosh_ = Overloads([(ops.arccosh_, Binder(ops.arccosh_.schema))])
+
+
+@traced("dispatch", "at::arccosh_", FUNCTIONS_H, "at::arccosh_",
+        legacy="at::arccosh_ (Functions.h)")
+def arccosh_(*args: Any, **kwargs: Any) -> Any:
+    """at::arccosh_, overloads:
+    arccosh_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arccosh_, args, kwargs, "at::arccosh_")
+    return op.call(*full)
+
+
+_ov_arcsinh = Overloads([(ops.arcsinh, Binder(ops.arcsinh.schema)), (ops.arcsinh_out, Binder(ops.arcsinh_out.schema))])
+
+
+@traced("dispatch", "at::arcsinh", FUNCTIONS_H, "at::arcsinh",
+        legacy="at::arcsinh (Functions.h)")
+def arcsinh(*args: Any, **kwargs: Any) -> Any:
+    """at::arcsinh, overloads:
+    arcsinh(Tensor self) -> Tensor
+    arcsinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arcsinh, args, kwargs, "at::arcsinh")
+    return op.call(*full)
+
+
+_ov_arcsinh_ = Overloads([(ops.arcsinh_, Binder(ops.arcsinh_.schema))])
+
+
+@traced("dispatch", "at::arcsinh_", FUNCTIONS_H, "at::arcsinh_",
+        legacy="at::arcsinh_ (Functions.h)")
+def arcsinh_(*args: Any, **kwargs: Any) -> Any:
+    """at::arcsinh_, overloads:
+    arcsinh_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arcsinh_, args, kwargs, "at::arcsinh_")
+    return op.call(*full)
+
+
+_ov_arctanh = Overloads([(ops.arctanh, Binder(ops.arctanh.schema)), (ops.arctanh_out, Binder(ops.arctanh_out.schema))])
+
+
+@traced("dispatch", "at::arctanh", FUNCTIONS_H, "at::arctanh",
+        legacy="at::arctanh (Functions.h)")
+def arctanh(*args: Any, **kwargs: Any) -> Any:
+    """at::arctanh, overloads:
+    arctanh(Tensor self) -> Tensor
+    arctanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arctanh, args, kwargs, "at::arctanh")
+    return op.call(*full)
+
+
+_ov_arctanh_ = Overloads([(ops.arctanh_, Binder(ops.arctanh_.schema))])
+
+
+@traced("dispatch", "at::arctanh_", FUNCTIONS_H, "at::arctanh_",
+        legacy="at::arctanh_ (Functions.h)")
+def arctanh_(*args: Any, **kwargs: Any) -> Any:
+    """at::arctanh_, overloads:
+    arctanh_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arctanh_, args, kwargs, "at::arctanh_")
+    return op.call(*full)
+
+
+_ov_arcsin = Overloads([(ops.arcsin, Binder(ops.arcsin.schema)), (ops.arcsin_out, Binder(ops.arcsin_out.schema))])
+
+
+@traced("dispatch", "at::arcsin", FUNCTIONS_H, "at::arcsin",
+        legacy="at::arcsin (Functions.h)")
+def arcsin(*args: Any, **kwargs: Any) -> Any:
+    """at::arcsin, overloads:
+    arcsin(Tensor self) -> Tensor
+    arcsin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arcsin, args, kwargs, "at::arcsin")
+    return op.call(*full)
+
+
+_ov_arcsin_ = Overloads([(ops.arcsin_, Binder(ops.arcsin_.schema))])
+
+
+@traced("dispatch", "at::arcsin_", FUNCTIONS_H, "at::arcsin_",
+        legacy="at::arcsin_ (Functions.h)")
+def arcsin_(*args: Any, **kwargs: Any) -> Any:
+    """at::arcsin_, overloads:
+    arcsin_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arcsin_, args, kwargs, "at::arcsin_")
+    return op.call(*full)
+
+
+_ov_arctan = Overloads([(ops.arctan, Binder(ops.arctan.schema)), (ops.arctan_out, Binder(ops.arctan_out.schema))])
+
+
+@traced("dispatch", "at::arctan", FUNCTIONS_H, "at::arctan",
+        legacy="at::arctan (Functions.h)")
+def arctan(*args: Any, **kwargs: Any) -> Any:
+    """at::arctan, overloads:
+    arctan(Tensor self) -> Tensor
+    arctan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arctan, args, kwargs, "at::arctan")
+    return op.call(*full)
+
+
+_ov_arctan_ = Overloads([(ops.arctan_, Binder(ops.arctan_.schema))])
+
+
+@traced("dispatch", "at::arctan_", FUNCTIONS_H, "at::arctan_",
+        legacy="at::arctan_ (Functions.h)")
+def arctan_(*args: Any, **kwargs: Any) -> Any:
+    """at::arctan_, overloads:
+    arctan_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_arctan_, args, kwargs, "at::arctan_")
+    return op.call(*full)
+
+
+_ov_divide = Overloads([(ops.divide_Tensor, Binder(ops.divide_Tensor.schema)), (ops.divide_out, Binder(ops.divide_out.schema)), (ops.divide_Scalar, Binder(ops.divide_Scalar.schema)), (ops.divide_Tensor_mode, Binder(ops.divide_Tensor_mode.schema)), (ops.divide_out_mode, Binder(ops.divide_out_mode.schema)), (ops.divide_Scalar_mode, Binder(ops.divide_Scalar_mode.schema))])
+
+
+@traced("dispatch", "at::divide", FUNCTIONS_H, "at::divide",
+        legacy="at::divide (Functions.h)")
+def divide(*args: Any, **kwargs: Any) -> Any:
+    """at::divide, overloads:
+    divide.Tensor(Tensor self, Tensor other) -> Tensor
+    divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    divide.Scalar(Tensor self, Scalar other) -> Tensor
+    divide.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor
+    divide.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)
+    divide.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor
+    """
+    op, full = select_overload(_ov_divide, args, kwargs, "at::divide")
+    return op.call(*full)
+
+
+_ov_isreal = Overloads([(ops.isreal, Binder(ops.isreal.schema))])
+
+
+@traced("dispatch", "at::isreal", FUNCTIONS_H, "at::isreal",
+        legacy="at::isreal (Functions.h)")
+def isreal(*args: Any, **kwargs: Any) -> Any:
+    """at::isreal, overloads:
+    isreal(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_isreal, args, kwargs, "at::isreal")
+    return op.call(*full)
+
+
+_ov_multiply = Overloads([(ops.multiply_Tensor, Binder(ops.multiply_Tensor.schema)), (ops.multiply_out, Binder(ops.multiply_out.schema)), (ops.multiply_Scalar, Binder(ops.multiply_Scalar.schema))])
+
+
+@traced("dispatch", "at::multiply", FUNCTIONS_H, "at::multiply",
+        legacy="at::multiply (Functions.h)")
+def multiply(*args: Any, **kwargs: Any) -> Any:
+    """at::multiply, overloads:
+    multiply.Tensor(Tensor self, Tensor other) -> Tensor
+    multiply.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    multiply.Scalar(Tensor self, Scalar other) -> Tensor
+    """
+    op, full = select_overload(_ov_multiply, args, kwargs, "at::multiply")
+    return op.call(*full)
+
+
+_ov_rad2deg = Overloads([(ops.rad2deg, Binder(ops.rad2deg.schema)), (ops.rad2deg_out, Binder(ops.rad2deg_out.schema))])
+
+
+@traced("dispatch", "at::rad2deg", FUNCTIONS_H, "at::rad2deg",
+        legacy="at::rad2deg (Functions.h)")
+def rad2deg(*args: Any, **kwargs: Any) -> Any:
+    """at::rad2deg, overloads:
+    rad2deg(Tensor self) -> Tensor
+    rad2deg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_rad2deg, args, kwargs, "at::rad2deg")
+    return op.call(*full)
+
+
+_ov_rad2deg_ = Overloads([(ops.rad2deg_, Binder(ops.rad2deg_.schema))])
+
+
+@traced("dispatch", "at::rad2deg_", FUNCTIONS_H, "at::rad2deg_",
+        legacy="at::rad2deg_ (Functions.h)")
+def rad2deg_(*args: Any, **kwargs: Any) -> Any:
+    """at::rad2deg_, overloads:
+    rad2deg_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_rad2deg_, args, kwargs, "at::rad2deg_")
+    return op.call(*full)
+
+
+_ov_deg2rad = Overloads([(ops.deg2rad, Binder(ops.deg2rad.schema)), (ops.deg2rad_out, Binder(ops.deg2rad_out.schema))])
+
+
+@traced("dispatch", "at::deg2rad", FUNCTIONS_H, "at::deg2rad",
+        legacy="at::deg2rad (Functions.h)")
+def deg2rad(*args: Any, **kwargs: Any) -> Any:
+    """at::deg2rad, overloads:
+    deg2rad(Tensor self) -> Tensor
+    deg2rad.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_deg2rad, args, kwargs, "at::deg2rad")
+    return op.call(*full)
+
+
+_ov_deg2rad_ = Overloads([(ops.deg2rad_, Binder(ops.deg2rad_.schema))])
+
+
+@traced("dispatch", "at::deg2rad_", FUNCTIONS_H, "at::deg2rad_",
+        legacy="at::deg2rad_ (Functions.h)")
+def deg2rad_(*args: Any, **kwargs: Any) -> Any:
+    """at::deg2rad_, overloads:
+    deg2rad_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_deg2rad_, args, kwargs, "at::deg2rad_")
+    return op.call(*full)
+
+
+_ov_negative = Overloads([(ops.negative, Binder(ops.negative.schema)), (ops.negative_out, Binder(ops.negative_out.schema))])
+
+
+@traced("dispatch", "at::negative", FUNCTIONS_H, "at::negative",
+        legacy="at::negative (Functions.h)")
+def negative(*args: Any, **kwargs: Any) -> Any:
+    """at::negative, overloads:
+    negative(Tensor self) -> Tensor
+    negative.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_negative, args, kwargs, "at::negative")
+    return op.call(*full)
+
+
+_ov_negative_ = Overloads([(ops.negative_, Binder(ops.negative_.schema))])
+
+
+@traced("dispatch", "at::negative_", FUNCTIONS_H, "at::negative_",
+        legacy="at::negative_ (Functions.h)")
+def negative_(*args: Any, **kwargs: Any) -> Any:
+    """at::negative_, overloads:
+    negative_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_negative_, args, kwargs, "at::negative_")
+    return op.call(*full)
+
+
+_ov_positive = Overloads([(ops.positive, Binder(ops.positive.schema))])
+
+
+@traced("dispatch", "at::positive", FUNCTIONS_H, "at::positive",
+        legacy="at::positive (Functions.h)")
+def positive(*args: Any, **kwargs: Any) -> Any:
+    """at::positive, overloads:
+    positive(Tensor(a) self) -> Tensor(a)
+    """
+    op, full = select_overload(_ov_positive, args, kwargs, "at::positive")
+    return op.call(*full)
+
+
+_ov_subtract = Overloads([(ops.subtract_out, Binder(ops.subtract_out.schema)), (ops.subtract_Tensor, Binder(ops.subtract_Tensor.schema)), (ops.subtract_Scalar, Binder(ops.subtract_Scalar.schema))])
+
+
+@traced("dispatch", "at::subtract", FUNCTIONS_H, "at::subtract",
+        legacy="at::subtract (Functions.h)")
+def subtract(*args: Any, **kwargs: Any) -> Any:
+    """at::subtract, overloads:
+    subtract.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
+    subtract.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+    subtract.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor
+    """
+    op, full = select_overload(_ov_subtract, args, kwargs, "at::subtract")
+    return op.call(*full)
+
+
+_ov_not_equal = Overloads([(ops.not_equal_Scalar_out, Binder(ops.not_equal_Scalar_out.schema)), (ops.not_equal_Scalar, Binder(ops.not_equal_Scalar.schema)), (ops.not_equal_Tensor_out, Binder(ops.not_equal_Tensor_out.schema)), (ops.not_equal_Tensor, Binder(ops.not_equal_Tensor.schema))])
+
+
+@traced("dispatch", "at::not_equal", FUNCTIONS_H, "at::not_equal",
+        legacy="at::not_equal (Functions.h)")
+def not_equal(*args: Any, **kwargs: Any) -> Any:
+    """at::not_equal, overloads:
+    not_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+    not_equal.Scalar(Tensor self, Scalar other) -> Tensor
+    not_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    not_equal.Tensor(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_not_equal, args, kwargs, "at::not_equal")
+    return op.call(*full)
+
+
+_ov_greater_equal = Overloads([(ops.greater_equal_Scalar_out, Binder(ops.greater_equal_Scalar_out.schema)), (ops.greater_equal_Scalar, Binder(ops.greater_equal_Scalar.schema)), (ops.greater_equal_Tensor_out, Binder(ops.greater_equal_Tensor_out.schema)), (ops.greater_equal_Tensor, Binder(ops.greater_equal_Tensor.schema))])
+
+
+@traced("dispatch", "at::greater_equal", FUNCTIONS_H, "at::greater_equal",
+        legacy="at::greater_equal (Functions.h)")
+def greater_equal(*args: Any, **kwargs: Any) -> Any:
+    """at::greater_equal, overloads:
+    greater_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+    greater_equal.Scalar(Tensor self, Scalar other) -> Tensor
+    greater_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    greater_equal.Tensor(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_greater_equal, args, kwargs, "at::greater_equal")
+    return op.call(*full)
+
+
+_ov_less_equal = Overloads([(ops.less_equal_Scalar_out, Binder(ops.less_equal_Scalar_out.schema)), (ops.less_equal_Scalar, Binder(ops.less_equal_Scalar.schema)), (ops.less_equal_Tensor_out, Binder(ops.less_equal_Tensor_out.schema)), (ops.less_equal_Tensor, Binder(ops.less_equal_Tensor.schema))])
+
+
+@traced("dispatch", "at::less_equal", FUNCTIONS_H, "at::less_equal",
+        legacy="at::less_equal (Functions.h)")
+def less_equal(*args: Any, **kwargs: Any) -> Any:
+    """at::less_equal, overloads:
+    less_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+    less_equal.Scalar(Tensor self, Scalar other) -> Tensor
+    less_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    less_equal.Tensor(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_less_equal, args, kwargs, "at::less_equal")
+    return op.call(*full)
+
+
+_ov_greater = Overloads([(ops.greater_Scalar_out, Binder(ops.greater_Scalar_out.schema)), (ops.greater_Scalar, Binder(ops.greater_Scalar.schema)), (ops.greater_Tensor_out, Binder(ops.greater_Tensor_out.schema)), (ops.greater_Tensor, Binder(ops.greater_Tensor.schema))])
+
+
+@traced("dispatch", "at::greater", FUNCTIONS_H, "at::greater",
+        legacy="at::greater (Functions.h)")
+def greater(*args: Any, **kwargs: Any) -> Any:
+    """at::greater, overloads:
+    greater.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+    greater.Scalar(Tensor self, Scalar other) -> Tensor
+    greater.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    greater.Tensor(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_greater, args, kwargs, "at::greater")
+    return op.call(*full)
+
+
+_ov_less = Overloads([(ops.less_Scalar_out, Binder(ops.less_Scalar_out.schema)), (ops.less_Scalar, Binder(ops.less_Scalar.schema)), (ops.less_Tensor_out, Binder(ops.less_Tensor_out.schema)), (ops.less_Tensor, Binder(ops.less_Tensor.schema))])
+
+
+@traced("dispatch", "at::less", FUNCTIONS_H, "at::less",
+        legacy="at::less (Functions.h)")
+def less(*args: Any, **kwargs: Any) -> Any:
+    """at::less, overloads:
+    less.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+    less.Scalar(Tensor self, Scalar other) -> Tensor
+    less.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    less.Tensor(Tensor self, Tensor other) -> Tensor
+    """
+    op, full = select_overload(_ov_less, args, kwargs, "at::less")
+    return op.call(*full)
+
+
+_ov_nan_to_num = Overloads([(ops.nan_to_num, Binder(ops.nan_to_num.schema)), (ops.nan_to_num_out, Binder(ops.nan_to_num_out.schema))])
+
+
+@traced("dispatch", "at::nan_to_num", FUNCTIONS_H, "at::nan_to_num",
+        legacy="at::nan_to_num (Functions.h)")
+def nan_to_num(*args: Any, **kwargs: Any) -> Any:
+    """at::nan_to_num, overloads:
+    nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor
+    nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_nan_to_num, args, kwargs, "at::nan_to_num")
+    return op.call(*full)
+
+
+_ov_nan_to_num_ = Overloads([(ops.nan_to_num_, Binder(ops.nan_to_num_.schema))])
+
+
+@traced("dispatch", "at::nan_to_num_", FUNCTIONS_H, "at::nan_to_num_",
+        legacy="at::nan_to_num_ (Functions.h)")
+def nan_to_num_(*args: Any, **kwargs: Any) -> Any:
+    """at::nan_to_num_, overloads:
+    nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_nan_to_num_, args, kwargs, "at::nan_to_num_")
+    return op.call(*full)
+
+
+_ov_isposinf = Overloads([(ops.isposinf, Binder(ops.isposinf.schema)), (ops.isposinf_out, Binder(ops.isposinf_out.schema))])
+
+
+@traced("dispatch", "at::isposinf", FUNCTIONS_H, "at::isposinf",
+        legacy="at::isposinf (Functions.h)")
+def isposinf(*args: Any, **kwargs: Any) -> Any:
+    """at::isposinf, overloads:
+    isposinf(Tensor self) -> Tensor
+    isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_isposinf, args, kwargs, "at::isposinf")
+    return op.call(*full)
+
+
+_ov_isneginf = Overloads([(ops.isneginf, Binder(ops.isneginf.schema)), (ops.isneginf_out, Binder(ops.isneginf_out.schema))])
+
+
+@traced("dispatch", "at::isneginf", FUNCTIONS_H, "at::isneginf",
+        legacy="at::isneginf (Functions.h)")
+def isneginf(*args: Any, **kwargs: Any) -> Any:
+    """at::isneginf, overloads:
+    isneginf(Tensor self) -> Tensor
+    isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_isneginf, args, kwargs, "at::isneginf")
+    return op.call(*full)
+
+
+_ov_is_signed = Overloads([(ops.is_signed, Binder(ops.is_signed.schema))])
+
+
+@traced("dispatch", "at::is_signed", FUNCTIONS_H, "at::is_signed",
+        legacy="at::is_signed (Functions.h)")
+def is_signed(*args: Any, **kwargs: Any) -> Any:
+    """at::is_signed, overloads:
+    is_signed(Tensor self) -> bool
+    """
+    op, full = select_overload(_ov_is_signed, args, kwargs, "at::is_signed")
+    return op.call(*full)
+
+
+_ov_tensor_split = Overloads([(ops.tensor_split_sections, Binder(ops.tensor_split_sections.schema)), (ops.tensor_split_indices, Binder(ops.tensor_split_indices.schema))])
+
+
+@traced("dispatch", "at::tensor_split", FUNCTIONS_H, "at::tensor_split",
+        legacy="at::tensor_split (Functions.h)")
+def tensor_split(*args: Any, **kwargs: Any) -> Any:
+    """at::tensor_split, overloads:
+    tensor_split.sections(Tensor(a) self, SymInt sections, int dim=0) -> Tensor(a)[]
+    tensor_split.indices(Tensor(a) self, SymInt[] indices, int dim=0) -> Tensor(a)[]
+    """
+    op, full = select_overload(_ov_tensor_split, args, kwargs, "at::tensor_split")
+    return op.call(*full)
+
+
+_ov_hsplit = Overloads([(ops.hsplit_int, Binder(ops.hsplit_int.schema)), (ops.hsplit_array, Binder(ops.hsplit_array.schema))])
+
+
+@traced("dispatch", "at::hsplit", FUNCTIONS_H, "at::hsplit",
+        legacy="at::hsplit (Functions.h)")
+def hsplit(*args: Any, **kwargs: Any) -> Any:
+    """at::hsplit, overloads:
+    hsplit.int(Tensor(a) self, int sections) -> Tensor(a)[]
+    hsplit.array(Tensor(a) self, int[] indices) -> Tensor(a)[]
+    """
+    op, full = select_overload(_ov_hsplit, args, kwargs, "at::hsplit")
+    return op.call(*full)
+
+
+_ov_vsplit = Overloads([(ops.vsplit_int, Binder(ops.vsplit_int.schema)), (ops.vsplit_array, Binder(ops.vsplit_array.schema))])
+
+
+@traced("dispatch", "at::vsplit", FUNCTIONS_H, "at::vsplit",
+        legacy="at::vsplit (Functions.h)")
+def vsplit(*args: Any, **kwargs: Any) -> Any:
+    """at::vsplit, overloads:
+    vsplit.int(Tensor(a) self, int sections) -> Tensor(a)[]
+    vsplit.array(Tensor(a) self, int[] indices) -> Tensor(a)[]
+    """
+    op, full = select_overload(_ov_vsplit, args, kwargs, "at::vsplit")
+    return op.call(*full)
+
+
+_ov_dsplit = Overloads([(ops.dsplit_int, Binder(ops.dsplit_int.schema)), (ops.dsplit_array, Binder(ops.dsplit_array.schema))])
+
+
+@traced("dispatch", "at::dsplit", FUNCTIONS_H, "at::dsplit",
+        legacy="at::dsplit (Functions.h)")
+def dsplit(*args: Any, **kwargs: Any) -> Any:
+    """at::dsplit, overloads:
+    dsplit.int(Tensor(a) self, int sections) -> Tensor(a)[]
+    dsplit.array(Tensor(a) self, int[] indices) -> Tensor(a)[]
+    """
+    op, full = select_overload(_ov_dsplit, args, kwargs, "at::dsplit")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -4747,4 +5857,83 @@ FUNCTIONS: dict[str, Any] = {
     "_adaptive_avg_pool2d_backward": _adaptive_avg_pool2d_backward,
     "dropout": dropout,
     "dropout_": dropout_,
+    "ceil": ceil,
+    "ceil_": ceil_,
+    "erf": erf,
+    "erf_": erf_,
+    "erfc": erfc,
+    "erfc_": erfc_,
+    "exp2": exp2,
+    "exp2_": exp2_,
+    "floor": floor,
+    "floor_": floor_,
+    "log10": log10,
+    "log10_": log10_,
+    "log2": log2,
+    "log2_": log2_,
+    "round": round,
+    "round_": round_,
+    "rsqrt": rsqrt,
+    "rsqrt_": rsqrt_,
+    "sinc": sinc,
+    "sinc_": sinc_,
+    "square": square,
+    "square_": square_,
+    "tan": tan,
+    "tan_": tan_,
+    "trunc": trunc,
+    "trunc_": trunc_,
+    "fix": fix,
+    "fix_": fix_,
+    "signbit": signbit,
+    "copysign": copysign,
+    "logical_xor": logical_xor,
+    "logaddexp": logaddexp,
+    "xlogy": xlogy,
+    "xlogy_": xlogy_,
+    "heaviside": heaviside,
+    "atan2": atan2,
+    "arctan2": arctan2,
+    "fmod": fmod,
+    "fmin": fmin,
+    "fmax": fmax,
+    "float_power": float_power,
+    "absolute": absolute,
+    "arccos": arccos,
+    "arccos_": arccos_,
+    "arccosh": arccosh,
+    "arccosh_": arccosh_,
+    "arcsinh": arcsinh,
+    "arcsinh_": arcsinh_,
+    "arctanh": arctanh,
+    "arctanh_": arctanh_,
+    "arcsin": arcsin,
+    "arcsin_": arcsin_,
+    "arctan": arctan,
+    "arctan_": arctan_,
+    "divide": divide,
+    "isreal": isreal,
+    "multiply": multiply,
+    "rad2deg": rad2deg,
+    "rad2deg_": rad2deg_,
+    "deg2rad": deg2rad,
+    "deg2rad_": deg2rad_,
+    "negative": negative,
+    "negative_": negative_,
+    "positive": positive,
+    "subtract": subtract,
+    "not_equal": not_equal,
+    "greater_equal": greater_equal,
+    "less_equal": less_equal,
+    "greater": greater,
+    "less": less,
+    "nan_to_num": nan_to_num,
+    "nan_to_num_": nan_to_num_,
+    "isposinf": isposinf,
+    "isneginf": isneginf,
+    "is_signed": is_signed,
+    "tensor_split": tensor_split,
+    "hsplit": hsplit,
+    "vsplit": vsplit,
+    "dsplit": dsplit,
 }

@@ -53,6 +53,7 @@ _T35 = Type('SymInt', is_list=True, optional=True)  # SymInt[]?
 _T36 = Type('bool', is_list=True, list_size=3)  # bool[3]
 _T37 = Type('SymInt', is_list=True, list_size=2)  # SymInt[2]
 _T38 = Type('int', is_list=True, list_size=2)  # int[2]
+_T39 = Type('float', optional=True)  # float?
 
 empty_memory_format = _register(
     FunctionSchema('empty', 'memory_format', (Argument('size', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
@@ -2085,6 +2086,588 @@ dropout = _register(
 dropout_ = _register(
     FunctionSchema('dropout_', '', (Argument('self', _T8, None, False), Argument('p', _T9, None, False), Argument('train', _T16, None, False),), (_T8,), ()),
     {'func': 'dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'dropout_'}}})
+ceil = _register(
+    FunctionSchema('ceil', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'ceil(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'ceil.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+ceil_ = _register(
+    FunctionSchema('ceil_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'ceil_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'ceil.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+ceil_out = _register(
+    FunctionSchema('ceil', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'ceil_out'}, 'tags': 'pointwise'}})
+erf = _register(
+    FunctionSchema('erf', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'erf(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'erf.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+erf_ = _register(
+    FunctionSchema('erf_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'erf_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'erf.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+erf_out = _register(
+    FunctionSchema('erf', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'erf_out'}, 'tags': 'pointwise'}})
+erfc = _register(
+    FunctionSchema('erfc', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'erfc(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'erfc.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+erfc_ = _register(
+    FunctionSchema('erfc_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'erfc_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'erfc.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+erfc_out = _register(
+    FunctionSchema('erfc', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'erfc_out'}, 'tags': 'pointwise'}})
+exp2 = _register(
+    FunctionSchema('exp2', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'exp2(Tensor self) -> Tensor', **{'structured_delegate': 'exp2.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+exp2_ = _register(
+    FunctionSchema('exp2_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'exp2_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'exp2.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+exp2_out = _register(
+    FunctionSchema('exp2', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'exp2_out'}, 'tags': 'pointwise'}})
+floor = _register(
+    FunctionSchema('floor', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'floor(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'floor.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+floor_ = _register(
+    FunctionSchema('floor_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'floor_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'floor.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+floor_out = _register(
+    FunctionSchema('floor', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'floor_out'}, 'tags': 'pointwise'}})
+log10 = _register(
+    FunctionSchema('log10', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'log10(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'log10.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+log10_ = _register(
+    FunctionSchema('log10_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'log10_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'log10.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+log10_out = _register(
+    FunctionSchema('log10', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'log10_out'}, 'tags': 'pointwise'}})
+log2 = _register(
+    FunctionSchema('log2', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'log2(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'log2.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+log2_ = _register(
+    FunctionSchema('log2_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'log2_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'log2.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+log2_out = _register(
+    FunctionSchema('log2', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'log2_out'}, 'tags': 'pointwise'}})
+round = _register(
+    FunctionSchema('round', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'round(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'round.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+round_ = _register(
+    FunctionSchema('round_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'round_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'round.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+round_out = _register(
+    FunctionSchema('round', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'round_out'}, 'tags': 'pointwise'}})
+round_decimals = _register(
+    FunctionSchema('round', 'decimals', (Argument('self', _T6, None, False), Argument('decimals', _T11, None, True),), (_T6,), ()),
+    {'func': 'round.decimals(Tensor self, *, int decimals) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'round.decimals_out', 'variants': 'function, method', 'tags': 'pointwise'}})
+round__decimals = _register(
+    FunctionSchema('round_', 'decimals', (Argument('self', _T8, None, False), Argument('decimals', _T11, None, True),), (_T8,), ()),
+    {'func': 'round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'round.decimals_out', 'variants': 'function, method', 'tags': 'pointwise'}})
+round_decimals_out = _register(
+    FunctionSchema('round', 'decimals_out', (Argument('self', _T6, None, False), Argument('decimals', _T11, None, True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'round_decimals_out'}, 'tags': 'pointwise'}})
+rsqrt = _register(
+    FunctionSchema('rsqrt', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'rsqrt(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'rsqrt.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+rsqrt_ = _register(
+    FunctionSchema('rsqrt_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'rsqrt_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'rsqrt.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+rsqrt_out = _register(
+    FunctionSchema('rsqrt', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'rsqrt_out'}, 'tags': 'pointwise'}})
+sinc = _register(
+    FunctionSchema('sinc', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'sinc(Tensor self) -> Tensor', **{'structured_delegate': 'sinc.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+sinc_ = _register(
+    FunctionSchema('sinc_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'sinc_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'sinc.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+sinc_out = _register(
+    FunctionSchema('sinc', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'sinc_out'}, 'tags': 'pointwise'}})
+square = _register(
+    FunctionSchema('square', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'square(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'pointwise', 'dispatch': {'CompositeImplicitAutograd': 'square'}}})
+square_ = _register(
+    FunctionSchema('square_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'square_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'pointwise', 'dispatch': {'CompositeImplicitAutograd': 'square_'}}})
+square_out = _register(
+    FunctionSchema('square', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'pointwise', 'dispatch': {'CompositeImplicitAutograd': 'square_out'}}})
+tan = _register(
+    FunctionSchema('tan', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'tan(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'tan.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+tan_ = _register(
+    FunctionSchema('tan_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'tan_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'tan.out', 'variants': 'function, method', 'tags': 'pointwise'}})
+tan_out = _register(
+    FunctionSchema('tan', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'tan_out'}, 'tags': 'pointwise'}})
+trunc = _register(
+    FunctionSchema('trunc', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'trunc(Tensor self) -> Tensor', **{'structured_delegate': 'trunc.out', 'device_check': 'NoCheck', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
+trunc_ = _register(
+    FunctionSchema('trunc_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'trunc_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'trunc.out', 'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'pointwise'}})
+trunc_out = _register(
+    FunctionSchema('trunc', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'trunc_out'}, 'tags': 'pointwise'}})
+fix = _register(
+    FunctionSchema('fix', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'fix(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'fix'}}})
+fix_ = _register(
+    FunctionSchema('fix_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'fix_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'fix_'}}})
+fix_out = _register(
+    FunctionSchema('fix', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fix.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'fix_out'}}})
+signbit = _register(
+    FunctionSchema('signbit', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'signbit(Tensor self) -> Tensor', **{'variants': 'function, method', 'structured_delegate': 'signbit.out', 'tags': 'pointwise'}})
+signbit_out = _register(
+    FunctionSchema('signbit', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'signbit.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'signbit_out'}, 'tags': 'pointwise'}})
+copysign_out = _register(
+    FunctionSchema('copysign', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'copysign.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'copysign_out'}, 'tags': 'pointwise'}})
+copysign_Tensor = _register(
+    FunctionSchema('copysign', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'copysign.Tensor(Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'structured_delegate': 'copysign.out', 'tags': 'pointwise'}})
+copysign__Tensor = _register(
+    FunctionSchema('copysign_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
+    {'func': 'copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'structured_delegate': 'copysign.out'}})
+copysign_Scalar = _register(
+    FunctionSchema('copysign', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
+    {'func': 'copysign.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'copysign'}, 'tags': 'pointwise'}})
+copysign__Scalar = _register(
+    FunctionSchema('copysign_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
+    {'func': 'copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'copysign_'}}})
+copysign_Scalar_out = _register(
+    FunctionSchema('copysign', 'Scalar_out', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'copysign.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'copysign_out'}, 'tags': 'pointwise'}})
+logical_xor = _register(
+    FunctionSchema('logical_xor', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'logical_xor(Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'logical_xor'}, 'tags': ['core', 'pointwise']}})
+logical_xor_ = _register(
+    FunctionSchema('logical_xor_', '', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
+    {'func': 'logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'logical_xor_'}, 'tags': 'pointwise'}})
+logical_xor_out = _register(
+    FunctionSchema('logical_xor', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'logical_xor_out'}, 'tags': 'pointwise'}})
+logaddexp_out = _register(
+    FunctionSchema('logaddexp', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'logaddexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'logaddexp_out'}, 'tags': 'pointwise'}})
+logaddexp = _register(
+    FunctionSchema('logaddexp', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'logaddexp(Tensor self, Tensor other) -> Tensor', **{'variants': 'method, function', 'structured_delegate': 'logaddexp.out', 'tags': 'pointwise'}})
+xlogy_Tensor = _register(
+    FunctionSchema('xlogy', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'xlogy.Tensor(Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'xlogy.OutTensor', 'variants': 'function, method', 'tags': 'pointwise'}})
+xlogy_Scalar_Self = _register(
+    FunctionSchema('xlogy', 'Scalar_Self', (Argument('self', _T14, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'xlogy'}, 'tags': 'pointwise'}})
+xlogy_Scalar_Other = _register(
+    FunctionSchema('xlogy', 'Scalar_Other', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
+    {'func': 'xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'xlogy'}, 'tags': 'pointwise'}})
+xlogy__Tensor = _register(
+    FunctionSchema('xlogy_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
+    {'func': 'xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'structured_delegate': 'xlogy.OutTensor', 'tags': 'pointwise'}})
+xlogy__Scalar_Other = _register(
+    FunctionSchema('xlogy_', 'Scalar_Other', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
+    {'func': 'xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'xlogy_'}}})
+xlogy_OutTensor = _register(
+    FunctionSchema('xlogy', 'OutTensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'xlogy.OutTensor(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'variants': 'function', 'dispatch': {'CPU, CUDA': 'xlogy_out'}, 'tags': 'pointwise'}})
+xlogy_OutScalar_Self = _register(
+    FunctionSchema('xlogy', 'OutScalar_Self', (Argument('self', _T14, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'xlogy.OutScalar_Self(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'xlogy_out'}, 'tags': 'pointwise'}})
+xlogy_OutScalar_Other = _register(
+    FunctionSchema('xlogy', 'OutScalar_Other', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'xlogy.OutScalar_Other(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'xlogy_out'}, 'tags': 'pointwise'}})
+heaviside_out = _register(
+    FunctionSchema('heaviside', 'out', (Argument('self', _T6, None, False), Argument('values', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'heaviside.out(Tensor self, Tensor values, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'heaviside_out'}, 'tags': 'pointwise'}})
+heaviside = _register(
+    FunctionSchema('heaviside', '', (Argument('self', _T6, None, False), Argument('values', _T6, None, False),), (_T6,), ()),
+    {'func': 'heaviside(Tensor self, Tensor values) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'structured_delegate': 'heaviside.out', 'tags': 'pointwise'}})
+heaviside_ = _register(
+    FunctionSchema('heaviside_', '', (Argument('self', _T8, None, False), Argument('values', _T6, None, False),), (_T8,), ()),
+    {'func': 'heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'structured_delegate': 'heaviside.out'}})
+atan2_out = _register(
+    FunctionSchema('atan2', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'atan2_out'}, 'tags': ['core', 'pointwise']}})
+atan2_ = _register(
+    FunctionSchema('atan2_', '', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
+    {'func': 'atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured_delegate': 'atan2.out', 'variants': 'method', 'tags': 'pointwise'}})
+atan2 = _register(
+    FunctionSchema('atan2', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'atan2(Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'atan2.out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
+arctan2 = _register(
+    FunctionSchema('arctan2', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'arctan2(Tensor self, Tensor other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'arctan2'}}})
+arctan2_out = _register(
+    FunctionSchema('arctan2', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'arctan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CompositeImplicitAutograd': 'arctan2_out'}}})
+arctan2_ = _register(
+    FunctionSchema('arctan2_', '', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
+    {'func': 'arctan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'arctan2_'}}})
+fmod_Scalar_out = _register(
+    FunctionSchema('fmod', 'Scalar_out', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CompositeExplicitAutograd': 'fmod_out'}, 'tags': 'pointwise'}})
+fmod_Scalar = _register(
+    FunctionSchema('fmod', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
+    {'func': 'fmod.Scalar(Tensor self, Scalar other) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'fmod'}, 'tags': ['core', 'pointwise']}})
+fmod__Scalar = _register(
+    FunctionSchema('fmod_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
+    {'func': 'fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'fmod_'}, 'tags': 'pointwise'}})
+fmod_Tensor_out = _register(
+    FunctionSchema('fmod', 'Tensor_out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'fmod_out'}, 'tags': 'pointwise'}})
+fmod_Tensor = _register(
+    FunctionSchema('fmod', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'fmod.Tensor(Tensor self, Tensor other) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'fmod.Tensor_out', 'variants': 'method, function', 'tags': ['core', 'pointwise']}})
+fmod__Tensor = _register(
+    FunctionSchema('fmod_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
+    {'func': 'fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'structured_delegate': 'fmod.Tensor_out', 'tags': 'pointwise'}})
+fmin = _register(
+    FunctionSchema('fmin', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'fmin(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'fmin.out', 'device_check': 'NoCheck', 'variants': 'method, function', 'tags': 'pointwise'}})
+fmin_out = _register(
+    FunctionSchema('fmin', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fmin.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'fmin_out'}, 'tags': 'pointwise'}})
+fmax = _register(
+    FunctionSchema('fmax', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'fmax(Tensor self, Tensor other) -> Tensor', **{'structured_delegate': 'fmax.out', 'device_check': 'NoCheck', 'variants': 'method, function', 'tags': 'pointwise'}})
+fmax_out = _register(
+    FunctionSchema('fmax', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'fmax.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'fmax_out'}, 'tags': 'pointwise'}})
+float_power_Tensor_Tensor_out = _register(
+    FunctionSchema('float_power', 'Tensor_Tensor_out', (Argument('self', _T6, None, False), Argument('exponent', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'float_power.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'pointwise', 'dispatch': {'CompositeImplicitAutograd': 'float_power_out'}}})
+float_power_Tensor_Tensor = _register(
+    FunctionSchema('float_power', 'Tensor_Tensor', (Argument('self', _T6, None, False), Argument('exponent', _T6, None, False),), (_T6,), ()),
+    {'func': 'float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor', **{'variants': 'function, method', 'tags': 'pointwise', 'dispatch': {'CompositeImplicitAutograd': 'float_power'}}})
+float_power_Scalar_out = _register(
+    FunctionSchema('float_power', 'Scalar_out', (Argument('self', _T14, None, False), Argument('exponent', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'float_power.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'pointwise', 'dispatch': {'CompositeImplicitAutograd': 'float_power_out'}}})
+float_power_Scalar = _register(
+    FunctionSchema('float_power', 'Scalar', (Argument('self', _T14, None, False), Argument('exponent', _T6, None, False),), (_T6,), ()),
+    {'func': 'float_power.Scalar(Scalar self, Tensor exponent) -> Tensor', **{'tags': 'pointwise', 'dispatch': {'CompositeImplicitAutograd': 'float_power'}}})
+float_power_Tensor_Scalar_out = _register(
+    FunctionSchema('float_power', 'Tensor_Scalar_out', (Argument('self', _T6, None, False), Argument('exponent', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'float_power.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'pointwise', 'dispatch': {'CompositeImplicitAutograd': 'float_power_out'}}})
+float_power_Tensor_Scalar = _register(
+    FunctionSchema('float_power', 'Tensor_Scalar', (Argument('self', _T6, None, False), Argument('exponent', _T14, None, False),), (_T6,), ()),
+    {'func': 'float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor', **{'variants': 'function, method', 'tags': 'pointwise', 'dispatch': {'CompositeImplicitAutograd': 'float_power'}}})
+float_power__Scalar = _register(
+    FunctionSchema('float_power_', 'Scalar', (Argument('self', _T8, None, False), Argument('exponent', _T14, None, False),), (_T8,), ()),
+    {'func': 'float_power_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)', **{'variants': 'method', 'tags': 'pointwise', 'dispatch': {'CompositeImplicitAutograd': 'float_power_'}}})
+float_power__Tensor = _register(
+    FunctionSchema('float_power_', 'Tensor', (Argument('self', _T8, None, False), Argument('exponent', _T6, None, False),), (_T8,), ()),
+    {'func': 'float_power_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)', **{'variants': 'method', 'tags': 'pointwise', 'dispatch': {'CompositeImplicitAutograd': 'float_power_'}}})
+absolute = _register(
+    FunctionSchema('absolute', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'absolute(Tensor self) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'absolute'}}})
+absolute_ = _register(
+    FunctionSchema('absolute_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'absolute_(Tensor(a!) self) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'absolute_'}}})
+absolute_out = _register(
+    FunctionSchema('absolute', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'absolute.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CompositeImplicitAutograd': 'absolute_out'}}})
+arccos = _register(
+    FunctionSchema('arccos', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'arccos(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'arccos'}}})
+arccos_ = _register(
+    FunctionSchema('arccos_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'arccos_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'arccos_'}}})
+arccos_out = _register(
+    FunctionSchema('arccos', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'arccos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'arccos_out'}}})
+arccosh = _register(
+    FunctionSchema('arccosh', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'arccosh(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'arccosh'}}})
+arccosh_ = _register(
+    FunctionSchema('arccosh_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'arccosh_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'arccosh_'}}})
+arccosh_out = _register(
+    FunctionSchema('arccosh', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'arccosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'arccosh_out'}}})
+arcsinh = _register(
+    FunctionSchema('arcsinh', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'arcsinh(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'arcsinh'}}})
+arcsinh_ = _register(
+    FunctionSchema('arcsinh_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'arcsinh_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'arcsinh_'}}})
+arcsinh_out = _register(
+    FunctionSchema('arcsinh', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'arcsinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'arcsinh_out'}}})
+arctanh = _register(
+    FunctionSchema('arctanh', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'arctanh(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'arctanh'}}})
+arctanh_ = _register(
+    FunctionSchema('arctanh_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'arctanh_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'arctanh_'}}})
+arctanh_out = _register(
+    FunctionSchema('arctanh', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'arctanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'arctanh_out'}}})
+arcsin = _register(
+    FunctionSchema('arcsin', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'arcsin(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'arcsin'}}})
+arcsin_ = _register(
+    FunctionSchema('arcsin_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'arcsin_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'arcsin_'}}})
+arcsin_out = _register(
+    FunctionSchema('arcsin', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'arcsin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'arcsin_out'}}})
+arctan = _register(
+    FunctionSchema('arctan', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'arctan(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'arctan'}}})
+arctan_ = _register(
+    FunctionSchema('arctan_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'arctan_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'arctan_'}}})
+arctan_out = _register(
+    FunctionSchema('arctan', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'arctan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'arctan_out'}}})
+divide_Tensor = _register(
+    FunctionSchema('divide', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'divide.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'divide'}}})
+divide__Tensor = _register(
+    FunctionSchema('divide_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
+    {'func': 'divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'divide_'}}})
+divide_out = _register(
+    FunctionSchema('divide', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'divide_out'}}})
+divide_Scalar = _register(
+    FunctionSchema('divide', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
+    {'func': 'divide.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'divide'}}})
+divide__Scalar = _register(
+    FunctionSchema('divide_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
+    {'func': 'divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'divide_'}}})
+divide_Tensor_mode = _register(
+    FunctionSchema('divide', 'Tensor_mode', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('rounding_mode', _T24, None, True),), (_T6,), ()),
+    {'func': 'divide.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'divide'}}})
+divide__Tensor_mode = _register(
+    FunctionSchema('divide_', 'Tensor_mode', (Argument('self', _T8, None, False), Argument('other', _T6, None, False), Argument('rounding_mode', _T24, None, True),), (_T8,), ()),
+    {'func': 'divide_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'divide_'}}})
+divide_out_mode = _register(
+    FunctionSchema('divide', 'out_mode', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('rounding_mode', _T24, None, True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'divide.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'divide_out'}}})
+divide_Scalar_mode = _register(
+    FunctionSchema('divide', 'Scalar_mode', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('rounding_mode', _T24, None, True),), (_T6,), ()),
+    {'func': 'divide.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'divide'}}})
+divide__Scalar_mode = _register(
+    FunctionSchema('divide_', 'Scalar_mode', (Argument('self', _T8, None, False), Argument('other', _T14, None, False), Argument('rounding_mode', _T24, None, True),), (_T8,), ()),
+    {'func': 'divide_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'divide_'}}})
+true_divide__Tensor = _register(
+    FunctionSchema('true_divide_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
+    {'func': 'true_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'true_divide_'}}})
+true_divide__Scalar = _register(
+    FunctionSchema('true_divide_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
+    {'func': 'true_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'true_divide_'}}})
+isreal = _register(
+    FunctionSchema('isreal', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'isreal(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'isreal'}}})
+multiply_Tensor = _register(
+    FunctionSchema('multiply', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'multiply.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'multiply'}}})
+multiply__Tensor = _register(
+    FunctionSchema('multiply_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
+    {'func': 'multiply_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'multiply_'}}})
+multiply_out = _register(
+    FunctionSchema('multiply', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'multiply.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'multiply_out'}}})
+multiply_Scalar = _register(
+    FunctionSchema('multiply', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
+    {'func': 'multiply.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'multiply'}}})
+multiply__Scalar = _register(
+    FunctionSchema('multiply_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
+    {'func': 'multiply_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'multiply_'}}})
+rad2deg = _register(
+    FunctionSchema('rad2deg', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'rad2deg(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'rad2deg'}, 'tags': 'pointwise'}})
+rad2deg_ = _register(
+    FunctionSchema('rad2deg_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'rad2deg_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'rad2deg_'}, 'tags': 'pointwise'}})
+rad2deg_out = _register(
+    FunctionSchema('rad2deg', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'rad2deg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'rad2deg_out'}, 'tags': 'pointwise'}})
+deg2rad = _register(
+    FunctionSchema('deg2rad', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'deg2rad(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'deg2rad'}, 'tags': 'pointwise'}})
+deg2rad_ = _register(
+    FunctionSchema('deg2rad_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'deg2rad_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'deg2rad_'}, 'tags': 'pointwise'}})
+deg2rad_out = _register(
+    FunctionSchema('deg2rad', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'deg2rad.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeExplicitAutograd': 'deg2rad_out'}, 'tags': 'pointwise'}})
+negative = _register(
+    FunctionSchema('negative', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'negative(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'negative'}}})
+negative_ = _register(
+    FunctionSchema('negative_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'negative_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'negative_'}}})
+negative_out = _register(
+    FunctionSchema('negative', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'negative.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'negative_out'}}})
+positive = _register(
+    FunctionSchema('positive', '', (Argument('self', _T10, None, False),), (_T10,), ()),
+    {'func': 'positive(Tensor(a) self) -> Tensor(a)', **{'variants': 'function, method', 'tags': 'pointwise', 'dispatch': {'CompositeImplicitAutograd': 'positive'}}})
+subtract_out = _register(
+    FunctionSchema('subtract', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('alpha', _T14, '1', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'subtract.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'subtract_out'}}})
+subtract_Tensor = _register(
+    FunctionSchema('subtract', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('alpha', _T14, '1', True),), (_T6,), ()),
+    {'func': 'subtract.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'subtract'}}})
+subtract__Tensor = _register(
+    FunctionSchema('subtract_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False), Argument('alpha', _T14, '1', True),), (_T8,), ()),
+    {'func': 'subtract_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'subtract_'}}})
+subtract_Scalar = _register(
+    FunctionSchema('subtract', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('alpha', _T14, '1', False),), (_T6,), ()),
+    {'func': 'subtract.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'subtract'}}})
+subtract__Scalar = _register(
+    FunctionSchema('subtract_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False), Argument('alpha', _T14, '1', False),), (_T8,), ()),
+    {'func': 'subtract_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'subtract_'}}})
+not_equal_Scalar_out = _register(
+    FunctionSchema('not_equal', 'Scalar_out', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'not_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'not_equal_out'}}})
+not_equal_Scalar = _register(
+    FunctionSchema('not_equal', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
+    {'func': 'not_equal.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'not_equal'}}})
+not_equal_Tensor_out = _register(
+    FunctionSchema('not_equal', 'Tensor_out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'not_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'not_equal_out'}}})
+not_equal_Tensor = _register(
+    FunctionSchema('not_equal', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'not_equal.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'not_equal'}}})
+not_equal__Scalar = _register(
+    FunctionSchema('not_equal_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
+    {'func': 'not_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'not_equal_'}}})
+not_equal__Tensor = _register(
+    FunctionSchema('not_equal_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
+    {'func': 'not_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'not_equal_'}}})
+greater_equal_Scalar_out = _register(
+    FunctionSchema('greater_equal', 'Scalar_out', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'greater_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'greater_equal_out'}}})
+greater_equal_Scalar = _register(
+    FunctionSchema('greater_equal', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
+    {'func': 'greater_equal.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'greater_equal'}}})
+greater_equal_Tensor_out = _register(
+    FunctionSchema('greater_equal', 'Tensor_out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'greater_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'greater_equal_out'}}})
+greater_equal_Tensor = _register(
+    FunctionSchema('greater_equal', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'greater_equal.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'greater_equal'}}})
+greater_equal__Scalar = _register(
+    FunctionSchema('greater_equal_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
+    {'func': 'greater_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'greater_equal_'}}})
+greater_equal__Tensor = _register(
+    FunctionSchema('greater_equal_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
+    {'func': 'greater_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'greater_equal_'}}})
+less_equal_Scalar_out = _register(
+    FunctionSchema('less_equal', 'Scalar_out', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'less_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'less_equal_out'}}})
+less_equal_Scalar = _register(
+    FunctionSchema('less_equal', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
+    {'func': 'less_equal.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'less_equal'}}})
+less_equal_Tensor_out = _register(
+    FunctionSchema('less_equal', 'Tensor_out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'less_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'less_equal_out'}}})
+less_equal_Tensor = _register(
+    FunctionSchema('less_equal', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'less_equal.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'less_equal'}}})
+less_equal__Scalar = _register(
+    FunctionSchema('less_equal_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
+    {'func': 'less_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'less_equal_'}}})
+less_equal__Tensor = _register(
+    FunctionSchema('less_equal_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
+    {'func': 'less_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'less_equal_'}}})
+greater_Scalar_out = _register(
+    FunctionSchema('greater', 'Scalar_out', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'greater.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'greater_out'}}})
+greater_Scalar = _register(
+    FunctionSchema('greater', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
+    {'func': 'greater.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'greater'}}})
+greater_Tensor_out = _register(
+    FunctionSchema('greater', 'Tensor_out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'greater.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'greater_out'}}})
+greater_Tensor = _register(
+    FunctionSchema('greater', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'greater.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'greater'}}})
+greater__Scalar = _register(
+    FunctionSchema('greater_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
+    {'func': 'greater_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'greater_'}}})
+greater__Tensor = _register(
+    FunctionSchema('greater_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
+    {'func': 'greater_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'greater_'}}})
+less_Scalar_out = _register(
+    FunctionSchema('less', 'Scalar_out', (Argument('self', _T6, None, False), Argument('other', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'less.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'less_out'}}})
+less_Scalar = _register(
+    FunctionSchema('less', 'Scalar', (Argument('self', _T6, None, False), Argument('other', _T14, None, False),), (_T6,), ()),
+    {'func': 'less.Scalar(Tensor self, Scalar other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'less'}}})
+less_Tensor_out = _register(
+    FunctionSchema('less', 'Tensor_out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'less.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CompositeImplicitAutograd': 'less_out'}}})
+less_Tensor = _register(
+    FunctionSchema('less', 'Tensor', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'less.Tensor(Tensor self, Tensor other) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'less'}}})
+less__Scalar = _register(
+    FunctionSchema('less_', 'Scalar', (Argument('self', _T8, None, False), Argument('other', _T14, None, False),), (_T8,), ()),
+    {'func': 'less_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'less_'}}})
+less__Tensor = _register(
+    FunctionSchema('less_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
+    {'func': 'less_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'less_'}}})
+nan_to_num = _register(
+    FunctionSchema('nan_to_num', '', (Argument('self', _T6, None, False), Argument('nan', _T39, 'None', False), Argument('posinf', _T39, 'None', False), Argument('neginf', _T39, 'None', False),), (_T6,), ()),
+    {'func': 'nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'nan_to_num'}, 'tags': 'pointwise'}})
+nan_to_num_ = _register(
+    FunctionSchema('nan_to_num_', '', (Argument('self', _T8, None, False), Argument('nan', _T39, 'None', False), Argument('posinf', _T39, 'None', False), Argument('neginf', _T39, 'None', False),), (_T8,), ()),
+    {'func': 'nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'nan_to_num_'}, 'tags': 'pointwise'}})
+nan_to_num_out = _register(
+    FunctionSchema('nan_to_num', 'out', (Argument('self', _T6, None, False), Argument('nan', _T39, 'None', False), Argument('posinf', _T39, 'None', False), Argument('neginf', _T39, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'nan_to_num_out'}, 'tags': 'pointwise'}})
+isposinf = _register(
+    FunctionSchema('isposinf', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'isposinf(Tensor self) -> Tensor', **{'variants': 'function, method', 'structured_delegate': 'isposinf.out', 'tags': 'pointwise'}})
+isposinf_out = _register(
+    FunctionSchema('isposinf', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'isposinf_out'}, 'tags': 'pointwise'}})
+isneginf = _register(
+    FunctionSchema('isneginf', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'isneginf(Tensor self) -> Tensor', **{'variants': 'function, method', 'structured_delegate': 'isneginf.out', 'tags': 'pointwise'}})
+isneginf_out = _register(
+    FunctionSchema('isneginf', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'isneginf_out'}, 'tags': 'pointwise'}})
+is_signed = _register(
+    FunctionSchema('is_signed', '', (Argument('self', _T6, None, False),), (_T16,), ()),
+    {'func': 'is_signed(Tensor self) -> bool', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'is_signed'}}})
+reshape_as = _register(
+    FunctionSchema('reshape_as', '', (Argument('self', _T10, None, False), Argument('other', _T6, None, False),), (_T10,), ()),
+    {'func': 'reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'reshape_as'}}})
+tensor_split_sections = _register(
+    FunctionSchema('tensor_split', 'sections', (Argument('self', _T10, None, False), Argument('sections', _T12, None, False), Argument('dim', _T11, '0', False),), (_T21,), ()),
+    {'func': 'tensor_split.sections(Tensor(a -> *) self, SymInt sections, int dim=0) -> Tensor(a)[]', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'tensor_split_sections_symint'}}})
+tensor_split_indices = _register(
+    FunctionSchema('tensor_split', 'indices', (Argument('self', _T10, None, False), Argument('indices', _T0, None, False), Argument('dim', _T11, '0', False),), (_T21,), ()),
+    {'func': 'tensor_split.indices(Tensor(a -> *) self, SymInt[] indices, int dim=0) -> Tensor(a)[]', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'tensor_split_indices_symint'}}})
+hsplit_int = _register(
+    FunctionSchema('hsplit', 'int', (Argument('self', _T10, None, False), Argument('sections', _T11, None, False),), (_T21,), ()),
+    {'func': 'hsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'hsplit'}}})
+hsplit_array = _register(
+    FunctionSchema('hsplit', 'array', (Argument('self', _T10, None, False), Argument('indices', _T20, None, False),), (_T21,), ()),
+    {'func': 'hsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'hsplit'}}})
+vsplit_int = _register(
+    FunctionSchema('vsplit', 'int', (Argument('self', _T10, None, False), Argument('sections', _T11, None, False),), (_T21,), ()),
+    {'func': 'vsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'vsplit'}}})
+vsplit_array = _register(
+    FunctionSchema('vsplit', 'array', (Argument('self', _T10, None, False), Argument('indices', _T20, None, False),), (_T21,), ()),
+    {'func': 'vsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'vsplit'}}})
+dsplit_int = _register(
+    FunctionSchema('dsplit', 'int', (Argument('self', _T10, None, False), Argument('sections', _T11, None, False),), (_T21,), ()),
+    {'func': 'dsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'dsplit'}}})
+dsplit_array = _register(
+    FunctionSchema('dsplit', 'array', (Argument('self', _T10, None, False), Argument('indices', _T20, None, False),), (_T21,), ()),
+    {'func': 'dsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'dsplit'}}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -2765,4 +3348,198 @@ OPERATORS: list[OperatorHandle] = [
     _adaptive_avg_pool2d_backward,
     dropout,
     dropout_,
+    ceil,
+    ceil_,
+    ceil_out,
+    erf,
+    erf_,
+    erf_out,
+    erfc,
+    erfc_,
+    erfc_out,
+    exp2,
+    exp2_,
+    exp2_out,
+    floor,
+    floor_,
+    floor_out,
+    log10,
+    log10_,
+    log10_out,
+    log2,
+    log2_,
+    log2_out,
+    round,
+    round_,
+    round_out,
+    round_decimals,
+    round__decimals,
+    round_decimals_out,
+    rsqrt,
+    rsqrt_,
+    rsqrt_out,
+    sinc,
+    sinc_,
+    sinc_out,
+    square,
+    square_,
+    square_out,
+    tan,
+    tan_,
+    tan_out,
+    trunc,
+    trunc_,
+    trunc_out,
+    fix,
+    fix_,
+    fix_out,
+    signbit,
+    signbit_out,
+    copysign_out,
+    copysign_Tensor,
+    copysign__Tensor,
+    copysign_Scalar,
+    copysign__Scalar,
+    copysign_Scalar_out,
+    logical_xor,
+    logical_xor_,
+    logical_xor_out,
+    logaddexp_out,
+    logaddexp,
+    xlogy_Tensor,
+    xlogy_Scalar_Self,
+    xlogy_Scalar_Other,
+    xlogy__Tensor,
+    xlogy__Scalar_Other,
+    xlogy_OutTensor,
+    xlogy_OutScalar_Self,
+    xlogy_OutScalar_Other,
+    heaviside_out,
+    heaviside,
+    heaviside_,
+    atan2_out,
+    atan2_,
+    atan2,
+    arctan2,
+    arctan2_out,
+    arctan2_,
+    fmod_Scalar_out,
+    fmod_Scalar,
+    fmod__Scalar,
+    fmod_Tensor_out,
+    fmod_Tensor,
+    fmod__Tensor,
+    fmin,
+    fmin_out,
+    fmax,
+    fmax_out,
+    float_power_Tensor_Tensor_out,
+    float_power_Tensor_Tensor,
+    float_power_Scalar_out,
+    float_power_Scalar,
+    float_power_Tensor_Scalar_out,
+    float_power_Tensor_Scalar,
+    float_power__Scalar,
+    float_power__Tensor,
+    absolute,
+    absolute_,
+    absolute_out,
+    arccos,
+    arccos_,
+    arccos_out,
+    arccosh,
+    arccosh_,
+    arccosh_out,
+    arcsinh,
+    arcsinh_,
+    arcsinh_out,
+    arctanh,
+    arctanh_,
+    arctanh_out,
+    arcsin,
+    arcsin_,
+    arcsin_out,
+    arctan,
+    arctan_,
+    arctan_out,
+    divide_Tensor,
+    divide__Tensor,
+    divide_out,
+    divide_Scalar,
+    divide__Scalar,
+    divide_Tensor_mode,
+    divide__Tensor_mode,
+    divide_out_mode,
+    divide_Scalar_mode,
+    divide__Scalar_mode,
+    true_divide__Tensor,
+    true_divide__Scalar,
+    isreal,
+    multiply_Tensor,
+    multiply__Tensor,
+    multiply_out,
+    multiply_Scalar,
+    multiply__Scalar,
+    rad2deg,
+    rad2deg_,
+    rad2deg_out,
+    deg2rad,
+    deg2rad_,
+    deg2rad_out,
+    negative,
+    negative_,
+    negative_out,
+    positive,
+    subtract_out,
+    subtract_Tensor,
+    subtract__Tensor,
+    subtract_Scalar,
+    subtract__Scalar,
+    not_equal_Scalar_out,
+    not_equal_Scalar,
+    not_equal_Tensor_out,
+    not_equal_Tensor,
+    not_equal__Scalar,
+    not_equal__Tensor,
+    greater_equal_Scalar_out,
+    greater_equal_Scalar,
+    greater_equal_Tensor_out,
+    greater_equal_Tensor,
+    greater_equal__Scalar,
+    greater_equal__Tensor,
+    less_equal_Scalar_out,
+    less_equal_Scalar,
+    less_equal_Tensor_out,
+    less_equal_Tensor,
+    less_equal__Scalar,
+    less_equal__Tensor,
+    greater_Scalar_out,
+    greater_Scalar,
+    greater_Tensor_out,
+    greater_Tensor,
+    greater__Scalar,
+    greater__Tensor,
+    less_Scalar_out,
+    less_Scalar,
+    less_Tensor_out,
+    less_Tensor,
+    less__Scalar,
+    less__Tensor,
+    nan_to_num,
+    nan_to_num_,
+    nan_to_num_out,
+    isposinf,
+    isposinf_out,
+    isneginf,
+    isneginf_out,
+    is_signed,
+    reshape_as,
+    tensor_split_sections,
+    tensor_split_indices,
+    hsplit_int,
+    hsplit_array,
+    vsplit_int,
+    vsplit_array,
+    dsplit_int,
+    dsplit_array,
 ]

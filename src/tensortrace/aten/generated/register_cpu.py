@@ -152,6 +152,8 @@ ops.avg_pool2d.register(DispatchKey.CPU, native_kernel("avg_pool2d", ops.avg_poo
 ops.avg_pool2d_backward.register(DispatchKey.CPU, native_kernel("avg_pool2d_backward", ops.avg_pool2d_backward))
 ops._adaptive_avg_pool2d.register(DispatchKey.CPU, native_kernel("adaptive_avg_pool2d_cpu", ops._adaptive_avg_pool2d))
 ops._adaptive_avg_pool2d_backward.register(DispatchKey.CPU, native_kernel("adaptive_avg_pool2d_backward_cpu", ops._adaptive_avg_pool2d_backward))
+ops.logical_xor_out.register(DispatchKey.CPU, native_kernel("logical_xor_out", ops.logical_xor_out))
+ops.nan_to_num_out.register(DispatchKey.CPU, native_kernel("nan_to_num_out", ops.nan_to_num_out))
 
 
 # ---- structured: add.out (meta: add.Tensor, impl: ufunc_add_CPU) --------------------
@@ -3700,3 +3702,933 @@ def wrapper_CPU_threshold_backward(*args: Any) -> Any:
 
 
 ops.threshold_backward.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_threshold_backward, "wrapper_CPU_threshold_backward"))
+
+
+# ---- structured: ceil.out (meta: ceil, impl: ceil_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_ceil_out", REGISTER_CPU,
+        legacy="CPUType::ceil")
+def wrapper_CPU_ceil_out(*args: Any) -> Any:
+    """ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['ceil'](op, *args[:1])
+    IMPL_FUNCTIONS['ceil_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.ceil_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_ceil_out, "wrapper_CPU_ceil_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_ceil", REGISTER_CPU,
+        legacy="CPUType::ceil")
+def wrapper_CPU_ceil(*args: Any) -> Any:
+    """ceil(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['ceil'](op, *args[:1])
+    IMPL_FUNCTIONS['ceil_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.ceil.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_ceil, "wrapper_CPU_ceil"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_ceil_", REGISTER_CPU,
+        legacy="CPUType::ceil_")
+def wrapper_CPU_ceil_(*args: Any) -> Any:
+    """ceil_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['ceil'](op, *args[:1])
+    IMPL_FUNCTIONS['ceil_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.ceil_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_ceil_, "wrapper_CPU_ceil_"))
+
+
+# ---- structured: erf.out (meta: erf, impl: erf_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_erf_out", REGISTER_CPU,
+        legacy="CPUType::erf")
+def wrapper_CPU_erf_out(*args: Any) -> Any:
+    """erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['erf'](op, *args[:1])
+    IMPL_FUNCTIONS['erf_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.erf_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_erf_out, "wrapper_CPU_erf_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_erf", REGISTER_CPU,
+        legacy="CPUType::erf")
+def wrapper_CPU_erf(*args: Any) -> Any:
+    """erf(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['erf'](op, *args[:1])
+    IMPL_FUNCTIONS['erf_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.erf.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_erf, "wrapper_CPU_erf"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_erf_", REGISTER_CPU,
+        legacy="CPUType::erf_")
+def wrapper_CPU_erf_(*args: Any) -> Any:
+    """erf_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['erf'](op, *args[:1])
+    IMPL_FUNCTIONS['erf_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.erf_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_erf_, "wrapper_CPU_erf_"))
+
+
+# ---- structured: erfc.out (meta: erfc, impl: erfc_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_erfc_out", REGISTER_CPU,
+        legacy="CPUType::erfc")
+def wrapper_CPU_erfc_out(*args: Any) -> Any:
+    """erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['erfc'](op, *args[:1])
+    IMPL_FUNCTIONS['erfc_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.erfc_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_erfc_out, "wrapper_CPU_erfc_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_erfc", REGISTER_CPU,
+        legacy="CPUType::erfc")
+def wrapper_CPU_erfc(*args: Any) -> Any:
+    """erfc(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['erfc'](op, *args[:1])
+    IMPL_FUNCTIONS['erfc_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.erfc.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_erfc, "wrapper_CPU_erfc"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_erfc_", REGISTER_CPU,
+        legacy="CPUType::erfc_")
+def wrapper_CPU_erfc_(*args: Any) -> Any:
+    """erfc_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['erfc'](op, *args[:1])
+    IMPL_FUNCTIONS['erfc_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.erfc_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_erfc_, "wrapper_CPU_erfc_"))
+
+
+# ---- structured: exp2.out (meta: exp2, impl: exp2_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_exp2_out", REGISTER_CPU,
+        legacy="CPUType::exp2")
+def wrapper_CPU_exp2_out(*args: Any) -> Any:
+    """exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['exp2'](op, *args[:1])
+    IMPL_FUNCTIONS['exp2_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.exp2_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_exp2_out, "wrapper_CPU_exp2_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_exp2", REGISTER_CPU,
+        legacy="CPUType::exp2")
+def wrapper_CPU_exp2(*args: Any) -> Any:
+    """exp2(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['exp2'](op, *args[:1])
+    IMPL_FUNCTIONS['exp2_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.exp2.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_exp2, "wrapper_CPU_exp2"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_exp2_", REGISTER_CPU,
+        legacy="CPUType::exp2_")
+def wrapper_CPU_exp2_(*args: Any) -> Any:
+    """exp2_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['exp2'](op, *args[:1])
+    IMPL_FUNCTIONS['exp2_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.exp2_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_exp2_, "wrapper_CPU_exp2_"))
+
+
+# ---- structured: floor.out (meta: floor, impl: floor_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_floor_out", REGISTER_CPU,
+        legacy="CPUType::floor")
+def wrapper_CPU_floor_out(*args: Any) -> Any:
+    """floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['floor'](op, *args[:1])
+    IMPL_FUNCTIONS['floor_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.floor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_floor_out, "wrapper_CPU_floor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_floor", REGISTER_CPU,
+        legacy="CPUType::floor")
+def wrapper_CPU_floor(*args: Any) -> Any:
+    """floor(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['floor'](op, *args[:1])
+    IMPL_FUNCTIONS['floor_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.floor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_floor, "wrapper_CPU_floor"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_floor_", REGISTER_CPU,
+        legacy="CPUType::floor_")
+def wrapper_CPU_floor_(*args: Any) -> Any:
+    """floor_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['floor'](op, *args[:1])
+    IMPL_FUNCTIONS['floor_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.floor_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_floor_, "wrapper_CPU_floor_"))
+
+
+# ---- structured: log10.out (meta: log10, impl: log10_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_log10_out", REGISTER_CPU,
+        legacy="CPUType::log10")
+def wrapper_CPU_log10_out(*args: Any) -> Any:
+    """log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['log10'](op, *args[:1])
+    IMPL_FUNCTIONS['log10_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.log10_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_log10_out, "wrapper_CPU_log10_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_log10", REGISTER_CPU,
+        legacy="CPUType::log10")
+def wrapper_CPU_log10(*args: Any) -> Any:
+    """log10(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['log10'](op, *args[:1])
+    IMPL_FUNCTIONS['log10_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.log10.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_log10, "wrapper_CPU_log10"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_log10_", REGISTER_CPU,
+        legacy="CPUType::log10_")
+def wrapper_CPU_log10_(*args: Any) -> Any:
+    """log10_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['log10'](op, *args[:1])
+    IMPL_FUNCTIONS['log10_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.log10_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_log10_, "wrapper_CPU_log10_"))
+
+
+# ---- structured: log2.out (meta: log2, impl: log2_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_log2_out", REGISTER_CPU,
+        legacy="CPUType::log2")
+def wrapper_CPU_log2_out(*args: Any) -> Any:
+    """log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['log2'](op, *args[:1])
+    IMPL_FUNCTIONS['log2_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.log2_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_log2_out, "wrapper_CPU_log2_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_log2", REGISTER_CPU,
+        legacy="CPUType::log2")
+def wrapper_CPU_log2(*args: Any) -> Any:
+    """log2(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['log2'](op, *args[:1])
+    IMPL_FUNCTIONS['log2_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.log2.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_log2, "wrapper_CPU_log2"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_log2_", REGISTER_CPU,
+        legacy="CPUType::log2_")
+def wrapper_CPU_log2_(*args: Any) -> Any:
+    """log2_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['log2'](op, *args[:1])
+    IMPL_FUNCTIONS['log2_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.log2_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_log2_, "wrapper_CPU_log2_"))
+
+
+# ---- structured: round.out (meta: round, impl: round_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_round_out", REGISTER_CPU,
+        legacy="CPUType::round")
+def wrapper_CPU_round_out(*args: Any) -> Any:
+    """round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['round'](op, *args[:1])
+    IMPL_FUNCTIONS['round_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.round_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_round_out, "wrapper_CPU_round_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_round", REGISTER_CPU,
+        legacy="CPUType::round")
+def wrapper_CPU_round(*args: Any) -> Any:
+    """round(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['round'](op, *args[:1])
+    IMPL_FUNCTIONS['round_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.round.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_round, "wrapper_CPU_round"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_round_", REGISTER_CPU,
+        legacy="CPUType::round_")
+def wrapper_CPU_round_(*args: Any) -> Any:
+    """round_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['round'](op, *args[:1])
+    IMPL_FUNCTIONS['round_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.round_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_round_, "wrapper_CPU_round_"))
+
+
+# ---- structured: round.decimals_out (meta: round.decimals, impl: round_decimals_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_round_decimals_out", REGISTER_CPU,
+        legacy="CPUType::round")
+def wrapper_CPU_round_decimals_out(*args: Any) -> Any:
+    """round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['round.decimals'](op, *args[:2])
+    IMPL_FUNCTIONS['round_decimals_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.round_decimals_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_round_decimals_out, "wrapper_CPU_round_decimals_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_round_decimals", REGISTER_CPU,
+        legacy="CPUType::round")
+def wrapper_CPU_round_decimals(*args: Any) -> Any:
+    """round.decimals(Tensor self, *, int decimals) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['round.decimals'](op, *args[:2])
+    IMPL_FUNCTIONS['round_decimals_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.round_decimals.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_round_decimals, "wrapper_CPU_round_decimals"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_round__decimals", REGISTER_CPU,
+        legacy="CPUType::round_")
+def wrapper_CPU_round__decimals(*args: Any) -> Any:
+    """round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['round.decimals'](op, *args[:2])
+    IMPL_FUNCTIONS['round_decimals_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.round__decimals.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_round__decimals, "wrapper_CPU_round__decimals"))
+
+
+# ---- structured: rsqrt.out (meta: rsqrt, impl: rsqrt_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_rsqrt_out", REGISTER_CPU,
+        legacy="CPUType::rsqrt")
+def wrapper_CPU_rsqrt_out(*args: Any) -> Any:
+    """rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['rsqrt'](op, *args[:1])
+    IMPL_FUNCTIONS['rsqrt_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.rsqrt_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_rsqrt_out, "wrapper_CPU_rsqrt_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_rsqrt", REGISTER_CPU,
+        legacy="CPUType::rsqrt")
+def wrapper_CPU_rsqrt(*args: Any) -> Any:
+    """rsqrt(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['rsqrt'](op, *args[:1])
+    IMPL_FUNCTIONS['rsqrt_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.rsqrt.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_rsqrt, "wrapper_CPU_rsqrt"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_rsqrt_", REGISTER_CPU,
+        legacy="CPUType::rsqrt_")
+def wrapper_CPU_rsqrt_(*args: Any) -> Any:
+    """rsqrt_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['rsqrt'](op, *args[:1])
+    IMPL_FUNCTIONS['rsqrt_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.rsqrt_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_rsqrt_, "wrapper_CPU_rsqrt_"))
+
+
+# ---- structured: sinc.out (meta: sinc, impl: sinc_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_sinc_out", REGISTER_CPU,
+        legacy="CPUType::sinc")
+def wrapper_CPU_sinc_out(*args: Any) -> Any:
+    """sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['sinc'](op, *args[:1])
+    IMPL_FUNCTIONS['sinc_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.sinc_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sinc_out, "wrapper_CPU_sinc_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_sinc", REGISTER_CPU,
+        legacy="CPUType::sinc")
+def wrapper_CPU_sinc(*args: Any) -> Any:
+    """sinc(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['sinc'](op, *args[:1])
+    IMPL_FUNCTIONS['sinc_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.sinc.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sinc, "wrapper_CPU_sinc"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_sinc_", REGISTER_CPU,
+        legacy="CPUType::sinc_")
+def wrapper_CPU_sinc_(*args: Any) -> Any:
+    """sinc_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['sinc'](op, *args[:1])
+    IMPL_FUNCTIONS['sinc_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.sinc_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_sinc_, "wrapper_CPU_sinc_"))
+
+
+# ---- structured: tan.out (meta: tan, impl: tan_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_tan_out", REGISTER_CPU,
+        legacy="CPUType::tan")
+def wrapper_CPU_tan_out(*args: Any) -> Any:
+    """tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['tan'](op, *args[:1])
+    IMPL_FUNCTIONS['tan_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.tan_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_tan_out, "wrapper_CPU_tan_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_tan", REGISTER_CPU,
+        legacy="CPUType::tan")
+def wrapper_CPU_tan(*args: Any) -> Any:
+    """tan(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['tan'](op, *args[:1])
+    IMPL_FUNCTIONS['tan_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.tan.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_tan, "wrapper_CPU_tan"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_tan_", REGISTER_CPU,
+        legacy="CPUType::tan_")
+def wrapper_CPU_tan_(*args: Any) -> Any:
+    """tan_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['tan'](op, *args[:1])
+    IMPL_FUNCTIONS['tan_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.tan_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_tan_, "wrapper_CPU_tan_"))
+
+
+# ---- structured: trunc.out (meta: trunc, impl: trunc_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_trunc_out", REGISTER_CPU,
+        legacy="CPUType::trunc")
+def wrapper_CPU_trunc_out(*args: Any) -> Any:
+    """trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['trunc'](op, *args[:1])
+    IMPL_FUNCTIONS['trunc_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.trunc_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_trunc_out, "wrapper_CPU_trunc_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_trunc", REGISTER_CPU,
+        legacy="CPUType::trunc")
+def wrapper_CPU_trunc(*args: Any) -> Any:
+    """trunc(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['trunc'](op, *args[:1])
+    IMPL_FUNCTIONS['trunc_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.trunc.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_trunc, "wrapper_CPU_trunc"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_trunc_", REGISTER_CPU,
+        legacy="CPUType::trunc_")
+def wrapper_CPU_trunc_(*args: Any) -> Any:
+    """trunc_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['trunc'](op, *args[:1])
+    IMPL_FUNCTIONS['trunc_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.trunc_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_trunc_, "wrapper_CPU_trunc_"))
+
+
+# ---- structured: signbit.out (meta: signbit, impl: signbit_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_signbit_out", REGISTER_CPU,
+        legacy="CPUType::signbit")
+def wrapper_CPU_signbit_out(*args: Any) -> Any:
+    """signbit.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['signbit'](op, *args[:1])
+    IMPL_FUNCTIONS['signbit_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.signbit_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_signbit_out, "wrapper_CPU_signbit_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_signbit", REGISTER_CPU,
+        legacy="CPUType::signbit")
+def wrapper_CPU_signbit(*args: Any) -> Any:
+    """signbit(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['signbit'](op, *args[:1])
+    IMPL_FUNCTIONS['signbit_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.signbit.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_signbit, "wrapper_CPU_signbit"))
+
+
+# ---- structured: copysign.out (meta: copysign.Tensor, impl: copysign_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_copysign_out", REGISTER_CPU,
+        legacy="CPUType::copysign")
+def wrapper_CPU_copysign_out(*args: Any) -> Any:
+    """copysign.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['copysign.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['copysign_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.copysign_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_copysign_out, "wrapper_CPU_copysign_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_copysign_Tensor", REGISTER_CPU,
+        legacy="CPUType::copysign")
+def wrapper_CPU_copysign_Tensor(*args: Any) -> Any:
+    """copysign.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['copysign.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['copysign_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.copysign_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_copysign_Tensor, "wrapper_CPU_copysign_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_copysign__Tensor", REGISTER_CPU,
+        legacy="CPUType::copysign_")
+def wrapper_CPU_copysign__Tensor(*args: Any) -> Any:
+    """copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['copysign.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['copysign_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.copysign__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_copysign__Tensor, "wrapper_CPU_copysign__Tensor"))
+
+
+# ---- structured: logaddexp.out (meta: logaddexp, impl: logaddexp_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_logaddexp_out", REGISTER_CPU,
+        legacy="CPUType::logaddexp")
+def wrapper_CPU_logaddexp_out(*args: Any) -> Any:
+    """logaddexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['logaddexp'](op, *args[:2])
+    IMPL_FUNCTIONS['logaddexp_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.logaddexp_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_logaddexp_out, "wrapper_CPU_logaddexp_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_logaddexp", REGISTER_CPU,
+        legacy="CPUType::logaddexp")
+def wrapper_CPU_logaddexp(*args: Any) -> Any:
+    """logaddexp(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['logaddexp'](op, *args[:2])
+    IMPL_FUNCTIONS['logaddexp_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.logaddexp.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_logaddexp, "wrapper_CPU_logaddexp"))
+
+
+# ---- structured: xlogy.OutTensor (meta: xlogy.Tensor, impl: xlogy_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_xlogy_OutTensor", REGISTER_CPU,
+        legacy="CPUType::xlogy")
+def wrapper_CPU_xlogy_OutTensor(*args: Any) -> Any:
+    """xlogy.OutTensor(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['xlogy.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['xlogy_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.xlogy_OutTensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_xlogy_OutTensor, "wrapper_CPU_xlogy_OutTensor"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_xlogy_Tensor", REGISTER_CPU,
+        legacy="CPUType::xlogy")
+def wrapper_CPU_xlogy_Tensor(*args: Any) -> Any:
+    """xlogy.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['xlogy.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['xlogy_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.xlogy_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_xlogy_Tensor, "wrapper_CPU_xlogy_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_xlogy__Tensor", REGISTER_CPU,
+        legacy="CPUType::xlogy_")
+def wrapper_CPU_xlogy__Tensor(*args: Any) -> Any:
+    """xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['xlogy.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['xlogy_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.xlogy__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_xlogy__Tensor, "wrapper_CPU_xlogy__Tensor"))
+
+
+# ---- structured: heaviside.out (meta: heaviside, impl: heaviside_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_heaviside_out", REGISTER_CPU,
+        legacy="CPUType::heaviside")
+def wrapper_CPU_heaviside_out(*args: Any) -> Any:
+    """heaviside.out(Tensor self, Tensor values, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['heaviside'](op, *args[:2])
+    IMPL_FUNCTIONS['heaviside_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.heaviside_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_heaviside_out, "wrapper_CPU_heaviside_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_heaviside", REGISTER_CPU,
+        legacy="CPUType::heaviside")
+def wrapper_CPU_heaviside(*args: Any) -> Any:
+    """heaviside(Tensor self, Tensor values) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['heaviside'](op, *args[:2])
+    IMPL_FUNCTIONS['heaviside_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.heaviside.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_heaviside, "wrapper_CPU_heaviside"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_heaviside_", REGISTER_CPU,
+        legacy="CPUType::heaviside_")
+def wrapper_CPU_heaviside_(*args: Any) -> Any:
+    """heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['heaviside'](op, *args[:2])
+    IMPL_FUNCTIONS['heaviside_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.heaviside_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_heaviside_, "wrapper_CPU_heaviside_"))
+
+
+# ---- structured: atan2.out (meta: atan2, impl: atan2_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_atan2_out", REGISTER_CPU,
+        legacy="CPUType::atan2")
+def wrapper_CPU_atan2_out(*args: Any) -> Any:
+    """atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['atan2'](op, *args[:2])
+    IMPL_FUNCTIONS['atan2_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.atan2_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_atan2_out, "wrapper_CPU_atan2_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_atan2_", REGISTER_CPU,
+        legacy="CPUType::atan2_")
+def wrapper_CPU_atan2_(*args: Any) -> Any:
+    """atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['atan2'](op, *args[:2])
+    IMPL_FUNCTIONS['atan2_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.atan2_.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_atan2_, "wrapper_CPU_atan2_"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_atan2", REGISTER_CPU,
+        legacy="CPUType::atan2")
+def wrapper_CPU_atan2(*args: Any) -> Any:
+    """atan2(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['atan2'](op, *args[:2])
+    IMPL_FUNCTIONS['atan2_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.atan2.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_atan2, "wrapper_CPU_atan2"))
+
+
+# ---- structured: fmod.Tensor_out (meta: fmod.Tensor, impl: fmod_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_fmod_Tensor_out", REGISTER_CPU,
+        legacy="CPUType::fmod")
+def wrapper_CPU_fmod_Tensor_out(*args: Any) -> Any:
+    """fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['fmod.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['fmod_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.fmod_Tensor_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_fmod_Tensor_out, "wrapper_CPU_fmod_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_fmod_Tensor", REGISTER_CPU,
+        legacy="CPUType::fmod")
+def wrapper_CPU_fmod_Tensor(*args: Any) -> Any:
+    """fmod.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['fmod.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['fmod_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.fmod_Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_fmod_Tensor, "wrapper_CPU_fmod_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_fmod__Tensor", REGISTER_CPU,
+        legacy="CPUType::fmod_")
+def wrapper_CPU_fmod__Tensor(*args: Any) -> Any:
+    """fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['fmod.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['fmod_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.fmod__Tensor.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_fmod__Tensor, "wrapper_CPU_fmod__Tensor"))
+
+
+# ---- structured: fmin.out (meta: fmin, impl: fmin_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_fmin_out", REGISTER_CPU,
+        legacy="CPUType::fmin")
+def wrapper_CPU_fmin_out(*args: Any) -> Any:
+    """fmin.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['fmin'](op, *args[:2])
+    IMPL_FUNCTIONS['fmin_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.fmin_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_fmin_out, "wrapper_CPU_fmin_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_fmin", REGISTER_CPU,
+        legacy="CPUType::fmin")
+def wrapper_CPU_fmin(*args: Any) -> Any:
+    """fmin(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['fmin'](op, *args[:2])
+    IMPL_FUNCTIONS['fmin_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.fmin.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_fmin, "wrapper_CPU_fmin"))
+
+
+# ---- structured: fmax.out (meta: fmax, impl: fmax_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_fmax_out", REGISTER_CPU,
+        legacy="CPUType::fmax")
+def wrapper_CPU_fmax_out(*args: Any) -> Any:
+    """fmax.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['fmax'](op, *args[:2])
+    IMPL_FUNCTIONS['fmax_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.fmax_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_fmax_out, "wrapper_CPU_fmax_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_fmax", REGISTER_CPU,
+        legacy="CPUType::fmax")
+def wrapper_CPU_fmax(*args: Any) -> Any:
+    """fmax(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['fmax'](op, *args[:2])
+    IMPL_FUNCTIONS['fmax_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.fmax.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_fmax, "wrapper_CPU_fmax"))
+
+
+# ---- structured: isposinf.out (meta: isposinf, impl: isposinf_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_isposinf_out", REGISTER_CPU,
+        legacy="CPUType::isposinf")
+def wrapper_CPU_isposinf_out(*args: Any) -> Any:
+    """isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['isposinf'](op, *args[:1])
+    IMPL_FUNCTIONS['isposinf_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.isposinf_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_isposinf_out, "wrapper_CPU_isposinf_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_isposinf", REGISTER_CPU,
+        legacy="CPUType::isposinf")
+def wrapper_CPU_isposinf(*args: Any) -> Any:
+    """isposinf(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['isposinf'](op, *args[:1])
+    IMPL_FUNCTIONS['isposinf_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.isposinf.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_isposinf, "wrapper_CPU_isposinf"))
+
+
+# ---- structured: isneginf.out (meta: isneginf, impl: isneginf_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_isneginf_out", REGISTER_CPU,
+        legacy="CPUType::isneginf")
+def wrapper_CPU_isneginf_out(*args: Any) -> Any:
+    """isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['isneginf'](op, *args[:1])
+    IMPL_FUNCTIONS['isneginf_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.isneginf_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_isneginf_out, "wrapper_CPU_isneginf_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_isneginf", REGISTER_CPU,
+        legacy="CPUType::isneginf")
+def wrapper_CPU_isneginf(*args: Any) -> Any:
+    """isneginf(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['isneginf'](op, *args[:1])
+    IMPL_FUNCTIONS['isneginf_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.isneginf.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_isneginf, "wrapper_CPU_isneginf"))

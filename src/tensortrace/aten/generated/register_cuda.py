@@ -154,6 +154,8 @@ ops.avg_pool2d.register(DispatchKey.CUDA, native_kernel("avg_pool2d", ops.avg_po
 ops.avg_pool2d_backward.register(DispatchKey.CUDA, native_kernel("avg_pool2d_backward", ops.avg_pool2d_backward, ((0, 'grad_output'), (1, 'self'))))
 ops._adaptive_avg_pool2d.register(DispatchKey.CUDA, native_kernel("adaptive_avg_pool2d_cpu", ops._adaptive_avg_pool2d))
 ops._adaptive_avg_pool2d_backward.register(DispatchKey.CUDA, native_kernel("adaptive_avg_pool2d_backward_cpu", ops._adaptive_avg_pool2d_backward, ((0, 'grad_output'), (1, 'self'))))
+ops.logical_xor_out.register(DispatchKey.CUDA, native_kernel("logical_xor_out", ops.logical_xor_out))
+ops.nan_to_num_out.register(DispatchKey.CUDA, native_kernel("nan_to_num_out", ops.nan_to_num_out, ((4, 'out'), (0, 'self'))))
 
 
 # ---- structured: add.out (meta: add.Tensor, impl: ufunc_add_CUDA) --------------------
@@ -3729,3 +3731,933 @@ def wrapper_CUDA_threshold_backward(*args: Any) -> Any:
 
 
 ops.threshold_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_threshold_backward, "wrapper_CUDA_threshold_backward"))
+
+
+# ---- structured: ceil.out (meta: ceil, impl: ceil_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_ceil_out", REGISTER_CUDA,
+        legacy="CUDAType::ceil")
+def wrapper_CUDA_ceil_out(*args: Any) -> Any:
+    """ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['ceil'](op, *args[:1])
+    IMPL_FUNCTIONS['ceil_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.ceil_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_ceil_out, "wrapper_CUDA_ceil_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_ceil", REGISTER_CUDA,
+        legacy="CUDAType::ceil")
+def wrapper_CUDA_ceil(*args: Any) -> Any:
+    """ceil(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['ceil'](op, *args[:1])
+    IMPL_FUNCTIONS['ceil_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.ceil.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_ceil, "wrapper_CUDA_ceil"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_ceil_", REGISTER_CUDA,
+        legacy="CUDAType::ceil_")
+def wrapper_CUDA_ceil_(*args: Any) -> Any:
+    """ceil_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['ceil'](op, *args[:1])
+    IMPL_FUNCTIONS['ceil_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.ceil_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_ceil_, "wrapper_CUDA_ceil_"))
+
+
+# ---- structured: erf.out (meta: erf, impl: erf_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_erf_out", REGISTER_CUDA,
+        legacy="CUDAType::erf")
+def wrapper_CUDA_erf_out(*args: Any) -> Any:
+    """erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['erf'](op, *args[:1])
+    IMPL_FUNCTIONS['erf_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.erf_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_erf_out, "wrapper_CUDA_erf_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_erf", REGISTER_CUDA,
+        legacy="CUDAType::erf")
+def wrapper_CUDA_erf(*args: Any) -> Any:
+    """erf(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['erf'](op, *args[:1])
+    IMPL_FUNCTIONS['erf_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.erf.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_erf, "wrapper_CUDA_erf"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_erf_", REGISTER_CUDA,
+        legacy="CUDAType::erf_")
+def wrapper_CUDA_erf_(*args: Any) -> Any:
+    """erf_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['erf'](op, *args[:1])
+    IMPL_FUNCTIONS['erf_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.erf_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_erf_, "wrapper_CUDA_erf_"))
+
+
+# ---- structured: erfc.out (meta: erfc, impl: erfc_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_erfc_out", REGISTER_CUDA,
+        legacy="CUDAType::erfc")
+def wrapper_CUDA_erfc_out(*args: Any) -> Any:
+    """erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['erfc'](op, *args[:1])
+    IMPL_FUNCTIONS['erfc_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.erfc_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_erfc_out, "wrapper_CUDA_erfc_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_erfc", REGISTER_CUDA,
+        legacy="CUDAType::erfc")
+def wrapper_CUDA_erfc(*args: Any) -> Any:
+    """erfc(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['erfc'](op, *args[:1])
+    IMPL_FUNCTIONS['erfc_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.erfc.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_erfc, "wrapper_CUDA_erfc"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_erfc_", REGISTER_CUDA,
+        legacy="CUDAType::erfc_")
+def wrapper_CUDA_erfc_(*args: Any) -> Any:
+    """erfc_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['erfc'](op, *args[:1])
+    IMPL_FUNCTIONS['erfc_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.erfc_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_erfc_, "wrapper_CUDA_erfc_"))
+
+
+# ---- structured: exp2.out (meta: exp2, impl: exp2_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_exp2_out", REGISTER_CUDA,
+        legacy="CUDAType::exp2")
+def wrapper_CUDA_exp2_out(*args: Any) -> Any:
+    """exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['exp2'](op, *args[:1])
+    IMPL_FUNCTIONS['exp2_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.exp2_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_exp2_out, "wrapper_CUDA_exp2_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_exp2", REGISTER_CUDA,
+        legacy="CUDAType::exp2")
+def wrapper_CUDA_exp2(*args: Any) -> Any:
+    """exp2(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['exp2'](op, *args[:1])
+    IMPL_FUNCTIONS['exp2_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.exp2.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_exp2, "wrapper_CUDA_exp2"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_exp2_", REGISTER_CUDA,
+        legacy="CUDAType::exp2_")
+def wrapper_CUDA_exp2_(*args: Any) -> Any:
+    """exp2_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['exp2'](op, *args[:1])
+    IMPL_FUNCTIONS['exp2_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.exp2_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_exp2_, "wrapper_CUDA_exp2_"))
+
+
+# ---- structured: floor.out (meta: floor, impl: floor_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_floor_out", REGISTER_CUDA,
+        legacy="CUDAType::floor")
+def wrapper_CUDA_floor_out(*args: Any) -> Any:
+    """floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['floor'](op, *args[:1])
+    IMPL_FUNCTIONS['floor_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.floor_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_floor_out, "wrapper_CUDA_floor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_floor", REGISTER_CUDA,
+        legacy="CUDAType::floor")
+def wrapper_CUDA_floor(*args: Any) -> Any:
+    """floor(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['floor'](op, *args[:1])
+    IMPL_FUNCTIONS['floor_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.floor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_floor, "wrapper_CUDA_floor"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_floor_", REGISTER_CUDA,
+        legacy="CUDAType::floor_")
+def wrapper_CUDA_floor_(*args: Any) -> Any:
+    """floor_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['floor'](op, *args[:1])
+    IMPL_FUNCTIONS['floor_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.floor_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_floor_, "wrapper_CUDA_floor_"))
+
+
+# ---- structured: log10.out (meta: log10, impl: log10_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_log10_out", REGISTER_CUDA,
+        legacy="CUDAType::log10")
+def wrapper_CUDA_log10_out(*args: Any) -> Any:
+    """log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['log10'](op, *args[:1])
+    IMPL_FUNCTIONS['log10_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.log10_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_log10_out, "wrapper_CUDA_log10_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_log10", REGISTER_CUDA,
+        legacy="CUDAType::log10")
+def wrapper_CUDA_log10(*args: Any) -> Any:
+    """log10(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['log10'](op, *args[:1])
+    IMPL_FUNCTIONS['log10_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.log10.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_log10, "wrapper_CUDA_log10"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_log10_", REGISTER_CUDA,
+        legacy="CUDAType::log10_")
+def wrapper_CUDA_log10_(*args: Any) -> Any:
+    """log10_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['log10'](op, *args[:1])
+    IMPL_FUNCTIONS['log10_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.log10_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_log10_, "wrapper_CUDA_log10_"))
+
+
+# ---- structured: log2.out (meta: log2, impl: log2_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_log2_out", REGISTER_CUDA,
+        legacy="CUDAType::log2")
+def wrapper_CUDA_log2_out(*args: Any) -> Any:
+    """log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['log2'](op, *args[:1])
+    IMPL_FUNCTIONS['log2_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.log2_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_log2_out, "wrapper_CUDA_log2_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_log2", REGISTER_CUDA,
+        legacy="CUDAType::log2")
+def wrapper_CUDA_log2(*args: Any) -> Any:
+    """log2(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['log2'](op, *args[:1])
+    IMPL_FUNCTIONS['log2_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.log2.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_log2, "wrapper_CUDA_log2"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_log2_", REGISTER_CUDA,
+        legacy="CUDAType::log2_")
+def wrapper_CUDA_log2_(*args: Any) -> Any:
+    """log2_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['log2'](op, *args[:1])
+    IMPL_FUNCTIONS['log2_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.log2_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_log2_, "wrapper_CUDA_log2_"))
+
+
+# ---- structured: round.out (meta: round, impl: round_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_round_out", REGISTER_CUDA,
+        legacy="CUDAType::round")
+def wrapper_CUDA_round_out(*args: Any) -> Any:
+    """round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['round'](op, *args[:1])
+    IMPL_FUNCTIONS['round_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.round_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_round_out, "wrapper_CUDA_round_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_round", REGISTER_CUDA,
+        legacy="CUDAType::round")
+def wrapper_CUDA_round(*args: Any) -> Any:
+    """round(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['round'](op, *args[:1])
+    IMPL_FUNCTIONS['round_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.round.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_round, "wrapper_CUDA_round"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_round_", REGISTER_CUDA,
+        legacy="CUDAType::round_")
+def wrapper_CUDA_round_(*args: Any) -> Any:
+    """round_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['round'](op, *args[:1])
+    IMPL_FUNCTIONS['round_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.round_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_round_, "wrapper_CUDA_round_"))
+
+
+# ---- structured: round.decimals_out (meta: round.decimals, impl: round_decimals_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_round_decimals_out", REGISTER_CUDA,
+        legacy="CUDAType::round")
+def wrapper_CUDA_round_decimals_out(*args: Any) -> Any:
+    """round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['round.decimals'](op, *args[:2])
+    IMPL_FUNCTIONS['round_decimals_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.round_decimals_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_round_decimals_out, "wrapper_CUDA_round_decimals_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_round_decimals", REGISTER_CUDA,
+        legacy="CUDAType::round")
+def wrapper_CUDA_round_decimals(*args: Any) -> Any:
+    """round.decimals(Tensor self, *, int decimals) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['round.decimals'](op, *args[:2])
+    IMPL_FUNCTIONS['round_decimals_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.round_decimals.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_round_decimals, "wrapper_CUDA_round_decimals"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_round__decimals", REGISTER_CUDA,
+        legacy="CUDAType::round_")
+def wrapper_CUDA_round__decimals(*args: Any) -> Any:
+    """round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['round.decimals'](op, *args[:2])
+    IMPL_FUNCTIONS['round_decimals_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.round__decimals.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_round__decimals, "wrapper_CUDA_round__decimals"))
+
+
+# ---- structured: rsqrt.out (meta: rsqrt, impl: rsqrt_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_rsqrt_out", REGISTER_CUDA,
+        legacy="CUDAType::rsqrt")
+def wrapper_CUDA_rsqrt_out(*args: Any) -> Any:
+    """rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['rsqrt'](op, *args[:1])
+    IMPL_FUNCTIONS['rsqrt_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.rsqrt_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_rsqrt_out, "wrapper_CUDA_rsqrt_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_rsqrt", REGISTER_CUDA,
+        legacy="CUDAType::rsqrt")
+def wrapper_CUDA_rsqrt(*args: Any) -> Any:
+    """rsqrt(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['rsqrt'](op, *args[:1])
+    IMPL_FUNCTIONS['rsqrt_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.rsqrt.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_rsqrt, "wrapper_CUDA_rsqrt"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_rsqrt_", REGISTER_CUDA,
+        legacy="CUDAType::rsqrt_")
+def wrapper_CUDA_rsqrt_(*args: Any) -> Any:
+    """rsqrt_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['rsqrt'](op, *args[:1])
+    IMPL_FUNCTIONS['rsqrt_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.rsqrt_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_rsqrt_, "wrapper_CUDA_rsqrt_"))
+
+
+# ---- structured: sinc.out (meta: sinc, impl: sinc_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_sinc_out", REGISTER_CUDA,
+        legacy="CUDAType::sinc")
+def wrapper_CUDA_sinc_out(*args: Any) -> Any:
+    """sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['sinc'](op, *args[:1])
+    IMPL_FUNCTIONS['sinc_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.sinc_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sinc_out, "wrapper_CUDA_sinc_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_sinc", REGISTER_CUDA,
+        legacy="CUDAType::sinc")
+def wrapper_CUDA_sinc(*args: Any) -> Any:
+    """sinc(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['sinc'](op, *args[:1])
+    IMPL_FUNCTIONS['sinc_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.sinc.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sinc, "wrapper_CUDA_sinc"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_sinc_", REGISTER_CUDA,
+        legacy="CUDAType::sinc_")
+def wrapper_CUDA_sinc_(*args: Any) -> Any:
+    """sinc_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['sinc'](op, *args[:1])
+    IMPL_FUNCTIONS['sinc_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.sinc_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_sinc_, "wrapper_CUDA_sinc_"))
+
+
+# ---- structured: tan.out (meta: tan, impl: tan_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_tan_out", REGISTER_CUDA,
+        legacy="CUDAType::tan")
+def wrapper_CUDA_tan_out(*args: Any) -> Any:
+    """tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['tan'](op, *args[:1])
+    IMPL_FUNCTIONS['tan_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.tan_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_tan_out, "wrapper_CUDA_tan_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_tan", REGISTER_CUDA,
+        legacy="CUDAType::tan")
+def wrapper_CUDA_tan(*args: Any) -> Any:
+    """tan(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['tan'](op, *args[:1])
+    IMPL_FUNCTIONS['tan_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.tan.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_tan, "wrapper_CUDA_tan"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_tan_", REGISTER_CUDA,
+        legacy="CUDAType::tan_")
+def wrapper_CUDA_tan_(*args: Any) -> Any:
+    """tan_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['tan'](op, *args[:1])
+    IMPL_FUNCTIONS['tan_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.tan_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_tan_, "wrapper_CUDA_tan_"))
+
+
+# ---- structured: trunc.out (meta: trunc, impl: trunc_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_trunc_out", REGISTER_CUDA,
+        legacy="CUDAType::trunc")
+def wrapper_CUDA_trunc_out(*args: Any) -> Any:
+    """trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['trunc'](op, *args[:1])
+    IMPL_FUNCTIONS['trunc_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.trunc_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_trunc_out, "wrapper_CUDA_trunc_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_trunc", REGISTER_CUDA,
+        legacy="CUDAType::trunc")
+def wrapper_CUDA_trunc(*args: Any) -> Any:
+    """trunc(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['trunc'](op, *args[:1])
+    IMPL_FUNCTIONS['trunc_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.trunc.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_trunc, "wrapper_CUDA_trunc"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_trunc_", REGISTER_CUDA,
+        legacy="CUDAType::trunc_")
+def wrapper_CUDA_trunc_(*args: Any) -> Any:
+    """trunc_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['trunc'](op, *args[:1])
+    IMPL_FUNCTIONS['trunc_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.trunc_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_trunc_, "wrapper_CUDA_trunc_"))
+
+
+# ---- structured: signbit.out (meta: signbit, impl: signbit_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_signbit_out", REGISTER_CUDA,
+        legacy="CUDAType::signbit")
+def wrapper_CUDA_signbit_out(*args: Any) -> Any:
+    """signbit.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['signbit'](op, *args[:1])
+    IMPL_FUNCTIONS['signbit_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.signbit_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_signbit_out, "wrapper_CUDA_signbit_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_signbit", REGISTER_CUDA,
+        legacy="CUDAType::signbit")
+def wrapper_CUDA_signbit(*args: Any) -> Any:
+    """signbit(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['signbit'](op, *args[:1])
+    IMPL_FUNCTIONS['signbit_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.signbit.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_signbit, "wrapper_CUDA_signbit"))
+
+
+# ---- structured: copysign.out (meta: copysign.Tensor, impl: copysign_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_copysign_out", REGISTER_CUDA,
+        legacy="CUDAType::copysign")
+def wrapper_CUDA_copysign_out(*args: Any) -> Any:
+    """copysign.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['copysign.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['copysign_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.copysign_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_copysign_out, "wrapper_CUDA_copysign_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_copysign_Tensor", REGISTER_CUDA,
+        legacy="CUDAType::copysign")
+def wrapper_CUDA_copysign_Tensor(*args: Any) -> Any:
+    """copysign.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['copysign.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['copysign_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.copysign_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_copysign_Tensor, "wrapper_CUDA_copysign_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_copysign__Tensor", REGISTER_CUDA,
+        legacy="CUDAType::copysign_")
+def wrapper_CUDA_copysign__Tensor(*args: Any) -> Any:
+    """copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['copysign.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['copysign_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.copysign__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_copysign__Tensor, "wrapper_CUDA_copysign__Tensor"))
+
+
+# ---- structured: logaddexp.out (meta: logaddexp, impl: logaddexp_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_logaddexp_out", REGISTER_CUDA,
+        legacy="CUDAType::logaddexp")
+def wrapper_CUDA_logaddexp_out(*args: Any) -> Any:
+    """logaddexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['logaddexp'](op, *args[:2])
+    IMPL_FUNCTIONS['logaddexp_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.logaddexp_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_logaddexp_out, "wrapper_CUDA_logaddexp_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_logaddexp", REGISTER_CUDA,
+        legacy="CUDAType::logaddexp")
+def wrapper_CUDA_logaddexp(*args: Any) -> Any:
+    """logaddexp(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['logaddexp'](op, *args[:2])
+    IMPL_FUNCTIONS['logaddexp_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.logaddexp.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_logaddexp, "wrapper_CUDA_logaddexp"))
+
+
+# ---- structured: xlogy.OutTensor (meta: xlogy.Tensor, impl: xlogy_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_xlogy_OutTensor", REGISTER_CUDA,
+        legacy="CUDAType::xlogy")
+def wrapper_CUDA_xlogy_OutTensor(*args: Any) -> Any:
+    """xlogy.OutTensor(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['xlogy.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['xlogy_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.xlogy_OutTensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_xlogy_OutTensor, "wrapper_CUDA_xlogy_OutTensor"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_xlogy_Tensor", REGISTER_CUDA,
+        legacy="CUDAType::xlogy")
+def wrapper_CUDA_xlogy_Tensor(*args: Any) -> Any:
+    """xlogy.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['xlogy.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['xlogy_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.xlogy_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_xlogy_Tensor, "wrapper_CUDA_xlogy_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_xlogy__Tensor", REGISTER_CUDA,
+        legacy="CUDAType::xlogy_")
+def wrapper_CUDA_xlogy__Tensor(*args: Any) -> Any:
+    """xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['xlogy.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['xlogy_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.xlogy__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_xlogy__Tensor, "wrapper_CUDA_xlogy__Tensor"))
+
+
+# ---- structured: heaviside.out (meta: heaviside, impl: heaviside_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_heaviside_out", REGISTER_CUDA,
+        legacy="CUDAType::heaviside")
+def wrapper_CUDA_heaviside_out(*args: Any) -> Any:
+    """heaviside.out(Tensor self, Tensor values, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['heaviside'](op, *args[:2])
+    IMPL_FUNCTIONS['heaviside_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.heaviside_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_heaviside_out, "wrapper_CUDA_heaviside_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_heaviside", REGISTER_CUDA,
+        legacy="CUDAType::heaviside")
+def wrapper_CUDA_heaviside(*args: Any) -> Any:
+    """heaviside(Tensor self, Tensor values) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['heaviside'](op, *args[:2])
+    IMPL_FUNCTIONS['heaviside_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.heaviside.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_heaviside, "wrapper_CUDA_heaviside"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_heaviside_", REGISTER_CUDA,
+        legacy="CUDAType::heaviside_")
+def wrapper_CUDA_heaviside_(*args: Any) -> Any:
+    """heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['heaviside'](op, *args[:2])
+    IMPL_FUNCTIONS['heaviside_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.heaviside_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_heaviside_, "wrapper_CUDA_heaviside_"))
+
+
+# ---- structured: atan2.out (meta: atan2, impl: atan2_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_atan2_out", REGISTER_CUDA,
+        legacy="CUDAType::atan2")
+def wrapper_CUDA_atan2_out(*args: Any) -> Any:
+    """atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['atan2'](op, *args[:2])
+    IMPL_FUNCTIONS['atan2_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.atan2_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_atan2_out, "wrapper_CUDA_atan2_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_atan2_", REGISTER_CUDA,
+        legacy="CUDAType::atan2_")
+def wrapper_CUDA_atan2_(*args: Any) -> Any:
+    """atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['atan2'](op, *args[:2])
+    IMPL_FUNCTIONS['atan2_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.atan2_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_atan2_, "wrapper_CUDA_atan2_"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_atan2", REGISTER_CUDA,
+        legacy="CUDAType::atan2")
+def wrapper_CUDA_atan2(*args: Any) -> Any:
+    """atan2(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['atan2'](op, *args[:2])
+    IMPL_FUNCTIONS['atan2_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.atan2.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_atan2, "wrapper_CUDA_atan2"))
+
+
+# ---- structured: fmod.Tensor_out (meta: fmod.Tensor, impl: fmod_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_fmod_Tensor_out", REGISTER_CUDA,
+        legacy="CUDAType::fmod")
+def wrapper_CUDA_fmod_Tensor_out(*args: Any) -> Any:
+    """fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['fmod.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['fmod_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.fmod_Tensor_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_fmod_Tensor_out, "wrapper_CUDA_fmod_Tensor_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_fmod_Tensor", REGISTER_CUDA,
+        legacy="CUDAType::fmod")
+def wrapper_CUDA_fmod_Tensor(*args: Any) -> Any:
+    """fmod.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['fmod.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['fmod_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.fmod_Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_fmod_Tensor, "wrapper_CUDA_fmod_Tensor"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_fmod__Tensor", REGISTER_CUDA,
+        legacy="CUDAType::fmod_")
+def wrapper_CUDA_fmod__Tensor(*args: Any) -> Any:
+    """fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['fmod.Tensor'](op, *args[:2])
+    IMPL_FUNCTIONS['fmod_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.fmod__Tensor.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_fmod__Tensor, "wrapper_CUDA_fmod__Tensor"))
+
+
+# ---- structured: fmin.out (meta: fmin, impl: fmin_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_fmin_out", REGISTER_CUDA,
+        legacy="CUDAType::fmin")
+def wrapper_CUDA_fmin_out(*args: Any) -> Any:
+    """fmin.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['fmin'](op, *args[:2])
+    IMPL_FUNCTIONS['fmin_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.fmin_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_fmin_out, "wrapper_CUDA_fmin_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_fmin", REGISTER_CUDA,
+        legacy="CUDAType::fmin")
+def wrapper_CUDA_fmin(*args: Any) -> Any:
+    """fmin(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['fmin'](op, *args[:2])
+    IMPL_FUNCTIONS['fmin_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.fmin.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_fmin, "wrapper_CUDA_fmin"))
+
+
+# ---- structured: fmax.out (meta: fmax, impl: fmax_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_fmax_out", REGISTER_CUDA,
+        legacy="CUDAType::fmax")
+def wrapper_CUDA_fmax_out(*args: Any) -> Any:
+    """fmax.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['fmax'](op, *args[:2])
+    IMPL_FUNCTIONS['fmax_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.fmax_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_fmax_out, "wrapper_CUDA_fmax_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_fmax", REGISTER_CUDA,
+        legacy="CUDAType::fmax")
+def wrapper_CUDA_fmax(*args: Any) -> Any:
+    """fmax(Tensor self, Tensor other) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['fmax'](op, *args[:2])
+    IMPL_FUNCTIONS['fmax_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.fmax.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_fmax, "wrapper_CUDA_fmax"))
+
+
+# ---- structured: isposinf.out (meta: isposinf, impl: isposinf_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_isposinf_out", REGISTER_CUDA,
+        legacy="CUDAType::isposinf")
+def wrapper_CUDA_isposinf_out(*args: Any) -> Any:
+    """isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['isposinf'](op, *args[:1])
+    IMPL_FUNCTIONS['isposinf_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.isposinf_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_isposinf_out, "wrapper_CUDA_isposinf_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_isposinf", REGISTER_CUDA,
+        legacy="CUDAType::isposinf")
+def wrapper_CUDA_isposinf(*args: Any) -> Any:
+    """isposinf(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['isposinf'](op, *args[:1])
+    IMPL_FUNCTIONS['isposinf_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.isposinf.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_isposinf, "wrapper_CUDA_isposinf"))
+
+
+# ---- structured: isneginf.out (meta: isneginf, impl: isneginf_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_isneginf_out", REGISTER_CUDA,
+        legacy="CUDAType::isneginf")
+def wrapper_CUDA_isneginf_out(*args: Any) -> Any:
+    """isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['isneginf'](op, *args[:1])
+    IMPL_FUNCTIONS['isneginf_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.isneginf_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_isneginf_out, "wrapper_CUDA_isneginf_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_isneginf", REGISTER_CUDA,
+        legacy="CUDAType::isneginf")
+def wrapper_CUDA_isneginf(*args: Any) -> Any:
+    """isneginf(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['isneginf'](op, *args[:1])
+    IMPL_FUNCTIONS['isneginf_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.isneginf.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_isneginf, "wrapper_CUDA_isneginf"))

@@ -309,6 +309,103 @@ _ov_argwhere = Overloads([(ops.argwhere, Binder(ops.argwhere.schema))])
 _ov_broadcast_to = Overloads([(ops.broadcast_to, Binder(ops.broadcast_to.schema))])
 _ov_ravel = Overloads([(ops.ravel, Binder(ops.ravel.schema))])
 _ov_count_nonzero = Overloads([(ops.count_nonzero_dim_IntList, Binder(ops.count_nonzero_dim_IntList.schema)), (ops.count_nonzero, Binder(ops.count_nonzero.schema))])
+_ov_ceil = Overloads([(ops.ceil, Binder(ops.ceil.schema))])
+_ov_ceil_ = Overloads([(ops.ceil_, Binder(ops.ceil_.schema))])
+_ov_erf = Overloads([(ops.erf, Binder(ops.erf.schema))])
+_ov_erf_ = Overloads([(ops.erf_, Binder(ops.erf_.schema))])
+_ov_erfc = Overloads([(ops.erfc, Binder(ops.erfc.schema))])
+_ov_erfc_ = Overloads([(ops.erfc_, Binder(ops.erfc_.schema))])
+_ov_exp2 = Overloads([(ops.exp2, Binder(ops.exp2.schema))])
+_ov_exp2_ = Overloads([(ops.exp2_, Binder(ops.exp2_.schema))])
+_ov_floor = Overloads([(ops.floor, Binder(ops.floor.schema))])
+_ov_floor_ = Overloads([(ops.floor_, Binder(ops.floor_.schema))])
+_ov_log10 = Overloads([(ops.log10, Binder(ops.log10.schema))])
+_ov_log10_ = Overloads([(ops.log10_, Binder(ops.log10_.schema))])
+_ov_log2 = Overloads([(ops.log2, Binder(ops.log2.schema))])
+_ov_log2_ = Overloads([(ops.log2_, Binder(ops.log2_.schema))])
+_ov_round = Overloads([(ops.round, Binder(ops.round.schema)), (ops.round_decimals, Binder(ops.round_decimals.schema))])
+_ov_round_ = Overloads([(ops.round_, Binder(ops.round_.schema)), (ops.round__decimals, Binder(ops.round__decimals.schema))])
+_ov_rsqrt = Overloads([(ops.rsqrt, Binder(ops.rsqrt.schema))])
+_ov_rsqrt_ = Overloads([(ops.rsqrt_, Binder(ops.rsqrt_.schema))])
+_ov_sinc = Overloads([(ops.sinc, Binder(ops.sinc.schema))])
+_ov_sinc_ = Overloads([(ops.sinc_, Binder(ops.sinc_.schema))])
+_ov_square = Overloads([(ops.square, Binder(ops.square.schema))])
+_ov_square_ = Overloads([(ops.square_, Binder(ops.square_.schema))])
+_ov_tan = Overloads([(ops.tan, Binder(ops.tan.schema))])
+_ov_tan_ = Overloads([(ops.tan_, Binder(ops.tan_.schema))])
+_ov_trunc = Overloads([(ops.trunc, Binder(ops.trunc.schema))])
+_ov_trunc_ = Overloads([(ops.trunc_, Binder(ops.trunc_.schema))])
+_ov_fix = Overloads([(ops.fix, Binder(ops.fix.schema))])
+_ov_fix_ = Overloads([(ops.fix_, Binder(ops.fix_.schema))])
+_ov_signbit = Overloads([(ops.signbit, Binder(ops.signbit.schema))])
+_ov_copysign = Overloads([(ops.copysign_Tensor, Binder(ops.copysign_Tensor.schema)), (ops.copysign_Scalar, Binder(ops.copysign_Scalar.schema))])
+_ov_copysign_ = Overloads([(ops.copysign__Tensor, Binder(ops.copysign__Tensor.schema)), (ops.copysign__Scalar, Binder(ops.copysign__Scalar.schema))])
+_ov_logical_xor = Overloads([(ops.logical_xor, Binder(ops.logical_xor.schema))])
+_ov_logical_xor_ = Overloads([(ops.logical_xor_, Binder(ops.logical_xor_.schema))])
+_ov_logaddexp = Overloads([(ops.logaddexp, Binder(ops.logaddexp.schema))])
+_ov_xlogy = Overloads([(ops.xlogy_Tensor, Binder(ops.xlogy_Tensor.schema)), (ops.xlogy_Scalar_Other, Binder(ops.xlogy_Scalar_Other.schema))])
+_ov_xlogy_ = Overloads([(ops.xlogy__Tensor, Binder(ops.xlogy__Tensor.schema)), (ops.xlogy__Scalar_Other, Binder(ops.xlogy__Scalar_Other.schema))])
+_ov_heaviside = Overloads([(ops.heaviside, Binder(ops.heaviside.schema))])
+_ov_heaviside_ = Overloads([(ops.heaviside_, Binder(ops.heaviside_.schema))])
+_ov_atan2_ = Overloads([(ops.atan2_, Binder(ops.atan2_.schema))])
+_ov_atan2 = Overloads([(ops.atan2, Binder(ops.atan2.schema))])
+_ov_arctan2 = Overloads([(ops.arctan2, Binder(ops.arctan2.schema))])
+_ov_arctan2_ = Overloads([(ops.arctan2_, Binder(ops.arctan2_.schema))])
+_ov_fmod = Overloads([(ops.fmod_Scalar, Binder(ops.fmod_Scalar.schema)), (ops.fmod_Tensor, Binder(ops.fmod_Tensor.schema))])
+_ov_fmod_ = Overloads([(ops.fmod__Scalar, Binder(ops.fmod__Scalar.schema)), (ops.fmod__Tensor, Binder(ops.fmod__Tensor.schema))])
+_ov_fmin = Overloads([(ops.fmin, Binder(ops.fmin.schema))])
+_ov_fmax = Overloads([(ops.fmax, Binder(ops.fmax.schema))])
+_ov_float_power = Overloads([(ops.float_power_Tensor_Tensor, Binder(ops.float_power_Tensor_Tensor.schema)), (ops.float_power_Tensor_Scalar, Binder(ops.float_power_Tensor_Scalar.schema))])
+_ov_float_power_ = Overloads([(ops.float_power__Scalar, Binder(ops.float_power__Scalar.schema)), (ops.float_power__Tensor, Binder(ops.float_power__Tensor.schema))])
+_ov_absolute = Overloads([(ops.absolute, Binder(ops.absolute.schema))])
+_ov_absolute_ = Overloads([(ops.absolute_, Binder(ops.absolute_.schema))])
+_ov_arccos = Overloads([(ops.arccos, Binder(ops.arccos.schema))])
+_ov_arccos_ = Overloads([(ops.arccos_, Binder(ops.arccos_.schema))])
+_ov_arccosh = Overloads([(ops.arccosh, Binder(ops.arccosh.schema))])
+_ov_arccosh_ = Overloads([(ops.arccosh_, Binder(ops.arccosh_.schema))])
+_ov_arcsinh = Overloads([(ops.arcsinh, Binder(ops.arcsinh.schema))])
+_ov_arcsinh_ = Overloads([(ops.arcsinh_, Binder(ops.arcsinh_.schema))])
+_ov_arctanh = Overloads([(ops.arctanh, Binder(ops.arctanh.schema))])
+_ov_arctanh_ = Overloads([(ops.arctanh_, Binder(ops.arctanh_.schema))])
+_ov_arcsin = Overloads([(ops.arcsin, Binder(ops.arcsin.schema))])
+_ov_arcsin_ = Overloads([(ops.arcsin_, Binder(ops.arcsin_.schema))])
+_ov_arctan = Overloads([(ops.arctan, Binder(ops.arctan.schema))])
+_ov_arctan_ = Overloads([(ops.arctan_, Binder(ops.arctan_.schema))])
+_ov_divide = Overloads([(ops.divide_Tensor, Binder(ops.divide_Tensor.schema)), (ops.divide_Scalar, Binder(ops.divide_Scalar.schema)), (ops.divide_Tensor_mode, Binder(ops.divide_Tensor_mode.schema)), (ops.divide_Scalar_mode, Binder(ops.divide_Scalar_mode.schema))])
+_ov_divide_ = Overloads([(ops.divide__Tensor, Binder(ops.divide__Tensor.schema)), (ops.divide__Scalar, Binder(ops.divide__Scalar.schema)), (ops.divide__Tensor_mode, Binder(ops.divide__Tensor_mode.schema)), (ops.divide__Scalar_mode, Binder(ops.divide__Scalar_mode.schema))])
+_ov_true_divide_ = Overloads([(ops.true_divide__Tensor, Binder(ops.true_divide__Tensor.schema)), (ops.true_divide__Scalar, Binder(ops.true_divide__Scalar.schema))])
+_ov_isreal = Overloads([(ops.isreal, Binder(ops.isreal.schema))])
+_ov_multiply = Overloads([(ops.multiply_Tensor, Binder(ops.multiply_Tensor.schema)), (ops.multiply_Scalar, Binder(ops.multiply_Scalar.schema))])
+_ov_multiply_ = Overloads([(ops.multiply__Tensor, Binder(ops.multiply__Tensor.schema)), (ops.multiply__Scalar, Binder(ops.multiply__Scalar.schema))])
+_ov_rad2deg = Overloads([(ops.rad2deg, Binder(ops.rad2deg.schema))])
+_ov_rad2deg_ = Overloads([(ops.rad2deg_, Binder(ops.rad2deg_.schema))])
+_ov_deg2rad = Overloads([(ops.deg2rad, Binder(ops.deg2rad.schema))])
+_ov_deg2rad_ = Overloads([(ops.deg2rad_, Binder(ops.deg2rad_.schema))])
+_ov_negative = Overloads([(ops.negative, Binder(ops.negative.schema))])
+_ov_negative_ = Overloads([(ops.negative_, Binder(ops.negative_.schema))])
+_ov_positive = Overloads([(ops.positive, Binder(ops.positive.schema))])
+_ov_subtract = Overloads([(ops.subtract_Tensor, Binder(ops.subtract_Tensor.schema)), (ops.subtract_Scalar, Binder(ops.subtract_Scalar.schema))])
+_ov_subtract_ = Overloads([(ops.subtract__Tensor, Binder(ops.subtract__Tensor.schema)), (ops.subtract__Scalar, Binder(ops.subtract__Scalar.schema))])
+_ov_not_equal = Overloads([(ops.not_equal_Scalar, Binder(ops.not_equal_Scalar.schema)), (ops.not_equal_Tensor, Binder(ops.not_equal_Tensor.schema))])
+_ov_not_equal_ = Overloads([(ops.not_equal__Scalar, Binder(ops.not_equal__Scalar.schema)), (ops.not_equal__Tensor, Binder(ops.not_equal__Tensor.schema))])
+_ov_greater_equal = Overloads([(ops.greater_equal_Scalar, Binder(ops.greater_equal_Scalar.schema)), (ops.greater_equal_Tensor, Binder(ops.greater_equal_Tensor.schema))])
+_ov_greater_equal_ = Overloads([(ops.greater_equal__Scalar, Binder(ops.greater_equal__Scalar.schema)), (ops.greater_equal__Tensor, Binder(ops.greater_equal__Tensor.schema))])
+_ov_less_equal = Overloads([(ops.less_equal_Scalar, Binder(ops.less_equal_Scalar.schema)), (ops.less_equal_Tensor, Binder(ops.less_equal_Tensor.schema))])
+_ov_less_equal_ = Overloads([(ops.less_equal__Scalar, Binder(ops.less_equal__Scalar.schema)), (ops.less_equal__Tensor, Binder(ops.less_equal__Tensor.schema))])
+_ov_greater = Overloads([(ops.greater_Scalar, Binder(ops.greater_Scalar.schema)), (ops.greater_Tensor, Binder(ops.greater_Tensor.schema))])
+_ov_greater_ = Overloads([(ops.greater__Scalar, Binder(ops.greater__Scalar.schema)), (ops.greater__Tensor, Binder(ops.greater__Tensor.schema))])
+_ov_less = Overloads([(ops.less_Scalar, Binder(ops.less_Scalar.schema)), (ops.less_Tensor, Binder(ops.less_Tensor.schema))])
+_ov_less_ = Overloads([(ops.less__Scalar, Binder(ops.less__Scalar.schema)), (ops.less__Tensor, Binder(ops.less__Tensor.schema))])
+_ov_nan_to_num = Overloads([(ops.nan_to_num, Binder(ops.nan_to_num.schema))])
+_ov_nan_to_num_ = Overloads([(ops.nan_to_num_, Binder(ops.nan_to_num_.schema))])
+_ov_isposinf = Overloads([(ops.isposinf, Binder(ops.isposinf.schema))])
+_ov_isneginf = Overloads([(ops.isneginf, Binder(ops.isneginf.schema))])
+_ov_is_signed = Overloads([(ops.is_signed, Binder(ops.is_signed.schema))])
+_ov_reshape_as = Overloads([(ops.reshape_as, Binder(ops.reshape_as.schema))])
+_ov_tensor_split = Overloads([(ops.tensor_split_sections, Binder(ops.tensor_split_sections.schema)), (ops.tensor_split_indices, Binder(ops.tensor_split_indices.schema))])
+_ov_hsplit = Overloads([(ops.hsplit_int, Binder(ops.hsplit_int.schema)), (ops.hsplit_array, Binder(ops.hsplit_array.schema))])
+_ov_vsplit = Overloads([(ops.vsplit_int, Binder(ops.vsplit_int.schema)), (ops.vsplit_array, Binder(ops.vsplit_array.schema))])
+_ov_dsplit = Overloads([(ops.dsplit_int, Binder(ops.dsplit_int.schema)), (ops.dsplit_array, Binder(ops.dsplit_array.schema))])
 
 
 class TensorMethods:
@@ -3048,6 +3145,914 @@ class TensorMethods:
         op, full = select_overload(_ov_count_nonzero, (self, *args), kwargs, "Tensor.count_nonzero")
         return op.call(*full)
 
+    @traced("dispatch", "at::Tensor::ceil", TENSOR_BODY_H, "at::Tensor::ceil",
+            legacy="Tensor::ceil (TensorMethods.h)")
+    def ceil(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::ceil, overloads:
+        ceil(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_ceil, (self, *args), kwargs, "Tensor.ceil")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::ceil_", TENSOR_BODY_H, "at::Tensor::ceil_",
+            legacy="Tensor::ceil_ (TensorMethods.h)")
+    def ceil_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::ceil_, overloads:
+        ceil_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_ceil_, (self, *args), kwargs, "Tensor.ceil_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::erf", TENSOR_BODY_H, "at::Tensor::erf",
+            legacy="Tensor::erf (TensorMethods.h)")
+    def erf(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::erf, overloads:
+        erf(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_erf, (self, *args), kwargs, "Tensor.erf")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::erf_", TENSOR_BODY_H, "at::Tensor::erf_",
+            legacy="Tensor::erf_ (TensorMethods.h)")
+    def erf_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::erf_, overloads:
+        erf_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_erf_, (self, *args), kwargs, "Tensor.erf_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::erfc", TENSOR_BODY_H, "at::Tensor::erfc",
+            legacy="Tensor::erfc (TensorMethods.h)")
+    def erfc(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::erfc, overloads:
+        erfc(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_erfc, (self, *args), kwargs, "Tensor.erfc")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::erfc_", TENSOR_BODY_H, "at::Tensor::erfc_",
+            legacy="Tensor::erfc_ (TensorMethods.h)")
+    def erfc_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::erfc_, overloads:
+        erfc_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_erfc_, (self, *args), kwargs, "Tensor.erfc_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::exp2", TENSOR_BODY_H, "at::Tensor::exp2",
+            legacy="Tensor::exp2 (TensorMethods.h)")
+    def exp2(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::exp2, overloads:
+        exp2(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_exp2, (self, *args), kwargs, "Tensor.exp2")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::exp2_", TENSOR_BODY_H, "at::Tensor::exp2_",
+            legacy="Tensor::exp2_ (TensorMethods.h)")
+    def exp2_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::exp2_, overloads:
+        exp2_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_exp2_, (self, *args), kwargs, "Tensor.exp2_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::floor", TENSOR_BODY_H, "at::Tensor::floor",
+            legacy="Tensor::floor (TensorMethods.h)")
+    def floor(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::floor, overloads:
+        floor(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_floor, (self, *args), kwargs, "Tensor.floor")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::floor_", TENSOR_BODY_H, "at::Tensor::floor_",
+            legacy="Tensor::floor_ (TensorMethods.h)")
+    def floor_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::floor_, overloads:
+        floor_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_floor_, (self, *args), kwargs, "Tensor.floor_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::log10", TENSOR_BODY_H, "at::Tensor::log10",
+            legacy="Tensor::log10 (TensorMethods.h)")
+    def log10(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::log10, overloads:
+        log10(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_log10, (self, *args), kwargs, "Tensor.log10")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::log10_", TENSOR_BODY_H, "at::Tensor::log10_",
+            legacy="Tensor::log10_ (TensorMethods.h)")
+    def log10_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::log10_, overloads:
+        log10_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_log10_, (self, *args), kwargs, "Tensor.log10_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::log2", TENSOR_BODY_H, "at::Tensor::log2",
+            legacy="Tensor::log2 (TensorMethods.h)")
+    def log2(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::log2, overloads:
+        log2(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_log2, (self, *args), kwargs, "Tensor.log2")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::log2_", TENSOR_BODY_H, "at::Tensor::log2_",
+            legacy="Tensor::log2_ (TensorMethods.h)")
+    def log2_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::log2_, overloads:
+        log2_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_log2_, (self, *args), kwargs, "Tensor.log2_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::round", TENSOR_BODY_H, "at::Tensor::round",
+            legacy="Tensor::round (TensorMethods.h)")
+    def round(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::round, overloads:
+        round(Tensor self) -> Tensor
+        round.decimals(Tensor self, *, int decimals) -> Tensor
+        """
+        op, full = select_overload(_ov_round, (self, *args), kwargs, "Tensor.round")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::round_", TENSOR_BODY_H, "at::Tensor::round_",
+            legacy="Tensor::round_ (TensorMethods.h)")
+    def round_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::round_, overloads:
+        round_(Tensor(a!) self) -> Tensor(a!)
+        round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_round_, (self, *args), kwargs, "Tensor.round_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::rsqrt", TENSOR_BODY_H, "at::Tensor::rsqrt",
+            legacy="Tensor::rsqrt (TensorMethods.h)")
+    def rsqrt(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::rsqrt, overloads:
+        rsqrt(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_rsqrt, (self, *args), kwargs, "Tensor.rsqrt")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::rsqrt_", TENSOR_BODY_H, "at::Tensor::rsqrt_",
+            legacy="Tensor::rsqrt_ (TensorMethods.h)")
+    def rsqrt_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::rsqrt_, overloads:
+        rsqrt_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_rsqrt_, (self, *args), kwargs, "Tensor.rsqrt_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::sinc", TENSOR_BODY_H, "at::Tensor::sinc",
+            legacy="Tensor::sinc (TensorMethods.h)")
+    def sinc(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::sinc, overloads:
+        sinc(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_sinc, (self, *args), kwargs, "Tensor.sinc")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::sinc_", TENSOR_BODY_H, "at::Tensor::sinc_",
+            legacy="Tensor::sinc_ (TensorMethods.h)")
+    def sinc_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::sinc_, overloads:
+        sinc_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_sinc_, (self, *args), kwargs, "Tensor.sinc_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::square", TENSOR_BODY_H, "at::Tensor::square",
+            legacy="Tensor::square (TensorMethods.h)")
+    def square(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::square, overloads:
+        square(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_square, (self, *args), kwargs, "Tensor.square")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::square_", TENSOR_BODY_H, "at::Tensor::square_",
+            legacy="Tensor::square_ (TensorMethods.h)")
+    def square_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::square_, overloads:
+        square_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_square_, (self, *args), kwargs, "Tensor.square_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::tan", TENSOR_BODY_H, "at::Tensor::tan",
+            legacy="Tensor::tan (TensorMethods.h)")
+    def tan(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::tan, overloads:
+        tan(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_tan, (self, *args), kwargs, "Tensor.tan")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::tan_", TENSOR_BODY_H, "at::Tensor::tan_",
+            legacy="Tensor::tan_ (TensorMethods.h)")
+    def tan_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::tan_, overloads:
+        tan_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_tan_, (self, *args), kwargs, "Tensor.tan_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::trunc", TENSOR_BODY_H, "at::Tensor::trunc",
+            legacy="Tensor::trunc (TensorMethods.h)")
+    def trunc(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::trunc, overloads:
+        trunc(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_trunc, (self, *args), kwargs, "Tensor.trunc")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::trunc_", TENSOR_BODY_H, "at::Tensor::trunc_",
+            legacy="Tensor::trunc_ (TensorMethods.h)")
+    def trunc_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::trunc_, overloads:
+        trunc_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_trunc_, (self, *args), kwargs, "Tensor.trunc_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::fix", TENSOR_BODY_H, "at::Tensor::fix",
+            legacy="Tensor::fix (TensorMethods.h)")
+    def fix(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::fix, overloads:
+        fix(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_fix, (self, *args), kwargs, "Tensor.fix")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::fix_", TENSOR_BODY_H, "at::Tensor::fix_",
+            legacy="Tensor::fix_ (TensorMethods.h)")
+    def fix_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::fix_, overloads:
+        fix_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_fix_, (self, *args), kwargs, "Tensor.fix_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::signbit", TENSOR_BODY_H, "at::Tensor::signbit",
+            legacy="Tensor::signbit (TensorMethods.h)")
+    def signbit(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::signbit, overloads:
+        signbit(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_signbit, (self, *args), kwargs, "Tensor.signbit")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::copysign", TENSOR_BODY_H, "at::Tensor::copysign",
+            legacy="Tensor::copysign (TensorMethods.h)")
+    def copysign(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::copysign, overloads:
+        copysign.Tensor(Tensor self, Tensor other) -> Tensor
+        copysign.Scalar(Tensor self, Scalar other) -> Tensor
+        """
+        op, full = select_overload(_ov_copysign, (self, *args), kwargs, "Tensor.copysign")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::copysign_", TENSOR_BODY_H, "at::Tensor::copysign_",
+            legacy="Tensor::copysign_ (TensorMethods.h)")
+    def copysign_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::copysign_, overloads:
+        copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_copysign_, (self, *args), kwargs, "Tensor.copysign_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::logical_xor", TENSOR_BODY_H, "at::Tensor::logical_xor",
+            legacy="Tensor::logical_xor (TensorMethods.h)")
+    def logical_xor(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::logical_xor, overloads:
+        logical_xor(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_logical_xor, (self, *args), kwargs, "Tensor.logical_xor")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::logical_xor_", TENSOR_BODY_H, "at::Tensor::logical_xor_",
+            legacy="Tensor::logical_xor_ (TensorMethods.h)")
+    def logical_xor_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::logical_xor_, overloads:
+        logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_logical_xor_, (self, *args), kwargs, "Tensor.logical_xor_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::logaddexp", TENSOR_BODY_H, "at::Tensor::logaddexp",
+            legacy="Tensor::logaddexp (TensorMethods.h)")
+    def logaddexp(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::logaddexp, overloads:
+        logaddexp(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_logaddexp, (self, *args), kwargs, "Tensor.logaddexp")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::xlogy", TENSOR_BODY_H, "at::Tensor::xlogy",
+            legacy="Tensor::xlogy (TensorMethods.h)")
+    def xlogy(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::xlogy, overloads:
+        xlogy.Tensor(Tensor self, Tensor other) -> Tensor
+        xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor
+        """
+        op, full = select_overload(_ov_xlogy, (self, *args), kwargs, "Tensor.xlogy")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::xlogy_", TENSOR_BODY_H, "at::Tensor::xlogy_",
+            legacy="Tensor::xlogy_ (TensorMethods.h)")
+    def xlogy_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::xlogy_, overloads:
+        xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_xlogy_, (self, *args), kwargs, "Tensor.xlogy_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::heaviside", TENSOR_BODY_H, "at::Tensor::heaviside",
+            legacy="Tensor::heaviside (TensorMethods.h)")
+    def heaviside(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::heaviside, overloads:
+        heaviside(Tensor self, Tensor values) -> Tensor
+        """
+        op, full = select_overload(_ov_heaviside, (self, *args), kwargs, "Tensor.heaviside")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::heaviside_", TENSOR_BODY_H, "at::Tensor::heaviside_",
+            legacy="Tensor::heaviside_ (TensorMethods.h)")
+    def heaviside_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::heaviside_, overloads:
+        heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_heaviside_, (self, *args), kwargs, "Tensor.heaviside_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::atan2_", TENSOR_BODY_H, "at::Tensor::atan2_",
+            legacy="Tensor::atan2_ (TensorMethods.h)")
+    def atan2_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::atan2_, overloads:
+        atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_atan2_, (self, *args), kwargs, "Tensor.atan2_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::atan2", TENSOR_BODY_H, "at::Tensor::atan2",
+            legacy="Tensor::atan2 (TensorMethods.h)")
+    def atan2(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::atan2, overloads:
+        atan2(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_atan2, (self, *args), kwargs, "Tensor.atan2")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arctan2", TENSOR_BODY_H, "at::Tensor::arctan2",
+            legacy="Tensor::arctan2 (TensorMethods.h)")
+    def arctan2(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arctan2, overloads:
+        arctan2(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_arctan2, (self, *args), kwargs, "Tensor.arctan2")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arctan2_", TENSOR_BODY_H, "at::Tensor::arctan2_",
+            legacy="Tensor::arctan2_ (TensorMethods.h)")
+    def arctan2_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arctan2_, overloads:
+        arctan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_arctan2_, (self, *args), kwargs, "Tensor.arctan2_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::fmod", TENSOR_BODY_H, "at::Tensor::fmod",
+            legacy="Tensor::fmod (TensorMethods.h)")
+    def fmod(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::fmod, overloads:
+        fmod.Scalar(Tensor self, Scalar other) -> Tensor
+        fmod.Tensor(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_fmod, (self, *args), kwargs, "Tensor.fmod")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::fmod_", TENSOR_BODY_H, "at::Tensor::fmod_",
+            legacy="Tensor::fmod_ (TensorMethods.h)")
+    def fmod_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::fmod_, overloads:
+        fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_fmod_, (self, *args), kwargs, "Tensor.fmod_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::fmin", TENSOR_BODY_H, "at::Tensor::fmin",
+            legacy="Tensor::fmin (TensorMethods.h)")
+    def fmin(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::fmin, overloads:
+        fmin(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_fmin, (self, *args), kwargs, "Tensor.fmin")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::fmax", TENSOR_BODY_H, "at::Tensor::fmax",
+            legacy="Tensor::fmax (TensorMethods.h)")
+    def fmax(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::fmax, overloads:
+        fmax(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_fmax, (self, *args), kwargs, "Tensor.fmax")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::float_power", TENSOR_BODY_H, "at::Tensor::float_power",
+            legacy="Tensor::float_power (TensorMethods.h)")
+    def float_power(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::float_power, overloads:
+        float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor
+        float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor
+        """
+        op, full = select_overload(_ov_float_power, (self, *args), kwargs, "Tensor.float_power")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::float_power_", TENSOR_BODY_H, "at::Tensor::float_power_",
+            legacy="Tensor::float_power_ (TensorMethods.h)")
+    def float_power_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::float_power_, overloads:
+        float_power_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)
+        float_power_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_float_power_, (self, *args), kwargs, "Tensor.float_power_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::absolute", TENSOR_BODY_H, "at::Tensor::absolute",
+            legacy="Tensor::absolute (TensorMethods.h)")
+    def absolute(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::absolute, overloads:
+        absolute(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_absolute, (self, *args), kwargs, "Tensor.absolute")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::absolute_", TENSOR_BODY_H, "at::Tensor::absolute_",
+            legacy="Tensor::absolute_ (TensorMethods.h)")
+    def absolute_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::absolute_, overloads:
+        absolute_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_absolute_, (self, *args), kwargs, "Tensor.absolute_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arccos", TENSOR_BODY_H, "at::Tensor::arccos",
+            legacy="Tensor::arccos (TensorMethods.h)")
+    def arccos(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arccos, overloads:
+        arccos(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_arccos, (self, *args), kwargs, "Tensor.arccos")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arccos_", TENSOR_BODY_H, "at::Tensor::arccos_",
+            legacy="Tensor::arccos_ (TensorMethods.h)")
+    def arccos_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arccos_, overloads:
+        arccos_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_arccos_, (self, *args), kwargs, "Tensor.arccos_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arccosh", TENSOR_BODY_H, "at::Tensor::arccosh",
+            legacy="Tensor::arccosh (TensorMethods.h)")
+    def arccosh(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arccosh, overloads:
+        arccosh(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_arccosh, (self, *args), kwargs, "Tensor.arccosh")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arccosh_", TENSOR_BODY_H, "at::Tensor::arccosh_",
+            legacy="Tensor::arccosh_ (TensorMethods.h)")
+    def arccosh_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arccosh_, overloads:
+        arccosh_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_arccosh_, (self, *args), kwargs, "Tensor.arccosh_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arcsinh", TENSOR_BODY_H, "at::Tensor::arcsinh",
+            legacy="Tensor::arcsinh (TensorMethods.h)")
+    def arcsinh(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arcsinh, overloads:
+        arcsinh(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_arcsinh, (self, *args), kwargs, "Tensor.arcsinh")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arcsinh_", TENSOR_BODY_H, "at::Tensor::arcsinh_",
+            legacy="Tensor::arcsinh_ (TensorMethods.h)")
+    def arcsinh_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arcsinh_, overloads:
+        arcsinh_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_arcsinh_, (self, *args), kwargs, "Tensor.arcsinh_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arctanh", TENSOR_BODY_H, "at::Tensor::arctanh",
+            legacy="Tensor::arctanh (TensorMethods.h)")
+    def arctanh(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arctanh, overloads:
+        arctanh(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_arctanh, (self, *args), kwargs, "Tensor.arctanh")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arctanh_", TENSOR_BODY_H, "at::Tensor::arctanh_",
+            legacy="Tensor::arctanh_ (TensorMethods.h)")
+    def arctanh_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arctanh_, overloads:
+        arctanh_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_arctanh_, (self, *args), kwargs, "Tensor.arctanh_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arcsin", TENSOR_BODY_H, "at::Tensor::arcsin",
+            legacy="Tensor::arcsin (TensorMethods.h)")
+    def arcsin(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arcsin, overloads:
+        arcsin(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_arcsin, (self, *args), kwargs, "Tensor.arcsin")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arcsin_", TENSOR_BODY_H, "at::Tensor::arcsin_",
+            legacy="Tensor::arcsin_ (TensorMethods.h)")
+    def arcsin_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arcsin_, overloads:
+        arcsin_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_arcsin_, (self, *args), kwargs, "Tensor.arcsin_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arctan", TENSOR_BODY_H, "at::Tensor::arctan",
+            legacy="Tensor::arctan (TensorMethods.h)")
+    def arctan(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arctan, overloads:
+        arctan(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_arctan, (self, *args), kwargs, "Tensor.arctan")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::arctan_", TENSOR_BODY_H, "at::Tensor::arctan_",
+            legacy="Tensor::arctan_ (TensorMethods.h)")
+    def arctan_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::arctan_, overloads:
+        arctan_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_arctan_, (self, *args), kwargs, "Tensor.arctan_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::divide", TENSOR_BODY_H, "at::Tensor::divide",
+            legacy="Tensor::divide (TensorMethods.h)")
+    def divide(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::divide, overloads:
+        divide.Tensor(Tensor self, Tensor other) -> Tensor
+        divide.Scalar(Tensor self, Scalar other) -> Tensor
+        divide.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor
+        divide.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor
+        """
+        op, full = select_overload(_ov_divide, (self, *args), kwargs, "Tensor.divide")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::divide_", TENSOR_BODY_H, "at::Tensor::divide_",
+            legacy="Tensor::divide_ (TensorMethods.h)")
+    def divide_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::divide_, overloads:
+        divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        divide_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)
+        divide_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_divide_, (self, *args), kwargs, "Tensor.divide_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::true_divide_", TENSOR_BODY_H, "at::Tensor::true_divide_",
+            legacy="Tensor::true_divide_ (TensorMethods.h)")
+    def true_divide_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::true_divide_, overloads:
+        true_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        true_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_true_divide_, (self, *args), kwargs, "Tensor.true_divide_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::isreal", TENSOR_BODY_H, "at::Tensor::isreal",
+            legacy="Tensor::isreal (TensorMethods.h)")
+    def isreal(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::isreal, overloads:
+        isreal(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_isreal, (self, *args), kwargs, "Tensor.isreal")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::multiply", TENSOR_BODY_H, "at::Tensor::multiply",
+            legacy="Tensor::multiply (TensorMethods.h)")
+    def multiply(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::multiply, overloads:
+        multiply.Tensor(Tensor self, Tensor other) -> Tensor
+        multiply.Scalar(Tensor self, Scalar other) -> Tensor
+        """
+        op, full = select_overload(_ov_multiply, (self, *args), kwargs, "Tensor.multiply")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::multiply_", TENSOR_BODY_H, "at::Tensor::multiply_",
+            legacy="Tensor::multiply_ (TensorMethods.h)")
+    def multiply_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::multiply_, overloads:
+        multiply_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        multiply_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_multiply_, (self, *args), kwargs, "Tensor.multiply_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::rad2deg", TENSOR_BODY_H, "at::Tensor::rad2deg",
+            legacy="Tensor::rad2deg (TensorMethods.h)")
+    def rad2deg(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::rad2deg, overloads:
+        rad2deg(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_rad2deg, (self, *args), kwargs, "Tensor.rad2deg")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::rad2deg_", TENSOR_BODY_H, "at::Tensor::rad2deg_",
+            legacy="Tensor::rad2deg_ (TensorMethods.h)")
+    def rad2deg_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::rad2deg_, overloads:
+        rad2deg_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_rad2deg_, (self, *args), kwargs, "Tensor.rad2deg_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::deg2rad", TENSOR_BODY_H, "at::Tensor::deg2rad",
+            legacy="Tensor::deg2rad (TensorMethods.h)")
+    def deg2rad(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::deg2rad, overloads:
+        deg2rad(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_deg2rad, (self, *args), kwargs, "Tensor.deg2rad")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::deg2rad_", TENSOR_BODY_H, "at::Tensor::deg2rad_",
+            legacy="Tensor::deg2rad_ (TensorMethods.h)")
+    def deg2rad_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::deg2rad_, overloads:
+        deg2rad_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_deg2rad_, (self, *args), kwargs, "Tensor.deg2rad_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::negative", TENSOR_BODY_H, "at::Tensor::negative",
+            legacy="Tensor::negative (TensorMethods.h)")
+    def negative(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::negative, overloads:
+        negative(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_negative, (self, *args), kwargs, "Tensor.negative")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::negative_", TENSOR_BODY_H, "at::Tensor::negative_",
+            legacy="Tensor::negative_ (TensorMethods.h)")
+    def negative_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::negative_, overloads:
+        negative_(Tensor(a!) self) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_negative_, (self, *args), kwargs, "Tensor.negative_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::positive", TENSOR_BODY_H, "at::Tensor::positive",
+            legacy="Tensor::positive (TensorMethods.h)")
+    def positive(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::positive, overloads:
+        positive(Tensor(a) self) -> Tensor(a)
+        """
+        op, full = select_overload(_ov_positive, (self, *args), kwargs, "Tensor.positive")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::subtract", TENSOR_BODY_H, "at::Tensor::subtract",
+            legacy="Tensor::subtract (TensorMethods.h)")
+    def subtract(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::subtract, overloads:
+        subtract.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+        subtract.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor
+        """
+        op, full = select_overload(_ov_subtract, (self, *args), kwargs, "Tensor.subtract")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::subtract_", TENSOR_BODY_H, "at::Tensor::subtract_",
+            legacy="Tensor::subtract_ (TensorMethods.h)")
+    def subtract_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::subtract_, overloads:
+        subtract_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
+        subtract_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_subtract_, (self, *args), kwargs, "Tensor.subtract_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::not_equal", TENSOR_BODY_H, "at::Tensor::not_equal",
+            legacy="Tensor::not_equal (TensorMethods.h)")
+    def not_equal(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::not_equal, overloads:
+        not_equal.Scalar(Tensor self, Scalar other) -> Tensor
+        not_equal.Tensor(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_not_equal, (self, *args), kwargs, "Tensor.not_equal")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::not_equal_", TENSOR_BODY_H, "at::Tensor::not_equal_",
+            legacy="Tensor::not_equal_ (TensorMethods.h)")
+    def not_equal_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::not_equal_, overloads:
+        not_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        not_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_not_equal_, (self, *args), kwargs, "Tensor.not_equal_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::greater_equal", TENSOR_BODY_H, "at::Tensor::greater_equal",
+            legacy="Tensor::greater_equal (TensorMethods.h)")
+    def greater_equal(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::greater_equal, overloads:
+        greater_equal.Scalar(Tensor self, Scalar other) -> Tensor
+        greater_equal.Tensor(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_greater_equal, (self, *args), kwargs, "Tensor.greater_equal")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::greater_equal_", TENSOR_BODY_H, "at::Tensor::greater_equal_",
+            legacy="Tensor::greater_equal_ (TensorMethods.h)")
+    def greater_equal_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::greater_equal_, overloads:
+        greater_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        greater_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_greater_equal_, (self, *args), kwargs, "Tensor.greater_equal_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::less_equal", TENSOR_BODY_H, "at::Tensor::less_equal",
+            legacy="Tensor::less_equal (TensorMethods.h)")
+    def less_equal(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::less_equal, overloads:
+        less_equal.Scalar(Tensor self, Scalar other) -> Tensor
+        less_equal.Tensor(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_less_equal, (self, *args), kwargs, "Tensor.less_equal")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::less_equal_", TENSOR_BODY_H, "at::Tensor::less_equal_",
+            legacy="Tensor::less_equal_ (TensorMethods.h)")
+    def less_equal_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::less_equal_, overloads:
+        less_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        less_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_less_equal_, (self, *args), kwargs, "Tensor.less_equal_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::greater", TENSOR_BODY_H, "at::Tensor::greater",
+            legacy="Tensor::greater (TensorMethods.h)")
+    def greater(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::greater, overloads:
+        greater.Scalar(Tensor self, Scalar other) -> Tensor
+        greater.Tensor(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_greater, (self, *args), kwargs, "Tensor.greater")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::greater_", TENSOR_BODY_H, "at::Tensor::greater_",
+            legacy="Tensor::greater_ (TensorMethods.h)")
+    def greater_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::greater_, overloads:
+        greater_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        greater_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_greater_, (self, *args), kwargs, "Tensor.greater_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::less", TENSOR_BODY_H, "at::Tensor::less",
+            legacy="Tensor::less (TensorMethods.h)")
+    def less(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::less, overloads:
+        less.Scalar(Tensor self, Scalar other) -> Tensor
+        less.Tensor(Tensor self, Tensor other) -> Tensor
+        """
+        op, full = select_overload(_ov_less, (self, *args), kwargs, "Tensor.less")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::less_", TENSOR_BODY_H, "at::Tensor::less_",
+            legacy="Tensor::less_ (TensorMethods.h)")
+    def less_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::less_, overloads:
+        less_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+        less_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_less_, (self, *args), kwargs, "Tensor.less_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::nan_to_num", TENSOR_BODY_H, "at::Tensor::nan_to_num",
+            legacy="Tensor::nan_to_num (TensorMethods.h)")
+    def nan_to_num(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::nan_to_num, overloads:
+        nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor
+        """
+        op, full = select_overload(_ov_nan_to_num, (self, *args), kwargs, "Tensor.nan_to_num")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::nan_to_num_", TENSOR_BODY_H, "at::Tensor::nan_to_num_",
+            legacy="Tensor::nan_to_num_ (TensorMethods.h)")
+    def nan_to_num_(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::nan_to_num_, overloads:
+        nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)
+        """
+        op, full = select_overload(_ov_nan_to_num_, (self, *args), kwargs, "Tensor.nan_to_num_")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::isposinf", TENSOR_BODY_H, "at::Tensor::isposinf",
+            legacy="Tensor::isposinf (TensorMethods.h)")
+    def isposinf(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::isposinf, overloads:
+        isposinf(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_isposinf, (self, *args), kwargs, "Tensor.isposinf")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::isneginf", TENSOR_BODY_H, "at::Tensor::isneginf",
+            legacy="Tensor::isneginf (TensorMethods.h)")
+    def isneginf(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::isneginf, overloads:
+        isneginf(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_isneginf, (self, *args), kwargs, "Tensor.isneginf")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::is_signed", TENSOR_BODY_H, "at::Tensor::is_signed",
+            legacy="Tensor::is_signed (TensorMethods.h)")
+    def is_signed(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::is_signed, overloads:
+        is_signed(Tensor self) -> bool
+        """
+        op, full = select_overload(_ov_is_signed, (self, *args), kwargs, "Tensor.is_signed")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::reshape_as", TENSOR_BODY_H, "at::Tensor::reshape_as",
+            legacy="Tensor::reshape_as (TensorMethods.h)")
+    def reshape_as(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::reshape_as, overloads:
+        reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)
+        """
+        op, full = select_overload(_ov_reshape_as, (self, *args), kwargs, "Tensor.reshape_as")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::tensor_split", TENSOR_BODY_H, "at::Tensor::tensor_split",
+            legacy="Tensor::tensor_split (TensorMethods.h)")
+    def tensor_split(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::tensor_split, overloads:
+        tensor_split.sections(Tensor(a) self, SymInt sections, int dim=0) -> Tensor(a)[]
+        tensor_split.indices(Tensor(a) self, SymInt[] indices, int dim=0) -> Tensor(a)[]
+        """
+        op, full = select_overload(_ov_tensor_split, (self, *args), kwargs, "Tensor.tensor_split")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::hsplit", TENSOR_BODY_H, "at::Tensor::hsplit",
+            legacy="Tensor::hsplit (TensorMethods.h)")
+    def hsplit(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::hsplit, overloads:
+        hsplit.int(Tensor(a) self, int sections) -> Tensor(a)[]
+        hsplit.array(Tensor(a) self, int[] indices) -> Tensor(a)[]
+        """
+        op, full = select_overload(_ov_hsplit, (self, *args), kwargs, "Tensor.hsplit")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::vsplit", TENSOR_BODY_H, "at::Tensor::vsplit",
+            legacy="Tensor::vsplit (TensorMethods.h)")
+    def vsplit(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::vsplit, overloads:
+        vsplit.int(Tensor(a) self, int sections) -> Tensor(a)[]
+        vsplit.array(Tensor(a) self, int[] indices) -> Tensor(a)[]
+        """
+        op, full = select_overload(_ov_vsplit, (self, *args), kwargs, "Tensor.vsplit")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::dsplit", TENSOR_BODY_H, "at::Tensor::dsplit",
+            legacy="Tensor::dsplit (TensorMethods.h)")
+    def dsplit(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::dsplit, overloads:
+        dsplit.int(Tensor(a) self, int sections) -> Tensor(a)[]
+        dsplit.array(Tensor(a) self, int[] indices) -> Tensor(a)[]
+        """
+        op, full = select_overload(_ov_dsplit, (self, *args), kwargs, "Tensor.dsplit")
+        return op.call(*full)
+
 
 METHODS: tuple[str, ...] = (
     "uniform_",
@@ -3342,4 +4347,101 @@ METHODS: tuple[str, ...] = (
     "broadcast_to",
     "ravel",
     "count_nonzero",
+    "ceil",
+    "ceil_",
+    "erf",
+    "erf_",
+    "erfc",
+    "erfc_",
+    "exp2",
+    "exp2_",
+    "floor",
+    "floor_",
+    "log10",
+    "log10_",
+    "log2",
+    "log2_",
+    "round",
+    "round_",
+    "rsqrt",
+    "rsqrt_",
+    "sinc",
+    "sinc_",
+    "square",
+    "square_",
+    "tan",
+    "tan_",
+    "trunc",
+    "trunc_",
+    "fix",
+    "fix_",
+    "signbit",
+    "copysign",
+    "copysign_",
+    "logical_xor",
+    "logical_xor_",
+    "logaddexp",
+    "xlogy",
+    "xlogy_",
+    "heaviside",
+    "heaviside_",
+    "atan2_",
+    "atan2",
+    "arctan2",
+    "arctan2_",
+    "fmod",
+    "fmod_",
+    "fmin",
+    "fmax",
+    "float_power",
+    "float_power_",
+    "absolute",
+    "absolute_",
+    "arccos",
+    "arccos_",
+    "arccosh",
+    "arccosh_",
+    "arcsinh",
+    "arcsinh_",
+    "arctanh",
+    "arctanh_",
+    "arcsin",
+    "arcsin_",
+    "arctan",
+    "arctan_",
+    "divide",
+    "divide_",
+    "true_divide_",
+    "isreal",
+    "multiply",
+    "multiply_",
+    "rad2deg",
+    "rad2deg_",
+    "deg2rad",
+    "deg2rad_",
+    "negative",
+    "negative_",
+    "positive",
+    "subtract",
+    "subtract_",
+    "not_equal",
+    "not_equal_",
+    "greater_equal",
+    "greater_equal_",
+    "less_equal",
+    "less_equal_",
+    "greater",
+    "greater_",
+    "less",
+    "less_",
+    "nan_to_num",
+    "nan_to_num_",
+    "isposinf",
+    "isneginf",
+    "is_signed",
+    "reshape_as",
+    "tensor_split",
+    "hsplit",
+    "vsplit",
+    "dsplit",
 )

@@ -6,8 +6,10 @@ CPU kernel (REGISTER_DISPATCH), so the code generator can find them by name.
 
 from tensortrace.aten.native import (  # noqa: F401 - imported for their registrations
     activation,
+    aliases,
     binary_ops,
     binary_ops_extra,
+    binary_ops_math,
     cat,
     complex_ops,
     convolution,
@@ -45,6 +47,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     tensor_advanced_indexing,
     tensor_compare_close,
     tensor_compare_extra,
+    tensor_compare_inf,
     tensor_compare_pointwise,
     tensor_factories,
     tensor_factories_new,
@@ -58,12 +61,14 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     type_properties,
     unary_ops,
     unary_ops_extra,
+    unary_ops_math,
     unique,
 )
 from tensortrace.aten.native.cpu import (  # noqa: F401
     activation_kernel,
     binary_ops_extra_kernel,
     binary_ops_kernel,
+    binary_ops_math_kernel,
     complex_kernel,
     copy_kernel,
     distribution_kernels,
@@ -81,9 +86,11 @@ from tensortrace.aten.native.cpu import (  # noqa: F401
     reduce_ops_kernel,
     soft_max_kernel,
     sorting_kernel,
+    tensor_compare_inf_kernel,
     tensor_compare_pointwise_kernel,
     unary_ops_extra_kernel,
     unary_ops_kernel,
+    unary_ops_math_kernel,
 )
 from tensortrace.aten.native.cuda import copy as cuda_copy  # noqa: F401, E402 - CPU ones first
 from tensortrace.aten.native.cuda import kernels, natives  # noqa: F401, E402

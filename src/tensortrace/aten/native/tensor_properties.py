@@ -1,4 +1,4 @@
-"""contiguous: the tensor itself when its memory is already row-major, else a contiguous clone.
+"""contiguous (a clone only when the memory is not already row-major) and is_signed.
 
 Mirrors `aten/src/ATen/native/TensorProperties.cpp`. The Python binding short-cuts the same test
 before dispatching (THPVariable_contiguous), which is why torch.profiler shows no aten frame at
@@ -21,3 +21,12 @@ def contiguous(self: Tensor, memory_format: str = "contiguous_format") -> Tensor
     TORCH_CHECK(memory_format != "preserve_format",
                 "preserve memory format is unsupported by the contiguous operator")
     return self.clone(memory_format=memory_format)
+
+
+@native_function(SOURCE, name="is_signed", legacy="at::native::is_signed")
+def is_signed(self: Tensor) -> bool:
+    """c10::isSignedType of the dtype (floating and complex dtypes are signed, uint8 and bool
+    are not)."""
+    from tensortrace.c10.scalar_type import isSignedType
+
+    return isSignedType(self.scalar_type())

@@ -376,3 +376,76 @@ def tril_indices_cpu(row: int, col: int, offset: int = 0, dtype: ScalarType | No
 def triu_indices_cpu(row: int, col: int, offset: int = 0, dtype: ScalarType | None = None,
                      layout: Any = None, device: Any = None, pin_memory: Any = None) -> Tensor:
     return _tri_indices("triu_indices", row, col, offset, dtype, True)
+
+
+@native_function(SOURCE, name="reshape_as", legacy="at::native::reshape_as")
+def reshape_as(self: Tensor, other: Tensor) -> Tensor:
+    return self.reshape(other.sizes())
+
+
+# ---- tensor_split, hsplit, vsplit, dsplit ------------------------------------------------------
+@native_function(SOURCE, name="tensor_split_sections_symint",
+                 legacy="at::native::tensor_split_sections_symint")
+def tensor_split_sections_symint(self: Tensor, sections: int, dim: int = 0) -> list[Tensor]:
+    """`sections` slices, the first size % sections of them one element longer."""
+    TORCH_CHECK(self.dim() > 0, "tensor_split expected at least a 1-dimensional tensor, but got "
+                "a tensor with ", self.dim(), " dims")
+    dim_ = maybe_wrap_dim(dim, self.dim())
+    TORCH_CHECK(sections > 0, "number of sections must be larger than 0, got ", sections)
+    dim_size = self.sizes()[dim_]
+    min_split_size, num_splits_one_extra = divmod(dim_size, sections)
+    splits: list[Tensor] = []
+    start_idx = 0
+    for split_idx in range(sections):
+        split_size = min_split_size + 1 if num_splits_one_extra > split_idx else min_split_size
+        splits.append(self.slice(dim_, start_idx, start_idx + split_size))
+        start_idx += split_size
+    return splits
+
+
+@native_function(SOURCE, name="tensor_split_indices_symint",
+                 legacy="at::native::tensor_split_indices_symint")
+def tensor_split_indices_symint(self: Tensor, indices: Sequence[int], dim: int = 0
+                                ) -> list[Tensor]:
+    """Slices between consecutive indices, and from the last index to the end."""
+    TORCH_CHECK(self.dim() > 0, "tensor_split expected at least a 1-dimensional tensor, but got "
+                "a tensor with ", self.dim(), " dims")
+    dim_ = maybe_wrap_dim(dim, self.dim())
+    splits: list[Tensor] = []
+    start_idx = 0
+    for end_idx in indices:
+        splits.append(self.slice(dim_, start_idx, end_idx))
+        start_idx = end_idx
+    splits.append(self.slice(dim_, start_idx, self.sizes()[dim_]))
+    return splits
+
+
+def _register_nsplit(name: str, min_dim: int, dim_of: Any) -> None:
+    def check_dims(self: Tensor) -> None:
+        TORCH_CHECK(self.dim() >= min_dim, f"torch.{name} requires a tensor with at least "
+                    f"{min_dim} dimension, but got a tensor with ", self.dim(), " dimensions!")
+
+    def by_sections(self: Tensor, sections: int) -> list[Tensor]:
+        check_dims(self)
+        dim = dim_of(self)
+        TORCH_CHECK(sections != 0 and self.sizes()[dim] % sections == 0,
+                    f"torch.{name} attempted to split along dimension ", dim,
+                    ", but the size of the dimension ", self.sizes()[dim],
+                    " is not divisible by the split_size ", sections, "!")
+        from tensortrace.aten import functions as at
+
+        return at.tensor_split(self, sections, dim)
+
+    def by_indices(self: Tensor, indices: Sequence[int]) -> list[Tensor]:
+        check_dims(self)
+        from tensortrace.aten import functions as at
+
+        return at.tensor_split(self, indices, dim_of(self))
+
+    native_function(SOURCE, name=name, legacy=f"at::native::{name}")(by_sections)
+    native_function(SOURCE, name=name, legacy=f"at::native::{name}")(by_indices)
+
+
+_register_nsplit("hsplit", 1, lambda t: 0 if t.dim() == 1 else 1)
+_register_nsplit("vsplit", 2, lambda t: 0)
+_register_nsplit("dsplit", 3, lambda t: 2)

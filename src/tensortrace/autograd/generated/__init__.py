@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "d679452c2bec3d19ccfe045f302ae3db3fcb542a4a6fda91a248730eadd20d85"
+INPUTS_SHA256 = "ab149827fb325fe08a3ec3e22449b5a5645515bc97fbff05d0cb091bcd826c6e"
 
 MODULES: tuple[str, ...] = (
     "functions",

@@ -3430,3 +3430,687 @@ def cumprod_(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.cumprod_.register(DispatchKey.ADInplaceOrView, KernelFunction(
     cumprod_, "torch::ADInplaceOrView::cumprod_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::ceil_", INPLACE_OR_VIEW)
+def ceil_(ks: DispatchKeySet, *args: Any) -> Any:
+    """ceil_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.ceil_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.ceil_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    ceil_, "torch::ADInplaceOrView::ceil_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::ceil_out", INPLACE_OR_VIEW)
+def ceil_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.ceil_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.ceil_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    ceil_out, "torch::ADInplaceOrView::ceil_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::erf_", INPLACE_OR_VIEW)
+def erf_(ks: DispatchKeySet, *args: Any) -> Any:
+    """erf_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.erf_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.erf_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    erf_, "torch::ADInplaceOrView::erf_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::erf_out", INPLACE_OR_VIEW)
+def erf_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.erf_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.erf_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    erf_out, "torch::ADInplaceOrView::erf_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::erfc_", INPLACE_OR_VIEW)
+def erfc_(ks: DispatchKeySet, *args: Any) -> Any:
+    """erfc_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.erfc_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.erfc_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    erfc_, "torch::ADInplaceOrView::erfc_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::erfc_out", INPLACE_OR_VIEW)
+def erfc_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.erfc_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.erfc_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    erfc_out, "torch::ADInplaceOrView::erfc_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::exp2_", INPLACE_OR_VIEW)
+def exp2_(ks: DispatchKeySet, *args: Any) -> Any:
+    """exp2_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.exp2_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.exp2_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    exp2_, "torch::ADInplaceOrView::exp2_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::exp2_out", INPLACE_OR_VIEW)
+def exp2_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.exp2_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.exp2_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    exp2_out, "torch::ADInplaceOrView::exp2_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::floor_", INPLACE_OR_VIEW)
+def floor_(ks: DispatchKeySet, *args: Any) -> Any:
+    """floor_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.floor_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.floor_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    floor_, "torch::ADInplaceOrView::floor_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::floor_out", INPLACE_OR_VIEW)
+def floor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.floor_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.floor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    floor_out, "torch::ADInplaceOrView::floor_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::log10_", INPLACE_OR_VIEW)
+def log10_(ks: DispatchKeySet, *args: Any) -> Any:
+    """log10_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.log10_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.log10_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    log10_, "torch::ADInplaceOrView::log10_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::log10_out", INPLACE_OR_VIEW)
+def log10_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.log10_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.log10_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    log10_out, "torch::ADInplaceOrView::log10_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::log2_", INPLACE_OR_VIEW)
+def log2_(ks: DispatchKeySet, *args: Any) -> Any:
+    """log2_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.log2_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.log2_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    log2_, "torch::ADInplaceOrView::log2_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::log2_out", INPLACE_OR_VIEW)
+def log2_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.log2_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.log2_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    log2_out, "torch::ADInplaceOrView::log2_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::round_", INPLACE_OR_VIEW)
+def round_(ks: DispatchKeySet, *args: Any) -> Any:
+    """round_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.round_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.round_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    round_, "torch::ADInplaceOrView::round_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::round_out", INPLACE_OR_VIEW)
+def round_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.round_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.round_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    round_out, "torch::ADInplaceOrView::round_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::round__decimals", INPLACE_OR_VIEW)
+def round__decimals(ks: DispatchKeySet, *args: Any) -> Any:
+    """round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.round__decimals.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.round__decimals.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    round__decimals, "torch::ADInplaceOrView::round__decimals", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::round_decimals_out", INPLACE_OR_VIEW)
+def round_decimals_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.round_decimals_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.round_decimals_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    round_decimals_out, "torch::ADInplaceOrView::round_decimals_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::rsqrt_", INPLACE_OR_VIEW)
+def rsqrt_(ks: DispatchKeySet, *args: Any) -> Any:
+    """rsqrt_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.rsqrt_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.rsqrt_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    rsqrt_, "torch::ADInplaceOrView::rsqrt_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::rsqrt_out", INPLACE_OR_VIEW)
+def rsqrt_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.rsqrt_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.rsqrt_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    rsqrt_out, "torch::ADInplaceOrView::rsqrt_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::sinc_", INPLACE_OR_VIEW)
+def sinc_(ks: DispatchKeySet, *args: Any) -> Any:
+    """sinc_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.sinc_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.sinc_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    sinc_, "torch::ADInplaceOrView::sinc_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::sinc_out", INPLACE_OR_VIEW)
+def sinc_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.sinc_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.sinc_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    sinc_out, "torch::ADInplaceOrView::sinc_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::tan_", INPLACE_OR_VIEW)
+def tan_(ks: DispatchKeySet, *args: Any) -> Any:
+    """tan_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.tan_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.tan_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    tan_, "torch::ADInplaceOrView::tan_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::tan_out", INPLACE_OR_VIEW)
+def tan_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.tan_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.tan_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    tan_out, "torch::ADInplaceOrView::tan_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::trunc_", INPLACE_OR_VIEW)
+def trunc_(ks: DispatchKeySet, *args: Any) -> Any:
+    """trunc_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.trunc_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.trunc_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    trunc_, "torch::ADInplaceOrView::trunc_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::trunc_out", INPLACE_OR_VIEW)
+def trunc_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.trunc_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.trunc_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    trunc_out, "torch::ADInplaceOrView::trunc_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::signbit_out", INPLACE_OR_VIEW)
+def signbit_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """signbit.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.signbit_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.signbit_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    signbit_out, "torch::ADInplaceOrView::signbit_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::copysign_out", INPLACE_OR_VIEW)
+def copysign_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """copysign.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.copysign_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.copysign_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    copysign_out, "torch::ADInplaceOrView::copysign_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::copysign__Tensor", INPLACE_OR_VIEW)
+def copysign__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.copysign__Tensor.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.copysign__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    copysign__Tensor, "torch::ADInplaceOrView::copysign__Tensor", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::copysign__Scalar", INPLACE_OR_VIEW)
+def copysign__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
+    """copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.copysign__Scalar.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.copysign__Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    copysign__Scalar, "torch::ADInplaceOrView::copysign__Scalar", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::copysign_Scalar_out", INPLACE_OR_VIEW)
+def copysign_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """copysign.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.copysign_Scalar_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.copysign_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    copysign_Scalar_out, "torch::ADInplaceOrView::copysign_Scalar_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::logical_xor_", INPLACE_OR_VIEW)
+def logical_xor_(ks: DispatchKeySet, *args: Any) -> Any:
+    """logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.logical_xor_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.logical_xor_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    logical_xor_, "torch::ADInplaceOrView::logical_xor_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::logical_xor_out", INPLACE_OR_VIEW)
+def logical_xor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.logical_xor_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.logical_xor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    logical_xor_out, "torch::ADInplaceOrView::logical_xor_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::logaddexp_out", INPLACE_OR_VIEW)
+def logaddexp_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """logaddexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.logaddexp_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.logaddexp_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    logaddexp_out, "torch::ADInplaceOrView::logaddexp_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::xlogy__Tensor", INPLACE_OR_VIEW)
+def xlogy__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.xlogy__Tensor.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.xlogy__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    xlogy__Tensor, "torch::ADInplaceOrView::xlogy__Tensor", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::xlogy__Scalar_Other", INPLACE_OR_VIEW)
+def xlogy__Scalar_Other(ks: DispatchKeySet, *args: Any) -> Any:
+    """xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.xlogy__Scalar_Other.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.xlogy__Scalar_Other.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    xlogy__Scalar_Other, "torch::ADInplaceOrView::xlogy__Scalar_Other", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::xlogy_OutTensor", INPLACE_OR_VIEW)
+def xlogy_OutTensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """xlogy.OutTensor(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.xlogy_OutTensor.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.xlogy_OutTensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    xlogy_OutTensor, "torch::ADInplaceOrView::xlogy_OutTensor", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::xlogy_OutScalar_Self", INPLACE_OR_VIEW)
+def xlogy_OutScalar_Self(ks: DispatchKeySet, *args: Any) -> Any:
+    """xlogy.OutScalar_Self(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.xlogy_OutScalar_Self.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.xlogy_OutScalar_Self.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    xlogy_OutScalar_Self, "torch::ADInplaceOrView::xlogy_OutScalar_Self", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::xlogy_OutScalar_Other", INPLACE_OR_VIEW)
+def xlogy_OutScalar_Other(ks: DispatchKeySet, *args: Any) -> Any:
+    """xlogy.OutScalar_Other(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.xlogy_OutScalar_Other.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.xlogy_OutScalar_Other.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    xlogy_OutScalar_Other, "torch::ADInplaceOrView::xlogy_OutScalar_Other", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::heaviside_out", INPLACE_OR_VIEW)
+def heaviside_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """heaviside.out(Tensor self, Tensor values, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.heaviside_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.heaviside_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    heaviside_out, "torch::ADInplaceOrView::heaviside_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::heaviside_", INPLACE_OR_VIEW)
+def heaviside_(ks: DispatchKeySet, *args: Any) -> Any:
+    """heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.heaviside_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.heaviside_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    heaviside_, "torch::ADInplaceOrView::heaviside_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::atan2_out", INPLACE_OR_VIEW)
+def atan2_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.atan2_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.atan2_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    atan2_out, "torch::ADInplaceOrView::atan2_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::atan2_", INPLACE_OR_VIEW)
+def atan2_(ks: DispatchKeySet, *args: Any) -> Any:
+    """atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.atan2_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.atan2_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    atan2_, "torch::ADInplaceOrView::atan2_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::fmod_Scalar_out", INPLACE_OR_VIEW)
+def fmod_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.fmod_Scalar_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.fmod_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    fmod_Scalar_out, "torch::ADInplaceOrView::fmod_Scalar_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::fmod__Scalar", INPLACE_OR_VIEW)
+def fmod__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
+    """fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.fmod__Scalar.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.fmod__Scalar.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    fmod__Scalar, "torch::ADInplaceOrView::fmod__Scalar", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::fmod_Tensor_out", INPLACE_OR_VIEW)
+def fmod_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.fmod_Tensor_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.fmod_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    fmod_Tensor_out, "torch::ADInplaceOrView::fmod_Tensor_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::fmod__Tensor", INPLACE_OR_VIEW)
+def fmod__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.fmod__Tensor.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.fmod__Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    fmod__Tensor, "torch::ADInplaceOrView::fmod__Tensor", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::fmin_out", INPLACE_OR_VIEW)
+def fmin_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """fmin.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.fmin_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.fmin_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    fmin_out, "torch::ADInplaceOrView::fmin_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::fmax_out", INPLACE_OR_VIEW)
+def fmax_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """fmax.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.fmax_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.fmax_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    fmax_out, "torch::ADInplaceOrView::fmax_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::rad2deg_", INPLACE_OR_VIEW)
+def rad2deg_(ks: DispatchKeySet, *args: Any) -> Any:
+    """rad2deg_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.rad2deg_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.rad2deg_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    rad2deg_, "torch::ADInplaceOrView::rad2deg_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::rad2deg_out", INPLACE_OR_VIEW)
+def rad2deg_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """rad2deg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.rad2deg_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.rad2deg_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    rad2deg_out, "torch::ADInplaceOrView::rad2deg_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::deg2rad_", INPLACE_OR_VIEW)
+def deg2rad_(ks: DispatchKeySet, *args: Any) -> Any:
+    """deg2rad_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.deg2rad_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.deg2rad_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    deg2rad_, "torch::ADInplaceOrView::deg2rad_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::deg2rad_out", INPLACE_OR_VIEW)
+def deg2rad_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """deg2rad.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.deg2rad_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.deg2rad_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    deg2rad_out, "torch::ADInplaceOrView::deg2rad_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::nan_to_num_", INPLACE_OR_VIEW)
+def nan_to_num_(ks: DispatchKeySet, *args: Any) -> Any:
+    """nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.nan_to_num_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.nan_to_num_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    nan_to_num_, "torch::ADInplaceOrView::nan_to_num_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::nan_to_num_out", INPLACE_OR_VIEW)
+def nan_to_num_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.nan_to_num_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.nan_to_num_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    nan_to_num_out, "torch::ADInplaceOrView::nan_to_num_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::isposinf_out", INPLACE_OR_VIEW)
+def isposinf_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.isposinf_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.isposinf_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    isposinf_out, "torch::ADInplaceOrView::isposinf_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::isneginf_out", INPLACE_OR_VIEW)
+def isneginf_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.isneginf_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.isneginf_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    isneginf_out, "torch::ADInplaceOrView::isneginf_out", with_keyset=True))

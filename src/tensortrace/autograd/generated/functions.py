@@ -2742,3 +2742,487 @@ class VdotBackward0(TraceableFunction):
         ('self', 'other'),
         {},
         {})
+
+
+def CeilBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(grad)"""
+    return at.zeros_like(v['grad'])
+
+
+class CeilBackward0(TraceableFunction):
+    """ceil(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'ceil',
+        (Formula(('self',), CeilBackward0_self, frozenset(['at', 'grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def FloorBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(grad)"""
+    return at.zeros_like(v['grad'])
+
+
+class FloorBackward0(TraceableFunction):
+    """floor(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'floor',
+        (Formula(('self',), FloorBackward0_self, frozenset(['at', 'grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def TruncBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(grad)"""
+    return at.zeros_like(v['grad'])
+
+
+class TruncBackward0(TraceableFunction):
+    """trunc(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'trunc',
+        (Formula(('self',), TruncBackward0_self, frozenset(['at', 'grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def RoundBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(grad)"""
+    return at.zeros_like(v['grad'])
+
+
+class RoundBackward0(TraceableFunction):
+    """round(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'round',
+        (Formula(('self',), RoundBackward0_self, frozenset(['at', 'grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def RoundBackward1_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(grad)"""
+    return at.zeros_like(v['grad'])
+
+
+class RoundBackward1(TraceableFunction):
+    """round.decimals(Tensor self, *, int decimals) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'round.decimals',
+        (Formula(('self',), RoundBackward1_self, frozenset(['at', 'grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def ErfBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(self.pow(2).neg().exp()).mul(1.1283791670955126)"""
+    return v['grad'].mul(v['self'].pow(2).neg().exp()).mul(1.1283791670955126)
+
+
+class ErfBackward0(TraceableFunction):
+    """erf(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'erf',
+        (Formula(('self',), ErfBackward0_self, frozenset(['grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def ErfcBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(self.pow(2).neg().exp()).mul(-1.1283791670955126)"""
+    return v['grad'].mul(v['self'].pow(2).neg().exp()).mul(-1.1283791670955126)
+
+
+class ErfcBackward0(TraceableFunction):
+    """erfc(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'erfc',
+        (Formula(('self',), ErfcBackward0_self, frozenset(['grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def Exp2Backward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(conj(result)).mul(0.6931471805599453)"""
+    return v['grad'].mul(conj(v['result'])).mul(0.6931471805599453)
+
+
+class Exp2Backward0(TraceableFunction):
+    """exp2(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'exp2',
+        (Formula(('self',), Exp2Backward0_self, frozenset(['conj', 'grad', 'result'])),),
+        ('self',),
+        {},
+        {})
+
+
+def Log10Backward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.div(conj(self).mul(2.3025850929940456))"""
+    return v['grad'].div(conj(v['self']).mul(2.3025850929940455))
+
+
+class Log10Backward0(TraceableFunction):
+    """log10(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'log10',
+        (Formula(('self',), Log10Backward0_self, frozenset(['conj', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def Log2Backward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.div(conj(self).mul(0.6931471805599453))"""
+    return v['grad'].div(conj(v['self']).mul(0.6931471805599453))
+
+
+class Log2Backward0(TraceableFunction):
+    """log2(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'log2',
+        (Formula(('self',), Log2Backward0_self, frozenset(['conj', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def RsqrtBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(conj(result.pow(3))).mul(-0.5)"""
+    return v['grad'].mul(conj(v['result'].pow(3))).mul(-0.5)
+
+
+class RsqrtBackward0(TraceableFunction):
+    """rsqrt(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'rsqrt',
+        (Formula(('self',), RsqrtBackward0_self, frozenset(['conj', 'grad', 'result'])),),
+        ('self',),
+        {},
+        {})
+
+
+def TanBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(conj(result.pow(2).add(1)))"""
+    return v['grad'].mul(conj(v['result'].pow(2).add(1)))
+
+
+class TanBackward0(TraceableFunction):
+    """tan(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'tan',
+        (Formula(('self',), TanBackward0_self, frozenset(['conj', 'grad', 'result'])),),
+        ('self',),
+        {},
+        {})
+
+
+def Atan2Backward0_other(v: dict[str, Any]) -> Any:
+    """other: grad.mul(self.neg()).mul(self.mul(self).add(other.mul(other)).reciprocal())"""
+    return v['grad'].mul(v['self'].neg()).mul(v['self'].mul(v['self']).add(v['other'].mul(v['other'])).reciprocal())
+
+
+def Atan2Backward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(other).mul(self.mul(self).add(other.mul(other)).reciprocal())"""
+    return v['grad'].mul(v['other']).mul(v['self'].mul(v['self']).add(v['other'].mul(v['other'])).reciprocal())
+
+
+class Atan2Backward0(TraceableFunction):
+    """atan2(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'atan2',
+        (Formula(('other',), Atan2Backward0_other, frozenset(['grad', 'other', 'self'])),
+         Formula(('self',), Atan2Backward0_self, frozenset(['grad', 'other', 'self'])),),
+        ('self', 'other'),
+        {},
+        {})
+
+
+def FmodBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad"""
+    return v['grad']
+
+
+class FmodBackward0(TraceableFunction):
+    """fmod.Scalar(Tensor self, Scalar other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'fmod.Scalar',
+        (Formula(('self',), FmodBackward0_self, frozenset(['grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def FmodBackward1_other(v: dict[str, Any]) -> Any:
+    """other: grad.neg().mul(self.div(other, rounding_mode="trunc"))"""
+    return v['grad'].neg().mul(v['self'].div(v['other'], rounding_mode='trunc'))
+
+
+def FmodBackward1_self(v: dict[str, Any]) -> Any:
+    """self: grad"""
+    return v['grad']
+
+
+class FmodBackward1(TraceableFunction):
+    """fmod.Tensor(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'fmod.Tensor',
+        (Formula(('other',), FmodBackward1_other, frozenset(['grad', 'other', 'self'])),
+         Formula(('self',), FmodBackward1_self, frozenset(['grad'])),),
+        ('self', 'other'),
+        {},
+        {})
+
+
+def XlogyBackward0_other(v: dict[str, Any]) -> Any:
+    """other: grad.mul(self).div(other)"""
+    return v['grad'].mul(v['self']).div(v['other'])
+
+
+def XlogyBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at.xlogy(self.ne(0), other))"""
+    return v['grad'].mul(at.xlogy(v['self'].ne(0), v['other']))
+
+
+class XlogyBackward0(TraceableFunction):
+    """xlogy.Tensor(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'xlogy.Tensor',
+        (Formula(('other',), XlogyBackward0_other, frozenset(['grad', 'other', 'self'])),
+         Formula(('self',), XlogyBackward0_self, frozenset(['at', 'grad', 'other', 'self'])),),
+        ('self', 'other'),
+        {},
+        {})
+
+
+def XlogyBackward1_other(v: dict[str, Any]) -> Any:
+    """other: grad.mul(self).div(other)"""
+    return v['grad'].mul(v['self']).div(v['other'])
+
+
+class XlogyBackward1(TraceableFunction):
+    """xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'xlogy.Scalar_Self',
+        (Formula(('other',), XlogyBackward1_other, frozenset(['grad', 'other', 'self'])),),
+        ('other',),
+        {},
+        {})
+
+
+def XlogyBackward2_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at.xlogy(self.ne(0), other))"""
+    return v['grad'].mul(at.xlogy(v['self'].ne(0), v['other']))
+
+
+class XlogyBackward2(TraceableFunction):
+    """xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'xlogy.Scalar_Other',
+        (Formula(('self',), XlogyBackward2_self, frozenset(['at', 'grad', 'other', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def CopysignBackward0_other(v: dict[str, Any]) -> Any:
+    """other: at.zeros_like(other)"""
+    return at.zeros_like(v['other'])
+
+
+def CopysignBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(result.div(self).masked_fill_(self.eq(0), 0))"""
+    return v['grad'].mul(v['result'].div(v['self']).masked_fill_(v['self'].eq(0), 0))
+
+
+class CopysignBackward0(TraceableFunction):
+    """copysign.Tensor(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'copysign.Tensor',
+        (Formula(('other',), CopysignBackward0_other, frozenset(['at', 'other'])),
+         Formula(('self',), CopysignBackward0_self, frozenset(['grad', 'result', 'self'])),),
+        ('self', 'other'),
+        {},
+        {})
+
+
+def CopysignBackward1_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(result.div(self).masked_fill_(self.eq(0), 0))"""
+    return v['grad'].mul(v['result'].div(v['self']).masked_fill_(v['self'].eq(0), 0))
+
+
+class CopysignBackward1(TraceableFunction):
+    """copysign.Scalar(Tensor self, Scalar other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'copysign.Scalar',
+        (Formula(('self',), CopysignBackward1_self, frozenset(['grad', 'result', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def FmaxBackward0_other(v: dict[str, Any]) -> Any:
+    """other: grad.masked_fill(self.ge(other).logical_or_(other.isnan()), 0)"""
+    return v['grad'].masked_fill(v['self'].ge(v['other']).logical_or_(v['other'].isnan()), 0)
+
+
+def FmaxBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.masked_fill(self.ge(other).logical_or_(other.isnan()).logical_not_(), 0)"""
+    return v['grad'].masked_fill(v['self'].ge(v['other']).logical_or_(v['other'].isnan()).logical_not_(), 0)
+
+
+class FmaxBackward0(TraceableFunction):
+    """fmax(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'fmax',
+        (Formula(('other',), FmaxBackward0_other, frozenset(['grad', 'other', 'self'])),
+         Formula(('self',), FmaxBackward0_self, frozenset(['grad', 'other', 'self'])),),
+        ('self', 'other'),
+        {},
+        {})
+
+
+def FminBackward0_other(v: dict[str, Any]) -> Any:
+    """other: grad.masked_fill(self.le(other).logical_or_(other.isnan()), 0)"""
+    return v['grad'].masked_fill(v['self'].le(v['other']).logical_or_(v['other'].isnan()), 0)
+
+
+def FminBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.masked_fill(self.le(other).logical_or_(other.isnan()).logical_not_(), 0)"""
+    return v['grad'].masked_fill(v['self'].le(v['other']).logical_or_(v['other'].isnan()).logical_not_(), 0)
+
+
+class FminBackward0(TraceableFunction):
+    """fmin(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'fmin',
+        (Formula(('other',), FminBackward0_other, frozenset(['grad', 'other', 'self'])),
+         Formula(('self',), FminBackward0_self, frozenset(['grad', 'other', 'self'])),),
+        ('self', 'other'),
+        {},
+        {})
+
+
+def LogaddexpBackward0_other(v: dict[str, Any]) -> Any:
+    """other: grad.div(conj(self.sub(other).exp().add(1)))"""
+    return v['grad'].div(conj(v['self'].sub(v['other']).exp().add(1)))
+
+
+def LogaddexpBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.div(conj(other.sub(self).exp().add(1)))"""
+    return v['grad'].div(conj(v['other'].sub(v['self']).exp().add(1)))
+
+
+class LogaddexpBackward0(TraceableFunction):
+    """logaddexp(Tensor self, Tensor other) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'logaddexp',
+        (Formula(('other',), LogaddexpBackward0_other, frozenset(['conj', 'grad', 'other', 'self'])),
+         Formula(('self',), LogaddexpBackward0_self, frozenset(['conj', 'grad', 'other', 'self'])),),
+        ('self', 'other'),
+        {},
+        {})
+
+
+def Deg2RadBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(0.017453292519943295)"""
+    return v['grad'].mul(0.017453292519943295)
+
+
+class Deg2RadBackward0(TraceableFunction):
+    """deg2rad(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'deg2rad',
+        (Formula(('self',), Deg2RadBackward0_self, frozenset(['grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def Rad2DegBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(57.29577951308232)"""
+    return v['grad'].mul(57.29577951308232)
+
+
+class Rad2DegBackward0(TraceableFunction):
+    """rad2deg(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'rad2deg',
+        (Formula(('self',), Rad2DegBackward0_self, frozenset(['grad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def NanToNumBackward0_self(v: dict[str, Any]) -> Any:
+    """self: grad.mul(at.isfinite(self))"""
+    return v['grad'].mul(at.isfinite(v['self']))
+
+
+class NanToNumBackward0(TraceableFunction):
+    """nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'nan_to_num',
+        (Formula(('self',), NanToNumBackward0_self, frozenset(['at', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})

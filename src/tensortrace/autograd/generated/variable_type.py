@@ -8592,3 +8592,1516 @@ def _adaptive_avg_pool2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops._adaptive_avg_pool2d_backward.register(DispatchKey.Autograd, KernelFunction(
     _adaptive_avg_pool2d_backward, "torch::autograd::VariableType::_adaptive_avg_pool2d_backward", with_keyset=True))
+
+
+_record_ceil = GraphRecording(ops.ceil, AutoDispatchBelowADInplaceOrView, nodes.CeilBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::ceil", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def ceil(ks: DispatchKeySet, *args: Any) -> Any:
+    """ceil(Tensor self) -> Tensor: records CeilBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_ceil(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.ceil.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.ceil.register(DispatchKey.Autograd, KernelFunction(
+    ceil, "torch::autograd::VariableType::ceil", with_keyset=True))
+
+
+_record_ceil_ = GraphRecording(ops.ceil_, AutoDispatchBelowAutograd, nodes.CeilBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::ceil_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def ceil_(ks: DispatchKeySet, *args: Any) -> Any:
+    """ceil_(Tensor(a!) self) -> Tensor(a!): records CeilBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_ceil_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.ceil_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.ceil_.register(DispatchKey.Autograd, KernelFunction(
+    ceil_, "torch::autograd::VariableType::ceil_", with_keyset=True))
+
+
+_record_ceil_out = GraphRecording(ops.ceil_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::ceil", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def ceil_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_ceil_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.ceil_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.ceil_out.register(DispatchKey.Autograd, KernelFunction(
+    ceil_out, "torch::autograd::VariableType::ceil", with_keyset=True))
+
+
+_record_erf = GraphRecording(ops.erf, AutoDispatchBelowADInplaceOrView, nodes.ErfBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::erf", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def erf(ks: DispatchKeySet, *args: Any) -> Any:
+    """erf(Tensor self) -> Tensor: records ErfBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_erf(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.erf.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.erf.register(DispatchKey.Autograd, KernelFunction(
+    erf, "torch::autograd::VariableType::erf", with_keyset=True))
+
+
+_record_erf_ = GraphRecording(ops.erf_, AutoDispatchBelowAutograd, nodes.ErfBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::erf_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def erf_(ks: DispatchKeySet, *args: Any) -> Any:
+    """erf_(Tensor(a!) self) -> Tensor(a!): records ErfBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_erf_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.erf_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.erf_.register(DispatchKey.Autograd, KernelFunction(
+    erf_, "torch::autograd::VariableType::erf_", with_keyset=True))
+
+
+_record_erf_out = GraphRecording(ops.erf_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::erf", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def erf_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_erf_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.erf_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.erf_out.register(DispatchKey.Autograd, KernelFunction(
+    erf_out, "torch::autograd::VariableType::erf", with_keyset=True))
+
+
+_record_erfc = GraphRecording(ops.erfc, AutoDispatchBelowADInplaceOrView, nodes.ErfcBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::erfc", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def erfc(ks: DispatchKeySet, *args: Any) -> Any:
+    """erfc(Tensor self) -> Tensor: records ErfcBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_erfc(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.erfc.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.erfc.register(DispatchKey.Autograd, KernelFunction(
+    erfc, "torch::autograd::VariableType::erfc", with_keyset=True))
+
+
+_record_erfc_ = GraphRecording(ops.erfc_, AutoDispatchBelowAutograd, nodes.ErfcBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::erfc_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def erfc_(ks: DispatchKeySet, *args: Any) -> Any:
+    """erfc_(Tensor(a!) self) -> Tensor(a!): records ErfcBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_erfc_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.erfc_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.erfc_.register(DispatchKey.Autograd, KernelFunction(
+    erfc_, "torch::autograd::VariableType::erfc_", with_keyset=True))
+
+
+_record_erfc_out = GraphRecording(ops.erfc_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::erfc", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def erfc_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_erfc_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.erfc_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.erfc_out.register(DispatchKey.Autograd, KernelFunction(
+    erfc_out, "torch::autograd::VariableType::erfc", with_keyset=True))
+
+
+_record_exp2 = GraphRecording(ops.exp2, AutoDispatchBelowADInplaceOrView, nodes.Exp2Backward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::exp2", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def exp2(ks: DispatchKeySet, *args: Any) -> Any:
+    """exp2(Tensor self) -> Tensor: records Exp2Backward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_exp2(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.exp2.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.exp2.register(DispatchKey.Autograd, KernelFunction(
+    exp2, "torch::autograd::VariableType::exp2", with_keyset=True))
+
+
+_record_exp2_ = GraphRecording(ops.exp2_, AutoDispatchBelowAutograd, nodes.Exp2Backward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::exp2_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def exp2_(ks: DispatchKeySet, *args: Any) -> Any:
+    """exp2_(Tensor(a!) self) -> Tensor(a!): records Exp2Backward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_exp2_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.exp2_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.exp2_.register(DispatchKey.Autograd, KernelFunction(
+    exp2_, "torch::autograd::VariableType::exp2_", with_keyset=True))
+
+
+_record_exp2_out = GraphRecording(ops.exp2_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::exp2", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def exp2_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_exp2_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.exp2_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.exp2_out.register(DispatchKey.Autograd, KernelFunction(
+    exp2_out, "torch::autograd::VariableType::exp2", with_keyset=True))
+
+
+_record_floor = GraphRecording(ops.floor, AutoDispatchBelowADInplaceOrView, nodes.FloorBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::floor", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def floor(ks: DispatchKeySet, *args: Any) -> Any:
+    """floor(Tensor self) -> Tensor: records FloorBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_floor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.floor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.floor.register(DispatchKey.Autograd, KernelFunction(
+    floor, "torch::autograd::VariableType::floor", with_keyset=True))
+
+
+_record_floor_ = GraphRecording(ops.floor_, AutoDispatchBelowAutograd, nodes.FloorBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::floor_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def floor_(ks: DispatchKeySet, *args: Any) -> Any:
+    """floor_(Tensor(a!) self) -> Tensor(a!): records FloorBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_floor_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.floor_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.floor_.register(DispatchKey.Autograd, KernelFunction(
+    floor_, "torch::autograd::VariableType::floor_", with_keyset=True))
+
+
+_record_floor_out = GraphRecording(ops.floor_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::floor", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def floor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_floor_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.floor_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.floor_out.register(DispatchKey.Autograd, KernelFunction(
+    floor_out, "torch::autograd::VariableType::floor", with_keyset=True))
+
+
+_record_log10 = GraphRecording(ops.log10, AutoDispatchBelowADInplaceOrView, nodes.Log10Backward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::log10", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def log10(ks: DispatchKeySet, *args: Any) -> Any:
+    """log10(Tensor self) -> Tensor: records Log10Backward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_log10(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.log10.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.log10.register(DispatchKey.Autograd, KernelFunction(
+    log10, "torch::autograd::VariableType::log10", with_keyset=True))
+
+
+_record_log10_ = GraphRecording(ops.log10_, AutoDispatchBelowAutograd, nodes.Log10Backward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::log10_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def log10_(ks: DispatchKeySet, *args: Any) -> Any:
+    """log10_(Tensor(a!) self) -> Tensor(a!): records Log10Backward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_log10_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.log10_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.log10_.register(DispatchKey.Autograd, KernelFunction(
+    log10_, "torch::autograd::VariableType::log10_", with_keyset=True))
+
+
+_record_log10_out = GraphRecording(ops.log10_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::log10", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def log10_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_log10_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.log10_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.log10_out.register(DispatchKey.Autograd, KernelFunction(
+    log10_out, "torch::autograd::VariableType::log10", with_keyset=True))
+
+
+_record_log2 = GraphRecording(ops.log2, AutoDispatchBelowADInplaceOrView, nodes.Log2Backward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::log2", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def log2(ks: DispatchKeySet, *args: Any) -> Any:
+    """log2(Tensor self) -> Tensor: records Log2Backward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_log2(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.log2.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.log2.register(DispatchKey.Autograd, KernelFunction(
+    log2, "torch::autograd::VariableType::log2", with_keyset=True))
+
+
+_record_log2_ = GraphRecording(ops.log2_, AutoDispatchBelowAutograd, nodes.Log2Backward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::log2_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def log2_(ks: DispatchKeySet, *args: Any) -> Any:
+    """log2_(Tensor(a!) self) -> Tensor(a!): records Log2Backward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_log2_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.log2_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.log2_.register(DispatchKey.Autograd, KernelFunction(
+    log2_, "torch::autograd::VariableType::log2_", with_keyset=True))
+
+
+_record_log2_out = GraphRecording(ops.log2_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::log2", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def log2_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_log2_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.log2_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.log2_out.register(DispatchKey.Autograd, KernelFunction(
+    log2_out, "torch::autograd::VariableType::log2", with_keyset=True))
+
+
+_record_round = GraphRecording(ops.round, AutoDispatchBelowADInplaceOrView, nodes.RoundBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::round", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def round(ks: DispatchKeySet, *args: Any) -> Any:
+    """round(Tensor self) -> Tensor: records RoundBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_round(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.round.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.round.register(DispatchKey.Autograd, KernelFunction(
+    round, "torch::autograd::VariableType::round", with_keyset=True))
+
+
+_record_round_ = GraphRecording(ops.round_, AutoDispatchBelowAutograd, nodes.RoundBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::round_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def round_(ks: DispatchKeySet, *args: Any) -> Any:
+    """round_(Tensor(a!) self) -> Tensor(a!): records RoundBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_round_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.round_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.round_.register(DispatchKey.Autograd, KernelFunction(
+    round_, "torch::autograd::VariableType::round_", with_keyset=True))
+
+
+_record_round_out = GraphRecording(ops.round_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::round", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def round_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_round_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.round_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.round_out.register(DispatchKey.Autograd, KernelFunction(
+    round_out, "torch::autograd::VariableType::round", with_keyset=True))
+
+
+_record_round_decimals = GraphRecording(ops.round_decimals, AutoDispatchBelowADInplaceOrView, nodes.RoundBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::round", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def round_decimals(ks: DispatchKeySet, *args: Any) -> Any:
+    """round.decimals(Tensor self, *, int decimals) -> Tensor: records RoundBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_round_decimals(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.round_decimals.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.round_decimals.register(DispatchKey.Autograd, KernelFunction(
+    round_decimals, "torch::autograd::VariableType::round", with_keyset=True))
+
+
+_record_round__decimals = GraphRecording(ops.round__decimals, AutoDispatchBelowAutograd, nodes.RoundBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::round_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def round__decimals(ks: DispatchKeySet, *args: Any) -> Any:
+    """round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!): records RoundBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_round__decimals(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.round__decimals.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.round__decimals.register(DispatchKey.Autograd, KernelFunction(
+    round__decimals, "torch::autograd::VariableType::round_", with_keyset=True))
+
+
+_record_round_decimals_out = GraphRecording(ops.round_decimals_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::round", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def round_decimals_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2])):
+        return _record_round_decimals_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.round_decimals_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.round_decimals_out.register(DispatchKey.Autograd, KernelFunction(
+    round_decimals_out, "torch::autograd::VariableType::round", with_keyset=True))
+
+
+_record_rsqrt = GraphRecording(ops.rsqrt, AutoDispatchBelowADInplaceOrView, nodes.RsqrtBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::rsqrt", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def rsqrt(ks: DispatchKeySet, *args: Any) -> Any:
+    """rsqrt(Tensor self) -> Tensor: records RsqrtBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_rsqrt(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.rsqrt.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.rsqrt.register(DispatchKey.Autograd, KernelFunction(
+    rsqrt, "torch::autograd::VariableType::rsqrt", with_keyset=True))
+
+
+_record_rsqrt_ = GraphRecording(ops.rsqrt_, AutoDispatchBelowAutograd, nodes.RsqrtBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::rsqrt_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def rsqrt_(ks: DispatchKeySet, *args: Any) -> Any:
+    """rsqrt_(Tensor(a!) self) -> Tensor(a!): records RsqrtBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_rsqrt_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.rsqrt_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.rsqrt_.register(DispatchKey.Autograd, KernelFunction(
+    rsqrt_, "torch::autograd::VariableType::rsqrt_", with_keyset=True))
+
+
+_record_rsqrt_out = GraphRecording(ops.rsqrt_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::rsqrt", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def rsqrt_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_rsqrt_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.rsqrt_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.rsqrt_out.register(DispatchKey.Autograd, KernelFunction(
+    rsqrt_out, "torch::autograd::VariableType::rsqrt", with_keyset=True))
+
+
+_record_sinc = GraphRecording(ops.sinc, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::sinc", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def sinc(ks: DispatchKeySet, *args: Any) -> Any:
+    """sinc(Tensor self) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_sinc(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.sinc.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.sinc.register(DispatchKey.Autograd, KernelFunction(
+    sinc, "torch::autograd::VariableType::sinc", with_keyset=True))
+
+
+_record_sinc_ = GraphRecording(ops.sinc_, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::sinc_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def sinc_(ks: DispatchKeySet, *args: Any) -> Any:
+    """sinc_(Tensor(a!) self) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_sinc_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.sinc_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.sinc_.register(DispatchKey.Autograd, KernelFunction(
+    sinc_, "torch::autograd::VariableType::sinc_", with_keyset=True))
+
+
+_record_sinc_out = GraphRecording(ops.sinc_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::sinc", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def sinc_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_sinc_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.sinc_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.sinc_out.register(DispatchKey.Autograd, KernelFunction(
+    sinc_out, "torch::autograd::VariableType::sinc", with_keyset=True))
+
+
+_record_tan = GraphRecording(ops.tan, AutoDispatchBelowADInplaceOrView, nodes.TanBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::tan", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def tan(ks: DispatchKeySet, *args: Any) -> Any:
+    """tan(Tensor self) -> Tensor: records TanBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_tan(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.tan.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.tan.register(DispatchKey.Autograd, KernelFunction(
+    tan, "torch::autograd::VariableType::tan", with_keyset=True))
+
+
+_record_tan_ = GraphRecording(ops.tan_, AutoDispatchBelowAutograd, nodes.TanBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::tan_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def tan_(ks: DispatchKeySet, *args: Any) -> Any:
+    """tan_(Tensor(a!) self) -> Tensor(a!): records TanBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_tan_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.tan_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.tan_.register(DispatchKey.Autograd, KernelFunction(
+    tan_, "torch::autograd::VariableType::tan_", with_keyset=True))
+
+
+_record_tan_out = GraphRecording(ops.tan_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::tan", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def tan_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_tan_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.tan_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.tan_out.register(DispatchKey.Autograd, KernelFunction(
+    tan_out, "torch::autograd::VariableType::tan", with_keyset=True))
+
+
+_record_trunc = GraphRecording(ops.trunc, AutoDispatchBelowADInplaceOrView, nodes.TruncBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::trunc", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def trunc(ks: DispatchKeySet, *args: Any) -> Any:
+    """trunc(Tensor self) -> Tensor: records TruncBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_trunc(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.trunc.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.trunc.register(DispatchKey.Autograd, KernelFunction(
+    trunc, "torch::autograd::VariableType::trunc", with_keyset=True))
+
+
+_record_trunc_ = GraphRecording(ops.trunc_, AutoDispatchBelowAutograd, nodes.TruncBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::trunc_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def trunc_(ks: DispatchKeySet, *args: Any) -> Any:
+    """trunc_(Tensor(a!) self) -> Tensor(a!): records TruncBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_trunc_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.trunc_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.trunc_.register(DispatchKey.Autograd, KernelFunction(
+    trunc_, "torch::autograd::VariableType::trunc_", with_keyset=True))
+
+
+_record_trunc_out = GraphRecording(ops.trunc_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::trunc", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def trunc_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_trunc_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.trunc_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.trunc_out.register(DispatchKey.Autograd, KernelFunction(
+    trunc_out, "torch::autograd::VariableType::trunc", with_keyset=True))
+
+
+_record_signbit = GraphRecording(ops.signbit, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::signbit", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def signbit(ks: DispatchKeySet, *args: Any) -> Any:
+    """signbit(Tensor self) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_signbit(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.signbit.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.signbit.register(DispatchKey.Autograd, KernelFunction(
+    signbit, "torch::autograd::VariableType::signbit", with_keyset=True))
+
+
+_record_signbit_out = GraphRecording(ops.signbit_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::signbit", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def signbit_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """signbit.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_signbit_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.signbit_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.signbit_out.register(DispatchKey.Autograd, KernelFunction(
+    signbit_out, "torch::autograd::VariableType::signbit", with_keyset=True))
+
+
+_record_copysign_out = GraphRecording(ops.copysign_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::copysign", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def copysign_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """copysign.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_copysign_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.copysign_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.copysign_out.register(DispatchKey.Autograd, KernelFunction(
+    copysign_out, "torch::autograd::VariableType::copysign", with_keyset=True))
+
+
+_record_copysign_Tensor = GraphRecording(ops.copysign_Tensor, AutoDispatchBelowADInplaceOrView, nodes.CopysignBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::copysign", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def copysign_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """copysign.Tensor(Tensor self, Tensor other) -> Tensor: records CopysignBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_copysign_Tensor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.copysign_Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.copysign_Tensor.register(DispatchKey.Autograd, KernelFunction(
+    copysign_Tensor, "torch::autograd::VariableType::copysign", with_keyset=True))
+
+
+_record_copysign__Tensor = GraphRecording(ops.copysign__Tensor, AutoDispatchBelowAutograd, nodes.CopysignBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::copysign_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def copysign__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!): records CopysignBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_copysign__Tensor(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.copysign__Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.copysign__Tensor.register(DispatchKey.Autograd, KernelFunction(
+    copysign__Tensor, "torch::autograd::VariableType::copysign_", with_keyset=True))
+
+
+_record_copysign_Scalar = GraphRecording(ops.copysign_Scalar, AutoDispatchBelowADInplaceOrView, nodes.CopysignBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::copysign", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def copysign_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
+    """copysign.Scalar(Tensor self, Scalar other) -> Tensor: records CopysignBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_copysign_Scalar(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.copysign_Scalar.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.copysign_Scalar.register(DispatchKey.Autograd, KernelFunction(
+    copysign_Scalar, "torch::autograd::VariableType::copysign", with_keyset=True))
+
+
+_record_copysign__Scalar = GraphRecording(ops.copysign__Scalar, AutoDispatchBelowAutograd, nodes.CopysignBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::copysign_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def copysign__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
+    """copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!): records CopysignBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_copysign__Scalar(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.copysign__Scalar.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.copysign__Scalar.register(DispatchKey.Autograd, KernelFunction(
+    copysign__Scalar, "torch::autograd::VariableType::copysign_", with_keyset=True))
+
+
+_record_copysign_Scalar_out = GraphRecording(ops.copysign_Scalar_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::copysign", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def copysign_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """copysign.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2])):
+        return _record_copysign_Scalar_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.copysign_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.copysign_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
+    copysign_Scalar_out, "torch::autograd::VariableType::copysign", with_keyset=True))
+
+
+_record_logical_xor = GraphRecording(ops.logical_xor, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::logical_xor", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logical_xor(ks: DispatchKeySet, *args: Any) -> Any:
+    """logical_xor(Tensor self, Tensor other) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_logical_xor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.logical_xor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logical_xor.register(DispatchKey.Autograd, KernelFunction(
+    logical_xor, "torch::autograd::VariableType::logical_xor", with_keyset=True))
+
+
+_record_logical_xor_ = GraphRecording(ops.logical_xor_, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::logical_xor_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logical_xor_(ks: DispatchKeySet, *args: Any) -> Any:
+    """logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_logical_xor_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.logical_xor_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logical_xor_.register(DispatchKey.Autograd, KernelFunction(
+    logical_xor_, "torch::autograd::VariableType::logical_xor_", with_keyset=True))
+
+
+_record_logical_xor_out = GraphRecording(ops.logical_xor_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::logical_xor", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logical_xor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_logical_xor_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.logical_xor_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logical_xor_out.register(DispatchKey.Autograd, KernelFunction(
+    logical_xor_out, "torch::autograd::VariableType::logical_xor", with_keyset=True))
+
+
+_record_logaddexp_out = GraphRecording(ops.logaddexp_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::logaddexp", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logaddexp_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """logaddexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_logaddexp_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.logaddexp_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logaddexp_out.register(DispatchKey.Autograd, KernelFunction(
+    logaddexp_out, "torch::autograd::VariableType::logaddexp", with_keyset=True))
+
+
+_record_logaddexp = GraphRecording(ops.logaddexp, AutoDispatchBelowADInplaceOrView, nodes.LogaddexpBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::logaddexp", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def logaddexp(ks: DispatchKeySet, *args: Any) -> Any:
+    """logaddexp(Tensor self, Tensor other) -> Tensor: records LogaddexpBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_logaddexp(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.logaddexp.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.logaddexp.register(DispatchKey.Autograd, KernelFunction(
+    logaddexp, "torch::autograd::VariableType::logaddexp", with_keyset=True))
+
+
+_record_xlogy_Tensor = GraphRecording(ops.xlogy_Tensor, AutoDispatchBelowADInplaceOrView, nodes.XlogyBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::xlogy", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def xlogy_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """xlogy.Tensor(Tensor self, Tensor other) -> Tensor: records XlogyBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_xlogy_Tensor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.xlogy_Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.xlogy_Tensor.register(DispatchKey.Autograd, KernelFunction(
+    xlogy_Tensor, "torch::autograd::VariableType::xlogy", with_keyset=True))
+
+
+_record_xlogy_Scalar_Self = GraphRecording(ops.xlogy_Scalar_Self, AutoDispatchBelowADInplaceOrView, nodes.XlogyBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::xlogy", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def xlogy_Scalar_Self(ks: DispatchKeySet, *args: Any) -> Any:
+    """xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor: records XlogyBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[1])):
+        return _record_xlogy_Scalar_Self(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.xlogy_Scalar_Self.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.xlogy_Scalar_Self.register(DispatchKey.Autograd, KernelFunction(
+    xlogy_Scalar_Self, "torch::autograd::VariableType::xlogy", with_keyset=True))
+
+
+_record_xlogy_Scalar_Other = GraphRecording(ops.xlogy_Scalar_Other, AutoDispatchBelowADInplaceOrView, nodes.XlogyBackward2)
+
+
+@traced("autograd", "torch::autograd::VariableType::xlogy", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def xlogy_Scalar_Other(ks: DispatchKeySet, *args: Any) -> Any:
+    """xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor: records XlogyBackward2"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_xlogy_Scalar_Other(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.xlogy_Scalar_Other.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.xlogy_Scalar_Other.register(DispatchKey.Autograd, KernelFunction(
+    xlogy_Scalar_Other, "torch::autograd::VariableType::xlogy", with_keyset=True))
+
+
+_record_xlogy__Tensor = GraphRecording(ops.xlogy__Tensor, AutoDispatchBelowAutograd, nodes.XlogyBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::xlogy_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def xlogy__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!): records XlogyBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_xlogy__Tensor(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.xlogy__Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.xlogy__Tensor.register(DispatchKey.Autograd, KernelFunction(
+    xlogy__Tensor, "torch::autograd::VariableType::xlogy_", with_keyset=True))
+
+
+_record_xlogy__Scalar_Other = GraphRecording(ops.xlogy__Scalar_Other, AutoDispatchBelowAutograd, nodes.XlogyBackward2)
+
+
+@traced("autograd", "torch::autograd::VariableType::xlogy_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def xlogy__Scalar_Other(ks: DispatchKeySet, *args: Any) -> Any:
+    """xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!): records XlogyBackward2"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_xlogy__Scalar_Other(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.xlogy__Scalar_Other.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.xlogy__Scalar_Other.register(DispatchKey.Autograd, KernelFunction(
+    xlogy__Scalar_Other, "torch::autograd::VariableType::xlogy_", with_keyset=True))
+
+
+_record_xlogy_OutTensor = GraphRecording(ops.xlogy_OutTensor, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::xlogy", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def xlogy_OutTensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """xlogy.OutTensor(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_xlogy_OutTensor(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.xlogy_OutTensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.xlogy_OutTensor.register(DispatchKey.Autograd, KernelFunction(
+    xlogy_OutTensor, "torch::autograd::VariableType::xlogy", with_keyset=True))
+
+
+_record_xlogy_OutScalar_Self = GraphRecording(ops.xlogy_OutScalar_Self, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::xlogy", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def xlogy_OutScalar_Self(ks: DispatchKeySet, *args: Any) -> Any:
+    """xlogy.OutScalar_Self(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_xlogy_OutScalar_Self(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.xlogy_OutScalar_Self.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.xlogy_OutScalar_Self.register(DispatchKey.Autograd, KernelFunction(
+    xlogy_OutScalar_Self, "torch::autograd::VariableType::xlogy", with_keyset=True))
+
+
+_record_xlogy_OutScalar_Other = GraphRecording(ops.xlogy_OutScalar_Other, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::xlogy", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def xlogy_OutScalar_Other(ks: DispatchKeySet, *args: Any) -> Any:
+    """xlogy.OutScalar_Other(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2])):
+        return _record_xlogy_OutScalar_Other(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.xlogy_OutScalar_Other.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.xlogy_OutScalar_Other.register(DispatchKey.Autograd, KernelFunction(
+    xlogy_OutScalar_Other, "torch::autograd::VariableType::xlogy", with_keyset=True))
+
+
+_record_heaviside_out = GraphRecording(ops.heaviside_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::heaviside", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def heaviside_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """heaviside.out(Tensor self, Tensor values, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_heaviside_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.heaviside_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.heaviside_out.register(DispatchKey.Autograd, KernelFunction(
+    heaviside_out, "torch::autograd::VariableType::heaviside", with_keyset=True))
+
+
+_record_heaviside = GraphRecording(ops.heaviside, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::heaviside", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def heaviside(ks: DispatchKeySet, *args: Any) -> Any:
+    """heaviside(Tensor self, Tensor values) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_heaviside(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.heaviside.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.heaviside.register(DispatchKey.Autograd, KernelFunction(
+    heaviside, "torch::autograd::VariableType::heaviside", with_keyset=True))
+
+
+_record_heaviside_ = GraphRecording(ops.heaviside_, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::heaviside_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def heaviside_(ks: DispatchKeySet, *args: Any) -> Any:
+    """heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_heaviside_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.heaviside_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.heaviside_.register(DispatchKey.Autograd, KernelFunction(
+    heaviside_, "torch::autograd::VariableType::heaviside_", with_keyset=True))
+
+
+_record_atan2_out = GraphRecording(ops.atan2_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::atan2", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def atan2_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_atan2_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.atan2_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.atan2_out.register(DispatchKey.Autograd, KernelFunction(
+    atan2_out, "torch::autograd::VariableType::atan2", with_keyset=True))
+
+
+_record_atan2_ = GraphRecording(ops.atan2_, AutoDispatchBelowAutograd, nodes.Atan2Backward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::atan2_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def atan2_(ks: DispatchKeySet, *args: Any) -> Any:
+    """atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!): records Atan2Backward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_atan2_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.atan2_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.atan2_.register(DispatchKey.Autograd, KernelFunction(
+    atan2_, "torch::autograd::VariableType::atan2_", with_keyset=True))
+
+
+_record_atan2 = GraphRecording(ops.atan2, AutoDispatchBelowADInplaceOrView, nodes.Atan2Backward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::atan2", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def atan2(ks: DispatchKeySet, *args: Any) -> Any:
+    """atan2(Tensor self, Tensor other) -> Tensor: records Atan2Backward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_atan2(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.atan2.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.atan2.register(DispatchKey.Autograd, KernelFunction(
+    atan2, "torch::autograd::VariableType::atan2", with_keyset=True))
+
+
+_record_fmod_Scalar_out = GraphRecording(ops.fmod_Scalar_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::fmod", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def fmod_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2])):
+        return _record_fmod_Scalar_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.fmod_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.fmod_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
+    fmod_Scalar_out, "torch::autograd::VariableType::fmod", with_keyset=True))
+
+
+_record_fmod_Scalar = GraphRecording(ops.fmod_Scalar, AutoDispatchBelowADInplaceOrView, nodes.FmodBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::fmod", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def fmod_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
+    """fmod.Scalar(Tensor self, Scalar other) -> Tensor: records FmodBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_fmod_Scalar(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.fmod_Scalar.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.fmod_Scalar.register(DispatchKey.Autograd, KernelFunction(
+    fmod_Scalar, "torch::autograd::VariableType::fmod", with_keyset=True))
+
+
+_record_fmod__Scalar = GraphRecording(ops.fmod__Scalar, AutoDispatchBelowAutograd, nodes.FmodBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::fmod_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def fmod__Scalar(ks: DispatchKeySet, *args: Any) -> Any:
+    """fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!): records FmodBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_fmod__Scalar(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.fmod__Scalar.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.fmod__Scalar.register(DispatchKey.Autograd, KernelFunction(
+    fmod__Scalar, "torch::autograd::VariableType::fmod_", with_keyset=True))
+
+
+_record_fmod_Tensor_out = GraphRecording(ops.fmod_Tensor_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::fmod", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def fmod_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_fmod_Tensor_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.fmod_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.fmod_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
+    fmod_Tensor_out, "torch::autograd::VariableType::fmod", with_keyset=True))
+
+
+_record_fmod_Tensor = GraphRecording(ops.fmod_Tensor, AutoDispatchBelowADInplaceOrView, nodes.FmodBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::fmod", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def fmod_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """fmod.Tensor(Tensor self, Tensor other) -> Tensor: records FmodBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_fmod_Tensor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.fmod_Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.fmod_Tensor.register(DispatchKey.Autograd, KernelFunction(
+    fmod_Tensor, "torch::autograd::VariableType::fmod", with_keyset=True))
+
+
+_record_fmod__Tensor = GraphRecording(ops.fmod__Tensor, AutoDispatchBelowAutograd, nodes.FmodBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::fmod_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def fmod__Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!): records FmodBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_fmod__Tensor(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.fmod__Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.fmod__Tensor.register(DispatchKey.Autograd, KernelFunction(
+    fmod__Tensor, "torch::autograd::VariableType::fmod_", with_keyset=True))
+
+
+_record_fmin = GraphRecording(ops.fmin, AutoDispatchBelowADInplaceOrView, nodes.FminBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::fmin", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def fmin(ks: DispatchKeySet, *args: Any) -> Any:
+    """fmin(Tensor self, Tensor other) -> Tensor: records FminBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_fmin(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.fmin.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.fmin.register(DispatchKey.Autograd, KernelFunction(
+    fmin, "torch::autograd::VariableType::fmin", with_keyset=True))
+
+
+_record_fmin_out = GraphRecording(ops.fmin_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::fmin", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def fmin_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """fmin.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_fmin_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.fmin_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.fmin_out.register(DispatchKey.Autograd, KernelFunction(
+    fmin_out, "torch::autograd::VariableType::fmin", with_keyset=True))
+
+
+_record_fmax = GraphRecording(ops.fmax, AutoDispatchBelowADInplaceOrView, nodes.FmaxBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::fmax", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def fmax(ks: DispatchKeySet, *args: Any) -> Any:
+    """fmax(Tensor self, Tensor other) -> Tensor: records FmaxBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_fmax(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.fmax.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.fmax.register(DispatchKey.Autograd, KernelFunction(
+    fmax, "torch::autograd::VariableType::fmax", with_keyset=True))
+
+
+_record_fmax_out = GraphRecording(ops.fmax_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::fmax", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def fmax_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """fmax.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_fmax_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.fmax_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.fmax_out.register(DispatchKey.Autograd, KernelFunction(
+    fmax_out, "torch::autograd::VariableType::fmax", with_keyset=True))
+
+
+_record_rad2deg = GraphRecording(ops.rad2deg, AutoDispatchBelowADInplaceOrView, nodes.Rad2DegBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::rad2deg", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def rad2deg(ks: DispatchKeySet, *args: Any) -> Any:
+    """rad2deg(Tensor self) -> Tensor: records Rad2DegBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_rad2deg(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.rad2deg.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.rad2deg.register(DispatchKey.Autograd, KernelFunction(
+    rad2deg, "torch::autograd::VariableType::rad2deg", with_keyset=True))
+
+
+_record_rad2deg_ = GraphRecording(ops.rad2deg_, AutoDispatchBelowAutograd, nodes.Rad2DegBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::rad2deg_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def rad2deg_(ks: DispatchKeySet, *args: Any) -> Any:
+    """rad2deg_(Tensor(a!) self) -> Tensor(a!): records Rad2DegBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_rad2deg_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.rad2deg_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.rad2deg_.register(DispatchKey.Autograd, KernelFunction(
+    rad2deg_, "torch::autograd::VariableType::rad2deg_", with_keyset=True))
+
+
+_record_rad2deg_out = GraphRecording(ops.rad2deg_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::rad2deg", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def rad2deg_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """rad2deg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_rad2deg_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.rad2deg_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.rad2deg_out.register(DispatchKey.Autograd, KernelFunction(
+    rad2deg_out, "torch::autograd::VariableType::rad2deg", with_keyset=True))
+
+
+_record_deg2rad = GraphRecording(ops.deg2rad, AutoDispatchBelowADInplaceOrView, nodes.Deg2RadBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::deg2rad", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def deg2rad(ks: DispatchKeySet, *args: Any) -> Any:
+    """deg2rad(Tensor self) -> Tensor: records Deg2RadBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_deg2rad(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.deg2rad.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.deg2rad.register(DispatchKey.Autograd, KernelFunction(
+    deg2rad, "torch::autograd::VariableType::deg2rad", with_keyset=True))
+
+
+_record_deg2rad_ = GraphRecording(ops.deg2rad_, AutoDispatchBelowAutograd, nodes.Deg2RadBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::deg2rad_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def deg2rad_(ks: DispatchKeySet, *args: Any) -> Any:
+    """deg2rad_(Tensor(a!) self) -> Tensor(a!): records Deg2RadBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_deg2rad_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.deg2rad_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.deg2rad_.register(DispatchKey.Autograd, KernelFunction(
+    deg2rad_, "torch::autograd::VariableType::deg2rad_", with_keyset=True))
+
+
+_record_deg2rad_out = GraphRecording(ops.deg2rad_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::deg2rad", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def deg2rad_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """deg2rad.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_deg2rad_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.deg2rad_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.deg2rad_out.register(DispatchKey.Autograd, KernelFunction(
+    deg2rad_out, "torch::autograd::VariableType::deg2rad", with_keyset=True))
+
+
+_record_nan_to_num = GraphRecording(ops.nan_to_num, AutoDispatchBelowADInplaceOrView, nodes.NanToNumBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::nan_to_num", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def nan_to_num(ks: DispatchKeySet, *args: Any) -> Any:
+    """nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor: records NanToNumBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_nan_to_num(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.nan_to_num.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.nan_to_num.register(DispatchKey.Autograd, KernelFunction(
+    nan_to_num, "torch::autograd::VariableType::nan_to_num", with_keyset=True))
+
+
+_record_nan_to_num_ = GraphRecording(ops.nan_to_num_, AutoDispatchBelowAutograd, nodes.NanToNumBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::nan_to_num_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def nan_to_num_(ks: DispatchKeySet, *args: Any) -> Any:
+    """nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!): records NanToNumBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_nan_to_num_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.nan_to_num_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.nan_to_num_.register(DispatchKey.Autograd, KernelFunction(
+    nan_to_num_, "torch::autograd::VariableType::nan_to_num_", with_keyset=True))
+
+
+_record_nan_to_num_out = GraphRecording(ops.nan_to_num_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::nan_to_num", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def nan_to_num_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4])):
+        return _record_nan_to_num_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.nan_to_num_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.nan_to_num_out.register(DispatchKey.Autograd, KernelFunction(
+    nan_to_num_out, "torch::autograd::VariableType::nan_to_num", with_keyset=True))
+
+
+_record_isposinf = GraphRecording(ops.isposinf, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::isposinf", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def isposinf(ks: DispatchKeySet, *args: Any) -> Any:
+    """isposinf(Tensor self) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_isposinf(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.isposinf.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.isposinf.register(DispatchKey.Autograd, KernelFunction(
+    isposinf, "torch::autograd::VariableType::isposinf", with_keyset=True))
+
+
+_record_isposinf_out = GraphRecording(ops.isposinf_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::isposinf", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def isposinf_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_isposinf_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.isposinf_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.isposinf_out.register(DispatchKey.Autograd, KernelFunction(
+    isposinf_out, "torch::autograd::VariableType::isposinf", with_keyset=True))
+
+
+_record_isneginf = GraphRecording(ops.isneginf, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::isneginf", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def isneginf(ks: DispatchKeySet, *args: Any) -> Any:
+    """isneginf(Tensor self) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_isneginf(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.isneginf.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.isneginf.register(DispatchKey.Autograd, KernelFunction(
+    isneginf, "torch::autograd::VariableType::isneginf", with_keyset=True))
+
+
+_record_isneginf_out = GraphRecording(ops.isneginf_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::isneginf", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def isneginf_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_isneginf_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.isneginf_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.isneginf_out.register(DispatchKey.Autograd, KernelFunction(
+    isneginf_out, "torch::autograd::VariableType::isneginf", with_keyset=True))

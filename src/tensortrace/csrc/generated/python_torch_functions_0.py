@@ -14088,6 +14088,3449 @@ def dropout_(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- ceil --------------------------------------------------------------------------------------
+parser_ceil = PythonArgParser.lazy([
+    'ceil(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_ceil", TORCH_FUNCTIONS_CPP, "dispatch_ceil", legacy="dispatch_ceil")
+def dispatch_ceil_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """ceil(Tensor input, *, Tensor out=None): ceil, out= ceil.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.ceil_out, 'ceil', False, self, kwargs, out)
+    return at.ceil(self=kwargs['self'])
+
+structseqs_ceil = [(return_types.for_schema('ceil', ops.ceil.schema), return_types.for_schema('ceil_out', ops.ceil_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_ceil", TORCH_FUNCTIONS_CPP, legacy="THPVariable_ceil")
+def ceil(*args: Any, **kwargs: Any) -> Any:
+    """torch.ceil: THPVariable_ceil"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.ceil",
+                                 {"python_name": "torch.ceil"})
+    self = None
+    r = parser_ceil.parse(args, kwargs)
+    a = r.args
+    # ceil(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_ceil_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- ceil_ -------------------------------------------------------------------------------------
+parser_ceil_ = PythonArgParser.lazy([
+    'ceil_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_ceil_", TORCH_FUNCTIONS_CPP, "dispatch_ceil_", legacy="dispatch_ceil_")
+def dispatch_ceil__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """ceil_(Tensor input): ceil_"""
+    return at.ceil_(self=kwargs['self'])
+
+structseqs_ceil_ = [(return_types.for_schema('ceil_', ops.ceil_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_ceil_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_ceil_")
+def ceil_(*args: Any, **kwargs: Any) -> Any:
+    """torch.ceil_: THPVariable_ceil_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.ceil_",
+                                 {"python_name": "torch.ceil_"})
+    self = None
+    r = parser_ceil_.parse(args, kwargs)
+    a = r.args
+    # ceil_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_ceil__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- erf ---------------------------------------------------------------------------------------
+parser_erf = PythonArgParser.lazy([
+    'erf(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_erf", TORCH_FUNCTIONS_CPP, "dispatch_erf", legacy="dispatch_erf")
+def dispatch_erf_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """erf(Tensor input, *, Tensor out=None): erf, out= erf.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.erf_out, 'erf', False, self, kwargs, out)
+    return at.erf(self=kwargs['self'])
+
+structseqs_erf = [(return_types.for_schema('erf', ops.erf.schema), return_types.for_schema('erf_out', ops.erf_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_erf", TORCH_FUNCTIONS_CPP, legacy="THPVariable_erf")
+def erf(*args: Any, **kwargs: Any) -> Any:
+    """torch.erf: THPVariable_erf"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.erf",
+                                 {"python_name": "torch.erf"})
+    self = None
+    r = parser_erf.parse(args, kwargs)
+    a = r.args
+    # erf(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_erf_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- erf_ --------------------------------------------------------------------------------------
+parser_erf_ = PythonArgParser.lazy([
+    'erf_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_erf_", TORCH_FUNCTIONS_CPP, "dispatch_erf_", legacy="dispatch_erf_")
+def dispatch_erf__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """erf_(Tensor input): erf_"""
+    return at.erf_(self=kwargs['self'])
+
+structseqs_erf_ = [(return_types.for_schema('erf_', ops.erf_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_erf_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_erf_")
+def erf_(*args: Any, **kwargs: Any) -> Any:
+    """torch.erf_: THPVariable_erf_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.erf_",
+                                 {"python_name": "torch.erf_"})
+    self = None
+    r = parser_erf_.parse(args, kwargs)
+    a = r.args
+    # erf_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_erf__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- erfc --------------------------------------------------------------------------------------
+parser_erfc = PythonArgParser.lazy([
+    'erfc(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_erfc", TORCH_FUNCTIONS_CPP, "dispatch_erfc", legacy="dispatch_erfc")
+def dispatch_erfc_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """erfc(Tensor input, *, Tensor out=None): erfc, out= erfc.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.erfc_out, 'erfc', False, self, kwargs, out)
+    return at.erfc(self=kwargs['self'])
+
+structseqs_erfc = [(return_types.for_schema('erfc', ops.erfc.schema), return_types.for_schema('erfc_out', ops.erfc_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_erfc", TORCH_FUNCTIONS_CPP, legacy="THPVariable_erfc")
+def erfc(*args: Any, **kwargs: Any) -> Any:
+    """torch.erfc: THPVariable_erfc"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.erfc",
+                                 {"python_name": "torch.erfc"})
+    self = None
+    r = parser_erfc.parse(args, kwargs)
+    a = r.args
+    # erfc(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_erfc_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- erfc_ -------------------------------------------------------------------------------------
+parser_erfc_ = PythonArgParser.lazy([
+    'erfc_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_erfc_", TORCH_FUNCTIONS_CPP, "dispatch_erfc_", legacy="dispatch_erfc_")
+def dispatch_erfc__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """erfc_(Tensor input): erfc_"""
+    return at.erfc_(self=kwargs['self'])
+
+structseqs_erfc_ = [(return_types.for_schema('erfc_', ops.erfc_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_erfc_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_erfc_")
+def erfc_(*args: Any, **kwargs: Any) -> Any:
+    """torch.erfc_: THPVariable_erfc_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.erfc_",
+                                 {"python_name": "torch.erfc_"})
+    self = None
+    r = parser_erfc_.parse(args, kwargs)
+    a = r.args
+    # erfc_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_erfc__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- exp2 --------------------------------------------------------------------------------------
+parser_exp2 = PythonArgParser.lazy([
+    'exp2(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_exp2", TORCH_FUNCTIONS_CPP, "dispatch_exp2", legacy="dispatch_exp2")
+def dispatch_exp2_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """exp2(Tensor input, *, Tensor out=None): exp2, out= exp2.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.exp2_out, 'exp2', False, self, kwargs, out)
+    return at.exp2(self=kwargs['self'])
+
+structseqs_exp2 = [(return_types.for_schema('exp2', ops.exp2.schema), return_types.for_schema('exp2_out', ops.exp2_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_exp2", TORCH_FUNCTIONS_CPP, legacy="THPVariable_exp2")
+def exp2(*args: Any, **kwargs: Any) -> Any:
+    """torch.exp2: THPVariable_exp2"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.exp2",
+                                 {"python_name": "torch.exp2"})
+    self = None
+    r = parser_exp2.parse(args, kwargs)
+    a = r.args
+    # exp2(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_exp2_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- exp2_ -------------------------------------------------------------------------------------
+parser_exp2_ = PythonArgParser.lazy([
+    'exp2_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_exp2_", TORCH_FUNCTIONS_CPP, "dispatch_exp2_", legacy="dispatch_exp2_")
+def dispatch_exp2__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """exp2_(Tensor input): exp2_"""
+    return at.exp2_(self=kwargs['self'])
+
+structseqs_exp2_ = [(return_types.for_schema('exp2_', ops.exp2_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_exp2_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_exp2_")
+def exp2_(*args: Any, **kwargs: Any) -> Any:
+    """torch.exp2_: THPVariable_exp2_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.exp2_",
+                                 {"python_name": "torch.exp2_"})
+    self = None
+    r = parser_exp2_.parse(args, kwargs)
+    a = r.args
+    # exp2_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_exp2__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- floor -------------------------------------------------------------------------------------
+parser_floor = PythonArgParser.lazy([
+    'floor(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_floor", TORCH_FUNCTIONS_CPP, "dispatch_floor", legacy="dispatch_floor")
+def dispatch_floor_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """floor(Tensor input, *, Tensor out=None): floor, out= floor.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.floor_out, 'floor', False, self, kwargs, out)
+    return at.floor(self=kwargs['self'])
+
+structseqs_floor = [(return_types.for_schema('floor', ops.floor.schema), return_types.for_schema('floor_out', ops.floor_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_floor", TORCH_FUNCTIONS_CPP, legacy="THPVariable_floor")
+def floor(*args: Any, **kwargs: Any) -> Any:
+    """torch.floor: THPVariable_floor"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.floor",
+                                 {"python_name": "torch.floor"})
+    self = None
+    r = parser_floor.parse(args, kwargs)
+    a = r.args
+    # floor(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_floor_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- floor_ ------------------------------------------------------------------------------------
+parser_floor_ = PythonArgParser.lazy([
+    'floor_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_floor_", TORCH_FUNCTIONS_CPP, "dispatch_floor_", legacy="dispatch_floor_")
+def dispatch_floor__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """floor_(Tensor input): floor_"""
+    return at.floor_(self=kwargs['self'])
+
+structseqs_floor_ = [(return_types.for_schema('floor_', ops.floor_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_floor_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_floor_")
+def floor_(*args: Any, **kwargs: Any) -> Any:
+    """torch.floor_: THPVariable_floor_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.floor_",
+                                 {"python_name": "torch.floor_"})
+    self = None
+    r = parser_floor_.parse(args, kwargs)
+    a = r.args
+    # floor_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_floor__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- log10 -------------------------------------------------------------------------------------
+parser_log10 = PythonArgParser.lazy([
+    'log10(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_log10", TORCH_FUNCTIONS_CPP, "dispatch_log10", legacy="dispatch_log10")
+def dispatch_log10_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """log10(Tensor input, *, Tensor out=None): log10, out= log10.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.log10_out, 'log10', False, self, kwargs, out)
+    return at.log10(self=kwargs['self'])
+
+structseqs_log10 = [(return_types.for_schema('log10', ops.log10.schema), return_types.for_schema('log10_out', ops.log10_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_log10", TORCH_FUNCTIONS_CPP, legacy="THPVariable_log10")
+def log10(*args: Any, **kwargs: Any) -> Any:
+    """torch.log10: THPVariable_log10"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.log10",
+                                 {"python_name": "torch.log10"})
+    self = None
+    r = parser_log10.parse(args, kwargs)
+    a = r.args
+    # log10(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_log10_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- log10_ ------------------------------------------------------------------------------------
+parser_log10_ = PythonArgParser.lazy([
+    'log10_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_log10_", TORCH_FUNCTIONS_CPP, "dispatch_log10_", legacy="dispatch_log10_")
+def dispatch_log10__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """log10_(Tensor input): log10_"""
+    return at.log10_(self=kwargs['self'])
+
+structseqs_log10_ = [(return_types.for_schema('log10_', ops.log10_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_log10_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_log10_")
+def log10_(*args: Any, **kwargs: Any) -> Any:
+    """torch.log10_: THPVariable_log10_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.log10_",
+                                 {"python_name": "torch.log10_"})
+    self = None
+    r = parser_log10_.parse(args, kwargs)
+    a = r.args
+    # log10_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_log10__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- log2 --------------------------------------------------------------------------------------
+parser_log2 = PythonArgParser.lazy([
+    'log2(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_log2", TORCH_FUNCTIONS_CPP, "dispatch_log2", legacy="dispatch_log2")
+def dispatch_log2_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """log2(Tensor input, *, Tensor out=None): log2, out= log2.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.log2_out, 'log2', False, self, kwargs, out)
+    return at.log2(self=kwargs['self'])
+
+structseqs_log2 = [(return_types.for_schema('log2', ops.log2.schema), return_types.for_schema('log2_out', ops.log2_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_log2", TORCH_FUNCTIONS_CPP, legacy="THPVariable_log2")
+def log2(*args: Any, **kwargs: Any) -> Any:
+    """torch.log2: THPVariable_log2"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.log2",
+                                 {"python_name": "torch.log2"})
+    self = None
+    r = parser_log2.parse(args, kwargs)
+    a = r.args
+    # log2(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_log2_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- log2_ -------------------------------------------------------------------------------------
+parser_log2_ = PythonArgParser.lazy([
+    'log2_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_log2_", TORCH_FUNCTIONS_CPP, "dispatch_log2_", legacy="dispatch_log2_")
+def dispatch_log2__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """log2_(Tensor input): log2_"""
+    return at.log2_(self=kwargs['self'])
+
+structseqs_log2_ = [(return_types.for_schema('log2_', ops.log2_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_log2_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_log2_")
+def log2_(*args: Any, **kwargs: Any) -> Any:
+    """torch.log2_: THPVariable_log2_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.log2_",
+                                 {"python_name": "torch.log2_"})
+    self = None
+    r = parser_log2_.parse(args, kwargs)
+    a = r.args
+    # log2_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_log2__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- round -------------------------------------------------------------------------------------
+parser_round = PythonArgParser.lazy([
+    'round(Tensor input, *, Tensor out=None)',
+    'round(Tensor input, *, int64_t decimals, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_round", TORCH_FUNCTIONS_CPP, "dispatch_round", legacy="dispatch_round")
+def dispatch_round_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """round(Tensor input, *, Tensor out=None): round, out= round.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.round_out, 'round', False, self, kwargs, out)
+    return at.round(self=kwargs['self'])
+
+
+@traced("python", "dispatch_round", TORCH_FUNCTIONS_CPP, "dispatch_round", legacy="dispatch_round")
+def dispatch_round_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """round(Tensor input, *, int64_t decimals, Tensor out=None): round.decimals, out= round.decimals_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.round_decimals_out, 'round', False, self, kwargs, out)
+    return at.round(self=kwargs['self'], decimals=kwargs['decimals'])
+
+structseqs_round = [(return_types.for_schema('round', ops.round.schema), return_types.for_schema('round_out', ops.round_out.schema)), (return_types.for_schema('round', ops.round_decimals.schema), return_types.for_schema('round_out', ops.round_decimals_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_round", TORCH_FUNCTIONS_CPP, legacy="THPVariable_round")
+def round(*args: Any, **kwargs: Any) -> Any:
+    """torch.round: THPVariable_round"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.round",
+                                 {"python_name": "torch.round"})
+    self = None
+    r = parser_round.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # round(Tensor input, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        out = a[1]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_round_0(self, {'self': self_, 'out': out})
+        return THPVariable_Wrap(result)
+    # round(Tensor input, *, int64_t decimals, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    decimals = a[1]
+    if decimals is not None and (type(decimals) is not int or not INT64_MIN <= decimals <= INT64_MAX):
+        decimals = int64_arg(decimals)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_round_1(self, {'self': self_, 'decimals': decimals, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- round_ ------------------------------------------------------------------------------------
+parser_round_ = PythonArgParser.lazy([
+    'round_(Tensor input)',
+    'round_(Tensor input, *, int64_t decimals)',
+])
+
+
+@traced("python", "dispatch_round_", TORCH_FUNCTIONS_CPP, "dispatch_round_", legacy="dispatch_round_")
+def dispatch_round__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """round_(Tensor input): round_"""
+    return at.round_(self=kwargs['self'])
+
+
+@traced("python", "dispatch_round_", TORCH_FUNCTIONS_CPP, "dispatch_round_", legacy="dispatch_round_")
+def dispatch_round__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """round_(Tensor input, *, int64_t decimals): round_.decimals"""
+    return at.round_(self=kwargs['self'], decimals=kwargs['decimals'])
+
+structseqs_round_ = [(return_types.for_schema('round_', ops.round_.schema), None), (return_types.for_schema('round_', ops.round__decimals.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_round_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_round_")
+def round_(*args: Any, **kwargs: Any) -> Any:
+    """torch.round_: THPVariable_round_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.round_",
+                                 {"python_name": "torch.round_"})
+    self = None
+    r = parser_round_.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # round_(Tensor input)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        result = dispatch_round__0(self, {'self': self_})
+        return THPVariable_Wrap(result)
+    # round_(Tensor input, *, int64_t decimals)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    decimals = a[1]
+    if decimals is not None and (type(decimals) is not int or not INT64_MIN <= decimals <= INT64_MAX):
+        decimals = int64_arg(decimals)
+    result = dispatch_round__1(self, {'self': self_, 'decimals': decimals})
+    return THPVariable_Wrap(result)
+
+
+# ---- rsqrt -------------------------------------------------------------------------------------
+parser_rsqrt = PythonArgParser.lazy([
+    'rsqrt(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_rsqrt", TORCH_FUNCTIONS_CPP, "dispatch_rsqrt", legacy="dispatch_rsqrt")
+def dispatch_rsqrt_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rsqrt(Tensor input, *, Tensor out=None): rsqrt, out= rsqrt.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.rsqrt_out, 'rsqrt', False, self, kwargs, out)
+    return at.rsqrt(self=kwargs['self'])
+
+structseqs_rsqrt = [(return_types.for_schema('rsqrt', ops.rsqrt.schema), return_types.for_schema('rsqrt_out', ops.rsqrt_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rsqrt", TORCH_FUNCTIONS_CPP, legacy="THPVariable_rsqrt")
+def rsqrt(*args: Any, **kwargs: Any) -> Any:
+    """torch.rsqrt: THPVariable_rsqrt"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.rsqrt",
+                                 {"python_name": "torch.rsqrt"})
+    self = None
+    r = parser_rsqrt.parse(args, kwargs)
+    a = r.args
+    # rsqrt(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_rsqrt_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- rsqrt_ ------------------------------------------------------------------------------------
+parser_rsqrt_ = PythonArgParser.lazy([
+    'rsqrt_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_rsqrt_", TORCH_FUNCTIONS_CPP, "dispatch_rsqrt_", legacy="dispatch_rsqrt_")
+def dispatch_rsqrt__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rsqrt_(Tensor input): rsqrt_"""
+    return at.rsqrt_(self=kwargs['self'])
+
+structseqs_rsqrt_ = [(return_types.for_schema('rsqrt_', ops.rsqrt_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rsqrt_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_rsqrt_")
+def rsqrt_(*args: Any, **kwargs: Any) -> Any:
+    """torch.rsqrt_: THPVariable_rsqrt_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.rsqrt_",
+                                 {"python_name": "torch.rsqrt_"})
+    self = None
+    r = parser_rsqrt_.parse(args, kwargs)
+    a = r.args
+    # rsqrt_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_rsqrt__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- sinc --------------------------------------------------------------------------------------
+parser_sinc = PythonArgParser.lazy([
+    'sinc(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_sinc", TORCH_FUNCTIONS_CPP, "dispatch_sinc", legacy="dispatch_sinc")
+def dispatch_sinc_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """sinc(Tensor input, *, Tensor out=None): sinc, out= sinc.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.sinc_out, 'sinc', False, self, kwargs, out)
+    return at.sinc(self=kwargs['self'])
+
+structseqs_sinc = [(return_types.for_schema('sinc', ops.sinc.schema), return_types.for_schema('sinc_out', ops.sinc_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_sinc", TORCH_FUNCTIONS_CPP, legacy="THPVariable_sinc")
+def sinc(*args: Any, **kwargs: Any) -> Any:
+    """torch.sinc: THPVariable_sinc"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.sinc",
+                                 {"python_name": "torch.sinc"})
+    self = None
+    r = parser_sinc.parse(args, kwargs)
+    a = r.args
+    # sinc(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_sinc_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- sinc_ -------------------------------------------------------------------------------------
+parser_sinc_ = PythonArgParser.lazy([
+    'sinc_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_sinc_", TORCH_FUNCTIONS_CPP, "dispatch_sinc_", legacy="dispatch_sinc_")
+def dispatch_sinc__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """sinc_(Tensor input): sinc_"""
+    return at.sinc_(self=kwargs['self'])
+
+structseqs_sinc_ = [(return_types.for_schema('sinc_', ops.sinc_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_sinc_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_sinc_")
+def sinc_(*args: Any, **kwargs: Any) -> Any:
+    """torch.sinc_: THPVariable_sinc_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.sinc_",
+                                 {"python_name": "torch.sinc_"})
+    self = None
+    r = parser_sinc_.parse(args, kwargs)
+    a = r.args
+    # sinc_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_sinc__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- square ------------------------------------------------------------------------------------
+parser_square = PythonArgParser.lazy([
+    'square(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_square", TORCH_FUNCTIONS_CPP, "dispatch_square", legacy="dispatch_square")
+def dispatch_square_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """square(Tensor input, *, Tensor out=None): square, out= square.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.square_out, 'square', False, self, kwargs, out)
+    return at.square(self=kwargs['self'])
+
+structseqs_square = [(return_types.for_schema('square', ops.square.schema), return_types.for_schema('square_out', ops.square_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_square", TORCH_FUNCTIONS_CPP, legacy="THPVariable_square")
+def square(*args: Any, **kwargs: Any) -> Any:
+    """torch.square: THPVariable_square"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.square",
+                                 {"python_name": "torch.square"})
+    self = None
+    r = parser_square.parse(args, kwargs)
+    a = r.args
+    # square(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_square_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- square_ -----------------------------------------------------------------------------------
+parser_square_ = PythonArgParser.lazy([
+    'square_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_square_", TORCH_FUNCTIONS_CPP, "dispatch_square_", legacy="dispatch_square_")
+def dispatch_square__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """square_(Tensor input): square_"""
+    return at.square_(self=kwargs['self'])
+
+structseqs_square_ = [(return_types.for_schema('square_', ops.square_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_square_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_square_")
+def square_(*args: Any, **kwargs: Any) -> Any:
+    """torch.square_: THPVariable_square_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.square_",
+                                 {"python_name": "torch.square_"})
+    self = None
+    r = parser_square_.parse(args, kwargs)
+    a = r.args
+    # square_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_square__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- tan ---------------------------------------------------------------------------------------
+parser_tan = PythonArgParser.lazy([
+    'tan(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_tan", TORCH_FUNCTIONS_CPP, "dispatch_tan", legacy="dispatch_tan")
+def dispatch_tan_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """tan(Tensor input, *, Tensor out=None): tan, out= tan.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.tan_out, 'tan', False, self, kwargs, out)
+    return at.tan(self=kwargs['self'])
+
+structseqs_tan = [(return_types.for_schema('tan', ops.tan.schema), return_types.for_schema('tan_out', ops.tan_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_tan", TORCH_FUNCTIONS_CPP, legacy="THPVariable_tan")
+def tan(*args: Any, **kwargs: Any) -> Any:
+    """torch.tan: THPVariable_tan"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.tan",
+                                 {"python_name": "torch.tan"})
+    self = None
+    r = parser_tan.parse(args, kwargs)
+    a = r.args
+    # tan(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_tan_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- tan_ --------------------------------------------------------------------------------------
+parser_tan_ = PythonArgParser.lazy([
+    'tan_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_tan_", TORCH_FUNCTIONS_CPP, "dispatch_tan_", legacy="dispatch_tan_")
+def dispatch_tan__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """tan_(Tensor input): tan_"""
+    return at.tan_(self=kwargs['self'])
+
+structseqs_tan_ = [(return_types.for_schema('tan_', ops.tan_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_tan_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_tan_")
+def tan_(*args: Any, **kwargs: Any) -> Any:
+    """torch.tan_: THPVariable_tan_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.tan_",
+                                 {"python_name": "torch.tan_"})
+    self = None
+    r = parser_tan_.parse(args, kwargs)
+    a = r.args
+    # tan_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_tan__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- trunc -------------------------------------------------------------------------------------
+parser_trunc = PythonArgParser.lazy([
+    'trunc(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_trunc", TORCH_FUNCTIONS_CPP, "dispatch_trunc", legacy="dispatch_trunc")
+def dispatch_trunc_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """trunc(Tensor input, *, Tensor out=None): trunc, out= trunc.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.trunc_out, 'trunc', False, self, kwargs, out)
+    return at.trunc(self=kwargs['self'])
+
+structseqs_trunc = [(return_types.for_schema('trunc', ops.trunc.schema), return_types.for_schema('trunc_out', ops.trunc_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_trunc", TORCH_FUNCTIONS_CPP, legacy="THPVariable_trunc")
+def trunc(*args: Any, **kwargs: Any) -> Any:
+    """torch.trunc: THPVariable_trunc"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.trunc",
+                                 {"python_name": "torch.trunc"})
+    self = None
+    r = parser_trunc.parse(args, kwargs)
+    a = r.args
+    # trunc(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_trunc_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- trunc_ ------------------------------------------------------------------------------------
+parser_trunc_ = PythonArgParser.lazy([
+    'trunc_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_trunc_", TORCH_FUNCTIONS_CPP, "dispatch_trunc_", legacy="dispatch_trunc_")
+def dispatch_trunc__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """trunc_(Tensor input): trunc_"""
+    return at.trunc_(self=kwargs['self'])
+
+structseqs_trunc_ = [(return_types.for_schema('trunc_', ops.trunc_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_trunc_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_trunc_")
+def trunc_(*args: Any, **kwargs: Any) -> Any:
+    """torch.trunc_: THPVariable_trunc_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.trunc_",
+                                 {"python_name": "torch.trunc_"})
+    self = None
+    r = parser_trunc_.parse(args, kwargs)
+    a = r.args
+    # trunc_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_trunc__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- fix ---------------------------------------------------------------------------------------
+parser_fix = PythonArgParser.lazy([
+    'fix(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_fix", TORCH_FUNCTIONS_CPP, "dispatch_fix", legacy="dispatch_fix")
+def dispatch_fix_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fix(Tensor input, *, Tensor out=None): fix, out= fix.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.fix_out, 'fix', False, self, kwargs, out)
+    return at.fix(self=kwargs['self'])
+
+structseqs_fix = [(return_types.for_schema('fix', ops.fix.schema), return_types.for_schema('fix_out', ops.fix_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_fix", TORCH_FUNCTIONS_CPP, legacy="THPVariable_fix")
+def fix(*args: Any, **kwargs: Any) -> Any:
+    """torch.fix: THPVariable_fix"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.fix",
+                                 {"python_name": "torch.fix"})
+    self = None
+    r = parser_fix.parse(args, kwargs)
+    a = r.args
+    # fix(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_fix_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- fix_ --------------------------------------------------------------------------------------
+parser_fix_ = PythonArgParser.lazy([
+    'fix_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_fix_", TORCH_FUNCTIONS_CPP, "dispatch_fix_", legacy="dispatch_fix_")
+def dispatch_fix__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fix_(Tensor input): fix_"""
+    return at.fix_(self=kwargs['self'])
+
+structseqs_fix_ = [(return_types.for_schema('fix_', ops.fix_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_fix_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_fix_")
+def fix_(*args: Any, **kwargs: Any) -> Any:
+    """torch.fix_: THPVariable_fix_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.fix_",
+                                 {"python_name": "torch.fix_"})
+    self = None
+    r = parser_fix_.parse(args, kwargs)
+    a = r.args
+    # fix_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_fix__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- signbit -----------------------------------------------------------------------------------
+parser_signbit = PythonArgParser.lazy([
+    'signbit(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_signbit", TORCH_FUNCTIONS_CPP, "dispatch_signbit", legacy="dispatch_signbit")
+def dispatch_signbit_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """signbit(Tensor input, *, Tensor out=None): signbit, out= signbit.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.signbit_out, 'signbit', False, self, kwargs, out)
+    return at.signbit(self=kwargs['self'])
+
+structseqs_signbit = [(return_types.for_schema('signbit', ops.signbit.schema), return_types.for_schema('signbit_out', ops.signbit_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_signbit", TORCH_FUNCTIONS_CPP, legacy="THPVariable_signbit")
+def signbit(*args: Any, **kwargs: Any) -> Any:
+    """torch.signbit: THPVariable_signbit"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.signbit",
+                                 {"python_name": "torch.signbit"})
+    self = None
+    r = parser_signbit.parse(args, kwargs)
+    a = r.args
+    # signbit(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_signbit_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- copysign ----------------------------------------------------------------------------------
+parser_copysign = PythonArgParser.lazy([
+    'copysign(Tensor input, Tensor other, *, Tensor out=None)',
+    'copysign(Tensor input, Scalar other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_copysign", TORCH_FUNCTIONS_CPP, "dispatch_copysign", legacy="dispatch_copysign")
+def dispatch_copysign_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """copysign(Tensor input, Tensor other, *, Tensor out=None): copysign.Tensor, out= copysign.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.copysign_out, 'copysign', False, self, kwargs, out)
+    return at.copysign(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_copysign", TORCH_FUNCTIONS_CPP, "dispatch_copysign", legacy="dispatch_copysign")
+def dispatch_copysign_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """copysign(Tensor input, Scalar other, *, Tensor out=None): copysign.Scalar, out= copysign.Scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.copysign_Scalar_out, 'copysign', False, self, kwargs, out)
+    return at.copysign(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_copysign = [(return_types.for_schema('copysign', ops.copysign_Tensor.schema), return_types.for_schema('copysign_out', ops.copysign_out.schema)), (return_types.for_schema('copysign', ops.copysign_Scalar.schema), return_types.for_schema('copysign_out', ops.copysign_Scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_copysign", TORCH_FUNCTIONS_CPP, legacy="THPVariable_copysign")
+def copysign(*args: Any, **kwargs: Any) -> Any:
+    """torch.copysign: THPVariable_copysign"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.copysign",
+                                 {"python_name": "torch.copysign"})
+    self = None
+    r = parser_copysign.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # copysign(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_copysign_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    # copysign(Tensor input, Scalar other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_copysign_1(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- logical_xor -------------------------------------------------------------------------------
+parser_logical_xor = PythonArgParser.lazy([
+    'logical_xor(Tensor input, Tensor other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_logical_xor", TORCH_FUNCTIONS_CPP, "dispatch_logical_xor", legacy="dispatch_logical_xor")
+def dispatch_logical_xor_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logical_xor(Tensor input, Tensor other, *, Tensor out=None): logical_xor, out= logical_xor.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.logical_xor_out, 'logical_xor', False, self, kwargs, out)
+    return at.logical_xor(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_logical_xor = [(return_types.for_schema('logical_xor', ops.logical_xor.schema), return_types.for_schema('logical_xor_out', ops.logical_xor_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logical_xor", TORCH_FUNCTIONS_CPP, legacy="THPVariable_logical_xor")
+def logical_xor(*args: Any, **kwargs: Any) -> Any:
+    """torch.logical_xor: THPVariable_logical_xor"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.logical_xor",
+                                 {"python_name": "torch.logical_xor"})
+    self = None
+    r = parser_logical_xor.parse(args, kwargs)
+    a = r.args
+    # logical_xor(Tensor input, Tensor other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_logical_xor_0(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- logaddexp ---------------------------------------------------------------------------------
+parser_logaddexp = PythonArgParser.lazy([
+    'logaddexp(Tensor input, Tensor other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_logaddexp", TORCH_FUNCTIONS_CPP, "dispatch_logaddexp", legacy="dispatch_logaddexp")
+def dispatch_logaddexp_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logaddexp(Tensor input, Tensor other, *, Tensor out=None): logaddexp, out= logaddexp.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.logaddexp_out, 'logaddexp', False, self, kwargs, out)
+    return at.logaddexp(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_logaddexp = [(return_types.for_schema('logaddexp', ops.logaddexp.schema), return_types.for_schema('logaddexp_out', ops.logaddexp_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logaddexp", TORCH_FUNCTIONS_CPP, legacy="THPVariable_logaddexp")
+def logaddexp(*args: Any, **kwargs: Any) -> Any:
+    """torch.logaddexp: THPVariable_logaddexp"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.logaddexp",
+                                 {"python_name": "torch.logaddexp"})
+    self = None
+    r = parser_logaddexp.parse(args, kwargs)
+    a = r.args
+    # logaddexp(Tensor input, Tensor other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_logaddexp_0(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- xlogy -------------------------------------------------------------------------------------
+parser_xlogy = PythonArgParser.lazy([
+    'xlogy(Tensor input, Tensor other, *, Tensor out=None)',
+    'xlogy(Scalar self, Tensor other, *, Tensor out=None)',
+    'xlogy(Tensor input, Scalar other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_xlogy", TORCH_FUNCTIONS_CPP, "dispatch_xlogy", legacy="dispatch_xlogy")
+def dispatch_xlogy_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """xlogy(Tensor input, Tensor other, *, Tensor out=None): xlogy.Tensor, out= xlogy.OutTensor"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.xlogy_OutTensor, 'xlogy', False, self, kwargs, out)
+    return at.xlogy(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_xlogy", TORCH_FUNCTIONS_CPP, "dispatch_xlogy", legacy="dispatch_xlogy")
+def dispatch_xlogy_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """xlogy(Scalar self, Tensor other, *, Tensor out=None): xlogy.Scalar_Self, out= xlogy.OutScalar_Self"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.xlogy_OutScalar_Self, 'xlogy', False, self, kwargs, out)
+    return at.xlogy(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_xlogy", TORCH_FUNCTIONS_CPP, "dispatch_xlogy", legacy="dispatch_xlogy")
+def dispatch_xlogy_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """xlogy(Tensor input, Scalar other, *, Tensor out=None): xlogy.Scalar_Other, out= xlogy.OutScalar_Other"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.xlogy_OutScalar_Other, 'xlogy', False, self, kwargs, out)
+    return at.xlogy(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_xlogy = [(return_types.for_schema('xlogy', ops.xlogy_Tensor.schema), return_types.for_schema('xlogy_out', ops.xlogy_OutTensor.schema)), (return_types.for_schema('xlogy', ops.xlogy_Scalar_Self.schema), return_types.for_schema('xlogy_out', ops.xlogy_OutScalar_Self.schema)), (return_types.for_schema('xlogy', ops.xlogy_Scalar_Other.schema), return_types.for_schema('xlogy_out', ops.xlogy_OutScalar_Other.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_xlogy", TORCH_FUNCTIONS_CPP, legacy="THPVariable_xlogy")
+def xlogy(*args: Any, **kwargs: Any) -> Any:
+    """torch.xlogy: THPVariable_xlogy"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.xlogy",
+                                 {"python_name": "torch.xlogy"})
+    self = None
+    r = parser_xlogy.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # xlogy(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_xlogy_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # xlogy(Scalar self, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None and type(self_) is not float:
+            self_ = scalar_arg(self_)
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_xlogy_1(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    # xlogy(Tensor input, Scalar other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_xlogy_2(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- xlogy_ ------------------------------------------------------------------------------------
+parser_xlogy_ = PythonArgParser.lazy([
+    'xlogy_(Tensor input, Tensor other)',
+    'xlogy_(Tensor input, Scalar other)',
+])
+
+
+@traced("python", "dispatch_xlogy_", TORCH_FUNCTIONS_CPP, "dispatch_xlogy_", legacy="dispatch_xlogy_")
+def dispatch_xlogy__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """xlogy_(Tensor input, Tensor other): xlogy_.Tensor"""
+    return at.xlogy_(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_xlogy_", TORCH_FUNCTIONS_CPP, "dispatch_xlogy_", legacy="dispatch_xlogy_")
+def dispatch_xlogy__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """xlogy_(Tensor input, Scalar other): xlogy_.Scalar_Other"""
+    return at.xlogy_(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_xlogy_ = [(return_types.for_schema('xlogy_', ops.xlogy__Tensor.schema), None), (return_types.for_schema('xlogy_', ops.xlogy__Scalar_Other.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_xlogy_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_xlogy_")
+def xlogy_(*args: Any, **kwargs: Any) -> Any:
+    """torch.xlogy_: THPVariable_xlogy_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.xlogy_",
+                                 {"python_name": "torch.xlogy_"})
+    self = None
+    r = parser_xlogy_.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # xlogy_(Tensor input, Tensor other)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_xlogy__0(self, {'self': self_, 'other': other})
+        return THPVariable_Wrap(result)
+    # xlogy_(Tensor input, Scalar other)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_xlogy__1(self, {'self': self_, 'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- heaviside ---------------------------------------------------------------------------------
+parser_heaviside = PythonArgParser.lazy([
+    'heaviside(Tensor input, Tensor values, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_heaviside", TORCH_FUNCTIONS_CPP, "dispatch_heaviside", legacy="dispatch_heaviside")
+def dispatch_heaviside_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """heaviside(Tensor input, Tensor values, *, Tensor out=None): heaviside, out= heaviside.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.heaviside_out, 'heaviside', False, self, kwargs, out)
+    return at.heaviside(self=kwargs['self'], values=kwargs['values'])
+
+structseqs_heaviside = [(return_types.for_schema('heaviside', ops.heaviside.schema), return_types.for_schema('heaviside_out', ops.heaviside_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_heaviside", TORCH_FUNCTIONS_CPP, legacy="THPVariable_heaviside")
+def heaviside(*args: Any, **kwargs: Any) -> Any:
+    """torch.heaviside: THPVariable_heaviside"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.heaviside",
+                                 {"python_name": "torch.heaviside"})
+    self = None
+    r = parser_heaviside.parse(args, kwargs)
+    a = r.args
+    # heaviside(Tensor input, Tensor values, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    values = a[1]
+    if values is not None:
+        values = values.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_heaviside_0(self, {'self': self_, 'values': values, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- atan2 -------------------------------------------------------------------------------------
+parser_atan2 = PythonArgParser.lazy([
+    'atan2(Tensor input, Tensor other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_atan2", TORCH_FUNCTIONS_CPP, "dispatch_atan2", legacy="dispatch_atan2")
+def dispatch_atan2_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """atan2(Tensor input, Tensor other, *, Tensor out=None): atan2, out= atan2.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.atan2_out, 'atan2', False, self, kwargs, out)
+    return at.atan2(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_atan2 = [(return_types.for_schema('atan2', ops.atan2.schema), return_types.for_schema('atan2_out', ops.atan2_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_atan2", TORCH_FUNCTIONS_CPP, legacy="THPVariable_atan2")
+def atan2(*args: Any, **kwargs: Any) -> Any:
+    """torch.atan2: THPVariable_atan2"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.atan2",
+                                 {"python_name": "torch.atan2"})
+    self = None
+    r = parser_atan2.parse(args, kwargs)
+    a = r.args
+    # atan2(Tensor input, Tensor other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_atan2_0(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- arctan2 -----------------------------------------------------------------------------------
+parser_arctan2 = PythonArgParser.lazy([
+    'arctan2(Tensor input, Tensor other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_arctan2", TORCH_FUNCTIONS_CPP, "dispatch_arctan2", legacy="dispatch_arctan2")
+def dispatch_arctan2_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arctan2(Tensor input, Tensor other, *, Tensor out=None): arctan2, out= arctan2.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.arctan2_out, 'arctan2', False, self, kwargs, out)
+    return at.arctan2(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_arctan2 = [(return_types.for_schema('arctan2', ops.arctan2.schema), return_types.for_schema('arctan2_out', ops.arctan2_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arctan2", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arctan2")
+def arctan2(*args: Any, **kwargs: Any) -> Any:
+    """torch.arctan2: THPVariable_arctan2"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arctan2",
+                                 {"python_name": "torch.arctan2"})
+    self = None
+    r = parser_arctan2.parse(args, kwargs)
+    a = r.args
+    # arctan2(Tensor input, Tensor other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_arctan2_0(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- fmod --------------------------------------------------------------------------------------
+parser_fmod = PythonArgParser.lazy([
+    'fmod(Tensor input, Tensor other, *, Tensor out=None)',
+    'fmod(Tensor input, Scalar other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_fmod", TORCH_FUNCTIONS_CPP, "dispatch_fmod", legacy="dispatch_fmod")
+def dispatch_fmod_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fmod(Tensor input, Tensor other, *, Tensor out=None): fmod.Tensor, out= fmod.Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.fmod_Tensor_out, 'fmod', False, self, kwargs, out)
+    return at.fmod(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_fmod", TORCH_FUNCTIONS_CPP, "dispatch_fmod", legacy="dispatch_fmod")
+def dispatch_fmod_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fmod(Tensor input, Scalar other, *, Tensor out=None): fmod.Scalar, out= fmod.Scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.fmod_Scalar_out, 'fmod', False, self, kwargs, out)
+    return at.fmod(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_fmod = [(return_types.for_schema('fmod', ops.fmod_Tensor.schema), return_types.for_schema('fmod_out', ops.fmod_Tensor_out.schema)), (return_types.for_schema('fmod', ops.fmod_Scalar.schema), return_types.for_schema('fmod_out', ops.fmod_Scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_fmod", TORCH_FUNCTIONS_CPP, legacy="THPVariable_fmod")
+def fmod(*args: Any, **kwargs: Any) -> Any:
+    """torch.fmod: THPVariable_fmod"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.fmod",
+                                 {"python_name": "torch.fmod"})
+    self = None
+    r = parser_fmod.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # fmod(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_fmod_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    # fmod(Tensor input, Scalar other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_fmod_1(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- fmin --------------------------------------------------------------------------------------
+parser_fmin = PythonArgParser.lazy([
+    'fmin(Tensor input, Tensor other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_fmin", TORCH_FUNCTIONS_CPP, "dispatch_fmin", legacy="dispatch_fmin")
+def dispatch_fmin_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fmin(Tensor input, Tensor other, *, Tensor out=None): fmin, out= fmin.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.fmin_out, 'fmin', False, self, kwargs, out)
+    return at.fmin(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_fmin = [(return_types.for_schema('fmin', ops.fmin.schema), return_types.for_schema('fmin_out', ops.fmin_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_fmin", TORCH_FUNCTIONS_CPP, legacy="THPVariable_fmin")
+def fmin(*args: Any, **kwargs: Any) -> Any:
+    """torch.fmin: THPVariable_fmin"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.fmin",
+                                 {"python_name": "torch.fmin"})
+    self = None
+    r = parser_fmin.parse(args, kwargs)
+    a = r.args
+    # fmin(Tensor input, Tensor other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_fmin_0(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- fmax --------------------------------------------------------------------------------------
+parser_fmax = PythonArgParser.lazy([
+    'fmax(Tensor input, Tensor other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_fmax", TORCH_FUNCTIONS_CPP, "dispatch_fmax", legacy="dispatch_fmax")
+def dispatch_fmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fmax(Tensor input, Tensor other, *, Tensor out=None): fmax, out= fmax.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.fmax_out, 'fmax', False, self, kwargs, out)
+    return at.fmax(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_fmax = [(return_types.for_schema('fmax', ops.fmax.schema), return_types.for_schema('fmax_out', ops.fmax_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_fmax", TORCH_FUNCTIONS_CPP, legacy="THPVariable_fmax")
+def fmax(*args: Any, **kwargs: Any) -> Any:
+    """torch.fmax: THPVariable_fmax"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.fmax",
+                                 {"python_name": "torch.fmax"})
+    self = None
+    r = parser_fmax.parse(args, kwargs)
+    a = r.args
+    # fmax(Tensor input, Tensor other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_fmax_0(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- float_power -------------------------------------------------------------------------------
+parser_float_power = PythonArgParser.lazy([
+    'float_power(Tensor input, Tensor exponent, *, Tensor out=None)',
+    'float_power(Scalar self, Tensor exponent, *, Tensor out=None)',
+    'float_power(Tensor input, Scalar exponent, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_float_power", TORCH_FUNCTIONS_CPP, "dispatch_float_power", legacy="dispatch_float_power")
+def dispatch_float_power_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """float_power(Tensor input, Tensor exponent, *, Tensor out=None): float_power.Tensor_Tensor, out= float_power.Tensor_Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.float_power_Tensor_Tensor_out, 'float_power', False, self, kwargs, out)
+    return at.float_power(self=kwargs['self'], exponent=kwargs['exponent'])
+
+
+@traced("python", "dispatch_float_power", TORCH_FUNCTIONS_CPP, "dispatch_float_power", legacy="dispatch_float_power")
+def dispatch_float_power_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """float_power(Scalar self, Tensor exponent, *, Tensor out=None): float_power.Scalar, out= float_power.Scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.float_power_Scalar_out, 'float_power', False, self, kwargs, out)
+    return at.float_power(self=kwargs['self'], exponent=kwargs['exponent'])
+
+
+@traced("python", "dispatch_float_power", TORCH_FUNCTIONS_CPP, "dispatch_float_power", legacy="dispatch_float_power")
+def dispatch_float_power_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """float_power(Tensor input, Scalar exponent, *, Tensor out=None): float_power.Tensor_Scalar, out= float_power.Tensor_Scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.float_power_Tensor_Scalar_out, 'float_power', False, self, kwargs, out)
+    return at.float_power(self=kwargs['self'], exponent=kwargs['exponent'])
+
+structseqs_float_power = [(return_types.for_schema('float_power', ops.float_power_Tensor_Tensor.schema), return_types.for_schema('float_power_out', ops.float_power_Tensor_Tensor_out.schema)), (return_types.for_schema('float_power', ops.float_power_Scalar.schema), return_types.for_schema('float_power_out', ops.float_power_Scalar_out.schema)), (return_types.for_schema('float_power', ops.float_power_Tensor_Scalar.schema), return_types.for_schema('float_power_out', ops.float_power_Tensor_Scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_float_power", TORCH_FUNCTIONS_CPP, legacy="THPVariable_float_power")
+def float_power(*args: Any, **kwargs: Any) -> Any:
+    """torch.float_power: THPVariable_float_power"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.float_power",
+                                 {"python_name": "torch.float_power"})
+    self = None
+    r = parser_float_power.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # float_power(Tensor input, Tensor exponent, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        exponent = a[1]
+        if exponent is not None:
+            exponent = exponent.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_float_power_0(self, {'self': self_, 'exponent': exponent, 'out': out})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # float_power(Scalar self, Tensor exponent, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None and type(self_) is not float:
+            self_ = scalar_arg(self_)
+        exponent = a[1]
+        if exponent is not None:
+            exponent = exponent.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_float_power_1(self, {'self': self_, 'exponent': exponent, 'out': out})
+        return THPVariable_Wrap(result)
+    # float_power(Tensor input, Scalar exponent, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    exponent = a[1]
+    if exponent is not None and type(exponent) is not float:
+        exponent = scalar_arg(exponent)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_float_power_2(self, {'self': self_, 'exponent': exponent, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- absolute ----------------------------------------------------------------------------------
+parser_absolute = PythonArgParser.lazy([
+    'absolute(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_absolute", TORCH_FUNCTIONS_CPP, "dispatch_absolute", legacy="dispatch_absolute")
+def dispatch_absolute_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """absolute(Tensor input, *, Tensor out=None): absolute, out= absolute.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.absolute_out, 'absolute', False, self, kwargs, out)
+    return at.absolute(self=kwargs['self'])
+
+structseqs_absolute = [(return_types.for_schema('absolute', ops.absolute.schema), return_types.for_schema('absolute_out', ops.absolute_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_absolute", TORCH_FUNCTIONS_CPP, legacy="THPVariable_absolute")
+def absolute(*args: Any, **kwargs: Any) -> Any:
+    """torch.absolute: THPVariable_absolute"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.absolute",
+                                 {"python_name": "torch.absolute"})
+    self = None
+    r = parser_absolute.parse(args, kwargs)
+    a = r.args
+    # absolute(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_absolute_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- arccos ------------------------------------------------------------------------------------
+parser_arccos = PythonArgParser.lazy([
+    'arccos(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_arccos", TORCH_FUNCTIONS_CPP, "dispatch_arccos", legacy="dispatch_arccos")
+def dispatch_arccos_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arccos(Tensor input, *, Tensor out=None): arccos, out= arccos.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.arccos_out, 'arccos', False, self, kwargs, out)
+    return at.arccos(self=kwargs['self'])
+
+structseqs_arccos = [(return_types.for_schema('arccos', ops.arccos.schema), return_types.for_schema('arccos_out', ops.arccos_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arccos", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arccos")
+def arccos(*args: Any, **kwargs: Any) -> Any:
+    """torch.arccos: THPVariable_arccos"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arccos",
+                                 {"python_name": "torch.arccos"})
+    self = None
+    r = parser_arccos.parse(args, kwargs)
+    a = r.args
+    # arccos(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_arccos_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- arccos_ -----------------------------------------------------------------------------------
+parser_arccos_ = PythonArgParser.lazy([
+    'arccos_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_arccos_", TORCH_FUNCTIONS_CPP, "dispatch_arccos_", legacy="dispatch_arccos_")
+def dispatch_arccos__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arccos_(Tensor input): arccos_"""
+    return at.arccos_(self=kwargs['self'])
+
+structseqs_arccos_ = [(return_types.for_schema('arccos_', ops.arccos_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arccos_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arccos_")
+def arccos_(*args: Any, **kwargs: Any) -> Any:
+    """torch.arccos_: THPVariable_arccos_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arccos_",
+                                 {"python_name": "torch.arccos_"})
+    self = None
+    r = parser_arccos_.parse(args, kwargs)
+    a = r.args
+    # arccos_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_arccos__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- arccosh -----------------------------------------------------------------------------------
+parser_arccosh = PythonArgParser.lazy([
+    'arccosh(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_arccosh", TORCH_FUNCTIONS_CPP, "dispatch_arccosh", legacy="dispatch_arccosh")
+def dispatch_arccosh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arccosh(Tensor input, *, Tensor out=None): arccosh, out= arccosh.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.arccosh_out, 'arccosh', False, self, kwargs, out)
+    return at.arccosh(self=kwargs['self'])
+
+structseqs_arccosh = [(return_types.for_schema('arccosh', ops.arccosh.schema), return_types.for_schema('arccosh_out', ops.arccosh_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arccosh", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arccosh")
+def arccosh(*args: Any, **kwargs: Any) -> Any:
+    """torch.arccosh: THPVariable_arccosh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arccosh",
+                                 {"python_name": "torch.arccosh"})
+    self = None
+    r = parser_arccosh.parse(args, kwargs)
+    a = r.args
+    # arccosh(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_arccosh_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- arccosh_ ----------------------------------------------------------------------------------
+parser_arccosh_ = PythonArgParser.lazy([
+    'arccosh_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_arccosh_", TORCH_FUNCTIONS_CPP, "dispatch_arccosh_", legacy="dispatch_arccosh_")
+def dispatch_arccosh__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arccosh_(Tensor input): arccosh_"""
+    return at.arccosh_(self=kwargs['self'])
+
+structseqs_arccosh_ = [(return_types.for_schema('arccosh_', ops.arccosh_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arccosh_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arccosh_")
+def arccosh_(*args: Any, **kwargs: Any) -> Any:
+    """torch.arccosh_: THPVariable_arccosh_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arccosh_",
+                                 {"python_name": "torch.arccosh_"})
+    self = None
+    r = parser_arccosh_.parse(args, kwargs)
+    a = r.args
+    # arccosh_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_arccosh__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- arcsinh -----------------------------------------------------------------------------------
+parser_arcsinh = PythonArgParser.lazy([
+    'arcsinh(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_arcsinh", TORCH_FUNCTIONS_CPP, "dispatch_arcsinh", legacy="dispatch_arcsinh")
+def dispatch_arcsinh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arcsinh(Tensor input, *, Tensor out=None): arcsinh, out= arcsinh.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.arcsinh_out, 'arcsinh', False, self, kwargs, out)
+    return at.arcsinh(self=kwargs['self'])
+
+structseqs_arcsinh = [(return_types.for_schema('arcsinh', ops.arcsinh.schema), return_types.for_schema('arcsinh_out', ops.arcsinh_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arcsinh", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arcsinh")
+def arcsinh(*args: Any, **kwargs: Any) -> Any:
+    """torch.arcsinh: THPVariable_arcsinh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arcsinh",
+                                 {"python_name": "torch.arcsinh"})
+    self = None
+    r = parser_arcsinh.parse(args, kwargs)
+    a = r.args
+    # arcsinh(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_arcsinh_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- arcsinh_ ----------------------------------------------------------------------------------
+parser_arcsinh_ = PythonArgParser.lazy([
+    'arcsinh_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_arcsinh_", TORCH_FUNCTIONS_CPP, "dispatch_arcsinh_", legacy="dispatch_arcsinh_")
+def dispatch_arcsinh__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arcsinh_(Tensor input): arcsinh_"""
+    return at.arcsinh_(self=kwargs['self'])
+
+structseqs_arcsinh_ = [(return_types.for_schema('arcsinh_', ops.arcsinh_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arcsinh_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arcsinh_")
+def arcsinh_(*args: Any, **kwargs: Any) -> Any:
+    """torch.arcsinh_: THPVariable_arcsinh_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arcsinh_",
+                                 {"python_name": "torch.arcsinh_"})
+    self = None
+    r = parser_arcsinh_.parse(args, kwargs)
+    a = r.args
+    # arcsinh_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_arcsinh__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- arctanh -----------------------------------------------------------------------------------
+parser_arctanh = PythonArgParser.lazy([
+    'arctanh(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_arctanh", TORCH_FUNCTIONS_CPP, "dispatch_arctanh", legacy="dispatch_arctanh")
+def dispatch_arctanh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arctanh(Tensor input, *, Tensor out=None): arctanh, out= arctanh.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.arctanh_out, 'arctanh', False, self, kwargs, out)
+    return at.arctanh(self=kwargs['self'])
+
+structseqs_arctanh = [(return_types.for_schema('arctanh', ops.arctanh.schema), return_types.for_schema('arctanh_out', ops.arctanh_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arctanh", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arctanh")
+def arctanh(*args: Any, **kwargs: Any) -> Any:
+    """torch.arctanh: THPVariable_arctanh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arctanh",
+                                 {"python_name": "torch.arctanh"})
+    self = None
+    r = parser_arctanh.parse(args, kwargs)
+    a = r.args
+    # arctanh(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_arctanh_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- arctanh_ ----------------------------------------------------------------------------------
+parser_arctanh_ = PythonArgParser.lazy([
+    'arctanh_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_arctanh_", TORCH_FUNCTIONS_CPP, "dispatch_arctanh_", legacy="dispatch_arctanh_")
+def dispatch_arctanh__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arctanh_(Tensor input): arctanh_"""
+    return at.arctanh_(self=kwargs['self'])
+
+structseqs_arctanh_ = [(return_types.for_schema('arctanh_', ops.arctanh_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arctanh_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arctanh_")
+def arctanh_(*args: Any, **kwargs: Any) -> Any:
+    """torch.arctanh_: THPVariable_arctanh_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arctanh_",
+                                 {"python_name": "torch.arctanh_"})
+    self = None
+    r = parser_arctanh_.parse(args, kwargs)
+    a = r.args
+    # arctanh_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_arctanh__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- arcsin ------------------------------------------------------------------------------------
+parser_arcsin = PythonArgParser.lazy([
+    'arcsin(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_arcsin", TORCH_FUNCTIONS_CPP, "dispatch_arcsin", legacy="dispatch_arcsin")
+def dispatch_arcsin_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arcsin(Tensor input, *, Tensor out=None): arcsin, out= arcsin.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.arcsin_out, 'arcsin', False, self, kwargs, out)
+    return at.arcsin(self=kwargs['self'])
+
+structseqs_arcsin = [(return_types.for_schema('arcsin', ops.arcsin.schema), return_types.for_schema('arcsin_out', ops.arcsin_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arcsin", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arcsin")
+def arcsin(*args: Any, **kwargs: Any) -> Any:
+    """torch.arcsin: THPVariable_arcsin"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arcsin",
+                                 {"python_name": "torch.arcsin"})
+    self = None
+    r = parser_arcsin.parse(args, kwargs)
+    a = r.args
+    # arcsin(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_arcsin_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- arcsin_ -----------------------------------------------------------------------------------
+parser_arcsin_ = PythonArgParser.lazy([
+    'arcsin_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_arcsin_", TORCH_FUNCTIONS_CPP, "dispatch_arcsin_", legacy="dispatch_arcsin_")
+def dispatch_arcsin__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arcsin_(Tensor input): arcsin_"""
+    return at.arcsin_(self=kwargs['self'])
+
+structseqs_arcsin_ = [(return_types.for_schema('arcsin_', ops.arcsin_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arcsin_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arcsin_")
+def arcsin_(*args: Any, **kwargs: Any) -> Any:
+    """torch.arcsin_: THPVariable_arcsin_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arcsin_",
+                                 {"python_name": "torch.arcsin_"})
+    self = None
+    r = parser_arcsin_.parse(args, kwargs)
+    a = r.args
+    # arcsin_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_arcsin__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- arctan ------------------------------------------------------------------------------------
+parser_arctan = PythonArgParser.lazy([
+    'arctan(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_arctan", TORCH_FUNCTIONS_CPP, "dispatch_arctan", legacy="dispatch_arctan")
+def dispatch_arctan_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arctan(Tensor input, *, Tensor out=None): arctan, out= arctan.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.arctan_out, 'arctan', False, self, kwargs, out)
+    return at.arctan(self=kwargs['self'])
+
+structseqs_arctan = [(return_types.for_schema('arctan', ops.arctan.schema), return_types.for_schema('arctan_out', ops.arctan_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arctan", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arctan")
+def arctan(*args: Any, **kwargs: Any) -> Any:
+    """torch.arctan: THPVariable_arctan"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arctan",
+                                 {"python_name": "torch.arctan"})
+    self = None
+    r = parser_arctan.parse(args, kwargs)
+    a = r.args
+    # arctan(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_arctan_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- arctan_ -----------------------------------------------------------------------------------
+parser_arctan_ = PythonArgParser.lazy([
+    'arctan_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_arctan_", TORCH_FUNCTIONS_CPP, "dispatch_arctan_", legacy="dispatch_arctan_")
+def dispatch_arctan__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arctan_(Tensor input): arctan_"""
+    return at.arctan_(self=kwargs['self'])
+
+structseqs_arctan_ = [(return_types.for_schema('arctan_', ops.arctan_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arctan_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_arctan_")
+def arctan_(*args: Any, **kwargs: Any) -> Any:
+    """torch.arctan_: THPVariable_arctan_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.arctan_",
+                                 {"python_name": "torch.arctan_"})
+    self = None
+    r = parser_arctan_.parse(args, kwargs)
+    a = r.args
+    # arctan_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_arctan__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- divide ------------------------------------------------------------------------------------
+parser_divide = PythonArgParser.lazy([
+    'divide(Tensor input, Tensor other, *, Tensor out=None)',
+    'divide(Tensor input, Tensor other, *, str? rounding_mode, Tensor out=None)',
+    'divide(Tensor input, Scalar other)',
+    'divide(Tensor input, Scalar other, *, str? rounding_mode)',
+], allow_numbers_as_tensors=True)
+
+
+@traced("python", "dispatch_divide", TORCH_FUNCTIONS_CPP, "dispatch_divide", legacy="dispatch_divide")
+def dispatch_divide_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """divide(Tensor input, Tensor other, *, Tensor out=None): divide.Tensor, out= divide.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.divide_out, 'divide', False, self, kwargs, out)
+    return at.divide(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_divide", TORCH_FUNCTIONS_CPP, "dispatch_divide", legacy="dispatch_divide")
+def dispatch_divide_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """divide(Tensor input, Tensor other, *, str? rounding_mode, Tensor out=None): divide.Tensor_mode, out= divide.out_mode"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.divide_out_mode, 'divide', False, self, kwargs, out)
+    return at.divide(self=kwargs['self'], other=kwargs['other'], rounding_mode=kwargs['rounding_mode'])
+
+
+@traced("python", "dispatch_divide", TORCH_FUNCTIONS_CPP, "dispatch_divide", legacy="dispatch_divide")
+def dispatch_divide_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """divide(Tensor input, Scalar other): divide.Scalar"""
+    return at.divide(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_divide", TORCH_FUNCTIONS_CPP, "dispatch_divide", legacy="dispatch_divide")
+def dispatch_divide_3(self: Any, kwargs: dict[str, Any]) -> Any:
+    """divide(Tensor input, Scalar other, *, str? rounding_mode): divide.Scalar_mode"""
+    return at.divide(self=kwargs['self'], other=kwargs['other'], rounding_mode=kwargs['rounding_mode'])
+
+structseqs_divide = [(return_types.for_schema('divide', ops.divide_Tensor.schema), return_types.for_schema('divide_out', ops.divide_out.schema)), (return_types.for_schema('divide', ops.divide_Tensor_mode.schema), return_types.for_schema('divide_out', ops.divide_out_mode.schema)), (return_types.for_schema('divide', ops.divide_Scalar.schema), None), (return_types.for_schema('divide', ops.divide_Scalar_mode.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_divide", TORCH_FUNCTIONS_CPP, legacy="THPVariable_divide")
+def divide(*args: Any, **kwargs: Any) -> Any:
+    """torch.divide: THPVariable_divide"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.divide",
+                                 {"python_name": "torch.divide"})
+    self = None
+    r = parser_divide.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # divide(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if isinstance(self_, TensorBase):
+            self_ = self_.cdata
+        elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
+            self_ = wrapped_scalar_tensor(self_)
+        other = a[1]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        out = a[2]
+        if isinstance(out, TensorBase):
+            out = out.cdata
+        elif out is not None:  # a number where a Tensor is allowed (add(x, 2))
+            out = wrapped_scalar_tensor(out)
+        result = dispatch_divide_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # divide(Tensor input, Tensor other, *, str? rounding_mode, Tensor out=None)
+        self_ = a[0]
+        if isinstance(self_, TensorBase):
+            self_ = self_.cdata
+        elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
+            self_ = wrapped_scalar_tensor(self_)
+        other = a[1]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        rounding_mode = a[2]
+        out = a[3]
+        if isinstance(out, TensorBase):
+            out = out.cdata
+        elif out is not None:  # a number where a Tensor is allowed (add(x, 2))
+            out = wrapped_scalar_tensor(out)
+        result = dispatch_divide_1(self, {'self': self_, 'other': other, 'rounding_mode': rounding_mode, 'out': out})
+        return THPVariable_Wrap(result)
+    if r.idx == 2:
+        # divide(Tensor input, Scalar other)
+        self_ = a[0]
+        if isinstance(self_, TensorBase):
+            self_ = self_.cdata
+        elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
+            self_ = wrapped_scalar_tensor(self_)
+        other = a[1]
+        if other is not None and type(other) is not float:
+            other = scalar_arg(other)
+        result = dispatch_divide_2(self, {'self': self_, 'other': other})
+        return THPVariable_Wrap(result)
+    # divide(Tensor input, Scalar other, *, str? rounding_mode)
+    self_ = a[0]
+    if isinstance(self_, TensorBase):
+        self_ = self_.cdata
+    elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
+        self_ = wrapped_scalar_tensor(self_)
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    rounding_mode = a[2]
+    result = dispatch_divide_3(self, {'self': self_, 'other': other, 'rounding_mode': rounding_mode})
+    return THPVariable_Wrap(result)
+
+
+# ---- isreal ------------------------------------------------------------------------------------
+parser_isreal = PythonArgParser.lazy([
+    'isreal(Tensor input)',
+])
+
+
+@traced("python", "dispatch_isreal", TORCH_FUNCTIONS_CPP, "dispatch_isreal", legacy="dispatch_isreal")
+def dispatch_isreal_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """isreal(Tensor input): isreal"""
+    return at.isreal(self=kwargs['self'])
+
+structseqs_isreal = [(return_types.for_schema('isreal', ops.isreal.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_isreal", TORCH_FUNCTIONS_CPP, legacy="THPVariable_isreal")
+def isreal(*args: Any, **kwargs: Any) -> Any:
+    """torch.isreal: THPVariable_isreal"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.isreal",
+                                 {"python_name": "torch.isreal"})
+    self = None
+    r = parser_isreal.parse(args, kwargs)
+    a = r.args
+    # isreal(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_isreal_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- multiply ----------------------------------------------------------------------------------
+parser_multiply = PythonArgParser.lazy([
+    'multiply(Tensor input, Tensor other, *, Tensor out=None)',
+    'multiply(Tensor input, Scalar other)',
+], allow_numbers_as_tensors=True)
+
+
+@traced("python", "dispatch_multiply", TORCH_FUNCTIONS_CPP, "dispatch_multiply", legacy="dispatch_multiply")
+def dispatch_multiply_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """multiply(Tensor input, Tensor other, *, Tensor out=None): multiply.Tensor, out= multiply.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.multiply_out, 'multiply', False, self, kwargs, out)
+    return at.multiply(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_multiply", TORCH_FUNCTIONS_CPP, "dispatch_multiply", legacy="dispatch_multiply")
+def dispatch_multiply_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """multiply(Tensor input, Scalar other): multiply.Scalar"""
+    return at.multiply(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_multiply = [(return_types.for_schema('multiply', ops.multiply_Tensor.schema), return_types.for_schema('multiply_out', ops.multiply_out.schema)), (return_types.for_schema('multiply', ops.multiply_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_multiply", TORCH_FUNCTIONS_CPP, legacy="THPVariable_multiply")
+def multiply(*args: Any, **kwargs: Any) -> Any:
+    """torch.multiply: THPVariable_multiply"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.multiply",
+                                 {"python_name": "torch.multiply"})
+    self = None
+    r = parser_multiply.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # multiply(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if isinstance(self_, TensorBase):
+            self_ = self_.cdata
+        elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
+            self_ = wrapped_scalar_tensor(self_)
+        other = a[1]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        out = a[2]
+        if isinstance(out, TensorBase):
+            out = out.cdata
+        elif out is not None:  # a number where a Tensor is allowed (add(x, 2))
+            out = wrapped_scalar_tensor(out)
+        result = dispatch_multiply_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    # multiply(Tensor input, Scalar other)
+    self_ = a[0]
+    if isinstance(self_, TensorBase):
+        self_ = self_.cdata
+    elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
+        self_ = wrapped_scalar_tensor(self_)
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_multiply_1(self, {'self': self_, 'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- rad2deg -----------------------------------------------------------------------------------
+parser_rad2deg = PythonArgParser.lazy([
+    'rad2deg(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_rad2deg", TORCH_FUNCTIONS_CPP, "dispatch_rad2deg", legacy="dispatch_rad2deg")
+def dispatch_rad2deg_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rad2deg(Tensor input, *, Tensor out=None): rad2deg, out= rad2deg.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.rad2deg_out, 'rad2deg', False, self, kwargs, out)
+    return at.rad2deg(self=kwargs['self'])
+
+structseqs_rad2deg = [(return_types.for_schema('rad2deg', ops.rad2deg.schema), return_types.for_schema('rad2deg_out', ops.rad2deg_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rad2deg", TORCH_FUNCTIONS_CPP, legacy="THPVariable_rad2deg")
+def rad2deg(*args: Any, **kwargs: Any) -> Any:
+    """torch.rad2deg: THPVariable_rad2deg"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.rad2deg",
+                                 {"python_name": "torch.rad2deg"})
+    self = None
+    r = parser_rad2deg.parse(args, kwargs)
+    a = r.args
+    # rad2deg(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_rad2deg_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- rad2deg_ ----------------------------------------------------------------------------------
+parser_rad2deg_ = PythonArgParser.lazy([
+    'rad2deg_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_rad2deg_", TORCH_FUNCTIONS_CPP, "dispatch_rad2deg_", legacy="dispatch_rad2deg_")
+def dispatch_rad2deg__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rad2deg_(Tensor input): rad2deg_"""
+    return at.rad2deg_(self=kwargs['self'])
+
+structseqs_rad2deg_ = [(return_types.for_schema('rad2deg_', ops.rad2deg_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rad2deg_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_rad2deg_")
+def rad2deg_(*args: Any, **kwargs: Any) -> Any:
+    """torch.rad2deg_: THPVariable_rad2deg_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.rad2deg_",
+                                 {"python_name": "torch.rad2deg_"})
+    self = None
+    r = parser_rad2deg_.parse(args, kwargs)
+    a = r.args
+    # rad2deg_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_rad2deg__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- deg2rad -----------------------------------------------------------------------------------
+parser_deg2rad = PythonArgParser.lazy([
+    'deg2rad(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_deg2rad", TORCH_FUNCTIONS_CPP, "dispatch_deg2rad", legacy="dispatch_deg2rad")
+def dispatch_deg2rad_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """deg2rad(Tensor input, *, Tensor out=None): deg2rad, out= deg2rad.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.deg2rad_out, 'deg2rad', False, self, kwargs, out)
+    return at.deg2rad(self=kwargs['self'])
+
+structseqs_deg2rad = [(return_types.for_schema('deg2rad', ops.deg2rad.schema), return_types.for_schema('deg2rad_out', ops.deg2rad_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_deg2rad", TORCH_FUNCTIONS_CPP, legacy="THPVariable_deg2rad")
+def deg2rad(*args: Any, **kwargs: Any) -> Any:
+    """torch.deg2rad: THPVariable_deg2rad"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.deg2rad",
+                                 {"python_name": "torch.deg2rad"})
+    self = None
+    r = parser_deg2rad.parse(args, kwargs)
+    a = r.args
+    # deg2rad(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_deg2rad_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- deg2rad_ ----------------------------------------------------------------------------------
+parser_deg2rad_ = PythonArgParser.lazy([
+    'deg2rad_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_deg2rad_", TORCH_FUNCTIONS_CPP, "dispatch_deg2rad_", legacy="dispatch_deg2rad_")
+def dispatch_deg2rad__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """deg2rad_(Tensor input): deg2rad_"""
+    return at.deg2rad_(self=kwargs['self'])
+
+structseqs_deg2rad_ = [(return_types.for_schema('deg2rad_', ops.deg2rad_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_deg2rad_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_deg2rad_")
+def deg2rad_(*args: Any, **kwargs: Any) -> Any:
+    """torch.deg2rad_: THPVariable_deg2rad_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.deg2rad_",
+                                 {"python_name": "torch.deg2rad_"})
+    self = None
+    r = parser_deg2rad_.parse(args, kwargs)
+    a = r.args
+    # deg2rad_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_deg2rad__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- negative ----------------------------------------------------------------------------------
+parser_negative = PythonArgParser.lazy([
+    'negative(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_negative", TORCH_FUNCTIONS_CPP, "dispatch_negative", legacy="dispatch_negative")
+def dispatch_negative_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """negative(Tensor input, *, Tensor out=None): negative, out= negative.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.negative_out, 'negative', False, self, kwargs, out)
+    return at.negative(self=kwargs['self'])
+
+structseqs_negative = [(return_types.for_schema('negative', ops.negative.schema), return_types.for_schema('negative_out', ops.negative_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_negative", TORCH_FUNCTIONS_CPP, legacy="THPVariable_negative")
+def negative(*args: Any, **kwargs: Any) -> Any:
+    """torch.negative: THPVariable_negative"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.negative",
+                                 {"python_name": "torch.negative"})
+    self = None
+    r = parser_negative.parse(args, kwargs)
+    a = r.args
+    # negative(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_negative_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- negative_ ---------------------------------------------------------------------------------
+parser_negative_ = PythonArgParser.lazy([
+    'negative_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_negative_", TORCH_FUNCTIONS_CPP, "dispatch_negative_", legacy="dispatch_negative_")
+def dispatch_negative__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """negative_(Tensor input): negative_"""
+    return at.negative_(self=kwargs['self'])
+
+structseqs_negative_ = [(return_types.for_schema('negative_', ops.negative_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_negative_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_negative_")
+def negative_(*args: Any, **kwargs: Any) -> Any:
+    """torch.negative_: THPVariable_negative_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.negative_",
+                                 {"python_name": "torch.negative_"})
+    self = None
+    r = parser_negative_.parse(args, kwargs)
+    a = r.args
+    # negative_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_negative__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- positive ----------------------------------------------------------------------------------
+parser_positive = PythonArgParser.lazy([
+    'positive(Tensor input)',
+])
+
+
+@traced("python", "dispatch_positive", TORCH_FUNCTIONS_CPP, "dispatch_positive", legacy="dispatch_positive")
+def dispatch_positive_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """positive(Tensor input): positive"""
+    return at.positive(self=kwargs['self'])
+
+structseqs_positive = [(return_types.for_schema('positive', ops.positive.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_positive", TORCH_FUNCTIONS_CPP, legacy="THPVariable_positive")
+def positive(*args: Any, **kwargs: Any) -> Any:
+    """torch.positive: THPVariable_positive"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.positive",
+                                 {"python_name": "torch.positive"})
+    self = None
+    r = parser_positive.parse(args, kwargs)
+    a = r.args
+    # positive(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_positive_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- subtract ----------------------------------------------------------------------------------
+parser_subtract = PythonArgParser.lazy([
+    'subtract(Tensor input, Tensor other, *, Scalar alpha=1, Tensor out=None)',
+    'subtract(Tensor input, Scalar other, Scalar alpha=1)',
+], allow_numbers_as_tensors=True)
+
+
+@traced("python", "dispatch_subtract", TORCH_FUNCTIONS_CPP, "dispatch_subtract", legacy="dispatch_subtract")
+def dispatch_subtract_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """subtract(Tensor input, Tensor other, *, Scalar alpha=1, Tensor out=None): subtract.Tensor, out= subtract.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.subtract_out, 'subtract', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['other'] = kwargs['other']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    return at.subtract(**call_kwargs)
+
+
+@traced("python", "dispatch_subtract", TORCH_FUNCTIONS_CPP, "dispatch_subtract", legacy="dispatch_subtract")
+def dispatch_subtract_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """subtract(Tensor input, Scalar other, Scalar alpha=1): subtract.Scalar"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['other'] = kwargs['other']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    return at.subtract(**call_kwargs)
+
+structseqs_subtract = [(return_types.for_schema('subtract', ops.subtract_Tensor.schema), return_types.for_schema('subtract_out', ops.subtract_out.schema)), (return_types.for_schema('subtract', ops.subtract_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_subtract", TORCH_FUNCTIONS_CPP, legacy="THPVariable_subtract")
+def subtract(*args: Any, **kwargs: Any) -> Any:
+    """torch.subtract: THPVariable_subtract"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.subtract",
+                                 {"python_name": "torch.subtract"})
+    self = None
+    r = parser_subtract.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # subtract(Tensor input, Tensor other, *, Scalar alpha=1, Tensor out=None)
+        self_ = a[0]
+        if isinstance(self_, TensorBase):
+            self_ = self_.cdata
+        elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
+            self_ = wrapped_scalar_tensor(self_)
+        other = a[1]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        alpha = a[2]
+        if alpha is None:
+            alpha = 1
+        elif type(alpha) is not float:
+            alpha = scalar_arg(alpha)
+        out = a[3]
+        if isinstance(out, TensorBase):
+            out = out.cdata
+        elif out is not None:  # a number where a Tensor is allowed (add(x, 2))
+            out = wrapped_scalar_tensor(out)
+        result = dispatch_subtract_0(self, {'self': self_, 'other': other, 'alpha': alpha, 'out': out})
+        return THPVariable_Wrap(result)
+    # subtract(Tensor input, Scalar other, Scalar alpha=1)
+    self_ = a[0]
+    if isinstance(self_, TensorBase):
+        self_ = self_.cdata
+    elif self_ is not None:  # a number where a Tensor is allowed (add(x, 2))
+        self_ = wrapped_scalar_tensor(self_)
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    alpha = a[2]
+    if alpha is None:
+        alpha = 1
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    result = dispatch_subtract_1(self, {'self': self_, 'other': other, 'alpha': alpha})
+    return THPVariable_Wrap(result)
+
+
+# ---- not_equal ---------------------------------------------------------------------------------
+parser_not_equal = PythonArgParser.lazy([
+    'not_equal(Tensor input, Tensor other, *, Tensor out=None)',
+    'not_equal(Tensor input, Scalar other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_not_equal", TORCH_FUNCTIONS_CPP, "dispatch_not_equal", legacy="dispatch_not_equal")
+def dispatch_not_equal_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """not_equal(Tensor input, Tensor other, *, Tensor out=None): not_equal.Tensor, out= not_equal.Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.not_equal_Tensor_out, 'not_equal', False, self, kwargs, out)
+    return at.not_equal(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_not_equal", TORCH_FUNCTIONS_CPP, "dispatch_not_equal", legacy="dispatch_not_equal")
+def dispatch_not_equal_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """not_equal(Tensor input, Scalar other, *, Tensor out=None): not_equal.Scalar, out= not_equal.Scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.not_equal_Scalar_out, 'not_equal', False, self, kwargs, out)
+    return at.not_equal(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_not_equal = [(return_types.for_schema('not_equal', ops.not_equal_Tensor.schema), return_types.for_schema('not_equal_out', ops.not_equal_Tensor_out.schema)), (return_types.for_schema('not_equal', ops.not_equal_Scalar.schema), return_types.for_schema('not_equal_out', ops.not_equal_Scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_not_equal", TORCH_FUNCTIONS_CPP, legacy="THPVariable_not_equal")
+def not_equal(*args: Any, **kwargs: Any) -> Any:
+    """torch.not_equal: THPVariable_not_equal"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.not_equal",
+                                 {"python_name": "torch.not_equal"})
+    self = None
+    r = parser_not_equal.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # not_equal(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_not_equal_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    # not_equal(Tensor input, Scalar other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_not_equal_1(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- greater_equal -----------------------------------------------------------------------------
+parser_greater_equal = PythonArgParser.lazy([
+    'greater_equal(Tensor input, Tensor other, *, Tensor out=None)',
+    'greater_equal(Tensor input, Scalar other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_greater_equal", TORCH_FUNCTIONS_CPP, "dispatch_greater_equal", legacy="dispatch_greater_equal")
+def dispatch_greater_equal_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """greater_equal(Tensor input, Tensor other, *, Tensor out=None): greater_equal.Tensor, out= greater_equal.Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.greater_equal_Tensor_out, 'greater_equal', False, self, kwargs, out)
+    return at.greater_equal(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_greater_equal", TORCH_FUNCTIONS_CPP, "dispatch_greater_equal", legacy="dispatch_greater_equal")
+def dispatch_greater_equal_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """greater_equal(Tensor input, Scalar other, *, Tensor out=None): greater_equal.Scalar, out= greater_equal.Scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.greater_equal_Scalar_out, 'greater_equal', False, self, kwargs, out)
+    return at.greater_equal(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_greater_equal = [(return_types.for_schema('greater_equal', ops.greater_equal_Tensor.schema), return_types.for_schema('greater_equal_out', ops.greater_equal_Tensor_out.schema)), (return_types.for_schema('greater_equal', ops.greater_equal_Scalar.schema), return_types.for_schema('greater_equal_out', ops.greater_equal_Scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_greater_equal", TORCH_FUNCTIONS_CPP, legacy="THPVariable_greater_equal")
+def greater_equal(*args: Any, **kwargs: Any) -> Any:
+    """torch.greater_equal: THPVariable_greater_equal"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.greater_equal",
+                                 {"python_name": "torch.greater_equal"})
+    self = None
+    r = parser_greater_equal.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # greater_equal(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_greater_equal_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    # greater_equal(Tensor input, Scalar other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_greater_equal_1(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- less_equal --------------------------------------------------------------------------------
+parser_less_equal = PythonArgParser.lazy([
+    'less_equal(Tensor input, Tensor other, *, Tensor out=None)',
+    'less_equal(Tensor input, Scalar other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_less_equal", TORCH_FUNCTIONS_CPP, "dispatch_less_equal", legacy="dispatch_less_equal")
+def dispatch_less_equal_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """less_equal(Tensor input, Tensor other, *, Tensor out=None): less_equal.Tensor, out= less_equal.Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.less_equal_Tensor_out, 'less_equal', False, self, kwargs, out)
+    return at.less_equal(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_less_equal", TORCH_FUNCTIONS_CPP, "dispatch_less_equal", legacy="dispatch_less_equal")
+def dispatch_less_equal_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """less_equal(Tensor input, Scalar other, *, Tensor out=None): less_equal.Scalar, out= less_equal.Scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.less_equal_Scalar_out, 'less_equal', False, self, kwargs, out)
+    return at.less_equal(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_less_equal = [(return_types.for_schema('less_equal', ops.less_equal_Tensor.schema), return_types.for_schema('less_equal_out', ops.less_equal_Tensor_out.schema)), (return_types.for_schema('less_equal', ops.less_equal_Scalar.schema), return_types.for_schema('less_equal_out', ops.less_equal_Scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_less_equal", TORCH_FUNCTIONS_CPP, legacy="THPVariable_less_equal")
+def less_equal(*args: Any, **kwargs: Any) -> Any:
+    """torch.less_equal: THPVariable_less_equal"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.less_equal",
+                                 {"python_name": "torch.less_equal"})
+    self = None
+    r = parser_less_equal.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # less_equal(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_less_equal_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    # less_equal(Tensor input, Scalar other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_less_equal_1(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- greater -----------------------------------------------------------------------------------
+parser_greater = PythonArgParser.lazy([
+    'greater(Tensor input, Tensor other, *, Tensor out=None)',
+    'greater(Tensor input, Scalar other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_greater", TORCH_FUNCTIONS_CPP, "dispatch_greater", legacy="dispatch_greater")
+def dispatch_greater_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """greater(Tensor input, Tensor other, *, Tensor out=None): greater.Tensor, out= greater.Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.greater_Tensor_out, 'greater', False, self, kwargs, out)
+    return at.greater(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_greater", TORCH_FUNCTIONS_CPP, "dispatch_greater", legacy="dispatch_greater")
+def dispatch_greater_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """greater(Tensor input, Scalar other, *, Tensor out=None): greater.Scalar, out= greater.Scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.greater_Scalar_out, 'greater', False, self, kwargs, out)
+    return at.greater(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_greater = [(return_types.for_schema('greater', ops.greater_Tensor.schema), return_types.for_schema('greater_out', ops.greater_Tensor_out.schema)), (return_types.for_schema('greater', ops.greater_Scalar.schema), return_types.for_schema('greater_out', ops.greater_Scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_greater", TORCH_FUNCTIONS_CPP, legacy="THPVariable_greater")
+def greater(*args: Any, **kwargs: Any) -> Any:
+    """torch.greater: THPVariable_greater"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.greater",
+                                 {"python_name": "torch.greater"})
+    self = None
+    r = parser_greater.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # greater(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_greater_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    # greater(Tensor input, Scalar other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_greater_1(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- less --------------------------------------------------------------------------------------
+parser_less = PythonArgParser.lazy([
+    'less(Tensor input, Tensor other, *, Tensor out=None)',
+    'less(Tensor input, Scalar other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_less", TORCH_FUNCTIONS_CPP, "dispatch_less", legacy="dispatch_less")
+def dispatch_less_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """less(Tensor input, Tensor other, *, Tensor out=None): less.Tensor, out= less.Tensor_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.less_Tensor_out, 'less', False, self, kwargs, out)
+    return at.less(self=kwargs['self'], other=kwargs['other'])
+
+
+@traced("python", "dispatch_less", TORCH_FUNCTIONS_CPP, "dispatch_less", legacy="dispatch_less")
+def dispatch_less_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """less(Tensor input, Scalar other, *, Tensor out=None): less.Scalar, out= less.Scalar_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.less_Scalar_out, 'less', False, self, kwargs, out)
+    return at.less(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_less = [(return_types.for_schema('less', ops.less_Tensor.schema), return_types.for_schema('less_out', ops.less_Tensor_out.schema)), (return_types.for_schema('less', ops.less_Scalar.schema), return_types.for_schema('less_out', ops.less_Scalar_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_less", TORCH_FUNCTIONS_CPP, legacy="THPVariable_less")
+def less(*args: Any, **kwargs: Any) -> Any:
+    """torch.less: THPVariable_less"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.less",
+                                 {"python_name": "torch.less"})
+    self = None
+    r = parser_less.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # less(Tensor input, Tensor other, *, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        other = a[1]
+        if other is not None:
+            other = other.cdata
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_less_0(self, {'self': self_, 'other': other, 'out': out})
+        return THPVariable_Wrap(result)
+    # less(Tensor input, Scalar other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_less_1(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- nan_to_num --------------------------------------------------------------------------------
+parser_nan_to_num = PythonArgParser.lazy([
+    'nan_to_num(Tensor input, double? nan=None, double? posinf=None, double? neginf=None, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_nan_to_num", TORCH_FUNCTIONS_CPP, "dispatch_nan_to_num", legacy="dispatch_nan_to_num")
+def dispatch_nan_to_num_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nan_to_num(Tensor input, double? nan=None, double? posinf=None, double? neginf=None, *, Tensor out=None): nan_to_num, out= nan_to_num.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.nan_to_num_out, 'nan_to_num', False, self, kwargs, out)
+    return at.nan_to_num(self=kwargs['self'], nan=kwargs['nan'], posinf=kwargs['posinf'], neginf=kwargs['neginf'])
+
+structseqs_nan_to_num = [(return_types.for_schema('nan_to_num', ops.nan_to_num.schema), return_types.for_schema('nan_to_num_out', ops.nan_to_num_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nan_to_num", TORCH_FUNCTIONS_CPP, legacy="THPVariable_nan_to_num")
+def nan_to_num(*args: Any, **kwargs: Any) -> Any:
+    """torch.nan_to_num: THPVariable_nan_to_num"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.nan_to_num",
+                                 {"python_name": "torch.nan_to_num"})
+    self = None
+    r = parser_nan_to_num.parse(args, kwargs)
+    a = r.args
+    # nan_to_num(Tensor input, double? nan=None, double? posinf=None, double? neginf=None, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    nan = a[1]
+    if nan is not None:
+        nan = float(nan)
+    posinf = a[2]
+    if posinf is not None:
+        posinf = float(posinf)
+    neginf = a[3]
+    if neginf is not None:
+        neginf = float(neginf)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_nan_to_num_0(self, {'self': self_, 'nan': nan, 'posinf': posinf, 'neginf': neginf, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- nan_to_num_ -------------------------------------------------------------------------------
+parser_nan_to_num_ = PythonArgParser.lazy([
+    'nan_to_num_(Tensor input, double? nan=None, double? posinf=None, double? neginf=None)',
+])
+
+
+@traced("python", "dispatch_nan_to_num_", TORCH_FUNCTIONS_CPP, "dispatch_nan_to_num_", legacy="dispatch_nan_to_num_")
+def dispatch_nan_to_num__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nan_to_num_(Tensor input, double? nan=None, double? posinf=None, double? neginf=None): nan_to_num_"""
+    return at.nan_to_num_(self=kwargs['self'], nan=kwargs['nan'], posinf=kwargs['posinf'], neginf=kwargs['neginf'])
+
+structseqs_nan_to_num_ = [(return_types.for_schema('nan_to_num_', ops.nan_to_num_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nan_to_num_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_nan_to_num_")
+def nan_to_num_(*args: Any, **kwargs: Any) -> Any:
+    """torch.nan_to_num_: THPVariable_nan_to_num_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.nan_to_num_",
+                                 {"python_name": "torch.nan_to_num_"})
+    self = None
+    r = parser_nan_to_num_.parse(args, kwargs)
+    a = r.args
+    # nan_to_num_(Tensor input, double? nan=None, double? posinf=None, double? neginf=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    nan = a[1]
+    if nan is not None:
+        nan = float(nan)
+    posinf = a[2]
+    if posinf is not None:
+        posinf = float(posinf)
+    neginf = a[3]
+    if neginf is not None:
+        neginf = float(neginf)
+    result = dispatch_nan_to_num__0(self, {'self': self_, 'nan': nan, 'posinf': posinf, 'neginf': neginf})
+    return THPVariable_Wrap(result)
+
+
+# ---- isposinf ----------------------------------------------------------------------------------
+parser_isposinf = PythonArgParser.lazy([
+    'isposinf(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_isposinf", TORCH_FUNCTIONS_CPP, "dispatch_isposinf", legacy="dispatch_isposinf")
+def dispatch_isposinf_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """isposinf(Tensor input, *, Tensor out=None): isposinf, out= isposinf.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.isposinf_out, 'isposinf', False, self, kwargs, out)
+    return at.isposinf(self=kwargs['self'])
+
+structseqs_isposinf = [(return_types.for_schema('isposinf', ops.isposinf.schema), return_types.for_schema('isposinf_out', ops.isposinf_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_isposinf", TORCH_FUNCTIONS_CPP, legacy="THPVariable_isposinf")
+def isposinf(*args: Any, **kwargs: Any) -> Any:
+    """torch.isposinf: THPVariable_isposinf"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.isposinf",
+                                 {"python_name": "torch.isposinf"})
+    self = None
+    r = parser_isposinf.parse(args, kwargs)
+    a = r.args
+    # isposinf(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_isposinf_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- isneginf ----------------------------------------------------------------------------------
+parser_isneginf = PythonArgParser.lazy([
+    'isneginf(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_isneginf", TORCH_FUNCTIONS_CPP, "dispatch_isneginf", legacy="dispatch_isneginf")
+def dispatch_isneginf_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """isneginf(Tensor input, *, Tensor out=None): isneginf, out= isneginf.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.isneginf_out, 'isneginf', False, self, kwargs, out)
+    return at.isneginf(self=kwargs['self'])
+
+structseqs_isneginf = [(return_types.for_schema('isneginf', ops.isneginf.schema), return_types.for_schema('isneginf_out', ops.isneginf_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_isneginf", TORCH_FUNCTIONS_CPP, legacy="THPVariable_isneginf")
+def isneginf(*args: Any, **kwargs: Any) -> Any:
+    """torch.isneginf: THPVariable_isneginf"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.isneginf",
+                                 {"python_name": "torch.isneginf"})
+    self = None
+    r = parser_isneginf.parse(args, kwargs)
+    a = r.args
+    # isneginf(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_isneginf_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- is_signed ---------------------------------------------------------------------------------
+parser_is_signed = PythonArgParser.lazy([
+    'is_signed(Tensor input)',
+])
+
+
+@traced("python", "dispatch_is_signed", TORCH_FUNCTIONS_CPP, "dispatch_is_signed", legacy="dispatch_is_signed")
+def dispatch_is_signed_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """is_signed(Tensor input): is_signed"""
+    return at.is_signed(self=kwargs['self'])
+
+structseqs_is_signed = [(return_types.for_schema('is_signed', ops.is_signed.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_is_signed", TORCH_FUNCTIONS_CPP, legacy="THPVariable_is_signed")
+def is_signed(*args: Any, **kwargs: Any) -> Any:
+    """torch.is_signed: THPVariable_is_signed"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.is_signed",
+                                 {"python_name": "torch.is_signed"})
+    self = None
+    r = parser_is_signed.parse(args, kwargs)
+    a = r.args
+    # is_signed(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_is_signed_0(self, {'self': self_})
+    return wrap_result(result, structseqs_is_signed[0][0])
+
+
+# ---- tensor_split ------------------------------------------------------------------------------
+parser_tensor_split = PythonArgParser.lazy([
+    'tensor_split(Tensor input, SymInt sections, int64_t dim=0)',
+    'tensor_split(Tensor input, SymIntArrayRef indices, int64_t dim=0)',
+])
+
+
+@traced("python", "dispatch_tensor_split", TORCH_FUNCTIONS_CPP, "dispatch_tensor_split", legacy="dispatch_tensor_split")
+def dispatch_tensor_split_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """tensor_split(Tensor input, SymInt sections, int64_t dim=0): tensor_split.sections"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['sections'] = kwargs['sections']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    return at.tensor_split(**call_kwargs)
+
+
+@traced("python", "dispatch_tensor_split", TORCH_FUNCTIONS_CPP, "dispatch_tensor_split", legacy="dispatch_tensor_split")
+def dispatch_tensor_split_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """tensor_split(Tensor input, SymIntArrayRef indices, int64_t dim=0): tensor_split.indices"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['indices'] = kwargs['indices']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    return at.tensor_split(**call_kwargs)
+
+structseqs_tensor_split = [(return_types.for_schema('tensor_split', ops.tensor_split_sections.schema), None), (return_types.for_schema('tensor_split', ops.tensor_split_indices.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_tensor_split", TORCH_FUNCTIONS_CPP, legacy="THPVariable_tensor_split")
+def tensor_split(*args: Any, **kwargs: Any) -> Any:
+    """torch.tensor_split: THPVariable_tensor_split"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.tensor_split",
+                                 {"python_name": "torch.tensor_split"})
+    self = None
+    r = parser_tensor_split.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # tensor_split(Tensor input, SymInt sections, int64_t dim=0)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        sections = a[1]
+        if sections is not None and (type(sections) is not int or not INT64_MIN <= sections <= INT64_MAX):
+            sections = int64_arg(sections)
+        dim = a[2]
+        if dim is None:
+            dim = 0
+        elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        result = dispatch_tensor_split_0(self, {'self': self_, 'sections': sections, 'dim': dim})
+        return wrap_result(result, structseqs_tensor_split[0][0])
+    # tensor_split(Tensor input, SymIntArrayRef indices, int64_t dim=0)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    indices = a[1]
+    if indices is not None:
+        indices = r.intlist(1)
+    dim = a[2]
+    if dim is None:
+        dim = 0
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_tensor_split_1(self, {'self': self_, 'indices': indices, 'dim': dim})
+    return wrap_result(result, structseqs_tensor_split[1][0])
+
+
+# ---- hsplit ------------------------------------------------------------------------------------
+parser_hsplit = PythonArgParser.lazy([
+    'hsplit(Tensor input, int64_t sections)',
+    'hsplit(Tensor input, IntArrayRef indices)',
+])
+
+
+@traced("python", "dispatch_hsplit", TORCH_FUNCTIONS_CPP, "dispatch_hsplit", legacy="dispatch_hsplit")
+def dispatch_hsplit_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hsplit(Tensor input, int64_t sections): hsplit.int"""
+    return at.hsplit(self=kwargs['self'], sections=kwargs['sections'])
+
+
+@traced("python", "dispatch_hsplit", TORCH_FUNCTIONS_CPP, "dispatch_hsplit", legacy="dispatch_hsplit")
+def dispatch_hsplit_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hsplit(Tensor input, IntArrayRef indices): hsplit.array"""
+    return at.hsplit(self=kwargs['self'], indices=kwargs['indices'])
+
+structseqs_hsplit = [(return_types.for_schema('hsplit', ops.hsplit_int.schema), None), (return_types.for_schema('hsplit', ops.hsplit_array.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_hsplit", TORCH_FUNCTIONS_CPP, legacy="THPVariable_hsplit")
+def hsplit(*args: Any, **kwargs: Any) -> Any:
+    """torch.hsplit: THPVariable_hsplit"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.hsplit",
+                                 {"python_name": "torch.hsplit"})
+    self = None
+    r = parser_hsplit.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # hsplit(Tensor input, int64_t sections)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        sections = a[1]
+        if sections is not None and (type(sections) is not int or not INT64_MIN <= sections <= INT64_MAX):
+            sections = int64_arg(sections)
+        result = dispatch_hsplit_0(self, {'self': self_, 'sections': sections})
+        return wrap_result(result, structseqs_hsplit[0][0])
+    # hsplit(Tensor input, IntArrayRef indices)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    indices = a[1]
+    if indices is not None:
+        indices = r.intlist(1)
+    result = dispatch_hsplit_1(self, {'self': self_, 'indices': indices})
+    return wrap_result(result, structseqs_hsplit[1][0])
+
+
+# ---- vsplit ------------------------------------------------------------------------------------
+parser_vsplit = PythonArgParser.lazy([
+    'vsplit(Tensor input, int64_t sections)',
+    'vsplit(Tensor input, IntArrayRef indices)',
+])
+
+
+@traced("python", "dispatch_vsplit", TORCH_FUNCTIONS_CPP, "dispatch_vsplit", legacy="dispatch_vsplit")
+def dispatch_vsplit_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """vsplit(Tensor input, int64_t sections): vsplit.int"""
+    return at.vsplit(self=kwargs['self'], sections=kwargs['sections'])
+
+
+@traced("python", "dispatch_vsplit", TORCH_FUNCTIONS_CPP, "dispatch_vsplit", legacy="dispatch_vsplit")
+def dispatch_vsplit_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """vsplit(Tensor input, IntArrayRef indices): vsplit.array"""
+    return at.vsplit(self=kwargs['self'], indices=kwargs['indices'])
+
+structseqs_vsplit = [(return_types.for_schema('vsplit', ops.vsplit_int.schema), None), (return_types.for_schema('vsplit', ops.vsplit_array.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_vsplit", TORCH_FUNCTIONS_CPP, legacy="THPVariable_vsplit")
+def vsplit(*args: Any, **kwargs: Any) -> Any:
+    """torch.vsplit: THPVariable_vsplit"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.vsplit",
+                                 {"python_name": "torch.vsplit"})
+    self = None
+    r = parser_vsplit.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # vsplit(Tensor input, int64_t sections)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        sections = a[1]
+        if sections is not None and (type(sections) is not int or not INT64_MIN <= sections <= INT64_MAX):
+            sections = int64_arg(sections)
+        result = dispatch_vsplit_0(self, {'self': self_, 'sections': sections})
+        return wrap_result(result, structseqs_vsplit[0][0])
+    # vsplit(Tensor input, IntArrayRef indices)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    indices = a[1]
+    if indices is not None:
+        indices = r.intlist(1)
+    result = dispatch_vsplit_1(self, {'self': self_, 'indices': indices})
+    return wrap_result(result, structseqs_vsplit[1][0])
+
+
+# ---- dsplit ------------------------------------------------------------------------------------
+parser_dsplit = PythonArgParser.lazy([
+    'dsplit(Tensor input, int64_t sections)',
+    'dsplit(Tensor input, IntArrayRef indices)',
+])
+
+
+@traced("python", "dispatch_dsplit", TORCH_FUNCTIONS_CPP, "dispatch_dsplit", legacy="dispatch_dsplit")
+def dispatch_dsplit_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """dsplit(Tensor input, int64_t sections): dsplit.int"""
+    return at.dsplit(self=kwargs['self'], sections=kwargs['sections'])
+
+
+@traced("python", "dispatch_dsplit", TORCH_FUNCTIONS_CPP, "dispatch_dsplit", legacy="dispatch_dsplit")
+def dispatch_dsplit_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """dsplit(Tensor input, IntArrayRef indices): dsplit.array"""
+    return at.dsplit(self=kwargs['self'], indices=kwargs['indices'])
+
+structseqs_dsplit = [(return_types.for_schema('dsplit', ops.dsplit_int.schema), None), (return_types.for_schema('dsplit', ops.dsplit_array.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_dsplit", TORCH_FUNCTIONS_CPP, legacy="THPVariable_dsplit")
+def dsplit(*args: Any, **kwargs: Any) -> Any:
+    """torch.dsplit: THPVariable_dsplit"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.dsplit",
+                                 {"python_name": "torch.dsplit"})
+    self = None
+    r = parser_dsplit.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # dsplit(Tensor input, int64_t sections)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        sections = a[1]
+        if sections is not None and (type(sections) is not int or not INT64_MIN <= sections <= INT64_MAX):
+            sections = int64_arg(sections)
+        result = dispatch_dsplit_0(self, {'self': self_, 'sections': sections})
+        return wrap_result(result, structseqs_dsplit[0][0])
+    # dsplit(Tensor input, IntArrayRef indices)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    indices = a[1]
+    if indices is not None:
+        indices = r.intlist(1)
+    result = dispatch_dsplit_1(self, {'self': self_, 'indices': indices})
+    return wrap_result(result, structseqs_dsplit[1][0])
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -14376,6 +17819,85 @@ FUNCTIONS: dict[str, Any] = {
     "_adaptive_avg_pool2d": _adaptive_avg_pool2d,
     "dropout": dropout,
     "dropout_": dropout_,
+    "ceil": ceil,
+    "ceil_": ceil_,
+    "erf": erf,
+    "erf_": erf_,
+    "erfc": erfc,
+    "erfc_": erfc_,
+    "exp2": exp2,
+    "exp2_": exp2_,
+    "floor": floor,
+    "floor_": floor_,
+    "log10": log10,
+    "log10_": log10_,
+    "log2": log2,
+    "log2_": log2_,
+    "round": round,
+    "round_": round_,
+    "rsqrt": rsqrt,
+    "rsqrt_": rsqrt_,
+    "sinc": sinc,
+    "sinc_": sinc_,
+    "square": square,
+    "square_": square_,
+    "tan": tan,
+    "tan_": tan_,
+    "trunc": trunc,
+    "trunc_": trunc_,
+    "fix": fix,
+    "fix_": fix_,
+    "signbit": signbit,
+    "copysign": copysign,
+    "logical_xor": logical_xor,
+    "logaddexp": logaddexp,
+    "xlogy": xlogy,
+    "xlogy_": xlogy_,
+    "heaviside": heaviside,
+    "atan2": atan2,
+    "arctan2": arctan2,
+    "fmod": fmod,
+    "fmin": fmin,
+    "fmax": fmax,
+    "float_power": float_power,
+    "absolute": absolute,
+    "arccos": arccos,
+    "arccos_": arccos_,
+    "arccosh": arccosh,
+    "arccosh_": arccosh_,
+    "arcsinh": arcsinh,
+    "arcsinh_": arcsinh_,
+    "arctanh": arctanh,
+    "arctanh_": arctanh_,
+    "arcsin": arcsin,
+    "arcsin_": arcsin_,
+    "arctan": arctan,
+    "arctan_": arctan_,
+    "divide": divide,
+    "isreal": isreal,
+    "multiply": multiply,
+    "rad2deg": rad2deg,
+    "rad2deg_": rad2deg_,
+    "deg2rad": deg2rad,
+    "deg2rad_": deg2rad_,
+    "negative": negative,
+    "negative_": negative_,
+    "positive": positive,
+    "subtract": subtract,
+    "not_equal": not_equal,
+    "greater_equal": greater_equal,
+    "less_equal": less_equal,
+    "greater": greater,
+    "less": less,
+    "nan_to_num": nan_to_num,
+    "nan_to_num_": nan_to_num_,
+    "isposinf": isposinf,
+    "isneginf": isneginf,
+    "is_signed": is_signed,
+    "tensor_split": tensor_split,
+    "hsplit": hsplit,
+    "vsplit": vsplit,
+    "dsplit": dsplit,
 }
 
 # torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package
@@ -14667,4 +18189,83 @@ __all__ = [
     "_adaptive_avg_pool2d",
     "dropout",
     "dropout_",
+    "ceil",
+    "ceil_",
+    "erf",
+    "erf_",
+    "erfc",
+    "erfc_",
+    "exp2",
+    "exp2_",
+    "floor",
+    "floor_",
+    "log10",
+    "log10_",
+    "log2",
+    "log2_",
+    "round",
+    "round_",
+    "rsqrt",
+    "rsqrt_",
+    "sinc",
+    "sinc_",
+    "square",
+    "square_",
+    "tan",
+    "tan_",
+    "trunc",
+    "trunc_",
+    "fix",
+    "fix_",
+    "signbit",
+    "copysign",
+    "logical_xor",
+    "logaddexp",
+    "xlogy",
+    "xlogy_",
+    "heaviside",
+    "atan2",
+    "arctan2",
+    "fmod",
+    "fmin",
+    "fmax",
+    "float_power",
+    "absolute",
+    "arccos",
+    "arccos_",
+    "arccosh",
+    "arccosh_",
+    "arcsinh",
+    "arcsinh_",
+    "arctanh",
+    "arctanh_",
+    "arcsin",
+    "arcsin_",
+    "arctan",
+    "arctan_",
+    "divide",
+    "isreal",
+    "multiply",
+    "rad2deg",
+    "rad2deg_",
+    "deg2rad",
+    "deg2rad_",
+    "negative",
+    "negative_",
+    "positive",
+    "subtract",
+    "not_equal",
+    "greater_equal",
+    "less_equal",
+    "greater",
+    "less",
+    "nan_to_num",
+    "nan_to_num_",
+    "isposinf",
+    "isneginf",
+    "is_signed",
+    "tensor_split",
+    "hsplit",
+    "vsplit",
+    "dsplit",
 ]

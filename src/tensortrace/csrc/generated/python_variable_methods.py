@@ -11499,6 +11499,3578 @@ def count_nonzero(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- ceil --------------------------------------------------------------------------------------
+parser_ceil = PythonArgParser.lazy([
+    'ceil()',
+])
+
+
+@traced("python", "dispatch_ceil", VARIABLE_METHODS_CPP, "dispatch_ceil", legacy="dispatch_ceil")
+def dispatch_ceil_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """ceil(): ceil"""
+    return self.ceil()
+
+structseqs_ceil = [(return_types.for_schema('ceil', ops.ceil.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_ceil", VARIABLE_METHODS_CPP, legacy="THPVariable_ceil")
+def ceil(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.ceil: THPVariable_ceil"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.ceil",
+                                 {"python_name": "Tensor.ceil"})
+    if len(args) > 1 or kwargs:
+        check_noargs("ceil", args[1:], kwargs)
+    self = args[0].cdata
+    parser_ceil.parse(args[1:], kwargs)
+    # ceil()
+    result = dispatch_ceil_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- ceil_ -------------------------------------------------------------------------------------
+parser_ceil_ = PythonArgParser.lazy([
+    'ceil_()',
+])
+
+
+@traced("python", "dispatch_ceil_", VARIABLE_METHODS_CPP, "dispatch_ceil_", legacy="dispatch_ceil_")
+def dispatch_ceil__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """ceil_(): ceil_"""
+    return self.ceil_()
+
+structseqs_ceil_ = [(return_types.for_schema('ceil_', ops.ceil_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_ceil_", VARIABLE_METHODS_CPP, legacy="THPVariable_ceil_")
+def ceil_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.ceil_: THPVariable_ceil_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.ceil_",
+                                 {"python_name": "Tensor.ceil_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("ceil_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_ceil_.parse(args[1:], kwargs)
+    # ceil_()
+    result = dispatch_ceil__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- erf ---------------------------------------------------------------------------------------
+parser_erf = PythonArgParser.lazy([
+    'erf()',
+])
+
+
+@traced("python", "dispatch_erf", VARIABLE_METHODS_CPP, "dispatch_erf", legacy="dispatch_erf")
+def dispatch_erf_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """erf(): erf"""
+    return self.erf()
+
+structseqs_erf = [(return_types.for_schema('erf', ops.erf.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_erf", VARIABLE_METHODS_CPP, legacy="THPVariable_erf")
+def erf(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.erf: THPVariable_erf"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.erf",
+                                 {"python_name": "Tensor.erf"})
+    if len(args) > 1 or kwargs:
+        check_noargs("erf", args[1:], kwargs)
+    self = args[0].cdata
+    parser_erf.parse(args[1:], kwargs)
+    # erf()
+    result = dispatch_erf_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- erf_ --------------------------------------------------------------------------------------
+parser_erf_ = PythonArgParser.lazy([
+    'erf_()',
+])
+
+
+@traced("python", "dispatch_erf_", VARIABLE_METHODS_CPP, "dispatch_erf_", legacy="dispatch_erf_")
+def dispatch_erf__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """erf_(): erf_"""
+    return self.erf_()
+
+structseqs_erf_ = [(return_types.for_schema('erf_', ops.erf_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_erf_", VARIABLE_METHODS_CPP, legacy="THPVariable_erf_")
+def erf_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.erf_: THPVariable_erf_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.erf_",
+                                 {"python_name": "Tensor.erf_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("erf_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_erf_.parse(args[1:], kwargs)
+    # erf_()
+    result = dispatch_erf__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- erfc --------------------------------------------------------------------------------------
+parser_erfc = PythonArgParser.lazy([
+    'erfc()',
+])
+
+
+@traced("python", "dispatch_erfc", VARIABLE_METHODS_CPP, "dispatch_erfc", legacy="dispatch_erfc")
+def dispatch_erfc_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """erfc(): erfc"""
+    return self.erfc()
+
+structseqs_erfc = [(return_types.for_schema('erfc', ops.erfc.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_erfc", VARIABLE_METHODS_CPP, legacy="THPVariable_erfc")
+def erfc(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.erfc: THPVariable_erfc"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.erfc",
+                                 {"python_name": "Tensor.erfc"})
+    if len(args) > 1 or kwargs:
+        check_noargs("erfc", args[1:], kwargs)
+    self = args[0].cdata
+    parser_erfc.parse(args[1:], kwargs)
+    # erfc()
+    result = dispatch_erfc_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- erfc_ -------------------------------------------------------------------------------------
+parser_erfc_ = PythonArgParser.lazy([
+    'erfc_()',
+])
+
+
+@traced("python", "dispatch_erfc_", VARIABLE_METHODS_CPP, "dispatch_erfc_", legacy="dispatch_erfc_")
+def dispatch_erfc__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """erfc_(): erfc_"""
+    return self.erfc_()
+
+structseqs_erfc_ = [(return_types.for_schema('erfc_', ops.erfc_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_erfc_", VARIABLE_METHODS_CPP, legacy="THPVariable_erfc_")
+def erfc_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.erfc_: THPVariable_erfc_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.erfc_",
+                                 {"python_name": "Tensor.erfc_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("erfc_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_erfc_.parse(args[1:], kwargs)
+    # erfc_()
+    result = dispatch_erfc__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- exp2 --------------------------------------------------------------------------------------
+parser_exp2 = PythonArgParser.lazy([
+    'exp2()',
+])
+
+
+@traced("python", "dispatch_exp2", VARIABLE_METHODS_CPP, "dispatch_exp2", legacy="dispatch_exp2")
+def dispatch_exp2_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """exp2(): exp2"""
+    return self.exp2()
+
+structseqs_exp2 = [(return_types.for_schema('exp2', ops.exp2.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_exp2", VARIABLE_METHODS_CPP, legacy="THPVariable_exp2")
+def exp2(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.exp2: THPVariable_exp2"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.exp2",
+                                 {"python_name": "Tensor.exp2"})
+    if len(args) > 1 or kwargs:
+        check_noargs("exp2", args[1:], kwargs)
+    self = args[0].cdata
+    parser_exp2.parse(args[1:], kwargs)
+    # exp2()
+    result = dispatch_exp2_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- exp2_ -------------------------------------------------------------------------------------
+parser_exp2_ = PythonArgParser.lazy([
+    'exp2_()',
+])
+
+
+@traced("python", "dispatch_exp2_", VARIABLE_METHODS_CPP, "dispatch_exp2_", legacy="dispatch_exp2_")
+def dispatch_exp2__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """exp2_(): exp2_"""
+    return self.exp2_()
+
+structseqs_exp2_ = [(return_types.for_schema('exp2_', ops.exp2_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_exp2_", VARIABLE_METHODS_CPP, legacy="THPVariable_exp2_")
+def exp2_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.exp2_: THPVariable_exp2_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.exp2_",
+                                 {"python_name": "Tensor.exp2_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("exp2_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_exp2_.parse(args[1:], kwargs)
+    # exp2_()
+    result = dispatch_exp2__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- floor -------------------------------------------------------------------------------------
+parser_floor = PythonArgParser.lazy([
+    'floor()',
+])
+
+
+@traced("python", "dispatch_floor", VARIABLE_METHODS_CPP, "dispatch_floor", legacy="dispatch_floor")
+def dispatch_floor_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """floor(): floor"""
+    return self.floor()
+
+structseqs_floor = [(return_types.for_schema('floor', ops.floor.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_floor", VARIABLE_METHODS_CPP, legacy="THPVariable_floor")
+def floor(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.floor: THPVariable_floor"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.floor",
+                                 {"python_name": "Tensor.floor"})
+    if len(args) > 1 or kwargs:
+        check_noargs("floor", args[1:], kwargs)
+    self = args[0].cdata
+    parser_floor.parse(args[1:], kwargs)
+    # floor()
+    result = dispatch_floor_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- floor_ ------------------------------------------------------------------------------------
+parser_floor_ = PythonArgParser.lazy([
+    'floor_()',
+])
+
+
+@traced("python", "dispatch_floor_", VARIABLE_METHODS_CPP, "dispatch_floor_", legacy="dispatch_floor_")
+def dispatch_floor__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """floor_(): floor_"""
+    return self.floor_()
+
+structseqs_floor_ = [(return_types.for_schema('floor_', ops.floor_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_floor_", VARIABLE_METHODS_CPP, legacy="THPVariable_floor_")
+def floor_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.floor_: THPVariable_floor_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.floor_",
+                                 {"python_name": "Tensor.floor_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("floor_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_floor_.parse(args[1:], kwargs)
+    # floor_()
+    result = dispatch_floor__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- log10 -------------------------------------------------------------------------------------
+parser_log10 = PythonArgParser.lazy([
+    'log10()',
+])
+
+
+@traced("python", "dispatch_log10", VARIABLE_METHODS_CPP, "dispatch_log10", legacy="dispatch_log10")
+def dispatch_log10_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """log10(): log10"""
+    return self.log10()
+
+structseqs_log10 = [(return_types.for_schema('log10', ops.log10.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_log10", VARIABLE_METHODS_CPP, legacy="THPVariable_log10")
+def log10(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.log10: THPVariable_log10"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.log10",
+                                 {"python_name": "Tensor.log10"})
+    if len(args) > 1 or kwargs:
+        check_noargs("log10", args[1:], kwargs)
+    self = args[0].cdata
+    parser_log10.parse(args[1:], kwargs)
+    # log10()
+    result = dispatch_log10_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- log10_ ------------------------------------------------------------------------------------
+parser_log10_ = PythonArgParser.lazy([
+    'log10_()',
+])
+
+
+@traced("python", "dispatch_log10_", VARIABLE_METHODS_CPP, "dispatch_log10_", legacy="dispatch_log10_")
+def dispatch_log10__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """log10_(): log10_"""
+    return self.log10_()
+
+structseqs_log10_ = [(return_types.for_schema('log10_', ops.log10_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_log10_", VARIABLE_METHODS_CPP, legacy="THPVariable_log10_")
+def log10_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.log10_: THPVariable_log10_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.log10_",
+                                 {"python_name": "Tensor.log10_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("log10_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_log10_.parse(args[1:], kwargs)
+    # log10_()
+    result = dispatch_log10__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- log2 --------------------------------------------------------------------------------------
+parser_log2 = PythonArgParser.lazy([
+    'log2()',
+])
+
+
+@traced("python", "dispatch_log2", VARIABLE_METHODS_CPP, "dispatch_log2", legacy="dispatch_log2")
+def dispatch_log2_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """log2(): log2"""
+    return self.log2()
+
+structseqs_log2 = [(return_types.for_schema('log2', ops.log2.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_log2", VARIABLE_METHODS_CPP, legacy="THPVariable_log2")
+def log2(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.log2: THPVariable_log2"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.log2",
+                                 {"python_name": "Tensor.log2"})
+    if len(args) > 1 or kwargs:
+        check_noargs("log2", args[1:], kwargs)
+    self = args[0].cdata
+    parser_log2.parse(args[1:], kwargs)
+    # log2()
+    result = dispatch_log2_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- log2_ -------------------------------------------------------------------------------------
+parser_log2_ = PythonArgParser.lazy([
+    'log2_()',
+])
+
+
+@traced("python", "dispatch_log2_", VARIABLE_METHODS_CPP, "dispatch_log2_", legacy="dispatch_log2_")
+def dispatch_log2__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """log2_(): log2_"""
+    return self.log2_()
+
+structseqs_log2_ = [(return_types.for_schema('log2_', ops.log2_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_log2_", VARIABLE_METHODS_CPP, legacy="THPVariable_log2_")
+def log2_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.log2_: THPVariable_log2_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.log2_",
+                                 {"python_name": "Tensor.log2_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("log2_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_log2_.parse(args[1:], kwargs)
+    # log2_()
+    result = dispatch_log2__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- round -------------------------------------------------------------------------------------
+parser_round = PythonArgParser.lazy([
+    'round()',
+    'round(*, int64_t decimals)',
+])
+
+
+@traced("python", "dispatch_round", VARIABLE_METHODS_CPP, "dispatch_round", legacy="dispatch_round")
+def dispatch_round_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """round(): round"""
+    return self.round()
+
+
+@traced("python", "dispatch_round", VARIABLE_METHODS_CPP, "dispatch_round", legacy="dispatch_round")
+def dispatch_round_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """round(*, int64_t decimals): round.decimals"""
+    return self.round(decimals=kwargs['decimals'])
+
+structseqs_round = [(return_types.for_schema('round', ops.round.schema), None), (return_types.for_schema('round', ops.round_decimals.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_round", VARIABLE_METHODS_CPP, legacy="THPVariable_round")
+def round(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.round: THPVariable_round"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.round",
+                                 {"python_name": "Tensor.round"})
+    self = args[0].cdata
+    r = parser_round.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # round()
+        result = dispatch_round_0(self, {})
+        return THPVariable_Wrap(result)
+    # round(*, int64_t decimals)
+    decimals = a[0]
+    if decimals is not None and (type(decimals) is not int or not INT64_MIN <= decimals <= INT64_MAX):
+        decimals = int64_arg(decimals)
+    result = dispatch_round_1(self, {'decimals': decimals})
+    return THPVariable_Wrap(result)
+
+
+# ---- round_ ------------------------------------------------------------------------------------
+parser_round_ = PythonArgParser.lazy([
+    'round_()',
+    'round_(*, int64_t decimals)',
+])
+
+
+@traced("python", "dispatch_round_", VARIABLE_METHODS_CPP, "dispatch_round_", legacy="dispatch_round_")
+def dispatch_round__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """round_(): round_"""
+    return self.round_()
+
+
+@traced("python", "dispatch_round_", VARIABLE_METHODS_CPP, "dispatch_round_", legacy="dispatch_round_")
+def dispatch_round__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """round_(*, int64_t decimals): round_.decimals"""
+    return self.round_(decimals=kwargs['decimals'])
+
+structseqs_round_ = [(return_types.for_schema('round_', ops.round_.schema), None), (return_types.for_schema('round_', ops.round__decimals.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_round_", VARIABLE_METHODS_CPP, legacy="THPVariable_round_")
+def round_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.round_: THPVariable_round_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.round_",
+                                 {"python_name": "Tensor.round_"})
+    self = args[0].cdata
+    r = parser_round_.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # round_()
+        result = dispatch_round__0(self, {})
+        return THPVariable_Wrap(result)
+    # round_(*, int64_t decimals)
+    decimals = a[0]
+    if decimals is not None and (type(decimals) is not int or not INT64_MIN <= decimals <= INT64_MAX):
+        decimals = int64_arg(decimals)
+    result = dispatch_round__1(self, {'decimals': decimals})
+    return THPVariable_Wrap(result)
+
+
+# ---- rsqrt -------------------------------------------------------------------------------------
+parser_rsqrt = PythonArgParser.lazy([
+    'rsqrt()',
+])
+
+
+@traced("python", "dispatch_rsqrt", VARIABLE_METHODS_CPP, "dispatch_rsqrt", legacy="dispatch_rsqrt")
+def dispatch_rsqrt_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rsqrt(): rsqrt"""
+    return self.rsqrt()
+
+structseqs_rsqrt = [(return_types.for_schema('rsqrt', ops.rsqrt.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rsqrt", VARIABLE_METHODS_CPP, legacy="THPVariable_rsqrt")
+def rsqrt(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.rsqrt: THPVariable_rsqrt"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.rsqrt",
+                                 {"python_name": "Tensor.rsqrt"})
+    if len(args) > 1 or kwargs:
+        check_noargs("rsqrt", args[1:], kwargs)
+    self = args[0].cdata
+    parser_rsqrt.parse(args[1:], kwargs)
+    # rsqrt()
+    result = dispatch_rsqrt_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- rsqrt_ ------------------------------------------------------------------------------------
+parser_rsqrt_ = PythonArgParser.lazy([
+    'rsqrt_()',
+])
+
+
+@traced("python", "dispatch_rsqrt_", VARIABLE_METHODS_CPP, "dispatch_rsqrt_", legacy="dispatch_rsqrt_")
+def dispatch_rsqrt__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rsqrt_(): rsqrt_"""
+    return self.rsqrt_()
+
+structseqs_rsqrt_ = [(return_types.for_schema('rsqrt_', ops.rsqrt_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rsqrt_", VARIABLE_METHODS_CPP, legacy="THPVariable_rsqrt_")
+def rsqrt_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.rsqrt_: THPVariable_rsqrt_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.rsqrt_",
+                                 {"python_name": "Tensor.rsqrt_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("rsqrt_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_rsqrt_.parse(args[1:], kwargs)
+    # rsqrt_()
+    result = dispatch_rsqrt__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- sinc --------------------------------------------------------------------------------------
+parser_sinc = PythonArgParser.lazy([
+    'sinc()',
+])
+
+
+@traced("python", "dispatch_sinc", VARIABLE_METHODS_CPP, "dispatch_sinc", legacy="dispatch_sinc")
+def dispatch_sinc_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """sinc(): sinc"""
+    return self.sinc()
+
+structseqs_sinc = [(return_types.for_schema('sinc', ops.sinc.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_sinc", VARIABLE_METHODS_CPP, legacy="THPVariable_sinc")
+def sinc(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.sinc: THPVariable_sinc"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.sinc",
+                                 {"python_name": "Tensor.sinc"})
+    if len(args) > 1 or kwargs:
+        check_noargs("sinc", args[1:], kwargs)
+    self = args[0].cdata
+    parser_sinc.parse(args[1:], kwargs)
+    # sinc()
+    result = dispatch_sinc_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- sinc_ -------------------------------------------------------------------------------------
+parser_sinc_ = PythonArgParser.lazy([
+    'sinc_()',
+])
+
+
+@traced("python", "dispatch_sinc_", VARIABLE_METHODS_CPP, "dispatch_sinc_", legacy="dispatch_sinc_")
+def dispatch_sinc__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """sinc_(): sinc_"""
+    return self.sinc_()
+
+structseqs_sinc_ = [(return_types.for_schema('sinc_', ops.sinc_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_sinc_", VARIABLE_METHODS_CPP, legacy="THPVariable_sinc_")
+def sinc_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.sinc_: THPVariable_sinc_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.sinc_",
+                                 {"python_name": "Tensor.sinc_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("sinc_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_sinc_.parse(args[1:], kwargs)
+    # sinc_()
+    result = dispatch_sinc__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- square ------------------------------------------------------------------------------------
+parser_square = PythonArgParser.lazy([
+    'square()',
+])
+
+
+@traced("python", "dispatch_square", VARIABLE_METHODS_CPP, "dispatch_square", legacy="dispatch_square")
+def dispatch_square_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """square(): square"""
+    return self.square()
+
+structseqs_square = [(return_types.for_schema('square', ops.square.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_square", VARIABLE_METHODS_CPP, legacy="THPVariable_square")
+def square(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.square: THPVariable_square"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.square",
+                                 {"python_name": "Tensor.square"})
+    if len(args) > 1 or kwargs:
+        check_noargs("square", args[1:], kwargs)
+    self = args[0].cdata
+    parser_square.parse(args[1:], kwargs)
+    # square()
+    result = dispatch_square_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- square_ -----------------------------------------------------------------------------------
+parser_square_ = PythonArgParser.lazy([
+    'square_()',
+])
+
+
+@traced("python", "dispatch_square_", VARIABLE_METHODS_CPP, "dispatch_square_", legacy="dispatch_square_")
+def dispatch_square__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """square_(): square_"""
+    return self.square_()
+
+structseqs_square_ = [(return_types.for_schema('square_', ops.square_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_square_", VARIABLE_METHODS_CPP, legacy="THPVariable_square_")
+def square_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.square_: THPVariable_square_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.square_",
+                                 {"python_name": "Tensor.square_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("square_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_square_.parse(args[1:], kwargs)
+    # square_()
+    result = dispatch_square__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- tan ---------------------------------------------------------------------------------------
+parser_tan = PythonArgParser.lazy([
+    'tan()',
+])
+
+
+@traced("python", "dispatch_tan", VARIABLE_METHODS_CPP, "dispatch_tan", legacy="dispatch_tan")
+def dispatch_tan_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """tan(): tan"""
+    return self.tan()
+
+structseqs_tan = [(return_types.for_schema('tan', ops.tan.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_tan", VARIABLE_METHODS_CPP, legacy="THPVariable_tan")
+def tan(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.tan: THPVariable_tan"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.tan",
+                                 {"python_name": "Tensor.tan"})
+    if len(args) > 1 or kwargs:
+        check_noargs("tan", args[1:], kwargs)
+    self = args[0].cdata
+    parser_tan.parse(args[1:], kwargs)
+    # tan()
+    result = dispatch_tan_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- tan_ --------------------------------------------------------------------------------------
+parser_tan_ = PythonArgParser.lazy([
+    'tan_()',
+])
+
+
+@traced("python", "dispatch_tan_", VARIABLE_METHODS_CPP, "dispatch_tan_", legacy="dispatch_tan_")
+def dispatch_tan__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """tan_(): tan_"""
+    return self.tan_()
+
+structseqs_tan_ = [(return_types.for_schema('tan_', ops.tan_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_tan_", VARIABLE_METHODS_CPP, legacy="THPVariable_tan_")
+def tan_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.tan_: THPVariable_tan_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.tan_",
+                                 {"python_name": "Tensor.tan_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("tan_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_tan_.parse(args[1:], kwargs)
+    # tan_()
+    result = dispatch_tan__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- trunc -------------------------------------------------------------------------------------
+parser_trunc = PythonArgParser.lazy([
+    'trunc()',
+])
+
+
+@traced("python", "dispatch_trunc", VARIABLE_METHODS_CPP, "dispatch_trunc", legacy="dispatch_trunc")
+def dispatch_trunc_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """trunc(): trunc"""
+    return self.trunc()
+
+structseqs_trunc = [(return_types.for_schema('trunc', ops.trunc.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_trunc", VARIABLE_METHODS_CPP, legacy="THPVariable_trunc")
+def trunc(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.trunc: THPVariable_trunc"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.trunc",
+                                 {"python_name": "Tensor.trunc"})
+    if len(args) > 1 or kwargs:
+        check_noargs("trunc", args[1:], kwargs)
+    self = args[0].cdata
+    parser_trunc.parse(args[1:], kwargs)
+    # trunc()
+    result = dispatch_trunc_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- trunc_ ------------------------------------------------------------------------------------
+parser_trunc_ = PythonArgParser.lazy([
+    'trunc_()',
+])
+
+
+@traced("python", "dispatch_trunc_", VARIABLE_METHODS_CPP, "dispatch_trunc_", legacy="dispatch_trunc_")
+def dispatch_trunc__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """trunc_(): trunc_"""
+    return self.trunc_()
+
+structseqs_trunc_ = [(return_types.for_schema('trunc_', ops.trunc_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_trunc_", VARIABLE_METHODS_CPP, legacy="THPVariable_trunc_")
+def trunc_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.trunc_: THPVariable_trunc_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.trunc_",
+                                 {"python_name": "Tensor.trunc_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("trunc_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_trunc_.parse(args[1:], kwargs)
+    # trunc_()
+    result = dispatch_trunc__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- fix ---------------------------------------------------------------------------------------
+parser_fix = PythonArgParser.lazy([
+    'fix()',
+])
+
+
+@traced("python", "dispatch_fix", VARIABLE_METHODS_CPP, "dispatch_fix", legacy="dispatch_fix")
+def dispatch_fix_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fix(): fix"""
+    return self.fix()
+
+structseqs_fix = [(return_types.for_schema('fix', ops.fix.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_fix", VARIABLE_METHODS_CPP, legacy="THPVariable_fix")
+def fix(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.fix: THPVariable_fix"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.fix",
+                                 {"python_name": "Tensor.fix"})
+    if len(args) > 1 or kwargs:
+        check_noargs("fix", args[1:], kwargs)
+    self = args[0].cdata
+    parser_fix.parse(args[1:], kwargs)
+    # fix()
+    result = dispatch_fix_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- fix_ --------------------------------------------------------------------------------------
+parser_fix_ = PythonArgParser.lazy([
+    'fix_()',
+])
+
+
+@traced("python", "dispatch_fix_", VARIABLE_METHODS_CPP, "dispatch_fix_", legacy="dispatch_fix_")
+def dispatch_fix__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fix_(): fix_"""
+    return self.fix_()
+
+structseqs_fix_ = [(return_types.for_schema('fix_', ops.fix_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_fix_", VARIABLE_METHODS_CPP, legacy="THPVariable_fix_")
+def fix_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.fix_: THPVariable_fix_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.fix_",
+                                 {"python_name": "Tensor.fix_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("fix_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_fix_.parse(args[1:], kwargs)
+    # fix_()
+    result = dispatch_fix__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- signbit -----------------------------------------------------------------------------------
+parser_signbit = PythonArgParser.lazy([
+    'signbit()',
+])
+
+
+@traced("python", "dispatch_signbit", VARIABLE_METHODS_CPP, "dispatch_signbit", legacy="dispatch_signbit")
+def dispatch_signbit_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """signbit(): signbit"""
+    return self.signbit()
+
+structseqs_signbit = [(return_types.for_schema('signbit', ops.signbit.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_signbit", VARIABLE_METHODS_CPP, legacy="THPVariable_signbit")
+def signbit(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.signbit: THPVariable_signbit"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.signbit",
+                                 {"python_name": "Tensor.signbit"})
+    if len(args) > 1 or kwargs:
+        check_noargs("signbit", args[1:], kwargs)
+    self = args[0].cdata
+    parser_signbit.parse(args[1:], kwargs)
+    # signbit()
+    result = dispatch_signbit_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- copysign ----------------------------------------------------------------------------------
+parser_copysign = PythonArgParser.lazy([
+    'copysign(Tensor other)',
+    'copysign(Scalar other)',
+])
+
+
+@traced("python", "dispatch_copysign", VARIABLE_METHODS_CPP, "dispatch_copysign", legacy="dispatch_copysign")
+def dispatch_copysign_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """copysign(Tensor other): copysign.Tensor"""
+    return self.copysign(other=kwargs['other'])
+
+
+@traced("python", "dispatch_copysign", VARIABLE_METHODS_CPP, "dispatch_copysign", legacy="dispatch_copysign")
+def dispatch_copysign_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """copysign(Scalar other): copysign.Scalar"""
+    return self.copysign(other=kwargs['other'])
+
+structseqs_copysign = [(return_types.for_schema('copysign', ops.copysign_Tensor.schema), None), (return_types.for_schema('copysign', ops.copysign_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_copysign", VARIABLE_METHODS_CPP, legacy="THPVariable_copysign")
+def copysign(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.copysign: THPVariable_copysign"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.copysign",
+                                 {"python_name": "Tensor.copysign"})
+    self = args[0].cdata
+    r = parser_copysign.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # copysign(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_copysign_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # copysign(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_copysign_1(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- copysign_ ---------------------------------------------------------------------------------
+parser_copysign_ = PythonArgParser.lazy([
+    'copysign_(Tensor other)',
+    'copysign_(Scalar other)',
+])
+
+
+@traced("python", "dispatch_copysign_", VARIABLE_METHODS_CPP, "dispatch_copysign_", legacy="dispatch_copysign_")
+def dispatch_copysign__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """copysign_(Tensor other): copysign_.Tensor"""
+    return self.copysign_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_copysign_", VARIABLE_METHODS_CPP, "dispatch_copysign_", legacy="dispatch_copysign_")
+def dispatch_copysign__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """copysign_(Scalar other): copysign_.Scalar"""
+    return self.copysign_(other=kwargs['other'])
+
+structseqs_copysign_ = [(return_types.for_schema('copysign_', ops.copysign__Tensor.schema), None), (return_types.for_schema('copysign_', ops.copysign__Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_copysign_", VARIABLE_METHODS_CPP, legacy="THPVariable_copysign_")
+def copysign_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.copysign_: THPVariable_copysign_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.copysign_",
+                                 {"python_name": "Tensor.copysign_"})
+    self = args[0].cdata
+    r = parser_copysign_.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # copysign_(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_copysign__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # copysign_(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_copysign__1(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- logical_xor -------------------------------------------------------------------------------
+parser_logical_xor = PythonArgParser.lazy([
+    'logical_xor(Tensor other)',
+])
+
+
+@traced("python", "dispatch_logical_xor", VARIABLE_METHODS_CPP, "dispatch_logical_xor", legacy="dispatch_logical_xor")
+def dispatch_logical_xor_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logical_xor(Tensor other): logical_xor"""
+    return self.logical_xor(other=kwargs['other'])
+
+structseqs_logical_xor = [(return_types.for_schema('logical_xor', ops.logical_xor.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logical_xor", VARIABLE_METHODS_CPP, legacy="THPVariable_logical_xor")
+def logical_xor(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.logical_xor: THPVariable_logical_xor"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.logical_xor",
+                                 {"python_name": "Tensor.logical_xor"})
+    self = args[0].cdata
+    r = parser_logical_xor.parse(args[1:], kwargs)
+    a = r.args
+    # logical_xor(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_logical_xor_0(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- logical_xor_ ------------------------------------------------------------------------------
+parser_logical_xor_ = PythonArgParser.lazy([
+    'logical_xor_(Tensor other)',
+])
+
+
+@traced("python", "dispatch_logical_xor_", VARIABLE_METHODS_CPP, "dispatch_logical_xor_", legacy="dispatch_logical_xor_")
+def dispatch_logical_xor__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logical_xor_(Tensor other): logical_xor_"""
+    return self.logical_xor_(other=kwargs['other'])
+
+structseqs_logical_xor_ = [(return_types.for_schema('logical_xor_', ops.logical_xor_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logical_xor_", VARIABLE_METHODS_CPP, legacy="THPVariable_logical_xor_")
+def logical_xor_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.logical_xor_: THPVariable_logical_xor_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.logical_xor_",
+                                 {"python_name": "Tensor.logical_xor_"})
+    self = args[0].cdata
+    r = parser_logical_xor_.parse(args[1:], kwargs)
+    a = r.args
+    # logical_xor_(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_logical_xor__0(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- logaddexp ---------------------------------------------------------------------------------
+parser_logaddexp = PythonArgParser.lazy([
+    'logaddexp(Tensor other)',
+])
+
+
+@traced("python", "dispatch_logaddexp", VARIABLE_METHODS_CPP, "dispatch_logaddexp", legacy="dispatch_logaddexp")
+def dispatch_logaddexp_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """logaddexp(Tensor other): logaddexp"""
+    return self.logaddexp(other=kwargs['other'])
+
+structseqs_logaddexp = [(return_types.for_schema('logaddexp', ops.logaddexp.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_logaddexp", VARIABLE_METHODS_CPP, legacy="THPVariable_logaddexp")
+def logaddexp(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.logaddexp: THPVariable_logaddexp"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.logaddexp",
+                                 {"python_name": "Tensor.logaddexp"})
+    self = args[0].cdata
+    r = parser_logaddexp.parse(args[1:], kwargs)
+    a = r.args
+    # logaddexp(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_logaddexp_0(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- xlogy -------------------------------------------------------------------------------------
+parser_xlogy = PythonArgParser.lazy([
+    'xlogy(Tensor other)',
+    'xlogy(Scalar other)',
+])
+
+
+@traced("python", "dispatch_xlogy", VARIABLE_METHODS_CPP, "dispatch_xlogy", legacy="dispatch_xlogy")
+def dispatch_xlogy_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """xlogy(Tensor other): xlogy.Tensor"""
+    return self.xlogy(other=kwargs['other'])
+
+
+@traced("python", "dispatch_xlogy", VARIABLE_METHODS_CPP, "dispatch_xlogy", legacy="dispatch_xlogy")
+def dispatch_xlogy_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """xlogy(Scalar other): xlogy.Scalar_Other"""
+    return self.xlogy(other=kwargs['other'])
+
+structseqs_xlogy = [(return_types.for_schema('xlogy', ops.xlogy_Tensor.schema), None), (return_types.for_schema('xlogy', ops.xlogy_Scalar_Other.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_xlogy", VARIABLE_METHODS_CPP, legacy="THPVariable_xlogy")
+def xlogy(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.xlogy: THPVariable_xlogy"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.xlogy",
+                                 {"python_name": "Tensor.xlogy"})
+    self = args[0].cdata
+    r = parser_xlogy.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # xlogy(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_xlogy_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # xlogy(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_xlogy_1(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- xlogy_ ------------------------------------------------------------------------------------
+parser_xlogy_ = PythonArgParser.lazy([
+    'xlogy_(Tensor other)',
+    'xlogy_(Scalar other)',
+])
+
+
+@traced("python", "dispatch_xlogy_", VARIABLE_METHODS_CPP, "dispatch_xlogy_", legacy="dispatch_xlogy_")
+def dispatch_xlogy__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """xlogy_(Tensor other): xlogy_.Tensor"""
+    return self.xlogy_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_xlogy_", VARIABLE_METHODS_CPP, "dispatch_xlogy_", legacy="dispatch_xlogy_")
+def dispatch_xlogy__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """xlogy_(Scalar other): xlogy_.Scalar_Other"""
+    return self.xlogy_(other=kwargs['other'])
+
+structseqs_xlogy_ = [(return_types.for_schema('xlogy_', ops.xlogy__Tensor.schema), None), (return_types.for_schema('xlogy_', ops.xlogy__Scalar_Other.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_xlogy_", VARIABLE_METHODS_CPP, legacy="THPVariable_xlogy_")
+def xlogy_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.xlogy_: THPVariable_xlogy_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.xlogy_",
+                                 {"python_name": "Tensor.xlogy_"})
+    self = args[0].cdata
+    r = parser_xlogy_.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # xlogy_(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_xlogy__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # xlogy_(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_xlogy__1(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- heaviside ---------------------------------------------------------------------------------
+parser_heaviside = PythonArgParser.lazy([
+    'heaviside(Tensor values)',
+])
+
+
+@traced("python", "dispatch_heaviside", VARIABLE_METHODS_CPP, "dispatch_heaviside", legacy="dispatch_heaviside")
+def dispatch_heaviside_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """heaviside(Tensor values): heaviside"""
+    return self.heaviside(values=kwargs['values'])
+
+structseqs_heaviside = [(return_types.for_schema('heaviside', ops.heaviside.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_heaviside", VARIABLE_METHODS_CPP, legacy="THPVariable_heaviside")
+def heaviside(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.heaviside: THPVariable_heaviside"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.heaviside",
+                                 {"python_name": "Tensor.heaviside"})
+    self = args[0].cdata
+    r = parser_heaviside.parse(args[1:], kwargs)
+    a = r.args
+    # heaviside(Tensor values)
+    values = a[0]
+    if values is not None:
+        values = values.cdata
+    result = dispatch_heaviside_0(self, {'values': values})
+    return THPVariable_Wrap(result)
+
+
+# ---- heaviside_ --------------------------------------------------------------------------------
+parser_heaviside_ = PythonArgParser.lazy([
+    'heaviside_(Tensor values)',
+])
+
+
+@traced("python", "dispatch_heaviside_", VARIABLE_METHODS_CPP, "dispatch_heaviside_", legacy="dispatch_heaviside_")
+def dispatch_heaviside__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """heaviside_(Tensor values): heaviside_"""
+    return self.heaviside_(values=kwargs['values'])
+
+structseqs_heaviside_ = [(return_types.for_schema('heaviside_', ops.heaviside_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_heaviside_", VARIABLE_METHODS_CPP, legacy="THPVariable_heaviside_")
+def heaviside_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.heaviside_: THPVariable_heaviside_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.heaviside_",
+                                 {"python_name": "Tensor.heaviside_"})
+    self = args[0].cdata
+    r = parser_heaviside_.parse(args[1:], kwargs)
+    a = r.args
+    # heaviside_(Tensor values)
+    values = a[0]
+    if values is not None:
+        values = values.cdata
+    result = dispatch_heaviside__0(self, {'values': values})
+    return THPVariable_Wrap(result)
+
+
+# ---- atan2_ ------------------------------------------------------------------------------------
+parser_atan2_ = PythonArgParser.lazy([
+    'atan2_(Tensor other)',
+])
+
+
+@traced("python", "dispatch_atan2_", VARIABLE_METHODS_CPP, "dispatch_atan2_", legacy="dispatch_atan2_")
+def dispatch_atan2__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """atan2_(Tensor other): atan2_"""
+    return self.atan2_(other=kwargs['other'])
+
+structseqs_atan2_ = [(return_types.for_schema('atan2_', ops.atan2_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_atan2_", VARIABLE_METHODS_CPP, legacy="THPVariable_atan2_")
+def atan2_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.atan2_: THPVariable_atan2_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.atan2_",
+                                 {"python_name": "Tensor.atan2_"})
+    self = args[0].cdata
+    r = parser_atan2_.parse(args[1:], kwargs)
+    a = r.args
+    # atan2_(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_atan2__0(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- atan2 -------------------------------------------------------------------------------------
+parser_atan2 = PythonArgParser.lazy([
+    'atan2(Tensor other)',
+])
+
+
+@traced("python", "dispatch_atan2", VARIABLE_METHODS_CPP, "dispatch_atan2", legacy="dispatch_atan2")
+def dispatch_atan2_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """atan2(Tensor other): atan2"""
+    return self.atan2(other=kwargs['other'])
+
+structseqs_atan2 = [(return_types.for_schema('atan2', ops.atan2.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_atan2", VARIABLE_METHODS_CPP, legacy="THPVariable_atan2")
+def atan2(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.atan2: THPVariable_atan2"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.atan2",
+                                 {"python_name": "Tensor.atan2"})
+    self = args[0].cdata
+    r = parser_atan2.parse(args[1:], kwargs)
+    a = r.args
+    # atan2(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_atan2_0(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- arctan2 -----------------------------------------------------------------------------------
+parser_arctan2 = PythonArgParser.lazy([
+    'arctan2(Tensor other)',
+])
+
+
+@traced("python", "dispatch_arctan2", VARIABLE_METHODS_CPP, "dispatch_arctan2", legacy="dispatch_arctan2")
+def dispatch_arctan2_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arctan2(Tensor other): arctan2"""
+    return self.arctan2(other=kwargs['other'])
+
+structseqs_arctan2 = [(return_types.for_schema('arctan2', ops.arctan2.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arctan2", VARIABLE_METHODS_CPP, legacy="THPVariable_arctan2")
+def arctan2(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arctan2: THPVariable_arctan2"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arctan2",
+                                 {"python_name": "Tensor.arctan2"})
+    self = args[0].cdata
+    r = parser_arctan2.parse(args[1:], kwargs)
+    a = r.args
+    # arctan2(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_arctan2_0(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- arctan2_ ----------------------------------------------------------------------------------
+parser_arctan2_ = PythonArgParser.lazy([
+    'arctan2_(Tensor other)',
+])
+
+
+@traced("python", "dispatch_arctan2_", VARIABLE_METHODS_CPP, "dispatch_arctan2_", legacy="dispatch_arctan2_")
+def dispatch_arctan2__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arctan2_(Tensor other): arctan2_"""
+    return self.arctan2_(other=kwargs['other'])
+
+structseqs_arctan2_ = [(return_types.for_schema('arctan2_', ops.arctan2_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arctan2_", VARIABLE_METHODS_CPP, legacy="THPVariable_arctan2_")
+def arctan2_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arctan2_: THPVariable_arctan2_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arctan2_",
+                                 {"python_name": "Tensor.arctan2_"})
+    self = args[0].cdata
+    r = parser_arctan2_.parse(args[1:], kwargs)
+    a = r.args
+    # arctan2_(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_arctan2__0(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- fmod --------------------------------------------------------------------------------------
+parser_fmod = PythonArgParser.lazy([
+    'fmod(Tensor other)',
+    'fmod(Scalar other)',
+])
+
+
+@traced("python", "dispatch_fmod", VARIABLE_METHODS_CPP, "dispatch_fmod", legacy="dispatch_fmod")
+def dispatch_fmod_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fmod(Tensor other): fmod.Tensor"""
+    return self.fmod(other=kwargs['other'])
+
+
+@traced("python", "dispatch_fmod", VARIABLE_METHODS_CPP, "dispatch_fmod", legacy="dispatch_fmod")
+def dispatch_fmod_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fmod(Scalar other): fmod.Scalar"""
+    return self.fmod(other=kwargs['other'])
+
+structseqs_fmod = [(return_types.for_schema('fmod', ops.fmod_Tensor.schema), None), (return_types.for_schema('fmod', ops.fmod_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_fmod", VARIABLE_METHODS_CPP, legacy="THPVariable_fmod")
+def fmod(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.fmod: THPVariable_fmod"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.fmod",
+                                 {"python_name": "Tensor.fmod"})
+    self = args[0].cdata
+    r = parser_fmod.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # fmod(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_fmod_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # fmod(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_fmod_1(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- fmod_ -------------------------------------------------------------------------------------
+parser_fmod_ = PythonArgParser.lazy([
+    'fmod_(Tensor other)',
+    'fmod_(Scalar other)',
+])
+
+
+@traced("python", "dispatch_fmod_", VARIABLE_METHODS_CPP, "dispatch_fmod_", legacy="dispatch_fmod_")
+def dispatch_fmod__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fmod_(Tensor other): fmod_.Tensor"""
+    return self.fmod_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_fmod_", VARIABLE_METHODS_CPP, "dispatch_fmod_", legacy="dispatch_fmod_")
+def dispatch_fmod__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fmod_(Scalar other): fmod_.Scalar"""
+    return self.fmod_(other=kwargs['other'])
+
+structseqs_fmod_ = [(return_types.for_schema('fmod_', ops.fmod__Tensor.schema), None), (return_types.for_schema('fmod_', ops.fmod__Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_fmod_", VARIABLE_METHODS_CPP, legacy="THPVariable_fmod_")
+def fmod_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.fmod_: THPVariable_fmod_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.fmod_",
+                                 {"python_name": "Tensor.fmod_"})
+    self = args[0].cdata
+    r = parser_fmod_.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # fmod_(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_fmod__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # fmod_(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_fmod__1(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- fmin --------------------------------------------------------------------------------------
+parser_fmin = PythonArgParser.lazy([
+    'fmin(Tensor other)',
+])
+
+
+@traced("python", "dispatch_fmin", VARIABLE_METHODS_CPP, "dispatch_fmin", legacy="dispatch_fmin")
+def dispatch_fmin_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fmin(Tensor other): fmin"""
+    return self.fmin(other=kwargs['other'])
+
+structseqs_fmin = [(return_types.for_schema('fmin', ops.fmin.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_fmin", VARIABLE_METHODS_CPP, legacy="THPVariable_fmin")
+def fmin(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.fmin: THPVariable_fmin"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.fmin",
+                                 {"python_name": "Tensor.fmin"})
+    self = args[0].cdata
+    r = parser_fmin.parse(args[1:], kwargs)
+    a = r.args
+    # fmin(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_fmin_0(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- fmax --------------------------------------------------------------------------------------
+parser_fmax = PythonArgParser.lazy([
+    'fmax(Tensor other)',
+])
+
+
+@traced("python", "dispatch_fmax", VARIABLE_METHODS_CPP, "dispatch_fmax", legacy="dispatch_fmax")
+def dispatch_fmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """fmax(Tensor other): fmax"""
+    return self.fmax(other=kwargs['other'])
+
+structseqs_fmax = [(return_types.for_schema('fmax', ops.fmax.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_fmax", VARIABLE_METHODS_CPP, legacy="THPVariable_fmax")
+def fmax(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.fmax: THPVariable_fmax"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.fmax",
+                                 {"python_name": "Tensor.fmax"})
+    self = args[0].cdata
+    r = parser_fmax.parse(args[1:], kwargs)
+    a = r.args
+    # fmax(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_fmax_0(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- float_power -------------------------------------------------------------------------------
+parser_float_power = PythonArgParser.lazy([
+    'float_power(Tensor exponent)',
+    'float_power(Scalar exponent)',
+])
+
+
+@traced("python", "dispatch_float_power", VARIABLE_METHODS_CPP, "dispatch_float_power", legacy="dispatch_float_power")
+def dispatch_float_power_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """float_power(Tensor exponent): float_power.Tensor_Tensor"""
+    return self.float_power(exponent=kwargs['exponent'])
+
+
+@traced("python", "dispatch_float_power", VARIABLE_METHODS_CPP, "dispatch_float_power", legacy="dispatch_float_power")
+def dispatch_float_power_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """float_power(Scalar exponent): float_power.Tensor_Scalar"""
+    return self.float_power(exponent=kwargs['exponent'])
+
+structseqs_float_power = [(return_types.for_schema('float_power', ops.float_power_Tensor_Tensor.schema), None), (return_types.for_schema('float_power', ops.float_power_Tensor_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_float_power", VARIABLE_METHODS_CPP, legacy="THPVariable_float_power")
+def float_power(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.float_power: THPVariable_float_power"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.float_power",
+                                 {"python_name": "Tensor.float_power"})
+    self = args[0].cdata
+    r = parser_float_power.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # float_power(Tensor exponent)
+        exponent = a[0]
+        if exponent is not None:
+            exponent = exponent.cdata
+        result = dispatch_float_power_0(self, {'exponent': exponent})
+        return THPVariable_Wrap(result)
+    # float_power(Scalar exponent)
+    exponent = a[0]
+    if exponent is not None and type(exponent) is not float:
+        exponent = scalar_arg(exponent)
+    result = dispatch_float_power_1(self, {'exponent': exponent})
+    return THPVariable_Wrap(result)
+
+
+# ---- float_power_ ------------------------------------------------------------------------------
+parser_float_power_ = PythonArgParser.lazy([
+    'float_power_(Tensor exponent)',
+    'float_power_(Scalar exponent)',
+])
+
+
+@traced("python", "dispatch_float_power_", VARIABLE_METHODS_CPP, "dispatch_float_power_", legacy="dispatch_float_power_")
+def dispatch_float_power__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """float_power_(Tensor exponent): float_power_.Tensor"""
+    return self.float_power_(exponent=kwargs['exponent'])
+
+
+@traced("python", "dispatch_float_power_", VARIABLE_METHODS_CPP, "dispatch_float_power_", legacy="dispatch_float_power_")
+def dispatch_float_power__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """float_power_(Scalar exponent): float_power_.Scalar"""
+    return self.float_power_(exponent=kwargs['exponent'])
+
+structseqs_float_power_ = [(return_types.for_schema('float_power_', ops.float_power__Tensor.schema), None), (return_types.for_schema('float_power_', ops.float_power__Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_float_power_", VARIABLE_METHODS_CPP, legacy="THPVariable_float_power_")
+def float_power_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.float_power_: THPVariable_float_power_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.float_power_",
+                                 {"python_name": "Tensor.float_power_"})
+    self = args[0].cdata
+    r = parser_float_power_.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # float_power_(Tensor exponent)
+        exponent = a[0]
+        if exponent is not None:
+            exponent = exponent.cdata
+        result = dispatch_float_power__0(self, {'exponent': exponent})
+        return THPVariable_Wrap(result)
+    # float_power_(Scalar exponent)
+    exponent = a[0]
+    if exponent is not None and type(exponent) is not float:
+        exponent = scalar_arg(exponent)
+    result = dispatch_float_power__1(self, {'exponent': exponent})
+    return THPVariable_Wrap(result)
+
+
+# ---- absolute ----------------------------------------------------------------------------------
+parser_absolute = PythonArgParser.lazy([
+    'absolute()',
+])
+
+
+@traced("python", "dispatch_absolute", VARIABLE_METHODS_CPP, "dispatch_absolute", legacy="dispatch_absolute")
+def dispatch_absolute_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """absolute(): absolute"""
+    return self.absolute()
+
+structseqs_absolute = [(return_types.for_schema('absolute', ops.absolute.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_absolute", VARIABLE_METHODS_CPP, legacy="THPVariable_absolute")
+def absolute(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.absolute: THPVariable_absolute"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.absolute",
+                                 {"python_name": "Tensor.absolute"})
+    if len(args) > 1 or kwargs:
+        check_noargs("absolute", args[1:], kwargs)
+    self = args[0].cdata
+    parser_absolute.parse(args[1:], kwargs)
+    # absolute()
+    result = dispatch_absolute_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- absolute_ ---------------------------------------------------------------------------------
+parser_absolute_ = PythonArgParser.lazy([
+    'absolute_()',
+])
+
+
+@traced("python", "dispatch_absolute_", VARIABLE_METHODS_CPP, "dispatch_absolute_", legacy="dispatch_absolute_")
+def dispatch_absolute__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """absolute_(): absolute_"""
+    return self.absolute_()
+
+structseqs_absolute_ = [(return_types.for_schema('absolute_', ops.absolute_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_absolute_", VARIABLE_METHODS_CPP, legacy="THPVariable_absolute_")
+def absolute_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.absolute_: THPVariable_absolute_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.absolute_",
+                                 {"python_name": "Tensor.absolute_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("absolute_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_absolute_.parse(args[1:], kwargs)
+    # absolute_()
+    result = dispatch_absolute__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- arccos ------------------------------------------------------------------------------------
+parser_arccos = PythonArgParser.lazy([
+    'arccos()',
+])
+
+
+@traced("python", "dispatch_arccos", VARIABLE_METHODS_CPP, "dispatch_arccos", legacy="dispatch_arccos")
+def dispatch_arccos_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arccos(): arccos"""
+    return self.arccos()
+
+structseqs_arccos = [(return_types.for_schema('arccos', ops.arccos.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arccos", VARIABLE_METHODS_CPP, legacy="THPVariable_arccos")
+def arccos(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arccos: THPVariable_arccos"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arccos",
+                                 {"python_name": "Tensor.arccos"})
+    if len(args) > 1 or kwargs:
+        check_noargs("arccos", args[1:], kwargs)
+    self = args[0].cdata
+    parser_arccos.parse(args[1:], kwargs)
+    # arccos()
+    result = dispatch_arccos_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- arccos_ -----------------------------------------------------------------------------------
+parser_arccos_ = PythonArgParser.lazy([
+    'arccos_()',
+])
+
+
+@traced("python", "dispatch_arccos_", VARIABLE_METHODS_CPP, "dispatch_arccos_", legacy="dispatch_arccos_")
+def dispatch_arccos__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arccos_(): arccos_"""
+    return self.arccos_()
+
+structseqs_arccos_ = [(return_types.for_schema('arccos_', ops.arccos_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arccos_", VARIABLE_METHODS_CPP, legacy="THPVariable_arccos_")
+def arccos_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arccos_: THPVariable_arccos_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arccos_",
+                                 {"python_name": "Tensor.arccos_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("arccos_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_arccos_.parse(args[1:], kwargs)
+    # arccos_()
+    result = dispatch_arccos__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- arccosh -----------------------------------------------------------------------------------
+parser_arccosh = PythonArgParser.lazy([
+    'arccosh()',
+])
+
+
+@traced("python", "dispatch_arccosh", VARIABLE_METHODS_CPP, "dispatch_arccosh", legacy="dispatch_arccosh")
+def dispatch_arccosh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arccosh(): arccosh"""
+    return self.arccosh()
+
+structseqs_arccosh = [(return_types.for_schema('arccosh', ops.arccosh.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arccosh", VARIABLE_METHODS_CPP, legacy="THPVariable_arccosh")
+def arccosh(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arccosh: THPVariable_arccosh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arccosh",
+                                 {"python_name": "Tensor.arccosh"})
+    if len(args) > 1 or kwargs:
+        check_noargs("arccosh", args[1:], kwargs)
+    self = args[0].cdata
+    parser_arccosh.parse(args[1:], kwargs)
+    # arccosh()
+    result = dispatch_arccosh_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- arccosh_ ----------------------------------------------------------------------------------
+parser_arccosh_ = PythonArgParser.lazy([
+    'arccosh_()',
+])
+
+
+@traced("python", "dispatch_arccosh_", VARIABLE_METHODS_CPP, "dispatch_arccosh_", legacy="dispatch_arccosh_")
+def dispatch_arccosh__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arccosh_(): arccosh_"""
+    return self.arccosh_()
+
+structseqs_arccosh_ = [(return_types.for_schema('arccosh_', ops.arccosh_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arccosh_", VARIABLE_METHODS_CPP, legacy="THPVariable_arccosh_")
+def arccosh_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arccosh_: THPVariable_arccosh_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arccosh_",
+                                 {"python_name": "Tensor.arccosh_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("arccosh_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_arccosh_.parse(args[1:], kwargs)
+    # arccosh_()
+    result = dispatch_arccosh__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- arcsinh -----------------------------------------------------------------------------------
+parser_arcsinh = PythonArgParser.lazy([
+    'arcsinh()',
+])
+
+
+@traced("python", "dispatch_arcsinh", VARIABLE_METHODS_CPP, "dispatch_arcsinh", legacy="dispatch_arcsinh")
+def dispatch_arcsinh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arcsinh(): arcsinh"""
+    return self.arcsinh()
+
+structseqs_arcsinh = [(return_types.for_schema('arcsinh', ops.arcsinh.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arcsinh", VARIABLE_METHODS_CPP, legacy="THPVariable_arcsinh")
+def arcsinh(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arcsinh: THPVariable_arcsinh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arcsinh",
+                                 {"python_name": "Tensor.arcsinh"})
+    if len(args) > 1 or kwargs:
+        check_noargs("arcsinh", args[1:], kwargs)
+    self = args[0].cdata
+    parser_arcsinh.parse(args[1:], kwargs)
+    # arcsinh()
+    result = dispatch_arcsinh_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- arcsinh_ ----------------------------------------------------------------------------------
+parser_arcsinh_ = PythonArgParser.lazy([
+    'arcsinh_()',
+])
+
+
+@traced("python", "dispatch_arcsinh_", VARIABLE_METHODS_CPP, "dispatch_arcsinh_", legacy="dispatch_arcsinh_")
+def dispatch_arcsinh__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arcsinh_(): arcsinh_"""
+    return self.arcsinh_()
+
+structseqs_arcsinh_ = [(return_types.for_schema('arcsinh_', ops.arcsinh_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arcsinh_", VARIABLE_METHODS_CPP, legacy="THPVariable_arcsinh_")
+def arcsinh_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arcsinh_: THPVariable_arcsinh_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arcsinh_",
+                                 {"python_name": "Tensor.arcsinh_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("arcsinh_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_arcsinh_.parse(args[1:], kwargs)
+    # arcsinh_()
+    result = dispatch_arcsinh__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- arctanh -----------------------------------------------------------------------------------
+parser_arctanh = PythonArgParser.lazy([
+    'arctanh()',
+])
+
+
+@traced("python", "dispatch_arctanh", VARIABLE_METHODS_CPP, "dispatch_arctanh", legacy="dispatch_arctanh")
+def dispatch_arctanh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arctanh(): arctanh"""
+    return self.arctanh()
+
+structseqs_arctanh = [(return_types.for_schema('arctanh', ops.arctanh.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arctanh", VARIABLE_METHODS_CPP, legacy="THPVariable_arctanh")
+def arctanh(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arctanh: THPVariable_arctanh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arctanh",
+                                 {"python_name": "Tensor.arctanh"})
+    if len(args) > 1 or kwargs:
+        check_noargs("arctanh", args[1:], kwargs)
+    self = args[0].cdata
+    parser_arctanh.parse(args[1:], kwargs)
+    # arctanh()
+    result = dispatch_arctanh_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- arctanh_ ----------------------------------------------------------------------------------
+parser_arctanh_ = PythonArgParser.lazy([
+    'arctanh_()',
+])
+
+
+@traced("python", "dispatch_arctanh_", VARIABLE_METHODS_CPP, "dispatch_arctanh_", legacy="dispatch_arctanh_")
+def dispatch_arctanh__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arctanh_(): arctanh_"""
+    return self.arctanh_()
+
+structseqs_arctanh_ = [(return_types.for_schema('arctanh_', ops.arctanh_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arctanh_", VARIABLE_METHODS_CPP, legacy="THPVariable_arctanh_")
+def arctanh_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arctanh_: THPVariable_arctanh_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arctanh_",
+                                 {"python_name": "Tensor.arctanh_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("arctanh_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_arctanh_.parse(args[1:], kwargs)
+    # arctanh_()
+    result = dispatch_arctanh__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- arcsin ------------------------------------------------------------------------------------
+parser_arcsin = PythonArgParser.lazy([
+    'arcsin()',
+])
+
+
+@traced("python", "dispatch_arcsin", VARIABLE_METHODS_CPP, "dispatch_arcsin", legacy="dispatch_arcsin")
+def dispatch_arcsin_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arcsin(): arcsin"""
+    return self.arcsin()
+
+structseqs_arcsin = [(return_types.for_schema('arcsin', ops.arcsin.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arcsin", VARIABLE_METHODS_CPP, legacy="THPVariable_arcsin")
+def arcsin(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arcsin: THPVariable_arcsin"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arcsin",
+                                 {"python_name": "Tensor.arcsin"})
+    if len(args) > 1 or kwargs:
+        check_noargs("arcsin", args[1:], kwargs)
+    self = args[0].cdata
+    parser_arcsin.parse(args[1:], kwargs)
+    # arcsin()
+    result = dispatch_arcsin_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- arcsin_ -----------------------------------------------------------------------------------
+parser_arcsin_ = PythonArgParser.lazy([
+    'arcsin_()',
+])
+
+
+@traced("python", "dispatch_arcsin_", VARIABLE_METHODS_CPP, "dispatch_arcsin_", legacy="dispatch_arcsin_")
+def dispatch_arcsin__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arcsin_(): arcsin_"""
+    return self.arcsin_()
+
+structseqs_arcsin_ = [(return_types.for_schema('arcsin_', ops.arcsin_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arcsin_", VARIABLE_METHODS_CPP, legacy="THPVariable_arcsin_")
+def arcsin_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arcsin_: THPVariable_arcsin_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arcsin_",
+                                 {"python_name": "Tensor.arcsin_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("arcsin_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_arcsin_.parse(args[1:], kwargs)
+    # arcsin_()
+    result = dispatch_arcsin__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- arctan ------------------------------------------------------------------------------------
+parser_arctan = PythonArgParser.lazy([
+    'arctan()',
+])
+
+
+@traced("python", "dispatch_arctan", VARIABLE_METHODS_CPP, "dispatch_arctan", legacy="dispatch_arctan")
+def dispatch_arctan_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arctan(): arctan"""
+    return self.arctan()
+
+structseqs_arctan = [(return_types.for_schema('arctan', ops.arctan.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arctan", VARIABLE_METHODS_CPP, legacy="THPVariable_arctan")
+def arctan(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arctan: THPVariable_arctan"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arctan",
+                                 {"python_name": "Tensor.arctan"})
+    if len(args) > 1 or kwargs:
+        check_noargs("arctan", args[1:], kwargs)
+    self = args[0].cdata
+    parser_arctan.parse(args[1:], kwargs)
+    # arctan()
+    result = dispatch_arctan_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- arctan_ -----------------------------------------------------------------------------------
+parser_arctan_ = PythonArgParser.lazy([
+    'arctan_()',
+])
+
+
+@traced("python", "dispatch_arctan_", VARIABLE_METHODS_CPP, "dispatch_arctan_", legacy="dispatch_arctan_")
+def dispatch_arctan__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """arctan_(): arctan_"""
+    return self.arctan_()
+
+structseqs_arctan_ = [(return_types.for_schema('arctan_', ops.arctan_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_arctan_", VARIABLE_METHODS_CPP, legacy="THPVariable_arctan_")
+def arctan_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.arctan_: THPVariable_arctan_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.arctan_",
+                                 {"python_name": "Tensor.arctan_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("arctan_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_arctan_.parse(args[1:], kwargs)
+    # arctan_()
+    result = dispatch_arctan__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- divide ------------------------------------------------------------------------------------
+parser_divide = PythonArgParser.lazy([
+    'divide(Tensor other)',
+    'divide(Tensor other, *, str? rounding_mode)',
+    'divide(Scalar other)',
+    'divide(Scalar other, *, str? rounding_mode)',
+], allow_numbers_as_tensors=True)
+
+
+@traced("python", "dispatch_divide", VARIABLE_METHODS_CPP, "dispatch_divide", legacy="dispatch_divide")
+def dispatch_divide_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """divide(Tensor other): divide.Tensor"""
+    return self.divide(other=kwargs['other'])
+
+
+@traced("python", "dispatch_divide", VARIABLE_METHODS_CPP, "dispatch_divide", legacy="dispatch_divide")
+def dispatch_divide_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """divide(Tensor other, *, str? rounding_mode): divide.Tensor_mode"""
+    return self.divide(other=kwargs['other'], rounding_mode=kwargs['rounding_mode'])
+
+
+@traced("python", "dispatch_divide", VARIABLE_METHODS_CPP, "dispatch_divide", legacy="dispatch_divide")
+def dispatch_divide_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """divide(Scalar other): divide.Scalar"""
+    return self.divide(other=kwargs['other'])
+
+
+@traced("python", "dispatch_divide", VARIABLE_METHODS_CPP, "dispatch_divide", legacy="dispatch_divide")
+def dispatch_divide_3(self: Any, kwargs: dict[str, Any]) -> Any:
+    """divide(Scalar other, *, str? rounding_mode): divide.Scalar_mode"""
+    return self.divide(other=kwargs['other'], rounding_mode=kwargs['rounding_mode'])
+
+structseqs_divide = [(return_types.for_schema('divide', ops.divide_Tensor.schema), None), (return_types.for_schema('divide', ops.divide_Tensor_mode.schema), None), (return_types.for_schema('divide', ops.divide_Scalar.schema), None), (return_types.for_schema('divide', ops.divide_Scalar_mode.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_divide", VARIABLE_METHODS_CPP, legacy="THPVariable_divide")
+def divide(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.divide: THPVariable_divide"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.divide",
+                                 {"python_name": "Tensor.divide"})
+    self = args[0].cdata
+    r = parser_divide.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # divide(Tensor other)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        result = dispatch_divide_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # divide(Tensor other, *, str? rounding_mode)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        rounding_mode = a[1]
+        result = dispatch_divide_1(self, {'other': other, 'rounding_mode': rounding_mode})
+        return THPVariable_Wrap(result)
+    if r.idx == 2:
+        # divide(Scalar other)
+        other = a[0]
+        if other is not None and type(other) is not float:
+            other = scalar_arg(other)
+        result = dispatch_divide_2(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # divide(Scalar other, *, str? rounding_mode)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    rounding_mode = a[1]
+    result = dispatch_divide_3(self, {'other': other, 'rounding_mode': rounding_mode})
+    return THPVariable_Wrap(result)
+
+
+# ---- divide_ -----------------------------------------------------------------------------------
+parser_divide_ = PythonArgParser.lazy([
+    'divide_(Tensor other)',
+    'divide_(Tensor other, *, str? rounding_mode)',
+    'divide_(Scalar other)',
+    'divide_(Scalar other, *, str? rounding_mode)',
+], allow_numbers_as_tensors=True)
+
+
+@traced("python", "dispatch_divide_", VARIABLE_METHODS_CPP, "dispatch_divide_", legacy="dispatch_divide_")
+def dispatch_divide__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """divide_(Tensor other): divide_.Tensor"""
+    return self.divide_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_divide_", VARIABLE_METHODS_CPP, "dispatch_divide_", legacy="dispatch_divide_")
+def dispatch_divide__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """divide_(Tensor other, *, str? rounding_mode): divide_.Tensor_mode"""
+    return self.divide_(other=kwargs['other'], rounding_mode=kwargs['rounding_mode'])
+
+
+@traced("python", "dispatch_divide_", VARIABLE_METHODS_CPP, "dispatch_divide_", legacy="dispatch_divide_")
+def dispatch_divide__2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """divide_(Scalar other): divide_.Scalar"""
+    return self.divide_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_divide_", VARIABLE_METHODS_CPP, "dispatch_divide_", legacy="dispatch_divide_")
+def dispatch_divide__3(self: Any, kwargs: dict[str, Any]) -> Any:
+    """divide_(Scalar other, *, str? rounding_mode): divide_.Scalar_mode"""
+    return self.divide_(other=kwargs['other'], rounding_mode=kwargs['rounding_mode'])
+
+structseqs_divide_ = [(return_types.for_schema('divide_', ops.divide__Tensor.schema), None), (return_types.for_schema('divide_', ops.divide__Tensor_mode.schema), None), (return_types.for_schema('divide_', ops.divide__Scalar.schema), None), (return_types.for_schema('divide_', ops.divide__Scalar_mode.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_divide_", VARIABLE_METHODS_CPP, legacy="THPVariable_divide_")
+def divide_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.divide_: THPVariable_divide_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.divide_",
+                                 {"python_name": "Tensor.divide_"})
+    self = args[0].cdata
+    r = parser_divide_.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # divide_(Tensor other)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        result = dispatch_divide__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # divide_(Tensor other, *, str? rounding_mode)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        rounding_mode = a[1]
+        result = dispatch_divide__1(self, {'other': other, 'rounding_mode': rounding_mode})
+        return THPVariable_Wrap(result)
+    if r.idx == 2:
+        # divide_(Scalar other)
+        other = a[0]
+        if other is not None and type(other) is not float:
+            other = scalar_arg(other)
+        result = dispatch_divide__2(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # divide_(Scalar other, *, str? rounding_mode)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    rounding_mode = a[1]
+    result = dispatch_divide__3(self, {'other': other, 'rounding_mode': rounding_mode})
+    return THPVariable_Wrap(result)
+
+
+# ---- true_divide_ ------------------------------------------------------------------------------
+parser_true_divide_ = PythonArgParser.lazy([
+    'true_divide_(Tensor other)',
+    'true_divide_(Scalar other)',
+], allow_numbers_as_tensors=True)
+
+
+@traced("python", "dispatch_true_divide_", VARIABLE_METHODS_CPP, "dispatch_true_divide_", legacy="dispatch_true_divide_")
+def dispatch_true_divide__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """true_divide_(Tensor other): true_divide_.Tensor"""
+    return self.true_divide_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_true_divide_", VARIABLE_METHODS_CPP, "dispatch_true_divide_", legacy="dispatch_true_divide_")
+def dispatch_true_divide__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """true_divide_(Scalar other): true_divide_.Scalar"""
+    return self.true_divide_(other=kwargs['other'])
+
+structseqs_true_divide_ = [(return_types.for_schema('true_divide_', ops.true_divide__Tensor.schema), None), (return_types.for_schema('true_divide_', ops.true_divide__Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_true_divide_", VARIABLE_METHODS_CPP, legacy="THPVariable_true_divide_")
+def true_divide_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.true_divide_: THPVariable_true_divide_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.true_divide_",
+                                 {"python_name": "Tensor.true_divide_"})
+    self = args[0].cdata
+    r = parser_true_divide_.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # true_divide_(Tensor other)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        result = dispatch_true_divide__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # true_divide_(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_true_divide__1(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- isreal ------------------------------------------------------------------------------------
+parser_isreal = PythonArgParser.lazy([
+    'isreal()',
+])
+
+
+@traced("python", "dispatch_isreal", VARIABLE_METHODS_CPP, "dispatch_isreal", legacy="dispatch_isreal")
+def dispatch_isreal_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """isreal(): isreal"""
+    return self.isreal()
+
+structseqs_isreal = [(return_types.for_schema('isreal', ops.isreal.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_isreal", VARIABLE_METHODS_CPP, legacy="THPVariable_isreal")
+def isreal(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.isreal: THPVariable_isreal"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.isreal",
+                                 {"python_name": "Tensor.isreal"})
+    if len(args) > 1 or kwargs:
+        check_noargs("isreal", args[1:], kwargs)
+    self = args[0].cdata
+    parser_isreal.parse(args[1:], kwargs)
+    # isreal()
+    result = dispatch_isreal_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- multiply ----------------------------------------------------------------------------------
+parser_multiply = PythonArgParser.lazy([
+    'multiply(Tensor other)',
+    'multiply(Scalar other)',
+], allow_numbers_as_tensors=True)
+
+
+@traced("python", "dispatch_multiply", VARIABLE_METHODS_CPP, "dispatch_multiply", legacy="dispatch_multiply")
+def dispatch_multiply_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """multiply(Tensor other): multiply.Tensor"""
+    return self.multiply(other=kwargs['other'])
+
+
+@traced("python", "dispatch_multiply", VARIABLE_METHODS_CPP, "dispatch_multiply", legacy="dispatch_multiply")
+def dispatch_multiply_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """multiply(Scalar other): multiply.Scalar"""
+    return self.multiply(other=kwargs['other'])
+
+structseqs_multiply = [(return_types.for_schema('multiply', ops.multiply_Tensor.schema), None), (return_types.for_schema('multiply', ops.multiply_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_multiply", VARIABLE_METHODS_CPP, legacy="THPVariable_multiply")
+def multiply(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.multiply: THPVariable_multiply"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.multiply",
+                                 {"python_name": "Tensor.multiply"})
+    self = args[0].cdata
+    r = parser_multiply.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # multiply(Tensor other)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        result = dispatch_multiply_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # multiply(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_multiply_1(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- multiply_ ---------------------------------------------------------------------------------
+parser_multiply_ = PythonArgParser.lazy([
+    'multiply_(Tensor other)',
+    'multiply_(Scalar other)',
+], allow_numbers_as_tensors=True)
+
+
+@traced("python", "dispatch_multiply_", VARIABLE_METHODS_CPP, "dispatch_multiply_", legacy="dispatch_multiply_")
+def dispatch_multiply__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """multiply_(Tensor other): multiply_.Tensor"""
+    return self.multiply_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_multiply_", VARIABLE_METHODS_CPP, "dispatch_multiply_", legacy="dispatch_multiply_")
+def dispatch_multiply__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """multiply_(Scalar other): multiply_.Scalar"""
+    return self.multiply_(other=kwargs['other'])
+
+structseqs_multiply_ = [(return_types.for_schema('multiply_', ops.multiply__Tensor.schema), None), (return_types.for_schema('multiply_', ops.multiply__Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_multiply_", VARIABLE_METHODS_CPP, legacy="THPVariable_multiply_")
+def multiply_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.multiply_: THPVariable_multiply_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.multiply_",
+                                 {"python_name": "Tensor.multiply_"})
+    self = args[0].cdata
+    r = parser_multiply_.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # multiply_(Tensor other)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        result = dispatch_multiply__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # multiply_(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_multiply__1(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- rad2deg -----------------------------------------------------------------------------------
+parser_rad2deg = PythonArgParser.lazy([
+    'rad2deg()',
+])
+
+
+@traced("python", "dispatch_rad2deg", VARIABLE_METHODS_CPP, "dispatch_rad2deg", legacy="dispatch_rad2deg")
+def dispatch_rad2deg_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rad2deg(): rad2deg"""
+    return self.rad2deg()
+
+structseqs_rad2deg = [(return_types.for_schema('rad2deg', ops.rad2deg.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rad2deg", VARIABLE_METHODS_CPP, legacy="THPVariable_rad2deg")
+def rad2deg(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.rad2deg: THPVariable_rad2deg"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.rad2deg",
+                                 {"python_name": "Tensor.rad2deg"})
+    if len(args) > 1 or kwargs:
+        check_noargs("rad2deg", args[1:], kwargs)
+    self = args[0].cdata
+    parser_rad2deg.parse(args[1:], kwargs)
+    # rad2deg()
+    result = dispatch_rad2deg_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- rad2deg_ ----------------------------------------------------------------------------------
+parser_rad2deg_ = PythonArgParser.lazy([
+    'rad2deg_()',
+])
+
+
+@traced("python", "dispatch_rad2deg_", VARIABLE_METHODS_CPP, "dispatch_rad2deg_", legacy="dispatch_rad2deg_")
+def dispatch_rad2deg__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rad2deg_(): rad2deg_"""
+    return self.rad2deg_()
+
+structseqs_rad2deg_ = [(return_types.for_schema('rad2deg_', ops.rad2deg_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rad2deg_", VARIABLE_METHODS_CPP, legacy="THPVariable_rad2deg_")
+def rad2deg_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.rad2deg_: THPVariable_rad2deg_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.rad2deg_",
+                                 {"python_name": "Tensor.rad2deg_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("rad2deg_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_rad2deg_.parse(args[1:], kwargs)
+    # rad2deg_()
+    result = dispatch_rad2deg__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- deg2rad -----------------------------------------------------------------------------------
+parser_deg2rad = PythonArgParser.lazy([
+    'deg2rad()',
+])
+
+
+@traced("python", "dispatch_deg2rad", VARIABLE_METHODS_CPP, "dispatch_deg2rad", legacy="dispatch_deg2rad")
+def dispatch_deg2rad_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """deg2rad(): deg2rad"""
+    return self.deg2rad()
+
+structseqs_deg2rad = [(return_types.for_schema('deg2rad', ops.deg2rad.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_deg2rad", VARIABLE_METHODS_CPP, legacy="THPVariable_deg2rad")
+def deg2rad(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.deg2rad: THPVariable_deg2rad"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.deg2rad",
+                                 {"python_name": "Tensor.deg2rad"})
+    if len(args) > 1 or kwargs:
+        check_noargs("deg2rad", args[1:], kwargs)
+    self = args[0].cdata
+    parser_deg2rad.parse(args[1:], kwargs)
+    # deg2rad()
+    result = dispatch_deg2rad_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- deg2rad_ ----------------------------------------------------------------------------------
+parser_deg2rad_ = PythonArgParser.lazy([
+    'deg2rad_()',
+])
+
+
+@traced("python", "dispatch_deg2rad_", VARIABLE_METHODS_CPP, "dispatch_deg2rad_", legacy="dispatch_deg2rad_")
+def dispatch_deg2rad__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """deg2rad_(): deg2rad_"""
+    return self.deg2rad_()
+
+structseqs_deg2rad_ = [(return_types.for_schema('deg2rad_', ops.deg2rad_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_deg2rad_", VARIABLE_METHODS_CPP, legacy="THPVariable_deg2rad_")
+def deg2rad_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.deg2rad_: THPVariable_deg2rad_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.deg2rad_",
+                                 {"python_name": "Tensor.deg2rad_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("deg2rad_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_deg2rad_.parse(args[1:], kwargs)
+    # deg2rad_()
+    result = dispatch_deg2rad__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- negative ----------------------------------------------------------------------------------
+parser_negative = PythonArgParser.lazy([
+    'negative()',
+])
+
+
+@traced("python", "dispatch_negative", VARIABLE_METHODS_CPP, "dispatch_negative", legacy="dispatch_negative")
+def dispatch_negative_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """negative(): negative"""
+    return self.negative()
+
+structseqs_negative = [(return_types.for_schema('negative', ops.negative.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_negative", VARIABLE_METHODS_CPP, legacy="THPVariable_negative")
+def negative(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.negative: THPVariable_negative"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.negative",
+                                 {"python_name": "Tensor.negative"})
+    if len(args) > 1 or kwargs:
+        check_noargs("negative", args[1:], kwargs)
+    self = args[0].cdata
+    parser_negative.parse(args[1:], kwargs)
+    # negative()
+    result = dispatch_negative_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- negative_ ---------------------------------------------------------------------------------
+parser_negative_ = PythonArgParser.lazy([
+    'negative_()',
+])
+
+
+@traced("python", "dispatch_negative_", VARIABLE_METHODS_CPP, "dispatch_negative_", legacy="dispatch_negative_")
+def dispatch_negative__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """negative_(): negative_"""
+    return self.negative_()
+
+structseqs_negative_ = [(return_types.for_schema('negative_', ops.negative_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_negative_", VARIABLE_METHODS_CPP, legacy="THPVariable_negative_")
+def negative_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.negative_: THPVariable_negative_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.negative_",
+                                 {"python_name": "Tensor.negative_"})
+    if len(args) > 1 or kwargs:
+        check_noargs("negative_", args[1:], kwargs)
+    self = args[0].cdata
+    parser_negative_.parse(args[1:], kwargs)
+    # negative_()
+    result = dispatch_negative__0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- positive ----------------------------------------------------------------------------------
+parser_positive = PythonArgParser.lazy([
+    'positive()',
+])
+
+
+@traced("python", "dispatch_positive", VARIABLE_METHODS_CPP, "dispatch_positive", legacy="dispatch_positive")
+def dispatch_positive_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """positive(): positive"""
+    return self.positive()
+
+structseqs_positive = [(return_types.for_schema('positive', ops.positive.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_positive", VARIABLE_METHODS_CPP, legacy="THPVariable_positive")
+def positive(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.positive: THPVariable_positive"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.positive",
+                                 {"python_name": "Tensor.positive"})
+    if len(args) > 1 or kwargs:
+        check_noargs("positive", args[1:], kwargs)
+    self = args[0].cdata
+    parser_positive.parse(args[1:], kwargs)
+    # positive()
+    result = dispatch_positive_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- subtract ----------------------------------------------------------------------------------
+parser_subtract = PythonArgParser.lazy([
+    'subtract(Tensor other, *, Scalar alpha=1)',
+    'subtract(Scalar other, Scalar alpha=1)',
+], allow_numbers_as_tensors=True)
+
+
+@traced("python", "dispatch_subtract", VARIABLE_METHODS_CPP, "dispatch_subtract", legacy="dispatch_subtract")
+def dispatch_subtract_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """subtract(Tensor other, *, Scalar alpha=1): subtract.Tensor"""
+    call_kwargs = {}
+    call_kwargs['other'] = kwargs['other']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    return self.subtract(**call_kwargs)
+
+
+@traced("python", "dispatch_subtract", VARIABLE_METHODS_CPP, "dispatch_subtract", legacy="dispatch_subtract")
+def dispatch_subtract_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """subtract(Scalar other, Scalar alpha=1): subtract.Scalar"""
+    call_kwargs = {}
+    call_kwargs['other'] = kwargs['other']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    return self.subtract(**call_kwargs)
+
+structseqs_subtract = [(return_types.for_schema('subtract', ops.subtract_Tensor.schema), None), (return_types.for_schema('subtract', ops.subtract_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_subtract", VARIABLE_METHODS_CPP, legacy="THPVariable_subtract")
+def subtract(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.subtract: THPVariable_subtract"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.subtract",
+                                 {"python_name": "Tensor.subtract"})
+    self = args[0].cdata
+    r = parser_subtract.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # subtract(Tensor other, *, Scalar alpha=1)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        alpha = a[1]
+        if alpha is None:
+            alpha = 1
+        elif type(alpha) is not float:
+            alpha = scalar_arg(alpha)
+        result = dispatch_subtract_0(self, {'other': other, 'alpha': alpha})
+        return THPVariable_Wrap(result)
+    # subtract(Scalar other, Scalar alpha=1)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    alpha = a[1]
+    if alpha is None:
+        alpha = 1
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    result = dispatch_subtract_1(self, {'other': other, 'alpha': alpha})
+    return THPVariable_Wrap(result)
+
+
+# ---- subtract_ ---------------------------------------------------------------------------------
+parser_subtract_ = PythonArgParser.lazy([
+    'subtract_(Tensor other, *, Scalar alpha=1)',
+    'subtract_(Scalar other, Scalar alpha=1)',
+], allow_numbers_as_tensors=True)
+
+
+@traced("python", "dispatch_subtract_", VARIABLE_METHODS_CPP, "dispatch_subtract_", legacy="dispatch_subtract_")
+def dispatch_subtract__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """subtract_(Tensor other, *, Scalar alpha=1): subtract_.Tensor"""
+    call_kwargs = {}
+    call_kwargs['other'] = kwargs['other']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    return self.subtract_(**call_kwargs)
+
+
+@traced("python", "dispatch_subtract_", VARIABLE_METHODS_CPP, "dispatch_subtract_", legacy="dispatch_subtract_")
+def dispatch_subtract__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """subtract_(Scalar other, Scalar alpha=1): subtract_.Scalar"""
+    call_kwargs = {}
+    call_kwargs['other'] = kwargs['other']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    return self.subtract_(**call_kwargs)
+
+structseqs_subtract_ = [(return_types.for_schema('subtract_', ops.subtract__Tensor.schema), None), (return_types.for_schema('subtract_', ops.subtract__Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_subtract_", VARIABLE_METHODS_CPP, legacy="THPVariable_subtract_")
+def subtract_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.subtract_: THPVariable_subtract_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.subtract_",
+                                 {"python_name": "Tensor.subtract_"})
+    self = args[0].cdata
+    r = parser_subtract_.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # subtract_(Tensor other, *, Scalar alpha=1)
+        other = a[0]
+        if isinstance(other, TensorBase):
+            other = other.cdata
+        elif other is not None:  # a number where a Tensor is allowed (add(x, 2))
+            other = wrapped_scalar_tensor(other)
+        alpha = a[1]
+        if alpha is None:
+            alpha = 1
+        elif type(alpha) is not float:
+            alpha = scalar_arg(alpha)
+        result = dispatch_subtract__0(self, {'other': other, 'alpha': alpha})
+        return THPVariable_Wrap(result)
+    # subtract_(Scalar other, Scalar alpha=1)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    alpha = a[1]
+    if alpha is None:
+        alpha = 1
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    result = dispatch_subtract__1(self, {'other': other, 'alpha': alpha})
+    return THPVariable_Wrap(result)
+
+
+# ---- not_equal ---------------------------------------------------------------------------------
+parser_not_equal = PythonArgParser.lazy([
+    'not_equal(Tensor other)',
+    'not_equal(Scalar other)',
+])
+
+
+@traced("python", "dispatch_not_equal", VARIABLE_METHODS_CPP, "dispatch_not_equal", legacy="dispatch_not_equal")
+def dispatch_not_equal_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """not_equal(Tensor other): not_equal.Tensor"""
+    return self.not_equal(other=kwargs['other'])
+
+
+@traced("python", "dispatch_not_equal", VARIABLE_METHODS_CPP, "dispatch_not_equal", legacy="dispatch_not_equal")
+def dispatch_not_equal_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """not_equal(Scalar other): not_equal.Scalar"""
+    return self.not_equal(other=kwargs['other'])
+
+structseqs_not_equal = [(return_types.for_schema('not_equal', ops.not_equal_Tensor.schema), None), (return_types.for_schema('not_equal', ops.not_equal_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_not_equal", VARIABLE_METHODS_CPP, legacy="THPVariable_not_equal")
+def not_equal(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.not_equal: THPVariable_not_equal"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.not_equal",
+                                 {"python_name": "Tensor.not_equal"})
+    self = args[0].cdata
+    r = parser_not_equal.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # not_equal(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_not_equal_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # not_equal(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_not_equal_1(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- not_equal_ --------------------------------------------------------------------------------
+parser_not_equal_ = PythonArgParser.lazy([
+    'not_equal_(Tensor other)',
+    'not_equal_(Scalar other)',
+])
+
+
+@traced("python", "dispatch_not_equal_", VARIABLE_METHODS_CPP, "dispatch_not_equal_", legacy="dispatch_not_equal_")
+def dispatch_not_equal__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """not_equal_(Tensor other): not_equal_.Tensor"""
+    return self.not_equal_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_not_equal_", VARIABLE_METHODS_CPP, "dispatch_not_equal_", legacy="dispatch_not_equal_")
+def dispatch_not_equal__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """not_equal_(Scalar other): not_equal_.Scalar"""
+    return self.not_equal_(other=kwargs['other'])
+
+structseqs_not_equal_ = [(return_types.for_schema('not_equal_', ops.not_equal__Tensor.schema), None), (return_types.for_schema('not_equal_', ops.not_equal__Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_not_equal_", VARIABLE_METHODS_CPP, legacy="THPVariable_not_equal_")
+def not_equal_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.not_equal_: THPVariable_not_equal_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.not_equal_",
+                                 {"python_name": "Tensor.not_equal_"})
+    self = args[0].cdata
+    r = parser_not_equal_.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # not_equal_(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_not_equal__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # not_equal_(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_not_equal__1(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- greater_equal -----------------------------------------------------------------------------
+parser_greater_equal = PythonArgParser.lazy([
+    'greater_equal(Tensor other)',
+    'greater_equal(Scalar other)',
+])
+
+
+@traced("python", "dispatch_greater_equal", VARIABLE_METHODS_CPP, "dispatch_greater_equal", legacy="dispatch_greater_equal")
+def dispatch_greater_equal_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """greater_equal(Tensor other): greater_equal.Tensor"""
+    return self.greater_equal(other=kwargs['other'])
+
+
+@traced("python", "dispatch_greater_equal", VARIABLE_METHODS_CPP, "dispatch_greater_equal", legacy="dispatch_greater_equal")
+def dispatch_greater_equal_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """greater_equal(Scalar other): greater_equal.Scalar"""
+    return self.greater_equal(other=kwargs['other'])
+
+structseqs_greater_equal = [(return_types.for_schema('greater_equal', ops.greater_equal_Tensor.schema), None), (return_types.for_schema('greater_equal', ops.greater_equal_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_greater_equal", VARIABLE_METHODS_CPP, legacy="THPVariable_greater_equal")
+def greater_equal(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.greater_equal: THPVariable_greater_equal"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.greater_equal",
+                                 {"python_name": "Tensor.greater_equal"})
+    self = args[0].cdata
+    r = parser_greater_equal.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # greater_equal(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_greater_equal_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # greater_equal(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_greater_equal_1(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- greater_equal_ ----------------------------------------------------------------------------
+parser_greater_equal_ = PythonArgParser.lazy([
+    'greater_equal_(Tensor other)',
+    'greater_equal_(Scalar other)',
+])
+
+
+@traced("python", "dispatch_greater_equal_", VARIABLE_METHODS_CPP, "dispatch_greater_equal_", legacy="dispatch_greater_equal_")
+def dispatch_greater_equal__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """greater_equal_(Tensor other): greater_equal_.Tensor"""
+    return self.greater_equal_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_greater_equal_", VARIABLE_METHODS_CPP, "dispatch_greater_equal_", legacy="dispatch_greater_equal_")
+def dispatch_greater_equal__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """greater_equal_(Scalar other): greater_equal_.Scalar"""
+    return self.greater_equal_(other=kwargs['other'])
+
+structseqs_greater_equal_ = [(return_types.for_schema('greater_equal_', ops.greater_equal__Tensor.schema), None), (return_types.for_schema('greater_equal_', ops.greater_equal__Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_greater_equal_", VARIABLE_METHODS_CPP, legacy="THPVariable_greater_equal_")
+def greater_equal_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.greater_equal_: THPVariable_greater_equal_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.greater_equal_",
+                                 {"python_name": "Tensor.greater_equal_"})
+    self = args[0].cdata
+    r = parser_greater_equal_.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # greater_equal_(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_greater_equal__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # greater_equal_(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_greater_equal__1(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- less_equal --------------------------------------------------------------------------------
+parser_less_equal = PythonArgParser.lazy([
+    'less_equal(Tensor other)',
+    'less_equal(Scalar other)',
+])
+
+
+@traced("python", "dispatch_less_equal", VARIABLE_METHODS_CPP, "dispatch_less_equal", legacy="dispatch_less_equal")
+def dispatch_less_equal_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """less_equal(Tensor other): less_equal.Tensor"""
+    return self.less_equal(other=kwargs['other'])
+
+
+@traced("python", "dispatch_less_equal", VARIABLE_METHODS_CPP, "dispatch_less_equal", legacy="dispatch_less_equal")
+def dispatch_less_equal_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """less_equal(Scalar other): less_equal.Scalar"""
+    return self.less_equal(other=kwargs['other'])
+
+structseqs_less_equal = [(return_types.for_schema('less_equal', ops.less_equal_Tensor.schema), None), (return_types.for_schema('less_equal', ops.less_equal_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_less_equal", VARIABLE_METHODS_CPP, legacy="THPVariable_less_equal")
+def less_equal(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.less_equal: THPVariable_less_equal"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.less_equal",
+                                 {"python_name": "Tensor.less_equal"})
+    self = args[0].cdata
+    r = parser_less_equal.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # less_equal(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_less_equal_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # less_equal(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_less_equal_1(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- less_equal_ -------------------------------------------------------------------------------
+parser_less_equal_ = PythonArgParser.lazy([
+    'less_equal_(Tensor other)',
+    'less_equal_(Scalar other)',
+])
+
+
+@traced("python", "dispatch_less_equal_", VARIABLE_METHODS_CPP, "dispatch_less_equal_", legacy="dispatch_less_equal_")
+def dispatch_less_equal__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """less_equal_(Tensor other): less_equal_.Tensor"""
+    return self.less_equal_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_less_equal_", VARIABLE_METHODS_CPP, "dispatch_less_equal_", legacy="dispatch_less_equal_")
+def dispatch_less_equal__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """less_equal_(Scalar other): less_equal_.Scalar"""
+    return self.less_equal_(other=kwargs['other'])
+
+structseqs_less_equal_ = [(return_types.for_schema('less_equal_', ops.less_equal__Tensor.schema), None), (return_types.for_schema('less_equal_', ops.less_equal__Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_less_equal_", VARIABLE_METHODS_CPP, legacy="THPVariable_less_equal_")
+def less_equal_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.less_equal_: THPVariable_less_equal_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.less_equal_",
+                                 {"python_name": "Tensor.less_equal_"})
+    self = args[0].cdata
+    r = parser_less_equal_.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # less_equal_(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_less_equal__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # less_equal_(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_less_equal__1(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- greater -----------------------------------------------------------------------------------
+parser_greater = PythonArgParser.lazy([
+    'greater(Tensor other)',
+    'greater(Scalar other)',
+])
+
+
+@traced("python", "dispatch_greater", VARIABLE_METHODS_CPP, "dispatch_greater", legacy="dispatch_greater")
+def dispatch_greater_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """greater(Tensor other): greater.Tensor"""
+    return self.greater(other=kwargs['other'])
+
+
+@traced("python", "dispatch_greater", VARIABLE_METHODS_CPP, "dispatch_greater", legacy="dispatch_greater")
+def dispatch_greater_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """greater(Scalar other): greater.Scalar"""
+    return self.greater(other=kwargs['other'])
+
+structseqs_greater = [(return_types.for_schema('greater', ops.greater_Tensor.schema), None), (return_types.for_schema('greater', ops.greater_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_greater", VARIABLE_METHODS_CPP, legacy="THPVariable_greater")
+def greater(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.greater: THPVariable_greater"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.greater",
+                                 {"python_name": "Tensor.greater"})
+    self = args[0].cdata
+    r = parser_greater.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # greater(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_greater_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # greater(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_greater_1(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- greater_ ----------------------------------------------------------------------------------
+parser_greater_ = PythonArgParser.lazy([
+    'greater_(Tensor other)',
+    'greater_(Scalar other)',
+])
+
+
+@traced("python", "dispatch_greater_", VARIABLE_METHODS_CPP, "dispatch_greater_", legacy="dispatch_greater_")
+def dispatch_greater__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """greater_(Tensor other): greater_.Tensor"""
+    return self.greater_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_greater_", VARIABLE_METHODS_CPP, "dispatch_greater_", legacy="dispatch_greater_")
+def dispatch_greater__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """greater_(Scalar other): greater_.Scalar"""
+    return self.greater_(other=kwargs['other'])
+
+structseqs_greater_ = [(return_types.for_schema('greater_', ops.greater__Tensor.schema), None), (return_types.for_schema('greater_', ops.greater__Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_greater_", VARIABLE_METHODS_CPP, legacy="THPVariable_greater_")
+def greater_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.greater_: THPVariable_greater_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.greater_",
+                                 {"python_name": "Tensor.greater_"})
+    self = args[0].cdata
+    r = parser_greater_.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # greater_(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_greater__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # greater_(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_greater__1(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- less --------------------------------------------------------------------------------------
+parser_less = PythonArgParser.lazy([
+    'less(Tensor other)',
+    'less(Scalar other)',
+])
+
+
+@traced("python", "dispatch_less", VARIABLE_METHODS_CPP, "dispatch_less", legacy="dispatch_less")
+def dispatch_less_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """less(Tensor other): less.Tensor"""
+    return self.less(other=kwargs['other'])
+
+
+@traced("python", "dispatch_less", VARIABLE_METHODS_CPP, "dispatch_less", legacy="dispatch_less")
+def dispatch_less_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """less(Scalar other): less.Scalar"""
+    return self.less(other=kwargs['other'])
+
+structseqs_less = [(return_types.for_schema('less', ops.less_Tensor.schema), None), (return_types.for_schema('less', ops.less_Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_less", VARIABLE_METHODS_CPP, legacy="THPVariable_less")
+def less(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.less: THPVariable_less"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.less",
+                                 {"python_name": "Tensor.less"})
+    self = args[0].cdata
+    r = parser_less.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # less(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_less_0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # less(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_less_1(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- less_ -------------------------------------------------------------------------------------
+parser_less_ = PythonArgParser.lazy([
+    'less_(Tensor other)',
+    'less_(Scalar other)',
+])
+
+
+@traced("python", "dispatch_less_", VARIABLE_METHODS_CPP, "dispatch_less_", legacy="dispatch_less_")
+def dispatch_less__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """less_(Tensor other): less_.Tensor"""
+    return self.less_(other=kwargs['other'])
+
+
+@traced("python", "dispatch_less_", VARIABLE_METHODS_CPP, "dispatch_less_", legacy="dispatch_less_")
+def dispatch_less__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """less_(Scalar other): less_.Scalar"""
+    return self.less_(other=kwargs['other'])
+
+structseqs_less_ = [(return_types.for_schema('less_', ops.less__Tensor.schema), None), (return_types.for_schema('less_', ops.less__Scalar.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_less_", VARIABLE_METHODS_CPP, legacy="THPVariable_less_")
+def less_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.less_: THPVariable_less_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.less_",
+                                 {"python_name": "Tensor.less_"})
+    self = args[0].cdata
+    r = parser_less_.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # less_(Tensor other)
+        other = a[0]
+        if other is not None:
+            other = other.cdata
+        result = dispatch_less__0(self, {'other': other})
+        return THPVariable_Wrap(result)
+    # less_(Scalar other)
+    other = a[0]
+    if other is not None and type(other) is not float:
+        other = scalar_arg(other)
+    result = dispatch_less__1(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- nan_to_num --------------------------------------------------------------------------------
+parser_nan_to_num = PythonArgParser.lazy([
+    'nan_to_num(double? nan=None, double? posinf=None, double? neginf=None)',
+])
+
+
+@traced("python", "dispatch_nan_to_num", VARIABLE_METHODS_CPP, "dispatch_nan_to_num", legacy="dispatch_nan_to_num")
+def dispatch_nan_to_num_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nan_to_num(double? nan=None, double? posinf=None, double? neginf=None): nan_to_num"""
+    return self.nan_to_num(nan=kwargs['nan'], posinf=kwargs['posinf'], neginf=kwargs['neginf'])
+
+structseqs_nan_to_num = [(return_types.for_schema('nan_to_num', ops.nan_to_num.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nan_to_num", VARIABLE_METHODS_CPP, legacy="THPVariable_nan_to_num")
+def nan_to_num(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.nan_to_num: THPVariable_nan_to_num"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.nan_to_num",
+                                 {"python_name": "Tensor.nan_to_num"})
+    self = args[0].cdata
+    r = parser_nan_to_num.parse(args[1:], kwargs)
+    a = r.args
+    # nan_to_num(double? nan=None, double? posinf=None, double? neginf=None)
+    nan = a[0]
+    if nan is not None:
+        nan = float(nan)
+    posinf = a[1]
+    if posinf is not None:
+        posinf = float(posinf)
+    neginf = a[2]
+    if neginf is not None:
+        neginf = float(neginf)
+    result = dispatch_nan_to_num_0(self, {'nan': nan, 'posinf': posinf, 'neginf': neginf})
+    return THPVariable_Wrap(result)
+
+
+# ---- nan_to_num_ -------------------------------------------------------------------------------
+parser_nan_to_num_ = PythonArgParser.lazy([
+    'nan_to_num_(double? nan=None, double? posinf=None, double? neginf=None)',
+])
+
+
+@traced("python", "dispatch_nan_to_num_", VARIABLE_METHODS_CPP, "dispatch_nan_to_num_", legacy="dispatch_nan_to_num_")
+def dispatch_nan_to_num__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """nan_to_num_(double? nan=None, double? posinf=None, double? neginf=None): nan_to_num_"""
+    return self.nan_to_num_(nan=kwargs['nan'], posinf=kwargs['posinf'], neginf=kwargs['neginf'])
+
+structseqs_nan_to_num_ = [(return_types.for_schema('nan_to_num_', ops.nan_to_num_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_nan_to_num_", VARIABLE_METHODS_CPP, legacy="THPVariable_nan_to_num_")
+def nan_to_num_(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.nan_to_num_: THPVariable_nan_to_num_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.nan_to_num_",
+                                 {"python_name": "Tensor.nan_to_num_"})
+    self = args[0].cdata
+    r = parser_nan_to_num_.parse(args[1:], kwargs)
+    a = r.args
+    # nan_to_num_(double? nan=None, double? posinf=None, double? neginf=None)
+    nan = a[0]
+    if nan is not None:
+        nan = float(nan)
+    posinf = a[1]
+    if posinf is not None:
+        posinf = float(posinf)
+    neginf = a[2]
+    if neginf is not None:
+        neginf = float(neginf)
+    result = dispatch_nan_to_num__0(self, {'nan': nan, 'posinf': posinf, 'neginf': neginf})
+    return THPVariable_Wrap(result)
+
+
+# ---- isposinf ----------------------------------------------------------------------------------
+parser_isposinf = PythonArgParser.lazy([
+    'isposinf()',
+])
+
+
+@traced("python", "dispatch_isposinf", VARIABLE_METHODS_CPP, "dispatch_isposinf", legacy="dispatch_isposinf")
+def dispatch_isposinf_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """isposinf(): isposinf"""
+    return self.isposinf()
+
+structseqs_isposinf = [(return_types.for_schema('isposinf', ops.isposinf.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_isposinf", VARIABLE_METHODS_CPP, legacy="THPVariable_isposinf")
+def isposinf(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.isposinf: THPVariable_isposinf"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.isposinf",
+                                 {"python_name": "Tensor.isposinf"})
+    if len(args) > 1 or kwargs:
+        check_noargs("isposinf", args[1:], kwargs)
+    self = args[0].cdata
+    parser_isposinf.parse(args[1:], kwargs)
+    # isposinf()
+    result = dispatch_isposinf_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- isneginf ----------------------------------------------------------------------------------
+parser_isneginf = PythonArgParser.lazy([
+    'isneginf()',
+])
+
+
+@traced("python", "dispatch_isneginf", VARIABLE_METHODS_CPP, "dispatch_isneginf", legacy="dispatch_isneginf")
+def dispatch_isneginf_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """isneginf(): isneginf"""
+    return self.isneginf()
+
+structseqs_isneginf = [(return_types.for_schema('isneginf', ops.isneginf.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_isneginf", VARIABLE_METHODS_CPP, legacy="THPVariable_isneginf")
+def isneginf(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.isneginf: THPVariable_isneginf"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.isneginf",
+                                 {"python_name": "Tensor.isneginf"})
+    if len(args) > 1 or kwargs:
+        check_noargs("isneginf", args[1:], kwargs)
+    self = args[0].cdata
+    parser_isneginf.parse(args[1:], kwargs)
+    # isneginf()
+    result = dispatch_isneginf_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- is_signed ---------------------------------------------------------------------------------
+parser_is_signed = PythonArgParser.lazy([
+    'is_signed()',
+])
+
+
+@traced("python", "dispatch_is_signed", VARIABLE_METHODS_CPP, "dispatch_is_signed", legacy="dispatch_is_signed")
+def dispatch_is_signed_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """is_signed(): is_signed"""
+    return self.is_signed()
+
+structseqs_is_signed = [(return_types.for_schema('is_signed', ops.is_signed.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_is_signed", VARIABLE_METHODS_CPP, legacy="THPVariable_is_signed")
+def is_signed(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.is_signed: THPVariable_is_signed"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.is_signed",
+                                 {"python_name": "Tensor.is_signed"})
+    if len(args) > 1 or kwargs:
+        check_noargs("is_signed", args[1:], kwargs)
+    self = args[0].cdata
+    parser_is_signed.parse(args[1:], kwargs)
+    # is_signed()
+    result = dispatch_is_signed_0(self, {})
+    return wrap_result(result, structseqs_is_signed[0][0])
+
+
+# ---- reshape_as --------------------------------------------------------------------------------
+parser_reshape_as = PythonArgParser.lazy([
+    'reshape_as(Tensor other)',
+])
+
+
+@traced("python", "dispatch_reshape_as", VARIABLE_METHODS_CPP, "dispatch_reshape_as", legacy="dispatch_reshape_as")
+def dispatch_reshape_as_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """reshape_as(Tensor other): reshape_as"""
+    return self.reshape_as(other=kwargs['other'])
+
+structseqs_reshape_as = [(return_types.for_schema('reshape_as', ops.reshape_as.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_reshape_as", VARIABLE_METHODS_CPP, legacy="THPVariable_reshape_as")
+def reshape_as(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.reshape_as: THPVariable_reshape_as"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.reshape_as",
+                                 {"python_name": "Tensor.reshape_as"})
+    self = args[0].cdata
+    r = parser_reshape_as.parse(args[1:], kwargs)
+    a = r.args
+    # reshape_as(Tensor other)
+    other = a[0]
+    if other is not None:
+        other = other.cdata
+    result = dispatch_reshape_as_0(self, {'other': other})
+    return THPVariable_Wrap(result)
+
+
+# ---- tensor_split ------------------------------------------------------------------------------
+parser_tensor_split = PythonArgParser.lazy([
+    'tensor_split(SymInt sections, int64_t dim=0)',
+    'tensor_split(SymIntArrayRef indices, int64_t dim=0)',
+])
+
+
+@traced("python", "dispatch_tensor_split", VARIABLE_METHODS_CPP, "dispatch_tensor_split", legacy="dispatch_tensor_split")
+def dispatch_tensor_split_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """tensor_split(SymInt sections, int64_t dim=0): tensor_split.sections"""
+    call_kwargs = {}
+    call_kwargs['sections'] = kwargs['sections']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    return self.tensor_split(**call_kwargs)
+
+
+@traced("python", "dispatch_tensor_split", VARIABLE_METHODS_CPP, "dispatch_tensor_split", legacy="dispatch_tensor_split")
+def dispatch_tensor_split_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """tensor_split(SymIntArrayRef indices, int64_t dim=0): tensor_split.indices"""
+    call_kwargs = {}
+    call_kwargs['indices'] = kwargs['indices']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    return self.tensor_split(**call_kwargs)
+
+structseqs_tensor_split = [(return_types.for_schema('tensor_split', ops.tensor_split_sections.schema), None), (return_types.for_schema('tensor_split', ops.tensor_split_indices.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_tensor_split", VARIABLE_METHODS_CPP, legacy="THPVariable_tensor_split")
+def tensor_split(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.tensor_split: THPVariable_tensor_split"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.tensor_split",
+                                 {"python_name": "Tensor.tensor_split"})
+    self = args[0].cdata
+    r = parser_tensor_split.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # tensor_split(SymInt sections, int64_t dim=0)
+        sections = a[0]
+        if sections is not None and (type(sections) is not int or not INT64_MIN <= sections <= INT64_MAX):
+            sections = int64_arg(sections)
+        dim = a[1]
+        if dim is None:
+            dim = 0
+        elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+            dim = int64_arg(dim)
+        result = dispatch_tensor_split_0(self, {'sections': sections, 'dim': dim})
+        return wrap_result(result, structseqs_tensor_split[0][0])
+    # tensor_split(SymIntArrayRef indices, int64_t dim=0)
+    indices = a[0]
+    if indices is not None:
+        indices = r.intlist(0)
+    dim = a[1]
+    if dim is None:
+        dim = 0
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_tensor_split_1(self, {'indices': indices, 'dim': dim})
+    return wrap_result(result, structseqs_tensor_split[1][0])
+
+
+# ---- hsplit ------------------------------------------------------------------------------------
+parser_hsplit = PythonArgParser.lazy([
+    'hsplit(int64_t sections)',
+    'hsplit(IntArrayRef indices)',
+])
+
+
+@traced("python", "dispatch_hsplit", VARIABLE_METHODS_CPP, "dispatch_hsplit", legacy="dispatch_hsplit")
+def dispatch_hsplit_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hsplit(int64_t sections): hsplit.int"""
+    return self.hsplit(sections=kwargs['sections'])
+
+
+@traced("python", "dispatch_hsplit", VARIABLE_METHODS_CPP, "dispatch_hsplit", legacy="dispatch_hsplit")
+def dispatch_hsplit_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hsplit(IntArrayRef indices): hsplit.array"""
+    return self.hsplit(indices=kwargs['indices'])
+
+structseqs_hsplit = [(return_types.for_schema('hsplit', ops.hsplit_int.schema), None), (return_types.for_schema('hsplit', ops.hsplit_array.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_hsplit", VARIABLE_METHODS_CPP, legacy="THPVariable_hsplit")
+def hsplit(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.hsplit: THPVariable_hsplit"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.hsplit",
+                                 {"python_name": "Tensor.hsplit"})
+    self = args[0].cdata
+    r = parser_hsplit.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # hsplit(int64_t sections)
+        sections = a[0]
+        if sections is not None and (type(sections) is not int or not INT64_MIN <= sections <= INT64_MAX):
+            sections = int64_arg(sections)
+        result = dispatch_hsplit_0(self, {'sections': sections})
+        return wrap_result(result, structseqs_hsplit[0][0])
+    # hsplit(IntArrayRef indices)
+    indices = a[0]
+    if indices is not None:
+        indices = r.intlist(0)
+    result = dispatch_hsplit_1(self, {'indices': indices})
+    return wrap_result(result, structseqs_hsplit[1][0])
+
+
+# ---- vsplit ------------------------------------------------------------------------------------
+parser_vsplit = PythonArgParser.lazy([
+    'vsplit(int64_t sections)',
+    'vsplit(IntArrayRef indices)',
+])
+
+
+@traced("python", "dispatch_vsplit", VARIABLE_METHODS_CPP, "dispatch_vsplit", legacy="dispatch_vsplit")
+def dispatch_vsplit_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """vsplit(int64_t sections): vsplit.int"""
+    return self.vsplit(sections=kwargs['sections'])
+
+
+@traced("python", "dispatch_vsplit", VARIABLE_METHODS_CPP, "dispatch_vsplit", legacy="dispatch_vsplit")
+def dispatch_vsplit_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """vsplit(IntArrayRef indices): vsplit.array"""
+    return self.vsplit(indices=kwargs['indices'])
+
+structseqs_vsplit = [(return_types.for_schema('vsplit', ops.vsplit_int.schema), None), (return_types.for_schema('vsplit', ops.vsplit_array.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_vsplit", VARIABLE_METHODS_CPP, legacy="THPVariable_vsplit")
+def vsplit(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.vsplit: THPVariable_vsplit"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.vsplit",
+                                 {"python_name": "Tensor.vsplit"})
+    self = args[0].cdata
+    r = parser_vsplit.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # vsplit(int64_t sections)
+        sections = a[0]
+        if sections is not None and (type(sections) is not int or not INT64_MIN <= sections <= INT64_MAX):
+            sections = int64_arg(sections)
+        result = dispatch_vsplit_0(self, {'sections': sections})
+        return wrap_result(result, structseqs_vsplit[0][0])
+    # vsplit(IntArrayRef indices)
+    indices = a[0]
+    if indices is not None:
+        indices = r.intlist(0)
+    result = dispatch_vsplit_1(self, {'indices': indices})
+    return wrap_result(result, structseqs_vsplit[1][0])
+
+
+# ---- dsplit ------------------------------------------------------------------------------------
+parser_dsplit = PythonArgParser.lazy([
+    'dsplit(int64_t sections)',
+    'dsplit(IntArrayRef indices)',
+])
+
+
+@traced("python", "dispatch_dsplit", VARIABLE_METHODS_CPP, "dispatch_dsplit", legacy="dispatch_dsplit")
+def dispatch_dsplit_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """dsplit(int64_t sections): dsplit.int"""
+    return self.dsplit(sections=kwargs['sections'])
+
+
+@traced("python", "dispatch_dsplit", VARIABLE_METHODS_CPP, "dispatch_dsplit", legacy="dispatch_dsplit")
+def dispatch_dsplit_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """dsplit(IntArrayRef indices): dsplit.array"""
+    return self.dsplit(indices=kwargs['indices'])
+
+structseqs_dsplit = [(return_types.for_schema('dsplit', ops.dsplit_int.schema), None), (return_types.for_schema('dsplit', ops.dsplit_array.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_dsplit", VARIABLE_METHODS_CPP, legacy="THPVariable_dsplit")
+def dsplit(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.dsplit: THPVariable_dsplit"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.dsplit",
+                                 {"python_name": "Tensor.dsplit"})
+    self = args[0].cdata
+    r = parser_dsplit.parse(args[1:], kwargs)
+    a = r.args
+    if r.idx == 0:
+        # dsplit(int64_t sections)
+        sections = a[0]
+        if sections is not None and (type(sections) is not int or not INT64_MIN <= sections <= INT64_MAX):
+            sections = int64_arg(sections)
+        result = dispatch_dsplit_0(self, {'sections': sections})
+        return wrap_result(result, structseqs_dsplit[0][0])
+    # dsplit(IntArrayRef indices)
+    indices = a[0]
+    if indices is not None:
+        indices = r.intlist(0)
+    result = dispatch_dsplit_1(self, {'indices': indices})
+    return wrap_result(result, structseqs_dsplit[1][0])
+
+
 @handle_th_errors
 @traced("python", "THPVariable_add", VARIABLE_METHODS_CPP, legacy="THPVariable_add")
 def __add__(*args: Any, **kwargs: Any) -> Any:
@@ -12467,6 +16039,103 @@ METHODS: dict[str, Any] = {
     "broadcast_to": broadcast_to,
     "ravel": ravel,
     "count_nonzero": count_nonzero,
+    "ceil": ceil,
+    "ceil_": ceil_,
+    "erf": erf,
+    "erf_": erf_,
+    "erfc": erfc,
+    "erfc_": erfc_,
+    "exp2": exp2,
+    "exp2_": exp2_,
+    "floor": floor,
+    "floor_": floor_,
+    "log10": log10,
+    "log10_": log10_,
+    "log2": log2,
+    "log2_": log2_,
+    "round": round,
+    "round_": round_,
+    "rsqrt": rsqrt,
+    "rsqrt_": rsqrt_,
+    "sinc": sinc,
+    "sinc_": sinc_,
+    "square": square,
+    "square_": square_,
+    "tan": tan,
+    "tan_": tan_,
+    "trunc": trunc,
+    "trunc_": trunc_,
+    "fix": fix,
+    "fix_": fix_,
+    "signbit": signbit,
+    "copysign": copysign,
+    "copysign_": copysign_,
+    "logical_xor": logical_xor,
+    "logical_xor_": logical_xor_,
+    "logaddexp": logaddexp,
+    "xlogy": xlogy,
+    "xlogy_": xlogy_,
+    "heaviside": heaviside,
+    "heaviside_": heaviside_,
+    "atan2_": atan2_,
+    "atan2": atan2,
+    "arctan2": arctan2,
+    "arctan2_": arctan2_,
+    "fmod": fmod,
+    "fmod_": fmod_,
+    "fmin": fmin,
+    "fmax": fmax,
+    "float_power": float_power,
+    "float_power_": float_power_,
+    "absolute": absolute,
+    "absolute_": absolute_,
+    "arccos": arccos,
+    "arccos_": arccos_,
+    "arccosh": arccosh,
+    "arccosh_": arccosh_,
+    "arcsinh": arcsinh,
+    "arcsinh_": arcsinh_,
+    "arctanh": arctanh,
+    "arctanh_": arctanh_,
+    "arcsin": arcsin,
+    "arcsin_": arcsin_,
+    "arctan": arctan,
+    "arctan_": arctan_,
+    "divide": divide,
+    "divide_": divide_,
+    "true_divide_": true_divide_,
+    "isreal": isreal,
+    "multiply": multiply,
+    "multiply_": multiply_,
+    "rad2deg": rad2deg,
+    "rad2deg_": rad2deg_,
+    "deg2rad": deg2rad,
+    "deg2rad_": deg2rad_,
+    "negative": negative,
+    "negative_": negative_,
+    "positive": positive,
+    "subtract": subtract,
+    "subtract_": subtract_,
+    "not_equal": not_equal,
+    "not_equal_": not_equal_,
+    "greater_equal": greater_equal,
+    "greater_equal_": greater_equal_,
+    "less_equal": less_equal,
+    "less_equal_": less_equal_,
+    "greater": greater,
+    "greater_": greater_,
+    "less": less,
+    "less_": less_,
+    "nan_to_num": nan_to_num,
+    "nan_to_num_": nan_to_num_,
+    "isposinf": isposinf,
+    "isneginf": isneginf,
+    "is_signed": is_signed,
+    "reshape_as": reshape_as,
+    "tensor_split": tensor_split,
+    "hsplit": hsplit,
+    "vsplit": vsplit,
+    "dsplit": dsplit,
 }
 
 # Python operator -> its binding (python_variable_methods.cpp's table)

@@ -466,8 +466,17 @@ def traced_49(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (it, correction, take_sqrt), {})
     return wrapper
 
-# (it, exp_scalar)
+# (it, decimals)
 def traced_50(fn_, site_, names_):
+    def wrapper(it, decimals):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, decimals)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, decimals), {})
+    return wrapper
+
+# (it, exp_scalar)
+def traced_51(fn_, site_, names_):
     def wrapper(it, exp_scalar):
         rec_ = recorder.current
         if rec_ is None:
@@ -476,7 +485,7 @@ def traced_50(fn_, site_, names_):
     return wrapper
 
 # (it, fill)
-def traced_51(fn_, site_, names_):
+def traced_52(fn_, site_, names_):
     def wrapper(it, fill):
         rec_ = recorder.current
         if rec_ is None:
@@ -485,7 +494,7 @@ def traced_51(fn_, site_, names_):
     return wrapper
 
 # (it, from_, to, gen)
-def traced_52(fn_, site_, names_):
+def traced_53(fn_, site_, names_):
     def wrapper(it, from_, to, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -494,7 +503,7 @@ def traced_52(fn_, site_, names_):
     return wrapper
 
 # (it, gen)
-def traced_53(fn_, site_, names_):
+def traced_54(fn_, site_, names_):
     def wrapper(it, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -503,7 +512,7 @@ def traced_53(fn_, site_, names_):
     return wrapper
 
 # (it, grad, output, dim, input_dtype)
-def traced_54(fn_, site_, names_):
+def traced_55(fn_, site_, names_):
     def wrapper(it, grad, output, dim, input_dtype):
         rec_ = recorder.current
         if rec_ is None:
@@ -512,7 +521,7 @@ def traced_54(fn_, site_, names_):
     return wrapper
 
 # (it, grad, output, dim, input_dtype, grad_input)
-def traced_55(fn_, site_, names_):
+def traced_56(fn_, site_, names_):
     def wrapper(it, grad, output, dim, input_dtype, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -521,7 +530,7 @@ def traced_55(fn_, site_, names_):
     return wrapper
 
 # (it, grad, output, dim, input_dtype, out)
-def traced_56(fn_, site_, names_):
+def traced_57(fn_, site_, names_):
     def wrapper(it, grad, output, dim, input_dtype, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -530,7 +539,7 @@ def traced_56(fn_, site_, names_):
     return wrapper
 
 # (it, grad, self, threshold)
-def traced_57(fn_, site_, names_):
+def traced_58(fn_, site_, names_):
     def wrapper(it, grad, self, threshold):
         rec_ = recorder.current
         if rec_ is None:
@@ -539,7 +548,7 @@ def traced_57(fn_, site_, names_):
     return wrapper
 
 # (it, grad, self, threshold, grad_input)
-def traced_58(fn_, site_, names_):
+def traced_59(fn_, site_, names_):
     def wrapper(it, grad, self, threshold, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -548,7 +557,7 @@ def traced_58(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output)
-def traced_59(fn_, site_, names_):
+def traced_60(fn_, site_, names_):
     def wrapper(it, grad_output, output):
         rec_ = recorder.current
         if rec_ is None:
@@ -557,7 +566,7 @@ def traced_59(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output, grad_input)
-def traced_60(fn_, site_, names_):
+def traced_61(fn_, site_, names_):
     def wrapper(it, grad_output, output, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -566,7 +575,7 @@ def traced_60(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, target, weight, reduction, ignore_index, total_weight)
-def traced_61(fn_, site_, names_):
+def traced_62(fn_, site_, names_):
     def wrapper(it, grad_output, self, target, weight, reduction, ignore_index, total_weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -575,7 +584,7 @@ def traced_61(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input)
-def traced_62(fn_, site_, names_):
+def traced_63(fn_, site_, names_):
     def wrapper(it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input):
         rec_ = recorder.current
         if rec_ is None:
@@ -584,7 +593,7 @@ def traced_62(fn_, site_, names_):
     return wrapper
 
 # (it, index_size, index_stride)
-def traced_63(fn_, site_, names_):
+def traced_64(fn_, site_, names_):
     def wrapper(it, index_size, index_stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -593,7 +602,7 @@ def traced_63(fn_, site_, names_):
     return wrapper
 
 # (it, index_size, index_stride, accumulate)
-def traced_64(fn_, site_, names_):
+def traced_65(fn_, site_, names_):
     def wrapper(it, index_size, index_stride, accumulate):
         rec_ = recorder.current
         if rec_ is None:
@@ -602,7 +611,7 @@ def traced_64(fn_, site_, names_):
     return wrapper
 
 # (it, input, dim, half_to_float)
-def traced_65(fn_, site_, names_):
+def traced_66(fn_, site_, names_):
     def wrapper(it, input, dim, half_to_float):
         rec_ = recorder.current
         if rec_ is None:
@@ -611,7 +620,7 @@ def traced_65(fn_, site_, names_):
     return wrapper
 
 # (it, input, dim, half_to_float, output)
-def traced_66(fn_, site_, names_):
+def traced_67(fn_, site_, names_):
     def wrapper(it, input, dim, half_to_float, output):
         rec_ = recorder.current
         if rec_ is None:
@@ -620,7 +629,7 @@ def traced_66(fn_, site_, names_):
     return wrapper
 
 # (it, input, target, reduction)
-def traced_67(fn_, site_, names_):
+def traced_68(fn_, site_, names_):
     def wrapper(it, input, target, reduction):
         rec_ = recorder.current
         if rec_ is None:
@@ -629,7 +638,7 @@ def traced_67(fn_, site_, names_):
     return wrapper
 
 # (it, input, target, reduction, result)
-def traced_68(fn_, site_, names_):
+def traced_69(fn_, site_, names_):
     def wrapper(it, input, target, reduction, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -638,7 +647,7 @@ def traced_68(fn_, site_, names_):
     return wrapper
 
 # (it, lambd, gen)
-def traced_69(fn_, site_, names_):
+def traced_70(fn_, site_, names_):
     def wrapper(it, lambd, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -647,7 +656,7 @@ def traced_69(fn_, site_, names_):
     return wrapper
 
 # (it, loop)
-def traced_70(fn_, site_, names_):
+def traced_71(fn_, site_, names_):
     def wrapper(it, loop):
         rec_ = recorder.current
         if rec_ is None:
@@ -656,7 +665,7 @@ def traced_70(fn_, site_, names_):
     return wrapper
 
 # (it, max_)
-def traced_71(fn_, site_, names_):
+def traced_72(fn_, site_, names_):
     def wrapper(it, max_):
         rec_ = recorder.current
         if rec_ is None:
@@ -665,7 +674,7 @@ def traced_71(fn_, site_, names_):
     return wrapper
 
 # (it, min_)
-def traced_72(fn_, site_, names_):
+def traced_73(fn_, site_, names_):
     def wrapper(it, min_):
         rec_ = recorder.current
         if rec_ is None:
@@ -674,7 +683,7 @@ def traced_72(fn_, site_, names_):
     return wrapper
 
 # (it, min_, max_)
-def traced_73(fn_, site_, names_):
+def traced_74(fn_, site_, names_):
     def wrapper(it, min_, max_):
         rec_ = recorder.current
         if rec_ is None:
@@ -682,8 +691,17 @@ def traced_73(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (it, min_, max_), {})
     return wrapper
 
+# (it, nan, posinf, neginf)
+def traced_75(fn_, site_, names_):
+    def wrapper(it, nan, posinf, neginf):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, nan, posinf, neginf)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, nan, posinf, neginf), {})
+    return wrapper
+
 # (it, non_blocking)
-def traced_74(fn_, site_, names_):
+def traced_76(fn_, site_, names_):
     def wrapper(it, non_blocking):
         rec_ = recorder.current
         if rec_ is None:
@@ -692,7 +710,7 @@ def traced_74(fn_, site_, names_):
     return wrapper
 
 # (it, ord_)
-def traced_75(fn_, site_, names_):
+def traced_77(fn_, site_, names_):
     def wrapper(it, ord_):
         rec_ = recorder.current
         if rec_ is None:
@@ -701,7 +719,7 @@ def traced_75(fn_, site_, names_):
     return wrapper
 
 # (it, reduce)
-def traced_76(fn_, site_, names_):
+def traced_78(fn_, site_, names_):
     def wrapper(it, reduce):
         rec_ = recorder.current
         if rec_ is None:
@@ -710,7 +728,7 @@ def traced_76(fn_, site_, names_):
     return wrapper
 
 # (it, reduce, ident)
-def traced_77(fn_, site_, names_):
+def traced_79(fn_, site_, names_):
     def wrapper(it, reduce, ident):
         rec_ = recorder.current
         if rec_ is None:
@@ -719,7 +737,7 @@ def traced_77(fn_, site_, names_):
     return wrapper
 
 # (it, self)
-def traced_78(fn_, site_, names_):
+def traced_80(fn_, site_, names_):
     def wrapper(it, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -727,8 +745,26 @@ def traced_78(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (it, self), {})
     return wrapper
 
+# (it, self, decimals)
+def traced_81(fn_, site_, names_):
+    def wrapper(it, self, decimals):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, self, decimals)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, self, decimals), {})
+    return wrapper
+
+# (it, self, decimals, out)
+def traced_82(fn_, site_, names_):
+    def wrapper(it, self, decimals, out):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, self, decimals, out)
+        return recorder.call_traced(rec_, site_, fn_, names_, (it, self, decimals, out), {})
+    return wrapper
+
 # (it, self, dim, dtype)
-def traced_79(fn_, site_, names_):
+def traced_83(fn_, site_, names_):
     def wrapper(it, self, dim, dtype):
         rec_ = recorder.current
         if rec_ is None:
@@ -737,7 +773,7 @@ def traced_79(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, dtype, result)
-def traced_80(fn_, site_, names_):
+def traced_84(fn_, site_, names_):
     def wrapper(it, self, dim, dtype, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -746,7 +782,7 @@ def traced_80(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim)
-def traced_81(fn_, site_, names_):
+def traced_85(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim):
         rec_ = recorder.current
         if rec_ is None:
@@ -755,7 +791,7 @@ def traced_81(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim, dtype)
-def traced_82(fn_, site_, names_):
+def traced_86(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim, dtype):
         rec_ = recorder.current
         if rec_ is None:
@@ -764,7 +800,7 @@ def traced_82(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim, dtype, result)
-def traced_83(fn_, site_, names_):
+def traced_87(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim, dtype, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -773,7 +809,7 @@ def traced_83(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim, min, max)
-def traced_84(fn_, site_, names_):
+def traced_88(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim, min, max):
         rec_ = recorder.current
         if rec_ is None:
@@ -782,7 +818,7 @@ def traced_84(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim, result)
-def traced_85(fn_, site_, names_):
+def traced_89(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -791,7 +827,7 @@ def traced_85(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim, values, indices)
-def traced_86(fn_, site_, names_):
+def traced_90(fn_, site_, names_):
     def wrapper(it, self, dim, keepdim, values, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -800,7 +836,7 @@ def traced_86(fn_, site_, names_):
     return wrapper
 
 # (it, self, end, weight)
-def traced_87(fn_, site_, names_):
+def traced_91(fn_, site_, names_):
     def wrapper(it, self, end, weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -809,7 +845,7 @@ def traced_87(fn_, site_, names_):
     return wrapper
 
 # (it, self, end, weight, out)
-def traced_88(fn_, site_, names_):
+def traced_92(fn_, site_, names_):
     def wrapper(it, self, end, weight, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -818,7 +854,7 @@ def traced_88(fn_, site_, names_):
     return wrapper
 
 # (it, self, exponent)
-def traced_89(fn_, site_, names_):
+def traced_93(fn_, site_, names_):
     def wrapper(it, self, exponent):
         rec_ = recorder.current
         if rec_ is None:
@@ -827,7 +863,7 @@ def traced_89(fn_, site_, names_):
     return wrapper
 
 # (it, self, exponent, out)
-def traced_90(fn_, site_, names_):
+def traced_94(fn_, site_, names_):
     def wrapper(it, self, exponent, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -836,7 +872,7 @@ def traced_90(fn_, site_, names_):
     return wrapper
 
 # (it, self, indices)
-def traced_91(fn_, site_, names_):
+def traced_95(fn_, site_, names_):
     def wrapper(it, self, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -845,7 +881,7 @@ def traced_91(fn_, site_, names_):
     return wrapper
 
 # (it, self, indices, result)
-def traced_92(fn_, site_, names_):
+def traced_96(fn_, site_, names_):
     def wrapper(it, self, indices, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -854,7 +890,7 @@ def traced_92(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat, vec, beta, alpha)
-def traced_93(fn_, site_, names_):
+def traced_97(fn_, site_, names_):
     def wrapper(it, self, mat, vec, beta, alpha):
         rec_ = recorder.current
         if rec_ is None:
@@ -863,7 +899,7 @@ def traced_93(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat, vec, beta, alpha, result)
-def traced_94(fn_, site_, names_):
+def traced_98(fn_, site_, names_):
     def wrapper(it, self, mat, vec, beta, alpha, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -872,7 +908,7 @@ def traced_94(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat1, mat2, beta, alpha)
-def traced_95(fn_, site_, names_):
+def traced_99(fn_, site_, names_):
     def wrapper(it, self, mat1, mat2, beta, alpha):
         rec_ = recorder.current
         if rec_ is None:
@@ -881,7 +917,7 @@ def traced_95(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat1, mat2, beta, alpha, result)
-def traced_96(fn_, site_, names_):
+def traced_100(fn_, site_, names_):
     def wrapper(it, self, mat1, mat2, beta, alpha, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -890,7 +926,7 @@ def traced_96(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat2)
-def traced_97(fn_, site_, names_):
+def traced_101(fn_, site_, names_):
     def wrapper(it, self, mat2):
         rec_ = recorder.current
         if rec_ is None:
@@ -899,7 +935,7 @@ def traced_97(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat2, result)
-def traced_98(fn_, site_, names_):
+def traced_102(fn_, site_, names_):
     def wrapper(it, self, mat2, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -908,7 +944,7 @@ def traced_98(fn_, site_, names_):
     return wrapper
 
 # (it, self, max)
-def traced_99(fn_, site_, names_):
+def traced_103(fn_, site_, names_):
     def wrapper(it, self, max):
         rec_ = recorder.current
         if rec_ is None:
@@ -917,7 +953,7 @@ def traced_99(fn_, site_, names_):
     return wrapper
 
 # (it, self, max, out)
-def traced_100(fn_, site_, names_):
+def traced_104(fn_, site_, names_):
     def wrapper(it, self, max, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -926,7 +962,7 @@ def traced_100(fn_, site_, names_):
     return wrapper
 
 # (it, self, min)
-def traced_101(fn_, site_, names_):
+def traced_105(fn_, site_, names_):
     def wrapper(it, self, min):
         rec_ = recorder.current
         if rec_ is None:
@@ -935,7 +971,7 @@ def traced_101(fn_, site_, names_):
     return wrapper
 
 # (it, self, min, max)
-def traced_102(fn_, site_, names_):
+def traced_106(fn_, site_, names_):
     def wrapper(it, self, min, max):
         rec_ = recorder.current
         if rec_ is None:
@@ -944,7 +980,7 @@ def traced_102(fn_, site_, names_):
     return wrapper
 
 # (it, self, min, max, out)
-def traced_103(fn_, site_, names_):
+def traced_107(fn_, site_, names_):
     def wrapper(it, self, min, max, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -953,7 +989,7 @@ def traced_103(fn_, site_, names_):
     return wrapper
 
 # (it, self, min, out)
-def traced_104(fn_, site_, names_):
+def traced_108(fn_, site_, names_):
     def wrapper(it, self, min, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -962,7 +998,7 @@ def traced_104(fn_, site_, names_):
     return wrapper
 
 # (it, self, other)
-def traced_105(fn_, site_, names_):
+def traced_109(fn_, site_, names_):
     def wrapper(it, self, other):
         rec_ = recorder.current
         if rec_ is None:
@@ -971,7 +1007,7 @@ def traced_105(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, alpha)
-def traced_106(fn_, site_, names_):
+def traced_110(fn_, site_, names_):
     def wrapper(it, self, other, alpha):
         rec_ = recorder.current
         if rec_ is None:
@@ -980,7 +1016,7 @@ def traced_106(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, alpha, out)
-def traced_107(fn_, site_, names_):
+def traced_111(fn_, site_, names_):
     def wrapper(it, self, other, alpha, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -989,7 +1025,7 @@ def traced_107(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, out)
-def traced_108(fn_, site_, names_):
+def traced_112(fn_, site_, names_):
     def wrapper(it, self, other, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -998,7 +1034,7 @@ def traced_108(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, rounding_mode)
-def traced_109(fn_, site_, names_):
+def traced_113(fn_, site_, names_):
     def wrapper(it, self, other, rounding_mode):
         rec_ = recorder.current
         if rec_ is None:
@@ -1007,7 +1043,7 @@ def traced_109(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, rounding_mode, out)
-def traced_110(fn_, site_, names_):
+def traced_114(fn_, site_, names_):
     def wrapper(it, self, other, rounding_mode, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1016,7 +1052,7 @@ def traced_110(fn_, site_, names_):
     return wrapper
 
 # (it, self, out)
-def traced_111(fn_, site_, names_):
+def traced_115(fn_, site_, names_):
     def wrapper(it, self, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1025,7 +1061,7 @@ def traced_111(fn_, site_, names_):
     return wrapper
 
 # (it, self, result)
-def traced_112(fn_, site_, names_):
+def traced_116(fn_, site_, names_):
     def wrapper(it, self, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1034,7 +1070,7 @@ def traced_112(fn_, site_, names_):
     return wrapper
 
 # (it, self, scalar_ord, opt_dim, keepdim, opt_dtype)
-def traced_113(fn_, site_, names_):
+def traced_117(fn_, site_, names_):
     def wrapper(it, self, scalar_ord, opt_dim, keepdim, opt_dtype):
         rec_ = recorder.current
         if rec_ is None:
@@ -1043,7 +1079,7 @@ def traced_113(fn_, site_, names_):
     return wrapper
 
 # (it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result)
-def traced_114(fn_, site_, names_):
+def traced_118(fn_, site_, names_):
     def wrapper(it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1052,7 +1088,7 @@ def traced_114(fn_, site_, names_):
     return wrapper
 
 # (it, self, target, weight, reduction, ignore_index)
-def traced_115(fn_, site_, names_):
+def traced_119(fn_, site_, names_):
     def wrapper(it, self, target, weight, reduction, ignore_index):
         rec_ = recorder.current
         if rec_ is None:
@@ -1061,7 +1097,7 @@ def traced_115(fn_, site_, names_):
     return wrapper
 
 # (it, self, target, weight, reduction, ignore_index, output, total_weight)
-def traced_116(fn_, site_, names_):
+def traced_120(fn_, site_, names_):
     def wrapper(it, self, target, weight, reduction, ignore_index, output, total_weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -1070,7 +1106,7 @@ def traced_116(fn_, site_, names_):
     return wrapper
 
 # (it, self, tensor1, tensor2, value)
-def traced_117(fn_, site_, names_):
+def traced_121(fn_, site_, names_):
     def wrapper(it, self, tensor1, tensor2, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -1079,7 +1115,7 @@ def traced_117(fn_, site_, names_):
     return wrapper
 
 # (it, self, tensor1, tensor2, value, result)
-def traced_118(fn_, site_, names_):
+def traced_122(fn_, site_, names_):
     def wrapper(it, self, tensor1, tensor2, value, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1088,7 +1124,7 @@ def traced_118(fn_, site_, names_):
     return wrapper
 
 # (it, start, end, steps)
-def traced_119(fn_, site_, names_):
+def traced_123(fn_, site_, names_):
     def wrapper(it, start, end, steps):
         rec_ = recorder.current
         if rec_ is None:
@@ -1097,7 +1133,7 @@ def traced_119(fn_, site_, names_):
     return wrapper
 
 # (it, start, size, step)
-def traced_120(fn_, site_, names_):
+def traced_124(fn_, site_, names_):
     def wrapper(it, start, size, step):
         rec_ = recorder.current
         if rec_ is None:
@@ -1106,7 +1142,7 @@ def traced_120(fn_, site_, names_):
     return wrapper
 
 # (it, threshold, value)
-def traced_121(fn_, site_, names_):
+def traced_125(fn_, site_, names_):
     def wrapper(it, threshold, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -1115,7 +1151,7 @@ def traced_121(fn_, site_, names_):
     return wrapper
 
 # (it, value)
-def traced_122(fn_, site_, names_):
+def traced_126(fn_, site_, names_):
     def wrapper(it, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -1124,7 +1160,7 @@ def traced_122(fn_, site_, names_):
     return wrapper
 
 # (it, value_scalar)
-def traced_123(fn_, site_, names_):
+def traced_127(fn_, site_, names_):
     def wrapper(it, value_scalar):
         rec_ = recorder.current
         if rec_ is None:
@@ -1133,7 +1169,7 @@ def traced_123(fn_, site_, names_):
     return wrapper
 
 # (it, weight)
-def traced_124(fn_, site_, names_):
+def traced_128(fn_, site_, names_):
     def wrapper(it, weight):
         rec_ = recorder.current
         if rec_ is None:
@@ -1142,7 +1178,7 @@ def traced_124(fn_, site_, names_):
     return wrapper
 
 # (ks, *args)
-def traced_125(fn_, site_, names_):
+def traced_129(fn_, site_, names_):
     def wrapper(ks, *args):
         rec_ = recorder.current
         if rec_ is None:
@@ -1151,7 +1187,7 @@ def traced_125(fn_, site_, names_):
     return wrapper
 
 # (ks, self)
-def traced_126(fn_, site_, names_):
+def traced_130(fn_, site_, names_):
     def wrapper(ks, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -1160,7 +1196,7 @@ def traced_126(fn_, site_, names_):
     return wrapper
 
 # (mat, result)
-def traced_127(fn_, site_, names_):
+def traced_131(fn_, site_, names_):
     def wrapper(mat, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1169,7 +1205,7 @@ def traced_127(fn_, site_, names_):
     return wrapper
 
 # (mean, std=, size=, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_128(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
+def traced_132(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
     def wrapper(mean, std=_d1, size=_d2, generator=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7):
         rec_ = recorder.current
         if rec_ is None:
@@ -1178,7 +1214,7 @@ def traced_128(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (mean, std=, size=, generator=, out=)
-def traced_129(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_133(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(mean, std=_d1, size=_d2, generator=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1187,7 +1223,7 @@ def traced_129(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (meta, tensors, dim)
-def traced_130(fn_, site_, names_):
+def traced_134(fn_, site_, names_):
     def wrapper(meta, tensors, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -1196,7 +1232,7 @@ def traced_130(fn_, site_, names_):
     return wrapper
 
 # (meta, tensors, dim, result)
-def traced_131(fn_, site_, names_):
+def traced_135(fn_, site_, names_):
     def wrapper(meta, tensors, dim, result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1205,7 +1241,7 @@ def traced_131(fn_, site_, names_):
     return wrapper
 
 # (n, m=, dtype=, layout=, device=, pin_memory=)
-def traced_132(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_136(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(n, m=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1214,7 +1250,7 @@ def traced_132(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (n, m=, out=)
-def traced_133(fn_, site_, names_, _d1, _d2):
+def traced_137(fn_, site_, names_, _d1, _d2):
     def wrapper(n, m=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1223,7 +1259,7 @@ def traced_133(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (nbytes)
-def traced_134(fn_, site_, names_):
+def traced_138(fn_, site_, names_):
     def wrapper(nbytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -1232,7 +1268,7 @@ def traced_134(fn_, site_, names_):
     return wrapper
 
 # (obj, f, pickle_module=, pickle_protocol=, _use_new_zipfile_serialization=, _disable_byteorder_record=)
-def traced_135(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_139(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(obj, f, pickle_module=_d2, pickle_protocol=_d3, _use_new_zipfile_serialization=_d4, _disable_byteorder_record=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1241,7 +1277,7 @@ def traced_135(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (obj, warn_if_not_writeable=)
-def traced_136(fn_, site_, names_, _d1):
+def traced_140(fn_, site_, names_, _d1):
     def wrapper(obj, warn_if_not_writeable=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1250,7 +1286,7 @@ def traced_136(fn_, site_, names_, _d1):
     return wrapper
 
 # (oldshape, oldstride, newshape)
-def traced_137(fn_, site_, names_):
+def traced_141(fn_, site_, names_):
     def wrapper(oldshape, oldstride, newshape):
         rec_ = recorder.current
         if rec_ is None:
@@ -1259,7 +1295,7 @@ def traced_137(fn_, site_, names_):
     return wrapper
 
 # (out, self, dims)
-def traced_138(fn_, site_, names_):
+def traced_142(fn_, site_, names_):
     def wrapper(out, self, dims):
         rec_ = recorder.current
         if rec_ is None:
@@ -1268,7 +1304,7 @@ def traced_138(fn_, site_, names_):
     return wrapper
 
 # (output, buffer, input)
-def traced_139(fn_, site_, names_):
+def traced_143(fn_, site_, names_):
     def wrapper(output, buffer, input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1277,7 +1313,7 @@ def traced_139(fn_, site_, names_):
     return wrapper
 
 # (output, shape)
-def traced_140(fn_, site_, names_):
+def traced_144(fn_, site_, names_):
     def wrapper(output, shape):
         rec_ = recorder.current
         if rec_ is None:
@@ -1286,7 +1322,7 @@ def traced_140(fn_, site_, names_):
     return wrapper
 
 # (output, total_weight, input, target, weight, reduction, ignore_index)
-def traced_141(fn_, site_, names_):
+def traced_145(fn_, site_, names_):
     def wrapper(output, total_weight, input, target, weight, reduction, ignore_index):
         rec_ = recorder.current
         if rec_ is None:
@@ -1295,7 +1331,7 @@ def traced_141(fn_, site_, names_):
     return wrapper
 
 # (ptr, device)
-def traced_142(fn_, site_, names_):
+def traced_146(fn_, site_, names_):
     def wrapper(ptr, device):
         rec_ = recorder.current
         if rec_ is None:
@@ -1304,7 +1340,7 @@ def traced_142(fn_, site_, names_):
     return wrapper
 
 # (real, imag)
-def traced_143(fn_, site_, names_):
+def traced_147(fn_, site_, names_):
     def wrapper(real, imag):
         rec_ = recorder.current
         if rec_ is None:
@@ -1313,7 +1349,7 @@ def traced_143(fn_, site_, names_):
     return wrapper
 
 # (real, imag, out)
-def traced_144(fn_, site_, names_):
+def traced_148(fn_, site_, names_):
     def wrapper(real, imag, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1322,7 +1358,7 @@ def traced_144(fn_, site_, names_):
     return wrapper
 
 # (repeats, output_size=)
-def traced_145(fn_, site_, names_, _d1):
+def traced_149(fn_, site_, names_, _d1):
     def wrapper(repeats, output_size=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1331,7 +1367,7 @@ def traced_145(fn_, site_, names_, _d1):
     return wrapper
 
 # (result, a, b, dim)
-def traced_146(fn_, site_, names_):
+def traced_150(fn_, site_, names_):
     def wrapper(result, a, b, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -1340,7 +1376,7 @@ def traced_146(fn_, site_, names_):
     return wrapper
 
 # (result, input)
-def traced_147(fn_, site_, names_):
+def traced_151(fn_, site_, names_):
     def wrapper(result, input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1349,7 +1385,7 @@ def traced_147(fn_, site_, names_):
     return wrapper
 
 # (result, repeats)
-def traced_148(fn_, site_, names_):
+def traced_152(fn_, site_, names_):
     def wrapper(result, repeats):
         rec_ = recorder.current
         if rec_ is None:
@@ -1358,7 +1394,7 @@ def traced_148(fn_, site_, names_):
     return wrapper
 
 # (result, rows, cols)
-def traced_149(fn_, site_, names_):
+def traced_153(fn_, site_, names_):
     def wrapper(result, rows, cols):
         rec_ = recorder.current
         if rec_ is None:
@@ -1367,7 +1403,7 @@ def traced_149(fn_, site_, names_):
     return wrapper
 
 # (result, self, dim)
-def traced_150(fn_, site_, names_):
+def traced_154(fn_, site_, names_):
     def wrapper(result, self, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -1376,7 +1412,7 @@ def traced_150(fn_, site_, names_):
     return wrapper
 
 # (result, self, dim, index)
-def traced_151(fn_, site_, names_):
+def traced_155(fn_, site_, names_):
     def wrapper(result, self, dim, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -1385,7 +1421,7 @@ def traced_151(fn_, site_, names_):
     return wrapper
 
 # (result, self, index)
-def traced_152(fn_, site_, names_):
+def traced_156(fn_, site_, names_):
     def wrapper(result, self, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -1394,7 +1430,7 @@ def traced_152(fn_, site_, names_):
     return wrapper
 
 # (result, self, k, upper)
-def traced_153(fn_, site_, names_):
+def traced_157(fn_, site_, names_):
     def wrapper(result, self, k, upper):
         rec_ = recorder.current
         if rec_ is None:
@@ -1403,7 +1439,7 @@ def traced_153(fn_, site_, names_):
     return wrapper
 
 # (result, self, mask)
-def traced_154(fn_, site_, names_):
+def traced_158(fn_, site_, names_):
     def wrapper(result, self, mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -1412,7 +1448,7 @@ def traced_154(fn_, site_, names_):
     return wrapper
 
 # (result, self, n_sample, gen)
-def traced_155(fn_, site_, names_):
+def traced_159(fn_, site_, names_):
     def wrapper(result, self, n_sample, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -1421,7 +1457,7 @@ def traced_155(fn_, site_, names_):
     return wrapper
 
 # (result, size)
-def traced_156(fn_, site_, names_):
+def traced_160(fn_, site_, names_):
     def wrapper(result, size):
         rec_ = recorder.current
         if rec_ is None:
@@ -1430,7 +1466,7 @@ def traced_156(fn_, site_, names_):
     return wrapper
 
 # (result, tensors, dim)
-def traced_157(fn_, site_, names_):
+def traced_161(fn_, site_, names_):
     def wrapper(result, tensors, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -1439,7 +1475,7 @@ def traced_157(fn_, site_, names_):
     return wrapper
 
 # (row, col, offset=, dtype=, layout=, device=, pin_memory=)
-def traced_158(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_162(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(row, col, offset=_d2, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -1448,7 +1484,7 @@ def traced_158(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (rows)
-def traced_159(fn_, site_, names_):
+def traced_163(fn_, site_, names_):
     def wrapper(rows):
         rec_ = recorder.current
         if rec_ is None:
@@ -1457,7 +1493,7 @@ def traced_159(fn_, site_, names_):
     return wrapper
 
 # (s, dtype=)
-def traced_160(fn_, site_, names_, _d1):
+def traced_164(fn_, site_, names_, _d1):
     def wrapper(s, dtype=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1466,7 +1502,7 @@ def traced_160(fn_, site_, names_, _d1):
     return wrapper
 
 # (s, dtype=, layout=, device=, pin_memory=)
-def traced_161(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_165(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(s, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1475,7 +1511,7 @@ def traced_161(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self)
-def traced_162(fn_, site_, names_):
+def traced_166(fn_, site_, names_):
     def wrapper(self):
         rec_ = recorder.current
         if rec_ is None:
@@ -1484,7 +1520,7 @@ def traced_162(fn_, site_, names_):
     return wrapper
 
 # (self, *args, **kwargs)
-def traced_163(fn_, site_, names_):
+def traced_167(fn_, site_, names_):
     def wrapper(self, *args, **kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -1493,7 +1529,7 @@ def traced_163(fn_, site_, names_):
     return wrapper
 
 # (self, args, kwargs)
-def traced_164(fn_, site_, names_):
+def traced_168(fn_, site_, names_):
     def wrapper(self, args, kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -1502,7 +1538,7 @@ def traced_164(fn_, site_, names_):
     return wrapper
 
 # (self, axis0, axis1)
-def traced_165(fn_, site_, names_):
+def traced_169(fn_, site_, names_):
     def wrapper(self, axis0, axis1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1511,7 +1547,7 @@ def traced_165(fn_, site_, names_):
     return wrapper
 
 # (self, bins=, min=, max=)
-def traced_166(fn_, site_, names_, _d1, _d2, _d3):
+def traced_170(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, bins=_d1, min=_d2, max=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1520,7 +1556,7 @@ def traced_166(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, bins=, min=, max=, out=)
-def traced_167(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_171(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, bins=_d1, min=_d2, max=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1529,7 +1565,7 @@ def traced_167(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, bins=, range=, weight=, density=)
-def traced_168(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_172(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, bins=_d1, range=_d2, weight=_d3, density=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1538,7 +1574,7 @@ def traced_168(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, block)
-def traced_169(fn_, site_, names_):
+def traced_173(fn_, site_, names_):
     def wrapper(self, block):
         rec_ = recorder.current
         if rec_ is None:
@@ -1547,7 +1583,7 @@ def traced_169(fn_, site_, names_):
     return wrapper
 
 # (self, block, context)
-def traced_170(fn_, site_, names_):
+def traced_174(fn_, site_, names_):
     def wrapper(self, block, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -1556,7 +1592,7 @@ def traced_170(fn_, site_, names_):
     return wrapper
 
 # (self, chunks, dim=)
-def traced_171(fn_, site_, names_, _d2):
+def traced_175(fn_, site_, names_, _d2):
     def wrapper(self, chunks, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1565,7 +1601,7 @@ def traced_171(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, config)
-def traced_172(fn_, site_, names_):
+def traced_176(fn_, site_, names_):
     def wrapper(self, config):
         rec_ = recorder.current
         if rec_ is None:
@@ -1574,7 +1610,7 @@ def traced_172(fn_, site_, names_):
     return wrapper
 
 # (self, context)
-def traced_173(fn_, site_, names_):
+def traced_177(fn_, site_, names_):
     def wrapper(self, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -1583,7 +1619,7 @@ def traced_173(fn_, site_, names_):
     return wrapper
 
 # (self, correction=, fweights=, aweights=)
-def traced_174(fn_, site_, names_, _d1, _d2, _d3):
+def traced_178(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, correction=_d1, fweights=_d2, aweights=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1592,7 +1628,7 @@ def traced_174(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, device, dtype, non_blocking, copy, memory_format)
-def traced_175(fn_, site_, names_):
+def traced_179(fn_, site_, names_):
     def wrapper(self, device, dtype, non_blocking, copy, memory_format):
         rec_ = recorder.current
         if rec_ is None:
@@ -1601,7 +1637,7 @@ def traced_175(fn_, site_, names_):
     return wrapper
 
 # (self, device, orig_size, stream)
-def traced_176(fn_, site_, names_):
+def traced_180(fn_, site_, names_):
     def wrapper(self, device, orig_size, stream):
         rec_ = recorder.current
         if rec_ is None:
@@ -1610,7 +1646,7 @@ def traced_176(fn_, site_, names_):
     return wrapper
 
 # (self, diagonal=)
-def traced_177(fn_, site_, names_, _d1):
+def traced_181(fn_, site_, names_, _d1):
     def wrapper(self, diagonal=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1619,7 +1655,7 @@ def traced_177(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dim)
-def traced_178(fn_, site_, names_):
+def traced_182(fn_, site_, names_):
     def wrapper(self, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -1628,7 +1664,7 @@ def traced_178(fn_, site_, names_):
     return wrapper
 
 # (self, dim, correction, keepdim, out)
-def traced_179(fn_, site_, names_):
+def traced_183(fn_, site_, names_):
     def wrapper(self, dim, correction, keepdim, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1637,7 +1673,7 @@ def traced_179(fn_, site_, names_):
     return wrapper
 
 # (self, dim, dtype, out)
-def traced_180(fn_, site_, names_):
+def traced_184(fn_, site_, names_):
     def wrapper(self, dim, dtype, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1646,7 +1682,7 @@ def traced_180(fn_, site_, names_):
     return wrapper
 
 # (self, dim, dtype=)
-def traced_181(fn_, site_, names_, _d2):
+def traced_185(fn_, site_, names_, _d2):
     def wrapper(self, dim, dtype=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1655,7 +1691,7 @@ def traced_181(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, dim, index)
-def traced_182(fn_, site_, names_):
+def traced_186(fn_, site_, names_):
     def wrapper(self, dim, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -1664,7 +1700,7 @@ def traced_182(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, real_dim=)
-def traced_183(fn_, site_, names_, _d3):
+def traced_187(fn_, site_, names_, _d3):
     def wrapper(self, dim, index, real_dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1673,7 +1709,7 @@ def traced_183(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, dim, index, source)
-def traced_184(fn_, site_, names_):
+def traced_188(fn_, site_, names_):
     def wrapper(self, dim, index, source):
         rec_ = recorder.current
         if rec_ is None:
@@ -1682,7 +1718,7 @@ def traced_184(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, alpha)
-def traced_185(fn_, site_, names_):
+def traced_189(fn_, site_, names_):
     def wrapper(self, dim, index, source, alpha):
         rec_ = recorder.current
         if rec_ is None:
@@ -1691,7 +1727,7 @@ def traced_185(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, alpha=)
-def traced_186(fn_, site_, names_, _d4):
+def traced_190(fn_, site_, names_, _d4):
     def wrapper(self, dim, index, source, alpha=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1700,7 +1736,7 @@ def traced_186(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, dim, index, source, reduce, include_self)
-def traced_187(fn_, site_, names_):
+def traced_191(fn_, site_, names_):
     def wrapper(self, dim, index, source, reduce, include_self):
         rec_ = recorder.current
         if rec_ is None:
@@ -1709,7 +1745,7 @@ def traced_187(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, reduce, include_self=)
-def traced_188(fn_, site_, names_, _d5):
+def traced_192(fn_, site_, names_, _d5):
     def wrapper(self, dim, index, source, reduce, include_self=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1718,7 +1754,7 @@ def traced_188(fn_, site_, names_, _d5):
     return wrapper
 
 # (self, dim, index, sparse_grad=)
-def traced_189(fn_, site_, names_, _d3):
+def traced_193(fn_, site_, names_, _d3):
     def wrapper(self, dim, index, sparse_grad=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1727,7 +1763,7 @@ def traced_189(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, dim, index, src)
-def traced_190(fn_, site_, names_):
+def traced_194(fn_, site_, names_):
     def wrapper(self, dim, index, src):
         rec_ = recorder.current
         if rec_ is None:
@@ -1736,7 +1772,7 @@ def traced_190(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, src, reduce)
-def traced_191(fn_, site_, names_):
+def traced_195(fn_, site_, names_):
     def wrapper(self, dim, index, src, reduce):
         rec_ = recorder.current
         if rec_ is None:
@@ -1745,7 +1781,7 @@ def traced_191(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, src=, value=, reduce=)
-def traced_192(fn_, site_, names_, _d3, _d4, _d5):
+def traced_196(fn_, site_, names_, _d3, _d4, _d5):
     def wrapper(self, dim, index, src=_d3, value=_d4, reduce=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1754,7 +1790,7 @@ def traced_192(fn_, site_, names_, _d3, _d4, _d5):
     return wrapper
 
 # (self, dim, index, value)
-def traced_193(fn_, site_, names_):
+def traced_197(fn_, site_, names_):
     def wrapper(self, dim, index, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -1763,7 +1799,7 @@ def traced_193(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim, min_result, max_result)
-def traced_194(fn_, site_, names_):
+def traced_198(fn_, site_, names_):
     def wrapper(self, dim, keepdim, min_result, max_result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1772,7 +1808,7 @@ def traced_194(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim=)
-def traced_195(fn_, site_, names_, _d2):
+def traced_199(fn_, site_, names_, _d2):
     def wrapper(self, dim, keepdim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1781,7 +1817,7 @@ def traced_195(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, dim, return_inverse=, return_counts=)
-def traced_196(fn_, site_, names_, _d2, _d3):
+def traced_200(fn_, site_, names_, _d2, _d3):
     def wrapper(self, dim, return_inverse=_d2, return_counts=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1790,7 +1826,7 @@ def traced_196(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, dim, sizes)
-def traced_197(fn_, site_, names_):
+def traced_201(fn_, site_, names_):
     def wrapper(self, dim, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -1799,7 +1835,7 @@ def traced_197(fn_, site_, names_):
     return wrapper
 
 # (self, dim, sorted=, return_inverse=, return_counts=)
-def traced_198(fn_, site_, names_, _d2, _d3, _d4):
+def traced_202(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, dim, sorted=_d2, return_inverse=_d3, return_counts=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1808,7 +1844,7 @@ def traced_198(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, dim, start, length)
-def traced_199(fn_, site_, names_):
+def traced_203(fn_, site_, names_):
     def wrapper(self, dim, start, length):
         rec_ = recorder.current
         if rec_ is None:
@@ -1817,7 +1853,7 @@ def traced_199(fn_, site_, names_):
     return wrapper
 
 # (self, dim, start, stop, step, disable_slice_optimization)
-def traced_200(fn_, site_, names_):
+def traced_204(fn_, site_, names_):
     def wrapper(self, dim, start, stop, step, disable_slice_optimization):
         rec_ = recorder.current
         if rec_ is None:
@@ -1826,7 +1862,7 @@ def traced_200(fn_, site_, names_):
     return wrapper
 
 # (self, dim, unbiased=, keepdim=)
-def traced_201(fn_, site_, names_, _d2, _d3):
+def traced_205(fn_, site_, names_, _d2, _d3):
     def wrapper(self, dim, unbiased=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1835,7 +1871,7 @@ def traced_201(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, dim0, dim1)
-def traced_202(fn_, site_, names_):
+def traced_206(fn_, site_, names_):
     def wrapper(self, dim0, dim1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1844,7 +1880,7 @@ def traced_202(fn_, site_, names_):
     return wrapper
 
 # (self, dim=)
-def traced_203(fn_, site_, names_, _d1):
+def traced_207(fn_, site_, names_, _d1):
     def wrapper(self, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1853,7 +1889,7 @@ def traced_203(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dim=, correction=, keepdim=)
-def traced_204(fn_, site_, names_, _d1, _d2, _d3):
+def traced_208(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, dim=_d1, correction=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1862,7 +1898,7 @@ def traced_204(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, dim=, descending=)
-def traced_205(fn_, site_, names_, _d1, _d2):
+def traced_209(fn_, site_, names_, _d1, _d2):
     def wrapper(self, dim=_d1, descending=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1871,7 +1907,7 @@ def traced_205(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, dim=, start=, end=, step=)
-def traced_206(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_210(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, dim=_d1, start=_d2, end=_d3, step=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1880,7 +1916,7 @@ def traced_206(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, dims)
-def traced_207(fn_, site_, names_):
+def traced_211(fn_, site_, names_):
     def wrapper(self, dims):
         rec_ = recorder.current
         if rec_ is None:
@@ -1889,7 +1925,7 @@ def traced_207(fn_, site_, names_):
     return wrapper
 
 # (self, dst, src, pool)
-def traced_208(fn_, site_, names_):
+def traced_212(fn_, site_, names_):
     def wrapper(self, dst, src, pool):
         rec_ = recorder.current
         if rec_ is None:
@@ -1898,7 +1934,7 @@ def traced_208(fn_, site_, names_):
     return wrapper
 
 # (self, dtype=)
-def traced_209(fn_, site_, names_, _d1):
+def traced_213(fn_, site_, names_, _d1):
     def wrapper(self, dtype=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1907,7 +1943,7 @@ def traced_209(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_210(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_214(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(self, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1916,7 +1952,7 @@ def traced_210(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=)
-def traced_211(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_215(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, non_blocking=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -1925,7 +1961,7 @@ def traced_211(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=)
-def traced_212(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_216(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(self, dtype=_d1, non_blocking=_d2, copy=_d3, memory_format=_d4, layout=_d5, device=_d6, pin_memory=_d7, other=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -1933,8 +1969,26 @@ def traced_212(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, dtype, non_blocking, copy, memory_format, layout, device, pin_memory, other), {})
     return wrapper
 
+# (self, exponent)
+def traced_217(fn_, site_, names_):
+    def wrapper(self, exponent):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, exponent)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, exponent), {})
+    return wrapper
+
+# (self, exponent, out)
+def traced_218(fn_, site_, names_):
+    def wrapper(self, exponent, out):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, exponent, out)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, exponent, out), {})
+    return wrapper
+
 # (self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_213(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_219(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -1943,7 +1997,7 @@ def traced_213(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, fill_value, wrap=)
-def traced_214(fn_, site_, names_, _d2):
+def traced_220(fn_, site_, names_, _d2):
     def wrapper(self, fill_value, wrap=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1952,7 +2006,7 @@ def traced_214(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, from_=, to=, generator=)
-def traced_215(fn_, site_, names_, _d1, _d2, _d3):
+def traced_221(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, from_=_d1, to=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1961,7 +2015,7 @@ def traced_215(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, generator=)
-def traced_216(fn_, site_, names_, _d1):
+def traced_222(fn_, site_, names_, _d1):
     def wrapper(self, generator=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1970,7 +2024,7 @@ def traced_216(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_217(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_223(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -1979,7 +2033,7 @@ def traced_217(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, generator=, out=)
-def traced_218(fn_, site_, names_, _d1, _d2):
+def traced_224(fn_, site_, names_, _d1, _d2):
     def wrapper(self, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1988,7 +2042,7 @@ def traced_218(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_219(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_225(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(self, high, low=_d2, generator=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7, memory_format=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -1997,7 +2051,7 @@ def traced_219(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (self, hist, bin_edges)
-def traced_220(fn_, site_, names_):
+def traced_226(fn_, site_, names_):
     def wrapper(self, hist, bin_edges):
         rec_ = recorder.current
         if rec_ is None:
@@ -2006,7 +2060,7 @@ def traced_220(fn_, site_, names_):
     return wrapper
 
 # (self, index)
-def traced_221(fn_, site_, names_):
+def traced_227(fn_, site_, names_):
     def wrapper(self, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -2015,7 +2069,7 @@ def traced_221(fn_, site_, names_):
     return wrapper
 
 # (self, index, out_indices, disable_slice_optimization, specified_dims)
-def traced_222(fn_, site_, names_):
+def traced_228(fn_, site_, names_):
     def wrapper(self, index, out_indices, disable_slice_optimization, specified_dims):
         rec_ = recorder.current
         if rec_ is None:
@@ -2024,7 +2078,7 @@ def traced_222(fn_, site_, names_):
     return wrapper
 
 # (self, index, py_value)
-def traced_223(fn_, site_, names_):
+def traced_229(fn_, site_, names_):
     def wrapper(self, index, py_value):
         rec_ = recorder.current
         if rec_ is None:
@@ -2033,7 +2087,7 @@ def traced_223(fn_, site_, names_):
     return wrapper
 
 # (self, indices)
-def traced_224(fn_, site_, names_):
+def traced_230(fn_, site_, names_):
     def wrapper(self, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -2042,7 +2096,7 @@ def traced_224(fn_, site_, names_):
     return wrapper
 
 # (self, indices, dim=)
-def traced_225(fn_, site_, names_, _d2):
+def traced_231(fn_, site_, names_, _d2):
     def wrapper(self, indices, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2051,7 +2105,7 @@ def traced_225(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, indices, values, accumulate=)
-def traced_226(fn_, site_, names_, _d3):
+def traced_232(fn_, site_, names_, _d3):
     def wrapper(self, indices, values, accumulate=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2060,7 +2114,7 @@ def traced_226(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, indices, values, accumulate=, unsafe=)
-def traced_227(fn_, site_, names_, _d3, _d4):
+def traced_233(fn_, site_, names_, _d3, _d4):
     def wrapper(self, indices, values, accumulate=_d3, unsafe=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2069,7 +2123,7 @@ def traced_227(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (self, it, from_, to, gen)
-def traced_228(fn_, site_, names_):
+def traced_234(fn_, site_, names_):
     def wrapper(self, it, from_, to, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -2078,7 +2132,7 @@ def traced_228(fn_, site_, names_):
     return wrapper
 
 # (self, k, dim=, largest=, sorted=)
-def traced_229(fn_, site_, names_, _d2, _d3, _d4):
+def traced_235(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, k, dim=_d2, largest=_d3, sorted=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2087,7 +2141,7 @@ def traced_229(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, k=, dims=)
-def traced_230(fn_, site_, names_, _d1, _d2):
+def traced_236(fn_, site_, names_, _d1, _d2):
     def wrapper(self, k=_d1, dims=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2096,7 +2150,7 @@ def traced_230(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=)
-def traced_231(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_237(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, kernel_size, stride=_d2, padding=_d3, ceil_mode=_d4, count_include_pad=_d5, divisor_override=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -2105,7 +2159,7 @@ def traced_231(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, kernel_size, stride=, padding=, dilation=, ceil_mode=)
-def traced_232(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_238(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, kernel_size, stride=_d2, padding=_d3, dilation=_d4, ceil_mode=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2114,7 +2168,7 @@ def traced_232(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, kwargs)
-def traced_233(fn_, site_, names_):
+def traced_239(fn_, site_, names_):
     def wrapper(self, kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -2123,7 +2177,7 @@ def traced_233(fn_, site_, names_):
     return wrapper
 
 # (self, lambd=, generator=)
-def traced_234(fn_, site_, names_, _d1, _d2):
+def traced_240(fn_, site_, names_, _d1, _d2):
     def wrapper(self, lambd=_d1, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2132,7 +2186,7 @@ def traced_234(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, mantissa, exponent)
-def traced_235(fn_, site_, names_):
+def traced_241(fn_, site_, names_):
     def wrapper(self, mantissa, exponent):
         rec_ = recorder.current
         if rec_ is None:
@@ -2141,7 +2195,7 @@ def traced_235(fn_, site_, names_):
     return wrapper
 
 # (self, mask)
-def traced_236(fn_, site_, names_):
+def traced_242(fn_, site_, names_):
     def wrapper(self, mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -2150,7 +2204,7 @@ def traced_236(fn_, site_, names_):
     return wrapper
 
 # (self, mask, source)
-def traced_237(fn_, site_, names_):
+def traced_243(fn_, site_, names_):
     def wrapper(self, mask, source):
         rec_ = recorder.current
         if rec_ is None:
@@ -2159,7 +2213,7 @@ def traced_237(fn_, site_, names_):
     return wrapper
 
 # (self, mask, value)
-def traced_238(fn_, site_, names_):
+def traced_244(fn_, site_, names_):
     def wrapper(self, mask, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -2168,7 +2222,7 @@ def traced_238(fn_, site_, names_):
     return wrapper
 
 # (self, mean, std, gen)
-def traced_239(fn_, site_, names_):
+def traced_245(fn_, site_, names_):
     def wrapper(self, mean, std, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -2177,7 +2231,7 @@ def traced_239(fn_, site_, names_):
     return wrapper
 
 # (self, mean=, std=, generator=)
-def traced_240(fn_, site_, names_, _d1, _d2, _d3):
+def traced_246(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, mean=_d1, std=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2186,7 +2240,7 @@ def traced_240(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, memory_format=)
-def traced_241(fn_, site_, names_, _d1):
+def traced_247(fn_, site_, names_, _d1):
     def wrapper(self, memory_format=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2195,7 +2249,7 @@ def traced_241(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, min=, max=)
-def traced_242(fn_, site_, names_, _d1, _d2):
+def traced_248(fn_, site_, names_, _d1, _d2):
     def wrapper(self, min=_d1, max=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2203,8 +2257,26 @@ def traced_242(fn_, site_, names_, _d1, _d2):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, min, max), {})
     return wrapper
 
+# (self, nan, posinf, neginf, out)
+def traced_249(fn_, site_, names_):
+    def wrapper(self, nan, posinf, neginf, out):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, nan, posinf, neginf, out)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, nan, posinf, neginf, out), {})
+    return wrapper
+
+# (self, nan=, posinf=, neginf=)
+def traced_250(fn_, site_, names_, _d1, _d2, _d3):
+    def wrapper(self, nan=_d1, posinf=_d2, neginf=_d3):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, nan, posinf, neginf)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, nan, posinf, neginf), {})
+    return wrapper
+
 # (self, nbytes)
-def traced_243(fn_, site_, names_):
+def traced_251(fn_, site_, names_):
     def wrapper(self, nbytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -2213,7 +2285,7 @@ def traced_243(fn_, site_, names_):
     return wrapper
 
 # (self, nelements)
-def traced_244(fn_, site_, names_):
+def traced_252(fn_, site_, names_):
     def wrapper(self, nelements):
         rec_ = recorder.current
         if rec_ is None:
@@ -2222,7 +2294,7 @@ def traced_244(fn_, site_, names_):
     return wrapper
 
 # (self, new_size)
-def traced_245(fn_, site_, names_):
+def traced_253(fn_, site_, names_):
     def wrapper(self, new_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -2231,7 +2303,7 @@ def traced_245(fn_, site_, names_):
     return wrapper
 
 # (self, num_samples, replacement=, generator=)
-def traced_246(fn_, site_, names_, _d2, _d3):
+def traced_254(fn_, site_, names_, _d2, _d3):
     def wrapper(self, num_samples, replacement=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2240,7 +2312,7 @@ def traced_246(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, num_samples, replacement=, generator=, out=)
-def traced_247(fn_, site_, names_, _d2, _d3, _d4):
+def traced_255(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, num_samples, replacement=_d2, generator=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2249,7 +2321,7 @@ def traced_247(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, offset=)
-def traced_248(fn_, site_, names_, _d1):
+def traced_256(fn_, site_, names_, _d1):
     def wrapper(self, offset=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2258,7 +2330,7 @@ def traced_248(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, offset=, dim1=, dim2=)
-def traced_249(fn_, site_, names_, _d1, _d2, _d3):
+def traced_257(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, offset=_d1, dim1=_d2, dim2=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2267,7 +2339,7 @@ def traced_249(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, op, ks, args)
-def traced_250(fn_, site_, names_):
+def traced_258(fn_, site_, names_):
     def wrapper(self, op, ks, args):
         rec_ = recorder.current
         if rec_ is None:
@@ -2276,7 +2348,7 @@ def traced_250(fn_, site_, names_):
     return wrapper
 
 # (self, ord=, dim=, keepdim=, dtype=)
-def traced_251(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_259(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, ord=_d1, dim=_d2, keepdim=_d3, dtype=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2285,7 +2357,7 @@ def traced_251(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, orig)
-def traced_252(fn_, site_, names_):
+def traced_260(fn_, site_, names_):
     def wrapper(self, orig):
         rec_ = recorder.current
         if rec_ is None:
@@ -2294,7 +2366,7 @@ def traced_252(fn_, site_, names_):
     return wrapper
 
 # (self, other)
-def traced_253(fn_, site_, names_):
+def traced_261(fn_, site_, names_):
     def wrapper(self, other):
         rec_ = recorder.current
         if rec_ is None:
@@ -2302,8 +2374,17 @@ def traced_253(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, other), {})
     return wrapper
 
+# (self, other, alpha, out)
+def traced_262(fn_, site_, names_):
+    def wrapper(self, other, alpha, out):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, other, alpha, out)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, other, alpha, out), {})
+    return wrapper
+
 # (self, other, alpha=)
-def traced_254(fn_, site_, names_, _d2):
+def traced_263(fn_, site_, names_, _d2):
     def wrapper(self, other, alpha=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2312,7 +2393,7 @@ def traced_254(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, dim=)
-def traced_255(fn_, site_, names_, _d2):
+def traced_264(fn_, site_, names_, _d2):
     def wrapper(self, other, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2321,7 +2402,7 @@ def traced_255(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, dims_self, dims_other)
-def traced_256(fn_, site_, names_):
+def traced_265(fn_, site_, names_):
     def wrapper(self, other, dims_self, dims_other):
         rec_ = recorder.current
         if rec_ is None:
@@ -2330,7 +2411,7 @@ def traced_256(fn_, site_, names_):
     return wrapper
 
 # (self, other, out)
-def traced_257(fn_, site_, names_):
+def traced_266(fn_, site_, names_):
     def wrapper(self, other, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2339,7 +2420,7 @@ def traced_257(fn_, site_, names_):
     return wrapper
 
 # (self, other, rounding_mode=)
-def traced_258(fn_, site_, names_, _d2):
+def traced_267(fn_, site_, names_, _d2):
     def wrapper(self, other, rounding_mode=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2347,8 +2428,17 @@ def traced_258(fn_, site_, names_, _d2):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, other, rounding_mode), {})
     return wrapper
 
+# (self, other, rounding_mode=, out=)
+def traced_268(fn_, site_, names_, _d2, _d3):
+    def wrapper(self, other, rounding_mode=_d2, out=_d3):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, other, rounding_mode, out)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, other, rounding_mode, out), {})
+    return wrapper
+
 # (self, other, rtol=, atol=, equal_nan=)
-def traced_259(fn_, site_, names_, _d2, _d3, _d4):
+def traced_269(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, other, rtol=_d2, atol=_d3, equal_nan=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2357,7 +2447,7 @@ def traced_259(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, out)
-def traced_260(fn_, site_, names_):
+def traced_270(fn_, site_, names_):
     def wrapper(self, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2366,7 +2456,7 @@ def traced_260(fn_, site_, names_):
     return wrapper
 
 # (self, out, a, b)
-def traced_261(fn_, site_, names_):
+def traced_271(fn_, site_, names_):
     def wrapper(self, out, a, b):
         rec_ = recorder.current
         if rec_ is None:
@@ -2375,7 +2465,7 @@ def traced_261(fn_, site_, names_):
     return wrapper
 
 # (self, out=)
-def traced_262(fn_, site_, names_, _d1):
+def traced_272(fn_, site_, names_, _d1):
     def wrapper(self, out=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2384,7 +2474,7 @@ def traced_262(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, output_size)
-def traced_263(fn_, site_, names_):
+def traced_273(fn_, site_, names_):
     def wrapper(self, output_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -2393,7 +2483,7 @@ def traced_263(fn_, site_, names_):
     return wrapper
 
 # (self, p)
-def traced_264(fn_, site_, names_):
+def traced_274(fn_, site_, names_):
     def wrapper(self, p):
         rec_ = recorder.current
         if rec_ is None:
@@ -2402,7 +2492,7 @@ def traced_264(fn_, site_, names_):
     return wrapper
 
 # (self, p, context)
-def traced_265(fn_, site_, names_):
+def traced_275(fn_, site_, names_):
     def wrapper(self, p, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -2411,7 +2501,7 @@ def traced_265(fn_, site_, names_):
     return wrapper
 
 # (self, p, gen)
-def traced_266(fn_, site_, names_):
+def traced_276(fn_, site_, names_):
     def wrapper(self, p, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -2420,7 +2510,7 @@ def traced_266(fn_, site_, names_):
     return wrapper
 
 # (self, p, generator=)
-def traced_267(fn_, site_, names_, _d2):
+def traced_277(fn_, site_, names_, _d2):
     def wrapper(self, p, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2429,7 +2519,7 @@ def traced_267(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, p, isRetry, ctx)
-def traced_268(fn_, site_, names_):
+def traced_278(fn_, site_, names_):
     def wrapper(self, p, isRetry, ctx):
         rec_ = recorder.current
         if rec_ is None:
@@ -2438,7 +2528,7 @@ def traced_268(fn_, site_, names_):
     return wrapper
 
 # (self, p, train)
-def traced_269(fn_, site_, names_):
+def traced_279(fn_, site_, names_):
     def wrapper(self, p, train):
         rec_ = recorder.current
         if rec_ is None:
@@ -2447,7 +2537,7 @@ def traced_269(fn_, site_, names_):
     return wrapper
 
 # (self, p=, generator=)
-def traced_270(fn_, site_, names_, _d1, _d2):
+def traced_280(fn_, site_, names_, _d1, _d2):
     def wrapper(self, p=_d1, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2456,7 +2546,7 @@ def traced_270(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, p_, gen)
-def traced_271(fn_, site_, names_):
+def traced_281(fn_, site_, names_):
     def wrapper(self, p_, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -2465,7 +2555,7 @@ def traced_271(fn_, site_, names_):
     return wrapper
 
 # (self, params, orig_size, context, split_remainder)
-def traced_272(fn_, site_, names_):
+def traced_282(fn_, site_, names_):
     def wrapper(self, params, orig_size, context, split_remainder):
         rec_ = recorder.current
         if rec_ is None:
@@ -2474,7 +2564,7 @@ def traced_272(fn_, site_, names_):
     return wrapper
 
 # (self, ptr)
-def traced_273(fn_, site_, names_):
+def traced_283(fn_, site_, names_):
     def wrapper(self, ptr):
         rec_ = recorder.current
         if rec_ is None:
@@ -2483,7 +2573,7 @@ def traced_273(fn_, site_, names_):
     return wrapper
 
 # (self, repeats)
-def traced_274(fn_, site_, names_):
+def traced_284(fn_, site_, names_):
     def wrapper(self, repeats):
         rec_ = recorder.current
         if rec_ is None:
@@ -2492,7 +2582,7 @@ def traced_274(fn_, site_, names_):
     return wrapper
 
 # (self, repeats, dim=, output_size=)
-def traced_275(fn_, site_, names_, _d2, _d3):
+def traced_285(fn_, site_, names_, _d2, _d3):
     def wrapper(self, repeats, dim=_d2, output_size=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2501,7 +2591,7 @@ def traced_275(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, return_inverse=, return_counts=, dim=)
-def traced_276(fn_, site_, names_, _d1, _d2, _d3):
+def traced_286(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, return_inverse=_d1, return_counts=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2509,8 +2599,26 @@ def traced_276(fn_, site_, names_, _d1, _d2, _d3):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, return_inverse, return_counts, dim), {})
     return wrapper
 
+# (self, sections)
+def traced_287(fn_, site_, names_):
+    def wrapper(self, sections):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, sections)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, sections), {})
+    return wrapper
+
+# (self, sections, dim=)
+def traced_288(fn_, site_, names_, _d2):
+    def wrapper(self, sections, dim=_d2):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, sections, dim)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, sections, dim), {})
+    return wrapper
+
 # (self, seq)
-def traced_277(fn_, site_, names_):
+def traced_289(fn_, site_, names_):
     def wrapper(self, seq):
         rec_ = recorder.current
         if rec_ is None:
@@ -2519,7 +2627,7 @@ def traced_277(fn_, site_, names_):
     return wrapper
 
 # (self, shape)
-def traced_278(fn_, site_, names_):
+def traced_290(fn_, site_, names_):
     def wrapper(self, shape):
         rec_ = recorder.current
         if rec_ is None:
@@ -2528,7 +2636,7 @@ def traced_278(fn_, site_, names_):
     return wrapper
 
 # (self, shifts, dims=)
-def traced_279(fn_, site_, names_, _d2):
+def traced_291(fn_, site_, names_, _d2):
     def wrapper(self, shifts, dims=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2537,7 +2645,7 @@ def traced_279(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size)
-def traced_280(fn_, site_, names_):
+def traced_292(fn_, site_, names_):
     def wrapper(self, size):
         rec_ = recorder.current
         if rec_ is None:
@@ -2546,7 +2654,7 @@ def traced_280(fn_, site_, names_):
     return wrapper
 
 # (self, size, dtype=, layout=, device=, pin_memory=)
-def traced_281(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_293(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, size, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2555,7 +2663,7 @@ def traced_281(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_282(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_294(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(self, size, fill_value, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -2564,7 +2672,7 @@ def traced_282(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, size, implicit=)
-def traced_283(fn_, site_, names_, _d2):
+def traced_295(fn_, site_, names_, _d2):
     def wrapper(self, size, implicit=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2573,7 +2681,7 @@ def traced_283(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, memory_format=)
-def traced_284(fn_, site_, names_, _d2):
+def traced_296(fn_, site_, names_, _d2):
     def wrapper(self, size, memory_format=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2582,7 +2690,7 @@ def traced_284(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, stride)
-def traced_285(fn_, site_, names_):
+def traced_297(fn_, site_, names_):
     def wrapper(self, size, stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -2591,7 +2699,7 @@ def traced_285(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_286(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_298(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(self, size, stride, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -2600,7 +2708,7 @@ def traced_286(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, size, stride, storage_offset)
-def traced_287(fn_, site_, names_):
+def traced_299(fn_, site_, names_):
     def wrapper(self, size, stride, storage_offset):
         rec_ = recorder.current
         if rec_ is None:
@@ -2609,7 +2717,7 @@ def traced_287(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, storage_offset=)
-def traced_288(fn_, site_, names_, _d3):
+def traced_300(fn_, site_, names_, _d3):
     def wrapper(self, size, stride, storage_offset=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2618,7 +2726,7 @@ def traced_288(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, size_bytes, allocator, resizable, data_ptr=)
-def traced_289(fn_, site_, names_, _d4):
+def traced_301(fn_, site_, names_, _d4):
     def wrapper(self, size_bytes, allocator, resizable, data_ptr=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2627,7 +2735,7 @@ def traced_289(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, sizes, strides)
-def traced_290(fn_, site_, names_):
+def traced_302(fn_, site_, names_):
     def wrapper(self, sizes, strides):
         rec_ = recorder.current
         if rec_ is None:
@@ -2636,7 +2744,7 @@ def traced_290(fn_, site_, names_):
     return wrapper
 
 # (self, sorted=, return_inverse=, return_counts=)
-def traced_291(fn_, site_, names_, _d1, _d2, _d3):
+def traced_303(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, sorted=_d1, return_inverse=_d2, return_counts=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2645,7 +2753,7 @@ def traced_291(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, source, destination)
-def traced_292(fn_, site_, names_):
+def traced_304(fn_, site_, names_):
     def wrapper(self, source, destination):
         rec_ = recorder.current
         if rec_ is None:
@@ -2654,7 +2762,7 @@ def traced_292(fn_, site_, names_):
     return wrapper
 
 # (self, source, storage_offset, size, stride=)
-def traced_293(fn_, site_, names_, _d4):
+def traced_305(fn_, site_, names_, _d4):
     def wrapper(self, source, storage_offset, size, stride=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2663,7 +2771,7 @@ def traced_293(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, split_size, dim=)
-def traced_294(fn_, site_, names_, _d2):
+def traced_306(fn_, site_, names_, _d2):
     def wrapper(self, split_size, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2672,7 +2780,7 @@ def traced_294(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, split_sizes, dim=)
-def traced_295(fn_, site_, names_, _d2):
+def traced_307(fn_, site_, names_, _d2):
     def wrapper(self, split_sizes, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2681,7 +2789,7 @@ def traced_295(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, src, non_blocking=)
-def traced_296(fn_, site_, names_, _d2):
+def traced_308(fn_, site_, names_, _d2):
     def wrapper(self, src, non_blocking=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2690,7 +2798,7 @@ def traced_296(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, stable, dim=, descending=)
-def traced_297(fn_, site_, names_, _d2, _d3):
+def traced_309(fn_, site_, names_, _d2, _d3):
     def wrapper(self, stable, dim=_d2, descending=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2699,7 +2807,7 @@ def traced_297(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, start_dim=, end_dim=)
-def traced_298(fn_, site_, names_, _d1, _d2):
+def traced_310(fn_, site_, names_, _d1, _d2):
     def wrapper(self, start_dim=_d1, end_dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2708,7 +2816,7 @@ def traced_298(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, storage, key_set, data_type, impl_type=)
-def traced_299(fn_, site_, names_, _d4):
+def traced_311(fn_, site_, names_, _d4):
     def wrapper(self, storage, key_set, data_type, impl_type=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2717,7 +2825,7 @@ def traced_299(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, target, weight=, pos_weight=, reduction=)
-def traced_300(fn_, site_, names_, _d2, _d3, _d4):
+def traced_312(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, target, weight=_d2, pos_weight=_d3, reduction=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2726,7 +2834,7 @@ def traced_300(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=)
-def traced_301(fn_, site_, names_, _d2, _d3, _d4):
+def traced_313(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2735,7 +2843,7 @@ def traced_301(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=, label_smoothing=)
-def traced_302(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_314(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4, label_smoothing=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2744,7 +2852,7 @@ def traced_302(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, tensor)
-def traced_303(fn_, site_, names_):
+def traced_315(fn_, site_, names_):
     def wrapper(self, tensor):
         rec_ = recorder.current
         if rec_ is None:
@@ -2753,7 +2861,7 @@ def traced_303(fn_, site_, names_):
     return wrapper
 
 # (self, tensor, out)
-def traced_304(fn_, site_, names_):
+def traced_316(fn_, site_, names_):
     def wrapper(self, tensor, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2762,7 +2870,7 @@ def traced_304(fn_, site_, names_):
     return wrapper
 
 # (self, unbiased=)
-def traced_305(fn_, site_, names_, _d1):
+def traced_317(fn_, site_, names_, _d1):
     def wrapper(self, unbiased=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2771,7 +2879,7 @@ def traced_305(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, value)
-def traced_306(fn_, site_, names_):
+def traced_318(fn_, site_, names_):
     def wrapper(self, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -2780,7 +2888,7 @@ def traced_306(fn_, site_, names_):
     return wrapper
 
 # (self, values, indices, dim, descending)
-def traced_307(fn_, site_, names_):
+def traced_319(fn_, site_, names_):
     def wrapper(self, values, indices, dim, descending):
         rec_ = recorder.current
         if rec_ is None:
@@ -2789,7 +2897,7 @@ def traced_307(fn_, site_, names_):
     return wrapper
 
 # (self, vec)
-def traced_308(fn_, site_, names_):
+def traced_320(fn_, site_, names_):
     def wrapper(self, vec):
         rec_ = recorder.current
         if rec_ is None:
@@ -2798,7 +2906,7 @@ def traced_308(fn_, site_, names_):
     return wrapper
 
 # (self, vec, out)
-def traced_309(fn_, site_, names_):
+def traced_321(fn_, site_, names_):
     def wrapper(self, vec, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2807,7 +2915,7 @@ def traced_309(fn_, site_, names_):
     return wrapper
 
 # (self, vec2)
-def traced_310(fn_, site_, names_):
+def traced_322(fn_, site_, names_):
     def wrapper(self, vec2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2816,7 +2924,7 @@ def traced_310(fn_, site_, names_):
     return wrapper
 
 # (self, weight, hist, bin_edges)
-def traced_311(fn_, site_, names_):
+def traced_323(fn_, site_, names_):
     def wrapper(self, weight, hist, bin_edges):
         rec_ = recorder.current
         if rec_ is None:
@@ -2825,7 +2933,7 @@ def traced_311(fn_, site_, names_):
     return wrapper
 
 # (shape, numel)
-def traced_312(fn_, site_, names_):
+def traced_324(fn_, site_, names_):
     def wrapper(shape, numel):
         rec_ = recorder.current
         if rec_ is None:
@@ -2834,7 +2942,7 @@ def traced_312(fn_, site_, names_):
     return wrapper
 
 # (size, allocator, ks, scalar_type)
-def traced_313(fn_, site_, names_):
+def traced_325(fn_, site_, names_):
     def wrapper(size, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -2843,7 +2951,7 @@ def traced_313(fn_, site_, names_):
     return wrapper
 
 # (size, device)
-def traced_314(fn_, site_, names_):
+def traced_326(fn_, site_, names_):
     def wrapper(size, device):
         rec_ = recorder.current
         if rec_ is None:
@@ -2852,7 +2960,7 @@ def traced_314(fn_, site_, names_):
     return wrapper
 
 # (size, dtype=, device=, pin_memory=)
-def traced_315(fn_, site_, names_, _d1, _d2, _d3):
+def traced_327(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(size, dtype=_d1, device=_d2, pin_memory=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2861,7 +2969,7 @@ def traced_315(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=)
-def traced_316(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_328(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2870,7 +2978,7 @@ def traced_316(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_317(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_329(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2879,7 +2987,7 @@ def traced_317(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_318(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_330(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2888,7 +2996,7 @@ def traced_318(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, out)
-def traced_319(fn_, site_, names_):
+def traced_331(fn_, site_, names_):
     def wrapper(size, fill_value, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2897,7 +3005,7 @@ def traced_319(fn_, site_, names_):
     return wrapper
 
 # (size, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_320(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_332(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2906,7 +3014,7 @@ def traced_320(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, generator=, out=)
-def traced_321(fn_, site_, names_, _d1, _d2):
+def traced_333(fn_, site_, names_, _d1, _d2):
     def wrapper(size, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2915,7 +3023,7 @@ def traced_321(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (size, out)
-def traced_322(fn_, site_, names_):
+def traced_334(fn_, site_, names_):
     def wrapper(size, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2924,7 +3032,7 @@ def traced_322(fn_, site_, names_):
     return wrapper
 
 # (size, stride, allocator, ks, scalar_type)
-def traced_323(fn_, site_, names_):
+def traced_335(fn_, site_, names_):
     def wrapper(size, stride, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -2933,7 +3041,7 @@ def traced_323(fn_, site_, names_):
     return wrapper
 
 # (size, stride, dtype=, device=, pin_memory=)
-def traced_324(fn_, site_, names_, _d2, _d3, _d4):
+def traced_336(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(size, stride, dtype=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2942,7 +3050,7 @@ def traced_324(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_325(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_337(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, stride, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2951,7 +3059,7 @@ def traced_325(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (start, end, step=, out=)
-def traced_326(fn_, site_, names_, _d2, _d3):
+def traced_338(fn_, site_, names_, _d2, _d3):
     def wrapper(start, end, step=_d2, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2960,7 +3068,7 @@ def traced_326(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (start, end, steps, dtype=, layout=, device=, pin_memory=)
-def traced_327(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_339(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(start, end, steps, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -2969,7 +3077,7 @@ def traced_327(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (start, end, steps, out=)
-def traced_328(fn_, site_, names_, _d3):
+def traced_340(fn_, site_, names_, _d3):
     def wrapper(start, end, steps, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2978,7 +3086,7 @@ def traced_328(fn_, site_, names_, _d3):
     return wrapper
 
 # (storage)
-def traced_329(fn_, site_, names_):
+def traced_341(fn_, site_, names_):
     def wrapper(storage):
         rec_ = recorder.current
         if rec_ is None:
@@ -2987,7 +3095,7 @@ def traced_329(fn_, site_, names_):
     return wrapper
 
 # (storage, size_bytes)
-def traced_330(fn_, site_, names_):
+def traced_342(fn_, site_, names_):
     def wrapper(storage, size_bytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -2996,7 +3104,7 @@ def traced_330(fn_, site_, names_):
     return wrapper
 
 # (t)
-def traced_331(fn_, site_, names_):
+def traced_343(fn_, site_, names_):
     def wrapper(t):
         rec_ = recorder.current
         if rec_ is None:
@@ -3005,7 +3113,7 @@ def traced_331(fn_, site_, names_):
     return wrapper
 
 # (t, alloc, priority=)
-def traced_332(fn_, site_, names_, _d2):
+def traced_344(fn_, site_, names_, _d2):
     def wrapper(t, alloc, priority=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3014,7 +3122,7 @@ def traced_332(fn_, site_, names_, _d2):
     return wrapper
 
 # (tensor, data, sizes)
-def traced_333(fn_, site_, names_):
+def traced_345(fn_, site_, names_):
     def wrapper(tensor, data, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -3023,7 +3131,7 @@ def traced_333(fn_, site_, names_):
     return wrapper
 
 # (tensor, force=)
-def traced_334(fn_, site_, names_, _d1):
+def traced_346(fn_, site_, names_, _d1):
     def wrapper(tensor, force=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3032,7 +3140,7 @@ def traced_334(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensor=, other=, scalar=, scalar1=, scalar2=)
-def traced_335(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
+def traced_347(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     def wrapper(tensor=_d0, other=_d1, scalar=_d2, scalar1=_d3, scalar2=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3041,7 +3149,7 @@ def traced_335(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (tensor_sizes, tensor_strides, sizes)
-def traced_336(fn_, site_, names_):
+def traced_348(fn_, site_, names_):
     def wrapper(tensor_sizes, tensor_strides, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -3050,7 +3158,7 @@ def traced_336(fn_, site_, names_):
     return wrapper
 
 # (tensors)
-def traced_337(fn_, site_, names_):
+def traced_349(fn_, site_, names_):
     def wrapper(tensors):
         rec_ = recorder.current
         if rec_ is None:
@@ -3059,7 +3167,7 @@ def traced_337(fn_, site_, names_):
     return wrapper
 
 # (tensors, dim=)
-def traced_338(fn_, site_, names_, _d1):
+def traced_350(fn_, site_, names_, _d1):
     def wrapper(tensors, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3068,7 +3176,7 @@ def traced_338(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensors, dim=, out=)
-def traced_339(fn_, site_, names_, _d1, _d2):
+def traced_351(fn_, site_, names_, _d1, _d2):
     def wrapper(tensors, dim=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3077,7 +3185,7 @@ def traced_339(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (tensors, indexing=)
-def traced_340(fn_, site_, names_, _d1):
+def traced_352(fn_, site_, names_, _d1):
     def wrapper(tensors, indexing=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3086,7 +3194,7 @@ def traced_340(fn_, site_, names_, _d1):
     return wrapper
 
 # (type1, type2)
-def traced_341(fn_, site_, names_):
+def traced_353(fn_, site_, names_):
     def wrapper(type1, type2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3095,7 +3203,7 @@ def traced_341(fn_, site_, names_):
     return wrapper
 
 # (value, self)
-def traced_342(fn_, site_, names_):
+def traced_354(fn_, site_, names_):
     def wrapper(value, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -3104,7 +3212,7 @@ def traced_342(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, is_max)
-def traced_343(fn_, site_, names_):
+def traced_355(fn_, site_, names_):
     def wrapper(values, indices, self, dim, is_max):
         rec_ = recorder.current
         if rec_ is None:
@@ -3113,7 +3221,7 @@ def traced_343(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, keepdim)
-def traced_344(fn_, site_, names_):
+def traced_356(fn_, site_, names_):
     def wrapper(values, indices, self, dim, keepdim):
         rec_ = recorder.current
         if rec_ is None:
@@ -3122,7 +3230,7 @@ def traced_344(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, k, dim, largest, sorted)
-def traced_345(fn_, site_, names_):
+def traced_357(fn_, site_, names_):
     def wrapper(values, indices, self, k, dim, largest, sorted):
         rec_ = recorder.current
         if rec_ is None:
@@ -3131,7 +3239,7 @@ def traced_345(fn_, site_, names_):
     return wrapper
 
 # (var)
-def traced_346(fn_, site_, names_):
+def traced_358(fn_, site_, names_):
     def wrapper(var):
         rec_ = recorder.current
         if rec_ is None:
@@ -3140,7 +3248,7 @@ def traced_346(fn_, site_, names_):
     return wrapper
 
 # (x, k, s, p, d, oh, ow)
-def traced_347(fn_, site_, names_):
+def traced_359(fn_, site_, names_):
     def wrapper(x, k, s, p, d, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -3149,7 +3257,7 @@ def traced_347(fn_, site_, names_):
     return wrapper
 
 # (x, oh, ow)
-def traced_348(fn_, site_, names_):
+def traced_360(fn_, site_, names_):
     def wrapper(x, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -3158,7 +3266,7 @@ def traced_348(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, stride, padding, dilation, groups)
-def traced_349(fn_, site_, names_):
+def traced_361(fn_, site_, names_):
     def wrapper(x, w, b, stride, padding, dilation, groups):
         rec_ = recorder.current
         if rec_ is None:
@@ -3167,7 +3275,7 @@ def traced_349(fn_, site_, names_):
     return wrapper
 
 # (x, windows, oh, ow)
-def traced_350(fn_, site_, names_):
+def traced_362(fn_, site_, names_):
     def wrapper(x, windows, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -3176,7 +3284,7 @@ def traced_350(fn_, site_, names_):
     return wrapper
 
 # (x, y)
-def traced_351(fn_, site_, names_):
+def traced_363(fn_, site_, names_):
     def wrapper(x, y):
         rec_ = recorder.current
         if rec_ is None:
@@ -3185,7 +3293,7 @@ def traced_351(fn_, site_, names_):
     return wrapper
 
 # (y, x=, dx=, dim=)
-def traced_352(fn_, site_, names_, _d1, _d2, _d3):
+def traced_364(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(y, x=_d1, dx=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3245,307 +3353,319 @@ TRACED_WRAPPERS: dict[str, Callable[..., Any]] = {
     'it, alpha_scalar': traced_47,
     'it, batch1, batch2, result': traced_48,
     'it, correction, take_sqrt': traced_49,
-    'it, exp_scalar': traced_50,
-    'it, fill': traced_51,
-    'it, from_, to, gen': traced_52,
-    'it, gen': traced_53,
-    'it, grad, output, dim, input_dtype': traced_54,
-    'it, grad, output, dim, input_dtype, grad_input': traced_55,
-    'it, grad, output, dim, input_dtype, out': traced_56,
-    'it, grad, self, threshold': traced_57,
-    'it, grad, self, threshold, grad_input': traced_58,
-    'it, grad_output, output': traced_59,
-    'it, grad_output, output, grad_input': traced_60,
-    'it, grad_output, self, target, weight, reduction, ignore_index, total_weight': traced_61,
-    'it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input': traced_62,
-    'it, index_size, index_stride': traced_63,
-    'it, index_size, index_stride, accumulate': traced_64,
-    'it, input, dim, half_to_float': traced_65,
-    'it, input, dim, half_to_float, output': traced_66,
-    'it, input, target, reduction': traced_67,
-    'it, input, target, reduction, result': traced_68,
-    'it, lambd, gen': traced_69,
-    'it, loop': traced_70,
-    'it, max_': traced_71,
-    'it, min_': traced_72,
-    'it, min_, max_': traced_73,
-    'it, non_blocking': traced_74,
-    'it, ord_': traced_75,
-    'it, reduce': traced_76,
-    'it, reduce, ident': traced_77,
-    'it, self': traced_78,
-    'it, self, dim, dtype': traced_79,
-    'it, self, dim, dtype, result': traced_80,
-    'it, self, dim, keepdim': traced_81,
-    'it, self, dim, keepdim, dtype': traced_82,
-    'it, self, dim, keepdim, dtype, result': traced_83,
-    'it, self, dim, keepdim, min, max': traced_84,
-    'it, self, dim, keepdim, result': traced_85,
-    'it, self, dim, keepdim, values, indices': traced_86,
-    'it, self, end, weight': traced_87,
-    'it, self, end, weight, out': traced_88,
-    'it, self, exponent': traced_89,
-    'it, self, exponent, out': traced_90,
-    'it, self, indices': traced_91,
-    'it, self, indices, result': traced_92,
-    'it, self, mat, vec, beta, alpha': traced_93,
-    'it, self, mat, vec, beta, alpha, result': traced_94,
-    'it, self, mat1, mat2, beta, alpha': traced_95,
-    'it, self, mat1, mat2, beta, alpha, result': traced_96,
-    'it, self, mat2': traced_97,
-    'it, self, mat2, result': traced_98,
-    'it, self, max': traced_99,
-    'it, self, max, out': traced_100,
-    'it, self, min': traced_101,
-    'it, self, min, max': traced_102,
-    'it, self, min, max, out': traced_103,
-    'it, self, min, out': traced_104,
-    'it, self, other': traced_105,
-    'it, self, other, alpha': traced_106,
-    'it, self, other, alpha, out': traced_107,
-    'it, self, other, out': traced_108,
-    'it, self, other, rounding_mode': traced_109,
-    'it, self, other, rounding_mode, out': traced_110,
-    'it, self, out': traced_111,
-    'it, self, result': traced_112,
-    'it, self, scalar_ord, opt_dim, keepdim, opt_dtype': traced_113,
-    'it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result': traced_114,
-    'it, self, target, weight, reduction, ignore_index': traced_115,
-    'it, self, target, weight, reduction, ignore_index, output, total_weight': traced_116,
-    'it, self, tensor1, tensor2, value': traced_117,
-    'it, self, tensor1, tensor2, value, result': traced_118,
-    'it, start, end, steps': traced_119,
-    'it, start, size, step': traced_120,
-    'it, threshold, value': traced_121,
-    'it, value': traced_122,
-    'it, value_scalar': traced_123,
-    'it, weight': traced_124,
-    'ks, *args': traced_125,
-    'ks, self': traced_126,
-    'mat, result': traced_127,
-    'mean, std=, size=, generator=, dtype=, layout=, device=, pin_memory=': traced_128,
-    'mean, std=, size=, generator=, out=': traced_129,
-    'meta, tensors, dim': traced_130,
-    'meta, tensors, dim, result': traced_131,
-    'n, m=, dtype=, layout=, device=, pin_memory=': traced_132,
-    'n, m=, out=': traced_133,
-    'nbytes': traced_134,
-    'obj, f, pickle_module=, pickle_protocol=, _use_new_zipfile_serialization=, _disable_byteorder_record=': traced_135,
-    'obj, warn_if_not_writeable=': traced_136,
-    'oldshape, oldstride, newshape': traced_137,
-    'out, self, dims': traced_138,
-    'output, buffer, input': traced_139,
-    'output, shape': traced_140,
-    'output, total_weight, input, target, weight, reduction, ignore_index': traced_141,
-    'ptr, device': traced_142,
-    'real, imag': traced_143,
-    'real, imag, out': traced_144,
-    'repeats, output_size=': traced_145,
-    'result, a, b, dim': traced_146,
-    'result, input': traced_147,
-    'result, repeats': traced_148,
-    'result, rows, cols': traced_149,
-    'result, self, dim': traced_150,
-    'result, self, dim, index': traced_151,
-    'result, self, index': traced_152,
-    'result, self, k, upper': traced_153,
-    'result, self, mask': traced_154,
-    'result, self, n_sample, gen': traced_155,
-    'result, size': traced_156,
-    'result, tensors, dim': traced_157,
-    'row, col, offset=, dtype=, layout=, device=, pin_memory=': traced_158,
-    'rows': traced_159,
-    's, dtype=': traced_160,
-    's, dtype=, layout=, device=, pin_memory=': traced_161,
-    'self': traced_162,
-    'self, *args, **kwargs': traced_163,
-    'self, args, kwargs': traced_164,
-    'self, axis0, axis1': traced_165,
-    'self, bins=, min=, max=': traced_166,
-    'self, bins=, min=, max=, out=': traced_167,
-    'self, bins=, range=, weight=, density=': traced_168,
-    'self, block': traced_169,
-    'self, block, context': traced_170,
-    'self, chunks, dim=': traced_171,
-    'self, config': traced_172,
-    'self, context': traced_173,
-    'self, correction=, fweights=, aweights=': traced_174,
-    'self, device, dtype, non_blocking, copy, memory_format': traced_175,
-    'self, device, orig_size, stream': traced_176,
-    'self, diagonal=': traced_177,
-    'self, dim': traced_178,
-    'self, dim, correction, keepdim, out': traced_179,
-    'self, dim, dtype, out': traced_180,
-    'self, dim, dtype=': traced_181,
-    'self, dim, index': traced_182,
-    'self, dim, index, real_dim=': traced_183,
-    'self, dim, index, source': traced_184,
-    'self, dim, index, source, alpha': traced_185,
-    'self, dim, index, source, alpha=': traced_186,
-    'self, dim, index, source, reduce, include_self': traced_187,
-    'self, dim, index, source, reduce, include_self=': traced_188,
-    'self, dim, index, sparse_grad=': traced_189,
-    'self, dim, index, src': traced_190,
-    'self, dim, index, src, reduce': traced_191,
-    'self, dim, index, src=, value=, reduce=': traced_192,
-    'self, dim, index, value': traced_193,
-    'self, dim, keepdim, min_result, max_result': traced_194,
-    'self, dim, keepdim=': traced_195,
-    'self, dim, return_inverse=, return_counts=': traced_196,
-    'self, dim, sizes': traced_197,
-    'self, dim, sorted=, return_inverse=, return_counts=': traced_198,
-    'self, dim, start, length': traced_199,
-    'self, dim, start, stop, step, disable_slice_optimization': traced_200,
-    'self, dim, unbiased=, keepdim=': traced_201,
-    'self, dim0, dim1': traced_202,
-    'self, dim=': traced_203,
-    'self, dim=, correction=, keepdim=': traced_204,
-    'self, dim=, descending=': traced_205,
-    'self, dim=, start=, end=, step=': traced_206,
-    'self, dims': traced_207,
-    'self, dst, src, pool': traced_208,
-    'self, dtype=': traced_209,
-    'self, dtype=, layout=, device=, pin_memory=, memory_format=': traced_210,
-    'self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=': traced_211,
-    'self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=': traced_212,
-    'self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=': traced_213,
-    'self, fill_value, wrap=': traced_214,
-    'self, from_=, to=, generator=': traced_215,
-    'self, generator=': traced_216,
-    'self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_217,
-    'self, generator=, out=': traced_218,
-    'self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_219,
-    'self, hist, bin_edges': traced_220,
-    'self, index': traced_221,
-    'self, index, out_indices, disable_slice_optimization, specified_dims': traced_222,
-    'self, index, py_value': traced_223,
-    'self, indices': traced_224,
-    'self, indices, dim=': traced_225,
-    'self, indices, values, accumulate=': traced_226,
-    'self, indices, values, accumulate=, unsafe=': traced_227,
-    'self, it, from_, to, gen': traced_228,
-    'self, k, dim=, largest=, sorted=': traced_229,
-    'self, k=, dims=': traced_230,
-    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=': traced_231,
-    'self, kernel_size, stride=, padding=, dilation=, ceil_mode=': traced_232,
-    'self, kwargs': traced_233,
-    'self, lambd=, generator=': traced_234,
-    'self, mantissa, exponent': traced_235,
-    'self, mask': traced_236,
-    'self, mask, source': traced_237,
-    'self, mask, value': traced_238,
-    'self, mean, std, gen': traced_239,
-    'self, mean=, std=, generator=': traced_240,
-    'self, memory_format=': traced_241,
-    'self, min=, max=': traced_242,
-    'self, nbytes': traced_243,
-    'self, nelements': traced_244,
-    'self, new_size': traced_245,
-    'self, num_samples, replacement=, generator=': traced_246,
-    'self, num_samples, replacement=, generator=, out=': traced_247,
-    'self, offset=': traced_248,
-    'self, offset=, dim1=, dim2=': traced_249,
-    'self, op, ks, args': traced_250,
-    'self, ord=, dim=, keepdim=, dtype=': traced_251,
-    'self, orig': traced_252,
-    'self, other': traced_253,
-    'self, other, alpha=': traced_254,
-    'self, other, dim=': traced_255,
-    'self, other, dims_self, dims_other': traced_256,
-    'self, other, out': traced_257,
-    'self, other, rounding_mode=': traced_258,
-    'self, other, rtol=, atol=, equal_nan=': traced_259,
-    'self, out': traced_260,
-    'self, out, a, b': traced_261,
-    'self, out=': traced_262,
-    'self, output_size': traced_263,
-    'self, p': traced_264,
-    'self, p, context': traced_265,
-    'self, p, gen': traced_266,
-    'self, p, generator=': traced_267,
-    'self, p, isRetry, ctx': traced_268,
-    'self, p, train': traced_269,
-    'self, p=, generator=': traced_270,
-    'self, p_, gen': traced_271,
-    'self, params, orig_size, context, split_remainder': traced_272,
-    'self, ptr': traced_273,
-    'self, repeats': traced_274,
-    'self, repeats, dim=, output_size=': traced_275,
-    'self, return_inverse=, return_counts=, dim=': traced_276,
-    'self, seq': traced_277,
-    'self, shape': traced_278,
-    'self, shifts, dims=': traced_279,
-    'self, size': traced_280,
-    'self, size, dtype=, layout=, device=, pin_memory=': traced_281,
-    'self, size, fill_value, dtype=, layout=, device=, pin_memory=': traced_282,
-    'self, size, implicit=': traced_283,
-    'self, size, memory_format=': traced_284,
-    'self, size, stride': traced_285,
-    'self, size, stride, dtype=, layout=, device=, pin_memory=': traced_286,
-    'self, size, stride, storage_offset': traced_287,
-    'self, size, stride, storage_offset=': traced_288,
-    'self, size_bytes, allocator, resizable, data_ptr=': traced_289,
-    'self, sizes, strides': traced_290,
-    'self, sorted=, return_inverse=, return_counts=': traced_291,
-    'self, source, destination': traced_292,
-    'self, source, storage_offset, size, stride=': traced_293,
-    'self, split_size, dim=': traced_294,
-    'self, split_sizes, dim=': traced_295,
-    'self, src, non_blocking=': traced_296,
-    'self, stable, dim=, descending=': traced_297,
-    'self, start_dim=, end_dim=': traced_298,
-    'self, storage, key_set, data_type, impl_type=': traced_299,
-    'self, target, weight=, pos_weight=, reduction=': traced_300,
-    'self, target, weight=, reduction=, ignore_index=': traced_301,
-    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_302,
-    'self, tensor': traced_303,
-    'self, tensor, out': traced_304,
-    'self, unbiased=': traced_305,
-    'self, value': traced_306,
-    'self, values, indices, dim, descending': traced_307,
-    'self, vec': traced_308,
-    'self, vec, out': traced_309,
-    'self, vec2': traced_310,
-    'self, weight, hist, bin_edges': traced_311,
-    'shape, numel': traced_312,
-    'size, allocator, ks, scalar_type': traced_313,
-    'size, device': traced_314,
-    'size, dtype=, device=, pin_memory=': traced_315,
-    'size, dtype=, layout=, device=, pin_memory=': traced_316,
-    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_317,
-    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_318,
-    'size, fill_value, out': traced_319,
-    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_320,
-    'size, generator=, out=': traced_321,
-    'size, out': traced_322,
-    'size, stride, allocator, ks, scalar_type': traced_323,
-    'size, stride, dtype=, device=, pin_memory=': traced_324,
-    'size, stride, dtype=, layout=, device=, pin_memory=': traced_325,
-    'start, end, step=, out=': traced_326,
-    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_327,
-    'start, end, steps, out=': traced_328,
-    'storage': traced_329,
-    'storage, size_bytes': traced_330,
-    't': traced_331,
-    't, alloc, priority=': traced_332,
-    'tensor, data, sizes': traced_333,
-    'tensor, force=': traced_334,
-    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_335,
-    'tensor_sizes, tensor_strides, sizes': traced_336,
-    'tensors': traced_337,
-    'tensors, dim=': traced_338,
-    'tensors, dim=, out=': traced_339,
-    'tensors, indexing=': traced_340,
-    'type1, type2': traced_341,
-    'value, self': traced_342,
-    'values, indices, self, dim, is_max': traced_343,
-    'values, indices, self, dim, keepdim': traced_344,
-    'values, indices, self, k, dim, largest, sorted': traced_345,
-    'var': traced_346,
-    'x, k, s, p, d, oh, ow': traced_347,
-    'x, oh, ow': traced_348,
-    'x, w, b, stride, padding, dilation, groups': traced_349,
-    'x, windows, oh, ow': traced_350,
-    'x, y': traced_351,
-    'y, x=, dx=, dim=': traced_352,
+    'it, decimals': traced_50,
+    'it, exp_scalar': traced_51,
+    'it, fill': traced_52,
+    'it, from_, to, gen': traced_53,
+    'it, gen': traced_54,
+    'it, grad, output, dim, input_dtype': traced_55,
+    'it, grad, output, dim, input_dtype, grad_input': traced_56,
+    'it, grad, output, dim, input_dtype, out': traced_57,
+    'it, grad, self, threshold': traced_58,
+    'it, grad, self, threshold, grad_input': traced_59,
+    'it, grad_output, output': traced_60,
+    'it, grad_output, output, grad_input': traced_61,
+    'it, grad_output, self, target, weight, reduction, ignore_index, total_weight': traced_62,
+    'it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input': traced_63,
+    'it, index_size, index_stride': traced_64,
+    'it, index_size, index_stride, accumulate': traced_65,
+    'it, input, dim, half_to_float': traced_66,
+    'it, input, dim, half_to_float, output': traced_67,
+    'it, input, target, reduction': traced_68,
+    'it, input, target, reduction, result': traced_69,
+    'it, lambd, gen': traced_70,
+    'it, loop': traced_71,
+    'it, max_': traced_72,
+    'it, min_': traced_73,
+    'it, min_, max_': traced_74,
+    'it, nan, posinf, neginf': traced_75,
+    'it, non_blocking': traced_76,
+    'it, ord_': traced_77,
+    'it, reduce': traced_78,
+    'it, reduce, ident': traced_79,
+    'it, self': traced_80,
+    'it, self, decimals': traced_81,
+    'it, self, decimals, out': traced_82,
+    'it, self, dim, dtype': traced_83,
+    'it, self, dim, dtype, result': traced_84,
+    'it, self, dim, keepdim': traced_85,
+    'it, self, dim, keepdim, dtype': traced_86,
+    'it, self, dim, keepdim, dtype, result': traced_87,
+    'it, self, dim, keepdim, min, max': traced_88,
+    'it, self, dim, keepdim, result': traced_89,
+    'it, self, dim, keepdim, values, indices': traced_90,
+    'it, self, end, weight': traced_91,
+    'it, self, end, weight, out': traced_92,
+    'it, self, exponent': traced_93,
+    'it, self, exponent, out': traced_94,
+    'it, self, indices': traced_95,
+    'it, self, indices, result': traced_96,
+    'it, self, mat, vec, beta, alpha': traced_97,
+    'it, self, mat, vec, beta, alpha, result': traced_98,
+    'it, self, mat1, mat2, beta, alpha': traced_99,
+    'it, self, mat1, mat2, beta, alpha, result': traced_100,
+    'it, self, mat2': traced_101,
+    'it, self, mat2, result': traced_102,
+    'it, self, max': traced_103,
+    'it, self, max, out': traced_104,
+    'it, self, min': traced_105,
+    'it, self, min, max': traced_106,
+    'it, self, min, max, out': traced_107,
+    'it, self, min, out': traced_108,
+    'it, self, other': traced_109,
+    'it, self, other, alpha': traced_110,
+    'it, self, other, alpha, out': traced_111,
+    'it, self, other, out': traced_112,
+    'it, self, other, rounding_mode': traced_113,
+    'it, self, other, rounding_mode, out': traced_114,
+    'it, self, out': traced_115,
+    'it, self, result': traced_116,
+    'it, self, scalar_ord, opt_dim, keepdim, opt_dtype': traced_117,
+    'it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result': traced_118,
+    'it, self, target, weight, reduction, ignore_index': traced_119,
+    'it, self, target, weight, reduction, ignore_index, output, total_weight': traced_120,
+    'it, self, tensor1, tensor2, value': traced_121,
+    'it, self, tensor1, tensor2, value, result': traced_122,
+    'it, start, end, steps': traced_123,
+    'it, start, size, step': traced_124,
+    'it, threshold, value': traced_125,
+    'it, value': traced_126,
+    'it, value_scalar': traced_127,
+    'it, weight': traced_128,
+    'ks, *args': traced_129,
+    'ks, self': traced_130,
+    'mat, result': traced_131,
+    'mean, std=, size=, generator=, dtype=, layout=, device=, pin_memory=': traced_132,
+    'mean, std=, size=, generator=, out=': traced_133,
+    'meta, tensors, dim': traced_134,
+    'meta, tensors, dim, result': traced_135,
+    'n, m=, dtype=, layout=, device=, pin_memory=': traced_136,
+    'n, m=, out=': traced_137,
+    'nbytes': traced_138,
+    'obj, f, pickle_module=, pickle_protocol=, _use_new_zipfile_serialization=, _disable_byteorder_record=': traced_139,
+    'obj, warn_if_not_writeable=': traced_140,
+    'oldshape, oldstride, newshape': traced_141,
+    'out, self, dims': traced_142,
+    'output, buffer, input': traced_143,
+    'output, shape': traced_144,
+    'output, total_weight, input, target, weight, reduction, ignore_index': traced_145,
+    'ptr, device': traced_146,
+    'real, imag': traced_147,
+    'real, imag, out': traced_148,
+    'repeats, output_size=': traced_149,
+    'result, a, b, dim': traced_150,
+    'result, input': traced_151,
+    'result, repeats': traced_152,
+    'result, rows, cols': traced_153,
+    'result, self, dim': traced_154,
+    'result, self, dim, index': traced_155,
+    'result, self, index': traced_156,
+    'result, self, k, upper': traced_157,
+    'result, self, mask': traced_158,
+    'result, self, n_sample, gen': traced_159,
+    'result, size': traced_160,
+    'result, tensors, dim': traced_161,
+    'row, col, offset=, dtype=, layout=, device=, pin_memory=': traced_162,
+    'rows': traced_163,
+    's, dtype=': traced_164,
+    's, dtype=, layout=, device=, pin_memory=': traced_165,
+    'self': traced_166,
+    'self, *args, **kwargs': traced_167,
+    'self, args, kwargs': traced_168,
+    'self, axis0, axis1': traced_169,
+    'self, bins=, min=, max=': traced_170,
+    'self, bins=, min=, max=, out=': traced_171,
+    'self, bins=, range=, weight=, density=': traced_172,
+    'self, block': traced_173,
+    'self, block, context': traced_174,
+    'self, chunks, dim=': traced_175,
+    'self, config': traced_176,
+    'self, context': traced_177,
+    'self, correction=, fweights=, aweights=': traced_178,
+    'self, device, dtype, non_blocking, copy, memory_format': traced_179,
+    'self, device, orig_size, stream': traced_180,
+    'self, diagonal=': traced_181,
+    'self, dim': traced_182,
+    'self, dim, correction, keepdim, out': traced_183,
+    'self, dim, dtype, out': traced_184,
+    'self, dim, dtype=': traced_185,
+    'self, dim, index': traced_186,
+    'self, dim, index, real_dim=': traced_187,
+    'self, dim, index, source': traced_188,
+    'self, dim, index, source, alpha': traced_189,
+    'self, dim, index, source, alpha=': traced_190,
+    'self, dim, index, source, reduce, include_self': traced_191,
+    'self, dim, index, source, reduce, include_self=': traced_192,
+    'self, dim, index, sparse_grad=': traced_193,
+    'self, dim, index, src': traced_194,
+    'self, dim, index, src, reduce': traced_195,
+    'self, dim, index, src=, value=, reduce=': traced_196,
+    'self, dim, index, value': traced_197,
+    'self, dim, keepdim, min_result, max_result': traced_198,
+    'self, dim, keepdim=': traced_199,
+    'self, dim, return_inverse=, return_counts=': traced_200,
+    'self, dim, sizes': traced_201,
+    'self, dim, sorted=, return_inverse=, return_counts=': traced_202,
+    'self, dim, start, length': traced_203,
+    'self, dim, start, stop, step, disable_slice_optimization': traced_204,
+    'self, dim, unbiased=, keepdim=': traced_205,
+    'self, dim0, dim1': traced_206,
+    'self, dim=': traced_207,
+    'self, dim=, correction=, keepdim=': traced_208,
+    'self, dim=, descending=': traced_209,
+    'self, dim=, start=, end=, step=': traced_210,
+    'self, dims': traced_211,
+    'self, dst, src, pool': traced_212,
+    'self, dtype=': traced_213,
+    'self, dtype=, layout=, device=, pin_memory=, memory_format=': traced_214,
+    'self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=': traced_215,
+    'self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=': traced_216,
+    'self, exponent': traced_217,
+    'self, exponent, out': traced_218,
+    'self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=': traced_219,
+    'self, fill_value, wrap=': traced_220,
+    'self, from_=, to=, generator=': traced_221,
+    'self, generator=': traced_222,
+    'self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_223,
+    'self, generator=, out=': traced_224,
+    'self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_225,
+    'self, hist, bin_edges': traced_226,
+    'self, index': traced_227,
+    'self, index, out_indices, disable_slice_optimization, specified_dims': traced_228,
+    'self, index, py_value': traced_229,
+    'self, indices': traced_230,
+    'self, indices, dim=': traced_231,
+    'self, indices, values, accumulate=': traced_232,
+    'self, indices, values, accumulate=, unsafe=': traced_233,
+    'self, it, from_, to, gen': traced_234,
+    'self, k, dim=, largest=, sorted=': traced_235,
+    'self, k=, dims=': traced_236,
+    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=': traced_237,
+    'self, kernel_size, stride=, padding=, dilation=, ceil_mode=': traced_238,
+    'self, kwargs': traced_239,
+    'self, lambd=, generator=': traced_240,
+    'self, mantissa, exponent': traced_241,
+    'self, mask': traced_242,
+    'self, mask, source': traced_243,
+    'self, mask, value': traced_244,
+    'self, mean, std, gen': traced_245,
+    'self, mean=, std=, generator=': traced_246,
+    'self, memory_format=': traced_247,
+    'self, min=, max=': traced_248,
+    'self, nan, posinf, neginf, out': traced_249,
+    'self, nan=, posinf=, neginf=': traced_250,
+    'self, nbytes': traced_251,
+    'self, nelements': traced_252,
+    'self, new_size': traced_253,
+    'self, num_samples, replacement=, generator=': traced_254,
+    'self, num_samples, replacement=, generator=, out=': traced_255,
+    'self, offset=': traced_256,
+    'self, offset=, dim1=, dim2=': traced_257,
+    'self, op, ks, args': traced_258,
+    'self, ord=, dim=, keepdim=, dtype=': traced_259,
+    'self, orig': traced_260,
+    'self, other': traced_261,
+    'self, other, alpha, out': traced_262,
+    'self, other, alpha=': traced_263,
+    'self, other, dim=': traced_264,
+    'self, other, dims_self, dims_other': traced_265,
+    'self, other, out': traced_266,
+    'self, other, rounding_mode=': traced_267,
+    'self, other, rounding_mode=, out=': traced_268,
+    'self, other, rtol=, atol=, equal_nan=': traced_269,
+    'self, out': traced_270,
+    'self, out, a, b': traced_271,
+    'self, out=': traced_272,
+    'self, output_size': traced_273,
+    'self, p': traced_274,
+    'self, p, context': traced_275,
+    'self, p, gen': traced_276,
+    'self, p, generator=': traced_277,
+    'self, p, isRetry, ctx': traced_278,
+    'self, p, train': traced_279,
+    'self, p=, generator=': traced_280,
+    'self, p_, gen': traced_281,
+    'self, params, orig_size, context, split_remainder': traced_282,
+    'self, ptr': traced_283,
+    'self, repeats': traced_284,
+    'self, repeats, dim=, output_size=': traced_285,
+    'self, return_inverse=, return_counts=, dim=': traced_286,
+    'self, sections': traced_287,
+    'self, sections, dim=': traced_288,
+    'self, seq': traced_289,
+    'self, shape': traced_290,
+    'self, shifts, dims=': traced_291,
+    'self, size': traced_292,
+    'self, size, dtype=, layout=, device=, pin_memory=': traced_293,
+    'self, size, fill_value, dtype=, layout=, device=, pin_memory=': traced_294,
+    'self, size, implicit=': traced_295,
+    'self, size, memory_format=': traced_296,
+    'self, size, stride': traced_297,
+    'self, size, stride, dtype=, layout=, device=, pin_memory=': traced_298,
+    'self, size, stride, storage_offset': traced_299,
+    'self, size, stride, storage_offset=': traced_300,
+    'self, size_bytes, allocator, resizable, data_ptr=': traced_301,
+    'self, sizes, strides': traced_302,
+    'self, sorted=, return_inverse=, return_counts=': traced_303,
+    'self, source, destination': traced_304,
+    'self, source, storage_offset, size, stride=': traced_305,
+    'self, split_size, dim=': traced_306,
+    'self, split_sizes, dim=': traced_307,
+    'self, src, non_blocking=': traced_308,
+    'self, stable, dim=, descending=': traced_309,
+    'self, start_dim=, end_dim=': traced_310,
+    'self, storage, key_set, data_type, impl_type=': traced_311,
+    'self, target, weight=, pos_weight=, reduction=': traced_312,
+    'self, target, weight=, reduction=, ignore_index=': traced_313,
+    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_314,
+    'self, tensor': traced_315,
+    'self, tensor, out': traced_316,
+    'self, unbiased=': traced_317,
+    'self, value': traced_318,
+    'self, values, indices, dim, descending': traced_319,
+    'self, vec': traced_320,
+    'self, vec, out': traced_321,
+    'self, vec2': traced_322,
+    'self, weight, hist, bin_edges': traced_323,
+    'shape, numel': traced_324,
+    'size, allocator, ks, scalar_type': traced_325,
+    'size, device': traced_326,
+    'size, dtype=, device=, pin_memory=': traced_327,
+    'size, dtype=, layout=, device=, pin_memory=': traced_328,
+    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_329,
+    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_330,
+    'size, fill_value, out': traced_331,
+    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_332,
+    'size, generator=, out=': traced_333,
+    'size, out': traced_334,
+    'size, stride, allocator, ks, scalar_type': traced_335,
+    'size, stride, dtype=, device=, pin_memory=': traced_336,
+    'size, stride, dtype=, layout=, device=, pin_memory=': traced_337,
+    'start, end, step=, out=': traced_338,
+    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_339,
+    'start, end, steps, out=': traced_340,
+    'storage': traced_341,
+    'storage, size_bytes': traced_342,
+    't': traced_343,
+    't, alloc, priority=': traced_344,
+    'tensor, data, sizes': traced_345,
+    'tensor, force=': traced_346,
+    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_347,
+    'tensor_sizes, tensor_strides, sizes': traced_348,
+    'tensors': traced_349,
+    'tensors, dim=': traced_350,
+    'tensors, dim=, out=': traced_351,
+    'tensors, indexing=': traced_352,
+    'type1, type2': traced_353,
+    'value, self': traced_354,
+    'values, indices, self, dim, is_max': traced_355,
+    'values, indices, self, dim, keepdim': traced_356,
+    'values, indices, self, k, dim, largest, sorted': traced_357,
+    'var': traced_358,
+    'x, k, s, p, d, oh, ow': traced_359,
+    'x, oh, ow': traced_360,
+    'x, w, b, stride, padding, dilation, groups': traced_361,
+    'x, windows, oh, ow': traced_362,
+    'x, y': traced_363,
+    'y, x=, dx=, dim=': traced_364,
 }
