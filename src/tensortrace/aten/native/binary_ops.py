@@ -324,6 +324,22 @@ def _register_bitwise(name: str, dunder: str, stub: DispatchStub) -> None:
     def impl(it: TensorIteratorBase, self: Tensor, other: Tensor, out: Tensor) -> None:
         stub(it.device_type(), it)
 
+    def op(self: Tensor, other: Tensor | Scalar) -> Tensor:  # __and__: CompositeImplicit
+        return getattr(at(), name)(self, other)
+
+    def iop(self: Tensor, other: Tensor | Scalar) -> Tensor:  # __iand__
+        return getattr(self, f"{name}_")(other)
+
+    meta_function(f"{name}.Tensor", SOURCE)(meta)
+    impl_function(f"{name}_out", SOURCE, legacy=f"at::native::{name}_out")(impl)
+    register_scalar_other(name, SOURCE)
+    native_function(SOURCE, name=f"__{dunder}__")(op)
+    native_function(SOURCE, name=f"__i{dunder}__")(iop)
+
+
+def register_scalar_other(name: str, source: str, legacy: bool = False) -> None:
+    """The `.Scalar` overloads of a binary op: wrap the number, call the Tensor overload."""
+
     def scalar(self: Tensor, other: Scalar) -> Tensor:
         return getattr(at(), name)(self, wrapped_scalar_tensor(other))
 
@@ -333,19 +349,9 @@ def _register_bitwise(name: str, dunder: str, stub: DispatchStub) -> None:
     def scalar_out(self: Tensor, other: Scalar, out: Tensor) -> Tensor:
         return getattr(at(), name)(self, wrapped_scalar_tensor(other), out=out)
 
-    def op(self: Tensor, other: Tensor | Scalar) -> Tensor:  # __and__: CompositeImplicit
-        return getattr(at(), name)(self, other)
-
-    def iop(self: Tensor, other: Tensor | Scalar) -> Tensor:  # __iand__
-        return getattr(self, f"{name}_")(other)
-
-    meta_function(f"{name}.Tensor", SOURCE)(meta)
-    impl_function(f"{name}_out", SOURCE, legacy=f"at::native::{name}_out")(impl)
-    native_function(SOURCE, name=name)(scalar)
-    native_function(SOURCE, name=f"{name}_")(scalar_)
-    native_function(SOURCE, name=f"{name}_out")(scalar_out)
-    native_function(SOURCE, name=f"__{dunder}__")(op)
-    native_function(SOURCE, name=f"__i{dunder}__")(iop)
+    for fn, cpp_name in ((scalar, name), (scalar_, f"{name}_"), (scalar_out, f"{name}_out")):
+        native_function(source, name=cpp_name,
+                        legacy=f"at::native::{cpp_name}" if legacy else None)(fn)
 
 
 def at() -> Any:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tensortrace.aten.native.binary_ops import _register_logical
+from tensortrace.aten.native.binary_ops import _register_logical, register_scalar_other
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH, DispatchStub
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
 from tensortrace.aten.scalar_ops import Scalar, wrapped_scalar_tensor
@@ -70,23 +70,8 @@ _register_logical("logical_xor", STUBS["logical_xor"])
 
 
 # ---- the Scalar overloads: wrap the number, redispatch ------------------------------------------
-def _register_scalar_other(name: str) -> None:
-    def scalar(self: Tensor, other: Scalar) -> Tensor:
-        return getattr(at(), name)(self, wrapped_scalar_tensor(other))
-
-    def scalar_(self: Tensor, other: Scalar) -> Tensor:
-        return getattr(self, f"{name}_")(wrapped_scalar_tensor(other))
-
-    def scalar_out(self: Tensor, other: Scalar, out: Tensor) -> Tensor:
-        return getattr(at(), name)(self, wrapped_scalar_tensor(other), out=out)
-
-    native_function(SOURCE, name=name, legacy=f"at::native::{name}")(scalar)
-    native_function(SOURCE, name=f"{name}_", legacy=f"at::native::{name}_")(scalar_)
-    native_function(SOURCE, name=f"{name}_out", legacy=f"at::native::{name}_out")(scalar_out)
-
-
-_register_scalar_other("fmod")
-_register_scalar_other("copysign")
+register_scalar_other("fmod", SOURCE, legacy=True)
+register_scalar_other("copysign", SOURCE, legacy=True)
 
 
 @native_function(SOURCE, name="xlogy", legacy="at::native::xlogy")
