@@ -72,14 +72,18 @@ def traced(fn: Callable[[], None]) -> Callable[[], None]:
 
 
 def main() -> None:
-    print(f"{'case':10} {'untraced':>11} {'traced':>11} {'torch':>11} {'untraced/torch':>15} "
-          f"{'traced/untraced':>16}")
+    print(
+        f"{'case':10} {'untraced':>11} {'traced':>11} {'torch':>11} {'untraced/torch':>15} "
+        f"{'traced/untraced':>16}"
+    )
     for name, make, number in (("mul_sum", mul_sum, 50), ("mlp_step", mlp_step, 10)):
         ours = best(make(tensortrace), number)
         ours_traced = best(traced(make(tensortrace)), max(1, number // 5))
         theirs = best(make(torch), number) if torch is not None else float("nan")
-        print(f"{name:10} {ours * 1e6:9.0f}us {ours_traced * 1e6:9.0f}us "
-              f"{theirs * 1e6:9.1f}us {ours / theirs:14.0f}x {ours_traced / ours:15.1f}x")
+        print(
+            f"{name:10} {ours * 1e6:9.0f}us {ours_traced * 1e6:9.0f}us "
+            f"{theirs * 1e6:9.1f}us {ours / theirs:14.0f}x {ours_traced / ours:15.1f}x"
+        )
 
 
 if __name__ == "__main__":

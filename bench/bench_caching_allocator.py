@@ -52,18 +52,24 @@ def best_of_interleaved(nbytes: int, number: int) -> tuple[float, float, float]:
 
 def main() -> None:
     cca.allocator.emptyCache()
-    print(f"{'bytes':>10} | {'cached':>10} | {'fresh segment':>14} | {'CPU allocator':>14} | "
-          f"{'fresh / cached':>14}")
+    print(
+        f"{'bytes':>10} | {'cached':>10} | {'fresh segment':>14} | {'CPU allocator':>14} | "
+        f"{'fresh / cached':>14}"
+    )
     print("-" * 74)
     for nbytes in SIZES:
         t_cached, t_fresh, t_cpu = best_of_interleaved(nbytes, 400)
-        print(f"{nbytes:>10} | {t_cached * 1e6:>7.2f} us | {t_fresh * 1e6:>11.2f} us | "
-              f"{t_cpu * 1e6:>11.2f} us | {t_fresh / t_cached:>13.1f}x")
+        print(
+            f"{nbytes:>10} | {t_cached * 1e6:>7.2f} us | {t_fresh * 1e6:>11.2f} us | "
+            f"{t_cpu * 1e6:>11.2f} us | {t_fresh / t_cached:>13.1f}x"
+        )
         cca.allocator.emptyCache()
     stats = cca.allocator.device_allocator_for(0).getStats()
-    print(f"\nsegments allocated: {stats.segment[0].allocated}, "
-          f"blocks allocated: {stats.allocation[0].allocated}, "
-          f"reserved now: {stats.reserved_bytes[0].current} B")
+    print(
+        f"\nsegments allocated: {stats.segment[0].allocated}, "
+        f"blocks allocated: {stats.allocation[0].allocated}, "
+        f"reserved now: {stats.reserved_bytes[0].current} B"
+    )
 
 
 if __name__ == "__main__":

@@ -21,8 +21,10 @@ import tempfile
 from pathlib import Path
 
 RUNS = 7
-PROBE = ("import time; t = time.process_time(); import tensortrace; "
-         "print('cpu', time.process_time() - t)")
+PROBE = (
+    "import time; t = time.process_time(); import tensortrace; "
+    "print('cpu', time.process_time() - t)"
+)
 
 
 def measure(src: str | None) -> tuple[float, float]:
@@ -32,8 +34,13 @@ def measure(src: str | None) -> tuple[float, float]:
         env["PYTHONPATH"] = src
     walls, cpus = [], []
     for i in range(RUNS + 1):
-        done = subprocess.run([sys.executable, "-X", "importtime", "-c", PROBE], env=env,
-                              capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", "-c", PROBE],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         if i == 0:
             continue  # fills the bytecode cache
         top = [line for line in done.stderr.splitlines() if line.endswith("| tensortrace")]
@@ -46,8 +53,10 @@ def main() -> None:
     src = sys.argv[1] if len(sys.argv) > 1 else None
     wall, cpu = measure(src)
     where = src or "sys.path"
-    print(f"import tensortrace ({where}): {wall:.3f} s wall (-X importtime), {cpu:.3f} s CPU, "
-          f"median of {RUNS} fresh interpreters")
+    print(
+        f"import tensortrace ({where}): {wall:.3f} s wall (-X importtime), {cpu:.3f} s CPU, "
+        f"median of {RUNS} fresh interpreters"
+    )
 
 
 if __name__ == "__main__":

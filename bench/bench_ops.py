@@ -47,8 +47,12 @@ class Case:
 
 
 def _binary(name: str, np_fn: Callable[..., Any], kind: str = "elementwise") -> Case:
-    return Case(name, kind, lambda lib, o: getattr(lib, name)(o["a"], o["b"]),
-                lambda o: np_fn(o["a"], o["b"]))
+    return Case(
+        name,
+        kind,
+        lambda lib, o: getattr(lib, name)(o["a"], o["b"]),
+        lambda o: np_fn(o["a"], o["b"]),
+    )
 
 
 def _unary(name: str, np_fn: Callable[..., Any], kind: str = "elementwise") -> Case:
@@ -56,20 +60,45 @@ def _unary(name: str, np_fn: Callable[..., Any], kind: str = "elementwise") -> C
 
 
 CASES: list[Case] = [
-    _binary("add", np.add), _binary("sub", np.subtract), _binary("mul", np.multiply),
-    _binary("div", np.divide), _binary("maximum", np.maximum), _binary("eq", np.equal),
-    _unary("neg", np.negative), _unary("abs", np.abs), _unary("exp", np.exp),
-    _unary("sqrt", np.sqrt), _unary("sin", np.sin), _unary("tanh", np.tanh),
-    _unary("sum", np.sum, "reduction"), _unary("mean", np.mean, "reduction"),
-    _unary("max", np.max, "reduction"), _unary("prod", np.prod, "reduction"),
+    _binary("add", np.add),
+    _binary("sub", np.subtract),
+    _binary("mul", np.multiply),
+    _binary("div", np.divide),
+    _binary("maximum", np.maximum),
+    _binary("eq", np.equal),
+    _unary("neg", np.negative),
+    _unary("abs", np.abs),
+    _unary("exp", np.exp),
+    _unary("sqrt", np.sqrt),
+    _unary("sin", np.sin),
+    _unary("tanh", np.tanh),
+    _unary("sum", np.sum, "reduction"),
+    _unary("mean", np.mean, "reduction"),
+    _unary("max", np.max, "reduction"),
+    _unary("prod", np.prod, "reduction"),
     _unary("argmax", np.argmax, "reduction"),
-    Case("sum(dim=1)", "reduction", lambda lib, o: lib.sum(o["m"], 1),
-         lambda o: np.sum(o["m"], 1), ((4, 4), (2048, 2048), (4096, 4096))),
-    Case("matmul", "matmul", lambda lib, o: lib.matmul(o["m"], o["m"]),
-         lambda o: np.matmul(o["m"], o["m"]), ((4, 4), (1024, 1024))),
+    Case(
+        "sum(dim=1)",
+        "reduction",
+        lambda lib, o: lib.sum(o["m"], 1),
+        lambda o: np.sum(o["m"], 1),
+        ((4, 4), (2048, 2048), (4096, 4096)),
+    ),
+    Case(
+        "matmul",
+        "matmul",
+        lambda lib, o: lib.matmul(o["m"], o["m"]),
+        lambda o: np.matmul(o["m"], o["m"]),
+        ((4, 4), (1024, 1024)),
+    ),
     Case("clone", "copy", lambda lib, o: o["a"].clone(), lambda o: o["a"].copy()),
-    Case("contiguous(t)", "copy", lambda lib, o: o["m"].t().contiguous(),
-         lambda o: np.ascontiguousarray(o["m"].T), ((4, 4), (2048, 2048), (4096, 4096))),
+    Case(
+        "contiguous(t)",
+        "copy",
+        lambda lib, o: o["m"].t().contiguous(),
+        lambda o: np.ascontiguousarray(o["m"].T),
+        ((4, 4), (2048, 2048), (4096, 4096)),
+    ),
 ]
 
 
@@ -154,9 +183,11 @@ def main(words: list[str]) -> None:
                 print(f"{case.name:16s} {size:>11s}  {result}")
                 break
             ratio = result["tensortrace"] / result["numpy"]
-            line = (f"{case.name:16s} {size:>11s} {fmt(result['numpy'])} "
-                    f"{fmt(result['tensortrace'])} "
-                    f"{fmt(result['torch']) if 'torch' in result else '':>11s}  {ratio:5.2f}x")
+            line = (
+                f"{case.name:16s} {size:>11s} {fmt(result['numpy'])} "
+                f"{fmt(result['tensortrace'])} "
+                f"{fmt(result['torch']) if 'torch' in result else '':>11s}  {ratio:5.2f}x"
+            )
             if shape == case.shapes[0]:
                 line += "  (overhead)"
             else:

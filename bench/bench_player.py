@@ -27,8 +27,16 @@ from tensortrace.trace import run_source
 from tensortrace.widgets import standalone_html
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 STEP_TIMES = """([steps]) => {
     const slider = document.querySelector('.tt-slider');
@@ -75,16 +83,20 @@ def main() -> int:
     traces = {"seed": seed, f"{args.events // 1000}k events": record(args.events)}
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        print(f"{'trace':>12} {'events':>8} {'page':>9} {'first render':>13} "
-              f"{'step median':>12} {'step worst':>11}")
+        print(
+            f"{'trace':>12} {'events':>8} {'page':>9} {'first render':>13} "
+            f"{'step median':>12} {'step worst':>11}"
+        )
         for name, trace in traces.items():
             timeline = Timeline(trace)
             page_file = Path(tmp) / "player.html"
             page_file.write_text(standalone_html(timeline), encoding="utf-8")
             first, times = measure(browser, page_file, len(timeline), args.steps)
-            print(f"{name:>12} {len(timeline):>8} {page_file.stat().st_size / 1e6:>7.1f}MB "
-                  f"{first * 1000:>11.0f}ms {statistics.median(times):>10.1f}ms "
-                  f"{max(times):>9.1f}ms")
+            print(
+                f"{name:>12} {len(timeline):>8} {page_file.stat().st_size / 1e6:>7.1f}MB "
+                f"{first * 1000:>11.0f}ms {statistics.median(times):>10.1f}ms "
+                f"{max(times):>9.1f}ms"
+            )
         browser.close()
     print("goals: first render < 1000 ms and a step < 16 ms at 100k events")
     return 0

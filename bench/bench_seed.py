@@ -52,11 +52,19 @@ def seed_torch_seconds() -> float | None:
 def seed_compiled_out_seconds() -> float:
     """The same measurement in a fresh interpreter whose tensortrace has no @traced wrappers."""
     env = dict(os.environ, TENSORTRACE_COMPILE_OUT_RECORDER="1")
-    code = ("import json, sys; sys.path[:0] = " + json.dumps(sys.path) + "\n"
-            "from bench_seed import seed_untraced_seconds\n"
-            "print(json.dumps(seed_untraced_seconds()))")
-    out = subprocess.run([sys.executable, "-c", code], env=env, check=True, text=True,
-                         capture_output=True, cwd=os.path.dirname(os.path.abspath(__file__)))
+    code = (
+        "import json, sys; sys.path[:0] = " + json.dumps(sys.path) + "\n"
+        "from bench_seed import seed_untraced_seconds\n"
+        "print(json.dumps(seed_untraced_seconds()))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        check=True,
+        text=True,
+        capture_output=True,
+        cwd=os.path.dirname(os.path.abspath(__file__)),
+    )
     return float(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
@@ -72,8 +80,9 @@ def seed_traced_seconds() -> tuple[float, int]:
     return best_of(run, number=50), events
 
 
-def interleaved_best(fns: dict[str, Callable[[], object]], number: int,
-                     repeat: int = 15) -> dict[str, float]:
+def interleaved_best(
+    fns: dict[str, Callable[[], object]], number: int, repeat: int = 15
+) -> dict[str, float]:
     """Seconds per call for each fn, timed in alternation so they share the machine's noise."""
     best = {name: float("inf") for name in fns}
     for _ in range(repeat):
@@ -90,8 +99,7 @@ def large_add_seconds(n: int = 4 * 1024 * 1024) -> dict[str, float]:
     rng = np.random.default_rng(0)
     a, b = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
     ta, tb = tensortrace.rand(n), tensortrace.rand(n)
-    fns: dict[str, Callable[[], object]] = {"numpy": lambda: a + b,
-                                            "tensortrace": lambda: ta + tb}
+    fns: dict[str, Callable[[], object]] = {"numpy": lambda: a + b, "tensortrace": lambda: ta + tb}
     try:
         import torch
 
@@ -142,11 +150,23 @@ def instructions_per_seed(runs: int = 50) -> float | None:
         script = os.path.join(tmp, "seed.py")
         with open(script, "w") as f:
             f.write(_VALGRIND_PROGRAM)
-        procs = [subprocess.Popen([valgrind, "--tool=cachegrind", "--cache-sim=no",
-                                   f"--cachegrind-out-file={tmp}/out.{n}", sys.executable,
-                                   script, str(n)], stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.PIPE, text=True)
-                 for n in (0, runs)]
+        procs = [
+            subprocess.Popen(
+                [
+                    valgrind,
+                    "--tool=cachegrind",
+                    "--cache-sim=no",
+                    f"--cachegrind-out-file={tmp}/out.{n}",
+                    sys.executable,
+                    script,
+                    str(n),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for n in (0, runs)
+        ]
         counts = []
         for proc in procs:
             _, err = proc.communicate()
@@ -202,16 +222,22 @@ def main() -> None:
     calls, traced_calls = python_calls(seed), python_calls(traced_seed)
     print("seed expression:", SEED)
     print(f"  recorder compiled out : {compiled_out * 1e6:9.1f} us")
-    print(f"  untraced (recorder on, idle): {untraced * 1e6:9.1f} us  "
-          f"-> idle recorder adds {overhead:+.1%} (goal < 10%); {calls} Python calls "
-          f"(issue #14's goals: <= 200 us, <= 400 calls)")
-    print(f"  traced ({events} events)      : {traced * 1e6:9.1f} us  "
-          f"({traced / untraced:.1f}x untraced, goal <= 3x); {traced_calls} Python calls "
-          f"({(traced_calls - calls) / events:.1f} per event)")
+    print(
+        f"  untraced (recorder on, idle): {untraced * 1e6:9.1f} us  "
+        f"-> idle recorder adds {overhead:+.1%} (goal < 10%); {calls} Python calls "
+        f"(issue #14's goals: <= 200 us, <= 400 calls)"
+    )
+    print(
+        f"  traced ({events} events)      : {traced * 1e6:9.1f} us  "
+        f"({traced / untraced:.1f}x untraced, goal <= 3x); {traced_calls} Python calls "
+        f"({(traced_calls - calls) / events:.1f} per event)"
+    )
     torch_seconds = seed_torch_seconds()
     if torch_seconds is not None:
-        print(f"  PyTorch itself        : {torch_seconds * 1e6:9.1f} us  "
-              f"-> untraced is {untraced / torch_seconds:.0f}x torch")
+        print(
+            f"  PyTorch itself        : {torch_seconds * 1e6:9.1f} us  "
+            f"-> untraced is {untraced / torch_seconds:.0f}x torch"
+        )
     if "--no-valgrind" not in sys.argv:
         instructions = instructions_per_seed()
         if instructions is None:

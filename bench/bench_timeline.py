@@ -80,16 +80,26 @@ def main() -> None:
     payload_s = time.perf_counter() - start
 
     ms = 1000.0
-    print(f"trace: {n} events, {len(timeline.compiled.frames)} frames, "
-          f"{len(timeline.code)} code lines (recorded in {recorded:.2f} s)")
-    print(f"build Timeline (K={k}): {built * ms:.1f} ms "
-          f"({built / n * 1e6:.2f} us/event, {len(timeline._checkpoints)} checkpoints)")
-    print(f"state_at, random steps: median {statistics.median(random_times) * ms:.3f} ms, "
-          f"worst {max(random_times) * ms:.3f} ms ({len(random_times)} seeks)")
-    print(f"state_at, steps K-1 after a checkpoint: median "
-          f"{statistics.median(worst_times) * ms:.3f} ms, worst {max(worst_times) * ms:.3f} ms")
-    print(f"player payload: {len(payload)} bytes = {len(payload) / n:.1f} bytes/event "
-          f"(built and encoded in {payload_s * ms:.0f} ms)")
+    print(
+        f"trace: {n} events, {len(timeline.compiled.frames)} frames, "
+        f"{len(timeline.code)} code lines (recorded in {recorded:.2f} s)"
+    )
+    print(
+        f"build Timeline (K={k}): {built * ms:.1f} ms "
+        f"({built / n * 1e6:.2f} us/event, {len(timeline._checkpoints)} checkpoints)"
+    )
+    print(
+        f"state_at, random steps: median {statistics.median(random_times) * ms:.3f} ms, "
+        f"worst {max(random_times) * ms:.3f} ms ({len(random_times)} seeks)"
+    )
+    print(
+        f"state_at, steps K-1 after a checkpoint: median "
+        f"{statistics.median(worst_times) * ms:.3f} ms, worst {max(worst_times) * ms:.3f} ms"
+    )
+    print(
+        f"player payload: {len(payload)} bytes = {len(payload) / n:.1f} bytes/event "
+        f"(built and encoded in {payload_s * ms:.0f} ms)"
+    )
 
 
 if __name__ == "__main__":

@@ -34,8 +34,9 @@ EVENTS_PER_ITERATION = 318  # of the loop body below, measured
 
 def record(events: int) -> Trace:
     runs = max(1, events // EVENTS_PER_ITERATION)
-    source = (f"xs = []\nfor i in range({runs}):\n    x = torch.rand(3, 4)\n"
-              f"    xs.append(x[i % 3] + 1)\n")
+    source = (
+        f"xs = []\nfor i in range({runs}):\n    x = torch.rand(3, 4)\n    xs.append(x[i % 3] + 1)\n"
+    )
     namespace = {"torch": torch}  # alive after the block, so `xs` is too at the trace's end
     with torch.record() as t:
         run_source(source, namespace)
@@ -63,8 +64,7 @@ def timed(fn: Any) -> tuple[Any, str]:
     """The result, and "wall s (CPU s)": on a shared machine the CPU time is the steadier."""
     start, cpu = time.perf_counter(), time.process_time()
     result = fn()
-    return result, (f"{time.perf_counter() - start:.2f} s "
-                    f"(CPU {time.process_time() - cpu:.2f} s)")
+    return result, (f"{time.perf_counter() - start:.2f} s (CPU {time.process_time() - cpu:.2f} s)")
 
 
 def seek_times(timeline: Timeline, steps: list[int]) -> list[float]:
@@ -106,16 +106,19 @@ def run(events: int, every: int, seeks: int, folder: Path) -> None:
     worst_times = seek_times(timeline, list(range(every - 2, n, every))[-seeks:])
     last = timeline.state_at(n - 1)
     ms = 1000.0
-    print(f"{n} events ({len(last.tensors)} TensorImpls alive at the end; recorded in "
-          f"{recorded})")
-    print(f"  RAM: trace as recorded {ram / n:.0f} B/event, as loaded (identical args shared) "
-          f"{loaded_ram / n:.0f} B/event; its Timeline adds {timeline_ram / n:.0f} B/event")
+    print(f"{n} events ({len(last.tensors)} TensorImpls alive at the end; recorded in {recorded})")
+    print(
+        f"  RAM: trace as recorded {ram / n:.0f} B/event, as loaded (identical args shared) "
+        f"{loaded_ram / n:.0f} B/event; its Timeline adds {timeline_ram / n:.0f} B/event"
+    )
     print(f"  disk: {path.stat().st_size / n:.0f} B/event; save {saved}, load {loaded}")
     print(f"  Timeline build (K={every}): {built}, {len(timeline._checkpoints)} checkpoints")
-    print(f"  seek: random median {statistics.median(random_times) * ms:.3f} ms, "
-          f"worst {max(random_times) * ms:.3f} ms; K-1 after a checkpoint median "
-          f"{statistics.median(worst_times) * ms:.3f} ms, "
-          f"worst {max(worst_times) * ms:.3f} ms")
+    print(
+        f"  seek: random median {statistics.median(random_times) * ms:.3f} ms, "
+        f"worst {max(random_times) * ms:.3f} ms; K-1 after a checkpoint median "
+        f"{statistics.median(worst_times) * ms:.3f} ms, "
+        f"worst {max(worst_times) * ms:.3f} ms"
+    )
     sys.stdout.flush()
 
 

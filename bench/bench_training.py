@@ -31,10 +31,12 @@ REPEAT, NUMBER = 5, 10
 
 def make_step(lib: Any, adam: bool) -> Callable[[], None]:
     lib.manual_seed(0)
-    model = lib.nn.Sequential(lib.nn.Linear(IN, HIDDEN), lib.nn.ReLU(),
-                              lib.nn.Linear(HIDDEN, OUT))
-    opt = (lib.optim.Adam(model.parameters(), lr=1e-3) if adam
-           else lib.optim.SGD(model.parameters(), lr=0.1, momentum=0.9))
+    model = lib.nn.Sequential(lib.nn.Linear(IN, HIDDEN), lib.nn.ReLU(), lib.nn.Linear(HIDDEN, OUT))
+    opt = (
+        lib.optim.Adam(model.parameters(), lr=1e-3)
+        if adam
+        else lib.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    )
     x = lib.randn(BATCH, IN)
     y = lib.randint(0, OUT, (BATCH,))
 
@@ -74,10 +76,12 @@ def main(argv: list[str]) -> None:
     for _ in range(REPEAT):  # interleaved: each library's best of REPEAT
         for name, fn in runs.items():
             times[name] = min(times[name], best(fn))
-    print(f"one training step: MLP {IN}->{HIDDEN}->{OUT}, batch {BATCH}, "
-          f"{'Adam' if adam else 'SGD(momentum)'}; threads: tensortrace "
-          f"{tensortrace.get_num_threads()}"
-          + (f", torch {torch.get_num_threads()}" if torch is not None else ""))
+    print(
+        f"one training step: MLP {IN}->{HIDDEN}->{OUT}, batch {BATCH}, "
+        f"{'Adam' if adam else 'SGD(momentum)'}; threads: tensortrace "
+        f"{tensortrace.get_num_threads()}"
+        + (f", torch {torch.get_num_threads()}" if torch is not None else "")
+    )
     base = times.get("torch")
     for name, t in times.items():
         ratio = f"{t / base:8.1f}x torch" if base else ""

@@ -71,8 +71,10 @@ def main(argv: list[str]) -> None:
         print(f"{name:32s} {ours * 1e3:10.2f}ms {theirs * 1e3:8.2f}ms {ratio:6.1f}x")
         if ratio > LIMIT:
             slow.append((name, ratio))
-    print(f"{'total':32s} {total_ours * 1e3:10.2f}ms {total_theirs * 1e3:8.2f}ms "
-          f"{total_ours / total_theirs:6.1f}x")
+    print(
+        f"{'total':32s} {total_ours * 1e3:10.2f}ms {total_theirs * 1e3:8.2f}ms "
+        f"{total_ours / total_theirs:6.1f}x"
+    )
     print(f"\nslower than {LIMIT:.0f}x torch: {len(slow)} of {len(names)}")
     for name, ratio in sorted(slow, key=lambda item: -item[1]):
         print(f"  {name}: {ratio:.1f}x")

@@ -42,10 +42,16 @@ def reveal_dist(slides_dir: Path = HERE) -> Path:
     if not (dist / "reveal.js").is_file():
         npm = shutil.which("npm")
         if npm is None:
-            raise SystemExit("reveal.js is not installed and npm is not on PATH: "
-                             "run `npm ci` in slides/ (see package.json)")
-        subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-                       cwd=slides_dir, check=True, timeout=300)
+            raise SystemExit(
+                "reveal.js is not installed and npm is not on PATH: "
+                "run `npm ci` in slides/ (see package.json)"
+            )
+        subprocess.run(
+            [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+            cwd=slides_dir,
+            check=True,
+            timeout=300,
+        )
     return dist
 
 
@@ -94,12 +100,21 @@ def line_facts(timeline: Any) -> list[LineFacts]:
     owner_at_free = {b.end: b for b in blocks if b.end is not None}
     out: list[LineFacts] = []
     for line in timeline.code:
-        ops = [e.name for e in events[line.start: line.end + 1]
-               if e.ph == "B" and e.name.startswith("aten::")]
-        allocs = [(owner_at_alloc[i].nbytes, owner_at_alloc[i].owner)
-                  for i in range(line.start, line.end + 1) if i in owner_at_alloc]
-        frees = [(owner_at_free[i].nbytes, owner_at_free[i].owner)
-                 for i in range(line.start, line.end + 1) if i in owner_at_free]
+        ops = [
+            e.name
+            for e in events[line.start : line.end + 1]
+            if e.ph == "B" and e.name.startswith("aten::")
+        ]
+        allocs = [
+            (owner_at_alloc[i].nbytes, owner_at_alloc[i].owner)
+            for i in range(line.start, line.end + 1)
+            if i in owner_at_alloc
+        ]
+        frees = [
+            (owner_at_free[i].nbytes, owner_at_free[i].owner)
+            for i in range(line.start, line.end + 1)
+            if i in owner_at_free
+        ]
         out.append(LineFacts(line.text, line.start, line.end, line.kind, ops, allocs, frees))
 
     for facts in out:
@@ -107,18 +122,23 @@ def line_facts(timeline: Any) -> list[LineFacts]:
             continue
         name = facts.text.removeprefix("del ").strip()
         after = state_from_timeline(timeline, facts.end)
-        deaths = [e for e in events[facts.start: facts.end + 1] if e.kind == "handle_del"]
+        deaths = [e for e in events[facts.start : facts.end + 1] if e.kind == "handle_del"]
         impl = timeline.rename(deaths[0].args["impl"]) if deaths else ""
         if not facts.frees:
             holders = [i.name for i in after.impls.values() if i.base == impl]
             held_by = [h.name for h in after.handles.values() if h.impl in holders]
             still = after.impls.get(impl)
             if still is not None:
-                who = (f"the view {', '.join(held_by)} ({', '.join(holders)}) still holds it"
-                       if holders else "another owner still holds it")
-                facts.callout = (f"<code>del {name}</code> frees nothing: {impl} drops to "
-                                 f"refcount {still.refcount}, because {who}; "
-                                 f"{still.storage} keeps its memory.")
+                who = (
+                    f"the view {', '.join(held_by)} ({', '.join(holders)}) still holds it"
+                    if holders
+                    else "another owner still holds it"
+                )
+                facts.callout = (
+                    f"<code>del {name}</code> frees nothing: {impl} drops to "
+                    f"refcount {still.refcount}, because {who}; "
+                    f"{still.storage} keeps its memory."
+                )
         else:
             parts = []
             for nbytes, owner in facts.frees:
@@ -126,9 +146,12 @@ def line_facts(timeline: Any) -> list[LineFacts]:
                 origin = f", allocated by <code>{html.escape(first.text)}</code>" if first else ""
                 parts.append(f"{nbytes} bytes of {owner}{origin}")
             gone = state_from_timeline(timeline, facts.start - 1).impls.get(impl)
-            why = (f"{name} was a view: its death released its base and the shared storage"
-                   if gone is not None and gone.is_view else f"{name} was the last owner")
-            facts.callout = (f"<code>del {name}</code> frees {'; '.join(parts)}. {why}.")
+            why = (
+                f"{name} was a view: its death released its base and the shared storage"
+                if gone is not None and gone.is_view
+                else f"{name} was the last owner"
+            )
+            facts.callout = f"<code>del {name}</code> frees {'; '.join(parts)}. {why}."
     return out
 
 
@@ -148,17 +171,18 @@ def _player_slide(trace: Any) -> str:
     try:
         from tensortrace.widgets import TimelinePlayer
     except ImportError as exc:  # the widget package is optional at build time
-        print(f"warning: no TimelinePlayer ({exc}); the deck has no player slide",
-              file=sys.stderr)
+        print(f"warning: no TimelinePlayer ({exc}); the deck has no player slide", file=sys.stderr)
         return ""
     # presentation mode: bigger type, fewer panels; deck=True: the presenter's keys (PageDown,
     # PageUp, Space, Esc, arrows with a modifier) go up to reveal.js even after a click inside
     page = TimelinePlayer(trace, presentation=True).standalone_html(deck=True)
-    return ('<section data-state="player"><h3>Step through it yourself</h3>'
-            '<iframe class="player" title="TimelinePlayer" sandbox="allow-scripts" '
-            f'srcdoc="{html.escape(page, quote=True)}"></iframe>'
-            '<p class="small">The TimelinePlayer, standalone: no kernel needed. Click it, step '
-            "with ← →; PageDown still moves the deck.</p></section>")
+    return (
+        '<section data-state="player"><h3>Step through it yourself</h3>'
+        '<iframe class="player" title="TimelinePlayer" sandbox="allow-scripts" '
+        f'srcdoc="{html.escape(page, quote=True)}"></iframe>'
+        '<p class="small">The TimelinePlayer, standalone: no kernel needed. Click it, step '
+        "with ← →; PageDown still moves the deck.</p></section>"
+    )
 
 
 def build_sections(trace: Any) -> str:
@@ -172,8 +196,9 @@ def build_sections(trace: Any) -> str:
         f'<pre class="code big"><code>import torch\n{html.escape(SEED_SOURCE)}</code></pre>'
         "<p>Every step recorded: Python binding → dispatcher → native → kernel → allocator → "
         "refcount, replayed by <em>tensortrace</em>.</p></section>",
-        "<section><h3>The code is equivalent to</h3>" + _code_block(facts, None)
-        + f"<p class=\"small\">derived from the {len(trace.events)} events of the trace; "
+        "<section><h3>The code is equivalent to</h3>"
+        + _code_block(facts, None)
+        + f'<p class="small">derived from the {len(trace.events)} events of the trace; '
         "only <code>r</code> remains at the end.</p></section>",
     ]
     for i, line in enumerate(facts):
@@ -186,23 +211,40 @@ def build_sections(trace: Any) -> str:
         sections.append(
             f'<section data-line="{i}" data-steps="{line.start}-{line.end}">'
             f'<h3 class="line">{html.escape(line.text)}</h3>'
-            '<div class="columns"><div class="left">' + _code_block(facts, i)
+            '<div class="columns"><div class="left">'
+            + _code_block(facts, i)
             + f'<p class="small"><b>operators</b>: {ops}</p>'
             + f'<p class="small"><b>memory</b>: {", ".join(memory) or "none"}</p>'
             + f'<p class="small">events {line.start}…{line.end}</p>'
-            + callout + '</div><div class="right figure">' + graph + "</div></div>"
-            + _notes(f"{line.text}: events {line.start} to {line.end}. Operators: "
-                     f"{', '.join(line.operators) or 'none'}. Memory: "
-                     f"{', '.join(memory) or 'nothing allocated or freed'}. "
-                     + (re.sub('<[^>]+>', '', line.callout or '') or
-                        "Point at the graph: which refcounts moved?"), escaped=False)
-            + "</section>")
-    sections.append("<section><h3>The allocator over time</h3><div class=\"figure\">"
-                    + memory_map(timeline).to_svg() + "</div></section>")
+            + callout
+            + '</div><div class="right figure">'
+            + graph
+            + "</div></div>"
+            + _notes(
+                f"{line.text}: events {line.start} to {line.end}. Operators: "
+                f"{', '.join(line.operators) or 'none'}. Memory: "
+                f"{', '.join(memory) or 'nothing allocated or freed'}. "
+                + (
+                    re.sub("<[^>]+>", "", line.callout or "")
+                    or "Point at the graph: which refcounts moved?"
+                ),
+                escaped=False,
+            )
+            + "</section>"
+        )
+    sections.append(
+        '<section><h3>The allocator over time</h3><div class="figure">'
+        + memory_map(timeline).to_svg()
+        + "</div></section>"
+    )
     sections.append(_player_slide(trace))
-    sections.append("<section><h3>Only <code>r</code> remains</h3>"
-                    + '<div class="figure">' + object_graph(timeline).to_svg() + "</div>"
-                    + f'<p class="small">{html.escape(timeline.headline())}</p></section>')
+    sections.append(
+        "<section><h3>Only <code>r</code> remains</h3>"
+        + '<div class="figure">'
+        + object_graph(timeline).to_svg()
+        + "</div>"
+        + f'<p class="small">{html.escape(timeline.headline())}</p></section>'
+    )
     sections.extend(build_autograd_sections())
     sections.append(cuda_sections())
     return "\n".join(s for s in sections if s)
@@ -230,28 +272,34 @@ def build_autograd_sections() -> list[str]:
     waits = []
     for i in begins:
         args = trace.events[i].args["args"]
-        waits.append(f"{html.escape(trace.events[i].name[len(evaluate):])}: waiting "
-                     f"{html.escape(str(args['dependencies']))}")
+        waits.append(
+            f"{html.escape(trace.events[i].name[len(evaluate) :])}: waiting "
+            f"{html.escape(str(args['dependencies']))}"
+        )
     code = f'<pre class="code big"><code>{html.escape(AUTOGRAD_SOURCE)}</code></pre>'
     sections = [
-        "<section><h2>Autograd, traced</h2>" + code
+        "<section><h2>Autograd, traced</h2>"
+        + code
         + "<p>Seed 004: every op on a tensor that requires grad records a grad function holding "
         "its inputs' edges; <code>backward()</code> walks them; the leaves' gradients "
         "accumulate into <code>.grad</code>. PyTorch 2.x: Node, Edge, the engine's GraphTask, "
         "AccumulateGrad.</p></section>",
         '<section data-state="autograd-graph"><h3><code>a + b</code> records '
-        "<code>AddBackward0</code></h3><div class=\"columns\"><div class=\"left\">" + code
+        '<code>AddBackward0</code></h3><div class="columns"><div class="left">'
+        + code
         + '<p class="small">The graph after the forward pass: each Node, what it saved, and its '
         "next_edges down to the leaves' AccumulateGrad (drawn from the trace's grad_fn facts)."
         '</p></div><div class="right figure">'
-        + autograd_graph(trace, first_backward - 1).to_svg() + "</div></div></section>",
+        + autograd_graph(trace, first_backward - 1).to_svg()
+        + "</div></div></section>",
         '<section data-state="backward"><h3><code>backward()</code> walks the graph</h3>'
         '<div class="columns"><div class="left">'
         + "".join(f'<p class="small">{w}</p>' for w in waits)
         + f'<p class="small">a.grad = {html.escape(str(a.grad))}</p>'
         '<p class="callout">a is used twice: its AccumulateGrad runs only when both gradients '
         "(through Mul and through Add) have arrived, as seed 004's <code>needed</code> counts."
-        '</p></div><div class="right figure">' + autograd_graph(trace).to_svg()
+        '</p></div><div class="right figure">'
+        + autograd_graph(trace).to_svg()
         + "</div></div></section>",
     ]
     torch.manual_seed(0)
@@ -264,18 +312,22 @@ def build_autograd_sections() -> list[str]:
         torch.nn.functional.cross_entropy(model(x), y).backward()
         opt.step()
     ops = [name for name, _ in step.operator_tree()]
-    nodes = [e.name[len(evaluate):] for e in step.events
-             if e.ph == "B" and e.name.startswith(evaluate)]
+    nodes = [
+        e.name[len(evaluate) :] for e in step.events if e.ph == "B" and e.name.startswith(evaluate)
+    ]
     sections.append(
         '<section data-state="training-step"><h3>One training step</h3>'
         '<div class="columns"><div class="left"><pre class="code"><code>'
-        + html.escape("opt.zero_grad()\nloss = F.cross_entropy(model(x), y)\nloss.backward()\n"
-                      "opt.step()") + "</code></pre>"
+        + html.escape(
+            "opt.zero_grad()\nloss = F.cross_entropy(model(x), y)\nloss.backward()\nopt.step()"
+        )
+        + "</code></pre>"
         + f'<p class="small"><b>top-level operators</b>: {html.escape(", ".join(ops))}</p>'
         + f'<p class="small"><b>backward, node by node</b>: {html.escape(" → ".join(nodes))}</p>'
         + '<p class="small">The same tree as torch.profiler records for this step '
         "(tests/conformance/test_nn_trees.py).</p></div>"
-        '<div class="right figure">' + autograd_graph(step).to_svg() + "</div></div></section>")
+        '<div class="right figure">' + autograd_graph(step).to_svg() + "</div></div></section>"
+    )
     return sections
 
 
@@ -285,15 +337,19 @@ MIB = 2**20
 
 
 def _usage(torch: Any, label: str) -> tuple[str, str, str, int]:
-    return (label, f"{torch.cuda.memory_allocated() / MIB:.1f} MiB",
-            f"{torch.cuda.memory_reserved() / MIB:.1f} MiB",
-            torch.cuda.memory_stats()["segment.all.current"])
+    return (
+        label,
+        f"{torch.cuda.memory_allocated() / MIB:.1f} MiB",
+        f"{torch.cuda.memory_reserved() / MIB:.1f} MiB",
+        torch.cuda.memory_stats()["segment.all.current"],
+    )
 
 
 def _table(rows: list[tuple[Any, ...]], header: tuple[str, ...]) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>"
-                   for row in rows)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in rows
+    )
     return f'<table class="small"><tr>{head}</tr>{body}</table>'
 
 
@@ -319,11 +375,23 @@ def record_cuda_story() -> dict[str, Any]:
         if e.kind == "alloc":
             segment = a["segment"]
             how = "from the cache" if a["from_cache"] else "new 2 MiB segment (cudaMalloc)"
-            events.append((f"alloc {a['requested']} B", f"{a['bytes']} B",
-                           f"segment+{a['addr'] - segment:#05x}", how))
+            events.append(
+                (
+                    f"alloc {a['requested']} B",
+                    f"{a['bytes']} B",
+                    f"segment+{a['addr'] - segment:#05x}",
+                    how,
+                )
+            )
         else:
-            events.append((f"free {a['bytes']} B", "", f"segment+{a['addr'] - segment:#05x}",
-                           "back to the small pool"))
+            events.append(
+                (
+                    f"free {a['bytes']} B",
+                    "",
+                    f"segment+{a['addr'] - segment:#05x}",
+                    "back to the small pool",
+                )
+            )
     story["seed"] = events
     namespace.clear()
     gc.collect()
@@ -372,28 +440,33 @@ def cuda_sections() -> str:
     from tensortrace.viz import memory_map
 
     story = record_cuda_story()
-    return "\n".join([
-        "<section><h2>On <code>cuda</code>: the caching allocator</h2>"
-        f'<pre class="code big"><code>{html.escape(CUDA_SOURCE)}</code></pre>'
-        "<p class=\"small\">tensortrace's emulated CUDA device: host memory, the CPU's loops, "
-        "PyTorch's CUDA path and its CUDACachingAllocator, traced.</p>"
-        + _table(story["seed"], ("request", "block", "where", "served"))
-        + "<p class=\"callout\">48 bytes are rounded up to 512; the first request costs a 2 MiB "
-        "segment, split; the next two are carved from it; frees go back to the pool, and "
-        "<code>memory_reserved()</code> stays at 2 MiB.</p></section>",
-        "<section><h3>The segment and its blocks</h3><div class=\"figure\">"
-        + memory_map(story["trace"]).to_svg() + "</div></section>",
-        "<section><h3>Why memory does not go down after <code>del</code></h3>"
-        + _table(story["usage"], ("step", "allocated", "reserved", "segments"))
-        + "<p class=\"callout\">A freed block is cached for the next request of its size; "
-        "4 MiB holes between live tensors cannot serve 8 MiB (fragmentation), and "
-        "<code>empty_cache()</code> only returns segments that are entirely free.</p></section>",
-        "<section><h3>Out of memory: release, retry, then fail</h3>"
-        f"<p class=\"small\">On a 64 MiB device: 40 MiB cached, then 48 MiB asked: cudaMalloc "
-        f"fails, the cache is released and the request retried "
-        f"(<code>num_alloc_retries</code> = {story['retries']}). 20 MiB more cannot be found:</p>"
-        f'<pre class="code"><code>{html.escape(story["oom"])}</code></pre></section>',
-    ])
+    return "\n".join(
+        [
+            "<section><h2>On <code>cuda</code>: the caching allocator</h2>"
+            f'<pre class="code big"><code>{html.escape(CUDA_SOURCE)}</code></pre>'
+            "<p class=\"small\">tensortrace's emulated CUDA device: host memory, the CPU's loops, "
+            "PyTorch's CUDA path and its CUDACachingAllocator, traced.</p>"
+            + _table(story["seed"], ("request", "block", "where", "served"))
+            + '<p class="callout">48 bytes are rounded up to 512; the first request costs a 2 MiB '
+            "segment, split; the next two are carved from it; frees go back to the pool, and "
+            "<code>memory_reserved()</code> stays at 2 MiB.</p></section>",
+            '<section><h3>The segment and its blocks</h3><div class="figure">'
+            + memory_map(story["trace"]).to_svg()
+            + "</div></section>",
+            "<section><h3>Why memory does not go down after <code>del</code></h3>"
+            + _table(story["usage"], ("step", "allocated", "reserved", "segments"))
+            + '<p class="callout">A freed block is cached for the next request of its size; '
+            "4 MiB holes between live tensors cannot serve 8 MiB (fragmentation), and "
+            "<code>empty_cache()</code> only returns segments that are entirely free.</p>"
+            "</section>",
+            "<section><h3>Out of memory: release, retry, then fail</h3>"
+            f'<p class="small">On a 64 MiB device: 40 MiB cached, then 48 MiB asked: cudaMalloc '
+            f"fails, the cache is released and the request retried "
+            f"(<code>num_alloc_retries</code> = {story['retries']}). "
+            "20 MiB more cannot be found:</p>"
+            f'<pre class="code"><code>{html.escape(story["oom"])}</code></pre></section>',
+        ]
+    )
 
 
 DECK_CSS = """
@@ -503,9 +576,9 @@ def with_speaker_notes(sections: str) -> str:
     def add(match: re.Match[str]) -> str:
         body = match.group(0)
         title = re.search(r"<h[23][^>]*>(.*?)</h[23]>", body)
-        if "<aside class=\"notes\">" in body or not title or title.group(1) not in SPEAKER_NOTES:
+        if '<aside class="notes">' in body or not title or title.group(1) not in SPEAKER_NOTES:
             return body
-        return body[:-len("</section>")] + _notes(SPEAKER_NOTES[title.group(1)]) + "</section>"
+        return body[: -len("</section>")] + _notes(SPEAKER_NOTES[title.group(1)]) + "</section>"
 
     return re.sub(r"<section[ >].*?</section>", add, sections, flags=re.DOTALL)
 
@@ -515,26 +588,30 @@ def build(out: Path = DEFAULT_OUT, slides_dir: Path = HERE) -> Path:
     dist = reveal_dist(slides_dir)
     trace = record_seed()
     sections = with_speaker_notes(build_sections(trace))
-    page = "\n".join([
-        "<!doctype html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        "<title>tensortrace: a tensor's timeline</title>",
-        _inline_style((dist / "reveal.css").read_text()),
-        _inline_style((dist / "theme" / "white.css").read_text()),
-        _inline_style(DECK_CSS),
-        '</head><body><div class="reveal"><div class="slides">',
-        sections,
-        "</div></div>",
-        _inline_script((dist / "reveal.js").read_text()),
-        _inline_script((dist / "plugin" / "notes.js").read_text()),  # `S`: the speaker view
-        _inline_script(PERMALINK),
-        _inline_script("Reveal.initialize({hash: true, controls: true, progress: true, "
-                       "slideNumber: 'c/t', width: 1280, height: 760, margin: 0.04, "
-                       "transition: 'none', plugins: [RevealNotes]});"),
-        _inline_script(PRESENTER_KEYS),
-        "</body></html>",
-    ])
+    page = "\n".join(
+        [
+            "<!doctype html>",
+            '<html lang="en"><head><meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            "<title>tensortrace: a tensor's timeline</title>",
+            _inline_style((dist / "reveal.css").read_text()),
+            _inline_style((dist / "theme" / "white.css").read_text()),
+            _inline_style(DECK_CSS),
+            '</head><body><div class="reveal"><div class="slides">',
+            sections,
+            "</div></div>",
+            _inline_script((dist / "reveal.js").read_text()),
+            _inline_script((dist / "plugin" / "notes.js").read_text()),  # `S`: the speaker view
+            _inline_script(PERMALINK),
+            _inline_script(
+                "Reveal.initialize({hash: true, controls: true, progress: true, "
+                "slideNumber: 'c/t', width: 1280, height: 760, margin: 0.04, "
+                "transition: 'none', plugins: [RevealNotes]});"
+            ),
+            _inline_script(PRESENTER_KEYS),
+            "</body></html>",
+        ]
+    )
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(page)
     return out

@@ -28,8 +28,9 @@ SRC = Path(tensortrace.__file__).resolve().parent.parent
 
 def test_checked_in_files_match_the_generator() -> None:
     stale = stale_files(outputs())
-    assert not stale, (f"generated files out of date: {[str(p) for p in stale]}; "
-                       f"run `{COMMAND}` and commit them")
+    assert not stale, (
+        f"generated files out of date: {[str(p) for p in stale]}; run `{COMMAND}` and commit them"
+    )
 
 
 def test_the_runtime_imports_the_files_on_disk() -> None:
@@ -76,23 +77,28 @@ def test_a_stale_yaml_is_generated_in_memory_not_bound_wrong(tmp_path: Path) -> 
     pkg = tmp_path / "tensortrace"
     subprocess.run(["cp", "-r", str(SRC / "tensortrace"), str(pkg)], check=True)
     yaml_path = pkg / "aten" / "native_functions.yaml"
-    yaml_path.write_text(yaml_path.read_text() + (
-        "\n- func: my_abs(Tensor self) -> Tensor\n"
-        "  variants: function, method\n"
-        "  dispatch:\n"
-        "    CompositeExplicitAutograd: abs\n"))
-    program = ("import warnings\n"
-               "with warnings.catch_warnings(record=True) as w:\n"
-               "    warnings.simplefilter('always')\n"
-               "    import tensortrace as torch\n"
-               "assert any('out of date' in str(x.message) for x in w), w\n"
-               "x = torch.tensor([1.0, -2.0])\n"
-               "assert torch.my_abs(x).tolist() == [1.0, 2.0]\n"
-               "assert x.my_abs().tolist() == [1.0, 2.0]\n"
-               "print('ok')\n")
+    yaml_path.write_text(
+        yaml_path.read_text()
+        + (
+            "\n- func: my_abs(Tensor self) -> Tensor\n"
+            "  variants: function, method\n"
+            "  dispatch:\n"
+            "    CompositeExplicitAutograd: abs\n"
+        )
+    )
+    program = (
+        "import warnings\n"
+        "with warnings.catch_warnings(record=True) as w:\n"
+        "    warnings.simplefilter('always')\n"
+        "    import tensortrace as torch\n"
+        "assert any('out of date' in str(x.message) for x in w), w\n"
+        "x = torch.tensor([1.0, -2.0])\n"
+        "assert torch.my_abs(x).tolist() == [1.0, 2.0]\n"
+        "assert x.my_abs().tolist() == [1.0, 2.0]\n"
+        "print('ok')\n"
+    )
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True,
-                          text=True)
+    done = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True)
     assert done.stdout.strip() == "ok", done.stderr
 
 
@@ -118,7 +124,8 @@ def test_the_generator_module_is_importable_without_side_effects() -> None:
 @pytest.mark.parametrize("name", ["add", "rand", "where"])
 def test_generated_functions_carry_their_schemas(name: str) -> None:
     assert f"{name}." in (getattr(at, name).__doc__ or "") or name in (
-        getattr(at, name).__doc__ or "")
+        getattr(at, name).__doc__ or ""
+    )
 
 
 def test_the_schemas_written_parsed_are_what_the_yaml_says() -> None:
@@ -126,6 +133,9 @@ def test_the_schemas_written_parsed_are_what_the_yaml_says() -> None:
     from tensortrace.aten.function_schema import parse_schema
     from tensortrace.aten.generated import operators
 
-    differ = [op.schema.full_name for op in operators.OPERATORS
-              if op.schema != parse_schema(op.entry["func"])]
+    differ = [
+        op.schema.full_name
+        for op in operators.OPERATORS
+        if op.schema != parse_schema(op.entry["func"])
+    ]
     assert differ == []

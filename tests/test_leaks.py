@@ -25,21 +25,57 @@ record = getattr(tensortrace, "record", None) or tensortrace.trace
 
 STATEMENTS = [
     # succeed
-    "r = x + y * 2", "r = x - 1.5", "r = 2 - i", "r = x / y", "r = i / 2", "r = i // 3",
-    "r = i % 3", "r = x ** 2", "r = 2 ** x", "r = -x", "r = abs(i)", "r = x.exp().log()",
-    "r = x.sqrt()", "r = x.sigmoid().tanh()", "r = x.relu()", "r = x.clamp(0.2, 0.8)",
-    "r = i.clamp(min=1.5)", "r = torch.maximum(x, y)", "r = x == y", "r = i < 2",
-    "r = torch.logical_and(x, i)", "r = ~(x > 0.5)", "r = torch.where(x > 0.5, x, y)",
-    "r = torch.where(x > 0.5, i, 2.5)", "r = x.masked_fill(x > 0.5, 0.0)",
-    "x.mul_(2)", "x[0].sub_(1)", "x /= 3", "r = x.t() * y[:, None]",
+    "r = x + y * 2",
+    "r = x - 1.5",
+    "r = 2 - i",
+    "r = x / y",
+    "r = i / 2",
+    "r = i // 3",
+    "r = i % 3",
+    "r = x ** 2",
+    "r = 2 ** x",
+    "r = -x",
+    "r = abs(i)",
+    "r = x.exp().log()",
+    "r = x.sqrt()",
+    "r = x.sigmoid().tanh()",
+    "r = x.relu()",
+    "r = x.clamp(0.2, 0.8)",
+    "r = i.clamp(min=1.5)",
+    "r = torch.maximum(x, y)",
+    "r = x == y",
+    "r = i < 2",
+    "r = torch.logical_and(x, i)",
+    "r = ~(x > 0.5)",
+    "r = torch.where(x > 0.5, x, y)",
+    "r = torch.where(x > 0.5, i, 2.5)",
+    "r = x.masked_fill(x > 0.5, 0.0)",
+    "x.mul_(2)",
+    "x[0].sub_(1)",
+    "x /= 3",
+    "r = x.t() * y[:, None]",
     "r = torch.mul(x, y, out=torch.empty(3, 4, dtype=torch.float64))",
-    "r = x.to(torch.float16) * 3", "r = torch.div(i, 3, rounding_mode='floor')",
+    "r = x.to(torch.float16) * 3",
+    "r = torch.div(i, 3, rounding_mode='floor')",
     # fail: shape mismatch, bad dtype, bad arguments
-    "r = x + torch.rand(5)", "r = (x > 0) - (x > 0)", "r = i.add_(x)", "r = i ** -2",
-    "r = i // 0", "r = i % 0", "r = x.div(x, rounding_mode='bad')", "r = x.masked_fill(i, 1)",
-    "r = torch.where(i, x, y)", "r = x.clamp()", "r = -(x > 0)", "r = ~x", "r = x & x",
-    "r = torch.maximum(x, 2)", "r = x.mul_(torch.rand(5, 3, 4))", "r = x.sub(y, alpha=True)",
-    "r = i.to(torch.int8).masked_fill(i > 0, 1000)", "r = torch.pow(2, 3)",
+    "r = x + torch.rand(5)",
+    "r = (x > 0) - (x > 0)",
+    "r = i.add_(x)",
+    "r = i ** -2",
+    "r = i // 0",
+    "r = i % 0",
+    "r = x.div(x, rounding_mode='bad')",
+    "r = x.masked_fill(i, 1)",
+    "r = torch.where(i, x, y)",
+    "r = x.clamp()",
+    "r = -(x > 0)",
+    "r = ~x",
+    "r = x & x",
+    "r = torch.maximum(x, 2)",
+    "r = x.mul_(torch.rand(5, 3, 4))",
+    "r = x.sub(y, alpha=True)",
+    "r = i.to(torch.int8).masked_fill(i > 0, 1000)",
+    "r = torch.pow(2, 3)",
     "r = x.exp_() if False else i.exp_()",
     "r = torch.add(x, y, out=torch.empty(3, 4, dtype=torch.int64))",
 ]
@@ -47,8 +83,10 @@ STATEMENTS = [
 
 def run_program(statements: list[str]) -> None:
     namespace = {"torch": tensortrace}
-    exec("x = torch.rand(3, 4); y = torch.rand(4); i = (torch.rand(3, 4) * 10).to(torch.int64)",
-         namespace)
+    exec(
+        "x = torch.rand(3, 4); y = torch.rand(4); i = (torch.rand(3, 4) * 10).to(torch.int64)",
+        namespace,
+    )
     for statement in statements:
         try:
             exec(statement, namespace)
@@ -79,14 +117,37 @@ def test_each_statement_frees_everything(statement: str) -> None:
 
 # views, indexing, factories and conversions: the ops most likely to tie objects into cycles
 LIFETIME_STATEMENTS = [
-    "x[0] = 1.0", "x[1, 2] = 3", "x[x > 0.5] = 0.0", "x[[0, 2]] = 2.0", "r = x[[0, 2]]",
-    "r = x[0]", "r = x[1:, ::2]", "r = x.t().contiguous()", "r = x.view(12)[3:]",
-    "r = x.reshape(4, 3)", "r = x[:, None].expand(3, 5, 4)", "r = x.unbind(0)", "r = x.split(2)",
-    "r = torch.tensor([1.0, 2.0])", "r = torch.tensor(x.tolist())", "r = x.detach()",
-    "r = x.numpy()", "r = torch.from_numpy(x.numpy())", "r = x.resolve_conj().resolve_neg()",
-    "r = x.sum(0)", "r = x.max(1)", "r = torch.cat([x, x])", "r = x @ x.t()", "r = i.tolist()",
-    "r = x[0].item()", "r = repr(x)", "r = x.view(2, 2, 3).permute(2, 0, 1)[0]",
-    "r = x[5]", "r = x.view(5)", "r = x[[7]]", "x[0] = torch.rand(7)",
+    "x[0] = 1.0",
+    "x[1, 2] = 3",
+    "x[x > 0.5] = 0.0",
+    "x[[0, 2]] = 2.0",
+    "r = x[[0, 2]]",
+    "r = x[0]",
+    "r = x[1:, ::2]",
+    "r = x.t().contiguous()",
+    "r = x.view(12)[3:]",
+    "r = x.reshape(4, 3)",
+    "r = x[:, None].expand(3, 5, 4)",
+    "r = x.unbind(0)",
+    "r = x.split(2)",
+    "r = torch.tensor([1.0, 2.0])",
+    "r = torch.tensor(x.tolist())",
+    "r = x.detach()",
+    "r = x.numpy()",
+    "r = torch.from_numpy(x.numpy())",
+    "r = x.resolve_conj().resolve_neg()",
+    "r = x.sum(0)",
+    "r = x.max(1)",
+    "r = torch.cat([x, x])",
+    "r = x @ x.t()",
+    "r = i.tolist()",
+    "r = x[0].item()",
+    "r = repr(x)",
+    "r = x.view(2, 2, 3).permute(2, 0, 1)[0]",
+    "r = x[5]",
+    "r = x.view(5)",
+    "r = x[[7]]",
+    "x[0] = torch.rand(7)",
 ]
 
 
@@ -116,8 +177,7 @@ def test_random_programs_free_everything_without_the_cyclic_gc(no_cyclic_gc: Non
     assert runtime_objects() == start_objects
 
 
-def test_traced_random_programs_free_everything_without_the_cyclic_gc(
-        no_cyclic_gc: None) -> None:
+def test_traced_random_programs_free_everything_without_the_cyclic_gc(no_cyclic_gc: None) -> None:
     start_bytes = tensortrace.memory_allocated("cpu")
     start_objects = runtime_objects()
     for seed in range(10):
@@ -176,8 +236,11 @@ def test_record_block_does_not_pin_locals_after_an_exception(no_cyclic_gc: None)
 
 def test_record_block_keeps_module_namespaces() -> None:
     namespace: dict[str, object] = {"torch": tensortrace}
-    exec("with torch.record() if hasattr(torch, 'record') else torch.trace():\n"
-         "    x = torch.rand(2)\n", namespace)
+    exec(
+        "with torch.record() if hasattr(torch, 'record') else torch.trace():\n"
+        "    x = torch.rand(2)\n",
+        namespace,
+    )
     assert "x" in namespace  # a module's f_locals is its real namespace: never cleared
 
 

@@ -38,8 +38,9 @@ def test_no_notebook_has_outputs() -> None:
                 dirty.append(f"{path.name} cell {index}")
         if "widgets" in nb.get("metadata", {}):
             dirty.append(f"{path.name}: saved widget state in the metadata")
-    assert not dirty, "strip outputs (jupyter nbconvert --clear-output --inplace): " + \
-        ", ".join(dirty)
+    assert not dirty, "strip outputs (jupyter nbconvert --clear-output --inplace): " + ", ".join(
+        dirty
+    )
 
 
 def test_every_notebook_opens_with_a_title() -> None:

@@ -66,18 +66,32 @@ def test_operator_tree_matches_live_torch_profiler() -> None:
     torch.rand(3, 4)[0] + torch.rand(3, 4)
     with profile(activities=[ProfilerActivity.CPU]) as prof:
         torch.rand(3, 4)[0] + torch.rand(3, 4)
-    ops = [{"name": e.name, "ts": e.time_range.start, "dur": e.time_range.end
-            - e.time_range.start} for e in prof.events()]
+    ops = [
+        {"name": e.name, "ts": e.time_range.start, "dur": e.time_range.end - e.time_range.start}
+        for e in prof.events()
+    ]
     assert trace_of(SEED).operator_tree() == nest_by_time(ops)
 
 
 def test_three_48_byte_allocations_and_frees_in_pytorch_order() -> None:
     t = trace_of(SEED)
     memory = [(e.kind, e.args["bytes"], e.args["total_allocated"]) for e in t.memory_events()]
-    theirs = [("alloc" if m["Bytes"] > 0 else "free", abs(m["Bytes"]), m["Total Allocated"])
-              for m in CAPTURE["memory"]]
-    assert memory == theirs == [("alloc", 48, 48), ("alloc", 48, 96), ("alloc", 48, 144),
-                                ("free", 48, 96), ("free", 48, 48), ("free", 48, 0)]
+    theirs = [
+        ("alloc" if m["Bytes"] > 0 else "free", abs(m["Bytes"]), m["Total Allocated"])
+        for m in CAPTURE["memory"]
+    ]
+    assert (
+        memory
+        == theirs
+        == [
+            ("alloc", 48, 48),
+            ("alloc", 48, 96),
+            ("alloc", 48, 144),
+            ("free", 48, 96),
+            ("free", 48, 48),
+            ("free", 48, 0),
+        ]
+    )
 
 
 def test_first_storage_is_freed_when_the_view_dies_not_at_del_t1() -> None:
@@ -86,15 +100,21 @@ def test_first_storage_is_freed_when_the_view_dies_not_at_del_t1() -> None:
     first_addr = allocs[0].args["addr"]
     events = t.events
     # _h1 is rand's result (_t1), _h2 the view (_t2): the first free follows _h2's death
-    del_t1 = next(i for i, e in enumerate(events) if e.kind == "handle_del"
-                  and e.args["handle"] == t.instants("handle_new")[0].args["handle"])
-    del_t2 = next(i for i, e in enumerate(events) if e.kind == "handle_del"
-                  and e.args["handle"] == t.instants("handle_new")[1].args["handle"])
+    del_t1 = next(
+        i
+        for i, e in enumerate(events)
+        if e.kind == "handle_del" and e.args["handle"] == t.instants("handle_new")[0].args["handle"]
+    )
+    del_t2 = next(
+        i
+        for i, e in enumerate(events)
+        if e.kind == "handle_del" and e.args["handle"] == t.instants("handle_new")[1].args["handle"]
+    )
     first_free = next(i for i, e in enumerate(events) if e.kind == "free")
     assert del_t1 < del_t2 < first_free
     assert events[first_free].args["addr"] == first_addr
     # at `del _t1` the base TensorImpl only loses the handle's reference: the view holds it
-    after_del_t1 = [e for e in events[del_t1:del_t1 + 3] if e.kind == "decref"]
+    after_del_t1 = [e for e in events[del_t1 : del_t1 + 3] if e.kind == "decref"]
     assert after_del_t1 and after_del_t1[0].args["refcount"] == 1
 
 
@@ -138,12 +158,17 @@ SEED_FUNCTIONS = {
 def test_every_function_of_the_seed_call_stack_is_in_the_trace() -> None:
     # a transposed operand makes TensorIterator compute strides and allocate a strided output,
     # the path seed 000 walks (its [4] + [3, 4] takes it too, minus the empty_strided call)
-    t = trace_of("x = torch.rand(3, 4)[0] + torch.rand(3, 4)\n"
-                 "y = torch.rand(4, 3).as_strided((3, 4), (1, 3)) + torch.rand(3, 4)")
+    t = trace_of(
+        "x = torch.rand(3, 4)[0] + torch.rand(3, 4)\n"
+        "y = torch.rand(4, 3).as_strided((3, 4), (1, 3)) + torch.rand(3, 4)"
+    )
     frame_names = {f.name for f in t.frames()}
     instant_kinds = {e.kind for e in t.events if e.ph == "i"}
-    missing = [seed for seed, modern in SEED_FUNCTIONS.items()
-               if modern not in frame_names and modern not in instant_kinds]
+    missing = [
+        seed
+        for seed, modern in SEED_FUNCTIONS.items()
+        if modern not in frame_names and modern not in instant_kinds
+    ]
     assert missing == []
 
 
@@ -160,8 +185,10 @@ def test_frames_carry_their_pytorch_counterpart() -> None:
 
 
 def test_manual_seed_rand_equals_torch_bit_for_bit() -> None:
-    for dtype, name, int_type in ((tensortrace.float32, "torch.float32", np.int32),
-                                  (tensortrace.float64, "torch.float64", np.int64)):
+    for dtype, name, int_type in (
+        (tensortrace.float32, "torch.float32", np.int32),
+        (tensortrace.float64, "torch.float64", np.int64),
+    ):
         tensortrace.manual_seed(0)
         ours = tensortrace.rand(3, 4, dtype=dtype).cdata.numpy_view()
         expected = np.array(CAPTURE["rand_seed0_bits"][name], dtype=int_type)
@@ -191,14 +218,17 @@ def test_memory_returns_to_start_when_handles_die() -> None:
     assert tensortrace.memory_allocated("cpu") == start
 
 
-@pytest.mark.parametrize("code", [
-    "torch.rand(3, 4) + torch.rand(3)",
-    "torch.rand(3, 4)[5]",
-    "torch.rand(3, 4).as_strided((3, 5), (4, 1))",
-    "torch.rand(4).add_(torch.rand(3, 4))",
-    "torch.rand(3).to(torch.int64).add_(torch.rand(3))",
-    "torch.rand(-1)",
-])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "torch.rand(3, 4) + torch.rand(3)",
+        "torch.rand(3, 4)[5]",
+        "torch.rand(3, 4).as_strided((3, 5), (4, 1))",
+        "torch.rand(4).add_(torch.rand(3, 4))",
+        "torch.rand(3).to(torch.int64).add_(torch.rand(3))",
+        "torch.rand(-1)",
+    ],
+)
 def test_memory_returns_to_start_after_an_exception(code: str) -> None:
     gc.collect()
     start = tensortrace.memory_allocated("cpu")
@@ -251,8 +281,10 @@ class _Renumber:
 
 def normalized_trace(t: Trace) -> dict[str, Any]:
     r = _Renumber()
-    events = [[e.ph, r.text(e.name), e.layer, e.depth, e.site, e.kind, e.tid,
-               r.value("", e.args)] for e in t.events]
+    events = [
+        [e.ph, r.text(e.name), e.layer, e.depth, e.site, e.kind, e.tid, r.value("", e.args)]
+        for e in t.events
+    ]
     return {"sites": [s.to_json() for s in t.sites], "events": events}
 
 

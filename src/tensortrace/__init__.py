@@ -63,6 +63,7 @@ if _TYPE_CHECKING:  # torch.<op>: the generated bindings, copied into globals() 
     # and the rest of what globals().update() adds: dtypes, the hand-written bindings
     def __getattr__(name: str) -> _Any: ...
 
+
 _python_variable_autograd.install()
 _trace_values.install()  # the recorder reads tensor values (Note [Values beside the events])
 autograd = _autograd  # torch.autograd
@@ -75,8 +76,11 @@ __version__ = "0.1.0"
 globals().update(_DTYPES)
 # torch/__init__.py leaves unique_dim out of the torch namespace (PRIVATE_OPS); torch has
 # unique_dim_consecutive only in torch._VF, and linalg_cross only as torch.linalg.cross
-_functions = {_n: _f for _n, _f in _functions.items()
-              if _n not in ("unique_dim", "unique_dim_consecutive", "linalg_cross")}
+_functions = {
+    _n: _f
+    for _n, _f in _functions.items()
+    if _n not in ("unique_dim", "unique_dim_consecutive", "linalg_cross")
+}
 globals().update(_functions)
 # torch/functional.py's Python wrappers take the place of the raw bindings of the same name
 globals().update({_n: getattr(_functional, _n) for _n in _functional.__all__})
@@ -95,8 +99,10 @@ def _hint_the_recorder_moved(op_trace: _Any) -> _Any:
         except TypeError as exc:
             if args:
                 raise
-            raise TypeError(f"{exc}\n(tensortrace's recorder is now `tensortrace.record()`; "
-                            "torch.trace(input) is the sum of a matrix's diagonal)") from None
+            raise TypeError(
+                f"{exc}\n(tensortrace's recorder is now `tensortrace.record()`; "
+                "torch.trace(input) is the sum of a matrix's diagonal)"
+            ) from None
 
     trace.__doc__ = op_trace.__doc__
     trace.__wrapped__ = op_trace  # type: ignore[attr-defined]
@@ -113,8 +119,9 @@ def get_default_dtype() -> dtype:
 def set_default_dtype(d: dtype) -> None:
     # py_set_default_dtype (torch/csrc/utils/tensor_types.cpp) checks THPDtype_Check first
     if not isinstance(d, dtype):
-        raise TypeError("invalid dtype object: only floating-point types are supported as the "
-                        "default type")
+        raise TypeError(
+            "invalid dtype object: only floating-point types are supported as the default type"
+        )
     _set_default_dtype(d.scalar_type)
 
 
@@ -165,17 +172,55 @@ def reset_peak_memory_stats(device: _Any = "cpu") -> None:
     _reporter().stats.reset_peak()
 
 
-__all__ = ["Generator", "Size", "Tensor", "Trace", "TypedStorage", "UntypedStorage", "split",
-           "contiguous_format", "cuda", "default_generator", "device", "dtype",
-           "get_default_dtype",
-           "get_num_threads", "initial_seed", "is_tensor", "is_tracing", "typename",
-           "layout", "manual_seed", "memory_allocated", "memory_format", "memory_stats",
-           "preserve_format", "reset_peak_memory_stats", "seed", "set_default_dtype",
-           "set_num_threads", "strided",
-           "record", "set_printoptions", "linalg", "norm", "finfo", "iinfo", "load", "save",
-           "autograd", "enable_grad", "inference_mode", "is_grad_enabled",
-           "is_inference_mode_enabled", "no_grad", "set_grad_enabled",
-           *_DTYPES, *_functions, *_functional.__all__]
+__all__ = [
+    "Generator",
+    "Size",
+    "Tensor",
+    "Trace",
+    "TypedStorage",
+    "UntypedStorage",
+    "split",
+    "contiguous_format",
+    "cuda",
+    "default_generator",
+    "device",
+    "dtype",
+    "get_default_dtype",
+    "get_num_threads",
+    "initial_seed",
+    "is_tensor",
+    "is_tracing",
+    "typename",
+    "layout",
+    "manual_seed",
+    "memory_allocated",
+    "memory_format",
+    "memory_stats",
+    "preserve_format",
+    "reset_peak_memory_stats",
+    "seed",
+    "set_default_dtype",
+    "set_num_threads",
+    "strided",
+    "record",
+    "set_printoptions",
+    "linalg",
+    "norm",
+    "finfo",
+    "iinfo",
+    "load",
+    "save",
+    "autograd",
+    "enable_grad",
+    "inference_mode",
+    "is_grad_enabled",
+    "is_inference_mode_enabled",
+    "no_grad",
+    "set_grad_enabled",
+    *_DTYPES,
+    *_functions,
+    *_functional.__all__,
+]
 
 # torch.nn and torch.optim, built on everything above (imported last: they use the public API)
 from tensortrace import nn as nn  # noqa: E402

@@ -29,27 +29,36 @@ class Tensor(TensorBase):
             return TensorBase.split(self, split_size, dim)  # type: ignore[attr-defined]
         return self.split_with_sizes(split_size, dim)  # type: ignore[attr-defined]
 
-    def norm(self, p: Any = "fro", dim: Any = None, keepdim: bool = False,
-             dtype: Any = None) -> Any:
+    def norm(
+        self, p: Any = "fro", dim: Any = None, keepdim: bool = False, dtype: Any = None
+    ) -> Any:
         """See torch.norm (torch/functional.py)."""
         from tensortrace.functional import norm
 
         return norm(self, p, dim, keepdim, dtype=dtype)
 
-    def unique(self, sorted: bool = True, return_inverse: bool = False,  # noqa: A002
-               return_counts: bool = False, dim: int | None = None) -> Any:
+    def unique(
+        self,
+        sorted: bool = True,
+        return_inverse: bool = False,  # noqa: A002
+        return_counts: bool = False,
+        dim: int | None = None,
+    ) -> Any:
         """torch/_tensor.py: torch.unique with self as input."""
         import tensortrace
 
-        return tensortrace.unique(self, sorted=sorted, return_inverse=return_inverse,
-                                  return_counts=return_counts, dim=dim)
+        return tensortrace.unique(
+            self, sorted=sorted, return_inverse=return_inverse, return_counts=return_counts, dim=dim
+        )
 
-    def unique_consecutive(self, return_inverse: bool = False, return_counts: bool = False,
-                           dim: int | None = None) -> Any:
+    def unique_consecutive(
+        self, return_inverse: bool = False, return_counts: bool = False, dim: int | None = None
+    ) -> Any:
         import tensortrace
 
-        return tensortrace.unique_consecutive(self, return_inverse=return_inverse,
-                                              return_counts=return_counts, dim=dim)
+        return tensortrace.unique_consecutive(
+            self, return_inverse=return_inverse, return_counts=return_counts, dim=dim
+        )
 
     def __repr__(self) -> str:
         from tensortrace._tensor_str import _str
@@ -137,11 +146,21 @@ def _install_python_operators() -> None:
         return TensorBase.abs(self)  # type: ignore[attr-defined]
 
     rdiv = wrap(__rdiv__)
-    installed = {"__rsub__": wrap(__rsub__), "__rmatmul__": wrap(__rmatmul__),
-                 "__rdiv__": rdiv, "__rtruediv__": rdiv, "__itruediv__": __itruediv__,
-                 "__pow__": wrap(__pow__), "__ipow__": wrap(__ipow__), "__rmod__": wrap(__rmod__),
-                 "__rpow__": wrap(__rpow__), "__floordiv__": wrap(__floordiv__),
-                 "__rfloordiv__": wrap(__rfloordiv__), "__neg__": __neg__, "__abs__": __abs__}
+    installed = {
+        "__rsub__": wrap(__rsub__),
+        "__rmatmul__": wrap(__rmatmul__),
+        "__rdiv__": rdiv,
+        "__rtruediv__": rdiv,
+        "__itruediv__": __itruediv__,
+        "__pow__": wrap(__pow__),
+        "__ipow__": wrap(__ipow__),
+        "__rmod__": wrap(__rmod__),
+        "__rpow__": wrap(__rpow__),
+        "__floordiv__": wrap(__floordiv__),
+        "__rfloordiv__": wrap(__rfloordiv__),
+        "__neg__": __neg__,
+        "__abs__": __abs__,
+    }
     for name, method in installed.items():
         setattr(Tensor, name, method)
 

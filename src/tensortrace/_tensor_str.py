@@ -36,9 +36,14 @@ class __PrinterOptions:  # torch's name
 PRINT_OPTS = __PrinterOptions()
 
 
-def set_printoptions(precision: int | None = None, threshold: float | None = None,
-                     edgeitems: int | None = None, linewidth: int | None = None,
-                     profile: str | None = None, sci_mode: bool | None = None) -> None:
+def set_printoptions(
+    precision: int | None = None,
+    threshold: float | None = None,
+    edgeitems: int | None = None,
+    linewidth: int | None = None,
+    profile: str | None = None,
+    sci_mode: bool | None = None,
+) -> None:
     """Set options for printing (torch.set_printoptions). Items taken from NumPy."""
     if profile is not None:
         if profile == "default":
@@ -173,16 +178,22 @@ def _complex_str(val: complex, formatter1: _Formatter, formatter2: _Formatter) -
     return real_str + "+" + imag_str
 
 
-def _scalar_str(self: np.ndarray, formatter1: _Formatter,
-                formatter2: _Formatter | None = None) -> str:
+def _scalar_str(
+    self: np.ndarray, formatter1: _Formatter, formatter2: _Formatter | None = None
+) -> str:
     value = _python_values(self.reshape(1))[0]
     if formatter2 is not None:
         return _complex_str(value, formatter1, formatter2)
     return formatter1.format(value)
 
 
-def _vector_str(self: np.ndarray, indent: int, summarize: bool, formatter1: _Formatter,
-                formatter2: _Formatter | None = None) -> str:
+def _vector_str(
+    self: np.ndarray,
+    indent: int,
+    summarize: bool,
+    formatter1: _Formatter,
+    formatter2: _Formatter | None = None,
+) -> str:
     # length includes spaces and comma between elements
     element_length = formatter1.width() + 2
     if formatter2 is not None:
@@ -202,21 +213,25 @@ def _vector_str(self: np.ndarray, indent: int, summarize: bool, formatter1: _For
         data = (
             [_val_formatter(val) for val in _python_values(self[: PRINT_OPTS.edgeitems])]
             + [" ..."]
-            + [_val_formatter(val) for val in _python_values(self[-PRINT_OPTS.edgeitems:])]
+            + [_val_formatter(val) for val in _python_values(self[-PRINT_OPTS.edgeitems :])]
         )
     else:
         data = [_val_formatter(val) for val in _python_values(self)]
 
-    data_lines = [data[i: i + elements_per_line] for i in range(0, len(data), elements_per_line)]
+    data_lines = [data[i : i + elements_per_line] for i in range(0, len(data), elements_per_line)]
     lines = [", ".join(line) for line in data_lines]
     return "[" + ("," + "\n" + " " * (indent + 1)).join(lines) + "]"
 
 
 # formatter2 is only used for printing complex tensors: formatter1 and formatter2 are then the
 # formatters of tensor.real and tensor.imag
-def _tensor_str_with_formatter(self: np.ndarray, indent: int, summarize: bool,
-                               formatter1: _Formatter,
-                               formatter2: _Formatter | None = None) -> str:
+def _tensor_str_with_formatter(
+    self: np.ndarray,
+    indent: int,
+    summarize: bool,
+    formatter1: _Formatter,
+    formatter2: _Formatter | None = None,
+) -> str:
     dim = self.ndim
 
     if dim == 0:
@@ -227,16 +242,21 @@ def _tensor_str_with_formatter(self: np.ndarray, indent: int, summarize: bool,
 
     if summarize and self.shape[0] > 2 * PRINT_OPTS.edgeitems:
         slices = (
-            [_tensor_str_with_formatter(self[i], indent + 1, summarize, formatter1, formatter2)
-             for i in range(PRINT_OPTS.edgeitems)]
+            [
+                _tensor_str_with_formatter(self[i], indent + 1, summarize, formatter1, formatter2)
+                for i in range(PRINT_OPTS.edgeitems)
+            ]
             + ["..."]
-            + [_tensor_str_with_formatter(self[i], indent + 1, summarize, formatter1, formatter2)
-               for i in range(len(self) - PRINT_OPTS.edgeitems, len(self))]
+            + [
+                _tensor_str_with_formatter(self[i], indent + 1, summarize, formatter1, formatter2)
+                for i in range(len(self) - PRINT_OPTS.edgeitems, len(self))
+            ]
         )
     else:
-        slices = [_tensor_str_with_formatter(self[i], indent + 1, summarize, formatter1,
-                                             formatter2)
-                  for i in range(self.shape[0])]
+        slices = [
+            _tensor_str_with_formatter(self[i], indent + 1, summarize, formatter1, formatter2)
+            for i in range(self.shape[0])
+        ]
 
     tensor_str = ("," + "\n" * (dim - 1) + " " * (indent + 1)).join(slices)
     return "[" + tensor_str + "]"
@@ -253,19 +273,20 @@ def _tensor_str(self: Any, indent: int) -> str:
     if self.dtype.is_complex:
         if self.cdata.is_conj():  # handle the conjugate bit (resolve_conj, on the NumPy side)
             data = np.conj(data)
-        real_formatter = _Formatter(get_summarized_data(data.real) if summarize else data.real,
-                                    True)
-        imag_formatter = _Formatter(get_summarized_data(data.imag) if summarize else data.imag,
-                                    True)
-        return _tensor_str_with_formatter(data, indent, summarize, real_formatter,
-                                          imag_formatter)
-    formatter = _Formatter(get_summarized_data(data) if summarize else data,
-                           self.dtype.is_floating_point)
+        real_formatter = _Formatter(
+            get_summarized_data(data.real) if summarize else data.real, True
+        )
+        imag_formatter = _Formatter(
+            get_summarized_data(data.imag) if summarize else data.imag, True
+        )
+        return _tensor_str_with_formatter(data, indent, summarize, real_formatter, imag_formatter)
+    formatter = _Formatter(
+        get_summarized_data(data) if summarize else data, self.dtype.is_floating_point
+    )
     return _tensor_str_with_formatter(data, indent, summarize, formatter)
 
 
-def _add_suffixes(tensor_str: str, suffixes: list[str], indent: int,
-                  force_newline: bool) -> str:
+def _add_suffixes(tensor_str: str, suffixes: list[str], indent: int, force_newline: bool) -> str:
     tensor_strs = [tensor_str]
     last_line_len = len(tensor_str) - tensor_str.rfind("\n") + 1
     for suffix in suffixes:
@@ -288,7 +309,7 @@ def get_summarized_data(self: np.ndarray) -> np.ndarray:
         return self
     if dim == 1:
         if self.shape[0] > 2 * PRINT_OPTS.edgeitems:
-            return np.concatenate((self[: PRINT_OPTS.edgeitems], self[-PRINT_OPTS.edgeitems:]))
+            return np.concatenate((self[: PRINT_OPTS.edgeitems], self[-PRINT_OPTS.edgeitems :]))
         return self
     if not PRINT_OPTS.edgeitems:
         return np.empty([0] * dim, self.dtype)
@@ -316,10 +337,15 @@ def _str_intern(inp: Any, *, tensor_contents: str | None = None) -> str:
         suffixes.append("device='" + str(self.device) + "'")
 
     default_dtype = get_default_dtype()
-    default_complex_dtype = DTYPES["complex128" if default_dtype == DTYPES["float64"]
-                                   else "complex64"]
-    has_default_dtype = self.dtype in (default_dtype, default_complex_dtype, DTYPES["int64"],
-                                       DTYPES["bool"])
+    default_complex_dtype = DTYPES[
+        "complex128" if default_dtype == DTYPES["float64"] else "complex64"
+    ]
+    has_default_dtype = self.dtype in (
+        default_dtype,
+        default_complex_dtype,
+        DTYPES["int64"],
+        DTYPES["bool"],
+    )
     if self.device.type == "meta":
         suffixes.append("size=" + str(tuple(self.shape)))
         if self.dtype != default_dtype:

@@ -55,8 +55,9 @@ def impl_text(impl: TensorImpl) -> str:
     return _text(impl.numpy_view(), impl.scalar_type(), impl.device(), get_default_dtype())
 
 
-def _text(data: np.ndarray, scalar_type: ScalarType, device: Device,
-          default_dtype: ScalarType) -> str:
+def _text(
+    data: np.ndarray, scalar_type: ScalarType, device: Device, default_dtype: ScalarType
+) -> str:
     """`data` (the tensor's elements) printed as torch prints a tensor of that dtype/device."""
     dtype = get_dtype(scalar_type)
     prefix = "tensor("
@@ -74,8 +75,9 @@ def _text(data: np.ndarray, scalar_type: ScalarType, device: Device,
         if not plain:
             suffixes.append(f"dtype={dtype!r}")
         summarize = data.size > PRINT_OPTS.threshold
-        formatter = _Formatter(get_summarized_data(data) if summarize else data,
-                               dtype.is_floating_point)
+        formatter = _Formatter(
+            get_summarized_data(data) if summarize else data, dtype.is_floating_point
+        )
         body = _tensor_str_with_formatter(data, len(prefix), summarize, formatter)
     return _add_suffixes(prefix + body, suffixes, len(prefix), force_newline=False)
 
@@ -110,12 +112,16 @@ def storage_values(array: np.ndarray) -> list[Any]:
 # when the texts are printed, not when the values were recorded.
 
 # (storage name, sizes, strides, offset, scalar type, itemsize, NumPy dtype, device, default dtype)
-_Layout = tuple[str, tuple[int, ...], tuple[int, ...], int, ScalarType, int, Any, Device,
-                ScalarType]
+_Layout = tuple[
+    str, tuple[int, ...], tuple[int, ...], int, ScalarType, int, Any, Device, ScalarType
+]
 # one step's notes: (step, [(tensor name, layout, storage bytes)], [(storage, scalar type,
 # NumPy dtype, element count, bytes)])
-_Note = tuple[int, list[tuple[str, _Layout, bytes | None, str | None]],
-              list[tuple[str, ScalarType, Any, int, bytes]]]
+_Note = tuple[
+    int,
+    list[tuple[str, _Layout, bytes | None, str | None]],
+    list[tuple[str, ScalarType, Any, int, bytes]],
+]
 
 
 class LazyValues(dict[int, dict[str, Any]]):
@@ -166,8 +172,17 @@ class LazyValues(dict[int, dict[str, Any]]):
                             copy = copies[name] = digest
                 elif copy is None:
                     continue
-                layout = (name, impl.sizes_, impl.strides_, impl.storage_offset_,
-                          meta.scalar_type, meta.itemsize, meta.numpy, impl.device_opt_, default)
+                layout = (
+                    name,
+                    impl.sizes_,
+                    impl.strides_,
+                    impl.storage_offset_,
+                    meta.scalar_type,
+                    meta.itemsize,
+                    meta.numpy,
+                    impl.device_opt_,
+                    default,
+                )
                 tensor = impl.trace_name
                 last = layouts.get(tensor)
                 if last is not None and last[1] is copy and last[0] == layout:
@@ -193,8 +208,10 @@ class LazyValues(dict[int, dict[str, Any]]):
                     key = (scalar_type, copy)
                     if self._written.get(name) != key:
                         self._written[name] = key
-                        out_s[name] = [repr(get_dtype(scalar_type)), storage_values(
-                            np.frombuffer(copy, numpy_dtype, count=length))]
+                        out_s[name] = [
+                            repr(get_dtype(scalar_type)),
+                            storage_values(np.frombuffer(copy, numpy_dtype, count=length)),
+                        ]
                 out_t: dict[str, str] = {}
                 for tensor, layout, data, printed in tensors:
                     if printed is not None:
@@ -279,8 +296,13 @@ def _layout_text(layout: _Layout, copy: bytes) -> str:
     if 0 in sizes:
         data = np.empty(sizes, numpy_dtype)
     else:
-        data = np.ndarray(sizes, numpy_dtype, buffer=copy, offset=offset * itemsize,
-                          strides=tuple(itemsize * s for s in strides))
+        data = np.ndarray(
+            sizes,
+            numpy_dtype,
+            buffer=copy,
+            offset=offset * itemsize,
+            strides=tuple(itemsize * s for s in strides),
+        )
     return _text(data, scalar_type, device, default)
 
 
@@ -291,8 +313,9 @@ def capture(rec: Recorder, step: int) -> None:
         values = rec.values = LazyValues()
     active, recorder.current = recorder.current, None  # reading values records nothing
     try:
-        values.note(step, [obj for obj in rec.tracked
-                           if type(obj) is TensorImpl and obj.refcount_ > 0])
+        values.note(
+            step, [obj for obj in rec.tracked if type(obj) is TensorImpl and obj.refcount_ > 0]
+        )
     finally:
         recorder.current = active
 

@@ -30,26 +30,50 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tensortrace",
         description="Trace a PyTorch-style expression through tensortrace's binding, "
-                    "dispatcher, kernels, allocator and refcounts, and print the call stack.")
-    parser.add_argument("source", nargs="?", default=SEED_EXPRESSION,
-                        help=f"statements to trace (default: the seed, {SEED_EXPRESSION!r})")
-    parser.add_argument("--layers", default=None,
-                        help="comma-separated layers to show: python, dispatch, autograd, "
-                             "native, kernel, allocator, refcount (default: all)")
-    parser.add_argument("--chrome", metavar="PATH",
-                        help="also write a Chrome Trace Event file (chrome://tracing, Perfetto)")
+        "dispatcher, kernels, allocator and refcounts, and print the call stack.",
+    )
+    parser.add_argument(
+        "source",
+        nargs="?",
+        default=SEED_EXPRESSION,
+        help=f"statements to trace (default: the seed, {SEED_EXPRESSION!r})",
+    )
+    parser.add_argument(
+        "--layers",
+        default=None,
+        help="comma-separated layers to show: python, dispatch, autograd, "
+        "native, kernel, allocator, refcount (default: all)",
+    )
+    parser.add_argument(
+        "--chrome",
+        metavar="PATH",
+        help="also write a Chrome Trace Event file (chrome://tracing, Perfetto)",
+    )
     parser.add_argument("--json", metavar="PATH", help="also save the trace as JSON")
     pytorch = parser.add_mutually_exclusive_group()
-    pytorch.add_argument("--pytorch", dest="pytorch", action="store_true", default=None,
-                         help="show each frame's PyTorch source file, symbol and 2019 name "
-                              f"(the default from {WIDE_COLUMNS} columns on)")
-    pytorch.add_argument("--no-pytorch", dest="pytorch", action="store_false",
-                         help="hide each frame's PyTorch source file and symbol")
-    parser.add_argument("--no-instants", action="store_true",
-                        help="hide allocations, frees and refcount changes")
-    parser.add_argument("--code", action="store_true",
-                        help="also print the equivalent code derived from the trace "
-                             "(_t1 = torch.rand(3, 4); del _t1 ...), as in seed 000")
+    pytorch.add_argument(
+        "--pytorch",
+        dest="pytorch",
+        action="store_true",
+        default=None,
+        help="show each frame's PyTorch source file, symbol and 2019 name "
+        f"(the default from {WIDE_COLUMNS} columns on)",
+    )
+    pytorch.add_argument(
+        "--no-pytorch",
+        dest="pytorch",
+        action="store_false",
+        help="hide each frame's PyTorch source file and symbol",
+    )
+    parser.add_argument(
+        "--no-instants", action="store_true", help="hide allocations, frees and refcount changes"
+    )
+    parser.add_argument(
+        "--code",
+        action="store_true",
+        help="also print the equivalent code derived from the trace "
+        "(_t1 = torch.rand(3, 4); del _t1 ...), as in seed 000",
+    )
     parser.add_argument("--width", type=int, default=None, help="output width in columns")
     return parser
 
@@ -59,8 +83,9 @@ def trace_source(source: str) -> Any:
     import tensortrace
     from tensortrace.trace import run_source
 
-    namespace: dict[str, Any] = {k: v for k, v in vars(tensortrace).items()
-                                 if not k.startswith("_")}
+    namespace: dict[str, Any] = {
+        k: v for k, v in vars(tensortrace).items() if not k.startswith("_")
+    }
     namespace["torch"] = tensortrace
     with tensortrace.record(source=source) as t:
         run_source(source, namespace)
@@ -74,10 +99,12 @@ def summary_line(trace: Any) -> str:
     live = allocs[-1].args["total_allocated"] if allocs else 0
     if frees and (not allocs or trace.events.index(frees[-1]) > trace.events.index(allocs[-1])):
         live = frees[-1].args["total_allocated"]
-    return (f"{len(trace.events)} events, {ops} operator calls, "
-            f"{len(allocs)} allocations ({sum(a.args['bytes'] for a in allocs)} B), "
-            f"{len(frees)} frees ({sum(f.args['bytes'] for f in frees)} B), "
-            f"{live} B still allocated by this trace's survivors")
+    return (
+        f"{len(trace.events)} events, {ops} operator calls, "
+        f"{len(allocs)} allocations ({sum(a.args['bytes'] for a in allocs)} B), "
+        f"{len(frees)} frees ({sum(f.args['bytes'] for f in frees)} B), "
+        f"{live} B still allocated by this trace's survivors"
+    )
 
 
 MIN_WIDTH = 20
@@ -132,8 +159,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; Ctrl-C stops it at once with "interrupted" and exit status 130."""
     previous = signal.getsignal(signal.SIGINT)
     # only where Python's own handler is in place: a caller that ignores SIGINT keeps it so
-    ours = (previous is signal.default_int_handler
-            and threading.current_thread() is threading.main_thread())
+    ours = (
+        previous is signal.default_int_handler
+        and threading.current_thread() is threading.main_thread()
+    )
     if ours:
         signal.signal(signal.SIGINT, _on_sigint)
     try:
@@ -150,8 +179,11 @@ def run(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.width is not None and args.width < MIN_WIDTH:
-        parser.exit(2, f"{parser.prog}: error: argument --width: must be at least {MIN_WIDTH}, "
-                       f"got {args.width}\n")
+        parser.exit(
+            2,
+            f"{parser.prog}: error: argument --width: must be at least {MIN_WIDTH}, "
+            f"got {args.width}\n",
+        )
     console = Console(width=args.width, highlight=False)
     layers = None
     if args.layers:
@@ -167,8 +199,13 @@ def run(argv: Sequence[str] | None = None) -> int:
         return fail(f"{type(exc).__name__}: {exc}")
     try:
         show_pytorch = args.pytorch if args.pytorch is not None else console.width >= WIDE_COLUMNS
-        tree = render_tree(trace, layers=layers, show_pytorch=show_pytorch,
-                           show_instants=not args.no_instants, title=args.source)
+        tree = render_tree(
+            trace,
+            layers=layers,
+            show_pytorch=show_pytorch,
+            show_instants=not args.no_instants,
+            title=args.source,
+        )
     except ValueError as exc:
         fail(str(exc))
         return 2
@@ -182,8 +219,10 @@ def run(argv: Sequence[str] | None = None) -> int:
     if echoed is not None:
         console.print(echoed, markup=False)
     console.print(summary_line(trace), style="dim", markup=False)
-    for path, write, done in ((args.chrome, trace.export_chrome_trace, "Chrome trace written to"),
-                              (args.json, trace.save, "trace saved to")):
+    for path, write, done in (
+        (args.chrome, trace.export_chrome_trace, "Chrome trace written to"),
+        (args.json, trace.save, "trace saved to"),
+    ):
         if not path:
             continue
         try:

@@ -15,8 +15,19 @@ from typing import Any
 
 from tensortrace.csrc.python_torch_functions import VariableFunctions as _VF  # noqa: N814
 
-__all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "block_diag", "broadcast_tensors", "einsum",
-           "meshgrid", "norm", "tensordot", "unique", "unique_consecutive"]
+__all__ = [
+    "atleast_1d",
+    "atleast_2d",
+    "atleast_3d",
+    "block_diag",
+    "broadcast_tensors",
+    "einsum",
+    "meshgrid",
+    "norm",
+    "tensordot",
+    "unique",
+    "unique_consecutive",
+]
 
 
 def _variadic(tensors: tuple[Any, ...]) -> Any:
@@ -52,12 +63,15 @@ def meshgrid(*tensors: Any, indexing: str | None = None) -> Any:
 
 def _sublist_format(operands: tuple[Any, ...]) -> tuple[str, list[Any]]:
     """einsum(op1, sublist1, op2, sublist2, ..., [sublist_out]) as an equation string."""
+
     def letter(n: Any) -> str:
         if n is Ellipsis:
             return "..."
         if not 0 <= n < 52:
-            raise ValueError(f"einsum(): subscript in subscript list is not within the valid "
-                             f"range [0, 52), got {n}")
+            raise ValueError(
+                f"einsum(): subscript in subscript list is not within the valid "
+                f"range [0, 52), got {n}"
+            )
         return chr(ord("A") + n) if n < 26 else chr(ord("a") + n - 26)
 
     ops = list(operands[0::2][: len(operands) // 2])
@@ -70,8 +84,10 @@ def _sublist_format(operands: tuple[Any, ...]) -> tuple[str, list[Any]]:
 
 def einsum(*args: Any) -> Any:
     if len(args) < 2:
-        raise ValueError("einsum(): must specify the equation string and at least one "
-                         "operand, or at least one operand and its subscripts list")
+        raise ValueError(
+            "einsum(): must specify the equation string and at least one "
+            "operand, or at least one operand and its subscripts list"
+        )
     equation, operands = args[0], args[1:]
     if not isinstance(equation, str):
         equation, ops = _sublist_format(args)
@@ -99,8 +115,9 @@ def tensordot(a: Any, b: Any, dims: Any = 2, out: Any = None) -> Any:
     return _VF["tensordot"](a, b, dims_a, dims_b, out=out)
 
 
-def _return_output(output: Any, inverse: Any, counts: Any, return_inverse: bool,
-                   return_counts: bool) -> Any:
+def _return_output(
+    output: Any, inverse: Any, counts: Any, return_inverse: bool, return_counts: bool
+) -> Any:
     if return_inverse and return_counts:
         return output, inverse, counts
     if return_inverse:
@@ -110,23 +127,33 @@ def _return_output(output: Any, inverse: Any, counts: Any, return_inverse: bool,
     return output
 
 
-def unique(input: Any, sorted: bool = True, return_inverse: bool = False,  # noqa: A002
-           return_counts: bool = False, dim: int | None = None) -> Any:
+def unique(
+    input: Any,
+    sorted: bool = True,
+    return_inverse: bool = False,  # noqa: A002
+    return_counts: bool = False,
+    dim: int | None = None,
+) -> Any:
     if dim is not None:
-        output, inverse, counts = _VF["unique_dim"](input, dim, sorted=sorted,
-                                                    return_inverse=return_inverse,
-                                                    return_counts=return_counts)
+        output, inverse, counts = _VF["unique_dim"](
+            input, dim, sorted=sorted, return_inverse=return_inverse, return_counts=return_counts
+        )
     else:
-        output, inverse, counts = _VF["_unique2"](input, sorted=sorted,
-                                                  return_inverse=return_inverse,
-                                                  return_counts=return_counts)
+        output, inverse, counts = _VF["_unique2"](
+            input, sorted=sorted, return_inverse=return_inverse, return_counts=return_counts
+        )
     return _return_output(output, inverse, counts, return_inverse, return_counts)
 
 
-def unique_consecutive(input: Any, return_inverse: bool = False,  # noqa: A002
-                       return_counts: bool = False, dim: int | None = None) -> Any:
-    output, inverse, counts = _VF["unique_consecutive"](input, return_inverse=return_inverse,
-                                                        return_counts=return_counts, dim=dim)
+def unique_consecutive(
+    input: Any,
+    return_inverse: bool = False,  # noqa: A002
+    return_counts: bool = False,
+    dim: int | None = None,
+) -> Any:
+    output, inverse, counts = _VF["unique_consecutive"](
+        input, return_inverse=return_inverse, return_counts=return_counts, dim=dim
+    )
     return _return_output(output, inverse, counts, return_inverse, return_counts)
 
 
@@ -135,8 +162,14 @@ def broadcast_tensors(*tensors: Any) -> Any:
     return _VF["broadcast_tensors"](_variadic(tensors))
 
 
-def norm(input: Any, p: Any = "fro", dim: Any = None, keepdim: bool = False,  # noqa: A002
-         out: Any = None, dtype: Any = None) -> Any:
+def norm(
+    input: Any,
+    p: Any = "fro",
+    dim: Any = None,
+    keepdim: bool = False,  # noqa: A002
+    out: Any = None,
+    dtype: Any = None,
+) -> Any:
     """torch.norm: see the module docstring (and torch's deprecation note: prefer linalg)."""
     from tensortrace import linalg
 

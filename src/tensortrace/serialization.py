@@ -42,11 +42,16 @@ STORAGE_ALIGNMENT = 64
 
 # torch.<X>Storage: the legacy typed storage class that names each dtype in a file
 STORAGE_TYPES: dict[ScalarType, str] = {
-    ScalarType.Float: "FloatStorage", ScalarType.Double: "DoubleStorage",
-    ScalarType.Half: "HalfStorage", ScalarType.BFloat16: "BFloat16Storage",
-    ScalarType.Long: "LongStorage", ScalarType.Int: "IntStorage",
-    ScalarType.Short: "ShortStorage", ScalarType.Char: "CharStorage",
-    ScalarType.Byte: "ByteStorage", ScalarType.Bool: "BoolStorage",
+    ScalarType.Float: "FloatStorage",
+    ScalarType.Double: "DoubleStorage",
+    ScalarType.Half: "HalfStorage",
+    ScalarType.BFloat16: "BFloat16Storage",
+    ScalarType.Long: "LongStorage",
+    ScalarType.Int: "IntStorage",
+    ScalarType.Short: "ShortStorage",
+    ScalarType.Char: "CharStorage",
+    ScalarType.Byte: "ByteStorage",
+    ScalarType.Bool: "BoolStorage",
     ScalarType.ComplexFloat: "ComplexFloatStorage",
     ScalarType.ComplexDouble: "ComplexDoubleStorage",
 }
@@ -89,12 +94,20 @@ class _TensorPickler(pickle._Pickler):  # the Python pickler: its save_global ca
             cdata = obj.cdata
             impl = cdata.unsafeGetTensorImpl()
             ref = _StorageRef(impl.storage_.unsafeGetStorageImpl(), impl.scalar_type())
-            args: tuple[Any, ...] = (ref, cdata.storage_offset(), tuple(cdata.sizes()),
-                                     tuple(cdata.strides()), bool(obj.requires_grad),
-                                     OrderedDict())
+            args: tuple[Any, ...] = (
+                ref,
+                cdata.storage_offset(),
+                tuple(cdata.sizes()),
+                tuple(cdata.strides()),
+                bool(obj.requires_grad),
+                OrderedDict(),
+            )
             # torch._utils.get_tensor_metadata: the math bits, appended only when set
-            metadata = {name: True for name, bit in (("conj", impl.is_conj()),
-                                                     ("neg", impl.is_neg())) if bit}
+            metadata = {
+                name: True
+                for name, bit in (("conj", impl.is_conj()), ("neg", impl.is_neg()))
+                if bit
+            }
             return (_REBUILD_TENSOR_V2, (*args, metadata) if metadata else args)
         return NotImplemented
 
@@ -125,8 +138,9 @@ class _TensorPickler(pickle._Pickler):  # the Python pickler: its save_global ca
 def TORCH_CHECK_SAVE(cond: bool) -> None:  # noqa: N802
     if not cond:
         # torch/serialization.py's persistent_id check, with its words
-        raise RuntimeError("Cannot save multiple tensors or storages that view the same data "
-                           "as different types")
+        raise RuntimeError(
+            "Cannot save multiple tensors or storages that view the same data as different types"
+        )
 
 
 def _archive_name(f: Any) -> str:
@@ -150,9 +164,14 @@ def _write_record(zf: zipfile.ZipFile, fp: Any, name: str, data: bytes, align: b
 
 
 @traced("python", "torch.serialization.save", SOURCE, legacy="torch.save")
-def save(obj: Any, f: Any, pickle_module: Any = pickle, pickle_protocol: int = DEFAULT_PROTOCOL,
-         _use_new_zipfile_serialization: bool = True, _disable_byteorder_record: bool = False
-         ) -> None:
+def save(
+    obj: Any,
+    f: Any,
+    pickle_module: Any = pickle,
+    pickle_protocol: int = DEFAULT_PROTOCOL,
+    _use_new_zipfile_serialization: bool = True,
+    _disable_byteorder_record: bool = False,
+) -> None:
     """torch.save(obj, f): f is a path or a writable binary file object."""
     import zipfile
 
@@ -172,8 +191,9 @@ def save(obj: Any, f: Any, pickle_module: Any = pickle, pickle_protocol: int = D
                 _write_record(zf, raw, f"{name}/data/{key}", impl.bytes_view().tobytes(), True)
             _write_record(zf, raw, f"{name}/version", b"3\n", True)
             serialization_id = "".join(random.choice("0123456789") for _ in range(40))
-            _write_record(zf, raw, f"{name}/.data/serialization_id",
-                          serialization_id.encode(), True)
+            _write_record(
+                zf, raw, f"{name}/.data/serialization_id", serialization_id.encode(), True
+            )
         out.write(raw.getvalue())
     finally:
         if out is not f:
@@ -205,7 +225,8 @@ UNSAFE_MESSAGE = (
     "In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` "
     "from `False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will "
     "likely succeed, but it can result in arbitrary code execution. Do it only if you got the "
-    "file from a trusted source.")
+    "file from a trusted source."
+)
 
 
 class _WeightsUnpickler(pickle.Unpickler):
@@ -227,12 +248,16 @@ class _WeightsUnpickler(pickle.Unpickler):
             f"\033[0m. \n\t(1) {UNSAFE_MESSAGE}\n\t(2) Alternatively, to load with "
             "`weights_only=True` please check the recommended steps in the following error "
             f"message.\n\tWeightsUnpickler error: Unsupported global: GLOBAL {full_path} was "
-            "not an allowed global by default.")
+            "not an allowed global by default."
+        )
 
     def persistent_load(self, pid: Any) -> Any:
         if not (isinstance(pid, tuple) and len(pid) == 5 and pid[0] == "storage"):
-            raise pickle.UnpicklingError("Weights only load failed. " + UNSAFE_MESSAGE
-                                         + "\n\nunsupported persistent id encountered")
+            raise pickle.UnpicklingError(
+                "Weights only load failed. "
+                + UNSAFE_MESSAGE
+                + "\n\nunsupported persistent id encountered"
+            )
         _, storage_type, key, _location, numel = pid
         if key not in self.loaded:
             scalar_type = next(st for st, g in _STORAGE_GLOBALS.items() if g is storage_type)
@@ -247,8 +272,14 @@ class _Rebuilder:
     def __init__(self) -> None:
         self.bases: dict[int, Any] = {}
 
-    def tensor(self, storage: tuple[ScalarType, bytes, int], offset: int,
-               size: tuple[int, ...], stride: tuple[int, ...], requires_grad: bool) -> Any:
+    def tensor(
+        self,
+        storage: tuple[ScalarType, bytes, int],
+        offset: int,
+        size: tuple[int, ...],
+        stride: tuple[int, ...],
+        requires_grad: bool,
+    ) -> Any:
         import tensortrace as torch
         from tensortrace.csrc.dtype import get_dtype
 
@@ -259,7 +290,8 @@ class _Rebuilder:
             if numel:
                 src = np.frombuffer(data, dtype=np.uint8, count=numel * elementSize(scalar_type))
                 base.cdata.unsafeGetTensorImpl().storage_.unsafeGetStorageImpl().bytes_view()[
-                    :src.size] = src
+                    : src.size
+                ] = src
             self.bases[id(storage)] = base
         result = base.as_strided(list(size), list(stride), offset)
         if requires_grad:
@@ -268,9 +300,15 @@ class _Rebuilder:
 
 
 @traced("python", "torch.serialization.load", SOURCE, legacy="torch.load")
-def load(f: Any, map_location: Any = None, pickle_module: Any = None, *,
-         weights_only: bool | None = None, mmap: bool | None = None,
-         **pickle_load_args: Any) -> Any:
+def load(
+    f: Any,
+    map_location: Any = None,
+    pickle_module: Any = None,
+    *,
+    weights_only: bool | None = None,
+    mmap: bool | None = None,
+    **pickle_load_args: Any,
+) -> Any:
     """torch.load(f): always the weights-only unpickler (see the module docstring)."""
     import zipfile
 
@@ -280,14 +318,14 @@ def load(f: Any, map_location: Any = None, pickle_module: Any = None, *,
     else:
         raw = f.read()
     if not zipfile.is_zipfile(io.BytesIO(raw)):
-        raise RuntimeError("Invalid magic number; corrupt file? (tensortrace reads only the "
-                           "zip format torch.save has written since PyTorch 1.6)")
+        raise RuntimeError(
+            "Invalid magic number; corrupt file? (tensortrace reads only the "
+            "zip format torch.save has written since PyTorch 1.6)"
+        )
     with zipfile.ZipFile(io.BytesIO(raw)) as zf:
-        pkl = next((n for n in zf.namelist() if n.endswith("data.pkl")
-                    and n.count("/") == 1), None)
+        pkl = next((n for n in zf.namelist() if n.endswith("data.pkl") and n.count("/") == 1), None)
         if pkl is None:
-            raise RuntimeError("PytorchStreamReader failed locating file data.pkl: file not "
-                               "found")
+            raise RuntimeError("PytorchStreamReader failed locating file data.pkl: file not found")
         prefix = pkl[: -len("data.pkl")]
         unpickler = _WeightsUnpickler(io.BytesIO(zf.read(pkl)), zf, prefix)
         raw_obj = _LoadingUnpickler.run(unpickler)
@@ -301,10 +339,18 @@ class _LoadingUnpickler:
     def run(unpickler: _WeightsUnpickler) -> Any:
         rebuilder = _Rebuilder()
 
-        def rebuild(storage: Any, storage_offset: int, size: Any, stride: Any,
-                    requires_grad: bool, backward_hooks: Any, metadata: Any = None) -> Any:
-            result = rebuilder.tensor(storage, storage_offset, tuple(size), tuple(stride),
-                                      requires_grad)
+        def rebuild(
+            storage: Any,
+            storage_offset: int,
+            size: Any,
+            stride: Any,
+            requires_grad: bool,
+            backward_hooks: Any,
+            metadata: Any = None,
+        ) -> Any:
+            result = rebuilder.tensor(
+                storage, storage_offset, tuple(size), tuple(stride), requires_grad
+            )
             if metadata:  # torch._utils.set_tensor_metadata: the conj and neg bits
                 impl = result.cdata.unsafeGetTensorImpl()
                 impl._set_conj(bool(metadata.get("conj", False)))

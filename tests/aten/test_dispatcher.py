@@ -17,14 +17,22 @@ def test_schema_round_trip_and_annotations() -> None:
     assert str(schema) == text
     assert schema.is_inplace and not schema.is_view
     assert parse_schema("select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)").is_view
-    assert parse_schema("add.out(Tensor self, Tensor other, *, Scalar alpha=1, "
-                        "Tensor(a!) out) -> Tensor(a!)").is_out
+    assert parse_schema(
+        "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)"
+    ).is_out
 
 
 def test_every_yaml_entry_is_registered_with_a_cpu_kernel() -> None:
     ops = singleton().operators
-    assert {"rand", "empty.memory_format", "select.int", "as_strided", "add.Tensor",
-            "add.out", "uniform_"} <= ops.keys()
+    assert {
+        "rand",
+        "empty.memory_format",
+        "select.int",
+        "as_strided",
+        "add.Tensor",
+        "add.out",
+        "uniform_",
+    } <= ops.keys()
     for op in ops.values():
         assert DispatchKey.CPU in op.dispatch_table, op
 
@@ -61,10 +69,12 @@ def test_redispatch_frames_show_the_path() -> None:
         x[0]
     names = [f.name for f in t.frames()]
     i = names.index("aten::select")
-    assert names[i + 1:i + 5] == ["torch::autograd::VariableType::select",
-                                  "redispatch select.int -> ADInplaceOrView",
-                                  "torch::ADInplaceOrView::select_int",
-                                  "redispatch select.int -> CPU"]
+    assert names[i + 1 : i + 5] == [
+        "torch::autograd::VariableType::select",
+        "redispatch select.int -> ADInplaceOrView",
+        "torch::ADInplaceOrView::select_int",
+        "redispatch select.int -> CPU",
+    ]
 
 
 def test_unknown_schema() -> None:

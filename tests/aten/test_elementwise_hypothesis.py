@@ -16,8 +16,18 @@ from hypothesis import strategies as st
 import tensortrace as torch
 from tensortrace.c10.scalar_type import ScalarType, numpy_dtype
 
-DTYPES = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64,
-          torch.float16, torch.bfloat16, torch.float32, torch.float64]
+DTYPES = [
+    torch.bool,
+    torch.uint8,
+    torch.int8,
+    torch.int16,
+    torch.int32,
+    torch.int64,
+    torch.float16,
+    torch.bfloat16,
+    torch.float32,
+    torch.float64,
+]
 INTS = {torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64}
 FLOATS = [torch.float16, torch.bfloat16, torch.float32, torch.float64]
 
@@ -80,8 +90,9 @@ def operands(draw: Any, shape: tuple[int, ...], dtype: Any) -> tuple[Any, np.nda
     buffer.cdata.numpy_view()[...] = flat
     view = buffer.as_strided(shape, strides, offset)
     itemsize = np_dtype.itemsize
-    expected = np.lib.stride_tricks.as_strided(flat[offset:], shape,
-                                               tuple(s * itemsize for s in strides))
+    expected = np.lib.stride_tricks.as_strided(
+        flat[offset:], shape, tuple(s * itemsize for s in strides)
+    )
     return view, expected.copy()
 
 
@@ -104,16 +115,25 @@ def check_close(result: Any, expected: np.ndarray, dtype: Any) -> None:
         np.testing.assert_array_equal(got, expected)
 
 
-BINARY = {"add": (lambda a, b: a + b, np.add), "sub": (lambda a, b: a - b, np.subtract),
-          "mul": (lambda a, b: a * b, np.multiply),
-          "maximum": (torch.maximum, np.maximum), "minimum": (torch.minimum, np.minimum)}
+BINARY = {
+    "add": (lambda a, b: a + b, np.add),
+    "sub": (lambda a, b: a - b, np.subtract),
+    "mul": (lambda a, b: a * b, np.multiply),
+    "maximum": (torch.maximum, np.maximum),
+    "minimum": (torch.minimum, np.minimum),
+}
 
 
 @settings(max_examples=50, deadline=None)
-@given(data=st.data(), shape=shapes, op=st.sampled_from(sorted(BINARY)),
-       dtypes=st.tuples(st.sampled_from(DTYPES), st.sampled_from(DTYPES)))
-def test_binary_ops_match_numpy(data: Any, shape: tuple[int, ...], op: str,
-                                dtypes: tuple[Any, Any]) -> None:
+@given(
+    data=st.data(),
+    shape=shapes,
+    op=st.sampled_from(sorted(BINARY)),
+    dtypes=st.tuples(st.sampled_from(DTYPES), st.sampled_from(DTYPES)),
+)
+def test_binary_ops_match_numpy(
+    data: Any, shape: tuple[int, ...], op: str, dtypes: tuple[Any, Any]
+) -> None:
     da, db = dtypes
     if op == "sub" and torch.bool in dtypes:
         da = db = torch.int16  # bool subtraction is an error (tested in conformance)
@@ -122,8 +142,9 @@ def test_binary_ops_match_numpy(data: Any, shape: tuple[int, ...], op: str,
     # broadcast: the second operand may drop leading dims or have size-1 dims
     # (a 0-dim second operand would follow the category rule of result_type, which
     # promote_types does not model; the conformance tests cover that case against torch)
-    b_shape = data.draw(st.sampled_from([shape, shape[1:] if len(shape) > 1 else shape,
-                                         tuple(1 for _ in shape)]))
+    b_shape = data.draw(
+        st.sampled_from([shape, shape[1:] if len(shape) > 1 else shape, tuple(1 for _ in shape)])
+    )
     a, a_np = data.draw(operands(shape, da))
     b, b_np = data.draw(operands(b_shape, db))
     dtype = expected_dtype(da, db)
@@ -138,8 +159,12 @@ def test_binary_ops_match_numpy(data: Any, shape: tuple[int, ...], op: str,
 
 
 @settings(max_examples=50, deadline=None)
-@given(data=st.data(), shape=shapes, dtype=st.sampled_from(DTYPES),
-       op=st.sampled_from(["eq", "lt", "ge"]))
+@given(
+    data=st.data(),
+    shape=shapes,
+    dtype=st.sampled_from(DTYPES),
+    op=st.sampled_from(["eq", "lt", "ge"]),
+)
 def test_comparisons_match_numpy(data: Any, shape: tuple[int, ...], dtype: Any, op: str) -> None:
     a, a_np = data.draw(operands(shape, dtype))
     b, b_np = data.draw(operands(shape, dtype))
@@ -149,8 +174,12 @@ def test_comparisons_match_numpy(data: Any, shape: tuple[int, ...], dtype: Any, 
 
 
 @settings(max_examples=50, deadline=None)
-@given(data=st.data(), shape=shapes, dtype=st.sampled_from(DTYPES),
-       op=st.sampled_from(["neg", "abs", "exp", "sqrt", "sigmoid", "relu"]))
+@given(
+    data=st.data(),
+    shape=shapes,
+    dtype=st.sampled_from(DTYPES),
+    op=st.sampled_from(["neg", "abs", "exp", "sqrt", "sigmoid", "relu"]),
+)
 def test_unary_ops_match_numpy(data: Any, shape: tuple[int, ...], dtype: Any, op: str) -> None:
     if dtype == torch.bool and op in ("neg", "abs", "relu"):
         dtype = torch.int32  # errors for bool are covered by the conformance tests
@@ -160,9 +189,14 @@ def test_unary_ops_match_numpy(data: Any, shape: tuple[int, ...], dtype: Any, op
     compute = np.float64 if (float_op or dtype in FLOATS) else numpy_dtype(dtype.scalar_type)
     x = a_np.astype(compute)
     with np.errstate(all="ignore"):
-        expected = {"neg": np.negative, "abs": np.abs, "exp": np.exp, "sqrt": np.sqrt,
-                    "sigmoid": lambda v: 1 / (1 + np.exp(-v)),
-                    "relu": lambda v: np.maximum(v, 0)}[op](x)
+        expected = {
+            "neg": np.negative,
+            "abs": np.abs,
+            "exp": np.exp,
+            "sqrt": np.sqrt,
+            "sigmoid": lambda v: 1 / (1 + np.exp(-v)),
+            "relu": lambda v: np.maximum(v, 0),
+        }[op](x)
     check_close(getattr(a, op)(), expected, out_dtype)
 
 

@@ -22,18 +22,53 @@ import tensortrace
 TESTS = Path(__file__).resolve().parent.parent
 DATA = TESTS / "data" / "profiler_trees_elementwise.json"
 
-SETUP = ("x = torch.rand(3, 4); i = torch.ones(3, 4, dtype=torch.int64); b = x > 0.5; "
-         "h = x.to(torch.float16)")
+SETUP = (
+    "x = torch.rand(3, 4); i = torch.ones(3, 4, dtype=torch.int64); b = x > 0.5; "
+    "h = x.to(torch.float16)"
+)
 STATEMENTS = [
-    "y = x * 2", "y = x - 2", "y = 2 - x", "y = x / 2", "y = 2 / x", "y = i / 2", "y = x // 2",
-    "y = i // i", "y = x ** 2", "y = 2 ** x", "y = x.pow(0)", "y = x.pow(x)", "y = -x",
-    "y = abs(x)", "y = x.exp()", "y = i.exp()", "y = i.sqrt()", "y = x.sigmoid()",
-    "y = x.relu()", "y = x.clamp(0.2, 0.5)", "y = i.clamp(0.5)", "y = x.clamp(min=x)",
-    "y = x == 2", "y = x < x", "y = x.logical_and(x)", "y = x.logical_not()", "y = b & b",
-    "y = ~b", "y = torch.maximum(x, x)", "y = torch.where(b, x, x)", "y = torch.where(b, x, 0.)",
-    "y = torch.where(b, 1., 0.)", "y = x.masked_fill(b, 1.0)", "x -= 1", "x *= 2", "x /= 2",
-    "y = h * 2", "y = i.div(2, rounding_mode='floor')", "y = x.sub(x, alpha=2)",
-    "y = torch.rsub(x, x)", "y = torch.true_divide(x, 2)", "y = i + x",
+    "y = x * 2",
+    "y = x - 2",
+    "y = 2 - x",
+    "y = x / 2",
+    "y = 2 / x",
+    "y = i / 2",
+    "y = x // 2",
+    "y = i // i",
+    "y = x ** 2",
+    "y = 2 ** x",
+    "y = x.pow(0)",
+    "y = x.pow(x)",
+    "y = -x",
+    "y = abs(x)",
+    "y = x.exp()",
+    "y = i.exp()",
+    "y = i.sqrt()",
+    "y = x.sigmoid()",
+    "y = x.relu()",
+    "y = x.clamp(0.2, 0.5)",
+    "y = i.clamp(0.5)",
+    "y = x.clamp(min=x)",
+    "y = x == 2",
+    "y = x < x",
+    "y = x.logical_and(x)",
+    "y = x.logical_not()",
+    "y = b & b",
+    "y = ~b",
+    "y = torch.maximum(x, x)",
+    "y = torch.where(b, x, x)",
+    "y = torch.where(b, x, 0.)",
+    "y = torch.where(b, 1., 0.)",
+    "y = x.masked_fill(b, 1.0)",
+    "x -= 1",
+    "x *= 2",
+    "x /= 2",
+    "y = h * 2",
+    "y = i.div(2, rounding_mode='floor')",
+    "y = x.sub(x, alpha=2)",
+    "y = torch.rsub(x, x)",
+    "y = torch.true_divide(x, 2)",
+    "y = i + x",
 ]
 # A Scalar overload implemented as `at::remainder(self, wrapped_scalar_tensor(other))`
 # (remainder.Scalar, bitwise_or.Scalar) records the redispatched Tensor overload as a second

@@ -59,8 +59,9 @@ def test_chunks_split_like_invoke_parallel() -> None:
 
 @pytest.mark.usefixtures("threads")
 @pytest.mark.parametrize("concurrent", [False, True])
-def test_parallel_for_gives_each_thread_its_chunk(concurrent: bool,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_parallel_for_gives_each_thread_its_chunk(
+    concurrent: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     if concurrent:
         monkeypatch.setattr(parallel, "MIN_CONCURRENT_WORK", 0)
     torch.set_num_threads(2)
@@ -68,8 +69,15 @@ def test_parallel_for_gives_each_thread_its_chunk(concurrent: bool,
     second_started = threading.Event()
 
     def f(begin: int, end: int) -> None:
-        seen.append((parallel.get_thread_num(), begin, end, parallel.in_parallel_region(),
-                     threading.get_ident()))
+        seen.append(
+            (
+                parallel.get_thread_num(),
+                begin,
+                end,
+                parallel.in_parallel_region(),
+                threading.get_ident(),
+            )
+        )
         if parallel.get_thread_num() == 1:
             second_started.set()
         elif concurrent:  # the caller waits for the pool thread, so it does not take chunk 1
@@ -92,8 +100,15 @@ def test_a_chunk_no_pool_thread_started_runs_on_the_caller() -> None:
     seen: list[tuple[int, int, int, bool, bool]] = []
 
     def f(begin: int, end: int) -> None:
-        seen.append((parallel.get_thread_num(), begin, end, parallel.in_parallel_region(),
-                     threading.current_thread() is threading.main_thread()))
+        seen.append(
+            (
+                parallel.get_thread_num(),
+                begin,
+                end,
+                parallel.in_parallel_region(),
+                threading.current_thread() is threading.main_thread(),
+            )
+        )
 
     try:
         parallel.parallel_for(0, 100, 10, f)
@@ -112,8 +127,9 @@ def test_parallel_for_stays_serial_below_the_grain_and_when_nested() -> None:
     assert calls == [(0, 100)]
 
     inner: list[tuple[int, int]] = []
-    parallel.parallel_for(0, 4, 1, lambda b, e: parallel.parallel_for(
-        0, 10, 1, lambda ib, ie: inner.append((ib, ie))))
+    parallel.parallel_for(
+        0, 4, 1, lambda b, e: parallel.parallel_for(0, 10, 1, lambda ib, ie: inner.append((ib, ie)))
+    )
     assert inner == [(0, 10), (0, 10)]  # no nested parallelism: each inner loop is one chunk
 
 
@@ -136,30 +152,45 @@ def test_an_exception_in_a_chunk_is_rethrown_after_every_chunk_ran() -> None:
 def test_parallel_reduce_folds_the_threads_results() -> None:
     torch.set_num_threads(2)
     values = np.arange(N, dtype=np.int64)
-    total = parallel.parallel_reduce(0, N, parallel.GRAIN_SIZE, 0,
-                                     lambda b, e, ident: ident + int(values[b:e].sum()),
-                                     lambda a, b: a + b)
+    total = parallel.parallel_reduce(
+        0,
+        N,
+        parallel.GRAIN_SIZE,
+        0,
+        lambda b, e, ident: ident + int(values[b:e].sum()),
+        lambda a, b: a + b,
+    )
     assert total == int(values.sum())
 
 
 @pytest.mark.usefixtures("threads")
 def test_set_num_threads_checks_its_argument() -> None:
-    for bad, message in [(0, "expects a positive integer"), (-1, "expects a positive integer"),
-                         (2.0, "expects an int, but got float"),
-                         (True, "expects an int, but got bool")]:
+    for bad, message in [
+        (0, "expects a positive integer"),
+        (-1, "expects a positive integer"),
+        (2.0, "expects an int, but got float"),
+        (True, "expects an int, but got bool"),
+    ]:
         with pytest.raises(RuntimeError, match=message):
             torch.set_num_threads(bad)
     torch.set_num_threads(3)
     assert torch.get_num_threads() == 3
 
 
-@pytest.mark.parametrize(("omp", "mkl", "expected"), [
-    ("3", None, 3), ("3", "5", 5), (None, "4", 4),
-    ("0", None, None), ("two", None, None), ("3", "-1", 3),
-])
-def test_default_thread_count_follows_the_environment(monkeypatch: pytest.MonkeyPatch,
-                                                      omp: str | None, mkl: str | None,
-                                                      expected: int | None) -> None:
+@pytest.mark.parametrize(
+    ("omp", "mkl", "expected"),
+    [
+        ("3", None, 3),
+        ("3", "5", 5),
+        (None, "4", 4),
+        ("0", None, None),
+        ("two", None, None),
+        ("3", "-1", 3),
+    ],
+)
+def test_default_thread_count_follows_the_environment(
+    monkeypatch: pytest.MonkeyPatch, omp: str | None, mkl: str | None, expected: int | None
+) -> None:
     """intraop_default_num_threads: MKL_NUM_THREADS over OMP_NUM_THREADS; bad values warn."""
     for name, value in (("OMP_NUM_THREADS", omp), ("MKL_NUM_THREADS", mkl)):
         if value is None:
@@ -206,8 +237,9 @@ PROGRAMS = {
 @pytest.mark.usefixtures("threads")
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 @pytest.mark.parametrize("concurrent", [False, True])
-def test_results_do_not_depend_on_the_threads(name: str, concurrent: bool,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_results_do_not_depend_on_the_threads(
+    name: str, concurrent: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     if concurrent:
         monkeypatch.setattr(parallel, "MIN_CONCURRENT_WORK", 0)
     torch.manual_seed(0)

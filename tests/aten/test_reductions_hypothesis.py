@@ -64,13 +64,15 @@ def test_sum_mean_prod(data: Any) -> None:
     np.testing.assert_allclose(_values(s), want, rtol=1e-5, atol=1e-5)
     if a.dtype != np.int64:
         m = t.mean(dims, keepdim=keepdim)
-        np.testing.assert_allclose(_values(m), np.mean(a, axis=axis, keepdims=keepdim),
-                                   rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(
+            _values(m), np.mean(a, axis=axis, keepdims=keepdim), rtol=1e-5, atol=1e-6
+        )
     if t.dim() > 0:
         dim = data.draw(st.integers(-t.dim(), t.dim() - 1))
         p = t.prod(dim, keepdim=keepdim)
-        np.testing.assert_allclose(_values(p), np.prod(a, axis=dim, keepdims=keepdim,
-                                                       dtype=expected_dtype), rtol=1e-5)
+        np.testing.assert_allclose(
+            _values(p), np.prod(a, axis=dim, keepdims=keepdim, dtype=expected_dtype), rtol=1e-5
+        )
 
 
 @settings(max_examples=50, deadline=None)
@@ -89,8 +91,9 @@ def test_max_min_argmax(data: Any) -> None:
     values, indices = t.min(dim, keepdim)
     np.testing.assert_array_equal(_values(values), np.min(a, axis=dim, keepdims=keepdim))
     np.testing.assert_array_equal(_values(indices), np.argmin(a, axis=dim, keepdims=keepdim))
-    np.testing.assert_array_equal(_values(t.argmin(dim, keepdim)),
-                                  np.argmin(a, axis=dim, keepdims=keepdim))
+    np.testing.assert_array_equal(
+        _values(t.argmin(dim, keepdim)), np.argmin(a, axis=dim, keepdims=keepdim)
+    )
 
 
 @settings(max_examples=50, deadline=None)
@@ -105,13 +108,19 @@ def test_var_std_cumsum_all_any(data: Any) -> None:
         n = a.size if axis is None else int(np.prod([a.shape[d] for d in axis]))
         if n - correction > 0:
             v = t.var(dims, correction=correction, keepdim=keepdim)
-            np.testing.assert_allclose(_values(v), np.var(a.astype(np.float64), axis=axis,
-                                                          ddof=correction, keepdims=keepdim),
-                                       rtol=1e-5, atol=1e-7)
+            np.testing.assert_allclose(
+                _values(v),
+                np.var(a.astype(np.float64), axis=axis, ddof=correction, keepdims=keepdim),
+                rtol=1e-5,
+                atol=1e-7,
+            )
             sd = t.std(dims, correction=correction, keepdim=keepdim)
-            np.testing.assert_allclose(_values(sd), np.std(a.astype(np.float64), axis=axis,
-                                                           ddof=correction, keepdims=keepdim),
-                                       rtol=1e-5, atol=1e-7)
+            np.testing.assert_allclose(
+                _values(sd),
+                np.std(a.astype(np.float64), axis=axis, ddof=correction, keepdims=keepdim),
+                rtol=1e-5,
+                atol=1e-7,
+            )
     if t.dim() > 0:
         dim = data.draw(st.integers(-t.dim(), t.dim() - 1))
         c = t.cumsum(dim)
@@ -119,10 +128,14 @@ def test_var_std_cumsum_all_any(data: Any) -> None:
     b = t > 0.5 if a.dtype != np.int64 else t > 0
     ab = a > 0.5 if a.dtype != np.int64 else a > 0
     # all/any take dim=[] literally (allow_empty_dims): nothing is reduced, unlike sum([])
-    np.testing.assert_array_equal(_values(b.all(dims, keepdim=keepdim)),
-                                  np.all(ab, axis=axis, keepdims=keepdim) if dims else ab)
-    np.testing.assert_array_equal(_values(b.any(dims, keepdim=keepdim)),
-                                  np.any(ab, axis=axis, keepdims=keepdim) if dims else ab)
+    np.testing.assert_array_equal(
+        _values(b.all(dims, keepdim=keepdim)),
+        np.all(ab, axis=axis, keepdims=keepdim) if dims else ab,
+    )
+    np.testing.assert_array_equal(
+        _values(b.any(dims, keepdim=keepdim)),
+        np.any(ab, axis=axis, keepdims=keepdim) if dims else ab,
+    )
 
 
 @settings(max_examples=50, deadline=None)
@@ -132,8 +145,8 @@ def test_matmul_ranks(data: Any) -> None:
     n, k, m = (data.draw(st.integers(1, 4)) for _ in range(3))
     rank1, rank2 = data.draw(st.integers(1, 4)), data.draw(st.integers(1, 4))
     batch = data.draw(st.lists(st.integers(1, 3), min_size=2, max_size=2))
-    shape1 = [k] if rank1 == 1 else [*(batch[-(rank1 - 2):] if rank1 > 2 else []), n, k]
-    shape2 = [k] if rank2 == 1 else [*(batch[-(rank2 - 2):] if rank2 > 2 else []), k, m]
+    shape1 = [k] if rank1 == 1 else [*(batch[-(rank1 - 2) :] if rank1 > 2 else []), n, k]
+    shape2 = [k] if rank2 == 1 else [*(batch[-(rank2 - 2) :] if rank2 > 2 else []), k, m]
     if rank2 > 2 and data.draw(st.booleans()):
         shape2[0] = 1  # a size-1 batch dim broadcasts
     x, y = torch.rand(shape1), torch.rand(shape2)

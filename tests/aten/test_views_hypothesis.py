@@ -22,8 +22,9 @@ def chains(draw: Any) -> tuple[list[int], list[tuple[Any, ...]]]:
     steps: list[tuple[Any, ...]] = []
     cur = list(shape)
     for _ in range(draw(st.integers(1, 6))):
-        kind = draw(st.sampled_from(["permute", "slice", "expand", "transpose", "select",
-                                     "unsqueeze"]))
+        kind = draw(
+            st.sampled_from(["permute", "slice", "expand", "transpose", "select", "unsqueeze"])
+        )
         ndim = len(cur)
         if kind == "permute" and ndim > 0:
             perm = draw(st.permutations(range(ndim)))

@@ -112,9 +112,19 @@ def test_untyped_storage_is_bytes() -> None:
 
 
 ERRORS = [
-    "x.view(5)", "x.t().view(12)", "x.narrow(1, 3, 2)", "x.permute(0, 0)", "x.expand(3, 5)",
-    "x.split([1, 1])", "x[0, 0, 0]", "x[::-1]", "x[[0, 5]]", "x[:, 4]",
-    "x[0] = torch.rand(5)", "x[[0, 7]] = 1", "x[torch.Tensor([1.0, 0.0]).to(torch.bool)]",
+    "x.view(5)",
+    "x.t().view(12)",
+    "x.narrow(1, 3, 2)",
+    "x.permute(0, 0)",
+    "x.expand(3, 5)",
+    "x.split([1, 1])",
+    "x[0, 0, 0]",
+    "x[::-1]",
+    "x[[0, 5]]",
+    "x[:, 4]",
+    "x[0] = torch.rand(5)",
+    "x[[0, 7]] = 1",
+    "x[torch.Tensor([1.0, 0.0]).to(torch.bool)]",
 ]
 
 

@@ -39,9 +39,9 @@ PROGRAMS = {
     "index_cat": "l = torch.cat([a[torch.tensor([0, 2])], b]).sum(); l.backward()",
     "autograd_grad": "g = torch.autograd.grad((a * a).sum(), [a, b], allow_unused=True)",
     "create_graph": "g, = torch.autograd.grad((a ** 3).sum(), a, create_graph=True); "
-                    "g.sum().backward()",
+    "g.sum().backward()",
     "hooks": "c = a * 2; c.register_hook(lambda g: g * 2); a.register_hook(lambda g: g); "
-             "c.retain_grad(); l = c.sum(); l.backward()",
+    "c.retain_grad(); l = c.sum(); l.backward()",
     "retain_graph": "l = (a * b).sum(); l.backward(retain_graph=True); l.backward()",
     "setitem_scalar": "c = a * 1; c[0] = 1.0; c[1, 2] = 2.0; l = c.sum(); l.backward()",
     "setitem_scalar_no_grad": "x = torch.rand(3); x[0] = 1.5; x[1:] = 2.0",
@@ -61,8 +61,7 @@ ERRORS = {
 
 def run(program: str) -> None:
     ns = {"torch": torch}
-    exec("a = torch.rand(3, 4, requires_grad=True); b = torch.rand(3, 4, requires_grad=True)",
-         ns)
+    exec("a = torch.rand(3, 4, requires_grad=True); b = torch.rand(3, 4, requires_grad=True)", ns)
     try:
         exec(program, ns)
     except (RuntimeError, ZeroDivisionError):

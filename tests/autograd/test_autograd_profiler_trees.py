@@ -29,21 +29,26 @@ AB = "a = torch.rand(3, 4, requires_grad=True); b = torch.rand(3, 4, requires_gr
 CASES: dict[str, tuple[str, str]] = {
     "mul_sum_backward": (AB, "(a * b).sum().backward()"),
     "backward_only": (AB + "; l = (a * b).sum()", "l.backward()"),
-    "second_backward_accumulates": (AB + "; (a * b).sum().backward(); l = (a * b).sum()",
-                                    "l.backward()"),
-    "add_broadcast": (AB + "; c = torch.rand(4, requires_grad=True)",
-                      "(a + c).sum().backward()"),
+    "second_backward_accumulates": (
+        AB + "; (a * b).sum().backward(); l = (a * b).sum()",
+        "l.backward()",
+    ),
+    "add_broadcast": (AB + "; c = torch.rand(4, requires_grad=True)", "(a + c).sum().backward()"),
     "mm": (AB + "; w = torch.rand(4, 2, requires_grad=True)", "a.mm(w).sum().backward()"),
     "exp_mean": (AB, "a.exp().mean().backward()"),
     "grad_api": (AB, "torch.autograd.grad((a * b).sum(), [a])"),
     "activations": (AB, "(a.relu() * b.tanh() + a.sigmoid()).sum().backward()"),
-    "mlp_ops_step": ("x = torch.rand(5, 4); y = torch.rand(5, 2); "
-                     "w1 = torch.rand(3, 4, requires_grad=True); "
-                     "b1 = torch.rand(3, requires_grad=True); "
-                     "w2 = torch.rand(2, 3, requires_grad=True)",
-                     "(((x @ w1.t() + b1).relu() @ w2.t() - y) ** 2).mean().backward()"),
-    "retain_graph_twice": (AB + "; l = (a - b).sum(); l.backward(retain_graph=True)",
-                           "l.backward()"),
+    "mlp_ops_step": (
+        "x = torch.rand(5, 4); y = torch.rand(5, 2); "
+        "w1 = torch.rand(3, 4, requires_grad=True); "
+        "b1 = torch.rand(3, requires_grad=True); "
+        "w2 = torch.rand(2, 3, requires_grad=True)",
+        "(((x @ w1.t() + b1).relu() @ w2.t() - y) ** 2).mean().backward()",
+    ),
+    "retain_graph_twice": (
+        AB + "; l = (a - b).sum(); l.backward(retain_graph=True)",
+        "l.backward()",
+    ),
 }
 
 

@@ -27,21 +27,24 @@ def test_engine_frames_in_ready_queue_order() -> None:
         "autograd::engine::evaluate_function: SumBackward0",
         "autograd::engine::evaluate_function: MulBackward0",
         "autograd::engine::evaluate_function: torch::autograd::AccumulateGrad",
-        "autograd::engine::evaluate_function: torch::autograd::AccumulateGrad"]
+        "autograd::engine::evaluate_function: torch::autograd::AccumulateGrad",
+    ]
     assert all(f.layer == "autograd" for f in evaluated)
     # the Node's own frame, with the formula's aten ops inside
     mul = evaluated[1].children[0]
     assert mul.name == "MulBackward0"
-    assert [f.name for f in mul.walk() if f.name.startswith("aten::")] == ["aten::mul",
-                                                                           "aten::mul"]
+    assert [f.name for f in mul.walk() if f.name.startswith("aten::")] == ["aten::mul", "aten::mul"]
     # what the player shows: the dependencies still pending and the ready queue
     assert evaluated[0].args["dependencies"] == [
-        ["MulBackward0", 1], ["torch::autograd::AccumulateGrad", 1],
-        ["torch::autograd::AccumulateGrad", 1]]
+        ["MulBackward0", 1],
+        ["torch::autograd::AccumulateGrad", 1],
+        ["torch::autograd::AccumulateGrad", 1],
+    ]
     assert evaluated[2].args["dependencies"] == []
     assert evaluated[1].args["ready_queue"] == "[]"
     assert evaluated[1].outcome["ready_queue"] == (
-        "['torch::autograd::AccumulateGrad', 'torch::autograd::AccumulateGrad']")
+        "['torch::autograd::AccumulateGrad', 'torch::autograd::AccumulateGrad']"
+    )
 
 
 def test_trace_of_a_forward_records_the_graph_building_kernel() -> None:

@@ -23,9 +23,16 @@ from typing import Any
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 REPO = Path(__file__).resolve().parent.parent.parent
 TIMEOUT_MS = 30_000
 
@@ -36,8 +43,7 @@ def browser() -> Iterator[Any]:
         pytest.skip("Debian's chromium is not installed (/usr/bin/chromium)")
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS,
-                              timeout=TIMEOUT_MS)
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, timeout=TIMEOUT_MS)
         try:
             yield b
         finally:
@@ -55,7 +61,8 @@ class OfflineGuard:
     def _route(self, route: Any) -> None:
         url = route.request.url
         local = url.startswith(("file:", "data:", "blob:", "about:")) or any(
-            url.startswith((f"http://{h}", f"ws://{h}")) for h in self.allowed_hosts)
+            url.startswith((f"http://{h}", f"ws://{h}")) for h in self.allowed_hosts
+        )
         if local:
             route.continue_()
         else:
@@ -104,32 +111,44 @@ def jupyterlab(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     root.mkdir()
     home = tmp_path / "home"
     env = dict(os.environ)
-    env.update({
-        # a private config/data/runtime dir: no user settings, workspaces or extensions leak in
-        "JUPYTER_CONFIG_DIR": str(home / "config"),
-        "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
-        "IPYTHONDIR": str(home / "ipython"),
-        "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
-        "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
-        # the kernel imports tensortrace from this checkout when it is not installed
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO / "src"),
-                                                    env.get("PYTHONPATH", "")])),
-    })
+    env.update(
+        {
+            # a private config/data/runtime dir: no user settings, workspaces or extensions leak in
+            "JUPYTER_CONFIG_DIR": str(home / "config"),
+            "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+            "IPYTHONDIR": str(home / "ipython"),
+            "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
+            "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
+            # the kernel imports tensortrace from this checkout when it is not installed
+            "PYTHONPATH": os.pathsep.join(
+                filter(None, [str(REPO / "src"), env.get("PYTHONPATH", "")])
+            ),
+        }
+    )
     port = free_port()
-    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser",
-           "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
-           "--ServerApp.port_retries=0", "--IdentityProvider.token=",
-           "--ServerApp.password=", f"--ServerApp.root_dir={root}",
-           "--LabApp.expose_app_in_browser=True",
-           "--LabApp.news_url=None",
-           "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-           "--LabApp.extension_manager=readonly",  # no extension search on a package index
-           "--ServerApp.terminals_enabled=False"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        "--IdentityProvider.token=",
+        "--ServerApp.password=",
+        f"--ServerApp.root_dir={root}",
+        "--LabApp.expose_app_in_browser=True",
+        "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.extension_manager=readonly",  # no extension search on a package index
+        "--ServerApp.terminals_enabled=False",
+    ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")  # CI and containers run as root
     log = (tmp_path / "jupyterlab.log").open("wb")
-    proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        cmd, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         _wait_http(f"{base}/api", proc, timeout=90)

@@ -25,8 +25,9 @@ def step_of(player: Any) -> tuple[int, int]:
     return int(match.group(1)), int(match.group(2))
 
 
-def test_notebook_1_player_steps_by_clicks(jupyterlab: tuple[str, Path],
-                                           page: tuple[Any, OfflineGuard]) -> None:
+def test_notebook_1_player_steps_by_clicks(
+    jupyterlab: tuple[str, Path], page: tuple[Any, OfflineGuard]
+) -> None:
     base, root = jupyterlab
     browser_page, _guard = page
     shutil.copy(NOTEBOOK, root / NOTEBOOK.name)
@@ -41,11 +42,11 @@ def test_notebook_1_player_steps_by_clicks(jupyterlab: tuple[str, Path],
     except PlaywrightTimeout:
         pass
     # wait for the kernel, then run every cell, as "Run > Run All Cells" does
-    browser_page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']",
-                                   timeout=60_000)
+    browser_page.wait_for_selector(
+        ".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=60_000
+    )
     # fire and forget: awaiting the command's promise is unbounded (evaluate has no timeout)
-    browser_page.evaluate(
-        "() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    browser_page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
     # read the notebook's model, not the prompts: a cell whose input is hidden (the exercises'
     # check cells) shows no prompt
     browser_page.wait_for_function(
@@ -59,9 +60,12 @@ def test_notebook_1_player_steps_by_clicks(jupyterlab: tuple[str, Path],
                 if (cell.type === 'code' && !(cell.executionCount > 0)) return false;
             }
             return true;
-        }""", timeout=RUN_TIMEOUT_MS)
+        }""",
+        timeout=RUN_TIMEOUT_MS,
+    )
     errors = browser_page.locator(
-        ".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']")
+        ".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']"
+    )
     assert errors.count() == 0, errors.all_inner_texts()
 
     player = browser_page.locator(".tt-player").first
@@ -69,7 +73,9 @@ def test_notebook_1_player_steps_by_clicks(jupyterlab: tuple[str, Path],
     # the notebook's last `player.step = ...` (the first free) reached the page through the trait
     browser_page.wait_for_function(
         "el => /free 48 B/.test(el.querySelector('.tt-event').textContent)",
-        arg=player.element_handle(), timeout=20_000)
+        arg=player.element_handle(),
+        timeout=20_000,
+    )
     step, last = step_of(player)
     assert 0 < step < last and last > 200
     assert "del _t2" in (player.locator(".tt-code .tt-here").text_content() or "")
@@ -80,7 +86,9 @@ def test_notebook_1_player_steps_by_clicks(jupyterlab: tuple[str, Path],
         fwd.click()
         browser_page.wait_for_function(
             "([el, want]) => el.querySelector('.tt-count').textContent.includes(want)",
-            arg=[player.element_handle(), f"step {step + k} /"], timeout=10_000)
+            arg=[player.element_handle(), f"step {step + k} /"],
+            timeout=10_000,
+        )
     assert step_of(player)[0] == step + 3
 
     # back to the start, then jump to the first allocation with the navigation buttons
@@ -90,7 +98,9 @@ def test_notebook_1_player_steps_by_clicks(jupyterlab: tuple[str, Path],
     player.locator("button[data-next='alloc']").click()
     browser_page.wait_for_function(
         "el => /alloc 48 B/.test(el.querySelector('.tt-event').textContent)",
-        arg=player.element_handle(), timeout=10_000)
+        arg=player.element_handle(),
+        timeout=10_000,
+    )
     assert "THPVariable_rand" in (player.locator(".tt-stack").text_content() or "")
     assert player.locator(".tt-graph-box svg").count() == 1
     assert player.locator(".tt-memory-box svg .tt-block").count() >= 1
@@ -99,13 +109,17 @@ def test_notebook_1_player_steps_by_clicks(jupyterlab: tuple[str, Path],
     player.locator("button[data-next='statement']").click()
     browser_page.wait_for_function(
         "el => el.querySelector('.tt-code .tt-here').textContent.includes('__getitem__')",
-        arg=player.element_handle(), timeout=10_000)
+        arg=player.element_handle(),
+        timeout=10_000,
+    )
 
     # with focus in the player, JupyterLab's command-mode keys must not act on the notebook:
     # `b` would insert a cell, `j`/`k` move the active cell, `d d` delete it
     count = "() => document.querySelectorAll('.jp-Notebook .jp-Cell').length"
-    active = ("() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')]"
-              ".findIndex(c => c.classList.contains('jp-mod-active'))")
+    active = (
+        "() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')]"
+        ".findIndex(c => c.classList.contains('jp-mod-active'))"
+    )
     cells, current = browser_page.evaluate(count), browser_page.evaluate(active)
     player.locator(".tt-count").click()
     for key in ("b", "a", "j", "k", "d", "d", "m"):
@@ -118,4 +132,6 @@ def test_notebook_1_player_steps_by_clicks(jupyterlab: tuple[str, Path],
     browser_page.keyboard.press("ArrowRight")
     browser_page.wait_for_function(
         "([el, want]) => el.querySelector('.tt-count').textContent.includes(want)",
-        arg=[player.element_handle(), f"step {before + 1} /"], timeout=10_000)
+        arg=[player.element_handle(), f"step {before + 1} /"],
+        timeout=10_000,
+    )

@@ -51,12 +51,13 @@ def current_step(player: Any) -> int:
     return int(player.get_attribute("data-step"))
 
 
-def test_the_innermost_frame_is_visible_at_every_step(page: tuple[Any, OfflineGuard],
-                                                      page_path: Path,
-                                                      timeline: Timeline) -> None:
+def test_the_innermost_frame_is_visible_at_every_step(
+    page: tuple[Any, OfflineGuard], page_path: Path, timeline: Timeline
+) -> None:
     browser_page, guard = page
     open_player(browser_page, page_path.as_uri())
-    hidden = browser_page.evaluate("""(n) => {
+    hidden = browser_page.evaluate(
+        """(n) => {
         const slider = document.querySelector('.tt-slider');
         const box = document.querySelector('.tt-stack');
         const hidden = [];
@@ -70,13 +71,16 @@ def test_the_innermost_frame_is_visible_at_every_step(page: tuple[Any, OfflineGu
             if (inner.top < outer.top - 1 || inner.bottom > outer.bottom + 1) hidden.push(s);
         }
         return hidden;
-    }""", len(timeline))
+    }""",
+        len(timeline),
+    )
     assert hidden == []
     assert guard.blocked == []
 
 
-def test_keys_debugger_steps_and_search(page: tuple[Any, OfflineGuard], page_path: Path,
-                                        timeline: Timeline) -> None:
+def test_keys_debugger_steps_and_search(
+    page: tuple[Any, OfflineGuard], page_path: Path, timeline: Timeline
+) -> None:
     browser_page, _ = page
     player = open_player(browser_page, page_path.as_uri())
     player.locator(".tt-count").click()  # focus the player, as a learner does
@@ -123,8 +127,9 @@ def test_keys_debugger_steps_and_search(page: tuple[Any, OfflineGuard], page_pat
     assert current_step(player) == int(line.get_attribute("data-start"))
 
 
-def test_permalink_opens_at_its_step_and_follows(page: tuple[Any, OfflineGuard],
-                                                 page_path: Path) -> None:
+def test_permalink_opens_at_its_step_and_follows(
+    page: tuple[Any, OfflineGuard], page_path: Path
+) -> None:
     browser_page, _ = page
     player = open_player(browser_page, page_path.as_uri() + "#step=120")
     assert current_step(player) == 120
@@ -175,8 +180,9 @@ TEXT_COLOURS = """() => {
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_text_contrast_and_size(page: tuple[Any, OfflineGuard], page_path: Path,
-                                theme: str) -> None:
+def test_text_contrast_and_size(
+    page: tuple[Any, OfflineGuard], page_path: Path, theme: str
+) -> None:
     browser_page, _ = page
     open_player(browser_page, page_path.as_uri() + "#step=98")
     if theme == "dark":
@@ -192,8 +198,9 @@ def test_text_contrast_and_size(page: tuple[Any, OfflineGuard], page_path: Path,
     assert (low, small) == ([], []), (low, small)
 
 
-def test_a_narrow_output_area_gets_one_column(page: tuple[Any, OfflineGuard],
-                                              page_path: Path) -> None:
+def test_a_narrow_output_area_gets_one_column(
+    page: tuple[Any, OfflineGuard], page_path: Path
+) -> None:
     browser_page, _ = page
     browser_page.set_viewport_size({"width": 900, "height": 900})
     open_player(browser_page, page_path.as_uri() + "#step=98")
@@ -207,13 +214,15 @@ def test_a_narrow_output_area_gets_one_column(page: tuple[Any, OfflineGuard],
             .map((el) => el.tagName + '.' + (el.getAttribute('class') || ''));
     }""")
     assert overflow == []
-    columns = browser_page.evaluate("getComputedStyle(document.querySelector('.tt-grid'))"
-                                    ".gridTemplateColumns.split(' ').length")
+    columns = browser_page.evaluate(
+        "getComputedStyle(document.querySelector('.tt-grid')).gridTemplateColumns.split(' ').length"
+    )
     assert columns == 1
 
 
-def test_values_and_storage_strip_of_the_picked_tensor(page: tuple[Any, OfflineGuard],
-                                                       tmp_path: Path) -> None:
+def test_values_and_storage_strip_of_the_picked_tensor(
+    page: tuple[Any, OfflineGuard], tmp_path: Path
+) -> None:
     """Seed 003: x = set_(data's storage, offset 3, size (2, 3), stride (5, 2)) reaches
     storage elements 3 5 7 / 8 10 12, and prints as torch prints it."""
     import tensortrace as torch
@@ -225,8 +234,11 @@ def test_values_and_storage_strip_of_the_picked_tensor(page: tuple[Any, OfflineG
     path.write_text(standalone_html(t), encoding="utf-8")
     browser_page, _ = page
     player = open_player(browser_page, path.as_uri() + f"#step={len(t.events) - 1}")
-    impl = next(k for k, row in Timeline(t).tables_at(len(t.events) - 1)["t"].items()
-                if row["sizes"] == [2, 3])
+    impl = next(
+        k
+        for k, row in Timeline(t).tables_at(len(t.events) - 1)["t"].items()
+        if row["sizes"] == [2, 3]
+    )
     player.locator(f".tt-impl[data-tensor='{impl}']").click()
     assert player.locator(".tt-values-text").inner_text() == repr(x)
     reached = player.locator(".tt-strip .tt-reached small").all_inner_texts()

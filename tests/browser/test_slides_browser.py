@@ -21,8 +21,12 @@ def deck_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not (SLIDES / "node_modules" / "reveal.js").is_dir() and shutil.which("npm") is None:
         pytest.skip("reveal.js is not installed and npm is absent")
     out = tmp_path_factory.mktemp("deck") / "index.html"
-    done = subprocess.run([sys.executable, str(SLIDES / "build.py"), "--out", str(out)],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, str(SLIDES / "build.py"), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     return out
 
@@ -51,7 +55,8 @@ def test_deck_steps_offline(page: tuple[Any, OfflineGuard], deck_path: Path) -> 
     # the line slides: `del _t1` is called out as freeing nothing
     index = browser_page.evaluate(
         "[...document.querySelectorAll('.slides > section')]"
-        ".findIndex(s => s.querySelector('h3.line')?.textContent === 'del _t1')")
+        ".findIndex(s => s.querySelector('h3.line')?.textContent === 'del _t1')"
+    )
     browser_page.evaluate(f"Reveal.slide({index})")
     current = browser_page.locator(".slides > section.present")
     assert "frees nothing" in current.locator(".callout").inner_text()
@@ -60,7 +65,8 @@ def test_deck_steps_offline(page: tuple[Any, OfflineGuard], deck_path: Path) -> 
     # the player slide: its iframe runs the standalone player, stepped by clicks
     index = browser_page.evaluate(
         "[...document.querySelectorAll('.slides > section')]"
-        ".findIndex(s => s.dataset.state === 'player')")
+        ".findIndex(s => s.dataset.state === 'player')"
+    )
     assert index > 0
     browser_page.evaluate(f"Reveal.slide({index})")
     frame = browser_page.frame_locator("section.present iframe.player")
@@ -81,14 +87,16 @@ def test_deck_steps_offline(page: tuple[Any, OfflineGuard], deck_path: Path) -> 
     assert guard.blocked == [], f"the deck tried the network: {guard.blocked}"
 
 
-def test_deck_permalink_opens_the_player_at_its_step(page: tuple[Any, OfflineGuard],
-                                                     deck_path: Path) -> None:
+def test_deck_permalink_opens_the_player_at_its_step(
+    page: tuple[Any, OfflineGuard], deck_path: Path
+) -> None:
     browser_page, guard = page
     browser_page.set_viewport_size({"width": 1280, "height": 760})
     browser_page.goto(deck_path.as_uri() + "#step=120")
     browser_page.wait_for_function("window.Reveal && Reveal.isReady()", timeout=15_000)
     browser_page.wait_for_function(
-        "Reveal.getCurrentSlide().dataset.state === 'player'", timeout=5_000)
+        "Reveal.getCurrentSlide().dataset.state === 'player'", timeout=5_000
+    )
     frame = browser_page.frame_locator("section.present iframe.player")
     counter = frame.locator(".tt-count")
     counter.wait_for(state="visible", timeout=15_000)

@@ -48,24 +48,35 @@ def _pictures() -> str:
     with torch.record() as backward:
         (a * a).sum().backward()
     data = torch.arange(24, dtype=torch.float32).view(2, 3, 4)
-    return "".join(p._repr_html_() for p in (
-        object_graph(timeline, 120), memory_map(timeline, 120), autograd_graph(backward),
-        storage_strip(data, (1, 2, 2))))
+    return "".join(
+        p._repr_html_()
+        for p in (
+            object_graph(timeline, 120),
+            memory_map(timeline, 120),
+            autograd_graph(backward),
+            storage_strip(data, (1, 2, 2)),
+        )
+    )
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_viz_text_is_readable_in_both_themes(page: tuple[Any, OfflineGuard], tmp_path: Path,
-                                             theme: str) -> None:
+def test_viz_text_is_readable_in_both_themes(
+    page: tuple[Any, OfflineGuard], tmp_path: Path, theme: str
+) -> None:
     html = tmp_path / "viz.html"
-    html.write_text(f"<!DOCTYPE html><html><head><style>{THEMES[theme]}"
-                    "body { color: var(--jp-content-font-color1); }</style></head>"
-                    f"<body>{_pictures()}</body></html>", encoding="utf-8")
+    html.write_text(
+        f"<!DOCTYPE html><html><head><style>{THEMES[theme]}"
+        "body { color: var(--jp-content-font-color1); }</style></head>"
+        f"<body>{_pictures()}</body></html>",
+        encoding="utf-8",
+    )
     browser_page, _ = page
     browser_page.goto(html.as_uri())
     fills = browser_page.evaluate(TEXT_FILLS)
     assert len(fills) > 50
-    poor = [(text, round(_contrast(fg, bg), 2)) for text, fg, bg in fills
-            if _contrast(fg, bg) < 4.5]
+    poor = [
+        (text, round(_contrast(fg, bg), 2)) for text, fg, bg in fills if _contrast(fg, bg) < 4.5
+    ]
     assert poor == []
     browser_page.screenshot(path=str(tmp_path / f"viz-{theme}.png"), full_page=True)
     if theme == "dark":

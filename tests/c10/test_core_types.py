@@ -11,20 +11,38 @@ from tensortrace.c10.dispatch_key import DispatchKey, DispatchKeySet, after_auto
 from tensortrace.c10.scalar_type import ScalarType, promoteTypes
 from tensortrace.c10.tensor_impl import compute_contiguous, contiguous_strides
 
-TYPES = [ScalarType.Bool, ScalarType.Byte, ScalarType.Char, ScalarType.Short, ScalarType.Int,
-         ScalarType.Long, ScalarType.Half, ScalarType.BFloat16, ScalarType.Float,
-         ScalarType.Double]
-TORCH_NAMES = {ScalarType.Bool: "bool", ScalarType.Byte: "uint8", ScalarType.Char: "int8",
-               ScalarType.Short: "int16", ScalarType.Int: "int32", ScalarType.Long: "int64",
-               ScalarType.Half: "float16", ScalarType.BFloat16: "bfloat16",
-               ScalarType.Float: "float32", ScalarType.Double: "float64"}
+TYPES = [
+    ScalarType.Bool,
+    ScalarType.Byte,
+    ScalarType.Char,
+    ScalarType.Short,
+    ScalarType.Int,
+    ScalarType.Long,
+    ScalarType.Half,
+    ScalarType.BFloat16,
+    ScalarType.Float,
+    ScalarType.Double,
+]
+TORCH_NAMES = {
+    ScalarType.Bool: "bool",
+    ScalarType.Byte: "uint8",
+    ScalarType.Char: "int8",
+    ScalarType.Short: "int16",
+    ScalarType.Int: "int32",
+    ScalarType.Long: "int64",
+    ScalarType.Half: "float16",
+    ScalarType.BFloat16: "bfloat16",
+    ScalarType.Float: "float32",
+    ScalarType.Double: "float64",
+}
 
 
 def test_promote_types_matches_torch_for_every_pair() -> None:
     torch = pytest.importorskip("torch")
     for a, b in itertools.product(TYPES, TYPES):
-        expected = torch.promote_types(getattr(torch, TORCH_NAMES[a]),
-                                       getattr(torch, TORCH_NAMES[b]))
+        expected = torch.promote_types(
+            getattr(torch, TORCH_NAMES[a]), getattr(torch, TORCH_NAMES[b])
+        )
         assert str(expected) == f"torch.{TORCH_NAMES[promoteTypes(a, b)]}", (a, b)
 
 
@@ -45,8 +63,7 @@ def test_dispatch_key_set_priority_and_masks() -> None:
 
 
 def test_device_parsing() -> None:
-    assert str(Device("cpu")) == "cpu" and repr(Device("cuda:1")) == \
-        "device(type='cuda', index=1)"
+    assert str(Device("cpu")) == "cpu" and repr(Device("cuda:1")) == "device(type='cuda', index=1)"
     with pytest.raises(RuntimeError, match="Expected one of cpu"):
         Device("tpu")
 

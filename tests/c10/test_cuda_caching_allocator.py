@@ -67,27 +67,52 @@ def layout(da: DeviceCachingAllocator) -> list[tuple[str, int, list[tuple[int, i
         blocks = []
         b: Block | None = head
         while b is not None:
-            state = ("allocated" if b.allocated
-                     else "pending" if b.event_count or b.stream_uses else "free")
+            state = (
+                "allocated"
+                if b.allocated
+                else "pending"
+                if b.event_count or b.stream_uses
+                else "free"
+            )
             blocks.append((b.ptr - head.ptr, b.size, state, b.is_split()))
             b = b.next
         assert head.pool is not None
-        out.append(("small" if head.pool.is_small else "large",
-                    sum(size for _, size, _, _ in blocks), blocks))
+        out.append(
+            (
+                "small" if head.pool.is_small else "large",
+                sum(size for _, size, _, _ in blocks),
+                blocks,
+            )
+        )
     return out
 
 
 METRICS = ("current", "peak", "allocated", "freed")
-ARRAYS = ("allocation", "segment", "active", "inactive_split", "allocated_bytes",
-          "reserved_bytes", "active_bytes", "inactive_split_bytes", "requested_bytes")
+ARRAYS = (
+    "allocation",
+    "segment",
+    "active",
+    "inactive_split",
+    "allocated_bytes",
+    "reserved_bytes",
+    "active_bytes",
+    "inactive_split_bytes",
+    "requested_bytes",
+)
 
 
 def expected_stats(pool: str, max_split_size: int = -1, **given: Any) -> dict[str, int]:
     """The full flattened memory_stats(): zeros, with `given` (current, peak, allocated, freed)
     for each StatArray in `pool` and in `all`, and the given counters and oversize stats."""
     out: dict[str, int] = {"max_split_size": max_split_size}
-    for name in ("num_alloc_retries", "num_ooms", "num_sync_all_streams", "num_device_alloc",
-                 "num_device_free", "num_oom_rejections"):
+    for name in (
+        "num_alloc_retries",
+        "num_ooms",
+        "num_sync_all_streams",
+        "num_device_alloc",
+        "num_device_free",
+        "num_oom_rejections",
+    ):
         out[name] = given.pop(name, 0)
     for name in ARRAYS:
         values = given.pop(name, (0, 0, 0, 0))
@@ -131,16 +156,32 @@ def test_seed_three_48_byte_requests_then_free_and_reuse(alloc: DeviceCachingAll
     a, b, c = (alloc.malloc(DEVICE, 48, 0) for _ in range(3))
     # 48 -> round_size 512 -> small pool -> one 2 MiB segment, split three times
     rest = SEG_SMALL - 3 * 512
-    assert layout(alloc) == [("small", SEG_SMALL, [
-        (0, 512, "allocated", True), (512, 512, "allocated", True),
-        (1024, 512, "allocated", True), (1536, rest, "free", True)])]
+    assert layout(alloc) == [
+        (
+            "small",
+            SEG_SMALL,
+            [
+                (0, 512, "allocated", True),
+                (512, 512, "allocated", True),
+                (1024, 512, "allocated", True),
+                (1536, rest, "free", True),
+            ],
+        )
+    ]
     # the first split creates one inactive split block of 2 MiB - 512; each later split shrinks it
     assert stats() == expected_stats(
-        "small", allocation=(3, 3, 3, 0), segment=(1, 1, 1, 0), active=(3, 3, 3, 0),
-        inactive_split=(1, 1, 1, 0), allocated_bytes=(1536, 1536, 1536, 0),
-        reserved_bytes=(SEG_SMALL, SEG_SMALL, SEG_SMALL, 0), active_bytes=(1536, 1536, 1536, 0),
+        "small",
+        allocation=(3, 3, 3, 0),
+        segment=(1, 1, 1, 0),
+        active=(3, 3, 3, 0),
+        inactive_split=(1, 1, 1, 0),
+        allocated_bytes=(1536, 1536, 1536, 0),
+        reserved_bytes=(SEG_SMALL, SEG_SMALL, SEG_SMALL, 0),
+        active_bytes=(1536, 1536, 1536, 0),
         inactive_split_bytes=(rest, SEG_SMALL - 512, SEG_SMALL - 512, 1024),
-        requested_bytes=(144, 144, 144, 0), num_device_alloc=1)
+        requested_bytes=(144, 144, 144, 0),
+        num_device_alloc=1,
+    )
 
     alloc.free(b)  # neighbours are allocated: no merge; b becomes a second inactive split block
     assert layout(alloc)[0][2][1] == (512, 512, "free", True)
@@ -149,47 +190,83 @@ def test_seed_three_48_byte_requests_then_free_and_reuse(alloc: DeviceCachingAll
 
     d = alloc.malloc(DEVICE, 100, 0)  # best fit: b's 512 bytes (smaller than the remainder)
     assert d.ptr == b.ptr and d.size == 512
-    assert layout(alloc) == [("small", SEG_SMALL, [
-        (0, 512, "allocated", True), (512, 512, "allocated", True),
-        (1024, 512, "allocated", True), (1536, rest, "free", True)])]
+    assert layout(alloc) == [
+        (
+            "small",
+            SEG_SMALL,
+            [
+                (0, 512, "allocated", True),
+                (512, 512, "allocated", True),
+                (1024, 512, "allocated", True),
+                (1536, rest, "free", True),
+            ],
+        )
+    ]
     assert stats() == expected_stats(
-        "small", allocation=(3, 3, 4, 1), segment=(1, 1, 1, 0), active=(3, 3, 4, 1),
-        inactive_split=(1, 2, 2, 1), allocated_bytes=(1536, 1536, 2048, 512),
-        reserved_bytes=(SEG_SMALL, SEG_SMALL, SEG_SMALL, 0), active_bytes=(1536, 1536, 2048, 512),
+        "small",
+        allocation=(3, 3, 4, 1),
+        segment=(1, 1, 1, 0),
+        active=(3, 3, 4, 1),
+        inactive_split=(1, 2, 2, 1),
+        allocated_bytes=(1536, 1536, 2048, 512),
+        reserved_bytes=(SEG_SMALL, SEG_SMALL, SEG_SMALL, 0),
+        active_bytes=(1536, 1536, 2048, 512),
         inactive_split_bytes=(rest, SEG_SMALL - 512, SEG_SMALL, 1536),
-        requested_bytes=(196, 196, 244, 48), num_device_alloc=1)
+        requested_bytes=(196, 196, 244, 48),
+        num_device_alloc=1,
+    )
 
 
 def test_large_split_then_merge_back_then_empty_cache(alloc: DeviceCachingAllocator) -> None:
     a = alloc.malloc(DEVICE, 3 * MiB, 0)  # 1..10 MiB: a 20 MiB segment, split (17 MiB > 1 MiB)
     b = alloc.malloc(DEVICE, 5 * MiB, 0)  # best fit: the 17 MiB remainder, split again
-    assert layout(alloc) == [("large", SEG_LARGE, [
-        (0, 3 * MiB, "allocated", True), (3 * MiB, 5 * MiB, "allocated", True),
-        (8 * MiB, 12 * MiB, "free", True)])]
+    assert layout(alloc) == [
+        (
+            "large",
+            SEG_LARGE,
+            [
+                (0, 3 * MiB, "allocated", True),
+                (3 * MiB, 5 * MiB, "allocated", True),
+                (8 * MiB, 12 * MiB, "free", True),
+            ],
+        )
+    ]
     alloc.free(a)  # next is allocated: no merge
     assert layout(alloc)[0][2][0] == (0, 3 * MiB, "free", True)
     alloc.free(b)  # merges with both free neighbours: one unsplit 20 MiB block again
     assert layout(alloc) == [("large", SEG_LARGE, [(0, SEG_LARGE, "free", False)])]
     assert stats() == expected_stats(
-        "large", allocation=(0, 2, 2, 2), segment=(1, 1, 1, 0), active=(0, 2, 2, 2),
+        "large",
+        allocation=(0, 2, 2, 2),
+        segment=(1, 1, 1, 0),
+        active=(0, 2, 2, 2),
         inactive_split=(0, 2, 2, 2),
         allocated_bytes=(0, 8 * MiB, 8 * MiB, 8 * MiB),
         reserved_bytes=(SEG_LARGE, SEG_LARGE, SEG_LARGE, 0),
         active_bytes=(0, 8 * MiB, 8 * MiB, 8 * MiB),
         # +17 MiB (first split) -5 MiB (second) +3 MiB (a freed) -15 MiB (merged away)
         inactive_split_bytes=(0, 17 * MiB, 20 * MiB, 20 * MiB),
-        requested_bytes=(0, 8 * MiB, 8 * MiB, 8 * MiB), num_device_alloc=1)
+        requested_bytes=(0, 8 * MiB, 8 * MiB, 8 * MiB),
+        num_device_alloc=1,
+    )
 
     alloc.emptyCache()  # the unsplit cached segment goes back to the device
     assert layout(alloc) == []
     assert stats() == expected_stats(
-        "large", allocation=(0, 2, 2, 2), segment=(0, 1, 1, 1), active=(0, 2, 2, 2),
-        inactive_split=(0, 2, 2, 2), allocated_bytes=(0, 8 * MiB, 8 * MiB, 8 * MiB),
+        "large",
+        allocation=(0, 2, 2, 2),
+        segment=(0, 1, 1, 1),
+        active=(0, 2, 2, 2),
+        inactive_split=(0, 2, 2, 2),
+        allocated_bytes=(0, 8 * MiB, 8 * MiB, 8 * MiB),
         reserved_bytes=(0, SEG_LARGE, SEG_LARGE, SEG_LARGE),
         active_bytes=(0, 8 * MiB, 8 * MiB, 8 * MiB),
         inactive_split_bytes=(0, 17 * MiB, 20 * MiB, 20 * MiB),
-        requested_bytes=(0, 8 * MiB, 8 * MiB, 8 * MiB), num_device_alloc=1, num_device_free=1,
-        num_sync_all_streams=1)
+        requested_bytes=(0, 8 * MiB, 8 * MiB, 8 * MiB),
+        num_device_alloc=1,
+        num_device_free=1,
+        num_sync_all_streams=1,
+    )
 
 
 def test_split_segment_survives_empty_cache(alloc: DeviceCachingAllocator) -> None:
@@ -205,14 +282,18 @@ def test_small_and_large_pools_do_not_share(alloc: DeviceCachingAllocator) -> No
     small = alloc.malloc(DEVICE, MiB, 0)  # 1 MiB is still small: a 2 MiB small segment
     large = alloc.malloc(DEVICE, MiB + 1, 0)  # rounds to 1 MiB + 512: large, a 20 MiB segment
     assert [(pool, size) for pool, size, _ in layout(alloc)] in (
-        [("small", SEG_SMALL), ("large", SEG_LARGE)], [("large", SEG_LARGE), ("small", SEG_SMALL)])
+        [("small", SEG_SMALL), ("large", SEG_LARGE)],
+        [("large", SEG_LARGE), ("small", SEG_SMALL)],
+    )
     assert large.size == MiB + 512
     # the small segment's 1 MiB remainder (> 512 bytes) was split off
     small_seg = next(blocks for pool, _, blocks in layout(alloc) if pool == "small")
     assert small_seg == [(0, MiB, "allocated", True), (MiB, MiB, "free", True)]
     large_seg = next(blocks for pool, _, blocks in layout(alloc) if pool == "large")
-    assert large_seg == [(0, MiB + 512, "allocated", True),
-                         (MiB + 512, SEG_LARGE - MiB - 512, "free", True)]
+    assert large_seg == [
+        (0, MiB + 512, "allocated", True),
+        (MiB + 512, SEG_LARGE - MiB - 512, "free", True),
+    ]
     alloc.free(small)
     alloc.free(large)
 
@@ -226,7 +307,8 @@ def test_large_remainder_of_one_mib_or_less_is_not_split(alloc: DeviceCachingAll
 
 
 def test_oversize_reuse_retry_after_release_and_oom(
-        new_alloc: Callable[..., DeviceCachingAllocator]) -> None:
+    new_alloc: Callable[..., DeviceCachingAllocator],
+) -> None:
     alloc = new_alloc("max_split_size_mb:20", 64 * MiB)
     a = alloc.malloc(DEVICE, 24 * MiB, 0)  # >= max_split_size: own 24 MiB segment, never split
     alloc.free(a)
@@ -243,7 +325,8 @@ def test_oversize_reuse_retry_after_release_and_oom(
     assert [pool for pool, _, _ in segments] == ["large", "large"]
     assert {size: blocks for _, size, blocks in segments} == {
         SEG_LARGE: [(0, 4 * MiB, "allocated", True), (4 * MiB, 16 * MiB, "free", True)],
-        30 * MiB: [(0, 30 * MiB, "allocated", False)]}
+        30 * MiB: [(0, 30 * MiB, "allocated", False)],
+    }
 
     with pytest.raises(OutOfMemoryError) as err:
         alloc.malloc(DEVICE, 40 * MiB, 0)  # 50 + 40 > 64 MiB, nothing left to release
@@ -253,26 +336,36 @@ def test_oversize_reuse_retry_after_release_and_oom(
         "by PyTorch, and 16.00 MiB is reserved by PyTorch but unallocated. If reserved but "
         "unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:"
         "True to avoid fragmentation.  See documentation for Memory Management  "
-        "(https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)")
+        "(https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)"
+    )
     assert isinstance(err.value, RuntimeError)
     assert stats() == expected_stats(
-        "large", max_split_size=20 * MiB,
-        allocation=(2, 2, 4, 2), segment=(2, 2, 3, 1), active=(2, 2, 4, 2),
+        "large",
+        max_split_size=20 * MiB,
+        allocation=(2, 2, 4, 2),
+        segment=(2, 2, 3, 1),
+        active=(2, 2, 4, 2),
         inactive_split=(1, 1, 1, 0),
         allocated_bytes=(34 * MiB, 34 * MiB, 82 * MiB, 48 * MiB),
         reserved_bytes=(50 * MiB, 50 * MiB, 74 * MiB, 24 * MiB),
         active_bytes=(34 * MiB, 34 * MiB, 82 * MiB, 48 * MiB),
         inactive_split_bytes=(16 * MiB, 16 * MiB, 16 * MiB, 0),
         requested_bytes=(34 * MiB, 34 * MiB, 80 * MiB, 46 * MiB),
-        oversize_allocations=(1, 1, 3, 2), oversize_segments=(2, 2, 3, 1),
-        num_alloc_retries=2, num_ooms=1, num_sync_all_streams=2, num_device_alloc=3,
-        num_device_free=1)
+        oversize_allocations=(1, 1, 3, 2),
+        oversize_segments=(2, 2, 3, 1),
+        num_alloc_retries=2,
+        num_ooms=1,
+        num_sync_all_streams=2,
+        num_device_alloc=3,
+        num_device_free=1,
+    )
     alloc.free(b)
     alloc.free(d)
 
 
 def test_retry_after_release_cached_blocks(
-        new_alloc: Callable[..., DeviceCachingAllocator]) -> None:
+    new_alloc: Callable[..., DeviceCachingAllocator],
+) -> None:
     alloc = new_alloc(capacity=48 * MiB)
     # no max_split_size: release_available_cached_blocks does nothing, release_cached_blocks
     # frees the cached unsplit 24 MiB segment, and the retry succeeds
@@ -285,21 +378,33 @@ def test_retry_after_release_cached_blocks(
 
 
 def test_oom_leaves_no_leak_and_per_process_fraction(
-        new_alloc: Callable[..., DeviceCachingAllocator]) -> None:
+    new_alloc: Callable[..., DeviceCachingAllocator],
+) -> None:
     alloc = new_alloc(capacity=64 * MiB)
     before = stats()
-    with pytest.raises(OutOfMemoryError, match=r"Tried to allocate 66\.00 MiB\. GPU 5 has a "
-                       r"total capacity of 64\.00 MiB of which 64\.00 MiB is free\."):
+    with pytest.raises(
+        OutOfMemoryError,
+        match=r"Tried to allocate 66\.00 MiB\. GPU 5 has a "
+        r"total capacity of 64\.00 MiB of which 64\.00 MiB is free\.",
+    ):
         alloc.malloc(DEVICE, 65 * MiB + 1, 0)
     after = stats()
     assert after["num_ooms"] == 1 and after["num_alloc_retries"] == 1
-    assert {k: v for k, v in after.items() if k not in ("num_ooms", "num_alloc_retries",
-                                                        "num_sync_all_streams")} == \
-        {k: v for k, v in before.items() if k not in ("num_ooms", "num_alloc_retries",
-                                                      "num_sync_all_streams")}
+    assert {
+        k: v
+        for k, v in after.items()
+        if k not in ("num_ooms", "num_alloc_retries", "num_sync_all_streams")
+    } == {
+        k: v
+        for k, v in before.items()
+        if k not in ("num_ooms", "num_alloc_retries", "num_sync_all_streams")
+    }
     alloc.setMemoryFraction(0.5)  # 32 MiB allowed
-    with pytest.raises(OutOfMemoryError, match=r"of which 64\.00 MiB is free\. 32\.00 MiB "
-                       r"allowed; Of the allocated memory 0 bytes is allocated"):
+    with pytest.raises(
+        OutOfMemoryError,
+        match=r"of which 64\.00 MiB is free\. 32\.00 MiB "
+        r"allowed; Of the allocated memory 0 bytes is allocated",
+    ):
         alloc.malloc(DEVICE, 40 * MiB, 0)
 
 
@@ -369,12 +474,19 @@ def test_random_sequences_leave_no_leak(alloc: DeviceCachingAllocator) -> None:
 
 def test_format_size() -> None:
     assert [cca.format_size(n) for n in (0, 1024, 1025, MiB, MiB + 1, 1 << 30, 3 << 30)] == [
-        "0 bytes", "1024 bytes", "1.00 KiB", "1024.00 KiB", "1.00 MiB", "1024.00 MiB",
-        "3.00 GiB"]
+        "0 bytes",
+        "1024 bytes",
+        "1.00 KiB",
+        "1024.00 KiB",
+        "1.00 MiB",
+        "1024.00 MiB",
+        "3.00 GiB",
+    ]
 
 
 def test_release_several_oversize_blocks_largest_first(
-        new_alloc: Callable[..., DeviceCachingAllocator]) -> None:
+    new_alloc: Callable[..., DeviceCachingAllocator],
+) -> None:
     alloc = new_alloc("max_split_size_mb:20", 70 * MiB)
     a = alloc.malloc(DEVICE, 24 * MiB, 0)
     b = alloc.malloc(DEVICE, 26 * MiB, 0)

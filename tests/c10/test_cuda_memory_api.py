@@ -47,14 +47,37 @@ def training_like_program(steps: int = 3) -> list[cca.DataPtr]:
 
 def test_memory_stats_has_every_torch_key(device0: cca.DeviceCachingAllocator) -> None:
     stats = memory.memory_stats()
-    arrays = ("active", "active_bytes", "allocated_bytes", "allocation", "inactive_split",
-              "inactive_split_bytes", "requested_bytes", "reserved_bytes", "segment")
-    expected = {f"{a}.{p}.{m}" for a in arrays for p in ("all", "large_pool", "small_pool")
-                for m in ("allocated", "current", "freed", "peak")}
-    expected |= {f"{s}.{m}" for s in ("oversize_allocations", "oversize_segments")
-                 for m in ("allocated", "current", "freed", "peak")}
-    expected |= {"max_split_size", "num_alloc_retries", "num_device_alloc", "num_device_free",
-                 "num_ooms", "num_oom_rejections", "num_sync_all_streams"}
+    arrays = (
+        "active",
+        "active_bytes",
+        "allocated_bytes",
+        "allocation",
+        "inactive_split",
+        "inactive_split_bytes",
+        "requested_bytes",
+        "reserved_bytes",
+        "segment",
+    )
+    expected = {
+        f"{a}.{p}.{m}"
+        for a in arrays
+        for p in ("all", "large_pool", "small_pool")
+        for m in ("allocated", "current", "freed", "peak")
+    }
+    expected |= {
+        f"{s}.{m}"
+        for s in ("oversize_allocations", "oversize_segments")
+        for m in ("allocated", "current", "freed", "peak")
+    }
+    expected |= {
+        "max_split_size",
+        "num_alloc_retries",
+        "num_device_alloc",
+        "num_device_free",
+        "num_ooms",
+        "num_oom_rejections",
+        "num_sync_all_streams",
+    }
     assert set(stats) == expected
     assert list(stats) == sorted(stats)
     assert stats["max_split_size"] == -1  # SIZE_MAX as int64, as torch reports it
@@ -77,7 +100,8 @@ def test_allocated_reserved_peaks_and_resets(device0: cca.DeviceCachingAllocator
     assert memory.memory_stats()["allocation.all.allocated"] == 0
     memory.empty_cache()
     assert memory.memory_reserved() == sum(
-        s["total_size"] for s in memory.memory_snapshot() if s["device"] == 0)
+        s["total_size"] for s in memory.memory_snapshot() if s["device"] == 0
+    )
     with pytest.raises(ValueError, match="Expected a cuda device, but got: cpu"):
         memory.memory_allocated("cpu")
 
@@ -130,9 +154,20 @@ def test_record_history_and_snapshot_format(device0: cca.DeviceCachingAllocator)
     snap = memory._snapshot()
     assert set(snap) == {"segments", "device_traces", "allocator_settings"}
     seg = snap["segments"][0]
-    assert set(seg) == {"device", "address", "total_size", "allocated_size", "active_size",
-                        "requested_size", "stream", "segment_type", "segment_pool_id",
-                        "is_expandable", "frames", "blocks"}
+    assert set(seg) == {
+        "device",
+        "address",
+        "total_size",
+        "allocated_size",
+        "active_size",
+        "requested_size",
+        "stream",
+        "segment_type",
+        "segment_pool_id",
+        "is_expandable",
+        "frames",
+        "blocks",
+    }
     for seg in snap["segments"]:
         assert sum(b["size"] for b in seg["blocks"]) == seg["total_size"]
         addr = seg["address"]
@@ -194,8 +229,9 @@ def test_oom_is_recorded(device0: cca.DeviceCachingAllocator) -> None:
     assert oom["action"] == "oom" and "device_free" in oom and "addr" not in oom
 
 
-def test_torch_memory_viz_reads_our_snapshot(device0: cca.DeviceCachingAllocator,
-                                             tmp_path: Path) -> None:
+def test_torch_memory_viz_reads_our_snapshot(
+    device0: cca.DeviceCachingAllocator, tmp_path: Path
+) -> None:
     viz = pytest.importorskip("torch.cuda._memory_viz")
     memory._record_memory_history(max_entries=100_000)
     before = memory._snapshot()
@@ -208,15 +244,19 @@ def test_torch_memory_viz_reads_our_snapshot(device0: cca.DeviceCachingAllocator
         identity = lambda lines: lines  # noqa: E731 - no flamegraph.pl download
         assert "stream_0;seg_" in viz.segments(snap, format_flamegraph=identity)
         assert "active_allocated" in viz.memory(snap, format_flamegraph=identity)
-        assert "only_after" in viz.compare(before["segments"], snap["segments"],
-                                           format_flamegraph=identity)
+        assert "only_after" in viz.compare(
+            before["segments"], snap["segments"], format_flamegraph=identity
+        )
         summary = viz.segsum(snap)
         assert "total_reserved" in summary and "Segment size mismatch" not in summary
         text = viz.trace(snap)
         assert "cudaMalloc" in text and "del " in text
-        for html in (viz.trace_plot(snap), viz.segment_plot(snap),
-                     viz.trace_plot(snap, plot_segments=True),
-                     viz.trace_plot(snap, filter_freed=True)):
+        for html in (
+            viz.trace_plot(snap),
+            viz.segment_plot(snap),
+            viz.trace_plot(snap, plot_segments=True),
+            viz.trace_plot(snap, filter_freed=True),
+        ):
             assert html.startswith("<!DOCTYPE html>") or "<html" in html[:500]
     finally:
         for p in params:
@@ -228,28 +268,50 @@ def test_expandable_segments_true_falls_back_with_torchs_warning() -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         config.parseArgs("expandable_segments:True,max_split_size_mb:40")
-    assert [str(w.message) for w in caught] == ["expandable_segments not supported on this "
-                                                "platform"]
+    assert [str(w.message) for w in caught] == [
+        "expandable_segments not supported on this platform"
+    ]
     assert not config.expandable_segments and config.max_split_size == 40 * MiB
 
 
-@pytest.mark.parametrize("conf, exc, message", [
-    ("foo:1", ValueError, "Unrecognized key 'foo' in Accelerator allocator config."),
-    ("max_split_size_mb:10", ValueError,
-     "CachingAllocator option max_split_size_mb too small, must be >= 20"),
-    ("garbage_collection_threshold:1.5", ValueError,
-     "garbage_collect_threshold is invalid, set it in (0.0, 1.0)"),
-    ("roundup_power2_divisions:3", ValueError,
-     "For roundups, the divisions has to be power of 2 "),
-    ("roundup_power2_divisions:[256:3]", ValueError,
-     "For roundups, the divisions has to be power of 2 or 0 to disable roundup "),
-    ("roundup_power2_divisions:[3:2]", ValueError,
-     "For roundups, the intervals have to be power of 2 "),
-    ("expandable_segments:Maybe", ValueError,
-     "Expected 'True' or 'False' at index 2 in ConfigTokenizer but got 'Maybe'"),
-    ("max_split_size_mb:abc", ValueError, "stoull"),
-    ("max_split_size_mb:", RuntimeError, "Index out of bounds in ConfigTokenizer"),
-])
+@pytest.mark.parametrize(
+    "conf, exc, message",
+    [
+        ("foo:1", ValueError, "Unrecognized key 'foo' in Accelerator allocator config."),
+        (
+            "max_split_size_mb:10",
+            ValueError,
+            "CachingAllocator option max_split_size_mb too small, must be >= 20",
+        ),
+        (
+            "garbage_collection_threshold:1.5",
+            ValueError,
+            "garbage_collect_threshold is invalid, set it in (0.0, 1.0)",
+        ),
+        (
+            "roundup_power2_divisions:3",
+            ValueError,
+            "For roundups, the divisions has to be power of 2 ",
+        ),
+        (
+            "roundup_power2_divisions:[256:3]",
+            ValueError,
+            "For roundups, the divisions has to be power of 2 or 0 to disable roundup ",
+        ),
+        (
+            "roundup_power2_divisions:[3:2]",
+            ValueError,
+            "For roundups, the intervals have to be power of 2 ",
+        ),
+        (
+            "expandable_segments:Maybe",
+            ValueError,
+            "Expected 'True' or 'False' at index 2 in ConfigTokenizer but got 'Maybe'",
+        ),
+        ("max_split_size_mb:abc", ValueError, "stoull"),
+        ("max_split_size_mb:", RuntimeError, "Index out of bounds in ConfigTokenizer"),
+    ],
+)
 def test_config_errors_are_torchs(conf: str, exc: type, message: str) -> None:
     with pytest.raises(exc) as err:
         CUDAAllocatorConfig().parseArgs(conf)
@@ -266,8 +328,10 @@ def test_config_errors_are_torchs(conf: str, exc: type, message: str) -> None:
 
 def test_parsed_settings() -> None:
     config = CUDAAllocatorConfig()
-    config.parseArgs("max_split_size_mb:30, garbage_collection_threshold:0.6,"
-                     "roundup_power2_divisions:[256:1,>:4]")
+    config.parseArgs(
+        "max_split_size_mb:30, garbage_collection_threshold:0.6,"
+        "roundup_power2_divisions:[256:1,>:4]"
+    )
     assert config.max_split_size == 30 * MiB and config.garbage_collection_threshold == 0.6
     # 256 MiB is interval 8 (2^8 MiB); below it 1 division, from it on 4
     assert config.roundup_power2_divisions_ == [1] * 8 + [4] * 8

@@ -18,8 +18,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     module = metafunc.module
     if getattr(module, "check", None) is not harness.check:
         return
-    devices = ["cpu"] if module.__name__.rsplit(".", 1)[-1] in CPU_ONLY_MODULES else [
-        "cpu", "cuda"]
+    devices = ["cpu"] if module.__name__.rsplit(".", 1)[-1] in CPU_ONLY_MODULES else ["cpu", "cuda"]
     metafunc.fixturenames.append("conformance_device")
     metafunc.parametrize("conformance_device", devices, indirect=True)
 

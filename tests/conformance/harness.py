@@ -19,8 +19,9 @@ torch = pytest.importorskip("torch")
 
 
 class Outcome:
-    def __init__(self, value: Any = None, error: BaseException | None = None,
-                 has_out: bool = False) -> None:
+    def __init__(
+        self, value: Any = None, error: BaseException | None = None, has_out: bool = False
+    ) -> None:
         self.value = value
         self.error = error
         self.has_out = has_out  # whether the program set `out` (None is a value too)
@@ -31,10 +32,28 @@ class Outcome:
 DEVICE = "cpu"
 
 # torch.utils._device._device_constructors(): the factories torch.set_default_device affects
-DEVICE_CONSTRUCTORS = frozenset({
-    "empty", "empty_strided", "ones", "arange", "eye", "full", "linspace", "logspace", "rand",
-    "randn", "randint", "randperm", "range", "zeros", "asarray", "tensor", "as_tensor",
-    "scalar_tensor"})
+DEVICE_CONSTRUCTORS = frozenset(
+    {
+        "empty",
+        "empty_strided",
+        "ones",
+        "arange",
+        "eye",
+        "full",
+        "linspace",
+        "logspace",
+        "rand",
+        "randn",
+        "randint",
+        "randperm",
+        "range",
+        "zeros",
+        "asarray",
+        "tensor",
+        "as_tensor",
+        "scalar_tensor",
+    }
+)
 
 
 class OnDevice:
@@ -70,8 +89,14 @@ def run(module: Any, program: str) -> Outcome:
 
 
 def _tensor_facts(t: Any) -> tuple[Any, ...]:
-    return (tuple(t.shape), tuple(t.stride()), t.storage_offset(), str(t.dtype), t.is_conj(),
-            t.is_neg())
+    return (
+        tuple(t.shape),
+        tuple(t.stride()),
+        t.storage_offset(),
+        str(t.dtype),
+        t.is_conj(),
+        t.is_neg(),
+    )
 
 
 def _values(t: Any, is_torch: bool) -> np.ndarray:
@@ -88,14 +113,16 @@ def _values(t: Any, is_torch: bool) -> np.ndarray:
     return arr.astype(np.float32) if arr.dtype.name == "bfloat16" else arr
 
 
-def assert_same(ours: Any, theirs: Any, path: str = "out", rtol: float = 0.0,
-                atol: float = 0.0) -> None:
+def assert_same(
+    ours: Any, theirs: Any, path: str = "out", rtol: float = 0.0, atol: float = 0.0
+) -> None:
     if isinstance(theirs, torch.Tensor):
         assert isinstance(ours, tensortrace.Tensor), f"{path}: expected a Tensor, got {ours!r}"
         assert ours.device.type == DEVICE, f"{path}: on {ours.device}, expected {DEVICE}"
         assert _tensor_facts(ours) == _tensor_facts(theirs), (
             f"{path}: (shape, stride, offset, dtype, is_conj, is_neg) {_tensor_facts(ours)} != "
-            f"{_tensor_facts(theirs)}")
+            f"{_tensor_facts(theirs)}"
+        )
         a, b = _values(ours, False), _values(theirs, True)
         if rtol or atol:
             np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, err_msg=path)
@@ -103,7 +130,8 @@ def assert_same(ours: Any, theirs: Any, path: str = "out", rtol: float = 0.0,
             np.testing.assert_array_equal(a, b, err_msg=path)
     elif isinstance(theirs, (tuple, list)):
         assert isinstance(ours, (tuple, list)) and len(ours) == len(theirs), (
-            f"{path}: {ours!r} != {theirs!r}")
+            f"{path}: {ours!r} != {theirs!r}"
+        )
         for i, (o, t) in enumerate(zip(ours, theirs)):
             assert_same(o, t, f"{path}[{i}]", rtol, atol)
     elif isinstance(theirs, torch.dtype):
@@ -112,7 +140,8 @@ def assert_same(ours: Any, theirs: Any, path: str = "out", rtol: float = 0.0,
         assert isinstance(ours, float) and math.isnan(ours), f"{path}: {ours!r} != nan"
     else:
         assert type(ours).__name__ == type(theirs).__name__ and ours == theirs, (
-            f"{path}: {ours!r} != {theirs!r}")
+            f"{path}: {ours!r} != {theirs!r}"
+        )
 
 
 def check(program: str, rtol: float = 0.0, atol: float = 0.0) -> None:
@@ -121,16 +150,20 @@ def check(program: str, rtol: float = 0.0, atol: float = 0.0) -> None:
     if theirs.error is not None:
         assert ours.error is not None, (
             f"torch raised {type(theirs.error).__name__}: {theirs.error}, tensortrace returned "
-            f"{ours.value!r}")
+            f"{ours.value!r}"
+        )
         assert type(ours.error).__name__ == type(theirs.error).__name__, (
             f"{type(ours.error).__name__}: {ours.error} != "
-            f"{type(theirs.error).__name__}: {theirs.error}")
+            f"{type(theirs.error).__name__}: {theirs.error}"
+        )
         assert str(ours.error) == str(theirs.error)
         return
     # a program that raises nothing must leave what it computed in `out`: with nothing to
     # compare, any result would pass
     assert theirs.has_out, f"the program leaves no `out` to compare: {program!r}"
     if ours.error is not None:
-        raise AssertionError(f"tensortrace raised {type(ours.error).__name__}: {ours.error}; "
-                             f"torch returned {theirs.value!r}") from ours.error
+        raise AssertionError(
+            f"tensortrace raised {type(ours.error).__name__}: {ours.error}; "
+            f"torch returned {theirs.value!r}"
+        ) from ours.error
     assert_same(ours.value, theirs.value, rtol=rtol, atol=atol)

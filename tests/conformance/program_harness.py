@@ -38,8 +38,9 @@ _SCALARS = (int, float, bool, str, complex, type(None))
 
 
 class ProgramOutcome:
-    def __init__(self, stdout: str, namespace: dict[str, Any], error: BaseException | None,
-                 seconds: float) -> None:
+    def __init__(
+        self, stdout: str, namespace: dict[str, Any], error: BaseException | None, seconds: float
+    ) -> None:
         self.stdout = stdout
         self.namespace = namespace
         self.error = error
@@ -53,8 +54,11 @@ def _imports_resolve_to(module: Any) -> Any:
     if module is torch:
         yield
         return
-    saved = {name: mod for name, mod in sys.modules.items()
-             if name == "torch" or name.startswith("torch.")}
+    saved = {
+        name: mod
+        for name, mod in sys.modules.items()
+        if name == "torch" or name.startswith("torch.")
+    }
     for name in saved:
         del sys.modules[name]
     sys.modules["torch"] = module
@@ -73,13 +77,16 @@ def _imports_resolve_to(module: Any) -> Any:
 def run_program(module: Any, source: str) -> ProgramOutcome:
     """exec `source` with `torch` = module; capture stdout, the error and the namespace."""
     module.manual_seed(0)
-    namespace: dict[str, Any] = {"torch": module, "np": np, "math": math,
-                                 "__name__": "__tutorial__"}
+    namespace: dict[str, Any] = {
+        "torch": module,
+        "np": np,
+        "math": math,
+        "__name__": "__tutorial__",
+    }
     buffer = io.StringIO()
     error: BaseException | None = None
     code = compile(source, "<tutorial>", "exec")
-    with (contextlib.redirect_stdout(buffer), warnings.catch_warnings(),
-          _imports_resolve_to(module)):
+    with contextlib.redirect_stdout(buffer), warnings.catch_warnings(), _imports_resolve_to(module):
         warnings.simplefilter("ignore")
         start = time.perf_counter()  # the program only, not the harness's sys.modules swap
         try:
@@ -99,26 +106,29 @@ def _comparable(value: Any, is_torch: bool, depth: int = 0) -> bool:
     if depth < 3 and isinstance(value, (list, tuple)):
         return all(_comparable(v, is_torch, depth + 1) for v in value)
     if depth < 3 and isinstance(value, dict):
-        return all(type(k) in _SCALARS and _comparable(v, is_torch, depth + 1)
-                   for k, v in value.items())
+        return all(
+            type(k) in _SCALARS and _comparable(v, is_torch, depth + 1) for k, v in value.items()
+        )
     return False
 
 
 def _assert_same_value(ours: Any, theirs: Any, path: str, rtol: float, atol: float) -> None:
     if isinstance(theirs, dict):
         assert isinstance(ours, dict) and list(ours) == list(theirs), (
-            f"{path}: keys {list(ours) if isinstance(ours, dict) else ours!r} != {list(theirs)}")
+            f"{path}: keys {list(ours) if isinstance(ours, dict) else ours!r} != {list(theirs)}"
+        )
         for key in theirs:
             _assert_same_value(ours[key], theirs[key], f"{path}[{key!r}]", rtol, atol)
         return
     if isinstance(theirs, torch.Size):
         assert isinstance(ours, tensortrace.Size) and tuple(ours) == tuple(theirs), (
-            f"{path}: {ours!r} != {theirs!r}")
+            f"{path}: {ours!r} != {theirs!r}"
+        )
         return
     if isinstance(theirs, (list, tuple)) and not isinstance(theirs, torch.Tensor):
         assert type(ours).__name__ == type(theirs).__name__ or (
-            isinstance(ours, tuple) and isinstance(theirs, tuple)), (
-            f"{path}: {type(ours).__name__} != {type(theirs).__name__}")
+            isinstance(ours, tuple) and isinstance(theirs, tuple)
+        ), f"{path}: {type(ours).__name__} != {type(theirs).__name__}"
         assert len(ours) == len(theirs), f"{path}: {ours!r} != {theirs!r}"
         for i, (o, t) in enumerate(zip(ours, theirs)):
             _assert_same_value(o, t, f"{path}[{i}]", rtol, atol)
@@ -130,8 +140,9 @@ def _assert_same_value(ours: Any, theirs: Any, path: str, rtol: float, atol: flo
     assert_same(ours, theirs, path, rtol, atol)
 
 
-def check_program(source: str, rtol: float = 0.0, atol: float = 0.0,
-                  compare_stdout: bool = True) -> tuple[float, float]:
+def check_program(
+    source: str, rtol: float = 0.0, atol: float = 0.0, compare_stdout: bool = True
+) -> tuple[float, float]:
     """Same stdout, same error (type and message), same final variables, in both libraries.
 
     Returns (tensortrace seconds, torch seconds) for the speed comparison in bench/.
@@ -140,20 +151,29 @@ def check_program(source: str, rtol: float = 0.0, atol: float = 0.0,
     if theirs.error is not None:
         assert ours.error is not None, (
             f"torch raised {type(theirs.error).__name__}: {theirs.error}; tensortrace did not"
-            f"\n--- stdout ---\n{ours.stdout}")
+            f"\n--- stdout ---\n{ours.stdout}"
+        )
         assert type(ours.error).__name__ == type(theirs.error).__name__, (
             f"{type(ours.error).__name__}: {ours.error} != "
-            f"{type(theirs.error).__name__}: {theirs.error}")
+            f"{type(theirs.error).__name__}: {theirs.error}"
+        )
         assert str(ours.error) == str(theirs.error)
     elif ours.error is not None:
-        raise AssertionError(f"tensortrace raised {type(ours.error).__name__}: {ours.error}"
-                             f"\n--- torch stdout ---\n{theirs.stdout}") from ours.error
+        raise AssertionError(
+            f"tensortrace raised {type(ours.error).__name__}: {ours.error}"
+            f"\n--- torch stdout ---\n{theirs.stdout}"
+        ) from ours.error
     if compare_stdout:
         assert ours.stdout == theirs.stdout, (
-            f"stdout differs\n--- tensortrace ---\n{ours.stdout}\n--- torch ---\n{theirs.stdout}")
-    names = [name for name, value in theirs.namespace.items()
-             if not name.startswith("__") and name not in ("torch", "np", "math")
-             and _comparable(value, True)]
+            f"stdout differs\n--- tensortrace ---\n{ours.stdout}\n--- torch ---\n{theirs.stdout}"
+        )
+    names = [
+        name
+        for name, value in theirs.namespace.items()
+        if not name.startswith("__")
+        and name not in ("torch", "np", "math")
+        and _comparable(value, True)
+    ]
     for name in names:
         assert name in ours.namespace, f"variable {name} missing in tensortrace"
         _assert_same_value(ours.namespace[name], theirs.namespace[name], name, rtol, atol)

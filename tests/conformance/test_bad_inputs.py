@@ -260,7 +260,7 @@ PROGRAMS = {
     "addmm_shape": "out = torch.addmm(torch.rand(3, 3), torch.rand(2, 3), torch.rand(3, 2))",
     "addmv_shape": "out = torch.addmv(torch.rand(3), torch.rand(2, 3), torch.rand(3))",
     "mm_out_shape_dtype": "out = torch.mm(torch.rand(2, 3), torch.rand(3, 2), "
-        " out=torch.empty(2, 2, dtype=torch.int64))",
+    " out=torch.empty(2, 2, dtype=torch.int64))",
     # ---- conversion ----
     "to_str": X + "out = x.to('float32')",
     "to_bad_device": X + "out = x.to('tpu')",
@@ -284,32 +284,32 @@ PROGRAMS = {
     "str_dtype_in_error": I + "out = i.add_(torch.rand(3, 4))",
     "str_dtype_in_error_bool": M + "out = m.add_(1.5)",
     "str_dtype_in_error_mm": "out = torch.mm(torch.ones(2, 2, dtype=torch.int32), torch.rand(2, "
-        " 2))",
+    " 2))",
     "str_dtype_in_error_copy": "out = torch.rand(2).masked_fill_(torch.tensor([1, 0]), 1.0)",
     "printoptions_linewidth_str": "torch.set_printoptions(linewidth='a'); out = "
-        " repr(torch.rand(30))",
+    " repr(torch.rand(30))",
     "printoptions_threshold_str": "torch.set_printoptions(threshold='a'); out = "
-        " repr(torch.rand(2))",
+    " repr(torch.rand(2))",
     "printoptions_sci_mode_str": "torch.set_printoptions(sci_mode='a'); out = repr(torch.rand(2))",
     "printoptions_unknown_kwarg": "torch.set_printoptions(foo=1); out = 1",
     "format_spec_vector": "out = f'{torch.rand(2):.3f}'",
     "format_spec_int_0d_bad": "out = format(torch.tensor(3), 'f.q')",
     "format_spec_bool_0d_bad": "out = format(torch.tensor(True), 'z')",
     "str_of_dtype_in_index_put": "x = torch.zeros(3); x[torch.tensor([0])] = torch.tensor([1], "
-        " dtype=torch.int64).float().double().to(torch.int32); out = x",
+    " dtype=torch.int64).float().double().to(torch.int32); out = x",
     "mm_double_float": "out = torch.mm(torch.ones(2, 2, dtype=torch.float64), torch.ones(2, 2))",
     "mv_dtype": "out = torch.mv(torch.ones(2, 2, dtype=torch.float64), torch.ones(2))",
     "bmm_dtype": "out = torch.bmm(torch.ones(1, 2, 2, dtype=torch.float64), torch.ones(1, 2, 2))",
     "addmm_out_dtype": "out = torch.addmm(torch.ones(2, 2), torch.ones(2, 2), torch.ones(2, 2), "
-        " out=torch.empty(2, 2, dtype=torch.float64))",
+    " out=torch.empty(2, 2, dtype=torch.float64))",
     "where_out_dtype": "out = torch.where(torch.tensor([True]), torch.ones(1), torch.ones(1), "
-        " out=torch.empty(1, dtype=torch.int64))",
+    " out=torch.empty(1, dtype=torch.int64))",
     "cat_out_dtype": "out = torch.cat([torch.ones(2)], out=torch.empty(2, dtype=torch.int32))",
     "argmax_out_dtype": "out = torch.argmax(torch.ones(2), out=torch.empty((), "
-        " dtype=torch.float32))",
+    " dtype=torch.float32))",
     "exp_out_int": "out = torch.exp(torch.ones(2), out=torch.empty(2, dtype=torch.int64))",
     "clamp_out_int": "out = torch.clamp(torch.rand(2), 0, 1, out=torch.empty(2, "
-        " dtype=torch.int64))",
+    " dtype=torch.int64))",
     "mean_out_int": "out = torch.mean(torch.rand(2), 0, out=torch.empty((), dtype=torch.int64))",
     "prod_dtype_str": "out = torch.rand(2).prod(dtype='float')",
     "to_dtype_and_copy_str": "out = torch.rand(2).to(torch.float64, copy='yes')",
@@ -360,35 +360,55 @@ PROGRAMS = {
     "multinomial_missing": "out = torch.multinomial(torch.rand(3), 0)",
     "index_put_bad_values": X + "out = x.index_put_((torch.tensor([0]),), torch.rand(2, 4))",
     "index_put_dtype_mismatch": "x = torch.zeros(3); out = x.index_put_((torch.tensor([0]),), "
-                                " torch.tensor([1]))",
+    " torch.tensor([1]))",
 }
 
 KNOWN_GAPS: dict[str, tuple[str, str]] = {
-    "linspace_no_steps": ("out = torch.linspace(0, 1)",
-        "linspace's Tensor start/end overloads are not declared"),
-    "linspace_float_steps": ("out = torch.linspace(0, 1, 2.5)",
-        "linspace's Tensor start/end overloads are not declared"),
-    "view_float_size": (X + "out = x.view(2.5)",
-        "view(dtype) is not declared: torch lists two signatures"),
-    "unflatten_two_minus_one": (X + "out = x.unflatten(1, (-1, -1))",
-        "torch's message carries its C++ backtrace"),
-    "addmm_beta_str": ("out = torch.addmm(torch.rand(2, 2), torch.rand(2, 3), torch.rand(3, 2), "
-        " beta='a')",
-        "addmm's out_dtype overload is not declared: torch lists two signatures"),
-    "to_int": (X + "out = x.to(5)",
-        "an int device means the current accelerator: tensortrace has no accelerator yet"),
-    "type_conversion_bad_kwarg": (X + "out = x.to(dtype=torch.float64, foo=1)",
-        "torch lists keyword arguments in std::unordered_map order"),
-    "resize_negative": (X + "out = x.resize_(-1)",
-        "resize_ checks negative sizes before numel's overflow check"),
-    "set_wrong_type": (X + "out = x.set_(1)",
-        "set_'s other overloads (set_(), set_(Tensor)) are not declared"),
-    "randperm_negative": ("out = torch.randperm(-1)",
-        "torch.randperm is not implemented"),
-    "arange_step_str": ("out = torch.arange(0, 5, 'a')",
-        "the out= overloads of arange attach to (start, end) here, to (start, end, step) in torch"),
-    "linspace_steps_str": ("out = torch.linspace(0, 1, 'a')",
-        "linspace's Tensor start/end overloads are not declared"),
+    "linspace_no_steps": (
+        "out = torch.linspace(0, 1)",
+        "linspace's Tensor start/end overloads are not declared",
+    ),
+    "linspace_float_steps": (
+        "out = torch.linspace(0, 1, 2.5)",
+        "linspace's Tensor start/end overloads are not declared",
+    ),
+    "view_float_size": (
+        X + "out = x.view(2.5)",
+        "view(dtype) is not declared: torch lists two signatures",
+    ),
+    "unflatten_two_minus_one": (
+        X + "out = x.unflatten(1, (-1, -1))",
+        "torch's message carries its C++ backtrace",
+    ),
+    "addmm_beta_str": (
+        "out = torch.addmm(torch.rand(2, 2), torch.rand(2, 3), torch.rand(3, 2),  beta='a')",
+        "addmm's out_dtype overload is not declared: torch lists two signatures",
+    ),
+    "to_int": (
+        X + "out = x.to(5)",
+        "an int device means the current accelerator: tensortrace has no accelerator yet",
+    ),
+    "type_conversion_bad_kwarg": (
+        X + "out = x.to(dtype=torch.float64, foo=1)",
+        "torch lists keyword arguments in std::unordered_map order",
+    ),
+    "resize_negative": (
+        X + "out = x.resize_(-1)",
+        "resize_ checks negative sizes before numel's overflow check",
+    ),
+    "set_wrong_type": (
+        X + "out = x.set_(1)",
+        "set_'s other overloads (set_(), set_(Tensor)) are not declared",
+    ),
+    "randperm_negative": ("out = torch.randperm(-1)", "torch.randperm is not implemented"),
+    "arange_step_str": (
+        "out = torch.arange(0, 5, 'a')",
+        "the out= overloads of arange attach to (start, end) here, to (start, end, step) in torch",
+    ),
+    "linspace_steps_str": (
+        "out = torch.linspace(0, 1, 'a')",
+        "linspace's Tensor start/end overloads are not declared",
+    ),
 }
 
 
@@ -414,24 +434,27 @@ def test_known_gap(name: str) -> None:
         check(program)
 
 
-@pytest.mark.parametrize("program", [
-    "out = torch.nonzero(torch.tensor([[1.0, 0.0], [0.0, 2.0]]), as_tuple=True)",
-    "out = torch.tensor([[1.0, 0.0], [0.0, 2.0]]).nonzero(as_tuple=True)",
-    "out = torch.tensor([[1.0, 0.0], [0.0, 2.0]]).nonzero(as_tuple=False)",
-    "out = torch.nonzero(torch.tensor(1.0), as_tuple=True)",
-    "out = torch.nonzero(torch.tensor(0.0), as_tuple=True)",
-    "out = torch.nonzero(torch.zeros(2, 0, 3), as_tuple=True)",
-    "o = torch.empty(0, dtype=torch.int64); r = torch.nonzero(torch.tensor([0.0, 1.0]), out=o); "
-    "out = (r, o)",
-    "out = torch.nonzero(torch.tensor([1.0]), as_tuple=True, out=torch.empty(0, "
+@pytest.mark.parametrize(
+    "program",
+    [
+        "out = torch.nonzero(torch.tensor([[1.0, 0.0], [0.0, 2.0]]), as_tuple=True)",
+        "out = torch.tensor([[1.0, 0.0], [0.0, 2.0]]).nonzero(as_tuple=True)",
+        "out = torch.tensor([[1.0, 0.0], [0.0, 2.0]]).nonzero(as_tuple=False)",
+        "out = torch.nonzero(torch.tensor(1.0), as_tuple=True)",
+        "out = torch.nonzero(torch.tensor(0.0), as_tuple=True)",
+        "out = torch.nonzero(torch.zeros(2, 0, 3), as_tuple=True)",
+        "o = torch.empty(0, dtype=torch.int64); "
+        "r = torch.nonzero(torch.tensor([0.0, 1.0]), out=o); out = (r, o)",
+        "out = torch.nonzero(torch.tensor([1.0]), as_tuple=True, out=torch.empty(0, "
         " dtype=torch.int64))",
-    "out = torch.Size([True, torch.tensor(3), 2])",
-    "out = torch.rand(2).float(memory_format=torch.preserve_format)",
-    "out = torch.rand(2, 3).t().contiguous(memory_format=torch.contiguous_format)",
-    "out = torch.rand(2, 3).size(-1)",
-    "out = torch.empty_strided((1, 2), (-5, 1)).shape",
-    "out = torch.empty_strided((0, 2), (-1, -1)).shape",
-])
+        "out = torch.Size([True, torch.tensor(3), 2])",
+        "out = torch.rand(2).float(memory_format=torch.preserve_format)",
+        "out = torch.rand(2, 3).t().contiguous(memory_format=torch.contiguous_format)",
+        "out = torch.rand(2, 3).size(-1)",
+        "out = torch.empty_strided((1, 2), (-5, 1)).shape",
+        "out = torch.empty_strided((0, 2), (-1, -1)).shape",
+    ],
+)
 def test_fixed_behaviour_matches_torch(program: str) -> None:
     """What the fixes above must not break: the valid neighbours of the bad inputs."""
     check(program)

@@ -12,9 +12,11 @@ import pytest
 
 from .harness import check
 
-SETUP = ("x = torch.rand(3, 4) * 4 - 2; y = torch.rand(4) * 4 - 2; "
-         "a = torch.arange(-6, 6).reshape(3, 4); b = torch.arange(1, 5); "
-         "m = x > 0; ")
+SETUP = (
+    "x = torch.rand(3, 4) * 4 - 2; y = torch.rand(4) * 4 - 2; "
+    "a = torch.arange(-6, 6).reshape(3, 4); b = torch.arange(1, 5); "
+    "m = x > 0; "
+)
 
 PROGRAMS = {
     # ---- type promotion: tensor-tensor, 0-dim tensors, wrapped numbers -----------------------
@@ -28,7 +30,7 @@ PROGRAMS = {
     "promote_zero_dim_same_category": "out = x * torch.full((), 2.0, dtype=torch.float64)",
     "promote_zero_dim_higher_category": "out = a * torch.full((), 2.5)",
     "promote_zero_dim_int_into_uint8": "out = torch.arange(4).to(torch.uint8) + "
-                                       "torch.full((), 300)",
+    "torch.full((), 300)",
     "promote_scalar_float_into_int": "out = a * 2.5",
     "promote_scalar_int_keeps_int8": "out = a.to(torch.int8) * 3",
     "promote_scalar_int_wraps_uint8": "out = torch.arange(4).to(torch.uint8) + 1000",
@@ -36,13 +38,13 @@ PROGRAMS = {
     "promote_scalar_bool": "out = a * True",
     "promote_two_zero_dims": "out = torch.full((), 2) * torch.full((), 3.0, dtype=torch.float64)",
     "result_type": "out = (torch.result_type(a, 2.5), torch.result_type(x, a), "
-                   "torch.result_type(2, 3.5), torch.result_type(3, x.to(torch.float16)))",
+    "torch.result_type(2, 3.5), torch.result_type(3, x.to(torch.float16)))",
     "promote_types": "out = (torch.promote_types(torch.uint8, torch.int8), "
-                     "torch.promote_types(torch.float16, torch.bfloat16), "
-                     "torch.promote_types(torch.bool, torch.int16))",
+    "torch.promote_types(torch.float16, torch.bfloat16), "
+    "torch.promote_types(torch.bool, torch.int16))",
     "can_cast": "out = (torch.can_cast(torch.float32, torch.int32), "
-                "torch.can_cast(torch.int32, torch.float16), "
-                "torch.can_cast(torch.int8, torch.bool))",
+    "torch.can_cast(torch.int32, torch.float16), "
+    "torch.can_cast(torch.int8, torch.bool))",
     # ---- sub, mul, div -----------------------------------------------------------------------
     "sub_broadcast": "out = x - y",
     "sub_alpha": "out = torch.sub(x, y, alpha=2)",
@@ -143,7 +145,7 @@ PROGRAMS = {
     "comparison_inplace": "out = x.clone().eq_(y), a.clone().lt_(0.5)",
     "comparison_out_float": "o = torch.empty(3, 4); torch.lt(x, y, out=o); out = o",
     "comparison_out_int": "o = torch.empty(3, 4, dtype=torch.int64); torch.ge(a, 0, out=o); "
-                          "out = o",
+    "out = o",
     "logical_and_or": "out = torch.logical_and(a, x), x.logical_or(a)",
     "logical_and_inplace": "out = x.clone().logical_and_(a)",
     "bool_and_or": "out = m & ~m, m | ~m, m & True, False | m",
@@ -180,9 +182,9 @@ PROGRAMS = {
     "mul_out": "o = torch.empty(3, 4, dtype=torch.float64); torch.mul(x, y, out=o); out = o",
     "mul_out_resize": "o = torch.empty(0); torch.mul(x, y, out=o); out = o",
     "add_out_unsafe_cast_error": "o = torch.empty(3, 4, dtype=torch.int64); "
-                                 "out = torch.add(x, y, out=o)",
+    "out = torch.add(x, y, out=o)",
     "div_out_mode": "o = torch.empty(3, 4, dtype=torch.int64); "
-                    "torch.div(a, 3, rounding_mode='floor', out=o); out = o",
+    "torch.div(a, 3, rounding_mode='floor', out=o); out = o",
     "non_contiguous_inputs": "t = torch.rand(4, 6); out = t[::2, 1::2] * t.t()[1:4:2, :3]",
     "expanded_input": "out = torch.rand(3, 1).expand(3, 4) - torch.rand(4)",
     "permuted_output_layout": "out = torch.rand(4, 3).t() * 2",

@@ -21,15 +21,31 @@ pytest.importorskip("torch")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 from capture_profiler_trees_views import tree  # noqa: E402
 
-SETUP = ("a = torch.rand(2, 3); b = torch.rand(3, 4); v = torch.rand(3); "
-         "i = torch.tensor([[0, 1], [2, 0]])")
+SETUP = (
+    "a = torch.rand(2, 3); b = torch.rand(3, 4); v = torch.rand(3); "
+    "i = torch.tensor([[0, 1], [2, 0]])"
+)
 STATEMENTS = [
-    "torch.einsum('ij,jk->ik', a, b)", "torch.einsum('ij->ji', a)",
-    "torch.einsum('i,i->', v, v)", "torch.outer(v, v)", "torch.hstack([a, a])",
-    "torch.vstack([v, v])", "torch.dstack([a, a])", "torch.kron(a, a)", "a.topk(2)",
-    "torch.tril(b)", "torch.diag(v)", "a.roll(1, 0)", "torch.meshgrid(v, v, indexing='ij')",
-    "a.cumprod(1)", "torch.inner(a, a)", "a.movedim(0, 1)", "torch.where(a > 0.5)",
-    "a.index_select(1, v.long())", "torch.block_diag(a, a)", "a.clip(0.2, 0.5)",
+    "torch.einsum('ij,jk->ik', a, b)",
+    "torch.einsum('ij->ji', a)",
+    "torch.einsum('i,i->', v, v)",
+    "torch.outer(v, v)",
+    "torch.hstack([a, a])",
+    "torch.vstack([v, v])",
+    "torch.dstack([a, a])",
+    "torch.kron(a, a)",
+    "a.topk(2)",
+    "torch.tril(b)",
+    "torch.diag(v)",
+    "a.roll(1, 0)",
+    "torch.meshgrid(v, v, indexing='ij')",
+    "a.cumprod(1)",
+    "torch.inner(a, a)",
+    "a.movedim(0, 1)",
+    "torch.where(a > 0.5)",
+    "a.index_select(1, v.long())",
+    "torch.block_diag(a, a)",
+    "a.clip(0.2, 0.5)",
 ]
 
 

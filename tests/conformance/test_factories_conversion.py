@@ -15,9 +15,11 @@ PROGRAMS = {
     "empty_like_strides": "x = torch.rand(3, 4).t(); out = torch.empty_like(x).stride()",
     "empty_like_non_dense": "x = torch.rand(4, 6)[:, ::2]; out = torch.empty_like(x).stride()",
     "empty_like_dtype": "out = torch.empty_like(torch.rand(2, 3), dtype=torch.int32).dtype",
-    "empty_like_contiguous": ("x = torch.rand(3, 4).t(); "
-                              "out = torch.empty_like(x, memory_format=torch.contiguous_format)"
-                              ".stride()"),
+    "empty_like_contiguous": (
+        "x = torch.rand(3, 4).t(); "
+        "out = torch.empty_like(x, memory_format=torch.contiguous_format)"
+        ".stride()"
+    ),
     "zeros": "out = torch.zeros(2, 3)",
     "zeros_tuple_dtype": "out = torch.zeros((2, 3), dtype=torch.int16)",
     "zeros_out": "o = torch.empty(0); torch.zeros(2, 2, out=o); out = o",
@@ -63,8 +65,9 @@ PROGRAMS = {
     "randint_high": "out = torch.randint(10, (3, 4))",
     "randint_low_high": "out = torch.randint(-5, 5, (8,))",
     "randint_dtype": "out = torch.randint(0, 100, (5,), dtype=torch.float32)",
-    "randint_generator": ("g = torch.Generator().manual_seed(1); "
-                          "out = torch.randint(3, 9, (6,), generator=g)"),
+    "randint_generator": (
+        "g = torch.Generator().manual_seed(1); out = torch.randint(3, 9, (6,), generator=g)"
+    ),
     "randint_bad_range": "out = torch.randint(5, 2, (3,))",
     "randint_bool_bound": "out = torch.randint(5, (3,), dtype=torch.bool)",
     "randint_out": "o = torch.empty(0, dtype=torch.int64); torch.randint(7, (4,), out=o); out = o",
@@ -166,8 +169,9 @@ PROGRAMS = {
     "cat_bad_element": "out = torch.cat([torch.ones(2), 1])",
     "cat_not_list": "out = torch.cat(torch.ones(2))",
     "cat_out": "o = torch.empty(0); torch.cat([torch.ones(2), torch.zeros(3)], out=o); out = o",
-    "cat_out_cast_error": ("out = torch.cat([torch.ones(2), torch.ones(2)], "
-                           "out=torch.empty(4, dtype=torch.int32))"),
+    "cat_out_cast_error": (
+        "out = torch.cat([torch.ones(2), torch.ones(2)], out=torch.empty(4, dtype=torch.int32))"
+    ),
     "stack_dim0": "out = torch.stack([torch.rand(2, 3), torch.rand(2, 3)])",
     "stack_last": "out = torch.stack([torch.rand(2), torch.rand(2)], 1)",
     "stack_negative": "out = torch.stack([torch.rand(2, 3), torch.rand(2, 3)], -2)",
@@ -175,9 +179,11 @@ PROGRAMS = {
     "stack_empty": "out = torch.stack([])",
     "stack_out": "o = torch.empty(0); torch.stack([torch.ones(2), torch.zeros(2)], out=o); out = o",
     # ---- Generator state -----------------------------------------------------------------------
-    "generator_state_roundtrip": ("g = torch.Generator().manual_seed(5); s = g.get_state(); "
-                                  "a = torch.randn(4, generator=g); g.set_state(s); "
-                                  "out = (a, torch.randn(4, generator=g), s.dtype, s.shape)"),
+    "generator_state_roundtrip": (
+        "g = torch.Generator().manual_seed(5); s = g.get_state(); "
+        "a = torch.randn(4, generator=g); g.set_state(s); "
+        "out = (a, torch.randn(4, generator=g), s.dtype, s.shape)"
+    ),
 }
 
 

@@ -16,121 +16,128 @@ MLP = "nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2), nn.Sigmoid())"
 
 # Initial weights come from the same generator draws: they must be bit-identical (BIT_EQUAL);
 # the rest may differ from torch in the last bit of an exp or a sum.
-BIT_EQUAL = {"linear_init_bit_equal", "mlp_init_bit_equal", "linear_dtype_init", "init_draws",
-             "apply_and_init", "load_state_dict", "parameter_shares_storage"}
+BIT_EQUAL = {
+    "linear_init_bit_equal",
+    "mlp_init_bit_equal",
+    "linear_dtype_init",
+    "init_draws",
+    "apply_and_init",
+    "load_state_dict",
+    "parameter_shares_storage",
+}
 EXACT = {
     "linear_init_bit_equal": "m = nn.Linear(4, 3); out = (m.weight.detach(), m.bias.detach())",
     "mlp_init_bit_equal": f"m = {MLP}; out = [p.detach() for p in m.parameters()]",
     "linear_dtype_init": "m = nn.Linear(3, 2, dtype=torch.float64); out = (m.weight.detach(), "
-                         "m.bias.dtype)",
+    "m.bias.dtype)",
     "linear_repr": "out = (repr(nn.Linear(4, 3)), repr(nn.Linear(3, 2, bias=False)))",
     "sequential_repr": f"out = repr({MLP})",
     "nested_repr": "m = nn.Sequential(nn.Sequential(nn.Linear(2, 2), nn.Tanh()), nn.Flatten(), "
-                   "nn.Identity(), nn.Softmax(dim=1)); out = repr(m)",
+    "nn.Identity(), nn.Softmax(dim=1)); out = repr(m)",
     "module_reprs": "out = [repr(x) for x in (nn.MSELoss(), nn.CrossEntropyLoss(), nn.NLLLoss(), "
-                    "nn.BCEWithLogitsLoss(), nn.ReLU(), nn.ReLU(inplace=True), nn.Sigmoid(), "
-                    "nn.Tanh(), nn.Flatten(0), nn.Softmax(), nn.Identity(3, x=1), nn.Module())]",
+    "nn.BCEWithLogitsLoss(), nn.ReLU(), nn.ReLU(inplace=True), nn.Sigmoid(), "
+    "nn.Tanh(), nn.Flatten(0), nn.Softmax(), nn.Identity(3, x=1), nn.Module())]",
     "custom_module_repr": "class Net(nn.Module):\n    def __init__(self):\n        super()"
-                          ".__init__()\n        self.fc1 = nn.Linear(2, 3)\n        self.act = "
-                          "nn.ReLU()\n        self.register_buffer('mask', torch.ones(3))\n"
-                          "    def forward(self, x):\n        return self.act(self.fc1(x)) * "
-                          "self.mask\nm = Net(); out = (repr(m), list(m.state_dict()), "
-                          "[n for n, _ in m.named_parameters()], [n for n, _ in "
-                          "m.named_buffers()], m(torch.randn(4, 2)).detach())",
+    ".__init__()\n        self.fc1 = nn.Linear(2, 3)\n        self.act = "
+    "nn.ReLU()\n        self.register_buffer('mask', torch.ones(3))\n"
+    "    def forward(self, x):\n        return self.act(self.fc1(x)) * "
+    "self.mask\nm = Net(); out = (repr(m), list(m.state_dict()), "
+    "[n for n, _ in m.named_parameters()], [n for n, _ in "
+    "m.named_buffers()], m(torch.randn(4, 2)).detach())",
     "parameter_repr": "p = nn.Parameter(torch.randn(2, 3)); out = (repr(p), p.requires_grad, "
-                      "p.is_leaf, type(p).__name__, isinstance(p, torch.Tensor))",
+    "p.is_leaf, type(p).__name__, isinstance(p, torch.Tensor))",
     "parameter_no_grad": "p = nn.Parameter(torch.randn(2), requires_grad=False); out = (repr(p), "
-                         "p.requires_grad)",
+    "p.requires_grad)",
     "parameter_shares_storage": "t = torch.randn(3); p = nn.Parameter(t); t[0] = 5.0; out = "
-                                "(p.detach(), p.data_ptr() == t.data_ptr())",
+    "(p.detach(), p.data_ptr() == t.data_ptr())",
     "state_dict": f"m = {MLP}; sd = m.state_dict(); out = (type(sd).__name__, list(sd), "
-                  "dict(sd._metadata), [v.requires_grad for v in sd.values()], "
-                  "type(sd['0.weight']).__name__)",
+    "dict(sd._metadata), [v.requires_grad for v in sd.values()], "
+    "type(sd['0.weight']).__name__)",
     "state_dict_keep_vars": "m = nn.Linear(2, 2); sd = m.state_dict(keep_vars=True); out = "
-                            "(type(sd['weight']).__name__, sd['weight'] is m.weight)",
+    "(type(sd['weight']).__name__, sd['weight'] is m.weight)",
     "load_state_dict": "m = nn.Linear(3, 2); r = m.load_state_dict({'weight': torch.zeros(2, 3), "
-                       "'bias': torch.ones(2)}); out = (repr(r), m.weight.detach(), "
-                       "m.bias.detach(), m.weight.requires_grad)",
+    "'bias': torch.ones(2)}); out = (repr(r), m.weight.detach(), "
+    "m.bias.detach(), m.weight.requires_grad)",
     "load_state_dict_non_strict": "m = nn.Sequential(nn.Linear(2, 2)); r = m.load_state_dict("
-                                  "{'0.weight': torch.zeros(2, 2), 'x': torch.ones(1)}, "
-                                  "strict=False); out = (repr(r), r.missing_keys, "
-                                  "r.unexpected_keys, m[0].weight.detach())",
+    "{'0.weight': torch.zeros(2, 2), 'x': torch.ones(1)}, "
+    "strict=False); out = (repr(r), r.missing_keys, "
+    "r.unexpected_keys, m[0].weight.detach())",
     "load_state_dict_roundtrip": f"a = {MLP}; b = {MLP}; b.load_state_dict(a.state_dict()); "
-                                 "x = torch.randn(5, 4); out = (a(x).detach(), b(x).detach())",
+    "x = torch.randn(5, 4); out = (a(x).detach(), b(x).detach())",
     "children_modules": f"m = {MLP}; out = ([type(c).__name__ for c in m.children()], "
-                        "[n for n, _ in m.named_modules()], [n for n, _ in m.named_children()], "
-                        "len(list(m.modules())), len(list(m.parameters())))",
+    "[n for n, _ in m.named_modules()], [n for n, _ in m.named_children()], "
+    "len(list(m.modules())), len(list(m.parameters())))",
     "train_eval": f"m = {MLP}; m.eval(); a = [x.training for x in m.modules()]; m.train(); "
-                  "out = (a, [x.training for x in m.modules()])",
+    "out = (a, [x.training for x in m.modules()])",
     "sequential_indexing": f"m = {MLP}; out = (repr(m[0]), repr(m[-1]), repr(m[1:3]), len(m), "
-                           "[type(x).__name__ for x in m])",
+    "[type(x).__name__ for x in m])",
     "sequential_append_delete": "m = nn.Sequential(nn.Linear(2, 2), nn.ReLU()); m.append(nn.Tanh"
-                                "()); del m[0]; out = (repr(m), list(m._modules))",
+    "()); del m[0]; out = (repr(m), list(m._modules))",
     "apply_and_init": "m = nn.Sequential(nn.Linear(3, 3), nn.ReLU(), nn.Linear(3, 1))\n"
-                      "def init(mod):\n    if isinstance(mod, nn.Linear):\n        "
-                      "nn.init.xavier_uniform_(mod.weight)\n        nn.init.zeros_(mod.bias)\n"
-                      "m.apply(init); out = [p.detach() for p in m.parameters()]",
+    "def init(mod):\n    if isinstance(mod, nn.Linear):\n        "
+    "nn.init.xavier_uniform_(mod.weight)\n        nn.init.zeros_(mod.bias)\n"
+    "m.apply(init); out = [p.detach() for p in m.parameters()]",
     "setattr_routing": "m = nn.Module(); m.w = nn.Parameter(torch.ones(2)); m.sub = nn.Linear("
-                       "1, 1); m.plain = 3; m.register_buffer('b', torch.zeros(1)); m.b = "
-                       "torch.ones(1); m.w = None; out = (list(m._parameters), list(m._modules), "
-                       "list(m._buffers), m.plain, m.w, m.b)",
+    "1, 1); m.plain = 3; m.register_buffer('b', torch.zeros(1)); m.b = "
+    "torch.ones(1); m.w = None; out = (list(m._parameters), list(m._modules), "
+    "list(m._buffers), m.plain, m.w, m.b)",
     "module_to_double": "m = nn.Linear(3, 2); w = m.weight; m.to(torch.float64); out = "
-                        "(m.weight is w, m.weight.dtype, m(torch.randn(4, 3, "
-                        "dtype=torch.float64)).detach(), repr(nn.Parameter()))",
+    "(m.weight is w, m.weight.dtype, m(torch.randn(4, 3, "
+    "dtype=torch.float64)).detach(), repr(nn.Parameter()))",
     "zero_grad": "m = nn.Linear(3, 2); m(torch.randn(4, 3)).sum().backward(); g = m.weight.grad"
-                 ".clone(); m.zero_grad(); out = (g, m.weight.grad, m.bias.grad)",
+    ".clone(); m.zero_grad(); out = (g, m.weight.grad, m.bias.grad)",
     "zero_grad_keep": "m = nn.Linear(3, 2); m(torch.randn(4, 3)).sum().backward(); "
-                      "m.zero_grad(set_to_none=False); out = (m.weight.grad, m.bias.grad)",
+    "m.zero_grad(set_to_none=False); out = (m.weight.grad, m.bias.grad)",
     "requires_grad_": "m = nn.Linear(3, 2).requires_grad_(False); out = [p.requires_grad for p "
-                      "in m.parameters()]",
+    "in m.parameters()]",
     # ---- init -----------------------------------------------------------------------------
     "init_fans_gains": "w = torch.empty(3, 5, 2); out = (nn.init._calculate_fan_in_and_fan_out(w)"
-                       ", [nn.init.calculate_gain(n) for n in ('linear', 'sigmoid', 'tanh', "
-                       "'relu', 'selu', 'leaky_relu')], nn.init.calculate_gain('leaky_relu', 0.2))",
+    ", [nn.init.calculate_gain(n) for n in ('linear', 'sigmoid', 'tanh', "
+    "'relu', 'selu', 'leaky_relu')], nn.init.calculate_gain('leaky_relu', 0.2))",
     "init_draws": "w = torch.empty(3, 5); out = [f(w).clone() for f in (nn.init.kaiming_uniform_,"
-                  " nn.init.kaiming_normal_, nn.init.xavier_uniform_, nn.init.xavier_normal_, "
-                  "nn.init.uniform_, nn.init.normal_, nn.init.zeros_, nn.init.ones_, lambda t: "
-                  "nn.init.constant_(t, 0.3), lambda t: nn.init.kaiming_uniform_(t, mode='fan_out',"
-                  " nonlinearity='relu'), lambda t: nn.init.uniform_(t, -2, 2))]",
+    " nn.init.kaiming_normal_, nn.init.xavier_uniform_, nn.init.xavier_normal_, "
+    "nn.init.uniform_, nn.init.normal_, nn.init.zeros_, nn.init.ones_, lambda t: "
+    "nn.init.constant_(t, 0.3), lambda t: nn.init.kaiming_uniform_(t, mode='fan_out',"
+    " nonlinearity='relu'), lambda t: nn.init.uniform_(t, -2, 2))]",
     "init_no_grad": "p = nn.Parameter(torch.empty(2, 2)); r = nn.init.normal_(p); out = (r is p, "
-                    "p.grad_fn, p.is_leaf)",
+    "p.grad_fn, p.is_leaf)",
     # ---- modules' forward ----------------------------------------------------------------
     "losses_modules": "x = torch.randn(4, 5); t = torch.tensor([0, 4, 2, 1]); out = "
-                      "[nn.CrossEntropyLoss(reduction=r)(x, t) for r in ('none', 'sum', 'mean')] "
-                      "+ [nn.NLLLoss(weight=torch.rand(5))(x.log_softmax(1), t), "
-                      "nn.MSELoss(reduction='sum')(x, x * 2), nn.BCEWithLogitsLoss(pos_weight="
-                      "torch.rand(5))(x, torch.rand(4, 5)), nn.CrossEntropyLoss(label_smoothing="
-                      "0.2)(x, t)]",
+    "[nn.CrossEntropyLoss(reduction=r)(x, t) for r in ('none', 'sum', 'mean')] "
+    "+ [nn.NLLLoss(weight=torch.rand(5))(x.log_softmax(1), t), "
+    "nn.MSELoss(reduction='sum')(x, x * 2), nn.BCEWithLogitsLoss(pos_weight="
+    "torch.rand(5))(x, torch.rand(4, 5)), nn.CrossEntropyLoss(label_smoothing="
+    "0.2)(x, t)]",
     "mlp_forward": f"m = {MLP}; out = m(torch.randn(5, 4)).detach()",
     "flatten_forward": "out = (nn.Flatten()(torch.randn(2, 3, 4)), nn.Flatten(0, 1)(torch.randn("
-                       "2, 3, 4)), nn.Flatten()(torch.randn(2, 3, 4).transpose(1, 2)))",
+    "2, 3, 4)), nn.Flatten()(torch.randn(2, 3, 4).transpose(1, 2)))",
     # ---- optim bookkeeping ---------------------------------------------------------------
     "sgd_repr_state_dict": "o = torch.optim.SGD(nn.Linear(3, 2).parameters(), lr=0.1, momentum="
-                           "0.9); out = (repr(o), o.state_dict())",
+    "0.9); out = (repr(o), o.state_dict())",
     "adam_repr_state_dict": "o = torch.optim.Adam(nn.Linear(3, 2).parameters(), lr=0.1); out = "
-                            "(repr(o), o.state_dict())",
+    "(repr(o), o.state_dict())",
     "adam_state_after_step": "m = nn.Linear(3, 2); o = torch.optim.Adam(m.parameters()); "
-                             "m(torch.randn(4, 3)).sum().backward(); o.step(); s = o.state_dict("
-                             ")['state']; out = (sorted(s), sorted(s[0]), s[0]['step'], "
-                             "s[1]['exp_avg'])",
+    "m(torch.randn(4, 3)).sum().backward(); o.step(); s = o.state_dict("
+    ")['state']; out = (sorted(s), sorted(s[0]), s[0]['step'], "
+    "s[1]['exp_avg'])",
     "param_groups": "m = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 1)); o = torch.optim.SGD(["
-                    "{'params': m[0].parameters()}, {'params': m[1].parameters(), 'lr': 0.5}], "
-                    "lr=0.1, momentum=0.5); out = (repr(o), [g['lr'] for g in o.param_groups], "
-                    "o.state_dict()['param_groups'])",
+    "{'params': m[0].parameters()}, {'params': m[1].parameters(), 'lr': 0.5}], "
+    "lr=0.1, momentum=0.5); out = (repr(o), [g['lr'] for g in o.param_groups], "
+    "o.state_dict()['param_groups'])",
     "optimizer_zero_grad": "m = nn.Linear(3, 2); o = torch.optim.SGD(m.parameters(), lr=0.1); "
-                           "m(torch.randn(4, 3)).sum().backward(); o.zero_grad(); out = "
-                           "(m.weight.grad, m.bias.grad)",
+    "m(torch.randn(4, 3)).sum().backward(); o.zero_grad(); out = "
+    "(m.weight.grad, m.bias.grad)",
     "optimizer_zero_grad_keep": "m = nn.Linear(3, 2); o = torch.optim.SGD(m.parameters(), lr=0.1)"
-                                "; m(torch.randn(4, 3)).sum().backward(); "
-                                "o.zero_grad(set_to_none=False); out = m.weight.grad",
+    "; m(torch.randn(4, 3)).sum().backward(); "
+    "o.zero_grad(set_to_none=False); out = m.weight.grad",
     "step_skips_no_grad": "m = nn.Linear(3, 2); o = torch.optim.SGD(m.parameters(), lr=0.1); "
-                          "o.step(); out = m.weight.detach()",
+    "o.step(); out = m.weight.detach()",
     "step_under_no_grad": "m = nn.Linear(3, 2); o = torch.optim.SGD(m.parameters(), lr=0.1); "
-                          "m(torch.randn(4, 3)).sum().backward(); o.step(); out = "
-                          "(m.weight.grad_fn, m.weight.is_leaf, m.weight.requires_grad)",
+    "m(torch.randn(4, 3)).sum().backward(); o.step(); out = "
+    "(m.weight.grad_fn, m.weight.is_leaf, m.weight.requires_grad)",
     "sgd_closure": "m = nn.Linear(3, 1); x = torch.randn(4, 3); o = torch.optim.SGD(m.parameters()"
-                   ", lr=0.1)\ndef closure():\n    o.zero_grad()\n    l = m(x).pow(2).mean()\n"
-                   "    l.backward()\n    return l\nout = (o.step(closure), m.weight.detach())",
+    ", lr=0.1)\ndef closure():\n    o.zero_grad()\n    l = m(x).pow(2).mean()\n"
+    "    l.backward()\n    return l\nout = (o.step(closure), m.weight.detach())",
 }
 
 ERRORS = {
@@ -141,18 +148,18 @@ ERRORS = {
     "register_parameter_empty": "nn.Module().register_parameter('', None)",
     "register_parameter_tensor": "nn.Module().register_parameter('w', torch.zeros(2))",
     "register_parameter_non_leaf": "x = torch.ones(2, requires_grad=True); p = nn.Parameter(x); "
-                                   "nn.Module().register_parameter('w', p * 2)",
+    "nn.Module().register_parameter('w', p * 2)",
     "register_parameter_exists": "m = nn.Module(); m.w = 3; m.register_parameter('w', None)",
     "register_buffer_not_tensor": "nn.Module().register_buffer('x', 3)",
     "register_buffer_bad_name": "nn.Module().register_buffer(3, torch.zeros(1))",
     "add_module_not_module": "nn.Module().add_module('x', 3)",
     "before_init": "class M(nn.Module):\n    def __init__(self):\n        self.w = nn.Parameter("
-                   "torch.ones(1))\nM()",
+    "torch.ones(1))\nM()",
     "module_kwargs": "nn.Module(foo=1)",
     "no_forward": "nn.Module()(torch.ones(1))",
     "load_missing": "nn.Linear(3, 2).load_state_dict({'weight': torch.zeros(2, 3)})",
     "load_unexpected_and_size": "nn.Linear(3, 2).load_state_dict({'weight': torch.zeros(2, 4), "
-                                "'bias': torch.ones(2), 'extra': torch.ones(1)})",
+    "'bias': torch.ones(2), 'extra': torch.ones(1)})",
     "load_nested_missing": f"{MLP}.load_state_dict({{'0.weight': torch.zeros(8, 4)}})",
     "train_not_bool": "nn.Linear(1, 1).train(1)",
     "to_int_dtype": "nn.Linear(1, 1).to(torch.int64)",
@@ -170,9 +177,9 @@ ERRORS = {
     "sgd_non_leaf": "x = torch.ones(2, requires_grad=True); torch.optim.SGD([x * 2], lr=0.1)",
     "sgd_not_tensor": "torch.optim.SGD([1.0], lr=0.1)",
     "sgd_set": "o = torch.optim.SGD({nn.Parameter(torch.ones(1))}, lr=0.1); "
-               "out = len(o.param_groups[0]['params'])",
+    "out = len(o.param_groups[0]['params'])",
     "sgd_overlapping_groups": "p = nn.Parameter(torch.ones(1)); torch.optim.SGD([{'params': [p]}, "
-                              "{'params': [p]}], lr=0.1)",
+    "{'params': [p]}], lr=0.1)",
     "adam_beta": "torch.optim.Adam(nn.Linear(2, 2).parameters(), betas=(1.0, 0.9))",
     "adam_beta2": "torch.optim.Adam(nn.Linear(2, 2).parameters(), betas=(0.9, -0.1))",
     "adam_eps": "torch.optim.Adam(nn.Linear(2, 2).parameters(), eps=-1.0)",

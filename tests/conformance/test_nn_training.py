@@ -30,17 +30,20 @@ for step in range(20):
 weights = [p.detach().clone() for p in model.parameters()]
 """
 
-CLASSIFY = {"OUT": "3", "TARGET": "torch.randint(0, 3, (32,))",
-            "LOSS": "torch.nn.CrossEntropyLoss()"}
+CLASSIFY = {
+    "OUT": "3",
+    "TARGET": "torch.randint(0, 3, (32,))",
+    "LOSS": "torch.nn.CrossEntropyLoss()",
+}
 REGRESS = {"OUT": "1", "TARGET": "x.sum(1, keepdim=True).sin()", "LOSS": "torch.nn.MSELoss()"}
 OPTIMIZERS = {
     "sgd": "torch.optim.SGD(model.parameters(), lr=0.1)",
     "sgd_momentum_wd": "torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, "
-                       "weight_decay=1e-3)",
+    "weight_decay=1e-3)",
     "sgd_nesterov": "torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9, nesterov=True)",
     "adam": "torch.optim.Adam(model.parameters(), lr=0.01)",
     "adam_amsgrad_wd": "torch.optim.Adam(model.parameters(), lr=0.01, weight_decay=0.01, "
-                       "amsgrad=True)",
+    "amsgrad=True)",
 }
 
 
@@ -58,8 +61,13 @@ def _numpy(t: object) -> np.ndarray:
 
 
 # each optimizer once, both objectives covered (a run is 20 full steps: keep the file fast)
-CASES = [("classify", "sgd"), ("regress", "sgd_momentum_wd"), ("classify", "sgd_nesterov"),
-         ("classify", "adam"), ("regress", "adam_amsgrad_wd")]
+CASES = [
+    ("classify", "sgd"),
+    ("regress", "sgd_momentum_wd"),
+    ("classify", "sgd_nesterov"),
+    ("classify", "adam"),
+    ("regress", "adam_amsgrad_wd"),
+]
 
 
 @pytest.mark.parametrize(("task", "opt"), CASES)

@@ -1,4 +1,6 @@
-"""Conformance of printing: repr(tensor) is character for character torch's (torch/_tensor_str.py).
+"""Conformance of printing: repr(tensor) is character for character torch's.
+
+The reference is torch/_tensor_str.py.
 """
 
 from __future__ import annotations
@@ -56,24 +58,24 @@ CASES = {
     "mixed_magnitudes": "torch.tensor([123.456, 0.001234, -5.5])",
     "large_ints": "torch.tensor([10**12, -3])",
     "precision_2": "torch.set_printoptions(precision=2); _s = repr(torch.rand(3)); "
-                   "torch.set_printoptions(profile='default'); _s",
+    "torch.set_printoptions(profile='default'); _s",
     "threshold_5": "torch.set_printoptions(threshold=5); _s = repr(torch.arange(10)); "
-                   "torch.set_printoptions(profile='default'); _s",
+    "torch.set_printoptions(profile='default'); _s",
     "edgeitems_1": "torch.set_printoptions(threshold=5, edgeitems=1); "
-                   "_s = repr(torch.arange(20.).reshape(4, 5)); "
-                   "torch.set_printoptions(profile='default'); _s",
+    "_s = repr(torch.arange(20.).reshape(4, 5)); "
+    "torch.set_printoptions(profile='default'); _s",
     "edgeitems_0": "torch.set_printoptions(threshold=5, edgeitems=0); "
-                   "_s = repr(torch.arange(20)); torch.set_printoptions(profile='default'); _s",
+    "_s = repr(torch.arange(20)); torch.set_printoptions(profile='default'); _s",
     "sci_mode_forced": "torch.set_printoptions(sci_mode=True); _s = repr(torch.tensor([1.5, 2.])); "
-                       "torch.set_printoptions(profile='default'); _s",
+    "torch.set_printoptions(profile='default'); _s",
     "sci_mode_off": "torch.set_printoptions(sci_mode=False); _s = repr(torch.tensor([1e-8, 1.])); "
-                    "torch.set_printoptions(profile='default'); _s",
+    "torch.set_printoptions(profile='default'); _s",
     "linewidth_40": "torch.set_printoptions(linewidth=40); _s = repr(torch.rand(12)); "
-                    "torch.set_printoptions(profile='default'); _s",
+    "torch.set_printoptions(profile='default'); _s",
     "profile_short": "torch.set_printoptions(profile='short'); _s = repr(torch.rand(3, 3)); "
-                     "torch.set_printoptions(profile='default'); _s",
+    "torch.set_printoptions(profile='default'); _s",
     "profile_full": "torch.set_printoptions(profile='full'); _s = repr(torch.arange(1200)); "
-                    "torch.set_printoptions(profile='default'); _s",
+    "torch.set_printoptions(profile='default'); _s",
     "str_equals_repr": "str(torch.rand(2, 2))",
     "suffix_wraps": "torch.rand(2, 9, dtype=torch.float64, requires_grad=True)",
 }

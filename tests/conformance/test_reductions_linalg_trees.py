@@ -27,22 +27,48 @@ DATA = TESTS / "data" / "profiler_trees_reductions_linalg.json"
 Tree = list[list[Any]]  # [[name, children], ...]
 
 CASES = {
-    "sum": "x.sum()", "sum_dim": "x.sum(1)", "sum_keepdim": "x.sum((0, 1), keepdim=True)",
-    "sum_dtype": "x.sum(dtype=M.float64)", "sum_out": "M.sum(x, 1, out=o3)",
-    "mean": "x.mean()", "mean_dim": "x.mean(0)", "prod": "x.prod()", "prod_dim": "x.prod(1)",
-    "max": "x.max()", "max_dim": "x.max(1)", "min_dim_keepdim": "x.min(0, keepdim=True)",
-    "argmax": "x.argmax()", "argmax_dim": "x.argmax(1)", "var": "x.var()",
-    "var_dim": "x.var(1)", "std": "x.std(0, correction=0)", "cumsum": "x.cumsum(1)",
-    "all": "x.all()", "any_dim": "x.any(1)",
-    "mm": "x.mm(m)", "bmm": "b.bmm(c)", "addmm": "M.addmm(r5, x, m)", "dot": "v.dot(v)",
-    "matmul_1d_1d": "v @ v", "matmul_2d_1d": "x @ v", "matmul_1d_2d": "v @ m",
-    "matmul_2d_2d": "x @ m", "matmul_3d_3d": "b @ c", "matmul_3d_2d": "b @ m",
-    "matmul_3d_1d": "b @ v", "matmul_2d_3d": "r53 @ b", "matmul_1d_3d": "r3 @ b",
+    "sum": "x.sum()",
+    "sum_dim": "x.sum(1)",
+    "sum_keepdim": "x.sum((0, 1), keepdim=True)",
+    "sum_dtype": "x.sum(dtype=M.float64)",
+    "sum_out": "M.sum(x, 1, out=o3)",
+    "mean": "x.mean()",
+    "mean_dim": "x.mean(0)",
+    "prod": "x.prod()",
+    "prod_dim": "x.prod(1)",
+    "max": "x.max()",
+    "max_dim": "x.max(1)",
+    "min_dim_keepdim": "x.min(0, keepdim=True)",
+    "argmax": "x.argmax()",
+    "argmax_dim": "x.argmax(1)",
+    "var": "x.var()",
+    "var_dim": "x.var(1)",
+    "std": "x.std(0, correction=0)",
+    "cumsum": "x.cumsum(1)",
+    "all": "x.all()",
+    "any_dim": "x.any(1)",
+    "mm": "x.mm(m)",
+    "bmm": "b.bmm(c)",
+    "addmm": "M.addmm(r5, x, m)",
+    "dot": "v.dot(v)",
+    "matmul_1d_1d": "v @ v",
+    "matmul_2d_1d": "x @ v",
+    "matmul_1d_2d": "v @ m",
+    "matmul_2d_2d": "x @ m",
+    "matmul_3d_3d": "b @ c",
+    "matmul_3d_2d": "b @ m",
+    "matmul_3d_1d": "b @ v",
+    "matmul_2d_3d": "r53 @ b",
+    "matmul_1d_3d": "r3 @ b",
     "rmatmul": "v.__rmatmul__(x)",
     # above GRAIN_SIZE elements, on 2 threads: a reduction to one element takes the two-pass
     # path (unsqueeze, empty, copy_, select), a reduction along a dim splits the output
-    "sum_parallel": "y.sum()", "sum_dim_parallel": "y.sum(1)", "mean_parallel": "y.mean()",
-    "max_parallel": "y.max()", "argmax_parallel": "y.argmax()", "all_parallel": "(y > 0).all()",
+    "sum_parallel": "y.sum()",
+    "sum_dim_parallel": "y.sum(1)",
+    "mean_parallel": "y.mean()",
+    "max_parallel": "y.max()",
+    "argmax_parallel": "y.argmax()",
+    "all_parallel": "(y > 0).all()",
     "add_parallel": "y + y",
 }
 THREADS = 2  # the trees above GRAIN_SIZE depend on running in parallel
@@ -51,9 +77,19 @@ THREADS = 2  # the trees above GRAIN_SIZE depend on running in parallel
 def _env(module: Any) -> dict[str, Any]:
     module.manual_seed(0)
     r = module.rand
-    return {"M": module, "x": r(3, 4), "v": r(4), "b": r(2, 3, 4), "c": r(2, 4, 5),
-            "m": r(4, 5), "r53": r(5, 3), "r3": r(3), "r5": r(5), "o3": module.empty(3),
-            "y": r(256, 256)}
+    return {
+        "M": module,
+        "x": r(3, 4),
+        "v": r(4),
+        "b": r(2, 3, 4),
+        "c": r(2, 4, 5),
+        "m": r(4, 5),
+        "r53": r(5, 3),
+        "r3": r(3),
+        "r5": r(5),
+        "o3": module.empty(3),
+        "y": r(256, 256),
+    }
 
 
 @pytest.fixture(autouse=True)

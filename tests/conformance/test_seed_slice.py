@@ -53,21 +53,20 @@ PROGRAMS = {
     "add_inplace_broadcast_error": "x = torch.rand(4); out = x.add_(torch.rand(3, 4))",
     "add_inplace_unsafe_cast": "x = torch.rand(3).to(torch.int64); out = x.add_(torch.rand(3))",
     "iadd": "x = torch.rand(2, 2); y = x; x += 1; out = (x, y)",
-    "add_out": "o = torch.empty(3, 4); torch.add(torch.rand(3, 4), torch.rand(4), out=o); "
-               "out = o",
+    "add_out": "o = torch.empty(3, 4); torch.add(torch.rand(3, 4), torch.rand(4), out=o); out = o",
     "add_no_args": "out = torch.rand(3).add()",
     "add_three_ints": "out = torch.rand(3).add(1, 2, 3)",
     "add_two_positional": "x = torch.rand(3); out = x.add(x, x)",
     "add_transposed_operands": "x = torch.rand(3, 4).as_strided((4, 3), (1, 4)); "
-                               "out = x + torch.rand(4, 3)",
+    "out = x + torch.rand(4, 3)",
     "add_half": "out = torch.rand(5).to(torch.float16) + torch.rand(5).to(torch.float16)",
     "add_bfloat16": "out = torch.rand(5).to(torch.bfloat16) + 1",
     "add_uint8_overflow": "x = torch.rand(4).to(torch.uint8) + 250; out = x + 10",
     "empty_strided_meta": "e = torch.empty_strided((2, 3), (1, 2)); "
-                          "out = (tuple(e.shape), e.stride())",
+    "out = (tuple(e.shape), e.stride())",
     "empty_strided_mismatch": "out = torch.empty_strided((2, 3), (1,))",
     "view_keeps_base_version": "x = torch.rand(3); v = x[0]; x.add_(1); "
-                               "out = (x._version, v._version)",
+    "out = (x._version, v._version)",
 }
 
 

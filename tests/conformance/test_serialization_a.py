@@ -100,12 +100,12 @@ def test_round_trip_in_tensortrace(tmp_path: Path) -> None:
 
 
 def test_data_is_aligned(tmp_path: Path) -> None:
-    tensortrace.save({"a": tensortrace.arange(10.)}, tmp_path / "a.pt")
+    tensortrace.save({"a": tensortrace.arange(10.0)}, tmp_path / "a.pt")
     raw = (tmp_path / "a.pt").read_bytes()
     with zipfile.ZipFile(tmp_path / "a.pt") as zf:
         info = zf.getinfo("a/data/0")
-    name_len = int.from_bytes(raw[info.header_offset + 26:info.header_offset + 28], "little")
-    extra_len = int.from_bytes(raw[info.header_offset + 28:info.header_offset + 30], "little")
+    name_len = int.from_bytes(raw[info.header_offset + 26 : info.header_offset + 28], "little")
+    extra_len = int.from_bytes(raw[info.header_offset + 28 : info.header_offset + 30], "little")
     assert (info.header_offset + 30 + name_len + extra_len) % 64 == 0
 
 

@@ -19,38 +19,52 @@ from .harness import check, torch
 
 # The names that are tensortrace's own: the recorder, its data, the CPU allocator's statistics
 # and the package's layers. None of them may exist in torch.
-TENSORTRACE_ONLY = frozenset({
-    "Trace", "record", "is_tracing", "memory_allocated", "memory_stats",
-    "reset_peak_memory_stats", "lift_fresh", "aten", "c10", "csrc", "replay", "viz",
-    "widgets", "cli", "torchgen",
-})
+TENSORTRACE_ONLY = frozenset(
+    {
+        "Trace",
+        "record",
+        "is_tracing",
+        "memory_allocated",
+        "memory_stats",
+        "reset_peak_memory_stats",
+        "lift_fresh",
+        "aten",
+        "c10",
+        "csrc",
+        "replay",
+        "viz",
+        "widgets",
+        "cli",
+        "torchgen",
+    }
+)
 
 # Shared names that no other conformance program uses, each with a program of its own.
 PROGRAMS = {
     # nn.Module's error messages name the offending object's type with it
     "typename": "out = (torch.typename(torch.ones(2)), torch.typename(torch.ones(2).long()), "
-                "torch.typename(1), torch.typename('a'), torch.typename(len), "
-                "torch.typename(int))",
+    "torch.typename(1), torch.typename('a'), torch.typename(len), "
+    "torch.typename(int))",
     # grad modes (autograd's; their own tests are under tests/autograd)
     "no_grad": "x = torch.ones(2, requires_grad=True)\nwith torch.no_grad():\n    y = x * 2\n"
-               "out = (y.requires_grad, y.grad_fn)",
+    "out = (y.requires_grad, y.grad_fn)",
     "enable_grad": "x = torch.ones(2, requires_grad=True)\nwith torch.no_grad():\n"
-                   "    with torch.enable_grad():\n        y = x * 2\n"
-                   "out = (y.requires_grad, y.grad_fn.name())",
+    "    with torch.enable_grad():\n        y = x * 2\n"
+    "out = (y.requires_grad, y.grad_fn.name())",
     "set_grad_enabled": "x = torch.ones(2, requires_grad=True)\nwith torch.set_grad_enabled("
-                        "False):\n    y = x * 2\nout = (y.requires_grad, torch.is_grad_enabled())",
+    "False):\n    y = x * 2\nout = (y.requires_grad, torch.is_grad_enabled())",
     "is_grad_enabled": "with torch.no_grad():\n    a = torch.is_grad_enabled()\n"
-                       "out = (a, torch.is_grad_enabled())",
+    "out = (a, torch.is_grad_enabled())",
     "inference_mode": "with torch.inference_mode():\n    y = torch.ones(2) * 2\n"
-                      "out = (y.is_inference(), y.requires_grad)",
+    "out = (y.is_inference(), y.requires_grad)",
     "is_inference_mode_enabled": "with torch.inference_mode():\n"
-                                 "    a = torch.is_inference_mode_enabled()\n"
-                                 "out = (a, torch.is_inference_mode_enabled())",
+    "    a = torch.is_inference_mode_enabled()\n"
+    "out = (a, torch.is_inference_mode_enabled())",
     "trace": "out = torch.trace(torch.arange(9.).view(3, 3))",
     "abs_": "x = torch.arange(-3., 3.); torch.abs_(x); out = x",
     "addmv": "out = torch.addmv(torch.ones(2), torch.arange(6.).view(2, 3), torch.ones(3))",
     "addmv_": "b = torch.ones(2); torch.addmv_(b, torch.arange(6.).view(2, 3), torch.ones(3), "
-              "beta=2, alpha=0.5); out = b",
+    "beta=2, alpha=0.5); out = b",
     "as_strided_": "x = torch.arange(6.); torch.as_strided_(x, (2, 2), (1, 2), 1); out = x",
     "bitwise_and": "out = torch.bitwise_and(torch.arange(8), 5)",
     "bitwise_or": "out = torch.bitwise_or(torch.arange(8), torch.tensor(2))",
@@ -63,17 +77,17 @@ PROGRAMS = {
     "floor_divide": "out = torch.floor_divide(torch.arange(-4, 4), 3)",
     "get_default_dtype": "out = torch.get_default_dtype()",
     "set_default_dtype": "torch.set_default_dtype(torch.float64); x = torch.zeros(1); "
-                         "torch.set_default_dtype(torch.float32); out = (x.dtype, "
-                         "torch.zeros(1).dtype)",
+    "torch.set_default_dtype(torch.float32); out = (x.dtype, "
+    "torch.zeros(1).dtype)",
     "gt": "out = torch.gt(torch.arange(4.), 1.5)",
     "le": "out = torch.le(torch.arange(4), torch.tensor(2))",
     "ne": "out = torch.ne(torch.arange(4), 2)",
     "initial_seed": "torch.manual_seed(7); out = torch.initial_seed()",
     "seed": "s = torch.seed(); out = (type(s).__name__, torch.initial_seed() == s)",
     "default_generator": "torch.default_generator.manual_seed(3); "
-                         "out = torch.default_generator.initial_seed()",
+    "out = torch.default_generator.initial_seed()",
     "is_nonzero": "out = (torch.is_nonzero(torch.tensor([1.5])), "
-                  "torch.is_nonzero(torch.tensor(0)))",
+    "torch.is_nonzero(torch.tensor(0)))",
     "is_tensor": "out = (torch.is_tensor(torch.zeros(1)), torch.is_tensor([1]))",
     "log_": "x = torch.arange(1., 5.); torch.log_(x); out = x",
     "neg": "out = torch.neg(torch.arange(4))",
@@ -95,15 +109,15 @@ PROGRAMS = {
     "memory_format": "out = (str(torch.contiguous_format), type(torch.contiguous_format).__name__)",
     "preserve_format": "out = str(torch.preserve_format)",
     "TypedStorage": "x = torch.arange(4.); s = x.untyped_storage(); "
-                    "out = (type(s).__name__, s.nbytes())",
+    "out = (type(s).__name__, s.nbytes())",
     "UntypedStorage": "s = torch.zeros(3, dtype=torch.int16).untyped_storage(); "
-                      "out = (isinstance(s, torch.UntypedStorage), len(s))",
+    "out = (isinstance(s, torch.UntypedStorage), len(s))",
     "return_types": "r = torch.max(torch.arange(6.).view(2, 3), 1); "
-                    "out = (type(r).__name__, isinstance(r, torch.return_types.max))",
+    "out = (type(r).__name__, isinstance(r, torch.return_types.max))",
     "autograd": "out = type(torch.autograd).__name__",
     # torch.cuda: the emulated device's API (tests/cuda); what CPU torch agrees on is its shape
     "cuda": "out = (type(torch.cuda).__name__, torch.cuda.OutOfMemoryError.__name__, "
-            "issubclass(torch.cuda.OutOfMemoryError, RuntimeError))",
+    "issubclass(torch.cuda.OutOfMemoryError, RuntimeError))",
     "dtype": "out = (isinstance(torch.float32, torch.dtype), str(torch.float32))",
     "acos_": "x = torch.linspace(-0.9, 0.9, 5); torch.acos_(x); out = x",
     "asin_": "x = torch.linspace(-0.9, 0.9, 5); torch.asin_(x); out = x",
@@ -115,20 +129,34 @@ PROGRAMS = {
     "expm1_": "x = torch.linspace(-2., 2., 5); torch.expm1_(x); out = x",
     "log1p_": "x = torch.linspace(0., 2., 5); torch.log1p_(x); out = x",
     "broadcast_tensors": "a, b = torch.broadcast_tensors(torch.arange(3.), torch.ones(2, 1)); "
-                         "out = (a, b)",
+    "out = (a, b)",
     "functional": "out = type(torch.functional).__name__",
     "serialization": "out = type(torch.serialization).__name__",
 }
 # PyTorch's sin and cos come from SLEEF, which may differ from libm in the last bit
-TOLERANCES = {name: 1e-6 for name in ("sin_", "cos_", "acos_", "asin_", "atan_", "acosh_",
-                                       "atanh_", "cosh_", "sinh_", "expm1_", "log1p_")}
+TOLERANCES = {
+    name: 1e-6
+    for name in (
+        "sin_",
+        "cos_",
+        "acos_",
+        "asin_",
+        "atan_",
+        "acosh_",
+        "atanh_",
+        "cosh_",
+        "sinh_",
+        "expm1_",
+        "log1p_",
+    )
+}
 
 TRACE_PROGRAMS = {
     "float_square": "out = torch.trace(torch.arange(9.).view(3, 3))",
     "method_int_promotes_to_long": "out = torch.arange(12, dtype=torch.int16).view(3, 4).trace()",
     "uint8": "out = torch.full((4, 4), 200, dtype=torch.uint8).trace()",
     "double_non_contiguous": "x = torch.rand(5, 4, dtype=torch.float64).t()[:, ::2]; "
-                             "out = x.trace()",
+    "out = x.trace()",
     "empty_matrix": "out = torch.trace(torch.ones(0, 3))",
     "wide": "out = torch.trace(torch.arange(10.).view(2, 5))",
     "error_vector": "out = torch.trace(torch.arange(3.))",
@@ -195,7 +223,7 @@ def test_the_recorders_old_name_fails_clearly() -> None:
 
 def test_a_failed_trace_frees_its_result() -> None:
     before = tensortrace.memory_allocated()
-    x = tensortrace.arange(3.)
+    x = tensortrace.arange(3.0)
     with pytest.raises(RuntimeError, match="expected a matrix"):
         tensortrace.trace(x)
     del x

@@ -18,7 +18,7 @@ PROGRAMS = {
     "tensor_split_zero_sections": "out = torch.tensor_split(torch.arange(5), 0)",
     "tensor_split_0d_error": "out = torch.tensor_split(torch.tensor(1.), 2)",
     "tensor_split_grad": "g = torch.arange(6., requires_grad=True); a, b = g.tensor_split(2); "
-                         "(a * 2 + b).sum().backward(); out = g.grad",
+    "(a * 2 + b).sum().backward(); out = g.grad",
     "hsplit": X + "out = (torch.hsplit(x, 3), x.hsplit([1]), torch.hsplit(torch.arange(6), 2))",
     "vsplit": X + "out = (torch.vsplit(x, 2), x.vsplit([1, 5]))",
     "dsplit": X + "out = (torch.dsplit(x, 2), x.dsplit([3]))",

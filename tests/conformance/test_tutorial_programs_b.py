@@ -738,8 +738,13 @@ print(y)
 
 # float32 exp / log / bmm: NumPy's and torch's (SLEEF, MKL) may differ in the last bit, so the
 # final variables of these programs are compared to rtol=1e-6 (their printed output exactly).
-NUMERIC = {"gather_picks_logits", "einsum_attention", "logsumexp_softmax",
-           "normalize_rows_stable", "masked_fill_attention"}
+NUMERIC = {
+    "gather_picks_logits",
+    "einsum_attention",
+    "logsumexp_softmax",
+    "normalize_rows_stable",
+    "masked_fill_attention",
+}
 
 
 @pytest.mark.parametrize("name", list(PROGRAMS))

@@ -16,24 +16,98 @@ X = "x = torch.tensor([-2.5, -1.5, -0.4, 0.0, 0.5, 1.5, 2.7, float('inf'), float
 G = "g = torch.tensor([0.3, 0.7, 1.9], requires_grad=True); "
 
 PROGRAMS = {
-    **{f"{op}_float": X + f"out = torch.{op}(x)"
-       for op in ("floor", "ceil", "trunc", "fix", "round", "tan", "exp2", "erf", "erfc",
-                  "sinc", "signbit", "square")},
+    **{
+        f"{op}_float": X + f"out = torch.{op}(x)"
+        for op in (
+            "floor",
+            "ceil",
+            "trunc",
+            "fix",
+            "round",
+            "tan",
+            "exp2",
+            "erf",
+            "erfc",
+            "sinc",
+            "signbit",
+            "square",
+        )
+    },
     **{f"{op}_pos": X + f"out = torch.{op}(x.abs())" for op in ("log2", "log10", "rsqrt")},
-    **{f"{op}_int": f"out = torch.{op}(torch.arange(-3, 4))"
-       for op in ("floor", "ceil", "trunc", "fix", "round", "tan", "log2", "log10", "exp2",
-                  "rsqrt", "erf", "erfc", "sinc", "signbit", "square")},
-    **{f"{op}_bool": f"out = torch.{op}(torch.tensor([True, False]))"
-       for op in ("floor", "ceil", "trunc", "round", "tan", "exp2", "erf", "sinc", "signbit",
-                  "square")},
-    **{f"{op}_method_inplace": X + f"y = x.clone(); r = y.{op}_(); out = (y, r is y, x.{op}())"
-       for op in ("floor", "ceil", "trunc", "fix", "round", "tan", "exp2", "erf", "erfc",
-                  "sinc", "square")},
-    **{f"{op}_out": X + f"o = torch.empty(9, dtype=torch.float64); r = torch.{op}(x, out=o); "
-       "out = (o, r is o)" for op in ("floor", "round", "tan", "erf", "square", "fix")},
-    **{f"{op}_grad": G + f"torch.{op}(g).sum().backward(); out = g.grad"
-       for op in ("floor", "ceil", "trunc", "round", "tan", "log2", "log10", "exp2", "rsqrt",
-                  "erf", "erfc", "square", "fix")},
+    **{
+        f"{op}_int": f"out = torch.{op}(torch.arange(-3, 4))"
+        for op in (
+            "floor",
+            "ceil",
+            "trunc",
+            "fix",
+            "round",
+            "tan",
+            "log2",
+            "log10",
+            "exp2",
+            "rsqrt",
+            "erf",
+            "erfc",
+            "sinc",
+            "signbit",
+            "square",
+        )
+    },
+    **{
+        f"{op}_bool": f"out = torch.{op}(torch.tensor([True, False]))"
+        for op in (
+            "floor",
+            "ceil",
+            "trunc",
+            "round",
+            "tan",
+            "exp2",
+            "erf",
+            "sinc",
+            "signbit",
+            "square",
+        )
+    },
+    **{
+        f"{op}_method_inplace": X + f"y = x.clone(); r = y.{op}_(); out = (y, r is y, x.{op}())"
+        for op in (
+            "floor",
+            "ceil",
+            "trunc",
+            "fix",
+            "round",
+            "tan",
+            "exp2",
+            "erf",
+            "erfc",
+            "sinc",
+            "square",
+        )
+    },
+    **{
+        f"{op}_out": X + f"o = torch.empty(9, dtype=torch.float64); r = torch.{op}(x, out=o); "
+        "out = (o, r is o)"
+        for op in ("floor", "round", "tan", "erf", "square", "fix")
+    },
+    **{
+        f"{op}_grad": G + f"torch.{op}(g).sum().backward(); out = g.grad"
+        for op in (
+            "floor",
+            "ceil",
+            "trunc",
+            "round",
+            "tan",
+            "log2",
+            "log10",
+            "exp2",
+            "rsqrt",
+            "erf",
+            "erfc",
+            "square",
+            "fix",
+        )
+    },
     # the names spelled out, for test_shared_names
     "floor_literal": X + "out = (torch.floor(x.abs()), x.abs().floor())",
     "floor_function_inplace": X + "y = x.abs(); torch.floor_(y); out = y",
@@ -67,7 +141,7 @@ PROGRAMS = {
     "round_decimals": "out = torch.round(torch.tensor([1.2345, 2.5, -1.55, 0.125]), decimals=2)",
     "round_decimals_neg": "out = torch.round(torch.tensor([1234.5, -151., 50.]), decimals=-2)",
     "round_decimals_double": "out = torch.tensor([1.005, 2.675], dtype=torch.float64)"
-                             ".round(decimals=2)",
+    ".round(decimals=2)",
     "round_decimals_int_error": "out = torch.round(torch.arange(3), decimals=1)",
     "round_decimals_grad": G + "torch.round(g, decimals=1).sum().backward(); out = g.grad",
     "round_half_even": "out = torch.round(torch.tensor([0.5, 1.5, 2.5, -0.5, -2.5]))",
@@ -77,12 +151,12 @@ PROGRAMS = {
     "signbit_complex_error": "out = torch.signbit(torch.tensor([1j]))",
     "signbit_neg_zero": "out = torch.signbit(torch.tensor([-0.0, 0.0, -1.0]))",
     "signbit_out": "o = torch.empty(3, dtype=torch.bool); "
-                   "out = torch.signbit(torch.tensor([-1., 2., -3.]), out=o)",
+    "out = torch.signbit(torch.tensor([-1., 2., -3.]), out=o)",
     "erf_complex_error": "out = torch.erf(torch.tensor([1j]))",
     "tan_complex": "out = torch.tan(torch.tensor([1j, 0.5 + 0.5j]))",
     "rsqrt_negative": "out = torch.rsqrt(torch.tensor([-1., 0., 4.]))",
     "log2_out_int_error": "o = torch.empty(3, dtype=torch.long); "
-                          "out = torch.log2(torch.tensor([1., 2., 4.]), out=o)",
+    "out = torch.log2(torch.tensor([1., 2., 4.]), out=o)",
     "square_int8_wraps": "out = torch.tensor([100, -12], dtype=torch.int8).square()",
     "floor_int_out_dtype": "o = torch.empty(3); out = torch.floor(torch.arange(3), out=o)",
 }

@@ -15,24 +15,24 @@ Y = "y = torch.Tensor([float(i) for i in range(24)]).view(2, 3, 4); "
 PROGRAMS = {
     # ---- detach: a view of the data that records no base, by hand in VariableTypeManual.cpp --
     "detach_is_not_a_view": "x = torch.rand(3); d = x.detach(); "
-                            "out = (d._is_view(), d._base is None, d.data_ptr() == x.data_ptr())",
+    "out = (d._is_view(), d._base is None, d.data_ptr() == x.data_ptr())",
     "detach_inplace_keeps_version": "x = torch.rand(3); x.detach_(); out = (x._version, x)",
     # ---- seed 003 --------------------------------------------------------------------------
     "seed003_view": Y + "out = (y, y.stride(), y.dim(), tuple(y.size()))",
     "seed003_index_22": Y + "out = y[1][2][2]",
     "seed003_rows": Y + "out = (y[0], y[0].numel(), y.stride(0), y[0][0], y.stride(1))",
     "seed003_set_": Y + "out = torch.Tensor().set_(y.untyped_storage(), storage_offset=3, "
-                        "size=torch.Size([2, 3]), stride=(5, 2))",
+    "size=torch.Size([2, 3]), stride=(5, 2))",
     "seed003_set_positional": Y + "t = torch.Tensor(); r = t.set_(y.untyped_storage(), 1, (2,),"
-                                  " (2,)); out = (r, r is t)",
+    " (2,)); out = (r, r is t)",
     "seed003_arange": "data = torch.arange(24, dtype=torch.float32).view(2, 3, 4); "
-                      "x = torch.Tensor().set_(data.untyped_storage(), storage_offset=3, "
-                      "size=torch.Size([2, 3]), stride=(5, 2)); "
-                      "out = (data, data.stride(), data[1][2][2], x)",
+    "x = torch.Tensor().set_(data.untyped_storage(), storage_offset=3, "
+    "size=torch.Size([2, 3]), stride=(5, 2)); "
+    "out = (data, data.stride(), data[1][2][2], x)",
     "seed003_typed_storage": "import warnings; warnings.simplefilter('ignore'); "
-                             "data = torch.arange(24, dtype=torch.float32).view(2, 3, 4); "
-                             "out = torch.Tensor().set_(data.storage(), storage_offset=3, "
-                             "size=torch.Size([2, 3]), stride=(5, 2))",
+    "data = torch.arange(24, dtype=torch.float32).view(2, 3, 4); "
+    "out = torch.Tensor().set_(data.storage(), storage_offset=3, "
+    "size=torch.Size([2, 3]), stride=(5, 2))",
     "empty_tensor_ctor": "out = torch.Tensor()",
     "tensor_ctor_sizes": "out = tuple(torch.Tensor(2, 3).shape)",
     # ---- view / reshape --------------------------------------------------------------------
@@ -81,14 +81,14 @@ PROGRAMS = {
     "squeeze_bad_dim": X + "out = x.squeeze(2)",
     # ---- expand ----------------------------------------------------------------------------
     "expand": "z = torch.rand(3, 1); out = (z.expand(3, 4), z.expand(2, -1, 5), z.expand_as("
-              "torch.rand(2, 3, 2)))",
+    "torch.rand(2, 3, 2)))",
     "expand_scalar": "out = torch.rand(()).expand(2, 3)",
     "expand_too_few": X + "out = x.expand(2)",
     "expand_mismatch": X + "out = x.expand(3, 5)",
     "expand_leading_minus_one": X + "out = x.expand(-1, -1, 4)",
     # ---- diagonal --------------------------------------------------------------------------
     "diagonal": X + "out = (x.diagonal(), x.diagonal(1), x.diagonal(-1), x.diagonal(5), "
-                    "x.diagonal(0, 1, 0))",
+    "x.diagonal(0, 1, 0))",
     "diagonal_3d": Y + "out = (y.diagonal(0, 1, 2), y.diagonal(1, 0, 2))",
     "diagonal_same_dims": X + "out = x.diagonal(0, 0, 0)",
     # ---- split / chunk / unbind ------------------------------------------------------------
@@ -112,18 +112,18 @@ PROGRAMS = {
     "clone_expanded": "out = torch.rand(3, 1).expand(3, 4).clone()",
     # ---- storages --------------------------------------------------------------------------
     "untyped_storage_shared": X + "v = x[1:]; s = x.untyped_storage(); "
-                              "out = (s is v.untyped_storage(), s.nbytes(), len(s), s.size(), "
-                              "s.data_ptr() == v.untyped_storage().data_ptr(), v.storage_offset())",
+    "out = (s is v.untyped_storage(), s.nbytes(), len(s), s.size(), "
+    "s.data_ptr() == v.untyped_storage().data_ptr(), v.storage_offset())",
     "untyped_storage_bytes": "z = torch.Tensor([1.0, 2.0]); s = z.untyped_storage(); "
-                             "out = (s.tolist(), s[7], s.element_size())",
+    "out = (s.tolist(), s[7], s.element_size())",
     "untyped_storage_write": "z = torch.Tensor([0.0]); s = z.untyped_storage(); s[3] = 63; "
-                             "s[2] = 128; out = z",
+    "s[2] = 128; out = z",
     "untyped_storage_bad_index": "s = torch.Tensor([0.0]).untyped_storage(); out = s[4]",
     "set_grows_storage": "z = torch.rand(3); s = torch.Tensor([1.0, 2.0]).untyped_storage(); "
-                         "out = (tuple(z.set_(s, 0, (3,), (1,)).shape), z.untyped_storage()"
-                         ".nbytes())",
+    "out = (tuple(z.set_(s, 0, (3,), (1,)).shape), z.untyped_storage()"
+    ".nbytes())",
     "set_stride_mismatch": "s = torch.Tensor([1.0, 2.0]).untyped_storage(); "
-                           "out = torch.Tensor().set_(s, 0, (2, 1), (1,))",
+    "out = torch.Tensor().set_(s, 0, (2, 1), (1,))",
     # ---- __getitem__: basic ----------------------------------------------------------------
     "getitem_slice": X + "out = (x[1:3], x[1:], x[:2], x[-2:], x[:-1], x[:])",
     "getitem_slice_step": X + "out = (x[::2], x[1::2], x[:, ::3], x[5:], x[2:1])",
@@ -161,11 +161,10 @@ PROGRAMS = {
     "getitem_float_tensor_index": X + "out = x[torch.Tensor([1.0])]",
     "getitem_0dim_tensor_index": X + "i = torch.Tensor([1]).to(torch.int64)[0]; out = x[i]",
     "getitem_mask": X + "m = torch.Tensor([[float((i + j) % 2) for j in range(4)] "
-                        "for i in range(3)]).to(torch.bool); out = x[m]",
+    "for i in range(3)]).to(torch.bool); out = x[m]",
     "getitem_row_mask": X + "m = torch.Tensor([1, 0, 1]).to(torch.bool); out = (x[m], x[m, 1:])",
     "getitem_mask_shape_mismatch": X + "m = torch.Tensor([1, 0]).to(torch.bool); out = x[m]",
-    "getitem_index_out_of_bounds_tensor": X + "i = torch.Tensor([3]).to(torch.int64); "
-                                               "out = x[i]",
+    "getitem_index_out_of_bounds_tensor": X + "i = torch.Tensor([3]).to(torch.int64); out = x[i]",
     # ---- __setitem__ -----------------------------------------------------------------------
     "setitem_int_scalar": X + "x[0] = 1; out = x",
     "setitem_column_float": X + "x[:, 0] = 2.5; out = x",
@@ -183,9 +182,9 @@ PROGRAMS = {
     "setitem_list_tensor": X + "x[[0, 2]] = torch.Tensor([1.0, 2.0, 3.0, 4.0]); out = x",
     "setitem_two_lists": X + "x[[0, 1], [2, 3]] = torch.Tensor([-1.0, -2.0]); out = x",
     "setitem_mask_scalar": X + "m = torch.Tensor([[float((i + j) % 2) for j in range(4)] "
-                               "for i in range(3)]).to(torch.bool); x[m] = 0; out = x",
+    "for i in range(3)]).to(torch.bool); x[m] = 0; out = x",
     "setitem_mask_tensor": X + "m = torch.Tensor([1, 0, 1]).to(torch.bool); "
-                               "x[m] = torch.Tensor([1.0, 2.0, 3.0, 4.0]); out = x",
+    "x[m] = torch.Tensor([1.0, 2.0, 3.0, 4.0]); out = x",
     "setitem_shape_mismatch": X + "x[0] = torch.Tensor([1.0, 2.0, 3.0, 4.0, 5.0])",
     "setitem_too_many_dims": X + "x[0] = torch.rand(2, 4)",
     "setitem_str": X + "x[0] = 'a'",

@@ -54,15 +54,30 @@ def steps_of(t: Trace, kind: str) -> list[int]:
 
 def test_frames_are_named_as_the_cpp(seed_trace: Trace) -> None:
     names = {e.name for e in seed_trace.events if e.ph == "B"}
-    assert {DCA + n for n in ("malloc", "get_free_block", "alloc_block", "alloc_found_block",
-                              "free", "free_block", "try_merge_blocks")} <= names
+    assert {
+        DCA + n
+        for n in (
+            "malloc",
+            "get_free_block",
+            "alloc_block",
+            "alloc_found_block",
+            "free",
+            "free_block",
+            "try_merge_blocks",
+        )
+    } <= names
     assert "cudaMalloc" in names
     assert {e.layer for e in seed_trace.events if e.ph == "B"} == {"allocator"}
     # get_free_block finds nothing the first time, then alloc_block calls cudaMalloc
     first = [e.name for e in seed_trace.events if e.ph == "B"][:6]
-    assert first == ["c10::cuda::CUDACachingAllocator::Native::NativeCachingAllocator::allocate",
-                     DCA + "malloc", DCA + "get_free_block", DCA + "alloc_block", "cudaMalloc",
-                     DCA + "alloc_found_block"]
+    assert first == [
+        "c10::cuda::CUDACachingAllocator::Native::NativeCachingAllocator::allocate",
+        DCA + "malloc",
+        DCA + "get_free_block",
+        DCA + "alloc_block",
+        "cudaMalloc",
+        DCA + "alloc_found_block",
+    ]
 
 
 def test_segments_and_blocks_at_each_step(seed_trace: Trace) -> None:
@@ -78,17 +93,32 @@ def test_segments_and_blocks_at_each_step(seed_trace: Trace) -> None:
         return [(b.offset, b.bytes, b.state) for b in seg.blocks]
 
     assert tl.state_at(seg_step).segments[0].blocks[0].state == "cached"  # not yet handed out
-    assert layout(allocs[2]) == [(0, 512, "allocated"), (512, 512, "allocated"),
-                                 (1024, 512, "allocated"), (1536, SEG - 1536, "cached")]
-    assert layout(frees[0]) == [(0, 512, "allocated"), (512, 512, "cached"),
-                                (1024, 512, "allocated"), (1536, SEG - 1536, "cached")]
+    assert layout(allocs[2]) == [
+        (0, 512, "allocated"),
+        (512, 512, "allocated"),
+        (1024, 512, "allocated"),
+        (1536, SEG - 1536, "cached"),
+    ]
+    assert layout(frees[0]) == [
+        (0, 512, "allocated"),
+        (512, 512, "cached"),
+        (1024, 512, "allocated"),
+        (1536, SEG - 1536, "cached"),
+    ]
     # the free on stream 3's behalf is pending until the next malloc completes it
-    assert layout(frees[1]) == [(0, 512, "allocated"), (512, 512, "cached"),
-                                (1024, 512, "pending"), (1536, SEG - 1536, "cached")]
+    assert layout(frees[1]) == [
+        (0, 512, "allocated"),
+        (512, 512, "cached"),
+        (1024, 512, "pending"),
+        (1536, SEG - 1536, "cached"),
+    ]
     assert layout(completed[-1]) == [(0, 512, "allocated"), (512, SEG - 512, "cached")]
     last = allocs[3]
-    assert layout(last) == [(0, 512, "allocated"), (512, 512, "allocated"),
-                            (1024, SEG - 1024, "cached")]
+    assert layout(last) == [
+        (0, 512, "allocated"),
+        (512, 512, "allocated"),
+        (1024, SEG - 1024, "cached"),
+    ]
     state = tl.state_at(last)
     assert state.segments[0].blocks[1].from_cache is True
     assert state.segments[0].blocks[0].from_cache is False
@@ -102,8 +132,7 @@ def test_replay_survives_save_and_load(seed_trace: Trace, tmp_path: Path) -> Non
     seed_trace.save(tmp_path / "t.json")
     loaded = Trace.load(tmp_path / "t.json")
     last = len(loaded.events) - 1
-    assert Timeline(loaded).state_at(last).segments == Timeline(seed_trace).state_at(
-        last).segments
+    assert Timeline(loaded).state_at(last).segments == Timeline(seed_trace).state_at(last).segments
 
 
 def test_chrome_memory_instants_are_cuda_ones(seed_trace: Trace) -> None:
@@ -111,10 +140,16 @@ def test_chrome_memory_instants_are_cuda_ones(seed_trace: Trace) -> None:
     mem = [e for e in events if e["name"] == "[memory]"]
     assert len(mem) == 6  # 4 allocs, 2 frees
     first = mem[0]["args"]
-    assert {k: first[k] for k in ("Device Type", "Device Id", "Bytes", "Total Allocated",
-                                  "Total Reserved")} == {
-        "Device Type": 1, "Device Id": 0, "Bytes": 512, "Total Allocated": 512,
-        "Total Reserved": SEG}
+    assert {
+        k: first[k]
+        for k in ("Device Type", "Device Id", "Bytes", "Total Allocated", "Total Reserved")
+    } == {
+        "Device Type": 1,
+        "Device Id": 0,
+        "Bytes": 512,
+        "Total Allocated": 512,
+        "Total Reserved": SEG,
+    }
     assert [e["args"]["Bytes"] for e in mem] == [512, 512, 512, -512, -512, 512]
     counters = [e for e in events if e.get("ph") == "C"]
     assert set(counters[0]["args"]) == {"cuda:0"}
@@ -150,13 +185,21 @@ def test_oom_is_an_instant_and_a_failed_frame() -> None:
 
 
 def _python_segments(tl: Timeline, step: int) -> list[list[object]]:
-    return [[s.addr, s.bytes, s.device, s.pool,
-             [[b.offset, b.bytes, b.state, b.storage, b.from_cache] for b in s.blocks]]
-            for s in tl.state_at(step).segments]
+    return [
+        [
+            s.addr,
+            s.bytes,
+            s.device,
+            s.pool,
+            [[b.offset, b.bytes, b.state, b.storage, b.from_cache] for b in s.blocks],
+        ]
+        for s in tl.state_at(step).segments
+    ]
 
 
-def test_payload_and_player_lay_segments_out_as_the_timeline(seed_trace: Trace,
-                                                              tmp_path: Path) -> None:
+def test_payload_and_player_lay_segments_out_as_the_timeline(
+    seed_trace: Trace, tmp_path: Path
+) -> None:
     tl = Timeline(seed_trace)
     payload = json.loads(json.dumps(tl.payload()))
     steps = list(range(len(seed_trace.events)))
@@ -172,9 +215,15 @@ def test_payload_and_player_lay_segments_out_as_the_timeline(seed_trace: Trace,
         'const r = createReplay(JSON.parse(readFileSync(process.argv[2], "utf8")));\n'
         f"const steps = {json.dumps(steps)};\n"
         "console.log(JSON.stringify(steps.map((s) => ({segments: segmentsAt(r, s),\n"
-        "  svg: memoryMapSvg(r, s)}))));\n")
-    result = subprocess.run([NODE, str(tmp_path / "check.mjs"), str(tmp_path / "payload.json")],
-                            capture_output=True, text=True, timeout=60, check=True)
+        "  svg: memoryMapSvg(r, s)}))));\n"
+    )
+    result = subprocess.run(
+        [NODE, str(tmp_path / "check.mjs"), str(tmp_path / "payload.json")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     shown = json.loads(result.stdout)
     for step, out in zip(steps, shown):
         assert out["segments"] == _python_segments(tl, step), step

@@ -32,8 +32,9 @@ def test_user_names_keywords_and_in_place_operators() -> None:
         "z = torch.add(x, 1, alpha=2)",
         "x.__iadd__(1)",
     ]
-    assert timeline.steps("source") == [i for i, e in enumerate(timeline.trace.events)
-                                        if e.kind == "statement"]
+    assert timeline.steps("source") == [
+        i for i, e in enumerate(timeline.trace.events) if e.kind == "statement"
+    ]
 
 
 def test_a_failing_call_is_a_line_that_raises() -> None:
@@ -75,13 +76,18 @@ def test_the_recorded_view_base_sets_view_of() -> None:
     a = impl["a"]
     # a view of a view holds the root base (Note [A view holds its base])
     assert {name: state.tensors[impl[name]].view_of for name in "abcd"} == {
-        "a": None, "b": a, "c": a, "d": a}
+        "a": None,
+        "b": a,
+        "c": a,
+        "d": a,
+    }
     assert state.tensors[a].refcount == 4  # a's handle and the three views
     first = marks[0]
     assert timeline.state_at(first - 1).tensors[impl["b"]].view_of is None
     assert timeline.state_at(first).tensors[impl["b"]].view_of == a
     assert timeline.describe_event(first) == (
-        f"TensorImpl#{impl['b']} is a view of TensorImpl#{a} (holds it)")
+        f"TensorImpl#{impl['b']} is a view of TensorImpl#{a} (holds it)"
+    )
 
     # the same events without the instant: the inference of older traces
     older = Trace([e for e in events if e.kind != "view_base"], trace.sites, trace.meta)

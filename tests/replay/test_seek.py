@@ -23,8 +23,10 @@ SEED_TRACE = Path(__file__).parent.parent / "data" / "seed_000_trace.json"
 
 
 @settings(max_examples=60, deadline=None)
-@given(ops=st.lists(st.tuples(st.integers(0, 3000), st.booleans()), max_size=300),
-       every=st.integers(1, 40))
+@given(
+    ops=st.lists(st.tuples(st.integers(0, 3000), st.booleans()), max_size=300),
+    every=st.integers(1, 40),
+)
 def test_persistent_map_snapshots_never_change(ops: list[tuple[int, bool]], every: int) -> None:
     editor = PMap().edit()
     reference: dict[int, object] = {}
@@ -50,9 +52,12 @@ def growing() -> Trace:
     """Tensors that keep piling up, views among them, some dying on the way."""
     namespace = {"torch": torch}
     with torch.record() as t:
-        run_source("xs = []\nfor i in range(12):\n    x = torch.rand(3, 4)\n"
-                   "    xs.append(x[i % 3] + 1)\n    if i % 4 == 3:\n        del xs[0]\n"
-                   "v = xs[-1][1:]", namespace)
+        run_source(
+            "xs = []\nfor i in range(12):\n    x = torch.rand(3, 4)\n"
+            "    xs.append(x[i % 3] + 1)\n    if i % 4 == 3:\n        del xs[0]\n"
+            "v = xs[-1][1:]",
+            namespace,
+        )
     return t
 
 
@@ -63,12 +68,16 @@ def _reference(timeline: Timeline, step: int) -> dict[str, object]:
         if row.get("storage") is not None:
             sharing.setdefault(row["storage"], []).append(key)
     blocks = [b for b in timeline.compiled.blocks if b.alloc_step <= step]
-    return {"tensors": {k: row.get("refcount") for k, row in tables[TENSORS].items()},
-            "storages": {k: (row.get("refcount"), tuple(sharing.get(k, ())))
-                         for k, row in tables[STORAGES].items()},
-            "handles": sorted(tables["h"]),
-            "blocks": [(b.addr, b.alloc_step) for b in blocks],
-            "live": [(b.addr, b.alloc_step) for b in blocks if b.live_at(step)]}
+    return {
+        "tensors": {k: row.get("refcount") for k, row in tables[TENSORS].items()},
+        "storages": {
+            k: (row.get("refcount"), tuple(sharing.get(k, ())))
+            for k, row in tables[STORAGES].items()
+        },
+        "handles": sorted(tables["h"]),
+        "blocks": [(b.addr, b.alloc_step) for b in blocks],
+        "live": [(b.addr, b.alloc_step) for b in blocks if b.live_at(step)],
+    }
 
 
 @pytest.mark.parametrize("every", [1, 5, 64, 256])
@@ -77,12 +86,13 @@ def test_state_at_equals_a_full_replay(growing: Trace, every: int) -> None:
     rng = random.Random(every)
     for step in [0, len(timeline) - 1, *rng.sample(range(len(timeline)), 40)]:
         state = timeline.state_at(step)
-        assert {"tensors": {k: t.refcount for k, t in state.tensors.items()},
-                "storages": {k: (s.refcount, s.tensors) for k, s in state.storages.items()},
-                "handles": list(state.handles),
-                "blocks": [(b.addr, b.alloc_step) for b in state.blocks],
-                "live": [(b.addr, b.alloc_step) for b in state.live_blocks],
-                } == _reference(timeline, step)
+        assert {
+            "tensors": {k: t.refcount for k, t in state.tensors.items()},
+            "storages": {k: (s.refcount, s.tensors) for k, s in state.storages.items()},
+            "handles": list(state.handles),
+            "blocks": [(b.addr, b.alloc_step) for b in state.blocks],
+            "live": [(b.addr, b.alloc_step) for b in state.live_blocks],
+        } == _reference(timeline, step)
 
 
 def test_state_views_read_like_dicts() -> None:

@@ -69,8 +69,9 @@ def test_operator_or_method_comes_from_the_statement() -> None:
 def test_object_ids_are_renumbered_per_trace(trace: Trace, timeline: Timeline) -> None:
     """The process-wide counter may start anywhere: the display reads the same."""
     text = json.dumps(trace.to_json())
-    shifted = re.sub(r"(TensorImpl|StorageImpl)#(\d+)",
-                     lambda m: f"{m.group(1)}#{int(m.group(2)) + 1000}", text)
+    shifted = re.sub(
+        r"(TensorImpl|StorageImpl)#(\d+)", lambda m: f"{m.group(1)}#{int(m.group(2)) + 1000}", text
+    )
     shifted = re.sub(r'"handle": (\d+)', lambda m: f'"handle": {int(m.group(1)) + 50}', shifted)
     shifted = re.sub(r"_h(\d+)", lambda m: f"_h{int(m.group(1)) + 50}", shifted)
     shifted = re.sub(r'"(\d+)": \["r"\]', lambda m: f'"{int(m.group(1)) + 50}": ["r"]', shifted)
@@ -142,9 +143,17 @@ def test_navigation_by_kind(timeline: Timeline) -> None:
     assert len(allocs) == 3 and len(frees) == 3
     assert all(events[s].kind == "alloc" for s in allocs)
     ops = [events[s].name for s in timeline.steps("dispatch")]
-    assert ops == ["aten::rand", "aten::empty", "aten::uniform_", "aten::select",
-                   "aten::as_strided", "aten::rand", "aten::empty", "aten::uniform_",
-                   "aten::add"]
+    assert ops == [
+        "aten::rand",
+        "aten::empty",
+        "aten::uniform_",
+        "aten::select",
+        "aten::as_strided",
+        "aten::rand",
+        "aten::empty",
+        "aten::uniform_",
+        "aten::add",
+    ]
     kernels = [events[s].name for s in timeline.steps("kernel")]
     assert kernels == ["at::native::uniform_kernel"] * 2 + ["at::native::add_kernel"]
     assert timeline.steps("statement") == [line.start for line in timeline.code]

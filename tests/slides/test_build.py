@@ -29,8 +29,12 @@ HARMLESS = (
 def build_deck(out: Path) -> str:
     if not (SLIDES / "node_modules" / "reveal.js").is_dir() and shutil.which("npm") is None:
         pytest.skip("reveal.js is not installed and npm is absent")
-    done = subprocess.run([sys.executable, str(SLIDES / "build.py"), "build", "--out", str(out)],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, str(SLIDES / "build.py"), "build", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     return out.read_text()
 
@@ -65,8 +69,15 @@ def test_one_file_with_reveal_inlined(deck: str) -> None:
 
 
 def test_the_seed_timeline_is_replayed(deck: str) -> None:
-    lines = ["_t1 = torch.rand(3, 4)", "_t2 = _t1.__getitem__(0)", "del _t1",
-             "_t3 = torch.rand(3, 4)", "r = _t2.__add__(_t3)", "del _t2", "del _t3"]
+    lines = [
+        "_t1 = torch.rand(3, 4)",
+        "_t2 = _t1.__getitem__(0)",
+        "del _t1",
+        "_t3 = torch.rand(3, 4)",
+        "r = _t2.__add__(_t3)",
+        "del _t2",
+        "del _t3",
+    ]
     for i, line in enumerate(lines):
         section = re.search(rf'<section data-line="{i}".*?</section>', deck, re.DOTALL)
         assert section is not None, line
@@ -102,8 +113,12 @@ def test_the_autograd_story_is_told(deck: str) -> None:
 
 
 def test_the_caching_allocator_story(deck: str) -> None:
-    section = re.search(r"<section><h2>On <code>cuda</code>: the caching allocator</h2>.*?"
-                        r"</section>", deck, re.DOTALL)
+    section = re.search(
+        r"<section><h2>On <code>cuda</code>: the caching allocator</h2>.*?"
+        r"</section>",
+        deck,
+        re.DOTALL,
+    )
     assert section is not None
     body = section.group(0)
     assert body.count("<td>alloc 48 B</td><td>512 B</td>") == 3
@@ -116,9 +131,12 @@ def test_the_caching_allocator_story(deck: str) -> None:
 
 
 def test_every_slide_has_speaker_notes(deck: str) -> None:
-    slides = re.findall(r'<section[ >].*?</section>', deck, re.DOTALL)
+    slides = re.findall(r"<section[ >].*?</section>", deck, re.DOTALL)
     assert len(slides) >= 10
-    missing = [re.search(r"<h[23][^>]*>(.*?)</h[23]>", s).group(1)  # type: ignore[union-attr]
-               for s in slides if '<aside class="notes">' not in s]
+    missing = [
+        re.search(r"<h[23][^>]*>(.*?)</h[23]>", s).group(1)  # type: ignore[union-attr]
+        for s in slides
+        if '<aside class="notes">' not in s
+    ]
     assert missing == []
     assert "RevealNotes" in deck  # the speaker view's plugin, inlined

@@ -33,8 +33,11 @@ def capture() -> dict[str, Any]:
     sys.path.insert(0, str(TESTS / "autograd"))
     import test_autograd_profiler_trees as cases
 
-    return {"torch_version": torch.__version__, "cases": cases.CASES,
-            "trees": {name: tree(*case) for name, case in cases.CASES.items()}}
+    return {
+        "torch_version": torch.__version__,
+        "cases": cases.CASES,
+        "trees": {name: tree(*case) for name, case in cases.CASES.items()},
+    }
 
 
 if __name__ == "__main__":

@@ -31,8 +31,11 @@ def capture() -> dict[str, Any]:
     import test_elementwise_trace as cases
 
     statements = cases.STATEMENTS + cases.SCALAR_OVERLOADS
-    return {"torch_version": torch.__version__, "setup": cases.SETUP,
-            "cases": {s: tree(cases.SETUP, s) for s in statements}}
+    return {
+        "torch_version": torch.__version__,
+        "setup": cases.SETUP,
+        "cases": {s: tree(cases.SETUP, s) for s in statements},
+    }
 
 
 if __name__ == "__main__":

@@ -31,8 +31,11 @@ def capture() -> dict[str, Any]:
     sys.path.insert(0, str(TESTS / "conformance"))
     import test_factories_trace as cases
 
-    return {"torch_version": torch.__version__, "setup": cases.SETUP,
-            "cases": {src: tree(cases.SETUP, src) for src in cases.PROGRAMS}}
+    return {
+        "torch_version": torch.__version__,
+        "setup": cases.SETUP,
+        "cases": {src: tree(cases.SETUP, src) for src in cases.PROGRAMS},
+    }
 
 
 if __name__ == "__main__":

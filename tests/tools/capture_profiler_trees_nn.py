@@ -49,9 +49,12 @@ def torch_tree(src: str) -> list[Any]:
 
 def capture() -> dict[str, Any]:
     names = sorted(cases.CASES)
-    return {"torch_version": torch.__version__, "setup": cases.SETUP,
-            "sources": {n: cases.CASES[n] for n in names},
-            "cases": {n: torch_tree(cases.CASES[n]) for n in names}}
+    return {
+        "torch_version": torch.__version__,
+        "setup": cases.SETUP,
+        "sources": {n: cases.CASES[n] for n in names},
+        "cases": {n: torch_tree(cases.CASES[n]) for n in names},
+    }
 
 
 if __name__ == "__main__":

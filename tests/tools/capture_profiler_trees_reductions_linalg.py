@@ -32,9 +32,11 @@ def capture() -> dict[str, Any]:
 
     names = sorted(cases.CASES)
     torch.set_num_threads(cases.THREADS)
-    return {"torch_version": torch.__version__,
-            "sources": {n: cases.CASES[n] for n in names},
-            "cases": {n: tree(cases._env(torch), cases.CASES[n]) for n in names}}
+    return {
+        "torch_version": torch.__version__,
+        "sources": {n: cases.CASES[n] for n in names},
+        "cases": {n: tree(cases._env(torch), cases.CASES[n]) for n in names},
+    }
 
 
 if __name__ == "__main__":

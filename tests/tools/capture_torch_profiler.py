@@ -27,20 +27,31 @@ def capture() -> dict[str, object]:
         path = Path(tmp) / "trace.json"
         prof.export_chrome_trace(str(path))
         events = json.loads(path.read_text())["traceEvents"]
-    ops = [{"name": e["name"], "ts": e["ts"], "dur": e["dur"]}
-           for e in events if e.get("ph") == "X" and e.get("cat") == "cpu_op"]
-    memory = [{"ts": e["ts"], "Bytes": e["args"]["Bytes"],
-               "Total Allocated": e["args"]["Total Allocated"]}
-              for e in events if e.get("name") == "[memory]"]
+    ops = [
+        {"name": e["name"], "ts": e["ts"], "dur": e["dur"]}
+        for e in events
+        if e.get("ph") == "X" and e.get("cat") == "cpu_op"
+    ]
+    memory = [
+        {
+            "ts": e["ts"],
+            "Bytes": e["args"]["Bytes"],
+            "Total Allocated": e["args"]["Total Allocated"],
+        }
+        for e in events
+        if e.get("name") == "[memory]"
+    ]
     rand_bits = {}
     for dtype, int_view in ((torch.float32, torch.int32), (torch.float64, torch.int64)):
         torch.manual_seed(0)
         rand_bits[str(dtype)] = torch.rand(3, 4, dtype=dtype).view(int_view).flatten().tolist()
-    return {"torch_version": torch.__version__,
-            "rand_seed0_bits": rand_bits,
-            "code": "torch.rand(3, 4)[0] + torch.rand(3, 4)",
-            "ops": sorted(ops, key=lambda e: e["ts"]),
-            "memory": sorted(memory, key=lambda e: e["ts"])}
+    return {
+        "torch_version": torch.__version__,
+        "rand_seed0_bits": rand_bits,
+        "code": "torch.rand(3, 4)[0] + torch.rand(3, 4)",
+        "ops": sorted(ops, key=lambda e: e["ts"]),
+        "memory": sorted(memory, key=lambda e: e["ts"]),
+    }
 
 
 if __name__ == "__main__":

@@ -13,13 +13,17 @@ from typing import Any
 
 def nest_by_time(events: Iterable[Any], aten_only: bool = False) -> list[Any]:
     """Nest profiler events (with `.name` and `.time_range`) by time interval."""
-    ordered = sorted((e for e in events if not aten_only or e.name.startswith("aten::")),
-                     key=lambda e: (e.time_range.start, -e.time_range.end))
+    ordered = sorted(
+        (e for e in events if not aten_only or e.name.startswith("aten::")),
+        key=lambda e: (e.time_range.start, -e.time_range.end),
+    )
     roots: list[Any] = []
     stack: list[tuple[Any, list[Any]]] = []  # (event, its node)
     for e in ordered:
-        while stack and not (stack[-1][0].time_range.start <= e.time_range.start
-                             and e.time_range.end <= stack[-1][0].time_range.end):
+        while stack and not (
+            stack[-1][0].time_range.start <= e.time_range.start
+            and e.time_range.end <= stack[-1][0].time_range.end
+        ):
             stack.pop()
         node: list[Any] = [e.name, []]
         (stack[-1][1][1] if stack else roots).append(node)

@@ -20,16 +20,20 @@ ROOT = SCRIPT.parents[2]
 
 
 def _report() -> str:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True,
-                          env=env, check=True)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]),
+    }
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT)], capture_output=True, text=True, env=env, check=True
+    )
     return done.stdout
 
 
 def test_coverage_doc_is_current() -> None:
     report = _report()
     assert (ROOT / "docs" / "coverage.md").read_text() == report, (
-        "docs/coverage.md is stale: run `python tests/tools/api_coverage.py --write`")
+        "docs/coverage.md is stale: run `python tests/tools/api_coverage.py --write`"
+    )
     for name in ("gather", "einsum", "topk", "unique", "meshgrid", "tril", "kron"):
         assert f"`{name}`" in report.split("Missing (")[0]  # listed as covered

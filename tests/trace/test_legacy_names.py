@@ -42,21 +42,27 @@ def parents(trace: Trace) -> list[tuple[FrameNode, FrameNode | None]]:
 
 
 def legacy_under(trace: Trace, name: str, parent: str) -> set[str | None]:
-    return {node.site.legacy for node, up in parents(trace)
-            if node.name == name and up is not None and up.name == parent and node.site}
+    return {
+        node.site.legacy
+        for node, up in parents(trace)
+        if node.name == name and up is not None and up.name == parent and node.site
+    }
 
 
 @pytest.mark.parametrize("stored", [None, "seed_000_trace.json", "viz_seed_trace.json"])
 def test_output_allocation_is_at_empty_strided(seed_trace: Trace, stored: str | None) -> None:
     trace = seed_trace if stored is None else Trace.load(DATA / stored)
-    assert legacy_under(trace, "at::detail::empty_cpu",
-                        "TensorIteratorBase::allocate_or_resize_outputs") == {"at::empty_strided"}
+    assert legacy_under(
+        trace, "at::detail::empty_cpu", "TensorIteratorBase::allocate_or_resize_outputs"
+    ) == {"at::empty_strided"}
     assert legacy_under(trace, "at::detail::empty_cpu", "at::native::empty_cpu") == {"empty_cpu"}
-    selects = {n.name: n.site.legacy for n, _ in parents(trace)
-               if "BackendSelect" in n.name and n.site}
+    selects = {
+        n.name: n.site.legacy for n, _ in parents(trace) if "BackendSelect" in n.name and n.site
+    }
     assert selects == {
         "at::(anonymous)::BackendSelect::rand": "TypeDefault::rand (options.backend())",
-        "at::(anonymous)::BackendSelect::empty": "CPUType::empty (options.backend())"}
+        "at::(anonymous)::BackendSelect::empty": "CPUType::empty (options.backend())",
+    }
     stubs = {n.site.legacy for n, _ in parents(trace) if n.name == "uniform_stub" and n.site}
     assert stubs == {"_th_uniform_ (LegacyTHFunctionsCPU.cpp)"}
 
@@ -66,7 +72,12 @@ def test_the_seed_names_these_steps() -> None:
     if seed is None:
         pytest.skip("seed 000 is not on this machine")
     text = re.sub(r"[\s_\\]+", "", seed.read_text())
-    for name in ("op.tensor=at::emptystrided(", "&TypeDefault::rand", "CPU:emptycpu",
-                 "legacy::cpu::thuniform", "LegacyTHFunctionsCPU.cpp",
-                 "TensorIterator::allocateoutputs"):
+    for name in (
+        "op.tensor=at::emptystrided(",
+        "&TypeDefault::rand",
+        "CPU:emptycpu",
+        "legacy::cpu::thuniform",
+        "LegacyTHFunctionsCPU.cpp",
+        "TensorIterator::allocateoutputs",
+    ):
         assert name in text, name

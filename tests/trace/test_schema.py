@@ -81,16 +81,31 @@ def _check(trace: Trace) -> set[str]:
             for summary in _summaries(event.args):
                 fields = schema.SUMMARY_FIELDS[summary[schema.SUMMARY]]
                 assert fields.__required_keys__ <= set(summary)  # type: ignore[attr-defined]
-                assert "Tensor(" in schema.render_summary(summary) or "#" in \
-                    schema.render_summary(summary)
+                assert "Tensor(" in schema.render_summary(summary) or "#" in schema.render_summary(
+                    summary
+                )
     return kinds
 
 
 def test_a_cpu_program_records_only_declared_facts(program_trace: Trace) -> None:
     kinds = _check(program_trace)
-    assert {"statement", "names", "python_call", "handle_new", "handle_del", "make_intrusive",
-            "incref", "decref", "delete", "view_base", "tensor_meta", "alloc", "free",
-            "grad_fn", "storage_data"} <= kinds
+    assert {
+        "statement",
+        "names",
+        "python_call",
+        "handle_new",
+        "handle_del",
+        "make_intrusive",
+        "incref",
+        "decref",
+        "delete",
+        "view_base",
+        "tensor_meta",
+        "alloc",
+        "free",
+        "grad_fn",
+        "storage_data",
+    } <= kinds
 
 
 def test_the_caching_allocator_records_only_declared_facts(cuda_trace: Trace) -> None:
@@ -109,9 +124,12 @@ def test_the_replay_reads_no_rendered_text() -> None:
     """No module of replay/ imports `re`: it reads references and summaries as data."""
     for path in sorted((SRC / "replay").glob("*.py")):
         tree = ast.parse(path.read_text())
-        imported = {alias.name for node in ast.walk(tree)
-                    if isinstance(node, (ast.Import, ast.ImportFrom))
-                    for alias in node.names}
+        imported = {
+            alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.Import, ast.ImportFrom))
+            for alias in node.names
+        }
         modules = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
         assert "re" not in imported and "re" not in modules, path.name
 
@@ -122,15 +140,18 @@ def test_references() -> None:
         assert schema.split_ref(bad) is None
 
 
-@pytest.mark.parametrize("text", [
-    "_h1: TensorImpl#2 [3, 4] torch.float32",
-    "Tensor(TensorImpl#2, sizes=[3, 4], Float)",
-    "Tensor(TensorImpl#9, sizes=[], Long)",
-    "Tensor(undefined)",
-    "TensorImpl#7(sizes=[0], strides=[1], offset=0, Float)",
-    "StorageImpl#3(48 bytes, refcount=1)",
-    "AutogradMeta(requires_grad=True, grad_fn=None, base=TensorImpl#4)",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "_h1: TensorImpl#2 [3, 4] torch.float32",
+        "Tensor(TensorImpl#2, sizes=[3, 4], Float)",
+        "Tensor(TensorImpl#9, sizes=[], Long)",
+        "Tensor(undefined)",
+        "TensorImpl#7(sizes=[0], strides=[1], offset=0, Float)",
+        "StorageImpl#3(48 bytes, refcount=1)",
+        "AutogradMeta(requires_grad=True, grad_fn=None, base=TensorImpl#4)",
+    ],
+)
 def test_format_1_texts_upgrade_to_the_summaries_that_render_them(text: str) -> None:
     upgraded = upgrade_text(text)
     assert schema.is_summary(upgraded)

@@ -56,8 +56,12 @@ def traced_threads() -> tuple[Trace, int]:
 def test_events_carry_the_thread_that_ran_them(traced_threads: tuple[Trace, int]) -> None:
     t, worker = traced_threads
     assert t.threads() == [0, worker]
-    ops_by_thread = {tid: [e.name for e in t.events if e.tid == tid and e.ph == "B"
-                           and e.name.startswith("aten::")] for tid in t.threads()}
+    ops_by_thread = {
+        tid: [
+            e.name for e in t.events if e.tid == tid and e.ph == "B" and e.name.startswith("aten::")
+        ]
+        for tid in t.threads()
+    }
     assert ops_by_thread[worker].count("aten::add") == 2
     assert "aten::add" not in ops_by_thread[0]
     # the worker really ran while the main thread's frame was open

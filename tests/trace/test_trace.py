@@ -33,7 +33,11 @@ def test_frames_nest_with_args_and_results() -> None:
         f(3)
     (root,) = t.roots()
     assert (root.name, root.layer, root.args, root.outcome) == (
-        "demo::f", "native", {"x": 3}, {"result": 7})
+        "demo::f",
+        "native",
+        {"x": 3},
+        {"result": 7},
+    )
     assert [c.name for c in root.children] == ["demo::g"]
     assert root.site is not None and root.site.legacy == "TH_demo"
 
@@ -91,8 +95,9 @@ def test_chrome_export_has_torch_profiler_shape(tmp_path: Path) -> None:
     memory = [e for e in events if e["name"] == "[memory]"]
     assert [m["args"]["Bytes"] for m in memory] == [48, 48, 48, -48, -48, -48]
     assert [m["args"]["Total Allocated"] for m in memory] == [48, 96, 144, 96, 48, 0]
-    assert all(m["ph"] == "i" and m["cat"] == "cpu_instant_event" and "Addr" in m["args"]
-               for m in memory)
+    assert all(
+        m["ph"] == "i" and m["cat"] == "cpu_instant_event" and "Addr" in m["args"] for m in memory
+    )
     counters = [e for e in events if e["ph"] == "C"]
     assert [c["args"]["cpu"] for c in counters] == [48, 96, 144, 96, 48, 0]
     for frame in frames:
@@ -115,7 +120,8 @@ def test_profiler_view_merges_an_operator_with_its_same_named_only_child() -> No
     assert t.operator_tree()[0][0] == "aten::sum"
     assert t.operator_tree()[0][1][0][0] == "aten::sum"  # sum.dim_IntList under sum
     assert t.operator_tree(profiler_view=True) == [
-        ("aten::sum", [("aten::as_strided", []), ("aten::fill_", [])])]
+        ("aten::sum", [("aten::as_strided", []), ("aten::fill_", [])])
+    ]
 
 
 def test_a_finished_trace_holds_its_events_as_columns(tmp_path: Path) -> None:

@@ -39,8 +39,13 @@ def _record() -> Trace:
 
 BASE = _record()
 V2 = BASE.to_json()
-V1 = {"format": "tensortrace-trace", "version": 1, "meta": BASE.meta,
-      "sites": [s.to_json() for s in BASE.sites], "events": [e.to_json() for e in BASE.events]}
+V1 = {
+    "format": "tensortrace-trace",
+    "version": 1,
+    "meta": BASE.meta,
+    "sites": [s.to_json() for s in BASE.sites],
+    "events": [e.to_json() for e in BASE.events],
+}
 
 
 def survive(trace: Trace) -> None:
@@ -82,17 +87,29 @@ def _places(value: Any, out: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.sampled_from([0, -1, 1, 2**63])
-    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12)
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.sampled_from([0, -1, 1, 2**63])
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12)
     | st.sampled_from(["B", "E", "i", "alloc", "TensorImpl#1", "python", "$", "Tensor"]),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
-        st.sampled_from(["$", "args", "object", "impl", "handle", "sizes", "names", "1"])
-        | st.text(max_size=4), inner, max_size=3),
-    max_leaves=6)
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(["$", "args", "object", "impl", "handle", "sizes", "names", "1"])
+            | st.text(max_size=4),
+            inner,
+            max_size=3,
+        )
+    ),
+    max_leaves=6,
+)
 LAYOUTS = {"columns": V2, "rows": V1}
 documents = st.sampled_from(sorted(LAYOUTS))
-SETTINGS = settings(max_examples=25, deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def _mutated(doc: str, pick: int) -> tuple[dict[str, Any], list[tuple[Any, Any]]]:
@@ -129,12 +146,16 @@ def test_truncated(doc: str, cut: float) -> None:
 def test_binary(doc: str, at: float, junk: bytes) -> None:
     raw = json.dumps(LAYOUTS[doc]).encode()
     i = int(len(raw) * at)
-    load_or_refuse(raw[:i] + junk + raw[i + len(junk):])
+    load_or_refuse(raw[:i] + junk + raw[i + len(junk) :])
 
 
 @SETTINGS
-@given(doc=documents, pick=st.integers(0, 10**6), depth=st.sampled_from([33, 200, 5000, 10**5]),
-       bracket=st.sampled_from(["[", '{"a":']))
+@given(
+    doc=documents,
+    pick=st.integers(0, 10**6),
+    depth=st.sampled_from([33, 200, 5000, 10**5]),
+    bracket=st.sampled_from(["[", '{"a":']),
+)
 def test_deep_nesting(doc: str, pick: int, depth: int, bracket: str) -> None:
     copy, [(parent, key)] = _mutated(doc, pick)
     parent[key] = "@@HERE@@"
@@ -143,9 +164,23 @@ def test_deep_nesting(doc: str, pick: int, depth: int, bracket: str) -> None:
 
 
 @SETTINGS
-@given(doc=documents, pick=st.integers(0, 10**6),
-       number=st.sampled_from(["1e400", "-1e400", "NaN", "Infinity", "9" * 5000, "1" + "0" * 40,
-                               "-" + "9" * 30, "1.5", "18446744073709551616"]))
+@given(
+    doc=documents,
+    pick=st.integers(0, 10**6),
+    number=st.sampled_from(
+        [
+            "1e400",
+            "-1e400",
+            "NaN",
+            "Infinity",
+            "9" * 5000,
+            "1" + "0" * 40,
+            "-" + "9" * 30,
+            "1.5",
+            "18446744073709551616",
+        ]
+    ),
+)
 def test_huge_numbers(doc: str, pick: int, number: str) -> None:
     copy, [(parent, key)] = _mutated(doc, pick)
     parent[key] = "@@HERE@@"
@@ -163,20 +198,27 @@ def test_both_layouts_load_and_survive(tmp_path: Path) -> None:
     assert Trace.load(path).events == BASE.events
 
 
-@pytest.mark.parametrize("raw, place, expected", [
-    (b"\xff\xfe\x00binary", "byte 0", "UTF-8 JSON text"),
-    ("", "line 1 column 1", "JSON"),
-    ("[]", "$", "a JSON object"),
-    ('{"format": "tensortrace-trace", "version": true}', "$.version", "a version among"),
-    ('{"format": "tensortrace-trace", "version": 2, "sites": {}}', "$.sites", "an array"),
-    ("[" * 100_000, "$", "JSON nested less deeply"),
-    ('{"format": "tensortrace-trace", "version": NaN}', "$.version", "a version among"),
-    ('{"format": "tensortrace-trace", "version": 1' + "0" * 5000 + "}", "$",
-     "JSON numbers in range"),
-    ('{"traceEvents": []}', "$.format", "this is not a tensortrace trace file"),
-])
-def test_each_malformed_file_gets_one_clear_error(raw: str | bytes, place: str,
-                                                  expected: str) -> None:
+@pytest.mark.parametrize(
+    "raw, place, expected",
+    [
+        (b"\xff\xfe\x00binary", "byte 0", "UTF-8 JSON text"),
+        ("", "line 1 column 1", "JSON"),
+        ("[]", "$", "a JSON object"),
+        ('{"format": "tensortrace-trace", "version": true}', "$.version", "a version among"),
+        ('{"format": "tensortrace-trace", "version": 2, "sites": {}}', "$.sites", "an array"),
+        ("[" * 100_000, "$", "JSON nested less deeply"),
+        ('{"format": "tensortrace-trace", "version": NaN}', "$.version", "a version among"),
+        (
+            '{"format": "tensortrace-trace", "version": 1' + "0" * 5000 + "}",
+            "$",
+            "JSON numbers in range",
+        ),
+        ('{"traceEvents": []}', "$.format", "this is not a tensortrace trace file"),
+    ],
+)
+def test_each_malformed_file_gets_one_clear_error(
+    raw: str | bytes, place: str, expected: str
+) -> None:
     with pytest.raises(TraceFormatError) as info:
         Trace.loads(raw, FILE)
     assert info.value.file == FILE and info.value.place == place
@@ -190,8 +232,9 @@ def test_the_place_is_a_json_path() -> None:
     with pytest.raises(TraceFormatError) as info:
         Trace.from_json(doc, FILE)
     assert info.value.place == f"$.events[{alloc}][7].bytes"
-    assert str(info.value) == (f"{FILE}: $.events[{alloc}][7].bytes: expected an integer "
-                               f"(64 bits), got '48'")
+    assert str(info.value) == (
+        f"{FILE}: $.events[{alloc}][7].bytes: expected an integer (64 bits), got '48'"
+    )
     doc = Trace.from_json(json.loads(json.dumps(V2))).to_json()
     doc["arg_table"][doc["events"]["args"][alloc]]["bytes"] = -0.5
     with pytest.raises(TraceFormatError, match=r"\$\.arg_table\[\d+\]\.bytes: expected an "):
@@ -201,7 +244,7 @@ def test_the_place_is_a_json_path() -> None:
 def test_an_end_must_close_the_open_frame() -> None:
     doc = json.loads(json.dumps(V1))
     first_end = next(i for i, row in enumerate(doc["events"]) if row[0] == "E")
-    del doc["events"][: first_end]
+    del doc["events"][:first_end]
     with pytest.raises(TraceFormatError, match="a begin before this end"):
         Trace.from_json(doc, FILE)
 

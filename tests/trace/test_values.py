@@ -41,7 +41,8 @@ def test_values_change_no_event() -> None:
     assert len(a) == len(b)
     hex_addr = re.compile(r"0x[0-9a-f]+")
     assert [hex_addr.sub("0x?", a.describe_event(i)) for i in range(len(a))] == [
-        hex_addr.sub("0x?", b.describe_event(i)) for i in range(len(b))]
+        hex_addr.sub("0x?", b.describe_event(i)) for i in range(len(b))
+    ]
 
 
 def test_values_are_read_when_kernels_end() -> None:
@@ -79,7 +80,8 @@ def test_replay_shows_what_torch_prints() -> None:
     mul_begin = next(i for i, e in enumerate(t.events) if e.name == "aten::mul_")
     assert decode_values(payload, mul_begin, by_sizes[(3, 4)])["text"] == (
         "tensor([[12., 13., 14., 15.],\n        [16., 17., 18., 19.],\n"
-        "        [20., 21., 22., 23.]])")
+        "        [20., 21., 22., 23.]])"
+    )
 
 
 def test_values_save_and_load(tmp_path) -> None:

@@ -18,8 +18,7 @@ def parse(svg_text: str) -> ET.Element:
 
 def with_class(root: ET.Element, *classes: str) -> list[ET.Element]:
     """Elements whose class attribute holds all of `classes`."""
-    return [el for el in root.iter()
-            if set(classes) <= set(el.get("class", "").split())]
+    return [el for el in root.iter() if set(classes) <= set(el.get("class", "").split())]
 
 
 def texts(el: ET.Element) -> list[str]:

@@ -33,22 +33,28 @@ def nodes(graph: AutogradGraph) -> dict[str, str]:
 
 def edges(graph: AutogradGraph) -> set[tuple[str, str, str]]:
     root = parse(graph.to_svg())
-    return {(el.get("data-src"), el.get("data-dst"), el.get("data-input-nr"))
-            for el in with_class(root, "edge")}
+    return {
+        (el.get("data-src"), el.get("data-dst"), el.get("data-input-nr"))
+        for el in with_class(root, "edge")
+    }
 
 
 def test_nodes_edges_and_accumulate_grad(seed_trace: Trace) -> None:
     graph = autograd_graph(seed_trace)
     assert nodes(graph) == {
-        "SumBackward0#2": "node backward ran", "MulBackward0#1": "node backward ran",
+        "SumBackward0#2": "node backward ran",
+        "MulBackward0#1": "node backward ran",
         "AddBackward0#0": "node backward ran",
         "AccumulateGrad(TensorImpl#1)": "node accumulate ran",
-        "AccumulateGrad(TensorImpl#2)": "node accumulate ran"}
+        "AccumulateGrad(TensorImpl#2)": "node accumulate ran",
+    }
     assert edges(graph) == {
-        ("SumBackward0#2", "MulBackward0#1", "0"), ("MulBackward0#1", "AddBackward0#0", "0"),
+        ("SumBackward0#2", "MulBackward0#1", "0"),
+        ("MulBackward0#1", "AddBackward0#0", "0"),
         ("MulBackward0#1", "AccumulateGrad(TensorImpl#1)", "0"),
         ("AddBackward0#0", "AccumulateGrad(TensorImpl#1)", "0"),
-        ("AddBackward0#0", "AccumulateGrad(TensorImpl#2)", "0")}
+        ("AddBackward0#0", "AccumulateGrad(TensorImpl#2)", "0"),
+    }
 
 
 def test_saved_tensors_and_evaluation_order(seed_trace: Trace) -> None:
@@ -67,8 +73,11 @@ def test_saved_tensors_and_evaluation_order(seed_trace: Trace) -> None:
 
 
 def test_before_backward_nothing_ran(seed_trace: Trace) -> None:
-    first_eval = next(i for i, e in enumerate(seed_trace.events)
-                      if e.name.startswith("autograd::engine::evaluate_function"))
+    first_eval = next(
+        i
+        for i, e in enumerate(seed_trace.events)
+        if e.name.startswith("autograd::engine::evaluate_function")
+    )
     graph = autograd_graph(seed_trace, first_eval - 1)
     assert all("ran" not in c for c in nodes(graph).values())
     assert len(nodes(graph)) == 5
@@ -85,9 +94,18 @@ def test_mlp_graph_has_torchs_node_names() -> None:
     with record() as t:
         torch.nn.functional.cross_entropy(model(x), y).backward()
     names = sorted(n.name for n in autograd_graph(t).nodes.values())
-    assert names == sorted(["NllLossBackward0", "LogSoftmaxBackward0", "AddmmBackward0",
-                            "TBackward0", "ReluBackward0", "AddmmBackward0", "TBackward0",
-                            *["torch::autograd::AccumulateGrad"] * 4])
+    assert names == sorted(
+        [
+            "NllLossBackward0",
+            "LogSoftmaxBackward0",
+            "AddmmBackward0",
+            "TBackward0",
+            "ReluBackward0",
+            "AddmmBackward0",
+            "TBackward0",
+            *["torch::autograd::AccumulateGrad"] * 4,
+        ]
+    )
     assert all(n.order is not None for n in autograd_graph(t).nodes.values())
 
 

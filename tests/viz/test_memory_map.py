@@ -16,7 +16,10 @@ def test_seed_blocks_and_lifetimes() -> None:
         run_source("r = torch.rand(3, 4)[0] + torch.rand(3, 4)", namespace)
     blocks = blocks_of(t)
     assert [(b.nbytes, b.owner) for b in blocks] == [
-        (48, "StorageImpl#1"), (48, "StorageImpl#2"), (48, "StorageImpl#3")]
+        (48, "StorageImpl#1"),
+        (48, "StorageImpl#2"),
+        (48, "StorageImpl#3"),
+    ]
     # the first storage is freed when the view dies, after the second one was allocated
     assert blocks[0].end is not None and blocks[0].end > blocks[1].start
     assert blocks[1].end is not None
@@ -24,9 +27,12 @@ def test_seed_blocks_and_lifetimes() -> None:
     step = blocks[1].start
     root = parse(memory_map(t, step).to_svg())
     assert {el.get("data-owner") for el in with_class(root, "block", "live")} == {
-        "StorageImpl#1", "StorageImpl#2"}
+        "StorageImpl#1",
+        "StorageImpl#2",
+    }
     assert [el.get("data-owner") for el in with_class(root, "block", "survives")] == [
-        "StorageImpl#3"]
+        "StorageImpl#3"
+    ]
     [cursor] = with_class(root, "cursor")
     assert cursor.get("data-step") == str(step)
     del namespace

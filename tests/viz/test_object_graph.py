@@ -22,31 +22,44 @@ def seed_trace() -> Trace:
 
 
 def step_of(trace: Trace, kind: str, nth: int = 0, **args: object) -> int:
-    hits = [i for i, e in enumerate(trace.events)
-            if e.kind == kind and all(e.args.get(k) == v for k, v in args.items())]
+    hits = [
+        i
+        for i, e in enumerate(trace.events)
+        if e.kind == kind and all(e.args.get(k) == v for k, v in args.items())
+    ]
     return hits[nth]
 
 
 def nodes(graph: ObjectGraph) -> dict[str, tuple[str, str | None]]:
     """data-object -> (kind, refcount) of every box."""
     root = parse(graph.to_svg())
-    return {el.get("data-object"): (el.get("class").split()[1], el.get("data-refcount"))
-            for el in with_class(root, "node")}
+    return {
+        el.get("data-object"): (el.get("class").split()[1], el.get("data-refcount"))
+        for el in with_class(root, "node")
+    }
 
 
 def edges(graph: ObjectGraph) -> set[tuple[str, str, str]]:
     root = parse(graph.to_svg())
-    return {("base" if "base" in el.get("class").split() else "ptr", el.get("data-src"),
-             el.get("data-dst")) for el in with_class(root, "edge")}
+    return {
+        (
+            "base" if "base" in el.get("class").split() else "ptr",
+            el.get("data-src"),
+            el.get("data-dst"),
+        )
+        for el in with_class(root, "edge")
+    }
 
 
 def test_after_getitem_a_view_shares_the_storage(seed_trace: Trace) -> None:
     graph = object_graph(seed_trace, step_of(seed_trace, "handle_new", 1))
     assert nodes(graph) == {
-        "_t1": ("handle", None), "_t2": ("handle", None),
-        "TensorImpl#1": ("impl", "2"), "TensorImpl#2": ("impl", "1"),
-        "StorageImpl#1": ("storage", "2"), f"block@{graph.state.storages['StorageImpl#1'].addr}":
-        ("dataptr", None),
+        "_t1": ("handle", None),
+        "_t2": ("handle", None),
+        "TensorImpl#1": ("impl", "2"),
+        "TensorImpl#2": ("impl", "1"),
+        "StorageImpl#1": ("storage", "2"),
+        f"block@{graph.state.storages['StorageImpl#1'].addr}": ("dataptr", None),
     }
     assert ("ptr", "TensorImpl#1", "StorageImpl#1") in edges(graph)
     assert ("ptr", "TensorImpl#2", "StorageImpl#1") in edges(graph)
@@ -79,8 +92,9 @@ def test_the_views_death_frees_the_first_storage(seed_trace: Trace) -> None:
     assert "_t2" not in {h.name for h in after.handles.values()}
     assert after.storages["StorageImpl#1"].refcount == 0
     root = parse(object_graph(seed_trace, step).to_svg())
-    [block] = [el for el in with_class(root, "dataptr")
-               if el.get("data-object") == f"block@{first}"]
+    [block] = [
+        el for el in with_class(root, "dataptr") if el.get("data-object") == f"block@{first}"
+    ]
     assert "dim" in block.get("class").split()  # the DataPtr box of freed memory is drawn dashed
 
 
@@ -140,12 +154,12 @@ def test_before_the_first_event_nothing_exists(seed_trace: Trace) -> None:
 def test_the_view_base_instant_draws_the_base_edge(seed_trace: Trace) -> None:
     """as_view records the view's base; the graph draws the edge from that step on."""
     step = step_of(seed_trace, "view_base")
-    assert ("base", "TensorImpl#2", "TensorImpl#1") not in edges(object_graph(seed_trace,
-                                                                              step - 1))
+    assert ("base", "TensorImpl#2", "TensorImpl#1") not in edges(object_graph(seed_trace, step - 1))
     graph = object_graph(seed_trace, step)
     assert ("base", "TensorImpl#2", "TensorImpl#1") in edges(graph)
     assert graph.state.describe_event() == (
-        "TensorImpl#2 is a view of TensorImpl#1 (holds it as base_)")
+        "TensorImpl#2 is a view of TensorImpl#1 (holds it as base_)"
+    )
 
 
 def test_objects_that_are_not_a_trace_are_refused() -> None:

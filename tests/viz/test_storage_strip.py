@@ -41,26 +41,33 @@ def test_golden_seed003_svg() -> None:
     check_golden("viz_storage_strip_seed003.svg", strip.to_svg() + "\n")
 
 
-@pytest.mark.parametrize(("sizes", "strides", "offset", "index"), [
-    ((), (), 5, ()),
-    ((7,), (3,), 1, (6,)),
-    ((2, 2, 2, 3), (12, 6, 3, 1), 0, (1, 0, 1, 2)),
-    ((3, 4), (1, 3), 0, (2, 1)),  # a transpose: column-major
-    ((4, 3), (0, 1), 2, (3, 2)),  # an expand: stride 0 reaches the same elements again
-])
-def test_any_rank_matches_numpy(sizes: tuple[int, ...], strides: tuple[int, ...], offset: int,
-                                index: tuple[int, ...]) -> None:
+@pytest.mark.parametrize(
+    ("sizes", "strides", "offset", "index"),
+    [
+        ((), (), 5, ()),
+        ((7,), (3,), 1, (6,)),
+        ((2, 2, 2, 3), (12, 6, 3, 1), 0, (1, 0, 1, 2)),
+        ((3, 4), (1, 3), 0, (2, 1)),  # a transpose: column-major
+        ((4, 3), (0, 1), 2, (3, 2)),  # an expand: stride 0 reaches the same elements again
+    ],
+)
+def test_any_rank_matches_numpy(
+    sizes: tuple[int, ...], strides: tuple[int, ...], offset: int, index: tuple[int, ...]
+) -> None:
     length = required_storage(sizes, strides, offset) + 2
     strip = StorageStrip(sizes, strides, offset, length, index=index)
     base = np.arange(length)
-    view = np.lib.stride_tricks.as_strided(base[offset:], sizes,
-                                           [s * base.itemsize for s in strides])
+    view = np.lib.stride_tricks.as_strided(
+        base[offset:], sizes, [s * base.itemsize for s in strides]
+    )
     assert strip.target == view[index]
     root = parse(strip.to_svg())
-    assert {int(el.get("data-storage")) for el in with_class(root, "storage", "reached")} == \
-        set(np.unique(view).tolist())
-    assert [int(el.get("data-storage")) for el in with_class(root, "logical")] == \
-        view.reshape(-1).tolist()
+    assert {int(el.get("data-storage")) for el in with_class(root, "storage", "reached")} == set(
+        np.unique(view).tolist()
+    )
+    assert [int(el.get("data-storage")) for el in with_class(root, "logical")] == view.reshape(
+        -1
+    ).tolist()
     [target] = with_class(root, "storage", "target")
     assert int(target.get("data-storage")) == strip.target
 

@@ -66,12 +66,14 @@ def test_payload_is_plain_json(player: TimelinePlayer) -> None:
 def test_standalone_html_is_self_contained(player: TimelinePlayer, tmp_path: Path) -> None:
     player.step = 112
     page = player.standalone_html()
-    assert not re.search(r"https?:|//[a-z0-9.-]+\.[a-z]{2,}/|\bsrc\s*=|\bhref\s*=|@import|url\(",
-                         page, re.IGNORECASE)
+    assert not re.search(
+        r"https?:|//[a-z0-9.-]+\.[a-z]{2,}/|\bsrc\s*=|\bhref\s*=|@import|url\(", page, re.IGNORECASE
+    )
     assert page.count("<script") == 2 and "standaloneModel" in page
     assert "Number(permalink[1]) : 112;" in page  # opens at the player's step, or at #step=N
-    data = re.search(r'<script type="application/json" id="tt-payload">(.*?)</script>', page,
-                     re.DOTALL)
+    data = re.search(
+        r'<script type="application/json" id="tt-payload">(.*?)</script>', page, re.DOTALL
+    )
     assert data is not None
     assert json.loads(data.group(1).replace("<\\/", "</")) == player.payload
     out = player.to_html(tmp_path / "player.html")
@@ -95,9 +97,15 @@ def test_javascript_replay_matches_python(timeline: Timeline, tmp_path: Path) ->
         "console.log(JSON.stringify(steps.map((s) => ({tables: r.tablesAt(s),\n"
         "  stack: r.stackAt(s).map((f) => r.frameInfo(f).name), here: r.hereAt(s),\n"
         "  event: r.eventAt(s).text, next: r.next('free', s), prev: r.prev('alloc', s),\n"
-        "  svg: objectGraphSvg(r, s).length > 0 && memoryMapSvg(r, s).length > 0}))));\n")
-    result = subprocess.run([NODE, str(tmp_path / "check.mjs"), str(tmp_path / "payload.json")],
-                            capture_output=True, text=True, timeout=60, check=True)
+        "  svg: objectGraphSvg(r, s).length > 0 && memoryMapSvg(r, s).length > 0}))));\n"
+    )
+    result = subprocess.run(
+        [NODE, str(tmp_path / "check.mjs"), str(tmp_path / "payload.json")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     for step, shown in zip(steps, json.loads(result.stdout)):
         expected = json.loads(json.dumps(timeline.tables_at(step)))
         assert shown["tables"] == expected, step
@@ -127,17 +135,29 @@ def test_the_engine_panel_shows_the_node_its_ready_queue_and_dependencies(tmp_pa
     with torch.record() as t:
         ((a + b) * a).sum().backward()
     timeline = Timeline(t)
-    inside = next(i for i, e in enumerate(t.events) if e.ph == "B"
-                  and e.name == "autograd::engine::evaluate_function: MulBackward0") + 1
+    inside = (
+        next(
+            i
+            for i, e in enumerate(t.events)
+            if e.ph == "B" and e.name == "autograd::engine::evaluate_function: MulBackward0"
+        )
+        + 1
+    )
     (tmp_path / "player.mjs").write_text(PLAYER_JS)
     (tmp_path / "payload.json").write_text(json.dumps(timeline.payload()))
     (tmp_path / "check.mjs").write_text(
         'import { createReplay, engineAt } from "./player.mjs";\n'
         'import { readFileSync } from "fs";\n'
         'const r = createReplay(JSON.parse(readFileSync(process.argv[2], "utf8")));\n'
-        f"console.log(JSON.stringify([engineAt(r, {inside}), engineAt(r, 0)]));\n")
-    result = subprocess.run([NODE, str(tmp_path / "check.mjs"), str(tmp_path / "payload.json")],
-                            capture_output=True, text=True, timeout=60, check=True)
+        f"console.log(JSON.stringify([engineAt(r, {inside}), engineAt(r, 0)]));\n"
+    )
+    result = subprocess.run(
+        [NODE, str(tmp_path / "check.mjs"), str(tmp_path / "payload.json")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     engine, before = json.loads(result.stdout)
     assert before is None
     assert engine["node"].startswith("MulBackward0")
@@ -147,13 +167,17 @@ def test_the_engine_panel_shows_the_node_its_ready_queue_and_dependencies(tmp_pa
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
-def test_the_values_panel_reads_what_decode_values_reads(timeline: Timeline,
-                                                          tmp_path: Path) -> None:
+def test_the_values_panel_reads_what_decode_values_reads(
+    timeline: Timeline, tmp_path: Path
+) -> None:
     from tensortrace.replay.payload import decode_values
 
     payload = timeline.payload()
-    cases = [[step, key, row["storage"]] for step in (45, 60, 120, 250, len(timeline) - 1)
-             for key, row in timeline.tables_at(step)["t"].items()]
+    cases = [
+        [step, key, row["storage"]]
+        for step in (45, 60, 120, 250, len(timeline) - 1)
+        for key, row in timeline.tables_at(step)["t"].items()
+    ]
     assert cases
     (tmp_path / "player.mjs").write_text(PLAYER_JS)
     (tmp_path / "payload.json").write_text(json.dumps(payload))
@@ -169,14 +193,23 @@ def test_the_values_panel_reads_what_decode_values_reads(timeline: Timeline,
         "console.log(JSON.stringify({out, reached: [...view.reached.keys()],\n"
         "  head: bins(reachedBins([10], [1], 0, 960)),\n"
         "  tail: bins(reachedBins([2], [1], 958, 960)),\n"
-        "  column: bins(reachedBins([96], [10], 5, 960))}));\n")
-    result = subprocess.run([NODE, str(tmp_path / "check.mjs"), str(tmp_path / "payload.json")],
-                            capture_output=True, text=True, timeout=60, check=True)
+        "  column: bins(reachedBins([96], [10], 5, 960))}));\n"
+    )
+    result = subprocess.run(
+        [NODE, str(tmp_path / "check.mjs"), str(tmp_path / "payload.json")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     shown = json.loads(result.stdout)
     for (step, key, _), (js, has_strip) in zip(cases, shown["out"]):
         py = decode_values(payload, step, key)
         assert (js["text"], js["textStep"], js["elements"]) == (
-            py["text"], py["text_step"], py["elements"])
+            py["text"],
+            py["text_step"],
+            py["elements"],
+        )
         assert has_strip == (py["elements"] is not None)
     # seed 003's x = set_(storage, offset 3, size (2, 3), stride (5, 2)): 3 5 7 / 8 10 12
     assert shown["reached"] == [3, 5, 7, 8, 10, 12]

@@ -17,20 +17,39 @@ from tensortrace.widgets.script_json import script_json
 record = getattr(tensortrace, "record", None) or tensortrace.trace
 
 HOSTILE = [
-    "</script>", "</SCRIPT >", "<!--<script>", "<!--", "-->", "<script>alert(1)</script>",
-    "]]>", "<![CDATA[", "\u2028", "\u2029", "a\u2028b\u2029c", "&lt;", "&amp;", "&#60;",
-    "<\\/script>", "\\u003c", "'\"`", "\x00", "\ud7ff\ue000\U0001f600", "<!--<script></script>",
-    "</style><img src=x onerror=alert(1)>", "{{ }}", "${x}",
+    "</script>",
+    "</SCRIPT >",
+    "<!--<script>",
+    "<!--",
+    "-->",
+    "<script>alert(1)</script>",
+    "]]>",
+    "<![CDATA[",
+    "\u2028",
+    "\u2029",
+    "a\u2028b\u2029c",
+    "&lt;",
+    "&amp;",
+    "&#60;",
+    "<\\/script>",
+    "\\u003c",
+    "'\"`",
+    "\x00",
+    "\ud7ff\ue000\U0001f600",
+    "<!--<script></script>",
+    "</style><img src=x onerror=alert(1)>",
+    "{{ }}",
+    "${x}",
 ]
 
 PAYLOAD_RE = re.compile(
-    r'<script type="application/json" id="tt-payload">(.*?)</script>', re.DOTALL)
+    r'<script type="application/json" id="tt-payload">(.*?)</script>', re.DOTALL
+)
 
 
 def hostile_payload() -> dict[str, Any]:
     """A real replay payload whose code lines and title hold every hostile string."""
-    source = "x = torch.rand(2)\n" + "\n".join(
-        f"s{i} = {text!r}" for i, text in enumerate(HOSTILE))
+    source = "x = torch.rand(2)\n" + "\n".join(f"s{i} = {text!r}" for i, text in enumerate(HOSTILE))
     namespace: dict[str, Any] = {"torch": tensortrace}
     with record(source=source) as t:
         run_source(source, namespace)

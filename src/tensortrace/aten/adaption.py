@@ -15,15 +15,26 @@ from tensortrace.c10.device import Device
 from tensortrace.c10.exception import TORCH_CHECK
 
 
-def common_device_check_failure(common_device: Device, tensor: Any, method_name: str,
-                                 arg_name: str) -> None:
-    TORCH_CHECK(False, "Expected all tensors to be on the same device, but got ", arg_name,
-                " is on ", tensor.device(), ", different from other tensors on ", common_device,
-                " (when checking argument in method ", method_name, ")")
+def common_device_check_failure(
+    common_device: Device, tensor: Any, method_name: str, arg_name: str
+) -> None:
+    TORCH_CHECK(
+        False,
+        "Expected all tensors to be on the same device, but got ",
+        arg_name,
+        " is on ",
+        tensor.device(),
+        ", different from other tensors on ",
+        common_device,
+        " (when checking argument in method ",
+        method_name,
+        ")",
+    )
 
 
-def check_and_update_common_device(common_device: Device | None, tensor: Any,
-                                   method_name: str, arg_name: str) -> Device | None:
+def check_and_update_common_device(
+    common_device: Device | None, tensor: Any, method_name: str, arg_name: str
+) -> Device | None:
     """The first defined tensor sets the device; every later one must match it."""
     if tensor is None or not tensor.defined():
         return common_device
@@ -34,8 +45,7 @@ def check_and_update_common_device(common_device: Device | None, tensor: Any,
     return common_device
 
 
-def check_and_update_common_device_all(args: Sequence[tuple[Any, str]],
-                                       method_name: str) -> None:
+def check_and_update_common_device_all(args: Sequence[tuple[Any, str]], method_name: str) -> None:
     """The generated wrapper's sequence of checks (a TensorList checks each of its tensors)."""
     common: Device | None = None
     for value, name in args:

@@ -55,8 +55,9 @@ def adapt_to_schema(fn: Callable[..., Any], schema: FunctionSchema) -> Callable[
     return by_name
 
 
-def pick_overload(overloads: list[Callable[..., Any]], schema: FunctionSchema
-                  ) -> Callable[..., Any]:
+def pick_overload(
+    overloads: list[Callable[..., Any]], schema: FunctionSchema
+) -> Callable[..., Any]:
     """The C++ overload resolution of a `dispatch:` name: the function whose parameters take
     exactly the schema's arguments (extra parameters must have defaults)."""
     names = {py_name(a.name) for a in schema.arguments}
@@ -107,9 +108,14 @@ class Binder:
         self.required = [not a.has_default for a in schema.arguments]
         # matches() runs for each candidate overload on every call: precompute its inputs
         self._name_set = frozenset(self.names)
-        self._checks = tuple(zip(self.names, self.required,
-                                 (_value_check(a.type) for a in schema.arguments),
-                                 (a.type.optional for a in schema.arguments)))
+        self._checks = tuple(
+            zip(
+                self.names,
+                self.required,
+                (_value_check(a.type) for a in schema.arguments),
+                (a.type.optional for a in schema.arguments),
+            )
+        )
         self._ready = True
 
     def matches(self, args: Sequence[Any], kwargs: dict[str, Any]) -> bool:
@@ -153,8 +159,9 @@ class Binder:
             if name in kwargs:
                 full[i] = kwargs[name]
             else:
-                TORCH_CHECK(not self.required[i], self.schema.name, "() missing argument '",
-                            name, "'")
+                TORCH_CHECK(
+                    not self.required[i], self.schema.name, "() missing argument '", name, "'"
+                )
                 full[i] = self.defaults[i]
         return tuple(full)
 
@@ -170,8 +177,9 @@ class Overloads:
         self.ops = ops
         # argument types -> (the operator, the schema's names and defaults after the
         # positional arguments): what binds a call to it without looking again
-        self.chosen: dict[tuple[Any, ...],
-                          tuple[OperatorHandle, tuple[str, ...], tuple[Any, ...]]] = {}
+        self.chosen: dict[
+            tuple[Any, ...], tuple[OperatorHandle, tuple[str, ...], tuple[Any, ...]]
+        ] = {}
 
 
 # Note [The overload chosen per argument types]
@@ -184,11 +192,15 @@ class Overloads:
 # from the keywords, else their defaults), as the C++ call is fixed per call site.
 
 
-def select_overload(overloads: Overloads, args: tuple[Any, ...], kwargs: dict[str, Any],
-                    what: str) -> tuple[OperatorHandle, tuple[Any, ...]]:
+def select_overload(
+    overloads: Overloads, args: tuple[Any, ...], kwargs: dict[str, Any], what: str
+) -> tuple[OperatorHandle, tuple[Any, ...]]:
     """The overload these arguments call, and the schema's full argument list for it."""
-    key = (*map(type, args), *kwargs, *map(type, kwargs.values())) if kwargs \
+    key = (
+        (*map(type, args), *kwargs, *map(type, kwargs.values()))
+        if kwargs
         else tuple(map(type, args))
+    )
     chosen = overloads.chosen.get(key)
     if chosen is None:
         chosen = _choose(overloads, args, kwargs, what, key)
@@ -198,8 +210,13 @@ def select_overload(overloads: Overloads, args: tuple[Any, ...], kwargs: dict[st
     return op, (*args, *map(kwargs.get, names, defaults))
 
 
-def _choose(overloads: Overloads, args: tuple[Any, ...], kwargs: dict[str, Any], what: str,
-            key: tuple[Any, ...]) -> tuple[OperatorHandle, tuple[str, ...], tuple[Any, ...]]:
+def _choose(
+    overloads: Overloads,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    what: str,
+    key: tuple[Any, ...],
+) -> tuple[OperatorHandle, tuple[str, ...], tuple[Any, ...]]:
     ops = overloads.ops
     for op, binder in ops:
         if len(ops) == 1 or binder.matches(args, kwargs):
@@ -227,8 +244,7 @@ def create_out(sizes: Sequence[int], strides: Sequence[int], options: TensorOpti
     return empty_cpu_for_output(list(sizes), options.dtype, options.device)
 
 
-def check_devices(args: Sequence[Any], pairs: Sequence[tuple[int, str]], method_name: str
-                  ) -> None:
+def check_devices(args: Sequence[Any], pairs: Sequence[tuple[int, str]], method_name: str) -> None:
     """RegisterCUDA.cpp's device check: every tensor argument on one device (gen_device_check;
     torchgen lists the `(index, name)` pairs in the generated wrapper)."""
     check_and_update_common_device_all([(args[i], n) for i, n in pairs], method_name)
@@ -246,21 +262,32 @@ class StructuredKernel(TensorIteratorBase):
     def maybe_get_output(self, i: int = 0) -> Tensor:
         return self.outputs_[i]
 
-    def set_output_raw_strided(self, output_idx: int, sizes: Sequence[int],
-                               strides: Sequence[int], options: TensorOptions) -> None:
+    def set_output_raw_strided(
+        self, output_idx: int, sizes: Sequence[int], strides: Sequence[int], options: TensorOptions
+    ) -> None:
         out = self.outputs_[output_idx]
         if self.kind == "functional":
             out = self.outputs_[output_idx] = create_out(sizes, strides, options)
         elif self.kind == "inplace":
-            TORCH_CHECK(tuple(out.sizes()) == tuple(sizes), "Bad in-place call: input tensor "
-                        "size ", list(out.sizes()), " and output tensor size ", list(sizes),
-                        " should match")
+            TORCH_CHECK(
+                tuple(out.sizes()) == tuple(sizes),
+                "Bad in-place call: input tensor size ",
+                list(out.sizes()),
+                " and output tensor size ",
+                list(sizes),
+                " should match",
+            )
         else:  # out=
             # resize_out streams TypeMetas, whose names are C++ types: "float", "long int"
             if options.dtype is not None and options.dtype != out.scalar_type():
-                TORCH_CHECK(False, "Expected out tensor to have dtype ",
-                            TypeMeta.fromScalarType(options.dtype).name, ", but got ",
-                            out.dtype().name, " instead")
+                TORCH_CHECK(
+                    False,
+                    "Expected out tensor to have dtype ",
+                    TypeMeta.fromScalarType(options.dtype).name,
+                    ", but got ",
+                    out.dtype().name,
+                    " instead",
+                )
             if resize_output(out, sizes) and strides:
                 setStrided(out, sizes, strides, out.storage_offset())
         if output_idx < len(self.operands_):  # a TensorIterator meta (not cat's) has operands
@@ -278,21 +305,24 @@ def _parameters(fn: Callable[..., Any]) -> tuple[list[str], set[str]]:
     return names, {p.lstrip("*") for p in parts if not p.endswith("=")}
 
 
-def native_kernel(native_name: str, op: OperatorHandle,
-                  device_check: Sequence[tuple[int, str]] = ()) -> KernelFunction:
+def native_kernel(
+    native_name: str, op: OperatorHandle, device_check: Sequence[tuple[int, str]] = ()
+) -> KernelFunction:
     """The kernel of a `dispatch:` entry: at::native::<native_name>, the overload that takes
     the op's schema, called with the schema's arguments. `device_check`: the tensor arguments
     RegisterCUDA.cpp's wrapper_CUDA_<overload>_<name> checks first (torchgen's
     needs_device_check)."""
     fn = adapt_to_schema(pick_overload(NATIVE_FUNCTIONS[native_name], op.schema), op.schema)
     if device_check:
-        fn = _with_device_check(fn, device_check,
-                                f"wrapper_CUDA_{op.schema.overload_name}_{op.schema.name}")
+        fn = _with_device_check(
+            fn, device_check, f"wrapper_CUDA_{op.schema.overload_name}_{op.schema.name}"
+        )
     return KernelFunction(fn, f"at::native::{native_name}")
 
 
-def _with_device_check(fn: Callable[..., Any], pairs: Sequence[tuple[int, str]],
-                       method_name: str) -> Callable[..., Any]:
+def _with_device_check(
+    fn: Callable[..., Any], pairs: Sequence[tuple[int, str]], method_name: str
+) -> Callable[..., Any]:
     def checked(*a: Any) -> Any:
         check_devices(a, pairs, method_name)
         return fn(*a)

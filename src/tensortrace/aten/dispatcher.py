@@ -65,12 +65,14 @@ class OperatorHandle:
         self.registered: dict[DispatchKey, KernelFunction] = {}
         self.dispatch_table: dict[DispatchKey, KernelFunction] = {}
         self.tensor_indices = schema.tensor_argument_indices()
-        self.list_indices = tuple(i for i in self.tensor_indices
-                                  if schema.arguments[i].type.is_list)
+        self.list_indices = tuple(
+            i for i in self.tensor_indices if schema.arguments[i].type.is_list
+        )
         self._single_indices = tuple(i for i in self.tensor_indices if i not in self.list_indices)
         self.arg_names = tuple(a.name for a in schema.arguments)
-        self.call_site = FrameSite("dispatch", self.name, DISPATCHER_H, "c10::Dispatcher::call",
-                                   legacy="op table getOp")
+        self.call_site = FrameSite(
+            "dispatch", self.name, DISPATCHER_H, "c10::Dispatcher::call", legacy="op table getOp"
+        )
         self._mask = 0  # keys whose kernel is not a fallthrough
         # lookup's answer per key-set mask, and redispatch's frame site per key: both depend
         # only on the dispatch table, so update_dispatch_table clears them
@@ -93,28 +95,37 @@ class OperatorHandle:
         reg = self.registered
         table: dict[DispatchKey, KernelFunction] = {}
         for backend in BACKEND_KEYS:
-            kernel = (reg.get(backend)
-                      or reg.get(DispatchKey.CompositeExplicitAutogradNonFunctional)
-                      or reg.get(DispatchKey.CompositeExplicitAutograd)
-                      or reg.get(DispatchKey.CompositeImplicitAutograd))
+            kernel = (
+                reg.get(backend)
+                or reg.get(DispatchKey.CompositeExplicitAutogradNonFunctional)
+                or reg.get(DispatchKey.CompositeExplicitAutograd)
+                or reg.get(DispatchKey.CompositeImplicitAutograd)
+            )
             if kernel is not None:
                 table[backend] = kernel
-        for autograd_key in (DispatchKey.AutogradCPU, DispatchKey.AutogradCUDA,
-                             DispatchKey.AutogradMeta, DispatchKey.AutogradOther):
-            kernel = (reg.get(autograd_key) or reg.get(DispatchKey.Autograd)
-                      or reg.get(DispatchKey.CompositeImplicitAutograd))
+        for autograd_key in (
+            DispatchKey.AutogradCPU,
+            DispatchKey.AutogradCUDA,
+            DispatchKey.AutogradMeta,
+            DispatchKey.AutogradOther,
+        ):
+            kernel = (
+                reg.get(autograd_key)
+                or reg.get(DispatchKey.Autograd)
+                or reg.get(DispatchKey.CompositeImplicitAutograd)
+            )
             if kernel is not None:
                 table[autograd_key] = kernel
         for key in (DispatchKey.BackendSelect, DispatchKey.ADInplaceOrView):
             table[key] = reg.get(key, FALLTHROUGH)
         for key in (DispatchKey.Conjugate, DispatchKey.Negative):
             fallback = _FALLBACKS.get(key)
-            table[key] = reg.get(key) or (fallback(self) if fallback is not None
-                                          else FALLTHROUGH)
+            table[key] = reg.get(key) or (fallback(self) if fallback is not None else FALLTHROUGH)
         # Undefined: an op with no tensor argument (promote_types, result_type of two numbers)
         # runs its composite kernel (computeDispatchTableEntryWithDebug, 2.1 and 2.2)
-        undefined = (reg.get(DispatchKey.CompositeExplicitAutograd)
-                     or reg.get(DispatchKey.CompositeImplicitAutograd))
+        undefined = reg.get(DispatchKey.CompositeExplicitAutograd) or reg.get(
+            DispatchKey.CompositeImplicitAutograd
+        )
         if undefined is not None:
             table[DispatchKey.Undefined] = undefined
         self.dispatch_table = table
@@ -169,8 +180,10 @@ class OperatorHandle:
     def _missing_kernel_message(self, ks: DispatchKeySet) -> str:
         backend = ks.highestPriorityTypeId()
         available = ", ".join(str(k) for k in self.registered)
-        return (f"Could not run '{self.name}' with arguments from the '{backend}' backend. "
-                f"'{self.name}' is only available for these backends: [{available}].")
+        return (
+            f"Could not run '{self.name}' with arguments from the '{backend}' backend. "
+            f"'{self.name}' is only available for these backends: [{available}]."
+        )
 
     def call(self, *args: Any) -> Any:
         """Dispatcher::call: compute the key set, pick the kernel, run it inside aten::<op>."""
@@ -190,13 +203,19 @@ class OperatorHandle:
         rec = recorder.current
         if rec is None:
             return kernel.fn(ks, *args) if kernel.with_keyset else kernel.fn(*args)  # type: ignore[misc]
-        return recorder.record_call(rec, self.call_site, {
-            "args": {n: summarize(v) for n, v in zip(self.arg_names, args)},
-            "overload": self.schema.full_name,
-            "dispatch_key_set": repr(ks),
-            "dispatch_key": KEY_NAMES[key],
-            "kernel": kernel.name,
-        }, kernel.fn, (ks, *args) if kernel.with_keyset else args)  # type: ignore[arg-type]
+        return recorder.record_call(
+            rec,
+            self.call_site,
+            {
+                "args": {n: summarize(v) for n, v in zip(self.arg_names, args)},
+                "overload": self.schema.full_name,
+                "dispatch_key_set": repr(ks),
+                "dispatch_key": KEY_NAMES[key],
+                "kernel": kernel.name,
+            },
+            kernel.fn,  # type: ignore[arg-type]
+            (ks, *args) if kernel.with_keyset else args,
+        )
 
     def redispatch(self, ks: DispatchKeySet, *args: Any) -> Any:
         """Dispatcher::redispatch: the next kernel for `ks`, with no new aten:: scope."""
@@ -207,12 +226,25 @@ class OperatorHandle:
         site = self._redispatch_sites.get(key)
         if site is None:
             site = self._redispatch_sites[key] = FrameSite(
-                "dispatch", f"redispatch {self.schema.full_name} -> {key}", DISPATCHER_H,
-                "c10::Dispatcher::redispatch", legacy="getOp(backend)")
+                "dispatch",
+                f"redispatch {self.schema.full_name} -> {key}",
+                DISPATCHER_H,
+                "c10::Dispatcher::redispatch",
+                legacy="getOp(backend)",
+            )
         return recorder.record_call(
-            rec, site, {"args": {"dispatch_key_set": repr(ks), "dispatch_key": KEY_NAMES[key],
-                                 "kernel": kernel.name}},
-            kernel.fn, (ks, *args) if kernel.with_keyset else args)  # type: ignore[arg-type]
+            rec,
+            site,
+            {
+                "args": {
+                    "dispatch_key_set": repr(ks),
+                    "dispatch_key": KEY_NAMES[key],
+                    "kernel": kernel.name,
+                }
+            },
+            kernel.fn,  # type: ignore[arg-type]
+            (ks, *args) if kernel.with_keyset else args,
+        )
 
     def __repr__(self) -> str:
         return f"OperatorHandle({self.schema.full_name})"
@@ -236,8 +268,11 @@ class Dispatcher:
         except KeyError:
             raise RuntimeError(f"Could not find schema for aten::{full}") from None
 
-    def registerFallback(self, key: DispatchKey,  # noqa: N802
-                         factory: Callable[[OperatorHandle], KernelFunction]) -> None:
+    def registerFallback(
+        self,
+        key: DispatchKey,  # noqa: N802
+        factory: Callable[[OperatorHandle], KernelFunction],
+    ) -> None:
         _FALLBACKS[key] = factory
         for op in self.operators.values():
             op.update_dispatch_table()

@@ -30,8 +30,7 @@ CPU_KS = DispatchKeySet(DispatchKey.CPU)
 def check_size_nonnegative(size: Sequence[int]) -> None:
     for x in size:
         if x < 0:  # Note [TORCH_CHECK tests first]
-            torchCheckFail("Trying to create tensor with negative dimension ", x, ": ",
-                           list(size))
+            torchCheckFail("Trying to create tensor with negative dimension ", x, ": ", list(size))
 
 
 # Note [Storage size overflow]: EmptyTensor.cpp computes the bytes in uint64 with overflow
@@ -49,8 +48,11 @@ def _mul_overflows(a: int, b: int) -> tuple[bool, int]:
     return not 0 <= product < UINT64_LIMIT, product % UINT64_LIMIT
 
 
-def computeStorageNbytesContiguous(sizes: Sequence[int], itemsize: int,  # noqa: N802
-                                   storage_offset: int = 0) -> int:
+def computeStorageNbytesContiguous(
+    sizes: Sequence[int],
+    itemsize: int,  # noqa: N802
+    storage_offset: int = 0,
+) -> int:
     # the common case first: with every size >= 1 each partial product is at most the total,
     # so when the total bytes fit no step can have overflowed (the same answer, no _mul_overflows)
     size = 1
@@ -76,12 +78,18 @@ def computeStorageNbytesContiguous(sizes: Sequence[int], itemsize: int,  # noqa:
     return size
 
 
-def computeStorageNbytes(sizes: Sequence[int], strides: Sequence[int],
-                         itemsize: int, storage_offset: int = 0) -> int:
+def computeStorageNbytes(
+    sizes: Sequence[int], strides: Sequence[int], itemsize: int, storage_offset: int = 0
+) -> int:
     """Bytes needed to reach the last element: itemsize * (1 + offset + sum((size-1)*stride))."""
     if len(sizes) != len(strides):  # Note [TORCH_CHECK tests first]
-        torchCheckFail("dimensionality of sizes (", len(sizes),
-                       ") must match dimensionality of strides (", len(strides), ")")
+        torchCheckFail(
+            "dimensionality of sizes (",
+            len(sizes),
+            ") must match dimensionality of strides (",
+            len(strides),
+            ")",
+        )
     size = storage_offset + 1
     overflowed = False
     for s, st in zip(sizes, strides):
@@ -94,8 +102,12 @@ def computeStorageNbytes(sizes: Sequence[int], strides: Sequence[int],
     step_overflowed, size = _mul_overflows(size, itemsize)
     overflowed |= step_overflowed or size > STORAGE_MAX
     if overflowed:
-        torchCheckFail("Storage size calculation overflowed with sizes=", list(sizes),
-                       " and strides=", list(strides))
+        torchCheckFail(
+            "Storage size calculation overflowed with sizes=",
+            list(sizes),
+            " and strides=",
+            list(strides),
+        )
     return size
 
 
@@ -112,8 +124,9 @@ def make_tensor(storage: Storage, key_set: DispatchKeySet, dtype: TypeMeta) -> T
 
 
 @traced("native", "at::detail::empty_generic", SOURCE, legacy="empty_cpu (make StorageImpl)")
-def empty_generic(size: Sequence[int], allocator: Allocator, ks: DispatchKeySet,
-                  scalar_type: ScalarType) -> Tensor:
+def empty_generic(
+    size: Sequence[int], allocator: Allocator, ks: DispatchKeySet, scalar_type: ScalarType
+) -> Tensor:
     check_size_nonnegative(size)
     dtype = TypeMeta.fromScalarType(scalar_type)
     _check_storable(dtype)
@@ -127,8 +140,13 @@ def empty_generic(size: Sequence[int], allocator: Allocator, ks: DispatchKeySet,
 
 
 @traced("native", "at::detail::empty_strided_generic", SOURCE)
-def empty_strided_generic(size: Sequence[int], stride: Sequence[int], allocator: Allocator,
-                          ks: DispatchKeySet, scalar_type: ScalarType) -> Tensor:
+def empty_strided_generic(
+    size: Sequence[int],
+    stride: Sequence[int],
+    allocator: Allocator,
+    ks: DispatchKeySet,
+    scalar_type: ScalarType,
+) -> Tensor:
     check_size_nonnegative(size)
     dtype = TypeMeta.fromScalarType(scalar_type)
     _check_storable(dtype)
@@ -147,12 +165,17 @@ def _cpu_check(device: Device | None, pin_memory: bool | None) -> None:
 
 
 @traced("native", "at::detail::empty_cpu", SOURCE, legacy="empty_cpu")
-def empty_cpu(size: Sequence[int], dtype: ScalarType | None = None,
-              device: Device | None = None, pin_memory: bool | None = None) -> Tensor:
+def empty_cpu(
+    size: Sequence[int],
+    dtype: ScalarType | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
     _cpu_check(device, pin_memory)
     allocator = GetCPUAllocator()
-    return empty_generic(size, allocator, CPU_KS,
-                         dtype if dtype is not None else get_default_dtype())
+    return empty_generic(
+        size, allocator, CPU_KS, dtype if dtype is not None else get_default_dtype()
+    )
 
 
 # Note [The 2019 name of an output allocation]: seed 000's TensorIterator::allocate_outputs
@@ -160,16 +183,21 @@ def empty_cpu(size: Sequence[int], dtype: ScalarType | None = None,
 # Today's create_out calls at::detail::empty_cpu when the strides are contiguous, the same
 # function at::native::empty_cpu calls for torch.empty (whose 2019 name is empty_cpu): the frame
 # an output allocation opens keeps the modern name and says the 2019 one seed 000 shows.
-empty_cpu_for_output = traced("native", "at::detail::empty_cpu", SOURCE,
-                              legacy="at::empty_strided")(
-    getattr(empty_cpu, "__wrapped__", empty_cpu))
+empty_cpu_for_output = traced(
+    "native", "at::detail::empty_cpu", SOURCE, legacy="at::empty_strided"
+)(getattr(empty_cpu, "__wrapped__", empty_cpu))
 
 
 @traced("native", "at::detail::empty_strided_cpu", SOURCE, legacy="at::empty_strided")
-def empty_strided_cpu(size: Sequence[int], stride: Sequence[int],
-                      dtype: ScalarType | None = None, device: Device | None = None,
-                      pin_memory: bool | None = None) -> Tensor:
+def empty_strided_cpu(
+    size: Sequence[int],
+    stride: Sequence[int],
+    dtype: ScalarType | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
     _cpu_check(device, pin_memory)
     allocator = GetCPUAllocator()
-    return empty_strided_generic(size, stride, allocator, CPU_KS,
-                                 dtype if dtype is not None else get_default_dtype())
+    return empty_strided_generic(
+        size, stride, allocator, CPU_KS, dtype if dtype is not None else get_default_dtype()
+    )

@@ -21,7 +21,13 @@ def infer_size(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
         size_a = a[dim_a] if dim_a >= 0 else 1
         size_b = b[dim_b] if dim_b >= 0 else 1
         if not (size_a == size_b or size_a == 1 or size_b == 1):
-            torchCheckFail("The size of tensor a (", size_a, ") must match the size of tensor b (",
-                           size_b, ") at non-singleton dimension ", i)
+            torchCheckFail(
+                "The size of tensor a (",
+                size_a,
+                ") must match the size of tensor b (",
+                size_b,
+                ") at non-singleton dimension ",
+                i,
+            )
         expanded[i] = size_b if size_a == 1 else size_a
     return tuple(expanded)

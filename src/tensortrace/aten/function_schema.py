@@ -13,12 +13,16 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-_SCHEMA_RE = re.compile(r"^(?P<name>[\w]+)(?:\.(?P<overload>\w+))?\((?P<args>.*)\)\s*->\s*"
-                        r"(?P<returns>.+)$")
+_SCHEMA_RE = re.compile(
+    r"^(?P<name>[\w]+)(?:\.(?P<overload>\w+))?\((?P<args>.*)\)\s*->\s*"
+    r"(?P<returns>.+)$"
+)
 # `Tensor(a -> *)` (a list whose elements alias a) and `Tensor?[]` (a list of optional tensors)
-_TYPE_RE = re.compile(r"^(?P<base>[A-Za-z_]\w*)(?:\((?P<alias>[a-z]!?)(?:\s*->\s*\*)?\))?"
-                      r"(?P<elem_optional>\?)?"
-                      r"(?P<list>\[(?P<list_size>\d*)\])?(?P<optional>\?)?$")
+_TYPE_RE = re.compile(
+    r"^(?P<base>[A-Za-z_]\w*)(?:\((?P<alias>[a-z]!?)(?:\s*->\s*\*)?\))?"
+    r"(?P<elem_optional>\?)?"
+    r"(?P<list>\[(?P<list_size>\d*)\])?(?P<optional>\?)?$"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,8 +131,14 @@ def parse_type(text: str) -> Type:
     # a `?` before any `[]` belongs to the elements; with no list it makes the type optional
     elem_optional = bool(m.group("elem_optional")) and is_list
     optional = bool(m.group("optional")) or (bool(m.group("elem_optional")) and not is_list)
-    return Type(m.group("base"), is_list, int(size) if size else None, optional,
-                m.group("alias"), elem_optional)
+    return Type(
+        m.group("base"),
+        is_list,
+        int(size) if size else None,
+        optional,
+        m.group("alias"),
+        elem_optional,
+    )
 
 
 def _split_top_level(text: str) -> list[str]:
@@ -160,16 +170,20 @@ def parse_schema(text: str) -> FunctionSchema:
             continue
         decl, _, default = part.partition("=")
         type_text, _, name = decl.strip().rpartition(" ")
-        arguments.append(Argument(name, parse_type(type_text), default.strip() or None,
-                                  kwarg_only))
+        arguments.append(Argument(name, parse_type(type_text), default.strip() or None, kwarg_only))
     returns_text = m.group("returns").strip()
     if returns_text.startswith("("):
         returns_text = returns_text[1:-1]
     declared = [r.strip().split(" ") for r in _split_top_level(returns_text)]
     returns = tuple(parse_type(r[0]) for r in declared)
     names = tuple(r[1] for r in declared if len(r) > 1)
-    return FunctionSchema(m.group("name"), m.group("overload") or "", tuple(arguments), returns,
-                          names if len(names) == len(returns) else ())
+    return FunctionSchema(
+        m.group("name"),
+        m.group("overload") or "",
+        tuple(arguments),
+        returns,
+        names if len(names) == len(returns) else (),
+    )
 
 
 def parse_default(text: str | None, type_: Type) -> Any:
@@ -180,8 +194,13 @@ def parse_default(text: str | None, type_: Type) -> Any:
         from tensortrace.c10.scalar_type import ScalarType
 
         # `ScalarType? dtype=long` (randint): the C++ spelling of the enum value
-        return {"long": ScalarType.Long, "float": ScalarType.Float, "double": ScalarType.Double,
-                "int": ScalarType.Int, "bool": ScalarType.Bool}[text]
+        return {
+            "long": ScalarType.Long,
+            "float": ScalarType.Float,
+            "double": ScalarType.Double,
+            "int": ScalarType.Int,
+            "bool": ScalarType.Bool,
+        }[text]
     if text in ("True", "False"):
         return text == "True"
     if text == "Mean":  # `int reduction=Mean`: at::Reduction::Mean (Reduction.h)

@@ -30,14 +30,49 @@ SOURCE = "aten/src/ATen/native/MathBitsFallback.h"
 
 # TORCH_VIEW_FNS and TENSOR_UTILITIES_AND_CONSTRUCTORS of ConjugateFallback.cpp, plus the ops it
 # registers as fallthrough by name (views are recognised from their schema: Tensor(a) returns)
-_FALLTHROUGH_NAMES = frozenset({
-    "copy_", "clone", "conj", "_conj", "resolve_conj", "resolve_neg", "_neg_view", "empty_like",
-    "empty", "empty_strided", "zeros_like", "ones_like", "full_like", "rand_like", "randn_like",
-    "new_empty", "new_empty_strided", "new_zeros", "new_ones", "new_full", "is_complex",
-    "is_floating_point", "is_same_size", "is_signed", "size", "stride", "zero_", "resize_",
-    "set_", "detach", "detach_", "lift_fresh", "numpy_T", "matrix_H", "mT", "mH", "adjoint",
-    "alias", "view_as_real",
-})
+_FALLTHROUGH_NAMES = frozenset(
+    {
+        "copy_",
+        "clone",
+        "conj",
+        "_conj",
+        "resolve_conj",
+        "resolve_neg",
+        "_neg_view",
+        "empty_like",
+        "empty",
+        "empty_strided",
+        "zeros_like",
+        "ones_like",
+        "full_like",
+        "rand_like",
+        "randn_like",
+        "new_empty",
+        "new_empty_strided",
+        "new_zeros",
+        "new_ones",
+        "new_full",
+        "is_complex",
+        "is_floating_point",
+        "is_same_size",
+        "is_signed",
+        "size",
+        "stride",
+        "zero_",
+        "resize_",
+        "set_",
+        "detach",
+        "detach_",
+        "lift_fresh",
+        "numpy_T",
+        "matrix_H",
+        "mT",
+        "mH",
+        "adjoint",
+        "alias",
+        "view_as_real",
+    }
+)
 
 
 def _is_fallthrough(op: OperatorHandle) -> bool:
@@ -59,11 +94,18 @@ class MathOpFallback:
     def kernel_for(self, op: OperatorHandle) -> KernelFunction:
         if _is_fallthrough(op):
             return FALLTHROUGH
-        return KernelFunction(lambda ks, *args: self.fallback_impl(op, ks, args),
-                              f"{self.op_name}Fallback", with_keyset=True)
+        return KernelFunction(
+            lambda ks, *args: self.fallback_impl(op, ks, args),
+            f"{self.op_name}Fallback",
+            with_keyset=True,
+        )
 
-    @traced("dispatch", "at::native::MathOpFallback::fallback_impl", SOURCE,
-            legacy="MathOpFallback::fallback_impl")
+    @traced(
+        "dispatch",
+        "at::native::MathOpFallback::fallback_impl",
+        SOURCE,
+        legacy="MathOpFallback::fallback_impl",
+    )
     def fallback_impl(self, op: OperatorHandle, ks: DispatchKeySet, args: tuple[Any, ...]) -> Any:
         from tensortrace.aten import functions as at
 
@@ -75,18 +117,26 @@ class MathOpFallback:
             is_write = schema.arguments[i].type.is_write
             if isinstance(value, (list, tuple)):
                 if any(self.is_bit_set(t) for t in value):
-                    TORCH_CHECK(not is_write, self.op_name, " fallback doesn't work for mutable "
-                                "TensorLists.")
-                    args_list[i] = type(value)(at.clone(t) if self.is_bit_set(t) else t
-                                               for t in value)
+                    TORCH_CHECK(
+                        not is_write,
+                        self.op_name,
+                        " fallback doesn't work for mutable TensorLists.",
+                    )
+                    args_list[i] = type(value)(
+                        at.clone(t) if self.is_bit_set(t) else t for t in value
+                    )
                 continue
             if not self.is_bit_set(value):
                 continue
             resolved = at.clone(value)
             if is_write:
-                TORCH_CHECK(not mutable, self.op_name, " fallback does not support operators "
-                            "with more than one mutable tensors with ", self.op_name,
-                            "bit set.")
+                TORCH_CHECK(
+                    not mutable,
+                    self.op_name,
+                    " fallback does not support operators with more than one mutable tensors with ",
+                    self.op_name,
+                    "bit set.",
+                )
                 mutable.append((value, resolved))
             args_list[i] = resolved
         result = op.redispatch(DispatchKeySet(ks.repr_ & self.below), *args_list)

@@ -52,9 +52,11 @@ def has_internal_overlap(t: Tensor) -> MemOverlap:
 
 def assert_no_internal_overlap(t: Tensor) -> None:
     if has_internal_overlap(t) is MemOverlap.Yes:  # Note [TORCH_CHECK tests first]
-        torchCheckFail("unsupported operation: more than one element of the written-to tensor "
-                       "refers to a single memory location. Please clone() the tensor before "
-                       "performing the operation.")
+        torchCheckFail(
+            "unsupported operation: more than one element of the written-to tensor "
+            "refers to a single memory location. Please clone() the tensor before "
+            "performing the operation."
+        )
 
 
 def get_overlap_status(a: Tensor, b: Tensor) -> MemOverlapStatus:
@@ -63,8 +65,10 @@ def get_overlap_status(a: Tensor, b: Tensor) -> MemOverlapStatus:
     if a.numel() == 0 or b.numel() == 0:
         return MemOverlapStatus.No
     ia, ib = a.unsafeGetTensorImpl(), b.unsafeGetTensorImpl()
-    if not (is_non_overlapping_and_dense(ia.sizes_, ia.strides_)
-            and is_non_overlapping_and_dense(ib.sizes_, ib.strides_)):
+    if not (
+        is_non_overlapping_and_dense(ia.sizes_, ia.strides_)
+        and is_non_overlapping_and_dense(ib.sizes_, ib.strides_)
+    ):
         return MemOverlapStatus.TooHard
     if not ia.storage_.is_alias_of(ib.storage_):
         return MemOverlapStatus.No
@@ -80,6 +84,8 @@ def get_overlap_status(a: Tensor, b: Tensor) -> MemOverlapStatus:
 
 def assert_no_partial_overlap(a: Tensor, b: Tensor) -> None:
     if get_overlap_status(a, b) is MemOverlapStatus.Partial:
-        torchCheckFail("unsupported operation: some elements of the input tensor and the "
-                       "written-to tensor refer to a single memory location. Please clone() the "
-                       "tensor before performing the operation.")
+        torchCheckFail(
+            "unsupported operation: some elements of the input tensor and the "
+            "written-to tensor refer to a single memory location. Please clone() the "
+            "tensor before performing the operation."
+        )

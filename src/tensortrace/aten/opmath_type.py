@@ -38,8 +38,10 @@ def is_reduced_floating_point(dtype: ScalarType) -> bool:
 
 
 _SIXTEEN_BIT_FLOATS = frozenset(
-    t.numpy for t in map(TypeMeta.fromScalarType, (ScalarType.Half, ScalarType.BFloat16))
-    if t.numpy is not None)
+    t.numpy
+    for t in map(TypeMeta.fromScalarType, (ScalarType.Half, ScalarType.BFloat16))
+    if t.numpy is not None
+)
 
 
 @overload
@@ -72,8 +74,9 @@ def _overflows(value: bool | int | float, dtype: ScalarType) -> bool:
 _EXACT_INT_TO_FLOAT = (-(2**53), 2**53)
 
 
-def scalar_to(value: bool | int | float | complex, dtype: ScalarType,
-              opmath: bool = True) -> np.generic:
+def scalar_to(
+    value: bool | int | float | complex, dtype: ScalarType, opmath: bool = True
+) -> np.generic:
     """Scalar::to<T>(): a checked conversion (an out-of-range value raises, as in c10), after
     which integers wrap as a C++ static_cast does (-1 as uint8 is 255).
 
@@ -81,19 +84,27 @@ def scalar_to(value: bool | int | float | complex, dtype: ScalarType,
     target = opmath_type(dtype) if opmath else dtype
     if isinstance(value, complex) or isComplexType(target):
         # c10::complex: each part checked (a nonzero imaginary part cannot become a real)
-        TORCH_CHECK(not overflows(value, target), "value cannot be converted to type ",
-                    CPP_TYPE_NAMES[target], " without overflow")
+        TORCH_CHECK(
+            not overflows(value, target),
+            "value cannot be converted to type ",
+            CPP_TYPE_NAMES[target],
+            " without overflow",
+        )
         if isComplexType(target):
             return numpy_dtype(target).type(complex(value))
         value = value.real  # type: ignore[union-attr]
     if _overflows(value, target):
-        TORCH_CHECK(False, "value cannot be converted to type ", CPP_TYPE_NAMES[target],
-                    " without overflow")
+        TORCH_CHECK(
+            False, "value cannot be converted to type ", CPP_TYPE_NAMES[target], " without overflow"
+        )
     dt = numpy_dtype(target)
     if target == ScalarType.Bool:
         return np.bool_(bool(value))
-    if (type(value) is int and target in (ScalarType.Float, ScalarType.Double)
-            and _EXACT_INT_TO_FLOAT[0] <= value <= _EXACT_INT_TO_FLOAT[1]):
+    if (
+        type(value) is int
+        and target in (ScalarType.Float, ScalarType.Double)
+        and _EXACT_INT_TO_FLOAT[0] <= value <= _EXACT_INT_TO_FLOAT[1]
+    ):
         return dt.type(value)  # the common alpha=1: no temporary arrays
     if isinstance(value, (bool, int)) or dt.kind == "f" or dt.name == "bfloat16":
         source = np.int64 if isinstance(value, (bool, int)) else np.float64

@@ -53,8 +53,11 @@ def _env_num_threads(var_name: str, default: int) -> int:
         nthreads = 0
     if nthreads > 0:
         return nthreads
-    warnings.warn(f"Invalid {var_name} variable value, expected a positive integer, got "
-                  f"{value!r}", UserWarning, stacklevel=2)
+    warnings.warn(
+        f"Invalid {var_name} variable value, expected a positive integer, got {value!r}",
+        UserWarning,
+        stacklevel=2,
+    )
     return default
 
 
@@ -62,8 +65,11 @@ def intraop_default_num_threads() -> int:
     """OMP_NUM_THREADS, overridden by MKL_NUM_THREADS; else one per core we may run on."""
     nthreads = _env_num_threads("MKL_NUM_THREADS", _env_num_threads("OMP_NUM_THREADS", 0))
     if nthreads == 0:
-        nthreads = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                    else os.cpu_count() or 1)
+        nthreads = (
+            len(os.sched_getaffinity(0))
+            if hasattr(os, "sched_getaffinity")
+            else os.cpu_count() or 1
+        )
     return nthreads
 
 
@@ -130,14 +136,20 @@ def _workers(num_threads: int) -> ThreadPoolExecutor:
     if _pool is None:
         from concurrent.futures import ThreadPoolExecutor
 
-        _pool = ThreadPoolExecutor(max_workers=num_threads - 1,
-                                   thread_name_prefix="tensortrace-intraop")
+        _pool = ThreadPoolExecutor(
+            max_workers=num_threads - 1, thread_name_prefix="tensortrace-intraop"
+        )
     return _pool
 
 
 @traced("kernel", "at::internal::invoke_parallel", "aten/src/ATen/ParallelOpenMP.h")
-def invoke_parallel(begin: int, end: int, grain_size: int, f: Callable[[int, int], None],
-                    work_per_iteration: int = 1) -> None:
+def invoke_parallel(
+    begin: int,
+    end: int,
+    grain_size: int,
+    f: Callable[[int, int], None],
+    work_per_iteration: int = 1,
+) -> None:
     """`#pragma omp parallel`: thread 0 is the caller; threads 1.. come from the pool.
 
     Every chunk runs to the end before an exception is rethrown (the first one, by tid).
@@ -175,8 +187,13 @@ def invoke_parallel(begin: int, end: int, grain_size: int, f: Callable[[int, int
         raise errors[0]
 
 
-def parallel_for(begin: int, end: int, grain_size: int, f: Callable[[int, int], None],
-                 work_per_iteration: int = 1) -> None:
+def parallel_for(
+    begin: int,
+    end: int,
+    grain_size: int,
+    f: Callable[[int, int], None],
+    work_per_iteration: int = 1,
+) -> None:
     """at::parallel_for: f over chunks of [begin, end) on up to get_num_threads() threads.
 
     `work_per_iteration` (elements per iteration; not in PyTorch) only tells invoke_parallel
@@ -184,8 +201,9 @@ def parallel_for(begin: int, end: int, grain_size: int, f: Callable[[int, int], 
     if begin >= end:
         return
     numiter = end - begin
-    use_parallel = (numiter > grain_size and numiter > 1 and not in_parallel_region()
-                    and _num_threads > 1)
+    use_parallel = (
+        numiter > grain_size and numiter > 1 and not in_parallel_region() and _num_threads > 1
+    )
     if not use_parallel:
         _run_serial(f, begin, end)
         return
@@ -201,8 +219,14 @@ def _run_serial(f: Callable[[int, int], None], begin: int, end: int) -> None:
         _state.thread_num = saved
 
 
-def parallel_reduce(begin: int, end: int, grain_size: int, ident: T,
-                    f: Callable[[int, int, T], T], sf: Callable[[T, T], T]) -> T:
+def parallel_reduce(
+    begin: int,
+    end: int,
+    grain_size: int,
+    ident: T,
+    f: Callable[[int, int, T], T],
+    sf: Callable[[T, T], T],
+) -> T:
     """at::parallel_reduce: f(chunk_begin, chunk_end, ident) per thread, folded with sf."""
     if begin >= end:
         return ident

@@ -28,8 +28,7 @@ def scalar_type_of(s: Scalar) -> ScalarType:
     return ScalarType.Double
 
 
-@traced("native", "at::scalar_to_tensor", "aten/src/ATen/ScalarOps.h",
-        legacy="scalar_to_tensor")
+@traced("native", "at::scalar_to_tensor", "aten/src/ATen/ScalarOps.h", legacy="scalar_to_tensor")
 def scalar_to_tensor(s: Scalar, dtype: ScalarType | None = None) -> Tensor:
     """at::detail::scalar_tensor_static: a 0-dim CPU tensor holding `s`."""
     t = empty_cpu((), dtype if dtype is not None else scalar_type_of(s))

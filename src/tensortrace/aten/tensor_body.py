@@ -206,8 +206,12 @@ class Tensor(_TensorMethods):
         impl = self.impl_.target_  # hot: the trace summarizes ~90 per seed
         if impl is None:
             return schema.summary(schema.TENSOR, impl=None)
-        return schema.summary(schema.TENSOR, impl=impl.trace_name, sizes=list(impl.sizes_),
-                              dtype=_SCALAR_TYPE_NAMES[impl.data_type_.scalar_type])
+        return schema.summary(
+            schema.TENSOR,
+            impl=impl.trace_name,
+            sizes=list(impl.sizes_),
+            dtype=_SCALAR_TYPE_NAMES[impl.data_type_.scalar_type],
+        )
 
     def __repr__(self) -> str:
         return f"at::{schema.render_summary(self._trace_summary())}"

@@ -21,19 +21,29 @@ INDEXING_H = "aten/src/ATen/TensorIndexing.h"
 @traced("native", "at::indexing::applySelect", INDEXING_H, legacy="applySelect")
 def applySelect(self: Tensor, dim: int, index: int, real_dim: int = 0) -> Tensor:
     sizes = self.sizes()
-    TORCH_CHECK_INDEX(not (index == 0 and dim == 0 and len(sizes) == 0),
-                      "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                      "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+    TORCH_CHECK_INDEX(
+        not (index == 0 and dim == 0 and len(sizes) == 0),
+        "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+        "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number",
+    )
     size = sizes[dim]
-    TORCH_CHECK_INDEX(size > -1 - index and size > index, "index ", index,
-                      " is out of bounds for dimension ", real_dim, " with size ", size)
+    TORCH_CHECK_INDEX(
+        size > -1 - index and size > index,
+        "index ",
+        index,
+        " is out of bounds for dimension ",
+        real_dim,
+        " with size ",
+        size,
+    )
     # a negative index is not normalized here: aten::select handles it
     return self.select(dim, index)
 
 
 @traced("native", "at::indexing::applySlice", INDEXING_H, legacy="applySlice")
-def applySlice(self: Tensor, dim: int, start: int, stop: int, step: int,
-               disable_slice_optimization: bool) -> Tensor:
+def applySlice(
+    self: Tensor, dim: int, start: int, stop: int, step: int, disable_slice_optimization: bool
+) -> Tensor:
     length = self.size(dim)
     TORCH_CHECK_VALUE(step > 0, "step must be greater than zero")
     # a full slice `:` in a tuple is the tensor itself: no aten::slice (not for a lone x[:])
@@ -50,8 +60,7 @@ def boolToIndexingTensor(self: Tensor, value: bool) -> Tensor:
     return at.empty([0], dtype=ScalarType.Long, device=self.device())
 
 
-def recordTensorIndex(tensor: Tensor, out_indices: list[Tensor | None],
-                      dim: int) -> int:
+def recordTensorIndex(tensor: Tensor, out_indices: list[Tensor | None], dim: int) -> int:
     """Put the index at position `dim` (None before it); return the next dim."""
     # the dims skipped since the last tensor index (slices, ...) are not indexed: None
     out_indices.extend([None] * (dim - len(out_indices)))
@@ -66,8 +75,7 @@ def dispatch_index(self: Tensor, indices: list[Tensor | None]) -> Tensor:
     return self.index(indices)
 
 
-def dispatch_index_put_(self: Tensor, indices: list[Tensor | None],
-                        value: Tensor) -> Tensor:
+def dispatch_index_put_(self: Tensor, indices: list[Tensor | None], value: Tensor) -> Tensor:
     return self.index_put_(indices, value)
 
 

@@ -71,12 +71,15 @@ def range_blocks(shape: Sequence[int], begin: int, end: int) -> list[tuple[slice
     first, first_offset = divmod(begin, inner)
     last, last_offset = divmod(end, inner)
     if first == last:
-        return [(slice(first, first + 1), *block)
-                for block in range_blocks(rest, first_offset, last_offset)]
+        return [
+            (slice(first, first + 1), *block)
+            for block in range_blocks(rest, first_offset, last_offset)
+        ]
     blocks: list[tuple[slice, ...]] = []
     if first_offset:
-        blocks += [(slice(first, first + 1), *block)
-                   for block in range_blocks(rest, first_offset, inner)]
+        blocks += [
+            (slice(first, first + 1), *block) for block in range_blocks(rest, first_offset, inner)
+        ]
         first += 1
     if last > first:
         blocks.append((slice(first, last), *(slice(None),) * len(rest)))
@@ -92,8 +95,9 @@ def serial_for_each(loop: Loop, arrays: Sequence[np.ndarray], begin: int, end: i
 
 
 def _step(name: str, legacy: str | None = None) -> Any:
-    return traced("native", f"TensorIteratorBase::{name}", SOURCE,
-                  f"at::TensorIteratorBase::{name}", legacy)
+    return traced(
+        "native", f"TensorIteratorBase::{name}", SOURCE, f"at::TensorIteratorBase::{name}", legacy
+    )
 
 
 def sort_dims(perm: list[int], should_swap: Callable[[int, int], int]) -> None:
@@ -127,8 +131,18 @@ _UNDEFINED = Tensor()
 class OperandInfo:
     """One tensor of the iteration, with its byte strides in the iterator's dimension order."""
 
-    __slots__ = ("tensor", "original_tensor", "stride_bytes", "target_dtype", "current_dtype",
-                 "device", "is_output", "is_const", "will_resize", "is_read_write")
+    __slots__ = (
+        "tensor",
+        "original_tensor",
+        "stride_bytes",
+        "target_dtype",
+        "current_dtype",
+        "device",
+        "is_output",
+        "is_const",
+        "will_resize",
+        "is_read_write",
+    )
 
     def __init__(self, tensor: Tensor, is_const: bool = False) -> None:
         self.tensor = tensor
@@ -188,8 +202,10 @@ class TensorIteratorConfig:
 
     def add_output(self, output: Tensor) -> TensorIteratorConfig:
         if self.num_inputs_ != 0:  # Note [TORCH_CHECK tests first]
-            TORCH_INTERNAL_ASSERT(False, "Keep in mind that you have to add all outputs first "
-                                  "before adding any input.")
+            TORCH_INTERNAL_ASSERT(
+                False,
+                "Keep in mind that you have to add all outputs first before adding any input.",
+            )
         self.tensors_.append(output)
         self.num_outputs_ += 1
         return self
@@ -257,14 +273,18 @@ class TensorIteratorConfig:
         return self
 
     def declare_static_dtype(self, dtype: ScalarType) -> TensorIteratorConfig:
-        TORCH_CHECK(not self.check_all_same_dtype_,
-                    "check_all_same_dtype(false) must be called before declare_static_dtype(...)")
+        TORCH_CHECK(
+            not self.check_all_same_dtype_,
+            "check_all_same_dtype(false) must be called before declare_static_dtype(...)",
+        )
         self.static_dtype_ = dtype
         return self
 
     def declare_static_shape(self, shape: Sequence[int]) -> TensorIteratorConfig:
-        TORCH_CHECK(not self.resize_outputs_,
-                    "resize_outputs() must be called before declare_static_shape(...)")
+        TORCH_CHECK(
+            not self.resize_outputs_,
+            "resize_outputs() must be called before declare_static_shape(...)",
+        )
         self.static_shape_ = tuple(shape)
         return self
 
@@ -276,12 +296,14 @@ class TensorIteratorConfig:
 
 def binary_op_config() -> TensorIteratorConfig:
     """BINARY_OP_CONFIG(): promote inputs to a common dtype and cast it to the outputs."""
-    return (TensorIteratorConfig()
-            .set_check_mem_overlap(True)
-            .allow_cpu_scalars(True)
-            .promote_inputs_to_common_dtype(True)
-            .cast_common_dtype_to_outputs(True)
-            .enforce_safe_casting_to_output(True))
+    return (
+        TensorIteratorConfig()
+        .set_check_mem_overlap(True)
+        .allow_cpu_scalars(True)
+        .promote_inputs_to_common_dtype(True)
+        .cast_common_dtype_to_outputs(True)
+        .enforce_safe_casting_to_output(True)
+    )
 
 
 def binary_float_op_config() -> TensorIteratorConfig:
@@ -291,21 +313,25 @@ def binary_float_op_config() -> TensorIteratorConfig:
 
 def unary_op_config() -> TensorIteratorConfig:
     """UNARY_OP_CONFIG(): input and output must share one dtype (neg, abs, bitwise_not)."""
-    return (TensorIteratorConfig()
-            .set_check_mem_overlap(True)
-            .cast_common_dtype_to_outputs(False)
-            .enforce_safe_casting_to_output(False)
-            .check_all_same_dtype(True))
+    return (
+        TensorIteratorConfig()
+        .set_check_mem_overlap(True)
+        .cast_common_dtype_to_outputs(False)
+        .enforce_safe_casting_to_output(False)
+        .check_all_same_dtype(True)
+    )
 
 
 def unary_float_op_config() -> TensorIteratorConfig:
     """UNARY_FLOAT_OP_CONFIG(): integer and bool inputs compute in the default float (exp, sin)."""
-    return (TensorIteratorConfig()
-            .set_check_mem_overlap(True)
-            .promote_inputs_to_common_dtype(True)
-            .cast_common_dtype_to_outputs(True)
-            .enforce_safe_casting_to_output(True)
-            .promote_integer_inputs_to_float(True))
+    return (
+        TensorIteratorConfig()
+        .set_check_mem_overlap(True)
+        .promote_inputs_to_common_dtype(True)
+        .cast_common_dtype_to_outputs(True)
+        .enforce_safe_casting_to_output(True)
+        .promote_integer_inputs_to_float(True)
+    )
 
 
 def set_up_comparison_op_config(config: TensorIteratorConfig, out: Tensor) -> None:
@@ -321,10 +347,12 @@ def set_up_comparison_op_config(config: TensorIteratorConfig, out: Tensor) -> No
 
 
 def nullary_op_config() -> TensorIteratorConfig:
-    return (TensorIteratorConfig()
-            .set_check_mem_overlap(True)
-            .check_all_same_dtype(False)
-            .resize_outputs(False))
+    return (
+        TensorIteratorConfig()
+        .set_check_mem_overlap(True)
+        .check_all_same_dtype(False)
+        .resize_outputs(False)
+    )
 
 
 class TensorIteratorBase:
@@ -399,8 +427,7 @@ class TensorIteratorBase:
 
     def num_reduce_dims(self) -> int:
         """The dims along which output 0 does not move (its stride is 0)."""
-        return sum(1 for dim in range(self.ndim())
-                   if self.operands_[0].stride_bytes[dim] == 0)
+        return sum(1 for dim in range(self.ndim()) if self.operands_[0].stride_bytes[dim] == 0)
 
     # ---- convenience builders (TensorIteratorBase::build_*_op) --------------------------------
     @_step("build_borrowing_binary_op", legacy="TensorIterator::binary_op")
@@ -410,8 +437,7 @@ class TensorIteratorBase:
     build_borrowing_binary_op = build_binary_op
 
     def build_binary_float_op(self, out: Tensor, a: Tensor, b: Tensor) -> None:
-        self.build(binary_float_op_config().add_output(out).add_const_input(a)
-                   .add_const_input(b))
+        self.build(binary_float_op_config().add_output(out).add_const_input(a).add_const_input(b))
 
     build_borrowing_binary_float_op = build_binary_float_op
 
@@ -431,9 +457,15 @@ class TensorIteratorBase:
     def build_output_borrowing_argument_owning_unary_op(self, out: Tensor, a: Tensor) -> None:
         """pow.Tensor_Scalar's builder: the (already promoted) input's dtype is cast to an out=
         tensor of another dtype, if the cast is safe (torch.pow(f32, 2, out=f64) works)."""
-        self.build(TensorIteratorConfig().set_check_mem_overlap(True)
-                   .promote_inputs_to_common_dtype(True).cast_common_dtype_to_outputs(True)
-                   .enforce_safe_casting_to_output(True).add_output(out).add_const_input(a))
+        self.build(
+            TensorIteratorConfig()
+            .set_check_mem_overlap(True)
+            .promote_inputs_to_common_dtype(True)
+            .cast_common_dtype_to_outputs(True)
+            .enforce_safe_casting_to_output(True)
+            .add_output(out)
+            .add_const_input(a)
+        )
 
     def build_unary_float_op(self, out: Tensor, a: Tensor) -> None:
         self.build(unary_float_op_config().add_output(out).add_const_input(a))
@@ -458,8 +490,9 @@ class TensorIteratorBase:
             self.coalesce_dimensions()
 
     def populate_operands(self, config: TensorIteratorConfig) -> None:
-        self.operands_ = [OperandInfo(t, i in config.const_indices_)
-                          for i, t in enumerate(config.tensors_)]
+        self.operands_ = [
+            OperandInfo(t, i in config.const_indices_) for i, t in enumerate(config.tensors_)
+        ]
         self.num_outputs_ = config.num_outputs_
 
     @_step("mark_outputs", legacy="TensorIterator::mark_outputs")
@@ -526,8 +559,12 @@ class TensorIteratorBase:
                     self.operands_[i].will_resize = True
                     continue
                 if not self.is_reduction_:  # Note [TORCH_CHECK tests first]
-                    torchCheckFail("output with shape ", list(output.sizes()),
-                                   " doesn't match the broadcast shape ", self.shape_)
+                    torchCheckFail(
+                        "output with shape ",
+                        list(output.sizes()),
+                        " doesn't match the broadcast shape ",
+                        self.shape_,
+                    )
 
     def compute_common_dtype(self) -> ScalarType:
         state = ResultTypeState()
@@ -555,8 +592,11 @@ class TensorIteratorBase:
                 continue
             # the first non-CPU device (if any) is the common device
             device = op.device  # set for every defined operand
-            if (device is not None and common_device.type_ is _CPU_TYPE
-                    and device.type_ is not _CPU_TYPE):
+            if (
+                device is not None
+                and common_device.type_ is _CPU_TYPE
+                and device.type_ is not _CPU_TYPE
+            ):
                 common_device = device
             if not op.is_output:
                 if op.target_dtype != self.common_dtype_:
@@ -571,22 +611,33 @@ class TensorIteratorBase:
                     has_different_output_dtypes = True
 
         if config.check_all_same_dtype_ and (
-                has_different_input_dtypes or has_different_output_dtypes
-                or (self.common_dtype_ != output_dtype and output_dtype != U)):
+            has_different_input_dtypes
+            or has_different_output_dtypes
+            or (self.common_dtype_ != output_dtype and output_dtype != U)
+        ):
             for op in self.operands_:
                 if op.tensor.defined():
-                    TORCH_CHECK(op.target_dtype == self.common_dtype_, "Found dtype ",
-                                op.target_dtype, " but expected ", self.common_dtype_)
+                    TORCH_CHECK(
+                        op.target_dtype == self.common_dtype_,
+                        "Found dtype ",
+                        op.target_dtype,
+                        " but expected ",
+                        self.common_dtype_,
+                    )
 
-        if (not has_undefined_outputs and not config.check_all_same_device_
-                and not config.promote_inputs_to_common_dtype_
-                and not config.cast_common_dtype_to_outputs_
-                and not config.enforce_safe_casting_to_output_):
+        if (
+            not has_undefined_outputs
+            and not config.check_all_same_device_
+            and not config.promote_inputs_to_common_dtype_
+            and not config.cast_common_dtype_to_outputs_
+            and not config.enforce_safe_casting_to_output_
+        ):
             self.common_dtype_ = U if has_different_input_dtypes else self.common_dtype_
             return
 
-        if ((has_different_input_dtypes or self.all_ops_are_scalars_)
-                and config.promote_inputs_to_common_dtype_):
+        if (
+            has_different_input_dtypes or self.all_ops_are_scalars_
+        ) and config.promote_inputs_to_common_dtype_:
             self.compute_common_dtype()
 
         if config.promote_integer_inputs_to_float_ and isIntegralType(self.common_dtype_, True):
@@ -603,40 +654,69 @@ class TensorIteratorBase:
                 continue
             if config.check_all_same_device_:
                 # a CUDA kernel that supports it takes a 0-dim CPU tensor as a scalar argument
-                if (common_device.type_ is not _CPU_TYPE and config.allow_cpu_scalars_
-                        and not op.is_output and op.tensor.dim() == 0
-                        and op.device.type_ is _CPU_TYPE):
-                    TORCH_CHECK(cpu_scalars_on_non_cpu < 1,
-                                "Trying to pass too many CPU scalars to non-CPU kernel!")
+                if (
+                    common_device.type_ is not _CPU_TYPE
+                    and config.allow_cpu_scalars_
+                    and not op.is_output
+                    and op.tensor.dim() == 0
+                    and op.device.type_ is _CPU_TYPE
+                ):
+                    TORCH_CHECK(
+                        cpu_scalars_on_non_cpu < 1,
+                        "Trying to pass too many CPU scalars to non-CPU kernel!",
+                    )
                     cpu_scalars_on_non_cpu += 1
                 elif op.device is not common_device and op.device != common_device:
-                    torchCheckFail("Expected all tensors to be on the same device, but found at "
-                                   "least two devices, ", common_device, " and ", op.device, "!")
-            if (config.enforce_safe_casting_to_output_ and op.is_output
-                    and op.current_dtype != self.common_dtype_):
-                TORCH_CHECK(canCast(self.common_dtype_, op.current_dtype), "result type ",
-                            self.common_dtype_, " can't be cast to the desired output type ",
-                            op.current_dtype)
+                    torchCheckFail(
+                        "Expected all tensors to be on the same device, but found at "
+                        "least two devices, ",
+                        common_device,
+                        " and ",
+                        op.device,
+                        "!",
+                    )
+            if (
+                config.enforce_safe_casting_to_output_
+                and op.is_output
+                and op.current_dtype != self.common_dtype_
+            ):
+                TORCH_CHECK(
+                    canCast(self.common_dtype_, op.current_dtype),
+                    "result type ",
+                    self.common_dtype_,
+                    " can't be cast to the desired output type ",
+                    op.current_dtype,
+                )
             # CPU kernels compute in one dtype: make temporaries of the common dtype.
-            if (config.cast_common_dtype_to_outputs_ and op.is_output
-                    and op.current_dtype != self.common_dtype_):
+            if (
+                config.cast_common_dtype_to_outputs_
+                and op.is_output
+                and op.current_dtype != self.common_dtype_
+            ):
                 from tensortrace.aten import functions as at
 
                 # on the output's device (a CPU output's call stays as it always was)
                 device = None if op.tensor.is_cpu() else op.tensor.device()
-                op.exchange_tensor(at.empty(list(op.tensor.sizes()), dtype=self.common_dtype_,
-                                            device=device))
+                op.exchange_tensor(
+                    at.empty(list(op.tensor.sizes()), dtype=self.common_dtype_, device=device)
+                )
                 op.current_dtype = op.target_dtype = self.common_dtype_
-            if (config.promote_inputs_to_common_dtype_ and not op.is_output
-                    and op.current_dtype != self.common_dtype_):
+            if (
+                config.promote_inputs_to_common_dtype_
+                and not op.is_output
+                and op.current_dtype != self.common_dtype_
+            ):
                 op.exchange_tensor(op.tensor.to(self.common_dtype_))
                 op.current_dtype = op.target_dtype = self.common_dtype_
 
     def compute_fast_setup_type(self) -> FastSetupType:
         if self.is_reduction_ or not self.all_ops_same_shape_:
             return FastSetupType.NONE
-        defined = [op.tensor for op in self.operands_
-                   if op.tensor.impl_.target_ is not None and not op.will_resize]
+        defined = [
+            op.tensor
+            for op in self.operands_
+            if op.tensor.impl_.target_ is not None and not op.will_resize
+        ]
         is_contiguous = True  # all(t.is_contiguous() ...), without a generator frame
         for t in defined:
             impl = t.impl_.target_  # not None: `defined` holds defined tensors only
@@ -667,8 +747,9 @@ class TensorIteratorBase:
             defined = next(op for op in reversed(self.operands_) if op.tensor.defined())
             strides = defined.tensor.strides()
             for i in range(self.num_outputs_):
-                self.set_output_raw_strided(i, shape, strides,
-                                            self.original_options(self.operands_[i]))
+                self.set_output_raw_strided(
+                    i, shape, strides, self.original_options(self.operands_[i])
+                )
         ndim = len(self.shape_)
         if ndim > 1:
             self.has_coalesced_dimensions_ = True
@@ -684,8 +765,9 @@ class TensorIteratorBase:
         ndim = self.ndim()
         for op in self.operands_:
             if op.tensor.defined() and not op.will_resize:
-                original_shape = (tuple(self.shape_) if config.static_shape_ is not None
-                                  else op.tensor.sizes())
+                original_shape = (
+                    tuple(self.shape_) if config.static_shape_ is not None else op.tensor.sizes()
+                )
                 original_stride = op.tensor.strides()
                 element_size = op.tensor.element_size()
                 offset = ndim - len(original_shape)
@@ -764,10 +846,12 @@ class TensorIteratorBase:
                     # the loop order is plain row-major: a contiguous output fits it
                     self.set_output_raw_strided(i, tensor_shape, (), self.original_options(op))
                 else:
-                    tensor_stride = tuple(s // element_size
-                                          for s in self.invert_perm(op.stride_bytes))
-                    self.set_output_raw_strided(i, tensor_shape, tensor_stride,
-                                                self.original_options(op))
+                    tensor_stride = tuple(
+                        s // element_size for s in self.invert_perm(op.stride_bytes)
+                    )
+                    self.set_output_raw_strided(
+                        i, tensor_shape, tensor_stride, self.original_options(op)
+                    )
                 op.current_dtype = op.target_dtype
             elif op.tensor.defined():
                 self.set_output_raw_strided(i, op.tensor.sizes(), (), self.original_options(op))
@@ -782,8 +866,9 @@ class TensorIteratorBase:
             shape0, shape1 = self.shape_[dim0], self.shape_[dim1]
             if shape0 == 1 or shape1 == 1:
                 return True
-            return all(shape0 * op.stride_bytes[dim0] == op.stride_bytes[dim1]
-                       for op in self.operands_)
+            return all(
+                shape0 * op.stride_bytes[dim0] == op.stride_bytes[dim1] for op in self.operands_
+            )
 
         def replace_stride(dim0: int, dim1: int) -> None:
             for op in self.operands_:
@@ -800,9 +885,9 @@ class TensorIteratorBase:
                 if prev_dim != dim:
                     replace_stride(prev_dim, dim)
                     self.shape_[prev_dim] = self.shape_[dim]
-        del self.shape_[prev_dim + 1:]
+        del self.shape_[prev_dim + 1 :]
         for op in self.operands_:
-            del op.stride_bytes[prev_dim + 1:]
+            del op.stride_bytes[prev_dim + 1 :]
         self.has_coalesced_dimensions_ = True
 
     # ---- outputs -----------------------------------------------------------------------------
@@ -813,8 +898,9 @@ class TensorIteratorBase:
             return op.original_tensor.options()
         return op.options()
 
-    def set_output_raw_strided(self, output_idx: int, sizes: Sequence[int],
-                               strides: Sequence[int], options: TensorOptions) -> None:
+    def set_output_raw_strided(
+        self, output_idx: int, sizes: Sequence[int], strides: Sequence[int], options: TensorOptions
+    ) -> None:
         raise NotImplementedError
 
     def _adopt_output(self, output_idx: int, tensor: Tensor) -> None:
@@ -830,8 +916,11 @@ class TensorIteratorBase:
     def cast_outputs(self) -> None:
         """Copy each common-dtype temporary back into its real output (cast_outputs)."""
         for op in self.operands_:
-            if (op.is_output and op.original_tensor.impl_.target_ is not None
-                    and op.original_tensor.scalar_type() != op.current_dtype):
+            if (
+                op.is_output
+                and op.original_tensor.impl_.target_ is not None
+                and op.original_tensor.scalar_type() != op.current_dtype
+            ):
                 op.original_tensor.copy_(op.tensor)
                 op.restore_original_tensor()
 
@@ -849,11 +938,16 @@ class TensorIteratorBase:
         if len(shape) == 1 and op.stride_bytes[0] == itemsize:
             # the contiguous fast path (one flat dimension, fast_set_up's): frombuffer makes
             # the same writable view as np.ndarray(buffer=...) at about a third of the cost
-            return np.frombuffer(storage, dtype, shape[0],
-                                 impl.storage_offset_ * itemsize + byte_offset)
-        return np.ndarray(shape, dtype, buffer=storage,
-                          offset=impl.storage_offset_ * impl.data_type_.itemsize + byte_offset,
-                          strides=tuple(reversed(op.stride_bytes)))
+            return np.frombuffer(
+                storage, dtype, shape[0], impl.storage_offset_ * itemsize + byte_offset
+            )
+        return np.ndarray(
+            shape,
+            dtype,
+            buffer=storage,
+            offset=impl.storage_offset_ * impl.data_type_.itemsize + byte_offset,
+            strides=tuple(reversed(op.stride_bytes)),
+        )
 
     def operand_arrays(self) -> list[np.ndarray]:
         return [self.operand_array(i) for i in range(self.ntensors())]
@@ -863,8 +957,10 @@ class TensorIteratorBase:
 
     def is_dim_reduced(self, dim: int) -> bool:
         """An output does not move along `dim`, and the input has more than one element there."""
-        return any(op.is_output and op.stride_bytes[dim] == 0 and self.shape_[dim] > 1
-                   for op in self.operands_)
+        return any(
+            op.is_output and op.stride_bytes[dim] == 0 and self.shape_[dim] > 1
+            for op in self.operands_
+        )
 
     # ---- running a loop (TensorIteratorBase::for_each, serial_for_each) -----------------------
     def for_each(self, loop: Loop, grain_size: int = GRAIN_SIZE) -> None:
@@ -879,15 +975,17 @@ class TensorIteratorBase:
         if numel < grain_size or get_num_threads() == 1:
             loop(*arrays)  # serial_for_each(loop, {0, numel}): the whole range in one block
             return
-        parallel_for(0, numel, grain_size,
-                     lambda begin, end: serial_for_each(loop, arrays, begin, end))
+        parallel_for(
+            0, numel, grain_size, lambda begin, end: serial_for_each(loop, arrays, begin, end)
+        )
 
 
 class TensorIterator(TensorIteratorBase):
     """An iterator whose undefined outputs are allocated through the dispatcher."""
 
-    def set_output_raw_strided(self, output_idx: int, sizes: Sequence[int],
-                               strides: Sequence[int], options: TensorOptions) -> None:
+    def set_output_raw_strided(
+        self, output_idx: int, sizes: Sequence[int], strides: Sequence[int], options: TensorOptions
+    ) -> None:
         from tensortrace.aten import functions as at
 
         op = self.operands_[output_idx]
@@ -895,8 +993,9 @@ class TensorIterator(TensorIteratorBase):
             if not strides:
                 tensor = at.empty(list(sizes), dtype=options.dtype, device=options.device)
             else:
-                tensor = at.empty_strided(list(sizes), list(strides), dtype=options.dtype,
-                                          device=options.device)
+                tensor = at.empty_strided(
+                    list(sizes), list(strides), dtype=options.dtype, device=options.device
+                )
             self._adopt_output(output_idx, tensor)
         elif op.will_resize:
             from tensortrace.aten.native.resize import resize_output, setStrided

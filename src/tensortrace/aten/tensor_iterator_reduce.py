@@ -95,8 +95,9 @@ def find_split_dim(it: TensorIteratorBase) -> int:
     return best_dim
 
 
-def round_columns(it: TensorIteratorBase, dim: int, multiple: int, begin: int,
-                  end: int) -> tuple[int, int]:
+def round_columns(
+    it: TensorIteratorBase, dim: int, multiple: int, begin: int, end: int
+) -> tuple[int, int]:
     begin -= begin % multiple
     if end != it.shape()[dim]:  # only round the 'end' column down if it's not the final column
         end -= end % multiple
@@ -145,5 +146,4 @@ def foreach_reduced_elt(it: TensorIteratorBase, loop: ReduceLoop) -> None:
         if begin != end:
             loop(*_narrowed(arrays, dim, begin, end))
 
-    parallel_for(0, it.shape()[dim], 1, chunk,
-                 work_per_iteration=it.numel() // it.shape()[dim])
+    parallel_for(0, it.shape()[dim], 1, chunk, work_per_iteration=it.numel() // it.shape()[dim])

@@ -23,6 +23,16 @@ from tensortrace.torchgen.loader import load
 
 load("tensortrace.autograd.generated")  # registers the Autograd and ADInplaceOrView kernels
 
-__all__ = ["GradcheckError", "Node", "backward", "enable_grad", "grad", "gradcheck",
-           "inference_mode", "is_grad_enabled", "is_inference_mode_enabled", "no_grad",
-           "set_grad_enabled"]
+__all__ = [
+    "GradcheckError",
+    "Node",
+    "backward",
+    "enable_grad",
+    "grad",
+    "gradcheck",
+    "inference_mode",
+    "is_grad_enabled",
+    "is_inference_mode_enabled",
+    "no_grad",
+    "set_grad_enabled",
+]

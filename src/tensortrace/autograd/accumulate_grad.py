@@ -70,9 +70,9 @@ def obeys_layout_contract(grad: Tensor, variable: Tensor) -> bool:
 
 def clone_obey_contract(new_grad: Tensor, variable: Tensor) -> Tensor:
     if is_non_overlapping_and_dense(variable):
-        return (new_grad.new_empty_strided(variable.sizes(), variable.strides(),
-                                           dtype=variable.scalar_type())
-                .copy_(new_grad))
+        return new_grad.new_empty_strided(
+            variable.sizes(), variable.strides(), dtype=variable.scalar_type()
+        ).copy_(new_grad)
     return new_grad.clone(memory_format="contiguous_format")
 
 
@@ -89,14 +89,16 @@ def is_non_overlapping_and_dense(t: Tensor) -> bool:
     return True
 
 
-def accumulate_grad(variable: Tensor, meta: Any, new_grad: Tensor, num_expected_refs: int
-                    ) -> None:
+def accumulate_grad(variable: Tensor, meta: Any, new_grad: Tensor, num_expected_refs: int) -> None:
     """AccumulateGrad::accumulateGrad."""
     variable_grad = meta.grad_
     enabled = grad_mode.is_grad_enabled()
     if variable_grad is None or not variable_grad.defined():
-        if (not enabled and new_grad.use_count() <= num_expected_refs
-                and obeys_layout_contract(new_grad, variable)):
+        if (
+            not enabled
+            and new_grad.use_count() <= num_expected_refs
+            and obeys_layout_contract(new_grad, variable)
+        ):
             # nobody else can see new_grad: steal it (as a detached alias)
             meta.grad_ = new_grad.detach()
         else:

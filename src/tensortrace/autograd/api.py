@@ -32,32 +32,51 @@ def _make_grads(outputs: Sequence[Any], grads: Sequence[Any]) -> tuple[Any, ...]
     for i, (out, grad) in enumerate(zip(outputs, grads)):
         if _is_tensor(grad):
             if grad.shape != out.shape:
-                raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
-                                   f"{grad.shape} and output[{i}] has a shape of {out.shape}.")
+                raise RuntimeError(
+                    f"Mismatch in shape: grad_output[{i}] has a shape of "
+                    f"{grad.shape} and output[{i}] has a shape of {out.shape}."
+                )
             if out.dtype.is_complex != grad.dtype.is_complex:
-                raise RuntimeError("For complex Tensors, both grad_output and output are required "
-                                "to have the same dtype. Mismatch in dtype: grad_output[" + str(i)
-                                + "] has a dtype of " + str(grad.dtype) + " and output[" + str(i)
-                                + "] has a dtype of " + str(out.dtype) + ".")
+                raise RuntimeError(
+                    "For complex Tensors, both grad_output and output are required "
+                    "to have the same dtype. Mismatch in dtype: grad_output["
+                    + str(i)
+                    + "] has a dtype of "
+                    + str(grad.dtype)
+                    + " and output["
+                    + str(i)
+                    + "] has a dtype of "
+                    + str(out.dtype)
+                    + "."
+                )
             new_grads.append(grad)
         elif grad is None:
             if out.requires_grad:
                 if out.numel() != 1:
                     raise RuntimeError("grad can be implicitly created only for scalar outputs")
                 if not out.dtype.is_floating_point:
-                    raise RuntimeError("grad can be implicitly created only for real scalar "
-                                       f"outputs but got {out.dtype}")
+                    raise RuntimeError(
+                        "grad can be implicitly created only for real scalar "
+                        f"outputs but got {out.dtype}"
+                    )
                 new_grads.append(torch.ones_like(out, memory_format=torch.preserve_format))
             else:
                 new_grads.append(None)
         else:
-            raise TypeError("gradients can be either Tensors or None, but got "
-                            + type(grad).__name__)
+            raise TypeError(
+                "gradients can be either Tensors or None, but got " + type(grad).__name__
+            )
     return tuple(new_grads)
 
 
-def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None = None,
-             create_graph: bool = False, grad_variables: Any = None, inputs: Any = None) -> None:
+def backward(
+    tensors: Any,
+    grad_tensors: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    grad_variables: Any = None,
+    inputs: Any = None,
+) -> None:
     """torch.autograd.backward: accumulate the gradients of `tensors` into the leaves' .grad."""
     from tensortrace.csrc.python_variable_autograd import run_backward
 
@@ -72,16 +91,26 @@ def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None =
     run_backward(tensors, grads, retain_graph, create_graph, inputs, True, True)
 
 
-def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool | None = None,
-         create_graph: bool = False, only_inputs: bool = True, allow_unused: bool | None = None,
-         is_grads_batched: bool = False, materialize_grads: bool = False) -> tuple[Any, ...]:
+def grad(
+    outputs: Any,
+    inputs: Any,
+    grad_outputs: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    only_inputs: bool = True,
+    allow_unused: bool | None = None,
+    is_grads_batched: bool = False,
+    materialize_grads: bool = False,
+) -> tuple[Any, ...]:
     """torch.autograd.grad: the gradients of `outputs` with respect to `inputs`, returned."""
     import tensortrace as torch
     from tensortrace.csrc.python_variable_autograd import run_backward
 
     if materialize_grads and allow_unused is False:
-        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads="
-                         "True, but got: allow_unused=False.")
+        raise ValueError(
+            "Expected allow_unused to be True or not passed when materialize_grads="
+            "True, but got: allow_unused=False."
+        )
     if allow_unused is None:
         allow_unused = materialize_grads
     t_outputs = (outputs,) if _is_tensor(outputs) else tuple(outputs)
@@ -89,9 +118,12 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
     grads = _make_grads(t_outputs, _tensor_or_tensors_to_tuple(grad_outputs, len(t_outputs)))
     if retain_graph is None:
         retain_graph = create_graph
-    result = run_backward(t_outputs, grads, retain_graph, create_graph, t_inputs,
-                          allow_unused, False)
+    result = run_backward(
+        t_outputs, grads, retain_graph, create_graph, t_inputs, allow_unused, False
+    )
     if materialize_grads:
-        result = tuple(r if r is not None else torch.zeros_like(i, requires_grad=True)
-                       for r, i in zip(result, t_inputs))
+        result = tuple(
+            r if r is not None else torch.zeros_like(i, requires_grad=True)
+            for r, i in zip(result, t_inputs)
+        )
     return result

@@ -47,8 +47,15 @@ class ExecInfo:
 
 
 class GraphTask:
-    __slots__ = ("keep_graph", "grad_mode", "dependencies", "not_ready", "exec_info",
-                 "captured_vars", "accumulate_grad")
+    __slots__ = (
+        "keep_graph",
+        "grad_mode",
+        "dependencies",
+        "not_ready",
+        "exec_info",
+        "captured_vars",
+        "accumulate_grad",
+    )
 
     def __init__(self, keep_graph: bool, grad_mode_: bool) -> None:
         self.keep_graph = keep_graph
@@ -59,8 +66,9 @@ class GraphTask:
         self.captured_vars: list[Tensor | None] = []
         self.accumulate_grad = True
 
-    def init_to_execute(self, graph_root: Node, outputs: Sequence[Edge], accumulate_grad: bool
-                        ) -> None:
+    def init_to_execute(
+        self, graph_root: Node, outputs: Sequence[Edge], accumulate_grad: bool
+    ) -> None:
         """Mark the Nodes on a path from the root to an output (GraphTask::init_to_execute)."""
         self.captured_vars = [None] * len(outputs)
         for index, edge in enumerate(outputs):
@@ -152,8 +160,13 @@ def validate_outputs(edges: Sequence[Edge], grads: list[Any]) -> None:
     """Sum broadcast gradients to their input's shape, cast to its dtype (validate_outputs)."""
     from tensortrace.autograd.functions_manual import sum_to
 
-    TORCH_CHECK(len(grads) == len(edges), "invalid number of gradients - expected ",
-                len(edges), ", but got ", len(grads))
+    TORCH_CHECK(
+        len(grads) == len(edges),
+        "invalid number of gradients - expected ",
+        len(edges),
+        ", but got ",
+        len(grads),
+    )
     for i, edge in enumerate(edges):
         if edge.function is None:
             continue
@@ -164,10 +177,17 @@ def validate_outputs(edges: Sequence[Edge], grads: list[Any]) -> None:
         if metadata is None:
             continue
         if grad.sizes() != metadata.shape:
-            TORCH_CHECK(is_expandable_to(metadata.shape, grad.sizes()),
-                        "Function ", edge.function.name(), " returned an invalid gradient at "
-                        "index ", i, " - got ", list(grad.sizes()), " but expected shape "
-                        "compatible with ", list(metadata.shape))
+            TORCH_CHECK(
+                is_expandable_to(metadata.shape, grad.sizes()),
+                "Function ",
+                edge.function.name(),
+                " returned an invalid gradient at index ",
+                i,
+                " - got ",
+                list(grad.sizes()),
+                " but expected shape compatible with ",
+                list(metadata.shape),
+            )
             grad = sum_to(grad, metadata.shape)
         if grad.scalar_type() != metadata.scalar_type:
             grad = grad.to(metadata.scalar_type)
@@ -190,12 +210,21 @@ def _site(kind: str, name: str) -> FrameSite:
     site = _sites.get((kind, name))
     if site is None:
         if kind == "evaluate":
-            site = FrameSite("autograd", f"autograd::engine::evaluate_function: {name}",
-                             ENGINE_CPP, "torch::autograd::Engine::evaluate_function",
-                             legacy="backward engine: run a GradFunction")
+            site = FrameSite(
+                "autograd",
+                f"autograd::engine::evaluate_function: {name}",
+                ENGINE_CPP,
+                "torch::autograd::Engine::evaluate_function",
+                legacy="backward engine: run a GradFunction",
+            )
         else:
-            site = FrameSite("autograd", name, FUNCTION_H, "torch::autograd::Node::operator()",
-                             legacy="GradFunction::apply")
+            site = FrameSite(
+                "autograd",
+                name,
+                FUNCTION_H,
+                "torch::autograd::Node::operator()",
+                legacy="GradFunction::apply",
+            )
         _sites[(kind, name)] = site
     return site
 
@@ -207,13 +236,21 @@ def call_node(fn: Node, inputs: list[Any]) -> list[Any]:
         return fn.apply(inputs)
     site = _site("node", fn.name())
     return recorder.record_call(
-        rec, site, {"record_function": True,
-                    "args": {"sequence_nr": fn.sequence_nr_,
-                             "grads": [t._trace_summary() if t is not None else None
-                                       for t in inputs]}},
-        fn.apply, (inputs,),
-        end_args=lambda outputs: {"result": [t._trace_summary() if t is not None else None
-                                             for t in outputs]})
+        rec,
+        site,
+        {
+            "record_function": True,
+            "args": {
+                "sequence_nr": fn.sequence_nr_,
+                "grads": [t._trace_summary() if t is not None else None for t in inputs],
+            },
+        },
+        fn.apply,
+        (inputs,),
+        end_args=lambda outputs: {
+            "result": [t._trace_summary() if t is not None else None for t in outputs]
+        },
+    )
 
 
 def _wrap_for_hook(t: Tensor | None) -> Any:
@@ -252,15 +289,16 @@ def call_function(task: GraphTask, fn: Node, inputs: list[Any]) -> list[Any]:
     validate_outputs(fn.next_edges_, outputs)
     if fn.post_hooks_:
         for hook in list(fn.post_hooks_.values()):
-            new = hook(tuple(_wrap_for_hook(t) for t in outputs),
-                       tuple(_wrap_for_hook(t) for t in grads_in or ()))
+            new = hook(
+                tuple(_wrap_for_hook(t) for t in outputs),
+                tuple(_wrap_for_hook(t) for t in grads_in or ()),
+            )
             if new is not None:
                 outputs = [_unwrap_from_hook(t) for t in new]
     return outputs
 
 
-def evaluate_function(task: GraphTask, fn: Node, inputs: InputBuffer, queue: ReadyQueue
-                      ) -> None:
+def evaluate_function(task: GraphTask, fn: Node, inputs: InputBuffer, queue: ReadyQueue) -> None:
     exec_info = task.exec_info
     buffer = inputs.variables()
     if exec_info:
@@ -299,20 +337,29 @@ def evaluate_function(task: GraphTask, fn: Node, inputs: InputBuffer, queue: Rea
     outputs.clear()
 
 
-def _evaluate_traced(task: GraphTask, fn: Node, inputs: InputBuffer, queue: ReadyQueue
-                     ) -> None:
+def _evaluate_traced(task: GraphTask, fn: Node, inputs: InputBuffer, queue: ReadyQueue) -> None:
     rec = recorder.current
     if rec is None:
         evaluate_function(task, fn, inputs, queue)
         return
     site = _site("evaluate", fn.name())
-    begin = {"record_function": True,
-             "args": {"node": fn._trace_summary(),
-                      # [name, count] of each Node still waiting for gradients
-                      "dependencies": [[n.name(), c] for n, c in task.dependencies.items() if c],
-                      "ready_queue": queue._trace_summary()}}
-    recorder.record_call(rec, site, begin, evaluate_function, (task, fn, inputs, queue),
-                         end_args=lambda _: {"ready_queue": queue._trace_summary()})
+    begin = {
+        "record_function": True,
+        "args": {
+            "node": fn._trace_summary(),
+            # [name, count] of each Node still waiting for gradients
+            "dependencies": [[n.name(), c] for n, c in task.dependencies.items() if c],
+            "ready_queue": queue._trace_summary(),
+        },
+    }
+    recorder.record_call(
+        rec,
+        site,
+        begin,
+        evaluate_function,
+        (task, fn, inputs, queue),
+        end_args=lambda _: {"ready_queue": queue._trace_summary()},
+    )
 
 
 class _CurrentGraphTask(threading.local):
@@ -331,9 +378,15 @@ def current_graph_task() -> GraphTask | None:
 class Engine:
     """The one engine (Engine::get_default_engine)."""
 
-    def execute(self, roots: list[Edge], inputs: list[Tensor], keep_graph: bool,
-                create_graph: bool, accumulate_grad: bool,
-                outputs: Sequence[Edge] | None = None) -> list[Tensor | None]:
+    def execute(
+        self,
+        roots: list[Edge],
+        inputs: list[Tensor],
+        keep_graph: bool,
+        create_graph: bool,
+        accumulate_grad: bool,
+        outputs: Sequence[Edge] | None = None,
+    ) -> list[Tensor | None]:
         validate_outputs(roots, inputs)
         task = GraphTask(keep_graph, create_graph)
         task.accumulate_grad = accumulate_grad

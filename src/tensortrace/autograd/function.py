@@ -35,7 +35,6 @@ class _SequenceNumber(threading.local):
 _sequence = _SequenceNumber()
 
 
-
 class Edge:
     """edge.h: the function a gradient flows to, and which of its inputs it is."""
 
@@ -83,9 +82,17 @@ class Node:
     """function.h's Node: `apply(grads)` maps the gradients of its outputs to those of its
     inputs; `next_edges_` says where each of those goes."""
 
-    __slots__ = ("next_edges_", "sequence_nr_", "input_metadata_", "pre_hooks_",
-                 "tensor_pre_hooks_", "retains_grad_hooks_", "post_hooks_", "metadata_",
-                 "__weakref__")
+    __slots__ = (
+        "next_edges_",
+        "sequence_nr_",
+        "input_metadata_",
+        "pre_hooks_",
+        "tensor_pre_hooks_",
+        "retains_grad_hooks_",
+        "post_hooks_",
+        "metadata_",
+        "__weakref__",
+    )
 
     def __init__(self, sequence_nr: int | None = None) -> None:
         self.sequence_nr_ = next(_sequence.counter) if sequence_nr is None else sequence_nr
@@ -159,8 +166,7 @@ class Node:
         """fn(grad_outputs) before the Node runs; it may return new grad_outputs."""
         return self._register(self.pre_hooks_, fn)
 
-    def _register_tensor_pre_hook(self, output_nr: int, fn: Callable[..., Any]
-                                  ) -> RemovableHandle:
+    def _register_tensor_pre_hook(self, output_nr: int, fn: Callable[..., Any]) -> RemovableHandle:
         return self._register(self.tensor_pre_hooks_, (output_nr, fn))
 
     def __call__(self, *grads: Any) -> Any:
@@ -168,8 +174,9 @@ class Node:
         from tensortrace.csrc.python_variable import THPVariable_Wrap
 
         results = self.apply([g.cdata if g is not None else None for g in grads])
-        wrapped = tuple(THPVariable_Wrap(r.copy()) if r is not None and r.defined() else None
-                        for r in results)
+        wrapped = tuple(
+            THPVariable_Wrap(r.copy()) if r is not None and r.defined() else None for r in results
+        )
         return wrapped[0] if len(wrapped) == 1 else wrapped
 
     def _trace_summary(self) -> str:
@@ -203,8 +210,11 @@ def grad_fn(t: Tensor, meta: Any) -> Node | None:
     """VariableHooks::grad_fn: a view whose data changed in place since its grad_fn was made
     (through its base or another view) gets a new one, an AsStridedBackward0 of its base."""
     fn = meta.grad_fn_
-    if (fn is not None and meta.is_view_
-            and meta.attr_version_ != t.unsafeGetTensorImpl().version_counter_.version):
+    if (
+        fn is not None
+        and meta.is_view_
+        and meta.attr_version_ != t.unsafeGetTensorImpl().version_counter_.version
+    ):
         base_meta = meta.base_.unsafeGetTensorImpl().autograd_meta_
         if base_meta is not None and base_meta.grad_fn_ is not None:
             from tensortrace.autograd.variable_type_utils import regenerate_view_grad_fn
@@ -215,5 +225,12 @@ def grad_fn(t: Tensor, meta: Any) -> Node | None:
 
 
 def check_input_count(node: Node, grads: Sequence[Any], expected: int) -> None:
-    TORCH_CHECK(len(grads) == expected, "invalid number of inputs to ", node.name(),
-                ": expected ", expected, ", got ", len(grads))
+    TORCH_CHECK(
+        len(grads) == expected,
+        "invalid number of inputs to ",
+        node.name(),
+        ": expected ",
+        expected,
+        ", got ",
+        len(grads),
+    )

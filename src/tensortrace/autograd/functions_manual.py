@@ -57,8 +57,9 @@ def real_only(name: str, self: Tensor, gradient: Any) -> Any:
     """A formula written here for real inputs only: a complex input gets an error, never a
     silently wrong gradient (Python evaluates the gradient first; it is discarded)."""
     if isinstance(self, Tensor) and self.is_complex():
-        raise RuntimeError(f"tensortrace: the derivative of '{name}' for complex inputs is not "
-                           "implemented")
+        raise RuntimeError(
+            f"tensortrace: the derivative of '{name}' for complex inputs is not implemented"
+        )
     return gradient
 
 
@@ -69,8 +70,9 @@ def sum_to(tensor: Tensor, shape: Sequence[int]) -> Tensor:
     sizes = tensor.sizes()
     leading = len(sizes) - len(shape)
     reduce_dims = list(range(leading))
-    reduce_dims += [i for i in range(leading, len(sizes))
-                    if shape[i - leading] == 1 and sizes[i] != 1]
+    reduce_dims += [
+        i for i in range(leading, len(sizes)) if shape[i - leading] == 1 and sizes[i] != 1
+    ]
     if reduce_dims:
         tensor = tensor.sum(reduce_dims, True)
     return tensor.view(list(shape)) if leading > 0 else tensor
@@ -97,15 +99,17 @@ def mul_tensor_backward(grad: Tensor, other: Any, self_st: Any) -> Tensor:
     return handle_r_to_c(self_st, grad.mul(conj(other)))
 
 
-def div_tensor_self_backward(grad: Tensor, other: Any, self_st: ScalarType,
-                             rounding_mode: str | None = None) -> Tensor:
+def div_tensor_self_backward(
+    grad: Tensor, other: Any, self_st: ScalarType, rounding_mode: str | None = None
+) -> Tensor:
     if rounding_mode is not None:
         return at.zeros_like(grad, dtype=self_st)
     return handle_r_to_c(self_st, grad.div(conj(other)))
 
 
-def div_tensor_other_backward(grad: Tensor, self: Tensor, other: Tensor,
-                              rounding_mode: str | None = None) -> Tensor:
+def div_tensor_other_backward(
+    grad: Tensor, self: Tensor, other: Tensor, rounding_mode: str | None = None
+) -> Tensor:
     if rounding_mode is not None:
         return at.zeros_like(grad, dtype=other.scalar_type())
     return handle_r_to_c(other.scalar_type(), grad.neg().mul(conj(self.div(other).div(other))))
@@ -129,8 +133,11 @@ def pow_backward(grad: Tensor, self: Tensor, exponent: Any) -> Tensor:
 
 
 def pow_backward_self(grad: Tensor, self: Tensor, exponent: Tensor) -> Tensor:
-    return at.where(exponent.eq(0.0), _scalar_zero(grad),
-                    grad.mul(conj(exponent.mul(self.pow(exponent.sub(1))))))
+    return at.where(
+        exponent.eq(0.0),
+        _scalar_zero(grad),
+        grad.mul(conj(exponent.mul(self.pow(exponent.sub(1))))),
+    )
 
 
 def pow_backward_exponent(grad: Tensor, self: Any, exponent: Tensor, result: Tensor) -> Tensor:
@@ -141,8 +148,13 @@ def pow_backward_exponent(grad: Tensor, self: Any, exponent: Tensor, result: Ten
         return grad.mul(conj(at.where(cond, _scalar_zero(grad), result.mul(self_.log()))))
     base = float(self)
     if base == 0.0:
-        return grad.mul(at.where(exponent.ge(0), _scalar_zero(grad),
-                                 result.mul(math.log(base) if base > 0 else -math.inf)))
+        return grad.mul(
+            at.where(
+                exponent.ge(0),
+                _scalar_zero(grad),
+                result.mul(math.log(base) if base > 0 else -math.inf),
+            )
+        )
     return grad.mul(result.mul(math.log(base) if base > 0 else math.nan))
 
 
@@ -172,8 +184,9 @@ def clamp_backward(grad: Tensor, self: Tensor, min: Any, max: Any) -> Tensor:
     return grad
 
 
-def clamp_backward_min_max(grad: Tensor, self: Tensor, min: Any, max: Any,
-                           mask: Sequence[bool]) -> tuple[Tensor | None, Tensor | None]:
+def clamp_backward_min_max(
+    grad: Tensor, self: Tensor, min: Any, max: Any, mask: Sequence[bool]
+) -> tuple[Tensor | None, Tensor | None]:
     zero = _scalar_zero(grad)
     gmin = gmax = None
     if max is None:
@@ -221,8 +234,9 @@ def _safe_size(sizes: Sequence[int], dims: Sequence[int]) -> int:
     return n
 
 
-def mean_backward(grad: Tensor, sizes: Sequence[int], dims: Any, numel: int,
-                  keepdim: bool) -> Tensor:
+def mean_backward(
+    grad: Tensor, sizes: Sequence[int], dims: Any, numel: int, keepdim: bool
+) -> Tensor:
     is_all = dims is None or len(dims) == 0
     n = numel if is_all else _safe_size(sizes, dims)
     return sum_backward(grad, sizes, dims, keepdim).div(n)
@@ -235,8 +249,7 @@ def unsqueeze_multiple(t: Tensor, dims: Any, n_dims: int) -> Tensor:
     return res
 
 
-def var_backward(grad: Tensor, self: Tensor, dims: Any, correction: Any,
-                 keepdim: bool) -> Tensor:
+def var_backward(grad: Tensor, self: Tensor, dims: Any, correction: Any, keepdim: bool) -> Tensor:
     corr = 1.0 if correction is None else float(correction)
     if self.dim() == 0 or dims is None:
         dof = self.numel() - corr
@@ -249,8 +262,9 @@ def var_backward(grad: Tensor, self: Tensor, dims: Any, correction: Any,
     return grad.mul(2.0 / (rnumel - corr)).mul(self.sub(self.mean(list(dims), True)))
 
 
-def std_backward(result: Tensor, grad: Tensor, self: Tensor, dims: Any, correction: Any,
-                 keepdim: bool) -> Tensor:
+def std_backward(
+    result: Tensor, grad: Tensor, self: Tensor, dims: Any, correction: Any, keepdim: bool
+) -> Tensor:
     grad_var = grad.div(result.mul(2)).masked_fill_(result.eq(0), 0)
     return var_backward(grad_var, self, dims, correction, keepdim)
 
@@ -268,8 +282,9 @@ def _one_hot_along(indices: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
     return positions.eq(indices)
 
 
-def value_selecting_reduction_backward(grad: Tensor, dim: int, indices: Tensor,
-                                       sizes: Sequence[int], keepdim: bool) -> Tensor:
+def value_selecting_reduction_backward(
+    grad: Tensor, dim: int, indices: Tensor, sizes: Sequence[int], keepdim: bool
+) -> Tensor:
     """zeros(sizes).scatter(dim, indices, grad), written as a where over a one-hot mask."""
     if len(sizes) == 0:
         return grad
@@ -280,8 +295,9 @@ def value_selecting_reduction_backward(grad: Tensor, dim: int, indices: Tensor,
     return at.where(_one_hot_along(indices, dim, sizes), grad, _scalar_zero(grad))
 
 
-def prod_backward(grad: Tensor, input: Tensor, result: Tensor, dim: int | None = None,
-                  keepdim: bool = False) -> Tensor:
+def prod_backward(
+    grad: Tensor, input: Tensor, result: Tensor, dim: int | None = None, keepdim: bool = False
+) -> Tensor:
     """prod's gradient, the product of the other elements, also where some are zero."""
     if input.dim() == 0:
         return grad
@@ -315,15 +331,27 @@ def cumsum_backward(grad: Tensor, dim: int) -> Tensor:
 
 
 # ---- matmul family -------------------------------------------------------------------------------
-def mm_mat1_backward(grad: Tensor, mat2: Tensor, sizes: Sequence[int], strides: Sequence[int],
-                     layout: Any, alpha: Any) -> Tensor:
+def mm_mat1_backward(
+    grad: Tensor,
+    mat2: Tensor,
+    sizes: Sequence[int],
+    strides: Sequence[int],
+    layout: Any,
+    alpha: Any,
+) -> Tensor:
     if strides[0] == 1 and strides[1] == sizes[0]:  # mat1 column-major: answer column-major
         return maybe_multiply(conj(mat2).mm(grad.t()).t(), conj(alpha))
     return maybe_multiply(grad.mm(conj(mat2.t())), conj(alpha))
 
 
-def mm_mat2_backward(grad: Tensor, mat1: Tensor, sizes: Sequence[int], strides: Sequence[int],
-                     layout: Any, alpha: Any) -> Tensor:
+def mm_mat2_backward(
+    grad: Tensor,
+    mat1: Tensor,
+    sizes: Sequence[int],
+    strides: Sequence[int],
+    layout: Any,
+    alpha: Any,
+) -> Tensor:
     if strides[0] == 1 and strides[1] == sizes[0]:
         return maybe_multiply(grad.t().mm(conj(mat1)).t(), conj(alpha))
     return maybe_multiply(conj(mat1.t()).mm(grad), conj(alpha))
@@ -341,15 +369,17 @@ def select_backward(grad: Tensor, sizes: Sequence[int], dim: int, index: int) ->
     return grad_input
 
 
-def slice_backward_wrapper(grad: Tensor, sizes: Sequence[int], dim: int, start: Any, end: Any,
-                           step: int) -> Tensor:
+def slice_backward_wrapper(
+    grad: Tensor, sizes: Sequence[int], dim: int, start: Any, end: Any, step: int
+) -> Tensor:
     grad_input = _zeros(sizes, grad)
     grad_input.slice(dim, start, end, step).copy_(grad)
     return grad_input
 
 
-def diagonal_backward(grad: Tensor, sizes: Sequence[int], offset: int, dim1: int,
-                      dim2: int) -> Tensor:
+def diagonal_backward(
+    grad: Tensor, sizes: Sequence[int], offset: int, dim1: int, dim2: int
+) -> Tensor:
     grad_input = _zeros(sizes, grad)
     grad_input.diagonal(offset, dim1, dim2).copy_(grad)
     return grad_input
@@ -380,8 +410,13 @@ def unsqueeze_to(grad: Tensor, *args: Any) -> Tensor:
     return res
 
 
-def as_strided_backward(grad: Tensor, input_geometry: tuple[Any, ...], size: Sequence[int],
-                        stride: Sequence[int], storage_offset: int | None) -> Tensor:
+def as_strided_backward(
+    grad: Tensor,
+    input_geometry: tuple[Any, ...],
+    size: Sequence[int],
+    stride: Sequence[int],
+    storage_offset: int | None,
+) -> Tensor:
     """Scatter-add grad into a buffer over the input's storage, read back in its geometry.
 
     Each element of the output is a storage position: offset + sum(i_k * stride_k). Adding the
@@ -401,8 +436,13 @@ def as_strided_backward(grad: Tensor, input_geometry: tuple[Any, ...], size: Seq
     return buffer.as_strided(list(in_sizes), list(in_strides), in_offset).clone()
 
 
-def split_with_sizes_backward(grads: Sequence[Tensor | None], split_sizes: Sequence[int],
-                              dim: int, sizes: Sequence[int], self_scalar_type: Any) -> Tensor:
+def split_with_sizes_backward(
+    grads: Sequence[Tensor | None],
+    split_sizes: Sequence[int],
+    dim: int,
+    sizes: Sequence[int],
+    self_scalar_type: Any,
+) -> Tensor:
     dim = maybe_wrap_dim(dim, len(sizes))
     filled = []
     for g, n in zip(grads, split_sizes):
@@ -415,8 +455,13 @@ def split_with_sizes_backward(grads: Sequence[Tensor | None], split_sizes: Seque
     return at.cat(filled, dim)
 
 
-def split_backward(grads: Sequence[Tensor | None], split_size: int, dim: int,
-                   sizes: Sequence[int], self_scalar_type: Any) -> Tensor:
+def split_backward(
+    grads: Sequence[Tensor | None],
+    split_size: int,
+    dim: int,
+    sizes: Sequence[int],
+    self_scalar_type: Any,
+) -> Tensor:
     dim = maybe_wrap_dim(dim, len(sizes))
     total = sizes[dim]
     n = max(1, -(-total // split_size)) if split_size else 1
@@ -431,8 +476,9 @@ def unbind_backward(grads: Sequence[Tensor | None], dim: int) -> Tensor:
     return at.stack(filled, dim)
 
 
-def cat_tensors_backward(grad: Tensor, sizes: Sequence[Sequence[int]],
-                         dtypes: Sequence[Any], dim: int) -> list[Tensor | None]:
+def cat_tensors_backward(
+    grad: Tensor, sizes: Sequence[Sequence[int]], dtypes: Sequence[Any], dim: int
+) -> list[Tensor | None]:
     out: list[Tensor | None] = []
     ndim = grad.dim()
     dim = maybe_wrap_dim(dim, ndim)
@@ -456,11 +502,13 @@ def index_backward(zeros_like_self: Tensor, indices: Sequence[Any], grad: Tensor
 
 
 # ---- torch.nn's formulas (issue #9: nn/optim), from FunctionsManual.cpp ------------------------
-def softmax_double_backward(grad: Tensor, grad_output: Tensor, dim: int, output: Tensor
-                            ) -> Tensor:
+def softmax_double_backward(grad: Tensor, grad_output: Tensor, dim: int, output: Tensor) -> Tensor:
     """grad * grad_output - output * grad * grad_output summed over dim, minus grad_output's."""
-    return grad_output.mul(grad).sub(output.mul(grad_output).sum([dim], True).mul(grad)).sub(
-        grad_output.mul(output.mul(grad).sum([dim], True)))
+    return (
+        grad_output.mul(grad)
+        .sub(output.mul(grad_output).sum([dim], True).mul(grad))
+        .sub(grad_output.mul(output.mul(grad).sum([dim], True)))
+    )
 
 
 def mse_loss_double_backward(grad: Tensor, input: Tensor, reduction: int) -> Tensor:
@@ -471,9 +519,14 @@ def mse_loss_double_backward(grad: Tensor, input: Tensor, reduction: int) -> Ten
     return grad_input
 
 
-def binary_cross_entropy_with_logits_backward(grad: Tensor, input: Tensor, target: Tensor,
-                                              weight: Tensor | None, pos_weight: Tensor | None,
-                                              reduction: int) -> Tensor:
+def binary_cross_entropy_with_logits_backward(
+    grad: Tensor,
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None,
+    pos_weight: Tensor | None,
+    reduction: int,
+) -> Tensor:
     """(sigmoid(x) - y) (with pos_weight: (1 + (p - 1) y) sigmoid(x) - p y) * grad * weight."""
     if pos_weight is not None and pos_weight.defined():
         # pos_weight may need broadcasting, so mul(target) is not in place
@@ -489,10 +542,14 @@ def binary_cross_entropy_with_logits_backward(grad: Tensor, input: Tensor, targe
     return grad_input
 
 
-def binary_cross_entropy_with_logits_target_backward(grad: Tensor, self: Tensor, target: Tensor,
-                                                     weight: Tensor | None,
-                                                     pos_weight: Tensor | None,
-                                                     reduction: int) -> Tensor:
+def binary_cross_entropy_with_logits_target_backward(
+    grad: Tensor,
+    self: Tensor,
+    target: Tensor,
+    weight: Tensor | None,
+    pos_weight: Tensor | None,
+    reduction: int,
+) -> Tensor:
     if pos_weight is not None and pos_weight.defined():
         grad_target = at.log_sigmoid(self.neg()).sub_(at.log_sigmoid(self).mul_(pos_weight))
     else:
@@ -526,5 +583,5 @@ def conv_bias_sizes(weight: Tensor) -> list[int]:
 
 def max_pool_double_backward(grad: Tensor, indices: Tensor, dim: int) -> Tensor:
     """FunctionsManual.cpp: gather grad at the argmax of each window (flattened spatial dims)."""
-    size = list(indices.sizes())[:indices.dim() - dim] + [-1]
+    size = list(indices.sizes())[: indices.dim() - dim] + [-1]
     return grad.view(size).gather(-1, indices.view(size)).view(list(indices.sizes()))

@@ -27,8 +27,9 @@ def _flat_numpy(t: Any) -> np.ndarray:
     return np.array(t.detach().contiguous().numpy(), dtype=np.float64).reshape(-1)
 
 
-def get_numerical_jacobian(fn: Callable[..., Any], inputs: Sequence[Any], input_index: int,
-                           output_index: int, eps: float) -> np.ndarray:
+def get_numerical_jacobian(
+    fn: Callable[..., Any], inputs: Sequence[Any], input_index: int, output_index: int, eps: float
+) -> np.ndarray:
     import tensortrace as torch
 
     x = inputs[input_index]
@@ -56,15 +57,23 @@ def get_analytical_jacobian(inputs: Sequence[Any], output: Any, input_index: int
     for j in range(output.numel()):
         grad_output = torch.zeros(output.numel(), dtype=output.dtype)
         grad_output[j] = 1.0
-        grad, = torch.autograd.grad(output, [x], grad_output.view(output.shape),
-                                    retain_graph=True, allow_unused=True)
+        (grad,) = torch.autograd.grad(
+            output, [x], grad_output.view(output.shape), retain_graph=True, allow_unused=True
+        )
         if grad is not None:
             jacobian[:, j] = _flat_numpy(grad)
     return jacobian
 
 
-def gradcheck(func: Callable[..., Any], inputs: Any, *, eps: float = 1e-6, atol: float = 1e-5,
-              rtol: float = 1e-3, raise_exception: bool = True) -> bool:
+def gradcheck(
+    func: Callable[..., Any],
+    inputs: Any,
+    *,
+    eps: float = 1e-6,
+    atol: float = 1e-5,
+    rtol: float = 1e-3,
+    raise_exception: bool = True,
+) -> bool:
     """True if every input's analytical Jacobian matches the numerical one."""
     inputs = _as_tuple(inputs)
     n_outputs = len(_as_tuple(func(*inputs)))
@@ -82,6 +91,8 @@ def gradcheck(func: Callable[..., Any], inputs: Any, *, eps: float = 1e-6, atol:
             if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):
                 if not raise_exception:
                     return False
-                raise GradcheckError(f"Jacobian mismatch for output {o} with respect to input "
-                                     f"{i},\nnumerical:{numerical}\nanalytical:{analytical}\n")
+                raise GradcheckError(
+                    f"Jacobian mismatch for output {o} with respect to input "
+                    f"{i},\nnumerical:{numerical}\nanalytical:{analytical}\n"
+                )
     return True

@@ -38,8 +38,11 @@ def _impl_name(t: Any) -> str | None:
 def _saved(value: Any) -> Any:
     """A saved input or output: the TensorImpl it holds; other saved facts as plain data."""
     if isinstance(value, SavedVariable):
-        return {"tensor": _impl_name(value.data_), "version": value.saved_version_,
-                "is_output": value.is_output_}
+        return {
+            "tensor": _impl_name(value.data_),
+            "version": value.saved_version_,
+            "is_output": value.is_output_,
+        }
     if isinstance(value, list) and value and isinstance(value[0], SavedVariable):
         return [_saved(v) for v in value]
     if isinstance(value, Enum):  # a ScalarType: its name
@@ -57,12 +60,21 @@ def record_grad_fn(grad_fn: Node, outputs: list[Any]) -> None:
     if rec is None:
         return
     label = node_label(grad_fn)
-    edges = [[node_label(e.function), e.input_nr, e.function.name() if e.function else None]
-             for e in grad_fn.next_edges_]
+    edges = [
+        [node_label(e.function), e.input_nr, e.function.name() if e.function else None]
+        for e in grad_fn.next_edges_
+    ]
     saved = getattr(grad_fn, "saved_", {})
-    rec.instant(GRAD_FN, "autograd", label or "?", {
-        "node": label, "name": grad_fn.name(), "sequence_nr": grad_fn.sequence_nr_,
-        "next_edges": edges,
-        "saved": {name: _saved(saved[name]) for name in sorted(saved)},  # a set made it
-        "outputs": [_impl_name(o) for o in outputs],
-    })
+    rec.instant(
+        GRAD_FN,
+        "autograd",
+        label or "?",
+        {
+            "node": label,
+            "name": grad_fn.name(),
+            "sequence_nr": grad_fn.sequence_nr_,
+            "next_edges": edges,
+            "saved": {name: _saved(saved[name]) for name in sorted(saved)},  # a set made it
+            "outputs": [_impl_name(o) for o in outputs],
+        },
+    )

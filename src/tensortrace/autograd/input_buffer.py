@@ -13,8 +13,11 @@ from tensortrace.autograd.accumulate_grad import is_non_overlapping_and_dense
 
 
 def can_accumulate_inplace(v: Tensor) -> bool:
-    return (is_non_overlapping_and_dense(v) and v.use_count() == 1
-            and v.storage().unsafeGetStorageImpl().refcount_ == 1)
+    return (
+        is_non_overlapping_and_dense(v)
+        and v.use_count() == 1
+        and v.storage().unsafeGetStorageImpl().refcount_ == 1
+    )
 
 
 class InputBuffer:

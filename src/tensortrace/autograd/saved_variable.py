@@ -30,7 +30,8 @@ ERR_BACKWARD_TWICE = (
     "after they have already been freed). Saved intermediate values of the graph are freed when "
     "you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
     "through the graph a second time or if you need to access saved tensors after calling "
-    "backward.")
+    "backward."
+)
 
 _BACKWARD_SUFFIX = re.compile(r"Backward\d*$")
 
@@ -48,16 +49,34 @@ def type_string(t: Tensor) -> str:
     """Tensor::toString() as a saved-variable error prints it: torch.FloatTensor."""
     from tensortrace.csrc.dtype import get_dtype
 
-    legacy = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
-              "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
-              "uint8": "Byte", "bool": "Bool"}
+    legacy = {
+        "float32": "Float",
+        "float64": "Double",
+        "float16": "Half",
+        "bfloat16": "BFloat16",
+        "int64": "Long",
+        "int32": "Int",
+        "int16": "Short",
+        "int8": "Char",
+        "uint8": "Byte",
+        "bool": "Bool",
+    }
     name = str(get_dtype(t.scalar_type())).removeprefix("torch.")
     return f"torch.{legacy.get(name, name)}Tensor"
 
 
 class SavedVariable:
-    __slots__ = ("data_", "saved_version_", "output_nr_", "requires_grad_", "is_leaf_",
-                 "is_output_", "saved_original_", "grad_fn_", "was_default_constructed_")
+    __slots__ = (
+        "data_",
+        "saved_version_",
+        "output_nr_",
+        "requires_grad_",
+        "is_leaf_",
+        "is_output_",
+        "saved_original_",
+        "grad_fn_",
+        "was_default_constructed_",
+    )
 
     def __init__(self, variable: Tensor | None = None, is_output: bool = False) -> None:
         self.was_default_constructed_ = variable is None or not variable.defined()
@@ -67,11 +86,13 @@ class SavedVariable:
         assert variable is not None
         impl = variable.unsafeGetTensorImpl()
         meta = impl.autograd_meta_
-        TORCH_CHECK(not is_inference_tensor(variable),
-                    "Inference tensors cannot be saved for backward. Please do not use Tensors "
-                    "created in inference mode in computation tracked by autograd. To work "
-                    "around this, you can make a clone to get a normal tensor and use it in "
-                    "autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
+        TORCH_CHECK(
+            not is_inference_tensor(variable),
+            "Inference tensors cannot be saved for backward. Please do not use Tensors "
+            "created in inference mode in computation tracked by autograd. To work "
+            "around this, you can make a clone to get a normal tensor and use it in "
+            "autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.",
+        )
         self.saved_version_ = impl.version_counter_.version
         self.output_nr_ = meta.output_nr_ if meta is not None else 0
         self.requires_grad_ = bool(meta is not None and meta.requires_grad_)
@@ -98,16 +119,20 @@ class SavedVariable:
         current = self.data_.unsafeGetTensorImpl().version_counter_.version
         if current != self.saved_version_:
             shape = list(self.data_.sizes())
-            message = ("one of the variables needed for gradient computation has been modified "
-                       f"by an inplace operation: [{type_string(self.data_)} "
-                       f"[{', '.join(map(str, shape))}]]")
+            message = (
+                "one of the variables needed for gradient computation has been modified "
+                f"by an inplace operation: [{type_string(self.data_)} "
+                f"[{', '.join(map(str, shape))}]]"
+            )
             if grad_fn is not None:
                 name = _BACKWARD_SUFFIX.sub("", grad_fn.name())  # type: ignore[attr-defined]
                 message += f", which is output {self.output_nr_} of {name},"
-            message += (f" is at version {current}; expected version {self.saved_version_} "
-                        "instead. Hint: enable anomaly detection to find the operation that "
-                        "failed to compute its gradient, with "
-                        "torch.autograd.set_detect_anomaly(True, check_nan=False).")
+            message += (
+                f" is at version {current}; expected version {self.saved_version_} "
+                "instead. Hint: enable anomaly detection to find the operation that "
+                "failed to compute its gradient, with "
+                "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+            )
             raise RuntimeError(message)
         if self.saved_original_:
             return self.data_

@@ -104,8 +104,12 @@ class TraceableFunction(Node):
         env["grad"] = grads[0]
         env["grads"] = grads
         for formula in self.info.formulas:
-            mask = [self.should_compute_output(*self.input_ranges_[n][:2]) if n in
-                    self.input_ranges_ else False for n in formula.inputs]
+            mask = [
+                self.should_compute_output(*self.input_ranges_[n][:2])
+                if n in self.input_ranges_
+                else False
+                for n in formula.inputs
+            ]
             if not any(mask):
                 continue
             env["grad_input_mask"] = mask
@@ -134,7 +138,7 @@ class TraceableFunction(Node):
     def __getattr__(self, name: str) -> Any:
         """grad_fn._saved_self / _saved_other / _saved_result, as torch exposes them."""
         if name.startswith("_saved_"):
-            key = name[len("_saved_"):]
+            key = name[len("_saved_") :]
             saved = object.__getattribute__(self, "saved_")
             if key in saved:
                 from tensortrace.csrc.python_variable import THPVariable_Wrap
@@ -178,8 +182,11 @@ def saved_names_for(info: DifferentiabilityInfo, needed: set[str]) -> set[str]:
 
 
 def is_differentiable_output(t: Any) -> bool:
-    return isinstance(t, Tensor) and t.defined() and (isFloatingType(t.scalar_type())
-                                                       or isComplexType(t.scalar_type()))
+    return (
+        isinstance(t, Tensor)
+        and t.defined()
+        and (isFloatingType(t.scalar_type()) or isComplexType(t.scalar_type()))
+    )
 
 
 KernelBody = Callable[..., Any]

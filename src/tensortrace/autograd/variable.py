@@ -34,8 +34,18 @@ class AutogradMeta:
     so a dropped graph frees it. hooks_ are the tensor's own hooks (register_hook on a leaf).
     """
 
-    __slots__ = ("requires_grad_", "grad_", "grad_fn_", "is_view_", "base_", "output_nr_",
-                 "grad_accumulator_", "retains_grad_", "hooks_", "attr_version_")
+    __slots__ = (
+        "requires_grad_",
+        "grad_",
+        "grad_fn_",
+        "is_view_",
+        "base_",
+        "output_nr_",
+        "grad_accumulator_",
+        "retains_grad_",
+        "hooks_",
+        "attr_version_",
+    )
 
     def __init__(self, requires_grad: bool = False) -> None:
         self.requires_grad_ = requires_grad
@@ -53,8 +63,9 @@ class AutogradMeta:
     def _trace_summary(self) -> dict[str, Any]:
         base = self.base_.unsafeGetTensorImpl().trace_name if self.base_.defined() else None
         fn = type(self.grad_fn_).__name__ if self.grad_fn_ is not None else None
-        return schema.summary("AutogradMeta", requires_grad=self.requires_grad_, grad_fn=fn,
-                              base=base)
+        return schema.summary(
+            "AutogradMeta", requires_grad=self.requires_grad_, grad_fn=fn, base=base
+        )
 
 
 def materialize_autograd_meta(t: Tensor) -> AutogradMeta:
@@ -75,8 +86,10 @@ def make_variable(data: Tensor, requires_grad: bool = False) -> Tensor:
     if requires_grad:
         from tensortrace.c10.exception import TORCH_CHECK
 
-        TORCH_CHECK(data.is_floating_point() or data.is_complex(),
-                    "Only Tensors of floating point and complex dtype can require gradients")
+        TORCH_CHECK(
+            data.is_floating_point() or data.is_complex(),
+            "Only Tensors of floating point and complex dtype can require gradients",
+        )
         impl = data.unsafeGetTensorImpl()
         meta = impl.autograd_meta_ or AutogradMeta()
         meta.requires_grad_ = True
@@ -97,9 +110,12 @@ def as_view(base: Tensor, tensor: Tensor) -> Tensor:
     meta.base_ = root.copy()  # a second owner of the base's TensorImpl
     impl = tensor.unsafeGetTensorImpl()
     if recorder.current is not None:
-        recorder.current.instant(VIEW_BASE, "autograd", impl.trace_name,
-                                 {"object": impl.trace_name,
-                                  "base": root.unsafeGetTensorImpl().trace_name})
+        recorder.current.instant(
+            VIEW_BASE,
+            "autograd",
+            impl.trace_name,
+            {"object": impl.trace_name, "base": root.unsafeGetTensorImpl().trace_name},
+        )
     impl.autograd_meta_ = meta
     impl.set_version_counter(root.unsafeGetTensorImpl().version_counter())
     return tensor

@@ -69,8 +69,9 @@ class GraphRecording:
 
     __slots__ = ("op", "below", "node", "index_of", "op_name")
 
-    def __init__(self, op: OperatorHandle, below: Any,
-                 node: type[TraceableFunction] | None) -> None:
+    def __init__(
+        self, op: OperatorHandle, below: Any, node: type[TraceableFunction] | None
+    ) -> None:
         self.op = op
         self.below = below  # AutoDispatchBelowAutograd or AutoDispatchBelowADInplaceOrView
         self.node = node
@@ -87,10 +88,16 @@ class GraphRecording:
             grad_fn: Node = NotImplemented_(self.op_name)
             # a Python number wrapped as a tensor is not an input of the graph (torch binds it
             # to the op's Scalar overload)
-            grad_fn.set_next_edges(collect_next_edges(
-                [t for i in op.tensor_indices for t in
-                 (args[i] if isinstance(args[i], (list, tuple)) else [args[i]])
-                 if t is None or not t.unsafeGetTensorImpl().is_wrapped_number_]))
+            grad_fn.set_next_edges(
+                collect_next_edges(
+                    [
+                        t
+                        for i in op.tensor_indices
+                        for t in (args[i] if isinstance(args[i], (list, tuple)) else [args[i]])
+                        if t is None or not t.unsafeGetTensorImpl().is_wrapped_number_
+                    ]
+                )
+            )
             needed: set[str] = set()
         else:
             needed = {n for n in info.diff_inputs if requires_grad(args[index_of[n]])}
@@ -102,8 +109,11 @@ class GraphRecording:
             for name in info.diff_inputs:
                 value = args[index_of[name]]
                 items = list(value) if isinstance(value, (list, tuple)) else [value]
-                node.input_ranges_[name] = (len(edges), len(items),
-                                            isinstance(value, (list, tuple)))
+                node.input_ranges_[name] = (
+                    len(edges),
+                    len(items),
+                    isinstance(value, (list, tuple)),
+                )
                 edges.extend(collect_next_edges(items))
             node.set_next_edges(edges)
             grad_fn = node
@@ -112,7 +122,7 @@ class GraphRecording:
         saved_outputs = [] if info is None else self._save_inputs(grad_fn, info, needed, args)
         with self.below():
             result = op.redispatch(ks & after_autograd_keyset, *args)
-        outputs = (list(result) if isinstance(result, (list, tuple)) else [result])
+        outputs = list(result) if isinstance(result, (list, tuple)) else [result]
         if is_inplace:
             rebase_history(args[0], grad_fn)
         else:
@@ -126,16 +136,18 @@ class GraphRecording:
             if name in return_names:
                 position = return_names.index(name)
             else:
-                position = int(name[len("result"):] or 0)
+                position = int(name[len("result") :] or 0)
             out = outputs[position]
             grad_fn.saved_[name] = SavedVariable(  # type: ignore[attr-defined]
-                out, is_differentiable_output(out))
+                out, is_differentiable_output(out)
+            )
         if recorder.current is not None:  # the graph's new node, as facts of the trace
             record_grad_fn(grad_fn, outputs)
         return result
 
-    def _save_inputs(self, grad_fn: Any, info: Any, needed: set[str], args: tuple[Any, ...]
-                     ) -> list[str]:
+    def _save_inputs(
+        self, grad_fn: Any, info: Any, needed: set[str], args: tuple[Any, ...]
+    ) -> list[str]:
         """Save what the formulas of the needed inputs read; return the outputs they read."""
         index_of, return_names = self.index_of, self.op.schema.return_names
         saved_outputs: list[str] = []
@@ -146,16 +158,16 @@ class GraphRecording:
                 saved[name] = _property(args[index_of[arg]], prop)
             elif name in info.list_properties:
                 arg, prop = info.list_properties[name]
-                saved[name] = [(t.sizes() if prop == "sizes" else t.scalar_type())
-                               for t in args[index_of[arg]]]
+                saved[name] = [
+                    (t.sizes() if prop == "sizes" else t.scalar_type()) for t in args[index_of[arg]]
+                ]
             elif name in index_of:
                 value = args[index_of[name]]
                 if isinstance(value, Tensor):
                     if self.op.schema.is_inplace and name == "self":
                         value = value.clone()  # the original self, before the write
                     saved[name] = SavedVariable(value, False)
-                elif isinstance(value, (list, tuple)) and any(
-                        isinstance(v, Tensor) for v in value):
+                elif isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in value):
                     saved[name] = [SavedVariable(v, False) for v in value]
                 else:
                     saved[name] = value
@@ -165,8 +177,9 @@ class GraphRecording:
 
 
 # ---- VariableTypeManual.cpp ----------------------------------------------------------------------
-_DETACH_SITE = FrameSite("autograd", "detach", "torch/csrc/autograd/VariableTypeManual.cpp",
-                         "RECORD_FUNCTION(\"detach\")")
+_DETACH_SITE = FrameSite(
+    "autograd", "detach", "torch/csrc/autograd/VariableTypeManual.cpp", 'RECORD_FUNCTION("detach")'
+)
 
 
 def _detach_below_autograd(ks: DispatchKeySet, self: Tensor) -> Any:
@@ -184,9 +197,13 @@ def detach(ks: DispatchKeySet, self: Tensor) -> Any:
     rec = recorder.current
     if rec is None:
         return _detach_below_autograd(ks, self)
-    return recorder.record_call(rec, _DETACH_SITE, {"record_function": True,
-                                                    "args": {"self": summarize(self)}},
-                                _detach_below_autograd, (ks, self))
+    return recorder.record_call(
+        rec,
+        _DETACH_SITE,
+        {"record_function": True, "args": {"self": summarize(self)}},
+        _detach_below_autograd,
+        (ks, self),
+    )
 
 
 # ---- what the ADInplaceOrView kernels do after the redispatch ------------------------------------
@@ -212,6 +229,5 @@ def detach_shares_version(self: Tensor, result: Tensor) -> Tensor:
     """VariableTypeManual.cpp: detach() is a view made with as_view(is_bw_differentiable=false,
     is_fw_differentiable=false), which records no base (x.detach()._is_view() is False) but
     shares the version counter; detach_() bumps no version."""
-    result.unsafeGetTensorImpl().set_version_counter(
-        self.unsafeGetTensorImpl().version_counter())
+    result.unsafeGetTensorImpl().set_version_counter(self.unsafeGetTensorImpl().version_counter())
     return result

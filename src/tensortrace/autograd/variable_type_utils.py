@@ -23,13 +23,20 @@ def check_inplace(t: Tensor) -> None:
         return
     if meta.is_view_ and meta.base_.defined():
         base_meta = meta.base_.unsafeGetTensorImpl().autograd_meta_
-        if (base_meta is not None and base_meta.requires_grad_ and base_meta.grad_fn_ is None
-                and (meta.requires_grad_ or meta.grad_fn_ is not None)):
-            raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
-                               "an in-place operation.")
+        if (
+            base_meta is not None
+            and base_meta.requires_grad_
+            and base_meta.grad_fn_ is None
+            and (meta.requires_grad_ or meta.grad_fn_ is not None)
+        ):
+            raise RuntimeError(
+                "a view of a leaf Variable that requires grad is being used in "
+                "an in-place operation."
+            )
     if meta.requires_grad_ and meta.grad_fn_ is None:
-        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
-                           "operation.")
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation."
+        )
 
 
 def set_history(t: Tensor, grad_fn: Node) -> None:
@@ -131,8 +138,12 @@ def regenerate_view_grad_fn(view: Tensor) -> None:
 
 
 def check_no_out_grad(name: str) -> None:
-    TORCH_CHECK(False, name, "(): functions with out=... arguments don't support automatic "
-                "differentiation, but one of the arguments requires grad.")
+    TORCH_CHECK(
+        False,
+        name,
+        "(): functions with out=... arguments don't support automatic "
+        "differentiation, but one of the arguments requires grad.",
+    )
 
 
 __all__ = ["CopySlices", "Edge", "check_inplace", "rebase_history", "set_history"]

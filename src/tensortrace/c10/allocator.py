@@ -29,8 +29,9 @@ class DataPtr:
 
     __slots__ = ("data", "ctx", "deleter", "device")
 
-    def __init__(self, data: int, ctx: np.ndarray | None, deleter: DeleterFnPtr | None,
-                 device: Device) -> None:
+    def __init__(
+        self, data: int, ctx: np.ndarray | None, deleter: DeleterFnPtr | None, device: Device
+    ) -> None:
         self.data = data
         self.ctx = ctx
         self.deleter = deleter
@@ -88,16 +89,32 @@ def REGISTER_ALLOCATOR(t: DeviceType, alloc: Allocator) -> None:
     SetAllocator(t, alloc)
 
 
-def reportMemoryUsageToProfiler(kind: str, ptr: int, alloc_size: int, total_allocated: int,
-                                total_reserved: int, device_type: DeviceType, device_id: int,
-                                extra: dict[str, Any]) -> None:
+def reportMemoryUsageToProfiler(
+    kind: str,
+    ptr: int,
+    alloc_size: int,
+    total_allocated: int,
+    total_reserved: int,
+    device_type: DeviceType,
+    device_id: int,
+    extra: dict[str, Any],
+) -> None:
     """c10::reportMemoryUsageToProfiler (Allocator.cpp): the `[memory]` instant of an allocation
     (`alloc`, positive bytes) or a free, with the allocator's totals after it."""
     rec = recorder.current
     if rec is not None:
-        rec.instant(kind, "allocator", "[memory]",
-                    {"addr": ptr, "bytes": alloc_size,
-                     "device": f"{device_type.lower()}:{device_id}",
-                     "device_type": int(device_type), "device_id": device_id,
-                     "total_allocated": total_allocated, "total_reserved": total_reserved,
-                     **extra})
+        rec.instant(
+            kind,
+            "allocator",
+            "[memory]",
+            {
+                "addr": ptr,
+                "bytes": alloc_size,
+                "device": f"{device_type.lower()}:{device_id}",
+                "device_type": int(device_type),
+                "device_id": device_id,
+                "total_allocated": total_allocated,
+                "total_reserved": total_reserved,
+                **extra,
+            },
+        )

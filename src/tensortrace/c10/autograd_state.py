@@ -32,10 +32,12 @@ class InferenceTensorVersion:
 
     def bump(self) -> None:
         if not autograd_state.inference_mode:
-            raise RuntimeError("Inplace update to inference tensor outside InferenceMode is not "
-                               "allowed.You can make a clone to get a normal tensor before doing "
-                               "inplace update.See https://github.com/pytorch/rfcs/pull/17 for "
-                               "more details.")
+            raise RuntimeError(
+                "Inplace update to inference tensor outside InferenceMode is not "
+                "allowed.You can make a clone to get a normal tensor before doing "
+                "inplace update.See https://github.com/pytorch/rfcs/pull/17 for "
+                "more details."
+            )
 
     def current_version(self) -> int:
         return self.version

@@ -52,8 +52,12 @@ def memset_junk(data: np.ndarray) -> None:
         data[-tail:] = np.frombuffer(kJunkPattern.tobytes(), np.uint8)[:tail]
 
 
-@traced("allocator", "c10::alloc_cpu", "c10/core/impl/alloc_cpu.cpp",
-        legacy="alloc_cpu (posix_memalign)")
+@traced(
+    "allocator",
+    "c10::alloc_cpu",
+    "c10/core/impl/alloc_cpu.cpp",
+    legacy="alloc_cpu (posix_memalign)",
+)
 def alloc_cpu(nbytes: int) -> np.ndarray | None:
     """posix_memalign(&data, gAlignment, nbytes): here a 64-byte aligned window of NumPy memory."""
     if nbytes == 0:
@@ -67,9 +71,10 @@ def alloc_cpu(nbytes: int) -> np.ndarray | None:
         raise RuntimeError(
             f"[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate "
             f"memory: you tried to allocate {nbytes} bytes. Error code 12 (Cannot allocate "
-            f"memory)") from None
+            f"memory)"
+        ) from None
     start = -address_of(raw) % gAlignment
-    data = raw[start:start + nbytes]
+    data = raw[start : start + nbytes]
     if FLAGS["caffe2_cpu_allocator_do_zero_fill"]:
         data.fill(0)
     elif FLAGS["caffe2_cpu_allocator_do_junk_fill"]:
@@ -97,10 +102,18 @@ class ProfiledCPUMemoryReporter:
         self.allocated += nbytes
         self.stats.on_alloc(nbytes)
         if recorder.current is not None:
-            recorder.current.instant(ALLOC, "allocator", "[memory]",
-                                     {"addr": ptr, "bytes": nbytes, "device": "cpu",
-                                      "total_allocated": self.allocated,
-                                      "total_reserved": self.allocated})
+            recorder.current.instant(
+                ALLOC,
+                "allocator",
+                "[memory]",
+                {
+                    "addr": ptr,
+                    "bytes": nbytes,
+                    "device": "cpu",
+                    "total_allocated": self.allocated,
+                    "total_reserved": self.allocated,
+                },
+            )
 
     def Delete(self, ptr: int) -> None:
         nbytes = self.size_table.pop(ptr, 0)
@@ -109,10 +122,18 @@ class ProfiledCPUMemoryReporter:
         self.allocated -= nbytes
         self.stats.on_free(nbytes)
         if recorder.current is not None:
-            recorder.current.instant(FREE, "allocator", "[memory]",
-                                     {"addr": ptr, "bytes": nbytes, "device": "cpu",
-                                      "total_allocated": self.allocated,
-                                      "total_reserved": self.allocated})
+            recorder.current.instant(
+                FREE,
+                "allocator",
+                "[memory]",
+                {
+                    "addr": ptr,
+                    "bytes": nbytes,
+                    "device": "cpu",
+                    "total_allocated": self.allocated,
+                    "total_reserved": self.allocated,
+                },
+            )
 
 
 _reporter = ProfiledCPUMemoryReporter()
@@ -149,7 +170,11 @@ g_cpu_alloc = DefaultCPUAllocator()
 REGISTER_ALLOCATOR(DeviceType.CPU, g_cpu_alloc)
 
 
-@traced("allocator", "c10::GetCPUAllocator", "c10/core/CPUAllocator.cpp",
-        legacy="at::getCPUAllocator -> getTHDefaultAllocator")
+@traced(
+    "allocator",
+    "c10::GetCPUAllocator",
+    "c10/core/CPUAllocator.cpp",
+    legacy="at::getCPUAllocator -> getTHDefaultAllocator",
+)
 def GetCPUAllocator() -> Allocator:
     return GetAllocator(DeviceType.CPU)

@@ -17,8 +17,9 @@ def get_default_dtype() -> ScalarType:
 
 def set_default_dtype(dtype: ScalarType) -> None:
     global _default_dtype
-    TORCH_CHECK_TYPE(isFloatingType(dtype),
-                     "only floating-point types are supported as the default type")
+    TORCH_CHECK_TYPE(
+        isFloatingType(dtype), "only floating-point types are supported as the default type"
+    )
     _default_dtype = dtype
 
 

@@ -25,9 +25,28 @@ _BY_NAME = {t.lower(): t for t in DeviceType}
 
 
 # parse_type's list in c10/core/Device.cpp: every device type torch knows by name
-TORCH_DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip",
-                      "ve", "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu",
-                      "mtia", "privateuseone")
+TORCH_DEVICE_TYPES = (
+    "cpu",
+    "cuda",
+    "ipu",
+    "xpu",
+    "mkldnn",
+    "opengl",
+    "opencl",
+    "ideep",
+    "hip",
+    "ve",
+    "fpga",
+    "maia",
+    "xla",
+    "lazy",
+    "vulkan",
+    "mps",
+    "meta",
+    "hpu",
+    "mtia",
+    "privateuseone",
+)
 _DEVICE_STRING = re.compile(r"([a-zA-Z_]+)(?::([1-9][0-9]*|0))?")
 
 
@@ -38,10 +57,21 @@ def _parse_device_string(text: str) -> tuple[str, str]:
     TORCH_CHECK(match is not None, "Invalid device string: '", text, "'")
     assert match is not None
     name, idx = match.group(1), match.group(2) or ""
-    TORCH_CHECK(name in TORCH_DEVICE_TYPES, "Expected one of ", ", ".join(TORCH_DEVICE_TYPES),
-                " device type at start of device string: ", text)
-    TORCH_CHECK(name in _BY_NAME, "tensortrace has no ", name, " device: only ",
-                ", ".join(_BY_NAME), " exist here")
+    TORCH_CHECK(
+        name in TORCH_DEVICE_TYPES,
+        "Expected one of ",
+        ", ".join(TORCH_DEVICE_TYPES),
+        " device type at start of device string: ",
+        text,
+    )
+    TORCH_CHECK(
+        name in _BY_NAME,
+        "tensortrace has no ",
+        name,
+        " device: only ",
+        ", ".join(_BY_NAME),
+        " exist here",
+    )
     return name, idx
 
 
@@ -63,8 +93,11 @@ class Device:
             return
         name, idx = _parse_device_string(type)
         if idx:
-            TORCH_CHECK(index is None, "type (string) must not include an index because index "
-                        "was passed explicitly: ", type)
+            TORCH_CHECK(
+                index is None,
+                "type (string) must not include an index because index was passed explicitly: ",
+                type,
+            )
             index = int(idx)
         self.type_, self.index_ = _BY_NAME[name], index
 
@@ -88,8 +121,9 @@ class Device:
     def __eq__(self, other: object) -> bool:
         if isinstance(other, str):
             other = Device(other)
-        return (isinstance(other, Device) and self.type_ == other.type_
-                and self.index_ == other.index_)
+        return (
+            isinstance(other, Device) and self.type_ == other.type_ and self.index_ == other.index_
+        )
 
     def __hash__(self) -> int:
         return hash((self.type_, self.index_))

@@ -43,8 +43,9 @@ class DispatchKey(IntEnum):
         return self >= DispatchKey.Autograd
 
 
-RUNTIME_KEYS: tuple[DispatchKey, ...] = tuple(k for k in DispatchKey
-                                              if 0 < k < DispatchKey.Autograd)
+RUNTIME_KEYS: tuple[DispatchKey, ...] = tuple(
+    k for k in DispatchKey if 0 < k < DispatchKey.Autograd
+)
 # DispatchKey(n) goes through EnumMeta.__call__ (~1 us); the dispatcher asks on every call.
 _KEY_BY_INDEX: dict[int, DispatchKey] = {k.value: k for k in DispatchKey}
 # str(key) goes through Enum.name (two Python calls); the trace asks for it on every dispatch.
@@ -118,8 +119,9 @@ class DispatchKeySet:
     def __repr__(self) -> str:
         text = _REPRS.get(self.repr_)
         if text is None:  # a set is immutable: its text is made once per mask
-            text = _REPRS[self.repr_] = ("DispatchKeySet(" + ", ".join(
-                str(k) for k in reversed(list(self))) + ")")
+            text = _REPRS[self.repr_] = (
+                "DispatchKeySet(" + ", ".join(str(k) for k in reversed(list(self))) + ")"
+            )
         return text
 
     def _trace_summary(self) -> str:
@@ -146,8 +148,14 @@ def _below(key: DispatchKey) -> DispatchKeySet:
     return DispatchKeySet((1 << key) - 1)
 
 
-autograd_dispatch_keyset = DispatchKeySet([DispatchKey.AutogradCPU, DispatchKey.AutogradCUDA,
-                                           DispatchKey.AutogradMeta, DispatchKey.AutogradOther])
+autograd_dispatch_keyset = DispatchKeySet(
+    [
+        DispatchKey.AutogradCPU,
+        DispatchKey.AutogradCUDA,
+        DispatchKey.AutogradMeta,
+        DispatchKey.AutogradOther,
+    ]
+)
 # What is left for a kernel to redispatch to once autograd (or ADInplaceOrView) has had its turn.
 after_autograd_keyset = _below(DispatchKey.AutogradOther)
 after_ADInplaceOrView_keyset = _below(DispatchKey.ADInplaceOrView)
@@ -156,9 +164,11 @@ default_included_set = DispatchKeySet([DispatchKey.BackendSelect, DispatchKey.AD
 autograd_related_keys = autograd_dispatch_keyset.add(DispatchKey.ADInplaceOrView)
 
 
-_AUTOGRAD_KEY_OF_BACKEND = {DispatchKey.CPU: DispatchKey.AutogradCPU,
-                             DispatchKey.CUDA: DispatchKey.AutogradCUDA,
-                             DispatchKey.Meta: DispatchKey.AutogradMeta}
+_AUTOGRAD_KEY_OF_BACKEND = {
+    DispatchKey.CPU: DispatchKey.AutogradCPU,
+    DispatchKey.CUDA: DispatchKey.AutogradCUDA,
+    DispatchKey.Meta: DispatchKey.AutogradMeta,
+}
 # The backend keys a tensor's key set can carry (BackendComponent), lowest priority first.
 BACKEND_KEYS: tuple[DispatchKey, ...] = (DispatchKey.CPU, DispatchKey.CUDA, DispatchKey.Meta)
 
@@ -170,7 +180,8 @@ def getAutogradKeyFromBackend(k: DispatchKey) -> DispatchKey:
 # Every TensorImpl asks for this; a DispatchKeySet is immutable, so one per backend is shared.
 _AUTOGRAD_RELATED_KEYSETS = {
     k: DispatchKeySet([DispatchKey.ADInplaceOrView, getAutogradKeyFromBackend(k)])
-    for k in DispatchKey}
+    for k in DispatchKey
+}
 
 
 def getAutogradRelatedKeySetFromBackend(k: DispatchKey) -> DispatchKeySet:

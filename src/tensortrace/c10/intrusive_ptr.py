@@ -69,9 +69,17 @@ class intrusive_ptr(Generic[T]):
         target.weakcount_ = 1
         if recorder.current is not None:
             name = target.trace_name
-            recorder.current.instant(MAKE_INTRUSIVE, "refcount", name,
-                                     {"object": name, "refcount": 1,
-                                      "type": type(target).__name__, **target._trace_info()})
+            recorder.current.instant(
+                MAKE_INTRUSIVE,
+                "refcount",
+                name,
+                {
+                    "object": name,
+                    "refcount": 1,
+                    "type": type(target).__name__,
+                    **target._trace_info(),
+                },
+            )
             recorder.current.tracked.add(target)  # Note [Values beside the events]
         return intrusive_ptr(target)
 
@@ -91,8 +99,9 @@ class intrusive_ptr(Generic[T]):
             target.refcount_ += 1
             if recorder.current is not None:
                 name = target.trace_name
-                recorder.current.instant(INCREF, "refcount", name,
-                                         {"object": name, "refcount": target.refcount_})
+                recorder.current.instant(
+                    INCREF, "refcount", name, {"object": name, "refcount": target.refcount_}
+                )
                 recorder.current.tracked.add(target)  # made before the trace, maybe
         return intrusive_ptr(target)
 

@@ -44,9 +44,15 @@ class DeviceStats:
 
     def _moves(self, nbytes: int) -> tuple[tuple[Stat, int], ...]:
         """What one block moves: one allocation, segment and active block, and its bytes."""
-        return ((self.allocation, 1), (self.segment, 1), (self.active, 1),
-                (self.allocated_bytes, nbytes), (self.reserved_bytes, nbytes),
-                (self.active_bytes, nbytes), (self.requested_bytes, nbytes))
+        return (
+            (self.allocation, 1),
+            (self.segment, 1),
+            (self.active, 1),
+            (self.allocated_bytes, nbytes),
+            (self.reserved_bytes, nbytes),
+            (self.active_bytes, nbytes),
+            (self.requested_bytes, nbytes),
+        )
 
     # on_alloc / on_free run on every allocation and free: Stat.increase / Stat.decrease are
     # written out inline here (7 method calls each time would cost more than the bookkeeping).
@@ -65,8 +71,15 @@ class DeviceStats:
     def as_dict(self) -> dict[str, int]:
         """Flattened like torch.cuda.memory_stats(): `<stat>.all.<current|peak|...>`."""
         out: dict[str, int] = {}
-        for name in ("active", "active_bytes", "allocated_bytes", "allocation",
-                     "requested_bytes", "reserved_bytes", "segment"):
+        for name in (
+            "active",
+            "active_bytes",
+            "allocated_bytes",
+            "allocation",
+            "requested_bytes",
+            "reserved_bytes",
+            "segment",
+        ):
             stat: Stat = getattr(self, name)
             for metric in ("allocated", "current", "freed", "peak"):
                 out[f"{name}.all.{metric}"] = getattr(stat, metric)
@@ -75,6 +88,13 @@ class DeviceStats:
         return dict(sorted(out.items()))
 
     def reset_peak(self) -> None:
-        for name in ("allocation", "segment", "active", "allocated_bytes", "reserved_bytes",
-                     "active_bytes", "requested_bytes"):
+        for name in (
+            "allocation",
+            "segment",
+            "active",
+            "allocated_bytes",
+            "reserved_bytes",
+            "active_bytes",
+            "requested_bytes",
+        ):
             getattr(self, name).reset_peak()

@@ -30,10 +30,17 @@ _BFLOAT16_MAX = float.fromhex("0x1.fep127")  # std::numeric_limits<c10::BFloat16
 # The C++ type names the Scalar accessors are declared with (AT_FORALL_SCALAR_TYPES_WITH_COMPLEX),
 # which is what the overflow message names.
 CPP_TYPE_NAMES: dict[ScalarType, str] = {
-    ScalarType.Byte: "uint8_t", ScalarType.Char: "int8_t", ScalarType.Short: "int16_t",
-    ScalarType.Int: "int", ScalarType.Long: "int64_t", ScalarType.Half: "c10::Half",
-    ScalarType.Float: "float", ScalarType.Double: "double", ScalarType.Bool: "bool",
-    ScalarType.BFloat16: "c10::BFloat16", ScalarType.ComplexHalf: "c10::complex<c10::Half>",
+    ScalarType.Byte: "uint8_t",
+    ScalarType.Char: "int8_t",
+    ScalarType.Short: "int16_t",
+    ScalarType.Int: "int",
+    ScalarType.Long: "int64_t",
+    ScalarType.Half: "c10::Half",
+    ScalarType.Float: "float",
+    ScalarType.Double: "double",
+    ScalarType.Bool: "bool",
+    ScalarType.BFloat16: "c10::BFloat16",
+    ScalarType.ComplexHalf: "c10::complex<c10::Half>",
     ScalarType.ComplexFloat: "c10::complex<float>",
     ScalarType.ComplexDouble: "c10::complex<double>",
 }
@@ -77,7 +84,8 @@ def overflows(value: Scalar, scalar_type: ScalarType) -> bool:
             return True
         part_type = toRealValueType(scalar_type)
         return overflows(value.real, part_type) or (
-            isComplexType(scalar_type) and overflows(value.imag, part_type))
+            isComplexType(scalar_type) and overflows(value.imag, part_type)
+        )
     if isComplexType(scalar_type):  # a real value into c10::complex<T>: T's limits
         scalar_type = toRealValueType(scalar_type)
     if scalar_type == ScalarType.Bool or isinstance(value, bool):
@@ -98,8 +106,11 @@ def overflows(value: Scalar, scalar_type: ScalarType) -> bool:
 def checked_convert(value: Scalar, scalar_type: ScalarType, name: str | None = None) -> Scalar:
     """c10::checked_convert: the value as scalar_t would hold it, or the overflow error."""
     if overflows(value, scalar_type):  # Note [TORCH_CHECK tests first]
-        torchCheckFail("value cannot be converted to type ", name or CPP_TYPE_NAMES[scalar_type],
-                       " without overflow")
+        torchCheckFail(
+            "value cannot be converted to type ",
+            name or CPP_TYPE_NAMES[scalar_type],
+            " without overflow",
+        )
     return convert(value, scalar_type)
 
 

@@ -80,16 +80,18 @@ _TYPE_METAS: dict[ScalarType, TypeMeta] = {
     # c10::complex<c10::Half> has no NumPy dtype: torch's CPU kernels barely support it either
     ScalarType.ComplexHalf: _meta(ScalarType.ComplexHalf, "c10::complex<c10::Half>", None),
     ScalarType.ComplexFloat: _meta(ScalarType.ComplexFloat, "c10::complex<float>", np.complex64),
-    ScalarType.ComplexDouble: _meta(ScalarType.ComplexDouble, "c10::complex<double>",
-                                    np.complex128),
+    ScalarType.ComplexDouble: _meta(
+        ScalarType.ComplexDouble, "c10::complex<double>", np.complex128
+    ),
     ScalarType.Bool: _meta(ScalarType.Bool, "bool", np.bool_),
     ScalarType.BFloat16: _meta(ScalarType.BFloat16, "c10::BFloat16", _np_bfloat16),
 }
 
 _FLOATING = frozenset({ScalarType.Half, ScalarType.Float, ScalarType.Double, ScalarType.BFloat16})
 _COMPLEX = frozenset({ScalarType.ComplexHalf, ScalarType.ComplexFloat, ScalarType.ComplexDouble})
-_INTEGRAL = frozenset({ScalarType.Byte, ScalarType.Char, ScalarType.Short, ScalarType.Int,
-                       ScalarType.Long})
+_INTEGRAL = frozenset(
+    {ScalarType.Byte, ScalarType.Char, ScalarType.Short, ScalarType.Int, ScalarType.Long}
+)
 
 
 def elementSize(t: ScalarType) -> int:
@@ -108,12 +110,18 @@ def isComplexType(t: ScalarType) -> bool:
     return t in _COMPLEX
 
 
-_TO_COMPLEX = {ScalarType.Half: ScalarType.ComplexHalf, ScalarType.Float: ScalarType.ComplexFloat,
-               ScalarType.Double: ScalarType.ComplexDouble,
-               # BFloat16 has the range of Float, so it maps to ComplexFloat
-               ScalarType.BFloat16: ScalarType.ComplexFloat}
-_TO_REAL = {ScalarType.ComplexHalf: ScalarType.Half, ScalarType.ComplexFloat: ScalarType.Float,
-            ScalarType.ComplexDouble: ScalarType.Double}
+_TO_COMPLEX = {
+    ScalarType.Half: ScalarType.ComplexHalf,
+    ScalarType.Float: ScalarType.ComplexFloat,
+    ScalarType.Double: ScalarType.ComplexDouble,
+    # BFloat16 has the range of Float, so it maps to ComplexFloat
+    ScalarType.BFloat16: ScalarType.ComplexFloat,
+}
+_TO_REAL = {
+    ScalarType.ComplexHalf: ScalarType.Half,
+    ScalarType.ComplexFloat: ScalarType.Float,
+    ScalarType.ComplexDouble: ScalarType.Double,
+}
 
 
 def toComplexType(t: ScalarType) -> ScalarType:
@@ -158,10 +166,19 @@ def scalar_type_from_numpy(dt: np.dtype) -> ScalarType:
 
 
 # Integer promotion by rank; uint8 with a signed type widens to the next signed type.
-_INT_RANK = {ScalarType.Byte: 1, ScalarType.Char: 1, ScalarType.Short: 2, ScalarType.Int: 3,
-             ScalarType.Long: 4}
-_FLOAT_RANK = {ScalarType.Half: 1, ScalarType.BFloat16: 1, ScalarType.Float: 2,
-               ScalarType.Double: 3}
+_INT_RANK = {
+    ScalarType.Byte: 1,
+    ScalarType.Char: 1,
+    ScalarType.Short: 2,
+    ScalarType.Int: 3,
+    ScalarType.Long: 4,
+}
+_FLOAT_RANK = {
+    ScalarType.Half: 1,
+    ScalarType.BFloat16: 1,
+    ScalarType.Float: 2,
+    ScalarType.Double: 3,
+}
 
 
 def promoteTypes(a: ScalarType, b: ScalarType) -> ScalarType:

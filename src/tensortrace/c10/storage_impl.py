@@ -25,10 +25,16 @@ from tensortrace.trace import schema, traced
 class StorageImpl(intrusive_ptr_target):
     __slots__ = ("data_ptr_", "size_bytes_", "allocator_", "resizable_")
 
-    @traced("native", "c10::StorageImpl::StorageImpl", "c10/core/StorageImpl.h",
-            legacy="StorageImpl")
-    def __init__(self, size_bytes: int, allocator: Allocator | None, resizable: bool,
-                 data_ptr: DataPtr | None = None) -> None:
+    @traced(
+        "native", "c10::StorageImpl::StorageImpl", "c10/core/StorageImpl.h", legacy="StorageImpl"
+    )
+    def __init__(
+        self,
+        size_bytes: int,
+        allocator: Allocator | None,
+        resizable: bool,
+        data_ptr: DataPtr | None = None,
+    ) -> None:
         """StorageImpl(use_byte_size_t, size_bytes, [data_ptr,] allocator, resizable).
 
         Without a data_ptr the storage asks its allocator for `size_bytes` of memory.
@@ -65,19 +71,30 @@ class StorageImpl(intrusive_ptr_target):
         ctx = self.data_ptr_.get_context()
         return ctx if ctx is not None else np.empty(0, np.uint8)
 
-    @traced("refcount", "c10::StorageImpl::release_resources", "c10/core/StorageImpl.h",
-            legacy="StorageImpl::release_resources")
+    @traced(
+        "refcount",
+        "c10::StorageImpl::release_resources",
+        "c10/core/StorageImpl.h",
+        legacy="StorageImpl::release_resources",
+    )
     def release_resources(self) -> None:
         """The last reference is gone: clear the DataPtr, whose deleter frees the memory."""
         self.data_ptr_.clear()
 
     def _trace_summary(self) -> dict[str, Any]:
-        return schema.summary(schema.STORAGE_IMPL, object=self.trace_name,
-                              nbytes=self.size_bytes_, refcount=self.refcount_)
+        return schema.summary(
+            schema.STORAGE_IMPL,
+            object=self.trace_name,
+            nbytes=self.size_bytes_,
+            refcount=self.refcount_,
+        )
 
     def _trace_info(self) -> dict[str, object]:
-        return {"nbytes": self.size_bytes_, "addr": self.data_ptr_.get(),
-                "device": str(self.data_ptr_.device)}
+        return {
+            "nbytes": self.size_bytes_,
+            "addr": self.data_ptr_.get(),
+            "device": str(self.data_ptr_.device),
+        }
 
 
 class Storage:

@@ -66,14 +66,36 @@ def _with_autograd_keys(key_set: DispatchKeySet) -> DispatchKeySet:
 
 
 class TensorImpl(intrusive_ptr_target):
-    __slots__ = ("storage_", "key_set_", "data_type_", "device_opt_", "sizes_", "strides_",
-                 "storage_offset_", "numel_", "is_contiguous_", "version_counter_",
-                 "autograd_meta_", "pyobj_", "is_wrapped_number_", "is_view_")
+    __slots__ = (
+        "storage_",
+        "key_set_",
+        "data_type_",
+        "device_opt_",
+        "sizes_",
+        "strides_",
+        "storage_offset_",
+        "numel_",
+        "is_contiguous_",
+        "version_counter_",
+        "autograd_meta_",
+        "pyobj_",
+        "is_wrapped_number_",
+        "is_view_",
+    )
 
-    @traced("native", "c10::TensorImpl::TensorImpl", "c10/core/TensorImpl.cpp",
-            legacy="detail::make_tensor<TensorImpl>")
-    def __init__(self, storage: Storage, key_set: DispatchKeySet, data_type: TypeMeta,
-                 impl_type: ImplType | None = None) -> None:
+    @traced(
+        "native",
+        "c10::TensorImpl::TensorImpl",
+        "c10/core/TensorImpl.cpp",
+        legacy="detail::make_tensor<TensorImpl>",
+    )
+    def __init__(
+        self,
+        storage: Storage,
+        key_set: DispatchKeySet,
+        data_type: TypeMeta,
+        impl_type: ImplType | None = None,
+    ) -> None:
         """A 1-dim, 0-size tensor backed by `storage`; its sizes are set afterwards."""
         super().__init__()
         self.storage_ = storage
@@ -87,8 +109,7 @@ class TensorImpl(intrusive_ptr_target):
             self.key_set_ = key_set - autograd_related_keys
             self.version_counter_: Any = INFERENCE_VERSION
         else:
-            self.key_set_ = (_WITH_AUTOGRAD_KEYS.get(key_set.repr_)
-                             or _with_autograd_keys(key_set))
+            self.key_set_ = _WITH_AUTOGRAD_KEYS.get(key_set.repr_) or _with_autograd_keys(key_set)
             self.version_counter_ = VariableVersion()
         self.sizes_: tuple[int, ...] = (0,)
         self.strides_: tuple[int, ...] = (1,)
@@ -145,15 +166,21 @@ class TensorImpl(intrusive_ptr_target):
         return self.key_set_.has(DispatchKey.Conjugate)
 
     def _set_conj(self, value: bool) -> None:
-        self.key_set_ = (self.key_set_.add(DispatchKey.Conjugate) if value
-                         else self.key_set_.remove(DispatchKey.Conjugate))
+        self.key_set_ = (
+            self.key_set_.add(DispatchKey.Conjugate)
+            if value
+            else self.key_set_.remove(DispatchKey.Conjugate)
+        )
 
     def is_neg(self) -> bool:
         return self.key_set_.has(DispatchKey.Negative)
 
     def _set_neg(self, value: bool) -> None:
-        self.key_set_ = (self.key_set_.add(DispatchKey.Negative) if value
-                         else self.key_set_.remove(DispatchKey.Negative))
+        self.key_set_ = (
+            self.key_set_.add(DispatchKey.Negative)
+            if value
+            else self.key_set_.remove(DispatchKey.Negative)
+        )
 
     def storage(self) -> Storage:
         return self.storage_
@@ -177,8 +204,12 @@ class TensorImpl(intrusive_ptr_target):
         return self.storage_.data() + self.data_type_.itemsize * self.storage_offset_
 
     # ---- setting sizes -----------------------------------------------------------------------
-    @traced("native", "c10::TensorImpl::set_sizes_contiguous", "c10/core/TensorImpl.h",
-            legacy="TensorImpl::set_sizes_contiguous")
+    @traced(
+        "native",
+        "c10::TensorImpl::set_sizes_contiguous",
+        "c10/core/TensorImpl.h",
+        legacy="TensorImpl::set_sizes_contiguous",
+    )
     def set_sizes_contiguous(self, new_size: tuple[int, ...]) -> None:
         self.sizes_ = tuple(new_size)
         self.strides_ = contiguous_strides(self.sizes_)
@@ -186,8 +217,12 @@ class TensorImpl(intrusive_ptr_target):
         self.is_contiguous_ = True
         self._record_meta()
 
-    def set_sizes_and_strides(self, new_size: tuple[int, ...], new_stride: tuple[int, ...],
-                              storage_offset: int | None = None) -> None:
+    def set_sizes_and_strides(
+        self,
+        new_size: tuple[int, ...],
+        new_stride: tuple[int, ...],
+        storage_offset: int | None = None,
+    ) -> None:
         self.sizes_ = tuple(new_size)
         self.strides_ = tuple(new_stride)
         if storage_offset is not None:
@@ -204,9 +239,12 @@ class TensorImpl(intrusive_ptr_target):
         old = self.storage_
         self.storage_ = storage
         if recorder.current is not None:
-            recorder.current.instant(TENSOR_STORAGE, "native", self.trace_name,
-                                     {"object": self.trace_name,
-                                      "storage": storage.unsafeGetStorageImpl().trace_name})
+            recorder.current.instant(
+                TENSOR_STORAGE,
+                "native",
+                self.trace_name,
+                {"object": self.trace_name, "storage": storage.unsafeGetStorageImpl().trace_name},
+            )
         old.reset()
 
     def refresh_numel(self) -> None:
@@ -219,8 +257,12 @@ class TensorImpl(intrusive_ptr_target):
         self.is_contiguous_ = compute_contiguous(self.sizes_, self.strides_, self.numel_)
 
     # ---- lifetime ----------------------------------------------------------------------------
-    @traced("refcount", "c10::TensorImpl::release_resources", "c10/core/TensorImpl.cpp",
-            legacy="TensorImpl::release_resources")
+    @traced(
+        "refcount",
+        "c10::TensorImpl::release_resources",
+        "c10/core/TensorImpl.cpp",
+        legacy="TensorImpl::release_resources",
+    )
     def release_resources(self) -> None:
         """Refcount hit zero: drop autograd metadata and this TensorImpl's storage reference."""
         self.autograd_meta_ = None
@@ -235,28 +277,49 @@ class TensorImpl(intrusive_ptr_target):
         if self.numel_ == 0:
             return np.empty(self.sizes_, dtype)
         itemsize = self.data_type_.itemsize
-        return np.ndarray(self.sizes_, dtype, buffer=self.storage_.unsafeGetStorageImpl()
-                          .bytes_view(), offset=self.storage_offset_ * itemsize,
-                          strides=tuple(map(itemsize.__mul__, self.strides_)))  # no genexpr
+        return np.ndarray(
+            self.sizes_,
+            dtype,
+            buffer=self.storage_.unsafeGetStorageImpl().bytes_view(),
+            offset=self.storage_offset_ * itemsize,
+            strides=tuple(map(itemsize.__mul__, self.strides_)),
+        )  # no genexpr
 
     def _trace_info(self) -> dict[str, object]:
-        return {"storage": self.storage_.unsafeGetStorageImpl().trace_name,
-                "dtype": str(self.data_type_.scalar_type), "itemsize": self.data_type_.itemsize,
-                "sizes": list(self.sizes_), "strides": list(self.strides_),
-                "offset": self.storage_offset_, "is_view": self.is_view_}
+        return {
+            "storage": self.storage_.unsafeGetStorageImpl().trace_name,
+            "dtype": str(self.data_type_.scalar_type),
+            "itemsize": self.data_type_.itemsize,
+            "sizes": list(self.sizes_),
+            "strides": list(self.strides_),
+            "offset": self.storage_offset_,
+            "is_view": self.is_view_,
+        }
 
     def _record_meta(self) -> None:
         """Tell the trace this TensorImpl's sizes, strides or offset changed."""
         if recorder.current is not None:
-            recorder.current.instant(TENSOR_META, "native", self.trace_name,
-                                     {"object": self.trace_name, "sizes": list(self.sizes_),
-                                      "strides": list(self.strides_),
-                                      "offset": self.storage_offset_})
+            recorder.current.instant(
+                TENSOR_META,
+                "native",
+                self.trace_name,
+                {
+                    "object": self.trace_name,
+                    "sizes": list(self.sizes_),
+                    "strides": list(self.strides_),
+                    "offset": self.storage_offset_,
+                },
+            )
 
     def _trace_summary(self) -> dict[str, Any]:
-        return schema.summary(schema.TENSOR_IMPL, object=self.trace_name,
-                              sizes=list(self.sizes_), strides=list(self.strides_),
-                              offset=self.storage_offset_, dtype=f"{self.scalar_type()}")
+        return schema.summary(
+            schema.TENSOR_IMPL,
+            object=self.trace_name,
+            sizes=list(self.sizes_),
+            strides=list(self.strides_),
+            offset=self.storage_offset_,
+            dtype=f"{self.scalar_type()}",
+        )
 
 
 def contiguous_strides(sizes: tuple[int, ...]) -> tuple[int, ...]:

@@ -31,8 +31,9 @@ class TensorOptions:
         return replace(self, dtype=dtype)
 
 
-def computeDispatchKey(dtype: ScalarType | None, layout: str | None,
-                       device: Device | None) -> DispatchKey:
+def computeDispatchKey(
+    dtype: ScalarType | None, layout: str | None, device: Device | None
+) -> DispatchKey:
     """The backend key for a factory's options (c10::computeDispatchKey)."""
     device_type = device.type_ if device is not None else DeviceType.CPU
     if layout is not None and layout != Layout.strided:  # Note [TORCH_CHECK tests first]
@@ -43,6 +44,10 @@ def computeDispatchKey(dtype: ScalarType | None, layout: str | None,
         return DispatchKey.CUDA
     if device_type == DeviceType.Meta:
         return DispatchKey.Meta
-    TORCH_CHECK(False, "Could not run this factory on device '", device,
-                "': tensortrace has CPU and (emulated) CUDA backends only")
+    TORCH_CHECK(
+        False,
+        "Could not run this factory on device '",
+        device,
+        "': tensortrace has CPU and (emulated) CUDA backends only",
+    )
     raise AssertionError  # unreachable

@@ -15,8 +15,10 @@ from tensortrace.csrc import (
 from tensortrace.torchgen.loader import load
 
 _generated = load("tensortrace.csrc.generated")
-python_variable_methods.install(_generated["python_variable_methods"].METHODS,
-                                _generated["python_variable_methods"].OPERATOR_METHODS)
+python_variable_methods.install(
+    _generated["python_variable_methods"].METHODS,
+    _generated["python_variable_methods"].OPERATOR_METHODS,
+)
 python_torch_functions.install(_generated["python_torch_functions_0"].FUNCTIONS)
 python_nn_functions.install(_generated["python_nn_functions"].FUNCTIONS)
 python_linalg_functions.install(_generated["python_linalg_functions"].FUNCTIONS)

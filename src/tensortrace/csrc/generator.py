@@ -28,13 +28,17 @@ class Generator:
 
     def __init__(self, device: str | Device = "cpu") -> None:
         dev = Device(device)
-        TORCH_CHECK(dev.is_cpu() or dev.is_cuda(), "tensortrace has CPU and (emulated) CUDA "
-                    "generators only, got device ", device)
+        TORCH_CHECK(
+            dev.is_cpu() or dev.is_cuda(),
+            "tensortrace has CPU and (emulated) CUDA generators only, got device ",
+            device,
+        )
         if dev.is_cuda():
             from tensortrace.aten.cuda.cuda_generator_impl import createCUDAGenerator
 
             self._cdata: CPUGeneratorImpl = createCUDAGenerator(
-                -1 if dev.index is None else dev.index)
+                -1 if dev.index is None else dev.index
+            )
         else:
             self._cdata = createCPUGenerator()
 
@@ -50,8 +54,11 @@ class Generator:
         return CPU if index is None else Device("cuda", index)
 
     def manual_seed(self, seed: int) -> Generator:
-        TORCH_CHECK(isinstance(seed, int) and not isinstance(seed, bool),
-                    "manual_seed expected a long, but got ", type(seed).__name__)
+        TORCH_CHECK(
+            isinstance(seed, int) and not isinstance(seed, bool),
+            "manual_seed expected a long, but got ",
+            type(seed).__name__,
+        )
         self._cdata.set_current_seed(seed)
         return self
 
@@ -66,14 +73,16 @@ class Generator:
         # the binding layer's torch.tensor (not the package top, which imports this module)
         from tensortrace.csrc.python_torch_functions_manual import tensor
 
-        return tensor(list(np.frombuffer(self._cdata.get_state(), np.uint8)),
-                      dtype=_uint8())
+        return tensor(list(np.frombuffer(self._cdata.get_state(), np.uint8)), dtype=_uint8())
 
     def set_state(self, new_state: Any) -> Generator:
         from tensortrace.csrc.python_variable import TensorBase
 
-        TORCH_CHECK(isinstance(new_state, TensorBase), "expected a torch.ByteTensor, but got ",
-                    type(new_state).__name__)
+        TORCH_CHECK(
+            isinstance(new_state, TensorBase),
+            "expected a torch.ByteTensor, but got ",
+            type(new_state).__name__,
+        )
         self._cdata.set_state(new_state.numpy().tobytes())
         return self
 

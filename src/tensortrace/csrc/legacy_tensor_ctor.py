@@ -33,12 +33,16 @@ def legacy_tensor_ctor(*args: Any) -> AtTensor:
             return at.empty([int(a) for a in args], dtype=dtype)
         TORCH_CHECK_TYPE(len(args) == 1, "new(): invalid arguments")
         data = args[0]
-        if isinstance(data, tuple) and all(isinstance(a, numbers.Integral) for a in data) and (
-                type(data).__name__ == "Size"):
+        if (
+            isinstance(data, tuple)
+            and all(isinstance(a, numbers.Integral) for a in data)
+            and (type(data).__name__ == "Size")
+        ):
             return at.empty(list(data), dtype=dtype)
         values = np.asarray(data)
-        TORCH_CHECK_TYPE(values.dtype.kind in "biuf", "new(): invalid data type '",
-                         type(data).__name__, "'")
+        TORCH_CHECK_TYPE(
+            values.dtype.kind in "biuf", "new(): invalid data type '", type(data).__name__, "'"
+        )
         result = at.empty(list(values.shape), dtype=dtype)
         # recursive_store: the values are written straight into the new tensor's memory
         result.numpy_view()[...] = values

@@ -28,23 +28,27 @@ def _infer_scalar_type(data: Any) -> ScalarType:
     """infer_scalar_type for an index list: Bool for all-bool data, Byte for uint8, else Long."""
     values = np.asarray(data, dtype=object).ravel()
     for v in values:
-        TORCH_CHECK_TYPE(isinstance(v, (bool, int, float, np.bool_, np.integer, np.floating)),
-                         "new(): invalid data type '", type(v).__name__, "'")
+        TORCH_CHECK_TYPE(
+            isinstance(v, (bool, int, float, np.bool_, np.integer, np.floating)),
+            "new(): invalid data type '",
+            type(v).__name__,
+            "'",
+        )
     if values.size and all(isinstance(v, (bool, np.bool_)) for v in values):
         return ScalarType.Bool
     return ScalarType.Long
 
 
-@traced("python", "torch::utils::indexing_tensor_from_data", SOURCE,
-        legacy="sequenceToVariable")
+@traced("python", "torch::utils::indexing_tensor_from_data", SOURCE, legacy="sequenceToVariable")
 def sequenceToVariable(self: AtTensor, seq: Any) -> AtTensor:
     TORCH_CHECK_TYPE(not isinstance(seq, str), "new(): invalid data type 'str'")
     scalar_type = _infer_scalar_type(seq)
     try:
         values = np.asarray(seq, dtype=np.float64 if scalar_type == ScalarType.Long else np.bool_)
     except ValueError:
-        raise ValueError(f"expected sequence of length {len(seq[0])} at dim 1 "
-                         f"(got {len(seq[-1])})") from None
+        raise ValueError(
+            f"expected sequence of length {len(seq[0])} at dim 1 (got {len(seq[-1])})"
+        ) from None
     # internal_new_from_data: empty, store the values, to(device, dtype), lift_fresh
     tensor = at.empty(list(values.shape), dtype=scalar_type)
     if values.size:

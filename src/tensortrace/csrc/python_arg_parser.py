@@ -50,24 +50,37 @@ class ParameterType(Enum):
 
 
 _TYPES = {
-    "Tensor": ParameterType.TENSOR, "Scalar": ParameterType.SCALAR,
-    "int64_t": ParameterType.INT64, "int": ParameterType.INT64,
-    "SymInt": ParameterType.SYM_INT, "double": ParameterType.DOUBLE,
-    "float": ParameterType.DOUBLE, "bool": ParameterType.BOOL,
-    "IntArrayRef": ParameterType.INT_LIST, "SymIntArrayRef": ParameterType.INT_LIST,
+    "Tensor": ParameterType.TENSOR,
+    "Scalar": ParameterType.SCALAR,
+    "int64_t": ParameterType.INT64,
+    "int": ParameterType.INT64,
+    "SymInt": ParameterType.SYM_INT,
+    "double": ParameterType.DOUBLE,
+    "float": ParameterType.DOUBLE,
+    "bool": ParameterType.BOOL,
+    "IntArrayRef": ParameterType.INT_LIST,
+    "SymIntArrayRef": ParameterType.INT_LIST,
     "ArrayRef<double>": ParameterType.FLOAT_LIST,
-    "ScalarType": ParameterType.SCALARTYPE, "Layout": ParameterType.LAYOUT,
-    "Device": ParameterType.DEVICE, "Generator": ParameterType.GENERATOR,
-    "MemoryFormat": ParameterType.MEMORY_FORMAT, "TensorList": ParameterType.TENSOR_LIST,
-    "c10::string_view": ParameterType.STRING, "str": ParameterType.STRING,
-    "Storage": ParameterType.STORAGE, "PyObject*": ParameterType.PYOBJECT,
+    "ScalarType": ParameterType.SCALARTYPE,
+    "Layout": ParameterType.LAYOUT,
+    "Device": ParameterType.DEVICE,
+    "Generator": ParameterType.GENERATOR,
+    "MemoryFormat": ParameterType.MEMORY_FORMAT,
+    "TensorList": ParameterType.TENSOR_LIST,
+    "c10::string_view": ParameterType.STRING,
+    "str": ParameterType.STRING,
+    "Storage": ParameterType.STORAGE,
+    "PyObject*": ParameterType.PYOBJECT,
 }
 
 
 # numpy_compatibility_arg_names (python_arg_parser.cpp): a keyword argument may also be spelled
 # the NumPy way: x.sum(axis=0, keepdims=True) is x.sum(dim=0, keepdim=True).
 NUMPY_COMPATIBILITY_ARG_NAMES: dict[str, tuple[str, ...]] = {
-    "dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"), "other": ("x2",),
+    "dim": ("axis",),
+    "keepdim": ("keepdims",),
+    "input": ("x", "a", "x1"),
+    "other": ("x2",),
 }
 
 
@@ -83,8 +96,12 @@ def _is_int(obj: Any) -> bool:
         return False
     if isinstance(obj, numbers.Integral):
         return True
-    return (isinstance(obj, TensorBase) and obj.dim() == 0
-            and not obj.is_floating_point() and obj.dtype.__str__() != "torch.bool")
+    return (
+        isinstance(obj, TensorBase)
+        and obj.dim() == 0
+        and not obj.is_floating_point()
+        and obj.dtype.__str__() != "torch.bool"
+    )
 
 
 def _is_double(obj: Any) -> bool:
@@ -97,8 +114,7 @@ def _is_double(obj: Any) -> bool:
 def _is_scalar(obj: Any) -> bool:
     if type(obj) in _PLAIN_REALS or isinstance(obj, (numbers.Number, bool)):
         return True
-    return (isinstance(obj, TensorBase) and obj.dim() == 0
-            and not obj.requires_grad)
+    return isinstance(obj, TensorBase) and obj.dim() == 0 and not obj.requires_grad
 
 
 def _first_bad_int(seq: Sequence[Any]) -> int:
@@ -137,8 +153,9 @@ class FunctionParameter:
         default_str = default.strip() if eq else None
         if default_str == "None":
             allow_none = True
-        return cls(_TYPES[type_str], name.strip(), eq == "=", allow_none, keyword_only, size,
-                   default_str)
+        return cls(
+            _TYPES[type_str], name.strip(), eq == "=", allow_none, keyword_only, size, default_str
+        )
 
     def type_name(self) -> str:
         return self.type_.value if self.type_ != ParameterType.SYM_INT else "int"
@@ -205,8 +222,10 @@ class FunctionParameter:
                 # error right away, not a mismatch of this signature
                 for i, o in enumerate(obj):
                     if not isinstance(o, TensorBase):
-                        raise TypeError(f"expected Tensor as element {i} in argument "
-                                        f"{argnum}, but got {type(o).__name__}")
+                        raise TypeError(
+                            f"expected Tensor as element {i} in argument "
+                            f"{argnum}, but got {type(o).__name__}"
+                        )
                 return True, -1
             return False, -1
         if t == ParameterType.PYOBJECT:
@@ -216,8 +235,9 @@ class FunctionParameter:
         if t == ParameterType.LAYOUT:
             return isinstance(obj, layout), -1
         if t == ParameterType.DEVICE:
-            return (isinstance(obj, (Device, str))
-                    or (_is_int(obj) and not isinstance(obj, TensorBase))), -1
+            return (
+                isinstance(obj, (Device, str)) or (_is_int(obj) and not isinstance(obj, TensorBase))
+            ), -1
         if t == ParameterType.GENERATOR:
             return isinstance(obj, Generator), -1
         if t == ParameterType.MEMORY_FORMAT:
@@ -265,13 +285,21 @@ class FunctionSignature:
             param = FunctionParameter.parse(part, keyword_only)
             param.allow_numbers_as_tensor = allow_numbers_as_tensors
             params.append(param)
-        sig = cls(m.group(1), params, index, deprecated="deprecated" in flags,
-                  hidden="hidden" in flags or "deprecated" in flags, text=fmt.strip())
+        sig = cls(
+            m.group(1),
+            params,
+            index,
+            deprecated="deprecated" in flags,
+            hidden="hidden" in flags or "deprecated" in flags,
+            text=fmt.strip(),
+        )
         # rand(size, *, Generator? generator) cannot match a call without generator=: the
         # parser skips it without parsing (an argument spelled the NumPy way is not counted)
         sig.required_kwargs = frozenset(
-            p.name for p in params if p.keyword_only and not p.optional
-            and p.name not in NUMPY_COMPATIBILITY_ARG_NAMES)
+            p.name
+            for p in params
+            if p.keyword_only and not p.optional and p.name not in NUMPY_COMPATIBILITY_ARG_NAMES
+        )
         sig.min_args = sum(1 for p in params if not p.optional)
         sig.max_args = len(params)
         sig.max_pos_args = sum(1 for p in params if not p.keyword_only)
@@ -288,12 +316,14 @@ class FunctionSignature:
         return "(" + ", ".join(parts) + ")"
 
     # ---- matching (FunctionSignature::parse) -------------------------------------------------
-    def parse_args(self, args: Sequence[Any], kwargs: dict[str, Any],
-                   raise_exception: bool) -> list[Any] | None:
+    def parse_args(
+        self, args: Sequence[Any], kwargs: dict[str, Any], raise_exception: bool
+    ) -> list[Any] | None:
         nargs = len(args)
         remaining_kwargs = len(kwargs)
-        allow_varargs_intlist = (self.max_pos_args == 1
-                                 and self.params[0].type_ == ParameterType.INT_LIST)
+        allow_varargs_intlist = (
+            self.max_pos_args == 1 and self.params[0].type_ == ParameterType.INT_LIST
+        )
         if nargs > self.max_pos_args and not allow_varargs_intlist:
             if raise_exception:
                 self._extra_args(nargs)
@@ -336,15 +366,21 @@ class FunctionSignature:
                 elif raise_exception:
                     tname = type(obj).__name__
                     if is_kwd:
-                        raise TypeError(f"{self.name}(): argument '{param.name}' must be "
-                                        f"{param.type_name()}, not {tname}")
+                        raise TypeError(
+                            f"{self.name}(): argument '{param.name}' must be "
+                            f"{param.type_name()}, not {tname}"
+                        )
                     if failed_idx != -1:
                         bad = type(obj[failed_idx]).__name__
-                        raise TypeError(f"{self.name}(): argument '{param.name}' (position "
-                                        f"{arg_pos + 1}) must be {param.type_name()}, but found "
-                                        f"element of type {bad} at pos {failed_idx}")
-                    raise TypeError(f"{self.name}(): argument '{param.name}' (position "
-                                    f"{arg_pos + 1}) must be {param.type_name()}, not {tname}")
+                        raise TypeError(
+                            f"{self.name}(): argument '{param.name}' (position "
+                            f"{arg_pos + 1}) must be {param.type_name()}, but found "
+                            f"element of type {bad} at pos {failed_idx}"
+                        )
+                    raise TypeError(
+                        f"{self.name}(): argument '{param.name}' (position "
+                        f"{arg_pos + 1}) must be {param.type_name()}, not {tname}"
+                    )
                 else:
                     return None
             if not is_kwd:
@@ -360,33 +396,41 @@ class FunctionSignature:
     def _extra_args(self, nargs: int) -> None:
         max_pos, min_args = self.max_pos_args, self.min_args
         if min_args != max_pos:
-            raise TypeError(f"{self.name}() takes from {min_args} to {max_pos} positional "
-                            f"arguments but {nargs} were given")
+            raise TypeError(
+                f"{self.name}() takes from {min_args} to {max_pos} positional "
+                f"arguments but {nargs} were given"
+            )
         plural = "" if max_pos == 1 else "s"
         verb = "was" if nargs == 1 else "were"
-        raise TypeError(f"{self.name}() takes {max_pos} positional argument{plural} but "
-                        f"{nargs} {verb} given")
+        raise TypeError(
+            f"{self.name}() takes {max_pos} positional argument{plural} but {nargs} {verb} given"
+        )
 
     def _missing_args(self, idx: int) -> None:
         names = [f'"{p.name}"' for p in self.params[idx:] if not p.optional]
         # PyTorch's own message says "arguments" for one and "argument" for several; kept.
         plural = "s" if len(names) == 1 else ""
-        raise TypeError(f"{self.name}() missing {len(names)} required positional argument"
-                        f"{plural}: {', '.join(names)}")
+        raise TypeError(
+            f"{self.name}() missing {len(names)} required positional argument"
+            f"{plural}: {', '.join(names)}"
+        )
 
     def _extra_kwargs(self, kwargs: dict[str, Any]) -> None:
         names = {p.name for p in self.params}
         for key in kwargs:
             if key not in names:
                 raise TypeError(f"{self.name}() got an unexpected keyword argument '{key}'")
-        raise TypeError(f"{self.name}() got multiple values for argument "
-                        f"'{next(iter(kwargs))}'")
+        raise TypeError(f"{self.name}() got multiple values for argument '{next(iter(kwargs))}'")
 
 
 def _describe(obj: Any) -> str:
     """py_typename: the type's tp_name, which for torch's own C types is qualified."""
-    for key, cls in (("dtype", dtype), ("layout", layout), ("memory_format", memory_format),
-                     ("device", Device)):
+    for key, cls in (
+        ("dtype", dtype),
+        ("layout", layout),
+        ("memory_format", memory_format),
+        ("device", Device),
+    ):
         if cls is type(obj):
             return f"torch.{key}"
     return type(obj).__name__
@@ -426,16 +470,20 @@ class PythonArgs:
                 bad, exact = _first_bad_int(obj), False
                 break
         if bad != -1:
-            raise TypeError(f"{self.signature.name}(): argument '{param.name}' failed to unpack "
-                            f"the object at pos {bad + 1} with error \"type must be tuple of "
-                            f"ints,but got {type(obj[bad]).__name__}\"")
+            raise TypeError(
+                f"{self.signature.name}(): argument '{param.name}' failed to unpack "
+                f'the object at pos {bad + 1} with error "type must be tuple of '
+                f'ints,but got {type(obj[bad]).__name__}"'
+            )
         values = list(obj) if exact else [int(x) for x in obj]
         for pos, value in enumerate(values):
             if not INT64_MIN <= value <= INT64_MAX:
                 # torch appends the C++ backtrace of THPUtils_unpackLong's error here
-                raise TypeError(f"{self.signature.name}(): argument '{param.name}' failed to "
-                                f"unpack the object at pos {pos + 1} with error \"Overflow "
-                                f"when unpacking long long\"")
+                raise TypeError(
+                    f"{self.signature.name}(): argument '{param.name}' failed to "
+                    f'unpack the object at pos {pos + 1} with error "Overflow '
+                    f'when unpacking long long"'
+                )
         return values
 
 
@@ -447,15 +495,12 @@ class PythonArgParser:
     pending: tuple[Sequence[str], bool] | None = None
 
     @classmethod
-    def create(cls, fmts: Sequence[str],
-               allow_numbers_as_tensors: bool = False) -> PythonArgParser:
-        sigs = [FunctionSignature.parse(f, i, allow_numbers_as_tensors)
-                for i, f in enumerate(fmts)]
+    def create(cls, fmts: Sequence[str], allow_numbers_as_tensors: bool = False) -> PythonArgParser:
+        sigs = [FunctionSignature.parse(f, i, allow_numbers_as_tensors) for i, f in enumerate(fmts)]
         return cls(sigs, sigs[0].name)
 
     @classmethod
-    def lazy(cls, fmts: Sequence[str], allow_numbers_as_tensors: bool = False
-             ) -> PythonArgParser:
+    def lazy(cls, fmts: Sequence[str], allow_numbers_as_tensors: bool = False) -> PythonArgParser:
         """A parser whose signatures are parsed when it is first used, as a generated binding's
         `static PythonArgParser parser({...})` is constructed on the binding's first call: the
         ~900 signatures of the generated bindings cost nothing at import."""
@@ -464,8 +509,9 @@ class PythonArgParser:
     def _parse_pending(self) -> None:
         assert self.pending is not None
         fmts, allow_numbers_as_tensors = self.pending
-        self.signatures = [FunctionSignature.parse(f, i, allow_numbers_as_tensors)
-                           for i, f in enumerate(fmts)]
+        self.signatures = [
+            FunctionSignature.parse(f, i, allow_numbers_as_tensors) for i, f in enumerate(fmts)
+        ]
         self.function_name = self.signatures[0].name
         self.pending = None
 
@@ -493,14 +539,19 @@ class PythonArgParser:
     def warn_deprecated(self, sig: FunctionSignature) -> None:
         """check_deprecated: name the old signature and the ones to use instead."""
         instead = "\n".join(f"\t{self.function_name}{s}" for s in self.signatures if not s.hidden)
-        warnings.warn(f"This overload of {self.function_name} is deprecated:\n"
-                      f"\t{self.function_name}{sig}\nConsider using one of the following "
-                      f"signatures instead:\n{instead}", UserWarning, stacklevel=4)
+        warnings.warn(
+            f"This overload of {self.function_name} is deprecated:\n"
+            f"\t{self.function_name}{sig}\nConsider using one of the following "
+            f"signatures instead:\n{instead}",
+            UserWarning,
+            stacklevel=4,
+        )
 
     def print_error(self, args: Sequence[Any], kwargs: dict[str, Any]) -> None:
         num_args = len(args) + len(kwargs)
-        plausible = [s for s in self.signatures
-                     if s.min_args <= num_args <= s.max_args and not s.hidden]
+        plausible = [
+            s for s in self.signatures if s.min_args <= num_args <= s.max_args and not s.hidden
+        ]
         if len(plausible) == 1:
             plausible[0].parse_args(args, kwargs, raise_exception=True)
         options = [str(s) for s in self.signatures if not s.hidden]
@@ -521,12 +572,12 @@ def _option_arguments(option: str) -> list[tuple[str, str, bool]]:
     pieces = []
     for arg in option[1:-1].split(", "):
         start = 1 if arg.startswith("#") else 0
-        nullable = arg[start:start + 1] == "["
+        nullable = arg[start : start + 1] == "["
         if nullable:
             start += 1
             arg = arg[: -len(" or None]")]
         type_end = arg.rfind(" ")
-        name = arg[type_end + 1:]
+        name = arg[type_end + 1 :]
         if "..." in arg:
             type_end -= 4
         pieces.append((arg[start:type_end] if type_end >= 0 else arg[start:-1], name, nullable))
@@ -545,21 +596,24 @@ def _type_matches(type_name: str, nullable: bool, obj: Any) -> bool:
     return name == type_name
 
 
-def _argcount_match(arguments: list[tuple[str, str, bool]], args: Sequence[Any],
-                    kwargs: dict[str, Any]) -> bool:
+def _argcount_match(
+    arguments: list[tuple[str, str, bool]], args: Sequence[Any], kwargs: dict[str, Any]
+) -> bool:
     return len(args) + len(kwargs) == len(arguments)
 
 
 def _arg_desc(args: Sequence[Any], kwargs: dict[str, Any]) -> str:
     # invalid_arguments.cpp's arg_desc appends ", " after each item and erases the last one
     # only when there are positional arguments: keywords alone read `(dtype=str, )`
-    text = "".join([f"{_describe(a)}, " for a in args]
-                   + [f"{k}={_describe(v)}, " for k, v in kwargs.items()])
+    text = "".join(
+        [f"{_describe(a)}, " for a in args] + [f"{k}={_describe(v)}, " for k, v in kwargs.items()]
+    )
     return "(" + (text[:-2] if args else text) + ")"
 
 
-def _formatted_arg_desc(arguments: list[tuple[str, str, bool]], args: Sequence[Any],
-                        kwargs: dict[str, Any]) -> str:
+def _formatted_arg_desc(
+    arguments: list[tuple[str, str, bool]], args: Sequence[Any], kwargs: dict[str, Any]
+) -> str:
     """The arguments, each not matching its piece of the signature wrapped in `!...!`."""
     parts = []
     values = list(args) + list(kwargs.values())
@@ -569,22 +623,25 @@ def _formatted_arg_desc(arguments: list[tuple[str, str, bool]], args: Sequence[A
         text = _describe(value)
         if isinstance(value, (tuple, list)):
             inner = ", ".join(_describe(v) for v in value)
-            text += f" of ({inner}{',' if len(value) == 1 else ''})" if isinstance(value, tuple) \
+            text += (
+                f" of ({inner}{',' if len(value) == 1 else ''})"
+                if isinstance(value, tuple)
                 else f" of [{inner}]"
+            )
         if key is not None:
             text = f"{key}={text}"
         parts.append(text if _type_matches(type_name, nullable, value) else f"!{text}!")
     return "(" + ", ".join(parts) + ")"
 
 
-def _unmatched_kwargs(arguments: list[tuple[str, str, bool]], kwargs: dict[str, Any]
-                      ) -> list[str]:
-    names = [name for _, name, _ in arguments[max(0, len(arguments) - len(kwargs)):]]
+def _unmatched_kwargs(arguments: list[tuple[str, str, bool]], kwargs: dict[str, Any]) -> list[str]:
+    names = [name for _, name, _ in arguments[max(0, len(arguments) - len(kwargs)) :]]
     return [k for k in kwargs if k not in names]
 
 
-def format_invalid_args(args: Sequence[Any], kwargs: dict[str, Any], function_name: str,
-                        options: list[str]) -> str:
+def format_invalid_args(
+    args: Sequence[Any], kwargs: dict[str, Any], function_name: str, options: list[str]
+) -> str:
     """torch::format_invalid_args (Note [How torch describes an invalid combination])."""
     msg = f"{function_name} received an invalid combination of arguments - "
     if len(options) == 1:
@@ -592,8 +649,11 @@ def format_invalid_args(args: Sequence[Any], kwargs: dict[str, Any], function_na
         unmatched = _unmatched_kwargs(arguments, kwargs) if kwargs else []
         if unmatched:
             return msg + "got unrecognized keyword arguments: " + ", ".join(unmatched)
-        got = (_formatted_arg_desc(arguments, args, kwargs)
-               if _argcount_match(arguments, args, kwargs) else _arg_desc(args, kwargs))
+        got = (
+            _formatted_arg_desc(arguments, args, kwargs)
+            if _argcount_match(arguments, args, kwargs)
+            else _arg_desc(args, kwargs)
+        )
         return msg + f"got {got}, but expected {options[0]}"
     msg += f"got {_arg_desc(args, kwargs)}, but expected one of:\n"
     for option in options:
@@ -603,10 +663,15 @@ def format_invalid_args(args: Sequence[Any], kwargs: dict[str, Any], function_na
             continue
         unmatched = _unmatched_kwargs(arguments, kwargs) if kwargs else []
         if unmatched:
-            msg += ("      didn't match because some of the keywords were incorrect: "
-                    + ", ".join(unmatched) + "\n")
+            msg += (
+                "      didn't match because some of the keywords were incorrect: "
+                + ", ".join(unmatched)
+                + "\n"
+            )
         else:
-            msg += ("      didn't match because some of the arguments have invalid types: "
-                    + _formatted_arg_desc(arguments, args, kwargs) + "\n")
+            msg += (
+                "      didn't match because some of the arguments have invalid types: "
+                + _formatted_arg_desc(arguments, args, kwargs)
+                + "\n"
+            )
     return msg
-

@@ -44,41 +44,97 @@ class OperatorLike(Protocol):
 # gen_python_functions.py: overloads that Python never sees (a Python number already reaches
 # add.Tensor as a wrapped scalar tensor: SKIP_PYTHON_BINDINGS_SIGNATURES), and ops with a
 # hand-written binding instead.
-SKIP_PYTHON_BINDINGS = {"add.Scalar", "add_.Scalar", "to.dtype",
-                        "sub.Scalar", "sub_.Scalar", "mul.Scalar", "mul_.Scalar", "div.Scalar",
-                        "div_.Scalar",
-                        # internal view ops torch does not expose (gen_python_functions' skips)
-                        "numpy_T", "matrix_H",  # x.T and x.H: properties (python_variable.cpp)
-                        "_reshape_alias", "_unsafe_view", "alias", "slice.Tensor",
-                        # index.Tensor is x[...]; torch skips _index_put_impl_ (internal)
-                        "index.Tensor", "_index_put_impl_",
-                        # hand-written THPVariable_nonzero (as_tuple) calls it
-                        "nonzero_numpy"}
+SKIP_PYTHON_BINDINGS = {
+    "add.Scalar",
+    "add_.Scalar",
+    "to.dtype",
+    "sub.Scalar",
+    "sub_.Scalar",
+    "mul.Scalar",
+    "mul_.Scalar",
+    "div.Scalar",
+    "div_.Scalar",
+    # internal view ops torch does not expose (gen_python_functions' skips)
+    "numpy_T",
+    "matrix_H",  # x.T and x.H: properties (python_variable.cpp)
+    "_reshape_alias",
+    "_unsafe_view",
+    "alias",
+    "slice.Tensor",
+    # index.Tensor is x[...]; torch skips _index_put_impl_ (internal)
+    "index.Tensor",
+    "_index_put_impl_",
+    # hand-written THPVariable_nonzero (as_tuple) calls it
+    "nonzero_numpy",
+}
 # gen_python_functions' ".*_backward" and ".*_forward" skips: the kernels backward formulas call
 # (threshold_backward, nll_loss_backward) and the halves of composite losses (nll_loss_forward)
 # are no Python functions in torch
 SKIP_PYTHON_BINDINGS_PATTERN = re.compile(r".*_(backward|forward)$")
 # should_allow_numbers_as_tensors (torch/csrc/utils/python_arg_parser.cpp): the only bindings
 # whose Tensor arguments also take Python numbers. Everything else has Scalar overloads.
-NUMBERS_AS_TENSORS = {"add", "add_", "add_out", "div", "div_", "div_out", "divide", "divide_",
-                      "divide_out", "mul", "mul_", "mul_out", "multiply", "multiply_",
-                      "multiply_out", "sub", "sub_", "sub_out", "subtract", "subtract_",
-                      "subtract_out", "true_divide", "true_divide_", "true_divide_out", "to",
-                      "_to_copy", "copy_", "copy", "floor_divide", "floor_divide_",
-                      "floor_divide_out", "_conj"}
+NUMBERS_AS_TENSORS = {
+    "add",
+    "add_",
+    "add_out",
+    "div",
+    "div_",
+    "div_out",
+    "divide",
+    "divide_",
+    "divide_out",
+    "mul",
+    "mul_",
+    "mul_out",
+    "multiply",
+    "multiply_",
+    "multiply_out",
+    "sub",
+    "sub_",
+    "sub_out",
+    "subtract",
+    "subtract_",
+    "subtract_out",
+    "true_divide",
+    "true_divide_",
+    "true_divide_out",
+    "to",
+    "_to_copy",
+    "copy_",
+    "copy",
+    "floor_divide",
+    "floor_divide_",
+    "floor_divide_out",
+    "_conj",
+}
 
-_PY_TYPES = {"Tensor": "Tensor", "int": "int64_t", "SymInt": "SymInt", "float": "double",
-             "bool": "bool", "Scalar": "Scalar", "ScalarType": "ScalarType", "str": "str",
-             "Generator": "Generator", "Layout": "Layout", "Device": "Device",
-             "MemoryFormat": "MemoryFormat", "Storage": "Storage"}
+_PY_TYPES = {
+    "Tensor": "Tensor",
+    "int": "int64_t",
+    "SymInt": "SymInt",
+    "float": "double",
+    "bool": "bool",
+    "Scalar": "Scalar",
+    "ScalarType": "ScalarType",
+    "str": "str",
+    "Generator": "Generator",
+    "Layout": "Layout",
+    "Device": "Device",
+    "MemoryFormat": "MemoryFormat",
+    "Storage": "Storage",
+}
 FACTORY_OPTIONS = ("dtype", "layout", "device", "pin_memory")
 
 
 def python_type(arg: Argument) -> str:
     t = arg.type
     if t.is_list:
-        base = {"Tensor": "TensorList", "int": "IntArrayRef", "SymInt": "SymIntArrayRef",
-                "float": "ArrayRef<double>"}[t.base]
+        base = {
+            "Tensor": "TensorList",
+            "int": "IntArrayRef",
+            "SymInt": "SymIntArrayRef",
+            "float": "ArrayRef<double>",
+        }[t.base]
         shown = f"{base}[{t.list_size}]" if t.list_size else base
         return shown + ("?" if t.optional else "")  # `int[1]? dim` takes None too
     return _PY_TYPES[t.base] + ("?" if t.optional else "")
@@ -104,9 +160,13 @@ class PythonOverload:
     params: list[str]  # the Python parameter names, in signature order
 
 
-def make_signature(name: str, schema: FunctionSchema, is_method: bool,
-                   out_op: OperatorLike | None, deprecated: bool = False
-                   ) -> tuple[str, list[str], bool]:
+def make_signature(
+    name: str,
+    schema: FunctionSchema,
+    is_method: bool,
+    out_op: OperatorLike | None,
+    deprecated: bool = False,
+) -> tuple[str, list[str], bool]:
     args = list(schema.arguments)
     if is_method:
         args = [a for a in args if a.name != "self"]
@@ -130,12 +190,15 @@ def make_signature(name: str, schema: FunctionSchema, is_method: bool,
     extra: list[tuple[str, str]] = []
     if out_op is not None:
         n_out = len(out_op.schema.returns)  # max.dim_max: out=(values, indices)
-        extra.append((f"TensorList[{n_out}] out=None" if n_out > 1 else "Tensor out=None",
-                      "out"))
+        extra.append((f"TensorList[{n_out}] out=None" if n_out > 1 else "Tensor out=None", "out"))
     if is_factory:
-        extra += [("ScalarType dtype=None", "dtype"), ("Layout layout=None", "layout"),
-                  ("Device device=None", "device"), ("bool pin_memory=False", "pin_memory"),
-                  ("bool requires_grad=False", "requires_grad")]
+        extra += [
+            ("ScalarType dtype=None", "dtype"),
+            ("Layout layout=None", "layout"),
+            ("Device device=None", "device"),
+            ("bool pin_memory=False", "pin_memory"),
+            ("bool requires_grad=False", "requires_grad"),
+        ]
     for text, pname in extra:
         if not star:
             parts.append("*")
@@ -163,8 +226,11 @@ def convert(r: PythonArgs, i: int) -> Any:
     if t == ParameterType.SCALARTYPE:
         return to_scalar_type(value)
     if t == ParameterType.DEVICE:
-        return value if isinstance(value, Device) else Device(value if isinstance(value, str)
-                                                               else f"cuda:{value}")
+        return (
+            value
+            if isinstance(value, Device)
+            else Device(value if isinstance(value, str) else f"cuda:{value}")
+        )
     if t == ParameterType.GENERATOR:
         return value._cdata if isinstance(value, Generator) else value
     if t == ParameterType.LAYOUT:
@@ -205,12 +271,24 @@ def int64_arg(value: Any) -> int:
 
 def _check_out_options(out: AtTensor, options: dict[str, Any]) -> None:
     dtype = options.get("dtype")
-    TORCH_CHECK(dtype is None or dtype == out.scalar_type(), "dtype ", dtype,
-                " does not match dtype of out parameter (", out.scalar_type(), ")")
+    TORCH_CHECK(
+        dtype is None or dtype == out.scalar_type(),
+        "dtype ",
+        dtype,
+        " does not match dtype of out parameter (",
+        out.scalar_type(),
+        ")",
+    )
 
 
-def call_out(out_op: Any, name: str, is_factory: bool, self: AtTensor | None,
-             kwargs: dict[str, Any], out: Any) -> Any:
+def call_out(
+    out_op: Any,
+    name: str,
+    is_factory: bool,
+    self: AtTensor | None,
+    kwargs: dict[str, Any],
+    out: Any,
+) -> Any:
     """A dispatch_<op> called with out=: the out= overload, with `out` in its write arguments."""
     if is_factory:
         _check_out_options(out, kwargs)
@@ -220,8 +298,14 @@ def call_out(out_op: Any, name: str, is_factory: bool, self: AtTensor | None,
     if len(written) == 1:
         args[written[0]] = out
     else:  # out=(values, indices) fills the schema's write arguments in order
-        TORCH_CHECK(len(out) == len(written), name, "(): expected ", len(written),
-                    " out tensors, got ", len(out))
+        TORCH_CHECK(
+            len(out) == len(written),
+            name,
+            "(): expected ",
+            len(written),
+            " out tensors, got ",
+            len(out),
+        )
         args.update(zip(written, out))
     names = [a.name for a in out_op.schema.arguments]
     return out_op.call(*(args.get(n, _default(out_op.schema, n)) for n in names))
@@ -255,8 +339,9 @@ def load_deprecated() -> list[tuple[FunctionSchema, str]]:
     return [(parse_schema(e["name"]), e["aten"].split("(")[0]) for e in load_yaml(text)]
 
 
-def deprecated_overloads(ops: Sequence[OperatorLike], is_method: bool
-                         ) -> dict[str, list[PythonOverload]]:
+def deprecated_overloads(
+    ops: Sequence[OperatorLike], is_method: bool
+) -> dict[str, list[PythonOverload]]:
     """The deprecated.yaml signatures, after the regular ones: hidden from errors, still parsed.
 
     Their arguments keep their names (`alpha`, `other`), so the dispatch maps them onto the
@@ -270,17 +355,26 @@ def deprecated_overloads(ops: Sequence[OperatorLike], is_method: bool
         if is_method is False and schema.is_inplace:
             continue
         # the overload whose arguments after self include a tensor (add.Tensor, not add.Scalar)
-        op = next((o for o in by_name.get(target, []) if not o.schema.is_out
-                   and any(a.type.is_tensor_like for a in o.schema.arguments[1:])), None)
+        op = next(
+            (
+                o
+                for o in by_name.get(target, [])
+                if not o.schema.is_out
+                and any(a.type.is_tensor_like for a in o.schema.arguments[1:])
+            ),
+            None,
+        )
         if op is None:
             continue
         out_op = None
         if not is_method:
-            out_op = next((o for o in by_name.get(target, [])
-                           if o.schema.full_name == f"{target}.out"), None)
+            out_op = next(
+                (o for o in by_name.get(target, []) if o.schema.full_name == f"{target}.out"), None
+            )
         sig, names, _ = make_signature(schema.name, schema, is_method, out_op, deprecated=True)
         grouped.setdefault(schema.name, []).append(
-            PythonOverload(sig, op, out_op, is_method, False, names))
+            PythonOverload(sig, op, out_op, is_method, False, names)
+        )
     return grouped
 
 
@@ -292,15 +386,17 @@ def ops_by_name(ops: Sequence[OperatorLike]) -> dict[str, list[OperatorLike]]:
     return by_name
 
 
-def _matching_out(schema: FunctionSchema, overloads: Sequence[OperatorLike]
-                  ) -> OperatorLike | None:
+def _matching_out(schema: FunctionSchema, overloads: Sequence[OperatorLike]) -> OperatorLike | None:
     """The out= overload whose other arguments are the functional's (div.out_mode for
     div.Tensor_mode), as gen_python_functions pairs them by signature."""
     wanted = [(a.name, str(a.type)) for a in schema.arguments]
     for op in overloads:
         if op.schema.is_out:
-            args = [(a.name, str(a.type)) for a in op.schema.arguments
-                    if not (a.kwarg_only and a.type.is_write)]
+            args = [
+                (a.name, str(a.type))
+                for a in op.schema.arguments
+                if not (a.kwarg_only and a.type.is_write)
+            ]
             if args == wanted:
                 return op
     return None
@@ -318,10 +414,14 @@ def sort_overloads(overloads: Sequence[PythonOverload]) -> list[PythonOverload]:
         return [str(a.type).replace("(a!)", "").replace("(a)", "") for a in args]
 
     def is_arg_smaller(t1: str, t2: str) -> bool:
-        return ((t1 == "Scalar" and t2 == "Tensor") or (t1 == "Scalar?" and t2 == "Tensor?")
-                or (t1 == "int[]" and t2 in ("int", "int?"))
-                or (t1 == "Tensor[]" and "[]" in t2) or (t1 == "SymInt[]" and t2 == "int[]")
-                or (t1 in ("SymInt", "int") and t2 == "Tensor"))
+        return (
+            (t1 == "Scalar" and t2 == "Tensor")
+            or (t1 == "Scalar?" and t2 == "Tensor?")
+            or (t1 == "int[]" and t2 in ("int", "int?"))
+            or (t1 == "Tensor[]" and "[]" in t2)
+            or (t1 == "SymInt[]" and t2 == "int[]")
+            or (t1 in ("SymInt", "int") and t2 == "Tensor")
+        )
 
     def is_smaller(s1: PythonOverload, s2: PythonOverload) -> bool:
         a1, a2 = arg_types(s1), arg_types(s2)
@@ -351,8 +451,9 @@ def sort_overloads(overloads: Sequence[PythonOverload]) -> list[PythonOverload]:
     return [ordered[i] for i in sorted_ids]
 
 
-def collect_overloads(ops: Sequence[OperatorLike], is_method: bool,
-                      python_module: str | None = None) -> dict[str, list[PythonOverload]]:
+def collect_overloads(
+    ops: Sequence[OperatorLike], is_method: bool, python_module: str | None = None
+) -> dict[str, list[PythonOverload]]:
     """Group the YAML's ops by Python name, folding each `.out` overload into its functional.
 
     Functions of a `python_module:` (nn, linalg) go to that module only (torch._C._nn.*,
@@ -365,24 +466,37 @@ def collect_overloads(ops: Sequence[OperatorLike], is_method: bool,
         schema = op.schema
         variants = str(op.entry.get("variants", "function"))
         wanted = "method" if is_method else "function"
-        if (wanted not in variants or schema.is_out or schema.full_name in SKIP_PYTHON_BINDINGS
-                or SKIP_PYTHON_BINDINGS_PATTERN.match(schema.name)):
+        if (
+            wanted not in variants
+            or schema.is_out
+            or schema.full_name in SKIP_PYTHON_BINDINGS
+            or SKIP_PYTHON_BINDINGS_PATTERN.match(schema.name)
+        ):
             continue
         if not is_method and op.entry.get("python_module") != python_module:
             continue
         out_op = None
         if not is_method:
-            out_name = (f"{schema.name}.out" if not schema.overload_name
-                        else f"{schema.name}.{schema.overload_name}_out")
+            out_name = (
+                f"{schema.name}.out"
+                if not schema.overload_name
+                else f"{schema.name}.{schema.overload_name}_out"
+            )
             # an out= overload with exactly the functional's arguments wins (all.all_out for
             # all, not all.out, which takes a dim)
-            out_op = (_matching_out(schema, by_name[schema.name])
-                      or by_full.get(out_name)
-                      or (by_full.get(f"{schema.name}.out")
-                          if schema.overload_name in ("Tensor", "") else None))
+            out_op = (
+                _matching_out(schema, by_name[schema.name])
+                or by_full.get(out_name)
+                or (
+                    by_full.get(f"{schema.name}.out")
+                    if schema.overload_name in ("Tensor", "")
+                    else None
+                )
+            )
         sig, names, is_factory = make_signature(schema.name, schema, is_method, out_op)
         grouped.setdefault(schema.name, []).append(
-            PythonOverload(sig, op, out_op, is_method, is_factory, names))
+            PythonOverload(sig, op, out_op, is_method, is_factory, names)
+        )
     for name in grouped:
         grouped[name] = sort_overloads(grouped[name])
     for name, extra in deprecated_overloads(ops, is_method).items():

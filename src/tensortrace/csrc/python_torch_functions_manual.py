@@ -31,11 +31,15 @@ def _device(value: Any) -> Device | None:
     return Device(value if isinstance(value, str) else f"cuda:{value}")
 
 
-_tensor_parser = PythonArgParser.create([
-    "tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None, "
-    "bool pin_memory=False, bool requires_grad=False)"])
-_as_tensor_parser = PythonArgParser.create([
-    "as_tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None)"])
+_tensor_parser = PythonArgParser.create(
+    [
+        "tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None, "
+        "bool pin_memory=False, bool requires_grad=False)"
+    ]
+)
+_as_tensor_parser = PythonArgParser.create(
+    ["as_tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None)"]
+)
 
 
 @handle_th_errors
@@ -43,8 +47,9 @@ _as_tensor_parser = PythonArgParser.create([
 def tensor(*args: Any, **kwargs: Any) -> Any:
     r = _tensor_parser.parse(args, kwargs)
     dtype = None if r.isNone(1) else to_scalar_type(r.get(1))
-    result = tensor_new.tensor_ctor(r.args[0], dtype, _device(r.args[2]),
-                                    bool(r.get(3)), bool(r.get(4)))
+    result = tensor_new.tensor_ctor(
+        r.args[0], dtype, _device(r.args[2]), bool(r.get(3)), bool(r.get(4))
+    )
     return THPVariable_Wrap(result)
 
 
@@ -63,8 +68,9 @@ def from_numpy(arg: Any) -> Any:
     return THPVariable_Wrap(tensor_from_numpy(arg))
 
 
-_nonzero_parser = PythonArgParser.create([
-    "nonzero(Tensor input, *, bool as_tuple=False, Tensor out=None)"])
+_nonzero_parser = PythonArgParser.create(
+    ["nonzero(Tensor input, *, bool as_tuple=False, Tensor out=None)"]
+)
 
 
 @traced("python", "dispatch_nonzero", SOURCE, legacy="dispatch_nonzero")
@@ -101,8 +107,12 @@ _nonzero_method_parser = PythonArgParser.create(["nonzero()", "nonzero(*, bool a
 
 
 @handle_th_errors
-@traced("python", "THPVariable_nonzero", "torch/csrc/autograd/generated/"
-        "python_variable_methods.cpp", legacy="THPVariable_nonzero")
+@traced(
+    "python",
+    "THPVariable_nonzero",
+    "torch/csrc/autograd/generated/python_variable_methods.cpp",
+    legacy="THPVariable_nonzero",
+)
 def nonzero_method(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
     """Tensor.nonzero(*, as_tuple=False), hand-written in python_variable_methods.cpp too."""
     r = _nonzero_method_parser.parse(args, kwargs)
@@ -126,7 +136,12 @@ def _tensor_predicate(name: str) -> Callable[..., bool]:
 
 
 MANUAL_FUNCTIONS: dict[str, Callable[..., Any]] = {
-    "tensor": tensor, "as_tensor": as_tensor, "from_numpy": from_numpy, "nonzero": nonzero,
-    **{name: _tensor_predicate(name)
-       for name in ("is_complex", "is_conj", "is_neg", "is_floating_point")},
+    "tensor": tensor,
+    "as_tensor": as_tensor,
+    "from_numpy": from_numpy,
+    "nonzero": nonzero,
+    **{
+        name: _tensor_predicate(name)
+        for name in ("is_complex", "is_conj", "is_neg", "is_floating_point")
+    },
 }

@@ -105,8 +105,13 @@ class TensorBase:
         impl = cdata.impl_.target_ if cdata is not None else None  # hot: read directly
         if impl is None:
             return schema.summary(schema.TENSOR, impl=None)
-        return schema.summary(schema.HANDLE, handle=self._handle, impl=impl.trace_name,
-                              sizes=list(impl.sizes_), dtype=repr(get_dtype(impl.scalar_type())))
+        return schema.summary(
+            schema.HANDLE,
+            handle=self._handle,
+            impl=impl.trace_name,
+            sizes=list(impl.sizes_),
+            dtype=repr(get_dtype(impl.scalar_type())),
+        )
 
     # ---- properties (THPVariable_properties) -------------------------------------------------
     @property
@@ -139,9 +144,12 @@ class TensorBase:
 
     def record_stream(self, stream: Any) -> None:
         """Tensor.record_stream (record_stream_cuda): see torch.cuda._record_stream."""
-        TORCH_CHECK_NOT_IMPLEMENTED(self.cdata.device().is_cuda(), "Could not run "
-                                    "'aten::record_stream' with arguments from the '",
-                                    self.cdata.device().type_.name, "' backend.")
+        TORCH_CHECK_NOT_IMPLEMENTED(
+            self.cdata.device().is_cuda(),
+            "Could not run 'aten::record_stream' with arguments from the '",
+            self.cdata.device().type_.name,
+            "' backend.",
+        )
         from tensortrace.cuda import _record_stream
 
         _record_stream(self, stream)
@@ -230,12 +238,20 @@ def THPVariable_NewWithVar(obj: TensorBase, var: AtTensor) -> TensorBase:
     obj._handle = next(_handle_ids)
     impl.pyobj_ = weakref.ref(obj)
     if recorder.current is not None:
-        recorder.current.instant(HANDLE_NEW, "python", f"_h{obj._handle}",
-                                 {"handle": obj._handle, "impl": impl.trace_name,
-                                  "storage": impl.storage_.unsafeGetStorageImpl().trace_name,
-                                  "sizes": list(impl.sizes_), "strides": list(impl.strides_),
-                                  "offset": impl.storage_offset_,
-                                  "dtype": repr(get_dtype(impl.scalar_type()))})
+        recorder.current.instant(
+            HANDLE_NEW,
+            "python",
+            f"_h{obj._handle}",
+            {
+                "handle": obj._handle,
+                "impl": impl.trace_name,
+                "storage": impl.storage_.unsafeGetStorageImpl().trace_name,
+                "sizes": list(impl.sizes_),
+                "strides": list(impl.strides_),
+                "offset": impl.storage_offset_,
+                "dtype": repr(get_dtype(impl.scalar_type())),
+            },
+        )
     return obj
 
 
@@ -249,9 +265,12 @@ def THPVariable_dealloc(self: TensorBase) -> None:
     if cdata is None:
         return
     if recorder.current is not None and cdata.defined():
-        recorder.current.instant(HANDLE_DEL, "python", f"_h{self._handle}",
-                                 {"handle": self._handle,
-                                  "impl": cdata.unsafeGetTensorImpl().trace_name})
+        recorder.current.instant(
+            HANDLE_DEL,
+            "python",
+            f"_h{self._handle}",
+            {"handle": self._handle, "impl": cdata.unsafeGetTensorImpl().trace_name},
+        )
     del self.cdata
     del cdata  # the last Python reference: intrusive_ptr::reset_ runs here
 

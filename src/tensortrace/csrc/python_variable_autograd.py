@@ -40,11 +40,14 @@ def _set_requires_grad(self: TensorBase, value: Any) -> None:
     if meta is not None and meta.grad_fn_ is not None:
         raise RuntimeError(_requires_grad_leaf_error(value))
     if value:
-        TORCH_CHECK(isFloatingType(var.scalar_type()) or isComplexType(var.scalar_type()),
-                    "only Tensors of floating point dtype can require gradients")
-        TORCH_CHECK(not is_inference_tensor(var) or is_inference_mode_enabled(),
-                    "Setting requires_grad=True on inference tensor outside InferenceMode is "
-                    "not allowed.")
+        TORCH_CHECK(
+            isFloatingType(var.scalar_type()) or isComplexType(var.scalar_type()),
+            "only Tensors of floating point dtype can require gradients",
+        )
+        TORCH_CHECK(
+            not is_inference_tensor(var) or is_inference_mode_enabled(),
+            "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.",
+        )
     if not value and meta is None:
         return
     materialize_autograd_meta(var).requires_grad_ = value
@@ -54,8 +57,10 @@ def _requires_grad_leaf_error(requires_grad: bool) -> str:
     """autograd::utils::requires_grad_leaf_error."""
     message = "you can only change requires_grad flags of leaf variables."
     if not requires_grad:
-        message += (" If you want to use a computed variable in a subgraph that doesn't require "
-                    "differentiation use var_no_grad = var.detach().")
+        message += (
+            " If you want to use a computed variable in a subgraph that doesn't require "
+            "differentiation use var_no_grad = var.detach()."
+        )
     return message
 
 
@@ -75,12 +80,20 @@ def _set_grad(self: TensorBase, value: Any) -> None:
         if meta is not None:
             meta.grad_ = None
         return
-    TORCH_CHECK(isinstance(value, TensorBase), "assigned grad expected to be a Tensor or None "
-                "but got grad of type ", type(value).__name__)
+    TORCH_CHECK(
+        isinstance(value, TensorBase),
+        "assigned grad expected to be a Tensor or None but got grad of type ",
+        type(value).__name__,
+    )
     grad = value.cdata
-    TORCH_CHECK(grad.sizes() == var.sizes(), "attempting to assign a gradient of size '",
-                list(grad.sizes()), "' to a tensor of size '", list(var.sizes()),
-                "'. Please ensure that the gradient and the tensor are the same size")
+    TORCH_CHECK(
+        grad.sizes() == var.sizes(),
+        "attempting to assign a gradient of size '",
+        list(grad.sizes()),
+        "' to a tensor of size '",
+        list(var.sizes()),
+        "'. Please ensure that the gradient and the tensor are the same size",
+    )
     if grad.scalar_type() != var.scalar_type():
         from tensortrace.csrc.dtype import get_dtype
 
@@ -91,16 +104,25 @@ def _set_grad(self: TensorBase, value: Any) -> None:
             "the tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's "
             "grad_dtype attribute with a specific dtype, or None to allow any dtype. Set "
             "grad_dtype with caution. Diverging the dtypes of a tensor and its gradient may "
-            "break downstream systems that assume they match.")
+            "break downstream systems that assume they match."
+        )
     materialize_autograd_meta(var).grad_ = grad.copy()
 
 
 def _cpp_dtype(d: Any) -> str:
     """caffe2::TypeMeta's name: 'float', 'double', 'long int' ..."""
-    names = {"float32": "float", "float64": "double", "float16": "c10::Half",
-             "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int",
-             "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-             "bool": "bool"}
+    names = {
+        "float32": "float",
+        "float64": "double",
+        "float16": "c10::Half",
+        "bfloat16": "c10::BFloat16",
+        "int64": "long int",
+        "int32": "int",
+        "int16": "short int",
+        "int8": "signed char",
+        "uint8": "unsigned char",
+        "bool": "bool",
+    }
     name = str(d).removeprefix("torch.")
     return names.get(name, name)
 
@@ -129,8 +151,9 @@ def _get_output_nr(self: TensorBase) -> int:
 
 @handle_th_errors
 def _get_version(self: TensorBase) -> int:
-    TORCH_CHECK(not is_inference_tensor(self.cdata),
-                "Inference tensors do not track version counter.")
+    TORCH_CHECK(
+        not is_inference_tensor(self.cdata), "Inference tensors do not track version counter."
+    )
     return self.cdata.unsafeGetTensorImpl().version_counter().current_version()
 
 
@@ -182,8 +205,9 @@ def retain_grad(self: TensorBase) -> None:
 def register_hook(self: TensorBase, hook: Callable[..., Any]) -> RemovableHandle:
     """Tensor.register_hook: hook(grad) runs when the gradient for this tensor is computed."""
     var = self.cdata
-    TORCH_CHECK(var.requires_grad(), "cannot register a hook on a tensor that doesn't require "
-                "gradient")
+    TORCH_CHECK(
+        var.requires_grad(), "cannot register a hook on a tensor that doesn't require gradient"
+    )
     meta = materialize_autograd_meta(var)
     if meta.grad_fn_ is not None:
         return meta.grad_fn_._register_tensor_pre_hook(meta.output_nr_, hook)
@@ -194,8 +218,13 @@ def register_hook(self: TensorBase, hook: Callable[..., Any]) -> RemovableHandle
     return handle
 
 
-def backward(self: TensorBase, gradient: Any = None, retain_graph: bool | None = None,
-             create_graph: bool = False, inputs: Any = None) -> None:
+def backward(
+    self: TensorBase,
+    gradient: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    inputs: Any = None,
+) -> None:
     """Tensor.backward (torch/_tensor.py): torch.autograd.backward(self, ...)."""
     from tensortrace.autograd import api
 
@@ -204,24 +233,38 @@ def backward(self: TensorBase, gradient: Any = None, retain_graph: bool | None =
 
 # ---- THPEngine_run_backward ----------------------------------------------------------------------
 @handle_th_errors
-def run_backward(tensors: Sequence[TensorBase], grad_tensors: Sequence[Any], keep_graph: bool,
-                 create_graph: bool, inputs: Sequence[TensorBase] | None,
-                 allow_unreachable: bool, accumulate_grad: bool) -> tuple[Any, ...]:
+def run_backward(
+    tensors: Sequence[TensorBase],
+    grad_tensors: Sequence[Any],
+    keep_graph: bool,
+    create_graph: bool,
+    inputs: Sequence[TensorBase] | None,
+    allow_unreachable: bool,
+    accumulate_grad: bool,
+) -> tuple[Any, ...]:
     roots: list[Edge] = []
     grads: list[AtTensor] = []
     for i, tensor in enumerate(tensors):
         var = tensor.cdata
         edge = gradient_edge(var)
-        TORCH_CHECK(edge.function is not None, "element ", i, " of tensors does not require "
-                    "grad and does not have a grad_fn")
+        TORCH_CHECK(
+            edge.function is not None,
+            "element ",
+            i,
+            " of tensors does not require grad and does not have a grad_fn",
+        )
         roots.append(edge)
         grad = grad_tensors[i]
         if isinstance(grad, TensorBase):
             grads.append(grad.cdata)
         else:
             TORCH_CHECK(grad is None, "element ", i, " of gradients tuple is not a Tensor or None")
-            TORCH_CHECK(not var.requires_grad(), "element ", i, " of gradients tuple is None, "
-                        "but the corresponding Tensor requires grad")
+            TORCH_CHECK(
+                not var.requires_grad(),
+                "element ",
+                i,
+                " of gradients tuple is None, but the corresponding Tensor requires grad",
+            )
     output_edges: list[Edge] = []
     if inputs is not None:
         for tensor in inputs:
@@ -233,21 +276,28 @@ def run_backward(tensors: Sequence[TensorBase], grad_tensors: Sequence[Any], kee
                 fn = try_get_grad_accumulator(var)
             if accumulate_grad:
                 retain_grad(tensor)
-            TORCH_CHECK(var.requires_grad(), "One of the differentiated Tensors does not require "
-                        "grad")
+            TORCH_CHECK(
+                var.requires_grad(), "One of the differentiated Tensors does not require grad"
+            )
             output_edges.append(Edge(fn, output_nr) if fn is not None else Edge(Identity(), 0))
     del tensors, grad_tensors
-    outputs = get_default_engine().execute(roots, grads, keep_graph, create_graph,
-                                           accumulate_grad, output_edges or None)
+    outputs = get_default_engine().execute(
+        roots, grads, keep_graph, create_graph, accumulate_grad, output_edges or None
+    )
     if inputs is not None and not accumulate_grad:
         result = []
         for i, out in enumerate(outputs):
-            TORCH_CHECK(allow_unreachable or (out is not None and out.defined()),
-                        "The differentiated Tensor at index ", i, " appears to not have been "
-                        "used in the graph. Set allow_unused=True if this is the desired "
-                        "behavior.")
-            result.append(THPVariable_Wrap(out.copy()) if out is not None and out.defined()
-                          else None)
+            TORCH_CHECK(
+                allow_unreachable or (out is not None and out.defined()),
+                "The differentiated Tensor at index ",
+                i,
+                " appears to not have been "
+                "used in the graph. Set allow_unused=True if this is the desired "
+                "behavior.",
+            )
+            result.append(
+                THPVariable_Wrap(out.copy()) if out is not None and out.defined() else None
+            )
         return tuple(result)
     return ()
 
@@ -263,14 +313,19 @@ def _get_data(self: TensorBase) -> Any:
 @handle_th_errors
 def _set_data(self: TensorBase, value: Any) -> None:
     """`x.data = y`: x keeps its autograd identity and takes y's data (VariableHooks::set_data)."""
-    TORCH_CHECK(isinstance(value, TensorBase), "Variable data has to be a tensor, but got ",
-                type(value).__name__)
+    TORCH_CHECK(
+        isinstance(value, TensorBase),
+        "Variable data has to be a tensor, but got ",
+        type(value).__name__,
+    )
     new = value.cdata.unsafeGetTensorImpl()
     impl = self.cdata.unsafeGetTensorImpl()
-    TORCH_CHECK(new.scalar_type() == impl.scalar_type() or self.cdata.requires_grad() is False
-                or isFloatingType(new.scalar_type()),
-                "data set to a tensor that requires gradients must be floating point or complex "
-                "dtype")
+    TORCH_CHECK(
+        new.scalar_type() == impl.scalar_type()
+        or self.cdata.requires_grad() is False
+        or isFloatingType(new.scalar_type()),
+        "data set to a tensor that requires gradients must be floating point or complex dtype",
+    )
     impl.set_storage_keep_dtype(new.storage_.copy())
     impl.data_type_ = new.data_type_
     impl.set_sizes_and_strides(new.sizes_, new.strides_, new.storage_offset_)
@@ -300,8 +355,11 @@ PROPERTIES: dict[str, Any] = {
     "_version": property(_get_version),
 }
 METHODS: dict[str, Any] = {
-    "requires_grad_": requires_grad_, "retain_grad": retain_grad,
-    "register_hook": register_hook, "backward": backward, "is_inference": is_inference,
+    "requires_grad_": requires_grad_,
+    "retain_grad": retain_grad,
+    "register_hook": register_hook,
+    "backward": backward,
+    "is_inference": is_inference,
     "_make_subclass": staticmethod(_make_subclass),
 }
 

@@ -61,18 +61,23 @@ def unpack_long(value: int) -> int:
 
 def unpack_slice(s: slice) -> tuple[int, int, int]:
     """__PySlice_Unpack: (start, stop, step) with Python's defaults and errors."""
+
     def as_index(v: Any) -> int:
         try:
             return operator.index(v)
         except TypeError:
-            raise TypeError("slice indices must be integers or None or have an __index__ "
-                            "method") from None
+            raise TypeError(
+                "slice indices must be integers or None or have an __index__ method"
+            ) from None
 
     step = 1 if s.step is None else as_index(s.step)
     TORCH_CHECK_VALUE(step != 0, "slice step cannot be zero")
     start = (0 if step > 0 else PY_SSIZE_T_MAX) if s.start is None else as_index(s.start)
-    stop = (PY_SSIZE_T_MAX if step > 0 else -PY_SSIZE_T_MAX - 1) if s.stop is None else (
-        as_index(s.stop))
+    stop = (
+        (PY_SSIZE_T_MAX if step > 0 else -PY_SSIZE_T_MAX - 1)
+        if s.stop is None
+        else (as_index(s.stop))
+    )
     return start, stop, step
 
 
@@ -92,18 +97,25 @@ def count_specified_dimensions(index: tuple[Any, ...]) -> int:
 
 
 def invalid_index(obj: Any) -> IndexError:
-    return IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
-                      f"Variables are valid indices (got {type(obj).__name__})")
+    return IndexError(
+        "only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+        f"Variables are valid indices (got {type(obj).__name__})"
+    )
 
 
 @traced("python", "at::indexing::impl::applySlicing", INDEXING_H, legacy="applySlicing")
-def applySlicing(self: AtTensor, index: tuple[Any, ...],
-                 out_indices: list[AtTensor | None], disable_slice_optimization: bool,
-                 specified_dims: int) -> AtTensor:
+def applySlicing(
+    self: AtTensor,
+    index: tuple[Any, ...],
+    out_indices: list[AtTensor | None],
+    disable_slice_optimization: bool,
+    specified_dims: int,
+) -> AtTensor:
     from tensortrace.csrc.python_advanced_indexing import sequenceToVariable
 
-    TORCH_CHECK_INDEX(specified_dims <= self.dim(), "too many indices for tensor of dimension ",
-                      self.dim())
+    TORCH_CHECK_INDEX(
+        specified_dims <= self.dim(), "too many indices for tensor of dimension ", self.dim()
+    )
     result = self
     dim = 0
     for real_dim, obj in enumerate(index):
@@ -130,8 +142,9 @@ def applySlicing(self: AtTensor, index: tuple[Any, ...],
                     result = applySelect(result, dim, int(tensor.item()), real_dim)
                 else:
                     result = result.unsqueeze(dim)
-                    dim = recordTensorIndex(boolToIndexingTensor(result, bool(tensor.item())),
-                                            out_indices, dim)
+                    dim = recordTensorIndex(
+                        boolToIndexingTensor(result, bool(tensor.item())), out_indices, dim
+                    )
             else:
                 dim = recordTensorIndex(tensor, out_indices, dim)
         elif isinstance(obj, (list, tuple, str, np.ndarray)):  # PySequence_Check
@@ -156,13 +169,16 @@ def treatSequenceAsTuple(index: Any) -> bool:
     if len(index) >= 32:
         return False
     for obj in index:
-        if (isinstance(obj, (TensorBase, list, tuple, str, slice)) or obj is None
-                or obj is Ellipsis):
-            warnings.warn("Using a non-tuple sequence for multidimensional indexing is "
-                          "deprecated and will be changed in pytorch 2.9; use x[tuple(seq)] "
-                          "instead of x[seq]. In pytorch 2.9 this will be interpreted as tensor "
-                          "index, x[torch.tensor(seq)], which will result either in an error or "
-                          "a different result", UserWarning, stacklevel=4)
+        if isinstance(obj, (TensorBase, list, tuple, str, slice)) or obj is None or obj is Ellipsis:
+            warnings.warn(
+                "Using a non-tuple sequence for multidimensional indexing is "
+                "deprecated and will be changed in pytorch 2.9; use x[tuple(seq)] "
+                "instead of x[seq]. In pytorch 2.9 this will be interpreted as tensor "
+                "index, x[torch.tensor(seq)], which will result either in an error or "
+                "a different result",
+                UserWarning,
+                stacklevel=4,
+            )
             return True
     return False
 
@@ -215,8 +231,13 @@ def valueToTensor(self: AtTensor, value: Any) -> AtTensor:
 
     if isinstance(value, TensorBase):
         return value.cdata
-    TORCH_CHECK_TYPE(isinstance(value, (numbers.Number, bool)), "can't assign a ",
-                     type(value).__name__, " to a ", _options_to_string(self))
+    TORCH_CHECK_TYPE(
+        isinstance(value, (numbers.Number, bool)),
+        "can't assign a ",
+        type(value).__name__,
+        " to a ",
+        _options_to_string(self),
+    )
     return at.lift_fresh(scalarToTensor(value, self))
 
 
@@ -250,8 +271,9 @@ def THPVariable_setitem(self: TensorBase, index: Any, py_value: Any) -> None:
         return
     value_sizes = tuple(value.sizes())
     sliced_value_sizes = slicePrefix1sSize(value_sizes)
-    values_sliced = value if list(value_sizes) == sliced_value_sizes else value.view(
-        sliced_value_sizes)
+    values_sliced = (
+        value if list(value_sizes) == sliced_value_sizes else value.view(sliced_value_sizes)
+    )
     dispatch_index_put_(sliced, variable_indices, values_sliced)
 
 

@@ -47,8 +47,9 @@ def TypeError_to_NotImplemented_(fn: Callable[..., Any]) -> Callable[..., Any]:
 # PythonArgParser too (or declares them METH_NOARGS), so a bad argument gets torch's TypeError.
 _size_parser = PythonArgParser.create(["size(int64_t? dim=None)"])
 _stride_parser = PythonArgParser.create(["stride(int64_t? dim=None)"])
-_is_contiguous_parser = PythonArgParser.create([
-    "is_contiguous(*, MemoryFormat memory_format=contiguous_format)"])
+_is_contiguous_parser = PythonArgParser.create(
+    ["is_contiguous(*, MemoryFormat memory_format=contiguous_format)"]
+)
 
 
 @handle_th_errors
@@ -129,8 +130,9 @@ def __len__(self: TensorBase) -> int:
     return self.cdata.sizes()[0]
 
 
-_contiguous_parser = PythonArgParser.create([
-    "contiguous(*, MemoryFormat memory_format=contiguous_format)"])
+_contiguous_parser = PythonArgParser.create(
+    ["contiguous(*, MemoryFormat memory_format=contiguous_format)"]
+)
 
 
 @handle_th_errors
@@ -159,14 +161,27 @@ def storage(self: TensorBase) -> Any:
 
 
 HAND_WRITTEN: dict[str, Any] = {
-    "size": size, "stride": stride, "dim": dim, "ndimension": dim, "numel": numel,
-    "nelement": numel, "storage_offset": storage_offset, "is_contiguous": is_contiguous,
-    "data_ptr": data_ptr, "element_size": element_size,
-    "is_floating_point": is_floating_point, "is_complex": is_complex, "is_conj": is_conj,
-    "is_neg": is_neg, "__len__": __len__,
-    "__getitem__": THPVariable_getitem, "__setitem__": THPVariable_setitem,
+    "size": size,
+    "stride": stride,
+    "dim": dim,
+    "ndimension": dim,
+    "numel": numel,
+    "nelement": numel,
+    "storage_offset": storage_offset,
+    "is_contiguous": is_contiguous,
+    "data_ptr": data_ptr,
+    "element_size": element_size,
+    "is_floating_point": is_floating_point,
+    "is_complex": is_complex,
+    "is_conj": is_conj,
+    "is_neg": is_neg,
+    "__len__": __len__,
+    "__getitem__": THPVariable_getitem,
+    "__setitem__": THPVariable_setitem,
     "__delitem__": THPVariable_delitem,
-    "contiguous": contiguous, "untyped_storage": untyped_storage, "storage": storage,
+    "contiguous": contiguous,
+    "untyped_storage": untyped_storage,
+    "storage": storage,
 }
 HAND_WRITTEN.update(CONVERSION_METHODS)  # to, float(), item, tolist, numpy, __bool__ ...
 HAND_WRITTEN["nonzero"] = nonzero_method  # as_tuple picks nonzero or nonzero_numpy
@@ -181,14 +196,16 @@ def _get_mT(self: TensorBase) -> Any:
 HAND_WRITTEN["mT"] = property(_get_mT)
 HAND_WRITTEN.update(EVERYDAY_METHODS)  # T, H, mH, type(), new_tensor
 
+
 @handle_th_errors
 def __invert__(self: TensorBase) -> Any:
     """THPVariable_invert: ~ is bitwise_not, for integer and bool tensors only."""
     from tensortrace.c10.scalar_type import isIntegralType
 
     if not isIntegralType(self.cdata.scalar_type(), True):
-        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
-                        "tensors")
+        raise TypeError(
+            "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
+        )
     return THPVariable_Wrap(self.cdata.bitwise_not())
 
 
@@ -199,20 +216,37 @@ HAND_WRITTEN["__invert__"] = __invert__
 # THPVariable___eq__ in torch, which only adds NumPy-array handling before calling eq.
 # The reflected and in-place operators torch writes in Python are in _tensor.py.
 OPERATORS: dict[str, str] = {
-    "__add__": "add", "__radd__": "add", "__iadd__": "add_",
-    "__mul__": "mul", "__rmul__": "mul", "__imul__": "mul_",
-    "__sub__": "sub", "__isub__": "sub_",
-    "__div__": "div", "__truediv__": "div", "__idiv__": "div_",
-    "__floordiv__": "floor_divide", "__ifloordiv__": "floor_divide_",
-    "__mod__": "remainder", "__imod__": "remainder_",
-    "__eq__": "eq", "__ne__": "ne", "__lt__": "lt", "__le__": "le", "__gt__": "gt", "__ge__": "ge",
-    "__rand__": "bitwise_and", "__ror__": "bitwise_or", "__rxor__": "bitwise_xor",
+    "__add__": "add",
+    "__radd__": "add",
+    "__iadd__": "add_",
+    "__mul__": "mul",
+    "__rmul__": "mul",
+    "__imul__": "mul_",
+    "__sub__": "sub",
+    "__isub__": "sub_",
+    "__div__": "div",
+    "__truediv__": "div",
+    "__idiv__": "div_",
+    "__floordiv__": "floor_divide",
+    "__ifloordiv__": "floor_divide_",
+    "__mod__": "remainder",
+    "__imod__": "remainder_",
+    "__eq__": "eq",
+    "__ne__": "ne",
+    "__lt__": "lt",
+    "__le__": "le",
+    "__gt__": "gt",
+    "__ge__": "ge",
+    "__rand__": "bitwise_and",
+    "__ror__": "bitwise_or",
+    "__rxor__": "bitwise_xor",
     "__matmul__": "matmul",
 }
 
 
-def install(methods: dict[str, Callable[..., Any]], operators: dict[str, Callable[..., Any]]
-            ) -> None:
+def install(
+    methods: dict[str, Callable[..., Any]], operators: dict[str, Callable[..., Any]]
+) -> None:
     """Set the generated bindings (csrc/generated/python_variable_methods.py's METHODS and
     OPERATOR_METHODS, the bindings of OPERATORS) and the hand-written methods on TensorBase."""
     for name, binding in methods.items():
@@ -223,4 +257,3 @@ def install(methods: dict[str, Callable[..., Any]], operators: dict[str, Callabl
         setattr(TensorBase, dunder, TypeError_to_NotImplemented_(binding))
     for name, fn in HAND_WRITTEN.items():
         setattr(TensorBase, name, fn)
-

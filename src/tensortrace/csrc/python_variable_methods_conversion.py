@@ -34,14 +34,16 @@ from tensortrace.trace import traced
 
 SOURCE = "torch/csrc/autograd/generated/python_variable_methods.cpp"
 
-_to_parser = PythonArgParser.create([
-    "to(Device device=None, ScalarType dtype=None, bool non_blocking=False, bool copy=False, *, "
-    "MemoryFormat? memory_format=None)",
-    "to(ScalarType dtype, bool non_blocking=False, bool copy=False, *, "
-    "MemoryFormat? memory_format=None)",
-    "to(Tensor tensor, bool non_blocking=False, bool copy=False, *, "
-    "MemoryFormat? memory_format=None)",
-])
+_to_parser = PythonArgParser.create(
+    [
+        "to(Device device=None, ScalarType dtype=None, bool non_blocking=False, "
+        "bool copy=False, *, MemoryFormat? memory_format=None)",
+        "to(ScalarType dtype, bool non_blocking=False, bool copy=False, *, "
+        "MemoryFormat? memory_format=None)",
+        "to(Tensor tensor, bool non_blocking=False, bool copy=False, *, "
+        "MemoryFormat? memory_format=None)",
+    ]
+)
 
 
 def _memory_format(value: Any) -> str | None:
@@ -54,29 +56,55 @@ def _device(value: Any) -> Device:
     return Device(value if isinstance(value, str) else f"cuda:{value}")
 
 
-def parse_to_conversion(r: Any) -> tuple[Device | None, ScalarType | None, bool, bool,
-                                           str | None]:
+def parse_to_conversion(r: Any) -> tuple[Device | None, ScalarType | None, bool, bool, str | None]:
     """(device, dtype, non_blocking, copy, memory_format) of whichever signature matched."""
     if r.idx == 0:
-        return (None if r.isNone(0) else _device(r.args[0]),
-                None if r.isNone(1) else to_scalar_type(r.args[1]),
-                bool(r.get(2)), bool(r.get(3)), _memory_format(r.args[4]))
+        return (
+            None if r.isNone(0) else _device(r.args[0]),
+            None if r.isNone(1) else to_scalar_type(r.args[1]),
+            bool(r.get(2)),
+            bool(r.get(3)),
+            _memory_format(r.args[4]),
+        )
     if r.idx == 1:
-        return (None, to_scalar_type(r.args[0]), bool(r.get(1)), bool(r.get(2)),
-                _memory_format(r.args[3]))
+        return (
+            None,
+            to_scalar_type(r.args[0]),
+            bool(r.get(1)),
+            bool(r.get(2)),
+            _memory_format(r.args[3]),
+        )
     other: AtTensor = r.args[0].cdata
-    return (other.device(), other.scalar_type(), bool(r.get(1)), bool(r.get(2)),
-            _memory_format(r.args[3]))
+    return (
+        other.device(),
+        other.scalar_type(),
+        bool(r.get(1)),
+        bool(r.get(2)),
+        _memory_format(r.args[3]),
+    )
 
 
 @traced("python", "dispatch_to", SOURCE, legacy="dispatch_to")
-def dispatch_to(self: AtTensor, device: Device | None, dtype: ScalarType | None,
-                non_blocking: bool, copy: bool, memory_format: str | None) -> AtTensor:
+def dispatch_to(
+    self: AtTensor,
+    device: Device | None,
+    dtype: ScalarType | None,
+    non_blocking: bool,
+    copy: bool,
+    memory_format: str | None,
+) -> AtTensor:
     """The four dispatch_to overloads: which aten::to overload gets called."""
     if dtype is None:  # self.to(self.options().device(device)...): to.dtype_layout
         return at._ops["to.dtype_layout"].call(
-            self, self.scalar_type(), "strided", device or self.device(), None, non_blocking,
-            copy, memory_format)
+            self,
+            self.scalar_type(),
+            "strided",
+            device or self.device(),
+            None,
+            non_blocking,
+            copy,
+            memory_format,
+        )
     if device is None:
         return at._ops["to.dtype"].call(self, dtype, non_blocking, copy, memory_format)
     return at._ops["to.device"].call(self, device, dtype, non_blocking, copy, memory_format)
@@ -88,13 +116,17 @@ def to(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
     r = _to_parser.parse(args, kwargs)
     device, dtype, non_blocking, copy, memory_format = parse_to_conversion(r)
     if device is not None:
-        TORCH_CHECK_TYPE(device.type_.name in ("CPU", "CUDA", "Meta"),
-                         "tensortrace has CPU and (emulated) CUDA backends only, got device '",
-                         device, "'")
+        TORCH_CHECK_TYPE(
+            device.type_.name in ("CPU", "CUDA", "Meta"),
+            "tensortrace has CPU and (emulated) CUDA backends only, got device '",
+            device,
+            "'",
+        )
     if device is None and dtype is None and not copy and memory_format is None:
         return self
-    return THPVariable_Wrap(dispatch_to(self.cdata, device, dtype, non_blocking, copy,
-                                        memory_format))
+    return THPVariable_Wrap(
+        dispatch_to(self.cdata, device, dtype, non_blocking, copy, memory_format)
+    )
 
 
 def _to_type(scalar_type: ScalarType, name: str) -> Any:
@@ -106,8 +138,9 @@ def _to_type(scalar_type: ScalarType, name: str) -> Any:
     @traced("python", f"THPVariable_{name}", SOURCE, legacy=f"THPVariable_{name}")
     def method(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
         memory_format = parser.parse(args, kwargs).args[0] if args or kwargs else None
-        return THPVariable_Wrap(dispatch_to(self.cdata, None, scalar_type, False, False,
-                                            _memory_format(memory_format)))
+        return THPVariable_Wrap(
+            dispatch_to(self.cdata, None, scalar_type, False, False, _memory_format(memory_format))
+        )
 
     method.__name__ = name
     return method
@@ -120,13 +153,16 @@ _cpu_parser = PythonArgParser.create(["cpu(*, MemoryFormat? memory_format=None)"
 @traced("python", "THPVariable_cpu", SOURCE, legacy="THPVariable_cpu")
 def cpu(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
     memory_format = _cpu_parser.parse(args, kwargs).args[0] if args or kwargs else None
-    return THPVariable_Wrap(dispatch_to(self.cdata, CPU, None, False, False,
-                                        _memory_format(memory_format)))
+    return THPVariable_Wrap(
+        dispatch_to(self.cdata, CPU, None, False, False, _memory_format(memory_format))
+    )
 
 
-_cuda_parser = PythonArgParser.create([
-    "cuda(Device? device=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)",
-])
+_cuda_parser = PythonArgParser.create(
+    [
+        "cuda(Device? device=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)",
+    ]
+)
 
 
 @handle_th_errors
@@ -140,8 +176,9 @@ def cuda(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
         from tensortrace.c10.cuda.cuda_functions import current_device
 
         device = Device("cuda", current_device())
-    return THPVariable_Wrap(dispatch_to(self.cdata, device, None, bool(r.get(1)), False,
-                                        _memory_format(r.args[2])))
+    return THPVariable_Wrap(
+        dispatch_to(self.cdata, device, None, bool(r.get(1)), False, _memory_format(r.args[2]))
+    )
 
 
 @handle_th_errors
@@ -153,8 +190,9 @@ def item(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
 
 def _scalar(self: AtTensor) -> Any:
     """dispatch_to<T>(self): one element, or `only one element tensors can be converted`."""
-    TORCH_CHECK_VALUE(self.numel() == 1,
-                      "only one element tensors can be converted to Python scalars")
+    TORCH_CHECK_VALUE(
+        self.numel() == 1, "only one element tensors can be converted to Python scalars"
+    )
     return self.item()
 
 
@@ -186,8 +224,10 @@ def __complex__(self: TensorBase) -> complex:  # noqa: N807
 @handle_th_errors
 @traced("python", "THPVariable_index_scalar", SOURCE, legacy="THPVariable_index_scalar")
 def __index__(self: TensorBase) -> int:
-    TORCH_CHECK_TYPE(isIntegralType(self.cdata.scalar_type(), True) and self.cdata.numel() == 1,
-                     "only integer tensors of a single element can be converted to an index")
+    TORCH_CHECK_TYPE(
+        isIntegralType(self.cdata.scalar_type(), True) and self.cdata.numel() == 1,
+        "only integer tensors of a single element can be converted to an index",
+    )
     return int(self.cdata.item())
 
 
@@ -220,8 +260,16 @@ _numpy_parser = PythonArgParser.create(["numpy(*, bool force=False)"])
 
 
 CONVERSION_METHODS: dict[str, Any] = {
-    "to": to, "cpu": cpu, "cuda": cuda, "item": item, "tolist": tolist, "numpy": numpy,
-    "__bool__": __bool__, "__float__": __float__, "__int__": __int__, "__index__": __index__,
+    "to": to,
+    "cpu": cpu,
+    "cuda": cuda,
+    "item": item,
+    "tolist": tolist,
+    "numpy": numpy,
+    "__bool__": __bool__,
+    "__float__": __float__,
+    "__int__": __int__,
+    "__index__": __index__,
     "__complex__": __complex__,
     "float": _to_type(ScalarType.Float, "float"),
     "double": _to_type(ScalarType.Double, "double"),

@@ -28,11 +28,23 @@ SOURCE = "torch/csrc/autograd/generated/python_variable_methods.cpp"
 
 # torch/csrc/utils/tensor_types.cpp: the legacy type names of the CPU backend
 LEGACY_TYPE_NAMES: dict[str, ScalarType] = {
-    f"torch.{st}Tensor": st for st in (
-        ScalarType.Byte, ScalarType.Char, ScalarType.Short, ScalarType.Int, ScalarType.Long,
-        ScalarType.Half, ScalarType.Float, ScalarType.Double, ScalarType.ComplexHalf,
-        ScalarType.ComplexFloat, ScalarType.ComplexDouble, ScalarType.Bool,
-        ScalarType.BFloat16)}
+    f"torch.{st}Tensor": st
+    for st in (
+        ScalarType.Byte,
+        ScalarType.Char,
+        ScalarType.Short,
+        ScalarType.Int,
+        ScalarType.Long,
+        ScalarType.Half,
+        ScalarType.Float,
+        ScalarType.Double,
+        ScalarType.ComplexHalf,
+        ScalarType.ComplexFloat,
+        ScalarType.ComplexDouble,
+        ScalarType.Bool,
+        ScalarType.BFloat16,
+    )
+}
 
 
 @handle_th_errors
@@ -54,9 +66,11 @@ def options_to_string(self: TensorBase) -> str:
     return f"torch.{self.cdata.scalar_type()}Tensor"
 
 
-_type_parser = PythonArgParser.create([
-    "type(PyObject* dtype=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)",
-])
+_type_parser = PythonArgParser.create(
+    [
+        "type(PyObject* dtype=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)",
+    ]
+)
 
 
 @handle_th_errors
@@ -79,8 +93,11 @@ def type_(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
     else:
         raise TypeError("dtype must be a type, str, or dtype object")
     if type_name == "torch.Tensor":  # options_from_string: the default type
-        return self if self.cdata.scalar_type() == ScalarType.Float else _to(
-            self, ScalarType.Float, bool(r.get(1)))
+        return (
+            self
+            if self.cdata.scalar_type() == ScalarType.Float
+            else _to(self, ScalarType.Float, bool(r.get(1)))
+        )
     TORCH_CHECK_VALUE(type_name in LEGACY_TYPE_NAMES, "invalid type: '", type_name, "'")
     return _to(self, LEGACY_TYPE_NAMES[type_name], bool(r.get(1)))
 
@@ -91,10 +108,12 @@ def _to(self: TensorBase, scalar_type: ScalarType, non_blocking: bool) -> Any:
     return THPVariable_Wrap(dispatch_to(self.cdata, None, scalar_type, non_blocking, False, None))
 
 
-_new_tensor_parser = PythonArgParser.create([
-    "new_tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None, "
-    "bool requires_grad=False)",
-])
+_new_tensor_parser = PythonArgParser.create(
+    [
+        "new_tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None, "
+        "bool requires_grad=False)",
+    ]
+)
 
 
 @handle_th_errors
@@ -104,14 +123,18 @@ def new_tensor(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
     r = _new_tensor_parser.parse(args, kwargs)
     data = r.args[0]
     if isinstance(data, TensorBase):
-        warnings.warn("To copy construct from a tensor, it is recommended to use "
-                      "sourceTensor.detach().clone() or sourceTensor.detach().clone()"
-                      ".requires_grad_(True), rather than tensor.new_tensor(sourceTensor).",
-                      UserWarning, stacklevel=3)
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use "
+            "sourceTensor.detach().clone() or sourceTensor.detach().clone()"
+            ".requires_grad_(True), rather than tensor.new_tensor(sourceTensor).",
+            UserWarning,
+            stacklevel=3,
+        )
     TORCH_CHECK_TYPE(data is not None, "new(): invalid data type 'NoneType'")
     scalar_type = self.cdata.scalar_type() if r.isNone(1) else to_scalar_type(r.get(1))
-    result = tensor_new.internal_new_from_data(data, scalar_type, None, copy_variables=True,
-                                               copy_numpy=True, type_inference=False)
+    result = tensor_new.internal_new_from_data(
+        data, scalar_type, None, copy_variables=True, copy_numpy=True, type_inference=False
+    )
     result.detach_()
     return THPVariable_Wrap(make_variable(result, bool(r.get(3))))
 
@@ -145,8 +168,11 @@ def _set_part(part: str) -> Any:
 
 
 EVERYDAY_METHODS: dict[str, Any] = {
-    "T": property(_get_T), "H": property(_get_H), "mH": property(_get_mH),
+    "T": property(_get_T),
+    "H": property(_get_H),
+    "mH": property(_get_mH),
     "real": property(_get_real, _set_part("real")),
     "imag": property(_get_imag, _set_part("imag")),
-    "type": type_, "new_tensor": new_tensor,
+    "type": type_,
+    "new_tensor": new_tensor,
 }

@@ -30,8 +30,10 @@ class structseq(tuple[Any, ...]):  # PyStructSequence
     def __new__(cls, values: Any) -> structseq:
         values = tuple(values)
         if len(values) != len(cls._fields):
-            raise TypeError(f"{TP_MODULE}.{cls.__name__}() takes a {len(cls._fields)}-sequence "
-                            f"({len(values)}-sequence given)")
+            raise TypeError(
+                f"{TP_MODULE}.{cls.__name__}() takes a {len(cls._fields)}-sequence "
+                f"({len(values)}-sequence given)"
+            )
         return super().__new__(cls, values)
 
     def __repr__(self) -> str:
@@ -53,9 +55,14 @@ def get(name: str, fields: tuple[str, ...]) -> type[structseq]:
     existing = getattr(module, name, None)
     if isinstance(existing, type) and issubclass(existing, structseq):
         return existing
-    namespace: dict[str, Any] = {"__slots__": (), "_fields": fields,
-                                 "n_fields": len(fields), "n_sequence_fields": len(fields),
-                                 "__module__": __name__, "__qualname__": name}
+    namespace: dict[str, Any] = {
+        "__slots__": (),
+        "_fields": fields,
+        "n_fields": len(fields),
+        "n_sequence_fields": len(fields),
+        "__module__": __name__,
+        "__qualname__": name,
+    }
     for i, field in enumerate(fields):
         namespace[field] = _field(i)
     cls = type(name, (structseq,), namespace)

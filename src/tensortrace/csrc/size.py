@@ -15,8 +15,9 @@ def _index(item: object, i: int) -> int:
     try:
         return operator.index(item)  # type: ignore[arg-type]
     except TypeError:
-        raise TypeError(f"torch.Size() takes an iterable of 'int' (item {i} is "
-                        f"'{type(item).__name__}')") from None
+        raise TypeError(
+            f"torch.Size() takes an iterable of 'int' (item {i} is '{type(item).__name__}')"
+        ) from None
 
 
 class Size(tuple[int, ...]):

@@ -25,7 +25,8 @@ SOURCE = "torch/csrc/Storage.cpp"
 
 # PyObject preservation: the live Python handle of each StorageImpl (held weakly both ways)
 _pyobjs: weakref.WeakKeyDictionary[StorageImpl, weakref.ref[UntypedStorage]] = (
-    weakref.WeakKeyDictionary())
+    weakref.WeakKeyDictionary()
+)
 
 
 class UntypedStorage:
@@ -171,16 +172,21 @@ class TypedStorage:
 
     def __repr__(self) -> str:
         body = "".join(f" {v}\n" for v in self.tolist())
-        return (f"{body}[torch.storage.TypedStorage(dtype={self.dtype}, device={self.device}) "
-                f"of size {len(self)}]")
+        return (
+            f"{body}[torch.storage.TypedStorage(dtype={self.dtype}, device={self.device}) "
+            f"of size {len(self)}]"
+        )
 
 
 def _warn_typed_storage_removal() -> None:
-    warnings.warn("TypedStorage is deprecated. It will be removed in the future and "
-                  "UntypedStorage will be the only storage class. This should only matter to "
-                  "you if you are using storages directly.  To access UntypedStorage directly, "
-                  "use tensor.untyped_storage() instead of tensor.storage()", UserWarning,
-                  stacklevel=3)
+    warnings.warn(
+        "TypedStorage is deprecated. It will be removed in the future and "
+        "UntypedStorage will be the only storage class. This should only matter to "
+        "you if you are using storages directly.  To access UntypedStorage directly, "
+        "use tensor.untyped_storage() instead of tensor.storage()",
+        UserWarning,
+        stacklevel=3,
+    )
 
 
 def storage_of(obj: Any) -> Storage:

@@ -42,8 +42,13 @@ from tensortrace.trace import traced
 SOURCE = "torch/csrc/utils/tensor_new.cpp"
 
 # unpackIntegral's type names (store_scalar), which its overflow message uses
-_INTEGRAL_NAMES = {ScalarType.Byte: "uint8", ScalarType.Char: "int8", ScalarType.Short: "int16",
-                   ScalarType.Int: "int32", ScalarType.Long: "int64"}
+_INTEGRAL_NAMES = {
+    ScalarType.Byte: "uint8",
+    ScalarType.Char: "int8",
+    ScalarType.Short: "int16",
+    ScalarType.Int: "int32",
+    ScalarType.Long: "int64",
+}
 
 
 def _is_sequence(obj: Any) -> bool:
@@ -68,8 +73,9 @@ def infer_scalar_type(obj: Any) -> ScalarType:
         return ScalarType.Bool
     if isinstance(obj, TensorBase):
         return obj.cdata.scalar_type()
-    TORCH_CHECK_TYPE(not isinstance(obj, str), "new(): invalid data type '",
-                     type(obj).__name__, "'")
+    TORCH_CHECK_TYPE(
+        not isinstance(obj, str), "new(): invalid data type '", type(obj).__name__, "'"
+    )
     if _is_sequence(obj):
         if len(obj) == 0:
             return get_default_dtype()  # NumPy's rule, with the default dtype for double
@@ -77,8 +83,7 @@ def infer_scalar_type(obj: Any) -> ScalarType:
         for item in obj:
             TORCH_CHECK_TYPE(item is not obj, "new(): self-referential lists are incompatible")
             item_type = infer_scalar_type(item)
-            scalar_type = item_type if scalar_type is None else promoteTypes(scalar_type,
-                                                                             item_type)
+            scalar_type = item_type if scalar_type is None else promoteTypes(scalar_type, item_type)
         assert scalar_type is not None
         return scalar_type
     TORCH_CHECK(False, "Could not infer dtype of ", type(obj).__name__)
@@ -152,8 +157,7 @@ def _flatten(obj: Any, sizes: list[int], dim: int, out: list[Any]) -> None:
         _flatten(item, sizes, dim + 1, out)
 
 
-@traced("python", "torch::utils::(anonymous)::recursive_store", SOURCE,
-        legacy="recursive_store")
+@traced("python", "torch::utils::(anonymous)::recursive_store", SOURCE, legacy="recursive_store")
 def recursive_store(tensor: AtTensor, data: Any, sizes: list[int]) -> None:
     """Walk the nested data in order, checking lengths, and store every scalar."""
     scalar_type = tensor.scalar_type()
@@ -161,42 +165,53 @@ def recursive_store(tensor: AtTensor, data: Any, sizes: list[int]) -> None:
     _flatten(data, sizes, 0, flat)
     dtype = numpy_dtype(scalar_type)
     if isComplexType(scalar_type):
-        TORCH_CHECK(scalar_type != ScalarType.ComplexHalf,
-                    "tensortrace does not store complex32 (torch.chalf) elements")
+        TORCH_CHECK(
+            scalar_type != ScalarType.ComplexHalf,
+            "tensortrace does not store complex32 (torch.chalf) elements",
+        )
         values_c = np.array([_unpack_complex(v) for v in flat], dtype=np.complex128)
         with np.errstate(over="ignore"):
             converted = values_c.astype(dtype)
     elif isFloatingType(scalar_type):
         values = np.array([_unpack_double(v) for v in flat], dtype=np.float64)
         with np.errstate(over="ignore"):
-            converted = values.astype(np.float32).astype(dtype) if scalar_type == (
-                ScalarType.BFloat16) else values.astype(dtype)
+            converted = (
+                values.astype(np.float32).astype(dtype)
+                if scalar_type == (ScalarType.BFloat16)
+                else values.astype(dtype)
+            )
     else:
         converted = np.array([store_scalar(v, scalar_type) for v in flat]).astype(dtype)
     tensor.numpy_view()[...] = converted.reshape(sizes)
 
 
-@traced("python", "torch::utils::internal_new_from_data", SOURCE,
-        legacy="internal_new_from_data")
-def internal_new_from_data(data: Any, scalar_type: ScalarType, device: Device | None,
-                           copy_variables: bool, copy_numpy: bool, type_inference: bool,
-                           pin_memory: bool = False) -> AtTensor:
-    TORCH_CHECK_TYPE(not isinstance(data, str), "new(): invalid data type '",
-                     type(data).__name__, "'")
+@traced("python", "torch::utils::internal_new_from_data", SOURCE, legacy="internal_new_from_data")
+def internal_new_from_data(
+    data: Any,
+    scalar_type: ScalarType,
+    device: Device | None,
+    copy_variables: bool,
+    copy_numpy: bool,
+    type_inference: bool,
+    pin_memory: bool = False,
+) -> AtTensor:
+    TORCH_CHECK_TYPE(
+        not isinstance(data, str), "new(): invalid data type '", type(data).__name__, "'"
+    )
     if isinstance(data, TensorBase):
         TORCH_CHECK(not pin_memory, "Can't pin tensor constructed from a variable")
         var = data.cdata
         if copy_variables:
             var = var.detach()
         inferred = var.scalar_type() if type_inference else scalar_type
-        return at._ops["to.device"].call(var, device or var.device(), inferred, False,
-                                         copy_variables, None)
+        return at._ops["to.device"].call(
+            var, device or var.device(), inferred, False, copy_variables, None
+        )
     if isinstance(data, np.ndarray):
         TORCH_CHECK(not pin_memory, "Can't pin tensor constructed from numpy")
         tensor = tensor_from_numpy(data, warn_if_not_writeable=not copy_numpy)
         inferred = tensor.scalar_type() if type_inference else scalar_type
-        return at._ops["to.device"].call(tensor, device or CPU, inferred, False, copy_numpy,
-                                         None)
+        return at._ops["to.device"].call(tensor, device or CPU, inferred, False, copy_numpy, None)
     sizes = compute_sizes(data)
     inferred = infer_scalar_type(data) if type_inference else scalar_type
     with AutoDispatchBelowADInplaceOrView():
@@ -209,26 +224,50 @@ def internal_new_from_data(data: Any, scalar_type: ScalarType, device: Device | 
     return tensor
 
 
-def tensor_ctor(data: Any, dtype: ScalarType | None, device: Device | None,
-                pin_memory: bool, requires_grad: bool) -> AtTensor:
+def tensor_ctor(
+    data: Any,
+    dtype: ScalarType | None,
+    device: Device | None,
+    pin_memory: bool,
+    requires_grad: bool,
+) -> AtTensor:
     if isinstance(data, TensorBase):
-        warnings.warn("To copy construct from a tensor, it is recommended to use "
-                      "sourceTensor.detach().clone() or sourceTensor.detach().clone()"
-                      ".requires_grad_(True), rather than torch.tensor(sourceTensor).",
-                      UserWarning, stacklevel=3)
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use "
+            "sourceTensor.detach().clone() or sourceTensor.detach().clone()"
+            ".requires_grad_(True), rather than torch.tensor(sourceTensor).",
+            UserWarning,
+            stacklevel=3,
+        )
     new_tensor = internal_new_from_data(
-        data, dtype if dtype is not None else get_default_dtype(), device,
-        copy_variables=True, copy_numpy=True, type_inference=dtype is None,
-        pin_memory=pin_memory)
+        data,
+        dtype if dtype is not None else get_default_dtype(),
+        device,
+        copy_variables=True,
+        copy_numpy=True,
+        type_inference=dtype is None,
+        pin_memory=pin_memory,
+    )
     new_tensor.detach_()
     return make_variable(new_tensor, requires_grad)
 
 
 def as_tensor(data: Any, dtype: ScalarType | None, device: Device | None) -> AtTensor:
     return internal_new_from_data(
-        data, dtype if dtype is not None else get_default_dtype(), device,
-        copy_variables=False, copy_numpy=False, type_inference=dtype is None)
+        data,
+        dtype if dtype is not None else get_default_dtype(),
+        device,
+        copy_variables=False,
+        copy_numpy=False,
+        type_inference=dtype is None,
+    )
 
 
-__all__ = ["as_tensor", "compute_sizes", "infer_scalar_type", "internal_new_from_data",
-           "recursive_store", "tensor_ctor"]
+__all__ = [
+    "as_tensor",
+    "compute_sizes",
+    "infer_scalar_type",
+    "internal_new_from_data",
+    "recursive_store",
+    "tensor_ctor",
+]

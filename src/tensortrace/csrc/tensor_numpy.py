@@ -32,11 +32,16 @@ from tensortrace.trace import traced
 SOURCE = "torch/csrc/utils/tensor_numpy.cpp"
 
 _NUMPY_TO_ATEN: dict[np.dtype, ScalarType] = {
-    np.dtype(np.float64): ScalarType.Double, np.dtype(np.float32): ScalarType.Float,
-    np.dtype(np.float16): ScalarType.Half, np.dtype(np.complex64): ScalarType.ComplexFloat,
-    np.dtype(np.complex128): ScalarType.ComplexDouble, np.dtype(np.int64): ScalarType.Long,
-    np.dtype(np.int32): ScalarType.Int, np.dtype(np.int16): ScalarType.Short,
-    np.dtype(np.int8): ScalarType.Char, np.dtype(np.uint8): ScalarType.Byte,
+    np.dtype(np.float64): ScalarType.Double,
+    np.dtype(np.float32): ScalarType.Float,
+    np.dtype(np.float16): ScalarType.Half,
+    np.dtype(np.complex64): ScalarType.ComplexFloat,
+    np.dtype(np.complex128): ScalarType.ComplexDouble,
+    np.dtype(np.int64): ScalarType.Long,
+    np.dtype(np.int32): ScalarType.Int,
+    np.dtype(np.int16): ScalarType.Short,
+    np.dtype(np.int8): ScalarType.Char,
+    np.dtype(np.uint8): ScalarType.Byte,
     np.dtype(np.bool_): ScalarType.Bool,
 }
 # dtypes PyTorch has but tensortrace does not model
@@ -48,12 +53,22 @@ def numpy_dtype_to_aten(dtype: np.dtype) -> ScalarType:
     st = _NUMPY_TO_ATEN.get(dtype.newbyteorder("=") if dtype.byteorder != "|" else dtype)
     if st is not None:
         return st
-    TORCH_CHECK_TYPE(dtype.name not in _NOT_MODELLED, "tensortrace does not model dtype ",
-                     dtype.name, " (torch would give torch.", dtype.name, ")")
-    TORCH_CHECK_TYPE(False, "can't convert np.ndarray of type numpy.", dtype.type.__name__,
-                     ". The only supported types are: float64, float32, float16, complex64, "
-                     "complex128, int64, int32, int16, int8, uint64, uint32, uint16, uint8, "
-                     "and bool.")
+    TORCH_CHECK_TYPE(
+        dtype.name not in _NOT_MODELLED,
+        "tensortrace does not model dtype ",
+        dtype.name,
+        " (torch would give torch.",
+        dtype.name,
+        ")",
+    )
+    TORCH_CHECK_TYPE(
+        False,
+        "can't convert np.ndarray of type numpy.",
+        dtype.type.__name__,
+        ". The only supported types are: float64, float32, float16, complex64, "
+        "complex128, int64, int32, int16, int8, uint64, uint32, uint16, uint8, "
+        "and bool.",
+    )
     raise AssertionError  # unreachable
 
 
@@ -65,8 +80,12 @@ def aten_to_numpy_dtype(st: ScalarType) -> np.dtype:
     raise AssertionError  # unreachable
 
 
-@traced("refcount", "tensor_from_numpy deleter (Py_DECREF)", SOURCE,
-        legacy="[obj](void* data) { Py_DECREF(obj); }")
+@traced(
+    "refcount",
+    "tensor_from_numpy deleter (Py_DECREF)",
+    SOURCE,
+    legacy="[obj](void* data) { Py_DECREF(obj); }",
+)
 def _release_ndarray(ctx: Any) -> None:
     """The DataPtr's deleter: drop the reference to the ndarray; the allocator is not told."""
     del ctx
@@ -77,37 +96,50 @@ def _byte_window(array: np.ndarray, nbytes: int) -> np.ndarray:
     if nbytes == 0:
         return np.empty(0, np.uint8)
     first = array[(slice(0, 1),) * array.ndim].reshape(1).view(np.uint8)
-    return np.lib.stride_tricks.as_strided(first, shape=(nbytes,), strides=(1,),
-                                           writeable=array.flags.writeable)
+    return np.lib.stride_tricks.as_strided(
+        first, shape=(nbytes,), strides=(1,), writeable=array.flags.writeable
+    )
 
 
 @traced("python", "torch::utils::tensor_from_numpy", SOURCE, legacy="tensor_from_numpy")
 def tensor_from_numpy(obj: Any, warn_if_not_writeable: bool = True) -> AtTensor:
-    TORCH_CHECK_TYPE(isinstance(obj, np.ndarray), "expected np.ndarray (got ",
-                     type(obj).__name__, ")")
+    TORCH_CHECK_TYPE(
+        isinstance(obj, np.ndarray), "expected np.ndarray (got ", type(obj).__name__, ")"
+    )
     array: np.ndarray = obj
     if not array.flags.writeable and warn_if_not_writeable:
-        warnings.warn("The given NumPy array is not writable, and PyTorch does not support "
-                      "non-writable tensors. This means writing to this tensor will result in "
-                      "undefined behavior. You may want to copy the array to protect its data "
-                      "or make it writable before converting it to a tensor. This type of "
-                      "warning will be suppressed for the rest of this program.", UserWarning,
-                      stacklevel=3)
+        warnings.warn(
+            "The given NumPy array is not writable, and PyTorch does not support "
+            "non-writable tensors. This means writing to this tensor will result in "
+            "undefined behavior. You may want to copy the array to protect its data "
+            "or make it writable before converting it to a tensor. This type of "
+            "warning will be suppressed for the rest of this program.",
+            UserWarning,
+            stacklevel=3,
+        )
     sizes = list(array.shape)
     itemsize = array.itemsize
     strides = []
     for stride in array.strides:
-        TORCH_CHECK_VALUE(stride % itemsize == 0, "given numpy array strides not a multiple of "
-                          "the element byte size. Copy the numpy array to reallocate the memory.")
+        TORCH_CHECK_VALUE(
+            stride % itemsize == 0,
+            "given numpy array strides not a multiple of "
+            "the element byte size. Copy the numpy array to reallocate the memory.",
+        )
         strides.append(stride // itemsize)
     for s in strides:
-        TORCH_CHECK_VALUE(s >= 0, "At least one stride in the given numpy array is negative, and "
-                          "tensors with negative strides are not currently supported. (You can "
-                          "probably work around this by making a copy of your array  with "
-                          "array.copy().) ")
-    TORCH_CHECK_VALUE(array.dtype.byteorder in ("=", "|") or array.dtype.isnative,
-                      "given numpy array has byte order different from the native byte order. "
-                      "Conversion between byte orders is currently not supported.")
+        TORCH_CHECK_VALUE(
+            s >= 0,
+            "At least one stride in the given numpy array is negative, and "
+            "tensors with negative strides are not currently supported. (You can "
+            "probably work around this by making a copy of your array  with "
+            "array.copy().) ",
+        )
+    TORCH_CHECK_VALUE(
+        array.dtype.byteorder in ("=", "|") or array.dtype.isnative,
+        "given numpy array has byte order different from the native byte order. "
+        "Conversion between byte orders is currently not supported.",
+    )
     scalar_type = numpy_dtype_to_aten(array.dtype)
     from tensortrace.aten import functions as at
 
@@ -115,8 +147,9 @@ def tensor_from_numpy(obj: Any, warn_if_not_writeable: bool = True) -> AtTensor:
 
 
 @traced("native", "at::from_blob", "aten/src/ATen/templates/Functions.h", legacy="from_blob")
-def from_blob(array: np.ndarray, sizes: list[int], strides: list[int],
-              scalar_type: ScalarType) -> AtTensor:
+def from_blob(
+    array: np.ndarray, sizes: list[int], strides: list[int], scalar_type: ScalarType
+) -> AtTensor:
     """A tensor over memory it does not own: Note [from_numpy shares memory]."""
     meta = TypeMeta.fromScalarType(scalar_type)
     nbytes = computeStorageNbytes(sizes, strides, meta.itemsize)
@@ -143,15 +176,28 @@ def tensor_to_numpy(tensor: AtTensor, force: bool = False) -> np.ndarray:
     from tensortrace.csrc.python_variable import THPVariable_Wrap
 
     if not force:
-        TORCH_CHECK_TYPE(tensor.is_cpu(), "can't convert ", tensor.device(), " device type "
-                         "tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory "
-                         "first.")
-        TORCH_CHECK(not tensor.requires_grad(), "Can't call numpy() on Tensor that requires "
-                    "grad. Use tensor.detach().numpy() instead.")
-        TORCH_CHECK(not tensor.unsafeGetTensorImpl().is_conj(), "Can't call numpy() on Tensor "
-                    "that has conjugate bit set. Use tensor.resolve_conj().numpy() instead.")
-        TORCH_CHECK(not tensor.unsafeGetTensorImpl().is_neg(), "Can't call numpy() on Tensor "
-                    "that has negative bit set. Use tensor.resolve_neg().numpy() instead.")
+        TORCH_CHECK_TYPE(
+            tensor.is_cpu(),
+            "can't convert ",
+            tensor.device(),
+            " device type "
+            "tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory "
+            "first.",
+        )
+        TORCH_CHECK(
+            not tensor.requires_grad(),
+            "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.",
+        )
+        TORCH_CHECK(
+            not tensor.unsafeGetTensorImpl().is_conj(),
+            "Can't call numpy() on Tensor "
+            "that has conjugate bit set. Use tensor.resolve_conj().numpy() instead.",
+        )
+        TORCH_CHECK(
+            not tensor.unsafeGetTensorImpl().is_neg(),
+            "Can't call numpy() on Tensor "
+            "that has negative bit set. Use tensor.resolve_neg().numpy() instead.",
+        )
     # tensor.detach().cpu().resolve_conj().resolve_neg()
     prepared = tensor.detach().to(device=CPU).resolve_conj().resolve_neg()
     dtype = aten_to_numpy_dtype(prepared.scalar_type())
@@ -159,9 +205,13 @@ def tensor_to_numpy(tensor: AtTensor, force: bool = False) -> np.ndarray:
     shape = tuple(prepared.sizes())
     if prepared.numel() == 0:
         return np.empty(shape, dtype)
-    interface = {"version": 3, "shape": shape, "typestr": dtype.str,
-                 "data": (prepared.data_ptr(), False),
-                 "strides": tuple(s * itemsize for s in prepared.strides())}
+    interface = {
+        "version": 3,
+        "shape": shape,
+        "typestr": dtype.str,
+        "data": (prepared.data_ptr(), False),
+        "strides": tuple(s * itemsize for s in prepared.strides()),
+    }
     py_tensor = THPVariable_Wrap(prepared)
     # the tensor's storage may not be resized while an array views it
     prepared.storage().unsafeGetStorageImpl().resizable_ = False

@@ -29,10 +29,10 @@ _iinfo_parser = PythonArgParser.create(["iinfo(ScalarType type)"])
 
 # (mantissa digits including the implicit bit, max, smallest normal) of each floating dtype
 _FLOAT_LIMITS: dict[ScalarType, tuple[int, float, float]] = {
-    ScalarType.Half: (11, 65504.0, 2.0 ** -14),
-    ScalarType.BFloat16: (8, float(np.float32(3.3895313892515355e38)), 2.0 ** -126),
-    ScalarType.Float: (24, float(np.finfo(np.float32).max), 2.0 ** -126),
-    ScalarType.Double: (53, float(np.finfo(np.float64).max), 2.0 ** -1022),
+    ScalarType.Half: (11, 65504.0, 2.0**-14),
+    ScalarType.BFloat16: (8, float(np.float32(3.3895313892515355e38)), 2.0**-126),
+    ScalarType.Float: (24, float(np.finfo(np.float32).max), 2.0**-126),
+    ScalarType.Double: (53, float(np.finfo(np.float64).max), 2.0**-1022),
 }
 
 
@@ -45,8 +45,17 @@ def _type_name(scalar_type: ScalarType) -> str:
 
 
 class finfo:  # noqa: N801 - torch.finfo
-    __slots__ = ("_type", "bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution",
-                 "dtype")
+    __slots__ = (
+        "_type",
+        "bits",
+        "eps",
+        "max",
+        "min",
+        "tiny",
+        "smallest_normal",
+        "resolution",
+        "dtype",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         r = _finfo_parser.parse(args, kwargs)
@@ -54,8 +63,10 @@ class finfo:  # noqa: N801 - torch.finfo
         # a complex type reports the limits of its parts (THPFInfo_pynew: toRealValueType)
         scalar_type = toRealValueType(scalar_type)
         if not isFloatingType(scalar_type):
-            raise TypeError("torch.finfo() requires a floating point input type. Use "
-                            "torch.iinfo to handle 'torch.finfo'")
+            raise TypeError(
+                "torch.finfo() requires a floating point input type. Use "
+                "torch.iinfo to handle 'torch.finfo'"
+            )
         digits, max_, normal = _FLOAT_LIMITS[scalar_type]
         self._type = scalar_type
         self.bits = elementSize(scalar_type) * 8
@@ -73,10 +84,12 @@ class finfo:  # noqa: N801 - torch.finfo
         return hash(("finfo", self._type))
 
     def __repr__(self) -> str:
-        return (f"finfo(resolution={_g(self.resolution)}, min={_g(self.min)}, "
-                f"max={_g(self.max)}, eps={_g(self.eps)}, "
-                f"smallest_normal={_g(self.smallest_normal)}, tiny={_g(self.tiny)}, "
-                f"dtype={self.dtype})")
+        return (
+            f"finfo(resolution={_g(self.resolution)}, min={_g(self.min)}, "
+            f"max={_g(self.max)}, eps={_g(self.eps)}, "
+            f"smallest_normal={_g(self.smallest_normal)}, tiny={_g(self.tiny)}, "
+            f"dtype={self.dtype})"
+        )
 
     __str__ = __repr__
 
@@ -90,10 +103,13 @@ class iinfo:  # noqa: N801 - torch.iinfo
         if scalar_type == ScalarType.Bool:
             raise TypeError("torch.bool is not supported by torch.iinfo")
         if not isIntegralType(scalar_type, False):
-            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to "
-                            "handle 'torch.iinfo'")
-        info = np.iinfo(np.dtype(f"{'u' if scalar_type == ScalarType.Byte else 'i'}"
-                                 f"{elementSize(scalar_type)}"))
+            raise TypeError(
+                "torch.iinfo() requires an integer input type. Use torch.finfo to "
+                "handle 'torch.iinfo'"
+            )
+        info = np.iinfo(
+            np.dtype(f"{'u' if scalar_type == ScalarType.Byte else 'i'}{elementSize(scalar_type)}")
+        )
         self._type = scalar_type
         self.bits = elementSize(scalar_type) * 8
         self.max, self.min = int(info.max), int(info.min)

@@ -113,9 +113,11 @@ class _CudaDeviceProperties:
     is_multi_gpu_board: int = 0
 
     def __repr__(self) -> str:
-        return (f"_CudaDeviceProperties(name='{self.name}', major={self.major}, "
-                f"minor={self.minor}, total_memory={self.total_memory // (1024 * 1024)}MB, "
-                f"multi_processor_count={self.multi_processor_count})")
+        return (
+            f"_CudaDeviceProperties(name='{self.name}', major={self.major}, "
+            f"minor={self.minor}, total_memory={self.total_memory // (1024 * 1024)}MB, "
+            f"multi_processor_count={self.multi_processor_count})"
+        )
 
 
 def get_device_properties(device: Any = None) -> _CudaDeviceProperties:
@@ -155,7 +157,8 @@ class Stream:
     def __init__(self, device: Any = None, priority: int = 0, **kwargs: Any) -> None:
         index = _get_device_index(device)
         self._cdata: _streams.CUDAStream = kwargs.get("_cdata") or _streams.getStreamFromPool(
-            priority, index)
+            priority, index
+        )
 
     @classmethod
     def _wrap(cls, cdata: _streams.CUDAStream) -> Stream:
@@ -201,15 +204,15 @@ class Stream:
         return hash(self._cdata)
 
     def __repr__(self) -> str:
-        return (f"<torch.cuda.Stream device={self.device} "
-                f"cuda_stream={self.cuda_stream:#x}>")
+        return f"<torch.cuda.Stream device={self.device} cuda_stream={self.cuda_stream:#x}>"
 
 
 class Event:
     """torch.cuda.Event: a marker in a stream; the emulated device reaches it at once."""
 
-    def __init__(self, enable_timing: bool = False, blocking: bool = False,
-                 interprocess: bool = False) -> None:
+    def __init__(
+        self, enable_timing: bool = False, blocking: bool = False, interprocess: bool = False
+    ) -> None:
         self.enable_timing = enable_timing
         self._recorded = False
 
@@ -226,8 +229,10 @@ class Event:
         pass
 
     def elapsed_time(self, end_event: Event) -> float:
-        TORCH_CHECK(self.enable_timing and end_event.enable_timing, "Both events must be "
-                    "created with argument 'enable_timing=True'.")
+        TORCH_CHECK(
+            self.enable_timing and end_event.enable_timing,
+            "Both events must be created with argument 'enable_timing=True'.",
+        )
         return 0.0
 
 
@@ -289,14 +294,47 @@ def _record_stream(tensor: Any, stream: Stream) -> None:
     _allocator.recordStream(data_ptr, stream.stream_id)
 
 
-__all__ = ["Event", "OutOfMemoryError", "Stream", "caching_allocator_alloc",
-           "caching_allocator_delete", "current_device", "current_stream", "default_stream",
-           "device", "device_count", "device_of", "empty_cache", "get_allocator_backend",
-           "get_device_capability", "get_device_name", "get_device_properties",
-           "get_per_process_memory_fraction", "init", "initial_seed", "is_available",
-           "is_initialized", "manual_seed", "manual_seed_all", "max_memory_allocated",
-           "max_memory_reserved", "mem_get_info", "memory", "memory_allocated",
-           "memory_reserved", "memory_snapshot", "memory_stats", "memory_stats_as_nested_dict",
-           "memory_summary", "reset_accumulated_memory_stats", "reset_peak_memory_stats", "seed",
-           "seed_all", "set_device", "set_per_process_memory_fraction", "set_stream", "stream",
-           "synchronize"]
+__all__ = [
+    "Event",
+    "OutOfMemoryError",
+    "Stream",
+    "caching_allocator_alloc",
+    "caching_allocator_delete",
+    "current_device",
+    "current_stream",
+    "default_stream",
+    "device",
+    "device_count",
+    "device_of",
+    "empty_cache",
+    "get_allocator_backend",
+    "get_device_capability",
+    "get_device_name",
+    "get_device_properties",
+    "get_per_process_memory_fraction",
+    "init",
+    "initial_seed",
+    "is_available",
+    "is_initialized",
+    "manual_seed",
+    "manual_seed_all",
+    "max_memory_allocated",
+    "max_memory_reserved",
+    "mem_get_info",
+    "memory",
+    "memory_allocated",
+    "memory_reserved",
+    "memory_snapshot",
+    "memory_stats",
+    "memory_stats_as_nested_dict",
+    "memory_summary",
+    "reset_accumulated_memory_stats",
+    "reset_peak_memory_stats",
+    "seed",
+    "seed_all",
+    "set_device",
+    "set_per_process_memory_fraction",
+    "set_stream",
+    "stream",
+    "synchronize",
+]

@@ -31,14 +31,29 @@ from tensortrace.c10.cuda.cuda_caching_allocator import (
 from tensortrace.c10.device import Device
 from tensortrace.c10.exception import OutOfMemoryError
 
-__all__ = ["OutOfMemoryError", "caching_allocator_alloc", "caching_allocator_delete",
-           "empty_cache", "get_per_process_memory_fraction", "max_memory_allocated",
-           "max_memory_cached", "max_memory_reserved", "mem_get_info", "memory_allocated",
-           "memory_cached", "memory_reserved", "reset_max_memory_allocated",
-           "reset_max_memory_cached",
-           "memory_snapshot", "memory_stats", "memory_stats_as_nested_dict", "memory_summary",
-           "reset_accumulated_memory_stats", "reset_peak_memory_stats",
-           "set_per_process_memory_fraction"]
+__all__ = [
+    "OutOfMemoryError",
+    "caching_allocator_alloc",
+    "caching_allocator_delete",
+    "empty_cache",
+    "get_per_process_memory_fraction",
+    "max_memory_allocated",
+    "max_memory_cached",
+    "max_memory_reserved",
+    "mem_get_info",
+    "memory_allocated",
+    "memory_cached",
+    "memory_reserved",
+    "reset_max_memory_allocated",
+    "reset_max_memory_cached",
+    "memory_snapshot",
+    "memory_stats",
+    "memory_stats_as_nested_dict",
+    "memory_summary",
+    "reset_accumulated_memory_stats",
+    "reset_peak_memory_stats",
+    "set_per_process_memory_fraction",
+]
 
 
 def _get_device_index(device: Any, optional: bool = True) -> int:
@@ -56,8 +71,10 @@ def _get_device_index(device: Any, optional: bool = True) -> int:
             raise ValueError(f"Expected a cuda device, but got: {device}")
         if device.index is None:
             if not optional:
-                raise ValueError("Expected a torch.device with a specified index or an "
-                                 f"integer, but got:{device}")
+                raise ValueError(
+                    "Expected a torch.device with a specified index or an "
+                    f"integer, but got:{device}"
+                )
             return allocator.current_device()
         return device.index
     index = getattr(device, "idx", None)  # a torch.cuda.device context manager
@@ -127,29 +144,41 @@ def max_memory_reserved(device: Any = None) -> int:
 
 def memory_cached(device: Any = None) -> int:
     """Deprecated; see memory_reserved."""
-    warnings.warn("`torch.cuda.memory_cached` has been renamed to `torch.cuda.memory_reserved`",
-                  FutureWarning, stacklevel=2)
+    warnings.warn(
+        "`torch.cuda.memory_cached` has been renamed to `torch.cuda.memory_reserved`",
+        FutureWarning,
+        stacklevel=2,
+    )
     return memory_reserved(device)
 
 
 def max_memory_cached(device: Any = None) -> int:
     """Deprecated; see max_memory_reserved."""
-    warnings.warn("`torch.cuda.max_memory_cached` has been renamed to "
-                  "`torch.cuda.max_memory_reserved`", FutureWarning, stacklevel=2)
+    warnings.warn(
+        "`torch.cuda.max_memory_cached` has been renamed to `torch.cuda.max_memory_reserved`",
+        FutureWarning,
+        stacklevel=2,
+    )
     return max_memory_reserved(device)
 
 
 def reset_max_memory_allocated(device: Any = None) -> None:
-    warnings.warn("torch.cuda.reset_max_memory_allocated now calls "
-                  "torch.cuda.reset_peak_memory_stats, which resets /all/ peak memory stats.",
-                  FutureWarning, stacklevel=2)
+    warnings.warn(
+        "torch.cuda.reset_max_memory_allocated now calls "
+        "torch.cuda.reset_peak_memory_stats, which resets /all/ peak memory stats.",
+        FutureWarning,
+        stacklevel=2,
+    )
     reset_peak_memory_stats(device)
 
 
 def reset_max_memory_cached(device: Any = None) -> None:
-    warnings.warn("torch.cuda.reset_max_memory_cached now calls "
-                  "torch.cuda.reset_peak_memory_stats, which resets /all/ peak memory stats.",
-                  FutureWarning, stacklevel=2)
+    warnings.warn(
+        "torch.cuda.reset_max_memory_cached now calls "
+        "torch.cuda.reset_peak_memory_stats, which resets /all/ peak memory stats.",
+        FutureWarning,
+        stacklevel=2,
+    )
     reset_peak_memory_stats(device)
 
 
@@ -185,8 +214,10 @@ def caching_allocator_alloc(size: int, device: Any = None, stream: Any = None) -
         stream = allocator.current_stream(index)
     stream_id = getattr(stream, "cuda_stream", stream)
     if not isinstance(stream_id, int):
-        raise TypeError("Invalid type for stream argument, must be `torch.cuda.Stream` or "
-                        "`int` representing a pointer to an existing stream")
+        raise TypeError(
+            "Invalid type for stream argument, must be `torch.cuda.Stream` or "
+            "`int` representing a pointer to an existing stream"
+        )
     previous = allocator.current_device
     allocator.current_device = lambda: index
     try:
@@ -250,8 +281,9 @@ def memory_summary(device: Any = None, abbreviated: bool = False) -> str:
     lines.append("=" * 75)
     lines.append(" {_:16} PyTorch CUDA memory summary, device ID {device:<17d} ")
     lines.append("-" * 75)
-    lines.append("  {_:9} CUDA OOMs: {num_ooms:<12d} | {_:6} cudaMalloc retries: "
-                 "{num_alloc_retries:<8d}  ")
+    lines.append(
+        "  {_:9} CUDA OOMs: {num_ooms:<12d} | {_:6} cudaMalloc retries: {num_alloc_retries:<8d}  "
+    )
     lines.append("=" * 75)
     lines.append("        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  ")
     for metric_key, metric_name, formatter in metrics_to_display:
@@ -275,10 +307,12 @@ def memory_summary(device: Any = None, abbreviated: bool = False) -> str:
                 f" {submetric_name:<21} | {formatter(current, current_prefval)} | "
                 f"{formatter(peak, peak_prefval)} | "
                 f"{formatter(allocated, allocated_prefval)} | "
-                f"{formatter(freed, freed_prefval)} ")
+                f"{formatter(freed, freed_prefval)} "
+            )
     for metric_key, metric_name, formatter in [
-            ("oversize_allocations", "Oversize allocations", _format_count),
-            ("oversize_segments", "Oversize GPU segments", _format_count)]:
+        ("oversize_allocations", "Oversize allocations", _format_count),
+        ("oversize_segments", "Oversize GPU segments", _format_count),
+    ]:
         lines.append("-" * 75)
         prefix = metric_key + "."
         current = stats[prefix + "current"]
@@ -287,7 +321,8 @@ def memory_summary(device: Any = None, abbreviated: bool = False) -> str:
         freed = stats[prefix + "freed"]
         lines.append(
             f" {metric_name:<21} | {formatter(current, current)} | {formatter(peak, peak)} | "
-            f"{formatter(allocated, allocated)} | {formatter(freed, freed)} ")
+            f"{formatter(allocated, allocated)} | {formatter(freed, freed)} "
+        )
     lines.append("=" * 75)
     fmt_dict: dict[str, Any] = {"_": "", "device": device}
     for k, v in stats.items():
@@ -296,25 +331,41 @@ def memory_summary(device: Any = None, abbreviated: bool = False) -> str:
 
 
 # ---- history and snapshots ---------------------------------------------------------------------
-def _record_memory_history_legacy(enabled: bool, record_context: bool = True,
-                                  trace_alloc_max_entries: int = 1,
-                                  trace_alloc_record_context: bool = False,
-                                  device: Any = None, record_context_cpp: bool = False,
-                                  clear_history: bool = False, compile_context: bool = False,
-                                  global_record_annotations: bool = False,
-                                  skip_actions: list[str] | None = None) -> None:
-    when = (RecordContext.ALLOC if trace_alloc_record_context
-            else RecordContext.STATE if record_context else RecordContext.NEVER)
-    allocator.recordHistory(enabled, when, trace_alloc_max_entries,
-                            "all" if record_context_cpp else "python",
-                            _checked_skip_actions(skip_actions), clear_history)
+def _record_memory_history_legacy(
+    enabled: bool,
+    record_context: bool = True,
+    trace_alloc_max_entries: int = 1,
+    trace_alloc_record_context: bool = False,
+    device: Any = None,
+    record_context_cpp: bool = False,
+    clear_history: bool = False,
+    compile_context: bool = False,
+    global_record_annotations: bool = False,
+    skip_actions: list[str] | None = None,
+) -> None:
+    when = (
+        RecordContext.ALLOC
+        if trace_alloc_record_context
+        else RecordContext.STATE
+        if record_context
+        else RecordContext.NEVER
+    )
+    allocator.recordHistory(
+        enabled,
+        when,
+        trace_alloc_max_entries,
+        "all" if record_context_cpp else "python",
+        _checked_skip_actions(skip_actions),
+        clear_history,
+    )
 
 
 def _checked_skip_actions(skip_actions: list[str] | None) -> frozenset[str]:
     for action in skip_actions or []:
         if action not in ACTIONS:
-            raise RuntimeError(f"Invalid action type: {action}. Valid actions are: "
-                               + ", ".join(ACTIONS))
+            raise RuntimeError(
+                f"Invalid action type: {action}. Valid actions are: " + ", ".join(ACTIONS)
+            )
     return frozenset(skip_actions or [])
 
 
@@ -331,12 +382,17 @@ def _record_memory_history(enabled: Any = "all", *args: Any, **kwargs: Any) -> N
         _record_memory_history_impl(enabled, *args, **kwargs)
 
 
-def _record_memory_history_impl(enabled: str | None = "all", context: str | None = "all",
-                                stacks: str = "all", max_entries: int = sys.maxsize,
-                                device: Any = None, clear_history: bool = False,
-                                compile_context: bool = False,
-                                global_record_annotations: bool = False,
-                                skip_actions: list[str] | None = None) -> None:
+def _record_memory_history_impl(
+    enabled: str | None = "all",
+    context: str | None = "all",
+    stacks: str = "all",
+    max_entries: int = sys.maxsize,
+    device: Any = None,
+    clear_history: bool = False,
+    compile_context: bool = False,
+    global_record_annotations: bool = False,
+    skip_actions: list[str] | None = None,
+) -> None:
     if enabled is not None and enabled not in ("state", "all"):
         raise RuntimeError("expected state to be 'state', 'all', or None")
     if context is not None and context not in ("state", "alloc", "all"):
@@ -344,10 +400,20 @@ def _record_memory_history_impl(enabled: str | None = "all", context: str | None
     if stacks not in ("python", "all"):
         raise RuntimeError("expected stacks to be 'python', or 'all'")
     max_entries = max_entries if enabled == "all" else 1
-    when = {None: RecordContext.NEVER, "state": RecordContext.STATE,
-            "alloc": RecordContext.ALLOC, "all": RecordContext.ALL}[context]
-    allocator.recordHistory(enabled is not None, when, max_entries, stacks,
-                            _checked_skip_actions(skip_actions), clear_history)
+    when = {
+        None: RecordContext.NEVER,
+        "state": RecordContext.STATE,
+        "alloc": RecordContext.ALLOC,
+        "all": RecordContext.ALL,
+    }[context]
+    allocator.recordHistory(
+        enabled is not None,
+        when,
+        max_entries,
+        stacks,
+        _checked_skip_actions(skip_actions),
+        clear_history,
+    )
 
 
 def _frames(frames: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
@@ -360,25 +426,39 @@ def _segment_dict(seg: SegmentInfo) -> dict[str, Any]:
     for b in seg.blocks:
         blocks.append(_block_dict(b, address))
         address += b.size
-    return {"device": seg.device, "address": seg.address, "total_size": seg.total_size,
-            "allocated_size": seg.allocated_size, "active_size": seg.active_size,
-            "requested_size": seg.requested_size, "stream": seg.stream,
-            "segment_type": "large" if seg.is_large else "small", "segment_pool_id": (0, 0),
-            "is_expandable": False, "frames": _frames(seg.frames), "blocks": blocks}
+    return {
+        "device": seg.device,
+        "address": seg.address,
+        "total_size": seg.total_size,
+        "allocated_size": seg.allocated_size,
+        "active_size": seg.active_size,
+        "requested_size": seg.requested_size,
+        "stream": seg.stream,
+        "segment_type": "large" if seg.is_large else "small",
+        "segment_pool_id": (0, 0),
+        "is_expandable": False,
+        "frames": _frames(seg.frames),
+        "blocks": blocks,
+    }
 
 
 def _block_dict(b: BlockInfo, address: int) -> dict[str, Any]:
-    state = ("active_allocated" if b.allocated
-             else "active_pending_free" if b.active else "inactive")
-    return {"address": address, "size": b.size, "requested_size": b.requested_size,
-            "state": state, "frames": _frames(b.frames)}
+    state = "active_allocated" if b.allocated else "active_pending_free" if b.active else "inactive"
+    return {
+        "address": address,
+        "size": b.size,
+        "requested_size": b.requested_size,
+        "state": state,
+        "frames": _frames(b.frames),
+    }
 
 
 def _trace_entry_dict(te: TraceEntry) -> dict[str, Any]:
     out: dict[str, Any] = {"action": te.action}
     out["device_free" if te.action == "oom" else "addr"] = te.addr
-    out.update({"size": te.size, "stream": te.stream, "time_us": te.time_us,
-                "frames": _frames(te.frames)})
+    out.update(
+        {"size": te.size, "stream": te.stream, "time_us": te.time_us, "frames": _frames(te.frames)}
+    )
     return out
 
 
@@ -389,23 +469,27 @@ def _allocator_settings() -> dict[str, Any]:
     for v in config.roundup_power2_divisions_:
         roundup[str(key)] = v
         key *= 2
-    return {"PYTORCH_CUDA_ALLOC_CONF": config.last_allocator_settings,
-            "max_split_size": _as_int64(config.max_split_size),
-            "garbage_collection_threshold": config.garbage_collection_threshold,
-            "expandable_segments": config.expandable_segments,
-            "pinned_num_register_threads": config.pinned_num_register_threads,
-            "release_lock_on_cudamalloc": config.release_lock_on_cudamalloc,
-            "pinned_use_cuda_host_register": config.pinned_use_cuda_host_register,
-            "roundup_power2_divisions": roundup}
+    return {
+        "PYTORCH_CUDA_ALLOC_CONF": config.last_allocator_settings,
+        "max_split_size": _as_int64(config.max_split_size),
+        "garbage_collection_threshold": config.garbage_collection_threshold,
+        "expandable_segments": config.expandable_segments,
+        "pinned_num_register_threads": config.pinned_num_register_threads,
+        "release_lock_on_cudamalloc": config.release_lock_on_cudamalloc,
+        "pinned_use_cuda_host_register": config.pinned_use_cuda_host_register,
+        "roundup_power2_divisions": roundup,
+    }
 
 
 def _snapshot(device: Any = None, augment_with_fx_traces: bool = False) -> dict[str, Any]:
     """{"segments", "device_traces", "allocator_settings"}: the format memory_viz reads."""
     allocator.device_allocator_for(_get_device_index(device))
     segments, traces = allocator.snapshot()
-    return {"segments": [_segment_dict(s) for s in segments],
-            "device_traces": [[_trace_entry_dict(te) for te in trace] for trace in traces],
-            "allocator_settings": _allocator_settings()}
+    return {
+        "segments": [_segment_dict(s) for s in segments],
+        "device_traces": [[_trace_entry_dict(te) for te in trace] for trace in traces],
+        "allocator_settings": _allocator_settings(),
+    }
 
 
 def memory_snapshot(mempool_id: Any = None, include_traces: bool = True) -> list[dict[str, Any]]:
@@ -413,8 +497,9 @@ def memory_snapshot(mempool_id: Any = None, include_traces: bool = True) -> list
     return _snapshot()["segments"]
 
 
-def _dump_snapshot(filename: str = "dump_snapshot.pickle",
-                   augment_with_fx_traces: bool = False) -> None:
+def _dump_snapshot(
+    filename: str = "dump_snapshot.pickle", augment_with_fx_traces: bool = False
+) -> None:
     """Pickle _snapshot() to `filename`, for pytorch.org/memory_viz or torch.cuda._memory_viz."""
     s = _snapshot(augment_with_fx_traces=augment_with_fx_traces)
     with open(filename, "wb") as f:

@@ -11,5 +11,12 @@ from tensortrace.distributions.exp_family import ExponentialFamily
 from tensortrace.distributions.normal import Normal
 from tensortrace.distributions.uniform import Uniform
 
-__all__ = ["Bernoulli", "Categorical", "Distribution", "ExponentialFamily", "Normal", "Uniform",
-           "constraints"]
+__all__ = [
+    "Bernoulli",
+    "Categorical",
+    "Distribution",
+    "ExponentialFamily",
+    "Normal",
+    "Uniform",
+    "constraints",
+]

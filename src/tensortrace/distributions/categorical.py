@@ -30,8 +30,9 @@ class Categorical(Distribution):
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
     has_enumerate_support = True
 
-    def __init__(self, probs: Any = None, logits: Any = None,
-                 validate_args: bool | None = None) -> None:
+    def __init__(
+        self, probs: Any = None, logits: Any = None, validate_args: bool | None = None
+    ) -> None:
         if (probs is None) == (logits is None):
             raise ValueError("Either `probs` or `logits` must be specified, but not both.")
         if probs is not None:
@@ -44,8 +45,7 @@ class Categorical(Distribution):
             self.logits = logits - _logsumexp_last(logits)
         self._param = self.probs if probs is not None else self.logits
         self._num_events = self._param.size()[-1]
-        batch_shape = (self._param.size()[:-1] if self._param.ndimension() > 1
-                       else torch.Size())
+        batch_shape = self._param.size()[:-1] if self._param.ndimension() > 1 else torch.Size()
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Categorical:
@@ -81,8 +81,9 @@ class Categorical(Distribution):
 
     @property
     def mean(self) -> Any:
-        return torch.full(self._extended_shape(), nan, dtype=self.probs.dtype,
-                          device=self.probs.device)
+        return torch.full(
+            self._extended_shape(), nan, dtype=self.probs.dtype, device=self.probs.device
+        )
 
     @property
     def mode(self) -> Any:
@@ -90,8 +91,9 @@ class Categorical(Distribution):
 
     @property
     def variance(self) -> Any:
-        return torch.full(self._extended_shape(), nan, dtype=self.probs.dtype,
-                          device=self.probs.device)
+        return torch.full(
+            self._extended_shape(), nan, dtype=self.probs.dtype, device=self.probs.device
+        )
 
     def sample(self, sample_shape: Any = EMPTY_SIZE) -> Any:
         if not isinstance(sample_shape, torch.Size):

@@ -12,10 +12,25 @@ from typing import Any
 
 import tensortrace as torch
 
-__all__ = ["Constraint", "boolean", "dependent", "dependent_property", "greater_than",
-           "greater_than_eq", "independent", "integer_interval", "interval", "is_dependent",
-           "less_than", "nonnegative", "positive", "real", "real_vector", "simplex",
-           "unit_interval"]
+__all__ = [
+    "Constraint",
+    "boolean",
+    "dependent",
+    "dependent_property",
+    "greater_than",
+    "greater_than_eq",
+    "independent",
+    "integer_interval",
+    "interval",
+    "is_dependent",
+    "less_than",
+    "nonnegative",
+    "positive",
+    "real",
+    "real_vector",
+    "simplex",
+    "unit_interval",
+]
 
 
 class Constraint:
@@ -30,8 +45,9 @@ class Constraint:
 
 
 class _Dependent(Constraint):
-    def __init__(self, *, is_discrete: Any = NotImplemented, event_dim: Any = NotImplemented
-                 ) -> None:
+    def __init__(
+        self, *, is_discrete: Any = NotImplemented, event_dim: Any = NotImplemented
+    ) -> None:
         self._is_discrete = is_discrete
         self._event_dim = event_dim
         super().__init__()
@@ -48,8 +64,9 @@ class _Dependent(Constraint):
             raise NotImplementedError(".event_dim cannot be determined statically")
         return self._event_dim
 
-    def __call__(self, *, is_discrete: Any = NotImplemented,
-                 event_dim: Any = NotImplemented) -> _Dependent:
+    def __call__(
+        self, *, is_discrete: Any = NotImplemented, event_dim: Any = NotImplemented
+    ) -> _Dependent:
         if is_discrete is NotImplemented:
             is_discrete = self._is_discrete
         if event_dim is NotImplemented:
@@ -65,8 +82,13 @@ def is_dependent(constraint: Any) -> bool:
 
 
 class _DependentProperty(property, _Dependent):
-    def __init__(self, fn: Callable[..., Any] | None = None, *, is_discrete: Any = NotImplemented,
-                 event_dim: Any = NotImplemented) -> None:
+    def __init__(
+        self,
+        fn: Callable[..., Any] | None = None,
+        *,
+        is_discrete: Any = NotImplemented,
+        event_dim: Any = NotImplemented,
+    ) -> None:
         super().__init__(fn)
         self._is_discrete = is_discrete
         self._event_dim = event_dim
@@ -94,13 +116,16 @@ class _IndependentConstraint(Constraint):
         if result.dim() < self.reinterpreted_batch_ndims:
             expected = self.base_constraint.event_dim + self.reinterpreted_batch_ndims
             raise ValueError(f"Expected value.dim() >= {expected} but got {value.dim()}")
-        result = result.reshape(result.shape[: result.dim() - self.reinterpreted_batch_ndims]
-                                + (-1,))
+        result = result.reshape(
+            result.shape[: result.dim() - self.reinterpreted_batch_ndims] + (-1,)
+        )
         return result.all(-1)
 
     def __repr__(self) -> str:
-        return (f"{self.__class__.__name__[1:]}({repr(self.base_constraint)}, "
-                f"{self.reinterpreted_batch_ndims})")
+        return (
+            f"{self.__class__.__name__[1:]}({repr(self.base_constraint)}, "
+            f"{self.reinterpreted_batch_ndims})"
+        )
 
 
 class _Boolean(Constraint):
@@ -122,8 +147,10 @@ class _IntegerInterval(Constraint):
         return (value % 1 == 0) & (self.lower_bound <= value) & (value <= self.upper_bound)
 
     def __repr__(self) -> str:
-        return (f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound}, "
-                f"upper_bound={self.upper_bound})")
+        return (
+            f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound}, "
+            f"upper_bound={self.upper_bound})"
+        )
 
 
 class _Real(Constraint):
@@ -170,8 +197,10 @@ class _Interval(Constraint):
         return (self.lower_bound <= value) & (value <= self.upper_bound)
 
     def __repr__(self) -> str:
-        return (f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound}, "
-                f"upper_bound={self.upper_bound})")
+        return (
+            f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound}, "
+            f"upper_bound={self.upper_bound})"
+        )
 
 
 class _Simplex(Constraint):

@@ -39,8 +39,12 @@ class Distribution:
             raise ValueError
         Distribution._validate_args = value
 
-    def __init__(self, batch_shape: Any = EMPTY_SIZE, event_shape: Any = EMPTY_SIZE,
-                 validate_args: bool | None = None) -> None:
+    def __init__(
+        self,
+        batch_shape: Any = EMPTY_SIZE,
+        event_shape: Any = EMPTY_SIZE,
+        validate_args: bool | None = None,
+    ) -> None:
         self._batch_shape = batch_shape
         self._event_shape = event_shape
         if validate_args is not None:
@@ -50,14 +54,18 @@ class Distribution:
                 arg_constraints = self.arg_constraints
             except NotImplementedError:
                 arg_constraints = {}
-                warnings.warn(f"{self.__class__} does not define `arg_constraints`. Please set "
-                              "`arg_constraints = {}` or initialize the distribution with "
-                              "`validate_args=False` to turn off validation.", stacklevel=2)
+                warnings.warn(
+                    f"{self.__class__} does not define `arg_constraints`. Please set "
+                    "`arg_constraints = {}` or initialize the distribution with "
+                    "`validate_args=False` to turn off validation.",
+                    stacklevel=2,
+                )
             for param, constraint in arg_constraints.items():
                 if constraints.is_dependent(constraint):
                     continue  # constraints that cannot be checked
-                if param not in self.__dict__ and isinstance(getattr(type(self), param),
-                                                             lazy_property):
+                if param not in self.__dict__ and isinstance(
+                    getattr(type(self), param), lazy_property
+                ):
                     continue  # lazily-constructed arguments
                 value = getattr(self, param)
                 valid = constraint.check(value)
@@ -67,7 +75,8 @@ class Distribution:
                         f"({type(value).__name__} of shape {tuple(value.shape)}) "
                         f"of distribution {repr(self)} "
                         f"to satisfy the constraint {repr(constraint)}, "
-                        f"but found invalid values:\n{value}")
+                        f"but found invalid values:\n{value}"
+                    )
         super().__init__()
 
     @property
@@ -128,20 +137,27 @@ class Distribution:
             raise ValueError("The value argument to log_prob must be a Tensor")
         event_dim_start = len(value.size()) - len(self._event_shape)
         if value.size()[event_dim_start:] != self._event_shape:
-            raise ValueError(f"The right-most size of value must match event_shape: "
-                             f"{value.size()} vs {self._event_shape}.")
+            raise ValueError(
+                f"The right-most size of value must match event_shape: "
+                f"{value.size()} vs {self._event_shape}."
+            )
         actual_shape = value.size()
         expected_shape = self._batch_shape + self._event_shape
         for i, j in zip(reversed(actual_shape), reversed(expected_shape)):
             if i != 1 and j != 1 and i != j:
-                raise ValueError(f"Value is not broadcastable with batch_shape+event_shape: "
-                                 f"{actual_shape} vs {expected_shape}.")
+                raise ValueError(
+                    f"Value is not broadcastable with batch_shape+event_shape: "
+                    f"{actual_shape} vs {expected_shape}."
+                )
         try:
             support = self.support
         except NotImplementedError:
-            warnings.warn(f"{self.__class__} does not define `support` to enable sample "
-                          "validation. Please initialize the distribution with "
-                          "`validate_args=False` to turn off validation.", stacklevel=2)
+            warnings.warn(
+                f"{self.__class__} does not define `support` to enable sample "
+                "validation. Please initialize the distribution with "
+                "`validate_args=False` to turn off validation.",
+                stacklevel=2,
+            )
             return
         valid = support.check(value)
         if not _is_all_true(valid):
@@ -150,18 +166,23 @@ class Distribution:
                 f"({type(value).__name__} of shape {tuple(value.shape)}) "
                 f"to be within the support ({repr(support)}) "
                 f"of the distribution {repr(self)}, "
-                f"but found invalid values:\n{value}")
+                f"but found invalid values:\n{value}"
+            )
 
     def _get_checked_instance(self, cls: type[Distribution], _instance: Any = None) -> Any:
         if _instance is None and type(self).__init__ != cls.__init__:
-            raise NotImplementedError(f"Subclass {self.__class__.__name__} of {cls.__name__} "
-                                      "that defines a custom __init__ method must also define "
-                                      "a custom .expand() method.")
+            raise NotImplementedError(
+                f"Subclass {self.__class__.__name__} of {cls.__name__} "
+                "that defines a custom __init__ method must also define "
+                "a custom .expand() method."
+            )
         return self.__new__(type(self)) if _instance is None else _instance
 
     def __repr__(self) -> str:
         param_names = [k for k, _ in self.arg_constraints.items() if k in self.__dict__]
-        shown = {p: self.__dict__[p] if self.__dict__[p].numel() == 1 else self.__dict__[p].size()
-                 for p in param_names}
+        shown = {
+            p: self.__dict__[p] if self.__dict__[p].numel() == 1 else self.__dict__[p].size()
+            for p in param_names
+        }
         args_string = ", ".join([f"{p}: {shown[p]}" for p in param_names])
         return self.__class__.__name__ + "(" + args_string + ")"

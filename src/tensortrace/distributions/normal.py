@@ -74,8 +74,7 @@ class Normal(ExponentialFamily):
             self._validate_sample(value)
         var = self.scale**2
         log_scale = math.log(self.scale) if isinstance(self.scale, Real) else self.scale.log()
-        return -((value - self.loc) ** 2) / (2 * var) - log_scale - math.log(
-            math.sqrt(2 * math.pi))
+        return -((value - self.loc) ** 2) / (2 * var) - log_scale - math.log(math.sqrt(2 * math.pi))
 
     def entropy(self) -> Any:
         return 0.5 + 0.5 * math.log(2 * math.pi) + torch.log(self.scale)

@@ -15,8 +15,7 @@ from typing import Any
 import tensortrace as torch
 from tensortrace.csrc.size import Size
 
-__all__ = ["broadcast_all", "clamp_probs", "lazy_property", "logits_to_probs",
-           "probs_to_logits"]
+__all__ = ["broadcast_all", "clamp_probs", "lazy_property", "logits_to_probs", "probs_to_logits"]
 
 _Number = (Number,)
 EMPTY_SIZE = Size()  # the default sample_shape (torch.Size() is not built yet at import)
@@ -26,16 +25,19 @@ def broadcast_all(*values: Any) -> tuple[Any, ...]:
     """Numbers become tensors like the first tensor (or of the default dtype); then
     torch.broadcast_tensors."""
     if not all(isinstance(v, torch.Tensor) or isinstance(v, _Number) for v in values):
-        raise ValueError("Input arguments must all be instances of Number, torch.Tensor or "
-                         "objects implementing __torch_function__.")
+        raise ValueError(
+            "Input arguments must all be instances of Number, torch.Tensor or "
+            "objects implementing __torch_function__."
+        )
     if not all(isinstance(v, torch.Tensor) for v in values):
         options: dict[str, Any] = {"dtype": torch.get_default_dtype()}
         for value in values:
             if isinstance(value, torch.Tensor):
                 options = {"dtype": value.dtype, "device": value.device}
                 break
-        new_values = [v if isinstance(v, torch.Tensor) else torch.tensor(v, **options)
-                      for v in values]
+        new_values = [
+            v if isinstance(v, torch.Tensor) else torch.tensor(v, **options) for v in values
+        ]
         return tuple(torch.broadcast_tensors(*new_values))
     return tuple(torch.broadcast_tensors(*values))
 

@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any
 from tensortrace.csrc.python_linalg_functions import LinalgFunctions as _functions  # noqa: N813
 
 if TYPE_CHECKING:  # the bindings, copied into globals() below
+
     def __getattr__(name: str) -> Any: ...
+
 
 globals().update(_functions)
 

@@ -28,7 +28,26 @@ from tensortrace.nn.modules import (
 )
 from tensortrace.nn.parameter import Parameter
 
-__all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "BCEWithLogitsLoss", "Conv2d", "CrossEntropyLoss",
-           "Dropout", "Flatten", "Identity", "Linear", "MSELoss", "MaxPool2d", "Module",
-           "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh",
-           "functional", "init"]
+__all__ = [
+    "AdaptiveAvgPool2d",
+    "AvgPool2d",
+    "BCEWithLogitsLoss",
+    "Conv2d",
+    "CrossEntropyLoss",
+    "Dropout",
+    "Flatten",
+    "Identity",
+    "Linear",
+    "MSELoss",
+    "MaxPool2d",
+    "Module",
+    "NLLLoss",
+    "Parameter",
+    "ReLU",
+    "Sequential",
+    "Sigmoid",
+    "Softmax",
+    "Tanh",
+    "functional",
+    "init",
+]

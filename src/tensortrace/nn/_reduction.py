@@ -15,16 +15,19 @@ def get_enum(reduction: str) -> int:
     if reduction == "mean":
         return 1
     if reduction == "elementwise_mean":
-        warnings.warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' "
-                      "instead.", stacklevel=2)
+        warnings.warn(
+            "reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.",
+            stacklevel=2,
+        )
         return 1
     if reduction == "sum":
         return 2
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
-def legacy_get_string(size_average: bool | None, reduce: bool | None, emit_warning: bool = True
-                      ) -> str:
+def legacy_get_string(
+    size_average: bool | None, reduce: bool | None, emit_warning: bool = True
+) -> str:
     warning = "size_average and reduce args will be deprecated, please use reduction='{}' instead."
     if size_average is None:
         size_average = True
@@ -41,6 +44,7 @@ def legacy_get_string(size_average: bool | None, reduce: bool | None, emit_warni
     return ret
 
 
-def legacy_get_enum(size_average: bool | None, reduce: bool | None, emit_warning: bool = True
-                    ) -> int:
+def legacy_get_enum(
+    size_average: bool | None, reduce: bool | None, emit_warning: bool = True
+) -> int:
     return get_enum(legacy_get_string(size_average, reduce, emit_warning))

@@ -32,20 +32,25 @@ def tanh(input: Tensor) -> Tensor:
 
 
 def _get_softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
-    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
-                  "to include dim=X as an argument.", stacklevel=stacklevel)
+    warnings.warn(
+        f"Implicit dimension choice for {name} has been deprecated. Change the call "
+        "to include dim=X as an argument.",
+        stacklevel=stacklevel,
+    )
     return 0 if ndim in (0, 1, 3) else 1
 
 
-def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
-            dtype: Any = None) -> Tensor:
+def softmax(
+    input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None
+) -> Tensor:
     if dim is None:
         dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
     return input.softmax(dim) if dtype is None else input.softmax(dim, dtype=dtype)
 
 
-def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
-                dtype: Any = None) -> Tensor:
+def log_softmax(
+    input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None
+) -> Tensor:
     if dim is None:
         dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
     return input.log_softmax(dim) if dtype is None else input.log_softmax(dim, dtype=dtype)
@@ -56,13 +61,21 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     return torch._C._nn.linear(input, weight, bias)
 
 
-def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
-             reduce: bool | None = None, reduction: str = "mean",
-             weight: Tensor | None = None) -> Tensor:
+def mse_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    weight: Tensor | None = None,
+) -> Tensor:
     if target.size() != input.size():
-        warnings.warn(f"Using a target size ({target.size()}) that is different to the input "
-                      f"size ({input.size()}). This will likely lead to incorrect results due to "
-                      "broadcasting. Please ensure they have the same size.", stacklevel=2)
+        warnings.warn(
+            f"Using a target size ({target.size()}) that is different to the input "
+            f"size ({input.size()}). This will likely lead to incorrect results due to "
+            "broadcasting. Please ensure they have the same size.",
+            stacklevel=2,
+        )
     if size_average is not None or reduce is not None:
         reduction = _Reduction.legacy_get_string(size_average, reduce)
     expanded_input, expanded_target = torch.broadcast_tensors(input, target)
@@ -76,65 +89,104 @@ def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
             return torch.sum(weighted)
         if reduction == "mean":
             return torch.sum(weighted) / torch.sum(weight)
-        raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', "
-                         "'sum'.")
-    return torch._C._nn.mse_loss(expanded_input, expanded_target,
-                                 _Reduction.get_enum(reduction))
+        raise ValueError(
+            f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'."
+        )
+    return torch._C._nn.mse_loss(expanded_input, expanded_target, _Reduction.get_enum(reduction))
 
 
-def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
-             size_average: bool | None = None, ignore_index: int = -100,
-             reduce: bool | None = None, reduction: str = "mean") -> Tensor:
+def nll_loss(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    ignore_index: int = -100,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
     if size_average is not None or reduce is not None:
         reduction = _Reduction.legacy_get_string(size_average, reduce)
-    return torch._C._nn.nll_loss_nd(input, target, weight, _Reduction.get_enum(reduction),
-                                    ignore_index)
+    return torch._C._nn.nll_loss_nd(
+        input, target, weight, _Reduction.get_enum(reduction), ignore_index
+    )
 
 
-def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
-                  size_average: bool | None = None, ignore_index: int = -100,
-                  reduce: bool | None = None, reduction: str = "mean",
-                  label_smoothing: float = 0.0) -> Tensor:
+def cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    ignore_index: int = -100,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    label_smoothing: float = 0.0,
+) -> Tensor:
     """log_softmax over the class dim, then nll_loss (aten::cross_entropy_loss)."""
     if size_average is not None or reduce is not None:
         reduction = _Reduction.legacy_get_string(size_average, reduce)
-    return torch._C._nn.cross_entropy_loss(input, target, weight, _Reduction.get_enum(reduction),
-                                           ignore_index, label_smoothing)
+    return torch._C._nn.cross_entropy_loss(
+        input, target, weight, _Reduction.get_enum(reduction), ignore_index, label_smoothing
+    )
 
 
-def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
-                                     weight: Tensor | None = None,
-                                     size_average: bool | None = None,
-                                     reduce: bool | None = None, reduction: str = "mean",
-                                     pos_weight: Tensor | None = None) -> Tensor:
+def binary_cross_entropy_with_logits(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    pos_weight: Tensor | None = None,
+) -> Tensor:
     if size_average is not None or reduce is not None:
         reduction_enum = _Reduction.legacy_get_enum(size_average, reduce)
     else:
         reduction_enum = _Reduction.get_enum(reduction)
     if not target.size() == input.size():
-        raise ValueError(f"Target size ({target.size()}) must be the same as input size "
-                         f"({input.size()})")
-    return torch.binary_cross_entropy_with_logits(input, target, weight, pos_weight,
-                                                  reduction_enum)
+        raise ValueError(
+            f"Target size ({target.size()}) must be the same as input size ({input.size()})"
+        )
+    return torch.binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction_enum)
 
 
-def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
-           padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+def conv2d(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+) -> Tensor:
     """torch.conv2d (aten::conv2d > aten::convolution > aten::_convolution)."""
     return torch.conv2d(input, weight, bias, stride, padding, dilation, groups)
 
 
-def max_pool2d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
-                            padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False,
-                            return_indices: bool = False) -> tuple[Tensor, Tensor]:
+def max_pool2d_with_indices(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> tuple[Tensor, Tensor]:
     if stride is None:
         stride = []
-    return torch._C._nn.max_pool2d_with_indices(input, kernel_size, stride, padding, dilation,
-                                                ceil_mode)
+    return torch._C._nn.max_pool2d_with_indices(
+        input, kernel_size, stride, padding, dilation, ceil_mode
+    )
 
 
-def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
-               dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
+def max_pool2d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> Any:
     """torch's boolean_dispatch: the values (torch.max_pool2d), or (values, indices)."""
     if return_indices:
         return max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
@@ -143,11 +195,24 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     return torch.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
 
 
-def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
-               ceil_mode: bool = False, count_include_pad: bool = True,
-               divisor_override: int | None = None) -> Tensor:
-    return torch._C._nn.avg_pool2d(input, kernel_size, [] if stride is None else stride,
-                                   padding, ceil_mode, count_include_pad, divisor_override)
+def avg_pool2d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: int | None = None,
+) -> Tensor:
+    return torch._C._nn.avg_pool2d(
+        input,
+        kernel_size,
+        [] if stride is None else stride,
+        padding,
+        ceil_mode,
+        count_include_pad,
+        divisor_override,
+    )
 
 
 def _list_with_default(out_size: Any, defaults: list[int]) -> Any:
@@ -155,8 +220,10 @@ def _list_with_default(out_size: Any, defaults: list[int]) -> Any:
         return out_size
     if len(defaults) <= len(out_size):
         raise ValueError(f"Input dimension should be at least {len(out_size) + 1}")
-    return [v if v is not None else d
-            for v, d in zip(out_size, defaults[-len(out_size):], strict=False)]
+    return [
+        v if v is not None else d
+        for v, d in zip(out_size, defaults[-len(out_size) :], strict=False)
+    ]
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
@@ -164,8 +231,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     return torch._C._nn.adaptive_avg_pool2d(input, _output_size)
 
 
-def dropout(input: Tensor, p: float = 0.5, training: bool = True,
-            inplace: bool = False) -> Tensor:
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     return torch.dropout_(input, p, training) if inplace else torch.dropout(input, p, training)

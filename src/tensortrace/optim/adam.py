@@ -17,11 +17,22 @@ from tensortrace.optim.optimizer import Optimizer, _use_grad_for_differentiable
 
 
 class Adam(Optimizer):
-    def __init__(self, params: Any, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
-                 eps: float = 1e-8, weight_decay: float = 0, amsgrad: bool = False, *,
-                 foreach: bool | None = None, maximize: bool = False, capturable: bool = False,
-                 differentiable: bool = False, fused: bool | None = None,
-                 decoupled_weight_decay: bool = False) -> None:
+    def __init__(
+        self,
+        params: Any,
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 0,
+        amsgrad: bool = False,
+        *,
+        foreach: bool | None = None,
+        maximize: bool = False,
+        capturable: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
+        decoupled_weight_decay: bool = False,
+    ) -> None:
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 <= eps:
@@ -35,17 +46,35 @@ class Adam(Optimizer):
         if not (isinstance(betas[0], float) and isinstance(betas[1], float)):
             raise ValueError("betas must be either both floats or both Tensors")
         if foreach or fused or capturable:
-            raise NotImplementedError("tensortrace models the single-tensor Adam only "
-                                      "(foreach=False, fused=False, capturable=False)")
-        defaults = {"lr": lr, "betas": tuple(betas), "eps": eps, "weight_decay": weight_decay,
-                    "amsgrad": amsgrad, "maximize": maximize, "foreach": foreach,
-                    "capturable": capturable, "differentiable": differentiable, "fused": fused,
-                    "decoupled_weight_decay": decoupled_weight_decay}
+            raise NotImplementedError(
+                "tensortrace models the single-tensor Adam only "
+                "(foreach=False, fused=False, capturable=False)"
+            )
+        defaults = {
+            "lr": lr,
+            "betas": tuple(betas),
+            "eps": eps,
+            "weight_decay": weight_decay,
+            "amsgrad": amsgrad,
+            "maximize": maximize,
+            "foreach": foreach,
+            "capturable": capturable,
+            "differentiable": differentiable,
+            "fused": fused,
+            "decoupled_weight_decay": decoupled_weight_decay,
+        }
         super().__init__(params, defaults)
 
-    def _init_group(self, group: dict[str, Any], params: list[Any], grads: list[Any],
-                    exp_avgs: list[Any], exp_avg_sqs: list[Any], max_exp_avg_sqs: list[Any],
-                    state_steps: list[Any]) -> None:
+    def _init_group(
+        self,
+        group: dict[str, Any],
+        params: list[Any],
+        grads: list[Any],
+        exp_avgs: list[Any],
+        exp_avg_sqs: list[Any],
+        max_exp_avg_sqs: list[Any],
+        state_steps: list[Any],
+    ) -> None:
         for p in group["params"]:
             if p.grad is None:
                 continue
@@ -58,7 +87,8 @@ class Adam(Optimizer):
                 state["exp_avg_sq"] = torch.zeros_like(p, memory_format=torch.preserve_format)
                 if group["amsgrad"]:
                     state["max_exp_avg_sq"] = torch.zeros_like(
-                        p, memory_format=torch.preserve_format)
+                        p, memory_format=torch.preserve_format
+                    )
             exp_avgs.append(state["exp_avg"])
             exp_avg_sqs.append(state["exp_avg_sq"])
             if group["amsgrad"]:
@@ -79,22 +109,45 @@ class Adam(Optimizer):
             max_exp_avg_sqs: list[Any] = []
             state_steps: list[Any] = []
             beta1, beta2 = group["betas"]
-            self._init_group(group, params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs,
-                             state_steps)
-            _single_tensor_adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs,
-                                state_steps, amsgrad=group["amsgrad"], beta1=beta1,
-                                beta2=beta2, lr=group["lr"],
-                                weight_decay=group["weight_decay"], eps=group["eps"],
-                                maximize=group["maximize"],
-                                decoupled_weight_decay=group["decoupled_weight_decay"])
+            self._init_group(
+                group, params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps
+            )
+            _single_tensor_adam(
+                params,
+                grads,
+                exp_avgs,
+                exp_avg_sqs,
+                max_exp_avg_sqs,
+                state_steps,
+                amsgrad=group["amsgrad"],
+                beta1=beta1,
+                beta2=beta2,
+                lr=group["lr"],
+                weight_decay=group["weight_decay"],
+                eps=group["eps"],
+                maximize=group["maximize"],
+                decoupled_weight_decay=group["decoupled_weight_decay"],
+            )
         return loss
 
 
-def _single_tensor_adam(params: list[Any], grads: list[Any], exp_avgs: list[Any],
-                        exp_avg_sqs: list[Any], max_exp_avg_sqs: list[Any],
-                        state_steps: list[Any], *, amsgrad: bool, beta1: float, beta2: float,
-                        lr: float, weight_decay: float, eps: float, maximize: bool,
-                        decoupled_weight_decay: bool) -> None:
+def _single_tensor_adam(
+    params: list[Any],
+    grads: list[Any],
+    exp_avgs: list[Any],
+    exp_avg_sqs: list[Any],
+    max_exp_avg_sqs: list[Any],
+    state_steps: list[Any],
+    *,
+    amsgrad: bool,
+    beta1: float,
+    beta2: float,
+    lr: float,
+    weight_decay: float,
+    eps: float,
+    maximize: bool,
+    decoupled_weight_decay: bool,
+) -> None:
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]
         exp_avg = exp_avgs[i]

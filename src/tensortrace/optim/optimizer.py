@@ -56,8 +56,10 @@ class Optimizer:
         self.state: defaultdict[Any, dict[str, Any]] = defaultdict(dict)
         self.param_groups: list[dict[str, Any]] = []
         if isinstance(params, torch.Tensor):
-            raise TypeError("params argument given to the optimizer should be an iterable of "
-                            "Tensors or dicts, but got " + _typename(params))
+            raise TypeError(
+                "params argument given to the optimizer should be an iterable of "
+                "Tensors or dicts, but got " + _typename(params)
+            )
         param_groups = list(params)
         if len(param_groups) == 0:
             raise ValueError("optimizer got an empty parameter list")
@@ -66,10 +68,18 @@ class Optimizer:
         for group in param_groups:
             self.add_param_group(group)
         name = type(self).__name__
-        self._step_site = FrameSite("python", f"Optimizer.step#{name}.step", SOURCE,
-                                    "torch.optim.optimizer.Optimizer.profile_hook_step")
-        self._zero_grad_site = FrameSite("python", f"Optimizer.zero_grad#{name}.zero_grad",
-                                         SOURCE, "torch.optim.optimizer.Optimizer.zero_grad")
+        self._step_site = FrameSite(
+            "python",
+            f"Optimizer.step#{name}.step",
+            SOURCE,
+            "torch.optim.optimizer.Optimizer.profile_hook_step",
+        )
+        self._zero_grad_site = FrameSite(
+            "python",
+            f"Optimizer.zero_grad#{name}.zero_grad",
+            SOURCE,
+            "torch.optim.optimizer.Optimizer.zero_grad",
+        )
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Wrap each subclass's step in its profiler annotation (profile_hook_step)."""
@@ -103,29 +113,38 @@ class Optimizer:
         if isinstance(params, torch.Tensor):
             param_group["params"] = [params]
         elif isinstance(params, set):
-            raise TypeError("optimizer parameters need to be organized in ordered collections, "
-                            "but the ordering of tensors in sets will change between runs. "
-                            "Please use a list instead.")
+            raise TypeError(
+                "optimizer parameters need to be organized in ordered collections, "
+                "but the ordering of tensors in sets will change between runs. "
+                "Please use a list instead."
+            )
         else:
             param_group["params"] = list(params)
         for param in param_group["params"]:
             if not isinstance(param, torch.Tensor):
-                raise TypeError("optimizer can only optimize Tensors, but one of the params is "
-                                + _typename(param))
+                raise TypeError(
+                    "optimizer can only optimize Tensors, but one of the params is "
+                    + _typename(param)
+                )
             if not self.defaults.get("differentiable", None) and not (
-                    param.is_leaf or param.retains_grad):
+                param.is_leaf or param.retains_grad
+            ):
                 raise ValueError("can't optimize a non-leaf Tensor")
         for name, default in self.defaults.items():
             if default is required and name not in param_group:
-                raise ValueError(f"parameter group didn't specify a value of required "
-                                 f"optimization parameter {name}")
+                raise ValueError(
+                    f"parameter group didn't specify a value of required "
+                    f"optimization parameter {name}"
+                )
             param_group.setdefault(name, default)
         params = param_group["params"]
         if len(params) != len({id(p) for p in params}):
-            warnings.warn("optimizer contains a parameter group with duplicate parameters; in "
-                          "future, this will cause an error; see "
-                          "github.com/pytorch/pytorch/issues/40967 for more information",
-                          stacklevel=3)
+            warnings.warn(
+                "optimizer contains a parameter group with duplicate parameters; in "
+                "future, this will cause an error; see "
+                "github.com/pytorch/pytorch/issues/40967 for more information",
+                stacklevel=3,
+            )
         param_set: set[int] = set()
         for group in self.param_groups:
             param_set.update(id(p) for p in group["params"])
@@ -156,15 +175,22 @@ class Optimizer:
         def pack_group(group: dict[str, Any]) -> dict[str, Any]:
             nonlocal start_index
             packed = {k: v for k, v in group.items() if k != "params"}
-            param_mappings.update({id(p): i for i, p in enumerate(group["params"], start_index)
-                                   if id(p) not in param_mappings})
+            param_mappings.update(
+                {
+                    id(p): i
+                    for i, p in enumerate(group["params"], start_index)
+                    if id(p) not in param_mappings
+                }
+            )
             packed["params"] = [param_mappings[id(p)] for p in group["params"]]
             start_index += len(packed["params"])
             return packed
 
         param_groups = [pack_group(g) for g in self.param_groups]
-        packed_state = {(param_mappings[id(k)] if isinstance(k, torch.Tensor) else k): v
-                        for k, v in self.state.items()}
+        packed_state = {
+            (param_mappings[id(k)] if isinstance(k, torch.Tensor) else k): v
+            for k, v in self.state.items()
+        }
         return {"state": packed_state, "param_groups": param_groups}
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
@@ -174,17 +200,25 @@ class Optimizer:
         if len(groups) != len(saved_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")
         if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
-            raise ValueError("loaded state dict contains a parameter group that doesn't match "
-                             "the size of optimizer's group")
-        id_map = {old_id: p for old_id, p in zip(
-            (i for g in saved_groups for i in g["params"]),
-            (p for g in groups for p in g["params"]))}
+            raise ValueError(
+                "loaded state dict contains a parameter group that doesn't match "
+                "the size of optimizer's group"
+            )
+        id_map = {
+            old_id: p
+            for old_id, p in zip(
+                (i for g in saved_groups for i in g["params"]),
+                (p for g in groups for p in g["params"]),
+            )
+        }
         state: defaultdict[Any, dict[str, Any]] = defaultdict(dict)
         for k, v in state_dict["state"].items():
             if k in id_map:
                 param = id_map[k]
-                state[param] = {key: (value.clone() if isinstance(value, torch.Tensor)
-                                      else value) for key, value in v.items()}
+                state[param] = {
+                    key: (value.clone() if isinstance(value, torch.Tensor) else value)
+                    for key, value in v.items()
+                }
             else:
                 state[k] = v
         new_groups = []

@@ -17,10 +17,20 @@ from tensortrace.optim.optimizer import Optimizer, _use_grad_for_differentiable
 
 
 class SGD(Optimizer):
-    def __init__(self, params: Any, lr: float = 1e-3, momentum: float = 0,
-                 dampening: float = 0, weight_decay: float = 0, nesterov: bool = False, *,
-                 maximize: bool = False, foreach: bool | None = None,
-                 differentiable: bool = False, fused: bool | None = None) -> None:
+    def __init__(
+        self,
+        params: Any,
+        lr: float = 1e-3,
+        momentum: float = 0,
+        dampening: float = 0,
+        weight_decay: float = 0,
+        nesterov: bool = False,
+        *,
+        maximize: bool = False,
+        foreach: bool | None = None,
+        differentiable: bool = False,
+        fused: bool | None = None,
+    ) -> None:
         if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if momentum < 0.0:
@@ -28,17 +38,31 @@ class SGD(Optimizer):
         if weight_decay < 0.0:
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
         if foreach or fused:
-            raise NotImplementedError("tensortrace models the single-tensor SGD only "
-                                      "(foreach=False, fused=False)")
-        defaults = {"lr": lr, "momentum": momentum, "dampening": dampening,
-                    "weight_decay": weight_decay, "nesterov": nesterov, "maximize": maximize,
-                    "foreach": foreach, "differentiable": differentiable, "fused": fused}
+            raise NotImplementedError(
+                "tensortrace models the single-tensor SGD only (foreach=False, fused=False)"
+            )
+        defaults = {
+            "lr": lr,
+            "momentum": momentum,
+            "dampening": dampening,
+            "weight_decay": weight_decay,
+            "nesterov": nesterov,
+            "maximize": maximize,
+            "foreach": foreach,
+            "differentiable": differentiable,
+            "fused": fused,
+        }
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
 
-    def _init_group(self, group: dict[str, Any], params: list[Any], grads: list[Any],
-                    momentum_buffer_list: list[Any]) -> None:
+    def _init_group(
+        self,
+        group: dict[str, Any],
+        params: list[Any],
+        grads: list[Any],
+        momentum_buffer_list: list[Any],
+    ) -> None:
         for p in group["params"]:
             if p.grad is not None:
                 params.append(p)
@@ -57,19 +81,35 @@ class SGD(Optimizer):
             grads: list[Any] = []
             momentum_buffer_list: list[Any] = []
             self._init_group(group, params, grads, momentum_buffer_list)
-            _single_tensor_sgd(params, grads, momentum_buffer_list,
-                               weight_decay=group["weight_decay"], momentum=group["momentum"],
-                               lr=group["lr"], dampening=group["dampening"],
-                               nesterov=group["nesterov"], maximize=group["maximize"])
+            _single_tensor_sgd(
+                params,
+                grads,
+                momentum_buffer_list,
+                weight_decay=group["weight_decay"],
+                momentum=group["momentum"],
+                lr=group["lr"],
+                dampening=group["dampening"],
+                nesterov=group["nesterov"],
+                maximize=group["maximize"],
+            )
             if group["momentum"] != 0:
                 for p, momentum_buffer in zip(params, momentum_buffer_list):
                     self.state[p]["momentum_buffer"] = momentum_buffer
         return loss
 
 
-def _single_tensor_sgd(params: list[Any], grads: list[Any], momentum_buffer_list: list[Any], *,
-                       weight_decay: float, momentum: float, lr: float, dampening: float,
-                       nesterov: bool, maximize: bool) -> None:
+def _single_tensor_sgd(
+    params: list[Any],
+    grads: list[Any],
+    momentum_buffer_list: list[Any],
+    *,
+    weight_decay: float,
+    momentum: float,
+    lr: float,
+    dampening: float,
+    nesterov: bool,
+    maximize: bool,
+) -> None:
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]
         if weight_decay != 0:

@@ -34,15 +34,39 @@ HERE = "  # <--- here"
 # Python operators and the bindings they call (python_variable_methods.cpp binds each dunder to
 # the named method's THPVariable_<op>): (binding name, dunder)
 _BINOPS: dict[type[ast.operator], str] = {
-    ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.MatMult: "matmul",
-    ast.Pow: "pow", ast.Mod: "remainder", ast.FloorDiv: "floor_divide",
-    ast.BitAnd: "bitwise_and", ast.BitOr: "bitwise_or", ast.BitXor: "bitwise_xor",
+    ast.Add: "add",
+    ast.Sub: "sub",
+    ast.Mult: "mul",
+    ast.Div: "div",
+    ast.MatMult: "matmul",
+    ast.Pow: "pow",
+    ast.Mod: "remainder",
+    ast.FloorDiv: "floor_divide",
+    ast.BitAnd: "bitwise_and",
+    ast.BitOr: "bitwise_or",
+    ast.BitXor: "bitwise_xor",
 }
-_DUNDER = {"add": "add", "sub": "sub", "mul": "mul", "div": "truediv", "matmul": "matmul",
-           "pow": "pow", "remainder": "mod", "floor_divide": "floordiv",
-           "bitwise_and": "and", "bitwise_or": "or", "bitwise_xor": "xor"}
-_COMPARE: dict[type[ast.cmpop], str] = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt",
-                                        ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge"}
+_DUNDER = {
+    "add": "add",
+    "sub": "sub",
+    "mul": "mul",
+    "div": "truediv",
+    "matmul": "matmul",
+    "pow": "pow",
+    "remainder": "mod",
+    "floor_divide": "floordiv",
+    "bitwise_and": "and",
+    "bitwise_or": "or",
+    "bitwise_xor": "xor",
+}
+_COMPARE: dict[type[ast.cmpop], str] = {
+    ast.Eq: "eq",
+    ast.NotEq: "ne",
+    ast.Lt: "lt",
+    ast.LtE: "le",
+    ast.Gt: "gt",
+    ast.GtE: "ge",
+}
 _UNARY: dict[type[ast.unaryop], str] = {ast.USub: "neg", ast.Invert: "bitwise_not"}
 _UNARY_DUNDER = {"neg": "__neg__", "bitwise_not": "__invert__"}
 _INDEXING = {"getitem": "__getitem__", "setitem": "__setitem__"}
@@ -96,8 +120,9 @@ class _Operators:
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):
                 func = node.func
-                self.called.add(func.attr if isinstance(func, ast.Attribute)
-                                else getattr(func, "id", ""))
+                self.called.add(
+                    func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                )
             elif isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
                 op = _BINOPS[type(node.op)]
                 reflected = isinstance(node.left, ast.Constant)
@@ -181,8 +206,9 @@ def derive_code(trace: Trace, compiled: Compiled) -> tuple[list[CodeLine], Handl
                 handle = compiled.ids.known_handle(event.args["handle"])
                 if handle is not None:
                     namer.impl_handle[event.args.get("impl", "")] = handle
-                    lines.append(CodeLine(f"{namer.name(handle, True)} = ...", index, index,
-                                          "call"))
+                    lines.append(
+                        CodeLine(f"{namer.name(handle, True)} = ...", index, index, "call")
+                    )
             elif event.kind == HANDLE_DEL and (names_at < 0 or index < names_at):
                 text = _del_line([event], namer, compiled)
                 if text:
@@ -195,7 +221,7 @@ def derive_code(trace: Trace, compiled: Compiled) -> tuple[list[CodeLine], Handl
             continue
         frame = compiled.frames[frame_index]
         end = frame.end if frame.end >= 0 else len(events) - 1
-        inner = [e for e in events[index:end + 1] if e.ph == INSTANT]
+        inner = [e for e in events[index : end + 1] if e.ph == INSTANT]
         if frame.name == "THPVariable_dealloc":
             deaths = [e for e in inner if e.kind == HANDLE_DEL]
             if names_at < 0 or index < names_at:
@@ -218,8 +244,9 @@ def _del_line(deaths: list[Any], namer: _Namer, compiled: Compiled) -> str:
     return f"del {', '.join(names)}" if names else ""
 
 
-def _call_line(trace: Trace, frame: Frame, inner: list[Any], namer: _Namer,
-               operators: _Operators) -> str:
+def _call_line(
+    trace: Trace, frame: Frame, inner: list[Any], namer: _Namer, operators: _Operators
+) -> str:
     compiled = namer.compiled
     # handles born in this frame and still alive at its end are what the line assigns
     born: list[int] = []
@@ -257,11 +284,15 @@ def _render_call(trace: Trace, frame: Frame, namer: _Namer, operators: _Operator
     site = trace.sites[frame.site] if 0 <= frame.site < len(trace.sites) else None
     if not frame.name.startswith("THPVariable_") or site is None:
         return f"{frame.name}(...)"
-    op = frame.name[len("THPVariable_"):]
+    op = frame.name[len("THPVariable_") :]
     is_method = "python_variable_methods" in site.source or op in _INDEXING
     called = _called_as(trace, frame)
-    python_name = called or frame.args.get("python_name") or _INDEXING.get(op) or (
-        operators.python_name(op) if is_method else op)
+    python_name = (
+        called
+        or frame.args.get("python_name")
+        or _INDEXING.get(op)
+        or (operators.python_name(op) if is_method else op)
+    )
     args = dict(frame.args)
     args.pop("python_name", None)
     self_value = args.pop("self", None)

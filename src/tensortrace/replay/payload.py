@@ -72,18 +72,35 @@ def build_payload(timeline: Timeline, title: str = "tensortrace") -> dict[str, A
             outcome = fmt(f.outcome["result"])
         else:
             outcome = ""
-        frames.append([f.site, f.begin, f.end, f.parent, intern(args), intern(details),
-                       intern(outcome[:OUTCOME_LIMIT])])
-    instants = [[e.kind, timeline.describe_event(i)]
-                for i, e in enumerate(trace.events) if e.ph not in (BEGIN, END)]
-    deltas = [[step, op, table, key, fields]
-              for step, step_deltas in enumerate(compiled.deltas)
-              for op, table, key, fields in step_deltas]
-    blocks: list[list[Any]] = [[b.addr, b.bytes, b.alloc_step, b.free_step, b.storage]
-              + ([b.device, b.completed_step, b.from_cache] if b.segment is not None else [])
-              for b in compiled.blocks]
-    segments = [[g.addr, g.bytes, g.device, g.pool, g.alloc_step, g.free_step]
-                for g in compiled.segments]
+        frames.append(
+            [
+                f.site,
+                f.begin,
+                f.end,
+                f.parent,
+                intern(args),
+                intern(details),
+                intern(outcome[:OUTCOME_LIMIT]),
+            ]
+        )
+    instants = [
+        [e.kind, timeline.describe_event(i)]
+        for i, e in enumerate(trace.events)
+        if e.ph not in (BEGIN, END)
+    ]
+    deltas = [
+        [step, op, table, key, fields]
+        for step, step_deltas in enumerate(compiled.deltas)
+        for op, table, key, fields in step_deltas
+    ]
+    blocks: list[list[Any]] = [
+        [b.addr, b.bytes, b.alloc_step, b.free_step, b.storage]
+        + ([b.device, b.completed_step, b.from_cache] if b.segment is not None else [])
+        for b in compiled.blocks
+    ]
+    segments = [
+        [g.addr, g.bytes, g.device, g.pool, g.alloc_step, g.free_step] for g in compiled.segments
+    ]
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -132,12 +149,25 @@ def decode_values(payload: dict[str, Any], step: int, tensor: int) -> dict[str, 
     if row is None:
         raise KeyError(f"no TensorImpl#{tensor} at step {step}")
     values = payload.get("values", {"t": [], "s": []})
-    text = next(([s, t] for s, k, t in reversed(values["t"]) if k == tensor and s <= step),
-                [None, None])
-    storage = next(([s, d, e] for s, k, d, e in reversed(values["s"])
-                    if k == row.get("storage") and s <= step), [None, None, None])
-    return {"text": text[1], "text_step": text[0], "storage": row.get("storage"),
-            "dtype": storage[1], "elements": storage[2], "elements_step": storage[0]}
+    text = next(
+        ([s, t] for s, k, t in reversed(values["t"]) if k == tensor and s <= step), [None, None]
+    )
+    storage = next(
+        (
+            [s, d, e]
+            for s, k, d, e in reversed(values["s"])
+            if k == row.get("storage") and s <= step
+        ),
+        [None, None, None],
+    )
+    return {
+        "text": text[1],
+        "text_step": text[0],
+        "storage": row.get("storage"),
+        "dtype": storage[1],
+        "elements": storage[2],
+        "elements_step": storage[0],
+    }
 
 
 def check_payload(payload: dict[str, Any]) -> None:
@@ -189,8 +219,9 @@ def decode_state(payload: dict[str, Any], step: int) -> dict[str, Any]:
         "stack": [sites[frames[f][0]][1] for f in stack],
         "here": here,
         "allocated": tables["g"].get(0, {}).get("allocated", 0),
-        "live_blocks": [b[0] for b in payload["blocks"]
-                        if b[2] <= step and (b[3] is None or step < b[3])],
+        "live_blocks": [
+            b[0] for b in payload["blocks"] if b[2] <= step and (b[3] is None or step < b[3])
+        ],
         "segments": decode_segments(payload, step),
     }
 

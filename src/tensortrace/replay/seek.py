@@ -39,7 +39,8 @@ class _Replayer:
 
     def __init__(self, base: Snapshot | None) -> None:
         self.editors: dict[str, Editor] = {
-            name: (base.maps[name] if base else PMap()).edit() for name in _ALL}
+            name: (base.maps[name] if base else PMap()).edit() for name in _ALL
+        }
 
     def apply(self, deltas: tuple[Delta, ...], blocks: list[tuple[int, bool]] | None) -> None:
         for op, table, key, fields in deltas:

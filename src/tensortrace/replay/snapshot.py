@@ -82,8 +82,10 @@ class TensorImplInfo:
 
     def describe(self) -> str:
         view = f", view of TensorImpl#{self.view_of}" if self.view_of is not None else ""
-        return (f"sizes={dims(self.sizes)} strides={dims(self.strides)} offset={self.offset} "
-                f"{self.dtype}{view}")
+        return (
+            f"sizes={dims(self.sizes)} strides={dims(self.strides)} offset={self.offset} "
+            f"{self.dtype}{view}"
+        )
 
 
 @dataclass(frozen=True)
@@ -114,10 +116,15 @@ class BlockInfo:
 
     @classmethod
     def of(cls, block: Block, step: int) -> BlockInfo:
-        return cls(block.addr, block.bytes, block.device, block.alloc_step,
-                   block.free_step if block.free_step is not None and block.free_step <= step
-                   else None,
-                   block.storage, block.live_at(step))
+        return cls(
+            block.addr,
+            block.bytes,
+            block.device,
+            block.alloc_step,
+            block.free_step if block.free_step is not None and block.free_step <= step else None,
+            block.storage,
+            block.live_at(step),
+        )
 
 
 @dataclass(frozen=True)
@@ -164,22 +171,35 @@ class SegmentInfo:
     @classmethod
     def at(cls, segment: Segment, blocks: list[Block], step: int) -> SegmentInfo:
         end = segment.addr + segment.bytes
-        held = sorted((b for b in blocks
-                       if segment.addr <= b.addr < end and b.device == segment.device
-                       and b.holds_at(step)), key=lambda b: b.addr)
+        held = sorted(
+            (
+                b
+                for b in blocks
+                if segment.addr <= b.addr < end and b.device == segment.device and b.holds_at(step)
+            ),
+            key=lambda b: b.addr,
+        )
         out: list[SegmentBlockInfo] = []
         cursor = segment.addr
         for b in held:
             if b.addr > cursor:
                 out.append(SegmentBlockInfo(cursor - segment.addr, b.addr - cursor, "cached"))
-            out.append(SegmentBlockInfo(b.addr - segment.addr, b.bytes,
-                                        "allocated" if b.live_at(step) else "pending",
-                                        b.storage, b.from_cache, b.alloc_step))
+            out.append(
+                SegmentBlockInfo(
+                    b.addr - segment.addr,
+                    b.bytes,
+                    "allocated" if b.live_at(step) else "pending",
+                    b.storage,
+                    b.from_cache,
+                    b.alloc_step,
+                )
+            )
             cursor = b.addr + b.bytes
         if cursor < end:
             out.append(SegmentBlockInfo(cursor - segment.addr, end - cursor, "cached"))
-        return cls(segment.addr, segment.bytes, segment.device, segment.pool,
-                   segment.alloc_step, out)
+        return cls(
+            segment.addr, segment.bytes, segment.device, segment.pool, segment.alloc_step, out
+        )
 
 
 class RowMap(Mapping[int, V]):

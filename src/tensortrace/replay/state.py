@@ -63,8 +63,7 @@ def empty_tables() -> Tables:
 
 def copy_tables(tables: Tables) -> Tables:
     """A snapshot: rows are copied, field values are never mutated in place so stay shared."""
-    return {table: {key: dict(row) for key, row in rows.items()}
-            for table, rows in tables.items()}
+    return {table: {key: dict(row) for key, row in rows.items()} for table, rows in tables.items()}
 
 
 def apply_delta(tables: Tables, delta: Delta) -> None:
@@ -221,9 +220,17 @@ def compile_trace(trace: Trace) -> Compiled:
     for index, event in enumerate(trace.events):
         out: list[Delta] = []
         if event.ph == BEGIN:
-            frame = Frame(len(frames), index, -1, stack[-1] if stack else -1, event.site,
-                          event.name, event.layer, event.args.get("args", {}),
-                          {k: v for k, v in event.args.items() if k != "args"})
+            frame = Frame(
+                len(frames),
+                index,
+                -1,
+                stack[-1] if stack else -1,
+                event.site,
+                event.name,
+                event.layer,
+                event.args.get("args", {}),
+                {k: v for k, v in event.args.items() if k != "args"},
+            )
             frames.append(frame)
             frame_of_begin[index] = frame.index
             stack.append(frame.index)
@@ -244,14 +251,24 @@ def compile_trace(trace: Trace) -> Compiled:
             event_frame.append(stack[-1] if stack else -1)
             if event.kind in _SEGMENT_KINDS:
                 segments.apply(event, index, blocks, open_blocks, out)
-            pending_view = _instant_deltas(event, index, ids, out, blocks, open_blocks,
-                                           handle_raw, storage_of, pending_view)
+            pending_view = _instant_deltas(
+                event, index, ids, out, blocks, open_blocks, handle_raw, storage_of, pending_view
+            )
             if not infer_bases:
                 pending_view = None
         innermost.append(stack[-1] if stack else -1)
         deltas.append(tuple(out) if out else _EMPTY)
-    return Compiled(deltas, frames, frame_of_begin, innermost, event_frame, blocks, ids,
-                    handle_raw, segments.segments)
+    return Compiled(
+        deltas,
+        frames,
+        frame_of_begin,
+        innermost,
+        event_frame,
+        blocks,
+        ids,
+        handle_raw,
+        segments.segments,
+    )
 
 
 _SEGMENT_KINDS = frozenset({SEGMENT_ALLOC, SEGMENT_FREE, FREE_COMPLETED, FREE})
@@ -265,23 +282,38 @@ class _Segments:
         self.open: dict[int, int] = {}  # segment addr -> index into segments
         self.pending: dict[int, int] = {}  # addr of a freed block -> index into blocks
 
-    def apply(self, event: Event, index: int, blocks: list[Block], open_blocks: dict[int, int],
-              out: list[Delta]) -> None:
+    def apply(
+        self,
+        event: Event,
+        index: int,
+        blocks: list[Block],
+        open_blocks: dict[int, int],
+        out: list[Delta],
+    ) -> None:
         a = event.args
         kind = event.kind
         if kind == SEGMENT_ALLOC:
             self.open[a["addr"]] = len(self.segments)
-            self.segments.append(Segment(a["addr"], a["bytes"], str(a.get("device", "cuda:0")),
-                                         a.get("pool", "large"), index,
-                                         stream=a.get("stream", 0)))
-            out.append((UPDATE, GLOBALS, 0, {f"reserved {a.get('device')}":
-                                             a.get("total_reserved", 0)}))
+            self.segments.append(
+                Segment(
+                    a["addr"],
+                    a["bytes"],
+                    str(a.get("device", "cuda:0")),
+                    a.get("pool", "large"),
+                    index,
+                    stream=a.get("stream", 0),
+                )
+            )
+            out.append(
+                (UPDATE, GLOBALS, 0, {f"reserved {a.get('device')}": a.get("total_reserved", 0)})
+            )
         elif kind == SEGMENT_FREE:
             seg = self.open.pop(a["addr"], None)
             if seg is not None:
                 self.segments[seg].free_step = index
-            out.append((UPDATE, GLOBALS, 0, {f"reserved {a.get('device')}":
-                                             a.get("total_reserved", 0)}))
+            out.append(
+                (UPDATE, GLOBALS, 0, {f"reserved {a.get('device')}": a.get("total_reserved", 0)})
+            )
         elif kind == FREE and a.get("deferred"):
             # the block was used on another stream: its free completes at a later
             # free_completed instant (an immediate free's free_completed comes before `free`)
@@ -294,10 +326,17 @@ class _Segments:
                 blocks[block].completed_step = index
 
 
-def _instant_deltas(event: Event, index: int, ids: ObjectIds, out: list[Delta],
-                    blocks: list[Block], open_blocks: dict[int, int],
-                    handle_raw: dict[int, int], storage_of: dict[int, int | None],
-                    pending_view: int | None) -> int | None:
+def _instant_deltas(
+    event: Event,
+    index: int,
+    ids: ObjectIds,
+    out: list[Delta],
+    blocks: list[Block],
+    open_blocks: dict[int, int],
+    handle_raw: dict[int, int],
+    storage_of: dict[int, int | None],
+    pending_view: int | None,
+) -> int | None:
     """The deltas of one instant; returns the view still waiting for its base, if any."""
     a = event.args
     kind = event.kind
@@ -309,12 +348,17 @@ def _instant_deltas(event: Event, index: int, ids: ObjectIds, out: list[Delta],
         if table == TENSORS:
             storage = ids.object(a.get("storage"))
             base = ids.object(a.get("base"))
-            row = {"sizes": list(a.get("sizes", [])), "strides": list(a.get("strides", [])),
-                   "offset": a.get("offset", 0), "dtype": a.get("dtype", "?"),
-                   "itemsize": a.get("itemsize", 0),
-                   "storage": storage[1] if storage else None,
-                   "refcount": a.get("refcount", 1), "is_view": bool(a.get("is_view")),
-                   "view_of": base[1] if base else None}
+            row = {
+                "sizes": list(a.get("sizes", [])),
+                "strides": list(a.get("strides", [])),
+                "offset": a.get("offset", 0),
+                "dtype": a.get("dtype", "?"),
+                "itemsize": a.get("itemsize", 0),
+                "storage": storage[1] if storage else None,
+                "refcount": a.get("refcount", 1),
+                "is_view": bool(a.get("is_view")),
+                "view_of": base[1] if base else None,
+            }
             storage_of[key] = row["storage"]
             out.append((NEW, TENSORS, key, row))
             # Note [A view holds its base]: in a trace without view_base instants the base is
@@ -322,9 +366,19 @@ def _instant_deltas(event: Event, index: int, ids: ObjectIds, out: list[Delta],
             if row["is_view"] and base is None:
                 return key
             return None if row["is_view"] else pending_view
-        out.append((NEW, STORAGES, key, {"nbytes": a.get("nbytes", 0), "addr": a.get("addr", 0),
-                                         "device": a.get("device", "cpu"),
-                                         "refcount": a.get("refcount", 1)}))
+        out.append(
+            (
+                NEW,
+                STORAGES,
+                key,
+                {
+                    "nbytes": a.get("nbytes", 0),
+                    "addr": a.get("addr", 0),
+                    "device": a.get("device", "cpu"),
+                    "refcount": a.get("refcount", 1),
+                },
+            )
+        )
         block = open_blocks.get(a.get("addr", -1))
         if block is not None and blocks[block].storage is None:
             blocks[block].storage = key
@@ -334,16 +388,26 @@ def _instant_deltas(event: Event, index: int, ids: ObjectIds, out: list[Delta],
             return pending_view
         table, key = found
         out.append((UPDATE, table, key, {"refcount": a["refcount"]}))
-        if (kind == INCREF and table == TENSORS and pending_view is not None
-                and key != pending_view and storage_of.get(key) == storage_of.get(pending_view)):
+        if (
+            kind == INCREF
+            and table == TENSORS
+            and pending_view is not None
+            and key != pending_view
+            and storage_of.get(key) == storage_of.get(pending_view)
+        ):
             out.append((UPDATE, TENSORS, pending_view, {"view_of": key}))
             return None
     elif kind == VIEW_BASE:
         view, base = ids.object(a.get("object")), ids.object(a.get("base"))
         if view is not None and view[0] == TENSORS:
-            out.append((UPDATE, TENSORS, view[1],
-                        {"view_of": base[1] if base is not None and base[0] == TENSORS
-                         else None}))
+            out.append(
+                (
+                    UPDATE,
+                    TENSORS,
+                    view[1],
+                    {"view_of": base[1] if base is not None and base[0] == TENSORS else None},
+                )
+            )
             if view[1] == pending_view:
                 return None
     elif kind == DELETE:
@@ -355,9 +419,18 @@ def _instant_deltas(event: Event, index: int, ids: ObjectIds, out: list[Delta],
     elif kind == TENSOR_META:
         found = ids.object(a.get("object"))
         if found is not None:
-            out.append((UPDATE, TENSORS, found[1],
-                        {"sizes": list(a["sizes"]), "strides": list(a["strides"]),
-                         "offset": a["offset"]}))
+            out.append(
+                (
+                    UPDATE,
+                    TENSORS,
+                    found[1],
+                    {
+                        "sizes": list(a["sizes"]),
+                        "strides": list(a["strides"]),
+                        "offset": a["offset"],
+                    },
+                )
+            )
     elif kind == TENSOR_STORAGE:
         found = ids.object(a.get("object"))
         storage = ids.object(a.get("storage"))
@@ -367,9 +440,18 @@ def _instant_deltas(event: Event, index: int, ids: ObjectIds, out: list[Delta],
     elif kind == STORAGE_DATA:
         found = ids.object(a.get("object"))
         if found is not None:
-            out.append((UPDATE, STORAGES, found[1],
-                        {"nbytes": a.get("nbytes", 0), "addr": a.get("addr", 0),
-                         "device": a.get("device", "cpu")}))
+            out.append(
+                (
+                    UPDATE,
+                    STORAGES,
+                    found[1],
+                    {
+                        "nbytes": a.get("nbytes", 0),
+                        "addr": a.get("addr", 0),
+                        "device": a.get("device", "cpu"),
+                    },
+                )
+            )
             block = open_blocks.get(a.get("addr", -1))
             if block is not None:
                 blocks[block].storage = found[1]
@@ -386,8 +468,16 @@ def _instant_deltas(event: Event, index: int, ids: ObjectIds, out: list[Delta],
         addr = a["addr"]
         if kind == ALLOC:
             open_blocks[addr] = len(blocks)
-            blocks.append(Block(addr, a["bytes"], str(a.get("device", "cpu")), index,
-                                segment=a.get("segment"), from_cache=a.get("from_cache")))
+            blocks.append(
+                Block(
+                    addr,
+                    a["bytes"],
+                    str(a.get("device", "cpu")),
+                    index,
+                    segment=a.get("segment"),
+                    from_cache=a.get("from_cache"),
+                )
+            )
         else:
             block = open_blocks.pop(addr, None)
             if block is not None:
@@ -396,6 +486,15 @@ def _instant_deltas(event: Event, index: int, ids: ObjectIds, out: list[Delta],
         if device == "cpu":
             out.append((UPDATE, GLOBALS, 0, {"allocated": a.get("total_allocated", 0)}))
         else:  # a caching allocator: allocated and reserved of that device
-            out.append((UPDATE, GLOBALS, 0, {f"allocated {device}": a.get("total_allocated", 0),
-                                             f"reserved {device}": a.get("total_reserved", 0)}))
+            out.append(
+                (
+                    UPDATE,
+                    GLOBALS,
+                    0,
+                    {
+                        f"allocated {device}": a.get("total_allocated", 0),
+                        f"reserved {device}": a.get("total_reserved", 0),
+                    },
+                )
+            )
     return pending_view

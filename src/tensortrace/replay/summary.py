@@ -115,17 +115,26 @@ def format_memory(nbytes: int) -> str:
 
 def sort_rows(rows: list[SummaryRow], sort_by: str) -> list[SummaryRow]:
     keys = {
-        "total": lambda r: -r.total_ns, "self": lambda r: -r.self_ns,
-        "calls": lambda r: -r.calls, "alloc": lambda r: -r.alloc_bytes,
-        "mem": lambda r: -r.mem, "name": lambda r: r.name, "first": lambda r: r.first,
+        "total": lambda r: -r.total_ns,
+        "self": lambda r: -r.self_ns,
+        "calls": lambda r: -r.calls,
+        "alloc": lambda r: -r.alloc_bytes,
+        "mem": lambda r: -r.mem,
+        "name": lambda r: r.name,
+        "first": lambda r: r.first,
     }
     if sort_by not in keys:
         raise ValueError(f"unknown sort key {sort_by!r}; choose from {', '.join(SORT_KEYS)}")
     return sorted(rows, key=keys[sort_by])
 
 
-def summary_table(trace: Trace, compiled: Compiled, sort_by: str = "total",
-                  row_limit: int | None = None, times: bool = True) -> Table:
+def summary_table(
+    trace: Trace,
+    compiled: Compiled,
+    sort_by: str = "total",
+    row_limit: int | None = None,
+    times: bool = True,
+) -> Table:
     """The rows as a rich Table, torch's columns plus the layer and the bytes allocated.
 
     `times=False` leaves the time columns out (they vary run to run; golden texts need that).
@@ -134,8 +143,7 @@ def summary_table(trace: Trace, compiled: Compiled, sort_by: str = "total",
 
     rows = sort_rows(summary_rows(trace, compiled), sort_by)
     self_sum = sum(r.self_ns for r in rows) or 1
-    table = Table(title="tensortrace profile (like key_averages().table())",
-                  title_justify="left")
+    table = Table(title="tensortrace profile (like key_averages().table())", title_justify="left")
     # the name never wraps and never vanishes: on a narrow screen the numbers give way first
     table.add_column("Name", no_wrap=True, overflow="ellipsis", min_width=16, max_width=40)
     table.add_column("Layer", no_wrap=True, overflow="ellipsis")
@@ -148,11 +156,19 @@ def summary_table(trace: Trace, compiled: Compiled, sort_by: str = "total",
     for r in shown:
         cells: list[str | Text] = [Text(r.name, style=LAYER_STYLES.get(r.layer, "")), r.layer]
         if times:
-            cells += [f"{100 * r.self_ns / self_sum:.2f}%", format_time(r.self_ns),
-                      f"{100 * r.total_ns / self_sum:.2f}%", format_time(r.total_ns),
-                      format_time(r.avg_ns)]
-        cells += [str(r.calls), format_memory(r.alloc_bytes), format_memory(r.mem),
-                  format_memory(r.self_mem)]
+            cells += [
+                f"{100 * r.self_ns / self_sum:.2f}%",
+                format_time(r.self_ns),
+                f"{100 * r.total_ns / self_sum:.2f}%",
+                format_time(r.total_ns),
+                format_time(r.avg_ns),
+            ]
+        cells += [
+            str(r.calls),
+            format_memory(r.alloc_bytes),
+            format_memory(r.mem),
+            format_memory(r.self_mem),
+        ]
         table.add_row(*cells)
     if times:
         table.caption = f"Self time total: {format_time(self_sum)}"

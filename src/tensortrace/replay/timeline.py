@@ -88,24 +88,35 @@ DEFAULT_CHECKPOINT_EVERY = 256
 
 
 def _tensor_info(key: int, row: dict[str, Any]) -> TensorImplInfo:
-    return TensorImplInfo(key, row.get("sizes", []), row.get("strides", []), row.get("offset", 0),
-                          row.get("dtype", "?"), row.get("itemsize", 0), row.get("storage"),
-                          row.get("refcount", 0), row.get("is_view", False), row.get("view_of"))
+    return TensorImplInfo(
+        key,
+        row.get("sizes", []),
+        row.get("strides", []),
+        row.get("offset", 0),
+        row.get("dtype", "?"),
+        row.get("itemsize", 0),
+        row.get("storage"),
+        row.get("refcount", 0),
+        row.get("is_view", False),
+        row.get("view_of"),
+    )
 
 
 class Timeline:
     """The replay of one trace: `state_at(step)`, `next("alloc", step)`, `code_view(step)` ..."""
 
-    def __init__(self, trace: Trace, checkpoint_every: int = DEFAULT_CHECKPOINT_EVERY,
-                 thread: int = 0) -> None:
+    def __init__(
+        self, trace: Trace, checkpoint_every: int = DEFAULT_CHECKPOINT_EVERY, thread: int = 0
+    ) -> None:
         if checkpoint_every < 1:
             raise ValueError(f"checkpoint_every must be positive, got {checkpoint_every}")
         # one thread's events: the tracing thread (0) unless another is asked for by its
         # native id (Trace.threads()); its call stack is its own (Note [Each thread has its
         # own stack])
         if thread not in (0, *trace.threads()):
-            raise ValueError(f"no events of thread {thread} in this trace: it has "
-                             f"{trace.threads()}")
+            raise ValueError(
+                f"no events of thread {thread} in this trace: it has {trace.threads()}"
+            )
         self.trace = trace.thread_view(thread)
         self.checkpoint_every = checkpoint_every
         # compiled from the thread's own events, so that steps index self.trace
@@ -114,8 +125,11 @@ class Timeline:
         # built once, as a list the build drops when it is done, each args text decoded once
         decoded = events.decoded() if isinstance(events, EventColumns) else nullcontext()
         with gc_paused(), decoded:  # millions of acyclic objects: see trace/format.py
-            walked = (self.trace if not isinstance(events, EventColumns) else
-                      Trace(list(events), self.trace.sites, self.trace.meta, self.trace.values))
+            walked = (
+                self.trace
+                if not isinstance(events, EventColumns)
+                else Trace(list(events), self.trace.sites, self.trace.meta, self.trace.values)
+            )
             self.compiled = compile_trace(walked)
             self.code, self.names = derive_code(walked, self.compiled)
             self.nav = build_index(walked, self.compiled, self.code)
@@ -159,22 +173,44 @@ class Timeline:
         handles = RowMap(maps[HANDLES], lambda k, row: HandleInfo(k, names(k), row.get("impl")))
         tensors = RowMap(maps[TENSORS], _tensor_info)
         shares = maps[SHARES]
-        storages = RowMap(maps[STORAGES], lambda k, row: StorageImplInfo(
-            k, row.get("nbytes", 0), row.get("addr", 0), row.get("device", "cpu"),
-            row.get("refcount", 0), shares.get(k) or ()))
-        blocks = BlockList(self.compiled.blocks, bisect_right(self._alloc_steps, step), step,
-                           maps[LIVE_BLOCKS])
+        storages = RowMap(
+            maps[STORAGES],
+            lambda k, row: StorageImplInfo(
+                k,
+                row.get("nbytes", 0),
+                row.get("addr", 0),
+                row.get("device", "cpu"),
+                row.get("refcount", 0),
+                shares.get(k) or (),
+            ),
+        )
+        blocks = BlockList(
+            self.compiled.blocks, bisect_right(self._alloc_steps, step), step, maps[LIVE_BLOCKS]
+        )
         totals = maps[GLOBALS].get(0) or {}
         allocated = totals.get("allocated", 0)
-        segments = [SegmentInfo.at(seg, self.compiled.blocks, step)
-                    for seg in self.compiled.segments if seg.live_at(step)]
+        segments = [
+            SegmentInfo.at(seg, self.compiled.blocks, step)
+            for seg in self.compiled.segments
+            if seg.live_at(step)
+        ]
         devices: dict[str, dict[str, int]] = {}
         for key, value in totals.items():
             what, _, device = key.partition(" ")
             if device:
                 devices.setdefault(device, {})[what] = value
-        return State(step, self.describe_event(step), self.stack_at(step), handles, tensors,
-                     storages, blocks, allocated, segments, devices)
+        return State(
+            step,
+            self.describe_event(step),
+            self.stack_at(step),
+            handles,
+            tensors,
+            storages,
+            blocks,
+            allocated,
+            segments,
+            devices,
+        )
 
     def stack_at(self, step: int) -> list[StackFrame]:
         """The open frames after `step`, outermost first."""
@@ -191,11 +227,16 @@ class Timeline:
         frame = self.compiled.frames[frame_index]
         sites = self.trace.sites
         site = sites[frame.site] if 0 <= frame.site < len(sites) else None
-        return StackFrame(frame.begin, frame.name, frame.layer,
-                          {k: self.format_value(v) for k, v in frame.args.items()},
-                          site.source if site else "", site.symbol if site else frame.name,
-                          site.legacy if site else None,
-                          {k: self.format_value(v) for k, v in frame.details.items()})
+        return StackFrame(
+            frame.begin,
+            frame.name,
+            frame.layer,
+            {k: self.format_value(v) for k, v in frame.args.items()},
+            site.source if site else "",
+            site.symbol if site else frame.name,
+            site.legacy if site else None,
+            {k: self.format_value(v) for k, v in frame.details.items()},
+        )
 
     # ---- text --------------------------------------------------------------------------------
     def rename(self, text: str) -> str:
@@ -207,8 +248,9 @@ class Timeline:
         if isinstance(value, list):
             return shorten("[" + ", ".join(self.format_value(v) for v in value) + "]")
         if schema.is_summary(value):
-            return shorten(schema.render_summary(value, self.compiled.ids.display,
-                                                 self._handle_name))
+            return shorten(
+                schema.render_summary(value, self.compiled.ids.display, self._handle_name)
+            )
         if not isinstance(value, str):
             return shorten(repr(value))
         return shorten(self.compiled.ids.display(value))  # a reference, or any other text
@@ -232,27 +274,43 @@ class Timeline:
         kind = event.kind
         if kind in (ALLOC, FREE) and "total_reserved" in a and a.get("device") != "cpu":
             sign = "+" if kind == ALLOC else "-"
-            where = (" from the cache" if a.get("from_cache") else " in a new segment"
-                     if kind == ALLOC else " (waits for other streams)"
-                     if a.get("deferred") else " back to the cache")
-            return (f"{sign} {kind} {a['bytes']} B at {a['addr']:#x} on {a['device']}{where} "
-                    f"(allocated: {a['total_allocated']} B, reserved: {a['total_reserved']} B)")
+            where = (
+                " from the cache"
+                if a.get("from_cache")
+                else " in a new segment"
+                if kind == ALLOC
+                else " (waits for other streams)"
+                if a.get("deferred")
+                else " back to the cache"
+            )
+            return (
+                f"{sign} {kind} {a['bytes']} B at {a['addr']:#x} on {a['device']}{where} "
+                f"(allocated: {a['total_allocated']} B, reserved: {a['total_reserved']} B)"
+            )
         if kind in (ALLOC, FREE):
             sign = "+" if kind == ALLOC else "-"
-            return (f"{sign} {kind} {a['bytes']} B at {a['addr']:#x} "
-                    f"(allocated: {a['total_allocated']} B)")
+            return (
+                f"{sign} {kind} {a['bytes']} B at {a['addr']:#x} "
+                f"(allocated: {a['total_allocated']} B)"
+            )
         if kind in (SEGMENT_ALLOC, SEGMENT_FREE):
             verb = "cudaMalloc" if kind == SEGMENT_ALLOC else "cudaFree"
-            return (f"{verb}: {a.get('pool')} segment of {a['bytes']} B at {a['addr']:#x} "
-                    f"on {a.get('device')} (reserved: {a.get('total_reserved')} B)")
+            return (
+                f"{verb}: {a.get('pool')} segment of {a['bytes']} B at {a['addr']:#x} "
+                f"on {a.get('device')} (reserved: {a.get('total_reserved')} B)"
+            )
         if kind == SPLIT:
-            return (f"split: {a['bytes']} B at {a['addr']:#x}, remainder {a['remainder_bytes']}"
-                    f" B at {a['remainder_addr']:#x} stays cached")
+            return (
+                f"split: {a['bytes']} B at {a['addr']:#x}, remainder {a['remainder_bytes']}"
+                f" B at {a['remainder_addr']:#x} stays cached"
+            )
         if kind == FREE_COMPLETED:
             return f"free completed: {a['bytes']} B at {a['addr']:#x} is cached for reuse"
         if kind == OOM:
-            return (f"out of memory: {a['bytes']} B requested on {a['device']}, "
-                    f"{a['device_free']} B free")
+            return (
+                f"out of memory: {a['bytes']} B requested on {a['device']}, "
+                f"{a['device_free']} B free"
+            )
         if kind in (MAKE_INTRUSIVE, INCREF, DECREF):
             return f"{kind} {ids.display(a['object'])} → refcount {a['refcount']}"
         if kind == DELETE:
@@ -261,23 +319,28 @@ class Timeline:
             return f"{ids.display(a['object'])} is a view of {ids.display(a['base'])} (holds it)"
         if kind == HANDLE_NEW:
             handle = ids.known_handle(a["handle"])
-            return (f"new Python handle {self.names(handle or 0)} → {ids.display(a['impl'])} "
-                    f"{dims(a.get('sizes', []))} {a.get('dtype', '')}")
+            return (
+                f"new Python handle {self.names(handle or 0)} → {ids.display(a['impl'])} "
+                f"{dims(a.get('sizes', []))} {a.get('dtype', '')}"
+            )
         if kind == HANDLE_DEL:
             handle = ids.known_handle(a["handle"])
             return f"Python handle {self.names(handle or 0)} dies → {ids.display(a['impl'])}"
         if kind == STATEMENT:
             return f"▶ line {a.get('lineno')}: {shorten(str(a.get('source', '')))}"
         if kind == TENSOR_META:
-            return (f"{ids.display(a['object'])}: sizes={dims(a['sizes'])} "
-                    f"strides={dims(a['strides'])} offset={a['offset']}")
+            return (
+                f"{ids.display(a['object'])}: sizes={dims(a['sizes'])} "
+                f"strides={dims(a['strides'])} offset={a['offset']}"
+            )
         if kind == TENSOR_STORAGE:
             return f"{ids.display(a['object'])} now uses {ids.display(a.get('storage') or '')}"
         if kind == STORAGE_DATA:
             return f"{ids.display(a['object'])}: {a.get('nbytes')} B at {a.get('addr', 0):#x}"
         if kind == NAMES:
             return "user variables: " + ", ".join(
-                n for names in a.get("names", {}).values() for n in names)
+                n for names in a.get("names", {}).values() for n in names
+            )
         return f"{kind} {event.name}"
 
     def code_view(self, step: int | None = None) -> str:
@@ -318,21 +381,36 @@ class Timeline:
     def objects_table(self, step: int) -> Table:
         """Handles, TensorImpls, StorageImpls and DataPtrs at `step`, with refcounts."""
         state = self.state_at(step)
-        table = Table(title=f"objects at step {state.step}", title_justify="left",
-                      show_lines=False, expand=False)
+        table = Table(
+            title=f"objects at step {state.step}",
+            title_justify="left",
+            show_lines=False,
+            expand=False,
+        )
         for column in ("object", "refcount", "points to", "details"):
             table.add_column(column)
         for h in state.handles.values():
-            table.add_row(Text(h.name, style=LAYER_STYLES["python"]), "",
-                          f"TensorImpl#{h.impl}" if h.impl is not None else "", "Python handle")
+            table.add_row(
+                Text(h.name, style=LAYER_STYLES["python"]),
+                "",
+                f"TensorImpl#{h.impl}" if h.impl is not None else "",
+                "Python handle",
+            )
         for t in state.tensors.values():
-            table.add_row(Text(t.label, style=LAYER_STYLES["native"]), str(t.refcount),
-                          f"StorageImpl#{t.storage}" if t.storage is not None else "",
-                          t.describe())
+            table.add_row(
+                Text(t.label, style=LAYER_STYLES["native"]),
+                str(t.refcount),
+                f"StorageImpl#{t.storage}" if t.storage is not None else "",
+                t.describe(),
+            )
         for s in state.storages.values():
             shared = ", ".join(f"TensorImpl#{t}" for t in s.tensors) or "no TensorImpl"
-            table.add_row(Text(s.label, style=LAYER_STYLES["allocator"]), str(s.refcount),
-                          f"DataPtr {s.addr:#x}", f"{s.nbytes} B {s.device}, used by {shared}")
+            table.add_row(
+                Text(s.label, style=LAYER_STYLES["allocator"]),
+                str(s.refcount),
+                f"DataPtr {s.addr:#x}",
+                f"{s.nbytes} B {s.device}, used by {shared}",
+            )
         table.caption = f"allocated: {state.allocated} B in {len(state.live_blocks)} block(s)"
         return table
 
@@ -349,13 +427,15 @@ class Timeline:
                 text.append(line.text)
         return text
 
-    def summary_table(self, sort_by: str = "total", row_limit: int | None = None,
-                      times: bool = True) -> Table:
+    def summary_table(
+        self, sort_by: str = "total", row_limit: int | None = None, times: bool = True
+    ) -> Table:
         """torch.profiler's key_averages().table(), with layers and bytes (summary.py)."""
         from tensortrace.replay.summary import summary_table
 
-        return summary_table(self.trace, self.compiled, sort_by=sort_by, row_limit=row_limit,
-                             times=times)
+        return summary_table(
+            self.trace, self.compiled, sort_by=sort_by, row_limit=row_limit, times=times
+        )
 
     def summary_rows(self) -> list[SummaryRow]:
         from tensortrace.replay.summary import summary_rows
@@ -372,17 +452,21 @@ class Timeline:
     def headline(self) -> str:
         n_frames = len(self.compiled.frames)
         n_ops = len(self.nav["dispatch"])
-        peak = max((e.args.get("total_allocated", 0) for e in self.trace.memory_events()),
-                   default=0)
-        return (f"Timeline: {len(self)} events, {n_frames} frames, {n_ops} operator calls, "
-                f"{len(self.nav['alloc'])} allocations, {len(self.nav['free'])} frees, "
-                f"peak {peak} B")
+        peak = max(
+            (e.args.get("total_allocated", 0) for e in self.trace.memory_events()), default=0
+        )
+        return (
+            f"Timeline: {len(self)} events, {n_frames} frames, {n_ops} operator calls, "
+            f"{len(self.nav['alloc'])} allocations, {len(self.nav['free'])} frees, "
+            f"peak {peak} B"
+        )
 
     def __rich__(self) -> RenderableType:
-        return Group(Text(self.headline(), style="bold"),
-                     Panel(self.code_text(), title="equivalent code", title_align="left",
-                           expand=False),
-                     self.summary_table(row_limit=15))
+        return Group(
+            Text(self.headline(), style="bold"),
+            Panel(self.code_text(), title="equivalent code", title_align="left", expand=False),
+            self.summary_table(row_limit=15),
+        )
 
     def _repr_html_(self) -> str:
         return to_html(self)
@@ -407,11 +491,14 @@ class StepView:
 
     def __rich__(self) -> RenderableType:
         t = self.timeline
-        return Group(Text(f"step {self.step} / {len(t) - 1}: {t.describe_event(self.step)}",
-                          style="bold"),
-                     Panel(t.code_text(self.step), title="equivalent code", title_align="left",
-                           expand=False),
-                     t.stack_tree(self.step), t.objects_table(self.step))
+        return Group(
+            Text(f"step {self.step} / {len(t) - 1}: {t.describe_event(self.step)}", style="bold"),
+            Panel(
+                t.code_text(self.step), title="equivalent code", title_align="left", expand=False
+            ),
+            t.stack_tree(self.step),
+            t.objects_table(self.step),
+        )
 
     def _repr_html_(self) -> str:
         return to_html(self)
@@ -421,8 +508,10 @@ def frame_text(frame: StackFrame) -> Text:
     label = Text(frame.name, style=LAYER_STYLES.get(frame.layer, ""))
     label.append(f"  [{frame.layer}]", style="dim")
     if "dispatch_key" in frame.details:
-        label.append(f"  {frame.details.get('dispatch_key_set', '')} → "
-                     f"{frame.details['dispatch_key']}", style="magenta")
+        label.append(
+            f"  {frame.details.get('dispatch_key_set', '')} → {frame.details['dispatch_key']}",
+            style="magenta",
+        )
     args = frame.args_text()
     if args:
         label.append(f"  ({args})")
@@ -436,21 +525,24 @@ def frame_text(frame: StackFrame) -> Text:
 
 def to_text(renderable: Any, width: int = 120) -> str:
     """Render anything rich can render to plain text (goldens, logs)."""
-    console = Console(width=width, record=True, color_system=None, force_terminal=False,
-                      file=io.StringIO())
+    console = Console(
+        width=width, record=True, color_system=None, force_terminal=False, file=io.StringIO()
+    )
     console.print(renderable)
     return console.export_text()
 
 
 def to_html(renderable: Any, width: int = 120) -> str:
     """Render to an HTML fragment with inline styles, for Jupyter's `_repr_html_`."""
-    console = Console(width=width, record=True, file=io.StringIO(), force_terminal=True,
-                      color_system="truecolor")
+    console = Console(
+        width=width, record=True, file=io.StringIO(), force_terminal=True, color_system="truecolor"
+    )
     console.print(renderable)
     return console.export_html(
         inline_styles=True,
         code_format='<pre style="font-family:ui-monospace,Menlo,Consolas,monospace;'
-                    'font-size:12px;line-height:1.3">{code}</pre>')
+        'font-size:12px;line-height:1.3">{code}</pre>',
+    )
 
 
 def trace_rich(trace: Trace) -> RenderableType:

@@ -37,11 +37,22 @@ LAYER_STYLES: dict[str, str] = {
     "refcount": "bright_black",
 }
 
-INSTANT_LAYER = {"alloc": "allocator", "free": "allocator", "make_intrusive": "refcount",
-                 "incref": "refcount", "decref": "refcount", "delete": "refcount",
-                 "handle_new": "python", "handle_del": "python", "statement": "python",
-                 "names": "python", "tensor_meta": "native", "tensor_storage": "native",
-                 "storage_data": "native", "view_base": "autograd"}
+INSTANT_LAYER = {
+    "alloc": "allocator",
+    "free": "allocator",
+    "make_intrusive": "refcount",
+    "incref": "refcount",
+    "decref": "refcount",
+    "delete": "refcount",
+    "handle_new": "python",
+    "handle_del": "python",
+    "statement": "python",
+    "names": "python",
+    "tensor_meta": "native",
+    "tensor_storage": "native",
+    "storage_data": "native",
+    "view_base": "autograd",
+}
 
 # instants that only restate what a frame already says: kept in the data, not drawn
 QUIET_INSTANTS = frozenset({"names", "tensor_meta", "tensor_storage", "storage_data"})
@@ -49,12 +60,15 @@ QUIET_INSTANTS = frozenset({"names", "tensor_meta", "tensor_storage", "storage_d
 
 def frame_label(node: FrameNode, show_pytorch: bool = True) -> Text:
     """One frame on one line: a narrow terminal crops it with an ellipsis, never wraps it."""
-    label = Text(node.name, style=LAYER_STYLES.get(node.layer, ""), no_wrap=True,
-                 overflow="ellipsis")
+    label = Text(
+        node.name, style=LAYER_STYLES.get(node.layer, ""), no_wrap=True, overflow="ellipsis"
+    )
     label.append(f"  [{node.layer}]", style="dim")
     if "dispatch_key" in node.details:
-        label.append(f"  {node.details.get('dispatch_key_set')} → {node.details['dispatch_key']}",
-                     style="magenta")
+        label.append(
+            f"  {node.details.get('dispatch_key_set')} → {node.details['dispatch_key']}",
+            style="magenta",
+        )
     error = node.outcome.get("error")
     if error:
         label.append(f"  ✗ {error}", style="bold red")
@@ -74,11 +88,9 @@ def instant_label(event: Event, ids: ObjectIds | None = None) -> Text:
     style = LAYER_STYLES.get(INSTANT_LAYER.get(kind, ""), "")
     ref = ids.display if ids is not None else str  # references renumbered per trace
     if kind == ALLOC:
-        text = (f"+ alloc {a['bytes']} B at {a['addr']:#x}  "
-                f"(allocated: {a['total_allocated']} B)")
+        text = f"+ alloc {a['bytes']} B at {a['addr']:#x}  (allocated: {a['total_allocated']} B)"
     elif kind == FREE:
-        text = (f"- free {a['bytes']} B at {a['addr']:#x}  "
-                f"(allocated: {a['total_allocated']} B)")
+        text = f"- free {a['bytes']} B at {a['addr']:#x}  (allocated: {a['total_allocated']} B)"
     elif kind == MAKE_INTRUSIVE:
         text = f"make_intrusive {ref(a['object'])}  refcount=1"
     elif kind in (INCREF, DECREF):
@@ -87,24 +99,33 @@ def instant_label(event: Event, ids: ObjectIds | None = None) -> Text:
     elif kind == DELETE:
         text = f"delete {ref(a['object'])}"
     elif kind == HANDLE_NEW:
-        text = (f"new Python handle _h{a['handle']} -> {ref(a['impl'])} {a.get('sizes')} "
-                f"{a.get('dtype')}")
+        text = (
+            f"new Python handle _h{a['handle']} -> {ref(a['impl'])} {a.get('sizes')} "
+            f"{a.get('dtype')}"
+        )
     elif kind == HANDLE_DEL:
         text = f"Python handle _h{a['handle']} dies -> {ref(a['impl'])}"
     elif kind == STATEMENT:
         text = f"line {a['lineno']}: {a['source']}"
     else:
         text = f"{kind} {ref(event.name)}"
-    return Text(("• " if kind != STATEMENT else "▶ ") + text, style=style, no_wrap=True,
-                overflow="ellipsis")
+    return Text(
+        ("• " if kind != STATEMENT else "▶ ") + text, style=style, no_wrap=True, overflow="ellipsis"
+    )
 
 
 def _visible(layer: str, layers: Collection[str] | None) -> bool:
     return layers is None or layer in layers
 
 
-def _add_node(parent: Tree, node: FrameNode, layers: Collection[str] | None,
-              show_pytorch: bool, show_instants: bool, ids: ObjectIds) -> None:
+def _add_node(
+    parent: Tree,
+    node: FrameNode,
+    layers: Collection[str] | None,
+    show_pytorch: bool,
+    show_instants: bool,
+    ids: ObjectIds,
+) -> None:
     if node.site is None:  # a lone instant outside any frame
         for event in node.instants:
             _add_instant(parent, event, layers, show_instants, ids)
@@ -119,8 +140,9 @@ def _add_node(parent: Tree, node: FrameNode, layers: Collection[str] | None,
             _add_instant(target, child, layers, show_instants, ids)
 
 
-def _add_instant(parent: Tree, event: Event, layers: Collection[str] | None,
-                 show_instants: bool, ids: ObjectIds) -> None:
+def _add_instant(
+    parent: Tree, event: Event, layers: Collection[str] | None, show_instants: bool, ids: ObjectIds
+) -> None:
     if not show_instants or event.kind in QUIET_INSTANTS:
         return
     if _visible(INSTANT_LAYER.get(event.kind, event.layer), layers):
@@ -136,9 +158,13 @@ def trace_ids(trace: Trace) -> ObjectIds:
     return ids
 
 
-def render_tree(trace: Trace, layers: Collection[str] | None = None,
-                show_pytorch: bool = True, show_instants: bool = True,
-                title: str = "tensortrace") -> Tree:
+def render_tree(
+    trace: Trace,
+    layers: Collection[str] | None = None,
+    show_pytorch: bool = True,
+    show_instants: bool = True,
+    title: str = "tensortrace",
+) -> Tree:
     """The whole trace as one rich Tree. `layers` limits what is drawn (None: all)."""
     unknown = set(layers or ()) - set(LAYERS)
     if unknown:
@@ -148,4 +174,3 @@ def render_tree(trace: Trace, layers: Collection[str] | None = None,
     for node in trace.roots():
         _add_node(root, node, layers, show_pytorch, show_instants, ids)
     return root
-

@@ -25,15 +25,55 @@ from tensortrace.torchgen.model import NativeFunction
 
 # Ops whose outputs never require grad (gen_variable_type.py's DONT_REQUIRE_DERIVATIVE): their
 # kernel only redispatches.
-DONT_REQUIRE_DERIVATIVE = frozenset({
-    "empty_like", "ones_like", "full_like", "zeros_like", "rand_like", "randn_like",
-    "randint_like", "new_empty", "new_empty_strided", "new_full", "new_zeros", "new_ones",
-    "__and__", "__iand__", "__ior__", "__or__", "argmax", "argmin", "nonzero", "detach",
-    "detach_", "resolve_conj", "resolve_neg", "result_type", "can_cast", "promote_types",
-    "is_nonzero", "item", "_local_scalar_dense", "eq", "ne", "lt", "le", "gt", "ge",
-    "logical_and", "logical_or", "logical_not", "bitwise_and", "bitwise_or", "bitwise_not",
-    "all", "any", "set_", "lift_fresh",
-})
+DONT_REQUIRE_DERIVATIVE = frozenset(
+    {
+        "empty_like",
+        "ones_like",
+        "full_like",
+        "zeros_like",
+        "rand_like",
+        "randn_like",
+        "randint_like",
+        "new_empty",
+        "new_empty_strided",
+        "new_full",
+        "new_zeros",
+        "new_ones",
+        "__and__",
+        "__iand__",
+        "__ior__",
+        "__or__",
+        "argmax",
+        "argmin",
+        "nonzero",
+        "detach",
+        "detach_",
+        "resolve_conj",
+        "resolve_neg",
+        "result_type",
+        "can_cast",
+        "promote_types",
+        "is_nonzero",
+        "item",
+        "_local_scalar_dense",
+        "eq",
+        "ne",
+        "lt",
+        "le",
+        "gt",
+        "ge",
+        "logical_and",
+        "logical_or",
+        "logical_not",
+        "bitwise_and",
+        "bitwise_or",
+        "bitwise_not",
+        "all",
+        "any",
+        "set_",
+        "lift_fresh",
+    }
+)
 # Ops that are CompositeImplicitAutograd in torch (so their graph is that of the op they call)
 # but have a kernel of their own here: they record that op's Node.
 TORCH_COMPOSITE = {"max.other": "maximum", "min.other": "minimum"}
@@ -50,8 +90,10 @@ def _has_autograd_kernel(f: NativeFunction) -> bool:
 
 
 def _signature(schema: FunctionSchema) -> tuple[tuple[str, str, bool, bool, bool], ...]:
-    return tuple((a.name, a.type.base, a.type.is_list, a.type.optional, a.kwarg_only)
-                 for a in schema.arguments)
+    return tuple(
+        (a.name, a.type.base, a.type.is_list, a.type.optional, a.kwarg_only)
+        for a in schema.arguments
+    )
 
 
 def node_of(f: NativeFunction, entries: dict[str, DerivativeEntry]) -> DerivativeEntry | None:
@@ -59,13 +101,14 @@ def node_of(f: NativeFunction, entries: dict[str, DerivativeEntry]) -> Derivativ
     of the functional op with its signature (load_derivatives' functions_by_signature):
     pow_.Scalar is pow.Tensor_Scalar's."""
     schema = f.schema
-    found = entries.get(schema.full_name) or entries.get(TORCH_COMPOSITE.get(schema.full_name,
-                                                                             ""))
+    found = entries.get(schema.full_name) or entries.get(TORCH_COMPOSITE.get(schema.full_name, ""))
     if found is not None or not schema.is_inplace:
         return found
     name, wanted = schema.name[:-1], _signature(schema)
-    return next((e for e in entries.values()
-                 if e.schema.name == name and _signature(e.schema) == wanted), None)
+    return next(
+        (e for e in entries.values() if e.schema.name == name and _signature(e.schema) == wanted),
+        None,
+    )
 
 
 def records_graph(f: NativeFunction) -> bool:
@@ -88,21 +131,29 @@ class _ReadSaved(ast.NodeTransformer):
 
 def _saved_names(e: DerivativeEntry) -> set[str]:
     """The names a formula reads from the Node: inputs, their saved facts, outputs, grads."""
-    results = {n for f in e.formulas for n in f.names
-               if n == "result" or re.fullmatch(r"result\d+", n)}
-    return ({a.name for a in e.schema.arguments} | set(e.properties) | set(e.list_properties)
-            | set(e.schema.return_names) | results | set(GRAD_NAMES))
+    results = {
+        n for f in e.formulas for n in f.names if n == "result" or re.fullmatch(r"result\d+", n)
+    }
+    return (
+        {a.name for a in e.schema.arguments}
+        | set(e.properties)
+        | set(e.list_properties)
+        | set(e.schema.return_names)
+        | results
+        | set(GRAD_NAMES)
+    )
 
 
-def gen_functions(entries: Sequence[DerivativeEntry], manual: Sequence[str]
-                  ) -> tuple[str, str]:
-    doc = ("The Backward Nodes of derivatives.yaml: one class per entry, its formulas as defs.\n\n"
-           "Mirrors the generated `torch/csrc/autograd/generated/Functions.cpp` "
-           "(gen_autograd_functions.py).\nEach formula reads the Node's saved values from "
-           f"`{SAVED}`: the inputs and facts of them it saves at\nforward time "
-           "(`self_sym_sizes` for `self.sym_sizes()`), the outputs, and `grad` / `grads` /\n"
-           "`grad_input_mask` at backward time. Other names are FunctionsManual helpers "
-           "(autograd/functions_manual.py)\nand at:: ops.")
+def gen_functions(entries: Sequence[DerivativeEntry], manual: Sequence[str]) -> tuple[str, str]:
+    doc = (
+        "The Backward Nodes of derivatives.yaml: one class per entry, its formulas as defs.\n\n"
+        "Mirrors the generated `torch/csrc/autograd/generated/Functions.cpp` "
+        "(gen_autograd_functions.py).\nEach formula reads the Node's saved values from "
+        f"`{SAVED}`: the inputs and facts of them it saves at\nforward time "
+        "(`self_sym_sizes` for `self.sym_sizes()`), the outputs, and `grad` / `grads` /\n"
+        "`grad_input_mask` at backward time. Other names are FunctionsManual helpers "
+        "(autograd/functions_manual.py)\nand at:: ops."
+    )
     known = set(manual) | {"at"} | set(dir(builtins))
     used: set[str] = set()
     body: list[str] = []
@@ -115,26 +166,36 @@ def gen_functions(entries: Sequence[DerivativeEntry], manual: Sequence[str]
             free = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - {SAVED}
             unknown = free - known
             if unknown or SAVED in formula.names:
-                raise ValueError(f"derivatives.yaml {e.schema.full_name}: unknown names "
-                                 f"{sorted(unknown)} in {formula.source!r}")
+                raise ValueError(
+                    f"derivatives.yaml {e.schema.full_name}: unknown names "
+                    f"{sorted(unknown)} in {formula.source!r}"
+                )
             used |= free
             source = formula.source.replace('"""', "'''")
-            body += ["", "",
-                     f"def {fn}({SAVED}: dict[str, Any]) -> Any:",
-                     f'    """{", ".join(formula.inputs)}: {source}"""',
-                     f"    return {ast.unparse(tree)}"]
-            formulas.append(f"Formula({formula.inputs!r}, {fn}, "
-                            f"frozenset({sorted(formula.names)!r}))")
-        body += ["", "",
-                 f"class {e.node_name}(TraceableFunction):",
-                 f'    """{e.schema}"""', "",
-                 "    __slots__ = ()",
-                 "    info = DifferentiabilityInfo(",
-                 f"        {e.schema.full_name!r},",
-                 "        (" + "".join(f"{x},\n         " for x in formulas).rstrip() + "),",
-                 f"        {e.diff_inputs!r},",
-                 f"        {dict(sorted(e.properties.items()))!r},",
-                 f"        {dict(sorted(e.list_properties.items()))!r})"]
+            body += [
+                "",
+                "",
+                f"def {fn}({SAVED}: dict[str, Any]) -> Any:",
+                f'    """{", ".join(formula.inputs)}: {source}"""',
+                f"    return {ast.unparse(tree)}",
+            ]
+            formulas.append(
+                f"Formula({formula.inputs!r}, {fn}, frozenset({sorted(formula.names)!r}))"
+            )
+        body += [
+            "",
+            "",
+            f"class {e.node_name}(TraceableFunction):",
+            f'    """{e.schema}"""',
+            "",
+            "    __slots__ = ()",
+            "    info = DifferentiabilityInfo(",
+            f"        {e.schema.full_name!r},",
+            "        (" + "".join(f"{x},\n         " for x in formulas).rstrip() + "),",
+            f"        {e.diff_inputs!r},",
+            f"        {dict(sorted(e.properties.items()))!r},",
+            f"        {dict(sorted(e.list_properties.items()))!r})",
+        ]
     helpers = sorted((used & set(manual)) - {"at"})
     out = ["from typing import Any", ""]
     if "at" in used:
@@ -143,88 +204,133 @@ def gen_functions(entries: Sequence[DerivativeEntry], manual: Sequence[str]
         out.append("from tensortrace.autograd.functions_manual import (")
         out += [f"    {h}," for h in helpers]
         out.append(")")
-    out += ["from tensortrace.autograd.traceable_function import (",
-            "    DifferentiabilityInfo,", "    Formula,", "    TraceableFunction,", ")"]
+    out += [
+        "from tensortrace.autograd.traceable_function import (",
+        "    DifferentiabilityInfo,",
+        "    Formula,",
+        "    TraceableFunction,",
+        ")",
+    ]
     return doc, "\n".join(out + body) + "\n"
 
 
 # ---- VariableType.cpp ---------------------------------------------------------------------------
-def gen_variable_type(fns: Sequence[NativeFunction], entries: dict[str, DerivativeEntry]
-                      ) -> tuple[str, str]:
-    doc = ("The Autograd kernels: one per operator that has no CompositeImplicitAutograd kernel."
-           "\n\nMirrors the generated `torch/csrc/autograd/generated/VariableType_*.cpp` "
-           "(gen_variable_type.py).\nWhen an input requires grad and grad mode is on, the "
-           "kernel records the graph with its op's\nBackward Node (GraphRecording in "
-           "autograd/variable_type.py; NotImplemented where derivatives.yaml\nhas no formula); "
-           "otherwise it only redispatches below autograd. In-place, out= and view ops\n"
-           "redispatch to ADInplaceOrView, the others skip it.")
-    out = ["from typing import Any", "",
-           "from tensortrace.aten.dispatcher import KernelFunction",
-           "from tensortrace.aten.generated import operators as ops",
-           "from tensortrace.autograd.generated import functions as nodes",
-           "from tensortrace.autograd.grad_mode import _state as grad_mode",
-           "from tensortrace.autograd.variable_type import (",
-           "    VARIABLE_TYPE,", "    GraphRecording,", "    detach,", "    requires_grad,", ")",
-           "from tensortrace.c10.dispatch_key import DispatchKey, DispatchKeySet, "
-           "after_autograd_keyset",
-           "from tensortrace.c10.local_dispatch_key_set import (",
-           "    AutoDispatchBelowADInplaceOrView,", "    AutoDispatchBelowAutograd,", ")",
-           "from tensortrace.trace import traced"]
+def gen_variable_type(
+    fns: Sequence[NativeFunction], entries: dict[str, DerivativeEntry]
+) -> tuple[str, str]:
+    doc = (
+        "The Autograd kernels: one per operator that has no CompositeImplicitAutograd kernel."
+        "\n\nMirrors the generated `torch/csrc/autograd/generated/VariableType_*.cpp` "
+        "(gen_variable_type.py).\nWhen an input requires grad and grad mode is on, the "
+        "kernel records the graph with its op's\nBackward Node (GraphRecording in "
+        "autograd/variable_type.py; NotImplemented where derivatives.yaml\nhas no formula); "
+        "otherwise it only redispatches below autograd. In-place, out= and view ops\n"
+        "redispatch to ADInplaceOrView, the others skip it."
+    )
+    out = [
+        "from typing import Any",
+        "",
+        "from tensortrace.aten.dispatcher import KernelFunction",
+        "from tensortrace.aten.generated import operators as ops",
+        "from tensortrace.autograd.generated import functions as nodes",
+        "from tensortrace.autograd.grad_mode import _state as grad_mode",
+        "from tensortrace.autograd.variable_type import (",
+        "    VARIABLE_TYPE,",
+        "    GraphRecording,",
+        "    detach,",
+        "    requires_grad,",
+        ")",
+        "from tensortrace.c10.dispatch_key import DispatchKey, DispatchKeySet, "
+        "after_autograd_keyset",
+        "from tensortrace.c10.local_dispatch_key_set import (",
+        "    AutoDispatchBelowADInplaceOrView,",
+        "    AutoDispatchBelowAutograd,",
+        ")",
+        "from tensortrace.trace import traced",
+    ]
     for f in fns:
         if not _has_autograd_kernel(f):
             continue
         s = f.schema
         symbol = f"torch::autograd::VariableType::{s.name}"
         if s.name in MANUAL_AUTOGRAD:
-            out += ["", "", "# VariableTypeManual.cpp",
-                    f"ops.{f.ident}.register(DispatchKey.Autograd, KernelFunction(",
-                    f'    detach, "{symbol}", with_keyset=True))']
+            out += [
+                "",
+                "",
+                "# VariableTypeManual.cpp",
+                f"ops.{f.ident}.register(DispatchKey.Autograd, KernelFunction(",
+                f'    detach, "{symbol}", with_keyset=True))',
+            ]
             continue
-        below = ("AutoDispatchBelowAutograd" if s.is_inplace or s.is_view or s.is_out
-                 else "AutoDispatchBelowADInplaceOrView")
-        redispatch = [f"    with {below}():",
-                      f"        return ops.{f.ident}.redispatch(ks & after_autograd_keyset, "
-                      "*args)"]
+        below = (
+            "AutoDispatchBelowAutograd"
+            if s.is_inplace or s.is_view or s.is_out
+            else "AutoDispatchBelowADInplaceOrView"
+        )
+        redispatch = [
+            f"    with {below}():",
+            f"        return ops.{f.ident}.redispatch(ks & after_autograd_keyset, *args)",
+        ]
         lines = ["", ""]
         body = []
         indices = s.tensor_argument_indices()
         if records_graph(f) and indices:
             entry = node_of(f, entries)
             node = f"nodes.{entry.node_name}" if entry is not None else "None"
-            lines += [f"_record_{f.ident} = GraphRecording(ops.{f.ident}, {below}, {node})", "",
-                      ""]
+            lines += [f"_record_{f.ident} = GraphRecording(ops.{f.ident}, {below}, {node})", "", ""]
             any_grad = " or ".join(f"requires_grad(args[{i}])" for i in indices)
-            body = [f"    if grad_mode.grad_mode and ({any_grad}):",
-                    f"        return _record_{f.ident}(ks, args)"]
-        records = (f"records {entry.node_name}" if body and entry is not None
-                   else "records NotImplemented" if body else "records no graph")
-        lines += [f'@traced("autograd", "{symbol}", VARIABLE_TYPE,',
-                  '        legacy="VariableType (autograd wrapper)")',
-                  f"def {f.ident}(ks: DispatchKeySet, *args: Any) -> Any:",
-                  f'    """{s}: {records}"""', *body, *redispatch, "", "",
-                  f"ops.{f.ident}.register(DispatchKey.Autograd, KernelFunction(",
-                  f'    {f.ident}, "{symbol}", with_keyset=True))']
+            body = [
+                f"    if grad_mode.grad_mode and ({any_grad}):",
+                f"        return _record_{f.ident}(ks, args)",
+            ]
+        records = (
+            f"records {entry.node_name}"
+            if body and entry is not None
+            else "records NotImplemented"
+            if body
+            else "records no graph"
+        )
+        lines += [
+            f'@traced("autograd", "{symbol}", VARIABLE_TYPE,',
+            '        legacy="VariableType (autograd wrapper)")',
+            f"def {f.ident}(ks: DispatchKeySet, *args: Any) -> Any:",
+            f'    """{s}: {records}"""',
+            *body,
+            *redispatch,
+            "",
+            "",
+            f"ops.{f.ident}.register(DispatchKey.Autograd, KernelFunction(",
+            f'    {f.ident}, "{symbol}", with_keyset=True))',
+        ]
         out += lines
     return doc, "\n".join(out) + "\n"
 
 
 # ---- ADInplaceOrViewType.cpp --------------------------------------------------------------------
 def gen_inplace_or_view_type(fns: Sequence[NativeFunction]) -> tuple[str, str]:
-    doc = ("The ADInplaceOrView kernels of the in-place, out= and view operators.\n\n"
-           "Mirrors the generated `torch/csrc/autograd/generated/ADInplaceOrViewType_*.cpp` "
-           "(gen_inplace_or_view_type.py):\nredispatch to the backend, then bump the outputs' "
-           "version counters (in-place, out=) or record\nthe view's base (Note [A view holds "
-           "its base]). Other ops fall through this key.")
-    out = ["from typing import Any", "",
-           "from tensortrace.aten.dispatcher import KernelFunction",
-           "from tensortrace.aten.generated import operators as ops",
-           "from tensortrace.autograd.variable_type import (",
-           "    INPLACE_OR_VIEW,", "    bump_versions,", "    detach_shares_version,",
-           "    record_views,", ")",
-           "from tensortrace.c10.dispatch_key import DispatchKey, DispatchKeySet, "
-           "after_ADInplaceOrView_keyset",
-           "from tensortrace.c10.local_dispatch_key_set import AutoDispatchBelowADInplaceOrView",
-           "from tensortrace.trace import traced"]
+    doc = (
+        "The ADInplaceOrView kernels of the in-place, out= and view operators.\n\n"
+        "Mirrors the generated `torch/csrc/autograd/generated/ADInplaceOrViewType_*.cpp` "
+        "(gen_inplace_or_view_type.py):\nredispatch to the backend, then bump the outputs' "
+        "version counters (in-place, out=) or record\nthe view's base (Note [A view holds "
+        "its base]). Other ops fall through this key."
+    )
+    out = [
+        "from typing import Any",
+        "",
+        "from tensortrace.aten.dispatcher import KernelFunction",
+        "from tensortrace.aten.generated import operators as ops",
+        "from tensortrace.autograd.variable_type import (",
+        "    INPLACE_OR_VIEW,",
+        "    bump_versions,",
+        "    detach_shares_version,",
+        "    record_views,",
+        ")",
+        "from tensortrace.c10.dispatch_key import DispatchKey, DispatchKeySet, "
+        "after_ADInplaceOrView_keyset",
+        "from tensortrace.c10.local_dispatch_key_set import AutoDispatchBelowADInplaceOrView",
+        "from tensortrace.trace import traced",
+    ]
     for f in fns:
         s = f.schema
         if not _has_autograd_kernel(f) or not (s.is_inplace or s.is_view or s.is_out):
@@ -238,33 +344,59 @@ def gen_inplace_or_view_type(fns: Sequence[NativeFunction]) -> tuple[str, str]:
             after = "    return bump_versions(result)"
         else:
             after = "    return record_views(args[0], result)"
-        out += ["", "",
-                f'@traced("autograd", "{symbol}", INPLACE_OR_VIEW)',
-                f"def {f.ident}(ks: DispatchKeySet, *args: Any) -> Any:",
-                f'    """{s}"""',
-                "    with AutoDispatchBelowADInplaceOrView():",
-                f"        result = ops.{f.ident}.redispatch(ks & after_ADInplaceOrView_keyset, "
-                "*args)",
-                after, "", "",
-                f"ops.{f.ident}.register(DispatchKey.ADInplaceOrView, KernelFunction(",
-                f'    {f.ident}, "{symbol}", with_keyset=True))']
+        out += [
+            "",
+            "",
+            f'@traced("autograd", "{symbol}", INPLACE_OR_VIEW)',
+            f"def {f.ident}(ks: DispatchKeySet, *args: Any) -> Any:",
+            f'    """{s}"""',
+            "    with AutoDispatchBelowADInplaceOrView():",
+            f"        result = ops.{f.ident}.redispatch(ks & after_ADInplaceOrView_keyset, *args)",
+            after,
+            "",
+            "",
+            f"ops.{f.ident}.register(DispatchKey.ADInplaceOrView, KernelFunction(",
+            f'    {f.ident}, "{symbol}", with_keyset=True))',
+        ]
     return doc, "\n".join(out) + "\n"
 
 
-RESERVED = frozenset({"Any", "KernelFunction", "ops", "nodes", "grad_mode", "VARIABLE_TYPE",
-                      "GraphRecording", "detach", "requires_grad", "DispatchKey",
-                      "DispatchKeySet", "after_autograd_keyset", "AutoDispatchBelowAutograd",
-                      "AutoDispatchBelowADInplaceOrView", "traced", "INPLACE_OR_VIEW",
-                      "bump_versions", "detach_shares_version", "record_views",
-                      "after_ADInplaceOrView_keyset", "annotations"})
+RESERVED = frozenset(
+    {
+        "Any",
+        "KernelFunction",
+        "ops",
+        "nodes",
+        "grad_mode",
+        "VARIABLE_TYPE",
+        "GraphRecording",
+        "detach",
+        "requires_grad",
+        "DispatchKey",
+        "DispatchKeySet",
+        "after_autograd_keyset",
+        "AutoDispatchBelowAutograd",
+        "AutoDispatchBelowADInplaceOrView",
+        "traced",
+        "INPLACE_OR_VIEW",
+        "bump_versions",
+        "detach_shares_version",
+        "record_views",
+        "after_ADInplaceOrView_keyset",
+        "annotations",
+    }
+)
 
 
-def autograd_modules(fns: Sequence[NativeFunction], entries: Sequence[DerivativeEntry],
-                     manual: Sequence[str]) -> dict[str, tuple[str, str]]:
+def autograd_modules(
+    fns: Sequence[NativeFunction], entries: Sequence[DerivativeEntry], manual: Sequence[str]
+) -> dict[str, tuple[str, str]]:
     """module name -> (docstring, code), in the order the loader imports them."""
     clash = {f.ident for f in fns} & (RESERVED - {"detach"})
     assert not clash, clash  # a kernel's def would shadow a name the module uses
     by_name = {e.schema.full_name: e for e in entries}
-    return {"functions": gen_functions(entries, manual),
-            "variable_type": gen_variable_type(fns, by_name),
-            "ad_inplace_or_view_type": gen_inplace_or_view_type(fns)}
+    return {
+        "functions": gen_functions(entries, manual),
+        "variable_type": gen_variable_type(fns, by_name),
+        "ad_inplace_or_view_type": gen_inplace_or_view_type(fns),
+    }

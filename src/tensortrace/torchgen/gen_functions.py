@@ -39,36 +39,53 @@ def _schemas_doc(overloads: Sequence[NativeFunction], indent: str) -> str:
 
 def _type_literal(t: Type) -> str:
     """`Type('Tensor', alias='a!')`: the fields that differ from their defaults."""
-    fields = [f"{name}={value!r}" for name, value, default in (
-        ("is_list", t.is_list, False), ("list_size", t.list_size, None),
-        ("optional", t.optional, False), ("alias", t.alias, None),
-        ("elem_optional", t.elem_optional, False)) if value != default]
+    fields = [
+        f"{name}={value!r}"
+        for name, value, default in (
+            ("is_list", t.is_list, False),
+            ("list_size", t.list_size, None),
+            ("optional", t.optional, False),
+            ("alias", t.alias, None),
+            ("elem_optional", t.elem_optional, False),
+        )
+        if value != default
+    ]
     return f"Type({', '.join([repr(t.base), *fields])})"
 
 
 def _schema_literal(schema: FunctionSchema, types: dict[Type, str]) -> str:
-    args = "".join(f"Argument({a.name!r}, {types[a.type]}, {a.default!r}, {a.kwarg_only}), "
-                   for a in schema.arguments)
+    args = "".join(
+        f"Argument({a.name!r}, {types[a.type]}, {a.default!r}, {a.kwarg_only}), "
+        for a in schema.arguments
+    )
     returns = "".join(f"{types[r]}, " for r in schema.returns)
     names = "".join(f"{n!r}, " for n in schema.return_names)
-    return (f"FunctionSchema({schema.name!r}, {schema.overload_name!r}, ({args.rstrip(' ')}), "
-            f"({returns.rstrip(' ')}), ({names.rstrip(' ')}))")
+    return (
+        f"FunctionSchema({schema.name!r}, {schema.overload_name!r}, ({args.rstrip(' ')}), "
+        f"({returns.rstrip(' ')}), ({names.rstrip(' ')}))"
+    )
 
 
 def gen_operators(fns: Sequence[NativeFunction]) -> tuple[str, str]:
-    doc = ("at::_ops: one OperatorHandle per entry of native_functions.yaml, registered with the "
-           "Dispatcher.\n\nMirrors the generated `Operators.h` and `RegisterSchema.cpp`: "
-           "`add_Tensor` is `at::_ops::add_Tensor`,\nwhose `.call(...)` is Dispatcher::call.")
+    doc = (
+        "at::_ops: one OperatorHandle per entry of native_functions.yaml, registered with the "
+        "Dispatcher.\n\nMirrors the generated `Operators.h` and `RegisterSchema.cpp`: "
+        "`add_Tensor` is `at::_ops::add_Tensor`,\nwhose `.call(...)` is Dispatcher::call."
+    )
     # The schemas are written parsed (what parse_schema makes of each `func:`), so import does
     # not parse 600 strings; each distinct argument type is one shared constant.
     types: dict[Type, str] = {}
     for f in fns:
         for t in (*(a.type for a in f.schema.arguments), *f.schema.returns):
             types.setdefault(t, f"_T{len(types)}")
-    out = ["from tensortrace.aten.dispatcher import OperatorHandle, singleton",
-           "from tensortrace.aten.function_schema import Argument, FunctionSchema, Type",
-           "", "_register = singleton().register_schema", "",
-           "# the argument and return types, each parsed once"]
+    out = [
+        "from tensortrace.aten.dispatcher import OperatorHandle, singleton",
+        "from tensortrace.aten.function_schema import Argument, FunctionSchema, Type",
+        "",
+        "_register = singleton().register_schema",
+        "",
+        "# the argument and return types, each parsed once",
+    ]
     out += [f"{name} = {_type_literal(t)}  # {t}" for t, name in types.items()]
     out.append("")
     for f in fns:
@@ -76,33 +93,45 @@ def gen_operators(fns: Sequence[NativeFunction]) -> tuple[str, str]:
         out.append(f"{f.ident} = _register(")
         out.append(f"    {_schema_literal(f.schema, types)},")
         out.append(f"    {{'func': {f.entry['func']!r}, **{entry!r}}})")
-    out += ["", "# every operator, in the YAML's order",
-            "OPERATORS: list[OperatorHandle] = ["]
+    out += ["", "# every operator, in the YAML's order", "OPERATORS: list[OperatorHandle] = ["]
     out += [f"    {f.ident}," for f in fns]
     out.append("]")
     return doc, "\n".join(out) + "\n"
 
 
 def gen_functions(fns: Sequence[NativeFunction]) -> tuple[str, str]:
-    doc = ("The at:: functions: `at::add(...)` picks the overload, then calls the Dispatcher.\n\n"
-           "Mirrors the generated `Functions.h`. `tensortrace.aten.functions` (`at`) holds these.")
-    out = ["from typing import Any", "",
-           "from tensortrace.aten.codegen import Binder, Overloads, select_overload",
-           "from tensortrace.aten.generated import operators as ops",
-           "from tensortrace.trace import traced", "",
-           f'FUNCTIONS_H = "{GENERATED}/Functions.h"', ""]
+    doc = (
+        "The at:: functions: `at::add(...)` picks the overload, then calls the Dispatcher.\n\n"
+        "Mirrors the generated `Functions.h`. `tensortrace.aten.functions` (`at`) holds these."
+    )
+    out = [
+        "from typing import Any",
+        "",
+        "from tensortrace.aten.codegen import Binder, Overloads, select_overload",
+        "from tensortrace.aten.generated import operators as ops",
+        "from tensortrace.trace import traced",
+        "",
+        f'FUNCTIONS_H = "{GENERATED}/Functions.h"',
+        "",
+    ]
     names = []
     for name, overloads in _overload_lists(fns, "function").items():
         assert name not in RESERVED, name
         names.append(name)
         pairs = ", ".join(f"(ops.{f.ident}, Binder(ops.{f.ident}.schema))" for f in overloads)
-        out += ["", f"_ov_{name} = Overloads([{pairs}])", "", "",
-                f'@traced("dispatch", "at::{name}", FUNCTIONS_H, "at::{name}",',
-                f'        legacy="at::{name} (Functions.h)")',
-                f"def {name}(*args: Any, **kwargs: Any) -> Any:",
-                f'    """at::{name}, overloads:\n{_schemas_doc(overloads, "")}\n    """',
-                f'    op, full = select_overload(_ov_{name}, args, kwargs, "at::{name}")',
-                "    return op.call(*full)", ""]
+        out += [
+            "",
+            f"_ov_{name} = Overloads([{pairs}])",
+            "",
+            "",
+            f'@traced("dispatch", "at::{name}", FUNCTIONS_H, "at::{name}",',
+            f'        legacy="at::{name} (Functions.h)")',
+            f"def {name}(*args: Any, **kwargs: Any) -> Any:",
+            f'    """at::{name}, overloads:\n{_schemas_doc(overloads, "")}\n    """',
+            f'    op, full = select_overload(_ov_{name}, args, kwargs, "at::{name}")',
+            "    return op.call(*full)",
+            "",
+        ]
     out += ["", "FUNCTIONS: dict[str, Any] = {"]
     out += [f'    "{n}": {n},' for n in names]
     out.append("}")
@@ -110,22 +139,33 @@ def gen_functions(fns: Sequence[NativeFunction]) -> tuple[str, str]:
 
 
 def gen_tensor_body(fns: Sequence[NativeFunction]) -> tuple[str, str]:
-    doc = ("The at::Tensor methods: `self.add(...)` picks the overload, then calls the "
-           "Dispatcher.\n\nMirrors the generated `TensorBody.h`. aten.codegen sets each method "
-           "of TensorMethods\non at::Tensor (aten/tensor_body.py).")
-    out = ["from typing import Any", "",
-           "from tensortrace.aten.codegen import Binder, Overloads, select_overload",
-           "from tensortrace.aten.generated import operators as ops",
-           "from tensortrace.trace import traced", "",
-           f'TENSOR_BODY_H = "{GENERATED}/core/TensorBody.h"', ""]
+    doc = (
+        "The at::Tensor methods: `self.add(...)` picks the overload, then calls the "
+        "Dispatcher.\n\nMirrors the generated `TensorBody.h`. aten.codegen sets each method "
+        "of TensorMethods\non at::Tensor (aten/tensor_body.py)."
+    )
+    out = [
+        "from typing import Any",
+        "",
+        "from tensortrace.aten.codegen import Binder, Overloads, select_overload",
+        "from tensortrace.aten.generated import operators as ops",
+        "from tensortrace.trace import traced",
+        "",
+        f'TENSOR_BODY_H = "{GENERATED}/core/TensorBody.h"',
+        "",
+    ]
     methods = _overload_lists(fns, "method")
     body = []
     for name, overloads in methods.items():
         assert name not in RESERVED, name
         first = [f for f in overloads if f.schema.arguments[0].name == "self"]
         # where.self(Tensor condition, Tensor self, Tensor other): self is not always first
-        later = [f for f in overloads if f.schema.arguments[0].name != "self"
-                 and any(a.name == "self" for a in f.schema.arguments)]
+        later = [
+            f
+            for f in overloads
+            if f.schema.arguments[0].name != "self"
+            and any(a.name == "self" for a in f.schema.arguments)
+        ]
 
         def pairs(fs: Sequence[NativeFunction]) -> str:
             return ", ".join(f"(ops.{f.ident}, Binder(ops.{f.ident}.schema))" for f in fs)
@@ -133,41 +173,62 @@ def gen_tensor_body(fns: Sequence[NativeFunction]) -> tuple[str, str]:
         out.append(f"_ov_{name} = Overloads([{pairs(first or overloads)}])")
         if later:
             out.append(f"_ov_{name}_self_later = [{pairs(later)}]")
-        body += ["", f'    @traced("dispatch", "at::Tensor::{name}", TENSOR_BODY_H, '
-                 f'"at::Tensor::{name}",',
-                 f'            legacy="Tensor::{name} (TensorMethods.h)")',
-                 f"    def {name}(self, *args: Any, **kwargs: Any) -> Any:",
-                 f'        """Tensor::{name}, overloads:\n{_schemas_doc(overloads, "    ")}\n'
-                 '        """']
+        body += [
+            "",
+            f'    @traced("dispatch", "at::Tensor::{name}", TENSOR_BODY_H, "at::Tensor::{name}",',
+            f'            legacy="Tensor::{name} (TensorMethods.h)")',
+            f"    def {name}(self, *args: Any, **kwargs: Any) -> Any:",
+            f'        """Tensor::{name}, overloads:\n{_schemas_doc(overloads, "    ")}\n'
+            '        """',
+        ]
         if later:
-            body += ["        if not args:",
-                     '            named = {**kwargs, "self": self}',
-                     f"            for op, binder in _ov_{name}_self_later:",
-                     "                if binder.matches((), named):",
-                     "                    return op.call(*binder.bind((), named))"]
-        body += [f"        op, full = select_overload(_ov_{name}, (self, *args), kwargs, "
-                 f'"Tensor.{name}")',
-                 "        return op.call(*full)"]
-    out += ["", "", "class TensorMethods:",
-            '    """The generated methods of at::Tensor (one per `variants: method` name)."""',
-            "", "    __slots__ = ()", *body, "", "",
-            "METHODS: tuple[str, ...] = ("]
+            body += [
+                "        if not args:",
+                '            named = {**kwargs, "self": self}',
+                f"            for op, binder in _ov_{name}_self_later:",
+                "                if binder.matches((), named):",
+                "                    return op.call(*binder.bind((), named))",
+            ]
+        body += [
+            f"        op, full = select_overload(_ov_{name}, (self, *args), kwargs, "
+            f'"Tensor.{name}")',
+            "        return op.call(*full)",
+        ]
+    out += [
+        "",
+        "",
+        "class TensorMethods:",
+        '    """The generated methods of at::Tensor (one per `variants: method` name)."""',
+        "",
+        "    __slots__ = ()",
+        *body,
+        "",
+        "",
+        "METHODS: tuple[str, ...] = (",
+    ]
     out += [f'    "{n}",' for n in methods]
     out.append(")")
     return doc, "\n".join(out) + "\n"
 
 
 def gen_backend_select(fns: Sequence[NativeFunction]) -> tuple[str, str]:
-    doc = ("BackendSelect kernels: a factory has no tensor argument to take a backend from, so "
-           "this\nkernel computes the backend key from its dtype, layout and device, then "
-           "redispatches.\n\nMirrors the generated `RegisterBackendSelect.cpp`.")
-    out = ["from typing import Any", "",
-           "from tensortrace.aten.dispatcher import KernelFunction",
-           "from tensortrace.aten.generated import operators as ops",
-           "from tensortrace.c10.dispatch_key import DispatchKey, DispatchKeySet",
-           "from tensortrace.c10.tensor_options import computeDispatchKey",
-           "from tensortrace.trace import traced", "",
-           f'REGISTER_BACKEND_SELECT = "{GENERATED}/RegisterBackendSelect.cpp"', ""]
+    doc = (
+        "BackendSelect kernels: a factory has no tensor argument to take a backend from, so "
+        "this\nkernel computes the backend key from its dtype, layout and device, then "
+        "redispatches.\n\nMirrors the generated `RegisterBackendSelect.cpp`."
+    )
+    out = [
+        "from typing import Any",
+        "",
+        "from tensortrace.aten.dispatcher import KernelFunction",
+        "from tensortrace.aten.generated import operators as ops",
+        "from tensortrace.c10.dispatch_key import DispatchKey, DispatchKeySet",
+        "from tensortrace.c10.tensor_options import computeDispatchKey",
+        "from tensortrace.trace import traced",
+        "",
+        f'REGISTER_BACKEND_SELECT = "{GENERATED}/RegisterBackendSelect.cpp"',
+        "",
+    ]
     for f in fns:
         s = f.schema
         if not (s.has_tensor_options and not s.tensor_argument_indices()):
@@ -177,34 +238,42 @@ def gen_backend_select(fns: Sequence[NativeFunction]) -> tuple[str, str]:
         # 2019's getOp(options.backend()) reached CPUType::<op> for an op with a CPU kernel
         # (seed 000's `empty`: CPU: empty_cpu), TypeDefault::<op> for the others (`rand`)
         legacy_type = "CPUType" if "CPU" in dispatch_names(f) else "TypeDefault"
-        out += ["",
-                f'@traced("dispatch", "at::(anonymous)::BackendSelect::{s.name}",',
-                f'        REGISTER_BACKEND_SELECT, legacy="{legacy_type}::{s.name} '
-                '(options.backend())")',
-                f"def {f.ident}(*args: Any) -> Any:",
-                f'    """{s}"""',
-                f"    key = computeDispatchKey(args[{dtype_i}], args[{layout_i}], "
-                f"args[{device_i}])",
-                f"    return ops.{f.ident}.redispatch(DispatchKeySet(key), *args)", "", "",
-                f"ops.{f.ident}.register(DispatchKey.BackendSelect,",
-                f'                       KernelFunction({f.ident}, "BackendSelect::{s.name}"))',
-                ""]
+        out += [
+            "",
+            f'@traced("dispatch", "at::(anonymous)::BackendSelect::{s.name}",',
+            f'        REGISTER_BACKEND_SELECT, legacy="{legacy_type}::{s.name} '
+            '(options.backend())")',
+            f"def {f.ident}(*args: Any) -> Any:",
+            f'    """{s}"""',
+            f"    key = computeDispatchKey(args[{dtype_i}], args[{layout_i}], args[{device_i}])",
+            f"    return ops.{f.ident}.redispatch(DispatchKeySet(key), *args)",
+            "",
+            "",
+            f"ops.{f.ident}.register(DispatchKey.BackendSelect,",
+            f'                       KernelFunction({f.ident}, "BackendSelect::{s.name}"))',
+            "",
+        ]
     return doc, "\n".join(out) + "\n"
 
 
 def dispatch_names(f: NativeFunction) -> dict[str, str]:
     """`CPU, CUDA: sub_out` -> {"CPU": "sub_out", "CUDA": "sub_out"}."""
-    return {key.strip(): str(name) for keys, name in (f.entry.get("dispatch") or {}).items()
-            for key in str(keys).split(",")}
+    return {
+        key.strip(): str(name)
+        for keys, name in (f.entry.get("dispatch") or {}).items()
+        for key in str(keys).split(",")
+    }
 
 
 def needs_device_check(f: NativeFunction) -> bool:
     """RegisterCUDA.cpp checks that all tensor arguments share a device unless the entry says
     `device_check: NoCheck` (TensorIterator ops check in compute_types instead)."""
     tensors = [f.schema.arguments[i].type for i in f.schema.tensor_argument_indices()]
-    return (f.entry.get("device_check") != "NoCheck"
-            and f.entry.get("structured_inherits") != "TensorIteratorBase"
-            and (len(tensors) > 1 or any(t.is_list for t in tensors)))
+    return (
+        f.entry.get("device_check") != "NoCheck"
+        and f.entry.get("structured_inherits") != "TensorIteratorBase"
+        and (len(tensors) > 1 or any(t.is_list for t in tensors))
+    )
 
 
 def device_check_args(schema: FunctionSchema) -> tuple[tuple[int, str], ...]:
@@ -218,7 +287,7 @@ def dispatch_keys(fns: Sequence[NativeFunction]) -> list[str]:
     """Every dispatch key some entry registers a kernel for, in first-seen order."""
     keys: list[str] = []
     for f in fns:
-        for spec in (f.entry.get("dispatch") or {}):
+        for spec in f.entry.get("dispatch") or {}:
             for key in str(spec).split(","):
                 if key.strip() not in keys:
                     keys.append(key.strip())
@@ -227,18 +296,24 @@ def dispatch_keys(fns: Sequence[NativeFunction]) -> list[str]:
 
 def gen_register_key(fns: Sequence[NativeFunction], key: str) -> tuple[str, str]:
     """Register<Key>.cpp: the kernels of `key`, and the structured kernels' wrappers."""
-    doc = (f"The {key} kernels of native_functions.yaml's `dispatch:` entries, registered with "
-           f"the Dispatcher.\n\nMirrors the generated `Register{key}.cpp`.")
+    doc = (
+        f"The {key} kernels of native_functions.yaml's `dispatch:` entries, registered with "
+        f"the Dispatcher.\n\nMirrors the generated `Register{key}.cpp`."
+    )
     structured = [f for f in fns if f.entry.get("structured") and key in dispatch_names(f)]
     if structured:
-        doc += (" A structured op (`structured: True` on its out=\nvariant, "
-                "`structured_delegate` on the others) gets one wrapper per variant: it makes\n"
-                "the output (functional), checks it (in-place) or resizes it (out=), then runs "
-                "the op's meta\nfunction (shapes, dtypes) and its impl function (the compute).")
+        doc += (
+            " A structured op (`structured: True` on its out=\nvariant, "
+            "`structured_delegate` on the others) gets one wrapper per variant: it makes\n"
+            "the output (functional), checks it (in-place) or resizes it (out=), then runs "
+            "the op's meta\nfunction (shapes, dtypes) and its impl function (the compute)."
+        )
     if key == "CUDA":
-        doc += ("\nA kernel whose tensor arguments must share a device checks them first "
-                "(torchgen's\nneeds_device_check: not `device_check: NoCheck`, not a "
-                "TensorIterator op).")
+        doc += (
+            "\nA kernel whose tensor arguments must share a device checks them first "
+            "(torchgen's\nneeds_device_check: not `device_check: NoCheck`, not a "
+            "TensorIterator op)."
+        )
     body: list[str] = []
     for f in fns:
         if f.entry.get("structured"):
@@ -249,20 +324,25 @@ def gen_register_key(fns: Sequence[NativeFunction], key: str) -> tuple[str, str]
         check = ""
         if key == "CUDA" and needs_device_check(f):
             check = f", {device_check_args(f.schema)!r}"
-        body.append(f"ops.{f.ident}.register(DispatchKey.{key}, "
-                    f'native_kernel("{native_name}", ops.{f.ident}{check}))')
+        body.append(
+            f"ops.{f.ident}.register(DispatchKey.{key}, "
+            f'native_kernel("{native_name}", ops.{f.ident}{check}))'
+        )
     for f in structured:
-        body += _structured_wrappers(key, f, [d for d in fns if d.entry.get(
-            "structured_delegate") == f.schema.full_name])
+        body += _structured_wrappers(
+            key, f, [d for d in fns if d.entry.get("structured_delegate") == f.schema.full_name]
+        )
     text = "\n".join(body)
-    imports = [("typing", "Any"), ("tensortrace.aten.codegen",
-                                    "StructuredKernel, check_devices, native_kernel"),
-               ("tensortrace.aten.dispatcher", "KernelFunction"),
-               ("tensortrace.aten.generated", "operators as ops"),
-               ("tensortrace.aten.native.registry", "IMPL_FUNCTIONS, META_FUNCTIONS"),
-               ("tensortrace.aten.tensor_body", "Tensor"),
-               ("tensortrace.c10.dispatch_key", "DispatchKey"),
-               ("tensortrace.trace", "traced")]
+    imports = [
+        ("typing", "Any"),
+        ("tensortrace.aten.codegen", "StructuredKernel, check_devices, native_kernel"),
+        ("tensortrace.aten.dispatcher", "KernelFunction"),
+        ("tensortrace.aten.generated", "operators as ops"),
+        ("tensortrace.aten.native.registry", "IMPL_FUNCTIONS, META_FUNCTIONS"),
+        ("tensortrace.aten.tensor_body", "Tensor"),
+        ("tensortrace.c10.dispatch_key", "DispatchKey"),
+        ("tensortrace.trace", "traced"),
+    ]
     out = []
     for module, names in imports:
         used = [n for n in names.split(", ") if re.search(rf"\b{n.split(' as ')[-1]}\b", text)]
@@ -276,18 +356,24 @@ def gen_register_key(fns: Sequence[NativeFunction], key: str) -> tuple[str, str]
     return doc, "\n".join(out) + "\n"
 
 
-def _structured_wrappers(key: str, out_f: NativeFunction, delegates: list[NativeFunction]
-                         ) -> list[str]:
+def _structured_wrappers(
+    key: str, out_f: NativeFunction, delegates: list[NativeFunction]
+) -> list[str]:
     impl_name = dispatch_names(out_f)[key]
     functional = next(d for d in delegates if not d.schema.is_inplace)
     n_in = len(functional.schema.arguments)
     n_out = len(out_f.schema.returns)  # max.dim_max writes (values, indices)
     meta = f"META_FUNCTIONS[{functional.schema.full_name!r}]"
     impl = f"IMPL_FUNCTIONS[{impl_name!r}]"
-    out = ["", "", f"# ---- structured: {out_f.schema.full_name} "
-           f"(meta: {functional.schema.full_name}, impl: {impl_name}) " + "-" * 20]
-    variants = [(out_f, "out")] + [(d, "inplace" if d.schema.is_inplace else "functional")
-                                   for d in delegates]
+    out = [
+        "",
+        "",
+        f"# ---- structured: {out_f.schema.full_name} "
+        f"(meta: {functional.schema.full_name}, impl: {impl_name}) " + "-" * 20,
+    ]
+    variants = [(out_f, "out")] + [
+        (d, "inplace" if d.schema.is_inplace else "functional") for d in delegates
+    ]
     for f, kind in variants:
         wrapper = f"wrapper_{key}_{f.ident}"
         if kind == "functional":
@@ -300,26 +386,32 @@ def _structured_wrappers(key: str, out_f: NativeFunction, delegates: list[Native
         check = []
         if key == "CUDA" and needs_device_check(f) and needs_device_check(out_f):
             check = [f"    check_devices(args, {device_check_args(f.schema)!r}, {wrapper!r})"]
-        out += ["",
-                f'@traced("native", "at::(anonymous)::{wrapper}", REGISTER_{key},',
-                f'        legacy="{key}Type::{f.schema.name}")',
-                f"def {wrapper}(*args: Any) -> Any:",
-                f'    """{f.schema} ({kind})"""',
-                *check,
-                f"    op = StructuredKernel({outputs})",
-                f'    op.kind = "{kind}"',
-                f"    {meta}(op, *args[:{n_in}])",
-                f"    {impl}(op, *args[:{n_in}], *op.outputs_)",
-                f"    return {result}", "", "",
-                f"ops.{f.ident}.register(DispatchKey.{key}, KernelFunction({wrapper}, "
-                f'"{wrapper}"))']
+        out += [
+            "",
+            f'@traced("native", "at::(anonymous)::{wrapper}", REGISTER_{key},',
+            f'        legacy="{key}Type::{f.schema.name}")',
+            f"def {wrapper}(*args: Any) -> Any:",
+            f'    """{f.schema} ({kind})"""',
+            *check,
+            f"    op = StructuredKernel({outputs})",
+            f'    op.kind = "{kind}"',
+            f"    {meta}(op, *args[:{n_in}])",
+            f"    {impl}(op, *args[:{n_in}], *op.outputs_)",
+            f"    return {result}",
+            "",
+            "",
+            f'ops.{f.ident}.register(DispatchKey.{key}, KernelFunction({wrapper}, "{wrapper}"))',
+        ]
     return out
 
 
 def aten_modules(fns: Sequence[NativeFunction]) -> dict[str, tuple[str, str]]:
     """module name -> (docstring, code), in the order the loader imports them."""
-    modules = {"operators": gen_operators(fns), "functions": gen_functions(fns),
-               "tensor_body": gen_tensor_body(fns)}
+    modules = {
+        "operators": gen_operators(fns),
+        "functions": gen_functions(fns),
+        "tensor_body": gen_tensor_body(fns),
+    }
     for key in dispatch_keys(fns):
         modules[f"register_{snake_case(key)}"] = gen_register_key(fns, key)
     # after the backends' kernels, as each operator's registrations came in the YAML's order

@@ -40,22 +40,29 @@ def _dispatch(name: str, i: int, ov: PythonOverload) -> list[str]:
     """dispatch_<name>: call at::<name> (or Tensor::<name>) with the parsed arguments."""
     schema = ov.op.schema
     schema_names = [a.name for a in schema.arguments]
-    non_none_defaults = {a.name for a in schema.arguments
-                         if a.default is not None and a.default != "None"}
+    non_none_defaults = {
+        a.name for a in schema.arguments if a.default is not None and a.default != "None"
+    }
     src = "VARIABLE_METHODS_CPP" if ov.is_method else "TORCH_FUNCTIONS_CPP"
-    lines = ["", "", f'@traced("python", "dispatch_{name}", {src}, "dispatch_{name}", '
-             f'legacy="dispatch_{name}")',
-             f"def dispatch_{name}_{i}(self: Any, kwargs: dict[str, Any]) -> Any:",
-             f'    """{ov.signature}: {schema.full_name}'
-             + (f", out= {ov.out_op.schema.full_name}" if ov.out_op else "") + '"""']
+    lines = [
+        "",
+        "",
+        f'@traced("python", "dispatch_{name}", {src}, "dispatch_{name}", legacy="dispatch_{name}")',
+        f"def dispatch_{name}_{i}(self: Any, kwargs: dict[str, Any]) -> Any:",
+        f'    """{ov.signature}: {schema.full_name}'
+        + (f", out= {ov.out_op.schema.full_name}" if ov.out_op else "")
+        + '"""',
+    ]
     if ov.out_op is not None:
         lines += ['    out = kwargs.pop("out", None)']
     if ov.is_factory:
         lines += ['    requires_grad = bool(kwargs.pop("requires_grad", False))']
     if ov.out_op is not None:
-        lines += ["    if out is not None:",
-                  f"        return call_out({_ident(ov.out_op)}, {name!r}, "
-                  f"{ov.is_factory}, self, kwargs, out)"]
+        lines += [
+            "    if out is not None:",
+            f"        return call_out({_ident(ov.out_op)}, {name!r}, "
+            f"{ov.is_factory}, self, kwargs, out)",
+        ]
     # an argument left out in Python takes the schema's default (randint's dtype=long)
     passed = [p for p in ov.params if p in schema_names and p not in ("out", "requires_grad")]
     conditional = [p for p in passed if p in non_none_defaults]
@@ -63,8 +70,10 @@ def _dispatch(name: str, i: int, ov: PythonOverload) -> list[str]:
         lines.append("    call_kwargs = {}")
         for p in passed:
             if p in conditional:
-                lines += [f"    if kwargs[{p!r}] is not None:",
-                          f"        call_kwargs[{py_name(p)!r}] = kwargs[{p!r}]"]
+                lines += [
+                    f"    if kwargs[{p!r}] is not None:",
+                    f"        call_kwargs[{py_name(p)!r}] = kwargs[{p!r}]",
+                ]
             else:
                 lines.append(f"    call_kwargs[{py_name(p)!r}] = kwargs[{p!r}]")
         call = "(**call_kwargs)"
@@ -74,9 +83,11 @@ def _dispatch(name: str, i: int, ov: PythonOverload) -> list[str]:
     if ov.is_factory:
         # torch::rand (variable_factories.h): below ADInplaceOrView, then make_variable; a
         # factory method (x.new_zeros) is Tensor::new_zeros on self
-        lines += ["    with AutoDispatchBelowADInplaceOrView():",
-                  f"        result = {'self' if ov.is_method else 'at'}.{target}{call}",
-                  "    return make_variable(result, requires_grad)"]
+        lines += [
+            "    with AutoDispatchBelowADInplaceOrView():",
+            f"        result = {'self' if ov.is_method else 'at'}.{target}{call}",
+            "    return make_variable(result, requires_grad)",
+        ]
     elif ov.is_method:
         lines += [f"    return self.{target}{call}"]
     else:
@@ -89,28 +100,65 @@ def _binding(name: str, overloads: Sequence[PythonOverload], is_method: bool) ->
         FunctionSignature.parse(ov.signature, i, name in NUMBERS_AS_TENSORS)
     sigs = "".join(f"\n    {ov.signature!r}," for ov in overloads)
     numbers = ", allow_numbers_as_tensors=True" if name in NUMBERS_AS_TENSORS else ""
-    lines = ["", "", f"# ---- {name} " + "-" * (90 - len(name)),
-             f"parser_{name} = PythonArgParser.lazy([{sigs}\n]{numbers})"]
+    lines = [
+        "",
+        "",
+        f"# ---- {name} " + "-" * (90 - len(name)),
+        f"parser_{name} = PythonArgParser.lazy([{sigs}\n]{numbers})",
+    ]
     for i, ov in enumerate(overloads):
         lines += _dispatch(name, i, ov)
     lines += [""]
     # schemas returning named tensors give torch.return_types.<name> (and <name>_out)
     seqs = []
     for ov in overloads:
-        seqs.append(f"(return_types.for_schema({name!r}, {_ident(ov.op)}.schema), "
-                    + (f"return_types.for_schema('{name}_out', {_ident(ov.out_op)}.schema))"
-                       if ov.out_op is not None else "None)"))
+        seqs.append(
+            f"(return_types.for_schema({name!r}, {_ident(ov.op)}.schema), "
+            + (
+                f"return_types.for_schema('{name}_out', {_ident(ov.out_op)}.schema))"
+                if ov.out_op is not None
+                else "None)"
+            )
+        )
     lines.append(f"structseqs_{name} = [{', '.join(seqs)}]")
     return lines
 
 
 # the names a generated binding's body uses itself: a parameter with one of these names gets
 # its local variable spelled with a trailing underscore
-_RESERVED_LOCALS = frozenset({
-    "self", "r", "a", "args", "kwargs", "result", "out_used", "type", "isinstance", "float",
-    "int", "None", "at", "ops", "convert", "recorder", "traced", "scalar_arg", "int64_arg",
-    "to_scalar_type", "wrapped_scalar_tensor", "wrap_result", "TensorBase", "THPVariable_Wrap",
-    "INT64_MIN", "INT64_MAX", "return_types", "check_noargs", "handle_th_errors"})
+_RESERVED_LOCALS = frozenset(
+    {
+        "self",
+        "r",
+        "a",
+        "args",
+        "kwargs",
+        "result",
+        "out_used",
+        "type",
+        "isinstance",
+        "float",
+        "int",
+        "None",
+        "at",
+        "ops",
+        "convert",
+        "recorder",
+        "traced",
+        "scalar_arg",
+        "int64_arg",
+        "to_scalar_type",
+        "wrapped_scalar_tensor",
+        "wrap_result",
+        "TensorBase",
+        "THPVariable_Wrap",
+        "INT64_MIN",
+        "INT64_MAX",
+        "return_types",
+        "check_noargs",
+        "handle_th_errors",
+    }
+)
 
 # the ParameterTypes whose conversion is written out; the others call convert(r, i)
 _SIMPLE_DEFAULTS = (bool, int, float, str)
@@ -138,25 +186,37 @@ def _convert(param: FunctionParameter, i: int, pname: str) -> list[str]:
     if t is ParameterType.TENSOR and default is None:
         if not param.allow_numbers_as_tensor:
             return [f"    {x} = a[{i}]", f"    if {x} is not None:", f"        {x} = {x}.cdata"]
-        return [f"    {x} = a[{i}]",
-                f"    if isinstance({x}, TensorBase):",
-                f"        {x} = {x}.cdata",
-                f"    elif {x} is not None:  # a number where a Tensor is allowed (add(x, 2))",
-                f"        {x} = wrapped_scalar_tensor({x})"]
+        return [
+            f"    {x} = a[{i}]",
+            f"    if isinstance({x}, TensorBase):",
+            f"        {x} = {x}.cdata",
+            f"    elif {x} is not None:  # a number where a Tensor is allowed (add(x, 2))",
+            f"        {x} = wrapped_scalar_tensor({x})",
+        ]
     if t is ParameterType.SCALAR and simple:
         if default is None:
-            return [f"    {x} = a[{i}]", f"    if {x} is not None and type({x}) is not float:",
-                    f"        {x} = scalar_arg({x})"]
-        return [f"    {x} = a[{i}]", *if_none, f"    elif type({x}) is not float:",
-                f"        {x} = scalar_arg({x})"]
+            return [
+                f"    {x} = a[{i}]",
+                f"    if {x} is not None and type({x}) is not float:",
+                f"        {x} = scalar_arg({x})",
+            ]
+        return [
+            f"    {x} = a[{i}]",
+            *if_none,
+            f"    elif type({x}) is not float:",
+            f"        {x} = scalar_arg({x})",
+        ]
     if t in (ParameterType.INT64, ParameterType.SYM_INT) and simple:
-        check = (f"if {x} is not None and (type({x}) is not int "
-                 f"or not INT64_MIN <= {x} <= INT64_MAX):")
+        check = (
+            f"if {x} is not None and (type({x}) is not int or not INT64_MIN <= {x} <= INT64_MAX):"
+        )
         lines = [f"    {x} = a[{i}]"]
         if default is not None:
             lines += if_none
-        return lines + [("    el" if default is not None else "    ") + check,
-                        f"        {x} = int64_arg({x})"]
+        return lines + [
+            ("    el" if default is not None else "    ") + check,
+            f"        {x} = int64_arg({x})",
+        ]
     if t is ParameterType.DOUBLE and simple:
         lines = [f"    {x} = a[{i}]"]
         if default is not None:
@@ -166,12 +226,18 @@ def _convert(param: FunctionParameter, i: int, pname: str) -> list[str]:
         return [f"    {x} = a[{i}]", *(if_none if default is not None else [])]
     if t is ParameterType.INT_LIST:  # (a local of several branches starts as a[i], an Any)
         if default is None:
-            return [f"    {x} = a[{i}]", f"    if {x} is not None:",
-                    f"        {x} = r.intlist({i})"]
+            return [
+                f"    {x} = a[{i}]",
+                f"    if {x} is not None:",
+                f"        {x} = r.intlist({i})",
+            ]
         return [f"    {x} = a[{i}]", f"    {x} = r.intlist({i})  # None: the default"]
     if t is ParameterType.SCALARTYPE and default is None:
-        return [f"    {x} = a[{i}]", f"    if {x} is not None:",
-                f"        {x} = to_scalar_type({x})"]
+        return [
+            f"    {x} = a[{i}]",
+            f"    if {x} is not None:",
+            f"        {x} = to_scalar_type({x})",
+        ]
     if default is None:
         return [f"    {x} = None if a[{i}] is None else convert(r, {i})"]
     return [f"    {x} = convert(r, {i})"]
@@ -198,21 +264,31 @@ def _overload_body(name: str, i: int, ov: PythonOverload, numbers: bool) -> list
     elif ov.out_op is None:
         lines.append(f"    return wrap_result(result, structseqs_{name}[{i}][0])")
     else:
-        lines.append(f"    return wrap_result(result, structseqs_{name}[{i}]"
-                     f"[0 if {_local('out')} is None else 1])")
+        lines.append(
+            f"    return wrap_result(result, structseqs_{name}[{i}]"
+            f"[0 if {_local('out')} is None else 1])"
+        )
     return lines
 
 
-def _binding_def(name: str, python_name: str, is_method: bool,
-                 overloads: Sequence[PythonOverload], noargs: bool = False) -> list[str]:
+def _binding_def(
+    name: str,
+    python_name: str,
+    is_method: bool,
+    overloads: Sequence[PythonOverload],
+    noargs: bool = False,
+) -> list[str]:
     """THPVariable_<name>: parse with PythonArgParser, then, for the signature it chose, convert
     the arguments, dispatch and wrap in straight-line code. `noargs`: every signature is
     `name()`, METH_NOARGS in python_variable_methods.cpp (an argument is a TypeError)."""
     src = "VARIABLE_METHODS_CPP" if is_method else "TORCH_FUNCTIONS_CPP"
     # x + y and x.add(y) reach the same THPVariable_add: the trace notes which one Python called
     called_as = f"Tensor.{python_name}" if is_method else f"torch.{name}"
-    check = ["    if len(args) > 1 or kwargs:",
-             f'        check_noargs("{name}", args[1:], kwargs)'] if noargs else []
+    check = (
+        ["    if len(args) > 1 or kwargs:", f'        check_noargs("{name}", args[1:], kwargs)']
+        if noargs
+        else []
+    )
     numbers = name in NUMBERS_AS_TENSORS
     body: list[str] = []
     for i, ov in enumerate(overloads):
@@ -221,19 +297,23 @@ def _binding_def(name: str, python_name: str, is_method: bool,
             body += [f"    if r.idx == {i}:", *("    " + line for line in case)]
         else:
             body += case
-    return ["", "", "@handle_th_errors",
-            f'@traced("python", "THPVariable_{name}", {src}, legacy="THPVariable_{name}")',
-            f"def {python_name}(*args: Any, **kwargs: Any) -> Any:",
-            f'    """{called_as}: THPVariable_{name}"""',
-            "    if recorder.current is not None:",
-            f'        recorder.current.instant("python_call", "python", "{called_as}",',
-            f'                                 {{"python_name": "{called_as}"}})',
-            *check,
-            ("    self = args[0].cdata" if is_method else "    self = None"),
-            ("    r = " if any(re.search(r"\br\b|\ba\[", line) for line in body) else "    ")
-            + f"parser_{name}.parse({'args[1:]' if is_method else 'args'}, kwargs)",
-            *(["    a = r.args"] if any("a[" in line for line in body) else []),
-            *body]
+    return [
+        "",
+        "",
+        "@handle_th_errors",
+        f'@traced("python", "THPVariable_{name}", {src}, legacy="THPVariable_{name}")',
+        f"def {python_name}(*args: Any, **kwargs: Any) -> Any:",
+        f'    """{called_as}: THPVariable_{name}"""',
+        "    if recorder.current is not None:",
+        f'        recorder.current.instant("python_call", "python", "{called_as}",',
+        f'                                 {{"python_name": "{called_as}"}})',
+        *check,
+        ("    self = args[0].cdata" if is_method else "    self = None"),
+        ("    r = " if any(re.search(r"\br\b|\ba\[", line) for line in body) else "    ")
+        + f"parser_{name}.parse({'args[1:]' if is_method else 'args'}, kwargs)",
+        *(["    a = r.args"] if any("a[" in line for line in body) else []),
+        *body,
+    ]
 
 
 _IMPORTS = [
@@ -245,10 +325,14 @@ _IMPORTS = [
     ("tensortrace.csrc", "return_types"),
     ("tensortrace.csrc.dtype", "to_scalar_type"),
     ("tensortrace.csrc.python_arg_parser", "INT64_MAX, INT64_MIN, PythonArgParser"),
-    ("tensortrace.csrc.python_bindings",
-     "PythonOverload, call_out, convert, int64_arg, scalar_arg, wrap_result"),
-    ("tensortrace.csrc.python_variable",
-     "TensorBase, THPVariable_Wrap, check_noargs, handle_th_errors"),
+    (
+        "tensortrace.csrc.python_bindings",
+        "PythonOverload, call_out, convert, int64_arg, scalar_arg, wrap_result",
+    ),
+    (
+        "tensortrace.csrc.python_variable",
+        "TensorBase, THPVariable_Wrap, check_noargs, handle_th_errors",
+    ),
     ("tensortrace.trace", "recorder, traced"),
 ]
 
@@ -258,8 +342,7 @@ def _imports(body: list[str]) -> list[str]:
     text = "\n".join(body)
     lines = ["from typing import Any", ""]
     for module, names in _IMPORTS:
-        used = [n for n in names.split(", ")
-                if re.search(rf"\b{n.split(' as ')[-1]}\b", text)]
+        used = [n for n in names.split(", ") if re.search(rf"\b{n.split(' as ')[-1]}\b", text)]
         line = f"from {module} import {', '.join(used)}"
         if used and len(line) > 100:  # isort's wrapping, as ruff checks it
             lines += [f"from {module} import (", *(f"    {n}," for n in used), ")"]
@@ -269,12 +352,14 @@ def _imports(body: list[str]) -> list[str]:
 
 
 def gen_torch_functions(fns: Sequence[NativeFunction]) -> tuple[str, str]:
-    doc = ("The torch.<op> functions: torch._C._VariableFunctions.\n\n"
-           "Mirrors the generated `python_torch_functions_0.cpp`: one THPVariable_<op> per "
-           "operator name\nwith `variants: function` (the out= overload folded into the "
-           "functional one as\n`Tensor out=None`, factories given dtype, layout, device, "
-           "pin_memory and requires_grad).\ncsrc/python_torch_functions.py adds the "
-           "hand-written ones.")
+    doc = (
+        "The torch.<op> functions: torch._C._VariableFunctions.\n\n"
+        "Mirrors the generated `python_torch_functions_0.cpp`: one THPVariable_<op> per "
+        "operator name\nwith `variants: function` (the out= overload folded into the "
+        "functional one as\n`Tensor out=None`, factories given dtype, layout, device, "
+        "pin_memory and requires_grad).\ncsrc/python_torch_functions.py adds the "
+        "hand-written ones."
+    )
     out = [f'TORCH_FUNCTIONS_CPP = "{TORCH_FUNCTIONS_CPP}"']
     # `python_module: nn` ops are bound in torch._C._nn instead (python_nn_functions.py)
     grouped = collect_overloads([f for f in fns if not _in_module(f, "nn")], is_method=False)
@@ -282,33 +367,43 @@ def gen_torch_functions(fns: Sequence[NativeFunction]) -> tuple[str, str]:
         out += _binding(name, overloads, False) + _binding_def(name, name, False, overloads)
     out += ["", "", "FUNCTIONS: dict[str, Any] = {"]
     out += [f'    "{n}": {n},' for n in grouped]
-    out += ["}", "", "# torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package",
-            "__all__ = ["]
+    out += [
+        "}",
+        "",
+        "# torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package",
+        "__all__ = [",
+    ]
     out += [f'    "{n}",' for n in grouped]
     out.append("]")
     return doc, "\n".join(_imports(out) + out) + "\n"
 
 
-def gen_variable_methods(fns: Sequence[NativeFunction], operators: dict[str, str]
-                         ) -> tuple[str, str]:
-    doc = ("The generated Tensor methods of torch.Tensor (THPVariable_<op>).\n\n"
-           "Mirrors the generated `python_variable_methods.cpp`: one binding per operator name "
-           "with\n`variants: method`, and the Python operators of its method table "
-           "(`__add__` is the add\nbinding, called as Tensor.__add__). "
-           "csrc/python_variable_methods.py installs them with the\nhand-written methods.")
+def gen_variable_methods(
+    fns: Sequence[NativeFunction], operators: dict[str, str]
+) -> tuple[str, str]:
+    doc = (
+        "The generated Tensor methods of torch.Tensor (THPVariable_<op>).\n\n"
+        "Mirrors the generated `python_variable_methods.cpp`: one binding per operator name "
+        "with\n`variants: method`, and the Python operators of its method table "
+        "(`__add__` is the add\nbinding, called as Tensor.__add__). "
+        "csrc/python_variable_methods.py installs them with the\nhand-written methods."
+    )
     out = [f'VARIABLE_METHODS_CPP = "{VARIABLE_METHODS_CPP}"']
     grouped = collect_overloads(fns, is_method=True)
     for name, overloads in grouped.items():
         noargs = all(not ov.params for ov in overloads)
-        out += _binding(name, overloads, True) + _binding_def(name, name, True, overloads,
-                                                                noargs)
+        out += _binding(name, overloads, True) + _binding_def(name, name, True, overloads, noargs)
     for dunder, name in operators.items():
         assert dunder not in grouped, dunder
         out += _binding_def(name, dunder, True, grouped[name])
     out += ["", "", "METHODS: dict[str, Any] = {"]
     out += [f'    "{n}": {n},' for n in grouped]
-    out += ["}", "", "# Python operator -> its binding (python_variable_methods.cpp's table)",
-            "OPERATOR_METHODS: dict[str, Any] = {"]
+    out += [
+        "}",
+        "",
+        "# Python operator -> its binding (python_variable_methods.cpp's table)",
+        "OPERATOR_METHODS: dict[str, Any] = {",
+    ]
     out += [f'    "{d}": {d},' for d in operators]
     out.append("}")
     return doc, "\n".join(_imports(out) + out) + "\n"
@@ -321,12 +416,15 @@ def _in_module(f: NativeFunction, module: str) -> bool:
 def gen_module_functions(fns: Sequence[NativeFunction], module: str) -> tuple[str, str]:
     """python_<module>_functions.cpp: the bindings of the ops declared `python_module: <module>`
     (torch._C._nn.<op>, torch._C._linalg.linalg_<op>)."""
-    doc = (f"The bindings of the `python_module: {module}` ops (torch._C._{module}).\n\n"
-           f"Mirrors the generated `python_{module}_functions.cpp`: one THPVariable_<op> per "
-           f"operator name;\ncsrc/python_{module}_functions.py installs them.")
+    doc = (
+        f"The bindings of the `python_module: {module}` ops (torch._C._{module}).\n\n"
+        f"Mirrors the generated `python_{module}_functions.cpp`: one THPVariable_<op> per "
+        f"operator name;\ncsrc/python_{module}_functions.py installs them."
+    )
     out = [f'TORCH_FUNCTIONS_CPP = "{TORCH_FUNCTIONS_CPP}"']
-    grouped = collect_overloads([f for f in fns if _in_module(f, module)], is_method=False,
-                                python_module=module)
+    grouped = collect_overloads(
+        [f for f in fns if _in_module(f, module)], is_method=False, python_module=module
+    )
     for name, overloads in grouped.items():
         out += _binding(name, overloads, False) + _binding_def(name, name, False, overloads)
     out += ["", "", "FUNCTIONS: dict[str, Any] = {"]
@@ -335,12 +433,15 @@ def gen_module_functions(fns: Sequence[NativeFunction], module: str) -> tuple[st
     return doc, "\n".join(_imports(out) + out) + "\n"
 
 
-def csrc_modules(fns: Sequence[NativeFunction], operators: dict[str, str]
-                 ) -> dict[str, tuple[str, str]]:
-    return {"python_torch_functions_0": gen_torch_functions(fns),
-            "python_nn_functions": gen_module_functions(fns, "nn"),
-            "python_linalg_functions": gen_module_functions(fns, "linalg"),
-            "python_variable_methods": gen_variable_methods(fns, operators)}
+def csrc_modules(
+    fns: Sequence[NativeFunction], operators: dict[str, str]
+) -> dict[str, tuple[str, str]]:
+    return {
+        "python_torch_functions_0": gen_torch_functions(fns),
+        "python_nn_functions": gen_module_functions(fns, "nn"),
+        "python_linalg_functions": gen_module_functions(fns, "linalg"),
+        "python_variable_methods": gen_variable_methods(fns, operators),
+    }
 
 
 __all__ = ["FACTORY_OPTIONS", "csrc_modules"]

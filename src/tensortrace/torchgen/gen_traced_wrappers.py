@@ -32,15 +32,22 @@ def import_everything() -> list[str]:
 
 
 def gen_traced_wrappers() -> tuple[str, str]:
-    doc = ("The wrappers `@traced` puts around a function: one factory per parameter list.\n\n"
-           "See Note [Wrappers with the wrapped function's signature] in trace/recorder.py. "
-           "`traced(...)(fn)`\nlooks up the factory of fn's parameter list here and calls it "
-           "with fn, its FrameSite, the\nnames of its positional parameters and its default "
-           "values. The wrapper is what a debugger\nsteps through on the way into fn: one "
-           "read of `recorder.current`, then the call.")
+    doc = (
+        "The wrappers `@traced` puts around a function: one factory per parameter list.\n\n"
+        "See Note [Wrappers with the wrapped function's signature] in trace/recorder.py. "
+        "`traced(...)(fn)`\nlooks up the factory of fn's parameter list here and calls it "
+        "with fn, its FrameSite, the\nnames of its positional parameters and its default "
+        "values. The wrapper is what a debugger\nsteps through on the way into fn: one "
+        "read of `recorder.current`, then the call."
+    )
     keys = sorted(recorder.PARAMETER_LISTS_SEEN)
-    out = ["from collections.abc import Callable", "from typing import Any", "",
-           "from tensortrace.trace import recorder", ""]
+    out = [
+        "from collections.abc import Callable",
+        "from typing import Any",
+        "",
+        "from tensortrace.trace import recorder",
+        "",
+    ]
     for i, key in enumerate(keys):
         out.append(f"\n# ({key})" + recorder.factory_source(key, f"traced_{i}").rstrip())
     out += ["", "", "TRACED_WRAPPERS: dict[str, Callable[..., Any]] = {"]

@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 from tensortrace.aten.function_schema import FunctionSchema, parse_schema
 from tensortrace.torchgen.model import load_yaml
 
-_PROPERTY_RE = re.compile(r"\b([A-Za-z_]\w*)\.(sym_sizes|sizes|sym_strides|strides|scalar_type|"
-                          r"sym_numel|numel|dim|layout|options|geometry)\(\)")
+_PROPERTY_RE = re.compile(
+    r"\b([A-Za-z_]\w*)\.(sym_sizes|sizes|sym_strides|strides|scalar_type|"
+    r"sym_numel|numel|dim|layout|options|geometry)\(\)"
+)
 _LIST_PROPERTY_RE = re.compile(r"\bto_args_(sizes|scalartypes)\((\w+)\)")
 # names every formula may read besides the inputs and outputs (see derivatives.yaml's header)
 GRAD_NAMES = ("grad", "grads", "grad_input_mask")
@@ -52,9 +54,12 @@ def _op_prefix(name: str) -> str:
     return (camel + "Backward").replace("ForwardBackward", "Backward")
 
 
-def _rewrite_properties(source: str, arg_names: set[str],
-                        properties: dict[str, tuple[str, str]],
-                        list_properties: dict[str, tuple[str, str]]) -> str:
+def _rewrite_properties(
+    source: str,
+    arg_names: set[str],
+    properties: dict[str, tuple[str, str]],
+    list_properties: dict[str, tuple[str, str]],
+) -> str:
     """`self.sym_sizes()` -> `self_sym_sizes`, recorded as a fact to save at forward time."""
 
     def prop(m: re.Match[str]) -> str:
@@ -78,8 +83,9 @@ def load_derivatives(text: str) -> list[DerivativeEntry]:
     entries: list[DerivativeEntry] = []
     for entry in load_yaml(text):
         schema = parse_schema(entry["name"])
-        keys = [k for k in entry if k not in ("name", "output_differentiability", "result",
-                                              "node_name")]
+        keys = [
+            k for k in entry if k not in ("name", "output_differentiability", "result", "node_name")
+        ]
         formulas: list[DerivativeFormula] = []
         properties: dict[str, tuple[str, str]] = {}
         list_properties: dict[str, tuple[str, str]] = {}
@@ -93,8 +99,11 @@ def load_derivatives(text: str) -> list[DerivativeEntry]:
             rewritten = _rewrite_properties(source, arg_names, properties, list_properties)
             tree = ast.parse(rewritten, mode="eval")
             names = frozenset(n.id for n in ast.walk(tree) if isinstance(n, ast.Name))
-            formulas.append(DerivativeFormula(tuple(k.strip() for k in key.split(",")), source,
-                                              rewritten, names))
+            formulas.append(
+                DerivativeFormula(
+                    tuple(k.strip() for k in key.split(",")), source, rewritten, names
+                )
+            )
         if not formulas:
             continue
         if "node_name" in entry:
@@ -105,6 +114,7 @@ def load_derivatives(text: str) -> list[DerivativeEntry]:
             counter[prefix] += 1
         diff = {n for f in formulas for n in f.inputs}
         diff_inputs = tuple(a.name for a in schema.arguments if a.name in diff)
-        entries.append(DerivativeEntry(schema, node_name, formulas, diff_inputs, properties,
-                                       list_properties))
+        entries.append(
+            DerivativeEntry(schema, node_name, formulas, diff_inputs, properties, list_properties)
+        )
     return entries

@@ -30,9 +30,12 @@ def load(package: str) -> dict[str, types.ModuleType]:
         return {name: importlib.import_module(f"{package}.{name}") for name in init.MODULES}
     from tensortrace.torchgen.gen import COMMAND, package_sources
 
-    warnings.warn(f"{package} is out of date with its inputs (the YAML files, "
-                  f"torchgen): built in memory instead; `{COMMAND}` rewrites the files",
-                  RuntimeWarning, stacklevel=2)
+    warnings.warn(
+        f"{package} is out of date with its inputs (the YAML files, "
+        f"torchgen): built in memory instead; `{COMMAND}` rewrites the files",
+        RuntimeWarning,
+        stacklevel=2,
+    )
     modules = {}
     for name, source in package_sources(package).items():
         qualified = f"{package}.{name}"

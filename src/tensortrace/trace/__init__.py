@@ -34,8 +34,12 @@ def record(**meta: Any) -> Iterator[Trace]:
     The Trace `t` fills in when the block exits (also when it exits by an exception).
     """
     rec = recorder.start()
-    result = Trace(rec.events, rec.sites,
-                   {"pid": os.getpid(), "tid": threading.get_native_id(), **meta}, rec.values)
+    result = Trace(
+        rec.events,
+        rec.sites,
+        {"pid": os.getpid(), "tid": threading.get_native_id(), **meta},
+        rec.values,
+    )
     try:
         yield result
     finally:
@@ -67,6 +71,19 @@ def is_tracing() -> bool:
     return recorder.current is not None
 
 
-__all__ = ["LAYERS", "Event", "FrameNode", "FrameSite", "Trace", "TraceFormatError", "frame",
-           "is_tracing",
-           "record_names", "recorder", "record", "run_source", "summarize", "traced"]
+__all__ = [
+    "LAYERS",
+    "Event",
+    "FrameNode",
+    "FrameSite",
+    "Trace",
+    "TraceFormatError",
+    "frame",
+    "is_tracing",
+    "record_names",
+    "recorder",
+    "record",
+    "run_source",
+    "summarize",
+    "traced",
+]

@@ -75,6 +75,7 @@ def _scalar(kind: type, name: str) -> Checker:
     def check(value: Any, depth: int) -> None:
         if type(value) is not kind:
             raise CheckError(name, value)
+
     return check
 
 
@@ -122,6 +123,7 @@ def _compile(tp: Any) -> Checker:
         def optional(value: Any, depth: int) -> None:
             if value is not None:
                 inner(value, depth)
+
         return optional
     if origin is list:
         item = _compile(get_args(tp)[0])
@@ -136,6 +138,7 @@ def _compile(tp: Any) -> Checker:
                     item(v, depth + 1)
                 except CheckError as bad:
                     raise bad.within(i) from None
+
         return array
     if origin is dict:
         entry = _compile(get_args(tp)[1])
@@ -150,6 +153,7 @@ def _compile(tp: Any) -> Checker:
                     entry(v, depth + 1)
                 except CheckError as bad:
                     raise bad.within(k) from None
+
         return mapping
     raise TypeError(f"schema type {tp!r} has no checker")  # a schema.py mistake
 
@@ -185,6 +189,7 @@ def _typed_dict(td: type, extra_ok: bool) -> Checker:
                 check_item(item, depth + 1)
             except CheckError as bad:
                 raise bad.within(key) from None
+
     return check
 
 

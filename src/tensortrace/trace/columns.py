@@ -48,13 +48,36 @@ def _index_typecode(n: int) -> str:
 class EventColumns(Sequence[Event]):
     """The events of a finished (or loaded) trace as parallel columns; read-only."""
 
-    __slots__ = ("ph", "strings", "name", "layer", "kind", "ts", "depth", "site", "tid",
-                 "arg", "arg_texts", "_cache", "_limit")
+    __slots__ = (
+        "ph",
+        "strings",
+        "name",
+        "layer",
+        "kind",
+        "ts",
+        "depth",
+        "site",
+        "tid",
+        "arg",
+        "arg_texts",
+        "_cache",
+        "_limit",
+    )
 
-    def __init__(self, ph: str, strings: list[str], name: Iterable[int], layer: Iterable[int],
-                 kind: Iterable[int], ts: Iterable[int], depth: Iterable[int],
-                 site: Iterable[int], tid: Iterable[int] | None, arg: Iterable[int],
-                 arg_texts: list[str]) -> None:
+    def __init__(
+        self,
+        ph: str,
+        strings: list[str],
+        name: Iterable[int],
+        layer: Iterable[int],
+        kind: Iterable[int],
+        ts: Iterable[int],
+        depth: Iterable[int],
+        site: Iterable[int],
+        tid: Iterable[int] | None,
+        arg: Iterable[int],
+        arg_texts: list[str],
+    ) -> None:
         code = _index_typecode(len(strings))
         self.ph = ph  # phase letters, one per event
         self.strings = strings  # the table name, layer and kind index
@@ -95,8 +118,9 @@ class EventColumns(Sequence[Event]):
                 index = by_id[id(e.args)] = texts.setdefault(encode(e.args), len(texts))
                 keep.append(e.args)
             arg.append(index)
-        return cls("".join(ph), list(strings), name, layer, kind, ts, depth, site, tid, arg,
-                   list(texts))
+        return cls(
+            "".join(ph), list(strings), name, layer, kind, ts, depth, site, tid, arg, list(texts)
+        )
 
     # ---- Sequence[Event] ------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -141,9 +165,17 @@ class EventColumns(Sequence[Event]):
         if not 0 <= i < n:
             raise IndexError("event index out of range")
         s = self.strings
-        return Event(self.ph[i], s[self.name[i]], s[self.layer[i]], self.ts[i], self.depth[i],
-                     self.site[i], s[self.kind[i]], self._args_of(self.arg[i]),
-                     self.tid[i] if self.tid is not None else 0)
+        return Event(
+            self.ph[i],
+            s[self.name[i]],
+            s[self.layer[i]],
+            self.ts[i],
+            self.depth[i],
+            self.site[i],
+            s[self.kind[i]],
+            self._args_of(self.arg[i]),
+            self.tid[i] if self.tid is not None else 0,
+        )
 
     def __iter__(self) -> Iterator[Event]:
         return self._events(0, len(self.ph))
@@ -151,12 +183,23 @@ class EventColumns(Sequence[Event]):
     def _events(self, start: int, stop: int) -> Iterator[Event]:
         """Events start..stop-1, built from slices of the columns (C-speed zips)."""
         s = self.strings.__getitem__
-        tid: Iterable[int] = (self.tid[start:stop] if self.tid is not None
-                              else repeat(0, stop - start))
-        return map(_new_event, zip(
-            self.ph[start:stop], map(s, self.name[start:stop]), map(s, self.layer[start:stop]),
-            self.ts[start:stop], self.depth[start:stop], self.site[start:stop],
-            map(s, self.kind[start:stop]), map(self._args_of, self.arg[start:stop]), tid))
+        tid: Iterable[int] = (
+            self.tid[start:stop] if self.tid is not None else repeat(0, stop - start)
+        )
+        return map(
+            _new_event,
+            zip(
+                self.ph[start:stop],
+                map(s, self.name[start:stop]),
+                map(s, self.layer[start:stop]),
+                self.ts[start:stop],
+                self.depth[start:stop],
+                self.site[start:stop],
+                map(s, self.kind[start:stop]),
+                map(self._args_of, self.arg[start:stop]),
+                tid,
+            ),
+        )
 
     def tids(self) -> Iterable[int]:
         return self.tid if self.tid is not None else repeat(0, len(self.ph))

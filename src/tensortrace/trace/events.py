@@ -68,8 +68,16 @@ class Event(NamedTuple):
     tid: int = 0
 
     def to_json(self) -> list[Any]:
-        row = [self.ph, self.name, self.layer, self.ts_ns, self.depth, self.site, self.kind,
-               self.args]
+        row = [
+            self.ph,
+            self.name,
+            self.layer,
+            self.ts_ns,
+            self.depth,
+            self.site,
+            self.kind,
+            self.args,
+        ]
         if self.tid:  # only events of other threads carry a ninth column
             row.append(self.tid)
         return row

@@ -35,8 +35,16 @@ VERSION = 2
 SUPPORTED = (1, 2)
 COLUMNS = ("ph", "name", "layer", "kind", "ts", "depth", "site", "tid", "args")
 MAX_TS = 2**63 - 1
-_ROW_COLUMNS = {"ph": 0, "name": 1, "layer": 2, "ts": 3, "depth": 4, "site": 5, "kind": 6,
-                "tid": 8}  # format 1's row layout
+_ROW_COLUMNS = {
+    "ph": 0,
+    "name": 1,
+    "layer": 2,
+    "ts": 3,
+    "depth": 4,
+    "site": 5,
+    "kind": 6,
+    "tid": 8,
+}  # format 1's row layout
 MAX_DEPTH = 2**31 - 1
 
 
@@ -49,8 +57,9 @@ def _not_json(value: Any) -> Any:
 # cost): compact separators, no circular check (args are trees). NaN and Infinity are written
 # as JSON's usual extension: a summarized float argument may be one.
 if c_make_encoder is not None:
-    _encode_chunks = c_make_encoder(None, _not_json, encode_basestring_ascii, None, ":", ",",
-                                    False, False, True)
+    _encode_chunks = c_make_encoder(
+        None, _not_json, encode_basestring_ascii, None, ":", ",", False, False, True
+    )
 
     def _encode(value: Any) -> str:
         return "".join(_encode_chunks(value, 0))
@@ -66,8 +75,12 @@ encode = _encode  # the args' text in EventColumns (columns.py)
 Loaded = tuple[EventColumns, list[FrameSite], dict[str, Any], dict[int, dict[str, Any]]]
 
 
-def dumps(events: Sequence[Event], sites: list[FrameSite], meta: dict[str, Any],
-          values: dict[int, dict[str, Any]] | None = None) -> str:
+def dumps(
+    events: Sequence[Event],
+    sites: list[FrameSite],
+    meta: dict[str, Any],
+    values: dict[int, dict[str, Any]] | None = None,
+) -> str:
     """The version-2 document as compact JSON text."""
     with gc_paused():
         columns = events if isinstance(events, EventColumns) else EventColumns.from_events(events)
@@ -78,20 +91,33 @@ def _int_list(column: Iterable[int]) -> str:
     return "[" + ",".join(map(str, column)) + "]"
 
 
-def _dumps(columns: EventColumns, sites: list[FrameSite], meta: dict[str, Any],
-           values: dict[int, dict[str, Any]]) -> str:
+def _dumps(
+    columns: EventColumns,
+    sites: list[FrameSite],
+    meta: dict[str, Any],
+    values: dict[int, dict[str, Any]],
+) -> str:
     """Straight from the columns: the file's columns are the same arrays, as JSON lists."""
     head = {
-        "format": FORMAT, "version": VERSION, "meta": meta,
+        "format": FORMAT,
+        "version": VERSION,
+        "meta": meta,
         "sites": [[s.layer, s.name, s.source, s.symbol, s.legacy] for s in sites],
         "strings": columns.strings,
     }
     if values:  # Note [Values beside the events]: optional, what tensors held at a step
         head["values"] = {str(step): v for step, v in values.items()}
     parts = [_encode(head)[:-1], ',"events":{"ph":', _encode(columns.ph)]
-    for key, column in (("name", columns.name), ("layer", columns.layer),
-                        ("kind", columns.kind), ("ts", columns.ts), ("depth", columns.depth),
-                        ("site", columns.site), ("tid", columns.tids()), ("args", columns.arg)):
+    for key, column in (
+        ("name", columns.name),
+        ("layer", columns.layer),
+        ("kind", columns.kind),
+        ("ts", columns.ts),
+        ("depth", columns.depth),
+        ("site", columns.site),
+        ("tid", columns.tids()),
+        ("args", columns.arg),
+    ):
         parts += [',"', key, '":', _int_list(column)]
     parts += ['},"arg_table":[', ",".join(columns.arg_texts), "]}"]
     return "".join(parts)
@@ -110,8 +136,9 @@ def parse(raw: bytes | str, file: str) -> Any:
         with gc_paused():
             return json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise TraceFormatError(file, f"line {exc.lineno} column {exc.colno}",
-                               f"JSON ({exc.msg})") from None
+        raise TraceFormatError(
+            file, f"line {exc.lineno} column {exc.colno}", f"JSON ({exc.msg})"
+        ) from None
     except RecursionError:
         raise TraceFormatError(file, "$", "JSON nested less deeply") from None
     except ValueError as exc:  # an integer of thousands of digits
@@ -154,8 +181,9 @@ def _from_data(data: Any) -> Loaded:
     if type(data) is not dict:
         raise CheckError("a JSON object (a tensortrace trace)", data)
     if data.get("format") != FORMAT:
-        raise CheckError(f"'{FORMAT}' (this is not a tensortrace trace file)", data.get("format"),
-                  ["format"])
+        raise CheckError(
+            f"'{FORMAT}' (this is not a tensortrace trace file)", data.get("format"), ["format"]
+        )
     version = data.get("version")
     if type(version) is not int or version not in SUPPORTED:  # `true` is not 1
         raise CheckError(f"a version among {list(SUPPORTED)}", version, ["version"])
@@ -183,8 +211,9 @@ def _values(raw: Any) -> dict[int, dict[str, Any]]:
         if type(texts) is not dict or not all(type(t) is str for t in texts.values()):
             raise CheckError("an object of texts", texts, ["values", step, "t"])
         if type(storages) is not dict or not all(
-                type(v) is list and len(v) == 2 and type(v[0]) is str and type(v[1]) is list
-                for v in storages.values()):
+            type(v) is list and len(v) == 2 and type(v[0]) is str and type(v[1]) is list
+            for v in storages.values()
+        ):
             raise CheckError("an object of [dtype, elements]", storages, ["values", step, "s"])
         try:
             check_json(entry)
@@ -206,8 +235,18 @@ def _check_meta(meta: Any) -> None:
         raise bad.within("meta") from None
 
 
-def _event(ph: Any, name: Any, layer: Any, kind: Any, ts: Any, depth: Any, site: Any, tid: Any,
-           args: Any, n_sites: int) -> Event:
+def _event(
+    ph: Any,
+    name: Any,
+    layer: Any,
+    kind: Any,
+    ts: Any,
+    depth: Any,
+    site: Any,
+    tid: Any,
+    args: Any,
+    n_sites: int,
+) -> Event:
     """One event's fields checked; a CheckError names the field (the caller adds the event)."""
     if ph not in (BEGIN, END, INSTANT):
         raise CheckError("'B', 'E' or 'i'", ph, ["ph"])
@@ -240,12 +279,14 @@ def _rows(rows: Any, n_sites: int) -> list[Event]:
     events = []
     for i, row in enumerate(rows):
         if type(row) is not list or len(row) not in (8, 9):
-            raise CheckError("an event [ph, name, layer, ts, depth, site, kind, args(, tid)]",
-                             row, ["events", i])
+            raise CheckError(
+                "an event [ph, name, layer, ts, depth, site, kind, args(, tid)]", row, ["events", i]
+            )
         ph, name, layer, ts, depth, site, kind, args, *rest = row
         try:
-            event = _event(ph, name, layer, kind, ts, depth, site, rest[0] if rest else 0, args,
-                           n_sites)
+            event = _event(
+                ph, name, layer, kind, ts, depth, site, rest[0] if rest else 0, args, n_sites
+            )
             check_args(event.ph, event.kind, args)
         except CheckError as bad:
             # a field of _event's by its name, else a place inside args: the row's column
@@ -265,8 +306,9 @@ def _ints(columns: dict[str, Any], key: str, low: int, high: int, what: str) -> 
     """A column of integers within [low, high], checked in bulk (C-speed in the common case),
     with the first bad item found only when there is one."""
     values = columns[key]
-    if not values or (set(map(type, values)) == {int}
-                      and low <= min(values) and max(values) <= high):
+    if not values or (
+        set(map(type, values)) == {int} and low <= min(values) and max(values) <= high
+    ):
         return values
     for i, v in enumerate(values):
         if type(v) is not int or not low <= v <= high:
@@ -299,39 +341,54 @@ def _columns(data: dict[str, Any], n_sites: int) -> EventColumns:
     for letter in set(ph) - {BEGIN, END, INSTANT}:
         raise CheckError("'B', 'E' or 'i'", letter, ["events", "ph", ph.index(letter)])
     last = len(strings) - 1
-    names, layers, kinds = (_ints(columns, key, 0, last, f"an index into strings (0 to {last})")
-                            for key in ("name", "layer", "kind"))
+    names, layers, kinds = (
+        _ints(columns, key, 0, last, f"an index into strings (0 to {last})")
+        for key in ("name", "layer", "kind")
+    )
     ts = _ints(columns, "ts", 0, MAX_TS, "a time in ns (an integer >= 0, in 63 bits)")
     depth = _ints(columns, "depth", 0, MAX_DEPTH, "a depth (an integer >= 0)")
     tid = _ints(columns, "tid", 0, MAX_TS, "a thread id (an integer >= 0)")
     site = _ints(columns, "site", -1, n_sites - 1, f"-1 or an index into sites (< {n_sites})")
-    args = _ints(columns, "args", 0, len(table) - 1,
-                 f"an index into arg_table (0 to {len(table) - 1})")
+    args = _ints(
+        columns, "args", 0, len(table) - 1, f"an index into arg_table (0 to {len(table) - 1})"
+    )
     for index in set(layers):
         if strings[index] not in LAYERS:
-            raise CheckError(f"a layer among {list(LAYERS)}", strings[index],
-                             ["events", "layer", _first(layers, index)])
+            raise CheckError(
+                f"a layer among {list(LAYERS)}",
+                strings[index],
+                ["events", "layer", _first(layers, index)],
+            )
     for letter, index in set(zip(ph, kinds)):
         if (strings[index] in INSTANT_KINDS) if letter == INSTANT else strings[index] == "":
             continue
         i = next(i for i, pair in enumerate(zip(ph, kinds)) if pair == (letter, index))
-        expected = ("an instant kind of schema.INSTANT_KINDS" if letter == INSTANT
-                    else "'' (a frame has no kind)")
+        expected = (
+            "an instant kind of schema.INSTANT_KINDS"
+            if letter == INSTANT
+            else "'' (a frame has no kind)"
+        )
         raise CheckError(expected, strings[index], ["events", "kind", i])
     for letter, where in set(zip(ph, site)):
         if (where == -1) == (letter == INSTANT):
             continue
         i = next(i for i, pair in enumerate(zip(ph, site)) if pair == (letter, where))
-        raise CheckError("-1 (an instant has no site)" if letter == INSTANT
-                         else "an index into sites (a frame has one)", where, ["events", "site", i])
+        raise CheckError(
+            "-1 (an instant has no site)"
+            if letter == INSTANT
+            else "an index into sites (a frame has one)",
+            where,
+            ["events", "site", i],
+        )
     for letter, index, a in set(zip(ph, kinds, args)):  # each distinct args object once
         try:
             check_args(letter, strings[index], table[a])
         except CheckError as bad:
             raise bad.within("arg_table", a) from None
     # each distinct args object kept as its compact text (columns.py), decoded on access
-    return EventColumns(ph, strings, names, layers, kinds, ts, depth, site,
-                        tid, args, list(map(_encode, table)))
+    return EventColumns(
+        ph, strings, names, layers, kinds, ts, depth, site, tid, args, list(map(_encode, table))
+    )
 
 
 def _check_nesting(events: EventColumns, columnar: bool) -> None:
@@ -347,14 +404,19 @@ def _check_nesting(events: EventColumns, columnar: bool) -> None:
             elif ph == END:
                 if not frames or frames[-1] != key:
                     top = strings[frames[-1][0]] if frames else None
-                    raise CheckError(f"an end of the open frame {top!r}" if top is not None
-                                     else "a begin before this end", strings[key[0]],
-                                     ["events", "ph", i] if columnar else ["events", i])
+                    raise CheckError(
+                        f"an end of the open frame {top!r}"
+                        if top is not None
+                        else "a begin before this end",
+                        strings[key[0]],
+                        ["events", "ph", i] if columnar else ["events", i],
+                    )
                 pop()
         return
     open_frames: dict[int, list[tuple[str, int]]] = {}
-    for i, (ph, name, site, tid) in enumerate(zip(events.ph, events.name, events.site,
-                                                  events.tids())):
+    for i, (ph, name, site, tid) in enumerate(
+        zip(events.ph, events.name, events.site, events.tids())
+    ):
         if ph == INSTANT:
             continue
         if ph == BEGIN:
@@ -363,7 +425,11 @@ def _check_nesting(events: EventColumns, columnar: bool) -> None:
             stack = open_frames.get(tid)
             if not stack or stack[-1] != (strings[name], site):
                 opened = stack[-1][0] if stack else None
-                raise CheckError(f"an end of the open frame {opened!r}" if opened is not None
-                                 else "a begin before this end", strings[name],
-                                 ["events", "ph", i] if columnar else ["events", i])
+                raise CheckError(
+                    f"an end of the open frame {opened!r}"
+                    if opened is not None
+                    else "a begin before this end",
+                    strings[name],
+                    ["events", "ph", i] if columnar else ["events", i],
+                )
             stack.pop()

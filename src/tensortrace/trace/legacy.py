@@ -20,10 +20,12 @@ _INTS = r"\[(?:-?\d+(?:, -?\d+)*)?\]"
 _HANDLE = re.compile(rf"_h(\d+): ((?:TensorImpl)#\d+) ({_INTS}) (\S+)")
 _TENSOR = re.compile(rf"Tensor\((TensorImpl#\d+), sizes=({_INTS}), (\w+)\)")
 _TENSOR_IMPL = re.compile(
-    rf"(TensorImpl#\d+)\(sizes=({_INTS}), strides=({_INTS}), offset=(\d+), (\w+)\)")
+    rf"(TensorImpl#\d+)\(sizes=({_INTS}), strides=({_INTS}), offset=(\d+), (\w+)\)"
+)
 _STORAGE_IMPL = re.compile(r"(StorageImpl#\d+)\((\d+) bytes, refcount=(-?\d+)\)")
 _AUTOGRAD_META = re.compile(
-    r"AutogradMeta\(requires_grad=(True|False), grad_fn=(\w+), base=(TensorImpl#\d+|None)\)")
+    r"AutogradMeta\(requires_grad=(True|False), grad_fn=(\w+), base=(TensorImpl#\d+|None)\)"
+)
 MAX_DEPTH = 64  # args nest a few levels; deeper data is left alone (the loader bounds it)
 
 
@@ -32,20 +34,31 @@ def upgrade_text(text: str) -> Any:
     if text == "Tensor(undefined)":
         return schema.summary(schema.TENSOR, impl=None)
     if (m := _HANDLE.fullmatch(text)) is not None:
-        return schema.summary(schema.HANDLE, handle=int(m[1]), impl=m[2],
-                              sizes=json.loads(m[3]), dtype=m[4])
+        return schema.summary(
+            schema.HANDLE, handle=int(m[1]), impl=m[2], sizes=json.loads(m[3]), dtype=m[4]
+        )
     if (m := _TENSOR.fullmatch(text)) is not None:
         return schema.summary(schema.TENSOR, impl=m[1], sizes=json.loads(m[2]), dtype=m[3])
     if (m := _TENSOR_IMPL.fullmatch(text)) is not None:
-        return schema.summary(schema.TENSOR_IMPL, object=m[1], sizes=json.loads(m[2]),
-                              strides=json.loads(m[3]), offset=int(m[4]), dtype=m[5])
+        return schema.summary(
+            schema.TENSOR_IMPL,
+            object=m[1],
+            sizes=json.loads(m[2]),
+            strides=json.loads(m[3]),
+            offset=int(m[4]),
+            dtype=m[5],
+        )
     if (m := _STORAGE_IMPL.fullmatch(text)) is not None:
-        return schema.summary(schema.STORAGE_IMPL, object=m[1], nbytes=int(m[2]),
-                              refcount=int(m[3]))
+        return schema.summary(
+            schema.STORAGE_IMPL, object=m[1], nbytes=int(m[2]), refcount=int(m[3])
+        )
     if (m := _AUTOGRAD_META.fullmatch(text)) is not None:
-        return schema.summary("AutogradMeta", requires_grad=m[1] == "True",
-                              grad_fn=None if m[2] == "None" else m[2],
-                              base=None if m[3] == "None" else m[3])
+        return schema.summary(
+            "AutogradMeta",
+            requires_grad=m[1] == "True",
+            grad_fn=None if m[2] == "None" else m[2],
+            base=None if m[3] == "None" else m[3],
+        )
     return text
 
 

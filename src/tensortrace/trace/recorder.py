@@ -107,29 +107,63 @@ class Recorder:
             tid = get_native_id()
             depth = self._other_depths.get(tid, 0)
             self._other_depths[tid] = depth + 1
-            self.events.append(Event(BEGIN, site.name, site.layer,
-                                     time.perf_counter_ns() - self.t0, depth,
-                                     self._site(site), args=args, tid=tid))
+            self.events.append(
+                Event(
+                    BEGIN,
+                    site.name,
+                    site.layer,
+                    time.perf_counter_ns() - self.t0,
+                    depth,
+                    self._site(site),
+                    args=args,
+                    tid=tid,
+                )
+            )
             return
         index = self._site_ids.get(id(site))  # Note [Sites by identity]
-        self.events.append(Event(BEGIN, site.name, site.layer,
-                                 time.perf_counter_ns() - self.t0, self.depth,
-                                 self._site(site) if index is None else index, args=args))
+        self.events.append(
+            Event(
+                BEGIN,
+                site.name,
+                site.layer,
+                time.perf_counter_ns() - self.t0,
+                self.depth,
+                self._site(site) if index is None else index,
+                args=args,
+            )
+        )
         self.depth += 1
 
     def end(self, site: FrameSite, args: dict[str, Any]) -> None:
         if get_ident() != self.ident:
             tid = get_native_id()
             depth = self._other_depths[tid] = self._other_depths.get(tid, 1) - 1
-            self.events.append(Event(END, site.name, site.layer,
-                                     time.perf_counter_ns() - self.t0, depth,
-                                     self._site(site), args=args, tid=tid))
+            self.events.append(
+                Event(
+                    END,
+                    site.name,
+                    site.layer,
+                    time.perf_counter_ns() - self.t0,
+                    depth,
+                    self._site(site),
+                    args=args,
+                    tid=tid,
+                )
+            )
             return
         self.depth -= 1
         index = self._site_ids.get(id(site))
-        self.events.append(Event(END, site.name, site.layer,
-                                 time.perf_counter_ns() - self.t0, self.depth,
-                                 self._site(site) if index is None else index, args=args))
+        self.events.append(
+            Event(
+                END,
+                site.name,
+                site.layer,
+                time.perf_counter_ns() - self.t0,
+                self.depth,
+                self._site(site) if index is None else index,
+                args=args,
+            )
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if capture_values is not None and (site.layer == "kernel" or self.depth == 0):
             capture_values(self, len(self.events) - 1)
@@ -137,12 +171,30 @@ class Recorder:
     def instant(self, kind: str, layer: str, name: str, args: dict[str, Any]) -> None:
         if get_ident() != self.ident:
             tid = get_native_id()
-            self.events.append(Event(INSTANT, name, layer, time.perf_counter_ns() - self.t0,
-                                     self._other_depths.get(tid, 0), kind=kind, args=args,
-                                     tid=tid))
+            self.events.append(
+                Event(
+                    INSTANT,
+                    name,
+                    layer,
+                    time.perf_counter_ns() - self.t0,
+                    self._other_depths.get(tid, 0),
+                    kind=kind,
+                    args=args,
+                    tid=tid,
+                )
+            )
             return
-        self.events.append(Event(INSTANT, name, layer, time.perf_counter_ns() - self.t0,
-                                 self.depth, kind=kind, args=args))
+        self.events.append(
+            Event(
+                INSTANT,
+                name,
+                layer,
+                time.perf_counter_ns() - self.t0,
+                self.depth,
+                kind=kind,
+                args=args,
+            )
+        )
 
 
 # The one flag: the active recorder, or None. Read it as `recorder.current`.
@@ -166,10 +218,16 @@ def instant(kind: str, layer: str, name: str, **args: Any) -> None:
         current.instant(kind, layer, name, args)
 
 
-def record_call(rec: Recorder, site: FrameSite, begin_args: dict[str, Any],
-                fn: Callable[..., Any], args: tuple[Any, ...],
-                kwargs: dict[str, Any] | None = None, record_result: bool = True,
-                end_args: Callable[[Any], dict[str, Any]] | None = None) -> Any:
+def record_call(
+    rec: Recorder,
+    site: FrameSite,
+    begin_args: dict[str, Any],
+    fn: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any] | None = None,
+    record_result: bool = True,
+    end_args: Callable[[Any], dict[str, Any]] | None = None,
+) -> Any:
     """The one way a frame is recorded: begin, call, end with the result or the error.
 
     Used by every traced wrapper, the Dispatcher's call and redispatch, the DispatchStub and
@@ -186,13 +244,23 @@ def record_call(rec: Recorder, site: FrameSite, begin_args: dict[str, Any],
     if end_args is not None:
         rec.end(site, end_args(result))
     else:
-        rec.end(site, {"result": result if type(result) in _PLAIN_TYPES else summarize(result)}
-                if record_result else {})
+        rec.end(
+            site,
+            {"result": result if type(result) in _PLAIN_TYPES else summarize(result)}
+            if record_result
+            else {},
+        )
     return result
 
 
-def call_traced(rec: Recorder, site: FrameSite, fn: Callable[..., Any],
-                names: tuple[str, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+def call_traced(
+    rec: Recorder,
+    site: FrameSite,
+    fn: Callable[..., Any],
+    names: tuple[str, ...],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> Any:
     """The slow path of a traced wrapper, taken only while a trace is active."""
     # plain loops with summarize's fast path inlined: no comprehension frames per event
     plain = _PLAIN_TYPES
@@ -200,8 +268,7 @@ def call_traced(rec: Recorder, site: FrameSite, fn: Callable[..., Any],
     for n, v in zip(names, args):
         described[n] = v if type(v) in plain else summarize(v)
     if len(args) > len(names):
-        described["*args"] = [v if type(v) in plain else summarize(v)
-                              for v in args[len(names):]]
+        described["*args"] = [v if type(v) in plain else summarize(v) for v in args[len(names) :]]
     for k, v in kwargs.items():
         described[k] = v if type(v) in plain else summarize(v)
     return record_call(rec, site, {"args": described}, fn, args, kwargs)
@@ -263,20 +330,24 @@ def parameter_list(fn: Callable[..., Any]) -> tuple[str, tuple[Any, ...], tuple[
     text, positional = known
     if not kw_defaults:
         return text, pos_defaults, positional
-    kwonly = code.co_varnames[argc:argc + kwc]
-    return text, pos_defaults + tuple(kw_defaults[n] for n in kwonly if n in kw_defaults), \
-        positional
+    kwonly = code.co_varnames[argc : argc + kwc]
+    return (
+        text,
+        pos_defaults + tuple(kw_defaults[n] for n in kwonly if n in kw_defaults),
+        positional,
+    )
 
 
 _STAR_FLAGS = _CO_VARARGS | _CO_VARKEYWORDS
 _shapes: dict[tuple[Any, ...], tuple[str, tuple[str, ...]]] = {}
 
 
-def _parameter_list_text(code: CodeType, n_pos_defaults: int, kw_defaults: dict[str, Any]
-                         ) -> tuple[str, tuple[str, ...]]:
+def _parameter_list_text(
+    code: CodeType, n_pos_defaults: int, kw_defaults: dict[str, Any]
+) -> tuple[str, tuple[str, ...]]:
     argc, kwc = code.co_argcount, code.co_kwonlyargcount
     positional = code.co_varnames[:argc]
-    kwonly = code.co_varnames[argc:argc + kwc]
+    kwonly = code.co_varnames[argc : argc + kwc]
     i = argc + kwc
     varargs = code.co_varnames[i] if code.co_flags & _CO_VARARGS else None
     if varargs is not None:
@@ -294,8 +365,9 @@ def _parameter_list_text(code: CodeType, n_pos_defaults: int, kw_defaults: dict[
     return ", ".join(parts), tuple(positional)
 
 
-def _parameter_list_of_signature(fn: Callable[..., Any]
-                                 ) -> tuple[str, tuple[Any, ...], tuple[str, ...]] | None:
+def _parameter_list_of_signature(
+    fn: Callable[..., Any],
+) -> tuple[str, tuple[Any, ...], tuple[str, ...]] | None:
     """parameter_list for what is not a plain function (a callable object, a builtin)."""
     try:
         sig = inspect.signature(fn)
@@ -358,9 +430,14 @@ def factory_source(key: str, factory: str) -> str:
             call.append(name)
             positional.append(name)
     positional_tuple = ", ".join(positional) + ("," if len(positional) == 1 else "")
-    return _FACTORY.format(factory=factory, defaults="".join(defaults), params=", ".join(params),
-                           call=", ".join(call), positional=positional_tuple,
-                           keywords=", ".join(keywords))
+    return _FACTORY.format(
+        factory=factory,
+        defaults="".join(defaults),
+        params=", ".join(params),
+        call=", ".join(call),
+        positional=positional_tuple,
+        keywords=", ".join(keywords),
+    )
 
 
 # Every parameter list `traced` has seen in this process for a function of the package (not of
@@ -380,8 +457,9 @@ def _factory(key: str) -> Callable[..., Any] | None:
         made = None
     elif made is None:  # not generated yet: the same factory, compiled in memory
         namespace: dict[str, Any] = {"recorder": sys.modules[__name__]}
-        exec(compile(factory_source(key, "factory"), f"<traced wrapper ({key})>", "exec"),
-             namespace)
+        exec(
+            compile(factory_source(key, "factory"), f"<traced wrapper ({key})>", "exec"), namespace
+        )
         made = namespace["factory"]
     _factories[key] = made
     return made
@@ -417,16 +495,18 @@ def traced_site_of_frame(frame: FrameType) -> FrameSite | None:
     """The FrameSite of a Python frame that is a @traced wrapper's, else None: what a Python
     stack (the CUDA allocator's memory history) shows in its place, named as the C++."""
     code = frame.f_code
-    if code.co_name != "wrapper" or not (code.co_filename in _WRAPPER_FILES
-                                         or code.co_filename.startswith("<traced")):
+    if code.co_name != "wrapper" or not (
+        code.co_filename in _WRAPPER_FILES or code.co_filename.startswith("<traced")
+    ):
         return None
     site = frame.f_locals.get("site_", frame.f_locals.get("site"))
     return site if isinstance(site, FrameSite) else None
 
 
 # the files a wrapper's code comes from: the generated factories and the generic wrapper here
-_WRAPPER_FILES = frozenset({
-    __file__, os.path.join(os.path.dirname(__file__), "generated", "traced_wrappers.py")})
+_WRAPPER_FILES = frozenset(
+    {__file__, os.path.join(os.path.dirname(__file__), "generated", "traced_wrappers.py")}
+)
 
 
 # Set before import to build tensortrace with no @traced wrappers at all: the baseline the
@@ -434,8 +514,9 @@ _WRAPPER_FILES = frozenset({
 WRAPPERS_COMPILED_OUT = os.environ.get("TENSORTRACE_COMPILE_OUT_RECORDER") == "1"
 
 
-def traced(layer: str, name: str, source: str, symbol: str | None = None,
-           legacy: str | None = None) -> Callable[[F], F]:
+def traced(
+    layer: str, name: str, source: str, symbol: str | None = None, legacy: str | None = None
+) -> Callable[[F], F]:
     """Make `fn` a frame of the trace: its layer, its name, and its PyTorch counterpart.
 
     When no trace is active the wrapper does one global read and calls `fn` directly

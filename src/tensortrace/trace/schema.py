@@ -27,8 +27,15 @@ INSTANT = "i"
 PHASES = (BEGIN, END, INSTANT)
 
 # The layers a frame can belong to, from the outside in (see DESIGN.md, "The trace").
-LAYERS: tuple[str, ...] = ("python", "dispatch", "autograd", "native", "kernel", "allocator",
-                           "refcount")
+LAYERS: tuple[str, ...] = (
+    "python",
+    "dispatch",
+    "autograd",
+    "native",
+    "kernel",
+    "allocator",
+    "refcount",
+)
 
 # ---- instant kinds ------------------------------------------------------------------------------
 STATEMENT = "statement"  # run_source: a top-level statement starts
@@ -227,13 +234,27 @@ class GradFnArgs(TypedDict):
 
 
 INSTANT_ARGS: dict[str, type] = {
-    STATEMENT: StatementArgs, NAMES: NamesArgs, PYTHON_CALL: PythonCallArgs,
-    HANDLE_NEW: HandleNewArgs, HANDLE_DEL: HandleDelArgs, MAKE_INTRUSIVE: MakeIntrusiveArgs,
-    INCREF: RefcountArgs, DECREF: RefcountArgs, DELETE: DeleteArgs, VIEW_BASE: ViewBaseArgs,
-    TENSOR_META: TensorMetaArgs, TENSOR_STORAGE: TensorStorageArgs,
-    STORAGE_DATA: StorageDataArgs, GRAD_FN: GradFnArgs, ALLOC: MemoryArgs, FREE: MemoryArgs,
-    SEGMENT_ALLOC: SegmentArgs, SEGMENT_FREE: SegmentArgs, SPLIT: SplitArgs,
-    FREE_COMPLETED: FreeCompletedArgs, OOM: OomArgs,
+    STATEMENT: StatementArgs,
+    NAMES: NamesArgs,
+    PYTHON_CALL: PythonCallArgs,
+    HANDLE_NEW: HandleNewArgs,
+    HANDLE_DEL: HandleDelArgs,
+    MAKE_INTRUSIVE: MakeIntrusiveArgs,
+    INCREF: RefcountArgs,
+    DECREF: RefcountArgs,
+    DELETE: DeleteArgs,
+    VIEW_BASE: ViewBaseArgs,
+    TENSOR_META: TensorMetaArgs,
+    TENSOR_STORAGE: TensorStorageArgs,
+    STORAGE_DATA: StorageDataArgs,
+    GRAD_FN: GradFnArgs,
+    ALLOC: MemoryArgs,
+    FREE: MemoryArgs,
+    SEGMENT_ALLOC: SegmentArgs,
+    SEGMENT_FREE: SegmentArgs,
+    SPLIT: SplitArgs,
+    FREE_COMPLETED: FreeCompletedArgs,
+    OOM: OomArgs,
 }
 INSTANT_KINDS = frozenset(INSTANT_ARGS)
 MEMORY_KINDS = frozenset({ALLOC, FREE})
@@ -298,10 +319,13 @@ class AutogradMetaSummary(TypedDict):
 
 
 # `"$"` -> the TypedDict of the rest of the summary's fields
-SUMMARY_FIELDS: dict[str, type] = {TENSOR: TensorSummary, HANDLE: HandleSummary,
-                                   TENSOR_IMPL: TensorImplSummary,
-                                   STORAGE_IMPL: StorageImplSummary,
-                                   "AutogradMeta": AutogradMetaSummary}
+SUMMARY_FIELDS: dict[str, type] = {
+    TENSOR: TensorSummary,
+    HANDLE: HandleSummary,
+    TENSOR_IMPL: TensorImplSummary,
+    STORAGE_IMPL: StorageImplSummary,
+    "AutogradMeta": AutogradMetaSummary,
+}
 
 
 def summary(kind: str, **fields: Any) -> dict[str, Any]:
@@ -323,8 +347,11 @@ def _handle_name(handle: int) -> str:
     return f"_h{handle}"
 
 
-def render_summary(value: dict[str, Any], ref: Callable[[ObjectRef], str] = _same,
-                   handle: Callable[[int], str] = _handle_name) -> str:
+def render_summary(
+    value: dict[str, Any],
+    ref: Callable[[ObjectRef], str] = _same,
+    handle: Callable[[int], str] = _handle_name,
+) -> str:
     """A summary as one line of text; `ref` and `handle` say how to name objects and handles.
 
     The loader (format.py) has checked the fields a summary needs, so none is missing here.
@@ -335,20 +362,27 @@ def render_summary(value: dict[str, Any], ref: Callable[[ObjectRef], str] = _sam
     if kind == TENSOR:
         return f"Tensor({ref(value['impl'])}, sizes={value.get('sizes')}, {value.get('dtype')})"
     if kind == HANDLE:
-        return (f"{handle(value['handle'])}: {ref(value['impl'])} {value.get('sizes')} "
-                f"{value.get('dtype')}")
+        return (
+            f"{handle(value['handle'])}: {ref(value['impl'])} {value.get('sizes')} "
+            f"{value.get('dtype')}"
+        )
     if kind == TENSOR_IMPL:
-        return (f"{ref(value['object'])}(sizes={value['sizes']}, strides={value['strides']}, "
-                f"offset={value['offset']}, {value['dtype']})")
+        return (
+            f"{ref(value['object'])}(sizes={value['sizes']}, strides={value['strides']}, "
+            f"offset={value['offset']}, {value['dtype']})"
+        )
     if kind == STORAGE_IMPL:
         return f"{ref(value['object'])}({value['nbytes']} bytes, refcount={value['refcount']})"
     base = value.get("base")
-    return (f"AutogradMeta(requires_grad={value['requires_grad']}, grad_fn={value['grad_fn']}, "
-            f"base={ref(base) if base is not None else None})")
+    return (
+        f"AutogradMeta(requires_grad={value['requires_grad']}, grad_fn={value['grad_fn']}, "
+        f"base={ref(base) if base is not None else None})"
+    )
 
 
-def render_value(value: Any, ref: Callable[[ObjectRef], str] = _same,
-                 handle: Callable[[int], str] = _handle_name) -> Any:
+def render_value(
+    value: Any, ref: Callable[[ObjectRef], str] = _same, handle: Callable[[int], str] = _handle_name
+) -> Any:
     """JSON data with every summary in it rendered as text (for the Chrome export)."""
     if type(value) is dict:
         if is_summary(value):

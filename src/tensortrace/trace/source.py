@@ -39,12 +39,20 @@ def run_source(source: str, namespace: dict[str, Any], filename: str = "<tensort
     module = ast.parse(source, filename=filename, mode="exec")
     lines = source.splitlines()
     for index, stmt in enumerate(module.body):
-        text = "\n".join(lines[stmt.lineno - 1: stmt.end_lineno])
+        text = "\n".join(lines[stmt.lineno - 1 : stmt.end_lineno])
         rec = recorder.current
         if rec is not None:
-            rec.instant(STATEMENT, "python", f"line {stmt.lineno}",
-                        {"index": index, "lineno": stmt.lineno, "end_lineno": stmt.end_lineno,
-                         "source": text})
+            rec.instant(
+                STATEMENT,
+                "python",
+                f"line {stmt.lineno}",
+                {
+                    "index": index,
+                    "lineno": stmt.lineno,
+                    "end_lineno": stmt.end_lineno,
+                    "source": text,
+                },
+            )
         if isinstance(stmt, ast.Expr):
             # `_ = <expr>` located where the expression is (a multi-line one included)
             target = ast.copy_location(ast.Name("_", ast.Store()), stmt)

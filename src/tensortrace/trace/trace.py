@@ -132,9 +132,16 @@ class Trace:
             if stack is None:
                 stack = stacks[event.tid] = []
             if event.ph == BEGIN:
-                node = FrameNode(event.name, event.layer, self.site_of(event), index, -1,
-                                 event.args.get("args", {}), {},
-                                 details={k: v for k, v in event.args.items() if k != "args"})
+                node = FrameNode(
+                    event.name,
+                    event.layer,
+                    self.site_of(event),
+                    index,
+                    -1,
+                    event.args.get("args", {}),
+                    {},
+                    details={k: v for k, v in event.args.items() if k != "args"},
+                )
                 if stack:
                     stack[-1].children.append(node)
                     stack[-1].items.append(node)
@@ -149,8 +156,19 @@ class Trace:
                 stack[-1].instants.append(event)
                 stack[-1].items.append(event)
             else:
-                roots.append(FrameNode(event.name, event.layer, None, index, index, event.args,
-                                       {}, instants=[event], items=[event]))
+                roots.append(
+                    FrameNode(
+                        event.name,
+                        event.layer,
+                        None,
+                        index,
+                        index,
+                        event.args,
+                        {},
+                        instants=[event],
+                        items=[event],
+                    )
+                )
         return roots
 
     def frames(self) -> Iterator[FrameNode]:
@@ -158,8 +176,7 @@ class Trace:
             yield from root.walk()
 
     def instants(self, kind: str | None = None) -> list[Event]:
-        return [e for e in self.events
-                if e.ph == INSTANT and (kind is None or e.kind == kind)]
+        return [e for e in self.events if e.ph == INSTANT and (kind is None or e.kind == kind)]
 
     def operator_tree(self, profiler_view: bool = False) -> list[tuple[str, list[Any]]]:
         """The `aten::` frames only, nested as torch.profiler nests them: [(name, children)].
@@ -199,14 +216,34 @@ class Trace:
         pid = int(self.meta.get("pid", os.getpid()))
         main_tid = int(self.meta.get("tid", threading.get_native_id()))
         out: list[dict[str, Any]] = [
-            {"ph": "M", "name": "process_name", "pid": pid, "tid": 0, "ts": 0,
-             "args": {"name": "python"}},
-            {"ph": "M", "name": "process_labels", "pid": pid, "tid": 0, "ts": 0,
-             "args": {"labels": "CPU"}},
+            {
+                "ph": "M",
+                "name": "process_name",
+                "pid": pid,
+                "tid": 0,
+                "ts": 0,
+                "args": {"name": "python"},
+            },
+            {
+                "ph": "M",
+                "name": "process_labels",
+                "pid": pid,
+                "tid": 0,
+                "ts": 0,
+                "args": {"labels": "CPU"},
+            },
         ]
         for tid in [t or main_tid for t in self.threads()] or [main_tid]:
-            out.append({"ph": "M", "name": "thread_name", "pid": pid, "tid": tid, "ts": 0,
-                        "args": {"name": f"thread {tid} (python)"}})
+            out.append(
+                {
+                    "ph": "M",
+                    "name": "thread_name",
+                    "pid": pid,
+                    "tid": tid,
+                    "ts": 0,
+                    "args": {"name": f"thread {tid} (python)"},
+                }
+            )
         begin_stacks: dict[int, list[int]] = {}  # one per thread
         for index, event in enumerate(self.events):
             ts = event.ts_ns / 1000.0
@@ -225,29 +262,70 @@ class Trace:
                 # summaries as the text torch.profiler's viewers show for an input
                 args["Inputs"] = render_value(begin.args.get("args", {}))
                 args.update({k.capitalize(): render_value(v) for k, v in event.args.items()})
-                out.append({"ph": "X", "cat": begin.layer, "name": begin.name, "pid": pid,
-                            "tid": tid, "ts": begin.ts_ns / 1000.0,
-                            "dur": (event.ts_ns - begin.ts_ns) / 1000.0, "args": args})
+                out.append(
+                    {
+                        "ph": "X",
+                        "cat": begin.layer,
+                        "name": begin.name,
+                        "pid": pid,
+                        "tid": tid,
+                        "ts": begin.ts_ns / 1000.0,
+                        "dur": (event.ts_ns - begin.ts_ns) / 1000.0,
+                        "args": args,
+                    }
+                )
             elif event.kind in (ALLOC, FREE):
                 a = event.args
-                out.append({"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]",
-                            "pid": pid, "tid": tid, "ts": ts,
-                            "args": {"Total Reserved": a.get("total_reserved", 0),
-                                     "Total Allocated": a["total_allocated"],
-                                     "Bytes": a["bytes"] if event.kind == ALLOC
-                                     else -a["bytes"],
-                                     # CUDA (DeviceType 1) and its index, as torch's
-                                     "Device Id": a.get("device_id", -1),
-                                     "Device Type": a.get("device_type", 0), "Addr": a["addr"],
-                                     "Ev Idx": index}})
-                out.append({"ph": "C", "name": "Memory Allocated", "pid": pid, "tid": tid,
-                            "ts": ts, "args": {a.get("device", "cpu"): a["total_allocated"]}})
+                out.append(
+                    {
+                        "ph": "i",
+                        "cat": "cpu_instant_event",
+                        "s": "t",
+                        "name": "[memory]",
+                        "pid": pid,
+                        "tid": tid,
+                        "ts": ts,
+                        "args": {
+                            "Total Reserved": a.get("total_reserved", 0),
+                            "Total Allocated": a["total_allocated"],
+                            "Bytes": a["bytes"] if event.kind == ALLOC else -a["bytes"],
+                            # CUDA (DeviceType 1) and its index, as torch's
+                            "Device Id": a.get("device_id", -1),
+                            "Device Type": a.get("device_type", 0),
+                            "Addr": a["addr"],
+                            "Ev Idx": index,
+                        },
+                    }
+                )
+                out.append(
+                    {
+                        "ph": "C",
+                        "name": "Memory Allocated",
+                        "pid": pid,
+                        "tid": tid,
+                        "ts": ts,
+                        "args": {a.get("device", "cpu"): a["total_allocated"]},
+                    }
+                )
             else:
-                out.append({"ph": "i", "cat": event.layer, "s": "t", "name": event.name,
-                            "pid": pid, "tid": tid, "ts": ts,
-                            "args": {"kind": event.kind, **event.args, "Ev Idx": index}})
-        return {"schemaVersion": 1, "traceEvents": out, "traceName": "tensortrace",
-                "displayTimeUnit": "ms"}
+                out.append(
+                    {
+                        "ph": "i",
+                        "cat": event.layer,
+                        "s": "t",
+                        "name": event.name,
+                        "pid": pid,
+                        "tid": tid,
+                        "ts": ts,
+                        "args": {"kind": event.kind, **event.args, "Ev Idx": index},
+                    }
+                )
+        return {
+            "schemaVersion": 1,
+            "traceEvents": out,
+            "traceName": "tensortrace",
+            "displayTimeUnit": "ms",
+        }
 
     # Note [A Trace shows itself]
     # In a terminal (rich) and in Jupyter a Trace displays as the replay's Timeline overview.

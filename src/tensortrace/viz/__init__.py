@@ -31,7 +31,20 @@ from tensortrace.viz.storage_strip import (
 )
 from tensortrace.viz.svg import SvgPicture
 
-__all__ = ["AutogradGraph", "Block", "MemoryMap", "ObjectGraph", "ObjectState", "StorageStrip",
-           "SvgPicture", "autograd_graph",
-           "blocks_of", "memory_map", "object_graph", "required_storage", "state_from_timeline",
-           "storage_index", "storage_strip"]
+__all__ = [
+    "AutogradGraph",
+    "Block",
+    "MemoryMap",
+    "ObjectGraph",
+    "ObjectState",
+    "StorageStrip",
+    "SvgPicture",
+    "autograd_graph",
+    "blocks_of",
+    "memory_map",
+    "object_graph",
+    "required_storage",
+    "state_from_timeline",
+    "storage_index",
+    "storage_strip",
+]

@@ -66,16 +66,21 @@ def graph_nodes(trace: Trace, step: int | None = None) -> dict[str, GraphNode]:
     for e in trace.events[: last + 1]:
         if e.ph == INSTANT and e.kind == GRAD_FN:
             a = e.args
-            node = GraphNode(a["node"], a["name"], a["sequence_nr"],
-                             [(t, nr) for t, nr, _ in a["next_edges"]], dict(a["saved"]),
-                             list(a["outputs"]))
+            node = GraphNode(
+                a["node"],
+                a["name"],
+                a["sequence_nr"],
+                [(t, nr) for t, nr, _ in a["next_edges"]],
+                dict(a["saved"]),
+                list(a["outputs"]),
+            )
             nodes[node.label] = node
             for target, _nr, name in a["next_edges"]:
                 if name == ACCUMULATE and target not in nodes:
-                    leaf = target[len("AccumulateGrad("):-1]
+                    leaf = target[len("AccumulateGrad(") : -1]
                     nodes[target] = GraphNode(target, ACCUMULATE, None, variable=leaf)
         elif e.ph == BEGIN and e.name.startswith(EVALUATE):
-            evaluated.append(_evaluated_label(e.args, e.name[len(EVALUATE):]))
+            evaluated.append(_evaluated_label(e.args, e.name[len(EVALUATE) :]))
     for k, label in enumerate(evaluated, 1):
         if label in nodes and nodes[label].order is None:
             nodes[label].order = k
@@ -88,8 +93,10 @@ def _renumbered(nodes: dict[str, GraphNode]) -> dict[str, GraphNode]:
     second Node, whatever the process made earlier."""
     numbers = sorted({n.sequence_nr for n in nodes.values() if n.sequence_nr is not None})
     local = {seq: k for k, seq in enumerate(numbers)}
-    relabel = {n.label: (f"{n.name}#{local[n.sequence_nr]}" if n.sequence_nr is not None
-                         else n.label) for n in nodes.values()}
+    relabel = {
+        n.label: (f"{n.name}#{local[n.sequence_nr]}" if n.sequence_nr is not None else n.label)
+        for n in nodes.values()
+    }
     out: dict[str, GraphNode] = {}
     for n in nodes.values():
         n.label = relabel[n.label]
@@ -112,19 +119,21 @@ def _evaluated_label(args: dict[str, Any], name: str) -> str:
 class AutogradGraph(SvgPicture):
     """The autograd graph of `nodes` (see `autograd_graph(trace, step)`)."""
 
-    def __init__(self, nodes: dict[str, GraphNode], rename: Any = None,
-                 caption: str | None = None) -> None:
+    def __init__(
+        self, nodes: dict[str, GraphNode], rename: Any = None, caption: str | None = None
+    ) -> None:
         self.nodes = nodes
         self.rename = rename or (lambda text: text)
         self.boxes: dict[str, tuple[float, float, float, float]] = {}
         body, width, height = self._draw(caption)
-        super().__init__(width, height, body,
-                         defs=[svg.arrow_marker("ag-arrow", INK)],
-                         label="autograd graph")
+        super().__init__(
+            width, height, body, defs=[svg.arrow_marker("ag-arrow", INK)], label="autograd graph"
+        )
 
     @classmethod
-    def from_trace(cls, trace: Trace | Timeline, step: int | None = None,
-                   caption: str | None = None) -> AutogradGraph:
+    def from_trace(
+        cls, trace: Trace | Timeline, step: int | None = None, caption: str | None = None
+    ) -> AutogradGraph:
         from tensortrace.viz.state import timeline_of
 
         timeline = timeline_of(trace)
@@ -135,8 +144,10 @@ class AutogradGraph(SvgPicture):
         """Rows from the roots down: a node sits one row below the lowest node pointing at it."""
         # a node's inputs were made before it: decreasing sequence numbers are a topological
         # order, with the leaves' accumulators (no number) last
-        order = sorted(self.nodes.values(), key=lambda n: (n.sequence_nr is None,
-                                                            -(n.sequence_nr or 0), n.label))
+        order = sorted(
+            self.nodes.values(),
+            key=lambda n: (n.sequence_nr is None, -(n.sequence_nr or 0), n.label),
+        )
         depth: dict[str, int] = {n.label: 0 for n in order}
         for node in order:
             for target, _ in node.edges:
@@ -155,31 +166,44 @@ class AutogradGraph(SvgPicture):
         for r, row in enumerate(rows):
             offset = (width - len(row) * COL_W) / 2
             for c, node in enumerate(row):
-                boxes.append(self._box(node, offset + c * COL_W + (COL_W - BOX_W) / 2,
-                                       TOP + r * ROW_H))
-        edges = [self._edge(node.label, target, nr)
-                 for node in self.nodes.values() for target, nr in node.edges
-                 if target is not None and target in self.boxes]
-        body = [svg.text(LEFT, 24, "autograd graph", 13, font_weight="bold",
-                         fill=INK, class_="column-head"),
-                svg.text(LEFT + 130, 24, "grad_fn -> next_functions (input_nr), leaves at the "
-                         "bottom", 10.5, **MUTED)]
+                boxes.append(
+                    self._box(node, offset + c * COL_W + (COL_W - BOX_W) / 2, TOP + r * ROW_H)
+                )
+        edges = [
+            self._edge(node.label, target, nr)
+            for node in self.nodes.values()
+            for target, nr in node.edges
+            if target is not None and target in self.boxes
+        ]
+        body = [
+            svg.text(
+                LEFT, 24, "autograd graph", 13, font_weight="bold", fill=INK, class_="column-head"
+            ),
+            svg.text(
+                LEFT + 130,
+                24,
+                "grad_fn -> next_functions (input_nr), leaves at the bottom",
+                10.5,
+                **MUTED,
+            ),
+        ]
         height = TOP + max(len(rows), 1) * ROW_H
         if not self.nodes:
-            body.append(svg.text(LEFT, TOP + 30, "no autograd graph recorded", 13, **MUTED,
-                                 class_="empty"))
-        ran = sorted((n for n in self.nodes.values() if n.order is not None),
-                     key=lambda n: n.order or 0)
+            body.append(
+                svg.text(LEFT, TOP + 30, "no autograd graph recorded", 13, **MUTED, class_="empty")
+            )
+        ran = sorted(
+            (n for n in self.nodes.values() if n.order is not None), key=lambda n: n.order or 0
+        )
         lines = [caption] if caption else []
         if ran:  # the engine's order, a few nodes a line
             names = [self._short(n) for n in ran]
             for k in range(0, len(names), 3):
                 head = "backward evaluated: " if k == 0 else "    "
                 tail = " ->" if k + 3 < len(names) else ""
-                lines.append(head + " -> ".join(names[k:k + 3]) + tail)
+                lines.append(head + " -> ".join(names[k : k + 3]) + tail)
         for k, content in enumerate(lines):
-            body.append(svg.text(LEFT, height + k * 18, content, 12, fill=INK,
-                                 class_="caption"))
+            body.append(svg.text(LEFT, height + k * 18, content, 12, fill=INK, class_="caption"))
         height += len(lines) * 18 + 10
         return body + edges + boxes, width, height
 
@@ -199,10 +223,13 @@ class AutogradGraph(SvgPicture):
         for name, value in sorted(node.saved.items()):
             if isinstance(value, dict) and "tensor" in value:
                 tag = "result" if value.get("is_output") else "saved"
-                lines.append(f"{tag} {name} = {self.rename(value['tensor'] or 'undefined')} "
-                             f"(v{value.get('version')})")
-        others = [f"{k}={v}" for k, v in sorted(node.saved.items())
-                  if not isinstance(v, (dict, list))]
+                lines.append(
+                    f"{tag} {name} = {self.rename(value['tensor'] or 'undefined')} "
+                    f"(v{value.get('version')})"
+                )
+        others = [
+            f"{k}={v}" for k, v in sorted(node.saved.items()) if not isinstance(v, (dict, list))
+        ]
         if others:
             lines.append(", ".join(others))
         return lines
@@ -217,20 +244,48 @@ class AutogradGraph(SvgPicture):
         stroke = LAYER_COLORS["autograd"] if kind == "backward" else LAYER_COLORS["native"]
         classes = f"node {kind}" + (" ran" if ran else "")
         title = node.name if not node.is_leaf_accumulator else "AccumulateGrad"
-        parts = [svg.rect(x, y, BOX_W, h, rx=6, fill=fill, fill_opacity=0.22 if ran else 0.1,
-                          stroke=HIGHLIGHT if ran else stroke,
-                          stroke_width=2.5 if ran else 1.5),
-                 svg.text(x + 8, y + 17, title, 12.5, font_weight="bold", fill=INK)]
+        parts = [
+            svg.rect(
+                x,
+                y,
+                BOX_W,
+                h,
+                rx=6,
+                fill=fill,
+                fill_opacity=0.22 if ran else 0.1,
+                stroke=HIGHLIGHT if ran else stroke,
+                stroke_width=2.5 if ran else 1.5,
+            ),
+            svg.text(x + 8, y + 17, title, 12.5, font_weight="bold", fill=INK),
+        ]
         for k, content in enumerate(lines[:5]):
             parts.append(svg.text(x + 8, y + 33 + k * 14, _clip(content), 10, fill=INK))
         if ran:
-            parts.append(svg.rect(x + BOX_W - 34, y + 5, 28, 16, rx=8, fill="none",
-                                  stroke=HIGHLIGHT, class_="order-badge"))
-            parts.append(svg.text(x + BOX_W - 20, y + 17, f"#{node.order}", 10, "middle",
-                                  class_="order", fill=INK))
+            parts.append(
+                svg.rect(
+                    x + BOX_W - 34,
+                    y + 5,
+                    28,
+                    16,
+                    rx=8,
+                    fill="none",
+                    stroke=HIGHLIGHT,
+                    class_="order-badge",
+                )
+            )
+            parts.append(
+                svg.text(
+                    x + BOX_W - 20, y + 17, f"#{node.order}", 10, "middle", class_="order", fill=INK
+                )
+            )
         parts.append(svg.title(f"{self.rename(node.label)}: " + "; ".join(lines)))
-        return svg.group(parts, class_=classes, data_node=self.rename(node.label),
-                         data_name=node.name, data_order=node.order)
+        return svg.group(
+            parts,
+            class_=classes,
+            data_node=self.rename(node.label),
+            data_name=node.name,
+            data_order=node.order,
+        )
 
     def _edge(self, src: str, dst: str, input_nr: int) -> str:
         x1, y1, w1, h1 = self.boxes[src]
@@ -239,18 +294,24 @@ class AutogradGraph(SvgPicture):
         mid = (sy + ey) / 2
         n = svg._n
         d = f"M {n(sx)} {n(sy)} C {n(sx)} {n(mid)} {n(ex)} {n(mid)} {n(ex)} {n(ey)}"
-        return svg.group([svg.path(d, fill="none", **EDGE, stroke_width=1.4,
-                                   marker_end="url(#ag-arrow)"),
-                          svg.text((sx + ex) / 2 + 4, mid - 3, str(input_nr), 9.5, **MUTED)],
-                         class_="edge", data_src=self.rename(src), data_dst=self.rename(dst),
-                         data_input_nr=input_nr)
+        return svg.group(
+            [
+                svg.path(d, fill="none", **EDGE, stroke_width=1.4, marker_end="url(#ag-arrow)"),
+                svg.text((sx + ex) / 2 + 4, mid - 3, str(input_nr), 9.5, **MUTED),
+            ],
+            class_="edge",
+            data_src=self.rename(src),
+            data_dst=self.rename(dst),
+            data_input_nr=input_nr,
+        )
 
 
 def _clip(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def autograd_graph(source: Trace | Timeline, step: int | None = None,
-                   caption: str | None = None) -> AutogradGraph:
+def autograd_graph(
+    source: Trace | Timeline, step: int | None = None, caption: str | None = None
+) -> AutogradGraph:
     """The autograd graph recorded in a trace up to `step` (default: all of it)."""
     return AutogradGraph.from_trace(source, step, caption)

@@ -55,9 +55,16 @@ class Block:
 
 def blocks_of(source: Trace | Timeline) -> list[Block]:
     """Every allocator block of the trace, in allocation order, with its lifetime and owner."""
-    return [Block(b.addr, b.bytes, b.alloc_step, b.free_step,
-                  f"StorageImpl#{b.storage}" if b.storage is not None else "")
-            for b in timeline_of(source).compiled.blocks]
+    return [
+        Block(
+            b.addr,
+            b.bytes,
+            b.alloc_step,
+            b.free_step,
+            f"StorageImpl#{b.storage}" if b.storage is not None else "",
+        )
+        for b in timeline_of(source).compiled.blocks
+    ]
 
 
 class MemoryMap(SvgPicture):
@@ -72,8 +79,12 @@ class MemoryMap(SvgPicture):
         body, height = self._draw()
         if timeline.compiled.segments:
             height = self._draw_caching_allocator(body, height)
-        super().__init__(LEFT + PLOT_W + RIGHT, height, body,
-                         label=f"memory map of {len(self.blocks)} allocator blocks")
+        super().__init__(
+            LEFT + PLOT_W + RIGHT,
+            height,
+            body,
+            label=f"memory map of {len(self.blocks)} allocator blocks",
+        )
 
     def _x(self, index: float) -> float:
         n = max(len(self.trace.events) - 1, 1)
@@ -84,32 +95,50 @@ class MemoryMap(SvgPicture):
         events = self.trace.events
         last = max(len(events) - 1, 0)
         cuda_only = bool(self.blocks) and all(
-            b.device != "cpu" for b in self.timeline.compiled.blocks)
-        body.append(svg.text(12, 18, f"{'CUDA' if cuda_only else 'CPU'} allocator: blocks by "
-                             "address over the trace's steps", 13, font_weight="bold",
-                             class_="title"))
+            b.device != "cpu" for b in self.timeline.compiled.blocks
+        )
+        body.append(
+            svg.text(
+                12,
+                18,
+                f"{'CUDA' if cuda_only else 'CPU'} allocator: blocks by "
+                "address over the trace's steps",
+                13,
+                font_weight="bold",
+                class_="title",
+            )
+        )
 
         # total allocated, a step line as torch.profiler's memory counter
-        memory = [(i, e) for i, e in enumerate(events) if e.kind in (ALLOC, FREE)
-                  and e.args.get("device", "cpu") == ("cpu" if not cuda_only else "cuda:0")]
+        memory = [
+            (i, e)
+            for i, e in enumerate(events)
+            if e.kind in (ALLOC, FREE)
+            and e.args.get("device", "cpu") == ("cpu" if not cuda_only else "cuda:0")
+        ]
         peak = max([e.args.get("total_allocated", 0) for _, e in memory] + [1])
         base_y = TOP + CHART_H
         body.append(svg.text(12, TOP + 14, "total allocated", 11, **SOFT))
-        body.append(svg.text(12, TOP + 30, f"peak {peak} bytes", 10, **MUTED,
-                             class_="peak"))
+        body.append(svg.text(12, TOP + 30, f"peak {peak} bytes", 10, **MUTED, class_="peak"))
         d = f"M {LEFT} {base_y}"
         for i, e in memory:
             y = base_y - (CHART_H - 10) * e.args.get("total_allocated", 0) / peak
             d += f" H {self._x(i):.1f} V {y:.1f}"
         d += f" H {self._x(last):.1f}"
         body.append(svg.line(LEFT, base_y, LEFT + PLOT_W, base_y, stroke=INK, stroke_opacity=0.35))
-        body.append(svg.path(d, fill="none", stroke=LAYER_COLORS["allocator"], stroke_width=2,
-                             class_="total-allocated"))
+        body.append(
+            svg.path(
+                d,
+                fill="none",
+                stroke=LAYER_COLORS["allocator"],
+                stroke_width=2,
+                class_="total-allocated",
+            )
+        )
 
         # one lane per distinct address, lowest address on top
         addrs = sorted({b.addr for b in self.blocks})
-        lane_h = {a: max(self._height(b.nbytes) for b in self.blocks if b.addr == a)
-                  for a in addrs}
+        lane_h = {a: max(self._height(b.nbytes) for b in self.blocks if b.addr == a) for a in addrs}
         y = base_y + 24
         lane_y: dict[int, float] = {}
         for a in addrs:
@@ -117,15 +146,33 @@ class MemoryMap(SvgPicture):
             y += lane_h[a] + 10
         for a in addrs:
             ly = lane_y[a]
-            body.append(svg.text(LEFT - 8, ly + lane_h[a] / 2 + 4, hex(a), 10.5, "end",
-                                 **SOFT, class_="lane-label"))
-            body.append(svg.line(LEFT, ly + lane_h[a] / 2, LEFT + PLOT_W, ly + lane_h[a] / 2,
-                                 stroke=INK, stroke_opacity=0.12))
+            body.append(
+                svg.text(
+                    LEFT - 8,
+                    ly + lane_h[a] / 2 + 4,
+                    hex(a),
+                    10.5,
+                    "end",
+                    **SOFT,
+                    class_="lane-label",
+                )
+            )
+            body.append(
+                svg.line(
+                    LEFT,
+                    ly + lane_h[a] / 2,
+                    LEFT + PLOT_W,
+                    ly + lane_h[a] / 2,
+                    stroke=INK,
+                    stroke_opacity=0.12,
+                )
+            )
         for b in self.blocks:
             body.append(self._block(b, lane_y[b.addr], lane_h[b.addr], last))
         if not self.blocks:
-            body.append(svg.text(LEFT, y + 10, "no allocations in this trace", 12, **MUTED,
-                                 class_="empty"))
+            body.append(
+                svg.text(LEFT, y + 10, "no allocations in this trace", 12, **MUTED, class_="empty")
+            )
             y += 24
 
         # x axis: the top-level Python calls, where each statement's work begins
@@ -134,16 +181,28 @@ class MemoryMap(SvgPicture):
         for k, (i, label) in enumerate(_top_level_calls(self.trace)):
             x = self._x(i)
             body.append(svg.line(x, axis_y, x, axis_y + 5, stroke=INK, stroke_opacity=0.55))
-            body.append(svg.text(x, axis_y + 17 + (k % 2) * 12, label, 10, "middle", **SOFT,
-                                 class_="call-label"))
+            body.append(
+                svg.text(
+                    x, axis_y + 17 + (k % 2) * 12, label, 10, "middle", **SOFT, class_="call-label"
+                )
+            )
         height = axis_y + 44
-        body.append(svg.text(LEFT, height - 4, f"step (event index, 0 .. {last})", 10,
-                             **MUTED))
+        body.append(svg.text(LEFT, height - 4, f"step (event index, 0 .. {last})", 10, **MUTED))
 
         if self.step is not None:
             x = self._x(self.step)
-            body.append(svg.line(x, TOP, x, axis_y, stroke=HIGHLIGHT, stroke_width=2,
-                                 class_="cursor", data_step=self.step))
+            body.append(
+                svg.line(
+                    x,
+                    TOP,
+                    x,
+                    axis_y,
+                    stroke=HIGHLIGHT,
+                    stroke_width=2,
+                    class_="cursor",
+                    data_step=self.step,
+                )
+            )
         return body, height + 6
 
     def _draw_caching_allocator(self, body: list[str], top: float) -> float:
@@ -151,79 +210,158 @@ class MemoryMap(SvgPicture):
         events = self.trace.events
         last = max(len(events) - 1, 0)
         y = top + 10
-        body.append(svg.text(12, y + 8, "CUDA caching allocator: reserved vs allocated", 13,
-                             font_weight="bold", class_="title"))
+        body.append(
+            svg.text(
+                12,
+                y + 8,
+                "CUDA caching allocator: reserved vs allocated",
+                13,
+                font_weight="bold",
+                class_="title",
+            )
+        )
         y += 20
         series: dict[str, list[tuple[int, int, int]]] = {}  # device -> (step, allocated, reserved)
         for i, e in enumerate(events):
             a = e.args
             device = a.get("device", "cpu")
-            if device == "cpu" or e.kind not in (ALLOC, FREE, SEGMENT_ALLOC,
-                                                 SEGMENT_FREE):
+            if device == "cpu" or e.kind not in (ALLOC, FREE, SEGMENT_ALLOC, SEGMENT_FREE):
                 continue
             prev = series.setdefault(device, [(0, 0, 0)])[-1]
-            series[device].append((i, a.get("total_allocated", prev[1]),
-                                   a.get("total_reserved", prev[2])))
+            series[device].append(
+                (i, a.get("total_allocated", prev[1]), a.get("total_reserved", prev[2]))
+            )
         for device, points in sorted(series.items()):
             peak = max([r for _, _, r in points] + [1])
             base_y = y + CHART_H
             body.append(svg.text(12, y + 14, f"{device}", 11, **SOFT))
-            body.append(svg.text(12, y + 30, f"peak reserved {peak} B", 10, **MUTED,
-                                 class_="peak-reserved"))
-            for what, k, color in (("reserved", 2, "#9aa7b5"),
-                                   ("allocated", 1, LAYER_COLORS["allocator"])):
+            body.append(
+                svg.text(12, y + 30, f"peak reserved {peak} B", 10, **MUTED, class_="peak-reserved")
+            )
+            for what, k, color in (
+                ("reserved", 2, "#9aa7b5"),
+                ("allocated", 1, LAYER_COLORS["allocator"]),
+            ):
                 d = f"M {LEFT} {base_y}"
                 for point in points:
                     level = base_y - (CHART_H - 10) * point[k] / peak
                     d += f" H {self._x(point[0]):.1f} V {level:.1f}"
                 d += f" H {self._x(last):.1f}"
-                body.append(svg.path(d, fill="none", stroke=color, stroke_width=2,
-                                     class_=f"total-{what}", data_device=device))
-            body.append(svg.line(LEFT, base_y, LEFT + PLOT_W, base_y, stroke=INK,
-                                 stroke_opacity=0.35))
+                body.append(
+                    svg.path(
+                        d,
+                        fill="none",
+                        stroke=color,
+                        stroke_width=2,
+                        class_=f"total-{what}",
+                        data_device=device,
+                    )
+                )
+            body.append(
+                svg.line(LEFT, base_y, LEFT + PLOT_W, base_y, stroke=INK, stroke_opacity=0.35)
+            )
             y = base_y + 14
         if self.step is not None:
-            body.append(svg.line(self._x(self.step), top + 30, self._x(self.step), y,
-                                 stroke=HIGHLIGHT, stroke_width=2, class_="cursor"))
+            body.append(
+                svg.line(
+                    self._x(self.step),
+                    top + 30,
+                    self._x(self.step),
+                    y,
+                    stroke=HIGHLIGHT,
+                    stroke_width=2,
+                    class_="cursor",
+                )
+            )
 
         step = self.step if self.step is not None else last
         state = self.timeline.state_at(step)
         served = events[step].args if events[step].kind == ALLOC else {}
         y += 12
-        body.append(svg.text(12, y + 8, f"segments at step {step} ({len(state.segments)} "
-                             "live): allocated, pending free, cached", 13, font_weight="bold",
-                             class_="title"))
+        body.append(
+            svg.text(
+                12,
+                y + 8,
+                f"segments at step {step} ({len(state.segments)} "
+                "live): allocated, pending free, cached",
+                13,
+                font_weight="bold",
+                class_="title",
+            )
+        )
         y += 20
         for seg in state.segments:
-            body.append(svg.text(LEFT - 8, y + SEG_H / 2 + 4,
-                                 f"{seg.pool} {seg.bytes} B {hex(seg.addr)}", 10, "end",
-                                 **SOFT, class_="segment-label"))
+            body.append(
+                svg.text(
+                    LEFT - 8,
+                    y + SEG_H / 2 + 4,
+                    f"{seg.pool} {seg.bytes} B {hex(seg.addr)}",
+                    10,
+                    "end",
+                    **SOFT,
+                    class_="segment-label",
+                )
+            )
             parts = [svg.rect(LEFT, y, PLOT_W, SEG_H, fill="none", stroke=INK, stroke_opacity=0.55)]
             x = float(LEFT)
             for b, w in zip(seg.blocks, _widths([b.bytes for b in seg.blocks], seg.bytes)):
-                fill = {"allocated": LAYER_COLORS["allocator"], "pending": "#f0a030",
-                        "cached": "none"}[b.state]
-                is_served = (b.state == "allocated" and served.get("addr") == seg.addr + b.offset)
+                fill = {
+                    "allocated": LAYER_COLORS["allocator"],
+                    "pending": "#f0a030",
+                    "cached": "none",
+                }[b.state]
+                is_served = b.state == "allocated" and served.get("addr") == seg.addr + b.offset
                 classes = ["segment-block", b.state]
                 if is_served:
-                    classes.append("served-from-cache" if served.get("from_cache")
-                                   else "served-new-segment")
+                    classes.append(
+                        "served-from-cache" if served.get("from_cache") else "served-new-segment"
+                    )
                 owner = f"StorageImpl#{b.storage}" if b.storage is not None else "block"
-                parts.append(svg.group(
-                    [svg.rect(x, y, w, SEG_H, fill=fill,
-                              stroke=HIGHLIGHT if is_served else INK,
-                              stroke_opacity=1 if is_served else 0.4,
-                              stroke_width=2.5 if is_served else 1),
-                     svg.title(f"{owner if b.state != 'cached' else 'cached'}: {b.bytes} bytes "
-                               f"at offset {b.offset} ({b.state})")],
-                    class_=" ".join(classes), data_offset=b.offset, data_bytes=b.bytes))
+                parts.append(
+                    svg.group(
+                        [
+                            svg.rect(
+                                x,
+                                y,
+                                w,
+                                SEG_H,
+                                fill=fill,
+                                stroke=HIGHLIGHT if is_served else INK,
+                                stroke_opacity=1 if is_served else 0.4,
+                                stroke_width=2.5 if is_served else 1,
+                            ),
+                            svg.title(
+                                f"{owner if b.state != 'cached' else 'cached'}: {b.bytes} bytes "
+                                f"at offset {b.offset} ({b.state})"
+                            ),
+                        ],
+                        class_=" ".join(classes),
+                        data_offset=b.offset,
+                        data_bytes=b.bytes,
+                    )
+                )
                 x += w
-            body.append(svg.group(parts, class_="segment", data_addr=hex(seg.addr),
-                                  data_pool=seg.pool, data_bytes=seg.bytes))
+            body.append(
+                svg.group(
+                    parts,
+                    class_="segment",
+                    data_addr=hex(seg.addr),
+                    data_pool=seg.pool,
+                    data_bytes=seg.bytes,
+                )
+            )
             y += SEG_H + 8
         if not state.segments:
-            body.append(svg.text(LEFT, y + 10, "no segments: everything is back on the device",
-                                 12, **MUTED, class_="empty"))
+            body.append(
+                svg.text(
+                    LEFT,
+                    y + 10,
+                    "no segments: everything is back on the device",
+                    12,
+                    **MUTED,
+                    class_="empty",
+                )
+            )
             y += 24
         return y + 10
 
@@ -239,22 +377,34 @@ class MemoryMap(SvgPicture):
         if live_now:
             classes.append("live")
         color = LAYER_COLORS["allocator"]
-        parts = [svg.rect(x1, y, max(x2 - x1, 3), h, rx=3,
-                          fill=color,
-                          fill_opacity=(0.45 if b.end is None else 0.25)
-                          * (1 if live_now or self.step is None else 0.6),
-                          stroke=HIGHLIGHT if live_now else color,
-                          stroke_width=2.5 if live_now else 1)]
+        parts = [
+            svg.rect(
+                x1,
+                y,
+                max(x2 - x1, 3),
+                h,
+                rx=3,
+                fill=color,
+                fill_opacity=(0.45 if b.end is None else 0.25)
+                * (1 if live_now or self.step is None else 0.6),
+                stroke=HIGHLIGHT if live_now else color,
+                stroke_width=2.5 if live_now else 1,
+            )
+        ]
         label = f"{b.owner or 'block'} {b.nbytes} B"
         parts.append(svg.text(x1 + 4, y + h / 2 + 4, label, 10, fill=INK))
         if b.end is None:  # survives the trace: an open end
             parts.append(svg.text(x2 + 3, y + h / 2 + 4, "\u2192", 12, fill=INK))
         life = f"steps {b.start}..{b.end}" if b.end is not None else f"from step {b.start} on"
-        parts.append(svg.title(f"{b.owner or 'block'}: {b.nbytes} bytes at {hex(b.addr)}, "
-                               f"{life}"))
-        return svg.group(parts, class_=" ".join(classes), data_addr=hex(b.addr),
-                         data_owner=b.owner, data_start=b.start,
-                         data_end=b.end if b.end is not None else "")
+        parts.append(svg.title(f"{b.owner or 'block'}: {b.nbytes} bytes at {hex(b.addr)}, {life}"))
+        return svg.group(
+            parts,
+            class_=" ".join(classes),
+            data_addr=hex(b.addr),
+            data_owner=b.owner,
+            data_start=b.start,
+            data_end=b.end if b.end is not None else "",
+        )
 
 
 def _widths(sizes: list[int], total: int, minimum: float = 8.0) -> list[float]:

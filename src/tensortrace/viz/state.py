@@ -90,8 +90,8 @@ class ObjectState:
             "tensor_storage": f"{obj} now uses {a.get('storage') or 'no storage'}",
             "storage_data": f"{obj}: {a.get('nbytes')} bytes at {hex(a.get('addr') or 0)}",
             "python_call": f"Python calls {a.get('python_name', e.name)}",
-            "names": "user variables: " + ", ".join(
-                n for names in a.get("names", {}).values() for n in names),
+            "names": "user variables: "
+            + ", ".join(n for names in a.get("names", {}).values() for n in names),
         }.get(e.kind, f"{e.kind} {e.name}")
 
 
@@ -121,17 +121,26 @@ def state_from_timeline(timeline: Timeline, step: int | None = None) -> ObjectSt
     state = timeline.state_at(step)
     out = ObjectState(step, None, total_allocated=state.allocated)
     for k, h in state.handles.items():
-        out.handles[k] = HandleState(k, h.name,
-                                     f"TensorImpl#{h.impl}" if h.impl is not None else "")
+        out.handles[k] = HandleState(
+            k, h.name, f"TensorImpl#{h.impl}" if h.impl is not None else ""
+        )
     for k, t in state.tensors.items():
         out.impls[f"TensorImpl#{k}"] = ImplState(
-            f"TensorImpl#{k}", t.refcount,
-            f"StorageImpl#{t.storage}" if t.storage is not None else None, list(t.sizes),
-            list(t.strides), t.offset, t.dtype, t.itemsize, t.is_view,
-            f"TensorImpl#{t.view_of}" if t.view_of is not None else None)
+            f"TensorImpl#{k}",
+            t.refcount,
+            f"StorageImpl#{t.storage}" if t.storage is not None else None,
+            list(t.sizes),
+            list(t.strides),
+            t.offset,
+            t.dtype,
+            t.itemsize,
+            t.is_view,
+            f"TensorImpl#{t.view_of}" if t.view_of is not None else None,
+        )
     for k, st in state.storages.items():
-        out.storages[f"StorageImpl#{k}"] = StorageState(f"StorageImpl#{k}", st.refcount,
-                                                        st.nbytes, st.addr, st.device)
+        out.storages[f"StorageImpl#{k}"] = StorageState(
+            f"StorageImpl#{k}", st.refcount, st.nbytes, st.addr, st.device
+        )
     out.blocks = {b.addr: b.bytes for b in state.live_blocks}
     event = timeline.trace.events[step]
     ids = timeline.compiled.ids
@@ -147,6 +156,14 @@ def state_from_timeline(timeline: Timeline, step: int | None = None) -> ObjectSt
         out.focus = {args["name"]}
     if event.kind in (ALLOC, FREE):
         out.focus = {f"block@{args['addr']}"}
-    out.event = Event(event.ph, ids.display(event.name), event.layer, event.ts_ns,
-                      event.depth, event.site, event.kind, args)
+    out.event = Event(
+        event.ph,
+        ids.display(event.name),
+        event.layer,
+        event.ts_ns,
+        event.depth,
+        event.site,
+        event.kind,
+        args,
+    )
     return out

@@ -26,13 +26,16 @@ PAD = 16
 MAX_ELEMENTS = 1024  # beyond this a picture stops being readable
 
 
-def storage_index(index: Sequence[int], sizes: Sequence[int], strides: Sequence[int],
-                  offset: int) -> int:
+def storage_index(
+    index: Sequence[int], sizes: Sequence[int], strides: Sequence[int], offset: int
+) -> int:
     """The storage element `index` reaches: offset + sum(i_k * stride_k), as PyTorch computes."""
     if len(index) != len(sizes):
-        raise IndexError(f"too many indices for tensor of dimension {len(sizes)}"
-                         if len(index) > len(sizes) else
-                         f"expected {len(sizes)} indices, got {len(index)}")
+        raise IndexError(
+            f"too many indices for tensor of dimension {len(sizes)}"
+            if len(index) > len(sizes)
+            else f"expected {len(sizes)} indices, got {len(index)}"
+        )
     for dim, (i, size) in enumerate(zip(index, sizes)):
         if not -size <= i < size:
             raise IndexError(f"index {i} is out of bounds for dimension {dim} with size {size}")
@@ -61,17 +64,26 @@ class StorageStrip(SvgPicture):
     element) are printed under the storage indices. Storage rows wrap every `wrap` elements.
     """
 
-    def __init__(self, sizes: Sequence[int], strides: Sequence[int], offset: int,
-                 storage_len: int, index: Sequence[int] | None = None,
-                 values: Sequence[Any] | None = None, name: str = "data", wrap: int = 24) -> None:
+    def __init__(
+        self,
+        sizes: Sequence[int],
+        strides: Sequence[int],
+        offset: int,
+        storage_len: int,
+        index: Sequence[int] | None = None,
+        values: Sequence[Any] | None = None,
+        name: str = "data",
+        wrap: int = 24,
+    ) -> None:
         self.sizes = tuple(int(s) for s in sizes)
         self.strides = tuple(int(s) for s in strides)
         self.offset = int(offset)
         self.storage_len = int(storage_len)
         self.name = name
         if len(self.sizes) != len(self.strides):
-            raise ValueError(f"sizes {list(self.sizes)} and strides {list(self.strides)} "
-                             "differ in length")
+            raise ValueError(
+                f"sizes {list(self.sizes)} and strides {list(self.strides)} differ in length"
+            )
         if any(s < 0 for s in self.sizes) or any(s < 0 for s in self.strides) or self.offset < 0:
             raise ValueError("sizes, strides and offset must be non-negative")
         needed = required_storage(self.sizes, self.strides, self.offset)
@@ -80,17 +92,23 @@ class StorageStrip(SvgPicture):
             raise RuntimeError(
                 f"setStorage: sizes {list(self.sizes)}, strides {list(self.strides)}, storage "
                 f"offset {self.offset}, requiring a storage size of {needed} elements are out of "
-                f"bounds for storage of size {self.storage_len} elements")
+                f"bounds for storage of size {self.storage_len} elements"
+            )
         numel = math.prod(self.sizes)
         if numel > MAX_ELEMENTS or self.storage_len > MAX_ELEMENTS:
-            raise ValueError(f"too large to draw: {numel} elements over a storage of "
-                             f"{self.storage_len} (the limit is {MAX_ELEMENTS})")
+            raise ValueError(
+                f"too large to draw: {numel} elements over a storage of "
+                f"{self.storage_len} (the limit is {MAX_ELEMENTS})"
+            )
         if values is not None and len(values) != self.storage_len:
             raise ValueError(f"{len(values)} values for a storage of {self.storage_len}")
         self.values = list(values) if values is not None else None
         self.index = tuple(index) if index is not None else None
-        self.target = (storage_index(self.index, self.sizes, self.strides, self.offset)
-                       if self.index is not None else None)
+        self.target = (
+            storage_index(self.index, self.sizes, self.strides, self.offset)
+            if self.index is not None
+            else None
+        )
         # every logical index and the storage element it reaches, in row-major order
         self.mapping: dict[tuple[int, ...], int] = {
             ix: self.offset + sum(i * s for i, s in zip(ix, self.strides))
@@ -101,13 +119,16 @@ class StorageStrip(SvgPicture):
             self.reached[k] = self.reached.get(k, 0) + 1
         self.wrap = max(1, wrap)
         width, height, body = self._draw()
-        label = (f"storage strip: sizes {list(self.sizes)}, strides {list(self.strides)}, "
-                 f"offset {self.offset}")
+        label = (
+            f"storage strip: sizes {list(self.sizes)}, strides {list(self.strides)}, "
+            f"offset {self.offset}"
+        )
         super().__init__(width, height, body, label=label)
 
     @classmethod
-    def from_tensor(cls, tensor: Any, index: Sequence[int] | None = None, name: str = "data",
-                    wrap: int = 24) -> StorageStrip:
+    def from_tensor(
+        cls, tensor: Any, index: Sequence[int] | None = None, name: str = "data", wrap: int = 24
+    ) -> StorageStrip:
         """The strip of a live tensortrace tensor: its TensorImpl's layout over its StorageImpl."""
         impl = tensor.cdata.unsafeGetTensorImpl()
         storage = impl.storage().unsafeGetStorageImpl()
@@ -117,8 +138,16 @@ class StorageStrip(SvgPicture):
         if meta.numpy is not None:
             raw = storage.bytes_view()[: length * meta.itemsize]
             values = raw.view(meta.numpy).tolist()
-        return cls(impl.sizes(), impl.strides(), impl.storage_offset(), length, index=index,
-                   values=values, name=name, wrap=wrap)
+        return cls(
+            impl.sizes(),
+            impl.strides(),
+            impl.storage_offset(),
+            length,
+            index=index,
+            values=values,
+            name=name,
+            wrap=wrap,
+        )
 
     # ---- text ---------------------------------------------------------------------------------
     def formula(self) -> str:
@@ -139,14 +168,17 @@ class StorageStrip(SvgPicture):
         if rank == 1:
             return [((), 1, self.sizes[0])]
         rows, cols = self.sizes[-2], self.sizes[-1]
-        return [(lead, rows, cols)
-                for lead in itertools.product(*(range(s) for s in self.sizes[:-2]))]
+        return [
+            (lead, rows, cols) for lead in itertools.product(*(range(s) for s in self.sizes[:-2]))
+        ]
 
     def _draw(self) -> tuple[float, float, list[str]]:
         body: list[str] = []
         rank = len(self.sizes)
-        header = (f"{self.name}: sizes {tuple(self.sizes)}  strides {tuple(self.strides)}  "
-                  f"storage_offset {self.offset}  storage {self.storage_len} elements")
+        header = (
+            f"{self.name}: sizes {tuple(self.sizes)}  strides {tuple(self.strides)}  "
+            f"storage_offset {self.offset}  storage {self.storage_len} elements"
+        )
         y: float = PAD + 12
         body.append(svg.text(PAD, y, header, 13, class_="header"))
         y += 14
@@ -164,8 +196,11 @@ class StorageStrip(SvgPicture):
             if x > PAD and x - PAD + gw > max_w:
                 x, y = PAD, y + row_h + GAP
                 row_h = 0.0
-            label = (f"{self.name}[{']['.join(map(str, lead))}]" if lead
-                     else f"{self.name}" + (" (0-d)" if rank == 0 else ""))
+            label = (
+                f"{self.name}[{']['.join(map(str, lead))}]"
+                if lead
+                else f"{self.name}" + (" (0-d)" if rank == 0 else "")
+            )
             body.append(svg.text(x, y + 12, label, 11, class_="grid-label", **SOFT))
             for r in range(rows):
                 for c in range(cols):
@@ -173,9 +208,11 @@ class StorageStrip(SvgPicture):
                     k = self.mapping[ix]
                     cx, cy = x + c * CELL, y + 18 + r * CELL
                     is_target = self.index is not None and ix == tuple(
-                        i % s for i, s in zip(self.index, self.sizes))
-                    body.append(self._cell(cx, cy, k, "logical", is_target,
-                                           index=",".join(map(str, ix))))
+                        i % s for i, s in zip(self.index, self.sizes)
+                    )
+                    body.append(
+                        self._cell(cx, cy, k, "logical", is_target, index=",".join(map(str, ix)))
+                    )
                     if is_target:
                         target_xy = (cx + CELL / 2, cy + CELL)
             x += gw + GAP * 2
@@ -183,16 +220,27 @@ class StorageStrip(SvgPicture):
         y += row_h + 28
 
         # the storage, wrapped every `wrap` elements
-        body.append(svg.text(PAD, y, "storage (one dimension, what the allocator handed out)",
-                             11, class_="storage-label", **SOFT))
+        body.append(
+            svg.text(
+                PAD,
+                y,
+                "storage (one dimension, what the allocator handed out)",
+                11,
+                class_="storage-label",
+                **SOFT,
+            )
+        )
         y += 8
         storage_top = y
         storage_xy: tuple[float, float] | None = None
         for k in range(self.storage_len):
             r, c = divmod(k, self.wrap)
             cx, cy = PAD + c * CELL, storage_top + r * (CELL + 16)
-            body.append(svg.text(cx + CELL / 2, cy + 10, str(k), 9, "middle", **MUTED,
-                                 class_="storage-index"))
+            body.append(
+                svg.text(
+                    cx + CELL / 2, cy + 10, str(k), 9, "middle", **MUTED, class_="storage-index"
+                )
+            )
             body.append(self._cell(cx, cy + 13, k, "storage", k == self.target))
             if k == self.target:
                 storage_xy = (cx + CELL / 2, cy + 13)
@@ -202,22 +250,34 @@ class StorageStrip(SvgPicture):
         if target_xy is not None and storage_xy is not None:
             (x1, y1), (x2, y2) = target_xy, storage_xy
             mid = (y1 + y2) / 2
-            body.append(svg.path(f"M {x1:.1f} {y1:.1f} C {x1:.1f} {mid:.1f} {x2:.1f} {mid:.1f} "
-                                 f"{x2:.1f} {y2:.1f}", fill="none", stroke=HIGHLIGHT,
-                                 stroke_width=2, class_="target-link"))
-        legend = (f"{len(self.reached)} of {self.storage_len} storage elements reached"
-                  + ("" if self.is_contiguous() else " (not contiguous)"))
+            body.append(
+                svg.path(
+                    f"M {x1:.1f} {y1:.1f} C {x1:.1f} {mid:.1f} {x2:.1f} {mid:.1f} "
+                    f"{x2:.1f} {y2:.1f}",
+                    fill="none",
+                    stroke=HIGHLIGHT,
+                    stroke_width=2,
+                    class_="target-link",
+                )
+            )
+        legend = f"{len(self.reached)} of {self.storage_len} storage elements reached" + (
+            "" if self.is_contiguous() else " (not contiguous)"
+        )
         body.append(svg.text(PAD, y + 6, legend, 11, class_="legend", **SOFT))
         y += 20
         if self.index is not None:
-            body.append(svg.text(PAD, y + 6, self.formula(), 13, class_="formula",
-                                 fill=INK, font_weight="bold"))
+            body.append(
+                svg.text(
+                    PAD, y + 6, self.formula(), 13, class_="formula", fill=INK, font_weight="bold"
+                )
+            )
             y += 20
         width = PAD * 2 + max(max_w, len(header) * 7.3)
         return width, y + PAD, body
 
-    def _cell(self, x: float, y: float, k: int, where: str, is_target: bool,
-              index: str | None = None) -> str:
+    def _cell(
+        self, x: float, y: float, k: int, where: str, is_target: bool, index: str | None = None
+    ) -> str:
         reached = k in self.reached
         classes = ["cell", where]
         if where == "storage" and reached:
@@ -229,22 +289,45 @@ class StorageStrip(SvgPicture):
             fill, opacity = LAYER_COLORS["python"], 0.15
         else:
             fill, opacity = (LAYER_COLORS["native"], 0.3) if reached else ("none", 1)
-        stroke, width, stroke_opacity = ((INK, 1, 0.5) if not is_target else (HIGHLIGHT, 3, 1))
-        parts = [svg.rect(x + 1, y + 1, CELL - 2, CELL - 2, fill=fill, fill_opacity=opacity,
-                          stroke=stroke, stroke_opacity=stroke_opacity, stroke_width=width,
-                          rx=3)]
+        stroke, width, stroke_opacity = (INK, 1, 0.5) if not is_target else (HIGHLIGHT, 3, 1)
+        parts = [
+            svg.rect(
+                x + 1,
+                y + 1,
+                CELL - 2,
+                CELL - 2,
+                fill=fill,
+                fill_opacity=opacity,
+                stroke=stroke,
+                stroke_opacity=stroke_opacity,
+                stroke_width=width,
+                rx=3,
+            )
+        ]
         value = self.values[k] if self.values is not None else None
         main = str(k) if where == "logical" or value is None else _fmt(value)
-        parts.append(svg.text(x + CELL / 2, y + (15 if value is not None else 21), main,
-                              11 if value is None or where == "logical" else 10, "middle"))
+        parts.append(
+            svg.text(
+                x + CELL / 2,
+                y + (15 if value is not None else 21),
+                main,
+                11 if value is None or where == "logical" else 10,
+                "middle",
+            )
+        )
         if value is not None and where == "logical":
             parts.append(svg.text(x + CELL / 2, y + 27, _fmt(value), 8, "middle", **SOFT))
         tip = f"storage[{k}]" + (f" = {_fmt(value)}" if value is not None else "")
         if index is not None:
             tip = f"{self.name}[{index.replace(',', '][')}] -> " + tip
         parts.append(svg.title(tip))
-        return svg.group(parts, class_=" ".join(classes), data_storage=k, data_index=index,
-                         data_reached=self.reached.get(k, 0) if where == "storage" else None)
+        return svg.group(
+            parts,
+            class_=" ".join(classes),
+            data_storage=k,
+            data_index=index,
+            data_reached=self.reached.get(k, 0) if where == "storage" else None,
+        )
 
     def is_contiguous(self) -> bool:
         expected = 1
@@ -255,10 +338,17 @@ class StorageStrip(SvgPicture):
         return True
 
 
-def storage_strip(tensor: Any = None, index: Sequence[int] | None = None, *,
-                  sizes: Sequence[int] | None = None, strides: Sequence[int] | None = None,
-                  offset: int = 0, storage_len: int | None = None,
-                  values: Sequence[Any] | None = None, name: str = "data") -> StorageStrip:
+def storage_strip(
+    tensor: Any = None,
+    index: Sequence[int] | None = None,
+    *,
+    sizes: Sequence[int] | None = None,
+    strides: Sequence[int] | None = None,
+    offset: int = 0,
+    storage_len: int | None = None,
+    values: Sequence[Any] | None = None,
+    name: str = "data",
+) -> StorageStrip:
     """`storage_strip(t, (1, 2, 2))` for a live tensor, or give sizes/strides/offset/storage_len."""
     if tensor is not None:
         return StorageStrip.from_tensor(tensor, index=index, name=name)
@@ -272,5 +362,4 @@ def storage_strip(tensor: Any = None, index: Sequence[int] | None = None, *,
             acc *= max(s, 1)
     if storage_len is None:
         storage_len = required_storage(sizes, strides, offset)
-    return StorageStrip(sizes, strides, offset, storage_len, index=index, values=values,
-                        name=name)
+    return StorageStrip(sizes, strides, offset, storage_len, index=index, values=values, name=name)

@@ -68,11 +68,13 @@ def rect(x: float, y: float, w: float, h: float, **attrs: object) -> str:
     return element("rect", None, x=_n(x), y=_n(y), width=_n(w), height=_n(h), **attrs)
 
 
-def text(x: float, y: float, content: str, size: float = 12, anchor: str = "start",
-         **attrs: object) -> str:
+def text(
+    x: float, y: float, content: str, size: float = 12, anchor: str = "start", **attrs: object
+) -> str:
     attrs.setdefault("fill", INK)
-    return element("text", content, x=_n(x), y=_n(y), font_size=_n(size), text_anchor=anchor,
-                   **attrs)
+    return element(
+        "text", content, x=_n(x), y=_n(y), font_size=_n(size), text_anchor=anchor, **attrs
+    )
 
 
 def line(x1: float, y1: float, x2: float, y2: float, **attrs: object) -> str:
@@ -100,16 +102,24 @@ def _n(value: float) -> str:
 
 
 def arrow_marker(marker_id: str, color: str) -> str:
-    return (f'<marker id="{marker_id}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
-            f'markerHeight="7" orient="auto-start-reverse">'
-            f'<path d="M 0 0 L 10 5 L 0 10 z" fill="{color}"/></marker>')
+    return (
+        f'<marker id="{marker_id}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
+        f'markerHeight="7" orient="auto-start-reverse">'
+        f'<path d="M 0 0 L 10 5 L 0 10 z" fill="{color}"/></marker>'
+    )
 
 
 class SvgPicture:
     """An SVG document with a size; shown inline by Jupyter, written to disk by `save`."""
 
-    def __init__(self, width: float, height: float, body: list[str], defs: list[str] | None = None,
-                 label: str = "") -> None:
+    def __init__(
+        self,
+        width: float,
+        height: float,
+        body: list[str],
+        defs: list[str] | None = None,
+        label: str = "",
+    ) -> None:
         self.width = width
         self.height = height
         self.body = body
@@ -118,10 +128,12 @@ class SvgPicture:
 
     def to_svg(self) -> str:
         defs = f"<defs>{''.join(self.defs)}</defs>" if self.defs else ""
-        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(self.width)}" '
-                f'height="{_n(self.height)}" viewBox="0 0 {_n(self.width)} {_n(self.height)}" '
-                f'font-family="{FONT}" role="img" aria-label={quoteattr(self.label)}>'
-                f"{defs}{''.join(self.body)}</svg>")
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(self.width)}" '
+            f'height="{_n(self.height)}" viewBox="0 0 {_n(self.width)} {_n(self.height)}" '
+            f'font-family="{FONT}" role="img" aria-label={quoteattr(self.label)}>'
+            f"{defs}{''.join(self.body)}</svg>"
+        )
 
     def _repr_svg_(self) -> str:
         return self.to_svg()
@@ -130,8 +142,10 @@ class SvgPicture:
         # JupyterLab draws image/svg+xml inside an <img>, where currentColor is always black
         # (unreadable on its dark theme); HTML output puts the SVG in the page, so its text takes
         # the theme's font colour. Jupyter prefers text/html when both are offered.
-        return ('<div class="tt-viz" style="color: var(--jp-content-font-color1, inherit); '
-                f'overflow-x: auto">{self.to_svg()}</div>')
+        return (
+            '<div class="tt-viz" style="color: var(--jp-content-font-color1, inherit); '
+            f'overflow-x: auto">{self.to_svg()}</div>'
+        )
 
     def __str__(self) -> str:
         return self.to_svg()

@@ -56,13 +56,20 @@ class TimelinePlayer(anywidget.AnyWidget):
     # bigger type and fewer panels, for a projector (the deck uses it too)
     presentation = traitlets.Bool(False).tag(sync=True)
 
-    def __init__(self, source: Trace | Timeline, step: int = 0, title: str = "tensortrace",
-                 presentation: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        source: Trace | Timeline,
+        step: int = 0,
+        title: str = "tensortrace",
+        presentation: bool = False,
+        **kwargs: Any,
+    ) -> None:
         self.timeline = source if isinstance(source, Timeline) else Timeline(source)
         if len(self.timeline) == 0:
             raise ValueError("cannot play an empty trace")
-        super().__init__(payload=self.timeline.payload() | {"title": title},
-                         presentation=presentation, **kwargs)
+        super().__init__(
+            payload=self.timeline.payload() | {"title": title}, presentation=presentation, **kwargs
+        )
         self.step = step
         self.view = view_text(self.timeline, self.step)
 
@@ -108,8 +115,13 @@ class TimelinePlayer(anywidget.AnyWidget):
 def view_text(timeline: Timeline, step: int) -> str:
     """What the player's panels show at `step`, as plain text."""
     state = timeline.state_at(step)
-    lines = [f"step {step} / {len(timeline) - 1}: {state.event}", "", timeline.code_view(step),
-             "", "call stack:"]
+    lines = [
+        f"step {step} / {len(timeline) - 1}: {state.event}",
+        "",
+        timeline.code_view(step),
+        "",
+        "call stack:",
+    ]
     for depth, frame in enumerate(state.stack):
         legacy = f" (2019: {frame.legacy})" if frame.legacy else ""
         lines.append(f"{'  ' * (depth + 1)}{frame.name} [{frame.layer}] {frame.source}{legacy}")
@@ -117,11 +129,9 @@ def view_text(timeline: Timeline, step: int) -> str:
     for h in state.handles.values():
         lines.append(f"  {h.name} -> TensorImpl#{h.impl}")
     for t in state.tensors.values():
-        lines.append(f"  {t.label} refcount={t.refcount} {t.describe()} "
-                     f"-> StorageImpl#{t.storage}")
+        lines.append(f"  {t.label} refcount={t.refcount} {t.describe()} -> StorageImpl#{t.storage}")
     for s in state.storages.values():
-        lines.append(f"  {s.label} refcount={s.refcount} nbytes={s.nbytes} "
-                     f"-> DataPtr {s.addr:#x}")
+        lines.append(f"  {s.label} refcount={s.refcount} nbytes={s.nbytes} -> DataPtr {s.addr:#x}")
     lines.append(f"allocated: {state.allocated} B in {len(state.live_blocks)} block(s)")
     return "\n".join(lines)
 
@@ -138,9 +148,13 @@ def _payload_of(source: Trace | Timeline | TimelinePlayer | dict[str, Any]) -> d
     return source
 
 
-def standalone_html(source: Trace | Timeline | TimelinePlayer | dict[str, Any],
-                    step: int | None = None, title: str | None = None,
-                    presentation: bool | None = None, deck: bool = False) -> str:
+def standalone_html(
+    source: Trace | Timeline | TimelinePlayer | dict[str, Any],
+    step: int | None = None,
+    title: str | None = None,
+    presentation: bool | None = None,
+    deck: bool = False,
+) -> str:
     """A self-contained HTML page with the player: all JS, CSS and data inline, no URL at all.
 
     The page opens at `#step=N` when its URL says so, and keeps that fragment up to date as a
@@ -157,40 +171,42 @@ def standalone_html(source: Trace | Timeline | TimelinePlayer | dict[str, Any],
     if presentation is None:
         presentation = isinstance(source, TimelinePlayer) and source.presentation
     options = script_json({"deck": bool(deck), "presentation": bool(presentation)})
-    boot = (f"\nconst options = {options};\n"
-            "const permalink = /(?:^#|&)step=(\\d+)/.exec(location.hash);\n"
-            f"const start = permalink ? Number(permalink[1]) : {int(step)};\n"
-            "const model = standaloneModel("
-            "JSON.parse(document.getElementById('tt-payload').textContent), start);\n"
-            "options.onShow = (s) => {\n"
-            "  // in the deck the page above keeps the permalink (`#step=N` of the deck's URL)\n"
-            "  if (options.deck) {\n"
-            "    window.parent.postMessage({ type: 'tensortrace-step', step: s }, '*');\n"
-            "    return;\n"
-            "  }\n"
-            "  // replaceState costs milliseconds: the URL follows once stepping pauses\n"
-            "  clearTimeout(options.linkTimer);\n"
-            "  options.linkTimer = setTimeout(() => {\n"
-            "    try { history.replaceState(null, '', '#step=' + s); }\n"
-            "    catch (e) { /* a sandboxed frame */ }\n"
-            "  }, 150);\n"
-            "};\n"
-            "mount(document.getElementById('tt-root'), model, options);\n"
-            "if (options.deck) {\n"
-            "  window.addEventListener('message', (event) => {\n"
-            "    const m = event.data;\n"
-            "    if (event.source !== window.parent || !m) return;\n"
-            "    if (m.type !== 'tensortrace-goto') return;\n"
-            "    const n = model.get('payload').n;\n"
-            "    model.set('step', Math.max(0, Math.min(n - 1, Number(m.step) | 0)));\n"
-            "  });\n"
-            "  window.parent.postMessage({ type: 'tensortrace-ready' }, '*');\n"
-            "}\n")
+    boot = (
+        f"\nconst options = {options};\n"
+        "const permalink = /(?:^#|&)step=(\\d+)/.exec(location.hash);\n"
+        f"const start = permalink ? Number(permalink[1]) : {int(step)};\n"
+        "const model = standaloneModel("
+        "JSON.parse(document.getElementById('tt-payload').textContent), start);\n"
+        "options.onShow = (s) => {\n"
+        "  // in the deck the page above keeps the permalink (`#step=N` of the deck's URL)\n"
+        "  if (options.deck) {\n"
+        "    window.parent.postMessage({ type: 'tensortrace-step', step: s }, '*');\n"
+        "    return;\n"
+        "  }\n"
+        "  // replaceState costs milliseconds: the URL follows once stepping pauses\n"
+        "  clearTimeout(options.linkTimer);\n"
+        "  options.linkTimer = setTimeout(() => {\n"
+        "    try { history.replaceState(null, '', '#step=' + s); }\n"
+        "    catch (e) { /* a sandboxed frame */ }\n"
+        "  }, 150);\n"
+        "};\n"
+        "mount(document.getElementById('tt-root'), model, options);\n"
+        "if (options.deck) {\n"
+        "  window.addEventListener('message', (event) => {\n"
+        "    const m = event.data;\n"
+        "    if (event.source !== window.parent || !m) return;\n"
+        "    if (m.type !== 'tensortrace-goto') return;\n"
+        "    const n = model.get('payload').n;\n"
+        "    model.set('step', Math.max(0, Math.min(n - 1, Number(m.step) | 0)));\n"
+        "  });\n"
+        "  window.parent.postMessage({ type: 'tensortrace-ready' }, '*');\n"
+        "}\n"
+    )
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f"<title>{html.escape(title)}</title>\n<style>\n{PLAYER_CSS}\n"
         "body { margin: 16px; background: #ffffff; }\n</style>\n</head>\n<body>\n"
-        "<div id=\"tt-root\"></div>\n"
-        f"<script type=\"application/json\" id=\"tt-payload\">{data}</script>\n"
-        f"<script type=\"module\">\n{PLAYER_JS}{boot}</script>\n</body>\n</html>\n"
+        '<div id="tt-root"></div>\n'
+        f'<script type="application/json" id="tt-payload">{data}</script>\n'
+        f'<script type="module">\n{PLAYER_JS}{boot}</script>\n</body>\n</html>\n'
     )

@@ -14,8 +14,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026",
-            0x2028: "\\u2028", 0x2029: "\\u2029"}
+_ESCAPES = {
+    ord("<"): "\\u003c",
+    ord(">"): "\\u003e",
+    ord("&"): "\\u0026",
+    0x2028: "\\u2028",
+    0x2029: "\\u2029",
+}
 
 
 def script_json(data: Any) -> str:

@@ -45,7 +45,8 @@ def getDefaultCUDAGenerator(device_index: int = -1) -> CUDAGeneratorImpl:  # noq
     if gen is None:
         with _lock:
             gen = _default_cuda_generators.setdefault(
-                index, CUDAGeneratorImpl(index, getNonDeterministicRandom()))
+                index, CUDAGeneratorImpl(index, getNonDeterministicRandom())
+            )
     return gen
 
 

@@ -37,8 +37,12 @@ def device_or_default(device: Device | None) -> Device:
     return device
 
 
-@traced("allocator", "at::cuda::getCUDADeviceAllocator", "aten/src/ATen/cuda/CUDAContextLight.h",
-        symbol="c10::cuda::CUDACachingAllocator::get")
+@traced(
+    "allocator",
+    "at::cuda::getCUDADeviceAllocator",
+    "aten/src/ATen/cuda/CUDAContextLight.h",
+    symbol="c10::cuda::CUDACachingAllocator::get",
+)
 def getCUDADeviceAllocator() -> Allocator:  # noqa: N802 - PyTorch's name
     return GetAllocator(DeviceType.CUDA)
 
@@ -52,19 +56,36 @@ def _prepare(device: Device | None, pin_memory: bool | None) -> Device:
 
 
 @traced("native", "at::detail::empty_cuda", SOURCE)
-def empty_cuda(size: Sequence[int], dtype: ScalarType | None = None,
-               device: Device | None = None, pin_memory: bool | None = None) -> Tensor:
+def empty_cuda(
+    size: Sequence[int],
+    dtype: ScalarType | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
     device = _prepare(device, pin_memory)
     with CUDAGuard(device.index):
-        return empty_generic(size, getCUDADeviceAllocator(), CUDA_KS,
-                             dtype if dtype is not None else get_default_dtype())
+        return empty_generic(
+            size,
+            getCUDADeviceAllocator(),
+            CUDA_KS,
+            dtype if dtype is not None else get_default_dtype(),
+        )
 
 
 @traced("native", "at::detail::empty_strided_cuda", SOURCE)
-def empty_strided_cuda(size: Sequence[int], stride: Sequence[int],
-                       dtype: ScalarType | None = None, device: Device | None = None,
-                       pin_memory: bool | None = None) -> Tensor:
+def empty_strided_cuda(
+    size: Sequence[int],
+    stride: Sequence[int],
+    dtype: ScalarType | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
     device = _prepare(device, pin_memory)
     with CUDAGuard(device.index):
-        return empty_strided_generic(size, stride, getCUDADeviceAllocator(), CUDA_KS,
-                                     dtype if dtype is not None else get_default_dtype())
+        return empty_strided_generic(
+            size,
+            stride,
+            getCUDADeviceAllocator(),
+            CUDA_KS,
+            dtype if dtype is not None else get_default_dtype(),
+        )

@@ -66,18 +66,27 @@ def log_sigmoid_forward_cpu(self: Tensor) -> tuple[Tensor, Tensor]:
 
 
 @meta_function("threshold_backward", SOURCE)
-def meta_threshold_backward(it: TensorIteratorBase, grad: Tensor, self: Tensor, threshold: Any
-                            ) -> None:
+def meta_threshold_backward(
+    it: TensorIteratorBase, grad: Tensor, self: Tensor, threshold: Any
+) -> None:
     # threshold is idempotent, so an overlapping output is fine
-    it.build(TensorIteratorConfig().set_check_mem_overlap(False).add_output(it.maybe_get_output())
-             .add_const_input(self).add_const_input(grad).allow_cpu_scalars(True)
-             .promote_inputs_to_common_dtype(True).cast_common_dtype_to_outputs(True)
-             .enforce_safe_casting_to_output(True))
+    it.build(
+        TensorIteratorConfig()
+        .set_check_mem_overlap(False)
+        .add_output(it.maybe_get_output())
+        .add_const_input(self)
+        .add_const_input(grad)
+        .allow_cpu_scalars(True)
+        .promote_inputs_to_common_dtype(True)
+        .cast_common_dtype_to_outputs(True)
+        .enforce_safe_casting_to_output(True)
+    )
 
 
 @impl_function("threshold_backward_out", SOURCE)
-def threshold_backward_out(it: TensorIteratorBase, grad: Tensor, self: Tensor, threshold: Any,
-                           grad_input: Tensor) -> None:
+def threshold_backward_out(
+    it: TensorIteratorBase, grad: Tensor, self: Tensor, threshold: Any, grad_input: Tensor
+) -> None:
     threshold_stub(it.device_type(), it, threshold, 0)
 
 
@@ -87,8 +96,9 @@ def meta_sigmoid_backward(it: TensorIteratorBase, grad_output: Tensor, output: T
 
 
 @impl_function("sigmoid_backward_out", BINARY_OPS)
-def sigmoid_backward_out(it: TensorIteratorBase, grad_output: Tensor, output: Tensor,
-                         grad_input: Tensor) -> None:
+def sigmoid_backward_out(
+    it: TensorIteratorBase, grad_output: Tensor, output: Tensor, grad_input: Tensor
+) -> None:
     sigmoid_backward_stub(it.device_type(), it)
 
 
@@ -98,6 +108,7 @@ def meta_tanh_backward(it: TensorIteratorBase, grad_output: Tensor, output: Tens
 
 
 @impl_function("tanh_backward_out", BINARY_OPS)
-def tanh_backward_out(it: TensorIteratorBase, grad_output: Tensor, output: Tensor,
-                      grad_input: Tensor) -> None:
+def tanh_backward_out(
+    it: TensorIteratorBase, grad_output: Tensor, output: Tensor, grad_input: Tensor
+) -> None:
     tanh_backward_stub(it.device_type(), it)

@@ -52,18 +52,32 @@ def _register_alias(alias: str, target: str, source: str, binary: bool) -> None:
         return getattr(at(), target)(self, other, out=out)
 
     fns: tuple[Callable[..., Tensor], ...] = (
-        (binary_, binary_inplace, binary_out) if binary else (unary, unary_, unary_out))
+        (binary_, binary_inplace, binary_out) if binary else (unary, unary_, unary_out)
+    )
     for suffix, fn in zip(("", "_", "_out"), fns):
         fn.__name__ = f"{alias}{suffix}"
         native_function(source, name=fn.__name__, legacy=f"at::native::{fn.__name__}")(fn)
 
 
-for _alias, _target in (("absolute", "abs"), ("arccos", "acos"), ("arccosh", "acosh"),
-                        ("arcsin", "asin"), ("arcsinh", "asinh"), ("arctan", "atan"),
-                        ("arctanh", "atanh"), ("negative", "neg")):
+for _alias, _target in (
+    ("absolute", "abs"),
+    ("arccos", "acos"),
+    ("arccosh", "acosh"),
+    ("arcsin", "asin"),
+    ("arcsinh", "asinh"),
+    ("arctan", "atan"),
+    ("arctanh", "atanh"),
+    ("negative", "neg"),
+):
     _register_alias(_alias, _target, UNARY, binary=False)
-for _alias, _target in (("greater", "gt"), ("greater_equal", "ge"), ("less", "lt"),
-                        ("less_equal", "le"), ("not_equal", "ne"), ("multiply", "mul")):
+for _alias, _target in (
+    ("greater", "gt"),
+    ("greater_equal", "ge"),
+    ("less", "lt"),
+    ("less_equal", "le"),
+    ("not_equal", "ne"),
+    ("multiply", "mul"),
+):
     _register_alias(_alias, _target, BINARY, binary=True)
 
 
@@ -98,8 +112,9 @@ def divide_(self: Tensor, other: Any, rounding_mode: str | None = None) -> Tenso
 
 
 @native_function(BINARY, name="divide_out", legacy="at::native::divide_out")
-def divide_out(self: Tensor, other: Tensor, rounding_mode: str | None = None,
-               out: Tensor | None = None) -> Tensor:
+def divide_out(
+    self: Tensor, other: Tensor, rounding_mode: str | None = None, out: Tensor | None = None
+) -> Tensor:
     return at().div(self, other, **_mode(rounding_mode), out=out)
 
 
@@ -110,8 +125,10 @@ def true_divide_(self: Tensor, other: Any) -> Tensor:
 
 @native_function(UNARY, name="positive", legacy="at::native::positive")
 def positive(self: Tensor) -> Tensor:
-    TORCH_CHECK(self.scalar_type() != ScalarType.Bool,
-                "The `+` operator, on a bool tensor is not supported.")
+    TORCH_CHECK(
+        self.scalar_type() != ScalarType.Bool,
+        "The `+` operator, on a bool tensor is not supported.",
+    )
     return self
 
 

@@ -36,20 +36,26 @@ logical_and_stub = DECLARE_DISPATCH("logical_and_stub", HEADER)
 logical_or_stub = DECLARE_DISPATCH("logical_or_stub", HEADER)
 bitwise_and_stub = DECLARE_DISPATCH("bitwise_and_stub", HEADER)
 bitwise_or_stub = DECLARE_DISPATCH("bitwise_or_stub", HEADER)
-COMPARISON_STUBS = {name: DECLARE_DISPATCH(f"{name}_stub", HEADER)
-                    for name in ("eq", "ne", "lt", "le", "gt", "ge")}
+COMPARISON_STUBS = {
+    name: DECLARE_DISPATCH(f"{name}_stub", HEADER) for name in ("eq", "ne", "lt", "le", "gt", "ge")
+}
 
 
 def alpha_check(dtype: ScalarType, alpha: Scalar) -> None:
     if type(alpha) is int:  # the usual alpha=1 passes all three checks below
         return
-    TORCH_CHECK(not isinstance(alpha, bool) or dtype == ScalarType.Bool,
-                "Boolean alpha only supported for Boolean results.")
-    TORCH_CHECK(isFloatingType(dtype) or isComplexType(dtype) or isinstance(alpha, (bool, int)),
-                "For integral input tensors, argument alpha must not be a floating point "
-                "number.")
-    TORCH_CHECK(isComplexType(dtype) or not isinstance(alpha, complex),
-                "For non-complex input tensors, argument alpha must not be a complex number.")
+    TORCH_CHECK(
+        not isinstance(alpha, bool) or dtype == ScalarType.Bool,
+        "Boolean alpha only supported for Boolean results.",
+    )
+    TORCH_CHECK(
+        isFloatingType(dtype) or isComplexType(dtype) or isinstance(alpha, (bool, int)),
+        "For integral input tensors, argument alpha must not be a floating point number.",
+    )
+    TORCH_CHECK(
+        isComplexType(dtype) or not isinstance(alpha, complex),
+        "For non-complex input tensors, argument alpha must not be a complex number.",
+    )
 
 
 @meta_function("add.Tensor", SOURCE)
@@ -58,10 +64,10 @@ def meta_add(it: TensorIteratorBase, self: Tensor, other: Tensor, alpha: Scalar)
     alpha_check(it.dtype(), alpha)
 
 
-@impl_function("ufunc_add_CPU", "build/aten/src/ATen/UfuncCPU_add.cpp",
-               legacy="at::native::add")
-def ufunc_add_cpu(it: TensorIteratorBase, self: Tensor, other: Tensor, alpha: Scalar,
-                  out: Tensor) -> None:
+@impl_function("ufunc_add_CPU", "build/aten/src/ATen/UfuncCPU_add.cpp", legacy="at::native::add")
+def ufunc_add_cpu(
+    it: TensorIteratorBase, self: Tensor, other: Tensor, alpha: Scalar, out: Tensor
+) -> None:
     add_stub(it.device_type(), it, alpha)
 
 
@@ -79,13 +85,17 @@ def add_scalar_(self: Tensor, other: Scalar, alpha: Scalar = 1) -> Tensor:
 
 # ---- sub, rsub -----------------------------------------------------------------------------------
 def sub_check(self: Tensor, other: Tensor) -> None:
-    TORCH_CHECK(self.scalar_type() != ScalarType.Bool or other.scalar_type() != ScalarType.Bool,
-                "Subtraction, the `-` operator, with two bool tensors is not supported. "
-                "Use the `^` or `logical_xor()` operator instead.")
-    TORCH_CHECK(self.scalar_type() != ScalarType.Bool and other.scalar_type() != ScalarType.Bool,
-                "Subtraction, the `-` operator, with a bool tensor is not supported. "
-                "If you are trying to invert a mask, use the `~` or `logical_not()` operator "
-                "instead.")
+    TORCH_CHECK(
+        self.scalar_type() != ScalarType.Bool or other.scalar_type() != ScalarType.Bool,
+        "Subtraction, the `-` operator, with two bool tensors is not supported. "
+        "Use the `^` or `logical_xor()` operator instead.",
+    )
+    TORCH_CHECK(
+        self.scalar_type() != ScalarType.Bool and other.scalar_type() != ScalarType.Bool,
+        "Subtraction, the `-` operator, with a bool tensor is not supported. "
+        "If you are trying to invert a mask, use the `~` or `logical_not()` operator "
+        "instead.",
+    )
 
 
 @meta_function("sub.Tensor", SOURCE)
@@ -96,8 +106,9 @@ def meta_sub(it: TensorIteratorBase, self: Tensor, other: Tensor, alpha: Scalar)
 
 
 @impl_function("sub_out", SOURCE, legacy="at::native::sub_out")
-def sub_out(it: TensorIteratorBase, self: Tensor, other: Tensor, alpha: Scalar,
-            out: Tensor) -> None:
+def sub_out(
+    it: TensorIteratorBase, self: Tensor, other: Tensor, alpha: Scalar, out: Tensor
+) -> None:
     # self - alpha * other is add with -alpha: the same add_stub (BinaryOps.cpp)
     add_stub(it.device_type(), it, -alpha)
 
@@ -148,16 +159,21 @@ def meta_div(it: TensorIteratorBase, self: Tensor, other: Tensor) -> None:
 
 
 @meta_function("div.Tensor_mode", SOURCE)
-def meta_div_mode(it: TensorIteratorBase, self: Tensor, other: Tensor,
-                  rounding_mode: str | None) -> None:
+def meta_div_mode(
+    it: TensorIteratorBase, self: Tensor, other: Tensor, rounding_mode: str | None
+) -> None:
     if rounding_mode is None:
         it.build_borrowing_binary_float_op(it.maybe_get_output(), self, other)
     elif rounding_mode in ("trunc", "floor"):
         # rounded division keeps integer inputs integral (torch.div(7, 2, 'floor') == 3)
         it.build_borrowing_binary_op(it.maybe_get_output(), self, other)
     else:
-        TORCH_CHECK(False, "div expected rounding_mode to be one of None, 'trunc', or 'floor' "
-                    "but found '", rounding_mode, "'")
+        TORCH_CHECK(
+            False,
+            "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '",
+            rounding_mode,
+            "'",
+        )
 
 
 @impl_function("div_out", SOURCE, legacy="at::native::div_out")
@@ -166,8 +182,9 @@ def div_out(it: TensorIteratorBase, self: Tensor, other: Tensor, out: Tensor) ->
 
 
 @impl_function("div_out_mode", SOURCE, legacy="at::native::div_out")
-def div_out_mode(it: TensorIteratorBase, self: Tensor, other: Tensor, rounding_mode: str | None,
-                 out: Tensor) -> None:
+def div_out_mode(
+    it: TensorIteratorBase, self: Tensor, other: Tensor, rounding_mode: str | None, out: Tensor
+) -> None:
     if rounding_mode is None:
         div_true_stub(it.device_type(), it)
     elif rounding_mode == "trunc":
@@ -253,8 +270,10 @@ def remainder_out(self: Tensor, other: Scalar, out: Tensor) -> Tensor:
 # ---- maximum, minimum ----------------------------------------------------------------------------
 @meta_function("maximum", SOURCE)
 def meta_maximum(it: TensorIteratorBase, self: Tensor, other: Tensor) -> None:
-    TORCH_CHECK(not self.is_complex() and not other.is_complex(),
-                "maximum not implemented for complex tensors.")
+    TORCH_CHECK(
+        not self.is_complex() and not other.is_complex(),
+        "maximum not implemented for complex tensors.",
+    )
     it.build_borrowing_binary_op(it.maybe_get_output(), self, other)
 
 
@@ -265,8 +284,10 @@ def maximum_out(it: TensorIteratorBase, self: Tensor, other: Tensor, out: Tensor
 
 @meta_function("minimum", SOURCE)
 def meta_minimum(it: TensorIteratorBase, self: Tensor, other: Tensor) -> None:
-    TORCH_CHECK(not self.is_complex() and not other.is_complex(),
-                "minimum not implemented for complex tensors.")
+    TORCH_CHECK(
+        not self.is_complex() and not other.is_complex(),
+        "minimum not implemented for complex tensors.",
+    )
     it.build_borrowing_binary_op(it.maybe_get_output(), self, other)
 
 
@@ -282,7 +303,8 @@ def _register_comparison(name: str, stub: DispatchStub) -> None:
 
     def meta_scalar(it: TensorIteratorBase, self: Tensor, other: Scalar) -> None:
         it.build_borrowing_except_last_argument_comparison_op(
-            it.maybe_get_output(), self, wrapped_scalar_tensor(other))
+            it.maybe_get_output(), self, wrapped_scalar_tensor(other)
+        )
 
     def impl(it: TensorIteratorBase, self: Tensor, other: Tensor | Scalar, out: Tensor) -> None:
         stub(it.device_type(), it)
@@ -350,8 +372,9 @@ def register_scalar_other(name: str, source: str, legacy: bool = False) -> None:
         return getattr(at(), name)(self, wrapped_scalar_tensor(other), out=out)
 
     for fn, cpp_name in ((scalar, name), (scalar_, f"{name}_"), (scalar_out, f"{name}_out")):
-        native_function(source, name=cpp_name,
-                        legacy=f"at::native::{cpp_name}" if legacy else None)(fn)
+        native_function(
+            source, name=cpp_name, legacy=f"at::native::{cpp_name}" if legacy else None
+        )(fn)
 
 
 def at() -> Any:

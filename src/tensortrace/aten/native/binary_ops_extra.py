@@ -53,6 +53,7 @@ def _register_scalar_overloads(name: str, with_out: bool) -> None:
     native_function(SOURCE, name=name)(scalar)
     native_function(SOURCE, name=f"{name}_")(scalar_)
     if with_out:
+
         def scalar_out(self: Tensor, other: Scalar, out: Tensor) -> Tensor:
             return getattr(at(), name)(self, wrapped_scalar_tensor(other), out=out)
 
@@ -65,6 +66,7 @@ def _register_dunder(dunder: str, name: str, inplace: bool) -> None:
 
     native_function(SOURCE, name=f"__{dunder}__")(op)
     if inplace:
+
         def iop(self: Tensor, other: Tensor | Scalar) -> Tensor:
             return getattr(self, f"{name}_")(other)
 
@@ -74,12 +76,14 @@ def _register_dunder(dunder: str, name: str, inplace: bool) -> None:
 _register_structured("bitwise_xor", "bitwise_xor.Tensor", "bitwise_xor_out", bitwise_xor_stub)
 _register_scalar_overloads("bitwise_xor", with_out=True)
 _register_dunder("xor", "bitwise_xor", inplace=True)
-_register_structured("bitwise_left_shift", "bitwise_left_shift.Tensor", "bitwise_left_shift_out",
-                     lshift_stub)
+_register_structured(
+    "bitwise_left_shift", "bitwise_left_shift.Tensor", "bitwise_left_shift_out", lshift_stub
+)
 _register_scalar_overloads("bitwise_left_shift", with_out=False)
 _register_dunder("lshift", "bitwise_left_shift", inplace=False)
-_register_structured("bitwise_right_shift", "bitwise_right_shift.Tensor",
-                     "bitwise_right_shift_out", rshift_stub)
+_register_structured(
+    "bitwise_right_shift", "bitwise_right_shift.Tensor", "bitwise_right_shift_out", rshift_stub
+)
 _register_scalar_overloads("bitwise_right_shift", with_out=False)
 _register_dunder("rshift", "bitwise_right_shift", inplace=False)
 _register_structured("hypot", "hypot", "hypot_out", hypot_stub)

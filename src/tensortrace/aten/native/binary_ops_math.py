@@ -27,8 +27,18 @@ HEADER = "aten/src/ATen/native/BinaryOps.h"
 
 STUBS: dict[str, DispatchStub] = {
     name: DECLARE_DISPATCH(f"{name}_stub", HEADER)
-    for name in ("atan2", "fmod", "xlogy", "logical_xor", "copysign", "heaviside", "fmax",
-                 "fmin", "logaddexp")}
+    for name in (
+        "atan2",
+        "fmod",
+        "xlogy",
+        "logical_xor",
+        "copysign",
+        "heaviside",
+        "fmax",
+        "fmin",
+        "logaddexp",
+    )
+}
 
 
 def at() -> Any:
@@ -42,13 +52,19 @@ def _register(name: str, meta_key: str, float_op: bool) -> None:
 
     def meta(it: TensorIteratorBase, self: Tensor, other: Tensor) -> None:
         if name in ("fmax", "fmin"):
-            TORCH_CHECK(not isComplexType(self.scalar_type()),
-                        f"{name} not implemented for complex tensors.")
+            TORCH_CHECK(
+                not isComplexType(self.scalar_type()),
+                f"{name} not implemented for complex tensors.",
+            )
         if name == "heaviside":
-            TORCH_CHECK(not self.is_complex() and not other.is_complex(),
-                        "heaviside is not yet implemented for complex tensors.")
-            TORCH_CHECK(self.scalar_type() == other.scalar_type(),
-                        "heaviside is not yet implemented for tensors with different dtypes.")
+            TORCH_CHECK(
+                not self.is_complex() and not other.is_complex(),
+                "heaviside is not yet implemented for complex tensors.",
+            )
+            TORCH_CHECK(
+                self.scalar_type() == other.scalar_type(),
+                "heaviside is not yet implemented for tensors with different dtypes.",
+            )
         if float_op:
             it.build_borrowing_binary_float_op(it.maybe_get_output(), self, other)
         else:
@@ -61,10 +77,16 @@ def _register(name: str, meta_key: str, float_op: bool) -> None:
     impl_function(f"{name}_out", SOURCE, legacy=f"at::native::{name}_out")(impl)
 
 
-for _name, _key, _float in (("atan2", "atan2", True), ("fmod", "fmod.Tensor", False),
-                            ("xlogy", "xlogy.Tensor", True), ("copysign", "copysign.Tensor", True),
-                            ("heaviside", "heaviside", False), ("fmax", "fmax", False),
-                            ("fmin", "fmin", False), ("logaddexp", "logaddexp", False)):
+for _name, _key, _float in (
+    ("atan2", "atan2", True),
+    ("fmod", "fmod.Tensor", False),
+    ("xlogy", "xlogy.Tensor", True),
+    ("copysign", "copysign.Tensor", True),
+    ("heaviside", "heaviside", False),
+    ("fmax", "fmax", False),
+    ("fmin", "fmin", False),
+    ("logaddexp", "logaddexp", False),
+):
     _register(_name, _key, _float)
 _register_logical("logical_xor", STUBS["logical_xor"])
 
@@ -121,8 +143,7 @@ def _is_complex(x: Tensor | Scalar) -> bool:
 
 
 def _float_power_dtype(base: Tensor | Scalar, exp: Tensor | Scalar) -> ScalarType:
-    return (ScalarType.ComplexDouble if _is_complex(base) or _is_complex(exp)
-            else ScalarType.Double)
+    return ScalarType.ComplexDouble if _is_complex(base) or _is_complex(exp) else ScalarType.Double
 
 
 def _cast(x: Tensor | Scalar, dtype: ScalarType) -> Tensor | Scalar:
@@ -143,14 +164,24 @@ def float_power(self: Tensor | Scalar, exponent: Tensor | Scalar) -> Tensor:
 @native_function(POW_SOURCE, name="float_power_out", legacy="at::native::float_power_out")
 def float_power_out(self: Tensor | Scalar, exponent: Tensor | Scalar, out: Tensor) -> Tensor:
     dtype = _float_power_dtype(self, exponent)
-    TORCH_CHECK(out.scalar_type() == dtype, "the output given to float_power has dtype ",
-                out.scalar_type(), " but the operation's result requires dtype ", dtype)
+    TORCH_CHECK(
+        out.scalar_type() == dtype,
+        "the output given to float_power has dtype ",
+        out.scalar_type(),
+        " but the operation's result requires dtype ",
+        dtype,
+    )
     return at().pow(_cast(self, dtype), _cast(exponent, dtype), out=out)
 
 
 @native_function(POW_SOURCE, name="float_power_", legacy="at::native::float_power_")
 def float_power_(self: Tensor, exponent: Tensor | Scalar) -> Tensor:
     dtype = _float_power_dtype(self, exponent)
-    TORCH_CHECK(self.scalar_type() == dtype, "the base given to float_power_ has dtype ",
-                self.scalar_type(), " but the operation's result requires dtype ", dtype)
+    TORCH_CHECK(
+        self.scalar_type() == dtype,
+        "the base given to float_power_ has dtype ",
+        self.scalar_type(),
+        " but the operation's result requires dtype ",
+        dtype,
+    )
     return self.pow_(_cast(exponent, dtype))

@@ -42,35 +42,51 @@ def legacy_cat_wrap_dim(dim: int, tensors: Sequence[Tensor]) -> int:
 
 def check_cat_shape_except_dim(first: Tensor, second: Tensor, dimension: int, index: int) -> None:
     first_dims, second_dims = first.dim(), second.dim()
-    TORCH_CHECK(first_dims == second_dims, "Tensors must have same number of dimensions: got ",
-                first_dims, " and ", second_dims)
+    TORCH_CHECK(
+        first_dims == second_dims,
+        "Tensors must have same number of dimensions: got ",
+        first_dims,
+        " and ",
+        second_dims,
+    )
     for d in range(first_dims):
         if d == dimension:
             continue
         a, b = first.sizes()[d], second.sizes()[d]
-        TORCH_CHECK(a == b, "Sizes of tensors must match except in dimension ", dimension,
-                    ". Expected size ", a, " but got size ", b, " for tensor number ", index,
-                    " in the list.")
+        TORCH_CHECK(
+            a == b,
+            "Sizes of tensors must match except in dimension ",
+            dimension,
+            ". Expected size ",
+            a,
+            " but got size ",
+            b,
+            " for tensor number ",
+            index,
+            " in the list.",
+        )
 
 
 @meta_function("cat", SOURCE)
 def meta_cat(meta: Any, tensors: Sequence[Tensor], dim: int) -> None:
     for i, t in enumerate(tensors):
-        TORCH_CHECK(t.dim() > 0, "zero-dimensional tensor (at position ", i,
-                    ") cannot be concatenated")
+        TORCH_CHECK(
+            t.dim() > 0, "zero-dimensional tensor (at position ", i, ") cannot be concatenated"
+        )
     dim = legacy_cat_wrap_dim(dim, tensors)
     TORCH_CHECK_VALUE(len(tensors) > 0, "torch.cat(): expected a non-empty list of Tensors")
-    valid = next((i for i, t in enumerate(tensors) if not cat_should_skip_tensor(t)),
-                 len(tensors))
+    valid = next((i for i, t in enumerate(tensors) if not cat_should_skip_tensor(t)), len(tensors))
     result = meta.maybe_get_output(0)
     out_dtype = tensors[0].scalar_type()
     for t in tensors[1:]:
         out_dtype = promoteTypes(out_dtype, t.scalar_type())
     all_contiguous = True
     if result.defined():
-        TORCH_CHECK_TYPE(canCast(out_dtype, result.scalar_type()),
-                         "torch.cat(): input types can't be cast to the desired output type ",
-                         result.scalar_type())
+        TORCH_CHECK_TYPE(
+            canCast(out_dtype, result.scalar_type()),
+            "torch.cat(): input types can't be cast to the desired output type ",
+            result.scalar_type(),
+        )
         out_dtype = result.scalar_type()
         all_contiguous = result.is_contiguous()
     sizes: list[int] = [0]
@@ -98,8 +114,12 @@ def meta_cat(meta: Any, tensors: Sequence[Tensor], dim: int) -> None:
     meta.precomputed = {"dim": dim, "valid": valid, "all_contiguous": all_contiguous}
 
 
-@traced("kernel", "at::native::cat_serial_kernel", "aten/src/ATen/native/cpu/CatKernel.cpp",
-        legacy="THTensor_(catArray)")
+@traced(
+    "kernel",
+    "at::native::cat_serial_kernel",
+    "aten/src/ATen/native/cpu/CatKernel.cpp",
+    legacy="THTensor_(catArray)",
+)
 def cat_copy_kernel(result: Tensor, tensors: Sequence[Tensor], dim: int) -> None:
     """Copy each input into its slice of the output (with a cast where the dtypes differ)."""
     out = result.numpy_view()
@@ -124,9 +144,15 @@ def cat_out_cpu(meta: Any, tensors: Sequence[Tensor], dim: int, result: Tensor) 
 def check_stack_inputs(tensors: Sequence[Tensor], dim: int) -> None:
     entry_shape = list(tensors[0].sizes())
     for i in range(1, len(tensors)):
-        TORCH_CHECK(list(tensors[i].sizes()) == entry_shape, "stack expects each tensor to be "
-                    "equal size, but got ", entry_shape, " at entry 0 and ",
-                    list(tensors[i].sizes()), " at entry ", i)
+        TORCH_CHECK(
+            list(tensors[i].sizes()) == entry_shape,
+            "stack expects each tensor to be equal size, but got ",
+            entry_shape,
+            " at entry 0 and ",
+            list(tensors[i].sizes()),
+            " at entry ",
+            i,
+        )
 
 
 def get_stack_inputs(tensors: Sequence[Tensor], dim: int) -> list[Tensor]:

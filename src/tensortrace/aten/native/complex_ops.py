@@ -129,13 +129,15 @@ def conj_physical_(self: Tensor) -> Tensor:
 
 
 # ---- views of the parts ------------------------------------------------------------------------
-def view_tensor(tensor: Tensor, dtype: ScalarType, offset: int, sizes: Sequence[int],
-                strides: Sequence[int]) -> Tensor:
+def view_tensor(
+    tensor: Tensor, dtype: ScalarType, offset: int, sizes: Sequence[int], strides: Sequence[int]
+) -> Tensor:
     """ComplexHelper.h's view_tensor: a VIEW TensorImpl of another dtype over the same storage,
     keeping the key set (so a neg bit stays)."""
     impl = tensor.unsafeGetTensorImpl()
-    view = TensorImpl(impl.storage_.copy(), impl.key_set_, TypeMeta.fromScalarType(dtype),
-                      ImplType.VIEW)
+    view = TensorImpl(
+        impl.storage_.copy(), impl.key_set_, TypeMeta.fromScalarType(dtype), ImplType.VIEW
+    )
     result = Tensor(intrusive_ptr.make(view))
     view.set_sizes_and_strides(tuple(sizes), tuple(strides), offset)
     return result
@@ -143,10 +145,13 @@ def view_tensor(tensor: Tensor, dtype: ScalarType, offset: int, sizes: Sequence[
 
 @native_function(SHAPE, name="view_as_real", legacy="at::native::view_as_real")
 def view_as_real(self: Tensor) -> Tensor:
-    TORCH_CHECK(not self.is_conj(), "view_as_real doesn't work on unresolved conjugated tensors."
-                "  To resolve the conjugate tensor so you can view it as real, use "
-                "self.resolve_conj(); however, be warned that the resulting tensor will NOT alias "
-                "the original.")
+    TORCH_CHECK(
+        not self.is_conj(),
+        "view_as_real doesn't work on unresolved conjugated tensors."
+        "  To resolve the conjugate tensor so you can view it as real, use "
+        "self.resolve_conj(); however, be warned that the resulting tensor will NOT alias "
+        "the original.",
+    )
     return _view_as_real_physical(self)
 
 
@@ -154,28 +159,37 @@ def _view_as_real_physical(self: Tensor) -> Tensor:
     TORCH_CHECK(self.is_complex(), "view_as_real is only supported for complex tensors")
     sizes = (*self.sizes(), 2)  # the last dimension holds the real and imaginary parts
     strides = (*(s * 2 for s in self.strides()), 1)
-    return view_tensor(self, toRealValueType(self.scalar_type()), self.storage_offset() * 2,
-                       sizes, strides)
+    return view_tensor(
+        self, toRealValueType(self.scalar_type()), self.storage_offset() * 2, sizes, strides
+    )
 
 
 @native_function(SHAPE, name="view_as_complex", legacy="at::native::view_as_complex")
 def view_as_complex(self: Tensor) -> Tensor:
     st = self.scalar_type()
-    TORCH_CHECK(st in (ScalarType.Float, ScalarType.Double, ScalarType.Half),
-                "view_as_complex is only supported for half, float and double tensors, but got "
-                "a tensor of scalar type: ", st)
+    TORCH_CHECK(
+        st in (ScalarType.Float, ScalarType.Double, ScalarType.Half),
+        "view_as_complex is only supported for half, float and double tensors, but got "
+        "a tensor of scalar type: ",
+        st,
+    )
     old_sizes = self.sizes()
     TORCH_CHECK(len(old_sizes) != 0, "Input tensor must have one or more dimensions")
     TORCH_CHECK(old_sizes[-1] == 2, "Tensor must have a last dimension of size 2")
     old_strides = self.strides()
     TORCH_CHECK(old_strides[-1] == 1, "Tensor must have a last dimension with stride 1")
     for s in old_strides[:-1]:
-        TORCH_CHECK(s % 2 == 0, "Tensor must have a stride divisible by 2 for all but last "
-                    "dimension")
-    TORCH_CHECK(self.storage_offset() % 2 == 0,
-                "Tensor must have a storage_offset divisible by 2")
-    return view_tensor(self, toComplexType(st), self.storage_offset() // 2, old_sizes[:-1],
-                       [s // 2 for s in old_strides[:-1]])
+        TORCH_CHECK(
+            s % 2 == 0, "Tensor must have a stride divisible by 2 for all but last dimension"
+        )
+    TORCH_CHECK(self.storage_offset() % 2 == 0, "Tensor must have a storage_offset divisible by 2")
+    return view_tensor(
+        self,
+        toComplexType(st),
+        self.storage_offset() // 2,
+        old_sizes[:-1],
+        [s // 2 for s in old_strides[:-1]],
+    )
 
 
 @native_function(UNARY, name="real", legacy="at::native::real")
@@ -204,24 +218,44 @@ _PARTS = (ScalarType.Float, ScalarType.Double, ScalarType.Half)
 
 
 def complex_check_floating(a: Tensor, b: Tensor) -> None:
-    TORCH_CHECK(a.scalar_type() in _PARTS and b.scalar_type() in _PARTS,
-                "Expected both inputs to be Half, Float or Double tensors but got ",
-                a.scalar_type(), " and ", b.scalar_type())
+    TORCH_CHECK(
+        a.scalar_type() in _PARTS and b.scalar_type() in _PARTS,
+        "Expected both inputs to be Half, Float or Double tensors but got ",
+        a.scalar_type(),
+        " and ",
+        b.scalar_type(),
+    )
 
 
 def complex_check_dtype(result: Tensor, a: Tensor, b: Tensor) -> None:
     complex_check_floating(a, b)
-    TORCH_CHECK(a.scalar_type() == b.scalar_type(), "Expected object of scalar type ",
-                a.scalar_type(), " but got scalar type ", b.scalar_type(),
-                " for second argument")
-    TORCH_CHECK(result.scalar_type() == toComplexType(a.scalar_type()),
-                "Expected object of scalar type ", toComplexType(a.scalar_type()),
-                " but got scalar type ", result.scalar_type(), " for argument 'out'")
+    TORCH_CHECK(
+        a.scalar_type() == b.scalar_type(),
+        "Expected object of scalar type ",
+        a.scalar_type(),
+        " but got scalar type ",
+        b.scalar_type(),
+        " for second argument",
+    )
+    TORCH_CHECK(
+        result.scalar_type() == toComplexType(a.scalar_type()),
+        "Expected object of scalar type ",
+        toComplexType(a.scalar_type()),
+        " but got scalar type ",
+        result.scalar_type(),
+        " for argument 'out'",
+    )
 
 
 def _parts_iterator(result: Tensor, a: Tensor, b: Tensor) -> TensorIteratorBase:
-    return (TensorIteratorConfig().add_output(result).add_const_input(a).add_const_input(b)
-            .check_all_same_dtype(False).build())
+    return (
+        TensorIteratorConfig()
+        .add_output(result)
+        .add_const_input(a)
+        .add_const_input(b)
+        .check_all_same_dtype(False)
+        .build()
+    )
 
 
 @native_function(FACTORIES, name="complex_out", legacy="at::native::complex_out")
@@ -255,13 +289,19 @@ def polar(abs: Tensor, angle: Tensor) -> Tensor:  # noqa: A002 - schema names
 
 
 # ---- ops whose complex result is real: abs, angle ---------------------------------------------
-def unary_op_impl_with_complex_to_float_out(result: Tensor, self: Tensor, stub: object,
-                                            promotes_integer_to_float: bool) -> Tensor:
+def unary_op_impl_with_complex_to_float_out(
+    result: Tensor, self: Tensor, stub: object, promotes_integer_to_float: bool
+) -> Tensor:
     """Run complex -> complex as TensorIterator expects, then copy the real part out."""
     if self.is_complex() and not result.is_complex():
         float_type = toRealValueType(self.scalar_type())
-        TORCH_CHECK(canCast(float_type, result.scalar_type()), "result type ", float_type,
-                    " can't be cast to the desired output type ", result.scalar_type())
+        TORCH_CHECK(
+            canCast(float_type, result.scalar_type()),
+            "result type ",
+            float_type,
+            " can't be cast to the desired output type ",
+            result.scalar_type(),
+        )
         complex_result = _at().empty([0], dtype=self.scalar_type(), device=self.device())
         it = TensorIterator.unary_op(complex_result, self)
         stub(it.device_type(), it)  # type: ignore[operator]
@@ -296,9 +336,12 @@ def angle(self: Tensor) -> Tensor:
 # ---- sign and sgn: structured (sgn is sign extended to complex: z / |z|) -----------------------
 @meta_function("sign", UNARY)
 def sign_meta(it: TensorIteratorBase, self: Tensor) -> None:
-    TORCH_CHECK_NOT_IMPLEMENTED(not self.is_complex(), "Unlike NumPy, torch.sign is not "
-                                "intended to support complex numbers. Please use torch.sgn "
-                                "instead.")
+    TORCH_CHECK_NOT_IMPLEMENTED(
+        not self.is_complex(),
+        "Unlike NumPy, torch.sign is not "
+        "intended to support complex numbers. Please use torch.sgn "
+        "instead.",
+    )
     it.build_borrowing_unary_op(it.maybe_get_output(), self)
 
 

@@ -42,9 +42,18 @@ def _expand_param_if_needed(values: Sequence[int] | int, name: str, dim: int) ->
     vals = [values] if isinstance(values, int) else list(values)
     if len(vals) == 1:
         return vals * dim
-    TORCH_CHECK(len(vals) == dim, "expected ", name, " to be a single integer value or a list "
-                "of ", dim, " values to match the convolution dimensions, but got ", name, "=[",
-                ", ".join(str(v) for v in vals), "]")
+    TORCH_CHECK(
+        len(vals) == dim,
+        "expected ",
+        name,
+        " to be a single integer value or a list of ",
+        dim,
+        " values to match the convolution dimensions, but got ",
+        name,
+        "=[",
+        ", ".join(str(v) for v in vals),
+        "]",
+    )
     return vals
 
 
@@ -52,61 +61,129 @@ def _sizes(t: Tensor) -> str:
     return "[" + ", ".join(str(s) for s in t.sizes()) + "]"
 
 
-def _check_shape_forward(input: Tensor, weight: Tensor, bias: Tensor | None,
-                         stride: list[int], padding: list[int], dilation: list[int],
-                         groups: int) -> None:
+def _check_shape_forward(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None,
+    stride: list[int],
+    padding: list[int],
+    dilation: list[int],
+    groups: int,
+) -> None:
     """check_shape_forward of ConvUtils.h (non-transposed)."""
     k = input.dim()
     weight_dim = weight.dim()
     TORCH_CHECK(all(p >= 0 for p in padding), "negative padding is not supported")
     TORCH_CHECK(all(s > 0 for s in stride), "non-positive stride is not supported")
-    TORCH_CHECK(all(d > 0 for d in dilation), "dilation should be greater than zero, but got [",
-                ", ".join(str(d) for d in dilation), "]")
-    TORCH_CHECK(weight_dim == k, "Expected ", weight_dim, "-dimensional input for ", weight_dim,
-                "-dimensional weight ", _sizes(weight), ", but got ", k,
-                "-dimensional input of size ", _sizes(input), " instead")
-    TORCH_CHECK(weight.size(0) >= groups, "Given groups=", groups,
-                ", expected weight to be at least ", groups, " at dimension 0, but got weight "
-                "of size ", _sizes(weight), " instead")
-    TORCH_CHECK(weight.size(0) % groups == 0, "Given groups=", groups, ", expected weight to "
-                "be divisible by ", groups, " at dimension 0, but got weight of size [",
-                _sizes(weight), "] instead")
-    TORCH_CHECK(input.size(1) == weight.size(1) * groups, "Given groups=", groups,
-                ", weight of size ", _sizes(weight), ", expected input", _sizes(input),
-                " to have ", weight.size(1) * groups, " channels, but got ", input.size(1),
-                " channels instead")
-    TORCH_CHECK(bias is None or (bias.dim() == 1 and bias.size(0) == weight.size(0)),
-                "Given weight of size ", _sizes(weight), ", expected bias to be 1-dimensional "
-                "with ", weight.size(0), " elements, but got bias of size ",
-                _sizes(bias) if bias is not None else "[]", " instead")
+    TORCH_CHECK(
+        all(d > 0 for d in dilation),
+        "dilation should be greater than zero, but got [",
+        ", ".join(str(d) for d in dilation),
+        "]",
+    )
+    TORCH_CHECK(
+        weight_dim == k,
+        "Expected ",
+        weight_dim,
+        "-dimensional input for ",
+        weight_dim,
+        "-dimensional weight ",
+        _sizes(weight),
+        ", but got ",
+        k,
+        "-dimensional input of size ",
+        _sizes(input),
+        " instead",
+    )
+    TORCH_CHECK(
+        weight.size(0) >= groups,
+        "Given groups=",
+        groups,
+        ", expected weight to be at least ",
+        groups,
+        " at dimension 0, but got weight of size ",
+        _sizes(weight),
+        " instead",
+    )
+    TORCH_CHECK(
+        weight.size(0) % groups == 0,
+        "Given groups=",
+        groups,
+        ", expected weight to be divisible by ",
+        groups,
+        " at dimension 0, but got weight of size [",
+        _sizes(weight),
+        "] instead",
+    )
+    TORCH_CHECK(
+        input.size(1) == weight.size(1) * groups,
+        "Given groups=",
+        groups,
+        ", weight of size ",
+        _sizes(weight),
+        ", expected input",
+        _sizes(input),
+        " to have ",
+        weight.size(1) * groups,
+        " channels, but got ",
+        input.size(1),
+        " channels instead",
+    )
+    TORCH_CHECK(
+        bias is None or (bias.dim() == 1 and bias.size(0) == weight.size(0)),
+        "Given weight of size ",
+        _sizes(weight),
+        ", expected bias to be 1-dimensional with ",
+        weight.size(0),
+        " elements, but got bias of size ",
+        _sizes(bias) if bias is not None else "[]",
+        " instead",
+    )
     padded = [input.size(2 + i) + 2 * padding[i] for i in range(k - 2)]
     kernel = [dilation[i] * (weight.size(2 + i) - 1) + 1 for i in range(k - 2)]
     if any(kernel[i] > padded[i] for i in range(k - 2)):
-        TORCH_CHECK(False, "Calculated padded input size per channel: (",
-                    " x ".join(str(p) for p in padded), "). Kernel size: (",
-                    " x ".join(str(x) for x in kernel),
-                    "). Kernel size can't be greater than actual input size")
+        TORCH_CHECK(
+            False,
+            "Calculated padded input size per channel: (",
+            " x ".join(str(p) for p in padded),
+            "). Kernel size: (",
+            " x ".join(str(x) for x in kernel),
+            "). Kernel size can't be greater than actual input size",
+        )
 
 
-def _windows(x: np.ndarray, kh: int, kw: int, oh: int, ow: int, stride: list[int],
-             dilation: list[int]) -> np.ndarray:
+def _windows(
+    x: np.ndarray, kh: int, kw: int, oh: int, ow: int, stride: list[int], dilation: list[int]
+) -> np.ndarray:
     """The im2col columns as a view: [n, c, oh, ow, i, j] = x[n, c, oh*sh + i*dh, ow*sw + j*dw]."""
     sn, sc, sh, sw = x.strides
     return np.lib.stride_tricks.as_strided(
-        x, (x.shape[0], x.shape[1], oh, ow, kh, kw),
+        x,
+        (x.shape[0], x.shape[1], oh, ow, kh, kw),
         (sn, sc, sh * stride[0], sw * stride[1], sh * dilation[0], sw * dilation[1]),
-        writeable=False)
+        writeable=False,
+    )
 
 
 def _out_size(size: int, pad: int, dil: int, k: int, stride: int) -> int:
     return (size + 2 * pad - dil * (k - 1) - 1) // stride + 1
 
 
-@traced("kernel", "at::native::(anonymous)::slow_conv2d_update_output_frame", MM2D,
-        legacy="slow_conv2d_update_output_frame")
-def _conv2d_forward_kernel(x: np.ndarray, w: np.ndarray, b: np.ndarray | None,
-                           stride: list[int], padding: list[int], dilation: list[int],
-                           groups: int) -> np.ndarray:
+@traced(
+    "kernel",
+    "at::native::(anonymous)::slow_conv2d_update_output_frame",
+    MM2D,
+    legacy="slow_conv2d_update_output_frame",
+)
+def _conv2d_forward_kernel(
+    x: np.ndarray,
+    w: np.ndarray,
+    b: np.ndarray | None,
+    stride: list[int],
+    padding: list[int],
+    dilation: list[int],
+    groups: int,
+) -> np.ndarray:
     n, c, h, wd = x.shape
     o, cg, kh, kw = w.shape
     oh = _out_size(h, padding[0], dilation[0], kh, stride[0])
@@ -116,21 +193,31 @@ def _conv2d_forward_kernel(x: np.ndarray, w: np.ndarray, b: np.ndarray | None,
     og = o // groups
     out = np.empty((n, o, oh, ow), dtype=x.dtype)
     for g in range(groups):
-        colg = cols[:, g * cg:(g + 1) * cg]  # n, cg, oh, ow, kh, kw
-        wg = w[g * og:(g + 1) * og]  # og, cg, kh, kw
+        colg = cols[:, g * cg : (g + 1) * cg]  # n, cg, oh, ow, kh, kw
+        wg = w[g * og : (g + 1) * og]  # og, cg, kh, kw
         res = np.tensordot(colg, wg, axes=([1, 4, 5], [1, 2, 3]))  # n, oh, ow, og
-        out[:, g * og:(g + 1) * og] = res.transpose(0, 3, 1, 2)
+        out[:, g * og : (g + 1) * og] = res.transpose(0, 3, 1, 2)
     if b is not None:
         out += b.reshape(1, -1, 1, 1)
     return out
 
 
-@traced("kernel", "at::native::(anonymous)::slow_conv2d_backward_frame", MM2D,
-        legacy="slow_conv2d_backward_frame")
-def _conv2d_backward_kernel(go: np.ndarray, x: np.ndarray, w: np.ndarray, stride: list[int],
-                            padding: list[int], dilation: list[int], groups: int,
-                            mask: Sequence[bool]
-                            ) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]:
+@traced(
+    "kernel",
+    "at::native::(anonymous)::slow_conv2d_backward_frame",
+    MM2D,
+    legacy="slow_conv2d_backward_frame",
+)
+def _conv2d_backward_kernel(
+    go: np.ndarray,
+    x: np.ndarray,
+    w: np.ndarray,
+    stride: list[int],
+    padding: list[int],
+    dilation: list[int],
+    groups: int,
+    mask: Sequence[bool],
+) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]:
     n, c, h, wd = x.shape
     o, cg, kh, kw = w.shape
     oh, ow = go.shape[2], go.shape[3]
@@ -140,25 +227,27 @@ def _conv2d_backward_kernel(go: np.ndarray, x: np.ndarray, w: np.ndarray, stride
     if mask[0]:
         gxp = np.zeros((n, c, h + 2 * ph, wd + 2 * pw), dtype=x.dtype)
         for g in range(groups):
-            gog = go[:, g * og:(g + 1) * og]
-            wg = w[g * og:(g + 1) * og]
+            gog = go[:, g * og : (g + 1) * og]
+            wg = w[g * og : (g + 1) * og]
             for i in range(kh):
                 for j in range(kw):
                     r0, c0 = i * dilation[0], j * dilation[1]
                     contrib = np.tensordot(gog, wg[:, :, i, j], axes=([1], [0]))  # n oh ow cg
-                    gxp[:, g * cg:(g + 1) * cg,
-                        r0:r0 + stride[0] * (oh - 1) + 1:stride[0],
-                        c0:c0 + stride[1] * (ow - 1) + 1:stride[1]] += contrib.transpose(
-                            0, 3, 1, 2)
-        gi = gxp[:, :, ph:ph + h, pw:pw + wd]
+                    gxp[
+                        :,
+                        g * cg : (g + 1) * cg,
+                        r0 : r0 + stride[0] * (oh - 1) + 1 : stride[0],
+                        c0 : c0 + stride[1] * (ow - 1) + 1 : stride[1],
+                    ] += contrib.transpose(0, 3, 1, 2)
+        gi = gxp[:, :, ph : ph + h, pw : pw + wd]
     if mask[1]:
         xp = np.ascontiguousarray(np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw))))
         cols = _windows(xp, kh, kw, oh, ow, stride, dilation)
         gw = np.empty_like(w)
         for g in range(groups):
-            colg = cols[:, g * cg:(g + 1) * cg]
-            gog = go[:, g * og:(g + 1) * og]
-            gw[g * og:(g + 1) * og] = np.tensordot(gog, colg, axes=([0, 2, 3], [0, 2, 3]))
+            colg = cols[:, g * cg : (g + 1) * cg]
+            gog = go[:, g * og : (g + 1) * og]
+            gw[g * og : (g + 1) * og] = np.tensordot(gog, colg, axes=([0, 2, 3], [0, 2, 3]))
     if mask[2]:
         gb = go.sum(axis=(0, 2, 3))
     return gi, gw, gb
@@ -182,10 +271,21 @@ def _type_name(t: Tensor) -> str:
 
 
 @native_function(SOURCE, name="_convolution")
-def _convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Sequence[int],
-                 padding: Sequence[int], dilation: Sequence[int], transposed: bool,
-                 output_padding: Sequence[int], groups: int, benchmark: bool,
-                 deterministic: bool, cudnn_enabled: bool, allow_tf32: bool) -> Tensor:
+def _convolution(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None,
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+    transposed: bool,
+    output_padding: Sequence[int],
+    groups: int,
+    benchmark: bool,
+    deterministic: bool,
+    cudnn_enabled: bool,
+    allow_tf32: bool,
+) -> Tensor:
     k = weight.dim()
     dim = k - 2
     TORCH_CHECK(dim > 0, "weight should have at least three dimensions")
@@ -194,82 +294,158 @@ def _convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Seq
     padding_ = _expand_param_if_needed(padding, "padding", dim)
     dilation_ = _expand_param_if_needed(dilation, "dilation", dim)
     _check_shape_forward(input, weight, bias, stride_, padding_, dilation_, groups)
-    TORCH_CHECK(bias is None or bias.scalar_type() == input.scalar_type(), "Input type (",
-                _type_name(input), ") and bias type (",
-                _type_name(bias) if bias is not None else "", ") should be the same")
-    TORCH_CHECK(k == 4, "tensortrace implements 2D convolution only, got a ", k,
-                "-dimensional weight")
+    TORCH_CHECK(
+        bias is None or bias.scalar_type() == input.scalar_type(),
+        "Input type (",
+        _type_name(input),
+        ") and bias type (",
+        _type_name(bias) if bias is not None else "",
+        ") should be the same",
+    )
+    TORCH_CHECK(
+        k == 4, "tensortrace implements 2D convolution only, got a ", k, "-dimensional weight"
+    )
     TORCH_CHECK(not transposed, "tensortrace does not implement transposed convolution")
-    TORCH_CHECK(input.scalar_type() == weight.scalar_type(), "expected scalar type ",
-                input.scalar_type(), " but found ", weight.scalar_type())
-    out = _conv2d_forward_kernel(_np(input), _np(weight), None if bias is None else _np(bias),
-                                 stride_, padding_, dilation_, groups)
+    TORCH_CHECK(
+        input.scalar_type() == weight.scalar_type(),
+        "expected scalar type ",
+        input.scalar_type(),
+        " but found ",
+        weight.scalar_type(),
+    )
+    out = _conv2d_forward_kernel(
+        _np(input),
+        _np(weight),
+        None if bias is None else _np(bias),
+        stride_,
+        padding_,
+        dilation_,
+        groups,
+    )
     return _from_numpy(out, input)
 
 
 @native_function(SOURCE, name="convolution")
-def convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Sequence[int],
-                padding: Sequence[int], dilation: Sequence[int], transposed: bool,
-                output_padding: Sequence[int], groups: int) -> Tensor:
-    return _at()._convolution(input, weight, bias, stride, padding, dilation, transposed,
-                              output_padding, groups, False, False, True, True)
+def convolution(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None,
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+    transposed: bool,
+    output_padding: Sequence[int],
+    groups: int,
+) -> Tensor:
+    return _at()._convolution(
+        input,
+        weight,
+        bias,
+        stride,
+        padding,
+        dilation,
+        transposed,
+        output_padding,
+        groups,
+        False,
+        False,
+        True,
+        True,
+    )
 
 
 @native_function(SOURCE, name="convolution_backward")
-def convolution_backward(grad_output: Tensor, input: Tensor, weight: Tensor,
-                         bias_sizes: Sequence[int] | None, stride: Sequence[int],
-                         padding: Sequence[int], dilation: Sequence[int], transposed: bool,
-                         output_padding: Sequence[int], groups: int,
-                         output_mask: Sequence[bool]) -> tuple[Tensor, Tensor, Tensor]:
+def convolution_backward(
+    grad_output: Tensor,
+    input: Tensor,
+    weight: Tensor,
+    bias_sizes: Sequence[int] | None,
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+    transposed: bool,
+    output_padding: Sequence[int],
+    groups: int,
+    output_mask: Sequence[bool],
+) -> tuple[Tensor, Tensor, Tensor]:
     TORCH_CHECK(not transposed, "tensortrace does not implement transposed convolution")
     dim = weight.dim() - 2
     stride_, padding_ = _expand(stride, dim), _expand(padding, dim)
     dilation_ = _expand(dilation, dim)
-    gi, gw, gb = _conv2d_backward_kernel(_np(grad_output), _np(input), _np(weight), stride_,
-                                         padding_, dilation_, groups, output_mask)
-    return (_from_numpy(gi, input) if gi is not None else Tensor(),
-            _from_numpy(gw, weight) if gw is not None else Tensor(),
-            _from_numpy(gb, grad_output) if gb is not None else Tensor())
+    gi, gw, gb = _conv2d_backward_kernel(
+        _np(grad_output), _np(input), _np(weight), stride_, padding_, dilation_, groups, output_mask
+    )
+    return (
+        _from_numpy(gi, input) if gi is not None else Tensor(),
+        _from_numpy(gw, weight) if gw is not None else Tensor(),
+        _from_numpy(gb, grad_output) if gb is not None else Tensor(),
+    )
 
 
 def _batchify(input: Tensor, num_spatial_dims: int, func_name: str) -> tuple[Tensor, bool]:
     dim_count_no_batch = num_spatial_dims + 1
     dim_count_batch = dim_count_no_batch + 1
     is_batched = input.dim() == dim_count_batch
-    TORCH_CHECK(input.dim() == dim_count_no_batch or is_batched, "Expected ",
-                dim_count_no_batch, "D (unbatched) or ", dim_count_batch,
-                "D (batched) input to ", func_name, ", but got input of size: ", _sizes(input))
+    TORCH_CHECK(
+        input.dim() == dim_count_no_batch or is_batched,
+        "Expected ",
+        dim_count_no_batch,
+        "D (unbatched) or ",
+        dim_count_batch,
+        "D (batched) input to ",
+        func_name,
+        ", but got input of size: ",
+        _sizes(input),
+    )
     return (input if is_batched else input.unsqueeze(0)), is_batched
 
 
 @native_function(SOURCE, name="conv2d_symint")
-def conv2d_symint(input: Tensor, weight: Tensor, bias: Tensor | None = None,
-                  stride: Sequence[int] = (1,), padding: Sequence[int] = (0,),
-                  dilation: Sequence[int] = (1,), groups: int = 1) -> Tensor:
+def conv2d_symint(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Sequence[int] = (1,),
+    padding: Sequence[int] = (0,),
+    dilation: Sequence[int] = (1,),
+    groups: int = 1,
+) -> Tensor:
     batched, is_batched = _batchify(input, 2, "conv2d")
-    output = _at().convolution(batched, weight, bias, stride, padding, dilation, False, [0],
-                               groups)
+    output = _at().convolution(batched, weight, bias, stride, padding, dilation, False, [0], groups)
     return output if is_batched else output.squeeze(0)
 
 
 @native_function(SOURCE, name="conv2d_padding_symint")
-def conv2d_padding_symint(input: Tensor, weight: Tensor, bias: Tensor | None = None,
-                          stride: Sequence[int] = (1,), padding: str = "valid",
-                          dilation: Sequence[int] = (1,), groups: int = 1) -> Tensor:
+def conv2d_padding_symint(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Sequence[int] = (1,),
+    padding: str = "valid",
+    dilation: Sequence[int] = (1,),
+    groups: int = 1,
+) -> Tensor:
     batched, is_batched = _batchify(input, 2, "conv2d")
     output = _convolution_mode(batched, weight, bias, stride, padding, dilation, groups)
     return output if is_batched else output.squeeze(0)
 
 
-def _convolution_mode(input: Tensor, weight: Tensor, bias: Tensor | None,
-                      stride: Sequence[int], padding: str, dilation: Sequence[int],
-                      groups: int) -> Tensor:
+def _convolution_mode(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None,
+    stride: Sequence[int],
+    padding: str,
+    dilation: Sequence[int],
+    groups: int,
+) -> Tensor:
     at = _at()
     dim = weight.dim() - 2
     if padding == "same":
         stride_, dilation_ = _expand(stride, dim), _expand(dilation, dim)
-        TORCH_CHECK(all(s == 1 for s in stride_),
-                    "padding='same' is not supported for strided convolutions")
+        TORCH_CHECK(
+            all(s == 1 for s in stride_), "padding='same' is not supported for strided convolutions"
+        )
         pad = [0] * dim
         extra = [0] * dim
         for i in range(dim):
@@ -280,17 +456,20 @@ def _convolution_mode(input: Tensor, weight: Tensor, bias: Tensor | None,
             # torch pads the right side by the odd unit (at::constant_pad_nd); the same zeros
             # here come from a larger zero tensor that the input is copied into
             sizes = list(input.sizes())
-            padded = at.zeros([*sizes[:2], *(s + e for s, e in zip(sizes[2:], extra))],
-                              dtype=input.scalar_type())
+            padded = at.zeros(
+                [*sizes[:2], *(s + e for s, e in zip(sizes[2:], extra))], dtype=input.scalar_type()
+            )
             region = padded
             for i in range(dim):
                 region = region.narrow(2 + i, 0, sizes[2 + i])
             region.copy_(input)
             input = padded
-        return at.convolution(input, weight, bias, stride_, pad, dilation_, False, [0] * dim,
-                              groups)
+        return at.convolution(
+            input, weight, bias, stride_, pad, dilation_, False, [0] * dim, groups
+        )
     if padding == "valid":
-        return at.convolution(input, weight, bias, stride, [0] * dim, dilation, False,
-                              [0] * dim, groups)
+        return at.convolution(
+            input, weight, bias, stride, [0] * dim, dilation, False, [0] * dim, groups
+        )
     TORCH_CHECK(False, "Invalid padding string: '", padding, "'")
     raise AssertionError  # unreachable

@@ -32,13 +32,15 @@ def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
         return self
     if self.numel() == 0:
         return self
-    it = (TensorIteratorConfig()
-          .add_output(self)
-          .add_const_input(src)
-          .resize_outputs(False)
-          .check_all_same_dtype(False)
-          .check_all_same_device(False)
-          .build())
+    it = (
+        TensorIteratorConfig()
+        .add_output(self)
+        .add_const_input(src)
+        .resize_outputs(False)
+        .check_all_same_dtype(False)
+        .check_all_same_device(False)
+        .build()
+    )
     if not self.is_complex() and src.is_complex():
         TORCH_WARN_ONCE("Casting complex values to real discards the imaginary part")
     # a copy that involves the GPU runs the CUDA kernel, whichever side the GPU is on
@@ -48,41 +50,70 @@ def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
 
 
 @native_function(CONVERSIONS, name="_to_copy")
-def _to_copy(self: Tensor, dtype: ScalarType | None = None, layout: str | None = None,
-             device: Device | None = None, pin_memory: bool | None = None,
-             non_blocking: bool = False, memory_format: str | None = None) -> Tensor:
+def _to_copy(
+    self: Tensor,
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+    non_blocking: bool = False,
+    memory_format: str | None = None,
+) -> Tensor:
     from tensortrace.aten import functions as at
     from tensortrace.aten.memory_overlap import is_non_overlapping_and_dense
 
     dtype = dtype if dtype is not None else self.scalar_type()
     device = device if device is not None else self.device()  # self.options().merge_in(...)
     if memory_format in (None, "preserve_format") and is_non_overlapping_and_dense(
-            self.sizes(), self.strides()):
-        r = at.empty_strided(list(self.sizes()), list(self.strides()), dtype=dtype,
-                             layout=layout, device=device, pin_memory=pin_memory)
+        self.sizes(), self.strides()
+    ):
+        r = at.empty_strided(
+            list(self.sizes()),
+            list(self.strides()),
+            dtype=dtype,
+            layout=layout,
+            device=device,
+            pin_memory=pin_memory,
+        )
     else:
-        r = at.empty(list(self.sizes()), dtype=dtype, layout=layout, device=device,
-                     pin_memory=pin_memory)
+        r = at.empty(
+            list(self.sizes()), dtype=dtype, layout=layout, device=device, pin_memory=pin_memory
+        )
     r.copy_(self, non_blocking)
     return r
 
 
-def to_will_alias(self: Tensor, dtype: ScalarType | None, layout: str | None,
-                  device: Device | None, copy: bool, memory_format: str | None) -> bool:
+def to_will_alias(
+    self: Tensor,
+    dtype: ScalarType | None,
+    layout: str | None,
+    device: Device | None,
+    copy: bool,
+    memory_format: str | None,
+) -> bool:
     """Nothing would change: same dtype, layout and device, no copy asked, any memory format."""
-    return ((dtype is None or dtype == self.scalar_type())
-            and layout in (None, "strided")
-            and (device is None or device == self.device())
-            and not copy
-            # suggest_memory_format() of a strided (not channels-last) tensor is contiguous
-            and memory_format in (None, "preserve_format", "contiguous_format"))
+    return (
+        (dtype is None or dtype == self.scalar_type())
+        and layout in (None, "strided")
+        and (device is None or device == self.device())
+        and not copy
+        # suggest_memory_format() of a strided (not channels-last) tensor is contiguous
+        and memory_format in (None, "preserve_format", "contiguous_format")
+    )
 
 
 @native_function(CONVERSIONS, name="to")
-def to(self: Tensor, dtype: ScalarType | None = None, non_blocking: bool = False,
-       copy: bool = False, memory_format: str | None = None, layout: str | None = None,
-       device: Device | None = None, pin_memory: bool | None = None,
-       other: Tensor | None = None) -> Tensor:
+def to(
+    self: Tensor,
+    dtype: ScalarType | None = None,
+    non_blocking: bool = False,
+    copy: bool = False,
+    memory_format: str | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+    other: Tensor | None = None,
+) -> Tensor:
     """to.dtype, to.dtype_layout, to.device and to.other (C++ overloads of one to_impl).
 
     Returns self when to_will_alias, otherwise an _to_copy.
@@ -93,5 +124,12 @@ def to(self: Tensor, dtype: ScalarType | None = None, non_blocking: bool = False
         dtype, layout, device = other.scalar_type(), "strided", other.device()
     if to_will_alias(self, dtype, layout, device, copy, memory_format):
         return self
-    return at._to_copy(self, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory,
-                       non_blocking=non_blocking, memory_format=memory_format)
+    return at._to_copy(
+        self,
+        dtype=dtype,
+        layout=layout,
+        device=device,
+        pin_memory=pin_memory,
+        non_blocking=non_blocking,
+        memory_format=memory_format,
+    )

@@ -27,38 +27,77 @@ def _at() -> Any:
 
 
 @native_function(SOURCE, name="cov", legacy="at::native::cov")
-def cov(self: Tensor, correction: int = 1, fweights: Tensor | None = None,
-        aweights: Tensor | None = None) -> Tensor:
+def cov(
+    self: Tensor,
+    correction: int = 1,
+    fweights: Tensor | None = None,
+    aweights: Tensor | None = None,
+) -> Tensor:
     at = _at()
-    TORCH_CHECK(self.dim() <= 2, "cov(): expected input to have two or fewer dimensions but "
-                "got an input with ", self.dim(), " dimensions")
-    TORCH_CHECK(self.scalar_type() != ScalarType.Bool,
-                "cov(): bool dtype is not supported for input")
+    TORCH_CHECK(
+        self.dim() <= 2,
+        "cov(): expected input to have two or fewer dimensions but got an input with ",
+        self.dim(),
+        " dimensions",
+    )
+    TORCH_CHECK(
+        self.scalar_type() != ScalarType.Bool, "cov(): bool dtype is not supported for input"
+    )
     inp = self.view([1, -1]) if self.dim() < 2 else self
     num_observations = inp.size(OBSERVATIONS_DIM)
     w: Tensor | None = None
     if fweights is not None:
         w = fweights
-        TORCH_CHECK(w.dim() <= 1, "cov(): expected fweights to have one or fewer dimensions "
-                    "but got fweights with ", w.dim(), " dimensions")
-        TORCH_CHECK(isIntegralType(w.scalar_type(), False), "cov(): expected fweights to have "
-                    "integral dtype but got fweights with ", w.scalar_type(), " dtype")
-        TORCH_CHECK(w.numel() == num_observations, "cov(): expected fweights to have the same "
-                    "numel as there are observations in the input but got ", w.numel(), " != ",
-                    num_observations)
-        TORCH_CHECK(num_observations == 0 or bool(w.min().ge(0).item()),
-                    "cov(): fweights cannot be negative")
+        TORCH_CHECK(
+            w.dim() <= 1,
+            "cov(): expected fweights to have one or fewer dimensions but got fweights with ",
+            w.dim(),
+            " dimensions",
+        )
+        TORCH_CHECK(
+            isIntegralType(w.scalar_type(), False),
+            "cov(): expected fweights to have integral dtype but got fweights with ",
+            w.scalar_type(),
+            " dtype",
+        )
+        TORCH_CHECK(
+            w.numel() == num_observations,
+            "cov(): expected fweights to have the same "
+            "numel as there are observations in the input but got ",
+            w.numel(),
+            " != ",
+            num_observations,
+        )
+        TORCH_CHECK(
+            num_observations == 0 or bool(w.min().ge(0).item()),
+            "cov(): fweights cannot be negative",
+        )
     if aweights is not None:
         aw = aweights
-        TORCH_CHECK(aw.dim() <= 1, "cov(): expected aweights to have one or fewer dimensions "
-                    "but got aweights with ", aw.dim(), " dimensions")
-        TORCH_CHECK(isFloatingType(aw.scalar_type()), "cov(): expected aweights to have "
-                    "floating point dtype but got aweights with ", aw.scalar_type(), " dtype")
-        TORCH_CHECK(aw.numel() == num_observations, "cov(): expected aweights to have the same "
-                    "numel as there are observations in the input but got ", aw.numel(),
-                    " != ", num_observations)
-        TORCH_CHECK(num_observations == 0 or bool(aw.min().ge(0).item()),
-                    "cov(): aweights cannot be negative")
+        TORCH_CHECK(
+            aw.dim() <= 1,
+            "cov(): expected aweights to have one or fewer dimensions but got aweights with ",
+            aw.dim(),
+            " dimensions",
+        )
+        TORCH_CHECK(
+            isFloatingType(aw.scalar_type()),
+            "cov(): expected aweights to have floating point dtype but got aweights with ",
+            aw.scalar_type(),
+            " dtype",
+        )
+        TORCH_CHECK(
+            aw.numel() == num_observations,
+            "cov(): expected aweights to have the same "
+            "numel as there are observations in the input but got ",
+            aw.numel(),
+            " != ",
+            num_observations,
+        )
+        TORCH_CHECK(
+            num_observations == 0 or bool(aw.min().ge(0).item()),
+            "cov(): aweights cannot be negative",
+        )
         w = aw if w is None else w.mul(aw)
     if w is not None:
         w_sum = w.sum()
@@ -75,8 +114,12 @@ def cov(self: Tensor, correction: int = 1, fweights: Tensor | None = None,
     else:
         norm_factor = w_sum.sub(correction)
     if bool(norm_factor.le(0).item()):
-        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less "
-                      "than the number of observations.", UserWarning, stacklevel=4)
+        warnings.warn(
+            "cov(): degrees of freedom is <= 0. Correction should be strictly less "
+            "than the number of observations.",
+            UserWarning,
+            stacklevel=4,
+        )
         norm_factor.zero_()
     inp = inp.sub(avg.unsqueeze(1))
     c = at.mm(inp, (inp.mul(w) if w is not None else inp).t())
@@ -85,8 +128,12 @@ def cov(self: Tensor, correction: int = 1, fweights: Tensor | None = None,
 
 @native_function(SOURCE, name="corrcoef", legacy="at::native::corrcoef")
 def corrcoef(self: Tensor) -> Tensor:
-    TORCH_CHECK(self.dim() <= 2, "corrcoef(): expected input to have two or fewer dimensions "
-                "but got an input with ", self.dim(), " dimensions")
+    TORCH_CHECK(
+        self.dim() <= 2,
+        "corrcoef(): expected input to have two or fewer dimensions but got an input with ",
+        self.dim(),
+        " dimensions",
+    )
     c = _at().cov(self)
     if c.dim() == 0:  # a scalar covariance: nan for nan, inf or 0, else 1
         return c.div(c)

@@ -31,8 +31,12 @@ def _at() -> Any:
     return at
 
 
-@traced("kernel", "at::native::(anonymous)::cross_kernel_impl",
-        "aten/src/ATen/native/cpu/CrossKernel.cpp", legacy="apply_cross")
+@traced(
+    "kernel",
+    "at::native::(anonymous)::cross_kernel_impl",
+    "aten/src/ATen/native/cpu/CrossKernel.cpp",
+    legacy="apply_cross",
+)
 def cross_kernel(result: Tensor, a: np.ndarray, b: np.ndarray, dim: int) -> None:
     result.numpy_view()[...] = np.cross(a, b, axis=dim)
 
@@ -41,8 +45,15 @@ def cross_kernel(result: Tensor, a: np.ndarray, b: np.ndarray, dim: int) -> None
 def linalg_cross(self: Tensor, other: Tensor, dim: int = -1) -> Tensor:
     x_d, y_d = self.dim(), other.dim()
     TORCH_CHECK(x_d == y_d, "linalg.cross: inputs must have the same number of dimensions.")
-    TORCH_CHECK(self.size(dim) == 3 and other.size(dim) == 3, "linalg.cross: inputs dimension ",
-                dim, " must have length 3. Got ", self.size(dim), " and ", other.size(dim))
+    TORCH_CHECK(
+        self.size(dim) == 3 and other.size(dim) == 3,
+        "linalg.cross: inputs dimension ",
+        dim,
+        " must have length 3. Got ",
+        self.size(dim),
+        " and ",
+        other.size(dim),
+    )
     shape = list(infer_size(self.sizes(), other.sizes()))
     dim = maybe_wrap_dim(dim, len(shape))
     dtype = promoteTypes(self.scalar_type(), other.scalar_type())
@@ -67,11 +78,17 @@ def cross(self: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
     if dim is None:
         if "cross" not in _WARNED:
             _WARNED.add("cross")
-            warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\n"
-                          "Please either pass the dim explicitly or simply use "
-                          "torch.linalg.cross.\nThe default value of dim will change to agree "
-                          "with that of linalg.cross in a future release.", UserWarning,
-                          stacklevel=2)
-        dim = _default_cross_dim(tuple(infer_size(self.sizes(), other.sizes()))
-                                 if self.dim() == other.dim() else self.sizes())
+            warnings.warn(
+                "Using torch.cross without specifying the dim arg is deprecated.\n"
+                "Please either pass the dim explicitly or simply use "
+                "torch.linalg.cross.\nThe default value of dim will change to agree "
+                "with that of linalg.cross in a future release.",
+                UserWarning,
+                stacklevel=2,
+            )
+        dim = _default_cross_dim(
+            tuple(infer_size(self.sizes(), other.sizes()))
+            if self.dim() == other.dim()
+            else self.sizes()
+        )
     return _at().linalg_cross(self, other, dim=dim)

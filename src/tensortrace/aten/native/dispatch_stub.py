@@ -24,8 +24,13 @@ class DispatchStub:
         self.name = name
         self.cpu_dispatch_ptr: Callable[..., Any] | None = None
         self.cuda_dispatch_ptr: Callable[..., Any] | None = None
-        self.site = FrameSite("native", name, source, f"at::native::{name}",
-                              legacy=legacy or f"{name}(iter->device_type(), ...)")
+        self.site = FrameSite(
+            "native",
+            name,
+            source,
+            f"at::native::{name}",
+            legacy=legacy or f"{name}(iter->device_type(), ...)",
+        )
 
     def get_call_ptr(self, device_type: DeviceType) -> Callable[..., Any]:
         if device_type == DeviceType.CPU:
@@ -39,20 +44,28 @@ class DispatchStub:
         return kernel  # type: ignore[return-value]
 
     def __call__(self, device_type: DeviceType, *args: Any) -> Any:
-        kernel = (self.cpu_dispatch_ptr if device_type is DeviceType.CPU else None) \
-            or self.get_call_ptr(device_type)
+        kernel = (
+            self.cpu_dispatch_ptr if device_type is DeviceType.CPU else None
+        ) or self.get_call_ptr(device_type)
         rec = recorder.current
         if rec is None:
             return kernel(*args)  # type: ignore[misc]
-        described = {"device_type": device_type.name, "kernel": getattr(kernel, "__name__", "?"),
-                     **{f"arg{i}": summarize(a) for i, a in enumerate(args)}}
+        described = {
+            "device_type": device_type.name,
+            "kernel": getattr(kernel, "__name__", "?"),
+            **{f"arg{i}": summarize(a) for i, a in enumerate(args)},
+        }
         # a stub's frame ends with no result (its kernels write into the iterator's outputs)
-        return recorder.record_call(rec, self.site, {"args": described}, kernel, args,
-                                    record_result=False)
+        return recorder.record_call(
+            rec, self.site, {"args": described}, kernel, args, record_result=False
+        )
 
 
-def DECLARE_DISPATCH(name: str, source: str,  # noqa: N802
-                     legacy: str | None = None) -> DispatchStub:
+def DECLARE_DISPATCH(
+    name: str,
+    source: str,  # noqa: N802
+    legacy: str | None = None,
+) -> DispatchStub:
     """`legacy`: the 2019 step, when it was no stub (seed 000's uniform_ went through TH)."""
     return DispatchStub(name, source, legacy)
 

@@ -23,8 +23,11 @@ SOURCE = "aten/src/ATen/native/Distributions.cpp"
 
 # seed 000: CPUType::uniform_ -> legacy::cpu::_th_uniform_ (LegacyTHFunctionsCPU.cpp), which
 # calls THTensor_(uniform): there was no uniform_stub in 2019
-uniform_stub = DECLARE_DISPATCH("uniform_stub", "aten/src/ATen/native/UnaryOps.h",
-                                legacy="_th_uniform_ (LegacyTHFunctionsCPU.cpp)")
+uniform_stub = DECLARE_DISPATCH(
+    "uniform_stub",
+    "aten/src/ATen/native/UnaryOps.h",
+    legacy="_th_uniform_ (LegacyTHFunctionsCPU.cpp)",
+)
 
 
 _FINFO: dict[ScalarType, tuple[float, float]] = {}
@@ -50,19 +53,27 @@ def uniform_(self: Tensor, from_: float = 0, to: float = 1, generator: object = 
         return self
     dtype = self.scalar_type()
     if not isFloatingType(dtype):  # Note [TORCH_CHECK tests first]: the f-string only then
-        TORCH_CHECK_NOT_IMPLEMENTED(False, f'"check_uniform_bounds" not implemented for '
-                                    f"'{dtype}'")
+        TORCH_CHECK_NOT_IMPLEMENTED(
+            False, f"\"check_uniform_bounds\" not implemented for '{dtype}'"
+        )
     lo, hi = _finfo(self.dtype())
     for value, name in ((from_, "from"), (to, "to")):
         if not lo <= value <= hi:
             torchCheckFail(name, " is out of bounds for ", dtype)
     if not from_ <= to:
-        torchCheckFail("uniform_ expects to return a [from, to) range, but found from=",
-                       from_, " > to=", to)
+        torchCheckFail(
+            "uniform_ expects to return a [from, to) range, but found from=", from_, " > to=", to
+        )
     if not to - from_ <= hi:
-        torchCheckFail("uniform_ expects to-from <= std::numeric_limits<", dtype,
-                       ">::max(), but found to=", to, " and from=", from_,
-                       " which result in to-from to exceed the limit")
+        torchCheckFail(
+            "uniform_ expects to-from <= std::numeric_limits<",
+            dtype,
+            ">::max(), but found to=",
+            to,
+            " and from=",
+            from_,
+            " which result in to-from to exceed the limit",
+        )
     if self.numel() == 0:
         return self
     it = TensorIterator.borrowing_nullary_op(self)
@@ -72,8 +83,9 @@ def uniform_(self: Tensor, from_: float = 0, to: float = 1, generator: object = 
 
 normal_stub = DECLARE_DISPATCH("normal_stub", "aten/src/ATen/native/DistributionTemplates.h")
 random_stub = DECLARE_DISPATCH("random_stub", "aten/src/ATen/native/DistributionTemplates.h")
-random_from_to_stub = DECLARE_DISPATCH("random_from_to_stub",
-                                       "aten/src/ATen/native/DistributionTemplates.h")
+random_from_to_stub = DECLARE_DISPATCH(
+    "random_from_to_stub", "aten/src/ATen/native/DistributionTemplates.h"
+)
 
 
 def _fmt_double(value: float) -> str:
@@ -89,16 +101,22 @@ def normal_(self: Tensor, mean: float = 0, std: float = 1, generator: object = N
         from tensortrace.aten import functions as at
 
         # each part of a complex normal has half the variance: std / sqrt(2) per float
-        normal_stub(self.device().type_, at.view_as_real(self), float(mean),
-                    float(std) / math.sqrt(2), generator)
+        normal_stub(
+            self.device().type_,
+            at.view_as_real(self),
+            float(mean),
+            float(std) / math.sqrt(2),
+            generator,
+        )
         return self
     normal_stub(self.device().type_, self, float(mean), float(std), generator)
     return self
 
 
 @native_function(SOURCE, name="random_", legacy="legacy::cpu::_th_random_")
-def random_(self: Tensor, from_: int | None = None, to: int | None = None,
-            generator: object = None) -> Tensor:
+def random_(
+    self: Tensor, from_: int | None = None, to: int | None = None, generator: object = None
+) -> Tensor:
     """random_(), random_(to) and random_(from, to) (random_.to is random_(0, to)).
 
     random_from_to_impl checks the bounds against the dtype and turns them into the kernel's
@@ -109,6 +127,5 @@ def random_(self: Tensor, from_: int | None = None, to: int | None = None,
         if it is not None:
             random_stub(it.device_type(), it, generator)
         return self
-    random_from_to_stub(self.device().type_, self, it, 0 if from_ is None else from_, to,
-                        generator)
+    random_from_to_stub(self.device().type_, self, it, 0 if from_ is None else from_, to, generator)
     return self

@@ -31,7 +31,8 @@ bernoulli_tensor_stub = DECLARE_DISPATCH("bernoulli_tensor_stub", "aten/src/ATen
 bernoulli_scalar_stub = DECLARE_DISPATCH("bernoulli_scalar_stub", "aten/src/ATen/native/UnaryOps.h")
 exponential_stub = DECLARE_DISPATCH("exponential_stub", "aten/src/ATen/native/UnaryOps.h")
 multinomial_with_replacement_stub = DECLARE_DISPATCH(
-    "multinomial_with_replacement_stub", "aten/src/ATen/native/UnaryOps.h")
+    "multinomial_with_replacement_stub", "aten/src/ATen/native/UnaryOps.h"
+)
 
 
 def _at() -> Any:
@@ -50,13 +51,16 @@ def CHECK_NORMAL_STD(std: float) -> None:  # noqa: N802 - PyTorch's macro
 
 
 def CHECK_NORMAL_TENSOR_STD(std: Tensor) -> None:  # noqa: N802 - PyTorch's macro
-    TORCH_CHECK(std.numel() == 0 or bool(std.min().ge(0).item()),
-                "normal expects all elements of std >= 0.0")
+    TORCH_CHECK(
+        std.numel() == 0 or bool(std.min().ge(0).item()),
+        "normal expects all elements of std >= 0.0",
+    )
 
 
 # ---- normal_out_impl: the three (mean, std) shapes ----------------------------------------------
-def _normal_out_impl(output: Tensor, mean: Tensor | float, std: Tensor | float,
-                     generator: Any) -> Tensor:
+def _normal_out_impl(
+    output: Tensor, mean: Tensor | float, std: Tensor | float, generator: Any
+) -> Tensor:
     if isinstance(std, Tensor):
         CHECK_NORMAL_TENSOR_STD(std)
     else:
@@ -87,12 +91,20 @@ def _normal_out_impl(output: Tensor, mean: Tensor | float, std: Tensor | float,
 # C++ overloads at::native::normal(Tensor, double) / (double, Tensor) / (Tensor, Tensor) /
 # (double, double, size): one name, told apart by the arguments' types.
 @native_function(SOURCE, name="normal", legacy="at::native::normal")
-def normal(mean: Tensor | float, std: Tensor | float = 1, size: Sequence[int] | None = None,
-           generator: Any = None, dtype: ScalarType | None = None, layout: str | None = None,
-           device: Device | None = None, pin_memory: bool | None = None) -> Tensor:
+def normal(
+    mean: Tensor | float,
+    std: Tensor | float = 1,
+    size: Sequence[int] | None = None,
+    generator: Any = None,
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
     if size is not None:  # normal.float_float: a factory
-        result = _at().empty(list(size), dtype=dtype, layout=layout, device=device,
-                             pin_memory=pin_memory)
+        result = _at().empty(
+            list(size), dtype=dtype, layout=layout, device=device, pin_memory=pin_memory
+        )
         return result.normal_(mean, std, generator=generator)
     if not isinstance(std, Tensor):
         assert isinstance(mean, Tensor)
@@ -109,8 +121,13 @@ def normal(mean: Tensor | float, std: Tensor | float = 1, size: Sequence[int] | 
 
 
 @native_function(SOURCE, name="normal_out", legacy="at::native::normal_out")
-def normal_out(mean: Tensor | float, std: Tensor | float = 1, size: Sequence[int] | None = None,
-               generator: Any = None, out: Tensor | None = None) -> Tensor:
+def normal_out(
+    mean: Tensor | float,
+    std: Tensor | float = 1,
+    size: Sequence[int] | None = None,
+    generator: Any = None,
+    out: Tensor | None = None,
+) -> Tensor:
     assert out is not None
     if size is not None:  # normal.float_float_out
         out.resize_(list(size))
@@ -154,8 +171,7 @@ def bernoulli_(self: Tensor, p: Tensor | float = 0.5, generator: Any = None) -> 
     """bernoulli_.Tensor and bernoulli_.float (C++ overloads told apart by p's type)."""
     if isinstance(p, Tensor):
         return bernoulli_tensor_(self, p, generator)
-    TORCH_CHECK(0 <= p <= 1, "bernoulli_ expects p to be in [0, 1], but got p=",
-                _fmt_double(p))
+    TORCH_CHECK(0 <= p <= 1, "bernoulli_ expects p to be in [0, 1], but got p=", _fmt_double(p))
     assert_no_internal_overlap(self)
     bernoulli_scalar_stub(self.device().type_, self, p, generator)
     return self
@@ -165,8 +181,11 @@ def bernoulli_(self: Tensor, p: Tensor | float = 0.5, generator: Any = None) -> 
 @native_function(SOURCE, name="exponential_", legacy="at::native::exponential_")
 def exponential_(self: Tensor, lambd: float = 1, generator: Any = None) -> Tensor:
     """exponential_impl_: check lambda, then exponential_stub over the tensor."""
-    TORCH_CHECK(lambd > 0 and lambd != float("inf") and lambd == lambd,
-                "exponential_ expects lambda > 0.0, but found lambda=", _fmt_double(lambd))
+    TORCH_CHECK(
+        lambd > 0 and lambd != float("inf") and lambd == lambd,
+        "exponential_ expects lambda > 0.0, but found lambda=",
+        _fmt_double(lambd),
+    )
     if self.numel() == 0:
         return self
     from tensortrace.aten.tensor_iterator import TensorIterator
@@ -180,23 +199,37 @@ FLOAT32_MAX_CONSECUTIVE_INT = 1 << 24
 
 
 @native_function(SOURCE, name="multinomial_out", legacy="at::native::multinomial_out")
-def multinomial_out(self: Tensor, num_samples: int, replacement: bool = False,
-                    generator: Any = None, out: Tensor | None = None) -> Tensor:
+def multinomial_out(
+    self: Tensor,
+    num_samples: int,
+    replacement: bool = False,
+    generator: Any = None,
+    out: Tensor | None = None,
+) -> Tensor:
     """Without replacement (or one sample): argmax / topk of p / q with q ~ Exp(1), the
     Gumbel trick; with replacement: a binary search in each row's cumulative distribution."""
     assert out is not None
     result, n_sample = out, num_samples
     TORCH_CHECK(self.dim() > 0 and self.dim() <= 2, "prob_dist must be 1 or 2 dim")
-    TORCH_CHECK(isFloatingType(self.scalar_type()), "multinomial only supports floating-point "
-                "dtypes for input, got: ", self.scalar_type())
-    TORCH_CHECK(result.scalar_type() == ScalarType.Long,
-                "multinomial expects Long tensor out, got: ", result.scalar_type())
+    TORCH_CHECK(
+        isFloatingType(self.scalar_type()),
+        "multinomial only supports floating-point dtypes for input, got: ",
+        self.scalar_type(),
+    )
+    TORCH_CHECK(
+        result.scalar_type() == ScalarType.Long,
+        "multinomial expects Long tensor out, got: ",
+        result.scalar_type(),
+    )
     TORCH_CHECK(n_sample > 0, "cannot sample n_sample <= 0 samples")
     n_categories = self.size(-1)
-    TORCH_CHECK(replacement or n_sample <= n_categories,
-                "cannot sample n_sample > prob_dist.size(-1) samples without replacement")
-    TORCH_CHECK(n_categories <= FLOAT32_MAX_CONSECUTIVE_INT,
-                "number of categories cannot exceed 2^24")
+    TORCH_CHECK(
+        replacement or n_sample <= n_categories,
+        "cannot sample n_sample > prob_dist.size(-1) samples without replacement",
+    )
+    TORCH_CHECK(
+        n_categories <= FLOAT32_MAX_CONSECUTIVE_INT, "number of categories cannot exceed 2^24"
+    )
     result.resize_([n_sample] if self.dim() == 1 else [self.size(0), n_sample])
     if result.numel() == 0:
         return result
@@ -228,7 +261,8 @@ def _topk_indices(q: Tensor, k: int, result: Tensor) -> None:
 
 
 @native_function(SOURCE, name="multinomial", legacy="at::native::multinomial")
-def multinomial(self: Tensor, num_samples: int, replacement: bool = False,
-                generator: Any = None) -> Tensor:
+def multinomial(
+    self: Tensor, num_samples: int, replacement: bool = False, generator: Any = None
+) -> Tensor:
     result = _at().empty([0], dtype=ScalarType.Long, device=self.device())
     return multinomial_out(self, num_samples, replacement, generator, out=result)

@@ -35,12 +35,14 @@ def scalar_fill(self: Tensor, value: Scalar) -> Tensor:
 def fill_out(self: Tensor, value: Scalar) -> Tensor:
     if self.numel() == 1:
         return scalar_fill(self, value)
-    it = (TensorIteratorConfig()
-          .set_check_mem_overlap(False)  # fill is idempotent, so overlap is fine
-          .check_all_same_dtype(False)
-          .add_output(self)
-          .resize_outputs(False)
-          .build())
+    it = (
+        TensorIteratorConfig()
+        .set_check_mem_overlap(False)  # fill is idempotent, so overlap is fine
+        .check_all_same_dtype(False)
+        .add_output(self)
+        .resize_outputs(False)
+        .build()
+    )
     fill_stub(it.device_type(), it, value)
     return self
 
@@ -50,8 +52,12 @@ def fill_(self: Tensor, value: Scalar | Tensor) -> Tensor:
     """fill_.Scalar and fill_.Tensor (one C++ name, two overloads)."""
     if not isinstance(value, Tensor):
         return fill_out(self, value)
-    TORCH_CHECK(value.dim() == 0, "fill_ only supports 0-dimension value tensor but got tensor "
-                "with ", value.dim(), " dimensions.")
+    TORCH_CHECK(
+        value.dim() == 0,
+        "fill_ only supports 0-dimension value tensor but got tensor with ",
+        value.dim(),
+        " dimensions.",
+    )
     if self.storage().is_alias_of(value.storage()):
         # value is a view of self: copy it out first so it is not overwritten midway
         from tensortrace.aten import functions as at
@@ -80,8 +86,7 @@ def zero_cpu_(self: Tensor, nelements: int) -> Tensor:
 @native_function(SOURCE, name="zero_", legacy="legacy::cpu::_th_zero_")
 def zero_(self: Tensor) -> Tensor:
     nelements = self.numel()
-    if (is_non_overlapping_and_dense(self.sizes(), self.strides())
-            and nelements < GRAIN_SIZE):
+    if is_non_overlapping_and_dense(self.sizes(), self.strides()) and nelements < GRAIN_SIZE:
         return zero_cpu_(self, nelements)
     return self.fill_(0)
 

@@ -50,15 +50,24 @@ def _outer_bin_edges(self: Tensor, min_: Scalar, max_: Scalar) -> tuple[float, f
     if left == right:
         left -= 1
         right += 1
-    TORCH_CHECK(not (math.isinf(left) or math.isinf(right) or math.isnan(left)
-                     or math.isnan(right)), "torch.histc: range of [", left, ", ", right,
-                "] is not finite")
+    TORCH_CHECK(
+        not (math.isinf(left) or math.isinf(right) or math.isnan(left) or math.isnan(right)),
+        "torch.histc: range of [",
+        left,
+        ", ",
+        right,
+        "] is not finite",
+    )
     TORCH_CHECK(left < right, "torch.histc: max must be larger than min")
     return left, right
 
 
-@traced("kernel", "at::native::(anonymous)::histogramdd_cpu_contiguous",
-        "aten/src/ATen/native/cpu/HistogramKernel.cpp", legacy="histogram_linear_kernel")
+@traced(
+    "kernel",
+    "at::native::(anonymous)::histogramdd_cpu_contiguous",
+    "aten/src/ATen/native/cpu/HistogramKernel.cpp",
+    legacy="histogram_linear_kernel",
+)
 def histogram_linear_kernel(self: Tensor, hist: Tensor, bin_edges: Tensor) -> None:
     values = self.contiguous().numpy_view().reshape(-1)
     edges = bin_edges.numpy_view()
@@ -73,12 +82,16 @@ def histogram_linear_kernel(self: Tensor, hist: Tensor, bin_edges: Tensor) -> No
 
 
 @native_function(SOURCE, name="histogram_histc_out", legacy="at::native::histogram_histc_out")
-def histogram_histc_out(self: Tensor, bins: int = 100, min: Scalar = 0,  # noqa: A002
-                        max: Scalar = 0, out: Tensor | None = None) -> Tensor:  # noqa: A002
+def histogram_histc_out(
+    self: Tensor,
+    bins: int = 100,
+    min: Scalar = 0,  # noqa: A002
+    max: Scalar = 0,
+    out: Tensor | None = None,
+) -> Tensor:  # noqa: A002
     assert out is not None
     AT_DISPATCH_CHECK("histogram_cpu", self.scalar_type(), isFloatingType(self.scalar_type()))
-    TORCH_CHECK(bins > 0, "torch.histogram(): bins must be > 0, but got ", bins,
-                " for dimension 0")
+    TORCH_CHECK(bins > 0, "torch.histogram(): bins must be > 0, but got ", bins, " for dimension 0")
     out.resize_([bins])
     left, right = _outer_bin_edges(self, min, max)
     bin_edges = _at().linspace(left, right, bins + 1, dtype=self.scalar_type())
@@ -89,16 +102,25 @@ def histogram_histc_out(self: Tensor, bins: int = 100, min: Scalar = 0,  # noqa:
 
 
 @native_function(SOURCE, name="histogram_histc", legacy="at::native::histogram_histc")
-def histogram_histc(self: Tensor, bins: int = 100, min: Scalar = 0,  # noqa: A002
-                    max: Scalar = 0) -> Tensor:  # noqa: A002
+def histogram_histc(
+    self: Tensor,
+    bins: int = 100,
+    min: Scalar = 0,  # noqa: A002
+    max: Scalar = 0,
+) -> Tensor:  # noqa: A002
     hist = _at().empty([0], dtype=self.scalar_type(), device=self.device())
     return histogram_histc_out(self, bins, min, max, out=hist)
 
 
-@traced("kernel", "at::native::(anonymous)::histogramdd_cpu_contiguous",
-        "aten/src/ATen/native/cpu/HistogramKernel.cpp", legacy="histogramdd_kernel")
-def histogramdd_kernel(self: Tensor, weight: Tensor | None, hist: Tensor,
-                       bin_edges: Tensor) -> None:
+@traced(
+    "kernel",
+    "at::native::(anonymous)::histogramdd_cpu_contiguous",
+    "aten/src/ATen/native/cpu/HistogramKernel.cpp",
+    legacy="histogramdd_kernel",
+)
+def histogramdd_kernel(
+    self: Tensor, weight: Tensor | None, hist: Tensor, bin_edges: Tensor
+) -> None:
     values = self.contiguous().numpy_view().reshape(-1)
     edges = bin_edges.contiguous().numpy_view()
     bins = hist.numel()
@@ -112,33 +134,61 @@ def histogramdd_kernel(self: Tensor, weight: Tensor | None, hist: Tensor,
 
 
 @native_function(SOURCE, name="histogram", legacy="at::native::histogram")
-def histogram(self: Tensor, bins: Tensor | int = 100, range: Any = None,  # noqa: A002
-              weight: Tensor | None = None, density: bool = False) -> tuple[Tensor, Tensor]:
+def histogram(
+    self: Tensor,
+    bins: Tensor | int = 100,
+    range: Any = None,  # noqa: A002
+    weight: Tensor | None = None,
+    density: bool = False,
+) -> tuple[Tensor, Tensor]:
     """histogram.bins_tensor (bins are the edges) and histogram.bin_ct (a count)."""
     at = _at()
     AT_DISPATCH_CHECK("histogramdd", self.scalar_type(), isFloatingType(self.scalar_type()))
     if weight is not None:
-        TORCH_CHECK(weight.scalar_type() == self.scalar_type(), "torch.histogram: if weight "
-                    "tensor is provided, it should have the same dtype as the input tensor")
-        TORCH_CHECK(list(weight.sizes()) == list(self.sizes()), "torch.histogram: if weight "
-                    "tensor is provided it should have the same shape as the input tensor "
-                    "excluding its innermost dimension")
+        TORCH_CHECK(
+            weight.scalar_type() == self.scalar_type(),
+            "torch.histogram: if weight "
+            "tensor is provided, it should have the same dtype as the input tensor",
+        )
+        TORCH_CHECK(
+            list(weight.sizes()) == list(self.sizes()),
+            "torch.histogram: if weight "
+            "tensor is provided it should have the same shape as the input tensor "
+            "excluding its innermost dimension",
+        )
     if isinstance(bins, Tensor):
-        TORCH_CHECK(bins.scalar_type() == self.scalar_type(), "torch.histogramdd: input "
-                    "tensor and bins tensors should have the same dtype, but got input with "
-                    "dtype ", _type_name(self), " and bins for dimension 0 with dtype ",
-                    _type_name(bins))
-        TORCH_CHECK(bins.dim() == 1, "torch.histogram: bins tensor should have one dimension,"
-                    " but got ", bins.dim(), " dimensions in the bins tensor")
-        TORCH_CHECK(bins.numel() > 0, "torch.histogram: bins tensor should have at least 1 "
-                    "element, but got ", bins.numel(), " elements in the bins tensor")
+        TORCH_CHECK(
+            bins.scalar_type() == self.scalar_type(),
+            "torch.histogramdd: input "
+            "tensor and bins tensors should have the same dtype, but got input with "
+            "dtype ",
+            _type_name(self),
+            " and bins for dimension 0 with dtype ",
+            _type_name(bins),
+        )
+        TORCH_CHECK(
+            bins.dim() == 1,
+            "torch.histogram: bins tensor should have one dimension, but got ",
+            bins.dim(),
+            " dimensions in the bins tensor",
+        )
+        TORCH_CHECK(
+            bins.numel() > 0,
+            "torch.histogram: bins tensor should have at least 1 element, but got ",
+            bins.numel(),
+            " elements in the bins tensor",
+        )
         bin_edges = bins.contiguous().clone()
     else:
-        TORCH_CHECK(bins > 0, "torch.histogram(): bins must be > 0, but got ", bins,
-                    " for dimension 0")
+        TORCH_CHECK(
+            bins > 0, "torch.histogram(): bins must be > 0, but got ", bins, " for dimension 0"
+        )
         if range is not None:
-            TORCH_CHECK(len(range) == 2, "torch.histogram(): range should have 2 elements, "
-                        "but got ", len(range))
+            TORCH_CHECK(
+                len(range) == 2,
+                "torch.histogram(): range should have 2 elements, but got ",
+                len(range),
+            )
             left, right = float(range[0]), float(range[1])
         elif self.numel() > 0:
             lo, hi = at.aminmax(self)
@@ -148,11 +198,22 @@ def histogram(self: Tensor, bins: Tensor | int = 100, range: Any = None,  # noqa
         if left == right:
             left -= 0.5
             right += 0.5
-        TORCH_CHECK(not (math.isinf(left) or math.isinf(right) or math.isnan(left)
-                         or math.isnan(right)), "torch.histogramdd: dimension 0's range [",
-                    left, ", ", right, "] is not finite")
-        TORCH_CHECK(left <= right, "torch.histogramdd: min should not exceed max, but got min ",
-                    left, " max ", right, " for dimension 0")
+        TORCH_CHECK(
+            not (math.isinf(left) or math.isinf(right) or math.isnan(left) or math.isnan(right)),
+            "torch.histogramdd: dimension 0's range [",
+            left,
+            ", ",
+            right,
+            "] is not finite",
+        )
+        TORCH_CHECK(
+            left <= right,
+            "torch.histogramdd: min should not exceed max, but got min ",
+            left,
+            " max ",
+            right,
+            " for dimension 0",
+        )
         bin_edges = at.linspace(left, right, int(bins) + 1, dtype=self.scalar_type())
     hist = at.zeros([bin_edges.numel() - 1], dtype=self.scalar_type(), device=self.device())
     if self.numel() and hist.numel():

@@ -48,13 +48,19 @@ def _slot(dim: int, idx: Any) -> tuple[Any, ...]:
 
 
 # ---- index_select --------------------------------------------------------------------------------
-@traced("kernel", "at::native::index_select_out_cpu_ (loop)", SOURCE,
-        legacy="index_select_out_cpu_")
+@traced(
+    "kernel", "at::native::index_select_out_cpu_ (loop)", SOURCE, legacy="index_select_out_cpu_"
+)
 def index_select_kernel(result: Tensor, self: Tensor, dim: int, index: np.ndarray) -> None:
     src = _nd(self.numpy_view())
     bad = (index < 0) | (index >= src.shape[dim])
-    TORCH_CHECK(not bad.any(), "INDICES element is out of DATA bounds, id=",
-                int(index[bad][0]) if bad.any() else 0, " axis_dim=", src.shape[dim])
+    TORCH_CHECK(
+        not bad.any(),
+        "INDICES element is out of DATA bounds, id=",
+        int(index[bad][0]) if bad.any() else 0,
+        " axis_dim=",
+        src.shape[dim],
+    )
     _nd(result.numpy_view())[...] = np.take(src, index, axis=dim)
 
 
@@ -62,8 +68,10 @@ def index_select_kernel(result: Tensor, self: Tensor, dim: int, index: np.ndarra
 def index_select(self: Tensor, dim: int, index: Tensor) -> Tensor:
     dim = maybe_wrap_dim(dim, self.dim())
     TORCH_CHECK_INDEX(index.dim() <= 1, "index_select(): Index is supposed to be a vector")
-    TORCH_CHECK(index.scalar_type() in INDEX_TYPES,
-                "index_select(): Expected dtype int32 or int64 for index")
+    TORCH_CHECK(
+        index.scalar_type() in INDEX_TYPES,
+        "index_select(): Expected dtype int32 or int64 for index",
+    )
     sizes = list(self.sizes())
     if sizes:
         sizes[dim] = index.numel()
@@ -74,42 +82,79 @@ def index_select(self: Tensor, dim: int, index: Tensor) -> Tensor:
 
 
 # ---- index_add / index_reduce (index_func_meta_impl) --------------------------------------------
-def index_func_meta_impl(self: Tensor, dim: int, index: Tensor, source: Tensor,
-                         func: str) -> int:
+def index_func_meta_impl(self: Tensor, dim: int, index: Tensor, source: Tensor, func: str) -> int:
     dim = maybe_wrap_dim(dim, self.dim())
     numel = index.numel()
     TORCH_CHECK_INDEX(index.dim() <= 1, func, "_(): Index is supposed to be a vector")
-    TORCH_CHECK(index.scalar_type() in INDEX_TYPES, func,
-                "_(): Expected dtype int32/int64 for index")
-    TORCH_CHECK(self.scalar_type() == source.scalar_type(), func, "_(): self (",
-                self.scalar_type(), ") and source (", source.scalar_type(),
-                ") must have the same scalar type")
-    TORCH_CHECK(dim == 0 or dim < source.dim(), func, "_(): Indexing dim ", dim,
-                " is out of bounds of the source tensor with dim ", source.dim())
+    TORCH_CHECK(
+        index.scalar_type() in INDEX_TYPES, func, "_(): Expected dtype int32/int64 for index"
+    )
+    TORCH_CHECK(
+        self.scalar_type() == source.scalar_type(),
+        func,
+        "_(): self (",
+        self.scalar_type(),
+        ") and source (",
+        source.scalar_type(),
+        ") must have the same scalar type",
+    )
+    TORCH_CHECK(
+        dim == 0 or dim < source.dim(),
+        func,
+        "_(): Indexing dim ",
+        dim,
+        " is out of bounds of the source tensor with dim ",
+        source.dim(),
+    )
     source_size = source.size(dim) if source.dim() else 1
-    TORCH_CHECK(numel == source_size, func, "_(): Number of indices (", numel,
-                ") should be equal to source.size(dim): (", source_size, "), for dim: ", dim)
+    TORCH_CHECK(
+        numel == source_size,
+        func,
+        "_(): Number of indices (",
+        numel,
+        ") should be equal to source.size(dim): (",
+        source_size,
+        "), for dim: ",
+        dim,
+    )
     self_sizes, source_sizes = list(self.sizes()), list(source.sizes())
     if self.dim() > 1 and source.dim() > 1:
         for d in range(self.dim()):
             if d != dim:
-                TORCH_CHECK(self_sizes[d] == source_sizes[d] if d < len(source_sizes) else True,
-                            func, "_(): self (", self_sizes, ") and source (", source_sizes,
-                            ") must have the same size in every dimension but ", dim)
+                TORCH_CHECK(
+                    self_sizes[d] == source_sizes[d] if d < len(source_sizes) else True,
+                    func,
+                    "_(): self (",
+                    self_sizes,
+                    ") and source (",
+                    source_sizes,
+                    ") must have the same size in every dimension but ",
+                    dim,
+                )
     return dim
 
 
-def _check_bounds(index: np.ndarray, dim: int, size: int, exc: Any = TORCH_CHECK,
-                  prefix: str = "") -> None:
+def _check_bounds(
+    index: np.ndarray, dim: int, size: int, exc: Any = TORCH_CHECK, prefix: str = ""
+) -> None:
     bad = (index < -size) | (index >= size)
     if bad.any():
-        exc(False, prefix, "index ", int(index[bad][0]), " is out of bounds for dimension ",
-            dim, " with size ", size)
+        exc(
+            False,
+            prefix,
+            "index ",
+            int(index[bad][0]),
+            " is out of bounds for dimension ",
+            dim,
+            " with size ",
+            size,
+        )
 
 
 @traced("kernel", "at::native::index_add_cpu_ (loop)", SOURCE, legacy="index_add_cpu_")
-def index_add_kernel(self: Tensor, dim: int, index: np.ndarray, source: Tensor,
-                     alpha: Scalar) -> None:
+def index_add_kernel(
+    self: Tensor, dim: int, index: np.ndarray, source: Tensor, alpha: Scalar
+) -> None:
     out = _nd(self.numpy_view())
     _check_bounds(index, dim, out.shape[dim])
     src = _nd(source.numpy_view())
@@ -119,8 +164,7 @@ def index_add_kernel(self: Tensor, dim: int, index: np.ndarray, source: Tensor,
 
 
 @native_function(SOURCE, name="index_add_cpu_")
-def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Scalar = 1
-               ) -> Tensor:
+def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Scalar = 1) -> Tensor:
     dim = index_func_meta_impl(self, dim, index, source, "index_add")
     if index.numel():
         index_add_kernel(self, dim, _flat_index(index), source, alpha)
@@ -128,20 +172,20 @@ def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Sca
 
 
 @native_function(SOURCE, name="index_add")
-def index_add(self: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Scalar = 1
-              ) -> Tensor:
-    return self.clone(memory_format="preserve_format").index_add_(dim, index, source,
-                                                                  alpha=alpha)
+def index_add(self: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Scalar = 1) -> Tensor:
+    return self.clone(memory_format="preserve_format").index_add_(dim, index, source, alpha=alpha)
 
 
 _REDUCE_INIT = {"prod": 1, "mean": 0}
 _WARNED: set[str] = set()
 
 
-@traced("kernel", "at::native::index_reduce_func_impl (loop)", SOURCE,
-        legacy="index_reduce_func_impl")
-def index_reduce_kernel(self: Tensor, dim: int, index: np.ndarray, source: Tensor, reduce: str,
-                        include_self: bool) -> None:
+@traced(
+    "kernel", "at::native::index_reduce_func_impl (loop)", SOURCE, legacy="index_reduce_func_impl"
+)
+def index_reduce_kernel(
+    self: Tensor, dim: int, index: np.ndarray, source: Tensor, reduce: str, include_self: bool
+) -> None:
     out = _nd(self.numpy_view())
     _check_bounds(index, dim, out.shape[dim], TORCH_CHECK_INDEX)
     src = _nd(source.numpy_view()).reshape(out[_slot(dim, index)].shape)
@@ -176,58 +220,90 @@ def index_reduce_kernel(self: Tensor, dim: int, index: np.ndarray, source: Tenso
 
 
 @native_function(SOURCE, name="index_reduce_cpu_")
-def index_reduce_(self: Tensor, dim: int, index: Tensor, source: Tensor, reduce: str,
-                  include_self: bool = True) -> Tensor:
+def index_reduce_(
+    self: Tensor, dim: int, index: Tensor, source: Tensor, reduce: str, include_self: bool = True
+) -> Tensor:
     if "index_reduce" not in _WARNED:
         _WARNED.add("index_reduce")
-        warnings.warn("index_reduce() is in beta and the API may change at any time.",
-                      UserWarning, stacklevel=2)
+        warnings.warn(
+            "index_reduce() is in beta and the API may change at any time.",
+            UserWarning,
+            stacklevel=2,
+        )
     dim = index_func_meta_impl(self, dim, index, source, "index_reduce")
-    TORCH_CHECK(reduce in ("prod", "mean", "amax", "amin"), "index_reduce(): Expected reduce "
-                "to be one of prod, mean, amax or amin but got ", reduce, ".")
+    TORCH_CHECK(
+        reduce in ("prod", "mean", "amax", "amin"),
+        "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got ",
+        reduce,
+        ".",
+    )
     if index.numel():
         index_reduce_kernel(self, dim, _flat_index(index), source, reduce, include_self)
     return self
 
 
 @native_function(SOURCE, name="index_reduce")
-def index_reduce(self: Tensor, dim: int, index: Tensor, source: Tensor, reduce: str,
-                 include_self: bool = True) -> Tensor:
+def index_reduce(
+    self: Tensor, dim: int, index: Tensor, source: Tensor, reduce: str, include_self: bool = True
+) -> Tensor:
     return self.clone(memory_format="preserve_format").index_reduce_(
-        dim, index, source, reduce, include_self=include_self)
+        dim, index, source, reduce, include_self=include_self
+    )
 
 
 # ---- index_copy, index_fill ---------------------------------------------------------------------
-@traced("kernel", "at::native::(anonymous)::index_copy_kernel", KERNEL,
-        legacy="index_copy_kernel")
+@traced("kernel", "at::native::(anonymous)::index_copy_kernel", KERNEL, legacy="index_copy_kernel")
 def index_copy_kernel(self: Tensor, dim: int, index: np.ndarray, source: Tensor) -> None:
     out = _nd(self.numpy_view())
     size = out.shape[dim]
     bad = (index < 0) | (index >= size)
-    TORCH_CHECK_INDEX(not bad.any(), "index_copy_(): index ",
-                      int(index[bad][0]) if bad.any() else 0,
-                      " is out of bounds for dimension ", dim, " with size ", size)
+    TORCH_CHECK_INDEX(
+        not bad.any(),
+        "index_copy_(): index ",
+        int(index[bad][0]) if bad.any() else 0,
+        " is out of bounds for dimension ",
+        dim,
+        " with size ",
+        size,
+    )
     out[_slot(dim, index)] = _nd(source.numpy_view()).reshape(out[_slot(dim, index)].shape)
 
 
 @native_function(SOURCE, name="index_copy_")
 def index_copy_(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
     dim = maybe_wrap_dim(dim, self.dim())
-    TORCH_CHECK_INDEX(index.dim() < 2, "index_copy_(): Index should have dimension 1 or 0 "
-                      "(got ", index.dim(), ")")
+    TORCH_CHECK_INDEX(
+        index.dim() < 2, "index_copy_(): Index should have dimension 1 or 0 (got ", index.dim(), ")"
+    )
     num_indices = index.numel()
     source_size = source.size(dim) if source.dim() else 1
     if source.dim() == 0 and num_indices != 1:
-        TORCH_CHECK_INDEX(False, "index_copy_(): When source is scalar, index should have one "
-                          "element (got ", num_indices, ")")
-    TORCH_CHECK_INDEX(source.dim() == 0 or num_indices == source_size, "index_copy_(): Number "
-                      "of indices (", num_indices, ") should be equal to source.size(dim) (",
-                      source_size, ")")
-    TORCH_CHECK(index.scalar_type() == ScalarType.Long, "index_copy_(): Expected a long tensor "
-                "for index, but got ", index.scalar_type())
-    TORCH_CHECK(self.scalar_type() == source.scalar_type(), "index_copy_(): self and source "
-                "expected to have the same dtype, but got (self) ", self.scalar_type(),
-                " and (source) ", source.scalar_type())
+        TORCH_CHECK_INDEX(
+            False,
+            "index_copy_(): When source is scalar, index should have one element (got ",
+            num_indices,
+            ")",
+        )
+    TORCH_CHECK_INDEX(
+        source.dim() == 0 or num_indices == source_size,
+        "index_copy_(): Number of indices (",
+        num_indices,
+        ") should be equal to source.size(dim) (",
+        source_size,
+        ")",
+    )
+    TORCH_CHECK(
+        index.scalar_type() == ScalarType.Long,
+        "index_copy_(): Expected a long tensor for index, but got ",
+        index.scalar_type(),
+    )
+    TORCH_CHECK(
+        self.scalar_type() == source.scalar_type(),
+        "index_copy_(): self and source expected to have the same dtype, but got (self) ",
+        self.scalar_type(),
+        " and (source) ",
+        source.scalar_type(),
+    )
     if num_indices:
         index_copy_kernel(self, dim, _flat_index(index), source)
     return self
@@ -238,8 +314,7 @@ def index_copy(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
     return self.clone(memory_format="preserve_format").index_copy_(dim, index, source)
 
 
-@traced("kernel", "at::native::(anonymous)::index_fill_kernel", KERNEL,
-        legacy="index_fill_kernel")
+@traced("kernel", "at::native::(anonymous)::index_fill_kernel", KERNEL, legacy="index_fill_kernel")
 def index_fill_kernel(self: Tensor, dim: int, index: np.ndarray, value: Scalar) -> None:
     out = _nd(self.numpy_view())
     _check_bounds(index, dim, out.shape[dim], TORCH_CHECK_INDEX)
@@ -250,14 +325,19 @@ def index_fill_kernel(self: Tensor, dim: int, index: np.ndarray, value: Scalar) 
 def index_fill_(self: Tensor, dim: int, index: Tensor, value: Scalar | Tensor) -> Tensor:
     """index_fill_.int_Scalar and index_fill_.int_Tensor (a 0-dim value, read with item())."""
     if isinstance(value, Tensor):
-        TORCH_CHECK(value.dim() == 0, "index_fill_ only supports a 0-dimensional value tensor, "
-                    "but got tensor with ", value.dim(), " dimension(s).")
+        TORCH_CHECK(
+            value.dim() == 0,
+            "index_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
+            value.dim(),
+            " dimension(s).",
+        )
         fill: Scalar = value.item()
     else:
         fill = value
     dim = maybe_wrap_dim(dim, self.dim())
-    TORCH_CHECK_INDEX(index.scalar_type() == ScalarType.Long,
-                      "index_fill_(): Expected dtype int64 for index.")
+    TORCH_CHECK_INDEX(
+        index.scalar_type() == ScalarType.Long, "index_fill_(): Expected dtype int64 for index."
+    )
     TORCH_CHECK(index.dim() <= 1, "Index has to be a vector/scalar")
     if index.numel() and self.numel():
         index_fill_kernel(self, dim, _flat_index(index), fill)
@@ -270,16 +350,21 @@ def index_fill(self: Tensor, dim: int, index: Tensor, value: Scalar | Tensor) ->
 
 
 # ---- masked_select, masked_scatter ---------------------------------------------------------------
-@traced("kernel", "at::native::(anonymous)::masked_select_serial_kernel", KERNEL,
-        legacy="masked_select_serial_kernel")
+@traced(
+    "kernel",
+    "at::native::(anonymous)::masked_select_serial_kernel",
+    KERNEL,
+    legacy="masked_select_serial_kernel",
+)
 def masked_select_kernel(result: Tensor, self: np.ndarray, mask: np.ndarray) -> None:
     result.numpy_view()[...] = self[mask]
 
 
 @native_function(SOURCE, name="masked_select_cpu")
 def masked_select(self: Tensor, mask: Tensor) -> Tensor:
-    TORCH_CHECK(mask.scalar_type() == ScalarType.Bool,
-                "masked_select: expected BoolTensor for mask")
+    TORCH_CHECK(
+        mask.scalar_type() == ScalarType.Bool, "masked_select: expected BoolTensor for mask"
+    )
     shape = list(infer_size(mask.sizes(), self.sizes()))
     src = np.broadcast_to(self.numpy_view(), shape)
     m = np.broadcast_to(mask.numpy_view(), shape)
@@ -289,8 +374,12 @@ def masked_select(self: Tensor, mask: Tensor) -> Tensor:
     return result
 
 
-@traced("kernel", "at::native::(anonymous)::masked_scatter_kernel", KERNEL,
-        legacy="masked_scatter_kernel")
+@traced(
+    "kernel",
+    "at::native::(anonymous)::masked_scatter_kernel",
+    KERNEL,
+    legacy="masked_scatter_kernel",
+)
 def masked_scatter_kernel(self: Tensor, mask: np.ndarray, source: Tensor) -> None:
     out = self.numpy_view()
     n = int(np.count_nonzero(mask))
@@ -301,14 +390,23 @@ def masked_scatter_kernel(self: Tensor, mask: np.ndarray, source: Tensor) -> Non
 
 @native_function(SOURCE, name="masked_scatter__cpu")
 def masked_scatter_(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
-    TORCH_CHECK(self.scalar_type() == source.scalar_type(), "masked_scatter: expected self and "
-                "source to have same dtypes but got", self.scalar_type(), " and ",
-                source.scalar_type())
-    TORCH_CHECK(mask.scalar_type() == ScalarType.Bool, "masked_scatter_ only supports boolean "
-                "masks, but got mask with dtype ", mask.scalar_type())
+    TORCH_CHECK(
+        self.scalar_type() == source.scalar_type(),
+        "masked_scatter: expected self and source to have same dtypes but got",
+        self.scalar_type(),
+        " and ",
+        source.scalar_type(),
+    )
+    TORCH_CHECK(
+        mask.scalar_type() == ScalarType.Bool,
+        "masked_scatter_ only supports boolean masks, but got mask with dtype ",
+        mask.scalar_type(),
+    )
     shape = list(infer_size(self.sizes(), mask.sizes()))
-    TORCH_CHECK(tuple(shape) == tuple(self.sizes()), "masked_scatter_: expected mask to be "
-                "broadcastable to self")
+    TORCH_CHECK(
+        tuple(shape) == tuple(self.sizes()),
+        "masked_scatter_: expected mask to be broadcastable to self",
+    )
     if self.numel():
         masked_scatter_kernel(self, np.broadcast_to(mask.numpy_view(), shape), source)
     return self
@@ -330,16 +428,24 @@ def take_kernel(result: Tensor, self: Tensor, index: Tensor) -> None:
     idx = index.numpy_view().astype(np.intp)
     n = flat.size
     bad = (idx < -n) | (idx >= n)
-    TORCH_CHECK_INDEX(not bad.any(), "out of range: tried to access index ",
-                      int(idx[bad].flat[0]) if bad.any() else 0, " on a tensor of ", n,
-                      " elements.")
+    TORCH_CHECK_INDEX(
+        not bad.any(),
+        "out of range: tried to access index ",
+        int(idx[bad].flat[0]) if bad.any() else 0,
+        " on a tensor of ",
+        n,
+        " elements.",
+    )
     result.numpy_view()[...] = flat[idx]
 
 
 @native_function(SOURCE, name="take")
 def take(self: Tensor, index: Tensor) -> Tensor:
-    TORCH_CHECK(index.scalar_type() == ScalarType.Long, "take(): Expected a long tensor for "
-                "index, but got ", index.scalar_type())
+    TORCH_CHECK(
+        index.scalar_type() == ScalarType.Long,
+        "take(): Expected a long tensor for index, but got ",
+        index.scalar_type(),
+    )
     result = _at().empty(list(index.sizes()), dtype=self.scalar_type())
     if index.numel():
         TORCH_CHECK_INDEX(self.numel() > 0, "take(): tried to take from an empty tensor")
@@ -355,11 +461,20 @@ def take_along_dim(self: Tensor, indices: Tensor, dim: int | None = None) -> Ten
     if dim is None:
         return self.view([-1]).gather(0, indices.view([-1]))
     dim = maybe_wrap_dim(dim, self.dim())
-    TORCH_CHECK(self.dim() == indices.dim(), "torch.take_along_dim(): input and indices should "
-                "have the same number of dimensions, but got ", self.dim(), " dimensions for "
-                "input, and ", indices.dim(), " dimensions for indices")
-    TORCH_CHECK(indices.scalar_type() == ScalarType.Long, "torch.take_along_dim(): dtype of "
-                "indices should be Long but got ", indices.scalar_type())
+    TORCH_CHECK(
+        self.dim() == indices.dim(),
+        "torch.take_along_dim(): input and indices should "
+        "have the same number of dimensions, but got ",
+        self.dim(),
+        " dimensions for input, and ",
+        indices.dim(),
+        " dimensions for indices",
+    )
+    TORCH_CHECK(
+        indices.scalar_type() == ScalarType.Long,
+        "torch.take_along_dim(): dtype of indices should be Long but got ",
+        indices.scalar_type(),
+    )
     self_sizes = list(self.sizes())
     self_sizes[dim] = indices.size(dim)
     shape = list(infer_size(self_sizes, indices.sizes()))

@@ -44,8 +44,10 @@ IndexList = Sequence["Tensor | None"]
 def checkIndexTensorTypes(indices: IndexList) -> None:
     for t in indices:
         if t is not None and t.defined():
-            TORCH_CHECK_INDEX(t.scalar_type() in _INDEX_TYPES, "tensors used as indices must be "
-                              "long, int, byte or bool tensors")
+            TORCH_CHECK_INDEX(
+                t.scalar_type() in _INDEX_TYPES,
+                "tensors used as indices must be long, int, byte or bool tensors",
+            )
 
 
 @traced("native", "at::native::expandTensors", UTILS)
@@ -58,15 +60,26 @@ def expandTensors(self: Tensor, indices: IndexList) -> list[Tensor | None]:
             continue
         if index.scalar_type() in _MASK_TYPES:
             if index.scalar_type() == ScalarType.Byte:
-                warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a "
-                              "dtype torch.bool instead.", UserWarning, stacklevel=2)
+                warnings.warn(
+                    "indexing with dtype torch.uint8 is now deprecated, please use a "
+                    "dtype torch.bool instead.",
+                    UserWarning,
+                    stacklevel=2,
+                )
             # the mask's shape must match the dims it covers, starting at this position
             for j in range(index.dim()):
                 src_idx = len(result) + j
-                TORCH_CHECK_INDEX(src_idx < self.dim() and index.size(j) == self.size(src_idx),
-                                  "The shape of the mask ", list(index.sizes()), " at index ", j,
-                                  " does not match the shape of the indexed tensor ",
-                                  list(self.sizes()), " at index ", src_idx)
+                TORCH_CHECK_INDEX(
+                    src_idx < self.dim() and index.size(j) == self.size(src_idx),
+                    "The shape of the mask ",
+                    list(index.sizes()),
+                    " at index ",
+                    j,
+                    " does not match the shape of the indexed tensor ",
+                    list(self.sizes()),
+                    " at index ",
+                    src_idx,
+                )
             nonzero = index.nonzero()
             for j in range(index.dim()):
                 result.append(nonzero.select(1, j))
@@ -113,8 +126,9 @@ def expand_outplace(indices: IndexList) -> list[Tensor | None]:
 
 
 # ---- AdvancedIndex (TensorAdvancedIndexing.cpp) --------------------------------------------------
-def restride_src(src: Tensor, dims_before: int, dims_indexed: int,
-                 replacement_shape: Sequence[int]) -> Tensor:
+def restride_src(
+    src: Tensor, dims_before: int, dims_indexed: int, replacement_shape: Sequence[int]
+) -> Tensor:
     shape = list(src.sizes())
     strides = list(src.strides())
     end = dims_before + dims_indexed
@@ -154,8 +168,11 @@ class AdvancedIndex:
         self.dims_before = dims_before
         self.dims_after = dims_after
         self.src = restride_src(src, dims_before, dims_indexed, replacement_shape)
-        self.indices = [reshape_indexer(index, dims_before, dims_after)
-                        for index in indices_list if index is not None]
+        self.indices = [
+            reshape_indexer(index, dims_before, dims_after)
+            for index in indices_list
+            if index is not None
+        ]
 
 
 @traced("native", "at::native::make_info", SOURCE)
@@ -173,23 +190,33 @@ def make_info(self: Tensor, orig: IndexList) -> AdvancedIndex:
         self, indices = transposeToFront(self, indices)
     # ensure indices are on the same device as self (CPU indices index a CUDA tensor)
     device = self.device()
-    indices = [i.to(device=device) if i is not None and i.defined() and i.device() != device
-               else i for i in indices]
+    indices = [
+        i.to(device=device) if i is not None and i.defined() and i.device() != device else i
+        for i in indices
+    ]
     return AdvancedIndex(self, indices)
 
 
 # ---- index (structured) --------------------------------------------------------------------------
 @meta_function("index.Tensor", SOURCE)
 def meta_index(it: TensorIteratorBase, self: Tensor, indices: IndexList) -> None:
-    TORCH_CHECK_INDEX(len(indices) <= self.dim(), "too many indices for tensor of dimension ",
-                      self.dim(), " (got ", len(indices), ")")
+    TORCH_CHECK_INDEX(
+        len(indices) <= self.dim(),
+        "too many indices for tensor of dimension ",
+        self.dim(),
+        " (got ",
+        len(indices),
+        ")",
+    )
     info = make_info(self, indices)
     # build_index_op: the iterator owns what it needs from info (src', the indices)
-    config = (TensorIteratorConfig()
-              .set_check_mem_overlap(False)
-              .check_all_same_dtype(False)
-              .add_output(it.maybe_get_output())
-              .add_const_input(info.src))
+    config = (
+        TensorIteratorConfig()
+        .set_check_mem_overlap(False)
+        .check_all_same_dtype(False)
+        .add_output(it.maybe_get_output())
+        .add_const_input(info.src)
+    )
     for index in info.indices:
         config.add_const_input(index)
     it.build(config)
@@ -205,21 +232,22 @@ def index_out(it: TensorIteratorBase, self: Tensor, indices: IndexList, result: 
 
 # ---- index_put_ ----------------------------------------------------------------------------------
 @native_function(SOURCE, name="index_put_", legacy="at::native::index_put_")
-def index_put_(self: Tensor, indices: IndexList, values: Tensor,
-               accumulate: bool = False) -> Tensor:
+def index_put_(
+    self: Tensor, indices: IndexList, values: Tensor, accumulate: bool = False
+) -> Tensor:
     from tensortrace.aten import functions as at
 
     return at._index_put_impl_(self, indices, values, accumulate, False)
 
 
 @native_function(SOURCE, name="index_put", legacy="at::native::index_put")
-def index_put(self: Tensor, indices: IndexList, values: Tensor,
-              accumulate: bool = False) -> Tensor:
+def index_put(self: Tensor, indices: IndexList, values: Tensor, accumulate: bool = False) -> Tensor:
     return self.clone(memory_format="contiguous_format").index_put_(indices, values, accumulate)
 
 
-def canDispatchToMaskedFill(self: Tensor, indices: IndexList,
-                            value: Tensor) -> tuple[bool, Tensor | None]:
+def canDispatchToMaskedFill(
+    self: Tensor, indices: IndexList, value: Tensor
+) -> tuple[bool, Tensor | None]:
     """One bool mask and a one-element value: index_put_ is a masked_fill_."""
     if not (value.numel() == 1 and value.device().is_cpu()):
         return False, None
@@ -229,16 +257,26 @@ def canDispatchToMaskedFill(self: Tensor, indices: IndexList,
         if index is None or not index.defined():
             num_ind += 1
             continue
-        if (index.scalar_type() not in _MASK_TYPES or index.device() != self.device()
-                or mask is not None):
+        if (
+            index.scalar_type() not in _MASK_TYPES
+            or index.device() != self.device()
+            or mask is not None
+        ):
             return False, None
         mask = index
         for j in range(index.dim()):
             src_idx = num_ind + j
-            TORCH_CHECK_INDEX(src_idx < self.dim() and index.size(j) == self.size(src_idx),
-                              "The shape of the mask ", list(index.sizes()), " at index ", j,
-                              " does not match the shape of the indexed tensor ",
-                              list(self.sizes()), " at index ", src_idx)
+            TORCH_CHECK_INDEX(
+                src_idx < self.dim() and index.size(j) == self.size(src_idx),
+                "The shape of the mask ",
+                list(index.sizes()),
+                " at index ",
+                j,
+                " does not match the shape of the indexed tensor ",
+                list(self.sizes()),
+                " at index ",
+                src_idx,
+            )
         num_ind += mask.dim()
     if mask is None:
         return False, None
@@ -257,10 +295,17 @@ def is_expandable_to(shape: Sequence[int], desired: Sequence[int]) -> bool:
 
 
 @native_function(SOURCE, name="_index_put_impl_", legacy="at::native::_index_put_impl_")
-def _index_put_impl_(self: Tensor, indices: IndexList, values: Tensor, accumulate: bool = False,
-                     unsafe: bool = False) -> Tensor:
-    TORCH_CHECK_INDEX(len(indices) <= self.dim(), "too many indices for tensor of dimension ",
-                      self.dim(), " (got ", len(indices), ")")
+def _index_put_impl_(
+    self: Tensor, indices: IndexList, values: Tensor, accumulate: bool = False, unsafe: bool = False
+) -> Tensor:
+    TORCH_CHECK_INDEX(
+        len(indices) <= self.dim(),
+        "too many indices for tensor of dimension ",
+        self.dim(),
+        " (got ",
+        len(indices),
+        ")",
+    )
     if not accumulate:
         can_fill, mask = canDispatchToMaskedFill(self, indices, values)
         if can_fill and mask is not None:
@@ -268,19 +313,30 @@ def _index_put_impl_(self: Tensor, indices: IndexList, values: Tensor, accumulat
     if values.device() != self.device() and values.numel() == 1 and values.dim() == 0:
         values = values.to(device=self.device())  # a CPU scalar value for a CUDA self
     info = make_info(self, indices)
-    TORCH_CHECK(is_expandable_to(values.sizes(), info.src.sizes()), "shape mismatch: value "
-                "tensor of shape ", list(values.sizes()), " cannot be broadcast to indexing "
-                "result of shape ", list(info.src.sizes()))
-    TORCH_CHECK(values.scalar_type() == info.src.scalar_type(), "Index put requires the source "
-                "and destination dtypes match, got ", info.src.scalar_type(), " for the "
-                "destination and ", values.scalar_type(), " for the source.")
+    TORCH_CHECK(
+        is_expandable_to(values.sizes(), info.src.sizes()),
+        "shape mismatch: value tensor of shape ",
+        list(values.sizes()),
+        " cannot be broadcast to indexing result of shape ",
+        list(info.src.sizes()),
+    )
+    TORCH_CHECK(
+        values.scalar_type() == info.src.scalar_type(),
+        "Index put requires the source and destination dtypes match, got ",
+        info.src.scalar_type(),
+        " for the destination and ",
+        values.scalar_type(),
+        " for the source.",
+    )
     # make_index_put_iterator: src' (0-strided over the indexed dims) is the output
-    config = (TensorIteratorConfig()
-              .set_check_mem_overlap(False)
-              .resize_outputs(False)
-              .check_all_same_dtype(False)
-              .add_output(info.src)
-              .add_const_input(values))
+    config = (
+        TensorIteratorConfig()
+        .set_check_mem_overlap(False)
+        .resize_outputs(False)
+        .check_all_same_dtype(False)
+        .add_output(info.src)
+        .add_const_input(values)
+    )
     for index in info.indices:
         config.add_const_input(index)
     it = config.build()
@@ -298,8 +354,11 @@ def nonzero_cpu(self: Tensor) -> Tensor:
     from tensortrace.aten.native.resize import resize_output
 
     result = at.empty([0], dtype=ScalarType.Long, device=self.device())
-    coords = np.nonzero(self.numpy_view()) if self.dim() > 0 else (
-        np.zeros(int(bool(self.numpy_view())), np.int64),)
+    coords = (
+        np.nonzero(self.numpy_view())
+        if self.dim() > 0
+        else (np.zeros(int(bool(self.numpy_view())), np.int64),)
+    )
     num_nonzero = len(coords[0])
     ndim = self.dim()
     # nonzero_out_cpu fills the transposed layout: the coordinates of one dim are contiguous

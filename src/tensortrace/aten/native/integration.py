@@ -34,8 +34,9 @@ def _zeros_like_except(y: Tensor, dim: int) -> Tensor:
 
 def _x_viewed(name: str, y: Tensor, x: Tensor, dim: int) -> Tensor:
     if x.dim() == 1:
-        TORCH_CHECK(x.size(0) == y.size(dim), name,
-                    ": There must be one `x` value for each sample point")
+        TORCH_CHECK(
+            x.size(0) == y.size(dim), name, ": There must be one `x` value for each sample point"
+        )
         new_sizes = [1] * y.dim()
         new_sizes[dim] = x.size(0)
         return x.view(new_sizes)
@@ -60,29 +61,34 @@ def trapezoid(y: Tensor, x: Tensor | None = None, dx: Scalar = 1, dim: int = -1)
     if y.size(dim) == 0:
         return _zeros_like_except(y, dim)
     if x is None:
-        TORCH_CHECK(y.scalar_type() != ScalarType.Bool,
-                    "trapezoid: received a bool input for `y`, but bool is not supported")
+        TORCH_CHECK(
+            y.scalar_type() != ScalarType.Bool,
+            "trapezoid: received a bool input for `y`, but bool is not supported",
+        )
         step = _check_dx("trapezoid", dx)
         ends = y.select(dim, 0).add(y.select(dim, -1)).mul(0.5)
         return y.sum([dim]).sub(ends).mul(step)
-    TORCH_CHECK(y.scalar_type() != ScalarType.Bool and x.scalar_type() != ScalarType.Bool,
-                "trapezoid: received a bool input for `x` or `y`, but bool is not supported")
+    TORCH_CHECK(
+        y.scalar_type() != ScalarType.Bool and x.scalar_type() != ScalarType.Bool,
+        "trapezoid: received a bool input for `x` or `y`, but bool is not supported",
+    )
     xv = _x_viewed("trapezoid", y, x, dim)
     dxt = _at().slice(xv, dim, 1, None).sub(_at().slice(xv, dim, 0, -1))
     return _slices(y, dim).mul(dxt).sum([dim]).div(2.0)
 
 
-@native_function(SOURCE, name="cumulative_trapezoid",
-                 legacy="at::native::cumulative_trapezoid")
-def cumulative_trapezoid(y: Tensor, x: Tensor | None = None, dx: Scalar = 1,
-                         dim: int = -1) -> Tensor:
+@native_function(SOURCE, name="cumulative_trapezoid", legacy="at::native::cumulative_trapezoid")
+def cumulative_trapezoid(
+    y: Tensor, x: Tensor | None = None, dx: Scalar = 1, dim: int = -1
+) -> Tensor:
     dim = maybe_wrap_dim(dim, y.dim())
     if x is None:
         step = _check_dx("cumulative_trapezoid", dx)
         return _slices(y, dim).mul(step / 2.0).cumsum(dim)
-    TORCH_CHECK(y.scalar_type() != ScalarType.Bool and x.scalar_type() != ScalarType.Bool,
-                "cumulative_trapezoid: received a bool input for `x` or `y`, but bool is not "
-                "supported")
+    TORCH_CHECK(
+        y.scalar_type() != ScalarType.Bool and x.scalar_type() != ScalarType.Bool,
+        "cumulative_trapezoid: received a bool input for `x` or `y`, but bool is not supported",
+    )
     xv = _x_viewed("cumulative_trapezoid", y, x, dim)
     dxt = _at().slice(xv, dim, 1, None).sub(_at().slice(xv, dim, 0, -1))
     return dxt.mul(_slices(y, dim)).cumsum(dim).div(2.0)

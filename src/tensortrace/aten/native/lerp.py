@@ -17,19 +17,30 @@ from tensortrace.c10.exception import TORCH_CHECK
 
 SOURCE = "aten/src/ATen/native/Lerp.cpp"
 
-lerp_kernel_scalar_weight = DECLARE_DISPATCH("lerp_kernel_scalar_weight",
-                                             "aten/src/ATen/native/Lerp.h")
+lerp_kernel_scalar_weight = DECLARE_DISPATCH(
+    "lerp_kernel_scalar_weight", "aten/src/ATen/native/Lerp.h"
+)
 
 
 @meta_function("lerp.Scalar", SOURCE)
 def meta_lerp_scalar(it: TensorIteratorBase, self: Tensor, end: Tensor, weight: Any) -> None:
-    TORCH_CHECK(self.dtype() == end.dtype(), "expected dtype ", self.dtype().name,
-                " for `end` but got dtype ", end.dtype().name)
-    it.build(TensorIteratorConfig().add_output(it.maybe_get_output()).add_const_input(self)
-             .add_const_input(end))
+    TORCH_CHECK(
+        self.dtype() == end.dtype(),
+        "expected dtype ",
+        self.dtype().name,
+        " for `end` but got dtype ",
+        end.dtype().name,
+    )
+    it.build(
+        TensorIteratorConfig()
+        .add_output(it.maybe_get_output())
+        .add_const_input(self)
+        .add_const_input(end)
+    )
 
 
 @impl_function("lerp_Scalar", SOURCE)
-def lerp_scalar(it: TensorIteratorBase, self: Tensor, end: Tensor, weight: Any, out: Tensor
-                ) -> None:
+def lerp_scalar(
+    it: TensorIteratorBase, self: Tensor, end: Tensor, weight: Any, out: Tensor
+) -> None:
     lerp_kernel_scalar_weight(it.device_type(), it, weight)

@@ -68,38 +68,65 @@ def _scalar_str(value: Any) -> str:
 
 def checkFloatingOrComplex(t: Tensor, f_name: str) -> None:  # noqa: N802 - PyTorch's name
     dtype = t.scalar_type()
-    TORCH_CHECK(isFloatingType(dtype) or isComplexType(dtype), f_name,
-                ": Expected a floating point or complex tensor as input. Got ", dtype)
+    TORCH_CHECK(
+        isFloatingType(dtype) or isComplexType(dtype),
+        f_name,
+        ": Expected a floating point or complex tensor as input. Got ",
+        dtype,
+    )
 
 
-def check_linalg_norm_dtype(opt_dtype: ScalarType | None, self_dtype: ScalarType,
-                            name: str) -> None:
+def check_linalg_norm_dtype(
+    opt_dtype: ScalarType | None, self_dtype: ScalarType, name: str
+) -> None:
     if opt_dtype is None:
         return
-    TORCH_CHECK(isFloatingType(opt_dtype) or isComplexType(opt_dtype), name,
-                ": dtype should be floating point or complex, but got ", opt_dtype)
-    TORCH_CHECK(promoteTypes(self_dtype, opt_dtype) == opt_dtype, name,
-                ": the dtype of the input (", self_dtype, ") should be convertible without "
-                "narrowing to the specified dtype (", opt_dtype, ")")
+    TORCH_CHECK(
+        isFloatingType(opt_dtype) or isComplexType(opt_dtype),
+        name,
+        ": dtype should be floating point or complex, but got ",
+        opt_dtype,
+    )
+    TORCH_CHECK(
+        promoteTypes(self_dtype, opt_dtype) == opt_dtype,
+        name,
+        ": the dtype of the input (",
+        self_dtype,
+        ") should be convertible without narrowing to the specified dtype (",
+        opt_dtype,
+        ")",
+    )
 
 
 # ---- linalg_vector_norm: a structured reduction -------------------------------------------
 @meta_function("linalg_vector_norm", SOURCE)
-def meta_linalg_vector_norm(it: TensorIteratorBase, self: Tensor, scalar_ord: Any,
-                            opt_dim: Sequence[int] | None, keepdim: bool,
-                            opt_dtype: ScalarType | None) -> None:
+def meta_linalg_vector_norm(
+    it: TensorIteratorBase,
+    self: Tensor,
+    scalar_ord: Any,
+    opt_dim: Sequence[int] | None,
+    keepdim: bool,
+    opt_dtype: ScalarType | None,
+) -> None:
     checkFloatingOrComplex(self, "linalg.vector_norm")
     dim = list(opt_dim) if opt_dim is not None else []
     ord_ = float(scalar_ord)
     if self.numel() == 0 and (ord_ < 0.0 or ord_ == float("inf")):
-        TORCH_CHECK(opt_dim is not None and len(dim) > 0,
-                    "linalg.vector_norm cannot compute the ", _scalar_str(scalar_ord),
-                    " norm on an empty tensor because the operation does not have an identity")
+        TORCH_CHECK(
+            opt_dim is not None and len(dim) > 0,
+            "linalg.vector_norm cannot compute the ",
+            _scalar_str(scalar_ord),
+            " norm on an empty tensor because the operation does not have an identity",
+        )
         for dim_num in dim:
-            TORCH_CHECK(self.size(dim_num) != 0, "linalg.vector_norm cannot compute the ",
-                        _scalar_str(scalar_ord), " norm on the dimension ", dim_num,
-                        "because this dimension is empty and the operation does not have an "
-                        "identity")
+            TORCH_CHECK(
+                self.size(dim_num) != 0,
+                "linalg.vector_norm cannot compute the ",
+                _scalar_str(scalar_ord),
+                " norm on the dimension ",
+                dim_num,
+                "because this dimension is empty and the operation does not have an identity",
+            )
     check_linalg_norm_dtype(opt_dtype, self.scalar_type(), "linalg.vector_norm")
     mask = make_dim_mask(dim, self.dim())
     shape = shape_from_dim_mask(self, mask, keepdim)
@@ -109,9 +136,15 @@ def meta_linalg_vector_norm(it: TensorIteratorBase, self: Tensor, scalar_ord: An
 
 
 @impl_function("linalg_vector_norm_out", SOURCE, legacy="at::native::linalg_vector_norm_out")
-def linalg_vector_norm_out(it: TensorIteratorBase, self: Tensor, scalar_ord: Any,
-                           opt_dim: Sequence[int] | None, keepdim: bool,
-                           opt_dtype: ScalarType | None, result: Tensor) -> None:
+def linalg_vector_norm_out(
+    it: TensorIteratorBase,
+    self: Tensor,
+    scalar_ord: Any,
+    opt_dim: Sequence[int] | None,
+    keepdim: bool,
+    opt_dtype: ScalarType | None,
+    result: Tensor,
+) -> None:
     ord_ = float(scalar_ord)
     ndim = self.dim()
     dims = maybe_wrap_dims(list(opt_dim or []), ndim)
@@ -131,17 +164,28 @@ def linalg_vector_norm_out(it: TensorIteratorBase, self: Tensor, scalar_ord: Any
 
 
 # ---- linalg_matrix_norm, linalg_norm ------------------------------------------------------------
-def _linalg_matrix_norm_checks(mat: Tensor, dim: list[int], opt_dtype: ScalarType | None,
-                               low_precision: bool) -> list[int]:
-    TORCH_CHECK(mat.dim() >= 2, "linalg.matrix_norm: The input tensor A must have at least 2 "
-                "dimensions.")
+def _linalg_matrix_norm_checks(
+    mat: Tensor, dim: list[int], opt_dtype: ScalarType | None, low_precision: bool
+) -> list[int]:
+    TORCH_CHECK(
+        mat.dim() >= 2, "linalg.matrix_norm: The input tensor A must have at least 2 dimensions."
+    )
     checkFloatingOrComplex(mat, "linalg.matrix_norm")
     # dim is a std::vector here, which c10::str streams as its elements separated by spaces
-    TORCH_CHECK(len(dim) == 2, "linalg.matrix_norm: dim must be a 2-tuple. Got ",
-                " ".join(str(d) for d in dim))
+    TORCH_CHECK(
+        len(dim) == 2,
+        "linalg.matrix_norm: dim must be a 2-tuple. Got ",
+        " ".join(str(d) for d in dim),
+    )
     dim = maybe_wrap_dims(dim, mat.dim())
-    TORCH_CHECK(dim[0] != dim[1], "linalg.matrix_norm: dims must be different. Got (", dim[0],
-                ", ", dim[1], ")")
+    TORCH_CHECK(
+        dim[0] != dim[1],
+        "linalg.matrix_norm: dims must be different. Got (",
+        dim[0],
+        ", ",
+        dim[1],
+        ")",
+    )
     check_linalg_norm_dtype(opt_dtype, mat.scalar_type(), "linalg.matrix_norm")
     return dim
 
@@ -158,8 +202,9 @@ def _reverse_permutation(perm: list[int]) -> list[int]:
     return reverse
 
 
-def _svdvals_reduce(mat: Tensor, dim: list[int], keepdim: bool, opt_dtype: ScalarType | None,
-                    how: str) -> Tensor:
+def _svdvals_reduce(
+    mat: Tensor, dim: list[int], keepdim: bool, opt_dtype: ScalarType | None, how: str
+) -> Tensor:
     permutation = _backshift_permutation(dim[0], dim[1], mat.dim())
     mat_ = mat.to(opt_dtype) if opt_dtype is not None else mat
     sv = _at().linalg_svdvals(mat_.permute(permutation))
@@ -173,8 +218,13 @@ def _svdvals_reduce(mat: Tensor, dim: list[int], keepdim: bool, opt_dtype: Scala
 
 
 @native_function(SOURCE, name="linalg_matrix_norm", legacy="at::native::linalg_matrix_norm")
-def linalg_matrix_norm(self: Tensor, ord: Any = "fro", dim: Sequence[int] = (-2, -1),
-                       keepdim: bool = False, dtype: ScalarType | None = None) -> Tensor:
+def linalg_matrix_norm(
+    self: Tensor,
+    ord: Any = "fro",
+    dim: Sequence[int] = (-2, -1),
+    keepdim: bool = False,
+    dtype: ScalarType | None = None,
+) -> Tensor:
     """The Scalar-ord and the str-ord overloads (C++ overloads of one name)."""
     mat, dim_ = self, list(dim)
     if isinstance(ord, str):
@@ -186,8 +236,12 @@ def linalg_matrix_norm(self: Tensor, ord: Any = "fro", dim: Sequence[int] = (-2,
         TORCH_CHECK(False, "linalg.matrix_norm: Order ", ord, " not supported.")
     ord_ = float(ord)
     abs_ord = abs(ord_)
-    TORCH_CHECK(abs_ord in (2.0, 1.0, float("inf")), "linalg.matrix_norm: Order ",
-                _scalar_str(ord_), " not supported.")
+    TORCH_CHECK(
+        abs_ord in (2.0, 1.0, float("inf")),
+        "linalg.matrix_norm: Order ",
+        _scalar_str(ord_),
+        " not supported.",
+    )
     dim_ = _linalg_matrix_norm_checks(mat, dim_, dtype, abs_ord != 2.0)
     if abs_ord == 2.0:
         return _svdvals_reduce(mat, dim_, keepdim, dtype, "max" if ord_ > 0 else "min")
@@ -200,36 +254,63 @@ def linalg_matrix_norm(self: Tensor, ord: Any = "fro", dim: Sequence[int] = (-2,
 
 
 @native_function(SOURCE, name="linalg_norm", legacy="at::native::linalg_norm")
-def linalg_norm(self: Tensor, ord: Any = None, dim: Sequence[int] | None = None,
-                keepdim: bool = False, dtype: ScalarType | None = None) -> Tensor:
+def linalg_norm(
+    self: Tensor,
+    ord: Any = None,
+    dim: Sequence[int] | None = None,
+    keepdim: bool = False,
+    dtype: ScalarType | None = None,
+) -> Tensor:
     x = self
     if isinstance(ord, str):  # linalg_norm.ord_str
         if dim is not None:
-            TORCH_CHECK(len(dim) in (1, 2), "linalg.norm: If dim is specified, it mut be of "
-                        "length 1 or 2. Got ", list(dim))
+            TORCH_CHECK(
+                len(dim) in (1, 2),
+                "linalg.norm: If dim is specified, it mut be of length 1 or 2. Got ",
+                list(dim),
+            )
         else:
-            TORCH_CHECK(x.dim() in (1, 2), "linalg.norm: If dim is not specified but ord is, "
-                        "the input must be 1D or 2D. Got ", x.dim(), "D.")
-        return _at().linalg_matrix_norm(x, ord, list(dim) if dim is not None else [0, 1],
-                                        keepdim, dtype=dtype)
+            TORCH_CHECK(
+                x.dim() in (1, 2),
+                "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got ",
+                x.dim(),
+                "D.",
+            )
+        return _at().linalg_matrix_norm(
+            x, ord, list(dim) if dim is not None else [0, 1], keepdim, dtype=dtype
+        )
     if dim is not None:
-        TORCH_CHECK(len(dim) in (1, 2), "linalg.norm: If dim is specified, it must be of "
-                    "length 1 or 2. Got ", list(dim))
+        TORCH_CHECK(
+            len(dim) in (1, 2),
+            "linalg.norm: If dim is specified, it must be of length 1 or 2. Got ",
+            list(dim),
+        )
     elif ord is not None:
-        TORCH_CHECK(x.dim() in (1, 2), "linalg.norm: If dim is not specified but ord is, the "
-                    "input must be 1D or 2D. Got ", x.dim(), "D.")
-    if ord is not None and ((dim is not None and len(dim) == 2) or (dim is None
-                                                                     and x.dim() == 2)):
-        return _at().linalg_matrix_norm(x, ord, list(dim) if dim is not None else [0, 1],
-                                        keepdim, dtype=dtype)
+        TORCH_CHECK(
+            x.dim() in (1, 2),
+            "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got ",
+            x.dim(),
+            "D.",
+        )
+    if ord is not None and ((dim is not None and len(dim) == 2) or (dim is None and x.dim() == 2)):
+        return _at().linalg_matrix_norm(
+            x, ord, list(dim) if dim is not None else [0, 1], keepdim, dtype=dtype
+        )
     return _at().linalg_vector_norm(x, 2.0 if ord is None else ord, dim, keepdim, dtype=dtype)
 
 
 # ---- singular values and determinants (LAPACK through NumPy) ------------------------------------
 def _square_check(mat: Tensor, f_name: str) -> None:
     TORCH_CHECK(mat.dim() >= 2, f_name, ": The input tensor A must have at least 2 dimensions.")
-    TORCH_CHECK(mat.size(-1) == mat.size(-2), f_name, ": A must be batches of square matrices, "
-                "but they are ", mat.size(-2), " by ", mat.size(-1), " matrices")
+    TORCH_CHECK(
+        mat.size(-1) == mat.size(-2),
+        f_name,
+        ": A must be batches of square matrices, but they are ",
+        mat.size(-2),
+        " by ",
+        mat.size(-1),
+        " matrices",
+    )
 
 
 @native_function(BATCH, name="linalg_svdvals", legacy="at::native::linalg_svdvals")
@@ -259,14 +340,19 @@ def det(self: Tensor) -> Tensor:
 
 
 # ---- amax / amin (ReduceOps.cpp), aminmax (TensorCompare.cpp) -----------------------------------
-def _meta_amax_amin(name: str, it: TensorIteratorBase, self: Tensor, dim: Sequence[int],
-                    keepdim: bool) -> None:
+def _meta_amax_amin(
+    name: str, it: TensorIteratorBase, self: Tensor, dim: Sequence[int], keepdim: bool
+) -> None:
     maybe_result = it.maybe_get_output()
     if maybe_result.defined():
-        TORCH_CHECK(self.scalar_type() == maybe_result.scalar_type(),
-                    "Expected the dtype for input and out to match, but got ",
-                    self.scalar_type(), " for input's dtype and ", maybe_result.scalar_type(),
-                    " for out's dtype.")
+        TORCH_CHECK(
+            self.scalar_type() == maybe_result.scalar_type(),
+            "Expected the dtype for input and out to match, but got ",
+            self.scalar_type(),
+            " for input's dtype and ",
+            maybe_result.scalar_type(),
+            " for out's dtype.",
+        )
     if self.numel() == 0:
         zero_numel_check_dims(self, list(dim), f"{name}()")
     out_dtype = maybe_result.scalar_type() if maybe_result.defined() else self.scalar_type()
@@ -284,16 +370,18 @@ def meta_amin(it: TensorIteratorBase, self: Tensor, dim: Sequence[int], keepdim:
 
 
 @impl_function("amax_out", REDUCE, legacy="at::native::amax_out")
-def amax_out(it: TensorIteratorBase, self: Tensor, dim: Sequence[int], keepdim: bool,
-             result: Tensor) -> None:
+def amax_out(
+    it: TensorIteratorBase, self: Tensor, dim: Sequence[int], keepdim: bool, result: Tensor
+) -> None:
     iter_ = make_reduction(self, result, list(dim), keepdim, self.scalar_type())
     if iter_.numel() > 0:
         max_values_stub(iter_.device_type(), iter_)
 
 
 @impl_function("amin_out", REDUCE, legacy="at::native::amin_out")
-def amin_out(it: TensorIteratorBase, self: Tensor, dim: Sequence[int], keepdim: bool,
-             result: Tensor) -> None:
+def amin_out(
+    it: TensorIteratorBase, self: Tensor, dim: Sequence[int], keepdim: bool, result: Tensor
+) -> None:
     iter_ = make_reduction(self, result, list(dim), keepdim, self.scalar_type())
     if iter_.numel() > 0:
         min_values_stub(iter_.device_type(), iter_)
@@ -306,8 +394,11 @@ def meta_aminmax(it: TensorIteratorBase, self: Tensor, dim: int | None, keepdim:
         zero_numel_check_dims(self, d, "aminmax")
         shape = get_reduction_shape(self, [d], keepdim)
     else:
-        TORCH_CHECK(self.numel() > 0, "aminmax(): cannot compute aminmax over an empty "
-                    "dimension as the operation has no identity.")
+        TORCH_CHECK(
+            self.numel() > 0,
+            "aminmax(): cannot compute aminmax over an empty "
+            "dimension as the operation has no identity.",
+        )
         shape = [1] * self.dim() if keepdim else []
     options = TensorOptions(self.scalar_type(), self.device())
     it.set_output_raw_strided(0, shape, (), options)
@@ -315,12 +406,10 @@ def meta_aminmax(it: TensorIteratorBase, self: Tensor, dim: int | None, keepdim:
 
 
 @impl_function("aminmax_out", COMPARE, legacy="at::native::aminmax_out")
-def aminmax_out(it: TensorIteratorBase, self: Tensor, dim: int | None, keepdim: bool,
-                min: Tensor, max: Tensor) -> None:  # noqa: A002 - PyTorch's names
+def aminmax_out(
+    it: TensorIteratorBase, self: Tensor, dim: int | None, keepdim: bool, min: Tensor, max: Tensor
+) -> None:  # noqa: A002 - PyTorch's names
     if dim is not None:
-        aminmax_stub(self.device().type_, self, maybe_wrap_dim(dim, self.dim()), keepdim, min,
-                     max)
+        aminmax_stub(self.device().type_, self, maybe_wrap_dim(dim, self.dim()), keepdim, min, max)
     else:
         aminmax_stub(self.device().type_, self.contiguous(), None, keepdim, min, max)
-
-

@@ -46,8 +46,7 @@ def _prod(values: Sequence[int]) -> int:
     return out
 
 
-def sumproduct_pair(left: Tensor, right: Tensor, sum_dims_: Sequence[int],
-                    keepdim: bool) -> Tensor:
+def sumproduct_pair(left: Tensor, right: Tensor, sum_dims_: Sequence[int], keepdim: bool) -> Tensor:
     """(left * right).sum(sum_dims) by permutation and batch matrix multiplication."""
     TORCH_CHECK(left.dim() == right.dim(), "number of dimensions must match")
     if not sum_dims_:
@@ -79,8 +78,12 @@ def sumproduct_pair(left: Tensor, right: Tensor, sum_dims_: Sequence[int],
             ro.append(i)
             ro_size *= right.size(i)
     sums = list(sum_dims_)
-    out_size = ([left.size(d) for d in lro] + [left.size(d) for d in lo] + [1] * len(sums)
-                + [right.size(d) for d in ro])
+    out_size = (
+        [left.size(d) for d in lro]
+        + [left.size(d) for d in lo]
+        + [1] * len(sums)
+        + [right.size(d) for d in ro]
+    )
     lpermutation = lro + lo + sums + ro
     rpermutation = lro + sums + ro + lo
     opermutation = [-1] * len(out_size)
@@ -117,40 +120,58 @@ def _parse_operands(lhs: str, num_ops: int) -> list[list[int]]:
         if label == " ":
             pass
         elif label == ".":
-            TORCH_CHECK(not ell_in_input, "einsum(): found '.' for operand ", curr_op,
-                        " for which an ellipsis was already found")
-            TORCH_CHECK(i + 2 < len(lhs) and lhs[i + 1] == "." and lhs[i + 2] == ".",
-                        "einsum(): found '.' for operand ", curr_op,
-                        " that is not part of any ellipsis")
+            TORCH_CHECK(
+                not ell_in_input,
+                "einsum(): found '.' for operand ",
+                curr_op,
+                " for which an ellipsis was already found",
+            )
+            TORCH_CHECK(
+                i + 2 < len(lhs) and lhs[i + 1] == "." and lhs[i + 2] == ".",
+                "einsum(): found '.' for operand ",
+                curr_op,
+                " that is not part of any ellipsis",
+            )
             i += 2
             op_labels[curr_op].append(ELLIPSIS)
             ell_in_input = True
         elif label == ",":
             curr_op += 1
-            TORCH_CHECK(curr_op < num_ops,
-                        "einsum(): fewer operands were provided than specified in the equation")
+            TORCH_CHECK(
+                curr_op < num_ops,
+                "einsum(): fewer operands were provided than specified in the equation",
+            )
             ell_in_input = False
         else:
-            TORCH_CHECK(label.isascii() and label.isalpha(), "einsum(): invalid subscript "
-                        "given at index ", i, " in the equation string, subscripts must be in "
-                        "[a-zA-Z]")
+            TORCH_CHECK(
+                label.isascii() and label.isalpha(),
+                "einsum(): invalid subscript given at index ",
+                i,
+                " in the equation string, subscripts must be in [a-zA-Z]",
+            )
             op_labels[curr_op].append(_label_to_subscript(label))
         i += 1
-    TORCH_CHECK(curr_op == num_ops - 1,
-                "einsum(): more operands were provided than specified in the equation")
+    TORCH_CHECK(
+        curr_op == num_ops - 1,
+        "einsum(): more operands were provided than specified in the equation",
+    )
     return op_labels
 
 
 @native_function(SOURCE)
-def einsum(equation: str, tensors: Sequence[Tensor], path: Sequence[int] | None = None
-           ) -> Tensor:
+def einsum(equation: str, tensors: Sequence[Tensor], path: Sequence[int] | None = None) -> Tensor:
     operands = list(tensors)
     TORCH_CHECK(len(operands) > 0, "einsum(): must provide at least one operand")
     num_ops = len(operands)
     if path is not None:
         path_size = 1 if num_ops == 1 else (num_ops - 1) * 2
-        TORCH_CHECK(len(path) == path_size, "einsum(): expected contraction path given in path "
-                    "parameter to have size ", path_size, " but got ", len(path))
+        TORCH_CHECK(
+            len(path) == path_size,
+            "einsum(): expected contraction path given in path parameter to have size ",
+            path_size,
+            " but got ",
+            len(path),
+        )
     arrow_pos = equation.find("->")
     lhs = equation if arrow_pos == -1 else equation[:arrow_pos]
     op_labels = _parse_operands(lhs, num_ops)
@@ -168,11 +189,18 @@ def einsum(equation: str, tensors: Sequence[Tensor], path: Sequence[int] | None 
                 ell_num_dim = max(ell_num_dim, ndims - nlabels)
             else:
                 label_count[label] += 1
-        TORCH_CHECK(nlabels <= ndims if has_ellipsis else nlabels == ndims,
-                    "einsum(): the number of subscripts in the equation (", nlabels,
-                    ") is more than the number of dimensions (" if has_ellipsis
-                    else ") does not match the number of dimensions (", ndims,
-                    ") for operand ", i, "" if has_ellipsis else " and no ellipsis was given")
+        TORCH_CHECK(
+            nlabels <= ndims if has_ellipsis else nlabels == ndims,
+            "einsum(): the number of subscripts in the equation (",
+            nlabels,
+            ") is more than the number of dimensions ("
+            if has_ellipsis
+            else ") does not match the number of dimensions (",
+            ndims,
+            ") for operand ",
+            i,
+            "" if has_ellipsis else " and no ellipsis was given",
+        )
 
     # align every operand to (output dims, contraction dims)
     label_perm_index = [-1] * TOTAL_LABELS
@@ -186,32 +214,41 @@ def einsum(equation: str, tensors: Sequence[Tensor], path: Sequence[int] | None 
                 label_perm_index[label] = perm_index
                 perm_index += 1
     else:
-        rhs = equation[arrow_pos + 2:]
+        rhs = equation[arrow_pos + 2 :]
         i = 0
         while i < len(rhs):
             ch = rhs[i]
             if ch == " ":
                 pass
             elif ch == ".":
-                TORCH_CHECK(not ell_in_output, "einsum(): found '.' for output but an ellipsis "
-                            "(...) was already found")
-                TORCH_CHECK(i + 2 < len(rhs) and rhs[i + 1] == "." and rhs[i + 2] == ".",
-                            "einsum(): found '.' for output that is not part of any ellipsis "
-                            "(...)")
+                TORCH_CHECK(
+                    not ell_in_output,
+                    "einsum(): found '.' for output but an ellipsis (...) was already found",
+                )
+                TORCH_CHECK(
+                    i + 2 < len(rhs) and rhs[i + 1] == "." and rhs[i + 2] == ".",
+                    "einsum(): found '.' for output that is not part of any ellipsis (...)",
+                )
                 i += 2
                 ell_index = perm_index
                 perm_index += ell_num_dim
                 ell_in_output = True
             else:
-                TORCH_CHECK(ch.isascii() and ch.isalpha(), "einsum(): invalid subscript "
-                            "given at index ", len(lhs) + 2 + i, " in the equation string, "
-                            "subscripts must be in [a-zA-Z]")
+                TORCH_CHECK(
+                    ch.isascii() and ch.isalpha(),
+                    "einsum(): invalid subscript given at index ",
+                    len(lhs) + 2 + i,
+                    " in the equation string, subscripts must be in [a-zA-Z]",
+                )
                 index = _label_to_subscript(ch)
-                TORCH_CHECK(label_count[index] > 0 and label_perm_index[index] == -1,
-                            "einsum(): output subscript ", ch,
-                            " appears more than once in the output"
-                            if label_perm_index[index] > -1
-                            else " does not appear in the equation for any input operand")
+                TORCH_CHECK(
+                    label_count[index] > 0 and label_perm_index[index] == -1,
+                    "einsum(): output subscript ",
+                    ch,
+                    " appears more than once in the output"
+                    if label_perm_index[index] > -1
+                    else " does not appear in the equation for any input operand",
+                )
                 label_perm_index[index] = perm_index
                 perm_index += 1
             i += 1
@@ -237,31 +274,52 @@ def einsum(equation: str, tensors: Sequence[Tensor], path: Sequence[int] | None 
                 ndim = operand.dim() - (len(op_labels[i]) - 1)
                 for j in range(ell_num_dim - ndim, ell_num_dim):
                     if op.size(dim) != 1:
-                        TORCH_CHECK(ell_sizes[j] == 1 or ell_sizes[j] == op.size(dim),
-                                    "einsum(): dimension ", dim, " covered by ellipsis in "
-                                    "operand ", i, "has size ", op.size(dim), " which does not "
-                                    "broadcast with previously seen ellipsis with size ",
-                                    ell_sizes[j], " for the respective dimension")
+                        TORCH_CHECK(
+                            ell_sizes[j] == 1 or ell_sizes[j] == op.size(dim),
+                            "einsum(): dimension ",
+                            dim,
+                            " covered by ellipsis in operand ",
+                            i,
+                            "has size ",
+                            op.size(dim),
+                            " which does not broadcast with previously seen ellipsis with size ",
+                            ell_sizes[j],
+                            " for the respective dimension",
+                        )
                         ell_sizes[j] = op.size(dim)
                         dim_counts[ell_index + j] += 1
                     permutation[ell_index + j] = dim
                     dim += 1
             elif permutation[label_perm_index[s]] == -1:
                 if op.size(dim) != 1:
-                    TORCH_CHECK(label_size[s] == 1 or label_size[s] == op.size(dim),
-                                "einsum(): subscript ", _subscript_to_label(s), " has size ",
-                                op.size(dim), " for operand ", i, " which does not broadcast "
-                                "with previously seen size ", label_size[s])
+                    TORCH_CHECK(
+                        label_size[s] == 1 or label_size[s] == op.size(dim),
+                        "einsum(): subscript ",
+                        _subscript_to_label(s),
+                        " has size ",
+                        op.size(dim),
+                        " for operand ",
+                        i,
+                        " which does not broadcast with previously seen size ",
+                        label_size[s],
+                    )
                     label_size[s] = op.size(dim)
                     dim_counts[label_perm_index[s]] += 1
                 permutation[label_perm_index[s]] = dim
                 dim += 1
             else:  # a repeated label: take the diagonal
                 prev_dim = permutation[label_perm_index[s]]
-                TORCH_CHECK(op.size(dim) == op.size(prev_dim), "einsum(): subscript ",
-                            _subscript_to_label(s), " is repeated for operand ", i,
-                            " but the sizes don't match, ", op.size(dim), " != ",
-                            op.size(prev_dim))
+                TORCH_CHECK(
+                    op.size(dim) == op.size(prev_dim),
+                    "einsum(): subscript ",
+                    _subscript_to_label(s),
+                    " is repeated for operand ",
+                    i,
+                    " but the sizes don't match, ",
+                    op.size(dim),
+                    " != ",
+                    op.size(prev_dim),
+                )
                 op = op.diagonal(0, prev_dim, dim).movedim(-1, prev_dim)
         for k, val in enumerate(permutation):
             if val == -1:
@@ -277,9 +335,16 @@ def einsum(equation: str, tensors: Sequence[Tensor], path: Sequence[int] | None 
             i, j = contract_path.pop(0), contract_path.pop(0)
             if j < i:
                 i, j = j, i
-            TORCH_CHECK(i != j and i >= 0 and j < len(ops), "einsum(): invalid contraction (",
-                        i, ", ", j, ") cannot contract an operand with itself" if i == j
-                        else ") operand index is out of bounds")
+            TORCH_CHECK(
+                i != j and i >= 0 and j < len(ops),
+                "einsum(): invalid contraction (",
+                i,
+                ", ",
+                j,
+                ") cannot contract an operand with itself"
+                if i == j
+                else ") operand index is out of bounds",
+            )
         a, b = ops[i], ops[j]
         del ops[j]
         del ops[i]
@@ -319,8 +384,9 @@ def einsum(equation: str, tensors: Sequence[Tensor], path: Sequence[int] | None 
 
 # ---- LinearAlgebra.cpp composites ----------------------------------------------------------------
 @native_function(LINALG)
-def tensordot(self: Tensor, other: Tensor, dims_self: Sequence[int],
-              dims_other: Sequence[int]) -> Tensor:
+def tensordot(
+    self: Tensor, other: Tensor, dims_self: Sequence[int], dims_other: Sequence[int]
+) -> Tensor:
     TORCH_CHECK(len(dims_self) == len(dims_other), "both dimension lists should have same length")
     TORCH_CHECK(self.scalar_type() == other.scalar_type(), "both inputs should have same dtype")
     csize = 1
@@ -332,8 +398,17 @@ def tensordot(self: Tensor, other: Tensor, dims_self: Sequence[int],
         elif s1 == 1:
             t2 = t2.sum([d2], True, dtype=t2.scalar_type())
         else:
-            TORCH_CHECK(s1 == s2, "contracted dimensions need to match, but first has size ", s1,
-                        " in dim ", d1, " and second has size ", s2, " in dim ", d2)
+            TORCH_CHECK(
+                s1 == s2,
+                "contracted dimensions need to match, but first has size ",
+                s1,
+                " in dim ",
+                d1,
+                " and second has size ",
+                s2,
+                " in dim ",
+                d2,
+            )
             csize *= s1
     cdims1 = dim_list_to_bitset(dims_self, self.dim())
     cdims2 = dim_list_to_bitset(dims_other, other.dim())
@@ -342,10 +417,10 @@ def tensordot(self: Tensor, other: Tensor, dims_self: Sequence[int],
     rsizes = [t1.size(i) for i in p1] + [t2.size(i) for i in p2_rest]
     size1 = _prod([t1.size(i) for i in p1])
     size2 = _prod([t2.size(i) for i in p2_rest])
-    t1 = t1.permute(p1 + [maybe_wrap_dim(d, self.dim()) for d in dims_self]).reshape(
-        [size1, csize])
+    t1 = t1.permute(p1 + [maybe_wrap_dim(d, self.dim()) for d in dims_self]).reshape([size1, csize])
     t2 = t2.permute([maybe_wrap_dim(d, other.dim()) for d in dims_other] + p2_rest).reshape(
-        [csize, size2])
+        [csize, size2]
+    )
     return _at().mm(t1, t2).reshape(rsizes)
 
 
@@ -353,9 +428,13 @@ def tensordot(self: Tensor, other: Tensor, dims_self: Sequence[int],
 def inner(self: Tensor, other: Tensor) -> Tensor:
     if self.dim() == 0 or other.dim() == 0:
         return _at().mul(self, other)
-    TORCH_CHECK(self.size(-1) == other.size(-1), "inner() the last dimension must match on both "
-                "input tensors but got shapes ", list(self.sizes()), " and ",
-                list(other.sizes()))
+    TORCH_CHECK(
+        self.size(-1) == other.size(-1),
+        "inner() the last dimension must match on both input tensors but got shapes ",
+        list(self.sizes()),
+        " and ",
+        list(other.sizes()),
+    )
     return _at().tensordot(self, other, [-1], [-1])
 
 
@@ -387,6 +466,7 @@ def kron(self: Tensor, other: Tensor) -> Tensor:
         a_reshape[2 * i] = self.size(i - pad_self) if i >= pad_self else 1
         b_reshape[2 * i + 1] = other.size(i - pad_other) if i >= pad_other else 1
         result_reshape[i] = a_reshape[2 * i] * b_reshape[2 * i + 1]
+
     def view(t: Tensor, shape: list[int]) -> Tensor:  # _unsafe_view needs viewable strides
         return _at()._unsafe_view(t, shape) if t.is_contiguous() else t.reshape(shape)
 
@@ -411,14 +491,24 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     at = _at()
     input_dim = input.dim()
     weight_dim = weight.dim()
-    TORCH_CHECK(input_dim != 0 and weight_dim != 0, "both arguments to linear need to be at "
-                "least 1D, but they are ", input_dim, "D and ", weight_dim, "D")
+    TORCH_CHECK(
+        input_dim != 0 and weight_dim != 0,
+        "both arguments to linear need to be at least 1D, but they are ",
+        input_dim,
+        "D and ",
+        weight_dim,
+        "D",
+    )
     has_bias = bias is not None and bias.defined()
     if input_dim == 2 and has_bias:
         # fused op is marginally faster
         return at.addmm(bias, input, weight.t())
-    if (has_bias and bias is not None and input.is_contiguous()
-            and (input_dim == 3 or bias.dim() == 1)):
+    if (
+        has_bias
+        and bias is not None
+        and input.is_contiguous()
+        and (input_dim == 3 or bias.dim() == 1)
+    ):
         return _flatten_nd_linear(input, weight, bias)
     output = at.matmul(input, weight.t())
     if has_bias:

@@ -40,8 +40,9 @@ def _at() -> Any:
 
 def _check_dispatch_type(name: str, dtype: ScalarType) -> None:
     """AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND*: bool has no matrix product."""
-    TORCH_CHECK_NOT_IMPLEMENTED(dtype != ScalarType.Bool, '"', name, '" not implemented for \'',
-                                dtype, "'")
+    TORCH_CHECK_NOT_IMPLEMENTED(
+        dtype != ScalarType.Bool, '"', name, "\" not implemented for '", dtype, "'"
+    )
 
 
 def expand_size(to_expand: Tensor, sizes: Sequence[int], api_name: str) -> Tensor:
@@ -60,40 +61,89 @@ def _options(t: Tensor) -> TensorOptions:
 def meta_mm(it: TensorIteratorBase, self: Tensor, mat2: Tensor) -> None:
     TORCH_CHECK(self.dim() == 2, "self must be a matrix")
     TORCH_CHECK(mat2.dim() == 2, "mat2 must be a matrix")
-    TORCH_CHECK(self.size(1) == mat2.size(0), "mat1 and mat2 shapes cannot be multiplied (",
-                self.size(0), "x", self.size(1), " and ", mat2.size(0), "x", mat2.size(1), ")")
+    TORCH_CHECK(
+        self.size(1) == mat2.size(0),
+        "mat1 and mat2 shapes cannot be multiplied (",
+        self.size(0),
+        "x",
+        self.size(1),
+        " and ",
+        mat2.size(0),
+        "x",
+        mat2.size(1),
+        ")",
+    )
     it.set_output_raw_strided(0, [self.size(0), mat2.size(1)], (), _options(self))
 
 
 @meta_function("addmm", SOURCE)
-def meta_addmm(it: TensorIteratorBase, self: Tensor, mat1: Tensor, mat2: Tensor, beta: Scalar,
-               alpha: Scalar) -> None:
-    TORCH_CHECK(self.scalar_type() == mat2.scalar_type(), "self and mat2 must have the same "
-                "dtype, but got ", self.scalar_type(), " and ", mat2.scalar_type())
-    TORCH_CHECK(mat1.scalar_type() == mat2.scalar_type(), "mat1 and mat2 must have the same "
-                "dtype, but got ", mat1.scalar_type(), " and ", mat2.scalar_type())
+def meta_addmm(
+    it: TensorIteratorBase, self: Tensor, mat1: Tensor, mat2: Tensor, beta: Scalar, alpha: Scalar
+) -> None:
+    TORCH_CHECK(
+        self.scalar_type() == mat2.scalar_type(),
+        "self and mat2 must have the same dtype, but got ",
+        self.scalar_type(),
+        " and ",
+        mat2.scalar_type(),
+    )
+    TORCH_CHECK(
+        mat1.scalar_type() == mat2.scalar_type(),
+        "mat1 and mat2 must have the same dtype, but got ",
+        mat1.scalar_type(),
+        " and ",
+        mat2.scalar_type(),
+    )
     TORCH_CHECK(mat1.dim() == 2, "mat1 must be a matrix, got ", mat1.dim(), "-D tensor")
     TORCH_CHECK(mat2.dim() == 2, "mat2 must be a matrix, got ", mat2.dim(), "-D tensor")
-    TORCH_CHECK(mat1.size(1) == mat2.size(0), "mat1 and mat2 shapes cannot be multiplied (",
-                mat1.size(0), "x", mat1.size(1), " and ", mat2.size(0), "x", mat2.size(1), ")")
+    TORCH_CHECK(
+        mat1.size(1) == mat2.size(0),
+        "mat1 and mat2 shapes cannot be multiplied (",
+        mat1.size(0),
+        "x",
+        mat1.size(1),
+        " and ",
+        mat2.size(0),
+        "x",
+        mat2.size(1),
+        ")",
+    )
     it.set_output_raw_strided(0, [mat1.size(0), mat2.size(1)], (), _options(mat1))
 
 
-def addmm_impl_cpu_(result: Tensor, self: Tensor, m1: Tensor, m2: Tensor, beta: Scalar,
-                    alpha: Scalar) -> None:
+def addmm_impl_cpu_(
+    result: Tensor, self: Tensor, m1: Tensor, m2: Tensor, beta: Scalar, alpha: Scalar
+) -> None:
     """result = beta * self + alpha * (m1 @ m2), through one BLAS gemm.
 
     The branches pick, as PyTorch does, which operands BLAS can read in place (a row- or
     column-major matrix, resolve_conj'd) and which need a contiguous copy first; the result
     is computed on the matrices as they are, so only the trace shows the choice.
     """
-    TORCH_CHECK(m1.dtype() == m2.dtype(), "expected m1 and m2 to have the same dtype, but got: ",
-                m1.dtype().name, " != ", m2.dtype().name)
+    TORCH_CHECK(
+        m1.dtype() == m2.dtype(),
+        "expected m1 and m2 to have the same dtype, but got: ",
+        m1.dtype().name,
+        " != ",
+        m2.dtype().name,
+    )
     self_sizes = self.sizes()
-    TORCH_CHECK(self_sizes[0] == m1.size(0) and self_sizes[1] == m2.size(1),
-                "input shape is incompatible with matrix multiplication (", m1.size(0), "x",
-                m1.size(1), " @ ", m2.size(0), "x", m2.size(1), " != ", self_sizes[0], "x",
-                self_sizes[1], ")")
+    TORCH_CHECK(
+        self_sizes[0] == m1.size(0) and self_sizes[1] == m2.size(1),
+        "input shape is incompatible with matrix multiplication (",
+        m1.size(0),
+        "x",
+        m1.size(1),
+        " @ ",
+        m2.size(0),
+        "x",
+        m2.size(1),
+        " != ",
+        self_sizes[0],
+        "x",
+        self_sizes[1],
+        ")",
+    )
     resize_output(result, self_sizes)
     if result.numel() == 0:
         return
@@ -142,8 +192,15 @@ def addmm_impl_cpu_(result: Tensor, self: Tensor, m1: Tensor, m2: Tensor, beta: 
 
 
 @impl_function("addmm_out_cpu", SOURCE, legacy="at::native::addmm_out")
-def addmm_out_cpu(it: TensorIteratorBase, self: Tensor, mat1: Tensor, mat2: Tensor,
-                  beta: Scalar, alpha: Scalar, result: Tensor) -> None:
+def addmm_out_cpu(
+    it: TensorIteratorBase,
+    self: Tensor,
+    mat1: Tensor,
+    mat2: Tensor,
+    beta: Scalar,
+    alpha: Scalar,
+    result: Tensor,
+) -> None:
     b_self = expand_size(self, [mat1.size(0), mat2.size(1)], "addmm_out")
     addmm_impl_cpu_(result, b_self, mat1, mat2, beta, alpha)
 
@@ -160,13 +217,27 @@ def meta_bmm(it: TensorIteratorBase, self: Tensor, mat2: Tensor) -> None:
     TORCH_CHECK(mat2.dim() == 3, "batch2 must be a 3D tensor")
     bs, contraction, rows = self.size(0), self.size(2), self.size(1)
     output_size = [bs, rows, mat2.size(2)]
-    TORCH_CHECK(mat2.size(0) == bs and mat2.size(1) == contraction,
-                "Expected size for first two dimensions of batch2 tensor to be: [", bs, ", ",
-                contraction, "] but got: [", mat2.size(0), ", ", mat2.size(1), "].")
+    TORCH_CHECK(
+        mat2.size(0) == bs and mat2.size(1) == contraction,
+        "Expected size for first two dimensions of batch2 tensor to be: [",
+        bs,
+        ", ",
+        contraction,
+        "] but got: [",
+        mat2.size(0),
+        ", ",
+        mat2.size(1),
+        "].",
+    )
     it.set_output_raw_strided(0, output_size, (), _options(mat2))
     result = it.maybe_get_output(0)
-    TORCH_CHECK(list(result.sizes()) == output_size, "Expected an output tensor with shape ",
-                output_size, " but got shape ", list(result.sizes()))
+    TORCH_CHECK(
+        list(result.sizes()) == output_size,
+        "Expected an output tensor with shape ",
+        output_size,
+        " but got shape ",
+        list(result.sizes()),
+    )
 
 
 @impl_function("bmm_out_cpu", SOURCE, legacy="at::native::bmm_out")
@@ -182,30 +253,60 @@ def bmm_out_cpu(it: TensorIteratorBase, batch1: Tensor, batch2: Tensor, result: 
     _check_dispatch_type("bmm", dtype)
     # baddbmm_cpu_kernel<scalar_t>: result and batch2 are read as batch1's scalar_t
     for t in (result, batch2):
-        TORCH_CHECK(t.scalar_type() == dtype, "expected scalar type ", dtype, " but found ",
-                    t.scalar_type())
+        TORCH_CHECK(
+            t.scalar_type() == dtype, "expected scalar type ", dtype, " but found ", t.scalar_type()
+        )
     blas.gemm(1, batch1.numpy_view(), batch2.numpy_view(), 0, result.numpy_view())
 
 
 # ---- addmv / mv / dot ----------------------------------------------------------------------------
 @meta_function("addmv", BLAS_CPP)
-def meta_addmv(it: TensorIteratorBase, self: Tensor, mat: Tensor, vec: Tensor, beta: Scalar,
-               alpha: Scalar) -> None:
-    TORCH_CHECK(mat.dim() == 2 and vec.dim() == 1 and self.dim() <= 1, "vector + matrix @ "
-                "vector expected, got ", self.dim(), ", ", mat.dim(), ", ", vec.dim())
-    TORCH_CHECK(mat.size(1) == vec.size(0) and (mat.size(0) == self.numel()
-                                                or self.numel() == 1),
-                "size mismatch, got input (", self.size(0) if self.dim() else self.numel(),
-                "), mat (", mat.size(0), "x", mat.size(1), "), vec (", vec.size(0), ")")
-    TORCH_CHECK(self.scalar_type() == mat.scalar_type() == vec.scalar_type(),
-                "addmv input tensors must have the same dtype, but got ", self.scalar_type(),
-                ", ", mat.scalar_type(), ", and ", vec.scalar_type())
+def meta_addmv(
+    it: TensorIteratorBase, self: Tensor, mat: Tensor, vec: Tensor, beta: Scalar, alpha: Scalar
+) -> None:
+    TORCH_CHECK(
+        mat.dim() == 2 and vec.dim() == 1 and self.dim() <= 1,
+        "vector + matrix @ vector expected, got ",
+        self.dim(),
+        ", ",
+        mat.dim(),
+        ", ",
+        vec.dim(),
+    )
+    TORCH_CHECK(
+        mat.size(1) == vec.size(0) and (mat.size(0) == self.numel() or self.numel() == 1),
+        "size mismatch, got input (",
+        self.size(0) if self.dim() else self.numel(),
+        "), mat (",
+        mat.size(0),
+        "x",
+        mat.size(1),
+        "), vec (",
+        vec.size(0),
+        ")",
+    )
+    TORCH_CHECK(
+        self.scalar_type() == mat.scalar_type() == vec.scalar_type(),
+        "addmv input tensors must have the same dtype, but got ",
+        self.scalar_type(),
+        ", ",
+        mat.scalar_type(),
+        ", and ",
+        vec.scalar_type(),
+    )
     it.set_output_raw_strided(0, [mat.size(0)], (), _options(vec))
 
 
 @impl_function("addmv_out_cpu", BLAS_CPP, legacy="at::native::addmv_out")
-def addmv_out_cpu(it: TensorIteratorBase, self: Tensor, mat: Tensor, vec: Tensor, beta: Scalar,
-                  alpha: Scalar, result: Tensor) -> None:
+def addmv_out_cpu(
+    it: TensorIteratorBase,
+    self: Tensor,
+    mat: Tensor,
+    vec: Tensor,
+    beta: Scalar,
+    alpha: Scalar,
+    result: Tensor,
+) -> None:
     self_ = expand_size(self, [mat.size(0)], "addmv")
     if mat.numel() == 0:
         # beta == 0 ignores self; its NaNs and infs must not propagate
@@ -241,14 +342,33 @@ def mv_out(self: Tensor, vec: Tensor, out: Tensor) -> Tensor:
 
 
 def dot_check(self: Tensor, other: Tensor) -> None:
-    TORCH_CHECK(self.dim() == 1 and other.dim() == 1, "1D tensors expected, but got ",
-                self.dim(), "D and ", other.dim(), "D tensors")
-    TORCH_CHECK(self.scalar_type() == other.scalar_type(), "dot : expected both vectors to have "
-                "same dtype, but found ", self.scalar_type(), " and ", other.scalar_type())
-    TORCH_CHECK(self.numel() == other.numel(), "inconsistent tensor size, expected tensor [",
-                self.numel(), "] and src [", other.numel(), "] to have the same number of "
-                "elements, but got ", self.numel(), " and ", other.numel(),
-                " elements respectively")
+    TORCH_CHECK(
+        self.dim() == 1 and other.dim() == 1,
+        "1D tensors expected, but got ",
+        self.dim(),
+        "D and ",
+        other.dim(),
+        "D tensors",
+    )
+    TORCH_CHECK(
+        self.scalar_type() == other.scalar_type(),
+        "dot : expected both vectors to have same dtype, but found ",
+        self.scalar_type(),
+        " and ",
+        other.scalar_type(),
+    )
+    TORCH_CHECK(
+        self.numel() == other.numel(),
+        "inconsistent tensor size, expected tensor [",
+        self.numel(),
+        "] and src [",
+        other.numel(),
+        "] to have the same number of elements, but got ",
+        self.numel(),
+        " and ",
+        other.numel(),
+        " elements respectively",
+    )
 
 
 @native_function(BLAS_CPP, name="dot")
@@ -274,16 +394,26 @@ def vdot(self: Tensor, other: Tensor) -> Tensor:
 @native_function(SOURCE, name="vdot_out")
 def vdot_out(self: Tensor, other: Tensor, out: Tensor) -> Tensor:
     resize_output(out, [])
-    TORCH_CHECK(out.scalar_type() == self.scalar_type(), "result dtype ", out.scalar_type(),
-                " does not match input dtype ", self.scalar_type())
+    TORCH_CHECK(
+        out.scalar_type() == self.scalar_type(),
+        "result dtype ",
+        out.scalar_type(),
+        " does not match input dtype ",
+        self.scalar_type(),
+    )
     return out.fill_(_at().vdot(self, other))
 
 
 @native_function(SOURCE, name="dot_out")
 def dot_out(self: Tensor, tensor: Tensor, out: Tensor) -> Tensor:
     resize_output(out, [])
-    TORCH_CHECK(out.scalar_type() == self.scalar_type(), "result dtype ", out.scalar_type(),
-                " does not match input dtype ", self.scalar_type())
+    TORCH_CHECK(
+        out.scalar_type() == self.scalar_type(),
+        "result dtype ",
+        out.scalar_type(),
+        " does not match input dtype ",
+        self.scalar_type(),
+    )
     return out.fill_(self.dot(tensor))
 
 
@@ -309,8 +439,10 @@ def should_fold(tensor1: Tensor, tensor2: Tensor, has_out: bool) -> bool:
 
 def is_alias_of(a: Tensor, b: Tensor) -> bool:
     """TensorBase::is_alias_of: the two share a storage."""
-    return (a.unsafeGetTensorImpl().storage_.unsafeGetStorageImpl()
-            is b.unsafeGetTensorImpl().storage_.unsafeGetStorageImpl())
+    return (
+        a.unsafeGetTensorImpl().storage_.unsafeGetStorageImpl()
+        is b.unsafeGetTensorImpl().storage_.unsafeGetStorageImpl()
+    )
 
 
 def _prod(values: Sequence[int]) -> int:
@@ -323,8 +455,14 @@ def _prod(values: Sequence[int]) -> int:
 def _matmul_impl(out: Tensor, tensor1: Tensor, tensor2: Tensor) -> Tensor:
     at = _at()
     dim_tensor1, dim_tensor2 = tensor1.dim(), tensor2.dim()
-    TORCH_CHECK(dim_tensor1 != 0 and dim_tensor2 != 0, "both arguments to matmul need to be at "
-                "least 1D, but they are ", dim_tensor1, "D and ", dim_tensor2, "D")
+    TORCH_CHECK(
+        dim_tensor1 != 0 and dim_tensor2 != 0,
+        "both arguments to matmul need to be at least 1D, but they are ",
+        dim_tensor1,
+        "D and ",
+        dim_tensor2,
+        "D",
+    )
     has_out = out.defined()
 
     if dim_tensor1 == 1 and dim_tensor2 == 1:
@@ -341,8 +479,7 @@ def _matmul_impl(out: Tensor, tensor1: Tensor, tensor2: Tensor) -> Tensor:
     if should_fold(tensor1, tensor2, has_out):
         transpose = dim_tensor2 > dim_tensor1
         t1 = tensor2.mT() if transpose else tensor1
-        t2 = (tensor2 if not transpose
-              else tensor1.t() if dim_tensor1 == 2 else tensor1)
+        t2 = tensor2 if not transpose else tensor1.t() if dim_tensor1 == 2 else tensor1
         sizes_1 = list(t1.sizes())
         output_shape = sizes_1[:-1]
         folded_dim1 = _prod(output_shape)
@@ -356,8 +493,9 @@ def _matmul_impl(out: Tensor, tensor1: Tensor, tensor2: Tensor) -> Tensor:
                 return output.mT().contiguous() if transpose else output
             return at._unsafe_view(t1_folded.mv(t2), output_shape)
         resize_output(out, output_shape)
-        reshaped_out = (out.reshape([folded_dim1, t2.size(-1)]) if t2_is_matrix
-                        else out.reshape([folded_dim1]))
+        reshaped_out = (
+            out.reshape([folded_dim1, t2.size(-1)]) if t2_is_matrix else out.reshape([folded_dim1])
+        )
         if t2_is_matrix:
             at._ops["mm.out"].call(t1_folded, t2, reshaped_out)
         else:
@@ -370,10 +508,10 @@ def _matmul_impl(out: Tensor, tensor1: Tensor, tensor2: Tensor) -> Tensor:
     sizes1, sizes2 = list(tensor1.sizes()), list(tensor2.sizes())
     n = sizes1[-2] if dim_tensor1 > 1 else 1
     m1 = sizes1[-1]
-    batch_tensor1 = sizes1[:max(dim_tensor1 - 2, 0)]
+    batch_tensor1 = sizes1[: max(dim_tensor1 - 2, 0)]
     m2 = sizes2[-2] if dim_tensor2 > 1 else sizes2[0]
     p = sizes2[-1] if dim_tensor2 > 1 else 1
-    batch_tensor2 = sizes2[:max(dim_tensor2 - 2, 0)]
+    batch_tensor2 = sizes2[: max(dim_tensor2 - 2, 0)]
 
     # the same gradient optimisation as should_fold: a broadcast size-1 batch that requires
     # grad is squeezed rather than expanded
@@ -385,8 +523,7 @@ def _matmul_impl(out: Tensor, tensor1: Tensor, tensor2: Tensor) -> Tensor:
 
     output_shape = list(infer_size(batch_tensor1, batch_tensor2))
     expand_batch_product = _prod(output_shape)
-    tensor1_expanded = tensor1.expand(output_shape + [n, m1]).reshape(
-        [expand_batch_product, n, m1])
+    tensor1_expanded = tensor1.expand(output_shape + [n, m1]).reshape([expand_batch_product, n, m1])
     vector_rhs = dim_tensor2 == 1
     tensor2_expand_size = output_shape + ([m2] if vector_rhs else [m2, p])
     tensor2_expanded = tensor2.expand(tensor2_expand_size)

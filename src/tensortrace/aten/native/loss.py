@@ -56,8 +56,9 @@ def meta_mse_loss(it: TensorIteratorBase, input: Tensor, target: Tensor, reducti
 
 
 @impl_function("mse_loss_out", SOURCE, legacy="at::native::mse_loss_out")
-def mse_loss_out(it: TensorIteratorBase, input: Tensor, target: Tensor, reduction: int,
-                 result: Tensor) -> None:
+def mse_loss_out(
+    it: TensorIteratorBase, input: Tensor, target: Tensor, reduction: int, result: Tensor
+) -> None:
     if reduction != NONE:
         loss = TensorIterator.borrowing_binary_op(Tensor(), input, target)
         mse_stub(loss.device_type(), loss)
@@ -71,22 +72,28 @@ def mse_loss_out(it: TensorIteratorBase, input: Tensor, target: Tensor, reductio
 
 
 @native_function(SOURCE)
-def mse_loss_backward_out(grad_output: Tensor, self: Tensor, target: Tensor, reduction: int,
-                          grad_input: Tensor) -> Tensor:
+def mse_loss_backward_out(
+    grad_output: Tensor, self: Tensor, target: Tensor, reduction: int, grad_input: Tensor
+) -> Tensor:
     input = self
     norm = 2.0 / input.numel() if reduction == MEAN else 2.0
     it = TensorIterator()
-    it.build(TensorIteratorConfig().add_output(grad_input).add_const_input(input)
-             .add_const_input(target).add_const_input(grad_output)
-             .promote_inputs_to_common_dtype(True).cast_common_dtype_to_outputs(True)
-             .enforce_safe_casting_to_output(True))
+    it.build(
+        TensorIteratorConfig()
+        .add_output(grad_input)
+        .add_const_input(input)
+        .add_const_input(target)
+        .add_const_input(grad_output)
+        .promote_inputs_to_common_dtype(True)
+        .cast_common_dtype_to_outputs(True)
+        .enforce_safe_casting_to_output(True)
+    )
     mse_backward_stub(it.device_type(), it, norm)
     return grad_input
 
 
 @native_function(SOURCE)
-def mse_loss_backward(grad_output: Tensor, self: Tensor, target: Tensor, reduction: int
-                      ) -> Tensor:
+def mse_loss_backward(grad_output: Tensor, self: Tensor, target: Tensor, reduction: int) -> Tensor:
     at = _at()
     input = self
     grad_input = at.zeros_like(input, memory_format="contiguous_format")
@@ -94,9 +101,13 @@ def mse_loss_backward(grad_output: Tensor, self: Tensor, target: Tensor, reducti
 
 
 @native_function(SOURCE)
-def binary_cross_entropy_with_logits(self: Tensor, target: Tensor, weight: Tensor | None = None,
-                                     pos_weight: Tensor | None = None, reduction: int = MEAN
-                                     ) -> Tensor:
+def binary_cross_entropy_with_logits(
+    self: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    pos_weight: Tensor | None = None,
+    reduction: int = MEAN,
+) -> Tensor:
     at = _at()
     input = self
     log_sigmoid_input = at.log_sigmoid(input)

@@ -47,8 +47,11 @@ def _defined(t: Tensor | None) -> TypeGuard[Tensor]:
 
 
 def _check_target(target: Tensor) -> None:
-    TORCH_CHECK(target.scalar_type() in (ScalarType.Long, ScalarType.Byte),
-                "expected target dtype to be Long or Byte, but got ", target.scalar_type())
+    TORCH_CHECK(
+        target.scalar_type() in (ScalarType.Long, ScalarType.Byte),
+        "expected target dtype to be Long or Byte, but got ",
+        target.scalar_type(),
+    )
 
 
 def _check_nll_shapes(self: Tensor, target: Tensor) -> None:
@@ -56,23 +59,41 @@ def _check_nll_shapes(self: Tensor, target: Tensor) -> None:
     TORCH_CHECK(target.dim() <= 1, "0D or 1D target tensor expected, multi-target not supported")
     if self.dim() == 1 and target.dim() == 1:
         # one sample without a batch dim: its target may be [c] as well as c
-        TORCH_CHECK_VALUE(target.size(0) == 1, "For 1D input, 1D target must have size 1, but "
-                          "got target size: ", target.size(0))
+        TORCH_CHECK_VALUE(
+            target.size(0) == 1,
+            "For 1D input, 1D target must have size 1, but got target size: ",
+            target.size(0),
+        )
     no_batch_dim = self.dim() == 1
-    TORCH_CHECK(no_batch_dim or self.size(0) == target.size(0), "size mismatch (got input: ",
-                self.sizes(), ", target: ", target.sizes(), ")")
+    TORCH_CHECK(
+        no_batch_dim or self.size(0) == target.size(0),
+        "size mismatch (got input: ",
+        self.sizes(),
+        ", target: ",
+        target.sizes(),
+        ")",
+    )
 
 
 @meta_function("nll_loss_forward", SOURCE)
-def meta_nll_loss_forward(it: TensorIteratorBase, self: Tensor, target: Tensor,
-                          weight: Tensor | None, reduction: int, ignore_index: int) -> None:
+def meta_nll_loss_forward(
+    it: TensorIteratorBase,
+    self: Tensor,
+    target: Tensor,
+    weight: Tensor | None,
+    reduction: int,
+    ignore_index: int,
+) -> None:
     _check_nll_shapes(self, target)
     _check_target(target)
     n_classes = self.size(-1)
-    TORCH_CHECK(not _defined(weight) or (weight.dim() == 1 and weight.numel() == n_classes),
-                "weight tensor should be defined either for all ", n_classes,
-                " classes or no classes but got weight tensor of shape: ",
-                weight.sizes() if _defined(weight) else [])
+    TORCH_CHECK(
+        not _defined(weight) or (weight.dim() == 1 and weight.numel() == n_classes),
+        "weight tensor should be defined either for all ",
+        n_classes,
+        " classes or no classes but got weight tensor of shape: ",
+        weight.sizes() if _defined(weight) else [],
+    )
     options = TensorOptions(self.scalar_type(), self.device())
     if reduction == NONE and self.dim() == 2:
         it.set_output_raw_strided(0, [self.size(0)], (), options)
@@ -82,22 +103,36 @@ def meta_nll_loss_forward(it: TensorIteratorBase, self: Tensor, target: Tensor,
 
 
 @traced("kernel", "at::native::(anonymous)::nll_loss_out_frame", SOURCE)
-def nll_loss_out_frame(output: Tensor, total_weight: Tensor, input: Tensor, target: Tensor,
-                       weight: Tensor | None, reduction: int, ignore_index: int) -> None:
-    TORCH_CHECK_NOT_IMPLEMENTED(input.scalar_type() in _FLOATS,
-                                '"nll_loss_out_frame" not implemented for \'',
-                                input.scalar_type(), "'")
+def nll_loss_out_frame(
+    output: Tensor,
+    total_weight: Tensor,
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None,
+    reduction: int,
+    ignore_index: int,
+) -> None:
+    TORCH_CHECK_NOT_IMPLEMENTED(
+        input.scalar_type() in _FLOATS,
+        '"nll_loss_out_frame" not implemented for \'',
+        input.scalar_type(),
+        "'",
+    )
     n_classes = input.size(-1)
     w = expect_contiguous(weight).numpy_view() if _defined(weight) else None
     x = input.numpy_view()
-    acc = (np.float32 if input.scalar_type() in (ScalarType.Half, ScalarType.BFloat16)
-           else x.dtype.type)
+    acc = (
+        np.float32
+        if input.scalar_type() in (ScalarType.Half, ScalarType.BFloat16)
+        else x.dtype.type
+    )
     t = target.numpy_view().astype(np.int64).reshape(-1)
 
     def check(values: np.ndarray) -> None:
         bad = values[(values != ignore_index) & ((values < 0) | (values >= n_classes))]
-        TORCH_CHECK_INDEX(bad.size == 0, "Target ", int(bad[0]) if bad.size else 0,
-                          " is out of bounds.")
+        TORCH_CHECK_INDEX(
+            bad.size == 0, "Target ", int(bad[0]) if bad.size else 0, " is out of bounds."
+        )
 
     if reduction == NONE and input.dim() == 2:
         resize_output(output, [input.size(0)])
@@ -134,39 +169,74 @@ def nll_loss_out_frame(output: Tensor, total_weight: Tensor, input: Tensor, targ
 
 
 @impl_function("nll_loss_forward_out_cpu", SOURCE, legacy="at::native::nll_loss_forward_out_cpu")
-def nll_loss_forward_out_cpu(it: TensorIteratorBase, self: Tensor, target: Tensor,
-                             weight: Tensor | None, reduction: int, ignore_index: int,
-                             output: Tensor, total_weight: Tensor) -> None:
+def nll_loss_forward_out_cpu(
+    it: TensorIteratorBase,
+    self: Tensor,
+    target: Tensor,
+    weight: Tensor | None,
+    reduction: int,
+    ignore_index: int,
+    output: Tensor,
+    total_weight: Tensor,
+) -> None:
     nll_loss_out_frame(output, total_weight, self, target, weight, reduction, ignore_index)
 
 
 # ---- backward ------------------------------------------------------------------------------------
 @meta_function("nll_loss_backward", SOURCE)
-def meta_nll_loss_backward(it: TensorIteratorBase, grad_output: Tensor, self: Tensor,
-                           target: Tensor, weight: Tensor | None, reduction: int,
-                           ignore_index: int, total_weight: Tensor) -> None:
+def meta_nll_loss_backward(
+    it: TensorIteratorBase,
+    grad_output: Tensor,
+    self: Tensor,
+    target: Tensor,
+    weight: Tensor | None,
+    reduction: int,
+    ignore_index: int,
+    total_weight: Tensor,
+) -> None:
     _check_nll_shapes(self, target)
-    TORCH_CHECK(total_weight.numel() == 1, "expected total_weight to be a  single element "
-                "tensor, got: ", total_weight.sizes(), " (", total_weight.numel(), " elements)")
-    TORCH_CHECK(not _defined(weight) or weight.numel() == self.size(-1),
-                "weight tensor should be defined either for all or no classes")
+    TORCH_CHECK(
+        total_weight.numel() == 1,
+        "expected total_weight to be a  single element tensor, got: ",
+        total_weight.sizes(),
+        " (",
+        total_weight.numel(),
+        " elements)",
+    )
+    TORCH_CHECK(
+        not _defined(weight) or weight.numel() == self.size(-1),
+        "weight tensor should be defined either for all or no classes",
+    )
     if reduction == NONE and self.dim() == 2:
-        TORCH_CHECK(grad_output.dim() == 1 and grad_output.size(0) == self.size(0),
-                    "Expected a tensor of dimension 1 and tensor.size[0] == ", self.size(0),
-                    " but got: dimension ", grad_output.dim(), " and tensor.size[0] == ",
-                    grad_output.size(0) if grad_output.dim() else 1)
+        TORCH_CHECK(
+            grad_output.dim() == 1 and grad_output.size(0) == self.size(0),
+            "Expected a tensor of dimension 1 and tensor.size[0] == ",
+            self.size(0),
+            " but got: dimension ",
+            grad_output.dim(),
+            " and tensor.size[0] == ",
+            grad_output.size(0) if grad_output.dim() else 1,
+        )
     else:
-        TORCH_CHECK(grad_output.dim() <= 1 and grad_output.numel() == 1,
-                    "Expected a single element grad_output tensor, but got: ",
-                    grad_output.sizes())
-    it.set_output_raw_strided(0, self.sizes(), (),
-                              TensorOptions(self.scalar_type(), self.device()))
+        TORCH_CHECK(
+            grad_output.dim() <= 1 and grad_output.numel() == 1,
+            "Expected a single element grad_output tensor, but got: ",
+            grad_output.sizes(),
+        )
+    it.set_output_raw_strided(0, self.sizes(), (), TensorOptions(self.scalar_type(), self.device()))
 
 
 @traced("kernel", "at::native::(anonymous)::nll_loss_backward_out_frame", SOURCE)
-def nll_loss_backward_out_frame(grad_input: Tensor, grad_output: Tensor, input: Tensor,
-                                target: Tensor, weight: Tensor | None, reduction: int,
-                                ignore_index: int, total_weight: Tensor) -> None:
+def nll_loss_backward_out_frame(
+    grad_input: Tensor,
+    grad_output: Tensor,
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None,
+    reduction: int,
+    ignore_index: int,
+    total_weight: Tensor,
+) -> None:
     n_classes = input.size(-1)
     t = target.numpy_view().astype(np.int64).reshape(-1)
     w = expect_contiguous(weight).numpy_view() if _defined(weight) else None
@@ -174,8 +244,9 @@ def nll_loss_backward_out_frame(grad_input: Tensor, grad_output: Tensor, input: 
     rows = gi.reshape(1, -1) if input.dim() == 1 else gi
     keep = t != ignore_index
     bad = t[keep & ((t < 0) | (t >= n_classes))]
-    TORCH_CHECK_INDEX(bad.size == 0, "Target ", int(bad[0]) if bad.size else 0,
-                      " is out of bounds.")
+    TORCH_CHECK_INDEX(
+        bad.size == 0, "Target ", int(bad[0]) if bad.size else 0, " is out of bounds."
+    )
     idx = np.nonzero(keep)[0]
     cls = t[keep]
     if reduction == NONE and input.dim() == 2:
@@ -188,56 +259,96 @@ def nll_loss_backward_out_frame(grad_input: Tensor, grad_output: Tensor, input: 
 
 
 @impl_function("nll_loss_backward_out_cpu", SOURCE)
-def nll_loss_backward_out_cpu(it: TensorIteratorBase, grad_output: Tensor, self: Tensor,
-                              target: Tensor, weight: Tensor | None, reduction: int,
-                              ignore_index: int, total_weight: Tensor, grad_input: Tensor
-                              ) -> None:
+def nll_loss_backward_out_cpu(
+    it: TensorIteratorBase,
+    grad_output: Tensor,
+    self: Tensor,
+    target: Tensor,
+    weight: Tensor | None,
+    reduction: int,
+    ignore_index: int,
+    total_weight: Tensor,
+    grad_input: Tensor,
+) -> None:
     grad_input.zero_()
-    TORCH_CHECK_NOT_IMPLEMENTED(self.scalar_type() in _FLOATS,
-                                '"nll_loss_backward_out_frame" not implemented for \'',
-                                self.scalar_type(), "'")
-    nll_loss_backward_out_frame(grad_input, grad_output, self, target, weight, reduction,
-                                ignore_index, total_weight)
+    TORCH_CHECK_NOT_IMPLEMENTED(
+        self.scalar_type() in _FLOATS,
+        '"nll_loss_backward_out_frame" not implemented for \'',
+        self.scalar_type(),
+        "'",
+    )
+    nll_loss_backward_out_frame(
+        grad_input, grad_output, self, target, weight, reduction, ignore_index, total_weight
+    )
 
 
 # ---- the composites --------------------------------------------------------------------------
 @native_function(SOURCE)
-def nll_loss_symint(self: Tensor, target: Tensor, weight: Tensor | None = None,
-                    reduction: int = MEAN, ignore_index: int = -100) -> Tensor:
+def nll_loss_symint(
+    self: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    reduction: int = MEAN,
+    ignore_index: int = -100,
+) -> Tensor:
     return _at().nll_loss_forward(self, target, weight, reduction, ignore_index)[0]
 
 
 @native_function(SOURCE)
-def nll_loss_nd_symint(self: Tensor, target: Tensor, weight: Tensor | None = None,
-                       reduction: int = MEAN, ignore_index: int = -100) -> Tensor:
+def nll_loss_nd_symint(
+    self: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    reduction: int = MEAN,
+    ignore_index: int = -100,
+) -> Tensor:
     TORCH_CHECK_VALUE(self.dim() >= 1, "Expected 1 or more dimensions (got ", self.dim(), ")")
-    TORCH_CHECK_VALUE(self.dim() == 1 or self.size(0) == target.size(0),
-                      "Expected input batch_size (", self.size(0),
-                      ") to match target batch_size (", target.size(0) if target.dim() else 1,
-                      ").")
+    TORCH_CHECK_VALUE(
+        self.dim() == 1 or self.size(0) == target.size(0),
+        "Expected input batch_size (",
+        self.size(0),
+        ") to match target batch_size (",
+        target.size(0) if target.dim() else 1,
+        ").",
+    )
     if self.dim() in (1, 2):
         return _at().nll_loss(self, target, weight, reduction, ignore_index)
     out_size = [self.size(0), *self.sizes()[2:]]
-    TORCH_CHECK(tuple(target.sizes()[1:]) == tuple(self.sizes()[2:]), "Expected target size ",
-                out_size, ", got ", target.sizes())
+    TORCH_CHECK(
+        tuple(target.sizes()[1:]) == tuple(self.sizes()[2:]),
+        "Expected target size ",
+        out_size,
+        ", got ",
+        target.sizes(),
+    )
     # nll_loss2d (the >2D case) is not in this runtime: say so as PyTorch says an op is missing
-    TORCH_CHECK_NOT_IMPLEMENTED(False, "nll_loss_nd: inputs of more than 2 dimensions "
-                                "(nll_loss2d) are not implemented in tensortrace")
+    TORCH_CHECK_NOT_IMPLEMENTED(
+        False,
+        "nll_loss_nd: inputs of more than 2 dimensions "
+        "(nll_loss2d) are not implemented in tensortrace",
+    )
     raise AssertionError  # unreachable
 
 
-def _cross_entropy_loss_prob_target(self: Tensor, target_: Tensor, weight: Tensor | None,
-                                    reduction: int, label_smoothing: float) -> Tensor:
+def _cross_entropy_loss_prob_target(
+    self: Tensor, target_: Tensor, weight: Tensor | None, reduction: int, label_smoothing: float
+) -> Tensor:
     class_dim = 0 if self.dim() == 1 else 1
     n_classes = self.size(class_dim)
-    TORCH_CHECK(not _defined(weight) or (weight.dim() == 1 and weight.numel() == n_classes),
-                "cross_entropy: weight tensor should be defined either for all ", n_classes,
-                " classes or no classes but got weight tensor of shape: ",
-                weight.sizes() if _defined(weight) else [])
+    TORCH_CHECK(
+        not _defined(weight) or (weight.dim() == 1 and weight.numel() == n_classes),
+        "cross_entropy: weight tensor should be defined either for all ",
+        n_classes,
+        " classes or no classes but got weight tensor of shape: ",
+        weight.sizes() if _defined(weight) else [],
+    )
     input = _at().log_softmax(self, class_dim, self.scalar_type())
     if label_smoothing > 0.0:
-        TORCH_CHECK(label_smoothing <= 1.0, "label_smoothing must be between 0.0 and 1.0. Got: ",
-                    label_smoothing)
+        TORCH_CHECK(
+            label_smoothing <= 1.0,
+            "label_smoothing must be between 0.0 and 1.0. Got: ",
+            label_smoothing,
+        )
         target = target_.mul(1 - label_smoothing).add(label_smoothing / n_classes)
     else:
         target = target_
@@ -259,9 +370,14 @@ def _cross_entropy_loss_prob_target(self: Tensor, target_: Tensor, weight: Tenso
     raise AssertionError  # unreachable
 
 
-def _cross_entropy_loss_label_smoothing(self: Tensor, target: Tensor, weight: Tensor | None,
-                                        reduction: int, ignore_index: int,
-                                        label_smoothing: float) -> Tensor:
+def _cross_entropy_loss_label_smoothing(
+    self: Tensor,
+    target: Tensor,
+    weight: Tensor | None,
+    reduction: int,
+    ignore_index: int,
+    label_smoothing: float,
+) -> Tensor:
     at = _at()
     class_dim = 0 if self.dim() == 1 else 1
     input = at.log_softmax(self, class_dim, self.scalar_type())
@@ -276,8 +392,11 @@ def _cross_entropy_loss_label_smoothing(self: Tensor, target: Tensor, weight: Te
     ignore_mask = target.eq(ignore_index)
     smooth_loss.masked_fill_(ignore_mask, 0.0)
     if reduction == MEAN:
-        TORCH_CHECK_NOT_IMPLEMENTED(not _defined(weight), "cross_entropy with label_smoothing "
-                                    "and weight needs gather/masked_select, not in tensortrace")
+        TORCH_CHECK_NOT_IMPLEMENTED(
+            not _defined(weight),
+            "cross_entropy with label_smoothing "
+            "and weight needs gather/masked_select, not in tensortrace",
+        )
         ret = smooth_loss.sum().div(ignore_mask.bitwise_not().sum())
     elif reduction == SUM:
         ret = smooth_loss.sum()
@@ -289,21 +408,34 @@ def _cross_entropy_loss_label_smoothing(self: Tensor, target: Tensor, weight: Te
 
 
 @native_function(SOURCE)
-def cross_entropy_loss_symint(self: Tensor, target: Tensor, weight: Tensor | None = None,
-                              reduction: int = MEAN, ignore_index: int = -100,
-                              label_smoothing: float = 0.0) -> Tensor:
+def cross_entropy_loss_symint(
+    self: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    reduction: int = MEAN,
+    ignore_index: int = -100,
+    label_smoothing: float = 0.0,
+) -> Tensor:
     if tuple(self.sizes()) == tuple(target.sizes()):
         # same shapes: the target holds class probabilities
-        TORCH_CHECK(isFloatingType(target.scalar_type()), "Expected floating point type for "
-                    "target with class probabilities, got ", target.scalar_type())
+        TORCH_CHECK(
+            isFloatingType(target.scalar_type()),
+            "Expected floating point type for target with class probabilities, got ",
+            target.scalar_type(),
+        )
         TORCH_CHECK(ignore_index < 0, "ignore_index is not supported for floating point target")
         return _cross_entropy_loss_prob_target(self, target, weight, reduction, label_smoothing)
     if label_smoothing > 0.0:
-        TORCH_CHECK(label_smoothing <= 1.0, "label_smoothing must be between 0.0 and 1.0. Got: ",
-                    label_smoothing)
-        return _cross_entropy_loss_label_smoothing(self, target, weight, reduction,
-                                                   ignore_index, label_smoothing)
+        TORCH_CHECK(
+            label_smoothing <= 1.0,
+            "label_smoothing must be between 0.0 and 1.0. Got: ",
+            label_smoothing,
+        )
+        return _cross_entropy_loss_label_smoothing(
+            self, target, weight, reduction, ignore_index, label_smoothing
+        )
     class_dim = 0 if self.dim() == 1 else 1
     at = _at()
-    return at.nll_loss_nd(at.log_softmax(self, class_dim, self.scalar_type()), target, weight,
-                          reduction, ignore_index)
+    return at.nll_loss_nd(
+        at.log_softmax(self, class_dim, self.scalar_type()), target, weight, reduction, ignore_index
+    )

@@ -37,24 +37,41 @@ def _at() -> Any:
 def _pair_arg(values: Sequence[int], op: str, name: str, allow_empty: bool) -> tuple[int, int]:
     vals = list(values)
     if allow_empty:
-        TORCH_CHECK(len(vals) in (0, 1, 2), op, ": ", name, " must either be omitted, a single "
-                    "int, or a tuple of two ints")
+        TORCH_CHECK(
+            len(vals) in (0, 1, 2),
+            op,
+            ": ",
+            name,
+            " must either be omitted, a single int, or a tuple of two ints",
+        )
     else:
-        TORCH_CHECK(len(vals) in (1, 2), op, ": ", name, " must either be a single int, or a "
-                    "tuple of two ints")
+        TORCH_CHECK(
+            len(vals) in (1, 2),
+            op,
+            ": ",
+            name,
+            " must either be a single int, or a tuple of two ints",
+        )
     if len(vals) == 1:
         return vals[0], vals[0]
     return vals[0], vals[1]
 
 
-def pooling_output_shape(input_size: int, kernel: int, pad: int, stride: int, dilation: int,
-                         ceil_mode: bool) -> int:
+def pooling_output_shape(
+    input_size: int, kernel: int, pad: int, stride: int, dilation: int, ceil_mode: bool
+) -> int:
     """Pool.h's pooling_output_shape_pad_lr."""
     TORCH_CHECK(stride != 0, "stride should not be zero")
     TORCH_CHECK(pad >= 0, "pad must be non-negative, but got pad: ", pad)
-    TORCH_CHECK(pad <= ((kernel - 1) * dilation + 1) // 2,
-                "pad should be at most half of effective kernel size, but got pad=", pad,
-                ", kernel_size=", kernel, " and dilation=", dilation)
+    TORCH_CHECK(
+        pad <= ((kernel - 1) * dilation + 1) // 2,
+        "pad should be at most half of effective kernel size, but got pad=",
+        pad,
+        ", kernel_size=",
+        kernel,
+        " and dilation=",
+        dilation,
+    )
     num = input_size + 2 * pad - dilation * (kernel - 1) - 1 + (stride - 1 if ceil_mode else 0)
     out = num // stride + 1
     if ceil_mode and (out - 1) * stride >= input_size + pad:
@@ -62,10 +79,15 @@ def pooling_output_shape(input_size: int, kernel: int, pad: int, stride: int, di
     return out
 
 
-def _params(self: Tensor, op: str, kernel_size: Sequence[int], stride: Sequence[int],
-            padding: Sequence[int], dilation: Sequence[int], ceil_mode: bool
-            ) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int], tuple[int, int],
-                       tuple[int, int]]:
+def _params(
+    self: Tensor,
+    op: str,
+    kernel_size: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+    ceil_mode: bool,
+) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int], tuple[int, int], tuple[int, int]]:
     k = _pair_arg(kernel_size, op, "kernel_size", False)
     s = _pair_arg(stride, op, "stride", True) if list(stride) else k
     p = _pair_arg(padding, op, "padding", False)
@@ -79,20 +101,64 @@ def _params(self: Tensor, op: str, kernel_size: Sequence[int], stride: Sequence[
     return k, s, p, d, (oh, ow)
 
 
-def _pool2d_shape_check(self: Tensor, k: tuple[int, int], s: tuple[int, int],
-                        p: tuple[int, int], d: tuple[int, int], oh: int, ow: int) -> None:
-    TORCH_CHECK(k[1] > 0 and k[0] > 0, "kernel size should be greater than zero, but got kH: ",
-                k[0], " kW: ", k[1])
-    TORCH_CHECK(s[1] > 0 and s[0] > 0, "stride should be greater than zero, but got dH: ", s[0],
-                " dW: ", s[1])
-    TORCH_CHECK(d[1] > 0 and d[0] > 0, "dilation should be greater than zero, but got "
-                "dilationH: ", d[0], " dilationW: ", d[1])
-    TORCH_CHECK(k[1] // 2 >= p[1] and k[0] // 2 >= p[0], "pad should be smaller than or equal "
-                "to half of kernel size, but got padW = ", p[1], ", padH = ", p[0], ", kW = ",
-                k[1], ", kH = ", k[0])
+def _pool2d_shape_check(
+    self: Tensor,
+    k: tuple[int, int],
+    s: tuple[int, int],
+    p: tuple[int, int],
+    d: tuple[int, int],
+    oh: int,
+    ow: int,
+) -> None:
+    TORCH_CHECK(
+        k[1] > 0 and k[0] > 0,
+        "kernel size should be greater than zero, but got kH: ",
+        k[0],
+        " kW: ",
+        k[1],
+    )
+    TORCH_CHECK(
+        s[1] > 0 and s[0] > 0,
+        "stride should be greater than zero, but got dH: ",
+        s[0],
+        " dW: ",
+        s[1],
+    )
+    TORCH_CHECK(
+        d[1] > 0 and d[0] > 0,
+        "dilation should be greater than zero, but got dilationH: ",
+        d[0],
+        " dilationW: ",
+        d[1],
+    )
+    TORCH_CHECK(
+        k[1] // 2 >= p[1] and k[0] // 2 >= p[0],
+        "pad should be smaller than or equal to half of kernel size, but got padW = ",
+        p[1],
+        ", padH = ",
+        p[0],
+        ", kW = ",
+        k[1],
+        ", kH = ",
+        k[0],
+    )
     c, h, w = self.size(-3), self.size(-2), self.size(-1)
-    TORCH_CHECK(ow >= 1 and oh >= 1, "Given input size: (", c, "x", h, "x", w, "). Calculated "
-                "output size: (", c, "x", oh, "x", ow, "). Output size is too small")
+    TORCH_CHECK(
+        ow >= 1 and oh >= 1,
+        "Given input size: (",
+        c,
+        "x",
+        h,
+        "x",
+        w,
+        "). Calculated output size: (",
+        c,
+        "x",
+        oh,
+        "x",
+        ow,
+        "). Output size is too small",
+    )
 
 
 def _planes(self: Tensor) -> np.ndarray:
@@ -112,10 +178,21 @@ def _window(o: int, stride: int, pad: int, kernel: int, dil: int, size: int) -> 
     return [start + i * dil for i in range(kernel) if 0 <= start + i * dil < size]
 
 
-@traced("kernel", "at::native::(anonymous)::cpu_max_pool", "aten/src/ATen/native/cpu/"
-        "MaxPoolKernel.cpp", legacy="cpu_max_pool")
-def _max_pool_kernel(x: np.ndarray, k: tuple[int, int], s: tuple[int, int], p: tuple[int, int],
-                     d: tuple[int, int], oh: int, ow: int) -> tuple[np.ndarray, np.ndarray]:
+@traced(
+    "kernel",
+    "at::native::(anonymous)::cpu_max_pool",
+    "aten/src/ATen/native/cpu/MaxPoolKernel.cpp",
+    legacy="cpu_max_pool",
+)
+def _max_pool_kernel(
+    x: np.ndarray,
+    k: tuple[int, int],
+    s: tuple[int, int],
+    p: tuple[int, int],
+    d: tuple[int, int],
+    oh: int,
+    ow: int,
+) -> tuple[np.ndarray, np.ndarray]:
     n, h, w = x.shape
     out = np.empty((n, oh, ow), dtype=x.dtype)
     idx = np.empty((n, oh, ow), dtype=np.int64)
@@ -127,30 +204,44 @@ def _max_pool_kernel(x: np.ndarray, k: tuple[int, int], s: tuple[int, int], p: t
             vals = x.reshape(n, -1)[:, flat]
             # torch keeps the first maximum, and a NaN wins (val > max || isnan(val))
             nan = np.isnan(vals) if vals.dtype.kind == "f" else np.zeros(vals.shape, bool)
-            pos = np.where(nan.any(axis=1), nan[:, ::-1].argmax(axis=1) * -1 + len(flat) - 1,
-                           vals.argmax(axis=1))
+            pos = np.where(
+                nan.any(axis=1),
+                nan[:, ::-1].argmax(axis=1) * -1 + len(flat) - 1,
+                vals.argmax(axis=1),
+            )
             idx[:, i, j] = flat[pos]
             out[:, i, j] = vals[np.arange(n), pos]
     return out, idx
 
 
 @native_function(MAX2D, name="max_pool2d_with_indices")
-def max_pool2d_with_indices(self: Tensor, kernel_size: Sequence[int],
-                            stride: Sequence[int] = (), padding: Sequence[int] = (0,),
-                            dilation: Sequence[int] = (1,), ceil_mode: bool = False
-                            ) -> tuple[Tensor, Tensor]:
-    k, s, p, d, (oh, ow) = _params(self, "max_pool2d", kernel_size, stride, padding, dilation,
-                                   ceil_mode)
+def max_pool2d_with_indices(
+    self: Tensor,
+    kernel_size: Sequence[int],
+    stride: Sequence[int] = (),
+    padding: Sequence[int] = (0,),
+    dilation: Sequence[int] = (1,),
+    ceil_mode: bool = False,
+) -> tuple[Tensor, Tensor]:
+    k, s, p, d, (oh, ow) = _params(
+        self, "max_pool2d", kernel_size, stride, padding, dilation, ceil_mode
+    )
     shape = [*self.sizes()[:-2], oh, ow]
     out, idx = _max_pool_kernel(_planes(self), k, s, p, d, oh, ow)
     return _from_numpy(out, shape, self.scalar_type()), _from_numpy(idx, shape, ScalarType.Long)
 
 
 @native_function(MAX2D, name="max_pool2d_with_indices_backward")
-def max_pool2d_with_indices_backward(grad_output: Tensor, self: Tensor,
-                                     kernel_size: Sequence[int], stride: Sequence[int],
-                                     padding: Sequence[int], dilation: Sequence[int],
-                                     ceil_mode: bool, indices: Tensor) -> Tensor:
+def max_pool2d_with_indices_backward(
+    grad_output: Tensor,
+    self: Tensor,
+    kernel_size: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+    ceil_mode: bool,
+    indices: Tensor,
+) -> Tensor:
     planes = _planes(self)
     go = _planes(grad_output)
     idx = _planes(indices)
@@ -161,17 +252,31 @@ def max_pool2d_with_indices_backward(grad_output: Tensor, self: Tensor,
 
 
 @native_function(POOLING, name="max_pool2d")
-def max_pool2d(self: Tensor, kernel_size: Sequence[int], stride: Sequence[int] = (),
-               padding: Sequence[int] = (0,), dilation: Sequence[int] = (1,),
-               ceil_mode: bool = False) -> Tensor:
-    output_and_indices = _at().max_pool2d_with_indices(self, kernel_size, stride, padding,
-                                                       dilation, ceil_mode)
+def max_pool2d(
+    self: Tensor,
+    kernel_size: Sequence[int],
+    stride: Sequence[int] = (),
+    padding: Sequence[int] = (0,),
+    dilation: Sequence[int] = (1,),
+    ceil_mode: bool = False,
+) -> Tensor:
+    output_and_indices = _at().max_pool2d_with_indices(
+        self, kernel_size, stride, padding, dilation, ceil_mode
+    )
     return output_and_indices[0]
 
 
-def _avg_divisors(h: int, w: int, k: tuple[int, int], s: tuple[int, int], p: tuple[int, int],
-                  oh: int, ow: int, count_include_pad: bool, divisor_override: int | None
-                  ) -> list[tuple[slice, slice, int]]:
+def _avg_divisors(
+    h: int,
+    w: int,
+    k: tuple[int, int],
+    s: tuple[int, int],
+    p: tuple[int, int],
+    oh: int,
+    ow: int,
+    count_include_pad: bool,
+    divisor_override: int | None,
+) -> list[tuple[slice, slice, int]]:
     """Per output (i, j): the clipped window and its divisor, as cpu_avg_pool computes them."""
     result = []
     for i in range(oh):
@@ -190,39 +295,60 @@ def _avg_divisors(h: int, w: int, k: tuple[int, int], s: tuple[int, int], p: tup
     return result
 
 
-@traced("kernel", "at::native::(anonymous)::cpu_avg_pool2d", "aten/src/ATen/native/cpu/"
-        "AvgPoolKernel.cpp", legacy="cpu_avg_pool2d")
-def _avg_pool_kernel(x: np.ndarray, windows: list[tuple[slice, slice, int]], oh: int,
-                     ow: int) -> np.ndarray:
+@traced(
+    "kernel",
+    "at::native::(anonymous)::cpu_avg_pool2d",
+    "aten/src/ATen/native/cpu/AvgPoolKernel.cpp",
+    legacy="cpu_avg_pool2d",
+)
+def _avg_pool_kernel(
+    x: np.ndarray, windows: list[tuple[slice, slice, int]], oh: int, ow: int
+) -> np.ndarray:
     n = x.shape[0]
     out = np.empty((n, oh * ow), dtype=x.dtype)
     for q, (rs, cs, div) in enumerate(windows):
-        out[:, q] = x[:, rs, cs].sum(axis=(1, 2)) / x.dtype.type(div) if x.dtype.kind == "f" \
+        out[:, q] = (
+            x[:, rs, cs].sum(axis=(1, 2)) / x.dtype.type(div)
+            if x.dtype.kind == "f"
             else x[:, rs, cs].sum(axis=(1, 2)) // div
+        )
     return out
 
 
 @native_function(AVG2D, name="avg_pool2d")
-def avg_pool2d(self: Tensor, kernel_size: Sequence[int], stride: Sequence[int] = (),
-               padding: Sequence[int] = (0,), ceil_mode: bool = False,
-               count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
+def avg_pool2d(
+    self: Tensor,
+    kernel_size: Sequence[int],
+    stride: Sequence[int] = (),
+    padding: Sequence[int] = (0,),
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: int | None = None,
+) -> Tensor:
     TORCH_CHECK(divisor_override is None or divisor_override != 0, "divisor must be not zero")
-    k, s, p, _, (oh, ow) = _params(self, "avg_pool2d", kernel_size, stride, padding, [1],
-                                   ceil_mode)
-    windows = _avg_divisors(self.size(-2), self.size(-1), k, s, p, oh, ow, count_include_pad,
-                            divisor_override)
+    k, s, p, _, (oh, ow) = _params(self, "avg_pool2d", kernel_size, stride, padding, [1], ceil_mode)
+    windows = _avg_divisors(
+        self.size(-2), self.size(-1), k, s, p, oh, ow, count_include_pad, divisor_override
+    )
     out = _avg_pool_kernel(_planes(self), windows, oh, ow)
     return _from_numpy(out, [*self.sizes()[:-2], oh, ow], self.scalar_type())
 
 
 @native_function(AVG2D, name="avg_pool2d_backward")
-def avg_pool2d_backward(grad_output: Tensor, self: Tensor, kernel_size: Sequence[int],
-                        stride: Sequence[int], padding: Sequence[int], ceil_mode: bool,
-                        count_include_pad: bool, divisor_override: int | None) -> Tensor:
-    k, s, p, _, (oh, ow) = _params(self, "avg_pool2d", kernel_size, stride, padding, [1],
-                                   ceil_mode)
-    windows = _avg_divisors(self.size(-2), self.size(-1), k, s, p, oh, ow, count_include_pad,
-                            divisor_override)
+def avg_pool2d_backward(
+    grad_output: Tensor,
+    self: Tensor,
+    kernel_size: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    ceil_mode: bool,
+    count_include_pad: bool,
+    divisor_override: int | None,
+) -> Tensor:
+    k, s, p, _, (oh, ow) = _params(self, "avg_pool2d", kernel_size, stride, padding, [1], ceil_mode)
+    windows = _avg_divisors(
+        self.size(-2), self.size(-1), k, s, p, oh, ow, count_include_pad, divisor_override
+    )
     go = _planes(grad_output).reshape(-1, oh * ow)
     grad = np.zeros((go.shape[0], self.size(-2), self.size(-1)), dtype=go.dtype)
     for q, (rs, cs, div) in enumerate(windows):
@@ -237,16 +363,26 @@ def _adaptive_bounds(o: int, out_size: int, in_size: int) -> slice:
 @native_function(ADAPTIVE, name="adaptive_avg_pool2d_symint")
 def adaptive_avg_pool2d_symint(self: Tensor, output_size: Sequence[int]) -> Tensor:
     TORCH_CHECK(len(list(output_size)) == 2, "adaptive_avg_pool2d: output_size must be 2")
-    TORCH_CHECK(output_size[0] >= 0 and output_size[1] >= 0, "adaptive_avg_pool2d: elements "
-                "of output_size must be greater than or equal to 0 but received {",
-                output_size[0], ", ", output_size[1], "}")
+    TORCH_CHECK(
+        output_size[0] >= 0 and output_size[1] >= 0,
+        "adaptive_avg_pool2d: elements "
+        "of output_size must be greater than or equal to 0 but received {",
+        output_size[0],
+        ", ",
+        output_size[1],
+        "}",
+    )
     if list(output_size) == [1, 1]:
         return self.mean([-1, -2], True)
     return _at()._adaptive_avg_pool2d(self, output_size)
 
 
-@traced("kernel", "at::native::(anonymous)::cpu_adaptive_avg_pool2d", "aten/src/ATen/native/"
-        "cpu/AdaptiveAvgPoolKernel.cpp", legacy="cpu_adaptive_avg_pool2d")
+@traced(
+    "kernel",
+    "at::native::(anonymous)::cpu_adaptive_avg_pool2d",
+    "aten/src/ATen/native/cpu/AdaptiveAvgPoolKernel.cpp",
+    legacy="cpu_adaptive_avg_pool2d",
+)
 def _adaptive_kernel(x: np.ndarray, oh: int, ow: int) -> np.ndarray:
     n, h, w = x.shape
     out = np.empty((n, oh, ow), dtype=x.dtype)
@@ -262,12 +398,21 @@ def _adaptive_kernel(x: np.ndarray, oh: int, ow: int) -> np.ndarray:
 def adaptive_avg_pool2d_cpu(self: Tensor, output_size: Sequence[int]) -> Tensor:
     TORCH_CHECK(len(list(output_size)) == 2, "adaptive_avg_pool2d: output_size must be 2")
     ndim = self.dim()
-    TORCH_CHECK(ndim in (3, 4), "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got ",
-                list(self.sizes()))
+    TORCH_CHECK(
+        ndim in (3, 4),
+        "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got ",
+        list(self.sizes()),
+    )
     for i in range(1, ndim):
-        TORCH_CHECK(self.size(i) > 0, "adaptive_avg_pool2d(): Expected input to have non-zero "
-                    "size for non-batch dimensions, but input has sizes ", list(self.sizes()),
-                    " with dimension ", i, " being empty")
+        TORCH_CHECK(
+            self.size(i) > 0,
+            "adaptive_avg_pool2d(): Expected input to have non-zero "
+            "size for non-batch dimensions, but input has sizes ",
+            list(self.sizes()),
+            " with dimension ",
+            i,
+            " being empty",
+        )
     oh, ow = output_size
     out = _adaptive_kernel(_planes(self), oh, ow)
     return _from_numpy(out, [*self.sizes()[:-2], oh, ow], self.scalar_type())

@@ -42,12 +42,12 @@ def meta_pow_tensor_scalar(it: TensorIteratorBase, self: Tensor, exponent: Scala
     from tensortrace.aten import functions as at
 
     # Numpy compatibility check
-    TORCH_CHECK(not (isIntegralType(self.scalar_type(), True) and _is_integral(exponent)
-                     and exponent < 0),
-                "Integers to negative integer powers are not allowed.")
+    TORCH_CHECK(
+        not (isIntegralType(self.scalar_type(), True) and _is_integral(exponent) and exponent < 0),
+        "Integers to negative integer powers are not allowed.",
+    )
     common_dtype = at.result_type(self, exponent)
-    it.build_output_borrowing_argument_owning_unary_op(it.maybe_get_output(),
-                                                       self.to(common_dtype))
+    it.build_output_borrowing_argument_owning_unary_op(it.maybe_get_output(), self.to(common_dtype))
 
 
 @meta_function("pow.Scalar", SOURCE)
@@ -61,14 +61,16 @@ def meta_pow_scalar(it: TensorIteratorBase, self: Scalar, exponent: Tensor) -> N
 
 
 @impl_function("pow_Tensor_Tensor_out", SOURCE, legacy="at::native::pow_out")
-def pow_tensor_tensor_out(it: TensorIteratorBase, self: Tensor, exponent: Tensor,
-                          out: Tensor) -> None:
+def pow_tensor_tensor_out(
+    it: TensorIteratorBase, self: Tensor, exponent: Tensor, out: Tensor
+) -> None:
     pow_tensor_tensor_stub(it.device_type(), it)
 
 
 @impl_function("pow_Tensor_Scalar_out", SOURCE, legacy="at::native::pow_out")
-def pow_tensor_scalar_out(it: TensorIteratorBase, self: Tensor, exponent: Scalar,
-                          out: Tensor) -> None:
+def pow_tensor_scalar_out(
+    it: TensorIteratorBase, self: Tensor, exponent: Scalar, out: Tensor
+) -> None:
     if exponent == 0:  # exp.equal(0.0) || exp.equal(false)
         out.fill_(1)
     elif exponent == 1:  # exp.equal(1.0) || exp.equal(true)

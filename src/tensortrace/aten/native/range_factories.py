@@ -44,15 +44,30 @@ def _fmt(value: Scalar) -> str:
 
 
 @native_function(FACTORIES, name="arange", legacy="at::native::arange")
-def arange(end: Scalar, start: Scalar = 0, step: Scalar = 1,
-           dtype: ScalarType | None = None, layout: str | None = None,
-           device: Device | None = None, pin_memory: bool | None = None) -> Tensor:
+def arange(
+    end: Scalar,
+    start: Scalar = 0,
+    step: Scalar = 1,
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
     from tensortrace.aten import functions as at
 
-    set_to_integral_dtype = (dtype is None and isIntegral(start, True)
-                             and isIntegral(end, True) and isIntegral(step, True))
-    result = at.empty([0], dtype=ScalarType.Long if set_to_integral_dtype else dtype,
-                      layout=layout, device=device, pin_memory=pin_memory)
+    set_to_integral_dtype = (
+        dtype is None
+        and isIntegral(start, True)
+        and isIntegral(end, True)
+        and isIntegral(step, True)
+    )
+    result = at.empty(
+        [0],
+        dtype=ScalarType.Long if set_to_integral_dtype else dtype,
+        layout=layout,
+        device=device,
+        pin_memory=pin_memory,
+    )
     return at.arange(start, end, step, out=result)
 
 
@@ -69,10 +84,17 @@ def compute_arange_size(start: Scalar, end: Scalar, step: Scalar, st: ScalarType
     # acc is int64_t or double: arange refused complex dtypes before this
     xstart, xend, xstep = (cast(float, checked_convert(v, acc)) for v in (start, end, step))
     TORCH_CHECK(xstep > 0 or xstep < 0, "step must be nonzero")
-    TORCH_CHECK(math.isfinite(xstart) and math.isfinite(xend),
-                "unsupported range: ", _fmt(xstart), " -> ", _fmt(xend))
-    TORCH_CHECK((xstep > 0 and xend >= xstart) or (xstep < 0 and xend <= xstart),
-                "upper bound and lower bound inconsistent with step sign")
+    TORCH_CHECK(
+        math.isfinite(xstart) and math.isfinite(xend),
+        "unsupported range: ",
+        _fmt(xstart),
+        " -> ",
+        _fmt(xend),
+    )
+    TORCH_CHECK(
+        (xstep > 0 and xend >= xstart) or (xstep < 0 and xend <= xstart),
+        "upper bound and lower bound inconsistent with step sign",
+    )
     if st == ScalarType.Long:
         sgn = (xstep > 0) - (xstep < 0)
         # C++ integer division truncates toward zero
@@ -85,22 +107,29 @@ def compute_arange_size(start: Scalar, end: Scalar, step: Scalar, st: ScalarType
 
 
 @native_function(SOURCE, name="arange_out", legacy="THTensor_(arange)")
-def arange_out(start: Scalar, end: Scalar, step: Scalar = 1, out: Tensor | None = None
-               ) -> Tensor:
+def arange_out(start: Scalar, end: Scalar, step: Scalar = 1, out: Tensor | None = None) -> Tensor:
     assert out is not None
     st = out.scalar_type()
     # AT_DISPATCH_ALL_TYPES_AND2(kHalf, kBFloat16): no bool, no complex
-    TORCH_CHECK_NOT_IMPLEMENTED(st != ScalarType.Bool and not isComplexType(st),
-                                "\"arange_cpu\" not implemented for '", st, "'")
+    TORCH_CHECK_NOT_IMPLEMENTED(
+        st != ScalarType.Bool and not isComplexType(st),
+        '"arange_cpu" not implemented for \'',
+        st,
+        "'",
+    )
     size = compute_arange_size(start, end, step, st)
     numel = out.numel()
     if numel != size:
         if numel > 0:
-            warnings.warn(f"The number of elements in the out tensor of shape "
-                          f"{list(out.sizes())} is {numel} which does not match the computed "
-                          f"number of elements {size}. Note that this may occur as a result of "
-                          f"rounding error. The out tensor will be resized to a tensor of shape "
-                          f"({size},).", UserWarning, stacklevel=2)
+            warnings.warn(
+                f"The number of elements in the out tensor of shape "
+                f"{list(out.sizes())} is {numel} which does not match the computed "
+                f"number of elements {size}. Note that this may occur as a result of "
+                f"rounding error. The out tensor will be resized to a tensor of shape "
+                f"({size},).",
+                UserWarning,
+                stacklevel=2,
+            )
         out.resize_([size])
     if size:
         it = TensorIterator.borrowing_nullary_op(out)
@@ -109,9 +138,15 @@ def arange_out(start: Scalar, end: Scalar, step: Scalar = 1, out: Tensor | None 
 
 
 @native_function(FACTORIES, name="linspace", legacy="at::native::linspace")
-def linspace(start: Scalar, end: Scalar, steps: int, dtype: ScalarType | None = None,
-             layout: str | None = None, device: Device | None = None,
-             pin_memory: bool | None = None) -> Tensor:
+def linspace(
+    start: Scalar,
+    end: Scalar,
+    steps: int,
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
     from tensortrace.aten import functions as at
 
     TORCH_CHECK(steps >= 0, "number of steps must be non-negative")
@@ -133,5 +168,11 @@ def linspace_out(start: Scalar, end: Scalar, steps: int, out: Tensor | None = No
     return out
 
 
-__all__ = ["arange", "arange_out", "compute_arange_size", "isFloatingType", "linspace",
-           "linspace_out"]
+__all__ = [
+    "arange",
+    "arange_out",
+    "compute_arange_size",
+    "isFloatingType",
+    "linspace",
+    "linspace_out",
+]

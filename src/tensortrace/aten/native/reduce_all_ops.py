@@ -28,8 +28,12 @@ def _contiguous(self: Tensor) -> Tensor:
 def _reduce_all(name: str, self: Tensor, stub: object) -> Tensor:
     from tensortrace.aten import functions as at
 
-    TORCH_CHECK(self.numel() > 0, name, "(): Expected reduction dim to be specified for "
-                "input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
+    TORCH_CHECK(
+        self.numel() > 0,
+        name,
+        "(): Expected reduction dim to be specified for "
+        "input.numel() == 0. Specify the reduction dim with the 'dim' argument.",
+    )
     result = at.empty([], dtype=self.scalar_type(), device=self.device())
     stub(self.device().type_, result, _contiguous(self))  # type: ignore[operator]
     return result

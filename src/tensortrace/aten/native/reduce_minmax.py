@@ -28,12 +28,10 @@ max_stub = DECLARE_DISPATCH("max_stub", "aten/src/ATen/native/TensorCompare.h")
 min_stub = DECLARE_DISPATCH("min_stub", "aten/src/ATen/native/TensorCompare.h")
 
 
-def _meta_minmax(name: str, it: TensorIteratorBase, self: Tensor, dim: int,
-                 keepdim: bool) -> None:
+def _meta_minmax(name: str, it: TensorIteratorBase, self: Tensor, dim: int, keepdim: bool) -> None:
     dim = maybe_wrap_dim(dim, self.dim())
     zero_numel_check_dims(self, dim, f"{name}()")
-    TORCH_CHECK(not isComplexType(self.scalar_type()), f"{name}(): does not support complex "
-                "input")
+    TORCH_CHECK(not isComplexType(self.scalar_type()), f"{name}(): does not support complex input")
     resize_reduction_with_indices(it, self, [dim], keepdim, self.scalar_type())
 
 
@@ -47,8 +45,9 @@ def meta_min_dim(it: TensorIteratorBase, self: Tensor, dim: int, keepdim: bool) 
     _meta_minmax("min", it, self, dim, keepdim)
 
 
-def minmax_out_impl(self: Tensor, dim: int, keepdim: bool, values: Tensor, indices: Tensor,
-                    stub: Any) -> None:
+def minmax_out_impl(
+    self: Tensor, dim: int, keepdim: bool, values: Tensor, indices: Tensor, stub: Any
+) -> None:
     if self.numel() > 0:
         if self.numel() == 1 and self.dim() == 0:
             values.fill_(self)
@@ -58,13 +57,15 @@ def minmax_out_impl(self: Tensor, dim: int, keepdim: bool, values: Tensor, indic
 
 
 @impl_function("max_out", SOURCE, legacy="at::native::max_out")
-def max_out(it: TensorIteratorBase, self: Tensor, dim: int, keepdim: bool, values: Tensor,
-            indices: Tensor) -> None:
+def max_out(
+    it: TensorIteratorBase, self: Tensor, dim: int, keepdim: bool, values: Tensor, indices: Tensor
+) -> None:
     # TORCH_PRECOMPUTE_STRUCT2(max, dim).set_dim(...): the impl receives the wrapped dim
     minmax_out_impl(self, maybe_wrap_dim(dim, self.dim()), keepdim, values, indices, max_stub)
 
 
 @impl_function("min_out", SOURCE, legacy="at::native::min_out")
-def min_out(it: TensorIteratorBase, self: Tensor, dim: int, keepdim: bool, values: Tensor,
-            indices: Tensor) -> None:
+def min_out(
+    it: TensorIteratorBase, self: Tensor, dim: int, keepdim: bool, values: Tensor, indices: Tensor
+) -> None:
     minmax_out_impl(self, maybe_wrap_dim(dim, self.dim()), keepdim, values, indices, min_stub)

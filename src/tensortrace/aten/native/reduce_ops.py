@@ -60,8 +60,7 @@ def _ops(full_name: str) -> Any:
     return at._ops[full_name]
 
 
-def infer_dtype_from_optional(self: Tensor, dtype: ScalarType | None, result: Tensor
-                              ) -> ScalarType:
+def infer_dtype_from_optional(self: Tensor, dtype: ScalarType | None, result: Tensor) -> ScalarType:
     """An explicit dtype wins; else an out= tensor's dtype; else self's (ints -> int64)."""
     if result.defined():
         return dtype if dtype is not None else result.scalar_type()
@@ -70,15 +69,22 @@ def infer_dtype_from_optional(self: Tensor, dtype: ScalarType | None, result: Te
 
 # ---- sum -----------------------------------------------------------------------------------------
 @meta_function("sum.dim_IntList", SOURCE)
-def meta_sum(it: TensorIteratorBase, self: Tensor, dim: IntList, keepdim: bool,
-             dtype: ScalarType | None) -> None:
+def meta_sum(
+    it: TensorIteratorBase, self: Tensor, dim: IntList, keepdim: bool, dtype: ScalarType | None
+) -> None:
     out_dtype = infer_dtype_from_optional(self, dtype, it.maybe_get_output())
     resize_reduction(it, self, dim, keepdim, out_dtype)
 
 
 @impl_function("sum_out", SOURCE, legacy="at::native::sum_out")
-def sum_out(it: TensorIteratorBase, self: Tensor, dim: IntList, keepdim: bool,
-            dtype: ScalarType | None, result: Tensor) -> None:
+def sum_out(
+    it: TensorIteratorBase,
+    self: Tensor,
+    dim: IntList,
+    keepdim: bool,
+    dtype: ScalarType | None,
+    result: Tensor,
+) -> None:
     iter_ = make_reduction_from_out_ty(self, result, dim, keepdim, result.scalar_type())
     if iter_.numel() == 0:
         result.zero_()
@@ -98,20 +104,32 @@ def sum_(self: Tensor, dtype: ScalarType | None = None) -> Tensor:
 
 # ---- mean ----------------------------------------------------------------------------------------
 @meta_function("mean.dim", SOURCE)
-def meta_mean(it: TensorIteratorBase, self: Tensor, dim: IntList, keepdim: bool,
-              dtype: ScalarType | None) -> None:
+def meta_mean(
+    it: TensorIteratorBase, self: Tensor, dim: IntList, keepdim: bool, dtype: ScalarType | None
+) -> None:
     in_dtype = get_dtype_from_self(self, dtype, True)
     if not isFloatingType(in_dtype) and not isComplexType(in_dtype):
         what, shown = ("Optional", dtype) if dtype is not None else ("Input", self.scalar_type())
-        TORCH_CHECK(False, "mean(): could not infer output dtype. ", what,
-                    " dtype must be either a floating point or complex dtype. Got: ", shown)
+        TORCH_CHECK(
+            False,
+            "mean(): could not infer output dtype. ",
+            what,
+            " dtype must be either a floating point or complex dtype. Got: ",
+            shown,
+        )
     out_dtype = infer_dtype_from_optional(self, dtype, it.maybe_get_output())
     resize_reduction(it, self, dim, keepdim, out_dtype)
 
 
 @impl_function("mean_out", SOURCE, legacy="at::native::mean_out")
-def mean_out(it: TensorIteratorBase, self: Tensor, dim: IntList, keepdim: bool,
-             dtype: ScalarType | None, result: Tensor) -> None:
+def mean_out(
+    it: TensorIteratorBase,
+    self: Tensor,
+    dim: IntList,
+    keepdim: bool,
+    dtype: ScalarType | None,
+    result: Tensor,
+) -> None:
     """On CPU, mean is sum then div_ (PyTorch's TensorIterator mean kernel is slower)."""
     out_dtype = result.scalar_type()
     if dim is None or len(dim) == 0 or self.dim() == 0:
@@ -123,8 +141,9 @@ def mean_out(it: TensorIteratorBase, self: Tensor, dim: IntList, keepdim: bool,
     # half and bfloat16 sum in float for accuracy, then come back
     is_half = out_dtype in (ScalarType.Half, ScalarType.BFloat16)
     acc = result.to(ScalarType.Float) if is_half else result
-    _ops("sum.IntList_out").call(self, dim, keepdim, ScalarType.Float if is_half else out_dtype,
-                                 acc)
+    _ops("sum.IntList_out").call(
+        self, dim, keepdim, ScalarType.Float if is_half else out_dtype, acc
+    )
     acc.div_(dim_prod)
     if is_half:
         result.copy_(acc)
@@ -145,15 +164,22 @@ def impl_func_prod(self: Tensor, dims: IntList, keepdim: bool, result: Tensor) -
 
 
 @meta_function("prod.dim_int", SOURCE)
-def meta_prod(it: TensorIteratorBase, self: Tensor, dim: int, keepdim: bool,
-              dtype: ScalarType | None) -> None:
+def meta_prod(
+    it: TensorIteratorBase, self: Tensor, dim: int, keepdim: bool, dtype: ScalarType | None
+) -> None:
     out_dtype = infer_dtype_from_optional(self, dtype, it.maybe_get_output())
     resize_reduction(it, self, [dim], keepdim, out_dtype)
 
 
 @impl_function("prod_out", SOURCE, legacy="at::native::prod_out")
-def prod_out(it: TensorIteratorBase, self: Tensor, dim: int, keepdim: bool,
-             dtype: ScalarType | None, result: Tensor) -> None:
+def prod_out(
+    it: TensorIteratorBase,
+    self: Tensor,
+    dim: int,
+    keepdim: bool,
+    dtype: ScalarType | None,
+    result: Tensor,
+) -> None:
     impl_func_prod(self, [dim], keepdim, result)
 
 
@@ -184,16 +210,21 @@ def trace_cpu(self: Tensor) -> Tensor:
     result = at.empty([], dtype=dtype, device=self.device())
     src = self.scalar_type()
     # AT_DISPATCH_V2(ALL_TYPES_AND_COMPLEX, kHalf, kBFloat16): every dtype but bool
-    TORCH_CHECK_NOT_IMPLEMENTED(src != ScalarType.Bool, '"trace" not implemented for \'', src,
-                                "'")
+    TORCH_CHECK_NOT_IMPLEMENTED(src != ScalarType.Bool, '"trace" not implemented for \'', src, "'")
     TORCH_CHECK(self.dim() == 2, "trace: expected a matrix, but got tensor with dim ", self.dim())
     diagonal = np.diagonal(self.numpy_view())
     # at::acc_type<scalar_t, /*is_cuda=*/false>: float for half and bfloat16, double for float,
     # complex<double> for complex, int64 for integers. The loop adds in order, as
     # np.add.accumulate does (np.sum would add pairwise).
-    acc = (np.complex128 if isComplexType(src) else
-           np.float32 if src in (ScalarType.Half, ScalarType.BFloat16) else
-           np.float64 if isFloatingType(src) else np.int64)
+    acc = (
+        np.complex128
+        if isComplexType(src)
+        else np.float32
+        if src in (ScalarType.Half, ScalarType.BFloat16)
+        else np.float64
+        if isFloatingType(src)
+        else np.int64
+    )
     total = np.add.accumulate(diagonal, dtype=acc)[-1] if diagonal.size else acc(0)
     result.numpy_view()[()] = total
     return result
@@ -209,8 +240,9 @@ def std_var_all_cpu(result: Tensor, self: Tensor, correction: float, take_sqrt: 
     import numpy as np
 
     dtype = self.scalar_type()
-    TORCH_CHECK(dtype in (ScalarType.Double, ScalarType.Float), "std_var_all: Unsupported dtype ",
-                dtype)
+    TORCH_CHECK(
+        dtype in (ScalarType.Double, ScalarType.Float), "std_var_all: Unsupported dtype ", dtype
+    )
     mean_value = float(self.mean().item())
     values = self.numpy_view().astype(np.float64)  # the C++ loop accumulates in double
     sum_dx2 = float(np.sum((values - mean_value) ** 2))
@@ -220,10 +252,19 @@ def std_var_all_cpu(result: Tensor, self: Tensor, correction: float, take_sqrt: 
     result.fill_(value)
 
 
-def std_var_out(fname: str, result: Tensor, self: Tensor, dim: IntList, correction_opt: Any,
-                keepdim: bool, take_sqrt: bool) -> Tensor:
-    TORCH_CHECK(isFloatingType(self.scalar_type()) or isComplexType(self.scalar_type()),
-                "std and var only support floating point and complex dtypes")
+def std_var_out(
+    fname: str,
+    result: Tensor,
+    self: Tensor,
+    dim: IntList,
+    correction_opt: Any,
+    keepdim: bool,
+    take_sqrt: bool,
+) -> Tensor:
+    TORCH_CHECK(
+        isFloatingType(self.scalar_type()) or isComplexType(self.scalar_type()),
+        "std and var only support floating point and complex dtypes",
+    )
     if isComplexType(self.scalar_type()):
         # the variance of the real and of the imaginary parts, computed apart, then added
         from tensortrace.aten import functions as at
@@ -240,18 +281,24 @@ def std_var_out(fname: str, result: Tensor, self: Tensor, dim: IntList, correcti
     correction = _correction_value(correction_opt)
     dtype = get_dtype_from_result(result, None)
     iter_ = make_reduction_native(fname, result, self, dim, keepdim, dtype, dtype)
-    TORCH_CHECK(canCast(self.scalar_type(), result.scalar_type()), "result type ",
-                self.scalar_type(), " can't be cast to the desired output type ",
-                result.scalar_type())
+    TORCH_CHECK(
+        canCast(self.scalar_type(), result.scalar_type()),
+        "result type ",
+        self.scalar_type(),
+        " can't be cast to the desired output type ",
+        result.scalar_type(),
+    )
     # the reduction factor: how many input elements make each output element
     if result.numel() > 0 and self.numel() // result.numel() - correction <= 0:
-        warnings.warn(f"{fname}(): degrees of freedom is <= 0. Correction should be strictly "
-                      "less than the reduction factor (input numel divided by output numel).",
-                      UserWarning, stacklevel=2)
+        warnings.warn(
+            f"{fname}(): degrees of freedom is <= 0. Correction should be strictly "
+            "less than the reduction factor (input numel divided by output numel).",
+            UserWarning,
+            stacklevel=2,
+        )
     if iter_.numel() == 0:
         result.fill_(float("nan"))  # a trivial reduction
-    elif (iter_.common_dtype() not in (ScalarType.BFloat16, ScalarType.Half)
-          and result.numel() == 1):
+    elif iter_.common_dtype() not in (ScalarType.BFloat16, ScalarType.Half) and result.numel() == 1:
         std_var_all_cpu(result, self, correction, take_sqrt)
     else:
         std_var_stub(iter_.device_type(), iter_, correction, take_sqrt)
@@ -265,8 +312,7 @@ def _value_type_empty(self: Tensor) -> Tensor:
 
 
 @native_function(SOURCE, name="var")
-def var(self: Tensor, dim: IntList = None, correction: Any = None,
-        keepdim: bool = False) -> Tensor:
+def var(self: Tensor, dim: IntList = None, correction: Any = None, keepdim: bool = False) -> Tensor:
     return std_var_out("var", _value_type_empty(self), self, dim, correction, keepdim, False)
 
 
@@ -276,8 +322,7 @@ def var_out(self: Tensor, dim: IntList, correction: Any, keepdim: bool, out: Ten
 
 
 @native_function(SOURCE, name="std")
-def std(self: Tensor, dim: IntList = None, correction: Any = None,
-        keepdim: bool = False) -> Tensor:
+def std(self: Tensor, dim: IntList = None, correction: Any = None, keepdim: bool = False) -> Tensor:
     return std_var_out("std", _value_type_empty(self), self, dim, correction, keepdim, True)
 
 
@@ -290,8 +335,9 @@ def _unbiased_overload(name: str) -> Any:
     def unbiased(self: Tensor, unbiased: bool = True) -> Tensor:
         return _ops(f"{name}.correction").call(self, None, 1 if unbiased else 0, False)
 
-    def dim_unbiased(self: Tensor, dim: IntList, unbiased: bool = True,
-                     keepdim: bool = False) -> Tensor:
+    def dim_unbiased(
+        self: Tensor, dim: IntList, unbiased: bool = True, keepdim: bool = False
+    ) -> Tensor:
         return _ops(f"{name}.correction").call(self, dim, 1 if unbiased else 0, keepdim)
 
     return unbiased, dim_unbiased
@@ -299,33 +345,42 @@ def _unbiased_overload(name: str) -> Any:
 
 var_unbiased, var_dim_unbiased = _unbiased_overload("var")
 std_unbiased, std_dim_unbiased = _unbiased_overload("std")
-for _name, _fn in (("var_unbiased", var_unbiased), ("var_dim_unbiased", var_dim_unbiased),
-                   ("std_unbiased", std_unbiased), ("std_dim_unbiased", std_dim_unbiased)):
+for _name, _fn in (
+    ("var_unbiased", var_unbiased),
+    ("var_dim_unbiased", var_dim_unbiased),
+    ("std_unbiased", std_unbiased),
+    ("std_dim_unbiased", std_dim_unbiased),
+):
     _fn.__name__ = _name
-    native_function(SOURCE, name=_name, legacy=f"at::native::{_name.split('_')[0]} (unbiased)",
-                    symbol=f"at::native::{_name.split('_')[0]}")(_fn)
+    native_function(
+        SOURCE,
+        name=_name,
+        legacy=f"at::native::{_name.split('_')[0]} (unbiased)",
+        symbol=f"at::native::{_name.split('_')[0]}",
+    )(_fn)
 
 
 # ---- cumsum --------------------------------------------------------------------------------------
 @meta_function("cumsum", SOURCE)
-def meta_cumsum(it: TensorIteratorBase, self: Tensor, dim: int, dtype: ScalarType | None
-                ) -> None:
+def meta_cumsum(it: TensorIteratorBase, self: Tensor, dim: int, dtype: ScalarType | None) -> None:
     maybe_wrap_dim(dim, self.dim())
     result = it.maybe_get_output()
     if result.defined():
         out_dtype = dtype if dtype is not None else result.scalar_type()
     else:
         is_integral = isIntegralType(self.scalar_type(), True)
-        out_dtype = dtype if dtype is not None else (
-            ScalarType.Long if is_integral else self.scalar_type())
+        out_dtype = (
+            dtype if dtype is not None else (ScalarType.Long if is_integral else self.scalar_type())
+        )
     from tensortrace.c10.tensor_options import TensorOptions
 
     it.set_output_raw_strided(0, self.sizes(), (), TensorOptions(out_dtype, self.device()))
 
 
 @impl_function("cumsum_out", SOURCE, legacy="at::native::cumsum_out")
-def cumsum_out(it: TensorIteratorBase, self: Tensor, dim: int, dtype: ScalarType | None,
-               result: Tensor) -> None:
+def cumsum_out(
+    it: TensorIteratorBase, self: Tensor, dim: int, dtype: ScalarType | None, result: Tensor
+) -> None:
     if self.dim() == 0:
         result.fill_(self)
     elif self.numel() == 0:
@@ -341,8 +396,11 @@ def check_argmax_argmin(name: str, self: Tensor, dim: int | None) -> None:
     if dim is not None:
         zero_numel_check_dims(self, maybe_wrap_dim(dim, self.dim()), name)
     else:
-        TORCH_CHECK_INDEX(self.numel() != 0, name,
-                          ": Expected reduction dim to be specified for input.numel() == 0.")
+        TORCH_CHECK_INDEX(
+            self.numel() != 0,
+            name,
+            ": Expected reduction dim to be specified for input.numel() == 0.",
+        )
 
 
 @meta_function("argmax", SOURCE)
@@ -357,8 +415,9 @@ def meta_argmin(it: TensorIteratorBase, self: Tensor, dim: int | None, keepdim: 
     resize_reduction(it, self, [dim] if dim is not None else [], keepdim, ScalarType.Long)
 
 
-def argmax_argmin_impl(self: Tensor, dim: int | None, keepdim: bool, result: Tensor,
-                       stub: Any) -> None:
+def argmax_argmin_impl(
+    self: Tensor, dim: int | None, keepdim: bool, result: Tensor, stub: Any
+) -> None:
     if dim is not None:
         dim_ = maybe_wrap_dim(dim, self.dim())
         if self.dim() > 0 and self.size(dim_) == 1 or self.dim() == 0:
@@ -376,34 +435,42 @@ def argmax_argmin_impl(self: Tensor, dim: int | None, keepdim: bool, result: Ten
 
 
 @impl_function("argmax_out", SOURCE, legacy="at::native::argmax_out")
-def argmax_out(it: TensorIteratorBase, self: Tensor, dim: int | None, keepdim: bool,
-               result: Tensor) -> None:
+def argmax_out(
+    it: TensorIteratorBase, self: Tensor, dim: int | None, keepdim: bool, result: Tensor
+) -> None:
     argmax_argmin_impl(self, dim, keepdim, result, argmax_stub)
 
 
 @impl_function("argmin_out", SOURCE, legacy="at::native::argmin_out")
-def argmin_out(it: TensorIteratorBase, self: Tensor, dim: int | None, keepdim: bool,
-               result: Tensor) -> None:
+def argmin_out(
+    it: TensorIteratorBase, self: Tensor, dim: int | None, keepdim: bool, result: Tensor
+) -> None:
     argmax_argmin_impl(self, dim, keepdim, result, argmin_stub)
 
 
 # ---- all / any -----------------------------------------------------------------------------------
 # Note [all, any : uint8 compatibility]: for NumPy compatibility all/any return bool, except
 # that a uint8 input gives a uint8 result (0 or 1), as it did before bool tensors existed.
-def allany_meta(it: TensorIteratorBase, name: str, self: Tensor, dims: IntList,
-                keepdim: bool) -> None:
+def allany_meta(
+    it: TensorIteratorBase, name: str, self: Tensor, dims: IntList, keepdim: bool
+) -> None:
     result = it.maybe_get_output()
     if result.defined():
-        TORCH_CHECK(result.scalar_type() in (ScalarType.Bool, ScalarType.Byte), name,
-                    " only supports bool tensor for result, got: ", result.scalar_type())
+        TORCH_CHECK(
+            result.scalar_type() in (ScalarType.Bool, ScalarType.Byte),
+            name,
+            " only supports bool tensor for result, got: ",
+            result.scalar_type(),
+        )
         out_dtype = result.scalar_type()
     else:
         out_dtype = ScalarType.Byte if self.scalar_type() == ScalarType.Byte else ScalarType.Bool
     resize_reduction(it, self, dims, keepdim, out_dtype, allow_empty_dims=True)
 
 
-def allany_impl(identity: int, self: Tensor, result: Tensor, dims: IntList, keepdim: bool,
-                stub: Any) -> None:
+def allany_impl(
+    identity: int, self: Tensor, result: Tensor, dims: IntList, keepdim: bool, stub: Any
+) -> None:
     if self.numel() == 0:
         result.fill_(identity)
     elif self.numel() == 1:
@@ -424,12 +491,14 @@ def _register_allany(name: str, identity: int, stub: Any) -> None:
     def meta_all(it: TensorIteratorBase, self: Tensor) -> None:
         allany_meta(it, name, self, None, False)  # `{}` there is an empty optional: all dims
 
-    def impl_dim(it: TensorIteratorBase, self: Tensor, dim: int, keepdim: bool,
-                 result: Tensor) -> None:
+    def impl_dim(
+        it: TensorIteratorBase, self: Tensor, dim: int, keepdim: bool, result: Tensor
+    ) -> None:
         allany_impl(identity, self, result, [dim], keepdim, stub)
 
-    def impl_dims(it: TensorIteratorBase, self: Tensor, dim: IntList, keepdim: bool,
-                  result: Tensor) -> None:
+    def impl_dims(
+        it: TensorIteratorBase, self: Tensor, dim: IntList, keepdim: bool, result: Tensor
+    ) -> None:
         allany_impl(identity, self, result, dim, keepdim, stub)
 
     def impl_all(it: TensorIteratorBase, self: Tensor, result: Tensor) -> None:

@@ -38,12 +38,18 @@ def _nd(a: np.ndarray) -> np.ndarray:
 
 
 # ---- cumprod -------------------------------------------------------------------------------------
-@traced("kernel", "at::native::(anonymous)::cumprod_cpu_kernel", KERNEL,
-        legacy="cumprod_cpu_kernel")
+@traced(
+    "kernel", "at::native::(anonymous)::cumprod_cpu_kernel", KERNEL, legacy="cumprod_cpu_kernel"
+)
 def cumprod_cpu_kernel(result: Tensor, self: Tensor, dim: int) -> None:
     src = _nd(self.numpy_view())
-    acc = (np.float64 if src.dtype.kind == "f" or src.dtype.name == "bfloat16"
-           else np.complex128 if src.dtype.kind == "c" else np.int64)
+    acc = (
+        np.float64
+        if src.dtype.kind == "f" or src.dtype.name == "bfloat16"
+        else np.complex128
+        if src.dtype.kind == "c"
+        else np.int64
+    )
     _nd(result.numpy_view())[...] = np.cumprod(src.astype(acc), axis=dim)
 
 
@@ -59,8 +65,7 @@ def cumprod(self: Tensor, dim: int, dtype: ScalarType | None = None) -> Tensor:
     """TORCH_META_FUNC(cumprod): integers (and bool) become int64 unless a dtype is given."""
     maybe_wrap_dim(dim, self.dim())
     if dtype is None:
-        dtype = ScalarType.Long if isIntegralType(self.scalar_type(), True) else \
-            self.scalar_type()
+        dtype = ScalarType.Long if isIntegralType(self.scalar_type(), True) else self.scalar_type()
     result = empty_cpu(list(self.sizes()), dtype, self.device())  # structured: no dispatch
     return _cumprod_into(result, self, dim)
 
@@ -81,8 +86,12 @@ def _log_add_exp_helper(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.where(same_inf, x, out)
 
 
-@traced("kernel", "at::native::(anonymous)::logcumsumexp_cpu_kernel", KERNEL,
-        legacy="logcumsumexp_cpu_kernel")
+@traced(
+    "kernel",
+    "at::native::(anonymous)::logcumsumexp_cpu_kernel",
+    KERNEL,
+    legacy="logcumsumexp_cpu_kernel",
+)
 def logcumsumexp_cpu_kernel(result: Tensor, self: Tensor, dim: int) -> None:
     src = np.moveaxis(_nd(self.numpy_view()).astype(np.float64), dim, 0)
     out = np.moveaxis(_nd(result.numpy_view()), dim, 0)
@@ -95,9 +104,12 @@ def logcumsumexp_cpu_kernel(result: Tensor, self: Tensor, dim: int) -> None:
 @native_function(SOURCE, name="logcumsumexp")
 def logcumsumexp(self: Tensor, dim: int) -> Tensor:
     wrapped = maybe_wrap_dim(dim, self.dim())
-    TORCH_CHECK_NOT_IMPLEMENTED(isFloatingType(self.scalar_type()),
-                                '"logcumsumexp_out_cpu" not implemented for \'',
-                                self.scalar_type(), "'")
+    TORCH_CHECK_NOT_IMPLEMENTED(
+        isFloatingType(self.scalar_type()),
+        '"logcumsumexp_out_cpu" not implemented for \'',
+        self.scalar_type(),
+        "'",
+    )
     result = _at().empty(list(self.sizes()), dtype=self.scalar_type())
     if self.numel():
         logcumsumexp_cpu_kernel(result, self, wrapped)
@@ -106,8 +118,9 @@ def logcumsumexp(self: Tensor, dim: int) -> Tensor:
 
 # ---- cummax / cummin -----------------------------------------------------------------------------
 @traced("kernel", "at::native::cummax_cummin_helper", SOURCE, legacy="cummax_cummin_helper")
-def cummax_cummin_helper(values: Tensor, indices: Tensor, self: Tensor, dim: int,
-                         is_max: bool) -> None:
+def cummax_cummin_helper(
+    values: Tensor, indices: Tensor, self: Tensor, dim: int, is_max: bool
+) -> None:
     src = np.moveaxis(_nd(self.numpy_view()), dim, 0)
     vals = np.moveaxis(_nd(values.numpy_view()), dim, 0)
     idxs = np.moveaxis(_nd(indices.numpy_view()), dim, 0)

@@ -30,8 +30,9 @@ DimMask = list[bool]
 
 def dim_list_to_bitset(dims: Sequence[int] | None, ndims: int) -> DimMask:
     """Wrap each dim and mark it; a dim named twice is an error (WrapDimUtilsMulti.h)."""
-    TORCH_CHECK(ndims <= DIM_BITSET_SIZE, "only tensors with up to ", DIM_BITSET_SIZE,
-                " dims are supported")
+    TORCH_CHECK(
+        ndims <= DIM_BITSET_SIZE, "only tensors with up to ", DIM_BITSET_SIZE, " dims are supported"
+    )
     seen = [False] * max(ndims, 1)  # a 0-dim tensor wraps dim 0 / -1 (wrap_scalar)
     if dims is None:
         return [True] * max(ndims, 1)
@@ -42,8 +43,7 @@ def dim_list_to_bitset(dims: Sequence[int] | None, ndims: int) -> DimMask:
     return seen
 
 
-def make_dim_mask(dims: Sequence[int] | None, ndim: int, allow_empty_dims: bool = False
-                  ) -> DimMask:
+def make_dim_mask(dims: Sequence[int] | None, ndim: int, allow_empty_dims: bool = False) -> DimMask:
     """dim=None and dim=[] both reduce every dim (unless allow_empty_dims)."""
     if dims is None or (len(dims) == 0 and not allow_empty_dims):
         return [True] * max(ndim, 1)
@@ -61,8 +61,9 @@ def shape_from_dim_mask(self: Tensor, mask: DimMask, keepdim: bool) -> list[int]
     return shape
 
 
-def get_reduction_shape(self: Tensor, dims: Sequence[int] | None, keepdim: bool,
-                        allow_empty_dims: bool = False) -> list[int]:
+def get_reduction_shape(
+    self: Tensor, dims: Sequence[int] | None, keepdim: bool, allow_empty_dims: bool = False
+) -> list[int]:
     return shape_from_dim_mask(self, make_dim_mask(dims, self.dim(), allow_empty_dims), keepdim)
 
 
@@ -74,17 +75,27 @@ def maybe_wrap_dims(dims: Sequence[int], ndim: int) -> list[int]:
     return [maybe_wrap_dim(d, ndim) for d in dims]
 
 
-def resize_reduction(meta: TensorIteratorBase, self: Tensor, dims: Sequence[int] | None,
-                     keepdim: bool, out_dtype: ScalarType, allow_empty_dims: bool = False
-                     ) -> None:
+def resize_reduction(
+    meta: TensorIteratorBase,
+    self: Tensor,
+    dims: Sequence[int] | None,
+    keepdim: bool,
+    out_dtype: ScalarType,
+    allow_empty_dims: bool = False,
+) -> None:
     """The meta half of a structured reduction: declare the output's shape and dtype."""
     dims_ = maybe_wrap_dims(make_dim_vector(dims, self.dim()), self.dim())
     shape = get_reduction_shape(self, dims_, keepdim, allow_empty_dims)
     meta.set_output_raw_strided(0, shape, (), TensorOptions(out_dtype, self.device()))
 
 
-def resize_reduction_with_indices(meta: TensorIteratorBase, self: Tensor, dims: Sequence[int],
-                                  keepdim: bool, out_dtype: ScalarType) -> None:
+def resize_reduction_with_indices(
+    meta: TensorIteratorBase,
+    self: Tensor,
+    dims: Sequence[int],
+    keepdim: bool,
+    out_dtype: ScalarType,
+) -> None:
     """max.dim / min.dim: values in out_dtype, indices in int64, both of the reduced shape."""
     dims_ = maybe_wrap_dims(dims, self.dim())
     shape = get_reduction_shape(self, dims_, keepdim)
@@ -97,17 +108,28 @@ def zero_numel_check_dims(self: Tensor, dims: int | Sequence[int], fn_name: str)
     if isinstance(dims, int):
         dims = [dims]
     if self.dim() == 0:
-        TORCH_CHECK_INDEX(self.numel() != 0, fn_name, ": Expected reduction dim ", dims[0],
-                          " to have non-zero size.")
+        TORCH_CHECK_INDEX(
+            self.numel() != 0,
+            fn_name,
+            ": Expected reduction dim ",
+            dims[0],
+            " to have non-zero size.",
+        )
         return
     for d in dims:
         dim = maybe_wrap_dim(d, self.dim())
-        TORCH_CHECK_INDEX(self.size(dim) != 0, fn_name, ": Expected reduction dim ", dim,
-                          " to have non-zero size.")
+        TORCH_CHECK_INDEX(
+            self.size(dim) != 0,
+            fn_name,
+            ": Expected reduction dim ",
+            dim,
+            " to have non-zero size.",
+        )
 
 
-def get_dtype_from_self(self: Tensor, dtype: ScalarType | None, promote_integers: bool
-                        ) -> ScalarType:
+def get_dtype_from_self(
+    self: Tensor, dtype: ScalarType | None, promote_integers: bool
+) -> ScalarType:
     """An explicit dtype wins; otherwise integer (and bool) inputs reduce in int64."""
     if dtype is not None:
         return dtype
@@ -118,9 +140,12 @@ def get_dtype_from_self(self: Tensor, dtype: ScalarType | None, promote_integers
 
 
 def get_dtype_from_result(result: Tensor, dtype: ScalarType | None) -> ScalarType:
-    TORCH_CHECK(result.defined(), "Cannot create a new tensor inside a reduction op. You likely "
-                "tried to call an operator with an out argument but the out argument was an "
-                "undefined tensor.")
+    TORCH_CHECK(
+        result.defined(),
+        "Cannot create a new tensor inside a reduction op. You likely "
+        "tried to call an operator with an out argument but the out argument was an "
+        "undefined tensor.",
+    )
     return dtype if dtype is not None else result.scalar_type()
 
 
@@ -140,8 +165,9 @@ def review_reduce_result(result: Tensor, ndim: int, mask: DimMask, keepdim: bool
     return result.as_strided(shape, stride)
 
 
-def make_reduction(self: Tensor, result: Tensor, dims: Sequence[int] | None, keepdim: bool,
-                   in_dtype: ScalarType) -> TensorIterator:
+def make_reduction(
+    self: Tensor, result: Tensor, dims: Sequence[int] | None, keepdim: bool, in_dtype: ScalarType
+) -> TensorIterator:
     """at::meta::make_reduction: the iterator of a structured reduction (result already sized)."""
     ndim = self.dim()
     mask = make_dim_mask(dims, ndim)
@@ -151,8 +177,9 @@ def make_reduction(self: Tensor, result: Tensor, dims: Sequence[int] | None, kee
     return TensorIterator.reduce_op(viewed_result, self.to(in_dtype))
 
 
-def make_reduction_from_out_ty(self: Tensor, result: Tensor, dims: Sequence[int] | None,
-                               keepdim: bool, out_dtype: ScalarType) -> TensorIterator:
+def make_reduction_from_out_ty(
+    self: Tensor, result: Tensor, dims: Sequence[int] | None, keepdim: bool, out_dtype: ScalarType
+) -> TensorIterator:
     """Reduce in the output's dtype (the CUDA half->float special case does not apply)."""
     return make_reduction(self, result, dims, keepdim, out_dtype)
 
@@ -161,13 +188,25 @@ def resize_reduction_result(result: Tensor, self: Tensor, mask: DimMask, keepdim
     resize_output(result, shape_from_dim_mask(self, mask, keepdim))
 
 
-def make_reduction_native(name: str, result: Tensor, self: Tensor,
-                          dims: Sequence[int] | None, keepdim: bool, in_dtype: ScalarType,
-                          out_dtype: ScalarType) -> TensorIterator:
+def make_reduction_native(
+    name: str,
+    result: Tensor,
+    self: Tensor,
+    dims: Sequence[int] | None,
+    keepdim: bool,
+    in_dtype: ScalarType,
+    out_dtype: ScalarType,
+) -> TensorIterator:
     """at::native::make_reduction: the unstructured form, which resizes `result` itself."""
-    TORCH_CHECK(not result.defined() or result.scalar_type() == out_dtype, name,
-                ": provided dtype must match dtype of result. Got ", result.scalar_type(),
-                " and ", out_dtype, ".")
+    TORCH_CHECK(
+        not result.defined() or result.scalar_type() == out_dtype,
+        name,
+        ": provided dtype must match dtype of result. Got ",
+        result.scalar_type(),
+        " and ",
+        out_dtype,
+        ".",
+    )
     ndim = self.dim()
     mask = make_dim_mask(dims if dims is not None else [], ndim)
     resize_reduction_result(result, self, mask, keepdim)

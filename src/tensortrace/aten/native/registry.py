@@ -23,8 +23,9 @@ META_FUNCTIONS: dict[str, Callable[..., Any]] = {}
 IMPL_FUNCTIONS: dict[str, Callable[..., Any]] = {}
 
 
-def native_function(source: str, name: str | None = None, legacy: str | None = None,
-                    symbol: str | None = None) -> Callable[[F], F]:
+def native_function(
+    source: str, name: str | None = None, legacy: str | None = None, symbol: str | None = None
+) -> Callable[[F], F]:
     """Register `fn` as at::native::<name> and trace it as a native frame."""
 
     def decorate(fn: F) -> F:
@@ -42,8 +43,12 @@ def meta_function(op: str, source: str) -> Callable[[F], F]:
 
     def decorate(fn: F) -> F:
         base = op.split(".")[0]
-        wrapped = traced("native", f"at::meta::structured_{op.replace('.', '_')}::meta", source,
-                         legacy=f"TensorIterator::Builder ({base})")(fn)
+        wrapped = traced(
+            "native",
+            f"at::meta::structured_{op.replace('.', '_')}::meta",
+            source,
+            legacy=f"TensorIterator::Builder ({base})",
+        )(fn)
         META_FUNCTIONS[op] = wrapped
         return wrapped
 
@@ -54,8 +59,9 @@ def impl_function(name: str, source: str, legacy: str | None = None) -> Callable
     """TORCH_IMPL_FUNC(name): the compute half of a structured kernel."""
 
     def decorate(fn: F) -> F:
-        wrapped = traced("native", f"at::native::structured_{name}::impl", source,
-                         legacy=legacy)(fn)
+        wrapped = traced("native", f"at::native::structured_{name}::impl", source, legacy=legacy)(
+            fn
+        )
         IMPL_FUNCTIONS[name] = wrapped
         return wrapped
 

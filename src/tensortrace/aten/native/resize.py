@@ -22,32 +22,49 @@ from tensortrace.trace.schema import STORAGE_DATA
 SOURCE = "aten/src/ATen/native/Resize.h"
 
 
-def checkInBoundsForStorage(size: Sequence[int], stride: Sequence[int],
-                            storage_offset: int, itemsize: int, storage_nbytes: int) -> None:
+def checkInBoundsForStorage(
+    size: Sequence[int],
+    stride: Sequence[int],
+    storage_offset: int,
+    itemsize: int,
+    storage_nbytes: int,
+) -> None:
     new_storage_size_bytes = computeStorageNbytes(size, stride, itemsize)
     storage_offset_bytes = storage_offset * itemsize
     if new_storage_size_bytes == 0:
         return
     new_storage_size_bytes += storage_offset_bytes
     if storage_nbytes < new_storage_size_bytes:  # Note [TORCH_CHECK tests first]
-        torchCheckFail("setStorage: sizes ", list(size), ", strides ", list(stride),
-                       ", storage offset ", storage_offset, ", and itemsize ", itemsize,
-                       " requiring a storage size of ", new_storage_size_bytes,
-                       " are out of bounds for storage of size ", storage_nbytes)
+        torchCheckFail(
+            "setStorage: sizes ",
+            list(size),
+            ", strides ",
+            list(stride),
+            ", storage offset ",
+            storage_offset,
+            ", and itemsize ",
+            itemsize,
+            " requiring a storage size of ",
+            new_storage_size_bytes,
+            " are out of bounds for storage of size ",
+            storage_nbytes,
+        )
 
 
 @traced("native", "at::native::setStrided", SOURCE, legacy="as_strided (TensorShape.cpp)")
-def setStrided(self: Tensor, size: Sequence[int], stride: Sequence[int],
-               storage_offset: int) -> None:
+def setStrided(
+    self: Tensor, size: Sequence[int], stride: Sequence[int], storage_offset: int
+) -> None:
     if len(size) != len(stride):  # Note [TORCH_CHECK tests first]
         torchCheckFail("mismatch in length of strides and shape")
     for s in stride:
         if s < 0:  # Note [TORCH_CHECK tests first]: list(stride) only on failure
-            torchCheckFail("as_strided: Negative strides are not supported at the moment, "
-                           "got strides: ", list(stride))
+            torchCheckFail(
+                "as_strided: Negative strides are not supported at the moment, got strides: ",
+                list(stride),
+            )
     impl = self.unsafeGetTensorImpl()
-    checkInBoundsForStorage(size, stride, storage_offset, impl.itemsize(),
-                            impl.storage_.nbytes())
+    checkInBoundsForStorage(size, stride, storage_offset, impl.itemsize(), impl.storage_.nbytes())
     if storage_offset < 0:
         torchCheckFail("Tensor: invalid storage offset ", storage_offset)
     impl.set_sizes_and_strides(tuple(size), tuple(stride), storage_offset)
@@ -67,13 +84,18 @@ def resize_bytes_cpu(storage: StorageImpl, size_bytes: int) -> None:
     storage.data_ptr_ = new_data
     storage.size_bytes_ = size_bytes
     if recorder.current is not None:
-        recorder.current.instant(STORAGE_DATA, "native", storage.trace_name,
-                                 {"object": storage.trace_name, **storage._trace_info()})
+        recorder.current.instant(
+            STORAGE_DATA,
+            "native",
+            storage.trace_name,
+            {"object": storage.trace_name, **storage._trace_info()},
+        )
     old_data.clear()
 
 
-def resize_impl_cpu_(impl: TensorImpl, size: Sequence[int],
-                     stride: Sequence[int] | None = None) -> None:
+def resize_impl_cpu_(
+    impl: TensorImpl, size: Sequence[int], stride: Sequence[int] | None = None
+) -> None:
     if tuple(size) == impl.sizes_ and (stride is None or tuple(stride) == impl.strides_):
         return
     itemsize = impl.itemsize()
@@ -100,13 +122,23 @@ def resize_output(output: Tensor, shape: Sequence[int]) -> bool:
             f"{list(shape)}. This behavior is deprecated, and in a future PyTorch release "
             "outputs will not be resized unless they have zero elements. You can explicitly "
             "reuse an out tensor t by resizing it, inplace, to zero elements with "
-            "t.resize_(0).", UserWarning, stacklevel=2)
+            "t.resize_(0).",
+            UserWarning,
+            stacklevel=2,
+        )
     resize_impl_cpu_(output.unsafeGetTensorImpl(), shape)
     return True
 
 
-__all__ = ["checkInBoundsForStorage", "contiguous_strides", "resize_", "resize_bytes_cpu",
-           "resize_impl_cpu_", "resize_output", "setStrided"]
+__all__ = [
+    "checkInBoundsForStorage",
+    "contiguous_strides",
+    "resize_",
+    "resize_bytes_cpu",
+    "resize_impl_cpu_",
+    "resize_output",
+    "setStrided",
+]
 
 
 @native_function("aten/src/ATen/native/Resize.cpp", name="resize_")
@@ -115,7 +147,10 @@ def resize_(self: Tensor, size: Sequence[int], memory_format: str | None = None)
     from tensortrace.aten.empty_tensor import check_size_nonnegative
 
     check_size_nonnegative(size)
-    TORCH_CHECK(memory_format in (None, "contiguous_format", "preserve_format"),
-                "tensortrace supports only torch.contiguous_format, got ", memory_format)
+    TORCH_CHECK(
+        memory_format in (None, "contiguous_format", "preserve_format"),
+        "tensortrace supports only torch.contiguous_format, got ",
+        memory_format,
+    )
     resize_impl_cpu_(self.unsafeGetTensorImpl(), size)
     return self

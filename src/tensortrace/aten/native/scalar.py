@@ -27,8 +27,9 @@ def item(self: Tensor) -> Scalar:
     return at._local_scalar_dense(self)
 
 
-@native_function(SOURCE, name="_local_scalar_dense_cpu",
-                 legacy="at::native::_local_scalar_dense_cpu")
+@native_function(
+    SOURCE, name="_local_scalar_dense_cpu", legacy="at::native::_local_scalar_dense_cpu"
+)
 def _local_scalar_dense_cpu(self: Tensor) -> Scalar:
     """`scalar_t value = *self.const_data_ptr<scalar_t>(); return Scalar(value);`"""
     value = self.numpy_view().reshape(-1)[0]

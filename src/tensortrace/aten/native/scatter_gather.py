@@ -44,33 +44,51 @@ def ensure_nonempty_size(t: Tensor, dim: int) -> int:
 
 
 # ---- ScatterGatherChecks.h -----------------------------------------------------------------------
-def scatter_gather_dtype_check(method_name: str, self: Tensor, index: Tensor,
-                               src: Tensor | None = None) -> None:
+def scatter_gather_dtype_check(
+    method_name: str, self: Tensor, index: Tensor, src: Tensor | None = None
+) -> None:
     if index.numel() != 0:
-        TORCH_CHECK(index.scalar_type() in (ScalarType.Long, ScalarType.Int), method_name,
-                    "(): Expected dtype int32/int64 for index")
+        TORCH_CHECK(
+            index.scalar_type() in (ScalarType.Long, ScalarType.Int),
+            method_name,
+            "(): Expected dtype int32/int64 for index",
+        )
     if src is not None:
-        TORCH_CHECK(self.scalar_type() == src.scalar_type(), method_name,
-                    "(): Expected self.dtype to be equal to src.dtype")
+        TORCH_CHECK(
+            self.scalar_type() == src.scalar_type(),
+            method_name,
+            "(): Expected self.dtype to be equal to src.dtype",
+        )
 
 
 def gather_shape_check(self: Tensor, dim: int, index: Tensor) -> None:
     self_dims = ensure_nonempty_dim(self.dim())
-    TORCH_CHECK(self_dims == ensure_nonempty_dim(index.dim()),
-                "Index tensor must have the same number of dimensions as input tensor")
+    TORCH_CHECK(
+        self_dims == ensure_nonempty_dim(index.dim()),
+        "Index tensor must have the same number of dimensions as input tensor",
+    )
     for i in range(self_dims):
         if i != dim:
-            TORCH_CHECK(ensure_nonempty_size(index, i) <= ensure_nonempty_size(self, i),
-                        "Size does not match at dimension ", i, " expected index ",
-                        list(index.sizes()), " to be no larger than self ", list(self.sizes()),
-                        " apart from dimension ", dim)
+            TORCH_CHECK(
+                ensure_nonempty_size(index, i) <= ensure_nonempty_size(self, i),
+                "Size does not match at dimension ",
+                i,
+                " expected index ",
+                list(index.sizes()),
+                " to be no larger than self ",
+                list(self.sizes()),
+                " apart from dimension ",
+                dim,
+            )
 
 
 def scatter_shape_check(self: Tensor, dim: int, index: Tensor, src: Tensor | None) -> None:
     if index.numel() == 0:
         return
-    TORCH_CHECK(ensure_nonempty_dim(self.dim()) == ensure_nonempty_dim(index.dim()),
-                "Index tensor must have the same number of dimensions as self tensor")
+    TORCH_CHECK(
+        ensure_nonempty_dim(self.dim()) == ensure_nonempty_dim(index.dim()),
+        "Index tensor must have the same number of dimensions as self tensor",
+    )
     wrong = False
     self_dims = ensure_nonempty_dim(self.dim())
     for d in range(self_dims):
@@ -78,17 +96,35 @@ def scatter_shape_check(self: Tensor, dim: int, index: Tensor, src: Tensor | Non
             wrong = True
             break
     if not wrong and src is not None:
-        TORCH_CHECK(ensure_nonempty_dim(src.dim()) == ensure_nonempty_dim(index.dim()),
-                    "Index tensor must have the same number of dimensions as src tensor")
-        wrong = any(ensure_nonempty_size(index, d) > ensure_nonempty_size(src, d)
-                    for d in range(self_dims))
+        TORCH_CHECK(
+            ensure_nonempty_dim(src.dim()) == ensure_nonempty_dim(index.dim()),
+            "Index tensor must have the same number of dimensions as src tensor",
+        )
+        wrong = any(
+            ensure_nonempty_size(index, d) > ensure_nonempty_size(src, d) for d in range(self_dims)
+        )
     if src is not None:
-        TORCH_CHECK(not wrong, "Expected index ", list(index.sizes()), " to be no larger than "
-                    "self ", list(self.sizes()), " apart from dimension ", dim,
-                    " and to be no larger size than src ", list(src.sizes()))
+        TORCH_CHECK(
+            not wrong,
+            "Expected index ",
+            list(index.sizes()),
+            " to be no larger than self ",
+            list(self.sizes()),
+            " apart from dimension ",
+            dim,
+            " and to be no larger size than src ",
+            list(src.sizes()),
+        )
     else:
-        TORCH_CHECK(not wrong, "Expected index ", list(index.sizes()), " to be no larger than "
-                    "self ", list(self.sizes()), " apart from dimension ", dim)
+        TORCH_CHECK(
+            not wrong,
+            "Expected index ",
+            list(index.sizes()),
+            " to be no larger than self ",
+            list(self.sizes()),
+            " apart from dimension ",
+            dim,
+        )
 
 
 # ---- the kernel ---------------------------------------------------------------------------------
@@ -101,24 +137,40 @@ def _coordinates(index: np.ndarray, dim: int, dim_size: int) -> tuple[np.ndarray
     after cpu_scatter_gather_base_kernel's bounds check."""
     bad = (index < 0) | (index >= dim_size)
     if bad.any():
-        TORCH_CHECK(False, "index ", int(index[bad].flat[0]), " is out of bounds for dimension ",
-                    dim, " with size ", dim_size)
+        TORCH_CHECK(
+            False,
+            "index ",
+            int(index[bad].flat[0]),
+            " is out of bounds for dimension ",
+            dim,
+            " with size ",
+            dim_size,
+        )
     grid: tuple[np.ndarray, ...] = np.indices(index.shape, sparse=True)
     return tuple(index.astype(np.intp) if d == dim else g for d, g in enumerate(grid))
 
 
-@traced("kernel", "at::native::(anonymous)::gather_cpu_kernel", KERNEL,
-        legacy="cpu_scatter_gather_base_kernel")
+@traced(
+    "kernel",
+    "at::native::(anonymous)::gather_cpu_kernel",
+    KERNEL,
+    legacy="cpu_scatter_gather_base_kernel",
+)
 def gather_kernel(result: Tensor, self: Tensor, dim: int, index: Tensor) -> None:
     src = _as_nd(self.numpy_view())
     idx = _as_nd(index.numpy_view())
     _as_nd(result.numpy_view())[...] = src[_coordinates(idx, dim, src.shape[dim])]
 
 
-@traced("kernel", "at::native::(anonymous)::scatter_cpu_kernel", KERNEL,
-        legacy="cpu_scatter_gather_base_kernel")
-def scatter_kernel(self: Tensor, dim: int, index: Tensor, src: Tensor | Scalar,
-                   reduce: str | None) -> None:
+@traced(
+    "kernel",
+    "at::native::(anonymous)::scatter_cpu_kernel",
+    KERNEL,
+    legacy="cpu_scatter_gather_base_kernel",
+)
+def scatter_kernel(
+    self: Tensor, dim: int, index: Tensor, src: Tensor | Scalar, reduce: str | None
+) -> None:
     """Elements are visited in order, so of two writes to one place the last one stays."""
     out = _as_nd(self.numpy_view())
     idx = _as_nd(index.numpy_view())
@@ -156,8 +208,15 @@ def _get_operator_enum(reduce: str, use_new_options: bool = False) -> str:
     return reduce
 
 
-def scatter_impl(self: Tensor, dim: int, index: Tensor, src: Tensor | Scalar,
-                 reduce: str | None, inplace: bool, name: str) -> Tensor:
+def scatter_impl(
+    self: Tensor,
+    dim: int,
+    index: Tensor,
+    src: Tensor | Scalar,
+    reduce: str | None,
+    inplace: bool,
+    name: str,
+) -> Tensor:
     """scatter_meta_impl's checks, then the output (self or a copy of it) and the kernel."""
     wrapped = maybe_wrap_dim(dim, self.dim())
     src_t = src if isinstance(src, Tensor) else None
@@ -172,8 +231,14 @@ def scatter_impl(self: Tensor, dim: int, index: Tensor, src: Tensor | Scalar,
 
 
 @native_function(SOURCE, name="scatter")
-def scatter(self: Tensor, dim: int, index: Tensor, src: Tensor | None = None,
-            value: Scalar | None = None, reduce: str | None = None) -> Tensor:
+def scatter(
+    self: Tensor,
+    dim: int,
+    index: Tensor,
+    src: Tensor | None = None,
+    value: Scalar | None = None,
+    reduce: str | None = None,
+) -> Tensor:
     """scatter.src, scatter.value, scatter.reduce and scatter.value_reduce."""
     if src is not None and reduce is not None:
         _warn_scatter_reduce()
@@ -183,8 +248,14 @@ def scatter(self: Tensor, dim: int, index: Tensor, src: Tensor | None = None,
 
 
 @native_function(SOURCE, name="scatter_")
-def scatter_(self: Tensor, dim: int, index: Tensor, src: Tensor | None = None,
-             value: Scalar | None = None, reduce: str | None = None) -> Tensor:
+def scatter_(
+    self: Tensor,
+    dim: int,
+    index: Tensor,
+    src: Tensor | None = None,
+    value: Scalar | None = None,
+    reduce: str | None = None,
+) -> Tensor:
     if src is not None and reduce is not None:
         _warn_scatter_reduce()
     source = src if src is not None else value
@@ -199,9 +270,13 @@ def _warn_scatter_reduce() -> None:
     """TORCH_WARN_ONCE in scatter_meta_impl."""
     if "scatter" not in _WARNED:
         _WARNED.add("scatter")
-        warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and "
-                      "will be removed in a future PyTorch release. Use torch.scatter_reduce "
-                      "instead for more reduction options.", UserWarning, stacklevel=2)
+        warnings.warn(
+            "The reduce argument of torch.scatter with Tensor src is deprecated and "
+            "will be removed in a future PyTorch release. Use torch.scatter_reduce "
+            "instead for more reduction options.",
+            UserWarning,
+            stacklevel=2,
+        )
 
 
 @native_function(SOURCE, name="scatter_add")
@@ -212,5 +287,3 @@ def scatter_add(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
 @native_function(SOURCE, name="scatter_add_")
 def scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     return scatter_impl(self, dim, index, src, "add", True, "scatter_add")
-
-

@@ -28,8 +28,9 @@ log_softmax_lastdim_kernel = DECLARE_DISPATCH("log_softmax_lastdim_kernel", HEAD
 softmax_kernel = DECLARE_DISPATCH("softmax_kernel", HEADER)
 log_softmax_kernel = DECLARE_DISPATCH("log_softmax_kernel", HEADER)
 softmax_backward_lastdim_kernel = DECLARE_DISPATCH("softmax_backward_lastdim_kernel", HEADER)
-log_softmax_backward_lastdim_kernel = DECLARE_DISPATCH("log_softmax_backward_lastdim_kernel",
-                                                       HEADER)
+log_softmax_backward_lastdim_kernel = DECLARE_DISPATCH(
+    "log_softmax_backward_lastdim_kernel", HEADER
+)
 softmax_backward_kernel = DECLARE_DISPATCH("softmax_backward_kernel", HEADER)
 log_softmax_backward_kernel = DECLARE_DISPATCH("log_softmax_backward_kernel", HEADER)
 
@@ -48,13 +49,13 @@ def meta_softmax(it: TensorIteratorBase, input: Tensor, dim: int, half_to_float:
 
 
 @meta_function("_log_softmax", SOURCE)
-def meta_log_softmax(it: TensorIteratorBase, input: Tensor, dim: int, half_to_float: bool
-                     ) -> None:
+def meta_log_softmax(it: TensorIteratorBase, input: Tensor, dim: int, half_to_float: bool) -> None:
     _meta_softmax(it, input, dim, half_to_float)
 
 
-def host_softmax(output: Tensor, input_: Tensor, dim: int, log: bool, half_to_float: bool,
-                 op: str) -> None:
+def host_softmax(
+    output: Tensor, input_: Tensor, dim: int, log: bool, half_to_float: bool, op: str
+) -> None:
     """The shared body of softmax_cpu_out / log_softmax_cpu_out."""
     TORCH_CHECK(not half_to_float, op, " with half to float conversion is not supported on CPU")
     input = expect_contiguous(input_)
@@ -72,14 +73,16 @@ def host_softmax(output: Tensor, input_: Tensor, dim: int, log: bool, half_to_fl
 
 
 @impl_function("softmax_cpu_out", SOURCE, legacy="at::native::softmax_cpu")
-def softmax_cpu_out(it: TensorIteratorBase, input: Tensor, dim: int, half_to_float: bool,
-                    output: Tensor) -> None:
+def softmax_cpu_out(
+    it: TensorIteratorBase, input: Tensor, dim: int, half_to_float: bool, output: Tensor
+) -> None:
     host_softmax(output, input, dim, False, half_to_float, "softmax")
 
 
 @impl_function("log_softmax_cpu_out", SOURCE, legacy="at::native::log_softmax_cpu")
-def log_softmax_cpu_out(it: TensorIteratorBase, input: Tensor, dim: int, half_to_float: bool,
-                        output: Tensor) -> None:
+def log_softmax_cpu_out(
+    it: TensorIteratorBase, input: Tensor, dim: int, half_to_float: bool, output: Tensor
+) -> None:
     host_softmax(output, input, dim, True, half_to_float, "softmax")
 
 
@@ -99,8 +102,9 @@ def log_softmax(self: Tensor, dim: int, dtype: ScalarType | None = None) -> Tens
     return at._log_softmax(converted, dim, False)
 
 
-def _softmax_into(out: Tensor, self: Tensor, dim: int, dtype: ScalarType | None,
-                  log: bool) -> Tensor:
+def _softmax_into(
+    out: Tensor, self: Tensor, dim: int, dtype: ScalarType | None, log: bool
+) -> Tensor:
     """softmax_out / log_softmax_out: _softmax_out into out, or into a temporary that is
     copied over when out is not contiguous."""
     from tensortrace.aten import functions as at
@@ -127,10 +131,17 @@ def log_softmax_out(self: Tensor, dim: int, dtype: ScalarType | None, out: Tenso
 
 
 # ---- backward ------------------------------------------------------------------------------------
-def _meta_softmax_backward(it: TensorIteratorBase, grad: Tensor, output: Tensor, dim: int,
-                           input_dtype: ScalarType, name: str) -> None:
-    TORCH_CHECK(tuple(grad.sizes()) == tuple(output.sizes()),
-                "grad and output must have the same shape")  # checkSameSize
+def _meta_softmax_backward(
+    it: TensorIteratorBase,
+    grad: Tensor,
+    output: Tensor,
+    dim: int,
+    input_dtype: ScalarType,
+    name: str,
+) -> None:
+    TORCH_CHECK(
+        tuple(grad.sizes()) == tuple(output.sizes()), "grad and output must have the same shape"
+    )  # checkSameSize
     dim_ = maybe_wrap_dim(dim, grad.dim())
     grad_dim = grad.dim() if grad.dim() > 0 else 1
     TORCH_CHECK(0 <= dim_ < grad_dim, "dim must be non-negative and less than input dimensions")
@@ -138,19 +149,22 @@ def _meta_softmax_backward(it: TensorIteratorBase, grad: Tensor, output: Tensor,
 
 
 @meta_function("_softmax_backward_data", SOURCE)
-def meta_softmax_backward_data(it: TensorIteratorBase, grad: Tensor, output: Tensor, dim: int,
-                               input_dtype: ScalarType) -> None:
+def meta_softmax_backward_data(
+    it: TensorIteratorBase, grad: Tensor, output: Tensor, dim: int, input_dtype: ScalarType
+) -> None:
     _meta_softmax_backward(it, grad, output, dim, input_dtype, "softmax")
 
 
 @meta_function("_log_softmax_backward_data", SOURCE)
-def meta_log_softmax_backward_data(it: TensorIteratorBase, grad: Tensor, output: Tensor,
-                                   dim: int, input_dtype: ScalarType) -> None:
+def meta_log_softmax_backward_data(
+    it: TensorIteratorBase, grad: Tensor, output: Tensor, dim: int, input_dtype: ScalarType
+) -> None:
     _meta_softmax_backward(it, grad, output, dim, input_dtype, "log_softmax")
 
 
-def host_softmax_backward(grad_input: Tensor, grad_: Tensor, output_: Tensor, dim: int,
-                          log: bool) -> None:
+def host_softmax_backward(
+    grad_input: Tensor, grad_: Tensor, output_: Tensor, dim: int, log: bool
+) -> None:
     dim_ = maybe_wrap_dim(dim, grad_.dim())
     grad = expect_contiguous(grad_)
     output = expect_contiguous(output_)
@@ -167,12 +181,24 @@ def host_softmax_backward(grad_input: Tensor, grad_: Tensor, output_: Tensor, di
 
 
 @impl_function("softmax_backward_cpu_out", SOURCE)
-def softmax_backward_cpu_out(it: TensorIteratorBase, grad: Tensor, output: Tensor, dim: int,
-                             input_dtype: ScalarType, grad_input: Tensor) -> None:
+def softmax_backward_cpu_out(
+    it: TensorIteratorBase,
+    grad: Tensor,
+    output: Tensor,
+    dim: int,
+    input_dtype: ScalarType,
+    grad_input: Tensor,
+) -> None:
     host_softmax_backward(grad_input, grad, output, dim, False)
 
 
 @impl_function("log_softmax_backward_cpu_out", SOURCE)
-def log_softmax_backward_cpu_out(it: TensorIteratorBase, grad: Tensor, output: Tensor, dim: int,
-                                 input_dtype: ScalarType, out: Tensor) -> None:
+def log_softmax_backward_cpu_out(
+    it: TensorIteratorBase,
+    grad: Tensor,
+    output: Tensor,
+    dim: int,
+    input_dtype: ScalarType,
+    out: Tensor,
+) -> None:
     host_softmax_backward(out, grad, output, dim, True)

@@ -33,13 +33,13 @@ def _at() -> Any:
 
 
 @native_function(SOURCE, name="sort_stable")
-def sort_stable(self: Tensor, stable: bool | None, dim: int = -1,
-                descending: bool = False) -> tuple[Tensor, Tensor]:
+def sort_stable(
+    self: Tensor, stable: bool | None, dim: int = -1, descending: bool = False
+) -> tuple[Tensor, Tensor]:
     """sort.stable (TORCH_META_FUNC(sort_stable) + TORCH_IMPL_FUNC(sort_stable_out))."""
     dim = maybe_wrap_dim(dim, self.dim())
     values = _at().empty_like(self, memory_format="preserve_format")
-    indices = _at().empty_strided(list(self.sizes()), list(values.strides()),
-                                  dtype=ScalarType.Long)
+    indices = _at().empty_strided(list(self.sizes()), list(values.strides()), dtype=ScalarType.Long)
     if self.numel() == 0:
         return values, indices
     if self.dim() == 0:
@@ -63,8 +63,7 @@ def argsort(self: Tensor, dim: int = -1, descending: bool = False) -> Tensor:
 
 
 @native_function(SOURCE, name="argsort_stable")
-def argsort_stable(self: Tensor, stable: bool, dim: int = -1,
-                   descending: bool = False) -> Tensor:
+def argsort_stable(self: Tensor, stable: bool, dim: int = -1, descending: bool = False) -> Tensor:
     return _at().sort(self, stable=stable, dim=dim, descending=descending)[1]
 
 
@@ -74,8 +73,9 @@ def msort(self: Tensor) -> Tensor:
 
 
 @native_function(SOURCE, name="topk")
-def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True,
-         sorted: bool = True) -> tuple[Tensor, Tensor]:  # noqa: A002 - the schema's name
+def topk(
+    self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
+) -> tuple[Tensor, Tensor]:  # noqa: A002 - the schema's name
     """TORCH_META_FUNC(topk) + TORCH_IMPL_FUNC(topk_out_cpu)."""
     dim = maybe_wrap_dim(dim, self.dim(), True)
     slice_size = self.size(dim) if self.dim() else 1

@@ -24,16 +24,21 @@ masked_fill_stub = DECLARE_DISPATCH("masked_fill_stub", "aten/src/ATen/native/In
 
 
 def masked_fill_impl_cpu(self: Tensor, mask: Tensor, value: Scalar) -> Tensor:
-    TORCH_CHECK(mask.scalar_type() == ScalarType.Bool, "masked_fill_ only supports boolean "
-                "masks, but got mask with dtype ", mask.dtype().name)
+    TORCH_CHECK(
+        mask.scalar_type() == ScalarType.Bool,
+        "masked_fill_ only supports boolean masks, but got mask with dtype ",
+        mask.dtype().name,
+    )
     assert_no_partial_overlap(self, mask)
-    it = (TensorIteratorConfig()
-          .set_check_mem_overlap(False)  # filling an expanded tensor is deprecated, not an error
-          .check_all_same_dtype(False)
-          .resize_outputs(False)
-          .add_output(self)
-          .add_const_input(mask)
-          .build())
+    it = (
+        TensorIteratorConfig()
+        .set_check_mem_overlap(False)  # filling an expanded tensor is deprecated, not an error
+        .check_all_same_dtype(False)
+        .resize_outputs(False)
+        .add_output(self)
+        .add_const_input(mask)
+        .build()
+    )
     masked_fill_stub(it.device_type(), it, value)
     return self
 
@@ -42,8 +47,12 @@ def masked_fill_impl_cpu(self: Tensor, mask: Tensor, value: Scalar) -> Tensor:
 def masked_fill__cpu(self: Tensor, mask: Tensor, value: Scalar | Tensor) -> Tensor:
     """masked_fill_.Scalar and masked_fill_.Tensor (a 0-dim value, read with item())."""
     if isinstance(value, Tensor):
-        TORCH_CHECK(value.dim() == 0, "masked_fill_ only supports a 0-dimensional value tensor, "
-                    "but got tensor with ", value.dim(), " dimension(s).")
+        TORCH_CHECK(
+            value.dim() == 0,
+            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
+            value.dim(),
+            " dimension(s).",
+        )
         return masked_fill_impl_cpu(self, mask, value.item())
     return masked_fill_impl_cpu(self, mask, value)
 

@@ -37,12 +37,17 @@ def _at() -> Any:
 
 
 @native_function(SOURCE)
-def isclose(self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
-            equal_nan: bool = False) -> Tensor:
+def isclose(
+    self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> Tensor:
     """Note [closeness]: equal (NaN too with equal_nan), or |a - b| finite and
     <= atol + |rtol * b|."""
-    TORCH_CHECK(self.scalar_type() == other.scalar_type(), self.scalar_type(), " did not match ",
-                other.scalar_type())
+    TORCH_CHECK(
+        self.scalar_type() == other.scalar_type(),
+        self.scalar_type(),
+        " did not match ",
+        other.scalar_type(),
+    )
     TORCH_CHECK(rtol >= 0, "rtol must be greater than or equal to zero, but got ", rtol)
     TORCH_CHECK(atol >= 0, "atol must be greater than or equal to zero, but got ", atol)
     close = self.eq(other)
@@ -54,8 +59,9 @@ def isclose(self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-0
     cast_self = self.to(default) if self.scalar_type() == ScalarType.Bool else self
     cast_other = other.to(default) if isIntegralType(self.scalar_type(), True) else other
     # `atol + (rtol * cast_other).abs()`: C++ operators wrap the doubles (mul.Tensor, add.Tensor)
-    allowed_error = _at().add(_at().mul(cast_other, wrapped_scalar_tensor(rtol)).abs(),
-                              wrapped_scalar_tensor(atol))
+    allowed_error = _at().add(
+        _at().mul(cast_other, wrapped_scalar_tensor(rtol)).abs(), wrapped_scalar_tensor(atol)
+    )
     actual_error = cast_self.sub(cast_other).abs()
     # isfinite(actual_error): not NaN and not infinite (isnan/isfinite are part A's ops)
     finite = actual_error.eq(actual_error).__iand__(actual_error.ne(math.inf))
@@ -64,13 +70,18 @@ def isclose(self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-0
 
 
 @native_function(SOURCE)
-def allclose(self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
-             equal_nan: bool = False) -> bool:
+def allclose(
+    self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> bool:
     return bool(_at().isclose(self, other, rtol, atol, equal_nan).all().item())
 
 
-@traced("kernel", "at::native::cpu_equal (loop)", "aten/src/ATen/native/ReduceOps.cpp",
-        legacy="cpu_equal")
+@traced(
+    "kernel",
+    "at::native::cpu_equal (loop)",
+    "aten/src/ATen/native/ReduceOps.cpp",
+    legacy="cpu_equal",
+)
 def _equal_kernel(self: Tensor, other: Tensor) -> bool:
     return bool(np.array_equal(self.numpy_view(), other.numpy_view()))
 
@@ -87,14 +98,20 @@ def cpu_equal(self: Tensor, other: Tensor) -> bool:
 
 
 @native_function(SOURCE)
-def clip(self: Tensor, min: Scalar | Tensor | None = None,  # noqa: A002
-         max: Scalar | Tensor | None = None) -> Tensor:  # noqa: A002
+def clip(
+    self: Tensor,
+    min: Scalar | Tensor | None = None,  # noqa: A002
+    max: Scalar | Tensor | None = None,
+) -> Tensor:  # noqa: A002
     return _at().clamp(self, min, max)
 
 
 @native_function(SOURCE)
-def clip_(self: Tensor, min: Scalar | Tensor | None = None,  # noqa: A002
-          max: Scalar | Tensor | None = None) -> Tensor:  # noqa: A002
+def clip_(
+    self: Tensor,
+    min: Scalar | Tensor | None = None,  # noqa: A002
+    max: Scalar | Tensor | None = None,
+) -> Tensor:  # noqa: A002
     return _at().clamp_(self, min, max)
 
 

@@ -51,19 +51,32 @@ def isfinite(self: Tensor) -> Tensor:
 
 
 def _check_for_unsupported_isin_dtype(dtype: ScalarType) -> None:
-    TORCH_CHECK(dtype not in (ScalarType.Bool, ScalarType.ComplexFloat, ScalarType.ComplexDouble),
-                "Unsupported input type encountered for isin(): ", dtype)
+    TORCH_CHECK(
+        dtype not in (ScalarType.Bool, ScalarType.ComplexFloat, ScalarType.ComplexDouble),
+        "Unsupported input type encountered for isin(): ",
+        dtype,
+    )
 
 
-@traced("kernel", "at::native::isin_default_kernel_cpu",
-        "aten/src/ATen/native/cpu/TensorCompareKernel.cpp", legacy="isin_default_kernel_cpu")
-def isin_default_kernel_cpu(elements: Tensor, test_elements: Tensor, invert: bool,
-                            out: Tensor) -> None:
+@traced(
+    "kernel",
+    "at::native::isin_default_kernel_cpu",
+    "aten/src/ATen/native/cpu/TensorCompareKernel.cpp",
+    legacy="isin_default_kernel_cpu",
+)
+def isin_default_kernel_cpu(
+    elements: Tensor, test_elements: Tensor, invert: bool, out: Tensor
+) -> None:
     common_type = _at().result_type(elements, test_elements)
     promoted = elements.to(common_type)
     test_flat = test_elements.to(common_type).reshape([-1])
-    it = (TensorIteratorConfig().add_output(out).add_const_input(promoted)
-          .check_all_same_dtype(False).build())
+    it = (
+        TensorIteratorConfig()
+        .add_output(out)
+        .add_const_input(promoted)
+        .check_all_same_dtype(False)
+        .build()
+    )
     if it.numel() == 0:
         return
     values = np.ascontiguousarray(it.operand_array(1))
@@ -73,9 +86,14 @@ def isin_default_kernel_cpu(elements: Tensor, test_elements: Tensor, invert: boo
 
 
 @native_function(SOURCE, name="isin", legacy="at::native::isin")
-def isin(elements: Tensor | None = None, test_elements: Tensor | None = None,
-         assume_unique: bool = False, invert: bool = False, element: Scalar | None = None,
-         test_element: Scalar | None = None) -> Tensor:
+def isin(
+    elements: Tensor | None = None,
+    test_elements: Tensor | None = None,
+    assume_unique: bool = False,
+    invert: bool = False,
+    element: Scalar | None = None,
+    test_element: Scalar | None = None,
+) -> Tensor:
     """isin.Tensor_Tensor, .Tensor_Scalar (test_element) and .Scalar_Tensor (element)."""
     test = test_element if test_element is not None else test_elements
     elem = element if element is not None else elements

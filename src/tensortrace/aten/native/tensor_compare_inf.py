@@ -35,13 +35,19 @@ def _register_isinf(name: str) -> None:
 
     def meta(it: TensorIteratorBase, self: Tensor) -> None:
         TORCH_CHECK(not self.is_complex(), f"{name} does not support complex inputs.")
-        it.build(TensorIteratorConfig().set_check_mem_overlap(True).check_all_same_dtype(False)
-                 .declare_static_dtype(ScalarType.Bool).add_output(it.maybe_get_output())
-                 .add_const_input(self))
+        it.build(
+            TensorIteratorConfig()
+            .set_check_mem_overlap(True)
+            .check_all_same_dtype(False)
+            .declare_static_dtype(ScalarType.Bool)
+            .add_output(it.maybe_get_output())
+            .add_const_input(self)
+        )
 
     def impl(it: TensorIteratorBase, self: Tensor, out: Tensor) -> None:
-        TORCH_CHECK(out.scalar_type() == ScalarType.Bool,
-                    f"{name} does not support non-boolean outputs.")
+        TORCH_CHECK(
+            out.scalar_type() == ScalarType.Bool, f"{name} does not support non-boolean outputs."
+        )
         if self.is_floating_point():
             stub(it.device_type(), it)
         else:
@@ -56,10 +62,16 @@ _register_isinf("isneginf")
 
 
 @native_function(UNARY, name="nan_to_num_out", legacy="at::native::nan_to_num_out")
-def nan_to_num_out(self: Tensor, nan: float | None, posinf: float | None,
-                   neginf: float | None, out: Tensor) -> Tensor:
-    TORCH_CHECK(self.scalar_type() == out.scalar_type(), "nan_to_num: dtype of out: ",
-                out.scalar_type(), " should be same as input: ", self.scalar_type())
+def nan_to_num_out(
+    self: Tensor, nan: float | None, posinf: float | None, neginf: float | None, out: Tensor
+) -> Tensor:
+    TORCH_CHECK(
+        self.scalar_type() == out.scalar_type(),
+        "nan_to_num: dtype of out: ",
+        out.scalar_type(),
+        " should be same as input: ",
+        self.scalar_type(),
+    )
     if isIntegralType(self.scalar_type(), True):
         resize_output(out, self.sizes())
         out.copy_(self)
@@ -70,8 +82,9 @@ def nan_to_num_out(self: Tensor, nan: float | None, posinf: float | None,
 
 
 @native_function(UNARY, name="nan_to_num", legacy="at::native::nan_to_num")
-def nan_to_num(self: Tensor, nan: float | None = None, posinf: float | None = None,
-               neginf: float | None = None) -> Tensor:
+def nan_to_num(
+    self: Tensor, nan: float | None = None, posinf: float | None = None, neginf: float | None = None
+) -> Tensor:
     from tensortrace.aten import functions as at
 
     result = at.empty_like(self)
@@ -79,8 +92,9 @@ def nan_to_num(self: Tensor, nan: float | None = None, posinf: float | None = No
 
 
 @native_function(UNARY, name="nan_to_num_", legacy="at::native::nan_to_num_")
-def nan_to_num_(self: Tensor, nan: float | None = None, posinf: float | None = None,
-                neginf: float | None = None) -> Tensor:
+def nan_to_num_(
+    self: Tensor, nan: float | None = None, posinf: float | None = None, neginf: float | None = None
+) -> Tensor:
     from tensortrace.aten import functions as at
 
     return at.nan_to_num(self, nan, posinf, neginf, out=self)

@@ -34,13 +34,16 @@ clamp_max_scalar_stub = DECLARE_DISPATCH("clamp_max_scalar_stub", HEADER)
 where_kernel = DECLARE_DISPATCH("where_kernel", HEADER)
 
 
-def _check_inplace_promotion(it: TensorIteratorBase, self: Tensor,
-                             result_type: ScalarType) -> None:
+def _check_inplace_promotion(it: TensorIteratorBase, self: Tensor, result_type: ScalarType) -> None:
     """Disallow type promotions for in-place clamping (the message names self.dtype())."""
     out = it.maybe_get_output()
-    TORCH_CHECK(result_type == self.scalar_type() or not out.defined() or not out.is_same(self),
-                "result type ", result_type, " can't be cast to the desired output type ",
-                self.dtype().name)
+    TORCH_CHECK(
+        result_type == self.scalar_type() or not out.defined() or not out.is_same(self),
+        "result type ",
+        result_type,
+        " can't be cast to the desired output type ",
+        self.dtype().name,
+    )
 
 
 def _is_nan(s: Scalar | None) -> bool:
@@ -49,43 +52,69 @@ def _is_nan(s: Scalar | None) -> bool:
 
 # ---- clamp ---------------------------------------------------------------------------------------
 @meta_function("clamp", SOURCE)
-def meta_clamp(it: TensorIteratorBase, self: Tensor, min: Scalar | None,  # noqa: A002
-               max: Scalar | None) -> None:  # noqa: A002
-    TORCH_CHECK(min is not None or max is not None,
-                "torch.clamp: At least one of 'min' or 'max' must not be None")
+def meta_clamp(
+    it: TensorIteratorBase,
+    self: Tensor,
+    min: Scalar | None,  # noqa: A002
+    max: Scalar | None,
+) -> None:  # noqa: A002
+    TORCH_CHECK(
+        min is not None or max is not None,
+        "torch.clamp: At least one of 'min' or 'max' must not be None",
+    )
     result_type = self.scalar_type()
-    TORCH_CHECK_NOT_IMPLEMENTED(not isComplexType(result_type),
-                                "clamp is not supported for complex types")
+    TORCH_CHECK_NOT_IMPLEMENTED(
+        not isComplexType(result_type), "clamp is not supported for complex types"
+    )
     if not isFloatingType(result_type):  # floating is the highest supported
         state = type_properties.update_result_type_state(self, type_properties.ResultTypeState())
         for bound in (min, max):
             if bound is not None:
-                state = type_properties.update_result_type_state(wrapped_scalar_tensor(bound),
-                                                                 state)
+                state = type_properties.update_result_type_state(
+                    wrapped_scalar_tensor(bound), state
+                )
         result_type = type_properties.result_type(state)
         _check_inplace_promotion(it, self, result_type)
     it.build_unary_op(it.maybe_get_output(), self.to(result_type))
 
 
 @meta_function("clamp.Tensor", SOURCE)
-def meta_clamp_tensor(it: TensorIteratorBase, self: Tensor, min: Tensor | None,  # noqa: A002
-                      max: Tensor | None) -> None:  # noqa: A002
-    TORCH_CHECK(min is not None or max is not None,
-                "torch.clamp: At least one of 'min' or 'max' must not be None")
-    config = (TensorIteratorConfig().set_check_mem_overlap(True).add_output(it.maybe_get_output())
-              .add_const_input(self).promote_inputs_to_common_dtype(True)
-              .cast_common_dtype_to_outputs(True).enforce_safe_casting_to_output(True))
+def meta_clamp_tensor(
+    it: TensorIteratorBase,
+    self: Tensor,
+    min: Tensor | None,  # noqa: A002
+    max: Tensor | None,
+) -> None:  # noqa: A002
+    TORCH_CHECK(
+        min is not None or max is not None,
+        "torch.clamp: At least one of 'min' or 'max' must not be None",
+    )
+    config = (
+        TensorIteratorConfig()
+        .set_check_mem_overlap(True)
+        .add_output(it.maybe_get_output())
+        .add_const_input(self)
+        .promote_inputs_to_common_dtype(True)
+        .cast_common_dtype_to_outputs(True)
+        .enforce_safe_casting_to_output(True)
+    )
     for bound in (min, max):
         if bound is not None:
             config.add_const_input(bound)
     it.build(config)
-    TORCH_CHECK_NOT_IMPLEMENTED(not isComplexType(it.dtype(0)),
-                                "clamp is not supported for complex types")
+    TORCH_CHECK_NOT_IMPLEMENTED(
+        not isComplexType(it.dtype(0)), "clamp is not supported for complex types"
+    )
 
 
 @impl_function("clamp_out", SOURCE, legacy="at::native::clamp_out")
-def clamp_out(it: TensorIteratorBase, self: Tensor, min: Scalar | None,  # noqa: A002
-              max: Scalar | None, out: Tensor) -> None:  # noqa: A002
+def clamp_out(
+    it: TensorIteratorBase,
+    self: Tensor,
+    min: Scalar | None,  # noqa: A002
+    max: Scalar | None,
+    out: Tensor,
+) -> None:  # noqa: A002
     if min is not None and max is not None:
         if _is_nan(min) or _is_nan(max):
             out.fill_(math.nan)
@@ -98,8 +127,13 @@ def clamp_out(it: TensorIteratorBase, self: Tensor, min: Scalar | None,  # noqa:
 
 
 @impl_function("clamp_Tensor_out", SOURCE, legacy="at::native::clamp_out")
-def clamp_tensor_out(it: TensorIteratorBase, self: Tensor, min: Tensor | None,  # noqa: A002
-                     max: Tensor | None, out: Tensor) -> None:  # noqa: A002
+def clamp_tensor_out(
+    it: TensorIteratorBase,
+    self: Tensor,
+    min: Tensor | None,  # noqa: A002
+    max: Tensor | None,
+    out: Tensor,
+) -> None:  # noqa: A002
     if min is not None and max is not None:
         clamp_stub(it.device_type(), it)
     elif min is not None:
@@ -111,8 +145,9 @@ def clamp_tensor_out(it: TensorIteratorBase, self: Tensor, min: Tensor | None,  
 # ---- clamp_min, clamp_max ------------------------------------------------------------------------
 def _meta_clamp_bound(it: TensorIteratorBase, self: Tensor, bound: Scalar) -> None:
     """relu is clamp_min(self, 0): a cheaper meta than wrapping the bound into a tensor."""
-    TORCH_CHECK_NOT_IMPLEMENTED(not isComplexType(self.scalar_type()),
-                                "clamp is not supported for complex types")
+    TORCH_CHECK_NOT_IMPLEMENTED(
+        not isComplexType(self.scalar_type()), "clamp is not supported for complex types"
+    )
     if not isFloatingType(self.scalar_type()):
         result_type = type_properties.result_type_tensor_scalar(self, bound)
         _check_inplace_promotion(it, self, result_type)
@@ -132,24 +167,28 @@ def meta_clamp_max(it: TensorIteratorBase, self: Tensor, max: Scalar) -> None:  
 
 
 @meta_function("clamp_min.Tensor", SOURCE)
-def meta_clamp_min_tensor(it: TensorIteratorBase, self: Tensor,
-                          min: Tensor) -> None:  # noqa: A002
+def meta_clamp_min_tensor(it: TensorIteratorBase, self: Tensor, min: Tensor) -> None:  # noqa: A002
     it.build_borrowing_binary_op(it.maybe_get_output(), self, min)
-    TORCH_CHECK_NOT_IMPLEMENTED(not isComplexType(it.dtype(0)),
-                                "clamp is not supported for complex types")
+    TORCH_CHECK_NOT_IMPLEMENTED(
+        not isComplexType(it.dtype(0)), "clamp is not supported for complex types"
+    )
 
 
 @meta_function("clamp_max.Tensor", SOURCE)
-def meta_clamp_max_tensor(it: TensorIteratorBase, self: Tensor,
-                          max: Tensor) -> None:  # noqa: A002
+def meta_clamp_max_tensor(it: TensorIteratorBase, self: Tensor, max: Tensor) -> None:  # noqa: A002
     it.build_borrowing_binary_op(it.maybe_get_output(), self, max)
-    TORCH_CHECK_NOT_IMPLEMENTED(not isComplexType(it.dtype(0)),
-                                "clamp is not supported for complex types")
+    TORCH_CHECK_NOT_IMPLEMENTED(
+        not isComplexType(it.dtype(0)), "clamp is not supported for complex types"
+    )
 
 
 @impl_function("clamp_min_out", SOURCE, legacy="at::native::clamp_min_out")
-def clamp_min_out(it: TensorIteratorBase, self: Tensor, min: Scalar,  # noqa: A002
-                  out: Tensor) -> None:
+def clamp_min_out(
+    it: TensorIteratorBase,
+    self: Tensor,
+    min: Scalar,  # noqa: A002
+    out: Tensor,
+) -> None:
     if _is_nan(min):
         out.fill_(wrapped_scalar_tensor(min))
     else:
@@ -157,8 +196,12 @@ def clamp_min_out(it: TensorIteratorBase, self: Tensor, min: Scalar,  # noqa: A0
 
 
 @impl_function("clamp_max_out", SOURCE, legacy="at::native::clamp_max_out")
-def clamp_max_out(it: TensorIteratorBase, self: Tensor, max: Scalar,  # noqa: A002
-                  out: Tensor) -> None:
+def clamp_max_out(
+    it: TensorIteratorBase,
+    self: Tensor,
+    max: Scalar,  # noqa: A002
+    out: Tensor,
+) -> None:
     if _is_nan(max):
         out.fill_(wrapped_scalar_tensor(max))
     else:
@@ -166,14 +209,22 @@ def clamp_max_out(it: TensorIteratorBase, self: Tensor, max: Scalar,  # noqa: A0
 
 
 @impl_function("clamp_min_Tensor_out", SOURCE, legacy="at::native::clamp_min_out")
-def clamp_min_tensor_out(it: TensorIteratorBase, self: Tensor, min: Tensor,  # noqa: A002
-                         out: Tensor) -> None:
+def clamp_min_tensor_out(
+    it: TensorIteratorBase,
+    self: Tensor,
+    min: Tensor,  # noqa: A002
+    out: Tensor,
+) -> None:
     maximum_stub(it.device_type(), it)
 
 
 @impl_function("clamp_max_Tensor_out", SOURCE, legacy="at::native::clamp_max_out")
-def clamp_max_tensor_out(it: TensorIteratorBase, self: Tensor, max: Tensor,  # noqa: A002
-                         out: Tensor) -> None:
+def clamp_max_tensor_out(
+    it: TensorIteratorBase,
+    self: Tensor,
+    max: Tensor,  # noqa: A002
+    out: Tensor,
+) -> None:
     minimum_stub(it.device_type(), it)
 
 
@@ -181,20 +232,39 @@ def clamp_max_tensor_out(it: TensorIteratorBase, self: Tensor, max: Tensor,  # n
 @native_function(SOURCE)
 def where_self_out(condition: Tensor, self: Tensor, other: Tensor, out: Tensor) -> Tensor:
     result_type = type_properties.result_type_tensors(self, other)
-    TORCH_CHECK(out.scalar_type() == result_type, "Expected out type to be ", result_type,
-                " but got ", out.scalar_type())
+    TORCH_CHECK(
+        out.scalar_type() == result_type,
+        "Expected out type to be ",
+        result_type,
+        " but got ",
+        out.scalar_type(),
+    )
     self_ = self.to(result_type) if self.scalar_type() != result_type else self
     other_ = other.to(result_type) if other.scalar_type() != result_type else other
     condition_ = condition
     if condition.scalar_type() == ScalarType.Byte:
-        warnings.warn("where received a uint8 condition tensor. This behavior is deprecated and "
-                      "will be removed in a future version of PyTorch. Use a boolean condition "
-                      "instead.", UserWarning, stacklevel=2)
+        warnings.warn(
+            "where received a uint8 condition tensor. This behavior is deprecated and "
+            "will be removed in a future version of PyTorch. Use a boolean condition "
+            "instead.",
+            UserWarning,
+            stacklevel=2,
+        )
         condition_ = condition.to(ScalarType.Bool)
-    TORCH_CHECK(condition_.scalar_type() == ScalarType.Bool, "where expected condition to be a "
-                "boolean tensor, but got a tensor with dtype ", condition_.scalar_type())
-    it = (TensorIteratorConfig().check_all_same_dtype(False).add_output(out)
-          .add_const_input(condition_).add_const_input(self_).add_const_input(other_).build())
+    TORCH_CHECK(
+        condition_.scalar_type() == ScalarType.Bool,
+        "where expected condition to be a boolean tensor, but got a tensor with dtype ",
+        condition_.scalar_type(),
+    )
+    it = (
+        TensorIteratorConfig()
+        .check_all_same_dtype(False)
+        .add_output(out)
+        .add_const_input(condition_)
+        .add_const_input(self_)
+        .add_const_input(other_)
+        .build()
+    )
     where_kernel(it.device_type(), it)
     return out
 

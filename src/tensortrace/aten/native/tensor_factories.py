@@ -41,24 +41,39 @@ def _check_memory_format(memory_format: str | None) -> None:
 
 
 @native_function(SOURCE, legacy="empty_cpu")
-def empty_cpu(size: Sequence[int], dtype: ScalarType | None = None, layout: str | None = None,
-              device: Device | None = None, pin_memory: bool | None = None,
-              memory_format: str | None = None) -> Tensor:
+def empty_cpu(
+    size: Sequence[int],
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+    memory_format: str | None = None,
+) -> Tensor:
     _check_memory_format(memory_format)
     return empty_tensor.empty_cpu(size, dtype, device, pin_memory)
 
 
 @native_function(SOURCE, legacy="at::empty_strided")
-def empty_strided_cpu(size: Sequence[int], stride: Sequence[int],
-                      dtype: ScalarType | None = None, layout: str | None = None,
-                      device: Device | None = None, pin_memory: bool | None = None) -> Tensor:
+def empty_strided_cpu(
+    size: Sequence[int],
+    stride: Sequence[int],
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
     return empty_tensor.empty_strided_cpu(size, stride, dtype, device, pin_memory)
 
 
 @native_function(SOURCE, legacy="at::native::rand (TypeDefault::rand)")
-def rand(size: Sequence[int], generator: object = None, dtype: ScalarType | None = None,
-         layout: str | None = None, device: Device | None = None,
-         pin_memory: bool | None = None) -> Tensor:
+def rand(
+    size: Sequence[int],
+    generator: object = None,
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
     from tensortrace.aten import functions as at
 
     result = at.empty(size, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
@@ -84,8 +99,12 @@ def clone(self: Tensor, memory_format: str | None = None) -> Tensor:
     memory_format = memory_format if memory_format is not None else "preserve_format"
     if memory_format == "preserve_format":
         if is_non_overlapping_and_dense(self.sizes(), self.strides()):
-            result = at.empty_strided(list(self.sizes()), list(self.strides()),
-                                      dtype=self.scalar_type(), device=self.device())
+            result = at.empty_strided(
+                list(self.sizes()),
+                list(self.strides()),
+                dtype=self.scalar_type(),
+                device=self.device(),
+            )
         else:
             result = at.empty_like(self)
     else:
@@ -135,9 +154,14 @@ def infer_dense_strides(sizes: Sequence[int], strides: Sequence[int]) -> list[in
 
 
 @native_function(SOURCE, legacy="at::native::empty_like")
-def empty_like(self: Tensor, dtype: ScalarType | None = None, layout: str | None = None,
-               device: Device | None = None, pin_memory: bool | None = None,
-               memory_format: str | None = None) -> Tensor:
+def empty_like(
+    self: Tensor,
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+    memory_format: str | None = None,
+) -> Tensor:
     """Same sizes; dtype and device from the arguments or from self. Note [empty_like keeps...]."""
     from tensortrace.aten.memory_overlap import is_non_overlapping_and_dense
 
@@ -149,16 +173,33 @@ def empty_like(self: Tensor, dtype: ScalarType | None = None, layout: str | None
         sizes, strides = self.sizes(), self.strides()
         if not is_non_overlapping_and_dense(sizes, strides):
             strides = tuple(infer_dense_strides(sizes, strides))
-        return at.empty_strided(list(sizes), list(strides), dtype=dtype, layout=layout,
-                                device=device, pin_memory=pin_memory)
-    return at.empty(list(self.sizes()), dtype=dtype, layout=layout, device=device,
-                    pin_memory=pin_memory, memory_format=memory_format)
+        return at.empty_strided(
+            list(sizes),
+            list(strides),
+            dtype=dtype,
+            layout=layout,
+            device=device,
+            pin_memory=pin_memory,
+        )
+    return at.empty(
+        list(self.sizes()),
+        dtype=dtype,
+        layout=layout,
+        device=device,
+        pin_memory=pin_memory,
+        memory_format=memory_format,
+    )
 
 
 # ---- zeros, ones, full ---------------------------------------------------------------------------
 @native_function(SOURCE, name="zeros_symint", legacy="at::native::zeros")
-def zeros(size: Sequence[int], dtype: ScalarType | None = None, layout: str | None = None,
-          device: Device | None = None, pin_memory: bool | None = None) -> Tensor:
+def zeros(
+    size: Sequence[int],
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
     # torch 2.9+ checks zeros' sizes itself, before empty's "negative dimension" check
     TORCH_CHECK(all(s >= 0 for s in size), "zeros: Dimension size must be non-negative.")
     result = _at().empty(size, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
@@ -172,11 +213,22 @@ def zeros_out(size: Sequence[int], out: Tensor) -> Tensor:
 
 
 @native_function(SOURCE, legacy="at::native::zeros_like")
-def zeros_like(self: Tensor, dtype: ScalarType | None = None, layout: str | None = None,
-               device: Device | None = None, pin_memory: bool | None = None,
-               memory_format: str | None = None) -> Tensor:
-    result = _at().empty_like(self, dtype=dtype, layout=layout, device=device,
-                              pin_memory=pin_memory, memory_format=memory_format)
+def zeros_like(
+    self: Tensor,
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+    memory_format: str | None = None,
+) -> Tensor:
+    result = _at().empty_like(
+        self,
+        dtype=dtype,
+        layout=layout,
+        device=device,
+        pin_memory=pin_memory,
+        memory_format=memory_format,
+    )
     return result.zero_()
 
 
@@ -194,12 +246,22 @@ def infer_full_options(fill_value: Scalar, dtype: ScalarType | None) -> ScalarTy
     return get_default_dtype()
 
 
-def _full(size: Sequence[int], fill_value: Scalar, dtype: ScalarType | None = None,
-          layout: str | None = None, device: Device | None = None,
-          pin_memory: bool | None = None) -> Tensor:
+def _full(
+    size: Sequence[int],
+    fill_value: Scalar,
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
     TORCH_CHECK(layout in (None, "strided"), "full(...) is not implemented for sparse layout")
-    result = _at().empty(size, dtype=infer_full_options(fill_value, dtype), layout=layout,
-                         device=device, pin_memory=pin_memory)
+    result = _at().empty(
+        size,
+        dtype=infer_full_options(fill_value, dtype),
+        layout=layout,
+        device=device,
+        pin_memory=pin_memory,
+    )
     return result.fill_(fill_value)
 
 
@@ -213,17 +275,34 @@ full_out = native_function(SOURCE, name="full_out", legacy="at::native::full_out
 
 
 @native_function(SOURCE, legacy="at::native::full_like")
-def full_like(self: Tensor, fill_value: Scalar, dtype: ScalarType | None = None,
-              layout: str | None = None, device: Device | None = None,
-              pin_memory: bool | None = None, memory_format: str | None = None) -> Tensor:
-    result = _at().empty_like(self, dtype=dtype, layout=layout, device=device,
-                              pin_memory=pin_memory, memory_format=memory_format)
+def full_like(
+    self: Tensor,
+    fill_value: Scalar,
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+    memory_format: str | None = None,
+) -> Tensor:
+    result = _at().empty_like(
+        self,
+        dtype=dtype,
+        layout=layout,
+        device=device,
+        pin_memory=pin_memory,
+        memory_format=memory_format,
+    )
     return result.fill_(fill_value)
 
 
 @native_function(SOURCE, name="ones", legacy="at::native::ones")
-def ones(size: Sequence[int], dtype: ScalarType | None = None, layout: str | None = None,
-         device: Device | None = None, pin_memory: bool | None = None) -> Tensor:
+def ones(
+    size: Sequence[int],
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
     # native::full, not at::full: no aten::full frame between aten::ones and aten::empty
     return _full(size, 1.0, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
 
@@ -234,80 +313,150 @@ def ones_out(size: Sequence[int], out: Tensor) -> Tensor:
 
 
 @native_function(SOURCE, legacy="at::native::ones_like")
-def ones_like(self: Tensor, dtype: ScalarType | None = None, layout: str | None = None,
-              device: Device | None = None, pin_memory: bool | None = None,
-              memory_format: str | None = None) -> Tensor:
-    result = _at().empty_like(self, dtype=dtype, layout=layout, device=device,
-                              pin_memory=pin_memory, memory_format=memory_format)
+def ones_like(
+    self: Tensor,
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+    memory_format: str | None = None,
+) -> Tensor:
+    result = _at().empty_like(
+        self,
+        dtype=dtype,
+        layout=layout,
+        device=device,
+        pin_memory=pin_memory,
+        memory_format=memory_format,
+    )
     return result.fill_(1.0)
 
 
 # ---- random factories ----------------------------------------------------------------------------
 @native_function(SOURCE, legacy="at::native::rand_like")
-def rand_like(self: Tensor, generator: object = None, dtype: ScalarType | None = None,
-              layout: str | None = None, device: Device | None = None,
-              pin_memory: bool | None = None, memory_format: str | None = None) -> Tensor:
-    result = _at().empty_like(self, dtype=dtype, layout=layout, device=device,
-                              pin_memory=pin_memory, memory_format=memory_format)
+def rand_like(
+    self: Tensor,
+    generator: object = None,
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+    memory_format: str | None = None,
+) -> Tensor:
+    result = _at().empty_like(
+        self,
+        dtype=dtype,
+        layout=layout,
+        device=device,
+        pin_memory=pin_memory,
+        memory_format=memory_format,
+    )
     return result.uniform_(0, 1, generator=generator)
 
 
 @native_function(SOURCE, legacy="at::native::randn")
-def randn(size: Sequence[int], generator: object = None, dtype: ScalarType | None = None,
-          layout: str | None = None, device: Device | None = None,
-          pin_memory: bool | None = None) -> Tensor:
+def randn(
+    size: Sequence[int],
+    generator: object = None,
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
     result = _at().empty(size, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
     return result.normal_(0, 1, generator=generator)
 
 
 @native_function(SOURCE, legacy="at::native::randn_out")
-def randn_out(size: Sequence[int], generator: object = None, out: Tensor | None = None
-              ) -> Tensor:
+def randn_out(size: Sequence[int], generator: object = None, out: Tensor | None = None) -> Tensor:
     assert out is not None
     out.resize_(size)
     return out.normal_(0, 1, generator=generator)
 
 
 @native_function(SOURCE, legacy="at::native::randn_like")
-def randn_like(self: Tensor, generator: object = None, dtype: ScalarType | None = None,
-               layout: str | None = None, device: Device | None = None,
-               pin_memory: bool | None = None, memory_format: str | None = None) -> Tensor:
-    result = _at().empty_like(self, dtype=dtype, layout=layout, device=device,
-                              pin_memory=pin_memory, memory_format=memory_format)
+def randn_like(
+    self: Tensor,
+    generator: object = None,
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+    memory_format: str | None = None,
+) -> Tensor:
+    result = _at().empty_like(
+        self,
+        dtype=dtype,
+        layout=layout,
+        device=device,
+        pin_memory=pin_memory,
+        memory_format=memory_format,
+    )
     return result.normal_(0, 1, generator=generator)
 
 
 @native_function(SOURCE, legacy="at::native::randint")
-def randint(high: int, size: Sequence[int], low: int = 0, generator: object = None,
-            dtype: ScalarType | None = ScalarType.Long, layout: str | None = None,
-            device: Device | None = None, pin_memory: bool | None = None) -> Tensor:
+def randint(
+    high: int,
+    size: Sequence[int],
+    low: int = 0,
+    generator: object = None,
+    dtype: ScalarType | None = ScalarType.Long,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
     """randint(high, size) is randint(0, high, size): empty, then random_(low, high)."""
     result = _at().empty(size, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
     return result.random_(low, high, generator=generator)
 
 
 @native_function(SOURCE, legacy="at::native::randint_out")
-def randint_out(high: int, size: Sequence[int], low: int = 0, generator: object = None,
-                out: Tensor | None = None) -> Tensor:
+def randint_out(
+    high: int,
+    size: Sequence[int],
+    low: int = 0,
+    generator: object = None,
+    out: Tensor | None = None,
+) -> Tensor:
     assert out is not None
     out.resize_(size)
     return out.random_(low, high, generator=generator)
 
 
 @native_function(SOURCE, legacy="at::native::randint_like")
-def randint_like(self: Tensor, high: int, low: int = 0, generator: object = None,
-                 dtype: ScalarType | None = None, layout: str | None = None,
-                 device: Device | None = None, pin_memory: bool | None = None,
-                 memory_format: str | None = None) -> Tensor:
-    result = _at().empty_like(self, dtype=dtype, layout=layout, device=device,
-                              pin_memory=pin_memory, memory_format=memory_format)
+def randint_like(
+    self: Tensor,
+    high: int,
+    low: int = 0,
+    generator: object = None,
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+    memory_format: str | None = None,
+) -> Tensor:
+    result = _at().empty_like(
+        self,
+        dtype=dtype,
+        layout=layout,
+        device=device,
+        pin_memory=pin_memory,
+        memory_format=memory_format,
+    )
     return result.random_(low, high, generator=generator)
 
 
 # ---- eye ---------------------------------------------------------------------------------------
 @native_function(SOURCE, name="eye", legacy="at::native::eye")
-def eye(n: int, m: int | None = None, dtype: ScalarType | None = None, layout: str | None = None,
-        device: Device | None = None, pin_memory: bool | None = None) -> Tensor:
+def eye(
+    n: int,
+    m: int | None = None,
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
     """An empty tensor to be resized, then at::eye_out (so aten::eye nests in aten::eye)."""
     at = _at()
     tensor = at.empty([0], dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
@@ -335,9 +484,13 @@ def eye_out_cpu(n: int, m: int | None = None, out: Tensor | None = None) -> Tens
 
 
 @native_function(SOURCE, legacy="at::native::scalar_tensor")
-def scalar_tensor(s: bool | int | float, dtype: ScalarType | None = None,
-                  layout: str | None = None, device: Device | None = None,
-                  pin_memory: bool | None = None) -> Tensor:
+def scalar_tensor(
+    s: bool | int | float,
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
     """A 0-dim tensor holding s: empty_cpu, then at::native::fill_ (no dispatcher call).
 
     fill_ converts with Scalar::to<scalar_t>(), so a value out of the dtype's range raises."""
@@ -350,13 +503,24 @@ def scalar_tensor(s: bool | int | float, dtype: ScalarType | None = None,
 
 
 @native_function(SOURCE, name="new_empty_strided", legacy="at::native::new_empty_strided")
-def new_empty_strided(self: Tensor, size: Sequence[int], stride: Sequence[int],
-                      dtype: ScalarType | None = None, layout: str | None = None,
-                      device: Device | None = None, pin_memory: bool | None = None) -> Tensor:
+def new_empty_strided(
+    self: Tensor,
+    size: Sequence[int],
+    stride: Sequence[int],
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
     """new_empty_strided_symint: empty_strided with self's dtype and device unless given
     (AccumulateGrad makes a leaf's first gradient with it, in the leaf's layout)."""
     from tensortrace.aten import functions as at
 
-    return at.empty_strided(size, stride, dtype=self.scalar_type() if dtype is None else dtype,
-                            layout=layout, device=self.device() if device is None else device,
-                            pin_memory=pin_memory)
+    return at.empty_strided(
+        size,
+        stride,
+        dtype=self.scalar_type() if dtype is None else dtype,
+        layout=layout,
+        device=self.device() if device is None else device,
+        pin_memory=pin_memory,
+    )

@@ -27,50 +27,76 @@ def _at() -> Any:
 
 
 @native_function(SOURCE, name="new_empty_symint", legacy="at::native::new_empty")
-def new_empty_symint(self: Tensor, size: Sequence[int], dtype: ScalarType | None = None,
-                     layout: str | None = None, device: Device | None = None,
-                     pin_memory: bool | None = None) -> Tensor:
-    return _at().empty(list(size), dtype=self.scalar_type() if dtype is None else dtype,
-                       layout=layout, device=self.device() if device is None else device,
-                       pin_memory=pin_memory)
+def new_empty_symint(
+    self: Tensor,
+    size: Sequence[int],
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
+    return _at().empty(
+        list(size),
+        dtype=self.scalar_type() if dtype is None else dtype,
+        layout=layout,
+        device=self.device() if device is None else device,
+        pin_memory=pin_memory,
+    )
 
 
 @native_function(SOURCE, name="new_full", legacy="at::native::new_full")
-def new_full(self: Tensor, size: Sequence[int], fill_value: Scalar,
-             dtype: ScalarType | None = None, layout: str | None = None,
-             device: Device | None = None, pin_memory: bool | None = None) -> Tensor:
-    r = self.new_empty(list(size), dtype=dtype, layout=layout, device=device,
-                       pin_memory=pin_memory)
+def new_full(
+    self: Tensor,
+    size: Sequence[int],
+    fill_value: Scalar,
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
+    r = self.new_empty(list(size), dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
     return r.fill_(fill_value)
 
 
 @native_function(SOURCE, name="new_zeros", legacy="at::native::new_zeros")
-def new_zeros(self: Tensor, size: Sequence[int], dtype: ScalarType | None = None,
-              layout: str | None = None, device: Device | None = None,
-              pin_memory: bool | None = None) -> Tensor:
-    r = self.new_empty(list(size), dtype=dtype, layout=layout, device=device,
-                       pin_memory=pin_memory)
+def new_zeros(
+    self: Tensor,
+    size: Sequence[int],
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
+    r = self.new_empty(list(size), dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
     return r.zero_()
 
 
 @native_function(SOURCE, name="new_ones", legacy="at::native::new_ones")
-def new_ones(self: Tensor, size: Sequence[int], dtype: ScalarType | None = None,
-             layout: str | None = None, device: Device | None = None,
-             pin_memory: bool | None = None) -> Tensor:
-    r = self.new_empty(list(size), dtype=dtype, layout=layout, device=device,
-                       pin_memory=pin_memory)
+def new_ones(
+    self: Tensor,
+    size: Sequence[int],
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
+    r = self.new_empty(list(size), dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
     return r.fill_(1.0)
 
 
-@native_function("aten/src/ATen/native/TensorConversions.cpp", name="type_as",
-                 legacy="at::native::type_as")
+@native_function(
+    "aten/src/ATen/native/TensorConversions.cpp", name="type_as", legacy="at::native::type_as"
+)
 def type_as(self: Tensor, other: Tensor) -> Tensor:
     """self.to(other.options()): other's dtype (and device), self itself when they match."""
     return self.to(other.scalar_type())
 
 
-@native_function("aten/src/ATen/native/TensorShape.cpp", name="broadcast_tensors",
-                 legacy="at::native::broadcast_tensors")
+@native_function(
+    "aten/src/ATen/native/TensorShape.cpp",
+    name="broadcast_tensors",
+    legacy="at::native::broadcast_tensors",
+)
 def broadcast_tensors(tensors: Sequence[Tensor]) -> list[Tensor]:
     """expand_outplace: every tensor expanded to the tensors' common broadcast shape."""
     from tensortrace.aten.expand_utils import infer_size

@@ -18,8 +18,10 @@ SOURCE = "aten/src/ATen/native/TensorProperties.cpp"
 def contiguous(self: Tensor, memory_format: str = "contiguous_format") -> Tensor:
     if self.is_contiguous():
         return self
-    TORCH_CHECK(memory_format != "preserve_format",
-                "preserve memory format is unsupported by the contiguous operator")
+    TORCH_CHECK(
+        memory_format != "preserve_format",
+        "preserve memory format is unsupported by the contiguous operator",
+    )
     return self.clone(memory_format=memory_format)
 
 

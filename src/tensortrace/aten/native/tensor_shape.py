@@ -48,15 +48,25 @@ def infer_size_dv(shape: Sequence[int], numel: int) -> list[int]:
         elif size >= 0:
             newsize *= size
         else:
-            TORCH_CHECK(False, "invalid shape dimension ", size, " at index ", dim,
-                        " of shape ", list(shape))
+            TORCH_CHECK(
+                False,
+                "invalid shape dimension ",
+                size,
+                " at index ",
+                dim,
+                " of shape ",
+                list(shape),
+            )
     res = list(shape)
     if numel == newsize or (infer_dim is not None and newsize > 0 and numel % newsize == 0):
         if infer_dim is not None:
             # -1 in a shape of 0 elements could be anything: PyTorch refuses to guess
-            TORCH_CHECK(newsize != 0, "cannot reshape tensor of 0 elements into shape ",
-                        list(shape), " because the unspecified dimension size -1 can be any "
-                        "value and is ambiguous")
+            TORCH_CHECK(
+                newsize != 0,
+                "cannot reshape tensor of 0 elements into shape ",
+                list(shape),
+                " because the unspecified dimension size -1 can be any value and is ambiguous",
+            )
             res[infer_dim] = numel // newsize
         return res
     TORCH_CHECK(False, "shape '", list(shape), "' is invalid for input of size ", numel)
@@ -64,8 +74,9 @@ def infer_size_dv(shape: Sequence[int], numel: int) -> list[int]:
 
 
 @traced("native", "at::detail::computeStride", TENSOR_UTILS, legacy="THTensor_compute_stride")
-def computeStride(oldshape: Sequence[int], oldstride: Sequence[int],
-                  newshape: Sequence[int]) -> list[int] | None:
+def computeStride(
+    oldshape: Sequence[int], oldstride: Sequence[int], newshape: Sequence[int]
+) -> list[int] | None:
     """Strides that let `newshape` view memory laid out as (oldshape, oldstride), or None.
 
     Walks the old dims from the back, grouping them into chunks that are contiguous with each
@@ -92,8 +103,10 @@ def computeStride(oldshape: Sequence[int], oldstride: Sequence[int],
     for tensor_d in range(len(oldshape) - 1, -1, -1):
         tensor_numel *= oldshape[tensor_d]
         # a chunk ends where the next dim out is not laid out right after this one
-        if tensor_d == 0 or (oldshape[tensor_d - 1] != 1
-                             and oldstride[tensor_d - 1] != tensor_numel * chunk_base_stride):
+        if tensor_d == 0 or (
+            oldshape[tensor_d - 1] != 1
+            and oldstride[tensor_d - 1] != tensor_numel * chunk_base_stride
+        ):
             while view_d >= 0 and (view_numel < tensor_numel or newshape[view_d] == 1):
                 newstride[view_d] = view_numel * chunk_base_stride
                 view_numel *= newshape[view_d]
@@ -110,8 +123,9 @@ def computeStride(oldshape: Sequence[int], oldstride: Sequence[int],
 
 
 @traced("native", "at::native::alias_with_sizes_and_strides", SOURCE)
-def alias_with_sizes_and_strides(self: Tensor, sizes: Sequence[int],
-                                 strides: Sequence[int]) -> Tensor:
+def alias_with_sizes_and_strides(
+    self: Tensor, sizes: Sequence[int], strides: Sequence[int]
+) -> Tensor:
     """A VIEW TensorImpl over self's storage, made directly (no as_strided call)."""
     impl = self.unsafeGetTensorImpl()
     view = TensorImpl(impl.storage_.copy(), impl.key_set_, impl.data_type_, ImplType.VIEW)
@@ -121,10 +135,14 @@ def alias_with_sizes_and_strides(self: Tensor, sizes: Sequence[int],
 
 
 # ---- as_strided, select, slice, narrow -----------------------------------------------------------
-@native_function(SOURCE, name="as_strided_tensorimpl",
-                 legacy="as_strided_tensorimpl (CPU: as_strided_tensorimpl)")
-def as_strided_tensorimpl(self: Tensor, size: Sequence[int], stride: Sequence[int],
-                          storage_offset: int | None = None) -> Tensor:
+@native_function(
+    SOURCE,
+    name="as_strided_tensorimpl",
+    legacy="as_strided_tensorimpl (CPU: as_strided_tensorimpl)",
+)
+def as_strided_tensorimpl(
+    self: Tensor, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None
+) -> Tensor:
     impl = self.unsafeGetTensorImpl()
     offset = storage_offset if storage_offset is not None else impl.storage_offset_
     # make_tensor<TensorImpl>(VIEW, Storage(self.storage()), ...): copying the Storage handle is
@@ -136,8 +154,9 @@ def as_strided_tensorimpl(self: Tensor, size: Sequence[int], stride: Sequence[in
 
 
 @native_function(SOURCE, name="as_strided__symint", legacy="at::native::as_strided_")
-def as_strided_(self: Tensor, size: Sequence[int], stride: Sequence[int],
-                storage_offset: int | None = None) -> Tensor:
+def as_strided_(
+    self: Tensor, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None
+) -> Tensor:
     """In place: give self this geometry over the storage it already has."""
     offset = storage_offset if storage_offset is not None else self.storage_offset()
     setStrided(self, size, stride, offset)
@@ -151,8 +170,15 @@ def select(self: Tensor, dim: int, index: int) -> Tensor:
     dim = maybe_wrap_dim(dim, ndim)
     size = self.size(dim)
     if not -size <= index < size:  # Note [TORCH_CHECK tests first]: list(sizes) only then
-        TORCH_CHECK_INDEX(False, "select(): index ", index, " out of range for tensor of size ",
-                          list(self.sizes()), " at dimension ", dim)
+        TORCH_CHECK_INDEX(
+            False,
+            "select(): index ",
+            index,
+            " out of range for tensor of size ",
+            list(self.sizes()),
+            " at dimension ",
+            dim,
+        )
     if index < 0:
         index += size
     sizes = list(self.sizes())
@@ -164,8 +190,9 @@ def select(self: Tensor, dim: int, index: int) -> Tensor:
 
 
 @native_function(SOURCE, name="slice", legacy="at::native::slice")
-def slice_(self: Tensor, dim: int = 0, start: int | None = None, end: int | None = None,
-           step: int = 1) -> Tensor:
+def slice_(
+    self: Tensor, dim: int = 0, start: int | None = None, end: int | None = None, step: int = 1
+) -> Tensor:
     ndim = self.dim()
     TORCH_CHECK_INDEX(ndim != 0, "slice() cannot be applied to a 0-dim tensor.")
     dim = maybe_wrap_dim(dim, ndim)
@@ -194,12 +221,28 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     TORCH_CHECK(length >= 0, "narrow(): length must be non-negative.")
     dim = maybe_wrap_dim(dim, self.dim())
     cur_size = self.size(dim)
-    TORCH_CHECK_INDEX(-cur_size <= start <= cur_size, "start out of range (expected to be in "
-                      "range of [", -cur_size, ", ", cur_size, "], but got ", start, ")")
+    TORCH_CHECK_INDEX(
+        -cur_size <= start <= cur_size,
+        "start out of range (expected to be in range of [",
+        -cur_size,
+        ", ",
+        cur_size,
+        "], but got ",
+        start,
+        ")",
+    )
     if start < 0:
         start += cur_size
-    TORCH_CHECK(start <= cur_size - length, "start (", start, ") + length (", length,
-                ") exceeds dimension size (", cur_size, ").")
+    TORCH_CHECK(
+        start <= cur_size - length,
+        "start (",
+        start,
+        ") + length (",
+        length,
+        ") exceeds dimension size (",
+        cur_size,
+        ").",
+    )
     from tensortrace.aten import functions as at
 
     return at.slice(self, dim, start, start + length, 1)
@@ -209,9 +252,12 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
 def view_impl(self: Tensor, size: Sequence[int]) -> Tensor:
     inferred_size = infer_size_dv(size, self.numel())
     stride = computeStride(self.sizes(), self.strides(), inferred_size)
-    TORCH_CHECK(stride is not None, "view size is not compatible with input tensor's size and "
-                "stride (at least one dimension spans across two contiguous subspaces). Use "
-                ".reshape(...) instead.")
+    TORCH_CHECK(
+        stride is not None,
+        "view size is not compatible with input tensor's size and "
+        "stride (at least one dimension spans across two contiguous subspaces). Use "
+        ".reshape(...) instead.",
+    )
     assert stride is not None
     return alias_with_sizes_and_strides(self, inferred_size, stride)
 
@@ -253,14 +299,15 @@ def reshape(self: Tensor, shape: Sequence[int]) -> Tensor:
 def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     start_dim = maybe_wrap_dim(start_dim, self.dim())
     end_dim = maybe_wrap_dim(end_dim, self.dim())
-    TORCH_CHECK(start_dim <= end_dim, "flatten() has invalid args: start_dim cannot come after "
-                "end_dim")
+    TORCH_CHECK(
+        start_dim <= end_dim, "flatten() has invalid args: start_dim cannot come after end_dim"
+    )
     if self.dim() == 0:
         return self.reshape([1])
     if start_dim == end_dim:
         return self
     sizes = list(self.sizes())
-    shape = sizes[:start_dim] + [_prod(sizes[start_dim:end_dim + 1])] + sizes[end_dim + 1:]
+    shape = sizes[:start_dim] + [_prod(sizes[start_dim : end_dim + 1])] + sizes[end_dim + 1 :]
     # native::reshape_symint called directly: no aten::reshape frame under aten::flatten
     return reshape(self, shape)
 
@@ -270,11 +317,18 @@ def unflatten(self: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
     dim = maybe_wrap_dim(dim, self.dim())
     TORCH_CHECK(len(sizes) > 0, "unflatten: sizes must be non-empty")
     inferred = infer_size_dv(sizes, self.size(dim)) if -1 in sizes else list(sizes)
-    TORCH_CHECK(_prod(inferred) == self.size(dim), "unflatten: Provided sizes ", list(sizes),
-                " don't multiply up to the size of dim ", dim, " (", self.size(dim),
-                ") in the input tensor")
+    TORCH_CHECK(
+        _prod(inferred) == self.size(dim),
+        "unflatten: Provided sizes ",
+        list(sizes),
+        " don't multiply up to the size of dim ",
+        dim,
+        " (",
+        self.size(dim),
+        ") in the input tensor",
+    )
     shape = list(self.sizes())
-    shape[dim:dim + 1] = inferred
+    shape[dim : dim + 1] = inferred
     return self.view(shape)
 
 
@@ -287,9 +341,15 @@ def alias(self: Tensor) -> Tensor:
 @native_function(SOURCE, name="permute", legacy="at::native::permute")
 def permute(self: Tensor, dims: Sequence[int]) -> Tensor:
     ndim = self.dim()
-    TORCH_CHECK(ndim == len(dims), "permute(sparse_coo): number of dimensions in the tensor "
-                "input does not match the length of the desired ordering of dimensions i.e. "
-                "input.dim() = ", ndim, " is not equal to len(dims) = ", len(dims))
+    TORCH_CHECK(
+        ndim == len(dims),
+        "permute(sparse_coo): number of dimensions in the tensor "
+        "input does not match the length of the desired ordering of dimensions i.e. "
+        "input.dim() = ",
+        ndim,
+        " is not equal to len(dims) = ",
+        len(dims),
+    )
     sizes, strides = self.sizes(), self.strides()
     new_sizes: list[int] = []
     new_strides: list[int] = []
@@ -318,8 +378,9 @@ def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
 
 @native_function(SOURCE, name="t", legacy="at::native::t")
 def t(self: Tensor) -> Tensor:
-    TORCH_CHECK(self.dim() <= 2, "t() expects a tensor with <= 2 dimensions, but self is ",
-                self.dim(), "D")
+    TORCH_CHECK(
+        self.dim() <= 2, "t() expects a tensor with <= 2 dimensions, but self is ", self.dim(), "D"
+    )
     if self.dim() < 2:
         return self.transpose(0, 0)
     return self.transpose(0, 1)
@@ -365,16 +426,18 @@ def squeeze_dims(self: Tensor, dim: Sequence[int]) -> Tensor:
     seen: set[int] = set()
     for d in dim:
         wrapped = maybe_wrap_dim(d, ndim)
-        TORCH_CHECK(wrapped not in seen, "dim ", wrapped, " appears multiple times in the "
-                    "list of dims")
+        TORCH_CHECK(
+            wrapped not in seen, "dim ", wrapped, " appears multiple times in the list of dims"
+        )
         seen.add(wrapped)
     sizes, strides = _squeeze_geometry(self, seen)
     return self.as_strided(sizes, strides)
 
 
 @traced("native", "at::inferExpandGeometry", "aten/src/ATen/ExpandUtils.cpp")
-def inferExpandGeometry(tensor_sizes: Sequence[int], tensor_strides: Sequence[int],
-                        sizes: Sequence[int]) -> tuple[list[int], list[int]]:
+def inferExpandGeometry(
+    tensor_sizes: Sequence[int], tensor_strides: Sequence[int], sizes: Sequence[int]
+) -> tuple[list[int], list[int]]:
     """The expanded sizes, with stride 0 wherever a size-1 (or new, leading) dim is repeated."""
     ndim = len(sizes)
     tensor_dim = len(tensor_sizes)
@@ -386,18 +449,33 @@ def inferExpandGeometry(tensor_sizes: Sequence[int], tensor_strides: Sequence[in
         offset = ndim - 1 - i
         dim = tensor_dim - 1 - offset
         size = tensor_sizes[dim] if dim >= 0 else 1
-        stride = tensor_strides[dim] if dim >= 0 else (
-            expanded_sizes[i + 1] * expanded_strides[i + 1])
+        stride = (
+            tensor_strides[dim] if dim >= 0 else (expanded_sizes[i + 1] * expanded_strides[i + 1])
+        )
         target_size = sizes[i]
         if target_size == -1:
-            TORCH_CHECK(dim >= 0, "The expanded size of the tensor (", target_size,
-                        ") isn't allowed in a leading, non-existing dimension ", i)
+            TORCH_CHECK(
+                dim >= 0,
+                "The expanded size of the tensor (",
+                target_size,
+                ") isn't allowed in a leading, non-existing dimension ",
+                i,
+            )
             target_size = size
         if size != target_size:
-            TORCH_CHECK(size == 1, "The expanded size of the tensor (", target_size,
-                        ") must match the existing size (", size,
-                        ") at non-singleton dimension ", i, ".  Target sizes: ", list(sizes),
-                        ".  Tensor sizes: ", list(tensor_sizes))
+            TORCH_CHECK(
+                size == 1,
+                "The expanded size of the tensor (",
+                target_size,
+                ") must match the existing size (",
+                size,
+                ") at non-singleton dimension ",
+                i,
+                ".  Target sizes: ",
+                list(sizes),
+                ".  Tensor sizes: ",
+                list(tensor_sizes),
+            )
             size = target_size
             stride = 0
         expanded_sizes[i] = size
@@ -413,10 +491,20 @@ def _type_string(self: Tensor) -> str:
 @native_function(SOURCE, name="expand", legacy="at::native::expand")
 def expand(self: Tensor, size: Sequence[int], implicit: bool = False) -> Tensor:
     if len(size) < self.dim():  # the message names the legacy type: built only on failure
-        TORCH_CHECK(False, "expand(", _type_string(self), "{", list(self.sizes()), "}, size=",
-                    list(size), "): the number of sizes provided (", len(size),
-                    ") must be greater or equal to the number of dimensions in the tensor (",
-                    self.dim(), ")")
+        TORCH_CHECK(
+            False,
+            "expand(",
+            _type_string(self),
+            "{",
+            list(self.sizes()),
+            "}, size=",
+            list(size),
+            "): the number of sizes provided (",
+            len(size),
+            ") must be greater or equal to the number of dimensions in the tensor (",
+            self.dim(),
+            ")",
+        )
     expanded_sizes, expanded_strides = inferExpandGeometry(self.sizes(), self.strides(), size)
     return self.as_strided(expanded_sizes, expanded_strides)
 
@@ -458,20 +546,25 @@ def diagonal(self: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Ten
 def split(self: Tensor, split_size: int, dim: int = 0) -> list[Tensor]:
     TORCH_CHECK(self.dim() != 0, "split expects at least a 1-dimensional tensor")
     dim = maybe_wrap_dim(dim, self.dim())
-    TORCH_CHECK(split_size >= 0, "split expects split_size be non-negative, but got "
-                "split_size=", split_size)
+    TORCH_CHECK(
+        split_size >= 0, "split expects split_size be non-negative, but got split_size=", split_size
+    )
     dim_size = self.size(dim)
-    TORCH_CHECK(split_size > 0 or dim_size == 0, "split_size can only be 0 if dimension size "
-                "is 0, but got dimension size of ", dim_size)
+    TORCH_CHECK(
+        split_size > 0 or dim_size == 0,
+        "split_size can only be 0 if dimension size is 0, but got dimension size of ",
+        dim_size,
+    )
     num_splits = 1
     if split_size != 0:
         num_splits = max((dim_size + split_size - 1) // split_size, 1)
     last_split_size = split_size - (split_size * num_splits - dim_size)
     from tensortrace.aten import functions as at
 
-    return [at.narrow(self, dim, i * split_size,
-                      last_split_size if i == num_splits - 1 else split_size)
-            for i in range(num_splits)]
+    return [
+        at.narrow(self, dim, i * split_size, last_split_size if i == num_splits - 1 else split_size)
+        for i in range(num_splits)
+    ]
 
 
 @native_function(SOURCE, name="split_with_sizes", legacy="at::native::split_with_sizes")
@@ -482,19 +575,32 @@ def split_with_sizes(self: Tensor, split_sizes: Sequence[int], dim: int = 0) -> 
     results: list[Tensor] = []
     start_idx = 0
     for length in split_sizes:
-        TORCH_CHECK(length >= 0, "split_with_sizes expects split_sizes have only "
-                    "non-negative entries, but got split_sizes=", list(split_sizes))
+        TORCH_CHECK(
+            length >= 0,
+            "split_with_sizes expects split_sizes have only "
+            "non-negative entries, but got split_sizes=",
+            list(split_sizes),
+        )
         start_idx += length
-    TORCH_CHECK(start_idx == dim_size, "split_with_sizes expects split_sizes to sum exactly to ",
-                dim_size, " (input tensor's size at dimension ", dim, "), but got split_sizes=",
-                list(split_sizes))
+    TORCH_CHECK(
+        start_idx == dim_size,
+        "split_with_sizes expects split_sizes to sum exactly to ",
+        dim_size,
+        " (input tensor's size at dimension ",
+        dim,
+        "), but got split_sizes=",
+        list(split_sizes),
+    )
     # PyTorch slices each piece with as_strided directly (no narrow/slice frames)
     start_idx = 0
     for length in split_sizes:
         sizes = list(self.sizes())
         sizes[dim] = length
-        results.append(self.as_strided(sizes, self.strides(),
-                                       self.storage_offset() + start_idx * self.stride(dim)))
+        results.append(
+            self.as_strided(
+                sizes, self.strides(), self.storage_offset() + start_idx * self.stride(dim)
+            )
+        )
         start_idx += length
     return results
 
@@ -521,8 +627,13 @@ def unbind(self: Tensor, dim: int = 0) -> list[Tensor]:
 
 # ---- set_ ----------------------------------------------------------------------------------------
 @native_function(SOURCE, name="set_storage_cpu_", legacy="at::native::set_storage_cpu_")
-def set_storage_cpu_(self: Tensor, source: Storage, storage_offset: int, size: Sequence[int],
-                     stride: Sequence[int] = ()) -> Tensor:
+def set_storage_cpu_(
+    self: Tensor,
+    source: Storage,
+    storage_offset: int,
+    size: Sequence[int],
+    stride: Sequence[int] = (),
+) -> Tensor:
     """Point self at `source` with the given geometry (checkSetStorage, then resize_impl_cpu_).
 
     Like PyTorch, a geometry that reaches past the end of `source` grows the storage.
@@ -533,8 +644,14 @@ def set_storage_cpu_(self: Tensor, source: Storage, storage_offset: int, size: S
     # an empty stride list (the schema's default) means "contiguous"
     stride_opt = list(stride) if len(stride) > 0 or len(size) == 0 else None
     if stride_opt is not None:
-        TORCH_CHECK(len(size) == len(stride_opt), "unequal size length (", len(size),
-                    ") and stride length (", len(stride_opt), ")")
+        TORCH_CHECK(
+            len(size) == len(stride_opt),
+            "unequal size length (",
+            len(size),
+            ") and stride length (",
+            len(stride_opt),
+            ")",
+        )
     TORCH_CHECK(storage_offset >= 0, "Tensor: invalid storage offset ", storage_offset)
     if not impl.storage_.is_alias_of(source):
         impl.set_storage_keep_dtype(source.copy())
@@ -542,7 +659,7 @@ def set_storage_cpu_(self: Tensor, source: Storage, storage_offset: int, size: S
     # grows the storage if the geometry needs more (unless the geometry is unchanged) ...
     resize_impl_cpu_(impl, size, stride_opt)
     # ... which leaves a geometry that did not change to be checked against the new storage
-    checkInBoundsForStorage(impl.sizes_, impl.strides_, storage_offset, impl.itemsize(),
-                            impl.storage_.nbytes())
+    checkInBoundsForStorage(
+        impl.sizes_, impl.strides_, storage_offset, impl.itemsize(), impl.storage_.nbytes()
+    )
     return self
-

@@ -33,8 +33,10 @@ def user_stacklevel() -> int:
     (torch's warnings from C++ name the Python line that made the call)."""
     frame: FrameType | None = sys._getframe(1)
     level = 1
-    while frame is not None and (frame.f_code.co_filename.startswith(_PACKAGE)
-                                 or frame.f_code.co_filename.startswith("<traced")):
+    while frame is not None and (
+        frame.f_code.co_filename.startswith(_PACKAGE)
+        or frame.f_code.co_filename.startswith("<traced")
+    ):
         frame, level = frame.f_back, level + 1
     return level
 
@@ -47,10 +49,12 @@ def numpy_T(self: Tensor) -> Tensor:  # noqa: N802 - PyTorch's name
             "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
             "deprecated and it will throw an error in a future release. Consider `x.mT` to "
             "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
-            "reverse the dimensions of a tensor.")
+            "reverse the dimensions of a tensor."
+        )
     if n == 0:
-        TORCH_WARN_ONCE("Tensor.T is deprecated on 0-D tensors. This function is the identity "
-                        "in these cases.")
+        TORCH_WARN_ONCE(
+            "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases."
+        )
     return self.permute(list(range(n - 1, -1, -1)))
 
 
@@ -59,9 +63,13 @@ def matrix_H(self: Tensor) -> Tensor:  # noqa: N802 - PyTorch's name
     ndim = self.dim()
     if ndim == 0:
         TORCH_WARN_ONCE("Tensor.H is deprecated on 0-D tensors. Consider using x.conj().")
-    TORCH_CHECK(ndim == 0 or ndim == 2,
-                "tensor.H is only supported on matrices (2-D tensors). Got ", ndim, "-D tensor.",
-                " For batches of matrices, consider using tensor.mH" if ndim > 2 else "")
+    TORCH_CHECK(
+        ndim == 0 or ndim == 2,
+        "tensor.H is only supported on matrices (2-D tensors). Got ",
+        ndim,
+        "-D tensor.",
+        " For batches of matrices, consider using tensor.mH" if ndim > 2 else "",
+    )
     if ndim == 0:
         return self
     return self.transpose(-2, -1).conj()  # a view with the conj bit for complex tensors
@@ -69,12 +77,18 @@ def matrix_H(self: Tensor) -> Tensor:  # noqa: N802 - PyTorch's name
 
 def _adjoint(self: Tensor, transpose: bool, name: str) -> Tensor:
     ndim = self.dim()
-    TORCH_CHECK(ndim != 1, "tensor.", name, " is only supported on matrices or batches of "
-                "matrices. Got 1-D tensor.")
+    TORCH_CHECK(
+        ndim != 1,
+        "tensor.",
+        name,
+        " is only supported on matrices or batches of matrices. Got 1-D tensor.",
+    )
     if ndim == 0:
         if transpose:
-            TORCH_WARN_ONCE("Tensor.mT is deprecated on 0-D tensors. This function is the "
-                            "identity in these cases.")
+            TORCH_WARN_ONCE(
+                "Tensor.mT is deprecated on 0-D tensors. This function is the "
+                "identity in these cases."
+            )
         else:
             TORCH_WARN_ONCE("Tensor.mH is deprecated on 0-D tensors. Consider using x.conj().")
         return self
@@ -97,8 +111,9 @@ def adjoint(self: Tensor) -> Tensor:
     return _adjoint(self, False, "adjoint()")
 
 
-@native_function("aten/src/ATen/native/TensorProperties.cpp", name="numel",
-                 legacy="at::native::numel")
+@native_function(
+    "aten/src/ATen/native/TensorProperties.cpp", name="numel", legacy="at::native::numel"
+)
 def numel(self: Tensor) -> int:
     """torch.numel(x): the product of the sizes."""
     return self.numel()

@@ -70,8 +70,14 @@ def block_diag(tensors: Sequence[Tensor]) -> Tensor:
     rows = cols = 0
     shapes = []
     for i, t in enumerate(tensors):
-        TORCH_CHECK(t.dim() <= 2, "torch.block_diag: Input tensors must have 2 or fewer "
-                    "dimensions. Input ", i, " has ", t.dim(), " dimensions")
+        TORCH_CHECK(
+            t.dim() <= 2,
+            "torch.block_diag: Input tensors must have 2 or fewer dimensions. Input ",
+            i,
+            " has ",
+            t.dim(),
+            " dimensions",
+        )
         dtype = promoteTypes(dtype, t.scalar_type())
         shape = list(t.sizes()) if t.dim() == 2 else [1, t.numel()]
         shapes.append(shape)
@@ -114,8 +120,7 @@ def _each(fn: Any) -> Any:
     return sequence
 
 
-for _n, _f in (("atleast_1d", atleast_1d), ("atleast_2d", atleast_2d),
-               ("atleast_3d", atleast_3d)):
+for _n, _f in (("atleast_1d", atleast_1d), ("atleast_2d", atleast_2d), ("atleast_3d", atleast_3d)):
     _s = _each(_f)
     _s.__name__ = _n
     native_function(SOURCE, name=_n)(_s)
@@ -149,20 +154,26 @@ def column_stack(tensors: Sequence[Tensor]) -> Tensor:
 
 # ---- movedim, swapaxes ---------------------------------------------------------------------------
 @native_function(SOURCE)
-def movedim(self: Tensor, source: Sequence[int] | int, destination: Sequence[int] | int
-            ) -> Tensor:
+def movedim(self: Tensor, source: Sequence[int] | int, destination: Sequence[int] | int) -> Tensor:
     src = [source] if isinstance(source, int) else list(source)
     dst = [destination] if isinstance(destination, int) else list(destination)
-    TORCH_CHECK(len(src) == len(dst), "movedim: Invalid source or destination dims: source (",
-                src, " dims) should contain the same number of dims as destination (", dst,
-                " dims)")
+    TORCH_CHECK(
+        len(src) == len(dst),
+        "movedim: Invalid source or destination dims: source (",
+        src,
+        " dims) should contain the same number of dims as destination (",
+        dst,
+        " dims)",
+    )
     n = self.dim()
     norm_src = [maybe_wrap_dim(d, n) for d in src]
     norm_dst = [maybe_wrap_dim(d, n) for d in dst]
-    TORCH_CHECK(len(set(norm_src)) == len(norm_src), "movedim: repeated dim in `source` (",
-                src, ")")
-    TORCH_CHECK(len(set(norm_dst)) == len(norm_dst), "movedim: repeated dim in `destination` (",
-                dst, ")")
+    TORCH_CHECK(
+        len(set(norm_src)) == len(norm_src), "movedim: repeated dim in `source` (", src, ")"
+    )
+    TORCH_CHECK(
+        len(set(norm_dst)) == len(norm_dst), "movedim: repeated dim in `destination` (", dst, ")"
+    )
     if n <= 1:
         return self.alias()
     order = [-1] * n
@@ -174,8 +185,7 @@ def movedim(self: Tensor, source: Sequence[int] | int, destination: Sequence[int
 
 
 @native_function(SOURCE)
-def moveaxis(self: Tensor, source: Sequence[int] | int, destination: Sequence[int] | int
-             ) -> Tensor:
+def moveaxis(self: Tensor, source: Sequence[int] | int, destination: Sequence[int] | int) -> Tensor:
     return self.movedim(source, destination)
 
 
@@ -193,8 +203,11 @@ def swapdims(self: Tensor, dim0: int, dim1: int) -> Tensor:
 @native_function(SOURCE)
 def repeat(self: Tensor, repeats: Sequence[int]) -> Tensor:
     """expand self (padded with leading 1s) into a (r0, s0, r1, s1, ...) view of the result."""
-    TORCH_CHECK(len(repeats) >= self.dim(), "Number of dimensions of repeat dims can not be "
-                "smaller than number of dimensions of tensor")
+    TORCH_CHECK(
+        len(repeats) >= self.dim(),
+        "Number of dimensions of repeat dims can not be "
+        "smaller than number of dimensions of tensor",
+    )
     num_new = len(repeats) - self.dim()
     padded = [1] * num_new + list(self.sizes())
     target = [p * r for p, r in zip(padded, repeats)]
@@ -231,14 +244,20 @@ def meshgrid(tensors: Sequence[Tensor], indexing: str | None = None) -> list[Ten
     if indexing is None:  # meshgrid(tensors): TORCH_WARN_ONCE, then 'ij'
         if "meshgrid" not in _WARNED:
             _WARNED.add("meshgrid")
-            warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass "
-                          "the indexing argument.", UserWarning, stacklevel=2)
+            warnings.warn(
+                "torch.meshgrid: in an upcoming release, it will be required to pass "
+                "the indexing argument.",
+                UserWarning,
+                stacklevel=2,
+            )
         indexing = "ij"
     size = len(tensors)
     TORCH_CHECK(size > 0, "meshgrid expects a non-empty TensorList")
     for i in range(size - 1):
-        TORCH_CHECK(tensors[i].scalar_type() == tensors[i + 1].scalar_type(),
-                    "meshgrid expects all tensors to have the same dtype")
+        TORCH_CHECK(
+            tensors[i].scalar_type() == tensors[i + 1].scalar_type(),
+            "meshgrid expects all tensors to have the same dtype",
+        )
     refs = list(tensors)
     swap = False
     if indexing == "xy":
@@ -246,11 +265,15 @@ def meshgrid(tensors: Sequence[Tensor], indexing: str | None = None) -> list[Ten
         if swap:
             refs[0], refs[1] = refs[1], refs[0]
     else:
-        TORCH_CHECK(indexing == "ij", "torch.meshgrid: indexing must be one of \"xy\" or "
-                    "\"ij\", but received: ", indexing)
+        TORCH_CHECK(
+            indexing == "ij",
+            'torch.meshgrid: indexing must be one of "xy" or "ij", but received: ',
+            indexing,
+        )
     for t in refs:
-        TORCH_CHECK(t.dim() <= 1, "torch.meshgrid: Expected 0D or 1D tensor in the tensor list "
-                    "but got: ", t)
+        TORCH_CHECK(
+            t.dim() <= 1, "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: ", t
+        )
     shape = [t.numel() for t in refs]
     grids = []
     for i, t in enumerate(refs):
@@ -275,8 +298,10 @@ def _repeat_interleave_kernel(result: Tensor, repeats: Any) -> None:
 def repeat_interleave_cpu(repeats: Tensor, output_size: int | None = None) -> Tensor:
     """repeat_interleave(repeats): each index i, repeats[i] times (the index of the others)."""
     TORCH_CHECK(repeats.dim() == 1, "repeat_interleave only accept 1D vector as repeat")
-    TORCH_CHECK(repeats.scalar_type() in (ScalarType.Long, ScalarType.Int),
-                "repeats has to be Long or Int tensor")
+    TORCH_CHECK(
+        repeats.scalar_type() in (ScalarType.Long, ScalarType.Int),
+        "repeats has to be Long or Int tensor",
+    )
     reps = repeats.numpy_view().astype(np.int64)
     TORCH_CHECK(bool((reps >= 0).all()), "repeats can not be negative")
     total = int(reps.sum())
@@ -289,8 +314,9 @@ def repeat_interleave_cpu(repeats: Tensor, output_size: int | None = None) -> Te
 
 
 @native_function(REPEAT)
-def repeat_interleave(self: Tensor, repeats: Tensor | int, dim: int | None = None,
-                      output_size: int | None = None) -> Tensor:
+def repeat_interleave(
+    self: Tensor, repeats: Tensor | int, dim: int | None = None, output_size: int | None = None
+) -> Tensor:
     """repeat_interleave.self_Tensor / self_int: index_select with the repeated indices, or
     (an int) unsqueeze + expand + flatten."""
     inp = self if dim is not None else self.flatten()
@@ -304,9 +330,15 @@ def repeat_interleave(self: Tensor, repeats: Tensor | int, dim: int | None = Non
     if repeats.dim() == 0 or (repeats.dim() == 1 and repeats.size(0) == 1):
         reps = repeats.reshape([1]).expand([inp.size(d)])
     elif repeats.dim() == 1:
-        TORCH_CHECK(repeats.size(0) == inp.size(d), "repeats must have the same size as input "
-                    "along dim, but got repeats.size(0) = ", repeats.size(0), " and input.size(",
-                    d, ") = ", inp.size(d))
+        TORCH_CHECK(
+            repeats.size(0) == inp.size(d),
+            "repeats must have the same size as input along dim, but got repeats.size(0) = ",
+            repeats.size(0),
+            " and input.size(",
+            d,
+            ") = ",
+            inp.size(d),
+        )
         reps = repeats
     else:
         TORCH_CHECK(False, "repeats must be 0-dim or 1-dim tensor")
@@ -343,13 +375,20 @@ def ravel(self: Tensor) -> Tensor:
 FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
 
 
-def _tri_indices(name: str, row: int, col: int, offset: int, dtype: ScalarType | None,
-                 upper: bool) -> Tensor:
+def _tri_indices(
+    name: str, row: int, col: int, offset: int, dtype: ScalarType | None, upper: bool
+) -> Tensor:
     from tensortrace.c10.exception import TORCH_CHECK_NOT_IMPLEMENTED
 
     dtype = ScalarType.Long if dtype is None else dtype
-    TORCH_CHECK_NOT_IMPLEMENTED(dtype in (ScalarType.Long, ScalarType.Int), '"', name,
-                                '" not implemented for \'', dtype, "'")
+    TORCH_CHECK_NOT_IMPLEMENTED(
+        dtype in (ScalarType.Long, ScalarType.Int),
+        '"',
+        name,
+        "\" not implemented for '",
+        dtype,
+        "'",
+    )
     TORCH_CHECK(row >= 0, "row must be non-negative, got", row)
     TORCH_CHECK(col >= 0, "col must be non-negative, got", col)
     rows, cols = (np.triu_indices if upper else np.tril_indices)(row, offset, col)
@@ -367,14 +406,28 @@ def _tri_indices_kernel(result: Tensor, rows: Any, cols: Any) -> None:
 
 
 @native_function(FACTORIES)
-def tril_indices_cpu(row: int, col: int, offset: int = 0, dtype: ScalarType | None = None,
-                     layout: Any = None, device: Any = None, pin_memory: Any = None) -> Tensor:
+def tril_indices_cpu(
+    row: int,
+    col: int,
+    offset: int = 0,
+    dtype: ScalarType | None = None,
+    layout: Any = None,
+    device: Any = None,
+    pin_memory: Any = None,
+) -> Tensor:
     return _tri_indices("tril_indices", row, col, offset, dtype, False)
 
 
 @native_function(FACTORIES)
-def triu_indices_cpu(row: int, col: int, offset: int = 0, dtype: ScalarType | None = None,
-                     layout: Any = None, device: Any = None, pin_memory: Any = None) -> Tensor:
+def triu_indices_cpu(
+    row: int,
+    col: int,
+    offset: int = 0,
+    dtype: ScalarType | None = None,
+    layout: Any = None,
+    device: Any = None,
+    pin_memory: Any = None,
+) -> Tensor:
     return _tri_indices("triu_indices", row, col, offset, dtype, True)
 
 
@@ -384,12 +437,17 @@ def reshape_as(self: Tensor, other: Tensor) -> Tensor:
 
 
 # ---- tensor_split, hsplit, vsplit, dsplit ------------------------------------------------------
-@native_function(SOURCE, name="tensor_split_sections_symint",
-                 legacy="at::native::tensor_split_sections_symint")
+@native_function(
+    SOURCE, name="tensor_split_sections_symint", legacy="at::native::tensor_split_sections_symint"
+)
 def tensor_split_sections_symint(self: Tensor, sections: int, dim: int = 0) -> list[Tensor]:
     """`sections` slices, the first size % sections of them one element longer."""
-    TORCH_CHECK(self.dim() > 0, "tensor_split expected at least a 1-dimensional tensor, but got "
-                "a tensor with ", self.dim(), " dims")
+    TORCH_CHECK(
+        self.dim() > 0,
+        "tensor_split expected at least a 1-dimensional tensor, but got a tensor with ",
+        self.dim(),
+        " dims",
+    )
     dim_ = maybe_wrap_dim(dim, self.dim())
     TORCH_CHECK(sections > 0, "number of sections must be larger than 0, got ", sections)
     dim_size = self.sizes()[dim_]
@@ -403,13 +461,17 @@ def tensor_split_sections_symint(self: Tensor, sections: int, dim: int = 0) -> l
     return splits
 
 
-@native_function(SOURCE, name="tensor_split_indices_symint",
-                 legacy="at::native::tensor_split_indices_symint")
-def tensor_split_indices_symint(self: Tensor, indices: Sequence[int], dim: int = 0
-                                ) -> list[Tensor]:
+@native_function(
+    SOURCE, name="tensor_split_indices_symint", legacy="at::native::tensor_split_indices_symint"
+)
+def tensor_split_indices_symint(self: Tensor, indices: Sequence[int], dim: int = 0) -> list[Tensor]:
     """Slices between consecutive indices, and from the last index to the end."""
-    TORCH_CHECK(self.dim() > 0, "tensor_split expected at least a 1-dimensional tensor, but got "
-                "a tensor with ", self.dim(), " dims")
+    TORCH_CHECK(
+        self.dim() > 0,
+        "tensor_split expected at least a 1-dimensional tensor, but got a tensor with ",
+        self.dim(),
+        " dims",
+    )
     dim_ = maybe_wrap_dim(dim, self.dim())
     splits: list[Tensor] = []
     start_idx = 0
@@ -422,16 +484,27 @@ def tensor_split_indices_symint(self: Tensor, indices: Sequence[int], dim: int =
 
 def _register_nsplit(name: str, min_dim: int, dim_of: Any) -> None:
     def check_dims(self: Tensor) -> None:
-        TORCH_CHECK(self.dim() >= min_dim, f"torch.{name} requires a tensor with at least "
-                    f"{min_dim} dimension, but got a tensor with ", self.dim(), " dimensions!")
+        TORCH_CHECK(
+            self.dim() >= min_dim,
+            f"torch.{name} requires a tensor with at least "
+            f"{min_dim} dimension, but got a tensor with ",
+            self.dim(),
+            " dimensions!",
+        )
 
     def by_sections(self: Tensor, sections: int) -> list[Tensor]:
         check_dims(self)
         dim = dim_of(self)
-        TORCH_CHECK(sections != 0 and self.sizes()[dim] % sections == 0,
-                    f"torch.{name} attempted to split along dimension ", dim,
-                    ", but the size of the dimension ", self.sizes()[dim],
-                    " is not divisible by the split_size ", sections, "!")
+        TORCH_CHECK(
+            sections != 0 and self.sizes()[dim] % sections == 0,
+            f"torch.{name} attempted to split along dimension ",
+            dim,
+            ", but the size of the dimension ",
+            self.sizes()[dim],
+            " is not divisible by the split_size ",
+            sections,
+            "!",
+        )
         from tensortrace.aten import functions as at
 
         return at.tensor_split(self, sections, dim)

@@ -27,8 +27,9 @@ def unsqueeze_(self: Tensor, dim: int) -> Tensor:
     return self
 
 
-@native_function(SOURCE, name="squeeze__dim", legacy="at::native::squeeze_ (dim)",
-                 symbol="at::native::squeeze_")
+@native_function(
+    SOURCE, name="squeeze__dim", legacy="at::native::squeeze_ (dim)", symbol="at::native::squeeze_"
+)
 def squeeze__dim(self: Tensor, dim: int) -> Tensor:
     dims = self.dim()
     dim = maybe_wrap_dim(dim, dims)

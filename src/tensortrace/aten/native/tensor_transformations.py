@@ -69,8 +69,13 @@ def roll_common(self: Tensor, shifts: Sequence[int], dims: Sequence[int]) -> Ten
     if len(dims) == 0 and len(shifts) == 1:
         flattened = self.view([self.numel()])
         return flattened.roll([shifts[0]], [0]).view(list(self.sizes()))
-    TORCH_CHECK(len(shifts) == len(dims), "shifts and dimensions must align. shifts: ",
-                len(shifts), ", dims:", len(dims))
+    TORCH_CHECK(
+        len(shifts) == len(dims),
+        "shifts and dimensions must align. shifts: ",
+        len(shifts),
+        ", dims:",
+        len(dims),
+    )
     if len(dims) > 1:
         first = self.roll([shifts[0]], [dims[0]])
         return first.roll(list(shifts[1:]), list(dims[1:]))
@@ -98,12 +103,17 @@ def roll(self: Tensor, shifts: Sequence[int], dims: Sequence[int] = ()) -> Tenso
 @native_function(SOURCE)
 def rot90(self: Tensor, k: int = 1, dims: Sequence[int] = (0, 1)) -> Tensor:
     total_dims, total_rot_dims = self.dim(), len(dims)
-    TORCH_CHECK(total_rot_dims == 2, "expected total rotation dims == 2, but got dims = ",
-                total_rot_dims)
+    TORCH_CHECK(
+        total_rot_dims == 2, "expected total rotation dims == 2, but got dims = ", total_rot_dims
+    )
     TORCH_CHECK(total_dims >= 2, "expected total dims >= 2, but got total dims = ", total_dims)
-    TORCH_CHECK(dims[0] != dims[1] and abs(dims[0] - dims[1]) != total_dims,
-                "expected rotation dims to be different, but got dim0 = ", dims[0],
-                " and dim1 = ", dims[1])
+    TORCH_CHECK(
+        dims[0] != dims[1] and abs(dims[0] - dims[1]) != total_dims,
+        "expected rotation dims to be different, but got dim0 = ",
+        dims[0],
+        " and dim1 = ",
+        dims[1],
+    )
     d0, d1 = maybe_wrap_dim(dims[0], total_dims), maybe_wrap_dim(dims[1], total_dims)
     k = (4 + (k % 4)) % 4  # C++'s % keeps the sign of k: this is k mod 4 either way
     if k == 1:

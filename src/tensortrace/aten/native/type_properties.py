@@ -76,8 +76,9 @@ def update_result_type_state(tensor: Tensor, state: ResultTypeState) -> ResultTy
 
 
 def result_type(state: ResultTypeState) -> ScalarType:
-    return combine_categories(state.dimResult,
-                              combine_categories(state.zeroResult, state.wrappedResult))
+    return combine_categories(
+        state.dimResult, combine_categories(state.zeroResult, state.wrappedResult)
+    )
 
 
 # ---- at::result_type, can_cast, promote_types (the torch.* functions) ---------------------------
@@ -114,14 +115,16 @@ def _register_natives() -> None:
     source = "aten/src/ATen/native/TypeProperties.cpp"
 
     @native_function(source, name="result_type")
-    def result_type_native(tensor: Tensor | Scalar | None = None,
-                           other: Tensor | Scalar | None = None,
-                           scalar: Scalar | None = None, scalar1: Scalar | None = None,
-                           scalar2: Scalar | None = None) -> ScalarType:
+    def result_type_native(
+        tensor: Tensor | Scalar | None = None,
+        other: Tensor | Scalar | None = None,
+        scalar: Scalar | None = None,
+        scalar1: Scalar | None = None,
+        scalar2: Scalar | None = None,
+    ) -> ScalarType:
         """result_type.Tensor / .Scalar / .Scalar_Tensor / .Scalar_Scalar."""
         operands = [o for o in (tensor, other, scalar, scalar1, scalar2) if o is not None]
-        return result_type_tensors(*(o if isinstance(o, Tensor) else _wrapped(o)
-                                     for o in operands))
+        return result_type_tensors(*(o if isinstance(o, Tensor) else _wrapped(o) for o in operands))
 
     @native_function(source, name="can_cast")
     def can_cast(from_: ScalarType, to: ScalarType) -> bool:

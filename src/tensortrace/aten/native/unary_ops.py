@@ -26,7 +26,8 @@ HEADER = "aten/src/ATen/native/UnaryOps.h"
 FLOAT_OPS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "reciprocal")
 STUBS: dict[str, DispatchStub] = {
     name: DECLARE_DISPATCH(f"{name}_stub", HEADER)
-    for name in (*FLOAT_OPS, "neg", "abs", "bitwise_not", "logical_not")}
+    for name in (*FLOAT_OPS, "neg", "abs", "bitwise_not", "logical_not")
+}
 neg_stub, abs_stub = STUBS["neg"], STUBS["abs"]
 bitwise_not_stub, logical_not_stub = STUBS["bitwise_not"], STUBS["logical_not"]
 
@@ -37,10 +38,12 @@ def register_structured_unary(name: str, float_op: bool, stub: DispatchStub | No
 
     def meta(it: TensorIteratorBase, self: Tensor) -> None:
         if name == "neg":
-            TORCH_CHECK(self.scalar_type() != ScalarType.Bool,
-                        "Negation, the `-` operator, on a bool tensor is not supported. If you "
-                        "are trying to invert a mask, use the `~` or `logical_not()` operator "
-                        "instead.")
+            TORCH_CHECK(
+                self.scalar_type() != ScalarType.Bool,
+                "Negation, the `-` operator, on a bool tensor is not supported. If you "
+                "are trying to invert a mask, use the `~` or `logical_not()` operator "
+                "instead.",
+            )
         if float_op:
             it.build_borrowing_unary_float_op(it.maybe_get_output(), self)
         else:
@@ -90,8 +93,13 @@ def abs_inplace(self: Tensor) -> Tensor:
 # ---- logical_not: any input dtype, a bool (or the out= tensor's) result --------------------------
 @native_function(SOURCE)
 def logical_not_out(self: Tensor, out: Tensor) -> Tensor:
-    it = (TensorIteratorConfig().check_all_same_dtype(False).add_output(out)
-          .add_const_input(self).build())
+    it = (
+        TensorIteratorConfig()
+        .check_all_same_dtype(False)
+        .add_output(out)
+        .add_const_input(self)
+        .build()
+    )
     logical_not_stub(it.device_type(), it)
     return out
 

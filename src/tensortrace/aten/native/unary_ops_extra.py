@@ -19,10 +19,10 @@ from tensortrace.c10.scalar_type import ScalarType, isFloatingType
 SOURCE = "aten/src/ATen/native/UnaryOps.cpp"
 HEADER = "aten/src/ATen/native/UnaryOps.h"
 
-FLOAT_OPS = ("log1p", "expm1", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh",
-             "atanh")
+FLOAT_OPS = ("log1p", "expm1", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh")
 STUBS: dict[str, DispatchStub] = {
-    name: DECLARE_DISPATCH(f"{name}_stub", HEADER) for name in (*FLOAT_OPS, "frac")}
+    name: DECLARE_DISPATCH(f"{name}_stub", HEADER) for name in (*FLOAT_OPS, "frac")
+}
 
 
 for _name in FLOAT_OPS:
@@ -41,8 +41,9 @@ def conj_physical(self: Tensor) -> Tensor:
 def frexp(self: Tensor) -> tuple[Tensor, Tensor]:
     from tensortrace.aten import functions as at
 
-    TORCH_CHECK(isFloatingType(self.scalar_type()),
-                "torch.frexp() only supports floating-point dtypes")
+    TORCH_CHECK(
+        isFloatingType(self.scalar_type()), "torch.frexp() only supports floating-point dtypes"
+    )
     mantissa = at.empty_like(self)
     exponent = at.empty_like(self, dtype=ScalarType.Int)
     return frexp_out(self, mantissa, exponent)
@@ -50,15 +51,30 @@ def frexp(self: Tensor) -> tuple[Tensor, Tensor]:
 
 @native_function(SOURCE, name="frexp_out", legacy="at::native::frexp_out")
 def frexp_out(self: Tensor, mantissa: Tensor, exponent: Tensor) -> tuple[Tensor, Tensor]:
-    TORCH_CHECK(isFloatingType(self.scalar_type()),
-                "torch.frexp() only supports floating-point dtypes")
-    TORCH_CHECK(mantissa.scalar_type() == self.scalar_type(), "torch.frexp() expects mantissa "
-                "to have dtype ", self.scalar_type(), " but got ", mantissa.scalar_type())
-    TORCH_CHECK(exponent.scalar_type() == ScalarType.Int, "torch.frexp() expects exponent to "
-                "have int dtype but got ", exponent.scalar_type())
-    it = (TensorIteratorConfig().add_output(mantissa).add_output(exponent)
-          .add_const_input(self).check_all_same_dtype(False).set_check_mem_overlap(True)
-          .build())
+    TORCH_CHECK(
+        isFloatingType(self.scalar_type()), "torch.frexp() only supports floating-point dtypes"
+    )
+    TORCH_CHECK(
+        mantissa.scalar_type() == self.scalar_type(),
+        "torch.frexp() expects mantissa to have dtype ",
+        self.scalar_type(),
+        " but got ",
+        mantissa.scalar_type(),
+    )
+    TORCH_CHECK(
+        exponent.scalar_type() == ScalarType.Int,
+        "torch.frexp() expects exponent to have int dtype but got ",
+        exponent.scalar_type(),
+    )
+    it = (
+        TensorIteratorConfig()
+        .add_output(mantissa)
+        .add_output(exponent)
+        .add_const_input(self)
+        .check_all_same_dtype(False)
+        .set_check_mem_overlap(True)
+        .build()
+    )
     frexp_stub(it.device_type(), it)
     return mantissa, exponent
 

@@ -26,7 +26,8 @@ FLOAT_OPS = ("tan", "log2", "log10", "exp2", "rsqrt", "erf", "erfc", "sinc")
 ROUNDING_OPS = ("floor", "ceil", "trunc", "round")
 STUBS: dict[str, DispatchStub] = {
     name: DECLARE_DISPATCH(f"{name}_stub", HEADER)
-    for name in (*FLOAT_OPS, *ROUNDING_OPS, "round_decimals", "signbit")}
+    for name in (*FLOAT_OPS, *ROUNDING_OPS, "round_decimals", "signbit")
+}
 
 for _name in FLOAT_OPS:
     register_structured_unary(_name, float_op=True, stub=STUBS[_name])
@@ -37,8 +38,9 @@ def _register_rounding(name: str) -> None:
     stub = STUBS[name]
 
     def meta(it: TensorIteratorBase, self: Tensor) -> None:
-        TORCH_CHECK_NOT_IMPLEMENTED(not self.is_complex(),
-                                f"{name} is not supported for complex inputs")
+        TORCH_CHECK_NOT_IMPLEMENTED(
+            not self.is_complex(), f"{name} is not supported for complex inputs"
+        )
         it.build_borrowing_unary_op(it.maybe_get_output(), self)
 
     def impl(it: TensorIteratorBase, self: Tensor, out: Tensor) -> None:
@@ -70,11 +72,17 @@ def round_decimals_out(it: TensorIteratorBase, self: Tensor, decimals: int, out:
 
 @meta_function("signbit", SOURCE)
 def signbit_meta(it: TensorIteratorBase, self: Tensor) -> None:
-    TORCH_CHECK_NOT_IMPLEMENTED(not self.is_complex(),
-                                "signbit is not implemented for complex tensors.")
-    it.build(TensorIteratorConfig().set_check_mem_overlap(True).check_all_same_dtype(False)
-             .declare_static_dtype(ScalarType.Bool).add_output(it.maybe_get_output())
-             .add_const_input(self))
+    TORCH_CHECK_NOT_IMPLEMENTED(
+        not self.is_complex(), "signbit is not implemented for complex tensors."
+    )
+    it.build(
+        TensorIteratorConfig()
+        .set_check_mem_overlap(True)
+        .check_all_same_dtype(False)
+        .declare_static_dtype(ScalarType.Bool)
+        .add_output(it.maybe_get_output())
+        .add_const_input(self)
+    )
 
 
 @impl_function("signbit_out", SOURCE, legacy="at::native::signbit_out")

@@ -45,16 +45,25 @@ def _empty_long() -> Tensor:
     return _at().empty([0], dtype=ScalarType.Long)
 
 
-@traced("kernel", "at::native::(anonymous)::unique_cpu_sorted_template", SOURCE,
-        legacy="unique_cpu_sorted_template")
+@traced(
+    "kernel",
+    "at::native::(anonymous)::unique_cpu_sorted_template",
+    SOURCE,
+    legacy="unique_cpu_sorted_template",
+)
 def _unique_sorted(flat: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    values, inverse, counts = np.unique(flat, return_inverse=True, return_counts=True,
-                                        equal_nan=False)
+    values, inverse, counts = np.unique(
+        flat, return_inverse=True, return_counts=True, equal_nan=False
+    )
     return values, inverse.reshape(-1), counts
 
 
-@traced("kernel", "at::native::(anonymous)::unique_consecutive_cpu_template", SOURCE,
-        legacy="unique_consecutive_cpu_template")
+@traced(
+    "kernel",
+    "at::native::(anonymous)::unique_consecutive_cpu_template",
+    SOURCE,
+    legacy="unique_consecutive_cpu_template",
+)
 def _unique_consecutive(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """rows: (n, k); a new group starts where a row differs from the one before it."""
     n = rows.shape[0]
@@ -72,13 +81,23 @@ def _unique_consecutive(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nd
 def _check_not_complex(name: str, self: Tensor) -> None:
     """The AT_DISPATCH of the unique kernels has no complex case (complex has no order)."""
     st = self.scalar_type()
-    TORCH_CHECK_NOT_IMPLEMENTED(st not in (ScalarType.ComplexFloat, ScalarType.ComplexDouble),
-                                '"', name, '" not implemented for \'', st, "'")
+    TORCH_CHECK_NOT_IMPLEMENTED(
+        st not in (ScalarType.ComplexFloat, ScalarType.ComplexDouble),
+        '"',
+        name,
+        "\" not implemented for '",
+        st,
+        "'",
+    )
 
 
 @native_function(SOURCE, name="_unique2_cpu")
-def _unique2(self: Tensor, sorted: bool = True, return_inverse: bool = False,  # noqa: A002
-             return_counts: bool = False) -> tuple[Tensor, Tensor, Tensor]:
+def _unique2(
+    self: Tensor,
+    sorted: bool = True,
+    return_inverse: bool = False,  # noqa: A002
+    return_counts: bool = False,
+) -> tuple[Tensor, Tensor, Tensor]:
     _check_not_complex("unique", self)
     flat = self.numpy_view().reshape(-1)
     values, inverse, counts = _unique_sorted(flat)
@@ -101,9 +120,13 @@ def _gather_slices(self: Tensor, dim: int, picks: np.ndarray) -> Tensor:
 
 
 @native_function(SOURCE, name="unique_dim_cpu")
-def unique_dim(self: Tensor, dim: int, sorted: bool = True,  # noqa: A002
-               return_inverse: bool = False, return_counts: bool = False
-               ) -> tuple[Tensor, Tensor, Tensor]:
+def unique_dim(
+    self: Tensor,
+    dim: int,
+    sorted: bool = True,  # noqa: A002
+    return_inverse: bool = False,
+    return_counts: bool = False,
+) -> tuple[Tensor, Tensor, Tensor]:
     _check_not_complex("unique_dim", self)
     dim = maybe_wrap_dim(dim, self.dim())
     rows = _rows(self, dim)
@@ -116,8 +139,9 @@ def unique_dim(self: Tensor, dim: int, sorted: bool = True,  # noqa: A002
 
 
 @native_function(SOURCE, name="unique_consecutive_cpu")
-def unique_consecutive(self: Tensor, return_inverse: bool = False, return_counts: bool = False,
-                       dim: int | None = None) -> tuple[Tensor, Tensor, Tensor]:
+def unique_consecutive(
+    self: Tensor, return_inverse: bool = False, return_counts: bool = False, dim: int | None = None
+) -> tuple[Tensor, Tensor, Tensor]:
     if dim is not None:
         return _at().unique_dim_consecutive(self, dim, return_inverse, return_counts)
     _check_not_complex("unique", self)
@@ -130,8 +154,9 @@ def unique_consecutive(self: Tensor, return_inverse: bool = False, return_counts
 
 
 @native_function(SOURCE, name="unique_dim_consecutive_cpu")
-def unique_dim_consecutive(self: Tensor, dim: int, return_inverse: bool = False,
-                           return_counts: bool = False) -> tuple[Tensor, Tensor, Tensor]:
+def unique_dim_consecutive(
+    self: Tensor, dim: int, return_inverse: bool = False, return_counts: bool = False
+) -> tuple[Tensor, Tensor, Tensor]:
     dim = maybe_wrap_dim(dim, self.dim())
     starts, inverse, counts = _unique_consecutive(_rows(self, dim))
     return _gather_slices(self, dim, starts), _long(inverse), _long(counts)

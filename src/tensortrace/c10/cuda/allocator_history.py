@@ -27,8 +27,17 @@ class RecordContext(IntEnum):
     ALL = 3  # additionally record stacks for when something is freed
 
 
-ACTIONS = ("alloc", "free_requested", "free_completed", "segment_alloc", "segment_free",
-           "segment_map", "segment_unmap", "snapshot", "oom")
+ACTIONS = (
+    "alloc",
+    "free_requested",
+    "free_completed",
+    "segment_alloc",
+    "segment_free",
+    "segment_map",
+    "segment_unmap",
+    "snapshot",
+    "oom",
+)
 
 
 @dataclass(slots=True)
@@ -110,10 +119,12 @@ def gather_context(stacks: str) -> list[dict[str, Any]]:
         site = traced_site_of_frame(f)
         if site is not None:
             if stacks == "all":
-                frames.append({"filename": f"<traced {site.name}>", "line": f.f_lineno,
-                               "name": site.name})
+                frames.append(
+                    {"filename": f"<traced {site.name}>", "line": f.f_lineno, "name": site.name}
+                )
         else:
-            frames.append({"filename": f.f_code.co_filename, "line": f.f_lineno,
-                           "name": f.f_code.co_name})
+            frames.append(
+                {"filename": f.f_code.co_filename, "line": f.f_lineno, "name": f.f_code.co_name}
+            )
         f = f.f_back
     return frames

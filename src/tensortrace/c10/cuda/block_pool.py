@@ -25,12 +25,35 @@ class Block:
     this block is a window of (Note [The emulated device's memory]).
     """
 
-    __slots__ = ("device", "stream", "stream_uses", "size", "requested_size", "pool", "ptr",
-                 "allocated", "prev", "next", "event_count", "gc_count_base",
-                 "context_when_allocated", "context_when_segment_allocated", "segment", "base")
+    __slots__ = (
+        "device",
+        "stream",
+        "stream_uses",
+        "size",
+        "requested_size",
+        "pool",
+        "ptr",
+        "allocated",
+        "prev",
+        "next",
+        "event_count",
+        "gc_count_base",
+        "context_when_allocated",
+        "context_when_segment_allocated",
+        "segment",
+        "base",
+    )
 
-    def __init__(self, device: int, stream: int, size: int, pool: BlockPool | None = None,
-                 ptr: int = 0, segment: np.ndarray | None = None, base: int = 0) -> None:
+    def __init__(
+        self,
+        device: int,
+        stream: int,
+        size: int,
+        pool: BlockPool | None = None,
+        ptr: int = 0,
+        segment: np.ndarray | None = None,
+        base: int = 0,
+    ) -> None:
         self.device = device
         self.stream = stream
         self.stream_uses: set[int] = set()
@@ -63,16 +86,24 @@ class Block:
         """The first `nbytes` of this block, as a window of its segment's buffer."""
         assert self.segment is not None
         offset = self.ptr - self.base
-        return self.segment[offset:offset + nbytes]
+        return self.segment[offset : offset + nbytes]
 
     def _trace_summary(self) -> dict[str, Any]:
-        return {"ptr": self.ptr, "offset": self.ptr - self.base, "size": self.size,
-                "pool": "small" if self.pool is not None and self.pool.is_small else "large",
-                "allocated": self.allocated, "split": self.is_split(), "stream": self.stream}
+        return {
+            "ptr": self.ptr,
+            "offset": self.ptr - self.base,
+            "size": self.size,
+            "pool": "small" if self.pool is not None and self.pool.is_small else "large",
+            "allocated": self.allocated,
+            "split": self.is_split(),
+            "stream": self.stream,
+        }
 
     def __repr__(self) -> str:
-        return (f"Block(ptr={self.ptr:#x}, offset={self.ptr - self.base}, size={self.size}, "
-                f"allocated={self.allocated}, split={self.is_split()})")
+        return (
+            f"Block(ptr={self.ptr:#x}, offset={self.ptr - self.base}, size={self.size}, "
+            f"allocated={self.allocated}, split={self.is_split()})"
+        )
 
 
 class BlockPool:
@@ -124,8 +155,9 @@ class AllocParams:
 
     __slots__ = ("device", "stream", "size", "pool", "alloc_size", "block", "err", "fresh")
 
-    def __init__(self, device: int, size: int, stream: int, pool: BlockPool,
-                 alloc_size: int) -> None:
+    def __init__(
+        self, device: int, size: int, stream: int, pool: BlockPool, alloc_size: int
+    ) -> None:
         self.device = device
         self.size = size
         self.stream = stream

@@ -34,8 +34,10 @@ def _stoi(token: str) -> int:
 
 
 # ConfigTokenizer::operator[] when the option string ends early
-_OUT_OF_BOUNDS = ('i < config_.size() INTERNAL ASSERT FAILED at "c10/core/AllocatorConfig.h":124, '
-                  "please report a bug to PyTorch. Index out of bounds in ConfigTokenizer")
+_OUT_OF_BOUNDS = (
+    'i < config_.size() INTERNAL ASSERT FAILED at "c10/core/AllocatorConfig.h":124, '
+    "please report a bug to PyTorch. Index out of bounds in ConfigTokenizer"
+)
 
 
 def _token(config: list[str], i: int) -> str:
@@ -94,14 +96,28 @@ class CUDAAllocatorConfig:
     def consumeToken(config: list[str], i: int, c: str) -> None:  # noqa: N802
         """ConfigTokenizer::checkToken."""
         token = _token(config, i)
-        TORCH_CHECK_VALUE(token == c, "Expected '", c, "' at index ", i,
-                          " in ConfigTokenizer but got '", token, "'")
+        TORCH_CHECK_VALUE(
+            token == c,
+            "Expected '",
+            c,
+            "' at index ",
+            i,
+            " in ConfigTokenizer but got '",
+            token,
+            "'",
+        )
 
     @staticmethod
     def toBool(config: list[str], i: int) -> bool:  # noqa: N802
         token = _token(config, i)
-        TORCH_CHECK_VALUE(token in ("True", "False"), "Expected 'True' or 'False' at index ", i,
-                          " in ConfigTokenizer but got '", token, "'")
+        TORCH_CHECK_VALUE(
+            token in ("True", "False"),
+            "Expected 'True' or 'False' at index ",
+            i,
+            " in ConfigTokenizer but got '",
+            token,
+            "'",
+        )
         return token == "True"
 
     def parseArgs(self, env: str | None) -> None:  # noqa: N802
@@ -117,8 +133,9 @@ class CUDAAllocatorConfig:
             if item == "max_split_size_mb":
                 i = self._parse_mb(config, i, "max_split_size_mb", "max_split_size")
             elif item == "max_non_split_rounding_mb":
-                i = self._parse_mb(config, i, "max_non_split_rounding_mb",
-                                   "max_non_split_rounding_size")
+                i = self._parse_mb(
+                    config, i, "max_non_split_rounding_mb", "max_non_split_rounding_size"
+                )
             elif item == "garbage_collection_threshold":
                 i = self._parse_gc_threshold(config, i)
             elif item == "roundup_power2_divisions":
@@ -126,35 +143,47 @@ class CUDAAllocatorConfig:
             elif item == "backend":
                 self.consumeToken(config, i + 1, ":")
                 i += 2
-                TORCH_CHECK_VALUE(_token(config, i) in ("native", "cudaMallocAsync"),
-                                  "Unknown allocator backend, options are native and "
-                                  "cudaMallocAsync")
-                TORCH_CHECK_VALUE(config[i] == "native", "backend:cudaMallocAsync needs the "
-                                  "CUDA driver's stream-ordered allocator, which the emulated "
-                                  "device does not have; use backend:native")
-            elif item in ("expandable_segments", "release_lock_on_cudamalloc",
-                          "pinned_use_cuda_host_register", "pinned_use_background_threads"):
+                TORCH_CHECK_VALUE(
+                    _token(config, i) in ("native", "cudaMallocAsync"),
+                    "Unknown allocator backend, options are native and cudaMallocAsync",
+                )
+                TORCH_CHECK_VALUE(
+                    config[i] == "native",
+                    "backend:cudaMallocAsync needs the "
+                    "CUDA driver's stream-ordered allocator, which the emulated "
+                    "device does not have; use backend:native",
+                )
+            elif item in (
+                "expandable_segments",
+                "release_lock_on_cudamalloc",
+                "pinned_use_cuda_host_register",
+                "pinned_use_background_threads",
+            ):
                 self.consumeToken(config, i + 1, ":")
                 i += 2
                 value = self.toBool(config, i)
                 if item == "expandable_segments" and value:
                     # what CUDAAllocatorConfig does without PYTORCH_C10_DRIVER_API_SUPPORTED
-                    warnings.warn("expandable_segments not supported on this platform",
-                                  stacklevel=2)
+                    warnings.warn(
+                        "expandable_segments not supported on this platform", stacklevel=2
+                    )
                     value = False
                 setattr(self, item, value)
             elif item == "pinned_num_register_threads":
                 self.consumeToken(config, i + 1, ":")
                 i += 2
                 val = _stoi(_token(config, i))
-                TORCH_CHECK_VALUE(_is_power_of_2(val),
-                                  "Number of register threads has to be power of 2 ", "")
-                TORCH_CHECK_VALUE(val <= 128, "Number of register threads should be less than "
-                                  "or equal to 128")
+                TORCH_CHECK_VALUE(
+                    _is_power_of_2(val), "Number of register threads has to be power of 2 ", ""
+                )
+                TORCH_CHECK_VALUE(
+                    val <= 128, "Number of register threads should be less than or equal to 128"
+                )
                 self.pinned_num_register_threads = val
             else:
-                TORCH_CHECK_VALUE(False, "Unrecognized key '", item,
-                                  "' in Accelerator allocator config.")
+                TORCH_CHECK_VALUE(
+                    False, "Unrecognized key '", item, "' in Accelerator allocator config."
+                )
             if i + 1 < len(config):
                 i += 1
                 self.consumeToken(config, i, ",")
@@ -165,8 +194,9 @@ class CUDAAllocatorConfig:
         i += 2
         val = _stoi(_token(config, i))
         floor = kLargeBuffer // kMB
-        TORCH_CHECK_VALUE(val >= floor, "CachingAllocator option ", option,
-                    " too small, must be >= ", floor, "")
+        TORCH_CHECK_VALUE(
+            val >= floor, "CachingAllocator option ", option, " too small, must be >= ", floor, ""
+        )
         setattr(self, attr, min(val, SIZE_MAX // kMB) * kMB)
         return i
 
@@ -177,8 +207,9 @@ class CUDAAllocatorConfig:
             val = float(_token(config, i))
         except ValueError:
             raise ValueError("stod") from None
-        TORCH_CHECK_VALUE(0 < val < 1.0,
-                          "garbage_collect_threshold is invalid, set it in (0.0, 1.0)", "")
+        TORCH_CHECK_VALUE(
+            0 < val < 1.0, "garbage_collect_threshold is invalid, set it in (0.0, 1.0)", ""
+        )
         self.garbage_collection_threshold = val
         return i
 
@@ -188,8 +219,9 @@ class CUDAAllocatorConfig:
         divisions = self.roundup_power2_divisions_
         if _token(config, i) != "[":  # one value for every interval (the older syntax)
             val = _stoi(config[i])
-            TORCH_CHECK_VALUE(_is_power_of_2(val),
-                              "For roundups, the divisions has to be power of 2 ", "")
+            TORCH_CHECK_VALUE(
+                _is_power_of_2(val), "For roundups, the divisions has to be power of 2 ", ""
+            )
             divisions[:] = [val] * kRoundUpPowerOfTwoIntervals
             return i
         first_value, last_index = True, 0
@@ -199,15 +231,18 @@ class CUDAAllocatorConfig:
             self.consumeToken(config, i + 1, ":")
             i += 2
             val = _stoi(_token(config, i))
-            TORCH_CHECK_VALUE(val == 0 or _is_power_of_2(val),
-                              "For roundups, the divisions has to be power of 2 or 0 to disable "
-                              "roundup ", "")
+            TORCH_CHECK_VALUE(
+                val == 0 or _is_power_of_2(val),
+                "For roundups, the divisions has to be power of 2 or 0 to disable roundup ",
+                "",
+            )
             if interval == ">":
                 divisions[last_index:] = [val] * (len(divisions) - last_index)
             else:
                 mb = _stoi(interval)
-                TORCH_CHECK_VALUE(_is_power_of_2(mb), "For roundups, the intervals have to be "
-                                  "power of 2 ", "")
+                TORCH_CHECK_VALUE(
+                    _is_power_of_2(mb), "For roundups, the intervals have to be power of 2 ", ""
+                )
                 index = min(max(mb.bit_length() - 1, 0), len(divisions) - 1)
                 if first_value:
                     divisions[:index] = [val] * index

@@ -50,12 +50,36 @@ from tensortrace.c10.device import Device, DeviceType
 from tensortrace.c10.exception import TORCH_CHECK, OutOfMemoryError
 from tensortrace.trace import traced
 
-__all__ = ["ACTIONS", "DEFAULT_DEVICE_MEMORY", "Block", "BlockInfo", "DataPtr",
-           "DeviceCachingAllocator", "NativeCachingAllocator", "OutOfMemoryError",
-           "RecordContext", "SegmentInfo", "TraceEntry", "_as_int64", "allocator", "cudaFree",
-           "cudaMalloc", "cudaMemGetInfo", "device_memory", "format_size", "get",
-           "kLargeBuffer", "kMinBlockSize", "kMinLargeAlloc", "kRoundLarge", "kSmallBuffer",
-           "kSmallSize", "local_raw_delete", "parse_memory_size", "set_device_capacity"]
+__all__ = [
+    "ACTIONS",
+    "DEFAULT_DEVICE_MEMORY",
+    "Block",
+    "BlockInfo",
+    "DataPtr",
+    "DeviceCachingAllocator",
+    "NativeCachingAllocator",
+    "OutOfMemoryError",
+    "RecordContext",
+    "SegmentInfo",
+    "TraceEntry",
+    "_as_int64",
+    "allocator",
+    "cudaFree",
+    "cudaMalloc",
+    "cudaMemGetInfo",
+    "device_memory",
+    "format_size",
+    "get",
+    "kLargeBuffer",
+    "kMinBlockSize",
+    "kMinLargeAlloc",
+    "kRoundLarge",
+    "kSmallBuffer",
+    "kSmallSize",
+    "local_raw_delete",
+    "parse_memory_size",
+    "set_device_capacity",
+]
 
 
 class NativeCachingAllocator(Allocator):
@@ -75,8 +99,12 @@ class NativeCachingAllocator(Allocator):
     def device_allocator_for(self, device: int) -> DeviceCachingAllocator:
         da = self.device_allocator.get(device)
         if da is None:
-            TORCH_CHECK(0 <= device < self.device_count(), "Invalid device argument ", device,
-                        ": did you call init?")
+            TORCH_CHECK(
+                0 <= device < self.device_count(),
+                "Invalid device argument ",
+                device,
+                ": did you call init?",
+            )
             da = self.device_allocator[device] = DeviceCachingAllocator(device)
         return da
 
@@ -139,13 +167,20 @@ class NativeCachingAllocator(Allocator):
             da.emptyCache()
 
     def setMemoryFraction(self, fraction: float, device: int) -> None:  # noqa: N802
-        TORCH_CHECK(0 <= fraction <= 1, "invalid fraction:", fraction,
-                    ". Please set within (0, 1).")
+        TORCH_CHECK(
+            0 <= fraction <= 1, "invalid fraction:", fraction, ". Please set within (0, 1)."
+        )
         self.device_allocator_for(device).setMemoryFraction(fraction)
 
-    def recordHistory(self, enabled: bool, when: RecordContext, max_entries: int,  # noqa: N802
-                      stacks: str = "python", skip_actions: frozenset[str] = frozenset(),
-                      clear_history: bool = False) -> None:
+    def recordHistory(
+        self,
+        enabled: bool,
+        when: RecordContext,
+        max_entries: int,
+        stacks: str = "python",
+        skip_actions: frozenset[str] = frozenset(),
+        clear_history: bool = False,
+    ) -> None:
         self.device_allocator_for(self.current_device())
         for da in self.device_allocator.values():
             da.recordHistory(enabled, when, max_entries, stacks, skip_actions, clear_history)

@@ -27,8 +27,13 @@ def _device_count_from_env() -> int:
         count = int(raw)
     except ValueError:
         raise RuntimeError(f"TENSORTRACE_CUDA_DEVICES must be an integer, got '{raw}'") from None
-    TORCH_CHECK(0 <= count <= C10_COMPILE_TIME_MAX_GPUS, "TENSORTRACE_CUDA_DEVICES must be "
-                "between 0 and ", C10_COMPILE_TIME_MAX_GPUS, ", got ", count)
+    TORCH_CHECK(
+        0 <= count <= C10_COMPILE_TIME_MAX_GPUS,
+        "TENSORTRACE_CUDA_DEVICES must be between 0 and ",
+        C10_COMPILE_TIME_MAX_GPUS,
+        ", got ",
+        count,
+    )
     return count
 
 
@@ -53,11 +58,14 @@ def current_device() -> int:
 def check_device_index(index: int) -> None:
     """cudaSetDevice / cudaGetDeviceProperties on a bad ordinal: cudaErrorInvalidDevice."""
     device_count_ensure_non_zero()
-    TORCH_CHECK(0 <= index < _device_count, "CUDA error: invalid device ordinal\n"
-                "CUDA kernel errors might be asynchronously reported at some other API call, so "
-                "the stacktrace below might be incorrect.\nFor debugging consider passing "
-                "CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side "
-                "assertions.\n")
+    TORCH_CHECK(
+        0 <= index < _device_count,
+        "CUDA error: invalid device ordinal\n"
+        "CUDA kernel errors might be asynchronously reported at some other API call, so "
+        "the stacktrace below might be incorrect.\nFor debugging consider passing "
+        "CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side "
+        "assertions.\n",
+    )
 
 
 @traced("allocator", "c10::cuda::set_device", SOURCE, legacy="cudaSetDevice")

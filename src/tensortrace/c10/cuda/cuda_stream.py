@@ -41,8 +41,11 @@ class CUDAStream:
         """cudaStreamSynchronize: nothing is pending on an emulated stream."""
 
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, CUDAStream) and self.device_index == other.device_index
-                and self.stream_id == other.stream_id)
+        return (
+            isinstance(other, CUDAStream)
+            and self.device_index == other.device_index
+            and self.stream_id == other.stream_id
+        )
 
     def __hash__(self) -> int:
         return hash((self.device_index, self.stream_id))

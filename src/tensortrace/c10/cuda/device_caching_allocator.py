@@ -45,6 +45,7 @@ kLargeBuffer = 20971520  # noqa: N816 - "large" allocations may be packed in 20 
 kMinLargeAlloc = 10485760  # noqa: N816 - allocations between 1 and 10 MiB may use kLargeBuffer
 kRoundLarge = 2097152  # noqa: N816 - round up large allocations to 2 MiB
 
+
 def format_size(size: int) -> str:
     """c10's size pretty-printer: `512 bytes`, `2.00 KiB`, `20.00 MiB`, `1.00 GiB`."""
     if size <= 1024:
@@ -83,9 +84,15 @@ class DeviceCachingAllocator:
         self.stats.max_split_size = _as_int64(CUDAAllocatorConfig.instance().max_split_size)
 
     # ---- history (recordHistory, record_trace, the TraceEntryRingBuffer) --------------------
-    def recordHistory(self, enabled: bool, when: RecordContext, max_entries: int,  # noqa: N802
-                      stacks: str = "python", skip_actions: frozenset[str] = frozenset(),
-                      clear_history: bool = False) -> None:
+    def recordHistory(
+        self,
+        enabled: bool,
+        when: RecordContext,
+        max_entries: int,
+        stacks: str = "python",
+        skip_actions: frozenset[str] = frozenset(),
+        clear_history: bool = False,
+    ) -> None:
         self.record_history = enabled
         self.alloc_buffer.setMaxEntries(max_entries)
         self.record_context_ = when if enabled else RecordContext.NEVER
@@ -99,12 +106,20 @@ class DeviceCachingAllocator:
             return None
         return gather_context(self.stacks)
 
-    def record_trace(self, action: str, addr: int, size: int, stream: int,
-                     context: Frames | None) -> None:
+    def record_trace(
+        self, action: str, addr: int, size: int, stream: int, context: Frames | None
+    ) -> None:
         if not self.record_history or action in self.skip_actions:
             return
-        te = TraceEntry(action, self.device, addr, size, stream, time.time_ns() // 1000,
-                        context if self.record_context_ >= RecordContext.ALLOC else None)
+        te = TraceEntry(
+            action,
+            self.device,
+            addr,
+            size,
+            stream,
+            time.time_ns() // 1000,
+            context if self.record_context_ >= RecordContext.ALLOC else None,
+        )
         self.alloc_buffer.insertTraceEntries(te)
 
     def trace(self) -> list[TraceEntry]:
@@ -131,29 +146,41 @@ class DeviceCachingAllocator:
             block_found = (
                 self.alloc_block(params, False, context)
                 # free enough oversize cached blocks to satisfy the request, and retry
-                or (self.release_available_cached_blocks(params, context)
-                    and self.alloc_block(params, False, context))
+                or (
+                    self.release_available_cached_blocks(params, context)
+                    and self.alloc_block(params, False, context)
+                )
                 # free all non-split cached blocks, and retry
-                or (self.release_cached_blocks(context)
-                    and self.alloc_block(params, True, context)))
+                or (self.release_cached_blocks(context) and self.alloc_block(params, True, context))
+            )
         if not block_found:
             self._raise_out_of_memory(params, alloc_size, context)
         assert params.block is not None
         split_remainder = self.should_split(params.block, params.size)
         return self.alloc_found_block(params, orig_size, context, split_remainder)
 
-    def _raise_out_of_memory(self, params: AllocParams, alloc_size: int,
-                             context: Frames | None) -> None:
+    def _raise_out_of_memory(
+        self, params: AllocParams, alloc_size: int, context: Frames | None
+    ) -> None:
         device_free, device_total = cudaMemGetInfo(self.device)
-        allowed_info = (format_size(self.allowed_memory_maximum) + " allowed; "
-                        if self.set_fraction else "")
+        allowed_info = (
+            format_size(self.allowed_memory_maximum) + " allowed; " if self.set_fraction else ""
+        )
         self.record_trace("oom", device_free, params.size, params.stream, context)
         self.stats.num_ooms += 1
         allocated = self.stats.allocated_bytes[StatType.AGGREGATE].current
         reserved = self.stats.reserved_bytes[StatType.AGGREGATE].current
-        _instant(OOM, "[OutOfMemory]", bytes=params.size, device=f"cuda:{self.device}",
-                 device_type=int(DeviceType.CUDA), device_id=self.device,
-                 total_allocated=allocated, total_reserved=reserved, device_free=device_free)
+        _instant(
+            OOM,
+            "[OutOfMemory]",
+            bytes=params.size,
+            device=f"cuda:{self.device}",
+            device_type=int(DeviceType.CUDA),
+            device_id=self.device,
+            total_allocated=allocated,
+            total_reserved=reserved,
+            device_free=device_free,
+        )
         raise OutOfMemoryError(
             f"CUDA out of memory. Tried to allocate {format_size(alloc_size)}. GPU "
             f"{self.device} has a total capacity of {format_size(device_total)} of which "
@@ -163,11 +190,13 @@ class DeviceCachingAllocator:
             "If reserved but unallocated memory is large try setting "
             "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See "
             "documentation for Memory Management  "
-            "(https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)")
+            "(https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)"
+        )
 
     @traced("allocator", DCA + "alloc_found_block", SRC)
-    def alloc_found_block(self, params: AllocParams, orig_size: int,
-                          context: Frames | None, split_remainder: bool) -> Block:
+    def alloc_found_block(
+        self, params: AllocParams, orig_size: int, context: Frames | None, split_remainder: bool
+    ) -> Block:
         """Hand out the found block, first splitting off the remainder when should_split says."""
         size, pool, stats = params.size, params.pool, self.stats
         block = params.block
@@ -177,8 +206,15 @@ class DeviceCachingAllocator:
         from_cache = not params.fresh
         if split_remainder:
             remaining = block
-            block = Block(params.device, params.stream, size, pool, remaining.ptr,
-                          remaining.segment, remaining.base)
+            block = Block(
+                params.device,
+                params.stream,
+                size,
+                pool,
+                remaining.ptr,
+                remaining.segment,
+                remaining.base,
+            )
             block.prev = remaining.prev
             if block.prev is not None:
                 block.prev.next = block
@@ -196,9 +232,16 @@ class DeviceCachingAllocator:
                 for t in types:
                     increase_stat(stats.inactive_split_bytes[t], remaining.size)
                     increase_stat(stats.inactive_split[t], 1)
-            _instant(SPLIT, "split", addr=block.ptr, bytes=block.size,
-                     remainder_addr=remaining.ptr, remainder_bytes=remaining.size,
-                     segment=block.base, device=f"cuda:{self.device}")
+            _instant(
+                SPLIT,
+                "split",
+                addr=block.ptr,
+                bytes=block.size,
+                remainder_addr=remaining.ptr,
+                remainder_bytes=remaining.size,
+                segment=block.base,
+                device=f"cuda:{self.device}",
+            )
         elif already_split:
             # an already-split block is becoming active
             for t in types:
@@ -218,12 +261,22 @@ class DeviceCachingAllocator:
             increase_stat(stats.requested_bytes[t], block.requested_size)
         if block.size >= CUDAAllocatorConfig.instance().max_split_size:
             increase_stat(stats.oversize_allocations, 1)
-        reportMemoryUsageToProfiler("alloc", block.ptr, block.size,
-                                    stats.allocated_bytes[0].current,
-                                    stats.reserved_bytes[0].current, DeviceType.CUDA, self.device,
-                         {"requested": orig_size, "stream": block.stream,
-                          "segment": block.base, "pool": "small" if pool.is_small else "large",
-                          "from_cache": from_cache})
+        reportMemoryUsageToProfiler(
+            "alloc",
+            block.ptr,
+            block.size,
+            stats.allocated_bytes[0].current,
+            stats.reserved_bytes[0].current,
+            DeviceType.CUDA,
+            self.device,
+            {
+                "requested": orig_size,
+                "stream": block.stream,
+                "segment": block.base,
+                "pool": "small" if pool.is_small else "large",
+                "from_cache": from_cache,
+            },
+        )
         return block
 
     # ---- free --------------------------------------------------------------------------------
@@ -237,8 +290,13 @@ class DeviceCachingAllocator:
         for t in self._stat_types(block.pool):
             decrease_stat(stats.allocation[t], 1)
             decrease_stat(stats.allocated_bytes[t], block.size)
-        self.record_trace("free_requested", block.ptr, block.requested_size, block.stream,
-                          context or block.context_when_allocated)
+        self.record_trace(
+            "free_requested",
+            block.ptr,
+            block.requested_size,
+            block.stream,
+            context or block.context_when_allocated,
+        )
         if block.size >= CUDAAllocatorConfig.instance().max_split_size:
             decrease_stat(stats.oversize_allocations, 1)
         deferred = bool(block.stream_uses)
@@ -246,19 +304,35 @@ class DeviceCachingAllocator:
             self.insert_events(block)
         else:
             self.free_block(block, context)
-        reportMemoryUsageToProfiler("free", orig_ptr, orig_size,
-                                    stats.allocated_bytes[0].current,
-                                    stats.reserved_bytes[0].current, DeviceType.CUDA, self.device,
-                                    {"deferred": deferred})
+        reportMemoryUsageToProfiler(
+            "free",
+            orig_ptr,
+            orig_size,
+            stats.allocated_bytes[0].current,
+            stats.reserved_bytes[0].current,
+            DeviceType.CUDA,
+            self.device,
+            {"deferred": deferred},
+        )
 
     @traced("allocator", DCA + "free_block", SRC)
     def free_block(self, block: Block, context: Frames | None) -> None:
         """Move a block into its pool of cached free blocks, merged with free neighbours."""
         assert not block.allocated and block.event_count == 0 and not block.stream_uses
-        self.record_trace("free_completed", block.ptr, block.requested_size, block.stream,
-                          context or block.context_when_allocated)
-        _instant(FREE_COMPLETED, "free_completed", addr=block.ptr, bytes=block.size,
-                 device=f"cuda:{self.device}")
+        self.record_trace(
+            "free_completed",
+            block.ptr,
+            block.requested_size,
+            block.stream,
+            context or block.context_when_allocated,
+        )
+        _instant(
+            FREE_COMPLETED,
+            "free_completed",
+            addr=block.ptr,
+            bytes=block.size,
+            device=f"cuda:{self.device}",
+        )
         block.context_when_allocated = None
         original_block_size, requested_size = block.size, block.requested_size
         pool = block.pool
@@ -292,7 +366,7 @@ class DeviceCachingAllocator:
     @traced("allocator", DCA + "try_merge_blocks", SRC)
     def try_merge_blocks(self, dst: Block, src: Block | None, pool: BlockPool) -> int:
         """Absorb the free neighbour `src` into `dst`; the bytes subsumed, or 0."""
-        if (src is None or src.allocated or src.event_count > 0 or src.stream_uses):
+        if src is None or src.allocated or src.event_count > 0 or src.stream_uses:
             return 0
         assert dst.is_split() and src.is_split()
         if dst.prev is src:  # [src dst]
@@ -383,8 +457,12 @@ class DeviceCachingAllocator:
 
     # ---- new segments ------------------------------------------------------------------------
     @traced("allocator", DCA + "alloc_block", SRC)
-    def alloc_block(self, p: AllocParams, isRetry: bool,  # noqa: N803
-                    ctx: Frames | None) -> bool:
+    def alloc_block(
+        self,
+        p: AllocParams,
+        isRetry: bool,  # noqa: N803
+        ctx: Frames | None,
+    ) -> bool:
         """cudaMalloc a new segment of p.alloc_size bytes, as one unsplit block of the pool."""
         size = p.alloc_size
         if isRetry:
@@ -406,15 +484,21 @@ class DeviceCachingAllocator:
         self.stats.num_device_alloc += 1
         self.record_trace("segment_alloc", ptr, size, p.stream, ctx)
         p.block.context_when_segment_allocated = ctx
-        _instant(SEGMENT_ALLOC, "segment_alloc", addr=ptr, bytes=size,
-                 device=f"cuda:{p.device}", pool="small" if p.pool.is_small else "large",
-                 stream=p.stream, total_reserved=self.stats.reserved_bytes[0].current)
+        _instant(
+            SEGMENT_ALLOC,
+            "segment_alloc",
+            addr=ptr,
+            bytes=size,
+            device=f"cuda:{p.device}",
+            pool="small" if p.pool.is_small else "large",
+            stream=p.stream,
+            total_reserved=self.stats.reserved_bytes[0].current,
+        )
         return True
 
     # ---- giving memory back ------------------------------------------------------------------
     @traced("allocator", DCA + "release_available_cached_blocks", SRC)
-    def release_available_cached_blocks(self, p: AllocParams,
-                                        context: Frames | None) -> bool:
+    def release_available_cached_blocks(self, p: AllocParams, context: Frames | None) -> bool:
         """Free oversize cached blocks (>= max_split_size), only enough for the request."""
         max_split = CUDAAllocatorConfig.instance().max_split_size
         if max_split == SIZE_MAX:
@@ -428,8 +512,11 @@ class DeviceCachingAllocator:
                 return False
             total_released = 0
             i -= 1
-            while (total_released < key_size and pool.blocks[i].size >= max_split
-                   and pool.blocks[i].stream == p.stream):
+            while (
+                total_released < key_size
+                and pool.blocks[i].size >= max_split
+                and pool.blocks[i].stream == p.stream
+            ):
                 cur = pool.blocks[i]
                 total_released += cur.size
                 if i != 0:
@@ -461,8 +548,13 @@ class DeviceCachingAllocator:
     def release_block(self, block: Block, context: Frames | None) -> None:
         """cudaFree one whole, free segment."""
         self.stats.num_device_free += 1
-        self.record_trace("segment_free", block.ptr, block.size, block.stream,
-                          context or block.context_when_segment_allocated)
+        self.record_trace(
+            "segment_free",
+            block.ptr,
+            block.size,
+            block.stream,
+            context or block.context_when_segment_allocated,
+        )
         cudaFree(block.ptr, block.device)
         self.total_allocated_memory -= block.size
         pool = block.pool
@@ -473,15 +565,24 @@ class DeviceCachingAllocator:
             decrease_stat(self.stats.oversize_segments, 1)
         assert pool is not None
         pool.erase(block)
-        _instant(SEGMENT_FREE, "segment_free", addr=block.ptr, bytes=block.size,
-                 device=f"cuda:{block.device}", pool="small" if pool.is_small else "large",
-                 stream=block.stream, total_reserved=self.stats.reserved_bytes[0].current)
+        _instant(
+            SEGMENT_FREE,
+            "segment_free",
+            addr=block.ptr,
+            bytes=block.size,
+            device=f"cuda:{block.device}",
+            pool="small" if pool.is_small else "large",
+            stream=block.stream,
+            total_reserved=self.stats.reserved_bytes[0].current,
+        )
 
     @traced("allocator", DCA + "garbage_collect_cached_blocks", SRC)
     def garbage_collect_cached_blocks(self, context: Frames | None) -> None:
         """Free the oldest unsplit large cached blocks once reserved memory passes the threshold."""
-        gc_threshold = int(CUDAAllocatorConfig.instance().garbage_collection_threshold
-                           * self.allowed_memory_maximum)
+        gc_threshold = int(
+            CUDAAllocatorConfig.instance().garbage_collection_threshold
+            * self.allowed_memory_maximum
+        )
         if self.total_allocated_memory <= gc_threshold:
             return
         target_size = self.total_allocated_memory - gc_threshold
@@ -579,13 +680,25 @@ class DeviceCachingAllocator:
             if head.prev is not None:
                 continue
             assert head.pool is not None
-            seg = SegmentInfo(head.device, head.ptr, head.stream, not head.pool.is_small,
-                              frames=head.context_when_segment_allocated)
+            seg = SegmentInfo(
+                head.device,
+                head.ptr,
+                head.stream,
+                not head.pool.is_small,
+                frames=head.context_when_segment_allocated,
+            )
             block: Block | None = head
             while block is not None:
                 active = block.allocated or block.event_count > 0 or bool(block.stream_uses)
-                seg.blocks.append(BlockInfo(block.size, block.requested_size, block.allocated,
-                                            active, block.context_when_allocated))
+                seg.blocks.append(
+                    BlockInfo(
+                        block.size,
+                        block.requested_size,
+                        block.allocated,
+                        active,
+                        block.context_when_allocated,
+                    )
+                )
                 seg.total_size += block.size
                 if block.allocated:
                     seg.allocated_size += block.size

@@ -42,10 +42,25 @@ def _stat_array() -> list[Stat]:
 
 
 # The StatArrays, in the order THCPModule_memoryStats writes them.
-STAT_ARRAYS = ("allocation", "segment", "active", "inactive_split", "allocated_bytes",
-               "reserved_bytes", "active_bytes", "inactive_split_bytes", "requested_bytes")
-COUNTERS = ("num_alloc_retries", "num_ooms", "num_sync_all_streams", "num_device_alloc",
-            "num_device_free", "num_oom_rejections")
+STAT_ARRAYS = (
+    "allocation",
+    "segment",
+    "active",
+    "inactive_split",
+    "allocated_bytes",
+    "reserved_bytes",
+    "active_bytes",
+    "inactive_split_bytes",
+    "requested_bytes",
+)
+COUNTERS = (
+    "num_alloc_retries",
+    "num_ooms",
+    "num_sync_all_streams",
+    "num_device_alloc",
+    "num_device_free",
+    "num_oom_rejections",
+)
 
 
 @dataclass(slots=True)
@@ -73,16 +88,22 @@ class DeviceStats:
         """What torch._C._cuda_memoryStats returns (memory_stats_as_nested_dict)."""
 
         def stat(s: Stat) -> dict[str, int]:
-            return {"current": s.current, "peak": s.peak, "allocated": s.allocated,
-                    "freed": s.freed}
+            return {
+                "current": s.current,
+                "peak": s.peak,
+                "allocated": s.allocated,
+                "freed": s.freed,
+            }
 
-        out: dict[str, Any] = {"num_alloc_retries": self.num_alloc_retries,
-                               "num_ooms": self.num_ooms,
-                               "max_split_size": self.max_split_size,
-                               "num_sync_all_streams": self.num_sync_all_streams,
-                               "num_device_alloc": self.num_device_alloc,
-                               "num_device_free": self.num_device_free,
-                               "num_oom_rejections": self.num_oom_rejections}
+        out: dict[str, Any] = {
+            "num_alloc_retries": self.num_alloc_retries,
+            "num_ooms": self.num_ooms,
+            "max_split_size": self.max_split_size,
+            "num_sync_all_streams": self.num_sync_all_streams,
+            "num_device_alloc": self.num_device_alloc,
+            "num_device_free": self.num_device_free,
+            "num_oom_rejections": self.num_oom_rejections,
+        }
         for name in STAT_ARRAYS:
             array = getattr(self, name)
             out[name] = {STAT_TYPE_NAMES[t]: stat(array[t]) for t in StatType}

@@ -30,16 +30,30 @@ from tensortrace.trace import traced
 kSegmentAlignment = 512  # noqa: N816 - the emulated cudaMalloc's alignment
 DEFAULT_DEVICE_MEMORY = 1 << 30  # 1 GiB: small, so that a notebook can run out of it
 
-_UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "KIB": 1 << 10, "M": 1 << 20,
-          "MB": 1 << 20, "MIB": 1 << 20, "G": 1 << 30, "GB": 1 << 30, "GIB": 1 << 30}
+_UNITS = {
+    "": 1,
+    "B": 1,
+    "K": 1 << 10,
+    "KB": 1 << 10,
+    "KIB": 1 << 10,
+    "M": 1 << 20,
+    "MB": 1 << 20,
+    "MIB": 1 << 20,
+    "G": 1 << 30,
+    "GB": 1 << 30,
+    "GIB": 1 << 30,
+}
 
 
 def parse_memory_size(text: str) -> int:
     """`1073741824`, `512MiB`, `8GiB`, `2G`: the TENSORTRACE_CUDA_MEMORY syntax."""
     match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)\s*", text)
-    TORCH_CHECK(match is not None and match.group(2).upper() in _UNITS,
-                "TENSORTRACE_CUDA_MEMORY must be a size such as 1073741824, 512MiB or 8GiB, "
-                "got '", text, "'")
+    TORCH_CHECK(
+        match is not None and match.group(2).upper() in _UNITS,
+        "TENSORTRACE_CUDA_MEMORY must be a size such as 1073741824, 512MiB or 8GiB, got '",
+        text,
+        "'",
+    )
     assert match is not None
     return int(float(match.group(1)) * _UNITS[match.group(2).upper()])
 
@@ -68,14 +82,24 @@ def device_memory(device: int) -> EmulatedDeviceMemory:
 def set_device_capacity(nbytes: int, device: int = 0) -> None:
     """Give the emulated device `device` a total memory of `nbytes` (while it holds none)."""
     mem = device_memory(device)
-    TORCH_CHECK(mem.used == 0, "set_device_capacity: device ", device, " still has ",
-                mem.used, " bytes in segments; call torch.cuda.empty_cache() first")
+    TORCH_CHECK(
+        mem.used == 0,
+        "set_device_capacity: device ",
+        device,
+        " still has ",
+        mem.used,
+        " bytes in segments; call torch.cuda.empty_cache() first",
+    )
     TORCH_CHECK(nbytes > 0, "set_device_capacity: capacity must be positive, got ", nbytes)
     mem.capacity = int(nbytes)
 
 
-@traced("allocator", "cudaMalloc", "c10/cuda/CUDACachingAllocator.cpp",
-        symbol="cudaMallocMaybeCapturing -> cudaMalloc (emulated: a host buffer)")
+@traced(
+    "allocator",
+    "cudaMalloc",
+    "c10/cuda/CUDACachingAllocator.cpp",
+    symbol="cudaMallocMaybeCapturing -> cudaMalloc (emulated: a host buffer)",
+)
 def cudaMalloc(size: int, device: int) -> tuple[str, int, np.ndarray | None]:  # noqa: N802
     """Reserve `size` bytes of the device: (error, address, buffer). See the module's Note."""
     mem = device_memory(device)
@@ -86,15 +110,19 @@ def cudaMalloc(size: int, device: int) -> tuple[str, int, np.ndarray | None]:  #
     except MemoryError:  # the host itself is out of memory: the same error for the allocator
         return "cudaErrorMemoryAllocation", 0, None
     start = -address_of(raw) % kSegmentAlignment
-    buf = raw[start:start + size]
+    buf = raw[start : start + size]
     ptr = address_of(buf)
     mem.used += size
     mem.segments[ptr] = buf
     return "cudaSuccess", ptr, buf
 
 
-@traced("allocator", "cudaFree", "c10/cuda/CUDACachingAllocator.cpp",
-        symbol="cudaFree (emulated: drop the host buffer)")
+@traced(
+    "allocator",
+    "cudaFree",
+    "c10/cuda/CUDACachingAllocator.cpp",
+    symbol="cudaFree (emulated: drop the host buffer)",
+)
 def cudaFree(ptr: int, device: int) -> None:  # noqa: N802
     mem = device_memory(device)
     buf = mem.segments.pop(ptr)

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "ab149827fb325fe08a3ec3e22449b5a5645515bc97fbff05d0cb091bcd826c6e"
+INPUTS_SHA256 = "4f7b292a94705d2473221ea66602dc5d16616d917020a83b4bc7df565079d340"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

@@ -10,6 +10,23 @@ from tensortrace.nn.modules.loss import BCEWithLogitsLoss, CrossEntropyLoss, MSE
 from tensortrace.nn.modules.module import Module
 from tensortrace.nn.modules.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 
-__all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "BCEWithLogitsLoss", "Conv2d", "CrossEntropyLoss",
-           "Dropout", "Flatten", "Identity", "Linear", "MSELoss", "MaxPool2d", "Module",
-           "NLLLoss", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh"]
+__all__ = [
+    "AdaptiveAvgPool2d",
+    "AvgPool2d",
+    "BCEWithLogitsLoss",
+    "Conv2d",
+    "CrossEntropyLoss",
+    "Dropout",
+    "Flatten",
+    "Identity",
+    "Linear",
+    "MSELoss",
+    "MaxPool2d",
+    "Module",
+    "NLLLoss",
+    "ReLU",
+    "Sequential",
+    "Sigmoid",
+    "Softmax",
+    "Tanh",
+]

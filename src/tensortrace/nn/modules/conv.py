@@ -27,9 +27,20 @@ def _pair(x: Any) -> tuple[int, ...]:
 class Conv2d(Module):
     weight: Parameter
 
-    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
-                 padding: Any = 0, dilation: Any = 1, groups: int = 1, bias: bool = True,
-                 padding_mode: str = "zeros", device: Any = None, dtype: Any = None) -> None:
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: Any,
+        stride: Any = 1,
+        padding: Any = 0,
+        dilation: Any = 1,
+        groups: int = 1,
+        bias: bool = True,
+        padding_mode: str = "zeros",
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
         if groups <= 0:
@@ -41,16 +52,18 @@ class Conv2d(Module):
         kernel_size_, stride_, dilation_ = _pair(kernel_size), _pair(stride), _pair(dilation)
         if isinstance(padding, str):
             if padding not in _VALID_PADDING_STRINGS:
-                raise ValueError(f"Invalid padding string {padding!r}, should be one of "
-                                 f"{_VALID_PADDING_STRINGS}")
+                raise ValueError(
+                    f"Invalid padding string {padding!r}, should be one of {_VALID_PADDING_STRINGS}"
+                )
             if padding == "same" and any(s != 1 for s in stride_):
                 raise ValueError("padding='same' is not supported for strided convolutions")
             padding_: Any = padding
         else:
             padding_ = _pair(padding)
         if padding_mode != "zeros":
-            raise ValueError(f"padding_mode {padding_mode!r} is not implemented in tensortrace "
-                             "(only 'zeros')")
+            raise ValueError(
+                f"padding_mode {padding_mode!r} is not implemented in tensortrace (only 'zeros')"
+            )
         self.in_channels = in_channels
         self.out_channels = out_channels
         self.kernel_size = kernel_size_
@@ -61,8 +74,9 @@ class Conv2d(Module):
         self.output_padding = (0, 0)
         self.groups = groups
         self.padding_mode = padding_mode
-        self.weight = Parameter(torch.empty((out_channels, in_channels // groups, *kernel_size_),
-                                            **factory_kwargs))
+        self.weight = Parameter(
+            torch.empty((out_channels, in_channels // groups, *kernel_size_), **factory_kwargs)
+        )
         if bias:
             self.bias = Parameter(torch.empty(out_channels, **factory_kwargs))
         else:
@@ -90,5 +104,6 @@ class Conv2d(Module):
         return s.format(**self.__dict__)
 
     def forward(self, input: torch.Tensor) -> torch.Tensor:
-        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding,
-                        self.dilation, self.groups)
+        return F.conv2d(
+            input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
+        )

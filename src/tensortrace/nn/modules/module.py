@@ -47,11 +47,15 @@ class Module:
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if self.call_super_init is False and bool(kwargs):
-            raise TypeError(f"{type(self).__name__}.__init__() got an unexpected keyword "
-                            f"argument '{next(iter(kwargs))}'")
+            raise TypeError(
+                f"{type(self).__name__}.__init__() got an unexpected keyword "
+                f"argument '{next(iter(kwargs))}'"
+            )
         if self.call_super_init is False and bool(args):
-            raise TypeError(f"{type(self).__name__}.__init__() takes 1 positional argument but "
-                            f"{len(args) + 1} were given")
+            raise TypeError(
+                f"{type(self).__name__}.__init__() takes 1 positional argument but "
+                f"{len(args) + 1} were given"
+            )
         # object.__setattr__: our own __setattr__ needs these dicts to exist
         super().__setattr__("training", True)
         super().__setattr__("_parameters", {})
@@ -62,8 +66,9 @@ class Module:
     forward: Callable[..., Any]
 
     def _forward_unimplemented(self, *input: Any) -> None:
-        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required '
-                                  '"forward" function')
+        raise NotImplementedError(
+            f'Module [{type(self).__name__}] is missing the required "forward" function'
+        )
 
     forward = _forward_unimplemented  # type: ignore[assignment]
 
@@ -71,8 +76,9 @@ class Module:
         return self.forward(*args, **kwargs)  # _call_impl without hooks
 
     # ---- registration --------------------------------------------------------------------
-    def register_buffer(self, name: str, tensor: torch.Tensor | None, persistent: bool = True
-                        ) -> None:
+    def register_buffer(
+        self, name: str, tensor: torch.Tensor | None, persistent: bool = True
+    ) -> None:
         if "_buffers" not in self.__dict__:
             raise AttributeError("cannot assign buffer before Module.__init__() call")
         if not isinstance(name, str):
@@ -84,8 +90,10 @@ class Module:
         if hasattr(self, name) and name not in self._buffers:
             raise KeyError(f"attribute '{name}' already exists")
         if tensor is not None and not isinstance(tensor, torch.Tensor):
-            raise TypeError(f"cannot assign '{torch.typename(tensor)}' object to buffer '{name}' "
-                            "(torch Tensor or None required)")
+            raise TypeError(
+                f"cannot assign '{torch.typename(tensor)}' object to buffer '{name}' "
+                "(torch Tensor or None required)"
+            )
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent_buffers_set.discard(name)
@@ -106,13 +114,17 @@ class Module:
         if param is None:
             self._parameters[name] = None
         elif not isinstance(param, Parameter):
-            raise TypeError(f"cannot assign '{torch.typename(param)}' object to parameter '{name}' "
-                            "(torch.nn.Parameter or None required)")
+            raise TypeError(
+                f"cannot assign '{torch.typename(param)}' object to parameter '{name}' "
+                "(torch.nn.Parameter or None required)"
+            )
         elif param.grad_fn is not None:
-            raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model "
-                             f"parameters must be created explicitly. To express '{name}' as a "
-                             "function of another Tensor, compute the value in the forward() "
-                             "method.")
+            raise ValueError(
+                f"Cannot assign non-leaf Tensor to parameter '{name}'. Model "
+                f"parameters must be created explicitly. To express '{name}' as a "
+                "function of another Tensor, compute the value in the forward() "
+                "method."
+            )
         else:
             self._parameters[name] = param
 
@@ -168,34 +180,42 @@ class Module:
         if isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
-            remove_from(self.__dict__, self._buffers, self._modules,
-                        self._non_persistent_buffers_set)
+            remove_from(
+                self.__dict__, self._buffers, self._modules, self._non_persistent_buffers_set
+            )
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
-                raise TypeError(f"cannot assign '{torch.typename(value)}' as parameter '{name}' "
-                                "(torch.nn.Parameter or None expected)")
+                raise TypeError(
+                    f"cannot assign '{torch.typename(value)}' as parameter '{name}' "
+                    "(torch.nn.Parameter or None expected)"
+                )
             self.register_parameter(name, value)
         else:
             modules = self.__dict__.get("_modules")
             if isinstance(value, Module):
                 if modules is None:
                     raise AttributeError("cannot assign module before Module.__init__() call")
-                remove_from(self.__dict__, self._parameters, self._buffers,
-                            self._non_persistent_buffers_set)
+                remove_from(
+                    self.__dict__, self._parameters, self._buffers, self._non_persistent_buffers_set
+                )
                 modules[name] = value
             elif modules is not None and name in modules:
                 if value is not None:
-                    raise TypeError(f"cannot assign '{torch.typename(value)}' as child module "
-                                    f"'{name}' (torch.nn.Module or None expected)")
+                    raise TypeError(
+                        f"cannot assign '{torch.typename(value)}' as child module "
+                        f"'{name}' (torch.nn.Module or None expected)"
+                    )
                 modules[name] = value
             else:
                 buffers = self.__dict__.get("_buffers")
                 if buffers is not None and name in buffers:
                     if value is not None and not isinstance(value, torch.Tensor):
-                        raise TypeError(f"cannot assign '{torch.typename(value)}' as buffer "
-                                        f"'{name}' (torch.nn.Buffer, torch.Tensor or None "
-                                        "expected)")
+                        raise TypeError(
+                            f"cannot assign '{torch.typename(value)}' as buffer "
+                            f"'{name}' (torch.nn.Buffer, torch.Tensor or None "
+                            "expected)"
+                        )
                     buffers[name] = value
                 else:
                     super().__setattr__(name, value)
@@ -212,17 +232,29 @@ class Module:
             super().__delattr__(name)
 
     def __dir__(self) -> list[str]:
-        keys = [*dir(self.__class__), *self.__dict__, *self._parameters, *self._modules,
-                *self._buffers]
+        keys = [
+            *dir(self.__class__),
+            *self.__dict__,
+            *self._parameters,
+            *self._modules,
+            *self._buffers,
+        ]
         return sorted(k for k in keys if not k[0].isdigit())
 
     # ---- walking the tree ----------------------------------------------------------------
-    def _named_members(self, get_members_fn: Callable[[Module], Any], prefix: str = "",
-                       recurse: bool = True, remove_duplicate: bool = True
-                       ) -> Iterator[tuple[str, Any]]:
+    def _named_members(
+        self,
+        get_members_fn: Callable[[Module], Any],
+        prefix: str = "",
+        recurse: bool = True,
+        remove_duplicate: bool = True,
+    ) -> Iterator[tuple[str, Any]]:
         memo: set[int] = set()
-        modules = (self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
-                   if recurse else [(prefix, self)])
+        modules = (
+            self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
+            if recurse
+            else [(prefix, self)]
+        )
         for module_prefix, module in modules:
             for k, v in get_members_fn(module):
                 if v is None or id(v) in memo:
@@ -235,19 +267,29 @@ class Module:
         for _, param in self.named_parameters(recurse=recurse):
             yield param
 
-    def named_parameters(self, prefix: str = "", recurse: bool = True,
-                         remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
-        yield from self._named_members(lambda m: m._parameters.items(), prefix=prefix,
-                                       recurse=recurse, remove_duplicate=remove_duplicate)
+    def named_parameters(
+        self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Parameter]]:
+        yield from self._named_members(
+            lambda m: m._parameters.items(),
+            prefix=prefix,
+            recurse=recurse,
+            remove_duplicate=remove_duplicate,
+        )
 
     def buffers(self, recurse: bool = True) -> Iterator[torch.Tensor]:
         for _, buf in self.named_buffers(recurse=recurse):
             yield buf
 
-    def named_buffers(self, prefix: str = "", recurse: bool = True,
-                      remove_duplicate: bool = True) -> Iterator[tuple[str, torch.Tensor]]:
-        yield from self._named_members(lambda m: m._buffers.items(), prefix=prefix,
-                                       recurse=recurse, remove_duplicate=remove_duplicate)
+    def named_buffers(
+        self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, torch.Tensor]]:
+        yield from self._named_members(
+            lambda m: m._buffers.items(),
+            prefix=prefix,
+            recurse=recurse,
+            remove_duplicate=remove_duplicate,
+        )
 
     def children(self) -> Iterator[Module]:
         for _, module in self.named_children():
@@ -264,8 +306,9 @@ class Module:
         for _, module in self.named_modules():
             yield module
 
-    def named_modules(self, memo: set[int] | None = None, prefix: str = "",
-                      remove_duplicate: bool = True) -> Iterator[tuple[str, Module]]:
+    def named_modules(
+        self, memo: set[int] | None = None, prefix: str = "", remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Module]]:
         if memo is None:
             memo = set()
         if id(self) in memo:
@@ -316,8 +359,7 @@ class Module:
         fn(self)
         return self
 
-    def _apply(self, fn: Callable[[torch.Tensor], torch.Tensor], recurse: bool = True
-               ) -> Module:
+    def _apply(self, fn: Callable[[torch.Tensor], torch.Tensor], recurse: bool = True) -> Module:
         if recurse:
             for module in self.children():
                 module._apply(fn)
@@ -344,8 +386,9 @@ class Module:
         device, dtype = kwargs.pop("device", None), kwargs.pop("dtype", None)
         kwargs.pop("non_blocking", None)
         if kwargs:
-            raise TypeError(f"to() received an invalid combination of arguments - got "
-                            f"{sorted(kwargs)}")
+            raise TypeError(
+                f"to() received an invalid combination of arguments - got {sorted(kwargs)}"
+            )
         for arg in args:
             if isinstance(arg, torch.dtype):
                 dtype = arg
@@ -354,8 +397,10 @@ class Module:
             else:
                 device = torch.device(arg)
         if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
-            raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but "
-                            f"got desired dtype={dtype}")
+            raise TypeError(
+                "nn.Module.to only accepts floating point or complex dtypes, but "
+                f"got desired dtype={dtype}"
+            )
 
         def convert(t: torch.Tensor) -> torch.Tensor:
             if device is not None and torch.device(device).type != "cpu":
@@ -373,8 +418,9 @@ class Module:
         return self._apply(lambda t: t.double() if t.is_floating_point() else t)
 
     # ---- state_dict ----------------------------------------------------------------------
-    def _save_to_state_dict(self, destination: dict[str, Any], prefix: str, keep_vars: bool
-                            ) -> None:
+    def _save_to_state_dict(
+        self, destination: dict[str, Any], prefix: str, keep_vars: bool
+    ) -> None:
         for name, param in self._parameters.items():
             if param is not None:
                 destination[prefix + name] = param if keep_vars else param.detach()
@@ -382,8 +428,9 @@ class Module:
             if buf is not None and name not in self._non_persistent_buffers_set:
                 destination[prefix + name] = buf if keep_vars else buf.detach()
 
-    def state_dict(self, *, destination: Any = None, prefix: str = "", keep_vars: bool = False
-                   ) -> Any:
+    def state_dict(
+        self, *, destination: Any = None, prefix: str = "", keep_vars: bool = False
+    ) -> Any:
         if destination is None:
             destination = OrderedDict()
             destination._metadata = OrderedDict()  # type: ignore[attr-defined]
@@ -393,17 +440,26 @@ class Module:
         self._save_to_state_dict(destination, prefix, keep_vars)
         for name, module in self._modules.items():
             if module is not None:
-                module.state_dict(destination=destination, prefix=prefix + name + ".",
-                                  keep_vars=keep_vars)
+                module.state_dict(
+                    destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars
+                )
         return destination
 
-    def _load_from_state_dict(self, state_dict: dict[str, Any], prefix: str, strict: bool,
-                              missing_keys: list[str], unexpected_keys: list[str],
-                              error_msgs: list[str]) -> None:
-        persistent_buffers = {k: v for k, v in self._buffers.items()
-                              if k not in self._non_persistent_buffers_set}
-        local_state = {k: v for k, v in {**self._parameters, **persistent_buffers}.items()
-                       if v is not None}
+    def _load_from_state_dict(
+        self,
+        state_dict: dict[str, Any],
+        prefix: str,
+        strict: bool,
+        missing_keys: list[str],
+        unexpected_keys: list[str],
+        error_msgs: list[str],
+    ) -> None:
+        persistent_buffers = {
+            k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set
+        }
+        local_state = {
+            k: v for k, v in {**self._parameters, **persistent_buffers}.items() if v is not None
+        }
         for name, param in local_state.items():
             key = prefix + name
             if key not in state_dict:
@@ -412,64 +468,83 @@ class Module:
                 continue
             input_param = state_dict[key]
             if not isinstance(input_param, torch.Tensor):
-                error_msgs.append(f'While copying the parameter named "{key}", expected '
-                                  "torch.Tensor or Tensor-like object from checkpoint but "
-                                  f"received {type(input_param)}")
+                error_msgs.append(
+                    f'While copying the parameter named "{key}", expected '
+                    "torch.Tensor or Tensor-like object from checkpoint but "
+                    f"received {type(input_param)}"
+                )
                 continue
             if input_param.shape != param.shape:
-                error_msgs.append(f"size mismatch for {key}: copying a param with shape "
-                                  f"{input_param.shape} from checkpoint, the shape in current "
-                                  f"model is {param.shape}.")
+                error_msgs.append(
+                    f"size mismatch for {key}: copying a param with shape "
+                    f"{input_param.shape} from checkpoint, the shape in current "
+                    f"model is {param.shape}."
+                )
                 continue
             try:
                 with torch.no_grad():
                     param.copy_(input_param)
             except Exception as ex:
-                error_msgs.append(f'While copying the parameter named "{key}", whose '
-                                  f"dimensions in the model are {param.size()} and whose "
-                                  "dimensions in the checkpoint are "
-                                  f"{input_param.size()}, an exception occurred : {ex.args}.")
+                error_msgs.append(
+                    f'While copying the parameter named "{key}", whose '
+                    f"dimensions in the model are {param.size()} and whose "
+                    "dimensions in the checkpoint are "
+                    f"{input_param.size()}, an exception occurred : {ex.args}."
+                )
         if strict:
             for key in state_dict:
                 if key.startswith(prefix):
-                    input_name = key[len(prefix):].split(".", 1)
+                    input_name = key[len(prefix) :].split(".", 1)
                     if input_name[0] not in self._modules and input_name[0] not in local_state:
                         unexpected_keys.append(key)
                     elif len(input_name) > 1 and input_name[0] in local_state:
                         unexpected_keys.append(key)
 
-    def load_state_dict(self, state_dict: Any, strict: bool = True, assign: bool = False
-                        ) -> _IncompatibleKeys:
+    def load_state_dict(
+        self, state_dict: Any, strict: bool = True, assign: bool = False
+    ) -> _IncompatibleKeys:
         if not isinstance(state_dict, dict):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
         if assign:
-            raise NotImplementedError("load_state_dict(assign=True) is not modelled by "
-                                      "tensortrace")
+            raise NotImplementedError("load_state_dict(assign=True) is not modelled by tensortrace")
         missing_keys: list[str] = []
         unexpected_keys: list[str] = []
         error_msgs: list[str] = []
 
         def load(module: Module, local_state_dict: dict[str, Any], prefix: str = "") -> None:
-            module._load_from_state_dict(local_state_dict, prefix, True, missing_keys,
-                                         unexpected_keys, error_msgs)
+            module._load_from_state_dict(
+                local_state_dict, prefix, True, missing_keys, unexpected_keys, error_msgs
+            )
             for name, child in module._modules.items():
                 if child is not None:
                     child_prefix = prefix + name + "."
-                    child_state = {k: v for k, v in local_state_dict.items()
-                                   if k.startswith(child_prefix)}
+                    child_state = {
+                        k: v for k, v in local_state_dict.items() if k.startswith(child_prefix)
+                    }
                     load(child, child_state, child_prefix)
 
         load(self, dict(state_dict))
         if strict:
             if unexpected_keys:
-                error_msgs.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
-                    ", ".join(f'"{k}"' for k in unexpected_keys)))
+                error_msgs.insert(
+                    0,
+                    "Unexpected key(s) in state_dict: {}. ".format(
+                        ", ".join(f'"{k}"' for k in unexpected_keys)
+                    ),
+                )
             if missing_keys:
-                error_msgs.insert(0, "Missing key(s) in state_dict: {}. ".format(
-                    ", ".join(f'"{k}"' for k in missing_keys)))
+                error_msgs.insert(
+                    0,
+                    "Missing key(s) in state_dict: {}. ".format(
+                        ", ".join(f'"{k}"' for k in missing_keys)
+                    ),
+                )
         if error_msgs:
-            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
-                self.__class__.__name__, "\n\t".join(error_msgs)))
+            raise RuntimeError(
+                "Error(s) in loading state_dict for {}:\n\t{}".format(
+                    self.__class__.__name__, "\n\t".join(error_msgs)
+                )
+            )
         return _IncompatibleKeys(missing_keys, unexpected_keys)
 
     # ---- printing ------------------------------------------------------------------------

@@ -70,7 +70,9 @@ def _float_binary(name: str, fn: Any) -> Any:
 REGISTER_DISPATCH(log_sigmoid_cpu_stub, log_sigmoid_cpu_kernel)
 REGISTER_DISPATCH(threshold_stub, threshold_kernel)
 # grad * (1 - y) * y and grad * (1 - y * y), y being the forward's output
-REGISTER_DISPATCH(sigmoid_backward_stub,
-                  _float_binary("sigmoid_backward_kernel", lambda g, y: g * (1 - y) * y))
-REGISTER_DISPATCH(tanh_backward_stub,
-                  _float_binary("tanh_backward_kernel", lambda g, y: g * (1 - y * y)))
+REGISTER_DISPATCH(
+    sigmoid_backward_stub, _float_binary("sigmoid_backward_kernel", lambda g, y: g * (1 - y) * y)
+)
+REGISTER_DISPATCH(
+    tanh_backward_stub, _float_binary("tanh_backward_kernel", lambda g, y: g * (1 - y * y))
+)

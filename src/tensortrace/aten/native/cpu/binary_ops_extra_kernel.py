@@ -52,8 +52,9 @@ def _rshift(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.right_shift(a, shift)
 
 
-def _shift_kernel(name: str, fn: Callable[[np.ndarray, np.ndarray], np.ndarray]
-                  ) -> Callable[[TensorIteratorBase], None]:
+def _shift_kernel(
+    name: str, fn: Callable[[np.ndarray, np.ndarray], np.ndarray]
+) -> Callable[[TensorIteratorBase], None]:
     def kernel(it: TensorIteratorBase) -> None:
         dtype = it.common_dtype()
         AT_DISPATCH_CHECK(f"{name}_cpu", dtype, isIntegralType(dtype, False))

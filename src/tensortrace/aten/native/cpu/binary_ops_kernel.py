@@ -45,11 +45,12 @@ Binary = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 def AT_DISPATCH_CHECK(name: str, dtype: ScalarType, supported: bool) -> None:
     """The error an AT_DISPATCH_* switch raises for a dtype it has no case for."""
-    TORCH_CHECK_NOT_IMPLEMENTED(supported, '"', name, '" not implemented for \'', dtype, "'")
+    TORCH_CHECK_NOT_IMPLEMENTED(supported, '"', name, "\" not implemented for '", dtype, "'")
 
 
-def _kernel(name: str, legacy: str | None = None) -> Callable[[Callable[..., None]],
-                                                               Callable[..., None]]:
+def _kernel(
+    name: str, legacy: str | None = None
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
     return traced("kernel", f"at::native::{name}", SOURCE, legacy=legacy or name)
 
 
@@ -173,6 +174,7 @@ def _remainder(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def remainder_kernel(it: TensorIteratorBase) -> None:
     dtype = it.common_dtype()
     if isIntegralType(dtype, False):
+
         def int_loop(out: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
             _check_integer_divisor(b)
             out[...] = _remainder(a, b)
@@ -215,14 +217,21 @@ def _register_predicate(stub_name: str, kernel_name: str, fn: Binary) -> None:
     REGISTER_DISPATCH(_PREDICATE_STUBS[stub_name], kernel)
 
 
-_PREDICATE_STUBS = {**COMPARISON_STUBS, "logical_and": logical_and_stub,
-                    "logical_or": logical_or_stub}
+_PREDICATE_STUBS = {
+    **COMPARISON_STUBS,
+    "logical_and": logical_and_stub,
+    "logical_or": logical_or_stub,
+}
 for _stub, _kernel_name, _fn in (
-        ("eq", "eq_kernel", np.equal), ("ne", "ne_kernel", np.not_equal),
-        ("lt", "lt_kernel", np.less), ("le", "le_kernel", np.less_equal),
-        ("gt", "gt_kernel", np.greater), ("ge", "ge_kernel", np.greater_equal),
-        ("logical_and", "logical_and_kernel", np.logical_and),
-        ("logical_or", "logical_or_kernel", np.logical_or)):
+    ("eq", "eq_kernel", np.equal),
+    ("ne", "ne_kernel", np.not_equal),
+    ("lt", "lt_kernel", np.less),
+    ("le", "le_kernel", np.less_equal),
+    ("gt", "gt_kernel", np.greater),
+    ("ge", "ge_kernel", np.greater_equal),
+    ("logical_and", "logical_and_kernel", np.logical_and),
+    ("logical_or", "logical_or_kernel", np.logical_or),
+):
     _register_predicate(_stub, _kernel_name, _fn)
 
 
@@ -238,8 +247,7 @@ def _register_bitwise(stub_name: str, fn: Binary, logical: Binary) -> None:
         cpu_kernel_vec(it, binary_loop(fn))
 
     kernel.__name__ = f"{stub_name}_kernel"
-    REGISTER_DISPATCH(bitwise_and_stub if stub_name == "bitwise_and" else bitwise_or_stub,
-                      kernel)
+    REGISTER_DISPATCH(bitwise_and_stub if stub_name == "bitwise_and" else bitwise_or_stub, kernel)
 
 
 _register_bitwise("bitwise_and", np.bitwise_and, np.logical_and)

@@ -79,8 +79,12 @@ def _kernel(name: str) -> Callable[[TensorIteratorBase], None]:
 
 
 for _name in KERNELS:
-    REGISTER_DISPATCH(STUBS[_name], traced("kernel", f"at::native::{_name}_kernel", SOURCE,
-                                           legacy=f"{_name}_kernel")(_kernel(_name)))
+    REGISTER_DISPATCH(
+        STUBS[_name],
+        traced("kernel", f"at::native::{_name}_kernel", SOURCE, legacy=f"{_name}_kernel")(
+            _kernel(_name)
+        ),
+    )
 
 
 @traced("kernel", "at::native::heaviside_kernel", SOURCE, legacy="heaviside_kernel")

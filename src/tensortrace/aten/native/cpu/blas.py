@@ -40,8 +40,9 @@ def gemv(alpha: Any, a: np.ndarray, x: np.ndarray, beta: Any, y: np.ndarray) -> 
         y[...] = _scaled(alpha, np.matmul(a, x, dtype=y.dtype), beta, y)
 
 
-@traced("kernel", "at::native::dot_impl", "aten/src/ATen/native/BlasKernel.cpp",
-        legacy="THBlas_dot")
+@traced(
+    "kernel", "at::native::dot_impl", "aten/src/ATen/native/BlasKernel.cpp", legacy="THBlas_dot"
+)
 def vdot_impl(x: np.ndarray, y: np.ndarray) -> Any:
     """cblas_?dotc: the first vector conjugated."""
     with np.errstate(all="ignore"):

@@ -53,8 +53,9 @@ def uniform_kernel(it: TensorIteratorBase, from_: float, to: float, gen: Any) ->
 def normal_kernel(self: Tensor, mean: float, std: float, gen: Any) -> None:
     """numel >= 16 and contiguous: normal_fill over the memory; else a serial kernel."""
     st = self.scalar_type()
-    TORCH_CHECK_NOT_IMPLEMENTED(isFloatingType(st),
-                                f'"normal_kernel_cpu" not implemented for \'{st}\'')
+    TORCH_CHECK_NOT_IMPLEMENTED(
+        isFloatingType(st), f"\"normal_kernel_cpu\" not implemented for '{st}'"
+    )
     generator = get_generator_or_default(gen)
     if self.numel() >= 16 and self.is_contiguous():
         flat = self.numpy_view().reshape(-1)  # a view: contiguous memory, in order
@@ -82,10 +83,10 @@ def random_kernel(it: TensorIteratorBase, gen: Any) -> None:
     cpu_serial_kernel(it, fill)
 
 
-@traced("kernel", "at::native::random_from_to_kernel", SOURCE,
-        legacy="THTensor_(clampedRandom)")
-def random_from_to_kernel(self: Tensor, it: TensorIteratorBase | None, from_: int,
-                          to: int | None, gen: Any) -> None:
+@traced("kernel", "at::native::random_from_to_kernel", SOURCE, legacy="THTensor_(clampedRandom)")
+def random_from_to_kernel(
+    self: Tensor, it: TensorIteratorBase | None, from_: int, to: int | None, gen: Any
+) -> None:
     """random_from_to_impl's checks run even for an empty tensor; the draws in loop order."""
     generator = get_generator_or_default(gen)
     dtype = numpy_dtype(self.scalar_type())
@@ -94,8 +95,7 @@ def random_from_to_kernel(self: Tensor, it: TensorIteratorBase | None, from_: in
         return
 
     def fill(n: int) -> np.ndarray:
-        return distribution_templates.random_from_to_impl(generator, np.empty(n, dtype),
-                                                          from_, to)
+        return distribution_templates.random_from_to_impl(generator, np.empty(n, dtype), from_, to)
 
     cpu_serial_kernel(it, fill)
 

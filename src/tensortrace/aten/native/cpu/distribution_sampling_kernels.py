@@ -38,24 +38,37 @@ from tensortrace.trace import traced
 SOURCE = "aten/src/ATen/native/cpu/DistributionKernels.cpp"
 TEMPLATES = "aten/src/ATen/native/cpu/DistributionTemplates.h"
 
+
 def _check_p(p: np.ndarray) -> None:
     # bernoulli_distribution's constructor: TORCH_CHECK_IF_NOT_ON_CUDA(p_in >= 0 && p_in <= 1)
-    TORCH_CHECK(bool(np.all((p >= 0) & (p <= 1))),
-                "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
-                "message be improved?  If so, please report an enhancement request to "
-                "PyTorch.)")
+    TORCH_CHECK(
+        bool(np.all((p >= 0) & (p <= 1))),
+        "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
+        "message be improved?  If so, please report an enhancement request to "
+        "PyTorch.)",
+    )
 
 
-@traced("kernel", "at::native::templates::cpu::bernoulli_kernel", TEMPLATES,
-        legacy="THTensor_(bernoulli_Tensor)")
+@traced(
+    "kernel",
+    "at::native::templates::cpu::bernoulli_kernel",
+    TEMPLATES,
+    legacy="THTensor_(bernoulli_Tensor)",
+)
 def bernoulli_tensor_kernel(self: Tensor, p_: Tensor, gen: Any) -> None:
     generator = gen if gen is not None else getDefaultCPUGenerator()
     p = p_.expand(list(self.sizes()))  # expand_inplace(self, p_cpu)
-    it = (TensorIteratorConfig().add_output(self).add_const_input(p)
-          .check_all_same_dtype(False).build())
+    it = (
+        TensorIteratorConfig()
+        .add_output(self)
+        .add_const_input(p)
+        .check_all_same_dtype(False)
+        .build()
+    )
     p_type = p.scalar_type()
-    TORCH_CHECK_NOT_IMPLEMENTED(isFloatingType(p_type),
-                                f'"bernoulli_tensor_cpu_p_" not implemented for \'{p_type}\'')
+    TORCH_CHECK_NOT_IMPLEMENTED(
+        isFloatingType(p_type), f"\"bernoulli_tensor_cpu_p_\" not implemented for '{p_type}'"
+    )
     if it.numel() == 0:
         return
     out = it.operand_array(0)
@@ -73,8 +86,12 @@ def bernoulli_tensor_kernel(self: Tensor, p_: Tensor, gen: Any) -> None:
     it.cast_outputs()
 
 
-@traced("kernel", "at::native::(anonymous namespace)::bernoulli_scalar_kernel", SOURCE,
-        legacy="THTensor_(bernoulli)")
+@traced(
+    "kernel",
+    "at::native::(anonymous namespace)::bernoulli_scalar_kernel",
+    SOURCE,
+    legacy="THTensor_(bernoulli)",
+)
 def bernoulli_scalar_kernel(self: Tensor, p: float, gen: Any) -> None:
     """bernoulli_scalar_kernel_default: one bernoulli_distribution<double>(p) per element."""
     generator = gen if gen is not None else getDefaultCPUGenerator()
@@ -88,14 +105,22 @@ def bernoulli_scalar_kernel(self: Tensor, p: float, gen: Any) -> None:
     it.cast_outputs()
 
 
-@traced("kernel", "at::native::templates::cpu::exponential_kernel", TEMPLATES,
-        legacy="THTensor_(exponential)")
+@traced(
+    "kernel",
+    "at::native::templates::cpu::exponential_kernel",
+    TEMPLATES,
+    legacy="THTensor_(exponential)",
+)
 def exponential_kernel(it: Any, lambd: float, gen: Any) -> None:
     """exponential_distribution<double>(lambda): -1 / lambda * log1p(-u), u from random64()
     (torch 2.13's CPU wheels run this default kernel, checked against torch)."""
     dtype = it.dtype()
-    TORCH_CHECK(isFloatingType(dtype), "Exponential distribution is a continuous probability "
-                "distribution. dtype must be a floating point but you specified ", dtype)
+    TORCH_CHECK(
+        isFloatingType(dtype),
+        "Exponential distribution is a continuous probability "
+        "distribution. dtype must be a floating point but you specified ",
+        dtype,
+    )
     generator = gen if gen is not None else getDefaultCPUGenerator()
     out = it.operand_array(0)
     with generator.mutex_:
@@ -105,11 +130,15 @@ def exponential_kernel(it: Any, lambd: float, gen: Any) -> None:
     it.cast_outputs()
 
 
-@traced("kernel", "at::native::(anonymous)::multinomial_with_replacement_kernel_impl",
-        "aten/src/ATen/native/cpu/MultinomialKernel.cpp",
-        legacy="THTensor_(multinomial)")
-def multinomial_with_replacement_kernel(result: Tensor, self: Tensor, n_sample: int,
-                                        gen: Any) -> None:
+@traced(
+    "kernel",
+    "at::native::(anonymous)::multinomial_with_replacement_kernel_impl",
+    "aten/src/ATen/native/cpu/MultinomialKernel.cpp",
+    legacy="THTensor_(multinomial)",
+)
+def multinomial_with_replacement_kernel(
+    result: Tensor, self: Tensor, n_sample: int, gen: Any
+) -> None:
     """Per row: the running sum in scalar_t, normalised, last bucket forced to 1; per sample a
     uniform double (random64) and the binary search for the first bucket >= it."""
     generator = gen if gen is not None else getDefaultCPUGenerator()
@@ -119,14 +148,18 @@ def multinomial_with_replacement_kernel(result: Tensor, self: Tensor, n_sample: 
     out = result.numpy_view().reshape(rows.shape[0], n_sample)
     with generator.mutex_:
         for i, row in enumerate(rows):
-            TORCH_CHECK(bool(np.all(row >= 0)), "invalid multinomial distribution "
-                        "(encountering probability entry < 0)")
-            TORCH_CHECK(bool(np.all(np.isfinite(row))), "invalid multinomial distribution "
-                        "(encountering probability entry = infinity or NaN)")
+            TORCH_CHECK(
+                bool(np.all(row >= 0)),
+                "invalid multinomial distribution (encountering probability entry < 0)",
+            )
+            TORCH_CHECK(
+                bool(np.all(np.isfinite(row))),
+                "invalid multinomial distribution "
+                "(encountering probability entry = infinity or NaN)",
+            )
             cum = np.cumsum(row, dtype=row.dtype)  # sequential, in scalar_t, as the C++ loop
             total = cum[-1]
-            TORCH_CHECK(total > 0, "invalid multinomial distribution (sum of probabilities "
-                        "<= 0)")
+            TORCH_CHECK(total > 0, "invalid multinomial distribution (sum of probabilities <= 0)")
             cum = cum / total
             cum[-1] = 1
             u = _uniform_real_double(generator.random_uint64(n_sample), 0.0, 1.0)

@@ -231,8 +231,11 @@ def _fma_float32(
     return out
 
 
-def _fma_float64(a: np.ndarray, b: float | np.floating[Any] | np.ndarray,
-                 c: float | np.floating[Any] | np.ndarray) -> np.ndarray:
+def _fma_float64(
+    a: np.ndarray,
+    b: float | np.floating[Any] | np.ndarray,
+    c: float | np.floating[Any] | np.ndarray,
+) -> np.ndarray:
     """fma(a, b, c) for doubles with a single rounding.
 
     Exact product a*b = ph + pl, then the correctly rounded sum of the three terms
@@ -513,12 +516,19 @@ def uniform_fill(
     if not -max_ <= to <= max_:
         torchCheckFail("to is out of bounds for ", _type_name(dtype))
     if not from_ <= to:
-        torchCheckFail("uniform_ expects to return a [from, to) range, but found from=",
-                       from_, " > to=", to)
+        torchCheckFail(
+            "uniform_ expects to return a [from, to) range, but found from=", from_, " > to=", to
+        )
     if not to - from_ <= max_:
-        torchCheckFail("uniform_ expects to-from <= std::numeric_limits<", _type_name(dtype),
-                       ">::max(), but found to=", to, " and from=", from_,
-                       " which result in to-from to exceed the limit")
+        torchCheckFail(
+            "uniform_ expects to-from <= std::numeric_limits<",
+            _type_name(dtype),
+            ">::max(), but found to=",
+            to,
+            " and from=",
+            from_,
+            " which result in to-from to exceed the limit",
+        )
     n = out.size
     if n == 0:
         return out

@@ -18,8 +18,12 @@ from tensortrace.c10.scalar import checked_convert
 from tensortrace.trace import traced
 
 
-@traced("kernel", "at::native::fill_kernel", "aten/src/ATen/native/cpu/FillKernel.cpp",
-        legacy="THTensor_(fill)")
+@traced(
+    "kernel",
+    "at::native::fill_kernel",
+    "aten/src/ATen/native/cpu/FillKernel.cpp",
+    legacy="THTensor_(fill)",
+)
 def fill_kernel(it: TensorIteratorBase, value_scalar: Any) -> None:
     value = checked_convert(value_scalar, it.dtype())
 

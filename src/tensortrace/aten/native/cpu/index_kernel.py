@@ -43,12 +43,18 @@ def _check_indices(it: TensorIteratorBase, index_size: Sequence[int]) -> None:
         bad = (index < -size) | (index >= size)
         if bad.any():
             value = int(index[bad].flat[0])
-            TORCH_CHECK_INDEX(False, "index ", value, " is out of bounds for dimension ", i,
-                              " with size ", size)
+            TORCH_CHECK_INDEX(
+                False, "index ", value, " is out of bounds for dimension ", i, " with size ", size
+            )
 
 
-def _element_offsets(src: np.ndarray, indices: Sequence[np.ndarray], storage: np.ndarray,
-                     index_size: Sequence[int], index_stride: Sequence[int]) -> np.ndarray:
+def _element_offsets(
+    src: np.ndarray,
+    indices: Sequence[np.ndarray],
+    storage: np.ndarray,
+    index_size: Sequence[int],
+    index_stride: Sequence[int],
+) -> np.ndarray:
     """Each element's offset, in elements of src's dtype, into the storage: base + index terms."""
     offsets = _byte_offsets(src, storage)
     for index, size, stride in zip(indices, index_size, index_stride):
@@ -59,7 +65,7 @@ def _element_offsets(src: np.ndarray, indices: Sequence[np.ndarray], storage: np
 
 def _typed(storage: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """The storage's bytes read as `dtype` (a trailing partial element is left out)."""
-    return storage[:storage.size - storage.size % dtype.itemsize].view(dtype)
+    return storage[: storage.size - storage.size % dtype.itemsize].view(dtype)
 
 
 def _storage_bytes(it: TensorIteratorBase, operand: int) -> np.ndarray:
@@ -67,8 +73,9 @@ def _storage_bytes(it: TensorIteratorBase, operand: int) -> np.ndarray:
 
 
 @traced("kernel", "at::native::index_kernel", SOURCE)
-def index_kernel(it: TensorIteratorBase, index_size: Sequence[int],
-                 index_stride: Sequence[int]) -> None:
+def index_kernel(
+    it: TensorIteratorBase, index_size: Sequence[int], index_stride: Sequence[int]
+) -> None:
     if it.numel() == 0:
         return
     _check_indices(it, index_size)
@@ -83,8 +90,9 @@ def index_kernel(it: TensorIteratorBase, index_size: Sequence[int],
 
 
 @traced("kernel", "at::native::index_put_kernel", SOURCE)
-def index_put_kernel(it: TensorIteratorBase, index_size: Sequence[int],
-                     index_stride: Sequence[int], accumulate: bool) -> None:
+def index_put_kernel(
+    it: TensorIteratorBase, index_size: Sequence[int], index_stride: Sequence[int], accumulate: bool
+) -> None:
     if it.numel() == 0:
         return
     # operand 0 is the restrided self (the destination), operand 1 the values
@@ -110,8 +118,11 @@ def masked_fill_kernel(it: TensorIteratorBase, value: Any) -> None:
     # value.to<scalar_t>(): a checked conversion (1000 into int8 raises), then one store
     scalar_val = scalar_to(value, it.dtype(), opmath=False)
     mask_dtype = it.input_dtype(0)
-    TORCH_CHECK(mask_dtype == ScalarType.Bool, "masked_fill only supports boolean masks, but got "
-                "mask with dtype ", mask_dtype)
+    TORCH_CHECK(
+        mask_dtype == ScalarType.Bool,
+        "masked_fill only supports boolean masks, but got mask with dtype ",
+        mask_dtype,
+    )
 
     def loop(out: np.ndarray, mask: np.ndarray) -> None:
         out[mask] = scalar_val

@@ -28,9 +28,11 @@ SOURCE = "aten/src/ATen/native/cpu/LerpKernel.cpp"
 @traced("kernel", "at::native::(anonymous)::lerp_scalar_kernel", SOURCE)
 def lerp_scalar_kernel(it: TensorIteratorBase, weight: Any) -> None:
     dtype = it.common_dtype()
-    AT_DISPATCH_CHECK("lerp_kernel_scalar", dtype,
-                      isFloatingType(dtype) or dtype in (ScalarType.ComplexFloat,
-                                                         ScalarType.ComplexDouble))
+    AT_DISPATCH_CHECK(
+        "lerp_kernel_scalar",
+        dtype,
+        isFloatingType(dtype) or dtype in (ScalarType.ComplexFloat, ScalarType.ComplexDouble),
+    )
     complex_ = dtype in (ScalarType.ComplexFloat, ScalarType.ComplexDouble)
     w = complex(weight) if complex_ else float(weight)
 
@@ -40,8 +42,7 @@ def lerp_scalar_kernel(it: TensorIteratorBase, weight: Any) -> None:
         if complex_:  # c10::complex arithmetic: no fused multiply-add to emulate
             wc = op(w)
             diff_c = end - self_
-            out[...] = (self_ + wc * diff_c if abs(w) < 0.5
-                        else end - diff_c * (op(1) - wc))
+            out[...] = self_ + wc * diff_c if abs(w) < 0.5 else end - diff_c * (op(1) - wc)
             return
         wt = op(w)
         diff = end - self_  # rounded in opmath, as the Vectorized subtraction is

@@ -32,8 +32,12 @@ SOURCE = "aten/src/ATen/native/cpu/ReduceOpsKernel.cpp"
 INF = float("inf")
 
 
-@traced("kernel", "at::native::(anonymous)::norm_kernel_tensor_iterator_impl", SOURCE,
-        legacy="norm_kernel_tensor_iterator_impl")
+@traced(
+    "kernel",
+    "at::native::(anonymous)::norm_kernel_tensor_iterator_impl",
+    SOURCE,
+    legacy="norm_kernel_tensor_iterator_impl",
+)
 def norm_kernel(it: TensorIteratorBase, ord_: float) -> None:
     if it.numel() == 0:
         it.output_base().fill_(0)  # the accumulators' identity: an empty norm is 0
@@ -54,8 +58,7 @@ def norm_kernel(it: TensorIteratorBase, ord_: float) -> None:
             value = np.min(a, axis=axes, keepdims=True)
         else:
             p = a.dtype.type(ord_)
-            value = np.power(np.sum(np.power(a, p), axis=axes, keepdims=True),
-                             a.dtype.type(1) / p)
+            value = np.power(np.sum(np.power(a, p), axis=axes, keepdims=True), a.dtype.type(1) / p)
         acc[...] = value
 
     binary_kernel_reduce(it, loop)
@@ -69,22 +72,35 @@ def _values_kernel(it: TensorIteratorBase, is_max: bool) -> None:
     binary_kernel_reduce(it, loop)
 
 
-@traced("kernel", "at::native::(anonymous)::max_values_kernel_impl", SOURCE,
-        legacy="max_values_kernel_impl")
+@traced(
+    "kernel",
+    "at::native::(anonymous)::max_values_kernel_impl",
+    SOURCE,
+    legacy="max_values_kernel_impl",
+)
 def max_values_kernel_impl(it: TensorIteratorBase) -> None:
     _values_kernel(it, True)
 
 
-@traced("kernel", "at::native::(anonymous)::min_values_kernel_impl", SOURCE,
-        legacy="min_values_kernel_impl")
+@traced(
+    "kernel",
+    "at::native::(anonymous)::min_values_kernel_impl",
+    SOURCE,
+    legacy="min_values_kernel_impl",
+)
 def min_values_kernel_impl(it: TensorIteratorBase) -> None:
     _values_kernel(it, False)
 
 
-@traced("kernel", "at::native::(anonymous)::aminmax_kernel",
-        "aten/src/ATen/native/cpu/TensorCompareKernel.cpp", legacy="aminmax_kernel")
-def aminmax_kernel(self: Tensor, dim: int | None, keepdim: bool, min_result: Tensor,
-                   max_result: Tensor) -> None:
+@traced(
+    "kernel",
+    "at::native::(anonymous)::aminmax_kernel",
+    "aten/src/ATen/native/cpu/TensorCompareKernel.cpp",
+    legacy="aminmax_kernel",
+)
+def aminmax_kernel(
+    self: Tensor, dim: int | None, keepdim: bool, min_result: Tensor, max_result: Tensor
+) -> None:
     x = self.numpy_view()
     with np.errstate(all="ignore"):
         if dim is None:
@@ -99,8 +115,12 @@ def aminmax_kernel(self: Tensor, dim: int | None, keepdim: bool, min_result: Ten
     max_result.numpy_view()[...] = hi
 
 
-@traced("kernel", "at::native::(anonymous)::apply_svd (gesdd)",
-        "aten/src/ATen/native/BatchLinearAlgebraKernel.cpp", legacy="lapackSvd")
+@traced(
+    "kernel",
+    "at::native::(anonymous)::apply_svd (gesdd)",
+    "aten/src/ATen/native/BatchLinearAlgebraKernel.cpp",
+    legacy="lapackSvd",
+)
 def svdvals_kernel(mat: Tensor, result: Tensor) -> None:
     a = mat.numpy_view()
     if a.size == 0:
@@ -109,8 +129,12 @@ def svdvals_kernel(mat: Tensor, result: Tensor) -> None:
     result.numpy_view()[...] = np.linalg.svd(a, compute_uv=False).astype(a.dtype)
 
 
-@traced("kernel", "at::native::(anonymous)::apply_lu_factor (getrf)",
-        "aten/src/ATen/native/BatchLinearAlgebraKernel.cpp", legacy="lapackLu")
+@traced(
+    "kernel",
+    "at::native::(anonymous)::apply_lu_factor (getrf)",
+    "aten/src/ATen/native/BatchLinearAlgebraKernel.cpp",
+    legacy="lapackLu",
+)
 def det_kernel(mat: Tensor, result: Tensor) -> None:
     a = mat.numpy_view()
     result.numpy_view()[...] = np.linalg.det(a).astype(a.dtype) if a.size else 1

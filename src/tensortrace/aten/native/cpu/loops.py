@@ -23,8 +23,7 @@ SOURCE = "aten/src/ATen/native/cpu/Loops.h"
 VectorizedLoop = Callable[..., None]
 
 
-def store(out: np.ndarray, fn: Callable[..., np.ndarray],
-          *inputs: np.ndarray | np.generic) -> None:
+def store(out: np.ndarray, fn: Callable[..., np.ndarray], *inputs: np.ndarray | np.generic) -> None:
     """out = fn(*inputs), computed in opmath and written straight into `out`.
 
     A NumPy ufunc writes its result in place, in one pass over memory, as a C++ loop stores

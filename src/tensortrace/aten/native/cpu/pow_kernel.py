@@ -42,15 +42,14 @@ def powi(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if negative.any():
         one = np.ones_like(result)
         # base 1 -> 1; base -1 -> -1 for odd exponents, 1 for even; otherwise 0
-        neg_value = np.where(a == 1, one,
-                             np.where(a == -1, np.where(b % 2 == 0, one, -one),
-                                      np.zeros_like(result)))
+        neg_value = np.where(
+            a == 1, one, np.where(a == -1, np.where(b % 2 == 0, one, -one), np.zeros_like(result))
+        )
         result = np.where(negative, neg_value, result)
     return result
 
 
-@traced("kernel", "at::native::pow_tensor_tensor_kernel", SOURCE,
-        legacy="pow_tensor_tensor_kernel")
+@traced("kernel", "at::native::pow_tensor_tensor_kernel", SOURCE, legacy="pow_tensor_tensor_kernel")
 def pow_tensor_tensor_kernel(it: TensorIteratorBase) -> None:
     dtype = it.common_dtype()
     if isIntegralType(dtype, False):
@@ -60,8 +59,7 @@ def pow_tensor_tensor_kernel(it: TensorIteratorBase) -> None:
     cpu_kernel_vec(it, binary_loop(_complex_pow if isComplexType(dtype) else np.power))
 
 
-@traced("kernel", "at::native::pow_tensor_scalar_kernel", SOURCE,
-        legacy="pow_tensor_scalar_kernel")
+@traced("kernel", "at::native::pow_tensor_scalar_kernel", SOURCE, legacy="pow_tensor_scalar_kernel")
 def pow_tensor_scalar_kernel(it: TensorIteratorBase, exp_scalar: Scalar) -> None:
     dtype = it.common_dtype()
     if isIntegralType(dtype, False):
@@ -75,14 +73,19 @@ def pow_tensor_scalar_kernel(it: TensorIteratorBase, exp_scalar: Scalar) -> None
     exp_f = toDouble(exp_scalar)
     # pow_tensor_scalar_optimized_kernel: the exponents with an exact cheaper form
     special: dict[float, Callable[[np.ndarray], np.ndarray]] = {
-        2.0: lambda a: a * a, 3.0: lambda a: a * a * a, 0.5: np.sqrt,
+        2.0: lambda a: a * a,
+        3.0: lambda a: a * a * a,
+        0.5: np.sqrt,
         -0.5: lambda a: a.dtype.type(1) / np.sqrt(a),
-        -1.0: lambda a: a.dtype.type(1) / a, -2.0: lambda a: a.dtype.type(1) / (a * a)}
+        -1.0: lambda a: a.dtype.type(1) / a,
+        -2.0: lambda a: a.dtype.type(1) / (a * a),
+    }
     if exp_f in special:
         cpu_kernel_vec(it, unary_loop(special[exp_f]))
         return
-    exp_value = scalar_to(exp_scalar, ScalarType.Double if dtype == ScalarType.Double
-                          else ScalarType.Float)
+    exp_value = scalar_to(
+        exp_scalar, ScalarType.Double if dtype == ScalarType.Double else ScalarType.Float
+    )
     cpu_kernel_vec(it, unary_loop(lambda a: np.power(a, exp_value)))
 
 
@@ -91,8 +94,13 @@ def _pow_complex_scalar(it: TensorIteratorBase, dtype: ScalarType, exp: complex)
     pow_tensor_scalar_optimized_kernel (a*a, a*a*a, 1/(a*a)) or std::pow."""
     one = numpy_dtype(dtype).type(1)
     special: dict[float, Callable[[np.ndarray], np.ndarray]] = {
-        0.5: np.sqrt, -0.5: lambda a: one / np.sqrt(a), -1.0: lambda a: one / a,
-        2.0: lambda a: a * a, 3.0: lambda a: a * a * a, -2.0: lambda a: one / (a * a)}
+        0.5: np.sqrt,
+        -0.5: lambda a: one / np.sqrt(a),
+        -1.0: lambda a: one / a,
+        2.0: lambda a: a * a,
+        3.0: lambda a: a * a * a,
+        -2.0: lambda a: one / (a * a),
+    }
     if exp.imag == 0 and exp.real in special:
         cpu_kernel_vec(it, unary_loop(special[exp.real]))
         return

@@ -42,20 +42,21 @@ def parallel_chunks(n: int) -> list[tuple[int, int]]:
     return chunks(0, n, GRAIN_SIZE, get_num_threads())  # one chunk up to GRAIN_SIZE
 
 
-
 def _real_convert(value: Scalar, st: ScalarType) -> int | float:
     """checked_convert to a real ScalarType: its result is never complex."""
     out = checked_convert(value, st)
     assert not isinstance(out, complex)
     return out
 
+
 def _round(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
     with np.errstate(over="ignore"):
         return values.astype(dtype)
 
 
-def _arange_float_chunk(begin: int, end: int, start: float, step: float, dtype: np.dtype,
-                        acc: type[np.floating[Any]]) -> np.ndarray:
+def _arange_float_chunk(
+    begin: int, end: int, start: float, step: float, dtype: np.dtype, acc: type[np.floating[Any]]
+) -> np.ndarray:
     """One thread's vectorized_loop: 2 vectors per step from `base`, then a scalar tail."""
     fma = _fma_float64 if acc is np.float64 else _fma_float32
     vec = VECTOR_BYTES // dtype.itemsize
@@ -90,8 +91,9 @@ def arange_kernel(it: TensorIteratorBase, start: Any, size: int, step: Any) -> N
         acc = np.float64 if st in (ScalarType.Float, ScalarType.Double) else np.float32
         acc_st = ScalarType.Double if acc is np.float64 else ScalarType.Float
         xstart, xstep = _real_convert(start, acc_st), _real_convert(step, acc_st)
-        return np.concatenate([_arange_float_chunk(b, e, xstart, xstep, dtype, acc)
-                               for b, e in parallel_chunks(n)])
+        return np.concatenate(
+            [_arange_float_chunk(b, e, xstart, xstep, dtype, acc) for b, e in parallel_chunks(n)]
+        )
 
     cpu_serial_kernel(it, fill)
 
@@ -133,12 +135,13 @@ def linspace_kernel(it: TensorIteratorBase, start: Any, end: Any, steps: int) ->
             # and an int64 operand is first converted to scalar_t
             s = _reduced(np.float32(_real_convert(start, st)), dtype)
             e = _reduced(np.float32(_real_convert(end, st)), dtype)
-            step = _reduced(_reduced(e - s, dtype) / _reduced(np.float32(steps - 1), dtype),
-                            dtype)
-            up = _reduced(s + _reduced(step * _reduced(idx.astype(np.float32), dtype), dtype),
-                          dtype)
-            down = _reduced(e - _reduced(step * _reduced(rev.astype(np.float32), dtype), dtype),
-                            dtype)
+            step = _reduced(_reduced(e - s, dtype) / _reduced(np.float32(steps - 1), dtype), dtype)
+            up = _reduced(
+                s + _reduced(step * _reduced(idx.astype(np.float32), dtype), dtype), dtype
+            )
+            down = _reduced(
+                e - _reduced(step * _reduced(rev.astype(np.float32), dtype), dtype), dtype
+            )
             return np.where(idx < halfway, up, down).astype(dtype)
         s_i = _real_convert(start, st)
         e_i = _real_convert(end, st)

@@ -58,8 +58,7 @@ def _block_loop(reduce: ReduceLoop) -> Callable[[np.ndarray, np.ndarray], None]:
     return loop
 
 
-@traced("kernel", "at::native::binary_kernel_reduce_vec", SOURCE,
-        legacy="binary_kernel_reduce_vec")
+@traced("kernel", "at::native::binary_kernel_reduce_vec", SOURCE, legacy="binary_kernel_reduce_vec")
 def binary_kernel_reduce_vec(it: TensorIteratorBase, reduce: ReduceLoop, ident: Any) -> None:
     """Fill the output with the identity, then fold every input element into it."""
     it.output_base().fill_(ident)

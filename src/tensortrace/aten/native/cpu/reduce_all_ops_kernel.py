@@ -32,8 +32,11 @@ def _bound(scalar_type: ScalarType, upper: bool) -> np.generic:
 
 
 def _reduce_all_kernel(result: Tensor, input: Tensor, is_max: bool) -> None:
-    AT_DISPATCH_CHECK("max_all" if is_max else "min_all", input.scalar_type(),
-                      not isComplexType(input.scalar_type()))
+    AT_DISPATCH_CHECK(
+        "max_all" if is_max else "min_all",
+        input.scalar_type(),
+        not isComplexType(input.scalar_type()),
+    )
     values = input.numpy_view().reshape(-1)  # the input is contiguous: a flat view, no copy
     if input.scalar_type() == ScalarType.Bool:  # cpu_serial_kernel: result || a, result && a
         result.fill_(bool(values.any() if is_max else values.all()))
@@ -45,19 +48,27 @@ def _reduce_all_kernel(result: Tensor, input: Tensor, is_max: bool) -> None:
         return combine(ident, reduce_chunk(values[start:end]))
 
     with np.errstate(invalid="ignore"):
-        value = parallel_reduce(0, values.size, GRAIN_SIZE,
-                                _bound(input.scalar_type(), upper=not is_max), chunk, combine)
+        value = parallel_reduce(
+            0,
+            values.size,
+            GRAIN_SIZE,
+            _bound(input.scalar_type(), upper=not is_max),
+            chunk,
+            combine,
+        )
     result.fill_(value.item())
 
 
-@traced("kernel", "at::native::(anonymous)::max_all_kernel_impl", SOURCE,
-        legacy="max_all_kernel_impl")
+@traced(
+    "kernel", "at::native::(anonymous)::max_all_kernel_impl", SOURCE, legacy="max_all_kernel_impl"
+)
 def max_all_kernel_impl(result: Tensor, input: Tensor) -> None:
     _reduce_all_kernel(result, input, True)
 
 
-@traced("kernel", "at::native::(anonymous)::min_all_kernel_impl", SOURCE,
-        legacy="min_all_kernel_impl")
+@traced(
+    "kernel", "at::native::(anonymous)::min_all_kernel_impl", SOURCE, legacy="min_all_kernel_impl"
+)
 def min_all_kernel_impl(result: Tensor, input: Tensor) -> None:
     _reduce_all_kernel(result, input, False)
 

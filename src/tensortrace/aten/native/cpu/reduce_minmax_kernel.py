@@ -19,8 +19,9 @@ from tensortrace.trace import traced
 SOURCE = "aten/src/ATen/native/cpu/TensorCompareKernel.cpp"
 
 
-def compare_base_kernel(result1: Tensor, result2: Tensor, self: Tensor, dim: int,
-                        keepdim: bool, is_max: bool) -> None:
+def compare_base_kernel(
+    result1: Tensor, result2: Tensor, self: Tensor, dim: int, keepdim: bool, is_max: bool
+) -> None:
     self_sizes = list(self.sizes()) or [1]  # ensure_nonempty_vec
     self_sizes[dim] = 1
     # the outputs take the input's rank for the loop (aten::unsqueeze_ in the trace)
@@ -43,14 +44,12 @@ def compare_base_kernel(result1: Tensor, result2: Tensor, self: Tensor, dim: int
 
 
 @traced("kernel", "at::native::(anonymous)::max_kernel_impl", SOURCE, legacy="max_kernel_impl")
-def max_kernel_impl(values: Tensor, indices: Tensor, self: Tensor, dim: int,
-                    keepdim: bool) -> None:
+def max_kernel_impl(values: Tensor, indices: Tensor, self: Tensor, dim: int, keepdim: bool) -> None:
     compare_base_kernel(values, indices, self, dim, keepdim, True)
 
 
 @traced("kernel", "at::native::(anonymous)::min_kernel_impl", SOURCE, legacy="min_kernel_impl")
-def min_kernel_impl(values: Tensor, indices: Tensor, self: Tensor, dim: int,
-                    keepdim: bool) -> None:
+def min_kernel_impl(values: Tensor, indices: Tensor, self: Tensor, dim: int, keepdim: bool) -> None:
     compare_base_kernel(values, indices, self, dim, keepdim, False)
 
 

@@ -37,8 +37,12 @@ _add_reduce = np.add.reduce  # what np.sum calls, past its Python wrapper
 _multiply_reduce = np.multiply.reduce
 
 
-@traced("kernel", "at::native::(anonymous)::sum_kernel_impl",
-        "aten/src/ATen/native/cpu/SumKernel.cpp", legacy="sum_kernel_impl")
+@traced(
+    "kernel",
+    "at::native::(anonymous)::sum_kernel_impl",
+    "aten/src/ATen/native/cpu/SumKernel.cpp",
+    legacy="sum_kernel_impl",
+)
 def sum_kernel_impl(it: TensorIteratorBase) -> None:
     def loop(acc: np.ndarray, inp: np.ndarray, axes: tuple[int, ...]) -> None:
         dtype = acc.dtype
@@ -62,8 +66,9 @@ def prod_kernel_impl(it: TensorIteratorBase) -> None:
     binary_kernel_reduce_vec(it, loop, 1)
 
 
-@traced("kernel", "at::native::(anonymous)::std_var_kernel_impl", SOURCE,
-        legacy="std_var_kernel_impl")
+@traced(
+    "kernel", "at::native::(anonymous)::std_var_kernel_impl", SOURCE, legacy="std_var_kernel_impl"
+)
 def std_var_kernel_impl(it: TensorIteratorBase, correction: float, take_sqrt: bool) -> None:
     """WelfordOps in double; the divisor is max(0, N - correction)."""
 
@@ -116,27 +121,33 @@ def _arg_kernel(it: TensorIteratorBase, name: str, is_max: bool) -> None:
     binary_kernel_reduce(it, loop)
 
 
-@traced("kernel", "at::native::(anonymous)::argmax_kernel_impl", SOURCE,
-        legacy="argmax_kernel_impl")
+@traced(
+    "kernel", "at::native::(anonymous)::argmax_kernel_impl", SOURCE, legacy="argmax_kernel_impl"
+)
 def argmax_kernel_impl(it: TensorIteratorBase) -> None:
     _arg_kernel(it, "argmax", True)
 
 
-@traced("kernel", "at::native::(anonymous)::argmin_kernel_impl", SOURCE,
-        legacy="argmin_kernel_impl")
+@traced(
+    "kernel", "at::native::(anonymous)::argmin_kernel_impl", SOURCE, legacy="argmin_kernel_impl"
+)
 def argmin_kernel_impl(it: TensorIteratorBase) -> None:
     _arg_kernel(it, "argmin", False)
 
 
-@traced("kernel", "at::native::(anonymous)::cumsum_cpu_kernel", SOURCE,
-        legacy="cumsum_cpu_kernel")
+@traced("kernel", "at::native::(anonymous)::cumsum_cpu_kernel", SOURCE, legacy="cumsum_cpu_kernel")
 def cumsum_cpu_kernel(result: Tensor, self: Tensor, dim: int) -> None:
     """cpu_cum_base_kernel: a running sum along dim, accumulated in acc_type (double, int64)."""
     out = result.numpy_view()
     inp = self.numpy_view()
     st = self.scalar_type()
-    acc = np.float64 if isFloatingType(st) else np.complex128 if isComplexType(st) else (
-        np.bool_ if out.dtype == np.bool_ else np.int64)
+    acc = (
+        np.float64
+        if isFloatingType(st)
+        else np.complex128
+        if isComplexType(st)
+        else (np.bool_ if out.dtype == np.bool_ else np.int64)
+    )
     with np.errstate(all="ignore"):
         if acc is np.bool_:
             out[...] = np.logical_or.accumulate(inp, axis=dim)

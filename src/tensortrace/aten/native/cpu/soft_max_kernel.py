@@ -34,8 +34,9 @@ _FLOATS = (ScalarType.Float, ScalarType.Double, ScalarType.Half, ScalarType.BFlo
 
 def _dispatch(name: str, t: Tensor) -> None:
     """AT_DISPATCH_FLOATING_TYPES_AND2(BFloat16, Half, ...)'s error for other dtypes."""
-    TORCH_CHECK_NOT_IMPLEMENTED(t.scalar_type() in _FLOATS, '"', name, '" not implemented for \'',
-                                t.scalar_type(), "'")
+    TORCH_CHECK_NOT_IMPLEMENTED(
+        t.scalar_type() in _FLOATS, '"', name, "\" not implemented for '", t.scalar_type(), "'"
+    )
 
 
 def _softmax(x: np.ndarray, dim: int, log: bool) -> np.ndarray:
@@ -75,10 +76,11 @@ REGISTER_DISPATCH(softmax_lastdim_kernel, _forward("softmax_lastdim_kernel_impl"
 REGISTER_DISPATCH(softmax_kernel, _forward("softmax_kernel_impl", False))
 REGISTER_DISPATCH(log_softmax_lastdim_kernel, _forward("log_softmax_lastdim_kernel_impl", True))
 REGISTER_DISPATCH(log_softmax_kernel, _forward("log_softmax_kernel_impl", True))
-REGISTER_DISPATCH(softmax_backward_lastdim_kernel,
-                  _backward("softmax_backward_lastdim_kernel_impl", False))
+REGISTER_DISPATCH(
+    softmax_backward_lastdim_kernel, _backward("softmax_backward_lastdim_kernel_impl", False)
+)
 REGISTER_DISPATCH(softmax_backward_kernel, _backward("softmax_backward_kernel_impl", False))
-REGISTER_DISPATCH(log_softmax_backward_lastdim_kernel,
-                  _backward("log_softmax_backward_lastdim_kernel_impl", True))
-REGISTER_DISPATCH(log_softmax_backward_kernel,
-                  _backward("log_softmax_backward_kernel_impl", True))
+REGISTER_DISPATCH(
+    log_softmax_backward_lastdim_kernel, _backward("log_softmax_backward_lastdim_kernel_impl", True)
+)
+REGISTER_DISPATCH(log_softmax_backward_kernel, _backward("log_softmax_backward_kernel_impl", True))

@@ -34,8 +34,7 @@ def stable_order(a: np.ndarray, axis: int, descending: bool) -> np.ndarray:
 
 
 @traced("kernel", "at::native::(anonymous)::sort_kernel", SOURCE, legacy="sort_kernel")
-def sort_kernel(self: Tensor, values: Tensor, indices: Tensor, dim: int,
-                descending: bool) -> None:
+def sort_kernel(self: Tensor, values: Tensor, indices: Tensor, dim: int, descending: bool) -> None:
     a = self.numpy_view()
     order = stable_order(a, dim, descending)
     indices.numpy_view()[...] = order
@@ -51,11 +50,14 @@ def _topk_slice(row: np.ndarray, k: int, largest: bool, sorted: bool) -> list[in
         return v != v
 
     if largest:
+
         def comp(x: Any, y: Any) -> bool:
             return (isnan(x[0]) and not isnan(y[0])) or x[0] > y[0]
     else:
+
         def comp(x: Any, y: Any) -> bool:
             return (not isnan(x[0]) and isnan(y[0])) or x[0] < y[0]
+
     n = len(queue)
     if k * 64 <= n:
         stl_algorithms.partial_sort(queue, 0, k, n, comp)
@@ -75,8 +77,9 @@ def _needs_stl_order(row: np.ndarray, k: int, sorted: bool) -> bool:  # noqa: A0
 
 
 @traced("kernel", "at::native::(anonymous)::topk_kernel", SOURCE, legacy="topk_kernel")
-def topk_kernel(values: Tensor, indices: Tensor, self: Tensor, k: int, dim: int, largest: bool,
-                sorted: bool) -> None:  # noqa: A002
+def topk_kernel(
+    values: Tensor, indices: Tensor, self: Tensor, k: int, dim: int, largest: bool, sorted: bool
+) -> None:  # noqa: A002
     a = self.numpy_view()
     order = np.take(stable_order(a, dim, largest), np.arange(k), axis=dim)
     moved_a, moved_order = np.moveaxis(a, dim, -1), np.moveaxis(order, dim, -1)

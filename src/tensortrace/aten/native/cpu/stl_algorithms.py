@@ -20,8 +20,7 @@ def _lg(n: int) -> int:
     return n.bit_length() - 1
 
 
-def _move_median_to_first(q: list[Any], result: int, a: int, b: int, c: int,
-                          comp: Less) -> None:
+def _move_median_to_first(q: list[Any], result: int, a: int, b: int, c: int, comp: Less) -> None:
     if comp(q[a], q[b]):
         if comp(q[b], q[c]):
             q[result], q[b] = q[b], q[result]
@@ -72,7 +71,7 @@ def _insertion_sort(q: list[Any], first: int, last: int, comp: Less) -> None:
     for i in range(first + 1, last):
         if comp(q[i], q[first]):
             val = q[i]
-            q[first + 1:i + 1] = q[first:i]
+            q[first + 1 : i + 1] = q[first:i]
             q[first] = val
         else:
             _unguarded_linear_insert(q, i, comp)
@@ -88,8 +87,7 @@ def _push_heap(q: list[Any], first: int, hole: int, top: int, value: Any, comp: 
     q[first + hole] = value
 
 
-def _adjust_heap(q: list[Any], first: int, hole: int, length: int, value: Any,
-                 comp: Less) -> None:
+def _adjust_heap(q: list[Any], first: int, hole: int, length: int, value: Any, comp: Less) -> None:
     top = hole
     child = hole
     while child < (length - 1) // 2:

@@ -38,8 +38,9 @@ def isneginf_kernel_impl(it: TensorIteratorBase) -> None:
 
 
 @traced("kernel", "at::native::nan_to_num_kernel", UNARY, legacy="nan_to_num_kernel")
-def nan_to_num_kernel(it: TensorIteratorBase, nan: float | None, posinf: float | None,
-                      neginf: float | None) -> None:
+def nan_to_num_kernel(
+    it: TensorIteratorBase, nan: float | None, posinf: float | None, neginf: float | None
+) -> None:
     dtype = it.common_dtype()
     lowest, highest = numeric_limits(toRealValueType(dtype))
     nan_v = 0.0 if nan is None else nan
@@ -50,8 +51,11 @@ def nan_to_num_kernel(it: TensorIteratorBase, nan: float | None, posinf: float |
         t = a.dtype.type
         with np.errstate(over="ignore"):
             fills = (t(nan_v), t(pos_v), t(neg_v))
-        return np.where(np.isnan(a), fills[0],
-                        np.where(a == np.inf, fills[1], np.where(a == -np.inf, fills[2], a)))
+        return np.where(
+            np.isnan(a),
+            fills[0],
+            np.where(a == np.inf, fills[1], np.where(a == -np.inf, fills[2], a)),
+        )
 
     def loop(out: np.ndarray, a: np.ndarray) -> None:
         if isComplexType(dtype):

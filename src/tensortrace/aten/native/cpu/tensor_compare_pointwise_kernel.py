@@ -57,8 +57,12 @@ def _bound(value: Scalar, dtype: ScalarType) -> np.generic:
     return np.float32(bound) if dtype in (ScalarType.Half, ScalarType.BFloat16) else bound
 
 
-@traced("kernel", "at::native::clamp_scalar_kernel_impl", UNARY_SOURCE,
-        legacy="clamp_scalar_kernel_impl")
+@traced(
+    "kernel",
+    "at::native::clamp_scalar_kernel_impl",
+    UNARY_SOURCE,
+    legacy="clamp_scalar_kernel_impl",
+)
 def clamp_scalar_kernel_impl(it: TensorIteratorBase, min_: Scalar, max_: Scalar) -> None:
     dtype = it.common_dtype()
     AT_DISPATCH_CHECK("clamp_scalar_cpu", dtype, dtype != ScalarType.Bool)
@@ -71,8 +75,12 @@ def clamp_scalar_kernel_impl(it: TensorIteratorBase, min_: Scalar, max_: Scalar)
     cpu_kernel_vec(it, loop)
 
 
-@traced("kernel", "at::native::clamp_min_scalar_kernel_impl", UNARY_SOURCE,
-        legacy="clamp_min_scalar_kernel_impl")
+@traced(
+    "kernel",
+    "at::native::clamp_min_scalar_kernel_impl",
+    UNARY_SOURCE,
+    legacy="clamp_min_scalar_kernel_impl",
+)
 def clamp_min_scalar_kernel_impl(it: TensorIteratorBase, min_: Scalar) -> None:
     dtype = it.common_dtype()
     AT_DISPATCH_CHECK("clamp_min_scalar_cpu", dtype, dtype != ScalarType.Bool)
@@ -84,8 +92,12 @@ def clamp_min_scalar_kernel_impl(it: TensorIteratorBase, min_: Scalar) -> None:
     cpu_kernel_vec(it, loop)
 
 
-@traced("kernel", "at::native::clamp_max_scalar_kernel_impl", UNARY_SOURCE,
-        legacy="clamp_max_scalar_kernel_impl")
+@traced(
+    "kernel",
+    "at::native::clamp_max_scalar_kernel_impl",
+    UNARY_SOURCE,
+    legacy="clamp_max_scalar_kernel_impl",
+)
 def clamp_max_scalar_kernel_impl(it: TensorIteratorBase, max_: Scalar) -> None:
     dtype = it.common_dtype()
     AT_DISPATCH_CHECK("clamp_max_scalar_cpu", dtype, dtype != ScalarType.Bool)

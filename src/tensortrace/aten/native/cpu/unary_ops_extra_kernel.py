@@ -23,15 +23,25 @@ from tensortrace.trace import traced
 SOURCE = "aten/src/ATen/native/cpu/UnaryOpsKernel.cpp"
 
 FLOAT_KERNELS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
-    "log1p": np.log1p, "expm1": np.expm1, "asin": np.arcsin, "acos": np.arccos,
-    "atan": np.arctan, "sinh": np.sinh, "cosh": np.cosh, "asinh": np.arcsinh,
-    "acosh": np.arccosh, "atanh": np.arctanh}
+    "log1p": np.log1p,
+    "expm1": np.expm1,
+    "asin": np.arcsin,
+    "acos": np.arccos,
+    "atan": np.arctan,
+    "sinh": np.sinh,
+    "cosh": np.cosh,
+    "asinh": np.arcsinh,
+    "acosh": np.arccosh,
+    "atanh": np.arctanh,
+}
 
 
 def _register(name: str, kernel: Callable[[TensorIteratorBase], None]) -> None:
     kernel.__name__ = f"{name}_kernel"
-    REGISTER_DISPATCH(STUBS[name], traced("kernel", f"at::native::{name}_kernel", SOURCE,
-                                          legacy=f"{name}_kernel")(kernel))
+    REGISTER_DISPATCH(
+        STUBS[name],
+        traced("kernel", f"at::native::{name}_kernel", SOURCE, legacy=f"{name}_kernel")(kernel),
+    )
 
 
 def _float_kernel(fn: Callable[[np.ndarray], np.ndarray]) -> Callable[[TensorIteratorBase], None]:
@@ -67,5 +77,7 @@ def frexp_kernel(it: TensorIteratorBase) -> None:
     it.cast_outputs()
 
 
-REGISTER_DISPATCH(frexp_stub, traced("kernel", "at::native::frexp_kernel", SOURCE,
-                                     legacy="frexp_kernel")(frexp_kernel))
+REGISTER_DISPATCH(
+    frexp_stub,
+    traced("kernel", "at::native::frexp_kernel", SOURCE, legacy="frexp_kernel")(frexp_kernel),
+)

@@ -43,14 +43,22 @@ def _reciprocal(a: np.ndarray) -> np.ndarray:
 
 
 FLOAT_KERNELS: dict[str, Unary] = {
-    "exp": np.exp, "log": np.log, "sqrt": np.sqrt, "sin": np.sin, "cos": np.cos,
-    "tanh": np.tanh, "sigmoid": _sigmoid, "reciprocal": _reciprocal}
+    "exp": np.exp,
+    "log": np.log,
+    "sqrt": np.sqrt,
+    "sin": np.sin,
+    "cos": np.cos,
+    "tanh": np.tanh,
+    "sigmoid": _sigmoid,
+    "reciprocal": _reciprocal,
+}
 
 
 def _register(name: str, kernel: Callable[[TensorIteratorBase], None]) -> None:
     kernel.__name__ = f"{name}_kernel"
-    traced_kernel = traced("kernel", f"at::native::{name}_kernel", SOURCE,
-                           legacy=f"{name}_kernel")(kernel)
+    traced_kernel = traced("kernel", f"at::native::{name}_kernel", SOURCE, legacy=f"{name}_kernel")(
+        kernel
+    )
     REGISTER_DISPATCH(STUBS[name], traced_kernel)
 
 

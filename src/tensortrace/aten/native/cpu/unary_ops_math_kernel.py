@@ -75,8 +75,9 @@ def _kernel(name: str) -> Callable[[TensorIteratorBase], None]:
 
     def kernel(it: TensorIteratorBase) -> None:
         dtype = it.common_dtype()
-        AT_DISPATCH_CHECK(dispatch_name, dtype,
-                          isFloatingType(dtype) or (complex_ok and isComplexType(dtype)))
+        AT_DISPATCH_CHECK(
+            dispatch_name, dtype, isFloatingType(dtype) or (complex_ok and isComplexType(dtype))
+        )
         with np.errstate(all="ignore"):
             cpu_kernel_vec(it, unary_loop(fn))
 
@@ -85,8 +86,12 @@ def _kernel(name: str) -> Callable[[TensorIteratorBase], None]:
 
 
 for _name in KERNELS:
-    REGISTER_DISPATCH(STUBS[_name], traced("kernel", f"at::native::{_name}_kernel", SOURCE,
-                                           legacy=f"{_name}_kernel")(_kernel(_name)))
+    REGISTER_DISPATCH(
+        STUBS[_name],
+        traced("kernel", f"at::native::{_name}_kernel", SOURCE, legacy=f"{_name}_kernel")(
+            _kernel(_name)
+        ),
+    )
 
 
 def round_decimals_kernel(it: TensorIteratorBase, decimals: int) -> None:
@@ -112,8 +117,13 @@ def signbit_kernel(it: TensorIteratorBase) -> None:
     cpu_kernel(it, loop)
 
 
-REGISTER_DISPATCH(STUBS["round_decimals"], traced(
-    "kernel", "at::native::round_decimals_kernel", SOURCE,
-    legacy="round_decimals_kernel")(round_decimals_kernel))
-REGISTER_DISPATCH(STUBS["signbit"], traced("kernel", "at::native::signbit_kernel", SOURCE,
-                                           legacy="signbit_kernel")(signbit_kernel))
+REGISTER_DISPATCH(
+    STUBS["round_decimals"],
+    traced("kernel", "at::native::round_decimals_kernel", SOURCE, legacy="round_decimals_kernel")(
+        round_decimals_kernel
+    ),
+)
+REGISTER_DISPATCH(
+    STUBS["signbit"],
+    traced("kernel", "at::native::signbit_kernel", SOURCE, legacy="signbit_kernel")(signbit_kernel),
+)

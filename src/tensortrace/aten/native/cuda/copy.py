@@ -46,17 +46,20 @@ def copy_requires_temporaries(it: TensorIteratorBase) -> bool:
     return True
 
 
-@traced("kernel", "cudaMemcpyAsync", SOURCE, symbol="cudaMemcpyAsync",
-        legacy="cudaMemcpyAsync")
-def cudaMemcpyAsync(dst: Tensor, src: Tensor, nbytes: int, kind: str,  # noqa: N802
-                    stream: Any) -> None:
+@traced("kernel", "cudaMemcpyAsync", SOURCE, symbol="cudaMemcpyAsync", legacy="cudaMemcpyAsync")
+def cudaMemcpyAsync(
+    dst: Tensor,
+    src: Tensor,
+    nbytes: int,
+    kind: str,
+    stream: Any,
+) -> None:
     """Copy `nbytes` of contiguous memory (the CUDA runtime call; here a host memcpy)."""
     if nbytes:
         np.copyto(dst.numpy_view(), src.numpy_view(), casting="no")
 
 
-@traced("kernel", "at::cuda::memcpy_and_sync", "c10/cuda/CUDAFunctions.h",
-        legacy="memcpy_and_sync")
+@traced("kernel", "at::cuda::memcpy_and_sync", "c10/cuda/CUDAFunctions.h", legacy="memcpy_and_sync")
 def memcpy_and_sync(dst: Tensor, src: Tensor, nbytes: int, kind: str, stream: Any) -> None:
     """cudaMemcpyAsync, then cudaStreamSynchronize (a blocking copy)."""
     cudaMemcpyAsync(dst, src, nbytes, kind, stream)
@@ -67,15 +70,24 @@ def copy_device_to_device(it: TensorIteratorBase, non_blocking: bool) -> None:
     if it.dtype(0) == it.dtype(1) and iter_is_contiguous(it):
         dst, src = it.tensor(0), it.tensor(1)
         with CUDAGuard(src.device().index):
-            cudaMemcpyAsync(dst, src, it.numel() * it.element_size(0), "cudaMemcpyDeviceToDevice",
-                            getCurrentCUDAStream())
+            cudaMemcpyAsync(
+                dst,
+                src,
+                it.numel() * it.element_size(0),
+                "cudaMemcpyDeviceToDevice",
+                getCurrentCUDAStream(),
+            )
         _fix_math_bits(dst, src)
     else:
         gpu_kernel(it, math_bit_copy_loop(it))  # direct_copy_kernel_cuda / conj / neg
 
 
-@traced("kernel", "at::native::conj_physical_ / neg_ (after a memcpy)", SOURCE,
-        legacy="dst.conj_physical_()")
+@traced(
+    "kernel",
+    "at::native::conj_physical_ / neg_ (after a memcpy)",
+    SOURCE,
+    legacy="dst.conj_physical_()",
+)
 def _apply_math_bits(dst: Tensor, conj: bool, neg: bool) -> None:
     view = dst.numpy_view()
     if conj:
@@ -100,14 +112,19 @@ def copy_kernel_cuda(it: TensorIteratorBase, non_blocking: bool) -> None:
         # type conversions run on the GPU for copies to the GPU (or non_blocking ones), else on
         # the CPU; then a same-dtype copy of contiguous tensors, and a copy back into dst
         if dst.device().is_cuda() or non_blocking:
-            dst_contig = (dst if dst.is_contiguous()
-                          else at.empty_like(dst, memory_format="contiguous_format"))
+            dst_contig = (
+                dst
+                if dst.is_contiguous()
+                else at.empty_like(dst, memory_format="contiguous_format")
+            )
             src_contig = src.to(it.dtype(0)).expand_as(dst).contiguous()
         else:
             same_type = it.dtype(0) == it.dtype(1)
-            dst_contig = (dst if dst.is_contiguous() and same_type
-                          else at.empty_like(dst, dtype=it.dtype(1),
-                                             memory_format="contiguous_format"))
+            dst_contig = (
+                dst
+                if dst.is_contiguous() and same_type
+                else at.empty_like(dst, dtype=it.dtype(1), memory_format="contiguous_format")
+            )
             src_contig = src.expand_as(dst).contiguous()
         dst_contig.copy_(src_contig, non_blocking)
         if not dst_contig.is_same(dst):

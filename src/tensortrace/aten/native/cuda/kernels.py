@@ -101,8 +101,9 @@ def _rebound(fn: Callable[..., Any]) -> Callable[..., Any]:
     namespace.update({k: v for k, v in GPU_LOOPS.items() if k in namespace})
     if "get_generator_or_default" in namespace:
         namespace["get_generator_or_default"] = cuda_generator_or_default
-    clone = types.FunctionType(body.__code__, namespace, body.__name__, body.__defaults__,
-                               body.__closure__)
+    clone = types.FunctionType(
+        body.__code__, namespace, body.__name__, body.__defaults__, body.__closure__
+    )
     clone.__kwdefaults__ = body.__kwdefaults__
     return clone
 
@@ -123,8 +124,10 @@ def register_cuda_kernels() -> None:
             # counterpart of the CPU kernel's file (cpu/FooKernel.cpp -> cuda/FooKernel.cu)
             site = getattr(stub.cpu_dispatch_ptr, "__traced_site__", None)
             cpu_file = site.source.rsplit("/", 1)[-1] if site is not None else "Kernel.cpp"
-            known = (f"{stub_name.removesuffix('_stub')}_kernel_cuda",
-                     cpu_file.rsplit(".", 1)[0] + ".cu")
+            known = (
+                f"{stub_name.removesuffix('_stub')}_kernel_cuda",
+                cpu_file.rsplit(".", 1)[0] + ".cu",
+            )
         REGISTER_CUDA_DISPATCH(stub, cuda_kernel(stub.cpu_dispatch_ptr, *known))
 
 

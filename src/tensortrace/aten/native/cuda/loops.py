@@ -38,8 +38,12 @@ def gpu_kernel(it: TensorIteratorBase, loop: Any) -> None:
     _cpu_kernel(it, loop)
 
 
-@traced("kernel", "at::native::distribution_nullary_kernel", DISTRIBUTIONS,
-        legacy="distribution_nullary_kernel")
+@traced(
+    "kernel",
+    "at::native::distribution_nullary_kernel",
+    DISTRIBUTIONS,
+    legacy="distribution_nullary_kernel",
+)
 def distribution_nullary_kernel(it: TensorIteratorBase, fill: Any) -> None:
     _cpu_serial_kernel(it, fill)
 

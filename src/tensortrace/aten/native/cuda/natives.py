@@ -40,15 +40,21 @@ def cuda_native(cpu_name: str, cuda_name: str, source: str) -> None:
 
 def cuda_impl(cpu_name: str, cuda_name: str, source: str) -> None:
     """TORCH_IMPL_FUNC(<cuda_name>) of a structured kernel, in <source>."""
-    IMPL_FUNCTIONS[cuda_name] = traced("native", f"at::native::structured_{cuda_name}::impl",
-                                       source)(_body(IMPL_FUNCTIONS[cpu_name]))
+    IMPL_FUNCTIONS[cuda_name] = traced(
+        "native", f"at::native::structured_{cuda_name}::impl", source
+    )(_body(IMPL_FUNCTIONS[cpu_name]))
 
 
 # ---- TensorFactories.cu -----------------------------------------------------------------------
 @native_function(CUDA + "TensorFactories.cu")
-def empty_cuda(size: Sequence[int], dtype: ScalarType | None = None, layout: str | None = None,
-               device: Device | None = None, pin_memory: bool | None = None,
-               memory_format: str | None = None) -> Tensor:
+def empty_cuda(
+    size: Sequence[int],
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+    memory_format: str | None = None,
+) -> Tensor:
     from tensortrace.aten.native.tensor_factories import _check_memory_format
 
     _check_memory_format(memory_format)
@@ -56,9 +62,14 @@ def empty_cuda(size: Sequence[int], dtype: ScalarType | None = None, layout: str
 
 
 @native_function(CUDA + "TensorFactories.cu")
-def empty_strided_cuda(size: Sequence[int], stride: Sequence[int],
-                       dtype: ScalarType | None = None, layout: str | None = None,
-                       device: Device | None = None, pin_memory: bool | None = None) -> Tensor:
+def empty_strided_cuda(
+    size: Sequence[int],
+    stride: Sequence[int],
+    dtype: ScalarType | None = None,
+    layout: str | None = None,
+    device: Device | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
     return empty_tensor.empty_strided_cuda(size, stride, dtype, device, pin_memory)
 
 
@@ -68,8 +79,13 @@ _masked_fill__cpu = _body(NATIVE_FUNCTIONS["masked_fill__cpu"][0])
 
 @native_function(CUDA + "Indexing.cu")
 def masked_fill__cuda(self: Tensor, mask: Tensor, value: Any) -> Tensor:
-    TORCH_CHECK(self.device() == mask.device(), "expected self and mask to be on the same "
-                "device, but got mask on ", mask.device(), " and self on ", self.device())
+    TORCH_CHECK(
+        self.device() == mask.device(),
+        "expected self and mask to be on the same device, but got mask on ",
+        mask.device(),
+        " and self on ",
+        self.device(),
+    )
     return _masked_fill__cpu(self, mask, value)
 
 
