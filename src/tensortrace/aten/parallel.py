@@ -23,10 +23,11 @@ so does this emulation: the split, each chunk's thread number, the results and t
 those of the full team. Only where a chunk runs follows the load: a pool thread woken while
 every core is busy waits a whole scheduling round for one (several ms on a shared machine,
 against under a ms of work in a 4M-element reduction's chunk), and the caller, done with its
-own chunk, sleeps until it finishes and waits another round to run again (bench/
-bench_reductions.py shows a 4M sum 3x slower that way than with every chunk on the caller).
-So invoke_parallel hands chunks to pool threads only for the cores the 1-minute load average
-leaves free (free_cores(); the busy caller is part of that load), and runs the others itself.
+own chunk, sleeps until it finishes and waits another round to run again (with a load of 9 on
+2 cores, a 4M float32 sum took a median 9.0 ms that way and 3.1 ms with both chunks on the
+caller; `bench/bench_reductions.py --pool` times both ways). So invoke_parallel hands chunks
+to pool threads only for the cores the 1-minute load average leaves free (free_cores(); the
+busy caller is part of that load), and runs the others itself.
 """
 
 from __future__ import annotations
