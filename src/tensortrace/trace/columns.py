@@ -130,6 +130,10 @@ class EventColumns(Sequence[Event]):
         """Event i's args (decoded from its text; treat as read-only: shared)."""
         return self._args_of(self.arg[i])
 
+    def arg_object(self, index: int) -> Any:
+        """The args object at `index` of the table (`arg[i]` is event i's): decoded, shared."""
+        return self._args_of(index)
+
     def _args_of(self, index: int) -> Any:
         value = self._cache.get(index)
         if value is None:
