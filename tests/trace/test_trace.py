@@ -168,3 +168,15 @@ def test_chrome_export_is_one_event_per_line(tmp_path: Path) -> None:
     add = next(e for e in events if e["ph"] == "X" and e["name"] == "aten::add")
     assert list(add["args"])[:3] == ["Ev Idx", "PyTorch source", "PyTorch symbol"]
     assert add["args"]["Inputs"]["self"].startswith("Tensor(")
+
+
+def test_chrome_export_reads_a_twin_string_as_its_kind() -> None:
+    """A loaded string table may hold "alloc" twice: both indices are memory instants."""
+    t = seed_trace()
+    doc = t.to_json()
+    doc["strings"].append("alloc")
+    kinds = doc["events"]["kind"]
+    first = next(i for i, k in enumerate(kinds) if doc["strings"][k] == "alloc")
+    kinds[first] = len(doc["strings"]) - 1
+    twin = Trace.from_json(doc)
+    assert twin.chrome_trace_events()["traceEvents"] == t.chrome_trace_events()["traceEvents"]

@@ -111,7 +111,8 @@ def chrome_lines(trace: Trace) -> Iterator[str]:
         + (f',"2019 name":{_encode(s.legacy)}' if s.legacy else "")
         for s in trace.sites
     ]
-    memory = {columns.strings.index(k) for k in (ALLOC, FREE) if k in columns.strings}
+    # every index of those kinds: a loaded string table may hold a string twice
+    memory = {i for i, text in enumerate(columns.strings) if text in (ALLOC, FREE)}
     where = f'"pid":{pid},"tid":'
     begin_stacks: dict[int, list[tuple[int, int, int, int, int]]] = {}  # per thread
     for index, (ph, name, layer, kind, ts, site, thread, arg) in enumerate(
