@@ -388,8 +388,14 @@ def ops_by_name(ops: Sequence[OperatorLike]) -> dict[str, list[OperatorLike]]:
 
 def _matching_out(schema: FunctionSchema, overloads: Sequence[OperatorLike]) -> OperatorLike | None:
     """The out= overload whose other arguments are the functional's (div.out_mode for
-    div.Tensor_mode), as gen_python_functions pairs them by signature."""
-    wanted = [(a.name, str(a.type)) for a in schema.arguments]
+    div.Tensor_mode), as gen_python_functions pairs them by signature: a factory's dtype,
+    layout, device and pin_memory are Python-side options both signatures get, so they do not
+    count (arange.start_out pairs with arange.start_step, whose step it shares)."""
+    wanted = [
+        (a.name, str(a.type))
+        for a in schema.arguments
+        if not (a.kwarg_only and a.name in FACTORY_OPTIONS)
+    ]
     for op in overloads:
         if op.schema.is_out:
             args = [
@@ -462,6 +468,14 @@ def collect_overloads(
     by_full = {op.schema.full_name: op for op in ops}
     by_name = ops_by_name(ops)
     grouped: dict[str, list[PythonOverload]] = {}
+    # the out= overloads some functional's signature claims (gen_python_functions' pairing)
+    paired = {
+        id(out)
+        for op in ops
+        if not op.schema.is_out
+        for out in [_matching_out(op.schema, by_name[op.schema.name])]
+        if out is not None
+    }
     for op in ops:
         schema = op.schema
         variants = str(op.entry.get("variants", "function"))
@@ -484,9 +498,13 @@ def collect_overloads(
             )
             # an out= overload with exactly the functional's arguments wins (all.all_out for
             # all, not all.out, which takes a dim)
+            out_op = _matching_out(schema, by_name[schema.name])
+            named = by_full.get(out_name)
+            if out_op is None and named is not None and id(named) in paired:
+                named = None  # it pairs by signature with another overload
             out_op = (
-                _matching_out(schema, by_name[schema.name])
-                or by_full.get(out_name)
+                out_op
+                or named
                 or (
                     by_full.get(f"{schema.name}.out")
                     if schema.overload_name in ("Tensor", "")

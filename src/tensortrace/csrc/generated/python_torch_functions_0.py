@@ -1402,8 +1402,8 @@ def randint_like(*args: Any, **kwargs: Any) -> Any:
 # ---- arange ------------------------------------------------------------------------------------
 parser_arange = PythonArgParser.lazy([
     'arange(Scalar end, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
-    'arange(Scalar start, Scalar end, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
-    'arange(Scalar start, Scalar end, Scalar step=1, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'arange(Scalar start, Scalar end, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'arange(Scalar start, Scalar end, Scalar step=1, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
 ])
 
 
@@ -1421,11 +1421,8 @@ def dispatch_arange_0(self: Any, kwargs: dict[str, Any]) -> Any:
 
 @traced("python", "dispatch_arange", TORCH_FUNCTIONS_CPP, "dispatch_arange", legacy="dispatch_arange")
 def dispatch_arange_1(self: Any, kwargs: dict[str, Any]) -> Any:
-    """arange(Scalar start, Scalar end, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): arange.start, out= arange.start_out"""
-    out = kwargs.pop("out", None)
+    """arange(Scalar start, Scalar end, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): arange.start"""
     requires_grad = bool(kwargs.pop("requires_grad", False))
-    if out is not None:
-        return call_out(ops.arange_start_out, 'arange', True, self, kwargs, out)
     with AutoDispatchBelowADInplaceOrView():
         result = at.arange(start=kwargs['start'], end=kwargs['end'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
@@ -1433,8 +1430,11 @@ def dispatch_arange_1(self: Any, kwargs: dict[str, Any]) -> Any:
 
 @traced("python", "dispatch_arange", TORCH_FUNCTIONS_CPP, "dispatch_arange", legacy="dispatch_arange")
 def dispatch_arange_2(self: Any, kwargs: dict[str, Any]) -> Any:
-    """arange(Scalar start, Scalar end, Scalar step=1, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): arange.start_step"""
+    """arange(Scalar start, Scalar end, Scalar step=1, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): arange.start_step, out= arange.start_out"""
+    out = kwargs.pop("out", None)
     requires_grad = bool(kwargs.pop("requires_grad", False))
+    if out is not None:
+        return call_out(ops.arange_start_out, 'arange', True, self, kwargs, out)
     call_kwargs = {}
     call_kwargs['start'] = kwargs['start']
     call_kwargs['end'] = kwargs['end']
@@ -1448,7 +1448,7 @@ def dispatch_arange_2(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.arange(**call_kwargs)
     return make_variable(result, requires_grad)
 
-structseqs_arange = [(return_types.for_schema('arange', ops.arange.schema), return_types.for_schema('arange_out', ops.arange_out.schema)), (return_types.for_schema('arange', ops.arange_start.schema), return_types.for_schema('arange_out', ops.arange_start_out.schema)), (return_types.for_schema('arange', ops.arange_start_step.schema), None)]
+structseqs_arange = [(return_types.for_schema('arange', ops.arange.schema), return_types.for_schema('arange_out', ops.arange_out.schema)), (return_types.for_schema('arange', ops.arange_start.schema), None), (return_types.for_schema('arange', ops.arange_start_step.schema), return_types.for_schema('arange_out', ops.arange_start_out.schema))]
 
 
 @handle_th_errors
@@ -1483,30 +1483,27 @@ def arange(*args: Any, **kwargs: Any) -> Any:
         result = dispatch_arange_0(self, {'end': end, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
         return THPVariable_Wrap(result)
     if r.idx == 1:
-        # arange(Scalar start, Scalar end, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        # arange(Scalar start, Scalar end, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
         start = a[0]
         if start is not None and type(start) is not float:
             start = scalar_arg(start)
         end = a[1]
         if end is not None and type(end) is not float:
             end = scalar_arg(end)
-        out = a[2]
-        if out is not None:
-            out = out.cdata
-        dtype = a[3]
+        dtype = a[2]
         if dtype is not None:
             dtype = to_scalar_type(dtype)
-        layout = None if a[4] is None else convert(r, 4)
-        device = None if a[5] is None else convert(r, 5)
-        pin_memory = a[6]
+        layout = None if a[3] is None else convert(r, 3)
+        device = None if a[4] is None else convert(r, 4)
+        pin_memory = a[5]
         if pin_memory is None:
             pin_memory = False
-        requires_grad = a[7]
+        requires_grad = a[6]
         if requires_grad is None:
             requires_grad = False
-        result = dispatch_arange_1(self, {'start': start, 'end': end, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        result = dispatch_arange_1(self, {'start': start, 'end': end, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
         return THPVariable_Wrap(result)
-    # arange(Scalar start, Scalar end, Scalar step=1, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    # arange(Scalar start, Scalar end, Scalar step=1, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
     start = a[0]
     if start is not None and type(start) is not float:
         start = scalar_arg(start)
@@ -1518,18 +1515,21 @@ def arange(*args: Any, **kwargs: Any) -> Any:
         step = 1
     elif type(step) is not float:
         step = scalar_arg(step)
-    dtype = a[3]
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    dtype = a[4]
     if dtype is not None:
         dtype = to_scalar_type(dtype)
-    layout = None if a[4] is None else convert(r, 4)
-    device = None if a[5] is None else convert(r, 5)
-    pin_memory = a[6]
+    layout = None if a[5] is None else convert(r, 5)
+    device = None if a[6] is None else convert(r, 6)
+    pin_memory = a[7]
     if pin_memory is None:
         pin_memory = False
-    requires_grad = a[7]
+    requires_grad = a[8]
     if requires_grad is None:
         requires_grad = False
-    result = dispatch_arange_2(self, {'start': start, 'end': end, 'step': step, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    result = dispatch_arange_2(self, {'start': start, 'end': end, 'step': step, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
     return THPVariable_Wrap(result)
 
 
@@ -6012,7 +6012,7 @@ def nonzero(*args: Any, **kwargs: Any) -> Any:
 # ---- sum ---------------------------------------------------------------------------------------
 parser_sum = PythonArgParser.lazy([
     'sum(Tensor input, *, ScalarType? dtype=None)',
-    'sum(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)',
+    'sum(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)',
 ])
 
 
@@ -6024,10 +6024,7 @@ def dispatch_sum_0(self: Any, kwargs: dict[str, Any]) -> Any:
 
 @traced("python", "dispatch_sum", TORCH_FUNCTIONS_CPP, "dispatch_sum", legacy="dispatch_sum")
 def dispatch_sum_1(self: Any, kwargs: dict[str, Any]) -> Any:
-    """sum(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None): sum.dim_IntList, out= sum.IntList_out"""
-    out = kwargs.pop("out", None)
-    if out is not None:
-        return call_out(ops.sum_IntList_out, 'sum', False, self, kwargs, out)
+    """sum(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None): sum.dim_IntList"""
     call_kwargs = {}
     call_kwargs['self'] = kwargs['self']
     call_kwargs['dim'] = kwargs['dim']
@@ -6036,7 +6033,7 @@ def dispatch_sum_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return at.sum(**call_kwargs)
 
-structseqs_sum = [(return_types.for_schema('sum', ops.sum.schema), None), (return_types.for_schema('sum', ops.sum_dim_IntList.schema), return_types.for_schema('sum_out', ops.sum_IntList_out.schema))]
+structseqs_sum = [(return_types.for_schema('sum', ops.sum.schema), None), (return_types.for_schema('sum', ops.sum_dim_IntList.schema), None)]
 
 
 @handle_th_errors
@@ -6059,7 +6056,7 @@ def sum(*args: Any, **kwargs: Any) -> Any:
             dtype = to_scalar_type(dtype)
         result = dispatch_sum_0(self, {'self': self_, 'dtype': dtype})
         return THPVariable_Wrap(result)
-    # sum(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)
+    # sum(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
@@ -6072,10 +6069,7 @@ def sum(*args: Any, **kwargs: Any) -> Any:
     dtype = a[3]
     if dtype is not None:
         dtype = to_scalar_type(dtype)
-    out = a[4]
-    if out is not None:
-        out = out.cdata
-    result = dispatch_sum_1(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype, 'out': out})
+    result = dispatch_sum_1(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype})
     return THPVariable_Wrap(result)
 
 
@@ -6114,7 +6108,7 @@ def trace(*args: Any, **kwargs: Any) -> Any:
 # ---- mean --------------------------------------------------------------------------------------
 parser_mean = PythonArgParser.lazy([
     'mean(Tensor input, *, ScalarType? dtype=None, Tensor out=None)',
-    'mean(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)',
+    'mean(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)',
 ])
 
 
@@ -6129,10 +6123,7 @@ def dispatch_mean_0(self: Any, kwargs: dict[str, Any]) -> Any:
 
 @traced("python", "dispatch_mean", TORCH_FUNCTIONS_CPP, "dispatch_mean", legacy="dispatch_mean")
 def dispatch_mean_1(self: Any, kwargs: dict[str, Any]) -> Any:
-    """mean(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None): mean.dim, out= mean.out"""
-    out = kwargs.pop("out", None)
-    if out is not None:
-        return call_out(ops.mean_out, 'mean', False, self, kwargs, out)
+    """mean(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None): mean.dim"""
     call_kwargs = {}
     call_kwargs['self'] = kwargs['self']
     call_kwargs['dim'] = kwargs['dim']
@@ -6141,7 +6132,7 @@ def dispatch_mean_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return at.mean(**call_kwargs)
 
-structseqs_mean = [(return_types.for_schema('mean', ops.mean.schema), return_types.for_schema('mean_out', ops.mean_out.schema)), (return_types.for_schema('mean', ops.mean_dim.schema), return_types.for_schema('mean_out', ops.mean_out.schema))]
+structseqs_mean = [(return_types.for_schema('mean', ops.mean.schema), return_types.for_schema('mean_out', ops.mean_out.schema)), (return_types.for_schema('mean', ops.mean_dim.schema), None)]
 
 
 @handle_th_errors
@@ -6167,7 +6158,7 @@ def mean(*args: Any, **kwargs: Any) -> Any:
             out = out.cdata
         result = dispatch_mean_0(self, {'self': self_, 'dtype': dtype, 'out': out})
         return THPVariable_Wrap(result)
-    # mean(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)
+    # mean(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
@@ -6180,17 +6171,14 @@ def mean(*args: Any, **kwargs: Any) -> Any:
     dtype = a[3]
     if dtype is not None:
         dtype = to_scalar_type(dtype)
-    out = a[4]
-    if out is not None:
-        out = out.cdata
-    result = dispatch_mean_1(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype, 'out': out})
+    result = dispatch_mean_1(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype})
     return THPVariable_Wrap(result)
 
 
 # ---- prod --------------------------------------------------------------------------------------
 parser_prod = PythonArgParser.lazy([
     'prod(Tensor input, *, ScalarType? dtype=None)',
-    'prod(Tensor input, int64_t dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)',
+    'prod(Tensor input, int64_t dim, bool keepdim=False, *, ScalarType? dtype=None)',
 ])
 
 
@@ -6202,10 +6190,7 @@ def dispatch_prod_0(self: Any, kwargs: dict[str, Any]) -> Any:
 
 @traced("python", "dispatch_prod", TORCH_FUNCTIONS_CPP, "dispatch_prod", legacy="dispatch_prod")
 def dispatch_prod_1(self: Any, kwargs: dict[str, Any]) -> Any:
-    """prod(Tensor input, int64_t dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None): prod.dim_int, out= prod.int_out"""
-    out = kwargs.pop("out", None)
-    if out is not None:
-        return call_out(ops.prod_int_out, 'prod', False, self, kwargs, out)
+    """prod(Tensor input, int64_t dim, bool keepdim=False, *, ScalarType? dtype=None): prod.dim_int"""
     call_kwargs = {}
     call_kwargs['self'] = kwargs['self']
     call_kwargs['dim'] = kwargs['dim']
@@ -6214,7 +6199,7 @@ def dispatch_prod_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return at.prod(**call_kwargs)
 
-structseqs_prod = [(return_types.for_schema('prod', ops.prod.schema), None), (return_types.for_schema('prod', ops.prod_dim_int.schema), return_types.for_schema('prod_out', ops.prod_int_out.schema))]
+structseqs_prod = [(return_types.for_schema('prod', ops.prod.schema), None), (return_types.for_schema('prod', ops.prod_dim_int.schema), None)]
 
 
 @handle_th_errors
@@ -6237,7 +6222,7 @@ def prod(*args: Any, **kwargs: Any) -> Any:
             dtype = to_scalar_type(dtype)
         result = dispatch_prod_0(self, {'self': self_, 'dtype': dtype})
         return THPVariable_Wrap(result)
-    # prod(Tensor input, int64_t dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)
+    # prod(Tensor input, int64_t dim, bool keepdim=False, *, ScalarType? dtype=None)
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
@@ -6250,10 +6235,7 @@ def prod(*args: Any, **kwargs: Any) -> Any:
     dtype = a[3]
     if dtype is not None:
         dtype = to_scalar_type(dtype)
-    out = a[4]
-    if out is not None:
-        out = out.cdata
-    result = dispatch_prod_1(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype, 'out': out})
+    result = dispatch_prod_1(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype})
     return THPVariable_Wrap(result)
 
 
