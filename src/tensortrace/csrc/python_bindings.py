@@ -391,11 +391,9 @@ def _matching_out(schema: FunctionSchema, overloads: Sequence[OperatorLike]) -> 
     div.Tensor_mode), as gen_python_functions pairs them by signature: a factory's dtype,
     layout, device and pin_memory are Python-side options both signatures get, so they do not
     count (arange.start_out pairs with arange.start_step, whose step it shares)."""
-    wanted = [
-        (a.name, str(a.type))
-        for a in schema.arguments
-        if not (a.kwarg_only and a.name in FACTORY_OPTIONS)
-    ]
+    names = {a.name for a in schema.arguments if a.kwarg_only}
+    options = set(FACTORY_OPTIONS) if set(FACTORY_OPTIONS) <= names else set()
+    wanted = [(a.name, str(a.type)) for a in schema.arguments if a.name not in options]
     for op in overloads:
         if op.schema.is_out:
             args = [

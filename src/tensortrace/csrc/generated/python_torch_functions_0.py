@@ -6012,7 +6012,7 @@ def nonzero(*args: Any, **kwargs: Any) -> Any:
 # ---- sum ---------------------------------------------------------------------------------------
 parser_sum = PythonArgParser.lazy([
     'sum(Tensor input, *, ScalarType? dtype=None)',
-    'sum(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)',
+    'sum(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)',
 ])
 
 
@@ -6024,7 +6024,10 @@ def dispatch_sum_0(self: Any, kwargs: dict[str, Any]) -> Any:
 
 @traced("python", "dispatch_sum", TORCH_FUNCTIONS_CPP, "dispatch_sum", legacy="dispatch_sum")
 def dispatch_sum_1(self: Any, kwargs: dict[str, Any]) -> Any:
-    """sum(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None): sum.dim_IntList"""
+    """sum(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None): sum.dim_IntList, out= sum.IntList_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.sum_IntList_out, 'sum', False, self, kwargs, out)
     call_kwargs = {}
     call_kwargs['self'] = kwargs['self']
     call_kwargs['dim'] = kwargs['dim']
@@ -6033,7 +6036,7 @@ def dispatch_sum_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return at.sum(**call_kwargs)
 
-structseqs_sum = [(return_types.for_schema('sum', ops.sum.schema), None), (return_types.for_schema('sum', ops.sum_dim_IntList.schema), None)]
+structseqs_sum = [(return_types.for_schema('sum', ops.sum.schema), None), (return_types.for_schema('sum', ops.sum_dim_IntList.schema), return_types.for_schema('sum_out', ops.sum_IntList_out.schema))]
 
 
 @handle_th_errors
@@ -6056,7 +6059,7 @@ def sum(*args: Any, **kwargs: Any) -> Any:
             dtype = to_scalar_type(dtype)
         result = dispatch_sum_0(self, {'self': self_, 'dtype': dtype})
         return THPVariable_Wrap(result)
-    # sum(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
+    # sum(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
@@ -6069,7 +6072,10 @@ def sum(*args: Any, **kwargs: Any) -> Any:
     dtype = a[3]
     if dtype is not None:
         dtype = to_scalar_type(dtype)
-    result = dispatch_sum_1(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype})
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_sum_1(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype, 'out': out})
     return THPVariable_Wrap(result)
 
 
@@ -6108,7 +6114,7 @@ def trace(*args: Any, **kwargs: Any) -> Any:
 # ---- mean --------------------------------------------------------------------------------------
 parser_mean = PythonArgParser.lazy([
     'mean(Tensor input, *, ScalarType? dtype=None, Tensor out=None)',
-    'mean(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)',
+    'mean(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)',
 ])
 
 
@@ -6123,7 +6129,10 @@ def dispatch_mean_0(self: Any, kwargs: dict[str, Any]) -> Any:
 
 @traced("python", "dispatch_mean", TORCH_FUNCTIONS_CPP, "dispatch_mean", legacy="dispatch_mean")
 def dispatch_mean_1(self: Any, kwargs: dict[str, Any]) -> Any:
-    """mean(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None): mean.dim"""
+    """mean(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None): mean.dim, out= mean.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.mean_out, 'mean', False, self, kwargs, out)
     call_kwargs = {}
     call_kwargs['self'] = kwargs['self']
     call_kwargs['dim'] = kwargs['dim']
@@ -6132,7 +6141,7 @@ def dispatch_mean_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return at.mean(**call_kwargs)
 
-structseqs_mean = [(return_types.for_schema('mean', ops.mean.schema), return_types.for_schema('mean_out', ops.mean_out.schema)), (return_types.for_schema('mean', ops.mean_dim.schema), None)]
+structseqs_mean = [(return_types.for_schema('mean', ops.mean.schema), return_types.for_schema('mean_out', ops.mean_out.schema)), (return_types.for_schema('mean', ops.mean_dim.schema), return_types.for_schema('mean_out', ops.mean_out.schema))]
 
 
 @handle_th_errors
@@ -6158,7 +6167,7 @@ def mean(*args: Any, **kwargs: Any) -> Any:
             out = out.cdata
         result = dispatch_mean_0(self, {'self': self_, 'dtype': dtype, 'out': out})
         return THPVariable_Wrap(result)
-    # mean(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
+    # mean(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
@@ -6171,14 +6180,17 @@ def mean(*args: Any, **kwargs: Any) -> Any:
     dtype = a[3]
     if dtype is not None:
         dtype = to_scalar_type(dtype)
-    result = dispatch_mean_1(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype})
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_mean_1(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype, 'out': out})
     return THPVariable_Wrap(result)
 
 
 # ---- prod --------------------------------------------------------------------------------------
 parser_prod = PythonArgParser.lazy([
     'prod(Tensor input, *, ScalarType? dtype=None)',
-    'prod(Tensor input, int64_t dim, bool keepdim=False, *, ScalarType? dtype=None)',
+    'prod(Tensor input, int64_t dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)',
 ])
 
 
@@ -6190,7 +6202,10 @@ def dispatch_prod_0(self: Any, kwargs: dict[str, Any]) -> Any:
 
 @traced("python", "dispatch_prod", TORCH_FUNCTIONS_CPP, "dispatch_prod", legacy="dispatch_prod")
 def dispatch_prod_1(self: Any, kwargs: dict[str, Any]) -> Any:
-    """prod(Tensor input, int64_t dim, bool keepdim=False, *, ScalarType? dtype=None): prod.dim_int"""
+    """prod(Tensor input, int64_t dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None): prod.dim_int, out= prod.int_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.prod_int_out, 'prod', False, self, kwargs, out)
     call_kwargs = {}
     call_kwargs['self'] = kwargs['self']
     call_kwargs['dim'] = kwargs['dim']
@@ -6199,7 +6214,7 @@ def dispatch_prod_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return at.prod(**call_kwargs)
 
-structseqs_prod = [(return_types.for_schema('prod', ops.prod.schema), None), (return_types.for_schema('prod', ops.prod_dim_int.schema), None)]
+structseqs_prod = [(return_types.for_schema('prod', ops.prod.schema), None), (return_types.for_schema('prod', ops.prod_dim_int.schema), return_types.for_schema('prod_out', ops.prod_int_out.schema))]
 
 
 @handle_th_errors
@@ -6222,7 +6237,7 @@ def prod(*args: Any, **kwargs: Any) -> Any:
             dtype = to_scalar_type(dtype)
         result = dispatch_prod_0(self, {'self': self_, 'dtype': dtype})
         return THPVariable_Wrap(result)
-    # prod(Tensor input, int64_t dim, bool keepdim=False, *, ScalarType? dtype=None)
+    # prod(Tensor input, int64_t dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
@@ -6235,7 +6250,10 @@ def prod(*args: Any, **kwargs: Any) -> Any:
     dtype = a[3]
     if dtype is not None:
         dtype = to_scalar_type(dtype)
-    result = dispatch_prod_1(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype})
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_prod_1(self, {'self': self_, 'dim': dim, 'keepdim': keepdim, 'dtype': dtype, 'out': out})
     return THPVariable_Wrap(result)
 
 
