@@ -375,21 +375,28 @@ PROGRAMS = {
     "resize_overflow": X + "out = x.resize_(2**40, 2**40)",
     "resize_storage_overflow": X + "out = x.resize_(2**62)",
     "arange_out_step_str": "out = torch.arange(0, 5, 'a', out=torch.empty(0))",
+    "linspace_no_steps": "out = torch.linspace(0, 1)",
+    "linspace_float_steps": "out = torch.linspace(0, 1, 2.5)",
+    "linspace_steps_str": "out = torch.linspace(0, 1, 'a')",
+    "linspace_tensor_1d_start": "out = torch.linspace(torch.tensor([0.0, 1.0]), torch.tensor(1.0),"
+    " 3)",
+    "linspace_tensor_1d_start_scalar_end": "out = torch.linspace(torch.tensor([0.0, 1.0]), 1, 3)",
+    "linspace_scalar_start_1d_end": "out = torch.linspace(0, torch.tensor([1.0, 2.0]), 3)",
+    "linspace_tensor_out_1d": "out = torch.linspace(torch.tensor([0.0]), 2, 3, out=torch.empty(0))",
+    "linspace_tensor_negative_steps": "out = torch.linspace(torch.tensor(0.0), torch.tensor(1.0),"
+    " -1)",
+    "view_float_size": X + "out = x.view(2.5)",
+    "view_dtype_0d": "out = torch.tensor(1.0).view(torch.int16)",
+    "view_dtype_size_not_divisible": "out = torch.rand(3, 4)[:, :3].view(torch.float64)",
+    "view_dtype_upsize_stride": "out = torch.rand(4, 4).t().view(torch.float64)",
+    "view_dtype_downsize_stride": "out = torch.rand(3, 4).t().view(torch.int8)",
+    "view_dtype_offset": "out = torch.rand(5)[1:].view(torch.float64)",
+    "view_dtype_stride_not_divisible": "out = torch.rand(3, 3)[:, :2].view(torch.float64)",
+    "view_dtype_conj": "out = torch.rand(2, 2, dtype=torch.complex64).conj().view(torch.float64)",
+    "view_dtype_and_size": "out = torch.rand(2).view(torch.float32, 1)",
 }
 
 KNOWN_GAPS: dict[str, tuple[str, str]] = {
-    "linspace_no_steps": (
-        "out = torch.linspace(0, 1)",
-        "linspace's Tensor start/end overloads are not declared",
-    ),
-    "linspace_float_steps": (
-        "out = torch.linspace(0, 1, 2.5)",
-        "linspace's Tensor start/end overloads are not declared",
-    ),
-    "view_float_size": (
-        X + "out = x.view(2.5)",
-        "view(dtype) is not declared: torch lists two signatures",
-    ),
     "addmm_beta_str": (
         "out = torch.addmm(torch.rand(2, 2), torch.rand(2, 3), torch.rand(3, 2),  beta='a')",
         "addmm's out_dtype overload is not declared: torch lists two signatures",
@@ -403,10 +410,6 @@ KNOWN_GAPS: dict[str, tuple[str, str]] = {
         "set_'s other overloads (set_(), set_(Tensor)) are not declared",
     ),
     "randperm_negative": ("out = torch.randperm(-1)", "torch.randperm is not implemented"),
-    "linspace_steps_str": (
-        "out = torch.linspace(0, 1, 'a')",
-        "linspace's Tensor start/end overloads are not declared",
-    ),
 }
 
 
@@ -451,6 +454,15 @@ def test_known_gap(name: str) -> None:
         "out = torch.rand(2, 3).size(-1)",
         "out = torch.empty_strided((1, 2), (-5, 1)).shape",
         "out = torch.empty_strided((0, 2), (-1, -1)).shape",
+        "out = torch.linspace(torch.tensor(0.0), torch.tensor(1.0), 5)",
+        "out = torch.linspace(-1, torch.tensor(3), 5, dtype=torch.float64)",
+        "o = torch.empty(0); r = torch.linspace(torch.tensor(0.0), 2, 3, out=o); out = (r, o)",
+        "out = torch.rand(3, 4).view(torch.int8)",
+        "out = torch.rand(3, 4, 2)[:, ::2, :].view(torch.float64)",
+        "out = torch.ones(2, 2, dtype=torch.int64).view(torch.complex128)",
+        "x = torch.rand(2, 2, requires_grad=True); y = x.view(torch.float32); "
+        "out = (y, y.requires_grad, y._base is x)",
+        "x = torch.rand(2); y = x.view(torch.int32); x.add_(1); out = (y._version, y)",
     ],
 )
 def test_fixed_behaviour_matches_torch(program: str) -> None:

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "4f7b292a94705d2473221ea66602dc5d16616d917020a83b4bc7df565079d340"
+INPUTS_SHA256 = "cadd976782a017a1dde38ab263199229017abd05e2dba19e397e0709665a364f"
 
 MODULES: tuple[str, ...] = (
     "operators",

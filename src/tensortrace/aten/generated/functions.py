@@ -303,7 +303,7 @@ def arange(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linspace = Overloads([(ops.linspace, Binder(ops.linspace.schema)), (ops.linspace_out, Binder(ops.linspace_out.schema))])
+_ov_linspace = Overloads([(ops.linspace, Binder(ops.linspace.schema)), (ops.linspace_out, Binder(ops.linspace_out.schema)), (ops.linspace_Tensor_Tensor, Binder(ops.linspace_Tensor_Tensor.schema)), (ops.linspace_Tensor_Scalar, Binder(ops.linspace_Tensor_Scalar.schema)), (ops.linspace_Scalar_Tensor, Binder(ops.linspace_Scalar_Tensor.schema)), (ops.linspace_Tensor_Tensor_out, Binder(ops.linspace_Tensor_Tensor_out.schema)), (ops.linspace_Tensor_Scalar_out, Binder(ops.linspace_Tensor_Scalar_out.schema)), (ops.linspace_Scalar_Tensor_out, Binder(ops.linspace_Scalar_Tensor_out.schema))])
 
 
 @traced("dispatch", "at::linspace", FUNCTIONS_H, "at::linspace",
@@ -312,6 +312,12 @@ def linspace(*args: Any, **kwargs: Any) -> Any:
     """at::linspace, overloads:
     linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
     linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)
+    linspace.Tensor_Tensor(Tensor start, Tensor end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    linspace.Tensor_Scalar(Tensor start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    linspace.Scalar_Tensor(Scalar start, Tensor end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    linspace.Tensor_Tensor_out(Tensor start, Tensor end, int steps, *, Tensor(a!) out) -> Tensor(a!)
+    linspace.Tensor_Scalar_out(Tensor start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)
+    linspace.Scalar_Tensor_out(Scalar start, Tensor end, int steps, *, Tensor(a!) out) -> Tensor(a!)
     """
     op, full = select_overload(_ov_linspace, args, kwargs, "at::linspace")
     return op.call(*full)

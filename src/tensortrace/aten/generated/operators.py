@@ -217,6 +217,24 @@ linspace = _register(
 linspace_out = _register(
     FunctionSchema('linspace', 'out', (Argument('start', _T14, None, False), Argument('end', _T14, None, False), Argument('steps', _T11, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, Meta': 'linspace_out', 'CUDA': 'linspace_cuda_out'}}})
+linspace_Tensor_Tensor = _register(
+    FunctionSchema('linspace', 'Tensor_Tensor', (Argument('start', _T6, None, False), Argument('end', _T6, None, False), Argument('steps', _T11, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'linspace.Tensor_Tensor(Tensor start, Tensor end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'linspace'}}})
+linspace_Tensor_Scalar = _register(
+    FunctionSchema('linspace', 'Tensor_Scalar', (Argument('start', _T6, None, False), Argument('end', _T14, None, False), Argument('steps', _T11, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'linspace.Tensor_Scalar(Tensor start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'linspace'}}})
+linspace_Scalar_Tensor = _register(
+    FunctionSchema('linspace', 'Scalar_Tensor', (Argument('start', _T14, None, False), Argument('end', _T6, None, False), Argument('steps', _T11, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'linspace.Scalar_Tensor(Scalar start, Tensor end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'linspace'}}})
+linspace_Tensor_Tensor_out = _register(
+    FunctionSchema('linspace', 'Tensor_Tensor_out', (Argument('start', _T6, None, False), Argument('end', _T6, None, False), Argument('steps', _T11, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linspace.Tensor_Tensor_out(Tensor start, Tensor end, int steps, *, Tensor(a!) out) -> Tensor(a!)', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'linspace_out'}}})
+linspace_Tensor_Scalar_out = _register(
+    FunctionSchema('linspace', 'Tensor_Scalar_out', (Argument('start', _T6, None, False), Argument('end', _T14, None, False), Argument('steps', _T11, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linspace.Tensor_Scalar_out(Tensor start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'linspace_out'}}})
+linspace_Scalar_Tensor_out = _register(
+    FunctionSchema('linspace', 'Scalar_Tensor_out', (Argument('start', _T14, None, False), Argument('end', _T6, None, False), Argument('steps', _T11, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linspace.Scalar_Tensor_out(Scalar start, Tensor end, int steps, *, Tensor(a!) out) -> Tensor(a!)', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'linspace_out'}}})
 eye = _register(
     FunctionSchema('eye', '', (Argument('n', _T12, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'eye'}}})
@@ -307,6 +325,9 @@ to_other = _register(
 view = _register(
     FunctionSchema('view', '', (Argument('self', _T10, None, False), Argument('size', _T0, None, False),), (_T10,), ()),
     {'func': 'view(Tensor(a) self, SymInt[] size) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'view'}}})
+view_dtype = _register(
+    FunctionSchema('view', 'dtype', (Argument('self', _T10, None, False), Argument('dtype', _T15, None, False),), (_T10,), ()),
+    {'func': 'view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'view_dtype'}}})
 _reshape_alias = _register(
     FunctionSchema('_reshape_alias', '', (Argument('self', _T10, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, None, False),), (_T10,), ()),
     {'func': '_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': '_reshape_alias'}}})
@@ -2725,6 +2746,12 @@ OPERATORS: list[OperatorHandle] = [
     arange_start_out,
     linspace,
     linspace_out,
+    linspace_Tensor_Tensor,
+    linspace_Tensor_Scalar,
+    linspace_Scalar_Tensor,
+    linspace_Tensor_Tensor_out,
+    linspace_Tensor_Scalar_out,
+    linspace_Scalar_Tensor_out,
     eye,
     eye_m,
     eye_out,
@@ -2755,6 +2782,7 @@ OPERATORS: list[OperatorHandle] = [
     to_device,
     to_other,
     view,
+    view_dtype,
     _reshape_alias,
     _unsafe_view,
     reshape,

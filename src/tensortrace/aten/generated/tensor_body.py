@@ -34,7 +34,7 @@ _ov_detach = Overloads([(ops.detach, Binder(ops.detach.schema))])
 _ov_detach_ = Overloads([(ops.detach_, Binder(ops.detach_.schema))])
 _ov_resolve_conj = Overloads([(ops.resolve_conj, Binder(ops.resolve_conj.schema))])
 _ov_resolve_neg = Overloads([(ops.resolve_neg, Binder(ops.resolve_neg.schema))])
-_ov_view = Overloads([(ops.view, Binder(ops.view.schema))])
+_ov_view = Overloads([(ops.view, Binder(ops.view.schema)), (ops.view_dtype, Binder(ops.view_dtype.schema))])
 _ov__reshape_alias = Overloads([(ops._reshape_alias, Binder(ops._reshape_alias.schema))])
 _ov_reshape = Overloads([(ops.reshape, Binder(ops.reshape.schema))])
 _ov_slice = Overloads([(ops.slice_Tensor, Binder(ops.slice_Tensor.schema))])
@@ -588,6 +588,7 @@ class TensorMethods:
     def view(self, *args: Any, **kwargs: Any) -> Any:
         """Tensor::view, overloads:
         view(Tensor(a) self, SymInt[] size) -> Tensor(a)
+        view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)
         """
         op, full = select_overload(_ov_view, (self, *args), kwargs, "Tensor.view")
         return op.call(*full)

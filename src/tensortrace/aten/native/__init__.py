@@ -49,6 +49,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     tensor_compare_extra,
     tensor_compare_inf,
     tensor_compare_pointwise,
+    tensor_conversions,
     tensor_factories,
     tensor_factories_new,
     tensor_properties,

@@ -252,6 +252,42 @@ ops.linspace_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     linspace_out, "torch::ADInplaceOrView::linspace_out", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::linspace_Tensor_Tensor_out", INPLACE_OR_VIEW)
+def linspace_Tensor_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linspace.Tensor_Tensor_out(Tensor start, Tensor end, int steps, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linspace_Tensor_Tensor_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linspace_Tensor_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linspace_Tensor_Tensor_out, "torch::ADInplaceOrView::linspace_Tensor_Tensor_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::linspace_Tensor_Scalar_out", INPLACE_OR_VIEW)
+def linspace_Tensor_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linspace.Tensor_Scalar_out(Tensor start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linspace_Tensor_Scalar_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linspace_Tensor_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linspace_Tensor_Scalar_out, "torch::ADInplaceOrView::linspace_Tensor_Scalar_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::linspace_Scalar_Tensor_out", INPLACE_OR_VIEW)
+def linspace_Scalar_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linspace.Scalar_Tensor_out(Scalar start, Tensor end, int steps, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linspace_Scalar_Tensor_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linspace_Scalar_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linspace_Scalar_Tensor_out, "torch::ADInplaceOrView::linspace_Scalar_Tensor_out", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::eye_out", INPLACE_OR_VIEW)
 def eye_out(ks: DispatchKeySet, *args: Any) -> Any:
     """eye.out(SymInt n, *, Tensor(a!) out) -> Tensor(a!)"""
@@ -442,6 +478,18 @@ def view(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.view.register(DispatchKey.ADInplaceOrView, KernelFunction(
     view, "torch::ADInplaceOrView::view", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::view_dtype", INPLACE_OR_VIEW)
+def view_dtype(ks: DispatchKeySet, *args: Any) -> Any:
+    """view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.view_dtype.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return detach_shares_version(args[0], result)
+
+
+ops.view_dtype.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    view_dtype, "torch::ADInplaceOrView::view_dtype", with_keyset=True))
 
 
 @traced("autograd", "torch::ADInplaceOrView::_reshape_alias", INPLACE_OR_VIEW)

@@ -753,6 +753,108 @@ ops.linspace_out.register(DispatchKey.Autograd, KernelFunction(
     linspace_out, "torch::autograd::VariableType::linspace", with_keyset=True))
 
 
+_record_linspace_Tensor_Tensor = GraphRecording(ops.linspace_Tensor_Tensor, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linspace_Tensor_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """linspace.Tensor_Tensor(Tensor start, Tensor end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_linspace_Tensor_Tensor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linspace_Tensor_Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linspace_Tensor_Tensor.register(DispatchKey.Autograd, KernelFunction(
+    linspace_Tensor_Tensor, "torch::autograd::VariableType::linspace", with_keyset=True))
+
+
+_record_linspace_Tensor_Scalar = GraphRecording(ops.linspace_Tensor_Scalar, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linspace_Tensor_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
+    """linspace.Tensor_Scalar(Tensor start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_linspace_Tensor_Scalar(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linspace_Tensor_Scalar.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linspace_Tensor_Scalar.register(DispatchKey.Autograd, KernelFunction(
+    linspace_Tensor_Scalar, "torch::autograd::VariableType::linspace", with_keyset=True))
+
+
+_record_linspace_Scalar_Tensor = GraphRecording(ops.linspace_Scalar_Tensor, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linspace_Scalar_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """linspace.Scalar_Tensor(Scalar start, Tensor end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[1])):
+        return _record_linspace_Scalar_Tensor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linspace_Scalar_Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linspace_Scalar_Tensor.register(DispatchKey.Autograd, KernelFunction(
+    linspace_Scalar_Tensor, "torch::autograd::VariableType::linspace", with_keyset=True))
+
+
+_record_linspace_Tensor_Tensor_out = GraphRecording(ops.linspace_Tensor_Tensor_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linspace_Tensor_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linspace.Tensor_Tensor_out(Tensor start, Tensor end, int steps, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[3])):
+        return _record_linspace_Tensor_Tensor_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linspace_Tensor_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linspace_Tensor_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
+    linspace_Tensor_Tensor_out, "torch::autograd::VariableType::linspace", with_keyset=True))
+
+
+_record_linspace_Tensor_Scalar_out = GraphRecording(ops.linspace_Tensor_Scalar_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linspace_Tensor_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linspace.Tensor_Scalar_out(Tensor start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[3])):
+        return _record_linspace_Tensor_Scalar_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linspace_Tensor_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linspace_Tensor_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
+    linspace_Tensor_Scalar_out, "torch::autograd::VariableType::linspace", with_keyset=True))
+
+
+_record_linspace_Scalar_Tensor_out = GraphRecording(ops.linspace_Scalar_Tensor_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linspace_Scalar_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linspace.Scalar_Tensor_out(Scalar start, Tensor end, int steps, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[1]) or requires_grad(args[3])):
+        return _record_linspace_Scalar_Tensor_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linspace_Scalar_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linspace_Scalar_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
+    linspace_Scalar_Tensor_out, "torch::autograd::VariableType::linspace", with_keyset=True))
+
+
 @traced("autograd", "torch::autograd::VariableType::eye", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def eye(ks: DispatchKeySet, *args: Any) -> Any:
@@ -1105,6 +1207,18 @@ def view(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.view.register(DispatchKey.Autograd, KernelFunction(
     view, "torch::autograd::VariableType::view", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::view", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def view_dtype(ks: DispatchKeySet, *args: Any) -> Any:
+    """view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.view_dtype.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.view_dtype.register(DispatchKey.Autograd, KernelFunction(
+    view_dtype, "torch::autograd::VariableType::view", with_keyset=True))
 
 
 _record__reshape_alias = GraphRecording(ops._reshape_alias, AutoDispatchBelowAutograd, nodes.ReshapeAliasBackward0)

@@ -1535,12 +1535,51 @@ def arange(*args: Any, **kwargs: Any) -> Any:
 
 # ---- linspace ----------------------------------------------------------------------------------
 parser_linspace = PythonArgParser.lazy([
+    'linspace(Tensor start, Tensor end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'linspace(Scalar start, Tensor end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'linspace(Tensor start, Scalar end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
     'linspace(Scalar start, Scalar end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
 ])
 
 
 @traced("python", "dispatch_linspace", TORCH_FUNCTIONS_CPP, "dispatch_linspace", legacy="dispatch_linspace")
 def dispatch_linspace_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linspace(Tensor start, Tensor end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): linspace.Tensor_Tensor, out= linspace.Tensor_Tensor_out"""
+    out = kwargs.pop("out", None)
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    if out is not None:
+        return call_out(ops.linspace_Tensor_Tensor_out, 'linspace', True, self, kwargs, out)
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.linspace(start=kwargs['start'], end=kwargs['end'], steps=kwargs['steps'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_linspace", TORCH_FUNCTIONS_CPP, "dispatch_linspace", legacy="dispatch_linspace")
+def dispatch_linspace_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linspace(Scalar start, Tensor end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): linspace.Scalar_Tensor, out= linspace.Scalar_Tensor_out"""
+    out = kwargs.pop("out", None)
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    if out is not None:
+        return call_out(ops.linspace_Scalar_Tensor_out, 'linspace', True, self, kwargs, out)
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.linspace(start=kwargs['start'], end=kwargs['end'], steps=kwargs['steps'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_linspace", TORCH_FUNCTIONS_CPP, "dispatch_linspace", legacy="dispatch_linspace")
+def dispatch_linspace_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linspace(Tensor start, Scalar end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): linspace.Tensor_Scalar, out= linspace.Tensor_Scalar_out"""
+    out = kwargs.pop("out", None)
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    if out is not None:
+        return call_out(ops.linspace_Tensor_Scalar_out, 'linspace', True, self, kwargs, out)
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.linspace(start=kwargs['start'], end=kwargs['end'], steps=kwargs['steps'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_linspace", TORCH_FUNCTIONS_CPP, "dispatch_linspace", legacy="dispatch_linspace")
+def dispatch_linspace_3(self: Any, kwargs: dict[str, Any]) -> Any:
     """linspace(Scalar start, Scalar end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): linspace, out= linspace.out"""
     out = kwargs.pop("out", None)
     requires_grad = bool(kwargs.pop("requires_grad", False))
@@ -1550,7 +1589,7 @@ def dispatch_linspace_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.linspace(start=kwargs['start'], end=kwargs['end'], steps=kwargs['steps'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_linspace = [(return_types.for_schema('linspace', ops.linspace.schema), return_types.for_schema('linspace_out', ops.linspace_out.schema))]
+structseqs_linspace = [(return_types.for_schema('linspace', ops.linspace_Tensor_Tensor.schema), return_types.for_schema('linspace_out', ops.linspace_Tensor_Tensor_out.schema)), (return_types.for_schema('linspace', ops.linspace_Scalar_Tensor.schema), return_types.for_schema('linspace_out', ops.linspace_Scalar_Tensor_out.schema)), (return_types.for_schema('linspace', ops.linspace_Tensor_Scalar.schema), return_types.for_schema('linspace_out', ops.linspace_Tensor_Scalar_out.schema)), (return_types.for_schema('linspace', ops.linspace.schema), return_types.for_schema('linspace_out', ops.linspace_out.schema))]
 
 
 @handle_th_errors
@@ -1563,6 +1602,87 @@ def linspace(*args: Any, **kwargs: Any) -> Any:
     self = None
     r = parser_linspace.parse(args, kwargs)
     a = r.args
+    if r.idx == 0:
+        # linspace(Tensor start, Tensor end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        start = a[0]
+        if start is not None:
+            start = start.cdata
+        end = a[1]
+        if end is not None:
+            end = end.cdata
+        steps = a[2]
+        if steps is not None and (type(steps) is not int or not INT64_MIN <= steps <= INT64_MAX):
+            steps = int64_arg(steps)
+        out = a[3]
+        if out is not None:
+            out = out.cdata
+        dtype = a[4]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[5] is None else convert(r, 5)
+        device = None if a[6] is None else convert(r, 6)
+        pin_memory = a[7]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[8]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_linspace_0(self, {'start': start, 'end': end, 'steps': steps, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # linspace(Scalar start, Tensor end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        start = a[0]
+        if start is not None and type(start) is not float:
+            start = scalar_arg(start)
+        end = a[1]
+        if end is not None:
+            end = end.cdata
+        steps = a[2]
+        if steps is not None and (type(steps) is not int or not INT64_MIN <= steps <= INT64_MAX):
+            steps = int64_arg(steps)
+        out = a[3]
+        if out is not None:
+            out = out.cdata
+        dtype = a[4]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[5] is None else convert(r, 5)
+        device = None if a[6] is None else convert(r, 6)
+        pin_memory = a[7]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[8]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_linspace_1(self, {'start': start, 'end': end, 'steps': steps, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    if r.idx == 2:
+        # linspace(Tensor start, Scalar end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        start = a[0]
+        if start is not None:
+            start = start.cdata
+        end = a[1]
+        if end is not None and type(end) is not float:
+            end = scalar_arg(end)
+        steps = a[2]
+        if steps is not None and (type(steps) is not int or not INT64_MIN <= steps <= INT64_MAX):
+            steps = int64_arg(steps)
+        out = a[3]
+        if out is not None:
+            out = out.cdata
+        dtype = a[4]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[5] is None else convert(r, 5)
+        device = None if a[6] is None else convert(r, 6)
+        pin_memory = a[7]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[8]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_linspace_2(self, {'start': start, 'end': end, 'steps': steps, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
     # linspace(Scalar start, Scalar end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
     start = a[0]
     if start is not None and type(start) is not float:
@@ -1587,7 +1707,7 @@ def linspace(*args: Any, **kwargs: Any) -> Any:
     requires_grad = a[8]
     if requires_grad is None:
         requires_grad = False
-    result = dispatch_linspace_0(self, {'start': start, 'end': end, 'steps': steps, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    result = dispatch_linspace_3(self, {'start': start, 'end': end, 'steps': steps, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
     return THPVariable_Wrap(result)
 
 

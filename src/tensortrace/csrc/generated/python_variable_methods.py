@@ -843,16 +843,23 @@ def to(*args: Any, **kwargs: Any) -> Any:
 
 # ---- view --------------------------------------------------------------------------------------
 parser_view = PythonArgParser.lazy([
+    'view(ScalarType dtype)',
     'view(SymIntArrayRef size)',
 ])
 
 
 @traced("python", "dispatch_view", VARIABLE_METHODS_CPP, "dispatch_view", legacy="dispatch_view")
 def dispatch_view_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """view(ScalarType dtype): view.dtype"""
+    return self.view(dtype=kwargs['dtype'])
+
+
+@traced("python", "dispatch_view", VARIABLE_METHODS_CPP, "dispatch_view", legacy="dispatch_view")
+def dispatch_view_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """view(SymIntArrayRef size): view"""
     return self.view(size=kwargs['size'])
 
-structseqs_view = [(return_types.for_schema('view', ops.view.schema), None)]
+structseqs_view = [(return_types.for_schema('view', ops.view_dtype.schema), None), (return_types.for_schema('view', ops.view.schema), None)]
 
 
 @handle_th_errors
@@ -865,11 +872,18 @@ def view(*args: Any, **kwargs: Any) -> Any:
     self = args[0].cdata
     r = parser_view.parse(args[1:], kwargs)
     a = r.args
+    if r.idx == 0:
+        # view(ScalarType dtype)
+        dtype = a[0]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        result = dispatch_view_0(self, {'dtype': dtype})
+        return THPVariable_Wrap(result)
     # view(SymIntArrayRef size)
     size = a[0]
     if size is not None:
         size = r.intlist(0)
-    result = dispatch_view_0(self, {'size': size})
+    result = dispatch_view_1(self, {'size': size})
     return THPVariable_Wrap(result)
 
 
