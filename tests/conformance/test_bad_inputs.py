@@ -394,6 +394,15 @@ PROGRAMS = {
     "view_dtype_stride_not_divisible": "out = torch.rand(3, 3)[:, :2].view(torch.float64)",
     "view_dtype_conj": "out = torch.rand(2, 2, dtype=torch.complex64).conj().view(torch.float64)",
     "view_dtype_and_size": "out = torch.rand(2).view(torch.float32, 1)",
+    "randperm_negative": "out = torch.randperm(-1)",
+    "randperm_out_negative": "out = torch.randperm(-1, out=torch.empty(0, dtype=torch.int64))",
+    "randperm_int8_overflow": "out = torch.randperm(300, dtype=torch.int8)",
+    "randperm_uint8_overflow": "out = torch.randperm(257, dtype=torch.uint8)",
+    "randperm_half_too_large": "out = torch.randperm(3000, dtype=torch.float16)",
+    "randperm_bool": "out = torch.randperm(3, dtype=torch.bool)",
+    "randperm_complex": "out = torch.randperm(5, dtype=torch.complex64)",
+    "randperm_float_n": "out = torch.randperm(2.5)",
+    "randperm_int_requires_grad": "out = torch.randperm(3, requires_grad=True)",
 }
 
 KNOWN_GAPS: dict[str, tuple[str, str]] = {
@@ -409,7 +418,6 @@ KNOWN_GAPS: dict[str, tuple[str, str]] = {
         X + "out = x.set_(1)",
         "set_'s other overloads (set_(), set_(Tensor)) are not declared",
     ),
-    "randperm_negative": ("out = torch.randperm(-1)", "torch.randperm is not implemented"),
 }
 
 
@@ -454,6 +462,16 @@ def test_known_gap(name: str) -> None:
         "out = torch.rand(2, 3).size(-1)",
         "out = torch.empty_strided((1, 2), (-5, 1)).shape",
         "out = torch.empty_strided((0, 2), (-1, -1)).shape",
+        "a = torch.randperm(10); out = (a, torch.rand(3))",
+        "out = torch.randperm(1000)",
+        "out = torch.randperm(0)",
+        "out = torch.randperm(7, dtype=torch.float64)",
+        "out = torch.randperm(128, dtype=torch.int8)",
+        "out = torch.randperm(300, dtype=torch.bfloat16)",
+        "out = torch.randperm(3, dtype=torch.float32, requires_grad=True)",
+        "out = torch.randperm(4, out=torch.empty(2, 2, dtype=torch.int64))",
+        "o = torch.empty(6, dtype=torch.int32)[::2]; r = torch.randperm(3, out=o); out = (r, o)",
+        "g = torch.Generator().manual_seed(3); out = torch.randperm(50, generator=g)",
         "out = torch.linspace(torch.tensor(0.0), torch.tensor(1.0), 5)",
         "out = torch.linspace(-1, torch.tensor(3), 5, dtype=torch.float64)",
         "o = torch.empty(0); r = torch.linspace(torch.tensor(0.0), 2, 3, out=o); out = (r, o)",

@@ -270,6 +270,22 @@ def randint(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_randperm = Overloads([(ops.randperm, Binder(ops.randperm.schema)), (ops.randperm_generator, Binder(ops.randperm_generator.schema)), (ops.randperm_out, Binder(ops.randperm_out.schema)), (ops.randperm_generator_out, Binder(ops.randperm_generator_out.schema))])
+
+
+@traced("dispatch", "at::randperm", FUNCTIONS_H, "at::randperm",
+        legacy="at::randperm (Functions.h)")
+def randperm(*args: Any, **kwargs: Any) -> Any:
+    """at::randperm, overloads:
+    randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    randperm.out(SymInt n, *, Tensor(a!) out) -> Tensor(a!)
+    randperm.generator_out(SymInt n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_randperm, args, kwargs, "at::randperm")
+    return op.call(*full)
+
+
 _ov_randint_like = Overloads([(ops.randint_like_generator, Binder(ops.randint_like_generator.schema)), (ops.randint_like, Binder(ops.randint_like.schema)), (ops.randint_like_low_generator_dtype, Binder(ops.randint_like_low_generator_dtype.schema)), (ops.randint_like_low_dtype, Binder(ops.randint_like_low_dtype.schema))])
 
 
@@ -5561,6 +5577,7 @@ FUNCTIONS: dict[str, Any] = {
     "randn": randn,
     "randn_like": randn_like,
     "randint": randint,
+    "randperm": randperm,
     "randint_like": randint_like,
     "arange": arange,
     "linspace": linspace,

@@ -184,6 +184,18 @@ randint_low_out = _register(
 randint_low_generator_out = _register(
     FunctionSchema('randint', 'low_generator_out', (Argument('low', _T12, None, False), Argument('high', _T12, None, False), Argument('size', _T0, None, False), Argument('generator', _T7, None, True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'randint.low_generator_out(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'randint_out'}}})
+randperm = _register(
+    FunctionSchema('randperm', '', (Argument('n', _T12, None, False), Argument('dtype', _T1, 'long', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'tags': ['core', 'nondeterministic_seeded'], 'dispatch': {'CompositeExplicitAutograd': 'randperm'}}})
+randperm_generator = _register(
+    FunctionSchema('randperm', 'generator', (Argument('n', _T12, None, False), Argument('generator', _T7, None, True), Argument('dtype', _T1, 'long', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'randperm'}}})
+randperm_out = _register(
+    FunctionSchema('randperm', 'out', (Argument('n', _T12, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'randperm.out(SymInt n, *, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'randperm_out'}}})
+randperm_generator_out = _register(
+    FunctionSchema('randperm', 'generator_out', (Argument('n', _T12, None, False), Argument('generator', _T7, None, True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'randperm.generator_out(SymInt n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CPU': 'randperm_out_cpu', 'CUDA': 'randperm_out_cuda'}}})
 randint_like_generator = _register(
     FunctionSchema('randint_like', 'generator', (Argument('self', _T6, None, False), Argument('high', _T12, None, False), Argument('generator', _T7, None, True), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
     {'func': 'randint_like.generator(Tensor self, SymInt high, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'randint_like'}}})
@@ -2735,6 +2747,10 @@ OPERATORS: list[OperatorHandle] = [
     randint_generator_out,
     randint_low_out,
     randint_low_generator_out,
+    randperm,
+    randperm_generator,
+    randperm_out,
+    randperm_generator_out,
     randint_like_generator,
     randint_like,
     randint_like_low_generator_dtype,

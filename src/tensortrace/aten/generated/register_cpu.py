@@ -26,6 +26,7 @@ ops.empty_memory_format.register(DispatchKey.CPU, native_kernel("empty_cpu", ops
 ops.empty_strided.register(DispatchKey.CPU, native_kernel("empty_strided_cpu", ops.empty_strided))
 ops.uniform_.register(DispatchKey.CPU, native_kernel("uniform_", ops.uniform_))
 ops.as_strided.register(DispatchKey.CPU, native_kernel("as_strided_tensorimpl", ops.as_strided))
+ops.randperm_generator_out.register(DispatchKey.CPU, native_kernel("randperm_out_cpu", ops.randperm_generator_out))
 ops.arange_start_out.register(DispatchKey.CPU, native_kernel("arange_out", ops.arange_start_out))
 ops.linspace_out.register(DispatchKey.CPU, native_kernel("linspace_out", ops.linspace_out))
 ops.eye_out.register(DispatchKey.CPU, native_kernel("eye_out_cpu", ops.eye_out))

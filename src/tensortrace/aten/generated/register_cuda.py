@@ -28,6 +28,7 @@ ops.empty_memory_format.register(DispatchKey.CUDA, native_kernel("empty_cuda", o
 ops.empty_strided.register(DispatchKey.CUDA, native_kernel("empty_strided_cuda", ops.empty_strided))
 ops.uniform_.register(DispatchKey.CUDA, native_kernel("uniform_", ops.uniform_))
 ops.as_strided.register(DispatchKey.CUDA, native_kernel("as_strided_tensorimpl", ops.as_strided))
+ops.randperm_generator_out.register(DispatchKey.CUDA, native_kernel("randperm_out_cuda", ops.randperm_generator_out))
 ops.arange_start_out.register(DispatchKey.CUDA, native_kernel("arange_cuda_out", ops.arange_start_out))
 ops.linspace_out.register(DispatchKey.CUDA, native_kernel("linspace_cuda_out", ops.linspace_out))
 ops.eye_out.register(DispatchKey.CUDA, native_kernel("eye_out_cuda", ops.eye_out))

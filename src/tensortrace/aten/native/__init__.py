@@ -52,6 +52,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     tensor_conversions,
     tensor_factories,
     tensor_factories_new,
+    tensor_factories_randperm,
     tensor_properties,
     tensor_shape,
     tensor_shape_adjoint,

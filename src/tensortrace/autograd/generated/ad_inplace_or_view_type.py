@@ -216,6 +216,30 @@ ops.randint_low_generator_out.register(DispatchKey.ADInplaceOrView, KernelFuncti
     randint_low_generator_out, "torch::ADInplaceOrView::randint_low_generator_out", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::randperm_out", INPLACE_OR_VIEW)
+def randperm_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """randperm.out(SymInt n, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.randperm_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.randperm_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    randperm_out, "torch::ADInplaceOrView::randperm_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::randperm_generator_out", INPLACE_OR_VIEW)
+def randperm_generator_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """randperm.generator_out(SymInt n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.randperm_generator_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.randperm_generator_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    randperm_generator_out, "torch::ADInplaceOrView::randperm_generator_out", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::arange_out", INPLACE_OR_VIEW)
 def arange_out(ks: DispatchKeySet, *args: Any) -> Any:
     """arange.out(Scalar end, *, Tensor(a!) out) -> Tensor(a!)"""

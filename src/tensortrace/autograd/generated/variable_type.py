@@ -606,6 +606,64 @@ ops.randint_low_generator_out.register(DispatchKey.Autograd, KernelFunction(
     randint_low_generator_out, "torch::autograd::VariableType::randint", with_keyset=True))
 
 
+@traced("autograd", "torch::autograd::VariableType::randperm", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def randperm(ks: DispatchKeySet, *args: Any) -> Any:
+    """randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.randperm.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.randperm.register(DispatchKey.Autograd, KernelFunction(
+    randperm, "torch::autograd::VariableType::randperm", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::randperm", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def randperm_generator(ks: DispatchKeySet, *args: Any) -> Any:
+    """randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.randperm_generator.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.randperm_generator.register(DispatchKey.Autograd, KernelFunction(
+    randperm_generator, "torch::autograd::VariableType::randperm", with_keyset=True))
+
+
+_record_randperm_out = GraphRecording(ops.randperm_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::randperm", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def randperm_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """randperm.out(SymInt n, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[1])):
+        return _record_randperm_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.randperm_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.randperm_out.register(DispatchKey.Autograd, KernelFunction(
+    randperm_out, "torch::autograd::VariableType::randperm", with_keyset=True))
+
+
+_record_randperm_generator_out = GraphRecording(ops.randperm_generator_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::randperm", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def randperm_generator_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """randperm.generator_out(SymInt n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[2])):
+        return _record_randperm_generator_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.randperm_generator_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.randperm_generator_out.register(DispatchKey.Autograd, KernelFunction(
+    randperm_generator_out, "torch::autograd::VariableType::randperm", with_keyset=True))
+
+
 @traced("autograd", "torch::autograd::VariableType::randint_like", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def randint_like_generator(ks: DispatchKeySet, *args: Any) -> Any:

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "cadd976782a017a1dde38ab263199229017abd05e2dba19e397e0709665a364f"
+INPUTS_SHA256 = "f03a6f209e24e135e5ebf92290c032fa93395d3ef69a22450c5eaad9562dc9ab"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

@@ -1245,6 +1245,108 @@ def randint(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- randperm ----------------------------------------------------------------------------------
+parser_randperm = PythonArgParser.lazy([
+    'randperm(SymInt n, *, Generator? generator, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'randperm(SymInt n, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+])
+
+
+@traced("python", "dispatch_randperm", TORCH_FUNCTIONS_CPP, "dispatch_randperm", legacy="dispatch_randperm")
+def dispatch_randperm_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """randperm(SymInt n, *, Generator? generator, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): randperm.generator, out= randperm.generator_out"""
+    out = kwargs.pop("out", None)
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    if out is not None:
+        return call_out(ops.randperm_generator_out, 'randperm', True, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['n'] = kwargs['n']
+    call_kwargs['generator'] = kwargs['generator']
+    if kwargs['dtype'] is not None:
+        call_kwargs['dtype'] = kwargs['dtype']
+    call_kwargs['layout'] = kwargs['layout']
+    call_kwargs['device'] = kwargs['device']
+    call_kwargs['pin_memory'] = kwargs['pin_memory']
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.randperm(**call_kwargs)
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_randperm", TORCH_FUNCTIONS_CPP, "dispatch_randperm", legacy="dispatch_randperm")
+def dispatch_randperm_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """randperm(SymInt n, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): randperm, out= randperm.out"""
+    out = kwargs.pop("out", None)
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    if out is not None:
+        return call_out(ops.randperm_out, 'randperm', True, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['n'] = kwargs['n']
+    if kwargs['dtype'] is not None:
+        call_kwargs['dtype'] = kwargs['dtype']
+    call_kwargs['layout'] = kwargs['layout']
+    call_kwargs['device'] = kwargs['device']
+    call_kwargs['pin_memory'] = kwargs['pin_memory']
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.randperm(**call_kwargs)
+    return make_variable(result, requires_grad)
+
+structseqs_randperm = [(return_types.for_schema('randperm', ops.randperm_generator.schema), return_types.for_schema('randperm_out', ops.randperm_generator_out.schema)), (return_types.for_schema('randperm', ops.randperm.schema), return_types.for_schema('randperm_out', ops.randperm_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_randperm", TORCH_FUNCTIONS_CPP, legacy="THPVariable_randperm")
+def randperm(*args: Any, **kwargs: Any) -> Any:
+    """torch.randperm: THPVariable_randperm"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.randperm",
+                                 {"python_name": "torch.randperm"})
+    self = None
+    r = parser_randperm.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # randperm(SymInt n, *, Generator? generator, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        n = a[0]
+        if n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
+            n = int64_arg(n)
+        generator = None if a[1] is None else convert(r, 1)
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        dtype = a[3]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[4] is None else convert(r, 4)
+        device = None if a[5] is None else convert(r, 5)
+        pin_memory = a[6]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[7]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_randperm_0(self, {'n': n, 'generator': generator, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    # randperm(SymInt n, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    n = a[0]
+    if n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
+        n = int64_arg(n)
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[3] is None else convert(r, 3)
+    device = None if a[4] is None else convert(r, 4)
+    pin_memory = a[5]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[6]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_randperm_1(self, {'n': n, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
+
+
 # ---- randint_like ------------------------------------------------------------------------------
 parser_randint_like = PythonArgParser.lazy([
     'randint_like(Tensor input, SymInt high, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
@@ -17670,6 +17772,7 @@ FUNCTIONS: dict[str, Any] = {
     "randn": randn,
     "randn_like": randn_like,
     "randint": randint,
+    "randperm": randperm,
     "randint_like": randint_like,
     "arange": arange,
     "linspace": linspace,
@@ -18040,6 +18143,7 @@ __all__ = [
     "randn",
     "randn_like",
     "randint",
+    "randperm",
     "randint_like",
     "arange",
     "linspace",
