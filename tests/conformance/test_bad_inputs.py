@@ -403,6 +403,12 @@ PROGRAMS = {
     "randperm_complex": "out = torch.randperm(5, dtype=torch.complex64)",
     "randperm_float_n": "out = torch.randperm(2.5)",
     "randperm_int_requires_grad": "out = torch.randperm(3, requires_grad=True)",
+    "set_wrong_type": X + "out = x.set_(1)",
+    "set_tensor_dtype": "out = torch.rand(3).set_(torch.rand(3, dtype=torch.float64))",
+    "set_tensor_not_contiguous": "out = torch.rand(3).set_(torch.rand(4, 4).t(), 0, (2,), (1,))",
+    "set_tensor_negative_offset": "out = torch.rand(3).set_(torch.rand(4), -1, (2,), (1,))",
+    "set_tensor_stride_length": "out = torch.rand(3).set_(torch.rand(4), 0, (2, 3), (1,))",
+    "set_offset_keyword_only": "out = torch.rand(3).set_(torch.rand(2), storage_offset=1)",
 }
 
 KNOWN_GAPS: dict[str, tuple[str, str]] = {
@@ -413,10 +419,6 @@ KNOWN_GAPS: dict[str, tuple[str, str]] = {
     "to_int": (
         X + "out = x.to(5)",
         "an int device means the current accelerator: tensortrace has no accelerator yet",
-    ),
-    "set_wrong_type": (
-        X + "out = x.set_(1)",
-        "set_'s other overloads (set_(), set_(Tensor)) are not declared",
     ),
 }
 
@@ -462,6 +464,14 @@ def test_known_gap(name: str) -> None:
         "out = torch.rand(2, 3).size(-1)",
         "out = torch.empty_strided((1, 2), (-5, 1)).shape",
         "out = torch.empty_strided((0, 2), (-1, -1)).shape",
+        "x = torch.rand(3); out = x.set_()",
+        "x = torch.rand(3, dtype=torch.float64); out = x.set_()",
+        "x = torch.rand(3); y = torch.rand(4, 2).t(); out = (x.set_(y), y)",
+        "out = torch.rand(3).set_(torch.rand(4)[1:], 1, (2,), (1,))",
+        "out = torch.rand(3).set_(torch.rand(4, dtype=torch.float64).untyped_storage())",
+        "out = torch.rand(3).set_(torch.rand(4, dtype=torch.float64), 0, (2,), (1,))",
+        "x = torch.rand(3); out = x.set_(x)",
+        "x = torch.rand(3); y = torch.rand(5); x.set_(y); y.add_(1); out = (x, y)",
         "a = torch.randperm(10); out = (a, torch.rand(3))",
         "out = torch.randperm(1000)",
         "out = torch.randperm(0)",

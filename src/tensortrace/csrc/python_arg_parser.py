@@ -47,7 +47,7 @@ class ParameterType(Enum):
     TENSOR_LIST = "tuple of Tensors"
     STRING = "str"
     PYOBJECT = "object"
-    STORAGE = "Storage"
+    STORAGE = "torch.Storage"
 
 
 _TYPES = {
@@ -252,7 +252,8 @@ class FunctionParameter:
     def __str__(self) -> str:
         text = f"{self.type_name()} {self.name}"
         if self.default_str is not None:
-            text += f" = {self.default_str}"
+            # a list's `[]` default is C++'s `{}`, which the Python signature prints as None
+            text += f" = {'None' if self.default_str == '[]' else self.default_str}"
         return text
 
 

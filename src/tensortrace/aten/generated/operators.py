@@ -412,9 +412,21 @@ contiguous = _register(
 clone = _register(
     FunctionSchema('clone', '', (Argument('self', _T6, None, False), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
     {'func': 'clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'clone'}}})
+set__source_Storage = _register(
+    FunctionSchema('set_', 'source_Storage', (Argument('self', _T8, None, False), Argument('source', _T23, None, False),), (_T8,), ()),
+    {'func': 'set_.source_Storage(Tensor(a!) self, Storage source) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'set_'}, 'tags': 'inplace_view'}})
 set__source_Storage_storage_offset = _register(
     FunctionSchema('set_', 'source_Storage_storage_offset', (Argument('self', _T8, None, False), Argument('source', _T23, None, False), Argument('storage_offset', _T12, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, '[]', False),), (_T8,), ()),
     {'func': 'set_.source_Storage_storage_offset(Tensor(a!) self, Storage source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU': 'set_storage_cpu_', 'CUDA': 'set_storage_cuda_'}}})
+set__source_Tensor_storage_offset = _register(
+    FunctionSchema('set_', 'source_Tensor_storage_offset', (Argument('self', _T8, None, False), Argument('source', _T6, None, False), Argument('storage_offset', _T12, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, '[]', False),), (_T8,), ()),
+    {'func': 'set_.source_Tensor_storage_offset(Tensor(a!) self, Tensor source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'set__symint'}, 'tags': 'inplace_view'}})
+set__source_Tensor = _register(
+    FunctionSchema('set_', 'source_Tensor', (Argument('self', _T8, None, False), Argument('source', _T6, None, False),), (_T8,), ()),
+    {'func': 'set_.source_Tensor(Tensor(a!) self, Tensor source) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'set_tensor_'}, 'tags': 'inplace_view'}})
+set_ = _register(
+    FunctionSchema('set_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'set_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU': 'set_cpu_', 'CUDA': 'set_cuda_'}, 'tags': 'inplace_view'}})
 sub_out = _register(
     FunctionSchema('sub', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('alpha', _T14, '1', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'sub_out'}, 'tags': 'pointwise'}})
@@ -2823,7 +2835,11 @@ OPERATORS: list[OperatorHandle] = [
     alias,
     contiguous,
     clone,
+    set__source_Storage,
     set__source_Storage_storage_offset,
+    set__source_Tensor_storage_offset,
+    set__source_Tensor,
+    set_,
     sub_out,
     sub_Tensor,
     sub__Tensor,

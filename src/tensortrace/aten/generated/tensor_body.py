@@ -56,7 +56,7 @@ _ov_unbind = Overloads([(ops.unbind_int, Binder(ops.unbind_int.schema))])
 _ov_alias = Overloads([(ops.alias, Binder(ops.alias.schema))])
 _ov_contiguous = Overloads([(ops.contiguous, Binder(ops.contiguous.schema))])
 _ov_clone = Overloads([(ops.clone, Binder(ops.clone.schema))])
-_ov_set_ = Overloads([(ops.set__source_Storage_storage_offset, Binder(ops.set__source_Storage_storage_offset.schema))])
+_ov_set_ = Overloads([(ops.set__source_Storage, Binder(ops.set__source_Storage.schema)), (ops.set__source_Storage_storage_offset, Binder(ops.set__source_Storage_storage_offset.schema)), (ops.set__source_Tensor_storage_offset, Binder(ops.set__source_Tensor_storage_offset.schema)), (ops.set__source_Tensor, Binder(ops.set__source_Tensor.schema)), (ops.set_, Binder(ops.set_.schema))])
 _ov_sub = Overloads([(ops.sub_Tensor, Binder(ops.sub_Tensor.schema)), (ops.sub_Scalar, Binder(ops.sub_Scalar.schema))])
 _ov_sub_ = Overloads([(ops.sub__Tensor, Binder(ops.sub__Tensor.schema)), (ops.sub__Scalar, Binder(ops.sub__Scalar.schema))])
 _ov_mul = Overloads([(ops.mul_Tensor, Binder(ops.mul_Tensor.schema)), (ops.mul_Scalar, Binder(ops.mul_Scalar.schema))])
@@ -788,7 +788,11 @@ class TensorMethods:
             legacy="Tensor::set_ (TensorMethods.h)")
     def set_(self, *args: Any, **kwargs: Any) -> Any:
         """Tensor::set_, overloads:
+        set_.source_Storage(Tensor(a!) self, Storage source) -> Tensor(a!)
         set_.source_Storage_storage_offset(Tensor(a!) self, Storage source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!)
+        set_.source_Tensor_storage_offset(Tensor(a!) self, Tensor source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!)
+        set_.source_Tensor(Tensor(a!) self, Tensor source) -> Tensor(a!)
+        set_(Tensor(a!) self) -> Tensor(a!)
         """
         op, full = select_overload(_ov_set_, (self, *args), kwargs, "Tensor.set_")
         return op.call(*full)

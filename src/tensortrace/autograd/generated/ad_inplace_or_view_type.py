@@ -696,6 +696,18 @@ ops.alias.register(DispatchKey.ADInplaceOrView, KernelFunction(
     alias, "torch::ADInplaceOrView::alias", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::set__source_Storage", INPLACE_OR_VIEW)
+def set__source_Storage(ks: DispatchKeySet, *args: Any) -> Any:
+    """set_.source_Storage(Tensor(a!) self, Storage source) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.set__source_Storage.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.set__source_Storage.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    set__source_Storage, "torch::ADInplaceOrView::set__source_Storage", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::set__source_Storage_storage_offset", INPLACE_OR_VIEW)
 def set__source_Storage_storage_offset(ks: DispatchKeySet, *args: Any) -> Any:
     """set_.source_Storage_storage_offset(Tensor(a!) self, Storage source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!)"""
@@ -706,6 +718,30 @@ def set__source_Storage_storage_offset(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.set__source_Storage_storage_offset.register(DispatchKey.ADInplaceOrView, KernelFunction(
     set__source_Storage_storage_offset, "torch::ADInplaceOrView::set__source_Storage_storage_offset", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::set__source_Tensor", INPLACE_OR_VIEW)
+def set__source_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """set_.source_Tensor(Tensor(a!) self, Tensor source) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.set__source_Tensor.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.set__source_Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    set__source_Tensor, "torch::ADInplaceOrView::set__source_Tensor", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::set_", INPLACE_OR_VIEW)
+def set_(ks: DispatchKeySet, *args: Any) -> Any:
+    """set_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.set_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.set_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    set_, "torch::ADInplaceOrView::set_", with_keyset=True))
 
 
 @traced("autograd", "torch::ADInplaceOrView::sub_out", INPLACE_OR_VIEW)

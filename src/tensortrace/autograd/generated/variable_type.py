@@ -1570,6 +1570,18 @@ ops.clone.register(DispatchKey.Autograd, KernelFunction(
 
 @traced("autograd", "torch::autograd::VariableType::set_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
+def set__source_Storage(ks: DispatchKeySet, *args: Any) -> Any:
+    """set_.source_Storage(Tensor(a!) self, Storage source) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.set__source_Storage.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.set__source_Storage.register(DispatchKey.Autograd, KernelFunction(
+    set__source_Storage, "torch::autograd::VariableType::set_", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::set_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
 def set__source_Storage_storage_offset(ks: DispatchKeySet, *args: Any) -> Any:
     """set_.source_Storage_storage_offset(Tensor(a!) self, Storage source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!): records no graph"""
     with AutoDispatchBelowAutograd():
@@ -1578,6 +1590,30 @@ def set__source_Storage_storage_offset(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.set__source_Storage_storage_offset.register(DispatchKey.Autograd, KernelFunction(
     set__source_Storage_storage_offset, "torch::autograd::VariableType::set_", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::set_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def set__source_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """set_.source_Tensor(Tensor(a!) self, Tensor source) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.set__source_Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.set__source_Tensor.register(DispatchKey.Autograd, KernelFunction(
+    set__source_Tensor, "torch::autograd::VariableType::set_", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::set_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def set_(ks: DispatchKeySet, *args: Any) -> Any:
+    """set_(Tensor(a!) self) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.set_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.set_.register(DispatchKey.Autograd, KernelFunction(
+    set_, "torch::autograd::VariableType::set_", with_keyset=True))
 
 
 _record_sub_out = GraphRecording(ops.sub_out, AutoDispatchBelowAutograd, None)

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "f03a6f209e24e135e5ebf92290c032fa93395d3ef69a22450c5eaad9562dc9ab"
+INPUTS_SHA256 = "7af9ab316576a1b510204b95eace8424ef1bd85e47d34bbf4fd57d6052b2414d"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

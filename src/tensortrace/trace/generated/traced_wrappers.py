@@ -2788,8 +2788,17 @@ def traced_307(fn_, site_, names_, _d1, _d2, _d3):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, sorted, return_inverse, return_counts), {})
     return wrapper
 
-# (self, source, destination)
+# (self, source)
 def traced_308(fn_, site_, names_):
+    def wrapper(self, source):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, source)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, source), {})
+    return wrapper
+
+# (self, source, destination)
+def traced_309(fn_, site_, names_):
     def wrapper(self, source, destination):
         rec_ = recorder.current
         if rec_ is None:
@@ -2798,7 +2807,7 @@ def traced_308(fn_, site_, names_):
     return wrapper
 
 # (self, source, storage_offset, size, stride=)
-def traced_309(fn_, site_, names_, _d4):
+def traced_310(fn_, site_, names_, _d4):
     def wrapper(self, source, storage_offset, size, stride=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2807,7 +2816,7 @@ def traced_309(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, split_size, dim=)
-def traced_310(fn_, site_, names_, _d2):
+def traced_311(fn_, site_, names_, _d2):
     def wrapper(self, split_size, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2816,7 +2825,7 @@ def traced_310(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, split_sizes, dim=)
-def traced_311(fn_, site_, names_, _d2):
+def traced_312(fn_, site_, names_, _d2):
     def wrapper(self, split_sizes, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2825,7 +2834,7 @@ def traced_311(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, src, non_blocking=)
-def traced_312(fn_, site_, names_, _d2):
+def traced_313(fn_, site_, names_, _d2):
     def wrapper(self, src, non_blocking=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2834,7 +2843,7 @@ def traced_312(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, stable, dim=, descending=)
-def traced_313(fn_, site_, names_, _d2, _d3):
+def traced_314(fn_, site_, names_, _d2, _d3):
     def wrapper(self, stable, dim=_d2, descending=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2843,7 +2852,7 @@ def traced_313(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, start_dim=, end_dim=)
-def traced_314(fn_, site_, names_, _d1, _d2):
+def traced_315(fn_, site_, names_, _d1, _d2):
     def wrapper(self, start_dim=_d1, end_dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2852,7 +2861,7 @@ def traced_314(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, storage, key_set, data_type, impl_type=)
-def traced_315(fn_, site_, names_, _d4):
+def traced_316(fn_, site_, names_, _d4):
     def wrapper(self, storage, key_set, data_type, impl_type=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2861,7 +2870,7 @@ def traced_315(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, target, weight=, pos_weight=, reduction=)
-def traced_316(fn_, site_, names_, _d2, _d3, _d4):
+def traced_317(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, target, weight=_d2, pos_weight=_d3, reduction=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2870,7 +2879,7 @@ def traced_316(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=)
-def traced_317(fn_, site_, names_, _d2, _d3, _d4):
+def traced_318(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2879,7 +2888,7 @@ def traced_317(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=, label_smoothing=)
-def traced_318(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_319(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4, label_smoothing=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2888,7 +2897,7 @@ def traced_318(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, tensor)
-def traced_319(fn_, site_, names_):
+def traced_320(fn_, site_, names_):
     def wrapper(self, tensor):
         rec_ = recorder.current
         if rec_ is None:
@@ -2897,7 +2906,7 @@ def traced_319(fn_, site_, names_):
     return wrapper
 
 # (self, tensor, out)
-def traced_320(fn_, site_, names_):
+def traced_321(fn_, site_, names_):
     def wrapper(self, tensor, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2906,7 +2915,7 @@ def traced_320(fn_, site_, names_):
     return wrapper
 
 # (self, unbiased=)
-def traced_321(fn_, site_, names_, _d1):
+def traced_322(fn_, site_, names_, _d1):
     def wrapper(self, unbiased=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2915,7 +2924,7 @@ def traced_321(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, value)
-def traced_322(fn_, site_, names_):
+def traced_323(fn_, site_, names_):
     def wrapper(self, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -2924,7 +2933,7 @@ def traced_322(fn_, site_, names_):
     return wrapper
 
 # (self, values, indices, dim, descending)
-def traced_323(fn_, site_, names_):
+def traced_324(fn_, site_, names_):
     def wrapper(self, values, indices, dim, descending):
         rec_ = recorder.current
         if rec_ is None:
@@ -2933,7 +2942,7 @@ def traced_323(fn_, site_, names_):
     return wrapper
 
 # (self, vec)
-def traced_324(fn_, site_, names_):
+def traced_325(fn_, site_, names_):
     def wrapper(self, vec):
         rec_ = recorder.current
         if rec_ is None:
@@ -2942,7 +2951,7 @@ def traced_324(fn_, site_, names_):
     return wrapper
 
 # (self, vec, out)
-def traced_325(fn_, site_, names_):
+def traced_326(fn_, site_, names_):
     def wrapper(self, vec, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2951,7 +2960,7 @@ def traced_325(fn_, site_, names_):
     return wrapper
 
 # (self, vec2)
-def traced_326(fn_, site_, names_):
+def traced_327(fn_, site_, names_):
     def wrapper(self, vec2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2960,7 +2969,7 @@ def traced_326(fn_, site_, names_):
     return wrapper
 
 # (self, weight, hist, bin_edges)
-def traced_327(fn_, site_, names_):
+def traced_328(fn_, site_, names_):
     def wrapper(self, weight, hist, bin_edges):
         rec_ = recorder.current
         if rec_ is None:
@@ -2969,7 +2978,7 @@ def traced_327(fn_, site_, names_):
     return wrapper
 
 # (shape, numel)
-def traced_328(fn_, site_, names_):
+def traced_329(fn_, site_, names_):
     def wrapper(shape, numel):
         rec_ = recorder.current
         if rec_ is None:
@@ -2978,7 +2987,7 @@ def traced_328(fn_, site_, names_):
     return wrapper
 
 # (size, allocator, ks, scalar_type)
-def traced_329(fn_, site_, names_):
+def traced_330(fn_, site_, names_):
     def wrapper(size, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -2987,7 +2996,7 @@ def traced_329(fn_, site_, names_):
     return wrapper
 
 # (size, device)
-def traced_330(fn_, site_, names_):
+def traced_331(fn_, site_, names_):
     def wrapper(size, device):
         rec_ = recorder.current
         if rec_ is None:
@@ -2996,7 +3005,7 @@ def traced_330(fn_, site_, names_):
     return wrapper
 
 # (size, dtype=, device=, pin_memory=)
-def traced_331(fn_, site_, names_, _d1, _d2, _d3):
+def traced_332(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(size, dtype=_d1, device=_d2, pin_memory=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3005,7 +3014,7 @@ def traced_331(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=)
-def traced_332(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_333(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3014,7 +3023,7 @@ def traced_332(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_333(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_334(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3023,7 +3032,7 @@ def traced_333(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_334(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_335(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3032,7 +3041,7 @@ def traced_334(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, out)
-def traced_335(fn_, site_, names_):
+def traced_336(fn_, site_, names_):
     def wrapper(size, fill_value, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3041,7 +3050,7 @@ def traced_335(fn_, site_, names_):
     return wrapper
 
 # (size, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_336(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_337(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3050,7 +3059,7 @@ def traced_336(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, generator=, out=)
-def traced_337(fn_, site_, names_, _d1, _d2):
+def traced_338(fn_, site_, names_, _d1, _d2):
     def wrapper(size, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3059,7 +3068,7 @@ def traced_337(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (size, out)
-def traced_338(fn_, site_, names_):
+def traced_339(fn_, site_, names_):
     def wrapper(size, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3068,7 +3077,7 @@ def traced_338(fn_, site_, names_):
     return wrapper
 
 # (size, stride, allocator, ks, scalar_type)
-def traced_339(fn_, site_, names_):
+def traced_340(fn_, site_, names_):
     def wrapper(size, stride, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -3077,7 +3086,7 @@ def traced_339(fn_, site_, names_):
     return wrapper
 
 # (size, stride, dtype=, device=, pin_memory=)
-def traced_340(fn_, site_, names_, _d2, _d3, _d4):
+def traced_341(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(size, stride, dtype=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3086,7 +3095,7 @@ def traced_340(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_341(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_342(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, stride, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3095,7 +3104,7 @@ def traced_341(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (start, end, step=, out=)
-def traced_342(fn_, site_, names_, _d2, _d3):
+def traced_343(fn_, site_, names_, _d2, _d3):
     def wrapper(start, end, step=_d2, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3104,7 +3113,7 @@ def traced_342(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (start, end, steps, dtype=, layout=, device=, pin_memory=)
-def traced_343(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_344(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(start, end, steps, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -3113,7 +3122,7 @@ def traced_343(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (start, end, steps, out=)
-def traced_344(fn_, site_, names_, _d3):
+def traced_345(fn_, site_, names_, _d3):
     def wrapper(start, end, steps, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3122,7 +3131,7 @@ def traced_344(fn_, site_, names_, _d3):
     return wrapper
 
 # (storage)
-def traced_345(fn_, site_, names_):
+def traced_346(fn_, site_, names_):
     def wrapper(storage):
         rec_ = recorder.current
         if rec_ is None:
@@ -3131,7 +3140,7 @@ def traced_345(fn_, site_, names_):
     return wrapper
 
 # (storage, size_bytes)
-def traced_346(fn_, site_, names_):
+def traced_347(fn_, site_, names_):
     def wrapper(storage, size_bytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -3140,7 +3149,7 @@ def traced_346(fn_, site_, names_):
     return wrapper
 
 # (t)
-def traced_347(fn_, site_, names_):
+def traced_348(fn_, site_, names_):
     def wrapper(t):
         rec_ = recorder.current
         if rec_ is None:
@@ -3149,7 +3158,7 @@ def traced_347(fn_, site_, names_):
     return wrapper
 
 # (t, alloc, priority=)
-def traced_348(fn_, site_, names_, _d2):
+def traced_349(fn_, site_, names_, _d2):
     def wrapper(t, alloc, priority=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3158,7 +3167,7 @@ def traced_348(fn_, site_, names_, _d2):
     return wrapper
 
 # (tensor, data, sizes)
-def traced_349(fn_, site_, names_):
+def traced_350(fn_, site_, names_):
     def wrapper(tensor, data, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -3167,7 +3176,7 @@ def traced_349(fn_, site_, names_):
     return wrapper
 
 # (tensor, force=)
-def traced_350(fn_, site_, names_, _d1):
+def traced_351(fn_, site_, names_, _d1):
     def wrapper(tensor, force=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3176,7 +3185,7 @@ def traced_350(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensor=, other=, scalar=, scalar1=, scalar2=)
-def traced_351(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
+def traced_352(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     def wrapper(tensor=_d0, other=_d1, scalar=_d2, scalar1=_d3, scalar2=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3185,7 +3194,7 @@ def traced_351(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (tensor_sizes, tensor_strides, sizes)
-def traced_352(fn_, site_, names_):
+def traced_353(fn_, site_, names_):
     def wrapper(tensor_sizes, tensor_strides, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -3194,7 +3203,7 @@ def traced_352(fn_, site_, names_):
     return wrapper
 
 # (tensors)
-def traced_353(fn_, site_, names_):
+def traced_354(fn_, site_, names_):
     def wrapper(tensors):
         rec_ = recorder.current
         if rec_ is None:
@@ -3203,7 +3212,7 @@ def traced_353(fn_, site_, names_):
     return wrapper
 
 # (tensors, dim=)
-def traced_354(fn_, site_, names_, _d1):
+def traced_355(fn_, site_, names_, _d1):
     def wrapper(tensors, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3212,7 +3221,7 @@ def traced_354(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensors, dim=, out=)
-def traced_355(fn_, site_, names_, _d1, _d2):
+def traced_356(fn_, site_, names_, _d1, _d2):
     def wrapper(tensors, dim=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3221,7 +3230,7 @@ def traced_355(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (tensors, indexing=)
-def traced_356(fn_, site_, names_, _d1):
+def traced_357(fn_, site_, names_, _d1):
     def wrapper(tensors, indexing=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3230,7 +3239,7 @@ def traced_356(fn_, site_, names_, _d1):
     return wrapper
 
 # (type1, type2)
-def traced_357(fn_, site_, names_):
+def traced_358(fn_, site_, names_):
     def wrapper(type1, type2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3239,7 +3248,7 @@ def traced_357(fn_, site_, names_):
     return wrapper
 
 # (value, self)
-def traced_358(fn_, site_, names_):
+def traced_359(fn_, site_, names_):
     def wrapper(value, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -3248,7 +3257,7 @@ def traced_358(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, is_max)
-def traced_359(fn_, site_, names_):
+def traced_360(fn_, site_, names_):
     def wrapper(values, indices, self, dim, is_max):
         rec_ = recorder.current
         if rec_ is None:
@@ -3257,7 +3266,7 @@ def traced_359(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, keepdim)
-def traced_360(fn_, site_, names_):
+def traced_361(fn_, site_, names_):
     def wrapper(values, indices, self, dim, keepdim):
         rec_ = recorder.current
         if rec_ is None:
@@ -3266,7 +3275,7 @@ def traced_360(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, k, dim, largest, sorted)
-def traced_361(fn_, site_, names_):
+def traced_362(fn_, site_, names_):
     def wrapper(values, indices, self, k, dim, largest, sorted):
         rec_ = recorder.current
         if rec_ is None:
@@ -3275,7 +3284,7 @@ def traced_361(fn_, site_, names_):
     return wrapper
 
 # (var)
-def traced_362(fn_, site_, names_):
+def traced_363(fn_, site_, names_):
     def wrapper(var):
         rec_ = recorder.current
         if rec_ is None:
@@ -3284,7 +3293,7 @@ def traced_362(fn_, site_, names_):
     return wrapper
 
 # (x, k, s, p, d, oh, ow)
-def traced_363(fn_, site_, names_):
+def traced_364(fn_, site_, names_):
     def wrapper(x, k, s, p, d, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -3293,7 +3302,7 @@ def traced_363(fn_, site_, names_):
     return wrapper
 
 # (x, oh, ow)
-def traced_364(fn_, site_, names_):
+def traced_365(fn_, site_, names_):
     def wrapper(x, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -3302,7 +3311,7 @@ def traced_364(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, stride, padding, dilation, groups)
-def traced_365(fn_, site_, names_):
+def traced_366(fn_, site_, names_):
     def wrapper(x, w, b, stride, padding, dilation, groups):
         rec_ = recorder.current
         if rec_ is None:
@@ -3311,7 +3320,7 @@ def traced_365(fn_, site_, names_):
     return wrapper
 
 # (x, windows, oh, ow)
-def traced_366(fn_, site_, names_):
+def traced_367(fn_, site_, names_):
     def wrapper(x, windows, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -3320,7 +3329,7 @@ def traced_366(fn_, site_, names_):
     return wrapper
 
 # (x, y)
-def traced_367(fn_, site_, names_):
+def traced_368(fn_, site_, names_):
     def wrapper(x, y):
         rec_ = recorder.current
         if rec_ is None:
@@ -3329,7 +3338,7 @@ def traced_367(fn_, site_, names_):
     return wrapper
 
 # (y, x=, dx=, dim=)
-def traced_368(fn_, site_, names_, _d1, _d2, _d3):
+def traced_369(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(y, x=_d1, dx=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3647,65 +3656,66 @@ TRACED_WRAPPERS: dict[str, Callable[..., Any]] = {
     'self, size_bytes, allocator, resizable, data_ptr=': traced_305,
     'self, sizes, strides': traced_306,
     'self, sorted=, return_inverse=, return_counts=': traced_307,
-    'self, source, destination': traced_308,
-    'self, source, storage_offset, size, stride=': traced_309,
-    'self, split_size, dim=': traced_310,
-    'self, split_sizes, dim=': traced_311,
-    'self, src, non_blocking=': traced_312,
-    'self, stable, dim=, descending=': traced_313,
-    'self, start_dim=, end_dim=': traced_314,
-    'self, storage, key_set, data_type, impl_type=': traced_315,
-    'self, target, weight=, pos_weight=, reduction=': traced_316,
-    'self, target, weight=, reduction=, ignore_index=': traced_317,
-    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_318,
-    'self, tensor': traced_319,
-    'self, tensor, out': traced_320,
-    'self, unbiased=': traced_321,
-    'self, value': traced_322,
-    'self, values, indices, dim, descending': traced_323,
-    'self, vec': traced_324,
-    'self, vec, out': traced_325,
-    'self, vec2': traced_326,
-    'self, weight, hist, bin_edges': traced_327,
-    'shape, numel': traced_328,
-    'size, allocator, ks, scalar_type': traced_329,
-    'size, device': traced_330,
-    'size, dtype=, device=, pin_memory=': traced_331,
-    'size, dtype=, layout=, device=, pin_memory=': traced_332,
-    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_333,
-    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_334,
-    'size, fill_value, out': traced_335,
-    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_336,
-    'size, generator=, out=': traced_337,
-    'size, out': traced_338,
-    'size, stride, allocator, ks, scalar_type': traced_339,
-    'size, stride, dtype=, device=, pin_memory=': traced_340,
-    'size, stride, dtype=, layout=, device=, pin_memory=': traced_341,
-    'start, end, step=, out=': traced_342,
-    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_343,
-    'start, end, steps, out=': traced_344,
-    'storage': traced_345,
-    'storage, size_bytes': traced_346,
-    't': traced_347,
-    't, alloc, priority=': traced_348,
-    'tensor, data, sizes': traced_349,
-    'tensor, force=': traced_350,
-    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_351,
-    'tensor_sizes, tensor_strides, sizes': traced_352,
-    'tensors': traced_353,
-    'tensors, dim=': traced_354,
-    'tensors, dim=, out=': traced_355,
-    'tensors, indexing=': traced_356,
-    'type1, type2': traced_357,
-    'value, self': traced_358,
-    'values, indices, self, dim, is_max': traced_359,
-    'values, indices, self, dim, keepdim': traced_360,
-    'values, indices, self, k, dim, largest, sorted': traced_361,
-    'var': traced_362,
-    'x, k, s, p, d, oh, ow': traced_363,
-    'x, oh, ow': traced_364,
-    'x, w, b, stride, padding, dilation, groups': traced_365,
-    'x, windows, oh, ow': traced_366,
-    'x, y': traced_367,
-    'y, x=, dx=, dim=': traced_368,
+    'self, source': traced_308,
+    'self, source, destination': traced_309,
+    'self, source, storage_offset, size, stride=': traced_310,
+    'self, split_size, dim=': traced_311,
+    'self, split_sizes, dim=': traced_312,
+    'self, src, non_blocking=': traced_313,
+    'self, stable, dim=, descending=': traced_314,
+    'self, start_dim=, end_dim=': traced_315,
+    'self, storage, key_set, data_type, impl_type=': traced_316,
+    'self, target, weight=, pos_weight=, reduction=': traced_317,
+    'self, target, weight=, reduction=, ignore_index=': traced_318,
+    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_319,
+    'self, tensor': traced_320,
+    'self, tensor, out': traced_321,
+    'self, unbiased=': traced_322,
+    'self, value': traced_323,
+    'self, values, indices, dim, descending': traced_324,
+    'self, vec': traced_325,
+    'self, vec, out': traced_326,
+    'self, vec2': traced_327,
+    'self, weight, hist, bin_edges': traced_328,
+    'shape, numel': traced_329,
+    'size, allocator, ks, scalar_type': traced_330,
+    'size, device': traced_331,
+    'size, dtype=, device=, pin_memory=': traced_332,
+    'size, dtype=, layout=, device=, pin_memory=': traced_333,
+    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_334,
+    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_335,
+    'size, fill_value, out': traced_336,
+    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_337,
+    'size, generator=, out=': traced_338,
+    'size, out': traced_339,
+    'size, stride, allocator, ks, scalar_type': traced_340,
+    'size, stride, dtype=, device=, pin_memory=': traced_341,
+    'size, stride, dtype=, layout=, device=, pin_memory=': traced_342,
+    'start, end, step=, out=': traced_343,
+    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_344,
+    'start, end, steps, out=': traced_345,
+    'storage': traced_346,
+    'storage, size_bytes': traced_347,
+    't': traced_348,
+    't, alloc, priority=': traced_349,
+    'tensor, data, sizes': traced_350,
+    'tensor, force=': traced_351,
+    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_352,
+    'tensor_sizes, tensor_strides, sizes': traced_353,
+    'tensors': traced_354,
+    'tensors, dim=': traced_355,
+    'tensors, dim=, out=': traced_356,
+    'tensors, indexing=': traced_357,
+    'type1, type2': traced_358,
+    'value, self': traced_359,
+    'values, indices, self, dim, is_max': traced_360,
+    'values, indices, self, dim, keepdim': traced_361,
+    'values, indices, self, k, dim, largest, sorted': traced_362,
+    'var': traced_363,
+    'x, k, s, p, d, oh, ow': traced_364,
+    'x, oh, ow': traced_365,
+    'x, w, b, stride, padding, dilation, groups': traced_366,
+    'x, windows, oh, ow': traced_367,
+    'x, y': traced_368,
+    'y, x=, dx=, dim=': traced_369,
 }
