@@ -409,13 +409,13 @@ PROGRAMS = {
     "set_tensor_negative_offset": "out = torch.rand(3).set_(torch.rand(4), -1, (2,), (1,))",
     "set_tensor_stride_length": "out = torch.rand(3).set_(torch.rand(4), 0, (2, 3), (1,))",
     "set_offset_keyword_only": "out = torch.rand(3).set_(torch.rand(2), storage_offset=1)",
+    "addmm_beta_str": "out = torch.addmm(torch.rand(2, 2), torch.rand(2, 3), torch.rand(3, 2), "
+    "beta='a')",
+    "addmm_out_dtype_str": "out = torch.addmm(torch.rand(2, 2), torch.rand(2, 2), "
+    "torch.rand(2, 2), 'a')",
 }
 
 KNOWN_GAPS: dict[str, tuple[str, str]] = {
-    "addmm_beta_str": (
-        "out = torch.addmm(torch.rand(2, 2), torch.rand(2, 3), torch.rand(3, 2),  beta='a')",
-        "addmm's out_dtype overload is not declared: torch lists two signatures",
-    ),
     "to_int": (
         X + "out = x.to(5)",
         "an int device means the current accelerator: tensortrace has no accelerator yet",

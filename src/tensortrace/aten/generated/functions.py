@@ -1913,7 +1913,7 @@ def bmm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_addmm = Overloads([(ops.addmm_out, Binder(ops.addmm_out.schema)), (ops.addmm, Binder(ops.addmm.schema))])
+_ov_addmm = Overloads([(ops.addmm_out, Binder(ops.addmm_out.schema)), (ops.addmm, Binder(ops.addmm.schema)), (ops.addmm_dtype, Binder(ops.addmm_dtype.schema)), (ops.addmm_dtype_out, Binder(ops.addmm_dtype_out.schema))])
 
 
 @traced("dispatch", "at::addmm", FUNCTIONS_H, "at::addmm",
@@ -1922,6 +1922,8 @@ def addmm(*args: Any, **kwargs: Any) -> Any:
     """at::addmm, overloads:
     addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
     addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+    addmm.dtype(Tensor self, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+    addmm.dtype_out(Tensor self, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
     """
     op, full = select_overload(_ov_addmm, args, kwargs, "at::addmm")
     return op.call(*full)

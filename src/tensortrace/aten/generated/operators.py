@@ -1159,6 +1159,12 @@ addmm = _register(
 addmm_ = _register(
     FunctionSchema('addmm_', '', (Argument('self', _T8, None, False), Argument('mat1', _T6, None, False), Argument('mat2', _T6, None, False), Argument('beta', _T14, '1', True), Argument('alpha', _T14, '1', True),), (_T8,), ()),
     {'func': 'addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)', **{'structured_delegate': 'addmm.out', 'variants': 'method'}})
+addmm_dtype = _register(
+    FunctionSchema('addmm', 'dtype', (Argument('self', _T6, None, False), Argument('mat1', _T6, None, False), Argument('mat2', _T6, None, False), Argument('out_dtype', _T15, None, False), Argument('beta', _T14, '1', True), Argument('alpha', _T14, '1', True),), (_T6,), ()),
+    {'func': 'addmm.dtype(Tensor self, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1) -> Tensor', **{'dispatch': {'CUDA': '_addmm_dtype_cuda'}}})
+addmm_dtype_out = _register(
+    FunctionSchema('addmm', 'dtype_out', (Argument('self', _T6, None, False), Argument('mat1', _T6, None, False), Argument('mat2', _T6, None, False), Argument('out_dtype', _T15, None, False), Argument('beta', _T14, '1', True), Argument('alpha', _T14, '1', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'addmm.dtype_out(Tensor self, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CUDA': '_addmm_dtype_out_cuda'}}})
 addmv = _register(
     FunctionSchema('addmv', '', (Argument('self', _T6, None, False), Argument('mat', _T6, None, False), Argument('vec', _T6, None, False), Argument('beta', _T14, '1', True), Argument('alpha', _T14, '1', True),), (_T6,), ()),
     {'func': 'addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor', **{'structured_delegate': 'addmv.out', 'variants': 'function, method', 'tags': 'core'}})
@@ -3084,6 +3090,8 @@ OPERATORS: list[OperatorHandle] = [
     addmm_out,
     addmm,
     addmm_,
+    addmm_dtype,
+    addmm_dtype_out,
     addmv,
     addmv_,
     addmv_out,

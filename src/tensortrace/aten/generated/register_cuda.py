@@ -75,6 +75,8 @@ ops.var_correction.register(DispatchKey.CUDA, native_kernel("var", ops.var_corre
 ops.var_correction_out.register(DispatchKey.CUDA, native_kernel("var_out", ops.var_correction_out))
 ops.std_correction.register(DispatchKey.CUDA, native_kernel("std", ops.std_correction))
 ops.std_correction_out.register(DispatchKey.CUDA, native_kernel("std_out", ops.std_correction_out))
+ops.addmm_dtype.register(DispatchKey.CUDA, native_kernel("_addmm_dtype_cuda", ops.addmm_dtype, ((0, 'self'), (1, 'mat1'), (2, 'mat2'))))
+ops.addmm_dtype_out.register(DispatchKey.CUDA, native_kernel("_addmm_dtype_out_cuda", ops.addmm_dtype_out, ((6, 'out'), (0, 'self'), (1, 'mat1'), (2, 'mat2'))))
 ops.dot.register(DispatchKey.CUDA, native_kernel("dot_cuda", ops.dot, ((0, 'self'), (1, 'tensor'))))
 ops.vdot.register(DispatchKey.CUDA, native_kernel("vdot_cuda", ops.vdot, ((0, 'self'), (1, 'other'))))
 ops.normal_Tensor_float_out.register(DispatchKey.CUDA, native_kernel("normal_out", ops.normal_Tensor_float_out, ((3, 'out'), (0, 'mean'))))

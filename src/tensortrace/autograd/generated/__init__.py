@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "7af9ab316576a1b510204b95eace8424ef1bd85e47d34bbf4fd57d6052b2414d"
+INPUTS_SHA256 = "786c332045c5fb760e6a6f193370832bcf57caea3f86a9084b3f371473bfc871"
 
 MODULES: tuple[str, ...] = (
     "functions",

@@ -2304,6 +2304,18 @@ ops.addmm_.register(DispatchKey.ADInplaceOrView, KernelFunction(
     addmm_, "torch::ADInplaceOrView::addmm_", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::addmm_dtype_out", INPLACE_OR_VIEW)
+def addmm_dtype_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """addmm.dtype_out(Tensor self, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.addmm_dtype_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.addmm_dtype_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    addmm_dtype_out, "torch::ADInplaceOrView::addmm_dtype_out", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::addmv_", INPLACE_OR_VIEW)
 def addmv_(ks: DispatchKeySet, *args: Any) -> Any:
     """addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)"""

@@ -5000,6 +5000,40 @@ ops.addmm_.register(DispatchKey.Autograd, KernelFunction(
     addmm_, "torch::autograd::VariableType::addmm_", with_keyset=True))
 
 
+_record_addmm_dtype = GraphRecording(ops.addmm_dtype, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::addmm", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def addmm_dtype(ks: DispatchKeySet, *args: Any) -> Any:
+    """addmm.dtype(Tensor self, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_addmm_dtype(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.addmm_dtype.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.addmm_dtype.register(DispatchKey.Autograd, KernelFunction(
+    addmm_dtype, "torch::autograd::VariableType::addmm", with_keyset=True))
+
+
+_record_addmm_dtype_out = GraphRecording(ops.addmm_dtype_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::addmm", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def addmm_dtype_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """addmm.dtype_out(Tensor self, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[6])):
+        return _record_addmm_dtype_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.addmm_dtype_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.addmm_dtype_out.register(DispatchKey.Autograd, KernelFunction(
+    addmm_dtype_out, "torch::autograd::VariableType::addmm", with_keyset=True))
+
+
 _record_addmv = GraphRecording(ops.addmv, AutoDispatchBelowADInplaceOrView, nodes.AddmvBackward0)
 
 

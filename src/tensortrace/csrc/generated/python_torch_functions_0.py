@@ -7114,6 +7114,7 @@ def bmm(*args: Any, **kwargs: Any) -> Any:
 # ---- addmm -------------------------------------------------------------------------------------
 parser_addmm = PythonArgParser.lazy([
     'addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)',
+    'addmm(Tensor input, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)',
 ])
 
 
@@ -7133,7 +7134,25 @@ def dispatch_addmm_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return at.addmm(**call_kwargs)
 
-structseqs_addmm = [(return_types.for_schema('addmm', ops.addmm.schema), return_types.for_schema('addmm_out', ops.addmm_out.schema))]
+
+@traced("python", "dispatch_addmm", TORCH_FUNCTIONS_CPP, "dispatch_addmm", legacy="dispatch_addmm")
+def dispatch_addmm_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """addmm(Tensor input, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor out=None): addmm.dtype, out= addmm.dtype_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.addmm_dtype_out, 'addmm', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['mat1'] = kwargs['mat1']
+    call_kwargs['mat2'] = kwargs['mat2']
+    call_kwargs['out_dtype'] = kwargs['out_dtype']
+    if kwargs['beta'] is not None:
+        call_kwargs['beta'] = kwargs['beta']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    return at.addmm(**call_kwargs)
+
+structseqs_addmm = [(return_types.for_schema('addmm', ops.addmm.schema), return_types.for_schema('addmm_out', ops.addmm_out.schema)), (return_types.for_schema('addmm', ops.addmm_dtype.schema), return_types.for_schema('addmm_out', ops.addmm_dtype_out.schema))]
 
 
 @handle_th_errors
@@ -7146,7 +7165,33 @@ def addmm(*args: Any, **kwargs: Any) -> Any:
     self = None
     r = parser_addmm.parse(args, kwargs)
     a = r.args
-    # addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)
+    if r.idx == 0:
+        # addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        mat1 = a[1]
+        if mat1 is not None:
+            mat1 = mat1.cdata
+        mat2 = a[2]
+        if mat2 is not None:
+            mat2 = mat2.cdata
+        beta = a[3]
+        if beta is None:
+            beta = 1
+        elif type(beta) is not float:
+            beta = scalar_arg(beta)
+        alpha = a[4]
+        if alpha is None:
+            alpha = 1
+        elif type(alpha) is not float:
+            alpha = scalar_arg(alpha)
+        out = a[5]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_addmm_0(self, {'self': self_, 'mat1': mat1, 'mat2': mat2, 'beta': beta, 'alpha': alpha, 'out': out})
+        return THPVariable_Wrap(result)
+    # addmm(Tensor input, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
@@ -7156,20 +7201,23 @@ def addmm(*args: Any, **kwargs: Any) -> Any:
     mat2 = a[2]
     if mat2 is not None:
         mat2 = mat2.cdata
-    beta = a[3]
+    out_dtype = a[3]
+    if out_dtype is not None:
+        out_dtype = to_scalar_type(out_dtype)
+    beta = a[4]
     if beta is None:
         beta = 1
     elif type(beta) is not float:
         beta = scalar_arg(beta)
-    alpha = a[4]
+    alpha = a[5]
     if alpha is None:
         alpha = 1
     elif type(alpha) is not float:
         alpha = scalar_arg(alpha)
-    out = a[5]
+    out = a[6]
     if out is not None:
         out = out.cdata
-    result = dispatch_addmm_0(self, {'self': self_, 'mat1': mat1, 'mat2': mat2, 'beta': beta, 'alpha': alpha, 'out': out})
+    result = dispatch_addmm_1(self, {'self': self_, 'mat1': mat1, 'mat2': mat2, 'out_dtype': out_dtype, 'beta': beta, 'alpha': alpha, 'out': out})
     return THPVariable_Wrap(result)
 
 

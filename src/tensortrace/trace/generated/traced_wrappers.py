@@ -2257,8 +2257,26 @@ def traced_248(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, mask, value), {})
     return wrapper
 
+# (self, mat1, mat2, out_dtype, beta=, alpha=)
+def traced_249(fn_, site_, names_, _d4, _d5):
+    def wrapper(self, mat1, mat2, out_dtype, beta=_d4, alpha=_d5):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, mat1, mat2, out_dtype, beta, alpha)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, mat1, mat2, out_dtype, beta, alpha), {})
+    return wrapper
+
+# (self, mat1, mat2, out_dtype, beta=, alpha=, out=)
+def traced_250(fn_, site_, names_, _d4, _d5, _d6):
+    def wrapper(self, mat1, mat2, out_dtype, beta=_d4, alpha=_d5, out=_d6):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, mat1, mat2, out_dtype, beta, alpha, out)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, mat1, mat2, out_dtype, beta, alpha, out), {})
+    return wrapper
+
 # (self, mean, std, gen)
-def traced_249(fn_, site_, names_):
+def traced_251(fn_, site_, names_):
     def wrapper(self, mean, std, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -2267,7 +2285,7 @@ def traced_249(fn_, site_, names_):
     return wrapper
 
 # (self, mean=, std=, generator=)
-def traced_250(fn_, site_, names_, _d1, _d2, _d3):
+def traced_252(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, mean=_d1, std=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2276,7 +2294,7 @@ def traced_250(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, memory_format=)
-def traced_251(fn_, site_, names_, _d1):
+def traced_253(fn_, site_, names_, _d1):
     def wrapper(self, memory_format=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2285,7 +2303,7 @@ def traced_251(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, min=, max=)
-def traced_252(fn_, site_, names_, _d1, _d2):
+def traced_254(fn_, site_, names_, _d1, _d2):
     def wrapper(self, min=_d1, max=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2294,7 +2312,7 @@ def traced_252(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, nan, posinf, neginf, out)
-def traced_253(fn_, site_, names_):
+def traced_255(fn_, site_, names_):
     def wrapper(self, nan, posinf, neginf, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2303,7 +2321,7 @@ def traced_253(fn_, site_, names_):
     return wrapper
 
 # (self, nan=, posinf=, neginf=)
-def traced_254(fn_, site_, names_, _d1, _d2, _d3):
+def traced_256(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, nan=_d1, posinf=_d2, neginf=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2312,7 +2330,7 @@ def traced_254(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, nbytes)
-def traced_255(fn_, site_, names_):
+def traced_257(fn_, site_, names_):
     def wrapper(self, nbytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -2321,7 +2339,7 @@ def traced_255(fn_, site_, names_):
     return wrapper
 
 # (self, nelements)
-def traced_256(fn_, site_, names_):
+def traced_258(fn_, site_, names_):
     def wrapper(self, nelements):
         rec_ = recorder.current
         if rec_ is None:
@@ -2330,7 +2348,7 @@ def traced_256(fn_, site_, names_):
     return wrapper
 
 # (self, new_size)
-def traced_257(fn_, site_, names_):
+def traced_259(fn_, site_, names_):
     def wrapper(self, new_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -2339,7 +2357,7 @@ def traced_257(fn_, site_, names_):
     return wrapper
 
 # (self, num_samples, replacement=, generator=)
-def traced_258(fn_, site_, names_, _d2, _d3):
+def traced_260(fn_, site_, names_, _d2, _d3):
     def wrapper(self, num_samples, replacement=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2348,7 +2366,7 @@ def traced_258(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, num_samples, replacement=, generator=, out=)
-def traced_259(fn_, site_, names_, _d2, _d3, _d4):
+def traced_261(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, num_samples, replacement=_d2, generator=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2357,7 +2375,7 @@ def traced_259(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, offset=)
-def traced_260(fn_, site_, names_, _d1):
+def traced_262(fn_, site_, names_, _d1):
     def wrapper(self, offset=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2366,7 +2384,7 @@ def traced_260(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, offset=, dim1=, dim2=)
-def traced_261(fn_, site_, names_, _d1, _d2, _d3):
+def traced_263(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, offset=_d1, dim1=_d2, dim2=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2375,7 +2393,7 @@ def traced_261(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, op, ks, args)
-def traced_262(fn_, site_, names_):
+def traced_264(fn_, site_, names_):
     def wrapper(self, op, ks, args):
         rec_ = recorder.current
         if rec_ is None:
@@ -2384,7 +2402,7 @@ def traced_262(fn_, site_, names_):
     return wrapper
 
 # (self, ord=, dim=, keepdim=, dtype=)
-def traced_263(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_265(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, ord=_d1, dim=_d2, keepdim=_d3, dtype=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2393,7 +2411,7 @@ def traced_263(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, orig)
-def traced_264(fn_, site_, names_):
+def traced_266(fn_, site_, names_):
     def wrapper(self, orig):
         rec_ = recorder.current
         if rec_ is None:
@@ -2402,7 +2420,7 @@ def traced_264(fn_, site_, names_):
     return wrapper
 
 # (self, other)
-def traced_265(fn_, site_, names_):
+def traced_267(fn_, site_, names_):
     def wrapper(self, other):
         rec_ = recorder.current
         if rec_ is None:
@@ -2411,7 +2429,7 @@ def traced_265(fn_, site_, names_):
     return wrapper
 
 # (self, other, alpha, out)
-def traced_266(fn_, site_, names_):
+def traced_268(fn_, site_, names_):
     def wrapper(self, other, alpha, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2420,7 +2438,7 @@ def traced_266(fn_, site_, names_):
     return wrapper
 
 # (self, other, alpha=)
-def traced_267(fn_, site_, names_, _d2):
+def traced_269(fn_, site_, names_, _d2):
     def wrapper(self, other, alpha=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2429,7 +2447,7 @@ def traced_267(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, dim=)
-def traced_268(fn_, site_, names_, _d2):
+def traced_270(fn_, site_, names_, _d2):
     def wrapper(self, other, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2438,7 +2456,7 @@ def traced_268(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, dims_self, dims_other)
-def traced_269(fn_, site_, names_):
+def traced_271(fn_, site_, names_):
     def wrapper(self, other, dims_self, dims_other):
         rec_ = recorder.current
         if rec_ is None:
@@ -2447,7 +2465,7 @@ def traced_269(fn_, site_, names_):
     return wrapper
 
 # (self, other, out)
-def traced_270(fn_, site_, names_):
+def traced_272(fn_, site_, names_):
     def wrapper(self, other, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2456,7 +2474,7 @@ def traced_270(fn_, site_, names_):
     return wrapper
 
 # (self, other, rounding_mode=)
-def traced_271(fn_, site_, names_, _d2):
+def traced_273(fn_, site_, names_, _d2):
     def wrapper(self, other, rounding_mode=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2465,7 +2483,7 @@ def traced_271(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, rounding_mode=, out=)
-def traced_272(fn_, site_, names_, _d2, _d3):
+def traced_274(fn_, site_, names_, _d2, _d3):
     def wrapper(self, other, rounding_mode=_d2, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2474,7 +2492,7 @@ def traced_272(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, other, rtol=, atol=, equal_nan=)
-def traced_273(fn_, site_, names_, _d2, _d3, _d4):
+def traced_275(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, other, rtol=_d2, atol=_d3, equal_nan=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2483,7 +2501,7 @@ def traced_273(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, out)
-def traced_274(fn_, site_, names_):
+def traced_276(fn_, site_, names_):
     def wrapper(self, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2492,7 +2510,7 @@ def traced_274(fn_, site_, names_):
     return wrapper
 
 # (self, out, a, b)
-def traced_275(fn_, site_, names_):
+def traced_277(fn_, site_, names_):
     def wrapper(self, out, a, b):
         rec_ = recorder.current
         if rec_ is None:
@@ -2501,7 +2519,7 @@ def traced_275(fn_, site_, names_):
     return wrapper
 
 # (self, out=)
-def traced_276(fn_, site_, names_, _d1):
+def traced_278(fn_, site_, names_, _d1):
     def wrapper(self, out=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2510,7 +2528,7 @@ def traced_276(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, output_size)
-def traced_277(fn_, site_, names_):
+def traced_279(fn_, site_, names_):
     def wrapper(self, output_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -2519,7 +2537,7 @@ def traced_277(fn_, site_, names_):
     return wrapper
 
 # (self, p)
-def traced_278(fn_, site_, names_):
+def traced_280(fn_, site_, names_):
     def wrapper(self, p):
         rec_ = recorder.current
         if rec_ is None:
@@ -2528,7 +2546,7 @@ def traced_278(fn_, site_, names_):
     return wrapper
 
 # (self, p, context)
-def traced_279(fn_, site_, names_):
+def traced_281(fn_, site_, names_):
     def wrapper(self, p, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -2537,7 +2555,7 @@ def traced_279(fn_, site_, names_):
     return wrapper
 
 # (self, p, gen)
-def traced_280(fn_, site_, names_):
+def traced_282(fn_, site_, names_):
     def wrapper(self, p, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -2546,7 +2564,7 @@ def traced_280(fn_, site_, names_):
     return wrapper
 
 # (self, p, generator=)
-def traced_281(fn_, site_, names_, _d2):
+def traced_283(fn_, site_, names_, _d2):
     def wrapper(self, p, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2555,7 +2573,7 @@ def traced_281(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, p, isRetry, ctx)
-def traced_282(fn_, site_, names_):
+def traced_284(fn_, site_, names_):
     def wrapper(self, p, isRetry, ctx):
         rec_ = recorder.current
         if rec_ is None:
@@ -2564,7 +2582,7 @@ def traced_282(fn_, site_, names_):
     return wrapper
 
 # (self, p, train)
-def traced_283(fn_, site_, names_):
+def traced_285(fn_, site_, names_):
     def wrapper(self, p, train):
         rec_ = recorder.current
         if rec_ is None:
@@ -2573,7 +2591,7 @@ def traced_283(fn_, site_, names_):
     return wrapper
 
 # (self, p=, generator=)
-def traced_284(fn_, site_, names_, _d1, _d2):
+def traced_286(fn_, site_, names_, _d1, _d2):
     def wrapper(self, p=_d1, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2582,7 +2600,7 @@ def traced_284(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, p_, gen)
-def traced_285(fn_, site_, names_):
+def traced_287(fn_, site_, names_):
     def wrapper(self, p_, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -2591,7 +2609,7 @@ def traced_285(fn_, site_, names_):
     return wrapper
 
 # (self, params, orig_size, context, split_remainder)
-def traced_286(fn_, site_, names_):
+def traced_288(fn_, site_, names_):
     def wrapper(self, params, orig_size, context, split_remainder):
         rec_ = recorder.current
         if rec_ is None:
@@ -2600,7 +2618,7 @@ def traced_286(fn_, site_, names_):
     return wrapper
 
 # (self, ptr)
-def traced_287(fn_, site_, names_):
+def traced_289(fn_, site_, names_):
     def wrapper(self, ptr):
         rec_ = recorder.current
         if rec_ is None:
@@ -2609,7 +2627,7 @@ def traced_287(fn_, site_, names_):
     return wrapper
 
 # (self, repeats)
-def traced_288(fn_, site_, names_):
+def traced_290(fn_, site_, names_):
     def wrapper(self, repeats):
         rec_ = recorder.current
         if rec_ is None:
@@ -2618,7 +2636,7 @@ def traced_288(fn_, site_, names_):
     return wrapper
 
 # (self, repeats, dim=, output_size=)
-def traced_289(fn_, site_, names_, _d2, _d3):
+def traced_291(fn_, site_, names_, _d2, _d3):
     def wrapper(self, repeats, dim=_d2, output_size=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2627,7 +2645,7 @@ def traced_289(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, return_inverse=, return_counts=, dim=)
-def traced_290(fn_, site_, names_, _d1, _d2, _d3):
+def traced_292(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, return_inverse=_d1, return_counts=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2636,7 +2654,7 @@ def traced_290(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, sections)
-def traced_291(fn_, site_, names_):
+def traced_293(fn_, site_, names_):
     def wrapper(self, sections):
         rec_ = recorder.current
         if rec_ is None:
@@ -2645,7 +2663,7 @@ def traced_291(fn_, site_, names_):
     return wrapper
 
 # (self, sections, dim=)
-def traced_292(fn_, site_, names_, _d2):
+def traced_294(fn_, site_, names_, _d2):
     def wrapper(self, sections, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2654,7 +2672,7 @@ def traced_292(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, seq)
-def traced_293(fn_, site_, names_):
+def traced_295(fn_, site_, names_):
     def wrapper(self, seq):
         rec_ = recorder.current
         if rec_ is None:
@@ -2663,7 +2681,7 @@ def traced_293(fn_, site_, names_):
     return wrapper
 
 # (self, shape)
-def traced_294(fn_, site_, names_):
+def traced_296(fn_, site_, names_):
     def wrapper(self, shape):
         rec_ = recorder.current
         if rec_ is None:
@@ -2672,7 +2690,7 @@ def traced_294(fn_, site_, names_):
     return wrapper
 
 # (self, shifts, dims=)
-def traced_295(fn_, site_, names_, _d2):
+def traced_297(fn_, site_, names_, _d2):
     def wrapper(self, shifts, dims=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2681,7 +2699,7 @@ def traced_295(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size)
-def traced_296(fn_, site_, names_):
+def traced_298(fn_, site_, names_):
     def wrapper(self, size):
         rec_ = recorder.current
         if rec_ is None:
@@ -2690,7 +2708,7 @@ def traced_296(fn_, site_, names_):
     return wrapper
 
 # (self, size, dtype=, layout=, device=, pin_memory=)
-def traced_297(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_299(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, size, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2699,7 +2717,7 @@ def traced_297(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_298(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_300(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(self, size, fill_value, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -2708,7 +2726,7 @@ def traced_298(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, size, implicit=)
-def traced_299(fn_, site_, names_, _d2):
+def traced_301(fn_, site_, names_, _d2):
     def wrapper(self, size, implicit=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2717,7 +2735,7 @@ def traced_299(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, memory_format=)
-def traced_300(fn_, site_, names_, _d2):
+def traced_302(fn_, site_, names_, _d2):
     def wrapper(self, size, memory_format=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2726,7 +2744,7 @@ def traced_300(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, stride)
-def traced_301(fn_, site_, names_):
+def traced_303(fn_, site_, names_):
     def wrapper(self, size, stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -2735,7 +2753,7 @@ def traced_301(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_302(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_304(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(self, size, stride, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -2744,7 +2762,7 @@ def traced_302(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, size, stride, storage_offset)
-def traced_303(fn_, site_, names_):
+def traced_305(fn_, site_, names_):
     def wrapper(self, size, stride, storage_offset):
         rec_ = recorder.current
         if rec_ is None:
@@ -2753,7 +2771,7 @@ def traced_303(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, storage_offset=)
-def traced_304(fn_, site_, names_, _d3):
+def traced_306(fn_, site_, names_, _d3):
     def wrapper(self, size, stride, storage_offset=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2762,7 +2780,7 @@ def traced_304(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, size_bytes, allocator, resizable, data_ptr=)
-def traced_305(fn_, site_, names_, _d4):
+def traced_307(fn_, site_, names_, _d4):
     def wrapper(self, size_bytes, allocator, resizable, data_ptr=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2771,7 +2789,7 @@ def traced_305(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, sizes, strides)
-def traced_306(fn_, site_, names_):
+def traced_308(fn_, site_, names_):
     def wrapper(self, sizes, strides):
         rec_ = recorder.current
         if rec_ is None:
@@ -2780,7 +2798,7 @@ def traced_306(fn_, site_, names_):
     return wrapper
 
 # (self, sorted=, return_inverse=, return_counts=)
-def traced_307(fn_, site_, names_, _d1, _d2, _d3):
+def traced_309(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, sorted=_d1, return_inverse=_d2, return_counts=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2789,7 +2807,7 @@ def traced_307(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, source)
-def traced_308(fn_, site_, names_):
+def traced_310(fn_, site_, names_):
     def wrapper(self, source):
         rec_ = recorder.current
         if rec_ is None:
@@ -2798,7 +2816,7 @@ def traced_308(fn_, site_, names_):
     return wrapper
 
 # (self, source, destination)
-def traced_309(fn_, site_, names_):
+def traced_311(fn_, site_, names_):
     def wrapper(self, source, destination):
         rec_ = recorder.current
         if rec_ is None:
@@ -2807,7 +2825,7 @@ def traced_309(fn_, site_, names_):
     return wrapper
 
 # (self, source, storage_offset, size, stride=)
-def traced_310(fn_, site_, names_, _d4):
+def traced_312(fn_, site_, names_, _d4):
     def wrapper(self, source, storage_offset, size, stride=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2816,7 +2834,7 @@ def traced_310(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, split_size, dim=)
-def traced_311(fn_, site_, names_, _d2):
+def traced_313(fn_, site_, names_, _d2):
     def wrapper(self, split_size, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2825,7 +2843,7 @@ def traced_311(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, split_sizes, dim=)
-def traced_312(fn_, site_, names_, _d2):
+def traced_314(fn_, site_, names_, _d2):
     def wrapper(self, split_sizes, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2834,7 +2852,7 @@ def traced_312(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, src, non_blocking=)
-def traced_313(fn_, site_, names_, _d2):
+def traced_315(fn_, site_, names_, _d2):
     def wrapper(self, src, non_blocking=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2843,7 +2861,7 @@ def traced_313(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, stable, dim=, descending=)
-def traced_314(fn_, site_, names_, _d2, _d3):
+def traced_316(fn_, site_, names_, _d2, _d3):
     def wrapper(self, stable, dim=_d2, descending=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2852,7 +2870,7 @@ def traced_314(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, start_dim=, end_dim=)
-def traced_315(fn_, site_, names_, _d1, _d2):
+def traced_317(fn_, site_, names_, _d1, _d2):
     def wrapper(self, start_dim=_d1, end_dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2861,7 +2879,7 @@ def traced_315(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, storage, key_set, data_type, impl_type=)
-def traced_316(fn_, site_, names_, _d4):
+def traced_318(fn_, site_, names_, _d4):
     def wrapper(self, storage, key_set, data_type, impl_type=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2870,7 +2888,7 @@ def traced_316(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, target, weight=, pos_weight=, reduction=)
-def traced_317(fn_, site_, names_, _d2, _d3, _d4):
+def traced_319(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, target, weight=_d2, pos_weight=_d3, reduction=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2879,7 +2897,7 @@ def traced_317(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=)
-def traced_318(fn_, site_, names_, _d2, _d3, _d4):
+def traced_320(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2888,7 +2906,7 @@ def traced_318(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=, label_smoothing=)
-def traced_319(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_321(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4, label_smoothing=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2897,7 +2915,7 @@ def traced_319(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, tensor)
-def traced_320(fn_, site_, names_):
+def traced_322(fn_, site_, names_):
     def wrapper(self, tensor):
         rec_ = recorder.current
         if rec_ is None:
@@ -2906,7 +2924,7 @@ def traced_320(fn_, site_, names_):
     return wrapper
 
 # (self, tensor, out)
-def traced_321(fn_, site_, names_):
+def traced_323(fn_, site_, names_):
     def wrapper(self, tensor, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2915,7 +2933,7 @@ def traced_321(fn_, site_, names_):
     return wrapper
 
 # (self, unbiased=)
-def traced_322(fn_, site_, names_, _d1):
+def traced_324(fn_, site_, names_, _d1):
     def wrapper(self, unbiased=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2924,7 +2942,7 @@ def traced_322(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, value)
-def traced_323(fn_, site_, names_):
+def traced_325(fn_, site_, names_):
     def wrapper(self, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -2933,7 +2951,7 @@ def traced_323(fn_, site_, names_):
     return wrapper
 
 # (self, values, indices, dim, descending)
-def traced_324(fn_, site_, names_):
+def traced_326(fn_, site_, names_):
     def wrapper(self, values, indices, dim, descending):
         rec_ = recorder.current
         if rec_ is None:
@@ -2942,7 +2960,7 @@ def traced_324(fn_, site_, names_):
     return wrapper
 
 # (self, vec)
-def traced_325(fn_, site_, names_):
+def traced_327(fn_, site_, names_):
     def wrapper(self, vec):
         rec_ = recorder.current
         if rec_ is None:
@@ -2951,7 +2969,7 @@ def traced_325(fn_, site_, names_):
     return wrapper
 
 # (self, vec, out)
-def traced_326(fn_, site_, names_):
+def traced_328(fn_, site_, names_):
     def wrapper(self, vec, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2960,7 +2978,7 @@ def traced_326(fn_, site_, names_):
     return wrapper
 
 # (self, vec2)
-def traced_327(fn_, site_, names_):
+def traced_329(fn_, site_, names_):
     def wrapper(self, vec2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2969,7 +2987,7 @@ def traced_327(fn_, site_, names_):
     return wrapper
 
 # (self, weight, hist, bin_edges)
-def traced_328(fn_, site_, names_):
+def traced_330(fn_, site_, names_):
     def wrapper(self, weight, hist, bin_edges):
         rec_ = recorder.current
         if rec_ is None:
@@ -2978,7 +2996,7 @@ def traced_328(fn_, site_, names_):
     return wrapper
 
 # (shape, numel)
-def traced_329(fn_, site_, names_):
+def traced_331(fn_, site_, names_):
     def wrapper(shape, numel):
         rec_ = recorder.current
         if rec_ is None:
@@ -2987,7 +3005,7 @@ def traced_329(fn_, site_, names_):
     return wrapper
 
 # (size, allocator, ks, scalar_type)
-def traced_330(fn_, site_, names_):
+def traced_332(fn_, site_, names_):
     def wrapper(size, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -2996,7 +3014,7 @@ def traced_330(fn_, site_, names_):
     return wrapper
 
 # (size, device)
-def traced_331(fn_, site_, names_):
+def traced_333(fn_, site_, names_):
     def wrapper(size, device):
         rec_ = recorder.current
         if rec_ is None:
@@ -3005,7 +3023,7 @@ def traced_331(fn_, site_, names_):
     return wrapper
 
 # (size, dtype=, device=, pin_memory=)
-def traced_332(fn_, site_, names_, _d1, _d2, _d3):
+def traced_334(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(size, dtype=_d1, device=_d2, pin_memory=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3014,7 +3032,7 @@ def traced_332(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=)
-def traced_333(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_335(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3023,7 +3041,7 @@ def traced_333(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_334(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_336(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3032,7 +3050,7 @@ def traced_334(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_335(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_337(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3041,7 +3059,7 @@ def traced_335(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, out)
-def traced_336(fn_, site_, names_):
+def traced_338(fn_, site_, names_):
     def wrapper(size, fill_value, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3050,7 +3068,7 @@ def traced_336(fn_, site_, names_):
     return wrapper
 
 # (size, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_337(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_339(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3059,7 +3077,7 @@ def traced_337(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, generator=, out=)
-def traced_338(fn_, site_, names_, _d1, _d2):
+def traced_340(fn_, site_, names_, _d1, _d2):
     def wrapper(size, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3068,7 +3086,7 @@ def traced_338(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (size, out)
-def traced_339(fn_, site_, names_):
+def traced_341(fn_, site_, names_):
     def wrapper(size, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3077,7 +3095,7 @@ def traced_339(fn_, site_, names_):
     return wrapper
 
 # (size, stride, allocator, ks, scalar_type)
-def traced_340(fn_, site_, names_):
+def traced_342(fn_, site_, names_):
     def wrapper(size, stride, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -3086,7 +3104,7 @@ def traced_340(fn_, site_, names_):
     return wrapper
 
 # (size, stride, dtype=, device=, pin_memory=)
-def traced_341(fn_, site_, names_, _d2, _d3, _d4):
+def traced_343(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(size, stride, dtype=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3095,7 +3113,7 @@ def traced_341(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_342(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_344(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, stride, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3104,7 +3122,7 @@ def traced_342(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (start, end, step=, out=)
-def traced_343(fn_, site_, names_, _d2, _d3):
+def traced_345(fn_, site_, names_, _d2, _d3):
     def wrapper(start, end, step=_d2, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3113,7 +3131,7 @@ def traced_343(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (start, end, steps, dtype=, layout=, device=, pin_memory=)
-def traced_344(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_346(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(start, end, steps, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -3122,7 +3140,7 @@ def traced_344(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (start, end, steps, out=)
-def traced_345(fn_, site_, names_, _d3):
+def traced_347(fn_, site_, names_, _d3):
     def wrapper(start, end, steps, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3131,7 +3149,7 @@ def traced_345(fn_, site_, names_, _d3):
     return wrapper
 
 # (storage)
-def traced_346(fn_, site_, names_):
+def traced_348(fn_, site_, names_):
     def wrapper(storage):
         rec_ = recorder.current
         if rec_ is None:
@@ -3140,7 +3158,7 @@ def traced_346(fn_, site_, names_):
     return wrapper
 
 # (storage, size_bytes)
-def traced_347(fn_, site_, names_):
+def traced_349(fn_, site_, names_):
     def wrapper(storage, size_bytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -3149,7 +3167,7 @@ def traced_347(fn_, site_, names_):
     return wrapper
 
 # (t)
-def traced_348(fn_, site_, names_):
+def traced_350(fn_, site_, names_):
     def wrapper(t):
         rec_ = recorder.current
         if rec_ is None:
@@ -3158,7 +3176,7 @@ def traced_348(fn_, site_, names_):
     return wrapper
 
 # (t, alloc, priority=)
-def traced_349(fn_, site_, names_, _d2):
+def traced_351(fn_, site_, names_, _d2):
     def wrapper(t, alloc, priority=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3167,7 +3185,7 @@ def traced_349(fn_, site_, names_, _d2):
     return wrapper
 
 # (tensor, data, sizes)
-def traced_350(fn_, site_, names_):
+def traced_352(fn_, site_, names_):
     def wrapper(tensor, data, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -3176,7 +3194,7 @@ def traced_350(fn_, site_, names_):
     return wrapper
 
 # (tensor, force=)
-def traced_351(fn_, site_, names_, _d1):
+def traced_353(fn_, site_, names_, _d1):
     def wrapper(tensor, force=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3185,7 +3203,7 @@ def traced_351(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensor=, other=, scalar=, scalar1=, scalar2=)
-def traced_352(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
+def traced_354(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     def wrapper(tensor=_d0, other=_d1, scalar=_d2, scalar1=_d3, scalar2=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3194,7 +3212,7 @@ def traced_352(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (tensor_sizes, tensor_strides, sizes)
-def traced_353(fn_, site_, names_):
+def traced_355(fn_, site_, names_):
     def wrapper(tensor_sizes, tensor_strides, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -3203,7 +3221,7 @@ def traced_353(fn_, site_, names_):
     return wrapper
 
 # (tensors)
-def traced_354(fn_, site_, names_):
+def traced_356(fn_, site_, names_):
     def wrapper(tensors):
         rec_ = recorder.current
         if rec_ is None:
@@ -3212,7 +3230,7 @@ def traced_354(fn_, site_, names_):
     return wrapper
 
 # (tensors, dim=)
-def traced_355(fn_, site_, names_, _d1):
+def traced_357(fn_, site_, names_, _d1):
     def wrapper(tensors, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3221,7 +3239,7 @@ def traced_355(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensors, dim=, out=)
-def traced_356(fn_, site_, names_, _d1, _d2):
+def traced_358(fn_, site_, names_, _d1, _d2):
     def wrapper(tensors, dim=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3230,7 +3248,7 @@ def traced_356(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (tensors, indexing=)
-def traced_357(fn_, site_, names_, _d1):
+def traced_359(fn_, site_, names_, _d1):
     def wrapper(tensors, indexing=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3239,7 +3257,7 @@ def traced_357(fn_, site_, names_, _d1):
     return wrapper
 
 # (type1, type2)
-def traced_358(fn_, site_, names_):
+def traced_360(fn_, site_, names_):
     def wrapper(type1, type2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3248,7 +3266,7 @@ def traced_358(fn_, site_, names_):
     return wrapper
 
 # (value, self)
-def traced_359(fn_, site_, names_):
+def traced_361(fn_, site_, names_):
     def wrapper(value, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -3257,7 +3275,7 @@ def traced_359(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, is_max)
-def traced_360(fn_, site_, names_):
+def traced_362(fn_, site_, names_):
     def wrapper(values, indices, self, dim, is_max):
         rec_ = recorder.current
         if rec_ is None:
@@ -3266,7 +3284,7 @@ def traced_360(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, keepdim)
-def traced_361(fn_, site_, names_):
+def traced_363(fn_, site_, names_):
     def wrapper(values, indices, self, dim, keepdim):
         rec_ = recorder.current
         if rec_ is None:
@@ -3275,7 +3293,7 @@ def traced_361(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, k, dim, largest, sorted)
-def traced_362(fn_, site_, names_):
+def traced_364(fn_, site_, names_):
     def wrapper(values, indices, self, k, dim, largest, sorted):
         rec_ = recorder.current
         if rec_ is None:
@@ -3284,7 +3302,7 @@ def traced_362(fn_, site_, names_):
     return wrapper
 
 # (var)
-def traced_363(fn_, site_, names_):
+def traced_365(fn_, site_, names_):
     def wrapper(var):
         rec_ = recorder.current
         if rec_ is None:
@@ -3293,7 +3311,7 @@ def traced_363(fn_, site_, names_):
     return wrapper
 
 # (x, k, s, p, d, oh, ow)
-def traced_364(fn_, site_, names_):
+def traced_366(fn_, site_, names_):
     def wrapper(x, k, s, p, d, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -3302,7 +3320,7 @@ def traced_364(fn_, site_, names_):
     return wrapper
 
 # (x, oh, ow)
-def traced_365(fn_, site_, names_):
+def traced_367(fn_, site_, names_):
     def wrapper(x, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -3311,7 +3329,7 @@ def traced_365(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, stride, padding, dilation, groups)
-def traced_366(fn_, site_, names_):
+def traced_368(fn_, site_, names_):
     def wrapper(x, w, b, stride, padding, dilation, groups):
         rec_ = recorder.current
         if rec_ is None:
@@ -3320,7 +3338,7 @@ def traced_366(fn_, site_, names_):
     return wrapper
 
 # (x, windows, oh, ow)
-def traced_367(fn_, site_, names_):
+def traced_369(fn_, site_, names_):
     def wrapper(x, windows, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -3329,7 +3347,7 @@ def traced_367(fn_, site_, names_):
     return wrapper
 
 # (x, y)
-def traced_368(fn_, site_, names_):
+def traced_370(fn_, site_, names_):
     def wrapper(x, y):
         rec_ = recorder.current
         if rec_ is None:
@@ -3338,7 +3356,7 @@ def traced_368(fn_, site_, names_):
     return wrapper
 
 # (y, x=, dx=, dim=)
-def traced_369(fn_, site_, names_, _d1, _d2, _d3):
+def traced_371(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(y, x=_d1, dx=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3597,125 +3615,127 @@ TRACED_WRAPPERS: dict[str, Callable[..., Any]] = {
     'self, mask': traced_246,
     'self, mask, source': traced_247,
     'self, mask, value': traced_248,
-    'self, mean, std, gen': traced_249,
-    'self, mean=, std=, generator=': traced_250,
-    'self, memory_format=': traced_251,
-    'self, min=, max=': traced_252,
-    'self, nan, posinf, neginf, out': traced_253,
-    'self, nan=, posinf=, neginf=': traced_254,
-    'self, nbytes': traced_255,
-    'self, nelements': traced_256,
-    'self, new_size': traced_257,
-    'self, num_samples, replacement=, generator=': traced_258,
-    'self, num_samples, replacement=, generator=, out=': traced_259,
-    'self, offset=': traced_260,
-    'self, offset=, dim1=, dim2=': traced_261,
-    'self, op, ks, args': traced_262,
-    'self, ord=, dim=, keepdim=, dtype=': traced_263,
-    'self, orig': traced_264,
-    'self, other': traced_265,
-    'self, other, alpha, out': traced_266,
-    'self, other, alpha=': traced_267,
-    'self, other, dim=': traced_268,
-    'self, other, dims_self, dims_other': traced_269,
-    'self, other, out': traced_270,
-    'self, other, rounding_mode=': traced_271,
-    'self, other, rounding_mode=, out=': traced_272,
-    'self, other, rtol=, atol=, equal_nan=': traced_273,
-    'self, out': traced_274,
-    'self, out, a, b': traced_275,
-    'self, out=': traced_276,
-    'self, output_size': traced_277,
-    'self, p': traced_278,
-    'self, p, context': traced_279,
-    'self, p, gen': traced_280,
-    'self, p, generator=': traced_281,
-    'self, p, isRetry, ctx': traced_282,
-    'self, p, train': traced_283,
-    'self, p=, generator=': traced_284,
-    'self, p_, gen': traced_285,
-    'self, params, orig_size, context, split_remainder': traced_286,
-    'self, ptr': traced_287,
-    'self, repeats': traced_288,
-    'self, repeats, dim=, output_size=': traced_289,
-    'self, return_inverse=, return_counts=, dim=': traced_290,
-    'self, sections': traced_291,
-    'self, sections, dim=': traced_292,
-    'self, seq': traced_293,
-    'self, shape': traced_294,
-    'self, shifts, dims=': traced_295,
-    'self, size': traced_296,
-    'self, size, dtype=, layout=, device=, pin_memory=': traced_297,
-    'self, size, fill_value, dtype=, layout=, device=, pin_memory=': traced_298,
-    'self, size, implicit=': traced_299,
-    'self, size, memory_format=': traced_300,
-    'self, size, stride': traced_301,
-    'self, size, stride, dtype=, layout=, device=, pin_memory=': traced_302,
-    'self, size, stride, storage_offset': traced_303,
-    'self, size, stride, storage_offset=': traced_304,
-    'self, size_bytes, allocator, resizable, data_ptr=': traced_305,
-    'self, sizes, strides': traced_306,
-    'self, sorted=, return_inverse=, return_counts=': traced_307,
-    'self, source': traced_308,
-    'self, source, destination': traced_309,
-    'self, source, storage_offset, size, stride=': traced_310,
-    'self, split_size, dim=': traced_311,
-    'self, split_sizes, dim=': traced_312,
-    'self, src, non_blocking=': traced_313,
-    'self, stable, dim=, descending=': traced_314,
-    'self, start_dim=, end_dim=': traced_315,
-    'self, storage, key_set, data_type, impl_type=': traced_316,
-    'self, target, weight=, pos_weight=, reduction=': traced_317,
-    'self, target, weight=, reduction=, ignore_index=': traced_318,
-    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_319,
-    'self, tensor': traced_320,
-    'self, tensor, out': traced_321,
-    'self, unbiased=': traced_322,
-    'self, value': traced_323,
-    'self, values, indices, dim, descending': traced_324,
-    'self, vec': traced_325,
-    'self, vec, out': traced_326,
-    'self, vec2': traced_327,
-    'self, weight, hist, bin_edges': traced_328,
-    'shape, numel': traced_329,
-    'size, allocator, ks, scalar_type': traced_330,
-    'size, device': traced_331,
-    'size, dtype=, device=, pin_memory=': traced_332,
-    'size, dtype=, layout=, device=, pin_memory=': traced_333,
-    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_334,
-    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_335,
-    'size, fill_value, out': traced_336,
-    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_337,
-    'size, generator=, out=': traced_338,
-    'size, out': traced_339,
-    'size, stride, allocator, ks, scalar_type': traced_340,
-    'size, stride, dtype=, device=, pin_memory=': traced_341,
-    'size, stride, dtype=, layout=, device=, pin_memory=': traced_342,
-    'start, end, step=, out=': traced_343,
-    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_344,
-    'start, end, steps, out=': traced_345,
-    'storage': traced_346,
-    'storage, size_bytes': traced_347,
-    't': traced_348,
-    't, alloc, priority=': traced_349,
-    'tensor, data, sizes': traced_350,
-    'tensor, force=': traced_351,
-    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_352,
-    'tensor_sizes, tensor_strides, sizes': traced_353,
-    'tensors': traced_354,
-    'tensors, dim=': traced_355,
-    'tensors, dim=, out=': traced_356,
-    'tensors, indexing=': traced_357,
-    'type1, type2': traced_358,
-    'value, self': traced_359,
-    'values, indices, self, dim, is_max': traced_360,
-    'values, indices, self, dim, keepdim': traced_361,
-    'values, indices, self, k, dim, largest, sorted': traced_362,
-    'var': traced_363,
-    'x, k, s, p, d, oh, ow': traced_364,
-    'x, oh, ow': traced_365,
-    'x, w, b, stride, padding, dilation, groups': traced_366,
-    'x, windows, oh, ow': traced_367,
-    'x, y': traced_368,
-    'y, x=, dx=, dim=': traced_369,
+    'self, mat1, mat2, out_dtype, beta=, alpha=': traced_249,
+    'self, mat1, mat2, out_dtype, beta=, alpha=, out=': traced_250,
+    'self, mean, std, gen': traced_251,
+    'self, mean=, std=, generator=': traced_252,
+    'self, memory_format=': traced_253,
+    'self, min=, max=': traced_254,
+    'self, nan, posinf, neginf, out': traced_255,
+    'self, nan=, posinf=, neginf=': traced_256,
+    'self, nbytes': traced_257,
+    'self, nelements': traced_258,
+    'self, new_size': traced_259,
+    'self, num_samples, replacement=, generator=': traced_260,
+    'self, num_samples, replacement=, generator=, out=': traced_261,
+    'self, offset=': traced_262,
+    'self, offset=, dim1=, dim2=': traced_263,
+    'self, op, ks, args': traced_264,
+    'self, ord=, dim=, keepdim=, dtype=': traced_265,
+    'self, orig': traced_266,
+    'self, other': traced_267,
+    'self, other, alpha, out': traced_268,
+    'self, other, alpha=': traced_269,
+    'self, other, dim=': traced_270,
+    'self, other, dims_self, dims_other': traced_271,
+    'self, other, out': traced_272,
+    'self, other, rounding_mode=': traced_273,
+    'self, other, rounding_mode=, out=': traced_274,
+    'self, other, rtol=, atol=, equal_nan=': traced_275,
+    'self, out': traced_276,
+    'self, out, a, b': traced_277,
+    'self, out=': traced_278,
+    'self, output_size': traced_279,
+    'self, p': traced_280,
+    'self, p, context': traced_281,
+    'self, p, gen': traced_282,
+    'self, p, generator=': traced_283,
+    'self, p, isRetry, ctx': traced_284,
+    'self, p, train': traced_285,
+    'self, p=, generator=': traced_286,
+    'self, p_, gen': traced_287,
+    'self, params, orig_size, context, split_remainder': traced_288,
+    'self, ptr': traced_289,
+    'self, repeats': traced_290,
+    'self, repeats, dim=, output_size=': traced_291,
+    'self, return_inverse=, return_counts=, dim=': traced_292,
+    'self, sections': traced_293,
+    'self, sections, dim=': traced_294,
+    'self, seq': traced_295,
+    'self, shape': traced_296,
+    'self, shifts, dims=': traced_297,
+    'self, size': traced_298,
+    'self, size, dtype=, layout=, device=, pin_memory=': traced_299,
+    'self, size, fill_value, dtype=, layout=, device=, pin_memory=': traced_300,
+    'self, size, implicit=': traced_301,
+    'self, size, memory_format=': traced_302,
+    'self, size, stride': traced_303,
+    'self, size, stride, dtype=, layout=, device=, pin_memory=': traced_304,
+    'self, size, stride, storage_offset': traced_305,
+    'self, size, stride, storage_offset=': traced_306,
+    'self, size_bytes, allocator, resizable, data_ptr=': traced_307,
+    'self, sizes, strides': traced_308,
+    'self, sorted=, return_inverse=, return_counts=': traced_309,
+    'self, source': traced_310,
+    'self, source, destination': traced_311,
+    'self, source, storage_offset, size, stride=': traced_312,
+    'self, split_size, dim=': traced_313,
+    'self, split_sizes, dim=': traced_314,
+    'self, src, non_blocking=': traced_315,
+    'self, stable, dim=, descending=': traced_316,
+    'self, start_dim=, end_dim=': traced_317,
+    'self, storage, key_set, data_type, impl_type=': traced_318,
+    'self, target, weight=, pos_weight=, reduction=': traced_319,
+    'self, target, weight=, reduction=, ignore_index=': traced_320,
+    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_321,
+    'self, tensor': traced_322,
+    'self, tensor, out': traced_323,
+    'self, unbiased=': traced_324,
+    'self, value': traced_325,
+    'self, values, indices, dim, descending': traced_326,
+    'self, vec': traced_327,
+    'self, vec, out': traced_328,
+    'self, vec2': traced_329,
+    'self, weight, hist, bin_edges': traced_330,
+    'shape, numel': traced_331,
+    'size, allocator, ks, scalar_type': traced_332,
+    'size, device': traced_333,
+    'size, dtype=, device=, pin_memory=': traced_334,
+    'size, dtype=, layout=, device=, pin_memory=': traced_335,
+    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_336,
+    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_337,
+    'size, fill_value, out': traced_338,
+    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_339,
+    'size, generator=, out=': traced_340,
+    'size, out': traced_341,
+    'size, stride, allocator, ks, scalar_type': traced_342,
+    'size, stride, dtype=, device=, pin_memory=': traced_343,
+    'size, stride, dtype=, layout=, device=, pin_memory=': traced_344,
+    'start, end, step=, out=': traced_345,
+    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_346,
+    'start, end, steps, out=': traced_347,
+    'storage': traced_348,
+    'storage, size_bytes': traced_349,
+    't': traced_350,
+    't, alloc, priority=': traced_351,
+    'tensor, data, sizes': traced_352,
+    'tensor, force=': traced_353,
+    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_354,
+    'tensor_sizes, tensor_strides, sizes': traced_355,
+    'tensors': traced_356,
+    'tensors, dim=': traced_357,
+    'tensors, dim=, out=': traced_358,
+    'tensors, indexing=': traced_359,
+    'type1, type2': traced_360,
+    'value, self': traced_361,
+    'values, indices, self, dim, is_max': traced_362,
+    'values, indices, self, dim, keepdim': traced_363,
+    'values, indices, self, k, dim, largest, sorted': traced_364,
+    'var': traced_365,
+    'x, k, s, p, d, oh, ow': traced_366,
+    'x, oh, ow': traced_367,
+    'x, w, b, stride, padding, dilation, groups': traced_368,
+    'x, windows, oh, ow': traced_369,
+    'x, y': traced_370,
+    'y, x=, dx=, dim=': traced_371,
 }
