@@ -4,8 +4,8 @@ Each program is run in tensortrace and in torch 2.13 by `harness.check`; torch r
 one of them (a program torch accepts is no bad input and does not belong here), and tensortrace
 must raise the same exception type with the same message. Families: factories, views and
 indexing, elementwise, reductions, linear algebra, conversion, printing and the module-level
-helpers. KNOWN_GAPS are bad inputs whose torch error needs an op or overload tensortrace does not
-declare yet: they are strict xfails, so each one fails loudly once it is fixed.
+helpers. An int device (`x.to(5)`) is compared in tests/cuda/test_int_device.py: torch's CPU
+build has no accelerator, tensortrace's emulated CUDA device is one.
 """
 
 from __future__ import annotations
@@ -409,17 +409,11 @@ PROGRAMS = {
     "set_tensor_negative_offset": "out = torch.rand(3).set_(torch.rand(4), -1, (2,), (1,))",
     "set_tensor_stride_length": "out = torch.rand(3).set_(torch.rand(4), 0, (2, 3), (1,))",
     "set_offset_keyword_only": "out = torch.rand(3).set_(torch.rand(2), storage_offset=1)",
+    "to_negative_int": X + "out = x.to(-1)",
     "addmm_beta_str": "out = torch.addmm(torch.rand(2, 2), torch.rand(2, 3), torch.rand(3, 2), "
     "beta='a')",
     "addmm_out_dtype_str": "out = torch.addmm(torch.rand(2, 2), torch.rand(2, 2), "
     "torch.rand(2, 2), 'a')",
-}
-
-KNOWN_GAPS: dict[str, tuple[str, str]] = {
-    "to_int": (
-        X + "out = x.to(5)",
-        "an int device means the current accelerator: tensortrace has no accelerator yet",
-    ),
 }
 
 
@@ -435,14 +429,6 @@ def restore_global_state() -> Iterator[None]:
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_bad_input_matches_torch(name: str) -> None:
     check(PROGRAMS[name])
-
-
-@pytest.mark.parametrize("name", sorted(KNOWN_GAPS))
-def test_known_gap(name: str) -> None:
-    """Still differs from torch (the reason says why): fails once fixed, to be moved up."""
-    program, _reason = KNOWN_GAPS[name]
-    with pytest.raises(AssertionError):
-        check(program)
 
 
 @pytest.mark.parametrize(

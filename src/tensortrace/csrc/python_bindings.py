@@ -21,9 +21,9 @@ from typing import Any, Protocol
 from tensortrace.aten.function_schema import Argument, FunctionSchema, parse_schema
 from tensortrace.aten.scalar_ops import wrapped_scalar_tensor
 from tensortrace.aten.tensor_body import Tensor as AtTensor
-from tensortrace.c10.device import Device
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import ScalarType
+from tensortrace.csrc.device_arg import toDevice
 from tensortrace.csrc.dtype import get_dtype, layout, memory_format, to_scalar_type
 from tensortrace.csrc.generator import Generator
 from tensortrace.csrc.python_arg_parser import INT64_MAX, INT64_MIN, ParameterType, PythonArgs
@@ -226,11 +226,7 @@ def convert(r: PythonArgs, i: int) -> Any:
     if t == ParameterType.SCALARTYPE:
         return to_scalar_type(value)
     if t == ParameterType.DEVICE:
-        return (
-            value
-            if isinstance(value, Device)
-            else Device(value if isinstance(value, str) else f"cuda:{value}")
-        )
+        return toDevice(value)
     if t == ParameterType.GENERATOR:
         return value._cdata if isinstance(value, Generator) else value
     if t == ParameterType.LAYOUT:
