@@ -470,6 +470,13 @@ PROGRAMS = {
     "unique_bad_dim": X + "out = torch.unique(x, dim=2)",
     "view_as_real_float": X + "out = torch.view_as_real(x)",
     "where_scalar_str": X + "out = torch.where(x > 0.5, x, 'a')",
+    "index_select_out_of_range": X + "out = x.index_select(0, torch.tensor([3]))",
+    "index_select_negative": X + "out = x.index_select(0, torch.tensor([-1]))",
+    "index_select_dim1_out_of_range": X + "out = x.index_select(1, torch.tensor([4]))",
+    "index_select_dim1_negative": X + "out = x.index_select(1, torch.tensor([-1]))",
+    "index_select_1d_out_of_range": "out = torch.rand(5).index_select(0, torch.tensor([7]))",
+    "index_select_3d_last_dim": "out = torch.rand(2, 3, 4).index_select(2, torch.tensor([4]))",
+    "index_select_transposed_dim1": X + "out = x.t().index_select(1, torch.tensor([5]))",
 }
 
 
