@@ -22,6 +22,11 @@ from typing import Any, TypeVar
 
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
 
+# an Event from its 9 fields, built in C: a NamedTuple's own __new__ is a Python function, and
+# the recorder makes one Event per step
+_new_event = functools.partial(tuple.__new__, Event)
+_now = time.perf_counter_ns
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 MAX_SEQUENCE_ITEMS = 8
@@ -107,93 +112,64 @@ class Recorder:
             tid = get_native_id()
             depth = self._other_depths.get(tid, 0)
             self._other_depths[tid] = depth + 1
-            self.events.append(
-                Event(
+        else:
+            tid = 0
+            depth = self.depth
+            self.depth = depth + 1
+        index = self._site_ids.get(id(site))  # Note [Sites by identity]
+        self.events.append(
+            _new_event(
+                (
                     BEGIN,
                     site.name,
                     site.layer,
-                    time.perf_counter_ns() - self.t0,
+                    _now() - self.t0,
                     depth,
-                    self._site(site),
-                    args=args,
-                    tid=tid,
+                    self._site(site) if index is None else index,
+                    "",
+                    args,
+                    tid,
                 )
             )
-            return
-        index = self._site_ids.get(id(site))  # Note [Sites by identity]
-        self.events.append(
-            Event(
-                BEGIN,
-                site.name,
-                site.layer,
-                time.perf_counter_ns() - self.t0,
-                self.depth,
-                self._site(site) if index is None else index,
-                args=args,
-            )
         )
-        self.depth += 1
 
     def end(self, site: FrameSite, args: dict[str, Any]) -> None:
         if get_ident() != self.ident:
             tid = get_native_id()
             depth = self._other_depths[tid] = self._other_depths.get(tid, 1) - 1
-            self.events.append(
-                Event(
+        else:
+            tid = 0
+            self.depth -= 1
+            depth = self.depth
+        index = self._site_ids.get(id(site))
+        self.events.append(
+            _new_event(
+                (
                     END,
                     site.name,
                     site.layer,
-                    time.perf_counter_ns() - self.t0,
+                    _now() - self.t0,
                     depth,
-                    self._site(site),
-                    args=args,
-                    tid=tid,
+                    self._site(site) if index is None else index,
+                    "",
+                    args,
+                    tid,
                 )
-            )
-            return
-        self.depth -= 1
-        index = self._site_ids.get(id(site))
-        self.events.append(
-            Event(
-                END,
-                site.name,
-                site.layer,
-                time.perf_counter_ns() - self.t0,
-                self.depth,
-                self._site(site) if index is None else index,
-                args=args,
             )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if capture_values is not None and (site.layer == "kernel" or self.depth == 0):
+        if tid == 0 and capture_values is not None and (site.layer == "kernel" or depth == 0):
             capture_values(self, len(self.events) - 1)
 
     def instant(self, kind: str, layer: str, name: str, args: dict[str, Any]) -> None:
         if get_ident() != self.ident:
             tid = get_native_id()
-            self.events.append(
-                Event(
-                    INSTANT,
-                    name,
-                    layer,
-                    time.perf_counter_ns() - self.t0,
-                    self._other_depths.get(tid, 0),
-                    kind=kind,
-                    args=args,
-                    tid=tid,
-                )
-            )
-            return
+            depth = self._other_depths.get(tid, 0)
+        else:
+            tid = 0
+            depth = self.depth
         self.events.append(
-            Event(
-                INSTANT,
-                name,
-                layer,
-                time.perf_counter_ns() - self.t0,
-                self.depth,
-                kind=kind,
-                args=args,
-            )
+            _new_event((INSTANT, name, layer, _now() - self.t0, depth, -1, kind, args, tid))
         )
 
 
@@ -235,6 +211,54 @@ def record_call(
     records it (RecordFunction's scope guard ends its scope on unwinding too). `end_args`
     describes the result where the default summary does not fit (a Node's gradients).
     """
+    if get_ident() != rec.ident:  # another thread: its own depth (Recorder.begin and end)
+        return _record_call_elsewhere(
+            rec, site, begin_args, fn, args, kwargs, record_result, end_args
+        )
+    # Recorder.begin and Recorder.end for the tracing thread, written out: this runs for
+    # every frame of a trace, and each call saved is a tenth of a frame's recording cost
+    index = rec._site_ids.get(id(site))  # Note [Sites by identity]
+    if index is None:
+        index = rec._site(site)
+    name, layer = site.name, site.layer
+    events = rec.events
+    depth = rec.depth
+    events.append(
+        _new_event((BEGIN, name, layer, _now() - rec.t0, depth, index, "", begin_args, 0))
+    )
+    rec.depth = depth + 1
+    try:
+        result = fn(*args, **kwargs) if kwargs else fn(*args)
+    except BaseException as exc:
+        rec.end(site, {"error": f"{type(exc).__name__}: {exc}"})
+        raise
+    if end_args is not None:
+        described = end_args(result)
+    elif record_result:
+        described = {"result": result if type(result) in _PLAIN_TYPES else summarize(result)}
+    else:
+        described = {}
+    rec.depth -= 1
+    depth = rec.depth
+    events.append(_new_event((END, name, layer, _now() - rec.t0, depth, index, "", described, 0)))
+    # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+    if capture_values is not None and (layer == "kernel" or depth == 0):
+        capture_values(rec, len(events) - 1)
+    return result
+
+
+def _record_call_elsewhere(
+    rec: Recorder,
+    site: FrameSite,
+    begin_args: dict[str, Any],
+    fn: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any] | None,
+    record_result: bool,
+    end_args: Callable[[Any], dict[str, Any]] | None,
+) -> Any:
+    """record_call on a thread other than the tracing one (Note [Each thread has its own
+    stack])."""
     rec.begin(site, begin_args)
     try:
         result = fn(*args, **kwargs) if kwargs else fn(*args)
