@@ -16,10 +16,10 @@ import time
 import weakref
 from _thread import get_ident, get_native_id
 from collections.abc import Callable
-from enum import Enum
 from types import CodeType, FrameType, FunctionType
 from typing import Any, TypeVar
 
+from tensortrace.trace.arguments import _PLAIN_TYPES, summarize
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
 
 # an Event from its 9 fields, built in C: a NamedTuple's own __new__ is a Python function, and
@@ -28,44 +28,6 @@ _new_event = functools.partial(tuple.__new__, Event)
 _now = time.perf_counter_ns
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-MAX_SEQUENCE_ITEMS = 8
-# summarize's fast path: exact types only (an IntEnum is no `int` here, so it is still named)
-_PLAIN_TYPES = frozenset({type(None), bool, int, float, str})
-# types summarized by their name alone (no _trace_summary, not a sequence, number or enum),
-# learned as summarize meets them
-_NAME_ONLY: dict[type, str] = {}
-
-
-def summarize(value: Any) -> Any:
-    """A short, JSON-safe description of an argument or result, never the data itself."""
-    if type(value) in _PLAIN_TYPES:  # most arguments: one set lookup, the answer unchanged
-        return value
-    name = _NAME_ONLY.get(type(value))  # a TensorIterator, a dict: described by type name
-    if name is not None:
-        return name
-    if isinstance(value, Enum):  # before int: ScalarType.Float reads better than 6
-        return str(value)
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    summary = getattr(value, "_trace_summary", None)
-    if summary is not None:
-        try:
-            return summary()
-        except AttributeError:  # an object still being constructed (`self` of an __init__)
-            return type(value).__name__
-    if isinstance(value, (tuple, list)):
-        plain = _PLAIN_TYPES  # sizes and strides: ints, summarized without a call each
-        items = [v if type(v) in plain else summarize(v) for v in value[:MAX_SEQUENCE_ITEMS]]
-        if len(value) > MAX_SEQUENCE_ITEMS:
-            items.append(f"... ({len(value)} items)")
-        return items
-    if isinstance(value, complex):
-        return repr(value)
-    kind = type(value)
-    if getattr(kind, "_trace_summary", None) is None:  # always just its name: remember that
-        _NAME_ONLY[kind] = kind.__name__
-    return kind.__name__
 
 
 class Recorder:
