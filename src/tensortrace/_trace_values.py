@@ -24,6 +24,7 @@ csrc; only `tensortrace/__init__.py` installs it.
 from __future__ import annotations
 
 import math
+import weakref
 import zlib
 from collections.abc import ItemsView, Iterator, KeysView, ValuesView
 from typing import Any
@@ -44,8 +45,6 @@ from tensortrace.c10.tensor_impl import TensorImpl
 from tensortrace.csrc.dtype import get_dtype
 from tensortrace.trace import recorder
 from tensortrace.trace.recorder import Recorder
-
-STORAGE_LIMIT = 1024  # elements: the storage strip draws no more (viz/storage_strip.py)
 
 STORAGE_LIMIT = 1024  # elements: the storage strip draws no more (viz/storage_strip.py)
 
@@ -147,16 +146,20 @@ class LazyValues(dict[int, dict[str, Any]]):
         default = get_default_dtype()
         for impl in impls:
             try:
+                # the fields read directly (storage_.defined(), unsafeGetStorageImpl(),
+                # nbytes(), bytes_view() are a call each): this runs for every live tensor at
+                # every kernel's end
                 meta = impl.data_type_
-                if meta.numpy is None or not impl.storage_.defined():
+                storage = impl.storage_.storage_impl_.target_
+                if meta.numpy is None or storage is None:
                     continue
-                storage = impl.storage_.unsafeGetStorageImpl()
                 name = storage.trace_name
                 copy = copies.get(name)
                 if name not in visited:
                     visited.add(name)
-                    nbytes = storage.nbytes()
-                    raw = storage.bytes_view()[:nbytes]
+                    nbytes = storage.size_bytes_
+                    ctx = storage.data_ptr_.ctx
+                    raw = (ctx if ctx is not None else _NO_BYTES)[:nbytes]
                     length = nbytes // meta.itemsize
                     if length <= STORAGE_LIMIT:
                         small = raw.tobytes()
@@ -306,6 +309,10 @@ def _layout_text(layout: _Layout, copy: bytes) -> str:
     return _text(data, scalar_type, device, default)
 
 
+_NO_BYTES = np.empty(0, np.uint8)  # StorageImpl.bytes_view() of a storage with no memory
+_deref = weakref.ref.__call__  # a weak reference called: its object, or None once it died
+
+
 def capture(rec: Recorder, step: int) -> None:
     """Note at `step` the storages and tensors that changed (printed when first read)."""
     values = rec.values
@@ -313,9 +320,11 @@ def capture(rec: Recorder, step: int) -> None:
         values = rec.values = LazyValues()
     active, recorder.current = recorder.current, None  # reading values records nothing
     try:
-        values.note(
-            step, [obj for obj in rec.tracked if type(obj) is TensorImpl and obj.refcount_ > 0]
-        )
+        # WeakSet's own iteration costs four Python calls: its set of references (`data`,
+        # not in typeshed) is read here, from a copy (a tensor freed meanwhile removes its
+        # reference from the set)
+        live = map(_deref, tuple(rec.tracked.data))  # type: ignore[attr-defined]
+        values.note(step, [o for o in live if type(o) is TensorImpl and o.refcount_ > 0])
     finally:
         recorder.current = active
 

@@ -206,15 +206,19 @@ class Tensor(_TensorMethods):
         impl = self.impl_.target_  # hot: the trace summarizes ~90 per seed
         if impl is None:
             return schema.summary(schema.TENSOR, impl=None)
-        return schema.summary(
-            schema.TENSOR,
-            impl=impl.trace_name,
-            sizes=list(impl.sizes_),
-            dtype=_SCALAR_TYPE_NAMES[impl.data_type_.scalar_type],
-        )
+        # schema.summary(TENSOR, ...) written out: one call per tensor argument, not two
+        return {
+            _SUMMARY: _TENSOR,
+            "impl": impl.trace_name,
+            "sizes": list(impl.sizes_),
+            "dtype": _SCALAR_TYPE_NAMES[impl.data_type_.scalar_type],
+        }
 
     def __repr__(self) -> str:
         return f"at::{schema.render_summary(self._trace_summary())}"
+
+
+_SUMMARY, _TENSOR = schema.SUMMARY, schema.TENSOR
 
 
 def expect_contiguous(t: Tensor) -> Tensor:

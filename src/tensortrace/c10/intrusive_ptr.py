@@ -20,7 +20,7 @@ import itertools
 from typing import Any, Generic, TypeVar
 
 from tensortrace.trace import recorder
-from tensortrace.trace.schema import DECREF, DELETE, INCREF, MAKE_INTRUSIVE, object_ref
+from tensortrace.trace.schema import DECREF, DELETE, INCREF, MAKE_INTRUSIVE
 
 _ids = itertools.count(1)
 
@@ -28,17 +28,16 @@ _ids = itertools.count(1)
 class intrusive_ptr_target:  # PyTorch's name
     """The base of every refcounted object: the counts live here, inside the object."""
 
-    __slots__ = ("refcount_", "weakcount_", "_id", "__weakref__")
+    __slots__ = ("refcount_", "weakcount_", "_id", "trace_name", "__weakref__")
 
     def __init__(self) -> None:
         # Both start at 0; make_intrusive sets them to 1 (weakcount_ is 1 while refcount_ > 0).
         self.refcount_ = 0
         self.weakcount_ = 0
         self._id = next(_ids)
-
-    @property
-    def trace_name(self) -> str:
-        return object_ref(type(self).__name__, self._id)
+        # the name the trace gives it ("TensorImpl#7"), read for every event that names it:
+        # made once, spelled as schema.object_ref spells it (written out: no call per object)
+        self.trace_name: str = f"{type(self).__name__}#{self._id}"
 
     def release_resources(self) -> None:
         """Called when the last strong reference goes; subclasses free what they hold."""

@@ -17,7 +17,7 @@ from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
-from itertools import repeat
+from itertools import chain, count, repeat
 from json import JSONDecoder
 from typing import Any, overload
 
@@ -96,30 +96,31 @@ class EventColumns(Sequence[Event]):
     def from_events(cls, events: Iterable[Event]) -> EventColumns:
         """Columns of Event objects (a recording's list, a format-1 file's rows). Raises
         TypeError if an args object is not JSON data (its trace could not be saved either)."""
-        from tensortrace.trace.format import encode
+        from tensortrace.trace.format import encode_all
 
-        strings: dict[str, int] = {}
-        texts: dict[str, int] = {}  # args JSON text -> its index: each kept once
-        by_id: dict[int, int] = {}  # args objects already shared: encoded once
-        ph: list[str] = []
-        name, layer, kind, ts, depth, site, tid, arg = [], [], [], [], [], [], [], []
-        keep = []  # the args objects whose id() is in by_id stay alive until the end
-        for e in events:
-            ph.append(e.ph)
-            name.append(strings.setdefault(e.name, len(strings)))
-            layer.append(strings.setdefault(e.layer, len(strings)))
-            kind.append(strings.setdefault(e.kind, len(strings)))
-            ts.append(e.ts_ns)
-            depth.append(e.depth)
-            site.append(e.site)
-            tid.append(e.tid)
-            index = by_id.get(id(e.args))
-            if index is None:
-                index = by_id[id(e.args)] = texts.setdefault(encode(e.args), len(texts))
-                keep.append(e.args)
-            arg.append(index)
+        # Note [Columns in C]: this runs when every recording ends, so each step is a C loop
+        # (zip, map, dict.fromkeys), never a Python statement per event: the columns are the
+        # events transposed, a string or text's index is its first appearance's rank
+        columns = tuple(zip(*events))
+        if not columns:
+            return cls("", [], (), (), (), (), (), (), None, (), [])
+        ph, name, layer, ts, depth, site, kind, args, tid = columns
+        strings = list(dict.fromkeys(chain.from_iterable(zip(name, layer, kind))))
+        string_index = dict(zip(strings, count())).__getitem__
+        texts = list(encode_all(args))
+        table = list(dict.fromkeys(texts))  # each distinct args text kept once
         return cls(
-            "".join(ph), list(strings), name, layer, kind, ts, depth, site, tid, arg, list(texts)
+            "".join(ph),
+            strings,
+            map(string_index, name),
+            map(string_index, layer),
+            map(string_index, kind),
+            ts,
+            depth,
+            site,
+            tid,
+            map(dict(zip(table, count())).__getitem__, texts),
+            table,
         )
 
     # ---- Sequence[Event] ------------------------------------------------------------------------

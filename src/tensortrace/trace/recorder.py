@@ -9,58 +9,25 @@ when it is None the wrapper calls straight through.
 from __future__ import annotations
 
 import functools
-import inspect
 import os
 import sys
 import time
 import weakref
 from _thread import get_ident, get_native_id
 from collections.abc import Callable
-from enum import Enum
-from types import CodeType, FrameType, FunctionType
+from types import FrameType, FunctionType
 from typing import Any, TypeVar
 
+from tensortrace.trace.arguments import _PLAIN_TYPES, summarize
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
+from tensortrace.trace.parameter_lists import _RESERVED, factory_source, parameter_list
+
+# an Event from its 9 fields, built in C: a NamedTuple's own __new__ is a Python function, and
+# the recorder makes one Event per step
+_new_event = functools.partial(tuple.__new__, Event)
+_now = time.perf_counter_ns
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-MAX_SEQUENCE_ITEMS = 8
-# summarize's fast path: exact types only (an IntEnum is no `int` here, so it is still named)
-_PLAIN_TYPES = frozenset({type(None), bool, int, float, str})
-# types summarized by their name alone (no _trace_summary, not a sequence, number or enum),
-# learned as summarize meets them
-_NAME_ONLY: dict[type, str] = {}
-
-
-def summarize(value: Any) -> Any:
-    """A short, JSON-safe description of an argument or result, never the data itself."""
-    if type(value) in _PLAIN_TYPES:  # most arguments: one set lookup, the answer unchanged
-        return value
-    name = _NAME_ONLY.get(type(value))  # a TensorIterator, a dict: described by type name
-    if name is not None:
-        return name
-    if isinstance(value, Enum):  # before int: ScalarType.Float reads better than 6
-        return str(value)
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    summary = getattr(value, "_trace_summary", None)
-    if summary is not None:
-        try:
-            return summary()
-        except AttributeError:  # an object still being constructed (`self` of an __init__)
-            return type(value).__name__
-    if isinstance(value, (tuple, list)):
-        plain = _PLAIN_TYPES  # sizes and strides: ints, summarized without a call each
-        items = [v if type(v) in plain else summarize(v) for v in value[:MAX_SEQUENCE_ITEMS]]
-        if len(value) > MAX_SEQUENCE_ITEMS:
-            items.append(f"... ({len(value)} items)")
-        return items
-    if isinstance(value, complex):
-        return repr(value)
-    kind = type(value)
-    if getattr(kind, "_trace_summary", None) is None:  # always just its name: remember that
-        _NAME_ONLY[kind] = kind.__name__
-    return kind.__name__
 
 
 class Recorder:
@@ -107,93 +74,64 @@ class Recorder:
             tid = get_native_id()
             depth = self._other_depths.get(tid, 0)
             self._other_depths[tid] = depth + 1
-            self.events.append(
-                Event(
+        else:
+            tid = 0
+            depth = self.depth
+            self.depth = depth + 1
+        index = self._site_ids.get(id(site))  # Note [Sites by identity]
+        self.events.append(
+            _new_event(
+                (
                     BEGIN,
                     site.name,
                     site.layer,
-                    time.perf_counter_ns() - self.t0,
+                    _now() - self.t0,
                     depth,
-                    self._site(site),
-                    args=args,
-                    tid=tid,
+                    self._site(site) if index is None else index,
+                    "",
+                    args,
+                    tid,
                 )
             )
-            return
-        index = self._site_ids.get(id(site))  # Note [Sites by identity]
-        self.events.append(
-            Event(
-                BEGIN,
-                site.name,
-                site.layer,
-                time.perf_counter_ns() - self.t0,
-                self.depth,
-                self._site(site) if index is None else index,
-                args=args,
-            )
         )
-        self.depth += 1
 
     def end(self, site: FrameSite, args: dict[str, Any]) -> None:
         if get_ident() != self.ident:
             tid = get_native_id()
             depth = self._other_depths[tid] = self._other_depths.get(tid, 1) - 1
-            self.events.append(
-                Event(
+        else:
+            tid = 0
+            self.depth -= 1
+            depth = self.depth
+        index = self._site_ids.get(id(site))
+        self.events.append(
+            _new_event(
+                (
                     END,
                     site.name,
                     site.layer,
-                    time.perf_counter_ns() - self.t0,
+                    _now() - self.t0,
                     depth,
-                    self._site(site),
-                    args=args,
-                    tid=tid,
+                    self._site(site) if index is None else index,
+                    "",
+                    args,
+                    tid,
                 )
-            )
-            return
-        self.depth -= 1
-        index = self._site_ids.get(id(site))
-        self.events.append(
-            Event(
-                END,
-                site.name,
-                site.layer,
-                time.perf_counter_ns() - self.t0,
-                self.depth,
-                self._site(site) if index is None else index,
-                args=args,
             )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if capture_values is not None and (site.layer == "kernel" or self.depth == 0):
+        if tid == 0 and capture_values is not None and (site.layer == "kernel" or depth == 0):
             capture_values(self, len(self.events) - 1)
 
     def instant(self, kind: str, layer: str, name: str, args: dict[str, Any]) -> None:
         if get_ident() != self.ident:
             tid = get_native_id()
-            self.events.append(
-                Event(
-                    INSTANT,
-                    name,
-                    layer,
-                    time.perf_counter_ns() - self.t0,
-                    self._other_depths.get(tid, 0),
-                    kind=kind,
-                    args=args,
-                    tid=tid,
-                )
-            )
-            return
+            depth = self._other_depths.get(tid, 0)
+        else:
+            tid = 0
+            depth = self.depth
         self.events.append(
-            Event(
-                INSTANT,
-                name,
-                layer,
-                time.perf_counter_ns() - self.t0,
-                self.depth,
-                kind=kind,
-                args=args,
-            )
+            _new_event((INSTANT, name, layer, _now() - self.t0, depth, -1, kind, args, tid))
         )
 
 
@@ -235,6 +173,54 @@ def record_call(
     records it (RecordFunction's scope guard ends its scope on unwinding too). `end_args`
     describes the result where the default summary does not fit (a Node's gradients).
     """
+    if get_ident() != rec.ident:  # another thread: its own depth (Recorder.begin and end)
+        return _record_call_elsewhere(
+            rec, site, begin_args, fn, args, kwargs, record_result, end_args
+        )
+    # Recorder.begin and Recorder.end for the tracing thread, written out: this runs for
+    # every frame of a trace, and each call saved is a tenth of a frame's recording cost
+    index = rec._site_ids.get(id(site))  # Note [Sites by identity]
+    if index is None:
+        index = rec._site(site)
+    name, layer = site.name, site.layer
+    events = rec.events
+    depth = rec.depth
+    events.append(
+        _new_event((BEGIN, name, layer, _now() - rec.t0, depth, index, "", begin_args, 0))
+    )
+    rec.depth = depth + 1
+    try:
+        result = fn(*args, **kwargs) if kwargs else fn(*args)
+    except BaseException as exc:
+        rec.end(site, {"error": f"{type(exc).__name__}: {exc}"})
+        raise
+    if end_args is not None:
+        described = end_args(result)
+    elif record_result:
+        described = {"result": result if type(result) in _PLAIN_TYPES else summarize(result)}
+    else:
+        described = {}
+    rec.depth -= 1
+    depth = rec.depth
+    events.append(_new_event((END, name, layer, _now() - rec.t0, depth, index, "", described, 0)))
+    # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+    if capture_values is not None and (layer == "kernel" or depth == 0):
+        capture_values(rec, len(events) - 1)
+    return result
+
+
+def _record_call_elsewhere(
+    rec: Recorder,
+    site: FrameSite,
+    begin_args: dict[str, Any],
+    fn: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any] | None,
+    record_result: bool,
+    end_args: Callable[[Any], dict[str, Any]] | None,
+) -> Any:
+    """record_call on a thread other than the tracing one (Note [Each thread has its own
+    stack])."""
     rec.begin(site, begin_args)
     try:
         result = fn(*args, **kwargs) if kwargs else fn(*args)
@@ -284,162 +270,6 @@ def call_traced(
 # steps into a real file. A parameter list the generator has not seen yet (a new @traced function
 # before the files are regenerated) gets the same factory compiled in memory; positional-only
 # parameters fall back to the generic wrapper.
-_FACTORY = """
-def {factory}(fn_, site_, names_{defaults}):
-    def wrapper({params}):
-        rec_ = recorder.current
-        if rec_ is None:
-            return fn_({call})
-        return recorder.call_traced(rec_, site_, fn_, names_, ({positional}), {{{keywords}}})
-    return wrapper
-"""
-# names the factory and the wrapper use for themselves: a parameter with one of these names
-# would shadow them, so such a function gets the generic wrapper
-_RESERVED = frozenset({"fn_", "site_", "names_", "rec_", "recorder", "wrapper"})
-
-_CO_VARARGS, _CO_VARKEYWORDS = inspect.CO_VARARGS, inspect.CO_VARKEYWORDS
-_EMPTY = inspect.Parameter.empty
-
-
-def parameter_list(fn: Callable[..., Any]) -> tuple[str, tuple[Any, ...], tuple[str, ...]] | None:
-    """`fn`'s parameter list as a wrapper key (`self, other, *, alpha=`), its default values in
-    order, and the names of its positional-or-keyword parameters; None if a wrapper with the same
-    signature cannot be written (positional-only parameters, no signature).
-
-    Read from the code object (as inspect.signature does, after following `__wrapped__`), which
-    is much cheaper than building a Signature for each of the ~2000 traced functions.
-    """
-    target = fn  # inspect.unwrap(fn, stop=...__signature__), without its bookkeeping
-    while not hasattr(target, "__signature__") and hasattr(target, "__wrapped__"):
-        target = target.__wrapped__
-    code = getattr(target, "__code__", None)
-    if code is None or not isinstance(target, FunctionType) or hasattr(target, "__signature__"):
-        return _parameter_list_of_signature(fn)
-    if code.co_posonlyargcount:
-        return None
-    argc, kwc = code.co_argcount, code.co_kwonlyargcount
-    pos_defaults = target.__defaults__ or ()
-    kw_defaults = target.__kwdefaults__ or {}
-    # ~2000 functions share ~350 parameter lists: build each list's text once
-    stars = code.co_flags & _STAR_FLAGS
-    n_names = argc + kwc + bool(stars & _CO_VARARGS) + bool(stars & _CO_VARKEYWORDS)
-    shape = (code.co_varnames[:n_names], argc, stars, len(pos_defaults), tuple(kw_defaults))
-    known = _shapes.get(shape)
-    if known is None:
-        known = _shapes[shape] = _parameter_list_text(code, len(pos_defaults), kw_defaults)
-    text, positional = known
-    if not kw_defaults:
-        return text, pos_defaults, positional
-    kwonly = code.co_varnames[argc : argc + kwc]
-    return (
-        text,
-        pos_defaults + tuple(kw_defaults[n] for n in kwonly if n in kw_defaults),
-        positional,
-    )
-
-
-_STAR_FLAGS = _CO_VARARGS | _CO_VARKEYWORDS
-_shapes: dict[tuple[Any, ...], tuple[str, tuple[str, ...]]] = {}
-
-
-def _parameter_list_text(
-    code: CodeType, n_pos_defaults: int, kw_defaults: dict[str, Any]
-) -> tuple[str, tuple[str, ...]]:
-    argc, kwc = code.co_argcount, code.co_kwonlyargcount
-    positional = code.co_varnames[:argc]
-    kwonly = code.co_varnames[argc : argc + kwc]
-    i = argc + kwc
-    varargs = code.co_varnames[i] if code.co_flags & _CO_VARARGS else None
-    if varargs is not None:
-        i += 1
-    varkw = code.co_varnames[i] if code.co_flags & _CO_VARKEYWORDS else None
-    first_default = argc - n_pos_defaults
-    parts = [f"{name}=" if j >= first_default else name for j, name in enumerate(positional)]
-    if varargs is not None:
-        parts.append(f"*{varargs}")
-    elif kwonly:
-        parts.append("*")
-    parts += [f"{name}=" if name in kw_defaults else name for name in kwonly]
-    if varkw is not None:
-        parts.append(f"**{varkw}")
-    return ", ".join(parts), tuple(positional)
-
-
-def _parameter_list_of_signature(
-    fn: Callable[..., Any],
-) -> tuple[str, tuple[Any, ...], tuple[str, ...]] | None:
-    """parameter_list for what is not a plain function (a callable object, a builtin)."""
-    try:
-        sig = inspect.signature(fn)
-    except (TypeError, ValueError):
-        return None
-    parts: list[str] = []
-    defaults: list[Any] = []
-    star_seen = False
-    for p in sig.parameters.values():
-        suffix = ""
-        if p.default is not _EMPTY:
-            suffix = "="
-            defaults.append(p.default)
-        if p.kind is p.POSITIONAL_OR_KEYWORD:
-            parts.append(p.name + suffix)
-        elif p.kind is p.VAR_POSITIONAL:
-            parts.append(f"*{p.name}")
-            star_seen = True
-        elif p.kind is p.KEYWORD_ONLY:
-            if not star_seen:
-                parts.append("*")
-                star_seen = True
-            parts.append(p.name + suffix)
-        elif p.kind is p.VAR_KEYWORD:
-            parts.append(f"**{p.name}")
-        else:
-            return None
-    names = tuple(p.name for p in sig.parameters.values() if p.kind is p.POSITIONAL_OR_KEYWORD)
-    return ", ".join(parts), tuple(defaults), names
-
-
-def factory_source(key: str, factory: str) -> str:
-    """The source of the wrapper factory for one parameter list (see _FACTORY)."""
-    params, call, positional, keywords, defaults = [], [], [], [], []
-    kwonly = False
-    for i, part in enumerate(key.split(", ") if key else []):
-        name = part.rstrip("=")
-        default = ""
-        if part.endswith("="):
-            defaults.append(f", _d{i}")
-            default = f"=_d{i}"
-        if part == "*":
-            params.append("*")
-            kwonly = True
-        elif part.startswith("**"):
-            params.append(part)
-            call.append(part)
-            keywords.append(part)
-        elif part.startswith("*"):
-            params.append(part)
-            call.append(part)
-            positional.append(part)
-            kwonly = True
-        elif kwonly:
-            params.append(name + default)
-            call.append(f"{name}={name}")
-            keywords.append(f"{name!r}: {name}")
-        else:
-            params.append(name + default)
-            call.append(name)
-            positional.append(name)
-    positional_tuple = ", ".join(positional) + ("," if len(positional) == 1 else "")
-    return _FACTORY.format(
-        factory=factory,
-        defaults="".join(defaults),
-        params=", ".join(params),
-        call=", ".join(call),
-        positional=positional_tuple,
-        keywords=", ".join(keywords),
-    )
-
-
 # Every parameter list `traced` has seen in this process for a function of the package (not of
 # a test or a notebook): what the generator writes out.
 PARAMETER_LISTS_SEEN: set[str] = set()

@@ -1,0 +1,73 @@
+"""What a frame records of its arguments and its result: `summarize`, never the data itself.
+
+Mirrors the inputs torch.profiler records with `record_shapes=True` (`torch/csrc/profiler/
+collection.cpp`, the shapes and dtypes of an op's inputs): a tensor is described by its
+TensorImpl's name, sizes and dtype, an object by its type name, a number as itself.
+
+Note [Summaries by type]: `summarize` runs for most arguments of every traced frame, so what
+it decides depends only on the value's type and is learned once per type: a type described by
+its name alone, or by its `_trace_summary` method, is looked up in one dict; a list or tuple of
+plain numbers (sizes, strides) is copied by C loops, with no call per item.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import Enum
+from types import FunctionType
+from typing import Any
+
+MAX_SEQUENCE_ITEMS = 8
+# summarize's fast path: exact types only (an IntEnum is no `int` here, so it is still named)
+_PLAIN_TYPES = frozenset({type(None), bool, int, float, str})
+_is_plain = _PLAIN_TYPES.__contains__
+# types summarized by their name alone (no _trace_summary, not a sequence, number or enum),
+# learned as summarize meets them
+_NAME_ONLY: dict[type, str] = {}
+# types summarized by their class's `_trace_summary`, learned as summarize meets them
+_SUMMARY_OF: dict[type, Callable[[Any], Any]] = {}
+
+
+def summarize(value: Any) -> Any:
+    """A short, JSON-safe description of an argument or result, never the data itself."""
+    kind = type(value)
+    if kind in _PLAIN_TYPES:  # most arguments: one set lookup, the answer unchanged
+        return value
+    name = _NAME_ONLY.get(kind)  # a TensorIterator, a dict: described by type name
+    if name is not None:
+        return name
+    method = _SUMMARY_OF.get(kind)  # a Tensor, a THPVariable: Note [Summaries by type]
+    if method is not None:
+        try:
+            return method(value)
+        except AttributeError:  # an object still being constructed (`self` of an __init__)
+            return kind.__name__
+    if (kind is list or kind is tuple) and len(value) <= MAX_SEQUENCE_ITEMS:
+        if all(map(_is_plain, map(type, value))):  # sizes and strides: copied in C
+            return list(value)
+    if isinstance(value, Enum):  # before int: ScalarType.Float reads better than 6
+        return str(value)
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    summary = getattr(value, "_trace_summary", None)
+    if summary is not None:
+        if (
+            isinstance(getattr(kind, "_trace_summary", None), FunctionType)
+            and getattr(summary, "__self__", None) is value
+        ):  # the class's own method: the same for every value of the type
+            _SUMMARY_OF[kind] = kind._trace_summary
+        try:
+            return summary()
+        except AttributeError:
+            return kind.__name__
+    if isinstance(value, (tuple, list)):
+        plain = _PLAIN_TYPES  # sizes and strides: ints, summarized without a call each
+        items = [v if type(v) in plain else summarize(v) for v in value[:MAX_SEQUENCE_ITEMS]]
+        if len(value) > MAX_SEQUENCE_ITEMS:
+            items.append(f"... ({len(value)} items)")
+        return items
+    if isinstance(value, complex):
+        return repr(value)
+    if getattr(kind, "_trace_summary", None) is None:  # always just its name: remember that
+        _NAME_ONLY[kind] = kind.__name__
+    return kind.__name__

@@ -1,0 +1,169 @@
+"""The parameter list of a traced function, and the source of the wrapper made for it.
+
+No PyTorch counterpart: RECORD_FUNCTION is a C++ scope guard, free when the profiler is off;
+here each @traced function gets a wrapper with its own parameter list, written from the text
+below (Note [Wrappers with the wrapped function's signature] in trace/recorder.py). The
+generator writes one factory per list to trace/generated/traced_wrappers.py.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from types import CodeType, FunctionType
+from typing import Any
+
+_FACTORY = """
+def {factory}(fn_, site_, names_{defaults}):
+    def wrapper({params}):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_({call})
+        return recorder.call_traced(rec_, site_, fn_, names_, ({positional}), {{{keywords}}})
+    return wrapper
+"""
+# names the factory and the wrapper use for themselves: a parameter with one of these names
+# would shadow them, so such a function gets the generic wrapper
+_RESERVED = frozenset({"fn_", "site_", "names_", "rec_", "recorder", "wrapper"})
+
+_CO_VARARGS, _CO_VARKEYWORDS = inspect.CO_VARARGS, inspect.CO_VARKEYWORDS
+_EMPTY = inspect.Parameter.empty
+
+
+def parameter_list(fn: Callable[..., Any]) -> tuple[str, tuple[Any, ...], tuple[str, ...]] | None:
+    """`fn`'s parameter list as a wrapper key (`self, other, *, alpha=`), its default values in
+    order, and the names of its positional-or-keyword parameters; None if a wrapper with the same
+    signature cannot be written (positional-only parameters, no signature).
+
+    Read from the code object (as inspect.signature does, after following `__wrapped__`), which
+    is much cheaper than building a Signature for each of the ~2000 traced functions.
+    """
+    target = fn  # inspect.unwrap(fn, stop=...__signature__), without its bookkeeping
+    while not hasattr(target, "__signature__") and hasattr(target, "__wrapped__"):
+        target = target.__wrapped__
+    code = getattr(target, "__code__", None)
+    if code is None or not isinstance(target, FunctionType) or hasattr(target, "__signature__"):
+        return _parameter_list_of_signature(fn)
+    if code.co_posonlyargcount:
+        return None
+    argc, kwc = code.co_argcount, code.co_kwonlyargcount
+    pos_defaults = target.__defaults__ or ()
+    kw_defaults = target.__kwdefaults__ or {}
+    # ~2000 functions share ~350 parameter lists: build each list's text once
+    stars = code.co_flags & _STAR_FLAGS
+    n_names = argc + kwc + bool(stars & _CO_VARARGS) + bool(stars & _CO_VARKEYWORDS)
+    shape = (code.co_varnames[:n_names], argc, stars, len(pos_defaults), tuple(kw_defaults))
+    known = _shapes.get(shape)
+    if known is None:
+        known = _shapes[shape] = _parameter_list_text(code, len(pos_defaults), kw_defaults)
+    text, positional = known
+    if not kw_defaults:
+        return text, pos_defaults, positional
+    kwonly = code.co_varnames[argc : argc + kwc]
+    return (
+        text,
+        pos_defaults + tuple(kw_defaults[n] for n in kwonly if n in kw_defaults),
+        positional,
+    )
+
+
+_STAR_FLAGS = _CO_VARARGS | _CO_VARKEYWORDS
+_shapes: dict[tuple[Any, ...], tuple[str, tuple[str, ...]]] = {}
+
+
+def _parameter_list_text(
+    code: CodeType, n_pos_defaults: int, kw_defaults: dict[str, Any]
+) -> tuple[str, tuple[str, ...]]:
+    argc, kwc = code.co_argcount, code.co_kwonlyargcount
+    positional = code.co_varnames[:argc]
+    kwonly = code.co_varnames[argc : argc + kwc]
+    i = argc + kwc
+    varargs = code.co_varnames[i] if code.co_flags & _CO_VARARGS else None
+    if varargs is not None:
+        i += 1
+    varkw = code.co_varnames[i] if code.co_flags & _CO_VARKEYWORDS else None
+    first_default = argc - n_pos_defaults
+    parts = [f"{name}=" if j >= first_default else name for j, name in enumerate(positional)]
+    if varargs is not None:
+        parts.append(f"*{varargs}")
+    elif kwonly:
+        parts.append("*")
+    parts += [f"{name}=" if name in kw_defaults else name for name in kwonly]
+    if varkw is not None:
+        parts.append(f"**{varkw}")
+    return ", ".join(parts), tuple(positional)
+
+
+def _parameter_list_of_signature(
+    fn: Callable[..., Any],
+) -> tuple[str, tuple[Any, ...], tuple[str, ...]] | None:
+    """parameter_list for what is not a plain function (a callable object, a builtin)."""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return None
+    parts: list[str] = []
+    defaults: list[Any] = []
+    star_seen = False
+    for p in sig.parameters.values():
+        suffix = ""
+        if p.default is not _EMPTY:
+            suffix = "="
+            defaults.append(p.default)
+        if p.kind is p.POSITIONAL_OR_KEYWORD:
+            parts.append(p.name + suffix)
+        elif p.kind is p.VAR_POSITIONAL:
+            parts.append(f"*{p.name}")
+            star_seen = True
+        elif p.kind is p.KEYWORD_ONLY:
+            if not star_seen:
+                parts.append("*")
+                star_seen = True
+            parts.append(p.name + suffix)
+        elif p.kind is p.VAR_KEYWORD:
+            parts.append(f"**{p.name}")
+        else:
+            return None
+    names = tuple(p.name for p in sig.parameters.values() if p.kind is p.POSITIONAL_OR_KEYWORD)
+    return ", ".join(parts), tuple(defaults), names
+
+
+def factory_source(key: str, factory: str) -> str:
+    """The source of the wrapper factory for one parameter list (see _FACTORY)."""
+    params, call, positional, keywords, defaults = [], [], [], [], []
+    kwonly = False
+    for i, part in enumerate(key.split(", ") if key else []):
+        name = part.rstrip("=")
+        default = ""
+        if part.endswith("="):
+            defaults.append(f", _d{i}")
+            default = f"=_d{i}"
+        if part == "*":
+            params.append("*")
+            kwonly = True
+        elif part.startswith("**"):
+            params.append(part)
+            call.append(part)
+            keywords.append(part)
+        elif part.startswith("*"):
+            params.append(part)
+            call.append(part)
+            positional.append(part)
+            kwonly = True
+        elif kwonly:
+            params.append(name + default)
+            call.append(f"{name}={name}")
+            keywords.append(f"{name!r}: {name}")
+        else:
+            params.append(name + default)
+            call.append(name)
+            positional.append(name)
+    positional_tuple = ", ".join(positional) + ("," if len(positional) == 1 else "")
+    return _FACTORY.format(
+        factory=factory,
+        defaults="".join(defaults),
+        params=", ".join(params),
+        call=", ".join(call),
+        positional=positional_tuple,
+        keywords=", ".join(keywords),
+    )
