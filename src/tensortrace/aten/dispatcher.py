@@ -15,7 +15,8 @@ Note [A lazy table]
 OperatorEntry::updateDispatchTable_ recomputes the table on every registration. Here that was
 ~4,000 recomputations at import (each registration, then every operator again for each math-bit
 fallback), most for operators a program never calls. A registration only forgets the table;
-the first lookup computes it from what is registered then, which is the same table.
+the first lookup computes it from what is registered then, which is the same table. A kernel
+found by name (a `dispatch:` entry's at::native function, DeferredKernel) is looked up then too.
 """
 
 from __future__ import annotations
@@ -56,6 +57,19 @@ class KernelFunction:
 
 
 FALLTHROUGH = KernelFunction(None, "fallthrough")
+
+
+class DeferredKernel:
+    """A kernel registered as the way to make it: made when its operator's table is first
+    computed (Note [A lazy table]). What a `dispatch:` entry names is found by C++ overload
+    resolution (codegen.native_kernel), which is work for every operator a program never calls."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[], KernelFunction]) -> None:
+        self.make = make
+
+
 # Dispatcher::registerFallback: a boxed kernel for every operator under one key (the math bits),
 # given here as a factory so each operator's entry can redispatch itself
 _FALLBACKS: dict[DispatchKey, Callable[[OperatorHandle], KernelFunction]] = {}
@@ -68,7 +82,7 @@ class OperatorHandle:
         self.schema = schema
         self.entry = entry
         self.name = schema.qualified_name
-        self.registered: dict[DispatchKey, KernelFunction] = {}
+        self.registered: dict[DispatchKey, KernelFunction | DeferredKernel] = {}
         self._table: dict[DispatchKey, KernelFunction] | None = None  # Note [A lazy table]
         self.tensor_indices = schema.tensor_argument_indices()
         self.list_indices = tuple(
@@ -86,7 +100,7 @@ class OperatorHandle:
         self._redispatch_sites: dict[DispatchKey, FrameSite] = {}
 
     # ---- registration (OperatorEntry) --------------------------------------------------------
-    def register(self, key: DispatchKey, kernel: KernelFunction) -> None:
+    def register(self, key: DispatchKey, kernel: KernelFunction | DeferredKernel) -> None:
         self.registered[key] = kernel
         self.update_dispatch_table()
 
@@ -111,7 +125,11 @@ class OperatorHandle:
         CompositeImplicitAutograd.
         BackendSelect and ADInplaceOrView: direct, else fall through.
         """
-        reg = self.registered
+        made: dict[DispatchKey, KernelFunction] = {}
+        for key, given in self.registered.items():
+            made[key] = given.make() if isinstance(given, DeferredKernel) else given
+        self.registered.update(made)  # each deferred kernel is made once
+        reg = made
         table: dict[DispatchKey, KernelFunction] = {}
         for backend in BACKEND_KEYS:
             kernel = (
