@@ -68,15 +68,3 @@ def test_an_unknown_attribute_raises_as_a_module_does() -> None:
     else:
         raise AssertionError("no AttributeError")
     assert not hasattr(tensortrace, "no_such_name")
-
-
-def test_the_cuda_kernels_are_registered_by_the_first_cuda_lookup() -> None:
-    """Note [The CUDA kernels registered on first use] in aten/dispatcher.py."""
-    seen = run(
-        "import json, sys, tensortrace as torch; "
-        "m = 'tensortrace.aten.generated.register_cuda'; out = [m in sys.modules]; "
-        "torch.rand(3) + 1; out.append(m in sys.modules); "
-        "y = torch.rand(3, device='cuda') + 1; out.append(m in sys.modules); "
-        "out.append(str(y.device)); print(json.dumps(out))"
-    )
-    assert seen == [False, False, True, "cuda:0"]

@@ -13,27 +13,19 @@ Autograd and ADInplaceOrView kernels are registered by `tensortrace.autograd`.
 
 from __future__ import annotations
 
-import functools
-import importlib
 import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.adaption import check_and_update_common_device_all
-from tensortrace.aten.dispatcher import (
-    DeferredKernel,
-    KernelFunction,
-    OperatorHandle,
-    defer_backend_kernels,
-)
+from tensortrace.aten.dispatcher import DeferredKernel, KernelFunction, OperatorHandle
 from tensortrace.aten.empty_tensor import empty_cpu_for_output, empty_strided_cpu
 from tensortrace.aten.function_schema import FunctionSchema, Type
 from tensortrace.aten.native.registry import NATIVE_FUNCTIONS
 from tensortrace.aten.native.resize import resize_output, setStrided
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
-from tensortrace.c10.dispatch_key import DispatchKey
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import TypeMeta
 from tensortrace.c10.tensor_options import TensorOptions
@@ -352,12 +344,7 @@ def generate() -> list[OperatorHandle]:
     kernels, fill the at:: namespace and set the Tensor methods."""
     from tensortrace.torchgen.loader import load
 
-    # Note [The CUDA kernels registered on first use] (dispatcher.py)
-    modules = load("tensortrace.aten.generated", defer=("register_cuda",))
-    defer_backend_kernels(
-        DispatchKey.CUDA,
-        functools.partial(importlib.import_module, "tensortrace.aten.generated.register_cuda"),
-    )
+    modules = load("tensortrace.aten.generated")
     ops: list[OperatorHandle] = modules["operators"].OPERATORS
     for op in ops:
         at._ops[op.schema.full_name] = op

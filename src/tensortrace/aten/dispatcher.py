@@ -70,30 +70,6 @@ class DeferredKernel:
         self.make = make
 
 
-# Note [The CUDA kernels registered on first use]
-# PyTorch's CUDA kernels live in libtorch_cuda, loaded with torch; CUDA itself is initialised
-# lazily, on first use. Here the CUDA kernels (aten/generated/register_cuda.py, ~450
-# registrations) are imported by the first lookup whose key set has the CUDA key: a program
-# that stays on the CPU never needs them. Everything that reads a table whole (dispatch_table,
-# the missing-kernel message) imports them first, so it sees what it always saw.
-_deferred_kernels: dict[int, Callable[[], object]] = {}  # key bit -> what registers them
-_deferred_mask = 0
-
-
-def defer_backend_kernels(key: DispatchKey, register: Callable[[], object]) -> None:
-    """`register()` registers `key`'s kernels; it runs at the first lookup with `key`."""
-    global _deferred_mask
-    _deferred_kernels[1 << key] = register
-    _deferred_mask |= 1 << key
-
-
-def _register_deferred(mask: int) -> None:
-    global _deferred_mask
-    for bit in [bit for bit in _deferred_kernels if bit & mask]:
-        _deferred_mask &= ~bit
-        _deferred_kernels.pop(bit)()
-
-
 # Dispatcher::registerFallback: a boxed kernel for every operator under one key (the math bits),
 # given here as a factory so each operator's entry can redispatch itself
 _FALLBACKS: dict[DispatchKey, Callable[[OperatorHandle], KernelFunction]] = {}
@@ -136,12 +112,6 @@ class OperatorHandle:
 
     @property
     def dispatch_table(self) -> dict[DispatchKey, KernelFunction]:
-        """The whole table, every backend's kernels registered first."""
-        if _deferred_mask:
-            _register_deferred(_deferred_mask)
-        return self._current_table()
-
-    def _current_table(self) -> dict[DispatchKey, KernelFunction]:
         table = self._table
         if table is None:
             table = self._table = self._compute_dispatch_table()
@@ -232,9 +202,7 @@ class OperatorHandle:
         return found
 
     def _lookup(self, ks: DispatchKeySet) -> tuple[DispatchKey, KernelFunction]:
-        if ks.repr_ & _deferred_mask:  # Note [The CUDA kernels registered on first use]
-            _register_deferred(ks.repr_)
-        table = self._current_table()  # computed here (and _mask with it) after a registration
+        table = self.dispatch_table  # computed here (and _mask with it) after a registration
         candidates = ks.repr_ & self._mask
         if candidates == 0:
             # only the always-included keys: no tensor argument chose a backend
@@ -246,8 +214,6 @@ class OperatorHandle:
         return key, table[key]
 
     def _missing_kernel_message(self, ks: DispatchKeySet) -> str:
-        if _deferred_mask:
-            _register_deferred(_deferred_mask)
         backend = ks.highestPriorityTypeId()
         available = ", ".join(str(k) for k in self.registered)
         return (

@@ -17,26 +17,17 @@ import importlib
 import sys
 import types
 import warnings
-from collections.abc import Collection
 
 from tensortrace.torchgen.model import inputs_fingerprint
 
 _fingerprint = functools.cache(inputs_fingerprint)
 
 
-def load(package: str, defer: Collection[str] = ()) -> dict[str, types.ModuleType]:
-    """Import `package`'s generated modules in order (or build them), name -> module.
-
-    The modules named in `defer` are left for their first use, which imports them with
-    importlib.import_module as usual (from sys.modules when they were built in memory here).
-    """
+def load(package: str) -> dict[str, types.ModuleType]:
+    """Import `package`'s generated modules in order (or build them), name -> module."""
     init = importlib.import_module(package)
     if getattr(init, "INPUTS_SHA256", None) == _fingerprint():
-        return {
-            name: importlib.import_module(f"{package}.{name}")
-            for name in init.MODULES
-            if name not in defer
-        }
+        return {name: importlib.import_module(f"{package}.{name}") for name in init.MODULES}
     from tensortrace.torchgen.gen import COMMAND, package_sources
 
     warnings.warn(

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "81c2af03dd20e32a4a371744e3a7513378409a374a83c26df5706c1c551ce4eb"
+INPUTS_SHA256 = "4f7b292a94705d2473221ea66602dc5d16616d917020a83b4bc7df565079d340"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",
