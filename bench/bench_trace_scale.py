@@ -1,14 +1,20 @@
 """Traces at scale: RAM, disk, save, load, Timeline build and seek for 10k, 100k and 1M events.
 
     python bench/bench_trace_scale.py [--events 10000,100000,1000000] [--checkpoint-every 256]
+                                      [--no-values]
 
 The workload grows: each loop iteration keeps one more tensor alive (`xs.append(x[i % 3] + 1)`),
 the case where copying the whole state at each checkpoint grew quadratically. Printed per size,
 from one run: bytes per event of the Trace in RAM (every object it reaches, counted once) and on
 disk, save and load time (wall and CPU: the machine may be shared), the Timeline's build time
 and the RAM it adds per event, and the median and worst `state_at` over random steps and over
-the steps K-1 after a checkpoint (the longest replay). Goals (issue 12): <= 200 B/event in RAM,
-save and load of 1M events under 5 s, worst seek under 10 ms at 1M and flat from 10k to 1M.
+the steps K-1 after a checkpoint (the longest replay), and the Chrome export's time and size
+(`export_chrome_trace`). Goals (issue 12): <= 200 B/event in RAM, save and load of 1M events
+under 5 s, worst seek under 10 ms at 1M and flat from 10k to 1M.
+
+`--no-values` records without the tensors' values (Note [Values beside the events]): reading
+them walks every live TensorImpl at each top-level call, which in this growing workload makes
+recording quadratic (1M events take minutes of CPU to record); the trace is otherwise the same.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from typing import Any
 
 import tensortrace as torch
 from tensortrace.replay.timeline import Timeline
-from tensortrace.trace import Trace, run_source
+from tensortrace.trace import Trace, recorder, run_source
 
 EVENTS_PER_ITERATION = 318  # of the loop body below, measured
 
@@ -93,6 +99,10 @@ def run(events: int, every: int, seeks: int, folder: Path) -> None:
     ram = deep_size(trace, set())
     path = folder / f"trace_{events}.json"
     _, saved = timed(partial(trace.save, path))
+    chrome = folder / f"trace_{events}.chrome.json"
+    _, exported = timed(partial(trace.export_chrome_trace, chrome))
+    chrome_bytes = chrome.stat().st_size
+    chrome.unlink()
     del trace
     gc.collect()
     loaded_trace, loaded = timed(lambda: Trace.load(path))
@@ -112,6 +122,9 @@ def run(events: int, every: int, seeks: int, folder: Path) -> None:
         f"{loaded_ram / n:.0f} B/event; its Timeline adds {timeline_ram / n:.0f} B/event"
     )
     print(f"  disk: {path.stat().st_size / n:.0f} B/event; save {saved}, load {loaded}")
+    print(
+        f"  Chrome export: {exported}, {chrome_bytes / 1e6:.1f} MB ({chrome_bytes / n:.0f} B/event)"
+    )
     print(f"  Timeline build (K={every}): {built}, {len(timeline._checkpoints)} checkpoints")
     print(
         f"  seek: random median {statistics.median(random_times) * ms:.3f} ms, "
@@ -127,7 +140,11 @@ def main() -> None:
     parser.add_argument("--events", default="10000,100000,1000000")
     parser.add_argument("--checkpoint-every", type=int, default=256)
     parser.add_argument("--seeks", type=int, default=300)
+    parser.add_argument("--no-values", action="store_true", help="record no tensor values")
     args = parser.parse_args()
+    if args.no_values:
+        recorder.capture_values = None
+    print(f"tensor values {'not ' if args.no_values else ''}recorded")
     with tempfile.TemporaryDirectory() as folder:
         for events in [int(e) for e in args.events.split(",")]:
             run(events, args.checkpoint_every, args.seeks, Path(folder))

@@ -29,10 +29,16 @@ def threads() -> Iterator[None]:
     torch.set_num_threads(saved)
 
 
+def run_every_chunk_on_its_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """However small the chunks, and however busy the machine's cores."""
+    monkeypatch.setattr(parallel, "MIN_CONCURRENT_WORK", 0)
+    monkeypatch.setattr(parallel, "free_cores", lambda: 64)
+
+
 @pytest.fixture
 def always_concurrent(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Run every chunk of a parallel region on its own thread, however small."""
-    monkeypatch.setattr(parallel, "MIN_CONCURRENT_WORK", 0)
+    """Run every chunk of a parallel region on its own thread."""
+    run_every_chunk_on_its_thread(monkeypatch)
 
 
 @settings(max_examples=200, deadline=None)
@@ -63,7 +69,7 @@ def test_parallel_for_gives_each_thread_its_chunk(
     concurrent: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if concurrent:
-        monkeypatch.setattr(parallel, "MIN_CONCURRENT_WORK", 0)
+        run_every_chunk_on_its_thread(monkeypatch)
     torch.set_num_threads(2)
     seen: list[tuple[int, int, int, bool, int]] = []
     second_started = threading.Event()
@@ -117,6 +123,40 @@ def test_a_chunk_no_pool_thread_started_runs_on_the_caller() -> None:
         blocker.result()
     assert seen == [(0, 0, 50, True, True), (1, 50, 100, True, True)]
     assert not parallel.in_parallel_region() and parallel.get_thread_num() == 0
+
+
+@pytest.mark.usefixtures("threads")
+@pytest.mark.parametrize(("free", "on_pool_threads"), [(0, []), (-3, []), (1, [1]), (2, [1, 2])])
+def test_chunks_go_to_pool_threads_only_for_free_cores(
+    free: int, on_pool_threads: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Note [A pool thread is woken only for a free core]: same chunks, same thread numbers."""
+    monkeypatch.setattr(parallel, "MIN_CONCURRENT_WORK", 0)
+    monkeypatch.setattr(parallel, "free_cores", lambda: free)
+    torch.set_num_threads(4)
+    started = threading.Barrier(1 + len(on_pool_threads), timeout=10)
+    seen: list[tuple[int, int, int, bool]] = []
+
+    def f(begin: int, end: int) -> None:
+        tid = parallel.get_thread_num()
+        on_caller = threading.current_thread() is threading.main_thread()
+        seen.append((tid, begin, end, on_caller))
+        if tid == 0 or not on_caller:  # the caller waits until the pool threads have theirs
+            started.wait()
+
+    parallel.parallel_for(0, 400, 10, f)
+    assert sorted(s[:3] for s in seen) == [(0, 0, 100), (1, 100, 200), (2, 200, 300), (3, 300, 400)]
+    assert sorted(tid for tid, *_, on_caller in seen if not on_caller) == on_pool_threads
+
+
+@pytest.mark.parametrize(("load", "free"), [(0.0, 2), (0.95, 1), (1.89, 1), (1.9, 0), (7.4, -5)])
+def test_free_cores_is_the_cores_less_the_load(
+    load: float, free: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """gomp_dynamic_max_threads' arithmetic: the load rounded down after adding 0.1."""
+    monkeypatch.setattr(parallel, "_CORES", 2)
+    monkeypatch.setattr(parallel.os, "getloadavg", lambda: (load, 0.0, 0.0))
+    assert parallel.free_cores() == free
 
 
 @pytest.mark.usefixtures("threads")
@@ -241,7 +281,7 @@ def test_results_do_not_depend_on_the_threads(
     name: str, concurrent: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if concurrent:
-        monkeypatch.setattr(parallel, "MIN_CONCURRENT_WORK", 0)
+        run_every_chunk_on_its_thread(monkeypatch)
     torch.manual_seed(0)
     x = torch.rand(N)
     y = torch.rand(N)

@@ -150,3 +150,33 @@ def test_a_finished_trace_holds_its_events_as_columns(tmp_path: Path) -> None:
     with events.decoded():  # every args object decoded once inside, dropped after
         assert list(events) == listed
     assert not events._cache or len(events._cache) <= 512
+
+
+def test_chrome_export_is_one_event_per_line(tmp_path: Path) -> None:
+    """The export is streamed (chrome.py): each event its own line of JSON, the same events
+    chrome_trace_events() gives, instants' facts between their kind and their index."""
+    t = seed_trace()
+    path = tmp_path / "chrome.json"
+    t.export_chrome_trace(path)
+    lines = path.read_text().splitlines()
+    events = [json.loads(line.rstrip(",")) for line in lines if line.startswith('{"ph"')]
+    assert events == t.chrome_trace_events()["traceEvents"]
+    incref = next(e for e in events if e["ph"] == "i" and e["args"].get("kind") == "incref")
+    assert list(incref["args"]) == ["kind", "object", "refcount", "Ev Idx"]
+    index = incref["args"]["Ev Idx"]
+    assert incref["args"]["refcount"] == t.events[index].args["refcount"]
+    add = next(e for e in events if e["ph"] == "X" and e["name"] == "aten::add")
+    assert list(add["args"])[:3] == ["Ev Idx", "PyTorch source", "PyTorch symbol"]
+    assert add["args"]["Inputs"]["self"].startswith("Tensor(")
+
+
+def test_chrome_export_reads_a_twin_string_as_its_kind() -> None:
+    """A loaded string table may hold "alloc" twice: both indices are memory instants."""
+    t = seed_trace()
+    doc = t.to_json()
+    doc["strings"].append("alloc")
+    kinds = doc["events"]["kind"]
+    first = next(i for i, k in enumerate(kinds) if doc["strings"][k] == "alloc")
+    kinds[first] = len(doc["strings"]) - 1
+    twin = Trace.from_json(doc)
+    assert twin.chrome_trace_events()["traceEvents"] == t.chrome_trace_events()["traceEvents"]

@@ -9,6 +9,7 @@ missing, nesting thousands deep, numbers out of range.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -252,3 +253,29 @@ def test_an_end_must_close_the_open_frame() -> None:
 def test_a_missing_file_is_a_format_error(tmp_path: Path) -> None:
     with pytest.raises(TraceFormatError, match="a readable file"):
         Trace.load(tmp_path / "nope.json")
+
+
+@pytest.mark.parametrize(
+    ("bad", "expected"),
+    [
+        (2**64, "an integer (64 bits)"),  # the same skeleton's digits, one more: out of range
+        (-(2**63) - 1, "an integer (64 bits)"),
+        ("48", "an integer (64 bits)"),  # a string where the first had a number
+        (4.5, "an integer (64 bits)"),
+    ],
+)
+def test_args_with_a_checked_skeleton_are_still_checked(bad: Any, expected: str) -> None:
+    """Note [Args checked once per skeleton]: a second alloc whose text differs from a valid
+    one only in digits passes unchecked, any other difference is checked."""
+    doc = Trace.from_json(json.loads(json.dumps(V2))).to_json()
+    allocs = [i for i, k in enumerate(doc["events"]["kind"]) if doc["strings"][k] == "alloc"]
+    first, second = (doc["events"]["args"][i] for i in allocs[:2])
+    assert first != second
+    entry = doc["arg_table"][first]
+    doc["arg_table"][second] = dict(entry, addr=entry["addr"] + 64)  # same skeleton: loads
+    Trace.from_json(json.loads(json.dumps(doc)), FILE)
+    doc["arg_table"][second]["bytes"] = bad
+    with pytest.raises(
+        TraceFormatError, match=re.escape(f".arg_table[{second}].bytes: expected {expected}")
+    ):
+        Trace.from_json(doc, FILE)

@@ -69,7 +69,7 @@ def pick_overload(
 
 
 # What Binder.matches checks of an argument's value, decided once from its schema type.
-_ANY, _TENSOR, _NUMBER, _INT_LIST = range(4)
+_ANY, _TENSOR, _NUMBER, _INT_LIST, _STORAGE = range(5)
 
 
 def _value_check(t: Type) -> int:
@@ -79,6 +79,8 @@ def _value_check(t: Type) -> int:
         return _NUMBER
     if t.is_list and t.base in ("int", "SymInt"):
         return _INT_LIST
+    if t.base == "Storage":
+        return _STORAGE
     return _ANY
 
 
@@ -142,6 +144,10 @@ class Binder:
                     return False
                 if value is None and not optional:
                     return False  # any(dim=None) is any.dims (int[]? dim), not any.dim
+            elif check == _STORAGE:
+                # set_(Tensor source) is set_.source_Tensor, not set_.source_Storage
+                if isinstance(value, Tensor):
+                    return False
             elif check == _INT_LIST:
                 # any(dim=1) is any.dim, not any.dims (as C++ prefers int64_t to IntArrayRef)
                 if not (isinstance(value, (list, tuple)) or (value is None and optional)):

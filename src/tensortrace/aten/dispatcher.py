@@ -214,11 +214,14 @@ class OperatorHandle:
         return key, table[key]
 
     def _missing_kernel_message(self, ks: DispatchKeySet) -> str:
-        backend = ks.highestPriorityTypeId()
+        # the keys that fall through (BackendSelect, ADInplaceOrView) are not the backend
+        backend = ks.remove(DispatchKey.BackendSelect).remove(DispatchKey.ADInplaceOrView)
         available = ", ".join(str(k) for k in self.registered)
+        name = f"aten::{self.schema.full_name}"  # the overload too: 'aten::addmm.dtype'
         return (
-            f"Could not run '{self.name}' with arguments from the '{backend}' backend. "
-            f"'{self.name}' is only available for these backends: [{available}]."
+            f"Could not run '{name}' with arguments from the "
+            f"'{backend.highestPriorityTypeId()}' backend. "
+            f"'{name}' is only available for these backends: [{available}]."
         )
 
     def call(self, *args: Any) -> Any:

@@ -66,8 +66,8 @@ def computeStorageNbytesContiguous(
             return nbytes
     size = 1
     overflowed = False
-    for s in sizes:  # safe_multiplies_u64
-        step_overflowed, size = _mul_overflows(size, s)
+    for s in sizes:  # safe_multiplies_u64: each int64 size read as a uint64
+        step_overflowed, size = _mul_overflows(size, s % UINT64_LIMIT)
         overflowed |= step_overflowed
     size += storage_offset
     overflowed |= size >= UINT64_LIMIT

@@ -15,6 +15,19 @@ all TensorImpl and StorageImpl work stays on the calling thread. PyTorch's kerne
 same rule in practice: inside parallel_for they walk raw pointers, and torch.profiler does not
 see the OpenMP workers either. NumPy releases the GIL inside its loops, so the chunks really
 run at the same time.
+
+Note [A pool thread is woken only for a free core]
+libgomp can size a team by the machine's load (OMP_DYNAMIC: gomp_dynamic_max_threads gives a
+region its cores minus the load average, rounded with a 0.1 bias). PyTorch leaves that off and
+so does this emulation: the split, each chunk's thread number, the results and the trace are
+those of the full team. Only where a chunk runs follows the load: a pool thread woken while
+every core is busy waits a whole scheduling round for one (several ms on a shared machine,
+against under a ms of work in a 4M-element reduction's chunk), and the caller, done with its
+own chunk, sleeps until it finishes and waits another round to run again (with a load of 9 on
+2 cores, a 4M float32 sum took a median 9.0 ms that way and 3.1 ms with both chunks on the
+caller; `bench/bench_reductions.py --pool` times both ways). So invoke_parallel hands chunks
+to pool threads only for the cores the 1-minute load average leaves free (free_cores(); the
+busy caller is part of that load), and runs the others itself.
 """
 
 from __future__ import annotations
@@ -61,16 +74,31 @@ def _env_num_threads(var_name: str, default: int) -> int:
     return default
 
 
+def _cores() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 def intraop_default_num_threads() -> int:
     """OMP_NUM_THREADS, overridden by MKL_NUM_THREADS; else one per core we may run on."""
     nthreads = _env_num_threads("MKL_NUM_THREADS", _env_num_threads("OMP_NUM_THREADS", 0))
-    if nthreads == 0:
-        nthreads = (
-            len(os.sched_getaffinity(0))
-            if hasattr(os, "sched_getaffinity")
-            else os.cpu_count() or 1
-        )
-    return nthreads
+    return nthreads if nthreads != 0 else _cores()
+
+
+_CORES = _cores()
+
+
+def free_cores() -> int:
+    """Cores the load leaves for more threads (Note [A pool thread is woken only for a free core]).
+
+    gomp_dynamic_max_threads' arithmetic, on the 1-minute load average (libgomp reads the
+    15-minute one): the cores minus the load, the load rounded down after adding 0.1. The
+    calling thread, busy, is part of the load, so the answer is the room left beside it."""
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # no load average on this platform: assume it is idle
+        return _CORES
+    return _CORES - int(load + 0.1)
 
 
 class _ThreadState(threading.local):
@@ -155,15 +183,18 @@ def invoke_parallel(
     Every chunk runs to the end before an exception is rethrown (the first one, by tid).
     Note [Chunks run concurrently only when it pays]: waking a pool thread costs ~50-80 us
     here (nanoseconds for an OpenMP team), so chunks smaller than MIN_CONCURRENT_WORK run one
-    after another on the calling thread. The split, each chunk's thread number, the results and
+    after another on the calling thread, as do those no core is free for (Note [A pool thread
+    is woken only for a free core]). The split, each chunk's thread number, the results and
     the trace are the same either way; only the wall time differs."""
     ranges = chunks(begin, end, grain_size, _num_threads)
     first_begin, first_end = ranges[0]
-    concurrent = (first_end - first_begin) * work_per_iteration >= MIN_CONCURRENT_WORK
+    pool_chunks = 0  # chunks 1..pool_chunks go to pool threads; the caller runs the rest
+    if (first_end - first_begin) * work_per_iteration >= MIN_CONCURRENT_WORK:
+        pool_chunks = max(0, min(len(ranges) - 1, free_cores()))
     futures: list[Future[None] | None] = [None] * len(ranges)
-    if concurrent:
+    if pool_chunks:
         pool = _workers(_num_threads)
-        for tid in range(1, len(ranges)):
+        for tid in range(1, 1 + pool_chunks):
             b, e = ranges[tid]
             futures[tid] = pool.submit(_run_chunk, tid, f, b, e)
     errors: list[BaseException] = []

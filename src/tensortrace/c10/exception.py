@@ -8,6 +8,7 @@ doubles as an ostream prints them (`2`, `0.5`, `1e-07`).
 
 from __future__ import annotations
 
+import traceback
 from typing import Any, NoReturn
 
 
@@ -41,6 +42,34 @@ def TORCH_CHECK(cond: Any, *msg: Any) -> None:  # PyTorch's name
 def torchCheckFail(*msg: Any) -> NoReturn:  # c10::detail::torchCheckFail
     """What TORCH_CHECK does once its condition failed (Note [TORCH_CHECK tests first])."""
     raise RuntimeError(str_cat(*msg))
+
+
+def torchCheckFailAt(function: str, location: str, *msg: Any) -> NoReturn:
+    """torchCheckFail with the c10::SourceLocation the C++ check has (`infer_size_impl`,
+    `aten/src/ATen/InferSize.h:30`): what() reports it (Note [c10::Error::what() backtrace])."""
+    error = RuntimeError(str_cat(*msg))
+    error.c10_source_location = (function, location)  # type: ignore[attr-defined]
+    try:
+        raise error
+    finally:
+        del error  # else this frame, in the error's traceback, keeps the error: a cycle
+
+
+# Note [c10::Error::what() backtrace]
+# Python sees a c10::Error as its message alone (what_without_backtrace), but C++ code that
+# catches one and streams e.what() into a new message (unflatten's handle_unflatten_exception)
+# embeds the full what(): the message, "Exception raised from <function> at <file>:<line> (most
+# recent call first):", then one "frame #i: ..." line per native frame. torch's frames are
+# addresses in its shared libraries; here they are the Python frames the error unwound.
+def what(error: BaseException) -> str:
+    """c10::Error::what() of an error raised by torchCheckFailAt."""
+    function, location = getattr(error, "c10_source_location", ("<unknown>", "<unknown>"))
+    frames = reversed(traceback.extract_tb(error.__traceback__))
+    lines = [f"frame #{i}: {f.name} ({f.filename}:{f.lineno})\n" for i, f in enumerate(frames)]
+    return (
+        f"{error}\nException raised from {function} at {location} (most recent call first):\n"
+        + "".join(lines)
+    )
 
 
 def TORCH_CHECK_INDEX(cond: Any, *msg: Any) -> None:

@@ -23,6 +23,7 @@ from tensortrace.csrc.dtype import dtype, layout, memory_format
 from tensortrace.csrc.generator import Generator
 from tensortrace.csrc.python_variable import TensorBase
 from tensortrace.csrc.storage import TypedStorage, UntypedStorage
+from tensortrace.csrc.unordered_map_order import unordered_map_order
 from tensortrace.trace import traced
 
 SOURCE = "torch/csrc/utils/python_arg_parser.cpp"
@@ -46,7 +47,7 @@ class ParameterType(Enum):
     TENSOR_LIST = "tuple of Tensors"
     STRING = "str"
     PYOBJECT = "object"
-    STORAGE = "Storage"
+    STORAGE = "torch.Storage"
 
 
 _TYPES = {
@@ -251,7 +252,8 @@ class FunctionParameter:
     def __str__(self) -> str:
         text = f"{self.type_name()} {self.name}"
         if self.default_str is not None:
-            text += f" = {self.default_str}"
+            # a list's `[]` default is C++'s `{}`, which the Python signature prints as None
+            text += f" = {'None' if self.default_str == '[]' else self.default_str}"
         return text
 
 
@@ -643,6 +645,8 @@ def format_invalid_args(
     args: Sequence[Any], kwargs: dict[str, Any], function_name: str, options: list[str]
 ) -> str:
     """torch::format_invalid_args (Note [How torch describes an invalid combination])."""
+    # the keywords are read from an std::unordered_map (Note [unordered_map iteration order])
+    kwargs = {k: kwargs[k] for k in unordered_map_order(kwargs)}
     msg = f"{function_name} received an invalid combination of arguments - "
     if len(options) == 1:
         arguments = _option_arguments(options[0])

@@ -21,9 +21,9 @@ from typing import Any, Protocol
 from tensortrace.aten.function_schema import Argument, FunctionSchema, parse_schema
 from tensortrace.aten.scalar_ops import wrapped_scalar_tensor
 from tensortrace.aten.tensor_body import Tensor as AtTensor
-from tensortrace.c10.device import Device
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import ScalarType
+from tensortrace.csrc.device_arg import toDevice
 from tensortrace.csrc.dtype import get_dtype, layout, memory_format, to_scalar_type
 from tensortrace.csrc.generator import Generator
 from tensortrace.csrc.python_arg_parser import INT64_MAX, INT64_MIN, ParameterType, PythonArgs
@@ -226,11 +226,7 @@ def convert(r: PythonArgs, i: int) -> Any:
     if t == ParameterType.SCALARTYPE:
         return to_scalar_type(value)
     if t == ParameterType.DEVICE:
-        return (
-            value
-            if isinstance(value, Device)
-            else Device(value if isinstance(value, str) else f"cuda:{value}")
-        )
+        return toDevice(value)
     if t == ParameterType.GENERATOR:
         return value._cdata if isinstance(value, Generator) else value
     if t == ParameterType.LAYOUT:
@@ -388,8 +384,12 @@ def ops_by_name(ops: Sequence[OperatorLike]) -> dict[str, list[OperatorLike]]:
 
 def _matching_out(schema: FunctionSchema, overloads: Sequence[OperatorLike]) -> OperatorLike | None:
     """The out= overload whose other arguments are the functional's (div.out_mode for
-    div.Tensor_mode), as gen_python_functions pairs them by signature."""
-    wanted = [(a.name, str(a.type)) for a in schema.arguments]
+    div.Tensor_mode), as gen_python_functions pairs them by signature: a factory's dtype,
+    layout, device and pin_memory are Python-side options both signatures get, so they do not
+    count (arange.start_out pairs with arange.start_step, whose step it shares)."""
+    names = {a.name for a in schema.arguments if a.kwarg_only}
+    options = set(FACTORY_OPTIONS) if set(FACTORY_OPTIONS) <= names else set()
+    wanted = [(a.name, str(a.type)) for a in schema.arguments if a.name not in options]
     for op in overloads:
         if op.schema.is_out:
             args = [
@@ -462,6 +462,14 @@ def collect_overloads(
     by_full = {op.schema.full_name: op for op in ops}
     by_name = ops_by_name(ops)
     grouped: dict[str, list[PythonOverload]] = {}
+    # the out= overloads some functional's signature claims (gen_python_functions' pairing)
+    paired = {
+        id(out)
+        for op in ops
+        if not op.schema.is_out
+        for out in [_matching_out(op.schema, by_name[op.schema.name])]
+        if out is not None
+    }
     for op in ops:
         schema = op.schema
         variants = str(op.entry.get("variants", "function"))
@@ -484,9 +492,13 @@ def collect_overloads(
             )
             # an out= overload with exactly the functional's arguments wins (all.all_out for
             # all, not all.out, which takes a dim)
+            out_op = _matching_out(schema, by_name[schema.name])
+            named = by_full.get(out_name)
+            if out_op is None and named is not None and id(named) in paired:
+                named = None  # it pairs by signature with another overload
             out_op = (
-                _matching_out(schema, by_name[schema.name])
-                or by_full.get(out_name)
+                out_op
+                or named
                 or (
                     by_full.get(f"{schema.name}.out")
                     if schema.overload_name in ("Tensor", "")

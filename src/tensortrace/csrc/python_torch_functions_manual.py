@@ -16,6 +16,7 @@ from tensortrace.aten import functions as at
 from tensortrace.c10.device import Device
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.csrc import tensor_new
+from tensortrace.csrc.device_arg import toDevice
 from tensortrace.csrc.dtype import to_scalar_type
 from tensortrace.csrc.python_arg_parser import PythonArgParser
 from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap, handle_th_errors
@@ -28,7 +29,7 @@ SOURCE = "torch/csrc/autograd/python_torch_functions_manual.cpp"
 def _device(value: Any) -> Device | None:
     if value is None or isinstance(value, Device):
         return value
-    return Device(value if isinstance(value, str) else f"cuda:{value}")
+    return toDevice(value)
 
 
 _tensor_parser = PythonArgParser.create(

@@ -20,6 +20,7 @@ from tensortrace.c10.device import CPU, Device
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
 from tensortrace.c10.scalar import checked_convert
 from tensortrace.c10.scalar_type import ScalarType, isFloatingType, isIntegralType
+from tensortrace.csrc.device_arg import toDevice
 from tensortrace.csrc.dtype import memory_format as MemoryFormat
 from tensortrace.csrc.dtype import to_scalar_type
 from tensortrace.csrc.python_arg_parser import PythonArgParser
@@ -51,9 +52,7 @@ def _memory_format(value: Any) -> str | None:
 
 
 def _device(value: Any) -> Device:
-    if isinstance(value, Device):
-        return value
-    return Device(value if isinstance(value, str) else f"cuda:{value}")
+    return toDevice(value)
 
 
 def parse_to_conversion(r: Any) -> tuple[Device | None, ScalarType | None, bool, bool, str | None]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from tensortrace.replay.state import Compiled, Frame
@@ -145,6 +146,10 @@ class _Operators:
         return op
 
 
+# a loop runs the same statement many times: each source is parsed once (read-only after init)
+_operators = lru_cache(maxsize=1024)(_Operators)
+
+
 class _Namer:
     """Names handles as the code view meets them, and finds a handle by its TensorImpl."""
 
@@ -229,7 +234,7 @@ def derive_code(trace: Trace, compiled: Compiled) -> tuple[list[CodeLine], Handl
                 if text:
                     lines.append(CodeLine(text, index, end, "del"))
         else:
-            text = _call_line(trace, frame, inner, namer, _Operators(statement))
+            text = _call_line(trace, frame, inner, namer, _operators(statement))
             lines.append(CodeLine(text, index, end, "call"))
         index = end + 1
     return lines, HandleNames(dict(namer.names))

@@ -87,9 +87,21 @@ class ObjectIds:
     def __init__(self) -> None:
         self._objects: dict[str, dict[int, int]] = {TENSORS: {}, STORAGES: {}}
         self._handles: dict[int, int] = {}
+        self._seen: dict[str, tuple[str, int]] = {}  # reference -> object()'s answer
 
     def object(self, name: str | None) -> tuple[str, int] | None:
         """The (table, display id) of a raw object reference, or None for other types."""
+        if type(name) is not str:
+            return None
+        found = self._seen.get(name)
+        if found is not None:
+            return found
+        found = self._object(name)
+        if found is not None:  # a number once given stays: remembered by the reference
+            self._seen[name] = found
+        return found
+
+    def _object(self, name: str) -> tuple[str, int] | None:
         ref = schema.split_ref(name)
         if ref is None or ref[0] not in _TYPE_TABLE:
             return None
@@ -123,7 +135,7 @@ class ObjectIds:
         return schema.rename_refs(text, self.display)
 
 
-@dataclass
+@dataclass(slots=True)
 class Frame:
     """One frame of the trace: its BEGIN/END events and its place in the call tree."""
 
@@ -217,25 +229,42 @@ def compile_trace(trace: Trace) -> Compiled:
     # a trace that records view_base says which tensor a view holds; older ones are inferred
     infer_bases = not any(e.kind == VIEW_BASE for e in trace.events)
 
+    # the loop runs once per event: its appends bound once, a BEGIN's details made once per
+    # args object (a loop shares them: columns.py; read-only, as the args themselves)
+    add_delta, add_innermost, add_event_frame = deltas.append, innermost.append, event_frame.append
+    details_of: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
+    empty: dict[str, Any] = {}
     for index, event in enumerate(trace.events):
-        out: list[Delta] = []
-        if event.ph == BEGIN:
-            frame = Frame(
-                len(frames),
-                index,
-                -1,
-                stack[-1] if stack else -1,
-                event.site,
-                event.name,
-                event.layer,
-                event.args.get("args", {}),
-                {k: v for k, v in event.args.items() if k != "args"},
+        ph = event.ph
+        if ph == BEGIN:
+            args = event.args
+            split = details_of.get(id(args))
+            if split is None or split[1] is not args:
+                split = details_of[id(args)] = (
+                    {k: v for k, v in args.items() if k != "args"},
+                    args,
+                )
+            own = len(frames)
+            frames.append(
+                Frame(
+                    own,
+                    index,
+                    -1,
+                    stack[-1] if stack else -1,
+                    event.site,
+                    event.name,
+                    event.layer,
+                    args.get("args", empty),
+                    split[0],
+                )
             )
-            frames.append(frame)
-            frame_of_begin[index] = frame.index
-            stack.append(frame.index)
-            event_frame.append(frame.index)
-        elif event.ph == END:
+            frame_of_begin[index] = own
+            stack.append(own)
+            add_event_frame(own)
+            add_innermost(own)
+            add_delta(_EMPTY)
+            continue
+        if ph == END:
             # pop to the matching frame; a stray END (no open frame) is kept as an orphan
             own = -1
             while stack:
@@ -246,18 +275,21 @@ def compile_trace(trace: Trace) -> Compiled:
             if own >= 0:
                 frames[own].end = index
                 frames[own].outcome = event.args
-            event_frame.append(own)
-        else:
-            event_frame.append(stack[-1] if stack else -1)
-            if event.kind in _SEGMENT_KINDS:
-                segments.apply(event, index, blocks, open_blocks, out)
-            pending_view = _instant_deltas(
-                event, index, ids, out, blocks, open_blocks, handle_raw, storage_of, pending_view
-            )
-            if not infer_bases:
-                pending_view = None
-        innermost.append(stack[-1] if stack else -1)
-        deltas.append(tuple(out) if out else _EMPTY)
+            add_event_frame(own)
+            add_innermost(stack[-1] if stack else -1)
+            add_delta(_EMPTY)
+            continue
+        out: list[Delta] = []
+        add_event_frame(stack[-1] if stack else -1)
+        if event.kind in _SEGMENT_KINDS:
+            segments.apply(event, index, blocks, open_blocks, out)
+        pending_view = _instant_deltas(
+            event, index, ids, out, blocks, open_blocks, handle_raw, storage_of, pending_view
+        )
+        if not infer_bases:
+            pending_view = None
+        add_innermost(stack[-1] if stack else -1)
+        add_delta(tuple(out) if out else _EMPTY)
     return Compiled(
         deltas,
         frames,

@@ -12,17 +12,17 @@ It is the replay side of torch.profiler: where `prof.key_averages().table()` sum
 happened, a Timeline also answers "what existed at that moment, and why" (seed 000's
 `del _t1` frees nothing because the view `_t2` still holds TensorImpl#1).
 Rich and Jupyter show it directly (`__rich__`, `_repr_html_`); `timeline.at(step)` shows one step.
+Its sentences for each event are in describe.py, its rich pictures in render.py.
 """
 
 from __future__ import annotations
 
-import io
 from bisect import bisect_right
 from collections.abc import Iterator
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -30,7 +30,17 @@ from rich.tree import Tree
 
 from tensortrace.replay.code_view import CodeLine, current_line, derive_code
 from tensortrace.replay.code_view import render_code as _render_code
+from tensortrace.replay.describe import describe_event
 from tensortrace.replay.navigation import NAV_KINDS, build_index, next_step, prev_step
+from tensortrace.replay.render import (
+    StepView,
+    code_text,
+    frame_text,
+    objects_table,
+    stack_tree,
+    to_html,
+    to_text,
+)
 from tensortrace.replay.seek import LIVE_BLOCKS, SHARES, Checkpoints
 from tensortrace.replay.snapshot import (
     BlockList,
@@ -41,7 +51,6 @@ from tensortrace.replay.snapshot import (
     State,
     StorageImplInfo,
     TensorImplInfo,
-    dims,
     shorten,
 )
 from tensortrace.replay.state import (
@@ -54,37 +63,16 @@ from tensortrace.replay.state import (
     compile_trace,
     empty_tables,
 )
-from tensortrace.replay.tree import LAYER_STYLES
 from tensortrace.trace import Trace, schema
 from tensortrace.trace.columns import EventColumns
-from tensortrace.trace.events import BEGIN, END
 from tensortrace.trace.format import gc_paused
-from tensortrace.trace.schema import (
-    ALLOC,
-    DECREF,
-    DELETE,
-    FREE,
-    FREE_COMPLETED,
-    HANDLE_DEL,
-    HANDLE_NEW,
-    INCREF,
-    MAKE_INTRUSIVE,
-    NAMES,
-    OOM,
-    SEGMENT_ALLOC,
-    SEGMENT_FREE,
-    SPLIT,
-    STATEMENT,
-    STORAGE_DATA,
-    TENSOR_META,
-    TENSOR_STORAGE,
-    VIEW_BASE,
-)
 
 if TYPE_CHECKING:
     from tensortrace.replay.summary import SummaryRow
 
 DEFAULT_CHECKPOINT_EVERY = 256
+# the pictures of a Timeline live in render.py; these names were imported from here
+__all__ = ["DEFAULT_CHECKPOINT_EVERY", "StepView", "Timeline", "frame_text", "to_html", "to_text"]
 
 
 def _tensor_info(key: int, row: dict[str, Any]) -> TensorImplInfo:
@@ -260,88 +248,8 @@ class Timeline:
         return self.names(handle) if handle is not None else f"_h{raw}"
 
     def describe_event(self, step: int) -> str:
-        """One line for the event at `step`: what just happened."""
-        event = self.trace.events[self._check(step)]
-        a = event.args
-        ids = self.compiled.ids
-        if event.ph == BEGIN:
-            frame = self.compiled.frames[self.compiled.frame_of_begin[step]]
-            return f"→ {event.name}({self.stack_frame(frame.index).args_text()})"
-        if event.ph == END:
-            if "error" in a:
-                return f"✗ {event.name} raised {shorten(str(a['error']))}"
-            return f"← {event.name} returned {self.format_value(a.get('result'))}"
-        kind = event.kind
-        if kind in (ALLOC, FREE) and "total_reserved" in a and a.get("device") != "cpu":
-            sign = "+" if kind == ALLOC else "-"
-            where = (
-                " from the cache"
-                if a.get("from_cache")
-                else " in a new segment"
-                if kind == ALLOC
-                else " (waits for other streams)"
-                if a.get("deferred")
-                else " back to the cache"
-            )
-            return (
-                f"{sign} {kind} {a['bytes']} B at {a['addr']:#x} on {a['device']}{where} "
-                f"(allocated: {a['total_allocated']} B, reserved: {a['total_reserved']} B)"
-            )
-        if kind in (ALLOC, FREE):
-            sign = "+" if kind == ALLOC else "-"
-            return (
-                f"{sign} {kind} {a['bytes']} B at {a['addr']:#x} "
-                f"(allocated: {a['total_allocated']} B)"
-            )
-        if kind in (SEGMENT_ALLOC, SEGMENT_FREE):
-            verb = "cudaMalloc" if kind == SEGMENT_ALLOC else "cudaFree"
-            return (
-                f"{verb}: {a.get('pool')} segment of {a['bytes']} B at {a['addr']:#x} "
-                f"on {a.get('device')} (reserved: {a.get('total_reserved')} B)"
-            )
-        if kind == SPLIT:
-            return (
-                f"split: {a['bytes']} B at {a['addr']:#x}, remainder {a['remainder_bytes']}"
-                f" B at {a['remainder_addr']:#x} stays cached"
-            )
-        if kind == FREE_COMPLETED:
-            return f"free completed: {a['bytes']} B at {a['addr']:#x} is cached for reuse"
-        if kind == OOM:
-            return (
-                f"out of memory: {a['bytes']} B requested on {a['device']}, "
-                f"{a['device_free']} B free"
-            )
-        if kind in (MAKE_INTRUSIVE, INCREF, DECREF):
-            return f"{kind} {ids.display(a['object'])} → refcount {a['refcount']}"
-        if kind == DELETE:
-            return f"delete {ids.display(a['object'])}"
-        if kind == VIEW_BASE:
-            return f"{ids.display(a['object'])} is a view of {ids.display(a['base'])} (holds it)"
-        if kind == HANDLE_NEW:
-            handle = ids.known_handle(a["handle"])
-            return (
-                f"new Python handle {self.names(handle or 0)} → {ids.display(a['impl'])} "
-                f"{dims(a.get('sizes', []))} {a.get('dtype', '')}"
-            )
-        if kind == HANDLE_DEL:
-            handle = ids.known_handle(a["handle"])
-            return f"Python handle {self.names(handle or 0)} dies → {ids.display(a['impl'])}"
-        if kind == STATEMENT:
-            return f"▶ line {a.get('lineno')}: {shorten(str(a.get('source', '')))}"
-        if kind == TENSOR_META:
-            return (
-                f"{ids.display(a['object'])}: sizes={dims(a['sizes'])} "
-                f"strides={dims(a['strides'])} offset={a['offset']}"
-            )
-        if kind == TENSOR_STORAGE:
-            return f"{ids.display(a['object'])} now uses {ids.display(a.get('storage') or '')}"
-        if kind == STORAGE_DATA:
-            return f"{ids.display(a['object'])}: {a.get('nbytes')} B at {a.get('addr', 0):#x}"
-        if kind == NAMES:
-            return "user variables: " + ", ".join(
-                n for names in a.get("names", {}).values() for n in names
-            )
-        return f"{kind} {event.name}"
+        """One line for the event at `step`: what just happened (describe.py)."""
+        return describe_event(self, step)
 
     def code_view(self, step: int | None = None) -> str:
         """The equivalent code (seed 000); with `step`, `# <--- here` marks the line running."""
@@ -370,62 +278,14 @@ class Timeline:
     # ---- rich --------------------------------------------------------------------------------
     def stack_tree(self, step: int) -> Tree:
         """The call stack at `step` as a rich Tree, colored by layer, with PyTorch's names."""
-        step = self._check(step)
-        root = Tree(Text(f"call stack at step {step}", style="bold"), guide_style="bright_black")
-        node = root
-        for frame in self.stack_at(step):
-            node = node.add(frame_text(frame))
-        node.add(Text(self.describe_event(step), style="italic"))
-        return root
+        return stack_tree(self, step)
 
     def objects_table(self, step: int) -> Table:
         """Handles, TensorImpls, StorageImpls and DataPtrs at `step`, with refcounts."""
-        state = self.state_at(step)
-        table = Table(
-            title=f"objects at step {state.step}",
-            title_justify="left",
-            show_lines=False,
-            expand=False,
-        )
-        for column in ("object", "refcount", "points to", "details"):
-            table.add_column(column)
-        for h in state.handles.values():
-            table.add_row(
-                Text(h.name, style=LAYER_STYLES["python"]),
-                "",
-                f"TensorImpl#{h.impl}" if h.impl is not None else "",
-                "Python handle",
-            )
-        for t in state.tensors.values():
-            table.add_row(
-                Text(t.label, style=LAYER_STYLES["native"]),
-                str(t.refcount),
-                f"StorageImpl#{t.storage}" if t.storage is not None else "",
-                t.describe(),
-            )
-        for s in state.storages.values():
-            shared = ", ".join(f"TensorImpl#{t}" for t in s.tensors) or "no TensorImpl"
-            table.add_row(
-                Text(s.label, style=LAYER_STYLES["allocator"]),
-                str(s.refcount),
-                f"DataPtr {s.addr:#x}",
-                f"{s.nbytes} B {s.device}, used by {shared}",
-            )
-        table.caption = f"allocated: {state.allocated} B in {len(state.live_blocks)} block(s)"
-        return table
+        return objects_table(self, step)
 
     def code_text(self, step: int | None = None) -> Text:
-        here = current_line(self.code, self._check(step)) if step is not None else None
-        text = Text()
-        for i, line in enumerate(self.code):
-            if i:
-                text.append("\n")
-            if i == here:
-                text.append(line.text, style="bold reverse")
-                text.append("  # <--- here", style="bold yellow")
-            else:
-                text.append(line.text)
-        return text
+        return code_text(self, step)
 
     def summary_table(
         self, sort_by: str = "total", row_limit: int | None = None, times: bool = True
@@ -476,73 +336,6 @@ class Timeline:
         from tensortrace.replay.payload import build_payload
 
         return build_payload(self)
-
-
-class StepView:
-    """A Timeline at one step: code with `<--- here`, the call stack and the objects."""
-
-    def __init__(self, timeline: Timeline, step: int) -> None:
-        self.timeline = timeline
-        self.step = step
-
-    @property
-    def state(self) -> State:
-        return self.timeline.state_at(self.step)
-
-    def __rich__(self) -> RenderableType:
-        t = self.timeline
-        return Group(
-            Text(f"step {self.step} / {len(t) - 1}: {t.describe_event(self.step)}", style="bold"),
-            Panel(
-                t.code_text(self.step), title="equivalent code", title_align="left", expand=False
-            ),
-            t.stack_tree(self.step),
-            t.objects_table(self.step),
-        )
-
-    def _repr_html_(self) -> str:
-        return to_html(self)
-
-
-def frame_text(frame: StackFrame) -> Text:
-    label = Text(frame.name, style=LAYER_STYLES.get(frame.layer, ""))
-    label.append(f"  [{frame.layer}]", style="dim")
-    if "dispatch_key" in frame.details:
-        label.append(
-            f"  {frame.details.get('dispatch_key_set', '')} → {frame.details['dispatch_key']}",
-            style="magenta",
-        )
-    args = frame.args_text()
-    if args:
-        label.append(f"  ({args})")
-    label.append(f"\n{frame.source}", style="dim italic")
-    if frame.symbol != frame.name:
-        label.append(f" :: {frame.symbol}", style="dim italic")
-    if frame.legacy:
-        label.append(f"  (2019: {frame.legacy})", style="dim")
-    return label
-
-
-def to_text(renderable: Any, width: int = 120) -> str:
-    """Render anything rich can render to plain text (goldens, logs)."""
-    console = Console(
-        width=width, record=True, color_system=None, force_terminal=False, file=io.StringIO()
-    )
-    console.print(renderable)
-    return console.export_text()
-
-
-def to_html(renderable: Any, width: int = 120) -> str:
-    """Render to an HTML fragment with inline styles, for Jupyter's `_repr_html_`."""
-    console = Console(
-        width=width, record=True, file=io.StringIO(), force_terminal=True, color_system="truecolor"
-    )
-    console.print(renderable)
-    return console.export_html(
-        inline_styles=True,
-        code_format='<pre style="font-family:ui-monospace,Menlo,Consolas,monospace;'
-        'font-size:12px;line-height:1.3">{code}</pre>',
-    )
 
 
 def trace_rich(trace: Trace) -> RenderableType:

@@ -80,6 +80,10 @@ TORCH_COMPOSITE = {"max.other": "maximum", "min.other": "minimum"}
 # VariableTypeManual.cpp writes these by hand instead of generating them
 MANUAL_AUTOGRAD = frozenset({"detach"})
 MANUAL_NON_DIFFERENTIABLE = frozenset({"detach", "detach_"})
+# Views whose derivatives.yaml entry says `output_differentiability: [False]`: no graph, and the
+# view records no base but shares its version counter, as as_view(is_bw_differentiable=false,
+# is_fw_differentiable=false) makes it (x.view(torch.int32)._base is None)
+NON_DIFFERENTIABLE_VIEWS = frozenset({"view.dtype"})
 # the name a formula's def calls the Node's saved values by
 SAVED = "v"
 
@@ -113,7 +117,11 @@ def node_of(f: NativeFunction, entries: dict[str, DerivativeEntry]) -> Derivativ
 
 def records_graph(f: NativeFunction) -> bool:
     name = f.schema.name
-    return name not in DONT_REQUIRE_DERIVATIVE and name.rstrip("_") not in DONT_REQUIRE_DERIVATIVE
+    return (
+        name not in DONT_REQUIRE_DERIVATIVE
+        and name.rstrip("_") not in DONT_REQUIRE_DERIVATIVE
+        and f.schema.full_name not in NON_DIFFERENTIABLE_VIEWS
+    )
 
 
 # ---- Functions.cpp ------------------------------------------------------------------------------
@@ -336,7 +344,7 @@ def gen_inplace_or_view_type(fns: Sequence[NativeFunction]) -> tuple[str, str]:
         if not _has_autograd_kernel(f) or not (s.is_inplace or s.is_view or s.is_out):
             continue
         symbol = f"torch::ADInplaceOrView::{f.ident}"
-        if s.name == "detach":
+        if s.name == "detach" or s.full_name in NON_DIFFERENTIABLE_VIEWS:
             after = "    return detach_shares_version(args[0], result)"
         elif s.name in MANUAL_NON_DIFFERENTIABLE:
             after = "    return result"

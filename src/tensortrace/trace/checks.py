@@ -26,6 +26,7 @@ MAX_NESTING = 32  # the recorder's summaries nest a few levels; a file may not n
 MIN_INT, MAX_INT = -(2**63), 2**64 - 1
 
 Checker = Callable[[Any, int], None]  # (value, nesting depth)
+_INT = {int}
 
 
 class CheckError(Exception):
@@ -127,12 +128,20 @@ def _compile(tp: Any) -> Checker:
         return optional
     if origin is list:
         item = _compile(get_args(tp)[0])
+        ints = item is _int  # sizes and strides: checked in C when all are in range
 
         def array(value: Any, depth: int) -> None:
             if type(value) is not list:
                 raise CheckError("an array", value)
             if depth >= MAX_NESTING:
                 raise CheckError(f"data nested at most {MAX_NESTING} levels", value)
+            if ints and (
+                not value
+                or set(map(type, value)) == _INT
+                and MIN_INT <= min(value)
+                and max(value) <= MAX_INT
+            ):
+                return
             for i, v in enumerate(value):
                 try:
                     item(v, depth + 1)
@@ -212,6 +221,22 @@ def check_args(ph: str, kind: str, args: Any) -> None:
         _END(args, 0)
     else:
         _BEGIN(args, 0)
+
+
+# Note [Args checked once per skeleton]: whether an args object passes check_args depends on
+# its structure, its keys, the summary kinds ("$" values), the types of its scalars and whether
+# its integers fit 64 bits, never on the other characters of its strings or on which digits its
+# numbers have, since no declared name contains a digit. So its compact JSON text with every
+# digit made 0 (its skeleton) is checked once: a loop's million args objects differ in ids and
+# addresses, not in skeleton. A text with a run of 19 digits (an integer that may not fit) is
+# always checked.
+SKELETON = bytes.maketrans(b"123456789", b"000000000")  # for the text's ASCII bytes
+_DECLARED = [
+    name
+    for td in (*INSTANT_ARGS.values(), *SUMMARY_FIELDS.values(), BeginArgs, EndArgs)
+    for name in get_type_hints(td)
+] + list(SUMMARY_FIELDS)
+SKELETONS_SOUND = not any(c.isdigit() for name in _DECLARED for c in name)
 
 
 def check_sites(sites: Any, version: int) -> list[FrameSite]:

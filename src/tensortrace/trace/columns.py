@@ -130,6 +130,10 @@ class EventColumns(Sequence[Event]):
         """Event i's args (decoded from its text; treat as read-only: shared)."""
         return self._args_of(self.arg[i])
 
+    def arg_object(self, index: int) -> Any:
+        """The args object at `index` of the table (`arg[i]` is event i's): decoded, shared."""
+        return self._args_of(index)
+
     def _args_of(self, index: int) -> Any:
         value = self._cache.get(index)
         if value is None:
@@ -143,6 +147,8 @@ class EventColumns(Sequence[Event]):
         """Inside the block, each distinct args object is decoded once and kept (a consumer
         that walks the events several times, such as the Timeline's build); dropped after."""
         self._limit = sys.maxsize
+        # the whole table in one parse (json's C scanner once, not once per text)
+        self._cache = dict(enumerate(_decode("[" + ",".join(self.arg_texts) + "]")))
         try:
             yield
         finally:
@@ -196,7 +202,10 @@ class EventColumns(Sequence[Event]):
                 self.depth[start:stop],
                 self.site[start:stop],
                 map(s, self.kind[start:stop]),
-                map(self._args_of, self.arg[start:stop]),
+                map(
+                    self._cache.__getitem__ if self._limit == sys.maxsize else self._args_of,
+                    self.arg[start:stop],
+                ),
                 tid,
             ),
         )

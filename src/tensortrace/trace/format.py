@@ -23,7 +23,14 @@ from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore
 from pathlib import Path
 from typing import Any
 
-from tensortrace.trace.checks import CheckError, check_args, check_json, check_sites
+from tensortrace.trace.checks import (
+    SKELETON,
+    SKELETONS_SOUND,
+    CheckError,
+    check_args,
+    check_json,
+    check_sites,
+)
 from tensortrace.trace.columns import EventColumns
 from tensortrace.trace.errors import TraceFormatError
 from tensortrace.trace.events import Event, FrameSite
@@ -46,6 +53,7 @@ _ROW_COLUMNS = {
     "tid": 8,
 }  # format 1's row layout
 MAX_DEPTH = 2**31 - 1
+_LONG_NUMBER = b"0" * 19  # in a skeleton: an integer that may not fit 64 bits
 
 
 # ---- writing ------------------------------------------------------------------------------------
@@ -380,15 +388,21 @@ def _columns(data: dict[str, Any], n_sites: int) -> EventColumns:
             where,
             ["events", "site", i],
         )
+    # each distinct args object kept as its compact text (columns.py), decoded on access
+    texts = list(map(_encode, table))
+    passed: set[tuple[str, int, bytes]] = set()  # Note [Args checked once per skeleton]
     for letter, index, a in set(zip(ph, kinds, args)):  # each distinct args object once
+        text = texts[a].encode()  # ASCII: our encoder escapes the rest
+        skeleton = (letter, index, text.translate(SKELETON))
+        if skeleton in passed and _LONG_NUMBER not in skeleton[2]:
+            continue
         try:
             check_args(letter, strings[index], table[a])
         except CheckError as bad:
             raise bad.within("arg_table", a) from None
-    # each distinct args object kept as its compact text (columns.py), decoded on access
-    return EventColumns(
-        ph, strings, names, layers, kinds, ts, depth, site, tid, args, list(map(_encode, table))
-    )
+        if SKELETONS_SOUND:
+            passed.add(skeleton)
+    return EventColumns(ph, strings, names, layers, kinds, ts, depth, site, tid, args, texts)
 
 
 def _check_nesting(events: EventColumns, columnar: bool) -> None:

@@ -9,14 +9,14 @@ Saving is JSON only, never pickle: a trace file is data, safe to open from anyon
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tensortrace.trace.chrome import chrome_trace, write_chrome_trace
 from tensortrace.trace.columns import EventColumns
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
-from tensortrace.trace.schema import ALLOC, FREE, render_value
+from tensortrace.trace.schema import ALLOC, FREE
 
 FORMAT_VERSION = 2  # trace/format.py's VERSION (format.py imports json: loaded on first use)
 
@@ -206,126 +206,14 @@ class Trace:
 
     # ---- Chrome trace ------------------------------------------------------------------------
     def export_chrome_trace(self, path: str | os.PathLike[str]) -> None:
-        """Write a Chrome Trace Event file shaped like torch.profiler's export_chrome_trace."""
-        import json
-
-        with open(path, "w") as f:
-            json.dump(self.chrome_trace_events(), f)
+        """Write a Chrome Trace Event file shaped like torch.profiler's export_chrome_trace,
+        streamed as the events are walked (chrome.py)."""
+        with open(path, "w", encoding="utf-8") as f:
+            write_chrome_trace(self, f)
 
     def chrome_trace_events(self) -> dict[str, Any]:
-        pid = int(self.meta.get("pid", os.getpid()))
-        main_tid = int(self.meta.get("tid", threading.get_native_id()))
-        out: list[dict[str, Any]] = [
-            {
-                "ph": "M",
-                "name": "process_name",
-                "pid": pid,
-                "tid": 0,
-                "ts": 0,
-                "args": {"name": "python"},
-            },
-            {
-                "ph": "M",
-                "name": "process_labels",
-                "pid": pid,
-                "tid": 0,
-                "ts": 0,
-                "args": {"labels": "CPU"},
-            },
-        ]
-        for tid in [t or main_tid for t in self.threads()] or [main_tid]:
-            out.append(
-                {
-                    "ph": "M",
-                    "name": "thread_name",
-                    "pid": pid,
-                    "tid": tid,
-                    "ts": 0,
-                    "args": {"name": f"thread {tid} (python)"},
-                }
-            )
-        begin_stacks: dict[int, list[int]] = {}  # one per thread
-        for index, event in enumerate(self.events):
-            ts = event.ts_ns / 1000.0
-            begins = begin_stacks.setdefault(event.tid, [])
-            tid = event.tid or main_tid
-            if event.ph == BEGIN:
-                begins.append(index)
-            elif event.ph == END:
-                begin = self.events[begins.pop()]
-                site = self.site_of(begin)
-                args: dict[str, Any] = {"Ev Idx": index}
-                if site is not None:
-                    args.update({"PyTorch source": site.source, "PyTorch symbol": site.symbol})
-                    if site.legacy:
-                        args["2019 name"] = site.legacy
-                # summaries as the text torch.profiler's viewers show for an input
-                args["Inputs"] = render_value(begin.args.get("args", {}))
-                args.update({k.capitalize(): render_value(v) for k, v in event.args.items()})
-                out.append(
-                    {
-                        "ph": "X",
-                        "cat": begin.layer,
-                        "name": begin.name,
-                        "pid": pid,
-                        "tid": tid,
-                        "ts": begin.ts_ns / 1000.0,
-                        "dur": (event.ts_ns - begin.ts_ns) / 1000.0,
-                        "args": args,
-                    }
-                )
-            elif event.kind in (ALLOC, FREE):
-                a = event.args
-                out.append(
-                    {
-                        "ph": "i",
-                        "cat": "cpu_instant_event",
-                        "s": "t",
-                        "name": "[memory]",
-                        "pid": pid,
-                        "tid": tid,
-                        "ts": ts,
-                        "args": {
-                            "Total Reserved": a.get("total_reserved", 0),
-                            "Total Allocated": a["total_allocated"],
-                            "Bytes": a["bytes"] if event.kind == ALLOC else -a["bytes"],
-                            # CUDA (DeviceType 1) and its index, as torch's
-                            "Device Id": a.get("device_id", -1),
-                            "Device Type": a.get("device_type", 0),
-                            "Addr": a["addr"],
-                            "Ev Idx": index,
-                        },
-                    }
-                )
-                out.append(
-                    {
-                        "ph": "C",
-                        "name": "Memory Allocated",
-                        "pid": pid,
-                        "tid": tid,
-                        "ts": ts,
-                        "args": {a.get("device", "cpu"): a["total_allocated"]},
-                    }
-                )
-            else:
-                out.append(
-                    {
-                        "ph": "i",
-                        "cat": event.layer,
-                        "s": "t",
-                        "name": event.name,
-                        "pid": pid,
-                        "tid": tid,
-                        "ts": ts,
-                        "args": {"kind": event.kind, **event.args, "Ev Idx": index},
-                    }
-                )
-        return {
-            "schemaVersion": 1,
-            "traceEvents": out,
-            "traceName": "tensortrace",
-            "displayTimeUnit": "ms",
-        }
+        """The Chrome file's document as data (chrome.py)."""
+        return chrome_trace(self)
 
     # Note [A Trace shows itself]
     # In a terminal (rich) and in Jupyter a Trace displays as the replay's Timeline overview.

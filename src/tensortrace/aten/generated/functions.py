@@ -270,6 +270,22 @@ def randint(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_randperm = Overloads([(ops.randperm, Binder(ops.randperm.schema)), (ops.randperm_generator, Binder(ops.randperm_generator.schema)), (ops.randperm_out, Binder(ops.randperm_out.schema)), (ops.randperm_generator_out, Binder(ops.randperm_generator_out.schema))])
+
+
+@traced("dispatch", "at::randperm", FUNCTIONS_H, "at::randperm",
+        legacy="at::randperm (Functions.h)")
+def randperm(*args: Any, **kwargs: Any) -> Any:
+    """at::randperm, overloads:
+    randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    randperm.out(SymInt n, *, Tensor(a!) out) -> Tensor(a!)
+    randperm.generator_out(SymInt n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_randperm, args, kwargs, "at::randperm")
+    return op.call(*full)
+
+
 _ov_randint_like = Overloads([(ops.randint_like_generator, Binder(ops.randint_like_generator.schema)), (ops.randint_like, Binder(ops.randint_like.schema)), (ops.randint_like_low_generator_dtype, Binder(ops.randint_like_low_generator_dtype.schema)), (ops.randint_like_low_dtype, Binder(ops.randint_like_low_dtype.schema))])
 
 
@@ -303,7 +319,7 @@ def arange(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_linspace = Overloads([(ops.linspace, Binder(ops.linspace.schema)), (ops.linspace_out, Binder(ops.linspace_out.schema))])
+_ov_linspace = Overloads([(ops.linspace, Binder(ops.linspace.schema)), (ops.linspace_out, Binder(ops.linspace_out.schema)), (ops.linspace_Tensor_Tensor, Binder(ops.linspace_Tensor_Tensor.schema)), (ops.linspace_Tensor_Scalar, Binder(ops.linspace_Tensor_Scalar.schema)), (ops.linspace_Scalar_Tensor, Binder(ops.linspace_Scalar_Tensor.schema)), (ops.linspace_Tensor_Tensor_out, Binder(ops.linspace_Tensor_Tensor_out.schema)), (ops.linspace_Tensor_Scalar_out, Binder(ops.linspace_Tensor_Scalar_out.schema)), (ops.linspace_Scalar_Tensor_out, Binder(ops.linspace_Scalar_Tensor_out.schema))])
 
 
 @traced("dispatch", "at::linspace", FUNCTIONS_H, "at::linspace",
@@ -312,6 +328,12 @@ def linspace(*args: Any, **kwargs: Any) -> Any:
     """at::linspace, overloads:
     linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
     linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)
+    linspace.Tensor_Tensor(Tensor start, Tensor end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    linspace.Tensor_Scalar(Tensor start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    linspace.Scalar_Tensor(Scalar start, Tensor end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+    linspace.Tensor_Tensor_out(Tensor start, Tensor end, int steps, *, Tensor(a!) out) -> Tensor(a!)
+    linspace.Tensor_Scalar_out(Tensor start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)
+    linspace.Scalar_Tensor_out(Scalar start, Tensor end, int steps, *, Tensor(a!) out) -> Tensor(a!)
     """
     op, full = select_overload(_ov_linspace, args, kwargs, "at::linspace")
     return op.call(*full)
@@ -1891,7 +1913,7 @@ def bmm(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
-_ov_addmm = Overloads([(ops.addmm_out, Binder(ops.addmm_out.schema)), (ops.addmm, Binder(ops.addmm.schema))])
+_ov_addmm = Overloads([(ops.addmm_out, Binder(ops.addmm_out.schema)), (ops.addmm, Binder(ops.addmm.schema)), (ops.addmm_dtype, Binder(ops.addmm_dtype.schema)), (ops.addmm_dtype_out, Binder(ops.addmm_dtype_out.schema))])
 
 
 @traced("dispatch", "at::addmm", FUNCTIONS_H, "at::addmm",
@@ -1900,6 +1922,8 @@ def addmm(*args: Any, **kwargs: Any) -> Any:
     """at::addmm, overloads:
     addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
     addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+    addmm.dtype(Tensor self, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+    addmm.dtype_out(Tensor self, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
     """
     op, full = select_overload(_ov_addmm, args, kwargs, "at::addmm")
     return op.call(*full)
@@ -5555,6 +5579,7 @@ FUNCTIONS: dict[str, Any] = {
     "randn": randn,
     "randn_like": randn_like,
     "randint": randint,
+    "randperm": randperm,
     "randint_like": randint_like,
     "arange": arange,
     "linspace": linspace,

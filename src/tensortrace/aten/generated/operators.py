@@ -184,6 +184,18 @@ randint_low_out = _register(
 randint_low_generator_out = _register(
     FunctionSchema('randint', 'low_generator_out', (Argument('low', _T12, None, False), Argument('high', _T12, None, False), Argument('size', _T0, None, False), Argument('generator', _T7, None, True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'randint.low_generator_out(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'randint_out'}}})
+randperm = _register(
+    FunctionSchema('randperm', '', (Argument('n', _T12, None, False), Argument('dtype', _T1, 'long', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'tags': ['core', 'nondeterministic_seeded'], 'dispatch': {'CompositeExplicitAutograd': 'randperm'}}})
+randperm_generator = _register(
+    FunctionSchema('randperm', 'generator', (Argument('n', _T12, None, False), Argument('generator', _T7, None, True), Argument('dtype', _T1, 'long', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'randperm'}}})
+randperm_out = _register(
+    FunctionSchema('randperm', 'out', (Argument('n', _T12, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'randperm.out(SymInt n, *, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'randperm_out'}}})
+randperm_generator_out = _register(
+    FunctionSchema('randperm', 'generator_out', (Argument('n', _T12, None, False), Argument('generator', _T7, None, True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'randperm.generator_out(SymInt n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CPU': 'randperm_out_cpu', 'CUDA': 'randperm_out_cuda'}}})
 randint_like_generator = _register(
     FunctionSchema('randint_like', 'generator', (Argument('self', _T6, None, False), Argument('high', _T12, None, False), Argument('generator', _T7, None, True), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
     {'func': 'randint_like.generator(Tensor self, SymInt high, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor', **{'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutograd': 'randint_like'}}})
@@ -217,6 +229,24 @@ linspace = _register(
 linspace_out = _register(
     FunctionSchema('linspace', 'out', (Argument('start', _T14, None, False), Argument('end', _T14, None, False), Argument('steps', _T11, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, Meta': 'linspace_out', 'CUDA': 'linspace_cuda_out'}}})
+linspace_Tensor_Tensor = _register(
+    FunctionSchema('linspace', 'Tensor_Tensor', (Argument('start', _T6, None, False), Argument('end', _T6, None, False), Argument('steps', _T11, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'linspace.Tensor_Tensor(Tensor start, Tensor end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'linspace'}}})
+linspace_Tensor_Scalar = _register(
+    FunctionSchema('linspace', 'Tensor_Scalar', (Argument('start', _T6, None, False), Argument('end', _T14, None, False), Argument('steps', _T11, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'linspace.Tensor_Scalar(Tensor start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'linspace'}}})
+linspace_Scalar_Tensor = _register(
+    FunctionSchema('linspace', 'Scalar_Tensor', (Argument('start', _T14, None, False), Argument('end', _T6, None, False), Argument('steps', _T11, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
+    {'func': 'linspace.Scalar_Tensor(Scalar start, Tensor end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'linspace'}}})
+linspace_Tensor_Tensor_out = _register(
+    FunctionSchema('linspace', 'Tensor_Tensor_out', (Argument('start', _T6, None, False), Argument('end', _T6, None, False), Argument('steps', _T11, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linspace.Tensor_Tensor_out(Tensor start, Tensor end, int steps, *, Tensor(a!) out) -> Tensor(a!)', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'linspace_out'}}})
+linspace_Tensor_Scalar_out = _register(
+    FunctionSchema('linspace', 'Tensor_Scalar_out', (Argument('start', _T6, None, False), Argument('end', _T14, None, False), Argument('steps', _T11, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linspace.Tensor_Scalar_out(Tensor start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'linspace_out'}}})
+linspace_Scalar_Tensor_out = _register(
+    FunctionSchema('linspace', 'Scalar_Tensor_out', (Argument('start', _T14, None, False), Argument('end', _T6, None, False), Argument('steps', _T11, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linspace.Scalar_Tensor_out(Scalar start, Tensor end, int steps, *, Tensor(a!) out) -> Tensor(a!)', **{'category_override': 'factory', 'dispatch': {'CompositeExplicitAutograd': 'linspace_out'}}})
 eye = _register(
     FunctionSchema('eye', '', (Argument('n', _T12, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
     {'func': 'eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'eye'}}})
@@ -307,6 +337,9 @@ to_other = _register(
 view = _register(
     FunctionSchema('view', '', (Argument('self', _T10, None, False), Argument('size', _T0, None, False),), (_T10,), ()),
     {'func': 'view(Tensor(a) self, SymInt[] size) -> Tensor(a)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'view'}}})
+view_dtype = _register(
+    FunctionSchema('view', 'dtype', (Argument('self', _T10, None, False), Argument('dtype', _T15, None, False),), (_T10,), ()),
+    {'func': 'view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)', **{'variants': 'method', 'dispatch': {'CompositeExplicitAutograd': 'view_dtype'}}})
 _reshape_alias = _register(
     FunctionSchema('_reshape_alias', '', (Argument('self', _T10, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, None, False),), (_T10,), ()),
     {'func': '_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': '_reshape_alias'}}})
@@ -379,9 +412,21 @@ contiguous = _register(
 clone = _register(
     FunctionSchema('clone', '', (Argument('self', _T6, None, False), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
     {'func': 'clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'clone'}}})
+set__source_Storage = _register(
+    FunctionSchema('set_', 'source_Storage', (Argument('self', _T8, None, False), Argument('source', _T23, None, False),), (_T8,), ()),
+    {'func': 'set_.source_Storage(Tensor(a!) self, Storage source) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'set_'}, 'tags': 'inplace_view'}})
 set__source_Storage_storage_offset = _register(
     FunctionSchema('set_', 'source_Storage_storage_offset', (Argument('self', _T8, None, False), Argument('source', _T23, None, False), Argument('storage_offset', _T12, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, '[]', False),), (_T8,), ()),
     {'func': 'set_.source_Storage_storage_offset(Tensor(a!) self, Storage source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU': 'set_storage_cpu_', 'CUDA': 'set_storage_cuda_'}}})
+set__source_Tensor_storage_offset = _register(
+    FunctionSchema('set_', 'source_Tensor_storage_offset', (Argument('self', _T8, None, False), Argument('source', _T6, None, False), Argument('storage_offset', _T12, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, '[]', False),), (_T8,), ()),
+    {'func': 'set_.source_Tensor_storage_offset(Tensor(a!) self, Tensor source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'set__symint'}, 'tags': 'inplace_view'}})
+set__source_Tensor = _register(
+    FunctionSchema('set_', 'source_Tensor', (Argument('self', _T8, None, False), Argument('source', _T6, None, False),), (_T8,), ()),
+    {'func': 'set_.source_Tensor(Tensor(a!) self, Tensor source) -> Tensor(a!)', **{'variants': 'method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CPU, CUDA': 'set_tensor_'}, 'tags': 'inplace_view'}})
+set_ = _register(
+    FunctionSchema('set_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'set_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU': 'set_cpu_', 'CUDA': 'set_cuda_'}, 'tags': 'inplace_view'}})
 sub_out = _register(
     FunctionSchema('sub', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('alpha', _T14, '1', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'sub_out'}, 'tags': 'pointwise'}})
@@ -1114,6 +1159,12 @@ addmm = _register(
 addmm_ = _register(
     FunctionSchema('addmm_', '', (Argument('self', _T8, None, False), Argument('mat1', _T6, None, False), Argument('mat2', _T6, None, False), Argument('beta', _T14, '1', True), Argument('alpha', _T14, '1', True),), (_T8,), ()),
     {'func': 'addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)', **{'structured_delegate': 'addmm.out', 'variants': 'method'}})
+addmm_dtype = _register(
+    FunctionSchema('addmm', 'dtype', (Argument('self', _T6, None, False), Argument('mat1', _T6, None, False), Argument('mat2', _T6, None, False), Argument('out_dtype', _T15, None, False), Argument('beta', _T14, '1', True), Argument('alpha', _T14, '1', True),), (_T6,), ()),
+    {'func': 'addmm.dtype(Tensor self, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1) -> Tensor', **{'dispatch': {'CUDA': '_addmm_dtype_cuda'}}})
+addmm_dtype_out = _register(
+    FunctionSchema('addmm', 'dtype_out', (Argument('self', _T6, None, False), Argument('mat1', _T6, None, False), Argument('mat2', _T6, None, False), Argument('out_dtype', _T15, None, False), Argument('beta', _T14, '1', True), Argument('alpha', _T14, '1', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'addmm.dtype_out(Tensor self, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CUDA': '_addmm_dtype_out_cuda'}}})
 addmv = _register(
     FunctionSchema('addmv', '', (Argument('self', _T6, None, False), Argument('mat', _T6, None, False), Argument('vec', _T6, None, False), Argument('beta', _T14, '1', True), Argument('alpha', _T14, '1', True),), (_T6,), ()),
     {'func': 'addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor', **{'structured_delegate': 'addmv.out', 'variants': 'function, method', 'tags': 'core'}})
@@ -2714,6 +2765,10 @@ OPERATORS: list[OperatorHandle] = [
     randint_generator_out,
     randint_low_out,
     randint_low_generator_out,
+    randperm,
+    randperm_generator,
+    randperm_out,
+    randperm_generator_out,
     randint_like_generator,
     randint_like,
     randint_like_low_generator_dtype,
@@ -2725,6 +2780,12 @@ OPERATORS: list[OperatorHandle] = [
     arange_start_out,
     linspace,
     linspace_out,
+    linspace_Tensor_Tensor,
+    linspace_Tensor_Scalar,
+    linspace_Scalar_Tensor,
+    linspace_Tensor_Tensor_out,
+    linspace_Tensor_Scalar_out,
+    linspace_Scalar_Tensor_out,
     eye,
     eye_m,
     eye_out,
@@ -2755,6 +2816,7 @@ OPERATORS: list[OperatorHandle] = [
     to_device,
     to_other,
     view,
+    view_dtype,
     _reshape_alias,
     _unsafe_view,
     reshape,
@@ -2779,7 +2841,11 @@ OPERATORS: list[OperatorHandle] = [
     alias,
     contiguous,
     clone,
+    set__source_Storage,
     set__source_Storage_storage_offset,
+    set__source_Tensor_storage_offset,
+    set__source_Tensor,
+    set_,
     sub_out,
     sub_Tensor,
     sub__Tensor,
@@ -3024,6 +3090,8 @@ OPERATORS: list[OperatorHandle] = [
     addmm_out,
     addmm,
     addmm_,
+    addmm_dtype,
+    addmm_dtype_out,
     addmv,
     addmv_,
     addmv_out,

@@ -175,6 +175,30 @@ ops.randint_low.register(DispatchKey.BackendSelect,
                        KernelFunction(randint_low, "BackendSelect::randint"))
 
 
+@traced("dispatch", "at::(anonymous)::BackendSelect::randperm",
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::randperm (options.backend())")
+def randperm(*args: Any) -> Any:
+    """randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    key = computeDispatchKey(args[1], args[2], args[3])
+    return ops.randperm.redispatch(DispatchKeySet(key), *args)
+
+
+ops.randperm.register(DispatchKey.BackendSelect,
+                       KernelFunction(randperm, "BackendSelect::randperm"))
+
+
+@traced("dispatch", "at::(anonymous)::BackendSelect::randperm",
+        REGISTER_BACKEND_SELECT, legacy="TypeDefault::randperm (options.backend())")
+def randperm_generator(*args: Any) -> Any:
+    """randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
+    key = computeDispatchKey(args[2], args[3], args[4])
+    return ops.randperm_generator.redispatch(DispatchKeySet(key), *args)
+
+
+ops.randperm_generator.register(DispatchKey.BackendSelect,
+                       KernelFunction(randperm_generator, "BackendSelect::randperm"))
+
+
 @traced("dispatch", "at::(anonymous)::BackendSelect::arange",
         REGISTER_BACKEND_SELECT, legacy="TypeDefault::arange (options.backend())")
 def arange(*args: Any) -> Any:

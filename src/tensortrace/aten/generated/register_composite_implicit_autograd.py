@@ -28,6 +28,7 @@ ops.flatten_using_ints.register(DispatchKey.CompositeImplicitAutograd, native_ke
 ops.unflatten_int.register(DispatchKey.CompositeImplicitAutograd, native_kernel("unflatten_symint", ops.unflatten_int))
 ops.chunk.register(DispatchKey.CompositeImplicitAutograd, native_kernel("chunk", ops.chunk))
 ops.contiguous.register(DispatchKey.CompositeImplicitAutograd, native_kernel("contiguous", ops.contiguous))
+ops.set__source_Tensor_storage_offset.register(DispatchKey.CompositeImplicitAutograd, native_kernel("set__symint", ops.set__source_Tensor_storage_offset))
 ops.true_divide_Tensor.register(DispatchKey.CompositeImplicitAutograd, native_kernel("true_divide", ops.true_divide_Tensor))
 ops.__and___Scalar.register(DispatchKey.CompositeImplicitAutograd, native_kernel("__and__", ops.__and___Scalar))
 ops.__and___Tensor.register(DispatchKey.CompositeImplicitAutograd, native_kernel("__and__", ops.__and___Tensor))

@@ -34,7 +34,7 @@ _ov_detach = Overloads([(ops.detach, Binder(ops.detach.schema))])
 _ov_detach_ = Overloads([(ops.detach_, Binder(ops.detach_.schema))])
 _ov_resolve_conj = Overloads([(ops.resolve_conj, Binder(ops.resolve_conj.schema))])
 _ov_resolve_neg = Overloads([(ops.resolve_neg, Binder(ops.resolve_neg.schema))])
-_ov_view = Overloads([(ops.view, Binder(ops.view.schema))])
+_ov_view = Overloads([(ops.view, Binder(ops.view.schema)), (ops.view_dtype, Binder(ops.view_dtype.schema))])
 _ov__reshape_alias = Overloads([(ops._reshape_alias, Binder(ops._reshape_alias.schema))])
 _ov_reshape = Overloads([(ops.reshape, Binder(ops.reshape.schema))])
 _ov_slice = Overloads([(ops.slice_Tensor, Binder(ops.slice_Tensor.schema))])
@@ -56,7 +56,7 @@ _ov_unbind = Overloads([(ops.unbind_int, Binder(ops.unbind_int.schema))])
 _ov_alias = Overloads([(ops.alias, Binder(ops.alias.schema))])
 _ov_contiguous = Overloads([(ops.contiguous, Binder(ops.contiguous.schema))])
 _ov_clone = Overloads([(ops.clone, Binder(ops.clone.schema))])
-_ov_set_ = Overloads([(ops.set__source_Storage_storage_offset, Binder(ops.set__source_Storage_storage_offset.schema))])
+_ov_set_ = Overloads([(ops.set__source_Storage, Binder(ops.set__source_Storage.schema)), (ops.set__source_Storage_storage_offset, Binder(ops.set__source_Storage_storage_offset.schema)), (ops.set__source_Tensor_storage_offset, Binder(ops.set__source_Tensor_storage_offset.schema)), (ops.set__source_Tensor, Binder(ops.set__source_Tensor.schema)), (ops.set_, Binder(ops.set_.schema))])
 _ov_sub = Overloads([(ops.sub_Tensor, Binder(ops.sub_Tensor.schema)), (ops.sub_Scalar, Binder(ops.sub_Scalar.schema))])
 _ov_sub_ = Overloads([(ops.sub__Tensor, Binder(ops.sub__Tensor.schema)), (ops.sub__Scalar, Binder(ops.sub__Scalar.schema))])
 _ov_mul = Overloads([(ops.mul_Tensor, Binder(ops.mul_Tensor.schema)), (ops.mul_Scalar, Binder(ops.mul_Scalar.schema))])
@@ -588,6 +588,7 @@ class TensorMethods:
     def view(self, *args: Any, **kwargs: Any) -> Any:
         """Tensor::view, overloads:
         view(Tensor(a) self, SymInt[] size) -> Tensor(a)
+        view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)
         """
         op, full = select_overload(_ov_view, (self, *args), kwargs, "Tensor.view")
         return op.call(*full)
@@ -787,7 +788,11 @@ class TensorMethods:
             legacy="Tensor::set_ (TensorMethods.h)")
     def set_(self, *args: Any, **kwargs: Any) -> Any:
         """Tensor::set_, overloads:
+        set_.source_Storage(Tensor(a!) self, Storage source) -> Tensor(a!)
         set_.source_Storage_storage_offset(Tensor(a!) self, Storage source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!)
+        set_.source_Tensor_storage_offset(Tensor(a!) self, Tensor source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!)
+        set_.source_Tensor(Tensor(a!) self, Tensor source) -> Tensor(a!)
+        set_(Tensor(a!) self) -> Tensor(a!)
         """
         op, full = select_overload(_ov_set_, (self, *args), kwargs, "Tensor.set_")
         return op.call(*full)

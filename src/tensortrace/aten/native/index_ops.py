@@ -20,7 +20,7 @@ from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.scalar_ops import Scalar
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
-from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_INDEX
+from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_INDEX, torchCheckFail
 from tensortrace.c10.scalar_type import ScalarType, isFloatingType, isIntegralType
 from tensortrace.trace import traced
 
@@ -54,13 +54,17 @@ def _slot(dim: int, idx: Any) -> tuple[Any, ...]:
 def index_select_kernel(result: Tensor, self: Tensor, dim: int, index: np.ndarray) -> None:
     src = _nd(self.numpy_view())
     bad = (index < 0) | (index >= src.shape[dim])
-    TORCH_CHECK(
-        not bad.any(),
-        "INDICES element is out of DATA bounds, id=",
-        int(index[bad][0]) if bad.any() else 0,
-        " axis_dim=",
-        src.shape[dim],
-    )
+    if bad.any():
+        # dim 1 of a tensor with more dims, into a contiguous result, is index_select_out_cpu_dim1_
+        # (caffe2's message); the general loop checks each index with TORCH_CHECK_INDEX
+        if dim == 1 and self.dim() > 1 and result.is_contiguous():
+            torchCheckFail(
+                "INDICES element is out of DATA bounds, id=",
+                int(index[bad][0]),
+                " axis_dim=",
+                src.shape[dim],
+            )
+        TORCH_CHECK_INDEX(False, "index out of range in self")
     _nd(result.numpy_view())[...] = np.take(src, index, axis=dim)
 
 

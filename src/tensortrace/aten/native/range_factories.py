@@ -137,10 +137,47 @@ def arange_out(start: Scalar, end: Scalar, step: Scalar = 1, out: Tensor | None 
     return out
 
 
+def _linspace_scalars(start: Scalar | Tensor, end: Scalar | Tensor) -> tuple[Scalar, Scalar]:
+    """The C++ overloads linspace(Tensor start, Tensor end, ...), (Tensor, Scalar) and
+    (Scalar, Tensor) of TensorFactories.cpp / RangeFactories.cpp: 0-dim tensors only, read with
+    item(), then the Scalar overload."""
+    start_is_tensor, end_is_tensor = isinstance(start, Tensor), isinstance(end, Tensor)
+    if start_is_tensor and end_is_tensor:
+        start_t, end_t = cast(Tensor, start), cast(Tensor, end)
+        TORCH_CHECK(
+            start_t.dim() == 0 and end_t.dim() == 0,
+            "linspace only supports 0-dimensional start and end tensors, but got start with ",
+            start_t.dim(),
+            " dimension(s) and end with ",
+            end_t.dim(),
+            " dimension(s).",
+        )
+    elif start_is_tensor:
+        start_t = cast(Tensor, start)
+        TORCH_CHECK(
+            start_t.dim() == 0,
+            "linspace only supports 0-dimensional start and end tensors, but got start with ",
+            start_t.dim(),
+            " dimension(s).",
+        )
+    elif end_is_tensor:
+        end_t = cast(Tensor, end)
+        TORCH_CHECK(
+            end_t.dim() == 0,
+            "linspace only supports 0-dimensional start and end tensors, but got end with ",
+            end_t.dim(),
+            " dimension(s).",
+        )
+    return (
+        cast(Tensor, start).item() if start_is_tensor else cast(Scalar, start),
+        cast(Tensor, end).item() if end_is_tensor else cast(Scalar, end),
+    )
+
+
 @native_function(FACTORIES, name="linspace", legacy="at::native::linspace")
 def linspace(
-    start: Scalar,
-    end: Scalar,
+    start: Scalar | Tensor,
+    end: Scalar | Tensor,
     steps: int,
     dtype: ScalarType | None = None,
     layout: str | None = None,
@@ -149,14 +186,26 @@ def linspace(
 ) -> Tensor:
     from tensortrace.aten import functions as at
 
+    if isinstance(start, Tensor) or isinstance(end, Tensor):
+        start, end = _linspace_scalars(start, end)
+        return at.linspace(
+            start, end, steps, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory
+        )
     TORCH_CHECK(steps >= 0, "number of steps must be non-negative")
     result = at.empty([steps], dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
     return at.linspace(start, end, steps, out=result)
 
 
 @native_function(SOURCE, name="linspace_out", legacy="THTensor_(linspace)")
-def linspace_out(start: Scalar, end: Scalar, steps: int, out: Tensor | None = None) -> Tensor:
+def linspace_out(
+    start: Scalar | Tensor, end: Scalar | Tensor, steps: int, out: Tensor | None = None
+) -> Tensor:
     assert out is not None
+    if isinstance(start, Tensor) or isinstance(end, Tensor):
+        from tensortrace.aten import functions as at
+
+        start, end = _linspace_scalars(start, end)
+        return cast(Tensor, at.linspace(start, end, steps, out=out))
     TORCH_CHECK(steps >= 0, "number of steps must be non-negative")
     if out.numel() != steps:
         out.resize_([steps])

@@ -1,27 +1,24 @@
-"""Reductions: sum, mean, prod, var/std, argmax/argmin, all/any, and the scan cumsum.
+"""Reductions: sum, mean, prod, trace, argmax/argmin, all/any, and the scan cumsum.
 
 Mirrors `aten/src/ATen/native/ReduceOps.cpp` (and the stubs of `ReduceOps.h`). The structured
 ones (sum.IntList_out, mean.out, prod.int_out, argmax.out, all.out, cumsum.out ...) have a meta
 half that declares the reduced output (resize_reduction) and an impl half that views that output
 with stride 0 along the reduced dims and runs a TensorIterator reduction over it
 (Note [A reduction's output has stride 0 along the reduced dims]); the kernel behind each stub
-is in native/cpu/reduce_ops_kernel.py.
+is in native/cpu/reduce_ops_kernel.py. var and std are in reduce_ops_std_var.py.
 """
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.reduce_ops_utils import (
-    get_dtype_from_result,
     get_dtype_from_self,
     get_reduction_shape,
     make_reduction,
     make_reduction_from_out_ty,
-    make_reduction_native,
     resize_reduction,
     zero_numel_check_dims,
 )
@@ -32,11 +29,9 @@ from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_NOT_IMPLEMENTED
 from tensortrace.c10.scalar_type import (
     ScalarType,
-    canCast,
     isComplexType,
     isFloatingType,
     isIntegralType,
-    toRealValueType,
 )
 
 SOURCE = "aten/src/ATen/native/ReduceOps.cpp"
@@ -228,136 +223,6 @@ def trace_cpu(self: Tensor) -> Tensor:
     total = np.add.accumulate(diagonal, dtype=acc)[-1] if diagonal.size else acc(0)
     result.numpy_view()[()] = total
     return result
-
-
-# ---- var / std -----------------------------------------------------------------------------------
-def _correction_value(correction: Any) -> float:
-    return 1.0 if correction is None else float(correction)
-
-
-def std_var_all_cpu(result: Tensor, self: Tensor, correction: float, take_sqrt: bool) -> None:
-    """A reduction to one element: the two-pass algorithm (mean first, then squared deviations)."""
-    import numpy as np
-
-    dtype = self.scalar_type()
-    TORCH_CHECK(
-        dtype in (ScalarType.Double, ScalarType.Float), "std_var_all: Unsupported dtype ", dtype
-    )
-    mean_value = float(self.mean().item())
-    values = self.numpy_view().astype(np.float64)  # the C++ loop accumulates in double
-    sum_dx2 = float(np.sum((values - mean_value) ** 2))
-    with np.errstate(all="ignore"):
-        var = np.float64(sum_dx2) / np.float64(max(0.0, self.numel() - correction))
-        value = float(np.sqrt(var) if take_sqrt else var)
-    result.fill_(value)
-
-
-def std_var_out(
-    fname: str,
-    result: Tensor,
-    self: Tensor,
-    dim: IntList,
-    correction_opt: Any,
-    keepdim: bool,
-    take_sqrt: bool,
-) -> Tensor:
-    TORCH_CHECK(
-        isFloatingType(self.scalar_type()) or isComplexType(self.scalar_type()),
-        "std and var only support floating point and complex dtypes",
-    )
-    if isComplexType(self.scalar_type()):
-        # the variance of the real and of the imaginary parts, computed apart, then added
-        from tensortrace.aten import functions as at
-
-        dtype = toRealValueType(get_dtype_from_result(result, None))
-        parts = []
-        for part in (at.real(self), at.imag(self)):
-            part_out = at.empty([0], dtype=dtype, device=self.device())
-            parts.append(std_var_out(fname, part_out, part, dim, correction_opt, keepdim, False))
-        at.add(parts[0], parts[1], out=result)
-        if take_sqrt:
-            at.sqrt(result, out=result)
-        return result
-    correction = _correction_value(correction_opt)
-    dtype = get_dtype_from_result(result, None)
-    iter_ = make_reduction_native(fname, result, self, dim, keepdim, dtype, dtype)
-    TORCH_CHECK(
-        canCast(self.scalar_type(), result.scalar_type()),
-        "result type ",
-        self.scalar_type(),
-        " can't be cast to the desired output type ",
-        result.scalar_type(),
-    )
-    # the reduction factor: how many input elements make each output element
-    if result.numel() > 0 and self.numel() // result.numel() - correction <= 0:
-        warnings.warn(
-            f"{fname}(): degrees of freedom is <= 0. Correction should be strictly "
-            "less than the reduction factor (input numel divided by output numel).",
-            UserWarning,
-            stacklevel=2,
-        )
-    if iter_.numel() == 0:
-        result.fill_(float("nan"))  # a trivial reduction
-    elif iter_.common_dtype() not in (ScalarType.BFloat16, ScalarType.Half) and result.numel() == 1:
-        std_var_all_cpu(result, self, correction, take_sqrt)
-    else:
-        std_var_stub(iter_.device_type(), iter_, correction, take_sqrt)
-    return result
-
-
-def _value_type_empty(self: Tensor) -> Tensor:
-    from tensortrace.aten import functions as at
-
-    return at.empty([0], dtype=toRealValueType(self.scalar_type()), device=self.device())
-
-
-@native_function(SOURCE, name="var")
-def var(self: Tensor, dim: IntList = None, correction: Any = None, keepdim: bool = False) -> Tensor:
-    return std_var_out("var", _value_type_empty(self), self, dim, correction, keepdim, False)
-
-
-@native_function(SOURCE, name="var_out")
-def var_out(self: Tensor, dim: IntList, correction: Any, keepdim: bool, out: Tensor) -> Tensor:
-    return std_var_out("var", out, self, dim, correction, keepdim, False)
-
-
-@native_function(SOURCE, name="std")
-def std(self: Tensor, dim: IntList = None, correction: Any = None, keepdim: bool = False) -> Tensor:
-    return std_var_out("std", _value_type_empty(self), self, dim, correction, keepdim, True)
-
-
-@native_function(SOURCE, name="std_out")
-def std_out(self: Tensor, dim: IntList, correction: Any, keepdim: bool, out: Tensor) -> Tensor:
-    return std_var_out("std", out, self, dim, correction, keepdim, True)
-
-
-def _unbiased_overload(name: str) -> Any:
-    def unbiased(self: Tensor, unbiased: bool = True) -> Tensor:
-        return _ops(f"{name}.correction").call(self, None, 1 if unbiased else 0, False)
-
-    def dim_unbiased(
-        self: Tensor, dim: IntList, unbiased: bool = True, keepdim: bool = False
-    ) -> Tensor:
-        return _ops(f"{name}.correction").call(self, dim, 1 if unbiased else 0, keepdim)
-
-    return unbiased, dim_unbiased
-
-
-var_unbiased, var_dim_unbiased = _unbiased_overload("var")
-std_unbiased, std_dim_unbiased = _unbiased_overload("std")
-for _name, _fn in (
-    ("var_unbiased", var_unbiased),
-    ("var_dim_unbiased", var_dim_unbiased),
-    ("std_unbiased", std_unbiased),
-    ("std_dim_unbiased", std_dim_unbiased),
-):
-    _fn.__name__ = _name
-    native_function(
-        SOURCE,
-        name=_name,
-        legacy=f"at::native::{_name.split('_')[0]} (unbiased)",
-        symbol=f"at::native::{_name.split('_')[0]}",
-    )(_fn)
 
 
 # ---- cumsum --------------------------------------------------------------------------------------

@@ -10,7 +10,12 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 
-from tensortrace.aten.empty_tensor import computeStorageNbytes, computeStorageNbytesContiguous
+from tensortrace.aten.empty_tensor import (
+    STORAGE_MAX,
+    UINT64_LIMIT,
+    computeStorageNbytes,
+    computeStorageNbytesContiguous,
+)
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.exception import TORCH_CHECK, torchCheckFail
@@ -93,6 +98,22 @@ def resize_bytes_cpu(storage: StorageImpl, size_bytes: int) -> None:
     old_data.clear()
 
 
+def safe_compute_numel(sizes: Sequence[int]) -> None:
+    """TensorImpl::safe_compute_numel, which refresh_numel runs on every new size: the product
+    of the sizes read as uint64 (a negative size is a huge one), refused above int64 max.
+
+    Note [resize_ has no negative-size check]: resize_ never calls check_size_nonnegative; a
+    negative size fails here, after the TensorImpl took the new sizes (torch leaves them set),
+    and `resize_(0, -1)` passes, as in torch."""
+    n, overflows = 1, False
+    for s in sizes:
+        n *= s % UINT64_LIMIT
+        if n >= UINT64_LIMIT:
+            overflows, n = True, n % UINT64_LIMIT
+    if overflows or n > STORAGE_MAX:  # Note [TORCH_CHECK tests first]
+        torchCheckFail("numel: integer multiplication overflow")
+
+
 def resize_impl_cpu_(
     impl: TensorImpl, size: Sequence[int], stride: Sequence[int] | None = None
 ) -> None:
@@ -101,9 +122,11 @@ def resize_impl_cpu_(
     itemsize = impl.itemsize()
     if stride is None:
         impl.set_sizes_contiguous(tuple(size))
+        safe_compute_numel(size)
         needed = computeStorageNbytesContiguous(size, itemsize, impl.storage_offset_)
     else:
         impl.set_sizes_and_strides(tuple(size), tuple(stride))
+        safe_compute_numel(size)
         needed = computeStorageNbytes(size, stride, itemsize, impl.storage_offset_)
     storage = impl.storage_.unsafeGetStorageImpl()
     if needed > storage.nbytes():
@@ -144,9 +167,6 @@ __all__ = [
 @native_function("aten/src/ATen/native/Resize.cpp", name="resize_")
 def resize_(self: Tensor, size: Sequence[int], memory_format: str | None = None) -> Tensor:
     """Tensor.resize_(size): contiguous sizes; the storage grows if needed, never shrinks."""
-    from tensortrace.aten.empty_tensor import check_size_nonnegative
-
-    check_size_nonnegative(size)
     TORCH_CHECK(
         memory_format in (None, "contiguous_format", "preserve_format"),
         "tensortrace supports only torch.contiguous_format, got ",

@@ -17,7 +17,13 @@ from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.native.resize import checkInBoundsForStorage, setStrided
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
-from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_INDEX
+from tensortrace.c10.exception import (
+    TORCH_CHECK,
+    TORCH_CHECK_INDEX,
+    torchCheckFail,
+    torchCheckFailAt,
+    what,
+)
 from tensortrace.c10.intrusive_ptr import intrusive_ptr
 from tensortrace.c10.storage_impl import Storage
 from tensortrace.c10.tensor_impl import ImplType, TensorImpl
@@ -36,6 +42,11 @@ def _prod(values: Sequence[int]) -> int:
     return n
 
 
+def _INFER_SIZE_AT(line: int) -> tuple[str, str]:  # noqa: N802
+    """The c10::SourceLocation of a check in InferSize.h (torch 2.13's line numbers)."""
+    return "infer_size_impl", f"{INFER_SIZE}:{line}"
+
+
 @traced("native", "at::infer_size_dv", INFER_SIZE, legacy="infer_size")
 def infer_size_dv(shape: Sequence[int], numel: int) -> list[int]:
     """Resolve one -1 in `shape` so that it holds `numel` elements (infer_size_impl)."""
@@ -43,13 +54,14 @@ def infer_size_dv(shape: Sequence[int], numel: int) -> list[int]:
     infer_dim: int | None = None
     for dim, size in enumerate(shape):
         if size == -1:
-            TORCH_CHECK(infer_dim is None, "only one dimension can be inferred")
+            if infer_dim is not None:
+                torchCheckFailAt(*_INFER_SIZE_AT(30), "only one dimension can be inferred")
             infer_dim = dim
         elif size >= 0:
             newsize *= size
         else:
-            TORCH_CHECK(
-                False,
+            torchCheckFailAt(
+                *_INFER_SIZE_AT(35),
                 "invalid shape dimension ",
                 size,
                 " at index ",
@@ -61,12 +73,13 @@ def infer_size_dv(shape: Sequence[int], numel: int) -> list[int]:
     if numel == newsize or (infer_dim is not None and newsize > 0 and numel % newsize == 0):
         if infer_dim is not None:
             # -1 in a shape of 0 elements could be anything: PyTorch refuses to guess
-            TORCH_CHECK(
-                newsize != 0,
-                "cannot reshape tensor of 0 elements into shape ",
-                list(shape),
-                " because the unspecified dimension size -1 can be any value and is ambiguous",
-            )
+            if newsize == 0:
+                torchCheckFailAt(
+                    *_INFER_SIZE_AT(88),
+                    "cannot reshape tensor of 0 elements into shape ",
+                    list(shape),
+                    " because the unspecified dimension size -1 can be any value and is ambiguous",
+                )
             res[infer_dim] = numel // newsize
         return res
     TORCH_CHECK(False, "shape '", list(shape), "' is invalid for input of size ", numel)
@@ -316,17 +329,25 @@ def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
 def unflatten(self: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
     dim = maybe_wrap_dim(dim, self.dim())
     TORCH_CHECK(len(sizes) > 0, "unflatten: sizes must be non-empty")
-    inferred = infer_size_dv(sizes, self.size(dim)) if -1 in sizes else list(sizes)
-    TORCH_CHECK(
-        _prod(inferred) == self.size(dim),
-        "unflatten: Provided sizes ",
-        list(sizes),
-        " don't multiply up to the size of dim ",
-        dim,
-        " (",
-        self.size(dim),
-        ") in the input tensor",
-    )
+    unexpected: str | None = None
+    try:
+        inferred = infer_size_dv(sizes, self.size(dim))
+    except RuntimeError as e:
+        # handle_unflatten_exception, raising after this block: a raise inside it would keep `e`
+        # and the frames of its traceback alive in a reference cycle
+        unexpected = "" if "is invalid for input of size" in str(e) else what(e)
+    if unexpected:
+        torchCheckFail("unflatten got an unexpected error:\n", unexpected)
+    if unexpected is not None:
+        torchCheckFail(
+            "unflatten: Provided sizes ",
+            list(sizes),
+            " don't multiply up to the size of dim ",
+            dim,
+            " (",
+            self.size(dim),
+            ") in the input tensor",
+        )
     shape = list(self.sizes())
     shape[dim : dim + 1] = inferred
     return self.view(shape)

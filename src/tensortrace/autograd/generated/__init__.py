@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "4f7b292a94705d2473221ea66602dc5d16616d917020a83b4bc7df565079d340"
+INPUTS_SHA256 = "786c332045c5fb760e6a6f193370832bcf57caea3f86a9084b3f371473bfc871"
 
 MODULES: tuple[str, ...] = (
     "functions",

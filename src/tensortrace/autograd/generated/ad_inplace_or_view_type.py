@@ -216,6 +216,30 @@ ops.randint_low_generator_out.register(DispatchKey.ADInplaceOrView, KernelFuncti
     randint_low_generator_out, "torch::ADInplaceOrView::randint_low_generator_out", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::randperm_out", INPLACE_OR_VIEW)
+def randperm_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """randperm.out(SymInt n, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.randperm_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.randperm_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    randperm_out, "torch::ADInplaceOrView::randperm_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::randperm_generator_out", INPLACE_OR_VIEW)
+def randperm_generator_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """randperm.generator_out(SymInt n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.randperm_generator_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.randperm_generator_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    randperm_generator_out, "torch::ADInplaceOrView::randperm_generator_out", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::arange_out", INPLACE_OR_VIEW)
 def arange_out(ks: DispatchKeySet, *args: Any) -> Any:
     """arange.out(Scalar end, *, Tensor(a!) out) -> Tensor(a!)"""
@@ -250,6 +274,42 @@ def linspace_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.linspace_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     linspace_out, "torch::ADInplaceOrView::linspace_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::linspace_Tensor_Tensor_out", INPLACE_OR_VIEW)
+def linspace_Tensor_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linspace.Tensor_Tensor_out(Tensor start, Tensor end, int steps, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linspace_Tensor_Tensor_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linspace_Tensor_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linspace_Tensor_Tensor_out, "torch::ADInplaceOrView::linspace_Tensor_Tensor_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::linspace_Tensor_Scalar_out", INPLACE_OR_VIEW)
+def linspace_Tensor_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linspace.Tensor_Scalar_out(Tensor start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linspace_Tensor_Scalar_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linspace_Tensor_Scalar_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linspace_Tensor_Scalar_out, "torch::ADInplaceOrView::linspace_Tensor_Scalar_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::linspace_Scalar_Tensor_out", INPLACE_OR_VIEW)
+def linspace_Scalar_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linspace.Scalar_Tensor_out(Scalar start, Tensor end, int steps, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linspace_Scalar_Tensor_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linspace_Scalar_Tensor_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linspace_Scalar_Tensor_out, "torch::ADInplaceOrView::linspace_Scalar_Tensor_out", with_keyset=True))
 
 
 @traced("autograd", "torch::ADInplaceOrView::eye_out", INPLACE_OR_VIEW)
@@ -444,6 +504,18 @@ ops.view.register(DispatchKey.ADInplaceOrView, KernelFunction(
     view, "torch::ADInplaceOrView::view", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::view_dtype", INPLACE_OR_VIEW)
+def view_dtype(ks: DispatchKeySet, *args: Any) -> Any:
+    """view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.view_dtype.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return detach_shares_version(args[0], result)
+
+
+ops.view_dtype.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    view_dtype, "torch::ADInplaceOrView::view_dtype", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::_reshape_alias", INPLACE_OR_VIEW)
 def _reshape_alias(ks: DispatchKeySet, *args: Any) -> Any:
     """_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)"""
@@ -624,6 +696,18 @@ ops.alias.register(DispatchKey.ADInplaceOrView, KernelFunction(
     alias, "torch::ADInplaceOrView::alias", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::set__source_Storage", INPLACE_OR_VIEW)
+def set__source_Storage(ks: DispatchKeySet, *args: Any) -> Any:
+    """set_.source_Storage(Tensor(a!) self, Storage source) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.set__source_Storage.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.set__source_Storage.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    set__source_Storage, "torch::ADInplaceOrView::set__source_Storage", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::set__source_Storage_storage_offset", INPLACE_OR_VIEW)
 def set__source_Storage_storage_offset(ks: DispatchKeySet, *args: Any) -> Any:
     """set_.source_Storage_storage_offset(Tensor(a!) self, Storage source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!)"""
@@ -634,6 +718,30 @@ def set__source_Storage_storage_offset(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.set__source_Storage_storage_offset.register(DispatchKey.ADInplaceOrView, KernelFunction(
     set__source_Storage_storage_offset, "torch::ADInplaceOrView::set__source_Storage_storage_offset", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::set__source_Tensor", INPLACE_OR_VIEW)
+def set__source_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """set_.source_Tensor(Tensor(a!) self, Tensor source) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.set__source_Tensor.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.set__source_Tensor.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    set__source_Tensor, "torch::ADInplaceOrView::set__source_Tensor", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::set_", INPLACE_OR_VIEW)
+def set_(ks: DispatchKeySet, *args: Any) -> Any:
+    """set_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.set_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.set_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    set_, "torch::ADInplaceOrView::set_", with_keyset=True))
 
 
 @traced("autograd", "torch::ADInplaceOrView::sub_out", INPLACE_OR_VIEW)
@@ -2194,6 +2302,18 @@ def addmm_(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.addmm_.register(DispatchKey.ADInplaceOrView, KernelFunction(
     addmm_, "torch::ADInplaceOrView::addmm_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::addmm_dtype_out", INPLACE_OR_VIEW)
+def addmm_dtype_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """addmm.dtype_out(Tensor self, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.addmm_dtype_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.addmm_dtype_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    addmm_dtype_out, "torch::ADInplaceOrView::addmm_dtype_out", with_keyset=True))
 
 
 @traced("autograd", "torch::ADInplaceOrView::addmv_", INPLACE_OR_VIEW)

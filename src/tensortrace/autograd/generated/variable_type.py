@@ -606,6 +606,64 @@ ops.randint_low_generator_out.register(DispatchKey.Autograd, KernelFunction(
     randint_low_generator_out, "torch::autograd::VariableType::randint", with_keyset=True))
 
 
+@traced("autograd", "torch::autograd::VariableType::randperm", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def randperm(ks: DispatchKeySet, *args: Any) -> Any:
+    """randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.randperm.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.randperm.register(DispatchKey.Autograd, KernelFunction(
+    randperm, "torch::autograd::VariableType::randperm", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::randperm", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def randperm_generator(ks: DispatchKeySet, *args: Any) -> Any:
+    """randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records no graph"""
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.randperm_generator.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.randperm_generator.register(DispatchKey.Autograd, KernelFunction(
+    randperm_generator, "torch::autograd::VariableType::randperm", with_keyset=True))
+
+
+_record_randperm_out = GraphRecording(ops.randperm_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::randperm", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def randperm_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """randperm.out(SymInt n, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[1])):
+        return _record_randperm_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.randperm_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.randperm_out.register(DispatchKey.Autograd, KernelFunction(
+    randperm_out, "torch::autograd::VariableType::randperm", with_keyset=True))
+
+
+_record_randperm_generator_out = GraphRecording(ops.randperm_generator_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::randperm", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def randperm_generator_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """randperm.generator_out(SymInt n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[2])):
+        return _record_randperm_generator_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.randperm_generator_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.randperm_generator_out.register(DispatchKey.Autograd, KernelFunction(
+    randperm_generator_out, "torch::autograd::VariableType::randperm", with_keyset=True))
+
+
 @traced("autograd", "torch::autograd::VariableType::randint_like", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def randint_like_generator(ks: DispatchKeySet, *args: Any) -> Any:
@@ -751,6 +809,108 @@ def linspace_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.linspace_out.register(DispatchKey.Autograd, KernelFunction(
     linspace_out, "torch::autograd::VariableType::linspace", with_keyset=True))
+
+
+_record_linspace_Tensor_Tensor = GraphRecording(ops.linspace_Tensor_Tensor, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linspace_Tensor_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """linspace.Tensor_Tensor(Tensor start, Tensor end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_linspace_Tensor_Tensor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linspace_Tensor_Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linspace_Tensor_Tensor.register(DispatchKey.Autograd, KernelFunction(
+    linspace_Tensor_Tensor, "torch::autograd::VariableType::linspace", with_keyset=True))
+
+
+_record_linspace_Tensor_Scalar = GraphRecording(ops.linspace_Tensor_Scalar, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linspace_Tensor_Scalar(ks: DispatchKeySet, *args: Any) -> Any:
+    """linspace.Tensor_Scalar(Tensor start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_linspace_Tensor_Scalar(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linspace_Tensor_Scalar.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linspace_Tensor_Scalar.register(DispatchKey.Autograd, KernelFunction(
+    linspace_Tensor_Scalar, "torch::autograd::VariableType::linspace", with_keyset=True))
+
+
+_record_linspace_Scalar_Tensor = GraphRecording(ops.linspace_Scalar_Tensor, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linspace_Scalar_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """linspace.Scalar_Tensor(Scalar start, Tensor end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[1])):
+        return _record_linspace_Scalar_Tensor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linspace_Scalar_Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linspace_Scalar_Tensor.register(DispatchKey.Autograd, KernelFunction(
+    linspace_Scalar_Tensor, "torch::autograd::VariableType::linspace", with_keyset=True))
+
+
+_record_linspace_Tensor_Tensor_out = GraphRecording(ops.linspace_Tensor_Tensor_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linspace_Tensor_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linspace.Tensor_Tensor_out(Tensor start, Tensor end, int steps, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[3])):
+        return _record_linspace_Tensor_Tensor_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linspace_Tensor_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linspace_Tensor_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
+    linspace_Tensor_Tensor_out, "torch::autograd::VariableType::linspace", with_keyset=True))
+
+
+_record_linspace_Tensor_Scalar_out = GraphRecording(ops.linspace_Tensor_Scalar_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linspace_Tensor_Scalar_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linspace.Tensor_Scalar_out(Tensor start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[3])):
+        return _record_linspace_Tensor_Scalar_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linspace_Tensor_Scalar_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linspace_Tensor_Scalar_out.register(DispatchKey.Autograd, KernelFunction(
+    linspace_Tensor_Scalar_out, "torch::autograd::VariableType::linspace", with_keyset=True))
+
+
+_record_linspace_Scalar_Tensor_out = GraphRecording(ops.linspace_Scalar_Tensor_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linspace", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linspace_Scalar_Tensor_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linspace.Scalar_Tensor_out(Scalar start, Tensor end, int steps, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[1]) or requires_grad(args[3])):
+        return _record_linspace_Scalar_Tensor_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linspace_Scalar_Tensor_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linspace_Scalar_Tensor_out.register(DispatchKey.Autograd, KernelFunction(
+    linspace_Scalar_Tensor_out, "torch::autograd::VariableType::linspace", with_keyset=True))
 
 
 @traced("autograd", "torch::autograd::VariableType::eye", VARIABLE_TYPE,
@@ -1107,6 +1267,18 @@ ops.view.register(DispatchKey.Autograd, KernelFunction(
     view, "torch::autograd::VariableType::view", with_keyset=True))
 
 
+@traced("autograd", "torch::autograd::VariableType::view", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def view_dtype(ks: DispatchKeySet, *args: Any) -> Any:
+    """view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.view_dtype.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.view_dtype.register(DispatchKey.Autograd, KernelFunction(
+    view_dtype, "torch::autograd::VariableType::view", with_keyset=True))
+
+
 _record__reshape_alias = GraphRecording(ops._reshape_alias, AutoDispatchBelowAutograd, nodes.ReshapeAliasBackward0)
 
 
@@ -1398,6 +1570,18 @@ ops.clone.register(DispatchKey.Autograd, KernelFunction(
 
 @traced("autograd", "torch::autograd::VariableType::set_", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
+def set__source_Storage(ks: DispatchKeySet, *args: Any) -> Any:
+    """set_.source_Storage(Tensor(a!) self, Storage source) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.set__source_Storage.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.set__source_Storage.register(DispatchKey.Autograd, KernelFunction(
+    set__source_Storage, "torch::autograd::VariableType::set_", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::set_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
 def set__source_Storage_storage_offset(ks: DispatchKeySet, *args: Any) -> Any:
     """set_.source_Storage_storage_offset(Tensor(a!) self, Storage source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!): records no graph"""
     with AutoDispatchBelowAutograd():
@@ -1406,6 +1590,30 @@ def set__source_Storage_storage_offset(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.set__source_Storage_storage_offset.register(DispatchKey.Autograd, KernelFunction(
     set__source_Storage_storage_offset, "torch::autograd::VariableType::set_", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::set_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def set__source_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """set_.source_Tensor(Tensor(a!) self, Tensor source) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.set__source_Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.set__source_Tensor.register(DispatchKey.Autograd, KernelFunction(
+    set__source_Tensor, "torch::autograd::VariableType::set_", with_keyset=True))
+
+
+@traced("autograd", "torch::autograd::VariableType::set_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def set_(ks: DispatchKeySet, *args: Any) -> Any:
+    """set_(Tensor(a!) self) -> Tensor(a!): records no graph"""
+    with AutoDispatchBelowAutograd():
+        return ops.set_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.set_.register(DispatchKey.Autograd, KernelFunction(
+    set_, "torch::autograd::VariableType::set_", with_keyset=True))
 
 
 _record_sub_out = GraphRecording(ops.sub_out, AutoDispatchBelowAutograd, None)
@@ -4790,6 +4998,40 @@ def addmm_(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.addmm_.register(DispatchKey.Autograd, KernelFunction(
     addmm_, "torch::autograd::VariableType::addmm_", with_keyset=True))
+
+
+_record_addmm_dtype = GraphRecording(ops.addmm_dtype, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::addmm", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def addmm_dtype(ks: DispatchKeySet, *args: Any) -> Any:
+    """addmm.dtype(Tensor self, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_addmm_dtype(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.addmm_dtype.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.addmm_dtype.register(DispatchKey.Autograd, KernelFunction(
+    addmm_dtype, "torch::autograd::VariableType::addmm", with_keyset=True))
+
+
+_record_addmm_dtype_out = GraphRecording(ops.addmm_dtype_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::addmm", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def addmm_dtype_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """addmm.dtype_out(Tensor self, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[6])):
+        return _record_addmm_dtype_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.addmm_dtype_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.addmm_dtype_out.register(DispatchKey.Autograd, KernelFunction(
+    addmm_dtype_out, "torch::autograd::VariableType::addmm", with_keyset=True))
 
 
 _record_addmv = GraphRecording(ops.addmv, AutoDispatchBelowADInplaceOrView, nodes.AddmvBackward0)

@@ -1245,6 +1245,108 @@ def randint(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- randperm ----------------------------------------------------------------------------------
+parser_randperm = PythonArgParser.lazy([
+    'randperm(SymInt n, *, Generator? generator, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'randperm(SymInt n, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+])
+
+
+@traced("python", "dispatch_randperm", TORCH_FUNCTIONS_CPP, "dispatch_randperm", legacy="dispatch_randperm")
+def dispatch_randperm_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """randperm(SymInt n, *, Generator? generator, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): randperm.generator, out= randperm.generator_out"""
+    out = kwargs.pop("out", None)
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    if out is not None:
+        return call_out(ops.randperm_generator_out, 'randperm', True, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['n'] = kwargs['n']
+    call_kwargs['generator'] = kwargs['generator']
+    if kwargs['dtype'] is not None:
+        call_kwargs['dtype'] = kwargs['dtype']
+    call_kwargs['layout'] = kwargs['layout']
+    call_kwargs['device'] = kwargs['device']
+    call_kwargs['pin_memory'] = kwargs['pin_memory']
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.randperm(**call_kwargs)
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_randperm", TORCH_FUNCTIONS_CPP, "dispatch_randperm", legacy="dispatch_randperm")
+def dispatch_randperm_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """randperm(SymInt n, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): randperm, out= randperm.out"""
+    out = kwargs.pop("out", None)
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    if out is not None:
+        return call_out(ops.randperm_out, 'randperm', True, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['n'] = kwargs['n']
+    if kwargs['dtype'] is not None:
+        call_kwargs['dtype'] = kwargs['dtype']
+    call_kwargs['layout'] = kwargs['layout']
+    call_kwargs['device'] = kwargs['device']
+    call_kwargs['pin_memory'] = kwargs['pin_memory']
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.randperm(**call_kwargs)
+    return make_variable(result, requires_grad)
+
+structseqs_randperm = [(return_types.for_schema('randperm', ops.randperm_generator.schema), return_types.for_schema('randperm_out', ops.randperm_generator_out.schema)), (return_types.for_schema('randperm', ops.randperm.schema), return_types.for_schema('randperm_out', ops.randperm_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_randperm", TORCH_FUNCTIONS_CPP, legacy="THPVariable_randperm")
+def randperm(*args: Any, **kwargs: Any) -> Any:
+    """torch.randperm: THPVariable_randperm"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.randperm",
+                                 {"python_name": "torch.randperm"})
+    self = None
+    r = parser_randperm.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # randperm(SymInt n, *, Generator? generator, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        n = a[0]
+        if n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
+            n = int64_arg(n)
+        generator = None if a[1] is None else convert(r, 1)
+        out = a[2]
+        if out is not None:
+            out = out.cdata
+        dtype = a[3]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[4] is None else convert(r, 4)
+        device = None if a[5] is None else convert(r, 5)
+        pin_memory = a[6]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[7]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_randperm_0(self, {'n': n, 'generator': generator, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    # randperm(SymInt n, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    n = a[0]
+    if n is not None and (type(n) is not int or not INT64_MIN <= n <= INT64_MAX):
+        n = int64_arg(n)
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    dtype = a[2]
+    if dtype is not None:
+        dtype = to_scalar_type(dtype)
+    layout = None if a[3] is None else convert(r, 3)
+    device = None if a[4] is None else convert(r, 4)
+    pin_memory = a[5]
+    if pin_memory is None:
+        pin_memory = False
+    requires_grad = a[6]
+    if requires_grad is None:
+        requires_grad = False
+    result = dispatch_randperm_1(self, {'n': n, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    return THPVariable_Wrap(result)
+
+
 # ---- randint_like ------------------------------------------------------------------------------
 parser_randint_like = PythonArgParser.lazy([
     'randint_like(Tensor input, SymInt high, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
@@ -1402,8 +1504,8 @@ def randint_like(*args: Any, **kwargs: Any) -> Any:
 # ---- arange ------------------------------------------------------------------------------------
 parser_arange = PythonArgParser.lazy([
     'arange(Scalar end, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
-    'arange(Scalar start, Scalar end, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
-    'arange(Scalar start, Scalar end, Scalar step=1, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'arange(Scalar start, Scalar end, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'arange(Scalar start, Scalar end, Scalar step=1, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
 ])
 
 
@@ -1421,11 +1523,8 @@ def dispatch_arange_0(self: Any, kwargs: dict[str, Any]) -> Any:
 
 @traced("python", "dispatch_arange", TORCH_FUNCTIONS_CPP, "dispatch_arange", legacy="dispatch_arange")
 def dispatch_arange_1(self: Any, kwargs: dict[str, Any]) -> Any:
-    """arange(Scalar start, Scalar end, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): arange.start, out= arange.start_out"""
-    out = kwargs.pop("out", None)
+    """arange(Scalar start, Scalar end, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): arange.start"""
     requires_grad = bool(kwargs.pop("requires_grad", False))
-    if out is not None:
-        return call_out(ops.arange_start_out, 'arange', True, self, kwargs, out)
     with AutoDispatchBelowADInplaceOrView():
         result = at.arange(start=kwargs['start'], end=kwargs['end'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
@@ -1433,8 +1532,11 @@ def dispatch_arange_1(self: Any, kwargs: dict[str, Any]) -> Any:
 
 @traced("python", "dispatch_arange", TORCH_FUNCTIONS_CPP, "dispatch_arange", legacy="dispatch_arange")
 def dispatch_arange_2(self: Any, kwargs: dict[str, Any]) -> Any:
-    """arange(Scalar start, Scalar end, Scalar step=1, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): arange.start_step"""
+    """arange(Scalar start, Scalar end, Scalar step=1, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): arange.start_step, out= arange.start_out"""
+    out = kwargs.pop("out", None)
     requires_grad = bool(kwargs.pop("requires_grad", False))
+    if out is not None:
+        return call_out(ops.arange_start_out, 'arange', True, self, kwargs, out)
     call_kwargs = {}
     call_kwargs['start'] = kwargs['start']
     call_kwargs['end'] = kwargs['end']
@@ -1448,7 +1550,7 @@ def dispatch_arange_2(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.arange(**call_kwargs)
     return make_variable(result, requires_grad)
 
-structseqs_arange = [(return_types.for_schema('arange', ops.arange.schema), return_types.for_schema('arange_out', ops.arange_out.schema)), (return_types.for_schema('arange', ops.arange_start.schema), return_types.for_schema('arange_out', ops.arange_start_out.schema)), (return_types.for_schema('arange', ops.arange_start_step.schema), None)]
+structseqs_arange = [(return_types.for_schema('arange', ops.arange.schema), return_types.for_schema('arange_out', ops.arange_out.schema)), (return_types.for_schema('arange', ops.arange_start.schema), None), (return_types.for_schema('arange', ops.arange_start_step.schema), return_types.for_schema('arange_out', ops.arange_start_out.schema))]
 
 
 @handle_th_errors
@@ -1483,30 +1585,27 @@ def arange(*args: Any, **kwargs: Any) -> Any:
         result = dispatch_arange_0(self, {'end': end, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
         return THPVariable_Wrap(result)
     if r.idx == 1:
-        # arange(Scalar start, Scalar end, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        # arange(Scalar start, Scalar end, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
         start = a[0]
         if start is not None and type(start) is not float:
             start = scalar_arg(start)
         end = a[1]
         if end is not None and type(end) is not float:
             end = scalar_arg(end)
-        out = a[2]
-        if out is not None:
-            out = out.cdata
-        dtype = a[3]
+        dtype = a[2]
         if dtype is not None:
             dtype = to_scalar_type(dtype)
-        layout = None if a[4] is None else convert(r, 4)
-        device = None if a[5] is None else convert(r, 5)
-        pin_memory = a[6]
+        layout = None if a[3] is None else convert(r, 3)
+        device = None if a[4] is None else convert(r, 4)
+        pin_memory = a[5]
         if pin_memory is None:
             pin_memory = False
-        requires_grad = a[7]
+        requires_grad = a[6]
         if requires_grad is None:
             requires_grad = False
-        result = dispatch_arange_1(self, {'start': start, 'end': end, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        result = dispatch_arange_1(self, {'start': start, 'end': end, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
         return THPVariable_Wrap(result)
-    # arange(Scalar start, Scalar end, Scalar step=1, *, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+    # arange(Scalar start, Scalar end, Scalar step=1, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
     start = a[0]
     if start is not None and type(start) is not float:
         start = scalar_arg(start)
@@ -1518,29 +1617,71 @@ def arange(*args: Any, **kwargs: Any) -> Any:
         step = 1
     elif type(step) is not float:
         step = scalar_arg(step)
-    dtype = a[3]
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    dtype = a[4]
     if dtype is not None:
         dtype = to_scalar_type(dtype)
-    layout = None if a[4] is None else convert(r, 4)
-    device = None if a[5] is None else convert(r, 5)
-    pin_memory = a[6]
+    layout = None if a[5] is None else convert(r, 5)
+    device = None if a[6] is None else convert(r, 6)
+    pin_memory = a[7]
     if pin_memory is None:
         pin_memory = False
-    requires_grad = a[7]
+    requires_grad = a[8]
     if requires_grad is None:
         requires_grad = False
-    result = dispatch_arange_2(self, {'start': start, 'end': end, 'step': step, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    result = dispatch_arange_2(self, {'start': start, 'end': end, 'step': step, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
     return THPVariable_Wrap(result)
 
 
 # ---- linspace ----------------------------------------------------------------------------------
 parser_linspace = PythonArgParser.lazy([
+    'linspace(Tensor start, Tensor end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'linspace(Scalar start, Tensor end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
+    'linspace(Tensor start, Scalar end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
     'linspace(Scalar start, Scalar end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)',
 ])
 
 
 @traced("python", "dispatch_linspace", TORCH_FUNCTIONS_CPP, "dispatch_linspace", legacy="dispatch_linspace")
 def dispatch_linspace_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linspace(Tensor start, Tensor end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): linspace.Tensor_Tensor, out= linspace.Tensor_Tensor_out"""
+    out = kwargs.pop("out", None)
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    if out is not None:
+        return call_out(ops.linspace_Tensor_Tensor_out, 'linspace', True, self, kwargs, out)
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.linspace(start=kwargs['start'], end=kwargs['end'], steps=kwargs['steps'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_linspace", TORCH_FUNCTIONS_CPP, "dispatch_linspace", legacy="dispatch_linspace")
+def dispatch_linspace_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linspace(Scalar start, Tensor end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): linspace.Scalar_Tensor, out= linspace.Scalar_Tensor_out"""
+    out = kwargs.pop("out", None)
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    if out is not None:
+        return call_out(ops.linspace_Scalar_Tensor_out, 'linspace', True, self, kwargs, out)
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.linspace(start=kwargs['start'], end=kwargs['end'], steps=kwargs['steps'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_linspace", TORCH_FUNCTIONS_CPP, "dispatch_linspace", legacy="dispatch_linspace")
+def dispatch_linspace_2(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linspace(Tensor start, Scalar end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): linspace.Tensor_Scalar, out= linspace.Tensor_Scalar_out"""
+    out = kwargs.pop("out", None)
+    requires_grad = bool(kwargs.pop("requires_grad", False))
+    if out is not None:
+        return call_out(ops.linspace_Tensor_Scalar_out, 'linspace', True, self, kwargs, out)
+    with AutoDispatchBelowADInplaceOrView():
+        result = at.linspace(start=kwargs['start'], end=kwargs['end'], steps=kwargs['steps'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
+    return make_variable(result, requires_grad)
+
+
+@traced("python", "dispatch_linspace", TORCH_FUNCTIONS_CPP, "dispatch_linspace", legacy="dispatch_linspace")
+def dispatch_linspace_3(self: Any, kwargs: dict[str, Any]) -> Any:
     """linspace(Scalar start, Scalar end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False): linspace, out= linspace.out"""
     out = kwargs.pop("out", None)
     requires_grad = bool(kwargs.pop("requires_grad", False))
@@ -1550,7 +1691,7 @@ def dispatch_linspace_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.linspace(start=kwargs['start'], end=kwargs['end'], steps=kwargs['steps'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_linspace = [(return_types.for_schema('linspace', ops.linspace.schema), return_types.for_schema('linspace_out', ops.linspace_out.schema))]
+structseqs_linspace = [(return_types.for_schema('linspace', ops.linspace_Tensor_Tensor.schema), return_types.for_schema('linspace_out', ops.linspace_Tensor_Tensor_out.schema)), (return_types.for_schema('linspace', ops.linspace_Scalar_Tensor.schema), return_types.for_schema('linspace_out', ops.linspace_Scalar_Tensor_out.schema)), (return_types.for_schema('linspace', ops.linspace_Tensor_Scalar.schema), return_types.for_schema('linspace_out', ops.linspace_Tensor_Scalar_out.schema)), (return_types.for_schema('linspace', ops.linspace.schema), return_types.for_schema('linspace_out', ops.linspace_out.schema))]
 
 
 @handle_th_errors
@@ -1563,6 +1704,87 @@ def linspace(*args: Any, **kwargs: Any) -> Any:
     self = None
     r = parser_linspace.parse(args, kwargs)
     a = r.args
+    if r.idx == 0:
+        # linspace(Tensor start, Tensor end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        start = a[0]
+        if start is not None:
+            start = start.cdata
+        end = a[1]
+        if end is not None:
+            end = end.cdata
+        steps = a[2]
+        if steps is not None and (type(steps) is not int or not INT64_MIN <= steps <= INT64_MAX):
+            steps = int64_arg(steps)
+        out = a[3]
+        if out is not None:
+            out = out.cdata
+        dtype = a[4]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[5] is None else convert(r, 5)
+        device = None if a[6] is None else convert(r, 6)
+        pin_memory = a[7]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[8]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_linspace_0(self, {'start': start, 'end': end, 'steps': steps, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # linspace(Scalar start, Tensor end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        start = a[0]
+        if start is not None and type(start) is not float:
+            start = scalar_arg(start)
+        end = a[1]
+        if end is not None:
+            end = end.cdata
+        steps = a[2]
+        if steps is not None and (type(steps) is not int or not INT64_MIN <= steps <= INT64_MAX):
+            steps = int64_arg(steps)
+        out = a[3]
+        if out is not None:
+            out = out.cdata
+        dtype = a[4]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[5] is None else convert(r, 5)
+        device = None if a[6] is None else convert(r, 6)
+        pin_memory = a[7]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[8]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_linspace_1(self, {'start': start, 'end': end, 'steps': steps, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
+    if r.idx == 2:
+        # linspace(Tensor start, Scalar end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
+        start = a[0]
+        if start is not None:
+            start = start.cdata
+        end = a[1]
+        if end is not None and type(end) is not float:
+            end = scalar_arg(end)
+        steps = a[2]
+        if steps is not None and (type(steps) is not int or not INT64_MIN <= steps <= INT64_MAX):
+            steps = int64_arg(steps)
+        out = a[3]
+        if out is not None:
+            out = out.cdata
+        dtype = a[4]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        layout = None if a[5] is None else convert(r, 5)
+        device = None if a[6] is None else convert(r, 6)
+        pin_memory = a[7]
+        if pin_memory is None:
+            pin_memory = False
+        requires_grad = a[8]
+        if requires_grad is None:
+            requires_grad = False
+        result = dispatch_linspace_2(self, {'start': start, 'end': end, 'steps': steps, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+        return THPVariable_Wrap(result)
     # linspace(Scalar start, Scalar end, int64_t steps, *, Tensor out=None, ScalarType dtype=None, Layout layout=None, Device device=None, bool pin_memory=False, bool requires_grad=False)
     start = a[0]
     if start is not None and type(start) is not float:
@@ -1587,7 +1809,7 @@ def linspace(*args: Any, **kwargs: Any) -> Any:
     requires_grad = a[8]
     if requires_grad is None:
         requires_grad = False
-    result = dispatch_linspace_0(self, {'start': start, 'end': end, 'steps': steps, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
+    result = dispatch_linspace_3(self, {'start': start, 'end': end, 'steps': steps, 'out': out, 'dtype': dtype, 'layout': layout, 'device': device, 'pin_memory': pin_memory, 'requires_grad': requires_grad})
     return THPVariable_Wrap(result)
 
 
@@ -6892,6 +7114,7 @@ def bmm(*args: Any, **kwargs: Any) -> Any:
 # ---- addmm -------------------------------------------------------------------------------------
 parser_addmm = PythonArgParser.lazy([
     'addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)',
+    'addmm(Tensor input, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)',
 ])
 
 
@@ -6911,7 +7134,25 @@ def dispatch_addmm_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return at.addmm(**call_kwargs)
 
-structseqs_addmm = [(return_types.for_schema('addmm', ops.addmm.schema), return_types.for_schema('addmm_out', ops.addmm_out.schema))]
+
+@traced("python", "dispatch_addmm", TORCH_FUNCTIONS_CPP, "dispatch_addmm", legacy="dispatch_addmm")
+def dispatch_addmm_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """addmm(Tensor input, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor out=None): addmm.dtype, out= addmm.dtype_out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.addmm_dtype_out, 'addmm', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['mat1'] = kwargs['mat1']
+    call_kwargs['mat2'] = kwargs['mat2']
+    call_kwargs['out_dtype'] = kwargs['out_dtype']
+    if kwargs['beta'] is not None:
+        call_kwargs['beta'] = kwargs['beta']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    return at.addmm(**call_kwargs)
+
+structseqs_addmm = [(return_types.for_schema('addmm', ops.addmm.schema), return_types.for_schema('addmm_out', ops.addmm_out.schema)), (return_types.for_schema('addmm', ops.addmm_dtype.schema), return_types.for_schema('addmm_out', ops.addmm_dtype_out.schema))]
 
 
 @handle_th_errors
@@ -6924,7 +7165,33 @@ def addmm(*args: Any, **kwargs: Any) -> Any:
     self = None
     r = parser_addmm.parse(args, kwargs)
     a = r.args
-    # addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)
+    if r.idx == 0:
+        # addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)
+        self_ = a[0]
+        if self_ is not None:
+            self_ = self_.cdata
+        mat1 = a[1]
+        if mat1 is not None:
+            mat1 = mat1.cdata
+        mat2 = a[2]
+        if mat2 is not None:
+            mat2 = mat2.cdata
+        beta = a[3]
+        if beta is None:
+            beta = 1
+        elif type(beta) is not float:
+            beta = scalar_arg(beta)
+        alpha = a[4]
+        if alpha is None:
+            alpha = 1
+        elif type(alpha) is not float:
+            alpha = scalar_arg(alpha)
+        out = a[5]
+        if out is not None:
+            out = out.cdata
+        result = dispatch_addmm_0(self, {'self': self_, 'mat1': mat1, 'mat2': mat2, 'beta': beta, 'alpha': alpha, 'out': out})
+        return THPVariable_Wrap(result)
+    # addmm(Tensor input, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)
     self_ = a[0]
     if self_ is not None:
         self_ = self_.cdata
@@ -6934,20 +7201,23 @@ def addmm(*args: Any, **kwargs: Any) -> Any:
     mat2 = a[2]
     if mat2 is not None:
         mat2 = mat2.cdata
-    beta = a[3]
+    out_dtype = a[3]
+    if out_dtype is not None:
+        out_dtype = to_scalar_type(out_dtype)
+    beta = a[4]
     if beta is None:
         beta = 1
     elif type(beta) is not float:
         beta = scalar_arg(beta)
-    alpha = a[4]
+    alpha = a[5]
     if alpha is None:
         alpha = 1
     elif type(alpha) is not float:
         alpha = scalar_arg(alpha)
-    out = a[5]
+    out = a[6]
     if out is not None:
         out = out.cdata
-    result = dispatch_addmm_0(self, {'self': self_, 'mat1': mat1, 'mat2': mat2, 'beta': beta, 'alpha': alpha, 'out': out})
+    result = dispatch_addmm_1(self, {'self': self_, 'mat1': mat1, 'mat2': mat2, 'out_dtype': out_dtype, 'beta': beta, 'alpha': alpha, 'out': out})
     return THPVariable_Wrap(result)
 
 
@@ -17550,6 +17820,7 @@ FUNCTIONS: dict[str, Any] = {
     "randn": randn,
     "randn_like": randn_like,
     "randint": randint,
+    "randperm": randperm,
     "randint_like": randint_like,
     "arange": arange,
     "linspace": linspace,
@@ -17920,6 +18191,7 @@ __all__ = [
     "randn",
     "randn_like",
     "randint",
+    "randperm",
     "randint_like",
     "arange",
     "linspace",

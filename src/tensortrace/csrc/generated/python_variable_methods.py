@@ -843,16 +843,23 @@ def to(*args: Any, **kwargs: Any) -> Any:
 
 # ---- view --------------------------------------------------------------------------------------
 parser_view = PythonArgParser.lazy([
+    'view(ScalarType dtype)',
     'view(SymIntArrayRef size)',
 ])
 
 
 @traced("python", "dispatch_view", VARIABLE_METHODS_CPP, "dispatch_view", legacy="dispatch_view")
 def dispatch_view_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """view(ScalarType dtype): view.dtype"""
+    return self.view(dtype=kwargs['dtype'])
+
+
+@traced("python", "dispatch_view", VARIABLE_METHODS_CPP, "dispatch_view", legacy="dispatch_view")
+def dispatch_view_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """view(SymIntArrayRef size): view"""
     return self.view(size=kwargs['size'])
 
-structseqs_view = [(return_types.for_schema('view', ops.view.schema), None)]
+structseqs_view = [(return_types.for_schema('view', ops.view_dtype.schema), None), (return_types.for_schema('view', ops.view.schema), None)]
 
 
 @handle_th_errors
@@ -865,11 +872,18 @@ def view(*args: Any, **kwargs: Any) -> Any:
     self = args[0].cdata
     r = parser_view.parse(args[1:], kwargs)
     a = r.args
+    if r.idx == 0:
+        # view(ScalarType dtype)
+        dtype = a[0]
+        if dtype is not None:
+            dtype = to_scalar_type(dtype)
+        result = dispatch_view_0(self, {'dtype': dtype})
+        return THPVariable_Wrap(result)
     # view(SymIntArrayRef size)
     size = a[0]
     if size is not None:
         size = r.intlist(0)
-    result = dispatch_view_0(self, {'size': size})
+    result = dispatch_view_1(self, {'size': size})
     return THPVariable_Wrap(result)
 
 
@@ -1554,12 +1568,28 @@ def clone(*args: Any, **kwargs: Any) -> Any:
 
 # ---- set_ --------------------------------------------------------------------------------------
 parser_set_ = PythonArgParser.lazy([
+    'set_()',
+    'set_(Storage source)',
     'set_(Storage source, SymInt storage_offset, SymIntArrayRef size, SymIntArrayRef stride=[])',
+    'set_(Tensor source)',
+    'set_(Tensor source, SymInt storage_offset, SymIntArrayRef size, SymIntArrayRef stride=[])',
 ])
 
 
 @traced("python", "dispatch_set_", VARIABLE_METHODS_CPP, "dispatch_set_", legacy="dispatch_set_")
 def dispatch_set__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """set_(): set_"""
+    return self.set_()
+
+
+@traced("python", "dispatch_set_", VARIABLE_METHODS_CPP, "dispatch_set_", legacy="dispatch_set_")
+def dispatch_set__1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """set_(Storage source): set_.source_Storage"""
+    return self.set_(source=kwargs['source'])
+
+
+@traced("python", "dispatch_set_", VARIABLE_METHODS_CPP, "dispatch_set_", legacy="dispatch_set_")
+def dispatch_set__2(self: Any, kwargs: dict[str, Any]) -> Any:
     """set_(Storage source, SymInt storage_offset, SymIntArrayRef size, SymIntArrayRef stride=[]): set_.source_Storage_storage_offset"""
     call_kwargs = {}
     call_kwargs['source'] = kwargs['source']
@@ -1569,7 +1599,25 @@ def dispatch_set__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['stride'] = kwargs['stride']
     return self.set_(**call_kwargs)
 
-structseqs_set_ = [(return_types.for_schema('set_', ops.set__source_Storage_storage_offset.schema), None)]
+
+@traced("python", "dispatch_set_", VARIABLE_METHODS_CPP, "dispatch_set_", legacy="dispatch_set_")
+def dispatch_set__3(self: Any, kwargs: dict[str, Any]) -> Any:
+    """set_(Tensor source): set_.source_Tensor"""
+    return self.set_(source=kwargs['source'])
+
+
+@traced("python", "dispatch_set_", VARIABLE_METHODS_CPP, "dispatch_set_", legacy="dispatch_set_")
+def dispatch_set__4(self: Any, kwargs: dict[str, Any]) -> Any:
+    """set_(Tensor source, SymInt storage_offset, SymIntArrayRef size, SymIntArrayRef stride=[]): set_.source_Tensor_storage_offset"""
+    call_kwargs = {}
+    call_kwargs['source'] = kwargs['source']
+    call_kwargs['storage_offset'] = kwargs['storage_offset']
+    call_kwargs['size'] = kwargs['size']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    return self.set_(**call_kwargs)
+
+structseqs_set_ = [(return_types.for_schema('set_', ops.set_.schema), None), (return_types.for_schema('set_', ops.set__source_Storage.schema), None), (return_types.for_schema('set_', ops.set__source_Storage_storage_offset.schema), None), (return_types.for_schema('set_', ops.set__source_Tensor.schema), None), (return_types.for_schema('set_', ops.set__source_Tensor_storage_offset.schema), None)]
 
 
 @handle_th_errors
@@ -1582,8 +1630,39 @@ def set_(*args: Any, **kwargs: Any) -> Any:
     self = args[0].cdata
     r = parser_set_.parse(args[1:], kwargs)
     a = r.args
-    # set_(Storage source, SymInt storage_offset, SymIntArrayRef size, SymIntArrayRef stride=[])
-    source = None if a[0] is None else convert(r, 0)
+    if r.idx == 0:
+        # set_()
+        result = dispatch_set__0(self, {})
+        return THPVariable_Wrap(result)
+    if r.idx == 1:
+        # set_(Storage source)
+        source = None if a[0] is None else convert(r, 0)
+        result = dispatch_set__1(self, {'source': source})
+        return THPVariable_Wrap(result)
+    if r.idx == 2:
+        # set_(Storage source, SymInt storage_offset, SymIntArrayRef size, SymIntArrayRef stride=[])
+        source = None if a[0] is None else convert(r, 0)
+        storage_offset = a[1]
+        if storage_offset is not None and (type(storage_offset) is not int or not INT64_MIN <= storage_offset <= INT64_MAX):
+            storage_offset = int64_arg(storage_offset)
+        size = a[2]
+        if size is not None:
+            size = r.intlist(2)
+        stride = a[3]
+        stride = r.intlist(3)  # None: the default
+        result = dispatch_set__2(self, {'source': source, 'storage_offset': storage_offset, 'size': size, 'stride': stride})
+        return THPVariable_Wrap(result)
+    if r.idx == 3:
+        # set_(Tensor source)
+        source = a[0]
+        if source is not None:
+            source = source.cdata
+        result = dispatch_set__3(self, {'source': source})
+        return THPVariable_Wrap(result)
+    # set_(Tensor source, SymInt storage_offset, SymIntArrayRef size, SymIntArrayRef stride=[])
+    source = a[0]
+    if source is not None:
+        source = source.cdata
     storage_offset = a[1]
     if storage_offset is not None and (type(storage_offset) is not int or not INT64_MIN <= storage_offset <= INT64_MAX):
         storage_offset = int64_arg(storage_offset)
@@ -1592,7 +1671,7 @@ def set_(*args: Any, **kwargs: Any) -> Any:
         size = r.intlist(2)
     stride = a[3]
     stride = r.intlist(3)  # None: the default
-    result = dispatch_set__0(self, {'source': source, 'storage_offset': storage_offset, 'size': size, 'stride': stride})
+    result = dispatch_set__4(self, {'source': source, 'storage_offset': storage_offset, 'size': size, 'stride': stride})
     return THPVariable_Wrap(result)
 
 

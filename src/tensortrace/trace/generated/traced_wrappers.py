@@ -1240,8 +1240,26 @@ def traced_135(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (meta, tensors, dim, result), {})
     return wrapper
 
-# (n, m=, dtype=, layout=, device=, pin_memory=)
+# (n, generator=, dtype=, layout=, device=, pin_memory=)
 def traced_136(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+    def wrapper(n, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(n, generator, dtype, layout, device, pin_memory)
+        return recorder.call_traced(rec_, site_, fn_, names_, (n, generator, dtype, layout, device, pin_memory), {})
+    return wrapper
+
+# (n, generator=, out=)
+def traced_137(fn_, site_, names_, _d1, _d2):
+    def wrapper(n, generator=_d1, out=_d2):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(n, generator, out)
+        return recorder.call_traced(rec_, site_, fn_, names_, (n, generator, out), {})
+    return wrapper
+
+# (n, m=, dtype=, layout=, device=, pin_memory=)
+def traced_138(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(n, m=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1250,7 +1268,7 @@ def traced_136(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (n, m=, out=)
-def traced_137(fn_, site_, names_, _d1, _d2):
+def traced_139(fn_, site_, names_, _d1, _d2):
     def wrapper(n, m=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1258,8 +1276,17 @@ def traced_137(fn_, site_, names_, _d1, _d2):
         return recorder.call_traced(rec_, site_, fn_, names_, (n, m, out), {})
     return wrapper
 
+# (n, out=)
+def traced_140(fn_, site_, names_, _d1):
+    def wrapper(n, out=_d1):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(n, out)
+        return recorder.call_traced(rec_, site_, fn_, names_, (n, out), {})
+    return wrapper
+
 # (nbytes)
-def traced_138(fn_, site_, names_):
+def traced_141(fn_, site_, names_):
     def wrapper(nbytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -1268,7 +1295,7 @@ def traced_138(fn_, site_, names_):
     return wrapper
 
 # (obj, f, pickle_module=, pickle_protocol=, _use_new_zipfile_serialization=, _disable_byteorder_record=)
-def traced_139(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_142(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(obj, f, pickle_module=_d2, pickle_protocol=_d3, _use_new_zipfile_serialization=_d4, _disable_byteorder_record=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1277,7 +1304,7 @@ def traced_139(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (obj, warn_if_not_writeable=)
-def traced_140(fn_, site_, names_, _d1):
+def traced_143(fn_, site_, names_, _d1):
     def wrapper(obj, warn_if_not_writeable=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1286,7 +1313,7 @@ def traced_140(fn_, site_, names_, _d1):
     return wrapper
 
 # (oldshape, oldstride, newshape)
-def traced_141(fn_, site_, names_):
+def traced_144(fn_, site_, names_):
     def wrapper(oldshape, oldstride, newshape):
         rec_ = recorder.current
         if rec_ is None:
@@ -1295,7 +1322,7 @@ def traced_141(fn_, site_, names_):
     return wrapper
 
 # (out, self, dims)
-def traced_142(fn_, site_, names_):
+def traced_145(fn_, site_, names_):
     def wrapper(out, self, dims):
         rec_ = recorder.current
         if rec_ is None:
@@ -1304,7 +1331,7 @@ def traced_142(fn_, site_, names_):
     return wrapper
 
 # (output, buffer, input)
-def traced_143(fn_, site_, names_):
+def traced_146(fn_, site_, names_):
     def wrapper(output, buffer, input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1313,7 +1340,7 @@ def traced_143(fn_, site_, names_):
     return wrapper
 
 # (output, shape)
-def traced_144(fn_, site_, names_):
+def traced_147(fn_, site_, names_):
     def wrapper(output, shape):
         rec_ = recorder.current
         if rec_ is None:
@@ -1322,7 +1349,7 @@ def traced_144(fn_, site_, names_):
     return wrapper
 
 # (output, total_weight, input, target, weight, reduction, ignore_index)
-def traced_145(fn_, site_, names_):
+def traced_148(fn_, site_, names_):
     def wrapper(output, total_weight, input, target, weight, reduction, ignore_index):
         rec_ = recorder.current
         if rec_ is None:
@@ -1331,7 +1358,7 @@ def traced_145(fn_, site_, names_):
     return wrapper
 
 # (ptr, device)
-def traced_146(fn_, site_, names_):
+def traced_149(fn_, site_, names_):
     def wrapper(ptr, device):
         rec_ = recorder.current
         if rec_ is None:
@@ -1340,7 +1367,7 @@ def traced_146(fn_, site_, names_):
     return wrapper
 
 # (real, imag)
-def traced_147(fn_, site_, names_):
+def traced_150(fn_, site_, names_):
     def wrapper(real, imag):
         rec_ = recorder.current
         if rec_ is None:
@@ -1349,7 +1376,7 @@ def traced_147(fn_, site_, names_):
     return wrapper
 
 # (real, imag, out)
-def traced_148(fn_, site_, names_):
+def traced_151(fn_, site_, names_):
     def wrapper(real, imag, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1358,7 +1385,7 @@ def traced_148(fn_, site_, names_):
     return wrapper
 
 # (repeats, output_size=)
-def traced_149(fn_, site_, names_, _d1):
+def traced_152(fn_, site_, names_, _d1):
     def wrapper(repeats, output_size=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1367,7 +1394,7 @@ def traced_149(fn_, site_, names_, _d1):
     return wrapper
 
 # (result, a, b, dim)
-def traced_150(fn_, site_, names_):
+def traced_153(fn_, site_, names_):
     def wrapper(result, a, b, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -1376,7 +1403,7 @@ def traced_150(fn_, site_, names_):
     return wrapper
 
 # (result, input)
-def traced_151(fn_, site_, names_):
+def traced_154(fn_, site_, names_):
     def wrapper(result, input):
         rec_ = recorder.current
         if rec_ is None:
@@ -1385,7 +1412,7 @@ def traced_151(fn_, site_, names_):
     return wrapper
 
 # (result, repeats)
-def traced_152(fn_, site_, names_):
+def traced_155(fn_, site_, names_):
     def wrapper(result, repeats):
         rec_ = recorder.current
         if rec_ is None:
@@ -1394,7 +1421,7 @@ def traced_152(fn_, site_, names_):
     return wrapper
 
 # (result, rows, cols)
-def traced_153(fn_, site_, names_):
+def traced_156(fn_, site_, names_):
     def wrapper(result, rows, cols):
         rec_ = recorder.current
         if rec_ is None:
@@ -1403,7 +1430,7 @@ def traced_153(fn_, site_, names_):
     return wrapper
 
 # (result, self, dim)
-def traced_154(fn_, site_, names_):
+def traced_157(fn_, site_, names_):
     def wrapper(result, self, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -1412,7 +1439,7 @@ def traced_154(fn_, site_, names_):
     return wrapper
 
 # (result, self, dim, index)
-def traced_155(fn_, site_, names_):
+def traced_158(fn_, site_, names_):
     def wrapper(result, self, dim, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -1421,7 +1448,7 @@ def traced_155(fn_, site_, names_):
     return wrapper
 
 # (result, self, index)
-def traced_156(fn_, site_, names_):
+def traced_159(fn_, site_, names_):
     def wrapper(result, self, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -1430,7 +1457,7 @@ def traced_156(fn_, site_, names_):
     return wrapper
 
 # (result, self, k, upper)
-def traced_157(fn_, site_, names_):
+def traced_160(fn_, site_, names_):
     def wrapper(result, self, k, upper):
         rec_ = recorder.current
         if rec_ is None:
@@ -1439,7 +1466,7 @@ def traced_157(fn_, site_, names_):
     return wrapper
 
 # (result, self, mask)
-def traced_158(fn_, site_, names_):
+def traced_161(fn_, site_, names_):
     def wrapper(result, self, mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -1448,7 +1475,7 @@ def traced_158(fn_, site_, names_):
     return wrapper
 
 # (result, self, n_sample, gen)
-def traced_159(fn_, site_, names_):
+def traced_162(fn_, site_, names_):
     def wrapper(result, self, n_sample, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -1457,7 +1484,7 @@ def traced_159(fn_, site_, names_):
     return wrapper
 
 # (result, size)
-def traced_160(fn_, site_, names_):
+def traced_163(fn_, site_, names_):
     def wrapper(result, size):
         rec_ = recorder.current
         if rec_ is None:
@@ -1466,7 +1493,7 @@ def traced_160(fn_, site_, names_):
     return wrapper
 
 # (result, tensors, dim)
-def traced_161(fn_, site_, names_):
+def traced_164(fn_, site_, names_):
     def wrapper(result, tensors, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -1475,7 +1502,7 @@ def traced_161(fn_, site_, names_):
     return wrapper
 
 # (row, col, offset=, dtype=, layout=, device=, pin_memory=)
-def traced_162(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_165(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(row, col, offset=_d2, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -1484,7 +1511,7 @@ def traced_162(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (rows)
-def traced_163(fn_, site_, names_):
+def traced_166(fn_, site_, names_):
     def wrapper(rows):
         rec_ = recorder.current
         if rec_ is None:
@@ -1493,7 +1520,7 @@ def traced_163(fn_, site_, names_):
     return wrapper
 
 # (s, dtype=)
-def traced_164(fn_, site_, names_, _d1):
+def traced_167(fn_, site_, names_, _d1):
     def wrapper(s, dtype=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1502,7 +1529,7 @@ def traced_164(fn_, site_, names_, _d1):
     return wrapper
 
 # (s, dtype=, layout=, device=, pin_memory=)
-def traced_165(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_168(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(s, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1511,7 +1538,7 @@ def traced_165(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self)
-def traced_166(fn_, site_, names_):
+def traced_169(fn_, site_, names_):
     def wrapper(self):
         rec_ = recorder.current
         if rec_ is None:
@@ -1520,7 +1547,7 @@ def traced_166(fn_, site_, names_):
     return wrapper
 
 # (self, *args, **kwargs)
-def traced_167(fn_, site_, names_):
+def traced_170(fn_, site_, names_):
     def wrapper(self, *args, **kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -1529,7 +1556,7 @@ def traced_167(fn_, site_, names_):
     return wrapper
 
 # (self, args, kwargs)
-def traced_168(fn_, site_, names_):
+def traced_171(fn_, site_, names_):
     def wrapper(self, args, kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -1538,7 +1565,7 @@ def traced_168(fn_, site_, names_):
     return wrapper
 
 # (self, axis0, axis1)
-def traced_169(fn_, site_, names_):
+def traced_172(fn_, site_, names_):
     def wrapper(self, axis0, axis1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1547,7 +1574,7 @@ def traced_169(fn_, site_, names_):
     return wrapper
 
 # (self, bins=, min=, max=)
-def traced_170(fn_, site_, names_, _d1, _d2, _d3):
+def traced_173(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, bins=_d1, min=_d2, max=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1556,7 +1583,7 @@ def traced_170(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, bins=, min=, max=, out=)
-def traced_171(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_174(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, bins=_d1, min=_d2, max=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1565,7 +1592,7 @@ def traced_171(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, bins=, range=, weight=, density=)
-def traced_172(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_175(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, bins=_d1, range=_d2, weight=_d3, density=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1574,7 +1601,7 @@ def traced_172(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, block)
-def traced_173(fn_, site_, names_):
+def traced_176(fn_, site_, names_):
     def wrapper(self, block):
         rec_ = recorder.current
         if rec_ is None:
@@ -1583,7 +1610,7 @@ def traced_173(fn_, site_, names_):
     return wrapper
 
 # (self, block, context)
-def traced_174(fn_, site_, names_):
+def traced_177(fn_, site_, names_):
     def wrapper(self, block, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -1592,7 +1619,7 @@ def traced_174(fn_, site_, names_):
     return wrapper
 
 # (self, chunks, dim=)
-def traced_175(fn_, site_, names_, _d2):
+def traced_178(fn_, site_, names_, _d2):
     def wrapper(self, chunks, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1601,7 +1628,7 @@ def traced_175(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, config)
-def traced_176(fn_, site_, names_):
+def traced_179(fn_, site_, names_):
     def wrapper(self, config):
         rec_ = recorder.current
         if rec_ is None:
@@ -1610,7 +1637,7 @@ def traced_176(fn_, site_, names_):
     return wrapper
 
 # (self, context)
-def traced_177(fn_, site_, names_):
+def traced_180(fn_, site_, names_):
     def wrapper(self, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -1619,7 +1646,7 @@ def traced_177(fn_, site_, names_):
     return wrapper
 
 # (self, correction=, fweights=, aweights=)
-def traced_178(fn_, site_, names_, _d1, _d2, _d3):
+def traced_181(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, correction=_d1, fweights=_d2, aweights=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1628,7 +1655,7 @@ def traced_178(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, device, dtype, non_blocking, copy, memory_format)
-def traced_179(fn_, site_, names_):
+def traced_182(fn_, site_, names_):
     def wrapper(self, device, dtype, non_blocking, copy, memory_format):
         rec_ = recorder.current
         if rec_ is None:
@@ -1637,7 +1664,7 @@ def traced_179(fn_, site_, names_):
     return wrapper
 
 # (self, device, orig_size, stream)
-def traced_180(fn_, site_, names_):
+def traced_183(fn_, site_, names_):
     def wrapper(self, device, orig_size, stream):
         rec_ = recorder.current
         if rec_ is None:
@@ -1646,7 +1673,7 @@ def traced_180(fn_, site_, names_):
     return wrapper
 
 # (self, diagonal=)
-def traced_181(fn_, site_, names_, _d1):
+def traced_184(fn_, site_, names_, _d1):
     def wrapper(self, diagonal=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1655,7 +1682,7 @@ def traced_181(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dim)
-def traced_182(fn_, site_, names_):
+def traced_185(fn_, site_, names_):
     def wrapper(self, dim):
         rec_ = recorder.current
         if rec_ is None:
@@ -1664,7 +1691,7 @@ def traced_182(fn_, site_, names_):
     return wrapper
 
 # (self, dim, correction, keepdim, out)
-def traced_183(fn_, site_, names_):
+def traced_186(fn_, site_, names_):
     def wrapper(self, dim, correction, keepdim, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1673,7 +1700,7 @@ def traced_183(fn_, site_, names_):
     return wrapper
 
 # (self, dim, dtype, out)
-def traced_184(fn_, site_, names_):
+def traced_187(fn_, site_, names_):
     def wrapper(self, dim, dtype, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1682,7 +1709,7 @@ def traced_184(fn_, site_, names_):
     return wrapper
 
 # (self, dim, dtype=)
-def traced_185(fn_, site_, names_, _d2):
+def traced_188(fn_, site_, names_, _d2):
     def wrapper(self, dim, dtype=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1691,7 +1718,7 @@ def traced_185(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, dim, index)
-def traced_186(fn_, site_, names_):
+def traced_189(fn_, site_, names_):
     def wrapper(self, dim, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -1700,7 +1727,7 @@ def traced_186(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, real_dim=)
-def traced_187(fn_, site_, names_, _d3):
+def traced_190(fn_, site_, names_, _d3):
     def wrapper(self, dim, index, real_dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1709,7 +1736,7 @@ def traced_187(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, dim, index, source)
-def traced_188(fn_, site_, names_):
+def traced_191(fn_, site_, names_):
     def wrapper(self, dim, index, source):
         rec_ = recorder.current
         if rec_ is None:
@@ -1718,7 +1745,7 @@ def traced_188(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, alpha)
-def traced_189(fn_, site_, names_):
+def traced_192(fn_, site_, names_):
     def wrapper(self, dim, index, source, alpha):
         rec_ = recorder.current
         if rec_ is None:
@@ -1727,7 +1754,7 @@ def traced_189(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, alpha=)
-def traced_190(fn_, site_, names_, _d4):
+def traced_193(fn_, site_, names_, _d4):
     def wrapper(self, dim, index, source, alpha=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1736,7 +1763,7 @@ def traced_190(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, dim, index, source, reduce, include_self)
-def traced_191(fn_, site_, names_):
+def traced_194(fn_, site_, names_):
     def wrapper(self, dim, index, source, reduce, include_self):
         rec_ = recorder.current
         if rec_ is None:
@@ -1745,7 +1772,7 @@ def traced_191(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, reduce, include_self=)
-def traced_192(fn_, site_, names_, _d5):
+def traced_195(fn_, site_, names_, _d5):
     def wrapper(self, dim, index, source, reduce, include_self=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1754,7 +1781,7 @@ def traced_192(fn_, site_, names_, _d5):
     return wrapper
 
 # (self, dim, index, sparse_grad=)
-def traced_193(fn_, site_, names_, _d3):
+def traced_196(fn_, site_, names_, _d3):
     def wrapper(self, dim, index, sparse_grad=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1763,7 +1790,7 @@ def traced_193(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, dim, index, src)
-def traced_194(fn_, site_, names_):
+def traced_197(fn_, site_, names_):
     def wrapper(self, dim, index, src):
         rec_ = recorder.current
         if rec_ is None:
@@ -1772,7 +1799,7 @@ def traced_194(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, src, reduce)
-def traced_195(fn_, site_, names_):
+def traced_198(fn_, site_, names_):
     def wrapper(self, dim, index, src, reduce):
         rec_ = recorder.current
         if rec_ is None:
@@ -1781,7 +1808,7 @@ def traced_195(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, src=, value=, reduce=)
-def traced_196(fn_, site_, names_, _d3, _d4, _d5):
+def traced_199(fn_, site_, names_, _d3, _d4, _d5):
     def wrapper(self, dim, index, src=_d3, value=_d4, reduce=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1790,7 +1817,7 @@ def traced_196(fn_, site_, names_, _d3, _d4, _d5):
     return wrapper
 
 # (self, dim, index, value)
-def traced_197(fn_, site_, names_):
+def traced_200(fn_, site_, names_):
     def wrapper(self, dim, index, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -1799,7 +1826,7 @@ def traced_197(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim, min_result, max_result)
-def traced_198(fn_, site_, names_):
+def traced_201(fn_, site_, names_):
     def wrapper(self, dim, keepdim, min_result, max_result):
         rec_ = recorder.current
         if rec_ is None:
@@ -1808,7 +1835,7 @@ def traced_198(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim=)
-def traced_199(fn_, site_, names_, _d2):
+def traced_202(fn_, site_, names_, _d2):
     def wrapper(self, dim, keepdim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1817,7 +1844,7 @@ def traced_199(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, dim, return_inverse=, return_counts=)
-def traced_200(fn_, site_, names_, _d2, _d3):
+def traced_203(fn_, site_, names_, _d2, _d3):
     def wrapper(self, dim, return_inverse=_d2, return_counts=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1826,7 +1853,7 @@ def traced_200(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, dim, sizes)
-def traced_201(fn_, site_, names_):
+def traced_204(fn_, site_, names_):
     def wrapper(self, dim, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -1835,7 +1862,7 @@ def traced_201(fn_, site_, names_):
     return wrapper
 
 # (self, dim, sorted=, return_inverse=, return_counts=)
-def traced_202(fn_, site_, names_, _d2, _d3, _d4):
+def traced_205(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, dim, sorted=_d2, return_inverse=_d3, return_counts=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1844,7 +1871,7 @@ def traced_202(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, dim, start, length)
-def traced_203(fn_, site_, names_):
+def traced_206(fn_, site_, names_):
     def wrapper(self, dim, start, length):
         rec_ = recorder.current
         if rec_ is None:
@@ -1853,7 +1880,7 @@ def traced_203(fn_, site_, names_):
     return wrapper
 
 # (self, dim, start, stop, step, disable_slice_optimization)
-def traced_204(fn_, site_, names_):
+def traced_207(fn_, site_, names_):
     def wrapper(self, dim, start, stop, step, disable_slice_optimization):
         rec_ = recorder.current
         if rec_ is None:
@@ -1862,7 +1889,7 @@ def traced_204(fn_, site_, names_):
     return wrapper
 
 # (self, dim, unbiased=, keepdim=)
-def traced_205(fn_, site_, names_, _d2, _d3):
+def traced_208(fn_, site_, names_, _d2, _d3):
     def wrapper(self, dim, unbiased=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1871,7 +1898,7 @@ def traced_205(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, dim0, dim1)
-def traced_206(fn_, site_, names_):
+def traced_209(fn_, site_, names_):
     def wrapper(self, dim0, dim1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1880,7 +1907,7 @@ def traced_206(fn_, site_, names_):
     return wrapper
 
 # (self, dim=)
-def traced_207(fn_, site_, names_, _d1):
+def traced_210(fn_, site_, names_, _d1):
     def wrapper(self, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1889,7 +1916,7 @@ def traced_207(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dim=, correction=, keepdim=)
-def traced_208(fn_, site_, names_, _d1, _d2, _d3):
+def traced_211(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, dim=_d1, correction=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -1898,7 +1925,7 @@ def traced_208(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, dim=, descending=)
-def traced_209(fn_, site_, names_, _d1, _d2):
+def traced_212(fn_, site_, names_, _d1, _d2):
     def wrapper(self, dim=_d1, descending=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -1907,7 +1934,7 @@ def traced_209(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, dim=, start=, end=, step=)
-def traced_210(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_213(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, dim=_d1, start=_d2, end=_d3, step=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -1916,7 +1943,7 @@ def traced_210(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, dims)
-def traced_211(fn_, site_, names_):
+def traced_214(fn_, site_, names_):
     def wrapper(self, dims):
         rec_ = recorder.current
         if rec_ is None:
@@ -1925,7 +1952,7 @@ def traced_211(fn_, site_, names_):
     return wrapper
 
 # (self, dst, src, pool)
-def traced_212(fn_, site_, names_):
+def traced_215(fn_, site_, names_):
     def wrapper(self, dst, src, pool):
         rec_ = recorder.current
         if rec_ is None:
@@ -1933,8 +1960,17 @@ def traced_212(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, dst, src, pool), {})
     return wrapper
 
+# (self, dtype)
+def traced_216(fn_, site_, names_):
+    def wrapper(self, dtype):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, dtype)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, dtype), {})
+    return wrapper
+
 # (self, dtype=)
-def traced_213(fn_, site_, names_, _d1):
+def traced_217(fn_, site_, names_, _d1):
     def wrapper(self, dtype=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -1943,7 +1979,7 @@ def traced_213(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_214(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_218(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(self, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -1952,7 +1988,7 @@ def traced_214(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=)
-def traced_215(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_219(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, non_blocking=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -1961,7 +1997,7 @@ def traced_215(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=)
-def traced_216(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_220(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(self, dtype=_d1, non_blocking=_d2, copy=_d3, memory_format=_d4, layout=_d5, device=_d6, pin_memory=_d7, other=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -1970,7 +2006,7 @@ def traced_216(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (self, exponent)
-def traced_217(fn_, site_, names_):
+def traced_221(fn_, site_, names_):
     def wrapper(self, exponent):
         rec_ = recorder.current
         if rec_ is None:
@@ -1979,7 +2015,7 @@ def traced_217(fn_, site_, names_):
     return wrapper
 
 # (self, exponent, out)
-def traced_218(fn_, site_, names_):
+def traced_222(fn_, site_, names_):
     def wrapper(self, exponent, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -1988,7 +2024,7 @@ def traced_218(fn_, site_, names_):
     return wrapper
 
 # (self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_219(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_223(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -1997,7 +2033,7 @@ def traced_219(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, fill_value, wrap=)
-def traced_220(fn_, site_, names_, _d2):
+def traced_224(fn_, site_, names_, _d2):
     def wrapper(self, fill_value, wrap=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2006,7 +2042,7 @@ def traced_220(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, from_=, to=, generator=)
-def traced_221(fn_, site_, names_, _d1, _d2, _d3):
+def traced_225(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, from_=_d1, to=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2015,7 +2051,7 @@ def traced_221(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, generator=)
-def traced_222(fn_, site_, names_, _d1):
+def traced_226(fn_, site_, names_, _d1):
     def wrapper(self, generator=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2024,7 +2060,7 @@ def traced_222(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_223(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_227(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5, memory_format=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -2033,7 +2069,7 @@ def traced_223(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, generator=, out=)
-def traced_224(fn_, site_, names_, _d1, _d2):
+def traced_228(fn_, site_, names_, _d1, _d2):
     def wrapper(self, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2042,7 +2078,7 @@ def traced_224(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_225(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_229(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     def wrapper(self, high, low=_d2, generator=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7, memory_format=_d8):
         rec_ = recorder.current
         if rec_ is None:
@@ -2051,7 +2087,7 @@ def traced_225(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (self, hist, bin_edges)
-def traced_226(fn_, site_, names_):
+def traced_230(fn_, site_, names_):
     def wrapper(self, hist, bin_edges):
         rec_ = recorder.current
         if rec_ is None:
@@ -2060,7 +2096,7 @@ def traced_226(fn_, site_, names_):
     return wrapper
 
 # (self, index)
-def traced_227(fn_, site_, names_):
+def traced_231(fn_, site_, names_):
     def wrapper(self, index):
         rec_ = recorder.current
         if rec_ is None:
@@ -2069,7 +2105,7 @@ def traced_227(fn_, site_, names_):
     return wrapper
 
 # (self, index, out_indices, disable_slice_optimization, specified_dims)
-def traced_228(fn_, site_, names_):
+def traced_232(fn_, site_, names_):
     def wrapper(self, index, out_indices, disable_slice_optimization, specified_dims):
         rec_ = recorder.current
         if rec_ is None:
@@ -2078,7 +2114,7 @@ def traced_228(fn_, site_, names_):
     return wrapper
 
 # (self, index, py_value)
-def traced_229(fn_, site_, names_):
+def traced_233(fn_, site_, names_):
     def wrapper(self, index, py_value):
         rec_ = recorder.current
         if rec_ is None:
@@ -2087,7 +2123,7 @@ def traced_229(fn_, site_, names_):
     return wrapper
 
 # (self, indices)
-def traced_230(fn_, site_, names_):
+def traced_234(fn_, site_, names_):
     def wrapper(self, indices):
         rec_ = recorder.current
         if rec_ is None:
@@ -2096,7 +2132,7 @@ def traced_230(fn_, site_, names_):
     return wrapper
 
 # (self, indices, dim=)
-def traced_231(fn_, site_, names_, _d2):
+def traced_235(fn_, site_, names_, _d2):
     def wrapper(self, indices, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2105,7 +2141,7 @@ def traced_231(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, indices, values, accumulate=)
-def traced_232(fn_, site_, names_, _d3):
+def traced_236(fn_, site_, names_, _d3):
     def wrapper(self, indices, values, accumulate=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2114,7 +2150,7 @@ def traced_232(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, indices, values, accumulate=, unsafe=)
-def traced_233(fn_, site_, names_, _d3, _d4):
+def traced_237(fn_, site_, names_, _d3, _d4):
     def wrapper(self, indices, values, accumulate=_d3, unsafe=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2123,7 +2159,7 @@ def traced_233(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (self, it, from_, to, gen)
-def traced_234(fn_, site_, names_):
+def traced_238(fn_, site_, names_):
     def wrapper(self, it, from_, to, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -2132,7 +2168,7 @@ def traced_234(fn_, site_, names_):
     return wrapper
 
 # (self, k, dim=, largest=, sorted=)
-def traced_235(fn_, site_, names_, _d2, _d3, _d4):
+def traced_239(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, k, dim=_d2, largest=_d3, sorted=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2141,7 +2177,7 @@ def traced_235(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, k=, dims=)
-def traced_236(fn_, site_, names_, _d1, _d2):
+def traced_240(fn_, site_, names_, _d1, _d2):
     def wrapper(self, k=_d1, dims=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2150,7 +2186,7 @@ def traced_236(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=)
-def traced_237(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_241(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     def wrapper(self, kernel_size, stride=_d2, padding=_d3, ceil_mode=_d4, count_include_pad=_d5, divisor_override=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -2159,7 +2195,7 @@ def traced_237(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, kernel_size, stride=, padding=, dilation=, ceil_mode=)
-def traced_238(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_242(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, kernel_size, stride=_d2, padding=_d3, dilation=_d4, ceil_mode=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2168,7 +2204,7 @@ def traced_238(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, kwargs)
-def traced_239(fn_, site_, names_):
+def traced_243(fn_, site_, names_):
     def wrapper(self, kwargs):
         rec_ = recorder.current
         if rec_ is None:
@@ -2177,7 +2213,7 @@ def traced_239(fn_, site_, names_):
     return wrapper
 
 # (self, lambd=, generator=)
-def traced_240(fn_, site_, names_, _d1, _d2):
+def traced_244(fn_, site_, names_, _d1, _d2):
     def wrapper(self, lambd=_d1, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2186,7 +2222,7 @@ def traced_240(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, mantissa, exponent)
-def traced_241(fn_, site_, names_):
+def traced_245(fn_, site_, names_):
     def wrapper(self, mantissa, exponent):
         rec_ = recorder.current
         if rec_ is None:
@@ -2195,7 +2231,7 @@ def traced_241(fn_, site_, names_):
     return wrapper
 
 # (self, mask)
-def traced_242(fn_, site_, names_):
+def traced_246(fn_, site_, names_):
     def wrapper(self, mask):
         rec_ = recorder.current
         if rec_ is None:
@@ -2204,7 +2240,7 @@ def traced_242(fn_, site_, names_):
     return wrapper
 
 # (self, mask, source)
-def traced_243(fn_, site_, names_):
+def traced_247(fn_, site_, names_):
     def wrapper(self, mask, source):
         rec_ = recorder.current
         if rec_ is None:
@@ -2213,7 +2249,7 @@ def traced_243(fn_, site_, names_):
     return wrapper
 
 # (self, mask, value)
-def traced_244(fn_, site_, names_):
+def traced_248(fn_, site_, names_):
     def wrapper(self, mask, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -2221,8 +2257,26 @@ def traced_244(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, mask, value), {})
     return wrapper
 
+# (self, mat1, mat2, out_dtype, beta=, alpha=)
+def traced_249(fn_, site_, names_, _d4, _d5):
+    def wrapper(self, mat1, mat2, out_dtype, beta=_d4, alpha=_d5):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, mat1, mat2, out_dtype, beta, alpha)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, mat1, mat2, out_dtype, beta, alpha), {})
+    return wrapper
+
+# (self, mat1, mat2, out_dtype, beta=, alpha=, out=)
+def traced_250(fn_, site_, names_, _d4, _d5, _d6):
+    def wrapper(self, mat1, mat2, out_dtype, beta=_d4, alpha=_d5, out=_d6):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, mat1, mat2, out_dtype, beta, alpha, out)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, mat1, mat2, out_dtype, beta, alpha, out), {})
+    return wrapper
+
 # (self, mean, std, gen)
-def traced_245(fn_, site_, names_):
+def traced_251(fn_, site_, names_):
     def wrapper(self, mean, std, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -2231,7 +2285,7 @@ def traced_245(fn_, site_, names_):
     return wrapper
 
 # (self, mean=, std=, generator=)
-def traced_246(fn_, site_, names_, _d1, _d2, _d3):
+def traced_252(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, mean=_d1, std=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2240,7 +2294,7 @@ def traced_246(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, memory_format=)
-def traced_247(fn_, site_, names_, _d1):
+def traced_253(fn_, site_, names_, _d1):
     def wrapper(self, memory_format=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2249,7 +2303,7 @@ def traced_247(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, min=, max=)
-def traced_248(fn_, site_, names_, _d1, _d2):
+def traced_254(fn_, site_, names_, _d1, _d2):
     def wrapper(self, min=_d1, max=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2258,7 +2312,7 @@ def traced_248(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, nan, posinf, neginf, out)
-def traced_249(fn_, site_, names_):
+def traced_255(fn_, site_, names_):
     def wrapper(self, nan, posinf, neginf, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2267,7 +2321,7 @@ def traced_249(fn_, site_, names_):
     return wrapper
 
 # (self, nan=, posinf=, neginf=)
-def traced_250(fn_, site_, names_, _d1, _d2, _d3):
+def traced_256(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, nan=_d1, posinf=_d2, neginf=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2276,7 +2330,7 @@ def traced_250(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, nbytes)
-def traced_251(fn_, site_, names_):
+def traced_257(fn_, site_, names_):
     def wrapper(self, nbytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -2285,7 +2339,7 @@ def traced_251(fn_, site_, names_):
     return wrapper
 
 # (self, nelements)
-def traced_252(fn_, site_, names_):
+def traced_258(fn_, site_, names_):
     def wrapper(self, nelements):
         rec_ = recorder.current
         if rec_ is None:
@@ -2294,7 +2348,7 @@ def traced_252(fn_, site_, names_):
     return wrapper
 
 # (self, new_size)
-def traced_253(fn_, site_, names_):
+def traced_259(fn_, site_, names_):
     def wrapper(self, new_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -2303,7 +2357,7 @@ def traced_253(fn_, site_, names_):
     return wrapper
 
 # (self, num_samples, replacement=, generator=)
-def traced_254(fn_, site_, names_, _d2, _d3):
+def traced_260(fn_, site_, names_, _d2, _d3):
     def wrapper(self, num_samples, replacement=_d2, generator=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2312,7 +2366,7 @@ def traced_254(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, num_samples, replacement=, generator=, out=)
-def traced_255(fn_, site_, names_, _d2, _d3, _d4):
+def traced_261(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, num_samples, replacement=_d2, generator=_d3, out=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2321,7 +2375,7 @@ def traced_255(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, offset=)
-def traced_256(fn_, site_, names_, _d1):
+def traced_262(fn_, site_, names_, _d1):
     def wrapper(self, offset=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2330,7 +2384,7 @@ def traced_256(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, offset=, dim1=, dim2=)
-def traced_257(fn_, site_, names_, _d1, _d2, _d3):
+def traced_263(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, offset=_d1, dim1=_d2, dim2=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2339,7 +2393,7 @@ def traced_257(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, op, ks, args)
-def traced_258(fn_, site_, names_):
+def traced_264(fn_, site_, names_):
     def wrapper(self, op, ks, args):
         rec_ = recorder.current
         if rec_ is None:
@@ -2348,7 +2402,7 @@ def traced_258(fn_, site_, names_):
     return wrapper
 
 # (self, ord=, dim=, keepdim=, dtype=)
-def traced_259(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_265(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(self, ord=_d1, dim=_d2, keepdim=_d3, dtype=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2357,7 +2411,7 @@ def traced_259(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, orig)
-def traced_260(fn_, site_, names_):
+def traced_266(fn_, site_, names_):
     def wrapper(self, orig):
         rec_ = recorder.current
         if rec_ is None:
@@ -2366,7 +2420,7 @@ def traced_260(fn_, site_, names_):
     return wrapper
 
 # (self, other)
-def traced_261(fn_, site_, names_):
+def traced_267(fn_, site_, names_):
     def wrapper(self, other):
         rec_ = recorder.current
         if rec_ is None:
@@ -2375,7 +2429,7 @@ def traced_261(fn_, site_, names_):
     return wrapper
 
 # (self, other, alpha, out)
-def traced_262(fn_, site_, names_):
+def traced_268(fn_, site_, names_):
     def wrapper(self, other, alpha, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2384,7 +2438,7 @@ def traced_262(fn_, site_, names_):
     return wrapper
 
 # (self, other, alpha=)
-def traced_263(fn_, site_, names_, _d2):
+def traced_269(fn_, site_, names_, _d2):
     def wrapper(self, other, alpha=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2393,7 +2447,7 @@ def traced_263(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, dim=)
-def traced_264(fn_, site_, names_, _d2):
+def traced_270(fn_, site_, names_, _d2):
     def wrapper(self, other, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2402,7 +2456,7 @@ def traced_264(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, dims_self, dims_other)
-def traced_265(fn_, site_, names_):
+def traced_271(fn_, site_, names_):
     def wrapper(self, other, dims_self, dims_other):
         rec_ = recorder.current
         if rec_ is None:
@@ -2411,7 +2465,7 @@ def traced_265(fn_, site_, names_):
     return wrapper
 
 # (self, other, out)
-def traced_266(fn_, site_, names_):
+def traced_272(fn_, site_, names_):
     def wrapper(self, other, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2420,7 +2474,7 @@ def traced_266(fn_, site_, names_):
     return wrapper
 
 # (self, other, rounding_mode=)
-def traced_267(fn_, site_, names_, _d2):
+def traced_273(fn_, site_, names_, _d2):
     def wrapper(self, other, rounding_mode=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2429,7 +2483,7 @@ def traced_267(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, rounding_mode=, out=)
-def traced_268(fn_, site_, names_, _d2, _d3):
+def traced_274(fn_, site_, names_, _d2, _d3):
     def wrapper(self, other, rounding_mode=_d2, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2438,7 +2492,7 @@ def traced_268(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, other, rtol=, atol=, equal_nan=)
-def traced_269(fn_, site_, names_, _d2, _d3, _d4):
+def traced_275(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, other, rtol=_d2, atol=_d3, equal_nan=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2447,7 +2501,7 @@ def traced_269(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, out)
-def traced_270(fn_, site_, names_):
+def traced_276(fn_, site_, names_):
     def wrapper(self, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2456,7 +2510,7 @@ def traced_270(fn_, site_, names_):
     return wrapper
 
 # (self, out, a, b)
-def traced_271(fn_, site_, names_):
+def traced_277(fn_, site_, names_):
     def wrapper(self, out, a, b):
         rec_ = recorder.current
         if rec_ is None:
@@ -2465,7 +2519,7 @@ def traced_271(fn_, site_, names_):
     return wrapper
 
 # (self, out=)
-def traced_272(fn_, site_, names_, _d1):
+def traced_278(fn_, site_, names_, _d1):
     def wrapper(self, out=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2474,7 +2528,7 @@ def traced_272(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, output_size)
-def traced_273(fn_, site_, names_):
+def traced_279(fn_, site_, names_):
     def wrapper(self, output_size):
         rec_ = recorder.current
         if rec_ is None:
@@ -2483,7 +2537,7 @@ def traced_273(fn_, site_, names_):
     return wrapper
 
 # (self, p)
-def traced_274(fn_, site_, names_):
+def traced_280(fn_, site_, names_):
     def wrapper(self, p):
         rec_ = recorder.current
         if rec_ is None:
@@ -2492,7 +2546,7 @@ def traced_274(fn_, site_, names_):
     return wrapper
 
 # (self, p, context)
-def traced_275(fn_, site_, names_):
+def traced_281(fn_, site_, names_):
     def wrapper(self, p, context):
         rec_ = recorder.current
         if rec_ is None:
@@ -2501,7 +2555,7 @@ def traced_275(fn_, site_, names_):
     return wrapper
 
 # (self, p, gen)
-def traced_276(fn_, site_, names_):
+def traced_282(fn_, site_, names_):
     def wrapper(self, p, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -2510,7 +2564,7 @@ def traced_276(fn_, site_, names_):
     return wrapper
 
 # (self, p, generator=)
-def traced_277(fn_, site_, names_, _d2):
+def traced_283(fn_, site_, names_, _d2):
     def wrapper(self, p, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2519,7 +2573,7 @@ def traced_277(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, p, isRetry, ctx)
-def traced_278(fn_, site_, names_):
+def traced_284(fn_, site_, names_):
     def wrapper(self, p, isRetry, ctx):
         rec_ = recorder.current
         if rec_ is None:
@@ -2528,7 +2582,7 @@ def traced_278(fn_, site_, names_):
     return wrapper
 
 # (self, p, train)
-def traced_279(fn_, site_, names_):
+def traced_285(fn_, site_, names_):
     def wrapper(self, p, train):
         rec_ = recorder.current
         if rec_ is None:
@@ -2537,7 +2591,7 @@ def traced_279(fn_, site_, names_):
     return wrapper
 
 # (self, p=, generator=)
-def traced_280(fn_, site_, names_, _d1, _d2):
+def traced_286(fn_, site_, names_, _d1, _d2):
     def wrapper(self, p=_d1, generator=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2546,7 +2600,7 @@ def traced_280(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, p_, gen)
-def traced_281(fn_, site_, names_):
+def traced_287(fn_, site_, names_):
     def wrapper(self, p_, gen):
         rec_ = recorder.current
         if rec_ is None:
@@ -2555,7 +2609,7 @@ def traced_281(fn_, site_, names_):
     return wrapper
 
 # (self, params, orig_size, context, split_remainder)
-def traced_282(fn_, site_, names_):
+def traced_288(fn_, site_, names_):
     def wrapper(self, params, orig_size, context, split_remainder):
         rec_ = recorder.current
         if rec_ is None:
@@ -2564,7 +2618,7 @@ def traced_282(fn_, site_, names_):
     return wrapper
 
 # (self, ptr)
-def traced_283(fn_, site_, names_):
+def traced_289(fn_, site_, names_):
     def wrapper(self, ptr):
         rec_ = recorder.current
         if rec_ is None:
@@ -2573,7 +2627,7 @@ def traced_283(fn_, site_, names_):
     return wrapper
 
 # (self, repeats)
-def traced_284(fn_, site_, names_):
+def traced_290(fn_, site_, names_):
     def wrapper(self, repeats):
         rec_ = recorder.current
         if rec_ is None:
@@ -2582,7 +2636,7 @@ def traced_284(fn_, site_, names_):
     return wrapper
 
 # (self, repeats, dim=, output_size=)
-def traced_285(fn_, site_, names_, _d2, _d3):
+def traced_291(fn_, site_, names_, _d2, _d3):
     def wrapper(self, repeats, dim=_d2, output_size=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2591,7 +2645,7 @@ def traced_285(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, return_inverse=, return_counts=, dim=)
-def traced_286(fn_, site_, names_, _d1, _d2, _d3):
+def traced_292(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, return_inverse=_d1, return_counts=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2600,7 +2654,7 @@ def traced_286(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, sections)
-def traced_287(fn_, site_, names_):
+def traced_293(fn_, site_, names_):
     def wrapper(self, sections):
         rec_ = recorder.current
         if rec_ is None:
@@ -2609,7 +2663,7 @@ def traced_287(fn_, site_, names_):
     return wrapper
 
 # (self, sections, dim=)
-def traced_288(fn_, site_, names_, _d2):
+def traced_294(fn_, site_, names_, _d2):
     def wrapper(self, sections, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2618,7 +2672,7 @@ def traced_288(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, seq)
-def traced_289(fn_, site_, names_):
+def traced_295(fn_, site_, names_):
     def wrapper(self, seq):
         rec_ = recorder.current
         if rec_ is None:
@@ -2627,7 +2681,7 @@ def traced_289(fn_, site_, names_):
     return wrapper
 
 # (self, shape)
-def traced_290(fn_, site_, names_):
+def traced_296(fn_, site_, names_):
     def wrapper(self, shape):
         rec_ = recorder.current
         if rec_ is None:
@@ -2636,7 +2690,7 @@ def traced_290(fn_, site_, names_):
     return wrapper
 
 # (self, shifts, dims=)
-def traced_291(fn_, site_, names_, _d2):
+def traced_297(fn_, site_, names_, _d2):
     def wrapper(self, shifts, dims=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2645,7 +2699,7 @@ def traced_291(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size)
-def traced_292(fn_, site_, names_):
+def traced_298(fn_, site_, names_):
     def wrapper(self, size):
         rec_ = recorder.current
         if rec_ is None:
@@ -2654,7 +2708,7 @@ def traced_292(fn_, site_, names_):
     return wrapper
 
 # (self, size, dtype=, layout=, device=, pin_memory=)
-def traced_293(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_299(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, size, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2663,7 +2717,7 @@ def traced_293(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_294(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_300(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(self, size, fill_value, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -2672,7 +2726,7 @@ def traced_294(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, size, implicit=)
-def traced_295(fn_, site_, names_, _d2):
+def traced_301(fn_, site_, names_, _d2):
     def wrapper(self, size, implicit=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2681,7 +2735,7 @@ def traced_295(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, memory_format=)
-def traced_296(fn_, site_, names_, _d2):
+def traced_302(fn_, site_, names_, _d2):
     def wrapper(self, size, memory_format=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2690,7 +2744,7 @@ def traced_296(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, size, stride)
-def traced_297(fn_, site_, names_):
+def traced_303(fn_, site_, names_):
     def wrapper(self, size, stride):
         rec_ = recorder.current
         if rec_ is None:
@@ -2699,7 +2753,7 @@ def traced_297(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_298(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_304(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(self, size, stride, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -2708,7 +2762,7 @@ def traced_298(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, size, stride, storage_offset)
-def traced_299(fn_, site_, names_):
+def traced_305(fn_, site_, names_):
     def wrapper(self, size, stride, storage_offset):
         rec_ = recorder.current
         if rec_ is None:
@@ -2717,7 +2771,7 @@ def traced_299(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, storage_offset=)
-def traced_300(fn_, site_, names_, _d3):
+def traced_306(fn_, site_, names_, _d3):
     def wrapper(self, size, stride, storage_offset=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2726,7 +2780,7 @@ def traced_300(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, size_bytes, allocator, resizable, data_ptr=)
-def traced_301(fn_, site_, names_, _d4):
+def traced_307(fn_, site_, names_, _d4):
     def wrapper(self, size_bytes, allocator, resizable, data_ptr=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2735,7 +2789,7 @@ def traced_301(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, sizes, strides)
-def traced_302(fn_, site_, names_):
+def traced_308(fn_, site_, names_):
     def wrapper(self, sizes, strides):
         rec_ = recorder.current
         if rec_ is None:
@@ -2744,7 +2798,7 @@ def traced_302(fn_, site_, names_):
     return wrapper
 
 # (self, sorted=, return_inverse=, return_counts=)
-def traced_303(fn_, site_, names_, _d1, _d2, _d3):
+def traced_309(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(self, sorted=_d1, return_inverse=_d2, return_counts=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2752,8 +2806,17 @@ def traced_303(fn_, site_, names_, _d1, _d2, _d3):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, sorted, return_inverse, return_counts), {})
     return wrapper
 
+# (self, source)
+def traced_310(fn_, site_, names_):
+    def wrapper(self, source):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, source)
+        return recorder.call_traced(rec_, site_, fn_, names_, (self, source), {})
+    return wrapper
+
 # (self, source, destination)
-def traced_304(fn_, site_, names_):
+def traced_311(fn_, site_, names_):
     def wrapper(self, source, destination):
         rec_ = recorder.current
         if rec_ is None:
@@ -2762,7 +2825,7 @@ def traced_304(fn_, site_, names_):
     return wrapper
 
 # (self, source, storage_offset, size, stride=)
-def traced_305(fn_, site_, names_, _d4):
+def traced_312(fn_, site_, names_, _d4):
     def wrapper(self, source, storage_offset, size, stride=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2771,7 +2834,7 @@ def traced_305(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, split_size, dim=)
-def traced_306(fn_, site_, names_, _d2):
+def traced_313(fn_, site_, names_, _d2):
     def wrapper(self, split_size, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2780,7 +2843,7 @@ def traced_306(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, split_sizes, dim=)
-def traced_307(fn_, site_, names_, _d2):
+def traced_314(fn_, site_, names_, _d2):
     def wrapper(self, split_sizes, dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2789,7 +2852,7 @@ def traced_307(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, src, non_blocking=)
-def traced_308(fn_, site_, names_, _d2):
+def traced_315(fn_, site_, names_, _d2):
     def wrapper(self, src, non_blocking=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2798,7 +2861,7 @@ def traced_308(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, stable, dim=, descending=)
-def traced_309(fn_, site_, names_, _d2, _d3):
+def traced_316(fn_, site_, names_, _d2, _d3):
     def wrapper(self, stable, dim=_d2, descending=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2807,7 +2870,7 @@ def traced_309(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, start_dim=, end_dim=)
-def traced_310(fn_, site_, names_, _d1, _d2):
+def traced_317(fn_, site_, names_, _d1, _d2):
     def wrapper(self, start_dim=_d1, end_dim=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2816,7 +2879,7 @@ def traced_310(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, storage, key_set, data_type, impl_type=)
-def traced_311(fn_, site_, names_, _d4):
+def traced_318(fn_, site_, names_, _d4):
     def wrapper(self, storage, key_set, data_type, impl_type=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2825,7 +2888,7 @@ def traced_311(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, target, weight=, pos_weight=, reduction=)
-def traced_312(fn_, site_, names_, _d2, _d3, _d4):
+def traced_319(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, target, weight=_d2, pos_weight=_d3, reduction=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2834,7 +2897,7 @@ def traced_312(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=)
-def traced_313(fn_, site_, names_, _d2, _d3, _d4):
+def traced_320(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2843,7 +2906,7 @@ def traced_313(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=, label_smoothing=)
-def traced_314(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_321(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4, label_smoothing=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2852,7 +2915,7 @@ def traced_314(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, tensor)
-def traced_315(fn_, site_, names_):
+def traced_322(fn_, site_, names_):
     def wrapper(self, tensor):
         rec_ = recorder.current
         if rec_ is None:
@@ -2861,7 +2924,7 @@ def traced_315(fn_, site_, names_):
     return wrapper
 
 # (self, tensor, out)
-def traced_316(fn_, site_, names_):
+def traced_323(fn_, site_, names_):
     def wrapper(self, tensor, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2870,7 +2933,7 @@ def traced_316(fn_, site_, names_):
     return wrapper
 
 # (self, unbiased=)
-def traced_317(fn_, site_, names_, _d1):
+def traced_324(fn_, site_, names_, _d1):
     def wrapper(self, unbiased=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -2879,7 +2942,7 @@ def traced_317(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, value)
-def traced_318(fn_, site_, names_):
+def traced_325(fn_, site_, names_):
     def wrapper(self, value):
         rec_ = recorder.current
         if rec_ is None:
@@ -2888,7 +2951,7 @@ def traced_318(fn_, site_, names_):
     return wrapper
 
 # (self, values, indices, dim, descending)
-def traced_319(fn_, site_, names_):
+def traced_326(fn_, site_, names_):
     def wrapper(self, values, indices, dim, descending):
         rec_ = recorder.current
         if rec_ is None:
@@ -2897,7 +2960,7 @@ def traced_319(fn_, site_, names_):
     return wrapper
 
 # (self, vec)
-def traced_320(fn_, site_, names_):
+def traced_327(fn_, site_, names_):
     def wrapper(self, vec):
         rec_ = recorder.current
         if rec_ is None:
@@ -2906,7 +2969,7 @@ def traced_320(fn_, site_, names_):
     return wrapper
 
 # (self, vec, out)
-def traced_321(fn_, site_, names_):
+def traced_328(fn_, site_, names_):
     def wrapper(self, vec, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -2915,7 +2978,7 @@ def traced_321(fn_, site_, names_):
     return wrapper
 
 # (self, vec2)
-def traced_322(fn_, site_, names_):
+def traced_329(fn_, site_, names_):
     def wrapper(self, vec2):
         rec_ = recorder.current
         if rec_ is None:
@@ -2924,7 +2987,7 @@ def traced_322(fn_, site_, names_):
     return wrapper
 
 # (self, weight, hist, bin_edges)
-def traced_323(fn_, site_, names_):
+def traced_330(fn_, site_, names_):
     def wrapper(self, weight, hist, bin_edges):
         rec_ = recorder.current
         if rec_ is None:
@@ -2933,7 +2996,7 @@ def traced_323(fn_, site_, names_):
     return wrapper
 
 # (shape, numel)
-def traced_324(fn_, site_, names_):
+def traced_331(fn_, site_, names_):
     def wrapper(shape, numel):
         rec_ = recorder.current
         if rec_ is None:
@@ -2942,7 +3005,7 @@ def traced_324(fn_, site_, names_):
     return wrapper
 
 # (size, allocator, ks, scalar_type)
-def traced_325(fn_, site_, names_):
+def traced_332(fn_, site_, names_):
     def wrapper(size, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -2951,7 +3014,7 @@ def traced_325(fn_, site_, names_):
     return wrapper
 
 # (size, device)
-def traced_326(fn_, site_, names_):
+def traced_333(fn_, site_, names_):
     def wrapper(size, device):
         rec_ = recorder.current
         if rec_ is None:
@@ -2960,7 +3023,7 @@ def traced_326(fn_, site_, names_):
     return wrapper
 
 # (size, dtype=, device=, pin_memory=)
-def traced_327(fn_, site_, names_, _d1, _d2, _d3):
+def traced_334(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(size, dtype=_d1, device=_d2, pin_memory=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -2969,7 +3032,7 @@ def traced_327(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=)
-def traced_328(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_335(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -2978,7 +3041,7 @@ def traced_328(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_329(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_336(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2987,7 +3050,7 @@ def traced_329(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_330(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_337(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -2996,7 +3059,7 @@ def traced_330(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, out)
-def traced_331(fn_, site_, names_):
+def traced_338(fn_, site_, names_):
     def wrapper(size, fill_value, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3005,7 +3068,7 @@ def traced_331(fn_, site_, names_):
     return wrapper
 
 # (size, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_332(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_339(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3014,7 +3077,7 @@ def traced_332(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, generator=, out=)
-def traced_333(fn_, site_, names_, _d1, _d2):
+def traced_340(fn_, site_, names_, _d1, _d2):
     def wrapper(size, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3023,7 +3086,7 @@ def traced_333(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (size, out)
-def traced_334(fn_, site_, names_):
+def traced_341(fn_, site_, names_):
     def wrapper(size, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3032,7 +3095,7 @@ def traced_334(fn_, site_, names_):
     return wrapper
 
 # (size, stride, allocator, ks, scalar_type)
-def traced_335(fn_, site_, names_):
+def traced_342(fn_, site_, names_):
     def wrapper(size, stride, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -3041,7 +3104,7 @@ def traced_335(fn_, site_, names_):
     return wrapper
 
 # (size, stride, dtype=, device=, pin_memory=)
-def traced_336(fn_, site_, names_, _d2, _d3, _d4):
+def traced_343(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(size, stride, dtype=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3050,7 +3113,7 @@ def traced_336(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_337(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_344(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, stride, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3059,7 +3122,7 @@ def traced_337(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (start, end, step=, out=)
-def traced_338(fn_, site_, names_, _d2, _d3):
+def traced_345(fn_, site_, names_, _d2, _d3):
     def wrapper(start, end, step=_d2, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3068,7 +3131,7 @@ def traced_338(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (start, end, steps, dtype=, layout=, device=, pin_memory=)
-def traced_339(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_346(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(start, end, steps, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -3077,7 +3140,7 @@ def traced_339(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (start, end, steps, out=)
-def traced_340(fn_, site_, names_, _d3):
+def traced_347(fn_, site_, names_, _d3):
     def wrapper(start, end, steps, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3086,7 +3149,7 @@ def traced_340(fn_, site_, names_, _d3):
     return wrapper
 
 # (storage)
-def traced_341(fn_, site_, names_):
+def traced_348(fn_, site_, names_):
     def wrapper(storage):
         rec_ = recorder.current
         if rec_ is None:
@@ -3095,7 +3158,7 @@ def traced_341(fn_, site_, names_):
     return wrapper
 
 # (storage, size_bytes)
-def traced_342(fn_, site_, names_):
+def traced_349(fn_, site_, names_):
     def wrapper(storage, size_bytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -3104,7 +3167,7 @@ def traced_342(fn_, site_, names_):
     return wrapper
 
 # (t)
-def traced_343(fn_, site_, names_):
+def traced_350(fn_, site_, names_):
     def wrapper(t):
         rec_ = recorder.current
         if rec_ is None:
@@ -3113,7 +3176,7 @@ def traced_343(fn_, site_, names_):
     return wrapper
 
 # (t, alloc, priority=)
-def traced_344(fn_, site_, names_, _d2):
+def traced_351(fn_, site_, names_, _d2):
     def wrapper(t, alloc, priority=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3122,7 +3185,7 @@ def traced_344(fn_, site_, names_, _d2):
     return wrapper
 
 # (tensor, data, sizes)
-def traced_345(fn_, site_, names_):
+def traced_352(fn_, site_, names_):
     def wrapper(tensor, data, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -3131,7 +3194,7 @@ def traced_345(fn_, site_, names_):
     return wrapper
 
 # (tensor, force=)
-def traced_346(fn_, site_, names_, _d1):
+def traced_353(fn_, site_, names_, _d1):
     def wrapper(tensor, force=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3140,7 +3203,7 @@ def traced_346(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensor=, other=, scalar=, scalar1=, scalar2=)
-def traced_347(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
+def traced_354(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     def wrapper(tensor=_d0, other=_d1, scalar=_d2, scalar1=_d3, scalar2=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3149,7 +3212,7 @@ def traced_347(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (tensor_sizes, tensor_strides, sizes)
-def traced_348(fn_, site_, names_):
+def traced_355(fn_, site_, names_):
     def wrapper(tensor_sizes, tensor_strides, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -3158,7 +3221,7 @@ def traced_348(fn_, site_, names_):
     return wrapper
 
 # (tensors)
-def traced_349(fn_, site_, names_):
+def traced_356(fn_, site_, names_):
     def wrapper(tensors):
         rec_ = recorder.current
         if rec_ is None:
@@ -3167,7 +3230,7 @@ def traced_349(fn_, site_, names_):
     return wrapper
 
 # (tensors, dim=)
-def traced_350(fn_, site_, names_, _d1):
+def traced_357(fn_, site_, names_, _d1):
     def wrapper(tensors, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3176,7 +3239,7 @@ def traced_350(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensors, dim=, out=)
-def traced_351(fn_, site_, names_, _d1, _d2):
+def traced_358(fn_, site_, names_, _d1, _d2):
     def wrapper(tensors, dim=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3185,7 +3248,7 @@ def traced_351(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (tensors, indexing=)
-def traced_352(fn_, site_, names_, _d1):
+def traced_359(fn_, site_, names_, _d1):
     def wrapper(tensors, indexing=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3194,7 +3257,7 @@ def traced_352(fn_, site_, names_, _d1):
     return wrapper
 
 # (type1, type2)
-def traced_353(fn_, site_, names_):
+def traced_360(fn_, site_, names_):
     def wrapper(type1, type2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3203,7 +3266,7 @@ def traced_353(fn_, site_, names_):
     return wrapper
 
 # (value, self)
-def traced_354(fn_, site_, names_):
+def traced_361(fn_, site_, names_):
     def wrapper(value, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -3212,7 +3275,7 @@ def traced_354(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, is_max)
-def traced_355(fn_, site_, names_):
+def traced_362(fn_, site_, names_):
     def wrapper(values, indices, self, dim, is_max):
         rec_ = recorder.current
         if rec_ is None:
@@ -3221,7 +3284,7 @@ def traced_355(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, keepdim)
-def traced_356(fn_, site_, names_):
+def traced_363(fn_, site_, names_):
     def wrapper(values, indices, self, dim, keepdim):
         rec_ = recorder.current
         if rec_ is None:
@@ -3230,7 +3293,7 @@ def traced_356(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, k, dim, largest, sorted)
-def traced_357(fn_, site_, names_):
+def traced_364(fn_, site_, names_):
     def wrapper(values, indices, self, k, dim, largest, sorted):
         rec_ = recorder.current
         if rec_ is None:
@@ -3239,7 +3302,7 @@ def traced_357(fn_, site_, names_):
     return wrapper
 
 # (var)
-def traced_358(fn_, site_, names_):
+def traced_365(fn_, site_, names_):
     def wrapper(var):
         rec_ = recorder.current
         if rec_ is None:
@@ -3248,7 +3311,7 @@ def traced_358(fn_, site_, names_):
     return wrapper
 
 # (x, k, s, p, d, oh, ow)
-def traced_359(fn_, site_, names_):
+def traced_366(fn_, site_, names_):
     def wrapper(x, k, s, p, d, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -3257,7 +3320,7 @@ def traced_359(fn_, site_, names_):
     return wrapper
 
 # (x, oh, ow)
-def traced_360(fn_, site_, names_):
+def traced_367(fn_, site_, names_):
     def wrapper(x, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -3266,7 +3329,7 @@ def traced_360(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, stride, padding, dilation, groups)
-def traced_361(fn_, site_, names_):
+def traced_368(fn_, site_, names_):
     def wrapper(x, w, b, stride, padding, dilation, groups):
         rec_ = recorder.current
         if rec_ is None:
@@ -3275,7 +3338,7 @@ def traced_361(fn_, site_, names_):
     return wrapper
 
 # (x, windows, oh, ow)
-def traced_362(fn_, site_, names_):
+def traced_369(fn_, site_, names_):
     def wrapper(x, windows, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -3284,7 +3347,7 @@ def traced_362(fn_, site_, names_):
     return wrapper
 
 # (x, y)
-def traced_363(fn_, site_, names_):
+def traced_370(fn_, site_, names_):
     def wrapper(x, y):
         rec_ = recorder.current
         if rec_ is None:
@@ -3293,7 +3356,7 @@ def traced_363(fn_, site_, names_):
     return wrapper
 
 # (y, x=, dx=, dim=)
-def traced_364(fn_, site_, names_, _d1, _d2, _d3):
+def traced_371(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(y, x=_d1, dx=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3439,233 +3502,240 @@ TRACED_WRAPPERS: dict[str, Callable[..., Any]] = {
     'mean, std=, size=, generator=, out=': traced_133,
     'meta, tensors, dim': traced_134,
     'meta, tensors, dim, result': traced_135,
-    'n, m=, dtype=, layout=, device=, pin_memory=': traced_136,
-    'n, m=, out=': traced_137,
-    'nbytes': traced_138,
-    'obj, f, pickle_module=, pickle_protocol=, _use_new_zipfile_serialization=, _disable_byteorder_record=': traced_139,
-    'obj, warn_if_not_writeable=': traced_140,
-    'oldshape, oldstride, newshape': traced_141,
-    'out, self, dims': traced_142,
-    'output, buffer, input': traced_143,
-    'output, shape': traced_144,
-    'output, total_weight, input, target, weight, reduction, ignore_index': traced_145,
-    'ptr, device': traced_146,
-    'real, imag': traced_147,
-    'real, imag, out': traced_148,
-    'repeats, output_size=': traced_149,
-    'result, a, b, dim': traced_150,
-    'result, input': traced_151,
-    'result, repeats': traced_152,
-    'result, rows, cols': traced_153,
-    'result, self, dim': traced_154,
-    'result, self, dim, index': traced_155,
-    'result, self, index': traced_156,
-    'result, self, k, upper': traced_157,
-    'result, self, mask': traced_158,
-    'result, self, n_sample, gen': traced_159,
-    'result, size': traced_160,
-    'result, tensors, dim': traced_161,
-    'row, col, offset=, dtype=, layout=, device=, pin_memory=': traced_162,
-    'rows': traced_163,
-    's, dtype=': traced_164,
-    's, dtype=, layout=, device=, pin_memory=': traced_165,
-    'self': traced_166,
-    'self, *args, **kwargs': traced_167,
-    'self, args, kwargs': traced_168,
-    'self, axis0, axis1': traced_169,
-    'self, bins=, min=, max=': traced_170,
-    'self, bins=, min=, max=, out=': traced_171,
-    'self, bins=, range=, weight=, density=': traced_172,
-    'self, block': traced_173,
-    'self, block, context': traced_174,
-    'self, chunks, dim=': traced_175,
-    'self, config': traced_176,
-    'self, context': traced_177,
-    'self, correction=, fweights=, aweights=': traced_178,
-    'self, device, dtype, non_blocking, copy, memory_format': traced_179,
-    'self, device, orig_size, stream': traced_180,
-    'self, diagonal=': traced_181,
-    'self, dim': traced_182,
-    'self, dim, correction, keepdim, out': traced_183,
-    'self, dim, dtype, out': traced_184,
-    'self, dim, dtype=': traced_185,
-    'self, dim, index': traced_186,
-    'self, dim, index, real_dim=': traced_187,
-    'self, dim, index, source': traced_188,
-    'self, dim, index, source, alpha': traced_189,
-    'self, dim, index, source, alpha=': traced_190,
-    'self, dim, index, source, reduce, include_self': traced_191,
-    'self, dim, index, source, reduce, include_self=': traced_192,
-    'self, dim, index, sparse_grad=': traced_193,
-    'self, dim, index, src': traced_194,
-    'self, dim, index, src, reduce': traced_195,
-    'self, dim, index, src=, value=, reduce=': traced_196,
-    'self, dim, index, value': traced_197,
-    'self, dim, keepdim, min_result, max_result': traced_198,
-    'self, dim, keepdim=': traced_199,
-    'self, dim, return_inverse=, return_counts=': traced_200,
-    'self, dim, sizes': traced_201,
-    'self, dim, sorted=, return_inverse=, return_counts=': traced_202,
-    'self, dim, start, length': traced_203,
-    'self, dim, start, stop, step, disable_slice_optimization': traced_204,
-    'self, dim, unbiased=, keepdim=': traced_205,
-    'self, dim0, dim1': traced_206,
-    'self, dim=': traced_207,
-    'self, dim=, correction=, keepdim=': traced_208,
-    'self, dim=, descending=': traced_209,
-    'self, dim=, start=, end=, step=': traced_210,
-    'self, dims': traced_211,
-    'self, dst, src, pool': traced_212,
-    'self, dtype=': traced_213,
-    'self, dtype=, layout=, device=, pin_memory=, memory_format=': traced_214,
-    'self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=': traced_215,
-    'self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=': traced_216,
-    'self, exponent': traced_217,
-    'self, exponent, out': traced_218,
-    'self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=': traced_219,
-    'self, fill_value, wrap=': traced_220,
-    'self, from_=, to=, generator=': traced_221,
-    'self, generator=': traced_222,
-    'self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_223,
-    'self, generator=, out=': traced_224,
-    'self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_225,
-    'self, hist, bin_edges': traced_226,
-    'self, index': traced_227,
-    'self, index, out_indices, disable_slice_optimization, specified_dims': traced_228,
-    'self, index, py_value': traced_229,
-    'self, indices': traced_230,
-    'self, indices, dim=': traced_231,
-    'self, indices, values, accumulate=': traced_232,
-    'self, indices, values, accumulate=, unsafe=': traced_233,
-    'self, it, from_, to, gen': traced_234,
-    'self, k, dim=, largest=, sorted=': traced_235,
-    'self, k=, dims=': traced_236,
-    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=': traced_237,
-    'self, kernel_size, stride=, padding=, dilation=, ceil_mode=': traced_238,
-    'self, kwargs': traced_239,
-    'self, lambd=, generator=': traced_240,
-    'self, mantissa, exponent': traced_241,
-    'self, mask': traced_242,
-    'self, mask, source': traced_243,
-    'self, mask, value': traced_244,
-    'self, mean, std, gen': traced_245,
-    'self, mean=, std=, generator=': traced_246,
-    'self, memory_format=': traced_247,
-    'self, min=, max=': traced_248,
-    'self, nan, posinf, neginf, out': traced_249,
-    'self, nan=, posinf=, neginf=': traced_250,
-    'self, nbytes': traced_251,
-    'self, nelements': traced_252,
-    'self, new_size': traced_253,
-    'self, num_samples, replacement=, generator=': traced_254,
-    'self, num_samples, replacement=, generator=, out=': traced_255,
-    'self, offset=': traced_256,
-    'self, offset=, dim1=, dim2=': traced_257,
-    'self, op, ks, args': traced_258,
-    'self, ord=, dim=, keepdim=, dtype=': traced_259,
-    'self, orig': traced_260,
-    'self, other': traced_261,
-    'self, other, alpha, out': traced_262,
-    'self, other, alpha=': traced_263,
-    'self, other, dim=': traced_264,
-    'self, other, dims_self, dims_other': traced_265,
-    'self, other, out': traced_266,
-    'self, other, rounding_mode=': traced_267,
-    'self, other, rounding_mode=, out=': traced_268,
-    'self, other, rtol=, atol=, equal_nan=': traced_269,
-    'self, out': traced_270,
-    'self, out, a, b': traced_271,
-    'self, out=': traced_272,
-    'self, output_size': traced_273,
-    'self, p': traced_274,
-    'self, p, context': traced_275,
-    'self, p, gen': traced_276,
-    'self, p, generator=': traced_277,
-    'self, p, isRetry, ctx': traced_278,
-    'self, p, train': traced_279,
-    'self, p=, generator=': traced_280,
-    'self, p_, gen': traced_281,
-    'self, params, orig_size, context, split_remainder': traced_282,
-    'self, ptr': traced_283,
-    'self, repeats': traced_284,
-    'self, repeats, dim=, output_size=': traced_285,
-    'self, return_inverse=, return_counts=, dim=': traced_286,
-    'self, sections': traced_287,
-    'self, sections, dim=': traced_288,
-    'self, seq': traced_289,
-    'self, shape': traced_290,
-    'self, shifts, dims=': traced_291,
-    'self, size': traced_292,
-    'self, size, dtype=, layout=, device=, pin_memory=': traced_293,
-    'self, size, fill_value, dtype=, layout=, device=, pin_memory=': traced_294,
-    'self, size, implicit=': traced_295,
-    'self, size, memory_format=': traced_296,
-    'self, size, stride': traced_297,
-    'self, size, stride, dtype=, layout=, device=, pin_memory=': traced_298,
-    'self, size, stride, storage_offset': traced_299,
-    'self, size, stride, storage_offset=': traced_300,
-    'self, size_bytes, allocator, resizable, data_ptr=': traced_301,
-    'self, sizes, strides': traced_302,
-    'self, sorted=, return_inverse=, return_counts=': traced_303,
-    'self, source, destination': traced_304,
-    'self, source, storage_offset, size, stride=': traced_305,
-    'self, split_size, dim=': traced_306,
-    'self, split_sizes, dim=': traced_307,
-    'self, src, non_blocking=': traced_308,
-    'self, stable, dim=, descending=': traced_309,
-    'self, start_dim=, end_dim=': traced_310,
-    'self, storage, key_set, data_type, impl_type=': traced_311,
-    'self, target, weight=, pos_weight=, reduction=': traced_312,
-    'self, target, weight=, reduction=, ignore_index=': traced_313,
-    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_314,
-    'self, tensor': traced_315,
-    'self, tensor, out': traced_316,
-    'self, unbiased=': traced_317,
-    'self, value': traced_318,
-    'self, values, indices, dim, descending': traced_319,
-    'self, vec': traced_320,
-    'self, vec, out': traced_321,
-    'self, vec2': traced_322,
-    'self, weight, hist, bin_edges': traced_323,
-    'shape, numel': traced_324,
-    'size, allocator, ks, scalar_type': traced_325,
-    'size, device': traced_326,
-    'size, dtype=, device=, pin_memory=': traced_327,
-    'size, dtype=, layout=, device=, pin_memory=': traced_328,
-    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_329,
-    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_330,
-    'size, fill_value, out': traced_331,
-    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_332,
-    'size, generator=, out=': traced_333,
-    'size, out': traced_334,
-    'size, stride, allocator, ks, scalar_type': traced_335,
-    'size, stride, dtype=, device=, pin_memory=': traced_336,
-    'size, stride, dtype=, layout=, device=, pin_memory=': traced_337,
-    'start, end, step=, out=': traced_338,
-    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_339,
-    'start, end, steps, out=': traced_340,
-    'storage': traced_341,
-    'storage, size_bytes': traced_342,
-    't': traced_343,
-    't, alloc, priority=': traced_344,
-    'tensor, data, sizes': traced_345,
-    'tensor, force=': traced_346,
-    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_347,
-    'tensor_sizes, tensor_strides, sizes': traced_348,
-    'tensors': traced_349,
-    'tensors, dim=': traced_350,
-    'tensors, dim=, out=': traced_351,
-    'tensors, indexing=': traced_352,
-    'type1, type2': traced_353,
-    'value, self': traced_354,
-    'values, indices, self, dim, is_max': traced_355,
-    'values, indices, self, dim, keepdim': traced_356,
-    'values, indices, self, k, dim, largest, sorted': traced_357,
-    'var': traced_358,
-    'x, k, s, p, d, oh, ow': traced_359,
-    'x, oh, ow': traced_360,
-    'x, w, b, stride, padding, dilation, groups': traced_361,
-    'x, windows, oh, ow': traced_362,
-    'x, y': traced_363,
-    'y, x=, dx=, dim=': traced_364,
+    'n, generator=, dtype=, layout=, device=, pin_memory=': traced_136,
+    'n, generator=, out=': traced_137,
+    'n, m=, dtype=, layout=, device=, pin_memory=': traced_138,
+    'n, m=, out=': traced_139,
+    'n, out=': traced_140,
+    'nbytes': traced_141,
+    'obj, f, pickle_module=, pickle_protocol=, _use_new_zipfile_serialization=, _disable_byteorder_record=': traced_142,
+    'obj, warn_if_not_writeable=': traced_143,
+    'oldshape, oldstride, newshape': traced_144,
+    'out, self, dims': traced_145,
+    'output, buffer, input': traced_146,
+    'output, shape': traced_147,
+    'output, total_weight, input, target, weight, reduction, ignore_index': traced_148,
+    'ptr, device': traced_149,
+    'real, imag': traced_150,
+    'real, imag, out': traced_151,
+    'repeats, output_size=': traced_152,
+    'result, a, b, dim': traced_153,
+    'result, input': traced_154,
+    'result, repeats': traced_155,
+    'result, rows, cols': traced_156,
+    'result, self, dim': traced_157,
+    'result, self, dim, index': traced_158,
+    'result, self, index': traced_159,
+    'result, self, k, upper': traced_160,
+    'result, self, mask': traced_161,
+    'result, self, n_sample, gen': traced_162,
+    'result, size': traced_163,
+    'result, tensors, dim': traced_164,
+    'row, col, offset=, dtype=, layout=, device=, pin_memory=': traced_165,
+    'rows': traced_166,
+    's, dtype=': traced_167,
+    's, dtype=, layout=, device=, pin_memory=': traced_168,
+    'self': traced_169,
+    'self, *args, **kwargs': traced_170,
+    'self, args, kwargs': traced_171,
+    'self, axis0, axis1': traced_172,
+    'self, bins=, min=, max=': traced_173,
+    'self, bins=, min=, max=, out=': traced_174,
+    'self, bins=, range=, weight=, density=': traced_175,
+    'self, block': traced_176,
+    'self, block, context': traced_177,
+    'self, chunks, dim=': traced_178,
+    'self, config': traced_179,
+    'self, context': traced_180,
+    'self, correction=, fweights=, aweights=': traced_181,
+    'self, device, dtype, non_blocking, copy, memory_format': traced_182,
+    'self, device, orig_size, stream': traced_183,
+    'self, diagonal=': traced_184,
+    'self, dim': traced_185,
+    'self, dim, correction, keepdim, out': traced_186,
+    'self, dim, dtype, out': traced_187,
+    'self, dim, dtype=': traced_188,
+    'self, dim, index': traced_189,
+    'self, dim, index, real_dim=': traced_190,
+    'self, dim, index, source': traced_191,
+    'self, dim, index, source, alpha': traced_192,
+    'self, dim, index, source, alpha=': traced_193,
+    'self, dim, index, source, reduce, include_self': traced_194,
+    'self, dim, index, source, reduce, include_self=': traced_195,
+    'self, dim, index, sparse_grad=': traced_196,
+    'self, dim, index, src': traced_197,
+    'self, dim, index, src, reduce': traced_198,
+    'self, dim, index, src=, value=, reduce=': traced_199,
+    'self, dim, index, value': traced_200,
+    'self, dim, keepdim, min_result, max_result': traced_201,
+    'self, dim, keepdim=': traced_202,
+    'self, dim, return_inverse=, return_counts=': traced_203,
+    'self, dim, sizes': traced_204,
+    'self, dim, sorted=, return_inverse=, return_counts=': traced_205,
+    'self, dim, start, length': traced_206,
+    'self, dim, start, stop, step, disable_slice_optimization': traced_207,
+    'self, dim, unbiased=, keepdim=': traced_208,
+    'self, dim0, dim1': traced_209,
+    'self, dim=': traced_210,
+    'self, dim=, correction=, keepdim=': traced_211,
+    'self, dim=, descending=': traced_212,
+    'self, dim=, start=, end=, step=': traced_213,
+    'self, dims': traced_214,
+    'self, dst, src, pool': traced_215,
+    'self, dtype': traced_216,
+    'self, dtype=': traced_217,
+    'self, dtype=, layout=, device=, pin_memory=, memory_format=': traced_218,
+    'self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=': traced_219,
+    'self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=': traced_220,
+    'self, exponent': traced_221,
+    'self, exponent, out': traced_222,
+    'self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=': traced_223,
+    'self, fill_value, wrap=': traced_224,
+    'self, from_=, to=, generator=': traced_225,
+    'self, generator=': traced_226,
+    'self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_227,
+    'self, generator=, out=': traced_228,
+    'self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_229,
+    'self, hist, bin_edges': traced_230,
+    'self, index': traced_231,
+    'self, index, out_indices, disable_slice_optimization, specified_dims': traced_232,
+    'self, index, py_value': traced_233,
+    'self, indices': traced_234,
+    'self, indices, dim=': traced_235,
+    'self, indices, values, accumulate=': traced_236,
+    'self, indices, values, accumulate=, unsafe=': traced_237,
+    'self, it, from_, to, gen': traced_238,
+    'self, k, dim=, largest=, sorted=': traced_239,
+    'self, k=, dims=': traced_240,
+    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=': traced_241,
+    'self, kernel_size, stride=, padding=, dilation=, ceil_mode=': traced_242,
+    'self, kwargs': traced_243,
+    'self, lambd=, generator=': traced_244,
+    'self, mantissa, exponent': traced_245,
+    'self, mask': traced_246,
+    'self, mask, source': traced_247,
+    'self, mask, value': traced_248,
+    'self, mat1, mat2, out_dtype, beta=, alpha=': traced_249,
+    'self, mat1, mat2, out_dtype, beta=, alpha=, out=': traced_250,
+    'self, mean, std, gen': traced_251,
+    'self, mean=, std=, generator=': traced_252,
+    'self, memory_format=': traced_253,
+    'self, min=, max=': traced_254,
+    'self, nan, posinf, neginf, out': traced_255,
+    'self, nan=, posinf=, neginf=': traced_256,
+    'self, nbytes': traced_257,
+    'self, nelements': traced_258,
+    'self, new_size': traced_259,
+    'self, num_samples, replacement=, generator=': traced_260,
+    'self, num_samples, replacement=, generator=, out=': traced_261,
+    'self, offset=': traced_262,
+    'self, offset=, dim1=, dim2=': traced_263,
+    'self, op, ks, args': traced_264,
+    'self, ord=, dim=, keepdim=, dtype=': traced_265,
+    'self, orig': traced_266,
+    'self, other': traced_267,
+    'self, other, alpha, out': traced_268,
+    'self, other, alpha=': traced_269,
+    'self, other, dim=': traced_270,
+    'self, other, dims_self, dims_other': traced_271,
+    'self, other, out': traced_272,
+    'self, other, rounding_mode=': traced_273,
+    'self, other, rounding_mode=, out=': traced_274,
+    'self, other, rtol=, atol=, equal_nan=': traced_275,
+    'self, out': traced_276,
+    'self, out, a, b': traced_277,
+    'self, out=': traced_278,
+    'self, output_size': traced_279,
+    'self, p': traced_280,
+    'self, p, context': traced_281,
+    'self, p, gen': traced_282,
+    'self, p, generator=': traced_283,
+    'self, p, isRetry, ctx': traced_284,
+    'self, p, train': traced_285,
+    'self, p=, generator=': traced_286,
+    'self, p_, gen': traced_287,
+    'self, params, orig_size, context, split_remainder': traced_288,
+    'self, ptr': traced_289,
+    'self, repeats': traced_290,
+    'self, repeats, dim=, output_size=': traced_291,
+    'self, return_inverse=, return_counts=, dim=': traced_292,
+    'self, sections': traced_293,
+    'self, sections, dim=': traced_294,
+    'self, seq': traced_295,
+    'self, shape': traced_296,
+    'self, shifts, dims=': traced_297,
+    'self, size': traced_298,
+    'self, size, dtype=, layout=, device=, pin_memory=': traced_299,
+    'self, size, fill_value, dtype=, layout=, device=, pin_memory=': traced_300,
+    'self, size, implicit=': traced_301,
+    'self, size, memory_format=': traced_302,
+    'self, size, stride': traced_303,
+    'self, size, stride, dtype=, layout=, device=, pin_memory=': traced_304,
+    'self, size, stride, storage_offset': traced_305,
+    'self, size, stride, storage_offset=': traced_306,
+    'self, size_bytes, allocator, resizable, data_ptr=': traced_307,
+    'self, sizes, strides': traced_308,
+    'self, sorted=, return_inverse=, return_counts=': traced_309,
+    'self, source': traced_310,
+    'self, source, destination': traced_311,
+    'self, source, storage_offset, size, stride=': traced_312,
+    'self, split_size, dim=': traced_313,
+    'self, split_sizes, dim=': traced_314,
+    'self, src, non_blocking=': traced_315,
+    'self, stable, dim=, descending=': traced_316,
+    'self, start_dim=, end_dim=': traced_317,
+    'self, storage, key_set, data_type, impl_type=': traced_318,
+    'self, target, weight=, pos_weight=, reduction=': traced_319,
+    'self, target, weight=, reduction=, ignore_index=': traced_320,
+    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_321,
+    'self, tensor': traced_322,
+    'self, tensor, out': traced_323,
+    'self, unbiased=': traced_324,
+    'self, value': traced_325,
+    'self, values, indices, dim, descending': traced_326,
+    'self, vec': traced_327,
+    'self, vec, out': traced_328,
+    'self, vec2': traced_329,
+    'self, weight, hist, bin_edges': traced_330,
+    'shape, numel': traced_331,
+    'size, allocator, ks, scalar_type': traced_332,
+    'size, device': traced_333,
+    'size, dtype=, device=, pin_memory=': traced_334,
+    'size, dtype=, layout=, device=, pin_memory=': traced_335,
+    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_336,
+    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_337,
+    'size, fill_value, out': traced_338,
+    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_339,
+    'size, generator=, out=': traced_340,
+    'size, out': traced_341,
+    'size, stride, allocator, ks, scalar_type': traced_342,
+    'size, stride, dtype=, device=, pin_memory=': traced_343,
+    'size, stride, dtype=, layout=, device=, pin_memory=': traced_344,
+    'start, end, step=, out=': traced_345,
+    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_346,
+    'start, end, steps, out=': traced_347,
+    'storage': traced_348,
+    'storage, size_bytes': traced_349,
+    't': traced_350,
+    't, alloc, priority=': traced_351,
+    'tensor, data, sizes': traced_352,
+    'tensor, force=': traced_353,
+    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_354,
+    'tensor_sizes, tensor_strides, sizes': traced_355,
+    'tensors': traced_356,
+    'tensors, dim=': traced_357,
+    'tensors, dim=, out=': traced_358,
+    'tensors, indexing=': traced_359,
+    'type1, type2': traced_360,
+    'value, self': traced_361,
+    'values, indices, self, dim, is_max': traced_362,
+    'values, indices, self, dim, keepdim': traced_363,
+    'values, indices, self, k, dim, largest, sorted': traced_364,
+    'var': traced_365,
+    'x, k, s, p, d, oh, ow': traced_366,
+    'x, oh, ow': traced_367,
+    'x, w, b, stride, padding, dilation, groups': traced_368,
+    'x, windows, oh, ow': traced_369,
+    'x, y': traced_370,
+    'y, x=, dx=, dim=': traced_371,
 }

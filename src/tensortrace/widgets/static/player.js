@@ -39,17 +39,19 @@ export function mount(el, model, options = {}) {
   const navButtons = NAV_KINDS.map((k) =>
     `<span class="tt-nav"><button data-prev="${k}" title="previous ${NAV_LABELS[k]}">◀</button>` +
     `<span>${NAV_LABELS[k]}</span><button data-next="${k}" title="next ${NAV_LABELS[k]}">▶</button></span>`).join("");
+  // the statements' ticks under the slider, drawn once as one path: a <datalist> of ticks made
+  // Chromium lay the slider out again at each value (most of a step's time at 100k events)
+  const span = Math.max(1, replay.n - 1);
   const ticks = (replay.payload.nav.statement || []).slice(0, 400)
-    .map((s) => `<option value="${s}"></option>`).join("");
-  const listId = "tt-ticks-" + Math.random().toString(36).slice(2);
+    .map((s) => `M${((s / span) * 1000).toFixed(1)} 0V4`).join("");
   root.innerHTML =
     `<div class="tt-bar"><button data-act="first" title="first step (Home)">|◀</button>` +
     `<button data-act="back" title="step back (←)">◀</button>` +
     `<button data-act="play" class="tt-play" title="play / pause (space)">▶ play</button>` +
     `<button data-act="fwd" title="step forward (→)">▶</button>` +
     `<button data-act="last" title="last step (End)">▶|</button>` +
-    `<input type="range" class="tt-slider" min="0" max="${replay.n - 1}" value="0" list="${listId}" aria-label="step">` +
-    `<datalist id="${listId}">${ticks}</datalist>` +
+    `<span class="tt-track"><input type="range" class="tt-slider" min="0" max="${replay.n - 1}" value="0" aria-label="step">` +
+    `<svg class="tt-ticks" viewBox="0 0 1000 4" preserveAspectRatio="none" aria-hidden="true"><path d="${ticks}"></path></svg></span>` +
     `<span class="tt-count"></span>` +
     `<select class="tt-speed" title="events per tick"><option value="1">1×</option>` +
     `<option value="5">5×</option><option value="25">25×</option></select></div>` +
@@ -177,13 +179,14 @@ export function mount(el, model, options = {}) {
   let tables = null, tablesVersion = -1;
   function show(step) {
     step = replay.clamp(step);
+    // the code box scrolls first: writing scrollTop after other writes would force a layout
+    markHere(step);
     slider.value = String(step);
     $(".tt-count").textContent = `step ${step} / ${replay.n - 1}`;
     const ev = replay.eventAt(step);
     const evEl = $(".tt-event");
     evEl.textContent = ev.text;
     evEl.className = `tt-event tt-layer-${ev.layer}`;
-    markHere(step);
     const chain = replay.stackAt(step);
     const top = chain.length ? chain[chain.length - 1] : -1;
     // the box is a column-reverse flexbox: it stays scrolled to its end, the innermost frame,

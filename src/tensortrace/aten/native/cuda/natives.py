@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tensortrace.aten.cuda import empty_tensor
+from tensortrace.aten.native.cuda import blas  # noqa: F401 - registers the Blas.cpp natives
 from tensortrace.aten.native.registry import (
     IMPL_FUNCTIONS,
     NATIVE_FUNCTIONS,
