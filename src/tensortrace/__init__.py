@@ -5,6 +5,7 @@ records the call stack (Python binding -> dispatcher -> native -> kernel -> allo
 refcount) of everything run inside.
 """
 
+import importlib as _importlib
 import types as _types
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any  # private: `torch.Any` is no torch name
@@ -12,8 +13,6 @@ from typing import Any as _Any  # private: `torch.Any` is no torch name
 from tensortrace import _trace_values
 from tensortrace import autograd as _autograd  # noqa: F401 - registers autograd kernels
 from tensortrace import csrc as _csrc  # noqa: F401 - installs the bindings
-from tensortrace import cuda as cuda  # torch.cuda: the emulated CUDA device
-from tensortrace import distributions as distributions  # torch.distributions
 from tensortrace import functional as _functional
 from tensortrace import linalg as linalg  # torch.linalg
 from tensortrace._tensor import Tensor
@@ -56,12 +55,13 @@ from tensortrace.serialization import load, save
 from tensortrace.trace import Trace, is_tracing, record
 
 if _TYPE_CHECKING:  # torch.<op>: the generated bindings, copied into globals() below
+    from tensortrace import cuda as cuda  # the lazily imported subpackages (below)
+    from tensortrace import distributions as distributions
+    from tensortrace import nn as nn
+    from tensortrace import optim as optim
     from tensortrace.csrc.generated.python_torch_functions_0 import *  # noqa: F403
     from tensortrace.csrc.python_torch_functions_manual import tensor as tensor
     from tensortrace.functional import unique as unique
-
-    # and the rest of what globals().update() adds: dtypes, the hand-written bindings
-    def __getattr__(name: str) -> _Any: ...
 
 
 _python_variable_autograd.install()
@@ -222,6 +222,20 @@ __all__ = [
     *_functional.__all__,
 ]
 
-# torch.nn and torch.optim, built on everything above (imported last: they use the public API)
-from tensortrace import nn as nn  # noqa: E402
-from tensortrace import optim as optim  # noqa: E402
+# Note [Subpackages imported on first use]
+# torch.cuda, torch.distributions, torch.nn and torch.optim are built on the public API above
+# and nothing above needs them, so `import tensortrace` leaves them out (a third of its time):
+# the first `tensortrace.nn` (or `from tensortrace import nn`, `import tensortrace.nn`) imports
+# the subpackage, which then is a plain attribute. PEP 562's module __getattr__, as
+# torch/__init__.py does for its own lazily imported submodules (_dynamo, onnx, ...).
+_LAZY_SUBMODULES = frozenset({"cuda", "distributions", "nn", "optim"})
+
+
+def __getattr__(name: str) -> _Any:
+    if name in _LAZY_SUBMODULES:
+        return _importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY_SUBMODULES})

@@ -19,7 +19,7 @@ from typing import Any
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.adaption import check_and_update_common_device_all
-from tensortrace.aten.dispatcher import KernelFunction, OperatorHandle
+from tensortrace.aten.dispatcher import DeferredKernel, KernelFunction, OperatorHandle
 from tensortrace.aten.empty_tensor import empty_cpu_for_output, empty_strided_cpu
 from tensortrace.aten.function_schema import FunctionSchema, Type
 from tensortrace.aten.native.registry import NATIVE_FUNCTIONS
@@ -313,11 +313,18 @@ def _parameters(fn: Callable[..., Any]) -> tuple[list[str], set[str]]:
 
 def native_kernel(
     native_name: str, op: OperatorHandle, device_check: Sequence[tuple[int, str]] = ()
-) -> KernelFunction:
+) -> DeferredKernel:
     """The kernel of a `dispatch:` entry: at::native::<native_name>, the overload that takes
     the op's schema, called with the schema's arguments. `device_check`: the tensor arguments
     RegisterCUDA.cpp's wrapper_CUDA_<overload>_<name> checks first (torchgen's
-    needs_device_check)."""
+    needs_device_check). Found when op's dispatch table is first computed (Note [A lazy
+    table] in dispatcher.py)."""
+    return DeferredKernel(lambda: _native_kernel(native_name, op, device_check))
+
+
+def _native_kernel(
+    native_name: str, op: OperatorHandle, device_check: Sequence[tuple[int, str]]
+) -> KernelFunction:
     fn = adapt_to_schema(pick_overload(NATIVE_FUNCTIONS[native_name], op.schema), op.schema)
     if device_check:
         fn = _with_device_check(

@@ -10,6 +10,13 @@ Dispatcher::call opens the `aten::<op>` RecordFunction scope torch.profiler show
 does not. So the trace's `aten::` frames nest exactly as torch.profiler's do, while the steps in
 between (the autograd kernel, BackendSelect, the redispatch to CPU) appear as frames of their own
 with names that do not start with `aten::`.
+
+Note [A lazy table]
+OperatorEntry::updateDispatchTable_ recomputes the table on every registration. Here that was
+~4,000 recomputations at import (each registration, then every operator again for each math-bit
+fallback), most for operators a program never calls. A registration only forgets the table;
+the first lookup computes it from what is registered then, which is the same table. A kernel
+found by name (a `dispatch:` entry's at::native function, DeferredKernel) is looked up then too.
 """
 
 from __future__ import annotations
@@ -50,6 +57,19 @@ class KernelFunction:
 
 
 FALLTHROUGH = KernelFunction(None, "fallthrough")
+
+
+class DeferredKernel:
+    """A kernel registered as the way to make it: made when its operator's table is first
+    computed (Note [A lazy table]). What a `dispatch:` entry names is found by C++ overload
+    resolution (codegen.native_kernel), which is work for every operator a program never calls."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[], KernelFunction]) -> None:
+        self.make = make
+
+
 # Dispatcher::registerFallback: a boxed kernel for every operator under one key (the math bits),
 # given here as a factory so each operator's entry can redispatch itself
 _FALLBACKS: dict[DispatchKey, Callable[[OperatorHandle], KernelFunction]] = {}
@@ -62,8 +82,8 @@ class OperatorHandle:
         self.schema = schema
         self.entry = entry
         self.name = schema.qualified_name
-        self.registered: dict[DispatchKey, KernelFunction] = {}
-        self.dispatch_table: dict[DispatchKey, KernelFunction] = {}
+        self.registered: dict[DispatchKey, KernelFunction | DeferredKernel] = {}
+        self._table: dict[DispatchKey, KernelFunction] | None = None  # Note [A lazy table]
         self.tensor_indices = schema.tensor_argument_indices()
         self.list_indices = tuple(
             i for i in self.tensor_indices if schema.arguments[i].type.is_list
@@ -73,18 +93,31 @@ class OperatorHandle:
         self.call_site = FrameSite(
             "dispatch", self.name, DISPATCHER_H, "c10::Dispatcher::call", legacy="op table getOp"
         )
-        self._mask = 0  # keys whose kernel is not a fallthrough
+        self._mask = 0  # keys whose kernel is not a fallthrough (set with the table)
         # lookup's answer per key-set mask, and redispatch's frame site per key: both depend
         # only on the dispatch table, so update_dispatch_table clears them
         self._lookups: dict[int, tuple[DispatchKey, KernelFunction]] = {}
         self._redispatch_sites: dict[DispatchKey, FrameSite] = {}
 
     # ---- registration (OperatorEntry) --------------------------------------------------------
-    def register(self, key: DispatchKey, kernel: KernelFunction) -> None:
+    def register(self, key: DispatchKey, kernel: KernelFunction | DeferredKernel) -> None:
         self.registered[key] = kernel
         self.update_dispatch_table()
 
     def update_dispatch_table(self) -> None:
+        """Forget the table and what was looked up in it: the next lookup recomputes them."""
+        self._table = None
+        self._lookups = {}
+        self._redispatch_sites = {}
+
+    @property
+    def dispatch_table(self) -> dict[DispatchKey, KernelFunction]:
+        table = self._table
+        if table is None:
+            table = self._table = self._compute_dispatch_table()
+        return table
+
+    def _compute_dispatch_table(self) -> dict[DispatchKey, KernelFunction]:
         """Fill each runtime key from a direct kernel, else from the alias keys, as PyTorch does.
 
         Backend (CPU, CUDA): direct, then CompositeExplicitAutograd, then
@@ -92,7 +125,11 @@ class OperatorHandle:
         CompositeImplicitAutograd.
         BackendSelect and ADInplaceOrView: direct, else fall through.
         """
-        reg = self.registered
+        made: dict[DispatchKey, KernelFunction] = {}
+        for key, given in self.registered.items():
+            made[key] = given.make() if isinstance(given, DeferredKernel) else given
+        self.registered.update(made)  # each deferred kernel is made once
+        reg = made
         table: dict[DispatchKey, KernelFunction] = {}
         for backend in BACKEND_KEYS:
             kernel = (
@@ -128,13 +165,11 @@ class OperatorHandle:
         )
         if undefined is not None:
             table[DispatchKey.Undefined] = undefined
-        self.dispatch_table = table
-        self._lookups = {}
-        self._redispatch_sites = {}
         self._mask = 0
         for key, kernel in table.items():
             if not kernel.is_fallthrough:
                 self._mask |= 1 << key
+        return table
 
     # ---- calling -----------------------------------------------------------------------------
     def compute_dispatch_key_set(self, args: tuple[Any, ...]) -> DispatchKeySet:
@@ -167,15 +202,16 @@ class OperatorHandle:
         return found
 
     def _lookup(self, ks: DispatchKeySet) -> tuple[DispatchKey, KernelFunction]:
+        table = self.dispatch_table  # computed here (and _mask with it) after a registration
         candidates = ks.repr_ & self._mask
         if candidates == 0:
             # only the always-included keys: no tensor argument chose a backend
             only_defaults = not ks.repr_ & ~default_included_set.repr_
-            if only_defaults and DispatchKey.Undefined in self.dispatch_table:
-                return DispatchKey.Undefined, self.dispatch_table[DispatchKey.Undefined]
+            if only_defaults and DispatchKey.Undefined in table:
+                return DispatchKey.Undefined, table[DispatchKey.Undefined]
             raise NotImplementedError(self._missing_kernel_message(ks))
         key = key_at_index(candidates.bit_length() - 1)
-        return key, self.dispatch_table[key]
+        return key, table[key]
 
     def _missing_kernel_message(self, ks: DispatchKeySet) -> str:
         # the keys that fall through (BackendSelect, ADInplaceOrView) are not the backend

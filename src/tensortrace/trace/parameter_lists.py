@@ -38,12 +38,18 @@ def parameter_list(fn: Callable[..., Any]) -> tuple[str, tuple[Any, ...], tuple[
     Read from the code object (as inspect.signature does, after following `__wrapped__`), which
     is much cheaper than building a Signature for each of the ~2000 traced functions.
     """
-    target = fn  # inspect.unwrap(fn, stop=...__signature__), without its bookkeeping
-    while not hasattr(target, "__signature__") and hasattr(target, "__wrapped__"):
-        target = target.__wrapped__
-    code = getattr(target, "__code__", None)
-    if code is None or not isinstance(target, FunctionType) or hasattr(target, "__signature__"):
-        return _parameter_list_of_signature(fn)
+    target = fn
+    code: CodeType | None
+    if type(fn) is FunctionType and not fn.__dict__:
+        # a plain function: nothing to unwrap and no __signature__ (each of hasattr's misses
+        # below raises and catches an AttributeError; this runs ~5,000 times at import)
+        code = fn.__code__
+    else:  # inspect.unwrap(fn, stop=...__signature__), without its bookkeeping
+        while not hasattr(target, "__signature__") and hasattr(target, "__wrapped__"):
+            target = target.__wrapped__
+        code = getattr(target, "__code__", None)
+        if code is None or not isinstance(target, FunctionType) or hasattr(target, "__signature__"):
+            return _parameter_list_of_signature(fn)
     if code.co_posonlyargcount:
         return None
     argc, kwc = code.co_argcount, code.co_kwonlyargcount

@@ -1,0 +1,70 @@
+"""`import tensortrace`: what it loads, and the subpackages it leaves for their first use.
+
+Note [Subpackages imported on first use] in tensortrace/__init__.py. Each check runs in a fresh
+interpreter, since this one has imported everything already.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import tensortrace
+
+LAZY = ("cuda", "distributions", "nn", "optim")
+# read finished traces only: nothing in the runtime imports them
+NEVER = ("replay", "viz", "widgets", "cli", "torchgen.gen")
+
+
+def run(code: str) -> object:
+    """Run `code` in a fresh interpreter on this tensortrace; it prints one JSON value."""
+    env = dict(os.environ, PYTHONPATH=str(Path(tensortrace.__file__).parents[1]))
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_import_leaves_the_lazy_subpackages_out() -> None:
+    loaded = run(
+        "import json, sys, tensortrace as torch; torch.rand(3) + 1; "
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('tensortrace.'))))"
+    )
+    assert isinstance(loaded, list)
+    assert "tensortrace.aten" in loaded  # the probe sees the eagerly imported ones
+    for name in (*LAZY, *NEVER):
+        assert f"tensortrace.{name}" not in loaded, name
+        assert not [m for m in loaded if m.startswith(f"tensortrace.{name}.")], name
+
+
+def test_each_way_of_reaching_a_lazy_subpackage_imports_it() -> None:
+    found = run(
+        "import json, tensortrace as torch; out = {}; "
+        "out['dir'] = [n for n in ('cuda', 'distributions', 'nn', 'optim') if n in dir(torch)]; "
+        "out['attr'] = torch.nn.Linear.__module__; "
+        "from tensortrace import optim; out['from'] = optim.SGD.__module__; "
+        "import tensortrace.distributions; out['import'] = torch.distributions.Normal.__name__; "
+        "out['same'] = torch.cuda is __import__('sys').modules['tensortrace.cuda']; "
+        "print(json.dumps(out))"
+    )
+    assert found == {
+        "dir": list(LAZY),
+        "attr": "tensortrace.nn.modules.linear",
+        "from": "tensortrace.optim.sgd",
+        "import": "Normal",
+        "same": True,
+    }
+
+
+def test_an_unknown_attribute_raises_as_a_module_does() -> None:
+    try:
+        tensortrace.no_such_name  # noqa: B018
+    except AttributeError as exc:
+        assert str(exc) == "module 'tensortrace' has no attribute 'no_such_name'"
+    else:
+        raise AssertionError("no AttributeError")
+    assert not hasattr(tensortrace, "no_such_name")
