@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tensortrace.csrc.python_torch_functions import VariableFunctions as _VF  # noqa: N814
+from tensortrace.csrc.python_torch_functions import VariableFunctions as _VF
 
 __all__ = [
     "atleast_1d",

@@ -135,7 +135,7 @@ class _TensorPickler(pickle._Pickler):  # the Python pickler: its save_global ca
     dispatch[_Global] = save_global  # type: ignore[assignment]
 
 
-def TORCH_CHECK_SAVE(cond: bool) -> None:  # noqa: N802
+def TORCH_CHECK_SAVE(cond: bool) -> None:
     if not cond:
         # torch/serialization.py's persistent_id check, with its words
         raise RuntimeError(

@@ -152,7 +152,7 @@ class TraceableFunction(Node):
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
 
-class NotImplemented_(Node):  # noqa: N801 - torch's class is NotImplemented
+class NotImplemented_(Node):  # torch's class is NotImplemented
     """functions/basic_ops.h's NotImplemented: forward works, backward raises."""
 
     __slots__ = ("op",)

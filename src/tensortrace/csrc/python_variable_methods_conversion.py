@@ -217,7 +217,7 @@ def __int__(self: TensorBase) -> int:
 
 @handle_th_errors
 @traced("python", "THPVariable_complex_scalar", SOURCE, legacy="THPVariable_complex_scalar")
-def __complex__(self: TensorBase) -> complex:  # noqa: N807
+def __complex__(self: TensorBase) -> complex:
     return complex(_scalar(self.cdata))
 
 

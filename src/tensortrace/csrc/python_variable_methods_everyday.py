@@ -17,7 +17,7 @@ from tensortrace.autograd.variable import make_variable
 from tensortrace.c10.exception import TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
 from tensortrace.c10.scalar_type import ScalarType
 from tensortrace.csrc import tensor_new
-from tensortrace.csrc.dtype import dtype as Dtype  # noqa: N812
+from tensortrace.csrc.dtype import dtype as Dtype
 from tensortrace.csrc.dtype import to_scalar_type
 from tensortrace.csrc.python_arg_parser import PythonArgParser
 from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap, handle_th_errors
@@ -48,17 +48,17 @@ LEGACY_TYPE_NAMES: dict[str, ScalarType] = {
 
 
 @handle_th_errors
-def _get_T(self: TensorBase) -> Any:  # noqa: N802
+def _get_T(self: TensorBase) -> Any:
     return THPVariable_Wrap(self.cdata.numpy_T())
 
 
 @handle_th_errors
-def _get_H(self: TensorBase) -> Any:  # noqa: N802
+def _get_H(self: TensorBase) -> Any:
     return THPVariable_Wrap(self.cdata.matrix_H())
 
 
 @handle_th_errors
-def _get_mH(self: TensorBase) -> Any:  # noqa: N802
+def _get_mH(self: TensorBase) -> Any:
     return THPVariable_Wrap(self.cdata.mH())
 
 

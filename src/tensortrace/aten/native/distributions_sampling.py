@@ -46,11 +46,11 @@ def _fmt_double(value: float) -> str:
     return f"{value:g}"
 
 
-def CHECK_NORMAL_STD(std: float) -> None:  # noqa: N802 - PyTorch's macro
+def CHECK_NORMAL_STD(std: float) -> None:
     TORCH_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", _fmt_double(std))
 
 
-def CHECK_NORMAL_TENSOR_STD(std: Tensor) -> None:  # noqa: N802 - PyTorch's macro
+def CHECK_NORMAL_TENSOR_STD(std: Tensor) -> None:
     TORCH_CHECK(
         std.numel() == 0 or bool(std.min().ge(0).item()),
         "normal expects all elements of std >= 0.0",

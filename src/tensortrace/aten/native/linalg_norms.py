@@ -66,7 +66,7 @@ def _scalar_str(value: Any) -> str:
     return f"{float(value):g}"
 
 
-def checkFloatingOrComplex(t: Tensor, f_name: str) -> None:  # noqa: N802 - PyTorch's name
+def checkFloatingOrComplex(t: Tensor, f_name: str) -> None:
     dtype = t.scalar_type()
     TORCH_CHECK(
         isFloatingType(dtype) or isComplexType(dtype),
@@ -314,7 +314,7 @@ def _square_check(mat: Tensor, f_name: str) -> None:
 
 
 @native_function(BATCH, name="linalg_svdvals", legacy="at::native::linalg_svdvals")
-def linalg_svdvals(A: Tensor, driver: str | None = None) -> Tensor:  # noqa: N803 - the schema's
+def linalg_svdvals(A: Tensor, driver: str | None = None) -> Tensor:
     mat = A
     TORCH_CHECK(mat.dim() >= 2, "linalg.svd: The input tensor A must have at least 2 dimensions.")
     checkFloatingOrComplex(mat, "linalg.svd")
@@ -325,7 +325,7 @@ def linalg_svdvals(A: Tensor, driver: str | None = None) -> Tensor:  # noqa: N80
 
 
 @native_function(BATCH, name="linalg_det", legacy="at::native::linalg_det")
-def linalg_det(A: Tensor) -> Tensor:  # noqa: N803 - the schema's name
+def linalg_det(A: Tensor) -> Tensor:
     mat = A
     _square_check(mat, "linalg.det")
     checkFloatingOrComplex(mat, "linalg.det")

@@ -44,7 +44,7 @@ def squeeze__dim(self: Tensor, dim: int) -> Tensor:
 
 
 @native_function(SOURCE, name="mT", legacy="at::native::mT")
-def mT(self: Tensor) -> Tensor:  # noqa: N802 - PyTorch's name
+def mT(self: Tensor) -> Tensor:
     from tensortrace.aten.native.tensor_shape_adjoint import mT as adjoint_mT
 
     return adjoint_mT(self)  # _adjoint(self, /*transpose=*/true, "mT"): 0-D is the identity

@@ -54,13 +54,13 @@ class CUDAStream:
         return f"stream {self.stream_id} on device cuda:{self.device_index}"
 
 
-def getDefaultCUDAStream(device_index: int = -1) -> CUDAStream:  # noqa: N802
+def getDefaultCUDAStream(device_index: int = -1) -> CUDAStream:
     index = current_device() if device_index < 0 else device_index
     check_device_index(index)
     return CUDAStream(index, 0)
 
 
-def getStreamFromPool(priority: int = 0, device_index: int = -1) -> CUDAStream:  # noqa: N802
+def getStreamFromPool(priority: int = 0, device_index: int = -1) -> CUDAStream:
     index = current_device() if device_index < 0 else device_index
     check_device_index(index)
     return CUDAStream(index, next(_next_id), priority)
@@ -73,12 +73,12 @@ def _current_streams() -> dict[int, CUDAStream]:
     return streams
 
 
-def getCurrentCUDAStream(device_index: int = -1) -> CUDAStream:  # noqa: N802
+def getCurrentCUDAStream(device_index: int = -1) -> CUDAStream:
     index = current_device() if device_index < 0 else device_index
     return _current_streams().get(index) or getDefaultCUDAStream(index)
 
 
-def setCurrentCUDAStream(stream: CUDAStream) -> None:  # noqa: N802
+def setCurrentCUDAStream(stream: CUDAStream) -> None:
     _current_streams()[stream.device_index] = stream
 
 
