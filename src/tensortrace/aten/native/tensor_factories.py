@@ -212,6 +212,25 @@ def zeros_out(size: Sequence[int], out: Tensor) -> Tensor:
     return out.zero_()
 
 
+def _empty_like(
+    self: Tensor,
+    dtype: ScalarType | None,
+    layout: str | None,
+    device: Device | None,
+    pin_memory: bool | None,
+    memory_format: str | None,
+) -> Tensor:
+    """at::empty_like(self, options, memory_format): where every *_like factory starts."""
+    return _at().empty_like(
+        self,
+        dtype=dtype,
+        layout=layout,
+        device=device,
+        pin_memory=pin_memory,
+        memory_format=memory_format,
+    )
+
+
 @native_function(SOURCE, legacy="at::native::zeros_like")
 def zeros_like(
     self: Tensor,
@@ -221,14 +240,7 @@ def zeros_like(
     pin_memory: bool | None = None,
     memory_format: str | None = None,
 ) -> Tensor:
-    result = _at().empty_like(
-        self,
-        dtype=dtype,
-        layout=layout,
-        device=device,
-        pin_memory=pin_memory,
-        memory_format=memory_format,
-    )
+    result = _empty_like(self, dtype, layout, device, pin_memory, memory_format)
     return result.zero_()
 
 
@@ -284,14 +296,7 @@ def full_like(
     pin_memory: bool | None = None,
     memory_format: str | None = None,
 ) -> Tensor:
-    result = _at().empty_like(
-        self,
-        dtype=dtype,
-        layout=layout,
-        device=device,
-        pin_memory=pin_memory,
-        memory_format=memory_format,
-    )
+    result = _empty_like(self, dtype, layout, device, pin_memory, memory_format)
     return result.fill_(fill_value)
 
 
@@ -321,14 +326,7 @@ def ones_like(
     pin_memory: bool | None = None,
     memory_format: str | None = None,
 ) -> Tensor:
-    result = _at().empty_like(
-        self,
-        dtype=dtype,
-        layout=layout,
-        device=device,
-        pin_memory=pin_memory,
-        memory_format=memory_format,
-    )
+    result = _empty_like(self, dtype, layout, device, pin_memory, memory_format)
     return result.fill_(1.0)
 
 
@@ -343,14 +341,7 @@ def rand_like(
     pin_memory: bool | None = None,
     memory_format: str | None = None,
 ) -> Tensor:
-    result = _at().empty_like(
-        self,
-        dtype=dtype,
-        layout=layout,
-        device=device,
-        pin_memory=pin_memory,
-        memory_format=memory_format,
-    )
+    result = _empty_like(self, dtype, layout, device, pin_memory, memory_format)
     return result.uniform_(0, 1, generator=generator)
 
 
@@ -384,14 +375,7 @@ def randn_like(
     pin_memory: bool | None = None,
     memory_format: str | None = None,
 ) -> Tensor:
-    result = _at().empty_like(
-        self,
-        dtype=dtype,
-        layout=layout,
-        device=device,
-        pin_memory=pin_memory,
-        memory_format=memory_format,
-    )
+    result = _empty_like(self, dtype, layout, device, pin_memory, memory_format)
     return result.normal_(0, 1, generator=generator)
 
 
@@ -436,14 +420,7 @@ def randint_like(
     pin_memory: bool | None = None,
     memory_format: str | None = None,
 ) -> Tensor:
-    result = _at().empty_like(
-        self,
-        dtype=dtype,
-        layout=layout,
-        device=device,
-        pin_memory=pin_memory,
-        memory_format=memory_format,
-    )
+    result = _empty_like(self, dtype, layout, device, pin_memory, memory_format)
     return result.random_(low, high, generator=generator)
 
 

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "4f7b292a94705d2473221ea66602dc5d16616d917020a83b4bc7df565079d340"
+INPUTS_SHA256 = "09cf999c2624727dc78dfde561986d09966c15d71a3ca295ebfdd9c215bbe0c5"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",
