@@ -51,6 +51,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     tensor_compare_pointwise,
     tensor_factories,
     tensor_factories_new,
+    tensor_factories_random,
     tensor_properties,
     tensor_shape,
     tensor_shape_adjoint,
