@@ -57,6 +57,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     tensor_shape_adjoint,
     tensor_shape_composites,
     tensor_shape_inplace,
+    tensor_shape_split,
     tensor_transformations,
     triangular_ops,
     type_properties,
