@@ -10,6 +10,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     binary_ops,
     binary_ops_extra,
     binary_ops_math,
+    blas,
     cat,
     complex_ops,
     convolution,
