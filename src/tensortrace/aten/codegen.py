@@ -29,6 +29,7 @@ from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import TypeMeta
 from tensortrace.c10.tensor_options import TensorOptions
+from tensortrace.torchgen.loader import load
 from tensortrace.torchgen.model import py_name
 from tensortrace.trace.recorder import parameter_list
 
@@ -335,8 +336,6 @@ def _with_device_check(
 def generate() -> list[OperatorHandle]:
     """Load aten/generated (see torchgen/loader.py): register every operator's schema and
     kernels, fill the at:: namespace and set the Tensor methods."""
-    from tensortrace.torchgen.loader import load
-
     modules = load("tensortrace.aten.generated")
     ops: list[OperatorHandle] = modules["operators"].OPERATORS
     for op in ops:

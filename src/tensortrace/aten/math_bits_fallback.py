@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.dispatcher import FALLTHROUGH, KernelFunction, OperatorHandle, singleton
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.dispatch_key import DispatchKey, DispatchKeySet
@@ -107,8 +108,6 @@ class MathOpFallback:
         legacy="MathOpFallback::fallback_impl",
     )
     def fallback_impl(self, op: OperatorHandle, ks: DispatchKeySet, args: tuple[Any, ...]) -> Any:
-        from tensortrace.aten import functions as at
-
         args_list = list(args)
         mutable: list[tuple[Tensor, Tensor]] = []
         schema = op.schema

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tensortrace.aten.tensor_body import Tensor
+from tensortrace.autograd.engine import current_graph_task
 from tensortrace.autograd.function import Node
 from tensortrace.autograd.saved_variable import SavedVariable
 from tensortrace.c10.scalar_type import isComplexType, isFloatingType
@@ -75,8 +76,6 @@ class TraceableFunction(Node):
 
     def should_compute_output(self, start: int, n: int) -> bool:
         """task_should_compute_output: an edge leads somewhere this backward will run."""
-        from tensortrace.autograd.engine import current_graph_task
-
         task = current_graph_task()
         for i in range(start, start + n):
             fn = self.next_edges_[i].function

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.cpu import blas as cpublas
 from tensortrace.aten.native.linear_algebra import (
     SOURCE,
-    _at,
     _check_dispatch_type,
     _options,
     expand_size,
@@ -93,16 +93,16 @@ def addmv_out_cpu(
 
 @native_function(BLAS_CPP, name="mv")
 def mv(self: Tensor, vec: Tensor) -> Tensor:
-    result = _at().empty([self.size(0)], dtype=vec.scalar_type(), device=vec.device())
+    result = at.empty([self.size(0)], dtype=vec.scalar_type(), device=vec.device())
     # the in-place version is more efficient if we can use it
-    return _at().addmv_(result, self, vec, beta=0, alpha=1)
+    return at.addmv_(result, self, vec, beta=0, alpha=1)
 
 
 @native_function(BLAS_CPP, name="mv_out")
 def mv_out(self: Tensor, vec: Tensor, out: Tensor) -> Tensor:
-    addmv_out = _at()._ops["addmv.out"]
+    addmv_out = at._ops["addmv.out"]
     if out.dim() > 1 or (out.numel() != self.size(0) or out.numel() != 1):
-        self_addmv = _at().empty([self.size(0)], dtype=vec.scalar_type(), device=vec.device())
+        self_addmv = at.empty([self.size(0)], dtype=vec.scalar_type(), device=vec.device())
         return addmv_out.call(self_addmv, self, vec, 0, 1, out)
     return addmv_out.call(out, self, vec, 0, 1, out)
 
@@ -141,7 +141,7 @@ def dot_check(self: Tensor, other: Tensor) -> None:
 def dot(self: Tensor, tensor: Tensor) -> Tensor:
     dot_check(self, tensor)
     _check_dispatch_type("dot", self.scalar_type())
-    result = _at().empty([], dtype=self.scalar_type(), device=self.device())
+    result = at.empty([], dtype=self.scalar_type(), device=self.device())
     result.fill_(cpublas.dot_impl(self.numpy_view(), tensor.numpy_view()))
     return result
 
@@ -150,9 +150,9 @@ def dot(self: Tensor, tensor: Tensor) -> Tensor:
 def vdot(self: Tensor, other: Tensor) -> Tensor:
     """sum(conj(self) * other): dot for real dtypes."""
     if not self.is_complex():
-        return _at().dot(self, other)
+        return at.dot(self, other)
     dot_check(self, other)
-    result = _at().empty([], dtype=self.scalar_type(), device=self.device())
+    result = at.empty([], dtype=self.scalar_type(), device=self.device())
     result.fill_(cpublas.vdot_impl(self.numpy_view(), other.numpy_view()))
     return result
 
@@ -167,7 +167,7 @@ def vdot_out(self: Tensor, other: Tensor, out: Tensor) -> Tensor:
         " does not match input dtype ",
         self.scalar_type(),
     )
-    return out.fill_(_at().vdot(self, other))
+    return out.fill_(at.vdot(self, other))
 
 
 @native_function(SOURCE, name="dot_out")

@@ -9,8 +9,8 @@ divided by the outer product of the standard deviations, clipped to [-1, 1].
 from __future__ import annotations
 
 import warnings
-from typing import Any
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.exception import TORCH_CHECK
@@ -18,12 +18,6 @@ from tensortrace.c10.scalar_type import ScalarType, isFloatingType, isIntegralTy
 
 SOURCE = "aten/src/ATen/native/Correlation.cpp"
 OBSERVATIONS_DIM = 1
-
-
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
 
 
 def _check_weights(
@@ -63,7 +57,6 @@ def cov(
     fweights: Tensor | None = None,
     aweights: Tensor | None = None,
 ) -> Tensor:
-    at = _at()
     TORCH_CHECK(
         self.dim() <= 2,
         "cov(): expected input to have two or fewer dimensions but got an input with ",
@@ -122,7 +115,7 @@ def corrcoef(self: Tensor) -> Tensor:
         self.dim(),
         " dimensions",
     )
-    c = _at().cov(self)
+    c = at.cov(self)
     if c.dim() == 0:  # a scalar covariance: nan for nan, inf or 0, else 1
         return c.div(c)
     d = c.diagonal()

@@ -9,6 +9,7 @@ nests under `aten::fill_`). `zero_` of a small dense tensor is one memset over i
 
 from __future__ import annotations
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.memory_overlap import is_non_overlapping_and_dense
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import native_function
@@ -70,8 +71,6 @@ def fill_(self: Tensor, value: Scalar | Tensor) -> Tensor:
 
 @native_function(SOURCE, name="fill")
 def fill(self: Tensor, value: Scalar | Tensor) -> Tensor:
-    from tensortrace.aten import functions as at
-
     return at.empty_like(self).fill_(value)
 
 

@@ -17,8 +17,8 @@ are in linear_algebra.py.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.native.tensor_transformations import dim_list_to_bitset
 from tensortrace.aten.tensor_body import Tensor
@@ -29,12 +29,6 @@ SOURCE = "aten/src/ATen/native/Linear.cpp"
 NUM_OF_LETTERS = 26
 TOTAL_LABELS = 52
 ELLIPSIS = TOTAL_LABELS
-
-
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
 
 
 def _prod(values: Sequence[int]) -> int:
@@ -48,7 +42,7 @@ def sumproduct_pair(left: Tensor, right: Tensor, sum_dims_: Sequence[int], keepd
     """(left * right).sum(sum_dims) by permutation and batch matrix multiplication."""
     TORCH_CHECK(left.dim() == right.dim(), "number of dimensions must match")
     if not sum_dims_:
-        return _at().mul(left, right)
+        return at.mul(left, right)
     dim = left.dim()
     sum_dims = dim_list_to_bitset(sum_dims_, dim)
     lro: list[int] = []
@@ -89,7 +83,7 @@ def sumproduct_pair(left: Tensor, right: Tensor, sum_dims_: Sequence[int], keepd
         opermutation[d] = i
     left = left.permute(lpermutation).reshape([lro_size, lo_size, sum_size])
     right = right.permute(rpermutation).reshape([lro_size, sum_size, ro_size])
-    result = _at().bmm(left, right)
+    result = at.bmm(left, right)
     result = result.view(out_size).permute(opermutation)
     if not keepdim:
         sizes = list(result.sizes())
@@ -388,13 +382,12 @@ def _flatten_nd_linear(input: Tensor, weight: Tensor, bias: Tensor) -> Tensor:
     for s in sizes[:-1]:
         flattened_dim *= s
     # reshape of a contiguous tensor is a view: torch.profiler records just aten::view
-    result = _at().addmm(bias, input.view([flattened_dim, sizes[-1]]), weight.t())
+    result = at.addmm(bias, input.view([flattened_dim, sizes[-1]]), weight.t())
     return result.view([*sizes[:-1], result.size(1)])
 
 
 @native_function(SOURCE)
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
-    at = _at()
     input_dim = input.dim()
     weight_dim = weight.dim()
     TORCH_CHECK(

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.expand_utils import infer_size
 from tensortrace.aten.native.cpu import blas
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
@@ -32,12 +33,6 @@ from tensortrace.c10.tensor_options import TensorOptions
 
 SOURCE = "aten/src/ATen/native/LinearAlgebra.cpp"
 Scalar = Any
-
-
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
 
 
 def _check_dispatch_type(name: str, dtype: ScalarType) -> None:
@@ -297,7 +292,6 @@ def _prod(values: Sequence[int]) -> int:
 
 
 def _matmul_impl(out: Tensor, tensor1: Tensor, tensor2: Tensor) -> Tensor:
-    at = _at()
     dim_tensor1, dim_tensor2 = tensor1.dim(), tensor2.dim()
     TORCH_CHECK(
         dim_tensor1 != 0 and dim_tensor2 != 0,
@@ -445,13 +439,13 @@ def tensordot(
     t2 = t2.permute([maybe_wrap_dim(d, other.dim()) for d in dims_other] + p2_rest).reshape(
         [csize, size2]
     )
-    return _at().mm(t1, t2).reshape(rsizes)
+    return at.mm(t1, t2).reshape(rsizes)
 
 
 @native_function(SOURCE)
 def inner(self: Tensor, other: Tensor) -> Tensor:
     if self.dim() == 0 or other.dim() == 0:
-        return _at().mul(self, other)
+        return at.mul(self, other)
     TORCH_CHECK(
         self.size(-1) == other.size(-1),
         "inner() the last dimension must match on both input tensors but got shapes ",
@@ -459,7 +453,7 @@ def inner(self: Tensor, other: Tensor) -> Tensor:
         " and ",
         list(other.sizes()),
     )
-    return _at().tensordot(self, other, [-1], [-1])
+    return at.tensordot(self, other, [-1], [-1])
 
 
 def _check_1d(t: Tensor, arg: str, fn: str) -> None:
@@ -470,7 +464,7 @@ def _check_1d(t: Tensor, arg: str, fn: str) -> None:
 def outer(self: Tensor, vec2: Tensor) -> Tensor:
     _check_1d(self, "self", "outer")
     _check_1d(vec2, "vec2", "outer")
-    return _at().mul(self.reshape([self.size(0), 1]), vec2)
+    return at.mul(self.reshape([self.size(0), 1]), vec2)
 
 
 @native_function(SOURCE)
@@ -492,7 +486,7 @@ def kron(self: Tensor, other: Tensor) -> Tensor:
         result_reshape[i] = a_reshape[2 * i] * b_reshape[2 * i + 1]
 
     def view(t: Tensor, shape: list[int]) -> Tensor:  # _unsafe_view needs viewable strides
-        return _at()._unsafe_view(t, shape) if t.is_contiguous() else t.reshape(shape)
+        return at._unsafe_view(t, shape) if t.is_contiguous() else t.reshape(shape)
 
-    product = _at().mul(view(self, a_reshape), view(other, b_reshape))
-    return _at()._unsafe_view(product, result_reshape)
+    product = at.mul(view(self, a_reshape), view(other, b_reshape))
+    return at._unsafe_view(product, result_reshape)

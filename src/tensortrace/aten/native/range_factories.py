@@ -13,6 +13,7 @@ import math
 import warnings
 from typing import cast
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
@@ -53,8 +54,6 @@ def arange(
     device: Device | None = None,
     pin_memory: bool | None = None,
 ) -> Tensor:
-    from tensortrace.aten import functions as at
-
     set_to_integral_dtype = (
         dtype is None
         and isIntegral(start, True)
@@ -73,8 +72,6 @@ def arange(
 
 @native_function(FACTORIES, name="arange_end_out", legacy="at::native::arange_out")
 def arange_end_out(end: Scalar, out: Tensor) -> Tensor:
-    from tensortrace.aten import functions as at
-
     return at.arange(0, end, 1, out=out)
 
 
@@ -147,8 +144,6 @@ def linspace(
     device: Device | None = None,
     pin_memory: bool | None = None,
 ) -> Tensor:
-    from tensortrace.aten import functions as at
-
     TORCH_CHECK(steps >= 0, "number of steps must be non-negative")
     result = at.empty([steps], dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
     return at.linspace(start, end, steps, out=result)

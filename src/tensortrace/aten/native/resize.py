@@ -10,7 +10,11 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 
-from tensortrace.aten.empty_tensor import computeStorageNbytes, computeStorageNbytesContiguous
+from tensortrace.aten.empty_tensor import (
+    check_size_nonnegative,
+    computeStorageNbytes,
+    computeStorageNbytesContiguous,
+)
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.exception import TORCH_CHECK, torchCheckFail
@@ -144,8 +148,6 @@ __all__ = [
 @native_function("aten/src/ATen/native/Resize.cpp", name="resize_")
 def resize_(self: Tensor, size: Sequence[int], memory_format: str | None = None) -> Tensor:
     """Tensor.resize_(size): contiguous sizes; the storage grows if needed, never shrinks."""
-    from tensortrace.aten.empty_tensor import check_size_nonnegative
-
     check_size_nonnegative(size)
     TORCH_CHECK(
         memory_format in (None, "contiguous_format", "preserve_format"),

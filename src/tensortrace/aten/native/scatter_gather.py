@@ -11,7 +11,6 @@ index may be smaller than self (and src) in every dimension: only its extent is 
 from __future__ import annotations
 
 import warnings
-from typing import Any
 
 import numpy as np
 
@@ -27,12 +26,6 @@ from tensortrace.trace import traced
 SOURCE = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
 CHECKS = "aten/src/ATen/native/ScatterGatherChecks.h"
 KERNEL = "aten/src/ATen/native/cpu/ScatterGatherKernel.cpp"
-
-
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
 
 
 def ensure_nonempty_dim(dim: int) -> int:

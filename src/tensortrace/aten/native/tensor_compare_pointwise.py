@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import warnings
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native import type_properties
 from tensortrace.aten.native.binary_ops import maximum_stub, minimum_stub
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
@@ -279,8 +280,6 @@ def where_self_out(condition: Tensor, self: Tensor, other: Tensor, out: Tensor) 
 @native_function(SOURCE)
 def where(condition: Tensor, self: Tensor | Scalar, other: Tensor | Scalar) -> Tensor:
     """where.self, and the CompositeImplicitAutograd ScalarSelf / ScalarOther / Scalar."""
-    from tensortrace.aten import functions as at
-
     if isinstance(self, Tensor):
         if isinstance(other, Tensor):
             result_type = type_properties.result_type_tensors(self, other)

@@ -16,10 +16,12 @@ elementwise op walks both tensors the same way.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from tensortrace.aten import empty_tensor
+from tensortrace.aten import functions as at
+from tensortrace.aten.memory_overlap import is_non_overlapping_and_dense
 from tensortrace.aten.native.registry import native_function
+from tensortrace.aten.opmath_type import scalar_to
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import sort_dims
 from tensortrace.c10.default_dtype import get_default_complex_dtype, get_default_dtype
@@ -69,9 +71,6 @@ def empty_strided_cpu(
 @native_function(SOURCE, name="clone", legacy="at::native::clone")
 def clone(self: Tensor, memory_format: str | None = None) -> Tensor:
     """A copy with its own storage: same strides if self is dense (preserve_format)."""
-    from tensortrace.aten import functions as at
-    from tensortrace.aten.memory_overlap import is_non_overlapping_and_dense
-
     memory_format = memory_format if memory_format is not None else "preserve_format"
     if memory_format == "preserve_format":
         if is_non_overlapping_and_dense(self.sizes(), self.strides()):
@@ -87,12 +86,6 @@ def clone(self: Tensor, memory_format: str | None = None) -> Tensor:
         result = at.empty_like(self, memory_format=memory_format)
     result.copy_(self)
     return result
-
-
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
 
 
 # ---- empty_like ----------------------------------------------------------------------------------
@@ -139,9 +132,6 @@ def empty_like(
     memory_format: str | None = None,
 ) -> Tensor:
     """Same sizes; dtype and device from the arguments or from self. Note [empty_like keeps...]."""
-    from tensortrace.aten.memory_overlap import is_non_overlapping_and_dense
-
-    at = _at()
     _check_memory_format(memory_format)
     dtype = dtype if dtype is not None else self.scalar_type()
     device = device if device is not None else self.device()
@@ -178,7 +168,7 @@ def zeros(
 ) -> Tensor:
     # torch 2.9+ checks zeros' sizes itself, before empty's "negative dimension" check
     TORCH_CHECK(all(s >= 0 for s in size), "zeros: Dimension size must be non-negative.")
-    result = _at().empty(size, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+    result = at.empty(size, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
     return result.zero_()
 
 
@@ -197,7 +187,7 @@ def _empty_like(
     memory_format: str | None,
 ) -> Tensor:
     """at::empty_like(self, options, memory_format): where every *_like factory starts."""
-    return _at().empty_like(
+    return at.empty_like(
         self,
         dtype=dtype,
         layout=layout,
@@ -243,7 +233,7 @@ def _full(
     pin_memory: bool | None = None,
 ) -> Tensor:
     TORCH_CHECK(layout in (None, "strided"), "full(...) is not implemented for sparse layout")
-    result = _at().empty(
+    result = at.empty(
         size,
         dtype=infer_full_options(fill_value, dtype),
         layout=layout,
@@ -317,7 +307,6 @@ def eye(
     pin_memory: bool | None = None,
 ) -> Tensor:
     """An empty tensor to be resized, then at::eye_out (so aten::eye nests in aten::eye)."""
-    at = _at()
     tensor = at.empty([0], dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
     return at.eye(n, n if m is None else m, out=tensor)
 
@@ -353,9 +342,6 @@ def scalar_tensor(
     """A 0-dim tensor holding s: empty_cpu, then at::native::fill_ (no dispatcher call).
 
     fill_ converts with Scalar::to<scalar_t>(), so a value out of the dtype's range raises."""
-    from tensortrace.aten.opmath_type import scalar_to
-    from tensortrace.c10.default_dtype import get_default_dtype
-
     result = empty_tensor.empty_cpu((), dtype if dtype is not None else get_default_dtype())
     result.numpy_view()[()] = scalar_to(s, result.scalar_type(), opmath=False)
     return result
@@ -373,8 +359,6 @@ def new_empty_strided(
 ) -> Tensor:
     """new_empty_strided_symint: empty_strided with self's dtype and device unless given
     (AccumulateGrad makes a leaf's first gradient with it, in the leaf's layout)."""
-    from tensortrace.aten import functions as at
-
     return at.empty_strided(
         size,
         stride,

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import native_function
-from tensortrace.aten.native.tensor_factories import SOURCE, _at, _empty_like
+from tensortrace.aten.native.resize import resize_output
+from tensortrace.aten.native.tensor_factories import SOURCE, _empty_like
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.device import Device
 from tensortrace.c10.scalar_type import ScalarType
@@ -28,7 +30,7 @@ def randint(
     pin_memory: bool | None = None,
 ) -> Tensor:
     """randint(high, size) is randint(0, high, size): empty, then random_(low, high)."""
-    result = _at().empty(size, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+    result = at.empty(size, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
     return result.random_(low, high, generator=generator)
 
 
@@ -84,16 +86,12 @@ def rand(
     device: Device | None = None,
     pin_memory: bool | None = None,
 ) -> Tensor:
-    from tensortrace.aten import functions as at
-
     result = at.empty(size, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
     return result.uniform_(0, 1, generator=generator)
 
 
 @native_function(SOURCE, legacy="at::native::rand_out")
 def rand_out(size: Sequence[int], generator: object = None, out: Tensor | None = None) -> Tensor:
-    from tensortrace.aten.native.resize import resize_output
-
     assert out is not None
     resize_output(out, size)
     return out.uniform_(0, 1, generator=generator)
@@ -108,7 +106,7 @@ def randn(
     device: Device | None = None,
     pin_memory: bool | None = None,
 ) -> Tensor:
-    result = _at().empty(size, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+    result = at.empty(size, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
     return result.normal_(0, 1, generator=generator)
 
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.expand_utils import inferExpandGeometry
 from tensortrace.aten.infer_size import infer_size_dv
 from tensortrace.aten.native.registry import native_function
-from tensortrace.aten.native.resize import checkInBoundsForStorage, setStrided
+from tensortrace.aten.native.resize import checkInBoundsForStorage, resize_impl_cpu_, setStrided
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_utils import computeStride
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
@@ -158,8 +159,6 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
         cur_size,
         ").",
     )
-    from tensortrace.aten import functions as at
-
     return at.slice(self, dim, start, start + length, 1)
 
 
@@ -205,8 +204,6 @@ def reshape(self: Tensor, shape: Sequence[int]) -> Tensor:
         from tensortrace.aten import functions as at
 
         return at._reshape_alias(self, inferred, stride)
-    from tensortrace.aten import functions as at
-
     return at._unsafe_view(self.clone(memory_format="contiguous_format"), inferred)
 
 
@@ -420,8 +417,6 @@ def set_storage_cpu_(
 
     Like PyTorch, a geometry that reaches past the end of `source` grows the storage.
     """
-    from tensortrace.aten.native.resize import resize_impl_cpu_
-
     impl = self.unsafeGetTensorImpl()
     # an empty stride list (the schema's default) means "contiguous"
     stride_opt = list(stride) if len(stride) > 0 or len(size) == 0 else None

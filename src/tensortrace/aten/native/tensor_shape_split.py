@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.native.tensor_shape import SOURCE
 from tensortrace.aten.tensor_body import Tensor
@@ -32,8 +33,6 @@ def split(self: Tensor, split_size: int, dim: int = 0) -> list[Tensor]:
     if split_size != 0:
         num_splits = max((dim_size + split_size - 1) // split_size, 1)
     last_split_size = split_size - (split_size * num_splits - dim_size)
-    from tensortrace.aten import functions as at
-
     return [
         at.narrow(self, dim, i * split_size, last_split_size if i == num_splits - 1 else split_size)
         for i in range(num_splits)

@@ -13,7 +13,8 @@ from __future__ import annotations
 import itertools
 import threading
 
-from tensortrace.c10.cuda.cuda_functions import check_device_index, current_device
+from tensortrace.c10.cuda import cuda_caching_allocator
+from tensortrace.c10.cuda.cuda_functions import check_device_index, current_device, device_count
 from tensortrace.c10.device import Device, DeviceType
 
 _next_id = itertools.count(1)
@@ -85,9 +86,6 @@ def setCurrentCUDAStream(stream: CUDAStream) -> None:
 def _install_allocator_hooks() -> None:
     """The caching allocator serves the current device and stream (c10::cuda::current_device(),
     getCurrentCUDAStream()): give it this runtime's answers."""
-    from tensortrace.c10.cuda import cuda_caching_allocator
-    from tensortrace.c10.cuda.cuda_functions import device_count
-
     alloc = cuda_caching_allocator.allocator
     alloc.current_device = current_device
     alloc.current_stream = lambda device: getCurrentCUDAStream(device).stream_id
