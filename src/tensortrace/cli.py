@@ -21,6 +21,7 @@ from typing import Any
 from rich.console import Console
 
 import tensortrace
+from tensortrace.replay import Timeline
 from tensortrace.replay.tree import render_tree
 from tensortrace.trace import run_source
 
@@ -210,8 +211,6 @@ def run(argv: Sequence[str] | None = None) -> int:
         return 2
     console.print(tree)
     if args.code:
-        from tensortrace.replay import Timeline
-
         console.print("\nequivalent code:", style="bold")
         console.print(Timeline(trace).code_view(), markup=False)
     echoed = echo_value(args.source, namespace)

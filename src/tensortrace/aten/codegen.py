@@ -19,6 +19,7 @@ from typing import Any
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.adaption import check_and_update_common_device_all
+from tensortrace.aten.cuda.empty_tensor import empty_cuda, empty_strided_cuda
 from tensortrace.aten.dispatcher import KernelFunction, OperatorHandle
 from tensortrace.aten.empty_tensor import empty_cpu_for_output, empty_strided_cpu
 from tensortrace.aten.function_schema import FunctionSchema, Type
@@ -234,8 +235,6 @@ def create_out(sizes: Sequence[int], strides: Sequence[int], options: TensorOpti
     """The functional variant's output: at::detail::empty_strided_cpu (no dispatcher call);
     RegisterCUDA.cpp's create_out calls at::detail::empty_strided_cuda."""
     if options.device is not None and options.device.is_cuda():
-        from tensortrace.aten.cuda.empty_tensor import empty_cuda, empty_strided_cuda
-
         if strides:
             return empty_strided_cuda(list(sizes), list(strides), options.dtype, options.device)
         return empty_cuda(list(sizes), options.dtype, options.device)

@@ -19,6 +19,7 @@ from tensortrace.autograd.engine import current_graph_task
 from tensortrace.autograd.function import Node
 from tensortrace.autograd.saved_variable import SavedVariable
 from tensortrace.c10.scalar_type import isComplexType, isFloatingType
+from tensortrace.csrc.python_variable import THPVariable_Wrap
 
 _SPECIAL = {"grad", "grads", "grad_input_mask", "at", "True", "False", "None"}
 
@@ -140,8 +141,6 @@ class TraceableFunction(Node):
             key = name[len("_saved_") :]
             saved = object.__getattribute__(self, "saved_")
             if key in saved:
-                from tensortrace.csrc.python_variable import THPVariable_Wrap
-
                 value = self._unpack(saved[key])
                 if isinstance(value, Tensor):
                     return THPVariable_Wrap(value.copy()) if value.defined() else None

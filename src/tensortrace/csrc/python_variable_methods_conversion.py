@@ -16,6 +16,7 @@ import numpy as np
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.tensor_body import Tensor as AtTensor
+from tensortrace.c10.cuda.cuda_functions import current_device
 from tensortrace.c10.device import CPU, Device
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
 from tensortrace.c10.scalar import checked_convert
@@ -173,8 +174,6 @@ def cuda(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
     device = Device("cuda") if r.isNone(0) else _device(r.args[0])
     TORCH_CHECK(device.is_cuda(), "Invalid device, must be cuda device")
     if device.index is None:
-        from tensortrace.c10.cuda.cuda_functions import current_device
-
         device = Device("cuda", current_device())
     return THPVariable_Wrap(
         dispatch_to(self.cdata, device, None, bool(r.get(1)), False, _memory_format(r.args[2]))

@@ -61,8 +61,6 @@ def fill_(self: Tensor, value: Scalar | Tensor) -> Tensor:
     )
     if self.storage().is_alias_of(value.storage()):
         # value is a view of self: copy it out first so it is not overwritten midway
-        from tensortrace.aten import functions as at
-
         self.copy_(at.clone(value))
     else:
         self.copy_(value)

@@ -201,8 +201,6 @@ def reshape(self: Tensor, shape: Sequence[int]) -> Tensor:
     inferred = infer_size_dv(shape, self.numel())
     stride = computeStride(self.sizes(), self.strides(), inferred)
     if stride is not None:
-        from tensortrace.aten import functions as at
-
         return at._reshape_alias(self, inferred, stride)
     return at._unsafe_view(self.clone(memory_format="contiguous_format"), inferred)
 

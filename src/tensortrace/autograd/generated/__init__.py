@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "09cf999c2624727dc78dfde561986d09966c15d71a3ca295ebfdd9c215bbe0c5"
+INPUTS_SHA256 = "dd10fddb48c2382c79808de9db3a6ac513bc48244999df1a6e44c46ae5a53356"
 
 MODULES: tuple[str, ...] = (
     "functions",
