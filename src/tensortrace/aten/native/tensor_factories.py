@@ -1,6 +1,7 @@
-"""Factory functions: empty, empty_like, zeros, ones, full, rand, randn, randint, eye...
+"""Factory functions: empty, empty_like, zeros, ones, full, eye, tril/triu_indices...
 
-Mirrors `aten/src/ATen/native/TensorFactories.cpp`. Each factory makes an empty tensor through
+Mirrors `aten/src/ATen/native/TensorFactories.cpp` (its random factories, rand, randn and
+randint, are in tensor_factories_random.py). Each factory makes an empty tensor through
 the dispatcher (so `aten::empty` nests under `aten::rand`, as in torch.profiler) and fills it in
 place: `zero_`, `fill_`, `uniform_(0, 1)`, `normal_(0, 1)`, `random_(low, high)`. The `*_like`
 factories start from `empty_like`, which keeps the source's strides (Note [empty_like keeps the
@@ -16,6 +17,9 @@ elementwise op walks both tensors the same way.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
 
 from tensortrace.aten import empty_tensor
 from tensortrace.aten import functions as at
@@ -26,7 +30,7 @@ from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import sort_dims
 from tensortrace.c10.default_dtype import get_default_complex_dtype, get_default_dtype
 from tensortrace.c10.device import Device
-from tensortrace.c10.exception import TORCH_CHECK, torchCheckFail
+from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED, torchCheckFail
 from tensortrace.c10.scalar import Scalar, isBoolean, isIntegral
 from tensortrace.c10.scalar_type import ScalarType
 from tensortrace.trace import traced
@@ -367,3 +371,57 @@ def new_empty_strided(
         device=self.device() if device is None else device,
         pin_memory=pin_memory,
     )
+
+
+def _tri_indices(
+    name: str, row: int, col: int, offset: int, dtype: ScalarType | None, upper: bool
+) -> Tensor:
+    dtype = ScalarType.Long if dtype is None else dtype
+    TORCH_CHECK_NOT_IMPLEMENTED(
+        dtype in (ScalarType.Long, ScalarType.Int),
+        '"',
+        name,
+        "\" not implemented for '",
+        dtype,
+        "'",
+    )
+    TORCH_CHECK(row >= 0, "row must be non-negative, got", row)
+    TORCH_CHECK(col >= 0, "col must be non-negative, got", col)
+    rows, cols = (np.triu_indices if upper else np.tril_indices)(row, offset, col)
+    result = at.empty([2, rows.size], dtype=dtype)
+    if rows.size:
+        _tri_indices_kernel(result, rows, cols)
+    return result
+
+
+@traced("kernel", "at::native::tril_indices_cpu (loop)", SOURCE, legacy="tril_indices_cpu")
+def _tri_indices_kernel(result: Tensor, rows: Any, cols: Any) -> None:
+    out = result.numpy_view()
+    out[0] = rows
+    out[1] = cols
+
+
+@native_function(SOURCE)
+def tril_indices_cpu(
+    row: int,
+    col: int,
+    offset: int = 0,
+    dtype: ScalarType | None = None,
+    layout: Any = None,
+    device: Any = None,
+    pin_memory: Any = None,
+) -> Tensor:
+    return _tri_indices("tril_indices", row, col, offset, dtype, False)
+
+
+@native_function(SOURCE)
+def triu_indices_cpu(
+    row: int,
+    col: int,
+    offset: int = 0,
+    dtype: ScalarType | None = None,
+    layout: Any = None,
+    device: Any = None,
+    pin_memory: Any = None,
+) -> Tensor:
+    return _tri_indices("triu_indices", row, col, offset, dtype, True)

@@ -19,7 +19,7 @@ from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
-from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED
+from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import ScalarType, promoteTypes
 from tensortrace.trace import traced
 
@@ -364,64 +364,6 @@ def row_stack(tensors: Sequence[Tensor]) -> Tensor:
 @native_function(SOURCE)
 def ravel(self: Tensor) -> Tensor:
     return self.contiguous().view([-1])
-
-
-# ---- tril_indices / triu_indices (TensorFactories.cpp) ----------------------------------------
-FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
-
-
-def _tri_indices(
-    name: str, row: int, col: int, offset: int, dtype: ScalarType | None, upper: bool
-) -> Tensor:
-    dtype = ScalarType.Long if dtype is None else dtype
-    TORCH_CHECK_NOT_IMPLEMENTED(
-        dtype in (ScalarType.Long, ScalarType.Int),
-        '"',
-        name,
-        "\" not implemented for '",
-        dtype,
-        "'",
-    )
-    TORCH_CHECK(row >= 0, "row must be non-negative, got", row)
-    TORCH_CHECK(col >= 0, "col must be non-negative, got", col)
-    rows, cols = (np.triu_indices if upper else np.tril_indices)(row, offset, col)
-    result = at.empty([2, rows.size], dtype=dtype)
-    if rows.size:
-        _tri_indices_kernel(result, rows, cols)
-    return result
-
-
-@traced("kernel", "at::native::tril_indices_cpu (loop)", FACTORIES, legacy="tril_indices_cpu")
-def _tri_indices_kernel(result: Tensor, rows: Any, cols: Any) -> None:
-    out = result.numpy_view()
-    out[0] = rows
-    out[1] = cols
-
-
-@native_function(FACTORIES)
-def tril_indices_cpu(
-    row: int,
-    col: int,
-    offset: int = 0,
-    dtype: ScalarType | None = None,
-    layout: Any = None,
-    device: Any = None,
-    pin_memory: Any = None,
-) -> Tensor:
-    return _tri_indices("tril_indices", row, col, offset, dtype, False)
-
-
-@native_function(FACTORIES)
-def triu_indices_cpu(
-    row: int,
-    col: int,
-    offset: int = 0,
-    dtype: ScalarType | None = None,
-    layout: Any = None,
-    device: Any = None,
-    pin_memory: Any = None,
-) -> Tensor:
-    return _tri_indices("triu_indices", row, col, offset, dtype, True)
 
 
 @native_function(SOURCE, name="reshape_as", legacy="at::native::reshape_as")
