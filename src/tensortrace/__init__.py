@@ -25,10 +25,10 @@ from tensortrace.autograd.grad_mode import (
     no_grad,
     set_grad_enabled,
 )
-from tensortrace.c10.cpu_allocator import profiledCPUMemoryReporter as _reporter  # noqa: N813
+from tensortrace.c10.cpu_allocator import profiledCPUMemoryReporter as _reporter
 from tensortrace.c10.default_dtype import get_default_dtype as _get_default_dtype
 from tensortrace.c10.default_dtype import set_default_dtype as _set_default_dtype
-from tensortrace.c10.device import Device as device  # noqa: N813 - torch.device
+from tensortrace.c10.device import Device as device  # torch.device
 from tensortrace.csrc import python_variable_autograd as _python_variable_autograd
 from tensortrace.csrc import return_types as return_types  # torch.return_types
 from tensortrace.csrc.dtype import DTYPES as _DTYPES
@@ -45,7 +45,7 @@ from tensortrace.csrc.generator import Generator, default_generator, initial_see
 from tensortrace.csrc.module import get_num_threads, set_num_threads
 from tensortrace.csrc.python_nn_functions import _nn as _nn_functions
 from tensortrace.csrc.python_torch_functions import (
-    VariableFunctions as _functions,  # noqa: N813
+    VariableFunctions as _functions,
 )
 from tensortrace.csrc.size import Size
 from tensortrace.csrc.storage import TypedStorage, UntypedStorage

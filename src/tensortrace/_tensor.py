@@ -10,8 +10,13 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
+import tensortrace
+import tensortrace as torch
+from tensortrace._tensor_str import _str
 from tensortrace.csrc import python_variable
+from tensortrace.csrc.legacy_tensor_ctor import legacy_tensor_ctor
 from tensortrace.csrc.python_variable import TensorBase
+from tensortrace.functional import norm
 
 
 class Tensor(TensorBase):
@@ -19,8 +24,6 @@ class Tensor(TensorBase):
 
     def __init__(self, *args: Any) -> None:
         """torch.Tensor(...): the legacy constructor (THPVariable_pynew)."""
-        from tensortrace.csrc.legacy_tensor_ctor import legacy_tensor_ctor
-
         python_variable.THPVariable_NewWithVar(self, legacy_tensor_ctor(*args))
 
     def split(self, split_size: int | Sequence[int], dim: int = 0) -> Any:
@@ -33,8 +36,6 @@ class Tensor(TensorBase):
         self, p: Any = "fro", dim: Any = None, keepdim: bool = False, dtype: Any = None
     ) -> Any:
         """See torch.norm (torch/functional.py)."""
-        from tensortrace.functional import norm
-
         return norm(self, p, dim, keepdim, dtype=dtype)
 
     def unique(
@@ -45,8 +46,6 @@ class Tensor(TensorBase):
         dim: int | None = None,
     ) -> Any:
         """torch/_tensor.py: torch.unique with self as input."""
-        import tensortrace
-
         return tensortrace.unique(
             self, sorted=sorted, return_inverse=return_inverse, return_counts=return_counts, dim=dim
         )
@@ -54,15 +53,11 @@ class Tensor(TensorBase):
     def unique_consecutive(
         self, return_inverse: bool = False, return_counts: bool = False, dim: int | None = None
     ) -> Any:
-        import tensortrace
-
         return tensortrace.unique_consecutive(
             self, return_inverse=return_inverse, return_counts=return_counts, dim=dim
         )
 
     def __repr__(self) -> str:
-        from tensortrace._tensor_str import _str
-
         return _str(self)
 
     __str__ = __repr__
@@ -103,8 +98,6 @@ def _handle_torch_function_and_wrap_type_error_to_not_implemented(f: Any) -> Any
 
 def _install_python_operators() -> None:
     """The operators torch/_tensor.py defines in Python (torch 2.x), on top of the binding's."""
-    import tensortrace as torch
-
     wrap = _handle_torch_function_and_wrap_type_error_to_not_implemented
 
     def __rsub__(self: Tensor, other: Any) -> Any:

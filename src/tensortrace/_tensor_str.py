@@ -321,6 +321,7 @@ def get_summarized_data(self: np.ndarray) -> np.ndarray:
 
 
 def _str_intern(inp: Any, *, tensor_contents: str | None = None) -> str:
+    # import cycle: the package top imports this module (through _trace_values)
     from tensortrace import get_default_dtype
     from tensortrace.csrc.dtype import DTYPES
 

@@ -20,6 +20,11 @@ from typing import Any
 
 from rich.console import Console
 
+import tensortrace
+from tensortrace.replay import Timeline
+from tensortrace.replay.tree import render_tree
+from tensortrace.trace import run_source
+
 SEED_EXPRESSION = "r = torch.rand(3, 4)[0] + torch.rand(3, 4)"
 # From this width on, a frame's PyTorch file, symbol and 2019 name fit beside it on one line;
 # narrower terminals get them only with --pytorch (and every frame line is cropped, not wrapped).
@@ -80,9 +85,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def trace_source(source: str) -> Any:
     """Run `source` in the tensortrace namespace under a trace; return (trace, namespace)."""
-    import tensortrace
-    from tensortrace.trace import run_source
-
     namespace: dict[str, Any] = {
         k: v for k, v in vars(tensortrace).items() if not k.startswith("_")
     }
@@ -189,8 +191,6 @@ def run(argv: Sequence[str] | None = None) -> int:
     if args.layers:
         layers = [layer.strip() for layer in args.layers.split(",") if layer.strip()]
 
-    from tensortrace.replay.tree import render_tree
-
     try:
         trace, namespace = trace_source(args.source)
     except SyntaxError as exc:
@@ -211,8 +211,6 @@ def run(argv: Sequence[str] | None = None) -> int:
         return 2
     console.print(tree)
     if args.code:
-        from tensortrace.replay import Timeline
-
         console.print("\nequivalent code:", style="bold")
         console.print(Timeline(trace).code_view(), markup=False)
     echoed = echo_value(args.source, namespace)

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tensortrace.csrc.python_torch_functions import VariableFunctions as _VF  # noqa: N814
+from tensortrace import linalg
+from tensortrace.csrc.python_torch_functions import VariableFunctions as _VF
 
 __all__ = [
     "atleast_1d",
@@ -171,8 +172,6 @@ def norm(
     dtype: Any = None,
 ) -> Any:
     """torch.norm: see the module docstring (and torch's deprecation note: prefer linalg)."""
-    from tensortrace import linalg
-
     _dim = [dim] if isinstance(dim, int) else dim
     kwargs: dict[str, Any] = {"dtype": dtype}
     if out is not None:

@@ -30,7 +30,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+import tensortrace as torch
+from tensortrace._tensor import Tensor
 from tensortrace.c10.scalar_type import ScalarType, elementSize
+from tensortrace.csrc.dtype import DTYPES, get_dtype
 from tensortrace.trace import traced
 
 if TYPE_CHECKING:  # imported where a file is written or read: off the import path
@@ -88,8 +91,6 @@ class _TensorPickler(pickle._Pickler):  # the Python pickler: its save_global ca
         self.storages: dict[int, tuple[str, Any, ScalarType]] = {}
 
     def reducer_override(self, obj: Any) -> Any:
-        from tensortrace._tensor import Tensor
-
         if isinstance(obj, Tensor):
             cdata = obj.cdata
             impl = cdata.unsafeGetTensorImpl()
@@ -135,7 +136,7 @@ class _TensorPickler(pickle._Pickler):  # the Python pickler: its save_global ca
     dispatch[_Global] = save_global  # type: ignore[assignment]
 
 
-def TORCH_CHECK_SAVE(cond: bool) -> None:  # noqa: N802
+def TORCH_CHECK_SAVE(cond: bool) -> None:
     if not cond:
         # torch/serialization.py's persistent_id check, with its words
         raise RuntimeError(
@@ -202,9 +203,6 @@ def save(
 
 # ---- load: the weights-only unpickler -----------------------------------------------------------
 def _allowed_globals() -> dict[str, Any]:
-    import tensortrace as torch
-    from tensortrace.csrc.dtype import DTYPES
-
     allowed: dict[str, Any] = {
         "collections.OrderedDict": OrderedDict,
         "torch._utils._rebuild_tensor_v2": _REBUILD_TENSOR_V2,
@@ -280,9 +278,6 @@ class _Rebuilder:
         stride: tuple[int, ...],
         requires_grad: bool,
     ) -> Any:
-        import tensortrace as torch
-        from tensortrace.csrc.dtype import get_dtype
-
         scalar_type, data, numel = storage
         base = self.bases.get(id(storage))
         if base is None:

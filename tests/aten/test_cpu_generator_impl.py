@@ -22,16 +22,16 @@ from tensortrace.aten.cpu_generator_impl import (
     getDefaultCPUGenerator,
     mt19937,
 )
-from tensortrace.aten.native.cpu import distribution_templates as dist
+from tensortrace.aten.native.cpu import fma
 from tensortrace.aten.native.cpu.distribution_templates import (
     BFLOAT16,
     normal_fill,
     random_fill,
     random_from_to_fill,
-    random_from_to_impl,
     random_full_64_bits_range_fill,
     uniform_fill,
 )
+from tensortrace.aten.native.distribution_templates import random_from_to_impl
 
 FLOAT_DTYPES = [np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.float16)] + (
     [BFLOAT16] if BFLOAT16 is not None else []
@@ -237,7 +237,7 @@ def test_fma_helpers_round_once() -> None:
     b = rng.standard_normal(n) * 10.0 ** rng.integers(-5, 5, n)
     c = -(a * b) * (1 + rng.standard_normal(n) * 2.0 ** -rng.integers(20, 60, n))  # cancellation
     exact = [Fraction(x) * Fraction(y) + Fraction(z) for x, y, z in zip(a, b, c, strict=True)]
-    assert np.array_equal(dist._fma_float64(a, b, c), np.array([float(e) for e in exact]))
+    assert np.array_equal(fma.fma_float64(a, b, c), np.array([float(e) for e in exact]))
 
     a32, b32 = a.astype(np.float32), b.astype(np.float32)
     c32 = (-(a32.astype(np.float64) * b32) * (1 + 2.0**-30)).astype(np.float32)
@@ -246,7 +246,7 @@ def test_fma_helpers_round_once() -> None:
         _nearest_float32(Fraction(float(x)) * Fraction(float(y)) + Fraction(float(z)))
         for x, y, z in zip(a32, b32, c32, strict=True)
     ]
-    assert bit_equal(dist._fma_float32(a32, b32, c32), np.array(want, dtype=np.float32))
+    assert bit_equal(fma.fma_float32(a32, b32, c32), np.array(want, dtype=np.float32))
 
 
 def test_fma_float32_avoids_double_rounding() -> None:
@@ -255,7 +255,7 @@ def test_fma_float32_avoids_double_rounding() -> None:
     a = np.array([2.0**-24 * (1 + 2.0**-10)], dtype=np.float32)
     b = np.float32(1 - 2.0**-10 + 2.0**-20)
     assert (a.astype(np.float64) * b + 1.0).astype(np.float32)[0] == 1.0
-    assert dist._fma_float32(a, b, np.float32(1.0))[0] == np.float32(1 + 2.0**-23)
+    assert fma.fma_float32(a, b, np.float32(1.0))[0] == np.float32(1 + 2.0**-23)
 
 
 # ================================ distributions, torch-free properties ============================

@@ -18,7 +18,7 @@ from .program_harness import check_program
 PROGRAMS: dict[str, str] = {}
 
 
-def P(name: str, src: str) -> None:  # noqa: N802 - a short name for many programs
+def P(name: str, src: str) -> None:  # a short name for many programs
     assert name not in PROGRAMS, name
     PROGRAMS[name] = src.strip("\n")
 

@@ -7,13 +7,12 @@ functions, the Tensor methods and the kernels' registrations (see codegen.py).
 from tensortrace.aten import native  # noqa: F401 - registers the native functions
 from tensortrace.aten.codegen import generate
 from tensortrace.aten.math_bits_fallback import register_math_bit_fallbacks
+from tensortrace.aten.native.complex_ops import tensor_conj
+from tensortrace.aten.tensor_body import Tensor
 
 
 def _install_inline_conj() -> None:
     """at::Tensor::conj() is inline C++ (manual_cpp_binding), not the generated method."""
-    from tensortrace.aten.native.complex_ops import tensor_conj
-    from tensortrace.aten.tensor_body import Tensor
-
     Tensor.conj = tensor_conj  # type: ignore[method-assign, assignment]
 
 

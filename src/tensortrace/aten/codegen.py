@@ -19,6 +19,7 @@ from typing import Any
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.adaption import check_and_update_common_device_all
+from tensortrace.aten.cuda.empty_tensor import empty_cuda, empty_strided_cuda
 from tensortrace.aten.dispatcher import DeferredKernel, KernelFunction, OperatorHandle
 from tensortrace.aten.empty_tensor import empty_cpu_for_output, empty_strided_cpu
 from tensortrace.aten.function_schema import FunctionSchema, Type
@@ -29,6 +30,7 @@ from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import TypeMeta
 from tensortrace.c10.tensor_options import TensorOptions
+from tensortrace.torchgen.loader import load
 from tensortrace.torchgen.model import py_name
 from tensortrace.trace.recorder import parameter_list
 
@@ -239,8 +241,6 @@ def create_out(sizes: Sequence[int], strides: Sequence[int], options: TensorOpti
     """The functional variant's output: at::detail::empty_strided_cpu (no dispatcher call);
     RegisterCUDA.cpp's create_out calls at::detail::empty_strided_cuda."""
     if options.device is not None and options.device.is_cuda():
-        from tensortrace.aten.cuda.empty_tensor import empty_cuda, empty_strided_cuda
-
         if strides:
             return empty_strided_cuda(list(sizes), list(strides), options.dtype, options.device)
         return empty_cuda(list(sizes), options.dtype, options.device)
@@ -348,8 +348,6 @@ def _with_device_check(
 def generate() -> list[OperatorHandle]:
     """Load aten/generated (see torchgen/loader.py): register every operator's schema and
     kernels, fill the at:: namespace and set the Tensor methods."""
-    from tensortrace.torchgen.loader import load
-
     modules = load("tensortrace.aten.generated")
     ops: list[OperatorHandle] = modules["operators"].OPERATORS
     for op in ops:

@@ -50,7 +50,7 @@ def _mul_overflows(a: int, b: int) -> tuple[bool, int]:
 
 def computeStorageNbytesContiguous(
     sizes: Sequence[int],
-    itemsize: int,  # noqa: N802
+    itemsize: int,
     storage_offset: int = 0,
 ) -> int:
     # the common case first: with every size >= 1 each partial product is at most the total,

@@ -1,13 +1,15 @@
-"""Broadcasting: the shape two tensors broadcast to.
+"""Broadcasting: the shape two tensors broadcast to, and the strides of an expanded view.
 
-Mirrors `aten/src/ATen/ExpandUtils.cpp` (infer_size_impl), with PyTorch's error message.
+Mirrors `aten/src/ATen/ExpandUtils.cpp` (infer_size_impl, inferExpandGeometry), with PyTorch's
+error messages.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tensortrace.c10.exception import torchCheckFail
+from tensortrace.c10.exception import TORCH_CHECK, torchCheckFail
+from tensortrace.trace import traced
 
 
 def infer_size(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
@@ -31,3 +33,52 @@ def infer_size(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
             )
         expanded[i] = size_b if size_a == 1 else size_a
     return tuple(expanded)
+
+
+@traced("native", "at::inferExpandGeometry", "aten/src/ATen/ExpandUtils.cpp")
+def inferExpandGeometry(
+    tensor_sizes: Sequence[int], tensor_strides: Sequence[int], sizes: Sequence[int]
+) -> tuple[list[int], list[int]]:
+    """The expanded sizes, with stride 0 wherever a size-1 (or new, leading) dim is repeated."""
+    ndim = len(sizes)
+    tensor_dim = len(tensor_sizes)
+    if tensor_dim == 0:
+        return list(sizes), [0] * ndim
+    expanded_sizes = [0] * ndim
+    expanded_strides = [0] * ndim
+    for i in range(ndim - 1, -1, -1):
+        offset = ndim - 1 - i
+        dim = tensor_dim - 1 - offset
+        size = tensor_sizes[dim] if dim >= 0 else 1
+        stride = (
+            tensor_strides[dim] if dim >= 0 else (expanded_sizes[i + 1] * expanded_strides[i + 1])
+        )
+        target_size = sizes[i]
+        if target_size == -1:
+            TORCH_CHECK(
+                dim >= 0,
+                "The expanded size of the tensor (",
+                target_size,
+                ") isn't allowed in a leading, non-existing dimension ",
+                i,
+            )
+            target_size = size
+        if size != target_size:
+            TORCH_CHECK(
+                size == 1,
+                "The expanded size of the tensor (",
+                target_size,
+                ") must match the existing size (",
+                size,
+                ") at non-singleton dimension ",
+                i,
+                ".  Target sizes: ",
+                list(sizes),
+                ".  Tensor sizes: ",
+                list(tensor_sizes),
+            )
+            size = target_size
+            stride = 0
+        expanded_sizes[i] = size
+        expanded_strides[i] = stride
+    return expanded_sizes, expanded_strides

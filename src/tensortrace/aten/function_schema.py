@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from tensortrace.c10.scalar_type import ScalarType
+
 _SCHEMA_RE = re.compile(
     r"^(?P<name>[\w]+)(?:\.(?P<overload>\w+))?\((?P<args>.*)\)\s*->\s*"
     r"(?P<returns>.+)$"
@@ -191,8 +193,6 @@ def parse_default(text: str | None, type_: Type) -> Any:
     if text is None or text == "None":
         return None
     if type_.base == "ScalarType":
-        from tensortrace.c10.scalar_type import ScalarType
-
         # `ScalarType? dtype=long` (randint): the C++ spelling of the enum value
         return {
             "long": ScalarType.Long,

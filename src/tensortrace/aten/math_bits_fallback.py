@@ -20,7 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.dispatcher import FALLTHROUGH, KernelFunction, OperatorHandle, singleton
+from tensortrace.aten.native.resize import resize_output
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.dispatch_key import DispatchKey, DispatchKeySet
 from tensortrace.c10.exception import TORCH_CHECK
@@ -107,8 +109,6 @@ class MathOpFallback:
         legacy="MathOpFallback::fallback_impl",
     )
     def fallback_impl(self, op: OperatorHandle, ks: DispatchKeySet, args: tuple[Any, ...]) -> Any:
-        from tensortrace.aten import functions as at
-
         args_list = list(args)
         mutable: list[tuple[Tensor, Tensor]] = []
         schema = op.schema
@@ -142,8 +142,6 @@ class MathOpFallback:
         result = op.redispatch(DispatchKeySet(ks.repr_ & self.below), *args_list)
         for mutable_input, cloned in mutable:
             # the op wrote into the clone: resize and copy back through the bit
-            from tensortrace.aten.native.resize import resize_output
-
             resize_output(mutable_input, cloned.sizes())
             mutable_input.copy_(cloned)
             if isinstance(result, Tensor) and result.is_same(cloned):

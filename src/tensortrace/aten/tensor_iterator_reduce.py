@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.parallel import (
     GRAIN_SIZE,
     get_num_threads,
@@ -54,8 +55,6 @@ def parallel_reduce(it: TensorIteratorBase, loop: ReduceLoop) -> None:
 
 @traced("native", "two_pass_reduction", SOURCE, "at::two_pass_reduction")
 def two_pass_reduction(it: TensorIteratorBase, loop: ReduceLoop) -> None:
-    from tensortrace.aten import functions as at  # generated after the kernels are imported
-
     max_threads = get_num_threads()
     dst = it.output(0)
     unsqueezed = dst.unsqueeze(0)

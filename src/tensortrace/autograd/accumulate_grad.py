@@ -15,6 +15,7 @@ from tensortrace.aten.tensor_body import Tensor
 from tensortrace.autograd import grad_mode
 from tensortrace.autograd.function import UINT64_MAX, Node, check_input_count
 from tensortrace.autograd.variable import materialize_autograd_meta
+from tensortrace.csrc.python_variable import THPVariable_Wrap
 
 
 class AccumulateGrad(Node):
@@ -39,8 +40,6 @@ class AccumulateGrad(Node):
     @property
     def variable(self) -> object:
         """The leaf, as Python sees it (grad_fn.next_functions[0][0].variable)."""
-        from tensortrace.csrc.python_variable import THPVariable_Wrap
-
         return THPVariable_Wrap(self.variable_.copy())
 
     def apply(self, grads: list[Tensor | None]) -> list[Tensor | None]:

@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import tensortrace as torch
+from tensortrace.csrc.python_variable import TensorBase
+from tensortrace.csrc.python_variable_autograd import run_backward
+
 
 def _is_tensor(obj: Any) -> bool:
-    from tensortrace.csrc.python_variable import TensorBase
-
     return isinstance(obj, TensorBase)
 
 
@@ -26,8 +28,6 @@ def _tensor_or_tensors_to_tuple(tensors: Any, length: int) -> tuple[Any, ...]:
 
 
 def _make_grads(outputs: Sequence[Any], grads: Sequence[Any]) -> tuple[Any, ...]:
-    import tensortrace as torch
-
     new_grads: list[Any] = []
     for i, (out, grad) in enumerate(zip(outputs, grads)):
         if _is_tensor(grad):
@@ -78,8 +78,6 @@ def backward(
     inputs: Any = None,
 ) -> None:
     """torch.autograd.backward: accumulate the gradients of `tensors` into the leaves' .grad."""
-    from tensortrace.csrc.python_variable_autograd import run_backward
-
     if inputs is not None and len(inputs if not _is_tensor(inputs) else (inputs,)) == 0:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     tensors = (tensors,) if _is_tensor(tensors) else tuple(tensors)
@@ -103,9 +101,6 @@ def grad(
     materialize_grads: bool = False,
 ) -> tuple[Any, ...]:
     """torch.autograd.grad: the gradients of `outputs` with respect to `inputs`, returned."""
-    import tensortrace as torch
-    from tensortrace.csrc.python_variable_autograd import run_backward
-
     if materialize_grads and allow_unused is False:
         raise ValueError(
             "Expected allow_unused to be True or not passed when materialize_grads="

@@ -25,8 +25,10 @@ from typing import Any
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.autograd import grad_mode
 from tensortrace.autograd.function import Edge, Node
+from tensortrace.autograd.functions_manual import sum_to
 from tensortrace.autograd.input_buffer import InputBuffer
 from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.csrc.python_variable import THPVariable_Wrap
 from tensortrace.trace import FrameSite, recorder
 
 ENGINE_CPP = "torch/csrc/autograd/engine.cpp"
@@ -158,8 +160,6 @@ def compute_dependencies(root: Node, task: GraphTask) -> None:
 
 def validate_outputs(edges: Sequence[Edge], grads: list[Any]) -> None:
     """Sum broadcast gradients to their input's shape, cast to its dtype (validate_outputs)."""
-    from tensortrace.autograd.functions_manual import sum_to
-
     TORCH_CHECK(
         len(grads) == len(edges),
         "invalid number of gradients - expected ",
@@ -254,8 +254,6 @@ def call_node(fn: Node, inputs: list[Any]) -> list[Any]:
 
 
 def _wrap_for_hook(t: Tensor | None) -> Any:
-    from tensortrace.csrc.python_variable import THPVariable_Wrap
-
     return THPVariable_Wrap(t.copy()) if t is not None and t.defined() else None
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.csrc.python_variable import THPVariable_Wrap
 
 UINT64_MAX = 2**64 - 1
 
@@ -171,8 +172,6 @@ class Node:
 
     def __call__(self, *grads: Any) -> Any:
         """grad_fn(*grads) from Python (THPCppFunction_call): run apply() on these gradients."""
-        from tensortrace.csrc.python_variable import THPVariable_Wrap
-
         results = self.apply([g.cdata if g is not None else None for g in grads])
         wrapped = tuple(
             THPVariable_Wrap(r.copy()) if r is not None and r.defined() else None for r in results
@@ -200,6 +199,7 @@ def gradient_edge(t: Tensor) -> Edge:
     if meta.grad_fn_ is not None:
         return Edge(grad_fn(t, meta), meta.output_nr_)
     if meta.requires_grad_:
+        # import cycle: accumulate_grad imports this module (Node)
         from tensortrace.autograd.accumulate_grad import grad_accumulator
 
         return Edge(grad_accumulator(t), 0)
@@ -217,6 +217,7 @@ def grad_fn(t: Tensor, meta: Any) -> Node | None:
     ):
         base_meta = meta.base_.unsafeGetTensorImpl().autograd_meta_
         if base_meta is not None and base_meta.grad_fn_ is not None:
+            # import cycle: variable_type_utils imports this module
             from tensortrace.autograd.variable_type_utils import regenerate_view_grad_fn
 
             regenerate_view_grad_fn(t)

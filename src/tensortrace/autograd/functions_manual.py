@@ -8,6 +8,10 @@ The formulas conjugate as torch's do (the gradient convention for complex inputs
 conjugate Wirtinger derivative); on a real tensor conj() returns self without dispatching, as
 TensorBody.h's inline Tensor::conj() does, so real backward passes trace no conj at all.
 
+The helpers of the view and join ops are in functions_manual_views.py, torch.nn's in
+functions_manual_nn.py and the complex ones in functions_manual_complex.py (FunctionsManual.cpp
+split by op family); this module imports them, so the formulas find every helper here.
+
 Where torch calls an aten op that tensortrace does not declare (select_backward, scatter, flip,
 ger ...), the helper computes the same values with ops it has; tanh_backward, sigmoid_backward
 and threshold_backward are aten ops here too (aten/native/activation.py).
@@ -26,6 +30,30 @@ from tensortrace.autograd.functions_manual_complex import (  # noqa: F401 - for 
     angle_backward,
     polar_backward,
     sgn_backward,
+)
+from tensortrace.autograd.functions_manual_nn import (  # noqa: F401 - for the formulas
+    binary_cross_entropy_with_logits_backward,
+    binary_cross_entropy_with_logits_target_backward,
+    conv_bias_sizes,
+    log_sigmoid_backward,
+    max_pool_double_backward,
+    mse_loss_double_backward,
+    softmax_double_backward,
+)
+from tensortrace.autograd.functions_manual_views import (  # noqa: F401 - for the formulas
+    _wrap_dims,
+    as_strided_backward,
+    cat_tensors_backward,
+    diagonal_backward,
+    index_backward,
+    permute_backwards,
+    select_backward,
+    slice_backward_wrapper,
+    split_backward,
+    split_with_sizes_backward,
+    stack_tensors_backward,
+    unbind_backward,
+    unsqueeze_to,
 )
 from tensortrace.c10.scalar_type import ScalarType, isComplexType
 
@@ -78,20 +106,8 @@ def sum_to(tensor: Tensor, shape: Sequence[int]) -> Tensor:
     return tensor.view(list(shape)) if leading > 0 else tensor
 
 
-def _zeros(sizes: Sequence[int], like: Tensor) -> Tensor:
-    return at.zeros(list(sizes), dtype=like.scalar_type())
-
-
 def _scalar_zero(like: Tensor) -> Tensor:
     return at.scalar_tensor(0.0, dtype=like.scalar_type())
-
-
-def _wrap_dims(dims: Any, ndim: int) -> list[int]:
-    if dims is None:
-        return list(range(ndim))
-    if isinstance(dims, int):
-        dims = [dims]
-    return [maybe_wrap_dim(d, ndim) for d in dims] if len(dims) else list(range(ndim))
 
 
 # ---- elementwise ---------------------------------------------------------------------------------
@@ -362,226 +378,9 @@ def ger(a: Tensor, b: Tensor) -> Tensor:
     return a.unsqueeze(1).mul(b.unsqueeze(0))
 
 
-# ---- views ---------------------------------------------------------------------------------------
-def select_backward(grad: Tensor, sizes: Sequence[int], dim: int, index: int) -> Tensor:
-    grad_input = _zeros(sizes, grad)
-    grad_input.select(dim, index).copy_(grad)
-    return grad_input
-
-
-def slice_backward_wrapper(
-    grad: Tensor, sizes: Sequence[int], dim: int, start: Any, end: Any, step: int
-) -> Tensor:
-    grad_input = _zeros(sizes, grad)
-    grad_input.slice(dim, start, end, step).copy_(grad)
-    return grad_input
-
-
-def diagonal_backward(
-    grad: Tensor, sizes: Sequence[int], offset: int, dim1: int, dim2: int
-) -> Tensor:
-    grad_input = _zeros(sizes, grad)
-    grad_input.diagonal(offset, dim1, dim2).copy_(grad)
-    return grad_input
-
-
-def permute_backwards(grad: Tensor, dims: Sequence[int]) -> Tensor:
-    ndim = len(dims)
-    inverse = [0] * ndim
-    for i, d in enumerate(dims):
-        inverse[maybe_wrap_dim(d, ndim)] = i
-    return grad.permute(inverse)
-
-
-def unsqueeze_to(grad: Tensor, *args: Any) -> Tensor:
-    """unsqueeze_to(grad, sizes) or unsqueeze_to(grad, dim(s), sizes)."""
-    if len(args) == 1:
-        sizes = args[0]
-        res = grad
-        for i, s in enumerate(sizes):
-            if s == 1:
-                res = res.unsqueeze(i)
-        return res
-    dims, sizes = args
-    res = grad
-    for d in sorted(_wrap_dims(dims, len(sizes))):
-        if len(sizes) and sizes[d] == 1:
-            res = res.unsqueeze(d)
-    return res
-
-
-def as_strided_backward(
-    grad: Tensor,
-    input_geometry: tuple[Any, ...],
-    size: Sequence[int],
-    stride: Sequence[int],
-    storage_offset: int | None,
-) -> Tensor:
-    """Scatter-add grad into a buffer over the input's storage, read back in its geometry.
-
-    Each element of the output is a storage position: offset + sum(i_k * stride_k). Adding the
-    gradients at those positions (index_put_ with accumulate) sums overlapping outputs.
-    """
-    in_sizes, in_strides, in_offset, dtype = input_geometry
-    offset = in_offset if storage_offset is None else storage_offset
-    extent = in_offset + 1 + sum((s - 1) * st for s, st in zip(in_sizes, in_strides) if s > 0)
-    extent = max(extent, offset + 1 + sum((s - 1) * st for s, st in zip(size, stride) if s > 0))
-    buffer = at.zeros([extent], dtype=dtype)
-    positions = at.full(list(size), offset, dtype=ScalarType.Long)
-    for d, (s, st) in enumerate(zip(size, stride)):
-        shape = [1] * len(size)
-        shape[d] = s
-        positions = positions.add(at.arange(s).mul(st).view(shape))
-    buffer.index_put_([positions.reshape([-1])], grad.reshape([-1]), True)
-    return buffer.as_strided(list(in_sizes), list(in_strides), in_offset).clone()
-
-
-def split_with_sizes_backward(
-    grads: Sequence[Tensor | None],
-    split_sizes: Sequence[int],
-    dim: int,
-    sizes: Sequence[int],
-    self_scalar_type: Any,
-) -> Tensor:
-    dim = maybe_wrap_dim(dim, len(sizes))
-    filled = []
-    for g, n in zip(grads, split_sizes):
-        if g is not None and g.defined():
-            filled.append(g)
-        else:
-            shape = list(sizes)
-            shape[dim] = n
-            filled.append(at.zeros(shape, dtype=self_scalar_type))
-    return at.cat(filled, dim)
-
-
-def split_backward(
-    grads: Sequence[Tensor | None],
-    split_size: int,
-    dim: int,
-    sizes: Sequence[int],
-    self_scalar_type: Any,
-) -> Tensor:
-    dim = maybe_wrap_dim(dim, len(sizes))
-    total = sizes[dim]
-    n = max(1, -(-total // split_size)) if split_size else 1
-    split_sizes = [split_size] * n
-    split_sizes[-1] = total - split_size * (n - 1)
-    return split_with_sizes_backward(grads, split_sizes, dim, sizes, self_scalar_type)
-
-
-def unbind_backward(grads: Sequence[Tensor | None], dim: int) -> Tensor:
-    first = next(g for g in grads if g is not None and g.defined())
-    filled = [g if g is not None and g.defined() else at.zeros_like(first) for g in grads]
-    return at.stack(filled, dim)
-
-
-def cat_tensors_backward(
-    grad: Tensor, sizes: Sequence[Sequence[int]], dtypes: Sequence[Any], dim: int
-) -> list[Tensor | None]:
-    out: list[Tensor | None] = []
-    ndim = grad.dim()
-    dim = maybe_wrap_dim(dim, ndim)
-    accumulate = 0
-    for shape in sizes:
-        if len(shape) == 1 and shape[0] == 0:  # a legacy empty input takes no gradient
-            out.append(None)
-            continue
-        size = shape[dim]
-        out.append(grad.narrow(dim, accumulate, size))
-        accumulate += size
-    return out
-
-
-def stack_tensors_backward(grad: Tensor, dim: int, dtypes: Sequence[Any]) -> list[Tensor]:
-    return list(grad.unbind(dim))
-
-
-def index_backward(zeros_like_self: Tensor, indices: Sequence[Any], grad: Tensor) -> Tensor:
-    return zeros_like_self.index_put_(list(indices), grad, True)
-
-
-# ---- torch.nn's formulas (issue #9: nn/optim), from FunctionsManual.cpp ------------------------
-def softmax_double_backward(grad: Tensor, grad_output: Tensor, dim: int, output: Tensor) -> Tensor:
-    """grad * grad_output - output * grad * grad_output summed over dim, minus grad_output's."""
-    return (
-        grad_output.mul(grad)
-        .sub(output.mul(grad_output).sum([dim], True).mul(grad))
-        .sub(grad_output.mul(output.mul(grad).sum([dim], True)))
-    )
-
-
-def mse_loss_double_backward(grad: Tensor, input: Tensor, reduction: int) -> Tensor:
-    """d(mse_loss_backward)/d(input): 2 * grad (divided by numel for 'mean')."""
-    grad_input = grad.mul(2)
-    if reduction == 1:  # at::Reduction::Mean
-        grad_input = grad_input.div(input.numel())
-    return grad_input
-
-
-def binary_cross_entropy_with_logits_backward(
-    grad: Tensor,
-    input: Tensor,
-    target: Tensor,
-    weight: Tensor | None,
-    pos_weight: Tensor | None,
-    reduction: int,
-) -> Tensor:
-    """(sigmoid(x) - y) (with pos_weight: (1 + (p - 1) y) sigmoid(x) - p y) * grad * weight."""
-    if pos_weight is not None and pos_weight.defined():
-        # pos_weight may need broadcasting, so mul(target) is not in place
-        t = pos_weight.mul(target)
-        grad_input = t.add(1).sub_(target).mul_(input.sigmoid()).sub_(t)
-    else:
-        grad_input = input.sigmoid().sub_(target)
-    grad_input.mul_(grad)
-    if weight is not None and weight.defined():
-        grad_input.mul_(weight)
-    if reduction == 1:  # at::Reduction::Mean
-        grad_input.div_(input.numel())
-    return grad_input
-
-
-def binary_cross_entropy_with_logits_target_backward(
-    grad: Tensor,
-    self: Tensor,
-    target: Tensor,
-    weight: Tensor | None,
-    pos_weight: Tensor | None,
-    reduction: int,
-) -> Tensor:
-    if pos_weight is not None and pos_weight.defined():
-        grad_target = at.log_sigmoid(self.neg()).sub_(at.log_sigmoid(self).mul_(pos_weight))
-    else:
-        grad_target = self.neg()
-    grad_target = grad_target.mul(grad)
-    if weight is not None and weight.defined():
-        grad_target.mul_(weight)
-    if reduction == 1:  # at::Reduction::Mean
-        grad_target.div_(target.numel())
-    return grad_target
-
-
-def log_sigmoid_backward(grad: Tensor, self: Tensor, buffer: Tensor) -> Tensor:
-    """d log(sigmoid(x)) / dx = sigmoid(-x) = 1 - sigmoid(x)."""
-    return grad.mul(self.neg().sigmoid())
-
-
 # The backward ops these formulas name now exist as operators (native/activation.py), so the
 # formulas call them, as torch's do: ReluBackward0 records aten::threshold_backward, as
 # torch.profiler shows.
 threshold_backward = at.threshold_backward  # noqa: F811
 sigmoid_backward = at.sigmoid_backward  # noqa: F811
 tanh_backward = at.tanh_backward  # noqa: F811
-
-
-def conv_bias_sizes(weight: Tensor) -> list[int]:
-    """bias->sym_sizes() of convolution's formula: a defined bias has one entry per output
-    channel (weight's first dim), which is all convolution_backward reads of it."""
-    return [weight.size(0)]
-
-
-def max_pool_double_backward(grad: Tensor, indices: Tensor, dim: int) -> Tensor:
-    """FunctionsManual.cpp: gather grad at the argmax of each window (flattened spatial dims)."""
-    size = list(indices.sizes())[: indices.dim() - dim] + [-1]
-    return grad.view(size).gather(-1, indices.view(size)).view(list(indices.sizes()))

@@ -68,7 +68,7 @@ class _DecoratorContextManager:
         raise NotImplementedError
 
 
-class no_grad(_DecoratorContextManager):  # noqa: N801 - torch's name
+class no_grad(_DecoratorContextManager):
     """Disable gradient recording in the block (AutoGradMode(false))."""
 
     def __init__(self) -> None:
@@ -82,7 +82,7 @@ class no_grad(_DecoratorContextManager):  # noqa: N801 - torch's name
         _state.grad_mode = self.prev
 
 
-class enable_grad(_DecoratorContextManager):  # noqa: N801
+class enable_grad(_DecoratorContextManager):
     """Enable gradient recording in the block, also inside no_grad (AutoGradMode(true))."""
 
     def __init__(self) -> None:
@@ -96,7 +96,7 @@ class enable_grad(_DecoratorContextManager):  # noqa: N801
         _state.grad_mode = self.prev
 
 
-class set_grad_enabled(_DecoratorContextManager):  # noqa: N801
+class set_grad_enabled(_DecoratorContextManager):
     """Set grad mode to `mode`: at once when called, and back to the old mode on exit."""
 
     def __init__(self, mode: bool) -> None:
@@ -118,7 +118,7 @@ class set_grad_enabled(_DecoratorContextManager):  # noqa: N801
         return set_grad_enabled(self.mode)
 
 
-class inference_mode(_DecoratorContextManager):  # noqa: N801
+class inference_mode(_DecoratorContextManager):
     """InferenceMode: no grad recording, no version counters; tensors made in it are
     inference tensors (c10/core/InferenceMode.h)."""
 

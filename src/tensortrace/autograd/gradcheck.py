@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+import tensortrace as torch
+
 
 class GradcheckError(RuntimeError):
     """torch.autograd.GradcheckError."""
@@ -30,8 +32,6 @@ def _flat_numpy(t: Any) -> np.ndarray:
 def get_numerical_jacobian(
     fn: Callable[..., Any], inputs: Sequence[Any], input_index: int, output_index: int, eps: float
 ) -> np.ndarray:
-    import tensortrace as torch
-
     x = inputs[input_index]
     n_in = x.numel()
     with torch.no_grad():
@@ -50,8 +50,6 @@ def get_numerical_jacobian(
 
 
 def get_analytical_jacobian(inputs: Sequence[Any], output: Any, input_index: int) -> np.ndarray:
-    import tensortrace as torch
-
     x = inputs[input_index]
     jacobian = np.zeros((x.numel(), output.numel()))
     for j in range(output.numel()):

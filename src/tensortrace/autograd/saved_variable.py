@@ -23,6 +23,7 @@ from tensortrace.c10.dispatch_key import autograd_dispatch_keyset
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.intrusive_ptr import intrusive_ptr
 from tensortrace.c10.tensor_impl import TensorImpl
+from tensortrace.csrc.dtype import get_dtype
 from tensortrace.trace import schema
 
 ERR_BACKWARD_TWICE = (
@@ -47,8 +48,6 @@ def tensor_data(t: Tensor) -> Tensor:
 
 def type_string(t: Tensor) -> str:
     """Tensor::toString() as a saved-variable error prints it: torch.FloatTensor."""
-    from tensortrace.csrc.dtype import get_dtype
-
     legacy = {
         "float32": "Float",
         "float64": "Double",

@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tensortrace.aten.tensor_body import Tensor
+from tensortrace.autograd.engine import current_graph_task
 from tensortrace.autograd.function import Node
 from tensortrace.autograd.saved_variable import SavedVariable
 from tensortrace.c10.scalar_type import isComplexType, isFloatingType
+from tensortrace.csrc.python_variable import THPVariable_Wrap
 
 _SPECIAL = {"grad", "grads", "grad_input_mask", "at", "True", "False", "None"}
 
@@ -75,8 +77,6 @@ class TraceableFunction(Node):
 
     def should_compute_output(self, start: int, n: int) -> bool:
         """task_should_compute_output: an edge leads somewhere this backward will run."""
-        from tensortrace.autograd.engine import current_graph_task
-
         task = current_graph_task()
         for i in range(start, start + n):
             fn = self.next_edges_[i].function
@@ -141,8 +141,6 @@ class TraceableFunction(Node):
             key = name[len("_saved_") :]
             saved = object.__getattribute__(self, "saved_")
             if key in saved:
-                from tensortrace.csrc.python_variable import THPVariable_Wrap
-
                 value = self._unpack(saved[key])
                 if isinstance(value, Tensor):
                     return THPVariable_Wrap(value.copy()) if value.defined() else None
@@ -152,7 +150,7 @@ class TraceableFunction(Node):
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
 
-class NotImplemented_(Node):  # noqa: N801 - torch's class is NotImplemented
+class NotImplemented_(Node):  # torch's class is NotImplemented
     """functions/basic_ops.h's NotImplemented: forward works, backward raises."""
 
     __slots__ = ("op",)

@@ -18,6 +18,7 @@ import weakref
 from typing import TYPE_CHECKING, Any
 
 from tensortrace.aten.tensor_body import Tensor
+from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.trace import recorder, schema
 from tensortrace.trace.schema import VIEW_BASE
 
@@ -84,8 +85,6 @@ def get_autograd_meta(t: Tensor) -> AutogradMeta | None:
 def make_variable(data: Tensor, requires_grad: bool = False) -> Tensor:
     """Mark a freshly made tensor as a leaf that (maybe) requires grad."""
     if requires_grad:
-        from tensortrace.c10.exception import TORCH_CHECK
-
         TORCH_CHECK(
             data.is_floating_point() or data.is_complex(),
             "Only Tensors of floating point and complex dtype can require gradients",

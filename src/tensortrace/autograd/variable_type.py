@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from tensortrace.aten.dispatcher import OperatorHandle
+from tensortrace.aten.generated import operators
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.autograd.function import Edge, Node, collect_next_edges
 from tensortrace.autograd.graph_record import record_grad_fn
@@ -42,6 +43,7 @@ from tensortrace.autograd.variable_type_utils import (
     set_history,
 )
 from tensortrace.c10.dispatch_key import DispatchKeySet, after_autograd_keyset
+from tensortrace.c10.local_dispatch_key_set import AutoDispatchBelowAutograd
 from tensortrace.trace import FrameSite, recorder, summarize, traced
 
 VARIABLE_TYPE = "torch/csrc/autograd/generated/VariableType.cpp"
@@ -183,11 +185,8 @@ _DETACH_SITE = FrameSite(
 
 
 def _detach_below_autograd(ks: DispatchKeySet, self: Tensor) -> Any:
-    from tensortrace.aten.generated.operators import detach
-    from tensortrace.c10.local_dispatch_key_set import AutoDispatchBelowAutograd
-
     with AutoDispatchBelowAutograd():
-        return detach.redispatch(ks & after_autograd_keyset, self)
+        return operators.detach.redispatch(ks & after_autograd_keyset, self)
 
 
 @traced("autograd", "torch::autograd::VariableType::detach", VARIABLE_TYPE)

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.autograd.function import Edge, Node, gradient_edge
+from tensortrace.autograd.generated.functions import AsStridedBackward0
 from tensortrace.autograd.variable import materialize_autograd_meta
 from tensortrace.c10.exception import TORCH_CHECK
 
@@ -75,8 +77,6 @@ class CopySlices(Node):
         return "torch::autograd::CopySlices"
 
     def apply(self, grads: list[Any]) -> list[Any]:
-        from tensortrace.aten import functions as at
-
         grad = grads[0]
         outputs: list[Any] = [None] * len(self.next_edges_)
         if grad is None or not grad.defined():
@@ -122,8 +122,6 @@ def rebase_history(view: Tensor, grad_fn: Node) -> None:
 
 
 def regenerate_view_grad_fn(view: Tensor) -> None:
-    from tensortrace.autograd.generated.functions import AsStridedBackward0
-
     meta = materialize_autograd_meta(view)
     base = meta.base_
     fn = AsStridedBackward0()

@@ -58,7 +58,7 @@ def isBoolean(s: Scalar) -> bool:
     return isinstance(s, bool)
 
 
-def isComplex(s: Scalar) -> bool:  # noqa: N802
+def isComplex(s: Scalar) -> bool:
     return isinstance(s, complex)
 
 
@@ -114,7 +114,7 @@ def checked_convert(value: Scalar, scalar_type: ScalarType, name: str | None = N
     return convert(value, scalar_type)
 
 
-def toDouble(s: Scalar) -> float:  # noqa: N802
+def toDouble(s: Scalar) -> float:
     """c10::Scalar::toDouble: a complex value with an imaginary part does not convert."""
     if isinstance(s, complex):
         if s.imag != 0:

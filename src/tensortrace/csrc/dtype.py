@@ -109,7 +109,7 @@ def to_scalar_type(obj: Any) -> ScalarType:
     raise TypeError(f"expected a torch.dtype, got {type(obj).__name__}")
 
 
-class layout:  # noqa: N801 - torch.layout
+class layout:  # torch.layout
     __slots__ = ("name",)
 
     def __init__(self, name: str) -> None:

@@ -16,9 +16,14 @@ from tensortrace.aten.cpu_generator_impl import (
     createCPUGenerator,
     getDefaultCPUGenerator,
 )
+from tensortrace.aten.cuda.cuda_generator_impl import (
+    all_default_cuda_generators,
+    createCUDAGenerator,
+)
 from tensortrace.c10.device import CPU, Device
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.csrc.dtype import DTYPES
+from tensortrace.csrc.python_variable import TensorBase
 
 
 class Generator:
@@ -34,8 +39,6 @@ class Generator:
             device,
         )
         if dev.is_cuda():
-            from tensortrace.aten.cuda.cuda_generator_impl import createCUDAGenerator
-
             self._cdata: CPUGeneratorImpl = createCUDAGenerator(
                 -1 if dev.index is None else dev.index
             )
@@ -76,8 +79,6 @@ class Generator:
         return tensor(list(np.frombuffer(self._cdata.get_state(), np.uint8)), dtype=_uint8())
 
     def set_state(self, new_state: Any) -> Generator:
-        from tensortrace.csrc.python_variable import TensorBase
-
         TORCH_CHECK(
             isinstance(new_state, TensorBase),
             "expected a torch.ByteTensor, but got ",
@@ -99,8 +100,6 @@ default_generator = Generator._wrap(getDefaultCPUGenerator())
 
 def manual_seed(seed: int) -> Generator:
     """Seed the default CPU generator and every CUDA device's (torch.manual_seed)."""
-    from tensortrace.aten.cuda.cuda_generator_impl import all_default_cuda_generators
-
     result = default_generator.manual_seed(int(seed))
     for gen in all_default_cuda_generators():  # torch.cuda.manual_seed_all(seed)
         gen.set_current_seed(int(seed))

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from tensortrace.csrc.python_torch_functions_manual import MANUAL_FUNCTIONS
+
 VariableFunctions: dict[str, Callable[..., Any]] = {}
 GENERATED: dict[str, Callable[..., Any]] = {}  # the generated bindings a manual one replaces
 
@@ -20,7 +22,5 @@ def install(generated: dict[str, Any]) -> None:
     `python_module: nn` ops are in python_nn_functions.py's torch._C._nn instead)."""
     VariableFunctions.update(generated)
     # the hand-written ones (python_torch_functions_manual.cpp): tensor, as_tensor, from_numpy
-    from tensortrace.csrc.python_torch_functions_manual import MANUAL_FUNCTIONS
-
     GENERATED.update({n: VariableFunctions[n] for n in MANUAL_FUNCTIONS if n in VariableFunctions})
     VariableFunctions.update(MANUAL_FUNCTIONS)

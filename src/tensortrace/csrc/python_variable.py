@@ -150,6 +150,7 @@ class TensorBase:
             self.cdata.device().type_.name,
             "' backend.",
         )
+        # tensortrace.cuda loads lazily: `import tensortrace` does not import it
         from tensortrace.cuda import _record_stream
 
         _record_stream(self, stream)
@@ -190,6 +191,7 @@ class TensorBase:
     @grad.setter
     def grad(self, value: Any) -> None:
         # python_variable_autograd.install() replaces both with THPVariable_get/set_grad's port
+        # import cycle: python_variable_autograd imports this module
         from tensortrace.csrc.python_variable_autograd import _set_grad
 
         _set_grad(self, value)

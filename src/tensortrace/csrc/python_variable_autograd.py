@@ -14,16 +14,24 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from tensortrace.aten.native.identity_ops import detach as shallow_copy_and_detach
 from tensortrace.aten.tensor_body import Tensor as AtTensor
+from tensortrace.autograd import api
 from tensortrace.autograd.accumulate_grad import try_get_grad_accumulator
 from tensortrace.autograd.engine import Identity, get_default_engine
-from tensortrace.autograd.function import Edge, RemovableHandle, gradient_edge
+from tensortrace.autograd.function import Edge, RemovableHandle, grad_fn, gradient_edge
 from tensortrace.autograd.grad_mode import is_inference_mode_enabled
 from tensortrace.autograd.saved_variable import is_inference_tensor
 from tensortrace.autograd.variable import get_autograd_meta, materialize_autograd_meta
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import isComplexType, isFloatingType
-from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap, handle_th_errors
+from tensortrace.csrc.dtype import get_dtype
+from tensortrace.csrc.python_variable import (
+    TensorBase,
+    THPVariable_NewWithVar,
+    THPVariable_Wrap,
+    handle_th_errors,
+)
 
 
 # ---- properties ----------------------------------------------------------------------------------
@@ -95,8 +103,6 @@ def _set_grad(self: TensorBase, value: Any) -> None:
         "'. Please ensure that the gradient and the tensor are the same size",
     )
     if grad.scalar_type() != var.scalar_type():
-        from tensortrace.csrc.dtype import get_dtype
-
         given = _cpp_dtype(get_dtype(grad.scalar_type()))
         raise RuntimeError(
             f"attempting to assign a gradient with dtype '{given}' "
@@ -128,8 +134,6 @@ def _cpp_dtype(d: Any) -> str:
 
 
 def _get_grad_fn(self: TensorBase) -> Any:
-    from tensortrace.autograd.function import grad_fn
-
     meta = get_autograd_meta(self.cdata)
     return None if meta is None else grad_fn(self.cdata, meta)
 
@@ -226,8 +230,6 @@ def backward(
     inputs: Any = None,
 ) -> None:
     """Tensor.backward (torch/_tensor.py): torch.autograd.backward(self, ...)."""
-    from tensortrace.autograd import api
-
     api.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
 
@@ -305,8 +307,6 @@ def run_backward(
 def _get_data(self: TensorBase) -> Any:
     """Tensor.data: the same data, detached, with a version counter of its own
     (VariableHooks::variable_data): in-place changes through it go unseen by autograd."""
-    from tensortrace.aten.native.identity_ops import detach as shallow_copy_and_detach
-
     return THPVariable_Wrap(shallow_copy_and_detach(self.cdata))
 
 
@@ -334,8 +334,6 @@ def _set_data(self: TensorBase, value: Any) -> None:
 def _make_subclass(cls: type, data: TensorBase, require_grad: bool = False) -> Any:
     """torch.Tensor._make_subclass (THPVariable_make_subclass): a `cls` object on data.detach(),
     requiring grad as asked; nn.Parameter is made with it."""
-    from tensortrace.csrc.python_variable import THPVariable_NewWithVar
-
     var = data.cdata.detach()
     # object.__new__, not cls.__new__: nn.Parameter.__new__ is what calls this
     obj = THPVariable_NewWithVar(object.__new__(cls), var)

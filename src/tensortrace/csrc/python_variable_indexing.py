@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from tensortrace.aten import functions as at
+from tensortrace.aten.native.tensor_shape import _type_string
 from tensortrace.aten.tensor_body import Tensor as AtTensor
 from tensortrace.aten.tensor_indexing import (
     applySelect,
@@ -32,6 +33,7 @@ from tensortrace.aten.tensor_indexing import (
 )
 from tensortrace.c10.exception import TORCH_CHECK_INDEX, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
 from tensortrace.c10.scalar_type import ScalarType, isIntegralType
+from tensortrace.csrc.python_advanced_indexing import scalarToTensor, sequenceToVariable
 from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap, handle_th_errors
 from tensortrace.trace import traced
 
@@ -111,8 +113,6 @@ def applySlicing(
     disable_slice_optimization: bool,
     specified_dims: int,
 ) -> AtTensor:
-    from tensortrace.csrc.python_advanced_indexing import sequenceToVariable
-
     TORCH_CHECK_INDEX(
         specified_dims <= self.dim(), "too many indices for tensor of dimension ", self.dim()
     )
@@ -219,16 +219,12 @@ def THPVariable_getitem(self: TensorBase, index: Any) -> TensorBase:
 
 # ---- __setitem__ ---------------------------------------------------------------------------------
 def _options_to_string(self: AtTensor) -> str:
-    from tensortrace.aten.native.tensor_shape import _type_string
-
     return _type_string(self)
 
 
 @traced("python", "valueToTensor", SOURCE)
 def valueToTensor(self: AtTensor, value: Any) -> AtTensor:
     """The value to assign, as a tensor: itself, or a 0-dim tensor of self's dtype."""
-    from tensortrace.csrc.python_advanced_indexing import scalarToTensor
-
     if isinstance(value, TensorBase):
         return value.cdata
     TORCH_CHECK_TYPE(

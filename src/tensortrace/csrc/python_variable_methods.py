@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
+from tensortrace.c10.scalar_type import isIntegralType
 from tensortrace.csrc.python_arg_parser import PythonArgParser
 from tensortrace.csrc.python_torch_functions_manual import nonzero_method
 from tensortrace.csrc.python_variable import (
@@ -30,6 +31,7 @@ from tensortrace.csrc.python_variable_indexing import (
 from tensortrace.csrc.python_variable_methods_conversion import CONVERSION_METHODS
 from tensortrace.csrc.python_variable_methods_everyday import EVERYDAY_METHODS
 from tensortrace.csrc.size import Size
+from tensortrace.csrc.storage import THPStorage_Wrap, TypedStorage, _warn_typed_storage_removal
 
 
 def TypeError_to_NotImplemented_(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -147,15 +149,11 @@ def contiguous(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
 
 def untyped_storage(self: TensorBase) -> Any:
     """THPVariable_storage: the Python handle of this tensor's StorageImpl."""
-    from tensortrace.csrc.storage import THPStorage_Wrap
-
     return THPStorage_Wrap(self.cdata.storage())
 
 
 def storage(self: TensorBase) -> Any:
     """Tensor.storage() (torch/_tensor.py): the deprecated TypedStorage of this tensor."""
-    from tensortrace.csrc.storage import TypedStorage, _warn_typed_storage_removal
-
     _warn_typed_storage_removal()
     return TypedStorage(untyped_storage(self), self.dtype)
 
@@ -200,8 +198,6 @@ HAND_WRITTEN.update(EVERYDAY_METHODS)  # T, H, mH, type(), new_tensor
 @handle_th_errors
 def __invert__(self: TensorBase) -> Any:
     """THPVariable_invert: ~ is bitwise_not, for integer and bool tensors only."""
-    from tensortrace.c10.scalar_type import isIntegralType
-
     if not isIntegralType(self.cdata.scalar_type(), True):
         raise TypeError(
             "~ (operator.invert) is only implemented on integer and Boolean-type tensors"

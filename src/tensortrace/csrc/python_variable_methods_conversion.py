@@ -16,6 +16,7 @@ import numpy as np
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.tensor_body import Tensor as AtTensor
+from tensortrace.c10.cuda.cuda_functions import current_device
 from tensortrace.c10.device import CPU, Device
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
 from tensortrace.c10.scalar import checked_convert
@@ -172,8 +173,6 @@ def cuda(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
     device = Device("cuda") if r.isNone(0) else _device(r.args[0])
     TORCH_CHECK(device.is_cuda(), "Invalid device, must be cuda device")
     if device.index is None:
-        from tensortrace.c10.cuda.cuda_functions import current_device
-
         device = Device("cuda", current_device())
     return THPVariable_Wrap(
         dispatch_to(self.cdata, device, None, bool(r.get(1)), False, _memory_format(r.args[2]))
@@ -216,7 +215,7 @@ def __int__(self: TensorBase) -> int:
 
 @handle_th_errors
 @traced("python", "THPVariable_complex_scalar", SOURCE, legacy="THPVariable_complex_scalar")
-def __complex__(self: TensorBase) -> complex:  # noqa: N807
+def __complex__(self: TensorBase) -> complex:
     return complex(_scalar(self.cdata))
 
 

@@ -13,14 +13,16 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+from tensortrace.aten import functions as at
 from tensortrace.autograd.variable import make_variable
 from tensortrace.c10.exception import TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
 from tensortrace.c10.scalar_type import ScalarType
 from tensortrace.csrc import tensor_new
-from tensortrace.csrc.dtype import dtype as Dtype  # noqa: N812
+from tensortrace.csrc.dtype import dtype as Dtype
 from tensortrace.csrc.dtype import to_scalar_type
 from tensortrace.csrc.python_arg_parser import PythonArgParser
 from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap, handle_th_errors
+from tensortrace.csrc.python_variable_indexing import valueToTensor
 from tensortrace.csrc.python_variable_methods_conversion import dispatch_to
 from tensortrace.trace import traced
 
@@ -48,17 +50,17 @@ LEGACY_TYPE_NAMES: dict[str, ScalarType] = {
 
 
 @handle_th_errors
-def _get_T(self: TensorBase) -> Any:  # noqa: N802
+def _get_T(self: TensorBase) -> Any:
     return THPVariable_Wrap(self.cdata.numpy_T())
 
 
 @handle_th_errors
-def _get_H(self: TensorBase) -> Any:  # noqa: N802
+def _get_H(self: TensorBase) -> Any:
     return THPVariable_Wrap(self.cdata.matrix_H())
 
 
 @handle_th_errors
-def _get_mH(self: TensorBase) -> Any:  # noqa: N802
+def _get_mH(self: TensorBase) -> Any:
     return THPVariable_Wrap(self.cdata.mH())
 
 
@@ -142,15 +144,11 @@ def new_tensor(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
 @handle_th_errors
 def _get_real(self: TensorBase) -> Any:
     """THPVariable_get_real: at::real, a view of the real parts (self for a real tensor)."""
-    from tensortrace.aten import functions as at
-
     return THPVariable_Wrap(at.real(self.cdata))
 
 
 @handle_th_errors
 def _get_imag(self: TensorBase) -> Any:
-    from tensortrace.aten import functions as at
-
     return THPVariable_Wrap(at.imag(self.cdata))
 
 
@@ -158,9 +156,6 @@ def _set_part(part: str) -> Any:
     @handle_th_errors
     def setter(self: TensorBase, value: Any) -> None:
         """THPVariable_set_real / set_imag: copy the value into the view of the part."""
-        from tensortrace.aten import functions as at
-        from tensortrace.csrc.python_variable_indexing import valueToTensor
-
         view = getattr(at, part)(self.cdata)
         view.copy_(valueToTensor(view, value))
 

@@ -16,8 +16,10 @@ from typing import Any
 
 import numpy as np
 
+from tensortrace.c10.cpu_allocator import GetCPUAllocator
 from tensortrace.c10.exception import TORCH_CHECK_INDEX
 from tensortrace.c10.intrusive_ptr import make_intrusive
+from tensortrace.c10.scalar_type import TypeMeta
 from tensortrace.c10.storage_impl import Storage, StorageImpl
 from tensortrace.trace import traced
 
@@ -38,8 +40,6 @@ class UntypedStorage:
 
     def __init__(self, size: int = 0, *, device: Any = None) -> None:
         """UntypedStorage(n): n fresh (uninitialized) bytes from the CPU allocator."""
-        from tensortrace.c10.cpu_allocator import GetCPUAllocator
-
         TORCH_CHECK_INDEX(size >= 0, "Storage size must be non-negative, got ", size)
         storage = Storage(make_intrusive(StorageImpl, size, GetCPUAllocator(), True))
         self._cdata = storage
@@ -156,8 +156,6 @@ class TypedStorage:
         return self._untyped_storage.device
 
     def _array(self) -> np.ndarray:
-        from tensortrace.c10.scalar_type import TypeMeta
-
         np_dtype = TypeMeta.fromScalarType(self.dtype.scalar_type).numpy
         assert np_dtype is not None
         return self._untyped_storage._bytes()[: self.size() * self.element_size()].view(np_dtype)

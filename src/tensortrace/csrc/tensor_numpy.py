@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.empty_tensor import CPU_KS, computeStorageNbytes, make_tensor
 from tensortrace.aten.tensor_body import Tensor as AtTensor
 from tensortrace.c10.allocator import DataPtr
@@ -27,6 +28,7 @@ from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK
 from tensortrace.c10.intrusive_ptr import make_intrusive
 from tensortrace.c10.scalar_type import ScalarType, TypeMeta
 from tensortrace.c10.storage_impl import Storage, StorageImpl
+from tensortrace.csrc.python_variable import THPVariable_Wrap
 from tensortrace.trace import traced
 
 SOURCE = "torch/csrc/utils/tensor_numpy.cpp"
@@ -141,8 +143,6 @@ def tensor_from_numpy(obj: Any, warn_if_not_writeable: bool = True) -> AtTensor:
         "Conversion between byte orders is currently not supported.",
     )
     scalar_type = numpy_dtype_to_aten(array.dtype)
-    from tensortrace.aten import functions as at
-
     return at.lift_fresh(from_blob(array, sizes, strides, scalar_type))
 
 
@@ -173,8 +173,6 @@ class _TensorArrayBase:
 
 @traced("python", "torch::utils::tensor_to_numpy", SOURCE, legacy="tensor_to_numpy")
 def tensor_to_numpy(tensor: AtTensor, force: bool = False) -> np.ndarray:
-    from tensortrace.csrc.python_variable import THPVariable_Wrap
-
     if not force:
         TORCH_CHECK_TYPE(
             tensor.is_cpu(),

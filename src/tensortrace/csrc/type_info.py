@@ -44,7 +44,7 @@ def _type_name(scalar_type: ScalarType) -> str:
     return repr(get_dtype(scalar_type)).removeprefix("torch.")
 
 
-class finfo:  # noqa: N801 - torch.finfo
+class finfo:  # torch.finfo
     __slots__ = (
         "_type",
         "bits",
@@ -94,7 +94,7 @@ class finfo:  # noqa: N801 - torch.finfo
     __str__ = __repr__
 
 
-class iinfo:  # noqa: N801 - torch.iinfo
+class iinfo:  # torch.iinfo
     __slots__ = ("_type", "bits", "max", "min", "dtype")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -128,7 +128,7 @@ def get_device_properties(device: Any = None) -> _CudaDeviceProperties:
     return _CudaDeviceProperties(DEVICE_NAME, 8, 0, total, 1)
 
 
-class device:  # noqa: N801 - torch.cuda.device
+class device:  # torch.cuda.device
     """`with torch.cuda.device(1):` makes device 1 current inside the block."""
 
     def __init__(self, device: Any) -> None:
@@ -143,7 +143,7 @@ class device:  # noqa: N801 - torch.cuda.device
             _functions.ExchangeDevice(self.prev_idx)
 
 
-class device_of(device):  # noqa: N801
+class device_of(device):
     """`with torch.cuda.device_of(t):` the device of tensor `t` (no-op for a CPU tensor)."""
 
     def __init__(self, obj: Any) -> None:

@@ -178,6 +178,19 @@ class Distribution:
             )
         return self.__new__(type(self)) if _instance is None else _instance
 
+    def _expand_parameters(
+        self, cls: type[Distribution], names: tuple[str, ...], batch_shape: Any, _instance: Any
+    ) -> Any:
+        """expand() of a distribution whose named parameters have its batch shape: each one
+        expanded, as torch's Normal.expand and Uniform.expand write out."""
+        new = self._get_checked_instance(cls, _instance)
+        batch_shape = torch.Size(batch_shape)
+        for name in names:
+            setattr(new, name, getattr(self, name).expand(batch_shape))
+        Distribution.__init__(new, batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
     def __repr__(self) -> str:
         param_names = [k for k, _ in self.arg_constraints.items() if k in self.__dict__]
         shown = {

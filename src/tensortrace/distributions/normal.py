@@ -51,13 +51,7 @@ class Normal(ExponentialFamily):
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Normal:
-        new = self._get_checked_instance(Normal, _instance)
-        batch_shape = torch.Size(batch_shape)
-        new.loc = self.loc.expand(batch_shape)
-        new.scale = self.scale.expand(batch_shape)
-        super(Normal, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_parameters(Normal, ("loc", "scale"), batch_shape, _instance)
 
     def sample(self, sample_shape: Any = EMPTY_SIZE) -> Any:
         shape = self._extended_shape(sample_shape)

@@ -98,7 +98,7 @@ def binary_cross_entropy_with_logits(input: Any, target: Any) -> Any:  # noqa: A
     return (1 - target) * input - log_sigmoid
 
 
-class lazy_property:  # noqa: N801 - torch's name
+class lazy_property:
     """A non-data descriptor computing the value on first access, then caching it on the
     instance (so Bernoulli(probs=p).logits is computed once)."""
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tensortrace.csrc.python_linalg_functions import LinalgFunctions as _functions  # noqa: N813
+from tensortrace.csrc.python_linalg_functions import LinalgFunctions as _functions
 
 if TYPE_CHECKING:  # the bindings, copied into globals() below
 

@@ -5,49 +5,8 @@ work as in torch; everything here calls tensortrace the way user code does, so a
 traces down through the binding, dispatcher, autograd and kernels like any other program.
 """
 
-from tensortrace.nn import functional, init
-from tensortrace.nn.modules import (
-    AdaptiveAvgPool2d,
-    AvgPool2d,
-    BCEWithLogitsLoss,
-    Conv2d,
-    CrossEntropyLoss,
-    Dropout,
-    Flatten,
-    Identity,
-    Linear,
-    MaxPool2d,
-    Module,
-    MSELoss,
-    NLLLoss,
-    ReLU,
-    Sequential,
-    Sigmoid,
-    Softmax,
-    Tanh,
-)
+from tensortrace.nn import functional, init, modules
+from tensortrace.nn.modules import *
 from tensortrace.nn.parameter import Parameter
 
-__all__ = [
-    "AdaptiveAvgPool2d",
-    "AvgPool2d",
-    "BCEWithLogitsLoss",
-    "Conv2d",
-    "CrossEntropyLoss",
-    "Dropout",
-    "Flatten",
-    "Identity",
-    "Linear",
-    "MSELoss",
-    "MaxPool2d",
-    "Module",
-    "NLLLoss",
-    "Parameter",
-    "ReLU",
-    "Sequential",
-    "Sigmoid",
-    "Softmax",
-    "Tanh",
-    "functional",
-    "init",
-]
+__all__ = [*modules.__all__, "Parameter", "functional", "init"]

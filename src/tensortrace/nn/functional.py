@@ -14,7 +14,7 @@ import warnings
 from typing import Any
 
 import tensortrace as torch
-from tensortrace.nn import _reduction as _Reduction  # noqa: N812 - torch's spelling
+from tensortrace.nn import _reduction as _Reduction
 
 Tensor = torch.Tensor
 

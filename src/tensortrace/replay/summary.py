@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tensortrace.replay.state import Compiled, Frame
+from tensortrace.replay.tree import LAYER_STYLES
 from tensortrace.trace import Trace
 from tensortrace.trace.events import INSTANT
 from tensortrace.trace.schema import ALLOC, FREE
@@ -139,8 +140,6 @@ def summary_table(
 
     `times=False` leaves the time columns out (they vary run to run; golden texts need that).
     """
-    from tensortrace.replay.tree import LAYER_STYLES
-
     rows = sort_rows(summary_rows(trace, compiled), sort_by)
     self_sum = sum(r.self_ns for r in rows) or 1
     table = Table(title="tensortrace profile (like key_averages().table())", title_justify="left")

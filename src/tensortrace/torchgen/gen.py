@@ -50,6 +50,7 @@ def package_sources(package: str) -> dict[str, str]:
     (without the package's __init__). What the loader builds in memory when files are stale."""
     fns = parse_native_functions(read_input(NATIVE_FUNCTIONS_YAML))
     if package == "tensortrace.aten.generated":
+        # each package's generator (and what it reads) is imported only when that package is written
         from tensortrace.torchgen.gen_functions import aten_modules
 
         modules = aten_modules(fns)

@@ -66,6 +66,20 @@ def _schema_literal(schema: FunctionSchema, types: dict[Type, str]) -> str:
     )
 
 
+# what the at:: functions and the Tensor methods import: both pick an overload, then call it
+_OVERLOAD_IMPORTS = (
+    "from tensortrace.aten.codegen import Binder, Overloads, select_overload",
+    "from tensortrace.aten.generated import operators as ops",
+    "from tensortrace.trace import traced",
+)
+
+
+def _header(imports: Sequence[str], constant: str, path: str) -> list[str]:
+    """A generated module's opening lines: its imports, then the constant naming the
+    generated PyTorch file it stands for (`FUNCTIONS_H = "build/aten/src/ATen/Functions.h"`)."""
+    return ["from typing import Any", "", *imports, "", f'{constant} = "{GENERATED}/{path}"', ""]
+
+
 def gen_operators(fns: Sequence[NativeFunction]) -> tuple[str, str]:
     doc = (
         "at::_ops: one OperatorHandle per entry of native_functions.yaml, registered with the "
@@ -104,16 +118,7 @@ def gen_functions(fns: Sequence[NativeFunction]) -> tuple[str, str]:
         "The at:: functions: `at::add(...)` picks the overload, then calls the Dispatcher.\n\n"
         "Mirrors the generated `Functions.h`. `tensortrace.aten.functions` (`at`) holds these."
     )
-    out = [
-        "from typing import Any",
-        "",
-        "from tensortrace.aten.codegen import Binder, Overloads, select_overload",
-        "from tensortrace.aten.generated import operators as ops",
-        "from tensortrace.trace import traced",
-        "",
-        f'FUNCTIONS_H = "{GENERATED}/Functions.h"',
-        "",
-    ]
+    out = _header(_OVERLOAD_IMPORTS, "FUNCTIONS_H", "Functions.h")
     names = []
     for name, overloads in _overload_lists(fns, "function").items():
         assert name not in RESERVED, name
@@ -144,16 +149,7 @@ def gen_tensor_body(fns: Sequence[NativeFunction]) -> tuple[str, str]:
         "Dispatcher.\n\nMirrors the generated `TensorBody.h`. aten.codegen sets each method "
         "of TensorMethods\non at::Tensor (aten/tensor_body.py)."
     )
-    out = [
-        "from typing import Any",
-        "",
-        "from tensortrace.aten.codegen import Binder, Overloads, select_overload",
-        "from tensortrace.aten.generated import operators as ops",
-        "from tensortrace.trace import traced",
-        "",
-        f'TENSOR_BODY_H = "{GENERATED}/core/TensorBody.h"',
-        "",
-    ]
+    out = _header(_OVERLOAD_IMPORTS, "TENSOR_BODY_H", "core/TensorBody.h")
     methods = _overload_lists(fns, "method")
     body = []
     for name, overloads in methods.items():
@@ -217,18 +213,14 @@ def gen_backend_select(fns: Sequence[NativeFunction]) -> tuple[str, str]:
         "this\nkernel computes the backend key from its dtype, layout and device, then "
         "redispatches.\n\nMirrors the generated `RegisterBackendSelect.cpp`."
     )
-    out = [
-        "from typing import Any",
-        "",
+    imports = (
         "from tensortrace.aten.dispatcher import KernelFunction",
         "from tensortrace.aten.generated import operators as ops",
         "from tensortrace.c10.dispatch_key import DispatchKey, DispatchKeySet",
         "from tensortrace.c10.tensor_options import computeDispatchKey",
         "from tensortrace.trace import traced",
-        "",
-        f'REGISTER_BACKEND_SELECT = "{GENERATED}/RegisterBackendSelect.cpp"',
-        "",
-    ]
+    )
+    out = _header(imports, "REGISTER_BACKEND_SELECT", "RegisterBackendSelect.cpp")
     for f in fns:
         s = f.schema
         if not (s.has_tensor_options and not s.tensor_argument_indices()):

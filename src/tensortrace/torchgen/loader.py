@@ -28,6 +28,7 @@ def load(package: str) -> dict[str, types.ModuleType]:
     init = importlib.import_module(package)
     if getattr(init, "INPUTS_SHA256", None) == _fingerprint():
         return {name: importlib.import_module(f"{package}.{name}") for name in init.MODULES}
+    # the generator is imported only when the files on disk are stale
     from tensortrace.torchgen.gen import COMMAND, package_sources
 
     warnings.warn(

@@ -96,6 +96,7 @@ class EventColumns(Sequence[Event]):
     def from_events(cls, events: Iterable[Event]) -> EventColumns:
         """Columns of Event objects (a recording's list, a format-1 file's rows). Raises
         TypeError if an args object is not JSON data (its trace could not be saved either)."""
+        # format (and json) stay off the import path until a trace is saved
         from tensortrace.trace.format import encode_all
 
         # Note [Columns in C]: this runs when every recording ends, so each step is a C loop

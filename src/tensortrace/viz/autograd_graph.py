@@ -24,6 +24,7 @@ from tensortrace.trace import Trace
 from tensortrace.trace.events import BEGIN, INSTANT
 from tensortrace.trace.schema import GRAD_FN
 from tensortrace.viz import svg
+from tensortrace.viz.state import timeline_of
 from tensortrace.viz.svg import EDGE, HIGHLIGHT, INK, LAYER_COLORS, MUTED, SvgPicture
 
 if TYPE_CHECKING:
@@ -134,8 +135,6 @@ class AutogradGraph(SvgPicture):
     def from_trace(
         cls, trace: Trace | Timeline, step: int | None = None, caption: str | None = None
     ) -> AutogradGraph:
-        from tensortrace.viz.state import timeline_of
-
         timeline = timeline_of(trace)
         return cls(graph_nodes(timeline.trace, step), timeline.rename, caption)
 

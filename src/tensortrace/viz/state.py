@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from tensortrace.replay.timeline import Timeline
 from tensortrace.trace import Trace
 from tensortrace.trace.events import BEGIN, END, Event
 from tensortrace.trace.schema import ALLOC, FREE, HANDLE_DEL, HANDLE_NEW
@@ -97,8 +98,6 @@ class ObjectState:
 
 def timeline_of(source: Trace | Timeline) -> Timeline:
     """The replay's Timeline of a Trace (built here), or the Timeline itself."""
-    from tensortrace.replay.timeline import Timeline
-
     if isinstance(source, Timeline):
         return source
     if isinstance(source, Trace):

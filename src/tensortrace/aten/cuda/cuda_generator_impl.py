@@ -36,7 +36,7 @@ _default_cuda_generators: dict[int, CUDAGeneratorImpl] = {}
 _lock = threading.Lock()
 
 
-def getDefaultCUDAGenerator(device_index: int = -1) -> CUDAGeneratorImpl:  # noqa: N802
+def getDefaultCUDAGenerator(device_index: int = -1) -> CUDAGeneratorImpl:
     """The device's default generator, created on first use with a nondeterministic seed
     (CUDAGeneratorImpl seeds from default_rng_seed_val; torch's initial_seed() is random)."""
     index = current_device() if device_index < 0 else device_index
@@ -50,7 +50,7 @@ def getDefaultCUDAGenerator(device_index: int = -1) -> CUDAGeneratorImpl:  # noq
     return gen
 
 
-def createCUDAGenerator(device_index: int = -1) -> CUDAGeneratorImpl:  # noqa: N802
+def createCUDAGenerator(device_index: int = -1) -> CUDAGeneratorImpl:
     index = current_device() if device_index < 0 else device_index
     check_device_index(index)
     return CUDAGeneratorImpl(index)

@@ -43,7 +43,7 @@ def device_or_default(device: Device | None) -> Device:
     "aten/src/ATen/cuda/CUDAContextLight.h",
     symbol="c10::cuda::CUDACachingAllocator::get",
 )
-def getCUDADeviceAllocator() -> Allocator:  # noqa: N802 - PyTorch's name
+def getCUDADeviceAllocator() -> Allocator:
     return GetAllocator(DeviceType.CUDA)
 
 

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "786c332045c5fb760e6a6f193370832bcf57caea3f86a9084b3f371473bfc871"
+INPUTS_SHA256 = "92dd9bec25d5a86f951093e50ca9572c8ed2641b7a67c4e571e362167e21df53"
 
 MODULES: tuple[str, ...] = (
     "operators",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
 from tensortrace.aten.tensor_body import Tensor, expect_contiguous
@@ -20,16 +21,12 @@ SOURCE = "aten/src/ATen/native/Activation.cpp"
 
 @native_function(SOURCE)
 def relu(self: Tensor) -> Tensor:
-    from tensortrace.aten import functions as at
-
     TORCH_CHECK(self.scalar_type() != ScalarType.Bool, "Boolean inputs not supported for relu")
     return at.clamp_min(self, 0)
 
 
 @native_function(SOURCE)
 def relu_(self: Tensor) -> Tensor:
-    from tensortrace.aten import functions as at
-
     TORCH_CHECK(self.scalar_type() != ScalarType.Bool, "Boolean inputs not supported for relu")
     return at.clamp_min_(self, 0)
 
@@ -49,15 +46,11 @@ tanh_backward_stub = DECLARE_DISPATCH("tanh_backward_stub", BINARY_OPS_H)
 
 @native_function(SOURCE)
 def log_sigmoid(self: Tensor) -> Tensor:
-    from tensortrace.aten import functions as at
-
     return at.log_sigmoid_forward(self)[0]
 
 
 @native_function(SOURCE)
 def log_sigmoid_forward_cpu(self: Tensor) -> tuple[Tensor, Tensor]:
-    from tensortrace.aten import functions as at
-
     input = self
     result = at.empty_like(input, memory_format="contiguous_format")
     buffer = at.empty_like(input, memory_format="contiguous_format")

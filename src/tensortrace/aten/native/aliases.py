@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from tensortrace.aten import functions
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.scalar_ops import wrapped_scalar_tensor
 from tensortrace.aten.tensor_body import Tensor
@@ -25,8 +26,6 @@ BINARY = "aten/src/ATen/native/BinaryOps.cpp"
 
 
 def at() -> Any:
-    from tensortrace.aten import functions
-
     return functions
 
 

@@ -11,8 +11,7 @@ division: integers promote to the default float) or comparison_op (a bool result
 
 from __future__ import annotations
 
-from typing import Any
-
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH, DispatchStub
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
 from tensortrace.aten.scalar_ops import Scalar, wrapped_scalar_tensor
@@ -73,8 +72,6 @@ def ufunc_add_cpu(
 
 @native_function(SOURCE, name="add", legacy="at::native::add (Scalar other)")
 def add_scalar(self: Tensor, other: Scalar, alpha: Scalar = 1) -> Tensor:
-    from tensortrace.aten import functions as at
-
     return at.add(self, wrapped_scalar_tensor(other), alpha=alpha)
 
 
@@ -115,7 +112,7 @@ def sub_out(
 
 @native_function(SOURCE, name="sub")
 def sub_scalar(self: Tensor, other: Scalar, alpha: Scalar = 1) -> Tensor:
-    return at().sub(self, wrapped_scalar_tensor(other), alpha=alpha)
+    return at.sub(self, wrapped_scalar_tensor(other), alpha=alpha)
 
 
 @native_function(SOURCE, name="sub_")
@@ -128,7 +125,7 @@ def rsub(self: Tensor, other: Tensor | Scalar, alpha: Scalar = 1) -> Tensor:
     """other - alpha * self: rsub.Tensor redispatches to sub; rsub.Scalar wraps the number."""
     if not isinstance(other, Tensor):
         return rsub(self, wrapped_scalar_tensor(other), alpha)
-    return at().sub(other, self, alpha=alpha)
+    return at.sub(other, self, alpha=alpha)
 
 
 # ---- mul -----------------------------------------------------------------------------------------
@@ -144,7 +141,7 @@ def mul_out(it: TensorIteratorBase, self: Tensor, other: Tensor, out: Tensor) ->
 
 @native_function(SOURCE, name="mul")
 def mul_scalar(self: Tensor, other: Scalar) -> Tensor:
-    return at().mul(self, wrapped_scalar_tensor(other))
+    return at.mul(self, wrapped_scalar_tensor(other))
 
 
 @native_function(SOURCE, name="mul_")
@@ -224,7 +221,7 @@ def floor_divide_out(self: Tensor, other: Tensor, out: Tensor) -> Tensor:
 def floor_divide(self: Tensor, other: Tensor | Scalar) -> Tensor:
     """floor_divide(Tensor) runs div_floor_stub; floor_divide.Scalar wraps the number."""
     if not isinstance(other, Tensor):
-        return at().floor_divide(self, wrapped_scalar_tensor(other))
+        return at.floor_divide(self, wrapped_scalar_tensor(other))
     it = TensorIterator.binary_op(Tensor(), self, other)
     div_floor_stub(it.device_type(), it)
     return it.output()
@@ -233,7 +230,7 @@ def floor_divide(self: Tensor, other: Tensor | Scalar) -> Tensor:
 @native_function(SOURCE)
 def floor_divide_(self: Tensor, other: Tensor | Scalar) -> Tensor:
     if not isinstance(other, Tensor):
-        return at().floor_divide_out(self, wrapped_scalar_tensor(other), out=self)
+        return at.floor_divide_out(self, wrapped_scalar_tensor(other), out=self)
     return floor_divide_out(self, other, self)
 
 
@@ -252,9 +249,9 @@ def remainder_out_impl(it: TensorIteratorBase, self: Tensor, other: Tensor, out:
 def remainder(self: Tensor | Scalar, other: Tensor | Scalar) -> Tensor:
     """remainder.Scalar and remainder.Scalar_Tensor: wrap the number, redispatch."""
     if not isinstance(self, Tensor):
-        return at().remainder(wrapped_scalar_tensor(self), other)
+        return at.remainder(wrapped_scalar_tensor(self), other)
     assert not isinstance(other, Tensor)  # remainder.Tensor has its own kernel
-    return at().remainder(self, wrapped_scalar_tensor(other))
+    return at.remainder(self, wrapped_scalar_tensor(other))
 
 
 @native_function(SOURCE)
@@ -264,7 +261,7 @@ def remainder_(self: Tensor, other: Scalar) -> Tensor:
 
 @native_function(SOURCE)
 def remainder_out(self: Tensor, other: Scalar, out: Tensor) -> Tensor:
-    return at().remainder(self, wrapped_scalar_tensor(other), out=out)
+    return at.remainder(self, wrapped_scalar_tensor(other), out=out)
 
 
 # ---- maximum, minimum ----------------------------------------------------------------------------
@@ -323,15 +320,11 @@ def _register_logical(name: str, stub: DispatchStub) -> None:
         return out
 
     def functional(self: Tensor, other: Tensor) -> Tensor:
-        from tensortrace.aten import functions as at_
-
-        result = at_.empty([0], dtype=ScalarType.Bool, device=self.device())
-        return getattr(at_, name)(self, other, out=result)
+        result = at.empty([0], dtype=ScalarType.Bool, device=self.device())
+        return getattr(at, name)(self, other, out=result)
 
     def inplace(self: Tensor, other: Tensor) -> Tensor:
-        from tensortrace.aten import functions as at_
-
-        return getattr(at_, name)(self, other, out=self)
+        return getattr(at, name)(self, other, out=self)
 
     native_function(SOURCE, name=f"{name}_out")(out_fn)
     native_function(SOURCE, name=name)(functional)
@@ -347,7 +340,7 @@ def _register_bitwise(name: str, dunder: str, stub: DispatchStub) -> None:
         stub(it.device_type(), it)
 
     def op(self: Tensor, other: Tensor | Scalar) -> Tensor:  # __and__: CompositeImplicit
-        return getattr(at(), name)(self, other)
+        return getattr(at, name)(self, other)
 
     def iop(self: Tensor, other: Tensor | Scalar) -> Tensor:  # __iand__
         return getattr(self, f"{name}_")(other)
@@ -363,25 +356,18 @@ def register_scalar_other(name: str, source: str, legacy: bool = False) -> None:
     """The `.Scalar` overloads of a binary op: wrap the number, call the Tensor overload."""
 
     def scalar(self: Tensor, other: Scalar) -> Tensor:
-        return getattr(at(), name)(self, wrapped_scalar_tensor(other))
+        return getattr(at, name)(self, wrapped_scalar_tensor(other))
 
     def scalar_(self: Tensor, other: Scalar) -> Tensor:
         return getattr(self, f"{name}_")(wrapped_scalar_tensor(other))
 
     def scalar_out(self: Tensor, other: Scalar, out: Tensor) -> Tensor:
-        return getattr(at(), name)(self, wrapped_scalar_tensor(other), out=out)
+        return getattr(at, name)(self, wrapped_scalar_tensor(other), out=out)
 
     for fn, cpp_name in ((scalar, name), (scalar_, f"{name}_"), (scalar_out, f"{name}_out")):
         native_function(
             source, name=cpp_name, legacy=f"at::native::{cpp_name}" if legacy else None
         )(fn)
-
-
-def at() -> Any:
-    """The at:: namespace (imported late: it is filled in by the code generator)."""
-    from tensortrace.aten import functions
-
-    return functions
 
 
 for _name in ("eq", "ne", "lt", "le", "gt", "ge"):
@@ -395,27 +381,19 @@ _register_bitwise("bitwise_or", "or", bitwise_or_stub)
 # max(self, other) and min(self, other) are maximum and minimum under their old names
 @native_function(SOURCE, name="max", legacy="at::native::max (Tensor other)")
 def max_other(self: Tensor, other: Tensor) -> Tensor:
-    from tensortrace.aten import functions as at
-
     return at.maximum(self, other)
 
 
 @native_function(SOURCE, name="max_out")
 def max_out(self: Tensor, other: Tensor, out: Tensor) -> Tensor:
-    from tensortrace.aten import functions as at
-
     return at.maximum(self, other, out=out)
 
 
 @native_function(SOURCE, name="min", legacy="at::native::min (Tensor other)")
 def min_other(self: Tensor, other: Tensor) -> Tensor:
-    from tensortrace.aten import functions as at
-
     return at.minimum(self, other)
 
 
 @native_function(SOURCE, name="min_out")
 def min_out(self: Tensor, other: Tensor, out: Tensor) -> Tensor:
-    from tensortrace.aten import functions as at
-
     return at.minimum(self, other, out=out)

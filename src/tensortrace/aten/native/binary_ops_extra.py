@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tensortrace.aten import functions
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH, DispatchStub
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
 from tensortrace.aten.scalar_ops import Scalar, wrapped_scalar_tensor
@@ -27,8 +28,6 @@ hypot_stub = DECLARE_DISPATCH("hypot_stub", HEADER)
 
 
 def at() -> Any:
-    from tensortrace.aten import functions
-
     return functions
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tensortrace.aten import functions
 from tensortrace.aten.native.binary_ops import _register_logical, register_scalar_other
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH, DispatchStub
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
@@ -42,8 +43,6 @@ STUBS: dict[str, DispatchStub] = {
 
 
 def at() -> Any:
-    from tensortrace.aten import functions
-
     return functions
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.memory_overlap import assert_no_internal_overlap, assert_no_partial_overlap
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
 from tensortrace.aten.tensor_body import Tensor
@@ -162,8 +163,6 @@ def get_stack_inputs(tensors: Sequence[Tensor], dim: int) -> list[Tensor]:
 
 @native_function(SOURCE, name="stack", legacy="at::native::stack")
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
-    from tensortrace.aten import functions as at
-
     TORCH_CHECK(len(tensors) > 0, "stack expects a non-empty TensorList")
     wrapped_dim = maybe_wrap_dim(dim, tensors[0].dim() + 1)
     if wrapped_dim < tensors[0].dim():
@@ -178,8 +177,6 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
 
 @native_function(SOURCE, name="stack_out", legacy="at::native::stack_out")
 def stack_out(tensors: Sequence[Tensor], dim: int = 0, out: Tensor | None = None) -> Tensor:
-    from tensortrace.aten import functions as at
-
     assert out is not None
     TORCH_CHECK(len(tensors) > 0, "stack expects a non-empty TensorList")
     wrapped_dim = maybe_wrap_dim(dim, tensors[0].dim() + 1)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
 from tensortrace.aten.native.resize import resize_output
@@ -46,8 +47,6 @@ polar_stub = DECLARE_DISPATCH("polar_stub", "aten/src/ATen/native/TensorFactorie
 
 
 def _at():  # type: ignore[no-untyped-def]
-    from tensortrace.aten import functions as at
-
     return at
 
 

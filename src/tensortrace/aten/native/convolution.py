@@ -11,23 +11,18 @@ of the zero-padded input) and one matrix product per group.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.scalar import CPP_TYPE_NAMES
 from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/Convolution.cpp"
 MM2D = "aten/src/ATen/native/ConvolutionMM2d.cpp"
-
-
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
 
 
 def _expand(values: Sequence[int] | int, n: int) -> list[int]:
@@ -254,7 +249,7 @@ def _conv2d_backward_kernel(
 
 
 def _from_numpy(arr: np.ndarray, like: Tensor) -> Tensor:
-    result = _at().empty(list(arr.shape), dtype=like.scalar_type())
+    result = at.empty(list(arr.shape), dtype=like.scalar_type())
     if arr.size:
         result.numpy_view()[...] = arr
     return result
@@ -265,8 +260,6 @@ def _np(t: Tensor) -> np.ndarray:
 
 
 def _type_name(t: Tensor) -> str:
-    from tensortrace.c10.scalar import CPP_TYPE_NAMES
-
     return CPP_TYPE_NAMES[t.scalar_type()]
 
 
@@ -337,7 +330,7 @@ def convolution(
     output_padding: Sequence[int],
     groups: int,
 ) -> Tensor:
-    return _at()._convolution(
+    return at._convolution(
         input,
         weight,
         bias,
@@ -411,7 +404,7 @@ def conv2d_symint(
     groups: int = 1,
 ) -> Tensor:
     batched, is_batched = _batchify(input, 2, "conv2d")
-    output = _at().convolution(batched, weight, bias, stride, padding, dilation, False, [0], groups)
+    output = at.convolution(batched, weight, bias, stride, padding, dilation, False, [0], groups)
     return output if is_batched else output.squeeze(0)
 
 
@@ -439,7 +432,6 @@ def _convolution_mode(
     dilation: Sequence[int],
     groups: int,
 ) -> Tensor:
-    at = _at()
     dim = weight.dim() - 2
     if padding == "same":
         stride_, dilation_ = _expand(stride, dim), _expand(dilation, dim)

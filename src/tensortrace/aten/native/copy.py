@@ -9,6 +9,8 @@ aten::copy_)` tree torch.profiler shows for a type promotion.
 
 from __future__ import annotations
 
+from tensortrace.aten import functions as at
+from tensortrace.aten.memory_overlap import is_non_overlapping_and_dense
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.native.tensor_shape_adjoint import TORCH_WARN_ONCE
@@ -59,9 +61,6 @@ def _to_copy(
     non_blocking: bool = False,
     memory_format: str | None = None,
 ) -> Tensor:
-    from tensortrace.aten import functions as at
-    from tensortrace.aten.memory_overlap import is_non_overlapping_and_dense
-
     dtype = dtype if dtype is not None else self.scalar_type()
     device = device if device is not None else self.device()  # self.options().merge_in(...)
     if memory_format in (None, "preserve_format") and is_non_overlapping_and_dense(
@@ -118,8 +117,6 @@ def to(
 
     Returns self when to_will_alias, otherwise an _to_copy.
     """
-    from tensortrace.aten import functions as at
-
     if other is not None:  # to.other: the other tensor's options
         dtype, layout, device = other.scalar_type(), "strided", other.device()
     if to_will_alias(self, dtype, layout, device, copy, memory_format):

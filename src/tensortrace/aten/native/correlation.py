@@ -9,8 +9,8 @@ divided by the outer product of the standard deviations, clipped to [-1, 1].
 from __future__ import annotations
 
 import warnings
-from typing import Any
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.exception import TORCH_CHECK
@@ -20,10 +20,34 @@ SOURCE = "aten/src/ATen/native/Correlation.cpp"
 OBSERVATIONS_DIM = 1
 
 
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
+def _check_weights(
+    w: Tensor, name: str, dtype_ok: bool, dtype_kind: str, num_observations: int
+) -> None:
+    """cov's checks of fweights and aweights, which differ only in the dtype they accept."""
+    TORCH_CHECK(
+        w.dim() <= 1,
+        f"cov(): expected {name} to have one or fewer dimensions but got {name} with ",
+        w.dim(),
+        " dimensions",
+    )
+    TORCH_CHECK(
+        dtype_ok,
+        f"cov(): expected {name} to have {dtype_kind} dtype but got {name} with ",
+        w.scalar_type(),
+        " dtype",
+    )
+    TORCH_CHECK(
+        w.numel() == num_observations,
+        f"cov(): expected {name} to have the same "
+        "numel as there are observations in the input but got ",
+        w.numel(),
+        " != ",
+        num_observations,
+    )
+    TORCH_CHECK(
+        num_observations == 0 or bool(w.min().ge(0).item()),
+        f"cov(): {name} cannot be negative",
+    )
 
 
 @native_function(SOURCE, name="cov", legacy="at::native::cov")
@@ -33,7 +57,6 @@ def cov(
     fweights: Tensor | None = None,
     aweights: Tensor | None = None,
 ) -> Tensor:
-    at = _at()
     TORCH_CHECK(
         self.dim() <= 2,
         "cov(): expected input to have two or fewer dimensions but got an input with ",
@@ -48,55 +71,13 @@ def cov(
     w: Tensor | None = None
     if fweights is not None:
         w = fweights
-        TORCH_CHECK(
-            w.dim() <= 1,
-            "cov(): expected fweights to have one or fewer dimensions but got fweights with ",
-            w.dim(),
-            " dimensions",
-        )
-        TORCH_CHECK(
-            isIntegralType(w.scalar_type(), False),
-            "cov(): expected fweights to have integral dtype but got fweights with ",
-            w.scalar_type(),
-            " dtype",
-        )
-        TORCH_CHECK(
-            w.numel() == num_observations,
-            "cov(): expected fweights to have the same "
-            "numel as there are observations in the input but got ",
-            w.numel(),
-            " != ",
-            num_observations,
-        )
-        TORCH_CHECK(
-            num_observations == 0 or bool(w.min().ge(0).item()),
-            "cov(): fweights cannot be negative",
+        _check_weights(
+            w, "fweights", isIntegralType(w.scalar_type(), False), "integral", num_observations
         )
     if aweights is not None:
         aw = aweights
-        TORCH_CHECK(
-            aw.dim() <= 1,
-            "cov(): expected aweights to have one or fewer dimensions but got aweights with ",
-            aw.dim(),
-            " dimensions",
-        )
-        TORCH_CHECK(
-            isFloatingType(aw.scalar_type()),
-            "cov(): expected aweights to have floating point dtype but got aweights with ",
-            aw.scalar_type(),
-            " dtype",
-        )
-        TORCH_CHECK(
-            aw.numel() == num_observations,
-            "cov(): expected aweights to have the same "
-            "numel as there are observations in the input but got ",
-            aw.numel(),
-            " != ",
-            num_observations,
-        )
-        TORCH_CHECK(
-            num_observations == 0 or bool(aw.min().ge(0).item()),
-            "cov(): aweights cannot be negative",
+        _check_weights(
+            aw, "aweights", isFloatingType(aw.scalar_type()), "floating point", num_observations
         )
         w = aw if w is None else w.mul(aw)
     if w is not None:
@@ -134,7 +115,7 @@ def corrcoef(self: Tensor) -> Tensor:
         self.dim(),
         " dimensions",
     )
-    c = _at().cov(self)
+    c = at.cov(self)
     if c.dim() == 0:  # a scalar covariance: nan for nan, inf or 0, else 1
         return c.div(c)
     d = c.diagonal()

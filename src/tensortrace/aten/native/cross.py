@@ -9,10 +9,10 @@ broadcasting the two inputs.
 from __future__ import annotations
 
 import warnings
-from typing import Any
 
 import numpy as np
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.expand_utils import infer_size
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
@@ -23,12 +23,6 @@ from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/Cross.cpp"
 _WARNED: set[str] = set()
-
-
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
 
 
 @traced(
@@ -57,7 +51,7 @@ def linalg_cross(self: Tensor, other: Tensor, dim: int = -1) -> Tensor:
     shape = list(infer_size(self.sizes(), other.sizes()))
     dim = maybe_wrap_dim(dim, len(shape))
     dtype = promoteTypes(self.scalar_type(), other.scalar_type())
-    result = _at().empty(shape, dtype=dtype)
+    result = at.empty(shape, dtype=dtype)
     if result.numel():
         a = np.broadcast_to(self.numpy_view(), shape).astype(result.numpy_view().dtype)
         b = np.broadcast_to(other.numpy_view(), shape).astype(result.numpy_view().dtype)
@@ -91,4 +85,4 @@ def cross(self: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
             if self.dim() == other.dim()
             else self.sizes()
         )
-    return _at().linalg_cross(self, other, dim=dim)
+    return at.linalg_cross(self, other, dim=dim)

@@ -63,7 +63,7 @@ class DispatchStub:
 
 def DECLARE_DISPATCH(
     name: str,
-    source: str,  # noqa: N802
+    source: str,
     legacy: str | None = None,
 ) -> DispatchStub:
     """`legacy`: the 2019 step, when it was no stub (seed 000's uniform_ went through TH)."""
@@ -74,6 +74,6 @@ def REGISTER_DISPATCH(stub: DispatchStub, kernel: Callable[..., Any]) -> None:
     stub.cpu_dispatch_ptr = kernel
 
 
-def REGISTER_CUDA_DISPATCH(stub: DispatchStub, kernel: Callable[..., Any]) -> None:  # noqa: N802
+def REGISTER_CUDA_DISPATCH(stub: DispatchStub, kernel: Callable[..., Any]) -> None:
     """REGISTER_DISPATCH as a `.cu` file compiles it."""
     stub.cuda_dispatch_ptr = kernel

@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
@@ -47,8 +48,6 @@ def uniform_(self: Tensor, from_: float = 0, to: float = 1, generator: object = 
     """uniform_impl_: check the range for the dtype, then run uniform_stub over the tensor.
     A complex tensor draws its real and imaginary parts as the float pairs of view_as_real."""
     if self.is_complex():
-        from tensortrace.aten import functions as at
-
         uniform_(at.view_as_real(self), from_, to, generator)
         return self
     dtype = self.scalar_type()
@@ -98,8 +97,6 @@ def normal_(self: Tensor, mean: float = 0, std: float = 1, generator: object = N
     """normal_impl_: CHECK_NORMAL_STD, then normal_stub (see the kernel for its two paths)."""
     TORCH_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", _fmt_double(std))
     if self.is_complex():
-        from tensortrace.aten import functions as at
-
         # each part of a complex normal has half the variance: std / sqrt(2) per float
         normal_stub(
             self.device().type_,

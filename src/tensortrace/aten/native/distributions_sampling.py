@@ -14,12 +14,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.expand_utils import infer_size
 from tensortrace.aten.memory_overlap import assert_no_internal_overlap
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.native.resize import resize_output
 from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_iterator import TensorIterator
 from tensortrace.c10.device import Device
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import ScalarType, isFloatingType
@@ -35,22 +37,16 @@ multinomial_with_replacement_stub = DECLARE_DISPATCH(
 )
 
 
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
-
-
 def _fmt_double(value: float) -> str:
     """A double streamed into a C++ message (std::ostream's default: 6 significant digits)."""
     return f"{value:g}"
 
 
-def CHECK_NORMAL_STD(std: float) -> None:  # noqa: N802 - PyTorch's macro
+def CHECK_NORMAL_STD(std: float) -> None:
     TORCH_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", _fmt_double(std))
 
 
-def CHECK_NORMAL_TENSOR_STD(std: Tensor) -> None:  # noqa: N802 - PyTorch's macro
+def CHECK_NORMAL_TENSOR_STD(std: Tensor) -> None:
     TORCH_CHECK(
         std.numel() == 0 or bool(std.min().ge(0).item()),
         "normal expects all elements of std >= 0.0",
@@ -66,14 +62,14 @@ def _normal_out_impl(
     else:
         CHECK_NORMAL_STD(std)
     if isinstance(mean, Tensor) and not isinstance(std, Tensor):
-        std_tensor = _at().empty_like(output, memory_format="contiguous_format")
+        std_tensor = at.empty_like(output, memory_format="contiguous_format")
         shape = infer_size(mean.sizes(), std_tensor.sizes())
         resize_output(output, shape)
         output.normal_(0, std, generator=generator)
         output.add_(mean)
         return output
     if isinstance(std, Tensor) and not isinstance(mean, Tensor):
-        mean_tensor = _at().full([], mean, dtype=output.scalar_type(), device=output.device())
+        mean_tensor = at.full([], mean, dtype=output.scalar_type(), device=output.device())
         shape = infer_size(mean_tensor.sizes(), std.sizes())
         resize_output(output, shape)
         output.normal_(0, 1, generator=generator)
@@ -102,21 +98,21 @@ def normal(
     pin_memory: bool | None = None,
 ) -> Tensor:
     if size is not None:  # normal.float_float: a factory
-        result = _at().empty(
+        result = at.empty(
             list(size), dtype=dtype, layout=layout, device=device, pin_memory=pin_memory
         )
         return result.normal_(mean, std, generator=generator)
     if not isinstance(std, Tensor):
         assert isinstance(mean, Tensor)
         CHECK_NORMAL_STD(std)
-        ret = _at().empty_like(mean, memory_format="contiguous_format")
+        ret = at.empty_like(mean, memory_format="contiguous_format")
     elif not isinstance(mean, Tensor):
         CHECK_NORMAL_TENSOR_STD(std)
-        ret = _at().empty_like(std, memory_format="contiguous_format")
+        ret = at.empty_like(std, memory_format="contiguous_format")
     else:
         CHECK_NORMAL_TENSOR_STD(std)
         shape = infer_size(mean.sizes(), std.sizes())
-        ret = _at().empty(list(shape), dtype=mean.scalar_type(), device=mean.device())
+        ret = at.empty(list(shape), dtype=mean.scalar_type(), device=mean.device())
     return _normal_out_impl(ret, mean, std, generator)
 
 
@@ -139,14 +135,14 @@ def normal_out(
 @native_function(SOURCE, name="bernoulli", legacy="at::native::bernoulli")
 def bernoulli(self: Tensor, generator: Any = None) -> Tensor:
     """bernoulli(p): a 0/1 tensor like p, each element 1 with probability p."""
-    result = _at().empty_like(self, memory_format="contiguous_format")
+    result = at.empty_like(self, memory_format="contiguous_format")
     result.bernoulli_(self, generator=generator)
     return result
 
 
 @native_function(SOURCE, name="bernoulli", legacy="at::native::bernoulli")
 def bernoulli_p(self: Tensor, p: float, generator: Any = None) -> Tensor:
-    result = _at().empty_like(self, memory_format="contiguous_format")
+    result = at.empty_like(self, memory_format="contiguous_format")
     result.bernoulli_(p, generator=generator)
     return result
 
@@ -188,8 +184,6 @@ def exponential_(self: Tensor, lambd: float = 1, generator: Any = None) -> Tenso
     )
     if self.numel() == 0:
         return self
-    from tensortrace.aten.tensor_iterator import TensorIterator
-
     it = TensorIterator.borrowing_nullary_op(self)
     exponential_stub(it.device_type(), it, float(lambd), generator)
     return self
@@ -241,10 +235,10 @@ def multinomial_out(
         else:
             zero_prob = bool(self.sum([1]).eq(0).sum().item())
         TORCH_CHECK(not zero_prob, "invalid multinomial distribution (sum of probabilities <= 0)")
-        q = _at().empty_like(self).exponential_(1, generator=generator)
-        _at().div(self, q, out=q)
+        q = at.empty_like(self).exponential_(1, generator=generator)
+        at.div(self, q, out=q)
         if n_sample == 1:
-            _at().argmax(q, -1, True, out=result)
+            at.argmax(q, -1, True, out=result)
         else:
             _topk_indices(q, n_sample, result)
         return result
@@ -256,7 +250,7 @@ def _topk_indices(q: Tensor, k: int, result: Tensor) -> None:
     """at::topk_out(vals, result, q, k): the indices of the k largest, largest first."""
     # topk.values (the out= overload torch calls) is not declared here yet: the functional
     # topk, then its indices copied into the result
-    _, indices = _at().topk(q, k)
+    _, indices = at.topk(q, k)
     result.copy_(indices)
 
 
@@ -264,5 +258,5 @@ def _topk_indices(q: Tensor, k: int, result: Tensor) -> None:
 def multinomial(
     self: Tensor, num_samples: int, replacement: bool = False, generator: Any = None
 ) -> Tensor:
-    result = _at().empty([0], dtype=ScalarType.Long, device=self.device())
+    result = at.empty([0], dtype=ScalarType.Long, device=self.device())
     return multinomial_out(self, num_samples, replacement, generator, out=result)

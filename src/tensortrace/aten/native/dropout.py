@@ -8,8 +8,7 @@ bernoulli_ draws are torch's, so after manual_seed the mask is bit-equal.
 
 from __future__ import annotations
 
-from typing import Any
-
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.exception import TORCH_CHECK
@@ -17,17 +16,10 @@ from tensortrace.c10.exception import TORCH_CHECK
 SOURCE = "aten/src/ATen/native/Dropout.cpp"
 
 
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
-
-
 def _dropout_impl(input: Tensor, p: float, train: bool, inplace: bool) -> Tensor:
     TORCH_CHECK(0 <= p <= 1, "dropout probability has to be between 0 and 1, but got ", p)
     if p == 0 or not train or input.numel() == 0:
         return input
-    at = _at()
     if p == 1:
         zero = at.zeros([], dtype=input.scalar_type())
         return input.mul_(zero) if inplace else input.mul(zero)

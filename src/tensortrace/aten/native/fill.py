@@ -9,6 +9,7 @@ nests under `aten::fill_`). `zero_` of a small dense tensor is one memset over i
 
 from __future__ import annotations
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.memory_overlap import is_non_overlapping_and_dense
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import native_function
@@ -60,8 +61,6 @@ def fill_(self: Tensor, value: Scalar | Tensor) -> Tensor:
     )
     if self.storage().is_alias_of(value.storage()):
         # value is a view of self: copy it out first so it is not overwritten midway
-        from tensortrace.aten import functions as at
-
         self.copy_(at.clone(value))
     else:
         self.copy_(value)
@@ -70,8 +69,6 @@ def fill_(self: Tensor, value: Scalar | Tensor) -> Tensor:
 
 @native_function(SOURCE, name="fill")
 def fill(self: Tensor, value: Scalar | Tensor) -> Tensor:
-    from tensortrace.aten import functions as at
-
     return at.empty_like(self).fill_(value)
 
 

@@ -17,35 +17,28 @@ from typing import Any
 
 import numpy as np
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.cpu.binary_ops_kernel import AT_DISPATCH_CHECK
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.scalar_ops import Scalar
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.exception import TORCH_CHECK
-from tensortrace.c10.scalar import toDouble
+from tensortrace.c10.scalar import CPP_TYPE_NAMES, toDouble
 from tensortrace.c10.scalar_type import isFloatingType
 from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/Histogram.cpp"
 
 
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
-
-
 def _type_name(t: Tensor) -> str:
     """A dtype as a TypeMeta prints: float, double, c10::Half ..."""
-    from tensortrace.c10.scalar import CPP_TYPE_NAMES
-
     return CPP_TYPE_NAMES[t.scalar_type()]
 
 
 def _outer_bin_edges(self: Tensor, min_: Scalar, max_: Scalar) -> tuple[float, float]:
     left, right = toDouble(min_), toDouble(max_)
     if left == right and self.numel() > 0:
-        lo, hi = _at().aminmax(self)
+        lo, hi = at.aminmax(self)
         left, right = float(lo.item()), float(hi.item())
     if left == right:
         left -= 1
@@ -94,7 +87,7 @@ def histogram_histc_out(
     TORCH_CHECK(bins > 0, "torch.histogram(): bins must be > 0, but got ", bins, " for dimension 0")
     out.resize_([bins])
     left, right = _outer_bin_edges(self, min, max)
-    bin_edges = _at().linspace(left, right, bins + 1, dtype=self.scalar_type())
+    bin_edges = at.linspace(left, right, bins + 1, dtype=self.scalar_type())
     out.zero_()
     if self.numel():
         histogram_linear_kernel(self, out, bin_edges)
@@ -108,7 +101,7 @@ def histogram_histc(
     min: Scalar = 0,  # noqa: A002
     max: Scalar = 0,
 ) -> Tensor:  # noqa: A002
-    hist = _at().empty([0], dtype=self.scalar_type(), device=self.device())
+    hist = at.empty([0], dtype=self.scalar_type(), device=self.device())
     return histogram_histc_out(self, bins, min, max, out=hist)
 
 
@@ -142,7 +135,6 @@ def histogram(
     density: bool = False,
 ) -> tuple[Tensor, Tensor]:
     """histogram.bins_tensor (bins are the edges) and histogram.bin_ct (a count)."""
-    at = _at()
     AT_DISPATCH_CHECK("histogramdd", self.scalar_type(), isFloatingType(self.scalar_type()))
     if weight is not None:
         TORCH_CHECK(

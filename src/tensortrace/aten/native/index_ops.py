@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.expand_utils import infer_size
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.scalar_ops import Scalar
@@ -27,12 +28,6 @@ from tensortrace.trace import traced
 SOURCE = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
 KERNEL = "aten/src/ATen/native/cpu/IndexKernel.cpp"
 INDEX_TYPES = (ScalarType.Long, ScalarType.Int)
-
-
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
 
 
 def _nd(a: np.ndarray) -> np.ndarray:
@@ -79,7 +74,7 @@ def index_select(self: Tensor, dim: int, index: Tensor) -> Tensor:
     sizes = list(self.sizes())
     if sizes:
         sizes[dim] = index.numel()
-    result = _at().empty(sizes, dtype=self.scalar_type())
+    result = at.empty(sizes, dtype=self.scalar_type())
     if result.numel():
         index_select_kernel(result, self, dim, _flat_index(index))
     return result
@@ -372,7 +367,7 @@ def masked_select(self: Tensor, mask: Tensor) -> Tensor:
     shape = list(infer_size(mask.sizes(), self.sizes()))
     src = np.broadcast_to(self.numpy_view(), shape)
     m = np.broadcast_to(mask.numpy_view(), shape)
-    result = _at().empty([int(np.count_nonzero(m))], dtype=self.scalar_type())
+    result = at.empty([int(np.count_nonzero(m))], dtype=self.scalar_type())
     if result.numel():
         masked_select_kernel(result, src, m)
     return result
@@ -450,7 +445,7 @@ def take(self: Tensor, index: Tensor) -> Tensor:
         "take(): Expected a long tensor for index, but got ",
         index.scalar_type(),
     )
-    result = _at().empty(list(index.sizes()), dtype=self.scalar_type())
+    result = at.empty(list(index.sizes()), dtype=self.scalar_type())
     if index.numel():
         TORCH_CHECK_INDEX(self.numel() > 0, "take(): tried to take from an empty tensor")
         take_kernel(result, self, index)

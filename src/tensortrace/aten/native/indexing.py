@@ -20,9 +20,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.expand_utils import infer_size
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
+from tensortrace.aten.native.resize import resize_output
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase, TensorIteratorConfig
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_INDEX
@@ -235,8 +237,6 @@ def index_out(it: TensorIteratorBase, self: Tensor, indices: IndexList, result: 
 def index_put_(
     self: Tensor, indices: IndexList, values: Tensor, accumulate: bool = False
 ) -> Tensor:
-    from tensortrace.aten import functions as at
-
     return at._index_put_impl_(self, indices, values, accumulate, False)
 
 
@@ -350,9 +350,6 @@ def nonzero_cpu(self: Tensor) -> Tensor:
     """The coordinates of the nonzero elements, one row each, in column-major memory.
 
     The result lives on the input's device (nonzero_cuda in Nonzero.cu is this body too)."""
-    from tensortrace.aten import functions as at
-    from tensortrace.aten.native.resize import resize_output
-
     result = at.empty([0], dtype=ScalarType.Long, device=self.device())
     coords = (
         np.nonzero(self.numpy_view())

@@ -8,8 +8,7 @@ running sums of the same terms for cumulative_trapezoid. All composites of trace
 
 from __future__ import annotations
 
-from typing import Any
-
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.scalar_ops import Scalar
 from tensortrace.aten.tensor_body import Tensor
@@ -20,16 +19,10 @@ from tensortrace.c10.scalar_type import ScalarType
 SOURCE = "aten/src/ATen/native/Integration.cpp"
 
 
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
-
-
 def _zeros_like_except(y: Tensor, dim: int) -> Tensor:
     sizes = list(y.sizes())
     del sizes[dim]
-    return _at().zeros(sizes, dtype=y.scalar_type(), device=y.device())
+    return at.zeros(sizes, dtype=y.scalar_type(), device=y.device())
 
 
 def _x_viewed(name: str, y: Tensor, x: Tensor, dim: int) -> Tensor:
@@ -46,7 +39,7 @@ def _x_viewed(name: str, y: Tensor, x: Tensor, dim: int) -> Tensor:
 
 
 def _slices(y: Tensor, dim: int) -> Tensor:
-    return _at().slice(y, dim, 1, None).add(_at().slice(y, dim, 0, -1))
+    return at.slice(y, dim, 1, None).add(at.slice(y, dim, 0, -1))
 
 
 def _check_dx(name: str, dx: Scalar) -> float:
@@ -73,7 +66,7 @@ def trapezoid(y: Tensor, x: Tensor | None = None, dx: Scalar = 1, dim: int = -1)
         "trapezoid: received a bool input for `x` or `y`, but bool is not supported",
     )
     xv = _x_viewed("trapezoid", y, x, dim)
-    dxt = _at().slice(xv, dim, 1, None).sub(_at().slice(xv, dim, 0, -1))
+    dxt = at.slice(xv, dim, 1, None).sub(at.slice(xv, dim, 0, -1))
     return _slices(y, dim).mul(dxt).sum([dim]).div(2.0)
 
 
@@ -90,5 +83,5 @@ def cumulative_trapezoid(
         "cumulative_trapezoid: received a bool input for `x` or `y`, but bool is not supported",
     )
     xv = _x_viewed("cumulative_trapezoid", y, x, dim)
-    dxt = _at().slice(xv, dim, 1, None).sub(_at().slice(xv, dim, 0, -1))
+    dxt = at.slice(xv, dim, 1, None).sub(at.slice(xv, dim, 0, -1))
     return dxt.mul(_slices(y, dim)).cumsum(dim).div(2.0)

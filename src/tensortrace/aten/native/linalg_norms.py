@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.reduce_ops_utils import (
     get_reduction_shape,
@@ -51,12 +52,6 @@ linalg_svdvals_stub = DECLARE_DISPATCH("svd_stub", "aten/src/ATen/native/BatchLi
 linalg_det_stub = DECLARE_DISPATCH("lu_factor_stub", "aten/src/ATen/native/BatchLinearAlgebra.h")
 
 
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
-
-
 def _scalar_str(value: Any) -> str:
     """A c10::Scalar streamed into a message: integers as integers, doubles as ostream does."""
     if isinstance(value, bool):
@@ -66,7 +61,7 @@ def _scalar_str(value: Any) -> str:
     return f"{float(value):g}"
 
 
-def checkFloatingOrComplex(t: Tensor, f_name: str) -> None:  # noqa: N802 - PyTorch's name
+def checkFloatingOrComplex(t: Tensor, f_name: str) -> None:
     dtype = t.scalar_type()
     TORCH_CHECK(
         isFloatingType(dtype) or isComplexType(dtype),
@@ -153,12 +148,12 @@ def linalg_vector_norm_out(
         self_ = self.to(opt_dtype) if opt_dtype is not None else self
         src = self_ if keepdim else self_.squeeze(reduce_dim)
         if ord_ != 0.0:
-            _at().abs(src, out=result)
+            at.abs(src, out=result)
         else:
-            _at().ne(src, 0, out=result)
+            at.ne(src, 0, out=result)
         return
     if self.is_complex():  # the norm kernel reduces the magnitudes
-        self = _at().abs(self.to(opt_dtype) if opt_dtype is not None else self)
+        self = at.abs(self.to(opt_dtype) if opt_dtype is not None else self)
     iter_ = make_reduction(self, result, list(opt_dim or []), keepdim, result.scalar_type())
     norm_stub(iter_.device_type(), iter_, ord_)
 
@@ -207,7 +202,7 @@ def _svdvals_reduce(
 ) -> Tensor:
     permutation = _backshift_permutation(dim[0], dim[1], mat.dim())
     mat_ = mat.to(opt_dtype) if opt_dtype is not None else mat
-    sv = _at().linalg_svdvals(mat_.permute(permutation))
+    sv = at.linalg_svdvals(mat_.permute(permutation))
     if how == "sum":
         result = sv.sum([-1], keepdim)
     else:
@@ -230,7 +225,7 @@ def linalg_matrix_norm(
     if isinstance(ord, str):
         dim_ = _linalg_matrix_norm_checks(mat, dim_, dtype, ord != "nuc")
         if ord == "fro":
-            return _at().linalg_vector_norm(mat, 2, dim_, keepdim, dtype=dtype)
+            return at.linalg_vector_norm(mat, 2, dim_, keepdim, dtype=dtype)
         if ord == "nuc":
             return _svdvals_reduce(mat, dim_, keepdim, dtype, "sum")
         TORCH_CHECK(False, "linalg.matrix_norm: Order ", ord, " not supported.")
@@ -249,7 +244,7 @@ def linalg_matrix_norm(
         dim_[0], dim_[1] = dim_[1], dim_[0]
     if not keepdim and dim_[0] < dim_[1]:
         dim_[1] -= 1
-    col = _at().linalg_vector_norm(mat, 1.0, [dim_[0]], keepdim, dtype=dtype)
+    col = at.linalg_vector_norm(mat, 1.0, [dim_[0]], keepdim, dtype=dtype)
     return col.amax([dim_[1]], keepdim) if ord_ > 0 else col.amin([dim_[1]], keepdim)
 
 
@@ -276,7 +271,7 @@ def linalg_norm(
                 x.dim(),
                 "D.",
             )
-        return _at().linalg_matrix_norm(
+        return at.linalg_matrix_norm(
             x, ord, list(dim) if dim is not None else [0, 1], keepdim, dtype=dtype
         )
     if dim is not None:
@@ -293,10 +288,10 @@ def linalg_norm(
             "D.",
         )
     if ord is not None and ((dim is not None and len(dim) == 2) or (dim is None and x.dim() == 2)):
-        return _at().linalg_matrix_norm(
+        return at.linalg_matrix_norm(
             x, ord, list(dim) if dim is not None else [0, 1], keepdim, dtype=dtype
         )
-    return _at().linalg_vector_norm(x, 2.0 if ord is None else ord, dim, keepdim, dtype=dtype)
+    return at.linalg_vector_norm(x, 2.0 if ord is None else ord, dim, keepdim, dtype=dtype)
 
 
 # ---- singular values and determinants (LAPACK through NumPy) ------------------------------------
@@ -314,29 +309,29 @@ def _square_check(mat: Tensor, f_name: str) -> None:
 
 
 @native_function(BATCH, name="linalg_svdvals", legacy="at::native::linalg_svdvals")
-def linalg_svdvals(A: Tensor, driver: str | None = None) -> Tensor:  # noqa: N803 - the schema's
+def linalg_svdvals(A: Tensor, driver: str | None = None) -> Tensor:
     mat = A
     TORCH_CHECK(mat.dim() >= 2, "linalg.svd: The input tensor A must have at least 2 dimensions.")
     checkFloatingOrComplex(mat, "linalg.svd")
     k = min(mat.size(-1), mat.size(-2))
-    result = _at().empty(list(mat.sizes())[:-2] + [k], dtype=mat.scalar_type(), device=mat.device())
+    result = at.empty(list(mat.sizes())[:-2] + [k], dtype=mat.scalar_type(), device=mat.device())
     linalg_svdvals_stub(mat.device().type_, mat, result)
     return result
 
 
 @native_function(BATCH, name="linalg_det", legacy="at::native::linalg_det")
-def linalg_det(A: Tensor) -> Tensor:  # noqa: N803 - the schema's name
+def linalg_det(A: Tensor) -> Tensor:
     mat = A
     _square_check(mat, "linalg.det")
     checkFloatingOrComplex(mat, "linalg.det")
-    result = _at().empty(list(mat.sizes())[:-2], dtype=mat.scalar_type(), device=mat.device())
+    result = at.empty(list(mat.sizes())[:-2], dtype=mat.scalar_type(), device=mat.device())
     linalg_det_stub(mat.device().type_, mat, result)
     return result
 
 
 @native_function(BATCH, name="det", legacy="at::native::det")
 def det(self: Tensor) -> Tensor:
-    return _at().linalg_det(self)
+    return at.linalg_det(self)
 
 
 # ---- amax / amin (ReduceOps.cpp), aminmax (TensorCompare.cpp) -----------------------------------

@@ -1,14 +1,14 @@
-"""Linear.cpp: linear, einsum (and the sumproduct_pair it contracts with), tensordot, inner,
-outer / ger, kron.
+"""Linear.cpp: linear, and einsum with the sumproduct_pair it contracts with.
 
-Mirrors `aten/src/ATen/native/Linear.cpp` and the composites of `LinearAlgebra.cpp`.
+Mirrors `aten/src/ATen/native/Linear.cpp`; the composites tensordot, inner, outer / ger and kron
+are in linear_algebra.py.
 
 - linear: input @ weight.T + bias, the op behind nn.Linear. For a 2D input with a bias it is one
   fused addmm(bias, input, weight.t()); for a contiguous input with a bias the batch dims are
   folded into rows first (_flatten_nd_linear: view + addmm + view); otherwise it is matmul, plus
   an in-place add of the bias. So F.linear records aten::linear > aten::t + aten::addmm, as
   torch.profiler shows.
-- None of the others has a kernel of its own: einsum aligns every operand to (output dims,
+- einsum has no kernel of its own: it aligns every operand to (output dims,
   contraction dims) with diagonal / unsqueeze / permute, then contracts left to right, each pair
   through sumproduct_pair's permute + reshape + bmm + view + permute, so the trace of
   `torch.einsum('ij,jk->ik', a, b)` shows the bmm that does the work, as torch.profiler does.
@@ -17,26 +17,18 @@ Mirrors `aten/src/ATen/native/Linear.cpp` and the composites of `LinearAlgebra.c
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.native.tensor_transformations import dim_list_to_bitset
 from tensortrace.aten.tensor_body import Tensor
-from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
 from tensortrace.c10.exception import TORCH_CHECK
 
 SOURCE = "aten/src/ATen/native/Linear.cpp"
-LINALG = "aten/src/ATen/native/LinearAlgebra.cpp"
 
 NUM_OF_LETTERS = 26
 TOTAL_LABELS = 52
 ELLIPSIS = TOTAL_LABELS
-
-
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
 
 
 def _prod(values: Sequence[int]) -> int:
@@ -50,7 +42,7 @@ def sumproduct_pair(left: Tensor, right: Tensor, sum_dims_: Sequence[int], keepd
     """(left * right).sum(sum_dims) by permutation and batch matrix multiplication."""
     TORCH_CHECK(left.dim() == right.dim(), "number of dimensions must match")
     if not sum_dims_:
-        return _at().mul(left, right)
+        return at.mul(left, right)
     dim = left.dim()
     sum_dims = dim_list_to_bitset(sum_dims_, dim)
     lro: list[int] = []
@@ -91,7 +83,7 @@ def sumproduct_pair(left: Tensor, right: Tensor, sum_dims_: Sequence[int], keepd
         opermutation[d] = i
     left = left.permute(lpermutation).reshape([lro_size, lo_size, sum_size])
     right = right.permute(rpermutation).reshape([lro_size, sum_size, ro_size])
-    result = _at().bmm(left, right)
+    result = at.bmm(left, right)
     result = result.view(out_size).permute(opermutation)
     if not keepdim:
         sizes = list(result.sizes())
@@ -382,98 +374,6 @@ def einsum(equation: str, tensors: Sequence[Tensor], path: Sequence[int] | None 
     return ops[0]
 
 
-# ---- LinearAlgebra.cpp composites ----------------------------------------------------------------
-@native_function(LINALG)
-def tensordot(
-    self: Tensor, other: Tensor, dims_self: Sequence[int], dims_other: Sequence[int]
-) -> Tensor:
-    TORCH_CHECK(len(dims_self) == len(dims_other), "both dimension lists should have same length")
-    TORCH_CHECK(self.scalar_type() == other.scalar_type(), "both inputs should have same dtype")
-    csize = 1
-    t1, t2 = self, other
-    for d1, d2 in zip(dims_self, dims_other):
-        s1, s2 = self.size(d1), other.size(d2)
-        if s2 == 1:
-            t1 = t1.sum([d1], True, dtype=t1.scalar_type())
-        elif s1 == 1:
-            t2 = t2.sum([d2], True, dtype=t2.scalar_type())
-        else:
-            TORCH_CHECK(
-                s1 == s2,
-                "contracted dimensions need to match, but first has size ",
-                s1,
-                " in dim ",
-                d1,
-                " and second has size ",
-                s2,
-                " in dim ",
-                d2,
-            )
-            csize *= s1
-    cdims1 = dim_list_to_bitset(dims_self, self.dim())
-    cdims2 = dim_list_to_bitset(dims_other, other.dim())
-    p1 = [i for i in range(self.dim()) if not cdims1[i]]
-    p2_rest = [i for i in range(other.dim()) if not cdims2[i]]
-    rsizes = [t1.size(i) for i in p1] + [t2.size(i) for i in p2_rest]
-    size1 = _prod([t1.size(i) for i in p1])
-    size2 = _prod([t2.size(i) for i in p2_rest])
-    t1 = t1.permute(p1 + [maybe_wrap_dim(d, self.dim()) for d in dims_self]).reshape([size1, csize])
-    t2 = t2.permute([maybe_wrap_dim(d, other.dim()) for d in dims_other] + p2_rest).reshape(
-        [csize, size2]
-    )
-    return _at().mm(t1, t2).reshape(rsizes)
-
-
-@native_function(LINALG)
-def inner(self: Tensor, other: Tensor) -> Tensor:
-    if self.dim() == 0 or other.dim() == 0:
-        return _at().mul(self, other)
-    TORCH_CHECK(
-        self.size(-1) == other.size(-1),
-        "inner() the last dimension must match on both input tensors but got shapes ",
-        list(self.sizes()),
-        " and ",
-        list(other.sizes()),
-    )
-    return _at().tensordot(self, other, [-1], [-1])
-
-
-def _check_1d(t: Tensor, arg: str, fn: str) -> None:
-    TORCH_CHECK(t.dim() == 1, fn, ": Expected 1-D argument ", arg, ", but got ", t.dim(), "-D")
-
-
-@native_function(LINALG)
-def outer(self: Tensor, vec2: Tensor) -> Tensor:
-    _check_1d(self, "self", "outer")
-    _check_1d(vec2, "vec2", "outer")
-    return _at().mul(self.reshape([self.size(0), 1]), vec2)
-
-
-@native_function(LINALG)
-def ger(self: Tensor, vec2: Tensor) -> Tensor:
-    return self.outer(vec2)
-
-
-@native_function(LINALG)
-def kron(self: Tensor, other: Tensor) -> Tensor:
-    """KronImpl: self as (s0, 1, s1, 1, ...) times other as (1, o0, 1, o1, ...), flattened."""
-    maxdim = max(self.dim(), other.dim())
-    pad_self, pad_other = maxdim - self.dim(), maxdim - other.dim()
-    a_reshape = [1] * (2 * maxdim)
-    b_reshape = [1] * (2 * maxdim)
-    result_reshape = [1] * maxdim
-    for i in range(maxdim):
-        a_reshape[2 * i] = self.size(i - pad_self) if i >= pad_self else 1
-        b_reshape[2 * i + 1] = other.size(i - pad_other) if i >= pad_other else 1
-        result_reshape[i] = a_reshape[2 * i] * b_reshape[2 * i + 1]
-
-    def view(t: Tensor, shape: list[int]) -> Tensor:  # _unsafe_view needs viewable strides
-        return _at()._unsafe_view(t, shape) if t.is_contiguous() else t.reshape(shape)
-
-    product = _at().mul(view(self, a_reshape), view(other, b_reshape))
-    return _at()._unsafe_view(product, result_reshape)
-
-
 # ---- linear (nn.Linear) ----------------------------------------------------------------------
 def _flatten_nd_linear(input: Tensor, weight: Tensor, bias: Tensor) -> Tensor:
     """Fold the batch dims into rows (a view, the input being contiguous), addmm, unfold."""
@@ -482,13 +382,12 @@ def _flatten_nd_linear(input: Tensor, weight: Tensor, bias: Tensor) -> Tensor:
     for s in sizes[:-1]:
         flattened_dim *= s
     # reshape of a contiguous tensor is a view: torch.profiler records just aten::view
-    result = _at().addmm(bias, input.view([flattened_dim, sizes[-1]]), weight.t())
+    result = at.addmm(bias, input.view([flattened_dim, sizes[-1]]), weight.t())
     return result.view([*sizes[:-1], result.size(1)])
 
 
 @native_function(SOURCE)
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
-    at = _at()
     input_dim = input.dim()
     weight_dim = weight.dim()
     TORCH_CHECK(

@@ -1,8 +1,9 @@
-"""Matrix products: mm, bmm, addmm, addmv, mv, dot, and matmul for every rank combination.
+"""Matrix products: mm, bmm, addmm, matmul for every rank combination, tensordot, outer, kron.
 
-Mirrors `aten/src/ATen/native/LinearAlgebra.cpp` (the structured mm/bmm/addmm/addmv kernels,
-addmm_impl_cpu_, dot, mv, and the CompositeImplicitAutograd matmul with _matmul_impl) and
-`aten/src/ATen/native/Blas.cpp` (addmv, mv, dot). The BLAS calls are in native/cpu/blas.py.
+Mirrors `aten/src/ATen/native/LinearAlgebra.cpp` (the structured mm/bmm/addmm kernels,
+addmm_impl_cpu_, the CompositeImplicitAutograd matmul with _matmul_impl, and the composites
+tensordot, inner, outer / ger, kron). addmv, mv and dot are Blas.cpp's (native/blas.py); the
+BLAS calls are in native/cpu/blas.py.
 
 Note [matmul decomposes]
 matmul has no kernel of its own: it is CompositeImplicitAutograd, so aten::matmul's children
@@ -17,25 +18,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.expand_utils import infer_size
 from tensortrace.aten.native.cpu import blas
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
 from tensortrace.aten.native.resize import resize_output
+from tensortrace.aten.native.tensor_transformations import dim_list_to_bitset
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
+from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED
 from tensortrace.c10.scalar_type import ScalarType
 from tensortrace.c10.tensor_options import TensorOptions
 
 SOURCE = "aten/src/ATen/native/LinearAlgebra.cpp"
-BLAS_CPP = "aten/src/ATen/native/Blas.cpp"
 Scalar = Any
-
-
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
 
 
 def _check_dispatch_type(name: str, dtype: ScalarType) -> None:
@@ -259,164 +256,6 @@ def bmm_out_cpu(it: TensorIteratorBase, batch1: Tensor, batch2: Tensor, result: 
     blas.gemm(1, batch1.numpy_view(), batch2.numpy_view(), 0, result.numpy_view())
 
 
-# ---- addmv / mv / dot ----------------------------------------------------------------------------
-@meta_function("addmv", BLAS_CPP)
-def meta_addmv(
-    it: TensorIteratorBase, self: Tensor, mat: Tensor, vec: Tensor, beta: Scalar, alpha: Scalar
-) -> None:
-    TORCH_CHECK(
-        mat.dim() == 2 and vec.dim() == 1 and self.dim() <= 1,
-        "vector + matrix @ vector expected, got ",
-        self.dim(),
-        ", ",
-        mat.dim(),
-        ", ",
-        vec.dim(),
-    )
-    TORCH_CHECK(
-        mat.size(1) == vec.size(0) and (mat.size(0) == self.numel() or self.numel() == 1),
-        "size mismatch, got input (",
-        self.size(0) if self.dim() else self.numel(),
-        "), mat (",
-        mat.size(0),
-        "x",
-        mat.size(1),
-        "), vec (",
-        vec.size(0),
-        ")",
-    )
-    TORCH_CHECK(
-        self.scalar_type() == mat.scalar_type() == vec.scalar_type(),
-        "addmv input tensors must have the same dtype, but got ",
-        self.scalar_type(),
-        ", ",
-        mat.scalar_type(),
-        ", and ",
-        vec.scalar_type(),
-    )
-    it.set_output_raw_strided(0, [mat.size(0)], (), _options(vec))
-
-
-@impl_function("addmv_out_cpu", BLAS_CPP, legacy="at::native::addmv_out")
-def addmv_out_cpu(
-    it: TensorIteratorBase,
-    self: Tensor,
-    mat: Tensor,
-    vec: Tensor,
-    beta: Scalar,
-    alpha: Scalar,
-    result: Tensor,
-) -> None:
-    self_ = expand_size(self, [mat.size(0)], "addmv")
-    if mat.numel() == 0:
-        # beta == 0 ignores self; its NaNs and infs must not propagate
-        if beta == 0:
-            result.zero_()
-        else:
-            result.copy_(self_)
-            result.mul_(beta)
-        return
-    if not result.is_same(self_) and beta != 0:
-        result.copy_(self_)
-    if result.numel() != 0:
-        _check_dispatch_type("addmv_impl_cpu", mat.scalar_type())
-        if not (mat.stride(0) == 1 or mat.stride(1) == 1):
-            mat = mat.contiguous()  # gemv needs one unit stride
-        blas.gemv(alpha, mat.numpy_view(), vec.numpy_view(), beta, result.numpy_view())
-
-
-@native_function(BLAS_CPP, name="mv")
-def mv(self: Tensor, vec: Tensor) -> Tensor:
-    result = _at().empty([self.size(0)], dtype=vec.scalar_type(), device=vec.device())
-    # the in-place version is more efficient if we can use it
-    return _at().addmv_(result, self, vec, beta=0, alpha=1)
-
-
-@native_function(BLAS_CPP, name="mv_out")
-def mv_out(self: Tensor, vec: Tensor, out: Tensor) -> Tensor:
-    addmv_out = _at()._ops["addmv.out"]
-    if out.dim() > 1 or (out.numel() != self.size(0) or out.numel() != 1):
-        self_addmv = _at().empty([self.size(0)], dtype=vec.scalar_type(), device=vec.device())
-        return addmv_out.call(self_addmv, self, vec, 0, 1, out)
-    return addmv_out.call(out, self, vec, 0, 1, out)
-
-
-def dot_check(self: Tensor, other: Tensor) -> None:
-    TORCH_CHECK(
-        self.dim() == 1 and other.dim() == 1,
-        "1D tensors expected, but got ",
-        self.dim(),
-        "D and ",
-        other.dim(),
-        "D tensors",
-    )
-    TORCH_CHECK(
-        self.scalar_type() == other.scalar_type(),
-        "dot : expected both vectors to have same dtype, but found ",
-        self.scalar_type(),
-        " and ",
-        other.scalar_type(),
-    )
-    TORCH_CHECK(
-        self.numel() == other.numel(),
-        "inconsistent tensor size, expected tensor [",
-        self.numel(),
-        "] and src [",
-        other.numel(),
-        "] to have the same number of elements, but got ",
-        self.numel(),
-        " and ",
-        other.numel(),
-        " elements respectively",
-    )
-
-
-@native_function(BLAS_CPP, name="dot")
-def dot(self: Tensor, tensor: Tensor) -> Tensor:
-    dot_check(self, tensor)
-    _check_dispatch_type("dot", self.scalar_type())
-    result = _at().empty([], dtype=self.scalar_type(), device=self.device())
-    result.fill_(blas.dot_impl(self.numpy_view(), tensor.numpy_view()))
-    return result
-
-
-@native_function(BLAS_CPP, name="vdot")
-def vdot(self: Tensor, other: Tensor) -> Tensor:
-    """sum(conj(self) * other): dot for real dtypes."""
-    if not self.is_complex():
-        return _at().dot(self, other)
-    dot_check(self, other)
-    result = _at().empty([], dtype=self.scalar_type(), device=self.device())
-    result.fill_(blas.vdot_impl(self.numpy_view(), other.numpy_view()))
-    return result
-
-
-@native_function(SOURCE, name="vdot_out")
-def vdot_out(self: Tensor, other: Tensor, out: Tensor) -> Tensor:
-    resize_output(out, [])
-    TORCH_CHECK(
-        out.scalar_type() == self.scalar_type(),
-        "result dtype ",
-        out.scalar_type(),
-        " does not match input dtype ",
-        self.scalar_type(),
-    )
-    return out.fill_(_at().vdot(self, other))
-
-
-@native_function(SOURCE, name="dot_out")
-def dot_out(self: Tensor, tensor: Tensor, out: Tensor) -> Tensor:
-    resize_output(out, [])
-    TORCH_CHECK(
-        out.scalar_type() == self.scalar_type(),
-        "result dtype ",
-        out.scalar_type(),
-        " does not match input dtype ",
-        self.scalar_type(),
-    )
-    return out.fill_(self.dot(tensor))
-
-
 # ---- matmul (Note [matmul decomposes]) -----------------------------------------------------------
 def should_fold(tensor1: Tensor, tensor2: Tensor, has_out: bool) -> bool:
     """Fold the larger (>= 3D) operand into a matrix and use mm/mv, if that needs no copy."""
@@ -453,7 +292,6 @@ def _prod(values: Sequence[int]) -> int:
 
 
 def _matmul_impl(out: Tensor, tensor1: Tensor, tensor2: Tensor) -> Tensor:
-    at = _at()
     dim_tensor1, dim_tensor2 = tensor1.dim(), tensor2.dim()
     TORCH_CHECK(
         dim_tensor1 != 0 and dim_tensor2 != 0,
@@ -560,3 +398,95 @@ def matmul(self: Tensor, other: Tensor) -> Tensor:
 def matmul_out(self: Tensor, other: Tensor, out: Tensor) -> Tensor:
     _matmul_impl(out, self, other)
     return out
+
+
+# ---- tensordot, inner, outer / ger, kron ---------------------------------------------------------
+@native_function(SOURCE)
+def tensordot(
+    self: Tensor, other: Tensor, dims_self: Sequence[int], dims_other: Sequence[int]
+) -> Tensor:
+    TORCH_CHECK(len(dims_self) == len(dims_other), "both dimension lists should have same length")
+    TORCH_CHECK(self.scalar_type() == other.scalar_type(), "both inputs should have same dtype")
+    csize = 1
+    t1, t2 = self, other
+    for d1, d2 in zip(dims_self, dims_other):
+        s1, s2 = self.size(d1), other.size(d2)
+        if s2 == 1:
+            t1 = t1.sum([d1], True, dtype=t1.scalar_type())
+        elif s1 == 1:
+            t2 = t2.sum([d2], True, dtype=t2.scalar_type())
+        else:
+            TORCH_CHECK(
+                s1 == s2,
+                "contracted dimensions need to match, but first has size ",
+                s1,
+                " in dim ",
+                d1,
+                " and second has size ",
+                s2,
+                " in dim ",
+                d2,
+            )
+            csize *= s1
+    cdims1 = dim_list_to_bitset(dims_self, self.dim())
+    cdims2 = dim_list_to_bitset(dims_other, other.dim())
+    p1 = [i for i in range(self.dim()) if not cdims1[i]]
+    p2_rest = [i for i in range(other.dim()) if not cdims2[i]]
+    rsizes = [t1.size(i) for i in p1] + [t2.size(i) for i in p2_rest]
+    size1 = _prod([t1.size(i) for i in p1])
+    size2 = _prod([t2.size(i) for i in p2_rest])
+    t1 = t1.permute(p1 + [maybe_wrap_dim(d, self.dim()) for d in dims_self]).reshape([size1, csize])
+    t2 = t2.permute([maybe_wrap_dim(d, other.dim()) for d in dims_other] + p2_rest).reshape(
+        [csize, size2]
+    )
+    return at.mm(t1, t2).reshape(rsizes)
+
+
+@native_function(SOURCE)
+def inner(self: Tensor, other: Tensor) -> Tensor:
+    if self.dim() == 0 or other.dim() == 0:
+        return at.mul(self, other)
+    TORCH_CHECK(
+        self.size(-1) == other.size(-1),
+        "inner() the last dimension must match on both input tensors but got shapes ",
+        list(self.sizes()),
+        " and ",
+        list(other.sizes()),
+    )
+    return at.tensordot(self, other, [-1], [-1])
+
+
+def _check_1d(t: Tensor, arg: str, fn: str) -> None:
+    TORCH_CHECK(t.dim() == 1, fn, ": Expected 1-D argument ", arg, ", but got ", t.dim(), "-D")
+
+
+@native_function(SOURCE)
+def outer(self: Tensor, vec2: Tensor) -> Tensor:
+    _check_1d(self, "self", "outer")
+    _check_1d(vec2, "vec2", "outer")
+    return at.mul(self.reshape([self.size(0), 1]), vec2)
+
+
+@native_function(SOURCE)
+def ger(self: Tensor, vec2: Tensor) -> Tensor:
+    return self.outer(vec2)
+
+
+@native_function(SOURCE)
+def kron(self: Tensor, other: Tensor) -> Tensor:
+    """KronImpl: self as (s0, 1, s1, 1, ...) times other as (1, o0, 1, o1, ...), flattened."""
+    maxdim = max(self.dim(), other.dim())
+    pad_self, pad_other = maxdim - self.dim(), maxdim - other.dim()
+    a_reshape = [1] * (2 * maxdim)
+    b_reshape = [1] * (2 * maxdim)
+    result_reshape = [1] * maxdim
+    for i in range(maxdim):
+        a_reshape[2 * i] = self.size(i - pad_self) if i >= pad_self else 1
+        b_reshape[2 * i + 1] = other.size(i - pad_other) if i >= pad_other else 1
+        result_reshape[i] = a_reshape[2 * i] * b_reshape[2 * i + 1]
+
+    def view(t: Tensor, shape: list[int]) -> Tensor:  # _unsafe_view needs viewable strides
+        return at._unsafe_view(t, shape) if t.is_contiguous() else t.reshape(shape)
+
+    product = at.mul(view(self, a_reshape), view(other, b_reshape))
+    return at._unsafe_view(product, result_reshape)

@@ -11,8 +11,7 @@ apply_loss_reduction. The kernels are in native/cpu/loss_kernels.py.
 
 from __future__ import annotations
 
-from typing import Any
-
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
 from tensortrace.aten.tensor_body import Tensor
@@ -29,12 +28,6 @@ NONE, MEAN, SUM = 0, 1, 2  # at::Reduction
 
 mse_stub = DECLARE_DISPATCH("mse_stub", HEADER)
 mse_backward_stub = DECLARE_DISPATCH("mse_backward_stub", HEADER)
-
-
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
 
 
 def apply_loss_reduction(unreduced: Tensor, reduction: int) -> Tensor:
@@ -62,7 +55,6 @@ def mse_loss_out(
     if reduction != NONE:
         loss = TensorIterator.borrowing_binary_op(Tensor(), input, target)
         mse_stub(loss.device_type(), loss)
-        at = _at()
         if reduction == MEAN:
             at.mean(loss.output(), [], out=result)
         else:
@@ -94,7 +86,6 @@ def mse_loss_backward_out(
 
 @native_function(SOURCE)
 def mse_loss_backward(grad_output: Tensor, self: Tensor, target: Tensor, reduction: int) -> Tensor:
-    at = _at()
     input = self
     grad_input = at.zeros_like(input, memory_format="contiguous_format")
     return at.mse_loss_backward(grad_output, input, target, reduction, grad_input=grad_input)
@@ -108,7 +99,6 @@ def binary_cross_entropy_with_logits(
     pos_weight: Tensor | None = None,
     reduction: int = MEAN,
 ) -> Tensor:
-    at = _at()
     input = self
     log_sigmoid_input = at.log_sigmoid(input)
     if pos_weight is not None and pos_weight.defined():

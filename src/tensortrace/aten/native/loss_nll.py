@@ -13,10 +13,11 @@ at::Reduction (aten/src/ATen/core/Reduction.h): None = 0, Mean = 1, Sum = 2.
 
 from __future__ import annotations
 
-from typing import Any, TypeGuard
+from typing import TypeGuard
 
 import numpy as np
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
 from tensortrace.aten.native.resize import resize_output
 from tensortrace.aten.tensor_body import Tensor, expect_contiguous
@@ -34,12 +35,6 @@ from tensortrace.trace import traced
 SOURCE = "aten/src/ATen/native/LossNLL.cpp"
 NONE, MEAN, SUM = 0, 1, 2  # at::Reduction
 _FLOATS = (ScalarType.Float, ScalarType.Double, ScalarType.Half, ScalarType.BFloat16)
-
-
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
 
 
 def _defined(t: Tensor | None) -> TypeGuard[Tensor]:
@@ -291,7 +286,7 @@ def nll_loss_symint(
     reduction: int = MEAN,
     ignore_index: int = -100,
 ) -> Tensor:
-    return _at().nll_loss_forward(self, target, weight, reduction, ignore_index)[0]
+    return at.nll_loss_forward(self, target, weight, reduction, ignore_index)[0]
 
 
 @native_function(SOURCE)
@@ -312,7 +307,7 @@ def nll_loss_nd_symint(
         ").",
     )
     if self.dim() in (1, 2):
-        return _at().nll_loss(self, target, weight, reduction, ignore_index)
+        return at.nll_loss(self, target, weight, reduction, ignore_index)
     out_size = [self.size(0), *self.sizes()[2:]]
     TORCH_CHECK(
         tuple(target.sizes()[1:]) == tuple(self.sizes()[2:]),
@@ -342,7 +337,7 @@ def _cross_entropy_loss_prob_target(
         " classes or no classes but got weight tensor of shape: ",
         weight.sizes() if _defined(weight) else [],
     )
-    input = _at().log_softmax(self, class_dim, self.scalar_type())
+    input = at.log_softmax(self, class_dim, self.scalar_type())
     if label_smoothing > 0.0:
         TORCH_CHECK(
             label_smoothing <= 1.0,
@@ -378,7 +373,6 @@ def _cross_entropy_loss_label_smoothing(
     ignore_index: int,
     label_smoothing: float,
 ) -> Tensor:
-    at = _at()
     class_dim = 0 if self.dim() == 1 else 1
     input = at.log_softmax(self, class_dim, self.scalar_type())
     nllloss = at.nll_loss_nd(input, target, weight, reduction, ignore_index)
@@ -435,7 +429,6 @@ def cross_entropy_loss_symint(
             self, target, weight, reduction, ignore_index, label_smoothing
         )
     class_dim = 0 if self.dim() == 1 else 1
-    at = _at()
     return at.nll_loss_nd(
         at.log_softmax(self, class_dim, self.scalar_type()), target, weight, reduction, ignore_index
     )

@@ -12,10 +12,10 @@ into each input plane (h * W + w), as torch's.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.exception import TORCH_CHECK
@@ -26,12 +26,6 @@ MAX2D = "aten/src/ATen/native/DilatedMaxPool2d.cpp"
 AVG2D = "aten/src/ATen/native/AveragePool2d.cpp"
 ADAPTIVE = "aten/src/ATen/native/AdaptiveAveragePooling.cpp"
 POOLING = "aten/src/ATen/native/Pooling.cpp"
-
-
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
 
 
 def _pair_arg(values: Sequence[int], op: str, name: str, allow_empty: bool) -> tuple[int, int]:
@@ -167,7 +161,7 @@ def _planes(self: Tensor) -> np.ndarray:
 
 
 def _from_numpy(arr: np.ndarray, shape: Sequence[int], dtype: ScalarType) -> Tensor:
-    result = _at().empty(list(shape), dtype=dtype)
+    result = at.empty(list(shape), dtype=dtype)
     if arr.size:
         result.numpy_view()[...] = arr.reshape(list(shape))
     return result
@@ -260,7 +254,7 @@ def max_pool2d(
     dilation: Sequence[int] = (1,),
     ceil_mode: bool = False,
 ) -> Tensor:
-    output_and_indices = _at().max_pool2d_with_indices(
+    output_and_indices = at.max_pool2d_with_indices(
         self, kernel_size, stride, padding, dilation, ceil_mode
     )
     return output_and_indices[0]
@@ -374,7 +368,7 @@ def adaptive_avg_pool2d_symint(self: Tensor, output_size: Sequence[int]) -> Tens
     )
     if list(output_size) == [1, 1]:
         return self.mean([-1, -2], True)
-    return _at()._adaptive_avg_pool2d(self, output_size)
+    return at._adaptive_avg_pool2d(self, output_size)
 
 
 @traced(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TypeGuard
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import impl_function, meta_function
 from tensortrace.aten.scalar_ops import Scalar, wrapped_scalar_tensor
@@ -39,8 +40,6 @@ def meta_pow_tensor_tensor(it: TensorIteratorBase, self: Tensor, exponent: Tenso
 
 @meta_function("pow.Tensor_Scalar", SOURCE)
 def meta_pow_tensor_scalar(it: TensorIteratorBase, self: Tensor, exponent: Scalar) -> None:
-    from tensortrace.aten import functions as at
-
     # Numpy compatibility check
     TORCH_CHECK(
         not (isIntegralType(self.scalar_type(), True) and _is_integral(exponent) and exponent < 0),
@@ -52,8 +51,6 @@ def meta_pow_tensor_scalar(it: TensorIteratorBase, self: Tensor, exponent: Scala
 
 @meta_function("pow.Scalar", SOURCE)
 def meta_pow_scalar(it: TensorIteratorBase, self: Scalar, exponent: Tensor) -> None:
-    from tensortrace.aten import functions as at
-
     # This overload does not use TensorIterator: it short-circuits or redispatches.
     out = it.maybe_get_output()
     dtype = out.scalar_type() if out.defined() else at.result_type(self, exponent)
@@ -81,8 +78,6 @@ def pow_tensor_scalar_out(
 
 @impl_function("pow_Scalar_out", SOURCE, legacy="at::native::pow_out")
 def pow_scalar_out(it: TensorIteratorBase, self: Scalar, exponent: Tensor, out: Tensor) -> None:
-    from tensortrace.aten import functions as at
-
     if self == 1 and not isinstance(self, bool):  # base.equal(1.0)
         out.fill_(1)
     else:

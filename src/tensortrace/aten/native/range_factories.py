@@ -13,6 +13,7 @@ import math
 import warnings
 from typing import cast
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
@@ -53,8 +54,6 @@ def arange(
     device: Device | None = None,
     pin_memory: bool | None = None,
 ) -> Tensor:
-    from tensortrace.aten import functions as at
-
     set_to_integral_dtype = (
         dtype is None
         and isIntegral(start, True)
@@ -73,8 +72,6 @@ def arange(
 
 @native_function(FACTORIES, name="arange_end_out", legacy="at::native::arange_out")
 def arange_end_out(end: Scalar, out: Tensor) -> Tensor:
-    from tensortrace.aten import functions as at
-
     return at.arange(0, end, 1, out=out)
 
 
@@ -184,8 +181,6 @@ def linspace(
     device: Device | None = None,
     pin_memory: bool | None = None,
 ) -> Tensor:
-    from tensortrace.aten import functions as at
-
     if isinstance(start, Tensor) or isinstance(end, Tensor):
         start, end = _linspace_scalars(start, end)
         return at.linspace(

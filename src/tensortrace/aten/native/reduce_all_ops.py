@@ -7,8 +7,10 @@ kernels are in native/cpu/reduce_all_ops_kernel.py.
 
 from __future__ import annotations
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import native_function
+from tensortrace.aten.native.resize import resize_output
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import canCast
@@ -26,8 +28,6 @@ def _contiguous(self: Tensor) -> Tensor:
 
 
 def _reduce_all(name: str, self: Tensor, stub: object) -> Tensor:
-    from tensortrace.aten import functions as at
-
     TORCH_CHECK(
         self.numel() > 0,
         name,
@@ -50,8 +50,6 @@ def min_(self: Tensor) -> Tensor:
 
 
 def _unary_out(self: Tensor, out: Tensor, stub: object) -> Tensor:
-    from tensortrace.aten.native.resize import resize_output
-
     TORCH_CHECK(self.device() == out.device())
     TORCH_CHECK(canCast(self.scalar_type(), out.scalar_type()))
     resize_output(out, [])

@@ -11,10 +11,9 @@ stays the running value.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.empty_tensor import empty_cpu
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
@@ -25,12 +24,6 @@ from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/ReduceOps.cpp"
 KERNEL = "aten/src/ATen/native/cpu/ReduceOpsKernel.cpp"
-
-
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
 
 
 def _nd(a: np.ndarray) -> np.ndarray:
@@ -110,7 +103,7 @@ def logcumsumexp(self: Tensor, dim: int) -> Tensor:
         self.scalar_type(),
         "'",
     )
-    result = _at().empty(list(self.sizes()), dtype=self.scalar_type())
+    result = at.empty(list(self.sizes()), dtype=self.scalar_type())
     if self.numel():
         logcumsumexp_cpu_kernel(result, self, wrapped)
     return result
@@ -141,8 +134,8 @@ def cummax_cummin_helper(
 
 def _cummax_cummin(self: Tensor, dim: int, is_max: bool) -> tuple[Tensor, Tensor]:
     dim = maybe_wrap_dim(dim, self.dim())
-    values = _at().empty(list(self.sizes()), dtype=self.scalar_type())
-    indices = _at().empty(list(self.sizes()), dtype=ScalarType.Long)
+    values = at.empty(list(self.sizes()), dtype=self.scalar_type())
+    indices = at.empty(list(self.sizes()), dtype=ScalarType.Long)
     if self.numel():
         cummax_cummin_helper(values, indices, self, dim, is_max)
     return values, indices

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.default_dtype import get_default_dtype
@@ -20,15 +20,8 @@ from tensortrace.c10.scalar_type import isIntegralType
 SOURCE = "aten/src/ATen/native/ReduceOps.cpp"
 
 
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
-
-
 @native_function(SOURCE, name="logsumexp")
 def logsumexp(self: Tensor, dim: Sequence[int], keepdim: bool = False) -> Tensor:
-    at = _at()
     if isIntegralType(self.scalar_type(), True):
         self = self.to(get_default_dtype())
     dims = list(dim)
@@ -46,4 +39,4 @@ def logsumexp(self: Tensor, dim: Sequence[int], keepdim: bool = False) -> Tensor
 def count_nonzero(self: Tensor, dim: Sequence[int] | int | None = None) -> Tensor:
     """count_nonzero.dim_IntList and count_nonzero: sum(self != 0) over the dims (all dims)."""
     dims = [] if dim is None else ([dim] if isinstance(dim, int) else list(dim))
-    return _at().sum(self.ne(0), dims)
+    return at.sum(self.ne(0), dims)

@@ -9,6 +9,7 @@ bool) and `is_nonzero` of
 
 from __future__ import annotations
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.exception import TORCH_CHECK
@@ -22,8 +23,6 @@ SOURCE = "aten/src/ATen/native/Scalar.cpp"
 def item(self: Tensor) -> Scalar:
     numel = self.numel()
     TORCH_CHECK(numel == 1, "a Tensor with ", numel, " elements cannot be converted to Scalar")
-    from tensortrace.aten import functions as at
-
     return at._local_scalar_dense(self)
 
 

@@ -11,7 +11,6 @@ index may be smaller than self (and src) in every dimension: only its extent is 
 from __future__ import annotations
 
 import warnings
-from typing import Any
 
 import numpy as np
 
@@ -27,12 +26,6 @@ from tensortrace.trace import traced
 SOURCE = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
 CHECKS = "aten/src/ATen/native/ScatterGatherChecks.h"
 KERNEL = "aten/src/ATen/native/cpu/ScatterGatherKernel.cpp"
-
-
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
 
 
 def ensure_nonempty_dim(dim: int) -> int:
@@ -230,6 +223,23 @@ def scatter_impl(
     return out
 
 
+def _scatter_overloads(
+    self: Tensor,
+    dim: int,
+    index: Tensor,
+    src: Tensor | None,
+    value: Scalar | None,
+    reduce: str | None,
+    inplace: bool,
+) -> Tensor:
+    """scatter's four overloads (.src, .value, .reduce, .value_reduce) in one place."""
+    if src is not None and reduce is not None:
+        _warn_scatter_reduce()
+    source = src if src is not None else value
+    assert source is not None  # the schema's overloads: .src or .value
+    return scatter_impl(self, dim, index, source, reduce, inplace, "scatter")
+
+
 @native_function(SOURCE, name="scatter")
 def scatter(
     self: Tensor,
@@ -240,11 +250,7 @@ def scatter(
     reduce: str | None = None,
 ) -> Tensor:
     """scatter.src, scatter.value, scatter.reduce and scatter.value_reduce."""
-    if src is not None and reduce is not None:
-        _warn_scatter_reduce()
-    source = src if src is not None else value
-    assert source is not None  # the schema's overloads: .src or .value
-    return scatter_impl(self, dim, index, source, reduce, False, "scatter")
+    return _scatter_overloads(self, dim, index, src, value, reduce, inplace=False)
 
 
 @native_function(SOURCE, name="scatter_")
@@ -256,11 +262,7 @@ def scatter_(
     value: Scalar | None = None,
     reduce: str | None = None,
 ) -> Tensor:
-    if src is not None and reduce is not None:
-        _warn_scatter_reduce()
-    source = src if src is not None else value
-    assert source is not None  # the schema's overloads: .src or .value
-    return scatter_impl(self, dim, index, source, reduce, True, "scatter")
+    return _scatter_overloads(self, dim, index, src, value, reduce, inplace=True)
 
 
 _WARNED: set[str] = set()

@@ -11,6 +11,7 @@ LogSoftmaxBackward0 call. The kernels are in native/cpu/soft_max_kernel.py.
 
 from __future__ import annotations
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
 from tensortrace.aten.tensor_body import Tensor, expect_contiguous
@@ -88,16 +89,12 @@ def log_softmax_cpu_out(
 
 @native_function(SOURCE)
 def softmax(self: Tensor, dim: int, dtype: ScalarType | None = None) -> Tensor:
-    from tensortrace.aten import functions as at
-
     converted = self.to(dtype) if dtype is not None else self
     return at._softmax(converted, dim, False)
 
 
 @native_function(SOURCE)
 def log_softmax(self: Tensor, dim: int, dtype: ScalarType | None = None) -> Tensor:
-    from tensortrace.aten import functions as at
-
     converted = self.to(dtype) if dtype is not None else self
     return at._log_softmax(converted, dim, False)
 
@@ -107,8 +104,6 @@ def _softmax_into(
 ) -> Tensor:
     """softmax_out / log_softmax_out: _softmax_out into out, or into a temporary that is
     copied over when out is not contiguous."""
-    from tensortrace.aten import functions as at
-
     converted = self.to(dtype) if dtype is not None else self
     kernel = at._log_softmax if log else at._softmax
     if out.is_contiguous():

@@ -9,8 +9,7 @@ keep their order, and NaN is larger than every number.
 
 from __future__ import annotations
 
-from typing import Any
-
+from tensortrace.aten import functions as at
 from tensortrace.aten.empty_tensor import empty_cpu
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import native_function
@@ -26,20 +25,14 @@ sort_stub = DECLARE_DISPATCH("sort_stub", "aten/src/ATen/native/Sorting.h")
 topk_stub = DECLARE_DISPATCH("topk_stub", "aten/src/ATen/native/Sorting.h")
 
 
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
-
-
 @native_function(SOURCE, name="sort_stable")
 def sort_stable(
     self: Tensor, stable: bool | None, dim: int = -1, descending: bool = False
 ) -> tuple[Tensor, Tensor]:
     """sort.stable (TORCH_META_FUNC(sort_stable) + TORCH_IMPL_FUNC(sort_stable_out))."""
     dim = maybe_wrap_dim(dim, self.dim())
-    values = _at().empty_like(self, memory_format="preserve_format")
-    indices = _at().empty_strided(list(self.sizes()), list(values.strides()), dtype=ScalarType.Long)
+    values = at.empty_like(self, memory_format="preserve_format")
+    indices = at.empty_strided(list(self.sizes()), list(values.strides()), dtype=ScalarType.Long)
     if self.numel() == 0:
         return values, indices
     if self.dim() == 0:
@@ -54,22 +47,22 @@ def sort_stable(
 @native_function(SOURCE)
 def sort(self: Tensor, dim: int = -1, descending: bool = False) -> tuple[Tensor, Tensor]:
     """sort(self, dim, descending) is sort.stable with stable=False (the CPU sort is stable)."""
-    return _at().sort(self, stable=False, dim=dim, descending=descending)
+    return at.sort(self, stable=False, dim=dim, descending=descending)
 
 
 @native_function(SOURCE)
 def argsort(self: Tensor, dim: int = -1, descending: bool = False) -> Tensor:
-    return _at().sort(self, dim, descending)[1]
+    return at.sort(self, dim, descending)[1]
 
 
 @native_function(SOURCE, name="argsort_stable")
 def argsort_stable(self: Tensor, stable: bool, dim: int = -1, descending: bool = False) -> Tensor:
-    return _at().sort(self, stable=stable, dim=dim, descending=descending)[1]
+    return at.sort(self, stable=stable, dim=dim, descending=descending)[1]
 
 
 @native_function(SOURCE)
 def msort(self: Tensor) -> Tensor:
-    return _at().sort(self, 0, False)[0]
+    return at.sort(self, 0, False)[0]
 
 
 @native_function(SOURCE, name="topk")

@@ -9,6 +9,7 @@ A value tensor must be 0-dim and is read with item().
 
 from __future__ import annotations
 
+from tensortrace.aten.expand_utils import infer_size
 from tensortrace.aten.memory_overlap import assert_no_partial_overlap
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import native_function
@@ -61,8 +62,6 @@ def masked_fill__cpu(self: Tensor, mask: Tensor, value: Scalar | Tensor) -> Tens
 def masked_fill(self: Tensor, mask: Tensor, value: Scalar | Tensor) -> Tensor:
     """expand_outplace(mask, self), clone(contiguous), masked_fill_."""
     if mask.sizes() != self.sizes():
-        from tensortrace.aten.expand_utils import infer_size
-
         shape = list(infer_size(mask.sizes(), self.sizes()))
         mask.expand(shape)  # expand_outplace expands both; masked_fill_ broadcasts the mask
         self = self.expand(shape)

@@ -10,10 +10,10 @@ isclose(...).all().item(); where(condition) is nonzero_numpy, nonzero().unbind(1
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.scalar_ops import Scalar, wrapped_scalar_tensor
 from tensortrace.aten.tensor_body import Tensor
@@ -28,12 +28,6 @@ from tensortrace.c10.scalar_type import (
 from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/TensorCompare.cpp"
-
-
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
 
 
 @native_function(SOURCE)
@@ -59,8 +53,8 @@ def isclose(
     cast_self = self.to(default) if self.scalar_type() == ScalarType.Bool else self
     cast_other = other.to(default) if isIntegralType(self.scalar_type(), True) else other
     # `atol + (rtol * cast_other).abs()`: C++ operators wrap the doubles (mul.Tensor, add.Tensor)
-    allowed_error = _at().add(
-        _at().mul(cast_other, wrapped_scalar_tensor(rtol)).abs(), wrapped_scalar_tensor(atol)
+    allowed_error = at.add(
+        at.mul(cast_other, wrapped_scalar_tensor(rtol)).abs(), wrapped_scalar_tensor(atol)
     )
     actual_error = cast_self.sub(cast_other).abs()
     # isfinite(actual_error): not NaN and not infinite (isnan/isfinite are part A's ops)
@@ -73,7 +67,7 @@ def isclose(
 def allclose(
     self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
 ) -> bool:
-    return bool(_at().isclose(self, other, rtol, atol, equal_nan).all().item())
+    return bool(at.isclose(self, other, rtol, atol, equal_nan).all().item())
 
 
 @traced(
@@ -103,7 +97,7 @@ def clip(
     min: Scalar | Tensor | None = None,  # noqa: A002
     max: Scalar | Tensor | None = None,
 ) -> Tensor:  # noqa: A002
-    return _at().clamp(self, min, max)
+    return at.clamp(self, min, max)
 
 
 @native_function(SOURCE)
@@ -112,7 +106,7 @@ def clip_(
     min: Scalar | Tensor | None = None,  # noqa: A002
     max: Scalar | Tensor | None = None,
 ) -> Tensor:  # noqa: A002
-    return _at().clamp_(self, min, max)
+    return at.clamp_(self, min, max)
 
 
 @native_function("aten/src/ATen/native/TensorAdvancedIndexing.cpp")

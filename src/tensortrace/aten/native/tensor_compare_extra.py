@@ -9,10 +9,9 @@ answer).
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.scalar_ops import Scalar, wrapped_scalar_tensor
 from tensortrace.aten.tensor_body import Tensor
@@ -25,12 +24,6 @@ SOURCE = "aten/src/ATen/native/TensorCompare.cpp"
 INF = float("inf")
 
 
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
-
-
 @native_function(SOURCE, name="isnan", legacy="at::native::isnan")
 def isnan(self: Tensor) -> Tensor:
     return self.ne(self)
@@ -39,14 +32,14 @@ def isnan(self: Tensor) -> Tensor:
 @native_function(SOURCE, name="isinf", legacy="at::native::isinf")
 def isinf(self: Tensor) -> Tensor:
     if isIntegralType(self.scalar_type(), True):  # integers are never infinite
-        return _at().zeros_like(self, dtype=ScalarType.Bool)
+        return at.zeros_like(self, dtype=ScalarType.Bool)
     return self.abs().eq(INF)
 
 
 @native_function(SOURCE, name="isfinite", legacy="at::native::isfinite")
 def isfinite(self: Tensor) -> Tensor:
     if isIntegralType(self.scalar_type(), True):
-        return _at().ones_like(self, dtype=ScalarType.Bool)
+        return at.ones_like(self, dtype=ScalarType.Bool)
     return self.eq(self).mul(self.abs().ne(INF))
 
 
@@ -67,7 +60,7 @@ def _check_for_unsupported_isin_dtype(dtype: ScalarType) -> None:
 def isin_default_kernel_cpu(
     elements: Tensor, test_elements: Tensor, invert: bool, out: Tensor
 ) -> None:
-    common_type = _at().result_type(elements, test_elements)
+    common_type = at.result_type(elements, test_elements)
     promoted = elements.to(common_type)
     test_flat = test_elements.to(common_type).reshape([-1])
     it = (
@@ -102,7 +95,7 @@ def isin(
     elements = elem if isinstance(elem, Tensor) else wrapped_scalar_tensor(elem)
     _check_for_unsupported_isin_dtype(elements.scalar_type())
     _check_for_unsupported_isin_dtype(test_elements.scalar_type())
-    out = _at().empty(list(elements.sizes()), dtype=ScalarType.Bool, device=elements.device())
+    out = at.empty(list(elements.sizes()), dtype=ScalarType.Bool, device=elements.device())
     if elements.numel() == 0:
         return out
     isin_default_kernel_cpu(elements, test_elements, invert, out)

@@ -10,6 +10,7 @@ Kernels: cpu/tensor_compare_inf_kernel.py.
 
 from __future__ import annotations
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
 from tensortrace.aten.native.resize import resize_output
@@ -85,8 +86,6 @@ def nan_to_num_out(
 def nan_to_num(
     self: Tensor, nan: float | None = None, posinf: float | None = None, neginf: float | None = None
 ) -> Tensor:
-    from tensortrace.aten import functions as at
-
     result = at.empty_like(self)
     return at.nan_to_num(self, nan, posinf, neginf, out=result)
 
@@ -95,6 +94,4 @@ def nan_to_num(
 def nan_to_num_(
     self: Tensor, nan: float | None = None, posinf: float | None = None, neginf: float | None = None
 ) -> Tensor:
-    from tensortrace.aten import functions as at
-
     return at.nan_to_num(self, nan, posinf, neginf, out=self)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import warnings
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native import type_properties
 from tensortrace.aten.native.binary_ops import maximum_stub, minimum_stub
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
@@ -229,6 +230,27 @@ def clamp_max_tensor_out(
 
 
 # ---- where ---------------------------------------------------------------------------------------
+def _bool_condition(condition: Tensor) -> Tensor:
+    """where's condition as a bool tensor: uint8 is still accepted, with a deprecation
+    warning (TORCH_WARN_ONCE in where_self_out), any other dtype is an error."""
+    condition_ = condition
+    if condition.scalar_type() == ScalarType.Byte:
+        warnings.warn(
+            "where received a uint8 condition tensor. This behavior is deprecated and "
+            "will be removed in a future version of PyTorch. Use a boolean condition "
+            "instead.",
+            UserWarning,
+            stacklevel=3,
+        )
+        condition_ = condition.to(ScalarType.Bool)
+    TORCH_CHECK(
+        condition_.scalar_type() == ScalarType.Bool,
+        "where expected condition to be a boolean tensor, but got a tensor with dtype ",
+        condition_.scalar_type(),
+    )
+    return condition_
+
+
 @native_function(SOURCE)
 def where_self_out(condition: Tensor, self: Tensor, other: Tensor, out: Tensor) -> Tensor:
     result_type = type_properties.result_type_tensors(self, other)
@@ -241,21 +263,7 @@ def where_self_out(condition: Tensor, self: Tensor, other: Tensor, out: Tensor) 
     )
     self_ = self.to(result_type) if self.scalar_type() != result_type else self
     other_ = other.to(result_type) if other.scalar_type() != result_type else other
-    condition_ = condition
-    if condition.scalar_type() == ScalarType.Byte:
-        warnings.warn(
-            "where received a uint8 condition tensor. This behavior is deprecated and "
-            "will be removed in a future version of PyTorch. Use a boolean condition "
-            "instead.",
-            UserWarning,
-            stacklevel=2,
-        )
-        condition_ = condition.to(ScalarType.Bool)
-    TORCH_CHECK(
-        condition_.scalar_type() == ScalarType.Bool,
-        "where expected condition to be a boolean tensor, but got a tensor with dtype ",
-        condition_.scalar_type(),
-    )
+    condition_ = _bool_condition(condition)
     it = (
         TensorIteratorConfig()
         .check_all_same_dtype(False)
@@ -272,8 +280,6 @@ def where_self_out(condition: Tensor, self: Tensor, other: Tensor, out: Tensor) 
 @native_function(SOURCE)
 def where(condition: Tensor, self: Tensor | Scalar, other: Tensor | Scalar) -> Tensor:
     """where.self, and the CompositeImplicitAutograd ScalarSelf / ScalarOther / Scalar."""
-    from tensortrace.aten import functions as at
-
     if isinstance(self, Tensor):
         if isinstance(other, Tensor):
             result_type = type_properties.result_type_tensors(self, other)

@@ -1,6 +1,7 @@
-"""Factory functions: empty, empty_like, zeros, ones, full, rand, randn, randint, eye...
+"""Factory functions: empty, empty_like, zeros, ones, full, eye, tril/triu_indices...
 
-Mirrors `aten/src/ATen/native/TensorFactories.cpp`. Each factory makes an empty tensor through
+Mirrors `aten/src/ATen/native/TensorFactories.cpp` (its random factories, rand, randn and
+randint, are in tensor_factories_random.py). Each factory makes an empty tensor through
 the dispatcher (so `aten::empty` nests under `aten::rand`, as in torch.profiler) and fills it in
 place: `zero_`, `fill_`, `uniform_(0, 1)`, `normal_(0, 1)`, `random_(low, high)`. The `*_like`
 factories start from `empty_like`, which keeps the source's strides (Note [empty_like keeps the
@@ -18,13 +19,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from tensortrace.aten import empty_tensor
+from tensortrace.aten import functions as at
+from tensortrace.aten.memory_overlap import is_non_overlapping_and_dense
 from tensortrace.aten.native.registry import native_function
+from tensortrace.aten.opmath_type import scalar_to
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import sort_dims
 from tensortrace.c10.default_dtype import get_default_complex_dtype, get_default_dtype
 from tensortrace.c10.device import Device
-from tensortrace.c10.exception import TORCH_CHECK, torchCheckFail
+from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED, torchCheckFail
 from tensortrace.c10.scalar import Scalar, isBoolean, isIntegral
 from tensortrace.c10.scalar_type import ScalarType
 from tensortrace.trace import traced
@@ -65,37 +71,10 @@ def empty_strided_cpu(
     return empty_tensor.empty_strided_cpu(size, stride, dtype, device, pin_memory)
 
 
-@native_function(SOURCE, legacy="at::native::rand (TypeDefault::rand)")
-def rand(
-    size: Sequence[int],
-    generator: object = None,
-    dtype: ScalarType | None = None,
-    layout: str | None = None,
-    device: Device | None = None,
-    pin_memory: bool | None = None,
-) -> Tensor:
-    from tensortrace.aten import functions as at
-
-    result = at.empty(size, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
-    return result.uniform_(0, 1, generator=generator)
-
-
-@native_function(SOURCE, legacy="at::native::rand_out")
-def rand_out(size: Sequence[int], generator: object = None, out: Tensor | None = None) -> Tensor:
-    from tensortrace.aten.native.resize import resize_output
-
-    assert out is not None
-    resize_output(out, size)
-    return out.uniform_(0, 1, generator=generator)
-
-
 # ---- clone (views and indexing) -----------------------------------------------------------
 @native_function(SOURCE, name="clone", legacy="at::native::clone")
 def clone(self: Tensor, memory_format: str | None = None) -> Tensor:
     """A copy with its own storage: same strides if self is dense (preserve_format)."""
-    from tensortrace.aten import functions as at
-    from tensortrace.aten.memory_overlap import is_non_overlapping_and_dense
-
     memory_format = memory_format if memory_format is not None else "preserve_format"
     if memory_format == "preserve_format":
         if is_non_overlapping_and_dense(self.sizes(), self.strides()):
@@ -111,12 +90,6 @@ def clone(self: Tensor, memory_format: str | None = None) -> Tensor:
         result = at.empty_like(self, memory_format=memory_format)
     result.copy_(self)
     return result
-
-
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
 
 
 # ---- empty_like ----------------------------------------------------------------------------------
@@ -163,9 +136,6 @@ def empty_like(
     memory_format: str | None = None,
 ) -> Tensor:
     """Same sizes; dtype and device from the arguments or from self. Note [empty_like keeps...]."""
-    from tensortrace.aten.memory_overlap import is_non_overlapping_and_dense
-
-    at = _at()
     _check_memory_format(memory_format)
     dtype = dtype if dtype is not None else self.scalar_type()
     device = device if device is not None else self.device()
@@ -202,7 +172,7 @@ def zeros(
 ) -> Tensor:
     # torch 2.9+ checks zeros' sizes itself, before empty's "negative dimension" check
     TORCH_CHECK(all(s >= 0 for s in size), "zeros: Dimension size must be non-negative.")
-    result = _at().empty(size, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+    result = at.empty(size, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
     return result.zero_()
 
 
@@ -210,6 +180,25 @@ def zeros(
 def zeros_out(size: Sequence[int], out: Tensor) -> Tensor:
     out.resize_(size)
     return out.zero_()
+
+
+def _empty_like(
+    self: Tensor,
+    dtype: ScalarType | None,
+    layout: str | None,
+    device: Device | None,
+    pin_memory: bool | None,
+    memory_format: str | None,
+) -> Tensor:
+    """at::empty_like(self, options, memory_format): where every *_like factory starts."""
+    return at.empty_like(
+        self,
+        dtype=dtype,
+        layout=layout,
+        device=device,
+        pin_memory=pin_memory,
+        memory_format=memory_format,
+    )
 
 
 @native_function(SOURCE, legacy="at::native::zeros_like")
@@ -221,14 +210,7 @@ def zeros_like(
     pin_memory: bool | None = None,
     memory_format: str | None = None,
 ) -> Tensor:
-    result = _at().empty_like(
-        self,
-        dtype=dtype,
-        layout=layout,
-        device=device,
-        pin_memory=pin_memory,
-        memory_format=memory_format,
-    )
+    result = _empty_like(self, dtype, layout, device, pin_memory, memory_format)
     return result.zero_()
 
 
@@ -255,7 +237,7 @@ def _full(
     pin_memory: bool | None = None,
 ) -> Tensor:
     TORCH_CHECK(layout in (None, "strided"), "full(...) is not implemented for sparse layout")
-    result = _at().empty(
+    result = at.empty(
         size,
         dtype=infer_full_options(fill_value, dtype),
         layout=layout,
@@ -284,14 +266,7 @@ def full_like(
     pin_memory: bool | None = None,
     memory_format: str | None = None,
 ) -> Tensor:
-    result = _at().empty_like(
-        self,
-        dtype=dtype,
-        layout=layout,
-        device=device,
-        pin_memory=pin_memory,
-        memory_format=memory_format,
-    )
+    result = _empty_like(self, dtype, layout, device, pin_memory, memory_format)
     return result.fill_(fill_value)
 
 
@@ -321,130 +296,8 @@ def ones_like(
     pin_memory: bool | None = None,
     memory_format: str | None = None,
 ) -> Tensor:
-    result = _at().empty_like(
-        self,
-        dtype=dtype,
-        layout=layout,
-        device=device,
-        pin_memory=pin_memory,
-        memory_format=memory_format,
-    )
+    result = _empty_like(self, dtype, layout, device, pin_memory, memory_format)
     return result.fill_(1.0)
-
-
-# ---- random factories ----------------------------------------------------------------------------
-@native_function(SOURCE, legacy="at::native::rand_like")
-def rand_like(
-    self: Tensor,
-    generator: object = None,
-    dtype: ScalarType | None = None,
-    layout: str | None = None,
-    device: Device | None = None,
-    pin_memory: bool | None = None,
-    memory_format: str | None = None,
-) -> Tensor:
-    result = _at().empty_like(
-        self,
-        dtype=dtype,
-        layout=layout,
-        device=device,
-        pin_memory=pin_memory,
-        memory_format=memory_format,
-    )
-    return result.uniform_(0, 1, generator=generator)
-
-
-@native_function(SOURCE, legacy="at::native::randn")
-def randn(
-    size: Sequence[int],
-    generator: object = None,
-    dtype: ScalarType | None = None,
-    layout: str | None = None,
-    device: Device | None = None,
-    pin_memory: bool | None = None,
-) -> Tensor:
-    result = _at().empty(size, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
-    return result.normal_(0, 1, generator=generator)
-
-
-@native_function(SOURCE, legacy="at::native::randn_out")
-def randn_out(size: Sequence[int], generator: object = None, out: Tensor | None = None) -> Tensor:
-    assert out is not None
-    out.resize_(size)
-    return out.normal_(0, 1, generator=generator)
-
-
-@native_function(SOURCE, legacy="at::native::randn_like")
-def randn_like(
-    self: Tensor,
-    generator: object = None,
-    dtype: ScalarType | None = None,
-    layout: str | None = None,
-    device: Device | None = None,
-    pin_memory: bool | None = None,
-    memory_format: str | None = None,
-) -> Tensor:
-    result = _at().empty_like(
-        self,
-        dtype=dtype,
-        layout=layout,
-        device=device,
-        pin_memory=pin_memory,
-        memory_format=memory_format,
-    )
-    return result.normal_(0, 1, generator=generator)
-
-
-@native_function(SOURCE, legacy="at::native::randint")
-def randint(
-    high: int,
-    size: Sequence[int],
-    low: int = 0,
-    generator: object = None,
-    dtype: ScalarType | None = ScalarType.Long,
-    layout: str | None = None,
-    device: Device | None = None,
-    pin_memory: bool | None = None,
-) -> Tensor:
-    """randint(high, size) is randint(0, high, size): empty, then random_(low, high)."""
-    result = _at().empty(size, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
-    return result.random_(low, high, generator=generator)
-
-
-@native_function(SOURCE, legacy="at::native::randint_out")
-def randint_out(
-    high: int,
-    size: Sequence[int],
-    low: int = 0,
-    generator: object = None,
-    out: Tensor | None = None,
-) -> Tensor:
-    assert out is not None
-    out.resize_(size)
-    return out.random_(low, high, generator=generator)
-
-
-@native_function(SOURCE, legacy="at::native::randint_like")
-def randint_like(
-    self: Tensor,
-    high: int,
-    low: int = 0,
-    generator: object = None,
-    dtype: ScalarType | None = None,
-    layout: str | None = None,
-    device: Device | None = None,
-    pin_memory: bool | None = None,
-    memory_format: str | None = None,
-) -> Tensor:
-    result = _at().empty_like(
-        self,
-        dtype=dtype,
-        layout=layout,
-        device=device,
-        pin_memory=pin_memory,
-        memory_format=memory_format,
-    )
-    return result.random_(low, high, generator=generator)
 
 
 # ---- eye ---------------------------------------------------------------------------------------
@@ -458,7 +311,6 @@ def eye(
     pin_memory: bool | None = None,
 ) -> Tensor:
     """An empty tensor to be resized, then at::eye_out (so aten::eye nests in aten::eye)."""
-    at = _at()
     tensor = at.empty([0], dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
     return at.eye(n, n if m is None else m, out=tensor)
 
@@ -494,9 +346,6 @@ def scalar_tensor(
     """A 0-dim tensor holding s: empty_cpu, then at::native::fill_ (no dispatcher call).
 
     fill_ converts with Scalar::to<scalar_t>(), so a value out of the dtype's range raises."""
-    from tensortrace.aten.opmath_type import scalar_to
-    from tensortrace.c10.default_dtype import get_default_dtype
-
     result = empty_tensor.empty_cpu((), dtype if dtype is not None else get_default_dtype())
     result.numpy_view()[()] = scalar_to(s, result.scalar_type(), opmath=False)
     return result
@@ -514,8 +363,6 @@ def new_empty_strided(
 ) -> Tensor:
     """new_empty_strided_symint: empty_strided with self's dtype and device unless given
     (AccumulateGrad makes a leaf's first gradient with it, in the leaf's layout)."""
-    from tensortrace.aten import functions as at
-
     return at.empty_strided(
         size,
         stride,
@@ -524,3 +371,57 @@ def new_empty_strided(
         device=self.device() if device is None else device,
         pin_memory=pin_memory,
     )
+
+
+def _tri_indices(
+    name: str, row: int, col: int, offset: int, dtype: ScalarType | None, upper: bool
+) -> Tensor:
+    dtype = ScalarType.Long if dtype is None else dtype
+    TORCH_CHECK_NOT_IMPLEMENTED(
+        dtype in (ScalarType.Long, ScalarType.Int),
+        '"',
+        name,
+        "\" not implemented for '",
+        dtype,
+        "'",
+    )
+    TORCH_CHECK(row >= 0, "row must be non-negative, got", row)
+    TORCH_CHECK(col >= 0, "col must be non-negative, got", col)
+    rows, cols = (np.triu_indices if upper else np.tril_indices)(row, offset, col)
+    result = at.empty([2, rows.size], dtype=dtype)
+    if rows.size:
+        _tri_indices_kernel(result, rows, cols)
+    return result
+
+
+@traced("kernel", "at::native::tril_indices_cpu (loop)", SOURCE, legacy="tril_indices_cpu")
+def _tri_indices_kernel(result: Tensor, rows: Any, cols: Any) -> None:
+    out = result.numpy_view()
+    out[0] = rows
+    out[1] = cols
+
+
+@native_function(SOURCE)
+def tril_indices_cpu(
+    row: int,
+    col: int,
+    offset: int = 0,
+    dtype: ScalarType | None = None,
+    layout: Any = None,
+    device: Any = None,
+    pin_memory: Any = None,
+) -> Tensor:
+    return _tri_indices("tril_indices", row, col, offset, dtype, False)
+
+
+@native_function(SOURCE)
+def triu_indices_cpu(
+    row: int,
+    col: int,
+    offset: int = 0,
+    dtype: ScalarType | None = None,
+    layout: Any = None,
+    device: Any = None,
+    pin_memory: Any = None,
+) -> Tensor:
+    return _tri_indices("triu_indices", row, col, offset, dtype, True)

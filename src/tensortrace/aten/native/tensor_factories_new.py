@@ -9,8 +9,9 @@ made by at::empty through the dispatcher and filled in place.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from tensortrace.aten import functions as at
+from tensortrace.aten.expand_utils import infer_size
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.device import Device
@@ -18,12 +19,6 @@ from tensortrace.c10.scalar import Scalar
 from tensortrace.c10.scalar_type import ScalarType
 
 SOURCE = "aten/src/ATen/native/TensorFactories.cpp"
-
-
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
 
 
 @native_function(SOURCE, name="new_empty_symint", legacy="at::native::new_empty")
@@ -35,7 +30,7 @@ def new_empty_symint(
     device: Device | None = None,
     pin_memory: bool | None = None,
 ) -> Tensor:
-    return _at().empty(
+    return at.empty(
         list(size),
         dtype=self.scalar_type() if dtype is None else dtype,
         layout=layout,
@@ -99,8 +94,6 @@ def type_as(self: Tensor, other: Tensor) -> Tensor:
 )
 def broadcast_tensors(tensors: Sequence[Tensor]) -> list[Tensor]:
     """expand_outplace: every tensor expanded to the tensors' common broadcast shape."""
-    from tensortrace.aten.expand_utils import infer_size
-
     shape: tuple[int, ...] = ()
     for t in tensors:
         shape = tuple(infer_size(shape, t.sizes()))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.scalar_type import isSignedType
 
 SOURCE = "aten/src/ATen/native/TensorProperties.cpp"
 
@@ -29,6 +30,4 @@ def contiguous(self: Tensor, memory_format: str = "contiguous_format") -> Tensor
 def is_signed(self: Tensor) -> bool:
     """c10::isSignedType of the dtype (floating and complex dtypes are signed, uint8 and bool
     are not)."""
-    from tensortrace.c10.scalar_type import isSignedType
-
     return isSignedType(self.scalar_type())

@@ -1,8 +1,8 @@
 """Views and reshapes: as_strided, select, slice, view, reshape, permute, expand, split, ...
 
-Mirrors `aten/src/ATen/native/TensorShape.cpp` (with `aten/src/ATen/InferSize.h`, the stride
-computation of `aten/src/ATen/TensorUtils.cpp` and `inferExpandGeometry` of
-`aten/src/ATen/ExpandUtils.cpp`). A view computes new sizes, strides and offset and either calls
+Mirrors `aten/src/ATen/native/TensorShape.cpp` (its helpers from `InferSize.h`,
+`TensorUtils.cpp` and `ExpandUtils.cpp` are in aten/infer_size.py, tensor_utils.py and
+expand_utils.py). A view computes new sizes, strides and offset and either calls
 as_strided (select, slice, permute, transpose, expand, squeeze, unsqueeze, diagonal: the
 `aten::<op> > aten::as_strided` tree torch.profiler shows) or makes the TensorImpl itself with
 alias_with_sizes_and_strides (view, _reshape_alias, alias: no child op). Either way the new
@@ -13,15 +13,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tensortrace.aten import functions as at
+from tensortrace.aten.expand_utils import inferExpandGeometry
+from tensortrace.aten.infer_size import infer_size_dv
 from tensortrace.aten.native.registry import native_function
-from tensortrace.aten.native.resize import checkInBoundsForStorage, setStrided
+from tensortrace.aten.native.resize import checkInBoundsForStorage, resize_impl_cpu_, setStrided
 from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_utils import computeStride
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
 from tensortrace.c10.exception import (
     TORCH_CHECK,
     TORCH_CHECK_INDEX,
     torchCheckFail,
-    torchCheckFailAt,
     what,
 )
 from tensortrace.c10.intrusive_ptr import intrusive_ptr
@@ -30,8 +33,6 @@ from tensortrace.c10.tensor_impl import ImplType, TensorImpl
 from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/TensorShape.cpp"
-INFER_SIZE = "aten/src/ATen/InferSize.h"
-TENSOR_UTILS = "aten/src/ATen/TensorUtils.cpp"
 
 
 # ---- helpers -------------------------------------------------------------------------------------
@@ -40,99 +41,6 @@ def _prod(values: Sequence[int]) -> int:
     for v in values:
         n *= v
     return n
-
-
-def _INFER_SIZE_AT(line: int) -> tuple[str, str]:  # noqa: N802
-    """The c10::SourceLocation of a check in InferSize.h (torch 2.13's line numbers)."""
-    return "infer_size_impl", f"{INFER_SIZE}:{line}"
-
-
-@traced("native", "at::infer_size_dv", INFER_SIZE, legacy="infer_size")
-def infer_size_dv(shape: Sequence[int], numel: int) -> list[int]:
-    """Resolve one -1 in `shape` so that it holds `numel` elements (infer_size_impl)."""
-    newsize = 1
-    infer_dim: int | None = None
-    for dim, size in enumerate(shape):
-        if size == -1:
-            if infer_dim is not None:
-                torchCheckFailAt(*_INFER_SIZE_AT(30), "only one dimension can be inferred")
-            infer_dim = dim
-        elif size >= 0:
-            newsize *= size
-        else:
-            torchCheckFailAt(
-                *_INFER_SIZE_AT(35),
-                "invalid shape dimension ",
-                size,
-                " at index ",
-                dim,
-                " of shape ",
-                list(shape),
-            )
-    res = list(shape)
-    if numel == newsize or (infer_dim is not None and newsize > 0 and numel % newsize == 0):
-        if infer_dim is not None:
-            # -1 in a shape of 0 elements could be anything: PyTorch refuses to guess
-            if newsize == 0:
-                torchCheckFailAt(
-                    *_INFER_SIZE_AT(88),
-                    "cannot reshape tensor of 0 elements into shape ",
-                    list(shape),
-                    " because the unspecified dimension size -1 can be any value and is ambiguous",
-                )
-            res[infer_dim] = numel // newsize
-        return res
-    TORCH_CHECK(False, "shape '", list(shape), "' is invalid for input of size ", numel)
-    raise AssertionError("unreachable")
-
-
-@traced("native", "at::detail::computeStride", TENSOR_UTILS, legacy="THTensor_compute_stride")
-def computeStride(
-    oldshape: Sequence[int], oldstride: Sequence[int], newshape: Sequence[int]
-) -> list[int] | None:
-    """Strides that let `newshape` view memory laid out as (oldshape, oldstride), or None.
-
-    Walks the old dims from the back, grouping them into chunks that are contiguous with each
-    other; each chunk must be exactly covered by a run of new dims (size-1 new dims fit
-    anywhere). A new dim that would straddle two chunks makes a view impossible.
-    """
-    if len(oldshape) == 0:
-        return [1] * len(newshape)
-    numel = _prod(oldshape)
-    if numel == 0 and list(oldshape) == list(newshape):
-        return list(oldstride)
-    newstride = [0] * len(newshape)
-    if numel == 0:
-        for view_d in range(len(newshape) - 1, -1, -1):
-            if view_d == len(newshape) - 1:
-                newstride[view_d] = 1
-            else:
-                newstride[view_d] = max(newshape[view_d + 1], 1) * newstride[view_d + 1]
-        return newstride
-    view_d = len(newshape) - 1
-    chunk_base_stride = oldstride[-1]
-    tensor_numel = 1
-    view_numel = 1
-    for tensor_d in range(len(oldshape) - 1, -1, -1):
-        tensor_numel *= oldshape[tensor_d]
-        # a chunk ends where the next dim out is not laid out right after this one
-        if tensor_d == 0 or (
-            oldshape[tensor_d - 1] != 1
-            and oldstride[tensor_d - 1] != tensor_numel * chunk_base_stride
-        ):
-            while view_d >= 0 and (view_numel < tensor_numel or newshape[view_d] == 1):
-                newstride[view_d] = view_numel * chunk_base_stride
-                view_numel *= newshape[view_d]
-                view_d -= 1
-            if view_numel != tensor_numel:
-                return None
-            if tensor_d > 0:
-                chunk_base_stride = oldstride[tensor_d - 1]
-                tensor_numel = 1
-                view_numel = 1
-    if view_d != -1:
-        return None
-    return newstride
 
 
 @traced("native", "at::native::alias_with_sizes_and_strides", SOURCE)
@@ -256,8 +164,6 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
         cur_size,
         ").",
     )
-    from tensortrace.aten import functions as at
-
     return at.slice(self, dim, start, start + length, 1)
 
 
@@ -300,11 +206,7 @@ def reshape(self: Tensor, shape: Sequence[int]) -> Tensor:
     inferred = infer_size_dv(shape, self.numel())
     stride = computeStride(self.sizes(), self.strides(), inferred)
     if stride is not None:
-        from tensortrace.aten import functions as at
-
         return at._reshape_alias(self, inferred, stride)
-    from tensortrace.aten import functions as at
-
     return at._unsafe_view(self.clone(memory_format="contiguous_format"), inferred)
 
 
@@ -455,55 +357,6 @@ def squeeze_dims(self: Tensor, dim: Sequence[int]) -> Tensor:
     return self.as_strided(sizes, strides)
 
 
-@traced("native", "at::inferExpandGeometry", "aten/src/ATen/ExpandUtils.cpp")
-def inferExpandGeometry(
-    tensor_sizes: Sequence[int], tensor_strides: Sequence[int], sizes: Sequence[int]
-) -> tuple[list[int], list[int]]:
-    """The expanded sizes, with stride 0 wherever a size-1 (or new, leading) dim is repeated."""
-    ndim = len(sizes)
-    tensor_dim = len(tensor_sizes)
-    if tensor_dim == 0:
-        return list(sizes), [0] * ndim
-    expanded_sizes = [0] * ndim
-    expanded_strides = [0] * ndim
-    for i in range(ndim - 1, -1, -1):
-        offset = ndim - 1 - i
-        dim = tensor_dim - 1 - offset
-        size = tensor_sizes[dim] if dim >= 0 else 1
-        stride = (
-            tensor_strides[dim] if dim >= 0 else (expanded_sizes[i + 1] * expanded_strides[i + 1])
-        )
-        target_size = sizes[i]
-        if target_size == -1:
-            TORCH_CHECK(
-                dim >= 0,
-                "The expanded size of the tensor (",
-                target_size,
-                ") isn't allowed in a leading, non-existing dimension ",
-                i,
-            )
-            target_size = size
-        if size != target_size:
-            TORCH_CHECK(
-                size == 1,
-                "The expanded size of the tensor (",
-                target_size,
-                ") must match the existing size (",
-                size,
-                ") at non-singleton dimension ",
-                i,
-                ".  Target sizes: ",
-                list(sizes),
-                ".  Tensor sizes: ",
-                list(tensor_sizes),
-            )
-            size = target_size
-            stride = 0
-        expanded_sizes[i] = size
-        expanded_strides[i] = stride
-    return expanded_sizes, expanded_strides
-
-
 def _type_string(self: Tensor) -> str:
     """toString() of a legacy type: torch.FloatTensor, torch.LongTensor (ScalarType's name)."""
     return f"torch.{self.scalar_type()}Tensor"
@@ -562,90 +415,6 @@ def diagonal(self: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Ten
     return self.as_strided(sizes, strides, storage_offset)
 
 
-# ---- split, chunk, unbind ------------------------------------------------------------------------
-@native_function(SOURCE, name="split", legacy="at::native::split")
-def split(self: Tensor, split_size: int, dim: int = 0) -> list[Tensor]:
-    TORCH_CHECK(self.dim() != 0, "split expects at least a 1-dimensional tensor")
-    dim = maybe_wrap_dim(dim, self.dim())
-    TORCH_CHECK(
-        split_size >= 0, "split expects split_size be non-negative, but got split_size=", split_size
-    )
-    dim_size = self.size(dim)
-    TORCH_CHECK(
-        split_size > 0 or dim_size == 0,
-        "split_size can only be 0 if dimension size is 0, but got dimension size of ",
-        dim_size,
-    )
-    num_splits = 1
-    if split_size != 0:
-        num_splits = max((dim_size + split_size - 1) // split_size, 1)
-    last_split_size = split_size - (split_size * num_splits - dim_size)
-    from tensortrace.aten import functions as at
-
-    return [
-        at.narrow(self, dim, i * split_size, last_split_size if i == num_splits - 1 else split_size)
-        for i in range(num_splits)
-    ]
-
-
-@native_function(SOURCE, name="split_with_sizes", legacy="at::native::split_with_sizes")
-def split_with_sizes(self: Tensor, split_sizes: Sequence[int], dim: int = 0) -> list[Tensor]:
-    TORCH_CHECK(self.dim() != 0, "split expects at least a 1-dimensional tensor")
-    dim = maybe_wrap_dim(dim, self.dim())
-    dim_size = self.size(dim)
-    results: list[Tensor] = []
-    start_idx = 0
-    for length in split_sizes:
-        TORCH_CHECK(
-            length >= 0,
-            "split_with_sizes expects split_sizes have only "
-            "non-negative entries, but got split_sizes=",
-            list(split_sizes),
-        )
-        start_idx += length
-    TORCH_CHECK(
-        start_idx == dim_size,
-        "split_with_sizes expects split_sizes to sum exactly to ",
-        dim_size,
-        " (input tensor's size at dimension ",
-        dim,
-        "), but got split_sizes=",
-        list(split_sizes),
-    )
-    # PyTorch slices each piece with as_strided directly (no narrow/slice frames)
-    start_idx = 0
-    for length in split_sizes:
-        sizes = list(self.sizes())
-        sizes[dim] = length
-        results.append(
-            self.as_strided(
-                sizes, self.strides(), self.storage_offset() + start_idx * self.stride(dim)
-            )
-        )
-        start_idx += length
-    return results
-
-
-@native_function(SOURCE, name="chunk", legacy="at::native::chunk")
-def chunk(self: Tensor, chunks: int, dim: int = 0) -> list[Tensor]:
-    TORCH_CHECK(self.dim() > 0, "chunk expects at least a 1-dimensional tensor")
-    TORCH_CHECK(chunks > 0, "chunk expects `chunks` to be greater than 0, got: ", chunks)
-    dim = maybe_wrap_dim(dim, self.dim())
-    dim_size = self.size(dim)
-    split_size = (dim_size + chunks - 1) // chunks
-    if split_size == 0 and dim_size == 0:
-        # chunks empty pieces of size 0: split_with_sizes keeps their count
-        return self.split_with_sizes([split_size] * chunks, dim)
-    return self.split(split_size, dim)
-
-
-@native_function(SOURCE, name="unbind", legacy="at::native::unbind")
-def unbind(self: Tensor, dim: int = 0) -> list[Tensor]:
-    TORCH_CHECK_INDEX(self.dim() > 0, "Dimension specified as 0 but tensor has no dimensions")
-    dim = maybe_wrap_dim(dim, self.dim(), False)
-    return [self.select(dim, i) for i in range(self.size(dim))]
-
-
 # ---- set_ ----------------------------------------------------------------------------------------
 @native_function(SOURCE, name="set_storage_cpu_", legacy="at::native::set_storage_cpu_")
 def set_storage_cpu_(
@@ -659,8 +428,6 @@ def set_storage_cpu_(
 
     Like PyTorch, a geometry that reaches past the end of `source` grows the storage.
     """
-    from tensortrace.aten.native.resize import resize_impl_cpu_
-
     impl = self.unsafeGetTensorImpl()
     # an empty stride list (the schema's default) means "contiguous"
     stride_opt = list(stride) if len(stride) > 0 or len(size) == 0 else None

@@ -20,7 +20,7 @@ from tensortrace.c10.exception import TORCH_CHECK
 SOURCE = "aten/src/ATen/native/TensorShape.cpp"
 
 
-def TORCH_WARN_ONCE(message: str) -> None:  # noqa: N802 - PyTorch's name
+def TORCH_WARN_ONCE(message: str) -> None:
     """TORCH_WARN_ONCE: a UserWarning (Python's filters show it once per place)."""
     warnings.warn(message, UserWarning, stacklevel=user_stacklevel())
 
@@ -42,7 +42,7 @@ def user_stacklevel() -> int:
 
 
 @native_function(SOURCE, name="numpy_T", legacy="at::native::numpy_T")
-def numpy_T(self: Tensor) -> Tensor:  # noqa: N802 - PyTorch's name
+def numpy_T(self: Tensor) -> Tensor:
     n = self.dim()
     if n != 2 and n != 0:
         TORCH_WARN_ONCE(
@@ -59,7 +59,7 @@ def numpy_T(self: Tensor) -> Tensor:  # noqa: N802 - PyTorch's name
 
 
 @native_function(SOURCE, name="matrix_H", legacy="at::native::matrix_H")
-def matrix_H(self: Tensor) -> Tensor:  # noqa: N802 - PyTorch's name
+def matrix_H(self: Tensor) -> Tensor:
     ndim = self.dim()
     if ndim == 0:
         TORCH_WARN_ONCE("Tensor.H is deprecated on 0-D tensors. Consider using x.conj().")
@@ -96,13 +96,13 @@ def _adjoint(self: Tensor, transpose: bool, name: str) -> Tensor:
     return self_t if transpose else self_t.conj()  # conj(): the identity on real dtypes
 
 
-def mT(self: Tensor) -> Tensor:  # noqa: N802 - PyTorch's name
+def mT(self: Tensor) -> Tensor:
     """at::native::mT (registered in tensor_shape_inplace.py, which calls this)."""
     return _adjoint(self, True, "mT")
 
 
 @native_function(SOURCE, name="mH", legacy="at::native::mH")
-def mH(self: Tensor) -> Tensor:  # noqa: N802 - PyTorch's name
+def mH(self: Tensor) -> Tensor:
     return _adjoint(self, False, "mH")
 
 

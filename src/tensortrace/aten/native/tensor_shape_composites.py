@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
@@ -23,12 +24,6 @@ from tensortrace.c10.scalar_type import ScalarType, promoteTypes
 from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/TensorShape.cpp"
-
-
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
 
 
 # ---- diagonals ----------------------------------------------------------------------------------
@@ -43,7 +38,7 @@ def diag_embed(self: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) ->
     sizes = list(self.sizes())[:-1] if self.dim() else []
     for d in sorted((dim1, dim2)):
         sizes.insert(d, new_dim_len)
-    result = _at().zeros(sizes, dtype=self.scalar_type())
+    result = at.zeros(sizes, dtype=self.scalar_type())
     result.diagonal(offset, dim1, dim2).copy_(self)
     return result
 
@@ -53,7 +48,7 @@ def diag(self: Tensor, diagonal: int = 0) -> Tensor:
     ndim = self.dim()
     TORCH_CHECK(ndim == 1 or ndim == 2, "diag(): Supports 1D or 2D tensors. Got ", ndim, "D")
     if ndim == 1:
-        return _at().diag_embed(self, diagonal)
+        return at.diag_embed(self, diagonal)
     return self.diagonal(diagonal).clone(memory_format="contiguous_format")
 
 
@@ -65,7 +60,7 @@ def diagflat(self: Tensor, offset: int = 0) -> Tensor:
 @native_function(SOURCE)
 def block_diag(tensors: Sequence[Tensor]) -> Tensor:
     if not tensors:
-        return _at().empty([1, 0])
+        return at.empty([1, 0])
     dtype = tensors[0].scalar_type()
     rows = cols = 0
     shapes = []
@@ -82,7 +77,7 @@ def block_diag(tensors: Sequence[Tensor]) -> Tensor:
         shape = list(t.sizes()) if t.dim() == 2 else [1, t.numel()]
         shapes.append(shape)
         rows, cols = rows + shape[0], cols + shape[1]
-    result = _at().zeros([rows, cols], dtype=dtype)
+    result = at.zeros([rows, cols], dtype=dtype)
     r = c = 0
     for t, (h, w) in zip(tensors, shapes):
         block = t if t.dim() == 2 else t.view([h, w])
@@ -129,27 +124,27 @@ for _n, _f in (("atleast_1d", atleast_1d), ("atleast_2d", atleast_2d), ("atleast
 @native_function(SOURCE)
 def hstack(tensors: Sequence[Tensor]) -> Tensor:
     TORCH_CHECK(len(tensors) > 0, "hstack expects a non-empty TensorList")
-    rep = _at().atleast_1d(list(tensors))
-    return _at().cat(rep, 0 if rep[0].dim() == 1 else 1)
+    rep = at.atleast_1d(list(tensors))
+    return at.cat(rep, 0 if rep[0].dim() == 1 else 1)
 
 
 @native_function(SOURCE)
 def vstack(tensors: Sequence[Tensor]) -> Tensor:
     TORCH_CHECK(len(tensors) > 0, "vstack expects a non-empty TensorList")
-    return _at().cat(_at().atleast_2d(list(tensors)), 0)
+    return at.cat(at.atleast_2d(list(tensors)), 0)
 
 
 @native_function(SOURCE)
 def dstack(tensors: Sequence[Tensor]) -> Tensor:
     TORCH_CHECK(len(tensors) > 0, "dstack expects a non-empty TensorList")
-    return _at().cat(_at().atleast_3d(list(tensors)), 2)
+    return at.cat(at.atleast_3d(list(tensors)), 2)
 
 
 @native_function(SOURCE)
 def column_stack(tensors: Sequence[Tensor]) -> Tensor:
     TORCH_CHECK(len(tensors) > 0, "column_stack expects a non-empty TensorList")
     reshaped = [t.reshape([t.numel(), 1]) if t.dim() <= 1 else t for t in tensors]
-    return _at().hstack(reshaped)
+    return at.hstack(reshaped)
 
 
 # ---- movedim, swapaxes ---------------------------------------------------------------------------
@@ -211,7 +206,7 @@ def repeat(self: Tensor, repeats: Sequence[int]) -> Tensor:
     num_new = len(repeats) - self.dim()
     padded = [1] * num_new + list(self.sizes())
     target = [p * r for p, r in zip(padded, repeats)]
-    result = _at().empty(target, dtype=self.scalar_type())
+    result = at.empty(target, dtype=self.scalar_type())
     if result.numel() == 0:
         return result
     interleaved = [v for r, p in zip(repeats, padded) for v in (r, p)]
@@ -307,7 +302,7 @@ def repeat_interleave_cpu(repeats: Tensor, output_size: int | None = None) -> Te
     total = int(reps.sum())
     if output_size is not None:
         TORCH_CHECK(output_size == total, "allocated size does not match required size")
-    result = _at().empty([total], dtype=repeats.scalar_type())
+    result = at.empty([total], dtype=repeats.scalar_type())
     if total:
         _repeat_interleave_kernel(result, reps)
     return result
@@ -342,7 +337,7 @@ def repeat_interleave(
         reps = repeats
     else:
         TORCH_CHECK(False, "repeats must be 0-dim or 1-dim tensor")
-    return inp.index_select(d, _at().repeat_interleave(reps, output_size=output_size))
+    return inp.index_select(d, at.repeat_interleave(reps, output_size=output_size))
 
 
 # ---- aliases: broadcast_to, concat / concatenate, row_stack, ravel ----------------------------
@@ -353,82 +348,22 @@ def broadcast_to(self: Tensor, size: Sequence[int]) -> Tensor:
 
 @native_function(SOURCE)
 def concat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
-    return _at().cat(list(tensors), dim)
+    return at.cat(list(tensors), dim)
 
 
 @native_function(SOURCE)
 def concatenate(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
-    return _at().cat(list(tensors), dim)
+    return at.cat(list(tensors), dim)
 
 
 @native_function(SOURCE)
 def row_stack(tensors: Sequence[Tensor]) -> Tensor:
-    return _at().vstack(list(tensors))
+    return at.vstack(list(tensors))
 
 
 @native_function(SOURCE)
 def ravel(self: Tensor) -> Tensor:
     return self.contiguous().view([-1])
-
-
-# ---- tril_indices / triu_indices (TensorFactories.cpp) ----------------------------------------
-FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
-
-
-def _tri_indices(
-    name: str, row: int, col: int, offset: int, dtype: ScalarType | None, upper: bool
-) -> Tensor:
-    from tensortrace.c10.exception import TORCH_CHECK_NOT_IMPLEMENTED
-
-    dtype = ScalarType.Long if dtype is None else dtype
-    TORCH_CHECK_NOT_IMPLEMENTED(
-        dtype in (ScalarType.Long, ScalarType.Int),
-        '"',
-        name,
-        "\" not implemented for '",
-        dtype,
-        "'",
-    )
-    TORCH_CHECK(row >= 0, "row must be non-negative, got", row)
-    TORCH_CHECK(col >= 0, "col must be non-negative, got", col)
-    rows, cols = (np.triu_indices if upper else np.tril_indices)(row, offset, col)
-    result = _at().empty([2, rows.size], dtype=dtype)
-    if rows.size:
-        _tri_indices_kernel(result, rows, cols)
-    return result
-
-
-@traced("kernel", "at::native::tril_indices_cpu (loop)", FACTORIES, legacy="tril_indices_cpu")
-def _tri_indices_kernel(result: Tensor, rows: Any, cols: Any) -> None:
-    out = result.numpy_view()
-    out[0] = rows
-    out[1] = cols
-
-
-@native_function(FACTORIES)
-def tril_indices_cpu(
-    row: int,
-    col: int,
-    offset: int = 0,
-    dtype: ScalarType | None = None,
-    layout: Any = None,
-    device: Any = None,
-    pin_memory: Any = None,
-) -> Tensor:
-    return _tri_indices("tril_indices", row, col, offset, dtype, False)
-
-
-@native_function(FACTORIES)
-def triu_indices_cpu(
-    row: int,
-    col: int,
-    offset: int = 0,
-    dtype: ScalarType | None = None,
-    layout: Any = None,
-    device: Any = None,
-    pin_memory: Any = None,
-) -> Tensor:
-    return _tri_indices("triu_indices", row, col, offset, dtype, True)
 
 
 @native_function(SOURCE, name="reshape_as", legacy="at::native::reshape_as")
@@ -505,14 +440,10 @@ def _register_nsplit(name: str, min_dim: int, dim_of: Any) -> None:
             sections,
             "!",
         )
-        from tensortrace.aten import functions as at
-
         return at.tensor_split(self, sections, dim)
 
     def by_indices(self: Tensor, indices: Sequence[int]) -> list[Tensor]:
         check_dims(self)
-        from tensortrace.aten import functions as at
-
         return at.tensor_split(self, indices, dim_of(self))
 
     native_function(SOURCE, name=name, legacy=f"at::native::{name}")(by_sections)

@@ -9,6 +9,7 @@ view_as (view with another tensor's sizes). Kept apart from tensor_shape.py (the
 from __future__ import annotations
 
 from tensortrace.aten.native.registry import native_function
+from tensortrace.aten.native.tensor_shape_adjoint import mT as adjoint_mT
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
 
@@ -44,9 +45,7 @@ def squeeze__dim(self: Tensor, dim: int) -> Tensor:
 
 
 @native_function(SOURCE, name="mT", legacy="at::native::mT")
-def mT(self: Tensor) -> Tensor:  # noqa: N802 - PyTorch's name
-    from tensortrace.aten.native.tensor_shape_adjoint import mT as adjoint_mT
-
+def mT(self: Tensor) -> Tensor:
     return adjoint_mT(self)  # _adjoint(self, /*transpose=*/true, "mT"): 0-D is the identity
 
 

@@ -9,8 +9,8 @@ several dims rolls one dim at a time, and roll along one dim is the cat of two n
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
@@ -20,12 +20,6 @@ from tensortrace.c10.exception import TORCH_CHECK
 SOURCE = "aten/src/ATen/native/TensorTransformations.cpp"
 
 flip_stub = DECLARE_DISPATCH("flip_stub", "aten/src/ATen/native/TensorTransformations.h")
-
-
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
 
 
 def dim_list_to_bitset(dims: Sequence[int], ndims: int) -> list[bool]:
@@ -41,7 +35,7 @@ def dim_list_to_bitset(dims: Sequence[int], ndims: int) -> list[bool]:
 @native_function(SOURCE)
 def flip(self: Tensor, dims: Sequence[int]) -> Tensor:
     flip_dims = dim_list_to_bitset(dims, self.dim())
-    out = _at().empty_like(self, memory_format="preserve_format")
+    out = at.empty_like(self, memory_format="preserve_format")
     wrapped = [d for d in range(self.dim()) if flip_dims[d]]
     if self.numel() == 0 or not wrapped:
         if self.numel():
@@ -97,7 +91,7 @@ def roll(self: Tensor, shifts: Sequence[int], dims: Sequence[int] = ()) -> Tenso
         return self.clone(memory_format="contiguous_format")
     t0 = self.narrow(dim, start, size - start)
     t1 = self.narrow(dim, 0, start)
-    return _at().cat([t0, t1], dim)
+    return at.cat([t0, t1], dim)
 
 
 @native_function(SOURCE)

@@ -9,8 +9,6 @@ j <= i + k (tril) or j >= i + k (triu).
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from tensortrace.aten.empty_tensor import empty_cpu
@@ -20,12 +18,6 @@ from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/TriangularOps.cpp"
-
-
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
 
 
 @traced("kernel", "at::native::(anonymous)::apply_triu_tril", SOURCE, legacy="apply_triu_tril")

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tensortrace.aten.native.registry import native_function
+from tensortrace.aten.scalar_ops import wrapped_scalar_tensor
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.default_dtype import get_default_complex_dtype, get_default_dtype
 from tensortrace.c10.scalar_type import (
     ScalarType,
+    canCast,
     isComplexType,
     isFloatingType,
     promoteTypes,
@@ -94,8 +97,6 @@ Scalar = bool | int | float | complex
 
 
 def _wrapped(s: Scalar) -> Tensor:
-    from tensortrace.aten.scalar_ops import wrapped_scalar_tensor
-
     return wrapped_scalar_tensor(s)
 
 
@@ -109,9 +110,6 @@ def result_type_scalars(a: Scalar, b: Scalar) -> ScalarType:
 
 
 def _register_natives() -> None:
-    from tensortrace.aten.native.registry import native_function
-    from tensortrace.c10.scalar_type import canCast
-
     source = "aten/src/ATen/native/TypeProperties.cpp"
 
     @native_function(source, name="result_type")

@@ -10,6 +10,8 @@ output to have it too.
 
 from __future__ import annotations
 
+from tensortrace.aten import functions as at
+from tensortrace.aten.native.complex_ops import unary_op_impl_with_complex_to_float_out
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH, DispatchStub
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
 from tensortrace.aten.tensor_body import Tensor
@@ -65,16 +67,12 @@ register_structured_unary("bitwise_not", float_op=False)
 # ---- abs: not structured (unary_op_impl_with_complex_to_float) -----------------------------------
 @native_function(SOURCE)
 def abs_out(self: Tensor, out: Tensor) -> Tensor:
-    from tensortrace.aten.native.complex_ops import unary_op_impl_with_complex_to_float_out
-
     return unary_op_impl_with_complex_to_float_out(out, self, abs_stub, False)
 
 
 @native_function(SOURCE, name="abs")
 def abs_(self: Tensor) -> Tensor:
     """unary_op_impl_with_complex_to_float: the result of a complex tensor is real."""
-    from tensortrace.aten import functions as at
-
     if self.is_complex():
         result = at.empty_like(self, dtype=toRealValueType(self.scalar_type()))
     else:
@@ -84,8 +82,6 @@ def abs_(self: Tensor) -> Tensor:
 
 @native_function(SOURCE, name="abs_")
 def abs_inplace(self: Tensor) -> Tensor:
-    from tensortrace.aten import functions as at
-
     TORCH_CHECK(not self.is_complex(), "In-place abs is not supported for complex tensors.")
     return at.abs(self, out=self)
 
@@ -106,14 +102,10 @@ def logical_not_out(self: Tensor, out: Tensor) -> Tensor:
 
 @native_function(SOURCE)
 def logical_not(self: Tensor) -> Tensor:
-    from tensortrace.aten import functions as at
-
     result = at.empty([0], dtype=ScalarType.Bool, device=self.device())
     return at.logical_not(self, out=result)
 
 
 @native_function(SOURCE)
 def logical_not_(self: Tensor) -> Tensor:
-    from tensortrace.aten import functions as at
-
     return at.logical_not(self, out=self)

@@ -8,6 +8,7 @@ takes floating dtypes). Kept apart from unary_ops.py so that file stays about th
 
 from __future__ import annotations
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH, DispatchStub
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.native.unary_ops import register_structured_unary
@@ -39,8 +40,6 @@ def conj_physical(self: Tensor) -> Tensor:
 
 @native_function(SOURCE, name="frexp", legacy="at::native::frexp")
 def frexp(self: Tensor) -> tuple[Tensor, Tensor]:
-    from tensortrace.aten import functions as at
-
     TORCH_CHECK(
         isFloatingType(self.scalar_type()), "torch.frexp() only supports floating-point dtypes"
     )

@@ -11,6 +11,7 @@ refused there); signbit builds a boolean output. fix and square are CompositeImp
 
 from __future__ import annotations
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH, DispatchStub
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
 from tensortrace.aten.native.unary_ops import register_structured_unary
@@ -96,8 +97,6 @@ def signbit_out(it: TensorIteratorBase, self: Tensor, out: Tensor) -> None:
 # ---- CompositeImplicitAutograd: fix (= trunc) and square (= pow(self, 2)) -----------------------
 @native_function(SOURCE, name="fix", legacy="at::native::fix")
 def fix(self: Tensor) -> Tensor:
-    from tensortrace.aten import functions as at
-
     return at.trunc(self)
 
 
@@ -108,15 +107,11 @@ def fix_(self: Tensor) -> Tensor:
 
 @native_function(SOURCE, name="fix_out", legacy="at::native::fix_out")
 def fix_out(self: Tensor, out: Tensor) -> Tensor:
-    from tensortrace.aten import functions as at
-
     return at.trunc(self, out=out)
 
 
 @native_function(SOURCE, name="square", legacy="at::native::square")
 def square(self: Tensor) -> Tensor:
-    from tensortrace.aten import functions as at
-
     return at.pow(self, 2)
 
 
@@ -127,6 +122,4 @@ def square_(self: Tensor) -> Tensor:
 
 @native_function(SOURCE, name="square_out", legacy="at::native::square_out")
 def square_out(self: Tensor, out: Tensor) -> Tensor:
-    from tensortrace.aten import functions as at
-
     return at.pow(self, 2, out=out)

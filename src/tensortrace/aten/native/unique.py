@@ -10,10 +10,9 @@ always computes both. torch.unique (torch/functional.py) picks the op and the re
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
@@ -24,14 +23,8 @@ from tensortrace.trace import traced
 SOURCE = "aten/src/ATen/native/Unique.cpp"
 
 
-def _at() -> Any:
-    from tensortrace.aten import functions as at
-
-    return at
-
-
 def _from_numpy(arr: np.ndarray, dtype: ScalarType) -> Tensor:
-    result = _at().empty(list(arr.shape), dtype=dtype)
+    result = at.empty(list(arr.shape), dtype=dtype)
     if arr.size:
         result.numpy_view()[...] = arr
     return result
@@ -42,7 +35,7 @@ def _long(arr: np.ndarray) -> Tensor:
 
 
 def _empty_long() -> Tensor:
-    return _at().empty([0], dtype=ScalarType.Long)
+    return at.empty([0], dtype=ScalarType.Long)
 
 
 @traced(
@@ -143,7 +136,7 @@ def unique_consecutive(
     self: Tensor, return_inverse: bool = False, return_counts: bool = False, dim: int | None = None
 ) -> tuple[Tensor, Tensor, Tensor]:
     if dim is not None:
-        return _at().unique_dim_consecutive(self, dim, return_inverse, return_counts)
+        return at.unique_dim_consecutive(self, dim, return_inverse, return_counts)
     _check_not_complex("unique", self)
     flat = self.numpy_view().reshape(-1, 1)
     starts, inverse, counts = _unique_consecutive(flat)

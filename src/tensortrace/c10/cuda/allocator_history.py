@@ -84,10 +84,10 @@ class TraceEntryRingBuffer:
         self.alloc_trace_max_entries = 1
         self.alloc_trace_next = 0
 
-    def setMaxEntries(self, size: int) -> None:  # noqa: N802
+    def setMaxEntries(self, size: int) -> None:
         self.alloc_trace_max_entries = max(1, size)
 
-    def insertTraceEntries(self, te: TraceEntry) -> None:  # noqa: N802
+    def insertTraceEntries(self, te: TraceEntry) -> None:
         if len(self.alloc_trace) < self.alloc_trace_max_entries:
             self.alloc_trace.append(te)
         else:  # overwrite the oldest entry
@@ -96,7 +96,7 @@ class TraceEntryRingBuffer:
             if self.alloc_trace_next == self.alloc_trace_max_entries:
                 self.alloc_trace_next = 0
 
-    def getTraceEntries(self) -> list[TraceEntry]:  # noqa: N802
+    def getTraceEntries(self) -> list[TraceEntry]:
         """The entries, oldest first."""
         n = self.alloc_trace_next
         return self.alloc_trace[n:] + self.alloc_trace[:n]

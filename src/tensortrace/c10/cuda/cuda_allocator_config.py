@@ -15,10 +15,10 @@ import warnings
 
 from tensortrace.c10.exception import TORCH_CHECK_VALUE
 
-kMB = 1024 * 1024  # noqa: N816 - PyTorch's names
-kLargeBuffer = 20971520  # noqa: N816 - "large" allocations may be packed in 20 MiB blocks
-kRoundUpPowerOfTwoIntervals = 16  # noqa: N816 - intervals from 1 MiB to 64 GiB
-kRoundUpPowerOfTwoStart = 1 * kMB  # noqa: N816
+kMB = 1024 * 1024
+kLargeBuffer = 20971520  # "large" allocations may be packed in 20 MiB blocks
+kRoundUpPowerOfTwoIntervals = 16  # intervals from 1 MiB to 64 GiB
+kRoundUpPowerOfTwoStart = 1 * kMB
 SIZE_MAX = (1 << 64) - 1  # std::numeric_limits<size_t>::max(): "no limit"
 
 
@@ -77,7 +77,7 @@ class CUDAAllocatorConfig:
         return self.roundup_power2_divisions_[index]
 
     @staticmethod
-    def lexArgs(env: str) -> list[str]:  # noqa: N802
+    def lexArgs(env: str) -> list[str]:
         config: list[str] = []
         buf: list[str] = []
         for ch in env:
@@ -93,7 +93,7 @@ class CUDAAllocatorConfig:
         return config
 
     @staticmethod
-    def consumeToken(config: list[str], i: int, c: str) -> None:  # noqa: N802
+    def consumeToken(config: list[str], i: int, c: str) -> None:
         """ConfigTokenizer::checkToken."""
         token = _token(config, i)
         TORCH_CHECK_VALUE(
@@ -108,7 +108,7 @@ class CUDAAllocatorConfig:
         )
 
     @staticmethod
-    def toBool(config: list[str], i: int) -> bool:  # noqa: N802
+    def toBool(config: list[str], i: int) -> bool:
         token = _token(config, i)
         TORCH_CHECK_VALUE(
             token in ("True", "False"),
@@ -120,7 +120,7 @@ class CUDAAllocatorConfig:
         )
         return token == "True"
 
-    def parseArgs(self, env: str | None) -> None:  # noqa: N802
+    def parseArgs(self, env: str | None) -> None:
         """Reset to the defaults, then apply each `option:value` of `env`."""
         self.__init__()  # type: ignore[misc]
         if env is None:

@@ -150,7 +150,7 @@ class NativeCachingAllocator(Allocator):
     def raw_delete(self, ptr: int) -> None:
         self.free(ptr)
 
-    def recordStream(self, data_ptr: DataPtr | int, stream: int) -> None:  # noqa: N802
+    def recordStream(self, data_ptr: DataPtr | int, stream: int) -> None:
         """Tensor.record_stream: the block must outlive the work queued on `stream`."""
         ptr = data_ptr if isinstance(data_ptr, int) else data_ptr.get()
         if not ptr:
@@ -162,11 +162,11 @@ class NativeCachingAllocator(Allocator):
         assert block is not None
         self.device_allocator[block.device].recordStream(block, stream)
 
-    def emptyCache(self) -> None:  # noqa: N802
+    def emptyCache(self) -> None:
         for da in self.device_allocator.values():
             da.emptyCache()
 
-    def setMemoryFraction(self, fraction: float, device: int) -> None:  # noqa: N802
+    def setMemoryFraction(self, fraction: float, device: int) -> None:
         TORCH_CHECK(
             0 <= fraction <= 1, "invalid fraction:", fraction, ". Please set within (0, 1)."
         )

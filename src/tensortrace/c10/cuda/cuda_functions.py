@@ -74,7 +74,7 @@ def set_device(index: int) -> None:
     _tls.device = index
 
 
-def ExchangeDevice(index: int) -> int:  # noqa: N802 - PyTorch's name
+def ExchangeDevice(index: int) -> int:
     """Make `index` current and return the previous device (c10::cuda::ExchangeDevice)."""
     previous = current_device()
     if index != previous:

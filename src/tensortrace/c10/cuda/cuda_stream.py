@@ -13,7 +13,8 @@ from __future__ import annotations
 import itertools
 import threading
 
-from tensortrace.c10.cuda.cuda_functions import check_device_index, current_device
+from tensortrace.c10.cuda import cuda_caching_allocator
+from tensortrace.c10.cuda.cuda_functions import check_device_index, current_device, device_count
 from tensortrace.c10.device import Device, DeviceType
 
 _next_id = itertools.count(1)
@@ -54,13 +55,13 @@ class CUDAStream:
         return f"stream {self.stream_id} on device cuda:{self.device_index}"
 
 
-def getDefaultCUDAStream(device_index: int = -1) -> CUDAStream:  # noqa: N802
+def getDefaultCUDAStream(device_index: int = -1) -> CUDAStream:
     index = current_device() if device_index < 0 else device_index
     check_device_index(index)
     return CUDAStream(index, 0)
 
 
-def getStreamFromPool(priority: int = 0, device_index: int = -1) -> CUDAStream:  # noqa: N802
+def getStreamFromPool(priority: int = 0, device_index: int = -1) -> CUDAStream:
     index = current_device() if device_index < 0 else device_index
     check_device_index(index)
     return CUDAStream(index, next(_next_id), priority)
@@ -73,21 +74,18 @@ def _current_streams() -> dict[int, CUDAStream]:
     return streams
 
 
-def getCurrentCUDAStream(device_index: int = -1) -> CUDAStream:  # noqa: N802
+def getCurrentCUDAStream(device_index: int = -1) -> CUDAStream:
     index = current_device() if device_index < 0 else device_index
     return _current_streams().get(index) or getDefaultCUDAStream(index)
 
 
-def setCurrentCUDAStream(stream: CUDAStream) -> None:  # noqa: N802
+def setCurrentCUDAStream(stream: CUDAStream) -> None:
     _current_streams()[stream.device_index] = stream
 
 
 def _install_allocator_hooks() -> None:
     """The caching allocator serves the current device and stream (c10::cuda::current_device(),
     getCurrentCUDAStream()): give it this runtime's answers."""
-    from tensortrace.c10.cuda import cuda_caching_allocator
-    from tensortrace.c10.cuda.cuda_functions import device_count
-
     alloc = cuda_caching_allocator.allocator
     alloc.current_device = current_device
     alloc.current_stream = lambda device: getCurrentCUDAStream(device).stream_id

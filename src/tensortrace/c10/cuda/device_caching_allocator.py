@@ -38,12 +38,12 @@ SRC = "c10/cuda/CUDACachingAllocator.cpp"
 NS = "c10::cuda::CUDACachingAllocator::Native::"
 DCA = NS + "DeviceCachingAllocator::"
 
-kMinBlockSize = 512  # noqa: N816 - all sizes are rounded to at least 512 bytes
-kSmallSize = 1048576  # noqa: N816 - largest "small" allocation is 1 MiB
-kSmallBuffer = 2097152  # noqa: N816 - "small" allocations are packed in 2 MiB blocks
-kLargeBuffer = 20971520  # noqa: N816 - "large" allocations may be packed in 20 MiB blocks
-kMinLargeAlloc = 10485760  # noqa: N816 - allocations between 1 and 10 MiB may use kLargeBuffer
-kRoundLarge = 2097152  # noqa: N816 - round up large allocations to 2 MiB
+kMinBlockSize = 512  # all sizes are rounded to at least 512 bytes
+kSmallSize = 1048576  # largest "small" allocation is 1 MiB
+kSmallBuffer = 2097152  # "small" allocations are packed in 2 MiB blocks
+kLargeBuffer = 20971520  # "large" allocations may be packed in 20 MiB blocks
+kMinLargeAlloc = 10485760  # allocations between 1 and 10 MiB may use kLargeBuffer
+kRoundLarge = 2097152  # round up large allocations to 2 MiB
 
 
 def format_size(size: int) -> str:
@@ -101,7 +101,7 @@ class DeviceCachingAllocator:
         if not enabled or clear_history:
             self.alloc_buffer.clear()
 
-    def maybeGatherContext(self, level: RecordContext) -> Frames | None:  # noqa: N802
+    def maybeGatherContext(self, level: RecordContext) -> Frames | None:
         if self.record_context_ < level:
             return None
         return gather_context(self.stacks)
@@ -460,7 +460,7 @@ class DeviceCachingAllocator:
     def alloc_block(
         self,
         p: AllocParams,
-        isRetry: bool,  # noqa: N803
+        isRetry: bool,
         ctx: Frames | None,
     ) -> bool:
         """cudaMalloc a new segment of p.alloc_size bytes, as one unsplit block of the pool."""
@@ -608,7 +608,7 @@ class DeviceCachingAllocator:
                     self.release_block(block, context)
 
     # ---- streams and events ------------------------------------------------------------------
-    def recordStream(self, block: Block, stream: int) -> None:  # noqa: N802
+    def recordStream(self, block: Block, stream: int) -> None:
         """The block is also used on `stream`: its free must wait for that stream's work."""
         if stream == block.stream:
             return  # uses on the allocation stream need no synchronization
@@ -643,30 +643,30 @@ class DeviceCachingAllocator:
         self.cuda_events.clear()
 
     # ---- the public operations ---------------------------------------------------------------
-    def setMemoryFraction(self, fraction: float) -> None:  # noqa: N802
+    def setMemoryFraction(self, fraction: float) -> None:
         _, device_total = cudaMemGetInfo(self.device)
         self.allowed_memory_maximum = int(fraction * device_total)
         self.set_fraction = True
 
-    def getMemoryFraction(self) -> float:  # noqa: N802
+    def getMemoryFraction(self) -> float:
         if not self.set_fraction:
             return 1.0
         return self.allowed_memory_maximum / cudaMemGetInfo(self.device)[1]
 
-    def emptyCache(self) -> None:  # noqa: N802
+    def emptyCache(self) -> None:
         self.release_cached_blocks(self.maybeGatherContext(RecordContext.ALL))
 
-    def cacheInfo(self) -> int:  # noqa: N802
+    def cacheInfo(self) -> int:
         """The size of the largest cached free block."""
         return max((b.size for p in (self.large_blocks, self.small_blocks) for b in p), default=0)
 
-    def getStats(self) -> DeviceStats:  # noqa: N802
+    def getStats(self) -> DeviceStats:
         return self.stats
 
-    def resetAccumulatedStats(self) -> None:  # noqa: N802
+    def resetAccumulatedStats(self) -> None:
         self.stats.reset_accumulated()
 
-    def resetPeakStats(self) -> None:  # noqa: N802
+    def resetPeakStats(self) -> None:
         self.stats.reset_peak()
 
     def get_all_blocks(self) -> list[Block]:

@@ -27,7 +27,7 @@ from tensortrace.c10.cpu_allocator import address_of
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.trace import traced
 
-kSegmentAlignment = 512  # noqa: N816 - the emulated cudaMalloc's alignment
+kSegmentAlignment = 512  # the emulated cudaMalloc's alignment
 DEFAULT_DEVICE_MEMORY = 1 << 30  # 1 GiB: small, so that a notebook can run out of it
 
 _UNITS = {
@@ -100,7 +100,7 @@ def set_device_capacity(nbytes: int, device: int = 0) -> None:
     "c10/cuda/CUDACachingAllocator.cpp",
     symbol="cudaMallocMaybeCapturing -> cudaMalloc (emulated: a host buffer)",
 )
-def cudaMalloc(size: int, device: int) -> tuple[str, int, np.ndarray | None]:  # noqa: N802
+def cudaMalloc(size: int, device: int) -> tuple[str, int, np.ndarray | None]:
     """Reserve `size` bytes of the device: (error, address, buffer). See the module's Note."""
     mem = device_memory(device)
     if mem.used + size > mem.capacity:
@@ -123,13 +123,13 @@ def cudaMalloc(size: int, device: int) -> tuple[str, int, np.ndarray | None]:  #
     "c10/cuda/CUDACachingAllocator.cpp",
     symbol="cudaFree (emulated: drop the host buffer)",
 )
-def cudaFree(ptr: int, device: int) -> None:  # noqa: N802
+def cudaFree(ptr: int, device: int) -> None:
     mem = device_memory(device)
     buf = mem.segments.pop(ptr)
     mem.used -= buf.size
 
 
-def cudaMemGetInfo(device: int) -> tuple[int, int]:  # noqa: N802
+def cudaMemGetInfo(device: int) -> tuple[int, int]:
     """(free, total) bytes of the emulated device."""
     mem = device_memory(device)
     return mem.capacity - mem.used, mem.capacity

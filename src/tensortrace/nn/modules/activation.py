@@ -6,7 +6,7 @@ Mirrors `torch/nn/modules/activation.py`: each forward is the nn.functional call
 from __future__ import annotations
 
 import tensortrace as torch
-from tensortrace.nn import functional as F  # noqa: N812
+from tensortrace.nn import functional as F
 from tensortrace.nn.modules.module import Module
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tensortrace as torch
-from tensortrace.nn import functional as F  # noqa: N812
+from tensortrace.nn import functional as F
 from tensortrace.nn.modules.module import Module
 
 

@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 import tensortrace as torch
-from tensortrace.nn import functional as F  # noqa: N812
+from tensortrace.nn import functional as F
 from tensortrace.nn import init
 from tensortrace.nn.modules.module import Module
 from tensortrace.nn.parameter import Parameter

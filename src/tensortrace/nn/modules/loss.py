@@ -7,8 +7,8 @@ buffer) and its forward is the nn.functional call.
 from __future__ import annotations
 
 import tensortrace as torch
-from tensortrace.nn import _reduction as _Reduction  # noqa: N812
-from tensortrace.nn import functional as F  # noqa: N812
+from tensortrace.nn import _reduction as _Reduction
+from tensortrace.nn import functional as F
 from tensortrace.nn.modules.module import Module
 
 Tensor = torch.Tensor

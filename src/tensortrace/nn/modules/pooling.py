@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import tensortrace as torch
-from tensortrace.nn import functional as F  # noqa: N812
+from tensortrace.nn import functional as F
 from tensortrace.nn.modules.module import Module
 
 

@@ -17,6 +17,7 @@ from tensortrace.aten.cpu_generator_impl import CPUGeneratorImpl, getDefaultCPUG
 from tensortrace.aten.native.cpu import distribution_templates
 from tensortrace.aten.native.cpu.loops import cpu_serial_kernel
 from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
+from tensortrace.aten.native.distribution_templates import random_from_to_impl
 from tensortrace.aten.native.distributions import (
     normal_stub,
     random_from_to_stub,
@@ -91,11 +92,11 @@ def random_from_to_kernel(
     generator = get_generator_or_default(gen)
     dtype = numpy_dtype(self.scalar_type())
     if it is None:  # no elements: only the bounds checks
-        distribution_templates.random_from_to_impl(generator, np.empty(0, dtype), from_, to)
+        random_from_to_impl(generator, np.empty(0, dtype), from_, to)
         return
 
     def fill(n: int) -> np.ndarray:
-        return distribution_templates.random_from_to_impl(generator, np.empty(n, dtype), from_, to)
+        return random_from_to_impl(generator, np.empty(n, dtype), from_, to)
 
     cpu_serial_kernel(it, fill)
 

@@ -4,9 +4,8 @@ Mirrors `aten/src/ATen/native/cpu/DistributionTemplates.h` (the kernels),
 `aten/src/ATen/core/DistributionsHelper.h` (the distributions),
 `aten/src/ATen/core/TransformationHelper.h` (engine bits -> values) and the stub registration
 in `aten/src/ATen/native/cpu/DistributionKernels.cpp`, as compiled into the x86-64 PyTorch 2.13
-wheels. `update_from`, `update_to` and `random_from_to_impl` come from
-`aten/src/ATen/native/DistributionTemplates.h`, which turns `random_(from, to)` into the
-kernel's (range, base).
+wheels. `random_(from, to)`'s bounds become the kernel's (range, base) in
+`aten/native/distribution_templates.py` (`native/DistributionTemplates.h`).
 
 Every `*_fill` writes a 1-D contiguous NumPy array `out` (elements in the order the kernel
 visits them) from a `CPUGeneratorImpl`, drawing exactly the engine words PyTorch draws, in the
@@ -22,7 +21,8 @@ What the C++ source alone does not tell, but the shipped binary does (checked ag
 * `normal_` on float (and on the float opmath of half/bfloat16) with >= 16 contiguous
   elements runs the AVX2 `NormalFill16<float>` specialization (`normal_stub` registers no
   AVX512 kernel), whose log/sin/cos are the Cephes polynomials of `avx_mathfun.h`, again with
-  GCC's mul+add contraction. They are re-run here operation by operation in float32.
+  GCC's mul+add contraction. They are re-run operation by operation in float32
+  (avx_mathfun.py; the fused multiply-adds in fma.py).
 * The double paths call libm's `log` / `log1p`. NumPy's SIMD float64 log/log1p disagree with
   glibc in the last bit for ~0.3% / ~7% of inputs, so those go through `math.log` /
   `math.log1p` (the same libm torch calls); NumPy's float64 sin/cos already are libm's.
@@ -35,11 +35,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 
 from tensortrace.aten.cpu_generator_impl import CPUGeneratorImpl
+from tensortrace.aten.native.cpu.avx_mathfun import log256_ps, sincos256_ps
+from tensortrace.aten.native.cpu.fma import fma_float32, fma_float64
 from tensortrace.c10.exception import TORCH_CHECK, torchCheckFail
 
 try:  # bfloat16 has no NumPy dtype of its own; ml_dtypes provides c10::BFloat16's bits.
@@ -54,11 +55,8 @@ __all__ = [
     "normal_fill",
     "random_fill",
     "random_from_to_fill",
-    "random_from_to_impl",
     "random_full_64_bits_range_fill",
     "uniform_fill",
-    "update_from",
-    "update_to",
 ]
 
 _F16 = np.dtype(np.float16)
@@ -172,84 +170,6 @@ def _scalar_roundtrip_int64(dtype: np.dtype, v: int) -> int:
     return _float_to_int64(float(as_scalar.astype(_F64)[0]))
 
 
-# ==================================== exact fused multiply-add ===================================
-
-
-def _two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Knuth's TwoSum: s + e == a + b exactly, s = fl(a + b)."""
-    s = a + b
-    bb = s - a
-    return s, (a - (s - bb)) + (b - bb)
-
-
-_VELTKAMP = 134217729.0  # 2**27 + 1
-
-
-def _two_prod(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Dekker's TwoProduct via Veltkamp splitting: p + e == a * b exactly (no over/underflow)."""
-    p = a * b
-    t = _VELTKAMP * a
-    ah = t - (t - a)
-    al = a - ah
-    t = _VELTKAMP * b
-    bh = t - (t - b)
-    bl = b - bh
-    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-    return p, e
-
-
-def _add_round_to_odd(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """a + b in double, rounded to odd: inexact results get an odd last bit.
-
-    Rounding to odd first and to nearest afterwards equals one rounding to nearest whenever
-    the first format has >= 2 more bits than the second (Boldo & Melquiond).
-    """
-    s, e = _two_sum(a, b)
-    bits = s.view(np.int64)
-    inexact_even = (e != 0) & ((bits & 1) == 0)
-    step = np.where((e > 0) == (s > 0), 1, -1)  # one ulp toward the discarded part
-    return np.where(inexact_even, bits + step, bits).view(np.float64)
-
-
-def _fma_float32(
-    a: np.ndarray, b: np.ndarray | np.float32, c: np.ndarray | np.float32
-) -> np.ndarray:
-    """fmaf(a, b, c) with a single rounding, as vfmadd*ps computes it.
-
-    The product of two floats is exact in double, so only the sum rounds twice (to double,
-    then to float). That goes wrong only when the double sum sits exactly halfway between two
-    floats, or lands in the float subnormal range; those lanes are redone with round-to-odd.
-    """
-    p = np.multiply(a, b, dtype=np.float64)
-    c64 = np.broadcast_to(np.asarray(c, dtype=np.float64), p.shape)
-    s = p + c64
-    out = s.astype(np.float32)
-    halfway = (s.view(np.uint64) & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)
-    redo = halfway | (np.abs(s) < 2.0**-126)
-    if redo.any():
-        out[redo] = _add_round_to_odd(p[redo], c64[redo]).astype(np.float32)
-    return out
-
-
-def _fma_float64(
-    a: np.ndarray,
-    b: float | np.floating[Any] | np.ndarray,
-    c: float | np.floating[Any] | np.ndarray,
-) -> np.ndarray:
-    """fma(a, b, c) for doubles with a single rounding.
-
-    Exact product a*b = ph + pl, then the correctly rounded sum of the three terms
-    ph + pl + c (Boldo & Melquiond: two TwoSums and a round-to-odd addition).
-    """
-    a, b, c = np.broadcast_arrays(
-        np.asarray(a, np.float64), np.asarray(b, np.float64), np.asarray(c, np.float64)
-    )
-    ph, pl = _two_prod(a, b)
-    uh, ul = _two_sum(pl, c)
-    th, tl = _two_sum(ph, uh)
-    return th + _add_round_to_odd(tl, ul)
-
-
 # ================================ TransformationHelper: bits -> real ==============================
 
 
@@ -260,7 +180,7 @@ def _uniform_real_float(words: np.ndarray, from_: np.float32, to: np.float32) ->
     x *= np.float32(2.0**-24)
     if from_ == 0 and to == 1:  # fma(x, 1, 0) == x: skip the exact-FMA work for torch.rand
         return x
-    return _fma_float32(x, np.float32(to - from_), from_)
+    return fma_float32(x, np.float32(to - from_), from_)
 
 
 def _uniform_real_double(words: np.ndarray, from_: float, to: float) -> np.ndarray:
@@ -270,7 +190,7 @@ def _uniform_real_double(words: np.ndarray, from_: float, to: float) -> np.ndarr
     x *= 2.0**-53
     if from_ == 0 and to == 1:
         return x
-    return _fma_float64(x, to - from_, from_)
+    return fma_float64(x, to - from_, from_)
 
 
 def _uniform01(gen: CPUGeneratorImpl, n: int, opmath: np.dtype) -> np.ndarray:
@@ -358,113 +278,6 @@ def random_fill(gen: CPUGeneratorImpl, out: np.ndarray) -> np.ndarray:
     return out
 
 
-def update_from(dtype: np.dtype, from_: int) -> int:
-    """Move `from` right until static_cast<scalar_t>(from) no longer rounds below it."""
-    dtype = np.dtype(dtype)
-    from_plus_1 = _scalar_roundtrip_int64(dtype, from_ + 1)
-    if from_plus_1 < from_:
-        n = max(abs(from_ + 1).bit_length() - 1, 0)  # while (from_ >>= 1) ++n;
-        from_ = from_plus_1 + (1 << (n - _digits(dtype) + 1))
-    return from_
-
-
-def update_to(dtype: np.dtype, to: int) -> int:
-    """Move `to` left until to - 1 cast to scalar_t stays below `to` (see update_from)."""
-    dtype = np.dtype(dtype)
-    to_minus_1 = _scalar_roundtrip_int64(dtype, to - 1)
-    if to_minus_1 >= to:
-        n = max(abs(to - 1).bit_length() - 1, 0)
-        to = to_minus_1 - (1 << (n - _digits(dtype) + 1))
-    return to
-
-
-def random_from_to_impl(
-    gen: CPUGeneratorImpl, out: np.ndarray, from_: int, to: int | None = None
-) -> np.ndarray:
-    """`Tensor.random_(from, to)` / `torch.randint(from, to)`: bounds -> (range, base) -> kernel.
-
-    Mirrors native/DistributionTemplates.h random_from_to_impl (without its warnings):
-    floating dtypes get `from`/`to` nudged by update_from/update_to; `to=None` means the
-    dtype's largest value (2**digits for floats), and from=INT64_MIN with to=None the full
-    64-bit range.
-    """
-    dtype = out.dtype
-    from_ = int(from_)
-    is_float = dtype in _floating_dtypes()
-    if to is not None:
-        to = int(to)
-        TORCH_CHECK(
-            from_ < to,
-            "random_ expects 'from' to be less than 'to', but got from=",
-            from_,
-            " >= to=",
-            to,
-        )
-        if is_float:
-            from_, to = update_from(dtype, from_), update_to(dtype, to)
-            TORCH_CHECK(
-                from_ < to,
-                "random_ expects 'from' casted to dtype to be less than 'to'"
-                " casted to dtype, but got from=",
-                from_,
-                " >= to=",
-                to,
-            )
-        _check_from_to_in_range(from_, to - 1, dtype)
-        if out.size:
-            random_from_to_fill(gen, out, from_, (to - from_) & _UINT64_MASK)
-    elif from_ != _INT64_MIN:
-        if is_float:
-            to_inc = min(1 << _digits(dtype), _INT64_MAX)
-            from_ = update_from(dtype, from_)
-            TORCH_CHECK(
-                from_ < to_inc,
-                "random_ expects 'from' casted to dtype to be less than or"
-                " equal to 'to_inc' casted to dtype, but got from=",
-                from_,
-                " > to_inc=",
-                to_inc,
-            )
-        elif dtype == _BOOL:
-            to_inc = 1
-        else:
-            TORCH_CHECK(
-                dtype.kind in "iu",
-                "random_from_to_impl handles only integral, floating-point and boolean types",
-            )
-            to_inc = int(np.iinfo(dtype).max)
-        _check_from_to_in_range(from_, to_inc, dtype)
-        if out.size:
-            random_from_to_fill(gen, out, from_, (to_inc - from_ + 1) & _UINT64_MASK)
-    elif out.size:
-        random_full_64_bits_range_fill(gen, out)
-    return out
-
-
-def _check_from_to_in_range(from_: int, to_inc: int, dtype: np.dtype) -> None:
-    if dtype in _floating_dtypes():
-        lo, hi = -_max_value(dtype), _max_value(dtype)
-    elif dtype == _BOOL:
-        lo, hi = 0, 1
-    elif dtype == _U64:
-        lo, hi = 0, _INT64_MAX
-    else:
-        lo, hi = int(np.iinfo(dtype).min), int(np.iinfo(dtype).max)
-    # CHECK_OUT_OF_BOUNDS streams self.dtype(): the TypeMeta's C++ name ("unsigned char")
-    name = _type_meta_name(dtype)
-    TORCH_CHECK(lo <= from_ <= hi, "from is out of bounds for ", name)
-    TORCH_CHECK(lo <= to_inc <= hi, "to - 1 is out of bounds for ", name)
-
-
-def _type_meta_name(dtype: np.dtype) -> str:
-    from tensortrace.c10.scalar_type import TypeMeta, scalar_type_from_numpy
-
-    try:
-        return TypeMeta.fromScalarType(scalar_type_from_numpy(dtype)).name
-    except TypeError:  # uint16/32/64: no ScalarType here
-        return _type_name(dtype)
-
-
 _MAX_VALUES: dict[np.dtype, float] = {}
 
 
@@ -546,97 +359,9 @@ def uniform_fill(
 
 # ====================================== Normal ===================================================
 
-# avx_mathfun.h constants (float32, as the _PS256_CONST tables hold them).
-_f = np.float32
-_ONE, _HALF = _f(1.0), _f(0.5)
-_MIN_NORM_POS_BITS = np.int32(0x00800000)
-_INV_MANT_MASK = np.int32(~0x7F800000)
-_CEPHES_SQRTHF = _f(0.707106781186547524)
-_CEPHES_LOG_P = [
-    _f(v)
-    for v in (
-        7.0376836292e-2,
-        -1.1514610310e-1,
-        1.1676998740e-1,
-        -1.2420140846e-1,
-        1.4249322787e-1,
-        -1.6668057665e-1,
-        2.0000714765e-1,
-        -2.4999993993e-1,
-        3.3333331174e-1,
-    )
-]
-_CEPHES_LOG_Q1, _CEPHES_LOG_Q2 = _f(-2.12194440e-4), _f(0.693359375)
-_MINUS_CEPHES_DP = (_f(-0.78515625), _f(-2.4187564849853515625e-4), _f(-3.77489497744594108e-8))
-_SINCOF_P = (_f(-1.9515295891e-4), _f(8.3321608736e-3), _f(-1.6666654611e-1))
-_COSCOF_P = (_f(2.443315711809948e-005), _f(-1.388731625493765e-003), _f(4.166664568298827e-002))
-_CEPHES_FOPI = _f(1.27323954473516)  # 4 / pi
-_TWO_PI_F = _f(2.0 * math.pi)  # _mm256_set1_ps(2.0f * c10::pi<double>)
-_MINUS_TWO_F = _f(-2.0)
-
-
-def _log256_ps(x: np.ndarray) -> np.ndarray:
-    """avx_mathfun.h log256_ps, as GCC compiles it (mul+add pairs fused where GCC fuses them)."""
-    invalid = x <= 0
-    x = np.maximum(x, _MIN_NORM_POS_BITS.view(np.float32))  # cut off denormals
-    imm0 = (x.view(np.uint32) >> np.uint32(23)).view(np.int32)
-    # keep only the fractional part, exponent forced to that of 0.5
-    x = ((x.view(np.int32) & _INV_MANT_MASK) | _HALF.view(np.int32)).view(np.float32)
-    imm0 = imm0 - np.int32(0x7F)
-    e = imm0.astype(np.float32) + _ONE
-    mask = x < _CEPHES_SQRTHF
-    tmp = np.where(mask, x, _f(0))
-    x = x - _ONE
-    e = e - np.where(mask, _ONE, _f(0))
-    x = x + tmp
-    z = x * x
-    y = np.full_like(x, _CEPHES_LOG_P[0])
-    for p in _CEPHES_LOG_P[1:]:  # y = y * x + p: each pair became one vfmadd
-        y = _fma_float32(y, x, p)
-    y = y * x
-    # y*z + e*q1: GCC fused the first multiply it met (y*z); e*q1 is rounded on its own.
-    y = _fma_float32(y, z, e * _CEPHES_LOG_Q1)
-    y = _fma_float32(z, -_HALF, y)  # y - z*0.5
-    x = x + y
-    x = _fma_float32(e, _CEPHES_LOG_Q2, x)  # x + e*q2
-    return (x.view(np.int32) | np.where(invalid, np.int32(-1), np.int32(0))).view(np.float32)
-
-
-def _sincos256_ps(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """avx_mathfun.h sincos256_ps (Cephes sinf/cosf), with GCC's FMA contraction."""
-    sign_bit_sin = x.view(np.int32) & np.int32(-(1 << 31))
-    x = np.abs(x)
-    y = x * _CEPHES_FOPI
-    imm2 = y.astype(np.int32)  # cvttps: truncate
-    imm2 = (imm2 + 1) & ~np.int32(1)  # j = (j + 1) & ~1
-    y = imm2.astype(np.float32)
-    imm4 = imm2
-    swap_sign_bit_sin = (imm2 & 4) << 29
-    poly_mask = (imm2 & 2) == 0
-    # extended precision modular arithmetic: x = ((x - y*DP1) - y*DP2) - y*DP3, each an fma
-    for dp in _MINUS_CEPHES_DP:
-        x = _fma_float32(y, dp, x)
-    sign_bit_cos = (~(imm4 - 2) & 4) << 29
-    sign_bit_sin = sign_bit_sin ^ swap_sign_bit_sin
-    z = x * x
-    # cosine polynomial, 0 <= x <= pi/4
-    yc = _fma_float32(np.full_like(z, _COSCOF_P[0]), z, _COSCOF_P[1])
-    yc = _fma_float32(yc, z, _COSCOF_P[2])
-    yc = yc * z
-    yc = _fma_float32(yc, z, -(z * _HALF))  # y*z - z*0.5: the y*z multiply got fused
-    yc = yc + _ONE
-    # sine polynomial
-    ys = _fma_float32(np.full_like(z, _SINCOF_P[0]), z, _SINCOF_P[1])
-    ys = _fma_float32(ys, z, _SINCOF_P[2])
-    ys = ys * z
-    ys = _fma_float32(ys, x, x)
-    ysin2 = np.where(poly_mask, ys, _f(0))
-    ysin1 = np.where(poly_mask, _f(0), yc)
-    ys = ys - ysin2
-    yc = yc - ysin1
-    sin = ((ysin1 + ysin2).view(np.int32) ^ sign_bit_sin).view(np.float32)
-    cos = ((yc + ys).view(np.int32) ^ sign_bit_cos).view(np.float32)
-    return sin, cos
+_ONE = np.float32(1.0)
+_TWO_PI_F = np.float32(2.0 * math.pi)  # _mm256_set1_ps(2.0f * c10::pi<double>)
+_MINUS_TWO_F = np.float32(-2.0)
 
 
 def _normal_fill_16_float(blocks: np.ndarray, mean: np.float32, std: np.float32) -> np.ndarray:
@@ -646,12 +371,12 @@ def _normal_fill_16_float(blocks: np.ndarray, mean: np.float32, std: np.float32)
     """
     u1 = _ONE - blocks[:, :8]  # [0, 1) -> (0, 1] for log
     u2 = blocks[:, 8:]
-    radius = np.sqrt(_MINUS_TWO_F * _log256_ps(u1))
+    radius = np.sqrt(_MINUS_TWO_F * log256_ps(u1))
     theta = _TWO_PI_F * u2
-    sintheta, costheta = _sincos256_ps(theta)
+    sintheta, costheta = sincos256_ps(theta)
     result = np.empty_like(blocks)
-    result[:, :8] = _fma_float32(radius * costheta, std, mean)
-    result[:, 8:] = _fma_float32(radius * sintheta, std, mean)
+    result[:, :8] = fma_float32(radius * costheta, std, mean)
+    result[:, 8:] = fma_float32(radius * sintheta, std, mean)
     return result
 
 
@@ -662,8 +387,8 @@ def _normal_fill_16_double(blocks: np.ndarray, mean: float, std: float) -> np.nd
     radius = np.sqrt(-2.0 * _libm(math.log, u1))
     theta = (2.0 * math.pi) * u2  # 2.0f * c10::pi<double> is folded to one double constant
     result = np.empty_like(blocks)
-    result[:, :8] = _fma_float64(radius * np.cos(theta), std, mean)
-    result[:, 8:] = _fma_float64(radius * np.sin(theta), std, mean)
+    result[:, :8] = fma_float64(radius * np.cos(theta), std, mean)
+    result[:, 8:] = fma_float64(radius * np.sin(theta), std, mean)
     return result
 
 
@@ -738,7 +463,7 @@ def _normal_distribution_fill(
         if (n - start) % 2 == 1:  # the last pair's sine is left for the next draw
             gen.set_next_double_normal_sample(float(sin_half[-1]))
     # transformation::normal: val * std + mean, contracted to one fma
-    out[...] = _cast_from_double(_fma_float64(normals, std, mean), out.dtype)
+    out[...] = _cast_from_double(fma_float64(normals, std, mean), out.dtype)
 
 
 def normal_fill(

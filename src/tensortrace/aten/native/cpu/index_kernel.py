@@ -18,8 +18,10 @@ from tensortrace.aten.native.cpu.loops import cpu_kernel_vec
 from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
 from tensortrace.aten.native.indexing import index_put_stub, index_stub
 from tensortrace.aten.native.tensor_advanced_indexing import masked_fill_stub
+from tensortrace.aten.opmath_type import scalar_to
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
-from tensortrace.c10.exception import TORCH_CHECK_INDEX
+from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_INDEX
+from tensortrace.c10.scalar_type import ScalarType
 from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/cpu/IndexKernel.cpp"
@@ -111,10 +113,6 @@ def index_put_kernel(
 
 @traced("kernel", "at::native::masked_fill_kernel", SOURCE)
 def masked_fill_kernel(it: TensorIteratorBase, value: Any) -> None:
-    from tensortrace.aten.opmath_type import scalar_to
-    from tensortrace.c10.exception import TORCH_CHECK
-    from tensortrace.c10.scalar_type import ScalarType
-
     # value.to<scalar_t>(): a checked conversion (1000 into int8 raises), then one store
     scalar_val = scalar_to(value, it.dtype(), opmath=False)
     mask_dtype = it.input_dtype(0)

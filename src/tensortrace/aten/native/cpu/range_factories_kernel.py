@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from tensortrace.aten.native.cpu.distribution_templates import _fma_float32, _fma_float64
+from tensortrace.aten.native.cpu.fma import fma_float32, fma_float64
 from tensortrace.aten.native.cpu.loops import cpu_serial_kernel
 from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH
 from tensortrace.aten.native.range_factories import arange_stub, linspace_stub
@@ -58,7 +58,7 @@ def _arange_float_chunk(
     begin: int, end: int, start: float, step: float, dtype: np.dtype, acc: type[np.floating[Any]]
 ) -> np.ndarray:
     """One thread's vectorized_loop: 2 vectors per step from `base`, then a scalar tail."""
-    fma = _fma_float64 if acc is np.float64 else _fma_float32
+    fma = fma_float64 if acc is np.float64 else fma_float32
     vec = VECTOR_BYTES // dtype.itemsize
     n = end - begin
     n_vec = n // (2 * vec) * (2 * vec)
@@ -126,7 +126,7 @@ def linspace_kernel(it: TensorIteratorBase, start: Any, end: Any, steps: int) ->
             s = np.asarray(checked_convert(start, st), dtype)
             e = np.asarray(checked_convert(end, st), dtype)
             step = (e - s) / dtype.type(steps - 1)
-            fma = _fma_float64 if dtype == np.float64 else _fma_float32
+            fma = fma_float64 if dtype == np.float64 else fma_float32
             up = fma(idx.astype(dtype), step, s)
             down = fma(-rev.astype(dtype), step, e)
             return np.where(idx < halfway, up, down).astype(dtype)
@@ -146,8 +146,8 @@ def linspace_kernel(it: TensorIteratorBase, start: Any, end: Any, steps: int) ->
         s_i = _real_convert(start, st)
         e_i = _real_convert(end, st)
         step_d = (float(e_i) - float(s_i)) / (steps - 1)  # step_t is double for integers
-        up = _fma_float64(idx.astype(np.float64), step_d, float(s_i))
-        down = _fma_float64(-rev.astype(np.float64), step_d, float(e_i))
+        up = fma_float64(idx.astype(np.float64), step_d, float(s_i))
+        down = fma_float64(-rev.astype(np.float64), step_d, float(e_i))
         return np.trunc(np.where(idx < halfway, up, down)).astype(dtype)
 
     cpu_serial_kernel(it, fill)

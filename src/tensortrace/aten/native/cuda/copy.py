@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.copy import copy_stub
 from tensortrace.aten.native.cpu.copy_kernel import math_bit_copy_loop
 from tensortrace.aten.native.cuda.loops import gpu_kernel
@@ -106,8 +107,6 @@ def _fix_math_bits(dst: Tensor, src: Tensor) -> None:
 @traced("kernel", "at::native::copy_kernel_cuda", SOURCE, legacy="copy_kernel_cuda")
 def copy_kernel_cuda(it: TensorIteratorBase, non_blocking: bool) -> None:
     if copy_requires_temporaries(it):
-        from tensortrace.aten import functions as at
-
         dst, src = it.tensor(0), it.tensor(1)
         # type conversions run on the GPU for copies to the GPU (or non_blocking ones), else on
         # the CPU; then a same-dtype copy of contiguous tensors, and a copy back into dst

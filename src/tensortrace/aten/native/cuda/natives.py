@@ -20,6 +20,7 @@ from tensortrace.aten.native.registry import (
     NATIVE_FUNCTIONS,
     native_function,
 )
+from tensortrace.aten.native.tensor_factories import _check_memory_format
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.device import Device
 from tensortrace.c10.exception import TORCH_CHECK
@@ -56,8 +57,6 @@ def empty_cuda(
     pin_memory: bool | None = None,
     memory_format: str | None = None,
 ) -> Tensor:
-    from tensortrace.aten.native.tensor_factories import _check_memory_format
-
     _check_memory_format(memory_format)
     return empty_tensor.empty_cuda(size, dtype, device, pin_memory)
 

@@ -1,0 +1,89 @@
+"""The backward helpers of torch.nn's formulas: softmax, mse_loss, binary_cross_entropy_with_logits,
+log_sigmoid, convolution and max_pool.
+
+Mirrors the nn section of `torch/csrc/autograd/FunctionsManual.cpp` (softmax_double_backward,
+mse_loss_double_backward, binary_cross_entropy_with_logits_backward, ...).
+functions_manual.py imports them into the formulas' namespace.
+"""
+
+from __future__ import annotations
+
+from tensortrace.aten import functions as at
+from tensortrace.aten.tensor_body import Tensor
+
+
+def softmax_double_backward(grad: Tensor, grad_output: Tensor, dim: int, output: Tensor) -> Tensor:
+    """grad * grad_output - output * grad * grad_output summed over dim, minus grad_output's."""
+    return (
+        grad_output.mul(grad)
+        .sub(output.mul(grad_output).sum([dim], True).mul(grad))
+        .sub(grad_output.mul(output.mul(grad).sum([dim], True)))
+    )
+
+
+def mse_loss_double_backward(grad: Tensor, input: Tensor, reduction: int) -> Tensor:
+    """d(mse_loss_backward)/d(input): 2 * grad (divided by numel for 'mean')."""
+    grad_input = grad.mul(2)
+    if reduction == 1:  # at::Reduction::Mean
+        grad_input = grad_input.div(input.numel())
+    return grad_input
+
+
+def binary_cross_entropy_with_logits_backward(
+    grad: Tensor,
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None,
+    pos_weight: Tensor | None,
+    reduction: int,
+) -> Tensor:
+    """(sigmoid(x) - y) (with pos_weight: (1 + (p - 1) y) sigmoid(x) - p y) * grad * weight."""
+    if pos_weight is not None and pos_weight.defined():
+        # pos_weight may need broadcasting, so mul(target) is not in place
+        t = pos_weight.mul(target)
+        grad_input = t.add(1).sub_(target).mul_(input.sigmoid()).sub_(t)
+    else:
+        grad_input = input.sigmoid().sub_(target)
+    grad_input.mul_(grad)
+    if weight is not None and weight.defined():
+        grad_input.mul_(weight)
+    if reduction == 1:  # at::Reduction::Mean
+        grad_input.div_(input.numel())
+    return grad_input
+
+
+def binary_cross_entropy_with_logits_target_backward(
+    grad: Tensor,
+    self: Tensor,
+    target: Tensor,
+    weight: Tensor | None,
+    pos_weight: Tensor | None,
+    reduction: int,
+) -> Tensor:
+    if pos_weight is not None and pos_weight.defined():
+        grad_target = at.log_sigmoid(self.neg()).sub_(at.log_sigmoid(self).mul_(pos_weight))
+    else:
+        grad_target = self.neg()
+    grad_target = grad_target.mul(grad)
+    if weight is not None and weight.defined():
+        grad_target.mul_(weight)
+    if reduction == 1:  # at::Reduction::Mean
+        grad_target.div_(target.numel())
+    return grad_target
+
+
+def log_sigmoid_backward(grad: Tensor, self: Tensor, buffer: Tensor) -> Tensor:
+    """d log(sigmoid(x)) / dx = sigmoid(-x) = 1 - sigmoid(x)."""
+    return grad.mul(self.neg().sigmoid())
+
+
+def conv_bias_sizes(weight: Tensor) -> list[int]:
+    """bias->sym_sizes() of convolution's formula: a defined bias has one entry per output
+    channel (weight's first dim), which is all convolution_backward reads of it."""
+    return [weight.size(0)]
+
+
+def max_pool_double_backward(grad: Tensor, indices: Tensor, dim: int) -> Tensor:
+    """FunctionsManual.cpp: gather grad at the argmax of each window (flattened spatial dims)."""
+    size = list(indices.sizes())[: indices.dim() - dim] + [-1]
+    return grad.view(size).gather(-1, indices.view(size)).view(list(indices.sizes()))
