@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.expand_utils import infer_size
 from tensortrace.aten.memory_overlap import (
     assert_no_internal_overlap,
@@ -432,7 +433,19 @@ class TensorIteratorBase:
     # ---- convenience builders (TensorIteratorBase::build_*_op) --------------------------------
     @_step("build_borrowing_binary_op", legacy="TensorIterator::binary_op")
     def build_binary_op(self, out: Tensor, a: Tensor, b: Tensor) -> None:
-        self.build(binary_op_config().add_output(out).add_const_input(a).add_const_input(b))
+        # binary_op_config().add_output(out).add_const_input(a).add_const_input(b), the setters
+        # written out as the fields they set (every binary op builds one)
+        config = TensorIteratorConfig()
+        config.allow_cpu_scalars_ = True
+        config.promote_inputs_to_common_dtype_ = True
+        config.cast_common_dtype_to_outputs_ = True
+        config.check_all_same_dtype_ = False
+        config.enforce_safe_casting_to_output_ = True
+        config.tensors_ += (out, a, b)
+        config.const_indices_.update((1, 2))
+        config.num_outputs_ = 1
+        config.num_inputs_ = 2
+        self.build(config)
 
     build_borrowing_binary_op = build_binary_op
 
@@ -490,9 +503,10 @@ class TensorIteratorBase:
             self.coalesce_dimensions()
 
     def populate_operands(self, config: TensorIteratorConfig) -> None:
-        self.operands_ = [
-            OperandInfo(t, i in config.const_indices_) for i, t in enumerate(config.tensors_)
-        ]
+        const_indices = config.const_indices_
+        operands = self.operands_ = []  # a loop, not a comprehension: no frame of its own
+        for i, t in enumerate(config.tensors_):
+            operands.append(OperandInfo(t, i in const_indices))
         self.num_outputs_ = config.num_outputs_
 
     @_step("mark_outputs", legacy="TensorIterator::mark_outputs")
@@ -502,7 +516,7 @@ class TensorIteratorBase:
             op.is_output = True
             if op.tensor.impl_.target_ is None:  # not defined(): Note [Direct reads on hot paths]
                 continue
-            for arg in range(self.num_outputs_, self.ntensors()):
+            for arg in range(self.num_outputs_, len(self.operands_)):
                 if op.tensor.is_same(self.operands_[arg].tensor):
                     op.is_read_write = True
 
@@ -514,7 +528,7 @@ class TensorIteratorBase:
             if output.impl_.target_ is None:
                 continue
             assert_no_internal_overlap(output)
-            for j in range(self.num_outputs_, self.ntensors()):
+            for j in range(self.num_outputs_, len(self.operands_)):
                 inp = self.operands_[j].tensor
                 if not inp.is_same(output):
                     assert_no_partial_overlap(output, inp)
@@ -554,7 +568,8 @@ class TensorIteratorBase:
             return
         for i in range(self.num_outputs_):
             output = self.operands_[i].tensor
-            if output.defined() and list(output.sizes()) != self.shape_:
+            impl = output.impl_.target_  # Note [Direct reads on hot paths]
+            if impl is not None and list(impl.sizes_) != self.shape_:
                 if config.resize_outputs_ and not self.operands_[i].is_read_write:
                     self.operands_[i].will_resize = True
                     continue
@@ -693,8 +708,6 @@ class TensorIteratorBase:
                 and op.is_output
                 and op.current_dtype != self.common_dtype_
             ):
-                from tensortrace.aten import functions as at
-
                 # on the output's device (a CPU output's call stays as it always was)
                 device = None if op.tensor.is_cpu() else op.tensor.device()
                 op.exchange_tensor(
@@ -712,17 +725,14 @@ class TensorIteratorBase:
     def compute_fast_setup_type(self) -> FastSetupType:
         if self.is_reduction_ or not self.all_ops_same_shape_:
             return FastSetupType.NONE
-        defined = [
-            op.tensor
-            for op in self.operands_
-            if op.tensor.impl_.target_ is not None and not op.will_resize
-        ]
-        is_contiguous = True  # all(t.is_contiguous() ...), without a generator frame
-        for t in defined:
-            impl = t.impl_.target_  # not None: `defined` holds defined tensors only
-            if impl is not None and not impl.is_contiguous_:
-                is_contiguous = False
-                break
+        defined: list[Tensor] = []  # loops, not comprehensions: no frames of their own
+        is_contiguous = True  # all(t.is_contiguous() ...)
+        for op in self.operands_:
+            impl = op.tensor.impl_.target_
+            if impl is not None and not op.will_resize:
+                defined.append(op.tensor)
+                if not impl.is_contiguous_:
+                    is_contiguous = False
         if self.enforce_linear_iteration_:
             return FastSetupType.CONTIGUOUS if is_contiguous else FastSetupType.NONE
         if is_contiguous:
@@ -754,22 +764,32 @@ class TensorIteratorBase:
         if ndim > 1:
             self.has_coalesced_dimensions_ = True
         if ndim >= 1:
-            self.shape_ = [self.numel()]
-        # one flat dimension, walked in memory order: the stride is one element
-        for op in self.operands_:
-            op.stride_bytes = [op.tensor.element_size()] if ndim > 0 else []
+            numel = 1
+            for size in self.shape_:
+                numel *= size
+            self.shape_ = [numel]
+            # one flat dimension, walked in memory order: the stride is one element
+            for op in self.operands_:
+                impl = op.tensor.impl_.target_  # element_size(), read directly
+                if impl is None:
+                    raise RuntimeError("intrusive_ptr is null")
+                op.stride_bytes = [impl.data_type_.itemsize]
+        else:
+            for op in self.operands_:
+                op.stride_bytes = []
         return True
 
     @_step("compute_strides", legacy="TensorIterator::compute_strides")
     def compute_strides(self, config: TensorIteratorConfig) -> None:
-        ndim = self.ndim()
+        ndim = len(self.shape_)
         for op in self.operands_:
-            if op.tensor.defined() and not op.will_resize:
+            impl = op.tensor.impl_.target_  # Note [Direct reads on hot paths]
+            if impl is not None and not op.will_resize:
                 original_shape = (
-                    tuple(self.shape_) if config.static_shape_ is not None else op.tensor.sizes()
+                    tuple(self.shape_) if config.static_shape_ is not None else impl.sizes_
                 )
-                original_stride = op.tensor.strides()
-                element_size = op.tensor.element_size()
+                original_stride = impl.strides_
+                element_size = impl.data_type_.itemsize
                 offset = ndim - len(original_shape)
                 stride_bytes = [0] * ndim
                 for i, size in enumerate(original_shape):
@@ -783,7 +803,7 @@ class TensorIteratorBase:
     @_step("reorder_dimensions", legacy="TensorIterator::reorder_dimensions")
     def reorder_dimensions(self) -> None:
         """Sort dims by stride, fastest first (Note [TensorIterator's loop order])."""
-        ndim = self.ndim()
+        ndim = len(self.shape_)
         if ndim == 1:
             self.perm_ = [0]
             return
@@ -839,7 +859,7 @@ class TensorIteratorBase:
             if not op.tensor.defined() or op.will_resize:
                 element_size = elementSize(op.target_dtype)
                 op.stride_bytes = self.compatible_stride(element_size)
-                ndim = self.ndim()
+                ndim = len(self.shape_)
                 inverted = all(self.perm_[j] == ndim - j - 1 for j in range(ndim))
                 tensor_shape = tuple(self.invert_perm(self.shape_))
                 if inverted:
@@ -859,7 +879,7 @@ class TensorIteratorBase:
     @_step("coalesce_dimensions")
     def coalesce_dimensions(self) -> None:
         """Merge adjacent dims that step through memory as one (shape[n]*stride[n]==stride[n+1])."""
-        if self.ndim() <= 1:
+        if len(self.shape_) <= 1:
             return
 
         def can_coalesce(dim0: int, dim1: int) -> bool:
@@ -875,7 +895,7 @@ class TensorIteratorBase:
                 op.stride_bytes[dim0] = op.stride_bytes[dim1]
 
         prev_dim = 0
-        for dim in range(1, self.ndim()):
+        for dim in range(1, len(self.shape_)):
             if can_coalesce(prev_dim, dim):
                 if self.shape_[prev_dim] == 1:
                     replace_stride(prev_dim, dim)
@@ -896,7 +916,7 @@ class TensorIteratorBase:
         """The options of the output the caller gave (not of a common-dtype temporary)."""
         if op.original_tensor.impl_.target_ is not None:
             return op.original_tensor.options()
-        return op.options()
+        return TensorOptions(op.target_dtype, op.device)  # op.options(), written out
 
     def set_output_raw_strided(
         self, output_idx: int, sizes: Sequence[int], strides: Sequence[int], options: TensorOptions
@@ -906,7 +926,7 @@ class TensorIteratorBase:
     def _adopt_output(self, output_idx: int, tensor: Tensor) -> None:
         """Record the (possibly new) output tensor in its operand, keeping a cast temporary."""
         op = self.operands_[output_idx]
-        if op.original_tensor.defined():
+        if op.original_tensor.impl_.target_ is not None:  # Note [Direct reads on hot paths]
             # compute_types made a temporary in the common dtype; the real output is original
             op.original_tensor = tensor
         else:
@@ -928,12 +948,19 @@ class TensorIteratorBase:
     def operand_array(self, i: int, byte_offset: int = 0) -> np.ndarray:
         """Operand i as an array in loop order; `byte_offset` bumps its base pointer."""
         op = self.operands_[i]
-        impl = op.tensor.unsafeGetTensorImpl()
+        impl = op.tensor.impl_.target_  # Note [Direct reads on hot paths]
+        if impl is None:
+            raise RuntimeError("intrusive_ptr is null")  # what unsafeGetTensorImpl() raises
         dtype = impl.data_type_.numpy  # op.current_dtype: a cast temporary has its own impl
         shape = tuple(reversed(self.shape_))
         if 0 in shape:
             return np.empty(shape, dtype)
-        storage = impl.storage_.unsafeGetStorageImpl().bytes_view()
+        storage_impl = impl.storage_.storage_impl_.target_  # unsafeGetStorageImpl(), read directly
+        if storage_impl is None:
+            raise RuntimeError("intrusive_ptr is null")
+        storage = storage_impl.data_ptr_.ctx  # bytes_view(), read directly
+        if storage is None:
+            storage = np.empty(0, np.uint8)
         itemsize = impl.data_type_.itemsize
         if len(shape) == 1 and op.stride_bytes[0] == itemsize:
             # the contiguous fast path (one flat dimension, fast_set_up's): frombuffer makes
@@ -950,7 +977,10 @@ class TensorIteratorBase:
         )
 
     def operand_arrays(self) -> list[np.ndarray]:
-        return [self.operand_array(i) for i in range(self.ntensors())]
+        arrays = []  # a loop, not a comprehension: no frame of its own
+        for i in range(len(self.operands_)):
+            arrays.append(self.operand_array(i))
+        return arrays
 
     def element_size(self, arg: int) -> int:
         return elementSize(self.dtype(arg))
@@ -968,7 +998,9 @@ class TensorIteratorBase:
 
         `loop(*arrays)` gets one array per operand, all of the same shape (a block of the
         iteration space); it must only run NumPy (Note [What runs on the worker threads])."""
-        numel = self.numel()
+        numel = 1  # self.numel(), written out
+        for size in self.shape_:
+            numel *= size
         if numel == 0:
             return
         arrays = self.operand_arrays()
@@ -986,8 +1018,6 @@ class TensorIterator(TensorIteratorBase):
     def set_output_raw_strided(
         self, output_idx: int, sizes: Sequence[int], strides: Sequence[int], options: TensorOptions
     ) -> None:
-        from tensortrace.aten import functions as at
-
         op = self.operands_[output_idx]
         if op.tensor.impl_.target_ is None:
             if not strides:
@@ -1033,7 +1063,16 @@ class TensorIterator(TensorIteratorBase):
 
     @staticmethod
     def nullary_op(out: Tensor) -> TensorIterator:
-        return nullary_op_config().add_output(out).build()
+        # nullary_op_config().add_output(out).build(), the setters written out as the fields
+        # they set (every factory with random or filled values builds one)
+        config = TensorIteratorConfig()
+        config.check_all_same_dtype_ = False
+        config.resize_outputs_ = False
+        config.tensors_.append(out)
+        config.num_outputs_ = 1
+        it = TensorIterator()
+        it.build(config)
+        return it
 
     borrowing_nullary_op = nullary_op
 
