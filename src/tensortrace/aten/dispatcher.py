@@ -43,7 +43,7 @@ def untraced(fn: Callable[..., Any] | None) -> Callable[..., Any] | None:
     if idle is not None:
         return idle  # type: ignore[no-any-return]
     if fn is not None and hasattr(fn, "__traced_site__"):
-        return fn.__wrapped__  # type: ignore[no-any-return]
+        return fn.__wrapped__  # type: ignore[attr-defined,no-any-return]
     return fn
 
 
