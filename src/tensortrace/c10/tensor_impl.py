@@ -97,7 +97,9 @@ class TensorImpl(intrusive_ptr_target):
         impl_type: ImplType | None = None,
     ) -> None:
         """A 1-dim, 0-size tensor backed by `storage`; its sizes are set afterwards."""
-        super().__init__()
+        # the base constructor named, not super(): a method without a __class__ cell is traced
+        # by code swap (Note [Traced functions that cost nothing while idle])
+        intrusive_ptr_target.__init__(self)
         self.storage_ = storage
         self.data_type_ = data_type
         # storage.unsafeGetStorageImpl().device(), read directly: every TensorImpl gets one

@@ -20,6 +20,7 @@ from enum import Enum
 from types import CodeType, FrameType, FunctionType
 from typing import Any, TypeVar
 
+from tensortrace.trace import code_swap
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -495,6 +496,11 @@ def traced_site_of_frame(frame: FrameType) -> FrameSite | None:
     """The FrameSite of a Python frame that is a @traced wrapper's, else None: what a Python
     stack (the CUDA allocator's memory history) shows in its place, named as the C++."""
     code = frame.f_code
+    swapped = code_swap.SITE_OF_CODE.get(
+        code
+    )  # Note [Traced functions that cost nothing while idle]
+    if swapped is not None:
+        return swapped  # type: ignore[no-any-return]
     if code.co_name != "wrapper" or not (
         code.co_filename in _WRAPPER_FILES or code.co_filename.startswith("<traced")
     ):
@@ -527,6 +533,8 @@ def traced(
     def decorate(fn: F) -> F:
         if WRAPPERS_COMPILED_OUT:
             return fn
+        if _swap(fn, site):  # Note [Traced functions that cost nothing while idle]
+            return fn
         wrapper = _exact_wrapper(fn, site) or _generic_wrapper(fn, site)
         if isinstance(fn, FunctionType):
             # functools.update_wrapper, unrolled: it runs for ~2000 functions at import
@@ -543,6 +551,23 @@ def traced(
         return wrapper  # type: ignore[return-value]
 
     return decorate
+
+
+def _swap(fn: Callable[..., Any], site: FrameSite) -> bool:
+    """Trace a plain function by code swap (code_swap.py) instead of a wrapper, if it can be."""
+    if type(fn) is not FunctionType or hasattr(fn, "__wrapped__") or hasattr(fn, "__signature__"):
+        return False
+    found = parameter_list(fn)
+    if found is None or not code_swap.can_swap(fn, found[0]):
+        return False
+    key, _, names = found
+    if fn.__module__.startswith("tensortrace."):
+        PARAMETER_LISTS_SEEN.add(key)  # the generated factories stay those of every list
+    unwrapped = code_swap.copy_function(fn)  # what unwrapping finds: fn's own code
+    code_swap.register(fn, site, key, names)
+    fn.__wrapped__ = unwrapped  # type: ignore[attr-defined]
+    fn.__traced_site__ = site  # type: ignore[attr-defined]
+    return True
 
 
 class frame:  # used like a function: `with frame(site):`
@@ -573,6 +598,7 @@ def start() -> Recorder:
     if current is not None:
         raise RuntimeError("a trace is already active: traces cannot be nested")
     current = Recorder()
+    code_swap.trace_on()
     return current
 
 
@@ -582,3 +608,4 @@ def stop(rec: Recorder) -> None:
     if current is not rec:
         raise RuntimeError("stopping a trace that is not the active one")
     current = None
+    code_swap.trace_off()
