@@ -217,7 +217,8 @@ class TensorImpl(intrusive_ptr_target):
         self.strides_ = contiguous_strides(self.sizes_)
         self.refresh_numel()
         self.is_contiguous_ = True
-        self._record_meta()
+        if recorder.current is not None:  # _record_meta's own test, made before the call
+            self._record_meta()
 
     def set_sizes_and_strides(
         self,
@@ -231,7 +232,8 @@ class TensorImpl(intrusive_ptr_target):
             self.storage_offset_ = storage_offset
         self.refresh_numel()
         self.refresh_contiguous()
-        self._record_meta()
+        if recorder.current is not None:  # _record_meta's own test, made before the call
+            self._record_meta()
 
     def set_storage_offset(self, storage_offset: int) -> None:
         self.storage_offset_ = storage_offset

@@ -284,7 +284,9 @@ def call_traced(
 # trace/generated/traced_wrappers.py (written by `python -m tensortrace.torchgen`), so a debugger
 # steps into a real file. A parameter list the generator has not seen yet (a new @traced function
 # before the files are regenerated) gets the same factory compiled in memory; positional-only
-# parameters fall back to the generic wrapper.
+# parameters fall back to the generic wrapper. code_swap._TEMPLATE is this wrapper's body with
+# constants for its closure cells (Note [Traced functions that cost nothing while idle]): change
+# both together.
 _FACTORY = """
 def {factory}(fn_, site_, names_{defaults}):
     def wrapper({params}):
@@ -525,7 +527,9 @@ def traced(
 ) -> Callable[[F], F]:
     """Make `fn` a frame of the trace: its layer, its name, and its PyTorch counterpart.
 
-    When no trace is active the wrapper does one global read and calls `fn` directly
+    A plain function is returned as it is and runs its own code while no trace is active; a
+    trace swaps the wrapper's body in (Note [Traced functions that cost nothing while idle]).
+    Any other callable gets a wrapper that does one global read and calls `fn` directly
     (Note [Wrappers with the wrapped function's signature]).
     """
     site = FrameSite(layer, name, source, symbol or name, legacy)
