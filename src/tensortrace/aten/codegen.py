@@ -20,7 +20,7 @@ from typing import Any
 from tensortrace.aten import functions as at
 from tensortrace.aten.adaption import check_and_update_common_device_all
 from tensortrace.aten.cuda.empty_tensor import empty_cuda, empty_strided_cuda
-from tensortrace.aten.dispatcher import DeferredKernel, KernelFunction, OperatorHandle
+from tensortrace.aten.dispatcher import DeferredKernel, KernelFunction, OperatorHandle, untraced
 from tensortrace.aten.empty_tensor import empty_cpu_for_output, empty_strided_cpu
 from tensortrace.aten.function_schema import FunctionSchema, Type
 from tensortrace.aten.native.registry import NATIVE_FUNCTIONS
@@ -54,6 +54,13 @@ def adapt_to_schema(fn: Callable[..., Any], schema: FunctionSchema) -> Callable[
         return fn(**dict(zip(names, args)))
 
     by_name.__name__ = fn.__name__
+    idle = untraced(fn)
+    if idle is not fn:  # Note [Kernels called unwrapped while idle]
+
+        def idle_by_name(*args: Any) -> Any:
+            return idle(**dict(zip(names, args)))  # type: ignore[misc]
+
+        by_name.__untraced__ = idle_by_name  # type: ignore[attr-defined]
     return by_name
 
 

@@ -22,7 +22,7 @@ found by name (a `dispatch:` entry's at::native function, DeferredKernel) is loo
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tensortrace.aten.function_schema import FunctionSchema
@@ -43,6 +43,23 @@ DISPATCHER_H = "aten/src/ATen/core/dispatch/Dispatcher.h"
 _default_included = default_included_set.repr_
 
 
+def untraced(fn: Callable[..., Any] | None) -> Callable[..., Any] | None:
+    """The function a @traced wrapper calls, or fn itself if it is no wrapper: what a dispatch
+    table runs while no trace is active (Note [Kernels called unwrapped while idle])."""
+    idle = getattr(fn, "__untraced__", None)  # an adapter (codegen.adapt_to_schema)
+    if idle is not None:
+        return idle  # type: ignore[no-any-return]
+    if fn is not None and hasattr(fn, "__traced_site__"):
+        return fn.__wrapped__  # type: ignore[attr-defined,no-any-return]
+    return fn
+
+
+# Note [Kernels called unwrapped while idle]
+# A kernel in a dispatch table is usually a @traced function, whose wrapper checks the
+# recorder and calls through. Dispatcher::call and redispatch read the recorder already (to
+# open the aten:: scope, as RecordFunction does), so while no trace is active they call the
+# wrapped function directly (`KernelFunction.idle`) and save the wrapper's frame; while a trace
+# is active they call `fn`, the wrapper, so every frame is recorded as before.
 @dataclass(frozen=True, slots=True)
 class KernelFunction:
     """A kernel registered for one key. `with_keyset` kernels take the DispatchKeySet first."""
@@ -50,6 +67,11 @@ class KernelFunction:
     fn: Callable[..., Any] | None
     name: str
     with_keyset: bool = False
+    idle: Callable[..., Any] | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.idle is None:
+            object.__setattr__(self, "idle", untraced(self.fn))
 
     @property
     def is_fallthrough(self) -> bool:
@@ -240,8 +262,8 @@ class OperatorHandle:
             ks = _INTERNED.get(mask) or interned_keyset(mask)
         key, kernel = self._lookups.get(ks.repr_) or self.lookup(ks)
         rec = recorder.current
-        if rec is None:
-            return kernel.fn(ks, *args) if kernel.with_keyset else kernel.fn(*args)  # type: ignore[misc]
+        if rec is None:  # Note [Kernels called unwrapped while idle]
+            return kernel.idle(ks, *args) if kernel.with_keyset else kernel.idle(*args)  # type: ignore[misc]
         return recorder.record_call(
             rec,
             self.call_site,
@@ -260,8 +282,8 @@ class OperatorHandle:
         """Dispatcher::redispatch: the next kernel for `ks`, with no new aten:: scope."""
         key, kernel = self._lookups.get(ks.repr_) or self.lookup(ks)
         rec = recorder.current
-        if rec is None:
-            return kernel.fn(ks, *args) if kernel.with_keyset else kernel.fn(*args)  # type: ignore[misc]
+        if rec is None:  # Note [Kernels called unwrapped while idle]
+            return kernel.idle(ks, *args) if kernel.with_keyset else kernel.idle(*args)  # type: ignore[misc]
         site = self._redispatch_sites.get(key)
         if site is None:
             site = self._redispatch_sites[key] = FrameSite(

@@ -129,7 +129,8 @@ def empty_generic(
 ) -> Tensor:
     check_size_nonnegative(size)
     dtype = TypeMeta.fromScalarType(scalar_type)
-    _check_storable(dtype)
+    if dtype.numpy is None:  # _check_storable's test, made before the call
+        _check_storable(dtype)
     size_bytes = computeStorageNbytesContiguous(size, dtype.itemsize)
     storage_impl = make_intrusive(StorageImpl, size_bytes, allocator, True)
     tensor = make_tensor(Storage(storage_impl), ks, dtype)
@@ -171,7 +172,8 @@ def empty_cpu(
     device: Device | None = None,
     pin_memory: bool | None = None,
 ) -> Tensor:
-    _cpu_check(device, pin_memory)
+    if device is not None or pin_memory:  # _cpu_check has nothing to refuse otherwise
+        _cpu_check(device, pin_memory)
     allocator = GetCPUAllocator()
     return empty_generic(
         size, allocator, CPU_KS, dtype if dtype is not None else get_default_dtype()
@@ -196,7 +198,8 @@ def empty_strided_cpu(
     device: Device | None = None,
     pin_memory: bool | None = None,
 ) -> Tensor:
-    _cpu_check(device, pin_memory)
+    if device is not None or pin_memory:  # _cpu_check has nothing to refuse otherwise
+        _cpu_check(device, pin_memory)
     allocator = GetCPUAllocator()
     return empty_strided_generic(
         size, stride, allocator, CPU_KS, dtype if dtype is not None else get_default_dtype()

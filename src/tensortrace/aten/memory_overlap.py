@@ -42,7 +42,8 @@ def is_non_overlapping_and_dense(sizes: tuple[int, ...], strides: tuple[int, ...
 
 def has_internal_overlap(t: Tensor) -> MemOverlap:
     impl = t.unsafeGetTensorImpl()
-    if is_non_overlapping_and_dense(impl.sizes_, impl.strides_):
+    # a contiguous tensor is non-overlapping and dense (TensorImpl caches both flags)
+    if impl.is_contiguous_ or is_non_overlapping_and_dense(impl.sizes_, impl.strides_):
         return MemOverlap.No
     for size, stride in zip(impl.sizes_, impl.strides_):
         if size > 1 and stride == 0:

@@ -182,7 +182,10 @@ class Tensor(_TensorMethods):
         return isFloatingType(self.scalar_type())
 
     def is_complex(self) -> bool:
-        return isComplexType(self.impl_.get().data_type_.scalar_type)
+        impl = self.impl_.target_  # Note [Direct reads on hot paths]
+        if impl is None:
+            _null()
+        return isComplexType(impl.data_type_.scalar_type)
 
     def is_conj(self) -> bool:
         return self.impl_.get().is_conj()

@@ -4,6 +4,9 @@ Mirrors `aten/src/ATen/TensorIterator.h` / `TensorIterator.cpp`. `build()` runs 
 in PyTorch's order: populate_operands, mark_outputs, compute_mem_overlaps, compute_shape,
 mark_resize_outputs, compute_types, then either fast_set_up or compute_strides,
 reorder_dimensions, allocate_or_resize_outputs and coalesce_dimensions. Each step is a frame.
+The class is split along its halves: tensor_iterator_config.py (TensorIteratorConfig),
+tensor_iterator_operands.py (OperandInfo and the operand and dtype steps) and
+tensor_iterator_loops.py (accessors, NumPy views, for_each); TensorIteratorBase inherits both.
 
 Note [TensorIterator's loop order]
 After reorder_dimensions, dimension 0 of the iterator is the *fastest-moving* one (the one with
@@ -16,88 +19,44 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from enum import Enum
-from typing import Any
 
-import numpy as np
-
+from tensortrace.aten import functions as at
 from tensortrace.aten.expand_utils import infer_size
-from tensortrace.aten.memory_overlap import (
-    assert_no_internal_overlap,
-    assert_no_partial_overlap,
-    is_non_overlapping_and_dense,
-)
-from tensortrace.aten.native.type_properties import (
-    ResultTypeState,
-    result_type,
-    update_result_type_state,
-)
-from tensortrace.aten.parallel import GRAIN_SIZE, get_num_threads, parallel_for
+from tensortrace.aten.memory_overlap import is_non_overlapping_and_dense
 from tensortrace.aten.tensor_body import Tensor
-from tensortrace.c10.default_dtype import get_default_dtype
-from tensortrace.c10.device import CPU, Device, DeviceType
-from tensortrace.c10.exception import TORCH_CHECK, TORCH_INTERNAL_ASSERT, torchCheckFail
-from tensortrace.c10.scalar_type import (
-    ScalarType,
-    canCast,
-    elementSize,
-    isIntegralType,
+from tensortrace.aten.tensor_iterator_config import (
+    TensorIteratorConfig,
+    binary_float_op_config,
+    set_up_comparison_op_config,
+    unary_float_op_config,
+    unary_op_config,
 )
+from tensortrace.aten.tensor_iterator_loops import (
+    TensorIteratorLoops,
+    range_blocks,
+    serial_for_each,
+)
+from tensortrace.aten.tensor_iterator_operands import (
+    OperandInfo,
+    TensorIteratorOperands,
+    _step,
+)
+from tensortrace.c10.device import CPU, Device
+from tensortrace.c10.exception import TORCH_INTERNAL_ASSERT
+from tensortrace.c10.scalar_type import ScalarType, elementSize
 from tensortrace.c10.tensor_options import TensorOptions
-from tensortrace.trace import traced
 
-_CPU_TYPE = DeviceType.CPU
+# names other modules import from here, though the split modules hold them
+__all__ = [
+    "TensorIterator",
+    "TensorIteratorBase",
+    "TensorIteratorConfig",
+    "range_blocks",
+    "serial_for_each",
+    "sort_dims",
+]
 
-SOURCE = "aten/src/ATen/TensorIterator.cpp"
 U = ScalarType.Undefined
-
-# loop(*arrays): one array per operand (outputs first), all of one block's shape, in loop order
-Loop = Callable[..., None]
-
-
-def range_blocks(shape: Sequence[int], begin: int, end: int) -> list[tuple[slice, ...]]:
-    """The linear range [begin, end) of a row-major iteration `shape`, as rectangular blocks.
-
-    This is the walk serial_for_each makes over a chunk (DimCounter): a partial first row, whole
-    rows, a partial last row, recursively. Every index keeps its dim (slices, not ints), so a
-    block of any operand has the same ndim as the operand."""
-    if not shape:
-        return [()] if begin < end else []
-    if len(shape) == 1:
-        return [(slice(begin, end),)]
-    rest = shape[1:]
-    inner = 1
-    for size in rest:
-        inner *= size
-    first, first_offset = divmod(begin, inner)
-    last, last_offset = divmod(end, inner)
-    if first == last:
-        return [
-            (slice(first, first + 1), *block)
-            for block in range_blocks(rest, first_offset, last_offset)
-        ]
-    blocks: list[tuple[slice, ...]] = []
-    if first_offset:
-        blocks += [
-            (slice(first, first + 1), *block) for block in range_blocks(rest, first_offset, inner)
-        ]
-        first += 1
-    if last > first:
-        blocks.append((slice(first, last), *(slice(None),) * len(rest)))
-    if last_offset:
-        blocks += [(slice(last, last + 1), *block) for block in range_blocks(rest, 0, last_offset)]
-    return blocks
-
-
-def serial_for_each(loop: Loop, arrays: Sequence[np.ndarray], begin: int, end: int) -> None:
-    """at::internal::serial_for_each: `loop` over the elements [begin, end) of the iteration."""
-    for block in range_blocks(arrays[0].shape, begin, end):
-        loop(*(array[block] for array in arrays))
-
-
-def _step(name: str, legacy: str | None = None) -> Any:
-    return traced(
-        "native", f"TensorIteratorBase::{name}", SOURCE, f"at::TensorIteratorBase::{name}", legacy
-    )
 
 
 def sort_dims(perm: list[int], should_swap: Callable[[int, int], int]) -> None:
@@ -123,239 +82,7 @@ class FastSetupType(Enum):
     NON_OVERLAPPING_DENSE = 2
 
 
-# The undefined Tensor every OperandInfo starts with as its original_tensor: only ever read or
-# replaced, never changed in place, so one is shared (a new one per operand cost four calls).
-_UNDEFINED = Tensor()
-
-
-class OperandInfo:
-    """One tensor of the iteration, with its byte strides in the iterator's dimension order."""
-
-    __slots__ = (
-        "tensor",
-        "original_tensor",
-        "stride_bytes",
-        "target_dtype",
-        "current_dtype",
-        "device",
-        "is_output",
-        "is_const",
-        "will_resize",
-        "is_read_write",
-    )
-
-    def __init__(self, tensor: Tensor, is_const: bool = False) -> None:
-        self.tensor = tensor
-        self.original_tensor = _UNDEFINED
-        self.stride_bytes: list[int] = []
-        self.is_output = False
-        self.is_const = is_const
-        self.will_resize = False
-        self.is_read_write = False
-        impl = tensor.impl_.target_  # Note [Direct reads on hot paths]
-        if impl is not None:
-            self.target_dtype = self.current_dtype = impl.data_type_.scalar_type
-            self.device: Device | None = impl.device_opt_
-        else:
-            self.target_dtype = self.current_dtype = U
-            self.device = None
-
-    def is_type_defined(self) -> bool:
-        return self.target_dtype != U
-
-    def options(self) -> TensorOptions:
-        return TensorOptions(self.target_dtype, self.device)
-
-    def exchange_tensor(self, new_tensor: Tensor) -> None:
-        self.original_tensor = self.tensor
-        self.tensor = new_tensor
-
-    def restore_original_tensor(self) -> None:
-        self.tensor = self.original_tensor
-        self.original_tensor = _UNDEFINED
-
-
-class TensorIteratorConfig:
-    """The builder: outputs first, then inputs, then the flags (TensorIteratorConfig)."""
-
-    # the flags' defaults, as class attributes: a setter shadows one on the instance, so a
-    # config costs only what it changes (every op builds one)
-    static_shape_: tuple[int, ...] | None = None
-    static_dtype_: ScalarType | None = None
-    check_mem_overlap_ = True
-    allow_cpu_scalars_ = False
-    is_reduction_ = False
-    resize_outputs_ = True
-    check_all_same_dtype_ = True
-    check_all_same_device_ = True
-    enforce_safe_casting_to_output_ = False
-    enforce_linear_iteration_ = False
-    promote_inputs_to_common_dtype_ = False
-    promote_integer_inputs_to_float_ = False
-    cast_common_dtype_to_outputs_ = False
-
-    def __init__(self) -> None:
-        self.tensors_: list[Tensor] = []
-        self.const_indices_: set[int] = set()
-        self.num_outputs_ = 0
-        self.num_inputs_ = 0
-
-    def add_output(self, output: Tensor) -> TensorIteratorConfig:
-        if self.num_inputs_ != 0:  # Note [TORCH_CHECK tests first]
-            TORCH_INTERNAL_ASSERT(
-                False,
-                "Keep in mind that you have to add all outputs first before adding any input.",
-            )
-        self.tensors_.append(output)
-        self.num_outputs_ += 1
-        return self
-
-    def add_input(self, tensor: Tensor) -> TensorIteratorConfig:
-        self.tensors_.append(tensor)
-        self.num_inputs_ += 1
-        return self
-
-    def add_const_input(self, tensor: Tensor) -> TensorIteratorConfig:
-        self.const_indices_.add(len(self.tensors_))
-        return self.add_input(tensor)
-
-    # add_owned_* and add_borrowed_* differ only in C++ ownership; a Python reference is a borrow.
-    add_owned_output = add_borrowed_output = add_output
-    add_owned_input = add_borrowed_input = add_input
-    add_owned_const_input = add_borrowed_const_input = add_const_input
-
-    def set_check_mem_overlap(self, v: bool) -> TensorIteratorConfig:
-        self.check_mem_overlap_ = v
-        return self
-
-    def allow_cpu_scalars(self, v: bool) -> TensorIteratorConfig:
-        self.allow_cpu_scalars_ = v
-        return self
-
-    def is_reduction(self, v: bool) -> TensorIteratorConfig:
-        self.is_reduction_ = v
-        return self
-
-    def resize_outputs(self, v: bool) -> TensorIteratorConfig:
-        self.resize_outputs_ = v
-        return self
-
-    def check_all_same_dtype(self, v: bool) -> TensorIteratorConfig:
-        self.check_all_same_dtype_ = v
-        return self
-
-    def check_all_same_device(self, v: bool) -> TensorIteratorConfig:
-        self.check_all_same_device_ = v
-        return self
-
-    def enforce_safe_casting_to_output(self, v: bool) -> TensorIteratorConfig:
-        self.enforce_safe_casting_to_output_ = v
-        return self
-
-    def enforce_linear_iteration(self, v: bool = True) -> TensorIteratorConfig:
-        self.enforce_linear_iteration_ = v
-        return self
-
-    def promote_inputs_to_common_dtype(self, v: bool) -> TensorIteratorConfig:
-        self.promote_inputs_to_common_dtype_ = v
-        if v:
-            self.check_all_same_dtype_ = False
-        return self
-
-    def promote_integer_inputs_to_float(self, v: bool) -> TensorIteratorConfig:
-        self.promote_integer_inputs_to_float_ = v
-        return self
-
-    def cast_common_dtype_to_outputs(self, v: bool) -> TensorIteratorConfig:
-        self.cast_common_dtype_to_outputs_ = v
-        if v:
-            self.check_all_same_dtype_ = False
-        return self
-
-    def declare_static_dtype(self, dtype: ScalarType) -> TensorIteratorConfig:
-        TORCH_CHECK(
-            not self.check_all_same_dtype_,
-            "check_all_same_dtype(false) must be called before declare_static_dtype(...)",
-        )
-        self.static_dtype_ = dtype
-        return self
-
-    def declare_static_shape(self, shape: Sequence[int]) -> TensorIteratorConfig:
-        TORCH_CHECK(
-            not self.resize_outputs_,
-            "resize_outputs() must be called before declare_static_shape(...)",
-        )
-        self.static_shape_ = tuple(shape)
-        return self
-
-    def build(self) -> TensorIterator:
-        it = TensorIterator()
-        it.build(self)
-        return it
-
-
-def binary_op_config() -> TensorIteratorConfig:
-    """BINARY_OP_CONFIG(): promote inputs to a common dtype and cast it to the outputs."""
-    return (
-        TensorIteratorConfig()
-        .set_check_mem_overlap(True)
-        .allow_cpu_scalars(True)
-        .promote_inputs_to_common_dtype(True)
-        .cast_common_dtype_to_outputs(True)
-        .enforce_safe_casting_to_output(True)
-    )
-
-
-def binary_float_op_config() -> TensorIteratorConfig:
-    """BINARY_FLOAT_OP_CONFIG(): a binary op whose integer inputs compute in the default float."""
-    return binary_op_config().promote_integer_inputs_to_float(True)
-
-
-def unary_op_config() -> TensorIteratorConfig:
-    """UNARY_OP_CONFIG(): input and output must share one dtype (neg, abs, bitwise_not)."""
-    return (
-        TensorIteratorConfig()
-        .set_check_mem_overlap(True)
-        .cast_common_dtype_to_outputs(False)
-        .enforce_safe_casting_to_output(False)
-        .check_all_same_dtype(True)
-    )
-
-
-def unary_float_op_config() -> TensorIteratorConfig:
-    """UNARY_FLOAT_OP_CONFIG(): integer and bool inputs compute in the default float (exp, sin)."""
-    return (
-        TensorIteratorConfig()
-        .set_check_mem_overlap(True)
-        .promote_inputs_to_common_dtype(True)
-        .cast_common_dtype_to_outputs(True)
-        .enforce_safe_casting_to_output(True)
-        .promote_integer_inputs_to_float(True)
-    )
-
-
-def set_up_comparison_op_config(config: TensorIteratorConfig, out: Tensor) -> None:
-    """Comparisons and logical ops: a bool result unless an out= tensor says otherwise."""
-    config.set_check_mem_overlap(True)
-    config.allow_cpu_scalars(True)
-    config.promote_inputs_to_common_dtype(True)
-    if not out.defined():
-        config.declare_static_dtype(ScalarType.Bool)
-    # Note [special-case bool outputs]: a bool out= needs no common-dtype temporary
-    if out.defined() and out.scalar_type() != ScalarType.Bool:
-        config.cast_common_dtype_to_outputs(True)
-
-
-def nullary_op_config() -> TensorIteratorConfig:
-    return (
-        TensorIteratorConfig()
-        .set_check_mem_overlap(True)
-        .check_all_same_dtype(False)
-        .resize_outputs(False)
-    )
-
-
-class TensorIteratorBase:
+class TensorIteratorBase(TensorIteratorOperands, TensorIteratorLoops):
     """The iteration: operands, the broadcast shape, and the loop order."""
 
     def __init__(self) -> None:
@@ -371,68 +98,22 @@ class TensorIteratorBase:
         self.is_reduction_ = False
         self.enforce_linear_iteration_ = False
 
-    # ---- accessors ---------------------------------------------------------------------------
-    def ndim(self) -> int:
-        return len(self.shape_)
-
-    def ntensors(self) -> int:
-        return len(self.operands_)
-
-    def noutputs(self) -> int:
-        return self.num_outputs_
-
-    def ninputs(self) -> int:
-        return self.ntensors() - self.num_outputs_
-
-    def shape(self) -> tuple[int, ...]:
-        return tuple(self.shape_)
-
-    def numel(self) -> int:
-        n = 1
-        for s in self.shape_:
-            n *= s
-        return n
-
-    def tensor(self, i: int) -> Tensor:
-        return self.operands_[i].tensor
-
-    def output(self, i: int = 0) -> Tensor:
-        return self.operands_[i].tensor
-
-    def input(self, i: int = 0) -> Tensor:
-        return self.operands_[self.num_outputs_ + i].tensor
-
-    def dtype(self, i: int = 0) -> ScalarType:
-        return self.operands_[i].current_dtype
-
-    def input_dtype(self, i: int = 0) -> ScalarType:
-        return self.operands_[self.num_outputs_ + i].current_dtype
-
-    def common_dtype(self) -> ScalarType:
-        TORCH_INTERNAL_ASSERT(self.common_dtype_ != U, "Queried for invalid common dtype!")
-        return self.common_dtype_
-
-    def device_type(self) -> Any:
-        return self.common_device_.type_
-
-    def strides(self, i: int) -> list[int]:
-        return self.operands_[i].stride_bytes
-
-    def maybe_get_output(self, i: int = 0) -> Tensor:
-        return Tensor()
-
-    # ---- reductions (TensorIteratorBase::num_reduce_dims, output_base) ------------------------
-    def output_base(self, i: int = 0) -> Tensor:
-        return self.operands_[i].tensor
-
-    def num_reduce_dims(self) -> int:
-        """The dims along which output 0 does not move (its stride is 0)."""
-        return sum(1 for dim in range(self.ndim()) if self.operands_[0].stride_bytes[dim] == 0)
-
     # ---- convenience builders (TensorIteratorBase::build_*_op) --------------------------------
     @_step("build_borrowing_binary_op", legacy="TensorIterator::binary_op")
     def build_binary_op(self, out: Tensor, a: Tensor, b: Tensor) -> None:
-        self.build(binary_op_config().add_output(out).add_const_input(a).add_const_input(b))
+        # binary_op_config().add_output(out).add_const_input(a).add_const_input(b), the setters
+        # written out as the fields they set (every binary op builds one)
+        config = TensorIteratorConfig()
+        config.allow_cpu_scalars_ = True
+        config.promote_inputs_to_common_dtype_ = True
+        config.cast_common_dtype_to_outputs_ = True
+        config.check_all_same_dtype_ = False
+        config.enforce_safe_casting_to_output_ = True
+        config.tensors_ += (out, a, b)
+        config.const_indices_.update((1, 2))
+        config.num_outputs_ = 1
+        config.num_inputs_ = 2
+        self.build(config)
 
     build_borrowing_binary_op = build_binary_op
 
@@ -489,36 +170,6 @@ class TensorIteratorBase:
             self.allocate_or_resize_outputs()
             self.coalesce_dimensions()
 
-    def populate_operands(self, config: TensorIteratorConfig) -> None:
-        self.operands_ = [
-            OperandInfo(t, i in config.const_indices_) for i, t in enumerate(config.tensors_)
-        ]
-        self.num_outputs_ = config.num_outputs_
-
-    @_step("mark_outputs", legacy="TensorIterator::mark_outputs")
-    def mark_outputs(self) -> None:
-        for i in range(self.num_outputs_):
-            op = self.operands_[i]
-            op.is_output = True
-            if op.tensor.impl_.target_ is None:  # not defined(): Note [Direct reads on hot paths]
-                continue
-            for arg in range(self.num_outputs_, self.ntensors()):
-                if op.tensor.is_same(self.operands_[arg].tensor):
-                    op.is_read_write = True
-
-    def compute_mem_overlaps(self, config: TensorIteratorConfig) -> None:
-        if not config.check_mem_overlap_:
-            return
-        for i in range(self.num_outputs_):
-            output = self.operands_[i].tensor
-            if output.impl_.target_ is None:
-                continue
-            assert_no_internal_overlap(output)
-            for j in range(self.num_outputs_, self.ntensors()):
-                inp = self.operands_[j].tensor
-                if not inp.is_same(output):
-                    assert_no_partial_overlap(output, inp)
-
     @_step("compute_shape", legacy="TensorIterator::compute_shape")
     def compute_shape(self, config: TensorIteratorConfig) -> None:
         if config.static_shape_ is not None:
@@ -549,180 +200,17 @@ class TensorIteratorBase:
         self.shape_ = list(shape or ())
         self.all_ops_are_scalars_ = not has_tensors
 
-    def mark_resize_outputs(self, config: TensorIteratorConfig) -> None:
-        if config.static_shape_ is not None:
-            return
-        for i in range(self.num_outputs_):
-            output = self.operands_[i].tensor
-            if output.defined() and list(output.sizes()) != self.shape_:
-                if config.resize_outputs_ and not self.operands_[i].is_read_write:
-                    self.operands_[i].will_resize = True
-                    continue
-                if not self.is_reduction_:  # Note [TORCH_CHECK tests first]
-                    torchCheckFail(
-                        "output with shape ",
-                        list(output.sizes()),
-                        " doesn't match the broadcast shape ",
-                        self.shape_,
-                    )
-
-    def compute_common_dtype(self) -> ScalarType:
-        state = ResultTypeState()
-        for op in self.operands_:
-            if not op.is_output:
-                state = update_result_type_state(op.tensor, state)
-        self.common_dtype_ = result_type(state)
-        return self.common_dtype_
-
-    @_step("compute_types", legacy="TensorIterator::compute_types")
-    def compute_types(self, config: TensorIteratorConfig) -> None:
-        common_device = CPU
-        self.common_dtype_ = U
-        output_dtype = U
-        has_different_input_dtypes = has_different_output_dtypes = has_undefined_outputs = False
-        for op in self.operands_:
-            if op.target_dtype == U:  # not op.is_type_defined()
-                TORCH_INTERNAL_ASSERT(op.is_output, "Found type undefined input tensor!")
-                if config.static_dtype_ is not None:
-                    op.target_dtype = config.static_dtype_
-                else:
-                    has_undefined_outputs = True
-                continue
-            if op.tensor.impl_.target_ is None:
-                continue
-            # the first non-CPU device (if any) is the common device
-            device = op.device  # set for every defined operand
-            if (
-                device is not None
-                and common_device.type_ is _CPU_TYPE
-                and device.type_ is not _CPU_TYPE
-            ):
-                common_device = device
-            if not op.is_output:
-                if op.target_dtype != self.common_dtype_:
-                    if self.common_dtype_ == U:
-                        self.common_dtype_ = op.target_dtype
-                    else:
-                        has_different_input_dtypes = True
-            elif op.target_dtype != output_dtype:
-                if output_dtype == U:
-                    output_dtype = op.target_dtype
-                else:
-                    has_different_output_dtypes = True
-
-        if config.check_all_same_dtype_ and (
-            has_different_input_dtypes
-            or has_different_output_dtypes
-            or (self.common_dtype_ != output_dtype and output_dtype != U)
-        ):
-            for op in self.operands_:
-                if op.tensor.defined():
-                    TORCH_CHECK(
-                        op.target_dtype == self.common_dtype_,
-                        "Found dtype ",
-                        op.target_dtype,
-                        " but expected ",
-                        self.common_dtype_,
-                    )
-
-        if (
-            not has_undefined_outputs
-            and not config.check_all_same_device_
-            and not config.promote_inputs_to_common_dtype_
-            and not config.cast_common_dtype_to_outputs_
-            and not config.enforce_safe_casting_to_output_
-        ):
-            self.common_dtype_ = U if has_different_input_dtypes else self.common_dtype_
-            return
-
-        if (
-            has_different_input_dtypes or self.all_ops_are_scalars_
-        ) and config.promote_inputs_to_common_dtype_:
-            self.compute_common_dtype()
-
-        if config.promote_integer_inputs_to_float_ and isIntegralType(self.common_dtype_, True):
-            self.common_dtype_ = get_default_dtype()
-
-        self.common_device_ = common_device
-        cpu_scalars_on_non_cpu = 0
-        for op in self.operands_:
-            if op.target_dtype == U:
-                op.target_dtype = self.common_dtype_
-            if op.device is None:
-                op.device = common_device
-            if op.tensor.impl_.target_ is None:
-                continue
-            if config.check_all_same_device_:
-                # a CUDA kernel that supports it takes a 0-dim CPU tensor as a scalar argument
-                if (
-                    common_device.type_ is not _CPU_TYPE
-                    and config.allow_cpu_scalars_
-                    and not op.is_output
-                    and op.tensor.dim() == 0
-                    and op.device.type_ is _CPU_TYPE
-                ):
-                    TORCH_CHECK(
-                        cpu_scalars_on_non_cpu < 1,
-                        "Trying to pass too many CPU scalars to non-CPU kernel!",
-                    )
-                    cpu_scalars_on_non_cpu += 1
-                elif op.device is not common_device and op.device != common_device:
-                    torchCheckFail(
-                        "Expected all tensors to be on the same device, but found at "
-                        "least two devices, ",
-                        common_device,
-                        " and ",
-                        op.device,
-                        "!",
-                    )
-            if (
-                config.enforce_safe_casting_to_output_
-                and op.is_output
-                and op.current_dtype != self.common_dtype_
-            ):
-                TORCH_CHECK(
-                    canCast(self.common_dtype_, op.current_dtype),
-                    "result type ",
-                    self.common_dtype_,
-                    " can't be cast to the desired output type ",
-                    op.current_dtype,
-                )
-            # CPU kernels compute in one dtype: make temporaries of the common dtype.
-            if (
-                config.cast_common_dtype_to_outputs_
-                and op.is_output
-                and op.current_dtype != self.common_dtype_
-            ):
-                from tensortrace.aten import functions as at
-
-                # on the output's device (a CPU output's call stays as it always was)
-                device = None if op.tensor.is_cpu() else op.tensor.device()
-                op.exchange_tensor(
-                    at.empty(list(op.tensor.sizes()), dtype=self.common_dtype_, device=device)
-                )
-                op.current_dtype = op.target_dtype = self.common_dtype_
-            if (
-                config.promote_inputs_to_common_dtype_
-                and not op.is_output
-                and op.current_dtype != self.common_dtype_
-            ):
-                op.exchange_tensor(op.tensor.to(self.common_dtype_))
-                op.current_dtype = op.target_dtype = self.common_dtype_
-
     def compute_fast_setup_type(self) -> FastSetupType:
         if self.is_reduction_ or not self.all_ops_same_shape_:
             return FastSetupType.NONE
-        defined = [
-            op.tensor
-            for op in self.operands_
-            if op.tensor.impl_.target_ is not None and not op.will_resize
-        ]
-        is_contiguous = True  # all(t.is_contiguous() ...), without a generator frame
-        for t in defined:
-            impl = t.impl_.target_  # not None: `defined` holds defined tensors only
-            if impl is not None and not impl.is_contiguous_:
-                is_contiguous = False
-                break
+        defined: list[Tensor] = []  # loops, not comprehensions: no frames of their own
+        is_contiguous = True  # all(t.is_contiguous() ...)
+        for op in self.operands_:
+            impl = op.tensor.impl_.target_
+            if impl is not None and not op.will_resize:
+                defined.append(op.tensor)
+                if not impl.is_contiguous_:
+                    is_contiguous = False
         if self.enforce_linear_iteration_:
             return FastSetupType.CONTIGUOUS if is_contiguous else FastSetupType.NONE
         if is_contiguous:
@@ -754,22 +242,32 @@ class TensorIteratorBase:
         if ndim > 1:
             self.has_coalesced_dimensions_ = True
         if ndim >= 1:
-            self.shape_ = [self.numel()]
-        # one flat dimension, walked in memory order: the stride is one element
-        for op in self.operands_:
-            op.stride_bytes = [op.tensor.element_size()] if ndim > 0 else []
+            numel = 1
+            for size in self.shape_:
+                numel *= size
+            self.shape_ = [numel]
+            # one flat dimension, walked in memory order: the stride is one element
+            for op in self.operands_:
+                impl = op.tensor.impl_.target_  # element_size(), read directly
+                if impl is None:
+                    raise RuntimeError("intrusive_ptr is null")
+                op.stride_bytes = [impl.data_type_.itemsize]
+        else:
+            for op in self.operands_:
+                op.stride_bytes = []
         return True
 
     @_step("compute_strides", legacy="TensorIterator::compute_strides")
     def compute_strides(self, config: TensorIteratorConfig) -> None:
-        ndim = self.ndim()
+        ndim = len(self.shape_)
         for op in self.operands_:
-            if op.tensor.defined() and not op.will_resize:
+            impl = op.tensor.impl_.target_  # Note [Direct reads on hot paths]
+            if impl is not None and not op.will_resize:
                 original_shape = (
-                    tuple(self.shape_) if config.static_shape_ is not None else op.tensor.sizes()
+                    tuple(self.shape_) if config.static_shape_ is not None else impl.sizes_
                 )
-                original_stride = op.tensor.strides()
-                element_size = op.tensor.element_size()
+                original_stride = impl.strides_
+                element_size = impl.data_type_.itemsize
                 offset = ndim - len(original_shape)
                 stride_bytes = [0] * ndim
                 for i, size in enumerate(original_shape):
@@ -783,7 +281,7 @@ class TensorIteratorBase:
     @_step("reorder_dimensions", legacy="TensorIterator::reorder_dimensions")
     def reorder_dimensions(self) -> None:
         """Sort dims by stride, fastest first (Note [TensorIterator's loop order])."""
-        ndim = self.ndim()
+        ndim = len(self.shape_)
         if ndim == 1:
             self.perm_ = [0]
             return
@@ -839,7 +337,7 @@ class TensorIteratorBase:
             if not op.tensor.defined() or op.will_resize:
                 element_size = elementSize(op.target_dtype)
                 op.stride_bytes = self.compatible_stride(element_size)
-                ndim = self.ndim()
+                ndim = len(self.shape_)
                 inverted = all(self.perm_[j] == ndim - j - 1 for j in range(ndim))
                 tensor_shape = tuple(self.invert_perm(self.shape_))
                 if inverted:
@@ -859,7 +357,7 @@ class TensorIteratorBase:
     @_step("coalesce_dimensions")
     def coalesce_dimensions(self) -> None:
         """Merge adjacent dims that step through memory as one (shape[n]*stride[n]==stride[n+1])."""
-        if self.ndim() <= 1:
+        if len(self.shape_) <= 1:
             return
 
         def can_coalesce(dim0: int, dim1: int) -> bool:
@@ -875,7 +373,7 @@ class TensorIteratorBase:
                 op.stride_bytes[dim0] = op.stride_bytes[dim1]
 
         prev_dim = 0
-        for dim in range(1, self.ndim()):
+        for dim in range(1, len(self.shape_)):
             if can_coalesce(prev_dim, dim):
                 if self.shape_[prev_dim] == 1:
                     replace_stride(prev_dim, dim)
@@ -890,94 +388,10 @@ class TensorIteratorBase:
             del op.stride_bytes[prev_dim + 1 :]
         self.has_coalesced_dimensions_ = True
 
-    # ---- outputs -----------------------------------------------------------------------------
-    @staticmethod
-    def original_options(op: OperandInfo) -> TensorOptions:
-        """The options of the output the caller gave (not of a common-dtype temporary)."""
-        if op.original_tensor.impl_.target_ is not None:
-            return op.original_tensor.options()
-        return op.options()
-
     def set_output_raw_strided(
         self, output_idx: int, sizes: Sequence[int], strides: Sequence[int], options: TensorOptions
     ) -> None:
         raise NotImplementedError
-
-    def _adopt_output(self, output_idx: int, tensor: Tensor) -> None:
-        """Record the (possibly new) output tensor in its operand, keeping a cast temporary."""
-        op = self.operands_[output_idx]
-        if op.original_tensor.defined():
-            # compute_types made a temporary in the common dtype; the real output is original
-            op.original_tensor = tensor
-        else:
-            op.tensor = tensor
-            op.current_dtype = tensor.scalar_type()
-
-    def cast_outputs(self) -> None:
-        """Copy each common-dtype temporary back into its real output (cast_outputs)."""
-        for op in self.operands_:
-            if (
-                op.is_output
-                and op.original_tensor.impl_.target_ is not None
-                and op.original_tensor.scalar_type() != op.current_dtype
-            ):
-                op.original_tensor.copy_(op.tensor)
-                op.restore_original_tensor()
-
-    # ---- NumPy views in loop order (Note [TensorIterator's loop order]) ----------------------
-    def operand_array(self, i: int, byte_offset: int = 0) -> np.ndarray:
-        """Operand i as an array in loop order; `byte_offset` bumps its base pointer."""
-        op = self.operands_[i]
-        impl = op.tensor.unsafeGetTensorImpl()
-        dtype = impl.data_type_.numpy  # op.current_dtype: a cast temporary has its own impl
-        shape = tuple(reversed(self.shape_))
-        if 0 in shape:
-            return np.empty(shape, dtype)
-        storage = impl.storage_.unsafeGetStorageImpl().bytes_view()
-        itemsize = impl.data_type_.itemsize
-        if len(shape) == 1 and op.stride_bytes[0] == itemsize:
-            # the contiguous fast path (one flat dimension, fast_set_up's): frombuffer makes
-            # the same writable view as np.ndarray(buffer=...) at about a third of the cost
-            return np.frombuffer(
-                storage, dtype, shape[0], impl.storage_offset_ * itemsize + byte_offset
-            )
-        return np.ndarray(
-            shape,
-            dtype,
-            buffer=storage,
-            offset=impl.storage_offset_ * impl.data_type_.itemsize + byte_offset,
-            strides=tuple(reversed(op.stride_bytes)),
-        )
-
-    def operand_arrays(self) -> list[np.ndarray]:
-        return [self.operand_array(i) for i in range(self.ntensors())]
-
-    def element_size(self, arg: int) -> int:
-        return elementSize(self.dtype(arg))
-
-    def is_dim_reduced(self, dim: int) -> bool:
-        """An output does not move along `dim`, and the input has more than one element there."""
-        return any(
-            op.is_output and op.stride_bytes[dim] == 0 and self.shape_[dim] > 1
-            for op in self.operands_
-        )
-
-    # ---- running a loop (TensorIteratorBase::for_each, serial_for_each) -----------------------
-    def for_each(self, loop: Loop, grain_size: int = GRAIN_SIZE) -> None:
-        """Run `loop` over every element: serially below grain_size, else with parallel_for.
-
-        `loop(*arrays)` gets one array per operand, all of the same shape (a block of the
-        iteration space); it must only run NumPy (Note [What runs on the worker threads])."""
-        numel = self.numel()
-        if numel == 0:
-            return
-        arrays = self.operand_arrays()
-        if numel < grain_size or get_num_threads() == 1:
-            loop(*arrays)  # serial_for_each(loop, {0, numel}): the whole range in one block
-            return
-        parallel_for(
-            0, numel, grain_size, lambda begin, end: serial_for_each(loop, arrays, begin, end)
-        )
 
 
 class TensorIterator(TensorIteratorBase):
@@ -986,8 +400,6 @@ class TensorIterator(TensorIteratorBase):
     def set_output_raw_strided(
         self, output_idx: int, sizes: Sequence[int], strides: Sequence[int], options: TensorOptions
     ) -> None:
-        from tensortrace.aten import functions as at
-
         op = self.operands_[output_idx]
         if op.tensor.impl_.target_ is None:
             if not strides:
@@ -1033,7 +445,16 @@ class TensorIterator(TensorIteratorBase):
 
     @staticmethod
     def nullary_op(out: Tensor) -> TensorIterator:
-        return nullary_op_config().add_output(out).build()
+        # nullary_op_config().add_output(out).build(), the setters written out as the fields
+        # they set (every factory with random or filled values builds one)
+        config = TensorIteratorConfig()
+        config.check_all_same_dtype_ = False
+        config.resize_outputs_ = False
+        config.tensors_.append(out)
+        config.num_outputs_ = 1
+        it = TensorIterator()
+        it.build(config)
+        return it
 
     borrowing_nullary_op = nullary_op
 

@@ -42,9 +42,12 @@ class DeviceStats:
     num_alloc_retries: int = 0
     num_ooms: int = 0
 
-    def _moves(self, nbytes: int) -> tuple[tuple[Stat, int], ...]:
-        """What one block moves: one allocation, segment and active block, and its bytes."""
-        return (
+    # on_alloc / on_free run on every allocation and free: Stat.increase / Stat.decrease are
+    # written out inline here (7 method calls each time would cost more than the bookkeeping),
+    # and so is the list of what one block moves (one allocation, segment and active block, and
+    # its bytes).
+    def on_alloc(self, nbytes: int) -> None:
+        for stat, amount in (
             (self.allocation, 1),
             (self.segment, 1),
             (self.active, 1),
@@ -52,19 +55,22 @@ class DeviceStats:
             (self.reserved_bytes, nbytes),
             (self.active_bytes, nbytes),
             (self.requested_bytes, nbytes),
-        )
-
-    # on_alloc / on_free run on every allocation and free: Stat.increase / Stat.decrease are
-    # written out inline here (7 method calls each time would cost more than the bookkeeping).
-    def on_alloc(self, nbytes: int) -> None:
-        for stat, amount in self._moves(nbytes):
+        ):
             current = stat.current = stat.current + amount
             if current > stat.peak:
                 stat.peak = current
             stat.allocated += amount
 
     def on_free(self, nbytes: int) -> None:
-        for stat, amount in self._moves(nbytes):
+        for stat, amount in (  # the same moves as on_alloc
+            (self.allocation, 1),
+            (self.segment, 1),
+            (self.active, 1),
+            (self.allocated_bytes, nbytes),
+            (self.reserved_bytes, nbytes),
+            (self.active_bytes, nbytes),
+            (self.requested_bytes, nbytes),
+        ):
             stat.current -= amount
             stat.freed += amount
 

@@ -39,7 +39,9 @@ class StorageImpl(intrusive_ptr_target):
 
         Without a data_ptr the storage asks its allocator for `size_bytes` of memory.
         """
-        super().__init__()
+        # the base constructor named, not super(): a method without a __class__ cell is traced
+        # by code swap (Note [Traced functions that cost nothing while idle])
+        intrusive_ptr_target.__init__(self)
         if data_ptr is None:
             assert allocator is not None, "a StorageImpl without data needs an allocator"
             data_ptr = allocator.allocate(size_bytes)

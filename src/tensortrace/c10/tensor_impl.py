@@ -97,7 +97,9 @@ class TensorImpl(intrusive_ptr_target):
         impl_type: ImplType | None = None,
     ) -> None:
         """A 1-dim, 0-size tensor backed by `storage`; its sizes are set afterwards."""
-        super().__init__()
+        # the base constructor named, not super(): a method without a __class__ cell is traced
+        # by code swap (Note [Traced functions that cost nothing while idle])
+        intrusive_ptr_target.__init__(self)
         self.storage_ = storage
         self.data_type_ = data_type
         # storage.unsafeGetStorageImpl().device(), read directly: every TensorImpl gets one
@@ -215,7 +217,8 @@ class TensorImpl(intrusive_ptr_target):
         self.strides_ = contiguous_strides(self.sizes_)
         self.refresh_numel()
         self.is_contiguous_ = True
-        self._record_meta()
+        if recorder.current is not None:  # _record_meta's own test, made before the call
+            self._record_meta()
 
     def set_sizes_and_strides(
         self,
@@ -229,7 +232,8 @@ class TensorImpl(intrusive_ptr_target):
             self.storage_offset_ = storage_offset
         self.refresh_numel()
         self.refresh_contiguous()
-        self._record_meta()
+        if recorder.current is not None:  # _record_meta's own test, made before the call
+            self._record_meta()
 
     def set_storage_offset(self, storage_offset: int) -> None:
         self.storage_offset_ = storage_offset

@@ -1,8 +1,10 @@
 """PythonArgParser: match Python arguments against signature strings, with PyTorch's TypeErrors.
 
-Mirrors `torch/csrc/utils/python_arg_parser.cpp` and `invalid_arguments.cpp`. A binding declares
-its overloads as strings, `"rand(SymIntArrayRef size, *, Generator? generator, ...)"`; `parse`
-tries them in order and returns the first that matches with its arguments converted (PythonArgs).
+Mirrors `torch/csrc/utils/python_arg_parser.cpp`; split from it: ParameterType
+(python_arg_parser_types.py), the number checks (python_numbers.py) and the text of an invalid
+combination (invalid_arguments.py, `invalid_arguments.cpp`). A binding declares its overloads
+as strings, `"rand(SymIntArrayRef size, *, Generator? generator, ...)"`; `parse` tries them in
+order and returns the first that matches with its arguments converted (PythonArgs).
 When none match: if exactly one signature is plausible by argument count, it is parsed again to
 raise its precise error (`rand(): argument 'size' (position 1) must be tuple of ints, not str`);
 otherwise the error lists every signature (`received an invalid combination of arguments`).
@@ -10,69 +12,24 @@ otherwise the error lists every signature (`received an invalid combination of a
 
 from __future__ import annotations
 
-import numbers
 import re
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 
 from tensortrace.c10.device import Device
 from tensortrace.csrc.dtype import dtype, layout, memory_format
 from tensortrace.csrc.generator import Generator
+from tensortrace.csrc.invalid_arguments import format_invalid_args
+from tensortrace.csrc.python_arg_parser_types import _TYPES, ParameterType
+from tensortrace.csrc.python_numbers import _first_bad_int, _is_double, _is_int, _is_scalar
 from tensortrace.csrc.python_variable import TensorBase
 from tensortrace.csrc.storage import TypedStorage, UntypedStorage
-from tensortrace.csrc.unordered_map_order import unordered_map_order
 from tensortrace.trace import traced
 
 SOURCE = "torch/csrc/utils/python_arg_parser.cpp"
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
-
-
-class ParameterType(Enum):
-    TENSOR = "Tensor"
-    SCALAR = "Number"
-    INT64 = "int"
-    SYM_INT = "SymInt"
-    DOUBLE = "float"
-    BOOL = "bool"
-    INT_LIST = "tuple of ints"
-    FLOAT_LIST = "tuple of floats"
-    SCALARTYPE = "torch.dtype"
-    LAYOUT = "torch.layout"
-    DEVICE = "torch.device"
-    GENERATOR = "torch.Generator"
-    MEMORY_FORMAT = "torch.memory_format"
-    TENSOR_LIST = "tuple of Tensors"
-    STRING = "str"
-    PYOBJECT = "object"
-    STORAGE = "torch.Storage"
-
-
-_TYPES = {
-    "Tensor": ParameterType.TENSOR,
-    "Scalar": ParameterType.SCALAR,
-    "int64_t": ParameterType.INT64,
-    "int": ParameterType.INT64,
-    "SymInt": ParameterType.SYM_INT,
-    "double": ParameterType.DOUBLE,
-    "float": ParameterType.DOUBLE,
-    "bool": ParameterType.BOOL,
-    "IntArrayRef": ParameterType.INT_LIST,
-    "SymIntArrayRef": ParameterType.INT_LIST,
-    "ArrayRef<double>": ParameterType.FLOAT_LIST,
-    "ScalarType": ParameterType.SCALARTYPE,
-    "Layout": ParameterType.LAYOUT,
-    "Device": ParameterType.DEVICE,
-    "Generator": ParameterType.GENERATOR,
-    "MemoryFormat": ParameterType.MEMORY_FORMAT,
-    "TensorList": ParameterType.TENSOR_LIST,
-    "c10::string_view": ParameterType.STRING,
-    "str": ParameterType.STRING,
-    "Storage": ParameterType.STORAGE,
-    "PyObject*": ParameterType.PYOBJECT,
-}
 
 
 # numpy_compatibility_arg_names (python_arg_parser.cpp): a keyword argument may also be spelled
@@ -83,47 +40,6 @@ NUMPY_COMPATIBILITY_ARG_NAMES: dict[str, tuple[str, ...]] = {
     "input": ("x", "a", "x1"),
     "other": ("x2",),
 }
-
-
-# float, int and bool by exact type before the numbers ABCs (an ABC isinstance is ~1 us)
-_PLAIN_REALS = frozenset({float, int, bool})
-
-
-def _is_int(obj: Any) -> bool:
-    """THPUtils_checkLong: an int that is not a bool (NumPy integers count too)."""
-    if type(obj) is int:  # the common case, by exact type: no ABC check (a bool's type is bool)
-        return True
-    if isinstance(obj, bool):
-        return False
-    if isinstance(obj, numbers.Integral):
-        return True
-    return (
-        isinstance(obj, TensorBase)
-        and obj.dim() == 0
-        and not obj.is_floating_point()
-        and obj.dtype.__str__() != "torch.bool"
-    )
-
-
-def _is_double(obj: Any) -> bool:
-    """THPUtils_checkDouble: any real number (bools are ints in Python, so they pass)."""
-    if type(obj) in _PLAIN_REALS or isinstance(obj, numbers.Real):
-        return True
-    return isinstance(obj, TensorBase) and obj.dim() == 0
-
-
-def _is_scalar(obj: Any) -> bool:
-    if type(obj) in _PLAIN_REALS or isinstance(obj, (numbers.Number, bool)):
-        return True
-    return isinstance(obj, TensorBase) and obj.dim() == 0 and not obj.requires_grad
-
-
-def _first_bad_int(seq: Sequence[Any]) -> int:
-    """Index of the first element that is not an int, or -1."""
-    for i, item in enumerate(seq):
-        if not _is_int(item):
-            return i
-    return -1
 
 
 _DEFAULT_VALUES: dict[str, Any] = {}
@@ -425,19 +341,6 @@ class FunctionSignature:
         raise TypeError(f"{self.name}() got multiple values for argument '{next(iter(kwargs))}'")
 
 
-def _describe(obj: Any) -> str:
-    """py_typename: the type's tp_name, which for torch's own C types is qualified."""
-    for key, cls in (
-        ("dtype", dtype),
-        ("layout", layout),
-        ("memory_format", memory_format),
-        ("device", Device),
-    ):
-        if cls is type(obj):
-            return f"torch.{key}"
-    return type(obj).__name__
-
-
 class PythonArgs:
     """The parsed arguments of the matched signature, with PyTorch's typed accessors."""
 
@@ -558,124 +461,3 @@ class PythonArgParser:
             plausible[0].parse_args(args, kwargs, raise_exception=True)
         options = [str(s) for s in self.signatures if not s.hidden]
         raise TypeError(format_invalid_args(args, kwargs, f"{self.function_name}()", options))
-
-
-# ---- invalid_arguments.cpp ---------------------------------------------------------------------
-# Note [How torch describes an invalid combination]
-# format_invalid_args re-reads each printed signature by splitting it at ", ": every piece is an
-# "argument" whose type is the text before its last space, matched against the Python type name.
-# So `()` counts as one (empty) argument, `*` counts as one, and `bool keepdim = False` has the
-# type "bool keepdim =". These quirks decide which signatures get a "didn't match because"
-# line and which arguments are wrapped in `!...!`, and are kept as they are.
-
-
-def _option_arguments(option: str) -> list[tuple[str, str, bool]]:
-    """_parseOption: (type, name, nullable) for each ", "-separated piece of `(...)`."""
-    pieces = []
-    for arg in option[1:-1].split(", "):
-        start = 1 if arg.startswith("#") else 0
-        nullable = arg[start : start + 1] == "["
-        if nullable:
-            start += 1
-            arg = arg[: -len(" or None]")]
-        type_end = arg.rfind(" ")
-        name = arg[type_end + 1 :]
-        if "..." in arg:
-            type_end -= 4
-        pieces.append((arg[start:type_end] if type_end >= 0 else arg[start:-1], name, nullable))
-    return pieces
-
-
-def _type_matches(type_name: str, nullable: bool, obj: Any) -> bool:
-    """_buildType(...).is_matching: by Python type name ("float" also takes int)."""
-    if nullable and obj is None:
-        return True
-    name = _describe(obj)
-    if type_name == "float":
-        return name in ("float", "int", "long")
-    if type_name == "int":
-        return name in ("int", "long")
-    return name == type_name
-
-
-def _argcount_match(
-    arguments: list[tuple[str, str, bool]], args: Sequence[Any], kwargs: dict[str, Any]
-) -> bool:
-    return len(args) + len(kwargs) == len(arguments)
-
-
-def _arg_desc(args: Sequence[Any], kwargs: dict[str, Any]) -> str:
-    # invalid_arguments.cpp's arg_desc appends ", " after each item and erases the last one
-    # only when there are positional arguments: keywords alone read `(dtype=str, )`
-    text = "".join(
-        [f"{_describe(a)}, " for a in args] + [f"{k}={_describe(v)}, " for k, v in kwargs.items()]
-    )
-    return "(" + (text[:-2] if args else text) + ")"
-
-
-def _formatted_arg_desc(
-    arguments: list[tuple[str, str, bool]], args: Sequence[Any], kwargs: dict[str, Any]
-) -> str:
-    """The arguments, each not matching its piece of the signature wrapped in `!...!`."""
-    parts = []
-    values = list(args) + list(kwargs.values())
-    keys = [None] * len(args) + list(kwargs)
-    for i, (value, key) in enumerate(zip(values, keys)):
-        type_name, _, nullable = arguments[i]
-        text = _describe(value)
-        if isinstance(value, (tuple, list)):
-            inner = ", ".join(_describe(v) for v in value)
-            text += (
-                f" of ({inner}{',' if len(value) == 1 else ''})"
-                if isinstance(value, tuple)
-                else f" of [{inner}]"
-            )
-        if key is not None:
-            text = f"{key}={text}"
-        parts.append(text if _type_matches(type_name, nullable, value) else f"!{text}!")
-    return "(" + ", ".join(parts) + ")"
-
-
-def _unmatched_kwargs(arguments: list[tuple[str, str, bool]], kwargs: dict[str, Any]) -> list[str]:
-    names = [name for _, name, _ in arguments[max(0, len(arguments) - len(kwargs)) :]]
-    return [k for k in kwargs if k not in names]
-
-
-def format_invalid_args(
-    args: Sequence[Any], kwargs: dict[str, Any], function_name: str, options: list[str]
-) -> str:
-    """torch::format_invalid_args (Note [How torch describes an invalid combination])."""
-    # the keywords are read from an std::unordered_map (Note [unordered_map iteration order])
-    kwargs = {k: kwargs[k] for k in unordered_map_order(kwargs)}
-    msg = f"{function_name} received an invalid combination of arguments - "
-    if len(options) == 1:
-        arguments = _option_arguments(options[0])
-        unmatched = _unmatched_kwargs(arguments, kwargs) if kwargs else []
-        if unmatched:
-            return msg + "got unrecognized keyword arguments: " + ", ".join(unmatched)
-        got = (
-            _formatted_arg_desc(arguments, args, kwargs)
-            if _argcount_match(arguments, args, kwargs)
-            else _arg_desc(args, kwargs)
-        )
-        return msg + f"got {got}, but expected {options[0]}"
-    msg += f"got {_arg_desc(args, kwargs)}, but expected one of:\n"
-    for option in options:
-        msg += f" * {option}\n"
-        arguments = _option_arguments(option)
-        if not _argcount_match(arguments, args, kwargs):
-            continue
-        unmatched = _unmatched_kwargs(arguments, kwargs) if kwargs else []
-        if unmatched:
-            msg += (
-                "      didn't match because some of the keywords were incorrect: "
-                + ", ".join(unmatched)
-                + "\n"
-            )
-        else:
-            msg += (
-                "      didn't match because some of the arguments have invalid types: "
-                + _formatted_arg_desc(arguments, args, kwargs)
-                + "\n"
-            )
-    return msg

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from types import CodeType, FunctionType
 from typing import Any
 
+# code_swap._TEMPLATE is this wrapper's body with constants for its closure cells (Note [Traced
+# functions that cost nothing while idle] in trace/code_swap.py): change both together.
 _FACTORY = """
 def {factory}(fn_, site_, names_{defaults}):
     def wrapper({params}):

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from types import FrameType, FunctionType
 from typing import Any, TypeVar
 
+from tensortrace.trace import code_swap
 from tensortrace.trace.arguments import _PLAIN_TYPES, summarize
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
 from tensortrace.trace.parameter_lists import _RESERVED, factory_source, parameter_list
@@ -325,6 +326,11 @@ def traced_site_of_frame(frame: FrameType) -> FrameSite | None:
     """The FrameSite of a Python frame that is a @traced wrapper's, else None: what a Python
     stack (the CUDA allocator's memory history) shows in its place, named as the C++."""
     code = frame.f_code
+    swapped = code_swap.SITE_OF_CODE.get(
+        code
+    )  # Note [Traced functions that cost nothing while idle]
+    if swapped is not None:
+        return swapped  # type: ignore[no-any-return]
     if code.co_name != "wrapper" or not (
         code.co_filename in _WRAPPER_FILES or code.co_filename.startswith("<traced")
     ):
@@ -349,13 +355,17 @@ def traced(
 ) -> Callable[[F], F]:
     """Make `fn` a frame of the trace: its layer, its name, and its PyTorch counterpart.
 
-    When no trace is active the wrapper does one global read and calls `fn` directly
+    A plain function is returned as it is and runs its own code while no trace is active; a
+    trace swaps the wrapper's body in (Note [Traced functions that cost nothing while idle]).
+    Any other callable gets a wrapper that does one global read and calls `fn` directly
     (Note [Wrappers with the wrapped function's signature]).
     """
     site = FrameSite(layer, name, source, symbol or name, legacy)
 
     def decorate(fn: F) -> F:
         if WRAPPERS_COMPILED_OUT:
+            return fn
+        if _swap(fn, site):  # Note [Traced functions that cost nothing while idle]
             return fn
         wrapper = _exact_wrapper(fn, site) or _generic_wrapper(fn, site)
         if isinstance(fn, FunctionType):
@@ -373,6 +383,23 @@ def traced(
         return wrapper  # type: ignore[return-value]
 
     return decorate
+
+
+def _swap(fn: Callable[..., Any], site: FrameSite) -> bool:
+    """Trace a plain function by code swap (code_swap.py) instead of a wrapper, if it can be."""
+    if type(fn) is not FunctionType or hasattr(fn, "__wrapped__") or hasattr(fn, "__signature__"):
+        return False
+    found = parameter_list(fn)
+    if found is None or not code_swap.can_swap(fn, found[0]):
+        return False
+    key, _, names = found
+    if fn.__module__.startswith("tensortrace."):
+        PARAMETER_LISTS_SEEN.add(key)  # the generated factories stay those of every list
+    unwrapped = code_swap.copy_function(fn)  # what unwrapping finds: fn's own code
+    code_swap.register(fn, site, key, names)
+    fn.__wrapped__ = unwrapped  # type: ignore[attr-defined]
+    fn.__traced_site__ = site  # type: ignore[attr-defined]
+    return True
 
 
 class frame:  # used like a function: `with frame(site):`
@@ -403,6 +430,7 @@ def start() -> Recorder:
     if current is not None:
         raise RuntimeError("a trace is already active: traces cannot be nested")
     current = Recorder()
+    code_swap.trace_on()
     return current
 
 
@@ -412,3 +440,4 @@ def stop(rec: Recorder) -> None:
     if current is not rec:
         raise RuntimeError("stopping a trace that is not the active one")
     current = None
+    code_swap.trace_off()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from tensortrace.aten.dispatcher import untraced
 from tensortrace.c10.device import DeviceType
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.trace import FrameSite, recorder, summarize
@@ -23,6 +24,8 @@ class DispatchStub:
         ALL_STUBS[name] = self
         self.name = name
         self.cpu_dispatch_ptr: Callable[..., Any] | None = None
+        # the CPU kernel without its @traced wrapper (Note [Kernels called unwrapped while idle])
+        self.cpu_idle_ptr: Callable[..., Any] | None = None
         self.cuda_dispatch_ptr: Callable[..., Any] | None = None
         self.site = FrameSite(
             "native",
@@ -44,12 +47,15 @@ class DispatchStub:
         return kernel  # type: ignore[return-value]
 
     def __call__(self, device_type: DeviceType, *args: Any) -> Any:
+        rec = recorder.current
+        if rec is None:  # Note [Kernels called unwrapped while idle]
+            idle = self.cpu_idle_ptr if device_type is DeviceType.CPU else None
+            if idle is not None:
+                return idle(*args)
+            return self.get_call_ptr(device_type)(*args)
         kernel = (
             self.cpu_dispatch_ptr if device_type is DeviceType.CPU else None
         ) or self.get_call_ptr(device_type)
-        rec = recorder.current
-        if rec is None:
-            return kernel(*args)  # type: ignore[misc]
         described = {
             "device_type": device_type.name,
             "kernel": getattr(kernel, "__name__", "?"),
@@ -72,6 +78,7 @@ def DECLARE_DISPATCH(
 
 def REGISTER_DISPATCH(stub: DispatchStub, kernel: Callable[..., Any]) -> None:
     stub.cpu_dispatch_ptr = kernel
+    stub.cpu_idle_ptr = untraced(kernel)
 
 
 def REGISTER_CUDA_DISPATCH(stub: DispatchStub, kernel: Callable[..., Any]) -> None:

@@ -15,6 +15,7 @@ from enum import IntEnum
 from types import FrameType
 from typing import Any
 
+from tensortrace.trace import code_swap
 from tensortrace.trace.recorder import traced_site_of_frame
 
 Frames = list[dict[str, Any]]
@@ -126,5 +127,12 @@ def gather_context(stacks: str) -> list[dict[str, Any]]:
             frames.append(
                 {"filename": f.f_code.co_filename, "line": f.f_lineno, "name": f.f_code.co_name}
             )
+            # a function traced by code swap, running while idle: its traced frame is not on
+            # the stack, so it is named here (Note [Traced functions that cost nothing while idle])
+            idle = code_swap.SITE_OF_IDLE_CODE.get(f.f_code)
+            if idle is not None and stacks == "all" and not code_swap.is_active():
+                frames.append(
+                    {"filename": f"<traced {idle.name}>", "line": f.f_lineno, "name": idle.name}
+                )
         f = f.f_back
     return frames

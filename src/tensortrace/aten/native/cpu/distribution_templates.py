@@ -352,7 +352,9 @@ def uniform_fill(
             value = _uniform_real_float(gen.random_uint32(n), np.float32(from_), np.float32(to))
     out[...] = value  # static_cast<scalar_t>: round to nearest even
     hit = out == _cast_bound(to, dtype)
-    if hit.any():  # "Clamp if the float->scalar_t cast rounded up to the upper bound"
+    # "Clamp if the float->scalar_t cast rounded up to the upper bound"; hit.any() as the ufunc
+    # reduction it runs, without ndarray.any's Python-level dispatch
+    if np.logical_or.reduce(hit, axis=None):
         out[hit] = _cast_bound(from_, dtype)
     return out
 

@@ -1,0 +1,203 @@
+"""The iteration half of TensorIteratorBase: its accessors, the NumPy views, for_each.
+
+Mirrors the inline accessors of `aten/src/ATen/TensorIterator.h` (ndim, numel, dtype, output...),
+`TensorIteratorBase::for_each` / `serial_for_each` of `TensorIterator.cpp` and DimCounter's walk
+over a range of the iteration (`TensorIteratorInternal.h`). TensorIteratorBase
+(tensor_iterator.py) inherits these; see Note [TensorIterator's loop order] there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from tensortrace.aten.parallel import GRAIN_SIZE, get_num_threads, parallel_for
+from tensortrace.aten.tensor_body import Tensor
+from tensortrace.c10.device import Device
+from tensortrace.c10.exception import TORCH_INTERNAL_ASSERT
+from tensortrace.c10.scalar_type import ScalarType, elementSize
+
+if TYPE_CHECKING:
+    from tensortrace.aten.tensor_iterator_operands import OperandInfo
+
+U = ScalarType.Undefined
+
+# loop(*arrays): one array per operand (outputs first), all of one block's shape, in loop order
+Loop = Callable[..., None]
+
+
+def range_blocks(shape: Sequence[int], begin: int, end: int) -> list[tuple[slice, ...]]:
+    """The linear range [begin, end) of a row-major iteration `shape`, as rectangular blocks.
+
+    This is the walk serial_for_each makes over a chunk (DimCounter): a partial first row, whole
+    rows, a partial last row, recursively. Every index keeps its dim (slices, not ints), so a
+    block of any operand has the same ndim as the operand."""
+    if not shape:
+        return [()] if begin < end else []
+    if len(shape) == 1:
+        return [(slice(begin, end),)]
+    rest = shape[1:]
+    inner = 1
+    for size in rest:
+        inner *= size
+    first, first_offset = divmod(begin, inner)
+    last, last_offset = divmod(end, inner)
+    if first == last:
+        return [
+            (slice(first, first + 1), *block)
+            for block in range_blocks(rest, first_offset, last_offset)
+        ]
+    blocks: list[tuple[slice, ...]] = []
+    if first_offset:
+        blocks += [
+            (slice(first, first + 1), *block) for block in range_blocks(rest, first_offset, inner)
+        ]
+        first += 1
+    if last > first:
+        blocks.append((slice(first, last), *(slice(None),) * len(rest)))
+    if last_offset:
+        blocks += [(slice(last, last + 1), *block) for block in range_blocks(rest, 0, last_offset)]
+    return blocks
+
+
+def serial_for_each(loop: Loop, arrays: Sequence[np.ndarray], begin: int, end: int) -> None:
+    """at::internal::serial_for_each: `loop` over the elements [begin, end) of the iteration."""
+    for block in range_blocks(arrays[0].shape, begin, end):
+        loop(*(array[block] for array in arrays))
+
+
+class TensorIteratorLoops:
+    """TensorIteratorBase's accessors and loops (the fields are set by its __init__)."""
+
+    operands_: list[OperandInfo]
+    num_outputs_: int
+    shape_: list[int]
+    common_dtype_: ScalarType
+    common_device_: Device
+
+    # ---- accessors ---------------------------------------------------------------------------
+    def ndim(self) -> int:
+        return len(self.shape_)
+
+    def ntensors(self) -> int:
+        return len(self.operands_)
+
+    def noutputs(self) -> int:
+        return self.num_outputs_
+
+    def ninputs(self) -> int:
+        return self.ntensors() - self.num_outputs_
+
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self.shape_)
+
+    def numel(self) -> int:
+        n = 1
+        for s in self.shape_:
+            n *= s
+        return n
+
+    def tensor(self, i: int) -> Tensor:
+        return self.operands_[i].tensor
+
+    def output(self, i: int = 0) -> Tensor:
+        return self.operands_[i].tensor
+
+    def input(self, i: int = 0) -> Tensor:
+        return self.operands_[self.num_outputs_ + i].tensor
+
+    def dtype(self, i: int = 0) -> ScalarType:
+        return self.operands_[i].current_dtype
+
+    def input_dtype(self, i: int = 0) -> ScalarType:
+        return self.operands_[self.num_outputs_ + i].current_dtype
+
+    def common_dtype(self) -> ScalarType:
+        TORCH_INTERNAL_ASSERT(self.common_dtype_ != U, "Queried for invalid common dtype!")
+        return self.common_dtype_
+
+    def device_type(self) -> Any:
+        return self.common_device_.type_
+
+    def strides(self, i: int) -> list[int]:
+        return self.operands_[i].stride_bytes
+
+    def maybe_get_output(self, i: int = 0) -> Tensor:
+        return Tensor()
+
+    # ---- reductions (TensorIteratorBase::num_reduce_dims, output_base) ------------------------
+    def output_base(self, i: int = 0) -> Tensor:
+        return self.operands_[i].tensor
+
+    def num_reduce_dims(self) -> int:
+        """The dims along which output 0 does not move (its stride is 0)."""
+        return sum(1 for dim in range(self.ndim()) if self.operands_[0].stride_bytes[dim] == 0)
+
+    # ---- NumPy views in loop order (Note [TensorIterator's loop order]) ----------------------
+    def operand_array(self, i: int, byte_offset: int = 0) -> np.ndarray:
+        """Operand i as an array in loop order; `byte_offset` bumps its base pointer."""
+        op = self.operands_[i]
+        impl = op.tensor.impl_.target_  # Note [Direct reads on hot paths]
+        if impl is None:
+            raise RuntimeError("intrusive_ptr is null")  # what unsafeGetTensorImpl() raises
+        dtype = impl.data_type_.numpy  # op.current_dtype: a cast temporary has its own impl
+        shape = tuple(reversed(self.shape_))
+        if 0 in shape:
+            return np.empty(shape, dtype)
+        storage_impl = impl.storage_.storage_impl_.target_  # unsafeGetStorageImpl(), read directly
+        if storage_impl is None:
+            raise RuntimeError("intrusive_ptr is null")
+        storage = storage_impl.data_ptr_.ctx  # bytes_view(), read directly
+        if storage is None:
+            storage = np.empty(0, np.uint8)
+        itemsize = impl.data_type_.itemsize
+        if len(shape) == 1 and op.stride_bytes[0] == itemsize:
+            # the contiguous fast path (one flat dimension, fast_set_up's): frombuffer makes
+            # the same writable view as np.ndarray(buffer=...) at about a third of the cost
+            return np.frombuffer(
+                storage, dtype, shape[0], impl.storage_offset_ * itemsize + byte_offset
+            )
+        return np.ndarray(
+            shape,
+            dtype,
+            buffer=storage,
+            offset=impl.storage_offset_ * impl.data_type_.itemsize + byte_offset,
+            strides=tuple(reversed(op.stride_bytes)),
+        )
+
+    def operand_arrays(self) -> list[np.ndarray]:
+        arrays = []  # a loop, not a comprehension: no frame of its own
+        for i in range(len(self.operands_)):
+            arrays.append(self.operand_array(i))
+        return arrays
+
+    def element_size(self, arg: int) -> int:
+        return elementSize(self.dtype(arg))
+
+    def is_dim_reduced(self, dim: int) -> bool:
+        """An output does not move along `dim`, and the input has more than one element there."""
+        return any(
+            op.is_output and op.stride_bytes[dim] == 0 and self.shape_[dim] > 1
+            for op in self.operands_
+        )
+
+    # ---- running a loop (TensorIteratorBase::for_each, serial_for_each) -----------------------
+    def for_each(self, loop: Loop, grain_size: int = GRAIN_SIZE) -> None:
+        """Run `loop` over every element: serially below grain_size, else with parallel_for.
+
+        `loop(*arrays)` gets one array per operand, all of the same shape (a block of the
+        iteration space); it must only run NumPy (Note [What runs on the worker threads])."""
+        numel = 1  # self.numel(), written out
+        for size in self.shape_:
+            numel *= size
+        if numel == 0:
+            return
+        arrays = self.operand_arrays()
+        if numel < grain_size or get_num_threads() == 1:
+            loop(*arrays)  # serial_for_each(loop, {0, numel}): the whole range in one block
+            return
+        parallel_for(
+            0, numel, grain_size, lambda begin, end: serial_for_each(loop, arrays, begin, end)
+        )
