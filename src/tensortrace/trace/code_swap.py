@@ -24,6 +24,8 @@ from collections.abc import Callable
 from types import CodeType, FunctionType
 from typing import Any
 
+from tensortrace.trace.parameter_lists import wrapper_text
+
 # markers the template's code holds as constants, replaced by the real objects
 _RECORDER, _FN, _SITE, _NAMES = "\x00recorder", "\x00fn", "\x00site", "\x00names"
 
@@ -89,37 +91,13 @@ def register(fn: FunctionType, site: Any, key: str, names: tuple[str, ...]) -> N
 def _template(key: str) -> CodeType:
     code = _templates.get(key)
     if code is None:
-        params, call, positional, keywords = [], [], [], []
-        kwonly = False
-        for part in key.split(", ") if key else []:
-            name = part.rstrip("=")
-            # a default's value lives in the function (__defaults__), not in its code
-            default = "=None" if part.endswith("=") else ""
-            if part == "*":
-                params.append("*")
-                kwonly = True
-            elif part.startswith("**"):
-                params.append(part)
-                call.append(part)
-                keywords.append(part)
-            elif part.startswith("*"):
-                params.append(part)
-                call.append(part)
-                positional.append(part)
-                kwonly = True
-            elif kwonly:
-                params.append(name + default)
-                call.append(f"{name}={name}")
-                keywords.append(f"{name!r}: {name}")
-            else:
-                params.append(name + default)
-                call.append(name)
-                positional.append(name)
+        # a default's value lives in the function (__defaults__), not in its code
+        params, call, positional, keywords = wrapper_text(key, lambda i: "=None")
         source = _TEMPLATE.format(
-            params=", ".join(params),
-            call=", ".join(call),
-            positional=", ".join(positional) + ("," if len(positional) == 1 else ""),
-            keywords=", ".join(keywords),
+            params=params,
+            call=call,
+            positional=positional,
+            keywords=keywords,
             recorder=_RECORDER,
             fn=_FN,
             site=_SITE,

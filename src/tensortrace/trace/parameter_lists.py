@@ -136,16 +136,15 @@ def _parameter_list_of_signature(
     return ", ".join(parts), tuple(defaults), names
 
 
-def factory_source(key: str, factory: str) -> str:
-    """The source of the wrapper factory for one parameter list (see _FACTORY)."""
-    params, call, positional, keywords, defaults = [], [], [], [], []
+def wrapper_text(key: str, default_of: Callable[[int], str]) -> tuple[str, str, str, str]:
+    """The pieces of a wrapper for one parameter list: its parameters (the i-th part's default
+    written as `default_of(i)`), the call of the wrapped function, the positional arguments as a
+    tuple's items, and the keyword arguments as a dict's items."""
+    params, call, positional, keywords = [], [], [], []
     kwonly = False
     for i, part in enumerate(key.split(", ") if key else []):
         name = part.rstrip("=")
-        default = ""
-        if part.endswith("="):
-            defaults.append(f", _d{i}")
-            default = f"=_d{i}"
+        default = default_of(i) if part.endswith("=") else ""
         if part == "*":
             params.append("*")
             kwonly = True
@@ -166,12 +165,19 @@ def factory_source(key: str, factory: str) -> str:
             params.append(name + default)
             call.append(name)
             positional.append(name)
-    positional_tuple = ", ".join(positional) + ("," if len(positional) == 1 else "")
+    positional_items = ", ".join(positional) + ("," if len(positional) == 1 else "")
+    return ", ".join(params), ", ".join(call), positional_items, ", ".join(keywords)
+
+
+def factory_source(key: str, factory: str) -> str:
+    """The source of the wrapper factory for one parameter list (see _FACTORY)."""
+    parts = key.split(", ") if key else []
+    params, call, positional, keywords = wrapper_text(key, lambda i: f"=_d{i}")
     return _FACTORY.format(
         factory=factory,
-        defaults="".join(defaults),
-        params=", ".join(params),
-        call=", ".join(call),
-        positional=positional_tuple,
-        keywords=", ".join(keywords),
+        defaults="".join(f", _d{i}" for i, part in enumerate(parts) if part.endswith("=")),
+        params=params,
+        call=call,
+        positional=positional,
+        keywords=keywords,
     )
