@@ -13,7 +13,7 @@ from tensortrace.c10.device import DeviceType
 from tensortrace.c10.exception import TORCH_CHECK
 
 
-def getAccelerator(checked: bool = False) -> DeviceType | None:  # noqa: N802 - PyTorch's name
+def getAccelerator(checked: bool = False) -> DeviceType | None:
     if device_count() > 0:  # at::hasCUDA()
         return DeviceType.CUDA
     TORCH_CHECK(not checked, "Cannot access accelerator device when none is available.")

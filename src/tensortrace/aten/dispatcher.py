@@ -331,7 +331,7 @@ class Dispatcher:
 
     def registerFallback(
         self,
-        key: DispatchKey,  # noqa: N802
+        key: DispatchKey,
         factory: Callable[[OperatorHandle], KernelFunction],
     ) -> None:
         _FALLBACKS[key] = factory

@@ -13,7 +13,7 @@ from tensortrace.c10.device import Device
 from tensortrace.c10.exception import TORCH_CHECK
 
 
-def toDevice(value: Any) -> Device:  # noqa: N802 - PyTorch's name
+def toDevice(value: Any) -> Device:
     if isinstance(value, Device):
         return value
     if isinstance(value, str):
