@@ -62,10 +62,17 @@ class SwappedFunction:
 
     __slots__ = ("fn", "own_code", "original", "site", "key", "names", "wrapper_code")
 
-    def __init__(self, fn: FunctionType, site: Any, key: str, names: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        fn: FunctionType,
+        site: Any,
+        key: str,
+        names: tuple[str, ...],
+        original: FunctionType,
+    ) -> None:
         self.fn = fn
         self.own_code = fn.__code__
-        self.original = copy_function(fn)  # what the wrapper body calls: runs the own code
+        self.original = original  # what the wrapper body calls: a copy running the own code
         self.site = site
         self.key = key  # its parameter list
         self.names = names  # its positional parameters' names
@@ -83,16 +90,20 @@ _active = False
 
 def can_swap(fn: Callable[..., Any], key: str) -> bool:
     """A plain function without free variables; its parameter list has a wrapper (`key`)."""
-    return (
-        type(fn) is FunctionType
-        and not fn.__code__.co_freevars
-        and not fn.__code__.co_posonlyargcount
-        and not any(part.strip("*=") in _RESERVED for part in key.split(", "))
-    )
+    if type(fn) is not FunctionType or fn.__code__.co_freevars or fn.__code__.co_posonlyargcount:
+        return False
+    free = _key_is_free.get(key)
+    if free is None:  # ~5,000 functions share ~350 parameter lists
+        free = _key_is_free[key] = not any(
+            part.strip("*=") in _RESERVED for part in key.split(", ")
+        )
+    return free
 
 
 # parameter names that would shadow the wrapper body's own local
 _RESERVED = frozenset({"rec_"})
+# parameter list -> whether none of its names is reserved
+_key_is_free: dict[str, bool] = {}
 
 
 def copy_function(fn: FunctionType) -> FunctionType:
@@ -107,9 +118,16 @@ def copy_function(fn: FunctionType) -> FunctionType:
     return copy
 
 
-def register(fn: FunctionType, site: Any, key: str, names: tuple[str, ...]) -> None:
-    """Trace `fn` by code swap from now on (swapped at once if a trace is active)."""
-    swap = SwappedFunction(fn, site, key, names)
+def register(
+    fn: FunctionType,
+    site: Any,
+    key: str,
+    names: tuple[str, ...],
+    original: FunctionType | None = None,
+) -> None:
+    """Trace `fn` by code swap from now on (swapped at once if a trace is active). `original`:
+    a copy of fn already made (copy_function), which its wrapper body will call."""
+    swap = SwappedFunction(fn, site, key, names, original or copy_function(fn))
     SITE_OF_IDLE_CODE[fn.__code__] = site
     if _active:
         fn.__code__ = _wrapper_code(swap)
