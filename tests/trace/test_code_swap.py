@@ -44,6 +44,7 @@ def _frames_entered(fn: Any, *args: Any) -> int:
 
 def test_idle_a_swapped_function_is_the_function_itself() -> None:
     assert recorder.current is None
+    scaled(0)  # a trace earlier in the session left its wrapper body, which restores it now
     own_code = scaled.__wrapped__.__code__  # type: ignore[attr-defined]
     assert scaled.__code__ is own_code  # no wrapper: its own code runs
     assert _frames_entered(scaled, 3) == 1
@@ -56,7 +57,11 @@ def test_recording_swaps_the_wrapper_in_and_out() -> None:
         assert scaled.__code__ is not own_code
         assert scaled(3, offset=1) == 7  # the function's own defaults still apply
         assert scaled(2, 5) == 10
+    # the wrapper body stays until the function next runs, which gives it its own code back
+    assert scaled.__code__ is not own_code
+    assert scaled(1) == 2
     assert scaled.__code__ is own_code
+    assert _frames_entered(scaled, 3) == 1
     roots = t.roots()
     assert [(r.name, r.args, r.outcome) for r in roots] == [
         ("demo::scaled", {"x": 3, "factor": 2, "offset": 1}, {"result": 7}),
@@ -81,6 +86,7 @@ def probe() -> list[str]:
 
 
 def test_the_wrapper_body_names_its_frame_as_the_cpp() -> None:
+    probe()  # gives probe its own code back if an earlier trace left the wrapper body
     assert "demo::probe" not in probe()  # idle: no wrapper frame on the stack
     with tensortrace.record():
         assert code_swap.is_active()
@@ -94,3 +100,15 @@ def test_a_function_with_a_closure_keeps_its_wrapper() -> None:
     with tensortrace.record() as t:
         assert closed(1) == 11
     assert [r.name for r in t.roots()] == ["demo::closed"]
+
+
+def test_a_trace_swaps_only_the_functions_that_ran_idle_since_the_last() -> None:
+    with tensortrace.record():
+        pass
+    assert code_swap._running_own == []  # every function holds its wrapper body
+    assert scaled(1) == 2  # runs idle: takes its own code back, noted for the next trace
+    assert [swap.fn for swap in code_swap._running_own] == [scaled]
+    with tensortrace.record() as t:
+        assert scaled(2) == 4
+    assert [r.name for r in t.roots()] == ["demo::scaled"]
+    assert code_swap._running_own == []

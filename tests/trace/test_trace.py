@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 
@@ -9,6 +10,9 @@ import pytest
 
 import tensortrace
 from tensortrace.trace import LAYERS, Trace, recorder, run_source, traced
+
+# the module (the package's `trace` attribute is torch.trace, the op)
+trace_module = importlib.import_module("tensortrace.trace.trace")
 
 
 @traced("native", "demo::f", "aten/src/ATen/native/Demo.cpp", legacy="TH_demo")
@@ -124,10 +128,19 @@ def test_profiler_view_merges_an_operator_with_its_same_named_only_child() -> No
     ]
 
 
-def test_a_finished_trace_holds_its_events_as_columns(tmp_path: Path) -> None:
+def test_a_small_trace_keeps_the_recorders_list() -> None:
+    with tensortrace.record() as t:
+        tensortrace.rand(3, 4)[0] + tensortrace.rand(3, 4)
+    assert len(t.events) < trace_module.COLUMNS_FROM and isinstance(t.events, list)
+
+
+def test_a_finished_trace_holds_its_events_as_columns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from tensortrace.trace.columns import EventColumns
     from tensortrace.trace.events import Event
 
+    monkeypatch.setattr(trace_module, "COLUMNS_FROM", 0)  # columns from the first event
     with tensortrace.record() as t:
         assert isinstance(t.events, list)  # while recording: the recorder's list
         run_source("x = torch.rand(3, 4)\ny = x[0] + 1\ndel y", {"torch": tensortrace})

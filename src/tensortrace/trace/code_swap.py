@@ -11,10 +11,20 @@ wrapper: `traced` returns the function itself, whose code runs directly while id
 starts, `trace_on` gives each such function the wrapper's body as its `__code__`, the same lines
 as the generated wrapper, with the wrapped function (a copy of the original, so the copy runs the
 original code), its FrameSite and its parameter names as constants of that code instead of
-closure cells; `trace_off` gives the original code back when the trace stops. Every reference to
-the function (module attributes, `from ... import`, dispatch tables, class dicts) sees the swap,
-because the function object stays the same. While tracing, the frames and events are exactly
-those of the wrapper: the same `call_traced(rec, site, fn, names, args, kwargs)`.
+closure cells. Every reference to the function (module attributes, `from ... import`, dispatch
+tables, class dicts) sees the swap, because the function object stays the same. While tracing,
+the frames and events are exactly those of the wrapper: the same
+`call_traced(rec, site, fn, names, args, kwargs)`.
+
+Note [A function takes its own code back when it next runs idle]
+Swapping all ~5,000 functions each way cost ~770 us per recording, most of a small recording's
+time, while a recording calls ~100 of them. So `trace_off` swaps nothing back: a wrapper body
+left in place finds no recorder and calls `restore_own_code`, which gives its function its own
+code again (once: its next call runs that code directly) and notes it; `trace_on` swaps the
+wrapper into just the functions noted since the last trace (at first, all of them). A recording
+costs what the functions run idle in between cost, not what the package holds. Threads: the
+restore checks `_active` after noting the function, and `trace_on` sets `_active` before
+taking the notes, so a function restored while a trace starts is swapped by one or the other.
 """
 
 from __future__ import annotations
@@ -28,24 +38,49 @@ from tensortrace.trace.parameter_lists import wrapper_text
 
 # markers the template's code holds as constants, replaced by the real objects
 _RECORDER, _FN, _SITE, _NAMES = "\x00recorder", "\x00fn", "\x00site", "\x00names"
+_RESTORE, _SWAP = "\x00restore", "\x00swap"
 
 # line for line the generated wrapper (trace/generated/traced_wrappers.py), whose lines a
-# debugger shows for it
+# debugger shows for it; while idle it also gives the function its own code back (Note [A
+# function takes its own code back when it next runs idle])
 _TEMPLATE = (
     "\n"
     "def wrapper({params}):\n"
     "    rec_ = {recorder!r}.current\n"
     "    if rec_ is None:\n"
-    "        return {fn!r}({call})\n"
+    "        return {restore!r}({swap!r})({call})\n"
     "    return {recorder!r}.call_traced(rec_, {site!r}, {fn!r}, {names!r}, "
     "({positional}), {{{keywords}}})\n"
 )
 
 # parameter list key -> the template's code (its markers not yet replaced)
 _templates: dict[str, CodeType] = {}
-# every function traced by code swap: (function, its own code, the copy the wrapper body calls,
-# the FrameSite, the positional names, the wrapper body once built)
-_swappable: list[list[Any]] = []
+
+
+class SwappedFunction:
+    """A function traced by code swap: what its wrapper body is built from and swapped with."""
+
+    __slots__ = ("fn", "own_code", "original", "site", "key", "names", "wrapper_code")
+
+    def __init__(
+        self,
+        fn: FunctionType,
+        site: Any,
+        key: str,
+        names: tuple[str, ...],
+        original: FunctionType,
+    ) -> None:
+        self.fn = fn
+        self.own_code = fn.__code__
+        self.original = original  # what the wrapper body calls: a copy running the own code
+        self.site = site
+        self.key = key  # its parameter list
+        self.names = names  # its positional parameters' names
+        self.wrapper_code: CodeType | None = None  # built on first use
+
+
+# the functions running their own code: trace_on swaps the wrapper body into these
+_running_own: list[SwappedFunction] = []
 # the wrapper bodies in use, to name their frames (traced_site_of_frame)
 SITE_OF_CODE: dict[CodeType, Any] = {}
 # each swappable function's own code: its frame while idle stands for its traced frame too
@@ -55,16 +90,20 @@ _active = False
 
 def can_swap(fn: Callable[..., Any], key: str) -> bool:
     """A plain function without free variables; its parameter list has a wrapper (`key`)."""
-    return (
-        type(fn) is FunctionType
-        and not fn.__code__.co_freevars
-        and not fn.__code__.co_posonlyargcount
-        and not any(part.strip("*=") in _RESERVED for part in key.split(", "))
-    )
+    if type(fn) is not FunctionType or fn.__code__.co_freevars or fn.__code__.co_posonlyargcount:
+        return False
+    free = _key_is_free.get(key)
+    if free is None:  # ~5,000 functions share ~350 parameter lists
+        free = _key_is_free[key] = not any(
+            part.strip("*=") in _RESERVED for part in key.split(", ")
+        )
+    return free
 
 
 # parameter names that would shadow the wrapper body's own local
 _RESERVED = frozenset({"rec_"})
+# parameter list -> whether none of its names is reserved
+_key_is_free: dict[str, bool] = {}
 
 
 def copy_function(fn: FunctionType) -> FunctionType:
@@ -79,13 +118,21 @@ def copy_function(fn: FunctionType) -> FunctionType:
     return copy
 
 
-def register(fn: FunctionType, site: Any, key: str, names: tuple[str, ...]) -> None:
-    """Trace `fn` by code swap from now on (swapped at once if a trace is active)."""
-    entry = [fn, fn.__code__, copy_function(fn), site, key, names, None]
-    _swappable.append(entry)
+def register(
+    fn: FunctionType,
+    site: Any,
+    key: str,
+    names: tuple[str, ...],
+    original: FunctionType | None = None,
+) -> None:
+    """Trace `fn` by code swap from now on (swapped at once if a trace is active). `original`:
+    a copy of fn already made (copy_function), which its wrapper body will call."""
+    swap = SwappedFunction(fn, site, key, names, original or copy_function(fn))
     SITE_OF_IDLE_CODE[fn.__code__] = site
     if _active:
-        fn.__code__ = _wrapper_code(entry)
+        fn.__code__ = _wrapper_code(swap)
+    else:
+        _running_own.append(swap)
 
 
 def _template(key: str) -> CodeType:
@@ -102,6 +149,8 @@ def _template(key: str) -> CodeType:
             fn=_FN,
             site=_SITE,
             names=_NAMES,
+            restore=_RESTORE,
+            swap=_SWAP,
         )
         with warnings.catch_warnings():  # "'str' object is not callable": a marker, replaced
             warnings.simplefilter("ignore", SyntaxWarning)
@@ -120,24 +169,29 @@ def _template(key: str) -> CodeType:
     return code
 
 
-def _wrapper_code(entry: list[Any]) -> CodeType:
-    built: CodeType | None = entry[6]
+def _wrapper_code(swap: SwappedFunction) -> CodeType:
+    built = swap.wrapper_code
     if built is None:
-        fn, _, copy, site, key, names, _ = entry
-        template = _template(key)
+        template = _template(swap.key)
         consts = list(template.co_consts)
         for i, c in enumerate(consts):  # the markers, by value
             if c == _RECORDER:
                 consts[i] = _recorder_module()
             elif c == _FN:
-                consts[i] = copy
+                consts[i] = swap.original
             elif c == _SITE:
-                consts[i] = site
+                consts[i] = swap.site
             elif c == _NAMES:
-                consts[i] = names
-        built = template.replace(co_consts=tuple(consts), co_qualname=f"{fn.__qualname__}.wrapper")
-        entry[6] = built
-        SITE_OF_CODE[built] = site
+                consts[i] = swap.names
+            elif c == _RESTORE:
+                consts[i] = restore_own_code
+            elif c == _SWAP:
+                consts[i] = swap
+        built = template.replace(
+            co_consts=tuple(consts), co_qualname=f"{swap.fn.__qualname__}.wrapper"
+        )
+        swap.wrapper_code = built
+        SITE_OF_CODE[built] = swap.site
     return built
 
 
@@ -153,16 +207,27 @@ def is_active() -> bool:
 
 
 def trace_on() -> None:
-    """A trace starts: every swappable function takes its wrapper body."""
-    global _active
-    _active = True
-    for entry in _swappable:
-        entry[0].__code__ = entry[6] or _wrapper_code(entry)
+    """A trace starts: each function running its own code takes its wrapper body."""
+    global _active, _running_own
+    _active = True  # before taking the list: see the Note on threads
+    own, _running_own = _running_own, []
+    for swap in own:
+        swap.fn.__code__ = swap.wrapper_code or _wrapper_code(swap)
 
 
 def trace_off() -> None:
-    """The trace stopped: every swappable function runs its own code again."""
+    """The trace stopped: each wrapper body gives its function its own code back when it next
+    runs (Note [A function takes its own code back when it next runs idle])."""
     global _active
     _active = False
-    for entry in _swappable:
-        entry[0].__code__ = entry[1]
+
+
+def restore_own_code(swap: SwappedFunction) -> Callable[..., Any]:
+    """Called by a wrapper body that found no recorder: give its function its own code back
+    (unless a trace is active) and return the function to call now, running that code."""
+    if not _active:
+        swap.fn.__code__ = swap.own_code
+        _running_own.append(swap)
+        if _active:  # a trace started meanwhile (another thread) and may have missed the note
+            swap.fn.__code__ = swap.wrapper_code
+    return swap.original

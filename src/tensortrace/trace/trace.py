@@ -19,6 +19,11 @@ from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
 from tensortrace.trace.schema import ALLOC, FREE
 
 FORMAT_VERSION = 2  # trace/format.py's VERSION (format.py imports json: loaded on first use)
+# Note [Small traces stay lists]: columns (columns.py) cost ~2 us per event to build, mostly
+# each args object's JSON text, and pay back in RAM only at scale (a 10k-event trace's list
+# holds ~5 MB); a recording of fewer events keeps the recorder's list of Events, which every
+# consumer reads alike (save and the Chrome export build the columns from it then).
+COLUMNS_FROM = 4096
 
 
 @dataclass
@@ -233,9 +238,10 @@ class Trace:
         return len(self.events)
 
     def compact(self) -> None:
-        """Hold the events as columns (columns.py): done when a recording finishes. A trace
-        whose args are not JSON data (so could not be saved either) keeps its list."""
-        if not isinstance(self.events, EventColumns):
+        """Hold the events as columns (columns.py): done when a recording of at least
+        COLUMNS_FROM events finishes. A trace whose args are not JSON data (so could not be
+        saved either) keeps its list."""
+        if len(self.events) >= COLUMNS_FROM and not isinstance(self.events, EventColumns):
             from tensortrace.trace.format import gc_paused
 
             with gc_paused():

@@ -118,7 +118,9 @@ def gather_context(stacks: str) -> list[dict[str, Any]]:
     f: FrameType | None = sys._getframe(2)
     while f is not None:
         site = traced_site_of_frame(f)
-        if site is not None:
+        if f.f_code in code_swap.SITE_OF_CODE and not code_swap.is_active():
+            pass  # a wrapper body left from a trace: the own-code frame it called names it
+        elif site is not None:
             if stacks == "all":
                 frames.append(
                     {"filename": f"<traced {site.name}>", "line": f.f_lineno, "name": site.name}
