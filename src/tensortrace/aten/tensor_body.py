@@ -38,7 +38,8 @@ def _null() -> NoReturn:
 # Note [Direct reads on hot paths]
 # Every accessor reads the TensorImpl straight from the pointer's field instead of calling
 # intrusive_ptr.get(): the same check (a null pointer raises as get() does) without a Python
-# call, which the seed expression would otherwise make ~75 times.
+# call, which the seed expression would otherwise make ~75 times. `target_ or _null()` is that
+# check in one expression: a TensorImpl is always truthy (no __len__ or __bool__).
 class Tensor(_TensorMethods):
     __slots__ = ("impl_", "__weakref__")
 
@@ -57,120 +58,66 @@ class Tensor(_TensorMethods):
         return self.impl_.target_ is not None  # hot: asked ~20 times per op
 
     def unsafeGetTensorImpl(self) -> TensorImpl:
-        impl = self.impl_.target_  # Note [Direct reads on hot paths]
-        if impl is None:
-            _null()
-        return impl
+        return self.impl_.target_ or _null()
 
     def is_same(self, other: Tensor) -> bool:
         return self.impl_.target_ is other.impl_.target_
 
     def use_count(self) -> int:
-        impl = self.impl_.target_
-        if impl is None:
-            _null()
-        return impl.refcount_
+        return (self.impl_.target_ or _null()).refcount_
 
     # ---- metadata, all read from the TensorImpl ------------------------------------------------
     def sizes(self) -> tuple[int, ...]:
-        impl = self.impl_.target_
-        if impl is None:
-            _null()
-        return impl.sizes_
+        return (self.impl_.target_ or _null()).sizes_
 
     def strides(self) -> tuple[int, ...]:
-        impl = self.impl_.target_
-        if impl is None:
-            _null()
-        return impl.strides_
+        return (self.impl_.target_ or _null()).strides_
 
     def size(self, dim: int) -> int:
-        impl = self.impl_.target_
-        if impl is None:
-            _null()
-        return impl.sizes_[dim]
+        return (self.impl_.target_ or _null()).sizes_[dim]
 
     def stride(self, dim: int) -> int:
-        impl = self.impl_.target_
-        if impl is None:
-            _null()
-        return impl.strides_[dim]
+        return (self.impl_.target_ or _null()).strides_[dim]
 
     def dim(self) -> int:
-        impl = self.impl_.target_
-        if impl is None:
-            _null()
-        return len(impl.sizes_)
+        return len((self.impl_.target_ or _null()).sizes_)
 
     def numel(self) -> int:
-        impl = self.impl_.target_
-        if impl is None:
-            _null()
-        return impl.numel_
+        return (self.impl_.target_ or _null()).numel_
 
     def storage_offset(self) -> int:
-        impl = self.impl_.target_
-        if impl is None:
-            _null()
-        return impl.storage_offset_
+        return (self.impl_.target_ or _null()).storage_offset_
 
     def scalar_type(self) -> ScalarType:
-        impl = self.impl_.target_
-        if impl is None:
-            _null()
-        return impl.data_type_.scalar_type
+        return (self.impl_.target_ or _null()).data_type_.scalar_type
 
     def dtype(self) -> TypeMeta:
-        impl = self.impl_.target_
-        if impl is None:
-            _null()
-        return impl.data_type_
+        return (self.impl_.target_ or _null()).data_type_
 
     def element_size(self) -> int:
-        impl = self.impl_.target_
-        if impl is None:
-            _null()
-        return impl.data_type_.itemsize
+        return (self.impl_.target_ or _null()).data_type_.itemsize
 
     def device(self) -> Device:
-        impl = self.impl_.target_
-        if impl is None:
-            _null()
-        return impl.device_opt_
+        return (self.impl_.target_ or _null()).device_opt_
 
     def is_cpu(self) -> bool:
-        impl = self.impl_.target_
-        if impl is None:
-            _null()
-        return impl.device_opt_.is_cpu()
+        return (self.impl_.target_ or _null()).device_opt_.is_cpu()
 
     def key_set(self) -> DispatchKeySet:
-        impl = self.impl_.target_
-        if impl is None:
-            _null()
-        return impl.key_set_
+        return (self.impl_.target_ or _null()).key_set_
 
     def is_contiguous(self) -> bool:
-        impl = self.impl_.target_
-        if impl is None:
-            _null()
-        return impl.is_contiguous_
+        return (self.impl_.target_ or _null()).is_contiguous_
 
     def storage(self) -> Storage:
-        impl = self.impl_.target_
-        if impl is None:
-            _null()
-        return impl.storage_
+        return (self.impl_.target_ or _null()).storage_
 
     def options(self) -> TensorOptions:
         impl = self.impl_.get()
         return TensorOptions(impl.data_type_.scalar_type, impl.device_opt_, "strided", False)
 
     def data_ptr(self) -> int:
-        impl = self.impl_.target_
-        if impl is None:
-            _null()
-        return impl.data()
+        return (self.impl_.target_ or _null()).data()
 
     def requires_grad(self) -> bool:
         meta = self.impl_.get().autograd_meta_
@@ -182,10 +129,7 @@ class Tensor(_TensorMethods):
         return isFloatingType(self.scalar_type())
 
     def is_complex(self) -> bool:
-        impl = self.impl_.target_  # Note [Direct reads on hot paths]
-        if impl is None:
-            _null()
-        return isComplexType(impl.data_type_.scalar_type)
+        return isComplexType((self.impl_.target_ or _null()).data_type_.scalar_type)
 
     def is_conj(self) -> bool:
         return self.impl_.get().is_conj()
@@ -200,10 +144,7 @@ class Tensor(_TensorMethods):
         self.impl_.get()._set_neg(value)
 
     def numpy_view(self) -> Any:
-        impl = self.impl_.target_
-        if impl is None:
-            _null()
-        return impl.numpy_view()
+        return (self.impl_.target_ or _null()).numpy_view()
 
     def _trace_summary(self) -> dict[str, Any]:
         impl = self.impl_.target_  # hot: the trace summarizes ~90 per seed
