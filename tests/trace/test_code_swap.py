@@ -112,3 +112,15 @@ def test_a_trace_swaps_only_the_functions_that_ran_idle_since_the_last() -> None
         assert scaled(2) == 4
     assert [r.name for r in t.roots()] == ["demo::scaled"]
     assert code_swap._running_own == []
+
+
+def test_tracing_a_functions_unwrapped_copy_leaves_the_function_alone() -> None:
+    # as natives.cuda_impl does: the CUDA function is the CPU function's body, traced anew
+    def body(x: int) -> int:
+        return x + 1
+
+    cpu = traced("native", "demo::cpu", "aten/src/ATen/native/Demo.cpp")(body)
+    traced("native", "demo::cuda", "aten/src/ATen/native/cuda/Demo.cu")(cpu.__wrapped__)
+    with tensortrace.record() as t:
+        assert cpu(1) == 2
+    assert [(r.name, [c.name for c in r.children]) for r in t.roots()] == [("demo::cpu", [])]

@@ -118,16 +118,11 @@ def copy_function(fn: FunctionType) -> FunctionType:
     return copy
 
 
-def register(
-    fn: FunctionType,
-    site: Any,
-    key: str,
-    names: tuple[str, ...],
-    original: FunctionType | None = None,
-) -> None:
-    """Trace `fn` by code swap from now on (swapped at once if a trace is active). `original`:
-    a copy of fn already made (copy_function), which its wrapper body will call."""
-    swap = SwappedFunction(fn, site, key, names, original or copy_function(fn))
+def register(fn: FunctionType, site: Any, key: str, names: tuple[str, ...]) -> None:
+    """Trace `fn` by code swap from now on (swapped at once if a trace is active)."""
+    # the wrapper body calls a copy of its own: `fn.__wrapped__`, the other copy, is public and
+    # may be traced in turn under another name (a CUDA function made from the CPU one)
+    swap = SwappedFunction(fn, site, key, names, copy_function(fn))
     SITE_OF_IDLE_CODE[fn.__code__] = site
     if _active:
         fn.__code__ = _wrapper_code(swap)

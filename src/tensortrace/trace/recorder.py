@@ -396,7 +396,7 @@ def _swap(fn: Callable[..., Any], site: FrameSite) -> bool:
     if fn.__module__.startswith("tensortrace."):
         PARAMETER_LISTS_SEEN.add(key)  # the generated factories stay those of every list
     unwrapped = code_swap.copy_function(fn)  # what unwrapping finds: fn's own code
-    code_swap.register(fn, site, key, names, unwrapped)
+    code_swap.register(fn, site, key, names)
     fn.__wrapped__ = unwrapped  # type: ignore[attr-defined]
     fn.__traced_site__ = site  # type: ignore[attr-defined]
     return True
