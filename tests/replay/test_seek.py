@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tensortrace as torch
+from tensortrace.replay.deltas import STORAGES, TENSORS
 from tensortrace.replay.persistent import PMap
-from tensortrace.replay.state import STORAGES, TENSORS
 from tensortrace.replay.timeline import Timeline
 from tensortrace.trace import Trace, run_source
 

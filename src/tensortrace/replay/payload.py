@@ -36,7 +36,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tensortrace.replay.code_view import CodeLine, current_line
-from tensortrace.replay.state import Tables, apply_delta, empty_tables
+from tensortrace.replay.deltas import Tables, apply_delta, empty_tables
 from tensortrace.trace.events import BEGIN, END
 
 if TYPE_CHECKING:

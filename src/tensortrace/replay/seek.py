@@ -14,8 +14,9 @@ from __future__ import annotations
 from bisect import insort
 from dataclasses import dataclass
 
+from tensortrace.replay.deltas import DROP, NEW, TABLES, TENSORS, Delta, Tables
 from tensortrace.replay.persistent import Editor, PMap
-from tensortrace.replay.state import DROP, NEW, TABLES, TENSORS, Compiled, Delta, Tables
+from tensortrace.replay.state import Compiled
 
 LIVE_BLOCKS = "blocks"  # block index -> True while the block is allocated
 SHARES = "shares"  # storage display id -> sorted tuple of the live TensorImpls using it

@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, overload
 
+from tensortrace.replay.allocator_blocks import Block, Segment
 from tensortrace.replay.persistent import PMap
-from tensortrace.replay.state import Block, Segment
 
 V = TypeVar("V")
 

@@ -24,6 +24,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tensortrace.replay.allocator_blocks import _SEGMENT_KINDS, Block, Segment, _Segments
+from tensortrace.replay.deltas import (
+    DROP,
+    GLOBALS,
+    HANDLES,
+    NEW,
+    STORAGES,
+    TENSORS,
+    UPDATE,
+    Delta,
+)
 from tensortrace.trace import Event, Trace, schema
 from tensortrace.trace.events import BEGIN, END
 from tensortrace.trace.schema import (
@@ -31,54 +42,17 @@ from tensortrace.trace.schema import (
     DECREF,
     DELETE,
     FREE,
-    FREE_COMPLETED,
     HANDLE_DEL,
     HANDLE_NEW,
     INCREF,
     MAKE_INTRUSIVE,
-    SEGMENT_ALLOC,
-    SEGMENT_FREE,
     STORAGE_DATA,
     TENSOR_META,
     TENSOR_STORAGE,
     VIEW_BASE,
 )
 
-# Table letters, shared with the JavaScript player: h = Python handles, t = TensorImpls,
-# s = StorageImpls, g = globals (key 0 holds {"allocated": bytes}).
-HANDLES, TENSORS, STORAGES, GLOBALS = "h", "t", "s", "g"
-TABLES = (HANDLES, TENSORS, STORAGES, GLOBALS)
-# Delta ops: n = new row (full fields), u = update fields (creating the row if missing), d = drop.
-NEW, UPDATE, DROP = "n", "u", "d"
-
-Delta = tuple[str, str, int, dict[str, Any]]
-Tables = dict[str, dict[int, dict[str, Any]]]
-
 _TYPE_TABLE = {schema.TENSOR_IMPL: TENSORS, schema.STORAGE_IMPL: STORAGES}
-
-
-def empty_tables() -> Tables:
-    return {table: {} for table in TABLES}
-
-
-def copy_tables(tables: Tables) -> Tables:
-    """A snapshot: rows are copied, field values are never mutated in place so stay shared."""
-    return {table: {key: dict(row) for key, row in rows.items()} for table, rows in tables.items()}
-
-
-def apply_delta(tables: Tables, delta: Delta) -> None:
-    op, table, key, fields = delta
-    rows = tables[table]
-    if op == NEW:
-        rows[key] = dict(fields)
-    elif op == UPDATE:
-        row = rows.get(key)
-        if row is None:
-            rows[key] = dict(fields)
-        else:
-            row.update(fields)
-    else:
-        rows.pop(key, None)
 
 
 class ObjectIds:
@@ -149,48 +123,6 @@ class Frame:
     args: dict[str, Any]
     details: dict[str, Any]
     outcome: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
-class Block:
-    """An allocator block: `alloc_step` .. `free_step` (None while live at the trace's end)."""
-
-    addr: int
-    bytes: int
-    device: str
-    alloc_step: int
-    free_step: int | None = None
-    storage: int | None = None  # display id of the StorageImpl that owns it
-    # a caching allocator's block (device "cuda:i"): its segment, whether the request was
-    # served from the cache, and when its free completed (a free waiting on another stream's
-    # work completes later than it was requested)
-    segment: int | None = None
-    from_cache: bool | None = None
-    completed_step: int | None = None
-
-    def live_at(self, step: int) -> bool:
-        return self.alloc_step <= step and (self.free_step is None or step < self.free_step)
-
-    def holds_at(self, step: int) -> bool:
-        """Allocated, or freed but its free not yet completed (active_pending_free)."""
-        done = self.completed_step if self.completed_step is not None else self.free_step
-        return self.alloc_step <= step and (done is None or step < done)
-
-
-@dataclass
-class Segment:
-    """A caching allocator's segment (one cudaMalloc): `alloc_step` .. `free_step` (cudaFree)."""
-
-    addr: int
-    bytes: int
-    device: str
-    pool: str  # "small" or "large"
-    alloc_step: int
-    free_step: int | None = None
-    stream: int = 0
-
-    def live_at(self, step: int) -> bool:
-        return self.alloc_step <= step and (self.free_step is None or step < self.free_step)
 
 
 @dataclass
@@ -301,61 +233,6 @@ def compile_trace(trace: Trace) -> Compiled:
         handle_raw,
         segments.segments,
     )
-
-
-_SEGMENT_KINDS = frozenset({SEGMENT_ALLOC, SEGMENT_FREE, FREE_COMPLETED, FREE})
-
-
-class _Segments:
-    """The caching allocator's segments, and frees that complete after they are requested."""
-
-    def __init__(self) -> None:
-        self.segments: list[Segment] = []
-        self.open: dict[int, int] = {}  # segment addr -> index into segments
-        self.pending: dict[int, int] = {}  # addr of a freed block -> index into blocks
-
-    def apply(
-        self,
-        event: Event,
-        index: int,
-        blocks: list[Block],
-        open_blocks: dict[int, int],
-        out: list[Delta],
-    ) -> None:
-        a = event.args
-        kind = event.kind
-        if kind == SEGMENT_ALLOC:
-            self.open[a["addr"]] = len(self.segments)
-            self.segments.append(
-                Segment(
-                    a["addr"],
-                    a["bytes"],
-                    str(a.get("device", "cuda:0")),
-                    a.get("pool", "large"),
-                    index,
-                    stream=a.get("stream", 0),
-                )
-            )
-            out.append(
-                (UPDATE, GLOBALS, 0, {f"reserved {a.get('device')}": a.get("total_reserved", 0)})
-            )
-        elif kind == SEGMENT_FREE:
-            seg = self.open.pop(a["addr"], None)
-            if seg is not None:
-                self.segments[seg].free_step = index
-            out.append(
-                (UPDATE, GLOBALS, 0, {f"reserved {a.get('device')}": a.get("total_reserved", 0)})
-            )
-        elif kind == FREE and a.get("deferred"):
-            # the block was used on another stream: its free completes at a later
-            # free_completed instant (an immediate free's free_completed comes before `free`)
-            block = open_blocks.get(a["addr"])
-            if block is not None:
-                self.pending[a["addr"]] = block
-        elif kind == FREE_COMPLETED:
-            block = self.pending.pop(a["addr"], None)
-            if block is not None:
-                blocks[block].completed_step = index
 
 
 def _instant_deltas(

@@ -30,6 +30,15 @@ from rich.tree import Tree
 
 from tensortrace.replay.code_view import CodeLine, current_line, derive_code
 from tensortrace.replay.code_view import render_code as _render_code
+from tensortrace.replay.deltas import (
+    GLOBALS,
+    HANDLES,
+    STORAGES,
+    TENSORS,
+    Tables,
+    apply_delta,
+    empty_tables,
+)
 from tensortrace.replay.describe import describe_event
 from tensortrace.replay.navigation import NAV_KINDS, build_index, next_step, prev_step
 from tensortrace.replay.render import (
@@ -53,16 +62,7 @@ from tensortrace.replay.snapshot import (
     TensorImplInfo,
     shorten,
 )
-from tensortrace.replay.state import (
-    GLOBALS,
-    HANDLES,
-    STORAGES,
-    TENSORS,
-    Tables,
-    apply_delta,
-    compile_trace,
-    empty_tables,
-)
+from tensortrace.replay.state import compile_trace
 from tensortrace.trace import Trace, schema
 from tensortrace.trace.columns import EventColumns
 from tensortrace.trace.format import gc_paused

@@ -325,9 +325,10 @@ _IMPORTS = [
     ("tensortrace.csrc", "return_types"),
     ("tensortrace.csrc.dtype", "to_scalar_type"),
     ("tensortrace.csrc.python_arg_parser", "INT64_MAX, INT64_MIN, PythonArgParser"),
+    ("tensortrace.csrc.python_bindings", "PythonOverload"),
     (
-        "tensortrace.csrc.python_bindings",
-        "PythonOverload, call_out, convert, int64_arg, scalar_arg, wrap_result",
+        "tensortrace.csrc.python_binding_helpers",
+        "call_out, convert, int64_arg, scalar_arg, wrap_result",
     ),
     (
         "tensortrace.csrc.python_variable",

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "92dd9bec25d5a86f951093e50ca9572c8ed2641b7a67c4e571e362167e21df53"
+INPUTS_SHA256 = "a77e630272580b5402233f1acec5f0e660d7c65660466ba4390670faefb4c9a9"
 
 MODULES: tuple[str, ...] = (
     "operators",

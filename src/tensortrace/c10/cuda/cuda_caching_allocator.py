@@ -24,11 +24,9 @@ from tensortrace.c10.cuda.allocator_history import (
     TraceEntry,
 )
 from tensortrace.c10.cuda.block_pool import Block
-from tensortrace.c10.cuda.device_caching_allocator import (
+from tensortrace.c10.cuda.caching_allocator_sizes import (
     NS,
     SRC,
-    DeviceCachingAllocator,
-    _as_int64,
     format_size,
     kLargeBuffer,
     kMinBlockSize,
@@ -37,6 +35,7 @@ from tensortrace.c10.cuda.device_caching_allocator import (
     kSmallBuffer,
     kSmallSize,
 )
+from tensortrace.c10.cuda.device_caching_allocator import DeviceCachingAllocator, _as_int64
 from tensortrace.c10.cuda.emulated_device import (
     DEFAULT_DEVICE_MEMORY,
     cudaFree,

@@ -5,7 +5,9 @@ get_allocation_size, get_free_block (best fit, with max_split_size's oversize ru
 should_split, alloc_found_block, free_block, try_merge_blocks, release_available_cached_blocks,
 release_cached_blocks, garbage_collect_cached_blocks, the retry on out-of-memory and the
 OutOfMemoryError message, record_stream with deferred frees, the history, and snapshot(). The
-structures are in block_pool.py, the options in cuda_allocator_config.py, the statistics in
+release paths, stream events and snapshot are in caching_allocator_release.py (a mixin, for
+length), the constants and size rules in caching_allocator_sizes.py, the structures in
+block_pool.py, the options in cuda_allocator_config.py, the statistics in
 device_stats.py, the history records in allocator_history.py, and the device it allocates from in
 emulated_device.py (Note [The emulated device's memory]).
 """
@@ -13,57 +15,37 @@ emulated_device.py (Note [The emulated device's memory]).
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from tensortrace.c10.allocator import reportMemoryUsageToProfiler
 from tensortrace.c10.cuda.allocator_history import (
-    BlockInfo,
     Frames,
     RecordContext,
-    SegmentInfo,
     TraceEntry,
     TraceEntryRingBuffer,
     gather_context,
 )
 from tensortrace.c10.cuda.block_pool import AllocParams, Block, BlockPool
-from tensortrace.c10.cuda.cuda_allocator_config import SIZE_MAX, CUDAAllocatorConfig
+from tensortrace.c10.cuda.caching_allocator_release import CachedBlockRelease, allocator_instant
+from tensortrace.c10.cuda.caching_allocator_sizes import (
+    DCA,
+    SRC,
+    format_size,
+    get_allocation_size,
+    kSmallSize,
+    round_size,
+    roundup_power2_next_division,
+    should_split,
+)
+from tensortrace.c10.cuda.cuda_allocator_config import CUDAAllocatorConfig
 from tensortrace.c10.cuda.device_stats import DeviceStats, StatType, decrease_stat, increase_stat
-from tensortrace.c10.cuda.emulated_device import Event, cudaFree, cudaMalloc, cudaMemGetInfo
+from tensortrace.c10.cuda.emulated_device import Event, cudaMalloc, cudaMemGetInfo
 from tensortrace.c10.device import DeviceType
-from tensortrace.c10.exception import TORCH_CHECK, OutOfMemoryError
-from tensortrace.trace import recorder, traced
-from tensortrace.trace.schema import FREE_COMPLETED, OOM, SEGMENT_ALLOC, SEGMENT_FREE, SPLIT
-
-SRC = "c10/cuda/CUDACachingAllocator.cpp"
-NS = "c10::cuda::CUDACachingAllocator::Native::"
-DCA = NS + "DeviceCachingAllocator::"
-
-kMinBlockSize = 512  # all sizes are rounded to at least 512 bytes
-kSmallSize = 1048576  # largest "small" allocation is 1 MiB
-kSmallBuffer = 2097152  # "small" allocations are packed in 2 MiB blocks
-kLargeBuffer = 20971520  # "large" allocations may be packed in 20 MiB blocks
-kMinLargeAlloc = 10485760  # allocations between 1 and 10 MiB may use kLargeBuffer
-kRoundLarge = 2097152  # round up large allocations to 2 MiB
+from tensortrace.c10.exception import OutOfMemoryError
+from tensortrace.trace import traced
+from tensortrace.trace.schema import FREE_COMPLETED, OOM, SEGMENT_ALLOC, SPLIT
 
 
-def format_size(size: int) -> str:
-    """c10's size pretty-printer: `512 bytes`, `2.00 KiB`, `20.00 MiB`, `1.00 GiB`."""
-    if size <= 1024:
-        return f"{size} bytes"
-    if size <= 1048576:
-        return f"{size / 1024.0:.2f} KiB"
-    if size <= 1073741824:
-        return f"{size / 1048576.0:.2f} MiB"
-    return f"{size / 1073741824.0:.2f} GiB"
-
-
-def _instant(kind: str, name: str, **args: Any) -> None:
-    rec = recorder.current
-    if rec is not None:
-        rec.instant(kind, "allocator", name, args)
-
-
-class DeviceCachingAllocator:
+class DeviceCachingAllocator(CachedBlockRelease):
     """The caching allocator of one device: two pools, the active blocks and the statistics."""
 
     def __init__(self, device: int = 0) -> None:
@@ -170,7 +152,7 @@ class DeviceCachingAllocator:
         self.stats.num_ooms += 1
         allocated = self.stats.allocated_bytes[StatType.AGGREGATE].current
         reserved = self.stats.reserved_bytes[StatType.AGGREGATE].current
-        _instant(
+        allocator_instant(
             OOM,
             "[OutOfMemory]",
             bytes=params.size,
@@ -232,7 +214,7 @@ class DeviceCachingAllocator:
                 for t in types:
                     increase_stat(stats.inactive_split_bytes[t], remaining.size)
                     increase_stat(stats.inactive_split[t], 1)
-            _instant(
+            allocator_instant(
                 SPLIT,
                 "split",
                 addr=block.ptr,
@@ -326,7 +308,7 @@ class DeviceCachingAllocator:
             block.stream,
             context or block.context_when_allocated,
         )
-        _instant(
+        allocator_instant(
             FREE_COMPLETED,
             "free_completed",
             addr=block.ptr,
@@ -386,36 +368,11 @@ class DeviceCachingAllocator:
         return subsumed
 
     # ---- sizes and pools ---------------------------------------------------------------------
-    @staticmethod
-    def roundup_power2_next_division(size: int, divisions: int) -> int:
-        if size & (size - 1) == 0:
-            return size
-        TORCH_CHECK(divisions >= 2, "Only 2 or more divisions are supported")
-        power2_floor = 1 << (size.bit_length() - 1)
-        power2_division = power2_floor >> (divisions.bit_length() - 1)
-        if power2_division == 0:
-            return power2_floor << 1
-        round_size_floor = size & ~(power2_division - 1)
-        return size if round_size_floor == size else round_size_floor + power2_division
-
-    @staticmethod
-    def round_size(size: int) -> int:
-        """512-byte granularity, or the next power-of-two division when configured."""
-        if size < kMinBlockSize:
-            return kMinBlockSize
-        divisions = CUDAAllocatorConfig.instance().roundup_power2_divisions(size)
-        if divisions > 1 and size > kMinBlockSize * divisions:
-            return DeviceCachingAllocator.roundup_power2_next_division(size, divisions)
-        return kMinBlockSize * ((size + kMinBlockSize - 1) // kMinBlockSize)
-
-    @staticmethod
-    def get_allocation_size(size: int) -> int:
-        """The segment to cudaMalloc for a request: 2 MiB, 20 MiB, or rounded up to 2 MiB."""
-        if size <= kSmallSize:
-            return kSmallBuffer
-        if size < kMinLargeAlloc:
-            return kLargeBuffer
-        return kRoundLarge * ((size + kRoundLarge - 1) // kRoundLarge)
+    # the size rules (caching_allocator_sizes.py): static members of the class in C++
+    roundup_power2_next_division = staticmethod(roundup_power2_next_division)
+    round_size = staticmethod(round_size)
+    get_allocation_size = staticmethod(get_allocation_size)
+    should_split = staticmethod(should_split)
 
     def get_pool(self, size: int) -> BlockPool:
         return self.small_blocks if size <= kSmallSize else self.large_blocks
@@ -424,14 +381,6 @@ class DeviceCachingAllocator:
     def _stat_types(pool: BlockPool | None) -> tuple[int, int]:
         assert pool is not None
         return (StatType.AGGREGATE, StatType.SMALL_POOL if pool.is_small else StatType.LARGE_POOL)
-
-    @staticmethod
-    def should_split(block: Block, size: int) -> bool:
-        remaining = block.size - size
-        assert block.pool is not None
-        if block.pool.is_small:
-            return remaining >= kMinBlockSize
-        return size < CUDAAllocatorConfig.instance().max_split_size and remaining > kSmallSize
 
     @traced("allocator", DCA + "get_free_block", SRC)
     def get_free_block(self, p: AllocParams) -> bool:
@@ -484,7 +433,7 @@ class DeviceCachingAllocator:
         self.stats.num_device_alloc += 1
         self.record_trace("segment_alloc", ptr, size, p.stream, ctx)
         p.block.context_when_segment_allocated = ctx
-        _instant(
+        allocator_instant(
             SEGMENT_ALLOC,
             "segment_alloc",
             addr=ptr,
@@ -495,152 +444,6 @@ class DeviceCachingAllocator:
             total_reserved=self.stats.reserved_bytes[0].current,
         )
         return True
-
-    # ---- giving memory back ------------------------------------------------------------------
-    @traced("allocator", DCA + "release_available_cached_blocks", SRC)
-    def release_available_cached_blocks(self, p: AllocParams, context: Frames | None) -> bool:
-        """Free oversize cached blocks (>= max_split_size), only enough for the request."""
-        max_split = CUDAAllocatorConfig.instance().max_split_size
-        if max_split == SIZE_MAX:
-            return False
-        pool = p.pool
-        key_size = max(p.size, max_split)
-        i = pool.lower_bound((p.stream, key_size, 0))
-        if i == len(pool.blocks) or pool.blocks[i].stream != p.stream:
-            # no single block is large enough: free several, starting with the largest
-            if i == 0:
-                return False
-            total_released = 0
-            i -= 1
-            while (
-                total_released < key_size
-                and pool.blocks[i].size >= max_split
-                and pool.blocks[i].stream == p.stream
-            ):
-                cur = pool.blocks[i]
-                total_released += cur.size
-                if i != 0:
-                    i -= 1
-                    self.release_block(cur, context)
-                else:
-                    self.release_block(cur, context)
-                    break
-            if total_released < key_size:
-                return False
-        else:
-            self.release_block(pool.blocks[i], context)
-        return True
-
-    @traced("allocator", DCA + "release_cached_blocks", SRC)
-    def release_cached_blocks(self, context: Frames | None) -> bool:
-        """Wait for pending frees, then cudaFree every cached segment that is not split."""
-        self.synchronize_and_free_events(context)
-        self.release_blocks(self.large_blocks, context)
-        self.release_blocks(self.small_blocks, context)
-        return True
-
-    def release_blocks(self, pool: BlockPool, context: Frames | None) -> None:
-        for block in pool:
-            if block.prev is None and block.next is None:
-                self.release_block(block, context)
-
-    @traced("allocator", DCA + "release_block", SRC)
-    def release_block(self, block: Block, context: Frames | None) -> None:
-        """cudaFree one whole, free segment."""
-        self.stats.num_device_free += 1
-        self.record_trace(
-            "segment_free",
-            block.ptr,
-            block.size,
-            block.stream,
-            context or block.context_when_segment_allocated,
-        )
-        cudaFree(block.ptr, block.device)
-        self.total_allocated_memory -= block.size
-        pool = block.pool
-        for t in self._stat_types(pool):
-            decrease_stat(self.stats.segment[t], 1)
-            decrease_stat(self.stats.reserved_bytes[t], block.size)
-        if block.size >= CUDAAllocatorConfig.instance().max_split_size:
-            decrease_stat(self.stats.oversize_segments, 1)
-        assert pool is not None
-        pool.erase(block)
-        _instant(
-            SEGMENT_FREE,
-            "segment_free",
-            addr=block.ptr,
-            bytes=block.size,
-            device=f"cuda:{block.device}",
-            pool="small" if pool.is_small else "large",
-            stream=block.stream,
-            total_reserved=self.stats.reserved_bytes[0].current,
-        )
-
-    @traced("allocator", DCA + "garbage_collect_cached_blocks", SRC)
-    def garbage_collect_cached_blocks(self, context: Frames | None) -> None:
-        """Free the oldest unsplit large cached blocks once reserved memory passes the threshold."""
-        gc_threshold = int(
-            CUDAAllocatorConfig.instance().garbage_collection_threshold
-            * self.allowed_memory_maximum
-        )
-        if self.total_allocated_memory <= gc_threshold:
-            return
-        target_size = self.total_allocated_memory - gc_threshold
-        gc_reclaimed = 0
-        total_age = 0
-        freeable_block_count = 0
-        for b in self.large_blocks:
-            if not b.is_split():
-                total_age += b.gc_count()
-                freeable_block_count += 1
-        if freeable_block_count == 0:
-            return
-        block_freed = True
-        while gc_reclaimed < target_size and block_freed and freeable_block_count > 0:
-            age_threshold = total_age / freeable_block_count
-            block_freed = False
-            for block in self.large_blocks:
-                if not block.is_split() and block.gc_count() >= age_threshold:
-                    block_freed = True
-                    gc_reclaimed += block.size
-                    total_age -= block.gc_count()
-                    freeable_block_count -= 1
-                    self.release_block(block, context)
-
-    # ---- streams and events ------------------------------------------------------------------
-    def recordStream(self, block: Block, stream: int) -> None:
-        """The block is also used on `stream`: its free must wait for that stream's work."""
-        if stream == block.stream:
-            return  # uses on the allocation stream need no synchronization
-        block.stream_uses.add(stream)
-
-    def insert_events(self, block: Block) -> None:
-        streams, block.stream_uses = block.stream_uses, set()
-        for stream in sorted(streams):
-            block.event_count += 1
-            self.cuda_events.setdefault(stream, []).append((Event(stream), block))
-
-    def process_events(self, context: Frames | None) -> None:
-        """Free the blocks whose streams' events have completed."""
-        for stream in list(self.cuda_events):
-            queue = self.cuda_events[stream]
-            while queue and queue[0][0].query():
-                _, block = queue.pop(0)
-                block.event_count -= 1
-                if block.event_count == 0:
-                    self.free_block(block, context)
-            if not queue:
-                del self.cuda_events[stream]
-
-    @traced("allocator", DCA + "synchronize_and_free_events", SRC)
-    def synchronize_and_free_events(self, context: Frames | None) -> None:
-        self.stats.num_sync_all_streams += 1
-        for queue in self.cuda_events.values():
-            for _, block in queue:
-                block.event_count -= 1
-                if block.event_count == 0:
-                    self.free_block(block, context)
-        self.cuda_events.clear()
 
     # ---- the public operations ---------------------------------------------------------------
     def setMemoryFraction(self, fraction: float) -> None:
@@ -671,46 +474,6 @@ class DeviceCachingAllocator:
 
     def get_all_blocks(self) -> list[Block]:
         return [*self.small_blocks.blocks, *self.large_blocks.blocks, *self.active_blocks]
-
-    def snapshot(self) -> list[SegmentInfo]:
-        """Every segment with its blocks in address order (DeviceCachingAllocator::snapshot)."""
-        result: list[SegmentInfo] = []
-        total_active = 0
-        for head in self.get_all_blocks():
-            if head.prev is not None:
-                continue
-            assert head.pool is not None
-            seg = SegmentInfo(
-                head.device,
-                head.ptr,
-                head.stream,
-                not head.pool.is_small,
-                frames=head.context_when_segment_allocated,
-            )
-            block: Block | None = head
-            while block is not None:
-                active = block.allocated or block.event_count > 0 or bool(block.stream_uses)
-                seg.blocks.append(
-                    BlockInfo(
-                        block.size,
-                        block.requested_size,
-                        block.allocated,
-                        active,
-                        block.context_when_allocated,
-                    )
-                )
-                seg.total_size += block.size
-                if block.allocated:
-                    seg.allocated_size += block.size
-                if active:
-                    seg.active_size += block.size
-                    seg.requested_size += block.requested_size
-                block = block.next
-            total_active += seg.active_size
-            result.append(seg)
-        result.sort(key=lambda s: s.address)
-        self.record_trace("snapshot", 0, total_active, 0, None)
-        return result
 
 
 def _as_int64(v: int) -> int:

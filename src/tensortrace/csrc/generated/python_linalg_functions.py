@@ -15,7 +15,7 @@ from tensortrace.aten.generated import operators as ops
 from tensortrace.csrc import return_types
 from tensortrace.csrc.dtype import to_scalar_type
 from tensortrace.csrc.python_arg_parser import INT64_MAX, INT64_MIN, PythonArgParser
-from tensortrace.csrc.python_bindings import call_out, int64_arg, scalar_arg
+from tensortrace.csrc.python_binding_helpers import call_out, int64_arg, scalar_arg
 from tensortrace.csrc.python_variable import THPVariable_Wrap, handle_th_errors
 from tensortrace.trace import recorder, traced
 

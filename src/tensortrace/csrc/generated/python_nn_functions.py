@@ -14,7 +14,7 @@ from tensortrace.aten import functions as at
 from tensortrace.aten.generated import operators as ops
 from tensortrace.csrc import return_types
 from tensortrace.csrc.python_arg_parser import INT64_MAX, INT64_MIN, PythonArgParser
-from tensortrace.csrc.python_bindings import call_out, int64_arg, wrap_result
+from tensortrace.csrc.python_binding_helpers import call_out, int64_arg, wrap_result
 from tensortrace.csrc.python_variable import THPVariable_Wrap, handle_th_errors
 from tensortrace.trace import recorder, traced
 

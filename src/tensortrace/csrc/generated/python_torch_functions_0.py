@@ -20,7 +20,13 @@ from tensortrace.c10.local_dispatch_key_set import AutoDispatchBelowADInplaceOrV
 from tensortrace.csrc import return_types
 from tensortrace.csrc.dtype import to_scalar_type
 from tensortrace.csrc.python_arg_parser import INT64_MAX, INT64_MIN, PythonArgParser
-from tensortrace.csrc.python_bindings import call_out, convert, int64_arg, scalar_arg, wrap_result
+from tensortrace.csrc.python_binding_helpers import (
+    call_out,
+    convert,
+    int64_arg,
+    scalar_arg,
+    wrap_result,
+)
 from tensortrace.csrc.python_variable import TensorBase, THPVariable_Wrap, handle_th_errors
 from tensortrace.trace import recorder, traced
 

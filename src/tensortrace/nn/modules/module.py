@@ -10,11 +10,11 @@ tensors, and __repr__ prints the tree exactly as torch does.
 
 from __future__ import annotations
 
-from collections import OrderedDict, namedtuple
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import tensortrace as torch
+from tensortrace.nn.modules.module_state_dict import ModuleStateDict
 from tensortrace.nn.parameter import Parameter
 
 
@@ -27,18 +27,7 @@ def _addindent(s_: str, num_spaces: int) -> str:
     return first + "\n" + "\n".join(rest)
 
 
-class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        if not self.missing_keys and not self.unexpected_keys:
-            return "<All keys matched successfully>"
-        return super().__repr__()
-
-    __str__ = __repr__
-
-
-class Module:
+class Module(ModuleStateDict):
     dump_patches: bool = False
     _version: int = 1
     training: bool
@@ -416,136 +405,6 @@ class Module:
 
     def double(self) -> Module:
         return self._apply(lambda t: t.double() if t.is_floating_point() else t)
-
-    # ---- state_dict ----------------------------------------------------------------------
-    def _save_to_state_dict(
-        self, destination: dict[str, Any], prefix: str, keep_vars: bool
-    ) -> None:
-        for name, param in self._parameters.items():
-            if param is not None:
-                destination[prefix + name] = param if keep_vars else param.detach()
-        for name, buf in self._buffers.items():
-            if buf is not None and name not in self._non_persistent_buffers_set:
-                destination[prefix + name] = buf if keep_vars else buf.detach()
-
-    def state_dict(
-        self, *, destination: Any = None, prefix: str = "", keep_vars: bool = False
-    ) -> Any:
-        if destination is None:
-            destination = OrderedDict()
-            destination._metadata = OrderedDict()  # type: ignore[attr-defined]
-        local_metadata = {"version": self._version}
-        if hasattr(destination, "_metadata"):
-            destination._metadata[prefix[:-1]] = local_metadata
-        self._save_to_state_dict(destination, prefix, keep_vars)
-        for name, module in self._modules.items():
-            if module is not None:
-                module.state_dict(
-                    destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars
-                )
-        return destination
-
-    def _load_from_state_dict(
-        self,
-        state_dict: dict[str, Any],
-        prefix: str,
-        strict: bool,
-        missing_keys: list[str],
-        unexpected_keys: list[str],
-        error_msgs: list[str],
-    ) -> None:
-        persistent_buffers = {
-            k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set
-        }
-        local_state = {
-            k: v for k, v in {**self._parameters, **persistent_buffers}.items() if v is not None
-        }
-        for name, param in local_state.items():
-            key = prefix + name
-            if key not in state_dict:
-                if strict:
-                    missing_keys.append(key)
-                continue
-            input_param = state_dict[key]
-            if not isinstance(input_param, torch.Tensor):
-                error_msgs.append(
-                    f'While copying the parameter named "{key}", expected '
-                    "torch.Tensor or Tensor-like object from checkpoint but "
-                    f"received {type(input_param)}"
-                )
-                continue
-            if input_param.shape != param.shape:
-                error_msgs.append(
-                    f"size mismatch for {key}: copying a param with shape "
-                    f"{input_param.shape} from checkpoint, the shape in current "
-                    f"model is {param.shape}."
-                )
-                continue
-            try:
-                with torch.no_grad():
-                    param.copy_(input_param)
-            except Exception as ex:
-                error_msgs.append(
-                    f'While copying the parameter named "{key}", whose '
-                    f"dimensions in the model are {param.size()} and whose "
-                    "dimensions in the checkpoint are "
-                    f"{input_param.size()}, an exception occurred : {ex.args}."
-                )
-        if strict:
-            for key in state_dict:
-                if key.startswith(prefix):
-                    input_name = key[len(prefix) :].split(".", 1)
-                    if input_name[0] not in self._modules and input_name[0] not in local_state:
-                        unexpected_keys.append(key)
-                    elif len(input_name) > 1 and input_name[0] in local_state:
-                        unexpected_keys.append(key)
-
-    def load_state_dict(
-        self, state_dict: Any, strict: bool = True, assign: bool = False
-    ) -> _IncompatibleKeys:
-        if not isinstance(state_dict, dict):
-            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
-        if assign:
-            raise NotImplementedError("load_state_dict(assign=True) is not modelled by tensortrace")
-        missing_keys: list[str] = []
-        unexpected_keys: list[str] = []
-        error_msgs: list[str] = []
-
-        def load(module: Module, local_state_dict: dict[str, Any], prefix: str = "") -> None:
-            module._load_from_state_dict(
-                local_state_dict, prefix, True, missing_keys, unexpected_keys, error_msgs
-            )
-            for name, child in module._modules.items():
-                if child is not None:
-                    child_prefix = prefix + name + "."
-                    child_state = {
-                        k: v for k, v in local_state_dict.items() if k.startswith(child_prefix)
-                    }
-                    load(child, child_state, child_prefix)
-
-        load(self, dict(state_dict))
-        if strict:
-            if unexpected_keys:
-                error_msgs.insert(
-                    0,
-                    "Unexpected key(s) in state_dict: {}. ".format(
-                        ", ".join(f'"{k}"' for k in unexpected_keys)
-                    ),
-                )
-            if missing_keys:
-                error_msgs.insert(
-                    0,
-                    "Missing key(s) in state_dict: {}. ".format(
-                        ", ".join(f'"{k}"' for k in missing_keys)
-                    ),
-                )
-        if error_msgs:
-            raise RuntimeError(
-                "Error(s) in loading state_dict for {}:\n\t{}".format(
-                    self.__class__.__name__, "\n\t".join(error_msgs)
-                )
-            )
-        return _IncompatibleKeys(missing_keys, unexpected_keys)
 
     # ---- printing ------------------------------------------------------------------------
     def _get_name(self) -> str:
