@@ -12,9 +12,9 @@ the steps K-1 after a checkpoint (the longest replay), and the Chrome export's t
 (`export_chrome_trace`). Goals (issue 12): <= 200 B/event in RAM, save and load of 1M events
 under 5 s, worst seek under 10 ms at 1M and flat from 10k to 1M.
 
-`--no-values` records without the tensors' values (Note [Values beside the events]): reading
-them walks every live TensorImpl at each top-level call, which in this growing workload makes
-recording quadratic (1M events take minutes of CPU to record); the trace is otherwise the same.
+Values are recorded as by default (Note [Values beside the events]); a capture reads only what
+may have changed (Note [What a step may have changed]), so recording stays linear while the
+live tensors grow. `--no-values` records without them; the trace is otherwise the same.
 """
 
 from __future__ import annotations

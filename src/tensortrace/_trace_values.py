@@ -136,6 +136,53 @@ class LazyValues(dict[int, dict[str, Any]]):
         self._listed: dict[str, tuple[ScalarType, Any]] = {}  # storage -> last elements noted
         self._texts: dict[str, str] = {}  # tensor -> last text written
         self._written: dict[str, tuple[ScalarType, bytes]] = {}  # storage -> last elements
+        # Note [What a step may have changed]: the TensorImpls over each storage, and the
+        # default dtype of the last capture
+        self._views: weakref.WeakKeyDictionary[Any, dict[int, weakref.ref[TensorImpl]]] = (
+            weakref.WeakKeyDictionary()
+        )
+        self.default_dtype: ScalarType | None = None
+
+    # ---- what to read (Note [What a step may have changed]) ----------------------------------
+    def index_views(self, impls: list[TensorImpl]) -> None:
+        """Remember which storage each of `impls` views."""
+        views = self._views
+        for impl in impls:
+            storage = impl.storage_.storage_impl_.target_
+            if storage is not None:
+                refs = views.get(storage)
+                if refs is None:
+                    refs = views[storage] = {}
+                refs[id(impl)] = weakref.ref(impl)
+
+    def candidates(self, rec: Recorder) -> list[TensorImpl]:
+        """The tracked TensorImpls that are new, changed layout, or view a storage that may
+        have been written."""
+        tracked = rec.tracked
+        changed = [
+            o
+            for o in tuple(rec.changed)
+            if type(o) is TensorImpl and o.refcount_ > 0 and o in tracked
+        ]
+        self.index_views(changed)
+        chosen = {id(impl): impl for impl in changed}
+        storages = [*rec.written, *rec.escaped]
+        views = self._views
+        for storage in storages:
+            refs = views.get(storage)
+            if not refs:
+                continue
+            for key, ref in list(refs.items()):
+                impl = ref()
+                if (
+                    impl is None
+                    or impl.refcount_ <= 0
+                    or impl.storage_.storage_impl_.target_ is not storage
+                ):
+                    del refs[key]  # freed, or now over another storage (indexed there)
+                else:
+                    chosen[key] = impl
+        return list(chosen.values())
 
     # ---- recording (cheap) -------------------------------------------------------------------
     def note(self, step: int, impls: list[TensorImpl]) -> None:
@@ -313,6 +360,25 @@ _NO_BYTES = np.empty(0, np.uint8)  # StorageImpl.bytes_view() of a storage with 
 _deref = weakref.ref.__call__  # a weak reference called: its object, or None once it died
 
 
+# Note [What a step may have changed]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# Reading every live tensor at every kernel's end made recording quadratic in the live tensors
+# (a 200k-event loop: 21 s). So the runtime tells the recorder what may have changed, in three
+# sets (trace/recorder.py): `changed`, the tracked objects that are new or whose layout changed
+# (intrusive_ptr's make and copy, TensorImpl's size, offset and storage setters); `written`, the
+# storages whose memory the runtime handed out, to read or to write (StorageImpl.bytes_view,
+# TensorIterator's operand arrays, a resize's new memory); `escaped`, the storages whose memory
+# user code holds (numpy(), from_numpy). A capture reads the changed TensorImpls and the tracked
+# TensorImpls over those storages: the `written` ones at every capture until the top-level call
+# ends (the runtime may write an array after the kernel that made it returned), the `escaped`
+# ones at every capture (user code may run between any two, in a Module's forward or a hook:
+# they are few, the arrays a program took). That notes exactly what reading every tracked
+# tensor noted (tests/trace/test_values_incremental.py runs random programs both ways); a
+# change of the default dtype, which every text depends on, reads them all. Memory written
+# behind the runtime's back in other ways (through `data_ptr()` and ctypes) is not seen.
+FULL_SCAN = False  # read every tracked tensor at each capture (the tests' reference)
+
+
 def capture(rec: Recorder, step: int) -> None:
     """Note at `step` the storages and tensors that changed (printed when first read)."""
     values = rec.values
@@ -320,11 +386,22 @@ def capture(rec: Recorder, step: int) -> None:
         values = rec.values = LazyValues()
     active, recorder.current = recorder.current, None  # reading values records nothing
     try:
-        # WeakSet's own iteration costs four Python calls: its set of references (`data`,
-        # not in typeshed) is read here, from a copy (a tensor freed meanwhile removes its
-        # reference from the set)
-        live = map(_deref, tuple(rec.tracked.data))  # type: ignore[attr-defined]
-        values.note(step, [o for o in live if type(o) is TensorImpl and o.refcount_ > 0])
+        top_level = rec.depth == 0
+        default = get_default_dtype()
+        if FULL_SCAN or default is not values.default_dtype:
+            values.default_dtype = default
+            # WeakSet's own iteration costs four Python calls: its set of references (`data`,
+            # not in typeshed) is read here, from a copy (a tensor freed meanwhile removes its
+            # reference from the set)
+            live = map(_deref, tuple(rec.tracked.data))  # type: ignore[attr-defined]
+            impls = [o for o in live if type(o) is TensorImpl and o.refcount_ > 0]
+            values.index_views(impls)
+        else:
+            impls = values.candidates(rec)
+        values.note(step, impls)
+        rec.changed.clear()
+        if top_level:
+            rec.written.clear()
     finally:
         recorder.current = active
 

@@ -18,6 +18,7 @@ from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.device import Device
 from tensortrace.c10.exception import TORCH_INTERNAL_ASSERT
 from tensortrace.c10.scalar_type import ScalarType, elementSize
+from tensortrace.trace import recorder
 
 if TYPE_CHECKING:
     from tensortrace.aten.tensor_iterator_operands import OperandInfo
@@ -150,6 +151,8 @@ class TensorIteratorLoops:
         if storage_impl is None:
             raise RuntimeError("intrusive_ptr is null")
         storage = storage_impl.data_ptr_.ctx  # bytes_view(), read directly
+        if recorder.current is not None:  # as bytes_view does: Note [What a step may have
+            recorder.current.written.add(storage_impl)  # changed] in _trace_values.py
         if storage is None:
             storage = np.empty(0, np.uint8)
         itemsize = impl.data_type_.itemsize

@@ -80,6 +80,7 @@ class intrusive_ptr(Generic[T]):
                 },
             )
             recorder.current.tracked.add(target)  # Note [Values beside the events]
+            recorder.current.changed.add(target)  # Note [What a step may have changed]
         return intrusive_ptr(target)
 
     def get(self) -> T:
@@ -102,6 +103,7 @@ class intrusive_ptr(Generic[T]):
                     INCREF, "refcount", name, {"object": name, "refcount": target.refcount_}
                 )
                 recorder.current.tracked.add(target)  # made before the trace, maybe
+                recorder.current.changed.add(target)
         return intrusive_ptr(target)
 
     def reset_(self) -> None:

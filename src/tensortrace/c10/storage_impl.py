@@ -19,7 +19,7 @@ import numpy as np
 from tensortrace.c10.allocator import Allocator, DataPtr
 from tensortrace.c10.device import Device
 from tensortrace.c10.intrusive_ptr import intrusive_ptr, intrusive_ptr_target
-from tensortrace.trace import schema, traced
+from tensortrace.trace import recorder, schema, traced
 
 
 class StorageImpl(intrusive_ptr_target):
@@ -70,6 +70,8 @@ class StorageImpl(intrusive_ptr_target):
 
     def bytes_view(self) -> np.ndarray:
         """The memory as a NumPy uint8 array (an empty one for a zero-byte storage)."""
+        if recorder.current is not None:  # the caller may write it: Note [What a step may
+            recorder.current.written.add(self)  # have changed]
         ctx = self.data_ptr_.get_context()
         return ctx if ctx is not None else np.empty(0, np.uint8)
 

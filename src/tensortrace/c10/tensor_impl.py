@@ -243,6 +243,7 @@ class TensorImpl(intrusive_ptr_target):
         old = self.storage_
         self.storage_ = storage
         if recorder.current is not None:
+            recorder.current.changed.add(self)  # Note [What a step may have changed]
             recorder.current.instant(
                 TENSOR_STORAGE,
                 "native",
@@ -303,6 +304,7 @@ class TensorImpl(intrusive_ptr_target):
     def _record_meta(self) -> None:
         """Tell the trace this TensorImpl's sizes, strides or offset changed."""
         if recorder.current is not None:
+            recorder.current.changed.add(self)  # Note [What a step may have changed]
             recorder.current.instant(
                 TENSOR_META,
                 "native",

@@ -29,7 +29,7 @@ from tensortrace.c10.intrusive_ptr import make_intrusive
 from tensortrace.c10.scalar_type import ScalarType, TypeMeta
 from tensortrace.c10.storage_impl import Storage, StorageImpl
 from tensortrace.csrc.python_variable import THPVariable_Wrap
-from tensortrace.trace import traced
+from tensortrace.trace import recorder, traced
 
 SOURCE = "torch/csrc/utils/tensor_numpy.cpp"
 
@@ -156,6 +156,8 @@ def from_blob(
     window = _byte_window(array, nbytes)
     data_ptr = DataPtr(array.ctypes.data, window, _release_ndarray, CPU)
     storage = make_intrusive(StorageImpl, nbytes, None, False, data_ptr)
+    if recorder.current is not None:  # the ndarray writes it from outside the runtime: Note
+        recorder.current.escaped.add(storage.get())  # [What a step may have changed]
     tensor = make_tensor(Storage(storage), CPU_KS, meta)
     tensor.unsafeGetTensorImpl().set_sizes_and_strides(tuple(sizes), tuple(strides))
     return tensor
@@ -213,4 +215,6 @@ def tensor_to_numpy(tensor: AtTensor, force: bool = False) -> np.ndarray:
     py_tensor = THPVariable_Wrap(prepared)
     # the tensor's storage may not be resized while an array views it
     prepared.storage().unsafeGetStorageImpl().resizable_ = False
+    if recorder.current is not None:  # the array writes it from outside the runtime: Note [What
+        recorder.current.escaped.add(prepared.storage().unsafeGetStorageImpl())  # a step may...]
     return np.asarray(_TensorArrayBase(interface, py_tensor))

@@ -57,6 +57,13 @@ class Recorder:
         # at; a side table, so the events themselves stay exactly what they were
         self.values: dict[int, dict[str, Any]] = new_values()
         self.tracked: weakref.WeakSet[Any] = weakref.WeakSet()  # refcounted objects seen
+        # Note [What a step may have changed] (_trace_values.py): the values capture reads
+        # these, not every live tensor at every kernel's end. Tracked objects new or whose
+        # layout changed since the last capture; storages whose memory the runtime handed out
+        # since the last top-level call ended; storages whose memory user code holds
+        self.changed: weakref.WeakSet[Any] = weakref.WeakSet()
+        self.written: weakref.WeakSet[Any] = weakref.WeakSet()
+        self.escaped: weakref.WeakSet[Any] = weakref.WeakSet()
 
     def _site(self, site: FrameSite) -> int:
         index = self._site_ids.get(id(site))

@@ -89,6 +89,7 @@ def resize_bytes_cpu(storage: StorageImpl, size_bytes: int) -> None:
     storage.data_ptr_ = new_data
     storage.size_bytes_ = size_bytes
     if recorder.current is not None:
+        recorder.current.written.add(storage)  # Note [What a step may have changed]
         recorder.current.instant(
             STORAGE_DATA,
             "native",
