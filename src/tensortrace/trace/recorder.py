@@ -59,10 +59,13 @@ class Recorder:
         self.tracked: weakref.WeakSet[Any] = weakref.WeakSet()  # refcounted objects seen
         # Note [What a step may have changed] (_trace_values.py): the values capture reads
         # these, not every live tensor at every kernel's end. Tracked objects new or whose
-        # layout changed since the last capture; storages whose memory the runtime handed out
-        # since the last top-level call ended; storages whose memory user code holds
-        self.changed: weakref.WeakSet[Any] = weakref.WeakSet()
-        self.written: weakref.WeakSet[Any] = weakref.WeakSet()
+        # layout changed since the last capture, and storages whose memory the runtime handed
+        # out since the last top-level call ended: plain sets (an add is one C call, where a
+        # WeakSet's is a Python one), emptied by each capture, so they hold an object no longer
+        # than the call it was used in. Storages whose memory user code holds, for the whole
+        # recording: weakly. With no values captured, nothing empties them: they keep nothing
+        self.changed: set[Any] = set() if capture_values is not None else _KEEP_NOTHING
+        self.written: set[Any] = set() if capture_values is not None else _KEEP_NOTHING
         self.escaped: weakref.WeakSet[Any] = weakref.WeakSet()
 
     def _site(self, site: FrameSite) -> int:
@@ -142,6 +145,15 @@ class Recorder:
             _new_event((INSTANT, name, layer, _now() - self.t0, depth, -1, kind, args, tid))
         )
 
+
+class _KeepNothing(set[Any]):
+    """The `changed` and `written` sets of a recorder that captures no values."""
+
+    def add(self, item: Any) -> None:
+        pass
+
+
+_KEEP_NOTHING = _KeepNothing()
 
 # The one flag: the active recorder, or None. Read it as `recorder.current`.
 current: Recorder | None = None
