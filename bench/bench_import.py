@@ -9,8 +9,10 @@ cache and is not counted. Reported: the median wall time `-X importtime` gives f
 `tensortrace` import, and the median CPU time of the import (process_time), which moves less
 when the machine is busy; beside them, the same two figures for `import numpy` alone (which
 `import tensortrace` includes), measured in turn with it.
-Goals: issue #13, half of the ~0.55 s that building the operators, bindings and wrappers in
-memory cost; issue #14, at most 0.25 s, which is the one printed.
+Goals, both printed: issue #13, `-X importtime` at most half of the ~0.55 s that building the
+operators, bindings and wrappers in memory cost (0.275 s wall); issue #14, at most 0.25 s, read
+as CPU time. The CPU figure includes NumPy's OpenBLAS threads starting (numpy's import alone
+takes more CPU than wall time).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import tempfile
 from pathlib import Path
 
 RUNS = 7
+GOAL_WALL = 0.55 / 2  # seconds of `-X importtime` wall for `import tensortrace` (issue #13)
 GOAL = 0.25  # seconds of CPU for `import tensortrace` (issue #14)
 PROBE = (
     "import time; t = time.process_time(); import {module}; print('cpu', time.process_time() - t)"
@@ -60,10 +63,13 @@ def main() -> None:
     wall, cpu = found["tensortrace"]
     np_wall, np_cpu = found["numpy"]
     where = src or "sys.path"
+    wall_verdict = "met" if wall <= GOAL_WALL else "not met"
     verdict = "met" if cpu <= GOAL else "not met"
     print(
         f"import tensortrace ({where}): {wall:.3f} s wall (-X importtime), {cpu:.3f} s CPU, "
-        f"median of {RUNS} fresh interpreters; goal <= {GOAL:.2f} s CPU: {verdict}\n"
+        f"median of {RUNS} fresh interpreters\n"
+        f"  goals: wall <= {GOAL_WALL:.3f} s (issue #13): {wall_verdict}; "
+        f"CPU <= {GOAL:.2f} s (issue #14): {verdict}\n"
         f"  import numpy alone (included above): {np_wall:.3f} s wall, {np_cpu:.3f} s CPU; "
         f"tensortrace's own: {cpu - np_cpu:.3f} s CPU"
     )

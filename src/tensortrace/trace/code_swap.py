@@ -62,17 +62,11 @@ class SwappedFunction:
 
     __slots__ = ("fn", "own_code", "original", "site", "key", "names", "wrapper_code")
 
-    def __init__(
-        self,
-        fn: FunctionType,
-        site: Any,
-        key: str,
-        names: tuple[str, ...],
-        original: FunctionType,
-    ) -> None:
+    def __init__(self, fn: FunctionType, site: Any, key: str, names: tuple[str, ...]) -> None:
         self.fn = fn
         self.own_code = fn.__code__
-        self.original = original  # what the wrapper body calls: a copy running the own code
+        # what the wrapper body calls: a copy running the own code, made with the wrapper body
+        self.original: FunctionType | None = None
         self.site = site
         self.key = key  # its parameter list
         self.names = names  # its positional parameters' names
@@ -120,9 +114,7 @@ def copy_function(fn: FunctionType) -> FunctionType:
 
 def register(fn: FunctionType, site: Any, key: str, names: tuple[str, ...]) -> None:
     """Trace `fn` by code swap from now on (swapped at once if a trace is active)."""
-    # the wrapper body calls a copy of its own: `fn.__wrapped__`, the other copy, is public and
-    # may be traced in turn under another name (a CUDA function made from the CPU one)
-    swap = SwappedFunction(fn, site, key, names, copy_function(fn))
+    swap = SwappedFunction(fn, site, key, names)
     SITE_OF_IDLE_CODE[fn.__code__] = site
     if _active:
         fn.__code__ = _wrapper_code(swap)
@@ -167,6 +159,10 @@ def _template(key: str) -> CodeType:
 def _wrapper_code(swap: SwappedFunction) -> CodeType:
     built = swap.wrapper_code
     if built is None:
+        # the wrapper body calls a copy of its own, made while fn runs its own code (on the
+        # first trace, not at import): `fn.__wrapped__`, the other copy, is public and may be
+        # traced in turn under another name (a CUDA function made from the CPU one)
+        swap.original = copy_function(swap.fn)
         template = _template(swap.key)
         consts = list(template.co_consts)
         for i, c in enumerate(consts):  # the markers, by value
@@ -225,4 +221,4 @@ def restore_own_code(swap: SwappedFunction) -> Callable[..., Any]:
         _running_own.append(swap)
         if _active:  # a trace started meanwhile (another thread) and may have missed the note
             swap.fn.__code__ = swap.wrapper_code
-    return swap.original
+    return swap.original  # type: ignore[return-value] # made with the body that called this

@@ -406,7 +406,10 @@ def traced(
 
 def _swap(fn: Callable[..., Any], site: FrameSite) -> bool:
     """Trace a plain function by code swap (code_swap.py) instead of a wrapper, if it can be."""
-    if type(fn) is not FunctionType or hasattr(fn, "__wrapped__") or hasattr(fn, "__signature__"):
+    if type(fn) is not FunctionType:
+        return False
+    attrs = fn.__dict__  # a function's own attributes (hasattr's misses raise and catch, ~5,000
+    if "__wrapped__" in attrs or "__signature__" in attrs:  # times at import)
         return False
     found = parameter_list(fn)
     if found is None or not code_swap.can_swap(fn, found[0]):
