@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -106,3 +107,27 @@ def test_each_statement_notes_what_a_full_read_notes(statement: str) -> None:
 def test_random_programs_note_what_a_full_read_notes(seed: int) -> None:
     program = "\n".join(random.Random(seed).sample(STATEMENTS, k=8))
     assert _run(program, full_scan=False) == _run(program, full_scan=True)
+
+
+# the places that reach a storage's memory without StorageImpl.bytes_view, each marking the
+# storage written itself (or, for the values capture, only reading it)
+MEMORY_READERS = {
+    "c10/storage_impl.py",  # bytes_view itself
+    "aten/tensor_iterator_loops.py",  # operand_array: marks it written
+    "aten/native/resize.py",  # the new memory of a resize: marks it written
+    "_trace_values.py",  # the capture: reads
+}
+
+
+def test_memory_is_reached_only_where_it_is_marked_written() -> None:
+    root = Path(tensortrace.__file__).parent
+    reached = {
+        str(path.relative_to(root))
+        for path in root.rglob("*.py")
+        if "generated" not in path.parts
+        and re.search(r"data_ptr_\.ctx|get_context\(\)", path.read_text(encoding="utf-8"))
+    }
+    assert reached == MEMORY_READERS, (
+        "a new way to a storage's memory: go through StorageImpl.bytes_view(), or mark the "
+        "storage in recorder.current.written (Note [What a step may have changed])"
+    )
