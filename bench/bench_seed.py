@@ -4,7 +4,8 @@
 
 Prints, from one run: the seed expression `torch.rand(3, 4)[0] + torch.rand(3, 4)` untraced,
 with the recorder compiled out (TENSORTRACE_COMPILE_OUT_RECORDER=1, measured in a subprocess),
-and traced; and a 4M-element float32 add against NumPy's (and torch's, where installed).
+and traced, and an empty recording (the recorder's start and stop); and a 4M-element float32
+add against NumPy's (and torch's, where installed).
 Goals: the idle recorder adds < 10% to the seed; the large add is within 1.2x of NumPy.
 
 Beside the times it prints figures that do not vary with the machine's load (issue #14): the
@@ -78,6 +79,19 @@ def seed_traced_seconds() -> tuple[float, int]:
 
     events = run()
     return best_of(run, number=50), events
+
+
+def empty_recording_seconds() -> float:
+    """`with torch.record(): pass`: what a recording costs beyond its events (starting and
+    stopping the recorder, Note [A function takes its own code back when it next runs idle])."""
+    import tensortrace as torch
+
+    def run() -> None:
+        with torch.record():
+            pass
+
+    run()
+    return best_of(run, number=200)
 
 
 def interleaved_best(
@@ -232,6 +246,7 @@ def main() -> None:
         f"({traced / untraced:.1f}x untraced, goal <= 3x); {traced_calls} Python calls "
         f"({(traced_calls - calls) / events:.1f} per event)"
     )
+    print(f"  an empty recording     : {empty_recording_seconds() * 1e6:9.1f} us")
     torch_seconds = seed_torch_seconds()
     if torch_seconds is not None:
         print(

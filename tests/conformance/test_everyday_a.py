@@ -8,6 +8,7 @@ manual_seed), the norms, finfo / iinfo, and the long tail, each with its errors.
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import pytest
 
@@ -167,6 +168,23 @@ def test_random(name: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check(RANDOM[name])
+
+
+@pytest.mark.parametrize("op", ["rand", "randn"])
+def test_random_out_of_another_size_is_resized_without_a_warning(op: str) -> None:
+    # TensorFactories.cpp's rand_out and randn_out call result.resize_(size), not resize_output
+    torch = pytest.importorskip("torch")
+    import tensortrace
+
+    def warnings_of(lib: Any) -> list[str]:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = lib.empty(3)
+            getattr(lib, op)(2, out=out)
+        assert tuple(out.shape) == (2,)
+        return [str(w.message) for w in caught]
+
+    assert warnings_of(tensortrace) == warnings_of(torch) == []
 
 
 # Norms reduce in a different order than torch's vectorized kernels, and svd/det come from

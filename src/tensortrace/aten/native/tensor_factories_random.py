@@ -11,7 +11,6 @@ from collections.abc import Sequence
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import native_function
-from tensortrace.aten.native.resize import resize_output
 from tensortrace.aten.native.tensor_factories import SOURCE, _empty_like
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.device import Device
@@ -93,7 +92,7 @@ def rand(
 @native_function(SOURCE, legacy="at::native::rand_out")
 def rand_out(size: Sequence[int], generator: object = None, out: Tensor | None = None) -> Tensor:
     assert out is not None
-    resize_output(out, size)
+    out.resize_(size)  # TensorFactories.cpp: result.resize_(size), no resize_output warning
     return out.uniform_(0, 1, generator=generator)
 
 
