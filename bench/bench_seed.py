@@ -80,6 +80,18 @@ def seed_traced_seconds() -> tuple[float, int]:
     return best_of(run, number=50), events
 
 
+def empty_record_seconds() -> float:
+    """A recording's fixed cost: `with torch.record(): pass`, nothing traced inside."""
+    import tensortrace as torch
+
+    def run() -> None:
+        with torch.record():
+            pass
+
+    run()
+    return best_of(run, number=200)
+
+
 def interleaved_best(
     fns: dict[str, Callable[[], object]], number: int, repeat: int = 15
 ) -> dict[str, float]:
@@ -209,6 +221,7 @@ def main() -> None:
         untraced = min(untraced, seed_untraced_seconds())
         compiled_out = min(compiled_out, seed_compiled_out_seconds())
     traced, events = seed_traced_seconds()
+    empty = empty_record_seconds()
     overhead = untraced / compiled_out - 1
     import tensortrace as torch
 
@@ -232,6 +245,7 @@ def main() -> None:
         f"({traced / untraced:.1f}x untraced, goal <= 3x); {traced_calls} Python calls "
         f"({(traced_calls - calls) / events:.1f} per event)"
     )
+    print(f"  of which an empty record: {empty * 1e6:9.1f} us  (the fixed cost per recording)")
     torch_seconds = seed_torch_seconds()
     if torch_seconds is not None:
         print(

@@ -19,7 +19,7 @@ from types import FrameType, FunctionType
 from typing import Any, TypeVar
 
 from tensortrace.trace import code_swap
-from tensortrace.trace.arguments import _PLAIN_TYPES, summarize
+from tensortrace.trace.arguments import _PLAIN_TYPES, _SUMMARY_OF, summarize
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
 from tensortrace.trace.parameter_lists import _RESERVED, factory_source, parameter_list
 
@@ -217,7 +217,15 @@ def record_call(
     if end_args is not None:
         described = end_args(result)
     elif record_result:
-        described = {"result": result if type(result) in _PLAIN_TYPES else summarize(result)}
+        kind = type(result)
+        if kind in _PLAIN_TYPES:
+            described = {"result": result}
+        else:  # summarize's fast path for a tensor, inlined (as in call_traced)
+            method = _SUMMARY_OF.get(kind)
+            try:
+                described = {"result": summarize(result) if method is None else method(result)}
+            except AttributeError:
+                described = {"result": summarize(result)}
     else:
         described = {}
     rec.depth -= 1
@@ -268,11 +276,23 @@ def call_traced(
     kwargs: dict[str, Any],
 ) -> Any:
     """The slow path of a traced wrapper, taken only while a trace is active."""
-    # plain loops with summarize's fast path inlined: no comprehension frames per event
+    # plain loops with summarize's fast paths inlined: no comprehension frames per event, and a
+    # tensor's summary read straight from its type's method (Note [Summaries by type]). That
+    # method raises AttributeError for an object still being constructed, which summarize names
+    # by its type: then describe them all again through summarize (a summary changes nothing)
     plain = _PLAIN_TYPES
     described = {}
-    for n, v in zip(names, args):
-        described[n] = v if type(v) in plain else summarize(v)
+    try:
+        for n, v in zip(names, args):
+            kind = type(v)
+            if kind in plain:
+                described[n] = v
+            else:
+                method = _SUMMARY_OF.get(kind)
+                described[n] = method(v) if method is not None else summarize(v)
+    except AttributeError:
+        for n, v in zip(names, args):
+            described[n] = v if type(v) in plain else summarize(v)
     if len(args) > len(names):
         described["*args"] = [v if type(v) in plain else summarize(v) for v in args[len(names) :]]
     for k, v in kwargs.items():
