@@ -19,7 +19,7 @@ from types import FrameType, FunctionType
 from typing import Any, TypeVar
 
 from tensortrace.trace import code_swap
-from tensortrace.trace.arguments import _PLAIN_TYPES, _SUMMARY_OF, summarize
+from tensortrace.trace.arguments import _NAME_ONLY, _PLAIN_TYPES, _SUMMARY_OF, summarize
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
 from tensortrace.trace.parameter_lists import _RESERVED, factory_source, parameter_list
 
@@ -223,7 +223,10 @@ def record_call(
         else:  # summarize's fast path for a tensor, inlined (as in call_traced)
             method = _SUMMARY_OF.get(kind)
             try:
-                described = {"result": summarize(result) if method is None else method(result)}
+                if method is not None:
+                    described = {"result": method(result)}
+                else:  # an allocator, an ndarray: named by its type
+                    described = {"result": _NAME_ONLY.get(kind) or summarize(result)}
             except AttributeError:
                 described = {"result": summarize(result)}
     else:
@@ -277,9 +280,10 @@ def call_traced(
 ) -> Any:
     """The slow path of a traced wrapper, taken only while a trace is active."""
     # plain loops with summarize's fast paths inlined: no comprehension frames per event, and a
-    # tensor's summary read straight from its type's method (Note [Summaries by type]). That
-    # method raises AttributeError for an object still being constructed, which summarize names
-    # by its type: then describe them all again through summarize (a summary changes nothing)
+    # tensor's summary read straight from its type's method, an iterator's name from its type's
+    # (Note [Summaries by type]). The method raises AttributeError for an object still being
+    # constructed, which summarize names by its type: then describe them all again through
+    # summarize (a summary changes nothing)
     plain = _PLAIN_TYPES
     described = {}
     try:
@@ -289,7 +293,11 @@ def call_traced(
                 described[n] = v
             else:
                 method = _SUMMARY_OF.get(kind)
-                described[n] = method(v) if method is not None else summarize(v)
+                if method is not None:
+                    described[n] = method(v)
+                else:  # a TensorIterator, an allocator: named by its type, as summarize does
+                    name = _NAME_ONLY.get(kind)
+                    described[n] = name if name is not None else summarize(v)
     except AttributeError:
         for n, v in zip(names, args):
             described[n] = v if type(v) in plain else summarize(v)
