@@ -69,6 +69,7 @@ class Recorder:
         self.escaped: weakref.WeakSet[Any] = weakref.WeakSet()
 
     def _site(self, site: FrameSite) -> int:
+        # record_call has these lines written out: change both alike
         index = self._site_ids.get(id(site))
         if index is not None:
             return index
@@ -200,8 +201,13 @@ def record_call(
     # Recorder.begin and Recorder.end for the tracing thread, written out: this runs for
     # every frame of a trace, and each call saved is a tenth of a frame's recording cost
     index = rec._site_ids.get(id(site))  # Note [Sites by identity]
-    if index is None:
-        index = rec._site(site)
+    if index is None:  # Recorder._site written out too: each site's first frame per recording
+        key = (site.layer, site.name, site.source, site.symbol, site.legacy)
+        index = rec._site_index.get(key)
+        if index is None:
+            index = rec._site_index[key] = len(rec.sites)
+            rec.sites.append(site)
+            rec._site_ids[id(site)] = index
     name, layer = site.name, site.layer
     events = rec.events
     depth = rec.depth
