@@ -146,12 +146,17 @@ def python_calls(fn: Callable[[], object]) -> int:
 _VALGRIND_PROGRAM = """
 import sys
 import tensortrace as torch
+traced = sys.argv[2] == "traced"
 for _ in range(3 + int(sys.argv[1])):
-    torch.rand(3, 4)[0] + torch.rand(3, 4)
+    if traced:
+        with torch.record():
+            torch.rand(3, 4)[0] + torch.rand(3, 4)
+    else:
+        torch.rand(3, 4)[0] + torch.rand(3, 4)
 """
 
 
-def instructions_per_seed(runs: int = 50) -> float | None:
+def instructions_per_seed(runs: int = 50, traced: bool = False) -> float | None:
     """CPU instructions per seed expression under cachegrind, or None without valgrind.
 
     Two processes, with 0 and `runs` expressions after the warm-up; the difference divided by
@@ -174,6 +179,7 @@ def instructions_per_seed(runs: int = 50) -> float | None:
                     sys.executable,
                     script,
                     str(n),
+                    "traced" if traced else "untraced",
                 ],
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
@@ -223,6 +229,7 @@ def main() -> None:
         untraced = min(untraced, seed_untraced_seconds())
         compiled_out = min(compiled_out, seed_compiled_out_seconds())
     traced, events = seed_traced_seconds()
+    empty = empty_recording_seconds()
     overhead = untraced / compiled_out - 1
     import tensortrace as torch
 
@@ -246,7 +253,7 @@ def main() -> None:
         f"({traced / untraced:.1f}x untraced, goal <= 3x); {traced_calls} Python calls "
         f"({(traced_calls - calls) / events:.1f} per event)"
     )
-    print(f"  an empty recording     : {empty_recording_seconds() * 1e6:9.1f} us")
+    print(f"  of which an empty recording: {empty * 1e6:9.1f} us  (the fixed cost per recording)")
     torch_seconds = seed_torch_seconds()
     if torch_seconds is not None:
         print(
@@ -259,6 +266,12 @@ def main() -> None:
             print("  instructions: valgrind is not installed (or failed)")
         else:
             print(f"  instructions per seed expression (cachegrind): {instructions:,.0f}")
+            traced_instructions = instructions_per_seed(traced=True)
+            if traced_instructions is not None:
+                print(
+                    f"  instructions per traced seed (cachegrind): {traced_instructions:,.0f} "
+                    f"({traced_instructions / instructions:.1f}x untraced)"
+                )
     print("4x4 float32 ops (the fixed cost of an op; goal <= 50 us each):")
     for name, (seconds, op_calls) in small_ops().items():
         print(f"  {name:12s}: {seconds * 1e6:7.1f} us; {op_calls} Python calls")

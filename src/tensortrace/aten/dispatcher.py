@@ -264,11 +264,16 @@ class OperatorHandle:
         rec = recorder.current
         if rec is None:  # Note [Kernels called unwrapped while idle]
             return kernel.idle(ks, *args) if kernel.with_keyset else kernel.idle(*args)  # type: ignore[misc]
+        # a plain loop with summarize's fast path inlined: no comprehension frame per call
+        plain = recorder._PLAIN_TYPES
+        described = {}
+        for n, v in zip(self.arg_names, args):
+            described[n] = v if type(v) in plain else summarize(v)
         return recorder.record_call(
             rec,
             self.call_site,
             {
-                "args": {n: summarize(v) for n, v in zip(self.arg_names, args)},
+                "args": described,
                 "overload": self.schema.full_name,
                 "dispatch_key_set": repr(ks),
                 "dispatch_key": KEY_NAMES[key],

@@ -22,7 +22,7 @@ from tensortrace.c10.dispatch_key import (
     getAutogradRelatedKeySetFromBackend,
 )
 from tensortrace.c10.intrusive_ptr import intrusive_ptr_target
-from tensortrace.c10.scalar_type import ScalarType, TypeMeta
+from tensortrace.c10.scalar_type import _SCALAR_TYPE_NAMES, ScalarType, TypeMeta
 from tensortrace.c10.storage_impl import Storage
 from tensortrace.trace import recorder, schema, traced
 from tensortrace.trace.schema import TENSOR_META, TENSOR_STORAGE
@@ -318,14 +318,16 @@ class TensorImpl(intrusive_ptr_target):
             )
 
     def _trace_summary(self) -> dict[str, Any]:
-        return schema.summary(
-            schema.TENSOR_IMPL,
-            object=self.trace_name,
-            sizes=list(self.sizes_),
-            strides=list(self.strides_),
-            offset=self.storage_offset_,
-            dtype=f"{self.scalar_type()}",
-        )
+        # schema.summary(TENSOR_IMPL, ...) written out, the dtype's name read from the table
+        # ScalarType.__str__ reads: one call per TensorImpl, not three
+        return {
+            schema.SUMMARY: schema.TENSOR_IMPL,
+            "object": self.trace_name,
+            "sizes": list(self.sizes_),
+            "strides": list(self.strides_),
+            "offset": self.storage_offset_,
+            "dtype": _SCALAR_TYPE_NAMES[self.data_type_.scalar_type],
+        }
 
 
 def contiguous_strides(sizes: tuple[int, ...]) -> tuple[int, ...]:

@@ -19,7 +19,7 @@ from types import FrameType, FunctionType
 from typing import Any, TypeVar
 
 from tensortrace.trace import code_swap
-from tensortrace.trace.arguments import _PLAIN_TYPES, summarize
+from tensortrace.trace.arguments import _NAME_ONLY, _PLAIN_TYPES, _SUMMARY_OF, summarize
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
 from tensortrace.trace.parameter_lists import _RESERVED, factory_source, parameter_list
 
@@ -69,6 +69,7 @@ class Recorder:
         self.escaped: weakref.WeakSet[Any] = weakref.WeakSet()
 
     def _site(self, site: FrameSite) -> int:
+        # record_call has these lines written out: change both alike
         index = self._site_ids.get(id(site))
         if index is not None:
             return index
@@ -200,8 +201,13 @@ def record_call(
     # Recorder.begin and Recorder.end for the tracing thread, written out: this runs for
     # every frame of a trace, and each call saved is a tenth of a frame's recording cost
     index = rec._site_ids.get(id(site))  # Note [Sites by identity]
-    if index is None:
-        index = rec._site(site)
+    if index is None:  # Recorder._site written out too: each site's first frame per recording
+        key = (site.layer, site.name, site.source, site.symbol, site.legacy)
+        index = rec._site_index.get(key)
+        if index is None:
+            index = rec._site_index[key] = len(rec.sites)
+            rec.sites.append(site)
+            rec._site_ids[id(site)] = index
     name, layer = site.name, site.layer
     events = rec.events
     depth = rec.depth
@@ -217,7 +223,18 @@ def record_call(
     if end_args is not None:
         described = end_args(result)
     elif record_result:
-        described = {"result": result if type(result) in _PLAIN_TYPES else summarize(result)}
+        kind = type(result)
+        if kind in _PLAIN_TYPES:
+            described = {"result": result}
+        else:  # summarize's fast path for a tensor, inlined (as in call_traced)
+            method = _SUMMARY_OF.get(kind)
+            try:
+                if method is not None:
+                    described = {"result": method(result)}
+                else:  # an allocator, an ndarray: named by its type
+                    described = {"result": _NAME_ONLY.get(kind) or summarize(result)}
+            except AttributeError:
+                described = {"result": summarize(result)}
     else:
         described = {}
     rec.depth -= 1
@@ -268,11 +285,28 @@ def call_traced(
     kwargs: dict[str, Any],
 ) -> Any:
     """The slow path of a traced wrapper, taken only while a trace is active."""
-    # plain loops with summarize's fast path inlined: no comprehension frames per event
+    # plain loops with summarize's fast paths inlined: no comprehension frames per event, and a
+    # tensor's summary read straight from its type's method, an iterator's name from its type's
+    # (Note [Summaries by type]). The method raises AttributeError for an object still being
+    # constructed, which summarize names by its type: then describe them all again through
+    # summarize (a summary changes nothing)
     plain = _PLAIN_TYPES
     described = {}
-    for n, v in zip(names, args):
-        described[n] = v if type(v) in plain else summarize(v)
+    try:
+        for n, v in zip(names, args):
+            kind = type(v)
+            if kind in plain:
+                described[n] = v
+            else:
+                method = _SUMMARY_OF.get(kind)
+                if method is not None:
+                    described[n] = method(v)
+                else:  # a TensorIterator, an allocator: named by its type, as summarize does
+                    name = _NAME_ONLY.get(kind)
+                    described[n] = name if name is not None else summarize(v)
+    except AttributeError:
+        for n, v in zip(names, args):
+            described[n] = v if type(v) in plain else summarize(v)
     if len(args) > len(names):
         described["*args"] = [v if type(v) in plain else summarize(v) for v in args[len(names) :]]
     for k, v in kwargs.items():
