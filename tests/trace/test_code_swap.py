@@ -124,3 +124,28 @@ def test_tracing_a_functions_unwrapped_copy_leaves_the_function_alone() -> None:
     with tensortrace.record() as t:
         assert cpu(1) == 2
     assert [(r.name, [c.name for c in r.children]) for r in t.roots()] == [("demo::cpu", [])]
+
+
+def test_a_traced_function_is_prepared_when_a_trace_first_needs_it() -> None:
+    # Note [Traced functions registered at import, prepared on first use]
+    def tripled(x: int) -> int:
+        return x * 3
+
+    traced("native", "demo::tripled", "aten/src/ATen/native/Demo.cpp")(tripled)
+    assert code_swap._pending[-1][0] is tripled  # no parameter list read yet
+    assert tripled.__wrapped__(2) == 6  # type: ignore[attr-defined] # unwrapping works at once
+    with tensortrace.record() as t:
+        assert tripled(2) == 6
+    assert code_swap._pending == []
+    assert [r.name for r in t.roots()] == ["demo::tripled"]
+
+
+def test_a_function_traced_during_a_trace_is_swapped_at_once() -> None:
+    def quadrupled(x: int) -> int:
+        return x * 4
+
+    with tensortrace.record() as t:
+        traced("native", "demo::quadrupled", "aten/src/ATen/native/Demo.cpp")(quadrupled)
+        assert code_swap._pending == []
+        assert quadrupled(1) == 4
+    assert [r.name for r in t.roots()] == ["demo::quadrupled"]

@@ -2,7 +2,7 @@
 
 See Note [Wrappers with the wrapped function's signature] in trace/recorder.py. The generator
 imports every module of the package, so that every `@traced` decoration has run, and writes one
-factory for each parameter list `traced` has seen (recorder.PARAMETER_LISTS_SEEN).
+factory for each parameter list `traced` has seen (PARAMETER_LISTS_SEEN).
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import importlib
 import pkgutil
 
 import tensortrace
-from tensortrace.trace import recorder
+from tensortrace.trace import code_swap, recorder
+from tensortrace.trace.parameter_lists import PARAMETER_LISTS_SEEN
 
 # import-only entry points: running them would do more than define functions
 SKIP_MODULES = ("tensortrace.torchgen.__main__",)
@@ -40,7 +41,8 @@ def gen_traced_wrappers() -> tuple[str, str]:
         "values. The wrapper is what a debugger\nsteps through on the way into fn: one "
         "read of `recorder.current`, then the call."
     )
-    keys = sorted(recorder.PARAMETER_LISTS_SEEN)
+    code_swap.prepare_pending()  # the parameter lists of functions traced by code swap
+    keys = sorted(PARAMETER_LISTS_SEEN)
     out = [
         "from collections.abc import Callable",
         "from typing import Any",

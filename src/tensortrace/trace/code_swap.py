@@ -25,16 +25,25 @@ wrapper into just the functions noted since the last trace (at first, all of the
 costs what the functions run idle in between cost, not what the package holds. Threads: the
 restore checks `_active` after noting the function, and `trace_on` sets `_active` before
 taking the notes, so a function restored while a trace starts is swapped by one or the other.
+
+Note [Traced functions registered at import, prepared on first use]
+Import decorates ~5,000 functions, and a program that never records a trace needs none of their
+wrapper bodies. So `traced` only checks that a function can be swapped (can_swap, from its code's
+flags), gives it `__wrapped__` and `__traced_site__`, and defers it; its parameter list (the key of
+its wrapper) is read and its SwappedFunction made when a trace first starts (prepare_pending, from
+trace_on), or when the generator asks which parameter lists exist. This took ~15 ms off import;
+the first recording of a process pays it instead.
 """
 
 from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
+from inspect import CO_VARARGS, CO_VARKEYWORDS
 from types import CodeType, FunctionType
 from typing import Any
 
-from tensortrace.trace.parameter_lists import wrapper_text
+from tensortrace.trace.parameter_lists import PARAMETER_LISTS_SEEN, parameter_list, wrapper_text
 
 # markers the template's code holds as constants, replaced by the real objects
 _RECORDER, _FN, _SITE, _NAMES = "\x00recorder", "\x00fn", "\x00site", "\x00names"
@@ -73,6 +82,8 @@ class SwappedFunction:
         self.wrapper_code: CodeType | None = None  # built on first use
 
 
+# traced functions whose parameter lists are not read yet: (fn, site, ours)
+_pending: list[tuple[FunctionType, Any, bool]] = []
 # the functions running their own code: trace_on swaps the wrapper body into these
 _running_own: list[SwappedFunction] = []
 # the wrapper bodies in use, to name their frames (traced_site_of_frame)
@@ -82,22 +93,22 @@ SITE_OF_IDLE_CODE: dict[CodeType, Any] = {}
 _active = False
 
 
-def can_swap(fn: Callable[..., Any], key: str) -> bool:
-    """A plain function without free variables; its parameter list has a wrapper (`key`)."""
-    if type(fn) is not FunctionType or fn.__code__.co_freevars or fn.__code__.co_posonlyargcount:
+def can_swap(fn: Callable[..., Any]) -> bool:
+    """A plain function without free variables or positional-only parameters, none of whose
+    parameters is named like the wrapper body's own local."""
+    if type(fn) is not FunctionType:
         return False
-    free = _key_is_free.get(key)
-    if free is None:  # ~5,000 functions share ~350 parameter lists
-        free = _key_is_free[key] = not any(
-            part.strip("*=") in _RESERVED for part in key.split(", ")
-        )
-    return free
+    code = fn.__code__
+    if code.co_freevars or code.co_posonlyargcount:
+        return False
+    stars = code.co_flags & (CO_VARARGS | CO_VARKEYWORDS)
+    n_names = code.co_argcount + code.co_kwonlyargcount + bool(stars & CO_VARARGS)
+    n_names += bool(stars & CO_VARKEYWORDS)
+    return _RESERVED not in code.co_varnames[:n_names]
 
 
-# parameter names that would shadow the wrapper body's own local
-_RESERVED = frozenset({"rec_"})
-# parameter list -> whether none of its names is reserved
-_key_is_free: dict[str, bool] = {}
+# the parameter name that would shadow the wrapper body's own local
+_RESERVED = "rec_"
 
 
 def copy_function(fn: FunctionType) -> FunctionType:
@@ -112,10 +123,34 @@ def copy_function(fn: FunctionType) -> FunctionType:
     return copy
 
 
+def defer(fn: FunctionType, site: Any, ours: bool) -> None:
+    """Trace `fn` by code swap; its parameter list is read when a trace first needs it (Note
+    [Traced functions registered at import, prepared on first use]). `ours`: fn belongs to the
+    package, so its parameter list is one the generator writes a wrapper for."""
+    SITE_OF_IDLE_CODE[fn.__code__] = site
+    _pending.append((fn, site, ours))
+    if _active:  # decorated while a trace runs: swapped at once
+        prepare_pending()
+
+
+def prepare_pending() -> None:
+    """Read the parameter list of each function deferred since the last call and register it."""
+    global _pending
+    pending, _pending = _pending, []
+    for fn, site, ours in pending:
+        # fn.__wrapped__, the copy made at decoration: the same code and defaults, and none of
+        # the attributes that send parameter_list the slow way
+        found = parameter_list(fn.__wrapped__)  # type: ignore[attr-defined]
+        assert found is not None, "can_swap admits no positional-only parameters"
+        key, _, names = found
+        if ours:
+            PARAMETER_LISTS_SEEN.add(key)
+        register(fn, site, key, names)
+
+
 def register(fn: FunctionType, site: Any, key: str, names: tuple[str, ...]) -> None:
     """Trace `fn` by code swap from now on (swapped at once if a trace is active)."""
     swap = SwappedFunction(fn, site, key, names)
-    SITE_OF_IDLE_CODE[fn.__code__] = site
     if _active:
         fn.__code__ = _wrapper_code(swap)
     else:
@@ -201,6 +236,7 @@ def trace_on() -> None:
     """A trace starts: each function running its own code takes its wrapper body."""
     global _active, _running_own
     _active = True  # before taking the list: see the Note on threads
+    prepare_pending()  # the first trace: every function traced so far (swapped at once)
     own, _running_own = _running_own, []
     for swap in own:
         swap.fn.__code__ = swap.wrapper_code or _wrapper_code(swap)

@@ -29,6 +29,11 @@ def {factory}(fn_, site_, names_{defaults}):
 _RESERVED = frozenset({"fn_", "site_", "names_", "rec_", "recorder", "wrapper"})
 
 _CO_VARARGS, _CO_VARKEYWORDS = inspect.CO_VARARGS, inspect.CO_VARKEYWORDS
+
+# Every parameter list `traced` has seen in this process for a function of the package (not of
+# a test or a notebook): what the generator writes out. Lists of functions traced by code swap
+# are added when a trace first needs them (code_swap.prepare_pending).
+PARAMETER_LISTS_SEEN: set[str] = set()
 _EMPTY = inspect.Parameter.empty
 
 

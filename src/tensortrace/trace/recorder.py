@@ -21,7 +21,12 @@ from typing import Any, TypeVar
 from tensortrace.trace import code_swap
 from tensortrace.trace.arguments import _NAME_ONLY, _PLAIN_TYPES, _SUMMARY_OF, summarize
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
-from tensortrace.trace.parameter_lists import _RESERVED, factory_source, parameter_list
+from tensortrace.trace.parameter_lists import (
+    _RESERVED,
+    PARAMETER_LISTS_SEEN,
+    factory_source,
+    parameter_list,
+)
 
 # an Event from its 9 fields, built in C: a NamedTuple's own __new__ is a Python function, and
 # the recorder makes one Event per step
@@ -324,9 +329,6 @@ def call_traced(
 # steps into a real file. A parameter list the generator has not seen yet (a new @traced function
 # before the files are regenerated) gets the same factory compiled in memory; positional-only
 # parameters fall back to the generic wrapper.
-# Every parameter list `traced` has seen in this process for a function of the package (not of
-# a test or a notebook): what the generator writes out.
-PARAMETER_LISTS_SEEN: set[str] = set()
 # parameter list -> its factory, or None where a parameter name is reserved
 _factories: dict[str, Callable[..., Any] | None] = {}
 
@@ -445,16 +447,11 @@ def _swap(fn: Callable[..., Any], site: FrameSite) -> bool:
     attrs = fn.__dict__  # a function's own attributes (hasattr's misses raise and catch, ~5,000
     if "__wrapped__" in attrs or "__signature__" in attrs:  # times at import)
         return False
-    found = parameter_list(fn)
-    if found is None or not code_swap.can_swap(fn, found[0]):
+    if not code_swap.can_swap(fn):
         return False
-    key, _, names = found
-    if fn.__module__.startswith("tensortrace."):
-        PARAMETER_LISTS_SEEN.add(key)  # the generated factories stay those of every list
-    unwrapped = code_swap.copy_function(fn)  # what unwrapping finds: fn's own code
-    code_swap.register(fn, site, key, names)
-    fn.__wrapped__ = unwrapped  # type: ignore[attr-defined]
-    fn.__traced_site__ = site  # type: ignore[attr-defined]
+    fn.__wrapped__ = code_swap.copy_function(fn)  # type: ignore[attr-defined] # unwrapping finds
+    fn.__traced_site__ = site  # type: ignore[attr-defined] # fn's own code
+    code_swap.defer(fn, site, fn.__module__.startswith("tensortrace."))
     return True
 
 

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "a77e630272580b5402233f1acec5f0e660d7c65660466ba4390670faefb4c9a9"
+INPUTS_SHA256 = "9be5fb8e0bad1890d30b3b29877914078d2db7ecae0e45fc6f95775fc75ea1ba"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",
