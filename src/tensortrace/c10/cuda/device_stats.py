@@ -7,11 +7,10 @@ Mirrors `c10/core/CachingDeviceAllocator.h` (StatType, StatArray, DeviceStats) a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
-from tensortrace.c10.memory_stats import Stat
+from tensortrace.c10.memory_stats import SlotsRepr, Stat
 
 
 class StatType(IntEnum):
@@ -63,26 +62,37 @@ COUNTERS = (
 )
 
 
-@dataclass(slots=True)
-class DeviceStats:
-    allocation: list[Stat] = field(default_factory=_stat_array)  # allocation requests
-    segment: list[Stat] = field(default_factory=_stat_array)  # cudaMalloc'd segments
-    active: list[Stat] = field(default_factory=_stat_array)  # allocated or pending-free blocks
-    inactive_split: list[Stat] = field(default_factory=_stat_array)  # free blocks in split segments
-    allocated_bytes: list[Stat] = field(default_factory=_stat_array)
-    reserved_bytes: list[Stat] = field(default_factory=_stat_array)
-    active_bytes: list[Stat] = field(default_factory=_stat_array)
-    inactive_split_bytes: list[Stat] = field(default_factory=_stat_array)
-    requested_bytes: list[Stat] = field(default_factory=_stat_array)
-    num_alloc_retries: int = 0
-    num_ooms: int = 0
-    num_sync_all_streams: int = 0
-    num_device_alloc: int = 0
-    num_device_free: int = 0
-    num_oom_rejections: int = 0
-    oversize_allocations: Stat = field(default_factory=Stat)
-    oversize_segments: Stat = field(default_factory=Stat)
-    max_split_size: int = 0
+class DeviceStats(SlotsRepr):
+    """c10::CachingDeviceAllocator::DeviceStats: a StatArray (all, small pool, large pool) per
+    kind of stat, and the counters."""
+
+    __slots__ = (
+        *STAT_ARRAYS,
+        *COUNTERS,
+        "oversize_allocations",
+        "oversize_segments",
+        "max_split_size",
+    )
+
+    def __init__(self) -> None:
+        self.allocation = _stat_array()  # allocation requests
+        self.segment = _stat_array()  # cudaMalloc'd segments
+        self.active = _stat_array()  # allocated or pending-free blocks
+        self.inactive_split = _stat_array()  # free blocks in split segments
+        self.allocated_bytes = _stat_array()
+        self.reserved_bytes = _stat_array()
+        self.active_bytes = _stat_array()
+        self.inactive_split_bytes = _stat_array()
+        self.requested_bytes = _stat_array()
+        self.num_alloc_retries = 0
+        self.num_ooms = 0
+        self.num_sync_all_streams = 0
+        self.num_device_alloc = 0
+        self.num_device_free = 0
+        self.num_oom_rejections = 0
+        self.oversize_allocations = Stat()
+        self.oversize_segments = Stat()
+        self.max_split_size = 0
 
     def as_nested_dict(self) -> dict[str, Any]:
         """What torch._C._cuda_memoryStats returns (memory_stats_as_nested_dict)."""
