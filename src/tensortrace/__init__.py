@@ -70,7 +70,9 @@ if _TYPE_CHECKING:  # torch.<op>: the generated bindings, copied into globals() 
     from tensortrace import distributions as distributions
     from tensortrace import nn as nn
     from tensortrace import optim as optim
+    from tensortrace import utils as utils
     from tensortrace.csrc.generated.python_torch_functions_0 import *  # noqa: F403
+    from tensortrace.csrc.python_torch_functions_manual import as_tensor as as_tensor
     from tensortrace.csrc.python_torch_functions_manual import tensor as tensor
     from tensortrace.functional import unique as unique
 
@@ -239,7 +241,7 @@ __all__ = [
 # the first `tensortrace.nn` (or `from tensortrace import nn`, `import tensortrace.nn`) imports
 # the subpackage, which then is a plain attribute. PEP 562's module __getattr__, as
 # torch/__init__.py does for its own lazily imported submodules (_dynamo, onnx, ...).
-_LAZY_SUBMODULES = frozenset({"cuda", "distributions", "nn", "optim"})
+_LAZY_SUBMODULES = frozenset({"cuda", "distributions", "nn", "optim", "utils"})
 
 
 def __getattr__(name: str) -> _Any:

@@ -339,6 +339,10 @@ GRADS: dict[str, str] = {
     "(w * w).sum().backward(); out = (a.grad, graph(w))",
     "data_setter": "a = leaf(3); a.data = torch.zeros(2, 2); (a * 3).sum().backward(); "
     "out = (a.shape, a.grad)",
+    "data_setter_dtype": "a = leaf(3); (a * 2).sum().backward(); a.data = torch.ones(2, "
+    "dtype=torch.float64); (a * 3).sum().backward(); out = (a.dtype, a.grad, a.is_leaf)",
+    "data_setter_other_dtype_no_grad": "q = torch.ones(2, dtype=torch.int64); "
+    "q.data = torch.ones(3, dtype=torch.float64); out = (q.dtype, q.shape, q * 2)",
 }
 
 GRAPHS: dict[str, str] = {
@@ -411,6 +415,8 @@ ERRORS: dict[str, str] = {
     "allow_unused_false": "a, b = leaf(3), leaf(3); torch.autograd.grad((a * 2).sum(), [a, b])",
     "grad_input_no_grad": "a = leaf(3); torch.autograd.grad((a * 2).sum(), [torch.rand(3)])",
     "requires_grad_int": "torch.ones(2, dtype=torch.int64).requires_grad_()",
+    "data_setter_int_requires_grad": "a = leaf(3); a.data = torch.ones(2, dtype=torch.int64)",
+    "data_setter_not_tensor": "a = leaf(3); a.data = 3",
     "requires_grad_int_factory": "torch.ones(2, dtype=torch.int64, requires_grad=True)",
     "requires_grad_nonleaf": "a = leaf(3); (a * 2).requires_grad_(False)",
     "requires_grad_nonleaf_setter": "a = leaf(3); b = a * 2; b.requires_grad = False",

@@ -11,7 +11,9 @@ from . import harness
 
 # repr() shows the device (`device='cuda:0'`), so printing is compared on the CPU only; the
 # CUDA repr has tests of its own (tests/cuda/test_device.py).
-CPU_ONLY_MODULES = frozenset({"test_printing"})
+# The samplers draw from CPU generators (torch.Generator() is one), which torch's own
+# RandomSampler cannot do on the CUDA default device: data loading is compared on the CPU.
+CPU_ONLY_MODULES = frozenset({"test_printing", "test_data_loading"})
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -135,6 +135,12 @@ def assert_same(
         )
         for i, (o, t) in enumerate(zip(ours, theirs)):
             assert_same(o, t, f"{path}[{i}]", rtol, atol)
+    elif isinstance(theirs, dict):
+        assert isinstance(ours, dict) and list(ours) == list(theirs), (
+            f"{path}: keys {list(ours) if isinstance(ours, dict) else ours!r} != {list(theirs)}"
+        )
+        for key in theirs:
+            assert_same(ours[key], theirs[key], f"{path}[{key!r}]", rtol, atol)
     elif isinstance(theirs, torch.dtype):
         assert str(ours) == str(theirs), f"{path}: {ours} != {theirs}"
     elif isinstance(theirs, float) and math.isnan(theirs):

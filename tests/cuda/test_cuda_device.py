@@ -472,3 +472,49 @@ def test_random_cuda_programs_free_everything(seed: int) -> None:
     if start[0] == 0:
         torch.cuda.empty_cache()
         assert torch.cuda.memory_reserved() == 0
+
+
+def test_module_to_cuda_moves_parameters_in_place_and_back() -> None:
+    # the quickstart's `model = NeuralNetwork().to(device)`: each Parameter keeps its identity
+    # (an optimizer built before still holds it) and takes the device (VariableHooks::set_data)
+    model = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.ReLU(), torch.nn.Linear(2, 1))
+    params = list(model.parameters())
+    optimizer = torch.optim.SGD(params, lr=0.1)
+    assert model.to("cuda") is model
+    assert [p is q for p, q in zip(params, model.parameters())] == [True] * 4
+    assert {str(p.device) for p in params} == {"cuda:0"}
+    assert all(p.is_cuda and p.is_leaf and p.requires_grad for p in params)
+    before = params[0].detach().to("cpu")
+    model(torch.ones(4, 3, device="cuda")).sum().backward()
+    assert {str(p.grad.device) for p in params} == {"cuda:0"}
+    optimizer.step()
+    assert not torch.equal(params[0].detach().to("cpu"), before)
+    model.to("cpu")
+    assert {str(p.device) for p in params} | {str(p.grad.device) for p in params} == {"cpu"}
+    model(torch.ones(1, 3)).sum().backward()  # the CPU kernels run, grads accumulate on CPU
+    assert {str(p.grad.device) for p in params} == {"cpu"}
+
+
+def test_setting_data_to_a_cuda_tensor_moves_the_tensor() -> None:
+    x = torch.ones(2, 3)
+    x.data = torch.full((4,), 2.0, device="cuda")
+    assert (str(x.device), x.is_cuda, tuple(x.shape)) == ("cuda:0", True, (4,))
+    assert computeDispatchKey(x.dtype, None, x.device) == DispatchKey.CUDA
+    assert str((x * 2).device) == "cuda:0"  # dispatched to the CUDA kernel
+    assert (x * 2).to("cpu").tolist() == [4.0] * 4
+
+
+def test_module_to_device_and_dtype_keeps_integer_buffers_integer() -> None:
+    model = torch.nn.Linear(2, 2)
+    model.register_buffer("steps", torch.zeros((), dtype=torch.int64))
+    model.to("cuda", torch.float64)
+    assert (model.weight.dtype, str(model.weight.device)) == (torch.float64, "cuda:0")
+    assert (model.steps.dtype, str(model.steps.device)) == (torch.int64, "cuda:0")
+
+
+def test_module_cuda_and_cpu() -> None:
+    model = torch.nn.Linear(2, 2)
+    weight = model.weight
+    assert model.cuda() is model and str(weight.device) == "cuda:0"
+    assert model.cpu() is model and str(weight.device) == "cpu"
+    assert model.weight is weight

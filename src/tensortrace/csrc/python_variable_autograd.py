@@ -312,22 +312,30 @@ def _get_data(self: TensorBase) -> Any:
 
 @handle_th_errors
 def _set_data(self: TensorBase, value: Any) -> None:
-    """`x.data = y`: x keeps its autograd identity and takes y's data (VariableHooks::set_data)."""
-    TORCH_CHECK(
-        isinstance(value, TensorBase),
-        "Variable data has to be a tensor, but got ",
-        type(value).__name__,
-    )
+    """`x.data = y`: x keeps its autograd identity and version counter and takes all else of y:
+    storage, sizes, strides, dtype, device and dispatch keys (VariableHooks::set_data, then
+    TensorImpl::shallow_copy_from). nn.Module.to(device) moves parameters this way."""
+    if not isinstance(value, TensorBase):  # THPUtils_assertRet: a TypeError
+        raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+    # _has_compatible_shallow_copy_type holds: every tensor here is dense, on CPU or CUDA
     new = value.cdata.unsafeGetTensorImpl()
     impl = self.cdata.unsafeGetTensorImpl()
     TORCH_CHECK(
-        new.scalar_type() == impl.scalar_type()
-        or self.cdata.requires_grad() is False
-        or isFloatingType(new.scalar_type()),
+        not self.cdata.requires_grad()
+        or isFloatingType(new.scalar_type())
+        or isComplexType(new.scalar_type()),
         "data set to a tensor that requires gradients must be floating point or complex dtype",
     )
+    meta = get_autograd_meta(self.cdata)
+    if meta is not None and try_get_grad_accumulator(self.cdata) is not None:
+        # the leaf's AccumulateGrad was made for the old dtype and device
+        if new.data_type_ is not impl.data_type_ or new.device_opt_ != impl.device_opt_:
+            meta.grad_accumulator_ = None
     impl.set_storage_keep_dtype(new.storage_.copy())
     impl.data_type_ = new.data_type_
+    impl.device_opt_ = new.device_opt_
+    impl.key_set_ = new.key_set_
+    impl.is_wrapped_number_ = new.is_wrapped_number_
     impl.set_sizes_and_strides(new.sizes_, new.strides_, new.storage_offset_)
 
 

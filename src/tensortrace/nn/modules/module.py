@@ -392,13 +392,18 @@ class Module(ModuleStateDict):
             )
 
         def convert(t: torch.Tensor) -> torch.Tensor:
-            if device is not None and torch.device(device).type != "cpu":
-                return t.to(device)  # raises tensortrace's only-a-CPU-allocator error
-            if dtype is not None and (t.is_floating_point() or t.is_complex()):
-                return t.to(dtype)
-            return t
+            # only floating point and complex tensors change dtype (an index buffer stays int)
+            keeps_dtype = not (t.is_floating_point() or t.is_complex())
+            return t.to(device=device, dtype=None if keeps_dtype else dtype)
 
         return self._apply(convert)
+
+    def cuda(self, device: Any = None) -> Module:
+        """Move every parameter and buffer to the (emulated) CUDA device, in place."""
+        return self._apply(lambda t: t.cuda(device))
+
+    def cpu(self) -> Module:
+        return self._apply(lambda t: t.cpu())
 
     def float(self) -> Module:
         return self._apply(lambda t: t.float() if t.is_floating_point() else t)

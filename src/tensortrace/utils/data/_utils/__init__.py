@@ -1,0 +1,1 @@
+"""torch/utils/data/_utils: what the DataLoader's iterators use (collate)."""
