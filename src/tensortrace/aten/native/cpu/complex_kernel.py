@@ -38,6 +38,10 @@ def conj_kernel(it: TensorIteratorBase) -> None:
 
 
 def _angle(a: np.ndarray) -> np.ndarray:
+    if a.dtype == np.complex64:
+        # std::arg is SLEEF's atan2f (1 ULP); NumPy's float32 arctan2 differs from it by a ULP
+        # far more often (NumPy 2.4) than atan2 in double rounded to float does
+        return np.angle(a.astype(np.complex128)).astype(np.float32)
     if np.iscomplexobj(a):
         return np.angle(a)  # std::arg: atan2(imag, real)
     # angle_impl of a real: pi for negatives, 0 otherwise, NaN stays NaN
