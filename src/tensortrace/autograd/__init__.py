@@ -5,10 +5,12 @@ ADInplaceOrView kernel for every operator (written by `python -m tensortrace.tor
 autograd/generated/ from derivatives.yaml: the Backward Nodes in functions.py, the kernels that
 record the graph with them in variable_type.py); engine.py runs the graph backward;
 grad_mode.py holds the thread-local grad and inference modes. As `tensortrace.autograd` it is also
-`torch.autograd`: backward, grad, no_grad, enable_grad, set_grad_enabled, inference_mode.
+`torch.autograd`: backward, grad, Function, no_grad, enable_grad, set_grad_enabled,
+inference_mode.
 """
 
 from tensortrace.autograd.api import backward, grad
+from tensortrace.autograd.custom_function import Function
 from tensortrace.autograd.function import Node
 from tensortrace.autograd.grad_mode import (
     enable_grad,
@@ -24,6 +26,7 @@ from tensortrace.torchgen.loader import load
 load("tensortrace.autograd.generated")  # registers the Autograd and ADInplaceOrView kernels
 
 __all__ = [
+    "Function",
     "GradcheckError",
     "Node",
     "backward",

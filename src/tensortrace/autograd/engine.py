@@ -158,8 +158,10 @@ def compute_dependencies(root: Node, task: GraphTask) -> None:
                     stack.append(nxt)
 
 
-def validate_outputs(edges: Sequence[Edge], grads: list[Any]) -> None:
-    """Sum broadcast gradients to their input's shape, cast to its dtype (validate_outputs)."""
+def validate_outputs(edges: Sequence[Edge], grads: list[Any], fn: Node | None = None) -> None:
+    """Sum broadcast gradients to their input's shape, cast to its dtype (validate_outputs).
+    An error names `fn`, the Node that returned the gradients (the roots' check names none)."""
+    prefix = f"Function {fn.name()} returned an " if fn is not None else ""
     TORCH_CHECK(
         len(grads) == len(edges),
         "invalid number of gradients - expected ",
@@ -179,9 +181,8 @@ def validate_outputs(edges: Sequence[Edge], grads: list[Any]) -> None:
         if grad.sizes() != metadata.shape:
             TORCH_CHECK(
                 is_expandable_to(metadata.shape, grad.sizes()),
-                "Function ",
-                edge.function.name(),
-                " returned an invalid gradient at index ",
+                prefix,
+                "invalid gradient at index ",
                 i,
                 " - got ",
                 list(grad.sizes()),
@@ -284,7 +285,7 @@ def call_function(task: GraphTask, fn: Node, inputs: list[Any]) -> list[Any]:
                 inputs = [_unwrap_from_hook(t) for t in new]
     grads_in = list(inputs) if fn.post_hooks_ else None
     outputs = call_node(fn, inputs)
-    validate_outputs(fn.next_edges_, outputs)
+    validate_outputs(fn.next_edges_, outputs, fn)
     if fn.post_hooks_:
         for hook in list(fn.post_hooks_.values()):
             new = hook(

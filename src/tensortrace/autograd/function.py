@@ -144,9 +144,17 @@ class Node:
         """Told before apply() that release_variables() follows: nothing to do here."""
 
     # ---- Python's view of a Node (python_cpp_function.cpp) ------------------------------------
+    def py_object(self) -> Any:
+        """functionToPyObject: what Python sees of this Node (a custom Function's ctx for its
+        PyNode, python_function.py; the Node itself otherwise)."""
+        return self
+
     @property
-    def next_functions(self) -> tuple[tuple[Node | None, int], ...]:
-        return tuple((e.function, e.input_nr) for e in self.next_edges_)
+    def next_functions(self) -> tuple[tuple[Any, int], ...]:
+        return tuple(
+            (e.function.py_object() if e.function is not None else None, e.input_nr)
+            for e in self.next_edges_
+        )
 
     @property
     def metadata(self) -> dict[str, Any]:
@@ -235,3 +243,19 @@ def check_input_count(node: Node, grads: Sequence[Any], expected: int) -> None:
         ", got ",
         len(grads),
     )
+
+
+# torch.autograd.function is the Python module of custom Functions; here that module name
+# holds function.h's Node, so the Python classes (custom_function.py) are handed out from it
+# on first use (`from torch.autograd.function import once_differentiable` runs unchanged).
+_CUSTOM_FUNCTION_NAMES = frozenset(
+    {"BackwardCFunction", "Function", "FunctionCtx", "InplaceFunction", "once_differentiable"}
+)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _CUSTOM_FUNCTION_NAMES:
+        from tensortrace.autograd import custom_function
+
+        return getattr(custom_function, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

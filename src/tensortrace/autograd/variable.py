@@ -78,6 +78,16 @@ def materialize_autograd_meta(t: Tensor) -> AutogradMeta:
     return meta
 
 
+def set_gradient_edge(t: Tensor, grad_fn: Node, output_nr: int) -> None:
+    """impl::set_gradient_edge: `t` is output `output_nr` of `grad_fn` from now on."""
+    meta = materialize_autograd_meta(t)
+    meta.grad_fn_ = grad_fn
+    meta.output_nr_ = output_nr
+    meta.requires_grad_ = True
+    if meta.is_view_:  # the view's grad_fn is valid for the data as it is now
+        meta.attr_version_ = t.unsafeGetTensorImpl().version_counter_.version
+
+
 def get_autograd_meta(t: Tensor) -> AutogradMeta | None:
     return t.unsafeGetTensorImpl().autograd_meta_
 

@@ -14,7 +14,7 @@ from tensortrace.aten import functions as at
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.autograd.function import Edge, Node, gradient_edge
 from tensortrace.autograd.generated.functions import AsStridedBackward0
-from tensortrace.autograd.variable import materialize_autograd_meta
+from tensortrace.autograd.variable import materialize_autograd_meta, set_gradient_edge
 from tensortrace.c10.exception import TORCH_CHECK
 
 
@@ -43,13 +43,7 @@ def check_inplace(t: Tensor) -> None:
 
 def set_history(t: Tensor, grad_fn: Node) -> None:
     """The output gets its gradient edge: (grad_fn, output_nr) (VariableTypeUtils.h)."""
-    output_nr = grad_fn.add_input_metadata(t)
-    meta = materialize_autograd_meta(t)
-    meta.grad_fn_ = grad_fn
-    meta.output_nr_ = output_nr
-    meta.requires_grad_ = True
-    if meta.is_view_:
-        meta.attr_version_ = t.unsafeGetTensorImpl().version_counter_.version
+    set_gradient_edge(t, grad_fn, grad_fn.add_input_metadata(t))
 
 
 def _geometry(t: Tensor) -> tuple[Any, ...]:

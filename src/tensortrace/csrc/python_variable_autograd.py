@@ -135,7 +135,8 @@ def _cpp_dtype(d: Any) -> str:
 
 def _get_grad_fn(self: TensorBase) -> Any:
     meta = get_autograd_meta(self.cdata)
-    return None if meta is None else grad_fn(self.cdata, meta)
+    fn = None if meta is None else grad_fn(self.cdata, meta)
+    return None if fn is None else fn.py_object()  # functionToPyObject
 
 
 def _get_is_leaf(self: TensorBase) -> bool:
