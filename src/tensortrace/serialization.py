@@ -1,22 +1,28 @@
-"""torch.save and torch.load: tensors (and dicts, lists, tuples of them) in torch's zip format.
+"""torch.save and torch.load: any picklable object, its tensors' bytes in torch's zip format.
 
 Mirrors `torch/serialization.py` (`_save`, `_load`, the zip layout PyTorchStreamWriter writes,
-`torch/csrc/jit/serialization/`) and `torch/_weights_only_unpickler.py`. A file is a zip archive
-of STORED records under one folder (`<name>/`, or `archive/` for a file object):
+`torch/csrc/jit/serialization/`). A file is a zip archive of STORED records under one folder
+(`<name>/`, or `archive/` for a file object):
 
     data.pkl              the object, pickled (protocol 2); each tensor is the call
                           torch._utils._rebuild_tensor_v2(storage, offset, size, stride,
-                          requires_grad, OrderedDict()), each storage a persistent id
-                          ('storage', torch.FloatStorage, '<key>', 'cpu', numel)
+                          requires_grad, OrderedDict()), each Parameter the call
+                          torch._utils._rebuild_parameter(tensor, requires_grad, OrderedDict()),
+                          each storage a persistent id
+                          ('storage', torch.FloatStorage, '<key>', 'cpu' or 'cuda:0', numel)
     .format_version, .storage_alignment, byteorder
     data/<key>            each storage's raw bytes, little endian, 64-byte aligned in the file
     version, .data/serialization_id
 
-Views share their storage record, as in torch. Real torch.load reads what torch.save writes
-here, and torch.load here reads real torch's files. Loading always has `weights_only=True`
-semantics: a restricted unpickler that only knows the globals a tensor file needs (the rebuild
-function, storage types, dtypes, torch.Size, torch.device, OrderedDict) and never imports or
-calls anything else.
+Views share their storage record, as in torch. Any other object pickles as plain pickle does
+(a Module: its class by reference, then its __dict__). Globals are written under torch's names:
+tensortrace mirrors torch's file layout, so `tensortrace.nn.modules.linear.Linear` is written
+`torch.nn.modules.linear.Linear`, the name real torch writes for its Linear. The file is then
+the one real torch would have written, and each library reads the other's whole models; reading,
+tensortrace resolves `torch.X` to `tensortrace.X` (a name it lacks fails as a missing one would).
+
+torch.load(weights_only=True), the default since torch 2.6, uses the restricted unpickler of
+_weights_only_unpickler.py; weights_only=False uses pickle's own (arbitrary code execution).
 """
 
 from __future__ import annotations
@@ -25,123 +31,26 @@ import io
 import os
 import pickle
 import random
-from collections import OrderedDict
+import re
+import warnings
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 import tensortrace as torch
-from tensortrace._tensor import Tensor
-from tensortrace.c10.scalar_type import ScalarType, elementSize
-from tensortrace.csrc.dtype import DTYPES, get_dtype
+from tensortrace import _weights_only_unpickler as wo
+from tensortrace._serialization_pickler import (
+    DEFAULT_PROTOCOL,
+    STORAGE_ALIGNMENT,
+    StorageType,
+    _TensorPickler,
+)
+from tensortrace.c10.scalar_type import elementSize
+from tensortrace.csrc.storage import TypedStorage, UntypedStorage
 from tensortrace.trace import traced
 
 if TYPE_CHECKING:  # imported where a file is written or read: off the import path
     import zipfile
 
 SOURCE = "torch/serialization.py"
-DEFAULT_PROTOCOL = 2
-STORAGE_ALIGNMENT = 64
-
-# torch.<X>Storage: the legacy typed storage class that names each dtype in a file
-STORAGE_TYPES: dict[ScalarType, str] = {
-    ScalarType.Float: "FloatStorage",
-    ScalarType.Double: "DoubleStorage",
-    ScalarType.Half: "HalfStorage",
-    ScalarType.BFloat16: "BFloat16Storage",
-    ScalarType.Long: "LongStorage",
-    ScalarType.Int: "IntStorage",
-    ScalarType.Short: "ShortStorage",
-    ScalarType.Char: "CharStorage",
-    ScalarType.Byte: "ByteStorage",
-    ScalarType.Bool: "BoolStorage",
-    ScalarType.ComplexFloat: "ComplexFloatStorage",
-    ScalarType.ComplexDouble: "ComplexDoubleStorage",
-}
-
-
-class _Global:
-    """A stand-in for a torch global (torch._utils._rebuild_tensor_v2, torch.FloatStorage):
-    pickled as a GLOBAL opcode naming it, and recognised by the restricted unpickler."""
-
-    def __init__(self, module: str, name: str) -> None:
-        self.module, self.name = module, name
-
-    def __repr__(self) -> str:
-        return f"{self.module}.{self.name}"
-
-    def __call__(self, *args: Any) -> Any:  # pickle wants a callable in a reduce tuple
-        raise TypeError(f"{self!r} is a name in a file, not a function")
-
-
-_REBUILD_TENSOR_V2 = _Global("torch._utils", "_rebuild_tensor_v2")
-_STORAGE_GLOBALS = {st: _Global("torch", name) for st, name in STORAGE_TYPES.items()}
-
-
-class _StorageRef:
-    """A tensor's storage as data.pkl refers to it: persistent_id gives its record key."""
-
-    def __init__(self, impl: Any, scalar_type: ScalarType) -> None:
-        self.impl, self.scalar_type = impl, scalar_type
-
-
-class _TensorPickler(pickle._Pickler):  # the Python pickler: its save_global can be extended
-    def __init__(self, file: io.BytesIO) -> None:
-        super().__init__(file, protocol=DEFAULT_PROTOCOL)
-        self.storages: dict[int, tuple[str, Any, ScalarType]] = {}
-
-    def reducer_override(self, obj: Any) -> Any:
-        if isinstance(obj, Tensor):
-            cdata = obj.cdata
-            impl = cdata.unsafeGetTensorImpl()
-            ref = _StorageRef(impl.storage_.unsafeGetStorageImpl(), impl.scalar_type())
-            args: tuple[Any, ...] = (
-                ref,
-                cdata.storage_offset(),
-                tuple(cdata.sizes()),
-                tuple(cdata.strides()),
-                bool(obj.requires_grad),
-                OrderedDict(),
-            )
-            # torch._utils.get_tensor_metadata: the math bits, appended only when set
-            metadata = {
-                name: True
-                for name, bit in (("conj", impl.is_conj()), ("neg", impl.is_neg()))
-                if bit
-            }
-            return (_REBUILD_TENSOR_V2, (*args, metadata) if metadata else args)
-        return NotImplemented
-
-    def persistent_id(self, obj: Any) -> Any:
-        if not isinstance(obj, _StorageRef):
-            return None
-        key_of = self.storages.get(id(obj.impl))
-        if key_of is None:
-            key_of = (str(len(self.storages)), obj.impl, obj.scalar_type)
-            self.storages[id(obj.impl)] = key_of
-        key, impl, scalar_type = key_of
-        TORCH_CHECK_SAVE(scalar_type == obj.scalar_type)
-        numel = impl.nbytes() // elementSize(scalar_type)
-        return ("storage", _STORAGE_GLOBALS[scalar_type], key, "cpu", numel)
-
-    def save_global(self, obj: Any, name: str | None = None) -> None:
-        if isinstance(obj, _Global):
-            # typeshed leaves out the pure-Python pickler's internals (write, memoize, save_global)
-            self.write(pickle.GLOBAL + f"{obj.module}\n{obj.name}\n".encode())  # type: ignore[attr-defined]
-            self.memoize(obj)  # type: ignore[attr-defined]
-            return
-        super().save_global(obj, name)  # type: ignore[misc]
-
-    dispatch = dict(pickle._Pickler.dispatch)
-    dispatch[_Global] = save_global  # type: ignore[assignment]
-
-
-def TORCH_CHECK_SAVE(cond: bool) -> None:
-    if not cond:
-        # torch/serialization.py's persistent_id check, with its words
-        raise RuntimeError(
-            "Cannot save multiple tensors or storages that view the same data as different types"
-        )
 
 
 def _archive_name(f: Any) -> str:
@@ -177,7 +86,7 @@ def save(
     import zipfile
 
     buffer = io.BytesIO()
-    pickler = _TensorPickler(buffer)
+    pickler = _TensorPickler(buffer, pickle_protocol)
     pickler.dump(obj)
     name = _archive_name(f)
     out = f if not isinstance(f, (str, os.PathLike)) else open(f, "wb")  # noqa: SIM115
@@ -201,24 +110,168 @@ def save(
             out.close()
 
 
-# ---- load: the weights-only unpickler -----------------------------------------------------------
-def _allowed_globals() -> dict[str, Any]:
-    allowed: dict[str, Any] = {
-        "collections.OrderedDict": OrderedDict,
-        "torch._utils._rebuild_tensor_v2": _REBUILD_TENSOR_V2,
-        "torch.Size": torch.Size,
-        "torch.device": torch.device,
-        "builtins.set": set,
-        "builtins.complex": complex,
-        "builtins.bytearray": bytearray,
-    }
-    for g in _STORAGE_GLOBALS.values():
-        allowed[f"torch.{g.name}"] = g
-    for dtype in DTYPES.values():
-        allowed[repr(dtype)] = dtype
-    return allowed
+# ---- safe globals (torch.serialization's wrappers of _weights_only_unpickler's set) -------------
+def clear_safe_globals() -> None:
+    """Clears the list of globals that are safe for ``weights_only`` load."""
+    wo._clear_safe_globals()
 
 
+def get_safe_globals() -> list[Any]:
+    """Returns the list of user-added globals that are safe for ``weights_only`` load."""
+    return wo._get_safe_globals()
+
+
+def add_safe_globals(safe_globals: list[Any]) -> None:
+    """Marks the given globals as safe for ``weights_only`` load (keyed by their torch name)."""
+    wo._add_safe_globals(safe_globals)
+
+
+class safe_globals(wo._safe_globals):
+    """Context-manager that adds certain globals as safe for ``weights_only`` load."""
+
+
+# ---- load: restoring each storage where it was (or where map_location says) -------------------
+def _validate_device(location: str, backend_name: str) -> Any:
+    """The device `location` names, if this machine has it (torch's messages)."""
+    from tensortrace import cuda  # the emulated device module loads on first use
+
+    device = torch.device(location)
+    index = device.index if device.index is not None else cuda.current_device()
+    if not cuda.is_available():
+        raise RuntimeError(
+            f"Attempting to deserialize object on a {backend_name.upper()} "
+            f"device but torch.{backend_name}.is_available() is False. "
+            "If you are running on a CPU-only machine, "
+            "please use torch.load with map_location=torch.device('cpu') "
+            "to map your storages to the CPU."
+        )
+    device_count = cuda.device_count()
+    if index >= device_count:
+        raise RuntimeError(
+            f"Attempting to deserialize object on {backend_name.upper()} device "
+            f"{index} but torch.{backend_name}.device_count() is {device_count}. "
+            "Please use torch.load with map_location to map your storages "
+            "to an existing device."
+        )
+    return torch.device(backend_name, index)
+
+
+def _storage_to(storage: UntypedStorage, device: Any) -> UntypedStorage:
+    """UntypedStorage.to(device): the same bytes in a storage on `device`."""
+    if storage.device == device:
+        return storage
+    as_bytes = torch.empty((0,), dtype=torch.uint8).set_(storage)
+    return as_bytes.to(device).untyped_storage()
+
+
+def default_restore_location(storage: UntypedStorage, location: str) -> UntypedStorage:
+    """The registered deserializers (_cpu_deserialize, _deserialize('cuda')) in turn."""
+    if location == "cpu":
+        return storage
+    if location == "cuda" or re.match("cuda(:|[0-9]+)", location):
+        return _storage_to(storage, _validate_device(location, "cuda"))
+    raise RuntimeError(
+        "don't know how to restore data location of torch.storage.UntypedStorage (tagged with "
+        + location
+        + ")"
+    )
+
+
+def _get_restore_location(map_location: Any) -> Any:
+    if map_location is None:
+        return default_restore_location
+    if isinstance(map_location, dict):
+        return lambda storage, location: default_restore_location(
+            storage, str(map_location.get(location, location))
+        )
+    if isinstance(map_location, (str, bytes)):
+        text = map_location.decode() if isinstance(map_location, bytes) else map_location
+        return lambda storage, location: default_restore_location(storage, text)
+    if isinstance(map_location, torch.device):
+        return lambda storage, location: default_restore_location(storage, str(map_location))
+
+    def restore_location(storage: UntypedStorage, location: str) -> Any:
+        result = map_location(storage, location)
+        if result is None:
+            result = default_restore_location(storage, location)
+        return result
+
+    return restore_location
+
+
+class _StorageLoader:
+    """_load's persistent_load: each ('storage', type, key, location, numel) id becomes one
+    TypedStorage (read once, restored by map_location); its tensors share it."""
+
+    def __init__(self, zf: zipfile.ZipFile, prefix: str, map_location: Any) -> None:
+        self.zf, self.prefix = zf, prefix
+        self.restore_location = _get_restore_location(map_location)
+        self.loaded_storages: dict[str, TypedStorage] = {}
+
+    def __call__(self, saved_id: Any) -> TypedStorage:
+        if not isinstance(saved_id, tuple):
+            raise AssertionError(f"saved_id must be a tuple, got {type(saved_id).__name__}")
+        typename = saved_id[0]
+        if typename != "storage":
+            raise AssertionError(
+                f"Unknown typename for persistent_load, expected 'storage' but got '{typename}'"
+            )
+        storage_type, key, location, numel = saved_id[1:]
+        if key in self.loaded_storages:
+            return self.loaded_storages[key]
+        if not isinstance(storage_type, StorageType):
+            raise pickle.UnpicklingError(f"not a storage type: {storage_type!r}")
+        dtype = storage_type.dtype
+        nbytes = numel * elementSize(dtype.scalar_type)
+        data = self.zf.read(f"{self.prefix}data/{key}")
+        storage = UntypedStorage(nbytes)
+        if nbytes:
+            storage._bytes()[:nbytes] = memoryview(data)[:nbytes]
+        typed = TypedStorage(wrap_storage=self.restore_location(storage, location), dtype=dtype)
+        self.loaded_storages[key] = typed
+        return typed
+
+
+class _WeightsOnlyUnpickler(wo.Unpickler):
+    def __init__(self, file: Any, loader: _StorageLoader, **kwargs: Any) -> None:
+        super().__init__(file, **kwargs)
+        self.loader = loader
+
+    def persistent_load(self, pid: Any) -> Any:
+        return self.loader(pid)
+
+
+def _unpickler_class(pickle_module: Any) -> type:
+    """_load's UnpicklerWrapper over pickle_module.Unpickler: storage names load as their
+    StorageType, and torch's modules as tensortrace's (torch.nn.modules.linear ->
+    tensortrace.nn.modules.linear)."""
+
+    class UnpicklerWrapper(pickle_module.Unpickler):  # type: ignore[name-defined,misc]
+        def __init__(self, file: Any, loader: _StorageLoader, **kwargs: Any) -> None:
+            super().__init__(file, **kwargs)
+            self.loader = loader
+
+        def persistent_load(self, pid: Any) -> Any:
+            return self.loader(pid)
+
+        def find_class(self, mod_name: str, name: str) -> Any:
+            if type(name) is str and "Storage" in name:
+                try:
+                    return StorageType(name)
+                except KeyError:
+                    pass
+            mod_name = {"torch.tensor": "torch._tensor"}.get(mod_name, mod_name)
+            if mod_name == "torch" or mod_name.startswith("torch."):
+                mod_name = "tensortrace" + mod_name[len("torch") :]
+            return super().find_class(mod_name, name)
+
+    return UnpicklerWrapper
+
+
+DOCS_MESSAGE = (
+    "\n\nCheck the documentation of torch.load to learn more about types accepted by default with "
+    "weights_only https://pytorch.org/docs/stable/generated/torch.load.html."
+)
 UNSAFE_MESSAGE = (
     "In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` "
     "from `False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will "
@@ -227,71 +280,41 @@ UNSAFE_MESSAGE = (
 )
 
 
-class _WeightsUnpickler(pickle.Unpickler):
-    """Only the allowed globals; storages come from the archive's data/<key> records."""
-
-    def __init__(self, file: io.BytesIO, zf: zipfile.ZipFile, prefix: str) -> None:
-        super().__init__(file)
-        self.zf, self.prefix = zf, prefix
-        self.loaded: dict[str, Any] = {}
-        self.allowed = _allowed_globals()
-
-    def find_class(self, module: str, name: str) -> Any:
-        full_path = f"{module}.{name}"
-        if full_path in self.allowed:
-            return self.allowed[full_path]
-        raise pickle.UnpicklingError(
+def _get_wo_message(message: str) -> str:
+    has_unsafe_global = re.search(r"GLOBAL (\S+) was not an allowed global by default.", message)
+    has_blocklist = re.search(r"whose module (\S+) is blocked", message) is not None
+    has_import = re.search(r"(\S+) must be (\S+) to load", message) is not None
+    if has_unsafe_global:
+        updated_message = (
             "Weights only load failed. This file can still be loaded, to do so you have two "
             "options, \033[1mdo those steps only if you trust the source of the checkpoint"
             f"\033[0m. \n\t(1) {UNSAFE_MESSAGE}\n\t(2) Alternatively, to load with "
             "`weights_only=True` please check the recommended steps in the following error "
-            f"message.\n\tWeightsUnpickler error: Unsupported global: GLOBAL {full_path} was "
-            "not an allowed global by default."
+            "message.\n\tWeightsUnpickler error: " + message
         )
-
-    def persistent_load(self, pid: Any) -> Any:
-        if not (isinstance(pid, tuple) and len(pid) == 5 and pid[0] == "storage"):
-            raise pickle.UnpicklingError(
-                "Weights only load failed. "
-                + UNSAFE_MESSAGE
-                + "\n\nunsupported persistent id encountered"
+    else:
+        if has_import:
+            return f"Weights only load failed. {message}\n {UNSAFE_MESSAGE}\n"
+        updated_message = f"Weights only load failed. {UNSAFE_MESSAGE}\n"
+        if not has_blocklist:
+            updated_message += (
+                "Please file an issue with the following so that we can make "
+                "`weights_only=True` compatible with your use case: WeightsUnpickler error: "
             )
-        _, storage_type, key, _location, numel = pid
-        if key not in self.loaded:
-            scalar_type = next(st for st, g in _STORAGE_GLOBALS.items() if g is storage_type)
-            data = self.zf.read(f"{self.prefix}data/{key}")
-            self.loaded[key] = (scalar_type, data, numel)
-        return self.loaded[key]
+        updated_message += "\n\n" + message
+    return updated_message + DOCS_MESSAGE
 
 
-class _Rebuilder:
-    """Turns the unpickled (storage, view) descriptions into tensors, one base per storage."""
-
-    def __init__(self) -> None:
-        self.bases: dict[int, Any] = {}
-
-    def tensor(
-        self,
-        storage: tuple[ScalarType, bytes, int],
-        offset: int,
-        size: tuple[int, ...],
-        stride: tuple[int, ...],
-        requires_grad: bool,
-    ) -> Any:
-        scalar_type, data, numel = storage
-        base = self.bases.get(id(storage))
-        if base is None:
-            base = torch.empty(numel, dtype=get_dtype(scalar_type))
-            if numel:
-                src = np.frombuffer(data, dtype=np.uint8, count=numel * elementSize(scalar_type))
-                base.cdata.unsafeGetTensorImpl().storage_.unsafeGetStorageImpl().bytes_view()[
-                    : src.size
-                ] = src
-            self.bases[id(storage)] = base
-        result = base.as_strided(list(size), list(stride), offset)
-        if requires_grad:
-            result.requires_grad_(True)
-        return result
+def _load(
+    zf: zipfile.ZipFile, map_location: Any, unpickler_class: type, **pickle_load_args: Any
+) -> Any:
+    pkl = next((n for n in zf.namelist() if n.endswith("data.pkl") and n.count("/") == 1), None)
+    if pkl is None:
+        raise RuntimeError("PytorchStreamReader failed locating file data.pkl: file not found")
+    prefix = pkl[: -len("data.pkl")]
+    loader = _StorageLoader(zf, prefix, map_location)
+    unpickler = unpickler_class(io.BytesIO(zf.read(pkl)), loader, **pickle_load_args)
+    return unpickler.load()
 
 
 @traced("python", "torch.serialization.load", SOURCE, legacy="torch.load")
@@ -304,8 +327,42 @@ def load(
     mmap: bool | None = None,
     **pickle_load_args: Any,
 ) -> Any:
-    """torch.load(f): always the weights-only unpickler (see the module docstring)."""
+    """torch.load(f): weights_only defaults to True unless a pickle_module is given."""
     import zipfile
+
+    weights_only_not_set = weights_only is None
+    if weights_only_not_set:
+        weights_only = pickle_module is None  # _default_to_weights_only
+    true_values = ["1", "y", "yes", "true"]
+    force_weights_only_load = os.getenv("TORCH_FORCE_WEIGHTS_ONLY_LOAD", "0").lower() in true_values
+    force_no = os.getenv("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "0").lower() in true_values
+    if force_weights_only_load and force_no:
+        raise RuntimeError(
+            "Only one of `TORCH_FORCE_WEIGHTS_ONLY_LOAD` or `TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD` "
+            "should be set, but both were set."
+        )
+    if force_weights_only_load:
+        weights_only = True
+    elif force_no and weights_only_not_set:
+        warnings.warn(
+            "Environment variable TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD detected, since the"
+            "`weights_only` argument was not explicitly passed to `torch.load`, forcing "
+            "weights_only=False.",
+            UserWarning,
+            stacklevel=2,
+        )
+        weights_only = False
+    if weights_only:
+        if pickle_module is not None:
+            raise RuntimeError(
+                "Can not safely load weights when explicit pickle_module is specified"
+            )
+    elif pickle_module is None:
+        pickle_module = pickle
+    if pickle_load_args != {} and weights_only:
+        warnings.warn("pickle_load_args only works if `weights_only=False`.", stacklevel=2)
+    if "encoding" not in pickle_load_args:
+        pickle_load_args["encoding"] = "utf-8"
 
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as fh:
@@ -318,42 +375,19 @@ def load(
             "zip format torch.save has written since PyTorch 1.6)"
         )
     with zipfile.ZipFile(io.BytesIO(raw)) as zf:
-        pkl = next((n for n in zf.namelist() if n.endswith("data.pkl") and n.count("/") == 1), None)
-        if pkl is None:
-            raise RuntimeError("PytorchStreamReader failed locating file data.pkl: file not found")
-        prefix = pkl[: -len("data.pkl")]
-        unpickler = _WeightsUnpickler(io.BytesIO(zf.read(pkl)), zf, prefix)
-        raw_obj = _LoadingUnpickler.run(unpickler)
-    return raw_obj
+        if weights_only:
+            try:
+                return _load(zf, map_location, _WeightsOnlyUnpickler, **pickle_load_args)
+            except pickle.UnpicklingError as e:
+                raise pickle.UnpicklingError(_get_wo_message(str(e))) from None
+        return _load(zf, map_location, _unpickler_class(pickle_module), **pickle_load_args)
 
 
-class _LoadingUnpickler:
-    """Runs the unpickler with _rebuild_tensor_v2 bound to one _Rebuilder (shared storages)."""
-
-    @staticmethod
-    def run(unpickler: _WeightsUnpickler) -> Any:
-        rebuilder = _Rebuilder()
-
-        def rebuild(
-            storage: Any,
-            storage_offset: int,
-            size: Any,
-            stride: Any,
-            requires_grad: bool,
-            backward_hooks: Any,
-            metadata: Any = None,
-        ) -> Any:
-            result = rebuilder.tensor(
-                storage, storage_offset, tuple(size), tuple(stride), requires_grad
-            )
-            if metadata:  # torch._utils.set_tensor_metadata: the conj and neg bits
-                impl = result.cdata.unsafeGetTensorImpl()
-                impl._set_conj(bool(metadata.get("conj", False)))
-                impl._set_neg(bool(metadata.get("neg", False)))
-            return result
-
-        unpickler.allowed["torch._utils._rebuild_tensor_v2"] = rebuild
-        return unpickler.load()
-
-
-__all__ = ["load", "save"]
+__all__ = [
+    "add_safe_globals",
+    "clear_safe_globals",
+    "get_safe_globals",
+    "load",
+    "safe_globals",
+    "save",
+]

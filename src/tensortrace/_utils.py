@@ -1,0 +1,87 @@
+"""The rebuild functions a pickled tensor or Parameter names: torch._utils._rebuild_tensor_v2 ...
+
+Mirrors `torch/_utils.py`. A file records each tensor as a call of one of these on its storage
+(a TypedStorage that torch.load's persistent_load made from the `data/<key>` record), so
+tensortrace's torch.load resolves the file's `torch._utils.<name>` to the function here, and
+torch.save writes these very names (see serialization.py: tensortrace.* is written torch.*).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import tensortrace as torch
+
+
+def _rebuild_tensor(storage: Any, storage_offset: int, size: Any, stride: Any) -> Any:
+    # first construct a tensor with the correct dtype/device
+    t = torch.empty((0,), dtype=storage.dtype, device=storage._untyped_storage.device)
+    return t.set_(storage._untyped_storage, storage_offset, size, stride)
+
+
+def get_tensor_metadata(tensor: Any) -> dict[str, bool]:
+    """The math bits of a tensor, only those that are set (torch writes {} otherwise)."""
+    impl = tensor.cdata.unsafeGetTensorImpl()
+    return {name: True for name, bit in (("conj", impl.is_conj()), ("neg", impl.is_neg())) if bit}
+
+
+def set_tensor_metadata(tensor: Any, metadata: dict[str, bool]) -> None:
+    impl = tensor.cdata.unsafeGetTensorImpl()
+    impl._set_conj(bool(metadata.get("conj", False)))
+    impl._set_neg(bool(metadata.get("neg", False)))
+
+
+def _rebuild_tensor_v2(
+    storage: Any,
+    storage_offset: int,
+    size: Any,
+    stride: Any,
+    requires_grad: bool,
+    backward_hooks: Any,
+    metadata: Any = None,
+) -> Any:
+    tensor = _rebuild_tensor(storage, storage_offset, size, stride)
+    if requires_grad:
+        tensor.requires_grad_(True)
+    if metadata:
+        set_tensor_metadata(tensor, metadata)
+    # torch assigns tensor._backward_hooks = backward_hooks here "only for backwards
+    # compatibility": every writer since 1.x writes an empty OrderedDict (Note [Don't serialize
+    # hooks]), and a tensortrace tensor keeps its hooks in its AutogradMeta, so nothing to set.
+    return tensor
+
+
+def _set_obj_state(obj: Any, state: Any) -> Any:
+    if isinstance(state, tuple):
+        if not len(state) == 2:
+            raise RuntimeError(f"Invalid serialized state: {state}")
+        dict_state, slots_state = state
+    else:
+        dict_state, slots_state = state, None
+    # Starting with Python 3.11, the __dict__ attribute is lazily created
+    # and is serialized as None when not needed.
+    if dict_state:
+        for k, v in dict_state.items():
+            setattr(obj, k, v)
+    if slots_state:
+        for k, v in slots_state.items():
+            setattr(obj, k, v)
+    return obj
+
+
+def _rebuild_parameter(data: Any, requires_grad: bool, backward_hooks: Any) -> Any:
+    from tensortrace.nn.parameter import Parameter  # nn loads on first use
+
+    # torch also sets param._backward_hooks = backward_hooks (always empty): see above
+    return Parameter(data, requires_grad)
+
+
+def _rebuild_parameter_with_state(
+    data: Any, requires_grad: bool, backward_hooks: Any, state: Any
+) -> Any:
+    param = _rebuild_parameter(data, requires_grad, backward_hooks)
+    # Restore state on Parameter like python attr.
+    return _set_obj_state(param, state)
+
+
+__all__: list[str] = []
