@@ -1,7 +1,9 @@
 """A two-layer MLP trained 20 steps after manual_seed(0), in tensortrace and in torch 2.13: the loss
 at every step and the final weights agree to float32 rounding, for SGD (plain, momentum with
-weight decay, Nesterov) and Adam (plain, AMSGrad with weight decay), with a cross-entropy and an
-MSE objective. The initial weights are bit-equal (nn.init draws from the same generator)."""
+weight decay, Nesterov), Adam (plain, AMSGrad with weight decay), AdamW, RMSprop (plain;
+centered with momentum and weight decay) and Adagrad (plain; lr_decay, weight decay and an
+initial accumulator), with a cross-entropy and an MSE objective. The initial weights are
+bit-equal (nn.init draws from the same generator)."""
 
 from __future__ import annotations
 
@@ -44,6 +46,13 @@ OPTIMIZERS = {
     "adam": "torch.optim.Adam(model.parameters(), lr=0.01)",
     "adam_amsgrad_wd": "torch.optim.Adam(model.parameters(), lr=0.01, weight_decay=0.01, "
     "amsgrad=True)",
+    "adamw": "torch.optim.AdamW(model.parameters(), lr=0.01, weight_decay=0.1)",
+    "rmsprop": "torch.optim.RMSprop(model.parameters(), lr=0.01)",
+    "rmsprop_centered_momentum_wd": "torch.optim.RMSprop(model.parameters(), lr=0.005, "
+    "alpha=0.9, momentum=0.9, centered=True, weight_decay=1e-3)",
+    "adagrad": "torch.optim.Adagrad(model.parameters(), lr=0.1)",
+    "adagrad_decay_wd": "torch.optim.Adagrad(model.parameters(), lr=0.1, lr_decay=0.01, "
+    "weight_decay=1e-3, initial_accumulator_value=0.1)",
 }
 
 
@@ -67,6 +76,11 @@ CASES = [
     ("classify", "sgd_nesterov"),
     ("classify", "adam"),
     ("regress", "adam_amsgrad_wd"),
+    ("regress", "adamw"),
+    ("classify", "rmsprop"),
+    ("regress", "rmsprop_centered_momentum_wd"),
+    ("classify", "adagrad"),
+    ("regress", "adagrad_decay_wd"),
 ]
 
 
