@@ -1,6 +1,7 @@
-"""torch.optim: Optimizer, SGD, Adam, AdamW, RMSprop and Adagrad, built on the public tensortrace
-API (torch/optim)."""
+"""torch.optim: Optimizer, SGD, Adam, AdamW, RMSprop and Adagrad, and the learning-rate schedulers
+of torch.optim.lr_scheduler, built on the public tensortrace API (torch/optim)."""
 
+from tensortrace.optim import lr_scheduler
 from tensortrace.optim.adagrad import Adagrad
 from tensortrace.optim.adam import Adam
 from tensortrace.optim.adamw import AdamW
@@ -8,4 +9,4 @@ from tensortrace.optim.optimizer import Optimizer
 from tensortrace.optim.rmsprop import RMSprop
 from tensortrace.optim.sgd import SGD
 
-__all__ = ["SGD", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop"]
+__all__ = ["SGD", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "lr_scheduler"]
