@@ -95,3 +95,34 @@ def test_mlp_training_matches_torch(task: str, opt: str) -> None:
     assert theirs["losses"][-1] < theirs["losses"][0]  # type: ignore[index]  # it learns
     for a, b in zip(ours["weights"], theirs["weights"]):  # type: ignore[call-overload]
         np.testing.assert_allclose(_numpy(a), _numpy(b), rtol=1e-5, atol=1e-6)
+
+
+# a tutorial's loop with a scheduler: the lr each step uses comes from the schedule
+SCHEDULED = [
+    ("classify", "sgd_momentum_wd", "torch.optim.lr_scheduler.StepLR(opt, step_size=5, gamma=0.5)"),
+    ("regress", "adamw", "torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=20)"),
+    ("classify", "rmsprop", "torch.optim.lr_scheduler.LinearLR(opt, 0.1, total_iters=8)"),
+]
+
+
+@pytest.mark.parametrize(("task", "opt", "sched"), SCHEDULED)
+def test_mlp_training_with_scheduler_matches_torch(task: str, opt: str, sched: str) -> None:
+    spec = CLASSIFY if task == "classify" else REGRESS
+    program_opt = f"{OPTIMIZERS[opt]}\nsched = {sched}"
+    runs = []
+    for module in (tensortrace, torch):
+        source = PROGRAM.replace("OPT", program_opt).replace(
+            "    opt.step()\n", "    opt.step()\n    sched.step()\n"
+        )
+        for key, value in spec.items():
+            source = source.replace(key, value)
+        namespace: dict[str, object] = {"torch": module}
+        exec(source, namespace)  # noqa: S102 - the program under test
+        runs.append(namespace)
+    ours, theirs = runs
+    ours_group, theirs_group = ours["opt"].param_groups[0], theirs["opt"].param_groups[0]  # type: ignore[attr-defined]
+    assert theirs_group["lr"] != theirs_group["initial_lr"]  # the schedule moved the lr
+    assert ours_group["lr"] == theirs_group["lr"]
+    np.testing.assert_allclose(ours["losses"], theirs["losses"], rtol=1e-5, atol=1e-6)
+    for a, b in zip(ours["weights"], theirs["weights"]):  # type: ignore[call-overload]
+        np.testing.assert_allclose(_numpy(a), _numpy(b), rtol=1e-5, atol=1e-6)
