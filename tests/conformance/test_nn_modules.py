@@ -120,6 +120,31 @@ EXACT = {
     "m(torch.randn(4, 3)).sum().backward(); o.step(); s = o.state_dict("
     ")['state']; out = (sorted(s), sorted(s[0]), s[0]['step'], "
     "s[1]['exp_avg'])",
+    "adamw_state_after_step": "m = nn.Linear(3, 2); o = torch.optim.AdamW(m.parameters(), lr=0.1)"
+    "; m(torch.randn(4, 3)).sum().backward(); o.step(); out = (repr(o), o.state_dict(), "
+    "m.weight.detach())",
+    "rmsprop_state_after_step": "m = nn.Linear(3, 2); o = torch.optim.RMSprop(m.parameters(), "
+    "momentum=0.9, centered=True)\nfor _ in range(2):\n    o.zero_grad(); m(torch.randn(4, 3))"
+    ".pow(2).sum().backward(); o.step()\nout = (repr(o), o.state_dict(), m.weight.detach())",
+    "adagrad_state_before_step": "o = torch.optim.Adagrad(nn.Linear(3, 2).parameters(), "
+    "initial_accumulator_value=0.5); out = (repr(o), o.state_dict())",
+    "adagrad_new_group_state": "m = nn.Linear(3, 2); o = torch.optim.Adagrad([m.weight], "
+    "initial_accumulator_value=0.5); o.add_param_group({'params': [m.bias], "
+    "'initial_accumulator_value': 2.0}); m(torch.randn(4, 3)).sum().backward(); o.step(); "
+    "out = (o.state_dict(), m.bias.detach())",
+    # a deep copy stands for a saved checkpoint: torch's load_state_dict keeps (aliases) the
+    # state tensors it is given, tensortrace's clones them
+    "optimizer_load_state_dict_resumes": "import copy; m = nn.Linear(3, 2); "
+    "x = torch.randn(4, 3); "
+    "m2 = nn.Linear(3, 2); m2.load_state_dict(m.state_dict())\n"
+    "def run(mod, o):\n    o.zero_grad(); mod(x).pow(2).sum().backward(); o.step()\n"
+    "out = []\nfor make in (lambda p: torch.optim.RMSprop(p, momentum=0.5, centered=True), "
+    "lambda p: torch.optim.Adagrad(p, lr_decay=0.1), lambda p: torch.optim.AdamW(p)):\n"
+    "    o = make(m.parameters()); run(m, o); run(m, o)\n"
+    "    o2 = make(m2.parameters()); m2.load_state_dict(m.state_dict()); "
+    "o2.load_state_dict(copy.deepcopy(o.state_dict()))\n"
+    "    run(m, o); run(m2, o2); out += [m.weight.detach().clone(), m2.weight.detach().clone(), "
+    "o2.state_dict()]",
     "param_groups": "m = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 1)); o = torch.optim.SGD(["
     "{'params': m[0].parameters()}, {'params': m[1].parameters(), 'lr': 0.5}], "
     "lr=0.1, momentum=0.5); out = (repr(o), [g['lr'] for g in o.param_groups], "
@@ -185,6 +210,19 @@ ERRORS = {
     "adam_eps": "torch.optim.Adam(nn.Linear(2, 2).parameters(), eps=-1.0)",
     "adam_lr": "torch.optim.Adam(nn.Linear(2, 2).parameters(), lr=-0.1)",
     "adam_weight_decay": "torch.optim.Adam(nn.Linear(2, 2).parameters(), weight_decay=-0.1)",
+    "adamw_lr": "torch.optim.AdamW(nn.Linear(2, 2).parameters(), lr=-1)",
+    "adamw_beta": "torch.optim.AdamW(nn.Linear(2, 2).parameters(), betas=(0.9, 1.0))",
+    "rmsprop_lr": "torch.optim.RMSprop(nn.Linear(2, 2).parameters(), lr=-1)",
+    "rmsprop_eps": "torch.optim.RMSprop(nn.Linear(2, 2).parameters(), eps=-1e-8)",
+    "rmsprop_momentum": "torch.optim.RMSprop(nn.Linear(2, 2).parameters(), momentum=-0.5)",
+    "rmsprop_weight_decay": "torch.optim.RMSprop(nn.Linear(2, 2).parameters(), weight_decay=-1)",
+    "rmsprop_alpha": "torch.optim.RMSprop(nn.Linear(2, 2).parameters(), alpha=-0.9)",
+    "adagrad_lr": "torch.optim.Adagrad(nn.Linear(2, 2).parameters(), lr=-0.5)",
+    "adagrad_lr_decay": "torch.optim.Adagrad(nn.Linear(2, 2).parameters(), lr_decay=-1)",
+    "adagrad_weight_decay": "torch.optim.Adagrad(nn.Linear(2, 2).parameters(), weight_decay=-1)",
+    "adagrad_initial_accumulator": "torch.optim.Adagrad(nn.Linear(2, 2).parameters(), "
+    "initial_accumulator_value=-0.1)",
+    "adagrad_eps": "torch.optim.Adagrad(nn.Linear(2, 2).parameters(), eps=-1.0)",
 }
 
 

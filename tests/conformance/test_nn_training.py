@@ -1,7 +1,9 @@
 """A two-layer MLP trained 20 steps after manual_seed(0), in tensortrace and in torch 2.13: the loss
 at every step and the final weights agree to float32 rounding, for SGD (plain, momentum with
-weight decay, Nesterov) and Adam (plain, AMSGrad with weight decay), with a cross-entropy and an
-MSE objective. The initial weights are bit-equal (nn.init draws from the same generator)."""
+weight decay, Nesterov), Adam (plain, AMSGrad with weight decay), AdamW, RMSprop (plain;
+centered with momentum and weight decay) and Adagrad (plain; lr_decay, weight decay and an
+initial accumulator), with a cross-entropy and an MSE objective. The initial weights are
+bit-equal (nn.init draws from the same generator)."""
 
 from __future__ import annotations
 
@@ -44,6 +46,13 @@ OPTIMIZERS = {
     "adam": "torch.optim.Adam(model.parameters(), lr=0.01)",
     "adam_amsgrad_wd": "torch.optim.Adam(model.parameters(), lr=0.01, weight_decay=0.01, "
     "amsgrad=True)",
+    "adamw": "torch.optim.AdamW(model.parameters(), lr=0.01, weight_decay=0.1)",
+    "rmsprop": "torch.optim.RMSprop(model.parameters(), lr=0.01)",
+    "rmsprop_centered_momentum_wd": "torch.optim.RMSprop(model.parameters(), lr=0.005, "
+    "alpha=0.9, momentum=0.9, centered=True, weight_decay=1e-3)",
+    "adagrad": "torch.optim.Adagrad(model.parameters(), lr=0.1)",
+    "adagrad_decay_wd": "torch.optim.Adagrad(model.parameters(), lr=0.1, lr_decay=0.01, "
+    "weight_decay=1e-3, initial_accumulator_value=0.1)",
 }
 
 
@@ -67,6 +76,11 @@ CASES = [
     ("classify", "sgd_nesterov"),
     ("classify", "adam"),
     ("regress", "adam_amsgrad_wd"),
+    ("regress", "adamw"),
+    ("classify", "rmsprop"),
+    ("regress", "rmsprop_centered_momentum_wd"),
+    ("classify", "adagrad"),
+    ("regress", "adagrad_decay_wd"),
 ]
 
 
@@ -79,5 +93,36 @@ def test_mlp_training_matches_torch(task: str, opt: str) -> None:
         np.testing.assert_array_equal(_numpy(a), _numpy(b))
     np.testing.assert_allclose(ours["losses"], theirs["losses"], rtol=1e-5, atol=1e-6)
     assert theirs["losses"][-1] < theirs["losses"][0]  # type: ignore[index]  # it learns
+    for a, b in zip(ours["weights"], theirs["weights"]):  # type: ignore[call-overload]
+        np.testing.assert_allclose(_numpy(a), _numpy(b), rtol=1e-5, atol=1e-6)
+
+
+# a tutorial's loop with a scheduler: the lr each step uses comes from the schedule
+SCHEDULED = [
+    ("classify", "sgd_momentum_wd", "torch.optim.lr_scheduler.StepLR(opt, step_size=5, gamma=0.5)"),
+    ("regress", "adamw", "torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=20)"),
+    ("classify", "rmsprop", "torch.optim.lr_scheduler.LinearLR(opt, 0.1, total_iters=8)"),
+]
+
+
+@pytest.mark.parametrize(("task", "opt", "sched"), SCHEDULED)
+def test_mlp_training_with_scheduler_matches_torch(task: str, opt: str, sched: str) -> None:
+    spec = CLASSIFY if task == "classify" else REGRESS
+    program_opt = f"{OPTIMIZERS[opt]}\nsched = {sched}"
+    runs = []
+    for module in (tensortrace, torch):
+        source = PROGRAM.replace("OPT", program_opt).replace(
+            "    opt.step()\n", "    opt.step()\n    sched.step()\n"
+        )
+        for key, value in spec.items():
+            source = source.replace(key, value)
+        namespace: dict[str, object] = {"torch": module}
+        exec(source, namespace)  # noqa: S102 - the program under test
+        runs.append(namespace)
+    ours, theirs = runs
+    ours_group, theirs_group = ours["opt"].param_groups[0], theirs["opt"].param_groups[0]  # type: ignore[attr-defined]
+    assert theirs_group["lr"] != theirs_group["initial_lr"]  # the schedule moved the lr
+    assert ours_group["lr"] == theirs_group["lr"]
+    np.testing.assert_allclose(ours["losses"], theirs["losses"], rtol=1e-5, atol=1e-6)
     for a, b in zip(ours["weights"], theirs["weights"]):  # type: ignore[call-overload]
         np.testing.assert_allclose(_numpy(a), _numpy(b), rtol=1e-5, atol=1e-6)
