@@ -115,6 +115,10 @@ PROGRAMS = {
     "return_types": "r = torch.max(torch.arange(6.).view(2, 3), 1); "
     "out = (type(r).__name__, isinstance(r, torch.return_types.max))",
     "autograd": "out = type(torch.autograd).__name__",
+    # torch.accelerator: the emulated device's (tests/cuda/test_accelerator.py); what a CPU
+    # build agrees on is the module and that its device-agnostic API exists
+    "accelerator": "out = (type(torch.accelerator).__name__, "
+    "callable(torch.accelerator.current_accelerator), callable(torch.accelerator.is_available))",
     # torch.cuda: the emulated device's API (tests/cuda); what CPU torch agrees on is its shape
     "cuda": "out = (type(torch.cuda).__name__, torch.cuda.OutOfMemoryError.__name__, "
     "issubclass(torch.cuda.OutOfMemoryError, RuntimeError))",

@@ -156,6 +156,13 @@ PROGRAMS = {
     "getitem_nonadjacent": Y + "out = y[[0, 1], :, [1, 2]]",
     "getitem_nested_list_tuple": X + "out = x[[[0, 1]]]",
     "getitem_bool_list": X + "out = x[[True, False, True]]",
+    # "What is torch.nn really?": -input[range(target.shape[0]), target].mean()
+    "getitem_range": X + "out = (x[range(2)], x[:, range(0, 4, 2)], x[range(0)])",
+    "getitem_range_and_tensor": X + "t = torch.tensor([1, 0, 3]); "
+    "out = (x[range(3), t], x[range(1, 3), range(2)])",
+    "getitem_list_of_range": X + "out = x[[range(2)]]",
+    "getitem_range_out_of_bounds": X + "out = x[range(5)]",
+    "setitem_range": X + "x[range(2)] = 0.0; out = x",
     "getitem_tensor_index": X + "i = torch.Tensor([2, 0]).to(torch.int64); out = (x[i], x[:, i])",
     "getitem_int32_index": X + "i = torch.Tensor([1]).to(torch.int32); out = x[i]",
     "getitem_float_tensor_index": X + "out = x[torch.Tensor([1.0])]",

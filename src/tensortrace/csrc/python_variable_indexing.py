@@ -147,7 +147,7 @@ def applySlicing(
                     )
             else:
                 dim = recordTensorIndex(tensor, out_indices, dim)
-        elif isinstance(obj, (list, tuple, str, np.ndarray)):  # PySequence_Check
+        elif isinstance(obj, (list, tuple, range, str, np.ndarray)):  # PySequence_Check
             dim = recordTensorIndex(sequenceToVariable(self, obj), out_indices, dim)
         else:
             try:
@@ -164,12 +164,16 @@ def treatSequenceAsTuple(index: Any) -> bool:
 
     if isinstance(index, tuple):
         return True
-    if isinstance(index, TensorBase) or not isinstance(index, (list, str)):
+    if isinstance(index, TensorBase) or not isinstance(index, (list, range, str)):
         return False
     if len(index) >= 32:
         return False
     for obj in index:
-        if isinstance(obj, (TensorBase, list, tuple, str, slice)) or obj is None or obj is Ellipsis:
+        if (
+            isinstance(obj, (TensorBase, list, tuple, range, str, slice))
+            or obj is None
+            or obj is Ellipsis
+        ):
             warnings.warn(
                 "Using a non-tuple sequence for multidimensional indexing is "
                 "deprecated and will be changed in pytorch 2.9; use x[tuple(seq)] "
