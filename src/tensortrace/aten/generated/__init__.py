@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "9be5fb8e0bad1890d30b3b29877914078d2db7ecae0e45fc6f95775fc75ea1ba"
+INPUTS_SHA256 = "29b836dd52a328004f6bd8c54b389d86540d3e3212f036623ff19f7b861a42ef"
 
 MODULES: tuple[str, ...] = (
     "operators",
