@@ -165,3 +165,27 @@ def test_linalg_batch_values(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(EXACT))
 def test_linalg_batch_exact(name: str) -> None:
     check(EXACT[name])
+
+
+# gradients through the ported formulas (linalg_inv_ex, _linalg_solve_ex): .grad and grad_fn
+GRADS = {
+    "inv_grad": f"a = ({BSQ}).requires_grad_(); y = torch.linalg.inv(a); (y * y).sum().backward()"
+    "\nout = (a.grad, type(y.grad_fn).__name__)",
+    "inverse_grad_float64": f"a = ({SQ}).double().requires_grad_(); "
+    "a.inverse().sum().backward(); out = a.grad",
+    "solve_grad": f"a = ({BSQ}).requires_grad_(); b = torch.rand(2, 3, 2, requires_grad=True)\n"
+    "x = torch.linalg.solve(a, b); x.pow(2).sum().backward()\n"
+    "out = (a.grad, b.grad, type(x.grad_fn).__name__)",
+    "solve_grad_vector_broadcast": f"a = ({BSQ}).requires_grad_(); "
+    "b = torch.rand(3, requires_grad=True)\n"
+    "torch.linalg.solve(a, b).sum().backward(); out = (a.grad, b.grad)",
+    "solve_grad_right": f"a = ({SQ}).requires_grad_(); b = torch.rand(4, 3, requires_grad=True)\n"
+    "torch.linalg.solve(a, b, left=False).sum().backward(); out = (a.grad, b.grad)",
+    "solve_grad_only_B": f"a = {SQ}; b = torch.rand(3, 2, requires_grad=True)\n"
+    "torch.linalg.solve(a, b).sum().backward(); out = b.grad",
+}
+
+
+@pytest.mark.parametrize("name", sorted(GRADS))
+def test_linalg_batch_grads(name: str) -> None:
+    check(GRADS[name], rtol=1e-4, atol=1e-5)

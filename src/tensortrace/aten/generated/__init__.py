@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "29b836dd52a328004f6bd8c54b389d86540d3e3212f036623ff19f7b861a42ef"
+INPUTS_SHA256 = "059ce59a4d75ca229fab4fdd4dc387a85eef927f9a1cfe6e8e972a2529ab7cbb"
 
 MODULES: tuple[str, ...] = (
     "operators",

@@ -5536,13 +5536,13 @@ ops.linalg_det.register(DispatchKey.Autograd, KernelFunction(
     linalg_det, "torch::autograd::VariableType::linalg_det", with_keyset=True))
 
 
-_record_linalg_inv_ex = GraphRecording(ops.linalg_inv_ex, AutoDispatchBelowADInplaceOrView, None)
+_record_linalg_inv_ex = GraphRecording(ops.linalg_inv_ex, AutoDispatchBelowADInplaceOrView, nodes.LinalgInvExBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::linalg_inv_ex", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def linalg_inv_ex(ks: DispatchKeySet, *args: Any) -> Any:
-    """linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor, Tensor): records NotImplemented"""
+    """linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor, Tensor): records LinalgInvExBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_linalg_inv_ex(ks, args)
     with AutoDispatchBelowADInplaceOrView():
@@ -5570,13 +5570,13 @@ ops.linalg_inv_ex_inverse.register(DispatchKey.Autograd, KernelFunction(
     linalg_inv_ex_inverse, "torch::autograd::VariableType::linalg_inv_ex", with_keyset=True))
 
 
-_record__linalg_solve_ex = GraphRecording(ops._linalg_solve_ex, AutoDispatchBelowADInplaceOrView, None)
+_record__linalg_solve_ex = GraphRecording(ops._linalg_solve_ex, AutoDispatchBelowADInplaceOrView, nodes.LinalgSolveExBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::_linalg_solve_ex", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def _linalg_solve_ex(ks: DispatchKeySet, *args: Any) -> Any:
-    """_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor, Tensor, Tensor, Tensor): records NotImplemented"""
+    """_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor, Tensor, Tensor, Tensor): records LinalgSolveExBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
         return _record__linalg_solve_ex(ks, args)
     with AutoDispatchBelowADInplaceOrView():
