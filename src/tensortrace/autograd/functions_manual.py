@@ -31,6 +31,9 @@ from tensortrace.autograd.functions_manual_complex import (  # noqa: F401 - for 
     polar_backward,
     sgn_backward,
 )
+from tensortrace.autograd.functions_manual_linalg import (  # noqa: F401 - for the formulas
+    linalg_solve_backward,
+)
 from tensortrace.autograd.functions_manual_nn import (  # noqa: F401 - for the formulas
     binary_cross_entropy_with_logits_backward,
     binary_cross_entropy_with_logits_target_backward,

@@ -97,5 +97,12 @@ def TORCH_INTERNAL_ASSERT(cond: Any, *msg: Any) -> None:
         raise RuntimeError("INTERNAL ASSERT FAILED: " + str_cat(*msg))
 
 
+class _LinAlgError(RuntimeError):  # noqa: N801 - torch._C._LinAlgError, by its name
+    """c10::LinAlgError, raised by TORCH_CHECK_LINALG (torch.linalg.LinAlgError)."""
+
+
+LinAlgError = _LinAlgError
+
+
 class OutOfMemoryError(RuntimeError):
     """c10::OutOfMemoryError, raised by the CUDA caching allocator (torch.OutOfMemoryError)."""

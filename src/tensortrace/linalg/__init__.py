@@ -1,13 +1,15 @@
-"""torch.linalg: the linear algebra functions (norms, det, svdvals).
+"""torch.linalg: the linear algebra functions (norms, det, svdvals, cross, matmul, inv, solve,
+qr, eigh, eigvalsh, svd, and their _ex forms) and LinAlgError.
 
 Mirrors `torch/linalg/__init__.py`, which binds each `torch._C._linalg.linalg_<op>` as
-`torch.linalg.<op>` (vector_norm, matrix_norm, norm, det, svdvals).
+`torch.linalg.<op>`, and `LinAlgError = torch._C._LinAlgError`.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from tensortrace.c10.exception import LinAlgError as LinAlgError
 from tensortrace.csrc.python_linalg_functions import LinalgFunctions as _functions
 
 if TYPE_CHECKING:  # the bindings, copied into globals() below
@@ -17,4 +19,4 @@ if TYPE_CHECKING:  # the bindings, copied into globals() below
 
 globals().update(_functions)
 
-__all__ = sorted(_functions)
+__all__ = sorted([*_functions, "LinAlgError"])

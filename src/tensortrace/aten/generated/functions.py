@@ -2154,6 +2154,195 @@ def det(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_linalg_matmul = Overloads([(ops.linalg_matmul, Binder(ops.linalg_matmul.schema)), (ops.linalg_matmul_out, Binder(ops.linalg_matmul_out.schema))])
+
+
+@traced("dispatch", "at::linalg_matmul", FUNCTIONS_H, "at::linalg_matmul",
+        legacy="at::linalg_matmul (Functions.h)")
+def linalg_matmul(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_matmul, overloads:
+    linalg_matmul(Tensor self, Tensor other) -> Tensor
+    linalg_matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_linalg_matmul, args, kwargs, "at::linalg_matmul")
+    return op.call(*full)
+
+
+_ov_linalg_inv_ex = Overloads([(ops.linalg_inv_ex, Binder(ops.linalg_inv_ex.schema)), (ops.linalg_inv_ex_inverse, Binder(ops.linalg_inv_ex_inverse.schema))])
+
+
+@traced("dispatch", "at::linalg_inv_ex", FUNCTIONS_H, "at::linalg_inv_ex",
+        legacy="at::linalg_inv_ex (Functions.h)")
+def linalg_inv_ex(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_inv_ex, overloads:
+    linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor, Tensor)
+    linalg_inv_ex.inverse(Tensor A, *, bool check_errors=False, Tensor(a!) inverse, Tensor(b!) info) -> (Tensor(a!), Tensor(b!))
+    """
+    op, full = select_overload(_ov_linalg_inv_ex, args, kwargs, "at::linalg_inv_ex")
+    return op.call(*full)
+
+
+_ov_linalg_inv = Overloads([(ops.linalg_inv, Binder(ops.linalg_inv.schema))])
+
+
+@traced("dispatch", "at::linalg_inv", FUNCTIONS_H, "at::linalg_inv",
+        legacy="at::linalg_inv (Functions.h)")
+def linalg_inv(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_inv, overloads:
+    linalg_inv(Tensor A) -> Tensor
+    """
+    op, full = select_overload(_ov_linalg_inv, args, kwargs, "at::linalg_inv")
+    return op.call(*full)
+
+
+_ov_inverse = Overloads([(ops.inverse, Binder(ops.inverse.schema))])
+
+
+@traced("dispatch", "at::inverse", FUNCTIONS_H, "at::inverse",
+        legacy="at::inverse (Functions.h)")
+def inverse(*args: Any, **kwargs: Any) -> Any:
+    """at::inverse, overloads:
+    inverse(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_inverse, args, kwargs, "at::inverse")
+    return op.call(*full)
+
+
+_ov__linalg_solve_ex = Overloads([(ops._linalg_solve_ex, Binder(ops._linalg_solve_ex.schema)), (ops._linalg_solve_ex_result, Binder(ops._linalg_solve_ex_result.schema))])
+
+
+@traced("dispatch", "at::_linalg_solve_ex", FUNCTIONS_H, "at::_linalg_solve_ex",
+        legacy="at::_linalg_solve_ex (Functions.h)")
+def _linalg_solve_ex(*args: Any, **kwargs: Any) -> Any:
+    """at::_linalg_solve_ex, overloads:
+    _linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor, Tensor, Tensor, Tensor)
+    _linalg_solve_ex.result(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots, Tensor(d!) info) -> (Tensor(a!), Tensor(b!), Tensor(c!), Tensor(d!))
+    """
+    op, full = select_overload(_ov__linalg_solve_ex, args, kwargs, "at::_linalg_solve_ex")
+    return op.call(*full)
+
+
+_ov_linalg_solve_ex = Overloads([(ops.linalg_solve_ex, Binder(ops.linalg_solve_ex.schema)), (ops.linalg_solve_ex_out, Binder(ops.linalg_solve_ex_out.schema))])
+
+
+@traced("dispatch", "at::linalg_solve_ex", FUNCTIONS_H, "at::linalg_solve_ex",
+        legacy="at::linalg_solve_ex (Functions.h)")
+def linalg_solve_ex(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_solve_ex, overloads:
+    linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor, Tensor)
+    linalg_solve_ex.out(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor(a!) result, Tensor(b!) info) -> (Tensor(a!), Tensor(b!))
+    """
+    op, full = select_overload(_ov_linalg_solve_ex, args, kwargs, "at::linalg_solve_ex")
+    return op.call(*full)
+
+
+_ov_linalg_solve = Overloads([(ops.linalg_solve, Binder(ops.linalg_solve.schema))])
+
+
+@traced("dispatch", "at::linalg_solve", FUNCTIONS_H, "at::linalg_solve",
+        legacy="at::linalg_solve (Functions.h)")
+def linalg_solve(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_solve, overloads:
+    linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor
+    """
+    op, full = select_overload(_ov_linalg_solve, args, kwargs, "at::linalg_solve")
+    return op.call(*full)
+
+
+_ov_linalg_qr = Overloads([(ops.linalg_qr, Binder(ops.linalg_qr.schema)), (ops.linalg_qr_out, Binder(ops.linalg_qr_out.schema))])
+
+
+@traced("dispatch", "at::linalg_qr", FUNCTIONS_H, "at::linalg_qr",
+        legacy="at::linalg_qr (Functions.h)")
+def linalg_qr(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_qr, overloads:
+    linalg_qr(Tensor A, str mode='reduced') -> (Tensor, Tensor)
+    linalg_qr.out(Tensor A, str mode='reduced', *, Tensor(a!) Q, Tensor(b!) R) -> (Tensor(a!), Tensor(b!))
+    """
+    op, full = select_overload(_ov_linalg_qr, args, kwargs, "at::linalg_qr")
+    return op.call(*full)
+
+
+_ov__linalg_eigh = Overloads([(ops._linalg_eigh, Binder(ops._linalg_eigh.schema)), (ops._linalg_eigh_eigenvalues, Binder(ops._linalg_eigh_eigenvalues.schema))])
+
+
+@traced("dispatch", "at::_linalg_eigh", FUNCTIONS_H, "at::_linalg_eigh",
+        legacy="at::_linalg_eigh (Functions.h)")
+def _linalg_eigh(*args: Any, **kwargs: Any) -> Any:
+    """at::_linalg_eigh, overloads:
+    _linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor, Tensor)
+    _linalg_eigh.eigenvalues(Tensor A, str UPLO="L", bool compute_v=True, *, Tensor(a!) eigenvalues, Tensor(b!) eigenvectors) -> (Tensor(a!), Tensor(b!))
+    """
+    op, full = select_overload(_ov__linalg_eigh, args, kwargs, "at::_linalg_eigh")
+    return op.call(*full)
+
+
+_ov_linalg_eigh = Overloads([(ops.linalg_eigh, Binder(ops.linalg_eigh.schema))])
+
+
+@traced("dispatch", "at::linalg_eigh", FUNCTIONS_H, "at::linalg_eigh",
+        legacy="at::linalg_eigh (Functions.h)")
+def linalg_eigh(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_eigh, overloads:
+    linalg_eigh(Tensor self, str UPLO="L") -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_linalg_eigh, args, kwargs, "at::linalg_eigh")
+    return op.call(*full)
+
+
+_ov_linalg_eigvalsh = Overloads([(ops.linalg_eigvalsh, Binder(ops.linalg_eigvalsh.schema))])
+
+
+@traced("dispatch", "at::linalg_eigvalsh", FUNCTIONS_H, "at::linalg_eigvalsh",
+        legacy="at::linalg_eigvalsh (Functions.h)")
+def linalg_eigvalsh(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_eigvalsh, overloads:
+    linalg_eigvalsh(Tensor self, str UPLO="L") -> Tensor
+    """
+    op, full = select_overload(_ov_linalg_eigvalsh, args, kwargs, "at::linalg_eigvalsh")
+    return op.call(*full)
+
+
+_ov__linalg_svd = Overloads([(ops._linalg_svd, Binder(ops._linalg_svd.schema)), (ops._linalg_svd_U, Binder(ops._linalg_svd_U.schema))])
+
+
+@traced("dispatch", "at::_linalg_svd", FUNCTIONS_H, "at::_linalg_svd",
+        legacy="at::_linalg_svd (Functions.h)")
+def _linalg_svd(*args: Any, **kwargs: Any) -> Any:
+    """at::_linalg_svd, overloads:
+    _linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor, Tensor, Tensor)
+    _linalg_svd.U(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None, Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) -> (Tensor(a!), Tensor(b!), Tensor(c!))
+    """
+    op, full = select_overload(_ov__linalg_svd, args, kwargs, "at::_linalg_svd")
+    return op.call(*full)
+
+
+_ov_linalg_svd = Overloads([(ops.linalg_svd, Binder(ops.linalg_svd.schema))])
+
+
+@traced("dispatch", "at::linalg_svd", FUNCTIONS_H, "at::linalg_svd",
+        legacy="at::linalg_svd (Functions.h)")
+def linalg_svd(*args: Any, **kwargs: Any) -> Any:
+    """at::linalg_svd, overloads:
+    linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None) -> (Tensor, Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_linalg_svd, args, kwargs, "at::linalg_svd")
+    return op.call(*full)
+
+
+_ov_svd = Overloads([(ops.svd, Binder(ops.svd.schema))])
+
+
+@traced("dispatch", "at::svd", FUNCTIONS_H, "at::svd",
+        legacy="at::svd (Functions.h)")
+def svd(*args: Any, **kwargs: Any) -> Any:
+    """at::svd, overloads:
+    svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor, Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_svd, args, kwargs, "at::svd")
+    return op.call(*full)
+
+
 _ov_amax = Overloads([(ops.amax, Binder(ops.amax.schema)), (ops.amax_out, Binder(ops.amax_out.schema))])
 
 
@@ -5711,6 +5900,20 @@ FUNCTIONS: dict[str, Any] = {
     "linalg_svdvals": linalg_svdvals,
     "linalg_det": linalg_det,
     "det": det,
+    "linalg_matmul": linalg_matmul,
+    "linalg_inv_ex": linalg_inv_ex,
+    "linalg_inv": linalg_inv,
+    "inverse": inverse,
+    "_linalg_solve_ex": _linalg_solve_ex,
+    "linalg_solve_ex": linalg_solve_ex,
+    "linalg_solve": linalg_solve,
+    "linalg_qr": linalg_qr,
+    "_linalg_eigh": _linalg_eigh,
+    "linalg_eigh": linalg_eigh,
+    "linalg_eigvalsh": linalg_eigvalsh,
+    "_linalg_svd": _linalg_svd,
+    "linalg_svd": linalg_svd,
+    "svd": svd,
     "amax": amax,
     "amin": amin,
     "aminmax": aminmax,

@@ -46,14 +46,16 @@ _T28 = Type('int', is_list=True, list_size=1, optional=True)  # int[1]?
 _T29 = Type('Tensor', alias='b!')  # Tensor(b!)
 _T30 = Type('int', is_list=True, optional=True)  # int[]?
 _T31 = Type('str')  # str
-_T32 = Type('int', is_list=True, list_size=1)  # int[1]
-_T33 = Type('float', is_list=True, optional=True)  # float[]?
-_T34 = Type('SymInt', is_list=True, list_size=1)  # SymInt[1]
-_T35 = Type('SymInt', is_list=True, optional=True)  # SymInt[]?
-_T36 = Type('bool', is_list=True, list_size=3)  # bool[3]
-_T37 = Type('SymInt', is_list=True, list_size=2)  # SymInt[2]
-_T38 = Type('int', is_list=True, list_size=2)  # int[2]
-_T39 = Type('float', optional=True)  # float?
+_T32 = Type('Tensor', alias='c!')  # Tensor(c!)
+_T33 = Type('Tensor', alias='d!')  # Tensor(d!)
+_T34 = Type('int', is_list=True, list_size=1)  # int[1]
+_T35 = Type('float', is_list=True, optional=True)  # float[]?
+_T36 = Type('SymInt', is_list=True, list_size=1)  # SymInt[1]
+_T37 = Type('SymInt', is_list=True, optional=True)  # SymInt[]?
+_T38 = Type('bool', is_list=True, list_size=3)  # bool[3]
+_T39 = Type('SymInt', is_list=True, list_size=2)  # SymInt[2]
+_T40 = Type('int', is_list=True, list_size=2)  # int[2]
+_T41 = Type('float', optional=True)  # float?
 
 empty_memory_format = _register(
     FunctionSchema('empty', 'memory_format', (Argument('size', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
@@ -1303,17 +1305,80 @@ linalg_det = _register(
 det = _register(
     FunctionSchema('det', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'det(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'det'}}})
+linalg_matmul = _register(
+    FunctionSchema('linalg_matmul', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T6,), ()),
+    {'func': 'linalg_matmul(Tensor self, Tensor other) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_matmul'}}})
+linalg_matmul_out = _register(
+    FunctionSchema('linalg_matmul', 'out', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'linalg_matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_matmul_out'}}})
+linalg_inv_ex = _register(
+    FunctionSchema('linalg_inv_ex', '', (Argument('A', _T6, None, False), Argument('check_errors', _T16, 'False', True),), (_T6, _T6,), ('inverse', 'info',)),
+    {'func': 'linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)', **{'python_module': 'linalg', 'structured_delegate': 'linalg_inv_ex.inverse'}})
+linalg_inv_ex_inverse = _register(
+    FunctionSchema('linalg_inv_ex', 'inverse', (Argument('A', _T6, None, False), Argument('check_errors', _T16, 'False', True), Argument('inverse', _T8, None, True), Argument('info', _T29, None, True),), (_T8, _T29,), ('inverse', 'info',)),
+    {'func': 'linalg_inv_ex.inverse(Tensor A, *, bool check_errors=False, Tensor(a!) inverse, Tensor(b!) info) -> (Tensor(a!) inverse, Tensor(b!) info)', **{'python_module': 'linalg', 'structured': True, 'dispatch': {'CPU, CUDA': 'linalg_inv_ex_out'}}})
+linalg_inv = _register(
+    FunctionSchema('linalg_inv', '', (Argument('A', _T6, None, False),), (_T6,), ()),
+    {'func': 'linalg_inv(Tensor A) -> Tensor', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_inv'}}})
+inverse = _register(
+    FunctionSchema('inverse', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'inverse(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'inverse'}}})
+_linalg_solve_ex = _register(
+    FunctionSchema('_linalg_solve_ex', '', (Argument('A', _T6, None, False), Argument('B', _T6, None, False), Argument('left', _T16, 'True', True), Argument('check_errors', _T16, 'False', True),), (_T6, _T6, _T6, _T6,), ('result', 'LU', 'pivots', 'info',)),
+    {'func': '_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor LU, Tensor pivots, Tensor info)', **{'structured_delegate': '_linalg_solve_ex.result'}})
+_linalg_solve_ex_result = _register(
+    FunctionSchema('_linalg_solve_ex', 'result', (Argument('A', _T6, None, False), Argument('B', _T6, None, False), Argument('left', _T16, 'True', True), Argument('check_errors', _T16, 'False', True), Argument('result', _T8, None, True), Argument('LU', _T29, None, True), Argument('pivots', _T32, None, True), Argument('info', _T33, None, True),), (_T8, _T29, _T32, _T33,), ('result', 'LU', 'pivots', 'info',)),
+    {'func': '_linalg_solve_ex.result(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots, Tensor(d!) info) -> (Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots, Tensor(d!) info)', **{'structured': True, 'dispatch': {'CPU, CUDA': '_linalg_solve_ex_out'}}})
+linalg_solve_ex = _register(
+    FunctionSchema('linalg_solve_ex', '', (Argument('A', _T6, None, False), Argument('B', _T6, None, False), Argument('left', _T16, 'True', True), Argument('check_errors', _T16, 'False', True),), (_T6, _T6,), ('result', 'info',)),
+    {'func': 'linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor info)', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_solve_ex'}}})
+linalg_solve_ex_out = _register(
+    FunctionSchema('linalg_solve_ex', 'out', (Argument('A', _T6, None, False), Argument('B', _T6, None, False), Argument('left', _T16, 'True', True), Argument('check_errors', _T16, 'False', True), Argument('result', _T8, None, True), Argument('info', _T29, None, True),), (_T8, _T29,), ('result', 'info',)),
+    {'func': 'linalg_solve_ex.out(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor(a!) result, Tensor(b!) info) -> (Tensor(a!) result, Tensor(b!) info)', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_solve_ex_out'}}})
+linalg_solve = _register(
+    FunctionSchema('linalg_solve', '', (Argument('A', _T6, None, False), Argument('B', _T6, None, False), Argument('left', _T16, 'True', True),), (_T6,), ()),
+    {'func': 'linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_solve'}}})
+linalg_qr = _register(
+    FunctionSchema('linalg_qr', '', (Argument('A', _T6, None, False), Argument('mode', _T31, "'reduced'", False),), (_T6, _T6,), ('Q', 'R',)),
+    {'func': "linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R)", **{'python_module': 'linalg', 'variants': 'function', 'structured_delegate': 'linalg_qr.out'}})
+linalg_qr_out = _register(
+    FunctionSchema('linalg_qr', 'out', (Argument('A', _T6, None, False), Argument('mode', _T31, "'reduced'", False), Argument('Q', _T8, None, True), Argument('R', _T29, None, True),), (_T8, _T29,), ('Q', 'R',)),
+    {'func': "linalg_qr.out(Tensor A, str mode='reduced', *, Tensor(a!) Q, Tensor(b!) R) -> (Tensor(a!) Q, Tensor(b!) R)", **{'python_module': 'linalg', 'structured': True, 'dispatch': {'CPU, CUDA': 'linalg_qr_out'}}})
+_linalg_eigh = _register(
+    FunctionSchema('_linalg_eigh', '', (Argument('A', _T6, None, False), Argument('UPLO', _T31, '"L"', False), Argument('compute_v', _T16, 'True', False),), (_T6, _T6,), ('eigenvalues', 'eigenvectors',)),
+    {'func': '_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor eigenvalues, Tensor eigenvectors)', **{'structured_delegate': '_linalg_eigh.eigenvalues'}})
+_linalg_eigh_eigenvalues = _register(
+    FunctionSchema('_linalg_eigh', 'eigenvalues', (Argument('A', _T6, None, False), Argument('UPLO', _T31, '"L"', False), Argument('compute_v', _T16, 'True', False), Argument('eigenvalues', _T8, None, True), Argument('eigenvectors', _T29, None, True),), (_T8, _T29,), ('eigenvalues', 'eigenvectors',)),
+    {'func': '_linalg_eigh.eigenvalues(Tensor A, str UPLO="L", bool compute_v=True, *, Tensor(a!) eigenvalues, Tensor(b!) eigenvectors) -> (Tensor(a!) eigenvalues, Tensor(b!) eigenvectors)', **{'structured': True, 'dispatch': {'CPU, CUDA': '_linalg_eigh_out'}}})
+linalg_eigh = _register(
+    FunctionSchema('linalg_eigh', '', (Argument('self', _T6, None, False), Argument('UPLO', _T31, '"L"', False),), (_T6, _T6,), ('eigenvalues', 'eigenvectors',)),
+    {'func': 'linalg_eigh(Tensor self, str UPLO="L") -> (Tensor eigenvalues, Tensor eigenvectors)', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_eigh'}}})
+linalg_eigvalsh = _register(
+    FunctionSchema('linalg_eigvalsh', '', (Argument('self', _T6, None, False), Argument('UPLO', _T31, '"L"', False),), (_T6,), ()),
+    {'func': 'linalg_eigvalsh(Tensor self, str UPLO="L") -> Tensor', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_eigvalsh'}}})
+_linalg_svd = _register(
+    FunctionSchema('_linalg_svd', '', (Argument('A', _T6, None, False), Argument('full_matrices', _T16, 'False', False), Argument('compute_uv', _T16, 'True', False), Argument('driver', _T24, 'None', True),), (_T6, _T6, _T6,), ('U', 'S', 'Vh',)),
+    {'func': '_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)', **{'variants': 'function', 'structured_delegate': '_linalg_svd.U'}})
+_linalg_svd_U = _register(
+    FunctionSchema('_linalg_svd', 'U', (Argument('A', _T6, None, False), Argument('full_matrices', _T16, 'False', False), Argument('compute_uv', _T16, 'True', False), Argument('driver', _T24, 'None', True), Argument('U', _T8, None, True), Argument('S', _T29, None, True), Argument('Vh', _T32, None, True),), (_T8, _T29, _T32,), ('U', 'S', 'Vh',)),
+    {'func': '_linalg_svd.U(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None, Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) -> (Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh)', **{'structured': True, 'dispatch': {'CPU, CUDA': '_linalg_svd_out'}}})
+linalg_svd = _register(
+    FunctionSchema('linalg_svd', '', (Argument('A', _T6, None, False), Argument('full_matrices', _T16, 'True', False), Argument('driver', _T24, 'None', True),), (_T6, _T6, _T6,), ('U', 'S', 'Vh',)),
+    {'func': 'linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_svd'}}})
+svd = _register(
+    FunctionSchema('svd', '', (Argument('self', _T6, None, False), Argument('some', _T16, 'True', False), Argument('compute_uv', _T16, 'True', False),), (_T6, _T6, _T6,), ('U', 'S', 'V',)),
+    {'func': 'svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor U, Tensor S, Tensor V)', **{'variants': 'method, function', 'dispatch': {'CompositeImplicitAutograd': 'svd'}}})
 amax = _register(
-    FunctionSchema('amax', '', (Argument('self', _T6, None, False), Argument('dim', _T32, '[]', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
+    FunctionSchema('amax', '', (Argument('self', _T6, None, False), Argument('dim', _T34, '[]', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor', **{'variants': 'function, method', 'structured_delegate': 'amax.out', 'tags': ['core', 'reduction']}})
 amax_out = _register(
-    FunctionSchema('amax', 'out', (Argument('self', _T6, None, False), Argument('dim', _T32, '[]', False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('amax', 'out', (Argument('self', _T6, None, False), Argument('dim', _T34, '[]', False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU, CUDA': 'amax_out'}}})
 amin = _register(
-    FunctionSchema('amin', '', (Argument('self', _T6, None, False), Argument('dim', _T32, '[]', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
+    FunctionSchema('amin', '', (Argument('self', _T6, None, False), Argument('dim', _T34, '[]', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor', **{'variants': 'function, method', 'structured_delegate': 'amin.out', 'tags': ['core', 'reduction']}})
 amin_out = _register(
-    FunctionSchema('amin', 'out', (Argument('self', _T6, None, False), Argument('dim', _T32, '[]', False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('amin', 'out', (Argument('self', _T6, None, False), Argument('dim', _T34, '[]', False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU, CUDA': 'amin_out'}}})
 aminmax = _register(
     FunctionSchema('aminmax', '', (Argument('self', _T6, None, False), Argument('dim', _T17, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6, _T6,), ('min', 'max',)),
@@ -1745,7 +1810,7 @@ histogram_bins_tensor = _register(
     FunctionSchema('histogram', 'bins_tensor', (Argument('self', _T6, None, False), Argument('bins', _T6, None, False), Argument('weight', _T26, 'None', True), Argument('density', _T16, 'False', True),), (_T6, _T6,), ('hist', 'bin_edges',)),
     {'func': 'histogram.bins_tensor(Tensor self, Tensor bins, *, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'histogram'}}})
 histogram_bin_ct = _register(
-    FunctionSchema('histogram', 'bin_ct', (Argument('self', _T6, None, False), Argument('bins', _T11, '100', False), Argument('range', _T33, 'None', True), Argument('weight', _T26, 'None', True), Argument('density', _T16, 'False', True),), (_T6, _T6,), ('hist', 'bin_edges',)),
+    FunctionSchema('histogram', 'bin_ct', (Argument('self', _T6, None, False), Argument('bins', _T11, '100', False), Argument('range', _T35, 'None', True), Argument('weight', _T26, 'None', True), Argument('density', _T16, 'False', True),), (_T6, _T6,), ('hist', 'bin_edges',)),
     {'func': 'histogram.bin_ct(Tensor self, int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'histogram'}}})
 new_empty_strided = _register(
     FunctionSchema('new_empty_strided', '', (Argument('self', _T6, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
@@ -1778,7 +1843,7 @@ flipud = _register(
     FunctionSchema('flipud', '', (Argument('self', _T6, None, False),), (_T6,), ()),
     {'func': 'flipud(Tensor self) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'flipud'}}})
 roll = _register(
-    FunctionSchema('roll', '', (Argument('self', _T6, None, False), Argument('shifts', _T34, None, False), Argument('dims', _T32, '[]', False),), (_T6,), ()),
+    FunctionSchema('roll', '', (Argument('self', _T6, None, False), Argument('shifts', _T36, None, False), Argument('dims', _T34, '[]', False),), (_T6,), ()),
     {'func': 'roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU': 'roll', 'CUDA': 'roll_cuda'}}})
 rot90 = _register(
     FunctionSchema('rot90', '', (Argument('self', _T6, None, False), Argument('k', _T11, '1', False), Argument('dims', _T20, '[0,1]', False),), (_T6,), ()),
@@ -1976,7 +2041,7 @@ cummin = _register(
     FunctionSchema('cummin', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False),), (_T6, _T6,), ('values', 'indices',)),
     {'func': 'cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'cummin'}}})
 logsumexp = _register(
-    FunctionSchema('logsumexp', '', (Argument('self', _T6, None, False), Argument('dim', _T32, None, False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
+    FunctionSchema('logsumexp', '', (Argument('self', _T6, None, False), Argument('dim', _T34, None, False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'logsumexp'}}})
 isclose = _register(
     FunctionSchema('isclose', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('rtol', _T9, '1e-05', False), Argument('atol', _T9, '1e-08', False), Argument('equal_nan', _T16, 'False', False),), (_T6,), ()),
@@ -2096,37 +2161,37 @@ convolution = _register(
     FunctionSchema('convolution', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T26, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False),), (_T6,), ()),
     {'func': 'convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'convolution'}}})
 convolution_backward = _register(
-    FunctionSchema('convolution_backward', '', (Argument('grad_output', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias_sizes', _T35, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('output_mask', _T36, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('convolution_backward', '', (Argument('grad_output', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias_sizes', _T37, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('output_mask', _T38, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CompositeExplicitAutograd': 'convolution_backward'}}})
 _convolution = _register(
     FunctionSchema('_convolution', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T26, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('benchmark', _T16, None, False), Argument('deterministic', _T16, None, False), Argument('cudnn_enabled', _T16, None, False), Argument('allow_tf32', _T16, None, False),), (_T6,), ()),
     {'func': '_convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': '_convolution'}}})
 conv2d = _register(
-    FunctionSchema('conv2d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T26, 'None', False), Argument('stride', _T37, '1', False), Argument('padding', _T37, '0', False), Argument('dilation', _T37, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
+    FunctionSchema('conv2d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T26, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T39, '0', False), Argument('dilation', _T39, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
     {'func': 'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'conv2d_symint'}}})
 conv2d_padding = _register(
-    FunctionSchema('conv2d', 'padding', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T26, 'None', False), Argument('stride', _T37, '1', False), Argument('padding', _T31, '"valid"', False), Argument('dilation', _T37, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
+    FunctionSchema('conv2d', 'padding', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T26, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T31, '"valid"', False), Argument('dilation', _T39, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
     {'func': 'conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] dilation=1, SymInt groups=1) -> Tensor', **{'cpp_no_default_args': ['bias', 'stride', 'padding'], 'dispatch': {'CompositeImplicitAutograd': 'conv2d_padding_symint'}}})
 max_pool2d = _register(
-    FunctionSchema('max_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T38, None, False), Argument('stride', _T38, '[]', False), Argument('padding', _T38, '0', False), Argument('dilation', _T38, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6,), ()),
+    FunctionSchema('max_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T40, None, False), Argument('stride', _T40, '[]', False), Argument('padding', _T40, '0', False), Argument('dilation', _T40, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6,), ()),
     {'func': 'max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'max_pool2d'}}})
 max_pool2d_with_indices = _register(
-    FunctionSchema('max_pool2d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T38, None, False), Argument('stride', _T38, '[]', False), Argument('padding', _T38, '0', False), Argument('dilation', _T38, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
+    FunctionSchema('max_pool2d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T40, None, False), Argument('stride', _T40, '[]', False), Argument('padding', _T40, '0', False), Argument('dilation', _T40, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
     {'func': 'max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'max_pool2d_with_indices'}}})
 max_pool2d_with_indices_backward = _register(
-    FunctionSchema('max_pool2d_with_indices_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T38, None, False), Argument('stride', _T38, None, False), Argument('padding', _T38, None, False), Argument('dilation', _T38, None, False), Argument('ceil_mode', _T16, None, False), Argument('indices', _T6, None, False),), (_T6,), ()),
+    FunctionSchema('max_pool2d_with_indices_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T40, None, False), Argument('stride', _T40, None, False), Argument('padding', _T40, None, False), Argument('dilation', _T40, None, False), Argument('ceil_mode', _T16, None, False), Argument('indices', _T6, None, False),), (_T6,), ()),
     {'func': 'max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'max_pool2d_with_indices_backward'}}})
 avg_pool2d = _register(
-    FunctionSchema('avg_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T38, None, False), Argument('stride', _T38, '[]', False), Argument('padding', _T38, '0', False), Argument('ceil_mode', _T16, 'False', False), Argument('count_include_pad', _T16, 'True', False), Argument('divisor_override', _T17, 'None', False),), (_T6,), ()),
+    FunctionSchema('avg_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T40, None, False), Argument('stride', _T40, '[]', False), Argument('padding', _T40, '0', False), Argument('ceil_mode', _T16, 'False', False), Argument('count_include_pad', _T16, 'True', False), Argument('divisor_override', _T17, 'None', False),), (_T6,), ()),
     {'func': 'avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'avg_pool2d'}}})
 avg_pool2d_backward = _register(
-    FunctionSchema('avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T38, None, False), Argument('stride', _T38, None, False), Argument('padding', _T38, None, False), Argument('ceil_mode', _T16, None, False), Argument('count_include_pad', _T16, None, False), Argument('divisor_override', _T17, None, False),), (_T6,), ()),
+    FunctionSchema('avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T40, None, False), Argument('stride', _T40, None, False), Argument('padding', _T40, None, False), Argument('ceil_mode', _T16, None, False), Argument('count_include_pad', _T16, None, False), Argument('divisor_override', _T17, None, False),), (_T6,), ()),
     {'func': 'avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'avg_pool2d_backward'}}})
 adaptive_avg_pool2d = _register(
-    FunctionSchema('adaptive_avg_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T37, None, False),), (_T6,), ()),
+    FunctionSchema('adaptive_avg_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False),), (_T6,), ()),
     {'func': 'adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'adaptive_avg_pool2d_symint'}}})
 _adaptive_avg_pool2d = _register(
-    FunctionSchema('_adaptive_avg_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T37, None, False),), (_T6,), ()),
+    FunctionSchema('_adaptive_avg_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False),), (_T6,), ()),
     {'func': '_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor', **{'dispatch': {'CPU, CUDA': 'adaptive_avg_pool2d_cpu'}}})
 _adaptive_avg_pool2d_backward = _register(
     FunctionSchema('_adaptive_avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
@@ -2669,13 +2734,13 @@ less__Tensor = _register(
     FunctionSchema('less_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
     {'func': 'less_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'less_'}}})
 nan_to_num = _register(
-    FunctionSchema('nan_to_num', '', (Argument('self', _T6, None, False), Argument('nan', _T39, 'None', False), Argument('posinf', _T39, 'None', False), Argument('neginf', _T39, 'None', False),), (_T6,), ()),
+    FunctionSchema('nan_to_num', '', (Argument('self', _T6, None, False), Argument('nan', _T41, 'None', False), Argument('posinf', _T41, 'None', False), Argument('neginf', _T41, 'None', False),), (_T6,), ()),
     {'func': 'nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'nan_to_num'}, 'tags': 'pointwise'}})
 nan_to_num_ = _register(
-    FunctionSchema('nan_to_num_', '', (Argument('self', _T8, None, False), Argument('nan', _T39, 'None', False), Argument('posinf', _T39, 'None', False), Argument('neginf', _T39, 'None', False),), (_T8,), ()),
+    FunctionSchema('nan_to_num_', '', (Argument('self', _T8, None, False), Argument('nan', _T41, 'None', False), Argument('posinf', _T41, 'None', False), Argument('neginf', _T41, 'None', False),), (_T8,), ()),
     {'func': 'nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'nan_to_num_'}, 'tags': 'pointwise'}})
 nan_to_num_out = _register(
-    FunctionSchema('nan_to_num', 'out', (Argument('self', _T6, None, False), Argument('nan', _T39, 'None', False), Argument('posinf', _T39, 'None', False), Argument('neginf', _T39, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('nan_to_num', 'out', (Argument('self', _T6, None, False), Argument('nan', _T41, 'None', False), Argument('posinf', _T41, 'None', False), Argument('neginf', _T41, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'nan_to_num_out'}, 'tags': 'pointwise'}})
 isposinf = _register(
     FunctionSchema('isposinf', '', (Argument('self', _T6, None, False),), (_T6,), ()),
@@ -3138,6 +3203,27 @@ OPERATORS: list[OperatorHandle] = [
     linalg_svdvals,
     linalg_det,
     det,
+    linalg_matmul,
+    linalg_matmul_out,
+    linalg_inv_ex,
+    linalg_inv_ex_inverse,
+    linalg_inv,
+    inverse,
+    _linalg_solve_ex,
+    _linalg_solve_ex_result,
+    linalg_solve_ex,
+    linalg_solve_ex_out,
+    linalg_solve,
+    linalg_qr,
+    linalg_qr_out,
+    _linalg_eigh,
+    _linalg_eigh_eigenvalues,
+    linalg_eigh,
+    linalg_eigvalsh,
+    _linalg_svd,
+    _linalg_svd_U,
+    linalg_svd,
+    svd,
     amax,
     amax_out,
     amin,

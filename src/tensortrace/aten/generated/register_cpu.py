@@ -2491,6 +2491,151 @@ def wrapper_CPU_linalg_vector_norm(*args: Any) -> Any:
 ops.linalg_vector_norm.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_vector_norm, "wrapper_CPU_linalg_vector_norm"))
 
 
+# ---- structured: linalg_inv_ex.inverse (meta: linalg_inv_ex, impl: linalg_inv_ex_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_linalg_inv_ex_inverse", REGISTER_CPU,
+        legacy="CPUType::linalg_inv_ex")
+def wrapper_CPU_linalg_inv_ex_inverse(*args: Any) -> Any:
+    """linalg_inv_ex.inverse(Tensor A, *, bool check_errors=False, Tensor(a!) inverse, Tensor(b!) info) -> (Tensor(a!), Tensor(b!)) (out)"""
+    op = StructuredKernel(list(args[2:4]))
+    op.kind = "out"
+    META_FUNCTIONS['linalg_inv_ex'](op, *args[:2])
+    IMPL_FUNCTIONS['linalg_inv_ex_out'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.linalg_inv_ex_inverse.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_inv_ex_inverse, "wrapper_CPU_linalg_inv_ex_inverse"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_linalg_inv_ex", REGISTER_CPU,
+        legacy="CPUType::linalg_inv_ex")
+def wrapper_CPU_linalg_inv_ex(*args: Any) -> Any:
+    """linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['linalg_inv_ex'](op, *args[:2])
+    IMPL_FUNCTIONS['linalg_inv_ex_out'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.linalg_inv_ex.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_inv_ex, "wrapper_CPU_linalg_inv_ex"))
+
+
+# ---- structured: _linalg_solve_ex.result (meta: _linalg_solve_ex, impl: _linalg_solve_ex_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU__linalg_solve_ex_result", REGISTER_CPU,
+        legacy="CPUType::_linalg_solve_ex")
+def wrapper_CPU__linalg_solve_ex_result(*args: Any) -> Any:
+    """_linalg_solve_ex.result(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots, Tensor(d!) info) -> (Tensor(a!), Tensor(b!), Tensor(c!), Tensor(d!)) (out)"""
+    op = StructuredKernel(list(args[4:8]))
+    op.kind = "out"
+    META_FUNCTIONS['_linalg_solve_ex'](op, *args[:4])
+    IMPL_FUNCTIONS['_linalg_solve_ex_out'](op, *args[:4], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_solve_ex_result.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__linalg_solve_ex_result, "wrapper_CPU__linalg_solve_ex_result"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU__linalg_solve_ex", REGISTER_CPU,
+        legacy="CPUType::_linalg_solve_ex")
+def wrapper_CPU__linalg_solve_ex(*args: Any) -> Any:
+    """_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor, Tensor, Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor(), Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_linalg_solve_ex'](op, *args[:4])
+    IMPL_FUNCTIONS['_linalg_solve_ex_out'](op, *args[:4], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_solve_ex.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__linalg_solve_ex, "wrapper_CPU__linalg_solve_ex"))
+
+
+# ---- structured: linalg_qr.out (meta: linalg_qr, impl: linalg_qr_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_linalg_qr_out", REGISTER_CPU,
+        legacy="CPUType::linalg_qr")
+def wrapper_CPU_linalg_qr_out(*args: Any) -> Any:
+    """linalg_qr.out(Tensor A, str mode='reduced', *, Tensor(a!) Q, Tensor(b!) R) -> (Tensor(a!), Tensor(b!)) (out)"""
+    op = StructuredKernel(list(args[2:4]))
+    op.kind = "out"
+    META_FUNCTIONS['linalg_qr'](op, *args[:2])
+    IMPL_FUNCTIONS['linalg_qr_out'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.linalg_qr_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_qr_out, "wrapper_CPU_linalg_qr_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_linalg_qr", REGISTER_CPU,
+        legacy="CPUType::linalg_qr")
+def wrapper_CPU_linalg_qr(*args: Any) -> Any:
+    """linalg_qr(Tensor A, str mode='reduced') -> (Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['linalg_qr'](op, *args[:2])
+    IMPL_FUNCTIONS['linalg_qr_out'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.linalg_qr.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_linalg_qr, "wrapper_CPU_linalg_qr"))
+
+
+# ---- structured: _linalg_eigh.eigenvalues (meta: _linalg_eigh, impl: _linalg_eigh_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU__linalg_eigh_eigenvalues", REGISTER_CPU,
+        legacy="CPUType::_linalg_eigh")
+def wrapper_CPU__linalg_eigh_eigenvalues(*args: Any) -> Any:
+    """_linalg_eigh.eigenvalues(Tensor A, str UPLO="L", bool compute_v=True, *, Tensor(a!) eigenvalues, Tensor(b!) eigenvectors) -> (Tensor(a!), Tensor(b!)) (out)"""
+    op = StructuredKernel(list(args[3:5]))
+    op.kind = "out"
+    META_FUNCTIONS['_linalg_eigh'](op, *args[:3])
+    IMPL_FUNCTIONS['_linalg_eigh_out'](op, *args[:3], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_eigh_eigenvalues.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__linalg_eigh_eigenvalues, "wrapper_CPU__linalg_eigh_eigenvalues"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU__linalg_eigh", REGISTER_CPU,
+        legacy="CPUType::_linalg_eigh")
+def wrapper_CPU__linalg_eigh(*args: Any) -> Any:
+    """_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_linalg_eigh'](op, *args[:3])
+    IMPL_FUNCTIONS['_linalg_eigh_out'](op, *args[:3], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_eigh.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__linalg_eigh, "wrapper_CPU__linalg_eigh"))
+
+
+# ---- structured: _linalg_svd.U (meta: _linalg_svd, impl: _linalg_svd_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU__linalg_svd_U", REGISTER_CPU,
+        legacy="CPUType::_linalg_svd")
+def wrapper_CPU__linalg_svd_U(*args: Any) -> Any:
+    """_linalg_svd.U(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None, Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) -> (Tensor(a!), Tensor(b!), Tensor(c!)) (out)"""
+    op = StructuredKernel(list(args[4:7]))
+    op.kind = "out"
+    META_FUNCTIONS['_linalg_svd'](op, *args[:4])
+    IMPL_FUNCTIONS['_linalg_svd_out'](op, *args[:4], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_svd_U.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__linalg_svd_U, "wrapper_CPU__linalg_svd_U"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU__linalg_svd", REGISTER_CPU,
+        legacy="CPUType::_linalg_svd")
+def wrapper_CPU__linalg_svd(*args: Any) -> Any:
+    """_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor, Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_linalg_svd'](op, *args[:4])
+    IMPL_FUNCTIONS['_linalg_svd_out'](op, *args[:4], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_svd.register(DispatchKey.CPU, KernelFunction(wrapper_CPU__linalg_svd, "wrapper_CPU__linalg_svd"))
+
+
 # ---- structured: amax.out (meta: amax, impl: amax_out) --------------------
 
 @traced("native", "at::(anonymous)::wrapper_CPU_amax_out", REGISTER_CPU,

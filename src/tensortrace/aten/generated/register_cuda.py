@@ -2510,6 +2510,157 @@ def wrapper_CUDA_linalg_vector_norm(*args: Any) -> Any:
 ops.linalg_vector_norm.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_vector_norm, "wrapper_CUDA_linalg_vector_norm"))
 
 
+# ---- structured: linalg_inv_ex.inverse (meta: linalg_inv_ex, impl: linalg_inv_ex_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_linalg_inv_ex_inverse", REGISTER_CUDA,
+        legacy="CUDAType::linalg_inv_ex")
+def wrapper_CUDA_linalg_inv_ex_inverse(*args: Any) -> Any:
+    """linalg_inv_ex.inverse(Tensor A, *, bool check_errors=False, Tensor(a!) inverse, Tensor(b!) info) -> (Tensor(a!), Tensor(b!)) (out)"""
+    check_devices(args, ((2, 'inverse'), (3, 'info'), (0, 'A')), 'wrapper_CUDA_linalg_inv_ex_inverse')
+    op = StructuredKernel(list(args[2:4]))
+    op.kind = "out"
+    META_FUNCTIONS['linalg_inv_ex'](op, *args[:2])
+    IMPL_FUNCTIONS['linalg_inv_ex_out'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.linalg_inv_ex_inverse.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_inv_ex_inverse, "wrapper_CUDA_linalg_inv_ex_inverse"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_linalg_inv_ex", REGISTER_CUDA,
+        legacy="CUDAType::linalg_inv_ex")
+def wrapper_CUDA_linalg_inv_ex(*args: Any) -> Any:
+    """linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['linalg_inv_ex'](op, *args[:2])
+    IMPL_FUNCTIONS['linalg_inv_ex_out'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.linalg_inv_ex.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_inv_ex, "wrapper_CUDA_linalg_inv_ex"))
+
+
+# ---- structured: _linalg_solve_ex.result (meta: _linalg_solve_ex, impl: _linalg_solve_ex_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__linalg_solve_ex_result", REGISTER_CUDA,
+        legacy="CUDAType::_linalg_solve_ex")
+def wrapper_CUDA__linalg_solve_ex_result(*args: Any) -> Any:
+    """_linalg_solve_ex.result(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots, Tensor(d!) info) -> (Tensor(a!), Tensor(b!), Tensor(c!), Tensor(d!)) (out)"""
+    check_devices(args, ((4, 'result'), (5, 'LU'), (6, 'pivots'), (7, 'info'), (0, 'A'), (1, 'B')), 'wrapper_CUDA__linalg_solve_ex_result')
+    op = StructuredKernel(list(args[4:8]))
+    op.kind = "out"
+    META_FUNCTIONS['_linalg_solve_ex'](op, *args[:4])
+    IMPL_FUNCTIONS['_linalg_solve_ex_out'](op, *args[:4], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_solve_ex_result.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__linalg_solve_ex_result, "wrapper_CUDA__linalg_solve_ex_result"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__linalg_solve_ex", REGISTER_CUDA,
+        legacy="CUDAType::_linalg_solve_ex")
+def wrapper_CUDA__linalg_solve_ex(*args: Any) -> Any:
+    """_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor, Tensor, Tensor, Tensor) (functional)"""
+    check_devices(args, ((0, 'A'), (1, 'B')), 'wrapper_CUDA__linalg_solve_ex')
+    op = StructuredKernel([Tensor(), Tensor(), Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_linalg_solve_ex'](op, *args[:4])
+    IMPL_FUNCTIONS['_linalg_solve_ex_out'](op, *args[:4], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_solve_ex.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__linalg_solve_ex, "wrapper_CUDA__linalg_solve_ex"))
+
+
+# ---- structured: linalg_qr.out (meta: linalg_qr, impl: linalg_qr_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_linalg_qr_out", REGISTER_CUDA,
+        legacy="CUDAType::linalg_qr")
+def wrapper_CUDA_linalg_qr_out(*args: Any) -> Any:
+    """linalg_qr.out(Tensor A, str mode='reduced', *, Tensor(a!) Q, Tensor(b!) R) -> (Tensor(a!), Tensor(b!)) (out)"""
+    check_devices(args, ((2, 'Q'), (3, 'R'), (0, 'A')), 'wrapper_CUDA_linalg_qr_out')
+    op = StructuredKernel(list(args[2:4]))
+    op.kind = "out"
+    META_FUNCTIONS['linalg_qr'](op, *args[:2])
+    IMPL_FUNCTIONS['linalg_qr_out'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.linalg_qr_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_qr_out, "wrapper_CUDA_linalg_qr_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_linalg_qr", REGISTER_CUDA,
+        legacy="CUDAType::linalg_qr")
+def wrapper_CUDA_linalg_qr(*args: Any) -> Any:
+    """linalg_qr(Tensor A, str mode='reduced') -> (Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['linalg_qr'](op, *args[:2])
+    IMPL_FUNCTIONS['linalg_qr_out'](op, *args[:2], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops.linalg_qr.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_linalg_qr, "wrapper_CUDA_linalg_qr"))
+
+
+# ---- structured: _linalg_eigh.eigenvalues (meta: _linalg_eigh, impl: _linalg_eigh_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__linalg_eigh_eigenvalues", REGISTER_CUDA,
+        legacy="CUDAType::_linalg_eigh")
+def wrapper_CUDA__linalg_eigh_eigenvalues(*args: Any) -> Any:
+    """_linalg_eigh.eigenvalues(Tensor A, str UPLO="L", bool compute_v=True, *, Tensor(a!) eigenvalues, Tensor(b!) eigenvectors) -> (Tensor(a!), Tensor(b!)) (out)"""
+    check_devices(args, ((3, 'eigenvalues'), (4, 'eigenvectors'), (0, 'A')), 'wrapper_CUDA__linalg_eigh_eigenvalues')
+    op = StructuredKernel(list(args[3:5]))
+    op.kind = "out"
+    META_FUNCTIONS['_linalg_eigh'](op, *args[:3])
+    IMPL_FUNCTIONS['_linalg_eigh_out'](op, *args[:3], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_eigh_eigenvalues.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__linalg_eigh_eigenvalues, "wrapper_CUDA__linalg_eigh_eigenvalues"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__linalg_eigh", REGISTER_CUDA,
+        legacy="CUDAType::_linalg_eigh")
+def wrapper_CUDA__linalg_eigh(*args: Any) -> Any:
+    """_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_linalg_eigh'](op, *args[:3])
+    IMPL_FUNCTIONS['_linalg_eigh_out'](op, *args[:3], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_eigh.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__linalg_eigh, "wrapper_CUDA__linalg_eigh"))
+
+
+# ---- structured: _linalg_svd.U (meta: _linalg_svd, impl: _linalg_svd_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__linalg_svd_U", REGISTER_CUDA,
+        legacy="CUDAType::_linalg_svd")
+def wrapper_CUDA__linalg_svd_U(*args: Any) -> Any:
+    """_linalg_svd.U(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None, Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) -> (Tensor(a!), Tensor(b!), Tensor(c!)) (out)"""
+    check_devices(args, ((4, 'U'), (5, 'S'), (6, 'Vh'), (0, 'A')), 'wrapper_CUDA__linalg_svd_U')
+    op = StructuredKernel(list(args[4:7]))
+    op.kind = "out"
+    META_FUNCTIONS['_linalg_svd'](op, *args[:4])
+    IMPL_FUNCTIONS['_linalg_svd_out'](op, *args[:4], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_svd_U.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__linalg_svd_U, "wrapper_CUDA__linalg_svd_U"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA__linalg_svd", REGISTER_CUDA,
+        legacy="CUDAType::_linalg_svd")
+def wrapper_CUDA__linalg_svd(*args: Any) -> Any:
+    """_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor, Tensor, Tensor) (functional)"""
+    op = StructuredKernel([Tensor(), Tensor(), Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['_linalg_svd'](op, *args[:4])
+    IMPL_FUNCTIONS['_linalg_svd_out'](op, *args[:4], *op.outputs_)
+    return tuple(op.outputs_)
+
+
+ops._linalg_svd.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA__linalg_svd, "wrapper_CUDA__linalg_svd"))
+
+
 # ---- structured: amax.out (meta: amax, impl: amax_out) --------------------
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_amax_out", REGISTER_CUDA,

@@ -176,6 +176,8 @@ _ov_new_ones = Overloads([(ops.new_ones, Binder(ops.new_ones.schema))])
 _ov_bernoulli = Overloads([(ops.bernoulli, Binder(ops.bernoulli.schema)), (ops.bernoulli_p, Binder(ops.bernoulli_p.schema))])
 _ov_bernoulli_ = Overloads([(ops.bernoulli__Tensor, Binder(ops.bernoulli__Tensor.schema)), (ops.bernoulli__float, Binder(ops.bernoulli__float.schema))])
 _ov_det = Overloads([(ops.det, Binder(ops.det.schema))])
+_ov_inverse = Overloads([(ops.inverse, Binder(ops.inverse.schema))])
+_ov_svd = Overloads([(ops.svd, Binder(ops.svd.schema))])
 _ov_amax = Overloads([(ops.amax, Binder(ops.amax.schema))])
 _ov_amin = Overloads([(ops.amin, Binder(ops.amin.schema))])
 _ov_aminmax = Overloads([(ops.aminmax, Binder(ops.aminmax.schema))])
@@ -1924,6 +1926,24 @@ class TensorMethods:
         det(Tensor self) -> Tensor
         """
         op, full = select_overload(_ov_det, (self, *args), kwargs, "Tensor.det")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::inverse", TENSOR_BODY_H, "at::Tensor::inverse",
+            legacy="Tensor::inverse (TensorMethods.h)")
+    def inverse(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::inverse, overloads:
+        inverse(Tensor self) -> Tensor
+        """
+        op, full = select_overload(_ov_inverse, (self, *args), kwargs, "Tensor.inverse")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::svd", TENSOR_BODY_H, "at::Tensor::svd",
+            legacy="Tensor::svd (TensorMethods.h)")
+    def svd(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::svd, overloads:
+        svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor, Tensor, Tensor)
+        """
+        op, full = select_overload(_ov_svd, (self, *args), kwargs, "Tensor.svd")
         return op.call(*full)
 
     @traced("dispatch", "at::Tensor::amax", TENSOR_BODY_H, "at::Tensor::amax",
@@ -4219,6 +4239,8 @@ METHODS: tuple[str, ...] = (
     "bernoulli",
     "bernoulli_",
     "det",
+    "inverse",
+    "svd",
     "amax",
     "amin",
     "aminmax",

@@ -7,6 +7,7 @@ CPU kernel (REGISTER_DISPATCH), so the code generator can find them by name.
 from tensortrace.aten.native import (  # noqa: F401 - imported for their registrations
     activation,
     aliases,
+    batch_linear_algebra,
     binary_ops,
     binary_ops_extra,
     binary_ops_math,
@@ -73,6 +74,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
 )
 from tensortrace.aten.native.cpu import (  # noqa: F401
     activation_kernel,
+    batch_linear_algebra_kernel,
     binary_ops_extra_kernel,
     binary_ops_kernel,
     binary_ops_math_kernel,

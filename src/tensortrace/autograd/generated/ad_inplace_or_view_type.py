@@ -2496,6 +2496,66 @@ ops.linalg_vector_norm_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     linalg_vector_norm_out, "torch::ADInplaceOrView::linalg_vector_norm_out", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::linalg_inv_ex_inverse", INPLACE_OR_VIEW)
+def linalg_inv_ex_inverse(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_inv_ex.inverse(Tensor A, *, bool check_errors=False, Tensor(a!) inverse, Tensor(b!) info) -> (Tensor(a!), Tensor(b!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linalg_inv_ex_inverse.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linalg_inv_ex_inverse.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linalg_inv_ex_inverse, "torch::ADInplaceOrView::linalg_inv_ex_inverse", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_linalg_solve_ex_result", INPLACE_OR_VIEW)
+def _linalg_solve_ex_result(ks: DispatchKeySet, *args: Any) -> Any:
+    """_linalg_solve_ex.result(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots, Tensor(d!) info) -> (Tensor(a!), Tensor(b!), Tensor(c!), Tensor(d!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._linalg_solve_ex_result.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._linalg_solve_ex_result.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _linalg_solve_ex_result, "torch::ADInplaceOrView::_linalg_solve_ex_result", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::linalg_qr_out", INPLACE_OR_VIEW)
+def linalg_qr_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_qr.out(Tensor A, str mode='reduced', *, Tensor(a!) Q, Tensor(b!) R) -> (Tensor(a!), Tensor(b!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.linalg_qr_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.linalg_qr_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    linalg_qr_out, "torch::ADInplaceOrView::linalg_qr_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_linalg_eigh_eigenvalues", INPLACE_OR_VIEW)
+def _linalg_eigh_eigenvalues(ks: DispatchKeySet, *args: Any) -> Any:
+    """_linalg_eigh.eigenvalues(Tensor A, str UPLO="L", bool compute_v=True, *, Tensor(a!) eigenvalues, Tensor(b!) eigenvectors) -> (Tensor(a!), Tensor(b!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._linalg_eigh_eigenvalues.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._linalg_eigh_eigenvalues.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _linalg_eigh_eigenvalues, "torch::ADInplaceOrView::_linalg_eigh_eigenvalues", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::_linalg_svd_U", INPLACE_OR_VIEW)
+def _linalg_svd_U(ks: DispatchKeySet, *args: Any) -> Any:
+    """_linalg_svd.U(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None, Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) -> (Tensor(a!), Tensor(b!), Tensor(c!))"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops._linalg_svd_U.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops._linalg_svd_U.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    _linalg_svd_U, "torch::ADInplaceOrView::_linalg_svd_U", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::amax_out", INPLACE_OR_VIEW)
 def amax_out(ks: DispatchKeySet, *args: Any) -> Any:
     """amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)"""

@@ -34,6 +34,7 @@ from tensortrace.autograd.functions_manual import (
     ger,
     handle_r_to_c,
     index_backward,
+    linalg_solve_backward,
     log_sigmoid_backward,
     masked_fill_backward,
     max_pool_double_backward,
@@ -3224,5 +3225,39 @@ class NanToNumBackward0(TraceableFunction):
         'nan_to_num',
         (Formula(('self',), NanToNumBackward0_self, frozenset(['at', 'grad', 'self'])),),
         ('self',),
+        {},
+        {})
+
+
+def LinalgInvExBackward0_A(v: dict[str, Any]) -> Any:
+    """A: at.matmul(inverse.mH(), at.matmul(grad, inverse.mH())).neg()"""
+    return at.matmul(v['inverse'].mH(), at.matmul(v['grad'], v['inverse'].mH())).neg()
+
+
+class LinalgInvExBackward0(TraceableFunction):
+    """linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'linalg_inv_ex',
+        (Formula(('A',), LinalgInvExBackward0_A, frozenset(['at', 'grad', 'inverse'])),),
+        ('A',),
+        {},
+        {})
+
+
+def LinalgSolveExBackward0_A_B(v: dict[str, Any]) -> Any:
+    """A, B: linalg_solve_backward(grad, result, A, LU, pivots, left, grad_input_mask[1], grad_input_mask[0])"""
+    return linalg_solve_backward(v['grad'], v['result'], v['A'], v['LU'], v['pivots'], v['left'], v['grad_input_mask'][1], v['grad_input_mask'][0])
+
+
+class LinalgSolveExBackward0(TraceableFunction):
+    """_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor, Tensor, Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        '_linalg_solve_ex',
+        (Formula(('A', 'B'), LinalgSolveExBackward0_A_B, frozenset(['A', 'LU', 'grad', 'grad_input_mask', 'left', 'linalg_solve_backward', 'pivots', 'result'])),),
+        ('A', 'B'),
         {},
         {})

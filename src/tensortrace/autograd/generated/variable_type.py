@@ -5536,6 +5536,176 @@ ops.linalg_det.register(DispatchKey.Autograd, KernelFunction(
     linalg_det, "torch::autograd::VariableType::linalg_det", with_keyset=True))
 
 
+_record_linalg_inv_ex = GraphRecording(ops.linalg_inv_ex, AutoDispatchBelowADInplaceOrView, nodes.LinalgInvExBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_inv_ex", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_inv_ex(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor, Tensor): records LinalgInvExBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_linalg_inv_ex(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linalg_inv_ex.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_inv_ex.register(DispatchKey.Autograd, KernelFunction(
+    linalg_inv_ex, "torch::autograd::VariableType::linalg_inv_ex", with_keyset=True))
+
+
+_record_linalg_inv_ex_inverse = GraphRecording(ops.linalg_inv_ex_inverse, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_inv_ex", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_inv_ex_inverse(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_inv_ex.inverse(Tensor A, *, bool check_errors=False, Tensor(a!) inverse, Tensor(b!) info) -> (Tensor(a!), Tensor(b!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2]) or requires_grad(args[3])):
+        return _record_linalg_inv_ex_inverse(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linalg_inv_ex_inverse.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_inv_ex_inverse.register(DispatchKey.Autograd, KernelFunction(
+    linalg_inv_ex_inverse, "torch::autograd::VariableType::linalg_inv_ex", with_keyset=True))
+
+
+_record__linalg_solve_ex = GraphRecording(ops._linalg_solve_ex, AutoDispatchBelowADInplaceOrView, nodes.LinalgSolveExBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::_linalg_solve_ex", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _linalg_solve_ex(ks: DispatchKeySet, *args: Any) -> Any:
+    """_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor, Tensor, Tensor, Tensor): records LinalgSolveExBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record__linalg_solve_ex(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._linalg_solve_ex.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._linalg_solve_ex.register(DispatchKey.Autograd, KernelFunction(
+    _linalg_solve_ex, "torch::autograd::VariableType::_linalg_solve_ex", with_keyset=True))
+
+
+_record__linalg_solve_ex_result = GraphRecording(ops._linalg_solve_ex_result, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_linalg_solve_ex", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _linalg_solve_ex_result(ks: DispatchKeySet, *args: Any) -> Any:
+    """_linalg_solve_ex.result(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots, Tensor(d!) info) -> (Tensor(a!), Tensor(b!), Tensor(c!), Tensor(d!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[4]) or requires_grad(args[5]) or requires_grad(args[6]) or requires_grad(args[7])):
+        return _record__linalg_solve_ex_result(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._linalg_solve_ex_result.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._linalg_solve_ex_result.register(DispatchKey.Autograd, KernelFunction(
+    _linalg_solve_ex_result, "torch::autograd::VariableType::_linalg_solve_ex", with_keyset=True))
+
+
+_record_linalg_qr = GraphRecording(ops.linalg_qr, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_qr", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_qr(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_qr(Tensor A, str mode='reduced') -> (Tensor, Tensor): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_linalg_qr(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.linalg_qr.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_qr.register(DispatchKey.Autograd, KernelFunction(
+    linalg_qr, "torch::autograd::VariableType::linalg_qr", with_keyset=True))
+
+
+_record_linalg_qr_out = GraphRecording(ops.linalg_qr_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::linalg_qr", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def linalg_qr_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """linalg_qr.out(Tensor A, str mode='reduced', *, Tensor(a!) Q, Tensor(b!) R) -> (Tensor(a!), Tensor(b!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2]) or requires_grad(args[3])):
+        return _record_linalg_qr_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.linalg_qr_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.linalg_qr_out.register(DispatchKey.Autograd, KernelFunction(
+    linalg_qr_out, "torch::autograd::VariableType::linalg_qr", with_keyset=True))
+
+
+_record__linalg_eigh = GraphRecording(ops._linalg_eigh, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_linalg_eigh", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _linalg_eigh(ks: DispatchKeySet, *args: Any) -> Any:
+    """_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor, Tensor): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__linalg_eigh(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._linalg_eigh.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._linalg_eigh.register(DispatchKey.Autograd, KernelFunction(
+    _linalg_eigh, "torch::autograd::VariableType::_linalg_eigh", with_keyset=True))
+
+
+_record__linalg_eigh_eigenvalues = GraphRecording(ops._linalg_eigh_eigenvalues, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_linalg_eigh", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _linalg_eigh_eigenvalues(ks: DispatchKeySet, *args: Any) -> Any:
+    """_linalg_eigh.eigenvalues(Tensor A, str UPLO="L", bool compute_v=True, *, Tensor(a!) eigenvalues, Tensor(b!) eigenvectors) -> (Tensor(a!), Tensor(b!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[3]) or requires_grad(args[4])):
+        return _record__linalg_eigh_eigenvalues(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._linalg_eigh_eigenvalues.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._linalg_eigh_eigenvalues.register(DispatchKey.Autograd, KernelFunction(
+    _linalg_eigh_eigenvalues, "torch::autograd::VariableType::_linalg_eigh", with_keyset=True))
+
+
+_record__linalg_svd = GraphRecording(ops._linalg_svd, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_linalg_svd", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _linalg_svd(ks: DispatchKeySet, *args: Any) -> Any:
+    """_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor, Tensor, Tensor): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record__linalg_svd(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops._linalg_svd.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._linalg_svd.register(DispatchKey.Autograd, KernelFunction(
+    _linalg_svd, "torch::autograd::VariableType::_linalg_svd", with_keyset=True))
+
+
+_record__linalg_svd_U = GraphRecording(ops._linalg_svd_U, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::_linalg_svd", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def _linalg_svd_U(ks: DispatchKeySet, *args: Any) -> Any:
+    """_linalg_svd.U(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None, Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) -> (Tensor(a!), Tensor(b!), Tensor(c!)): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4]) or requires_grad(args[5]) or requires_grad(args[6])):
+        return _record__linalg_svd_U(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops._linalg_svd_U.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops._linalg_svd_U.register(DispatchKey.Autograd, KernelFunction(
+    _linalg_svd_U, "torch::autograd::VariableType::_linalg_svd", with_keyset=True))
+
+
 _record_amax = GraphRecording(ops.amax, AutoDispatchBelowADInplaceOrView, None)
 
 

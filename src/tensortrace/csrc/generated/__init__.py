@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "9be5fb8e0bad1890d30b3b29877914078d2db7ecae0e45fc6f95775fc75ea1ba"
+INPUTS_SHA256 = "059ce59a4d75ca229fab4fdd4dc387a85eef927f9a1cfe6e8e972a2529ab7cbb"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

@@ -15,7 +15,13 @@ from tensortrace.aten.generated import operators as ops
 from tensortrace.csrc import return_types
 from tensortrace.csrc.dtype import to_scalar_type
 from tensortrace.csrc.python_arg_parser import INT64_MAX, INT64_MIN, PythonArgParser
-from tensortrace.csrc.python_binding_helpers import call_out, int64_arg, scalar_arg
+from tensortrace.csrc.python_binding_helpers import (
+    call_out,
+    convert,
+    int64_arg,
+    scalar_arg,
+    wrap_result,
+)
 from tensortrace.csrc.python_variable import THPVariable_Wrap, handle_th_errors
 from tensortrace.trace import recorder, traced
 
@@ -314,6 +320,379 @@ def linalg_det(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- linalg_matmul -----------------------------------------------------------------------------
+parser_linalg_matmul = PythonArgParser.lazy([
+    'linalg_matmul(Tensor input, Tensor other, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_matmul", TORCH_FUNCTIONS_CPP, "dispatch_linalg_matmul", legacy="dispatch_linalg_matmul")
+def dispatch_linalg_matmul_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_matmul(Tensor input, Tensor other, *, Tensor out=None): linalg_matmul, out= linalg_matmul.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_matmul_out, 'linalg_matmul', False, self, kwargs, out)
+    return at.linalg_matmul(self=kwargs['self'], other=kwargs['other'])
+
+structseqs_linalg_matmul = [(return_types.for_schema('linalg_matmul', ops.linalg_matmul.schema), return_types.for_schema('linalg_matmul_out', ops.linalg_matmul_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_matmul", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_matmul")
+def linalg_matmul(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_matmul: THPVariable_linalg_matmul"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_matmul",
+                                 {"python_name": "torch.linalg_matmul"})
+    self = None
+    r = parser_linalg_matmul.parse(args, kwargs)
+    a = r.args
+    # linalg_matmul(Tensor input, Tensor other, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    other = a[1]
+    if other is not None:
+        other = other.cdata
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_linalg_matmul_0(self, {'self': self_, 'other': other, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- linalg_inv_ex -----------------------------------------------------------------------------
+parser_linalg_inv_ex = PythonArgParser.lazy([
+    'linalg_inv_ex(Tensor A, *, bool check_errors=False, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_inv_ex", TORCH_FUNCTIONS_CPP, "dispatch_linalg_inv_ex", legacy="dispatch_linalg_inv_ex")
+def dispatch_linalg_inv_ex_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_inv_ex(Tensor A, *, bool check_errors=False, TensorList[2] out=None): linalg_inv_ex, out= linalg_inv_ex.inverse"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_inv_ex_inverse, 'linalg_inv_ex', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['A'] = kwargs['A']
+    if kwargs['check_errors'] is not None:
+        call_kwargs['check_errors'] = kwargs['check_errors']
+    return at.linalg_inv_ex(**call_kwargs)
+
+structseqs_linalg_inv_ex = [(return_types.for_schema('linalg_inv_ex', ops.linalg_inv_ex.schema), return_types.for_schema('linalg_inv_ex_out', ops.linalg_inv_ex_inverse.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_inv_ex", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_inv_ex")
+def linalg_inv_ex(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_inv_ex: THPVariable_linalg_inv_ex"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_inv_ex",
+                                 {"python_name": "torch.linalg_inv_ex"})
+    self = None
+    r = parser_linalg_inv_ex.parse(args, kwargs)
+    a = r.args
+    # linalg_inv_ex(Tensor A, *, bool check_errors=False, TensorList[2] out=None)
+    a_ = a[0]
+    if a_ is not None:
+        a_ = a_.cdata
+    check_errors = a[1]
+    if check_errors is None:
+        check_errors = False
+    out = None if a[2] is None else convert(r, 2)
+    result = dispatch_linalg_inv_ex_0(self, {'A': a_, 'check_errors': check_errors, 'out': out})
+    return wrap_result(result, structseqs_linalg_inv_ex[0][0 if out is None else 1])
+
+
+# ---- linalg_inv --------------------------------------------------------------------------------
+parser_linalg_inv = PythonArgParser.lazy([
+    'linalg_inv(Tensor A)',
+])
+
+
+@traced("python", "dispatch_linalg_inv", TORCH_FUNCTIONS_CPP, "dispatch_linalg_inv", legacy="dispatch_linalg_inv")
+def dispatch_linalg_inv_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_inv(Tensor A): linalg_inv"""
+    return at.linalg_inv(A=kwargs['A'])
+
+structseqs_linalg_inv = [(return_types.for_schema('linalg_inv', ops.linalg_inv.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_inv", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_inv")
+def linalg_inv(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_inv: THPVariable_linalg_inv"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_inv",
+                                 {"python_name": "torch.linalg_inv"})
+    self = None
+    r = parser_linalg_inv.parse(args, kwargs)
+    a = r.args
+    # linalg_inv(Tensor A)
+    a_ = a[0]
+    if a_ is not None:
+        a_ = a_.cdata
+    result = dispatch_linalg_inv_0(self, {'A': a_})
+    return THPVariable_Wrap(result)
+
+
+# ---- linalg_solve_ex ---------------------------------------------------------------------------
+parser_linalg_solve_ex = PythonArgParser.lazy([
+    'linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch_linalg_solve_ex", TORCH_FUNCTIONS_CPP, "dispatch_linalg_solve_ex", legacy="dispatch_linalg_solve_ex")
+def dispatch_linalg_solve_ex_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, TensorList[2] out=None): linalg_solve_ex, out= linalg_solve_ex.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_solve_ex_out, 'linalg_solve_ex', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['A'] = kwargs['A']
+    call_kwargs['B'] = kwargs['B']
+    if kwargs['left'] is not None:
+        call_kwargs['left'] = kwargs['left']
+    if kwargs['check_errors'] is not None:
+        call_kwargs['check_errors'] = kwargs['check_errors']
+    return at.linalg_solve_ex(**call_kwargs)
+
+structseqs_linalg_solve_ex = [(return_types.for_schema('linalg_solve_ex', ops.linalg_solve_ex.schema), return_types.for_schema('linalg_solve_ex_out', ops.linalg_solve_ex_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_solve_ex", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_solve_ex")
+def linalg_solve_ex(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_solve_ex: THPVariable_linalg_solve_ex"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_solve_ex",
+                                 {"python_name": "torch.linalg_solve_ex"})
+    self = None
+    r = parser_linalg_solve_ex.parse(args, kwargs)
+    a = r.args
+    # linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, TensorList[2] out=None)
+    a_ = a[0]
+    if a_ is not None:
+        a_ = a_.cdata
+    b_ = a[1]
+    if b_ is not None:
+        b_ = b_.cdata
+    left = a[2]
+    if left is None:
+        left = True
+    check_errors = a[3]
+    if check_errors is None:
+        check_errors = False
+    out = None if a[4] is None else convert(r, 4)
+    result = dispatch_linalg_solve_ex_0(self, {'A': a_, 'B': b_, 'left': left, 'check_errors': check_errors, 'out': out})
+    return wrap_result(result, structseqs_linalg_solve_ex[0][0 if out is None else 1])
+
+
+# ---- linalg_solve ------------------------------------------------------------------------------
+parser_linalg_solve = PythonArgParser.lazy([
+    'linalg_solve(Tensor A, Tensor B, *, bool left=True)',
+])
+
+
+@traced("python", "dispatch_linalg_solve", TORCH_FUNCTIONS_CPP, "dispatch_linalg_solve", legacy="dispatch_linalg_solve")
+def dispatch_linalg_solve_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_solve(Tensor A, Tensor B, *, bool left=True): linalg_solve"""
+    call_kwargs = {}
+    call_kwargs['A'] = kwargs['A']
+    call_kwargs['B'] = kwargs['B']
+    if kwargs['left'] is not None:
+        call_kwargs['left'] = kwargs['left']
+    return at.linalg_solve(**call_kwargs)
+
+structseqs_linalg_solve = [(return_types.for_schema('linalg_solve', ops.linalg_solve.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_solve", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_solve")
+def linalg_solve(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_solve: THPVariable_linalg_solve"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_solve",
+                                 {"python_name": "torch.linalg_solve"})
+    self = None
+    r = parser_linalg_solve.parse(args, kwargs)
+    a = r.args
+    # linalg_solve(Tensor A, Tensor B, *, bool left=True)
+    a_ = a[0]
+    if a_ is not None:
+        a_ = a_.cdata
+    b_ = a[1]
+    if b_ is not None:
+        b_ = b_.cdata
+    left = a[2]
+    if left is None:
+        left = True
+    result = dispatch_linalg_solve_0(self, {'A': a_, 'B': b_, 'left': left})
+    return THPVariable_Wrap(result)
+
+
+# ---- linalg_qr ---------------------------------------------------------------------------------
+parser_linalg_qr = PythonArgParser.lazy([
+    "linalg_qr(Tensor A, str mode='reduced', *, TensorList[2] out=None)",
+])
+
+
+@traced("python", "dispatch_linalg_qr", TORCH_FUNCTIONS_CPP, "dispatch_linalg_qr", legacy="dispatch_linalg_qr")
+def dispatch_linalg_qr_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_qr(Tensor A, str mode='reduced', *, TensorList[2] out=None): linalg_qr, out= linalg_qr.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.linalg_qr_out, 'linalg_qr', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['A'] = kwargs['A']
+    if kwargs['mode'] is not None:
+        call_kwargs['mode'] = kwargs['mode']
+    return at.linalg_qr(**call_kwargs)
+
+structseqs_linalg_qr = [(return_types.for_schema('linalg_qr', ops.linalg_qr.schema), return_types.for_schema('linalg_qr_out', ops.linalg_qr_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_qr", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_qr")
+def linalg_qr(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_qr: THPVariable_linalg_qr"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_qr",
+                                 {"python_name": "torch.linalg_qr"})
+    self = None
+    r = parser_linalg_qr.parse(args, kwargs)
+    a = r.args
+    # linalg_qr(Tensor A, str mode='reduced', *, TensorList[2] out=None)
+    a_ = a[0]
+    if a_ is not None:
+        a_ = a_.cdata
+    mode = a[1]
+    if mode is None:
+        mode = 'reduced'
+    out = None if a[2] is None else convert(r, 2)
+    result = dispatch_linalg_qr_0(self, {'A': a_, 'mode': mode, 'out': out})
+    return wrap_result(result, structseqs_linalg_qr[0][0 if out is None else 1])
+
+
+# ---- linalg_eigh -------------------------------------------------------------------------------
+parser_linalg_eigh = PythonArgParser.lazy([
+    'linalg_eigh(Tensor input, str UPLO="L")',
+])
+
+
+@traced("python", "dispatch_linalg_eigh", TORCH_FUNCTIONS_CPP, "dispatch_linalg_eigh", legacy="dispatch_linalg_eigh")
+def dispatch_linalg_eigh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_eigh(Tensor input, str UPLO="L"): linalg_eigh"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['UPLO'] is not None:
+        call_kwargs['UPLO'] = kwargs['UPLO']
+    return at.linalg_eigh(**call_kwargs)
+
+structseqs_linalg_eigh = [(return_types.for_schema('linalg_eigh', ops.linalg_eigh.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_eigh", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_eigh")
+def linalg_eigh(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_eigh: THPVariable_linalg_eigh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_eigh",
+                                 {"python_name": "torch.linalg_eigh"})
+    self = None
+    r = parser_linalg_eigh.parse(args, kwargs)
+    a = r.args
+    # linalg_eigh(Tensor input, str UPLO="L")
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    uplo_ = a[1]
+    if uplo_ is None:
+        uplo_ = 'L'
+    result = dispatch_linalg_eigh_0(self, {'self': self_, 'UPLO': uplo_})
+    return wrap_result(result, structseqs_linalg_eigh[0][0])
+
+
+# ---- linalg_eigvalsh ---------------------------------------------------------------------------
+parser_linalg_eigvalsh = PythonArgParser.lazy([
+    'linalg_eigvalsh(Tensor input, str UPLO="L")',
+])
+
+
+@traced("python", "dispatch_linalg_eigvalsh", TORCH_FUNCTIONS_CPP, "dispatch_linalg_eigvalsh", legacy="dispatch_linalg_eigvalsh")
+def dispatch_linalg_eigvalsh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_eigvalsh(Tensor input, str UPLO="L"): linalg_eigvalsh"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['UPLO'] is not None:
+        call_kwargs['UPLO'] = kwargs['UPLO']
+    return at.linalg_eigvalsh(**call_kwargs)
+
+structseqs_linalg_eigvalsh = [(return_types.for_schema('linalg_eigvalsh', ops.linalg_eigvalsh.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_eigvalsh", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_eigvalsh")
+def linalg_eigvalsh(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_eigvalsh: THPVariable_linalg_eigvalsh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_eigvalsh",
+                                 {"python_name": "torch.linalg_eigvalsh"})
+    self = None
+    r = parser_linalg_eigvalsh.parse(args, kwargs)
+    a = r.args
+    # linalg_eigvalsh(Tensor input, str UPLO="L")
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    uplo_ = a[1]
+    if uplo_ is None:
+        uplo_ = 'L'
+    result = dispatch_linalg_eigvalsh_0(self, {'self': self_, 'UPLO': uplo_})
+    return THPVariable_Wrap(result)
+
+
+# ---- linalg_svd --------------------------------------------------------------------------------
+parser_linalg_svd = PythonArgParser.lazy([
+    'linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None)',
+])
+
+
+@traced("python", "dispatch_linalg_svd", TORCH_FUNCTIONS_CPP, "dispatch_linalg_svd", legacy="dispatch_linalg_svd")
+def dispatch_linalg_svd_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None): linalg_svd"""
+    call_kwargs = {}
+    call_kwargs['A'] = kwargs['A']
+    if kwargs['full_matrices'] is not None:
+        call_kwargs['full_matrices'] = kwargs['full_matrices']
+    call_kwargs['driver'] = kwargs['driver']
+    return at.linalg_svd(**call_kwargs)
+
+structseqs_linalg_svd = [(return_types.for_schema('linalg_svd', ops.linalg_svd.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_linalg_svd", TORCH_FUNCTIONS_CPP, legacy="THPVariable_linalg_svd")
+def linalg_svd(*args: Any, **kwargs: Any) -> Any:
+    """torch.linalg_svd: THPVariable_linalg_svd"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.linalg_svd",
+                                 {"python_name": "torch.linalg_svd"})
+    self = None
+    r = parser_linalg_svd.parse(args, kwargs)
+    a = r.args
+    # linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None)
+    a_ = a[0]
+    if a_ is not None:
+        a_ = a_.cdata
+    full_matrices = a[1]
+    if full_matrices is None:
+        full_matrices = True
+    driver = a[2]
+    result = dispatch_linalg_svd_0(self, {'A': a_, 'full_matrices': full_matrices, 'driver': driver})
+    return wrap_result(result, structseqs_linalg_svd[0][0])
+
+
 # ---- linalg_cross ------------------------------------------------------------------------------
 parser_linalg_cross = PythonArgParser.lazy([
     'linalg_cross(Tensor input, Tensor other, *, int64_t dim=-1)',
@@ -365,5 +744,14 @@ FUNCTIONS: dict[str, Any] = {
     "linalg_norm": linalg_norm,
     "linalg_svdvals": linalg_svdvals,
     "linalg_det": linalg_det,
+    "linalg_matmul": linalg_matmul,
+    "linalg_inv_ex": linalg_inv_ex,
+    "linalg_inv": linalg_inv,
+    "linalg_solve_ex": linalg_solve_ex,
+    "linalg_solve": linalg_solve,
+    "linalg_qr": linalg_qr,
+    "linalg_eigh": linalg_eigh,
+    "linalg_eigvalsh": linalg_eigvalsh,
+    "linalg_svd": linalg_svd,
     "linalg_cross": linalg_cross,
 }

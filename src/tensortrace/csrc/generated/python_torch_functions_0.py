@@ -7800,6 +7800,232 @@ def det(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- inverse -----------------------------------------------------------------------------------
+parser_inverse = PythonArgParser.lazy([
+    'inverse(Tensor input)',
+])
+
+
+@traced("python", "dispatch_inverse", TORCH_FUNCTIONS_CPP, "dispatch_inverse", legacy="dispatch_inverse")
+def dispatch_inverse_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """inverse(Tensor input): inverse"""
+    return at.inverse(self=kwargs['self'])
+
+structseqs_inverse = [(return_types.for_schema('inverse', ops.inverse.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_inverse", TORCH_FUNCTIONS_CPP, legacy="THPVariable_inverse")
+def inverse(*args: Any, **kwargs: Any) -> Any:
+    """torch.inverse: THPVariable_inverse"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.inverse",
+                                 {"python_name": "torch.inverse"})
+    self = None
+    r = parser_inverse.parse(args, kwargs)
+    a = r.args
+    # inverse(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_inverse_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- _linalg_solve_ex --------------------------------------------------------------------------
+parser__linalg_solve_ex = PythonArgParser.lazy([
+    '_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, TensorList[4] out=None)',
+])
+
+
+@traced("python", "dispatch__linalg_solve_ex", TORCH_FUNCTIONS_CPP, "dispatch__linalg_solve_ex", legacy="dispatch__linalg_solve_ex")
+def dispatch__linalg_solve_ex_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, TensorList[4] out=None): _linalg_solve_ex, out= _linalg_solve_ex.result"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops._linalg_solve_ex_result, '_linalg_solve_ex', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['A'] = kwargs['A']
+    call_kwargs['B'] = kwargs['B']
+    if kwargs['left'] is not None:
+        call_kwargs['left'] = kwargs['left']
+    if kwargs['check_errors'] is not None:
+        call_kwargs['check_errors'] = kwargs['check_errors']
+    return at._linalg_solve_ex(**call_kwargs)
+
+structseqs__linalg_solve_ex = [(return_types.for_schema('_linalg_solve_ex', ops._linalg_solve_ex.schema), return_types.for_schema('_linalg_solve_ex_out', ops._linalg_solve_ex_result.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__linalg_solve_ex", TORCH_FUNCTIONS_CPP, legacy="THPVariable__linalg_solve_ex")
+def _linalg_solve_ex(*args: Any, **kwargs: Any) -> Any:
+    """torch._linalg_solve_ex: THPVariable__linalg_solve_ex"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._linalg_solve_ex",
+                                 {"python_name": "torch._linalg_solve_ex"})
+    self = None
+    r = parser__linalg_solve_ex.parse(args, kwargs)
+    a = r.args
+    # _linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, TensorList[4] out=None)
+    a_ = a[0]
+    if a_ is not None:
+        a_ = a_.cdata
+    b_ = a[1]
+    if b_ is not None:
+        b_ = b_.cdata
+    left = a[2]
+    if left is None:
+        left = True
+    check_errors = a[3]
+    if check_errors is None:
+        check_errors = False
+    out = None if a[4] is None else convert(r, 4)
+    result = dispatch__linalg_solve_ex_0(self, {'A': a_, 'B': b_, 'left': left, 'check_errors': check_errors, 'out': out})
+    return wrap_result(result, structseqs__linalg_solve_ex[0][0 if out is None else 1])
+
+
+# ---- _linalg_eigh ------------------------------------------------------------------------------
+parser__linalg_eigh = PythonArgParser.lazy([
+    '_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True, *, TensorList[2] out=None)',
+])
+
+
+@traced("python", "dispatch__linalg_eigh", TORCH_FUNCTIONS_CPP, "dispatch__linalg_eigh", legacy="dispatch__linalg_eigh")
+def dispatch__linalg_eigh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True, *, TensorList[2] out=None): _linalg_eigh, out= _linalg_eigh.eigenvalues"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops._linalg_eigh_eigenvalues, '_linalg_eigh', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['A'] = kwargs['A']
+    if kwargs['UPLO'] is not None:
+        call_kwargs['UPLO'] = kwargs['UPLO']
+    if kwargs['compute_v'] is not None:
+        call_kwargs['compute_v'] = kwargs['compute_v']
+    return at._linalg_eigh(**call_kwargs)
+
+structseqs__linalg_eigh = [(return_types.for_schema('_linalg_eigh', ops._linalg_eigh.schema), return_types.for_schema('_linalg_eigh_out', ops._linalg_eigh_eigenvalues.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__linalg_eigh", TORCH_FUNCTIONS_CPP, legacy="THPVariable__linalg_eigh")
+def _linalg_eigh(*args: Any, **kwargs: Any) -> Any:
+    """torch._linalg_eigh: THPVariable__linalg_eigh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._linalg_eigh",
+                                 {"python_name": "torch._linalg_eigh"})
+    self = None
+    r = parser__linalg_eigh.parse(args, kwargs)
+    a = r.args
+    # _linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True, *, TensorList[2] out=None)
+    a_ = a[0]
+    if a_ is not None:
+        a_ = a_.cdata
+    uplo_ = a[1]
+    if uplo_ is None:
+        uplo_ = 'L'
+    compute_v = a[2]
+    if compute_v is None:
+        compute_v = True
+    out = None if a[3] is None else convert(r, 3)
+    result = dispatch__linalg_eigh_0(self, {'A': a_, 'UPLO': uplo_, 'compute_v': compute_v, 'out': out})
+    return wrap_result(result, structseqs__linalg_eigh[0][0 if out is None else 1])
+
+
+# ---- _linalg_svd -------------------------------------------------------------------------------
+parser__linalg_svd = PythonArgParser.lazy([
+    '_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None, TensorList[3] out=None)',
+])
+
+
+@traced("python", "dispatch__linalg_svd", TORCH_FUNCTIONS_CPP, "dispatch__linalg_svd", legacy="dispatch__linalg_svd")
+def dispatch__linalg_svd_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None, TensorList[3] out=None): _linalg_svd, out= _linalg_svd.U"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops._linalg_svd_U, '_linalg_svd', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['A'] = kwargs['A']
+    if kwargs['full_matrices'] is not None:
+        call_kwargs['full_matrices'] = kwargs['full_matrices']
+    if kwargs['compute_uv'] is not None:
+        call_kwargs['compute_uv'] = kwargs['compute_uv']
+    call_kwargs['driver'] = kwargs['driver']
+    return at._linalg_svd(**call_kwargs)
+
+structseqs__linalg_svd = [(return_types.for_schema('_linalg_svd', ops._linalg_svd.schema), return_types.for_schema('_linalg_svd_out', ops._linalg_svd_U.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__linalg_svd", TORCH_FUNCTIONS_CPP, legacy="THPVariable__linalg_svd")
+def _linalg_svd(*args: Any, **kwargs: Any) -> Any:
+    """torch._linalg_svd: THPVariable__linalg_svd"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._linalg_svd",
+                                 {"python_name": "torch._linalg_svd"})
+    self = None
+    r = parser__linalg_svd.parse(args, kwargs)
+    a = r.args
+    # _linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None, TensorList[3] out=None)
+    a_ = a[0]
+    if a_ is not None:
+        a_ = a_.cdata
+    full_matrices = a[1]
+    if full_matrices is None:
+        full_matrices = False
+    compute_uv = a[2]
+    if compute_uv is None:
+        compute_uv = True
+    driver = a[3]
+    out = None if a[4] is None else convert(r, 4)
+    result = dispatch__linalg_svd_0(self, {'A': a_, 'full_matrices': full_matrices, 'compute_uv': compute_uv, 'driver': driver, 'out': out})
+    return wrap_result(result, structseqs__linalg_svd[0][0 if out is None else 1])
+
+
+# ---- svd ---------------------------------------------------------------------------------------
+parser_svd = PythonArgParser.lazy([
+    'svd(Tensor input, bool some=True, bool compute_uv=True)',
+])
+
+
+@traced("python", "dispatch_svd", TORCH_FUNCTIONS_CPP, "dispatch_svd", legacy="dispatch_svd")
+def dispatch_svd_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """svd(Tensor input, bool some=True, bool compute_uv=True): svd"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['some'] is not None:
+        call_kwargs['some'] = kwargs['some']
+    if kwargs['compute_uv'] is not None:
+        call_kwargs['compute_uv'] = kwargs['compute_uv']
+    return at.svd(**call_kwargs)
+
+structseqs_svd = [(return_types.for_schema('svd', ops.svd.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_svd", TORCH_FUNCTIONS_CPP, legacy="THPVariable_svd")
+def svd(*args: Any, **kwargs: Any) -> Any:
+    """torch.svd: THPVariable_svd"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.svd",
+                                 {"python_name": "torch.svd"})
+    self = None
+    r = parser_svd.parse(args, kwargs)
+    a = r.args
+    # svd(Tensor input, bool some=True, bool compute_uv=True)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    some = a[1]
+    if some is None:
+        some = True
+    compute_uv = a[2]
+    if compute_uv is None:
+        compute_uv = True
+    result = dispatch_svd_0(self, {'self': self_, 'some': some, 'compute_uv': compute_uv})
+    return wrap_result(result, structseqs_svd[0][0])
+
+
 # ---- amax --------------------------------------------------------------------------------------
 parser_amax = PythonArgParser.lazy([
     'amax(Tensor input, IntArrayRef[1] dim=[], bool keepdim=False, *, Tensor out=None)',
@@ -17947,6 +18173,11 @@ FUNCTIONS: dict[str, Any] = {
     "normal": normal,
     "bernoulli": bernoulli,
     "det": det,
+    "inverse": inverse,
+    "_linalg_solve_ex": _linalg_solve_ex,
+    "_linalg_eigh": _linalg_eigh,
+    "_linalg_svd": _linalg_svd,
+    "svd": svd,
     "amax": amax,
     "amin": amin,
     "aminmax": aminmax,
@@ -18318,6 +18549,11 @@ __all__ = [
     "normal",
     "bernoulli",
     "det",
+    "inverse",
+    "_linalg_solve_ex",
+    "_linalg_eigh",
+    "_linalg_svd",
+    "svd",
     "amax",
     "amin",
     "aminmax",

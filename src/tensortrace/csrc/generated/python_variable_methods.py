@@ -6454,6 +6454,76 @@ def det(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- inverse -----------------------------------------------------------------------------------
+parser_inverse = PythonArgParser.lazy([
+    'inverse()',
+])
+
+
+@traced("python", "dispatch_inverse", VARIABLE_METHODS_CPP, "dispatch_inverse", legacy="dispatch_inverse")
+def dispatch_inverse_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """inverse(): inverse"""
+    return self.inverse()
+
+structseqs_inverse = [(return_types.for_schema('inverse', ops.inverse.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_inverse", VARIABLE_METHODS_CPP, legacy="THPVariable_inverse")
+def inverse(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.inverse: THPVariable_inverse"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.inverse",
+                                 {"python_name": "Tensor.inverse"})
+    if len(args) > 1 or kwargs:
+        check_noargs("inverse", args[1:], kwargs)
+    self = args[0].cdata
+    parser_inverse.parse(args[1:], kwargs)
+    # inverse()
+    result = dispatch_inverse_0(self, {})
+    return THPVariable_Wrap(result)
+
+
+# ---- svd ---------------------------------------------------------------------------------------
+parser_svd = PythonArgParser.lazy([
+    'svd(bool some=True, bool compute_uv=True)',
+])
+
+
+@traced("python", "dispatch_svd", VARIABLE_METHODS_CPP, "dispatch_svd", legacy="dispatch_svd")
+def dispatch_svd_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """svd(bool some=True, bool compute_uv=True): svd"""
+    call_kwargs = {}
+    if kwargs['some'] is not None:
+        call_kwargs['some'] = kwargs['some']
+    if kwargs['compute_uv'] is not None:
+        call_kwargs['compute_uv'] = kwargs['compute_uv']
+    return self.svd(**call_kwargs)
+
+structseqs_svd = [(return_types.for_schema('svd', ops.svd.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_svd", VARIABLE_METHODS_CPP, legacy="THPVariable_svd")
+def svd(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.svd: THPVariable_svd"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.svd",
+                                 {"python_name": "Tensor.svd"})
+    self = args[0].cdata
+    r = parser_svd.parse(args[1:], kwargs)
+    a = r.args
+    # svd(bool some=True, bool compute_uv=True)
+    some = a[0]
+    if some is None:
+        some = True
+    compute_uv = a[1]
+    if compute_uv is None:
+        compute_uv = True
+    result = dispatch_svd_0(self, {'some': some, 'compute_uv': compute_uv})
+    return wrap_result(result, structseqs_svd[0][0])
+
+
 # ---- amax --------------------------------------------------------------------------------------
 parser_amax = PythonArgParser.lazy([
     'amax(IntArrayRef[1] dim=[], bool keepdim=False)',
@@ -15986,6 +16056,8 @@ METHODS: dict[str, Any] = {
     "bernoulli": bernoulli,
     "bernoulli_": bernoulli_,
     "det": det,
+    "inverse": inverse,
+    "svd": svd,
     "amax": amax,
     "amin": amin,
     "aminmax": aminmax,
