@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "9be5fb8e0bad1890d30b3b29877914078d2db7ecae0e45fc6f95775fc75ea1ba"
+INPUTS_SHA256 = "574a81c203d2ae16e4753373ef93465183d9ebc5d495541ef47b00c43a155fa7"
 
 MODULES: tuple[str, ...] = (
     "operators",
