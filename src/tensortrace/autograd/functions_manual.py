@@ -38,6 +38,7 @@ from tensortrace.autograd.functions_manual_nn import (  # noqa: F401 - for the f
     binary_cross_entropy_with_logits_backward,
     binary_cross_entropy_with_logits_target_backward,
     conv_bias_sizes,
+    embedding_dense_double_backward_symint,
     log_sigmoid_backward,
     max_pool_double_backward,
     mse_loss_double_backward,

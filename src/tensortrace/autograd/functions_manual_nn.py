@@ -1,5 +1,5 @@
 """The backward helpers of torch.nn's formulas: softmax, mse_loss, binary_cross_entropy_with_logits,
-log_sigmoid, convolution and max_pool.
+log_sigmoid, convolution, max_pool and embedding.
 
 Mirrors the nn section of `torch/csrc/autograd/FunctionsManual.cpp` (softmax_double_backward,
 mse_loss_double_backward, binary_cross_entropy_with_logits_backward, ...).
@@ -87,3 +87,15 @@ def max_pool_double_backward(grad: Tensor, indices: Tensor, dim: int) -> Tensor:
     """FunctionsManual.cpp: gather grad at the argmax of each window (flattened spatial dims)."""
     size = list(indices.sizes())[: indices.dim() - dim] + [-1]
     return grad.view(size).gather(-1, indices.view(size)).view(list(indices.sizes()))
+
+
+def embedding_dense_double_backward_symint(
+    grad: Tensor, indices: Tensor, padding_idx: int
+) -> Tensor:
+    """The rows of grad the indices picked (the first backward already scaled them by
+    frequency), zero where the index is padding_idx, in the shape indices + [-1]."""
+    gg_weight = grad.index_select(0, indices.reshape([-1]))
+    size = [*indices.sizes(), -1]
+    if padding_idx >= 0:
+        gg_weight.masked_fill_(indices.eq(padding_idx).reshape([-1, 1]), 0)
+    return gg_weight.view(size)

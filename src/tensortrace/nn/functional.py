@@ -235,3 +235,85 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     return torch.dropout_(input, p, training) if inplace else torch.dropout(input, p, training)
+
+
+def _no_grad_embedding_renorm_(
+    weight: Tensor, input: Tensor, max_norm: float, norm_type: float
+) -> Tensor:
+    with torch.no_grad():
+        return torch.embedding_renorm_(weight, input, max_norm, norm_type)
+
+
+def embedding(
+    input: Tensor,
+    weight: Tensor,
+    padding_idx: int | None = None,
+    max_norm: float | None = None,
+    norm_type: float = 2.0,
+    scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+) -> Tensor:
+    """The rows of weight the indices name (torch.embedding: aten::embedding > index_select)."""
+    if padding_idx is not None:
+        if padding_idx > 0:
+            if padding_idx >= weight.size(0):
+                raise AssertionError("Padding_idx must be within num_embeddings")
+        elif padding_idx < 0:
+            if padding_idx < -weight.size(0):
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx = weight.size(0) + padding_idx
+    else:
+        padding_idx = -1
+    if max_norm is not None:
+        # Note [embedding_renorm contiguous] in torch: embedding_renorm_ makes it contiguous
+        input = input.contiguous()
+        _no_grad_embedding_renorm_(weight, input, max_norm, norm_type)
+    return torch.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
+
+
+def _verify_batch_size(size: Any) -> None:
+    size_prods = size[0]
+    for i in range(len(size) - 2):
+        size_prods *= size[i + 2]
+    if size_prods == 1:
+        raise ValueError(
+            f"Expected more than 1 value per channel when training, got input size {size}"
+        )
+
+
+# torch passes torch.backends.cudnn.enabled (True unless switched off); tensortrace has no cuDNN
+# and no torch.backends, so the flag is its default
+_CUDNN_ENABLED = True
+
+
+def batch_norm(
+    input: Tensor,
+    running_mean: Tensor | None,
+    running_var: Tensor | None,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    training: bool = False,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+) -> Tensor:
+    """torch.batch_norm (aten::batch_norm > _batch_norm_impl_index > native_batch_norm)."""
+    if training:
+        _verify_batch_size(input.size())
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    elif eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    return torch.batch_norm(
+        input, weight, bias, running_mean, running_var, training, momentum, eps, _CUDNN_ENABLED
+    )
+
+
+def layer_norm(
+    input: Tensor,
+    normalized_shape: Any,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    eps: float = 1e-5,
+) -> Tensor:
+    """torch.layer_norm (aten::layer_norm > aten::native_layer_norm)."""
+    return torch.layer_norm(input, normalized_shape, weight, bias, eps, _CUDNN_ENABLED)

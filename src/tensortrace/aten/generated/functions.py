@@ -5749,6 +5749,149 @@ def dsplit(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_embedding = Overloads([(ops.embedding, Binder(ops.embedding.schema))])
+
+
+@traced("dispatch", "at::embedding", FUNCTIONS_H, "at::embedding",
+        legacy="at::embedding (Functions.h)")
+def embedding(*args: Any, **kwargs: Any) -> Any:
+    """at::embedding, overloads:
+    embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor
+    """
+    op, full = select_overload(_ov_embedding, args, kwargs, "at::embedding")
+    return op.call(*full)
+
+
+_ov_embedding_backward = Overloads([(ops.embedding_backward, Binder(ops.embedding_backward.schema))])
+
+
+@traced("dispatch", "at::embedding_backward", FUNCTIONS_H, "at::embedding_backward",
+        legacy="at::embedding_backward (Functions.h)")
+def embedding_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::embedding_backward, overloads:
+    embedding_backward(Tensor grad, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq, bool sparse) -> Tensor
+    """
+    op, full = select_overload(_ov_embedding_backward, args, kwargs, "at::embedding_backward")
+    return op.call(*full)
+
+
+_ov_embedding_dense_backward = Overloads([(ops.embedding_dense_backward, Binder(ops.embedding_dense_backward.schema))])
+
+
+@traced("dispatch", "at::embedding_dense_backward", FUNCTIONS_H, "at::embedding_dense_backward",
+        legacy="at::embedding_dense_backward (Functions.h)")
+def embedding_dense_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::embedding_dense_backward, overloads:
+    embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq) -> Tensor
+    """
+    op, full = select_overload(_ov_embedding_dense_backward, args, kwargs, "at::embedding_dense_backward")
+    return op.call(*full)
+
+
+_ov_embedding_renorm_ = Overloads([(ops.embedding_renorm_, Binder(ops.embedding_renorm_.schema))])
+
+
+@traced("dispatch", "at::embedding_renorm_", FUNCTIONS_H, "at::embedding_renorm_",
+        legacy="at::embedding_renorm_ (Functions.h)")
+def embedding_renorm_(*args: Any, **kwargs: Any) -> Any:
+    """at::embedding_renorm_, overloads:
+    embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_embedding_renorm_, args, kwargs, "at::embedding_renorm_")
+    return op.call(*full)
+
+
+_ov_layer_norm = Overloads([(ops.layer_norm, Binder(ops.layer_norm.schema))])
+
+
+@traced("dispatch", "at::layer_norm", FUNCTIONS_H, "at::layer_norm",
+        legacy="at::layer_norm (Functions.h)")
+def layer_norm(*args: Any, **kwargs: Any) -> Any:
+    """at::layer_norm, overloads:
+    layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor
+    """
+    op, full = select_overload(_ov_layer_norm, args, kwargs, "at::layer_norm")
+    return op.call(*full)
+
+
+_ov_native_layer_norm = Overloads([(ops.native_layer_norm, Binder(ops.native_layer_norm.schema))])
+
+
+@traced("dispatch", "at::native_layer_norm", FUNCTIONS_H, "at::native_layer_norm",
+        legacy="at::native_layer_norm (Functions.h)")
+def native_layer_norm(*args: Any, **kwargs: Any) -> Any:
+    """at::native_layer_norm, overloads:
+    native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_native_layer_norm, args, kwargs, "at::native_layer_norm")
+    return op.call(*full)
+
+
+_ov_native_layer_norm_backward = Overloads([(ops.native_layer_norm_backward, Binder(ops.native_layer_norm_backward.schema))])
+
+
+@traced("dispatch", "at::native_layer_norm_backward", FUNCTIONS_H, "at::native_layer_norm_backward",
+        legacy="at::native_layer_norm_backward (Functions.h)")
+def native_layer_norm_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::native_layer_norm_backward, overloads:
+    native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_native_layer_norm_backward, args, kwargs, "at::native_layer_norm_backward")
+    return op.call(*full)
+
+
+_ov_batch_norm = Overloads([(ops.batch_norm, Binder(ops.batch_norm.schema))])
+
+
+@traced("dispatch", "at::batch_norm", FUNCTIONS_H, "at::batch_norm",
+        legacy="at::batch_norm (Functions.h)")
+def batch_norm(*args: Any, **kwargs: Any) -> Any:
+    """at::batch_norm, overloads:
+    batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor
+    """
+    op, full = select_overload(_ov_batch_norm, args, kwargs, "at::batch_norm")
+    return op.call(*full)
+
+
+_ov__batch_norm_impl_index = Overloads([(ops._batch_norm_impl_index, Binder(ops._batch_norm_impl_index.schema))])
+
+
+@traced("dispatch", "at::_batch_norm_impl_index", FUNCTIONS_H, "at::_batch_norm_impl_index",
+        legacy="at::_batch_norm_impl_index (Functions.h)")
+def _batch_norm_impl_index(*args: Any, **kwargs: Any) -> Any:
+    """at::_batch_norm_impl_index, overloads:
+    _batch_norm_impl_index(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> (Tensor, Tensor, Tensor, Tensor, int)
+    """
+    op, full = select_overload(_ov__batch_norm_impl_index, args, kwargs, "at::_batch_norm_impl_index")
+    return op.call(*full)
+
+
+_ov_native_batch_norm = Overloads([(ops.native_batch_norm, Binder(ops.native_batch_norm.schema))])
+
+
+@traced("dispatch", "at::native_batch_norm", FUNCTIONS_H, "at::native_batch_norm",
+        legacy="at::native_batch_norm (Functions.h)")
+def native_batch_norm(*args: Any, **kwargs: Any) -> Any:
+    """at::native_batch_norm, overloads:
+    native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_native_batch_norm, args, kwargs, "at::native_batch_norm")
+    return op.call(*full)
+
+
+_ov_native_batch_norm_backward = Overloads([(ops.native_batch_norm_backward, Binder(ops.native_batch_norm_backward.schema))])
+
+
+@traced("dispatch", "at::native_batch_norm_backward", FUNCTIONS_H, "at::native_batch_norm_backward",
+        legacy="at::native_batch_norm_backward (Functions.h)")
+def native_batch_norm_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::native_batch_norm_backward, overloads:
+    native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_native_batch_norm_backward, args, kwargs, "at::native_batch_norm_backward")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -6164,4 +6307,15 @@ FUNCTIONS: dict[str, Any] = {
     "hsplit": hsplit,
     "vsplit": vsplit,
     "dsplit": dsplit,
+    "embedding": embedding,
+    "embedding_backward": embedding_backward,
+    "embedding_dense_backward": embedding_dense_backward,
+    "embedding_renorm_": embedding_renorm_,
+    "layer_norm": layer_norm,
+    "native_layer_norm": native_layer_norm,
+    "native_layer_norm_backward": native_layer_norm_backward,
+    "batch_norm": batch_norm,
+    "_batch_norm_impl_index": _batch_norm_impl_index,
+    "native_batch_norm": native_batch_norm,
+    "native_batch_norm_backward": native_batch_norm_backward,
 }

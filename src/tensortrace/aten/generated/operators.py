@@ -2784,6 +2784,39 @@ dsplit_int = _register(
 dsplit_array = _register(
     FunctionSchema('dsplit', 'array', (Argument('self', _T10, None, False), Argument('indices', _T20, None, False),), (_T21,), ()),
     {'func': 'dsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'dsplit'}}})
+embedding = _register(
+    FunctionSchema('embedding', '', (Argument('weight', _T6, None, False), Argument('indices', _T6, None, False), Argument('padding_idx', _T12, '-1', False), Argument('scale_grad_by_freq', _T16, 'False', False), Argument('sparse', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'embedding_symint'}, 'tags': 'core'}})
+embedding_backward = _register(
+    FunctionSchema('embedding_backward', '', (Argument('grad', _T6, None, False), Argument('indices', _T6, None, False), Argument('num_weights', _T12, None, False), Argument('padding_idx', _T12, None, False), Argument('scale_grad_by_freq', _T16, None, False), Argument('sparse', _T16, None, False),), (_T6,), ()),
+    {'func': 'embedding_backward(Tensor grad, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq, bool sparse) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'embedding_backward_symint'}}})
+embedding_dense_backward = _register(
+    FunctionSchema('embedding_dense_backward', '', (Argument('grad_output', _T6, None, False), Argument('indices', _T6, None, False), Argument('num_weights', _T12, None, False), Argument('padding_idx', _T12, None, False), Argument('scale_grad_by_freq', _T16, None, False),), (_T6,), ()),
+    {'func': 'embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq) -> Tensor', **{'dispatch': {'CPU': 'embedding_dense_backward_cpu', 'CUDA': 'embedding_dense_backward_cuda'}, 'tags': 'core'}})
+embedding_renorm_ = _register(
+    FunctionSchema('embedding_renorm_', '', (Argument('self', _T8, None, False), Argument('indices', _T6, None, False), Argument('max_norm', _T9, None, False), Argument('norm_type', _T9, None, False),), (_T8,), ()),
+    {'func': 'embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!)', **{'dispatch': {'CPU': 'embedding_renorm_cpu_', 'CUDA': 'embedding_renorm_cuda_'}}})
+layer_norm = _register(
+    FunctionSchema('layer_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T26, 'None', False), Argument('bias', _T26, 'None', False), Argument('eps', _T9, '1e-05', False), Argument('cudnn_enable', _T16, 'True', False),), (_T6,), ()),
+    {'func': 'layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'layer_norm_symint'}}})
+native_layer_norm = _register(
+    FunctionSchema('native_layer_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T26, None, False), Argument('bias', _T26, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
+    {'func': 'native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'layer_norm_cpu', 'CUDA': 'layer_norm_cuda'}, 'tags': 'core'}})
+native_layer_norm_backward = _register(
+    FunctionSchema('native_layer_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T26, None, False), Argument('bias', _T26, None, False), Argument('output_mask', _T38, None, False),), (_T6, _T6, _T6,), ()),
+    {'func': 'native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'layer_norm_backward_cpu', 'CUDA': 'layer_norm_backward_cuda'}, 'tags': 'core'}})
+batch_norm = _register(
+    FunctionSchema('batch_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T26, None, False), Argument('bias', _T26, None, False), Argument('running_mean', _T26, None, False), Argument('running_var', _T26, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False), Argument('cudnn_enabled', _T16, None, False),), (_T6,), ()),
+    {'func': 'batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'batch_norm'}, 'tags': 'maybe_aliasing_or_mutating'}})
+_batch_norm_impl_index = _register(
+    FunctionSchema('_batch_norm_impl_index', '', (Argument('input', _T6, None, False), Argument('weight', _T26, None, False), Argument('bias', _T26, None, False), Argument('running_mean', _T26, None, False), Argument('running_var', _T26, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False), Argument('cudnn_enabled', _T16, None, False),), (_T6, _T6, _T6, _T6, _T11,), ()),
+    {'func': '_batch_norm_impl_index(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> (Tensor, Tensor, Tensor, Tensor, int)', **{'dispatch': {'CompositeImplicitAutograd': '_batch_norm_impl_index'}, 'tags': 'maybe_aliasing_or_mutating'}})
+native_batch_norm = _register(
+    FunctionSchema('native_batch_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T26, None, False), Argument('bias', _T26, None, False), Argument('running_mean', _T26, None, False), Argument('running_var', _T26, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
+    {'func': 'native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'batch_norm_cpu', 'CUDA': 'batch_norm_cuda'}}})
+native_batch_norm_backward = _register(
+    FunctionSchema('native_batch_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T26, None, False), Argument('running_mean', _T26, None, False), Argument('running_var', _T26, None, False), Argument('save_mean', _T26, None, False), Argument('save_invstd', _T26, None, False), Argument('train', _T16, None, False), Argument('eps', _T9, None, False), Argument('output_mask', _T38, None, False),), (_T6, _T6, _T6,), ()),
+    {'func': 'native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'batch_norm_backward_cpu', 'CUDA': 'batch_norm_backward_cuda'}}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -3696,4 +3729,15 @@ OPERATORS: list[OperatorHandle] = [
     vsplit_array,
     dsplit_int,
     dsplit_array,
+    embedding,
+    embedding_backward,
+    embedding_dense_backward,
+    embedding_renorm_,
+    layer_norm,
+    native_layer_norm,
+    native_layer_norm_backward,
+    batch_norm,
+    _batch_norm_impl_index,
+    native_batch_norm,
+    native_batch_norm_backward,
 ]

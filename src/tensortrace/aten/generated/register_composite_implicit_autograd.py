@@ -265,3 +265,7 @@ ops.vsplit_int.register(DispatchKey.CompositeImplicitAutograd, native_kernel("vs
 ops.vsplit_array.register(DispatchKey.CompositeImplicitAutograd, native_kernel("vsplit", ops.vsplit_array))
 ops.dsplit_int.register(DispatchKey.CompositeImplicitAutograd, native_kernel("dsplit", ops.dsplit_int))
 ops.dsplit_array.register(DispatchKey.CompositeImplicitAutograd, native_kernel("dsplit", ops.dsplit_array))
+ops.embedding_backward.register(DispatchKey.CompositeImplicitAutograd, native_kernel("embedding_backward_symint", ops.embedding_backward))
+ops.layer_norm.register(DispatchKey.CompositeImplicitAutograd, native_kernel("layer_norm_symint", ops.layer_norm))
+ops.batch_norm.register(DispatchKey.CompositeImplicitAutograd, native_kernel("batch_norm", ops.batch_norm))
+ops._batch_norm_impl_index.register(DispatchKey.CompositeImplicitAutograd, native_kernel("_batch_norm_impl_index", ops._batch_norm_impl_index))

@@ -162,6 +162,12 @@ ops._adaptive_avg_pool2d.register(DispatchKey.CUDA, native_kernel("adaptive_avg_
 ops._adaptive_avg_pool2d_backward.register(DispatchKey.CUDA, native_kernel("adaptive_avg_pool2d_backward_cpu", ops._adaptive_avg_pool2d_backward, ((0, 'grad_output'), (1, 'self'))))
 ops.logical_xor_out.register(DispatchKey.CUDA, native_kernel("logical_xor_out", ops.logical_xor_out))
 ops.nan_to_num_out.register(DispatchKey.CUDA, native_kernel("nan_to_num_out", ops.nan_to_num_out, ((4, 'out'), (0, 'self'))))
+ops.embedding_dense_backward.register(DispatchKey.CUDA, native_kernel("embedding_dense_backward_cuda", ops.embedding_dense_backward, ((0, 'grad_output'), (1, 'indices'))))
+ops.embedding_renorm_.register(DispatchKey.CUDA, native_kernel("embedding_renorm_cuda_", ops.embedding_renorm_, ((0, 'self'), (1, 'indices'))))
+ops.native_layer_norm.register(DispatchKey.CUDA, native_kernel("layer_norm_cuda", ops.native_layer_norm, ((0, 'input'), (2, 'weight'), (3, 'bias'))))
+ops.native_layer_norm_backward.register(DispatchKey.CUDA, native_kernel("layer_norm_backward_cuda", ops.native_layer_norm_backward, ((0, 'grad_out'), (1, 'input'), (3, 'mean'), (4, 'rstd'), (5, 'weight'), (6, 'bias'))))
+ops.native_batch_norm.register(DispatchKey.CUDA, native_kernel("batch_norm_cuda", ops.native_batch_norm, ((0, 'input'), (1, 'weight'), (2, 'bias'), (3, 'running_mean'), (4, 'running_var'))))
+ops.native_batch_norm_backward.register(DispatchKey.CUDA, native_kernel("batch_norm_backward_cuda", ops.native_batch_norm_backward, ((0, 'grad_out'), (1, 'input'), (2, 'weight'), (3, 'running_mean'), (4, 'running_var'), (5, 'save_mean'), (6, 'save_invstd'))))
 
 
 # ---- structured: add.out (meta: add.Tensor, impl: ufunc_add_CUDA) --------------------

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "059ce59a4d75ca229fab4fdd4dc387a85eef927f9a1cfe6e8e972a2529ab7cbb"
+INPUTS_SHA256 = "9aa4e4ff2398142f32065fcc77b0f65c6b64011db166f290343c80bcb370e319"
 
 MODULES: tuple[str, ...] = (
     "functions",

@@ -4294,3 +4294,15 @@ def isneginf_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.isneginf_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
     isneginf_out, "torch::ADInplaceOrView::isneginf_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::embedding_renorm_", INPLACE_OR_VIEW)
+def embedding_renorm_(ks: DispatchKeySet, *args: Any) -> Any:
+    """embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.embedding_renorm_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.embedding_renorm_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    embedding_renorm_, "torch::ADInplaceOrView::embedding_renorm_", with_keyset=True))

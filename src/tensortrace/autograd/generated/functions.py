@@ -30,6 +30,7 @@ from tensortrace.autograd.functions_manual import (
     diagonal_backward,
     div_tensor_other_backward,
     div_tensor_self_backward,
+    embedding_dense_double_backward_symint,
     evenly_distribute_backward,
     ger,
     handle_r_to_c,
@@ -2260,6 +2261,74 @@ class LogSoftmaxBackwardDataBackward0(TraceableFunction):
         (Formula(('grad_output',), LogSoftmaxBackwardDataBackward0_grad_output, frozenset(['dim', 'grad', 'output'])),
          Formula(('output',), LogSoftmaxBackwardDataBackward0_output, frozenset(['dim', 'grad', 'grad_output', 'output'])),),
         ('grad_output', 'output'),
+        {},
+        {})
+
+
+def NativeBatchNormBackward0_input_weight_bias(v: dict[str, Any]) -> Any:
+    """input, weight, bias: at.native_batch_norm_backward(grad, input, weight, running_mean, running_var, result1, result2, training, eps, grad_input_mask) if grad.defined() else (None, None, None)"""
+    return at.native_batch_norm_backward(v['grad'], v['input'], v['weight'], v['running_mean'], v['running_var'], v['result1'], v['result2'], v['training'], v['eps'], v['grad_input_mask']) if v['grad'].defined() else (None, None, None)
+
+
+class NativeBatchNormBackward0(TraceableFunction):
+    """native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'native_batch_norm',
+        (Formula(('input', 'weight', 'bias'), NativeBatchNormBackward0_input_weight_bias, frozenset(['at', 'eps', 'grad', 'grad_input_mask', 'input', 'result1', 'result2', 'running_mean', 'running_var', 'training', 'weight'])),),
+        ('input', 'weight', 'bias'),
+        {},
+        {})
+
+
+def NativeLayerNormBackward0_input_weight_bias(v: dict[str, Any]) -> Any:
+    """input, weight, bias: at.native_layer_norm_backward(grad, input, normalized_shape, result1, result2, weight, bias, grad_input_mask) if grad.defined() else (None, None, None)"""
+    return at.native_layer_norm_backward(v['grad'], v['input'], v['normalized_shape'], v['result1'], v['result2'], v['weight'], v['bias'], v['grad_input_mask']) if v['grad'].defined() else (None, None, None)
+
+
+class NativeLayerNormBackward0(TraceableFunction):
+    """native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'native_layer_norm',
+        (Formula(('input', 'weight', 'bias'), NativeLayerNormBackward0_input_weight_bias, frozenset(['at', 'bias', 'grad', 'grad_input_mask', 'input', 'normalized_shape', 'result1', 'result2', 'weight'])),),
+        ('input', 'weight', 'bias'),
+        {},
+        {})
+
+
+def EmbeddingBackward0_weight(v: dict[str, Any]) -> Any:
+    """weight: at.embedding_backward(grad, indices, weight.sym_sizes()[0], padding_idx, scale_grad_by_freq, sparse)"""
+    return at.embedding_backward(v['grad'], v['indices'], v['weight_sym_sizes'][0], v['padding_idx'], v['scale_grad_by_freq'], v['sparse'])
+
+
+class EmbeddingBackward0(TraceableFunction):
+    """embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'embedding',
+        (Formula(('weight',), EmbeddingBackward0_weight, frozenset(['at', 'grad', 'indices', 'padding_idx', 'scale_grad_by_freq', 'sparse', 'weight_sym_sizes'])),),
+        ('weight',),
+        {'weight_sym_sizes': ('weight', 'sym_sizes')},
+        {})
+
+
+def EmbeddingDenseBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: embedding_dense_double_backward_symint(grad, indices, padding_idx)"""
+    return embedding_dense_double_backward_symint(v['grad'], v['indices'], v['padding_idx'])
+
+
+class EmbeddingDenseBackwardBackward0(TraceableFunction):
+    """embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'embedding_dense_backward',
+        (Formula(('grad_output',), EmbeddingDenseBackwardBackward0_grad_output, frozenset(['embedding_dense_double_backward_symint', 'grad', 'indices', 'padding_idx'])),),
+        ('grad_output',),
         {},
         {})
 

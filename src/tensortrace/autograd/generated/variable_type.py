@@ -10517,3 +10517,122 @@ def isneginf_out(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.isneginf_out.register(DispatchKey.Autograd, KernelFunction(
     isneginf_out, "torch::autograd::VariableType::isneginf", with_keyset=True))
+
+
+_record_embedding = GraphRecording(ops.embedding, AutoDispatchBelowADInplaceOrView, nodes.EmbeddingBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::embedding", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def embedding(ks: DispatchKeySet, *args: Any) -> Any:
+    """embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor: records EmbeddingBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_embedding(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.embedding.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.embedding.register(DispatchKey.Autograd, KernelFunction(
+    embedding, "torch::autograd::VariableType::embedding", with_keyset=True))
+
+
+_record_embedding_dense_backward = GraphRecording(ops.embedding_dense_backward, AutoDispatchBelowADInplaceOrView, nodes.EmbeddingDenseBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::embedding_dense_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def embedding_dense_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq) -> Tensor: records EmbeddingDenseBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_embedding_dense_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.embedding_dense_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.embedding_dense_backward.register(DispatchKey.Autograd, KernelFunction(
+    embedding_dense_backward, "torch::autograd::VariableType::embedding_dense_backward", with_keyset=True))
+
+
+_record_embedding_renorm_ = GraphRecording(ops.embedding_renorm_, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::embedding_renorm_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def embedding_renorm_(ks: DispatchKeySet, *args: Any) -> Any:
+    """embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_embedding_renorm_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.embedding_renorm_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.embedding_renorm_.register(DispatchKey.Autograd, KernelFunction(
+    embedding_renorm_, "torch::autograd::VariableType::embedding_renorm_", with_keyset=True))
+
+
+_record_native_layer_norm = GraphRecording(ops.native_layer_norm, AutoDispatchBelowADInplaceOrView, nodes.NativeLayerNormBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::native_layer_norm", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def native_layer_norm(ks: DispatchKeySet, *args: Any) -> Any:
+    """native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor): records NativeLayerNormBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2]) or requires_grad(args[3])):
+        return _record_native_layer_norm(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.native_layer_norm.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.native_layer_norm.register(DispatchKey.Autograd, KernelFunction(
+    native_layer_norm, "torch::autograd::VariableType::native_layer_norm", with_keyset=True))
+
+
+_record_native_layer_norm_backward = GraphRecording(ops.native_layer_norm_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::native_layer_norm_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def native_layer_norm_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[3]) or requires_grad(args[4]) or requires_grad(args[5]) or requires_grad(args[6])):
+        return _record_native_layer_norm_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.native_layer_norm_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.native_layer_norm_backward.register(DispatchKey.Autograd, KernelFunction(
+    native_layer_norm_backward, "torch::autograd::VariableType::native_layer_norm_backward", with_keyset=True))
+
+
+_record_native_batch_norm = GraphRecording(ops.native_batch_norm, AutoDispatchBelowADInplaceOrView, nodes.NativeBatchNormBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::native_batch_norm", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def native_batch_norm(ks: DispatchKeySet, *args: Any) -> Any:
+    """native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor): records NativeBatchNormBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3]) or requires_grad(args[4])):
+        return _record_native_batch_norm(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.native_batch_norm.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.native_batch_norm.register(DispatchKey.Autograd, KernelFunction(
+    native_batch_norm, "torch::autograd::VariableType::native_batch_norm", with_keyset=True))
+
+
+_record_native_batch_norm_backward = GraphRecording(ops.native_batch_norm_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::native_batch_norm_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def native_batch_norm_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3]) or requires_grad(args[4]) or requires_grad(args[5]) or requires_grad(args[6])):
+        return _record_native_batch_norm_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.native_batch_norm_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.native_batch_norm_backward.register(DispatchKey.Autograd, KernelFunction(
+    native_batch_norm_backward, "torch::autograd::VariableType::native_batch_norm_backward", with_keyset=True))

@@ -18033,6 +18033,359 @@ def dsplit(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_dsplit[1][0])
 
 
+# ---- embedding ---------------------------------------------------------------------------------
+parser_embedding = PythonArgParser.lazy([
+    'embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False)',
+])
+
+
+@traced("python", "dispatch_embedding", TORCH_FUNCTIONS_CPP, "dispatch_embedding", legacy="dispatch_embedding")
+def dispatch_embedding_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False): embedding"""
+    call_kwargs = {}
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['indices'] = kwargs['indices']
+    if kwargs['padding_idx'] is not None:
+        call_kwargs['padding_idx'] = kwargs['padding_idx']
+    if kwargs['scale_grad_by_freq'] is not None:
+        call_kwargs['scale_grad_by_freq'] = kwargs['scale_grad_by_freq']
+    if kwargs['sparse'] is not None:
+        call_kwargs['sparse'] = kwargs['sparse']
+    return at.embedding(**call_kwargs)
+
+structseqs_embedding = [(return_types.for_schema('embedding', ops.embedding.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_embedding", TORCH_FUNCTIONS_CPP, legacy="THPVariable_embedding")
+def embedding(*args: Any, **kwargs: Any) -> Any:
+    """torch.embedding: THPVariable_embedding"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.embedding",
+                                 {"python_name": "torch.embedding"})
+    self = None
+    r = parser_embedding.parse(args, kwargs)
+    a = r.args
+    # embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False)
+    weight = a[0]
+    if weight is not None:
+        weight = weight.cdata
+    indices = a[1]
+    if indices is not None:
+        indices = indices.cdata
+    padding_idx = a[2]
+    if padding_idx is None:
+        padding_idx = -1
+    elif padding_idx is not None and (type(padding_idx) is not int or not INT64_MIN <= padding_idx <= INT64_MAX):
+        padding_idx = int64_arg(padding_idx)
+    scale_grad_by_freq = a[3]
+    if scale_grad_by_freq is None:
+        scale_grad_by_freq = False
+    sparse = a[4]
+    if sparse is None:
+        sparse = False
+    result = dispatch_embedding_0(self, {'weight': weight, 'indices': indices, 'padding_idx': padding_idx, 'scale_grad_by_freq': scale_grad_by_freq, 'sparse': sparse})
+    return THPVariable_Wrap(result)
+
+
+# ---- embedding_renorm_ -------------------------------------------------------------------------
+parser_embedding_renorm_ = PythonArgParser.lazy([
+    'embedding_renorm_(Tensor input, Tensor indices, double max_norm, double norm_type)',
+])
+
+
+@traced("python", "dispatch_embedding_renorm_", TORCH_FUNCTIONS_CPP, "dispatch_embedding_renorm_", legacy="dispatch_embedding_renorm_")
+def dispatch_embedding_renorm__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """embedding_renorm_(Tensor input, Tensor indices, double max_norm, double norm_type): embedding_renorm_"""
+    return at.embedding_renorm_(self=kwargs['self'], indices=kwargs['indices'], max_norm=kwargs['max_norm'], norm_type=kwargs['norm_type'])
+
+structseqs_embedding_renorm_ = [(return_types.for_schema('embedding_renorm_', ops.embedding_renorm_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_embedding_renorm_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_embedding_renorm_")
+def embedding_renorm_(*args: Any, **kwargs: Any) -> Any:
+    """torch.embedding_renorm_: THPVariable_embedding_renorm_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.embedding_renorm_",
+                                 {"python_name": "torch.embedding_renorm_"})
+    self = None
+    r = parser_embedding_renorm_.parse(args, kwargs)
+    a = r.args
+    # embedding_renorm_(Tensor input, Tensor indices, double max_norm, double norm_type)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    indices = a[1]
+    if indices is not None:
+        indices = indices.cdata
+    max_norm = a[2]
+    if max_norm is not None:
+        max_norm = float(max_norm)
+    norm_type = a[3]
+    if norm_type is not None:
+        norm_type = float(norm_type)
+    result = dispatch_embedding_renorm__0(self, {'self': self_, 'indices': indices, 'max_norm': max_norm, 'norm_type': norm_type})
+    return THPVariable_Wrap(result)
+
+
+# ---- layer_norm --------------------------------------------------------------------------------
+parser_layer_norm = PythonArgParser.lazy([
+    'layer_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight=None, Tensor? bias=None, double eps=1e-05, bool cudnn_enable=True)',
+])
+
+
+@traced("python", "dispatch_layer_norm", TORCH_FUNCTIONS_CPP, "dispatch_layer_norm", legacy="dispatch_layer_norm")
+def dispatch_layer_norm_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """layer_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight=None, Tensor? bias=None, double eps=1e-05, bool cudnn_enable=True): layer_norm"""
+    call_kwargs = {}
+    call_kwargs['input'] = kwargs['input']
+    call_kwargs['normalized_shape'] = kwargs['normalized_shape']
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['bias'] = kwargs['bias']
+    if kwargs['eps'] is not None:
+        call_kwargs['eps'] = kwargs['eps']
+    if kwargs['cudnn_enable'] is not None:
+        call_kwargs['cudnn_enable'] = kwargs['cudnn_enable']
+    return at.layer_norm(**call_kwargs)
+
+structseqs_layer_norm = [(return_types.for_schema('layer_norm', ops.layer_norm.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_layer_norm", TORCH_FUNCTIONS_CPP, legacy="THPVariable_layer_norm")
+def layer_norm(*args: Any, **kwargs: Any) -> Any:
+    """torch.layer_norm: THPVariable_layer_norm"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.layer_norm",
+                                 {"python_name": "torch.layer_norm"})
+    self = None
+    r = parser_layer_norm.parse(args, kwargs)
+    a = r.args
+    # layer_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight=None, Tensor? bias=None, double eps=1e-05, bool cudnn_enable=True)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    normalized_shape = a[1]
+    if normalized_shape is not None:
+        normalized_shape = r.intlist(1)
+    weight = a[2]
+    if weight is not None:
+        weight = weight.cdata
+    bias = a[3]
+    if bias is not None:
+        bias = bias.cdata
+    eps = a[4]
+    if eps is None:
+        eps = 1e-05
+    if eps is not None:
+        eps = float(eps)
+    cudnn_enable = a[5]
+    if cudnn_enable is None:
+        cudnn_enable = True
+    result = dispatch_layer_norm_0(self, {'input': input, 'normalized_shape': normalized_shape, 'weight': weight, 'bias': bias, 'eps': eps, 'cudnn_enable': cudnn_enable})
+    return THPVariable_Wrap(result)
+
+
+# ---- native_layer_norm -------------------------------------------------------------------------
+parser_native_layer_norm = PythonArgParser.lazy([
+    'native_layer_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight, Tensor? bias, double eps)',
+])
+
+
+@traced("python", "dispatch_native_layer_norm", TORCH_FUNCTIONS_CPP, "dispatch_native_layer_norm", legacy="dispatch_native_layer_norm")
+def dispatch_native_layer_norm_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """native_layer_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight, Tensor? bias, double eps): native_layer_norm"""
+    return at.native_layer_norm(input=kwargs['input'], normalized_shape=kwargs['normalized_shape'], weight=kwargs['weight'], bias=kwargs['bias'], eps=kwargs['eps'])
+
+structseqs_native_layer_norm = [(return_types.for_schema('native_layer_norm', ops.native_layer_norm.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_native_layer_norm", TORCH_FUNCTIONS_CPP, legacy="THPVariable_native_layer_norm")
+def native_layer_norm(*args: Any, **kwargs: Any) -> Any:
+    """torch.native_layer_norm: THPVariable_native_layer_norm"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.native_layer_norm",
+                                 {"python_name": "torch.native_layer_norm"})
+    self = None
+    r = parser_native_layer_norm.parse(args, kwargs)
+    a = r.args
+    # native_layer_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight, Tensor? bias, double eps)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    normalized_shape = a[1]
+    if normalized_shape is not None:
+        normalized_shape = r.intlist(1)
+    weight = a[2]
+    if weight is not None:
+        weight = weight.cdata
+    bias = a[3]
+    if bias is not None:
+        bias = bias.cdata
+    eps = a[4]
+    if eps is not None:
+        eps = float(eps)
+    result = dispatch_native_layer_norm_0(self, {'input': input, 'normalized_shape': normalized_shape, 'weight': weight, 'bias': bias, 'eps': eps})
+    return wrap_result(result, structseqs_native_layer_norm[0][0])
+
+
+# ---- batch_norm --------------------------------------------------------------------------------
+parser_batch_norm = PythonArgParser.lazy([
+    'batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, double momentum, double eps, bool cudnn_enabled)',
+])
+
+
+@traced("python", "dispatch_batch_norm", TORCH_FUNCTIONS_CPP, "dispatch_batch_norm", legacy="dispatch_batch_norm")
+def dispatch_batch_norm_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, double momentum, double eps, bool cudnn_enabled): batch_norm"""
+    return at.batch_norm(input=kwargs['input'], weight=kwargs['weight'], bias=kwargs['bias'], running_mean=kwargs['running_mean'], running_var=kwargs['running_var'], training=kwargs['training'], momentum=kwargs['momentum'], eps=kwargs['eps'], cudnn_enabled=kwargs['cudnn_enabled'])
+
+structseqs_batch_norm = [(return_types.for_schema('batch_norm', ops.batch_norm.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_batch_norm", TORCH_FUNCTIONS_CPP, legacy="THPVariable_batch_norm")
+def batch_norm(*args: Any, **kwargs: Any) -> Any:
+    """torch.batch_norm: THPVariable_batch_norm"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.batch_norm",
+                                 {"python_name": "torch.batch_norm"})
+    self = None
+    r = parser_batch_norm.parse(args, kwargs)
+    a = r.args
+    # batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, double momentum, double eps, bool cudnn_enabled)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    bias = a[2]
+    if bias is not None:
+        bias = bias.cdata
+    running_mean = a[3]
+    if running_mean is not None:
+        running_mean = running_mean.cdata
+    running_var = a[4]
+    if running_var is not None:
+        running_var = running_var.cdata
+    training = a[5]
+    momentum = a[6]
+    if momentum is not None:
+        momentum = float(momentum)
+    eps = a[7]
+    if eps is not None:
+        eps = float(eps)
+    cudnn_enabled = a[8]
+    result = dispatch_batch_norm_0(self, {'input': input, 'weight': weight, 'bias': bias, 'running_mean': running_mean, 'running_var': running_var, 'training': training, 'momentum': momentum, 'eps': eps, 'cudnn_enabled': cudnn_enabled})
+    return THPVariable_Wrap(result)
+
+
+# ---- _batch_norm_impl_index --------------------------------------------------------------------
+parser__batch_norm_impl_index = PythonArgParser.lazy([
+    '_batch_norm_impl_index(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, double momentum, double eps, bool cudnn_enabled)',
+])
+
+
+@traced("python", "dispatch__batch_norm_impl_index", TORCH_FUNCTIONS_CPP, "dispatch__batch_norm_impl_index", legacy="dispatch__batch_norm_impl_index")
+def dispatch__batch_norm_impl_index_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_batch_norm_impl_index(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, double momentum, double eps, bool cudnn_enabled): _batch_norm_impl_index"""
+    return at._batch_norm_impl_index(input=kwargs['input'], weight=kwargs['weight'], bias=kwargs['bias'], running_mean=kwargs['running_mean'], running_var=kwargs['running_var'], training=kwargs['training'], momentum=kwargs['momentum'], eps=kwargs['eps'], cudnn_enabled=kwargs['cudnn_enabled'])
+
+structseqs__batch_norm_impl_index = [(return_types.for_schema('_batch_norm_impl_index', ops._batch_norm_impl_index.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__batch_norm_impl_index", TORCH_FUNCTIONS_CPP, legacy="THPVariable__batch_norm_impl_index")
+def _batch_norm_impl_index(*args: Any, **kwargs: Any) -> Any:
+    """torch._batch_norm_impl_index: THPVariable__batch_norm_impl_index"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._batch_norm_impl_index",
+                                 {"python_name": "torch._batch_norm_impl_index"})
+    self = None
+    r = parser__batch_norm_impl_index.parse(args, kwargs)
+    a = r.args
+    # _batch_norm_impl_index(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, double momentum, double eps, bool cudnn_enabled)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    bias = a[2]
+    if bias is not None:
+        bias = bias.cdata
+    running_mean = a[3]
+    if running_mean is not None:
+        running_mean = running_mean.cdata
+    running_var = a[4]
+    if running_var is not None:
+        running_var = running_var.cdata
+    training = a[5]
+    momentum = a[6]
+    if momentum is not None:
+        momentum = float(momentum)
+    eps = a[7]
+    if eps is not None:
+        eps = float(eps)
+    cudnn_enabled = a[8]
+    result = dispatch__batch_norm_impl_index_0(self, {'input': input, 'weight': weight, 'bias': bias, 'running_mean': running_mean, 'running_var': running_var, 'training': training, 'momentum': momentum, 'eps': eps, 'cudnn_enabled': cudnn_enabled})
+    return wrap_result(result, structseqs__batch_norm_impl_index[0][0])
+
+
+# ---- native_batch_norm -------------------------------------------------------------------------
+parser_native_batch_norm = PythonArgParser.lazy([
+    'native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, double momentum, double eps)',
+])
+
+
+@traced("python", "dispatch_native_batch_norm", TORCH_FUNCTIONS_CPP, "dispatch_native_batch_norm", legacy="dispatch_native_batch_norm")
+def dispatch_native_batch_norm_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, double momentum, double eps): native_batch_norm"""
+    return at.native_batch_norm(input=kwargs['input'], weight=kwargs['weight'], bias=kwargs['bias'], running_mean=kwargs['running_mean'], running_var=kwargs['running_var'], training=kwargs['training'], momentum=kwargs['momentum'], eps=kwargs['eps'])
+
+structseqs_native_batch_norm = [(return_types.for_schema('native_batch_norm', ops.native_batch_norm.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_native_batch_norm", TORCH_FUNCTIONS_CPP, legacy="THPVariable_native_batch_norm")
+def native_batch_norm(*args: Any, **kwargs: Any) -> Any:
+    """torch.native_batch_norm: THPVariable_native_batch_norm"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.native_batch_norm",
+                                 {"python_name": "torch.native_batch_norm"})
+    self = None
+    r = parser_native_batch_norm.parse(args, kwargs)
+    a = r.args
+    # native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, double momentum, double eps)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    bias = a[2]
+    if bias is not None:
+        bias = bias.cdata
+    running_mean = a[3]
+    if running_mean is not None:
+        running_mean = running_mean.cdata
+    running_var = a[4]
+    if running_var is not None:
+        running_var = running_var.cdata
+    training = a[5]
+    momentum = a[6]
+    if momentum is not None:
+        momentum = float(momentum)
+    eps = a[7]
+    if eps is not None:
+        eps = float(eps)
+    result = dispatch_native_batch_norm_0(self, {'input': input, 'weight': weight, 'bias': bias, 'running_mean': running_mean, 'running_var': running_var, 'training': training, 'momentum': momentum, 'eps': eps})
+    return wrap_result(result, structseqs_native_batch_norm[0][0])
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -18406,6 +18759,13 @@ FUNCTIONS: dict[str, Any] = {
     "hsplit": hsplit,
     "vsplit": vsplit,
     "dsplit": dsplit,
+    "embedding": embedding,
+    "embedding_renorm_": embedding_renorm_,
+    "layer_norm": layer_norm,
+    "native_layer_norm": native_layer_norm,
+    "batch_norm": batch_norm,
+    "_batch_norm_impl_index": _batch_norm_impl_index,
+    "native_batch_norm": native_batch_norm,
 }
 
 # torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package
@@ -18782,4 +19142,11 @@ __all__ = [
     "hsplit",
     "vsplit",
     "dsplit",
+    "embedding",
+    "embedding_renorm_",
+    "layer_norm",
+    "native_layer_norm",
+    "batch_norm",
+    "_batch_norm_impl_index",
+    "native_batch_norm",
 ]

@@ -1,6 +1,7 @@
 """torch.nn.modules: the Module base class and the layers built on it (torch/nn/modules)."""
 
 from tensortrace.nn.modules.activation import ReLU, Sigmoid, Softmax, Tanh
+from tensortrace.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
 from tensortrace.nn.modules.container import Sequential
 from tensortrace.nn.modules.conv import Conv2d
 from tensortrace.nn.modules.dropout import Dropout
@@ -8,17 +9,23 @@ from tensortrace.nn.modules.flatten import Flatten
 from tensortrace.nn.modules.linear import Identity, Linear
 from tensortrace.nn.modules.loss import BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
 from tensortrace.nn.modules.module import Module
+from tensortrace.nn.modules.normalization import LayerNorm
 from tensortrace.nn.modules.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from tensortrace.nn.modules.sparse import Embedding
 
 __all__ = [
     "AdaptiveAvgPool2d",
     "AvgPool2d",
     "BCEWithLogitsLoss",
+    "BatchNorm1d",
+    "BatchNorm2d",
     "Conv2d",
     "CrossEntropyLoss",
     "Dropout",
+    "Embedding",
     "Flatten",
     "Identity",
+    "LayerNorm",
     "Linear",
     "MSELoss",
     "MaxPool2d",
