@@ -500,7 +500,8 @@ class MaxPool2DWithIndicesBackward0(TraceableFunction):
         (Formula(('self',), MaxPool2DWithIndicesBackward0_self, frozenset(['at', 'ceil_mode', 'dilation', 'grad', 'kernel_size', 'padding', 'result1', 'self', 'stride'])),),
         ('self',),
         {},
-        {})
+        {},
+        output_differentiability=(True, False))
 
 
 def MaxPool2DWithIndicesBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
@@ -2277,7 +2278,8 @@ class NllLossBackward0(TraceableFunction):
         (Formula(('self',), NllLossBackward0_self, frozenset(['at', 'grad', 'ignore_index', 'reduction', 'self', 'target', 'total_weight', 'weight'])),),
         ('self',),
         {},
-        {})
+        {},
+        output_differentiability=(True, False))
 
 
 def NllLossBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
@@ -2392,7 +2394,8 @@ class LogSigmoidBackward0(TraceableFunction):
         (Formula(('self',), LogSigmoidBackward0_self, frozenset(['buffer', 'grad', 'log_sigmoid_backward', 'self'])),),
         ('self',),
         {},
-        {})
+        {},
+        output_differentiability=(True, False))
 
 
 def ThresholdBackwardBackward1_grad_output(v: dict[str, Any]) -> Any:

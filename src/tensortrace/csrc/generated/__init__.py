@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "9be5fb8e0bad1890d30b3b29877914078d2db7ecae0e45fc6f95775fc75ea1ba"
+INPUTS_SHA256 = "eeb541b1677e961743799d0d341317895896b265efb804ccd1b05cf53ed7e666"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",
