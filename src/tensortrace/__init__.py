@@ -241,7 +241,9 @@ __all__ = [
 # the first `tensortrace.nn` (or `from tensortrace import nn`, `import tensortrace.nn`) imports
 # the subpackage, which then is a plain attribute. PEP 562's module __getattr__, as
 # torch/__init__.py does for its own lazily imported submodules (_dynamo, onnx, ...).
-_LAZY_SUBMODULES = frozenset({"accelerator", "cuda", "distributions", "nn", "optim", "utils"})
+_LAZY_SUBMODULES = frozenset(
+    {"accelerator", "cuda", "distributions", "nn", "optim", "profiler", "utils"}
+)
 
 
 def __getattr__(name: str) -> _Any:

@@ -116,6 +116,14 @@ class Tensor(_TensorMethods):
         impl = self.impl_.get()
         return TensorOptions(impl.data_type_.scalar_type, impl.device_opt_, "strided", False)
 
+    def toType(self, t: ScalarType) -> Tensor:
+        """TensorBody.h: to(options().dtype(t)), which is aten::to.dtype_layout with the
+        tensor's own layout and device (softmax's dtype= converts with it)."""
+        impl = self.impl_.get()
+        return self.to(  # type: ignore[no-any-return]
+            dtype=t, layout="strided", device=impl.device_opt_, non_blocking=False, copy=False
+        )
+
     def data_ptr(self) -> int:
         return (self.impl_.target_ or _null()).data()
 

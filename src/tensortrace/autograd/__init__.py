@@ -39,3 +39,13 @@ __all__ = [
     "no_grad",
     "set_grad_enabled",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """torch.autograd.profiler (and profiler_util), imported on first use: nothing at import
+    needs them (Note [Subpackages imported on first use] in tensortrace/__init__.py)."""
+    if name in ("profiler", "profiler_util"):
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

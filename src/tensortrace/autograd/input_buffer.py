@@ -42,4 +42,7 @@ class InputBuffer:
             self.buffer[pos] = old.add(var)
 
     def variables(self) -> list[Tensor | None]:
-        return self.buffer
+        """InputBuffer::variables(std::move(buffer)): the gradients move out, so that they are
+        freed when the Node's call is done with them, inside evaluate_function."""
+        buffer, self.buffer = self.buffer, []
+        return buffer

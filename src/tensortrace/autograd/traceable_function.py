@@ -61,6 +61,9 @@ class DifferentiabilityInfo:
     diff_inputs: tuple[str, ...]  # in schema order
     properties: dict[str, tuple[str, str]] = field(default_factory=dict)  # saved name -> (arg, p)
     list_properties: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # `output_differentiability: [True, False]`: only those outputs take the Node as grad_fn
+    # (nll_loss_forward's total_weight does not require grad), so it has one input per True
+    output_differentiability: tuple[bool, ...] | None = None
 
 
 # ---- the generated Nodes' base (Functions.h) ---------------------------------------------------

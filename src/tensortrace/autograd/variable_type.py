@@ -128,7 +128,10 @@ class GraphRecording:
         if is_inplace:
             rebase_history(args[0], grad_fn)
         else:
-            for out in outputs:
+            mask = info.output_differentiability if info is not None else None
+            for i, out in enumerate(outputs):
+                if mask is not None and not mask[i]:
+                    continue  # not an output of the graph: no grad_fn, no input of the Node
                 if is_differentiable_output(out):
                     set_history(out, grad_fn)
                 else:

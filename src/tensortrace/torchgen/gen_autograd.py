@@ -202,7 +202,12 @@ def gen_functions(entries: Sequence[DerivativeEntry], manual: Sequence[str]) -> 
             "        (" + "".join(f"{x},\n         " for x in formulas).rstrip() + "),",
             f"        {e.diff_inputs!r},",
             f"        {dict(sorted(e.properties.items()))!r},",
-            f"        {dict(sorted(e.list_properties.items()))!r})",
+            f"        {dict(sorted(e.list_properties.items()))!r}"
+            + (
+                f",\n        output_differentiability={e.output_differentiability!r})"
+                if e.output_differentiability is not None
+                else ")"
+            ),
         ]
     helpers = sorted((used & set(manual)) - {"at"})
     out = ["from typing import Any", ""]

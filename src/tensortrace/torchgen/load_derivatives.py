@@ -46,6 +46,8 @@ class DerivativeEntry:
     diff_inputs: tuple[str, ...]  # in schema order
     properties: dict[str, tuple[str, str]] = field(default_factory=dict)  # saved -> (arg, prop)
     list_properties: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # which outputs get the Node as grad_fn (None: every differentiable one)
+    output_differentiability: tuple[bool, ...] | None = None
 
 
 def _op_prefix(name: str) -> str:
@@ -115,6 +117,16 @@ def load_derivatives(text: str) -> list[DerivativeEntry]:
         diff = {n for f in formulas for n in f.inputs}
         diff_inputs = tuple(a.name for a in schema.arguments if a.name in diff)
         entries.append(
-            DerivativeEntry(schema, node_name, formulas, diff_inputs, properties, list_properties)
+            DerivativeEntry(
+                schema,
+                node_name,
+                formulas,
+                diff_inputs,
+                properties,
+                list_properties,
+                tuple(entry["output_differentiability"])
+                if "output_differentiability" in entry
+                else None,
+            )
         )
     return entries

@@ -89,13 +89,13 @@ def log_softmax_cpu_out(
 
 @native_function(SOURCE)
 def softmax(self: Tensor, dim: int, dtype: ScalarType | None = None) -> Tensor:
-    converted = self.to(dtype) if dtype is not None else self
+    converted = self.toType(dtype) if dtype is not None else self
     return at._softmax(converted, dim, False)
 
 
 @native_function(SOURCE)
 def log_softmax(self: Tensor, dim: int, dtype: ScalarType | None = None) -> Tensor:
-    converted = self.to(dtype) if dtype is not None else self
+    converted = self.toType(dtype) if dtype is not None else self
     return at._log_softmax(converted, dim, False)
 
 
@@ -104,7 +104,7 @@ def _softmax_into(
 ) -> Tensor:
     """softmax_out / log_softmax_out: _softmax_out into out, or into a temporary that is
     copied over when out is not contiguous."""
-    converted = self.to(dtype) if dtype is not None else self
+    converted = self.toType(dtype) if dtype is not None else self
     kernel = at._log_softmax if log else at._softmax
     if out.is_contiguous():
         kernel(converted, dim, False, out=out)

@@ -502,7 +502,8 @@ class MaxPool2DWithIndicesBackward0(TraceableFunction):
         (Formula(('self',), MaxPool2DWithIndicesBackward0_self, frozenset(['at', 'ceil_mode', 'dilation', 'grad', 'kernel_size', 'padding', 'result1', 'self', 'stride'])),),
         ('self',),
         {},
-        {})
+        {},
+        output_differentiability=(True, False))
 
 
 def MaxPool2DWithIndicesBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
@@ -2347,7 +2348,8 @@ class NllLossBackward0(TraceableFunction):
         (Formula(('self',), NllLossBackward0_self, frozenset(['at', 'grad', 'ignore_index', 'reduction', 'self', 'target', 'total_weight', 'weight'])),),
         ('self',),
         {},
-        {})
+        {},
+        output_differentiability=(True, False))
 
 
 def NllLossBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
@@ -2462,7 +2464,8 @@ class LogSigmoidBackward0(TraceableFunction):
         (Formula(('self',), LogSigmoidBackward0_self, frozenset(['buffer', 'grad', 'log_sigmoid_backward', 'self'])),),
         ('self',),
         {},
-        {})
+        {},
+        output_differentiability=(True, False))
 
 
 def ThresholdBackwardBackward1_grad_output(v: dict[str, Any]) -> Any:
@@ -3312,7 +3315,8 @@ class LinalgInvExBackward0(TraceableFunction):
         (Formula(('A',), LinalgInvExBackward0_A, frozenset(['at', 'grad', 'inverse'])),),
         ('A',),
         {},
-        {})
+        {},
+        output_differentiability=(True, False))
 
 
 def LinalgSolveExBackward0_A_B(v: dict[str, Any]) -> Any:
@@ -3329,4 +3333,5 @@ class LinalgSolveExBackward0(TraceableFunction):
         (Formula(('A', 'B'), LinalgSolveExBackward0_A_B, frozenset(['A', 'LU', 'grad', 'grad_input_mask', 'left', 'linalg_solve_backward', 'pivots', 'result'])),),
         ('A', 'B'),
         {},
-        {})
+        {},
+        output_differentiability=(True, False, False, False))

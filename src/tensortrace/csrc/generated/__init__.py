@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "9aa4e4ff2398142f32065fcc77b0f65c6b64011db166f290343c80bcb370e319"
+INPUTS_SHA256 = "5c8934e90375af4c3591fac5d6942970ee1e8b4697cf0084478c480e833b08e1"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",
