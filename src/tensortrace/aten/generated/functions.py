@@ -725,6 +725,32 @@ def chunk(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_unsafe_split = Overloads([(ops.unsafe_split_Tensor, Binder(ops.unsafe_split_Tensor.schema))])
+
+
+@traced("dispatch", "at::unsafe_split", FUNCTIONS_H, "at::unsafe_split",
+        legacy="at::unsafe_split (Functions.h)")
+def unsafe_split(*args: Any, **kwargs: Any) -> Any:
+    """at::unsafe_split, overloads:
+    unsafe_split.Tensor(Tensor self, SymInt split_size, int dim=0) -> Tensor[]
+    """
+    op, full = select_overload(_ov_unsafe_split, args, kwargs, "at::unsafe_split")
+    return op.call(*full)
+
+
+_ov_unsafe_chunk = Overloads([(ops.unsafe_chunk, Binder(ops.unsafe_chunk.schema))])
+
+
+@traced("dispatch", "at::unsafe_chunk", FUNCTIONS_H, "at::unsafe_chunk",
+        legacy="at::unsafe_chunk (Functions.h)")
+def unsafe_chunk(*args: Any, **kwargs: Any) -> Any:
+    """at::unsafe_chunk, overloads:
+    unsafe_chunk(Tensor self, int chunks, int dim=0) -> Tensor[]
+    """
+    op, full = select_overload(_ov_unsafe_chunk, args, kwargs, "at::unsafe_chunk")
+    return op.call(*full)
+
+
 _ov_unbind = Overloads([(ops.unbind_int, Binder(ops.unbind_int.schema))])
 
 
@@ -5892,6 +5918,123 @@ def native_batch_norm_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_cudnn_is_acceptable = Overloads([(ops.cudnn_is_acceptable, Binder(ops.cudnn_is_acceptable.schema))])
+
+
+@traced("dispatch", "at::cudnn_is_acceptable", FUNCTIONS_H, "at::cudnn_is_acceptable",
+        legacy="at::cudnn_is_acceptable (Functions.h)")
+def cudnn_is_acceptable(*args: Any, **kwargs: Any) -> Any:
+    """at::cudnn_is_acceptable, overloads:
+    cudnn_is_acceptable(Tensor self) -> bool
+    """
+    op, full = select_overload(_ov_cudnn_is_acceptable, args, kwargs, "at::cudnn_is_acceptable")
+    return op.call(*full)
+
+
+_ov_lstm = Overloads([(ops.lstm_input, Binder(ops.lstm_input.schema))])
+
+
+@traced("dispatch", "at::lstm", FUNCTIONS_H, "at::lstm",
+        legacy="at::lstm (Functions.h)")
+def lstm(*args: Any, **kwargs: Any) -> Any:
+    """at::lstm, overloads:
+    lstm.input(Tensor input, Tensor[] hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_lstm, args, kwargs, "at::lstm")
+    return op.call(*full)
+
+
+_ov_gru = Overloads([(ops.gru_input, Binder(ops.gru_input.schema))])
+
+
+@traced("dispatch", "at::gru", FUNCTIONS_H, "at::gru",
+        legacy="at::gru (Functions.h)")
+def gru(*args: Any, **kwargs: Any) -> Any:
+    """at::gru, overloads:
+    gru.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_gru, args, kwargs, "at::gru")
+    return op.call(*full)
+
+
+_ov_rnn_tanh = Overloads([(ops.rnn_tanh_input, Binder(ops.rnn_tanh_input.schema))])
+
+
+@traced("dispatch", "at::rnn_tanh", FUNCTIONS_H, "at::rnn_tanh",
+        legacy="at::rnn_tanh (Functions.h)")
+def rnn_tanh(*args: Any, **kwargs: Any) -> Any:
+    """at::rnn_tanh, overloads:
+    rnn_tanh.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_rnn_tanh, args, kwargs, "at::rnn_tanh")
+    return op.call(*full)
+
+
+_ov_rnn_relu = Overloads([(ops.rnn_relu_input, Binder(ops.rnn_relu_input.schema))])
+
+
+@traced("dispatch", "at::rnn_relu", FUNCTIONS_H, "at::rnn_relu",
+        legacy="at::rnn_relu (Functions.h)")
+def rnn_relu(*args: Any, **kwargs: Any) -> Any:
+    """at::rnn_relu, overloads:
+    rnn_relu.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_rnn_relu, args, kwargs, "at::rnn_relu")
+    return op.call(*full)
+
+
+_ov_lstm_cell = Overloads([(ops.lstm_cell, Binder(ops.lstm_cell.schema))])
+
+
+@traced("dispatch", "at::lstm_cell", FUNCTIONS_H, "at::lstm_cell",
+        legacy="at::lstm_cell (Functions.h)")
+def lstm_cell(*args: Any, **kwargs: Any) -> Any:
+    """at::lstm_cell, overloads:
+    lstm_cell(Tensor input, Tensor[] hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_lstm_cell, args, kwargs, "at::lstm_cell")
+    return op.call(*full)
+
+
+_ov_gru_cell = Overloads([(ops.gru_cell, Binder(ops.gru_cell.schema))])
+
+
+@traced("dispatch", "at::gru_cell", FUNCTIONS_H, "at::gru_cell",
+        legacy="at::gru_cell (Functions.h)")
+def gru_cell(*args: Any, **kwargs: Any) -> Any:
+    """at::gru_cell, overloads:
+    gru_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor
+    """
+    op, full = select_overload(_ov_gru_cell, args, kwargs, "at::gru_cell")
+    return op.call(*full)
+
+
+_ov_rnn_tanh_cell = Overloads([(ops.rnn_tanh_cell, Binder(ops.rnn_tanh_cell.schema))])
+
+
+@traced("dispatch", "at::rnn_tanh_cell", FUNCTIONS_H, "at::rnn_tanh_cell",
+        legacy="at::rnn_tanh_cell (Functions.h)")
+def rnn_tanh_cell(*args: Any, **kwargs: Any) -> Any:
+    """at::rnn_tanh_cell, overloads:
+    rnn_tanh_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor
+    """
+    op, full = select_overload(_ov_rnn_tanh_cell, args, kwargs, "at::rnn_tanh_cell")
+    return op.call(*full)
+
+
+_ov_rnn_relu_cell = Overloads([(ops.rnn_relu_cell, Binder(ops.rnn_relu_cell.schema))])
+
+
+@traced("dispatch", "at::rnn_relu_cell", FUNCTIONS_H, "at::rnn_relu_cell",
+        legacy="at::rnn_relu_cell (Functions.h)")
+def rnn_relu_cell(*args: Any, **kwargs: Any) -> Any:
+    """at::rnn_relu_cell, overloads:
+    rnn_relu_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor
+    """
+    op, full = select_overload(_ov_rnn_relu_cell, args, kwargs, "at::rnn_relu_cell")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -5944,6 +6087,8 @@ FUNCTIONS: dict[str, Any] = {
     "split": split,
     "split_with_sizes": split_with_sizes,
     "chunk": chunk,
+    "unsafe_split": unsafe_split,
+    "unsafe_chunk": unsafe_chunk,
     "unbind": unbind,
     "alias": alias,
     "clone": clone,
@@ -6318,4 +6463,13 @@ FUNCTIONS: dict[str, Any] = {
     "_batch_norm_impl_index": _batch_norm_impl_index,
     "native_batch_norm": native_batch_norm,
     "native_batch_norm_backward": native_batch_norm_backward,
+    "cudnn_is_acceptable": cudnn_is_acceptable,
+    "lstm": lstm,
+    "gru": gru,
+    "rnn_tanh": rnn_tanh,
+    "rnn_relu": rnn_relu,
+    "lstm_cell": lstm_cell,
+    "gru_cell": gru_cell,
+    "rnn_tanh_cell": rnn_tanh_cell,
+    "rnn_relu_cell": rnn_relu_cell,
 }

@@ -402,6 +402,12 @@ split_with_sizes = _register(
 chunk = _register(
     FunctionSchema('chunk', '', (Argument('self', _T10, None, False), Argument('chunks', _T11, None, False), Argument('dim', _T11, '0', False),), (_T21,), ()),
     {'func': 'chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'chunk'}}})
+unsafe_split_Tensor = _register(
+    FunctionSchema('unsafe_split', 'Tensor', (Argument('self', _T6, None, False), Argument('split_size', _T12, None, False), Argument('dim', _T11, '0', False),), (_T18,), ()),
+    {'func': 'unsafe_split.Tensor(Tensor self, SymInt split_size, int dim=0) -> Tensor[]', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeExplicitAutograd': 'unsafe_split'}}})
+unsafe_chunk = _register(
+    FunctionSchema('unsafe_chunk', '', (Argument('self', _T6, None, False), Argument('chunks', _T11, None, False), Argument('dim', _T11, '0', False),), (_T18,), ()),
+    {'func': 'unsafe_chunk(Tensor self, int chunks, int dim=0) -> Tensor[]', **{'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'unsafe_chunk'}}})
 unbind_int = _register(
     FunctionSchema('unbind', 'int', (Argument('self', _T10, None, False), Argument('dim', _T11, '0', False),), (_T21,), ()),
     {'func': 'unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'unbind'}}})
@@ -2817,6 +2823,33 @@ native_batch_norm = _register(
 native_batch_norm_backward = _register(
     FunctionSchema('native_batch_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T26, None, False), Argument('running_mean', _T26, None, False), Argument('running_var', _T26, None, False), Argument('save_mean', _T26, None, False), Argument('save_invstd', _T26, None, False), Argument('train', _T16, None, False), Argument('eps', _T9, None, False), Argument('output_mask', _T38, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'batch_norm_backward_cpu', 'CUDA': 'batch_norm_backward_cuda'}}})
+cudnn_is_acceptable = _register(
+    FunctionSchema('cudnn_is_acceptable', '', (Argument('self', _T6, None, False),), (_T16,), ()),
+    {'func': 'cudnn_is_acceptable(Tensor self) -> bool', **{'device_check': 'NoCheck', 'device_guard': False, 'dispatch': {'CompositeImplicitAutograd': 'cudnn_is_acceptable'}}})
+lstm_input = _register(
+    FunctionSchema('lstm', 'input', (Argument('input', _T6, None, False), Argument('hx', _T18, None, False), Argument('params', _T18, None, False), Argument('has_biases', _T16, None, False), Argument('num_layers', _T11, None, False), Argument('dropout', _T9, None, False), Argument('train', _T16, None, False), Argument('bidirectional', _T16, None, False), Argument('batch_first', _T16, None, False),), (_T6, _T6, _T6,), ()),
+    {'func': 'lstm.input(Tensor input, Tensor[] hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'lstm'}}})
+gru_input = _register(
+    FunctionSchema('gru', 'input', (Argument('input', _T6, None, False), Argument('hx', _T6, None, False), Argument('params', _T18, None, False), Argument('has_biases', _T16, None, False), Argument('num_layers', _T11, None, False), Argument('dropout', _T9, None, False), Argument('train', _T16, None, False), Argument('bidirectional', _T16, None, False), Argument('batch_first', _T16, None, False),), (_T6, _T6,), ()),
+    {'func': 'gru.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'gru'}}})
+rnn_tanh_input = _register(
+    FunctionSchema('rnn_tanh', 'input', (Argument('input', _T6, None, False), Argument('hx', _T6, None, False), Argument('params', _T18, None, False), Argument('has_biases', _T16, None, False), Argument('num_layers', _T11, None, False), Argument('dropout', _T9, None, False), Argument('train', _T16, None, False), Argument('bidirectional', _T16, None, False), Argument('batch_first', _T16, None, False),), (_T6, _T6,), ()),
+    {'func': 'rnn_tanh.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'rnn_tanh'}}})
+rnn_relu_input = _register(
+    FunctionSchema('rnn_relu', 'input', (Argument('input', _T6, None, False), Argument('hx', _T6, None, False), Argument('params', _T18, None, False), Argument('has_biases', _T16, None, False), Argument('num_layers', _T11, None, False), Argument('dropout', _T9, None, False), Argument('train', _T16, None, False), Argument('bidirectional', _T16, None, False), Argument('batch_first', _T16, None, False),), (_T6, _T6,), ()),
+    {'func': 'rnn_relu.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'rnn_relu'}}})
+lstm_cell = _register(
+    FunctionSchema('lstm_cell', '', (Argument('input', _T6, None, False), Argument('hx', _T18, None, False), Argument('w_ih', _T6, None, False), Argument('w_hh', _T6, None, False), Argument('b_ih', _T26, 'None', False), Argument('b_hh', _T26, 'None', False),), (_T6, _T6,), ()),
+    {'func': 'lstm_cell(Tensor input, Tensor[] hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'lstm_cell'}}})
+gru_cell = _register(
+    FunctionSchema('gru_cell', '', (Argument('input', _T6, None, False), Argument('hx', _T6, None, False), Argument('w_ih', _T6, None, False), Argument('w_hh', _T6, None, False), Argument('b_ih', _T26, 'None', False), Argument('b_hh', _T26, 'None', False),), (_T6,), ()),
+    {'func': 'gru_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'gru_cell'}}})
+rnn_tanh_cell = _register(
+    FunctionSchema('rnn_tanh_cell', '', (Argument('input', _T6, None, False), Argument('hx', _T6, None, False), Argument('w_ih', _T6, None, False), Argument('w_hh', _T6, None, False), Argument('b_ih', _T26, 'None', False), Argument('b_hh', _T26, 'None', False),), (_T6,), ()),
+    {'func': 'rnn_tanh_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'rnn_tanh_cell'}}})
+rnn_relu_cell = _register(
+    FunctionSchema('rnn_relu_cell', '', (Argument('input', _T6, None, False), Argument('hx', _T6, None, False), Argument('w_ih', _T6, None, False), Argument('w_hh', _T6, None, False), Argument('b_ih', _T26, 'None', False), Argument('b_hh', _T26, 'None', False),), (_T6,), ()),
+    {'func': 'rnn_relu_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'rnn_relu_cell'}}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -2935,6 +2968,8 @@ OPERATORS: list[OperatorHandle] = [
     split_Tensor,
     split_with_sizes,
     chunk,
+    unsafe_split_Tensor,
+    unsafe_chunk,
     unbind_int,
     alias,
     contiguous,
@@ -3740,4 +3775,13 @@ OPERATORS: list[OperatorHandle] = [
     _batch_norm_impl_index,
     native_batch_norm,
     native_batch_norm_backward,
+    cudnn_is_acceptable,
+    lstm_input,
+    gru_input,
+    rnn_tanh_input,
+    rnn_relu_input,
+    lstm_cell,
+    gru_cell,
+    rnn_tanh_cell,
+    rnn_relu_cell,
 ]

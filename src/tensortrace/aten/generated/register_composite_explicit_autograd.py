@@ -85,6 +85,7 @@ ops.expand.register(DispatchKey.CompositeExplicitAutograd, native_kernel("expand
 ops.diagonal.register(DispatchKey.CompositeExplicitAutograd, native_kernel("diagonal", ops.diagonal))
 ops.split_Tensor.register(DispatchKey.CompositeExplicitAutograd, native_kernel("split", ops.split_Tensor))
 ops.split_with_sizes.register(DispatchKey.CompositeExplicitAutograd, native_kernel("split_with_sizes", ops.split_with_sizes))
+ops.unsafe_split_Tensor.register(DispatchKey.CompositeExplicitAutograd, native_kernel("unsafe_split", ops.unsafe_split_Tensor))
 ops.unbind_int.register(DispatchKey.CompositeExplicitAutograd, native_kernel("unbind", ops.unbind_int))
 ops.alias.register(DispatchKey.CompositeExplicitAutograd, native_kernel("alias", ops.alias))
 ops.clone.register(DispatchKey.CompositeExplicitAutograd, native_kernel("clone", ops.clone))

@@ -52,6 +52,8 @@ _ov_diagonal = Overloads([(ops.diagonal, Binder(ops.diagonal.schema))])
 _ov_split = Overloads([(ops.split_Tensor, Binder(ops.split_Tensor.schema))])
 _ov_split_with_sizes = Overloads([(ops.split_with_sizes, Binder(ops.split_with_sizes.schema))])
 _ov_chunk = Overloads([(ops.chunk, Binder(ops.chunk.schema))])
+_ov_unsafe_split = Overloads([(ops.unsafe_split_Tensor, Binder(ops.unsafe_split_Tensor.schema))])
+_ov_unsafe_chunk = Overloads([(ops.unsafe_chunk, Binder(ops.unsafe_chunk.schema))])
 _ov_unbind = Overloads([(ops.unbind_int, Binder(ops.unbind_int.schema))])
 _ov_alias = Overloads([(ops.alias, Binder(ops.alias.schema))])
 _ov_contiguous = Overloads([(ops.contiguous, Binder(ops.contiguous.schema))])
@@ -748,6 +750,24 @@ class TensorMethods:
         chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor(a)[]
         """
         op, full = select_overload(_ov_chunk, (self, *args), kwargs, "Tensor.chunk")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::unsafe_split", TENSOR_BODY_H, "at::Tensor::unsafe_split",
+            legacy="Tensor::unsafe_split (TensorMethods.h)")
+    def unsafe_split(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::unsafe_split, overloads:
+        unsafe_split.Tensor(Tensor self, SymInt split_size, int dim=0) -> Tensor[]
+        """
+        op, full = select_overload(_ov_unsafe_split, (self, *args), kwargs, "Tensor.unsafe_split")
+        return op.call(*full)
+
+    @traced("dispatch", "at::Tensor::unsafe_chunk", TENSOR_BODY_H, "at::Tensor::unsafe_chunk",
+            legacy="Tensor::unsafe_chunk (TensorMethods.h)")
+    def unsafe_chunk(self, *args: Any, **kwargs: Any) -> Any:
+        """Tensor::unsafe_chunk, overloads:
+        unsafe_chunk(Tensor self, int chunks, int dim=0) -> Tensor[]
+        """
+        op, full = select_overload(_ov_unsafe_chunk, (self, *args), kwargs, "Tensor.unsafe_chunk")
         return op.call(*full)
 
     @traced("dispatch", "at::Tensor::unbind", TENSOR_BODY_H, "at::Tensor::unbind",
@@ -4116,6 +4136,8 @@ METHODS: tuple[str, ...] = (
     "split",
     "split_with_sizes",
     "chunk",
+    "unsafe_split",
+    "unsafe_chunk",
     "unbind",
     "alias",
     "contiguous",

@@ -1,4 +1,5 @@
-"""contiguous (a clone only when the memory is not already row-major) and is_signed.
+"""contiguous (a clone only when the memory is not already row-major), is_signed and
+cudnn_is_acceptable.
 
 Mirrors `aten/src/ATen/native/TensorProperties.cpp`. The Python binding short-cuts the same test
 before dispatching (THPVariable_contiguous), which is why torch.profiler shows no aten frame at
@@ -31,3 +32,10 @@ def is_signed(self: Tensor) -> bool:
     """c10::isSignedType of the dtype (floating and complex dtypes are signed, uint8 and bool
     are not)."""
     return isSignedType(self.scalar_type())
+
+
+@native_function(SOURCE, name="cudnn_is_acceptable", legacy="at::native::cudnn_is_acceptable")
+def cudnn_is_acceptable(self: Tensor) -> bool:
+    # cuDNN is never compiled in (the emulated CUDA device has none): the RNNs take RNN.cpp's
+    # composite path on every device
+    return False

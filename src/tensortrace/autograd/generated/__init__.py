@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "5c8934e90375af4c3591fac5d6942970ee1e8b4697cf0084478c480e833b08e1"
+INPUTS_SHA256 = "96a3d5ffa9fcf481ddb2557e0991a28bd59c335fd2cff3445299b58098037530"
 
 MODULES: tuple[str, ...] = (
     "functions",

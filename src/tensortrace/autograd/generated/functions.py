@@ -1566,6 +1566,23 @@ class SplitBackward0(TraceableFunction):
         {})
 
 
+def UnsafeSplitBackward0_self(v: dict[str, Any]) -> Any:
+    """self: split_backward(grads, split_size, dim, self.sym_sizes(), self.scalar_type())"""
+    return split_backward(v['grads'], v['split_size'], v['dim'], v['self_sym_sizes'], v['self_scalar_type'])
+
+
+class UnsafeSplitBackward0(TraceableFunction):
+    """unsafe_split.Tensor(Tensor self, SymInt split_size, int dim=0) -> Tensor[]"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'unsafe_split.Tensor',
+        (Formula(('self',), UnsafeSplitBackward0_self, frozenset(['dim', 'grads', 'self_scalar_type', 'self_sym_sizes', 'split_backward', 'split_size'])),),
+        ('self',),
+        {'self_scalar_type': ('self', 'scalar_type'), 'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
 def SplitWithSizesBackward0_self(v: dict[str, Any]) -> Any:
     """self: split_with_sizes_backward(grads, split_sizes, dim, self.sym_sizes(), self.scalar_type())"""
     return split_with_sizes_backward(v['grads'], v['split_sizes'], v['dim'], v['self_sym_sizes'], v['self_scalar_type'])

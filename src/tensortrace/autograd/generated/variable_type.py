@@ -1517,6 +1517,23 @@ ops.split_with_sizes.register(DispatchKey.Autograd, KernelFunction(
     split_with_sizes, "torch::autograd::VariableType::split_with_sizes", with_keyset=True))
 
 
+_record_unsafe_split_Tensor = GraphRecording(ops.unsafe_split_Tensor, AutoDispatchBelowADInplaceOrView, nodes.UnsafeSplitBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::unsafe_split", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def unsafe_split_Tensor(ks: DispatchKeySet, *args: Any) -> Any:
+    """unsafe_split.Tensor(Tensor self, SymInt split_size, int dim=0) -> Tensor[]: records UnsafeSplitBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_unsafe_split_Tensor(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.unsafe_split_Tensor.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.unsafe_split_Tensor.register(DispatchKey.Autograd, KernelFunction(
+    unsafe_split_Tensor, "torch::autograd::VariableType::unsafe_split", with_keyset=True))
+
+
 _record_unbind_int = GraphRecording(ops.unbind_int, AutoDispatchBelowAutograd, nodes.UnbindBackward0)
 
 

@@ -2916,6 +2916,96 @@ def chunk(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_chunk[0][0])
 
 
+# ---- unsafe_split ------------------------------------------------------------------------------
+parser_unsafe_split = PythonArgParser.lazy([
+    'unsafe_split(Tensor input, SymInt split_size, int64_t dim=0)',
+])
+
+
+@traced("python", "dispatch_unsafe_split", TORCH_FUNCTIONS_CPP, "dispatch_unsafe_split", legacy="dispatch_unsafe_split")
+def dispatch_unsafe_split_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """unsafe_split(Tensor input, SymInt split_size, int64_t dim=0): unsafe_split.Tensor"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['split_size'] = kwargs['split_size']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    return at.unsafe_split(**call_kwargs)
+
+structseqs_unsafe_split = [(return_types.for_schema('unsafe_split', ops.unsafe_split_Tensor.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_unsafe_split", TORCH_FUNCTIONS_CPP, legacy="THPVariable_unsafe_split")
+def unsafe_split(*args: Any, **kwargs: Any) -> Any:
+    """torch.unsafe_split: THPVariable_unsafe_split"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.unsafe_split",
+                                 {"python_name": "torch.unsafe_split"})
+    self = None
+    r = parser_unsafe_split.parse(args, kwargs)
+    a = r.args
+    # unsafe_split(Tensor input, SymInt split_size, int64_t dim=0)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    split_size = a[1]
+    if split_size is not None and (type(split_size) is not int or not INT64_MIN <= split_size <= INT64_MAX):
+        split_size = int64_arg(split_size)
+    dim = a[2]
+    if dim is None:
+        dim = 0
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_unsafe_split_0(self, {'self': self_, 'split_size': split_size, 'dim': dim})
+    return wrap_result(result, structseqs_unsafe_split[0][0])
+
+
+# ---- unsafe_chunk ------------------------------------------------------------------------------
+parser_unsafe_chunk = PythonArgParser.lazy([
+    'unsafe_chunk(Tensor input, int64_t chunks, int64_t dim=0)',
+])
+
+
+@traced("python", "dispatch_unsafe_chunk", TORCH_FUNCTIONS_CPP, "dispatch_unsafe_chunk", legacy="dispatch_unsafe_chunk")
+def dispatch_unsafe_chunk_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """unsafe_chunk(Tensor input, int64_t chunks, int64_t dim=0): unsafe_chunk"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['chunks'] = kwargs['chunks']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    return at.unsafe_chunk(**call_kwargs)
+
+structseqs_unsafe_chunk = [(return_types.for_schema('unsafe_chunk', ops.unsafe_chunk.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_unsafe_chunk", TORCH_FUNCTIONS_CPP, legacy="THPVariable_unsafe_chunk")
+def unsafe_chunk(*args: Any, **kwargs: Any) -> Any:
+    """torch.unsafe_chunk: THPVariable_unsafe_chunk"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.unsafe_chunk",
+                                 {"python_name": "torch.unsafe_chunk"})
+    self = None
+    r = parser_unsafe_chunk.parse(args, kwargs)
+    a = r.args
+    # unsafe_chunk(Tensor input, int64_t chunks, int64_t dim=0)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    chunks = a[1]
+    if chunks is not None and (type(chunks) is not int or not INT64_MIN <= chunks <= INT64_MAX):
+        chunks = int64_arg(chunks)
+    dim = a[2]
+    if dim is None:
+        dim = 0
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_unsafe_chunk_0(self, {'self': self_, 'chunks': chunks, 'dim': dim})
+    return wrap_result(result, structseqs_unsafe_chunk[0][0])
+
+
 # ---- unbind ------------------------------------------------------------------------------------
 parser_unbind = PythonArgParser.lazy([
     'unbind(Tensor input, int64_t dim=0)',
@@ -18386,6 +18476,406 @@ def native_batch_norm(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_native_batch_norm[0][0])
 
 
+# ---- cudnn_is_acceptable -----------------------------------------------------------------------
+parser_cudnn_is_acceptable = PythonArgParser.lazy([
+    'cudnn_is_acceptable(Tensor input)',
+])
+
+
+@traced("python", "dispatch_cudnn_is_acceptable", TORCH_FUNCTIONS_CPP, "dispatch_cudnn_is_acceptable", legacy="dispatch_cudnn_is_acceptable")
+def dispatch_cudnn_is_acceptable_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cudnn_is_acceptable(Tensor input): cudnn_is_acceptable"""
+    return at.cudnn_is_acceptable(self=kwargs['self'])
+
+structseqs_cudnn_is_acceptable = [(return_types.for_schema('cudnn_is_acceptable', ops.cudnn_is_acceptable.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cudnn_is_acceptable", TORCH_FUNCTIONS_CPP, legacy="THPVariable_cudnn_is_acceptable")
+def cudnn_is_acceptable(*args: Any, **kwargs: Any) -> Any:
+    """torch.cudnn_is_acceptable: THPVariable_cudnn_is_acceptable"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.cudnn_is_acceptable",
+                                 {"python_name": "torch.cudnn_is_acceptable"})
+    self = None
+    r = parser_cudnn_is_acceptable.parse(args, kwargs)
+    a = r.args
+    # cudnn_is_acceptable(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_cudnn_is_acceptable_0(self, {'self': self_})
+    return wrap_result(result, structseqs_cudnn_is_acceptable[0][0])
+
+
+# ---- lstm --------------------------------------------------------------------------------------
+parser_lstm = PythonArgParser.lazy([
+    'lstm(Tensor input, TensorList hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first)',
+])
+
+
+@traced("python", "dispatch_lstm", TORCH_FUNCTIONS_CPP, "dispatch_lstm", legacy="dispatch_lstm")
+def dispatch_lstm_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """lstm(Tensor input, TensorList hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first): lstm.input"""
+    return at.lstm(input=kwargs['input'], hx=kwargs['hx'], params=kwargs['params'], has_biases=kwargs['has_biases'], num_layers=kwargs['num_layers'], dropout=kwargs['dropout'], train=kwargs['train'], bidirectional=kwargs['bidirectional'], batch_first=kwargs['batch_first'])
+
+structseqs_lstm = [(return_types.for_schema('lstm', ops.lstm_input.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_lstm", TORCH_FUNCTIONS_CPP, legacy="THPVariable_lstm")
+def lstm(*args: Any, **kwargs: Any) -> Any:
+    """torch.lstm: THPVariable_lstm"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.lstm",
+                                 {"python_name": "torch.lstm"})
+    self = None
+    r = parser_lstm.parse(args, kwargs)
+    a = r.args
+    # lstm(Tensor input, TensorList hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    hx = None if a[1] is None else convert(r, 1)
+    params = None if a[2] is None else convert(r, 2)
+    has_biases = a[3]
+    num_layers = a[4]
+    if num_layers is not None and (type(num_layers) is not int or not INT64_MIN <= num_layers <= INT64_MAX):
+        num_layers = int64_arg(num_layers)
+    dropout = a[5]
+    if dropout is not None:
+        dropout = float(dropout)
+    train = a[6]
+    bidirectional = a[7]
+    batch_first = a[8]
+    result = dispatch_lstm_0(self, {'input': input, 'hx': hx, 'params': params, 'has_biases': has_biases, 'num_layers': num_layers, 'dropout': dropout, 'train': train, 'bidirectional': bidirectional, 'batch_first': batch_first})
+    return wrap_result(result, structseqs_lstm[0][0])
+
+
+# ---- gru ---------------------------------------------------------------------------------------
+parser_gru = PythonArgParser.lazy([
+    'gru(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first)',
+])
+
+
+@traced("python", "dispatch_gru", TORCH_FUNCTIONS_CPP, "dispatch_gru", legacy="dispatch_gru")
+def dispatch_gru_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """gru(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first): gru.input"""
+    return at.gru(input=kwargs['input'], hx=kwargs['hx'], params=kwargs['params'], has_biases=kwargs['has_biases'], num_layers=kwargs['num_layers'], dropout=kwargs['dropout'], train=kwargs['train'], bidirectional=kwargs['bidirectional'], batch_first=kwargs['batch_first'])
+
+structseqs_gru = [(return_types.for_schema('gru', ops.gru_input.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_gru", TORCH_FUNCTIONS_CPP, legacy="THPVariable_gru")
+def gru(*args: Any, **kwargs: Any) -> Any:
+    """torch.gru: THPVariable_gru"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.gru",
+                                 {"python_name": "torch.gru"})
+    self = None
+    r = parser_gru.parse(args, kwargs)
+    a = r.args
+    # gru(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    hx = a[1]
+    if hx is not None:
+        hx = hx.cdata
+    params = None if a[2] is None else convert(r, 2)
+    has_biases = a[3]
+    num_layers = a[4]
+    if num_layers is not None and (type(num_layers) is not int or not INT64_MIN <= num_layers <= INT64_MAX):
+        num_layers = int64_arg(num_layers)
+    dropout = a[5]
+    if dropout is not None:
+        dropout = float(dropout)
+    train = a[6]
+    bidirectional = a[7]
+    batch_first = a[8]
+    result = dispatch_gru_0(self, {'input': input, 'hx': hx, 'params': params, 'has_biases': has_biases, 'num_layers': num_layers, 'dropout': dropout, 'train': train, 'bidirectional': bidirectional, 'batch_first': batch_first})
+    return wrap_result(result, structseqs_gru[0][0])
+
+
+# ---- rnn_tanh ----------------------------------------------------------------------------------
+parser_rnn_tanh = PythonArgParser.lazy([
+    'rnn_tanh(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first)',
+])
+
+
+@traced("python", "dispatch_rnn_tanh", TORCH_FUNCTIONS_CPP, "dispatch_rnn_tanh", legacy="dispatch_rnn_tanh")
+def dispatch_rnn_tanh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rnn_tanh(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first): rnn_tanh.input"""
+    return at.rnn_tanh(input=kwargs['input'], hx=kwargs['hx'], params=kwargs['params'], has_biases=kwargs['has_biases'], num_layers=kwargs['num_layers'], dropout=kwargs['dropout'], train=kwargs['train'], bidirectional=kwargs['bidirectional'], batch_first=kwargs['batch_first'])
+
+structseqs_rnn_tanh = [(return_types.for_schema('rnn_tanh', ops.rnn_tanh_input.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rnn_tanh", TORCH_FUNCTIONS_CPP, legacy="THPVariable_rnn_tanh")
+def rnn_tanh(*args: Any, **kwargs: Any) -> Any:
+    """torch.rnn_tanh: THPVariable_rnn_tanh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.rnn_tanh",
+                                 {"python_name": "torch.rnn_tanh"})
+    self = None
+    r = parser_rnn_tanh.parse(args, kwargs)
+    a = r.args
+    # rnn_tanh(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    hx = a[1]
+    if hx is not None:
+        hx = hx.cdata
+    params = None if a[2] is None else convert(r, 2)
+    has_biases = a[3]
+    num_layers = a[4]
+    if num_layers is not None and (type(num_layers) is not int or not INT64_MIN <= num_layers <= INT64_MAX):
+        num_layers = int64_arg(num_layers)
+    dropout = a[5]
+    if dropout is not None:
+        dropout = float(dropout)
+    train = a[6]
+    bidirectional = a[7]
+    batch_first = a[8]
+    result = dispatch_rnn_tanh_0(self, {'input': input, 'hx': hx, 'params': params, 'has_biases': has_biases, 'num_layers': num_layers, 'dropout': dropout, 'train': train, 'bidirectional': bidirectional, 'batch_first': batch_first})
+    return wrap_result(result, structseqs_rnn_tanh[0][0])
+
+
+# ---- rnn_relu ----------------------------------------------------------------------------------
+parser_rnn_relu = PythonArgParser.lazy([
+    'rnn_relu(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first)',
+])
+
+
+@traced("python", "dispatch_rnn_relu", TORCH_FUNCTIONS_CPP, "dispatch_rnn_relu", legacy="dispatch_rnn_relu")
+def dispatch_rnn_relu_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rnn_relu(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first): rnn_relu.input"""
+    return at.rnn_relu(input=kwargs['input'], hx=kwargs['hx'], params=kwargs['params'], has_biases=kwargs['has_biases'], num_layers=kwargs['num_layers'], dropout=kwargs['dropout'], train=kwargs['train'], bidirectional=kwargs['bidirectional'], batch_first=kwargs['batch_first'])
+
+structseqs_rnn_relu = [(return_types.for_schema('rnn_relu', ops.rnn_relu_input.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rnn_relu", TORCH_FUNCTIONS_CPP, legacy="THPVariable_rnn_relu")
+def rnn_relu(*args: Any, **kwargs: Any) -> Any:
+    """torch.rnn_relu: THPVariable_rnn_relu"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.rnn_relu",
+                                 {"python_name": "torch.rnn_relu"})
+    self = None
+    r = parser_rnn_relu.parse(args, kwargs)
+    a = r.args
+    # rnn_relu(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    hx = a[1]
+    if hx is not None:
+        hx = hx.cdata
+    params = None if a[2] is None else convert(r, 2)
+    has_biases = a[3]
+    num_layers = a[4]
+    if num_layers is not None and (type(num_layers) is not int or not INT64_MIN <= num_layers <= INT64_MAX):
+        num_layers = int64_arg(num_layers)
+    dropout = a[5]
+    if dropout is not None:
+        dropout = float(dropout)
+    train = a[6]
+    bidirectional = a[7]
+    batch_first = a[8]
+    result = dispatch_rnn_relu_0(self, {'input': input, 'hx': hx, 'params': params, 'has_biases': has_biases, 'num_layers': num_layers, 'dropout': dropout, 'train': train, 'bidirectional': bidirectional, 'batch_first': batch_first})
+    return wrap_result(result, structseqs_rnn_relu[0][0])
+
+
+# ---- lstm_cell ---------------------------------------------------------------------------------
+parser_lstm_cell = PythonArgParser.lazy([
+    'lstm_cell(Tensor input, TensorList hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None)',
+])
+
+
+@traced("python", "dispatch_lstm_cell", TORCH_FUNCTIONS_CPP, "dispatch_lstm_cell", legacy="dispatch_lstm_cell")
+def dispatch_lstm_cell_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """lstm_cell(Tensor input, TensorList hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None): lstm_cell"""
+    return at.lstm_cell(input=kwargs['input'], hx=kwargs['hx'], w_ih=kwargs['w_ih'], w_hh=kwargs['w_hh'], b_ih=kwargs['b_ih'], b_hh=kwargs['b_hh'])
+
+structseqs_lstm_cell = [(return_types.for_schema('lstm_cell', ops.lstm_cell.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_lstm_cell", TORCH_FUNCTIONS_CPP, legacy="THPVariable_lstm_cell")
+def lstm_cell(*args: Any, **kwargs: Any) -> Any:
+    """torch.lstm_cell: THPVariable_lstm_cell"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.lstm_cell",
+                                 {"python_name": "torch.lstm_cell"})
+    self = None
+    r = parser_lstm_cell.parse(args, kwargs)
+    a = r.args
+    # lstm_cell(Tensor input, TensorList hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    hx = None if a[1] is None else convert(r, 1)
+    w_ih = a[2]
+    if w_ih is not None:
+        w_ih = w_ih.cdata
+    w_hh = a[3]
+    if w_hh is not None:
+        w_hh = w_hh.cdata
+    b_ih = a[4]
+    if b_ih is not None:
+        b_ih = b_ih.cdata
+    b_hh = a[5]
+    if b_hh is not None:
+        b_hh = b_hh.cdata
+    result = dispatch_lstm_cell_0(self, {'input': input, 'hx': hx, 'w_ih': w_ih, 'w_hh': w_hh, 'b_ih': b_ih, 'b_hh': b_hh})
+    return wrap_result(result, structseqs_lstm_cell[0][0])
+
+
+# ---- gru_cell ----------------------------------------------------------------------------------
+parser_gru_cell = PythonArgParser.lazy([
+    'gru_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None)',
+])
+
+
+@traced("python", "dispatch_gru_cell", TORCH_FUNCTIONS_CPP, "dispatch_gru_cell", legacy="dispatch_gru_cell")
+def dispatch_gru_cell_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """gru_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None): gru_cell"""
+    return at.gru_cell(input=kwargs['input'], hx=kwargs['hx'], w_ih=kwargs['w_ih'], w_hh=kwargs['w_hh'], b_ih=kwargs['b_ih'], b_hh=kwargs['b_hh'])
+
+structseqs_gru_cell = [(return_types.for_schema('gru_cell', ops.gru_cell.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_gru_cell", TORCH_FUNCTIONS_CPP, legacy="THPVariable_gru_cell")
+def gru_cell(*args: Any, **kwargs: Any) -> Any:
+    """torch.gru_cell: THPVariable_gru_cell"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.gru_cell",
+                                 {"python_name": "torch.gru_cell"})
+    self = None
+    r = parser_gru_cell.parse(args, kwargs)
+    a = r.args
+    # gru_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    hx = a[1]
+    if hx is not None:
+        hx = hx.cdata
+    w_ih = a[2]
+    if w_ih is not None:
+        w_ih = w_ih.cdata
+    w_hh = a[3]
+    if w_hh is not None:
+        w_hh = w_hh.cdata
+    b_ih = a[4]
+    if b_ih is not None:
+        b_ih = b_ih.cdata
+    b_hh = a[5]
+    if b_hh is not None:
+        b_hh = b_hh.cdata
+    result = dispatch_gru_cell_0(self, {'input': input, 'hx': hx, 'w_ih': w_ih, 'w_hh': w_hh, 'b_ih': b_ih, 'b_hh': b_hh})
+    return THPVariable_Wrap(result)
+
+
+# ---- rnn_tanh_cell -----------------------------------------------------------------------------
+parser_rnn_tanh_cell = PythonArgParser.lazy([
+    'rnn_tanh_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None)',
+])
+
+
+@traced("python", "dispatch_rnn_tanh_cell", TORCH_FUNCTIONS_CPP, "dispatch_rnn_tanh_cell", legacy="dispatch_rnn_tanh_cell")
+def dispatch_rnn_tanh_cell_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rnn_tanh_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None): rnn_tanh_cell"""
+    return at.rnn_tanh_cell(input=kwargs['input'], hx=kwargs['hx'], w_ih=kwargs['w_ih'], w_hh=kwargs['w_hh'], b_ih=kwargs['b_ih'], b_hh=kwargs['b_hh'])
+
+structseqs_rnn_tanh_cell = [(return_types.for_schema('rnn_tanh_cell', ops.rnn_tanh_cell.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rnn_tanh_cell", TORCH_FUNCTIONS_CPP, legacy="THPVariable_rnn_tanh_cell")
+def rnn_tanh_cell(*args: Any, **kwargs: Any) -> Any:
+    """torch.rnn_tanh_cell: THPVariable_rnn_tanh_cell"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.rnn_tanh_cell",
+                                 {"python_name": "torch.rnn_tanh_cell"})
+    self = None
+    r = parser_rnn_tanh_cell.parse(args, kwargs)
+    a = r.args
+    # rnn_tanh_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    hx = a[1]
+    if hx is not None:
+        hx = hx.cdata
+    w_ih = a[2]
+    if w_ih is not None:
+        w_ih = w_ih.cdata
+    w_hh = a[3]
+    if w_hh is not None:
+        w_hh = w_hh.cdata
+    b_ih = a[4]
+    if b_ih is not None:
+        b_ih = b_ih.cdata
+    b_hh = a[5]
+    if b_hh is not None:
+        b_hh = b_hh.cdata
+    result = dispatch_rnn_tanh_cell_0(self, {'input': input, 'hx': hx, 'w_ih': w_ih, 'w_hh': w_hh, 'b_ih': b_ih, 'b_hh': b_hh})
+    return THPVariable_Wrap(result)
+
+
+# ---- rnn_relu_cell -----------------------------------------------------------------------------
+parser_rnn_relu_cell = PythonArgParser.lazy([
+    'rnn_relu_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None)',
+])
+
+
+@traced("python", "dispatch_rnn_relu_cell", TORCH_FUNCTIONS_CPP, "dispatch_rnn_relu_cell", legacy="dispatch_rnn_relu_cell")
+def dispatch_rnn_relu_cell_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """rnn_relu_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None): rnn_relu_cell"""
+    return at.rnn_relu_cell(input=kwargs['input'], hx=kwargs['hx'], w_ih=kwargs['w_ih'], w_hh=kwargs['w_hh'], b_ih=kwargs['b_ih'], b_hh=kwargs['b_hh'])
+
+structseqs_rnn_relu_cell = [(return_types.for_schema('rnn_relu_cell', ops.rnn_relu_cell.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_rnn_relu_cell", TORCH_FUNCTIONS_CPP, legacy="THPVariable_rnn_relu_cell")
+def rnn_relu_cell(*args: Any, **kwargs: Any) -> Any:
+    """torch.rnn_relu_cell: THPVariable_rnn_relu_cell"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.rnn_relu_cell",
+                                 {"python_name": "torch.rnn_relu_cell"})
+    self = None
+    r = parser_rnn_relu_cell.parse(args, kwargs)
+    a = r.args
+    # rnn_relu_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    hx = a[1]
+    if hx is not None:
+        hx = hx.cdata
+    w_ih = a[2]
+    if w_ih is not None:
+        w_ih = w_ih.cdata
+    w_hh = a[3]
+    if w_hh is not None:
+        w_hh = w_hh.cdata
+    b_ih = a[4]
+    if b_ih is not None:
+        b_ih = b_ih.cdata
+    b_hh = a[5]
+    if b_hh is not None:
+        b_hh = b_hh.cdata
+    result = dispatch_rnn_relu_cell_0(self, {'input': input, 'hx': hx, 'w_ih': w_ih, 'w_hh': w_hh, 'b_ih': b_ih, 'b_hh': b_hh})
+    return THPVariable_Wrap(result)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -18435,6 +18925,8 @@ FUNCTIONS: dict[str, Any] = {
     "split": split,
     "split_with_sizes": split_with_sizes,
     "chunk": chunk,
+    "unsafe_split": unsafe_split,
+    "unsafe_chunk": unsafe_chunk,
     "unbind": unbind,
     "clone": clone,
     "sub": sub,
@@ -18766,6 +19258,15 @@ FUNCTIONS: dict[str, Any] = {
     "batch_norm": batch_norm,
     "_batch_norm_impl_index": _batch_norm_impl_index,
     "native_batch_norm": native_batch_norm,
+    "cudnn_is_acceptable": cudnn_is_acceptable,
+    "lstm": lstm,
+    "gru": gru,
+    "rnn_tanh": rnn_tanh,
+    "rnn_relu": rnn_relu,
+    "lstm_cell": lstm_cell,
+    "gru_cell": gru_cell,
+    "rnn_tanh_cell": rnn_tanh_cell,
+    "rnn_relu_cell": rnn_relu_cell,
 }
 
 # torch.<op>: tensortrace/__init__.py copies FUNCTIONS into the package
@@ -18818,6 +19319,8 @@ __all__ = [
     "split",
     "split_with_sizes",
     "chunk",
+    "unsafe_split",
+    "unsafe_chunk",
     "unbind",
     "clone",
     "sub",
@@ -19149,4 +19652,13 @@ __all__ = [
     "batch_norm",
     "_batch_norm_impl_index",
     "native_batch_norm",
+    "cudnn_is_acceptable",
+    "lstm",
+    "gru",
+    "rnn_tanh",
+    "rnn_relu",
+    "lstm_cell",
+    "gru_cell",
+    "rnn_tanh_cell",
+    "rnn_relu_cell",
 ]

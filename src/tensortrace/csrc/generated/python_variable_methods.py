@@ -1467,6 +1467,88 @@ def chunk(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_chunk[0][0])
 
 
+# ---- unsafe_split ------------------------------------------------------------------------------
+parser_unsafe_split = PythonArgParser.lazy([
+    'unsafe_split(SymInt split_size, int64_t dim=0)',
+])
+
+
+@traced("python", "dispatch_unsafe_split", VARIABLE_METHODS_CPP, "dispatch_unsafe_split", legacy="dispatch_unsafe_split")
+def dispatch_unsafe_split_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """unsafe_split(SymInt split_size, int64_t dim=0): unsafe_split.Tensor"""
+    call_kwargs = {}
+    call_kwargs['split_size'] = kwargs['split_size']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    return self.unsafe_split(**call_kwargs)
+
+structseqs_unsafe_split = [(return_types.for_schema('unsafe_split', ops.unsafe_split_Tensor.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_unsafe_split", VARIABLE_METHODS_CPP, legacy="THPVariable_unsafe_split")
+def unsafe_split(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.unsafe_split: THPVariable_unsafe_split"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.unsafe_split",
+                                 {"python_name": "Tensor.unsafe_split"})
+    self = args[0].cdata
+    r = parser_unsafe_split.parse(args[1:], kwargs)
+    a = r.args
+    # unsafe_split(SymInt split_size, int64_t dim=0)
+    split_size = a[0]
+    if split_size is not None and (type(split_size) is not int or not INT64_MIN <= split_size <= INT64_MAX):
+        split_size = int64_arg(split_size)
+    dim = a[1]
+    if dim is None:
+        dim = 0
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_unsafe_split_0(self, {'split_size': split_size, 'dim': dim})
+    return wrap_result(result, structseqs_unsafe_split[0][0])
+
+
+# ---- unsafe_chunk ------------------------------------------------------------------------------
+parser_unsafe_chunk = PythonArgParser.lazy([
+    'unsafe_chunk(int64_t chunks, int64_t dim=0)',
+])
+
+
+@traced("python", "dispatch_unsafe_chunk", VARIABLE_METHODS_CPP, "dispatch_unsafe_chunk", legacy="dispatch_unsafe_chunk")
+def dispatch_unsafe_chunk_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """unsafe_chunk(int64_t chunks, int64_t dim=0): unsafe_chunk"""
+    call_kwargs = {}
+    call_kwargs['chunks'] = kwargs['chunks']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    return self.unsafe_chunk(**call_kwargs)
+
+structseqs_unsafe_chunk = [(return_types.for_schema('unsafe_chunk', ops.unsafe_chunk.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_unsafe_chunk", VARIABLE_METHODS_CPP, legacy="THPVariable_unsafe_chunk")
+def unsafe_chunk(*args: Any, **kwargs: Any) -> Any:
+    """Tensor.unsafe_chunk: THPVariable_unsafe_chunk"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "Tensor.unsafe_chunk",
+                                 {"python_name": "Tensor.unsafe_chunk"})
+    self = args[0].cdata
+    r = parser_unsafe_chunk.parse(args[1:], kwargs)
+    a = r.args
+    # unsafe_chunk(int64_t chunks, int64_t dim=0)
+    chunks = a[0]
+    if chunks is not None and (type(chunks) is not int or not INT64_MIN <= chunks <= INT64_MAX):
+        chunks = int64_arg(chunks)
+    dim = a[1]
+    if dim is None:
+        dim = 0
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    result = dispatch_unsafe_chunk_0(self, {'chunks': chunks, 'dim': dim})
+    return wrap_result(result, structseqs_unsafe_chunk[0][0])
+
+
 # ---- unbind ------------------------------------------------------------------------------------
 parser_unbind = PythonArgParser.lazy([
     'unbind(int64_t dim=0)',
@@ -15937,6 +16019,8 @@ METHODS: dict[str, Any] = {
     "split": split,
     "split_with_sizes": split_with_sizes,
     "chunk": chunk,
+    "unsafe_split": unsafe_split,
+    "unsafe_chunk": unsafe_chunk,
     "unbind": unbind,
     "contiguous": contiguous,
     "clone": clone,

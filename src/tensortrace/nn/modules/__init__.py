@@ -11,9 +11,19 @@ from tensortrace.nn.modules.loss import BCEWithLogitsLoss, CrossEntropyLoss, MSE
 from tensortrace.nn.modules.module import Module
 from tensortrace.nn.modules.normalization import LayerNorm
 from tensortrace.nn.modules.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from tensortrace.nn.modules.rnn import GRU, LSTM, RNN, RNNBase
+from tensortrace.nn.modules.rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from tensortrace.nn.modules.sparse import Embedding
 
 __all__ = [
+    "RNNCellBase",
+    "RNNCell",
+    "RNNBase",
+    "RNN",
+    "LSTMCell",
+    "LSTM",
+    "GRUCell",
+    "GRU",
     "AdaptiveAvgPool2d",
     "AvgPool2d",
     "BCEWithLogitsLoss",
