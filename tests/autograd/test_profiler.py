@@ -8,7 +8,9 @@ the table's name and count columns, the steps a schedule records, the errors. Ti
 
 from __future__ import annotations
 
+import gc
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -108,8 +110,16 @@ def _program(src: str) -> str:
 
 
 @pytest.fixture(autouse=True)
-def _quiet_torch_profiler(capfd: pytest.CaptureFixture[str]) -> None:
-    """torch's profiler prints its start and stop lines (Kineto's USDT log) to the terminal."""
+def _no_stray_frees(capfd: pytest.CaptureFixture[str]) -> Iterator[None]:
+    """A profile's memory counts every free inside it: the tensors earlier programs left in
+    reference cycles are collected first, and the collector does not run during the program
+    (capfd keeps torch's profiler's start and stop lines, Kineto's USDT log, off the terminal)."""
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
