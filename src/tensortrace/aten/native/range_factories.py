@@ -197,8 +197,6 @@ def linspace_out(
 ) -> Tensor:
     assert out is not None
     if isinstance(start, Tensor) or isinstance(end, Tensor):
-        from tensortrace.aten import functions as at
-
         start, end = _linspace_scalars(start, end)
         return cast(Tensor, at.linspace(start, end, steps, out=out))
     TORCH_CHECK(steps >= 0, "number of steps must be non-negative")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.dispatch_stub import DECLARE_DISPATCH
 from tensortrace.aten.native.reduce_ops_utils import (
     get_dtype_from_self,
@@ -50,8 +51,6 @@ cumsum_stub = DECLARE_DISPATCH("cumsum_stub", STUBS)
 
 def _ops(full_name: str) -> Any:
     """at::_ops::<op>: the operator handle, whose call() goes through the dispatcher."""
-    from tensortrace.aten import functions as at
-
     return at._ops[full_name]
 
 
@@ -180,8 +179,6 @@ def prod_out(
 
 @native_function(SOURCE, name="prod")
 def prod(self: Tensor, dtype: ScalarType | None = None) -> Tensor:
-    from tensortrace.aten import functions as at
-
     out_dtype = get_dtype_from_self(self, dtype, True)
     shape = get_reduction_shape(self, [], False)
     result = at.empty(shape, dtype=out_dtype, device=self.device())
@@ -198,8 +195,6 @@ def trace_cpu(self: Tensor) -> Tensor:
     input frees it again on the way out; integers (and bool) sum into int64.
     """
     import numpy as np
-
-    from tensortrace.aten import functions as at
 
     dtype = get_dtype_from_self(self, None, True)
     result = at.empty([], dtype=dtype, device=self.device())

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.reduce_ops import IntList, _ops, std_var_stub
 from tensortrace.aten.native.reduce_ops_utils import get_dtype_from_result, make_reduction_native
 from tensortrace.aten.native.registry import native_function
@@ -64,8 +65,6 @@ def std_var_out(
     )
     if isComplexType(self.scalar_type()):
         # the variance of the real and of the imaginary parts, computed apart, then added
-        from tensortrace.aten import functions as at
-
         dtype = toRealValueType(get_dtype_from_result(result, None))
         parts = []
         for part in (at.real(self), at.imag(self)):
@@ -103,8 +102,6 @@ def std_var_out(
 
 
 def _value_type_empty(self: Tensor) -> Tensor:
-    from tensortrace.aten import functions as at
-
     return at.empty([0], dtype=toRealValueType(self.scalar_type()), device=self.device())
 
 

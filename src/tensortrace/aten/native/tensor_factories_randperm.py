@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.cpu_generator_impl import CPUGeneratorImpl, getDefaultCPUGenerator
 from tensortrace.aten.cuda.cuda_generator_impl import getDefaultCUDAGenerator
 from tensortrace.aten.native.registry import native_function
@@ -52,12 +53,6 @@ _PRECISION = {
 _SMALL_N = 0xFFFFFFFF // 20  # std::numeric_limits<uint32_t>::max() / 20
 
 
-def _at() -> Any:
-    from tensortrace.aten import functions as at  # the generated at:: functions import us
-
-    return at
-
-
 @native_function(SOURCE, name="randperm", legacy="at::native::randperm")
 def randperm(
     n: int,
@@ -67,7 +62,6 @@ def randperm(
     device: Device | None = None,
     pin_memory: bool | None = None,
 ) -> Tensor:
-    at = _at()
     result = at.empty(
         [n],
         dtype=ScalarType.Long if dtype is None else dtype,
@@ -81,13 +75,13 @@ def randperm(
 @native_function(SOURCE, name="randperm_out", legacy="at::native::randperm_out")
 def randperm_out(n: int, out: Tensor | None = None) -> Tensor:
     assert out is not None
-    return _at().randperm(n, generator=None, out=out)  # type: ignore[no-any-return]
+    return at.randperm(n, generator=None, out=out)  # type: ignore[no-any-return]
 
 
 def check_supported_max_int_with_precision(n: int, tensor: Tensor) -> None:
     """n - 1 must fit the dtype (scalar_tensor's conversion raises otherwise), and a floating
     dtype must hold every value up to it exactly."""
-    _at().scalar_tensor(n - 1 if n > 0 else n, dtype=tensor.scalar_type(), device=tensor.device())
+    at.scalar_tensor(n - 1 if n > 0 else n, dtype=tensor.scalar_type(), device=tensor.device())
     limit = _PRECISION.get(tensor.scalar_type())
     if limit is not None:
         TORCH_CHECK(n <= limit[0], limit[1])

@@ -9,6 +9,7 @@ rounding back: here the inputs are widened to float32 and multiplied there, whic
 
 from __future__ import annotations
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.exception import TORCH_CHECK
@@ -27,8 +28,6 @@ def _addmm_dtype_cuda(
     beta: Scalar = 1,
     alpha: Scalar = 1,
 ) -> Tensor:
-    from tensortrace.aten import functions as at  # the generated at:: functions import us
-
     result = at.empty(list(self.sizes()), dtype=out_dtype, device=self.device())
     return _addmm_dtype_out_cuda(self, mat1, mat2, out_dtype, beta, alpha, result)
 
@@ -43,8 +42,6 @@ def _addmm_dtype_out_cuda(
     alpha: Scalar = 1,
     out: Tensor | None = None,
 ) -> Tensor:
-    from tensortrace.aten import functions as at
-
     assert out is not None
     TORCH_CHECK(
         self.scalar_type() == mat2.scalar_type(),
