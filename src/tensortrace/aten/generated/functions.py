@@ -6035,6 +6035,19 @@ def rnn_relu_cell(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_pad_sequence = Overloads([(ops.pad_sequence, Binder(ops.pad_sequence.schema))])
+
+
+@traced("dispatch", "at::pad_sequence", FUNCTIONS_H, "at::pad_sequence",
+        legacy="at::pad_sequence (Functions.h)")
+def pad_sequence(*args: Any, **kwargs: Any) -> Any:
+    """at::pad_sequence, overloads:
+    pad_sequence(Tensor[] sequences, bool batch_first=False, float padding_value=0.0, str padding_side="right") -> Tensor
+    """
+    op, full = select_overload(_ov_pad_sequence, args, kwargs, "at::pad_sequence")
+    return op.call(*full)
+
+
 FUNCTIONS: dict[str, Any] = {
     "empty": empty,
     "empty_strided": empty_strided,
@@ -6472,4 +6485,5 @@ FUNCTIONS: dict[str, Any] = {
     "gru_cell": gru_cell,
     "rnn_tanh_cell": rnn_tanh_cell,
     "rnn_relu_cell": rnn_relu_cell,
+    "pad_sequence": pad_sequence,
 }

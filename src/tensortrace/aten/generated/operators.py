@@ -2850,6 +2850,9 @@ rnn_tanh_cell = _register(
 rnn_relu_cell = _register(
     FunctionSchema('rnn_relu_cell', '', (Argument('input', _T6, None, False), Argument('hx', _T6, None, False), Argument('w_ih', _T6, None, False), Argument('w_hh', _T6, None, False), Argument('b_ih', _T26, 'None', False), Argument('b_hh', _T26, 'None', False),), (_T6,), ()),
     {'func': 'rnn_relu_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'rnn_relu_cell'}}})
+pad_sequence = _register(
+    FunctionSchema('pad_sequence', '', (Argument('sequences', _T18, None, False), Argument('batch_first', _T16, 'False', False), Argument('padding_value', _T9, '0.0', False), Argument('padding_side', _T31, '"right"', False),), (_T6,), ()),
+    {'func': 'pad_sequence(Tensor[] sequences, bool batch_first=False, float padding_value=0.0, str padding_side="right") -> Tensor', **{'python_module': 'nn', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'pad_sequence'}}})
 
 # every operator, in the YAML's order
 OPERATORS: list[OperatorHandle] = [
@@ -3784,4 +3787,5 @@ OPERATORS: list[OperatorHandle] = [
     gru_cell,
     rnn_tanh_cell,
     rnn_relu_cell,
+    pad_sequence,
 ]

@@ -279,3 +279,4 @@ ops.lstm_cell.register(DispatchKey.CompositeImplicitAutograd, native_kernel("lst
 ops.gru_cell.register(DispatchKey.CompositeImplicitAutograd, native_kernel("gru_cell", ops.gru_cell))
 ops.rnn_tanh_cell.register(DispatchKey.CompositeImplicitAutograd, native_kernel("rnn_tanh_cell", ops.rnn_tanh_cell))
 ops.rnn_relu_cell.register(DispatchKey.CompositeImplicitAutograd, native_kernel("rnn_relu_cell", ops.rnn_relu_cell))
+ops.pad_sequence.register(DispatchKey.CompositeImplicitAutograd, native_kernel("pad_sequence", ops.pad_sequence))

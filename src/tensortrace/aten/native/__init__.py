@@ -36,6 +36,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     linear_algebra,
     loss,
     loss_nll,
+    packed_sequence,
     pointwise_ops,
     pooling,
     pow,

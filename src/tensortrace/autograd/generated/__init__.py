@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "96a3d5ffa9fcf481ddb2557e0991a28bd59c335fd2cff3445299b58098037530"
+INPUTS_SHA256 = "85333e8f98431c8fc4d4575babfcbe979dad533d67351f4df68f385b09bbf0ff"
 
 MODULES: tuple[str, ...] = (
     "functions",

@@ -14,7 +14,7 @@ from tensortrace.aten import functions as at
 from tensortrace.aten.generated import operators as ops
 from tensortrace.csrc import return_types
 from tensortrace.csrc.python_arg_parser import INT64_MAX, INT64_MIN, PythonArgParser
-from tensortrace.csrc.python_binding_helpers import call_out, int64_arg, wrap_result
+from tensortrace.csrc.python_binding_helpers import call_out, convert, int64_arg, wrap_result
 from tensortrace.csrc.python_variable import THPVariable_Wrap, handle_th_errors
 from tensortrace.trace import recorder, traced
 
@@ -467,6 +467,55 @@ def adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- pad_sequence ------------------------------------------------------------------------------
+parser_pad_sequence = PythonArgParser.lazy([
+    'pad_sequence(TensorList sequences, bool batch_first=False, double padding_value=0.0, str padding_side="right")',
+])
+
+
+@traced("python", "dispatch_pad_sequence", TORCH_FUNCTIONS_CPP, "dispatch_pad_sequence", legacy="dispatch_pad_sequence")
+def dispatch_pad_sequence_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """pad_sequence(TensorList sequences, bool batch_first=False, double padding_value=0.0, str padding_side="right"): pad_sequence"""
+    call_kwargs = {}
+    call_kwargs['sequences'] = kwargs['sequences']
+    if kwargs['batch_first'] is not None:
+        call_kwargs['batch_first'] = kwargs['batch_first']
+    if kwargs['padding_value'] is not None:
+        call_kwargs['padding_value'] = kwargs['padding_value']
+    if kwargs['padding_side'] is not None:
+        call_kwargs['padding_side'] = kwargs['padding_side']
+    return at.pad_sequence(**call_kwargs)
+
+structseqs_pad_sequence = [(return_types.for_schema('pad_sequence', ops.pad_sequence.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_pad_sequence", TORCH_FUNCTIONS_CPP, legacy="THPVariable_pad_sequence")
+def pad_sequence(*args: Any, **kwargs: Any) -> Any:
+    """torch.pad_sequence: THPVariable_pad_sequence"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.pad_sequence",
+                                 {"python_name": "torch.pad_sequence"})
+    self = None
+    r = parser_pad_sequence.parse(args, kwargs)
+    a = r.args
+    # pad_sequence(TensorList sequences, bool batch_first=False, double padding_value=0.0, str padding_side="right")
+    sequences = None if a[0] is None else convert(r, 0)
+    batch_first = a[1]
+    if batch_first is None:
+        batch_first = False
+    padding_value = a[2]
+    if padding_value is None:
+        padding_value = 0.0
+    if padding_value is not None:
+        padding_value = float(padding_value)
+    padding_side = a[3]
+    if padding_side is None:
+        padding_side = 'right'
+    result = dispatch_pad_sequence_0(self, {'sequences': sequences, 'batch_first': batch_first, 'padding_value': padding_value, 'padding_side': padding_side})
+    return THPVariable_Wrap(result)
+
+
 FUNCTIONS: dict[str, Any] = {
     "nll_loss": nll_loss,
     "nll_loss_nd": nll_loss_nd,
@@ -477,4 +526,5 @@ FUNCTIONS: dict[str, Any] = {
     "max_pool2d_with_indices": max_pool2d_with_indices,
     "avg_pool2d": avg_pool2d,
     "adaptive_avg_pool2d": adaptive_avg_pool2d,
+    "pad_sequence": pad_sequence,
 }

@@ -2,10 +2,11 @@
 
 from tensortrace.nn.modules.activation import ReLU, Sigmoid, Softmax, Tanh
 from tensortrace.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
-from tensortrace.nn.modules.container import Sequential
+from tensortrace.nn.modules.container import ModuleDict, ModuleList, Sequential
+from tensortrace.nn.modules.container_parameter import ParameterDict, ParameterList
 from tensortrace.nn.modules.conv import Conv2d
 from tensortrace.nn.modules.dropout import Dropout
-from tensortrace.nn.modules.flatten import Flatten
+from tensortrace.nn.modules.flatten import Flatten, Unflatten
 from tensortrace.nn.modules.linear import Identity, Linear
 from tensortrace.nn.modules.loss import BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
 from tensortrace.nn.modules.module import Module
@@ -40,10 +41,15 @@ __all__ = [
     "MSELoss",
     "MaxPool2d",
     "Module",
+    "ModuleDict",
+    "ModuleList",
     "NLLLoss",
+    "ParameterDict",
+    "ParameterList",
     "ReLU",
     "Sequential",
     "Sigmoid",
     "Softmax",
     "Tanh",
+    "Unflatten",
 ]

@@ -3328,8 +3328,17 @@ def traced_367(fn_, site_, names_):
         return recorder.call_traced(rec_, site_, fn_, names_, (self, weight, hist, bin_edges), {})
     return wrapper
 
+# (sequences, batch_first=, padding_value=, padding_side=)
+def traced_368(fn_, site_, names_, _d1, _d2, _d3):
+    def wrapper(sequences, batch_first=_d1, padding_value=_d2, padding_side=_d3):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(sequences, batch_first, padding_value, padding_side)
+        return recorder.call_traced(rec_, site_, fn_, names_, (sequences, batch_first, padding_value, padding_side), {})
+    return wrapper
+
 # (shape, numel)
-def traced_368(fn_, site_, names_):
+def traced_369(fn_, site_, names_):
     def wrapper(shape, numel):
         rec_ = recorder.current
         if rec_ is None:
@@ -3338,7 +3347,7 @@ def traced_368(fn_, site_, names_):
     return wrapper
 
 # (size, allocator, ks, scalar_type)
-def traced_369(fn_, site_, names_):
+def traced_370(fn_, site_, names_):
     def wrapper(size, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -3347,7 +3356,7 @@ def traced_369(fn_, site_, names_):
     return wrapper
 
 # (size, device)
-def traced_370(fn_, site_, names_):
+def traced_371(fn_, site_, names_):
     def wrapper(size, device):
         rec_ = recorder.current
         if rec_ is None:
@@ -3356,7 +3365,7 @@ def traced_370(fn_, site_, names_):
     return wrapper
 
 # (size, dtype=, device=, pin_memory=)
-def traced_371(fn_, site_, names_, _d1, _d2, _d3):
+def traced_372(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(size, dtype=_d1, device=_d2, pin_memory=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3365,7 +3374,7 @@ def traced_371(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=)
-def traced_372(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_373(fn_, site_, names_, _d1, _d2, _d3, _d4):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3374,7 +3383,7 @@ def traced_372(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_373(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_374(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3383,7 +3392,7 @@ def traced_373(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_374(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_375(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3392,7 +3401,7 @@ def traced_374(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, out)
-def traced_375(fn_, site_, names_):
+def traced_376(fn_, site_, names_):
     def wrapper(size, fill_value, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3401,7 +3410,7 @@ def traced_375(fn_, site_, names_):
     return wrapper
 
 # (size, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_376(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_377(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     def wrapper(size, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3410,7 +3419,7 @@ def traced_376(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, generator=, out=)
-def traced_377(fn_, site_, names_, _d1, _d2):
+def traced_378(fn_, site_, names_, _d1, _d2):
     def wrapper(size, generator=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3419,7 +3428,7 @@ def traced_377(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (size, out)
-def traced_378(fn_, site_, names_):
+def traced_379(fn_, site_, names_):
     def wrapper(size, out):
         rec_ = recorder.current
         if rec_ is None:
@@ -3428,7 +3437,7 @@ def traced_378(fn_, site_, names_):
     return wrapper
 
 # (size, stride, allocator, ks, scalar_type)
-def traced_379(fn_, site_, names_):
+def traced_380(fn_, site_, names_):
     def wrapper(size, stride, allocator, ks, scalar_type):
         rec_ = recorder.current
         if rec_ is None:
@@ -3437,7 +3446,7 @@ def traced_379(fn_, site_, names_):
     return wrapper
 
 # (size, stride, dtype=, device=, pin_memory=)
-def traced_380(fn_, site_, names_, _d2, _d3, _d4):
+def traced_381(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(size, stride, dtype=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3446,7 +3455,7 @@ def traced_380(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_381(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_382(fn_, site_, names_, _d2, _d3, _d4, _d5):
     def wrapper(size, stride, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
         if rec_ is None:
@@ -3455,7 +3464,7 @@ def traced_381(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (start, end, step=, out=)
-def traced_382(fn_, site_, names_, _d2, _d3):
+def traced_383(fn_, site_, names_, _d2, _d3):
     def wrapper(start, end, step=_d2, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3464,7 +3473,7 @@ def traced_382(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (start, end, steps, dtype=, layout=, device=, pin_memory=)
-def traced_383(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_384(fn_, site_, names_, _d3, _d4, _d5, _d6):
     def wrapper(start, end, steps, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
         if rec_ is None:
@@ -3473,7 +3482,7 @@ def traced_383(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (start, end, steps, out=)
-def traced_384(fn_, site_, names_, _d3):
+def traced_385(fn_, site_, names_, _d3):
     def wrapper(start, end, steps, out=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -3482,7 +3491,7 @@ def traced_384(fn_, site_, names_, _d3):
     return wrapper
 
 # (storage)
-def traced_385(fn_, site_, names_):
+def traced_386(fn_, site_, names_):
     def wrapper(storage):
         rec_ = recorder.current
         if rec_ is None:
@@ -3491,7 +3500,7 @@ def traced_385(fn_, site_, names_):
     return wrapper
 
 # (storage, size_bytes)
-def traced_386(fn_, site_, names_):
+def traced_387(fn_, site_, names_):
     def wrapper(storage, size_bytes):
         rec_ = recorder.current
         if rec_ is None:
@@ -3500,7 +3509,7 @@ def traced_386(fn_, site_, names_):
     return wrapper
 
 # (t)
-def traced_387(fn_, site_, names_):
+def traced_388(fn_, site_, names_):
     def wrapper(t):
         rec_ = recorder.current
         if rec_ is None:
@@ -3509,7 +3518,7 @@ def traced_387(fn_, site_, names_):
     return wrapper
 
 # (t, alloc, priority=)
-def traced_388(fn_, site_, names_, _d2):
+def traced_389(fn_, site_, names_, _d2):
     def wrapper(t, alloc, priority=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3518,7 +3527,7 @@ def traced_388(fn_, site_, names_, _d2):
     return wrapper
 
 # (tensor, data, sizes)
-def traced_389(fn_, site_, names_):
+def traced_390(fn_, site_, names_):
     def wrapper(tensor, data, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -3527,7 +3536,7 @@ def traced_389(fn_, site_, names_):
     return wrapper
 
 # (tensor, force=)
-def traced_390(fn_, site_, names_, _d1):
+def traced_391(fn_, site_, names_, _d1):
     def wrapper(tensor, force=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3536,7 +3545,7 @@ def traced_390(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensor=, other=, scalar=, scalar1=, scalar2=)
-def traced_391(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
+def traced_392(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     def wrapper(tensor=_d0, other=_d1, scalar=_d2, scalar1=_d3, scalar2=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3545,7 +3554,7 @@ def traced_391(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (tensor_sizes, tensor_strides, sizes)
-def traced_392(fn_, site_, names_):
+def traced_393(fn_, site_, names_):
     def wrapper(tensor_sizes, tensor_strides, sizes):
         rec_ = recorder.current
         if rec_ is None:
@@ -3554,7 +3563,7 @@ def traced_392(fn_, site_, names_):
     return wrapper
 
 # (tensors)
-def traced_393(fn_, site_, names_):
+def traced_394(fn_, site_, names_):
     def wrapper(tensors):
         rec_ = recorder.current
         if rec_ is None:
@@ -3563,7 +3572,7 @@ def traced_393(fn_, site_, names_):
     return wrapper
 
 # (tensors, dim=)
-def traced_394(fn_, site_, names_, _d1):
+def traced_395(fn_, site_, names_, _d1):
     def wrapper(tensors, dim=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3572,7 +3581,7 @@ def traced_394(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensors, dim=, out=)
-def traced_395(fn_, site_, names_, _d1, _d2):
+def traced_396(fn_, site_, names_, _d1, _d2):
     def wrapper(tensors, dim=_d1, out=_d2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3581,7 +3590,7 @@ def traced_395(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (tensors, indexing=)
-def traced_396(fn_, site_, names_, _d1):
+def traced_397(fn_, site_, names_, _d1):
     def wrapper(tensors, indexing=_d1):
         rec_ = recorder.current
         if rec_ is None:
@@ -3590,7 +3599,7 @@ def traced_396(fn_, site_, names_, _d1):
     return wrapper
 
 # (type1, type2)
-def traced_397(fn_, site_, names_):
+def traced_398(fn_, site_, names_):
     def wrapper(type1, type2):
         rec_ = recorder.current
         if rec_ is None:
@@ -3599,7 +3608,7 @@ def traced_397(fn_, site_, names_):
     return wrapper
 
 # (value, self)
-def traced_398(fn_, site_, names_):
+def traced_399(fn_, site_, names_):
     def wrapper(value, self):
         rec_ = recorder.current
         if rec_ is None:
@@ -3608,7 +3617,7 @@ def traced_398(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, is_max)
-def traced_399(fn_, site_, names_):
+def traced_400(fn_, site_, names_):
     def wrapper(values, indices, self, dim, is_max):
         rec_ = recorder.current
         if rec_ is None:
@@ -3617,7 +3626,7 @@ def traced_399(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, keepdim)
-def traced_400(fn_, site_, names_):
+def traced_401(fn_, site_, names_):
     def wrapper(values, indices, self, dim, keepdim):
         rec_ = recorder.current
         if rec_ is None:
@@ -3626,7 +3635,7 @@ def traced_400(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, k, dim, largest, sorted)
-def traced_401(fn_, site_, names_):
+def traced_402(fn_, site_, names_):
     def wrapper(values, indices, self, k, dim, largest, sorted):
         rec_ = recorder.current
         if rec_ is None:
@@ -3635,7 +3644,7 @@ def traced_401(fn_, site_, names_):
     return wrapper
 
 # (var)
-def traced_402(fn_, site_, names_):
+def traced_403(fn_, site_, names_):
     def wrapper(var):
         rec_ = recorder.current
         if rec_ is None:
@@ -3644,7 +3653,7 @@ def traced_402(fn_, site_, names_):
     return wrapper
 
 # (weight, indices, padding_idx=, scale_grad_by_freq=, sparse=)
-def traced_403(fn_, site_, names_, _d2, _d3, _d4):
+def traced_404(fn_, site_, names_, _d2, _d3, _d4):
     def wrapper(weight, indices, padding_idx=_d2, scale_grad_by_freq=_d3, sparse=_d4):
         rec_ = recorder.current
         if rec_ is None:
@@ -3653,7 +3662,7 @@ def traced_403(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (x, k, s, p, d, oh, ow)
-def traced_404(fn_, site_, names_):
+def traced_405(fn_, site_, names_):
     def wrapper(x, k, s, p, d, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -3662,7 +3671,7 @@ def traced_404(fn_, site_, names_):
     return wrapper
 
 # (x, oh, ow)
-def traced_405(fn_, site_, names_):
+def traced_406(fn_, site_, names_):
     def wrapper(x, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -3671,7 +3680,7 @@ def traced_405(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, stride, padding, dilation, groups)
-def traced_406(fn_, site_, names_):
+def traced_407(fn_, site_, names_):
     def wrapper(x, w, b, stride, padding, dilation, groups):
         rec_ = recorder.current
         if rec_ is None:
@@ -3680,7 +3689,7 @@ def traced_406(fn_, site_, names_):
     return wrapper
 
 # (x, windows, oh, ow)
-def traced_407(fn_, site_, names_):
+def traced_408(fn_, site_, names_):
     def wrapper(x, windows, oh, ow):
         rec_ = recorder.current
         if rec_ is None:
@@ -3689,7 +3698,7 @@ def traced_407(fn_, site_, names_):
     return wrapper
 
 # (x, y)
-def traced_408(fn_, site_, names_):
+def traced_409(fn_, site_, names_):
     def wrapper(x, y):
         rec_ = recorder.current
         if rec_ is None:
@@ -3698,7 +3707,7 @@ def traced_408(fn_, site_, names_):
     return wrapper
 
 # (x_t, gamma, beta, m, n, eps, y_t, mean, rstd)
-def traced_409(fn_, site_, names_):
+def traced_410(fn_, site_, names_):
     def wrapper(x_t, gamma, beta, m, n, eps, y_t, mean, rstd):
         rec_ = recorder.current
         if rec_ is None:
@@ -3707,7 +3716,7 @@ def traced_409(fn_, site_, names_):
     return wrapper
 
 # (y, x=, dx=, dim=)
-def traced_410(fn_, site_, names_, _d1, _d2, _d3):
+def traced_411(fn_, site_, names_, _d1, _d2, _d3):
     def wrapper(y, x=_d1, dx=_d2, dim=_d3):
         rec_ = recorder.current
         if rec_ is None:
@@ -4085,47 +4094,48 @@ TRACED_WRAPPERS: dict[str, Callable[..., Any]] = {
     'self, vec, out': traced_365,
     'self, vec2': traced_366,
     'self, weight, hist, bin_edges': traced_367,
-    'shape, numel': traced_368,
-    'size, allocator, ks, scalar_type': traced_369,
-    'size, device': traced_370,
-    'size, dtype=, device=, pin_memory=': traced_371,
-    'size, dtype=, layout=, device=, pin_memory=': traced_372,
-    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_373,
-    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_374,
-    'size, fill_value, out': traced_375,
-    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_376,
-    'size, generator=, out=': traced_377,
-    'size, out': traced_378,
-    'size, stride, allocator, ks, scalar_type': traced_379,
-    'size, stride, dtype=, device=, pin_memory=': traced_380,
-    'size, stride, dtype=, layout=, device=, pin_memory=': traced_381,
-    'start, end, step=, out=': traced_382,
-    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_383,
-    'start, end, steps, out=': traced_384,
-    'storage': traced_385,
-    'storage, size_bytes': traced_386,
-    't': traced_387,
-    't, alloc, priority=': traced_388,
-    'tensor, data, sizes': traced_389,
-    'tensor, force=': traced_390,
-    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_391,
-    'tensor_sizes, tensor_strides, sizes': traced_392,
-    'tensors': traced_393,
-    'tensors, dim=': traced_394,
-    'tensors, dim=, out=': traced_395,
-    'tensors, indexing=': traced_396,
-    'type1, type2': traced_397,
-    'value, self': traced_398,
-    'values, indices, self, dim, is_max': traced_399,
-    'values, indices, self, dim, keepdim': traced_400,
-    'values, indices, self, k, dim, largest, sorted': traced_401,
-    'var': traced_402,
-    'weight, indices, padding_idx=, scale_grad_by_freq=, sparse=': traced_403,
-    'x, k, s, p, d, oh, ow': traced_404,
-    'x, oh, ow': traced_405,
-    'x, w, b, stride, padding, dilation, groups': traced_406,
-    'x, windows, oh, ow': traced_407,
-    'x, y': traced_408,
-    'x_t, gamma, beta, m, n, eps, y_t, mean, rstd': traced_409,
-    'y, x=, dx=, dim=': traced_410,
+    'sequences, batch_first=, padding_value=, padding_side=': traced_368,
+    'shape, numel': traced_369,
+    'size, allocator, ks, scalar_type': traced_370,
+    'size, device': traced_371,
+    'size, dtype=, device=, pin_memory=': traced_372,
+    'size, dtype=, layout=, device=, pin_memory=': traced_373,
+    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_374,
+    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_375,
+    'size, fill_value, out': traced_376,
+    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_377,
+    'size, generator=, out=': traced_378,
+    'size, out': traced_379,
+    'size, stride, allocator, ks, scalar_type': traced_380,
+    'size, stride, dtype=, device=, pin_memory=': traced_381,
+    'size, stride, dtype=, layout=, device=, pin_memory=': traced_382,
+    'start, end, step=, out=': traced_383,
+    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_384,
+    'start, end, steps, out=': traced_385,
+    'storage': traced_386,
+    'storage, size_bytes': traced_387,
+    't': traced_388,
+    't, alloc, priority=': traced_389,
+    'tensor, data, sizes': traced_390,
+    'tensor, force=': traced_391,
+    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_392,
+    'tensor_sizes, tensor_strides, sizes': traced_393,
+    'tensors': traced_394,
+    'tensors, dim=': traced_395,
+    'tensors, dim=, out=': traced_396,
+    'tensors, indexing=': traced_397,
+    'type1, type2': traced_398,
+    'value, self': traced_399,
+    'values, indices, self, dim, is_max': traced_400,
+    'values, indices, self, dim, keepdim': traced_401,
+    'values, indices, self, k, dim, largest, sorted': traced_402,
+    'var': traced_403,
+    'weight, indices, padding_idx=, scale_grad_by_freq=, sparse=': traced_404,
+    'x, k, s, p, d, oh, ow': traced_405,
+    'x, oh, ow': traced_406,
+    'x, w, b, stride, padding, dilation, groups': traced_407,
+    'x, windows, oh, ow': traced_408,
+    'x, y': traced_409,
+    'x_t, gamma, beta, m, n, eps, y_t, mean, rstd': traced_410,
+    'y, x=, dx=, dim=': traced_411,
 }

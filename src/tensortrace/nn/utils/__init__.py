@@ -1,0 +1,26 @@
+"""torch.nn.utils: gradient clipping, parameter/vector conversion and the rnn helpers.
+
+Mirrors `torch/nn/utils/__init__.py` (the parts tensortrace has: clip_grad, convert_parameters
+and rnn.pad_sequence). Everything here calls the public tensortrace API, as torch's does.
+"""
+
+from tensortrace.nn.utils import rnn
+from tensortrace.nn.utils.clip_grad import (
+    clip_grad_norm,
+    clip_grad_norm_,
+    clip_grad_value_,
+    clip_grads_with_norm_,
+    get_total_norm,
+)
+from tensortrace.nn.utils.convert_parameters import parameters_to_vector, vector_to_parameters
+
+__all__ = [
+    "clip_grad_norm",
+    "clip_grad_norm_",
+    "clip_grad_value_",
+    "clip_grads_with_norm_",
+    "get_total_norm",
+    "parameters_to_vector",
+    "rnn",
+    "vector_to_parameters",
+]
