@@ -39,6 +39,8 @@ ops.__or___Scalar.register(DispatchKey.CompositeImplicitAutograd, native_kernel(
 ops.__or___Tensor.register(DispatchKey.CompositeImplicitAutograd, native_kernel("__or__", ops.__or___Tensor))
 ops.__ior___Scalar.register(DispatchKey.CompositeImplicitAutograd, native_kernel("__ior__", ops.__ior___Scalar))
 ops.__ior___Tensor.register(DispatchKey.CompositeImplicitAutograd, native_kernel("__ior__", ops.__ior___Tensor))
+ops.relu6.register(DispatchKey.CompositeImplicitAutograd, native_kernel("relu6", ops.relu6))
+ops.relu6_.register(DispatchKey.CompositeImplicitAutograd, native_kernel("relu6_", ops.relu6_))
 ops.where_ScalarSelf.register(DispatchKey.CompositeImplicitAutograd, native_kernel("where", ops.where_ScalarSelf))
 ops.where_ScalarOther.register(DispatchKey.CompositeImplicitAutograd, native_kernel("where", ops.where_ScalarOther))
 ops.where_Scalar.register(DispatchKey.CompositeImplicitAutograd, native_kernel("where", ops.where_Scalar))

@@ -6,6 +6,7 @@ CPU kernel (REGISTER_DISPATCH), so the code generator can find them by name.
 
 from tensortrace.aten.native import (  # noqa: F401 - imported for their registrations
     activation,
+    activation_extra,
     aliases,
     batch_linear_algebra,
     batch_norm,
@@ -24,6 +25,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     dropout,
     embedding,
     fill,
+    gated_linear_unit,
     histogram,
     identity_ops,
     index_ops,

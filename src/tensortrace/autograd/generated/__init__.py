@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "96a3d5ffa9fcf481ddb2557e0991a28bd59c335fd2cff3445299b58098037530"
+INPUTS_SHA256 = "898576d6fe862a3c9b08cfb839251d03adb9a3ceeac69d535101c9e8f74d156f"
 
 MODULES: tuple[str, ...] = (
     "functions",

@@ -1,6 +1,24 @@
 """torch.nn.modules: the Module base class and the layers built on it (torch/nn/modules)."""
 
-from tensortrace.nn.modules.activation import ReLU, Sigmoid, Softmax, Tanh
+from tensortrace.nn.modules.activation import (
+    ELU,
+    GELU,
+    GLU,
+    Hardtanh,
+    LeakyReLU,
+    LogSigmoid,
+    LogSoftmax,
+    Mish,
+    ReLU,
+    ReLU6,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softplus,
+    Softsign,
+    Tanh,
+    Tanhshrink,
+)
 from tensortrace.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
 from tensortrace.nn.modules.container import Sequential
 from tensortrace.nn.modules.conv import Conv2d
@@ -16,6 +34,19 @@ from tensortrace.nn.modules.rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellB
 from tensortrace.nn.modules.sparse import Embedding
 
 __all__ = [
+    "ELU",
+    "GELU",
+    "GLU",
+    "Hardtanh",
+    "LeakyReLU",
+    "LogSigmoid",
+    "LogSoftmax",
+    "Mish",
+    "ReLU6",
+    "SiLU",
+    "Softplus",
+    "Softsign",
+    "Tanhshrink",
     "RNNCellBase",
     "RNNCell",
     "RNNBase",
