@@ -150,3 +150,102 @@ def test_activation_error(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(ACTIVATION_GRADS))
 def test_activation_grad(name: str) -> None:
     check(PRE + ACTIVATION_GRADS[name], rtol=1e-5, atol=1e-6)
+
+
+# ---- losses ------------------------------------------------------------------------------------
+REDUCTIONS = "('none', 'mean', 'sum')"
+LOSSES = {
+    "l1_loss": f"x = torch.randn(4, 5); y = torch.randn(4, 5); out = [F.l1_loss(x, y, "
+    f"reduction=r) for r in {REDUCTIONS}] + [F.l1_loss(x, y, weight=torch.rand(4, 5))]",
+    "bce": f"x = torch.rand(4, 5); y = torch.rand(4, 5); out = [F.binary_cross_entropy(x, y, "
+    f"reduction=r) for r in {REDUCTIONS}]",
+    "bce_weight_edges": "x = torch.tensor([0., 1., 0.5, 1e-30]); y = torch.tensor([0., 1., 1., "
+    "1.]); out = [F.binary_cross_entropy(x, y, weight=w, reduction=r) for w in (None, "
+    "torch.rand(4)) for r in ('none', 'mean', 'sum')]",
+    "bce_weight_broadcast": "x = torch.rand(3, 4); out = F.binary_cross_entropy(x, torch.rand(3, "
+    "4), weight=torch.rand(4), reduction='none')",
+    "smooth_l1": f"x = torch.randn(4, 5) * 2; y = torch.randn(4, 5); out = [F.smooth_l1_loss(x, "
+    f"y, reduction=r, beta=b) for r in {REDUCTIONS} for b in (1.0, 0.3, 0.0)]",
+    "kl_div": "x = torch.randn(4, 5).log_softmax(1); y = torch.randn(4, 5).softmax(1); "
+    "out = [F.kl_div(x, t, reduction=r, log_target=lt) for r in ('none', 'sum', 'batchmean') "
+    "for (t, lt) in ((y, False), (y.log(), True))]",
+    "kl_div_mean_warns": "import warnings\nwith warnings.catch_warnings(record=True) as w:\n"
+    "    warnings.simplefilter('always')\n    v = F.kl_div(torch.randn(3).log_softmax(0), "
+    "torch.rand(3))\nout = (v, [str(c.message) for c in w])",
+    "size_warning": "import warnings\nwith warnings.catch_warnings(record=True) as w:\n"
+    "    warnings.simplefilter('always')\n    v = (F.l1_loss(torch.randn(3), torch.randn(2, 3)), "
+    "F.smooth_l1_loss(torch.randn(3), torch.randn(2, 3)))\nout = (v, [str(c.message) for c in w])",
+    "loss_modules": "x = torch.rand(4, 5); y = torch.rand(4, 5); out = [m(x, y) for m in ("
+    "nn.L1Loss(), nn.BCELoss(), nn.BCELoss(weight=torch.rand(5), reduction='sum'), "
+    "nn.SmoothL1Loss(beta=0.5), nn.KLDivLoss(reduction='batchmean'), nn.L1Loss(reduction='none'))]"
+    " + [repr(nn.BCELoss()), repr(nn.SmoothL1Loss()), repr(nn.KLDivLoss())]",
+    "legacy_size_average": "x = torch.rand(4); y = torch.rand(4); out = (F.l1_loss(x, y, "
+    "size_average=False), F.binary_cross_entropy(x, y, reduce=False))",
+}
+LOSS_ERRORS = {
+    "bce_input_range": "F.binary_cross_entropy(torch.tensor([1.5]), torch.tensor([1.]))",
+    "bce_target_range": "F.binary_cross_entropy(torch.tensor([0.5]), torch.tensor([2.]))",
+    "bce_int": "F.binary_cross_entropy(torch.arange(3), torch.arange(3))",
+    "bce_size": "F.binary_cross_entropy(torch.rand(3), torch.rand(2, 3))",
+    "l1_int": "F.l1_loss(torch.arange(3), torch.arange(3))",
+    "smooth_l1_int": "F.smooth_l1_loss(torch.arange(3), torch.arange(3))",
+    "smooth_l1_negative_beta": "F.smooth_l1_loss(torch.rand(2), torch.rand(2), beta=-1.)",
+    "kl_div_int": "F.kl_div(torch.arange(3), torch.arange(3), reduction='sum')",
+    "bad_reduction": "F.l1_loss(torch.rand(2), torch.rand(2), reduction='avg')",
+}
+LOSS_GRADS = {
+    "grad_l1": "x = torch.randn(4, 5, requires_grad=True); y = torch.randn(4, 5, requires_grad="
+    "True); l = F.l1_loss(x, y); l.backward(); out = (x.grad, y.grad, l.grad_fn.name())",
+    "grad_bce": "x = torch.rand(4, 5, requires_grad=True); y = torch.rand(4, 5, requires_grad="
+    "True); l = F.binary_cross_entropy(x, y, weight=torch.rand(5)); l.backward(); out = (l, "
+    "x.grad, y.grad, l.grad_fn.name())",
+    "grad_bce_sum_none": "x = torch.rand(4, requires_grad=True); F.binary_cross_entropy(x, "
+    "torch.rand(4), reduction='none').backward(torch.rand(4)); a = x.grad.clone(); x.grad = None;"
+    " F.binary_cross_entropy(x, torch.rand(4), reduction='sum').backward(); out = (a, x.grad)",
+    "grad_smooth_l1": "x = torch.randn(4, 5, requires_grad=True); y = torch.randn(4, 5, "
+    "requires_grad=True); l = F.smooth_l1_loss(x * 2, y, beta=0.5); l.backward(); out = (l, "
+    "x.grad, y.grad, l.grad_fn.name())",
+    "grad_kl_div": "x = torch.randn(4, 5, requires_grad=True); y = torch.rand(4, 5, "
+    "requires_grad=True); l = F.kl_div(x, y, reduction='batchmean'); l.backward(); out = "
+    "(x.grad, y.grad)",
+}
+
+# the tutorial's shape: an MLP with GELU and LeakyReLU, a sigmoid head trained with BCELoss and a
+# regression head with SmoothL1Loss, 5 SGD steps; the losses of every step are compared
+TRAINING = """
+torch.manual_seed(0)
+body = nn.Sequential(nn.Linear(6, 16), nn.GELU(), nn.Linear(16, 8), nn.LeakyReLU(0.1))
+cls, reg = nn.Linear(8, 1), nn.Linear(8, 1)
+params = [*body.parameters(), *cls.parameters(), *reg.parameters()]
+opt = torch.optim.SGD(params, lr=0.1)
+bce, sl1 = nn.BCELoss(), nn.SmoothL1Loss(beta=0.5)
+x = torch.randn(32, 6); y_cls = (x[:, :1] > 0).float(); y_reg = x[:, 1:2] * 2
+losses = []
+for _ in range(5):
+    opt.zero_grad()
+    h = body(x)
+    loss = bce(torch.sigmoid(cls(h)), y_cls) + sl1(reg(h), y_reg)
+    loss.backward()
+    opt.step()
+    losses.append(loss.detach())
+out = (torch.stack(losses), cls.weight.detach())
+"""
+
+
+@pytest.mark.parametrize("name", sorted(LOSSES))
+def test_loss(name: str) -> None:
+    check(PRE + LOSSES[name], **CLOSE)
+
+
+@pytest.mark.parametrize("name", sorted(LOSS_ERRORS))
+def test_loss_error(name: str) -> None:
+    check(PRE + LOSS_ERRORS[name])
+
+
+@pytest.mark.parametrize("name", sorted(LOSS_GRADS))
+def test_loss_grad(name: str) -> None:
+    check(PRE + LOSS_GRADS[name], rtol=1e-5, atol=1e-6)
+
+
+def test_training_mlp_gelu_leaky_relu_bce_smooth_l1() -> None:
+    check(PRE + TRAINING, rtol=1e-4, atol=1e-5)

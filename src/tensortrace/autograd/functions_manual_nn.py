@@ -130,3 +130,16 @@ def embedding_dense_double_backward_symint(
     if padding_idx >= 0:
         gg_weight.masked_fill_(indices.eq(padding_idx).reshape([-1, 1]), 0)
     return gg_weight.view(size)
+
+
+def binary_cross_entropy_target_backward(
+    grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | None, reduction: int
+) -> Tensor:
+    """FunctionsManual.cpp: -logit(self) * grad (* weight, / numel for a mean); logit(x) is
+    log(x / (1 - x)) here, tensortrace having no aten::logit."""
+    grad_target = self.div(self.neg().add(1)).log().neg_().mul_(grad)
+    if weight is not None and weight.defined():
+        grad_target = grad_target.mul_(weight)
+    if reduction == 1:
+        grad_target.div_(target.numel())
+    return grad_target

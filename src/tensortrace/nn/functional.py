@@ -377,3 +377,12 @@ def layer_norm(
 ) -> Tensor:
     """torch.layer_norm (aten::layer_norm > aten::native_layer_norm)."""
     return torch.layer_norm(input, normalized_shape, weight, bias, eps, _CUDNN_ENABLED)
+
+
+# the losses of functional_loss.py (torch keeps them in functional.py)
+from tensortrace.nn.functional_loss import (  # noqa: E402, F401
+    binary_cross_entropy,
+    kl_div,
+    l1_loss,
+    smooth_l1_loss,
+)

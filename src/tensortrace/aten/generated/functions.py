@@ -3242,6 +3242,86 @@ def mse_loss_backward(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_l1_loss = Overloads([(ops.l1_loss, Binder(ops.l1_loss.schema))])
+
+
+@traced("dispatch", "at::l1_loss", FUNCTIONS_H, "at::l1_loss",
+        legacy="at::l1_loss (Functions.h)")
+def l1_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::l1_loss, overloads:
+    l1_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor
+    """
+    op, full = select_overload(_ov_l1_loss, args, kwargs, "at::l1_loss")
+    return op.call(*full)
+
+
+_ov_binary_cross_entropy = Overloads([(ops.binary_cross_entropy, Binder(ops.binary_cross_entropy.schema))])
+
+
+@traced("dispatch", "at::binary_cross_entropy", FUNCTIONS_H, "at::binary_cross_entropy",
+        legacy="at::binary_cross_entropy (Functions.h)")
+def binary_cross_entropy(*args: Any, **kwargs: Any) -> Any:
+    """at::binary_cross_entropy, overloads:
+    binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor
+    """
+    op, full = select_overload(_ov_binary_cross_entropy, args, kwargs, "at::binary_cross_entropy")
+    return op.call(*full)
+
+
+_ov_binary_cross_entropy_backward = Overloads([(ops.binary_cross_entropy_backward, Binder(ops.binary_cross_entropy_backward.schema))])
+
+
+@traced("dispatch", "at::binary_cross_entropy_backward", FUNCTIONS_H, "at::binary_cross_entropy_backward",
+        legacy="at::binary_cross_entropy_backward (Functions.h)")
+def binary_cross_entropy_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::binary_cross_entropy_backward, overloads:
+    binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor
+    """
+    op, full = select_overload(_ov_binary_cross_entropy_backward, args, kwargs, "at::binary_cross_entropy_backward")
+    return op.call(*full)
+
+
+_ov_smooth_l1_loss = Overloads([(ops.smooth_l1_loss_out, Binder(ops.smooth_l1_loss_out.schema)), (ops.smooth_l1_loss, Binder(ops.smooth_l1_loss.schema))])
+
+
+@traced("dispatch", "at::smooth_l1_loss", FUNCTIONS_H, "at::smooth_l1_loss",
+        legacy="at::smooth_l1_loss (Functions.h)")
+def smooth_l1_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::smooth_l1_loss, overloads:
+    smooth_l1_loss.out(Tensor self, Tensor target, int reduction=Mean, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!)
+    smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor
+    """
+    op, full = select_overload(_ov_smooth_l1_loss, args, kwargs, "at::smooth_l1_loss")
+    return op.call(*full)
+
+
+_ov_smooth_l1_loss_backward = Overloads([(ops.smooth_l1_loss_backward_grad_input, Binder(ops.smooth_l1_loss_backward_grad_input.schema)), (ops.smooth_l1_loss_backward, Binder(ops.smooth_l1_loss_backward.schema))])
+
+
+@traced("dispatch", "at::smooth_l1_loss_backward", FUNCTIONS_H, "at::smooth_l1_loss_backward",
+        legacy="at::smooth_l1_loss_backward (Functions.h)")
+def smooth_l1_loss_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::smooth_l1_loss_backward, overloads:
+    smooth_l1_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta, *, Tensor(a!) grad_input) -> Tensor(a!)
+    smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta) -> Tensor
+    """
+    op, full = select_overload(_ov_smooth_l1_loss_backward, args, kwargs, "at::smooth_l1_loss_backward")
+    return op.call(*full)
+
+
+_ov_kl_div = Overloads([(ops.kl_div, Binder(ops.kl_div.schema))])
+
+
+@traced("dispatch", "at::kl_div", FUNCTIONS_H, "at::kl_div",
+        legacy="at::kl_div (Functions.h)")
+def kl_div(*args: Any, **kwargs: Any) -> Any:
+    """at::kl_div, overloads:
+    kl_div(Tensor self, Tensor target, int reduction=Mean, *, bool log_target=False) -> Tensor
+    """
+    op, full = select_overload(_ov_kl_div, args, kwargs, "at::kl_div")
+    return op.call(*full)
+
+
 _ov_binary_cross_entropy_with_logits = Overloads([(ops.binary_cross_entropy_with_logits, Binder(ops.binary_cross_entropy_with_logits.schema))])
 
 
@@ -6607,6 +6687,12 @@ FUNCTIONS: dict[str, Any] = {
     "cross_entropy_loss": cross_entropy_loss,
     "mse_loss": mse_loss,
     "mse_loss_backward": mse_loss_backward,
+    "l1_loss": l1_loss,
+    "binary_cross_entropy": binary_cross_entropy,
+    "binary_cross_entropy_backward": binary_cross_entropy_backward,
+    "smooth_l1_loss": smooth_l1_loss,
+    "smooth_l1_loss_backward": smooth_l1_loss_backward,
+    "kl_div": kl_div,
     "binary_cross_entropy_with_logits": binary_cross_entropy_with_logits,
     "log_sigmoid": log_sigmoid,
     "log_sigmoid_forward": log_sigmoid_forward,

@@ -1695,6 +1695,30 @@ mse_loss_backward = _register(
 mse_loss_backward_grad_input = _register(
     FunctionSchema('mse_loss_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
     {'func': 'mse_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'mse_loss_backward_out'}}})
+l1_loss = _register(
+    FunctionSchema('l1_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    {'func': 'l1_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'l1_loss'}}})
+binary_cross_entropy = _register(
+    FunctionSchema('binary_cross_entropy', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T27, 'None', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    {'func': 'binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'nn', 'variants': 'function', 'dispatch': {'CPU': 'binary_cross_entropy_cpu', 'CUDA': 'binary_cross_entropy_cuda'}}})
+binary_cross_entropy_backward = _register(
+    FunctionSchema('binary_cross_entropy_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T27, 'None', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    {'func': 'binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor', **{'python_module': 'nn', 'variants': 'function', 'dispatch': {'CPU': 'binary_cross_entropy_backward_cpu', 'CUDA': 'binary_cross_entropy_backward_cuda'}}})
+smooth_l1_loss_out = _register(
+    FunctionSchema('smooth_l1_loss', 'out', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False), Argument('beta', _T9, '1.0', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'smooth_l1_loss.out(Tensor self, Tensor target, int reduction=Mean, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'smooth_l1_loss_out'}}})
+smooth_l1_loss = _register(
+    FunctionSchema('smooth_l1_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False), Argument('beta', _T9, '1.0', False),), (_T6,), ()),
+    {'func': 'smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'smooth_l1_loss.out', 'python_module': 'nn'}})
+smooth_l1_loss_backward_grad_input = _register(
+    FunctionSchema('smooth_l1_loss_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('beta', _T9, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'smooth_l1_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'smooth_l1_loss_backward_out', 'CUDA': 'smooth_l1_loss_backward_out'}}})
+smooth_l1_loss_backward = _register(
+    FunctionSchema('smooth_l1_loss_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('beta', _T9, None, False),), (_T6,), ()),
+    {'func': 'smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeExplicitAutograd': 'smooth_l1_loss_backward'}}})
+kl_div = _register(
+    FunctionSchema('kl_div', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False), Argument('log_target', _T16, 'False', True),), (_T6,), ()),
+    {'func': 'kl_div(Tensor self, Tensor target, int reduction=Mean, *, bool log_target=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'kl_div'}}})
 binary_cross_entropy_with_logits = _register(
     FunctionSchema('binary_cross_entropy_with_logits', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T27, 'None', False), Argument('pos_weight', _T27, 'None', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
     {'func': 'binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor', **{'device_check': 'NoCheck', 'dispatch': {'CompositeExplicitAutograd': 'binary_cross_entropy_with_logits'}}})
@@ -3522,6 +3546,14 @@ OPERATORS: list[OperatorHandle] = [
     mse_loss_out,
     mse_loss_backward,
     mse_loss_backward_grad_input,
+    l1_loss,
+    binary_cross_entropy,
+    binary_cross_entropy_backward,
+    smooth_l1_loss_out,
+    smooth_l1_loss,
+    smooth_l1_loss_backward_grad_input,
+    smooth_l1_loss_backward,
+    kl_div,
     binary_cross_entropy_with_logits,
     log_sigmoid,
     log_sigmoid_forward,

@@ -86,6 +86,8 @@ ops.log_softmax_int.register(DispatchKey.CompositeImplicitAutograd, native_kerne
 ops.nll_loss.register(DispatchKey.CompositeImplicitAutograd, native_kernel("nll_loss_symint", ops.nll_loss))
 ops.nll_loss_nd.register(DispatchKey.CompositeImplicitAutograd, native_kernel("nll_loss_nd_symint", ops.nll_loss_nd))
 ops.cross_entropy_loss.register(DispatchKey.CompositeImplicitAutograd, native_kernel("cross_entropy_loss_symint", ops.cross_entropy_loss))
+ops.l1_loss.register(DispatchKey.CompositeImplicitAutograd, native_kernel("l1_loss", ops.l1_loss))
+ops.kl_div.register(DispatchKey.CompositeImplicitAutograd, native_kernel("kl_div", ops.kl_div))
 ops.log_sigmoid.register(DispatchKey.CompositeImplicitAutograd, native_kernel("log_sigmoid", ops.log_sigmoid))
 ops.linear.register(DispatchKey.CompositeImplicitAutograd, native_kernel("linear", ops.linear))
 ops.broadcast_tensors.register(DispatchKey.CompositeImplicitAutograd, native_kernel("broadcast_tensors", ops.broadcast_tensors))

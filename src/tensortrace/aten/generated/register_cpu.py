@@ -99,6 +99,9 @@ ops.multinomial_out.register(DispatchKey.CPU, native_kernel("multinomial_out", o
 ops.multinomial.register(DispatchKey.CPU, native_kernel("multinomial", ops.multinomial))
 ops.mse_loss_backward.register(DispatchKey.CPU, native_kernel("mse_loss_backward", ops.mse_loss_backward))
 ops.mse_loss_backward_grad_input.register(DispatchKey.CPU, native_kernel("mse_loss_backward_out", ops.mse_loss_backward_grad_input))
+ops.binary_cross_entropy.register(DispatchKey.CPU, native_kernel("binary_cross_entropy_cpu", ops.binary_cross_entropy))
+ops.binary_cross_entropy_backward.register(DispatchKey.CPU, native_kernel("binary_cross_entropy_backward_cpu", ops.binary_cross_entropy_backward))
+ops.smooth_l1_loss_backward_grad_input.register(DispatchKey.CPU, native_kernel("smooth_l1_loss_backward_out", ops.smooth_l1_loss_backward_grad_input))
 ops.log_sigmoid_forward.register(DispatchKey.CPU, native_kernel("log_sigmoid_forward_cpu", ops.log_sigmoid_forward))
 ops.isnan.register(DispatchKey.CPU, native_kernel("isnan", ops.isnan))
 ops.isin_Tensor_Tensor.register(DispatchKey.CPU, native_kernel("isin", ops.isin_Tensor_Tensor))
@@ -3815,6 +3818,35 @@ def wrapper_CPU_mse_loss(*args: Any) -> Any:
 
 
 ops.mse_loss.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_mse_loss, "wrapper_CPU_mse_loss"))
+
+
+# ---- structured: smooth_l1_loss.out (meta: smooth_l1_loss, impl: smooth_l1_loss_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CPU_smooth_l1_loss_out", REGISTER_CPU,
+        legacy="CPUType::smooth_l1_loss")
+def wrapper_CPU_smooth_l1_loss_out(*args: Any) -> Any:
+    """smooth_l1_loss.out(Tensor self, Tensor target, int reduction=Mean, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['smooth_l1_loss'](op, *args[:4])
+    IMPL_FUNCTIONS['smooth_l1_loss_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.smooth_l1_loss_out.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_smooth_l1_loss_out, "wrapper_CPU_smooth_l1_loss_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CPU_smooth_l1_loss", REGISTER_CPU,
+        legacy="CPUType::smooth_l1_loss")
+def wrapper_CPU_smooth_l1_loss(*args: Any) -> Any:
+    """smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['smooth_l1_loss'](op, *args[:4])
+    IMPL_FUNCTIONS['smooth_l1_loss_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.smooth_l1_loss.register(DispatchKey.CPU, KernelFunction(wrapper_CPU_smooth_l1_loss, "wrapper_CPU_smooth_l1_loss"))
 
 
 # ---- structured: addcmul.out (meta: addcmul, impl: addcmul_out) --------------------

@@ -103,6 +103,9 @@ ops.multinomial_out.register(DispatchKey.CUDA, native_kernel("multinomial_out", 
 ops.multinomial.register(DispatchKey.CUDA, native_kernel("multinomial", ops.multinomial))
 ops.mse_loss_backward.register(DispatchKey.CUDA, native_kernel("mse_loss_backward", ops.mse_loss_backward, ((0, 'grad_output'), (1, 'self'), (2, 'target'))))
 ops.mse_loss_backward_grad_input.register(DispatchKey.CUDA, native_kernel("mse_loss_backward_out", ops.mse_loss_backward_grad_input, ((4, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'target'))))
+ops.binary_cross_entropy.register(DispatchKey.CUDA, native_kernel("binary_cross_entropy_cuda", ops.binary_cross_entropy))
+ops.binary_cross_entropy_backward.register(DispatchKey.CUDA, native_kernel("binary_cross_entropy_backward_cuda", ops.binary_cross_entropy_backward, ((0, 'grad_output'), (1, 'self'), (2, 'target'), (3, 'weight'))))
+ops.smooth_l1_loss_backward_grad_input.register(DispatchKey.CUDA, native_kernel("smooth_l1_loss_backward_out", ops.smooth_l1_loss_backward_grad_input, ((5, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'target'))))
 ops.log_sigmoid_forward.register(DispatchKey.CUDA, native_kernel("log_sigmoid_forward_cuda", ops.log_sigmoid_forward))
 ops.isnan.register(DispatchKey.CUDA, native_kernel("isnan", ops.isnan))
 ops.isin_Tensor_Tensor.register(DispatchKey.CUDA, native_kernel("isin", ops.isin_Tensor_Tensor, ((0, 'elements'), (1, 'test_elements'))))
@@ -3852,6 +3855,35 @@ def wrapper_CUDA_mse_loss(*args: Any) -> Any:
 
 
 ops.mse_loss.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_mse_loss, "wrapper_CUDA_mse_loss"))
+
+
+# ---- structured: smooth_l1_loss.out (meta: smooth_l1_loss, impl: smooth_l1_loss_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_smooth_l1_loss_out", REGISTER_CUDA,
+        legacy="CUDAType::smooth_l1_loss")
+def wrapper_CUDA_smooth_l1_loss_out(*args: Any) -> Any:
+    """smooth_l1_loss.out(Tensor self, Tensor target, int reduction=Mean, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['smooth_l1_loss'](op, *args[:4])
+    IMPL_FUNCTIONS['smooth_l1_loss_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.smooth_l1_loss_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_smooth_l1_loss_out, "wrapper_CUDA_smooth_l1_loss_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_smooth_l1_loss", REGISTER_CUDA,
+        legacy="CUDAType::smooth_l1_loss")
+def wrapper_CUDA_smooth_l1_loss(*args: Any) -> Any:
+    """smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['smooth_l1_loss'](op, *args[:4])
+    IMPL_FUNCTIONS['smooth_l1_loss_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.smooth_l1_loss.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_smooth_l1_loss, "wrapper_CUDA_smooth_l1_loss"))
 
 
 # ---- structured: addcmul.out (meta: addcmul, impl: addcmul_out) --------------------

@@ -3264,6 +3264,30 @@ ops.mse_loss_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFun
     mse_loss_backward_grad_input, "torch::ADInplaceOrView::mse_loss_backward_grad_input", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::smooth_l1_loss_out", INPLACE_OR_VIEW)
+def smooth_l1_loss_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """smooth_l1_loss.out(Tensor self, Tensor target, int reduction=Mean, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.smooth_l1_loss_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.smooth_l1_loss_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    smooth_l1_loss_out, "torch::ADInplaceOrView::smooth_l1_loss_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::smooth_l1_loss_backward_grad_input", INPLACE_OR_VIEW)
+def smooth_l1_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """smooth_l1_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.smooth_l1_loss_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.smooth_l1_loss_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    smooth_l1_loss_backward_grad_input, "torch::ADInplaceOrView::smooth_l1_loss_backward_grad_input", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::addcmul_out", INPLACE_OR_VIEW)
 def addcmul_out(ks: DispatchKeySet, *args: Any) -> Any:
     """addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)"""

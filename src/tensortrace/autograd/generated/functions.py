@@ -19,6 +19,7 @@ from tensortrace.autograd.functions_manual import (
     abs_backward,
     angle_backward,
     as_strided_backward,
+    binary_cross_entropy_target_backward,
     binary_cross_entropy_with_logits_backward,
     binary_cross_entropy_with_logits_target_backward,
     cat_tensors_backward,
@@ -2683,6 +2684,52 @@ class MseLossBackwardBackward0(TraceableFunction):
          Formula(('self',), MseLossBackwardBackward0_self, frozenset(['grad', 'grad_output', 'mse_loss_double_backward', 'reduction', 'self'])),
          Formula(('target',), MseLossBackwardBackward0_target, frozenset(['grad', 'grad_output', 'mse_loss_double_backward', 'reduction', 'target'])),),
         ('grad_output', 'self', 'target'),
+        {},
+        {})
+
+
+def BinaryCrossEntropyBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.binary_cross_entropy_backward(grad, self, target, weight, reduction)"""
+    return at.binary_cross_entropy_backward(v['grad'], v['self'], v['target'], v['weight'], v['reduction'])
+
+
+def BinaryCrossEntropyBackward0_target(v: dict[str, Any]) -> Any:
+    """target: binary_cross_entropy_target_backward(grad, self, target, weight, reduction)"""
+    return binary_cross_entropy_target_backward(v['grad'], v['self'], v['target'], v['weight'], v['reduction'])
+
+
+class BinaryCrossEntropyBackward0(TraceableFunction):
+    """binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'binary_cross_entropy',
+        (Formula(('self',), BinaryCrossEntropyBackward0_self, frozenset(['at', 'grad', 'reduction', 'self', 'target', 'weight'])),
+         Formula(('target',), BinaryCrossEntropyBackward0_target, frozenset(['binary_cross_entropy_target_backward', 'grad', 'reduction', 'self', 'target', 'weight'])),),
+        ('self', 'target'),
+        {},
+        {})
+
+
+def SmoothL1LossBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.smooth_l1_loss_backward(grad, self, target, reduction, beta)"""
+    return at.smooth_l1_loss_backward(v['grad'], v['self'], v['target'], v['reduction'], v['beta'])
+
+
+def SmoothL1LossBackward0_target(v: dict[str, Any]) -> Any:
+    """target: at.smooth_l1_loss_backward(grad, target, self, reduction, beta)"""
+    return at.smooth_l1_loss_backward(v['grad'], v['target'], v['self'], v['reduction'], v['beta'])
+
+
+class SmoothL1LossBackward0(TraceableFunction):
+    """smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'smooth_l1_loss',
+        (Formula(('self',), SmoothL1LossBackward0_self, frozenset(['at', 'beta', 'grad', 'reduction', 'self', 'target'])),
+         Formula(('target',), SmoothL1LossBackward0_target, frozenset(['at', 'beta', 'grad', 'reduction', 'self', 'target'])),),
+        ('self', 'target'),
         {},
         {})
 

@@ -7406,6 +7406,108 @@ ops.mse_loss_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
     mse_loss_backward_grad_input, "torch::autograd::VariableType::mse_loss_backward", with_keyset=True))
 
 
+_record_binary_cross_entropy = GraphRecording(ops.binary_cross_entropy, AutoDispatchBelowADInplaceOrView, nodes.BinaryCrossEntropyBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::binary_cross_entropy", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def binary_cross_entropy(ks: DispatchKeySet, *args: Any) -> Any:
+    """binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor: records BinaryCrossEntropyBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_binary_cross_entropy(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.binary_cross_entropy.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.binary_cross_entropy.register(DispatchKey.Autograd, KernelFunction(
+    binary_cross_entropy, "torch::autograd::VariableType::binary_cross_entropy", with_keyset=True))
+
+
+_record_binary_cross_entropy_backward = GraphRecording(ops.binary_cross_entropy_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::binary_cross_entropy_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def binary_cross_entropy_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3])):
+        return _record_binary_cross_entropy_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.binary_cross_entropy_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.binary_cross_entropy_backward.register(DispatchKey.Autograd, KernelFunction(
+    binary_cross_entropy_backward, "torch::autograd::VariableType::binary_cross_entropy_backward", with_keyset=True))
+
+
+_record_smooth_l1_loss_out = GraphRecording(ops.smooth_l1_loss_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::smooth_l1_loss", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def smooth_l1_loss_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """smooth_l1_loss.out(Tensor self, Tensor target, int reduction=Mean, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[4])):
+        return _record_smooth_l1_loss_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.smooth_l1_loss_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.smooth_l1_loss_out.register(DispatchKey.Autograd, KernelFunction(
+    smooth_l1_loss_out, "torch::autograd::VariableType::smooth_l1_loss", with_keyset=True))
+
+
+_record_smooth_l1_loss = GraphRecording(ops.smooth_l1_loss, AutoDispatchBelowADInplaceOrView, nodes.SmoothL1LossBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::smooth_l1_loss", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def smooth_l1_loss(ks: DispatchKeySet, *args: Any) -> Any:
+    """smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor: records SmoothL1LossBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_smooth_l1_loss(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.smooth_l1_loss.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.smooth_l1_loss.register(DispatchKey.Autograd, KernelFunction(
+    smooth_l1_loss, "torch::autograd::VariableType::smooth_l1_loss", with_keyset=True))
+
+
+_record_smooth_l1_loss_backward_grad_input = GraphRecording(ops.smooth_l1_loss_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::smooth_l1_loss_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def smooth_l1_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """smooth_l1_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[5])):
+        return _record_smooth_l1_loss_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.smooth_l1_loss_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.smooth_l1_loss_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    smooth_l1_loss_backward_grad_input, "torch::autograd::VariableType::smooth_l1_loss_backward", with_keyset=True))
+
+
+_record_smooth_l1_loss_backward = GraphRecording(ops.smooth_l1_loss_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::smooth_l1_loss_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def smooth_l1_loss_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_smooth_l1_loss_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.smooth_l1_loss_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.smooth_l1_loss_backward.register(DispatchKey.Autograd, KernelFunction(
+    smooth_l1_loss_backward, "torch::autograd::VariableType::smooth_l1_loss_backward", with_keyset=True))
+
+
 _record_binary_cross_entropy_with_logits = GraphRecording(ops.binary_cross_entropy_with_logits, AutoDispatchBelowADInplaceOrView, nodes.BinaryCrossEntropyWithLogitsBackward0)
 
 

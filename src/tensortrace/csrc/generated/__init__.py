@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "898576d6fe862a3c9b08cfb839251d03adb9a3ceeac69d535101c9e8f74d156f"
+INPUTS_SHA256 = "93ff437c3d24555b61572278e60f2383ef6b80080eb017a6a86a53bfaa73c728"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

@@ -942,6 +942,158 @@ def mse_loss(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- l1_loss -----------------------------------------------------------------------------------
+parser_l1_loss = PythonArgParser.lazy([
+    'l1_loss(Tensor input, Tensor target, int64_t reduction=Mean)',
+])
+
+
+@traced("python", "dispatch_l1_loss", TORCH_FUNCTIONS_CPP, "dispatch_l1_loss", legacy="dispatch_l1_loss")
+def dispatch_l1_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """l1_loss(Tensor input, Tensor target, int64_t reduction=Mean): l1_loss"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['target'] = kwargs['target']
+    if kwargs['reduction'] is not None:
+        call_kwargs['reduction'] = kwargs['reduction']
+    return at.l1_loss(**call_kwargs)
+
+structseqs_l1_loss = [(return_types.for_schema('l1_loss', ops.l1_loss.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_l1_loss", TORCH_FUNCTIONS_CPP, legacy="THPVariable_l1_loss")
+def l1_loss(*args: Any, **kwargs: Any) -> Any:
+    """torch.l1_loss: THPVariable_l1_loss"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.l1_loss",
+                                 {"python_name": "torch.l1_loss"})
+    self = None
+    r = parser_l1_loss.parse(args, kwargs)
+    a = r.args
+    # l1_loss(Tensor input, Tensor target, int64_t reduction=Mean)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    target = a[1]
+    if target is not None:
+        target = target.cdata
+    reduction = a[2]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    result = dispatch_l1_loss_0(self, {'self': self_, 'target': target, 'reduction': reduction})
+    return THPVariable_Wrap(result)
+
+
+# ---- binary_cross_entropy ----------------------------------------------------------------------
+parser_binary_cross_entropy = PythonArgParser.lazy([
+    'binary_cross_entropy(Tensor input, Tensor target, Tensor? weight=None, int64_t reduction=Mean)',
+])
+
+
+@traced("python", "dispatch_binary_cross_entropy", TORCH_FUNCTIONS_CPP, "dispatch_binary_cross_entropy", legacy="dispatch_binary_cross_entropy")
+def dispatch_binary_cross_entropy_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """binary_cross_entropy(Tensor input, Tensor target, Tensor? weight=None, int64_t reduction=Mean): binary_cross_entropy"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['target'] = kwargs['target']
+    call_kwargs['weight'] = kwargs['weight']
+    if kwargs['reduction'] is not None:
+        call_kwargs['reduction'] = kwargs['reduction']
+    return at.binary_cross_entropy(**call_kwargs)
+
+structseqs_binary_cross_entropy = [(return_types.for_schema('binary_cross_entropy', ops.binary_cross_entropy.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_binary_cross_entropy", TORCH_FUNCTIONS_CPP, legacy="THPVariable_binary_cross_entropy")
+def binary_cross_entropy(*args: Any, **kwargs: Any) -> Any:
+    """torch.binary_cross_entropy: THPVariable_binary_cross_entropy"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.binary_cross_entropy",
+                                 {"python_name": "torch.binary_cross_entropy"})
+    self = None
+    r = parser_binary_cross_entropy.parse(args, kwargs)
+    a = r.args
+    # binary_cross_entropy(Tensor input, Tensor target, Tensor? weight=None, int64_t reduction=Mean)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    target = a[1]
+    if target is not None:
+        target = target.cdata
+    weight = a[2]
+    if weight is not None:
+        weight = weight.cdata
+    reduction = a[3]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    result = dispatch_binary_cross_entropy_0(self, {'self': self_, 'target': target, 'weight': weight, 'reduction': reduction})
+    return THPVariable_Wrap(result)
+
+
+# ---- smooth_l1_loss ----------------------------------------------------------------------------
+parser_smooth_l1_loss = PythonArgParser.lazy([
+    'smooth_l1_loss(Tensor input, Tensor target, int64_t reduction=Mean, double beta=1.0, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_smooth_l1_loss", TORCH_FUNCTIONS_CPP, "dispatch_smooth_l1_loss", legacy="dispatch_smooth_l1_loss")
+def dispatch_smooth_l1_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """smooth_l1_loss(Tensor input, Tensor target, int64_t reduction=Mean, double beta=1.0, *, Tensor out=None): smooth_l1_loss, out= smooth_l1_loss.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.smooth_l1_loss_out, 'smooth_l1_loss', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['target'] = kwargs['target']
+    if kwargs['reduction'] is not None:
+        call_kwargs['reduction'] = kwargs['reduction']
+    if kwargs['beta'] is not None:
+        call_kwargs['beta'] = kwargs['beta']
+    return at.smooth_l1_loss(**call_kwargs)
+
+structseqs_smooth_l1_loss = [(return_types.for_schema('smooth_l1_loss', ops.smooth_l1_loss.schema), return_types.for_schema('smooth_l1_loss_out', ops.smooth_l1_loss_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_smooth_l1_loss", TORCH_FUNCTIONS_CPP, legacy="THPVariable_smooth_l1_loss")
+def smooth_l1_loss(*args: Any, **kwargs: Any) -> Any:
+    """torch.smooth_l1_loss: THPVariable_smooth_l1_loss"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.smooth_l1_loss",
+                                 {"python_name": "torch.smooth_l1_loss"})
+    self = None
+    r = parser_smooth_l1_loss.parse(args, kwargs)
+    a = r.args
+    # smooth_l1_loss(Tensor input, Tensor target, int64_t reduction=Mean, double beta=1.0, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    target = a[1]
+    if target is not None:
+        target = target.cdata
+    reduction = a[2]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    beta = a[3]
+    if beta is None:
+        beta = 1.0
+    if beta is not None:
+        beta = float(beta)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_smooth_l1_loss_0(self, {'self': self_, 'target': target, 'reduction': reduction, 'beta': beta, 'out': out})
+    return THPVariable_Wrap(result)
+
+
 # ---- log_sigmoid -------------------------------------------------------------------------------
 parser_log_sigmoid = PythonArgParser.lazy([
     'log_sigmoid(Tensor input)',
@@ -1183,6 +1335,9 @@ FUNCTIONS: dict[str, Any] = {
     "nll_loss_nd": nll_loss_nd,
     "cross_entropy_loss": cross_entropy_loss,
     "mse_loss": mse_loss,
+    "l1_loss": l1_loss,
+    "binary_cross_entropy": binary_cross_entropy,
+    "smooth_l1_loss": smooth_l1_loss,
     "log_sigmoid": log_sigmoid,
     "linear": linear,
     "max_pool2d_with_indices": max_pool2d_with_indices,

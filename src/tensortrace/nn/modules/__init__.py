@@ -25,7 +25,16 @@ from tensortrace.nn.modules.conv import Conv2d
 from tensortrace.nn.modules.dropout import Dropout
 from tensortrace.nn.modules.flatten import Flatten
 from tensortrace.nn.modules.linear import Identity, Linear
-from tensortrace.nn.modules.loss import BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
+from tensortrace.nn.modules.loss import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    KLDivLoss,
+    L1Loss,
+    MSELoss,
+    NLLLoss,
+    SmoothL1Loss,
+)
 from tensortrace.nn.modules.module import Module
 from tensortrace.nn.modules.normalization import LayerNorm
 from tensortrace.nn.modules.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
@@ -34,6 +43,10 @@ from tensortrace.nn.modules.rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellB
 from tensortrace.nn.modules.sparse import Embedding
 
 __all__ = [
+    "BCELoss",
+    "KLDivLoss",
+    "L1Loss",
+    "SmoothL1Loss",
     "ELU",
     "GELU",
     "GLU",

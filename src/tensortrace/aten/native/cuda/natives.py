@@ -143,3 +143,5 @@ cuda_native(
 cuda_native(
     "log_sigmoid_backward_cpu_out", "log_sigmoid_backward_cuda_out", "ActivationLogSigmoidKernel.cu"
 )
+cuda_native("binary_cross_entropy_cpu", "binary_cross_entropy_cuda", "Loss.cu")
+cuda_native("binary_cross_entropy_backward_cpu", "binary_cross_entropy_backward_cuda", "Loss.cu")
