@@ -35,11 +35,14 @@ from tensortrace.autograd.functions_manual_linalg import (  # noqa: F401 - for t
     linalg_solve_backward,
 )
 from tensortrace.autograd.functions_manual_nn import (  # noqa: F401 - for the formulas
+    binary_cross_entropy_target_backward,
     binary_cross_entropy_with_logits_backward,
     binary_cross_entropy_with_logits_target_backward,
     conv_bias_sizes,
+    elu_double_backward,
     embedding_dense_double_backward_symint,
-    log_sigmoid_backward,
+    infinitely_differentiable_mish_backward,
+    infinitely_differentiable_silu_backward,
     max_pool_double_backward,
     mse_loss_double_backward,
     softmax_double_backward,
@@ -59,6 +62,7 @@ from tensortrace.autograd.functions_manual_views import (  # noqa: F401 - for th
     unbind_backward,
     unsqueeze_to,
 )
+from tensortrace.autograd.grad_mode import is_grad_enabled  # noqa: F401 - GradMode::is_enabled()
 from tensortrace.c10.scalar_type import ScalarType, isComplexType
 
 
@@ -388,3 +392,4 @@ def ger(a: Tensor, b: Tensor) -> Tensor:
 threshold_backward = at.threshold_backward  # noqa: F811
 sigmoid_backward = at.sigmoid_backward  # noqa: F811
 tanh_backward = at.tanh_backward  # noqa: F811
+log_sigmoid_backward = at.log_sigmoid_backward

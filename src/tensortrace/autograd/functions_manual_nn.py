@@ -1,5 +1,5 @@
 """The backward helpers of torch.nn's formulas: softmax, mse_loss, binary_cross_entropy_with_logits,
-log_sigmoid, convolution, max_pool and embedding.
+silu, mish, elu, convolution, max_pool and embedding.
 
 Mirrors the nn section of `torch/csrc/autograd/FunctionsManual.cpp` (softmax_double_backward,
 mse_loss_double_backward, binary_cross_entropy_with_logits_backward, ...).
@@ -7,6 +7,8 @@ functions_manual.py imports them into the formulas' namespace.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.tensor_body import Tensor
@@ -72,9 +74,38 @@ def binary_cross_entropy_with_logits_target_backward(
     return grad_target
 
 
-def log_sigmoid_backward(grad: Tensor, self: Tensor, buffer: Tensor) -> Tensor:
-    """d log(sigmoid(x)) / dx = sigmoid(-x) = 1 - sigmoid(x)."""
-    return grad.mul(self.neg().sigmoid())
+def infinitely_differentiable_silu_backward(grad_output: Tensor, input: Tensor) -> Tensor:
+    """silu's derivative from differentiable ops (the formula with grad mode on)."""
+    sigmoid = input.sigmoid()
+    return grad_output.mul(sigmoid).mul(input.mul(sigmoid.neg().add(1)).add(1))
+
+
+def infinitely_differentiable_mish_backward(grad_output: Tensor, input: Tensor) -> Tensor:
+    """mish's derivative from differentiable ops (the formula with grad mode on)."""
+    sigmoid = input.sigmoid()
+    softplus = input.exp().log1p()
+    tanh_softplus = softplus.tanh()
+    return grad_output.mul(
+        tanh_softplus.add(input.mul(sigmoid).mul(tanh_softplus.mul(tanh_softplus).neg().add(1)))
+    )
+
+
+def elu_double_backward(
+    grad: Tensor,
+    grad_output: Tensor,
+    alpha: Any,
+    scale: Any,
+    input_scale: Any,
+    is_result: bool,
+    self_or_result: Tensor,
+) -> Tensor:
+    """FunctionsManual.cpp: d(elu_backward)/d(self_or_result), nonzero where it is < 0."""
+    negative = self_or_result.lt(0).type_as(grad)
+    if is_result:
+        return grad.mul(grad_output).mul(input_scale).mul(negative)
+    return at.elu_backward(
+        grad.mul(grad_output).mul(input_scale), alpha, scale, input_scale, is_result, self_or_result
+    ).mul(negative)
 
 
 def conv_bias_sizes(weight: Tensor) -> list[int]:
@@ -99,3 +130,16 @@ def embedding_dense_double_backward_symint(
     if padding_idx >= 0:
         gg_weight.masked_fill_(indices.eq(padding_idx).reshape([-1, 1]), 0)
     return gg_weight.view(size)
+
+
+def binary_cross_entropy_target_backward(
+    grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | None, reduction: int
+) -> Tensor:
+    """FunctionsManual.cpp: -logit(self) * grad (* weight, / numel for a mean); logit(x) is
+    log(x / (1 - x)) here, tensortrace having no aten::logit."""
+    grad_target = self.div(self.neg().add(1)).log().neg_().mul_(grad)
+    if weight is not None and weight.defined():
+        grad_target = grad_target.mul_(weight)
+    if reduction == 1:
+        grad_target.div_(target.numel())
+    return grad_target

@@ -1,9 +1,11 @@
 """torch.nn.functional: the stateless functions the nn modules call.
 
 Mirrors `torch/nn/functional.py`. Each is a thin Python layer over an operator: relu, sigmoid
-and tanh are the torch ops; softmax / log_softmax are the Tensor methods (with torch's implicit
-dim for legacy callers); linear, mse_loss, nll_loss (nll_loss_nd) and cross_entropy
-(cross_entropy_loss) are torch._C._nn bindings; the losses turn `reduction='mean'` into
+and tanh are the torch ops; gelu, leaky_relu, elu, silu, mish, softplus, hardtanh, relu6,
+logsigmoid and glu the torch._C._nn bindings; softsign and tanhshrink are composed in Python;
+softmax / log_softmax are the Tensor methods (with torch's implicit dim for legacy callers);
+linear, mse_loss, nll_loss (nll_loss_nd) and cross_entropy (cross_entropy_loss) are
+torch._C._nn bindings; the losses turn `reduction='mean'` into
 at::Reduction's number (_reduction.get_enum). The traces of these calls name the same aten
 ops torch.profiler records.
 """
@@ -29,6 +31,64 @@ def sigmoid(input: Tensor) -> Tensor:
 
 def tanh(input: Tensor) -> Tensor:
     return input.tanh()
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    return torch._C._nn.gelu(input, approximate=approximate)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    if inplace:
+        return torch._C._nn.leaky_relu_(input, negative_slope)
+    return torch._C._nn.leaky_relu(input, negative_slope)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    return torch._C._nn.elu_(input, alpha) if inplace else torch._C._nn.elu(input, alpha)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    return torch._C._nn.silu_(input) if inplace else torch._C._nn.silu(input)
+
+
+def mish(input: Tensor, inplace: bool = False) -> Tensor:
+    return torch._C._nn.mish_(input) if inplace else torch._C._nn.mish(input)
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    return torch._C._nn.softplus(input, beta, threshold)
+
+
+def hardtanh(
+    input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False
+) -> Tensor:
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    if inplace:
+        return torch._C._nn.hardtanh_(input, min_val, max_val)
+    return torch._C._nn.hardtanh(input, min_val, max_val)
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:
+    return torch._C._nn.relu6_(input) if inplace else torch._C._nn.relu6(input)
+
+
+def logsigmoid(input: Tensor) -> Tensor:
+    return torch._C._nn.log_sigmoid(input)
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    return torch._C._nn.glu(input, dim)
+
+
+def softsign(input: Tensor) -> Tensor:
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    return input - input.tanh()
 
 
 def _get_softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
@@ -317,3 +377,12 @@ def layer_norm(
 ) -> Tensor:
     """torch.layer_norm (aten::layer_norm > aten::native_layer_norm)."""
     return torch.layer_norm(input, normalized_shape, weight, bias, eps, _CUDNN_ENABLED)
+
+
+# the losses of functional_loss.py (torch keeps them in functional.py)
+from tensortrace.nn.functional_loss import (  # noqa: E402, F401
+    binary_cross_entropy,
+    kl_div,
+    l1_loss,
+    smooth_l1_loss,
+)

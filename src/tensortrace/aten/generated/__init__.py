@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "85333e8f98431c8fc4d4575babfcbe979dad533d67351f4df68f385b09bbf0ff"
+INPUTS_SHA256 = "28b96fe57341e77481d0e062b225c79d65be004fabc137d128dc9f32349d4612"
 
 MODULES: tuple[str, ...] = (
     "operators",

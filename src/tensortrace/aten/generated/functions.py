@@ -1487,6 +1487,347 @@ def relu_(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_elu = Overloads([(ops.elu_out, Binder(ops.elu_out.schema)), (ops.elu, Binder(ops.elu.schema))])
+
+
+@traced("dispatch", "at::elu", FUNCTIONS_H, "at::elu",
+        legacy="at::elu (Functions.h)")
+def elu(*args: Any, **kwargs: Any) -> Any:
+    """at::elu, overloads:
+    elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!)
+    elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor
+    """
+    op, full = select_overload(_ov_elu, args, kwargs, "at::elu")
+    return op.call(*full)
+
+
+_ov_elu_backward = Overloads([(ops.elu_backward_grad_input, Binder(ops.elu_backward_grad_input.schema)), (ops.elu_backward, Binder(ops.elu_backward.schema))])
+
+
+@traced("dispatch", "at::elu_backward", FUNCTIONS_H, "at::elu_backward",
+        legacy="at::elu_backward (Functions.h)")
+def elu_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::elu_backward, overloads:
+    elu_backward.grad_input(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result, *, Tensor(a!) grad_input) -> Tensor(a!)
+    elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor
+    """
+    op, full = select_overload(_ov_elu_backward, args, kwargs, "at::elu_backward")
+    return op.call(*full)
+
+
+_ov_elu_ = Overloads([(ops.elu_, Binder(ops.elu_.schema))])
+
+
+@traced("dispatch", "at::elu_", FUNCTIONS_H, "at::elu_",
+        legacy="at::elu_ (Functions.h)")
+def elu_(*args: Any, **kwargs: Any) -> Any:
+    """at::elu_, overloads:
+    elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_elu_, args, kwargs, "at::elu_")
+    return op.call(*full)
+
+
+_ov_glu = Overloads([(ops.glu_out, Binder(ops.glu_out.schema)), (ops.glu, Binder(ops.glu.schema))])
+
+
+@traced("dispatch", "at::glu", FUNCTIONS_H, "at::glu",
+        legacy="at::glu (Functions.h)")
+def glu(*args: Any, **kwargs: Any) -> Any:
+    """at::glu, overloads:
+    glu.out(Tensor self, int dim=-1, *, Tensor(a!) out) -> Tensor(a!)
+    glu(Tensor self, int dim=-1) -> Tensor
+    """
+    op, full = select_overload(_ov_glu, args, kwargs, "at::glu")
+    return op.call(*full)
+
+
+_ov_glu_backward = Overloads([(ops.glu_backward_grad_input, Binder(ops.glu_backward_grad_input.schema)), (ops.glu_backward, Binder(ops.glu_backward.schema))])
+
+
+@traced("dispatch", "at::glu_backward", FUNCTIONS_H, "at::glu_backward",
+        legacy="at::glu_backward (Functions.h)")
+def glu_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::glu_backward, overloads:
+    glu_backward.grad_input(Tensor grad_output, Tensor self, int dim, *, Tensor(a!) grad_input) -> Tensor(a!)
+    glu_backward(Tensor grad_output, Tensor self, int dim) -> Tensor
+    """
+    op, full = select_overload(_ov_glu_backward, args, kwargs, "at::glu_backward")
+    return op.call(*full)
+
+
+_ov_hardtanh = Overloads([(ops.hardtanh_out, Binder(ops.hardtanh_out.schema)), (ops.hardtanh, Binder(ops.hardtanh.schema))])
+
+
+@traced("dispatch", "at::hardtanh", FUNCTIONS_H, "at::hardtanh",
+        legacy="at::hardtanh (Functions.h)")
+def hardtanh(*args: Any, **kwargs: Any) -> Any:
+    """at::hardtanh, overloads:
+    hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!)
+    hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor
+    """
+    op, full = select_overload(_ov_hardtanh, args, kwargs, "at::hardtanh")
+    return op.call(*full)
+
+
+_ov_hardtanh_backward = Overloads([(ops.hardtanh_backward_grad_input, Binder(ops.hardtanh_backward_grad_input.schema)), (ops.hardtanh_backward, Binder(ops.hardtanh_backward.schema))])
+
+
+@traced("dispatch", "at::hardtanh_backward", FUNCTIONS_H, "at::hardtanh_backward",
+        legacy="at::hardtanh_backward (Functions.h)")
+def hardtanh_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::hardtanh_backward, overloads:
+    hardtanh_backward.grad_input(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val, *, Tensor(a!) grad_input) -> Tensor(a!)
+    hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor
+    """
+    op, full = select_overload(_ov_hardtanh_backward, args, kwargs, "at::hardtanh_backward")
+    return op.call(*full)
+
+
+_ov_hardtanh_ = Overloads([(ops.hardtanh_, Binder(ops.hardtanh_.schema))])
+
+
+@traced("dispatch", "at::hardtanh_", FUNCTIONS_H, "at::hardtanh_",
+        legacy="at::hardtanh_ (Functions.h)")
+def hardtanh_(*args: Any, **kwargs: Any) -> Any:
+    """at::hardtanh_, overloads:
+    hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_hardtanh_, args, kwargs, "at::hardtanh_")
+    return op.call(*full)
+
+
+_ov_leaky_relu = Overloads([(ops.leaky_relu_out, Binder(ops.leaky_relu_out.schema)), (ops.leaky_relu, Binder(ops.leaky_relu.schema))])
+
+
+@traced("dispatch", "at::leaky_relu", FUNCTIONS_H, "at::leaky_relu",
+        legacy="at::leaky_relu (Functions.h)")
+def leaky_relu(*args: Any, **kwargs: Any) -> Any:
+    """at::leaky_relu, overloads:
+    leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!)
+    leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor
+    """
+    op, full = select_overload(_ov_leaky_relu, args, kwargs, "at::leaky_relu")
+    return op.call(*full)
+
+
+_ov_leaky_relu_backward = Overloads([(ops.leaky_relu_backward_grad_input, Binder(ops.leaky_relu_backward_grad_input.schema)), (ops.leaky_relu_backward, Binder(ops.leaky_relu_backward.schema))])
+
+
+@traced("dispatch", "at::leaky_relu_backward", FUNCTIONS_H, "at::leaky_relu_backward",
+        legacy="at::leaky_relu_backward (Functions.h)")
+def leaky_relu_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::leaky_relu_backward, overloads:
+    leaky_relu_backward.grad_input(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result, *, Tensor(a!) grad_input) -> Tensor(a!)
+    leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor
+    """
+    op, full = select_overload(_ov_leaky_relu_backward, args, kwargs, "at::leaky_relu_backward")
+    return op.call(*full)
+
+
+_ov_leaky_relu_ = Overloads([(ops.leaky_relu_, Binder(ops.leaky_relu_.schema))])
+
+
+@traced("dispatch", "at::leaky_relu_", FUNCTIONS_H, "at::leaky_relu_",
+        legacy="at::leaky_relu_ (Functions.h)")
+def leaky_relu_(*args: Any, **kwargs: Any) -> Any:
+    """at::leaky_relu_, overloads:
+    leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_leaky_relu_, args, kwargs, "at::leaky_relu_")
+    return op.call(*full)
+
+
+_ov_log_sigmoid_backward = Overloads([(ops.log_sigmoid_backward_grad_input, Binder(ops.log_sigmoid_backward_grad_input.schema)), (ops.log_sigmoid_backward, Binder(ops.log_sigmoid_backward.schema))])
+
+
+@traced("dispatch", "at::log_sigmoid_backward", FUNCTIONS_H, "at::log_sigmoid_backward",
+        legacy="at::log_sigmoid_backward (Functions.h)")
+def log_sigmoid_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::log_sigmoid_backward, overloads:
+    log_sigmoid_backward.grad_input(Tensor grad_output, Tensor self, Tensor buffer, *, Tensor(a!) grad_input) -> Tensor(a!)
+    log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor
+    """
+    op, full = select_overload(_ov_log_sigmoid_backward, args, kwargs, "at::log_sigmoid_backward")
+    return op.call(*full)
+
+
+_ov_softplus = Overloads([(ops.softplus_out, Binder(ops.softplus_out.schema)), (ops.softplus, Binder(ops.softplus.schema))])
+
+
+@traced("dispatch", "at::softplus", FUNCTIONS_H, "at::softplus",
+        legacy="at::softplus (Functions.h)")
+def softplus(*args: Any, **kwargs: Any) -> Any:
+    """at::softplus, overloads:
+    softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!)
+    softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor
+    """
+    op, full = select_overload(_ov_softplus, args, kwargs, "at::softplus")
+    return op.call(*full)
+
+
+_ov_softplus_backward = Overloads([(ops.softplus_backward_grad_input, Binder(ops.softplus_backward_grad_input.schema)), (ops.softplus_backward, Binder(ops.softplus_backward.schema))])
+
+
+@traced("dispatch", "at::softplus_backward", FUNCTIONS_H, "at::softplus_backward",
+        legacy="at::softplus_backward (Functions.h)")
+def softplus_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::softplus_backward, overloads:
+    softplus_backward.grad_input(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold, *, Tensor(a!) grad_input) -> Tensor(a!)
+    softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor
+    """
+    op, full = select_overload(_ov_softplus_backward, args, kwargs, "at::softplus_backward")
+    return op.call(*full)
+
+
+_ov_relu6 = Overloads([(ops.relu6, Binder(ops.relu6.schema))])
+
+
+@traced("dispatch", "at::relu6", FUNCTIONS_H, "at::relu6",
+        legacy="at::relu6 (Functions.h)")
+def relu6(*args: Any, **kwargs: Any) -> Any:
+    """at::relu6, overloads:
+    relu6(Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_relu6, args, kwargs, "at::relu6")
+    return op.call(*full)
+
+
+_ov_relu6_ = Overloads([(ops.relu6_, Binder(ops.relu6_.schema))])
+
+
+@traced("dispatch", "at::relu6_", FUNCTIONS_H, "at::relu6_",
+        legacy="at::relu6_ (Functions.h)")
+def relu6_(*args: Any, **kwargs: Any) -> Any:
+    """at::relu6_, overloads:
+    relu6_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_relu6_, args, kwargs, "at::relu6_")
+    return op.call(*full)
+
+
+_ov_gelu = Overloads([(ops.gelu_out, Binder(ops.gelu_out.schema)), (ops.gelu, Binder(ops.gelu.schema))])
+
+
+@traced("dispatch", "at::gelu", FUNCTIONS_H, "at::gelu",
+        legacy="at::gelu (Functions.h)")
+def gelu(*args: Any, **kwargs: Any) -> Any:
+    """at::gelu, overloads:
+    gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)
+    gelu(Tensor self, *, str approximate='none') -> Tensor
+    """
+    op, full = select_overload(_ov_gelu, args, kwargs, "at::gelu")
+    return op.call(*full)
+
+
+_ov_gelu_ = Overloads([(ops.gelu_, Binder(ops.gelu_.schema))])
+
+
+@traced("dispatch", "at::gelu_", FUNCTIONS_H, "at::gelu_",
+        legacy="at::gelu_ (Functions.h)")
+def gelu_(*args: Any, **kwargs: Any) -> Any:
+    """at::gelu_, overloads:
+    gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_gelu_, args, kwargs, "at::gelu_")
+    return op.call(*full)
+
+
+_ov_gelu_backward = Overloads([(ops.gelu_backward_grad_input, Binder(ops.gelu_backward_grad_input.schema)), (ops.gelu_backward, Binder(ops.gelu_backward.schema))])
+
+
+@traced("dispatch", "at::gelu_backward", FUNCTIONS_H, "at::gelu_backward",
+        legacy="at::gelu_backward (Functions.h)")
+def gelu_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::gelu_backward, overloads:
+    gelu_backward.grad_input(Tensor grad_output, Tensor self, *, str approximate='none', Tensor(a!) grad_input) -> Tensor(a!)
+    gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor
+    """
+    op, full = select_overload(_ov_gelu_backward, args, kwargs, "at::gelu_backward")
+    return op.call(*full)
+
+
+_ov_silu = Overloads([(ops.silu, Binder(ops.silu.schema)), (ops.silu_out, Binder(ops.silu_out.schema))])
+
+
+@traced("dispatch", "at::silu", FUNCTIONS_H, "at::silu",
+        legacy="at::silu (Functions.h)")
+def silu(*args: Any, **kwargs: Any) -> Any:
+    """at::silu, overloads:
+    silu(Tensor self) -> Tensor
+    silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_silu, args, kwargs, "at::silu")
+    return op.call(*full)
+
+
+_ov_silu_ = Overloads([(ops.silu_, Binder(ops.silu_.schema))])
+
+
+@traced("dispatch", "at::silu_", FUNCTIONS_H, "at::silu_",
+        legacy="at::silu_ (Functions.h)")
+def silu_(*args: Any, **kwargs: Any) -> Any:
+    """at::silu_, overloads:
+    silu_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_silu_, args, kwargs, "at::silu_")
+    return op.call(*full)
+
+
+_ov_silu_backward = Overloads([(ops.silu_backward_grad_input, Binder(ops.silu_backward_grad_input.schema)), (ops.silu_backward, Binder(ops.silu_backward.schema))])
+
+
+@traced("dispatch", "at::silu_backward", FUNCTIONS_H, "at::silu_backward",
+        legacy="at::silu_backward (Functions.h)")
+def silu_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::silu_backward, overloads:
+    silu_backward.grad_input(Tensor grad_output, Tensor self, *, Tensor(a!) grad_input) -> Tensor(a!)
+    silu_backward(Tensor grad_output, Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_silu_backward, args, kwargs, "at::silu_backward")
+    return op.call(*full)
+
+
+_ov_mish = Overloads([(ops.mish, Binder(ops.mish.schema)), (ops.mish_out, Binder(ops.mish_out.schema))])
+
+
+@traced("dispatch", "at::mish", FUNCTIONS_H, "at::mish",
+        legacy="at::mish (Functions.h)")
+def mish(*args: Any, **kwargs: Any) -> Any:
+    """at::mish, overloads:
+    mish(Tensor self) -> Tensor
+    mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_mish, args, kwargs, "at::mish")
+    return op.call(*full)
+
+
+_ov_mish_ = Overloads([(ops.mish_, Binder(ops.mish_.schema))])
+
+
+@traced("dispatch", "at::mish_", FUNCTIONS_H, "at::mish_",
+        legacy="at::mish_ (Functions.h)")
+def mish_(*args: Any, **kwargs: Any) -> Any:
+    """at::mish_, overloads:
+    mish_(Tensor(a!) self) -> Tensor(a!)
+    """
+    op, full = select_overload(_ov_mish_, args, kwargs, "at::mish_")
+    return op.call(*full)
+
+
+_ov_mish_backward = Overloads([(ops.mish_backward, Binder(ops.mish_backward.schema))])
+
+
+@traced("dispatch", "at::mish_backward", FUNCTIONS_H, "at::mish_backward",
+        legacy="at::mish_backward (Functions.h)")
+def mish_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::mish_backward, overloads:
+    mish_backward(Tensor grad_output, Tensor self) -> Tensor
+    """
+    op, full = select_overload(_ov_mish_backward, args, kwargs, "at::mish_backward")
+    return op.call(*full)
+
+
 _ov_clamp = Overloads([(ops.clamp_out, Binder(ops.clamp_out.schema)), (ops.clamp_Tensor_out, Binder(ops.clamp_Tensor_out.schema)), (ops.clamp, Binder(ops.clamp.schema)), (ops.clamp_Tensor, Binder(ops.clamp_Tensor.schema))])
 
 
@@ -2898,6 +3239,86 @@ def mse_loss_backward(*args: Any, **kwargs: Any) -> Any:
     mse_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, *, Tensor(a!) grad_input) -> Tensor(a!)
     """
     op, full = select_overload(_ov_mse_loss_backward, args, kwargs, "at::mse_loss_backward")
+    return op.call(*full)
+
+
+_ov_l1_loss = Overloads([(ops.l1_loss, Binder(ops.l1_loss.schema))])
+
+
+@traced("dispatch", "at::l1_loss", FUNCTIONS_H, "at::l1_loss",
+        legacy="at::l1_loss (Functions.h)")
+def l1_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::l1_loss, overloads:
+    l1_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor
+    """
+    op, full = select_overload(_ov_l1_loss, args, kwargs, "at::l1_loss")
+    return op.call(*full)
+
+
+_ov_binary_cross_entropy = Overloads([(ops.binary_cross_entropy, Binder(ops.binary_cross_entropy.schema))])
+
+
+@traced("dispatch", "at::binary_cross_entropy", FUNCTIONS_H, "at::binary_cross_entropy",
+        legacy="at::binary_cross_entropy (Functions.h)")
+def binary_cross_entropy(*args: Any, **kwargs: Any) -> Any:
+    """at::binary_cross_entropy, overloads:
+    binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor
+    """
+    op, full = select_overload(_ov_binary_cross_entropy, args, kwargs, "at::binary_cross_entropy")
+    return op.call(*full)
+
+
+_ov_binary_cross_entropy_backward = Overloads([(ops.binary_cross_entropy_backward, Binder(ops.binary_cross_entropy_backward.schema))])
+
+
+@traced("dispatch", "at::binary_cross_entropy_backward", FUNCTIONS_H, "at::binary_cross_entropy_backward",
+        legacy="at::binary_cross_entropy_backward (Functions.h)")
+def binary_cross_entropy_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::binary_cross_entropy_backward, overloads:
+    binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor
+    """
+    op, full = select_overload(_ov_binary_cross_entropy_backward, args, kwargs, "at::binary_cross_entropy_backward")
+    return op.call(*full)
+
+
+_ov_smooth_l1_loss = Overloads([(ops.smooth_l1_loss_out, Binder(ops.smooth_l1_loss_out.schema)), (ops.smooth_l1_loss, Binder(ops.smooth_l1_loss.schema))])
+
+
+@traced("dispatch", "at::smooth_l1_loss", FUNCTIONS_H, "at::smooth_l1_loss",
+        legacy="at::smooth_l1_loss (Functions.h)")
+def smooth_l1_loss(*args: Any, **kwargs: Any) -> Any:
+    """at::smooth_l1_loss, overloads:
+    smooth_l1_loss.out(Tensor self, Tensor target, int reduction=Mean, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!)
+    smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor
+    """
+    op, full = select_overload(_ov_smooth_l1_loss, args, kwargs, "at::smooth_l1_loss")
+    return op.call(*full)
+
+
+_ov_smooth_l1_loss_backward = Overloads([(ops.smooth_l1_loss_backward_grad_input, Binder(ops.smooth_l1_loss_backward_grad_input.schema)), (ops.smooth_l1_loss_backward, Binder(ops.smooth_l1_loss_backward.schema))])
+
+
+@traced("dispatch", "at::smooth_l1_loss_backward", FUNCTIONS_H, "at::smooth_l1_loss_backward",
+        legacy="at::smooth_l1_loss_backward (Functions.h)")
+def smooth_l1_loss_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::smooth_l1_loss_backward, overloads:
+    smooth_l1_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta, *, Tensor(a!) grad_input) -> Tensor(a!)
+    smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta) -> Tensor
+    """
+    op, full = select_overload(_ov_smooth_l1_loss_backward, args, kwargs, "at::smooth_l1_loss_backward")
+    return op.call(*full)
+
+
+_ov_kl_div = Overloads([(ops.kl_div, Binder(ops.kl_div.schema))])
+
+
+@traced("dispatch", "at::kl_div", FUNCTIONS_H, "at::kl_div",
+        legacy="at::kl_div (Functions.h)")
+def kl_div(*args: Any, **kwargs: Any) -> Any:
+    """at::kl_div, overloads:
+    kl_div(Tensor self, Tensor target, int reduction=Mean, *, bool log_target=False) -> Tensor
+    """
+    op, full = select_overload(_ov_kl_div, args, kwargs, "at::kl_div")
     return op.call(*full)
 
 
@@ -6153,6 +6574,31 @@ FUNCTIONS: dict[str, Any] = {
     "abs_": abs_,
     "relu": relu,
     "relu_": relu_,
+    "elu": elu,
+    "elu_backward": elu_backward,
+    "elu_": elu_,
+    "glu": glu,
+    "glu_backward": glu_backward,
+    "hardtanh": hardtanh,
+    "hardtanh_backward": hardtanh_backward,
+    "hardtanh_": hardtanh_,
+    "leaky_relu": leaky_relu,
+    "leaky_relu_backward": leaky_relu_backward,
+    "leaky_relu_": leaky_relu_,
+    "log_sigmoid_backward": log_sigmoid_backward,
+    "softplus": softplus,
+    "softplus_backward": softplus_backward,
+    "relu6": relu6,
+    "relu6_": relu6_,
+    "gelu": gelu,
+    "gelu_": gelu_,
+    "gelu_backward": gelu_backward,
+    "silu": silu,
+    "silu_": silu_,
+    "silu_backward": silu_backward,
+    "mish": mish,
+    "mish_": mish_,
+    "mish_backward": mish_backward,
     "clamp": clamp,
     "clamp_": clamp_,
     "clamp_min": clamp_min,
@@ -6254,6 +6700,12 @@ FUNCTIONS: dict[str, Any] = {
     "cross_entropy_loss": cross_entropy_loss,
     "mse_loss": mse_loss,
     "mse_loss_backward": mse_loss_backward,
+    "l1_loss": l1_loss,
+    "binary_cross_entropy": binary_cross_entropy,
+    "binary_cross_entropy_backward": binary_cross_entropy_backward,
+    "smooth_l1_loss": smooth_l1_loss,
+    "smooth_l1_loss_backward": smooth_l1_loss_backward,
+    "kl_div": kl_div,
     "binary_cross_entropy_with_logits": binary_cross_entropy_with_logits,
     "log_sigmoid": log_sigmoid,
     "log_sigmoid_forward": log_sigmoid_forward,

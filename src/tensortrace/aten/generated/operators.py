@@ -39,13 +39,13 @@ _T21 = Type('Tensor', is_list=True, alias='a')  # Tensor(a)[]
 _T22 = Type('MemoryFormat')  # MemoryFormat
 _T23 = Type('Storage')  # Storage
 _T24 = Type('str', optional=True)  # str?
-_T25 = Type('Scalar', optional=True)  # Scalar?
-_T26 = Type('Tensor', optional=True)  # Tensor?
-_T27 = Type('Tensor', is_list=True, elem_optional=True)  # Tensor?[]
-_T28 = Type('int', is_list=True, list_size=1, optional=True)  # int[1]?
-_T29 = Type('Tensor', alias='b!')  # Tensor(b!)
-_T30 = Type('int', is_list=True, optional=True)  # int[]?
-_T31 = Type('str')  # str
+_T25 = Type('str')  # str
+_T26 = Type('Scalar', optional=True)  # Scalar?
+_T27 = Type('Tensor', optional=True)  # Tensor?
+_T28 = Type('Tensor', is_list=True, elem_optional=True)  # Tensor?[]
+_T29 = Type('int', is_list=True, list_size=1, optional=True)  # int[1]?
+_T30 = Type('Tensor', alias='b!')  # Tensor(b!)
+_T31 = Type('int', is_list=True, optional=True)  # int[]?
 _T32 = Type('Tensor', alias='c!')  # Tensor(c!)
 _T33 = Type('Tensor', alias='d!')  # Tensor(d!)
 _T34 = Type('int', is_list=True, list_size=1)  # int[1]
@@ -888,23 +888,146 @@ relu = _register(
 relu_ = _register(
     FunctionSchema('relu_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
     {'func': 'relu_(Tensor(a!) self) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'relu_'}, 'tags': 'pointwise'}})
+elu_out = _register(
+    FunctionSchema('elu', 'out', (Argument('self', _T6, None, False), Argument('alpha', _T14, '1', False), Argument('scale', _T14, '1', False), Argument('input_scale', _T14, '1', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'elu_out'}}})
+elu = _register(
+    FunctionSchema('elu', '', (Argument('self', _T6, None, False), Argument('alpha', _T14, '1', False), Argument('scale', _T14, '1', False), Argument('input_scale', _T14, '1', False),), (_T6,), ()),
+    {'func': 'elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor', **{'structured_delegate': 'elu.out', 'device_check': 'NoCheck', 'python_module': 'nn', 'tags': ['core', 'pointwise']}})
+elu_backward_grad_input = _register(
+    FunctionSchema('elu_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('alpha', _T14, None, False), Argument('scale', _T14, None, False), Argument('input_scale', _T14, None, False), Argument('is_result', _T16, None, False), Argument('self_or_result', _T6, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'elu_backward.grad_input(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'elu_backward_out'}}})
+elu_backward = _register(
+    FunctionSchema('elu_backward', '', (Argument('grad_output', _T6, None, False), Argument('alpha', _T14, None, False), Argument('scale', _T14, None, False), Argument('input_scale', _T14, None, False), Argument('is_result', _T16, None, False), Argument('self_or_result', _T6, None, False),), (_T6,), ()),
+    {'func': 'elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor', **{'structured_delegate': 'elu_backward.grad_input', 'python_module': 'nn'}})
+elu_ = _register(
+    FunctionSchema('elu_', '', (Argument('self', _T8, None, False), Argument('alpha', _T14, '1', False), Argument('scale', _T14, '1', False), Argument('input_scale', _T14, '1', False),), (_T8,), ()),
+    {'func': 'elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!)', **{'structured_delegate': 'elu.out', 'device_check': 'NoCheck', 'python_module': 'nn'}})
+glu_out = _register(
+    FunctionSchema('glu', 'out', (Argument('self', _T6, None, False), Argument('dim', _T11, '-1', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'glu.out(Tensor self, int dim=-1, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'glu_out'}}})
+glu = _register(
+    FunctionSchema('glu', '', (Argument('self', _T6, None, False), Argument('dim', _T11, '-1', False),), (_T6,), ()),
+    {'func': 'glu(Tensor self, int dim=-1) -> Tensor', **{'structured_delegate': 'glu.out', 'device_check': 'NoCheck', 'python_module': 'nn'}})
+glu_backward_grad_input = _register(
+    FunctionSchema('glu_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'glu_backward.grad_input(Tensor grad_output, Tensor self, int dim, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'glu_backward_cpu_out', 'CUDA': 'glu_backward_cuda_out'}}})
+glu_backward = _register(
+    FunctionSchema('glu_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('dim', _T11, None, False),), (_T6,), ()),
+    {'func': 'glu_backward(Tensor grad_output, Tensor self, int dim) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'glu_backward_cpu', 'CUDA': 'glu_backward_cuda'}}})
+hardtanh_out = _register(
+    FunctionSchema('hardtanh', 'out', (Argument('self', _T6, None, False), Argument('min_val', _T14, '-1', False), Argument('max_val', _T14, '1', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'hardtanh_out'}}})
+hardtanh = _register(
+    FunctionSchema('hardtanh', '', (Argument('self', _T6, None, False), Argument('min_val', _T14, '-1', False), Argument('max_val', _T14, '1', False),), (_T6,), ()),
+    {'func': 'hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'hardtanh'}, 'tags': ['pointwise', 'core']}})
+hardtanh_backward_grad_input = _register(
+    FunctionSchema('hardtanh_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('min_val', _T14, None, False), Argument('max_val', _T14, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'hardtanh_backward.grad_input(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'hardtanh_backward_out'}}})
+hardtanh_backward = _register(
+    FunctionSchema('hardtanh_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('min_val', _T14, None, False), Argument('max_val', _T14, None, False),), (_T6,), ()),
+    {'func': 'hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'hardtanh_backward'}}})
+hardtanh_ = _register(
+    FunctionSchema('hardtanh_', '', (Argument('self', _T8, None, False), Argument('min_val', _T14, '-1', False), Argument('max_val', _T14, '1', False),), (_T8,), ()),
+    {'func': 'hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'hardtanh_'}}})
+leaky_relu_out = _register(
+    FunctionSchema('leaky_relu', 'out', (Argument('self', _T6, None, False), Argument('negative_slope', _T14, '0.01', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'leaky_relu_out'}}})
+leaky_relu = _register(
+    FunctionSchema('leaky_relu', '', (Argument('self', _T6, None, False), Argument('negative_slope', _T14, '0.01', False),), (_T6,), ()),
+    {'func': 'leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor', **{'structured_delegate': 'leaky_relu.out', 'device_check': 'NoCheck', 'python_module': 'nn', 'tags': ['core', 'pointwise']}})
+leaky_relu_backward_grad_input = _register(
+    FunctionSchema('leaky_relu_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('negative_slope', _T14, None, False), Argument('self_is_result', _T16, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'leaky_relu_backward.grad_input(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'leaky_relu_backward_out'}}})
+leaky_relu_backward = _register(
+    FunctionSchema('leaky_relu_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('negative_slope', _T14, None, False), Argument('self_is_result', _T16, None, False),), (_T6,), ()),
+    {'func': 'leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor', **{'structured_delegate': 'leaky_relu_backward.grad_input', 'python_module': 'nn'}})
+leaky_relu_ = _register(
+    FunctionSchema('leaky_relu_', '', (Argument('self', _T8, None, False), Argument('negative_slope', _T14, '0.01', False),), (_T8,), ()),
+    {'func': 'leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)', **{'structured_delegate': 'leaky_relu.out', 'device_check': 'NoCheck', 'python_module': 'nn'}})
+log_sigmoid_backward_grad_input = _register(
+    FunctionSchema('log_sigmoid_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('buffer', _T6, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'log_sigmoid_backward.grad_input(Tensor grad_output, Tensor self, Tensor buffer, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'log_sigmoid_backward_cpu_out', 'CUDA': 'log_sigmoid_backward_cuda_out'}}})
+log_sigmoid_backward = _register(
+    FunctionSchema('log_sigmoid_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('buffer', _T6, None, False),), (_T6,), ()),
+    {'func': 'log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU': 'log_sigmoid_backward_cpu', 'CUDA': 'log_sigmoid_backward_cuda'}}})
+softplus_out = _register(
+    FunctionSchema('softplus', 'out', (Argument('self', _T6, None, False), Argument('beta', _T14, '1', False), Argument('threshold', _T14, '20', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'softplus_out'}}})
+softplus = _register(
+    FunctionSchema('softplus', '', (Argument('self', _T6, None, False), Argument('beta', _T14, '1', False), Argument('threshold', _T14, '20', False),), (_T6,), ()),
+    {'func': 'softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor', **{'structured_delegate': 'softplus.out', 'device_check': 'NoCheck', 'python_module': 'nn', 'tags': 'pointwise'}})
+softplus_backward_grad_input = _register(
+    FunctionSchema('softplus_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('beta', _T14, None, False), Argument('threshold', _T14, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'softplus_backward.grad_input(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'softplus_backward_out'}}})
+softplus_backward = _register(
+    FunctionSchema('softplus_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('beta', _T14, None, False), Argument('threshold', _T14, None, False),), (_T6,), ()),
+    {'func': 'softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor', **{'structured_delegate': 'softplus_backward.grad_input', 'python_module': 'nn'}})
+relu6 = _register(
+    FunctionSchema('relu6', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'relu6(Tensor self) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'relu6'}}})
+relu6_ = _register(
+    FunctionSchema('relu6_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'relu6_(Tensor(a!) self) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'relu6_'}}})
+gelu_out = _register(
+    FunctionSchema('gelu', 'out', (Argument('self', _T6, None, False), Argument('approximate', _T25, "'none'", True), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': "gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)", **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU': 'gelu_out_cpu', 'CUDA': 'gelu_out_cuda'}}})
+gelu_ = _register(
+    FunctionSchema('gelu_', '', (Argument('self', _T8, None, False), Argument('approximate', _T25, "'none'", True),), (_T8,), ()),
+    {'func': "gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!)", **{'structured_delegate': 'gelu.out', 'device_check': 'NoCheck', 'python_module': 'nn'}})
+gelu = _register(
+    FunctionSchema('gelu', '', (Argument('self', _T6, None, False), Argument('approximate', _T25, "'none'", True),), (_T6,), ()),
+    {'func': "gelu(Tensor self, *, str approximate='none') -> Tensor", **{'structured_delegate': 'gelu.out', 'device_check': 'NoCheck', 'python_module': 'nn', 'tags': ['core', 'pointwise']}})
+gelu_backward_grad_input = _register(
+    FunctionSchema('gelu_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('approximate', _T25, "'none'", True), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': "gelu_backward.grad_input(Tensor grad_output, Tensor self, *, str approximate='none', Tensor(a!) grad_input) -> Tensor(a!)", **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'python_module': 'nn', 'dispatch': {'CPU': 'gelu_backward_out_cpu', 'CUDA': 'gelu_backward_out_cuda'}}})
+gelu_backward = _register(
+    FunctionSchema('gelu_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('approximate', _T25, "'none'", True),), (_T6,), ()),
+    {'func': "gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor", **{'structured_delegate': 'gelu_backward.grad_input', 'python_module': 'nn', 'tags': 'pointwise'}})
+silu = _register(
+    FunctionSchema('silu', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'silu(Tensor self) -> Tensor', **{'structured_delegate': 'silu.out', 'python_module': 'nn', 'tags': ['core', 'pointwise']}})
+silu_ = _register(
+    FunctionSchema('silu_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'silu_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'silu.out', 'python_module': 'nn'}})
+silu_out = _register(
+    FunctionSchema('silu', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'silu_out'}, 'tags': 'pointwise'}})
+silu_backward_grad_input = _register(
+    FunctionSchema('silu_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'silu_backward.grad_input(Tensor grad_output, Tensor self, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'silu_backward_out'}, 'tags': 'pointwise'}})
+silu_backward = _register(
+    FunctionSchema('silu_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'silu_backward(Tensor grad_output, Tensor self) -> Tensor', **{'structured_delegate': 'silu_backward.grad_input', 'python_module': 'nn', 'tags': 'pointwise'}})
+mish = _register(
+    FunctionSchema('mish', '', (Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'mish(Tensor self) -> Tensor', **{'structured_delegate': 'mish.out', 'python_module': 'nn', 'tags': 'pointwise'}})
+mish_ = _register(
+    FunctionSchema('mish_', '', (Argument('self', _T8, None, False),), (_T8,), ()),
+    {'func': 'mish_(Tensor(a!) self) -> Tensor(a!)', **{'structured_delegate': 'mish.out', 'python_module': 'nn'}})
+mish_out = _register(
+    FunctionSchema('mish', 'out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'mish_out'}}})
+mish_backward = _register(
+    FunctionSchema('mish_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
+    {'func': 'mish_backward(Tensor grad_output, Tensor self) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'mish_backward'}}})
 clamp_out = _register(
-    FunctionSchema('clamp', 'out', (Argument('self', _T6, None, False), Argument('min', _T25, 'None', False), Argument('max', _T25, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('clamp', 'out', (Argument('self', _T6, None, False), Argument('min', _T26, 'None', False), Argument('max', _T26, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'clamp_out'}, 'tags': 'pointwise'}})
 clamp_Tensor_out = _register(
-    FunctionSchema('clamp', 'Tensor_out', (Argument('self', _T6, None, False), Argument('min', _T26, 'None', False), Argument('max', _T26, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('clamp', 'Tensor_out', (Argument('self', _T6, None, False), Argument('min', _T27, 'None', False), Argument('max', _T27, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'structured_inherits': 'TensorIteratorBase', 'dispatch': {'CPU, CUDA': 'clamp_Tensor_out'}, 'tags': 'pointwise'}})
 clamp = _register(
-    FunctionSchema('clamp', '', (Argument('self', _T6, None, False), Argument('min', _T25, 'None', False), Argument('max', _T25, 'None', False),), (_T6,), ()),
+    FunctionSchema('clamp', '', (Argument('self', _T6, None, False), Argument('min', _T26, 'None', False), Argument('max', _T26, 'None', False),), (_T6,), ()),
     {'func': 'clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor', **{'structured_delegate': 'clamp.out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
 clamp_Tensor = _register(
-    FunctionSchema('clamp', 'Tensor', (Argument('self', _T6, None, False), Argument('min', _T26, 'None', False), Argument('max', _T26, 'None', False),), (_T6,), ()),
+    FunctionSchema('clamp', 'Tensor', (Argument('self', _T6, None, False), Argument('min', _T27, 'None', False), Argument('max', _T27, 'None', False),), (_T6,), ()),
     {'func': 'clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor', **{'structured_delegate': 'clamp.Tensor_out', 'variants': 'function, method', 'tags': ['core', 'pointwise']}})
 clamp_ = _register(
-    FunctionSchema('clamp_', '', (Argument('self', _T8, None, False), Argument('min', _T25, 'None', False), Argument('max', _T25, 'None', False),), (_T8,), ()),
+    FunctionSchema('clamp_', '', (Argument('self', _T8, None, False), Argument('min', _T26, 'None', False), Argument('max', _T26, 'None', False),), (_T8,), ()),
     {'func': 'clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)', **{'structured_delegate': 'clamp.out', 'variants': 'function, method', 'tags': 'pointwise'}})
 clamp__Tensor = _register(
-    FunctionSchema('clamp_', 'Tensor', (Argument('self', _T8, None, False), Argument('min', _T26, 'None', False), Argument('max', _T26, 'None', False),), (_T8,), ()),
+    FunctionSchema('clamp_', 'Tensor', (Argument('self', _T8, None, False), Argument('min', _T27, 'None', False), Argument('max', _T27, 'None', False),), (_T8,), ()),
     {'func': 'clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)', **{'structured_delegate': 'clamp.Tensor_out', 'variants': 'function, method', 'tags': 'pointwise'}})
 clamp_min_out = _register(
     FunctionSchema('clamp_min', 'out', (Argument('self', _T6, None, False), Argument('min', _T14, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
@@ -994,19 +1117,19 @@ as_strided_ = _register(
     FunctionSchema('as_strided_', '', (Argument('self', _T8, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, None, False), Argument('storage_offset', _T13, 'None', False),), (_T8,), ()),
     {'func': 'as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a!)', **{'use_const_ref_for_mutable_tensors': True, 'variants': 'function, method', 'device_check': 'NoCheck', 'device_guard': False, 'tags': 'inplace_view', 'dispatch': {'CompositeExplicitAutogradNonFunctional': 'as_strided__symint'}}})
 index_Tensor = _register(
-    FunctionSchema('index', 'Tensor', (Argument('self', _T6, None, False), Argument('indices', _T27, None, False),), (_T6,), ()),
+    FunctionSchema('index', 'Tensor', (Argument('self', _T6, None, False), Argument('indices', _T28, None, False),), (_T6,), ()),
     {'func': 'index.Tensor(Tensor self, Tensor?[] indices) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'structured_delegate': 'index.Tensor_out', 'precomputed': ['indices -> DimVector sizes, DimVector strides']}})
 index_Tensor_out = _register(
-    FunctionSchema('index', 'Tensor_out', (Argument('self', _T6, None, False), Argument('indices', _T27, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('index', 'Tensor_out', (Argument('self', _T6, None, False), Argument('indices', _T28, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'structured_inherits': 'TensorIteratorBase', 'precomputed': ['indices -> DimVector sizes, DimVector strides'], 'dispatch': {'CPU, CUDA': 'index_out'}}})
 index_put_ = _register(
-    FunctionSchema('index_put_', '', (Argument('self', _T8, None, False), Argument('indices', _T27, None, False), Argument('values', _T6, None, False), Argument('accumulate', _T16, 'False', False),), (_T8,), ()),
+    FunctionSchema('index_put_', '', (Argument('self', _T8, None, False), Argument('indices', _T28, None, False), Argument('values', _T6, None, False), Argument('accumulate', _T16, 'False', False),), (_T8,), ()),
     {'func': 'index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'index_put_'}}})
 index_put = _register(
-    FunctionSchema('index_put', '', (Argument('self', _T6, None, False), Argument('indices', _T27, None, False), Argument('values', _T6, None, False), Argument('accumulate', _T16, 'False', False),), (_T6,), ()),
+    FunctionSchema('index_put', '', (Argument('self', _T6, None, False), Argument('indices', _T28, None, False), Argument('values', _T6, None, False), Argument('accumulate', _T16, 'False', False),), (_T6,), ()),
     {'func': 'index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'index_put'}}})
 _index_put_impl_ = _register(
-    FunctionSchema('_index_put_impl_', '', (Argument('self', _T8, None, False), Argument('indices', _T27, None, False), Argument('values', _T6, None, False), Argument('accumulate', _T16, 'False', False), Argument('unsafe', _T16, 'False', False),), (_T8,), ()),
+    FunctionSchema('_index_put_impl_', '', (Argument('self', _T8, None, False), Argument('indices', _T28, None, False), Argument('values', _T6, None, False), Argument('accumulate', _T16, 'False', False), Argument('unsafe', _T16, 'False', False),), (_T8,), ()),
     {'func': '_index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!)', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CPU, CUDA': '_index_put_impl_'}}})
 nonzero = _register(
     FunctionSchema('nonzero', '', (Argument('self', _T6, None, False),), (_T6,), ()),
@@ -1015,10 +1138,10 @@ sum = _register(
     FunctionSchema('sum', '', (Argument('self', _T6, None, False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'sum(Tensor self, *, ScalarType? dtype=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'sum'}, 'tags': 'reduction'}})
 sum_dim_IntList = _register(
-    FunctionSchema('sum', 'dim_IntList', (Argument('self', _T6, None, False), Argument('dim', _T28, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
+    FunctionSchema('sum', 'dim_IntList', (Argument('self', _T6, None, False), Argument('dim', _T29, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'structured_delegate': 'sum.IntList_out', 'device_check': 'NoCheck', 'variants': 'function, method', 'tags': ['core', 'reduction']}})
 sum_IntList_out = _register(
-    FunctionSchema('sum', 'IntList_out', (Argument('self', _T6, None, False), Argument('dim', _T28, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('sum', 'IntList_out', (Argument('self', _T6, None, False), Argument('dim', _T29, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'sum_out'}, 'tags': 'reduction'}})
 trace = _register(
     FunctionSchema('trace', '', (Argument('self', _T6, None, False),), (_T6,), ()),
@@ -1027,10 +1150,10 @@ mean = _register(
     FunctionSchema('mean', '', (Argument('self', _T6, None, False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'mean(Tensor self, *, ScalarType? dtype=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'mean'}, 'tags': ['core', 'reduction']}})
 mean_dim = _register(
-    FunctionSchema('mean', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T28, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
+    FunctionSchema('mean', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T29, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'structured_delegate': 'mean.out', 'device_check': 'NoCheck', 'variants': 'function, method', 'tags': ['core', 'reduction']}})
 mean_out = _register(
-    FunctionSchema('mean', 'out', (Argument('self', _T6, None, False), Argument('dim', _T28, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('mean', 'out', (Argument('self', _T6, None, False), Argument('dim', _T29, None, False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'mean_out'}, 'tags': 'reduction'}})
 prod = _register(
     FunctionSchema('prod', '', (Argument('self', _T6, None, False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
@@ -1051,7 +1174,7 @@ max_dim = _register(
     FunctionSchema('max', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False),), (_T6, _T6,), ('values', 'indices',)),
     {'func': 'max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'structured_delegate': 'max.dim_max', 'variants': 'function, method', 'tags': ['core', 'reduction']}})
 max_dim_max = _register(
-    FunctionSchema('max', 'dim_max', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False), Argument('max', _T8, None, True), Argument('max_values', _T29, None, True),), (_T8, _T29,), ('values', 'indices',)),
+    FunctionSchema('max', 'dim_max', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False), Argument('max', _T8, None, True), Argument('max_values', _T30, None, True),), (_T8, _T30,), ('values', 'indices',)),
     {'func': 'max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)', **{'device_check': 'NoCheck', 'structured': True, 'precomputed': ['dim -> int dim'], 'dispatch': {'CPU, CUDA': 'max_out'}}})
 min = _register(
     FunctionSchema('min', '', (Argument('self', _T6, None, False),), (_T6,), ()),
@@ -1063,7 +1186,7 @@ min_dim = _register(
     FunctionSchema('min', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False),), (_T6, _T6,), ('values', 'indices',)),
     {'func': 'min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)', **{'device_check': 'NoCheck', 'structured_delegate': 'min.dim_min', 'variants': 'function, method', 'tags': ['core', 'reduction']}})
 min_dim_min = _register(
-    FunctionSchema('min', 'dim_min', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False), Argument('min', _T8, None, True), Argument('min_indices', _T29, None, True),), (_T8, _T29,), ('values', 'indices',)),
+    FunctionSchema('min', 'dim_min', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False), Argument('min', _T8, None, True), Argument('min_indices', _T30, None, True),), (_T8, _T30,), ('values', 'indices',)),
     {'func': 'min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices)', **{'device_check': 'NoCheck', 'structured': True, 'precomputed': ['dim -> int dim'], 'dispatch': {'CPU, CUDA': 'min_out'}}})
 argmax = _register(
     FunctionSchema('argmax', '', (Argument('self', _T6, None, False), Argument('dim', _T17, 'None', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
@@ -1078,25 +1201,25 @@ argmin_out = _register(
     FunctionSchema('argmin', 'out', (Argument('self', _T6, None, False), Argument('dim', _T17, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU, CUDA': 'argmin_out'}}})
 var_dim = _register(
-    FunctionSchema('var', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T28, None, False), Argument('unbiased', _T16, 'True', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
+    FunctionSchema('var', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T29, None, False), Argument('unbiased', _T16, 'True', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'core', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'var_dim_unbiased'}}})
 var_correction = _register(
-    FunctionSchema('var', 'correction', (Argument('self', _T6, None, False), Argument('dim', _T28, 'None', False), Argument('correction', _T25, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6,), ()),
+    FunctionSchema('var', 'correction', (Argument('self', _T6, None, False), Argument('dim', _T29, 'None', False), Argument('correction', _T26, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6,), ()),
     {'func': 'var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'var'}, 'tags': 'core'}})
 var_correction_out = _register(
-    FunctionSchema('var', 'correction_out', (Argument('self', _T6, None, False), Argument('dim', _T28, 'None', False), Argument('correction', _T25, 'None', True), Argument('keepdim', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('var', 'correction_out', (Argument('self', _T6, None, False), Argument('dim', _T29, 'None', False), Argument('correction', _T26, 'None', True), Argument('keepdim', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'var_out'}}})
 var = _register(
     FunctionSchema('var', '', (Argument('self', _T6, None, False), Argument('unbiased', _T16, 'True', False),), (_T6,), ()),
     {'func': 'var(Tensor self, bool unbiased=True) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'var_unbiased'}}})
 std_dim = _register(
-    FunctionSchema('std', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T28, None, False), Argument('unbiased', _T16, 'True', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
+    FunctionSchema('std', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T29, None, False), Argument('unbiased', _T16, 'True', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'cpp_no_default_args': ['unbiased'], 'dispatch': {'CompositeImplicitAutograd': 'std_dim_unbiased'}}})
 std_correction = _register(
-    FunctionSchema('std', 'correction', (Argument('self', _T6, None, False), Argument('dim', _T28, 'None', False), Argument('correction', _T25, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6,), ()),
+    FunctionSchema('std', 'correction', (Argument('self', _T6, None, False), Argument('dim', _T29, 'None', False), Argument('correction', _T26, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6,), ()),
     {'func': 'std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'std'}, 'tags': 'core'}})
 std_correction_out = _register(
-    FunctionSchema('std', 'correction_out', (Argument('self', _T6, None, False), Argument('dim', _T28, 'None', False), Argument('correction', _T25, 'None', True), Argument('keepdim', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('std', 'correction_out', (Argument('self', _T6, None, False), Argument('dim', _T29, 'None', False), Argument('correction', _T26, 'None', True), Argument('keepdim', _T16, 'False', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'dispatch': {'CPU, CUDA': 'std_out'}}})
 std = _register(
     FunctionSchema('std', '', (Argument('self', _T6, None, False), Argument('unbiased', _T16, 'True', False),), (_T6,), ()),
@@ -1117,10 +1240,10 @@ all_all_out = _register(
     FunctionSchema('all', 'all_out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU, CUDA': 'all_all_out'}}})
 all_dims = _register(
-    FunctionSchema('all', 'dims', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
+    FunctionSchema('all', 'dims', (Argument('self', _T6, None, False), Argument('dim', _T31, 'None', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'all.dims_out', 'variants': 'function, method', 'tags': 'reduction'}})
 all_dims_out = _register(
-    FunctionSchema('all', 'dims_out', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('all', 'dims_out', (Argument('self', _T6, None, False), Argument('dim', _T31, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'all.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU, CUDA': 'all_dims_out'}}})
 all_dim = _register(
     FunctionSchema('all', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
@@ -1135,10 +1258,10 @@ any_all_out = _register(
     FunctionSchema('any', 'all_out', (Argument('self', _T6, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU, CUDA': 'any_all_out'}}})
 any_dims = _register(
-    FunctionSchema('any', 'dims', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
+    FunctionSchema('any', 'dims', (Argument('self', _T6, None, False), Argument('dim', _T31, 'None', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
     {'func': 'any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'any.dims_out', 'variants': 'function, method', 'tags': 'reduction'}})
 any_dims_out = _register(
-    FunctionSchema('any', 'dims_out', (Argument('self', _T6, None, False), Argument('dim', _T30, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('any', 'dims_out', (Argument('self', _T6, None, False), Argument('dim', _T31, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'any.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU, CUDA': 'any_dims_out'}}})
 any_dim = _register(
     FunctionSchema('any', 'dim', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
@@ -1285,22 +1408,22 @@ bernoulli_p = _register(
     FunctionSchema('bernoulli', 'p', (Argument('self', _T6, None, False), Argument('p', _T9, None, False), Argument('generator', _T7, 'None', True),), (_T6,), ()),
     {'func': 'bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor', **{'device_check': 'NoCheck', 'variants': 'function, method', 'tags': 'nondeterministic_seeded', 'dispatch': {'CompositeExplicitAutogradNonFunctional': 'bernoulli'}}})
 linalg_vector_norm = _register(
-    FunctionSchema('linalg_vector_norm', '', (Argument('self', _T6, None, False), Argument('ord', _T14, '2', False), Argument('dim', _T28, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
+    FunctionSchema('linalg_vector_norm', '', (Argument('self', _T6, None, False), Argument('ord', _T14, '2', False), Argument('dim', _T29, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'structured_delegate': 'linalg_vector_norm.out'}})
 linalg_vector_norm_out = _register(
-    FunctionSchema('linalg_vector_norm', 'out', (Argument('self', _T6, None, False), Argument('ord', _T14, '2', False), Argument('dim', _T28, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('linalg_vector_norm', 'out', (Argument('self', _T6, None, False), Argument('ord', _T14, '2', False), Argument('dim', _T29, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', **{'python_module': 'linalg', 'structured': True, 'dispatch': {'CPU, CUDA': 'linalg_vector_norm_out'}}})
 linalg_matrix_norm = _register(
     FunctionSchema('linalg_matrix_norm', '', (Argument('self', _T6, None, False), Argument('ord', _T14, None, False), Argument('dim', _T20, '[-2,-1]', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'linalg_matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_matrix_norm'}}})
 linalg_matrix_norm_str_ord = _register(
-    FunctionSchema('linalg_matrix_norm', 'str_ord', (Argument('self', _T6, None, False), Argument('ord', _T31, "'fro'", False), Argument('dim', _T20, '[-2,-1]', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
+    FunctionSchema('linalg_matrix_norm', 'str_ord', (Argument('self', _T6, None, False), Argument('ord', _T25, "'fro'", False), Argument('dim', _T20, '[-2,-1]', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': "linalg_matrix_norm.str_ord(Tensor self, str ord='fro', int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_matrix_norm'}}})
 linalg_norm = _register(
-    FunctionSchema('linalg_norm', '', (Argument('self', _T6, None, False), Argument('ord', _T25, 'None', False), Argument('dim', _T28, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
+    FunctionSchema('linalg_norm', '', (Argument('self', _T6, None, False), Argument('ord', _T26, 'None', False), Argument('dim', _T29, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_norm'}}})
 linalg_norm_ord_str = _register(
-    FunctionSchema('linalg_norm', 'ord_str', (Argument('self', _T6, None, False), Argument('ord', _T31, None, False), Argument('dim', _T28, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
+    FunctionSchema('linalg_norm', 'ord_str', (Argument('self', _T6, None, False), Argument('ord', _T25, None, False), Argument('dim', _T29, 'None', False), Argument('keepdim', _T16, 'False', False), Argument('dtype', _T1, 'None', True),), (_T6,), ()),
     {'func': 'linalg_norm.ord_str(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor', **{'python_module': 'linalg', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'linalg_norm'}}})
 linalg_svdvals = _register(
     FunctionSchema('linalg_svdvals', '', (Argument('A', _T6, None, False), Argument('driver', _T24, 'None', True),), (_T6,), ()),
@@ -1321,7 +1444,7 @@ linalg_inv_ex = _register(
     FunctionSchema('linalg_inv_ex', '', (Argument('A', _T6, None, False), Argument('check_errors', _T16, 'False', True),), (_T6, _T6,), ('inverse', 'info',)),
     {'func': 'linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)', **{'python_module': 'linalg', 'structured_delegate': 'linalg_inv_ex.inverse'}})
 linalg_inv_ex_inverse = _register(
-    FunctionSchema('linalg_inv_ex', 'inverse', (Argument('A', _T6, None, False), Argument('check_errors', _T16, 'False', True), Argument('inverse', _T8, None, True), Argument('info', _T29, None, True),), (_T8, _T29,), ('inverse', 'info',)),
+    FunctionSchema('linalg_inv_ex', 'inverse', (Argument('A', _T6, None, False), Argument('check_errors', _T16, 'False', True), Argument('inverse', _T8, None, True), Argument('info', _T30, None, True),), (_T8, _T30,), ('inverse', 'info',)),
     {'func': 'linalg_inv_ex.inverse(Tensor A, *, bool check_errors=False, Tensor(a!) inverse, Tensor(b!) info) -> (Tensor(a!) inverse, Tensor(b!) info)', **{'python_module': 'linalg', 'structured': True, 'dispatch': {'CPU, CUDA': 'linalg_inv_ex_out'}}})
 linalg_inv = _register(
     FunctionSchema('linalg_inv', '', (Argument('A', _T6, None, False),), (_T6,), ()),
@@ -1333,40 +1456,40 @@ _linalg_solve_ex = _register(
     FunctionSchema('_linalg_solve_ex', '', (Argument('A', _T6, None, False), Argument('B', _T6, None, False), Argument('left', _T16, 'True', True), Argument('check_errors', _T16, 'False', True),), (_T6, _T6, _T6, _T6,), ('result', 'LU', 'pivots', 'info',)),
     {'func': '_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor LU, Tensor pivots, Tensor info)', **{'structured_delegate': '_linalg_solve_ex.result'}})
 _linalg_solve_ex_result = _register(
-    FunctionSchema('_linalg_solve_ex', 'result', (Argument('A', _T6, None, False), Argument('B', _T6, None, False), Argument('left', _T16, 'True', True), Argument('check_errors', _T16, 'False', True), Argument('result', _T8, None, True), Argument('LU', _T29, None, True), Argument('pivots', _T32, None, True), Argument('info', _T33, None, True),), (_T8, _T29, _T32, _T33,), ('result', 'LU', 'pivots', 'info',)),
+    FunctionSchema('_linalg_solve_ex', 'result', (Argument('A', _T6, None, False), Argument('B', _T6, None, False), Argument('left', _T16, 'True', True), Argument('check_errors', _T16, 'False', True), Argument('result', _T8, None, True), Argument('LU', _T30, None, True), Argument('pivots', _T32, None, True), Argument('info', _T33, None, True),), (_T8, _T30, _T32, _T33,), ('result', 'LU', 'pivots', 'info',)),
     {'func': '_linalg_solve_ex.result(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots, Tensor(d!) info) -> (Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots, Tensor(d!) info)', **{'structured': True, 'dispatch': {'CPU, CUDA': '_linalg_solve_ex_out'}}})
 linalg_solve_ex = _register(
     FunctionSchema('linalg_solve_ex', '', (Argument('A', _T6, None, False), Argument('B', _T6, None, False), Argument('left', _T16, 'True', True), Argument('check_errors', _T16, 'False', True),), (_T6, _T6,), ('result', 'info',)),
     {'func': 'linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor info)', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_solve_ex'}}})
 linalg_solve_ex_out = _register(
-    FunctionSchema('linalg_solve_ex', 'out', (Argument('A', _T6, None, False), Argument('B', _T6, None, False), Argument('left', _T16, 'True', True), Argument('check_errors', _T16, 'False', True), Argument('result', _T8, None, True), Argument('info', _T29, None, True),), (_T8, _T29,), ('result', 'info',)),
+    FunctionSchema('linalg_solve_ex', 'out', (Argument('A', _T6, None, False), Argument('B', _T6, None, False), Argument('left', _T16, 'True', True), Argument('check_errors', _T16, 'False', True), Argument('result', _T8, None, True), Argument('info', _T30, None, True),), (_T8, _T30,), ('result', 'info',)),
     {'func': 'linalg_solve_ex.out(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor(a!) result, Tensor(b!) info) -> (Tensor(a!) result, Tensor(b!) info)', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_solve_ex_out'}}})
 linalg_solve = _register(
     FunctionSchema('linalg_solve', '', (Argument('A', _T6, None, False), Argument('B', _T6, None, False), Argument('left', _T16, 'True', True),), (_T6,), ()),
     {'func': 'linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_solve'}}})
 linalg_qr = _register(
-    FunctionSchema('linalg_qr', '', (Argument('A', _T6, None, False), Argument('mode', _T31, "'reduced'", False),), (_T6, _T6,), ('Q', 'R',)),
+    FunctionSchema('linalg_qr', '', (Argument('A', _T6, None, False), Argument('mode', _T25, "'reduced'", False),), (_T6, _T6,), ('Q', 'R',)),
     {'func': "linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R)", **{'python_module': 'linalg', 'variants': 'function', 'structured_delegate': 'linalg_qr.out'}})
 linalg_qr_out = _register(
-    FunctionSchema('linalg_qr', 'out', (Argument('A', _T6, None, False), Argument('mode', _T31, "'reduced'", False), Argument('Q', _T8, None, True), Argument('R', _T29, None, True),), (_T8, _T29,), ('Q', 'R',)),
+    FunctionSchema('linalg_qr', 'out', (Argument('A', _T6, None, False), Argument('mode', _T25, "'reduced'", False), Argument('Q', _T8, None, True), Argument('R', _T30, None, True),), (_T8, _T30,), ('Q', 'R',)),
     {'func': "linalg_qr.out(Tensor A, str mode='reduced', *, Tensor(a!) Q, Tensor(b!) R) -> (Tensor(a!) Q, Tensor(b!) R)", **{'python_module': 'linalg', 'structured': True, 'dispatch': {'CPU, CUDA': 'linalg_qr_out'}}})
 _linalg_eigh = _register(
-    FunctionSchema('_linalg_eigh', '', (Argument('A', _T6, None, False), Argument('UPLO', _T31, '"L"', False), Argument('compute_v', _T16, 'True', False),), (_T6, _T6,), ('eigenvalues', 'eigenvectors',)),
+    FunctionSchema('_linalg_eigh', '', (Argument('A', _T6, None, False), Argument('UPLO', _T25, '"L"', False), Argument('compute_v', _T16, 'True', False),), (_T6, _T6,), ('eigenvalues', 'eigenvectors',)),
     {'func': '_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor eigenvalues, Tensor eigenvectors)', **{'structured_delegate': '_linalg_eigh.eigenvalues'}})
 _linalg_eigh_eigenvalues = _register(
-    FunctionSchema('_linalg_eigh', 'eigenvalues', (Argument('A', _T6, None, False), Argument('UPLO', _T31, '"L"', False), Argument('compute_v', _T16, 'True', False), Argument('eigenvalues', _T8, None, True), Argument('eigenvectors', _T29, None, True),), (_T8, _T29,), ('eigenvalues', 'eigenvectors',)),
+    FunctionSchema('_linalg_eigh', 'eigenvalues', (Argument('A', _T6, None, False), Argument('UPLO', _T25, '"L"', False), Argument('compute_v', _T16, 'True', False), Argument('eigenvalues', _T8, None, True), Argument('eigenvectors', _T30, None, True),), (_T8, _T30,), ('eigenvalues', 'eigenvectors',)),
     {'func': '_linalg_eigh.eigenvalues(Tensor A, str UPLO="L", bool compute_v=True, *, Tensor(a!) eigenvalues, Tensor(b!) eigenvectors) -> (Tensor(a!) eigenvalues, Tensor(b!) eigenvectors)', **{'structured': True, 'dispatch': {'CPU, CUDA': '_linalg_eigh_out'}}})
 linalg_eigh = _register(
-    FunctionSchema('linalg_eigh', '', (Argument('self', _T6, None, False), Argument('UPLO', _T31, '"L"', False),), (_T6, _T6,), ('eigenvalues', 'eigenvectors',)),
+    FunctionSchema('linalg_eigh', '', (Argument('self', _T6, None, False), Argument('UPLO', _T25, '"L"', False),), (_T6, _T6,), ('eigenvalues', 'eigenvectors',)),
     {'func': 'linalg_eigh(Tensor self, str UPLO="L") -> (Tensor eigenvalues, Tensor eigenvectors)', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_eigh'}}})
 linalg_eigvalsh = _register(
-    FunctionSchema('linalg_eigvalsh', '', (Argument('self', _T6, None, False), Argument('UPLO', _T31, '"L"', False),), (_T6,), ()),
+    FunctionSchema('linalg_eigvalsh', '', (Argument('self', _T6, None, False), Argument('UPLO', _T25, '"L"', False),), (_T6,), ()),
     {'func': 'linalg_eigvalsh(Tensor self, str UPLO="L") -> Tensor', **{'python_module': 'linalg', 'dispatch': {'CompositeImplicitAutograd': 'linalg_eigvalsh'}}})
 _linalg_svd = _register(
     FunctionSchema('_linalg_svd', '', (Argument('A', _T6, None, False), Argument('full_matrices', _T16, 'False', False), Argument('compute_uv', _T16, 'True', False), Argument('driver', _T24, 'None', True),), (_T6, _T6, _T6,), ('U', 'S', 'Vh',)),
     {'func': '_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)', **{'variants': 'function', 'structured_delegate': '_linalg_svd.U'}})
 _linalg_svd_U = _register(
-    FunctionSchema('_linalg_svd', 'U', (Argument('A', _T6, None, False), Argument('full_matrices', _T16, 'False', False), Argument('compute_uv', _T16, 'True', False), Argument('driver', _T24, 'None', True), Argument('U', _T8, None, True), Argument('S', _T29, None, True), Argument('Vh', _T32, None, True),), (_T8, _T29, _T32,), ('U', 'S', 'Vh',)),
+    FunctionSchema('_linalg_svd', 'U', (Argument('A', _T6, None, False), Argument('full_matrices', _T16, 'False', False), Argument('compute_uv', _T16, 'True', False), Argument('driver', _T24, 'None', True), Argument('U', _T8, None, True), Argument('S', _T30, None, True), Argument('Vh', _T32, None, True),), (_T8, _T30, _T32,), ('U', 'S', 'Vh',)),
     {'func': '_linalg_svd.U(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None, Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) -> (Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh)', **{'structured': True, 'dispatch': {'CPU, CUDA': '_linalg_svd_out'}}})
 linalg_svd = _register(
     FunctionSchema('linalg_svd', '', (Argument('A', _T6, None, False), Argument('full_matrices', _T16, 'True', False), Argument('driver', _T24, 'None', True),), (_T6, _T6, _T6,), ('U', 'S', 'Vh',)),
@@ -1390,7 +1513,7 @@ aminmax = _register(
     FunctionSchema('aminmax', '', (Argument('self', _T6, None, False), Argument('dim', _T17, 'None', True), Argument('keepdim', _T16, 'False', True),), (_T6, _T6,), ('min', 'max',)),
     {'func': 'aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)', **{'device_check': 'NoCheck', 'structured_delegate': 'aminmax.out', 'variants': 'function, method'}})
 aminmax_out = _register(
-    FunctionSchema('aminmax', 'out', (Argument('self', _T6, None, False), Argument('dim', _T17, 'None', True), Argument('keepdim', _T16, 'False', True), Argument('min', _T8, None, True), Argument('max', _T29, None, True),), (_T8, _T29,), ('min', 'max',)),
+    FunctionSchema('aminmax', 'out', (Argument('self', _T6, None, False), Argument('dim', _T17, 'None', True), Argument('keepdim', _T16, 'False', True), Argument('min', _T8, None, True), Argument('max', _T30, None, True),), (_T8, _T30,), ('min', 'max',)),
     {'func': 'aminmax.out(Tensor self, *, int? dim=None, bool keepdim=False, Tensor(a!) min, Tensor(b!) max) -> (Tensor(a!) min, Tensor(b!) max)', **{'device_check': 'NoCheck', 'structured': True, 'dispatch': {'CPU, CUDA': 'aminmax_out'}}})
 exponential_ = _register(
     FunctionSchema('exponential_', '', (Argument('self', _T8, None, False), Argument('lambd', _T9, '1', False), Argument('generator', _T7, 'None', True),), (_T8,), ()),
@@ -1540,25 +1663,25 @@ _log_softmax_backward_data_out = _register(
     FunctionSchema('_log_softmax_backward_data', 'out', (Argument('grad_output', _T6, None, False), Argument('output', _T6, None, False), Argument('dim', _T11, None, False), Argument('input_dtype', _T15, None, False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': '_log_softmax_backward_data.out(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor(a!) out) -> Tensor(a!)', **{'structured': True, 'dispatch': {'CPU': 'log_softmax_backward_cpu_out', 'CUDA': 'log_softmax_backward_cuda_out'}}})
 nll_loss_forward = _register(
-    FunctionSchema('nll_loss_forward', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T26, None, False), Argument('reduction', _T11, None, False), Argument('ignore_index', _T12, None, False),), (_T6, _T6,), ('output', 'total_weight',)),
+    FunctionSchema('nll_loss_forward', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T27, None, False), Argument('reduction', _T11, None, False), Argument('ignore_index', _T12, None, False),), (_T6, _T6,), ('output', 'total_weight',)),
     {'func': 'nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor output, Tensor total_weight)', **{'python_module': 'nn', 'structured_delegate': 'nll_loss_forward.output'}})
 nll_loss_forward_output = _register(
-    FunctionSchema('nll_loss_forward', 'output', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T26, None, False), Argument('reduction', _T11, None, False), Argument('ignore_index', _T12, None, False), Argument('output', _T8, None, True), Argument('total_weight', _T29, None, True),), (_T8, _T29,), ()),
+    FunctionSchema('nll_loss_forward', 'output', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T27, None, False), Argument('reduction', _T11, None, False), Argument('ignore_index', _T12, None, False), Argument('output', _T8, None, True), Argument('total_weight', _T30, None, True),), (_T8, _T30,), ()),
     {'func': 'nll_loss_forward.output(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, *, Tensor(a!) output, Tensor(b!) total_weight) -> (Tensor(a!), Tensor(b!))', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'nll_loss_forward_out_cpu', 'CUDA': 'nll_loss_forward_out_cuda'}}})
 nll_loss_backward = _register(
-    FunctionSchema('nll_loss_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T26, None, False), Argument('reduction', _T11, None, False), Argument('ignore_index', _T12, None, False), Argument('total_weight', _T6, None, False),), (_T6,), ()),
+    FunctionSchema('nll_loss_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T27, None, False), Argument('reduction', _T11, None, False), Argument('ignore_index', _T12, None, False), Argument('total_weight', _T6, None, False),), (_T6,), ()),
     {'func': 'nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor', **{'python_module': 'nn', 'structured_delegate': 'nll_loss_backward.grad_input'}})
 nll_loss_backward_grad_input = _register(
-    FunctionSchema('nll_loss_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T26, None, False), Argument('reduction', _T11, None, False), Argument('ignore_index', _T12, None, False), Argument('total_weight', _T6, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('nll_loss_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T27, None, False), Argument('reduction', _T11, None, False), Argument('ignore_index', _T12, None, False), Argument('total_weight', _T6, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
     {'func': 'nll_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'structured': True, 'dispatch': {'CPU': 'nll_loss_backward_out_cpu', 'CUDA': 'nll_loss_backward_out_cuda'}}})
 nll_loss = _register(
-    FunctionSchema('nll_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T26, 'None', False), Argument('reduction', _T11, 'Mean', False), Argument('ignore_index', _T12, '-100', False),), (_T6,), ()),
+    FunctionSchema('nll_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T27, 'None', False), Argument('reduction', _T11, 'Mean', False), Argument('ignore_index', _T12, '-100', False),), (_T6,), ()),
     {'func': 'nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'nll_loss_symint'}}})
 nll_loss_nd = _register(
-    FunctionSchema('nll_loss_nd', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T26, 'None', False), Argument('reduction', _T11, 'Mean', False), Argument('ignore_index', _T12, '-100', False),), (_T6,), ()),
+    FunctionSchema('nll_loss_nd', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T27, 'None', False), Argument('reduction', _T11, 'Mean', False), Argument('ignore_index', _T12, '-100', False),), (_T6,), ()),
     {'func': 'nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'nll_loss_nd_symint'}}})
 cross_entropy_loss = _register(
-    FunctionSchema('cross_entropy_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T26, 'None', False), Argument('reduction', _T11, 'Mean', False), Argument('ignore_index', _T12, '-100', False), Argument('label_smoothing', _T9, '0.0', False),), (_T6,), ()),
+    FunctionSchema('cross_entropy_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T27, 'None', False), Argument('reduction', _T11, 'Mean', False), Argument('ignore_index', _T12, '-100', False), Argument('label_smoothing', _T9, '0.0', False),), (_T6,), ()),
     {'func': 'cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100, float label_smoothing=0.0) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'cross_entropy_loss_symint'}}})
 mse_loss = _register(
     FunctionSchema('mse_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
@@ -1572,8 +1695,32 @@ mse_loss_backward = _register(
 mse_loss_backward_grad_input = _register(
     FunctionSchema('mse_loss_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
     {'func': 'mse_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'mse_loss_backward_out'}}})
+l1_loss = _register(
+    FunctionSchema('l1_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    {'func': 'l1_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'l1_loss'}}})
+binary_cross_entropy = _register(
+    FunctionSchema('binary_cross_entropy', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T27, 'None', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    {'func': 'binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor', **{'device_check': 'NoCheck', 'python_module': 'nn', 'variants': 'function', 'dispatch': {'CPU': 'binary_cross_entropy_cpu', 'CUDA': 'binary_cross_entropy_cuda'}}})
+binary_cross_entropy_backward = _register(
+    FunctionSchema('binary_cross_entropy_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T27, 'None', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    {'func': 'binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor', **{'python_module': 'nn', 'variants': 'function', 'dispatch': {'CPU': 'binary_cross_entropy_backward_cpu', 'CUDA': 'binary_cross_entropy_backward_cuda'}}})
+smooth_l1_loss_out = _register(
+    FunctionSchema('smooth_l1_loss', 'out', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False), Argument('beta', _T9, '1.0', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    {'func': 'smooth_l1_loss.out(Tensor self, Tensor target, int reduction=Mean, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!)', **{'device_check': 'NoCheck', 'structured': True, 'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'smooth_l1_loss_out'}}})
+smooth_l1_loss = _register(
+    FunctionSchema('smooth_l1_loss', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False), Argument('beta', _T9, '1.0', False),), (_T6,), ()),
+    {'func': 'smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor', **{'device_check': 'NoCheck', 'structured_delegate': 'smooth_l1_loss.out', 'python_module': 'nn'}})
+smooth_l1_loss_backward_grad_input = _register(
+    FunctionSchema('smooth_l1_loss_backward', 'grad_input', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('beta', _T9, None, False), Argument('grad_input', _T8, None, True),), (_T8,), ()),
+    {'func': 'smooth_l1_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta, *, Tensor(a!) grad_input) -> Tensor(a!)', **{'python_module': 'nn', 'dispatch': {'CPU': 'smooth_l1_loss_backward_out', 'CUDA': 'smooth_l1_loss_backward_out'}}})
+smooth_l1_loss_backward = _register(
+    FunctionSchema('smooth_l1_loss_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, None, False), Argument('beta', _T9, None, False),), (_T6,), ()),
+    {'func': 'smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeExplicitAutograd': 'smooth_l1_loss_backward'}}})
+kl_div = _register(
+    FunctionSchema('kl_div', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('reduction', _T11, 'Mean', False), Argument('log_target', _T16, 'False', True),), (_T6,), ()),
+    {'func': 'kl_div(Tensor self, Tensor target, int reduction=Mean, *, bool log_target=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'kl_div'}}})
 binary_cross_entropy_with_logits = _register(
-    FunctionSchema('binary_cross_entropy_with_logits', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T26, 'None', False), Argument('pos_weight', _T26, 'None', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
+    FunctionSchema('binary_cross_entropy_with_logits', '', (Argument('self', _T6, None, False), Argument('target', _T6, None, False), Argument('weight', _T27, 'None', False), Argument('pos_weight', _T27, 'None', False), Argument('reduction', _T11, 'Mean', False),), (_T6,), ()),
     {'func': 'binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor', **{'device_check': 'NoCheck', 'dispatch': {'CompositeExplicitAutograd': 'binary_cross_entropy_with_logits'}}})
 log_sigmoid = _register(
     FunctionSchema('log_sigmoid', '', (Argument('self', _T6, None, False),), (_T6,), ()),
@@ -1582,7 +1729,7 @@ log_sigmoid_forward = _register(
     FunctionSchema('log_sigmoid_forward', '', (Argument('self', _T6, None, False),), (_T6, _T6,), ('output', 'buffer',)),
     {'func': 'log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)', **{'device_check': 'NoCheck', 'python_module': 'nn', 'dispatch': {'CPU': 'log_sigmoid_forward_cpu', 'CUDA': 'log_sigmoid_forward_cuda'}}})
 linear = _register(
-    FunctionSchema('linear', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T26, 'None', False),), (_T6,), ()),
+    FunctionSchema('linear', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False),), (_T6,), ()),
     {'func': 'linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'linear'}}})
 addcmul_out = _register(
     FunctionSchema('addcmul', 'out', (Argument('self', _T6, None, False), Argument('tensor1', _T6, None, False), Argument('tensor2', _T6, None, False), Argument('value', _T14, '1', True), Argument('out', _T8, None, True),), (_T8,), ()),
@@ -1786,7 +1933,7 @@ frexp_Tensor = _register(
     FunctionSchema('frexp', 'Tensor', (Argument('self', _T6, None, False),), (_T6, _T6,), ('mantissa', 'exponent',)),
     {'func': 'frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)', **{'variants': 'method, function', 'dispatch': {'CompositeExplicitAutograd': 'frexp'}}})
 frexp_Tensor_out = _register(
-    FunctionSchema('frexp', 'Tensor_out', (Argument('self', _T6, None, False), Argument('mantissa', _T8, None, True), Argument('exponent', _T29, None, True),), (_T8, _T29,), ('mantissa', 'exponent',)),
+    FunctionSchema('frexp', 'Tensor_out', (Argument('self', _T6, None, False), Argument('mantissa', _T8, None, True), Argument('exponent', _T30, None, True),), (_T8, _T30,), ('mantissa', 'exponent',)),
     {'func': 'frexp.Tensor_out(Tensor self, *, Tensor(a!) mantissa, Tensor(b!) exponent) -> (Tensor(a!) mantissa, Tensor(b!) exponent)', **{'dispatch': {'CPU, CUDA': 'frexp_out'}}})
 trapezoid_x = _register(
     FunctionSchema('trapezoid', 'x', (Argument('y', _T6, None, False), Argument('x', _T6, None, False), Argument('dim', _T11, '-1', True),), (_T6,), ()),
@@ -1801,7 +1948,7 @@ cumulative_trapezoid_dx = _register(
     FunctionSchema('cumulative_trapezoid', 'dx', (Argument('y', _T6, None, False), Argument('dx', _T14, '1', True), Argument('dim', _T11, '-1', True),), (_T6,), ()),
     {'func': 'cumulative_trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'cumulative_trapezoid'}}})
 cov = _register(
-    FunctionSchema('cov', '', (Argument('self', _T6, None, False), Argument('correction', _T11, '1', True), Argument('fweights', _T26, 'None', True), Argument('aweights', _T26, 'None', True),), (_T6,), ()),
+    FunctionSchema('cov', '', (Argument('self', _T6, None, False), Argument('correction', _T11, '1', True), Argument('fweights', _T27, 'None', True), Argument('aweights', _T27, 'None', True),), (_T6,), ()),
     {'func': 'cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'cov'}}})
 corrcoef = _register(
     FunctionSchema('corrcoef', '', (Argument('self', _T6, None, False),), (_T6,), ()),
@@ -1813,10 +1960,10 @@ histc_out = _register(
     FunctionSchema('histc', 'out', (Argument('self', _T6, None, False), Argument('bins', _T11, '100', False), Argument('min', _T14, '0', False), Argument('max', _T14, '0', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU': 'histogram_histc_out', 'CUDA': '_histc_out_cuda'}}})
 histogram_bins_tensor = _register(
-    FunctionSchema('histogram', 'bins_tensor', (Argument('self', _T6, None, False), Argument('bins', _T6, None, False), Argument('weight', _T26, 'None', True), Argument('density', _T16, 'False', True),), (_T6, _T6,), ('hist', 'bin_edges',)),
+    FunctionSchema('histogram', 'bins_tensor', (Argument('self', _T6, None, False), Argument('bins', _T6, None, False), Argument('weight', _T27, 'None', True), Argument('density', _T16, 'False', True),), (_T6, _T6,), ('hist', 'bin_edges',)),
     {'func': 'histogram.bins_tensor(Tensor self, Tensor bins, *, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'histogram'}}})
 histogram_bin_ct = _register(
-    FunctionSchema('histogram', 'bin_ct', (Argument('self', _T6, None, False), Argument('bins', _T11, '100', False), Argument('range', _T35, 'None', True), Argument('weight', _T26, 'None', True), Argument('density', _T16, 'False', True),), (_T6, _T6,), ('hist', 'bin_edges',)),
+    FunctionSchema('histogram', 'bin_ct', (Argument('self', _T6, None, False), Argument('bins', _T11, '100', False), Argument('range', _T35, 'None', True), Argument('weight', _T27, 'None', True), Argument('density', _T16, 'False', True),), (_T6, _T6,), ('hist', 'bin_edges',)),
     {'func': 'histogram.bin_ct(Tensor self, int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'histogram'}}})
 new_empty_strided = _register(
     FunctionSchema('new_empty_strided', '', (Argument('self', _T6, None, False), Argument('size', _T0, None, False), Argument('stride', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True),), (_T6,), ()),
@@ -1969,16 +2116,16 @@ scatter__value = _register(
     FunctionSchema('scatter_', 'value', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T14, None, False),), (_T8,), ()),
     {'func': 'scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_'}}})
 scatter_reduce = _register(
-    FunctionSchema('scatter', 'reduce', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False), Argument('reduce', _T31, None, True),), (_T6,), ()),
+    FunctionSchema('scatter', 'reduce', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False), Argument('reduce', _T25, None, True),), (_T6,), ()),
     {'func': 'scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'scatter'}}})
 scatter__reduce = _register(
-    FunctionSchema('scatter_', 'reduce', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False), Argument('reduce', _T31, None, True),), (_T8,), ()),
+    FunctionSchema('scatter_', 'reduce', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False), Argument('reduce', _T25, None, True),), (_T8,), ()),
     {'func': 'scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_'}}})
 scatter_value_reduce = _register(
-    FunctionSchema('scatter', 'value_reduce', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T14, None, False), Argument('reduce', _T31, None, True),), (_T6,), ()),
+    FunctionSchema('scatter', 'value_reduce', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T14, None, False), Argument('reduce', _T25, None, True),), (_T6,), ()),
     {'func': 'scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'scatter'}}})
 scatter__value_reduce = _register(
-    FunctionSchema('scatter_', 'value_reduce', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T14, None, False), Argument('reduce', _T31, None, True),), (_T8,), ()),
+    FunctionSchema('scatter_', 'value_reduce', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('value', _T14, None, False), Argument('reduce', _T25, None, True),), (_T8,), ()),
     {'func': 'scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'scatter_'}}})
 scatter_add = _register(
     FunctionSchema('scatter_add', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('src', _T6, None, False),), (_T6,), ()),
@@ -1996,10 +2143,10 @@ index_add = _register(
     FunctionSchema('index_add', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('source', _T6, None, False), Argument('alpha', _T14, '1', True),), (_T6,), ()),
     {'func': 'index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'index_add'}}})
 index_reduce_ = _register(
-    FunctionSchema('index_reduce_', '', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('source', _T6, None, False), Argument('reduce', _T31, None, False), Argument('include_self', _T16, 'True', True),), (_T8,), ()),
+    FunctionSchema('index_reduce_', '', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('source', _T6, None, False), Argument('reduce', _T25, None, False), Argument('include_self', _T16, 'True', True),), (_T8,), ()),
     {'func': 'index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CPU, CUDA': 'index_reduce_cpu_'}}})
 index_reduce = _register(
-    FunctionSchema('index_reduce', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('source', _T6, None, False), Argument('reduce', _T31, None, False), Argument('include_self', _T16, 'True', True),), (_T6,), ()),
+    FunctionSchema('index_reduce', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('source', _T6, None, False), Argument('reduce', _T25, None, False), Argument('include_self', _T16, 'True', True),), (_T6,), ()),
     {'func': 'index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'index_reduce'}}})
 index_copy_ = _register(
     FunctionSchema('index_copy_', '', (Argument('self', _T8, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('source', _T6, None, False),), (_T8,), ()),
@@ -2059,16 +2206,16 @@ equal = _register(
     FunctionSchema('equal', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False),), (_T16,), ()),
     {'func': 'equal(Tensor self, Tensor other) -> bool', **{'tags': ['data_dependent_output', 'pointwise'], 'variants': 'method, function', 'dispatch': {'CPU': 'cpu_equal', 'CUDA': 'cuda_equal'}}})
 clip = _register(
-    FunctionSchema('clip', '', (Argument('self', _T6, None, False), Argument('min', _T25, 'None', False), Argument('max', _T25, 'None', False),), (_T6,), ()),
+    FunctionSchema('clip', '', (Argument('self', _T6, None, False), Argument('min', _T26, 'None', False), Argument('max', _T26, 'None', False),), (_T6,), ()),
     {'func': 'clip(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor', **{'variants': 'function, method', 'cpp_no_default_args': ['min'], 'dispatch': {'CompositeImplicitAutograd': 'clip'}}})
 clip_Tensor = _register(
-    FunctionSchema('clip', 'Tensor', (Argument('self', _T6, None, False), Argument('min', _T26, 'None', False), Argument('max', _T26, 'None', False),), (_T6,), ()),
+    FunctionSchema('clip', 'Tensor', (Argument('self', _T6, None, False), Argument('min', _T27, 'None', False), Argument('max', _T27, 'None', False),), (_T6,), ()),
     {'func': 'clip.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'clip'}}})
 clip_ = _register(
-    FunctionSchema('clip_', '', (Argument('self', _T8, None, False), Argument('min', _T25, 'None', False), Argument('max', _T25, 'None', False),), (_T8,), ()),
+    FunctionSchema('clip_', '', (Argument('self', _T8, None, False), Argument('min', _T26, 'None', False), Argument('max', _T26, 'None', False),), (_T8,), ()),
     {'func': 'clip_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)', **{'variants': 'function, method', 'cpp_no_default_args': ['min'], 'dispatch': {'CompositeImplicitAutograd': 'clip_'}}})
 clip__Tensor = _register(
-    FunctionSchema('clip_', 'Tensor', (Argument('self', _T8, None, False), Argument('min', _T26, 'None', False), Argument('max', _T26, 'None', False),), (_T8,), ()),
+    FunctionSchema('clip_', 'Tensor', (Argument('self', _T8, None, False), Argument('min', _T27, 'None', False), Argument('max', _T27, 'None', False),), (_T8,), ()),
     {'func': 'clip_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'clip_'}}})
 nonzero_numpy = _register(
     FunctionSchema('nonzero_numpy', '', (Argument('self', _T6, None, False),), (_T18,), ()),
@@ -2077,7 +2224,7 @@ where = _register(
     FunctionSchema('where', '', (Argument('condition', _T6, None, False),), (_T18,), ()),
     {'func': 'where(Tensor condition) -> Tensor[]', **{'device_check': 'NoCheck', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'where'}}})
 einsum = _register(
-    FunctionSchema('einsum', '', (Argument('equation', _T31, None, False), Argument('tensors', _T18, None, False), Argument('path', _T30, 'None', True),), (_T6,), ()),
+    FunctionSchema('einsum', '', (Argument('equation', _T25, None, False), Argument('tensors', _T18, None, False), Argument('path', _T31, 'None', True),), (_T6,), ()),
     {'func': 'einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'einsum'}}})
 tensordot = _register(
     FunctionSchema('tensordot', '', (Argument('self', _T6, None, False), Argument('other', _T6, None, False), Argument('dims_self', _T20, None, False), Argument('dims_other', _T20, None, False),), (_T6,), ()),
@@ -2116,7 +2263,7 @@ meshgrid = _register(
     FunctionSchema('meshgrid', '', (Argument('tensors', _T18, None, False),), (_T18,), ()),
     {'func': 'meshgrid(Tensor[] tensors) -> Tensor[]', **{'dispatch': {'CompositeImplicitAutograd': 'meshgrid'}}})
 meshgrid_indexing = _register(
-    FunctionSchema('meshgrid', 'indexing', (Argument('tensors', _T18, None, False), Argument('indexing', _T31, None, True),), (_T18,), ()),
+    FunctionSchema('meshgrid', 'indexing', (Argument('tensors', _T18, None, False), Argument('indexing', _T25, None, True),), (_T18,), ()),
     {'func': 'meshgrid.indexing(Tensor[] tensors, *, str indexing) -> Tensor[]', **{'dispatch': {'CompositeImplicitAutograd': 'meshgrid'}}})
 repeat_interleave_Tensor = _register(
     FunctionSchema('repeat_interleave', 'Tensor', (Argument('repeats', _T6, None, False), Argument('output_size', _T13, 'None', True),), (_T6,), ()),
@@ -2164,19 +2311,19 @@ count_nonzero = _register(
     FunctionSchema('count_nonzero', '', (Argument('self', _T6, None, False), Argument('dim', _T17, 'None', False),), (_T6,), ()),
     {'func': 'count_nonzero(Tensor self, int? dim=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'count_nonzero'}}})
 convolution = _register(
-    FunctionSchema('convolution', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T26, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False),), (_T6,), ()),
+    FunctionSchema('convolution', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False),), (_T6,), ()),
     {'func': 'convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'convolution'}}})
 convolution_backward = _register(
     FunctionSchema('convolution_backward', '', (Argument('grad_output', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias_sizes', _T37, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('output_mask', _T38, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CompositeExplicitAutograd': 'convolution_backward'}}})
 _convolution = _register(
-    FunctionSchema('_convolution', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T26, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('benchmark', _T16, None, False), Argument('deterministic', _T16, None, False), Argument('cudnn_enabled', _T16, None, False), Argument('allow_tf32', _T16, None, False),), (_T6,), ()),
+    FunctionSchema('_convolution', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('benchmark', _T16, None, False), Argument('deterministic', _T16, None, False), Argument('cudnn_enabled', _T16, None, False), Argument('allow_tf32', _T16, None, False),), (_T6,), ()),
     {'func': '_convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': '_convolution'}}})
 conv2d = _register(
-    FunctionSchema('conv2d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T26, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T39, '0', False), Argument('dilation', _T39, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
+    FunctionSchema('conv2d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T39, '0', False), Argument('dilation', _T39, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
     {'func': 'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'conv2d_symint'}}})
 conv2d_padding = _register(
-    FunctionSchema('conv2d', 'padding', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T26, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T31, '"valid"', False), Argument('dilation', _T39, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
+    FunctionSchema('conv2d', 'padding', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T25, '"valid"', False), Argument('dilation', _T39, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
     {'func': 'conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] dilation=1, SymInt groups=1) -> Tensor', **{'cpp_no_default_args': ['bias', 'stride', 'padding'], 'dispatch': {'CompositeImplicitAutograd': 'conv2d_padding_symint'}}})
 max_pool2d = _register(
     FunctionSchema('max_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T40, None, False), Argument('stride', _T40, '[]', False), Argument('padding', _T40, '0', False), Argument('dilation', _T40, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6,), ()),
@@ -2803,25 +2950,25 @@ embedding_renorm_ = _register(
     FunctionSchema('embedding_renorm_', '', (Argument('self', _T8, None, False), Argument('indices', _T6, None, False), Argument('max_norm', _T9, None, False), Argument('norm_type', _T9, None, False),), (_T8,), ()),
     {'func': 'embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!)', **{'dispatch': {'CPU': 'embedding_renorm_cpu_', 'CUDA': 'embedding_renorm_cuda_'}}})
 layer_norm = _register(
-    FunctionSchema('layer_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T26, 'None', False), Argument('bias', _T26, 'None', False), Argument('eps', _T9, '1e-05', False), Argument('cudnn_enable', _T16, 'True', False),), (_T6,), ()),
+    FunctionSchema('layer_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T27, 'None', False), Argument('bias', _T27, 'None', False), Argument('eps', _T9, '1e-05', False), Argument('cudnn_enable', _T16, 'True', False),), (_T6,), ()),
     {'func': 'layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'layer_norm_symint'}}})
 native_layer_norm = _register(
-    FunctionSchema('native_layer_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T26, None, False), Argument('bias', _T26, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('native_layer_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'layer_norm_cpu', 'CUDA': 'layer_norm_cuda'}, 'tags': 'core'}})
 native_layer_norm_backward = _register(
-    FunctionSchema('native_layer_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T26, None, False), Argument('bias', _T26, None, False), Argument('output_mask', _T38, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('native_layer_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('output_mask', _T38, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'layer_norm_backward_cpu', 'CUDA': 'layer_norm_backward_cuda'}, 'tags': 'core'}})
 batch_norm = _register(
-    FunctionSchema('batch_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T26, None, False), Argument('bias', _T26, None, False), Argument('running_mean', _T26, None, False), Argument('running_var', _T26, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False), Argument('cudnn_enabled', _T16, None, False),), (_T6,), ()),
+    FunctionSchema('batch_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('running_mean', _T27, None, False), Argument('running_var', _T27, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False), Argument('cudnn_enabled', _T16, None, False),), (_T6,), ()),
     {'func': 'batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'batch_norm'}, 'tags': 'maybe_aliasing_or_mutating'}})
 _batch_norm_impl_index = _register(
-    FunctionSchema('_batch_norm_impl_index', '', (Argument('input', _T6, None, False), Argument('weight', _T26, None, False), Argument('bias', _T26, None, False), Argument('running_mean', _T26, None, False), Argument('running_var', _T26, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False), Argument('cudnn_enabled', _T16, None, False),), (_T6, _T6, _T6, _T6, _T11,), ()),
+    FunctionSchema('_batch_norm_impl_index', '', (Argument('input', _T6, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('running_mean', _T27, None, False), Argument('running_var', _T27, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False), Argument('cudnn_enabled', _T16, None, False),), (_T6, _T6, _T6, _T6, _T11,), ()),
     {'func': '_batch_norm_impl_index(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> (Tensor, Tensor, Tensor, Tensor, int)', **{'dispatch': {'CompositeImplicitAutograd': '_batch_norm_impl_index'}, 'tags': 'maybe_aliasing_or_mutating'}})
 native_batch_norm = _register(
-    FunctionSchema('native_batch_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T26, None, False), Argument('bias', _T26, None, False), Argument('running_mean', _T26, None, False), Argument('running_var', _T26, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('native_batch_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('running_mean', _T27, None, False), Argument('running_var', _T27, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'batch_norm_cpu', 'CUDA': 'batch_norm_cuda'}}})
 native_batch_norm_backward = _register(
-    FunctionSchema('native_batch_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T26, None, False), Argument('running_mean', _T26, None, False), Argument('running_var', _T26, None, False), Argument('save_mean', _T26, None, False), Argument('save_invstd', _T26, None, False), Argument('train', _T16, None, False), Argument('eps', _T9, None, False), Argument('output_mask', _T38, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('native_batch_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T27, None, False), Argument('running_mean', _T27, None, False), Argument('running_var', _T27, None, False), Argument('save_mean', _T27, None, False), Argument('save_invstd', _T27, None, False), Argument('train', _T16, None, False), Argument('eps', _T9, None, False), Argument('output_mask', _T38, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'batch_norm_backward_cpu', 'CUDA': 'batch_norm_backward_cuda'}}})
 cudnn_is_acceptable = _register(
     FunctionSchema('cudnn_is_acceptable', '', (Argument('self', _T6, None, False),), (_T16,), ()),
@@ -2839,19 +2986,19 @@ rnn_relu_input = _register(
     FunctionSchema('rnn_relu', 'input', (Argument('input', _T6, None, False), Argument('hx', _T6, None, False), Argument('params', _T18, None, False), Argument('has_biases', _T16, None, False), Argument('num_layers', _T11, None, False), Argument('dropout', _T9, None, False), Argument('train', _T16, None, False), Argument('bidirectional', _T16, None, False), Argument('batch_first', _T16, None, False),), (_T6, _T6,), ()),
     {'func': 'rnn_relu.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'rnn_relu'}}})
 lstm_cell = _register(
-    FunctionSchema('lstm_cell', '', (Argument('input', _T6, None, False), Argument('hx', _T18, None, False), Argument('w_ih', _T6, None, False), Argument('w_hh', _T6, None, False), Argument('b_ih', _T26, 'None', False), Argument('b_hh', _T26, 'None', False),), (_T6, _T6,), ()),
+    FunctionSchema('lstm_cell', '', (Argument('input', _T6, None, False), Argument('hx', _T18, None, False), Argument('w_ih', _T6, None, False), Argument('w_hh', _T6, None, False), Argument('b_ih', _T27, 'None', False), Argument('b_hh', _T27, 'None', False),), (_T6, _T6,), ()),
     {'func': 'lstm_cell(Tensor input, Tensor[] hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'lstm_cell'}}})
 gru_cell = _register(
-    FunctionSchema('gru_cell', '', (Argument('input', _T6, None, False), Argument('hx', _T6, None, False), Argument('w_ih', _T6, None, False), Argument('w_hh', _T6, None, False), Argument('b_ih', _T26, 'None', False), Argument('b_hh', _T26, 'None', False),), (_T6,), ()),
+    FunctionSchema('gru_cell', '', (Argument('input', _T6, None, False), Argument('hx', _T6, None, False), Argument('w_ih', _T6, None, False), Argument('w_hh', _T6, None, False), Argument('b_ih', _T27, 'None', False), Argument('b_hh', _T27, 'None', False),), (_T6,), ()),
     {'func': 'gru_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'gru_cell'}}})
 rnn_tanh_cell = _register(
-    FunctionSchema('rnn_tanh_cell', '', (Argument('input', _T6, None, False), Argument('hx', _T6, None, False), Argument('w_ih', _T6, None, False), Argument('w_hh', _T6, None, False), Argument('b_ih', _T26, 'None', False), Argument('b_hh', _T26, 'None', False),), (_T6,), ()),
+    FunctionSchema('rnn_tanh_cell', '', (Argument('input', _T6, None, False), Argument('hx', _T6, None, False), Argument('w_ih', _T6, None, False), Argument('w_hh', _T6, None, False), Argument('b_ih', _T27, 'None', False), Argument('b_hh', _T27, 'None', False),), (_T6,), ()),
     {'func': 'rnn_tanh_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'rnn_tanh_cell'}}})
 rnn_relu_cell = _register(
-    FunctionSchema('rnn_relu_cell', '', (Argument('input', _T6, None, False), Argument('hx', _T6, None, False), Argument('w_ih', _T6, None, False), Argument('w_hh', _T6, None, False), Argument('b_ih', _T26, 'None', False), Argument('b_hh', _T26, 'None', False),), (_T6,), ()),
+    FunctionSchema('rnn_relu_cell', '', (Argument('input', _T6, None, False), Argument('hx', _T6, None, False), Argument('w_ih', _T6, None, False), Argument('w_hh', _T6, None, False), Argument('b_ih', _T27, 'None', False), Argument('b_hh', _T27, 'None', False),), (_T6,), ()),
     {'func': 'rnn_relu_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'rnn_relu_cell'}}})
 pad_sequence = _register(
-    FunctionSchema('pad_sequence', '', (Argument('sequences', _T18, None, False), Argument('batch_first', _T16, 'False', False), Argument('padding_value', _T9, '0.0', False), Argument('padding_side', _T31, '"right"', False),), (_T6,), ()),
+    FunctionSchema('pad_sequence', '', (Argument('sequences', _T18, None, False), Argument('batch_first', _T16, 'False', False), Argument('padding_value', _T9, '0.0', False), Argument('padding_side', _T25, '"right"', False),), (_T6,), ()),
     {'func': 'pad_sequence(Tensor[] sequences, bool batch_first=False, float padding_value=0.0, str padding_side="right") -> Tensor', **{'python_module': 'nn', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'pad_sequence'}}})
 
 # every operator, in the YAML's order
@@ -3133,6 +3280,47 @@ OPERATORS: list[OperatorHandle] = [
     abs_,
     relu,
     relu_,
+    elu_out,
+    elu,
+    elu_backward_grad_input,
+    elu_backward,
+    elu_,
+    glu_out,
+    glu,
+    glu_backward_grad_input,
+    glu_backward,
+    hardtanh_out,
+    hardtanh,
+    hardtanh_backward_grad_input,
+    hardtanh_backward,
+    hardtanh_,
+    leaky_relu_out,
+    leaky_relu,
+    leaky_relu_backward_grad_input,
+    leaky_relu_backward,
+    leaky_relu_,
+    log_sigmoid_backward_grad_input,
+    log_sigmoid_backward,
+    softplus_out,
+    softplus,
+    softplus_backward_grad_input,
+    softplus_backward,
+    relu6,
+    relu6_,
+    gelu_out,
+    gelu_,
+    gelu,
+    gelu_backward_grad_input,
+    gelu_backward,
+    silu,
+    silu_,
+    silu_out,
+    silu_backward_grad_input,
+    silu_backward,
+    mish,
+    mish_,
+    mish_out,
+    mish_backward,
     clamp_out,
     clamp_Tensor_out,
     clamp,
@@ -3361,6 +3549,14 @@ OPERATORS: list[OperatorHandle] = [
     mse_loss_out,
     mse_loss_backward,
     mse_loss_backward_grad_input,
+    l1_loss,
+    binary_cross_entropy,
+    binary_cross_entropy_backward,
+    smooth_l1_loss_out,
+    smooth_l1_loss,
+    smooth_l1_loss_backward_grad_input,
+    smooth_l1_loss_backward,
+    kl_div,
     binary_cross_entropy_with_logits,
     log_sigmoid,
     log_sigmoid_forward,

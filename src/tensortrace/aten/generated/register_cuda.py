@@ -59,6 +59,16 @@ ops.logical_not_out.register(DispatchKey.CUDA, native_kernel("logical_not_out", 
 ops.abs_out.register(DispatchKey.CUDA, native_kernel("abs_out", ops.abs_out))
 ops.relu.register(DispatchKey.CUDA, native_kernel("relu", ops.relu))
 ops.relu_.register(DispatchKey.CUDA, native_kernel("relu_", ops.relu_))
+ops.glu_backward_grad_input.register(DispatchKey.CUDA, native_kernel("glu_backward_cuda_out", ops.glu_backward_grad_input, ((3, 'grad_input'), (0, 'grad_output'), (1, 'self'))))
+ops.glu_backward.register(DispatchKey.CUDA, native_kernel("glu_backward_cuda", ops.glu_backward, ((0, 'grad_output'), (1, 'self'))))
+ops.hardtanh_out.register(DispatchKey.CUDA, native_kernel("hardtanh_out", ops.hardtanh_out))
+ops.hardtanh.register(DispatchKey.CUDA, native_kernel("hardtanh", ops.hardtanh))
+ops.hardtanh_backward_grad_input.register(DispatchKey.CUDA, native_kernel("hardtanh_backward_out", ops.hardtanh_backward_grad_input, ((4, 'grad_input'), (0, 'grad_output'), (1, 'self'))))
+ops.hardtanh_backward.register(DispatchKey.CUDA, native_kernel("hardtanh_backward", ops.hardtanh_backward, ((0, 'grad_output'), (1, 'self'))))
+ops.hardtanh_.register(DispatchKey.CUDA, native_kernel("hardtanh_", ops.hardtanh_))
+ops.log_sigmoid_backward_grad_input.register(DispatchKey.CUDA, native_kernel("log_sigmoid_backward_cuda_out", ops.log_sigmoid_backward_grad_input, ((3, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'buffer'))))
+ops.log_sigmoid_backward.register(DispatchKey.CUDA, native_kernel("log_sigmoid_backward_cuda", ops.log_sigmoid_backward, ((0, 'grad_output'), (1, 'self'), (2, 'buffer'))))
+ops.mish_backward.register(DispatchKey.CUDA, native_kernel("mish_backward", ops.mish_backward, ((0, 'grad_output'), (1, 'self'))))
 ops.where_self_out.register(DispatchKey.CUDA, native_kernel("where_self_out", ops.where_self_out))
 ops.where_self.register(DispatchKey.CUDA, native_kernel("where", ops.where_self))
 ops.masked_fill__Scalar.register(DispatchKey.CUDA, native_kernel("masked_fill__cuda", ops.masked_fill__Scalar))
@@ -93,6 +103,9 @@ ops.multinomial_out.register(DispatchKey.CUDA, native_kernel("multinomial_out", 
 ops.multinomial.register(DispatchKey.CUDA, native_kernel("multinomial", ops.multinomial))
 ops.mse_loss_backward.register(DispatchKey.CUDA, native_kernel("mse_loss_backward", ops.mse_loss_backward, ((0, 'grad_output'), (1, 'self'), (2, 'target'))))
 ops.mse_loss_backward_grad_input.register(DispatchKey.CUDA, native_kernel("mse_loss_backward_out", ops.mse_loss_backward_grad_input, ((4, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'target'))))
+ops.binary_cross_entropy.register(DispatchKey.CUDA, native_kernel("binary_cross_entropy_cuda", ops.binary_cross_entropy))
+ops.binary_cross_entropy_backward.register(DispatchKey.CUDA, native_kernel("binary_cross_entropy_backward_cuda", ops.binary_cross_entropy_backward, ((0, 'grad_output'), (1, 'self'), (2, 'target'), (3, 'weight'))))
+ops.smooth_l1_loss_backward_grad_input.register(DispatchKey.CUDA, native_kernel("smooth_l1_loss_backward_out", ops.smooth_l1_loss_backward_grad_input, ((5, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'target'))))
 ops.log_sigmoid_forward.register(DispatchKey.CUDA, native_kernel("log_sigmoid_forward_cuda", ops.log_sigmoid_forward))
 ops.isnan.register(DispatchKey.CUDA, native_kernel("isnan", ops.isnan))
 ops.isin_Tensor_Tensor.register(DispatchKey.CUDA, native_kernel("isin", ops.isin_Tensor_Tensor, ((0, 'elements'), (1, 'test_elements'))))
@@ -1630,6 +1643,419 @@ def wrapper_CUDA_bitwise_not_(*args: Any) -> Any:
 
 
 ops.bitwise_not_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_bitwise_not_, "wrapper_CUDA_bitwise_not_"))
+
+
+# ---- structured: elu.out (meta: elu, impl: elu_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_elu_out", REGISTER_CUDA,
+        legacy="CUDAType::elu")
+def wrapper_CUDA_elu_out(*args: Any) -> Any:
+    """elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['elu'](op, *args[:4])
+    IMPL_FUNCTIONS['elu_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.elu_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_elu_out, "wrapper_CUDA_elu_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_elu", REGISTER_CUDA,
+        legacy="CUDAType::elu")
+def wrapper_CUDA_elu(*args: Any) -> Any:
+    """elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['elu'](op, *args[:4])
+    IMPL_FUNCTIONS['elu_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.elu.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_elu, "wrapper_CUDA_elu"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_elu_", REGISTER_CUDA,
+        legacy="CUDAType::elu_")
+def wrapper_CUDA_elu_(*args: Any) -> Any:
+    """elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['elu'](op, *args[:4])
+    IMPL_FUNCTIONS['elu_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.elu_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_elu_, "wrapper_CUDA_elu_"))
+
+
+# ---- structured: elu_backward.grad_input (meta: elu_backward, impl: elu_backward_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_elu_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::elu_backward")
+def wrapper_CUDA_elu_backward_grad_input(*args: Any) -> Any:
+    """elu_backward.grad_input(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[6:7]))
+    op.kind = "out"
+    META_FUNCTIONS['elu_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['elu_backward_out'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.elu_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_elu_backward_grad_input, "wrapper_CUDA_elu_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_elu_backward", REGISTER_CUDA,
+        legacy="CUDAType::elu_backward")
+def wrapper_CUDA_elu_backward(*args: Any) -> Any:
+    """elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['elu_backward'](op, *args[:6])
+    IMPL_FUNCTIONS['elu_backward_out'](op, *args[:6], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.elu_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_elu_backward, "wrapper_CUDA_elu_backward"))
+
+
+# ---- structured: glu.out (meta: glu, impl: glu_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_glu_out", REGISTER_CUDA,
+        legacy="CUDAType::glu")
+def wrapper_CUDA_glu_out(*args: Any) -> Any:
+    """glu.out(Tensor self, int dim=-1, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['glu'](op, *args[:2])
+    IMPL_FUNCTIONS['glu_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.glu_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_glu_out, "wrapper_CUDA_glu_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_glu", REGISTER_CUDA,
+        legacy="CUDAType::glu")
+def wrapper_CUDA_glu(*args: Any) -> Any:
+    """glu(Tensor self, int dim=-1) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['glu'](op, *args[:2])
+    IMPL_FUNCTIONS['glu_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.glu.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_glu, "wrapper_CUDA_glu"))
+
+
+# ---- structured: leaky_relu.out (meta: leaky_relu, impl: leaky_relu_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_leaky_relu_out", REGISTER_CUDA,
+        legacy="CUDAType::leaky_relu")
+def wrapper_CUDA_leaky_relu_out(*args: Any) -> Any:
+    """leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['leaky_relu'](op, *args[:2])
+    IMPL_FUNCTIONS['leaky_relu_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.leaky_relu_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_leaky_relu_out, "wrapper_CUDA_leaky_relu_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_leaky_relu", REGISTER_CUDA,
+        legacy="CUDAType::leaky_relu")
+def wrapper_CUDA_leaky_relu(*args: Any) -> Any:
+    """leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['leaky_relu'](op, *args[:2])
+    IMPL_FUNCTIONS['leaky_relu_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.leaky_relu.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_leaky_relu, "wrapper_CUDA_leaky_relu"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_leaky_relu_", REGISTER_CUDA,
+        legacy="CUDAType::leaky_relu_")
+def wrapper_CUDA_leaky_relu_(*args: Any) -> Any:
+    """leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['leaky_relu'](op, *args[:2])
+    IMPL_FUNCTIONS['leaky_relu_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.leaky_relu_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_leaky_relu_, "wrapper_CUDA_leaky_relu_"))
+
+
+# ---- structured: leaky_relu_backward.grad_input (meta: leaky_relu_backward, impl: leaky_relu_backward_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_leaky_relu_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::leaky_relu_backward")
+def wrapper_CUDA_leaky_relu_backward_grad_input(*args: Any) -> Any:
+    """leaky_relu_backward.grad_input(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['leaky_relu_backward'](op, *args[:4])
+    IMPL_FUNCTIONS['leaky_relu_backward_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.leaky_relu_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_leaky_relu_backward_grad_input, "wrapper_CUDA_leaky_relu_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_leaky_relu_backward", REGISTER_CUDA,
+        legacy="CUDAType::leaky_relu_backward")
+def wrapper_CUDA_leaky_relu_backward(*args: Any) -> Any:
+    """leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['leaky_relu_backward'](op, *args[:4])
+    IMPL_FUNCTIONS['leaky_relu_backward_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.leaky_relu_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_leaky_relu_backward, "wrapper_CUDA_leaky_relu_backward"))
+
+
+# ---- structured: softplus.out (meta: softplus, impl: softplus_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_softplus_out", REGISTER_CUDA,
+        legacy="CUDAType::softplus")
+def wrapper_CUDA_softplus_out(*args: Any) -> Any:
+    """softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['softplus'](op, *args[:3])
+    IMPL_FUNCTIONS['softplus_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.softplus_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_softplus_out, "wrapper_CUDA_softplus_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_softplus", REGISTER_CUDA,
+        legacy="CUDAType::softplus")
+def wrapper_CUDA_softplus(*args: Any) -> Any:
+    """softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['softplus'](op, *args[:3])
+    IMPL_FUNCTIONS['softplus_out'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.softplus.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_softplus, "wrapper_CUDA_softplus"))
+
+
+# ---- structured: softplus_backward.grad_input (meta: softplus_backward, impl: softplus_backward_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_softplus_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::softplus_backward")
+def wrapper_CUDA_softplus_backward_grad_input(*args: Any) -> Any:
+    """softplus_backward.grad_input(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['softplus_backward'](op, *args[:4])
+    IMPL_FUNCTIONS['softplus_backward_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.softplus_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_softplus_backward_grad_input, "wrapper_CUDA_softplus_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_softplus_backward", REGISTER_CUDA,
+        legacy="CUDAType::softplus_backward")
+def wrapper_CUDA_softplus_backward(*args: Any) -> Any:
+    """softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['softplus_backward'](op, *args[:4])
+    IMPL_FUNCTIONS['softplus_backward_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.softplus_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_softplus_backward, "wrapper_CUDA_softplus_backward"))
+
+
+# ---- structured: gelu.out (meta: gelu, impl: gelu_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_gelu_out", REGISTER_CUDA,
+        legacy="CUDAType::gelu")
+def wrapper_CUDA_gelu_out(*args: Any) -> Any:
+    """gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['gelu'](op, *args[:2])
+    IMPL_FUNCTIONS['gelu_out_cuda'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.gelu_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_gelu_out, "wrapper_CUDA_gelu_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_gelu_", REGISTER_CUDA,
+        legacy="CUDAType::gelu_")
+def wrapper_CUDA_gelu_(*args: Any) -> Any:
+    """gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['gelu'](op, *args[:2])
+    IMPL_FUNCTIONS['gelu_out_cuda'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.gelu_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_gelu_, "wrapper_CUDA_gelu_"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_gelu", REGISTER_CUDA,
+        legacy="CUDAType::gelu")
+def wrapper_CUDA_gelu(*args: Any) -> Any:
+    """gelu(Tensor self, *, str approximate='none') -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['gelu'](op, *args[:2])
+    IMPL_FUNCTIONS['gelu_out_cuda'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.gelu.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_gelu, "wrapper_CUDA_gelu"))
+
+
+# ---- structured: gelu_backward.grad_input (meta: gelu_backward, impl: gelu_backward_out_cuda) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_gelu_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::gelu_backward")
+def wrapper_CUDA_gelu_backward_grad_input(*args: Any) -> Any:
+    """gelu_backward.grad_input(Tensor grad_output, Tensor self, *, str approximate='none', Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[3:4]))
+    op.kind = "out"
+    META_FUNCTIONS['gelu_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['gelu_backward_out_cuda'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.gelu_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_gelu_backward_grad_input, "wrapper_CUDA_gelu_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_gelu_backward", REGISTER_CUDA,
+        legacy="CUDAType::gelu_backward")
+def wrapper_CUDA_gelu_backward(*args: Any) -> Any:
+    """gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['gelu_backward'](op, *args[:3])
+    IMPL_FUNCTIONS['gelu_backward_out_cuda'](op, *args[:3], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.gelu_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_gelu_backward, "wrapper_CUDA_gelu_backward"))
+
+
+# ---- structured: silu.out (meta: silu, impl: silu_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_silu_out", REGISTER_CUDA,
+        legacy="CUDAType::silu")
+def wrapper_CUDA_silu_out(*args: Any) -> Any:
+    """silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['silu'](op, *args[:1])
+    IMPL_FUNCTIONS['silu_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.silu_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_silu_out, "wrapper_CUDA_silu_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_silu", REGISTER_CUDA,
+        legacy="CUDAType::silu")
+def wrapper_CUDA_silu(*args: Any) -> Any:
+    """silu(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['silu'](op, *args[:1])
+    IMPL_FUNCTIONS['silu_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.silu.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_silu, "wrapper_CUDA_silu"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_silu_", REGISTER_CUDA,
+        legacy="CUDAType::silu_")
+def wrapper_CUDA_silu_(*args: Any) -> Any:
+    """silu_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['silu'](op, *args[:1])
+    IMPL_FUNCTIONS['silu_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.silu_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_silu_, "wrapper_CUDA_silu_"))
+
+
+# ---- structured: silu_backward.grad_input (meta: silu_backward, impl: silu_backward_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_silu_backward_grad_input", REGISTER_CUDA,
+        legacy="CUDAType::silu_backward")
+def wrapper_CUDA_silu_backward_grad_input(*args: Any) -> Any:
+    """silu_backward.grad_input(Tensor grad_output, Tensor self, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[2:3]))
+    op.kind = "out"
+    META_FUNCTIONS['silu_backward'](op, *args[:2])
+    IMPL_FUNCTIONS['silu_backward_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.silu_backward_grad_input.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_silu_backward_grad_input, "wrapper_CUDA_silu_backward_grad_input"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_silu_backward", REGISTER_CUDA,
+        legacy="CUDAType::silu_backward")
+def wrapper_CUDA_silu_backward(*args: Any) -> Any:
+    """silu_backward(Tensor grad_output, Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['silu_backward'](op, *args[:2])
+    IMPL_FUNCTIONS['silu_backward_out'](op, *args[:2], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.silu_backward.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_silu_backward, "wrapper_CUDA_silu_backward"))
+
+
+# ---- structured: mish.out (meta: mish, impl: mish_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_mish_out", REGISTER_CUDA,
+        legacy="CUDAType::mish")
+def wrapper_CUDA_mish_out(*args: Any) -> Any:
+    """mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[1:2]))
+    op.kind = "out"
+    META_FUNCTIONS['mish'](op, *args[:1])
+    IMPL_FUNCTIONS['mish_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.mish_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_mish_out, "wrapper_CUDA_mish_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_mish", REGISTER_CUDA,
+        legacy="CUDAType::mish")
+def wrapper_CUDA_mish(*args: Any) -> Any:
+    """mish(Tensor self) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['mish'](op, *args[:1])
+    IMPL_FUNCTIONS['mish_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.mish.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_mish, "wrapper_CUDA_mish"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_mish_", REGISTER_CUDA,
+        legacy="CUDAType::mish_")
+def wrapper_CUDA_mish_(*args: Any) -> Any:
+    """mish_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
+    op = StructuredKernel([args[0]])
+    op.kind = "inplace"
+    META_FUNCTIONS['mish'](op, *args[:1])
+    IMPL_FUNCTIONS['mish_out'](op, *args[:1], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.mish_.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_mish_, "wrapper_CUDA_mish_"))
 
 
 # ---- structured: clamp.out (meta: clamp, impl: clamp_out) --------------------
@@ -3429,6 +3855,35 @@ def wrapper_CUDA_mse_loss(*args: Any) -> Any:
 
 
 ops.mse_loss.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_mse_loss, "wrapper_CUDA_mse_loss"))
+
+
+# ---- structured: smooth_l1_loss.out (meta: smooth_l1_loss, impl: smooth_l1_loss_out) --------------------
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_smooth_l1_loss_out", REGISTER_CUDA,
+        legacy="CUDAType::smooth_l1_loss")
+def wrapper_CUDA_smooth_l1_loss_out(*args: Any) -> Any:
+    """smooth_l1_loss.out(Tensor self, Tensor target, int reduction=Mean, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) (out)"""
+    op = StructuredKernel(list(args[4:5]))
+    op.kind = "out"
+    META_FUNCTIONS['smooth_l1_loss'](op, *args[:4])
+    IMPL_FUNCTIONS['smooth_l1_loss_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.smooth_l1_loss_out.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_smooth_l1_loss_out, "wrapper_CUDA_smooth_l1_loss_out"))
+
+@traced("native", "at::(anonymous)::wrapper_CUDA_smooth_l1_loss", REGISTER_CUDA,
+        legacy="CUDAType::smooth_l1_loss")
+def wrapper_CUDA_smooth_l1_loss(*args: Any) -> Any:
+    """smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor (functional)"""
+    op = StructuredKernel([Tensor()])
+    op.kind = "functional"
+    META_FUNCTIONS['smooth_l1_loss'](op, *args[:4])
+    IMPL_FUNCTIONS['smooth_l1_loss_out'](op, *args[:4], *op.outputs_)
+    return op.outputs_[0]
+
+
+ops.smooth_l1_loss.register(DispatchKey.CUDA, KernelFunction(wrapper_CUDA_smooth_l1_loss, "wrapper_CUDA_smooth_l1_loss"))
 
 
 # ---- structured: addcmul.out (meta: addcmul, impl: addcmul_out) --------------------

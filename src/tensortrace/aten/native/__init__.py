@@ -6,6 +6,7 @@ CPU kernel (REGISTER_DISPATCH), so the code generator can find them by name.
 
 from tensortrace.aten.native import (  # noqa: F401 - imported for their registrations
     activation,
+    activation_extra,
     aliases,
     batch_linear_algebra,
     batch_norm,
@@ -24,6 +25,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     dropout,
     embedding,
     fill,
+    gated_linear_unit,
     histogram,
     identity_ops,
     index_ops,
@@ -35,6 +37,7 @@ from tensortrace.aten.native import (  # noqa: F401 - imported for their registr
     linear,
     linear_algebra,
     loss,
+    loss_extra,
     loss_nll,
     packed_sequence,
     pointwise_ops,
@@ -92,6 +95,7 @@ from tensortrace.aten.native.cpu import (  # noqa: F401
     index_kernel,
     lerp_kernel,
     linalg_norms_kernel,
+    loss_kernel,
     pointwise_ops_kernel,
     pow_kernel,
     range_factories_kernel,

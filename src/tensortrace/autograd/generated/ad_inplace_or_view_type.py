@@ -1812,6 +1812,270 @@ ops.relu_.register(DispatchKey.ADInplaceOrView, KernelFunction(
     relu_, "torch::ADInplaceOrView::relu_", with_keyset=True))
 
 
+@traced("autograd", "torch::ADInplaceOrView::elu_out", INPLACE_OR_VIEW)
+def elu_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.elu_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.elu_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    elu_out, "torch::ADInplaceOrView::elu_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::elu_backward_grad_input", INPLACE_OR_VIEW)
+def elu_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """elu_backward.grad_input(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.elu_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.elu_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    elu_backward_grad_input, "torch::ADInplaceOrView::elu_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::elu_", INPLACE_OR_VIEW)
+def elu_(ks: DispatchKeySet, *args: Any) -> Any:
+    """elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.elu_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.elu_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    elu_, "torch::ADInplaceOrView::elu_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::glu_out", INPLACE_OR_VIEW)
+def glu_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """glu.out(Tensor self, int dim=-1, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.glu_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.glu_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    glu_out, "torch::ADInplaceOrView::glu_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::glu_backward_grad_input", INPLACE_OR_VIEW)
+def glu_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """glu_backward.grad_input(Tensor grad_output, Tensor self, int dim, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.glu_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.glu_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    glu_backward_grad_input, "torch::ADInplaceOrView::glu_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::hardtanh_out", INPLACE_OR_VIEW)
+def hardtanh_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.hardtanh_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.hardtanh_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    hardtanh_out, "torch::ADInplaceOrView::hardtanh_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::hardtanh_backward_grad_input", INPLACE_OR_VIEW)
+def hardtanh_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardtanh_backward.grad_input(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.hardtanh_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.hardtanh_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    hardtanh_backward_grad_input, "torch::ADInplaceOrView::hardtanh_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::hardtanh_", INPLACE_OR_VIEW)
+def hardtanh_(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.hardtanh_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.hardtanh_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    hardtanh_, "torch::ADInplaceOrView::hardtanh_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::leaky_relu_out", INPLACE_OR_VIEW)
+def leaky_relu_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.leaky_relu_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.leaky_relu_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    leaky_relu_out, "torch::ADInplaceOrView::leaky_relu_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::leaky_relu_backward_grad_input", INPLACE_OR_VIEW)
+def leaky_relu_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """leaky_relu_backward.grad_input(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.leaky_relu_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.leaky_relu_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    leaky_relu_backward_grad_input, "torch::ADInplaceOrView::leaky_relu_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::leaky_relu_", INPLACE_OR_VIEW)
+def leaky_relu_(ks: DispatchKeySet, *args: Any) -> Any:
+    """leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.leaky_relu_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.leaky_relu_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    leaky_relu_, "torch::ADInplaceOrView::leaky_relu_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::log_sigmoid_backward_grad_input", INPLACE_OR_VIEW)
+def log_sigmoid_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """log_sigmoid_backward.grad_input(Tensor grad_output, Tensor self, Tensor buffer, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.log_sigmoid_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.log_sigmoid_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    log_sigmoid_backward_grad_input, "torch::ADInplaceOrView::log_sigmoid_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::softplus_out", INPLACE_OR_VIEW)
+def softplus_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.softplus_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.softplus_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    softplus_out, "torch::ADInplaceOrView::softplus_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::softplus_backward_grad_input", INPLACE_OR_VIEW)
+def softplus_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """softplus_backward.grad_input(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.softplus_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.softplus_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    softplus_backward_grad_input, "torch::ADInplaceOrView::softplus_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::gelu_out", INPLACE_OR_VIEW)
+def gelu_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.gelu_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.gelu_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    gelu_out, "torch::ADInplaceOrView::gelu_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::gelu_", INPLACE_OR_VIEW)
+def gelu_(ks: DispatchKeySet, *args: Any) -> Any:
+    """gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.gelu_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.gelu_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    gelu_, "torch::ADInplaceOrView::gelu_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::gelu_backward_grad_input", INPLACE_OR_VIEW)
+def gelu_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """gelu_backward.grad_input(Tensor grad_output, Tensor self, *, str approximate='none', Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.gelu_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.gelu_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    gelu_backward_grad_input, "torch::ADInplaceOrView::gelu_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::silu_", INPLACE_OR_VIEW)
+def silu_(ks: DispatchKeySet, *args: Any) -> Any:
+    """silu_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.silu_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.silu_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    silu_, "torch::ADInplaceOrView::silu_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::silu_out", INPLACE_OR_VIEW)
+def silu_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.silu_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.silu_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    silu_out, "torch::ADInplaceOrView::silu_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::silu_backward_grad_input", INPLACE_OR_VIEW)
+def silu_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """silu_backward.grad_input(Tensor grad_output, Tensor self, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.silu_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.silu_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    silu_backward_grad_input, "torch::ADInplaceOrView::silu_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::mish_", INPLACE_OR_VIEW)
+def mish_(ks: DispatchKeySet, *args: Any) -> Any:
+    """mish_(Tensor(a!) self) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.mish_.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.mish_.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    mish_, "torch::ADInplaceOrView::mish_", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::mish_out", INPLACE_OR_VIEW)
+def mish_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.mish_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.mish_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    mish_out, "torch::ADInplaceOrView::mish_out", with_keyset=True))
+
+
 @traced("autograd", "torch::ADInplaceOrView::clamp_out", INPLACE_OR_VIEW)
 def clamp_out(ks: DispatchKeySet, *args: Any) -> Any:
     """clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)"""
@@ -2998,6 +3262,30 @@ def mse_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.mse_loss_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
     mse_loss_backward_grad_input, "torch::ADInplaceOrView::mse_loss_backward_grad_input", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::smooth_l1_loss_out", INPLACE_OR_VIEW)
+def smooth_l1_loss_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """smooth_l1_loss.out(Tensor self, Tensor target, int reduction=Mean, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.smooth_l1_loss_out.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.smooth_l1_loss_out.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    smooth_l1_loss_out, "torch::ADInplaceOrView::smooth_l1_loss_out", with_keyset=True))
+
+
+@traced("autograd", "torch::ADInplaceOrView::smooth_l1_loss_backward_grad_input", INPLACE_OR_VIEW)
+def smooth_l1_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """smooth_l1_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta, *, Tensor(a!) grad_input) -> Tensor(a!)"""
+    with AutoDispatchBelowADInplaceOrView():
+        result = ops.smooth_l1_loss_backward_grad_input.redispatch(ks & after_ADInplaceOrView_keyset, *args)
+    return bump_versions(result)
+
+
+ops.smooth_l1_loss_backward_grad_input.register(DispatchKey.ADInplaceOrView, KernelFunction(
+    smooth_l1_loss_backward_grad_input, "torch::ADInplaceOrView::smooth_l1_loss_backward_grad_input", with_keyset=True))
 
 
 @traced("autograd", "torch::ADInplaceOrView::addcmul_out", INPLACE_OR_VIEW)

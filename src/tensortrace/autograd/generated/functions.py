@@ -19,6 +19,7 @@ from tensortrace.autograd.functions_manual import (
     abs_backward,
     angle_backward,
     as_strided_backward,
+    binary_cross_entropy_target_backward,
     binary_cross_entropy_with_logits_backward,
     binary_cross_entropy_with_logits_target_backward,
     cat_tensors_backward,
@@ -30,11 +31,15 @@ from tensortrace.autograd.functions_manual import (
     diagonal_backward,
     div_tensor_other_backward,
     div_tensor_self_backward,
+    elu_double_backward,
     embedding_dense_double_backward_symint,
     evenly_distribute_backward,
     ger,
     handle_r_to_c,
     index_backward,
+    infinitely_differentiable_mish_backward,
+    infinitely_differentiable_silu_backward,
+    is_grad_enabled,
     linalg_solve_backward,
     log_sigmoid_backward,
     masked_fill_backward,
@@ -2077,6 +2082,245 @@ class ReluBackward0(TraceableFunction):
         {})
 
 
+def EluBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.elu_backward(grad, alpha, scale, input_scale, False, self)"""
+    return at.elu_backward(v['grad'], v['alpha'], v['scale'], v['input_scale'], False, v['self'])
+
+
+class EluBackward0(TraceableFunction):
+    """elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'elu',
+        (Formula(('self',), EluBackward0_self, frozenset(['alpha', 'at', 'grad', 'input_scale', 'scale', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def EluBackward1_self(v: dict[str, Any]) -> Any:
+    """self: at.elu_backward(grad, alpha, scale, input_scale, True, result)"""
+    return at.elu_backward(v['grad'], v['alpha'], v['scale'], v['input_scale'], True, v['result'])
+
+
+class EluBackward1(TraceableFunction):
+    """elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'elu_',
+        (Formula(('self',), EluBackward1_self, frozenset(['alpha', 'at', 'grad', 'input_scale', 'result', 'scale'])),),
+        ('self',),
+        {},
+        {})
+
+
+def EluBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.elu_backward(grad, alpha, scale, input_scale, is_result, self_or_result)"""
+    return at.elu_backward(v['grad'], v['alpha'], v['scale'], v['input_scale'], v['is_result'], v['self_or_result'])
+
+
+def EluBackwardBackward0_self_or_result(v: dict[str, Any]) -> Any:
+    """self_or_result: elu_double_backward(grad, grad_output, alpha, scale, input_scale, is_result, self_or_result)"""
+    return elu_double_backward(v['grad'], v['grad_output'], v['alpha'], v['scale'], v['input_scale'], v['is_result'], v['self_or_result'])
+
+
+class EluBackwardBackward0(TraceableFunction):
+    """elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'elu_backward',
+        (Formula(('grad_output',), EluBackwardBackward0_grad_output, frozenset(['alpha', 'at', 'grad', 'input_scale', 'is_result', 'scale', 'self_or_result'])),
+         Formula(('self_or_result',), EluBackwardBackward0_self_or_result, frozenset(['alpha', 'elu_double_backward', 'grad', 'grad_output', 'input_scale', 'is_result', 'scale', 'self_or_result'])),),
+        ('grad_output', 'self_or_result'),
+        {},
+        {})
+
+
+def GeluBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.gelu_backward(grad, self, approximate=approximate)"""
+    return at.gelu_backward(v['grad'], v['self'], approximate=v['approximate'])
+
+
+class GeluBackward0(TraceableFunction):
+    """gelu(Tensor self, *, str approximate='none') -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'gelu',
+        (Formula(('self',), GeluBackward0_self, frozenset(['approximate', 'at', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def GluBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.glu_backward(grad, self, dim)"""
+    return at.glu_backward(v['grad'], v['self'], v['dim'])
+
+
+class GluBackward0(TraceableFunction):
+    """glu(Tensor self, int dim=-1) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'glu',
+        (Formula(('self',), GluBackward0_self, frozenset(['at', 'dim', 'grad', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def HardtanhBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.hardtanh_backward(grad, self, min_val, max_val)"""
+    return at.hardtanh_backward(v['grad'], v['self'], v['min_val'], v['max_val'])
+
+
+class HardtanhBackward0(TraceableFunction):
+    """hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'hardtanh',
+        (Formula(('self',), HardtanhBackward0_self, frozenset(['at', 'grad', 'max_val', 'min_val', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def HardtanhBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.hardtanh_backward(grad, self, min_val, max_val)"""
+    return at.hardtanh_backward(v['grad'], v['self'], v['min_val'], v['max_val'])
+
+
+def HardtanhBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(grad)"""
+    return at.zeros_like(v['grad'])
+
+
+class HardtanhBackwardBackward0(TraceableFunction):
+    """hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'hardtanh_backward',
+        (Formula(('grad_output',), HardtanhBackwardBackward0_grad_output, frozenset(['at', 'grad', 'max_val', 'min_val', 'self'])),
+         Formula(('self',), HardtanhBackwardBackward0_self, frozenset(['at', 'grad'])),),
+        ('grad_output', 'self'),
+        {},
+        {})
+
+
+def LeakyReluBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.leaky_relu_backward(grad, self, negative_slope, False)"""
+    return at.leaky_relu_backward(v['grad'], v['self'], v['negative_slope'], False)
+
+
+class LeakyReluBackward0(TraceableFunction):
+    """leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'leaky_relu',
+        (Formula(('self',), LeakyReluBackward0_self, frozenset(['at', 'grad', 'negative_slope', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def LeakyReluBackward1_self(v: dict[str, Any]) -> Any:
+    """self: at.leaky_relu_backward(grad, result, negative_slope, True)"""
+    return at.leaky_relu_backward(v['grad'], v['result'], v['negative_slope'], True)
+
+
+class LeakyReluBackward1(TraceableFunction):
+    """leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'leaky_relu_',
+        (Formula(('self',), LeakyReluBackward1_self, frozenset(['at', 'grad', 'negative_slope', 'result'])),),
+        ('self',),
+        {},
+        {})
+
+
+def LeakyReluBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.leaky_relu_backward(grad, self, negative_slope, False)"""
+    return at.leaky_relu_backward(v['grad'], v['self'], v['negative_slope'], False)
+
+
+def LeakyReluBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(grad)"""
+    return at.zeros_like(v['grad'])
+
+
+class LeakyReluBackwardBackward0(TraceableFunction):
+    """leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'leaky_relu_backward',
+        (Formula(('grad_output',), LeakyReluBackwardBackward0_grad_output, frozenset(['at', 'grad', 'negative_slope', 'self'])),
+         Formula(('self',), LeakyReluBackwardBackward0_self, frozenset(['at', 'grad'])),),
+        ('grad_output', 'self'),
+        {},
+        {})
+
+
+def SiluBackward0_self(v: dict[str, Any]) -> Any:
+    """self: infinitely_differentiable_silu_backward(grad, self) if is_grad_enabled() else at.silu_backward(grad, self)"""
+    return infinitely_differentiable_silu_backward(v['grad'], v['self']) if is_grad_enabled() else at.silu_backward(v['grad'], v['self'])
+
+
+class SiluBackward0(TraceableFunction):
+    """silu(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'silu',
+        (Formula(('self',), SiluBackward0_self, frozenset(['at', 'grad', 'infinitely_differentiable_silu_backward', 'is_grad_enabled', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def MishBackward0_self(v: dict[str, Any]) -> Any:
+    """self: infinitely_differentiable_mish_backward(grad, self) if is_grad_enabled() else at.mish_backward(grad, self)"""
+    return infinitely_differentiable_mish_backward(v['grad'], v['self']) if is_grad_enabled() else at.mish_backward(v['grad'], v['self'])
+
+
+class MishBackward0(TraceableFunction):
+    """mish(Tensor self) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'mish',
+        (Formula(('self',), MishBackward0_self, frozenset(['at', 'grad', 'infinitely_differentiable_mish_backward', 'is_grad_enabled', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def SoftplusBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.softplus_backward(grad, self, beta, threshold)"""
+    return at.softplus_backward(v['grad'], v['self'], v['beta'], v['threshold'])
+
+
+class SoftplusBackward0(TraceableFunction):
+    """softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'softplus',
+        (Formula(('self',), SoftplusBackward0_self, frozenset(['at', 'beta', 'grad', 'self', 'threshold'])),),
+        ('self',),
+        {},
+        {})
+
+
 def ThresholdBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
     """grad_output: threshold_backward(grad, self, threshold)"""
     return threshold_backward(v['grad'], v['self'], v['threshold'])
@@ -2440,6 +2684,52 @@ class MseLossBackwardBackward0(TraceableFunction):
          Formula(('self',), MseLossBackwardBackward0_self, frozenset(['grad', 'grad_output', 'mse_loss_double_backward', 'reduction', 'self'])),
          Formula(('target',), MseLossBackwardBackward0_target, frozenset(['grad', 'grad_output', 'mse_loss_double_backward', 'reduction', 'target'])),),
         ('grad_output', 'self', 'target'),
+        {},
+        {})
+
+
+def BinaryCrossEntropyBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.binary_cross_entropy_backward(grad, self, target, weight, reduction)"""
+    return at.binary_cross_entropy_backward(v['grad'], v['self'], v['target'], v['weight'], v['reduction'])
+
+
+def BinaryCrossEntropyBackward0_target(v: dict[str, Any]) -> Any:
+    """target: binary_cross_entropy_target_backward(grad, self, target, weight, reduction)"""
+    return binary_cross_entropy_target_backward(v['grad'], v['self'], v['target'], v['weight'], v['reduction'])
+
+
+class BinaryCrossEntropyBackward0(TraceableFunction):
+    """binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'binary_cross_entropy',
+        (Formula(('self',), BinaryCrossEntropyBackward0_self, frozenset(['at', 'grad', 'reduction', 'self', 'target', 'weight'])),
+         Formula(('target',), BinaryCrossEntropyBackward0_target, frozenset(['binary_cross_entropy_target_backward', 'grad', 'reduction', 'self', 'target', 'weight'])),),
+        ('self', 'target'),
+        {},
+        {})
+
+
+def SmoothL1LossBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.smooth_l1_loss_backward(grad, self, target, reduction, beta)"""
+    return at.smooth_l1_loss_backward(v['grad'], v['self'], v['target'], v['reduction'], v['beta'])
+
+
+def SmoothL1LossBackward0_target(v: dict[str, Any]) -> Any:
+    """target: at.smooth_l1_loss_backward(grad, target, self, reduction, beta)"""
+    return at.smooth_l1_loss_backward(v['grad'], v['target'], v['self'], v['reduction'], v['beta'])
+
+
+class SmoothL1LossBackward0(TraceableFunction):
+    """smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'smooth_l1_loss',
+        (Formula(('self',), SmoothL1LossBackward0_self, frozenset(['at', 'beta', 'grad', 'reduction', 'self', 'target'])),
+         Formula(('target',), SmoothL1LossBackward0_target, frozenset(['at', 'beta', 'grad', 'reduction', 'self', 'target'])),),
+        ('self', 'target'),
         {},
         {})
 

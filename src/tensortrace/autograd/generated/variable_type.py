@@ -3747,6 +3747,669 @@ ops.relu_.register(DispatchKey.Autograd, KernelFunction(
     relu_, "torch::autograd::VariableType::relu_", with_keyset=True))
 
 
+_record_elu_out = GraphRecording(ops.elu_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::elu", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def elu_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[4])):
+        return _record_elu_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.elu_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.elu_out.register(DispatchKey.Autograd, KernelFunction(
+    elu_out, "torch::autograd::VariableType::elu", with_keyset=True))
+
+
+_record_elu = GraphRecording(ops.elu, AutoDispatchBelowADInplaceOrView, nodes.EluBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::elu", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def elu(ks: DispatchKeySet, *args: Any) -> Any:
+    """elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor: records EluBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_elu(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.elu.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.elu.register(DispatchKey.Autograd, KernelFunction(
+    elu, "torch::autograd::VariableType::elu", with_keyset=True))
+
+
+_record_elu_backward_grad_input = GraphRecording(ops.elu_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::elu_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def elu_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """elu_backward.grad_input(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5]) or requires_grad(args[6])):
+        return _record_elu_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.elu_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.elu_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    elu_backward_grad_input, "torch::autograd::VariableType::elu_backward", with_keyset=True))
+
+
+_record_elu_backward = GraphRecording(ops.elu_backward, AutoDispatchBelowADInplaceOrView, nodes.EluBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::elu_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def elu_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor: records EluBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[5])):
+        return _record_elu_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.elu_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.elu_backward.register(DispatchKey.Autograd, KernelFunction(
+    elu_backward, "torch::autograd::VariableType::elu_backward", with_keyset=True))
+
+
+_record_elu_ = GraphRecording(ops.elu_, AutoDispatchBelowAutograd, nodes.EluBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::elu_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def elu_(ks: DispatchKeySet, *args: Any) -> Any:
+    """elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!): records EluBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_elu_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.elu_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.elu_.register(DispatchKey.Autograd, KernelFunction(
+    elu_, "torch::autograd::VariableType::elu_", with_keyset=True))
+
+
+_record_glu_out = GraphRecording(ops.glu_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::glu", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def glu_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """glu.out(Tensor self, int dim=-1, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2])):
+        return _record_glu_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.glu_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.glu_out.register(DispatchKey.Autograd, KernelFunction(
+    glu_out, "torch::autograd::VariableType::glu", with_keyset=True))
+
+
+_record_glu = GraphRecording(ops.glu, AutoDispatchBelowADInplaceOrView, nodes.GluBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::glu", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def glu(ks: DispatchKeySet, *args: Any) -> Any:
+    """glu(Tensor self, int dim=-1) -> Tensor: records GluBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_glu(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.glu.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.glu.register(DispatchKey.Autograd, KernelFunction(
+    glu, "torch::autograd::VariableType::glu", with_keyset=True))
+
+
+_record_glu_backward_grad_input = GraphRecording(ops.glu_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::glu_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def glu_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """glu_backward.grad_input(Tensor grad_output, Tensor self, int dim, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[3])):
+        return _record_glu_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.glu_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.glu_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    glu_backward_grad_input, "torch::autograd::VariableType::glu_backward", with_keyset=True))
+
+
+_record_glu_backward = GraphRecording(ops.glu_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::glu_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def glu_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """glu_backward(Tensor grad_output, Tensor self, int dim) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_glu_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.glu_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.glu_backward.register(DispatchKey.Autograd, KernelFunction(
+    glu_backward, "torch::autograd::VariableType::glu_backward", with_keyset=True))
+
+
+_record_hardtanh_out = GraphRecording(ops.hardtanh_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::hardtanh", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hardtanh_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[3])):
+        return _record_hardtanh_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.hardtanh_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hardtanh_out.register(DispatchKey.Autograd, KernelFunction(
+    hardtanh_out, "torch::autograd::VariableType::hardtanh", with_keyset=True))
+
+
+_record_hardtanh = GraphRecording(ops.hardtanh, AutoDispatchBelowADInplaceOrView, nodes.HardtanhBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::hardtanh", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hardtanh(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor: records HardtanhBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_hardtanh(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.hardtanh.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hardtanh.register(DispatchKey.Autograd, KernelFunction(
+    hardtanh, "torch::autograd::VariableType::hardtanh", with_keyset=True))
+
+
+_record_hardtanh_backward_grad_input = GraphRecording(ops.hardtanh_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::hardtanh_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hardtanh_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardtanh_backward.grad_input(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[4])):
+        return _record_hardtanh_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.hardtanh_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hardtanh_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    hardtanh_backward_grad_input, "torch::autograd::VariableType::hardtanh_backward", with_keyset=True))
+
+
+_record_hardtanh_backward = GraphRecording(ops.hardtanh_backward, AutoDispatchBelowADInplaceOrView, nodes.HardtanhBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::hardtanh_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hardtanh_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor: records HardtanhBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_hardtanh_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.hardtanh_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hardtanh_backward.register(DispatchKey.Autograd, KernelFunction(
+    hardtanh_backward, "torch::autograd::VariableType::hardtanh_backward", with_keyset=True))
+
+
+_record_hardtanh_ = GraphRecording(ops.hardtanh_, AutoDispatchBelowAutograd, nodes.HardtanhBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::hardtanh_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def hardtanh_(ks: DispatchKeySet, *args: Any) -> Any:
+    """hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!): records HardtanhBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_hardtanh_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.hardtanh_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.hardtanh_.register(DispatchKey.Autograd, KernelFunction(
+    hardtanh_, "torch::autograd::VariableType::hardtanh_", with_keyset=True))
+
+
+_record_leaky_relu_out = GraphRecording(ops.leaky_relu_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::leaky_relu", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def leaky_relu_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2])):
+        return _record_leaky_relu_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.leaky_relu_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.leaky_relu_out.register(DispatchKey.Autograd, KernelFunction(
+    leaky_relu_out, "torch::autograd::VariableType::leaky_relu", with_keyset=True))
+
+
+_record_leaky_relu = GraphRecording(ops.leaky_relu, AutoDispatchBelowADInplaceOrView, nodes.LeakyReluBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::leaky_relu", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def leaky_relu(ks: DispatchKeySet, *args: Any) -> Any:
+    """leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor: records LeakyReluBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_leaky_relu(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.leaky_relu.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.leaky_relu.register(DispatchKey.Autograd, KernelFunction(
+    leaky_relu, "torch::autograd::VariableType::leaky_relu", with_keyset=True))
+
+
+_record_leaky_relu_backward_grad_input = GraphRecording(ops.leaky_relu_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::leaky_relu_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def leaky_relu_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """leaky_relu_backward.grad_input(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[4])):
+        return _record_leaky_relu_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.leaky_relu_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.leaky_relu_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    leaky_relu_backward_grad_input, "torch::autograd::VariableType::leaky_relu_backward", with_keyset=True))
+
+
+_record_leaky_relu_backward = GraphRecording(ops.leaky_relu_backward, AutoDispatchBelowADInplaceOrView, nodes.LeakyReluBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::leaky_relu_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def leaky_relu_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor: records LeakyReluBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_leaky_relu_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.leaky_relu_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.leaky_relu_backward.register(DispatchKey.Autograd, KernelFunction(
+    leaky_relu_backward, "torch::autograd::VariableType::leaky_relu_backward", with_keyset=True))
+
+
+_record_leaky_relu_ = GraphRecording(ops.leaky_relu_, AutoDispatchBelowAutograd, nodes.LeakyReluBackward1)
+
+
+@traced("autograd", "torch::autograd::VariableType::leaky_relu_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def leaky_relu_(ks: DispatchKeySet, *args: Any) -> Any:
+    """leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!): records LeakyReluBackward1"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_leaky_relu_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.leaky_relu_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.leaky_relu_.register(DispatchKey.Autograd, KernelFunction(
+    leaky_relu_, "torch::autograd::VariableType::leaky_relu_", with_keyset=True))
+
+
+_record_log_sigmoid_backward_grad_input = GraphRecording(ops.log_sigmoid_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::log_sigmoid_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def log_sigmoid_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """log_sigmoid_backward.grad_input(Tensor grad_output, Tensor self, Tensor buffer, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3])):
+        return _record_log_sigmoid_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.log_sigmoid_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.log_sigmoid_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    log_sigmoid_backward_grad_input, "torch::autograd::VariableType::log_sigmoid_backward", with_keyset=True))
+
+
+_record_log_sigmoid_backward = GraphRecording(ops.log_sigmoid_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::log_sigmoid_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def log_sigmoid_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_log_sigmoid_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.log_sigmoid_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.log_sigmoid_backward.register(DispatchKey.Autograd, KernelFunction(
+    log_sigmoid_backward, "torch::autograd::VariableType::log_sigmoid_backward", with_keyset=True))
+
+
+_record_softplus_out = GraphRecording(ops.softplus_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::softplus", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def softplus_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[3])):
+        return _record_softplus_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.softplus_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.softplus_out.register(DispatchKey.Autograd, KernelFunction(
+    softplus_out, "torch::autograd::VariableType::softplus", with_keyset=True))
+
+
+_record_softplus = GraphRecording(ops.softplus, AutoDispatchBelowADInplaceOrView, nodes.SoftplusBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::softplus", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def softplus(ks: DispatchKeySet, *args: Any) -> Any:
+    """softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor: records SoftplusBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_softplus(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.softplus.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.softplus.register(DispatchKey.Autograd, KernelFunction(
+    softplus, "torch::autograd::VariableType::softplus", with_keyset=True))
+
+
+_record_softplus_backward_grad_input = GraphRecording(ops.softplus_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::softplus_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def softplus_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """softplus_backward.grad_input(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[4])):
+        return _record_softplus_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.softplus_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.softplus_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    softplus_backward_grad_input, "torch::autograd::VariableType::softplus_backward", with_keyset=True))
+
+
+_record_softplus_backward = GraphRecording(ops.softplus_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::softplus_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def softplus_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_softplus_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.softplus_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.softplus_backward.register(DispatchKey.Autograd, KernelFunction(
+    softplus_backward, "torch::autograd::VariableType::softplus_backward", with_keyset=True))
+
+
+_record_gelu_out = GraphRecording(ops.gelu_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::gelu", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def gelu_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[2])):
+        return _record_gelu_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.gelu_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.gelu_out.register(DispatchKey.Autograd, KernelFunction(
+    gelu_out, "torch::autograd::VariableType::gelu", with_keyset=True))
+
+
+_record_gelu_ = GraphRecording(ops.gelu_, AutoDispatchBelowAutograd, nodes.GeluBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::gelu_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def gelu_(ks: DispatchKeySet, *args: Any) -> Any:
+    """gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!): records GeluBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_gelu_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.gelu_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.gelu_.register(DispatchKey.Autograd, KernelFunction(
+    gelu_, "torch::autograd::VariableType::gelu_", with_keyset=True))
+
+
+_record_gelu = GraphRecording(ops.gelu, AutoDispatchBelowADInplaceOrView, nodes.GeluBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::gelu", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def gelu(ks: DispatchKeySet, *args: Any) -> Any:
+    """gelu(Tensor self, *, str approximate='none') -> Tensor: records GeluBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_gelu(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.gelu.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.gelu.register(DispatchKey.Autograd, KernelFunction(
+    gelu, "torch::autograd::VariableType::gelu", with_keyset=True))
+
+
+_record_gelu_backward_grad_input = GraphRecording(ops.gelu_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::gelu_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def gelu_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """gelu_backward.grad_input(Tensor grad_output, Tensor self, *, str approximate='none', Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[3])):
+        return _record_gelu_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.gelu_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.gelu_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    gelu_backward_grad_input, "torch::autograd::VariableType::gelu_backward", with_keyset=True))
+
+
+_record_gelu_backward = GraphRecording(ops.gelu_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::gelu_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def gelu_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_gelu_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.gelu_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.gelu_backward.register(DispatchKey.Autograd, KernelFunction(
+    gelu_backward, "torch::autograd::VariableType::gelu_backward", with_keyset=True))
+
+
+_record_silu = GraphRecording(ops.silu, AutoDispatchBelowADInplaceOrView, nodes.SiluBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::silu", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def silu(ks: DispatchKeySet, *args: Any) -> Any:
+    """silu(Tensor self) -> Tensor: records SiluBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_silu(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.silu.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.silu.register(DispatchKey.Autograd, KernelFunction(
+    silu, "torch::autograd::VariableType::silu", with_keyset=True))
+
+
+_record_silu_ = GraphRecording(ops.silu_, AutoDispatchBelowAutograd, nodes.SiluBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::silu_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def silu_(ks: DispatchKeySet, *args: Any) -> Any:
+    """silu_(Tensor(a!) self) -> Tensor(a!): records SiluBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_silu_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.silu_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.silu_.register(DispatchKey.Autograd, KernelFunction(
+    silu_, "torch::autograd::VariableType::silu_", with_keyset=True))
+
+
+_record_silu_out = GraphRecording(ops.silu_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::silu", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def silu_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_silu_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.silu_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.silu_out.register(DispatchKey.Autograd, KernelFunction(
+    silu_out, "torch::autograd::VariableType::silu", with_keyset=True))
+
+
+_record_silu_backward_grad_input = GraphRecording(ops.silu_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::silu_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def silu_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """silu_backward.grad_input(Tensor grad_output, Tensor self, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_silu_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.silu_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.silu_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    silu_backward_grad_input, "torch::autograd::VariableType::silu_backward", with_keyset=True))
+
+
+_record_silu_backward = GraphRecording(ops.silu_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::silu_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def silu_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """silu_backward(Tensor grad_output, Tensor self) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_silu_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.silu_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.silu_backward.register(DispatchKey.Autograd, KernelFunction(
+    silu_backward, "torch::autograd::VariableType::silu_backward", with_keyset=True))
+
+
+_record_mish = GraphRecording(ops.mish, AutoDispatchBelowADInplaceOrView, nodes.MishBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::mish", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def mish(ks: DispatchKeySet, *args: Any) -> Any:
+    """mish(Tensor self) -> Tensor: records MishBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_mish(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.mish.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.mish.register(DispatchKey.Autograd, KernelFunction(
+    mish, "torch::autograd::VariableType::mish", with_keyset=True))
+
+
+_record_mish_ = GraphRecording(ops.mish_, AutoDispatchBelowAutograd, nodes.MishBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::mish_", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def mish_(ks: DispatchKeySet, *args: Any) -> Any:
+    """mish_(Tensor(a!) self) -> Tensor(a!): records MishBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_mish_(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.mish_.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.mish_.register(DispatchKey.Autograd, KernelFunction(
+    mish_, "torch::autograd::VariableType::mish_", with_keyset=True))
+
+
+_record_mish_out = GraphRecording(ops.mish_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::mish", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def mish_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_mish_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.mish_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.mish_out.register(DispatchKey.Autograd, KernelFunction(
+    mish_out, "torch::autograd::VariableType::mish", with_keyset=True))
+
+
+_record_mish_backward = GraphRecording(ops.mish_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::mish_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def mish_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """mish_backward(Tensor grad_output, Tensor self) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_mish_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.mish_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.mish_backward.register(DispatchKey.Autograd, KernelFunction(
+    mish_backward, "torch::autograd::VariableType::mish_backward", with_keyset=True))
+
+
 _record_clamp_out = GraphRecording(ops.clamp_out, AutoDispatchBelowAutograd, None)
 
 
@@ -6741,6 +7404,108 @@ def mse_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
 
 ops.mse_loss_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
     mse_loss_backward_grad_input, "torch::autograd::VariableType::mse_loss_backward", with_keyset=True))
+
+
+_record_binary_cross_entropy = GraphRecording(ops.binary_cross_entropy, AutoDispatchBelowADInplaceOrView, nodes.BinaryCrossEntropyBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::binary_cross_entropy", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def binary_cross_entropy(ks: DispatchKeySet, *args: Any) -> Any:
+    """binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor: records BinaryCrossEntropyBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_binary_cross_entropy(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.binary_cross_entropy.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.binary_cross_entropy.register(DispatchKey.Autograd, KernelFunction(
+    binary_cross_entropy, "torch::autograd::VariableType::binary_cross_entropy", with_keyset=True))
+
+
+_record_binary_cross_entropy_backward = GraphRecording(ops.binary_cross_entropy_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::binary_cross_entropy_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def binary_cross_entropy_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[3])):
+        return _record_binary_cross_entropy_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.binary_cross_entropy_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.binary_cross_entropy_backward.register(DispatchKey.Autograd, KernelFunction(
+    binary_cross_entropy_backward, "torch::autograd::VariableType::binary_cross_entropy_backward", with_keyset=True))
+
+
+_record_smooth_l1_loss_out = GraphRecording(ops.smooth_l1_loss_out, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::smooth_l1_loss", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def smooth_l1_loss_out(ks: DispatchKeySet, *args: Any) -> Any:
+    """smooth_l1_loss.out(Tensor self, Tensor target, int reduction=Mean, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[4])):
+        return _record_smooth_l1_loss_out(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.smooth_l1_loss_out.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.smooth_l1_loss_out.register(DispatchKey.Autograd, KernelFunction(
+    smooth_l1_loss_out, "torch::autograd::VariableType::smooth_l1_loss", with_keyset=True))
+
+
+_record_smooth_l1_loss = GraphRecording(ops.smooth_l1_loss, AutoDispatchBelowADInplaceOrView, nodes.SmoothL1LossBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::smooth_l1_loss", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def smooth_l1_loss(ks: DispatchKeySet, *args: Any) -> Any:
+    """smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor: records SmoothL1LossBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_smooth_l1_loss(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.smooth_l1_loss.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.smooth_l1_loss.register(DispatchKey.Autograd, KernelFunction(
+    smooth_l1_loss, "torch::autograd::VariableType::smooth_l1_loss", with_keyset=True))
+
+
+_record_smooth_l1_loss_backward_grad_input = GraphRecording(ops.smooth_l1_loss_backward_grad_input, AutoDispatchBelowAutograd, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::smooth_l1_loss_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def smooth_l1_loss_backward_grad_input(ks: DispatchKeySet, *args: Any) -> Any:
+    """smooth_l1_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta, *, Tensor(a!) grad_input) -> Tensor(a!): records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2]) or requires_grad(args[5])):
+        return _record_smooth_l1_loss_backward_grad_input(ks, args)
+    with AutoDispatchBelowAutograd():
+        return ops.smooth_l1_loss_backward_grad_input.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.smooth_l1_loss_backward_grad_input.register(DispatchKey.Autograd, KernelFunction(
+    smooth_l1_loss_backward_grad_input, "torch::autograd::VariableType::smooth_l1_loss_backward", with_keyset=True))
+
+
+_record_smooth_l1_loss_backward = GraphRecording(ops.smooth_l1_loss_backward, AutoDispatchBelowADInplaceOrView, None)
+
+
+@traced("autograd", "torch::autograd::VariableType::smooth_l1_loss_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def smooth_l1_loss_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta) -> Tensor: records NotImplemented"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1]) or requires_grad(args[2])):
+        return _record_smooth_l1_loss_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.smooth_l1_loss_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.smooth_l1_loss_backward.register(DispatchKey.Autograd, KernelFunction(
+    smooth_l1_loss_backward, "torch::autograd::VariableType::smooth_l1_loss_backward", with_keyset=True))
 
 
 _record_binary_cross_entropy_with_logits = GraphRecording(ops.binary_cross_entropy_with_logits, AutoDispatchBelowADInplaceOrView, nodes.BinaryCrossEntropyWithLogitsBackward0)

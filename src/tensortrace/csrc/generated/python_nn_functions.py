@@ -14,11 +14,712 @@ from tensortrace.aten import functions as at
 from tensortrace.aten.generated import operators as ops
 from tensortrace.csrc import return_types
 from tensortrace.csrc.python_arg_parser import INT64_MAX, INT64_MIN, PythonArgParser
-from tensortrace.csrc.python_binding_helpers import call_out, convert, int64_arg, wrap_result
+from tensortrace.csrc.python_binding_helpers import (
+    call_out,
+    convert,
+    int64_arg,
+    scalar_arg,
+    wrap_result,
+)
 from tensortrace.csrc.python_variable import THPVariable_Wrap, handle_th_errors
 from tensortrace.trace import recorder, traced
 
 TORCH_FUNCTIONS_CPP = "torch/csrc/autograd/generated/python_torch_functions_0.cpp"
+
+
+# ---- elu ---------------------------------------------------------------------------------------
+parser_elu = PythonArgParser.lazy([
+    'elu(Tensor input, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_elu", TORCH_FUNCTIONS_CPP, "dispatch_elu", legacy="dispatch_elu")
+def dispatch_elu_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """elu(Tensor input, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor out=None): elu, out= elu.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.elu_out, 'elu', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    if kwargs['scale'] is not None:
+        call_kwargs['scale'] = kwargs['scale']
+    if kwargs['input_scale'] is not None:
+        call_kwargs['input_scale'] = kwargs['input_scale']
+    return at.elu(**call_kwargs)
+
+structseqs_elu = [(return_types.for_schema('elu', ops.elu.schema), return_types.for_schema('elu_out', ops.elu_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_elu", TORCH_FUNCTIONS_CPP, legacy="THPVariable_elu")
+def elu(*args: Any, **kwargs: Any) -> Any:
+    """torch.elu: THPVariable_elu"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.elu",
+                                 {"python_name": "torch.elu"})
+    self = None
+    r = parser_elu.parse(args, kwargs)
+    a = r.args
+    # elu(Tensor input, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    alpha = a[1]
+    if alpha is None:
+        alpha = 1
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    scale = a[2]
+    if scale is None:
+        scale = 1
+    elif type(scale) is not float:
+        scale = scalar_arg(scale)
+    input_scale = a[3]
+    if input_scale is None:
+        input_scale = 1
+    elif type(input_scale) is not float:
+        input_scale = scalar_arg(input_scale)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_elu_0(self, {'self': self_, 'alpha': alpha, 'scale': scale, 'input_scale': input_scale, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- elu_ --------------------------------------------------------------------------------------
+parser_elu_ = PythonArgParser.lazy([
+    'elu_(Tensor input, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1)',
+])
+
+
+@traced("python", "dispatch_elu_", TORCH_FUNCTIONS_CPP, "dispatch_elu_", legacy="dispatch_elu_")
+def dispatch_elu__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """elu_(Tensor input, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1): elu_"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['alpha'] is not None:
+        call_kwargs['alpha'] = kwargs['alpha']
+    if kwargs['scale'] is not None:
+        call_kwargs['scale'] = kwargs['scale']
+    if kwargs['input_scale'] is not None:
+        call_kwargs['input_scale'] = kwargs['input_scale']
+    return at.elu_(**call_kwargs)
+
+structseqs_elu_ = [(return_types.for_schema('elu_', ops.elu_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_elu_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_elu_")
+def elu_(*args: Any, **kwargs: Any) -> Any:
+    """torch.elu_: THPVariable_elu_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.elu_",
+                                 {"python_name": "torch.elu_"})
+    self = None
+    r = parser_elu_.parse(args, kwargs)
+    a = r.args
+    # elu_(Tensor input, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    alpha = a[1]
+    if alpha is None:
+        alpha = 1
+    elif type(alpha) is not float:
+        alpha = scalar_arg(alpha)
+    scale = a[2]
+    if scale is None:
+        scale = 1
+    elif type(scale) is not float:
+        scale = scalar_arg(scale)
+    input_scale = a[3]
+    if input_scale is None:
+        input_scale = 1
+    elif type(input_scale) is not float:
+        input_scale = scalar_arg(input_scale)
+    result = dispatch_elu__0(self, {'self': self_, 'alpha': alpha, 'scale': scale, 'input_scale': input_scale})
+    return THPVariable_Wrap(result)
+
+
+# ---- glu ---------------------------------------------------------------------------------------
+parser_glu = PythonArgParser.lazy([
+    'glu(Tensor input, int64_t dim=-1, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_glu", TORCH_FUNCTIONS_CPP, "dispatch_glu", legacy="dispatch_glu")
+def dispatch_glu_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """glu(Tensor input, int64_t dim=-1, *, Tensor out=None): glu, out= glu.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.glu_out, 'glu', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    return at.glu(**call_kwargs)
+
+structseqs_glu = [(return_types.for_schema('glu', ops.glu.schema), return_types.for_schema('glu_out', ops.glu_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_glu", TORCH_FUNCTIONS_CPP, legacy="THPVariable_glu")
+def glu(*args: Any, **kwargs: Any) -> Any:
+    """torch.glu: THPVariable_glu"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.glu",
+                                 {"python_name": "torch.glu"})
+    self = None
+    r = parser_glu.parse(args, kwargs)
+    a = r.args
+    # glu(Tensor input, int64_t dim=-1, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    dim = a[1]
+    if dim is None:
+        dim = -1
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_glu_0(self, {'self': self_, 'dim': dim, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- hardtanh ----------------------------------------------------------------------------------
+parser_hardtanh = PythonArgParser.lazy([
+    'hardtanh(Tensor input, Scalar min_val=-1, Scalar max_val=1, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_hardtanh", TORCH_FUNCTIONS_CPP, "dispatch_hardtanh", legacy="dispatch_hardtanh")
+def dispatch_hardtanh_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hardtanh(Tensor input, Scalar min_val=-1, Scalar max_val=1, *, Tensor out=None): hardtanh, out= hardtanh.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.hardtanh_out, 'hardtanh', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['min_val'] is not None:
+        call_kwargs['min_val'] = kwargs['min_val']
+    if kwargs['max_val'] is not None:
+        call_kwargs['max_val'] = kwargs['max_val']
+    return at.hardtanh(**call_kwargs)
+
+structseqs_hardtanh = [(return_types.for_schema('hardtanh', ops.hardtanh.schema), return_types.for_schema('hardtanh_out', ops.hardtanh_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_hardtanh", TORCH_FUNCTIONS_CPP, legacy="THPVariable_hardtanh")
+def hardtanh(*args: Any, **kwargs: Any) -> Any:
+    """torch.hardtanh: THPVariable_hardtanh"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.hardtanh",
+                                 {"python_name": "torch.hardtanh"})
+    self = None
+    r = parser_hardtanh.parse(args, kwargs)
+    a = r.args
+    # hardtanh(Tensor input, Scalar min_val=-1, Scalar max_val=1, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    min_val = a[1]
+    if min_val is None:
+        min_val = -1
+    elif type(min_val) is not float:
+        min_val = scalar_arg(min_val)
+    max_val = a[2]
+    if max_val is None:
+        max_val = 1
+    elif type(max_val) is not float:
+        max_val = scalar_arg(max_val)
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_hardtanh_0(self, {'self': self_, 'min_val': min_val, 'max_val': max_val, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- hardtanh_ ---------------------------------------------------------------------------------
+parser_hardtanh_ = PythonArgParser.lazy([
+    'hardtanh_(Tensor input, Scalar min_val=-1, Scalar max_val=1)',
+])
+
+
+@traced("python", "dispatch_hardtanh_", TORCH_FUNCTIONS_CPP, "dispatch_hardtanh_", legacy="dispatch_hardtanh_")
+def dispatch_hardtanh__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """hardtanh_(Tensor input, Scalar min_val=-1, Scalar max_val=1): hardtanh_"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['min_val'] is not None:
+        call_kwargs['min_val'] = kwargs['min_val']
+    if kwargs['max_val'] is not None:
+        call_kwargs['max_val'] = kwargs['max_val']
+    return at.hardtanh_(**call_kwargs)
+
+structseqs_hardtanh_ = [(return_types.for_schema('hardtanh_', ops.hardtanh_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_hardtanh_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_hardtanh_")
+def hardtanh_(*args: Any, **kwargs: Any) -> Any:
+    """torch.hardtanh_: THPVariable_hardtanh_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.hardtanh_",
+                                 {"python_name": "torch.hardtanh_"})
+    self = None
+    r = parser_hardtanh_.parse(args, kwargs)
+    a = r.args
+    # hardtanh_(Tensor input, Scalar min_val=-1, Scalar max_val=1)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    min_val = a[1]
+    if min_val is None:
+        min_val = -1
+    elif type(min_val) is not float:
+        min_val = scalar_arg(min_val)
+    max_val = a[2]
+    if max_val is None:
+        max_val = 1
+    elif type(max_val) is not float:
+        max_val = scalar_arg(max_val)
+    result = dispatch_hardtanh__0(self, {'self': self_, 'min_val': min_val, 'max_val': max_val})
+    return THPVariable_Wrap(result)
+
+
+# ---- leaky_relu --------------------------------------------------------------------------------
+parser_leaky_relu = PythonArgParser.lazy([
+    'leaky_relu(Tensor input, Scalar negative_slope=0.01, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_leaky_relu", TORCH_FUNCTIONS_CPP, "dispatch_leaky_relu", legacy="dispatch_leaky_relu")
+def dispatch_leaky_relu_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """leaky_relu(Tensor input, Scalar negative_slope=0.01, *, Tensor out=None): leaky_relu, out= leaky_relu.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.leaky_relu_out, 'leaky_relu', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['negative_slope'] is not None:
+        call_kwargs['negative_slope'] = kwargs['negative_slope']
+    return at.leaky_relu(**call_kwargs)
+
+structseqs_leaky_relu = [(return_types.for_schema('leaky_relu', ops.leaky_relu.schema), return_types.for_schema('leaky_relu_out', ops.leaky_relu_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_leaky_relu", TORCH_FUNCTIONS_CPP, legacy="THPVariable_leaky_relu")
+def leaky_relu(*args: Any, **kwargs: Any) -> Any:
+    """torch.leaky_relu: THPVariable_leaky_relu"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.leaky_relu",
+                                 {"python_name": "torch.leaky_relu"})
+    self = None
+    r = parser_leaky_relu.parse(args, kwargs)
+    a = r.args
+    # leaky_relu(Tensor input, Scalar negative_slope=0.01, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    negative_slope = a[1]
+    if negative_slope is None:
+        negative_slope = 0.01
+    elif type(negative_slope) is not float:
+        negative_slope = scalar_arg(negative_slope)
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_leaky_relu_0(self, {'self': self_, 'negative_slope': negative_slope, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- leaky_relu_ -------------------------------------------------------------------------------
+parser_leaky_relu_ = PythonArgParser.lazy([
+    'leaky_relu_(Tensor input, Scalar negative_slope=0.01)',
+])
+
+
+@traced("python", "dispatch_leaky_relu_", TORCH_FUNCTIONS_CPP, "dispatch_leaky_relu_", legacy="dispatch_leaky_relu_")
+def dispatch_leaky_relu__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """leaky_relu_(Tensor input, Scalar negative_slope=0.01): leaky_relu_"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['negative_slope'] is not None:
+        call_kwargs['negative_slope'] = kwargs['negative_slope']
+    return at.leaky_relu_(**call_kwargs)
+
+structseqs_leaky_relu_ = [(return_types.for_schema('leaky_relu_', ops.leaky_relu_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_leaky_relu_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_leaky_relu_")
+def leaky_relu_(*args: Any, **kwargs: Any) -> Any:
+    """torch.leaky_relu_: THPVariable_leaky_relu_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.leaky_relu_",
+                                 {"python_name": "torch.leaky_relu_"})
+    self = None
+    r = parser_leaky_relu_.parse(args, kwargs)
+    a = r.args
+    # leaky_relu_(Tensor input, Scalar negative_slope=0.01)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    negative_slope = a[1]
+    if negative_slope is None:
+        negative_slope = 0.01
+    elif type(negative_slope) is not float:
+        negative_slope = scalar_arg(negative_slope)
+    result = dispatch_leaky_relu__0(self, {'self': self_, 'negative_slope': negative_slope})
+    return THPVariable_Wrap(result)
+
+
+# ---- softplus ----------------------------------------------------------------------------------
+parser_softplus = PythonArgParser.lazy([
+    'softplus(Tensor input, Scalar beta=1, Scalar threshold=20, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_softplus", TORCH_FUNCTIONS_CPP, "dispatch_softplus", legacy="dispatch_softplus")
+def dispatch_softplus_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """softplus(Tensor input, Scalar beta=1, Scalar threshold=20, *, Tensor out=None): softplus, out= softplus.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.softplus_out, 'softplus', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['beta'] is not None:
+        call_kwargs['beta'] = kwargs['beta']
+    if kwargs['threshold'] is not None:
+        call_kwargs['threshold'] = kwargs['threshold']
+    return at.softplus(**call_kwargs)
+
+structseqs_softplus = [(return_types.for_schema('softplus', ops.softplus.schema), return_types.for_schema('softplus_out', ops.softplus_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_softplus", TORCH_FUNCTIONS_CPP, legacy="THPVariable_softplus")
+def softplus(*args: Any, **kwargs: Any) -> Any:
+    """torch.softplus: THPVariable_softplus"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.softplus",
+                                 {"python_name": "torch.softplus"})
+    self = None
+    r = parser_softplus.parse(args, kwargs)
+    a = r.args
+    # softplus(Tensor input, Scalar beta=1, Scalar threshold=20, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    beta = a[1]
+    if beta is None:
+        beta = 1
+    elif type(beta) is not float:
+        beta = scalar_arg(beta)
+    threshold = a[2]
+    if threshold is None:
+        threshold = 20
+    elif type(threshold) is not float:
+        threshold = scalar_arg(threshold)
+    out = a[3]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_softplus_0(self, {'self': self_, 'beta': beta, 'threshold': threshold, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- relu6 -------------------------------------------------------------------------------------
+parser_relu6 = PythonArgParser.lazy([
+    'relu6(Tensor input)',
+])
+
+
+@traced("python", "dispatch_relu6", TORCH_FUNCTIONS_CPP, "dispatch_relu6", legacy="dispatch_relu6")
+def dispatch_relu6_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """relu6(Tensor input): relu6"""
+    return at.relu6(self=kwargs['self'])
+
+structseqs_relu6 = [(return_types.for_schema('relu6', ops.relu6.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_relu6", TORCH_FUNCTIONS_CPP, legacy="THPVariable_relu6")
+def relu6(*args: Any, **kwargs: Any) -> Any:
+    """torch.relu6: THPVariable_relu6"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.relu6",
+                                 {"python_name": "torch.relu6"})
+    self = None
+    r = parser_relu6.parse(args, kwargs)
+    a = r.args
+    # relu6(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_relu6_0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- relu6_ ------------------------------------------------------------------------------------
+parser_relu6_ = PythonArgParser.lazy([
+    'relu6_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_relu6_", TORCH_FUNCTIONS_CPP, "dispatch_relu6_", legacy="dispatch_relu6_")
+def dispatch_relu6__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """relu6_(Tensor input): relu6_"""
+    return at.relu6_(self=kwargs['self'])
+
+structseqs_relu6_ = [(return_types.for_schema('relu6_', ops.relu6_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_relu6_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_relu6_")
+def relu6_(*args: Any, **kwargs: Any) -> Any:
+    """torch.relu6_: THPVariable_relu6_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.relu6_",
+                                 {"python_name": "torch.relu6_"})
+    self = None
+    r = parser_relu6_.parse(args, kwargs)
+    a = r.args
+    # relu6_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_relu6__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- gelu_ -------------------------------------------------------------------------------------
+parser_gelu_ = PythonArgParser.lazy([
+    "gelu_(Tensor input, *, str approximate='none')",
+])
+
+
+@traced("python", "dispatch_gelu_", TORCH_FUNCTIONS_CPP, "dispatch_gelu_", legacy="dispatch_gelu_")
+def dispatch_gelu__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """gelu_(Tensor input, *, str approximate='none'): gelu_"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['approximate'] is not None:
+        call_kwargs['approximate'] = kwargs['approximate']
+    return at.gelu_(**call_kwargs)
+
+structseqs_gelu_ = [(return_types.for_schema('gelu_', ops.gelu_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_gelu_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_gelu_")
+def gelu_(*args: Any, **kwargs: Any) -> Any:
+    """torch.gelu_: THPVariable_gelu_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.gelu_",
+                                 {"python_name": "torch.gelu_"})
+    self = None
+    r = parser_gelu_.parse(args, kwargs)
+    a = r.args
+    # gelu_(Tensor input, *, str approximate='none')
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    approximate = a[1]
+    if approximate is None:
+        approximate = 'none'
+    result = dispatch_gelu__0(self, {'self': self_, 'approximate': approximate})
+    return THPVariable_Wrap(result)
+
+
+# ---- gelu --------------------------------------------------------------------------------------
+parser_gelu = PythonArgParser.lazy([
+    "gelu(Tensor input, *, str approximate='none', Tensor out=None)",
+])
+
+
+@traced("python", "dispatch_gelu", TORCH_FUNCTIONS_CPP, "dispatch_gelu", legacy="dispatch_gelu")
+def dispatch_gelu_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """gelu(Tensor input, *, str approximate='none', Tensor out=None): gelu, out= gelu.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.gelu_out, 'gelu', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['approximate'] is not None:
+        call_kwargs['approximate'] = kwargs['approximate']
+    return at.gelu(**call_kwargs)
+
+structseqs_gelu = [(return_types.for_schema('gelu', ops.gelu.schema), return_types.for_schema('gelu_out', ops.gelu_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_gelu", TORCH_FUNCTIONS_CPP, legacy="THPVariable_gelu")
+def gelu(*args: Any, **kwargs: Any) -> Any:
+    """torch.gelu: THPVariable_gelu"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.gelu",
+                                 {"python_name": "torch.gelu"})
+    self = None
+    r = parser_gelu.parse(args, kwargs)
+    a = r.args
+    # gelu(Tensor input, *, str approximate='none', Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    approximate = a[1]
+    if approximate is None:
+        approximate = 'none'
+    out = a[2]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_gelu_0(self, {'self': self_, 'approximate': approximate, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- silu --------------------------------------------------------------------------------------
+parser_silu = PythonArgParser.lazy([
+    'silu(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_silu", TORCH_FUNCTIONS_CPP, "dispatch_silu", legacy="dispatch_silu")
+def dispatch_silu_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """silu(Tensor input, *, Tensor out=None): silu, out= silu.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.silu_out, 'silu', False, self, kwargs, out)
+    return at.silu(self=kwargs['self'])
+
+structseqs_silu = [(return_types.for_schema('silu', ops.silu.schema), return_types.for_schema('silu_out', ops.silu_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_silu", TORCH_FUNCTIONS_CPP, legacy="THPVariable_silu")
+def silu(*args: Any, **kwargs: Any) -> Any:
+    """torch.silu: THPVariable_silu"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.silu",
+                                 {"python_name": "torch.silu"})
+    self = None
+    r = parser_silu.parse(args, kwargs)
+    a = r.args
+    # silu(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_silu_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- silu_ -------------------------------------------------------------------------------------
+parser_silu_ = PythonArgParser.lazy([
+    'silu_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_silu_", TORCH_FUNCTIONS_CPP, "dispatch_silu_", legacy="dispatch_silu_")
+def dispatch_silu__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """silu_(Tensor input): silu_"""
+    return at.silu_(self=kwargs['self'])
+
+structseqs_silu_ = [(return_types.for_schema('silu_', ops.silu_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_silu_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_silu_")
+def silu_(*args: Any, **kwargs: Any) -> Any:
+    """torch.silu_: THPVariable_silu_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.silu_",
+                                 {"python_name": "torch.silu_"})
+    self = None
+    r = parser_silu_.parse(args, kwargs)
+    a = r.args
+    # silu_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_silu__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
+
+
+# ---- mish --------------------------------------------------------------------------------------
+parser_mish = PythonArgParser.lazy([
+    'mish(Tensor input, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_mish", TORCH_FUNCTIONS_CPP, "dispatch_mish", legacy="dispatch_mish")
+def dispatch_mish_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """mish(Tensor input, *, Tensor out=None): mish, out= mish.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.mish_out, 'mish', False, self, kwargs, out)
+    return at.mish(self=kwargs['self'])
+
+structseqs_mish = [(return_types.for_schema('mish', ops.mish.schema), return_types.for_schema('mish_out', ops.mish_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_mish", TORCH_FUNCTIONS_CPP, legacy="THPVariable_mish")
+def mish(*args: Any, **kwargs: Any) -> Any:
+    """torch.mish: THPVariable_mish"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.mish",
+                                 {"python_name": "torch.mish"})
+    self = None
+    r = parser_mish.parse(args, kwargs)
+    a = r.args
+    # mish(Tensor input, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    out = a[1]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_mish_0(self, {'self': self_, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- mish_ -------------------------------------------------------------------------------------
+parser_mish_ = PythonArgParser.lazy([
+    'mish_(Tensor input)',
+])
+
+
+@traced("python", "dispatch_mish_", TORCH_FUNCTIONS_CPP, "dispatch_mish_", legacy="dispatch_mish_")
+def dispatch_mish__0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """mish_(Tensor input): mish_"""
+    return at.mish_(self=kwargs['self'])
+
+structseqs_mish_ = [(return_types.for_schema('mish_', ops.mish_.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_mish_", TORCH_FUNCTIONS_CPP, legacy="THPVariable_mish_")
+def mish_(*args: Any, **kwargs: Any) -> Any:
+    """torch.mish_: THPVariable_mish_"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.mish_",
+                                 {"python_name": "torch.mish_"})
+    self = None
+    r = parser_mish_.parse(args, kwargs)
+    a = r.args
+    # mish_(Tensor input)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    result = dispatch_mish__0(self, {'self': self_})
+    return THPVariable_Wrap(result)
 
 
 # ---- nll_loss ----------------------------------------------------------------------------------
@@ -244,6 +945,158 @@ def mse_loss(*args: Any, **kwargs: Any) -> Any:
     if out is not None:
         out = out.cdata
     result = dispatch_mse_loss_0(self, {'self': self_, 'target': target, 'reduction': reduction, 'out': out})
+    return THPVariable_Wrap(result)
+
+
+# ---- l1_loss -----------------------------------------------------------------------------------
+parser_l1_loss = PythonArgParser.lazy([
+    'l1_loss(Tensor input, Tensor target, int64_t reduction=Mean)',
+])
+
+
+@traced("python", "dispatch_l1_loss", TORCH_FUNCTIONS_CPP, "dispatch_l1_loss", legacy="dispatch_l1_loss")
+def dispatch_l1_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """l1_loss(Tensor input, Tensor target, int64_t reduction=Mean): l1_loss"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['target'] = kwargs['target']
+    if kwargs['reduction'] is not None:
+        call_kwargs['reduction'] = kwargs['reduction']
+    return at.l1_loss(**call_kwargs)
+
+structseqs_l1_loss = [(return_types.for_schema('l1_loss', ops.l1_loss.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_l1_loss", TORCH_FUNCTIONS_CPP, legacy="THPVariable_l1_loss")
+def l1_loss(*args: Any, **kwargs: Any) -> Any:
+    """torch.l1_loss: THPVariable_l1_loss"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.l1_loss",
+                                 {"python_name": "torch.l1_loss"})
+    self = None
+    r = parser_l1_loss.parse(args, kwargs)
+    a = r.args
+    # l1_loss(Tensor input, Tensor target, int64_t reduction=Mean)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    target = a[1]
+    if target is not None:
+        target = target.cdata
+    reduction = a[2]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    result = dispatch_l1_loss_0(self, {'self': self_, 'target': target, 'reduction': reduction})
+    return THPVariable_Wrap(result)
+
+
+# ---- binary_cross_entropy ----------------------------------------------------------------------
+parser_binary_cross_entropy = PythonArgParser.lazy([
+    'binary_cross_entropy(Tensor input, Tensor target, Tensor? weight=None, int64_t reduction=Mean)',
+])
+
+
+@traced("python", "dispatch_binary_cross_entropy", TORCH_FUNCTIONS_CPP, "dispatch_binary_cross_entropy", legacy="dispatch_binary_cross_entropy")
+def dispatch_binary_cross_entropy_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """binary_cross_entropy(Tensor input, Tensor target, Tensor? weight=None, int64_t reduction=Mean): binary_cross_entropy"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['target'] = kwargs['target']
+    call_kwargs['weight'] = kwargs['weight']
+    if kwargs['reduction'] is not None:
+        call_kwargs['reduction'] = kwargs['reduction']
+    return at.binary_cross_entropy(**call_kwargs)
+
+structseqs_binary_cross_entropy = [(return_types.for_schema('binary_cross_entropy', ops.binary_cross_entropy.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_binary_cross_entropy", TORCH_FUNCTIONS_CPP, legacy="THPVariable_binary_cross_entropy")
+def binary_cross_entropy(*args: Any, **kwargs: Any) -> Any:
+    """torch.binary_cross_entropy: THPVariable_binary_cross_entropy"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.binary_cross_entropy",
+                                 {"python_name": "torch.binary_cross_entropy"})
+    self = None
+    r = parser_binary_cross_entropy.parse(args, kwargs)
+    a = r.args
+    # binary_cross_entropy(Tensor input, Tensor target, Tensor? weight=None, int64_t reduction=Mean)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    target = a[1]
+    if target is not None:
+        target = target.cdata
+    weight = a[2]
+    if weight is not None:
+        weight = weight.cdata
+    reduction = a[3]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    result = dispatch_binary_cross_entropy_0(self, {'self': self_, 'target': target, 'weight': weight, 'reduction': reduction})
+    return THPVariable_Wrap(result)
+
+
+# ---- smooth_l1_loss ----------------------------------------------------------------------------
+parser_smooth_l1_loss = PythonArgParser.lazy([
+    'smooth_l1_loss(Tensor input, Tensor target, int64_t reduction=Mean, double beta=1.0, *, Tensor out=None)',
+])
+
+
+@traced("python", "dispatch_smooth_l1_loss", TORCH_FUNCTIONS_CPP, "dispatch_smooth_l1_loss", legacy="dispatch_smooth_l1_loss")
+def dispatch_smooth_l1_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """smooth_l1_loss(Tensor input, Tensor target, int64_t reduction=Mean, double beta=1.0, *, Tensor out=None): smooth_l1_loss, out= smooth_l1_loss.out"""
+    out = kwargs.pop("out", None)
+    if out is not None:
+        return call_out(ops.smooth_l1_loss_out, 'smooth_l1_loss', False, self, kwargs, out)
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['target'] = kwargs['target']
+    if kwargs['reduction'] is not None:
+        call_kwargs['reduction'] = kwargs['reduction']
+    if kwargs['beta'] is not None:
+        call_kwargs['beta'] = kwargs['beta']
+    return at.smooth_l1_loss(**call_kwargs)
+
+structseqs_smooth_l1_loss = [(return_types.for_schema('smooth_l1_loss', ops.smooth_l1_loss.schema), return_types.for_schema('smooth_l1_loss_out', ops.smooth_l1_loss_out.schema))]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_smooth_l1_loss", TORCH_FUNCTIONS_CPP, legacy="THPVariable_smooth_l1_loss")
+def smooth_l1_loss(*args: Any, **kwargs: Any) -> Any:
+    """torch.smooth_l1_loss: THPVariable_smooth_l1_loss"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.smooth_l1_loss",
+                                 {"python_name": "torch.smooth_l1_loss"})
+    self = None
+    r = parser_smooth_l1_loss.parse(args, kwargs)
+    a = r.args
+    # smooth_l1_loss(Tensor input, Tensor target, int64_t reduction=Mean, double beta=1.0, *, Tensor out=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    target = a[1]
+    if target is not None:
+        target = target.cdata
+    reduction = a[2]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    beta = a[3]
+    if beta is None:
+        beta = 1.0
+    if beta is not None:
+        beta = float(beta)
+    out = a[4]
+    if out is not None:
+        out = out.cdata
+    result = dispatch_smooth_l1_loss_0(self, {'self': self_, 'target': target, 'reduction': reduction, 'beta': beta, 'out': out})
     return THPVariable_Wrap(result)
 
 
@@ -517,10 +1370,29 @@ def pad_sequence(*args: Any, **kwargs: Any) -> Any:
 
 
 FUNCTIONS: dict[str, Any] = {
+    "elu": elu,
+    "elu_": elu_,
+    "glu": glu,
+    "hardtanh": hardtanh,
+    "hardtanh_": hardtanh_,
+    "leaky_relu": leaky_relu,
+    "leaky_relu_": leaky_relu_,
+    "softplus": softplus,
+    "relu6": relu6,
+    "relu6_": relu6_,
+    "gelu_": gelu_,
+    "gelu": gelu,
+    "silu": silu,
+    "silu_": silu_,
+    "mish": mish,
+    "mish_": mish_,
     "nll_loss": nll_loss,
     "nll_loss_nd": nll_loss_nd,
     "cross_entropy_loss": cross_entropy_loss,
     "mse_loss": mse_loss,
+    "l1_loss": l1_loss,
+    "binary_cross_entropy": binary_cross_entropy,
+    "smooth_l1_loss": smooth_l1_loss,
     "log_sigmoid": log_sigmoid,
     "linear": linear,
     "max_pool2d_with_indices": max_pool2d_with_indices,

@@ -9348,6 +9348,56 @@ def _log_softmax_backward_data(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- kl_div ------------------------------------------------------------------------------------
+parser_kl_div = PythonArgParser.lazy([
+    'kl_div(Tensor input, Tensor target, int64_t reduction=Mean, *, bool log_target=False)',
+])
+
+
+@traced("python", "dispatch_kl_div", TORCH_FUNCTIONS_CPP, "dispatch_kl_div", legacy="dispatch_kl_div")
+def dispatch_kl_div_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """kl_div(Tensor input, Tensor target, int64_t reduction=Mean, *, bool log_target=False): kl_div"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['target'] = kwargs['target']
+    if kwargs['reduction'] is not None:
+        call_kwargs['reduction'] = kwargs['reduction']
+    if kwargs['log_target'] is not None:
+        call_kwargs['log_target'] = kwargs['log_target']
+    return at.kl_div(**call_kwargs)
+
+structseqs_kl_div = [(return_types.for_schema('kl_div', ops.kl_div.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_kl_div", TORCH_FUNCTIONS_CPP, legacy="THPVariable_kl_div")
+def kl_div(*args: Any, **kwargs: Any) -> Any:
+    """torch.kl_div: THPVariable_kl_div"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.kl_div",
+                                 {"python_name": "torch.kl_div"})
+    self = None
+    r = parser_kl_div.parse(args, kwargs)
+    a = r.args
+    # kl_div(Tensor input, Tensor target, int64_t reduction=Mean, *, bool log_target=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    target = a[1]
+    if target is not None:
+        target = target.cdata
+    reduction = a[2]
+    if reduction is None:
+        reduction = 0
+    elif reduction is not None and (type(reduction) is not int or not INT64_MIN <= reduction <= INT64_MAX):
+        reduction = int64_arg(reduction)
+    log_target = a[3]
+    if log_target is None:
+        log_target = False
+    result = dispatch_kl_div_0(self, {'self': self_, 'target': target, 'reduction': reduction, 'log_target': log_target})
+    return THPVariable_Wrap(result)
+
+
 # ---- binary_cross_entropy_with_logits ----------------------------------------------------------
 parser_binary_cross_entropy_with_logits = PythonArgParser.lazy([
     'binary_cross_entropy_with_logits(Tensor input, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int64_t reduction=Mean)',
@@ -19055,6 +19105,7 @@ FUNCTIONS: dict[str, Any] = {
     "log_softmax": log_softmax,
     "_softmax_backward_data": _softmax_backward_data,
     "_log_softmax_backward_data": _log_softmax_backward_data,
+    "kl_div": kl_div,
     "binary_cross_entropy_with_logits": binary_cross_entropy_with_logits,
     "addcmul": addcmul,
     "addcdiv": addcdiv,
@@ -19449,6 +19500,7 @@ __all__ = [
     "log_softmax",
     "_softmax_backward_data",
     "_log_softmax_backward_data",
+    "kl_div",
     "binary_cross_entropy_with_logits",
     "addcmul",
     "addcdiv",

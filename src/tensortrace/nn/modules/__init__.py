@@ -1,6 +1,24 @@
 """torch.nn.modules: the Module base class and the layers built on it (torch/nn/modules)."""
 
-from tensortrace.nn.modules.activation import ReLU, Sigmoid, Softmax, Tanh
+from tensortrace.nn.modules.activation import (
+    ELU,
+    GELU,
+    GLU,
+    Hardtanh,
+    LeakyReLU,
+    LogSigmoid,
+    LogSoftmax,
+    Mish,
+    ReLU,
+    ReLU6,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softplus,
+    Softsign,
+    Tanh,
+    Tanhshrink,
+)
 from tensortrace.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
 from tensortrace.nn.modules.container import ModuleDict, ModuleList, Sequential
 from tensortrace.nn.modules.container_parameter import ParameterDict, ParameterList
@@ -8,7 +26,16 @@ from tensortrace.nn.modules.conv import Conv2d
 from tensortrace.nn.modules.dropout import Dropout
 from tensortrace.nn.modules.flatten import Flatten, Unflatten
 from tensortrace.nn.modules.linear import Identity, Linear
-from tensortrace.nn.modules.loss import BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
+from tensortrace.nn.modules.loss import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    KLDivLoss,
+    L1Loss,
+    MSELoss,
+    NLLLoss,
+    SmoothL1Loss,
+)
 from tensortrace.nn.modules.module import Module
 from tensortrace.nn.modules.normalization import LayerNorm
 from tensortrace.nn.modules.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
@@ -17,6 +44,23 @@ from tensortrace.nn.modules.rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellB
 from tensortrace.nn.modules.sparse import Embedding
 
 __all__ = [
+    "BCELoss",
+    "KLDivLoss",
+    "L1Loss",
+    "SmoothL1Loss",
+    "ELU",
+    "GELU",
+    "GLU",
+    "Hardtanh",
+    "LeakyReLU",
+    "LogSigmoid",
+    "LogSoftmax",
+    "Mish",
+    "ReLU6",
+    "SiLU",
+    "Softplus",
+    "Softsign",
+    "Tanhshrink",
     "RNNCellBase",
     "RNNCell",
     "RNNBase",

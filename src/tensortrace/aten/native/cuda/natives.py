@@ -131,3 +131,17 @@ cuda_native("repeat_interleave_cpu", "repeat_interleave_cuda", "Repeat.cu")
 cuda_native("tril_indices_cpu", "tril_indices_cuda", "TensorFactories.cu")
 cuda_native("triu_indices_cpu", "triu_indices_cuda", "TensorFactories.cu")
 cuda_native("count_nonzero", "count_nonzero_cuda", "ReduceSumProdKernel.cu")
+
+# ---- torch.nn's activations (nn-activations) --------------------------------------------------
+cuda_impl("gelu_out_cpu", "gelu_out_cuda", CUDA + "Activation.cpp")
+cuda_impl("gelu_backward_out_cpu", "gelu_backward_out_cuda", CUDA + "Activation.cpp")
+cuda_native("glu_backward_cpu", "glu_backward_cuda", "ActivationGluKernel.cu")
+cuda_native("glu_backward_cpu_out", "glu_backward_cuda_out", "ActivationGluKernel.cu")
+cuda_native(
+    "log_sigmoid_backward_cpu", "log_sigmoid_backward_cuda", "ActivationLogSigmoidKernel.cu"
+)
+cuda_native(
+    "log_sigmoid_backward_cpu_out", "log_sigmoid_backward_cuda_out", "ActivationLogSigmoidKernel.cu"
+)
+cuda_native("binary_cross_entropy_cpu", "binary_cross_entropy_cuda", "Loss.cu")
+cuda_native("binary_cross_entropy_backward_cpu", "binary_cross_entropy_backward_cuda", "Loss.cu")
