@@ -37,6 +37,7 @@ from tensortrace.autograd.functions_manual_linalg import (  # noqa: F401 - for t
 from tensortrace.autograd.functions_manual_nn import (  # noqa: F401 - for the formulas
     binary_cross_entropy_with_logits_backward,
     binary_cross_entropy_with_logits_target_backward,
+    constant_pad_nd_backward,
     conv_bias_sizes,
     embedding_dense_double_backward_symint,
     log_sigmoid_backward,

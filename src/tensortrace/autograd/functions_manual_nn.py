@@ -8,6 +8,8 @@ functions_manual.py imports them into the formulas' namespace.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tensortrace.aten import functions as at
 from tensortrace.aten.tensor_body import Tensor
 
@@ -99,3 +101,9 @@ def embedding_dense_double_backward_symint(
     if padding_idx >= 0:
         gg_weight.masked_fill_(indices.eq(padding_idx).reshape([-1, 1]), 0)
     return gg_weight.view(size)
+
+
+def constant_pad_nd_backward(grad: Tensor, pad: Sequence[int]) -> Tensor:
+    """FunctionsManual.cpp: the gradient is grad padded by the negated pads, i.e. narrowed back
+    to the input's extent (constant_pad_nd's all-non-positive path: narrow, then clone)."""
+    return at.constant_pad_nd(grad, [-p for p in pad], 0)

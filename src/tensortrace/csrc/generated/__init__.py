@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "96a3d5ffa9fcf481ddb2557e0991a28bd59c335fd2cff3445299b58098037530"
+INPUTS_SHA256 = "8dbb19cf2af267bc4c83266f2cc4e0375264fe5ad12c5ec739577f2eda9c02d3"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

@@ -3,14 +3,29 @@
 from tensortrace.nn.modules.activation import ReLU, Sigmoid, Softmax, Tanh
 from tensortrace.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
 from tensortrace.nn.modules.container import Sequential
-from tensortrace.nn.modules.conv import Conv2d
+from tensortrace.nn.modules.conv import Conv1d, Conv2d
+from tensortrace.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from tensortrace.nn.modules.dropout import Dropout
 from tensortrace.nn.modules.flatten import Flatten
 from tensortrace.nn.modules.linear import Identity, Linear
 from tensortrace.nn.modules.loss import BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
 from tensortrace.nn.modules.module import Module
 from tensortrace.nn.modules.normalization import LayerNorm
-from tensortrace.nn.modules.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from tensortrace.nn.modules.padding import (
+    ConstantPad1d,
+    ConstantPad2d,
+    ReflectionPad2d,
+    ReplicationPad2d,
+    ZeroPad2d,
+)
+from tensortrace.nn.modules.pooling import (
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AvgPool1d,
+    AvgPool2d,
+    MaxPool1d,
+    MaxPool2d,
+)
 from tensortrace.nn.modules.rnn import GRU, LSTM, RNN, RNNBase
 from tensortrace.nn.modules.rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from tensortrace.nn.modules.sparse import Embedding
@@ -24,12 +39,18 @@ __all__ = [
     "LSTM",
     "GRUCell",
     "GRU",
+    "AdaptiveAvgPool1d",
     "AdaptiveAvgPool2d",
+    "AvgPool1d",
     "AvgPool2d",
     "BCEWithLogitsLoss",
     "BatchNorm1d",
     "BatchNorm2d",
+    "ConstantPad1d",
+    "ConstantPad2d",
+    "Conv1d",
     "Conv2d",
+    "CosineSimilarity",
     "CrossEntropyLoss",
     "Dropout",
     "Embedding",
@@ -38,12 +59,17 @@ __all__ = [
     "LayerNorm",
     "Linear",
     "MSELoss",
+    "MaxPool1d",
     "MaxPool2d",
     "Module",
     "NLLLoss",
+    "PairwiseDistance",
+    "ReflectionPad2d",
+    "ReplicationPad2d",
     "ReLU",
     "Sequential",
     "Sigmoid",
     "Softmax",
     "Tanh",
+    "ZeroPad2d",
 ]
