@@ -38,6 +38,7 @@ from tensortrace.autograd.functions_manual_nn import (  # noqa: F401 - for the f
     binary_cross_entropy_target_backward,
     binary_cross_entropy_with_logits_backward,
     binary_cross_entropy_with_logits_target_backward,
+    constant_pad_nd_backward,
     conv_bias_sizes,
     elu_double_backward,
     embedding_dense_double_backward_symint,

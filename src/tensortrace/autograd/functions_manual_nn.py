@@ -8,6 +8,7 @@ functions_manual.py imports them into the formulas' namespace.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from tensortrace.aten import functions as at
@@ -143,3 +144,9 @@ def binary_cross_entropy_target_backward(
     if reduction == 1:
         grad_target.div_(target.numel())
     return grad_target
+
+
+def constant_pad_nd_backward(grad: Tensor, pad: Sequence[int]) -> Tensor:
+    """FunctionsManual.cpp: the gradient is grad padded by the negated pads, i.e. narrowed back
+    to the input's extent (constant_pad_nd's all-non-positive path: narrow, then clone)."""
+    return at.constant_pad_nd(grad, [-p for p in pad], 0)

@@ -5,9 +5,10 @@ and tanh are the torch ops; gelu, leaky_relu, elu, silu, mish, softplus, hardtan
 logsigmoid and glu the torch._C._nn bindings; softsign and tanhshrink are composed in Python;
 softmax / log_softmax are the Tensor methods (with torch's implicit dim for legacy callers);
 linear, mse_loss, nll_loss (nll_loss_nd) and cross_entropy (cross_entropy_loss) are
-torch._C._nn bindings; the losses turn `reduction='mean'` into
-at::Reduction's number (_reduction.get_enum). The traces of these calls name the same aten
-ops torch.profiler records.
+torch._C._nn bindings; the losses turn `reduction='mean'` into at::Reduction's number
+(_reduction.get_enum). pad and one_hot are torch._C._nn bindings too, conv1d, the 1-D pools and
+the distances torch ops; normalize is torch's Python composition (norm, clamp_min, expand_as,
+div). The traces of these calls name the same aten ops torch.profiler records.
 """
 
 from __future__ import annotations
@@ -222,6 +223,68 @@ def conv2d(
     return torch.conv2d(input, weight, bias, stride, padding, dilation, groups)
 
 
+def conv1d(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+) -> Tensor:
+    """torch.conv1d (aten::conv1d > aten::convolution > aten::_convolution, viewed as 2-D)."""
+    return torch.conv1d(input, weight, bias, stride, padding, dilation, groups)
+
+
+def max_pool1d_with_indices(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> tuple[Tensor, Tensor]:
+    if stride is None:
+        stride = []
+    return torch.max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool1d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> Any:
+    """torch's boolean_dispatch: the values (torch.max_pool1d), or (values, indices)."""
+    if return_indices:
+        return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    if stride is None:
+        stride = []
+    return torch.max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def avg_pool1d(
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+) -> Tensor:
+    """torch.avg_pool1d (aten::avg_pool1d > unsqueeze, aten::avg_pool2d, squeeze)."""
+    return torch.avg_pool1d(
+        input, kernel_size, [] if stride is None else stride, padding, ceil_mode, count_include_pad
+    )
+
+
+def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
+    return torch.adaptive_avg_pool1d(input, output_size)
+
+
 def max_pool2d_with_indices(
     input: Tensor,
     kernel_size: Any,
@@ -289,6 +352,37 @@ def _list_with_default(out_size: Any, defaults: list[int]) -> Any:
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     _output_size = _list_with_default(output_size, list(input.size()))
     return torch._C._nn.adaptive_avg_pool2d(input, _output_size)
+
+
+def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:
+    """torch._C._nn.pad (aten::pad > constant_pad_nd, reflection_pad / replication_pad or
+    _pad_circular, by mode)."""
+    return torch._C._nn.pad(input, pad, mode, value)
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    return torch._C._nn.one_hot(tensor, num_classes)
+
+
+def normalize(
+    input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Tensor | None = None
+) -> Tensor:
+    """input / max(||input||_p, eps) along dim, composed in Python as torch does."""
+    if out is None:
+        denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+        return input / denom
+    denom = input.norm(p, dim, keepdim=True).clamp_min_(eps).expand_as(input)
+    return torch.div(input, denom, out=out)
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    return torch.cosine_similarity(x1, x2, dim, eps)
+
+
+def pairwise_distance(
+    x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False
+) -> Tensor:
+    return torch.pairwise_distance(x1, x2, p, eps, keepdim)
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "28b96fe57341e77481d0e062b225c79d65be004fabc137d128dc9f32349d4612"
+INPUTS_SHA256 = "0521d36ce52c12b9322607af838e15caf1923e27389cd026c3703e06705c9ac1"
 
 MODULES: tuple[str, ...] = (
     "operators",

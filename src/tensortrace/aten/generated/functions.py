@@ -4295,6 +4295,162 @@ def narrow_copy(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_constant_pad_nd = Overloads([(ops.constant_pad_nd, Binder(ops.constant_pad_nd.schema))])
+
+
+@traced("dispatch", "at::constant_pad_nd", FUNCTIONS_H, "at::constant_pad_nd",
+        legacy="at::constant_pad_nd (Functions.h)")
+def constant_pad_nd(*args: Any, **kwargs: Any) -> Any:
+    """at::constant_pad_nd, overloads:
+    constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor
+    """
+    op, full = select_overload(_ov_constant_pad_nd, args, kwargs, "at::constant_pad_nd")
+    return op.call(*full)
+
+
+_ov__pad_circular = Overloads([(ops._pad_circular, Binder(ops._pad_circular.schema))])
+
+
+@traced("dispatch", "at::_pad_circular", FUNCTIONS_H, "at::_pad_circular",
+        legacy="at::_pad_circular (Functions.h)")
+def _pad_circular(*args: Any, **kwargs: Any) -> Any:
+    """at::_pad_circular, overloads:
+    _pad_circular(Tensor self, SymInt[] pad) -> Tensor
+    """
+    op, full = select_overload(_ov__pad_circular, args, kwargs, "at::_pad_circular")
+    return op.call(*full)
+
+
+_ov__pad_enum = Overloads([(ops._pad_enum, Binder(ops._pad_enum.schema))])
+
+
+@traced("dispatch", "at::_pad_enum", FUNCTIONS_H, "at::_pad_enum",
+        legacy="at::_pad_enum (Functions.h)")
+def _pad_enum(*args: Any, **kwargs: Any) -> Any:
+    """at::_pad_enum, overloads:
+    _pad_enum(Tensor self, SymInt[] pad, int mode, float? value=None) -> Tensor
+    """
+    op, full = select_overload(_ov__pad_enum, args, kwargs, "at::_pad_enum")
+    return op.call(*full)
+
+
+_ov_pad = Overloads([(ops.pad, Binder(ops.pad.schema))])
+
+
+@traced("dispatch", "at::pad", FUNCTIONS_H, "at::pad",
+        legacy="at::pad (Functions.h)")
+def pad(*args: Any, **kwargs: Any) -> Any:
+    """at::pad, overloads:
+    pad(Tensor self, SymInt[] pad, str mode="constant", float? value=None) -> Tensor
+    """
+    op, full = select_overload(_ov_pad, args, kwargs, "at::pad")
+    return op.call(*full)
+
+
+_ov_reflection_pad1d = Overloads([(ops.reflection_pad1d, Binder(ops.reflection_pad1d.schema))])
+
+
+@traced("dispatch", "at::reflection_pad1d", FUNCTIONS_H, "at::reflection_pad1d",
+        legacy="at::reflection_pad1d (Functions.h)")
+def reflection_pad1d(*args: Any, **kwargs: Any) -> Any:
+    """at::reflection_pad1d, overloads:
+    reflection_pad1d(Tensor self, SymInt[2] padding) -> Tensor
+    """
+    op, full = select_overload(_ov_reflection_pad1d, args, kwargs, "at::reflection_pad1d")
+    return op.call(*full)
+
+
+_ov_reflection_pad1d_backward = Overloads([(ops.reflection_pad1d_backward, Binder(ops.reflection_pad1d_backward.schema))])
+
+
+@traced("dispatch", "at::reflection_pad1d_backward", FUNCTIONS_H, "at::reflection_pad1d_backward",
+        legacy="at::reflection_pad1d_backward (Functions.h)")
+def reflection_pad1d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::reflection_pad1d_backward, overloads:
+    reflection_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor
+    """
+    op, full = select_overload(_ov_reflection_pad1d_backward, args, kwargs, "at::reflection_pad1d_backward")
+    return op.call(*full)
+
+
+_ov_reflection_pad2d = Overloads([(ops.reflection_pad2d, Binder(ops.reflection_pad2d.schema))])
+
+
+@traced("dispatch", "at::reflection_pad2d", FUNCTIONS_H, "at::reflection_pad2d",
+        legacy="at::reflection_pad2d (Functions.h)")
+def reflection_pad2d(*args: Any, **kwargs: Any) -> Any:
+    """at::reflection_pad2d, overloads:
+    reflection_pad2d(Tensor self, SymInt[4] padding) -> Tensor
+    """
+    op, full = select_overload(_ov_reflection_pad2d, args, kwargs, "at::reflection_pad2d")
+    return op.call(*full)
+
+
+_ov_reflection_pad2d_backward = Overloads([(ops.reflection_pad2d_backward, Binder(ops.reflection_pad2d_backward.schema))])
+
+
+@traced("dispatch", "at::reflection_pad2d_backward", FUNCTIONS_H, "at::reflection_pad2d_backward",
+        legacy="at::reflection_pad2d_backward (Functions.h)")
+def reflection_pad2d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::reflection_pad2d_backward, overloads:
+    reflection_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor
+    """
+    op, full = select_overload(_ov_reflection_pad2d_backward, args, kwargs, "at::reflection_pad2d_backward")
+    return op.call(*full)
+
+
+_ov_replication_pad1d = Overloads([(ops.replication_pad1d, Binder(ops.replication_pad1d.schema))])
+
+
+@traced("dispatch", "at::replication_pad1d", FUNCTIONS_H, "at::replication_pad1d",
+        legacy="at::replication_pad1d (Functions.h)")
+def replication_pad1d(*args: Any, **kwargs: Any) -> Any:
+    """at::replication_pad1d, overloads:
+    replication_pad1d(Tensor self, SymInt[2] padding) -> Tensor
+    """
+    op, full = select_overload(_ov_replication_pad1d, args, kwargs, "at::replication_pad1d")
+    return op.call(*full)
+
+
+_ov_replication_pad1d_backward = Overloads([(ops.replication_pad1d_backward, Binder(ops.replication_pad1d_backward.schema))])
+
+
+@traced("dispatch", "at::replication_pad1d_backward", FUNCTIONS_H, "at::replication_pad1d_backward",
+        legacy="at::replication_pad1d_backward (Functions.h)")
+def replication_pad1d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::replication_pad1d_backward, overloads:
+    replication_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor
+    """
+    op, full = select_overload(_ov_replication_pad1d_backward, args, kwargs, "at::replication_pad1d_backward")
+    return op.call(*full)
+
+
+_ov_replication_pad2d = Overloads([(ops.replication_pad2d, Binder(ops.replication_pad2d.schema))])
+
+
+@traced("dispatch", "at::replication_pad2d", FUNCTIONS_H, "at::replication_pad2d",
+        legacy="at::replication_pad2d (Functions.h)")
+def replication_pad2d(*args: Any, **kwargs: Any) -> Any:
+    """at::replication_pad2d, overloads:
+    replication_pad2d(Tensor self, SymInt[4] padding) -> Tensor
+    """
+    op, full = select_overload(_ov_replication_pad2d, args, kwargs, "at::replication_pad2d")
+    return op.call(*full)
+
+
+_ov_replication_pad2d_backward = Overloads([(ops.replication_pad2d_backward, Binder(ops.replication_pad2d_backward.schema))])
+
+
+@traced("dispatch", "at::replication_pad2d_backward", FUNCTIONS_H, "at::replication_pad2d_backward",
+        legacy="at::replication_pad2d_backward (Functions.h)")
+def replication_pad2d_backward(*args: Any, **kwargs: Any) -> Any:
+    """at::replication_pad2d_backward, overloads:
+    replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor
+    """
+    op, full = select_overload(_ov_replication_pad2d_backward, args, kwargs, "at::replication_pad2d_backward")
+    return op.call(*full)
+
+
 _ov_gather = Overloads([(ops.gather, Binder(ops.gather.schema))])
 
 
@@ -4942,6 +5098,20 @@ def _convolution(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_conv1d = Overloads([(ops.conv1d, Binder(ops.conv1d.schema)), (ops.conv1d_padding, Binder(ops.conv1d_padding.schema))])
+
+
+@traced("dispatch", "at::conv1d", FUNCTIONS_H, "at::conv1d",
+        legacy="at::conv1d (Functions.h)")
+def conv1d(*args: Any, **kwargs: Any) -> Any:
+    """at::conv1d, overloads:
+    conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] dilation=1, SymInt groups=1) -> Tensor
+    conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, str padding="valid", SymInt[1] dilation=1, SymInt groups=1) -> Tensor
+    """
+    op, full = select_overload(_ov_conv1d, args, kwargs, "at::conv1d")
+    return op.call(*full)
+
+
 _ov_conv2d = Overloads([(ops.conv2d, Binder(ops.conv2d.schema)), (ops.conv2d_padding, Binder(ops.conv2d_padding.schema))])
 
 
@@ -4953,6 +5123,58 @@ def conv2d(*args: Any, **kwargs: Any) -> Any:
     conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] dilation=1, SymInt groups=1) -> Tensor
     """
     op, full = select_overload(_ov_conv2d, args, kwargs, "at::conv2d")
+    return op.call(*full)
+
+
+_ov_max_pool1d_with_indices = Overloads([(ops.max_pool1d_with_indices, Binder(ops.max_pool1d_with_indices.schema))])
+
+
+@traced("dispatch", "at::max_pool1d_with_indices", FUNCTIONS_H, "at::max_pool1d_with_indices",
+        legacy="at::max_pool1d_with_indices (Functions.h)")
+def max_pool1d_with_indices(*args: Any, **kwargs: Any) -> Any:
+    """at::max_pool1d_with_indices, overloads:
+    max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)
+    """
+    op, full = select_overload(_ov_max_pool1d_with_indices, args, kwargs, "at::max_pool1d_with_indices")
+    return op.call(*full)
+
+
+_ov_max_pool1d = Overloads([(ops.max_pool1d, Binder(ops.max_pool1d.schema))])
+
+
+@traced("dispatch", "at::max_pool1d", FUNCTIONS_H, "at::max_pool1d",
+        legacy="at::max_pool1d (Functions.h)")
+def max_pool1d(*args: Any, **kwargs: Any) -> Any:
+    """at::max_pool1d, overloads:
+    max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> Tensor
+    """
+    op, full = select_overload(_ov_max_pool1d, args, kwargs, "at::max_pool1d")
+    return op.call(*full)
+
+
+_ov_avg_pool1d = Overloads([(ops.avg_pool1d, Binder(ops.avg_pool1d.schema))])
+
+
+@traced("dispatch", "at::avg_pool1d", FUNCTIONS_H, "at::avg_pool1d",
+        legacy="at::avg_pool1d (Functions.h)")
+def avg_pool1d(*args: Any, **kwargs: Any) -> Any:
+    """at::avg_pool1d, overloads:
+    avg_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, bool ceil_mode=False, bool count_include_pad=True) -> Tensor
+    """
+    op, full = select_overload(_ov_avg_pool1d, args, kwargs, "at::avg_pool1d")
+    return op.call(*full)
+
+
+_ov_adaptive_avg_pool1d = Overloads([(ops.adaptive_avg_pool1d, Binder(ops.adaptive_avg_pool1d.schema))])
+
+
+@traced("dispatch", "at::adaptive_avg_pool1d", FUNCTIONS_H, "at::adaptive_avg_pool1d",
+        legacy="at::adaptive_avg_pool1d (Functions.h)")
+def adaptive_avg_pool1d(*args: Any, **kwargs: Any) -> Any:
+    """at::adaptive_avg_pool1d, overloads:
+    adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor
+    """
+    op, full = select_overload(_ov_adaptive_avg_pool1d, args, kwargs, "at::adaptive_avg_pool1d")
     return op.call(*full)
 
 
@@ -6196,6 +6418,45 @@ def dsplit(*args: Any, **kwargs: Any) -> Any:
     return op.call(*full)
 
 
+_ov_one_hot = Overloads([(ops.one_hot, Binder(ops.one_hot.schema))])
+
+
+@traced("dispatch", "at::one_hot", FUNCTIONS_H, "at::one_hot",
+        legacy="at::one_hot (Functions.h)")
+def one_hot(*args: Any, **kwargs: Any) -> Any:
+    """at::one_hot, overloads:
+    one_hot(Tensor self, int num_classes=-1) -> Tensor
+    """
+    op, full = select_overload(_ov_one_hot, args, kwargs, "at::one_hot")
+    return op.call(*full)
+
+
+_ov_pairwise_distance = Overloads([(ops.pairwise_distance, Binder(ops.pairwise_distance.schema))])
+
+
+@traced("dispatch", "at::pairwise_distance", FUNCTIONS_H, "at::pairwise_distance",
+        legacy="at::pairwise_distance (Functions.h)")
+def pairwise_distance(*args: Any, **kwargs: Any) -> Any:
+    """at::pairwise_distance, overloads:
+    pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False) -> Tensor
+    """
+    op, full = select_overload(_ov_pairwise_distance, args, kwargs, "at::pairwise_distance")
+    return op.call(*full)
+
+
+_ov_cosine_similarity = Overloads([(ops.cosine_similarity, Binder(ops.cosine_similarity.schema))])
+
+
+@traced("dispatch", "at::cosine_similarity", FUNCTIONS_H, "at::cosine_similarity",
+        legacy="at::cosine_similarity (Functions.h)")
+def cosine_similarity(*args: Any, **kwargs: Any) -> Any:
+    """at::cosine_similarity, overloads:
+    cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor
+    """
+    op, full = select_overload(_ov_cosine_similarity, args, kwargs, "at::cosine_similarity")
+    return op.call(*full)
+
+
 _ov_embedding = Overloads([(ops.embedding, Binder(ops.embedding.schema))])
 
 
@@ -6778,6 +7039,18 @@ FUNCTIONS: dict[str, Any] = {
     "swapdims": swapdims,
     "tile": tile,
     "narrow_copy": narrow_copy,
+    "constant_pad_nd": constant_pad_nd,
+    "_pad_circular": _pad_circular,
+    "_pad_enum": _pad_enum,
+    "pad": pad,
+    "reflection_pad1d": reflection_pad1d,
+    "reflection_pad1d_backward": reflection_pad1d_backward,
+    "reflection_pad2d": reflection_pad2d,
+    "reflection_pad2d_backward": reflection_pad2d_backward,
+    "replication_pad1d": replication_pad1d,
+    "replication_pad1d_backward": replication_pad1d_backward,
+    "replication_pad2d": replication_pad2d,
+    "replication_pad2d_backward": replication_pad2d_backward,
     "gather": gather,
     "scatter": scatter,
     "scatter_add": scatter_add,
@@ -6827,7 +7100,12 @@ FUNCTIONS: dict[str, Any] = {
     "convolution": convolution,
     "convolution_backward": convolution_backward,
     "_convolution": _convolution,
+    "conv1d": conv1d,
     "conv2d": conv2d,
+    "max_pool1d_with_indices": max_pool1d_with_indices,
+    "max_pool1d": max_pool1d,
+    "avg_pool1d": avg_pool1d,
+    "adaptive_avg_pool1d": adaptive_avg_pool1d,
     "max_pool2d": max_pool2d,
     "max_pool2d_with_indices": max_pool2d_with_indices,
     "max_pool2d_with_indices_backward": max_pool2d_with_indices_backward,
@@ -6917,6 +7195,9 @@ FUNCTIONS: dict[str, Any] = {
     "hsplit": hsplit,
     "vsplit": vsplit,
     "dsplit": dsplit,
+    "one_hot": one_hot,
+    "pairwise_distance": pairwise_distance,
+    "cosine_similarity": cosine_similarity,
     "embedding": embedding,
     "embedding_backward": embedding_backward,
     "embedding_dense_backward": embedding_dense_backward,

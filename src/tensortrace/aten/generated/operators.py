@@ -51,11 +51,12 @@ _T33 = Type('Tensor', alias='d!')  # Tensor(d!)
 _T34 = Type('int', is_list=True, list_size=1)  # int[1]
 _T35 = Type('float', is_list=True, optional=True)  # float[]?
 _T36 = Type('SymInt', is_list=True, list_size=1)  # SymInt[1]
-_T37 = Type('SymInt', is_list=True, optional=True)  # SymInt[]?
-_T38 = Type('bool', is_list=True, list_size=3)  # bool[3]
-_T39 = Type('SymInt', is_list=True, list_size=2)  # SymInt[2]
-_T40 = Type('int', is_list=True, list_size=2)  # int[2]
-_T41 = Type('float', optional=True)  # float?
+_T37 = Type('float', optional=True)  # float?
+_T38 = Type('SymInt', is_list=True, list_size=2)  # SymInt[2]
+_T39 = Type('SymInt', is_list=True, list_size=4)  # SymInt[4]
+_T40 = Type('SymInt', is_list=True, optional=True)  # SymInt[]?
+_T41 = Type('bool', is_list=True, list_size=3)  # bool[3]
+_T42 = Type('int', is_list=True, list_size=2)  # int[2]
 
 empty_memory_format = _register(
     FunctionSchema('empty', 'memory_format', (Argument('size', _T0, None, False), Argument('dtype', _T1, 'None', True), Argument('layout', _T2, 'None', True), Argument('device', _T3, 'None', True), Argument('pin_memory', _T4, 'None', True), Argument('memory_format', _T5, 'None', True),), (_T6,), ()),
@@ -2100,6 +2101,42 @@ tile = _register(
 narrow_copy = _register(
     FunctionSchema('narrow_copy', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('start', _T12, None, False), Argument('length', _T12, None, False),), (_T6,), ()),
     {'func': 'narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CPU, CUDA': 'narrow_copy_dense_cpu'}}})
+constant_pad_nd = _register(
+    FunctionSchema('constant_pad_nd', '', (Argument('self', _T6, None, False), Argument('pad', _T0, None, False), Argument('value', _T14, '0', False),), (_T6,), ()),
+    {'func': 'constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeExplicitAutograd': 'constant_pad_nd'}}})
+_pad_circular = _register(
+    FunctionSchema('_pad_circular', '', (Argument('self', _T6, None, False), Argument('pad', _T0, None, False),), (_T6,), ()),
+    {'func': '_pad_circular(Tensor self, SymInt[] pad) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': '_pad_circular_symint'}}})
+_pad_enum = _register(
+    FunctionSchema('_pad_enum', '', (Argument('self', _T6, None, False), Argument('pad', _T0, None, False), Argument('mode', _T11, None, False), Argument('value', _T37, 'None', False),), (_T6,), ()),
+    {'func': '_pad_enum(Tensor self, SymInt[] pad, int mode, float? value=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': '_pad_enum_symint'}}})
+pad = _register(
+    FunctionSchema('pad', '', (Argument('self', _T6, None, False), Argument('pad', _T0, None, False), Argument('mode', _T25, '"constant"', False), Argument('value', _T37, 'None', False),), (_T6,), ()),
+    {'func': 'pad(Tensor self, SymInt[] pad, str mode="constant", float? value=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'pad_symint'}}})
+reflection_pad1d = _register(
+    FunctionSchema('reflection_pad1d', '', (Argument('self', _T6, None, False), Argument('padding', _T38, None, False),), (_T6,), ()),
+    {'func': 'reflection_pad1d(Tensor self, SymInt[2] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'reflection_pad1d'}}})
+reflection_pad1d_backward = _register(
+    FunctionSchema('reflection_pad1d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T38, None, False),), (_T6,), ()),
+    {'func': 'reflection_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'reflection_pad1d_backward'}}})
+reflection_pad2d = _register(
+    FunctionSchema('reflection_pad2d', '', (Argument('self', _T6, None, False), Argument('padding', _T39, None, False),), (_T6,), ()),
+    {'func': 'reflection_pad2d(Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'reflection_pad2d_cpu'}}})
+reflection_pad2d_backward = _register(
+    FunctionSchema('reflection_pad2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T39, None, False),), (_T6,), ()),
+    {'func': 'reflection_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'reflection_pad2d_backward_cpu'}}})
+replication_pad1d = _register(
+    FunctionSchema('replication_pad1d', '', (Argument('self', _T6, None, False), Argument('padding', _T38, None, False),), (_T6,), ()),
+    {'func': 'replication_pad1d(Tensor self, SymInt[2] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'replication_pad1d'}}})
+replication_pad1d_backward = _register(
+    FunctionSchema('replication_pad1d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T38, None, False),), (_T6,), ()),
+    {'func': 'replication_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'replication_pad1d_backward'}}})
+replication_pad2d = _register(
+    FunctionSchema('replication_pad2d', '', (Argument('self', _T6, None, False), Argument('padding', _T39, None, False),), (_T6,), ()),
+    {'func': 'replication_pad2d(Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'replication_pad2d'}}})
+replication_pad2d_backward = _register(
+    FunctionSchema('replication_pad2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('padding', _T39, None, False),), (_T6,), ()),
+    {'func': 'replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'replication_pad2d_backward_cpu'}}})
 gather = _register(
     FunctionSchema('gather', '', (Argument('self', _T6, None, False), Argument('dim', _T11, None, False), Argument('index', _T6, None, False), Argument('sparse_grad', _T16, 'False', True),), (_T6,), ()),
     {'func': 'gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor', **{'variants': 'method, function', 'dispatch': {'CPU, CUDA': 'gather'}}})
@@ -2314,37 +2351,55 @@ convolution = _register(
     FunctionSchema('convolution', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False),), (_T6,), ()),
     {'func': 'convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'convolution'}}})
 convolution_backward = _register(
-    FunctionSchema('convolution_backward', '', (Argument('grad_output', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias_sizes', _T37, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('output_mask', _T38, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('convolution_backward', '', (Argument('grad_output', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias_sizes', _T40, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('output_mask', _T41, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CompositeExplicitAutograd': 'convolution_backward'}}})
 _convolution = _register(
     FunctionSchema('_convolution', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, None, False), Argument('stride', _T0, None, False), Argument('padding', _T0, None, False), Argument('dilation', _T0, None, False), Argument('transposed', _T16, None, False), Argument('output_padding', _T0, None, False), Argument('groups', _T12, None, False), Argument('benchmark', _T16, None, False), Argument('deterministic', _T16, None, False), Argument('cudnn_enabled', _T16, None, False), Argument('allow_tf32', _T16, None, False),), (_T6,), ()),
     {'func': '_convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': '_convolution'}}})
+conv1d = _register(
+    FunctionSchema('conv1d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T36, '1', False), Argument('padding', _T36, '0', False), Argument('dilation', _T36, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
+    {'func': 'conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] dilation=1, SymInt groups=1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'conv1d_symint'}}})
+conv1d_padding = _register(
+    FunctionSchema('conv1d', 'padding', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T36, '1', False), Argument('padding', _T25, '"valid"', False), Argument('dilation', _T36, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
+    {'func': 'conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, str padding="valid", SymInt[1] dilation=1, SymInt groups=1) -> Tensor', **{'cpp_no_default_args': ['bias', 'stride', 'padding'], 'dispatch': {'CompositeImplicitAutograd': 'conv1d_padding_symint'}}})
 conv2d = _register(
-    FunctionSchema('conv2d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T39, '0', False), Argument('dilation', _T39, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
+    FunctionSchema('conv2d', '', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T38, '1', False), Argument('padding', _T38, '0', False), Argument('dilation', _T38, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
     {'func': 'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'conv2d_symint'}}})
 conv2d_padding = _register(
-    FunctionSchema('conv2d', 'padding', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T39, '1', False), Argument('padding', _T25, '"valid"', False), Argument('dilation', _T39, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
+    FunctionSchema('conv2d', 'padding', (Argument('input', _T6, None, False), Argument('weight', _T6, None, False), Argument('bias', _T27, 'None', False), Argument('stride', _T38, '1', False), Argument('padding', _T25, '"valid"', False), Argument('dilation', _T38, '1', False), Argument('groups', _T12, '1', False),), (_T6,), ()),
     {'func': 'conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] dilation=1, SymInt groups=1) -> Tensor', **{'cpp_no_default_args': ['bias', 'stride', 'padding'], 'dispatch': {'CompositeImplicitAutograd': 'conv2d_padding_symint'}}})
+max_pool1d_with_indices = _register(
+    FunctionSchema('max_pool1d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T34, None, False), Argument('stride', _T34, '[]', False), Argument('padding', _T34, '0', False), Argument('dilation', _T34, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
+    {'func': 'max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)', **{'dispatch': {'CompositeImplicitAutograd': 'max_pool1d_with_indices'}}})
+max_pool1d = _register(
+    FunctionSchema('max_pool1d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T34, None, False), Argument('stride', _T34, '[]', False), Argument('padding', _T34, '0', False), Argument('dilation', _T34, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'max_pool1d'}}})
+avg_pool1d = _register(
+    FunctionSchema('avg_pool1d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T34, None, False), Argument('stride', _T34, '[]', False), Argument('padding', _T34, '0', False), Argument('ceil_mode', _T16, 'False', False), Argument('count_include_pad', _T16, 'True', False),), (_T6,), ()),
+    {'func': 'avg_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, bool ceil_mode=False, bool count_include_pad=True) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'avg_pool1d'}}})
+adaptive_avg_pool1d = _register(
+    FunctionSchema('adaptive_avg_pool1d', '', (Argument('self', _T6, None, False), Argument('output_size', _T34, None, False),), (_T6,), ()),
+    {'func': 'adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'adaptive_avg_pool1d'}}})
 max_pool2d = _register(
-    FunctionSchema('max_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T40, None, False), Argument('stride', _T40, '[]', False), Argument('padding', _T40, '0', False), Argument('dilation', _T40, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6,), ()),
+    FunctionSchema('max_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T42, None, False), Argument('stride', _T42, '[]', False), Argument('padding', _T42, '0', False), Argument('dilation', _T42, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6,), ()),
     {'func': 'max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'max_pool2d'}}})
 max_pool2d_with_indices = _register(
-    FunctionSchema('max_pool2d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T40, None, False), Argument('stride', _T40, '[]', False), Argument('padding', _T40, '0', False), Argument('dilation', _T40, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
+    FunctionSchema('max_pool2d_with_indices', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T42, None, False), Argument('stride', _T42, '[]', False), Argument('padding', _T42, '0', False), Argument('dilation', _T42, '1', False), Argument('ceil_mode', _T16, 'False', False),), (_T6, _T6,), ()),
     {'func': 'max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'max_pool2d_with_indices'}}})
 max_pool2d_with_indices_backward = _register(
-    FunctionSchema('max_pool2d_with_indices_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T40, None, False), Argument('stride', _T40, None, False), Argument('padding', _T40, None, False), Argument('dilation', _T40, None, False), Argument('ceil_mode', _T16, None, False), Argument('indices', _T6, None, False),), (_T6,), ()),
+    FunctionSchema('max_pool2d_with_indices_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T42, None, False), Argument('stride', _T42, None, False), Argument('padding', _T42, None, False), Argument('dilation', _T42, None, False), Argument('ceil_mode', _T16, None, False), Argument('indices', _T6, None, False),), (_T6,), ()),
     {'func': 'max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'max_pool2d_with_indices_backward'}}})
 avg_pool2d = _register(
-    FunctionSchema('avg_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T40, None, False), Argument('stride', _T40, '[]', False), Argument('padding', _T40, '0', False), Argument('ceil_mode', _T16, 'False', False), Argument('count_include_pad', _T16, 'True', False), Argument('divisor_override', _T17, 'None', False),), (_T6,), ()),
+    FunctionSchema('avg_pool2d', '', (Argument('self', _T6, None, False), Argument('kernel_size', _T42, None, False), Argument('stride', _T42, '[]', False), Argument('padding', _T42, '0', False), Argument('ceil_mode', _T16, 'False', False), Argument('count_include_pad', _T16, 'True', False), Argument('divisor_override', _T17, 'None', False),), (_T6,), ()),
     {'func': 'avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'avg_pool2d'}}})
 avg_pool2d_backward = _register(
-    FunctionSchema('avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T40, None, False), Argument('stride', _T40, None, False), Argument('padding', _T40, None, False), Argument('ceil_mode', _T16, None, False), Argument('count_include_pad', _T16, None, False), Argument('divisor_override', _T17, None, False),), (_T6,), ()),
+    FunctionSchema('avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False), Argument('kernel_size', _T42, None, False), Argument('stride', _T42, None, False), Argument('padding', _T42, None, False), Argument('ceil_mode', _T16, None, False), Argument('count_include_pad', _T16, None, False), Argument('divisor_override', _T17, None, False),), (_T6,), ()),
     {'func': 'avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CPU, CUDA': 'avg_pool2d_backward'}}})
 adaptive_avg_pool2d = _register(
-    FunctionSchema('adaptive_avg_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False),), (_T6,), ()),
+    FunctionSchema('adaptive_avg_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T38, None, False),), (_T6,), ()),
     {'func': 'adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor', **{'python_module': 'nn', 'dispatch': {'CompositeImplicitAutograd': 'adaptive_avg_pool2d_symint'}}})
 _adaptive_avg_pool2d = _register(
-    FunctionSchema('_adaptive_avg_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T39, None, False),), (_T6,), ()),
+    FunctionSchema('_adaptive_avg_pool2d', '', (Argument('self', _T6, None, False), Argument('output_size', _T38, None, False),), (_T6,), ()),
     {'func': '_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor', **{'dispatch': {'CPU, CUDA': 'adaptive_avg_pool2d_cpu'}}})
 _adaptive_avg_pool2d_backward = _register(
     FunctionSchema('_adaptive_avg_pool2d_backward', '', (Argument('grad_output', _T6, None, False), Argument('self', _T6, None, False),), (_T6,), ()),
@@ -2887,13 +2942,13 @@ less__Tensor = _register(
     FunctionSchema('less_', 'Tensor', (Argument('self', _T8, None, False), Argument('other', _T6, None, False),), (_T8,), ()),
     {'func': 'less_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', **{'variants': 'method', 'dispatch': {'CompositeImplicitAutograd': 'less_'}}})
 nan_to_num = _register(
-    FunctionSchema('nan_to_num', '', (Argument('self', _T6, None, False), Argument('nan', _T41, 'None', False), Argument('posinf', _T41, 'None', False), Argument('neginf', _T41, 'None', False),), (_T6,), ()),
+    FunctionSchema('nan_to_num', '', (Argument('self', _T6, None, False), Argument('nan', _T37, 'None', False), Argument('posinf', _T37, 'None', False), Argument('neginf', _T37, 'None', False),), (_T6,), ()),
     {'func': 'nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'nan_to_num'}, 'tags': 'pointwise'}})
 nan_to_num_ = _register(
-    FunctionSchema('nan_to_num_', '', (Argument('self', _T8, None, False), Argument('nan', _T41, 'None', False), Argument('posinf', _T41, 'None', False), Argument('neginf', _T41, 'None', False),), (_T8,), ()),
+    FunctionSchema('nan_to_num_', '', (Argument('self', _T8, None, False), Argument('nan', _T37, 'None', False), Argument('posinf', _T37, 'None', False), Argument('neginf', _T37, 'None', False),), (_T8,), ()),
     {'func': 'nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)', **{'variants': 'function, method', 'dispatch': {'CompositeExplicitAutograd': 'nan_to_num_'}, 'tags': 'pointwise'}})
 nan_to_num_out = _register(
-    FunctionSchema('nan_to_num', 'out', (Argument('self', _T6, None, False), Argument('nan', _T41, 'None', False), Argument('posinf', _T41, 'None', False), Argument('neginf', _T41, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
+    FunctionSchema('nan_to_num', 'out', (Argument('self', _T6, None, False), Argument('nan', _T37, 'None', False), Argument('posinf', _T37, 'None', False), Argument('neginf', _T37, 'None', False), Argument('out', _T8, None, True),), (_T8,), ()),
     {'func': 'nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)', **{'dispatch': {'CPU, CUDA': 'nan_to_num_out'}, 'tags': 'pointwise'}})
 isposinf = _register(
     FunctionSchema('isposinf', '', (Argument('self', _T6, None, False),), (_T6,), ()),
@@ -2937,6 +2992,15 @@ dsplit_int = _register(
 dsplit_array = _register(
     FunctionSchema('dsplit', 'array', (Argument('self', _T10, None, False), Argument('indices', _T20, None, False),), (_T21,), ()),
     {'func': 'dsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]', **{'variants': 'function, method', 'dispatch': {'CompositeImplicitAutograd': 'dsplit'}}})
+one_hot = _register(
+    FunctionSchema('one_hot', '', (Argument('self', _T6, None, False), Argument('num_classes', _T11, '-1', False),), (_T6,), ()),
+    {'func': 'one_hot(Tensor self, int num_classes=-1) -> Tensor', **{'python_module': 'nn', 'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'one_hot'}}})
+pairwise_distance = _register(
+    FunctionSchema('pairwise_distance', '', (Argument('x1', _T6, None, False), Argument('x2', _T6, None, False), Argument('p', _T9, '2', False), Argument('eps', _T9, '1e-06', False), Argument('keepdim', _T16, 'False', False),), (_T6,), ()),
+    {'func': 'pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False) -> Tensor', **{'dispatch': {'CompositeImplicitAutograd': 'pairwise_distance'}}})
+cosine_similarity = _register(
+    FunctionSchema('cosine_similarity', '', (Argument('x1', _T6, None, False), Argument('x2', _T6, None, False), Argument('dim', _T11, '1', False), Argument('eps', _T9, '1e-08', False),), (_T6,), ()),
+    {'func': 'cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor', **{'variants': 'function', 'dispatch': {'CompositeImplicitAutograd': 'cosine_similarity'}}})
 embedding = _register(
     FunctionSchema('embedding', '', (Argument('weight', _T6, None, False), Argument('indices', _T6, None, False), Argument('padding_idx', _T12, '-1', False), Argument('scale_grad_by_freq', _T16, 'False', False), Argument('sparse', _T16, 'False', False),), (_T6,), ()),
     {'func': 'embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor', **{'dispatch': {'CompositeExplicitAutograd': 'embedding_symint'}, 'tags': 'core'}})
@@ -2956,7 +3020,7 @@ native_layer_norm = _register(
     FunctionSchema('native_layer_norm', '', (Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'layer_norm_cpu', 'CUDA': 'layer_norm_cuda'}, 'tags': 'core'}})
 native_layer_norm_backward = _register(
-    FunctionSchema('native_layer_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('output_mask', _T38, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('native_layer_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('normalized_shape', _T0, None, False), Argument('mean', _T6, None, False), Argument('rstd', _T6, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('output_mask', _T41, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'layer_norm_backward_cpu', 'CUDA': 'layer_norm_backward_cuda'}, 'tags': 'core'}})
 batch_norm = _register(
     FunctionSchema('batch_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('running_mean', _T27, None, False), Argument('running_var', _T27, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False), Argument('cudnn_enabled', _T16, None, False),), (_T6,), ()),
@@ -2968,7 +3032,7 @@ native_batch_norm = _register(
     FunctionSchema('native_batch_norm', '', (Argument('input', _T6, None, False), Argument('weight', _T27, None, False), Argument('bias', _T27, None, False), Argument('running_mean', _T27, None, False), Argument('running_var', _T27, None, False), Argument('training', _T16, None, False), Argument('momentum', _T9, None, False), Argument('eps', _T9, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'batch_norm_cpu', 'CUDA': 'batch_norm_cuda'}}})
 native_batch_norm_backward = _register(
-    FunctionSchema('native_batch_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T27, None, False), Argument('running_mean', _T27, None, False), Argument('running_var', _T27, None, False), Argument('save_mean', _T27, None, False), Argument('save_invstd', _T27, None, False), Argument('train', _T16, None, False), Argument('eps', _T9, None, False), Argument('output_mask', _T38, None, False),), (_T6, _T6, _T6,), ()),
+    FunctionSchema('native_batch_norm_backward', '', (Argument('grad_out', _T6, None, False), Argument('input', _T6, None, False), Argument('weight', _T27, None, False), Argument('running_mean', _T27, None, False), Argument('running_var', _T27, None, False), Argument('save_mean', _T27, None, False), Argument('save_invstd', _T27, None, False), Argument('train', _T16, None, False), Argument('eps', _T9, None, False), Argument('output_mask', _T41, None, False),), (_T6, _T6, _T6,), ()),
     {'func': 'native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor)', **{'dispatch': {'CPU': 'batch_norm_backward_cpu', 'CUDA': 'batch_norm_backward_cuda'}}})
 cudnn_is_acceptable = _register(
     FunctionSchema('cudnn_is_acceptable', '', (Argument('self', _T6, None, False),), (_T16,), ()),
@@ -3684,6 +3748,18 @@ OPERATORS: list[OperatorHandle] = [
     repeat,
     tile,
     narrow_copy,
+    constant_pad_nd,
+    _pad_circular,
+    _pad_enum,
+    pad,
+    reflection_pad1d,
+    reflection_pad1d_backward,
+    reflection_pad2d,
+    reflection_pad2d_backward,
+    replication_pad1d,
+    replication_pad1d_backward,
+    replication_pad2d,
+    replication_pad2d_backward,
     gather,
     scatter_src,
     scatter__src,
@@ -3757,8 +3833,14 @@ OPERATORS: list[OperatorHandle] = [
     convolution,
     convolution_backward,
     _convolution,
+    conv1d,
+    conv1d_padding,
     conv2d,
     conv2d_padding,
+    max_pool1d_with_indices,
+    max_pool1d,
+    avg_pool1d,
+    adaptive_avg_pool1d,
     max_pool2d,
     max_pool2d_with_indices,
     max_pool2d_with_indices_backward,
@@ -3963,6 +4045,9 @@ OPERATORS: list[OperatorHandle] = [
     vsplit_array,
     dsplit_int,
     dsplit_array,
+    one_hot,
+    pairwise_distance,
+    cosine_similarity,
     embedding,
     embedding_backward,
     embedding_dense_backward,

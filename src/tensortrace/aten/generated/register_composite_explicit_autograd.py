@@ -166,6 +166,7 @@ ops.diag_embed.register(DispatchKey.CompositeExplicitAutograd, native_kernel("di
 ops.block_diag.register(DispatchKey.CompositeExplicitAutograd, native_kernel("block_diag", ops.block_diag))
 ops.movedim_intlist.register(DispatchKey.CompositeExplicitAutograd, native_kernel("movedim", ops.movedim_intlist))
 ops.repeat.register(DispatchKey.CompositeExplicitAutograd, native_kernel("repeat", ops.repeat))
+ops.constant_pad_nd.register(DispatchKey.CompositeExplicitAutograd, native_kernel("constant_pad_nd", ops.constant_pad_nd))
 ops.index_add.register(DispatchKey.CompositeExplicitAutograd, native_kernel("index_add", ops.index_add))
 ops.index_reduce.register(DispatchKey.CompositeExplicitAutograd, native_kernel("index_reduce", ops.index_reduce))
 ops.index_copy.register(DispatchKey.CompositeExplicitAutograd, native_kernel("index_copy", ops.index_copy))

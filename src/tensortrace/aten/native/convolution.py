@@ -1,11 +1,12 @@
-"""conv2d, convolution, _convolution and convolution_backward.
+"""conv1d, conv2d, convolution, _convolution and convolution_backward.
 
-Mirrors `aten/src/ATen/native/Convolution.cpp` and the checks of `ConvUtils.h`: conv2d (batchify
-of an unbatched 3D input, the 'same' / 'valid' padding strings of `_convolution_mode`) calls
-at::convolution, which calls at::_convolution; convolution's derivative is
+Mirrors `aten/src/ATen/native/Convolution.cpp` and the checks of `ConvUtils.h`: conv1d / conv2d
+(batchify of an unbatched input, the 'same' / 'valid' padding strings of `_convolution_mode`)
+call at::convolution, which calls at::_convolution; convolution's derivative is
 convolution_backward, which returns (grad_input, grad_weight, grad_bias) for the output_mask.
-The slow path of `ConvolutionMM2d.cpp` does the work: im2col (here a strided NumPy window view
-of the zero-padded input) and one matrix product per group.
+A 1-D convolution is viewed as a 2-D one (view1d_as_2d: input and weight unsqueezed at dim 2,
+stride 1 / padding 0 / dilation 1 prepended, the output squeezed back), as torch does on the CPU.
+The slow path of `ConvolutionMM2d.cpp` (convolution_mm2d.py) does the work.
 """
 
 from __future__ import annotations
@@ -15,14 +16,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from tensortrace.aten import functions as at
+from tensortrace.aten.native.convolution_mm2d import _conv2d_backward_kernel, _conv2d_forward_kernel
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar import CPP_TYPE_NAMES
-from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/Convolution.cpp"
-MM2D = "aten/src/ATen/native/ConvolutionMM2d.cpp"
 
 
 def _expand(values: Sequence[int] | int, n: int) -> list[int]:
@@ -147,107 +147,6 @@ def _check_shape_forward(
         )
 
 
-def _windows(
-    x: np.ndarray, kh: int, kw: int, oh: int, ow: int, stride: list[int], dilation: list[int]
-) -> np.ndarray:
-    """The im2col columns as a view: [n, c, oh, ow, i, j] = x[n, c, oh*sh + i*dh, ow*sw + j*dw]."""
-    sn, sc, sh, sw = x.strides
-    return np.lib.stride_tricks.as_strided(
-        x,
-        (x.shape[0], x.shape[1], oh, ow, kh, kw),
-        (sn, sc, sh * stride[0], sw * stride[1], sh * dilation[0], sw * dilation[1]),
-        writeable=False,
-    )
-
-
-def _out_size(size: int, pad: int, dil: int, k: int, stride: int) -> int:
-    return (size + 2 * pad - dil * (k - 1) - 1) // stride + 1
-
-
-@traced(
-    "kernel",
-    "at::native::(anonymous)::slow_conv2d_update_output_frame",
-    MM2D,
-    legacy="slow_conv2d_update_output_frame",
-)
-def _conv2d_forward_kernel(
-    x: np.ndarray,
-    w: np.ndarray,
-    b: np.ndarray | None,
-    stride: list[int],
-    padding: list[int],
-    dilation: list[int],
-    groups: int,
-) -> np.ndarray:
-    n, c, h, wd = x.shape
-    o, cg, kh, kw = w.shape
-    oh = _out_size(h, padding[0], dilation[0], kh, stride[0])
-    ow = _out_size(wd, padding[1], dilation[1], kw, stride[1])
-    xp = np.ascontiguousarray(np.pad(x, ((0, 0), (0, 0), (padding[0],) * 2, (padding[1],) * 2)))
-    cols = _windows(xp, kh, kw, oh, ow, stride, dilation)
-    og = o // groups
-    out = np.empty((n, o, oh, ow), dtype=x.dtype)
-    for g in range(groups):
-        colg = cols[:, g * cg : (g + 1) * cg]  # n, cg, oh, ow, kh, kw
-        wg = w[g * og : (g + 1) * og]  # og, cg, kh, kw
-        res = np.tensordot(colg, wg, axes=([1, 4, 5], [1, 2, 3]))  # n, oh, ow, og
-        out[:, g * og : (g + 1) * og] = res.transpose(0, 3, 1, 2)
-    if b is not None:
-        out += b.reshape(1, -1, 1, 1)
-    return out
-
-
-@traced(
-    "kernel",
-    "at::native::(anonymous)::slow_conv2d_backward_frame",
-    MM2D,
-    legacy="slow_conv2d_backward_frame",
-)
-def _conv2d_backward_kernel(
-    go: np.ndarray,
-    x: np.ndarray,
-    w: np.ndarray,
-    stride: list[int],
-    padding: list[int],
-    dilation: list[int],
-    groups: int,
-    mask: Sequence[bool],
-) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]:
-    n, c, h, wd = x.shape
-    o, cg, kh, kw = w.shape
-    oh, ow = go.shape[2], go.shape[3]
-    og = o // groups
-    ph, pw = padding
-    gi = gw = gb = None
-    if mask[0]:
-        gxp = np.zeros((n, c, h + 2 * ph, wd + 2 * pw), dtype=x.dtype)
-        for g in range(groups):
-            gog = go[:, g * og : (g + 1) * og]
-            wg = w[g * og : (g + 1) * og]
-            for i in range(kh):
-                for j in range(kw):
-                    r0, c0 = i * dilation[0], j * dilation[1]
-                    contrib = np.tensordot(gog, wg[:, :, i, j], axes=([1], [0]))  # n oh ow cg
-                    gxp[
-                        :,
-                        g * cg : (g + 1) * cg,
-                        r0 : r0 + stride[0] * (oh - 1) + 1 : stride[0],
-                        c0 : c0 + stride[1] * (ow - 1) + 1 : stride[1],
-                    ] += contrib.transpose(0, 3, 1, 2)
-        gi = gxp[:, :, ph : ph + h, pw : pw + wd]
-    if mask[1]:
-        xp = np.ascontiguousarray(np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw))))
-        cols = _windows(xp, kh, kw, oh, ow, stride, dilation)
-        gw = np.empty_like(w)
-        for g in range(groups):
-            colg = cols[:, g * cg : (g + 1) * cg]
-            gog = go[:, g * og : (g + 1) * og]
-            gw[g * og : (g + 1) * og] = np.tensordot(gog, colg, axes=([0, 2, 3], [0, 2, 3]))
-    if mask[2]:
-        gb = go.sum(axis=(0, 2, 3))
-    return gi, gw, gb
-
-
 def _from_numpy(arr: np.ndarray, like: Tensor) -> Tensor:
     result = at.empty(list(arr.shape), dtype=like.scalar_type())
     if arr.size:
@@ -296,7 +195,7 @@ def _convolution(
         ") should be the same",
     )
     TORCH_CHECK(
-        k == 4, "tensortrace implements 2D convolution only, got a ", k, "-dimensional weight"
+        k in (3, 4), "tensortrace implements 1D and 2D convolution only, got a ", k, "-D weight"
     )
     TORCH_CHECK(not transposed, "tensortrace does not implement transposed convolution")
     TORCH_CHECK(
@@ -306,6 +205,11 @@ def _convolution(
         " but found ",
         weight.scalar_type(),
     )
+    if k == 3:
+        # view1d_as_2d: a contiguous input and the weight, each unsqueezed at dim 2
+        input = input.contiguous().unsqueeze(2)
+        weight = weight.unsqueeze(2)
+        stride_, padding_, dilation_ = [1, *stride_], [0, *padding_], [1, *dilation_]
     out = _conv2d_forward_kernel(
         _np(input),
         _np(weight),
@@ -315,7 +219,8 @@ def _convolution(
         dilation_,
         groups,
     )
-    return _from_numpy(out, input)
+    output = _from_numpy(out, input)
+    return output.squeeze(2) if k == 3 else output
 
 
 @native_function(SOURCE, name="convolution")
@@ -365,12 +270,24 @@ def convolution_backward(
     dim = weight.dim() - 2
     stride_, padding_ = _expand(stride, dim), _expand(padding, dim)
     dilation_ = _expand(dilation, dim)
+    if dim == 1:  # view1d_as_2d, as in _convolution
+        grad_output, input, weight = (
+            grad_output.unsqueeze(2),
+            input.unsqueeze(2),
+            weight.unsqueeze(2),
+        )
+        stride_, padding_, dilation_ = [1, *stride_], [0, *padding_], [1, *dilation_]
     gi, gw, gb = _conv2d_backward_kernel(
         _np(grad_output), _np(input), _np(weight), stride_, padding_, dilation_, groups, output_mask
     )
+    grad_input = _from_numpy(gi, input) if gi is not None else Tensor()
+    grad_weight = _from_numpy(gw, weight) if gw is not None else Tensor()
+    if dim == 1:
+        grad_input = grad_input.squeeze(2) if gi is not None else grad_input
+        grad_weight = grad_weight.squeeze(2) if gw is not None else grad_weight
     return (
-        _from_numpy(gi, input) if gi is not None else Tensor(),
-        _from_numpy(gw, weight) if gw is not None else Tensor(),
+        grad_input,
+        grad_weight,
         _from_numpy(gb, grad_output) if gb is not None else Tensor(),
     )
 
@@ -391,6 +308,36 @@ def _batchify(input: Tensor, num_spatial_dims: int, func_name: str) -> tuple[Ten
         _sizes(input),
     )
     return (input if is_batched else input.unsqueeze(0)), is_batched
+
+
+@native_function(SOURCE, name="conv1d_symint")
+def conv1d_symint(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Sequence[int] = (1,),
+    padding: Sequence[int] = (0,),
+    dilation: Sequence[int] = (1,),
+    groups: int = 1,
+) -> Tensor:
+    batched, is_batched = _batchify(input, 1, "conv1d")
+    output = at.convolution(batched, weight, bias, stride, padding, dilation, False, [0], groups)
+    return output if is_batched else output.squeeze(0)
+
+
+@native_function(SOURCE, name="conv1d_padding_symint")
+def conv1d_padding_symint(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Sequence[int] = (1,),
+    padding: str = "valid",
+    dilation: Sequence[int] = (1,),
+    groups: int = 1,
+) -> Tensor:
+    batched, is_batched = _batchify(input, 1, "conv1d")
+    output = _convolution_mode(batched, weight, bias, stride, padding, dilation, groups)
+    return output if is_batched else output.squeeze(0)
 
 
 @native_function(SOURCE, name="conv2d_symint")

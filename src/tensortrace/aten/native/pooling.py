@@ -1,12 +1,13 @@
-"""max_pool2d (with indices), avg_pool2d, adaptive_avg_pool2d and their backwards.
+"""max_pool2d (with indices), avg_pool2d and their backwards; the 1-D pools over them.
 
 Mirrors `aten/src/ATen/native/Pooling.cpp` (max_pool2d calls max_pool2d_with_indices and keeps
-the values), `DilatedMaxPool2d.cpp`, `AveragePool2d.cpp`, `AdaptiveAveragePooling.cpp` (an
-output of 1x1 is a mean over the last two dims, as torch does) and the shape checks of
-`Pool.h` (pooling_output_shape, pool2d_shape_check). The loops of the CPU kernels
-(`cpu/MaxPoolKernel.cpp`, `cpu/AvgPoolKernel.cpp`, `cpu/AdaptiveAvgPoolKernel.cpp`) run over the
+the values; max_pool1d_with_indices, avg_pool1d and adaptive_avg_pool1d unsqueeze the input at
+dim -2, call the 2-D op with a kernel of height 1 and squeeze the result), `DilatedMaxPool2d.cpp`,
+`AveragePool2d.cpp` and the shape checks of `Pool.h` (pooling_output_shape, pool2d_shape_check).
+The loops of the CPU kernels (`cpu/MaxPoolKernel.cpp`, `cpu/AvgPoolKernel.cpp`) run over the
 output positions, each vectorized over batch and channels in NumPy. Indices are flat offsets
-into each input plane (h * W + w), as torch's.
+into each input plane (h * W + w), as torch's. adaptive_avg_pool2d is in
+adaptive_average_pooling.py, max_pool1d's direct CPU path in max_pooling.py.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from tensortrace.trace import traced
 
 MAX2D = "aten/src/ATen/native/DilatedMaxPool2d.cpp"
 AVG2D = "aten/src/ATen/native/AveragePool2d.cpp"
-ADAPTIVE = "aten/src/ATen/native/AdaptiveAveragePooling.cpp"
 POOLING = "aten/src/ATen/native/Pooling.cpp"
 
 
@@ -350,78 +350,90 @@ def avg_pool2d_backward(
     return _from_numpy(grad, list(self.sizes()), grad_output.scalar_type())
 
 
-def _adaptive_bounds(o: int, out_size: int, in_size: int) -> slice:
-    return slice((o * in_size) // out_size, -((-(o + 1) * in_size) // out_size))
-
-
-@native_function(ADAPTIVE, name="adaptive_avg_pool2d_symint")
-def adaptive_avg_pool2d_symint(self: Tensor, output_size: Sequence[int]) -> Tensor:
-    TORCH_CHECK(len(list(output_size)) == 2, "adaptive_avg_pool2d: output_size must be 2")
+def check_dim_range(op: str, t: Tensor, dim_start: int, dim_end: int) -> None:
+    """checkDimRange of TensorUtils.cpp (dim_end exclusive) for argument #1 'self'."""
     TORCH_CHECK(
-        output_size[0] >= 0 and output_size[1] >= 0,
-        "adaptive_avg_pool2d: elements "
-        "of output_size must be greater than or equal to 0 but received {",
-        output_size[0],
-        ", ",
-        output_size[1],
-        "}",
+        dim_start <= t.dim() < dim_end,
+        "Expected ",
+        dim_start,
+        " to ",
+        dim_end - 1,
+        " dimensions, but got ",
+        t.dim(),
+        "-dimensional tensor for argument #1 'self' (while checking arguments for ",
+        op,
+        ")",
     )
-    if list(output_size) == [1, 1]:
-        return self.mean([-1, -2], True)
-    return at._adaptive_avg_pool2d(self, output_size)
 
 
-@traced(
-    "kernel",
-    "at::native::(anonymous)::cpu_adaptive_avg_pool2d",
-    "aten/src/ATen/native/cpu/AdaptiveAvgPoolKernel.cpp",
-    legacy="cpu_adaptive_avg_pool2d",
-)
-def _adaptive_kernel(x: np.ndarray, oh: int, ow: int) -> np.ndarray:
-    n, h, w = x.shape
-    out = np.empty((n, oh, ow), dtype=x.dtype)
-    for i in range(oh):
-        rs = _adaptive_bounds(i, oh, h)
-        for j in range(ow):
-            cs = _adaptive_bounds(j, ow, w)
-            out[:, i, j] = x[:, rs, cs].mean(axis=(1, 2), dtype=x.dtype)
-    return out
-
-
-@native_function(ADAPTIVE, name="adaptive_avg_pool2d_cpu")
-def adaptive_avg_pool2d_cpu(self: Tensor, output_size: Sequence[int]) -> Tensor:
-    TORCH_CHECK(len(list(output_size)) == 2, "adaptive_avg_pool2d: output_size must be 2")
-    ndim = self.dim()
+def check1d(function_name: str, argument_name: str, x: Sequence[int]) -> None:
     TORCH_CHECK(
-        ndim in (3, 4),
-        "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got ",
-        list(self.sizes()),
+        len(x) == 1,
+        function_name,
+        "() argument '",
+        argument_name,
+        "' should contain one int (got ",
+        len(x),
+        ")",
     )
-    for i in range(1, ndim):
-        TORCH_CHECK(
-            self.size(i) > 0,
-            "adaptive_avg_pool2d(): Expected input to have non-zero "
-            "size for non-batch dimensions, but input has sizes ",
-            list(self.sizes()),
-            " with dimension ",
-            i,
-            " being empty",
-        )
-    oh, ow = output_size
-    out = _adaptive_kernel(_planes(self), oh, ow)
-    return _from_numpy(out, [*self.sizes()[:-2], oh, ow], self.scalar_type())
 
 
-@native_function(ADAPTIVE, name="adaptive_avg_pool2d_backward_cpu")
-def adaptive_avg_pool2d_backward_cpu(grad_output: Tensor, self: Tensor) -> Tensor:
-    go = _planes(grad_output)
-    oh, ow = go.shape[1], go.shape[2]
-    h, w = self.size(-2), self.size(-1)
-    grad = np.zeros((go.shape[0], h, w), dtype=go.dtype)
-    for i in range(oh):
-        rs = _adaptive_bounds(i, oh, h)
-        for j in range(ow):
-            cs = _adaptive_bounds(j, ow, w)
-            count = (rs.stop - rs.start) * (cs.stop - cs.start)
-            grad[:, rs, cs] += (go[:, i, j] / go.dtype.type(count))[:, None, None]
-    return _from_numpy(grad, list(self.sizes()), grad_output.scalar_type())
+@native_function(POOLING, name="adaptive_avg_pool1d")
+def adaptive_avg_pool1d(self: Tensor, output_size: Sequence[int]) -> Tensor:
+    check_dim_range("adaptive_avg_pool1d", self, 2, 4)
+    check1d("adaptive_avg_pool1d", "output_size", output_size)
+    output = at.adaptive_avg_pool2d(self.unsqueeze(-2), [1, output_size[0]])
+    return output.squeeze(-2)
+
+
+@native_function(POOLING, name="max_pool1d_with_indices")
+def max_pool1d_with_indices(
+    self: Tensor,
+    kernel_size: Sequence[int],
+    stride: Sequence[int] = (),
+    padding: Sequence[int] = (0,),
+    dilation: Sequence[int] = (1,),
+    ceil_mode: bool = False,
+) -> tuple[Tensor, Tensor]:
+    if not list(stride):
+        stride = kernel_size
+    check_dim_range("max_pool1d", self, 2, 4)
+    check1d("max_pool1d", "kernel_size", kernel_size)
+    check1d("max_pool1d", "stride", stride)
+    check1d("max_pool1d", "padding", padding)
+    check1d("max_pool1d", "dilation", dilation)
+    output, indices = at.max_pool2d_with_indices(
+        self.unsqueeze(-2),
+        [1, kernel_size[0]],
+        [1, stride[0]],
+        [0, padding[0]],
+        [1, dilation[0]],
+        ceil_mode,
+    )
+    return output.squeeze(-2), indices.squeeze(-2)
+
+
+@native_function(POOLING, name="avg_pool1d")
+def avg_pool1d(
+    self: Tensor,
+    kernel_size: Sequence[int],
+    stride: Sequence[int] = (),
+    padding: Sequence[int] = (0,),
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+) -> Tensor:
+    if not list(stride):
+        stride = kernel_size
+    check_dim_range("avg_pool1d", self, 2, 4)
+    check1d("avg_pool1d", "kernel_size", kernel_size)
+    check1d("avg_pool1d", "stride", stride)
+    check1d("avg_pool1d", "padding", padding)
+    output = at.avg_pool2d(
+        self.unsqueeze(-2),
+        [1, kernel_size[0]],
+        [1, stride[0]],
+        [0, padding[0]],
+        ceil_mode,
+        count_include_pad,
+    )
+    return output.squeeze(-2)

@@ -26,6 +26,7 @@ from tensortrace.autograd.functions_manual import (
     clamp_backward,
     clamp_backward_min_max,
     conj,
+    constant_pad_nd_backward,
     conv_bias_sizes,
     cumsum_backward,
     diagonal_backward,
@@ -489,6 +490,183 @@ class ConvolutionBackward1(TraceableFunction):
         '_convolution',
         (Formula(('input', 'weight', 'bias'), ConvolutionBackward1_input_weight_bias, frozenset(['at', 'conv_bias_sizes', 'dilation', 'grad', 'grad_input_mask', 'groups', 'input', 'output_padding', 'padding', 'stride', 'transposed', 'weight'])),),
         ('input', 'weight', 'bias'),
+        {},
+        {})
+
+
+def ConstantPadNdBackward0_self(v: dict[str, Any]) -> Any:
+    """self: constant_pad_nd_backward(grad, pad)"""
+    return constant_pad_nd_backward(v['grad'], v['pad'])
+
+
+class ConstantPadNdBackward0(TraceableFunction):
+    """constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'constant_pad_nd',
+        (Formula(('self',), ConstantPadNdBackward0_self, frozenset(['constant_pad_nd_backward', 'grad', 'pad'])),),
+        ('self',),
+        {},
+        {})
+
+
+def ReflectionPad1DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.reflection_pad1d_backward(grad, self, padding)"""
+    return at.reflection_pad1d_backward(v['grad'], v['self'], v['padding'])
+
+
+class ReflectionPad1DBackward0(TraceableFunction):
+    """reflection_pad1d(Tensor self, SymInt[2] padding) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'reflection_pad1d',
+        (Formula(('self',), ReflectionPad1DBackward0_self, frozenset(['at', 'grad', 'padding', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def ReflectionPad2DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.reflection_pad2d_backward(grad, self, padding)"""
+    return at.reflection_pad2d_backward(v['grad'], v['self'], v['padding'])
+
+
+class ReflectionPad2DBackward0(TraceableFunction):
+    """reflection_pad2d(Tensor self, SymInt[4] padding) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'reflection_pad2d',
+        (Formula(('self',), ReflectionPad2DBackward0_self, frozenset(['at', 'grad', 'padding', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def ReplicationPad1DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.replication_pad1d_backward(grad, self, padding)"""
+    return at.replication_pad1d_backward(v['grad'], v['self'], v['padding'])
+
+
+class ReplicationPad1DBackward0(TraceableFunction):
+    """replication_pad1d(Tensor self, SymInt[2] padding) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'replication_pad1d',
+        (Formula(('self',), ReplicationPad1DBackward0_self, frozenset(['at', 'grad', 'padding', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def ReplicationPad2DBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.replication_pad2d_backward(grad, self, padding)"""
+    return at.replication_pad2d_backward(v['grad'], v['self'], v['padding'])
+
+
+class ReplicationPad2DBackward0(TraceableFunction):
+    """replication_pad2d(Tensor self, SymInt[4] padding) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'replication_pad2d',
+        (Formula(('self',), ReplicationPad2DBackward0_self, frozenset(['at', 'grad', 'padding', 'self'])),),
+        ('self',),
+        {},
+        {})
+
+
+def ReflectionPad1DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.reflection_pad1d(grad, padding)"""
+    return at.reflection_pad1d(v['grad'], v['padding'])
+
+
+def ReflectionPad1DBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(self)"""
+    return at.zeros_like(v['self'])
+
+
+class ReflectionPad1DBackwardBackward0(TraceableFunction):
+    """reflection_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'reflection_pad1d_backward',
+        (Formula(('grad_output',), ReflectionPad1DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'padding'])),
+         Formula(('self',), ReflectionPad1DBackwardBackward0_self, frozenset(['at', 'self'])),),
+        ('grad_output', 'self'),
+        {},
+        {})
+
+
+def ReflectionPad2DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.reflection_pad2d(grad, padding)"""
+    return at.reflection_pad2d(v['grad'], v['padding'])
+
+
+def ReflectionPad2DBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(self)"""
+    return at.zeros_like(v['self'])
+
+
+class ReflectionPad2DBackwardBackward0(TraceableFunction):
+    """reflection_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'reflection_pad2d_backward',
+        (Formula(('grad_output',), ReflectionPad2DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'padding'])),
+         Formula(('self',), ReflectionPad2DBackwardBackward0_self, frozenset(['at', 'self'])),),
+        ('grad_output', 'self'),
+        {},
+        {})
+
+
+def ReplicationPad1DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.replication_pad1d(grad, padding)"""
+    return at.replication_pad1d(v['grad'], v['padding'])
+
+
+def ReplicationPad1DBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(self)"""
+    return at.zeros_like(v['self'])
+
+
+class ReplicationPad1DBackwardBackward0(TraceableFunction):
+    """replication_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'replication_pad1d_backward',
+        (Formula(('grad_output',), ReplicationPad1DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'padding'])),
+         Formula(('self',), ReplicationPad1DBackwardBackward0_self, frozenset(['at', 'self'])),),
+        ('grad_output', 'self'),
+        {},
+        {})
+
+
+def ReplicationPad2DBackwardBackward0_grad_output(v: dict[str, Any]) -> Any:
+    """grad_output: at.replication_pad2d(grad, padding)"""
+    return at.replication_pad2d(v['grad'], v['padding'])
+
+
+def ReplicationPad2DBackwardBackward0_self(v: dict[str, Any]) -> Any:
+    """self: at.zeros_like(self)"""
+    return at.zeros_like(v['self'])
+
+
+class ReplicationPad2DBackwardBackward0(TraceableFunction):
+    """replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'replication_pad2d_backward',
+        (Formula(('grad_output',), ReplicationPad2DBackwardBackward0_grad_output, frozenset(['at', 'grad', 'padding'])),
+         Formula(('self',), ReplicationPad2DBackwardBackward0_self, frozenset(['at', 'self'])),),
+        ('grad_output', 'self'),
         {},
         {})
 

@@ -8897,6 +8897,159 @@ ops.narrow_copy.register(DispatchKey.Autograd, KernelFunction(
     narrow_copy, "torch::autograd::VariableType::narrow_copy", with_keyset=True))
 
 
+_record_constant_pad_nd = GraphRecording(ops.constant_pad_nd, AutoDispatchBelowADInplaceOrView, nodes.ConstantPadNdBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::constant_pad_nd", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def constant_pad_nd(ks: DispatchKeySet, *args: Any) -> Any:
+    """constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor: records ConstantPadNdBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_constant_pad_nd(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.constant_pad_nd.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.constant_pad_nd.register(DispatchKey.Autograd, KernelFunction(
+    constant_pad_nd, "torch::autograd::VariableType::constant_pad_nd", with_keyset=True))
+
+
+_record_reflection_pad1d = GraphRecording(ops.reflection_pad1d, AutoDispatchBelowADInplaceOrView, nodes.ReflectionPad1DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::reflection_pad1d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def reflection_pad1d(ks: DispatchKeySet, *args: Any) -> Any:
+    """reflection_pad1d(Tensor self, SymInt[2] padding) -> Tensor: records ReflectionPad1DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_reflection_pad1d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.reflection_pad1d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.reflection_pad1d.register(DispatchKey.Autograd, KernelFunction(
+    reflection_pad1d, "torch::autograd::VariableType::reflection_pad1d", with_keyset=True))
+
+
+_record_reflection_pad1d_backward = GraphRecording(ops.reflection_pad1d_backward, AutoDispatchBelowADInplaceOrView, nodes.ReflectionPad1DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::reflection_pad1d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def reflection_pad1d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """reflection_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor: records ReflectionPad1DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_reflection_pad1d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.reflection_pad1d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.reflection_pad1d_backward.register(DispatchKey.Autograd, KernelFunction(
+    reflection_pad1d_backward, "torch::autograd::VariableType::reflection_pad1d_backward", with_keyset=True))
+
+
+_record_reflection_pad2d = GraphRecording(ops.reflection_pad2d, AutoDispatchBelowADInplaceOrView, nodes.ReflectionPad2DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::reflection_pad2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def reflection_pad2d(ks: DispatchKeySet, *args: Any) -> Any:
+    """reflection_pad2d(Tensor self, SymInt[4] padding) -> Tensor: records ReflectionPad2DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_reflection_pad2d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.reflection_pad2d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.reflection_pad2d.register(DispatchKey.Autograd, KernelFunction(
+    reflection_pad2d, "torch::autograd::VariableType::reflection_pad2d", with_keyset=True))
+
+
+_record_reflection_pad2d_backward = GraphRecording(ops.reflection_pad2d_backward, AutoDispatchBelowADInplaceOrView, nodes.ReflectionPad2DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::reflection_pad2d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def reflection_pad2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """reflection_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor: records ReflectionPad2DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_reflection_pad2d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.reflection_pad2d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.reflection_pad2d_backward.register(DispatchKey.Autograd, KernelFunction(
+    reflection_pad2d_backward, "torch::autograd::VariableType::reflection_pad2d_backward", with_keyset=True))
+
+
+_record_replication_pad1d = GraphRecording(ops.replication_pad1d, AutoDispatchBelowADInplaceOrView, nodes.ReplicationPad1DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::replication_pad1d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def replication_pad1d(ks: DispatchKeySet, *args: Any) -> Any:
+    """replication_pad1d(Tensor self, SymInt[2] padding) -> Tensor: records ReplicationPad1DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_replication_pad1d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.replication_pad1d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.replication_pad1d.register(DispatchKey.Autograd, KernelFunction(
+    replication_pad1d, "torch::autograd::VariableType::replication_pad1d", with_keyset=True))
+
+
+_record_replication_pad1d_backward = GraphRecording(ops.replication_pad1d_backward, AutoDispatchBelowADInplaceOrView, nodes.ReplicationPad1DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::replication_pad1d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def replication_pad1d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """replication_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor: records ReplicationPad1DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_replication_pad1d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.replication_pad1d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.replication_pad1d_backward.register(DispatchKey.Autograd, KernelFunction(
+    replication_pad1d_backward, "torch::autograd::VariableType::replication_pad1d_backward", with_keyset=True))
+
+
+_record_replication_pad2d = GraphRecording(ops.replication_pad2d, AutoDispatchBelowADInplaceOrView, nodes.ReplicationPad2DBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::replication_pad2d", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def replication_pad2d(ks: DispatchKeySet, *args: Any) -> Any:
+    """replication_pad2d(Tensor self, SymInt[4] padding) -> Tensor: records ReplicationPad2DBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0])):
+        return _record_replication_pad2d(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.replication_pad2d.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.replication_pad2d.register(DispatchKey.Autograd, KernelFunction(
+    replication_pad2d, "torch::autograd::VariableType::replication_pad2d", with_keyset=True))
+
+
+_record_replication_pad2d_backward = GraphRecording(ops.replication_pad2d_backward, AutoDispatchBelowADInplaceOrView, nodes.ReplicationPad2DBackwardBackward0)
+
+
+@traced("autograd", "torch::autograd::VariableType::replication_pad2d_backward", VARIABLE_TYPE,
+        legacy="VariableType (autograd wrapper)")
+def replication_pad2d_backward(ks: DispatchKeySet, *args: Any) -> Any:
+    """replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor: records ReplicationPad2DBackwardBackward0"""
+    if grad_mode.grad_mode and (requires_grad(args[0]) or requires_grad(args[1])):
+        return _record_replication_pad2d_backward(ks, args)
+    with AutoDispatchBelowADInplaceOrView():
+        return ops.replication_pad2d_backward.redispatch(ks & after_autograd_keyset, *args)
+
+
+ops.replication_pad2d_backward.register(DispatchKey.Autograd, KernelFunction(
+    replication_pad2d_backward, "torch::autograd::VariableType::replication_pad2d_backward", with_keyset=True))
+
+
 _record_gather = GraphRecording(ops.gather, AutoDispatchBelowADInplaceOrView, None)
 
 

@@ -1170,6 +1170,269 @@ def linear(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- _pad_circular -----------------------------------------------------------------------------
+parser__pad_circular = PythonArgParser.lazy([
+    '_pad_circular(Tensor input, SymIntArrayRef pad)',
+])
+
+
+@traced("python", "dispatch__pad_circular", TORCH_FUNCTIONS_CPP, "dispatch__pad_circular", legacy="dispatch__pad_circular")
+def dispatch__pad_circular_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_pad_circular(Tensor input, SymIntArrayRef pad): _pad_circular"""
+    return at._pad_circular(self=kwargs['self'], pad=kwargs['pad'])
+
+structseqs__pad_circular = [(return_types.for_schema('_pad_circular', ops._pad_circular.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__pad_circular", TORCH_FUNCTIONS_CPP, legacy="THPVariable__pad_circular")
+def _pad_circular(*args: Any, **kwargs: Any) -> Any:
+    """torch._pad_circular: THPVariable__pad_circular"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._pad_circular",
+                                 {"python_name": "torch._pad_circular"})
+    self = None
+    r = parser__pad_circular.parse(args, kwargs)
+    a = r.args
+    # _pad_circular(Tensor input, SymIntArrayRef pad)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    pad = a[1]
+    if pad is not None:
+        pad = r.intlist(1)
+    result = dispatch__pad_circular_0(self, {'self': self_, 'pad': pad})
+    return THPVariable_Wrap(result)
+
+
+# ---- _pad_enum ---------------------------------------------------------------------------------
+parser__pad_enum = PythonArgParser.lazy([
+    '_pad_enum(Tensor input, SymIntArrayRef pad, int64_t mode, double? value=None)',
+])
+
+
+@traced("python", "dispatch__pad_enum", TORCH_FUNCTIONS_CPP, "dispatch__pad_enum", legacy="dispatch__pad_enum")
+def dispatch__pad_enum_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """_pad_enum(Tensor input, SymIntArrayRef pad, int64_t mode, double? value=None): _pad_enum"""
+    return at._pad_enum(self=kwargs['self'], pad=kwargs['pad'], mode=kwargs['mode'], value=kwargs['value'])
+
+structseqs__pad_enum = [(return_types.for_schema('_pad_enum', ops._pad_enum.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable__pad_enum", TORCH_FUNCTIONS_CPP, legacy="THPVariable__pad_enum")
+def _pad_enum(*args: Any, **kwargs: Any) -> Any:
+    """torch._pad_enum: THPVariable__pad_enum"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch._pad_enum",
+                                 {"python_name": "torch._pad_enum"})
+    self = None
+    r = parser__pad_enum.parse(args, kwargs)
+    a = r.args
+    # _pad_enum(Tensor input, SymIntArrayRef pad, int64_t mode, double? value=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    pad = a[1]
+    if pad is not None:
+        pad = r.intlist(1)
+    mode = a[2]
+    if mode is not None and (type(mode) is not int or not INT64_MIN <= mode <= INT64_MAX):
+        mode = int64_arg(mode)
+    value = a[3]
+    if value is not None:
+        value = float(value)
+    result = dispatch__pad_enum_0(self, {'self': self_, 'pad': pad, 'mode': mode, 'value': value})
+    return THPVariable_Wrap(result)
+
+
+# ---- pad ---------------------------------------------------------------------------------------
+parser_pad = PythonArgParser.lazy([
+    'pad(Tensor input, SymIntArrayRef pad, str mode="constant", double? value=None)',
+])
+
+
+@traced("python", "dispatch_pad", TORCH_FUNCTIONS_CPP, "dispatch_pad", legacy="dispatch_pad")
+def dispatch_pad_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """pad(Tensor input, SymIntArrayRef pad, str mode="constant", double? value=None): pad"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['pad'] = kwargs['pad']
+    if kwargs['mode'] is not None:
+        call_kwargs['mode'] = kwargs['mode']
+    call_kwargs['value'] = kwargs['value']
+    return at.pad(**call_kwargs)
+
+structseqs_pad = [(return_types.for_schema('pad', ops.pad.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_pad", TORCH_FUNCTIONS_CPP, legacy="THPVariable_pad")
+def pad(*args: Any, **kwargs: Any) -> Any:
+    """torch.pad: THPVariable_pad"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.pad",
+                                 {"python_name": "torch.pad"})
+    self = None
+    r = parser_pad.parse(args, kwargs)
+    a = r.args
+    # pad(Tensor input, SymIntArrayRef pad, str mode="constant", double? value=None)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    pad = a[1]
+    if pad is not None:
+        pad = r.intlist(1)
+    mode = a[2]
+    if mode is None:
+        mode = 'constant'
+    value = a[3]
+    if value is not None:
+        value = float(value)
+    result = dispatch_pad_0(self, {'self': self_, 'pad': pad, 'mode': mode, 'value': value})
+    return THPVariable_Wrap(result)
+
+
+# ---- reflection_pad1d --------------------------------------------------------------------------
+parser_reflection_pad1d = PythonArgParser.lazy([
+    'reflection_pad1d(Tensor input, SymIntArrayRef[2] padding)',
+])
+
+
+@traced("python", "dispatch_reflection_pad1d", TORCH_FUNCTIONS_CPP, "dispatch_reflection_pad1d", legacy="dispatch_reflection_pad1d")
+def dispatch_reflection_pad1d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """reflection_pad1d(Tensor input, SymIntArrayRef[2] padding): reflection_pad1d"""
+    return at.reflection_pad1d(self=kwargs['self'], padding=kwargs['padding'])
+
+structseqs_reflection_pad1d = [(return_types.for_schema('reflection_pad1d', ops.reflection_pad1d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_reflection_pad1d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_reflection_pad1d")
+def reflection_pad1d(*args: Any, **kwargs: Any) -> Any:
+    """torch.reflection_pad1d: THPVariable_reflection_pad1d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.reflection_pad1d",
+                                 {"python_name": "torch.reflection_pad1d"})
+    self = None
+    r = parser_reflection_pad1d.parse(args, kwargs)
+    a = r.args
+    # reflection_pad1d(Tensor input, SymIntArrayRef[2] padding)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    padding = a[1]
+    if padding is not None:
+        padding = r.intlist(1)
+    result = dispatch_reflection_pad1d_0(self, {'self': self_, 'padding': padding})
+    return THPVariable_Wrap(result)
+
+
+# ---- reflection_pad2d --------------------------------------------------------------------------
+parser_reflection_pad2d = PythonArgParser.lazy([
+    'reflection_pad2d(Tensor input, SymIntArrayRef[4] padding)',
+])
+
+
+@traced("python", "dispatch_reflection_pad2d", TORCH_FUNCTIONS_CPP, "dispatch_reflection_pad2d", legacy="dispatch_reflection_pad2d")
+def dispatch_reflection_pad2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """reflection_pad2d(Tensor input, SymIntArrayRef[4] padding): reflection_pad2d"""
+    return at.reflection_pad2d(self=kwargs['self'], padding=kwargs['padding'])
+
+structseqs_reflection_pad2d = [(return_types.for_schema('reflection_pad2d', ops.reflection_pad2d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_reflection_pad2d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_reflection_pad2d")
+def reflection_pad2d(*args: Any, **kwargs: Any) -> Any:
+    """torch.reflection_pad2d: THPVariable_reflection_pad2d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.reflection_pad2d",
+                                 {"python_name": "torch.reflection_pad2d"})
+    self = None
+    r = parser_reflection_pad2d.parse(args, kwargs)
+    a = r.args
+    # reflection_pad2d(Tensor input, SymIntArrayRef[4] padding)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    padding = a[1]
+    if padding is not None:
+        padding = r.intlist(1)
+    result = dispatch_reflection_pad2d_0(self, {'self': self_, 'padding': padding})
+    return THPVariable_Wrap(result)
+
+
+# ---- replication_pad1d -------------------------------------------------------------------------
+parser_replication_pad1d = PythonArgParser.lazy([
+    'replication_pad1d(Tensor input, SymIntArrayRef[2] padding)',
+])
+
+
+@traced("python", "dispatch_replication_pad1d", TORCH_FUNCTIONS_CPP, "dispatch_replication_pad1d", legacy="dispatch_replication_pad1d")
+def dispatch_replication_pad1d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """replication_pad1d(Tensor input, SymIntArrayRef[2] padding): replication_pad1d"""
+    return at.replication_pad1d(self=kwargs['self'], padding=kwargs['padding'])
+
+structseqs_replication_pad1d = [(return_types.for_schema('replication_pad1d', ops.replication_pad1d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_replication_pad1d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_replication_pad1d")
+def replication_pad1d(*args: Any, **kwargs: Any) -> Any:
+    """torch.replication_pad1d: THPVariable_replication_pad1d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.replication_pad1d",
+                                 {"python_name": "torch.replication_pad1d"})
+    self = None
+    r = parser_replication_pad1d.parse(args, kwargs)
+    a = r.args
+    # replication_pad1d(Tensor input, SymIntArrayRef[2] padding)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    padding = a[1]
+    if padding is not None:
+        padding = r.intlist(1)
+    result = dispatch_replication_pad1d_0(self, {'self': self_, 'padding': padding})
+    return THPVariable_Wrap(result)
+
+
+# ---- replication_pad2d -------------------------------------------------------------------------
+parser_replication_pad2d = PythonArgParser.lazy([
+    'replication_pad2d(Tensor input, SymIntArrayRef[4] padding)',
+])
+
+
+@traced("python", "dispatch_replication_pad2d", TORCH_FUNCTIONS_CPP, "dispatch_replication_pad2d", legacy="dispatch_replication_pad2d")
+def dispatch_replication_pad2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """replication_pad2d(Tensor input, SymIntArrayRef[4] padding): replication_pad2d"""
+    return at.replication_pad2d(self=kwargs['self'], padding=kwargs['padding'])
+
+structseqs_replication_pad2d = [(return_types.for_schema('replication_pad2d', ops.replication_pad2d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_replication_pad2d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_replication_pad2d")
+def replication_pad2d(*args: Any, **kwargs: Any) -> Any:
+    """torch.replication_pad2d: THPVariable_replication_pad2d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.replication_pad2d",
+                                 {"python_name": "torch.replication_pad2d"})
+    self = None
+    r = parser_replication_pad2d.parse(args, kwargs)
+    a = r.args
+    # replication_pad2d(Tensor input, SymIntArrayRef[4] padding)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    padding = a[1]
+    if padding is not None:
+        padding = r.intlist(1)
+    result = dispatch_replication_pad2d_0(self, {'self': self_, 'padding': padding})
+    return THPVariable_Wrap(result)
+
+
 # ---- max_pool2d_with_indices -------------------------------------------------------------------
 parser_max_pool2d_with_indices = PythonArgParser.lazy([
     'max_pool2d_with_indices(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)',
@@ -1320,6 +1583,47 @@ def adaptive_avg_pool2d(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- one_hot -----------------------------------------------------------------------------------
+parser_one_hot = PythonArgParser.lazy([
+    'one_hot(Tensor input, int64_t num_classes=-1)',
+])
+
+
+@traced("python", "dispatch_one_hot", TORCH_FUNCTIONS_CPP, "dispatch_one_hot", legacy="dispatch_one_hot")
+def dispatch_one_hot_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """one_hot(Tensor input, int64_t num_classes=-1): one_hot"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    if kwargs['num_classes'] is not None:
+        call_kwargs['num_classes'] = kwargs['num_classes']
+    return at.one_hot(**call_kwargs)
+
+structseqs_one_hot = [(return_types.for_schema('one_hot', ops.one_hot.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_one_hot", TORCH_FUNCTIONS_CPP, legacy="THPVariable_one_hot")
+def one_hot(*args: Any, **kwargs: Any) -> Any:
+    """torch.one_hot: THPVariable_one_hot"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.one_hot",
+                                 {"python_name": "torch.one_hot"})
+    self = None
+    r = parser_one_hot.parse(args, kwargs)
+    a = r.args
+    # one_hot(Tensor input, int64_t num_classes=-1)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    num_classes = a[1]
+    if num_classes is None:
+        num_classes = -1
+    elif num_classes is not None and (type(num_classes) is not int or not INT64_MIN <= num_classes <= INT64_MAX):
+        num_classes = int64_arg(num_classes)
+    result = dispatch_one_hot_0(self, {'self': self_, 'num_classes': num_classes})
+    return THPVariable_Wrap(result)
+
+
 # ---- pad_sequence ------------------------------------------------------------------------------
 parser_pad_sequence = PythonArgParser.lazy([
     'pad_sequence(TensorList sequences, bool batch_first=False, double padding_value=0.0, str padding_side="right")',
@@ -1395,8 +1699,16 @@ FUNCTIONS: dict[str, Any] = {
     "smooth_l1_loss": smooth_l1_loss,
     "log_sigmoid": log_sigmoid,
     "linear": linear,
+    "_pad_circular": _pad_circular,
+    "_pad_enum": _pad_enum,
+    "pad": pad,
+    "reflection_pad1d": reflection_pad1d,
+    "reflection_pad2d": reflection_pad2d,
+    "replication_pad1d": replication_pad1d,
+    "replication_pad2d": replication_pad2d,
     "max_pool2d_with_indices": max_pool2d_with_indices,
     "avg_pool2d": avg_pool2d,
     "adaptive_avg_pool2d": adaptive_avg_pool2d,
+    "one_hot": one_hot,
     "pad_sequence": pad_sequence,
 }

@@ -12343,6 +12343,51 @@ def narrow_copy(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- constant_pad_nd ---------------------------------------------------------------------------
+parser_constant_pad_nd = PythonArgParser.lazy([
+    'constant_pad_nd(Tensor input, SymIntArrayRef pad, Scalar value=0)',
+])
+
+
+@traced("python", "dispatch_constant_pad_nd", TORCH_FUNCTIONS_CPP, "dispatch_constant_pad_nd", legacy="dispatch_constant_pad_nd")
+def dispatch_constant_pad_nd_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """constant_pad_nd(Tensor input, SymIntArrayRef pad, Scalar value=0): constant_pad_nd"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['pad'] = kwargs['pad']
+    if kwargs['value'] is not None:
+        call_kwargs['value'] = kwargs['value']
+    return at.constant_pad_nd(**call_kwargs)
+
+structseqs_constant_pad_nd = [(return_types.for_schema('constant_pad_nd', ops.constant_pad_nd.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_constant_pad_nd", TORCH_FUNCTIONS_CPP, legacy="THPVariable_constant_pad_nd")
+def constant_pad_nd(*args: Any, **kwargs: Any) -> Any:
+    """torch.constant_pad_nd: THPVariable_constant_pad_nd"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.constant_pad_nd",
+                                 {"python_name": "torch.constant_pad_nd"})
+    self = None
+    r = parser_constant_pad_nd.parse(args, kwargs)
+    a = r.args
+    # constant_pad_nd(Tensor input, SymIntArrayRef pad, Scalar value=0)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    pad = a[1]
+    if pad is not None:
+        pad = r.intlist(1)
+    value = a[2]
+    if value is None:
+        value = 0
+    elif type(value) is not float:
+        value = scalar_arg(value)
+    result = dispatch_constant_pad_nd_0(self, {'self': self_, 'pad': pad, 'value': value})
+    return THPVariable_Wrap(result)
+
+
 # ---- gather ------------------------------------------------------------------------------------
 parser_gather = PythonArgParser.lazy([
     'gather(Tensor input, int64_t dim, Tensor index, *, bool sparse_grad=False)',
@@ -14463,6 +14508,111 @@ def _convolution(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
+# ---- conv1d ------------------------------------------------------------------------------------
+parser_conv1d = PythonArgParser.lazy([
+    'conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, SymIntArrayRef[1] padding=0, SymIntArrayRef[1] dilation=1, SymInt groups=1)',
+    'conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, str padding="valid", SymIntArrayRef[1] dilation=1, SymInt groups=1)',
+])
+
+
+@traced("python", "dispatch_conv1d", TORCH_FUNCTIONS_CPP, "dispatch_conv1d", legacy="dispatch_conv1d")
+def dispatch_conv1d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, SymIntArrayRef[1] padding=0, SymIntArrayRef[1] dilation=1, SymInt groups=1): conv1d"""
+    call_kwargs = {}
+    call_kwargs['input'] = kwargs['input']
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['bias'] = kwargs['bias']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    if kwargs['groups'] is not None:
+        call_kwargs['groups'] = kwargs['groups']
+    return at.conv1d(**call_kwargs)
+
+
+@traced("python", "dispatch_conv1d", TORCH_FUNCTIONS_CPP, "dispatch_conv1d", legacy="dispatch_conv1d")
+def dispatch_conv1d_1(self: Any, kwargs: dict[str, Any]) -> Any:
+    """conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, str padding="valid", SymIntArrayRef[1] dilation=1, SymInt groups=1): conv1d.padding"""
+    call_kwargs = {}
+    call_kwargs['input'] = kwargs['input']
+    call_kwargs['weight'] = kwargs['weight']
+    call_kwargs['bias'] = kwargs['bias']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    if kwargs['groups'] is not None:
+        call_kwargs['groups'] = kwargs['groups']
+    return at.conv1d(**call_kwargs)
+
+structseqs_conv1d = [(return_types.for_schema('conv1d', ops.conv1d.schema), None), (return_types.for_schema('conv1d', ops.conv1d_padding.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_conv1d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_conv1d")
+def conv1d(*args: Any, **kwargs: Any) -> Any:
+    """torch.conv1d: THPVariable_conv1d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.conv1d",
+                                 {"python_name": "torch.conv1d"})
+    self = None
+    r = parser_conv1d.parse(args, kwargs)
+    a = r.args
+    if r.idx == 0:
+        # conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, SymIntArrayRef[1] padding=0, SymIntArrayRef[1] dilation=1, SymInt groups=1)
+        input = a[0]
+        if input is not None:
+            input = input.cdata
+        weight = a[1]
+        if weight is not None:
+            weight = weight.cdata
+        bias = a[2]
+        if bias is not None:
+            bias = bias.cdata
+        stride = a[3]
+        stride = r.intlist(3)  # None: the default
+        padding = a[4]
+        padding = r.intlist(4)  # None: the default
+        dilation = a[5]
+        dilation = r.intlist(5)  # None: the default
+        groups = a[6]
+        if groups is None:
+            groups = 1
+        elif groups is not None and (type(groups) is not int or not INT64_MIN <= groups <= INT64_MAX):
+            groups = int64_arg(groups)
+        result = dispatch_conv1d_0(self, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'dilation': dilation, 'groups': groups})
+        return THPVariable_Wrap(result)
+    # conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, str padding="valid", SymIntArrayRef[1] dilation=1, SymInt groups=1)
+    input = a[0]
+    if input is not None:
+        input = input.cdata
+    weight = a[1]
+    if weight is not None:
+        weight = weight.cdata
+    bias = a[2]
+    if bias is not None:
+        bias = bias.cdata
+    stride = a[3]
+    stride = r.intlist(3)  # None: the default
+    padding = a[4]
+    if padding is None:
+        padding = 'valid'
+    dilation = a[5]
+    dilation = r.intlist(5)  # None: the default
+    groups = a[6]
+    if groups is None:
+        groups = 1
+    elif groups is not None and (type(groups) is not int or not INT64_MIN <= groups <= INT64_MAX):
+        groups = int64_arg(groups)
+    result = dispatch_conv1d_1(self, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'dilation': dilation, 'groups': groups})
+    return THPVariable_Wrap(result)
+
+
 # ---- conv2d ------------------------------------------------------------------------------------
 parser_conv2d = PythonArgParser.lazy([
     'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, SymIntArrayRef[2] padding=0, SymIntArrayRef[2] dilation=1, SymInt groups=1)',
@@ -14565,6 +14715,207 @@ def conv2d(*args: Any, **kwargs: Any) -> Any:
     elif groups is not None and (type(groups) is not int or not INT64_MIN <= groups <= INT64_MAX):
         groups = int64_arg(groups)
     result = dispatch_conv2d_1(self, {'input': input, 'weight': weight, 'bias': bias, 'stride': stride, 'padding': padding, 'dilation': dilation, 'groups': groups})
+    return THPVariable_Wrap(result)
+
+
+# ---- max_pool1d_with_indices -------------------------------------------------------------------
+parser_max_pool1d_with_indices = PythonArgParser.lazy([
+    'max_pool1d_with_indices(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=[], IntArrayRef[1] padding=0, IntArrayRef[1] dilation=1, bool ceil_mode=False)',
+])
+
+
+@traced("python", "dispatch_max_pool1d_with_indices", TORCH_FUNCTIONS_CPP, "dispatch_max_pool1d_with_indices", legacy="dispatch_max_pool1d_with_indices")
+def dispatch_max_pool1d_with_indices_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """max_pool1d_with_indices(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=[], IntArrayRef[1] padding=0, IntArrayRef[1] dilation=1, bool ceil_mode=False): max_pool1d_with_indices"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['kernel_size'] = kwargs['kernel_size']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    if kwargs['ceil_mode'] is not None:
+        call_kwargs['ceil_mode'] = kwargs['ceil_mode']
+    return at.max_pool1d_with_indices(**call_kwargs)
+
+structseqs_max_pool1d_with_indices = [(return_types.for_schema('max_pool1d_with_indices', ops.max_pool1d_with_indices.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_max_pool1d_with_indices", TORCH_FUNCTIONS_CPP, legacy="THPVariable_max_pool1d_with_indices")
+def max_pool1d_with_indices(*args: Any, **kwargs: Any) -> Any:
+    """torch.max_pool1d_with_indices: THPVariable_max_pool1d_with_indices"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.max_pool1d_with_indices",
+                                 {"python_name": "torch.max_pool1d_with_indices"})
+    self = None
+    r = parser_max_pool1d_with_indices.parse(args, kwargs)
+    a = r.args
+    # max_pool1d_with_indices(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=[], IntArrayRef[1] padding=0, IntArrayRef[1] dilation=1, bool ceil_mode=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    kernel_size = a[1]
+    if kernel_size is not None:
+        kernel_size = r.intlist(1)
+    stride = a[2]
+    stride = r.intlist(2)  # None: the default
+    padding = a[3]
+    padding = r.intlist(3)  # None: the default
+    dilation = a[4]
+    dilation = r.intlist(4)  # None: the default
+    ceil_mode = a[5]
+    if ceil_mode is None:
+        ceil_mode = False
+    result = dispatch_max_pool1d_with_indices_0(self, {'self': self_, 'kernel_size': kernel_size, 'stride': stride, 'padding': padding, 'dilation': dilation, 'ceil_mode': ceil_mode})
+    return wrap_result(result, structseqs_max_pool1d_with_indices[0][0])
+
+
+# ---- max_pool1d --------------------------------------------------------------------------------
+parser_max_pool1d = PythonArgParser.lazy([
+    'max_pool1d(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=[], IntArrayRef[1] padding=0, IntArrayRef[1] dilation=1, bool ceil_mode=False)',
+])
+
+
+@traced("python", "dispatch_max_pool1d", TORCH_FUNCTIONS_CPP, "dispatch_max_pool1d", legacy="dispatch_max_pool1d")
+def dispatch_max_pool1d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """max_pool1d(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=[], IntArrayRef[1] padding=0, IntArrayRef[1] dilation=1, bool ceil_mode=False): max_pool1d"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['kernel_size'] = kwargs['kernel_size']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['dilation'] is not None:
+        call_kwargs['dilation'] = kwargs['dilation']
+    if kwargs['ceil_mode'] is not None:
+        call_kwargs['ceil_mode'] = kwargs['ceil_mode']
+    return at.max_pool1d(**call_kwargs)
+
+structseqs_max_pool1d = [(return_types.for_schema('max_pool1d', ops.max_pool1d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_max_pool1d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_max_pool1d")
+def max_pool1d(*args: Any, **kwargs: Any) -> Any:
+    """torch.max_pool1d: THPVariable_max_pool1d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.max_pool1d",
+                                 {"python_name": "torch.max_pool1d"})
+    self = None
+    r = parser_max_pool1d.parse(args, kwargs)
+    a = r.args
+    # max_pool1d(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=[], IntArrayRef[1] padding=0, IntArrayRef[1] dilation=1, bool ceil_mode=False)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    kernel_size = a[1]
+    if kernel_size is not None:
+        kernel_size = r.intlist(1)
+    stride = a[2]
+    stride = r.intlist(2)  # None: the default
+    padding = a[3]
+    padding = r.intlist(3)  # None: the default
+    dilation = a[4]
+    dilation = r.intlist(4)  # None: the default
+    ceil_mode = a[5]
+    if ceil_mode is None:
+        ceil_mode = False
+    result = dispatch_max_pool1d_0(self, {'self': self_, 'kernel_size': kernel_size, 'stride': stride, 'padding': padding, 'dilation': dilation, 'ceil_mode': ceil_mode})
+    return THPVariable_Wrap(result)
+
+
+# ---- avg_pool1d --------------------------------------------------------------------------------
+parser_avg_pool1d = PythonArgParser.lazy([
+    'avg_pool1d(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=[], IntArrayRef[1] padding=0, bool ceil_mode=False, bool count_include_pad=True)',
+])
+
+
+@traced("python", "dispatch_avg_pool1d", TORCH_FUNCTIONS_CPP, "dispatch_avg_pool1d", legacy="dispatch_avg_pool1d")
+def dispatch_avg_pool1d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """avg_pool1d(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=[], IntArrayRef[1] padding=0, bool ceil_mode=False, bool count_include_pad=True): avg_pool1d"""
+    call_kwargs = {}
+    call_kwargs['self'] = kwargs['self']
+    call_kwargs['kernel_size'] = kwargs['kernel_size']
+    if kwargs['stride'] is not None:
+        call_kwargs['stride'] = kwargs['stride']
+    if kwargs['padding'] is not None:
+        call_kwargs['padding'] = kwargs['padding']
+    if kwargs['ceil_mode'] is not None:
+        call_kwargs['ceil_mode'] = kwargs['ceil_mode']
+    if kwargs['count_include_pad'] is not None:
+        call_kwargs['count_include_pad'] = kwargs['count_include_pad']
+    return at.avg_pool1d(**call_kwargs)
+
+structseqs_avg_pool1d = [(return_types.for_schema('avg_pool1d', ops.avg_pool1d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_avg_pool1d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_avg_pool1d")
+def avg_pool1d(*args: Any, **kwargs: Any) -> Any:
+    """torch.avg_pool1d: THPVariable_avg_pool1d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.avg_pool1d",
+                                 {"python_name": "torch.avg_pool1d"})
+    self = None
+    r = parser_avg_pool1d.parse(args, kwargs)
+    a = r.args
+    # avg_pool1d(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=[], IntArrayRef[1] padding=0, bool ceil_mode=False, bool count_include_pad=True)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    kernel_size = a[1]
+    if kernel_size is not None:
+        kernel_size = r.intlist(1)
+    stride = a[2]
+    stride = r.intlist(2)  # None: the default
+    padding = a[3]
+    padding = r.intlist(3)  # None: the default
+    ceil_mode = a[4]
+    if ceil_mode is None:
+        ceil_mode = False
+    count_include_pad = a[5]
+    if count_include_pad is None:
+        count_include_pad = True
+    result = dispatch_avg_pool1d_0(self, {'self': self_, 'kernel_size': kernel_size, 'stride': stride, 'padding': padding, 'ceil_mode': ceil_mode, 'count_include_pad': count_include_pad})
+    return THPVariable_Wrap(result)
+
+
+# ---- adaptive_avg_pool1d -----------------------------------------------------------------------
+parser_adaptive_avg_pool1d = PythonArgParser.lazy([
+    'adaptive_avg_pool1d(Tensor input, IntArrayRef[1] output_size)',
+])
+
+
+@traced("python", "dispatch_adaptive_avg_pool1d", TORCH_FUNCTIONS_CPP, "dispatch_adaptive_avg_pool1d", legacy="dispatch_adaptive_avg_pool1d")
+def dispatch_adaptive_avg_pool1d_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """adaptive_avg_pool1d(Tensor input, IntArrayRef[1] output_size): adaptive_avg_pool1d"""
+    return at.adaptive_avg_pool1d(self=kwargs['self'], output_size=kwargs['output_size'])
+
+structseqs_adaptive_avg_pool1d = [(return_types.for_schema('adaptive_avg_pool1d', ops.adaptive_avg_pool1d.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_adaptive_avg_pool1d", TORCH_FUNCTIONS_CPP, legacy="THPVariable_adaptive_avg_pool1d")
+def adaptive_avg_pool1d(*args: Any, **kwargs: Any) -> Any:
+    """torch.adaptive_avg_pool1d: THPVariable_adaptive_avg_pool1d"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.adaptive_avg_pool1d",
+                                 {"python_name": "torch.adaptive_avg_pool1d"})
+    self = None
+    r = parser_adaptive_avg_pool1d.parse(args, kwargs)
+    a = r.args
+    # adaptive_avg_pool1d(Tensor input, IntArrayRef[1] output_size)
+    self_ = a[0]
+    if self_ is not None:
+        self_ = self_.cdata
+    output_size = a[1]
+    if output_size is not None:
+        output_size = r.intlist(1)
+    result = dispatch_adaptive_avg_pool1d_0(self, {'self': self_, 'output_size': output_size})
     return THPVariable_Wrap(result)
 
 
@@ -18173,6 +18524,115 @@ def dsplit(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(result, structseqs_dsplit[1][0])
 
 
+# ---- pairwise_distance -------------------------------------------------------------------------
+parser_pairwise_distance = PythonArgParser.lazy([
+    'pairwise_distance(Tensor x1, Tensor x2, double p=2, double eps=1e-06, bool keepdim=False)',
+])
+
+
+@traced("python", "dispatch_pairwise_distance", TORCH_FUNCTIONS_CPP, "dispatch_pairwise_distance", legacy="dispatch_pairwise_distance")
+def dispatch_pairwise_distance_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """pairwise_distance(Tensor x1, Tensor x2, double p=2, double eps=1e-06, bool keepdim=False): pairwise_distance"""
+    call_kwargs = {}
+    call_kwargs['x1'] = kwargs['x1']
+    call_kwargs['x2'] = kwargs['x2']
+    if kwargs['p'] is not None:
+        call_kwargs['p'] = kwargs['p']
+    if kwargs['eps'] is not None:
+        call_kwargs['eps'] = kwargs['eps']
+    if kwargs['keepdim'] is not None:
+        call_kwargs['keepdim'] = kwargs['keepdim']
+    return at.pairwise_distance(**call_kwargs)
+
+structseqs_pairwise_distance = [(return_types.for_schema('pairwise_distance', ops.pairwise_distance.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_pairwise_distance", TORCH_FUNCTIONS_CPP, legacy="THPVariable_pairwise_distance")
+def pairwise_distance(*args: Any, **kwargs: Any) -> Any:
+    """torch.pairwise_distance: THPVariable_pairwise_distance"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.pairwise_distance",
+                                 {"python_name": "torch.pairwise_distance"})
+    self = None
+    r = parser_pairwise_distance.parse(args, kwargs)
+    a = r.args
+    # pairwise_distance(Tensor x1, Tensor x2, double p=2, double eps=1e-06, bool keepdim=False)
+    x1 = a[0]
+    if x1 is not None:
+        x1 = x1.cdata
+    x2 = a[1]
+    if x2 is not None:
+        x2 = x2.cdata
+    p = a[2]
+    if p is None:
+        p = 2
+    if p is not None:
+        p = float(p)
+    eps = a[3]
+    if eps is None:
+        eps = 1e-06
+    if eps is not None:
+        eps = float(eps)
+    keepdim = a[4]
+    if keepdim is None:
+        keepdim = False
+    result = dispatch_pairwise_distance_0(self, {'x1': x1, 'x2': x2, 'p': p, 'eps': eps, 'keepdim': keepdim})
+    return THPVariable_Wrap(result)
+
+
+# ---- cosine_similarity -------------------------------------------------------------------------
+parser_cosine_similarity = PythonArgParser.lazy([
+    'cosine_similarity(Tensor x1, Tensor x2, int64_t dim=1, double eps=1e-08)',
+])
+
+
+@traced("python", "dispatch_cosine_similarity", TORCH_FUNCTIONS_CPP, "dispatch_cosine_similarity", legacy="dispatch_cosine_similarity")
+def dispatch_cosine_similarity_0(self: Any, kwargs: dict[str, Any]) -> Any:
+    """cosine_similarity(Tensor x1, Tensor x2, int64_t dim=1, double eps=1e-08): cosine_similarity"""
+    call_kwargs = {}
+    call_kwargs['x1'] = kwargs['x1']
+    call_kwargs['x2'] = kwargs['x2']
+    if kwargs['dim'] is not None:
+        call_kwargs['dim'] = kwargs['dim']
+    if kwargs['eps'] is not None:
+        call_kwargs['eps'] = kwargs['eps']
+    return at.cosine_similarity(**call_kwargs)
+
+structseqs_cosine_similarity = [(return_types.for_schema('cosine_similarity', ops.cosine_similarity.schema), None)]
+
+
+@handle_th_errors
+@traced("python", "THPVariable_cosine_similarity", TORCH_FUNCTIONS_CPP, legacy="THPVariable_cosine_similarity")
+def cosine_similarity(*args: Any, **kwargs: Any) -> Any:
+    """torch.cosine_similarity: THPVariable_cosine_similarity"""
+    if recorder.current is not None:
+        recorder.current.instant("python_call", "python", "torch.cosine_similarity",
+                                 {"python_name": "torch.cosine_similarity"})
+    self = None
+    r = parser_cosine_similarity.parse(args, kwargs)
+    a = r.args
+    # cosine_similarity(Tensor x1, Tensor x2, int64_t dim=1, double eps=1e-08)
+    x1 = a[0]
+    if x1 is not None:
+        x1 = x1.cdata
+    x2 = a[1]
+    if x2 is not None:
+        x2 = x2.cdata
+    dim = a[2]
+    if dim is None:
+        dim = 1
+    elif dim is not None and (type(dim) is not int or not INT64_MIN <= dim <= INT64_MAX):
+        dim = int64_arg(dim)
+    eps = a[3]
+    if eps is None:
+        eps = 1e-08
+    if eps is not None:
+        eps = float(eps)
+    result = dispatch_cosine_similarity_0(self, {'x1': x1, 'x2': x2, 'dim': dim, 'eps': eps})
+    return THPVariable_Wrap(result)
+
+
 # ---- embedding ---------------------------------------------------------------------------------
 parser_embedding = PythonArgParser.lazy([
     'embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False)',
@@ -19172,6 +19632,7 @@ FUNCTIONS: dict[str, Any] = {
     "swapdims": swapdims,
     "tile": tile,
     "narrow_copy": narrow_copy,
+    "constant_pad_nd": constant_pad_nd,
     "gather": gather,
     "scatter": scatter,
     "scatter_add": scatter_add,
@@ -19218,7 +19679,12 @@ FUNCTIONS: dict[str, Any] = {
     "count_nonzero": count_nonzero,
     "convolution": convolution,
     "_convolution": _convolution,
+    "conv1d": conv1d,
     "conv2d": conv2d,
+    "max_pool1d_with_indices": max_pool1d_with_indices,
+    "max_pool1d": max_pool1d,
+    "avg_pool1d": avg_pool1d,
+    "adaptive_avg_pool1d": adaptive_avg_pool1d,
     "max_pool2d": max_pool2d,
     "_adaptive_avg_pool2d": _adaptive_avg_pool2d,
     "dropout": dropout,
@@ -19302,6 +19768,8 @@ FUNCTIONS: dict[str, Any] = {
     "hsplit": hsplit,
     "vsplit": vsplit,
     "dsplit": dsplit,
+    "pairwise_distance": pairwise_distance,
+    "cosine_similarity": cosine_similarity,
     "embedding": embedding,
     "embedding_renorm_": embedding_renorm_,
     "layer_norm": layer_norm,
@@ -19567,6 +20035,7 @@ __all__ = [
     "swapdims",
     "tile",
     "narrow_copy",
+    "constant_pad_nd",
     "gather",
     "scatter",
     "scatter_add",
@@ -19613,7 +20082,12 @@ __all__ = [
     "count_nonzero",
     "convolution",
     "_convolution",
+    "conv1d",
     "conv2d",
+    "max_pool1d_with_indices",
+    "max_pool1d",
+    "avg_pool1d",
+    "adaptive_avg_pool1d",
     "max_pool2d",
     "_adaptive_avg_pool2d",
     "dropout",
@@ -19697,6 +20171,8 @@ __all__ = [
     "hsplit",
     "vsplit",
     "dsplit",
+    "pairwise_distance",
+    "cosine_similarity",
     "embedding",
     "embedding_renorm_",
     "layer_norm",

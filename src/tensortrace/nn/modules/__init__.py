@@ -22,7 +22,8 @@ from tensortrace.nn.modules.activation import (
 from tensortrace.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
 from tensortrace.nn.modules.container import ModuleDict, ModuleList, Sequential
 from tensortrace.nn.modules.container_parameter import ParameterDict, ParameterList
-from tensortrace.nn.modules.conv import Conv2d
+from tensortrace.nn.modules.conv import Conv1d, Conv2d
+from tensortrace.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from tensortrace.nn.modules.dropout import Dropout
 from tensortrace.nn.modules.flatten import Flatten, Unflatten
 from tensortrace.nn.modules.linear import Identity, Linear
@@ -38,7 +39,21 @@ from tensortrace.nn.modules.loss import (
 )
 from tensortrace.nn.modules.module import Module
 from tensortrace.nn.modules.normalization import LayerNorm
-from tensortrace.nn.modules.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from tensortrace.nn.modules.padding import (
+    ConstantPad1d,
+    ConstantPad2d,
+    ReflectionPad2d,
+    ReplicationPad2d,
+    ZeroPad2d,
+)
+from tensortrace.nn.modules.pooling import (
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AvgPool1d,
+    AvgPool2d,
+    MaxPool1d,
+    MaxPool2d,
+)
 from tensortrace.nn.modules.rnn import GRU, LSTM, RNN, RNNBase
 from tensortrace.nn.modules.rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from tensortrace.nn.modules.sparse import Embedding
@@ -69,12 +84,18 @@ __all__ = [
     "LSTM",
     "GRUCell",
     "GRU",
+    "AdaptiveAvgPool1d",
     "AdaptiveAvgPool2d",
+    "AvgPool1d",
     "AvgPool2d",
     "BCEWithLogitsLoss",
     "BatchNorm1d",
     "BatchNorm2d",
+    "ConstantPad1d",
+    "ConstantPad2d",
+    "Conv1d",
     "Conv2d",
+    "CosineSimilarity",
     "CrossEntropyLoss",
     "Dropout",
     "Embedding",
@@ -83,6 +104,7 @@ __all__ = [
     "LayerNorm",
     "Linear",
     "MSELoss",
+    "MaxPool1d",
     "MaxPool2d",
     "Module",
     "ModuleDict",
@@ -90,10 +112,14 @@ __all__ = [
     "NLLLoss",
     "ParameterDict",
     "ParameterList",
+    "PairwiseDistance",
+    "ReflectionPad2d",
+    "ReplicationPad2d",
     "ReLU",
     "Sequential",
     "Sigmoid",
     "Softmax",
     "Tanh",
     "Unflatten",
+    "ZeroPad2d",
 ]

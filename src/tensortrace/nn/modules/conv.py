@@ -1,6 +1,6 @@
-"""nn.Conv2d.
+"""nn.Conv1d and nn.Conv2d.
 
-Mirrors `torch/nn/modules/conv.py` (_ConvNd and Conv2d, zeros padding mode): the weight
+Mirrors `torch/nn/modules/conv.py` (_ConvNd, Conv1d and Conv2d, zeros padding mode): the weight
 (out_channels, in_channels // groups, *kernel_size) and bias are made with torch.empty and
 filled by reset_parameters as torch does (kaiming_uniform_ with a=sqrt(5), the bias uniform in
 +-1/sqrt(fan_in)), so after manual_seed they are bit-equal to torch's.
@@ -20,12 +20,13 @@ from tensortrace.nn.parameter import Parameter
 _VALID_PADDING_STRINGS = {"same", "valid"}
 
 
-def _pair(x: Any) -> tuple[int, ...]:
-    return tuple(x) if isinstance(x, (list, tuple)) else (x, x)
+def _ntuple(x: Any, n: int) -> tuple[int, ...]:
+    return tuple(x) if isinstance(x, (list, tuple)) else (x,) * n
 
 
-class Conv2d(Module):
+class _ConvNd(Module):
     weight: Parameter
+    _n = 2  # the number of spatial dims
 
     def __init__(
         self,
@@ -49,7 +50,9 @@ class Conv2d(Module):
             raise ValueError("in_channels must be divisible by groups")
         if out_channels % groups != 0:
             raise ValueError("out_channels must be divisible by groups")
-        kernel_size_, stride_, dilation_ = _pair(kernel_size), _pair(stride), _pair(dilation)
+        n = self._n
+        kernel_size_, stride_ = _ntuple(kernel_size, n), _ntuple(stride, n)
+        dilation_ = _ntuple(dilation, n)
         if isinstance(padding, str):
             if padding not in _VALID_PADDING_STRINGS:
                 raise ValueError(
@@ -59,7 +62,7 @@ class Conv2d(Module):
                 raise ValueError("padding='same' is not supported for strided convolutions")
             padding_: Any = padding
         else:
-            padding_ = _pair(padding)
+            padding_ = _ntuple(padding, n)
         if padding_mode != "zeros":
             raise ValueError(
                 f"padding_mode {padding_mode!r} is not implemented in tensortrace (only 'zeros')"
@@ -71,7 +74,7 @@ class Conv2d(Module):
         self.padding = padding_
         self.dilation = dilation_
         self.transposed = False
-        self.output_padding = (0, 0)
+        self.output_padding = (0,) * n
         self.groups = groups
         self.padding_mode = padding_mode
         self.weight = Parameter(
@@ -103,6 +106,17 @@ class Conv2d(Module):
             s += ", bias=False"
         return s.format(**self.__dict__)
 
+
+class Conv1d(_ConvNd):
+    _n = 1
+
+    def forward(self, input: torch.Tensor) -> torch.Tensor:
+        return F.conv1d(
+            input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
+        )
+
+
+class Conv2d(_ConvNd):
     def forward(self, input: torch.Tensor) -> torch.Tensor:
         return F.conv2d(
             input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups

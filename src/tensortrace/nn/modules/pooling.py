@@ -1,7 +1,7 @@
-"""nn.MaxPool2d, nn.AvgPool2d and nn.AdaptiveAvgPool2d.
+"""nn.MaxPool1d/2d, nn.AvgPool1d/2d and nn.AdaptiveAvgPool1d/2d.
 
 Mirrors `torch/nn/modules/pooling.py`: each keeps its arguments as given (stride defaults to the
-kernel size) and calls the functional form.
+kernel size; AvgPool1d keeps 1-tuples, as torch's _single) and calls the functional form.
 """
 
 from __future__ import annotations
@@ -11,6 +11,88 @@ from typing import Any
 import tensortrace as torch
 from tensortrace.nn import functional as F
 from tensortrace.nn.modules.module import Module
+
+
+def _single(x: Any) -> tuple[Any, ...]:
+    return tuple(x) if isinstance(x, (list, tuple)) else (x,)
+
+
+class MaxPool1d(Module):
+    def __init__(
+        self,
+        kernel_size: Any,
+        stride: Any = None,
+        padding: Any = 0,
+        dilation: Any = 1,
+        return_indices: bool = False,
+        ceil_mode: bool = False,
+    ) -> None:
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if (stride is not None) else kernel_size
+        self.padding = padding
+        self.dilation = dilation
+        self.return_indices = return_indices
+        self.ceil_mode = ceil_mode
+
+    def extra_repr(self) -> str:
+        return (
+            "kernel_size={kernel_size}, stride={stride}, padding={padding}, "
+            "dilation={dilation}, ceil_mode={ceil_mode}".format(**self.__dict__)
+        )
+
+    def forward(self, input: torch.Tensor) -> Any:
+        return F.max_pool1d(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.dilation,
+            ceil_mode=self.ceil_mode,
+            return_indices=self.return_indices,
+        )
+
+
+class AvgPool1d(Module):
+    def __init__(
+        self,
+        kernel_size: Any,
+        stride: Any = None,
+        padding: Any = 0,
+        ceil_mode: bool = False,
+        count_include_pad: bool = True,
+    ) -> None:
+        super().__init__()
+        self.kernel_size = _single(kernel_size)
+        self.stride = _single(stride if stride is not None else kernel_size)
+        self.padding = _single(padding)
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+    def forward(self, input: torch.Tensor) -> torch.Tensor:
+        return F.avg_pool1d(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.ceil_mode,
+            self.count_include_pad,
+        )
+
+
+class AdaptiveAvgPool1d(Module):
+    def __init__(self, output_size: Any) -> None:
+        super().__init__()
+        self.output_size = output_size
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+    def forward(self, input: torch.Tensor) -> torch.Tensor:
+        return F.adaptive_avg_pool1d(input, self.output_size)
 
 
 class MaxPool2d(Module):
