@@ -31,6 +31,16 @@ def leaf(*shape, dtype=None):
 """
 
 GRADS: dict[str, str] = {
+    # ---- norms: linalg_vector_norm_backward, order by order ----
+    "vector_norm_2": "a = leaf(3, 4); torch.linalg.vector_norm(a).backward(); out = a.grad",
+    "vector_norm_orders_dims": "a = leaf(3, 4); a.data[0, 0] = 0.0\n"
+    "for p in (1, 3, 1.5, 0.5, math.inf, -math.inf):\n"
+    "    torch.linalg.vector_norm(a, p, 1).sum().backward()\nout = a.grad",
+    "vector_norm_keepdim": "a = leaf(2, 3, 2); torch.linalg.vector_norm(a, 2, (0, 2), True)"
+    ".mul(torch.arange(3.).view(1, 3, 1)).sum().backward(); out = a.grad",
+    "vector_norm_zero": "a = torch.zeros(3, requires_grad=True); "
+    "torch.linalg.vector_norm(a).backward(); out = a.grad",
+    "tensor_norm": "a = leaf(4, 3); a.norm().backward(); out = (a.grad, a.norm().grad_fn.name())",
     # ---- elementwise, broadcasting, scalars, type promotion ----
     "add": "a, b = leaf(2, 3), leaf(2, 3); (a + b).sum().backward(); out = (a.grad, b.grad)",
     "add_alpha": "a, b = leaf(2, 3), leaf(2, 3); torch.add(a, b, alpha=3).sum().backward(); "

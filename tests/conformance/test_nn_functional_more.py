@@ -124,9 +124,18 @@ ERRORS = {
     "adaptive_avg_pool1d_1d": "F.adaptive_avg_pool1d(torch.randn(4), 2)",
 }
 
-# The gradients of normalize, cosine_similarity and pairwise_distance need linalg_vector_norm's
-# derivative (linalg_vector_norm_backward), which tensortrace does not implement yet.
 GRADS = {
+    # through linalg_vector_norm's derivative (linalg_vector_norm_backward)
+    "grad_normalize": "x = torch.randn(4, 3, requires_grad=True); y = F.normalize(x, dim=1); "
+    "y.backward(torch.randn(4, 3)); out = (x.grad, y.grad_fn.name())",
+    "grad_normalize_p1": "x = torch.randn(2, 5, requires_grad=True); "
+    "F.normalize(x, p=1.0, dim=0).mul(torch.arange(5.)).sum().backward(); out = x.grad",
+    "grad_cosine_similarity": "a = torch.randn(3, 4, requires_grad=True); "
+    "b = torch.randn(3, 4, requires_grad=True); F.cosine_similarity(a, b).sum().backward(); "
+    "out = (a.grad, b.grad)",
+    "grad_pairwise_distance": "a = torch.randn(3, 4, requires_grad=True); "
+    "b = torch.randn(3, 4, requires_grad=True); F.pairwise_distance(a, b, p=3.0).sum()"
+    ".backward(); out = (a.grad, b.grad)",
     "grad_pad_constant": "x = torch.randn(2, 3, 4, requires_grad=True); y = F.pad(x, (1, 2, -1, "
     "1), value=2.0); y.backward(torch.randn(y.shape)); out = (x.grad, y.grad_fn.name())",
     "grad_pad_reflect_replicate": "x = torch.randn(2, 3, 5, requires_grad=True); z = torch.randn("

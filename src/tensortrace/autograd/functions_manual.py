@@ -33,6 +33,7 @@ from tensortrace.autograd.functions_manual_complex import (  # noqa: F401 - for 
 )
 from tensortrace.autograd.functions_manual_linalg import (  # noqa: F401 - for the formulas
     linalg_solve_backward,
+    linalg_vector_norm_backward,
 )
 from tensortrace.autograd.functions_manual_nn import (  # noqa: F401 - for the formulas
     binary_cross_entropy_target_backward,

@@ -1,6 +1,7 @@
 """The helpers of derivatives.yaml's linear algebra formulas, with PyTorch's names.
 
-Mirrors `linalg_solve_backward` of `torch/csrc/autograd/FunctionsManual.cpp`. torch computes
+Mirrors `linalg_vector_norm_backward` / `norm_backward` and `linalg_solve_backward` of
+`torch/csrc/autograd/FunctionsManual.cpp`. torch computes
 gB with linalg_lu_solve on the saved LU factors when grad mode is off (a plain backward) and
 with linalg_solve(A^H, gX) when it is on (create_graph=True, for higher derivatives); tensortrace
 has no linalg_lu_solve op, so it always takes the second path: the same gradient to rounding,
@@ -15,7 +16,54 @@ from typing import Any
 from tensortrace.aten import functions as at
 from tensortrace.aten.native.batch_linear_algebra import linalg_solve_is_vector_rhs
 from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
 from tensortrace.c10.scalar_type import isComplexType
+
+
+def _unsqueeze_multiple(t: Tensor, dims: Any, n_dims: int) -> Tensor:
+    for d in sorted(maybe_wrap_dim(d, n_dims) for d in dims):
+        t = t.unsqueeze(d)
+    return t
+
+
+def linalg_vector_norm_backward(
+    grad: Tensor, self: Tensor, ord: Any, norm: Tensor, dim: Any, keepdim: bool
+) -> Tensor:
+    """The dtype argument needs nothing here: broadcasting casts the gradient back."""
+    return norm_backward(grad, self, ord, norm, list(dim) if dim is not None else [], keepdim)
+
+
+def norm_backward(
+    grad: Tensor, self: Tensor, p_: Any, norm: Tensor, dim: list[int], keepdim: bool
+) -> Tensor:
+    """d||x||_p/dx by the order: sgn(x) for p=1, x/||x|| for p=2 (0 where the norm is 0), the
+    maxima's share for p=inf, sgn(x)|x|^(p-1) / ||x||^(p-1) otherwise."""
+    ndim = self.dim()
+    p = 2.0 if p_ is None else float(p_)
+    if not keepdim and ndim != 0:
+        grad = _unsqueeze_multiple(grad, dim, ndim)  # no dims: a 0-dim grad broadcasts
+        norm = _unsqueeze_multiple(norm, dim, ndim)
+    if p == 0.0:
+        return Tensor()
+    if p == 1.0:
+        return self.sgn().mul(grad)
+    if p == 2.0:
+        return grad.mul(self.div(norm).masked_fill_(norm.eq(0), 0))
+    if p in (float("inf"), float("-inf")):
+        # the derivative of amax(abs(self)) that respects NaNs: the argmax or a NaN
+        self_abs = self.abs()
+        mask = self_abs.eq(norm).logical_or(self_abs.isnan())
+        return self.sgn().mul(grad.div(mask.sum(dim, True)).mul(mask))
+    if p < 1.0:
+        self_scaled = self.sgn().mul(self.abs().pow_(p - 1).masked_fill_(self.eq(0), 0))
+        return self_scaled.mul(grad).mul(norm.pow(1 - p))
+    if p < 2.0:
+        self_scaled = self.sgn().mul(self.abs().pow_(p - 1))
+    else:
+        self_scaled = self.mul(self.abs().pow_(p - 2))
+    scale_v = grad.div(norm.pow(p - 1))
+    scale_v.masked_fill_(norm.eq(0), 0)
+    return self_scaled.mul(scale_v)
 
 
 def linalg_solve_backward(

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "0521d36ce52c12b9322607af838e15caf1923e27389cd026c3703e06705c9ac1"
+INPUTS_SHA256 = "30c685ca63767cd69a95b9b2a23cb9e269ad49dbd41640f90c9b26df11d1265b"
 
 MODULES: tuple[str, ...] = (
     "operators",

@@ -42,6 +42,7 @@ from tensortrace.autograd.functions_manual import (
     infinitely_differentiable_silu_backward,
     is_grad_enabled,
     linalg_solve_backward,
+    linalg_vector_norm_backward,
     log_sigmoid_backward,
     masked_fill_backward,
     max_pool_double_backward,
@@ -2013,6 +2014,23 @@ class SumBackward0(TraceableFunction):
         (Formula(('self',), SumBackward0_self, frozenset(['grad', 'self_sym_sizes'])),),
         ('self',),
         {'self_sym_sizes': ('self', 'sym_sizes')},
+        {})
+
+
+def LinalgVectorNormBackward0_self(v: dict[str, Any]) -> Any:
+    """self: linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim)"""
+    return linalg_vector_norm_backward(v['grad'], v['self'], v['ord'], v['result'], v['dim'], v['keepdim'])
+
+
+class LinalgVectorNormBackward0(TraceableFunction):
+    """linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
+
+    __slots__ = ()
+    info = DifferentiabilityInfo(
+        'linalg_vector_norm',
+        (Formula(('self',), LinalgVectorNormBackward0_self, frozenset(['dim', 'grad', 'keepdim', 'linalg_vector_norm_backward', 'ord', 'result', 'self'])),),
+        ('self',),
+        {},
         {})
 
 

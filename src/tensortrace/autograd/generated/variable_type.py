@@ -6165,13 +6165,13 @@ ops.bernoulli_p.register(DispatchKey.Autograd, KernelFunction(
     bernoulli_p, "torch::autograd::VariableType::bernoulli", with_keyset=True))
 
 
-_record_linalg_vector_norm = GraphRecording(ops.linalg_vector_norm, AutoDispatchBelowADInplaceOrView, None)
+_record_linalg_vector_norm = GraphRecording(ops.linalg_vector_norm, AutoDispatchBelowADInplaceOrView, nodes.LinalgVectorNormBackward0)
 
 
 @traced("autograd", "torch::autograd::VariableType::linalg_vector_norm", VARIABLE_TYPE,
         legacy="VariableType (autograd wrapper)")
 def linalg_vector_norm(ks: DispatchKeySet, *args: Any) -> Any:
-    """linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor: records NotImplemented"""
+    """linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor: records LinalgVectorNormBackward0"""
     if grad_mode.grad_mode and (requires_grad(args[0])):
         return _record_linalg_vector_norm(ks, args)
     with AutoDispatchBelowADInplaceOrView():
