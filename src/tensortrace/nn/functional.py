@@ -144,15 +144,7 @@ def mse_loss(
         if weight.size() != input.size():
             raise ValueError("Weights and input must have the same size.")
         weighted = torch.pow(expanded_input - expanded_target, 2) * weight
-        if reduction == "none":
-            return weighted
-        if reduction == "sum":
-            return torch.sum(weighted)
-        if reduction == "mean":
-            return torch.sum(weighted) / torch.sum(weight)
-        raise ValueError(
-            f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'."
-        )
+        return _weighted_reduction(weighted, weight, reduction)
     return torch._C._nn.mse_loss(expanded_input, expanded_target, _Reduction.get_enum(reduction))
 
 
@@ -475,6 +467,7 @@ def layer_norm(
 
 # the losses of functional_loss.py (torch keeps them in functional.py)
 from tensortrace.nn.functional_loss import (  # noqa: E402, F401
+    _weighted_reduction,
     binary_cross_entropy,
     kl_div,
     l1_loss,

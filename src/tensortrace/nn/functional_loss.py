@@ -26,6 +26,18 @@ def _warn_size(input: Tensor, target: Tensor) -> None:
         )
 
 
+def _weighted_reduction(weighted: Tensor, weight: Tensor, reduction: str) -> Tensor:
+    """The reduction of a loss given per-element weights (mse_loss and l1_loss's weight=):
+    'mean' divides by the weights' sum, not by the number of elements."""
+    if reduction == "none":
+        return weighted
+    if reduction == "sum":
+        return torch.sum(weighted)
+    if reduction == "mean":
+        return torch.sum(weighted) / torch.sum(weight)
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+
+
 def l1_loss(
     input: Tensor,
     target: Tensor,
@@ -41,15 +53,8 @@ def l1_loss(
     if weight is not None:
         if weight.size() != input.size():
             raise ValueError("Weights and input must have the same size.")
-        weighted = torch.abs(expanded_input - expanded_target) * weight
-        if reduction == "none":
-            return weighted
-        if reduction == "sum":
-            return torch.sum(weighted)
-        if reduction == "mean":
-            return torch.sum(weighted) / torch.sum(weight)
-        raise ValueError(
-            f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'."
+        return _weighted_reduction(
+            torch.abs(expanded_input - expanded_target) * weight, weight, reduction
         )
     return torch._C._nn.l1_loss(expanded_input, expanded_target, _Reduction.get_enum(reduction))
 

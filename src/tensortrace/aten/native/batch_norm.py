@@ -29,7 +29,6 @@ from tensortrace.c10.scalar_type import ScalarType, numpy_dtype
 from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/Normalization.cpp"
-CUDA_SOURCE = "aten/src/ATen/native/cuda/Normalization.cu"
 KERNEL = "aten/src/ATen/native/cpu/batch_norm_kernel.cpp"
 _FLOATS = (ScalarType.Float, ScalarType.Double, ScalarType.Half, ScalarType.BFloat16)
 
@@ -220,20 +219,6 @@ def batch_norm_cpu(
     return _batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)
 
 
-@native_function(CUDA_SOURCE)
-def batch_norm_cuda(
-    input: Tensor,
-    weight: Tensor | None,
-    bias: Tensor | None,
-    running_mean: Tensor | None,
-    running_var: Tensor | None,
-    training: bool,
-    momentum: float,
-    eps: float,
-) -> tuple[Tensor, Tensor, Tensor]:
-    return _batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)
-
-
 # ---- backward ------------------------------------------------------------------------------------
 @traced("kernel", "at::native::(anonymous)::batch_norm_cpu_backward_contiguous_impl", KERNEL)
 def batch_norm_cpu_backward(
@@ -324,33 +309,6 @@ def _batch_norm_backward(
 
 @native_function(SOURCE)
 def batch_norm_backward_cpu(
-    grad_out: Tensor,
-    input: Tensor,
-    weight: Tensor | None,
-    running_mean: Tensor | None,
-    running_var: Tensor | None,
-    save_mean: Tensor | None,
-    save_invstd: Tensor | None,
-    train: bool,
-    eps: float,
-    output_mask: Sequence[bool],
-) -> tuple[Tensor, Tensor, Tensor]:
-    return _batch_norm_backward(
-        grad_out,
-        input,
-        weight,
-        running_mean,
-        running_var,
-        save_mean,
-        save_invstd,
-        train,
-        eps,
-        output_mask,
-    )
-
-
-@native_function(CUDA_SOURCE)
-def batch_norm_backward_cuda(
     grad_out: Tensor,
     input: Tensor,
     weight: Tensor | None,

@@ -106,19 +106,6 @@ def embedding_dense_backward_cpu(
     )
 
 
-@native_function(CUDA_SOURCE)
-def embedding_dense_backward_cuda(
-    grad_output: Tensor,
-    indices: Tensor,
-    num_weights: int,
-    padding_idx: int,
-    scale_grad_by_freq: bool,
-) -> Tensor:
-    return _embedding_dense_backward(
-        grad_output, indices, num_weights, padding_idx, scale_grad_by_freq
-    )
-
-
 def _embedding_renorm_(self: Tensor, indices: Tensor, max_norm: float, norm_type: float) -> Tensor:
     TORCH_CHECK(
         self.dim() == 2,

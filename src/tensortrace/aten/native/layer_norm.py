@@ -24,7 +24,6 @@ from tensortrace.c10.scalar_type import ScalarType, numpy_dtype
 from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/layer_norm.cpp"
-CUDA_SOURCE = "aten/src/ATen/native/cuda/layer_norm_kernel.cu"
 KERNEL = "aten/src/ATen/native/cpu/layer_norm_kernel.cpp"
 _FLOATS = (ScalarType.Float, ScalarType.Double, ScalarType.Half, ScalarType.BFloat16)
 
@@ -150,17 +149,6 @@ def layer_norm_cpu(
     return _layer_norm(input, normalized_shape, weight, bias, eps)
 
 
-@native_function(CUDA_SOURCE)
-def layer_norm_cuda(
-    input: Tensor,
-    normalized_shape: Sequence[int],
-    weight: Tensor | None,
-    bias: Tensor | None,
-    eps: float,
-) -> tuple[Tensor, Tensor, Tensor]:
-    return _layer_norm(input, normalized_shape, weight, bias, eps)
-
-
 @native_function(SOURCE)
 def layer_norm_symint(
     input: Tensor,
@@ -250,22 +238,6 @@ def _layer_norm_backward(
 
 @native_function(SOURCE)
 def layer_norm_backward_cpu(
-    grad_out: Tensor,
-    input: Tensor,
-    normalized_shape: Sequence[int],
-    mean: Tensor,
-    rstd: Tensor,
-    weight: Tensor | None,
-    bias: Tensor | None,
-    output_mask: Sequence[bool],
-) -> tuple[Tensor, Tensor, Tensor]:
-    return _layer_norm_backward(
-        grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask
-    )
-
-
-@native_function(CUDA_SOURCE)
-def layer_norm_backward_cuda(
     grad_out: Tensor,
     input: Tensor,
     normalized_shape: Sequence[int],

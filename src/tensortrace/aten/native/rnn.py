@@ -225,66 +225,41 @@ def _one_hidden_rnn(
     return output, at.stack(final, 0)
 
 
-@native_function(SOURCE, name="rnn_tanh", legacy="at::native::rnn_tanh")
-def rnn_tanh(
-    input: Tensor,
-    hx: Tensor,
-    params: Sequence[Tensor],
-    has_biases: bool,
-    num_layers: int,
-    dropout: float,
-    train: bool,
-    bidirectional: bool,
-    batch_first: bool,
-) -> tuple[Tensor, Tensor]:
-    cell = simple_cell(at.tanh)
-    return _one_hidden_rnn(
-        cell, input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first
-    )
+def ONE_HIDDEN_RNN(name: str, make_cell: Callable[[], Any]) -> None:
+    """RNN.cpp's ONE_HIDDEN_RNN(NAME, CELL) macro: at::native::<name>(input, hx, params, ...),
+    the layers of one cell type with one hidden state (gru, rnn_tanh, rnn_relu)."""
+
+    def one_hidden_rnn(
+        input: Tensor,
+        hx: Tensor,
+        params: Sequence[Tensor],
+        has_biases: bool,
+        num_layers: int,
+        dropout: float,
+        train: bool,
+        bidirectional: bool,
+        batch_first: bool,
+    ) -> tuple[Tensor, Tensor]:
+        return _one_hidden_rnn(
+            make_cell(),
+            input,
+            hx,
+            params,
+            has_biases,
+            num_layers,
+            dropout,
+            train,
+            bidirectional,
+            batch_first,
+        )
+
+    one_hidden_rnn.__name__ = one_hidden_rnn.__qualname__ = name
+    native_function(SOURCE, name=name, legacy=f"at::native::{name}")(one_hidden_rnn)
 
 
-@native_function(SOURCE, name="rnn_relu", legacy="at::native::rnn_relu")
-def rnn_relu(
-    input: Tensor,
-    hx: Tensor,
-    params: Sequence[Tensor],
-    has_biases: bool,
-    num_layers: int,
-    dropout: float,
-    train: bool,
-    bidirectional: bool,
-    batch_first: bool,
-) -> tuple[Tensor, Tensor]:
-    cell = simple_cell(at.relu)
-    return _one_hidden_rnn(
-        cell, input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first
-    )
-
-
-@native_function(SOURCE, name="gru", legacy="at::native::gru")
-def gru(
-    input: Tensor,
-    hx: Tensor,
-    params: Sequence[Tensor],
-    has_biases: bool,
-    num_layers: int,
-    dropout: float,
-    train: bool,
-    bidirectional: bool,
-    batch_first: bool,
-) -> tuple[Tensor, Tensor]:
-    return _one_hidden_rnn(
-        gru_cell_step,
-        input,
-        hx,
-        params,
-        has_biases,
-        num_layers,
-        dropout,
-        train,
-        bidirectional,
-        batch_first,
-    )
+ONE_HIDDEN_RNN("gru", lambda: gru_cell_step)
+ONE_HIDDEN_RNN("rnn_tanh", lambda: simple_cell(at.tanh))
+ONE_HIDDEN_RNN("rnn_relu", lambda: simple_cell(at.relu))
 
 
 @native_function(SOURCE, name="lstm", legacy="at::native::lstm")

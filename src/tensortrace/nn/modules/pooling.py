@@ -1,7 +1,9 @@
 """nn.MaxPool1d/2d, nn.AvgPool1d/2d and nn.AdaptiveAvgPool1d/2d.
 
-Mirrors `torch/nn/modules/pooling.py`: each keeps its arguments as given (stride defaults to the
-kernel size; AvgPool1d keeps 1-tuples, as torch's _single) and calls the functional form.
+Mirrors `torch/nn/modules/pooling.py`: the shared constructor and repr live in torch's bases
+(_MaxPoolNd, _AvgPoolNd, _AdaptiveAvgPoolNd), each layer adds its forward. A layer keeps its
+arguments as given (stride defaults to the kernel size; AvgPool1d keeps 1-tuples, as torch's
+_single) and calls the functional form.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ def _single(x: Any) -> tuple[Any, ...]:
     return tuple(x) if isinstance(x, (list, tuple)) else (x,)
 
 
-class MaxPool1d(Module):
+class _MaxPoolNd(Module):
     def __init__(
         self,
         kernel_size: Any,
@@ -41,6 +43,8 @@ class MaxPool1d(Module):
             "dilation={dilation}, ceil_mode={ceil_mode}".format(**self.__dict__)
         )
 
+
+class MaxPool1d(_MaxPoolNd):
     def forward(self, input: torch.Tensor) -> Any:
         return F.max_pool1d(
             input,
@@ -53,7 +57,29 @@ class MaxPool1d(Module):
         )
 
 
-class AvgPool1d(Module):
+class MaxPool2d(_MaxPoolNd):
+    def forward(self, input: torch.Tensor) -> Any:
+        return F.max_pool2d(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.dilation,
+            ceil_mode=self.ceil_mode,
+            return_indices=self.return_indices,
+        )
+
+
+class _AvgPoolNd(Module):
+    kernel_size: Any
+    stride: Any
+    padding: Any
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AvgPool1d(_AvgPoolNd):
     def __init__(
         self,
         kernel_size: Any,
@@ -69,9 +95,6 @@ class AvgPool1d(Module):
         self.ceil_mode = ceil_mode
         self.count_include_pad = count_include_pad
 
-    def extra_repr(self) -> str:
-        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
-
     def forward(self, input: torch.Tensor) -> torch.Tensor:
         return F.avg_pool1d(
             input,
@@ -83,55 +106,7 @@ class AvgPool1d(Module):
         )
 
 
-class AdaptiveAvgPool1d(Module):
-    def __init__(self, output_size: Any) -> None:
-        super().__init__()
-        self.output_size = output_size
-
-    def extra_repr(self) -> str:
-        return f"output_size={self.output_size}"
-
-    def forward(self, input: torch.Tensor) -> torch.Tensor:
-        return F.adaptive_avg_pool1d(input, self.output_size)
-
-
-class MaxPool2d(Module):
-    def __init__(
-        self,
-        kernel_size: Any,
-        stride: Any = None,
-        padding: Any = 0,
-        dilation: Any = 1,
-        return_indices: bool = False,
-        ceil_mode: bool = False,
-    ) -> None:
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride if (stride is not None) else kernel_size
-        self.padding = padding
-        self.dilation = dilation
-        self.return_indices = return_indices
-        self.ceil_mode = ceil_mode
-
-    def extra_repr(self) -> str:
-        return (
-            "kernel_size={kernel_size}, stride={stride}, padding={padding}, "
-            "dilation={dilation}, ceil_mode={ceil_mode}".format(**self.__dict__)
-        )
-
-    def forward(self, input: torch.Tensor) -> Any:
-        return F.max_pool2d(
-            input,
-            self.kernel_size,
-            self.stride,
-            self.padding,
-            self.dilation,
-            ceil_mode=self.ceil_mode,
-            return_indices=self.return_indices,
-        )
-
-
-class AvgPool2d(Module):
+class AvgPool2d(_AvgPoolNd):
     def __init__(
         self,
         kernel_size: Any,
@@ -149,9 +124,6 @@ class AvgPool2d(Module):
         self.count_include_pad = count_include_pad
         self.divisor_override = divisor_override
 
-    def extra_repr(self) -> str:
-        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
-
     def forward(self, input: torch.Tensor) -> torch.Tensor:
         return F.avg_pool2d(
             input,
@@ -164,7 +136,7 @@ class AvgPool2d(Module):
         )
 
 
-class AdaptiveAvgPool2d(Module):
+class _AdaptiveAvgPoolNd(Module):
     def __init__(self, output_size: Any) -> None:
         super().__init__()
         self.output_size = output_size
@@ -172,5 +144,12 @@ class AdaptiveAvgPool2d(Module):
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}"
 
+
+class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
+    def forward(self, input: torch.Tensor) -> torch.Tensor:
+        return F.adaptive_avg_pool1d(input, self.output_size)
+
+
+class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
     def forward(self, input: torch.Tensor) -> torch.Tensor:
         return F.adaptive_avg_pool2d(input, self.output_size)
